@@ -1,0 +1,54 @@
+/**
+ * The one error type of Collide. Every refusal of bad input throws a `CollideError` that names
+ * the offending field (a dotted path such as `shapes[2].radius`) and the value it had, so that
+ * a user — or the `collide` command, which maps `code` to its JSON error codes — can say what
+ * is wrong without guessing.
+ */
+
+/** Machine-readable reason for a {@link CollideError}; the `collide query` error codes. */
+export type CollideErrorCode =
+  | "invalid_value"
+  | "missing_field"
+  | "unknown_field"
+  | "unknown_op"
+  | "invalid_json"
+  | "unsupported_pair"
+  | "io_error";
+
+/** An error raised at Collide's boundary: bad input, an unsupported query, an unreadable file. */
+export class CollideError extends Error {
+  /** The reason, one of {@link CollideErrorCode}. */
+  readonly code: CollideErrorCode;
+  /** The field the error is about (a dotted path), or `""` when it is about the whole input. */
+  readonly field: string;
+  /** The offending value, as given. */
+  readonly value: unknown;
+
+  constructor(code: CollideErrorCode, field: string, value: unknown, message: string) {
+    super(message);
+    this.name = "CollideError";
+    this.code = code;
+    this.field = field;
+    this.value = value;
+  }
+}
+
+/** Renders a value for an error message: numbers exactly (NaN, Infinity), objects as JSON. */
+export function describeValue(value: unknown): string {
+  if (typeof value === "number") return Number.isNaN(value) ? "NaN" : String(value);
+  if (typeof value === "string") return JSON.stringify(value);
+  if (value === undefined) return "undefined";
+  try {
+    const s = JSON.stringify(value, (_k, v) =>
+      typeof v === "number" && !Number.isFinite(v) ? String(v) : v,
+    );
+    return s.length > 120 ? `${s.slice(0, 117)}...` : s;
+  } catch {
+    return String(value);
+  }
+}
+
+/** Throws `invalid_value` for `field`: `<field> <reason> (got <value>)`. */
+export function invalidValue(field: string, value: unknown, reason: string): never {
+  throw new CollideError("invalid_value", field, value, `${field} ${reason} (got ${describeValue(value)})`);
+}

@@ -1,0 +1,102 @@
+/**
+ * Rigid poses: a translation plus a unit-quaternion rotation. A pose maps a shape's local frame
+ * to the world: p_world = rotation · p_local + translation. Pair routines take B's pose in A's
+ * frame (`bInA`), as Box2D and parry do.
+ */
+import * as quat from "./quat.js";
+import type { Quat } from "./quat.js";
+import type { Vec3 } from "./vec3.js";
+
+/** A rigid transform: rotate by `rotation` (unit quaternion), then translate by `translation`. */
+export interface Isometry {
+  translation: Vec3;
+  rotation: Quat;
+}
+
+/** The identity pose (allocates). */
+export function identity(): Isometry {
+  return { translation: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: 0, w: 1 } };
+}
+
+/** A pose from a translation and an optional rotation (allocates; copies its inputs). */
+export function create(translation: Vec3, rotation?: Quat): Isometry {
+  return {
+    translation: { x: translation.x, y: translation.y, z: translation.z },
+    rotation: rotation
+      ? { x: rotation.x, y: rotation.y, z: rotation.z, w: rotation.w }
+      : { x: 0, y: 0, z: 0, w: 1 },
+  };
+}
+
+/** out = a. */
+export function copy(out: Isometry, a: Isometry): Isometry {
+  out.translation.x = a.translation.x;
+  out.translation.y = a.translation.y;
+  out.translation.z = a.translation.z;
+  quat.copy(out.rotation, a.rotation);
+  return out;
+}
+
+/** out = iso applied to point p (local → world). out may alias p. */
+export function transformPoint(out: Vec3, iso: Isometry, p: Vec3): Vec3 {
+  quat.rotate(out, iso.rotation, p);
+  out.x += iso.translation.x;
+  out.y += iso.translation.y;
+  out.z += iso.translation.z;
+  return out;
+}
+
+/** out = inverse of iso applied to point p (world → local). out may alias p. */
+export function inverseTransformPoint(out: Vec3, iso: Isometry, p: Vec3): Vec3 {
+  out.x = p.x - iso.translation.x;
+  out.y = p.y - iso.translation.y;
+  out.z = p.z - iso.translation.z;
+  return quat.inverseRotate(out, iso.rotation, out);
+}
+
+/** out = rotation of iso applied to direction v. */
+export function transformVector(out: Vec3, iso: Isometry, v: Vec3): Vec3 {
+  return quat.rotate(out, iso.rotation, v);
+}
+
+/** out = inverse rotation of iso applied to direction v. */
+export function inverseTransformVector(out: Vec3, iso: Isometry, v: Vec3): Vec3 {
+  return quat.inverseRotate(out, iso.rotation, v);
+}
+
+/** out = a ∘ b: first b, then a. out may alias a or b. */
+export function multiply(out: Isometry, a: Isometry, b: Isometry): Isometry {
+  const tx = b.translation.x;
+  const ty = b.translation.y;
+  const tz = b.translation.z;
+  const t = out.translation;
+  t.x = tx;
+  t.y = ty;
+  t.z = tz;
+  quat.rotate(t, a.rotation, t);
+  t.x += a.translation.x;
+  t.y += a.translation.y;
+  t.z += a.translation.z;
+  quat.multiply(out.rotation, a.rotation, b.rotation);
+  return out;
+}
+
+/** out = a⁻¹ ∘ b: the pose of b expressed in a's frame (`bInA`). out may alias a or b. */
+export function invMul(out: Isometry, a: Isometry, b: Isometry): Isometry {
+  const t = out.translation;
+  const ax = a.translation.x;
+  const ay = a.translation.y;
+  const az = a.translation.z;
+  const ar = a.rotation;
+  const arx = ar.x;
+  const ary = ar.y;
+  const arz = ar.z;
+  const arw = ar.w;
+  t.x = b.translation.x - ax;
+  t.y = b.translation.y - ay;
+  t.z = b.translation.z - az;
+  const inv = { x: -arx, y: -ary, z: -arz, w: arw };
+  quat.rotate(t, inv, t);
+  quat.multiply(out.rotation, inv, b.rotation);
+  return out;
+}

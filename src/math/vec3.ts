@@ -1,0 +1,220 @@
+/**
+ * 3D vectors as plain `{x, y, z}` objects (duck-type compatible with three.js `Vector3` and
+ * Rapier). Every operation is out-first and returns `out`; `out` may alias any input
+ * (gl-matrix's convention). Only `create` and `clone` allocate.
+ */
+
+/** A 3D vector or point, in scene units unless stated. */
+export interface Vec3 {
+  x: number;
+  y: number;
+  z: number;
+}
+
+/** A new vector (allocates). */
+export function create(x = 0, y = 0, z = 0): Vec3 {
+  return { x, y, z };
+}
+
+/** A copy of `a` (allocates). */
+export function clone(a: Vec3): Vec3 {
+  return { x: a.x, y: a.y, z: a.z };
+}
+
+/** out = (x, y, z). */
+export function set(out: Vec3, x: number, y: number, z: number): Vec3 {
+  out.x = x;
+  out.y = y;
+  out.z = z;
+  return out;
+}
+
+/** out = a. */
+export function copy(out: Vec3, a: Vec3): Vec3 {
+  out.x = a.x;
+  out.y = a.y;
+  out.z = a.z;
+  return out;
+}
+
+/** out = a + b. */
+export function add(out: Vec3, a: Vec3, b: Vec3): Vec3 {
+  out.x = a.x + b.x;
+  out.y = a.y + b.y;
+  out.z = a.z + b.z;
+  return out;
+}
+
+/** out = a − b. */
+export function sub(out: Vec3, a: Vec3, b: Vec3): Vec3 {
+  out.x = a.x - b.x;
+  out.y = a.y - b.y;
+  out.z = a.z - b.z;
+  return out;
+}
+
+/** out = a · s. */
+export function scale(out: Vec3, a: Vec3, s: number): Vec3 {
+  out.x = a.x * s;
+  out.y = a.y * s;
+  out.z = a.z * s;
+  return out;
+}
+
+/** out = a + b · s. */
+export function addScaled(out: Vec3, a: Vec3, b: Vec3, s: number): Vec3 {
+  out.x = a.x + b.x * s;
+  out.y = a.y + b.y * s;
+  out.z = a.z + b.z * s;
+  return out;
+}
+
+/** out = −a. */
+export function negate(out: Vec3, a: Vec3): Vec3 {
+  out.x = -a.x;
+  out.y = -a.y;
+  out.z = -a.z;
+  return out;
+}
+
+/** out = componentwise a · b. */
+export function mul(out: Vec3, a: Vec3, b: Vec3): Vec3 {
+  out.x = a.x * b.x;
+  out.y = a.y * b.y;
+  out.z = a.z * b.z;
+  return out;
+}
+
+/** out = componentwise min(a, b). */
+export function min(out: Vec3, a: Vec3, b: Vec3): Vec3 {
+  out.x = Math.min(a.x, b.x);
+  out.y = Math.min(a.y, b.y);
+  out.z = Math.min(a.z, b.z);
+  return out;
+}
+
+/** out = componentwise max(a, b). */
+export function max(out: Vec3, a: Vec3, b: Vec3): Vec3 {
+  out.x = Math.max(a.x, b.x);
+  out.y = Math.max(a.y, b.y);
+  out.z = Math.max(a.z, b.z);
+  return out;
+}
+
+/** out = componentwise |a|. */
+export function abs(out: Vec3, a: Vec3): Vec3 {
+  out.x = Math.abs(a.x);
+  out.y = Math.abs(a.y);
+  out.z = Math.abs(a.z);
+  return out;
+}
+
+/** out = a + (b − a) · t. */
+export function lerp(out: Vec3, a: Vec3, b: Vec3, t: number): Vec3 {
+  out.x = a.x + (b.x - a.x) * t;
+  out.y = a.y + (b.y - a.y) * t;
+  out.z = a.z + (b.z - a.z) * t;
+  return out;
+}
+
+/** a · b. */
+export function dot(a: Vec3, b: Vec3): number {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+/** out = a × b (safe when out aliases a or b). */
+export function cross(out: Vec3, a: Vec3, b: Vec3): Vec3 {
+  const x = a.y * b.z - a.z * b.y;
+  const y = a.z * b.x - a.x * b.z;
+  const z = a.x * b.y - a.y * b.x;
+  out.x = x;
+  out.y = y;
+  out.z = z;
+  return out;
+}
+
+/** |a|². */
+export function lengthSq(a: Vec3): number {
+  return a.x * a.x + a.y * a.y + a.z * a.z;
+}
+
+/** |a|, computed without overflow or underflow for huge or tiny components. */
+export function length(a: Vec3): number {
+  return Math.hypot(a.x, a.y, a.z);
+}
+
+/** |a − b|². */
+export function distanceSq(a: Vec3, b: Vec3): number {
+  const dx = a.x - b.x;
+  const dy = a.y - b.y;
+  const dz = a.z - b.z;
+  return dx * dx + dy * dy + dz * dz;
+}
+
+/** |a − b|. */
+export function distance(a: Vec3, b: Vec3): number {
+  return Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
+}
+
+/**
+ * out = a / |a|. Returns the length of `a`; when it is 0 (or not finite) `out` is left
+ * unchanged and 0 is returned, so callers choose their own fallback instead of getting NaN.
+ */
+export function normalize(out: Vec3, a: Vec3): number {
+  const len = Math.hypot(a.x, a.y, a.z);
+  if (!(len > 0) || !Number.isFinite(len)) return 0;
+  const inv = 1 / len;
+  out.x = a.x * inv;
+  out.y = a.y * inv;
+  out.z = a.z * inv;
+  return len;
+}
+
+/** Component `i` (0 = x, 1 = y, 2 = z). */
+export function getAxis(a: Vec3, i: number): number {
+  return i === 0 ? a.x : i === 1 ? a.y : a.z;
+}
+
+/** Sets component `i` (0 = x, 1 = y, 2 = z) to `v`. */
+export function setAxis(out: Vec3, i: number, v: number): Vec3 {
+  if (i === 0) out.x = v;
+  else if (i === 1) out.y = v;
+  else out.z = v;
+  return out;
+}
+
+/** Exact equality of every component. */
+export function exactEquals(a: Vec3, b: Vec3): boolean {
+  return a.x === b.x && a.y === b.y && a.z === b.z;
+}
+
+/** Componentwise |a − b| ≤ tol · max(1, |a|, |b|). */
+export function equals(a: Vec3, b: Vec3, tol: number): boolean {
+  const ok = (p: number, q: number) => Math.abs(p - q) <= tol * Math.max(1, Math.abs(p), Math.abs(q));
+  return ok(a.x, b.x) && ok(a.y, b.y) && ok(a.z, b.z);
+}
+
+/** True when every component is finite. */
+export function isFinite(a: Vec3): boolean {
+  return Number.isFinite(a.x) && Number.isFinite(a.y) && Number.isFinite(a.z);
+}
+
+/**
+ * Two unit vectors `u`, `v` completing unit `n` to a right-handed orthonormal basis
+ * (Duff et al. 2017, "Building an Orthonormal Basis, Revisited").
+ */
+export function orthonormalBasis(u: Vec3, v: Vec3, n: Vec3): void {
+  const sign = n.z >= 0 ? 1 : -1;
+  const a = -1 / (sign + n.z);
+  const b = n.x * n.y * a;
+  set(u, 1 + sign * n.x * n.x * a, sign * b, -sign * n.x);
+  set(v, b, sign + n.y * n.y * a, -n.y);
+}
+
+/** Index (0, 1, 2) of the component of largest magnitude. */
+export function maxAbsAxis(a: Vec3): number {
+  const x = Math.abs(a.x);
+  const y = Math.abs(a.y);
+  const z = Math.abs(a.z);
+  return x >= y ? (x >= z ? 0 : 2) : y >= z ? 1 : 2;
+}
