@@ -1,0 +1,157 @@
+/**
+ * A growable set of broad-phase pairs stored as packed keys in one `Float64Array`.
+ *
+ * A pair of proxy ids `(lo, hi)` with `lo < hi` is packed into one double as
+ * `lo · 2^26 + hi`. Both ids are below 2^26, so the key is an integer below 2^52 and is exact in
+ * a double; ascending order of keys is ascending order by `(lo, hi)`, which lets `sort()` use the
+ * native numeric sort of typed arrays (no comparator, no allocation). The id limit is therefore
+ * {@link MAX_PROXY_ID} = 2^26 − 1 = 67 108 863, far above what a dense typed-array broad phase
+ * can hold anyway.
+ *
+ * The storage grows by doubling and is kept across `clear()`, so a broad phase that refills the
+ * same set every frame allocates nothing in steady state.
+ */
+
+/** Number of values an id can take in a packed pair key: ids are in `[0, 2^26)`. */
+export const PAIR_KEY_BASE = 2 ** 26;
+
+/** Largest proxy id a broad phase accepts (2^26 − 1), so that packed pair keys stay exact. */
+export const MAX_PROXY_ID = PAIR_KEY_BASE - 1;
+
+const INITIAL_CAPACITY = 64;
+
+/**
+ * Packs the unordered pair `{a, b}` of ids in `[0, 2^26)` into its key `lo · 2^26 + hi`
+ * (lo = min, hi = max). Does not validate.
+ */
+export function packPair(a: number, b: number): number {
+  return a < b ? a * PAIR_KEY_BASE + b : b * PAIR_KEY_BASE + a;
+}
+
+/** The lower id of a packed pair key. */
+export function pairLo(key: number): number {
+  return Math.floor(key / PAIR_KEY_BASE);
+}
+
+/** The higher id of a packed pair key. */
+export function pairHi(key: number): number {
+  return key - Math.floor(key / PAIR_KEY_BASE) * PAIR_KEY_BASE;
+}
+
+/**
+ * A list of packed pairs (see the module docs) with sorting, deduplication and iteration.
+ * Broad phases fill it through {@link PairSet.add}; `computePairs` leaves it sorted ascending by
+ * `(lo, hi)` with no duplicates.
+ */
+export class PairSet {
+  private keys: Float64Array;
+  private count = 0;
+
+  /** A new, empty set with room for `initialCapacity` pairs (it grows by doubling). */
+  constructor(initialCapacity = INITIAL_CAPACITY) {
+    this.keys = new Float64Array(Math.max(1, Math.floor(initialCapacity)));
+  }
+
+  /** Number of pairs held. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Empties the set, keeping its storage. */
+  clear(): void {
+    this.count = 0;
+  }
+
+  /** Appends the pair `{a, b}` (ids in `[0, 2^26)`, a ≠ b; not validated, not deduplicated). */
+  add(a: number, b: number): void {
+    this.addKey(a < b ? a * PAIR_KEY_BASE + b : b * PAIR_KEY_BASE + a);
+  }
+
+  /** Appends an already packed key. */
+  addKey(key: number): void {
+    if (this.count === this.keys.length) {
+      const grown = new Float64Array(this.keys.length * 2);
+      grown.set(this.keys);
+      this.keys = grown;
+    }
+    this.keys[this.count++] = key;
+  }
+
+  /** The packed key of pair `i` (0 ≤ i < size). */
+  keyAt(i: number): number {
+    return this.keys[i];
+  }
+
+  /** The lower id of pair `i`. */
+  loAt(i: number): number {
+    return pairLo(this.keys[i]);
+  }
+
+  /** The higher id of pair `i`. */
+  hiAt(i: number): number {
+    return pairHi(this.keys[i]);
+  }
+
+  /** Sorts ascending by `(lo, hi)` in place (native typed-array numeric sort). Returns this. */
+  sort(): this {
+    this.keys.subarray(0, this.count).sort();
+    return this;
+  }
+
+  /** Sorts, then removes duplicate pairs. Returns this. */
+  sortUnique(): this {
+    this.sort();
+    const k = this.keys;
+    let w = 0;
+    for (let r = 0; r < this.count; r++) {
+      if (w === 0 || k[r] !== k[w - 1]) k[w++] = k[r];
+    }
+    this.count = w;
+    return this;
+  }
+
+  /** True when the (sorted) set holds `{a, b}`; binary search, so call after `sort()`. */
+  has(a: number, b: number): boolean {
+    const key = packPair(a, b);
+    let lo = 0;
+    let hi = this.count - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = this.keys[mid];
+      if (v === key) return true;
+      if (v < key) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+
+  /** Calls `fn(lo, hi, index)` for every pair in storage order. */
+  forEach(fn: (lo: number, hi: number, index: number) => void): void {
+    for (let i = 0; i < this.count; i++) {
+      const key = this.keys[i];
+      const lo = Math.floor(key / PAIR_KEY_BASE);
+      fn(lo, key - lo * PAIR_KEY_BASE, i);
+    }
+  }
+
+  /** Iterates the packed keys in storage order (decode with {@link pairLo} / {@link pairHi}). */
+  *[Symbol.iterator](): IterableIterator<number> {
+    for (let i = 0; i < this.count; i++) yield this.keys[i];
+  }
+
+  /** True when both sets hold the same keys in the same order. */
+  equals(other: PairSet): boolean {
+    if (other.count !== this.count) return false;
+    for (let i = 0; i < this.count; i++) if (other.keys[i] !== this.keys[i]) return false;
+    return true;
+  }
+
+  /** The pairs as `[lo, hi]` arrays in storage order (allocates; for tests and tools). */
+  toArray(): Array<[number, number]> {
+    const out: Array<[number, number]> = [];
+    this.forEach((lo, hi) => {
+      out.push([lo, hi]);
+    });
+    return out;
+  }
+}
