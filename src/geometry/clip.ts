@@ -1,0 +1,447 @@
+/**
+ * Polygon clipping and contact-manifold reduction, the two geometric steps of building a
+ * contact manifold by reference-face / incident-face clipping (Box2D, Bullet, Jolt).
+ *
+ * Clipping is Sutherland–Hodgman (Ericson 2005, §8.3.4): a convex 3D polygon is cut by one
+ * plane at a time, keeping the part on the plane's inner side. Against a convex reference
+ * polygon the planes are its side planes: through each edge, containing the reference normal,
+ * facing outward. A two-vertex reference (a segment) stands for the slab between the two
+ * planes perpendicular to it through its ends.
+ *
+ * Reduction keeps at most 4 points of a manifold that span the largest contact area, greedily
+ * (Bullet's `sortCachedPoints`, Jolt's `PruneContactPoints`): the deepest point first, then the
+ * point farthest from it, then the point making the largest triangle with those two, then the
+ * point making the largest quadrilateral (convex hull of the four) with those three. That
+ * greedy choice alone can lose 15–25% of the area on a perturbed circle, so it is then
+ * improved: exactly (every 4-set containing a deepest point) for up to
+ * `MANIFOLD_REDUCTION_EXHAUSTIVE_LIMIT` candidates, by a capped local search of single swaps
+ * beyond. Areas and distances are measured in the plane perpendicular to the contact normal.
+ *
+ * Polygons live in fixed-capacity typed-array buffers ({@link ClipPolygon}) that the caller
+ * creates once; nothing here allocates per call. A buffer grows (doubling) only when a polygon
+ * larger than any it has held arrives, so steady-state use never allocates.
+ *
+ * Every vertex carries a numeric tag for feature ids: a kept vertex keeps its tag, a vertex
+ * created where the edge starting at a vertex of tag `t` crosses plane `k` gets
+ * `(k + 1) · CLIP_TAG_STRIDE + (t mod CLIP_TAG_STRIDE)`.
+ */
+import {
+  MANIFOLD_REDUCTION_EXHAUSTIVE_LIMIT,
+  MANIFOLD_REDUCTION_IMPROVEMENT,
+  MAX_REFINE_ITERATIONS,
+} from "../constants.js";
+import type { Vec3 } from "../math/vec3.js";
+
+/** Initial vertex capacity of a {@link ClipPolygon} made without an explicit capacity. Count. */
+export const CLIP_POLYGON_INITIAL_CAPACITY = 16;
+
+/**
+ * Multiplier separating the clip-plane index from the edge-start tag in the tag of a vertex
+ * created by clipping (2^14: tags of up to 16383 distinct vertices and 4095 planes stay unique
+ * within 2^26). Count.
+ */
+export const CLIP_TAG_STRIDE = 16384;
+
+/** Maximum number of points a reduced contact manifold keeps (as `MAX_MANIFOLD_POINTS`). */
+export const REDUCED_MANIFOLD_POINTS = 4;
+
+/**
+ * A polygon (or segment, or point) in a reusable buffer: `count` vertices packed as xyz in
+ * `xyz`, each with a feature tag in `tags`. Vertices are in cyclic order; polygons used as
+ * clip regions are convex and counter-clockwise about their outward normal.
+ */
+export interface ClipPolygon {
+  /** Packed coordinates x0, y0, z0, x1, …; length is 3 × capacity. */
+  xyz: Float64Array;
+  /** Feature tag of each vertex (non-negative integers); length is the capacity. */
+  tags: Float64Array;
+  /** Number of valid vertices. */
+  count: number;
+}
+
+/**
+ * A new empty polygon buffer able to hold `capacity` vertices (allocates; call once, reuse).
+ * `capacity` below 1 is raised to 1.
+ */
+export function makeClipPolygon(capacity = CLIP_POLYGON_INITIAL_CAPACITY): ClipPolygon {
+  const cap = Math.max(1, Math.floor(capacity));
+  return { xyz: new Float64Array(3 * cap), tags: new Float64Array(cap), count: 0 };
+}
+
+/**
+ * Ensures `poly` can hold `capacity` vertices, keeping its contents; grows by doubling and
+ * allocates only when the current capacity is too small.
+ */
+export function reserveClipPolygon(poly: ClipPolygon, capacity: number): void {
+  const cur = poly.tags.length;
+  if (capacity <= cur) return;
+  let cap = cur;
+  while (cap < capacity) cap *= 2;
+  const xyz = new Float64Array(3 * cap);
+  xyz.set(poly.xyz.subarray(0, 3 * poly.count));
+  const tags = new Float64Array(cap);
+  tags.set(poly.tags.subarray(0, poly.count));
+  poly.xyz = xyz;
+  poly.tags = tags;
+}
+
+/** Appends vertex (x, y, z) with feature tag `tag` to `poly`, growing it if full. */
+export function pushClipVertex(
+  poly: ClipPolygon,
+  x: number,
+  y: number,
+  z: number,
+  tag: number,
+): void {
+  const i = poly.count;
+  if (i >= poly.tags.length) reserveClipPolygon(poly, i + 1);
+  const j = 3 * i;
+  poly.xyz[j] = x;
+  poly.xyz[j + 1] = y;
+  poly.xyz[j + 2] = z;
+  poly.tags[i] = tag;
+  poly.count = i + 1;
+}
+
+/** out = src (vertices and tags); returns out. */
+export function copyClipPolygon(out: ClipPolygon, src: ClipPolygon): ClipPolygon {
+  if (out === src) return out;
+  reserveClipPolygon(out, src.count);
+  out.xyz.set(src.xyz.subarray(0, 3 * src.count));
+  out.tags.set(src.tags.subarray(0, src.count));
+  out.count = src.count;
+  return out;
+}
+
+/**
+ * out = the part of polygon `input` on the inner side of the plane {p : n·p ≤ offset}, with
+ * n = (nx, ny, nz) (any length; the same scale as `offset`). One Sutherland–Hodgman pass
+ * (Ericson 2005, §8.3.4): a vertex on the plane counts as inside, and a crossing point is
+ * created only where an edge strictly crosses, so no duplicate vertex appears at a vertex lying
+ * on the plane. A 2-vertex input is treated as a segment (one edge, not a closed loop) and a
+ * 1-vertex input as a point. `planeIndex` (≥ 0) goes into the tags of created vertices.
+ * `out` must not alias `input`. Returns out.
+ */
+export function clipPolygonByPlane(
+  out: ClipPolygon,
+  input: ClipPolygon,
+  nx: number,
+  ny: number,
+  nz: number,
+  offset: number,
+  planeIndex: number,
+): ClipPolygon {
+  out.count = 0;
+  const n = input.count;
+  if (n === 0) return out;
+  reserveClipPolygon(out, n + 1);
+  const v = input.xyz;
+  const tags = input.tags;
+  const planeTag = (planeIndex + 1) * CLIP_TAG_STRIDE;
+  if (n === 1) {
+    if (nx * v[0] + ny * v[1] + nz * v[2] - offset <= 0)
+      pushClipVertex(out, v[0], v[1], v[2], tags[0]);
+    return out;
+  }
+  const edges = n === 2 ? 1 : n;
+  if (n === 2) {
+    const d0 = nx * v[0] + ny * v[1] + nz * v[2] - offset;
+    if (d0 <= 0) pushClipVertex(out, v[0], v[1], v[2], tags[0]);
+  }
+  for (let e = 0; e < edges; e++) {
+    const i0 = n === 2 ? 0 : (e + n - 1) % n;
+    const i1 = n === 2 ? 1 : e;
+    const a = 3 * i0;
+    const b = 3 * i1;
+    const d0 = nx * v[a] + ny * v[a + 1] + nz * v[a + 2] - offset;
+    const d1 = nx * v[b] + ny * v[b + 1] + nz * v[b + 2] - offset;
+    const crossing = (d0 < 0 && d1 > 0) || (d0 > 0 && d1 < 0);
+    if (crossing) {
+      const t = d0 / (d0 - d1);
+      pushClipVertex(
+        out,
+        v[a] + t * (v[b] - v[a]),
+        v[a + 1] + t * (v[b + 1] - v[a + 1]),
+        v[a + 2] + t * (v[b + 2] - v[a + 2]),
+        planeTag + (tags[i0] % CLIP_TAG_STRIDE),
+      );
+    }
+    if (d1 <= 0) pushClipVertex(out, v[b], v[b + 1], v[b + 2], tags[i1]);
+  }
+  return out;
+}
+
+/**
+ * out = polygon (or segment, or point) `subject` clipped against the side planes of convex
+ * polygon `clip`, whose plane normal is `normal` (unit): the part of `subject` inside the
+ * infinite prism over `clip` along `normal` (Ericson 2005, §8.3.4; the reference-face step of
+ * Box2D's and Bullet's manifold clipping). Each side plane contains an edge of `clip` and
+ * `normal` and faces away from the polygon's centroid (so the winding of `clip` does not matter
+ * unless it has zero area, when counter-clockwise about `normal` is assumed). A 2-vertex `clip`
+ * is a segment: `subject` is clipped to the slab between the planes perpendicular to it through
+ * its ends (`normal` is not used). A `clip` of fewer than 2 vertices leaves `subject` unclipped.
+ * `scratch` is a second buffer for the passes; `out`, `scratch`, `subject` and `clip` must be
+ * distinct. Returns out (possibly empty).
+ */
+export function clipPolygonAgainstPolygon(
+  out: ClipPolygon,
+  subject: ClipPolygon,
+  clip: ClipPolygon,
+  normal: Vec3,
+  scratch: ClipPolygon,
+): ClipPolygon {
+  const m = clip.count;
+  const c = clip.xyz;
+  if (m < 2) return copyClipPolygon(out, subject);
+  const planes = m === 2 ? 2 : m;
+  reserveClipPolygon(out, subject.count + planes);
+  reserveClipPolygon(scratch, subject.count + planes);
+  let src = subject;
+  let dst = planes % 2 === 1 ? out : scratch;
+  if (m === 2) {
+    const ex = c[3] - c[0];
+    const ey = c[4] - c[1];
+    const ez = c[5] - c[2];
+    clipPolygonByPlane(dst, src, ex, ey, ez, ex * c[3] + ey * c[4] + ez * c[5], 0);
+    src = dst;
+    dst = out;
+    clipPolygonByPlane(dst, src, -ex, -ey, -ez, -(ex * c[0] + ey * c[1] + ez * c[2]), 1);
+    return out;
+  }
+  let cx = 0;
+  let cy = 0;
+  let cz = 0;
+  for (let i = 0; i < m; i++) {
+    cx += c[3 * i];
+    cy += c[3 * i + 1];
+    cz += c[3 * i + 2];
+  }
+  cx /= m;
+  cy /= m;
+  cz /= m;
+  for (let i = 0; i < m; i++) {
+    const a = 3 * i;
+    const b = 3 * ((i + 1) % m);
+    const ex = c[b] - c[a];
+    const ey = c[b + 1] - c[a + 1];
+    const ez = c[b + 2] - c[a + 2];
+    let sx = ey * normal.z - ez * normal.y;
+    let sy = ez * normal.x - ex * normal.z;
+    let sz = ex * normal.y - ey * normal.x;
+    if (sx * (cx - c[a]) + sy * (cy - c[a + 1]) + sz * (cz - c[a + 2]) > 0) {
+      sx = -sx;
+      sy = -sy;
+      sz = -sz;
+    }
+    clipPolygonByPlane(dst, src, sx, sy, sz, sx * c[a] + sy * c[a + 1] + sz * c[a + 2], i);
+    if (dst.count === 0) {
+      out.count = 0;
+      return out;
+    }
+    src = dst;
+    dst = dst === out ? scratch : out;
+  }
+  return out;
+}
+
+/** Twice the signed area of triangle (i, j, k) of packed `xyz`, projected along `n`. */
+function triArea2(xyz: Float64Array, i: number, j: number, k: number, n: Vec3): number {
+  const a = 3 * i;
+  const b = 3 * j;
+  const c = 3 * k;
+  const ux = xyz[b] - xyz[a];
+  const uy = xyz[b + 1] - xyz[a + 1];
+  const uz = xyz[b + 2] - xyz[a + 2];
+  const vx = xyz[c] - xyz[a];
+  const vy = xyz[c + 1] - xyz[a + 1];
+  const vz = xyz[c + 2] - xyz[a + 2];
+  return (uy * vz - uz * vy) * n.x + (uz * vx - ux * vz) * n.y + (ux * vy - uy * vx) * n.z;
+}
+
+/** Twice the absolute area of quadrilateral (i, j, k, l) in that order, projected along `n`. */
+function quadArea2(xyz: Float64Array, i: number, j: number, k: number, l: number, n: Vec3): number {
+  const a = 3 * i;
+  const b = 3 * j;
+  const c = 3 * k;
+  const d = 3 * l;
+  const ux = xyz[c] - xyz[a];
+  const uy = xyz[c + 1] - xyz[a + 1];
+  const uz = xyz[c + 2] - xyz[a + 2];
+  const vx = xyz[d] - xyz[b];
+  const vy = xyz[d + 1] - xyz[b + 1];
+  const vz = xyz[d + 2] - xyz[b + 2];
+  return Math.abs(
+    (uy * vz - uz * vy) * n.x + (uz * vx - ux * vz) * n.y + (ux * vy - uy * vx) * n.z,
+  );
+}
+
+/**
+ * Twice the area of the convex hull of points i, j, k, l of packed `xyz`, projected along `n`:
+ * the largest of the 4 triangles and the 3 quadrilaterals they form (the hull is one of them,
+ * and every other is no larger).
+ */
+export function hullArea4(
+  xyz: Float64Array,
+  i: number,
+  j: number,
+  k: number,
+  l: number,
+  n: Vec3,
+): number {
+  return Math.max(
+    Math.abs(triArea2(xyz, i, j, k, n)),
+    Math.abs(triArea2(xyz, i, j, l, n)),
+    Math.abs(triArea2(xyz, i, k, l, n)),
+    Math.abs(triArea2(xyz, j, k, l, n)),
+    quadArea2(xyz, i, j, k, l, n),
+    quadArea2(xyz, i, j, l, k, n),
+    quadArea2(xyz, i, k, j, l, n),
+  );
+}
+
+/**
+ * Chooses at most 4 of `count` manifold candidate points (packed xyz in `xyz`, signed
+ * distances in `distances`, negative = penetrating) that keep the largest contact area, as
+ * Bullet and Jolt do: the deepest point (smallest distance), the point farthest from it, the
+ * point maximising the triangle area with those two, and the point maximising the area of the
+ * convex hull of all four; then, keeping a deepest point, the largest-area 4-set by exhaustive
+ * search when `count` ≤ `MANIFOLD_REDUCTION_EXHAUSTIVE_LIMIT`, else by single swaps while the
+ * area grows (at most `MAX_REFINE_ITERATIONS` rounds). A choice is replaced only when the area
+ * grows by more than the fraction `MANIFOLD_REDUCTION_IMPROVEMENT`, and distances within that
+ * fraction of the contact's size of the minimum count as equally deep (a flat contact has no
+ * single deepest point). Areas and distances are measured perpendicular to `normal` (unit).
+ * Ties go to the lowest index, so the choice is deterministic. Fewer points are returned when
+ * the candidates are coincident in the contact plane (1), collinear (2) or when a fourth adds
+ * no area (3), also when there are 4 or fewer candidates, so duplicates never survive. Writes the chosen indices in ascending order (so cyclic order
+ * is kept) to `outIndices` (length ≥ 4) and returns how many. Allocates nothing.
+ */
+export function reduceManifoldPoints(
+  outIndices: Int32Array,
+  xyz: Float64Array,
+  distances: Float64Array,
+  count: number,
+  normal: Vec3,
+): number {
+  if (count <= 1) {
+    outIndices[0] = 0;
+    return count;
+  }
+  let i0 = 0;
+  for (let i = 1; i < count; i++) if (distances[i] < distances[i0]) i0 = i;
+  const ax = xyz[3 * i0];
+  const ay = xyz[3 * i0 + 1];
+  const az = xyz[3 * i0 + 2];
+  let i1 = -1;
+  let best = 0;
+  for (let i = 0; i < count; i++) {
+    const dx = xyz[3 * i] - ax;
+    const dy = xyz[3 * i + 1] - ay;
+    const dz = xyz[3 * i + 2] - az;
+    const along = dx * normal.x + dy * normal.y + dz * normal.z;
+    const d2 = dx * dx + dy * dy + dz * dz - along * along;
+    if (d2 > best) {
+      best = d2;
+      i1 = i;
+    }
+  }
+  outIndices[0] = i0;
+  if (i1 < 0) return 1;
+  const far2 = best;
+  let i2 = -1;
+  best = 0;
+  for (let i = 0; i < count; i++) {
+    const a2 = Math.abs(triArea2(xyz, i0, i1, i, normal));
+    if (a2 > best) {
+      best = a2;
+      i2 = i;
+    }
+  }
+  if (i2 < 0) return sortSmall(outIndices, i0, i1, -1, -1);
+  const triangle = best;
+  let i3 = -1;
+  for (let i = 0; i < count; i++) {
+    if (i === i0 || i === i1 || i === i2) continue;
+    const a2 = hullArea4(xyz, i0, i1, i2, i, normal);
+    if (a2 > best) {
+      best = a2;
+      i3 = i;
+    }
+  }
+  if (i3 < 0 || !(best > triangle)) return sortSmall(outIndices, i0, i1, i2, -1);
+  const q = outIndices;
+  q[0] = i0;
+  q[1] = i1;
+  q[2] = i2;
+  q[3] = i3;
+  const gain = 1 + MANIFOLD_REDUCTION_IMPROVEMENT;
+  // Depths equal to rounding (relative to the contact's size) all count as the deepest.
+  const deepLimit = distances[i0] + MANIFOLD_REDUCTION_IMPROVEMENT * Math.sqrt(far2);
+  if (count <= MANIFOLD_REDUCTION_EXHAUSTIVE_LIMIT) {
+    // Small sets (every face–face case in practice): the exact best 4-set containing a deepest
+    // point, keeping the greedy choice unless another is strictly larger.
+    for (let i = 0; i < count; i++) {
+      const di = distances[i] <= deepLimit;
+      for (let j = i + 1; j < count; j++) {
+        const dj = di || distances[j] <= deepLimit;
+        for (let k = j + 1; k < count; k++) {
+          const dk = dj || distances[k] <= deepLimit;
+          for (let l = k + 1; l < count; l++) {
+            if (!(dk || distances[l] <= deepLimit)) continue;
+            const a2 = hullArea4(xyz, i, j, k, l, normal);
+            if (a2 > best * gain) {
+              best = a2;
+              q[0] = i;
+              q[1] = j;
+              q[2] = k;
+              q[3] = l;
+            }
+          }
+        }
+      }
+    }
+    return sortSmall(outIndices, q[0], q[1], q[2], q[3]);
+  }
+  // Large sets: local search, swapping one point for any candidate while that strictly
+  // enlarges the hull (the first point only for another deepest one); capped.
+  for (let iter = 0; iter < MAX_REFINE_ITERATIONS; iter++) {
+    let improved = false;
+    for (let slot = 0; slot < REDUCED_MANIFOLD_POINTS; slot++) {
+      const keep = q[slot];
+      for (let i = 0; i < count; i++) {
+        if (i === q[0] || i === q[1] || i === q[2] || i === q[3]) continue;
+        if (slot === 0 && !(distances[i] <= deepLimit)) continue;
+        q[slot] = i;
+        const a2 = hullArea4(xyz, q[0], q[1], q[2], q[3], normal);
+        if (a2 > best * gain) {
+          best = a2;
+          improved = true;
+          break;
+        }
+        q[slot] = keep;
+      }
+    }
+    if (!improved) break;
+  }
+  return sortSmall(outIndices, q[0], q[1], q[2], q[3]);
+}
+
+/** Writes the non-negative ones of a, b, c, d to out in ascending order; returns how many. */
+function sortSmall(out: Int32Array, a: number, b: number, c: number, d: number): number {
+  let n = 0;
+  n = insertSorted(out, n, a);
+  n = insertSorted(out, n, b);
+  n = insertSorted(out, n, c);
+  return insertSorted(out, n, d);
+}
+
+/** Inserts v (skipped when negative) into the sorted first n entries of out; returns the new n. */
+function insertSorted(out: Int32Array, n: number, v: number): number {
+  if (v < 0) return n;
+  let j = n;
+  while (j > 0 && out[j - 1] > v) {
+    out[j] = out[j - 1];
+    j--;
+  }
+  out[j] = v;
+  return n + 1;
+}
