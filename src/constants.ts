@@ -86,3 +86,198 @@ export const MAX_REFINE_ITERATIONS = 64;
  * @default 1e-12
  */
 export const CONTAINMENT_TOLERANCE = 1e-12;
+
+/**
+ * Relative degeneracy threshold for the exact circumsphere of a Welzl support set: three points
+ * count as collinear when |u × v|² ≤ this × |u|²|v|² (sin² of their angle), four as coplanar
+ * when (u · (v × t))² ≤ this × |u|²|v|²|t|²; the support set then falls back to its own
+ * smallest enclosing sphere over pairs and triples (Welzl 1991; Ericson 2005, §4.3.5).
+ * Unitless (relative).
+ * @default 1e-12
+ */
+export const CIRCUMSPHERE_DEGENERACY_TOLERANCE = 1e-12;
+
+/**
+ * Relative tie tolerance when the box–box SAT picks its axis of least penetration: a face axis
+ * of A is kept over a face axis of B, and a face axis over an edge × edge axis, unless the
+ * latter's separation is larger by more than this fraction of the boxes' size. This makes the
+ * choice deterministic and stable for resting contact (Box2D's `b2_linearSlop` plays the same
+ * role in its polygon SAT) while the depth stays within this relative error of the minimum.
+ * Unitless (relative).
+ * @default 1e-9
+ */
+export const SAT_AXIS_TIE_TOLERANCE = 1e-9;
+
+/**
+ * Hysteresis of sweep and prune's automatic axis choice: the sweep axis switches only when
+ * another axis's variance of box centres exceeds the current axis's by this factor, so a scene
+ * whose spread is nearly isotropic does not re-sort every frame (Ericson 2005, §7.5.2 chooses
+ * the axis of largest variance). Unitless (ratio of variances).
+ * @default 2
+ */
+export const SAP_AXIS_SWITCH_RATIO = 2;
+
+/**
+ * Automatic cell size of the spatial hash as a multiple of the median of the bodies' largest
+ * box side, so that a typical body overlaps at most 2 cells per axis (Ericson 2005, §7.1.2:
+ * cells should be somewhat larger than the objects). Unitless (ratio).
+ * @default 2
+ */
+export const SPATIAL_HASH_CELL_SCALE = 2;
+
+/**
+ * Most grid cells a body may occupy in the spatial hash; a larger body goes to the overflow
+ * list, tested against every body, so huge boxes stay correct without flooding the grid
+ * (Ericson 2005, §7.2: hierarchical grids serve the same purpose). Count.
+ * @default 64
+ */
+export const SPATIAL_HASH_MAX_CELLS_PER_BODY = 64;
+
+/**
+ * Padding of the spatial hash's ray traversal, as a fraction of (cell size + |coordinate|): the
+ * cells visited along a ray segment are widened by this much so that rounding in the segment's
+ * parametrisation never skips a cell the exact slab test would touch; it costs only extra cells
+ * near boundaries, never a wrong answer. Unitless (relative).
+ * @default 1e-9
+ */
+export const GRID_TRAVERSAL_PADDING = 1e-9;
+
+/**
+ * Multiplier of the displacement by which the dynamic tree stretches a moving proxy's fat AABB
+ * ahead of its motion (Box2D v2.4's `b2_aabbMultiplier`). Unitless.
+ * @default 4
+ */
+export const AABB_DISPLACEMENT_MULTIPLIER = 4;
+
+/**
+ * Multiple of machine epsilon (`Number.EPSILON`) times the largest coordinate magnitude that the
+ * convex hull adds to its distance tolerance, so that points far from the origin (a 1e6
+ * translation) whose coordinates carry roundoff of a few ulps still count as coplanar. The hull's
+ * distance tolerance is `HULL_PLANE_TOLERANCE × extent + HULL_ROUNDOFF_FACTOR × ε × max|coordinate|`
+ * (qhull's `DISTround`, Barber, Dobkin & Huhdanpaa 1996, §4; quickhull3d uses 3ε × the sum of the
+ * per-axis maxima). Unitless.
+ * @default 8
+ */
+export const HULL_ROUNDOFF_FACTOR = 8;
+
+/**
+ * Relative error bound of the floating-point filter of the exact orientation predicate: the sign
+ * of the 3×3 determinant of three difference vectors is certain when its magnitude exceeds this
+ * times the permanent (Shewchuk 1997, "Adaptive Precision Floating-Point Arithmetic and Fast
+ * Robust Geometric Predicates", `o3derrboundA` = (7 + 56ε)ε with ε = 2⁻⁵³). Derived from the
+ * IEEE 754 double format, not tunable. Unitless.
+ * @default (7 + 56 × 2⁻⁵³) × 2⁻⁵³ ≈ 7.8e-16
+ */
+export const ORIENT3D_ERROR_BOUND = (7 + 56 * 2 ** -53) * 2 ** -53;
+
+/**
+ * Iteration cap of GJK (src/geometry/gjk.ts). Polytopes converge in far fewer iterations
+ * (a finite number of support points); curved cores converge fast but only in the limit. At
+ * the cap GJK returns the best simplex so far. Count.
+ * @default 128
+ */
+export const GJK_MAX_ITERATIONS = 128;
+
+/**
+ * Relative length at the level of floating-point rounding: a GJK core distance at or below this
+ * times the simplex size (max |w| of its Minkowski-difference points) is zero (touching, so
+ * intersecting), and an EPA improvement below it, times the polytope size, is convergence.
+ * About 450 ulps, far below the 1e-9 gaps that exact queries must keep (shared/STYLE.md).
+ * Unitless (relative).
+ * @default 1e-13
+ */
+export const GJK_ROUNDING_TOLERANCE = 1e-13;
+
+/**
+ * Relative flatness under which a simplex is degenerate: a triangle whose sine of angle at a
+ * corner, or a tetrahedron whose volume over the product of its edge lengths, is below this is
+ * treated as the union of its faces (Montanari, Petrinic & Barbieri 2017 handle the same case
+ * by sign tests). Unitless (relative).
+ * @default 1e-10
+ */
+export const GJK_DEGENERATE_SIMPLEX_TOLERANCE = 1e-10;
+
+/**
+ * Iteration cap of EPA (src/geometry/epa.ts); the vertex arena holds this + 4 points. At the
+ * cap EPA reports `MaxIterations` and the narrow phase falls back to SAT or direction sampling.
+ * Count.
+ * @default 128
+ */
+export const EPA_MAX_ITERATIONS = 128;
+
+/**
+ * EPA's relative convergence tolerance for polytope pairs (cuboid, convex polyhedron,
+ * triangle): the polytope of a Minkowski difference of polytopes is finite, so EPA reaches its
+ * exact closest face and a tight tolerance costs only a few iterations (Jolt's
+ * `EPAPenetrationDepth` uses one tolerance; we keep EPA_TOLERANCE for curved cores).
+ * Unitless (relative).
+ * @default 1e-10
+ */
+export const EPA_POLYTOPE_TOLERANCE = 1e-10;
+
+/**
+ * Number of directions (a Fibonacci sphere) that the curved-shape fallback of penetration depth
+ * samples when EPA cannot converge, before refining the best one by local search (capped by
+ * MAX_REFINE_ITERATIONS). Count.
+ * @default 256
+ */
+export const PENETRATION_FALLBACK_SAMPLES = 256;
+
+/**
+ * Alignment at which a flat feature becomes a contact feature when building a contact manifold
+ * by face clipping: a face (a polyhedral face, a cylinder cap, a cone base) may serve as the
+ * reference face when the cosine between its outward normal and the contact normal is at least
+ * this, and a segment (a capsule's core, a cylinder's or cone's side line, a box or triangle
+ * edge) is used when the sine of its angle to the contact plane is at most √(1 − this²).
+ * A genuine face contact has cosine 1 up to the noise of the normal; the margin (≈ 18°) keeps
+ * edge–edge contacts, whose faces lean about 45°, off the face path. Unitless (a cosine).
+ * Source: the supporting-face choice of Jolt (`GetSupportingFace`) and Bullet
+ * (`btPolyhedralContactClipping`).
+ * @default 0.95
+ */
+export const MANIFOLD_FEATURE_COS = 0.95;
+
+/**
+ * Two contact segments (capsule cores, box edges) give a two-point manifold only when they are
+ * parallel to within this sine of their angle; crossing segments touch at one point, the given
+ * contact (Box2D v3 `b2CollideCapsules` keeps two points only for parallel segments).
+ * Unitless (a sine, ≈ 2.9°).
+ * @default 0.05
+ */
+export const MANIFOLD_PARALLEL_SIN = 0.05;
+
+/**
+ * Relative tolerance favouring shape A when choosing the reference face: B's face becomes the
+ * reference only when its alignment with the contact normal exceeds A's by more than this
+ * fraction, so near ties resolve the same way every frame (Box2D's `k_relativeTol` plays this
+ * role for separations). Unitless (relative).
+ * @default 1e-3
+ */
+export const MANIFOLD_REFERENCE_FACE_TOLERANCE = 1e-3;
+
+/**
+ * Smallest relative gain of contact area for which the manifold reduction's local search swaps
+ * a point (src/geometry/clip.ts); it makes the search stop on rounding-level gains, so the
+ * chosen 4 points do not depend on the last bits of the coordinates. Unitless (relative).
+ * @default 1e-9
+ */
+export const MANIFOLD_REDUCTION_IMPROVEMENT = 1e-9;
+
+/**
+ * Up to this many candidate points the manifold reduction finds the largest-area 4 points
+ * containing a deepest one exactly, by trying every 4-set (at most C(n, 4) area evaluations,
+ * 1820 at the limit); above it a capped local search refines the greedy choice. Face–face
+ * clipping gives at most the sum of the two faces' vertex counts (8 for two boxes, 12 for a
+ * cylinder cap on a box). Count.
+ * @default 16
+ */
+export const MANIFOLD_REDUCTION_EXHAUSTIVE_LIMIT = 16;
+
+/**
+ * Scale-relative cap on `MANIFOLD_TOLERANCE`: a manifold point belongs to the contact plane
+ * within min(MANIFOLD_TOLERANCE, this × the reference face's size), so that for shapes of a few
+ * millimetres the plane tolerance does not swallow the shapes themselves (shared/DESIGN.md:
+ * tolerances relative to the shapes' scale where the magnitude matters). Unitless (relative).
+ * @default 1e-3
+ */
+export const MANIFOLD_RELATIVE_TOLERANCE = 1e-3;

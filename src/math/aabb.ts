@@ -2,8 +2,9 @@
  * Axis-aligned bounding boxes, as `{min, max}` corners, with conversion to and from
  * centre + half extents (Ericson 2005, §4.2). Touching boxes overlap: the tests use ≤.
  */
-import * as vec3 from "./vec3.js";
+
 import type { Vec3 } from "./vec3.js";
+import * as vec3 from "./vec3.js";
 
 /** An axis-aligned box by its corners; min ≤ max on every axis (zero thickness allowed). */
 export interface Aabb {

@@ -3,9 +3,11 @@
  * to the world: p_world = rotation · p_local + translation. Pair routines take B's pose in A's
  * frame (`bInA`), as Box2D and parry do.
  */
-import * as quat from "./quat.js";
+
 import type { Quat } from "./quat.js";
+import * as quat from "./quat.js";
 import type { Vec3 } from "./vec3.js";
+import * as vec3 from "./vec3.js";
 
 /** A rigid transform: rotate by `rotation` (unit quaternion), then translate by `translation`. */
 export interface Isometry {
@@ -95,8 +97,22 @@ export function invMul(out: Isometry, a: Isometry, b: Isometry): Isometry {
   t.x = b.translation.x - ax;
   t.y = b.translation.y - ay;
   t.z = b.translation.z - az;
-  const inv = { x: -arx, y: -ary, z: -arz, w: arw };
+  const inv = invScratch;
+  inv.x = -arx;
+  inv.y = -ary;
+  inv.z = -arz;
+  inv.w = arw;
   quat.rotate(t, inv, t);
   quat.multiply(out.rotation, inv, b.rotation);
+  return out;
+}
+
+const invScratch: Quat = { x: 0, y: 0, z: 0, w: 1 };
+
+/** out = a⁻¹, the inverse pose (world → local). out may alias a. */
+export function invert(out: Isometry, a: Isometry): Isometry {
+  quat.conjugate(out.rotation, a.rotation);
+  quat.rotate(out.translation, out.rotation, a.translation);
+  vec3.negate(out.translation, out.translation);
   return out;
 }

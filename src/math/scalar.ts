@@ -2,7 +2,7 @@
 
 /** Clamps `x` into `[lo, hi]` (requires lo ≤ hi). */
 export function clamp(x: number, lo: number, hi: number): number {
-  return x < lo ? lo : x > hi ? hi : x;
+  return Math.min(Math.max(x, lo), hi);
 }
 
 /** True when `x` is a finite number (not NaN, not ±Infinity). */

@@ -156,6 +156,9 @@ export function distance(a: Vec3, b: Vec3): number {
   return Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
 }
 
+/** Below this length (about 2^-970) `normalize` rescales first; well above the subnormals. */
+const TINY_LENGTH = 1e-292;
+
 /**
  * out = a / |a|. Returns the length of `a`; when it is 0 (or not finite) `out` is left
  * unchanged and 0 is returned, so callers choose their own fallback instead of getting NaN.
@@ -163,6 +166,19 @@ export function distance(a: Vec3, b: Vec3): number {
 export function normalize(out: Vec3, a: Vec3): number {
   const len = Math.hypot(a.x, a.y, a.z);
   if (!(len > 0) || !Number.isFinite(len)) return 0;
+  if (len < TINY_LENGTH) {
+    // Subnormal range: 1/len overflows and hypot has lost its relative precision, so rescale
+    // by the largest component (exact enough) before normalising.
+    const m = Math.max(Math.abs(a.x), Math.abs(a.y), Math.abs(a.z));
+    const x = a.x / m;
+    const y = a.y / m;
+    const z = a.z / m;
+    const l = Math.hypot(x, y, z);
+    out.x = x / l;
+    out.y = y / l;
+    out.z = z / l;
+    return len;
+  }
   const inv = 1 / len;
   out.x = a.x * inv;
   out.y = a.y * inv;
@@ -190,12 +206,13 @@ export function exactEquals(a: Vec3, b: Vec3): boolean {
 
 /** Componentwise |a − b| ≤ tol · max(1, |a|, |b|). */
 export function equals(a: Vec3, b: Vec3, tol: number): boolean {
-  const ok = (p: number, q: number) => Math.abs(p - q) <= tol * Math.max(1, Math.abs(p), Math.abs(q));
+  const ok = (p: number, q: number) =>
+    Math.abs(p - q) <= tol * Math.max(1, Math.abs(p), Math.abs(q));
   return ok(a.x, b.x) && ok(a.y, b.y) && ok(a.z, b.z);
 }
 
 /** True when every component is finite. */
-export function isFinite(a: Vec3): boolean {
+export function isFiniteVec(a: Vec3): boolean {
   return Number.isFinite(a.x) && Number.isFinite(a.y) && Number.isFinite(a.z);
 }
 

@@ -1,0 +1,95 @@
+/**
+ * The results of pair routines. Pair routines work in A's local frame with B's pose given in
+ * A's frame (`bInA`); every point and normal they write is in A's frame, and the query layer
+ * converts to the world frame once.
+ *
+ * Signs (shared/DESIGN.md): `normal` is a unit vector from A toward B; `distance` is signed,
+ * positive for a gap and negative for penetration (depth = max(0, −distance)); touching
+ * (distance exactly 0) counts as intersecting.
+ */
+
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+
+/** Closest points of two shapes: `distance` ≥ 0, witness points on A and on B. */
+export interface DistanceResult {
+  /** Euclidean distance between the shapes, scene units; 0 when they intersect. */
+  distance: number;
+  /** Closest point on A (or A's deepest point when intersecting). */
+  pointA: Vec3;
+  /** Closest point on B (or B's deepest point when intersecting). */
+  pointB: Vec3;
+}
+
+/** One contact: signed distance, normal from A toward B, witness points on each shape. */
+export interface Contact {
+  /** Signed distance, scene units: gap > 0, penetration < 0. */
+  distance: number;
+  /** Unit normal from A toward B. */
+  normal: Vec3;
+  /** Witness point on A's surface. */
+  pointA: Vec3;
+  /** Witness point on B's surface. */
+  pointB: Vec3;
+}
+
+/** One point of a contact manifold. */
+export interface ManifoldPoint {
+  /** Point on A. */
+  pointA: Vec3;
+  /** Point on B. */
+  pointB: Vec3;
+  /** Signed distance along the manifold normal (pointB − pointA)·normal. */
+  distance: number;
+  /** Feature id (which features of A and B made the point), for warm starting and caching. */
+  featureId: number;
+}
+
+/** Maximum number of points in a contact manifold (Box2D, Jolt and parry keep 4). */
+export const MAX_MANIFOLD_POINTS = 4;
+
+/** A contact manifold: one normal and up to 4 points (`count` of `points` are valid). */
+export interface ContactManifold {
+  /** Unit normal from A toward B. */
+  normal: Vec3;
+  /** Preallocated points; only the first `count` are meaningful. */
+  points: ManifoldPoint[];
+  /** Number of valid points, 0..MAX_MANIFOLD_POINTS. */
+  count: number;
+}
+
+/** A new zeroed distance result (allocates). */
+export function makeDistanceResult(): DistanceResult {
+  return { distance: 0, pointA: vec3.create(), pointB: vec3.create() };
+}
+
+/** A new zeroed contact (allocates). */
+export function makeContact(): Contact {
+  return {
+    distance: 0,
+    normal: vec3.create(0, 0, 1),
+    pointA: vec3.create(),
+    pointB: vec3.create(),
+  };
+}
+
+/** A new empty manifold with preallocated points (allocates). */
+export function makeContactManifold(): ContactManifold {
+  const points: ManifoldPoint[] = [];
+  for (let i = 0; i < MAX_MANIFOLD_POINTS; i++) {
+    points.push({ pointA: vec3.create(), pointB: vec3.create(), distance: 0, featureId: 0 });
+  }
+  return { normal: vec3.create(0, 0, 1), points, count: 0 };
+}
+
+/** out = c with A and B swapped: normal negated, witness points exchanged. */
+export function flipContact(out: Contact, c: Contact): Contact {
+  out.distance = c.distance;
+  vec3.negate(out.normal, c.normal);
+  const ax = c.pointA.x;
+  const ay = c.pointA.y;
+  const az = c.pointA.z;
+  vec3.copy(out.pointA, c.pointB);
+  vec3.set(out.pointB, ax, ay, az);
+  return out;
+}

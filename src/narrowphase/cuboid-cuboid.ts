@@ -1,0 +1,294 @@
+/**
+ * Box–box (OBB–OBB) by the separating axis test on 15 axes: the 3 face normals of A, the 3 of
+ * B and the 9 cross products of an edge direction of A with one of B (Gottschalk, Lin & Manocha
+ * 1996; Ericson 2005, §4.4.1). Everything is in A's frame, where A's axes are the basis vectors
+ * and B's axes are the columns of R = rotation of B in A (R_ij = A_i·B_j).
+ *
+ * Parallel edges: Ericson pads every |R_ij| with an epsilon so that a near-zero cross product
+ * cannot make a false separating axis. That padding turns a gap of 1e-9 between parallel faces
+ * into an overlap. We instead skip an edge × edge axis whose cross product is degenerate
+ * relative to the edges' lengths (`SAT_PARALLEL_EDGE_TOLERANCE`): when the edges are parallel
+ * the face axes already decide separation, so nothing is lost and exact gaps stay gaps.
+ *
+ * Contact: the axis of least penetration gives the normal (oriented from A toward B) and the
+ * depth; witness points are B's deepest support point for a face of A, A's for a face of B, and
+ * the closest points of the two support edges for an edge × edge axis. When the boxes are
+ * apart, the SAT separation is only a lower bound of the distance, so a contact within a
+ * positive `prediction` is computed by GJK (convex-convex).
+ */
+import { SAT_AXIS_TIE_TOLERANCE, SAT_PARALLEL_EDGE_TOLERANCE } from "../constants.js";
+import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
+import * as mat3 from "../math/mat3.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import type { Cuboid } from "../shapes/cuboid.js";
+import { supportCuboid } from "../shapes/cuboid.js";
+import type { Contact } from "./contact.js";
+
+const R = mat3.create();
+const absR = mat3.create();
+const aH = new Float64Array(3);
+const bH = new Float64Array(3);
+const tA = new Float64Array(3);
+
+function loadHalfExtentsAndTranslation(a: Cuboid, b: Cuboid, t: Vec3): void {
+  aH[0] = a.halfExtents.x;
+  aH[1] = a.halfExtents.y;
+  aH[2] = a.halfExtents.z;
+  bH[0] = b.halfExtents.x;
+  bH[1] = b.halfExtents.y;
+  bH[2] = b.halfExtents.z;
+  tA[0] = t.x;
+  tA[1] = t.y;
+  tA[2] = t.z;
+}
+
+/** Kind of the axis found by {@link satCuboidCuboid}. */
+const AXIS_FACE_A = 0;
+const AXIS_FACE_B = 1;
+const AXIS_EDGE = 2;
+
+/** Result of the SAT: the least-penetration (or most-separating) axis, in A's frame. */
+export interface CuboidSatResult {
+  /** Largest separation over the axes, scene units: > 0 means separated (a lower bound of the gap). */
+  separation: number;
+  /** Unit axis from A toward B achieving it. */
+  axis: Vec3;
+  /** 0: face of A (index `i`), 1: face of B (index `j`), 2: edge i of A × edge j of B. */
+  kind: number;
+  /** Axis index on A (0..2). */
+  i: number;
+  /** Axis index on B (0..2). */
+  j: number;
+}
+
+/** A new SAT result (allocates). */
+export function makeCuboidSatResult(): CuboidSatResult {
+  return { separation: 0, axis: vec3.create(), kind: 0, i: 0, j: 0 };
+}
+
+function loadRotation(bInA: Isometry): void {
+  mat3.fromQuat(R, bInA.rotation);
+  for (let k = 0; k < 9; k++) absR[k] = Math.abs(R[k]);
+}
+
+/**
+ * True when the boxes overlap or touch: the 15-axis SAT with early exit. With no relative
+ * rotation it reduces to the interval test on the 3 axes.
+ */
+export function intersectsCuboidCuboid(a: Cuboid, b: Cuboid, bInA: Isometry): boolean {
+  const ha = a.halfExtents;
+  const hb = b.halfExtents;
+  const t = bInA.translation;
+  const q = bInA.rotation;
+  if (q.x === 0 && q.y === 0 && q.z === 0) {
+    return (
+      Math.abs(t.x) <= ha.x + hb.x && Math.abs(t.y) <= ha.y + hb.y && Math.abs(t.z) <= ha.z + hb.z
+    );
+  }
+  loadRotation(bInA);
+  loadHalfExtentsAndTranslation(a, b, t);
+  // Face axes of A.
+  for (let i = 0; i < 3; i++) {
+    const rb = bH[0] * absR[3 * i] + bH[1] * absR[3 * i + 1] + bH[2] * absR[3 * i + 2];
+    if (Math.abs(tA[i]) > aH[i] + rb) return false;
+  }
+  // Face axes of B.
+  for (let j = 0; j < 3; j++) {
+    const tb = tA[0] * R[j] + tA[1] * R[3 + j] + tA[2] * R[6 + j];
+    const ra = aH[0] * absR[j] + aH[1] * absR[3 + j] + aH[2] * absR[6 + j];
+    if (Math.abs(tb) > ra + bH[j]) return false;
+  }
+  // Edge × edge axes L = A_i × B_j, skipping degenerate (parallel-edge) ones.
+  for (let i = 0; i < 3; i++) {
+    const i1 = (i + 1) % 3;
+    const i2 = (i + 2) % 3;
+    for (let j = 0; j < 3; j++) {
+      // |A_i × B_j|² from the two other entries of column j (accurate near parallel, unlike 1 − R_ij²).
+      const lenSq = R[3 * i1 + j] * R[3 * i1 + j] + R[3 * i2 + j] * R[3 * i2 + j];
+      if (lenSq <= SAT_PARALLEL_EDGE_TOLERANCE) continue;
+      const j1 = (j + 1) % 3;
+      const j2 = (j + 2) % 3;
+      const tl = tA[i2] * R[3 * i1 + j] - tA[i1] * R[3 * i2 + j];
+      const ra = aH[i1] * absR[3 * i2 + j] + aH[i2] * absR[3 * i1 + j];
+      const rb = bH[j1] * absR[3 * i + j2] + bH[j2] * absR[3 * i + j1];
+      if (Math.abs(tl) > ra + rb) return false;
+    }
+  }
+  return true;
+}
+
+const axisTmp = vec3.create();
+
+/**
+ * The full 15-axis SAT in A's frame: writes the axis of largest separation (least penetration
+ * when overlapping) into `out`, oriented from A toward B. Face axes win ties as described in
+ * the file comment.
+ */
+export function satCuboidCuboid(
+  out: CuboidSatResult,
+  a: Cuboid,
+  b: Cuboid,
+  bInA: Isometry,
+): CuboidSatResult {
+  loadRotation(bInA);
+  loadHalfExtentsAndTranslation(a, b, bInA.translation);
+  const ha = a.halfExtents;
+  const hb = b.halfExtents;
+  const size = Math.max(ha.x, ha.y, ha.z, hb.x, hb.y, hb.z, Number.MIN_VALUE);
+  const tie = SAT_AXIS_TIE_TOLERANCE * size;
+  let best = -Infinity;
+  // Face axes of A.
+  for (let i = 0; i < 3; i++) {
+    const rb = bH[0] * absR[3 * i] + bH[1] * absR[3 * i + 1] + bH[2] * absR[3 * i + 2];
+    const s = Math.abs(tA[i]) - (aH[i] + rb);
+    if (s > best + (i === 0 ? 0 : tie)) {
+      best = s;
+      out.kind = AXIS_FACE_A;
+      out.i = i;
+      vec3.set(out.axis, 0, 0, 0);
+      vec3.setAxis(out.axis, i, tA[i] >= 0 ? 1 : -1);
+    }
+  }
+  // Face axes of B.
+  for (let j = 0; j < 3; j++) {
+    const tb = tA[0] * R[j] + tA[1] * R[3 + j] + tA[2] * R[6 + j];
+    const ra = aH[0] * absR[j] + aH[1] * absR[3 + j] + aH[2] * absR[6 + j];
+    const s = Math.abs(tb) - (ra + bH[j]);
+    if (s > best + tie) {
+      best = s;
+      out.kind = AXIS_FACE_B;
+      out.j = j;
+      const sign = tb >= 0 ? 1 : -1;
+      vec3.set(out.axis, R[j] * sign, R[3 + j] * sign, R[6 + j] * sign);
+    }
+  }
+  // Edge × edge axes.
+  for (let i = 0; i < 3; i++) {
+    const i1 = (i + 1) % 3;
+    const i2 = (i + 2) % 3;
+    for (let j = 0; j < 3; j++) {
+      const j1 = (j + 1) % 3;
+      const j2 = (j + 2) % 3;
+      const lenSq = R[3 * i1 + j] * R[3 * i1 + j] + R[3 * i2 + j] * R[3 * i2 + j];
+      if (lenSq <= SAT_PARALLEL_EDGE_TOLERANCE) continue;
+      const len = Math.sqrt(lenSq);
+      const tl = tA[i2] * R[3 * i1 + j] - tA[i1] * R[3 * i2 + j];
+      const ra = aH[i1] * absR[3 * i2 + j] + aH[i2] * absR[3 * i1 + j];
+      const rb = bH[j1] * absR[3 * i + j2] + bH[j2] * absR[3 * i + j1];
+      const s = (Math.abs(tl) - (ra + rb)) / len;
+      if (s > best + tie) {
+        best = s;
+        out.kind = AXIS_EDGE;
+        out.i = i;
+        out.j = j;
+        // L = e_i × (column j of R), in A's frame.
+        vec3.set(axisTmp, 0, 0, 0);
+        vec3.setAxis(axisTmp, i, 1);
+        const bj = vec3.set(out.axis, R[j], R[3 + j], R[6 + j]);
+        vec3.cross(out.axis, axisTmp, bj);
+        vec3.scale(out.axis, out.axis, (tl >= 0 ? 1 : -1) / len);
+      }
+    }
+  }
+  out.separation = best;
+  return out;
+}
+
+const sat = makeCuboidSatResult();
+const dirTmp = vec3.create();
+const supA = vec3.create();
+const supB = vec3.create();
+const edgeA = vec3.create();
+const edgeB = vec3.create();
+const qA = vec3.create();
+const qB = vec3.create();
+
+/**
+ * Closest points of segments p1 + s·d1 and p2 + t·d2 (s, t ∈ [−1, 1]: the segments are given by
+ * centre and half vector), written to `c1` and `c2` (Ericson 2005, §5.1.9, symmetric form).
+ */
+function closestPointsCenteredSegments(
+  c1: Vec3,
+  c2: Vec3,
+  p1: Vec3,
+  d1: Vec3,
+  p2: Vec3,
+  d2: Vec3,
+): void {
+  const rx = p1.x - p2.x;
+  const ry = p1.y - p2.y;
+  const rz = p1.z - p2.z;
+  const a = vec3.dot(d1, d1);
+  const e = vec3.dot(d2, d2);
+  const f = d2.x * rx + d2.y * ry + d2.z * rz;
+  const c = d1.x * rx + d1.y * ry + d1.z * rz;
+  const b = vec3.dot(d1, d2);
+  const denom = a * e - b * b;
+  let s = 0;
+  if (a > 0 && denom > 0) s = Math.min(1, Math.max(-1, (b * f - c * e) / denom));
+  let t = e > 0 ? (b * s + f) / e : 0;
+  if (t < -1 || t > 1) {
+    t = Math.min(1, Math.max(-1, t));
+    s = a > 0 ? Math.min(1, Math.max(-1, (b * t - c) / a)) : 0;
+  }
+  vec3.addScaled(c1, p1, d1, s);
+  vec3.addScaled(c2, p2, d2, t);
+}
+
+/**
+ * Contact of boxes A and B in A's frame from the SAT: false when separated by more than
+ * `prediction` (or separated at all when prediction ≤ 0); when separated within a positive
+ * prediction the caller's GJK fallback must be used, so this returns false there too and sets
+ * `sat.separation` for it — see {@link contactCuboidCuboid} in the dispatch, which handles it.
+ * When overlapping or touching: signed distance = −(least penetration), normal of that axis
+ * from A toward B, witness points on both surfaces.
+ */
+export function contactCuboidCuboidSat(
+  out: Contact,
+  a: Cuboid,
+  b: Cuboid,
+  bInA: Isometry,
+): boolean {
+  satCuboidCuboid(sat, a, b, bInA);
+  if (sat.separation > 0) return false;
+  const n = sat.axis;
+  vec3.copy(out.normal, n);
+  out.distance = sat.separation;
+  if (sat.kind === AXIS_FACE_A) {
+    // B's deepest point along −n, and its projection onto A's face.
+    iso.inverseTransformVector(dirTmp, bInA, n);
+    vec3.negate(dirTmp, dirTmp);
+    supportCuboid(supB, b, dirTmp);
+    iso.transformPoint(out.pointB, bInA, supB);
+    vec3.addScaled(out.pointA, out.pointB, n, -sat.separation);
+  } else if (sat.kind === AXIS_FACE_B) {
+    supportCuboid(supA, a, n);
+    vec3.copy(out.pointA, supA);
+    vec3.addScaled(out.pointB, out.pointA, n, sat.separation);
+  } else {
+    // Support edge of A along n (direction e_i, through A's support vertex), of B along −n.
+    supportCuboid(supA, a, n);
+    vec3.setAxis(supA, sat.i, 0);
+    vec3.set(edgeA, 0, 0, 0);
+    vec3.setAxis(edgeA, sat.i, vec3.getAxis(a.halfExtents, sat.i));
+    iso.inverseTransformVector(dirTmp, bInA, n);
+    vec3.negate(dirTmp, dirTmp);
+    supportCuboid(supB, b, dirTmp);
+    vec3.setAxis(supB, sat.j, 0);
+    vec3.set(edgeB, 0, 0, 0);
+    vec3.setAxis(edgeB, sat.j, vec3.getAxis(b.halfExtents, sat.j));
+    iso.transformPoint(supB, bInA, supB);
+    iso.transformVector(edgeB, bInA, edgeB);
+    closestPointsCenteredSegments(qA, qB, supA, edgeA, supB, edgeB);
+    vec3.copy(out.pointA, qA);
+    vec3.copy(out.pointB, qB);
+  }
+  return true;
+}
+
+/** The SAT result of the last {@link contactCuboidCuboidSat} call (read-only scratch). */
+export function lastCuboidSat(): Readonly<CuboidSatResult> {
+  return sat;
+}

@@ -1,0 +1,150 @@
+/**
+ * Sphere–cuboid (sphere–AABB and sphere–OBB): the sphere's centre is taken into the box's
+ * local frame and clamped into the box, giving the closest point (Ericson 2005, §5.2.5 and
+ * §5.1.3). When the centre is inside the box the normal is the nearest face's and the depth is
+ * the distance to that face plus the radius, so the normal is never zero or NaN. A bounding
+ * sphere early-out (box radius |h|) rejects far pairs before the clamp.
+ *
+ * The pair is A = sphere, B = cuboid; the routines here work in B's frame internally and write
+ * results in A's frame, as every pair routine does.
+ */
+
+import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
+import * as quat from "../math/quat.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import type { Cuboid } from "../shapes/cuboid.js";
+import type { Sphere } from "../shapes/sphere.js";
+import type { Contact, DistanceResult } from "./contact.js";
+
+const centerInB = vec3.create();
+const closestInB = vec3.create();
+const normalInB = vec3.create();
+
+/** Sphere centre (A's origin) in B's frame. */
+function sphereCenterInBox(bInA: Isometry): Vec3 {
+  // A's origin in B's frame = inverse(bInA) applied to 0 = −R_bᵀ t_b.
+  vec3.negate(centerInB, bInA.translation);
+  return quat.inverseRotate(centerInB, bInA.rotation, centerInB);
+}
+
+/**
+ * Writes the closest point of the box to `p` (B's frame) into `closestInB`, and returns its
+ * squared distance (0 when p is inside or on the box).
+ */
+function clampIntoBox(p: Vec3, h: Vec3): number {
+  const x = Math.min(Math.max(p.x, -h.x), h.x);
+  const y = Math.min(Math.max(p.y, -h.y), h.y);
+  const z = Math.min(Math.max(p.z, -h.z), h.z);
+  vec3.set(closestInB, x, y, z);
+  return vec3.distanceSq(p, closestInB);
+}
+
+/**
+ * The face of the box nearest to interior point `p` (B's frame): sets `normalInB` to its outward
+ * normal and returns the distance from p to it. Ties go to the lower axis, then to +.
+ */
+function nearestFace(p: Vec3, h: Vec3): number {
+  let best = h.x - p.x;
+  vec3.set(normalInB, 1, 0, 0);
+  if (h.x + p.x < best) {
+    best = h.x + p.x;
+    vec3.set(normalInB, -1, 0, 0);
+  }
+  if (h.y - p.y < best) {
+    best = h.y - p.y;
+    vec3.set(normalInB, 0, 1, 0);
+  }
+  if (h.y + p.y < best) {
+    best = h.y + p.y;
+    vec3.set(normalInB, 0, -1, 0);
+  }
+  if (h.z - p.z < best) {
+    best = h.z - p.z;
+    vec3.set(normalInB, 0, 0, 1);
+  }
+  if (h.z + p.z < best) {
+    best = h.z + p.z;
+    vec3.set(normalInB, 0, 0, -1);
+  }
+  return best;
+}
+
+/** True when the sphere (A) and the box (B at `bInA`) overlap or touch. */
+export function intersectsSphereCuboid(a: Sphere, b: Cuboid, bInA: Isometry): boolean {
+  const h = b.halfExtents;
+  const r = a.radius;
+  // Bounding-sphere early-out: the box lies within |h| of its centre.
+  const reach = r + vec3.length(h);
+  if (vec3.lengthSq(bInA.translation) > reach * reach) return false;
+  return clampIntoBox(sphereCenterInBox(bInA), h) <= r * r;
+}
+
+/**
+ * Contact of sphere A and box B in A's frame: false when the gap exceeds `prediction`; else the
+ * signed distance, the unit normal from the sphere toward the box, the sphere's surface point
+ * and the box's surface point.
+ */
+export function contactSphereCuboid(
+  out: Contact,
+  a: Sphere,
+  b: Cuboid,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  const h = b.halfExtents;
+  const r = a.radius;
+  const limit = r + prediction;
+  if (limit < 0) return false;
+  const reach = limit + vec3.length(h);
+  if (vec3.lengthSq(bInA.translation) > reach * reach) return false;
+  const p = sphereCenterInBox(bInA);
+  const d2 = clampIntoBox(p, h);
+  if (d2 > limit * limit) return false;
+  let distance: number;
+  if (d2 > 0) {
+    // Outside: the box's outward normal at the closest point is (p − closest)/|p − closest|.
+    vec3.sub(normalInB, p, closestInB);
+    const d = vec3.normalize(normalInB, normalInB);
+    distance = d - r;
+  } else {
+    // Centre inside or on the surface: push out through the nearest face.
+    const toFace = nearestFace(p, h);
+    distance = -toFace - r;
+    vec3.addScaled(closestInB, p, normalInB, toFace);
+  }
+  // Box's outward normal points toward the sphere; the contact normal (A → B) is its negation.
+  iso.transformPoint(out.pointB, bInA, closestInB);
+  quat.rotate(out.normal, bInA.rotation, normalInB);
+  vec3.negate(out.normal, out.normal);
+  out.distance = distance;
+  vec3.scale(out.pointA, out.normal, r);
+  return true;
+}
+
+/** Closest points of sphere A and box B in A's frame (deepest points when they overlap). */
+export function distanceSphereCuboid(
+  out: DistanceResult,
+  a: Sphere,
+  b: Cuboid,
+  bInA: Isometry,
+): DistanceResult {
+  const p = sphereCenterInBox(bInA);
+  const h = b.halfExtents;
+  const d2 = clampIntoBox(p, h);
+  let d = 0;
+  if (d2 > 0) {
+    vec3.sub(normalInB, p, closestInB);
+    d = vec3.normalize(normalInB, normalInB);
+  } else {
+    const toFace = nearestFace(p, h);
+    vec3.addScaled(closestInB, p, normalInB, toFace);
+  }
+  iso.transformPoint(out.pointB, bInA, closestInB);
+  quat.rotate(normalInB, bInA.rotation, normalInB);
+  // Sphere's witness: toward the box (−normal of the box face).
+  vec3.scale(out.pointA, normalInB, -a.radius);
+  out.distance = Math.max(0, d - a.radius);
+  return out;
+}

@@ -1,0 +1,68 @@
+/** The cone, axis along local +Y, apex at +halfHeight, base disc at −halfHeight. */
+import type { Aabb } from "../math/aabb.js";
+import type { Isometry } from "../math/isometry.js";
+import * as quat from "../math/quat.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import { ShapeType } from "./shape.js";
+import { checkPositive } from "./validate.js";
+
+/** A solid cone: apex (0, halfHeight, 0), base disc of `radius` at y = −halfHeight. */
+export interface Cone {
+  readonly type: typeof ShapeType.Cone;
+  readonly halfHeight: number;
+  readonly radius: number;
+}
+
+/**
+ * A cone of half height `halfHeight` (> 0) and base `radius` (> 0), scene units, axis local +Y
+ * with the apex at +halfHeight. Throws `CollideError` naming `<field>.halfHeight` or
+ * `<field>.radius`.
+ */
+export function makeCone(halfHeight: number, radius: number, field = ""): Cone {
+  const p = field ? `${field}.` : "";
+  checkPositive(`${p}halfHeight`, halfHeight);
+  checkPositive(`${p}radius`, radius);
+  return { type: ShapeType.Cone, halfHeight, radius };
+}
+
+/** out = the cone's support point in local direction `dir`: the apex or a base rim point. */
+export function supportCone(out: Vec3, c: Cone, dir: Vec3): Vec3 {
+  const rho = Math.hypot(dir.x, dir.z);
+  const h = c.halfHeight;
+  const r = c.radius;
+  // Apex wins when dir·apex ≥ dir·rim, i.e. dir.y·h ≥ −dir.y·h + rho·r.
+  if (2 * h * dir.y >= rho * r) return vec3.set(out, 0, h, 0);
+  if (rho > 0) return vec3.set(out, (dir.x / rho) * r, -h, (dir.z / rho) * r);
+  return vec3.set(out, 0, -h, 0);
+}
+
+const axis = vec3.create();
+const unitY = vec3.create(0, 1, 0);
+
+/** out = the exact world AABB of the cone under `pose` (apex and base-disc extents). */
+export function aabbCone(out: Aabb, c: Cone, pose: Isometry): Aabb {
+  quat.rotate(axis, pose.rotation, unitY);
+  const h = c.halfHeight;
+  const r = c.radius;
+  const t = pose.translation;
+  const dx = r * Math.sqrt(Math.max(0, 1 - axis.x * axis.x));
+  const dy = r * Math.sqrt(Math.max(0, 1 - axis.y * axis.y));
+  const dz = r * Math.sqrt(Math.max(0, 1 - axis.z * axis.z));
+  const ax = axis.x * h;
+  const ay = axis.y * h;
+  const az = axis.z * h;
+  vec3.set(
+    out.min,
+    t.x + Math.min(ax, -ax - dx),
+    t.y + Math.min(ay, -ay - dy),
+    t.z + Math.min(az, -az - dz),
+  );
+  vec3.set(
+    out.max,
+    t.x + Math.max(ax, -ax + dx),
+    t.y + Math.max(ay, -ay + dy),
+    t.z + Math.max(az, -az + dz),
+  );
+  return out;
+}

@@ -1,0 +1,90 @@
+/**
+ * A convex polyhedron: the convex hull of a point set, with true (merged coplanar) faces, its
+ * unique edges and outward face normals, as clipping and SAT need them. Built by our own
+ * quickhull (src/geometry/hull.ts).
+ */
+
+import type { ConvexHull } from "../geometry/hull.js";
+import { computeConvexHull } from "../geometry/hull.js";
+import type { Aabb } from "../math/aabb.js";
+import type { Isometry } from "../math/isometry.js";
+import * as quat from "../math/quat.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import { ShapeType } from "./shape.js";
+
+/** A convex polyhedron in its local frame (the hull's arrays, read-only by convention). */
+export interface ConvexPolyhedron extends ConvexHull {
+  readonly type: typeof ShapeType.ConvexPolyhedron;
+  /** Number of hull vertices. */
+  readonly vertexCount: number;
+  /** Number of faces. */
+  readonly faceCount: number;
+}
+
+/**
+ * The convex polyhedron hull of `points` (packed xyz or `Vec3[]`, local frame, scene units).
+ * Throws `CollideError` naming `field` (default "points") for non-finite coordinates or fewer
+ * than 4 non-coplanar points.
+ */
+export function makeConvexPolyhedron(
+  points: ArrayLike<number> | readonly Vec3[],
+  field = "points",
+): ConvexPolyhedron {
+  const packed = packPoints(points);
+  const hull = computeConvexHull(packed, field);
+  return {
+    type: ShapeType.ConvexPolyhedron,
+    ...hull,
+    vertexCount: hull.vertices.length / 3,
+    faceCount: hull.faceOffsets.length - 1,
+  };
+}
+
+function packPoints(points: ArrayLike<number> | readonly Vec3[]): ArrayLike<number> {
+  if (points.length > 0 && typeof points[0] === "object") {
+    const vs = points as readonly Vec3[];
+    const out = new Float64Array(vs.length * 3);
+    for (let i = 0; i < vs.length; i++) {
+      out[3 * i] = vs[i].x;
+      out[3 * i + 1] = vs[i].y;
+      out[3 * i + 2] = vs[i].z;
+    }
+    return out;
+  }
+  return points as ArrayLike<number>;
+}
+
+/** out = the hull's support point (the vertex farthest along `dir`), by a linear scan. */
+export function supportConvexPolyhedron(out: Vec3, c: ConvexPolyhedron, dir: Vec3): Vec3 {
+  const v = c.vertices;
+  let best = 0;
+  let bestDot = -Infinity;
+  for (let i = 0; i < v.length; i += 3) {
+    const d = v[i] * dir.x + v[i + 1] * dir.y + v[i + 2] * dir.z;
+    if (d > bestDot) {
+      bestDot = d;
+      best = i;
+    }
+  }
+  return vec3.set(out, v[best], v[best + 1], v[best + 2]);
+}
+
+const tmp = vec3.create();
+
+/** out = the exact world AABB of the hull under `pose` (every vertex transformed). */
+export function aabbConvexPolyhedron(out: Aabb, c: ConvexPolyhedron, pose: Isometry): Aabb {
+  const v = c.vertices;
+  vec3.set(out.min, Infinity, Infinity, Infinity);
+  vec3.set(out.max, -Infinity, -Infinity, -Infinity);
+  for (let i = 0; i < v.length; i += 3) {
+    vec3.set(tmp, v[i], v[i + 1], v[i + 2]);
+    quat.rotate(tmp, pose.rotation, tmp);
+    vec3.min(out.min, out.min, tmp);
+    vec3.max(out.max, out.max, tmp);
+  }
+  const t = pose.translation;
+  vec3.add(out.min, out.min, t);
+  vec3.add(out.max, out.max, t);
+  return out;
+}

@@ -1,0 +1,84 @@
+/**
+ * The box, by half extents about its local origin: an AABB when its pose has no rotation, an
+ * OBB otherwise. Conversions between the min/max and centre + half-extents forms of an AABB
+ * live here and in src/math/aabb.ts.
+ */
+
+import { invalidValue } from "../errors.js";
+import type { Aabb } from "../math/aabb.js";
+import type { Isometry } from "../math/isometry.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import { ShapeType } from "./shape.js";
+import { checkNonNegativeVec3, checkVec3 } from "./validate.js";
+
+/** A box with half extents `halfExtents` (≥ 0 on every axis, scene units) about its origin. */
+export interface Cuboid {
+  readonly type: typeof ShapeType.Cuboid;
+  readonly halfExtents: Vec3;
+}
+
+/**
+ * A box with half extents `halfExtents` (each ≥ 0, scene units; zero gives a flat or degenerate
+ * box). Throws `CollideError` naming `field` (default "halfExtents") when a half extent is
+ * negative or not finite.
+ */
+export function makeCuboid(halfExtents: Vec3, field = "halfExtents"): Cuboid {
+  checkNonNegativeVec3(field, halfExtents);
+  return { type: ShapeType.Cuboid, halfExtents: vec3.clone(halfExtents) };
+}
+
+/**
+ * An AABB given by its corners as a box plus its centre (the pose translation): the min/max
+ * form converted to centre + half extents. Throws when min > max on an axis or a value is not
+ * finite.
+ */
+export function makeCuboidFromMinMax(
+  min: Vec3,
+  max: Vec3,
+  field = "",
+): { shape: Cuboid; center: Vec3 } {
+  const p = field ? `${field}.` : "";
+  checkVec3(`${p}min`, min);
+  checkVec3(`${p}max`, max);
+  if (!(min.x <= max.x && min.y <= max.y && min.z <= max.z)) {
+    invalidValue(`${p}max`, max, "must be ≥ min on every axis");
+  }
+  const center = vec3.create(0.5 * (min.x + max.x), 0.5 * (min.y + max.y), 0.5 * (min.z + max.z));
+  const h = vec3.create(0.5 * (max.x - min.x), 0.5 * (max.y - min.y), 0.5 * (max.z - min.z));
+  return { shape: makeCuboid(h, `${p}max`), center };
+}
+
+/** out = the box's support point in local direction `dir` (the corner with matching signs). */
+export function supportCuboid(out: Vec3, c: Cuboid, dir: Vec3): Vec3 {
+  const h = c.halfExtents;
+  return vec3.set(out, dir.x >= 0 ? h.x : -h.x, dir.y >= 0 ? h.y : -h.y, dir.z >= 0 ? h.z : -h.z);
+}
+
+/**
+ * out = the tight world AABB of the box under `pose`: centre t, half extents |R|·h
+ * (Ericson 2005, §4.2.6; Arvo 1990).
+ */
+export function aabbCuboid(out: Aabb, c: Cuboid, pose: Isometry): Aabb {
+  const { x, y, z, w } = pose.rotation;
+  const h = c.halfExtents;
+  const x2 = x + x;
+  const y2 = y + y;
+  const z2 = z + z;
+  const xx = x * x2;
+  const xy = x * y2;
+  const xz = x * z2;
+  const yy = y * y2;
+  const yz = y * z2;
+  const zz = z * z2;
+  const wx = w * x2;
+  const wy = w * y2;
+  const wz = w * z2;
+  const ex = Math.abs(1 - (yy + zz)) * h.x + Math.abs(xy - wz) * h.y + Math.abs(xz + wy) * h.z;
+  const ey = Math.abs(xy + wz) * h.x + Math.abs(1 - (xx + zz)) * h.y + Math.abs(yz - wx) * h.z;
+  const ez = Math.abs(xz - wy) * h.x + Math.abs(yz + wx) * h.y + Math.abs(1 - (xx + yy)) * h.z;
+  const t = pose.translation;
+  vec3.set(out.min, t.x - ex, t.y - ey, t.z - ez);
+  vec3.set(out.max, t.x + ex, t.y + ey, t.z + ez);
+  return out;
+}

@@ -1,0 +1,54 @@
+/** The cylinder, axis along local +Y, centred on its local origin. */
+import type { Aabb } from "../math/aabb.js";
+import type { Isometry } from "../math/isometry.js";
+import * as quat from "../math/quat.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import { ShapeType } from "./shape.js";
+import { checkPositive } from "./validate.js";
+
+/** A solid cylinder: |y| ≤ halfHeight, x² + z² ≤ radius² in its local frame. */
+export interface Cylinder {
+  readonly type: typeof ShapeType.Cylinder;
+  readonly halfHeight: number;
+  readonly radius: number;
+}
+
+/**
+ * A cylinder of half height `halfHeight` (> 0) and `radius` (> 0), scene units, axis local +Y.
+ * Throws `CollideError` naming `<field>.halfHeight` or `<field>.radius`.
+ */
+export function makeCylinder(halfHeight: number, radius: number, field = ""): Cylinder {
+  const p = field ? `${field}.` : "";
+  checkPositive(`${p}halfHeight`, halfHeight);
+  checkPositive(`${p}radius`, radius);
+  return { type: ShapeType.Cylinder, halfHeight, radius };
+}
+
+/** out = the cylinder's support point in local direction `dir`. */
+export function supportCylinder(out: Vec3, c: Cylinder, dir: Vec3): Vec3 {
+  const rho = Math.hypot(dir.x, dir.z);
+  const y = dir.y >= 0 ? c.halfHeight : -c.halfHeight;
+  if (rho > 0) return vec3.set(out, (dir.x / rho) * c.radius, y, (dir.z / rho) * c.radius);
+  return vec3.set(out, 0, y, 0);
+}
+
+const axis = vec3.create();
+const unitY = vec3.create(0, 1, 0);
+
+/**
+ * out = the exact world AABB of the cylinder under `pose`: along world axis i the extent is
+ * |u_i|·h + r·√(1 − u_i²) for the world axis direction u.
+ */
+export function aabbCylinder(out: Aabb, c: Cylinder, pose: Isometry): Aabb {
+  quat.rotate(axis, pose.rotation, unitY);
+  const h = c.halfHeight;
+  const r = c.radius;
+  const ex = Math.abs(axis.x) * h + r * Math.sqrt(Math.max(0, 1 - axis.x * axis.x));
+  const ey = Math.abs(axis.y) * h + r * Math.sqrt(Math.max(0, 1 - axis.y * axis.y));
+  const ez = Math.abs(axis.z) * h + r * Math.sqrt(Math.max(0, 1 - axis.z * axis.z));
+  const t = pose.translation;
+  vec3.set(out.min, t.x - ex, t.y - ey, t.z - ez);
+  vec3.set(out.max, t.x + ex, t.y + ey, t.z + ez);
+  return out;
+}

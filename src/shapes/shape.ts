@@ -1,0 +1,52 @@
+/**
+ * Shape type ids and the `Shape` union. Shapes are plain data in their own local frame; a pose
+ * (`Isometry`) places them in the world. Operations are free functions in each shape's file;
+ * pair routines are chosen by one table over `ShapeType` (src/narrowphase/dispatch.ts).
+ */
+import type { Capsule } from "./capsule.js";
+import type { Cone } from "./cone.js";
+import type { ConvexPolyhedron } from "./convex-polyhedron.js";
+import type { Cuboid } from "./cuboid.js";
+import type { Cylinder } from "./cylinder.js";
+import type { Sphere } from "./sphere.js";
+import type { Triangle } from "./triangle.js";
+
+/** Numeric shape type ids; pair files are named in this order (`sphere-cuboid`, …). */
+export const ShapeType = {
+  Sphere: 0,
+  Cuboid: 1,
+  Capsule: 2,
+  Cylinder: 3,
+  Cone: 4,
+  ConvexPolyhedron: 5,
+  Triangle: 6,
+  TriangleMesh: 7,
+  HalfSpace: 8,
+  Compound: 9,
+} as const;
+
+/** One of the {@link ShapeType} ids. */
+export type ShapeType = (typeof ShapeType)[keyof typeof ShapeType];
+
+/** Number of shape types (the dispatch table's side). */
+export const SHAPE_TYPE_COUNT = 10;
+
+/** Human names of the shape types, by id (for messages). */
+export const SHAPE_TYPE_NAMES: readonly string[] = [
+  "sphere",
+  "cuboid",
+  "capsule",
+  "cylinder",
+  "cone",
+  "convex",
+  "triangle",
+  "mesh",
+  "halfspace",
+  "compound",
+];
+
+/** Every convex shape with a support function. */
+export type ConvexShape = Sphere | Cuboid | Capsule | Cylinder | Cone | ConvexPolyhedron | Triangle;
+
+/** Any shape Collide knows. */
+export type Shape = ConvexShape;
