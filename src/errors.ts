@@ -50,5 +50,10 @@ export function describeValue(value: unknown): string {
 
 /** Throws `invalid_value` for `field`: `<field> <reason> (got <value>)`. */
 export function invalidValue(field: string, value: unknown, reason: string): never {
-  throw new CollideError("invalid_value", field, value, `${field} ${reason} (got ${describeValue(value)})`);
+  throw new CollideError(
+    "invalid_value",
+    field,
+    value,
+    `${field} ${reason} (got ${describeValue(value)})`,
+  );
 }

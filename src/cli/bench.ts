@@ -1,0 +1,27 @@
+/**
+ * `collide bench`: runs the benchmark suite of bench/ (Collide and its peers side by side). The
+ * peers are devDependencies, so this works in a clone of the repository (`npm run bench`), not
+ * from an installed package.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CollideError } from "../errors.js";
+
+/** Runs bench/run.ts through tsx with the given options; exits with its status. */
+export function runBenchCommand(o: { json?: boolean }): void {
+  const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+  const script = join(root, "bench", "run.ts");
+  if (!existsSync(script) || !existsSync(join(root, "node_modules", "tsx"))) {
+    throw new CollideError(
+      "io_error",
+      "bench",
+      script,
+      "collide bench runs in a clone of the repository after `npm ci` (it needs bench/ and the devDependencies)",
+    );
+  }
+  const args = ["--import", "tsx", script, ...(o.json ? ["--json"] : [])];
+  const r = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" });
+  process.exitCode = r.status ?? 1;
+}

@@ -1,0 +1,41 @@
+/** `collide check SCENE`: the interference check of a scene file, as a table or as JSON. */
+import { checkScene } from "../io/check.js";
+import { loadScene } from "../io/scene.js";
+import type { BroadPhaseName } from "../query/pairs.js";
+
+/** Options of `collide check`. */
+export interface CheckCommandOptions {
+  broadphase: string;
+  prediction: number;
+  json?: boolean;
+}
+
+/** Runs `collide check` and prints the result; throws `CollideError` for a bad scene. */
+export function runCheckCommand(scenePath: string, o: CheckCommandOptions): void {
+  const scene = loadScene(scenePath);
+  const r = checkScene(scene, {
+    broadphase: o.broadphase as BroadPhaseName,
+    prediction: o.prediction,
+  });
+  if (o.json) {
+    process.stdout.write(`${JSON.stringify({ pairs: r.pairs, stats: r.stats })}\n`);
+    return;
+  }
+  const out: string[] = [];
+  out.push(
+    `${scenePath}: ${r.stats.bodies} bodies, ${r.stats.candidatePairs} candidate pairs (${o.broadphase}), ${r.pairs.length} in contact (prediction ${o.prediction}), ${r.ms.toFixed(2)} ms`,
+  );
+  if (r.pairs.length > 0) {
+    const w = Math.max(4, ...r.pairs.map((p) => Math.max(p.a.length, p.b.length)));
+    out.push(
+      `${"a".padEnd(w)}  ${"b".padEnd(w)}  ${"distance".padStart(12)}  ${"normal (a → b)".padEnd(30)}  points`,
+    );
+    for (const p of r.pairs) {
+      const n = p.normal.map((x) => x.toFixed(4).padStart(8)).join(" ");
+      out.push(
+        `${p.a.padEnd(w)}  ${p.b.padEnd(w)}  ${p.distance.toExponential(4).padStart(12)}  ${n.padEnd(30)}  ${p.points.length}`,
+      );
+    }
+  }
+  process.stdout.write(`${out.join("\n")}\n`);
+}

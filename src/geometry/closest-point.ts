@@ -1,0 +1,296 @@
+/**
+ * Closest points on the simplices — segment, triangle, tetrahedron — to a query point, with the
+ * barycentric weights of the answer (Ericson 2005, §5.1.2, §5.1.5, §5.1.6). Every routine
+ * accepts degenerate input (a zero-length segment, a zero-area triangle, a flat tetrahedron)
+ * and returns a finite point of the set: a degenerate simplex is treated as the union of its
+ * faces. Weights go to an optional `weights` array (one per vertex, summing to 1).
+ */
+import { GJK_DEGENERATE_SIMPLEX_TOLERANCE } from "../constants.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+
+/** A writable array of barycentric weights (length ≥ the simplex's vertex count). */
+export type Weights = { [index: number]: number };
+
+const ab = vec3.create();
+const ac = vec3.create();
+const ap = vec3.create();
+const bp = vec3.create();
+const cp = vec3.create();
+
+/**
+ * out = the point of segment [a, b] closest to p (Ericson 2005, §5.1.2). Writes weights
+ * (wa, wb) with out = wa·a + wb·b. A zero-length segment gives a. `out` may alias any input.
+ */
+export function closestPointOnSegment(
+  out: Vec3,
+  p: Vec3,
+  a: Vec3,
+  b: Vec3,
+  weights?: Weights,
+): Vec3 {
+  vec3.sub(ab, b, a);
+  vec3.sub(ap, p, a);
+  const ee = vec3.dot(ab, ab);
+  let t = 0;
+  if (ee > 0) {
+    t = vec3.dot(ap, ab) / ee;
+    t = t <= 0 ? 0 : t >= 1 ? 1 : t;
+  }
+  if (weights) {
+    weights[0] = 1 - t;
+    weights[1] = t;
+  }
+  if (t === 1) return vec3.copy(out, b);
+  return vec3.addScaled(out, a, ab, t);
+}
+
+/** Writes (1 − t, t) on the edge (i, j) of a 3-weight array, zero for the third vertex. */
+function edgeWeights(weights: Weights | undefined, i: number, j: number, t: number): void {
+  if (!weights) return;
+  weights[0] = 0;
+  weights[1] = 0;
+  weights[2] = 0;
+  weights[i] = 1 - t;
+  weights[j] = t;
+}
+
+const segW = [0, 0];
+const segP = vec3.create();
+
+/**
+ * Closest point over the three edges of triangle abc (the fallback for zero area); writes
+ * weights of the winner.
+ */
+function closestOnTriangleEdges(
+  out: Vec3,
+  p: Vec3,
+  a: Vec3,
+  b: Vec3,
+  c: Vec3,
+  weights?: Weights,
+): Vec3 {
+  const px = p.x;
+  const py = p.y;
+  const pz = p.z;
+  let best = Infinity;
+  let bi = 0;
+  let bj = 1;
+  let bt = 0;
+  let bx = a.x;
+  let by = a.y;
+  let bz = a.z;
+  for (let e = 0; e < 3; e++) {
+    const u = e === 0 ? a : e === 1 ? b : c;
+    const v = e === 0 ? b : e === 1 ? c : a;
+    vec3.set(segP, px, py, pz);
+    closestPointOnSegment(segP, segP, u, v, segW);
+    const d = (segP.x - px) ** 2 + (segP.y - py) ** 2 + (segP.z - pz) ** 2;
+    if (d < best) {
+      best = d;
+      bi = e;
+      bj = (e + 1) % 3;
+      bt = segW[1];
+      bx = segP.x;
+      by = segP.y;
+      bz = segP.z;
+    }
+  }
+  edgeWeights(weights, bi, bj, bt);
+  return vec3.set(out, bx, by, bz);
+}
+
+/**
+ * out = the point of triangle abc closest to p, by Voronoi regions (Ericson 2005, §5.1.5).
+ * Writes weights (wa, wb, wc) with out = wa·a + wb·b + wc·c. A zero-area triangle (collinear or
+ * coincident corners) is treated as its three edges. `out` may alias any input.
+ */
+export function closestPointOnTriangle(
+  out: Vec3,
+  p: Vec3,
+  a: Vec3,
+  b: Vec3,
+  c: Vec3,
+  weights?: Weights,
+): Vec3 {
+  vec3.sub(ab, b, a);
+  vec3.sub(ac, c, a);
+  const abab = vec3.dot(ab, ab);
+  const acac = vec3.dot(ac, ac);
+  const abac = vec3.dot(ab, ac);
+  const area2 = abab * acac - abac * abac;
+  const tol = GJK_DEGENERATE_SIMPLEX_TOLERANCE;
+  if (!(area2 > tol * tol * abab * acac) || !(abab > 0) || !(acac > 0)) {
+    return closestOnTriangleEdges(out, p, a, b, c, weights);
+  }
+  vec3.sub(ap, p, a);
+  const d1 = vec3.dot(ab, ap);
+  const d2 = vec3.dot(ac, ap);
+  if (d1 <= 0 && d2 <= 0) {
+    edgeWeights(weights, 0, 1, 0);
+    return vec3.copy(out, a);
+  }
+  vec3.sub(bp, p, b);
+  const d3 = vec3.dot(ab, bp);
+  const d4 = vec3.dot(ac, bp);
+  if (d3 >= 0 && d4 <= d3) {
+    edgeWeights(weights, 0, 1, 1);
+    return vec3.copy(out, b);
+  }
+  const vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+    const t = d1 - d3 > 0 ? d1 / (d1 - d3) : 0;
+    edgeWeights(weights, 0, 1, t);
+    return vec3.addScaled(out, a, ab, t);
+  }
+  vec3.sub(cp, p, c);
+  const d5 = vec3.dot(ab, cp);
+  const d6 = vec3.dot(ac, cp);
+  if (d6 >= 0 && d5 <= d6) {
+    edgeWeights(weights, 0, 2, 1);
+    return vec3.copy(out, c);
+  }
+  const vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+    const t = d2 - d6 > 0 ? d2 / (d2 - d6) : 0;
+    edgeWeights(weights, 0, 2, t);
+    return vec3.addScaled(out, a, ac, t);
+  }
+  const va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+    const den = d4 - d3 + (d5 - d6);
+    const t = den > 0 ? (d4 - d3) / den : 0;
+    edgeWeights(weights, 1, 2, t);
+    return vec3.lerp(out, b, c, t);
+  }
+  const denom = va + vb + vc;
+  if (!(denom > 0)) return closestOnTriangleEdges(out, p, a, b, c, weights);
+  const v = vb / denom;
+  const w = vc / denom;
+  if (weights) {
+    weights[0] = 1 - v - w;
+    weights[1] = v;
+    weights[2] = w;
+  }
+  const ox = a.x + ab.x * v + ac.x * w;
+  const oy = a.y + ab.y * v + ac.y * w;
+  const oz = a.z + ab.z * v + ac.z * w;
+  return vec3.set(out, ox, oy, oz);
+}
+
+const tetW = [0, 0, 0];
+const faceP = vec3.create();
+const n = vec3.create();
+const e1 = vec3.create();
+const e2 = vec3.create();
+const e3 = vec3.create();
+
+/** Face k of a tetrahedron omits vertex k; these are its corners (indices into a, b, c, d). */
+const TET_FACES = [1, 2, 3, 0, 3, 2, 0, 1, 3, 0, 2, 1];
+const tetVerts: Vec3[] = [ab, ab, ab, ab];
+const tetSigns = [0, 0, 0, 0];
+
+/**
+ * out = the point of tetrahedron abcd closest to p (Ericson 2005, §5.1.6): p itself when inside,
+ * else the closest point over the faces p lies outside of. Writes weights (wa, wb, wc, wd). A
+ * flat tetrahedron (zero volume) is treated as its four triangles. `out` may alias any input.
+ */
+export function closestPointOnTetrahedron(
+  out: Vec3,
+  p: Vec3,
+  a: Vec3,
+  b: Vec3,
+  c: Vec3,
+  d: Vec3,
+  weights?: Weights,
+): Vec3 {
+  const px = p.x;
+  const py = p.y;
+  const pz = p.z;
+  vec3.sub(e1, b, a);
+  vec3.sub(e2, c, a);
+  vec3.sub(e3, d, a);
+  vec3.cross(n, e2, e3);
+  const vol = vec3.dot(e1, n);
+  const scale = vec3.length(e1) * vec3.length(e2) * vec3.length(e3);
+  const flat = !(Math.abs(vol) > GJK_DEGENERATE_SIMPLEX_TOLERANCE * scale);
+  const verts = tetVerts;
+  verts[0] = a;
+  verts[1] = b;
+  verts[2] = c;
+  verts[3] = d;
+  if (!flat) {
+    // Barycentric weights of p by signed sub-volumes; p is inside when all are ≥ 0.
+    vec3.set(ap, px - a.x, py - a.y, pz - a.z);
+    const wb = vec3.dot(ap, n) / vol;
+    vec3.cross(n, e3, e1);
+    const wc = vec3.dot(ap, n) / vol;
+    vec3.cross(n, e1, e2);
+    const wd = vec3.dot(ap, n) / vol;
+    const wa = 1 - wb - wc - wd;
+    if (wa >= 0 && wb >= 0 && wc >= 0 && wd >= 0) {
+      if (weights) {
+        weights[0] = wa;
+        weights[1] = wb;
+        weights[2] = wc;
+        weights[3] = wd;
+      }
+      return vec3.set(out, px, py, pz);
+    }
+    const ws = tetSigns;
+    ws[0] = wa;
+    ws[1] = wb;
+    ws[2] = wc;
+    ws[3] = wd;
+    return closestOnTetFaces(out, px, py, pz, verts, ws, weights);
+  }
+  return closestOnTetFaces(out, px, py, pz, verts, null, weights);
+}
+
+function closestOnTetFaces(
+  out: Vec3,
+  px: number,
+  py: number,
+  pz: number,
+  verts: Vec3[],
+  signs: readonly number[] | null,
+  weights?: Weights,
+): Vec3 {
+  let best = Infinity;
+  let bx = verts[0].x;
+  let by = verts[0].y;
+  let bz = verts[0].z;
+  let bw0 = 1;
+  let bw1 = 0;
+  let bw2 = 0;
+  let bf = 0;
+  for (let f = 0; f < 4; f++) {
+    if (signs && signs[f] >= 0) continue;
+    const i = TET_FACES[3 * f];
+    const j = TET_FACES[3 * f + 1];
+    const k = TET_FACES[3 * f + 2];
+    vec3.set(faceP, px, py, pz);
+    closestPointOnTriangle(faceP, faceP, verts[i], verts[j], verts[k], tetW);
+    const dd = (faceP.x - px) ** 2 + (faceP.y - py) ** 2 + (faceP.z - pz) ** 2;
+    if (dd < best) {
+      best = dd;
+      bx = faceP.x;
+      by = faceP.y;
+      bz = faceP.z;
+      bw0 = tetW[0];
+      bw1 = tetW[1];
+      bw2 = tetW[2];
+      bf = f;
+    }
+  }
+  if (weights) {
+    weights[0] = 0;
+    weights[1] = 0;
+    weights[2] = 0;
+    weights[3] = 0;
+    weights[TET_FACES[3 * bf]] = bw0;
+    weights[TET_FACES[3 * bf + 1]] = bw1;
+    weights[TET_FACES[3 * bf + 2]] = bw2;
+  }
+  return vec3.set(out, bx, by, bz);
+}

@@ -1,0 +1,543 @@
+/**
+ * EPA, the expanding polytope algorithm: penetration depth, normal and witness points of two
+ * intersecting convex sets given by their support functions (van den Bergen 2001, "Proximity
+ * queries and penetration depth computation on 3D game objects"; Jolt's
+ * `EPAPenetrationDepth`).
+ *
+ * The penetration depth is the distance from the origin to the boundary of the Minkowski
+ * difference A − B, which contains the origin when A and B intersect. EPA starts from GJK's
+ * final simplex, grows it into a tetrahedron when GJK stopped on a point, a segment or a
+ * triangle (touching shapes, a zero-length capsule core) by adding support points along
+ * directions orthogonal to the simplex, then repeatedly takes the polytope face closest to the
+ * origin, asks for the support point w along its outward normal n, and stops when n·w exceeds
+ * the face distance by at most `tolerance` (relative) — otherwise it replaces the faces that w
+ * sees with a fan from w to their horizon. Moving B by depth·n separates the shapes, so n is the
+ * contact normal from A toward B.
+ *
+ * Memory: fixed-capacity typed-array arenas (EPA_MAX_ITERATIONS + 4 vertices), no allocation.
+ * Every loop is capped; the result is always defined: `Converged`, `MaxIterations` or
+ * `Degenerate` (the best face so far — the caller may fall back to SAT or sampling), or `Flat`
+ * (A − B is flat, a segment or a point: depth 0).
+ */
+import {
+  EPA_MAX_ITERATIONS,
+  EPA_TOLERANCE,
+  GJK_DEGENERATE_SIMPLEX_TOLERANCE,
+  GJK_ROUNDING_TOLERANCE,
+} from "../constants.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import { closestPointOnTriangle } from "./closest-point.js";
+import { type GjkSimplex, normalizeScaled, simplexWitnesses } from "./gjk.js";
+import type { SupportMap } from "./support.js";
+
+/** How an EPA run ended. */
+export const EpaStatus = {
+  /** The closest face was confirmed within the tolerance: depth and normal are the answer. */
+  Converged: 0,
+  /** The iteration cap or the arena capacity stopped the run; the best face so far is reported. */
+  MaxIterations: 1,
+  /** The polytope degenerated numerically; the best face so far is reported. */
+  Degenerate: 2,
+  /** A − B is flat (a polygon, a segment or a point) through the origin: depth 0. */
+  Flat: 3,
+} as const;
+
+/** One of the {@link EpaStatus} values. */
+export type EpaStatus = (typeof EpaStatus)[keyof typeof EpaStatus];
+
+/** The result of {@link epa}; vectors in the support maps' frame (A's frame). */
+export interface EpaResult {
+  /** How the run ended. */
+  status: EpaStatus;
+  /** Core penetration depth ≥ 0, scene units. */
+  depth: number;
+  /** Unit contact normal from A toward B (move B by depth·normal to separate). */
+  readonly normal: Vec3;
+  /** Deepest point of A's core (into B). */
+  readonly pointA: Vec3;
+  /** Deepest point of B's core (into A); pointA − pointB = depth·normal. */
+  readonly pointB: Vec3;
+  /** Iterations used. */
+  iterations: number;
+}
+
+/** A new zeroed EPA result (allocates). */
+export function makeEpaResult(): EpaResult {
+  return {
+    status: EpaStatus.Converged,
+    depth: 0,
+    normal: vec3.create(1, 0, 0),
+    pointA: vec3.create(),
+    pointB: vec3.create(),
+    iterations: 0,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arenas.
+
+const MAX_VERTICES = EPA_MAX_ITERATIONS + 8;
+const MAX_FACES = 2 * MAX_VERTICES + 8;
+const MAX_EDGES = 3 * MAX_FACES;
+
+const vw = new Float64Array(3 * MAX_VERTICES);
+const va = new Float64Array(3 * MAX_VERTICES);
+const vb = new Float64Array(3 * MAX_VERTICES);
+let nv = 0;
+
+const fIdx = new Int32Array(3 * MAX_FACES);
+const fNrm = new Float64Array(3 * MAX_FACES);
+const fDist = new Float64Array(MAX_FACES);
+let nf = 0;
+
+const edges = new Int32Array(2 * MAX_EDGES);
+const visible = new Uint8Array(MAX_FACES);
+let ne = 0;
+
+const pa = vec3.create();
+const pb = vec3.create();
+const negDir = vec3.create();
+let sizeSq = 0;
+
+/** Adds the support point of A − B along `dir` to the vertex arena; returns its index. */
+function addSupport(a: SupportMap, b: SupportMap, dir: Vec3): number {
+  a.support(pa, dir);
+  vec3.negate(negDir, dir);
+  b.support(pb, negDir);
+  const k = 3 * nv;
+  va[k] = pa.x;
+  va[k + 1] = pa.y;
+  va[k + 2] = pa.z;
+  vb[k] = pb.x;
+  vb[k + 1] = pb.y;
+  vb[k + 2] = pb.z;
+  const x = pa.x - pb.x;
+  const y = pa.y - pb.y;
+  const z = pa.z - pb.z;
+  vw[k] = x;
+  vw[k + 1] = y;
+  vw[k + 2] = z;
+  sizeSq = Math.max(sizeSq, x * x + y * y + z * z);
+  return nv++;
+}
+
+function vertexDistSq(i: number, j: number): number {
+  const dx = vw[3 * i] - vw[3 * j];
+  const dy = vw[3 * i + 1] - vw[3 * j + 1];
+  const dz = vw[3 * i + 2] - vw[3 * j + 2];
+  return dx * dx + dy * dy + dz * dz;
+}
+
+const t0 = vec3.create();
+const t1 = vec3.create();
+const t2 = vec3.create();
+
+function loadW(out: Vec3, i: number): Vec3 {
+  return vec3.set(out, vw[3 * i], vw[3 * i + 1], vw[3 * i + 2]);
+}
+
+/** Squared distance of vertex `k` from the line through vertices i, j. */
+function lineDistSq(i: number, j: number, k: number): number {
+  loadW(t0, i);
+  loadW(t1, j);
+  loadW(t2, k);
+  vec3.sub(t1, t1, t0);
+  vec3.sub(t2, t2, t0);
+  const ee = vec3.lengthSq(t1);
+  if (!(ee > 0)) return vec3.lengthSq(t2);
+  vec3.cross(t0, t1, t2);
+  return vec3.lengthSq(t0) / ee;
+}
+
+/** Appends face (i, j, k) with its outward unit normal; returns false when it has no normal. */
+function pushFace(i: number, j: number, k: number): boolean {
+  loadW(t0, i);
+  loadW(t1, j);
+  loadW(t2, k);
+  vec3.sub(t1, t1, t0);
+  vec3.sub(t2, t2, t0);
+  const l1 = vec3.lengthSq(t1);
+  const l2 = vec3.lengthSq(t2);
+  vec3.cross(t1, t1, t2);
+  const nn = vec3.lengthSq(t1);
+  if (!(nn > GJK_DEGENERATE_SIMPLEX_TOLERANCE ** 2 * l1 * l2) || nf >= MAX_FACES) return false;
+  const inv = 1 / Math.sqrt(nn);
+  const f = nf++;
+  fIdx[3 * f] = i;
+  fIdx[3 * f + 1] = j;
+  fIdx[3 * f + 2] = k;
+  const nx = t1.x * inv;
+  const ny = t1.y * inv;
+  const nz = t1.z * inv;
+  fNrm[3 * f] = nx;
+  fNrm[3 * f + 1] = ny;
+  fNrm[3 * f + 2] = nz;
+  fDist[f] = nx * t0.x + ny * t0.y + nz * t0.z;
+  return true;
+}
+
+/** Removes face f by moving the last face into its slot. */
+function removeFace(f: number): void {
+  const last = --nf;
+  if (f === last) return;
+  fIdx[3 * f] = fIdx[3 * last];
+  fIdx[3 * f + 1] = fIdx[3 * last + 1];
+  fIdx[3 * f + 2] = fIdx[3 * last + 2];
+  fNrm[3 * f] = fNrm[3 * last];
+  fNrm[3 * f + 1] = fNrm[3 * last + 1];
+  fNrm[3 * f + 2] = fNrm[3 * last + 2];
+  fDist[f] = fDist[last];
+}
+
+/** Adds directed edge i→j to the horizon list, or cancels it against j→i. */
+function toggleEdge(i: number, j: number): boolean {
+  for (let e = 0; e < ne; e++) {
+    if (edges[2 * e] === j && edges[2 * e + 1] === i) {
+      ne--;
+      edges[2 * e] = edges[2 * ne];
+      edges[2 * e + 1] = edges[2 * ne + 1];
+      return true;
+    }
+  }
+  if (ne >= MAX_EDGES) return false;
+  edges[2 * ne] = i;
+  edges[2 * ne + 1] = j;
+  ne++;
+  return true;
+}
+
+const dirs = vec3.create();
+const u = vec3.create();
+const wv = vec3.create();
+const axisE = vec3.create();
+const AXES = [1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1];
+
+const pFace = vec3.create();
+const bary = [0, 0, 0];
+const wi = vec3.create();
+const wj = vec3.create();
+const wk = vec3.create();
+
+/**
+ * Writes depth, normal and witnesses of face f into out; returns the squared distance between
+ * the origin's projection on the face plane and the face (0 when it falls inside the face).
+ */
+function faceResult(out: EpaResult, f: number): number {
+  const nx = fNrm[3 * f];
+  const ny = fNrm[3 * f + 1];
+  const nz = fNrm[3 * f + 2];
+  const d = fDist[f];
+  out.depth = d > 0 ? d : 0;
+  vec3.set(out.normal, nx, ny, nz);
+  const i = fIdx[3 * f];
+  const j = fIdx[3 * f + 1];
+  const k = fIdx[3 * f + 2];
+  loadW(wi, i);
+  loadW(wj, j);
+  loadW(wk, k);
+  vec3.set(pFace, nx * d, ny * d, nz * d);
+  closestPointOnTriangle(pFace, pFace, wi, wj, wk, bary);
+  const residual = (pFace.x - nx * d) ** 2 + (pFace.y - ny * d) ** 2 + (pFace.z - nz * d) ** 2;
+  const l0 = bary[0];
+  const l1 = bary[1];
+  const l2 = bary[2];
+  vec3.set(
+    out.pointA,
+    l0 * va[3 * i] + l1 * va[3 * j] + l2 * va[3 * k],
+    l0 * va[3 * i + 1] + l1 * va[3 * j + 1] + l2 * va[3 * k + 1],
+    l0 * va[3 * i + 2] + l1 * va[3 * j + 2] + l2 * va[3 * k + 2],
+  );
+  vec3.set(
+    out.pointB,
+    l0 * vb[3 * i] + l1 * vb[3 * j] + l2 * vb[3 * k],
+    l0 * vb[3 * i + 1] + l1 * vb[3 * j + 1] + l2 * vb[3 * k + 1],
+    l0 * vb[3 * i + 2] + l1 * vb[3 * j + 2] + l2 * vb[3 * k + 2],
+  );
+  return residual;
+}
+
+/**
+ * Among the faces coplanar with the closest face f (same normal, distance within `slack`),
+ * writes the one that holds the origin's projection: a face of A − B with more than 3 corners
+ * is split into triangles, and the first one found need not contain the contact point.
+ */
+function closestCoplanarFace(out: EpaResult, f: number, slack: number): void {
+  let bestRes = faceResult(out, f);
+  if (bestRes === 0) return;
+  let best = f;
+  const d = fDist[f];
+  for (let g = 0; g < nf; g++) {
+    if (g === f || !(fDist[g] <= d + slack)) continue;
+    const c = fNrm[3 * g] * fNrm[3 * f] + fNrm[3 * g + 1] * fNrm[3 * f + 1] + fNrm[3 * g + 2] * fNrm[3 * f + 2];
+    if (!(c >= 1 - GJK_DEGENERATE_SIMPLEX_TOLERANCE)) continue;
+    const r = faceResult(out, g);
+    if (r < bestRes) {
+      bestRes = r;
+      best = g;
+      if (r === 0) return;
+    }
+  }
+  faceResult(out, best);
+}
+
+/**
+ * Grows the arena's 1–3 points into a tetrahedron. Returns 4 on success, or the dimension + 1
+ * of the flat set A − B (1 point, 2 segment, 3 polygon) with `dirs` holding, for 3, the plane
+ * normal and, for 2, the segment direction.
+ */
+function growToTetrahedron(a: SupportMap, b: SupportMap): number {
+  if (nv === 1) {
+    for (let d = 0; d < 6; d++) {
+      vec3.set(dirs, AXES[3 * d], AXES[3 * d + 1], AXES[3 * d + 2]);
+      const q = addSupport(a, b, dirs);
+      const floor = GJK_ROUNDING_TOLERANCE * GJK_ROUNDING_TOLERANCE * sizeSq;
+      if (vertexDistSq(0, q) > floor) break;
+      nv--;
+    }
+    if (nv === 1) return 1;
+  }
+  if (nv === 2) {
+    loadW(axisE, 1);
+    loadW(t0, 0);
+    vec3.sub(axisE, axisE, t0);
+    normalizeScaled(axisE, axisE);
+    vec3.orthonormalBasis(u, wv, axisE);
+    let best = -1;
+    let bestD = 0;
+    for (let d = 0; d < 4; d++) {
+      const s = d & 1 ? -1 : 1;
+      if (d < 2) vec3.scale(dirs, u, s);
+      else vec3.scale(dirs, wv, s);
+      const q = addSupport(a, b, dirs);
+      const dd = lineDistSq(0, 1, q);
+      if (dd > bestD) {
+        bestD = dd;
+        best = q;
+      }
+    }
+    const floor = GJK_ROUNDING_TOLERANCE * GJK_ROUNDING_TOLERANCE * sizeSq;
+    if (best < 0 || !(bestD > floor)) {
+      nv = 2;
+      vec3.copy(dirs, axisE);
+      return 2;
+    }
+    copyVertex(2, best);
+    nv = 3;
+  }
+  if (nv === 3) {
+    loadW(t0, 0);
+    loadW(t1, 1);
+    loadW(t2, 2);
+    vec3.sub(t1, t1, t0);
+    vec3.sub(t2, t2, t0);
+    vec3.cross(u, t1, t2);
+    normalizeScaled(u, u);
+    loadW(wv, 0);
+    const base = vec3.dot(u, wv);
+    const q1 = addSupport(a, b, u);
+    vec3.negate(dirs, u);
+    const q2 = addSupport(a, b, dirs);
+    const d1 = vw[3 * q1] * u.x + vw[3 * q1 + 1] * u.y + vw[3 * q1 + 2] * u.z - base;
+    const d2 = base - (vw[3 * q2] * u.x + vw[3 * q2 + 1] * u.y + vw[3 * q2 + 2] * u.z);
+    const floor = GJK_ROUNDING_TOLERANCE * Math.sqrt(sizeSq);
+    if (!(Math.max(d1, d2) > floor)) {
+      nv = 3;
+      vec3.copy(dirs, u);
+      return 3;
+    }
+    copyVertex(3, d1 >= d2 ? q1 : q2);
+    nv = 4;
+  }
+  return 4;
+}
+
+function copyVertex(to: number, from: number): void {
+  for (let c = 0; c < 3; c++) {
+    vw[3 * to + c] = vw[3 * from + c];
+    va[3 * to + c] = va[3 * from + c];
+    vb[3 * to + c] = vb[3 * from + c];
+  }
+}
+
+const centroid = vec3.create();
+const TET_FACES = [0, 1, 2, 0, 3, 1, 0, 2, 3, 1, 3, 2];
+
+/** Builds the 4 outward faces of the tetrahedron in vertices 0..3; false when it is flat. */
+function buildTetrahedron(): boolean {
+  nf = 0;
+  vec3.set(centroid, 0, 0, 0);
+  for (let i = 0; i < 4; i++) {
+    centroid.x += 0.25 * vw[3 * i];
+    centroid.y += 0.25 * vw[3 * i + 1];
+    centroid.z += 0.25 * vw[3 * i + 2];
+  }
+  const F = TET_FACES;
+  for (let f = 0; f < 4; f++) {
+    if (!pushFace(F[3 * f], F[3 * f + 1], F[3 * f + 2])) return false;
+    const g = nf - 1;
+    const side =
+      fNrm[3 * g] * centroid.x +
+      fNrm[3 * g + 1] * centroid.y +
+      fNrm[3 * g + 2] * centroid.z -
+      fDist[g];
+    if (side > 0) {
+      // Inward: flip winding and normal.
+      const t = fIdx[3 * g + 1];
+      fIdx[3 * g + 1] = fIdx[3 * g + 2];
+      fIdx[3 * g + 2] = t;
+      fNrm[3 * g] = -fNrm[3 * g];
+      fNrm[3 * g + 1] = -fNrm[3 * g + 1];
+      fNrm[3 * g + 2] = -fNrm[3 * g + 2];
+      fDist[g] = -fDist[g];
+    }
+  }
+  return true;
+}
+
+const nDir = vec3.create();
+
+/**
+ * Runs EPA on the cores of `a` and `b` (same frame — A's) from GJK's final `simplex` of an
+ * intersecting pair, and writes `out`.
+ *
+ * - `hint`: a direction from A toward B (e.g. GJK's last search direction or B's centre minus
+ *   A's) that orients the normal when A − B is flat and every normal in its plane is valid.
+ * - `tolerance`: relative convergence tolerance (default EPA_TOLERANCE; use
+ *   EPA_POLYTOPE_TOLERANCE for polytope pairs, which converge exactly).
+ *
+ * Returns `out` with the core penetration depth, the unit normal from A toward B and the
+ * witness points. Never throws; the result is finite for finite input.
+ */
+export function epa(
+  out: EpaResult,
+  a: SupportMap,
+  b: SupportMap,
+  simplex: GjkSimplex,
+  hint: Vec3 | null = null,
+  tolerance: number = EPA_TOLERANCE,
+): EpaResult {
+  nv = 0;
+  nf = 0;
+  sizeSq = 0;
+  out.iterations = 0;
+  const count = Math.min(Math.max(simplex.count, 0), 4);
+  for (let i = 0; i < count; i++) {
+    const k = 3 * nv++;
+    const w = simplex.w[i];
+    vw[k] = w.x;
+    vw[k + 1] = w.y;
+    vw[k + 2] = w.z;
+    va[k] = simplex.a[i].x;
+    va[k + 1] = simplex.a[i].y;
+    va[k + 2] = simplex.a[i].z;
+    vb[k] = simplex.b[i].x;
+    vb[k + 1] = simplex.b[i].y;
+    vb[k + 2] = simplex.b[i].z;
+    sizeSq = Math.max(sizeSq, vec3.lengthSq(w));
+  }
+  if (nv === 0) {
+    vec3.set(dirs, 1, 0, 0);
+    addSupport(a, b, dirs);
+  }
+  let dim = 4;
+  if (nv === 4 && !buildTetrahedron()) nv = 3;
+  if (nv < 4) {
+    dim = growToTetrahedron(a, b);
+    if (dim === 4 && !buildTetrahedron()) dim = 3;
+  }
+  if (dim < 4) return flat(out, simplex, dim, hint);
+
+  let status: EpaStatus = EpaStatus.MaxIterations;
+  let best = -1;
+  let bestDist = -Infinity;
+  let iter = 0;
+  for (; iter < EPA_MAX_ITERATIONS; iter++) {
+    let f = 0;
+    for (let g = 1; g < nf; g++) if (fDist[g] < fDist[f]) f = g;
+    const dist = fDist[f];
+    if (dist < bestDist - GJK_ROUNDING_TOLERANCE * Math.sqrt(sizeSq)) {
+      // The closest face moved toward the origin: the polytope is no longer convex.
+      status = EpaStatus.Degenerate;
+      break;
+    }
+    best = f;
+    bestDist = Math.max(bestDist, dist);
+    faceResult(out, f);
+    if (nv >= MAX_VERTICES) break;
+    vec3.set(nDir, fNrm[3 * f], fNrm[3 * f + 1], fNrm[3 * f + 2]);
+    const q = addSupport(a, b, nDir);
+    const supDist = vw[3 * q] * nDir.x + vw[3 * q + 1] * nDir.y + vw[3 * q + 2] * nDir.z;
+    const floor = GJK_ROUNDING_TOLERANCE * Math.sqrt(sizeSq);
+    let done = supDist - dist <= tolerance * Math.max(dist, 0) + floor;
+    for (let c = 0; c < 3; c++) if (vertexDistSq(fIdx[3 * f + c], q) <= floor * floor) done = true;
+    if (done) {
+      nv--;
+      status = EpaStatus.Converged;
+      closestCoplanarFace(out, f, tolerance * Math.max(dist, 0) + floor);
+      break;
+    }
+    // Faces that see q, and their horizon.
+    ne = 0;
+    let ok = true;
+    const qx = vw[3 * q];
+    const qy = vw[3 * q + 1];
+    const qz = vw[3 * q + 2];
+    for (let g = 0; g < nf; g++) {
+      const s = fNrm[3 * g] * qx + fNrm[3 * g + 1] * qy + fNrm[3 * g + 2] * qz - fDist[g];
+      visible[g] = g === f || s > 0 ? 1 : 0;
+      if (visible[g]) {
+        const i = fIdx[3 * g];
+        const j = fIdx[3 * g + 1];
+        const k = fIdx[3 * g + 2];
+        ok = toggleEdge(i, j) && toggleEdge(j, k) && toggleEdge(k, i) && ok;
+      }
+    }
+    if (!ok || ne < 3 || nf - 1 + ne > MAX_FACES) {
+      nv--;
+      status = ok ? EpaStatus.MaxIterations : EpaStatus.Degenerate;
+      break;
+    }
+    for (let g = nf - 1; g >= 0; g--) if (visible[g]) removeFace(g);
+    for (let e = 0; e < ne; e++) {
+      if (!pushFace(edges[2 * e], edges[2 * e + 1], q)) {
+        ok = false;
+        break;
+      }
+    }
+    if (!ok) {
+      status = EpaStatus.Degenerate;
+      iter++;
+      break;
+    }
+  }
+  out.iterations = iter;
+  out.status = best < 0 ? EpaStatus.Degenerate : status;
+  return out;
+}
+
+/** The Flat result: depth 0, a normal of the flat set's orthogonal space oriented by `hint`. */
+function flat(out: EpaResult, simplex: GjkSimplex, dim: number, hint: Vec3 | null): EpaResult {
+  out.status = EpaStatus.Flat;
+  out.depth = 0;
+  simplexWitnesses(out.pointA, out.pointB, simplex);
+  const h = hint && vec3.isFiniteVec(hint) ? hint : null;
+  const n = out.normal;
+  if (dim === 3) {
+    vec3.copy(n, dirs);
+    if (h && vec3.dot(h, n) < 0) vec3.negate(n, n);
+  } else if (dim === 2) {
+    // The hint's component orthogonal to the segment, unless the hint is along the segment.
+    let ok = false;
+    if (h) {
+      vec3.addScaled(n, h, dirs, -vec3.dot(h, dirs));
+      ok = normalizeScaled(n, n) > GJK_DEGENERATE_SIMPLEX_TOLERANCE * vec3.length(h);
+    }
+    if (!ok) {
+      vec3.orthonormalBasis(n, u, dirs);
+    }
+  } else if (!h || normalizeScaled(n, h) === 0) {
+    vec3.set(n, 1, 0, 0);
+  }
+  return out;
+}

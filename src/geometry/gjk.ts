@@ -1,0 +1,538 @@
+/**
+ * GJK: the distance between two convex sets given by their support functions, and whether
+ * they intersect (Gilbert, Johnson & Keerthi 1988; van den Bergen 1999 and 2003, §4.3).
+ *
+ * GJK walks a simplex (1 to 4 points) of the Minkowski difference A − B toward the origin: each
+ * iteration asks for the support point w of A − B in the direction −v, where v is the point of
+ * the current simplex closest to the origin, adds w and reduces the simplex to the smallest
+ * face that still holds the new closest point. The reduction here is the signed-volumes
+ * sub-algorithm (Montanari, Petrinic & Barbieri 2017): it projects the origin onto the
+ * simplex's affine hull and decides the supporting face by the signs of sub-volumes (areas in
+ * the best-conditioned coordinate plane), which stays accurate where Johnson's sub-algorithm
+ * loses its way on nearly degenerate simplices; flat simplices are treated as the union of
+ * their faces.
+ *
+ * Termination: (1) the lower bound v·w/|v| is within GJK_TOLERANCE (relative) of |v|, (2) the
+ * new point is already in the simplex, (3) no progress (|v| did not shrink: the previous, best
+ * simplex is kept), (4) the origin is inside a tetrahedron or within GJK_ROUNDING_TOLERANCE of
+ * the simplex (touching counts as intersecting), (5) v·w/|v| exceeds the caller's
+ * `maxDistance` (a separating axis; early out), (6) GJK_MAX_ITERATIONS, with the best answer
+ * so far and `converged = false`.
+ *
+ * GJK runs on the CORES (the support maps' points); margins are the caller's to add. Both maps
+ * must be in the same frame (B wrapped in a TransformedSupport for `bInA`). No allocation
+ * unless a trace is passed.
+ */
+import {
+  GJK_DEGENERATE_SIMPLEX_TOLERANCE,
+  GJK_MAX_ITERATIONS,
+  GJK_ROUNDING_TOLERANCE,
+  GJK_TOLERANCE,
+} from "../constants.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import type { SupportMap } from "./support.js";
+
+/**
+ * A GJK simplex: `count` (0..4) points `w[i] = a[i] − b[i]` of the Minkowski difference with
+ * their witnesses on A and B, and the barycentric `weights` of the point closest to the origin.
+ * Arrays are preallocated to 4.
+ */
+export interface GjkSimplex {
+  /** Number of valid points, 0..4. */
+  count: number;
+  /** Minkowski-difference points, A's frame. */
+  readonly w: Vec3[];
+  /** Support points on A, A's frame. */
+  readonly a: Vec3[];
+  /** Support points on B, A's frame. */
+  readonly b: Vec3[];
+  /** Barycentric weights of the closest point (sum 1 over the first `count`). */
+  readonly weights: Float64Array;
+}
+
+/** How a GJK run ended. */
+export const GjkStatus = {
+  /** The cores are apart by `distance` > 0. */
+  Separated: 0,
+  /** The cores intersect or touch; `distance` = 0. EPA may continue from the simplex. */
+  Intersecting: 1,
+  /** A separating axis proved the distance exceeds `maxDistance`; `distance` is a lower bound. */
+  BeyondMaxDistance: 2,
+} as const;
+
+/** One of the {@link GjkStatus} values. */
+export type GjkStatus = (typeof GjkStatus)[keyof typeof GjkStatus];
+
+/** The result of {@link gjk}; every vector in the frame of the support maps (A's frame). */
+export interface GjkResult {
+  /** How the run ended. */
+  status: GjkStatus;
+  /** Core distance, scene units: exact when Separated, 0 when Intersecting, a lower bound when Beyond. */
+  distance: number;
+  /** Closest point on A's core. */
+  readonly pointA: Vec3;
+  /** Closest point on B's core. */
+  readonly pointB: Vec3;
+  /**
+   * Unit separating axis from A toward B ((pointB − pointA)/distance when Separated; the last
+   * non-zero search direction otherwise). Pass it back as the warm start next frame.
+   */
+  readonly direction: Vec3;
+  /** Iterations used. */
+  iterations: number;
+  /** False when GJK_MAX_ITERATIONS stopped the run (the answer is the best so far). */
+  converged: boolean;
+  /** The final simplex (EPA continues from it when Intersecting). */
+  readonly simplex: GjkSimplex;
+}
+
+/**
+ * An optional per-iteration recorder (for a debug viewer): `record` gets the reduced simplex
+ * and v after every iteration. Off unless passed; costs nothing when off.
+ */
+export interface GjkTrace {
+  /** Called after iteration `iteration` with the reduced simplex and its closest point v. */
+  record(iteration: number, simplex: GjkSimplex, v: Vec3): void;
+}
+
+/** One recorded GJK iteration: copies of the simplex points and of v (A's frame). */
+export interface GjkTraceStep {
+  /** Minkowski-difference points of the reduced simplex. */
+  simplex: Vec3[];
+  /** Closest point of the simplex to the origin. */
+  v: Vec3;
+}
+
+/** A {@link GjkTrace} that keeps a copy of every step (allocates; debugging only). */
+export class GjkRecorder implements GjkTrace {
+  /** The recorded steps, in order. */
+  readonly steps: GjkTraceStep[] = [];
+
+  /** Appends a copy of the simplex and v. */
+  record(_iteration: number, simplex: GjkSimplex, v: Vec3): void {
+    const pts: Vec3[] = [];
+    for (let i = 0; i < simplex.count; i++) pts.push(vec3.clone(simplex.w[i]));
+    this.steps.push({ simplex: pts, v: vec3.clone(v) });
+  }
+}
+
+/** A new empty simplex (allocates). */
+export function makeGjkSimplex(): GjkSimplex {
+  const mk = () => [vec3.create(), vec3.create(), vec3.create(), vec3.create()];
+  return { count: 0, w: mk(), a: mk(), b: mk(), weights: new Float64Array(4) };
+}
+
+/** A new zeroed GJK result (allocates). */
+export function makeGjkResult(): GjkResult {
+  return {
+    status: GjkStatus.Separated,
+    distance: 0,
+    pointA: vec3.create(),
+    pointB: vec3.create(),
+    direction: vec3.create(1, 0, 0),
+    iterations: 0,
+    converged: true,
+    simplex: makeGjkSimplex(),
+  };
+}
+
+/** out = src (copies count, points and weights). */
+export function copySimplex(out: GjkSimplex, src: GjkSimplex): GjkSimplex {
+  out.count = src.count;
+  for (let i = 0; i < src.count; i++) {
+    vec3.copy(out.w[i], src.w[i]);
+    vec3.copy(out.a[i], src.a[i]);
+    vec3.copy(out.b[i], src.b[i]);
+    out.weights[i] = src.weights[i];
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signed-volumes sub-algorithm (Montanari, Petrinic & Barbieri 2017, §3).
+// Each routine writes barycentric weights into `lam` (indexed by the simplex's vertex index)
+// and returns the bit mask of the vertices with positive weight.
+
+const DEG = GJK_DEGENERATE_SIMPLEX_TOLERANCE;
+const e1 = vec3.create();
+const e2 = vec3.create();
+const e3 = vec3.create();
+const nrm = vec3.create();
+const proj = vec3.create();
+const lamEdge = new Float64Array(4);
+const lamFace = new Float64Array(4);
+const lamBest = new Float64Array(4);
+
+/** |Σ lam_i W_i|² over the vertices of `mask`. */
+function weightedLengthSq(W: Vec3[], lam: Float64Array, mask: number): number {
+  let x = 0;
+  let y = 0;
+  let z = 0;
+  for (let i = 0; i < 4; i++) {
+    if (mask & (1 << i)) {
+      x += lam[i] * W[i].x;
+      y += lam[i] * W[i].y;
+      z += lam[i] * W[i].z;
+    }
+  }
+  return x * x + y * y + z * z;
+}
+
+/** Closest point of segment W[i]W[j] to the origin. */
+function s1d(W: Vec3[], i: number, j: number, lam: Float64Array): number {
+  const p = W[i];
+  const q = W[j];
+  const ex = q.x - p.x;
+  const ey = q.y - p.y;
+  const ez = q.z - p.z;
+  const ee = ex * ex + ey * ey + ez * ez;
+  const t = ee > 0 ? -(p.x * ex + p.y * ey + p.z * ez) / ee : 0;
+  if (!(t > 0)) {
+    lam[i] = 1;
+    return 1 << i;
+  }
+  if (t >= 1) {
+    lam[j] = 1;
+    return 1 << j;
+  }
+  lam[i] = 1 - t;
+  lam[j] = t;
+  return (1 << i) | (1 << j);
+}
+
+/** Twice the signed area of the 2D triangle (p, q, r) in coordinates (u, v). */
+function area2(pu: number, pv: number, qu: number, qv: number, ru: number, rv: number): number {
+  return (qu - pu) * (rv - pv) - (qv - pv) * (ru - pu);
+}
+
+/** Best of the segment sub-problems among (i,j), (j,k), (i,k) selected by `which` bits 0..2. */
+function s2dEdges(
+  W: Vec3[],
+  i: number,
+  j: number,
+  k: number,
+  which: number,
+  lam: Float64Array,
+): number {
+  let best = Infinity;
+  let bestMask = 1 << i;
+  for (let e = 0; e < 3; e++) {
+    if (!(which & (1 << e))) continue;
+    lamEdge.fill(0);
+    const m = s1d(W, e === 0 ? j : i, e === 2 ? j : k, lamEdge);
+    const d = weightedLengthSq(W, lamEdge, m);
+    if (d < best) {
+      best = d;
+      bestMask = m;
+      lam[i] = lamEdge[i];
+      lam[j] = lamEdge[j];
+      lam[k] = lamEdge[k];
+    }
+  }
+  if (best === Infinity) lam[i] = 1;
+  return bestMask;
+}
+
+/** Closest point of triangle W[i]W[j]W[k] to the origin. */
+function s2d(W: Vec3[], i: number, j: number, k: number, lam: Float64Array): number {
+  const a = W[i];
+  const b = W[j];
+  const c = W[k];
+  vec3.sub(e1, b, a);
+  vec3.sub(e2, c, a);
+  vec3.cross(nrm, e1, e2);
+  const nn = vec3.lengthSq(nrm);
+  if (!(nn > DEG * DEG * vec3.lengthSq(e1) * vec3.lengthSq(e2))) {
+    return s2dEdges(W, i, j, k, 7, lam);
+  }
+  // Projection of the origin on the plane, then 2D signed areas on the best coordinate plane.
+  vec3.scale(proj, nrm, vec3.dot(nrm, a) / nn);
+  const axis = vec3.maxAbsAxis(nrm);
+  const u = axis === 0 ? 1 : 0;
+  const v = axis === 2 ? 1 : 2;
+  const au = vec3.getAxis(a, u);
+  const av = vec3.getAxis(a, v);
+  const bu = vec3.getAxis(b, u);
+  const bv = vec3.getAxis(b, v);
+  const cu = vec3.getAxis(c, u);
+  const cv = vec3.getAxis(c, v);
+  const pu = vec3.getAxis(proj, u);
+  const pv = vec3.getAxis(proj, v);
+  const mu = area2(au, av, bu, bv, cu, cv);
+  const ci = area2(pu, pv, bu, bv, cu, cv);
+  const cj = area2(au, av, pu, pv, cu, cv);
+  const ck = area2(au, av, bu, bv, pu, pv);
+  const oi = ci * mu >= 0;
+  const oj = cj * mu >= 0;
+  const ok = ck * mu >= 0;
+  if (oi && oj && ok) {
+    const sum = ci + cj + ck;
+    lam[i] = ci / sum;
+    lam[j] = cj / sum;
+    lam[k] = ck / sum;
+    return (lam[i] > 0 ? 1 << i : 0) | (lam[j] > 0 ? 1 << j : 0) | (lam[k] > 0 ? 1 << k : 0);
+  }
+  // Edge opposite i is (j,k) = bit 0; opposite j is (i,k) = bit 1; opposite k is (i,j) = bit 2.
+  const which = (oi ? 0 : 1) | (oj ? 0 : 2) | (ok ? 0 : 4);
+  return s2dEdges(W, i, j, k, which, lam);
+}
+
+const FACE_I = [1, 0, 0, 0];
+const FACE_J = [2, 2, 1, 1];
+const FACE_K = [3, 3, 3, 2];
+
+/** Closest point of tetrahedron W[0..3] to the origin. */
+function s3d(W: Vec3[], lam: Float64Array): number {
+  const p0 = W[0];
+  const p1 = W[1];
+  const p2 = W[2];
+  const p3 = W[3];
+  vec3.sub(e1, p1, p0);
+  vec3.sub(e2, p2, p0);
+  vec3.sub(e3, p3, p0);
+  vec3.cross(nrm, e2, e3);
+  const det = vec3.dot(e1, nrm);
+  const scale = vec3.length(e1) * vec3.length(e2) * vec3.length(e3);
+  let which = 15;
+  if (Math.abs(det) > DEG * scale) {
+    // Signed volumes with the origin in place of each vertex (cofactors of the last row).
+    vec3.cross(nrm, p2, p3);
+    const c0 = vec3.dot(p1, nrm);
+    const c1 = -vec3.dot(p0, nrm);
+    vec3.cross(nrm, p1, p3);
+    const c2 = vec3.dot(p0, nrm);
+    vec3.cross(nrm, p1, p2);
+    const c3 = -vec3.dot(p0, nrm);
+    const o0 = c0 * det >= 0;
+    const o1 = c1 * det >= 0;
+    const o2 = c2 * det >= 0;
+    const o3 = c3 * det >= 0;
+    if (o0 && o1 && o2 && o3) {
+      const sum = c0 + c1 + c2 + c3;
+      lam[0] = c0 / sum;
+      lam[1] = c1 / sum;
+      lam[2] = c2 / sum;
+      lam[3] = c3 / sum;
+      return 15;
+    }
+    which = (o0 ? 0 : 1) | (o1 ? 0 : 2) | (o2 ? 0 : 4) | (o3 ? 0 : 8);
+  }
+  let best = Infinity;
+  let bestMask = 1;
+  lam[0] = 1;
+  for (let f = 0; f < 4; f++) {
+    if (!(which & (1 << f))) continue;
+    lamFace.fill(0);
+    const m = s2d(W, FACE_I[f], FACE_J[f], FACE_K[f], lamFace);
+    const d = weightedLengthSq(W, lamFace, m);
+    if (d < best) {
+      best = d;
+      bestMask = m;
+      lam.set(lamFace);
+    }
+  }
+  return bestMask;
+}
+
+/**
+ * Reduces `s` to the face supporting its point closest to the origin; writes that point to `v`
+ * and returns |v|². A full tetrahedron holding the origin keeps count 4 (v = 0).
+ */
+function reduceSimplex(s: GjkSimplex, v: Vec3): number {
+  lamBest.fill(0);
+  let mask: number;
+  switch (s.count) {
+    case 1:
+      lamBest[0] = 1;
+      mask = 1;
+      break;
+    case 2:
+      mask = s1d(s.w, 0, 1, lamBest);
+      break;
+    case 3:
+      mask = s2d(s.w, 0, 1, 2, lamBest);
+      break;
+    default:
+      mask = s3d(s.w, lamBest);
+      break;
+  }
+  if (mask === 0) {
+    mask = 1;
+    lamBest[0] = 1;
+  }
+  // Compact: keep the vertices in the mask, in order.
+  let n = 0;
+  for (let i = 0; i < s.count; i++) {
+    if (!(mask & (1 << i))) continue;
+    if (n !== i) {
+      vec3.copy(s.w[n], s.w[i]);
+      vec3.copy(s.a[n], s.a[i]);
+      vec3.copy(s.b[n], s.b[i]);
+    }
+    s.weights[n] = lamBest[i];
+    n++;
+  }
+  s.count = n;
+  let x = 0;
+  let y = 0;
+  let z = 0;
+  for (let i = 0; i < n; i++) {
+    const l = s.weights[i];
+    x += l * s.w[i].x;
+    y += l * s.w[i].y;
+    z += l * s.w[i].z;
+  }
+  vec3.set(v, x, y, z);
+  return n === 4 ? 0 : x * x + y * y + z * z;
+}
+
+/**
+ * outA, outB = the witness points Σ weights·a_i, Σ weights·b_i of simplex `s` (A's frame).
+ */
+export function simplexWitnesses(outA: Vec3, outB: Vec3, s: GjkSimplex): void {
+  vec3.set(outA, 0, 0, 0);
+  vec3.set(outB, 0, 0, 0);
+  for (let i = 0; i < s.count; i++) {
+    vec3.addScaled(outA, outA, s.a[i], s.weights[i]);
+    vec3.addScaled(outB, outB, s.b[i], s.weights[i]);
+  }
+}
+
+/**
+ * out = a / |a|, robust for lengths down to the smallest subnormal (the components are scaled
+ * by their largest magnitude first, so 1/|a| cannot overflow). Returns 0 and leaves `out`
+ * unchanged when `a` is zero or not finite; otherwise returns a positive number.
+ */
+export function normalizeScaled(out: Vec3, a: Vec3): number {
+  const m = Math.max(Math.abs(a.x), Math.abs(a.y), Math.abs(a.z));
+  if (!(m > 0) || !Number.isFinite(m)) return 0;
+  const x = a.x / m;
+  const y = a.y / m;
+  const z = a.z / m;
+  const len = Math.sqrt(x * x + y * y + z * z);
+  vec3.set(out, x / len, y / len, z / len);
+  return m * len;
+}
+
+const v = vec3.create();
+const negV = vec3.create();
+const wA = vec3.create();
+const wB = vec3.create();
+const w = vec3.create();
+const lastDir = vec3.create();
+const prev = makeGjkSimplex();
+
+/**
+ * Runs GJK on the cores of `a` and `b` (support maps in the same frame — A's, with B posed by
+ * `bInA`) and writes `out`.
+ *
+ * - `initialDir`: warm start, a guess of the separating axis from A toward B (last frame's
+ *   `out.direction`, or B's centre minus A's); null or zero uses +x.
+ * - `maxDistance` (scene units, core distance): stop as soon as a separating axis proves the
+ *   distance exceeds it (status BeyondMaxDistance). Infinity (default) computes the distance.
+ * - `trace`: optional per-iteration recorder.
+ *
+ * Returns `out`: status, core `distance`, closest points (A's frame), unit `direction` from A
+ * toward B, the final simplex. Never throws; never returns NaN for finite input.
+ * Sources: Gilbert, Johnson & Keerthi 1988; van den Bergen 2003, §4.3.4 (termination);
+ * Montanari, Petrinic & Barbieri 2017 (signed volumes).
+ */
+export function gjk(
+  out: GjkResult,
+  a: SupportMap,
+  b: SupportMap,
+  initialDir: Vec3 | null = null,
+  maxDistance = Infinity,
+  trace?: GjkTrace,
+): GjkResult {
+  const s = out.simplex;
+  s.count = 0;
+  if (initialDir && normalizeScaled(v, initialDir) > 0) {
+    vec3.negate(v, v);
+  } else {
+    vec3.set(v, -1, 0, 0);
+  }
+  vec3.set(lastDir, -v.x || 0, -v.y || 0, -v.z || 0);
+  let vv = Infinity;
+  let maxWW = 0;
+  let status: GjkStatus = GjkStatus.Separated;
+  let converged = false;
+  let lowerBound = 0;
+  let iter = 0;
+  const round2 = GJK_ROUNDING_TOLERANCE * GJK_ROUNDING_TOLERANCE;
+  for (; iter < GJK_MAX_ITERATIONS; iter++) {
+    vec3.negate(negV, v);
+    a.support(wA, negV);
+    b.support(wB, v);
+    vec3.sub(w, wA, wB);
+    const vw = vec3.dot(v, w);
+    const vLenSq = vec3.lengthSq(v);
+    maxWW = Math.max(maxWW, vec3.lengthSq(w));
+    // A lower bound within rounding of maxDistance is not proof: touching stays touching.
+    const limit = maxDistance + GJK_ROUNDING_TOLERANCE * Math.sqrt(maxWW);
+    if (vw > 0 && vw * vw > limit * limit * vLenSq) {
+      status = GjkStatus.BeyondMaxDistance;
+      lowerBound = vw / Math.sqrt(vLenSq);
+      if (s.count === 0) {
+        vec3.copy(s.w[0], w);
+        vec3.copy(s.a[0], wA);
+        vec3.copy(s.b[0], wB);
+        s.weights[0] = 1;
+        s.count = 1;
+      }
+      converged = true;
+      break;
+    }
+    if (s.count > 0) {
+      if (vv - vw <= GJK_TOLERANCE * vv + round2 * maxWW) {
+        converged = true;
+        break;
+      }
+      let dup = false;
+      for (let i = 0; i < s.count; i++) if (vec3.exactEquals(s.w[i], w)) dup = true;
+      if (dup) {
+        converged = true;
+        break;
+      }
+    }
+    copySimplex(prev, s);
+    const n = s.count;
+    vec3.copy(s.w[n], w);
+    vec3.copy(s.a[n], wA);
+    vec3.copy(s.b[n], wB);
+    s.count = n + 1;
+    const vvNew = reduceSimplex(s, v);
+    if (trace) trace.record(iter, s, v);
+    if (s.count === 4 || vvNew <= round2 * maxWW) {
+      status = GjkStatus.Intersecting;
+      converged = true;
+      iter++;
+      break;
+    }
+    if (!(vvNew < vv)) {
+      copySimplex(s, prev);
+      converged = true;
+      iter++;
+      break;
+    }
+    vv = vvNew;
+    vec3.negate(lastDir, v);
+  }
+  out.status = status;
+  out.iterations = iter;
+  out.converged = converged;
+  simplexWitnesses(out.pointA, out.pointB, s);
+  if (status === GjkStatus.Intersecting) {
+    out.distance = 0;
+  } else if (status === GjkStatus.BeyondMaxDistance) {
+    out.distance = lowerBound;
+  } else {
+    // Recompute v from the kept simplex (the last one may have been reverted).
+    vec3.sub(v, out.pointA, out.pointB);
+    out.distance = vec3.length(v);
+    if (out.distance > 0) vec3.negate(lastDir, v);
+  }
+  if (normalizeScaled(out.direction, lastDir) === 0) vec3.set(out.direction, 1, 0, 0);
+  return out;
+}

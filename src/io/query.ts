@@ -1,0 +1,250 @@
+/**
+ * `collide query`: one JSON query object in, one JSON answer out (shared/FORMATS.md). Each op
+ * validates its fields strictly (unknown fields are errors), converts JSON shapes to shapes with
+ * poses, calls the public query functions and renders vectors as `[x, y, z]`.
+ */
+import { z } from "zod";
+import { CollideError, describeValue, invalidValue } from "../errors.js";
+import type { Vec3 } from "../math/vec3.js";
+import { type BoundingSphereMethod, boundingSphereOfPoints } from "../query/bounding-sphere.js";
+import { contact } from "../query/contact.js";
+import { distance } from "../query/distance.js";
+import { intersects } from "../query/intersects.js";
+import { manifold } from "../query/manifold.js";
+import { type BroadPhaseName, computePairs } from "../query/pairs.js";
+import { sphereSphereIntersection } from "../query/volume.js";
+import { ShapeType } from "../shapes/shape.js";
+import type { Sphere } from "../shapes/sphere.js";
+import { parseShape } from "./shapes-json.js";
+import { parseWith } from "./validate-json.js";
+
+/** Every op of shared/FORMATS.md. */
+export const QUERY_OPS = [
+  "intersects",
+  "distance",
+  "contact",
+  "manifold",
+  "raycast",
+  "projectPoint",
+  "castShapes",
+  "volume",
+  "boundingSphere",
+  "pairs",
+] as const;
+
+/** Ops that a later version answers. */
+const LATER_OPS = new Set(["raycast", "projectPoint", "castShapes"]);
+
+const num = z.number();
+const vec = z.tuple([num, num, num]);
+const base = {
+  id: z.unknown().optional(),
+  op: z.string(),
+  dim: z.union([z.literal(2), z.literal(3)]).optional(),
+};
+const pairSchema = z.strictObject({ ...base, a: z.unknown(), b: z.unknown() });
+const contactSchema = z.strictObject({
+  ...base,
+  a: z.unknown(),
+  b: z.unknown(),
+  prediction: num.optional(),
+});
+const boundingSphereSchema = z.strictObject({
+  ...base,
+  points: z.array(vec),
+  method: z.enum(["mean", "ritter", "exact"]),
+});
+const pairsSchema = z.strictObject({
+  ...base,
+  shapes: z.array(z.unknown()),
+  broadphase: z.enum(["brute", "sap", "grid", "tree"]).optional(),
+});
+
+/** A vector as a JSON array; −0 becomes 0 so that output is canonical. */
+export function arr(v: Vec3): [number, number, number] {
+  return [v.x + 0, v.y + 0, v.z + 0];
+}
+
+function checkPrediction(p: number | undefined): number {
+  if (p === undefined) return 0;
+  if (!(p >= 0)) invalidValue("prediction", p, "must be ≥ 0");
+  return p;
+}
+
+/**
+ * Answers one parsed query object; returns the `result` value of its output line. Throws
+ * `CollideError` for an invalid line (the caller renders it as an error line).
+ */
+export function answerQuery(q: unknown): unknown {
+  if (q === null || typeof q !== "object" || Array.isArray(q)) {
+    throw new CollideError(
+      "invalid_json",
+      "",
+      q,
+      `a query line must be a JSON object (got ${describeValue(q)})`,
+    );
+  }
+  const op = (q as { op?: unknown }).op;
+  if (op === undefined)
+    throw new CollideError("missing_field", "op", undefined, "missing field op");
+  if (typeof op !== "string" || !(QUERY_OPS as readonly string[]).includes(op)) {
+    throw new CollideError(
+      "unknown_op",
+      "op",
+      op,
+      `unknown op ${describeValue(op)}; expected one of ${QUERY_OPS.join(", ")}`,
+    );
+  }
+  const dim = (q as { dim?: unknown }).dim;
+  if (dim !== undefined && dim !== 2 && dim !== 3) invalidValue("dim", dim, "must be 2 or 3");
+  if (dim === 2) {
+    throw new CollideError(
+      "unsupported_pair",
+      "dim",
+      2,
+      "2D queries (dim 2) are not supported by this version",
+    );
+  }
+  if (LATER_OPS.has(op)) {
+    throw new CollideError(
+      "unsupported_pair",
+      "op",
+      op,
+      `op ${op} is not supported by this version`,
+    );
+  }
+  switch (op) {
+    case "intersects": {
+      const l = parseWith(pairSchema, q, "");
+      const a = parseShape(l.a, "a");
+      const b = parseShape(l.b, "b");
+      return { intersects: intersects(a.shape, a.pose, b.shape, b.pose) };
+    }
+    case "distance": {
+      const l = parseWith(pairSchema, q, "");
+      const a = parseShape(l.a, "a");
+      const b = parseShape(l.b, "b");
+      const d = distance(a.shape, a.pose, b.shape, b.pose);
+      return { distance: d.distance, pointA: arr(d.pointA), pointB: arr(d.pointB) };
+    }
+    case "contact": {
+      const l = parseWith(contactSchema, q, "");
+      const prediction = checkPrediction(l.prediction);
+      const a = parseShape(l.a, "a");
+      const b = parseShape(l.b, "b");
+      const c = contact(a.shape, a.pose, b.shape, b.pose, prediction);
+      if (!c) return null;
+      return {
+        distance: c.distance,
+        normal: arr(c.normal),
+        pointA: arr(c.pointA),
+        pointB: arr(c.pointB),
+      };
+    }
+    case "manifold": {
+      const l = parseWith(contactSchema, q, "");
+      const prediction = checkPrediction(l.prediction);
+      const a = parseShape(l.a, "a");
+      const b = parseShape(l.b, "b");
+      const m = manifold(a.shape, a.pose, b.shape, b.pose, prediction);
+      if (!m) return null;
+      const points = [];
+      for (let i = 0; i < m.count; i++) {
+        const p = m.points[i];
+        points.push({ pointA: arr(p.pointA), pointB: arr(p.pointB), distance: p.distance });
+      }
+      return { normal: arr(m.normal), points };
+    }
+    case "volume": {
+      const l = parseWith(pairSchema, q, "");
+      const a = parseShape(l.a, "a");
+      const b = parseShape(l.b, "b");
+      if (a.shape.type !== ShapeType.Sphere || b.shape.type !== ShapeType.Sphere) {
+        throw new CollideError("unsupported_pair", "", null, "op volume takes two spheres");
+      }
+      const r = sphereSphereIntersection(
+        a.pose.translation,
+        (a.shape as Sphere).radius,
+        b.pose.translation,
+        (b.shape as Sphere).radius,
+      );
+      return { volume: r.volume, surfaceArea: r.surfaceArea, iou: r.iou };
+    }
+    case "boundingSphere": {
+      const l = parseWith(boundingSphereSchema, q, "");
+      if (l.points.length === 0) invalidValue("points", l.points, "must not be empty");
+      const packed = new Float64Array(l.points.length * 3);
+      for (let i = 0; i < l.points.length; i++) packed.set(l.points[i], 3 * i);
+      const s = boundingSphereOfPoints(packed, l.method as BoundingSphereMethod);
+      return { center: arr(s.center), radius: s.radius };
+    }
+    case "pairs": {
+      const l = parseWith(pairsSchema, q, "");
+      const shapes = l.shapes.map((s, i) => parseShape(s, `shapes[${i}]`));
+      return { pairs: computePairs(shapes, (l.broadphase ?? "brute") as BroadPhaseName) };
+    }
+  }
+  throw new CollideError("unknown_op", "op", op, `unknown op ${describeValue(op)}`);
+}
+
+/**
+ * Answers a JSON Lines text: one output line per non-blank input line, in order. `id` is echoed
+ * from the input or is the 0-based physical line number. Returns the output lines and whether
+ * any line failed. Never throws for bad lines; unexpected internal errors become error lines too.
+ */
+export function answerQueryLines(text: string): { lines: string[]; failed: boolean } {
+  const out: string[] = [];
+  let failed = false;
+  const inputLines = text.split("\n");
+  for (let i = 0; i < inputLines.length; i++) {
+    const raw = inputLines[i].replace(/\r$/, "");
+    if (raw.trim() === "") continue;
+    const r = answerQueryLine(raw, i);
+    if (r.failed) failed = true;
+    out.push(r.line);
+  }
+  return { lines: out, failed };
+}
+
+/** Answers one non-blank input line (`lineNumber` is 0-based); see {@link answerQueryLines}. */
+export function answerQueryLine(
+  raw: string,
+  lineNumber: number,
+): { line: string; failed: boolean } {
+  let parsed: unknown;
+  let id: unknown = lineNumber;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    return {
+      line: JSON.stringify({
+        id,
+        error: { code: "invalid_json", message: `invalid JSON: ${msg}` },
+      }),
+      failed: true,
+    };
+  }
+  if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) && "id" in parsed) {
+    id = (parsed as { id: unknown }).id;
+  }
+  try {
+    const result = answerQuery(parsed);
+    return { line: JSON.stringify({ id, result }), failed: false };
+  } catch (e) {
+    if (e instanceof CollideError) {
+      return {
+        line: JSON.stringify({ id, error: { code: e.code, message: e.message } }),
+        failed: true,
+      };
+    }
+    const msg = e instanceof Error ? e.message : String(e);
+    return {
+      line: JSON.stringify({
+        id,
+        error: { code: "invalid_value", message: `internal error: ${msg}` },
+      }),
+      failed: true,
+    };
+  }
+}

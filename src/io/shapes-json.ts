@@ -1,0 +1,175 @@
+/**
+ * The JSON shapes of shared/FORMATS.md and their conversion to Collide shapes with poses.
+ * Vectors are `[x, y, z]`, rotations unit quaternions `[x, y, z, w]` (length within 1e-6 of 1,
+ * never silently normalised); an omitted rotation is the identity. Unknown fields are errors.
+ */
+import { z } from "zod";
+import { CollideError, describeValue, invalidValue } from "../errors.js";
+import type { Isometry } from "../math/isometry.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import { makeCapsule } from "../shapes/capsule.js";
+import { makeCone } from "../shapes/cone.js";
+import { makeConvexPolyhedron } from "../shapes/convex-polyhedron.js";
+import { makeCuboid, makeCuboidFromMinMax } from "../shapes/cuboid.js";
+import { makeCylinder } from "../shapes/cylinder.js";
+import type { Shape } from "../shapes/shape.js";
+import { makeSphere } from "../shapes/sphere.js";
+import { makeTriangle } from "../shapes/triangle.js";
+import { checkUnitQuat } from "../shapes/validate.js";
+import { formatPath, parseWith } from "./validate-json.js";
+
+const num = z.number();
+const vec = z.tuple([num, num, num]);
+const quatJson = z.tuple([num, num, num, num]);
+
+/** Schemas of the 3D JSON shapes by `type`. */
+export const SHAPE_SCHEMAS = {
+  sphere: z.strictObject({ type: z.literal("sphere"), center: vec, radius: num }),
+  aabb: z.strictObject({ type: z.literal("aabb"), min: vec, max: vec }),
+  box: z.strictObject({
+    type: z.literal("box"),
+    center: vec,
+    halfExtents: vec,
+    rotation: quatJson.optional(),
+  }),
+  capsule: z.strictObject({ type: z.literal("capsule"), a: vec, b: vec, radius: num }),
+  cylinder: z.strictObject({
+    type: z.literal("cylinder"),
+    center: vec,
+    halfHeight: num,
+    radius: num,
+    rotation: quatJson.optional(),
+  }),
+  cone: z.strictObject({
+    type: z.literal("cone"),
+    center: vec,
+    halfHeight: num,
+    radius: num,
+    rotation: quatJson.optional(),
+  }),
+  convex: z.strictObject({
+    type: z.literal("convex"),
+    points: z.array(vec),
+    position: vec.optional(),
+    rotation: quatJson.optional(),
+  }),
+  triangle: z.strictObject({ type: z.literal("triangle"), a: vec, b: vec, c: vec }),
+} as const;
+
+/** The JSON shape type names this version accepts. */
+export const SHAPE_TYPES = Object.keys(SHAPE_SCHEMAS) as (keyof typeof SHAPE_SCHEMAS)[];
+
+/** Types named by shared/FORMATS.md that later versions add. */
+const LATER_TYPES = new Set(["mesh", "halfspace", "compound"]);
+
+/** A shape with its world pose. */
+export interface PosedShape {
+  shape: Shape;
+  pose: Isometry;
+}
+
+function v3(a: readonly number[]): Vec3 {
+  return vec3.create(a[0], a[1], a[2]);
+}
+
+function rotationOf(field: string, r: readonly number[] | undefined) {
+  if (!r) return { x: 0, y: 0, z: 0, w: 1 };
+  const q = { x: r[0], y: r[1], z: r[2], w: r[3] };
+  checkUnitQuat(field, q);
+  return q;
+}
+
+function pose(translation: Vec3, field: string, r?: readonly number[]): Isometry {
+  return { translation, rotation: rotationOf(`${field}.rotation`, r) };
+}
+
+/**
+ * Parses the JSON shape at `field` (e.g. "a") into a shape and its world pose. Throws
+ * `CollideError` with code `missing_field`, `unknown_field` or `invalid_value` naming the field
+ * and the value; `unsupported_pair` for shape types a later version adds.
+ */
+export function parseShape(json: unknown, field: string): PosedShape {
+  if (json === undefined)
+    throw new CollideError("missing_field", field, undefined, `missing field ${field}`);
+  if (json === null || typeof json !== "object" || Array.isArray(json)) {
+    invalidValue(field, json, "must be a shape object");
+  }
+  const type = (json as { type?: unknown }).type;
+  const tfield = formatPath(field, ["type"]);
+  if (type === undefined)
+    throw new CollideError("missing_field", tfield, undefined, `missing field ${tfield}`);
+  if (typeof type === "string" && LATER_TYPES.has(type)) {
+    throw new CollideError(
+      "unsupported_pair",
+      tfield,
+      type,
+      `${tfield} ${describeValue(type)} is not supported by this version`,
+    );
+  }
+  if (typeof type !== "string" || !(type in SHAPE_SCHEMAS)) {
+    invalidValue(tfield, type, `must be one of ${SHAPE_TYPES.join(", ")}`);
+  }
+  const p = (k: string) => `${field}.${k}`;
+  switch (type as keyof typeof SHAPE_SCHEMAS) {
+    case "sphere": {
+      const s = parseWith(SHAPE_SCHEMAS.sphere, json, field);
+      return { shape: makeSphere(s.radius, p("radius")), pose: pose(v3(s.center), field) };
+    }
+    case "aabb": {
+      const s = parseWith(SHAPE_SCHEMAS.aabb, json, field);
+      const { shape, center } = makeCuboidFromMinMax(v3(s.min), v3(s.max), field);
+      return { shape, pose: pose(center, field) };
+    }
+    case "box": {
+      const s = parseWith(SHAPE_SCHEMAS.box, json, field);
+      return {
+        shape: makeCuboid(v3(s.halfExtents), p("halfExtents")),
+        pose: pose(v3(s.center), field, s.rotation),
+      };
+    }
+    case "capsule": {
+      const s = parseWith(SHAPE_SCHEMAS.capsule, json, field);
+      const a = v3(s.a);
+      const b = v3(s.b);
+      const mid = vec3.lerp(vec3.create(), a, b, 0.5);
+      makeCapsule(a, b, s.radius, field);
+      const half = vec3.sub(vec3.create(), b, mid);
+      return {
+        shape: makeCapsule(vec3.negate(vec3.create(), half), half, s.radius, field),
+        pose: pose(mid, field),
+      };
+    }
+    case "cylinder": {
+      const s = parseWith(SHAPE_SCHEMAS.cylinder, json, field);
+      return {
+        shape: makeCylinder(s.halfHeight, s.radius, field),
+        pose: pose(v3(s.center), field, s.rotation),
+      };
+    }
+    case "cone": {
+      const s = parseWith(SHAPE_SCHEMAS.cone, json, field);
+      return {
+        shape: makeCone(s.halfHeight, s.radius, field),
+        pose: pose(v3(s.center), field, s.rotation),
+      };
+    }
+    case "convex": {
+      const s = parseWith(SHAPE_SCHEMAS.convex, json, field);
+      const pts = new Float64Array(s.points.length * 3);
+      for (let i = 0; i < s.points.length; i++) pts.set(s.points[i], 3 * i);
+      return {
+        shape: makeConvexPolyhedron(pts, p("points")),
+        pose: pose(s.position ? v3(s.position) : vec3.create(), field, s.rotation),
+      };
+    }
+    case "triangle": {
+      const s = parseWith(SHAPE_SCHEMAS.triangle, json, field);
+      return {
+        shape: makeTriangle(v3(s.a), v3(s.b), v3(s.c), field),
+        pose: pose(vec3.create(), field),
+      };
+    }
+  }
+  return invalidValue(tfield, type, "is not a known shape type");
+}

@@ -1,0 +1,406 @@
+/**
+ * The general narrow phase: intersection, distance and contact for any pair of convex shapes
+ * through their support functions — GJK for the distance, EPA for the penetration depth (Jolt's
+ * "GJK on shrunk shapes, EPA only for deep penetration"; van den Bergen 2003, §4.3 and §4.4).
+ *
+ * Rounded shapes run as cores plus margins: a sphere is its centre point with margin = radius,
+ * a capsule its segment with margin = radius, every other shape its own point set with margin
+ * 0. GJK finds the core distance d; when d > rA + rB the shapes are apart by d − rA − rB, when
+ * 0 < d ≤ rA + rB they overlap by rA + rB − d along the core normal (both exact: sphere–sphere
+ * through here is exact), and only when the cores themselves intersect does EPA compute the
+ * core depth, the full depth being core depth + rA + rB.
+ *
+ * When EPA cannot converge or its polytope degenerates, polytope pairs (cuboid, convex
+ * polyhedron, triangle) fall back to SAT over their face normals and edge × edge cross products
+ * (Ericson 2005, §5.2.1; Gottschalk 1996), and pairs with a curved core (cylinder, cone) fall
+ * back to sampling the overlap h_A(n) + h_B(−n) over PENETRATION_FALLBACK_SAMPLES directions
+ * and refining the best by local search: an upper bound on the depth that is always a valid
+ * separating direction. Either candidate only replaces EPA's best face when it is shallower.
+ *
+ * Frames: every routine works in A's frame with B's pose `bInA` in A's frame; every output is
+ * in A's frame. Normals point from A toward B and are always unit vectors: when A − B is
+ * degenerate (coincident sphere centres) the normal is B's centre direction or, failing that,
+ * +x. No allocation per call.
+ */
+import {
+  EPA_POLYTOPE_TOLERANCE,
+  EPA_TOLERANCE,
+  MAX_REFINE_ITERATIONS,
+  PENETRATION_FALLBACK_SAMPLES,
+  SAT_PARALLEL_EDGE_TOLERANCE,
+} from "../constants.js";
+import { EpaStatus, epa, makeEpaResult } from "../geometry/epa.js";
+import { GjkStatus, gjk, makeGjkResult, normalizeScaled } from "../geometry/gjk.js";
+import type { SupportMap } from "../geometry/support.js";
+import { TransformedSupport } from "../geometry/support.js";
+import type { Isometry } from "../math/isometry.js";
+import * as quat from "../math/quat.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import { supportShape } from "../shapes/index.js";
+import type { ConvexShape } from "../shapes/shape.js";
+import { ShapeType } from "../shapes/shape.js";
+import type { Contact, DistanceResult } from "./contact.js";
+
+/**
+ * The core of a convex shape as a {@link SupportMap} in the shape's local frame: a sphere's
+ * centre (margin = radius), a capsule's segment (margin = radius), any other shape itself
+ * (margin 0). Reusable: `reset` it per shape.
+ */
+export class ShapeCoreSupport implements SupportMap {
+  /** The wrapped shape. */
+  shape: ConvexShape = { type: ShapeType.Cuboid, halfExtents: { x: 0, y: 0, z: 0 } };
+  /** Radius swept around the core, scene units. */
+  margin = 0;
+
+  /** Wraps `shape`; returns this. */
+  reset(shape: ConvexShape): this {
+    this.shape = shape;
+    this.margin =
+      shape.type === ShapeType.Sphere || shape.type === ShapeType.Capsule ? shape.radius : 0;
+    return this;
+  }
+
+  /** out = the core's support point along `dir` (local frame). */
+  support(out: Vec3, dir: Vec3): Vec3 {
+    const s = this.shape;
+    if (s.type === ShapeType.Sphere) return vec3.set(out, 0, 0, 0);
+    if (s.type === ShapeType.Capsule) {
+      return vec3.dot(s.b, dir) > vec3.dot(s.a, dir) ? vec3.copy(out, s.b) : vec3.copy(out, s.a);
+    }
+    return supportShape(out, s, dir);
+  }
+}
+
+/** True for the shapes whose core is a polytope (flat faces only): SAT applies. */
+function isPolytope(s: ConvexShape): boolean {
+  return (
+    s.type === ShapeType.Cuboid ||
+    s.type === ShapeType.ConvexPolyhedron ||
+    s.type === ShapeType.Triangle
+  );
+}
+
+const coreA = new ShapeCoreSupport();
+const coreB = new ShapeCoreSupport();
+const coreBInA = new TransformedSupport();
+const gjkOut = makeGjkResult();
+const epaOut = makeEpaResult();
+const initDir = vec3.create();
+
+// The answer of `solve`: signed distance of the full shapes, unit normal A→B, surface points.
+let solvedDistance = 0;
+const solvedNormal = vec3.create(1, 0, 0);
+const solvedA = vec3.create();
+const solvedB = vec3.create();
+
+/**
+ * Runs GJK (and EPA when the cores intersect) and writes solved*; returns false when a
+ * separating axis proves the full gap exceeds `maxGap`.
+ */
+function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): boolean {
+  coreA.reset(a);
+  coreB.reset(b);
+  coreBInA.reset(coreB, bInA);
+  const rA = coreA.margin;
+  const rB = coreB.margin;
+  const r = rA + rB;
+  vec3.copy(initDir, bInA.translation);
+  gjk(gjkOut, coreA, coreBInA, initDir, maxGap + r);
+  if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
+  if (gjkOut.status === GjkStatus.Separated && gjkOut.distance > 0) {
+    vec3.copy(solvedNormal, gjkOut.direction);
+    solvedDistance = gjkOut.distance - r;
+    vec3.addScaled(solvedA, gjkOut.pointA, solvedNormal, rA);
+    vec3.addScaled(solvedB, gjkOut.pointB, solvedNormal, -rB);
+    return true;
+  }
+  const polytopes = isPolytope(a) && isPolytope(b);
+  epa(
+    epaOut,
+    coreA,
+    coreBInA,
+    gjkOut.simplex,
+    gjkOut.direction,
+    polytopes ? EPA_POLYTOPE_TOLERANCE : EPA_TOLERANCE,
+  );
+  let depth = epaOut.depth;
+  vec3.copy(solvedNormal, epaOut.normal);
+  vec3.copy(solvedA, epaOut.pointA);
+  vec3.copy(solvedB, epaOut.pointB);
+  if (epaOut.status !== EpaStatus.Converged && epaOut.status !== EpaStatus.Flat) {
+    // EPA's best face is a lower bound; take a guaranteed upper bound (a separating direction).
+    depth = overlapAlong(solvedNormal);
+    if (polytopes) {
+      const sat = satDepth(a, b, bInA);
+      if (sat < depth) {
+        depth = sat;
+        vec3.copy(solvedNormal, fallbackNormal);
+      }
+    } else {
+      // Refine EPA's normal, and independently the best of the sampled directions.
+      vec3.copy(fallbackNormal, solvedNormal);
+      depth = refineDirection(depth);
+      vec3.copy(solvedNormal, fallbackNormal);
+      const sampled = sampledDepth(bInA);
+      if (sampled < depth) {
+        depth = sampled;
+        vec3.copy(solvedNormal, fallbackNormal);
+      }
+    }
+    witnessesAlong(solvedNormal, depth);
+  }
+  solvedDistance = 0 - (depth + r);
+  vec3.addScaled(solvedA, solvedA, solvedNormal, rA);
+  vec3.addScaled(solvedB, solvedB, solvedNormal, -rB);
+  return true;
+}
+
+const sA = vec3.create();
+const sB = vec3.create();
+const negN = vec3.create();
+
+/** Core overlap along unit n: h_A(n) + h_B(−n), the depth of the separating translation n. */
+function overlapAlong(n: Vec3): number {
+  coreA.support(sA, n);
+  vec3.negate(negN, n);
+  coreBInA.support(sB, negN);
+  return vec3.dot(n, sA) - vec3.dot(n, sB);
+}
+
+/** Fallback witnesses: B's deepest core point along −n, and A's point depth·n ahead of it. */
+function witnessesAlong(n: Vec3, depth: number): void {
+  vec3.negate(negN, n);
+  coreBInA.support(solvedB, negN);
+  vec3.addScaled(solvedA, solvedB, n, depth);
+}
+
+const fallbackNormal = vec3.create(1, 0, 0);
+const cand = vec3.create();
+const tang1 = vec3.create();
+const tang2 = vec3.create();
+const probe = vec3.create();
+
+/** Tries unit axis `axis` in both signs; keeps the smaller overlap in fallbackNormal. */
+function tryAxis(axis: Vec3, best: number): number {
+  if (normalizeScaled(cand, axis) === 0) return best;
+  const o1 = overlapAlong(cand);
+  if (o1 < best) {
+    best = o1;
+    vec3.copy(fallbackNormal, cand);
+  }
+  vec3.negate(cand, cand);
+  const o2 = overlapAlong(cand);
+  if (o2 < best) {
+    best = o2;
+    vec3.copy(fallbackNormal, cand);
+  }
+  return best;
+}
+
+/**
+ * Sampled penetration depth of the cores: min of the overlap over the six axis directions of A's
+ * and of B's frames (the face normals of cylinders and cones) and PENETRATION_FALLBACK_SAMPLES
+ * Fibonacci directions, refined by {@link refineDirection}.
+ */
+function sampledDepth(bInA: Isometry): number {
+  const n = PENETRATION_FALLBACK_SAMPLES;
+  const golden = Math.PI * (3 - Math.sqrt(5));
+  let best = Infinity;
+  for (let i = -12; i < n; i++) {
+    if (i < 0) {
+      const k = i + 12;
+      vec3.set(tang1, 0, 0, 0);
+      vec3.setAxis(tang1, k % 3, k % 6 < 3 ? 1 : -1);
+      if (k >= 6) quat.rotate(tang1, bInA.rotation, tang1);
+    } else {
+      const y = 1 - (2 * (i + 0.5)) / n;
+      const rr = Math.sqrt(Math.max(0, 1 - y * y));
+      const t = golden * i;
+      vec3.set(tang1, Math.cos(t) * rr, y, Math.sin(t) * rr);
+    }
+    const o = overlapAlong(tang1);
+    if (o < best) {
+      best = o;
+      vec3.copy(fallbackNormal, tang1);
+    }
+  }
+  return refineDirection(best);
+}
+
+/** Cosines and sines of the 8 probe angles k·π/4 of the local search. */
+const PROBE_COS = [1, Math.SQRT1_2, 0, -Math.SQRT1_2, -1, -Math.SQRT1_2, 0, Math.SQRT1_2];
+const PROBE_SIN = [0, Math.SQRT1_2, 1, Math.SQRT1_2, 0, -Math.SQRT1_2, -1, -Math.SQRT1_2];
+
+/**
+ * Local search on the unit sphere from fallbackNormal (whose overlap is `best`): probes 8
+ * tangent steps (axes and diagonals, so a ridge of the overlap where a support jumps does not
+ * stall it), halves the step when none improves; MAX_REFINE_ITERATIONS rounds. Returns the
+ * best overlap, its direction in fallbackNormal.
+ */
+function refineDirection(best: number): number {
+  let step = Math.sqrt((4 * Math.PI) / PENETRATION_FALLBACK_SAMPLES);
+  for (let it = 0; it < MAX_REFINE_ITERATIONS; it++) {
+    vec3.orthonormalBasis(tang1, tang2, fallbackNormal);
+    let improved = false;
+    for (let k = 0; k < 8; k++) {
+      vec3.addScaled(probe, fallbackNormal, tang1, PROBE_COS[k] * step);
+      vec3.addScaled(probe, probe, tang2, PROBE_SIN[k] * step);
+      normalizeScaled(probe, probe);
+      const o = overlapAlong(probe);
+      if (o < best) {
+        best = o;
+        vec3.copy(fallbackNormal, probe);
+        improved = true;
+      }
+    }
+    if (!improved) step *= 0.5;
+  }
+  return best;
+}
+
+const faceAxis = vec3.create();
+const edgeA = vec3.create();
+const edgeB = vec3.create();
+const cross = vec3.create();
+const triN = vec3.create();
+
+/** Number of SAT face normals of shape s (local frame). */
+function faceCount(s: ConvexShape): number {
+  if (s.type === ShapeType.Cuboid) return 3;
+  if (s.type === ShapeType.Triangle) return 1;
+  if (s.type === ShapeType.ConvexPolyhedron) return s.faceCount;
+  return 0;
+}
+
+/** out = face normal i of shape s, local frame (not necessarily unit). */
+function faceNormal(out: Vec3, s: ConvexShape, i: number): Vec3 {
+  if (s.type === ShapeType.Cuboid)
+    return vec3.set(out, i === 0 ? 1 : 0, i === 1 ? 1 : 0, i === 2 ? 1 : 0);
+  if (s.type === ShapeType.Triangle) {
+    vec3.sub(edgeA, s.b, s.a);
+    vec3.sub(triN, s.c, s.a);
+    return vec3.cross(out, edgeA, triN);
+  }
+  if (s.type === ShapeType.ConvexPolyhedron) {
+    const n = s.faceNormals;
+    return vec3.set(out, n[3 * i], n[3 * i + 1], n[3 * i + 2]);
+  }
+  return vec3.set(out, 0, 0, 0);
+}
+
+/** Number of SAT edge directions of shape s. */
+function edgeCount(s: ConvexShape): number {
+  if (s.type === ShapeType.Cuboid || s.type === ShapeType.Triangle) return 3;
+  if (s.type === ShapeType.ConvexPolyhedron) return s.edges.length / 2;
+  return 0;
+}
+
+/** out = edge direction i of shape s, local frame (not necessarily unit). */
+function edgeDir(out: Vec3, s: ConvexShape, i: number): Vec3 {
+  if (s.type === ShapeType.Cuboid)
+    return vec3.set(out, i === 0 ? 1 : 0, i === 1 ? 1 : 0, i === 2 ? 1 : 0);
+  if (s.type === ShapeType.Triangle) {
+    const p = i === 0 ? s.a : i === 1 ? s.b : s.c;
+    const q = i === 0 ? s.b : i === 1 ? s.c : s.a;
+    return vec3.sub(out, q, p);
+  }
+  if (s.type === ShapeType.ConvexPolyhedron) {
+    const v = s.vertices;
+    const i0 = 3 * s.edges[2 * i];
+    const i1 = 3 * s.edges[2 * i + 1];
+    return vec3.set(out, v[i1] - v[i0], v[i1 + 1] - v[i0 + 1], v[i1 + 2] - v[i0 + 2]);
+  }
+  return vec3.set(out, 0, 0, 0);
+}
+
+/**
+ * SAT penetration depth of two polytopes (cores = shapes): the minimum overlap over the face
+ * normals of A and B and the cross products of their edges; writes its axis to fallbackNormal.
+ */
+function satDepth(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
+  let best = Infinity;
+  const fa = faceCount(a);
+  for (let i = 0; i < fa; i++) best = tryAxis(faceNormal(faceAxis, a, i), best);
+  const fb = faceCount(b);
+  for (let i = 0; i < fb; i++) {
+    faceNormal(faceAxis, b, i);
+    best = tryAxis(quat.rotate(faceAxis, bInA.rotation, faceAxis), best);
+  }
+  const ea = edgeCount(a);
+  const eb = edgeCount(b);
+  for (let i = 0; i < ea; i++) {
+    edgeDir(edgeA, a, i);
+    const la = vec3.lengthSq(edgeA);
+    for (let j = 0; j < eb; j++) {
+      edgeDir(edgeB, b, j);
+      quat.rotate(edgeB, bInA.rotation, edgeB);
+      vec3.cross(cross, edgeA, edgeB);
+      if (!(vec3.lengthSq(cross) > SAT_PARALLEL_EDGE_TOLERANCE * la * vec3.lengthSq(edgeB))) {
+        continue;
+      }
+      best = tryAxis(cross, best);
+    }
+  }
+  return best;
+}
+
+/**
+ * True when convex shapes `a` and `b` (B posed by `bInA` in A's frame) intersect; touching
+ * counts. Exact up to rounding: a gap of 1e-9 is a gap. GJK on the cores with early out on a
+ * separating axis (Gilbert, Johnson & Keerthi 1988; van den Bergen 2003, §4.3).
+ */
+export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
+  coreA.reset(a);
+  coreB.reset(b);
+  coreBInA.reset(coreB, bInA);
+  const r = coreA.margin + coreB.margin;
+  vec3.copy(initDir, bInA.translation);
+  gjk(gjkOut, coreA, coreBInA, initDir, r);
+  if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
+  return gjkOut.status === GjkStatus.Intersecting || gjkOut.distance <= r;
+}
+
+/**
+ * Closest points of convex shapes `a` and `b` (B posed by `bInA`): writes `out.distance` ≥ 0
+ * (scene units) and the witness points on each surface, in A's frame. When the shapes
+ * intersect, distance is 0 and the points are the deepest points of the contact
+ * ({@link contactConvexConvex}). Returns `out`. Sources: GJK (van den Bergen 2003, §4.3), EPA
+ * (van den Bergen 2001).
+ */
+export function distanceConvexConvex(
+  out: DistanceResult,
+  a: ConvexShape,
+  b: ConvexShape,
+  bInA: Isometry,
+): DistanceResult {
+  solve(a, b, bInA, Infinity);
+  out.distance = solvedDistance > 0 ? solvedDistance : 0;
+  vec3.copy(out.pointA, solvedA);
+  vec3.copy(out.pointB, solvedB);
+  return out;
+}
+
+/**
+ * Contact of convex shapes `a` and `b` (B posed by `bInA` in A's frame) within `prediction`
+ * (scene units, ≥ 0): returns false when the gap exceeds `prediction`; otherwise writes the
+ * signed distance (gap > 0, penetration < 0), the unit normal from A toward B, and the points
+ * on A's and B's surfaces (A's frame), and returns true. Touching is a contact with distance 0.
+ * Sources: GJK on cores + margins, EPA for intersecting cores (Jolt; van den Bergen 2001).
+ */
+export function contactConvexConvex(
+  out: Contact,
+  a: ConvexShape,
+  b: ConvexShape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  const maxGap = prediction > 0 ? prediction : 0;
+  if (!solve(a, b, bInA, maxGap)) return false;
+  if (solvedDistance > maxGap) return false;
+  out.distance = solvedDistance;
+  vec3.copy(out.normal, solvedNormal);
+  vec3.copy(out.pointA, solvedA);
+  vec3.copy(out.pointB, solvedB);
+  return true;
+}

@@ -1,0 +1,29 @@
+/** The `distance` query: Euclidean distance and closest points of two posed shapes. */
+
+import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
+import type { DistanceResult } from "../narrowphase/contact.js";
+import { makeDistanceResult } from "../narrowphase/contact.js";
+import { distancePair } from "../narrowphase/dispatch.js";
+import type { Shape } from "../shapes/shape.js";
+import { relativePose } from "./frames.js";
+
+/**
+ * Distance (≥ 0, scene units) between shape `a` at world pose `poseA` and `b` at `poseB`, with
+ * the closest points on each, in the world frame. When the shapes intersect the distance is 0
+ * and the points are the deepest points of {@link contact}. Writes into `out` when given.
+ * Throws `CollideError("unsupported_pair")`. GJK (van den Bergen 2003) for general convex
+ * pairs; closed forms for sphere pairs.
+ */
+export function distance(
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+  out: DistanceResult = makeDistanceResult(),
+): DistanceResult {
+  distancePair(out, a, b, relativePose(poseA, poseB));
+  iso.transformPoint(out.pointA, poseA, out.pointA);
+  iso.transformPoint(out.pointB, poseA, out.pointB);
+  return out;
+}

@@ -1,0 +1,158 @@
+/**
+ * EPA (src/geometry/epa.ts) against the SAT oracle (test/oracles/polytope-distance.ts: every
+ * face normal and edge × edge axis of two point sets) on random overlapping polytopes, plus the
+ * growth of a small GJK simplex into a tetrahedron and the flat cases.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { EPA_MAX_ITERATIONS, EPA_POLYTOPE_TOLERANCE } from "../../src/constants.js";
+import { EpaStatus, epa, makeEpaResult } from "../../src/geometry/epa.js";
+import { GjkStatus, gjk, makeGjkResult } from "../../src/geometry/gjk.js";
+import { PointCloudSupport, TransformedSupport } from "../../src/geometry/support.js";
+import * as iso from "../../src/math/isometry.js";
+import * as vec3 from "../../src/math/vec3.js";
+import type { Vec3 } from "../../src/math/vec3.js";
+import { unitQuat, vec } from "../oracles/arbitraries.js";
+import { overlapAlong, satOverlap } from "../oracles/polytope-distance.js";
+
+function pack(pts: readonly Vec3[]): Float64Array {
+  return Float64Array.from(pts.flatMap((p) => [p.x, p.y, p.z]));
+}
+
+const cloud: fc.Arbitrary<Vec3[]> = fc
+  .tuple(
+    fc.array(vec(-1, 1), { minLength: 4, maxLength: 10 }),
+    fc.constantFrom("plain", "plain", "plain", "flat", "dup", "box"),
+  )
+  .map(([pts, kind]) => {
+    if (kind === "flat") return pts.map((p) => ({ x: p.x, y: p.y, z: 0 }));
+    if (kind === "dup") return [...pts, ...pts, pts[0]];
+    if (kind === "box") {
+      const h = { x: Math.abs(pts[0].x) + 0.1, y: Math.abs(pts[0].y) + 0.1, z: Math.abs(pts[0].z) + 0.1 };
+      const out: Vec3[] = [];
+      for (const sx of [-1, 1])
+        for (const sy of [-1, 1]) for (const sz of [-1, 1]) out.push({ x: sx * h.x, y: sy * h.y, z: sz * h.z });
+      return out;
+    }
+    return pts;
+  });
+
+const supA = new PointCloudSupport();
+const supBLocal = new PointCloudSupport();
+const supB = new TransformedSupport();
+const g = makeGjkResult();
+const e = makeEpaResult();
+
+describe("epa on random overlapping point-set polytopes", () => {
+  it("depth within 1e-6 relative of the SAT oracle, and the normal attains it", () => {
+    let checked = 0;
+    let converged = 0;
+    fc.assert(
+      fc.property(
+        cloud,
+        cloud,
+        vec(-0.6, 0.6),
+        unitQuat,
+        fc.constantFrom(1e-3, 1, 1, 1e3),
+        (a0, b0, t0, rotation, s) => {
+          const a = a0.map((p) => vec3.scale(vec3.create(), p, s));
+          const bLocal = b0.map((p) => vec3.scale(vec3.create(), p, s));
+          const pose = iso.create(vec3.scale(vec3.create(), t0, s), rotation);
+          const bWorld = bLocal.map((p) => iso.transformPoint(vec3.create(), pose, p));
+          supA.reset(pack(a));
+          supBLocal.reset(pack(bLocal));
+          supB.reset(supBLocal, pose);
+          gjk(g, supA, supB, pose.translation);
+          if (g.status !== GjkStatus.Intersecting) return;
+          epa(e, supA, supB, g.simplex, g.direction, EPA_POLYTOPE_TOLERANCE);
+          expect(Number.isFinite(e.depth)).toBe(true);
+          expect(Math.abs(vec3.length(e.normal) - 1)).toBeLessThan(1e-12);
+          expect(vec3.isFiniteVec(e.pointA) && vec3.isFiniteVec(e.pointB)).toBe(true);
+          expect(e.iterations).toBeLessThanOrEqual(EPA_MAX_ITERATIONS);
+          const sat = satOverlap(a, bWorld);
+          const oracle = Math.max(0, sat.depth);
+          const tol = 1e-6 * s;
+          if (e.status === EpaStatus.Converged || e.status === EpaStatus.Flat) converged++;
+          expect(Math.abs(e.depth - oracle)).toBeLessThanOrEqual(tol);
+          // Moving B by depth along the normal is a separating translation.
+          expect(Math.abs(overlapAlong(a, bWorld, e.normal) - e.depth)).toBeLessThanOrEqual(tol);
+          // pointA − pointB = depth · normal.
+          const diff = vec3.sub(vec3.create(), e.pointA, e.pointB);
+          expect(vec3.distance(diff, vec3.scale(vec3.create(), e.normal, e.depth))).toBeLessThanOrEqual(tol);
+          checked++;
+        },
+      ),
+      { numRuns: 250 },
+    );
+    expect(checked).toBeGreaterThan(50);
+    // Only numerically degenerate inputs (extents at 1e-13 of the size) may end otherwise.
+    expect(converged).toBeGreaterThanOrEqual(0.95 * checked);
+  });
+});
+
+describe("epa from small simplices and flat differences", () => {
+  const box = (c: Vec3, h: number) => {
+    const out: Vec3[] = [];
+    for (const sx of [-1, 1])
+      for (const sy of [-1, 1]) for (const sz of [-1, 1]) out.push({ x: c.x + sx * h, y: c.y + sy * h, z: c.z + sz * h });
+    return pack(out);
+  };
+
+  it("touching boxes (GJK ends on a point, segment or triangle): depth 0, face normal", () => {
+    for (const [c, n] of [
+      [{ x: 2, y: 0, z: 0 }, { x: 1, y: 0, z: 0 }],
+      [{ x: 0, y: -2, z: 0.5 }, { x: 0, y: -1, z: 0 }],
+      [{ x: 0.25, y: 0.5, z: 2 }, { x: 0, y: 0, z: 1 }],
+    ] as const) {
+      supA.reset(box({ x: 0, y: 0, z: 0 }, 1));
+      supBLocal.reset(box(c, 1));
+      gjk(g, supA, supBLocal, c);
+      expect(g.status).toBe(GjkStatus.Intersecting);
+      epa(e, supA, supBLocal, g.simplex, g.direction, EPA_POLYTOPE_TOLERANCE);
+      expect(e.depth).toBeLessThan(1e-12);
+      expect(vec3.distance(e.normal, n)).toBeLessThan(1e-9);
+    }
+  });
+
+  it("a point core inside a box: the nearest face and its depth", () => {
+    supA.reset(box({ x: 0, y: 0, z: 0 }, 1));
+    supBLocal.reset(pack([{ x: 0.3, y: 0.6, z: -0.1 }]));
+    gjk(g, supA, supBLocal, null);
+    epa(e, supA, supBLocal, g.simplex, g.direction, EPA_POLYTOPE_TOLERANCE);
+    expect(e.depth).toBeCloseTo(0.4, 12);
+    expect(vec3.distance(e.normal, { x: 0, y: 1, z: 0 })).toBeLessThan(1e-12);
+  });
+
+  it("coincident points: Flat, depth 0, normal from the hint or +x", () => {
+    supA.reset(pack([{ x: 1, y: 2, z: 3 }]));
+    supBLocal.reset(pack([{ x: 1, y: 2, z: 3 }]));
+    gjk(g, supA, supBLocal, null);
+    epa(e, supA, supBLocal, g.simplex, null);
+    expect(e.status).toBe(EpaStatus.Flat);
+    expect(e.depth).toBe(0);
+    expect(e.normal).toEqual({ x: 1, y: 0, z: 0 });
+    epa(e, supA, supBLocal, g.simplex, { x: 0, y: -2, z: 0 });
+    expect(e.normal).toEqual({ x: 0, y: -1, z: 0 });
+  });
+
+  it("coplanar overlapping triangles: Flat, depth 0, the plane normal", () => {
+    supA.reset(pack([{ x: 0, y: 0, z: 0 }, { x: 2, y: 0, z: 0 }, { x: 0, y: 2, z: 0 }]));
+    supBLocal.reset(pack([{ x: 0.5, y: 0.5, z: 0 }, { x: 3, y: 0.5, z: 0 }, { x: 0.5, y: 3, z: 0 }]));
+    gjk(g, supA, supBLocal, null);
+    expect(g.status).toBe(GjkStatus.Intersecting);
+    epa(e, supA, supBLocal, g.simplex, { x: 0, y: 0, z: 1 });
+    expect(e.status).toBe(EpaStatus.Flat);
+    expect(e.depth).toBe(0);
+    expect(e.normal).toEqual({ x: 0, y: 0, z: 1 });
+  });
+
+  it("crossing segments (a flat parallelogram difference): depth 0", () => {
+    supA.reset(pack([{ x: -1, y: 0, z: 0 }, { x: 1, y: 0, z: 0 }]));
+    supBLocal.reset(pack([{ x: 0, y: -1, z: 0 }, { x: 0, y: 1, z: 0 }]));
+    gjk(g, supA, supBLocal, null);
+    expect(g.status).toBe(GjkStatus.Intersecting);
+    epa(e, supA, supBLocal, g.simplex, null);
+    expect(e.depth).toBe(0);
+    expect(Math.abs(e.normal.z)).toBeCloseTo(1, 12);
+  });
+});
