@@ -1,0 +1,312 @@
+/**
+ * Pair-query micro benchmarks: Collide's sphere–box, box–box, GJK hull–hull distance, EPA on
+ * overlapping hulls and the box–box manifold, beside a bare hand-written function (where one is
+ * short enough to write) and Rapier's shape queries (`@dimforge/rapier3d-compat`, WebAssembly)
+ * on the very same configurations, in one process. Reports ns per call and ratios.
+ */
+import RAPIER from "@dimforge/rapier3d-compat";
+import { Bench } from "tinybench";
+import {
+  contact,
+  distance,
+  type Isometry,
+  intersects,
+  makeContact,
+  makeContactManifold,
+  makeConvexPolyhedron,
+  makeCuboid,
+  makeDistanceResult,
+  makeRandom,
+  makeSphere,
+  manifold,
+  type Quat,
+  type Shape,
+  type Vec3,
+} from "../src/index.js";
+
+/** One row of the table: a query, each engine's ns per call, Collide's ratios. */
+export interface PairBenchRow {
+  name: string;
+  n: number;
+  engines: Record<string, { medianMs: number; nsPerCall: number; hits: number }>;
+}
+
+const CONFIGS = 256;
+
+function randomQuat(rng: () => number): Quat {
+  const x = rng() - 0.5;
+  const y = rng() - 0.5;
+  const z = rng() - 0.5;
+  const w = rng() - 0.5;
+  const l = Math.hypot(x, y, z, w) || 1;
+  return { x: x / l, y: y / l, z: z / l, w: w / l };
+}
+
+function poses(seed: number, spread: number): Isometry[] {
+  const rng = makeRandom(seed);
+  const out: Isometry[] = [];
+  for (let i = 0; i < CONFIGS; i++) {
+    out.push({
+      translation: {
+        x: (rng() - 0.5) * spread,
+        y: (rng() - 0.5) * spread,
+        z: (rng() - 0.5) * spread,
+      },
+      rotation: randomQuat(rng),
+    });
+  }
+  return out;
+}
+
+function hullPoints(seed: number, n: number): Float64Array {
+  const rng = makeRandom(seed);
+  const p = new Float64Array(3 * n);
+  for (let i = 0; i < n; i++) {
+    // Points on a slightly squashed sphere: all are hull vertices.
+    const u = rng() * 2 - 1;
+    const t = rng() * 2 * Math.PI;
+    const r = Math.sqrt(1 - u * u);
+    p[3 * i] = r * Math.cos(t);
+    p[3 * i + 1] = 0.8 * u;
+    p[3 * i + 2] = r * Math.sin(t);
+  }
+  return p;
+}
+
+/** The bare hand-written sphere–OBB overlap test (Ericson 2005, §5.2.5), as a baseline. */
+function bareSphereObb(c: Vec3, r: number, t: Vec3, q: Quat, h: Vec3): boolean {
+  const dx = c.x - t.x;
+  const dy = c.y - t.y;
+  const dz = c.z - t.z;
+  // Inverse-rotate d by q.
+  const ix = q.w * dx - q.y * dz + q.z * dy;
+  const iy = q.w * dy - q.z * dx + q.x * dz;
+  const iz = q.w * dz - q.x * dy + q.y * dx;
+  const iw = q.x * dx + q.y * dy + q.z * dz;
+  const lx = ix * q.w + iw * q.x + iy * q.z - iz * q.y;
+  const ly = iy * q.w + iw * q.y + iz * q.x - ix * q.z;
+  const lz = iz * q.w + iw * q.z + ix * q.y - iy * q.x;
+  const ex = Math.max(Math.abs(lx) - h.x, 0);
+  const ey = Math.max(Math.abs(ly) - h.y, 0);
+  const ez = Math.max(Math.abs(lz) - h.z, 0);
+  return ex * ex + ey * ey + ez * ez <= r * r;
+}
+
+type Case = {
+  name: string;
+  a: Shape;
+  b: Shape;
+  rapierA: RAPIER.Shape;
+  rapierB: RAPIER.Shape;
+  posesA: Isometry[];
+  posesB: Isometry[];
+  bare?: (i: number) => boolean;
+};
+
+/** Runs the pair benchmarks; `time` is tinybench's time budget per task, ms. */
+export async function runPairBench(options: { time?: number } = {}): Promise<PairBenchRow[]> {
+  await RAPIER.init();
+  const time = options.time ?? 300;
+  const hullA = makeConvexPolyhedron(hullPoints(1, 32));
+  const hullB = makeConvexPolyhedron(hullPoints(2, 32));
+  const toF32 = (p: Float64Array) => Float32Array.from(p);
+  const rHullA = new RAPIER.ConvexPolyhedron(toF32(hullA.vertices), null);
+  const rHullB = new RAPIER.ConvexPolyhedron(toF32(hullB.vertices), null);
+  const hBox = { x: 0.5, y: 0.3, z: 0.4 };
+  const box = makeCuboid(hBox);
+  const sphere = makeSphere(0.4);
+  const identity = poses(3, 0).map((p) => ({
+    translation: p.translation,
+    rotation: { x: 0, y: 0, z: 0, w: 1 },
+  }));
+  const spherePoses = poses(4, 2.2).map((p) => ({
+    translation: p.translation,
+    rotation: { x: 0, y: 0, z: 0, w: 1 },
+  }));
+  const boxPoses = poses(5, 1.2);
+  const boxPosesB = poses(6, 2.4);
+  const cases: Case[] = [
+    {
+      name: "sphere–box intersects",
+      a: sphere,
+      b: box,
+      rapierA: new RAPIER.Ball(0.4),
+      rapierB: new RAPIER.Cuboid(hBox.x, hBox.y, hBox.z),
+      posesA: spherePoses,
+      posesB: boxPoses,
+      bare: (i) =>
+        bareSphereObb(
+          spherePoses[i].translation,
+          0.4,
+          boxPoses[i].translation,
+          boxPoses[i].rotation,
+          hBox,
+        ),
+    },
+    {
+      name: "box–box intersects",
+      a: box,
+      b: box,
+      rapierA: new RAPIER.Cuboid(hBox.x, hBox.y, hBox.z),
+      rapierB: new RAPIER.Cuboid(hBox.x, hBox.y, hBox.z),
+      posesA: boxPoses,
+      posesB: boxPosesB,
+    },
+    {
+      name: "hull–hull (32 v) intersects",
+      a: hullA,
+      b: hullB,
+      rapierA: rHullA,
+      rapierB: rHullB,
+      posesA: identity,
+      posesB: poses(7, 4),
+    },
+  ];
+  const rows: PairBenchRow[] = [];
+  const c = makeContact();
+  const d = makeDistanceResult();
+  const m = makeContactManifold();
+  for (const k of cases) {
+    const bench = new Bench({ time, warmup: true });
+    const hits: Record<string, number> = {};
+    const rv = (p: Isometry) => ({ x: p.translation.x, y: p.translation.y, z: p.translation.z });
+    const rPosA = k.posesA.map(rv);
+    const rPosB = k.posesB.map(rv);
+    bench.add("collide", () => {
+      let h = 0;
+      for (let i = 0; i < CONFIGS; i++) if (intersects(k.a, k.posesA[i], k.b, k.posesB[i])) h++;
+      hits.collide = h;
+    });
+    bench.add("rapier", () => {
+      let h = 0;
+      for (let i = 0; i < CONFIGS; i++) {
+        if (
+          k.rapierA.intersectsShape(
+            rPosA[i],
+            k.posesA[i].rotation,
+            k.rapierB,
+            rPosB[i],
+            k.posesB[i].rotation,
+          )
+        )
+          h++;
+      }
+      hits.rapier = h;
+    });
+    if (k.bare) {
+      const bare = k.bare;
+      bench.add("bare", () => {
+        let h = 0;
+        for (let i = 0; i < CONFIGS; i++) if (bare(i)) h++;
+        hits.bare = h;
+      });
+    }
+    await bench.run();
+    rows.push(toRow(k.name, bench, hits));
+
+    // Contact (signed distance + normal + points).
+    const cb = new Bench({ time, warmup: true });
+    cb.add("collide", () => {
+      let h = 0;
+      for (let i = 0; i < CONFIGS; i++) if (contact(k.a, k.posesA[i], k.b, k.posesB[i], 0, c)) h++;
+      hits.collide = h;
+    });
+    cb.add("rapier", () => {
+      let h = 0;
+      for (let i = 0; i < CONFIGS; i++) {
+        if (
+          k.rapierA.contactShape(
+            rPosA[i],
+            k.posesA[i].rotation,
+            k.rapierB,
+            rPosB[i],
+            k.posesB[i].rotation,
+            0,
+          )
+        )
+          h++;
+      }
+      hits.rapier = h;
+    });
+    delete hits.bare;
+    await cb.run();
+    rows.push(toRow(k.name.replace("intersects", "contact"), cb, hits));
+  }
+  // GJK distance between separated hulls and the box–box manifold (Collide only has these shapes
+  // of query in one call; Rapier's distance is `contactShape` with a large prediction).
+  const far = poses(8, 6).map((p) => ({
+    translation: { x: p.translation.x + 4, y: p.translation.y, z: p.translation.z },
+    rotation: p.rotation,
+  }));
+  const gb = new Bench({ time, warmup: true });
+  const hits: Record<string, number> = {};
+  gb.add("collide", () => {
+    let s = 0;
+    for (let i = 0; i < CONFIGS; i++)
+      s += distance(hullA, identity[i], hullB, far[i], d).distance > 0 ? 1 : 0;
+    hits.collide = s;
+  });
+  gb.add("rapier", () => {
+    let s = 0;
+    for (let i = 0; i < CONFIGS; i++) {
+      const r = rHullA.contactShape(
+        { x: 0, y: 0, z: 0 },
+        identity[i].rotation,
+        rHullB,
+        far[i].translation,
+        far[i].rotation,
+        100,
+      );
+      if (r && r.distance > 0) s++;
+    }
+    hits.rapier = s;
+  });
+  await gb.run();
+  rows.push(toRow("hull–hull (32 v) GJK distance", gb, hits));
+  const mb = new Bench({ time, warmup: true });
+  mb.add("collide", () => {
+    let s = 0;
+    for (let i = 0; i < CONFIGS; i++) if (manifold(box, boxPoses[i], box, boxPosesB[i], 0, m)) s++;
+    hits.collide = s;
+  });
+  delete hits.rapier;
+  await mb.run();
+  rows.push(toRow("box–box manifold", mb, hits));
+  return rows;
+}
+
+function toRow(name: string, bench: Bench, hits: Record<string, number>): PairBenchRow {
+  const engines: PairBenchRow["engines"] = {};
+  for (const t of bench.tasks) {
+    const r = t.result as { latency?: { p50?: number } } | undefined;
+    const median = r?.latency?.p50 ?? Number.NaN;
+    engines[t.name] = {
+      medianMs: median,
+      nsPerCall: (median * 1e6) / CONFIGS,
+      hits: hits[t.name] ?? 0,
+    };
+  }
+  return { name, n: CONFIGS, engines };
+}
+
+/** Formats rows as a table: ns per call for each engine and Collide's speed-up over each. */
+export function formatPairRows(rows: PairBenchRow[]): string {
+  const lines = [
+    `${"pair query".padEnd(34)}${"collide ns".padStart(12)}${"rapier ns".padStart(12)}${"bare ns".padStart(10)}${"vs rapier".padStart(11)}${"vs bare".padStart(9)}  hits (c/r)`,
+  ];
+  for (const r of rows) {
+    const c = r.engines.collide?.nsPerCall;
+    const ra = r.engines.rapier?.nsPerCall;
+    const b = r.engines.bare?.nsPerCall;
+    const f = (x?: number) => (x === undefined ? "—" : x.toFixed(1));
+    const ratio = (x?: number) =>
+      x === undefined || c === undefined ? "—" : `${(x / c).toFixed(2)}×`;
+    lines.push(
+      `${r.name.padEnd(34)}${f(c).padStart(12)}${f(ra).padStart(12)}${f(b).padStart(10)}${ratio(ra).padStart(11)}${ratio(b).padStart(9)}  ${r.engines.collide?.hits ?? "—"}/${r.engines.rapier?.hits ?? "—"}`,
+    );
+  }
+  lines.push(
+    "ratios > 1× mean Collide is faster; hits = configurations (of 256) reported touching by each engine",
+  );
+  return lines.join("\n");
+}

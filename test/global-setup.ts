@@ -1,0 +1,12 @@
+/**
+ * Builds dist/ once before the tests, so that the command-line tests run the same JavaScript
+ * that users run (`node dist/cli/main.js`), even when vitest is started directly.
+ */
+import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
+
+export default function setup(): void {
+  const require = createRequire(import.meta.url);
+  const tsc = require.resolve("typescript/bin/tsc");
+  execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { stdio: "inherit" });
+}
