@@ -281,3 +281,144 @@ export const MANIFOLD_REDUCTION_EXHAUSTIVE_LIMIT = 16;
  * @default 1e-3
  */
 export const MANIFOLD_RELATIVE_TOLERANCE = 1e-3;
+
+/**
+ * Sine of the angle between a triangle's two shortest edges below which the convex hull computes
+ * the triangle's normal with an exact (BigInt) cross product instead of floating point: the
+ * float cross product of nearly parallel edges loses about log2(1 / sin θ) bits, which tilts the
+ * plane of a needle-shaped face by far more than the hull tolerance. At 2⁻¹⁰ the float result
+ * keeps at least 42 good bits (Shewchuk 1997 on cancellation in geometric predicates). Unitless.
+ * @default 2⁻¹⁰ ≈ 9.8e-4
+ */
+export const HULL_EXACT_NORMAL_SINE = 2 ** -10;
+
+/**
+ * Multiple of the convex hull's distance tolerance within which a point set counts as
+ * coincident, collinear or coplanar and is refused ("a hull needs at least 4 non-coplanar
+ * points"). Larger than 1 because the hull merges faces whose points lie within one tolerance
+ * of a plane: a slab only that thick would have its top and bottom folded into each other
+ * (qhull likewise refuses input flatter than a few times its roundoff, Barber et al. 1996 §4).
+ * Unitless.
+ * @default 4
+ */
+export const HULL_FLAT_FACTOR = 4;
+
+/**
+ * Largest number of triangles a leaf of a triangle mesh's bounding volume hierarchy holds when
+ * the surface area heuristic would still split it: small leaves keep ray casts and overlap
+ * queries to a few exact tests per leaf (three-mesh-bvh and Jolt use 8 and 4). Triangles.
+ * @default 4
+ */
+export const MESH_BVH_MAX_LEAF_SIZE = 4;
+
+/**
+ * Number of bins per axis of the binned surface area heuristic that builds a mesh BVH (Wald
+ * 2007, "On fast construction of SAH-based bounding volume hierarchies": 8–32 bins lose almost
+ * nothing against the full sweep). Count.
+ * @default 16
+ */
+export const MESH_BVH_SAH_BINS = 16;
+
+/**
+ * Cost of visiting a BVH node relative to one exact triangle test, in the surface area heuristic
+ * (Goldsmith & Salmon 1987; MacDonald & Booth 1990; three-mesh-bvh uses 1.25). Unitless.
+ * @default 1.25
+ */
+export const MESH_BVH_TRAVERSAL_COST = 1.25;
+
+/**
+ * Deepest level of a mesh BVH: a node at this depth becomes a leaf whatever its size, which
+ * bounds the traversal stacks (a balanced tree over 2^32 triangles is 32 deep; the SAH rarely
+ * goes beyond twice that). Levels.
+ * @default 64
+ */
+export const MESH_BVH_MAX_DEPTH = 64;
+
+/**
+ * Cosine of the dihedral angle below which a convex edge shared by two triangles of a mesh is
+ * "active" (a real ridge that may give an edge normal); flatter or concave shared edges are
+ * inactive, and a contact on them takes the triangle's face normal, so that a box sliding over
+ * the seam of two coplanar triangles is not bumped (Jolt's `mActiveEdgeCosThresholdAngle`,
+ * cos 5°; Bullet's internal-edge utility). Unitless.
+ * @default cos(5°) ≈ 0.99619
+ */
+export const MESH_ACTIVE_EDGE_COS = Math.cos((5 * Math.PI) / 180);
+
+/**
+ * Barycentric weight below which a contact point on a mesh triangle counts as lying on the
+ * opposite edge (two small weights: on a vertex), to decide whether an inactive edge made the
+ * contact. Unitless (a fraction of the triangle).
+ * @default 1e-6
+ */
+export const MESH_FEATURE_BARYCENTRIC_TOLERANCE = 1e-6;
+
+/**
+ * Cosine of the largest angle between a triangle's contact normal and a mesh manifold's normal
+ * for that triangle's points to join the manifold (Jolt merges the manifolds of triangles whose
+ * normals agree this well). Unitless.
+ * @default 0.95 (about 18°)
+ */
+export const MESH_MANIFOLD_MERGE_COS = 0.95;
+
+/**
+ * Generalized winding number at or above which a point counts as inside a closed mesh (Jacobson,
+ * Kavan & Sorkine-Hornung 2013: the winding number is 1 inside, 0 outside, 1/2 on the surface).
+ * Unitless.
+ * @default 0.5
+ */
+export const MESH_WINDING_INSIDE = 0.5;
+
+/**
+ * Distance of a vertex from the other triangle's plane, relative to the pair's coordinate
+ * scale, below which the triangle–triangle test counts it as on the plane (Möller 1997 snaps
+ * plane distances below an epsilon to zero so that coplanar pairs take the 2D test). Unitless.
+ * @default 1e-12
+ */
+export const TRIANGLE_PLANE_TOLERANCE = 1e-12;
+
+/**
+ * Allowed deviation of c² + s² from 1 for a 2D rotation `{c, s}` before it is refused (the 2D
+ * counterpart of UNIT_QUATERNION_TOLERANCE; never silently normalised). Unitless.
+ * @default 1e-6
+ */
+export const UNIT_ROTATION2D_TOLERANCE = 1e-6;
+
+/**
+ * Relative degeneracy threshold of 2D convex polygons (src/dim2/shapes.ts), as a fraction of the
+ * points' extent L: two points closer than this × L repeat each other; a vertex whose turn
+ * (cross product of its two edges) is within this × L² of zero is collinear and dropped, and a
+ * point more than this × L² outside an edge's line makes the polygon non-convex (Ericson 2005,
+ * §3.9; the same relative test as HULL_PLANE_TOLERANCE in 3D). Unitless (relative).
+ * @default 1e-12
+ */
+export const POLYGON2D_DEGENERACY_TOLERANCE = 1e-12;
+
+/**
+ * Relative convergence tolerance of the GJK ray cast (src/geometry/gjk-raycast.ts): the ray's
+ * point counts as on the set when its distance to the simplex is below this times the set's
+ * width (plus GJK_ROUNDING_TOLERANCE times the coordinates' magnitude). Polytopes converge
+ * exactly; curved sets converge linearly to it (van den Bergen 2004 uses a relative ε of the
+ * same kind). Unitless (relative).
+ * @default 1e-10
+ */
+export const GJK_RAYCAST_TOLERANCE = 1e-10;
+
+/**
+ * Relative distance tolerance of the time-of-impact search (src/query/cast-shapes.ts): the
+ * shapes count as touching when their gap is below this times the sum of their bounding radii
+ * (plus GJK_ROUNDING_TOLERANCE times the coordinates' magnitude). Conservative advancement
+ * approaches contact from before, so the reported time of impact is early by at most this gap
+ * over the closing speed (Mirtich 1996; Box2D's `b2TimeOfImpact` target uses a linear slop,
+ * which is too coarse for an exact query). Unitless (relative).
+ * @default 1e-10
+ */
+export const SHAPE_CAST_TOLERANCE = 1e-10;
+
+/**
+ * Iteration cap of the time-of-impact search by conservative advancement. Under linear motion
+ * the gap is a convex function of time and the advancement is a Newton step, converging in a
+ * few iterations; with rotation the bound |v·n| + |ω|·r_max is looser and convergence linear.
+ * At the cap the current (conservative) time is reported as the time of impact. Count.
+ * @default 256
+ */
+export const SHAPE_CAST_MAX_ITERATIONS = 256;

@@ -19,20 +19,32 @@
  *    triangle first: a neighbour joins when its vertices lie within the distance tolerance of the
  *    seed's plane and the cluster stays a topological disk. A vertex is a hull corner when it
  *    lies on three or more clusters; the others (inside a face, or in the middle of an edge) are
- *    dropped from the face loops. A cluster left with fewer than 3 corners (a sliver between two
- *    faces) is absorbed by a neighbour.
- * 3. **Planes.** Each face's outward normal is Newell's normal of its corner loop and its plane
- *    offset the mean of normal · corner.
+ *    dropped from the face loops. Repairs, one per pass: a cluster left with fewer than 3
+ *    corners (a sliver between two faces) is absorbed by the neighbour whose plane fits it best;
+ *    a cluster whose corner polygon is not convex (a nearly flat curved cap cut by the tolerance
+ *    slab leaves notches) falls back to its separate triangles.
+ * 3. **Planes.** The seed triangle's plane (a supporting plane of the exact hull; its normal
+ *    computed exactly when the triangle is a needle) is replaced by Newell's normal of the corner
+ *    loop, or by the widest corner triangle's, when that fits the face's points better and turns
+ *    away from the seed plane by less than the tolerance over the whole cloud. The offset lies
+ *    halfway between the face's extreme points along the normal.
  *
  * The distance tolerance is `HULL_PLANE_TOLERANCE × extent + HULL_ROUNDOFF_FACTOR × ε × max|x|`
  * (qhull's mix of a relative term and a roundoff term), so a unit box translated by 1e6 still
- * merges its coplanar points. Points closer than the tolerance are welded first (first one kept).
+ * merges its coplanar points. Points closer than the tolerance are welded first (first one kept);
+ * clouds within `HULL_FLAT_FACTOR` tolerances of a plane are refused as flat.
  * Coordinates are scaled internally by a power of two (exact) so huge and tiny clouds neither
  * overflow nor underflow. Computed once per shape, so this code allocates freely; it is not a
  * per-step path. Deterministic: no randomness, every tie broken by index.
  */
 
-import { HULL_PLANE_TOLERANCE, HULL_ROUNDOFF_FACTOR, ORIENT3D_ERROR_BOUND } from "../constants.js";
+import {
+  HULL_EXACT_NORMAL_SINE,
+  HULL_FLAT_FACTOR,
+  HULL_PLANE_TOLERANCE,
+  HULL_ROUNDOFF_FACTOR,
+  ORIENT3D_ERROR_BOUND,
+} from "../constants.js";
 import { invalidValue } from "../errors.js";
 
 /** A convex polyhedron as polygonal faces, in the frame (and unit) of the input points. */
@@ -218,7 +230,7 @@ function triangleNormal(
   // bits, so take the exact cross product instead (rounded once at the end).
   const longest = Math.max(l0, l1, l2);
   const shortPair = longest > 0 ? Math.sqrt((l0 / longest) * l1 * l2) : 0;
-  if (len > 0 && len < HULL_EXACT_NORMAL_SINE * shortPair) {
+  if (len < HULL_EXACT_NORMAL_SINE * shortPair) {
     exactCross(P, a, b, c, exactNormal);
     nx = exactNormal[0];
     ny = exactNormal[1];
@@ -407,7 +419,7 @@ function weld(P: Float64Array, n: number, tol: number): number[] {
 /**
  * Four points of `ids` spanning a tetrahedron of non-zero volume (extreme along the widest
  * axis, then farthest from their line, then farthest from their plane), or throws when every
- * point lies within `tol` of one point, one line or one plane.
+ * point lies within `HULL_FLAT_FACTOR × tol` of one point, one line or one plane.
  */
 function initialSimplex(
   P: Float64Array,
@@ -416,11 +428,13 @@ function initialSimplex(
   points: ArrayLike<number>,
   field: string,
 ): [number, number, number, number] {
+  // Thinner than a few tolerances, the merging would fold the top and bottom faces together.
+  const flat = HULL_FLAT_FACTOR * tol;
   const fail = (what: string): never =>
     invalidValue(
       field,
       Array.from(points),
-      `are all ${what} within ${hullTolerance(points)}: a hull needs at least 4 non-coplanar points`,
+      `are all ${what} within ${HULL_FLAT_FACTOR * hullTolerance(points)}: a hull needs at least 4 non-coplanar points`,
     );
   let i0 = ids[0];
   let i1 = ids[0];
@@ -439,7 +453,7 @@ function initialSimplex(
       i1 = hi;
     }
   }
-  if (!(best > tol)) fail("coincident");
+  if (!(best > flat)) fail("coincident");
   // Farthest from the line i0–i1.
   const ex = P[3 * i1] - P[3 * i0];
   const ey = P[3 * i1 + 1] - P[3 * i0 + 1];
@@ -457,7 +471,7 @@ function initialSimplex(
       i2 = i;
     }
   }
-  if (!(best > tol)) fail("collinear");
+  if (!(best > flat)) fail("collinear");
   // Farthest from the plane i0–i1–i2.
   const fx = P[3 * i2] - P[3 * i0];
   const fy = P[3 * i2 + 1] - P[3 * i0 + 1];
@@ -482,7 +496,7 @@ function initialSimplex(
       i3 = i;
     }
   }
-  if (!(best > tol) || orient(P, i0, i1, i2, i3) === 0) fail("coplanar");
+  if (!(best > flat) || orient(P, i0, i1, i2, i3) === 0) fail("coplanar");
   return [i0, i1, i2, i3];
 }
 
@@ -806,7 +820,7 @@ function clusterLoops(hull: TriangleHull, cluster: Int32Array, n: number): numbe
   return loops;
 }
 
-/** max − min of n · (v − r) over the loop's vertices, n = normals[o..o+2] (scaled coordinates). */
+/** max − min of n · (v − r) over the given vertices, n = normals[o..o+2] (scaled coordinates). */
 function planeSpread(
   P: Float64Array,
   loop: number[],
@@ -935,7 +949,7 @@ function hasReflexCorner(
  *   from outside with unit outward normals and plane offsets, unique edges.
  * @throws CollideError (`invalid_value` on `field`) for non-finite coordinates, a length that
  *   is not a multiple of 3, fewer than 4 points, or points all coincident, collinear or coplanar
- *   within the tolerance.
+ *   within `HULL_FLAT_FACTOR` × {@link hullTolerance}.
  */
 export function computeConvexHull(points: ArrayLike<number>, field = "points"): ConvexHull {
   checkPoints(points, field);
@@ -1053,7 +1067,20 @@ export function computeConvexHull(points: ArrayLike<number>, field = "points"): 
   }
 
   const faceList: number[][] = [];
-  const faceLoops: number[][] = [];
+  // Every vertex of each cluster's triangles (boundary and interior): the face plane must account
+  // for the points dropped from inside the face as well as for its corners.
+  const clusterVertices: number[][] = Array.from({ length: loops.length }, () => []);
+  const seen = new Int32Array(n).fill(-1);
+  for (let t = 0; t < hull.count; t++) {
+    const c = cluster[t];
+    for (let e = 0; e < 3; e++) {
+      const v = hull.tri[3 * t + e];
+      if (seen[v] === c) continue;
+      seen[v] = c;
+      clusterVertices[c].push(v);
+    }
+  }
+  const faceMembers: number[][] = [];
   const faceSeeds: number[] = [];
   for (let c = 0; c < loops.length; c++) {
     const face: number[] = [];
@@ -1062,7 +1089,7 @@ export function computeConvexHull(points: ArrayLike<number>, field = "points"): 
     let first = 0;
     for (let k = 1; k < face.length; k++) if (face[k] < face[first]) first = k;
     faceList.push(face.slice(first).concat(face.slice(0, first)));
-    faceLoops.push(loops[c]);
+    faceMembers.push(clusterVertices[c]);
     faceSeeds.push(seeds[c]);
   }
 
@@ -1088,9 +1115,8 @@ export function computeConvexHull(points: ArrayLike<number>, field = "points"): 
       if (a < b) edgeKeys.push(a * cornerIds.length + b);
     }
     // Candidate normals: Newell's normal of the corner loop (relative to its first corner,
-    // scaled coordinates), and the seed triangle's normal, whose plane every vertex of the
-    // cluster is within the tolerance of by construction. Keep the one that fits the face's
-    // boundary better; Newell's wins unless the face is a sliver that makes it ill-conditioned.
+    // scaled coordinates), the seed triangle's normal, whose plane every vertex of the cluster
+    // is within the tolerance of by construction, and the widest corner triangle's normal.
     const r = cornerIds[face[0]];
     let nx = 0;
     let ny = 0;
@@ -1140,13 +1166,13 @@ export function computeConvexHull(points: ArrayLike<number>, field = "points"): 
     // point can end up outside by more than the tolerance (a needle's own vertices do not fix
     // its plane's rotation about its axis).
     let chosen = 3;
-    let bestSpread = planeSpread(P, faceLoops[f], candidate, 3, r);
+    let bestSpread = planeSpread(P, faceMembers[f], candidate, 3, r);
     for (const o of [0, 6]) {
       const dx = candidate[o] - candidate[3];
       const dy = candidate[o + 1] - candidate[4];
       const dz = candidate[o + 2] - candidate[5];
       if (norm3(dx, dy, dz) * diameter > tol) continue;
-      const spread = planeSpread(P, faceLoops[f], candidate, o, r);
+      const spread = planeSpread(P, faceMembers[f], candidate, o, r);
       if (spread < bestSpread) {
         bestSpread = spread;
         chosen = o;
@@ -1161,7 +1187,7 @@ export function computeConvexHull(points: ArrayLike<number>, field = "points"): 
     // Offset halfway between the extreme boundary points, in the input's own coordinates.
     let lo = Number.POSITIVE_INFINITY;
     let hi = Number.NEGATIVE_INFINITY;
-    for (const v of faceLoops[f]) {
+    for (const v of faceMembers[f]) {
       const d = nx * points[3 * v] + ny * points[3 * v + 1] + nz * points[3 * v + 2];
       if (d < lo) lo = d;
       if (d > hi) hi = d;

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import type quickhullRunner from "quickhull3d";
 import { describe, expect, it } from "vitest";
+import { HULL_FLAT_FACTOR } from "../../src/constants.js";
 import { CollideError } from "../../src/errors.js";
 import {
   type ConvexHull,
@@ -161,7 +162,9 @@ function checkHull(points: P[], seed: number, options: { quickhull?: boolean } =
     }
     let hullBest = Number.NEGATIVE_INFINITY;
     for (const v of verts) hullBest = Math.max(hullBest, dot(v));
-    expect(dot(points[best]) - hullBest, `seed ${seed}`).toBeLessThanOrEqual(4 * tol);
+    // A point merged away within the tolerance of the faces of a thin wedge can stick out a few
+    // tolerances along the wedge, hence 16 rather than 1.
+    expect(dot(points[best]) - hullBest, `seed ${seed}`).toBeLessThanOrEqual(16 * tol);
     expect(hullBest - dot(points[best])).toBeLessThanOrEqual(0);
     if (dot(points[best]) - second > 1000 * tol) {
       expect(vertexKeys.has(keys[best]), `seed ${seed} extreme point`).toBe(true);
@@ -472,8 +475,8 @@ describe("computeConvexHull against quickhull3d and brute-force support (fast-ch
                   );
                 }
           if (hull === null) {
-            // Refused as flat: every tetrahedron is thinner than the tolerance.
-            expect(maxVolume).toBeLessThanOrEqual(tol * (2 * maxAbs) ** 2);
+            // Refused as flat: every tetrahedron is thinner than the flatness threshold.
+            expect(maxVolume).toBeLessThanOrEqual(HULL_FLAT_FACTOR * tol * (2 * maxAbs) ** 2);
           } else {
             checkHull(points, 0, { quickhull: false });
             // Welded near-duplicates may sit up to the tolerance outside the hull.
@@ -545,17 +548,30 @@ describe("computeConvexHull with noise at the tolerance scale", () => {
 });
 
 describe("computeConvexHull repros", () => {
-  it("welds a point within the tolerance of another in a slab as thin as the tolerance", () => {
+  it("refuses a slab only as thick as the tolerance (found by fast-check)", () => {
+    const pts = [
+      1, 0, 0, 0, 0, 0, 0, 1.0000178689709661e-19, 0, 0, 0, 0, 0, 0, 1, 0, -1.0000177700125401e-10,
+      0,
+    ];
+    expect(() => computeConvexHull(pts)).toThrow(CollideError);
+  });
+
+  it("welds a point within the tolerance of a corner, keeping the first", () => {
     const pts: P[] = [
       [1, 0, 0],
       [0, 0, 0],
-      [0, 1.0000178689709661e-19, 0],
-      [0, 0, 0],
+      [0, 1, 0],
       [0, 0, 1],
-      [0, -1.0000177700125401e-10, 0],
+      [1 + 5e-11, 0, 0],
+      [0.2, 0.2, 0.2],
     ];
-    const hull = checkHull(pts, 0, { quickhull: false });
-    expect(hull.vertices.length / 3).toBe(4);
+    const hull = checkHull(pts, 0);
+    expect(unpack(hull.vertices)).toEqual([
+      [1, 0, 0],
+      [0, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ]);
   });
 });
 
