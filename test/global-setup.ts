@@ -6,6 +6,8 @@ import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 
 export default function setup(): void {
+  // COLLIDE_SKIP_BUILD=1 reuses an existing dist/ (for quick local runs of a few test files).
+  if (process.env.COLLIDE_SKIP_BUILD === "1") return;
   const require = createRequire(import.meta.url);
   const tsc = require.resolve("typescript/bin/tsc");
   execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { stdio: "inherit" });

@@ -6,14 +6,18 @@
 import { z } from "zod";
 import { CollideError, describeValue, invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
+import { isConvexType } from "../narrowphase/dispatch.js";
 import { makeCapsule } from "../shapes/capsule.js";
+import { makeCompound } from "../shapes/compound.js";
 import { makeCone } from "../shapes/cone.js";
 import { makeConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import { makeCuboid, makeCuboidFromMinMax } from "../shapes/cuboid.js";
 import { makeCylinder } from "../shapes/cylinder.js";
-import type { Shape } from "../shapes/shape.js";
+import { makeHalfSpace } from "../shapes/half-space.js";
+import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { makeSphere } from "../shapes/sphere.js";
 import { makeTriangle } from "../shapes/triangle.js";
 import { checkUnitQuat } from "../shapes/validate.js";
@@ -55,13 +59,26 @@ export const SHAPE_SCHEMAS = {
     rotation: quatJson.optional(),
   }),
   triangle: z.strictObject({ type: z.literal("triangle"), a: vec, b: vec, c: vec }),
+  halfspace: z.strictObject({ type: z.literal("halfspace"), normal: vec, offset: num }),
+  compound: z.strictObject({
+    type: z.literal("compound"),
+    children: z.array(
+      z.strictObject({
+        shape: z.unknown(),
+        position: vec.optional(),
+        rotation: quatJson.optional(),
+      }),
+    ),
+    position: vec.optional(),
+    rotation: quatJson.optional(),
+  }),
 } as const;
 
 /** The JSON shape type names this version accepts. */
 export const SHAPE_TYPES = Object.keys(SHAPE_SCHEMAS) as (keyof typeof SHAPE_SCHEMAS)[];
 
 /** Types named by shared/FORMATS.md that later versions add. */
-const LATER_TYPES = new Set(["mesh", "halfspace", "compound"]);
+const LATER_TYPES = new Set(["mesh"]);
 
 /** A shape with its world pose. */
 export interface PosedShape {
@@ -160,6 +177,37 @@ export function parseShape(json: unknown, field: string): PosedShape {
       for (let i = 0; i < s.points.length; i++) pts.set(s.points[i], 3 * i);
       return {
         shape: makeConvexPolyhedron(pts, p("points")),
+        pose: pose(s.position ? v3(s.position) : vec3.create(), field, s.rotation),
+      };
+    }
+    case "halfspace": {
+      const s = parseWith(SHAPE_SCHEMAS.halfspace, json, field);
+      return {
+        shape: makeHalfSpace(v3(s.normal), s.offset, field),
+        pose: pose(vec3.create(), field),
+      };
+    }
+    case "compound": {
+      const s = parseWith(SHAPE_SCHEMAS.compound, json, field);
+      const children = s.children.map((c, i) => {
+        const cf = `${field}.children[${i}]`;
+        const child = parseShape(c.shape, `${cf}.shape`);
+        if (!isConvexType(child.shape.type)) {
+          invalidValue(
+            `${cf}.shape.type`,
+            (c.shape as { type: unknown }).type,
+            "must be a convex shape",
+          );
+        }
+        // The child's own placement (centre, or points' frame) composed with its position/rotation.
+        const local = pose(c.position ? v3(c.position) : vec3.create(), cf, c.rotation);
+        return {
+          shape: child.shape as ConvexShape,
+          pose: iso.multiply(iso.identity(), local, child.pose),
+        };
+      });
+      return {
+        shape: makeCompound(children, field),
         pose: pose(s.position ? v3(s.position) : vec3.create(), field, s.rotation),
       };
     }

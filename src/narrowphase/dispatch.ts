@@ -13,16 +13,26 @@ import { CollideError } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
+import type { Compound } from "../shapes/compound.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_COUNT, SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
-import type { Contact, DistanceResult } from "./contact.js";
+import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
+import { flipContact, MAX_MANIFOLD_POINTS } from "./contact.js";
 import {
   contactConvexConvex,
   distanceConvexConvex,
   intersectsConvexConvex,
 } from "./convex-convex.js";
+import {
+  contactConvexHalfSpace,
+  distanceConvexHalfSpace,
+  intersectsConvexHalfSpace,
+  intersectsHalfSpaceHalfSpace,
+  manifoldConvexHalfSpace,
+} from "./convex-half-space.js";
 import { contactCuboidCuboidSat, intersectsCuboidCuboid } from "./cuboid-cuboid.js";
+import { manifoldFromContact } from "./manifold.js";
 import {
   contactSphereCuboid,
   distanceSphereCuboid,
@@ -43,6 +53,18 @@ export type DistanceFn = (
   b: Shape,
   bInA: Isometry,
 ) => DistanceResult;
+/**
+ * Manifold routine of a pair, given the pair's contact (A's frame) from its contact routine;
+ * fills `out` with 1–4 points.
+ */
+export type ManifoldFn = (
+  out: ContactManifold,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+  contact: Contact,
+  prediction: number,
+) => ContactManifold;
 /** Contact routine of a pair; false when the gap exceeds `prediction`; outputs in A's frame. */
 export type ContactFn = (
   out: Contact,
@@ -56,6 +78,7 @@ const N = SHAPE_TYPE_COUNT;
 const intersectsTable: (IntersectsFn | null)[] = new Array(N * N).fill(null);
 const distanceTable: (DistanceFn | null)[] = new Array(N * N).fill(null);
 const contactTable: (ContactFn | null)[] = new Array(N * N).fill(null);
+const manifoldTable: (ManifoldFn | null)[] = new Array(N * N).fill(null);
 
 const CONVEX_TYPES: readonly ShapeType[] = [
   ShapeType.Sphere,
@@ -79,12 +102,18 @@ export function isConvexType(type: ShapeType): boolean {
 export function registerPair(
   typeA: ShapeType,
   typeB: ShapeType,
-  fns: { intersects?: IntersectsFn; distance?: DistanceFn; contact?: ContactFn },
+  fns: {
+    intersects?: IntersectsFn;
+    distance?: DistanceFn;
+    contact?: ContactFn;
+    manifold?: ManifoldFn;
+  },
 ): void {
   const k = typeA * N + typeB;
   if (fns.intersects) intersectsTable[k] = fns.intersects;
   if (fns.distance) distanceTable[k] = fns.distance;
   if (fns.contact) contactTable[k] = fns.contact;
+  if (fns.manifold) manifoldTable[k] = fns.manifold;
 }
 
 for (const ta of CONVEX_TYPES) {
@@ -94,9 +123,20 @@ for (const ta of CONVEX_TYPES) {
       intersects: intersectsConvexConvex as IntersectsFn,
       distance: distanceConvexConvex as DistanceFn,
       contact: contactConvexConvex as ContactFn,
+      manifold: manifoldFromContact as ManifoldFn,
     });
   }
+  registerPair(ta, ShapeType.HalfSpace, {
+    intersects: intersectsConvexHalfSpace as IntersectsFn,
+    distance: distanceConvexHalfSpace as DistanceFn,
+    contact: contactConvexHalfSpace as ContactFn,
+    manifold: manifoldConvexHalfSpace as ManifoldFn,
+  });
 }
+
+registerPair(ShapeType.HalfSpace, ShapeType.HalfSpace, {
+  intersects: intersectsHalfSpaceHalfSpace as IntersectsFn,
+});
 
 registerPair(ShapeType.Sphere, ShapeType.Sphere, {
   intersects: intersectsSphereSphere as IntersectsFn,
@@ -156,8 +196,54 @@ function invert(bInA: Isometry): Isometry {
   return iso.invert(aInB, bInA);
 }
 
+/**
+ * Scratch for the compound recursion, one slot per level (children are convex, so a compound
+ * pair recurses at most twice: A's children, then B's).
+ */
+interface CompoundScratch {
+  childInA: Isometry;
+  bInChild: Isometry;
+  contact: Contact;
+  best: Contact;
+  distance: DistanceResult;
+}
+const compoundScratch: CompoundScratch[] = [0, 1].map(() => ({
+  childInA: iso.identity(),
+  bInChild: iso.identity(),
+  contact: { distance: 0, normal: vec3.create(), pointA: vec3.create(), pointB: vec3.create() },
+  best: { distance: 0, normal: vec3.create(), pointA: vec3.create(), pointB: vec3.create() },
+  distance: { distance: 0, pointA: vec3.create(), pointB: vec3.create() },
+}));
+let compoundDepth = 0;
+
+/** The pose of B relative to child `childPose` of A: childPose⁻¹ ∘ bInA. */
+function bInChildOf(out: Isometry, childPose: Isometry, bInA: Isometry): Isometry {
+  return iso.invMul(out, childPose, bInA);
+}
+
 /** True when A and B (B at `bInA`) overlap or touch. Throws `unsupported_pair`. */
 export function intersectsPair(a: Shape, b: Shape, bInA: Isometry): boolean {
+  if (a.type === ShapeType.Compound || b.type === ShapeType.Compound) {
+    const sc = compoundScratch[compoundDepth++];
+    try {
+      if (a.type === ShapeType.Compound) {
+        for (const c of (a as Compound).children) {
+          if (intersectsPair(c.shape, b, bInChildOf(sc.bInChild, c.pose, bInA))) return true;
+        }
+        return false;
+      }
+      for (const c of (b as Compound).children) {
+        if (intersectsPair(a, c.shape, iso.multiply(sc.childInA, bInA, c.pose))) return true;
+      }
+      return false;
+    } finally {
+      compoundDepth--;
+    }
+  }
+  return intersectsLeaf(a, b, bInA);
+}
+
+function intersectsLeaf(a: Shape, b: Shape, bInA: Isometry): boolean {
   if (a.type <= b.type) {
     const f = intersectsTable[a.type * N + b.type];
     if (!f) unsupported(a, b, "intersects");
@@ -168,13 +254,209 @@ export function intersectsPair(a: Shape, b: Shape, bInA: Isometry): boolean {
   return f(b, a, invert(bInA));
 }
 
-/** Closest points of A and B in A's frame (deepest points when they overlap). */
+/**
+ * Closest points of A and B in A's frame (deepest points when they overlap). For a compound,
+ * the child pair with the smallest distance (the deepest contact when several overlap).
+ */
 export function distancePair(
   out: DistanceResult,
   a: Shape,
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
+  if (a.type === ShapeType.Compound || b.type === ShapeType.Compound) {
+    // Through contacts with an unbounded prediction: the smallest signed distance is the
+    // distance when apart and the deepest contact when overlapping.
+    const sc = compoundScratch[compoundDepth];
+    if (!contactPair(sc.best, a, b, bInA, Infinity)) unsupported(a, b, "distance");
+    out.distance = Math.max(0, sc.best.distance);
+    vec3.copy(out.pointA, sc.best.pointA);
+    vec3.copy(out.pointB, sc.best.pointB);
+    return out;
+  }
+  return distanceLeaf(out, a, b, bInA);
+}
+
+/**
+ * Contact of A and B in A's frame: false when their gap exceeds `prediction` (scene units);
+ * otherwise `out` holds the signed distance, the unit normal from A toward B and the witness
+ * points. For a compound, the child contact with the smallest signed distance. Throws
+ * `unsupported_pair`.
+ */
+export function contactPair(
+  out: Contact,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  if (a.type === ShapeType.Compound || b.type === ShapeType.Compound) {
+    const sc = compoundScratch[compoundDepth++];
+    try {
+      let found = false;
+      let bestDistance = Infinity;
+      if (a.type === ShapeType.Compound) {
+        for (const c of (a as Compound).children) {
+          if (
+            !contactPair(sc.contact, c.shape, b, bInChildOf(sc.bInChild, c.pose, bInA), prediction)
+          )
+            continue;
+          if (sc.contact.distance >= bestDistance) continue;
+          bestDistance = sc.contact.distance;
+          found = true;
+          // Child frame → A's frame.
+          out.distance = sc.contact.distance;
+          iso.transformVector(out.normal, c.pose, sc.contact.normal);
+          iso.transformPoint(out.pointA, c.pose, sc.contact.pointA);
+          iso.transformPoint(out.pointB, c.pose, sc.contact.pointB);
+        }
+        return found;
+      }
+      for (const c of (b as Compound).children) {
+        if (
+          !contactPair(sc.contact, a, c.shape, iso.multiply(sc.childInA, bInA, c.pose), prediction)
+        )
+          continue;
+        if (sc.contact.distance >= bestDistance) continue;
+        bestDistance = sc.contact.distance;
+        found = true;
+        out.distance = sc.contact.distance;
+        vec3.copy(out.normal, sc.contact.normal);
+        vec3.copy(out.pointA, sc.contact.pointA);
+        vec3.copy(out.pointB, sc.contact.pointB);
+      }
+      return found;
+    } finally {
+      compoundDepth--;
+    }
+  }
+  return contactLeaf(out, a, b, bInA, prediction);
+}
+
+const manifoldScratch: ContactManifold = makeManifoldScratch();
+const contactScratch: Contact = {
+  distance: 0,
+  normal: vec3.create(),
+  pointA: vec3.create(),
+  pointB: vec3.create(),
+};
+const poseScratch = iso.identity();
+
+function makeManifoldScratch(): ContactManifold {
+  const points = [];
+  for (let i = 0; i < MAX_MANIFOLD_POINTS; i++) {
+    points.push({ pointA: vec3.create(), pointB: vec3.create(), distance: 0, featureId: 0 });
+  }
+  return { normal: vec3.create(), points, count: 0 };
+}
+
+/**
+ * The contact manifold of A and B in A's frame: false when their gap exceeds `prediction`; else
+ * `out` holds one normal (A toward B) and 1–4 points. A compound contributes the manifold of
+ * its deepest child pair. Throws `unsupported_pair`.
+ */
+export function manifoldPair(
+  out: ContactManifold,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  if (a.type === ShapeType.Compound || b.type === ShapeType.Compound) {
+    // Find the deepest child pair, then build that pair's manifold.
+    let bestDistance = Infinity;
+    let bestA = -1;
+    let bestB = -1;
+    const ca = a.type === ShapeType.Compound ? (a as Compound).children : null;
+    const cb = b.type === ShapeType.Compound ? (b as Compound).children : null;
+    const na = ca ? ca.length : 1;
+    const nb = cb ? cb.length : 1;
+    for (let i = 0; i < na; i++) {
+      for (let j = 0; j < nb; j++) {
+        const pose = childPairPose(
+          poseScratch,
+          ca ? ca[i].pose : null,
+          cb ? cb[j].pose : null,
+          bInA,
+        );
+        const sa = ca ? ca[i].shape : a;
+        const sb = cb ? cb[j].shape : b;
+        if (!contactLeaf(contactScratch, sa, sb, pose, prediction)) continue;
+        if (contactScratch.distance < bestDistance) {
+          bestDistance = contactScratch.distance;
+          bestA = i;
+          bestB = j;
+        }
+      }
+    }
+    if (bestA < 0) return false;
+    const pa = ca ? ca[bestA].pose : null;
+    const pose = childPairPose(poseScratch, pa, cb ? cb[bestB].pose : null, bInA);
+    if (!manifoldLeaf(out, ca ? ca[bestA].shape : a, cb ? cb[bestB].shape : b, pose, prediction))
+      return false;
+    if (pa) {
+      iso.transformVector(out.normal, pa, out.normal);
+      for (let k = 0; k < out.count; k++) {
+        iso.transformPoint(out.points[k].pointA, pa, out.points[k].pointA);
+        iso.transformPoint(out.points[k].pointB, pa, out.points[k].pointB);
+      }
+    }
+    return true;
+  }
+  return manifoldLeaf(out, a, b, bInA, prediction);
+}
+
+/** Pose of B's child in A's child's frame: childA⁻¹ ∘ bInA ∘ childB (null = no child). */
+function childPairPose(
+  out: Isometry,
+  childA: Isometry | null,
+  childB: Isometry | null,
+  bInA: Isometry,
+): Isometry {
+  iso.copy(out, bInA);
+  if (childB) iso.multiply(out, out, childB);
+  if (childA) iso.invMul(out, childA, out);
+  return out;
+}
+
+function manifoldLeaf(
+  out: ContactManifold,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  if (!contactLeaf(contactScratch, a, b, bInA, prediction)) return false;
+  if (a.type <= b.type) {
+    const f = manifoldTable[a.type * N + b.type];
+    if (!f) unsupported(a, b, "manifold");
+    f(out, a, b, bInA, contactScratch, prediction);
+    return true;
+  }
+  const f = manifoldTable[b.type * N + a.type];
+  if (!f) unsupported(a, b, "manifold");
+  // Answer (B, A) in B's frame, then flip into A's frame.
+  const ab = invert(bInA);
+  flipContact(tmpContact, contactScratch);
+  iso.transformVector(tmpContact.normal, ab, tmpContact.normal);
+  iso.transformPoint(tmpContact.pointA, ab, tmpContact.pointA);
+  iso.transformPoint(tmpContact.pointB, ab, tmpContact.pointB);
+  f(manifoldScratch, b, a, ab, tmpContact, prediction);
+  iso.transformVector(out.normal, bInA, manifoldScratch.normal);
+  vec3.negate(out.normal, out.normal);
+  out.count = manifoldScratch.count;
+  for (let k = 0; k < manifoldScratch.count; k++) {
+    const src = manifoldScratch.points[k];
+    const dst = out.points[k];
+    iso.transformPoint(dst.pointA, bInA, src.pointB);
+    iso.transformPoint(dst.pointB, bInA, src.pointA);
+    dst.distance = src.distance;
+    dst.featureId = src.featureId;
+  }
+  return true;
+}
+
+function distanceLeaf(out: DistanceResult, a: Shape, b: Shape, bInA: Isometry): DistanceResult {
   if (a.type <= b.type) {
     const f = distanceTable[a.type * N + b.type];
     if (f) return f(out, a, b, bInA);
@@ -215,12 +497,7 @@ function distanceFromContact(
   return out;
 }
 
-/**
- * Contact of A and B in A's frame: false when their gap exceeds `prediction` (scene units);
- * otherwise `out` holds the signed distance, the unit normal from A toward B and the witness
- * points. Throws `unsupported_pair`.
- */
-export function contactPair(
+function contactLeaf(
   out: Contact,
   a: Shape,
   b: Shape,

@@ -3,20 +3,17 @@
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { ContactManifold } from "../narrowphase/contact.js";
-import { makeContact, makeContactManifold } from "../narrowphase/contact.js";
-import { contactPair } from "../narrowphase/dispatch.js";
-import { manifoldFromContact } from "../narrowphase/manifold.js";
-import type { ConvexShape, Shape } from "../shapes/shape.js";
+import { makeContactManifold } from "../narrowphase/contact.js";
+import { manifoldPair } from "../narrowphase/dispatch.js";
+import type { Shape } from "../shapes/shape.js";
 import { relativePose } from "./frames.js";
-
-const contactScratch = makeContact();
 
 /**
  * The contact manifold of shape `a` at world pose `poseA` and `b` at `poseB`, in the world
  * frame: `null` when the gap exceeds `prediction` (≥ 0, scene units); else one unit normal from
  * A toward B and 1–4 points, each with its witness points and signed distance, chosen by
  * reference-face / incident-face clipping to keep the largest contact area (Ericson 2005,
- * §8.3.4; Box2D, Jolt). Throws `CollideError("unsupported_pair")`.
+ * §8.3.4; Box2D, Jolt). Writes into `out` when given. Throws `CollideError("unsupported_pair")`.
  */
 export function manifold(
   a: Shape,
@@ -26,9 +23,7 @@ export function manifold(
   prediction = 0,
   out: ContactManifold = makeContactManifold(),
 ): ContactManifold | null {
-  const bInA = relativePose(poseA, poseB);
-  if (!contactPair(contactScratch, a, b, bInA, prediction)) return null;
-  manifoldFromContact(out, a as ConvexShape, b as ConvexShape, bInA, contactScratch, prediction);
+  if (!manifoldPair(out, a, b, relativePose(poseA, poseB), prediction)) return null;
   iso.transformVector(out.normal, poseA, out.normal);
   for (let i = 0; i < out.count; i++) {
     const p = out.points[i];

@@ -18,6 +18,18 @@ import { intersects } from "./intersects.js";
 /** The broad phases a caller can choose by name. */
 export type BroadPhaseName = "brute" | "sap" | "grid" | "tree";
 
+/** True when every corner coordinate of `box` is finite. */
+export function isFiniteAabb(box: aabb.Aabb): boolean {
+  return (
+    Number.isFinite(box.min.x) &&
+    Number.isFinite(box.min.y) &&
+    Number.isFinite(box.min.z) &&
+    Number.isFinite(box.max.x) &&
+    Number.isFinite(box.max.y) &&
+    Number.isFinite(box.max.z)
+  );
+}
+
 /** A new broad phase by name: brute force, sweep and prune, uniform grid, dynamic AABB tree. */
 export function makeBroadPhase(name: BroadPhaseName): BroadPhase {
   switch (name) {
@@ -44,13 +56,25 @@ export function computePairs(
 ): [number, number][] {
   const bp = makeBroadPhase(broadphase);
   const box = aabb.empty();
+  // Unbounded shapes (half-spaces) have no finite AABB: they stay out of the broad phase and
+  // are tested against every other shape.
+  const unbounded: number[] = [];
   shapes.forEach((s, i) => {
     aabbShape(box, s.shape, s.pose);
-    bp.insert(i, box.min, box.max);
+    if (isFiniteAabb(box)) bp.insert(i, box.min, box.max);
+    else unbounded.push(i);
   });
   const candidates = bp.computePairs(new PairSet());
-  const result: [number, number][] = [];
+  const keys = new PairSet();
   candidates.forEach((i, j) => {
+    keys.add(i, j);
+  });
+  for (const u of unbounded) {
+    for (let j = 0; j < shapes.length; j++) if (j !== u) keys.add(u, j);
+  }
+  keys.sortUnique();
+  const result: [number, number][] = [];
+  keys.forEach((i, j) => {
     const a = shapes[i];
     const b = shapes[j];
     if (intersects(a.shape, a.pose, b.shape, b.pose)) result.push([i, j]);

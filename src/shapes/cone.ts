@@ -46,9 +46,9 @@ export function aabbCone(out: Aabb, c: Cone, pose: Isometry): Aabb {
   const h = c.halfHeight;
   const r = c.radius;
   const t = pose.translation;
-  const dx = r * Math.sqrt(Math.max(0, 1 - axis.x * axis.x));
-  const dy = r * Math.sqrt(Math.max(0, 1 - axis.y * axis.y));
-  const dz = r * Math.sqrt(Math.max(0, 1 - axis.z * axis.z));
+  const dx = r * Math.sqrt(axis.y * axis.y + axis.z * axis.z);
+  const dy = r * Math.sqrt(axis.x * axis.x + axis.z * axis.z);
+  const dz = r * Math.sqrt(axis.x * axis.x + axis.y * axis.y);
   const ax = axis.x * h;
   const ay = axis.y * h;
   const az = axis.z * h;

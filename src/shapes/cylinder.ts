@@ -38,15 +38,16 @@ const unitY = vec3.create(0, 1, 0);
 
 /**
  * out = the exact world AABB of the cylinder under `pose`: along world axis i the extent is
- * |u_i|·h + r·√(1 − u_i²) for the world axis direction u.
+ * |u_i|·h + r·√(1 − u_i²) for the world axis direction u, with √(1 − u_i²) computed as
+ * √(u_j² + u_k²) to avoid cancellation when the axis is nearly aligned with a world axis.
  */
 export function aabbCylinder(out: Aabb, c: Cylinder, pose: Isometry): Aabb {
   quat.rotate(axis, pose.rotation, unitY);
   const h = c.halfHeight;
   const r = c.radius;
-  const ex = Math.abs(axis.x) * h + r * Math.sqrt(Math.max(0, 1 - axis.x * axis.x));
-  const ey = Math.abs(axis.y) * h + r * Math.sqrt(Math.max(0, 1 - axis.y * axis.y));
-  const ez = Math.abs(axis.z) * h + r * Math.sqrt(Math.max(0, 1 - axis.z * axis.z));
+  const ex = Math.abs(axis.x) * h + r * Math.sqrt(axis.y * axis.y + axis.z * axis.z);
+  const ey = Math.abs(axis.y) * h + r * Math.sqrt(axis.x * axis.x + axis.z * axis.z);
+  const ez = Math.abs(axis.z) * h + r * Math.sqrt(axis.x * axis.x + axis.y * axis.y);
   const t = pose.translation;
   vec3.set(out.min, t.x - ex, t.y - ey, t.z - ez);
   vec3.set(out.max, t.x + ex, t.y + ey, t.z + ez);

@@ -4,12 +4,15 @@
  * pair routines are chosen by one table over `ShapeType` (src/narrowphase/dispatch.ts).
  */
 import type { Capsule } from "./capsule.js";
+import type { Compound } from "./compound.js";
 import type { Cone } from "./cone.js";
 import type { ConvexPolyhedron } from "./convex-polyhedron.js";
 import type { Cuboid } from "./cuboid.js";
 import type { Cylinder } from "./cylinder.js";
+import type { HalfSpace } from "./half-space.js";
 import type { Sphere } from "./sphere.js";
 import type { Triangle } from "./triangle.js";
+import type { TriangleMesh } from "./triangle-mesh.js";
 
 /** Numeric shape type ids; pair files are named in this order (`sphere-cuboid`, …). */
 export const ShapeType = {
@@ -49,4 +52,4 @@ export const SHAPE_TYPE_NAMES: readonly string[] = [
 export type ConvexShape = Sphere | Cuboid | Capsule | Cylinder | Cone | ConvexPolyhedron | Triangle;
 
 /** Any shape Collide knows. */
-export type Shape = ConvexShape;
+export type Shape = ConvexShape | HalfSpace | Compound;

@@ -1,0 +1,351 @@
+/**
+ * The `projectPoint` query: the point of a posed shape closest to a query point.
+ *
+ * For a solid shape a point inside projects onto itself (distance 0); for a hollow one
+ * (`solid: false`) it projects onto the closest point of the boundary even from inside. Every
+ * shape has a closed form in its local frame: clamping for the box (Ericson 2005, §5.1.3), the
+ * closest point on the core segment plus the radius for spheres and capsules (§5.1.2), the 2D
+ * profile of the solid of revolution — a rectangle for the cylinder, a triangle for the cone —
+ * in the half-plane through the axis and the point, the faces (fan triangles, §5.1.5) of a
+ * convex polyhedron, and the closest point on a triangle (§5.1.5). Flat shapes (a triangle)
+ * have no interior: a point is inside only when it lies on them.
+ */
+import { CollideError } from "../errors.js";
+import { closestPointOnSegment, closestPointOnTriangle } from "../geometry/closest-point.js";
+import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import type { Capsule } from "../shapes/capsule.js";
+import type { Cone } from "../shapes/cone.js";
+import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
+import type { Cuboid } from "../shapes/cuboid.js";
+import type { Cylinder } from "../shapes/cylinder.js";
+import type { Shape } from "../shapes/shape.js";
+import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
+import { checkVec3 } from "../shapes/validate.js";
+import { checkPose } from "./frames.js";
+
+/** The answer of {@link projectPoint}: closest point, its distance, whether the point is inside. */
+export interface PointProjection {
+  /** The closest point of the shape (of its boundary when hollow), world frame. */
+  point: Vec3;
+  /** Distance from the query point to `point`, scene units (0 inside a solid shape). */
+  distance: number;
+  /** True when the query point is inside the shape or on its boundary. */
+  inside: boolean;
+}
+
+/** A new zeroed projection (allocates). */
+export function makePointProjection(): PointProjection {
+  return { point: vec3.create(), distance: 0, inside: false };
+}
+
+/**
+ * Throws `CollideError("unsupported_pair")` for a shape type that query `op` cannot answer
+ * (shared by the shape-level queries of this folder).
+ */
+export function unsupportedShape(shape: { type: number }, op: string): never {
+  const name = SHAPE_TYPE_NAMES[shape.type] ?? String(shape.type);
+  throw new CollideError("unsupported_pair", "", name, `${op} is not supported for ${name}`);
+}
+
+const q = vec3.create();
+const t1 = vec3.create();
+const t2 = vec3.create();
+const t3 = vec3.create();
+const basisU = vec3.create();
+const basisV = vec3.create();
+
+/**
+ * Writes to `out` the projection of the local point `p` onto `shape` in its own frame
+ * (out.point local). Allocation free. Throws `unsupported_pair` for a shape type it cannot
+ * answer.
+ */
+export function projectPointLocal(
+  out: PointProjection,
+  shape: Shape,
+  p: Vec3,
+  solid: boolean,
+): PointProjection {
+  switch (shape.type) {
+    case ShapeType.Sphere:
+      return projectOnBall(out, p, vec3.set(t1, 0, 0, 0), shape.radius, null, solid);
+    case ShapeType.Cuboid:
+      return projectCuboid(out, shape, p, solid);
+    case ShapeType.Capsule:
+      return projectCapsule(out, shape, p, solid);
+    case ShapeType.Cylinder:
+      return projectCylinder(out, shape, p, solid);
+    case ShapeType.Cone:
+      return projectCone(out, shape, p, solid);
+    case ShapeType.ConvexPolyhedron:
+      return projectConvexPolyhedron(out, shape, p, solid);
+    case ShapeType.Triangle: {
+      closestPointOnTriangle(out.point, p, shape.a, shape.b, shape.c);
+      out.distance = vec3.distance(p, out.point);
+      out.inside = out.distance === 0;
+      return out;
+    }
+  }
+  return unsupportedShape(shape, "projectPoint");
+}
+
+/**
+ * Projection onto the ball of `radius` around `c` (a capsule's closest core point when `axis`
+ * is its unit axis, else null): the radial direction from c, or, for p = c, any direction
+ * perpendicular to the axis.
+ */
+function projectOnBall(
+  out: PointProjection,
+  p: Vec3,
+  c: Vec3,
+  radius: number,
+  axis: Vec3 | null,
+  solid: boolean,
+): PointProjection {
+  vec3.sub(t2, p, c);
+  const dist = vec3.length(t2);
+  out.inside = dist <= radius;
+  if (out.inside && solid) {
+    vec3.copy(out.point, p);
+    out.distance = 0;
+    return out;
+  }
+  if (vec3.normalize(t2, t2) === 0) {
+    if (axis) {
+      vec3.orthonormalBasis(basisU, basisV, axis);
+      vec3.copy(t2, basisU);
+    } else vec3.set(t2, 1, 0, 0);
+  }
+  vec3.addScaled(out.point, c, t2, radius);
+  out.distance = Math.abs(dist - radius);
+  return out;
+}
+
+function projectCuboid(out: PointProjection, c: Cuboid, p: Vec3, solid: boolean): PointProjection {
+  const h = c.halfExtents;
+  const inside = Math.abs(p.x) <= h.x && Math.abs(p.y) <= h.y && Math.abs(p.z) <= h.z;
+  out.inside = inside;
+  if (!inside) {
+    vec3.set(
+      out.point,
+      Math.min(Math.max(p.x, -h.x), h.x),
+      Math.min(Math.max(p.y, -h.y), h.y),
+      Math.min(Math.max(p.z, -h.z), h.z),
+    );
+    out.distance = vec3.distance(p, out.point);
+    return out;
+  }
+  vec3.copy(out.point, p);
+  if (solid) {
+    out.distance = 0;
+    return out;
+  }
+  // Hollow from inside: push to the nearest face (first axis on ties).
+  let best = 0;
+  let bestGap = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const gap = vec3.getAxis(h, i) - Math.abs(vec3.getAxis(p, i));
+    if (gap < bestGap) {
+      bestGap = gap;
+      best = i;
+    }
+  }
+  const pi = vec3.getAxis(p, best);
+  vec3.setAxis(out.point, best, pi < 0 ? -vec3.getAxis(h, best) : vec3.getAxis(h, best));
+  out.distance = bestGap;
+  return out;
+}
+
+function projectCapsule(
+  out: PointProjection,
+  c: Capsule,
+  p: Vec3,
+  solid: boolean,
+): PointProjection {
+  closestPointOnSegment(q, p, c.a, c.b);
+  vec3.sub(t3, c.b, c.a);
+  const axis = vec3.normalize(t3, t3) > 0 ? t3 : null;
+  return projectOnBall(out, p, q, c.radius, axis, solid);
+}
+
+/** Azimuth of p about the local Y axis as a unit (x, 0, z) in t1; (1, 0, 0) on the axis. */
+function azimuth(p: Vec3): number {
+  const rho = Math.hypot(p.x, p.z);
+  if (rho > 0) vec3.set(t1, p.x / rho, 0, p.z / rho);
+  else vec3.set(t1, 1, 0, 0);
+  return rho;
+}
+
+/** out.point = the profile point (ρ, y) rotated back to the azimuth in t1. */
+function fromProfile(out: PointProjection, rho: number, y: number): void {
+  vec3.set(out.point, rho * t1.x, y, rho * t1.z);
+}
+
+function projectCylinder(
+  out: PointProjection,
+  c: Cylinder,
+  p: Vec3,
+  solid: boolean,
+): PointProjection {
+  const rho = azimuth(p);
+  const h = c.halfHeight;
+  const r = c.radius;
+  const inside = rho <= r && Math.abs(p.y) <= h;
+  out.inside = inside;
+  if (inside && solid) {
+    vec3.copy(out.point, p);
+    out.distance = 0;
+    return out;
+  }
+  if (!inside) {
+    fromProfile(out, Math.min(rho, r), Math.min(Math.max(p.y, -h), h));
+    out.distance = vec3.distance(p, out.point);
+    return out;
+  }
+  const sideGap = r - rho;
+  const capGap = h - Math.abs(p.y);
+  if (sideGap <= capGap) {
+    fromProfile(out, r, p.y);
+    out.distance = sideGap;
+  } else {
+    fromProfile(out, rho, p.y < 0 ? -h : h);
+    out.distance = capGap;
+  }
+  return out;
+}
+
+const prof = vec3.create();
+const apex2 = vec3.create();
+const rim2 = vec3.create();
+const base2 = vec3.create();
+const c2a = vec3.create();
+const c2b = vec3.create();
+
+function projectCone(out: PointProjection, c: Cone, p: Vec3, solid: boolean): PointProjection {
+  const rho = azimuth(p);
+  const h = c.halfHeight;
+  const r = c.radius;
+  // The profile triangle in the (ρ, y) half-plane, embedded as (ρ, y, 0).
+  vec3.set(prof, rho, p.y, 0);
+  vec3.set(apex2, 0, h, 0);
+  vec3.set(rim2, r, -h, 0);
+  vec3.set(base2, 0, -h, 0);
+  // Inside: below the side line ρ = r·(h − y)/(2h), above the base.
+  const inside = p.y >= -h && p.y <= h && 2 * h * rho <= r * (h - p.y);
+  out.inside = inside;
+  if (inside && solid) {
+    vec3.copy(out.point, p);
+    out.distance = 0;
+    return out;
+  }
+  if (!inside) {
+    closestPointOnTriangle(c2a, prof, apex2, rim2, base2);
+  } else {
+    // Hollow from inside: the nearer of the side and the base (the axis is not boundary).
+    closestPointOnSegment(c2a, prof, apex2, rim2);
+    closestPointOnSegment(c2b, prof, rim2, base2);
+    if (vec3.distanceSq(c2b, prof) < vec3.distanceSq(c2a, prof)) vec3.copy(c2a, c2b);
+  }
+  fromProfile(out, Math.max(0, c2a.x), c2a.y);
+  out.distance = vec3.distance(p, out.point);
+  return out;
+}
+
+function projectConvexPolyhedron(
+  out: PointProjection,
+  c: ConvexPolyhedron,
+  p: Vec3,
+  solid: boolean,
+): PointProjection {
+  const n = c.faceNormals;
+  const off = c.facePlaneOffsets;
+  const faces = off.length;
+  let maxSep = -Infinity;
+  let maxFace = 0;
+  for (let f = 0; f < faces; f++) {
+    const sep = n[3 * f] * p.x + n[3 * f + 1] * p.y + n[3 * f + 2] * p.z - off[f];
+    if (sep > maxSep) {
+      maxSep = sep;
+      maxFace = f;
+    }
+  }
+  const inside = maxSep <= 0;
+  out.inside = inside;
+  if (inside) {
+    if (solid) {
+      vec3.copy(out.point, p);
+      out.distance = 0;
+      return out;
+    }
+    // The nearest face plane of an interior point is touched inside that face.
+    vec3.set(t2, n[3 * maxFace], n[3 * maxFace + 1], n[3 * maxFace + 2]);
+    vec3.addScaled(out.point, p, t2, -maxSep);
+    out.distance = -maxSep;
+    return out;
+  }
+  // Outside: the nearest point over the faces' fan triangles.
+  const v = c.vertices;
+  const fo = c.faceOffsets;
+  const fv = c.faceVertices;
+  let best = Infinity;
+  for (let f = 0; f < faces; f++) {
+    const i0 = fv[fo[f]];
+    vec3.set(t1, v[3 * i0], v[3 * i0 + 1], v[3 * i0 + 2]);
+    for (let k = fo[f] + 1; k + 1 < fo[f + 1]; k++) {
+      const i1 = fv[k];
+      const i2 = fv[k + 1];
+      vec3.set(t2, v[3 * i1], v[3 * i1 + 1], v[3 * i1 + 2]);
+      vec3.set(t3, v[3 * i2], v[3 * i2 + 1], v[3 * i2 + 2]);
+      closestPointOnTriangle(q, p, t1, t2, t3);
+      const d2 = vec3.distanceSq(p, q);
+      if (d2 < best) {
+        best = d2;
+        vec3.copy(out.point, q);
+      }
+    }
+  }
+  out.distance = vec3.distance(p, out.point);
+  return out;
+}
+
+const pLocal = vec3.create();
+
+/**
+ * Projection of the world point `point` onto `shape` at world pose `pose`, written to `out`
+ * (world frame; no allocation, no validation — the hot-path form of {@link projectPoint}).
+ */
+export function projectPointShape(
+  out: PointProjection,
+  shape: Shape,
+  pose: Isometry,
+  point: Vec3,
+  solid: boolean,
+): PointProjection {
+  iso.inverseTransformPoint(pLocal, pose, point);
+  projectPointLocal(out, shape, pLocal, solid);
+  if (out.inside && solid) vec3.copy(out.point, point);
+  else iso.transformPoint(out.point, pose, out.point);
+  return out;
+}
+
+/**
+ * The point of `shape` (at world `pose`) closest to the world point `point`: `{point, distance,
+ * inside}` in the world frame. With `solid` (default) a point inside projects onto itself with
+ * distance 0; with `solid: false` onto the nearest point of the boundary even from inside.
+ * `inside` tells whether `point` is inside (boundary included). Throws `CollideError`
+ * (`invalid_value`) for a non-finite point or a bad pose, `unsupported_pair` for a shape type
+ * without a projection. Sources: Ericson 2005, §5.1.
+ */
+export function projectPoint(
+  shape: Shape,
+  pose: Isometry,
+  point: Vec3,
+  solid = true,
+  out: PointProjection = makePointProjection(),
+): PointProjection {
+  checkVec3("point", point);
+  checkPose("pose", pose);
+  return projectPointShape(out, shape, pose, point, solid);
+}

@@ -1,0 +1,36 @@
+/**
+ * The half-space: every point p with normal·p ≤ offset (shared/FORMATS.md `halfspace`), in its
+ * local frame. It is unbounded, so it has no finite AABB and no support function; pair routines
+ * against convex shapes use the convex shape's support point along −normal (its deepest point).
+ */
+import { invalidValue } from "../errors.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import { ShapeType } from "./shape.js";
+import { checkFinite, checkVec3 } from "./validate.js";
+
+/** Tolerance on the length of a half-space normal given as unit (unitless). */
+const UNIT_NORMAL_TOLERANCE = 1e-6;
+
+/** The half-space {p : normal·p ≤ offset}; `normal` is unit and points out of the solid side. */
+export interface HalfSpace {
+  readonly type: typeof ShapeType.HalfSpace;
+  readonly normal: Vec3;
+  readonly offset: number;
+}
+
+/**
+ * The half-space {p : normal·p ≤ offset}. `normal` must be a unit vector (its length within 1e-6
+ * of 1, as for quaternions: never silently normalised); `offset` a finite length in scene units.
+ * Throws `CollideError` naming `<field>.normal` or `<field>.offset`.
+ */
+export function makeHalfSpace(normal: Vec3, offset: number, field = ""): HalfSpace {
+  const p = field ? `${field}.` : "";
+  checkVec3(`${p}normal`, normal);
+  checkFinite(`${p}offset`, offset);
+  const len = vec3.length(normal);
+  if (!(Math.abs(len - 1) <= UNIT_NORMAL_TOLERANCE)) {
+    invalidValue(`${p}normal`, normal, `must be a unit vector (length ${len})`);
+  }
+  return { type: ShapeType.HalfSpace, normal: vec3.clone(normal), offset };
+}

@@ -1,0 +1,418 @@
+/**
+ * A triangle mesh: a triangle soup (open, closed, non-manifold, with degenerate triangles — all
+ * accepted) over shared vertices, with a static bounding volume hierarchy over its triangles
+ * (src/geometry/mesh-bvh.ts) and per-edge "active edge" flags.
+ *
+ * Active edges (Jolt's `ActiveEdges`, Bullet's internal-edge utility). A contact against a
+ * triangle at one of its edges gives an edge normal; on a flat floor made of many triangles,
+ * such a normal at a shared, internal edge makes a sliding box bump. So each triangle edge is
+ * classified once: it is active (a real ridge that may produce edge normals) when it is on the
+ * boundary, shared by more than two triangles or by two inconsistently wound ones, next to a
+ * degenerate triangle, or a convex edge whose dihedral angle exceeds the threshold
+ * (`MESH_ACTIVE_EDGE_COS`); coplanar and concave shared edges are inactive, and contacts on
+ * them take the triangle's face normal (src/narrowphase/mesh-convex.ts). Edge e of triangle t
+ * runs from corner e to corner (e + 1) mod 3; bit e of `activeEdges[t]` is set when it is active.
+ *
+ * Point containment for closed meshes is by the generalized winding number (Jacobson, Kavan &
+ * Sorkine-Hornung 2013): the sum of the signed solid angles of the triangles seen from the point
+ * (Van Oosterom & Strackee 1983), divided by 4π. It has no ray to graze an edge or a vertex, so
+ * it needs no special cases; it is 1 inside a closed, outward-wound mesh, 0 outside.
+ */
+import { MESH_ACTIVE_EDGE_COS, MESH_WINDING_INSIDE } from "../constants.js";
+import { invalidValue } from "../errors.js";
+import type { MeshBvh } from "../geometry/mesh-bvh.js";
+import { buildMeshBvh, refitMeshBvh } from "../geometry/mesh-bvh.js";
+import type { Aabb } from "../math/aabb.js";
+import type { Isometry } from "../math/isometry.js";
+import * as quat from "../math/quat.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import type { ConvexPolyhedron } from "./convex-polyhedron.js";
+import { makeConvexPolyhedron } from "./convex-polyhedron.js";
+import { ShapeType } from "./shape.js";
+
+/** A triangle mesh in its local frame (arrays are read-only by convention; see the module doc). */
+export interface TriangleMesh {
+  readonly type: typeof ShapeType.TriangleMesh;
+  /** Vertex positions, packed xyz, local frame, scene units. */
+  readonly vertices: Float64Array;
+  /** Corner vertex indices, 3 per triangle. */
+  readonly indices: Uint32Array;
+  /** Number of vertices. */
+  readonly vertexCount: number;
+  /** Number of triangles. */
+  readonly triangleCount: number;
+  /** BVH over the triangles, local frame. */
+  readonly bvh: MeshBvh;
+  /** Per triangle, bit e set when edge e (corner e → corner e+1) is active. */
+  readonly activeEdges: Uint8Array;
+  /** Per triangle edge (3t + e): the triangle across it, or −1 (boundary, non-manifold). */
+  readonly edgeNeighbors: Int32Array;
+  /** True when every edge is shared by exactly two triangles with opposite directions. */
+  readonly closed: boolean;
+  /** Cosine threshold used for the active-edge classification. */
+  readonly activeEdgeCos: number;
+}
+
+/** Options of {@link makeTriangleMesh}. */
+export interface TriangleMeshOptions {
+  /** Convex shared edges flatter than this cosine are inactive. @default MESH_ACTIVE_EDGE_COS */
+  activeEdgeCos?: number;
+  /**
+   * How errors name an index: `"packed"` → `indices[22]` (a flat array), `"nested"` →
+   * `indices[7][1]` (JSON's `[[i, j, k], …]`). @default "packed"
+   */
+  indexPath?: "packed" | "nested";
+}
+
+function packVertices(vertices: ArrayLike<number> | readonly Vec3[], field: string): Float64Array {
+  if (vertices.length > 0 && typeof vertices[0] === "object") {
+    const vs = vertices as readonly Vec3[];
+    const out = new Float64Array(3 * vs.length);
+    for (let i = 0; i < vs.length; i++) {
+      const v = vs[i];
+      if (v === null || typeof v !== "object")
+        invalidValue(`${field}[${i}]`, v, "must be a vector of 3 finite numbers");
+      out[3 * i] = v.x;
+      out[3 * i + 1] = v.y;
+      out[3 * i + 2] = v.z;
+    }
+    return out;
+  }
+  if (vertices.length % 3 !== 0)
+    invalidValue(field, vertices.length, "must hold 3 numbers per vertex (length a multiple of 3)");
+  return Float64Array.from(vertices as ArrayLike<number>);
+}
+
+/**
+ * A triangle mesh over `vertices` (packed xyz or `Vec3[]`, local frame, scene units) and
+ * `indices` (3 vertex indices per triangle, any winding; an outward counter-clockwise winding
+ * makes {@link containsPointTriangleMesh} meaningful for closed meshes). Degenerate triangles
+ * (repeated or collinear corners) and open or non-manifold meshes are accepted. Builds the BVH
+ * (binned SAH) and classifies active edges; the arrays are copied.
+ *
+ * Throws `CollideError` (`invalid_value`) naming the triangle: an index that is not an integer
+ * in [0, vertexCount) as `<field>.indices[3*t+k]` (or `indices[t][k]`, see
+ * {@link TriangleMeshOptions.indexPath}) "of triangle t"; a non-finite coordinate as
+ * `<field>.vertices[i]` with the first triangle that uses it; an index count that is not a
+ * multiple of 3. A mesh with no triangles is allowed (it touches nothing).
+ */
+export function makeTriangleMesh(
+  vertices: ArrayLike<number> | readonly Vec3[],
+  indices: ArrayLike<number>,
+  field = "",
+  options: TriangleMeshOptions = {},
+): TriangleMesh {
+  const p = field ? `${field}.` : "";
+  const v = packVertices(vertices, `${p}vertices`);
+  const vertexCount = v.length / 3;
+  if (indices.length % 3 !== 0)
+    invalidValue(`${p}indices`, indices.length, "must hold 3 vertex indices per triangle");
+  const triangleCount = indices.length / 3;
+  const nested = options.indexPath === "nested";
+  const idx = new Uint32Array(indices.length);
+  for (let t = 0; t < triangleCount; t++) {
+    for (let k = 0; k < 3; k++) {
+      const x = indices[3 * t + k];
+      if (!Number.isInteger(x) || x < 0 || x >= vertexCount) {
+        const f = nested ? `${p}indices[${t}][${k}]` : `${p}indices[${3 * t + k}]`;
+        invalidValue(
+          f,
+          x,
+          `of triangle ${t} must be an integer vertex index in [0, ${vertexCount})`,
+        );
+      }
+      idx[3 * t + k] = x;
+    }
+  }
+  for (let i = 0; i < v.length; i++) {
+    if (!Number.isFinite(v[i])) {
+      const vi = Math.floor(i / 3);
+      const t = idx.indexOf(vi);
+      const user = t >= 0 ? `, a corner of triangle ${Math.floor(t / 3)},` : "";
+      invalidValue(
+        `${p}vertices[${vi}]`,
+        [v[3 * vi], v[3 * vi + 1], v[3 * vi + 2]],
+        `${user} must be a vector of 3 finite numbers`,
+      );
+    }
+  }
+  const activeEdgeCos = options.activeEdgeCos ?? MESH_ACTIVE_EDGE_COS;
+  if (!(activeEdgeCos >= -1 && activeEdgeCos <= 1))
+    invalidValue("activeEdgeCos", activeEdgeCos, "must be a cosine in [-1, 1]");
+  const boxes = new Float64Array(6 * triangleCount);
+  triangleBoxes(boxes, v, idx, triangleCount);
+  const bvh = buildMeshBvh(boxes, triangleCount);
+  const { neighbors, closed } = findEdgeNeighbors(idx, vertexCount, triangleCount);
+  const activeEdges = new Uint8Array(triangleCount);
+  const mesh: TriangleMesh = {
+    type: ShapeType.TriangleMesh,
+    vertices: v,
+    indices: idx,
+    vertexCount,
+    triangleCount,
+    bvh,
+    activeEdges,
+    edgeNeighbors: neighbors,
+    closed,
+    activeEdgeCos,
+  };
+  classifyActiveEdges(mesh);
+  return mesh;
+}
+
+function triangleBoxes(out: Float64Array, v: Float64Array, idx: Uint32Array, n: number): void {
+  for (let t = 0; t < n; t++) {
+    const a = 3 * idx[3 * t];
+    const b = 3 * idx[3 * t + 1];
+    const c = 3 * idx[3 * t + 2];
+    for (let k = 0; k < 3; k++) {
+      out[6 * t + k] = Math.min(v[a + k], v[b + k], v[c + k]);
+      out[6 * t + 3 + k] = Math.max(v[a + k], v[b + k], v[c + k]);
+    }
+  }
+}
+
+/**
+ * Matches half-edges by their vertex pair (bucketed by the lower vertex, compressed-row style,
+ * linear time): a neighbor across an edge only when exactly two half-edges share it in opposite
+ * directions; closed when every edge is such a pair.
+ */
+function findEdgeNeighbors(
+  idx: Uint32Array,
+  vertexCount: number,
+  triangleCount: number,
+): { neighbors: Int32Array; closed: boolean } {
+  const h = 3 * triangleCount;
+  const start = new Uint32Array(vertexCount + 1);
+  for (let e = 0; e < h; e++) {
+    const a = idx[e];
+    const b = idx[e - (e % 3) + (((e % 3) + 1) % 3)];
+    start[Math.min(a, b) + 1]++;
+  }
+  for (let i = 0; i < vertexCount; i++) start[i + 1] += start[i];
+  const fill = start.slice(0, vertexCount);
+  const bucket = new Uint32Array(h);
+  for (let e = 0; e < h; e++) {
+    const a = idx[e];
+    const b = idx[e - (e % 3) + (((e % 3) + 1) % 3)];
+    bucket[fill[Math.min(a, b)]++] = e;
+  }
+  const neighbors = new Int32Array(h).fill(-1);
+  let closed = triangleCount > 0;
+  for (let vtx = 0; vtx < vertexCount; vtx++) {
+    for (let s = start[vtx]; s < start[vtx + 1]; s++) {
+      const e = bucket[s];
+      const a = idx[e];
+      const b = idx[e - (e % 3) + (((e % 3) + 1) % 3)];
+      if (a === b) {
+        closed = false; // a repeated corner: a zero-length edge of a degenerate triangle
+        continue;
+      }
+      let opposite = -1;
+      let opposites = 0;
+      let same = 0;
+      for (let r = start[vtx]; r < start[vtx + 1]; r++) {
+        const f = bucket[r];
+        if (f === e) continue;
+        const c = idx[f];
+        const d = idx[f - (f % 3) + (((f % 3) + 1) % 3)];
+        if (c === b && d === a) {
+          opposites++;
+          opposite = f;
+        } else if (c === a && d === b) same++;
+      }
+      if (opposites === 1 && same === 0) neighbors[e] = Math.floor(opposite / 3);
+      else closed = false;
+    }
+  }
+  return { neighbors, closed };
+}
+
+const na = vec3.create();
+const nb = vec3.create();
+const ea = vec3.create();
+const eb = vec3.create();
+const ec = vec3.create();
+
+/** out = the unnormalized normal (b − a) × (c − a) of triangle t. */
+function rawNormal(out: Vec3, mesh: TriangleMesh, t: number): Vec3 {
+  const v = mesh.vertices;
+  const i = mesh.indices;
+  const a = 3 * i[3 * t];
+  const b = 3 * i[3 * t + 1];
+  const c = 3 * i[3 * t + 2];
+  vec3.set(ea, v[b] - v[a], v[b + 1] - v[a + 1], v[b + 2] - v[a + 2]);
+  vec3.set(eb, v[c] - v[a], v[c + 1] - v[a + 1], v[c + 2] - v[a + 2]);
+  return vec3.cross(out, ea, eb);
+}
+
+/** Recomputes `activeEdges` from the current vertices (see the module doc). */
+function classifyActiveEdges(mesh: TriangleMesh): void {
+  const v = mesh.vertices;
+  const idx = mesh.indices;
+  for (let t = 0; t < mesh.triangleCount; t++) {
+    let flags = 0;
+    rawNormal(na, mesh, t);
+    const la = vec3.normalize(na, na);
+    for (let e = 0; e < 3; e++) {
+      const n = mesh.edgeNeighbors[3 * t + e];
+      if (n < 0 || !(la > 0)) {
+        flags |= 1 << e;
+        continue;
+      }
+      rawNormal(nb, mesh, n);
+      if (!(vec3.normalize(nb, nb) > 0)) {
+        flags |= 1 << e;
+        continue;
+      }
+      const p = 3 * idx[3 * t + e];
+      const q = 3 * idx[3 * t + ((e + 1) % 3)];
+      vec3.set(ec, v[q] - v[p], v[q + 1] - v[p + 1], v[q + 2] - v[p + 2]);
+      vec3.cross(ea, na, nb);
+      const convexity = vec3.dot(ea, ec);
+      const cos = vec3.dot(na, nb);
+      // Convex (a ridge seen from the normals' side) and bent beyond the threshold, or folded
+      // back on itself: active. Coplanar or concave: inactive.
+      if ((convexity > 0 && cos < mesh.activeEdgeCos) || cos <= -mesh.activeEdgeCos)
+        flags |= 1 << e;
+    }
+    mesh.activeEdges[t] = flags;
+  }
+}
+
+/**
+ * Replaces the vertex positions of `mesh` in place (a deforming mesh: same vertex count and
+ * triangles), refits its BVH (src/geometry/mesh-bvh.ts `refitMeshBvh`) and reclassifies its
+ * active edges. Throws `CollideError` for a wrong length or a non-finite coordinate
+ * (`vertices[i]`). Returns `mesh`.
+ */
+export function updateTriangleMeshVertices(
+  mesh: TriangleMesh,
+  vertices: ArrayLike<number>,
+): TriangleMesh {
+  if (vertices.length !== mesh.vertices.length)
+    invalidValue("vertices", vertices.length, `must have length ${mesh.vertices.length}`);
+  for (let i = 0; i < vertices.length; i++) {
+    if (!Number.isFinite(vertices[i]))
+      invalidValue(`vertices[${Math.floor(i / 3)}]`, vertices[i], "must be finite");
+  }
+  mesh.vertices.set(vertices);
+  const boxes = new Float64Array(6 * mesh.triangleCount);
+  triangleBoxes(boxes, mesh.vertices, mesh.indices, mesh.triangleCount);
+  refitMeshBvh(mesh.bvh, boxes);
+  classifyActiveEdges(mesh);
+  return mesh;
+}
+
+/** Writes the corners of triangle `t` of `mesh` (local frame) into a, b, c. */
+export function getMeshTriangle(mesh: TriangleMesh, t: number, a: Vec3, b: Vec3, c: Vec3): void {
+  const v = mesh.vertices;
+  const i = mesh.indices;
+  const ia = 3 * i[3 * t];
+  const ib = 3 * i[3 * t + 1];
+  const ic = 3 * i[3 * t + 2];
+  vec3.set(a, v[ia], v[ia + 1], v[ia + 2]);
+  vec3.set(b, v[ib], v[ib + 1], v[ib + 2]);
+  vec3.set(c, v[ic], v[ic + 1], v[ic + 2]);
+}
+
+/**
+ * out = the unit normal of triangle `t` by its winding ((b − a) × (c − a), local frame); returns
+ * the triangle's doubled area, 0 for a degenerate triangle (then out is left as the zero vector).
+ */
+export function meshTriangleNormal(out: Vec3, mesh: TriangleMesh, t: number): number {
+  rawNormal(out, mesh, t);
+  return vec3.normalize(out, out);
+}
+
+const corner = vec3.create();
+
+/**
+ * out = a world AABB of the mesh placed at `pose`: exact for an identity rotation (the BVH root
+ * box translated); otherwise the bounds of the rotated local box (conservative, O(1), so that
+ * a large static mesh costs nothing per step). An empty mesh gives the point at the pose.
+ */
+export function aabbTriangleMesh(out: Aabb, mesh: TriangleMesh, pose: Isometry): Aabb {
+  const t = pose.translation;
+  if (mesh.bvh.nodeCount === 0) {
+    vec3.copy(out.min, t);
+    vec3.copy(out.max, t);
+    return out;
+  }
+  const b = mesh.bvh.bounds;
+  if (quat.isIdentity(pose.rotation)) {
+    vec3.set(out.min, b[0] + t.x, b[1] + t.y, b[2] + t.z);
+    vec3.set(out.max, b[3] + t.x, b[4] + t.y, b[5] + t.z);
+    return out;
+  }
+  vec3.set(out.min, Infinity, Infinity, Infinity);
+  vec3.set(out.max, -Infinity, -Infinity, -Infinity);
+  for (let k = 0; k < 8; k++) {
+    vec3.set(corner, k & 1 ? b[3] : b[0], k & 2 ? b[4] : b[1], k & 4 ? b[5] : b[2]);
+    quat.rotate(corner, pose.rotation, corner);
+    vec3.add(corner, corner, t);
+    vec3.min(out.min, out.min, corner);
+    vec3.max(out.max, out.max, corner);
+  }
+  return out;
+}
+
+/**
+ * The generalized winding number of `mesh` at local point `p` (Jacobson et al. 2013): Σ Ω_t /
+ * 4π over the triangles, with the signed solid angle Ω_t of Van Oosterom & Strackee (1983),
+ * 2·atan2(a·(b×c), |a||b||c| + (a·b)|c| + (b·c)|a| + (c·a)|b|) for corners relative to p. For a
+ * closed, outward-wound mesh: 1 inside, 0 outside, ½ on the surface; for open meshes a smooth
+ * "insideness". A point on a vertex or an edge adds 0 for that triangle (finite, never NaN).
+ * O(triangles).
+ */
+export function windingNumberTriangleMesh(mesh: TriangleMesh, p: Vec3): number {
+  const v = mesh.vertices;
+  const idx = mesh.indices;
+  let sum = 0;
+  for (let t = 0; t < mesh.triangleCount; t++) {
+    const a = 3 * idx[3 * t];
+    const b = 3 * idx[3 * t + 1];
+    const c = 3 * idx[3 * t + 2];
+    const ax = v[a] - p.x;
+    const ay = v[a + 1] - p.y;
+    const az = v[a + 2] - p.z;
+    const bx = v[b] - p.x;
+    const by = v[b + 1] - p.y;
+    const bz = v[b + 2] - p.z;
+    const cx = v[c] - p.x;
+    const cy = v[c + 1] - p.y;
+    const cz = v[c + 2] - p.z;
+    const la = Math.sqrt(ax * ax + ay * ay + az * az);
+    const lb = Math.sqrt(bx * bx + by * by + bz * bz);
+    const lc = Math.sqrt(cx * cx + cy * cy + cz * cz);
+    const det = ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx);
+    const den =
+      la * lb * lc +
+      (ax * bx + ay * by + az * bz) * lc +
+      (bx * cx + by * cy + bz * cz) * la +
+      (cx * ax + cy * ay + cz * az) * lb;
+    if (det === 0 && den === 0) continue;
+    sum += 2 * Math.atan2(det, den);
+  }
+  return sum / (4 * Math.PI);
+}
+
+/**
+ * True when local point `p` is inside the closed mesh: its winding number is at least
+ * {@link MESH_WINDING_INSIDE} (½) in magnitude, so either winding of a closed mesh works. For an
+ * open mesh the answer is the same rounding of its generalized winding number (a sensible
+ * "inside" for nearly closed meshes). O(triangles).
+ */
+export function containsPointTriangleMesh(mesh: TriangleMesh, p: Vec3): boolean {
+  return Math.abs(windingNumberTriangleMesh(mesh, p)) >= MESH_WINDING_INSIDE;
+}
+
+/**
+ * The convex hull of the mesh's vertices as a `convex` shape (src/geometry/hull.ts quickhull),
+ * in the mesh's local frame. Throws `CollideError` naming `field` when the vertices are fewer
+ * than 4 or all coplanar.
+ */
+export function convexHullOfTriangleMesh(mesh: TriangleMesh, field = "vertices"): ConvexPolyhedron {
+  return makeConvexPolyhedron(mesh.vertices, field);
+}
