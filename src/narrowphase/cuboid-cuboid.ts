@@ -17,6 +17,10 @@
  * positive `prediction` is computed by GJK (convex-convex).
  */
 import { SAT_AXIS_TIE_TOLERANCE, SAT_PARALLEL_EDGE_TOLERANCE } from "../constants.js";
+import {
+  closestPointsSegmentSegment,
+  type SegmentParameters,
+} from "../geometry/closest-segments.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as mat3 from "../math/mat3.js";
@@ -204,38 +208,11 @@ const edgeA = vec3.create();
 const edgeB = vec3.create();
 const qA = vec3.create();
 const qB = vec3.create();
-
-/**
- * Closest points of segments p1 + s·d1 and p2 + t·d2 (s, t ∈ [−1, 1]: the segments are given by
- * centre and half vector), written to `c1` and `c2` (Ericson 2005, §5.1.9, symmetric form).
- */
-function closestPointsCenteredSegments(
-  c1: Vec3,
-  c2: Vec3,
-  p1: Vec3,
-  d1: Vec3,
-  p2: Vec3,
-  d2: Vec3,
-): void {
-  const rx = p1.x - p2.x;
-  const ry = p1.y - p2.y;
-  const rz = p1.z - p2.z;
-  const a = vec3.dot(d1, d1);
-  const e = vec3.dot(d2, d2);
-  const f = d2.x * rx + d2.y * ry + d2.z * rz;
-  const c = d1.x * rx + d1.y * ry + d1.z * rz;
-  const b = vec3.dot(d1, d2);
-  const denom = a * e - b * b;
-  let s = 0;
-  if (a > 0 && denom > 0) s = Math.min(1, Math.max(-1, (b * f - c * e) / denom));
-  let t = e > 0 ? (b * s + f) / e : 0;
-  if (t < -1 || t > 1) {
-    t = Math.min(1, Math.max(-1, t));
-    s = a > 0 ? Math.min(1, Math.max(-1, (b * t - c) / a)) : 0;
-  }
-  vec3.addScaled(c1, p1, d1, s);
-  vec3.addScaled(c2, p2, d2, t);
-}
+const endA0 = vec3.create();
+const endA1 = vec3.create();
+const endB0 = vec3.create();
+const endB1 = vec3.create();
+const segParams: SegmentParameters = { s: 0, t: 0 };
 
 /**
  * Contact of boxes A and B in A's frame from the SAT: false when separated by more than
@@ -281,7 +258,12 @@ export function contactCuboidCuboidSat(
     vec3.setAxis(edgeB, sat.j, vec3.getAxis(b.halfExtents, sat.j));
     iso.transformPoint(supB, bInA, supB);
     iso.transformVector(edgeB, bInA, edgeB);
-    closestPointsCenteredSegments(qA, qB, supA, edgeA, supB, edgeB);
+    // Support edges as centre ± half vector.
+    vec3.sub(endA0, supA, edgeA);
+    vec3.add(endA1, supA, edgeA);
+    vec3.sub(endB0, supB, edgeB);
+    vec3.add(endB1, supB, edgeB);
+    closestPointsSegmentSegment(qA, qB, endA0, endA1, endB0, endB1, segParams);
     vec3.copy(out.pointA, qA);
     vec3.copy(out.pointB, qB);
   }

@@ -34,6 +34,12 @@ import {
 import { contactCuboidCuboidSat, intersectsCuboidCuboid } from "./cuboid-cuboid.js";
 import { manifoldFromContact } from "./manifold.js";
 import {
+  contactCapsuleCapsule,
+  contactSphereCapsule,
+  intersectsCapsuleCapsule,
+  intersectsSphereCapsule,
+} from "./sphere-capsule.js";
+import {
   contactSphereCuboid,
   distanceSphereCuboid,
   intersectsSphereCuboid,
@@ -43,6 +49,7 @@ import {
   distanceSphereSphere,
   intersectsSphereSphere,
 } from "./sphere-sphere.js";
+import { contactSphereTriangle, intersectsSphereTriangle } from "./sphere-triangle.js";
 
 /** Boolean overlap routine of a pair (touching counts). */
 export type IntersectsFn = (a: Shape, b: Shape, bInA: Isometry) => boolean;
@@ -142,6 +149,21 @@ registerPair(ShapeType.Sphere, ShapeType.Sphere, {
   intersects: intersectsSphereSphere as IntersectsFn,
   distance: distanceSphereSphere as DistanceFn,
   contact: contactSphereSphere as ContactFn,
+});
+
+registerPair(ShapeType.Sphere, ShapeType.Capsule, {
+  intersects: intersectsSphereCapsule as IntersectsFn,
+  contact: contactSphereCapsule as ContactFn,
+});
+
+registerPair(ShapeType.Capsule, ShapeType.Capsule, {
+  intersects: intersectsCapsuleCapsule as IntersectsFn,
+  contact: contactCapsuleCapsule as ContactFn,
+});
+
+registerPair(ShapeType.Sphere, ShapeType.Triangle, {
+  intersects: intersectsSphereTriangle as IntersectsFn,
+  contact: contactSphereTriangle as ContactFn,
 });
 
 registerPair(ShapeType.Sphere, ShapeType.Cuboid, {
