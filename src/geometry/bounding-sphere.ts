@@ -27,8 +27,8 @@ import {
   CONTAINMENT_TOLERANCE,
   MAX_REFINE_ITERATIONS,
 } from "../constants.js";
-import { invalidValue } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
+import { type PointSet, readPointSet } from "./point-set.js";
 
 /** A sphere enclosing a point set: `center` in the points' frame, `radius` in their unit. */
 export interface BoundingSphere {
@@ -36,37 +36,12 @@ export interface BoundingSphere {
   radius: number;
 }
 
-/**
- * A point set: packed coordinates `x0, y0, z0, x1, …` (length a positive multiple of 3) or an
- * array of `{x, y, z}` points.
- */
-export type PointSet = ArrayLike<number> | readonly Vec3[];
+export type { PointSet } from "./point-set.js";
+export { packPoints } from "./point-set.js";
 
 /** A new bounding sphere at the origin with radius 0 (allocates). */
 export function makeBoundingSphere(): BoundingSphere {
   return { center: { x: 0, y: 0, z: 0 }, radius: 0 };
-}
-
-/**
- * Packs `{x, y, z}` points into a new `Float64Array` of length 3n (allocates).
- * @throws CollideError (`invalid_value`, field `points`) when the array is empty or a point is
- * missing or has a non-finite coordinate.
- */
-export function packPoints(points: readonly Vec3[]): Float64Array {
-  if (points == null || points.length === 0) {
-    invalidValue("points", points, "must hold at least one point");
-  }
-  const out = new Float64Array(points.length * 3);
-  for (let i = 0; i < points.length; i++) {
-    const p = points[i];
-    if (p == null || !Number.isFinite(p.x) || !Number.isFinite(p.y) || !Number.isFinite(p.z)) {
-      invalidValue("points", p, `must have finite coordinates (point ${i})`);
-    }
-    out[3 * i] = p.x;
-    out[3 * i + 1] = p.y;
-    out[3 * i + 2] = p.z;
-  }
-  return out;
 }
 
 /**
@@ -77,24 +52,6 @@ const SQUARE_SAFE_MIN = 2 ** -1000;
 const SQUARE_SAFE_MAX = 2 ** 1000;
 /** Largest binary exponent by which the points are rescaled to unit size. */
 const RESCALE_MAX_EXPONENT = 1000;
-
-/** Validates a point set and returns its packed coordinates. */
-function readPoints(points: PointSet): ArrayLike<number> {
-  if (points == null || points.length === 0) {
-    invalidValue("points", points, "must hold at least one point");
-  }
-  if (typeof points[0] !== "number") return packPoints(points as readonly Vec3[]);
-  const flat = points as ArrayLike<number>;
-  if (flat.length % 3 !== 0) {
-    invalidValue("points", flat.length, "must have a length that is a multiple of 3");
-  }
-  for (let i = 0; i < flat.length; i++) {
-    if (typeof flat[i] !== "number" || !Number.isFinite(flat[i])) {
-      invalidValue("points", flat[i], `must have finite coordinates (coordinate ${i})`);
-    }
-  }
-  return flat;
-}
 
 /**
  * The radius that covers every point from centre (cx, cy, cz): the larger of `radius` and the
@@ -194,7 +151,7 @@ function finish(
  * a multiple of 3, or a non-finite coordinate.
  */
 export function boundingSphereMean(out: BoundingSphere, points: PointSet): BoundingSphere {
-  const p = readPoints(points);
+  const p = readPointSet(points);
   const n = p.length / 3;
   loadRelative(p);
   let sumX = 0;
@@ -219,7 +176,7 @@ export function boundingSphereMean(out: BoundingSphere, points: PointSet): Bound
  * @throws CollideError (`invalid_value`, field `points`) as {@link boundingSphereMean}.
  */
 export function boundingSphereRitter(out: BoundingSphere, points: PointSet): BoundingSphere {
-  const p = readPoints(points);
+  const p = readPointSet(points);
   loadRelative(p);
   // Indices (of the first coordinate) of the min and max point along each axis.
   let minX = 0;
@@ -566,7 +523,7 @@ function moveToFront(i: number): void {
  * @throws CollideError (`invalid_value`, field `points`) as {@link boundingSphereMean}.
  */
 export function boundingSphereExact(out: BoundingSphere, points: PointSet): BoundingSphere {
-  const p = readPoints(points);
+  const p = readPointSet(points);
   const n = p.length / 3;
   loadRelative(p);
   upperR2 = 0;

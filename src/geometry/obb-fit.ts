@@ -14,11 +14,12 @@
  * and a valid unit quaternion. The computation is done relative to the first point so sets far
  * from the origin keep their relative precision.
  */
-import { invalidValue } from "../errors.js";
+
 import * as mat3 from "../math/mat3.js";
 import type { Quat } from "../math/quat.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
+import { readPointSet } from "./point-set.js";
 
 /**
  * An oriented bounding box: `center` in the points' frame, `halfExtents` along the box's local
@@ -50,37 +51,6 @@ const eigenvalues: Vec3 = { x: 0, y: 0, z: 0 };
 const variances = new Float64Array(3);
 const order = new Int32Array(3);
 
-/** Validates a point set (packed or `{x, y, z}`) and returns its packed coordinates. */
-function readPoints(points: ArrayLike<number> | readonly Vec3[]): ArrayLike<number> {
-  if (points == null || points.length === 0) {
-    invalidValue("points", points, "must hold at least one point");
-  }
-  if (typeof points[0] !== "number") {
-    const list = points as readonly Vec3[];
-    const out = new Float64Array(list.length * 3);
-    for (let i = 0; i < list.length; i++) {
-      const p = list[i];
-      if (p == null || !Number.isFinite(p.x) || !Number.isFinite(p.y) || !Number.isFinite(p.z)) {
-        invalidValue("points", p, `must have finite coordinates (point ${i})`);
-      }
-      out[3 * i] = p.x;
-      out[3 * i + 1] = p.y;
-      out[3 * i + 2] = p.z;
-    }
-    return out;
-  }
-  const flat = points as ArrayLike<number>;
-  if (flat.length % 3 !== 0) {
-    invalidValue("points", flat.length, "must have a length that is a multiple of 3");
-  }
-  for (let i = 0; i < flat.length; i++) {
-    if (typeof flat[i] !== "number" || !Number.isFinite(flat[i])) {
-      invalidValue("points", flat[i], `must have finite coordinates (coordinate ${i})`);
-    }
-  }
-  return flat;
-}
-
 /**
  * Fits an oriented bounding box to the points by PCA (Ericson 2005, §4.4.3): the covariance of
  * the points, its eigenvectors by Jacobi rotations (`mat3.symmetricEigen`) as axes, and the
@@ -92,7 +62,7 @@ function readPoints(points: ArrayLike<number> | readonly Vec3[]): ArrayLike<numb
  * a multiple of 3, or a non-finite coordinate.
  */
 export function fitObbPca(out: Obb, points: ArrayLike<number> | readonly Vec3[]): Obb {
-  const p = readPoints(points);
+  const p = readPointSet(points);
   const n = p.length / 3;
   const rx = p[0];
   const ry = p[1];

@@ -6,6 +6,7 @@
 
 import type { ConvexHull } from "../geometry/hull.js";
 import { computeConvexHull } from "../geometry/hull.js";
+import { readPointSet } from "../geometry/point-set.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
@@ -31,7 +32,7 @@ export function makeConvexPolyhedron(
   points: ArrayLike<number> | readonly Vec3[],
   field = "points",
 ): ConvexPolyhedron {
-  const packed = packPoints(points);
+  const packed = readPointSet(points, field);
   const hull = computeConvexHull(packed, field);
   return {
     type: ShapeType.ConvexPolyhedron,
@@ -39,20 +40,6 @@ export function makeConvexPolyhedron(
     vertexCount: hull.vertices.length / 3,
     faceCount: hull.faceOffsets.length - 1,
   };
-}
-
-function packPoints(points: ArrayLike<number> | readonly Vec3[]): ArrayLike<number> {
-  if (points.length > 0 && typeof points[0] === "object") {
-    const vs = points as readonly Vec3[];
-    const out = new Float64Array(vs.length * 3);
-    for (let i = 0; i < vs.length; i++) {
-      out[3 * i] = vs[i].x;
-      out[3 * i + 1] = vs[i].y;
-      out[3 * i + 2] = vs[i].z;
-    }
-    return out;
-  }
-  return points as ArrayLike<number>;
 }
 
 /** out = the hull's support point (the vertex farthest along `dir`), by a linear scan. */

@@ -7,6 +7,7 @@
 import { invalidValue } from "../errors.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
+import * as mat3 from "../math/mat3.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { ShapeType } from "./shape.js";
@@ -55,28 +56,18 @@ export function supportCuboid(out: Vec3, c: Cuboid, dir: Vec3): Vec3 {
   return vec3.set(out, dir.x >= 0 ? h.x : -h.x, dir.y >= 0 ? h.y : -h.y, dir.z >= 0 ? h.z : -h.z);
 }
 
+const rotation = mat3.create();
+
 /**
  * out = the tight world AABB of the box under `pose`: centre t, half extents |R|·h
  * (Ericson 2005, §4.2.6; Arvo 1990).
  */
 export function aabbCuboid(out: Aabb, c: Cuboid, pose: Isometry): Aabb {
-  const { x, y, z, w } = pose.rotation;
+  const m = mat3.fromQuat(rotation, pose.rotation);
   const h = c.halfExtents;
-  const x2 = x + x;
-  const y2 = y + y;
-  const z2 = z + z;
-  const xx = x * x2;
-  const xy = x * y2;
-  const xz = x * z2;
-  const yy = y * y2;
-  const yz = y * z2;
-  const zz = z * z2;
-  const wx = w * x2;
-  const wy = w * y2;
-  const wz = w * z2;
-  const ex = Math.abs(1 - (yy + zz)) * h.x + Math.abs(xy - wz) * h.y + Math.abs(xz + wy) * h.z;
-  const ey = Math.abs(xy + wz) * h.x + Math.abs(1 - (xx + zz)) * h.y + Math.abs(yz - wx) * h.z;
-  const ez = Math.abs(xz - wy) * h.x + Math.abs(yz + wx) * h.y + Math.abs(1 - (xx + yy)) * h.z;
+  const ex = Math.abs(m[0]) * h.x + Math.abs(m[1]) * h.y + Math.abs(m[2]) * h.z;
+  const ey = Math.abs(m[3]) * h.x + Math.abs(m[4]) * h.y + Math.abs(m[5]) * h.z;
+  const ez = Math.abs(m[6]) * h.x + Math.abs(m[7]) * h.y + Math.abs(m[8]) * h.z;
   const t = pose.translation;
   vec3.set(out.min, t.x - ex, t.y - ey, t.z - ez);
   vec3.set(out.max, t.x + ex, t.y + ey, t.z + ez);
