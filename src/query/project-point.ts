@@ -10,6 +10,7 @@
  * convex polyhedron, and the closest point on a triangle (§5.1.5). Flat shapes (a triangle)
  * have no interior: a point is inside only when it lies on them.
  */
+import { GJK_ROUNDING_TOLERANCE } from "../constants.js";
 import { CollideError } from "../errors.js";
 import { closestPointOnSegment, closestPointOnTriangle } from "../geometry/closest-point.js";
 import type { Isometry } from "../math/isometry.js";
@@ -82,9 +83,20 @@ export function projectPointLocal(
     case ShapeType.ConvexPolyhedron:
       return projectConvexPolyhedron(out, shape, p, solid);
     case ShapeType.Triangle: {
+      // Flat: "inside" means on the triangle, up to the rounding of the closest point.
       closestPointOnTriangle(out.point, p, shape.a, shape.b, shape.c);
       out.distance = vec3.distance(p, out.point);
-      out.inside = out.distance === 0;
+      const size = Math.max(
+        vec3.length(shape.a),
+        vec3.length(shape.b),
+        vec3.length(shape.c),
+        vec3.length(p),
+      );
+      out.inside = out.distance <= GJK_ROUNDING_TOLERANCE * size;
+      if (out.inside) {
+        vec3.copy(out.point, p);
+        out.distance = 0;
+      }
       return out;
     }
   }
@@ -105,7 +117,16 @@ function projectOnBall(
   solid: boolean,
 ): PointProjection {
   vec3.sub(t2, p, c);
-  const dist = vec3.length(t2);
+  let dist = vec3.length(t2);
+  if (axis) {
+    // On the core segment up to rounding: the direction of p − c is noise (it may even point
+    // along the axis), so take a perpendicular one.
+    const size = vec3.length(p) + vec3.length(c) + radius;
+    if (dist <= GJK_ROUNDING_TOLERANCE * size) {
+      dist = 0;
+      vec3.set(t2, 0, 0, 0);
+    }
+  }
   out.inside = dist <= radius;
   if (out.inside && solid) {
     vec3.copy(out.point, p);
@@ -172,10 +193,17 @@ function projectCapsule(
 
 /** Azimuth of p about the local Y axis as a unit (x, 0, z) in t1; (1, 0, 0) on the axis. */
 function azimuth(p: Vec3): number {
-  const rho = Math.hypot(p.x, p.z);
-  if (rho > 0) vec3.set(t1, p.x / rho, 0, p.z / rho);
-  else vec3.set(t1, 1, 0, 0);
-  return rho;
+  // Rescaled by the larger component first, so that subnormal coordinates stay unit.
+  const m = Math.max(Math.abs(p.x), Math.abs(p.z));
+  if (!(m > 0)) {
+    vec3.set(t1, 1, 0, 0);
+    return 0;
+  }
+  const x = p.x / m;
+  const z = p.z / m;
+  const l = Math.hypot(x, z);
+  vec3.set(t1, x / l, 0, z / l);
+  return m * l;
 }
 
 /** out.point = the profile point (ρ, y) rotated back to the azimuth in t1. */

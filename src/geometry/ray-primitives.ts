@@ -1,0 +1,586 @@
+/**
+ * Closed-form ray casts against the convex primitives, in the primitive's local frame.
+ *
+ * Every solid primitive is cast the same way: compute the closed interval [tEnter, tExit] of the
+ * LINE o + t·d (t ∈ ℝ) inside the primitive, with the outward unit normal at both ends, then
+ * {@link selectRayHit} turns the interval into the answer of a ray with t ∈ [0, maxToi]:
+ *
+ * - tEnter ≥ 0: the ray enters at tEnter (a ray starting exactly on the surface and pointing
+ *   inward enters at t = 0 with the normal there);
+ * - tEnter < 0 ≤ tExit: the origin is inside; a solid shape answers t = 0 with a zero normal,
+ *   a hollow one answers tExit with the outward normal where the ray leaves;
+ * - otherwise the ray misses.
+ *
+ * The interval is closed, so grazing rays (tangent to a sphere, along a box face or edge,
+ * parallel to a face inside its slab) hit. Sources: the slab test (Kay & Kajiya 1986; Ericson
+ * 2005, §5.3.3), ray–sphere by the numerically stable quadratic (Ericson 2005, §5.3.2; Haines et
+ * al., "Precision Improvements for Ray/Sphere Intersection", Ray Tracing Gems 2019, ch. 7),
+ * capsules as the union of two balls and a finite cylinder side (Ericson 2005, §5.3.7),
+ * cylinders and cones as a quadric intersected with a slab, convex polyhedra by clipping the
+ * line against every face plane (Ericson 2005, §5.3.8; Cyrus & Beck 1978), and the watertight
+ * ray–triangle test of Woop, Benthin & Wald 2013 ("Watertight Ray/Triangle Intersection",
+ * JCGT 2(1)).
+ *
+ * This layer knows no shapes: each routine takes the primitive's numbers. No routine allocates.
+ * Directions need not be unit; a zero direction gives the whole line (t from −∞ to ∞) when the
+ * origin is inside, which {@link selectRayHit} answers as t = 0 for a solid shape and a miss
+ * for a hollow one — never NaN.
+ */
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+
+/** The part of a line o + t·d inside a convex primitive: [tEnter, tExit], with end normals. */
+export interface RayInterval {
+  /** Parameter where the line enters (−∞ when it never leaves the shape backwards). */
+  tEnter: number;
+  /** Parameter where the line leaves (+∞ when it never leaves). */
+  tExit: number;
+  /** Outward unit normal at the entry point (local frame); zero when tEnter is infinite. */
+  readonly normalEnter: Vec3;
+  /** Outward unit normal at the exit point (local frame); zero when tExit is infinite. */
+  readonly normalExit: Vec3;
+}
+
+/** A new empty interval (allocates). */
+export function makeRayInterval(): RayInterval {
+  return {
+    tEnter: Infinity,
+    tExit: -Infinity,
+    normalEnter: vec3.create(),
+    normalExit: vec3.create(),
+  };
+}
+
+/** Value returned by {@link selectRayHit} when the ray misses. */
+export const RAY_MISS = -1;
+
+/**
+ * The ray's answer from the line interval `iv` (see the file comment): returns the time of
+ * impact t ∈ [0, maxToi] and writes the outward unit normal to `outNormal` (zero for a solid
+ * shape hit from inside), or returns {@link RAY_MISS}. Never returns an infinite t.
+ */
+export function selectRayHit(
+  outNormal: Vec3,
+  iv: RayInterval,
+  maxToi: number,
+  solid: boolean,
+): number {
+  const t0 = iv.tEnter;
+  const t1 = iv.tExit;
+  if (!(t0 <= t1) || !(t1 >= 0)) return RAY_MISS;
+  if (t0 >= 0) {
+    if (!(t0 <= maxToi) || !Number.isFinite(t0)) return RAY_MISS;
+    vec3.copy(outNormal, iv.normalEnter);
+    return t0 + 0; // −0 (a slab time on the surface) becomes 0
+  }
+  if (solid) {
+    vec3.set(outNormal, 0, 0, 0);
+    return 0;
+  }
+  if (!(t1 <= maxToi) || !Number.isFinite(t1)) return RAY_MISS;
+  vec3.copy(outNormal, iv.normalExit);
+  return t1 + 0;
+}
+
+/** Sets the interval to the whole line (the origin is inside and the direction is zero). */
+function wholeLine(out: RayInterval): true {
+  out.tEnter = -Infinity;
+  out.tExit = Infinity;
+  vec3.set(out.normalEnter, 0, 0, 0);
+  vec3.set(out.normalExit, 0, 0, 0);
+  return true;
+}
+
+// Roots of the last quadratic solved, t0 ≤ t1.
+let root0 = 0;
+let root1 = 0;
+
+/**
+ * Roots of a·t² + 2b·t + c = 0 given the discriminant b² − ac (≥ 0) and a ≠ 0, by the stable
+ * form q = −(b + sign(b)·√disc), roots q/a and c/q (Press et al., Numerical Recipes §5.6;
+ * Ericson 2005, §5.3.2). Writes root0 ≤ root1.
+ */
+function solveQuadratic(a: number, b: number, c: number, disc: number): void {
+  const sq = Math.sqrt(disc);
+  const q = b >= 0 ? -(b + sq) : -(b - sq);
+  if (q === 0) {
+    // b = 0 and disc = 0 (hence c = 0): a double root at 0.
+    root0 = 0;
+    root1 = 0;
+    return;
+  }
+  const r0 = q / a;
+  const r1 = c / q;
+  root0 = Math.min(r0, r1);
+  root1 = Math.max(r0, r1);
+}
+
+/**
+ * Solves |m + t·d| ≤ r for t with m, d given by components: the interval of a line inside a
+ * ball of radius r centred on the origin (or inside an infinite cylinder when m, d are the
+ * components perpendicular to its axis). Writes root0 ≤ root1 and returns 1; returns 0 when the
+ * line misses; returns 2 when d = 0 and |m| ≤ r (the whole line). The direction is normalised
+ * first (rescaled by its largest component, so a tiny or subnormal d keeps its precision) and the
+ * discriminant is r² − |m − (m·u)u|², the squared distance of the centre from the line, which
+ * stays accurate for a distant origin (Ray Tracing Gems 2019, ch. 7).
+ */
+function lineBall(
+  mx: number,
+  my: number,
+  mz: number,
+  dx: number,
+  dy: number,
+  dz: number,
+  r: number,
+): number {
+  const mLen = Math.hypot(mx, my, mz);
+  const c = (mLen - r) * (mLen + r);
+  const big = Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz));
+  if (!(big > 0)) return c <= 0 ? 2 : 0;
+  let ux = dx / big;
+  let uy = dy / big;
+  let uz = dz / big;
+  const l = Math.hypot(ux, uy, uz);
+  ux /= l;
+  uy /= l;
+  uz /= l;
+  const dLen = big * l;
+  const b = mx * ux + my * uy + mz * uz;
+  const fLen = Math.hypot(mx - b * ux, my - b * uy, mz - b * uz);
+  const h2 = (r - fLen) * (r + fLen);
+  if (h2 < 0) return 0;
+  // Unit-direction roots τ of τ² + 2bτ + c = 0, then t = τ / |d|.
+  solveQuadratic(1, b, c, h2);
+  root0 /= dLen;
+  root1 /= dLen;
+  if (c <= 0) {
+    // The origin is inside or on the ball: the entry is at or before 0, the exit at or after.
+    root0 = Math.min(root0, 0);
+    root1 = Math.max(root1, 0);
+  }
+  return 1;
+}
+
+/** out = unit vector of (x, y, z), or `fallback` negated when it is zero. */
+function unitOr(out: Vec3, x: number, y: number, z: number, fallback: Vec3): Vec3 {
+  vec3.set(out, x, y, z);
+  if (vec3.normalize(out, out) === 0) {
+    vec3.negate(out, fallback);
+    if (vec3.normalize(out, out) === 0) vec3.set(out, 1, 0, 0);
+  }
+  return out;
+}
+
+/**
+ * The line o + t·d inside the ball of `radius` centred on the local origin. Returns false when
+ * it misses; otherwise writes the interval and the normals (p − centre)/radius at both ends.
+ */
+export function rayIntervalSphere(out: RayInterval, radius: number, o: Vec3, d: Vec3): boolean {
+  const k = lineBall(o.x, o.y, o.z, d.x, d.y, d.z, radius);
+  if (k === 0) return false;
+  if (k === 2) return wholeLine(out);
+  out.tEnter = root0;
+  out.tExit = root1;
+  unitOr(out.normalEnter, o.x + root0 * d.x, o.y + root0 * d.y, o.z + root0 * d.z, d);
+  unitOr(out.normalExit, o.x + root1 * d.x, o.y + root1 * d.y, o.z + root1 * d.z, d);
+  return true;
+}
+
+/**
+ * The slab test (Kay & Kajiya 1986; Ericson 2005, §5.3.3): the line o + t·d inside the box
+ * |x| ≤ h.x, |y| ≤ h.y, |z| ≤ h.z (half extents ≥ 0; zero gives a flat box). A direction
+ * component of exactly 0 is handled without division: the line is inside that slab (closed,
+ * so a ray along a face hits) or misses. The normals are the entry and exit face normals
+ * (±axis); ties through edges and corners take the first axis. Returns false on a miss.
+ */
+export function rayIntervalCuboid(out: RayInterval, h: Vec3, o: Vec3, d: Vec3): boolean {
+  let tMin = -Infinity;
+  let tMax = Infinity;
+  let axisIn = -1;
+  let signIn = 0;
+  let axisOut = -1;
+  let signOut = 0;
+  for (let i = 0; i < 3; i++) {
+    const oi = vec3.getAxis(o, i);
+    const di = vec3.getAxis(d, i);
+    const hi = vec3.getAxis(h, i);
+    if (di === 0) {
+      if (oi < -hi || oi > hi) return false;
+      continue;
+    }
+    const tLo = (-hi - oi) / di;
+    const tHi = (hi - oi) / di;
+    const near = di > 0 ? tLo : tHi;
+    const far = di > 0 ? tHi : tLo;
+    if (near > tMin) {
+      tMin = near;
+      axisIn = i;
+      signIn = di > 0 ? -1 : 1;
+    }
+    if (far < tMax) {
+      tMax = far;
+      axisOut = i;
+      signOut = di > 0 ? 1 : -1;
+    }
+    if (tMin > tMax) return false;
+  }
+  out.tEnter = tMin;
+  out.tExit = tMax;
+  vec3.set(out.normalEnter, 0, 0, 0);
+  vec3.set(out.normalExit, 0, 0, 0);
+  if (axisIn >= 0) vec3.setAxis(out.normalEnter, axisIn, signIn);
+  if (axisOut >= 0) vec3.setAxis(out.normalExit, axisOut, signOut);
+  return true;
+}
+
+const capU = vec3.create();
+
+/**
+ * The line o + t·d inside the capsule of radius r around segment a–b (a = b is a ball). The
+ * capsule is the union of the balls at a and b and the side of the finite cylinder between
+ * them, a convex set, so the interval runs from the earliest entry to the latest exit over the
+ * three pieces; a side entry or exit counts only where it lies between the end planes (beyond
+ * them a ball holds the boundary). Normals: radial from the core segment. Returns false on a
+ * miss. Ericson 2005, §5.3.7.
+ */
+export function rayIntervalCapsule(
+  out: RayInterval,
+  a: Vec3,
+  b: Vec3,
+  r: number,
+  o: Vec3,
+  d: Vec3,
+): boolean {
+  let tIn = Infinity;
+  let tOut = -Infinity;
+  let inX = 0;
+  let inY = 0;
+  let inZ = 0;
+  let outX = 0;
+  let outY = 0;
+  let outZ = 0;
+  for (let e = 0; e < 2; e++) {
+    const c = e === 0 ? a : b;
+    const mx = o.x - c.x;
+    const my = o.y - c.y;
+    const mz = o.z - c.z;
+    const k = lineBall(mx, my, mz, d.x, d.y, d.z, r);
+    if (k === 2) return wholeLine(out);
+    if (k === 0) continue;
+    if (root0 < tIn) {
+      tIn = root0;
+      inX = mx + root0 * d.x;
+      inY = my + root0 * d.y;
+      inZ = mz + root0 * d.z;
+    }
+    if (root1 > tOut) {
+      tOut = root1;
+      outX = mx + root1 * d.x;
+      outY = my + root1 * d.y;
+      outZ = mz + root1 * d.z;
+    }
+  }
+  vec3.sub(capU, b, a);
+  const len = vec3.normalize(capU, capU);
+  if (len > 0) {
+    const ux = capU.x;
+    const uy = capU.y;
+    const uz = capU.z;
+    const mx = o.x - a.x;
+    const my = o.y - a.y;
+    const mz = o.z - a.z;
+    const ms = mx * ux + my * uy + mz * uz;
+    const ds = d.x * ux + d.y * uy + d.z * uz;
+    const k = lineBall(
+      mx - ms * ux,
+      my - ms * uy,
+      mz - ms * uz,
+      d.x - ds * ux,
+      d.y - ds * uy,
+      d.z - ds * uz,
+      r,
+    );
+    if (k === 1) {
+      for (let e = 0; e < 2; e++) {
+        const t = e === 0 ? root0 : root1;
+        const s = ms + t * ds;
+        if (!(s >= 0 && s <= len)) continue;
+        // Radial vector from the axis at parameter t.
+        const px = mx + t * d.x - s * ux;
+        const py = my + t * d.y - s * uy;
+        const pz = mz + t * d.z - s * uz;
+        if (e === 0 && t < tIn) {
+          tIn = t;
+          inX = px;
+          inY = py;
+          inZ = pz;
+        }
+        if (e === 1 && t > tOut) {
+          tOut = t;
+          outX = px;
+          outY = py;
+          outZ = pz;
+        }
+      }
+    }
+  }
+  if (!(tIn <= tOut)) return false;
+  out.tEnter = tIn;
+  out.tExit = tOut;
+  unitOr(out.normalEnter, inX, inY, inZ, d);
+  unitOr(out.normalExit, outX, outY, outZ, d);
+  return true;
+}
+
+/**
+ * Intersects the interval with the slab |y| ≤ h of the cylinder and cone (normals ∓y at the
+ * planes): updates out in place, returns false when the result is empty.
+ */
+function clipSlabY(out: RayInterval, h: number, oy: number, dy: number): boolean {
+  if (dy === 0) return oy >= -h && oy <= h;
+  const tLo = (-h - oy) / dy;
+  const tHi = (h - oy) / dy;
+  const near = dy > 0 ? tLo : tHi;
+  const far = dy > 0 ? tHi : tLo;
+  if (near > out.tEnter) {
+    out.tEnter = near;
+    vec3.set(out.normalEnter, 0, dy > 0 ? -1 : 1, 0);
+  }
+  if (far < out.tExit) {
+    out.tExit = far;
+    vec3.set(out.normalExit, 0, dy > 0 ? 1 : -1, 0);
+  }
+  return out.tEnter <= out.tExit;
+}
+
+/**
+ * The line o + t·d inside the cylinder x² + z² ≤ r², |y| ≤ h (axis local +Y): the infinite
+ * cylinder's interval (a 2D ray–disc quadratic) intersected with the slab of the caps. Normals:
+ * radial on the side, ±y on the caps. Returns false on a miss.
+ */
+export function rayIntervalCylinder(
+  out: RayInterval,
+  h: number,
+  r: number,
+  o: Vec3,
+  d: Vec3,
+): boolean {
+  const k = lineBall(o.x, 0, o.z, d.x, 0, d.z, r);
+  if (k === 0) return false;
+  if (k === 2) {
+    out.tEnter = -Infinity;
+    out.tExit = Infinity;
+    vec3.set(out.normalEnter, 0, 0, 0);
+    vec3.set(out.normalExit, 0, 0, 0);
+  } else {
+    out.tEnter = root0;
+    out.tExit = root1;
+    unitOr(out.normalEnter, o.x + root0 * d.x, 0, o.z + root0 * d.z, d);
+    unitOr(out.normalExit, o.x + root1 * d.x, 0, o.z + root1 * d.z, d);
+    out.normalEnter.y = 0;
+    out.normalExit.y = 0;
+  }
+  return clipSlabY(out, h, o.y, d.y);
+}
+
+/** out = the cone's outward side normal at local point (x, y, z): ∇(ρ + k·y), unit. */
+function coneSideNormal(out: Vec3, x: number, z: number, k: number): Vec3 {
+  const rho = Math.hypot(x, z);
+  if (!(rho > 0)) return vec3.set(out, 0, 1, 0);
+  vec3.set(out, x / rho, k, z / rho);
+  vec3.normalize(out, out);
+  return out;
+}
+
+/**
+ * The line o + t·d inside the cone with apex (0, h, 0) and base disc of radius r at y = −h:
+ * the quadric ρ² = k²(h − y)², k = r/(2h), selects one or two pieces of the line; the lower
+ * nappe's piece is kept and intersected with the slab |y| ≤ h (which also cuts away the upper
+ * nappe). Normals: ∇(ρ + k·y) on the side, (0, −1, 0) on the base, (0, 1, 0) at the apex.
+ * Returns false on a miss.
+ */
+export function rayIntervalCone(out: RayInterval, h: number, r: number, o: Vec3, d: Vec3): boolean {
+  const k = r / (2 * h);
+  const k2 = k * k;
+  // Work relative to the apex: Q(v) = vx² + vz² − k²·vy² is the cone's quadratic form and the
+  // line meets the side where Q(m + t·d) = 0, m = o − apex.
+  const mx = o.x;
+  const my = o.y - h;
+  const mz = o.z;
+  const rhoM = Math.hypot(mx, mz);
+  const kYm = k * Math.abs(my);
+  const a = d.x * d.x + d.z * d.z - k2 * d.y * d.y;
+  const b = mx * d.x + mz * d.z - k2 * my * d.y;
+  const c = (rhoM - kYm) * (rhoM + kYm);
+  // b² − ac by the identity −det(Q)·(m × d)ᵀQ⁻¹(m × d) = k²(wx² + wz²) − wy², w = m × d: no
+  // cancellation of squares for a line near the apex (the analogue of the perpendicular
+  // distance in the stable ray–sphere test).
+  const wx = my * d.z - mz * d.y;
+  const wy = mz * d.x - mx * d.z;
+  const wz = mx * d.y - my * d.x;
+  let tIn = -Infinity;
+  let tOut = Infinity;
+  let sideIn = false;
+  let sideOut = false;
+  if (a === 0) {
+    // Parallel to a generator: the quadric is linear in t, 2b·t + c ≤ 0.
+    if (b === 0) {
+      if (c > 0) return false;
+    } else if (b > 0) {
+      tOut = -c / (2 * b);
+      sideOut = true;
+    } else {
+      tIn = -c / (2 * b);
+      sideIn = true;
+    }
+  } else {
+    let disc = k2 * (wx * wx + wz * wz) - wy * wy;
+    if (disc < 0) {
+      if (a > 0) return false;
+      disc = 0; // a < 0: the roots exist; rounding only.
+    }
+    solveQuadratic(a, b, c, disc);
+    if (a > 0) {
+      tIn = root0;
+      tOut = root1;
+      sideIn = true;
+      sideOut = true;
+    } else if (d.y < 0) {
+      // Going down: the lower nappe holds the far half-line.
+      tIn = root1;
+      sideIn = true;
+    } else {
+      tOut = root0;
+      sideOut = true;
+    }
+  }
+  out.tEnter = tIn;
+  out.tExit = tOut;
+  if (sideIn) coneSideNormal(out.normalEnter, o.x + tIn * d.x, o.z + tIn * d.z, k);
+  else vec3.set(out.normalEnter, 0, 0, 0);
+  if (sideOut) coneSideNormal(out.normalExit, o.x + tOut * d.x, o.z + tOut * d.z, k);
+  else vec3.set(out.normalExit, 0, 0, 0);
+  return clipSlabY(out, h, o.y, d.y);
+}
+
+/**
+ * The line o + t·d inside the convex polyhedron {p : nᵢ·p ≤ offsetᵢ for every face i}, by
+ * clipping against every plane (Ericson 2005, §5.3.8; Cyrus & Beck 1978): `normals` packed xyz
+ * (unit, outward), `offsets` one per face. A plane parallel to the line keeps it when the
+ * origin is on its inner side or exactly on it (so a ray along a face hits) and rejects it
+ * otherwise. Normals are the entry and exit face normals. Returns false on a miss.
+ */
+export function rayIntervalConvexPolyhedron(
+  out: RayInterval,
+  normals: ArrayLike<number>,
+  offsets: ArrayLike<number>,
+  o: Vec3,
+  d: Vec3,
+): boolean {
+  let tMin = -Infinity;
+  let tMax = Infinity;
+  let faceIn = -1;
+  let faceOut = -1;
+  const n = offsets.length;
+  for (let f = 0; f < n; f++) {
+    const nx = normals[3 * f];
+    const ny = normals[3 * f + 1];
+    const nz = normals[3 * f + 2];
+    const denom = nx * d.x + ny * d.y + nz * d.z;
+    const dist = offsets[f] - (nx * o.x + ny * o.y + nz * o.z);
+    if (denom === 0) {
+      if (dist < 0) return false;
+      continue;
+    }
+    const t = dist / denom;
+    if (denom < 0) {
+      if (t > tMin) {
+        tMin = t;
+        faceIn = f;
+      }
+    } else if (t < tMax) {
+      tMax = t;
+      faceOut = f;
+    }
+    if (tMin > tMax) return false;
+  }
+  out.tEnter = tMin;
+  out.tExit = tMax;
+  if (faceIn >= 0) {
+    vec3.set(
+      out.normalEnter,
+      normals[3 * faceIn],
+      normals[3 * faceIn + 1],
+      normals[3 * faceIn + 2],
+    );
+  } else vec3.set(out.normalEnter, 0, 0, 0);
+  if (faceOut >= 0) {
+    vec3.set(
+      out.normalExit,
+      normals[3 * faceOut],
+      normals[3 * faceOut + 1],
+      normals[3 * faceOut + 2],
+    );
+  } else vec3.set(out.normalExit, 0, 0, 0);
+  return true;
+}
+
+/** Value returned by {@link rayTriangle} when the determinant is exactly zero (see there). */
+export const RAY_TRIANGLE_DEGENERATE = -2;
+
+const triN = vec3.create();
+
+/**
+ * The watertight ray–triangle test (Woop, Benthin & Wald 2013): the ray o + t·d (t ≥ 0, d ≠ 0)
+ * against triangle abc. The vertices are translated to the ray origin and sheared so that the
+ * ray becomes the +z axis; the three 2D edge functions U, V, W are then computed from the same
+ * sheared values for every triangle sharing an edge, so a ray exactly through a shared edge or
+ * vertex hits (an edge function of 0 counts as inside) and no ray slips between neighbours.
+ * On a hit returns t ≥ 0 and writes the unit normal facing the ray's origin (the −d side) to
+ * `outNormal`; on a miss returns {@link RAY_MISS}; when the determinant is exactly zero — the
+ * ray is parallel to the triangle's plane, the triangle is degenerate (a segment or a point)
+ * or d = 0 — returns {@link RAY_TRIANGLE_DEGENERATE} and the caller decides (a GJK ray cast).
+ */
+export function rayTriangle(outNormal: Vec3, a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3): number {
+  const kz = vec3.maxAbsAxis(d);
+  const dz = vec3.getAxis(d, kz);
+  if (dz === 0) return RAY_TRIANGLE_DEGENERATE;
+  let kx = kz === 2 ? 0 : kz + 1;
+  let ky = kx === 2 ? 0 : kx + 1;
+  if (dz < 0) {
+    const tmp = kx;
+    kx = ky;
+    ky = tmp;
+  }
+  const sx = vec3.getAxis(d, kx) / dz;
+  const sy = vec3.getAxis(d, ky) / dz;
+  const sz = 1 / dz;
+  const akz = vec3.getAxis(a, kz) - vec3.getAxis(o, kz);
+  const bkz = vec3.getAxis(b, kz) - vec3.getAxis(o, kz);
+  const ckz = vec3.getAxis(c, kz) - vec3.getAxis(o, kz);
+  const ax = vec3.getAxis(a, kx) - vec3.getAxis(o, kx) - sx * akz;
+  const ay = vec3.getAxis(a, ky) - vec3.getAxis(o, ky) - sy * akz;
+  const bx = vec3.getAxis(b, kx) - vec3.getAxis(o, kx) - sx * bkz;
+  const by = vec3.getAxis(b, ky) - vec3.getAxis(o, ky) - sy * bkz;
+  const cx = vec3.getAxis(c, kx) - vec3.getAxis(o, kx) - sx * ckz;
+  const cy = vec3.getAxis(c, ky) - vec3.getAxis(o, ky) - sy * ckz;
+  const u = cx * by - cy * bx;
+  const v = ax * cy - ay * cx;
+  const w = bx * ay - by * ax;
+  if ((u < 0 || v < 0 || w < 0) && (u > 0 || v > 0 || w > 0)) return RAY_MISS;
+  const det = u + v + w;
+  if (det === 0) return RAY_TRIANGLE_DEGENERATE;
+  const t = (u * sz * akz + v * sz * bkz + w * sz * ckz) / det;
+  if (!(t >= 0) || !Number.isFinite(t)) return RAY_MISS;
+  // Geometric normal, oriented toward the ray's origin.
+  vec3.set(
+    triN,
+    (b.y - a.y) * (c.z - a.z) - (b.z - a.z) * (c.y - a.y),
+    (b.z - a.z) * (c.x - a.x) - (b.x - a.x) * (c.z - a.z),
+    (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x),
+  );
+  if (vec3.normalize(triN, triN) === 0) return RAY_TRIANGLE_DEGENERATE;
+  if (vec3.dot(triN, d) > 0) vec3.negate(triN, triN);
+  vec3.copy(outNormal, triN);
+  return t + 0;
+}

@@ -1,0 +1,180 @@
+/**
+ * The `raycast` query: the first point of a posed shape along a ray origin + t·dir,
+ * t ∈ [0, maxToi], in the world frame.
+ *
+ * The ray is taken into the shape's local frame once (the pose is rigid, so t is unchanged) with
+ * its direction normalised, so that every closed form works on a unit direction whatever the
+ * caller's scale; the time of impact is then converted back to multiples of `dir` and the hit
+ * point computed in the world as origin + toi·dir. Closed forms per shape (see
+ * src/geometry/ray-primitives.ts): slab test for boxes, stable quadratics for spheres, capsules,
+ * cylinders and cones, plane clipping for convex polyhedra, the watertight test for triangles,
+ * with the GJK ray cast (src/geometry/gjk-raycast.ts) for a triangle seen edge-on or degenerate.
+ *
+ * Semantics (shared/FORMATS.md): the normal is the outward unit normal at the hit (for a
+ * triangle, the side facing the ray's origin); a solid shape hit from inside gives toi 0,
+ * point = origin and normal 0; with `solid: false` a ray from inside reports where it leaves,
+ * with the outward normal there.
+ */
+import { invalidValue } from "../errors.js";
+import { gjkRayCast, makeGjkRayHit } from "../geometry/gjk-raycast.js";
+import {
+  makeRayInterval,
+  RAY_MISS,
+  RAY_TRIANGLE_DEGENERATE,
+  rayIntervalCapsule,
+  rayIntervalCone,
+  rayIntervalConvexPolyhedron,
+  rayIntervalCuboid,
+  rayIntervalCylinder,
+  rayIntervalSphere,
+  rayTriangle,
+  selectRayHit,
+} from "../geometry/ray-primitives.js";
+import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import { ShapeCoreSupport } from "../narrowphase/convex-convex.js";
+import type { Shape } from "../shapes/shape.js";
+import { ShapeType } from "../shapes/shape.js";
+import { checkVec3 } from "../shapes/validate.js";
+import { checkPose } from "./frames.js";
+import { makePointProjection, projectPointLocal, unsupportedShape } from "./project-point.js";
+
+/** A ray hit in the world frame. */
+export interface RayHit {
+  /** Time of impact, in multiples of the ray direction (the hit is origin + toi·dir). */
+  toi: number;
+  /** The hit point, world frame. */
+  point: Vec3;
+  /** Outward unit normal at the hit, world frame; zero for a solid shape hit from inside. */
+  normal: Vec3;
+}
+
+/** A new zeroed ray hit (allocates). */
+export function makeRayHit(): RayHit {
+  return { toi: 0, point: vec3.create(), normal: vec3.create() };
+}
+
+const oL = vec3.create();
+const dL = vec3.create();
+const dR = vec3.create();
+const nL = vec3.create();
+const interval = makeRayInterval();
+const gjkHit = makeGjkRayHit();
+const core = new ShapeCoreSupport();
+const projection = makePointProjection();
+
+/**
+ * Local cast: returns t ≥ 0 in multiples of the caller's direction (writing the normal to nL)
+ * or RAY_MISS. The quadrics use the unit direction dL (and scale t back by `len`); the flat
+ * shapes use the raw direction dR, which keeps their answers exact (a slab time (h − o)/d is
+ * one rounding away from the true value).
+ */
+function castLocal(shape: Shape, maxToi: number, len: number, solid: boolean): number {
+  const maxT = maxToi * len;
+  let t: number;
+  switch (shape.type) {
+    case ShapeType.Sphere:
+      if (!rayIntervalSphere(interval, shape.radius, oL, dL)) return RAY_MISS;
+      t = selectRayHit(nL, interval, maxT, solid);
+      return t < 0 ? t : t / len;
+    case ShapeType.Capsule:
+      if (!rayIntervalCapsule(interval, shape.a, shape.b, shape.radius, oL, dL)) return RAY_MISS;
+      t = selectRayHit(nL, interval, maxT, solid);
+      return t < 0 ? t : t / len;
+    case ShapeType.Cylinder:
+      if (!rayIntervalCylinder(interval, shape.halfHeight, shape.radius, oL, dL)) return RAY_MISS;
+      t = selectRayHit(nL, interval, maxT, solid);
+      return t < 0 ? t : t / len;
+    case ShapeType.Cone:
+      if (!rayIntervalCone(interval, shape.halfHeight, shape.radius, oL, dL)) return RAY_MISS;
+      t = selectRayHit(nL, interval, maxT, solid);
+      return t < 0 ? t : t / len;
+    case ShapeType.Cuboid:
+      if (!rayIntervalCuboid(interval, shape.halfExtents, oL, dR)) return RAY_MISS;
+      return selectRayHit(nL, interval, maxToi, solid);
+    case ShapeType.ConvexPolyhedron:
+      if (!rayIntervalConvexPolyhedron(interval, shape.faceNormals, shape.facePlaneOffsets, oL, dR))
+        return RAY_MISS;
+      return selectRayHit(nL, interval, maxToi, solid);
+    case ShapeType.Triangle: {
+      t = rayTriangle(nL, shape.a, shape.b, shape.c, oL, dR);
+      if (t === RAY_TRIANGLE_DEGENERATE) {
+        // Edge-on or degenerate: the triangle as a flat convex set (in-plane normal).
+        if (!gjkRayCast(gjkHit, core.reset(shape), oL, dL, maxT, true)) return RAY_MISS;
+        vec3.copy(nL, gjkHit.normal);
+        if (vec3.lengthSq(nL) === 0) vec3.negate(nL, dL);
+        return gjkHit.toi / len;
+      }
+      return t >= 0 && t <= maxToi ? t : RAY_MISS;
+    }
+  }
+  return unsupportedShape(shape, "raycast");
+}
+
+/**
+ * Casts the ray origin + t·dir, t ∈ [0, maxToi], against `shape` at world pose `pose`; on a hit
+ * writes the time of impact (multiples of `dir`, which need not be unit), the world hit point
+ * and the outward unit world normal to `out` and returns true; returns false on a miss. A solid
+ * shape hit from inside gives toi 0, point = origin, normal 0; with `solid` false a ray from
+ * inside reports where it leaves. Hot-path form: no validation and no allocation; a zero `dir`
+ * is answered as a point (a solid shape containing `origin` gives toi 0, otherwise a miss).
+ * Throws `unsupported_pair` for a shape type it cannot cast against.
+ * Sources: Ericson 2005, §5.3; Woop, Benthin & Wald 2013; van den Bergen 2004.
+ */
+export function castRayShape(
+  out: RayHit,
+  shape: Shape,
+  pose: Isometry,
+  origin: Vec3,
+  dir: Vec3,
+  maxToi: number,
+  solid: boolean,
+): boolean {
+  iso.inverseTransformPoint(oL, pose, origin);
+  iso.inverseTransformVector(dR, pose, dir);
+  const len = vec3.normalize(dL, dR);
+  if (len === 0) {
+    if (!solid || !projectPointLocal(projection, shape, oL, true).inside) return false;
+    out.toi = 0;
+    vec3.copy(out.point, origin);
+    vec3.set(out.normal, 0, 0, 0);
+    return true;
+  }
+  const t = castLocal(shape, maxToi, len, solid);
+  if (t < 0) return false;
+  const toi = Math.min(t, maxToi);
+  if (!Number.isFinite(toi)) return false; // beyond the doubles (a subnormal direction)
+  out.toi = toi;
+  vec3.addScaled(out.point, origin, dir, toi);
+  iso.transformVector(out.normal, pose, nL);
+  return true;
+}
+
+/**
+ * Casts the ray origin + t·dir (t ∈ [0, maxToi]) against `shape` at world pose `pose`:
+ * `{toi, point, normal}` in the world frame, or null on a miss (see {@link castRayShape} for the
+ * semantics; `solid` defaults to true). Allocates the answer.
+ * @throws CollideError `invalid_value` naming "origin", "direction" (non-finite or zero) or
+ * "maxToi" (negative or NaN), or the pose; `unsupported_pair` for a shape type without a ray
+ * cast.
+ */
+export function raycast(
+  shape: Shape,
+  pose: Isometry,
+  origin: Vec3,
+  dir: Vec3,
+  maxToi: number,
+  solid = true,
+): RayHit | null {
+  checkVec3("origin", origin);
+  checkVec3("direction", dir);
+  if (dir.x === 0 && dir.y === 0 && dir.z === 0) {
+    invalidValue("direction", [dir.x, dir.y, dir.z], "must not be the zero vector");
+  }
+  if (!(maxToi >= 0)) invalidValue("maxToi", maxToi, "must be ≥ 0");
+  checkPose("pose", pose);
+  const hit = makeRayHit();
+  return castRayShape(hit, shape, pose, origin, dir, maxToi, solid) ? hit : null;
+}
