@@ -62,3 +62,5 @@ export { computePairs, makeBroadPhase } from "./query/pairs.js";
 export type { SphereSphereIntersection } from "./query/volume.js";
 export { sphereSphereIntersection } from "./query/volume.js";
 export * from "./shapes/index.js";
+
+export * as dim2 from "./dim2/index.js";

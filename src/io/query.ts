@@ -7,14 +7,18 @@ import { z } from "zod";
 import { CollideError, describeValue, invalidValue } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
 import { type BoundingSphereMethod, boundingSphereOfPoints } from "../query/bounding-sphere.js";
+import { castShapes } from "../query/cast-shapes.js";
 import { contact } from "../query/contact.js";
 import { distance } from "../query/distance.js";
 import { intersects } from "../query/intersects.js";
 import { manifold } from "../query/manifold.js";
 import { type BroadPhaseName, computePairs } from "../query/pairs.js";
+import { projectPoint } from "../query/project-point.js";
+import { raycast } from "../query/raycast.js";
 import { sphereSphereIntersection } from "../query/volume.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
+import { answerQuery2D } from "./query-2d.js";
 import { parseShape } from "./shapes-json.js";
 import { parseWith } from "./validate-json.js";
 
@@ -33,7 +37,7 @@ export const QUERY_OPS = [
 ] as const;
 
 /** Ops that a later version answers. */
-const LATER_OPS = new Set(["raycast", "projectPoint", "castShapes"]);
+const LATER_OPS = new Set<string>([]);
 
 const num = z.number();
 const vec = z.tuple([num, num, num]);
@@ -53,6 +57,28 @@ const boundingSphereSchema = z.strictObject({
   ...base,
   points: z.array(vec),
   method: z.enum(["mean", "ritter", "exact"]),
+});
+const raycastSchema = z.strictObject({
+  ...base,
+  shape: z.unknown(),
+  origin: vec,
+  direction: vec,
+  maxToi: num,
+  solid: z.boolean().optional(),
+});
+const projectPointSchema = z.strictObject({
+  ...base,
+  shape: z.unknown(),
+  point: vec,
+  solid: z.boolean().optional(),
+});
+const castShapesSchema = z.strictObject({
+  ...base,
+  a: z.unknown(),
+  velocityA: vec,
+  b: z.unknown(),
+  velocityB: vec,
+  maxToi: num,
 });
 const pairsSchema = z.strictObject({
   ...base,
@@ -97,14 +123,7 @@ export function answerQuery(q: unknown): unknown {
   }
   const dim = (q as { dim?: unknown }).dim;
   if (dim !== undefined && dim !== 2 && dim !== 3) invalidValue("dim", dim, "must be 2 or 3");
-  if (dim === 2) {
-    throw new CollideError(
-      "unsupported_pair",
-      "dim",
-      2,
-      "2D queries (dim 2) are not supported by this version",
-    );
-  }
+  if (dim === 2) return answerQuery2D(q);
   if (LATER_OPS.has(op)) {
     throw new CollideError(
       "unsupported_pair",
@@ -154,6 +173,57 @@ export function answerQuery(q: unknown): unknown {
         points.push({ pointA: arr(p.pointA), pointB: arr(p.pointB), distance: p.distance });
       }
       return { normal: arr(m.normal), points };
+    }
+    case "raycast": {
+      const l = parseWith(raycastSchema, q, "");
+      const [dx, dy, dz] = l.direction;
+      if (dx === 0 && dy === 0 && dz === 0) {
+        invalidValue("direction", l.direction, "must not be the zero vector");
+      }
+      if (!(l.maxToi >= 0)) invalidValue("maxToi", l.maxToi, "must be ≥ 0");
+      const s = parseShape(l.shape, "shape");
+      const o = l.origin;
+      const hit = raycast(
+        s.shape,
+        s.pose,
+        { x: o[0], y: o[1], z: o[2] },
+        { x: dx, y: dy, z: dz },
+        l.maxToi,
+        l.solid ?? true,
+      );
+      if (!hit) return null;
+      return { toi: hit.toi, point: arr(hit.point), normal: arr(hit.normal) };
+    }
+    case "projectPoint": {
+      const l = parseWith(projectPointSchema, q, "");
+      const s = parseShape(l.shape, "shape");
+      const p = l.point;
+      const r = projectPoint(s.shape, s.pose, { x: p[0], y: p[1], z: p[2] }, l.solid ?? true);
+      return { point: arr(r.point), distance: r.distance, inside: r.inside };
+    }
+    case "castShapes": {
+      const l = parseWith(castShapesSchema, q, "");
+      if (!(l.maxToi >= 0)) invalidValue("maxToi", l.maxToi, "must be ≥ 0");
+      const a = parseShape(l.a, "a");
+      const b = parseShape(l.b, "b");
+      const va = l.velocityA;
+      const vb = l.velocityB;
+      const hit = castShapes(
+        a.shape,
+        a.pose,
+        { x: va[0], y: va[1], z: va[2] },
+        b.shape,
+        b.pose,
+        { x: vb[0], y: vb[1], z: vb[2] },
+        l.maxToi,
+      );
+      if (!hit) return null;
+      return {
+        toi: hit.toi,
+        normal: arr(hit.normal),
+        pointA: arr(hit.pointA),
+        pointB: arr(hit.pointB),
+      };
     }
     case "volume": {
       const l = parseWith(pairSchema, q, "");

@@ -1,0 +1,544 @@
+/**
+ * 2D narrow phase: one contact (signed distance, unit normal from A toward B, witness points) per
+ * shape pair, by specialised routines chosen through one dispatch table with an automatic flip
+ * for the mirrored order (Box2D v3's `b2Collide*` table; parry's pair files):
+ *
+ * - circle–circle: centre distance;
+ * - circle–rect (axis-aligned or oriented): the circle's centre clamped into the rectangle's
+ *   frame, which separates the nine Voronoi regions (4 corners, 4 edges, interior); a centre
+ *   inside (or on an edge) is pushed out through the nearest edge, never with a zero normal
+ *   (Ericson 2005, §5.2.5);
+ * - rect–rect with the same orientation: interval overlap on the two shared axes;
+ * - rect–rect rotated: SAT on the 4 edge normals (2 per rectangle; Ericson 2005, §4.4.1);
+ * - any pair of polygon cores (rect, polygon): SAT on all edge normals, whose largest separation
+ *   is, when the polygons overlap, the minimum translation vector (the edges of the Minkowski
+ *   difference A − B are the edges of A and of B, so the deepest penetration is along one of
+ *   their normals);
+ * - everything else (capsules, segments, circle–polygon, separated polygons): 2D GJK on the
+ *   cores (src/dim2/gjk2.ts) for the distance, and, when the cores overlap, SAT on the cores'
+ *   edge normals for the penetration — exact in 2D, so no EPA is needed: for a point inside a
+ *   convex polygon the distance to the boundary of the polygon inflated by r is the distance to
+ *   the nearest edge line plus r.
+ *
+ * Pair routines work in A's frame with B's pose in A's frame (`bInA`); the public functions at
+ * the bottom (`contact2D`, `intersects2D`, `distance2D`) take world poses and answer in the world
+ * frame. Exact queries use no slop: touching (distance 0) is intersecting.
+ */
+import { SAT_AXIS_TIE_TOLERANCE } from "../constants.js";
+import { invalidValue } from "../errors.js";
+import { makeWorkCore, transformCore, viewCore, type WorkCore2 } from "./core2.js";
+import { gjkDistance2, makeGjkOutput2 } from "./gjk2.js";
+import type { Pose2 } from "./pose2.js";
+import * as pose2 from "./pose2.js";
+import * as rot2 from "./rot2.js";
+import type { Circle2, Rect2, Shape2 } from "./shapes.js";
+import { ShapeType2 } from "./shapes.js";
+import type { Vec2 } from "./vec2.js";
+
+/**
+ * One contact: `distance` signed (positive gap, negative penetration; depth = max(0, −distance)),
+ * `normal` unit from A toward B, `pointA` on A's surface and `pointB` on B's, with
+ * pointB − pointA = distance · normal. Frame as stated by the producing function.
+ */
+export interface Contact2 {
+  distance: number;
+  normal: Vec2;
+  pointA: Vec2;
+  pointB: Vec2;
+}
+
+/** A new contact record (allocates). */
+export function makeContact2(): Contact2 {
+  return { distance: 0, normal: { x: 1, y: 0 }, pointA: { x: 0, y: 0 }, pointB: { x: 0, y: 0 } };
+}
+
+function setContact(
+  out: Contact2,
+  distance: number,
+  nx: number,
+  ny: number,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+): true {
+  out.distance = distance;
+  out.normal.x = nx;
+  out.normal.y = ny;
+  out.pointA.x = ax;
+  out.pointA.y = ay;
+  out.pointB.x = bx;
+  out.pointB.y = by;
+  return true;
+}
+
+/** Circle A at the origin, circle B at bInA.p (A's frame). Returns false when the gap > prediction. */
+export function contactCircleCircle(
+  out: Contact2,
+  a: Circle2,
+  b: Circle2,
+  bInA: Pose2,
+  prediction: number,
+): boolean {
+  const cx = bInA.p.x;
+  const cy = bInA.p.y;
+  const d = Math.hypot(cx, cy);
+  const gap = d - a.radius - b.radius;
+  if (gap > prediction) return false;
+  // Coincident centres: any direction is a minimum translation; +x is the documented choice.
+  const nx = d > 0 ? cx / d : 1;
+  const ny = d > 0 ? cy / d : 0;
+  return setContact(
+    out,
+    gap,
+    nx,
+    ny,
+    a.radius * nx,
+    a.radius * ny,
+    cx - b.radius * nx,
+    cy - b.radius * ny,
+  );
+}
+
+const cInB = { x: 0, y: 0 };
+const tmp = { x: 0, y: 0 };
+
+/**
+ * Circle A (at A's origin) against rectangle B by clamping the centre into B's frame (nine
+ * Voronoi regions; centre inside or on an edge → nearest edge, ties to the x edge). A's frame.
+ */
+export function contactCircleRect(
+  out: Contact2,
+  a: Circle2,
+  b: Rect2,
+  bInA: Pose2,
+  prediction: number,
+): boolean {
+  pose2.invTransformPoint(cInB, bInA, { x: 0, y: 0 });
+  const cx = cInB.x;
+  const cy = cInB.y;
+  const hx = b.halfExtents.x;
+  const hy = b.halfExtents.y;
+  const r = a.radius;
+  const qx = Math.max(-hx, Math.min(hx, cx));
+  const qy = Math.max(-hy, Math.min(hy, cy));
+  let distance: number;
+  let nx: number; // normal from A toward B, B's frame
+  let ny: number;
+  let bx: number; // point on B's surface, B's frame
+  let by: number;
+  if (qx !== cx || qy !== cy) {
+    const dx = cx - qx;
+    const dy = cy - qy;
+    const d = Math.hypot(dx, dy);
+    distance = d - r;
+    if (distance > prediction) return false;
+    nx = -dx / d;
+    ny = -dy / d;
+    bx = qx;
+    by = qy;
+  } else {
+    const sx = cx >= 0 ? 1 : -1;
+    const sy = cy >= 0 ? 1 : -1;
+    const ex = hx - sx * cx;
+    const ey = hy - sy * cy;
+    if (ex <= ey) {
+      distance = -(ex + r);
+      nx = -sx;
+      ny = 0;
+      bx = sx * hx;
+      by = cy;
+    } else {
+      distance = -(ey + r);
+      nx = 0;
+      ny = -sy;
+      bx = cx;
+      by = sy * hy;
+    }
+  }
+  // Back to A's frame.
+  rot2.rotate(tmp, bInA.q, { x: nx, y: ny });
+  const nAx = tmp.x;
+  const nAy = tmp.y;
+  pose2.transformPoint(tmp, bInA, { x: bx, y: by });
+  return setContact(out, distance, nAx, nAy, r * nAx, r * nAy, tmp.x, tmp.y);
+}
+
+const work = { b: makeWorkCore(), view: makeWorkCore() };
+
+/**
+ * Rectangle A against rectangle B (A's frame): interval overlap on the shared axes when B has
+ * exactly A's orientation, otherwise SAT on the 4 edge normals; separated rotated rectangles
+ * (where the closest features may be two corners) go to the general routine.
+ */
+export function contactRectRect(
+  out: Contact2,
+  a: Rect2,
+  b: Rect2,
+  bInA: Pose2,
+  prediction: number,
+): boolean {
+  const hax = a.halfExtents.x;
+  const hay = a.halfExtents.y;
+  const hbx = b.halfExtents.x;
+  const hby = b.halfExtents.y;
+  const cx = bInA.p.x;
+  const cy = bInA.p.y;
+  if (rot2.isIdentity(bInA.q)) {
+    const sx = cx >= 0 ? 1 : -1;
+    const sy = cy >= 0 ? 1 : -1;
+    const ox = hax + hbx - sx * cx;
+    const oy = hay + hby - sy * cy;
+    if (ox < 0 && oy < 0) {
+      const gx = -ox;
+      const gy = -oy;
+      const d = Math.hypot(gx, gy);
+      if (d > prediction) return false;
+      return setContact(
+        out,
+        d,
+        (sx * gx) / d,
+        (sy * gy) / d,
+        sx * hax,
+        sy * hay,
+        cx - sx * hbx,
+        cy - sy * hby,
+      );
+    }
+    // Separation (or least overlap) along x when y overlaps, or when x is the shallower overlap.
+    const alongX = oy >= 0 && (ox < 0 || ox <= oy);
+    if (alongX) {
+      if (-ox > prediction) return false;
+      const lo = Math.max(-hay, cy - hby);
+      const hi = Math.min(hay, cy + hby);
+      const ym = 0.5 * lo + 0.5 * hi;
+      return setContact(out, -ox, sx, 0, sx * hax, ym, cx - sx * hbx, ym);
+    }
+    if (-oy > prediction) return false;
+    const lo = Math.max(-hax, cx - hbx);
+    const hi = Math.min(hax, cx + hbx);
+    const xm = 0.5 * lo + 0.5 * hi;
+    return setContact(out, -oy, 0, sy, xm, sy * hay, xm, cy - sy * hby);
+  }
+  // SAT on A's axes (1,0), (0,1) and B's axes u = q·(1,0), v = q·(0,1).
+  const uc = bInA.q.c;
+  const us = bInA.q.s;
+  const acx = Math.abs(uc);
+  const acs = Math.abs(us);
+  // Separation along each axis: |c·axis| − (radius of A + radius of B) on it.
+  const sA0 = Math.abs(cx) - hax - (hbx * acx + hby * acs);
+  const sA1 = Math.abs(cy) - hay - (hbx * acs + hby * acx);
+  const cu = uc * cx + us * cy;
+  const cv = -us * cx + uc * cy;
+  const sB0 = Math.abs(cu) - hbx - (hax * acx + hay * acs);
+  const sB1 = Math.abs(cv) - hby - (hax * acs + hay * acx);
+  const sA = Math.max(sA0, sA1);
+  const sB = Math.max(sB0, sB1);
+  const tie = SAT_AXIS_TIE_TOLERANCE * Math.max(hax, hay, hbx, hby);
+  const useB = sB > sA + tie;
+  const s = useB ? sB : sA;
+  if (s > prediction) return false;
+  if (s > 0) return contactGeneral(out, a, b, bInA, prediction);
+  let nx: number;
+  let ny: number;
+  if (!useB) {
+    if (sA0 >= sA1) {
+      nx = cx >= 0 ? 1 : -1;
+      ny = 0;
+    } else {
+      nx = 0;
+      ny = cy >= 0 ? 1 : -1;
+    }
+    // Deepest point of B: its corner farthest along −n.
+    const du = -(nx * uc + ny * us);
+    const dv = -(-nx * us + ny * uc);
+    const lx = du >= 0 ? hbx : -hbx;
+    const ly = dv >= 0 ? hby : -hby;
+    const px = uc * lx - us * ly + cx;
+    const py = us * lx + uc * ly + cy;
+    return setContact(out, s, nx, ny, px - s * nx, py - s * ny, px, py);
+  }
+  if (sB0 >= sB1) {
+    const g = cu >= 0 ? 1 : -1;
+    nx = g * uc;
+    ny = g * us;
+  } else {
+    const g = cv >= 0 ? 1 : -1;
+    nx = -g * us;
+    ny = g * uc;
+  }
+  // Deepest point of A: its corner farthest along +n.
+  const px = nx >= 0 ? hax : -hax;
+  const py = ny >= 0 ? hay : -hay;
+  return setContact(out, s, nx, ny, px, py, px + s * nx, py + s * ny);
+}
+
+/** Largest-separation edge found by {@link maxSeparation}. */
+interface SatResult {
+  separation: number;
+  edge: number;
+  vertex: number;
+}
+
+const satA: SatResult = { separation: 0, edge: -1, vertex: 0 };
+const satB: SatResult = { separation: 0, edge: -1, vertex: 0 };
+
+/**
+ * SAT over the edge normals of core P against the vertices of core Q (same frame): the largest
+ * over P's edges of min over Q's vertices of n·(q − p); `edge` = −1 when P has no edges (one
+ * vertex). Ericson 2005, §5.2.1; Box2D's `b2FindMaxSeparation`.
+ */
+function maxSeparation(out: SatResult, p: WorkCore2, q: WorkCore2): SatResult {
+  out.separation = -Infinity;
+  out.edge = -1;
+  out.vertex = 0;
+  if (p.count < 2) return out;
+  const pv = p.verts;
+  const pn = p.normals;
+  const qv = q.verts;
+  for (let i = 0; i < p.count; i++) {
+    const nx = pn[2 * i];
+    const ny = pn[2 * i + 1];
+    const vx = pv[2 * i];
+    const vy = pv[2 * i + 1];
+    let si = Infinity;
+    let vi = 0;
+    for (let j = 0; j < q.count; j++) {
+      const d = nx * (qv[2 * j] - vx) + ny * (qv[2 * j + 1] - vy);
+      if (d < si) {
+        si = d;
+        vi = j;
+      }
+    }
+    if (si > out.separation) {
+      out.separation = si;
+      out.edge = i;
+      out.vertex = vi;
+    }
+  }
+  return out;
+}
+
+function coreSize(c: WorkCore2): number {
+  let m = 0;
+  for (let i = 0; i < 2 * c.count; i++) m = Math.max(m, Math.abs(c.verts[i]));
+  return m;
+}
+
+/**
+ * Penetration contact of two overlapping (or touching) cores from the SAT results already in
+ * `satA`/`satB`: the axis of largest separation (ties favour A), its separation clamped to ≤ 0.
+ */
+function penetrationFromSat(out: Contact2, ca: WorkCore2, cb: WorkCore2): true {
+  const rA = ca.radius;
+  const rB = cb.radius;
+  const tie = SAT_AXIS_TIE_TOLERANCE * coreSize(ca);
+  let useB = false;
+  if (satA.edge < 0 && satB.edge < 0) {
+    // Two coincident points: any direction is a minimum translation; +x is the documented choice.
+    const ax = ca.verts[0];
+    const ay = ca.verts[1];
+    return setContact(out, -rA - rB, 1, 0, ax + rA, ay, cb.verts[0] - rB, cb.verts[1]);
+  }
+  if (satA.edge < 0) useB = true;
+  else if (satB.edge >= 0 && satB.separation > satA.separation + tie) useB = true;
+  if (!useB) {
+    const s = Math.min(satA.separation, 0);
+    const nx = ca.normals[2 * satA.edge];
+    const ny = ca.normals[2 * satA.edge + 1];
+    const bx = cb.verts[2 * satA.vertex];
+    const by = cb.verts[2 * satA.vertex + 1];
+    return setContact(
+      out,
+      s - rA - rB,
+      nx,
+      ny,
+      bx - s * nx + rA * nx,
+      by - s * ny + rA * ny,
+      bx - rB * nx,
+      by - rB * ny,
+    );
+  }
+  const s = Math.min(satB.separation, 0);
+  const nx = -cb.normals[2 * satB.edge];
+  const ny = -cb.normals[2 * satB.edge + 1];
+  const ax = ca.verts[2 * satB.vertex];
+  const ay = ca.verts[2 * satB.vertex + 1];
+  return setContact(
+    out,
+    s - rA - rB,
+    nx,
+    ny,
+    ax + rA * nx,
+    ay + rA * ny,
+    ax + s * nx - rB * nx,
+    ay + s * ny - rB * ny,
+  );
+}
+
+const gjkOut = makeGjkOutput2();
+
+/**
+ * Contact of two cores in one frame (A's): polygon cores (≥ 3 vertices each) first by SAT, whose
+ * largest separation decides overlap exactly and, when they overlap, is the minimum translation
+ * vector; otherwise 2D GJK for the distance and, when the cores overlap, SAT for the penetration.
+ * Returns false when the gap exceeds `prediction`.
+ */
+export function contactCores(
+  out: Contact2,
+  ca: WorkCore2,
+  cb: WorkCore2,
+  prediction: number,
+): boolean {
+  const r = ca.radius + cb.radius;
+  let satDone = false;
+  if (ca.count >= 3 && cb.count >= 3) {
+    maxSeparation(satA, ca, cb);
+    maxSeparation(satB, cb, ca);
+    satDone = true;
+    const s = Math.max(satA.separation, satB.separation);
+    // The SAT separation is a lower bound on the distance of the cores.
+    if (s - r > prediction) return false;
+    if (s <= 0) return penetrationFromSat(out, ca, cb);
+  }
+  const g = gjkDistance2(gjkOut, ca, cb);
+  if (!g.overlap && g.distance > 0) {
+    const gap = g.distance - r;
+    if (gap > prediction) return false;
+    const nx = (g.bx - g.ax) / g.distance;
+    const ny = (g.by - g.ay) / g.distance;
+    return setContact(
+      out,
+      gap,
+      nx,
+      ny,
+      g.ax + ca.radius * nx,
+      g.ay + ca.radius * ny,
+      g.bx - cb.radius * nx,
+      g.by - cb.radius * ny,
+    );
+  }
+  if (!satDone) {
+    maxSeparation(satA, ca, cb);
+    maxSeparation(satB, cb, ca);
+  }
+  if (-r > prediction) return false;
+  return penetrationFromSat(out, ca, cb);
+}
+
+/** General convex pair (A's frame): cores of A and of B (transformed into A's frame). */
+export function contactGeneral(
+  out: Contact2,
+  a: Shape2,
+  b: Shape2,
+  bInA: Pose2,
+  prediction: number,
+): boolean {
+  viewCore(work.view, a.core);
+  transformCore(work.b, b.core, bInA);
+  return contactCores(out, work.view, work.b, prediction);
+}
+
+/** A pair routine in A's frame: fills `out` and returns true when the gap ≤ prediction. */
+export type ContactRoutine2 = (
+  out: Contact2,
+  a: Shape2,
+  b: Shape2,
+  bInA: Pose2,
+  prediction: number,
+) => boolean;
+
+const N = 5;
+/** The pair table by `ShapeType2` (row A, column B, A ≤ B); the mirrored order flips. */
+const TABLE: ContactRoutine2[] = new Array(N * N).fill(contactGeneral);
+TABLE[ShapeType2.Circle * N + ShapeType2.Circle] = contactCircleCircle as ContactRoutine2;
+TABLE[ShapeType2.Circle * N + ShapeType2.Rect] = contactCircleRect as ContactRoutine2;
+TABLE[ShapeType2.Rect * N + ShapeType2.Rect] = contactRectRect as ContactRoutine2;
+
+const flipPose: Pose2 = pose2.identity();
+const flipOut = makeContact2();
+
+/**
+ * Contact of `a` and `b` in A's frame (`bInA` = B's pose in A's frame) through the pair table,
+ * flipping mirrored pairs. Returns false when the gap exceeds `prediction`. Allocates nothing.
+ */
+export function contactShapes2(
+  out: Contact2,
+  a: Shape2,
+  b: Shape2,
+  bInA: Pose2,
+  prediction: number,
+): boolean {
+  if (a.type <= b.type) return TABLE[a.type * N + b.type](out, a, b, bInA, prediction);
+  // Solve in B's frame with the roles swapped, then map back to A's frame.
+  pose2.invert(flipPose, bInA);
+  if (!TABLE[b.type * N + a.type](flipOut, b, a, flipPose, prediction)) return false;
+  out.distance = flipOut.distance;
+  rot2.rotate(out.normal, bInA.q, flipOut.normal);
+  out.normal.x = -out.normal.x;
+  out.normal.y = -out.normal.y;
+  pose2.transformPoint(out.pointA, bInA, flipOut.pointB);
+  pose2.transformPoint(out.pointB, bInA, flipOut.pointA);
+  return true;
+}
+
+const bInAScratch: Pose2 = pose2.identity();
+
+/** Throws unless `prediction` is a number ≥ 0 (Infinity allowed). */
+export function checkPrediction(prediction: number): void {
+  if (typeof prediction !== "number" || !(prediction >= 0)) {
+    invalidValue("prediction", prediction, "must be a number >= 0");
+  }
+}
+
+/**
+ * The contact of `a` at world pose `poseA` and `b` at `poseB` (world frame), or null when their
+ * gap exceeds `prediction` (scene units, ≥ 0; default 0: touching or overlapping only). The
+ * result goes to `out` when given (then nothing is allocated). Throws `CollideError` for a
+ * negative or NaN prediction.
+ */
+export function contact2D(
+  a: Shape2,
+  poseA: Pose2,
+  b: Shape2,
+  poseB: Pose2,
+  prediction = 0,
+  out: Contact2 = makeContact2(),
+): Contact2 | null {
+  checkPrediction(prediction);
+  pose2.invMul(bInAScratch, poseA, poseB);
+  if (!contactShapes2(out, a, b, bInAScratch, prediction)) return null;
+  rot2.rotate(out.normal, poseA.q, out.normal);
+  pose2.transformPoint(out.pointA, poseA, out.pointA);
+  pose2.transformPoint(out.pointB, poseA, out.pointB);
+  return out;
+}
+
+const testOut = makeContact2();
+
+/** True when `a` at `poseA` and `b` at `poseB` overlap or touch (exact: no slop). */
+export function intersects2D(a: Shape2, poseA: Pose2, b: Shape2, poseB: Pose2): boolean {
+  pose2.invMul(bInAScratch, poseA, poseB);
+  return contactShapes2(testOut, a, b, bInAScratch, 0);
+}
+
+/** Result of {@link distance2D} (world frame). */
+export interface Distance2 {
+  distance: number;
+  pointA: Vec2;
+  pointB: Vec2;
+}
+
+/**
+ * Distance between `a` at `poseA` and `b` at `poseB` and their closest points (world frame; 2D
+ * GJK on the cores, van den Bergen 2003, §4.3). When they intersect the distance is 0 and the
+ * points are the deepest points of {@link contact2D}. Allocates the result.
+ */
+export function distance2D(a: Shape2, poseA: Pose2, b: Shape2, poseB: Pose2): Distance2 {
+  const c = contact2D(a, poseA, b, poseB, Infinity, makeContact2()) as Contact2;
+  return {
+    distance: Math.max(0, c.distance),
+    pointA: { x: c.pointA.x, y: c.pointA.y },
+    pointB: { x: c.pointB.x, y: c.pointB.y },
+  };
+}

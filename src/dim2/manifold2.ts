@@ -1,0 +1,244 @@
+/**
+ * 2D contact manifolds of up to 2 points by clipping the incident edge against the reference
+ * edge, as Box2D does (Catto, "Contact Manifolds", GDC 2007; Box2D v3 `b2ClipPolygons`;
+ * Ericson 2005, §8.3.4 in 3D).
+ *
+ * From one contact (src/dim2/contact2.ts) with normal n from A toward B:
+ * 1. The reference edge candidates are A's edge most aligned with n and B's edge most aligned
+ *    with −n; the better aligned one is the reference (exact ties favour A; the contact's SAT
+ *    already favours A within SAT_AXIS_TIE_TOLERANCE, so the reference is the SAT face), provided its cosine with the normal is at least
+ *    MANIFOLD_FEATURE_COS. Otherwise (a corner or a round part touches) the manifold is the
+ *    single contact.
+ * 2. The incident edge is the other shape's edge most anti-parallel to the reference normal.
+ * 3. The incident edge is clipped to the reference edge's slab (the two side lines through the
+ *    reference edge's end points, perpendicular to it), giving at most 2 points.
+ * 4. Each point p is measured against the reference edge's line: separation
+ *    s = n_ref·(p − v_ref) − r_ref − r_inc; the reference-side witness is p projected on the line
+ *    and pushed out by r_ref, the incident witness is p pushed in by r_inc. Points with
+ *    s > prediction + plane tolerance (min(MANIFOLD_TOLERANCE, MANIFOLD_RELATIVE_TOLERANCE ×
+ *    the reference edge's length)) are dropped; if none remains the manifold is the single contact.
+ *
+ * Feature ids: `((refIsB · 4096 + refEdge) · 4096 + incidentEdge) · 4 + k` where k is the
+ * clipped point's end (0 or 1) plus 2 when it was cut by a side line; the single-contact
+ * fallback has id 0.
+ */
+import {
+  MANIFOLD_FEATURE_COS,
+  MANIFOLD_RELATIVE_TOLERANCE,
+  MANIFOLD_TOLERANCE,
+} from "../constants.js";
+import { type Contact2, checkPrediction, contactShapes2, makeContact2 } from "./contact2.js";
+import { makeWorkCore, transformCore, viewCore, type WorkCore2 } from "./core2.js";
+import type { Pose2 } from "./pose2.js";
+import * as pose2 from "./pose2.js";
+import * as rot2 from "./rot2.js";
+import type { Shape2 } from "./shapes.js";
+import type { Vec2 } from "./vec2.js";
+
+/** One manifold point: witnesses on A and B, signed distance along the normal, feature id. */
+export interface ManifoldPoint2 {
+  pointA: Vec2;
+  pointB: Vec2;
+  distance: number;
+  id: number;
+}
+
+/** A contact manifold: unit `normal` from A toward B and `count` (1 or 2) valid `points`. */
+export interface Manifold2 {
+  normal: Vec2;
+  count: number;
+  points: [ManifoldPoint2, ManifoldPoint2];
+}
+
+function makePoint(): ManifoldPoint2 {
+  return { pointA: { x: 0, y: 0 }, pointB: { x: 0, y: 0 }, distance: 0, id: 0 };
+}
+
+/** A new manifold record (allocates). */
+export function makeManifold2(): Manifold2 {
+  return { normal: { x: 1, y: 0 }, count: 0, points: [makePoint(), makePoint()] };
+}
+
+function single(out: Manifold2, c: Contact2): Manifold2 {
+  out.normal.x = c.normal.x;
+  out.normal.y = c.normal.y;
+  const p = out.points[0];
+  p.pointA.x = c.pointA.x;
+  p.pointA.y = c.pointA.y;
+  p.pointB.x = c.pointB.x;
+  p.pointB.y = c.pointB.y;
+  p.distance = c.distance;
+  p.id = 0;
+  out.count = 1;
+  return out;
+}
+
+function bestEdge(core: WorkCore2, nx: number, ny: number): number {
+  let best = 0;
+  let bestD = -Infinity;
+  for (let i = 0; i < core.count; i++) {
+    const d = core.normals[2 * i] * nx + core.normals[2 * i + 1] * ny;
+    if (d > bestD) {
+      bestD = d;
+      best = i;
+    }
+  }
+  return best;
+}
+
+/**
+ * Widens contact `c` of cores `ca` and `cb` (one frame, A's) into a manifold by edge clipping
+ * (see the module docs), written to `out`. Allocates nothing.
+ */
+export function manifoldCores(
+  out: Manifold2,
+  ca: WorkCore2,
+  cb: WorkCore2,
+  c: Contact2,
+  prediction: number,
+): Manifold2 {
+  if (ca.count < 2 || cb.count < 2) return single(out, c);
+  const nx = c.normal.x;
+  const ny = c.normal.y;
+  const iA = bestEdge(ca, nx, ny);
+  const iB = bestEdge(cb, -nx, -ny);
+  const alignA = ca.normals[2 * iA] * nx + ca.normals[2 * iA + 1] * ny;
+  const alignB = -(cb.normals[2 * iB] * nx + cb.normals[2 * iB + 1] * ny);
+  if (Math.max(alignA, alignB) < MANIFOLD_FEATURE_COS) return single(out, c);
+  const refIsB = alignB > alignA;
+  const ref = refIsB ? cb : ca;
+  const inc = refIsB ? ca : cb;
+  const ri = refIsB ? iB : iA;
+  const rnx = ref.normals[2 * ri];
+  const rny = ref.normals[2 * ri + 1];
+  const ii = bestEdge(inc, -rnx, -rny);
+  const rj = ri + 1 === ref.count ? 0 : ri + 1;
+  const ij = ii + 1 === inc.count ? 0 : ii + 1;
+  const v1x = ref.verts[2 * ri];
+  const v1y = ref.verts[2 * ri + 1];
+  // Tangent of the reference edge: the normal rotated +90° (edges run counter-clockwise).
+  const tx = -rny;
+  const ty = rnx;
+  const len = (ref.verts[2 * rj] - v1x) * tx + (ref.verts[2 * rj + 1] - v1y) * ty;
+  const w1x = inc.verts[2 * ii];
+  const w1y = inc.verts[2 * ii + 1];
+  const w2x = inc.verts[2 * ij];
+  const w2y = inc.verts[2 * ij + 1];
+  const u1 = (w1x - v1x) * tx + (w1y - v1y) * ty;
+  const u2 = (w2x - v1x) * tx + (w2y - v1y) * ty;
+  // Parameter range s ∈ [lo, hi] ⊂ [0, 1] of w1 + s(w2 − w1) inside the slab 0 ≤ u ≤ len.
+  let lo = 0;
+  let hi = 1;
+  const du = u2 - u1;
+  if (du === 0) {
+    if (u1 < 0 || u1 > len) return single(out, c);
+  } else {
+    let s0 = (0 - u1) / du;
+    let s1 = (len - u1) / du;
+    if (s0 > s1) {
+      const t = s0;
+      s0 = s1;
+      s1 = t;
+    }
+    if (s0 > lo) lo = s0;
+    if (s1 < hi) hi = s1;
+    if (lo > hi) return single(out, c);
+  }
+  const rRef = ref.radius;
+  const rInc = inc.radius;
+  const tol = Math.min(MANIFOLD_TOLERANCE, MANIFOLD_RELATIVE_TOLERANCE * len);
+  const baseId = ((refIsB ? 4096 : 0) + ri) * 4096 + ii;
+  let count = 0;
+  for (let k = 0; k < 2; k++) {
+    const s = k === 0 ? lo : hi;
+    if (k === 1 && hi === lo) break;
+    const px = s === 0 ? w1x : s === 1 ? w2x : w1x + (w2x - w1x) * s;
+    const py = s === 0 ? w1y : s === 1 ? w2y : w1y + (w2y - w1y) * s;
+    const h = (px - v1x) * rnx + (py - v1y) * rny;
+    const sep = h - rRef - rInc;
+    if (sep > prediction + tol) continue;
+    const refX = px - (h - rRef) * rnx;
+    const refY = py - (h - rRef) * rny;
+    const incX = px - rInc * rnx;
+    const incY = py - rInc * rny;
+    const p = out.points[count++];
+    if (refIsB) {
+      p.pointA.x = incX;
+      p.pointA.y = incY;
+      p.pointB.x = refX;
+      p.pointB.y = refY;
+    } else {
+      p.pointA.x = refX;
+      p.pointA.y = refY;
+      p.pointB.x = incX;
+      p.pointB.y = incY;
+    }
+    p.distance = sep;
+    p.id = baseId * 4 + k + (s !== 0 && s !== 1 ? 2 : 0);
+  }
+  if (count === 0) return single(out, c);
+  out.count = count;
+  out.normal.x = refIsB ? -rnx : rnx;
+  out.normal.y = refIsB ? -rny : rny;
+  return out;
+}
+
+const work = { a: makeWorkCore(), b: makeWorkCore() };
+const cScratch = makeContact2();
+const bInA: Pose2 = pose2.identity();
+
+/**
+ * Widens the contact `c` of `a` and `b` (A's frame, `bInAPose` = B's pose in A's frame, as
+ * produced by `contactShapes2`) into a manifold. Allocates nothing.
+ */
+export function manifoldFromContact2(
+  out: Manifold2,
+  a: Shape2,
+  b: Shape2,
+  bInAPose: Pose2,
+  c: Contact2,
+  prediction: number,
+): Manifold2 {
+  viewCore(work.a, a.core);
+  transformCore(work.b, b.core, bInAPose);
+  return manifoldCores(out, work.a, work.b, c, prediction);
+}
+
+/**
+ * Manifold of `a` and `b` in A's frame (`bInAPose` = B's pose in A's frame), or null when the gap
+ * exceeds `prediction`. Allocates nothing.
+ */
+export function manifoldShapes2(
+  out: Manifold2,
+  a: Shape2,
+  b: Shape2,
+  bInAPose: Pose2,
+  prediction: number,
+): Manifold2 | null {
+  if (!contactShapes2(cScratch, a, b, bInAPose, prediction)) return null;
+  return manifoldFromContact2(out, a, b, bInAPose, cScratch, prediction);
+}
+
+/**
+ * The contact manifold (up to 2 points, world frame) of `a` at `poseA` and `b` at `poseB`, or
+ * null when their gap exceeds `prediction` (scene units ≥ 0, default 0). Written to `out` when
+ * given. Throws `CollideError` for a negative or NaN prediction.
+ */
+export function manifold2D(
+  a: Shape2,
+  poseA: Pose2,
+  b: Shape2,
+  poseB: Pose2,
+  prediction = 0,
+  out: Manifold2 = makeManifold2(),
+): Manifold2 | null {
+  checkPrediction(prediction);
+  pose2.invMul(bInA, poseA, poseB);
+  if (!manifoldShapes2(out, a, b, bInA, prediction)) return null;
+  rot2.rotate(out.normal, poseA.q, out.normal);
+  for (let i = 0; i < out.count; i++) {
+    pose2.transformPoint(out.points[i].pointA, poseA, out.points[i].pointA);
+    pose2.transformPoint(out.points[i].pointB, poseA, out.points[i].pointB);
+  }
+  return out;
+}

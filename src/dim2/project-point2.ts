@@ -1,0 +1,114 @@
+/**
+ * Point projection on 2D shapes: the closest point of a shape to a query point, its distance and
+ * whether the point is inside (Ericson 2005, §5.1: closest point on a segment, §5.1.2, and on a
+ * convex polygon by half-plane tests and edges). Works on the shape's core (src/dim2/shapes.ts):
+ * the closest point of the core, pushed out by the core radius.
+ */
+import { type CoreProjection, makeWorkCore, projectOnCore, viewCore } from "./core2.js";
+import type { Pose2 } from "./pose2.js";
+import * as pose2 from "./pose2.js";
+import type { Shape2 } from "./shapes.js";
+import type { Vec2 } from "./vec2.js";
+
+/** Result of {@link projectPoint2D} (world frame). */
+export interface PointProjection2 {
+  /** The closest point of the shape (the query point itself inside a solid shape). */
+  point: Vec2;
+  /** Distance from the query point to `point` (0 inside a solid shape). */
+  distance: number;
+  /** True when the query point is inside the shape or on its boundary. */
+  inside: boolean;
+}
+
+/** A new projection record (allocates). */
+export function makePointProjection2(): PointProjection2 {
+  return { point: { x: 0, y: 0 }, distance: 0, inside: false };
+}
+
+const proj: CoreProjection = { x: 0, y: 0, distance: 0, inside: false, edge: -1, separation: 0 };
+const core = makeWorkCore();
+const pL = { x: 0, y: 0 };
+
+/**
+ * Projects the local point (px, py) on `shape` in its local frame, into `out` (local frame).
+ * With `solid`, a point inside projects on itself at distance 0; without, on the boundary.
+ */
+export function projectPointLocal2(
+  out: PointProjection2,
+  shape: Shape2,
+  px: number,
+  py: number,
+  solid: boolean,
+): PointProjection2 {
+  viewCore(core, shape.core);
+  projectOnCore(proj, core, px, py);
+  const r = core.radius;
+  if (core.count >= 3 && proj.inside) {
+    out.inside = true;
+    if (solid) {
+      out.point.x = px;
+      out.point.y = py;
+      out.distance = 0;
+      return out;
+    }
+    const nx = core.normals[2 * proj.edge];
+    const ny = core.normals[2 * proj.edge + 1];
+    const push = r - proj.separation;
+    out.point.x = px + push * nx;
+    out.point.y = py + push * ny;
+    out.distance = push;
+    return out;
+  }
+  const dc = proj.distance;
+  const inside = dc <= r;
+  out.inside = inside;
+  if (inside && solid) {
+    out.point.x = px;
+    out.point.y = py;
+    out.distance = 0;
+    return out;
+  }
+  if (dc > 0) {
+    // Unit direction scaled by the larger component first (exact even for subnormal offsets).
+    const m = Math.max(Math.abs(px - proj.x), Math.abs(py - proj.y));
+    const l = Math.hypot((px - proj.x) / m, (py - proj.y) / m);
+    const ux = (px - proj.x) / m / l;
+    const uy = (py - proj.y) / m / l;
+    out.point.x = proj.x + r * ux;
+    out.point.y = proj.y + r * uy;
+    out.distance = Math.abs(dc - r);
+    return out;
+  }
+  // On the core itself (a segment core or a point core): leave along the core's first normal,
+  // or +x for a point.
+  const nx = core.count >= 2 ? core.normals[0] : 1;
+  const ny = core.count >= 2 ? core.normals[1] : 0;
+  out.point.x = px + r * nx;
+  out.point.y = py + r * ny;
+  out.distance = r;
+  return out;
+}
+
+/**
+ * The closest point of `shape` at `pose` to the world point `point`, its distance and whether the
+ * point is inside (boundary included), world frame. With `solid` (default true) a point inside
+ * projects on itself at distance 0; with `solid = false` it projects on the boundary. Written to
+ * `out` when given. Source: Ericson 2005, §5.1.
+ */
+export function projectPoint2D(
+  shape: Shape2,
+  pose: Pose2,
+  point: Vec2,
+  solid = true,
+  out: PointProjection2 = makePointProjection2(),
+): PointProjection2 {
+  pose2.invTransformPoint(pL, pose, point);
+  projectPointLocal2(out, shape, pL.x, pL.y, solid);
+  if (out.inside && solid) {
+    out.point.x = point.x;
+    out.point.y = point.y;
+    return out;
+  }
+  pose2.transformPoint(out.point, pose, out.point);
+  return out;
+}

@@ -1,0 +1,447 @@
+/**
+ * The 2D shapes: circle, rectangle, convex polygon, capsule and segment, as plain data in their
+ * local frame, placed in the world by a {@link Pose2}. An axis-aligned rectangle (`rect`) and
+ * an oriented rectangle (`orect`) are the same local shape, {@link Rect2} (half extents about
+ * the origin): the rectangle is axis-aligned when its pose has the identity rotation, which the
+ * narrow phase detects exactly to use interval overlap instead of SAT.
+ *
+ * Every shape also carries its *core*, Box2D v3's view of a convex shape as a convex polygon of
+ * 1–n vertices inflated by a radius (`b2ShapeProxy`): a circle is one point with its radius, a
+ * capsule and a segment are two points (radius r and 0), a rectangle and a polygon are their
+ * vertices with radius 0. The general algorithms (2D GJK, SAT penetration, clipping, casts) work
+ * on cores only, so any convex pair is handled by one code path. Core vertices are stored
+ * counter-clockwise in a `Float64Array` (x, y pairs) with the outward unit normal of the edge from
+ * vertex i to vertex i + 1; a 2-vertex core has two edges (there and back) with opposite normals.
+ *
+ * Constructors validate their input and throw `CollideError` (`invalid_value`) naming the field
+ * and the value. A polygon is accepted in either winding and stored counter-clockwise; vertices
+ * that lie on an edge between their neighbours (collinear) are dropped; a non-convex polygon,
+ * repeated points or fewer than 3 non-collinear points are errors.
+ */
+import { POLYGON2D_DEGENERACY_TOLERANCE } from "../constants.js";
+import { invalidValue } from "../errors.js";
+import type { Pose2 } from "./pose2.js";
+import * as rot2 from "./rot2.js";
+import type { Vec2 } from "./vec2.js";
+
+/** Numeric ids of the 2D shape types, in pair-routine order. */
+export const ShapeType2 = {
+  Circle: 0,
+  Rect: 1,
+  Polygon: 2,
+  Capsule: 3,
+  Segment: 4,
+} as const;
+
+/** One of the {@link ShapeType2} ids. */
+export type ShapeType2 = (typeof ShapeType2)[keyof typeof ShapeType2];
+
+/**
+ * The core of a convex 2D shape: a convex polygon of `count` ≥ 1 vertices (local frame,
+ * counter-clockwise) inflated by `radius` ≥ 0. `normals[2i..2i+1]` is the outward unit normal of
+ * the edge from vertex i to vertex (i + 1) mod count (absent when count = 1).
+ */
+export interface Core2 {
+  count: number;
+  verts: Float64Array;
+  normals: Float64Array;
+  radius: number;
+}
+
+/** A circle of `radius` > 0 centred at the local origin. */
+export interface Circle2 {
+  readonly type: typeof ShapeType2.Circle;
+  readonly radius: number;
+  readonly core: Core2;
+}
+
+/** A rectangle with `halfExtents` ≥ 0 (scene units) about the local origin, edges along the local axes. */
+export interface Rect2 {
+  readonly type: typeof ShapeType2.Rect;
+  readonly halfExtents: Vec2;
+  readonly core: Core2;
+}
+
+/** A convex polygon: `core.verts` counter-clockwise in the local frame, no collinear vertices. */
+export interface Polygon2 {
+  readonly type: typeof ShapeType2.Polygon;
+  readonly core: Core2;
+}
+
+/** A capsule: the segment `a`–`b` (local frame) inflated by `radius` > 0; a = b is a circle. */
+export interface Capsule2 {
+  readonly type: typeof ShapeType2.Capsule;
+  readonly a: Vec2;
+  readonly b: Vec2;
+  readonly radius: number;
+  readonly core: Core2;
+}
+
+/** A segment `a`–`b` (local frame) without thickness; a = b is a point. */
+export interface Segment2 {
+  readonly type: typeof ShapeType2.Segment;
+  readonly a: Vec2;
+  readonly b: Vec2;
+  readonly core: Core2;
+}
+
+/** Any 2D shape. */
+export type Shape2 = Circle2 | Rect2 | Polygon2 | Capsule2 | Segment2;
+
+/** A shape with its world pose. */
+export interface PosedShape2 {
+  shape: Shape2;
+  pose: Pose2;
+}
+
+function checkFinite(field: string, v: number): void {
+  if (typeof v !== "number" || !Number.isFinite(v))
+    invalidValue(field, v, "must be a finite number");
+}
+
+function checkVec(field: string, v: Vec2): void {
+  if (v === null || typeof v !== "object" || !Number.isFinite(v.x) || !Number.isFinite(v.y)) {
+    invalidValue(field, v, "must be a finite vector [x, y]");
+  }
+}
+
+function checkPositive(field: string, v: number): void {
+  checkFinite(field, v);
+  if (!(v > 0)) invalidValue(field, v, "must be > 0");
+}
+
+/** Builds a core from counter-clockwise points (x, y pairs) with distinct consecutive vertices. */
+function makeCore(xy: readonly number[], radius: number): Core2 {
+  const count = xy.length / 2;
+  const verts = Float64Array.from(xy);
+  const normals = new Float64Array(count > 1 ? 2 * count : 0);
+  if (count > 1) {
+    for (let i = 0; i < count; i++) {
+      const j = (i + 1) % count;
+      // Scale by the larger component first so that tiny (even subnormal) edges keep a unit normal.
+      const dx = verts[2 * j] - verts[2 * i];
+      const dy = verts[2 * j + 1] - verts[2 * i + 1];
+      const m = Math.max(Math.abs(dx), Math.abs(dy));
+      const ex = dx / m;
+      const ey = dy / m;
+      const len = Math.hypot(ex, ey);
+      normals[2 * i] = ey / len;
+      normals[2 * i + 1] = -ex / len;
+    }
+  }
+  return { count, verts, normals, radius };
+}
+
+/** A core of the segment a–b inflated by r (a single point when a = b). */
+function segmentCore(a: Vec2, b: Vec2, r: number): Core2 {
+  if (a.x === b.x && a.y === b.y) return makeCore([a.x, a.y], r);
+  return makeCore([a.x, a.y, b.x, b.y], r);
+}
+
+/**
+ * A circle of `radius` > 0 (scene units) centred at the local origin; place it with a pose.
+ * Throws `CollideError` naming `field` when the radius is not a finite positive number.
+ */
+export function makeCircle(radius: number, field = "radius"): Circle2 {
+  checkPositive(field, radius);
+  return { type: ShapeType2.Circle, radius, core: makeCore([0, 0], radius) };
+}
+
+/**
+ * A rectangle with half extents `halfExtents` ≥ 0 (scene units) centred at the local origin.
+ * Zero extents are allowed (a segment or a point). Throws `CollideError` naming `field`.
+ */
+export function makeRect(halfExtents: Vec2, field = "halfExtents"): Rect2 {
+  checkVec(field, halfExtents);
+  const hx = halfExtents.x;
+  const hy = halfExtents.y;
+  if (hx < 0 || hy < 0) invalidValue(field, halfExtents, "must be >= 0 on every axis");
+  let xy: number[];
+  if (hx === 0 && hy === 0) xy = [0, 0];
+  else if (hy === 0) xy = [-hx, 0, hx, 0];
+  else if (hx === 0) xy = [0, -hy, 0, hy];
+  else xy = [-hx, -hy, hx, -hy, hx, hy, -hx, hy];
+  return { type: ShapeType2.Rect, halfExtents: { x: hx, y: hy }, core: makeCore(xy, 0) };
+}
+
+/**
+ * A convex polygon from `points` (local frame), in either winding; stored counter-clockwise with
+ * collinear vertices removed. Throws `CollideError` naming `field` (or `field[i]`) for fewer than
+ * 3 points, non-finite coordinates, repeated points, fewer than 3 non-collinear points, or a
+ * non-convex (or self-intersecting) polygon. Tolerances are relative to the points' extent
+ * (POLYGON2D_DEGENERACY_TOLERANCE). Source: Ericson 2005, §3.9 (convexity by half-plane tests).
+ */
+export function makePolygon(points: readonly Vec2[], field = "points"): Polygon2 {
+  if (!Array.isArray(points)) invalidValue(field, points, "must be an array of points");
+  const n = points.length;
+  if (n < 3) invalidValue(field, points, "must have at least 3 points");
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (let i = 0; i < n; i++) {
+    checkVec(`${field}[${i}]`, points[i]);
+    minX = Math.min(minX, points[i].x);
+    minY = Math.min(minY, points[i].y);
+    maxX = Math.max(maxX, points[i].x);
+    maxY = Math.max(maxY, points[i].y);
+  }
+  const extent = Math.max(maxX - minX, maxY - minY);
+  const lenTol = POLYGON2D_DEGENERACY_TOLERANCE * extent;
+  const areaTol = POLYGON2D_DEGENERACY_TOLERANCE * extent * extent;
+  if (!(extent > 0)) invalidValue(field, points, "must have at least 3 non-collinear points");
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      if (Math.hypot(points[i].x - points[j].x, points[i].y - points[j].y) <= lenTol) {
+        invalidValue(`${field}[${j}]`, points[j], `repeats ${field}[${i}]`);
+      }
+    }
+  }
+  // Coordinates relative to the first point keep the cross products accurate far from the origin.
+  const ox = points[0].x;
+  const oy = points[0].y;
+  let area2 = 0;
+  for (let i = 1; i + 1 < n; i++) {
+    area2 +=
+      (points[i].x - ox) * (points[i + 1].y - oy) - (points[i].y - oy) * (points[i + 1].x - ox);
+  }
+  if (Math.abs(area2) <= areaTol) {
+    // Zero area: all points on one line, or a self-intersecting ("bow tie") outline.
+    let far = 0;
+    for (let i = 1; i < n; i++) {
+      if (
+        Math.hypot(points[i].x - ox, points[i].y - oy) >
+        Math.hypot(points[far].x - ox, points[far].y - oy)
+      ) {
+        far = i;
+      }
+    }
+    const fx = points[far].x - ox;
+    const fy = points[far].y - oy;
+    for (let i = 1; i < n; i++) {
+      if (Math.abs(fx * (points[i].y - oy) - fy * (points[i].x - ox)) > areaTol) {
+        invalidValue(field, points, "must be convex (the outline crosses itself)");
+      }
+    }
+    invalidValue(field, points, "must have at least 3 non-collinear points");
+  }
+  const ccw: Vec2[] = [];
+  for (let i = 0; i < n; i++) ccw.push(area2 > 0 ? points[i] : points[n - 1 - i]);
+  const index = (k: number) => (area2 > 0 ? k : n - 1 - k);
+  for (let i = 0; i < n; i++) {
+    const p = ccw[i];
+    const q = ccw[(i + 1) % n];
+    const ex = q.x - p.x;
+    const ey = q.y - p.y;
+    for (let j = 0; j < n; j++) {
+      const c = ex * (ccw[j].y - p.y) - ey * (ccw[j].x - p.x);
+      if (c < -areaTol) {
+        invalidValue(
+          field,
+          points,
+          `must be convex: ${field}[${index(j)}] lies outside the edge from ${field}[${index(i)}]`,
+        );
+      }
+    }
+  }
+  let kept = ccw;
+  for (let changed = true; changed && kept.length > 3; ) {
+    changed = false;
+    const m = kept.length;
+    for (let i = 0; i < m; i++) {
+      const a = kept[(i + m - 1) % m];
+      const b = kept[i];
+      const c = kept[(i + 1) % m];
+      const cr = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
+      if (cr <= areaTol) {
+        kept = kept.filter((_, k) => k !== i);
+        changed = true;
+        break;
+      }
+    }
+  }
+  const xy: number[] = [];
+  for (const p of kept) xy.push(p.x, p.y);
+  return { type: ShapeType2.Polygon, core: makeCore(xy, 0) };
+}
+
+/**
+ * A capsule: the segment `a`–`b` (local frame) inflated by `radius` > 0; a = b gives a circle.
+ * Throws `CollideError` naming `field.a`, `field.b` or `field.radius`.
+ */
+export function makeCapsule(a: Vec2, b: Vec2, radius: number, field = ""): Capsule2 {
+  const f = (k: string) => (field ? `${field}.${k}` : k);
+  checkVec(f("a"), a);
+  checkVec(f("b"), b);
+  checkPositive(f("radius"), radius);
+  return {
+    type: ShapeType2.Capsule,
+    a: { x: a.x, y: a.y },
+    b: { x: b.x, y: b.y },
+    radius,
+    core: segmentCore(a, b, radius),
+  };
+}
+
+/** A segment `a`–`b` (local frame); a = b gives a point. Throws `CollideError` naming `field.a`/`field.b`. */
+export function makeSegment(a: Vec2, b: Vec2, field = ""): Segment2 {
+  const f = (k: string) => (field ? `${field}.${k}` : k);
+  checkVec(f("a"), a);
+  checkVec(f("b"), b);
+  return {
+    type: ShapeType2.Segment,
+    a: { x: a.x, y: a.y },
+    b: { x: b.x, y: b.y },
+    core: segmentCore(a, b, 0),
+  };
+}
+
+// Posed constructors in world coordinates: each recentres the shape on a point of its own so
+// that local coordinates stay small far from the origin.
+
+function checkAngle(field: string, angle: number): void {
+  checkFinite(field, angle);
+}
+
+/** A circle at world `center` with `radius` > 0 (allocates). Throws `CollideError`. */
+export function circleAt(center: Vec2, radius: number, field = ""): PosedShape2 {
+  checkVec(field ? `${field}.center` : "center", center);
+  return {
+    shape: makeCircle(radius, field ? `${field}.radius` : "radius"),
+    pose: { p: { x: center.x, y: center.y }, q: rot2.identity() },
+  };
+}
+
+/**
+ * An axis-aligned rectangle from world corners `min` ≤ `max` (a zero-thickness rectangle is
+ * allowed). Throws `CollideError` naming `field.min`/`field.max`.
+ */
+export function rectFromMinMax(min: Vec2, max: Vec2, field = ""): PosedShape2 {
+  const f = (k: string) => (field ? `${field}.${k}` : k);
+  checkVec(f("min"), min);
+  checkVec(f("max"), max);
+  if (min.x > max.x || min.y > max.y) {
+    invalidValue(field || "rect", { min, max }, "must have min <= max on every axis");
+  }
+  const cx = 0.5 * min.x + 0.5 * max.x;
+  const cy = 0.5 * min.y + 0.5 * max.y;
+  return {
+    shape: makeRect({ x: Math.max(max.x - cx, cx - min.x), y: Math.max(max.y - cy, cy - min.y) }),
+    pose: { p: { x: cx, y: cy }, q: rot2.identity() },
+  };
+}
+
+/** An axis-aligned rectangle from world `center` and `halfExtents` ≥ 0. Throws `CollideError`. */
+export function rectFromCenter(center: Vec2, halfExtents: Vec2, field = ""): PosedShape2 {
+  const f = (k: string) => (field ? `${field}.${k}` : k);
+  checkVec(f("center"), center);
+  return {
+    shape: makeRect(halfExtents, f("halfExtents")),
+    pose: { p: { x: center.x, y: center.y }, q: rot2.identity() },
+  };
+}
+
+/**
+ * An oriented rectangle: world `center`, `halfExtents` ≥ 0 and `angle` (radians, CCW). Calls
+ * `Math.cos`/`Math.sin` once (the boundary, see src/dim2/rot2.ts). Throws `CollideError`.
+ */
+export function orientedRect(
+  center: Vec2,
+  halfExtents: Vec2,
+  angle: number,
+  field = "",
+): PosedShape2 {
+  const f = (k: string) => (field ? `${field}.${k}` : k);
+  checkVec(f("center"), center);
+  checkAngle(f("angle"), angle);
+  return {
+    shape: makeRect(halfExtents, f("halfExtents")),
+    pose: { p: { x: center.x, y: center.y }, q: rot2.fromAngle(angle) },
+  };
+}
+
+function meanOf(points: readonly Vec2[]): Vec2 {
+  let sx = 0;
+  let sy = 0;
+  for (const p of points) {
+    sx += p.x;
+    sy += p.y;
+  }
+  return { x: sx / points.length, y: sy / points.length };
+}
+
+/**
+ * A convex polygon from world `points` (either winding), recentred on their mean. Throws
+ * `CollideError` as {@link makePolygon}, naming `field.points`.
+ */
+export function polygonAt(points: readonly Vec2[], field = ""): PosedShape2 {
+  const f = field ? `${field}.points` : "points";
+  if (!Array.isArray(points)) invalidValue(f, points, "must be an array of points");
+  for (let i = 0; i < points.length; i++) checkVec(`${f}[${i}]`, points[i]);
+  const c = points.length > 0 ? meanOf(points) : { x: 0, y: 0 };
+  const local = points.map((p) => ({ x: p.x - c.x, y: p.y - c.y }));
+  // Validate on the world points so that messages quote the user's values.
+  makePolygon(points, f);
+  return { shape: makePolygon(local, f), pose: { p: c, q: rot2.identity() } };
+}
+
+/** A capsule from world end points `a`, `b` and `radius` > 0, recentred on the midpoint. */
+export function capsuleAt(a: Vec2, b: Vec2, radius: number, field = ""): PosedShape2 {
+  makeCapsule(a, b, radius, field);
+  const c = { x: 0.5 * a.x + 0.5 * b.x, y: 0.5 * a.y + 0.5 * b.y };
+  return {
+    shape: makeCapsule(
+      { x: a.x - c.x, y: a.y - c.y },
+      { x: b.x - c.x, y: b.y - c.y },
+      radius,
+      field,
+    ),
+    pose: { p: c, q: rot2.identity() },
+  };
+}
+
+/** A segment from world end points `a`, `b`, recentred on the midpoint. */
+export function segmentAt(a: Vec2, b: Vec2, field = ""): PosedShape2 {
+  makeSegment(a, b, field);
+  const c = { x: 0.5 * a.x + 0.5 * b.x, y: 0.5 * a.y + 0.5 * b.y };
+  return {
+    shape: makeSegment({ x: a.x - c.x, y: a.y - c.y }, { x: b.x - c.x, y: b.y - c.y }, field),
+    pose: { p: c, q: rot2.identity() },
+  };
+}
+
+/**
+ * The world AABB of `shape` at `pose`, written to `outMin`/`outMax` (scene units): the box of the
+ * core's transformed vertices grown by the core radius. Allocates nothing.
+ */
+export function aabbShape2(outMin: Vec2, outMax: Vec2, shape: Shape2, pose: Pose2): void {
+  const { count, verts, radius } = shape.core;
+  const c = pose.q.c;
+  const s = pose.q.s;
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (let i = 0; i < count; i++) {
+    const x = verts[2 * i];
+    const y = verts[2 * i + 1];
+    const wx = c * x - s * y + pose.p.x;
+    const wy = s * x + c * y + pose.p.y;
+    if (wx < minX) minX = wx;
+    if (wx > maxX) maxX = wx;
+    if (wy < minY) minY = wy;
+    if (wy > maxY) maxY = wy;
+  }
+  outMin.x = minX - radius;
+  outMin.y = minY - radius;
+  outMax.x = maxX + radius;
+  outMax.y = maxY + radius;
+}
+
+/** The largest local coordinate magnitude of the shape plus its radius: its size (scene units). */
+export function shapeSize2(shape: Shape2): number {
+  const { count, verts, radius } = shape.core;
+  let m = 0;
+  for (let i = 0; i < 2 * count; i++) m = Math.max(m, Math.abs(verts[i]));
+  return m + radius;
+}

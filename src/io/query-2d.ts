@@ -1,0 +1,267 @@
+/**
+ * The `"dim": 2` lines of `collide query` (shared/FORMATS.md): the 2D JSON shapes (`circle`,
+ * `rect`, `orect`, `polygon`, `capsule`, `segment`), every vector `[x, y]`, angles in radians
+ * counter-clockwise, and the ops `intersects`, `distance`, `contact`, `manifold` (up to 2
+ * points), `raycast`, `projectPoint`, `castShapes` and `pairs`, answered with the field names of
+ * the 3D ops. Schemas are strict (unknown fields are errors) and every failure is a
+ * `CollideError` naming the field and the value.
+ */
+import { z } from "zod";
+import { castShapes2D } from "../dim2/cast-shapes2.js";
+import { contact2D, distance2D, intersects2D } from "../dim2/contact2.js";
+import { manifold2D } from "../dim2/manifold2.js";
+import { projectPoint2D } from "../dim2/project-point2.js";
+import { castRay2D } from "../dim2/raycast2.js";
+import {
+  capsuleAt,
+  circleAt,
+  orientedRect,
+  type PosedShape2,
+  polygonAt,
+  rectFromMinMax,
+  segmentAt,
+} from "../dim2/shapes.js";
+import type { Vec2 } from "../dim2/vec2.js";
+import { CollisionWorld2D, type World2DBroadPhase } from "../dim2/world2.js";
+import { CollideError, describeValue, invalidValue } from "../errors.js";
+import { formatPath, parseWith } from "./validate-json.js";
+
+const num = z.number();
+const vec2 = z.tuple([num, num]);
+
+/** Schemas of the 2D JSON shapes by `type`. */
+export const SHAPE2D_SCHEMAS = {
+  circle: z.strictObject({ type: z.literal("circle"), center: vec2, radius: num }),
+  rect: z.strictObject({ type: z.literal("rect"), min: vec2, max: vec2 }),
+  orect: z.strictObject({ type: z.literal("orect"), center: vec2, halfExtents: vec2, angle: num }),
+  polygon: z.strictObject({ type: z.literal("polygon"), points: z.array(vec2) }),
+  capsule: z.strictObject({ type: z.literal("capsule"), a: vec2, b: vec2, radius: num }),
+  segment: z.strictObject({ type: z.literal("segment"), a: vec2, b: vec2 }),
+} as const;
+
+/** The 2D JSON shape type names. */
+export const SHAPE2D_TYPES = Object.keys(SHAPE2D_SCHEMAS) as (keyof typeof SHAPE2D_SCHEMAS)[];
+
+function v2(a: readonly number[]): Vec2 {
+  return { x: a[0], y: a[1] };
+}
+
+/** A 2D vector as a JSON array; −0 becomes 0 so that output is canonical. */
+export function arr2(v: Vec2): [number, number] {
+  return [v.x + 0, v.y + 0];
+}
+
+/**
+ * Parses the 2D JSON shape at `field` into a shape and its world pose. Throws `CollideError`
+ * (`missing_field`, `unknown_field`, `invalid_value`) naming the field and the value.
+ */
+export function parseShape2D(json: unknown, field: string): PosedShape2 {
+  if (json === undefined) {
+    throw new CollideError("missing_field", field, undefined, `missing field ${field}`);
+  }
+  if (json === null || typeof json !== "object" || Array.isArray(json)) {
+    invalidValue(field, json, "must be a shape object");
+  }
+  const type = (json as { type?: unknown }).type;
+  const tfield = formatPath(field, ["type"]);
+  if (type === undefined) {
+    throw new CollideError("missing_field", tfield, undefined, `missing field ${tfield}`);
+  }
+  if (typeof type !== "string" || !(type in SHAPE2D_SCHEMAS)) {
+    invalidValue(tfield, type, `must be one of ${SHAPE2D_TYPES.join(", ")} (dim 2)`);
+  }
+  switch (type as keyof typeof SHAPE2D_SCHEMAS) {
+    case "circle": {
+      const s = parseWith(SHAPE2D_SCHEMAS.circle, json, field);
+      return circleAt(v2(s.center), s.radius, field);
+    }
+    case "rect": {
+      const s = parseWith(SHAPE2D_SCHEMAS.rect, json, field);
+      return rectFromMinMax(v2(s.min), v2(s.max), field);
+    }
+    case "orect": {
+      const s = parseWith(SHAPE2D_SCHEMAS.orect, json, field);
+      return orientedRect(v2(s.center), v2(s.halfExtents), s.angle, field);
+    }
+    case "polygon": {
+      const s = parseWith(SHAPE2D_SCHEMAS.polygon, json, field);
+      return polygonAt(s.points.map(v2), field);
+    }
+    case "capsule": {
+      const s = parseWith(SHAPE2D_SCHEMAS.capsule, json, field);
+      return capsuleAt(v2(s.a), v2(s.b), s.radius, field);
+    }
+    case "segment": {
+      const s = parseWith(SHAPE2D_SCHEMAS.segment, json, field);
+      return segmentAt(v2(s.a), v2(s.b), field);
+    }
+  }
+  return invalidValue(tfield, type, "is not a 2D shape");
+}
+
+const base = { id: z.unknown().optional(), op: z.string(), dim: z.literal(2) };
+const pairSchema = z.strictObject({ ...base, a: z.unknown(), b: z.unknown() });
+const contactSchema = z.strictObject({
+  ...base,
+  a: z.unknown(),
+  b: z.unknown(),
+  prediction: num.optional(),
+});
+const raycastSchema = z.strictObject({
+  ...base,
+  shape: z.unknown(),
+  origin: vec2,
+  direction: vec2,
+  maxToi: num,
+  solid: z.boolean().optional(),
+});
+const projectSchema = z.strictObject({
+  ...base,
+  shape: z.unknown(),
+  point: vec2,
+  solid: z.boolean().optional(),
+});
+const castSchema = z.strictObject({
+  ...base,
+  a: z.unknown(),
+  velocityA: vec2,
+  b: z.unknown(),
+  velocityB: vec2,
+  maxToi: num,
+});
+const pairsSchema = z.strictObject({
+  ...base,
+  shapes: z.array(z.unknown()),
+  broadphase: z.enum(["brute", "sap", "grid", "tree"]).optional(),
+});
+
+function prediction(p: number | undefined): number {
+  if (p === undefined) return 0;
+  if (!(p >= 0)) invalidValue("prediction", p, "must be ≥ 0");
+  return p;
+}
+
+function maxToiOf(t: number): number {
+  if (!(t >= 0)) invalidValue("maxToi", t, "must be ≥ 0");
+  return t;
+}
+
+/**
+ * Answers one parsed `"dim": 2` query object (its `op` already known to be one of the query
+ * ops); returns the `result` of its output line. Throws `CollideError` for an invalid line, and
+ * `unsupported_pair` for the 3D-only ops (`volume`, `boundingSphere`).
+ */
+export function answerQuery2D(q: unknown): unknown {
+  const op = (q as { op?: unknown }).op;
+  switch (op) {
+    case "intersects": {
+      const l = parseWith(pairSchema, q, "");
+      const a = parseShape2D(l.a, "a");
+      const b = parseShape2D(l.b, "b");
+      return { intersects: intersects2D(a.shape, a.pose, b.shape, b.pose) };
+    }
+    case "distance": {
+      const l = parseWith(pairSchema, q, "");
+      const a = parseShape2D(l.a, "a");
+      const b = parseShape2D(l.b, "b");
+      const d = distance2D(a.shape, a.pose, b.shape, b.pose);
+      return { distance: d.distance, pointA: arr2(d.pointA), pointB: arr2(d.pointB) };
+    }
+    case "contact": {
+      const l = parseWith(contactSchema, q, "");
+      const p = prediction(l.prediction);
+      const a = parseShape2D(l.a, "a");
+      const b = parseShape2D(l.b, "b");
+      const c = contact2D(a.shape, a.pose, b.shape, b.pose, p);
+      if (!c) return null;
+      return {
+        distance: c.distance,
+        normal: arr2(c.normal),
+        pointA: arr2(c.pointA),
+        pointB: arr2(c.pointB),
+      };
+    }
+    case "manifold": {
+      const l = parseWith(contactSchema, q, "");
+      const p = prediction(l.prediction);
+      const a = parseShape2D(l.a, "a");
+      const b = parseShape2D(l.b, "b");
+      const m = manifold2D(a.shape, a.pose, b.shape, b.pose, p);
+      if (!m) return null;
+      const points = [];
+      for (let i = 0; i < m.count; i++) {
+        const pt = m.points[i];
+        points.push({
+          pointA: arr2(pt.pointA),
+          pointB: arr2(pt.pointB),
+          distance: pt.distance,
+        });
+      }
+      return { normal: arr2(m.normal), points };
+    }
+    case "raycast": {
+      const l = parseWith(raycastSchema, q, "");
+      const s = parseShape2D(l.shape, "shape");
+      const hit = castRay2D(
+        s.shape,
+        s.pose,
+        v2(l.origin),
+        v2(l.direction),
+        maxToiOf(l.maxToi),
+        l.solid ?? true,
+      );
+      if (!hit) return null;
+      return { toi: hit.toi, point: arr2(hit.point), normal: arr2(hit.normal) };
+    }
+    case "projectPoint": {
+      const l = parseWith(projectSchema, q, "");
+      const s = parseShape2D(l.shape, "shape");
+      const r = projectPoint2D(s.shape, s.pose, v2(l.point), l.solid ?? true);
+      return { point: arr2(r.point), distance: r.distance, inside: r.inside };
+    }
+    case "castShapes": {
+      const l = parseWith(castSchema, q, "");
+      const a = parseShape2D(l.a, "a");
+      const b = parseShape2D(l.b, "b");
+      const r = castShapes2D(
+        a.shape,
+        a.pose,
+        v2(l.velocityA),
+        b.shape,
+        b.pose,
+        v2(l.velocityB),
+        maxToiOf(l.maxToi),
+      );
+      if (!r) return null;
+      return {
+        toi: r.toi,
+        normal: arr2(r.normal),
+        pointA: arr2(r.pointA),
+        pointB: arr2(r.pointB),
+      };
+    }
+    case "pairs": {
+      const l = parseWith(pairsSchema, q, "");
+      const shapes = l.shapes.map((s, i) => parseShape2D(s, `shapes[${i}]`));
+      const world = new CollisionWorld2D({
+        broadphase: (l.broadphase ?? "brute") as World2DBroadPhase,
+      });
+      const handles = shapes.map((s) => world.addBody({ shape: s.shape, pose: s.pose }));
+      const index = new Map<number, number>();
+      for (let i = 0; i < handles.length; i++) index.set(handles[i], i);
+      world.step();
+      const pairs: [number, number][] = [];
+      for (let i = 0; i < world.contactCount; i++) {
+        const c = world.readContact(i);
+        pairs.push([index.get(c.a) as number, index.get(c.b) as number]);
+      }
+      return { pairs };
+    }
+  }
+  throw new CollideError(
+    "unsupported_pair",
+    "op",
+    op,
+    `op ${describeValue(op)} is not supported with dim 2`,
+  );
+}
