@@ -422,3 +422,50 @@ export const SHAPE_CAST_TOLERANCE = 1e-10;
  * @default 256
  */
 export const SHAPE_CAST_MAX_ITERATIONS = 256;
+
+/**
+ * Convergence tolerance of the 2D linear time of impact (src/dim2/cast-shapes2.ts), relative to
+ * the two shapes' size: conservative advancement stops when the gap is at most this × (size of A
+ * + size of B). Far below LINEAR_SLOP so that the reported time is exact for a query, not a
+ * solver. Unitless (relative).
+ * @default 1e-9
+ */
+export const CAST2D_TOLERANCE = 1e-9;
+
+/**
+ * Iteration cap of the 2D conservative advancement; each step is a Newton step on the convex
+ * gap function of linear motion, so transversal contacts converge in a handful of iterations and
+ * only grazing ones approach the cap, where the current (never overshooting) time is returned.
+ * Count.
+ * @default 64
+ */
+export const CAST2D_MAX_ITERATIONS = 64;
+
+/**
+ * Relative widening of the far end of each slab interval in the ray–box test of BVH traversal,
+ * so that rounding in (bound − origin)·(1/dir) never rejects a box that the ray touches at a
+ * corner or an edge — a triangle corner on a node's boundary would otherwise be missed (Ize 2013,
+ * "Robust BVH Ray Traversal", JCGT 2(2): t_far × (1 + 2γ₃), γ₃ = 3u / (1 − 3u), u = 2⁻⁵³).
+ * Unitless.
+ * @default 2γ₃ ≈ 6.7e-16
+ */
+export const RAY_SLAB_ROUNDING = (2 * (3 * 2 ** -53)) / (1 - 3 * 2 ** -53);
+
+/**
+ * Relative rounding noise of a GJK support value v·w: 16 ulps of 1. GJK stops when the lower
+ * bound v·w/|v| is within this times the simplex size of |v|, since any further "improvement"
+ * is noise (van den Bergen 2003, §4.3.4, bounds it the same way). Unitless (relative).
+ * @default 16 × 2⁻⁵² ≈ 3.6e-15
+ */
+export const GJK_SUPPORT_ROUNDING = 16 * 2 ** -52;
+
+/**
+ * Relative padding of the boxes the collision world hands to its broad phase: each side moves
+ * out by this times the box's largest coordinate magnitude (plus half the prediction distance).
+ * A tight AABB and the narrow phase round differently, so two shapes that touch exactly in the
+ * narrow phase (a capsule end on another's, 1e6 from the origin) can get boxes a few ulps apart;
+ * the pad, about 4500 ulps, makes the broad phase conservative there, and the narrow phase still
+ * decides exactly. Unitless (relative).
+ * @default 1e-12
+ */
+export const WORLD_AABB_ROUNDING_PAD = 1e-12;

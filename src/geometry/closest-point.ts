@@ -6,6 +6,7 @@
  * faces. Weights go to an optional `weights` array (one per vertex, summing to 1).
  */
 import { GJK_DEGENERATE_SIMPLEX_TOLERANCE } from "../constants.js";
+import { clamp } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 
@@ -35,7 +36,7 @@ export function closestPointOnSegment(
   let t = 0;
   if (ee > 0) {
     t = vec3.dot(ap, ab) / ee;
-    t = t <= 0 ? 0 : t >= 1 ? 1 : t;
+    t = clamp(t, 0, 1);
   }
   if (weights) {
     weights[0] = 1 - t;

@@ -228,7 +228,7 @@ function faceResult(out: EpaResult, f: number): number {
   const ny = fNrm[3 * f + 1];
   const nz = fNrm[3 * f + 2];
   const d = fDist[f];
-  out.depth = d > 0 ? d : 0;
+  out.depth = Math.max(d, 0);
   vec3.set(out.normal, nx, ny, nz);
   const i = fIdx[3 * f];
   const j = fIdx[3 * f + 1];
@@ -260,25 +260,29 @@ function faceResult(out: EpaResult, f: number): number {
 /**
  * Among the faces coplanar with the closest face f (same normal, distance within `slack`),
  * writes the one that holds the origin's projection: a face of A − B with more than 3 corners
- * is split into triangles, and the first one found need not contain the contact point.
+ * is split into triangles, and the first one found need not contain the contact point. Returns
+ * the squared residual of the chosen face (0 when it holds the projection).
  */
-function closestCoplanarFace(out: EpaResult, f: number, slack: number): void {
+function closestCoplanarFace(out: EpaResult, f: number, slack: number): number {
   let bestRes = faceResult(out, f);
-  if (bestRes === 0) return;
+  if (bestRes === 0) return 0;
   let best = f;
   const d = fDist[f];
   for (let g = 0; g < nf; g++) {
     if (g === f || !(fDist[g] <= d + slack)) continue;
-    const c = fNrm[3 * g] * fNrm[3 * f] + fNrm[3 * g + 1] * fNrm[3 * f + 1] + fNrm[3 * g + 2] * fNrm[3 * f + 2];
+    const c =
+      fNrm[3 * g] * fNrm[3 * f] +
+      fNrm[3 * g + 1] * fNrm[3 * f + 1] +
+      fNrm[3 * g + 2] * fNrm[3 * f + 2];
     if (!(c >= 1 - GJK_DEGENERATE_SIMPLEX_TOLERANCE)) continue;
     const r = faceResult(out, g);
     if (r < bestRes) {
       bestRes = r;
       best = g;
-      if (r === 0) return;
+      if (r === 0) return 0;
     }
   }
-  faceResult(out, best);
+  return faceResult(out, best);
 }
 
 /**
@@ -451,19 +455,25 @@ export function epa(
   let status: EpaStatus = EpaStatus.MaxIterations;
   let best = -1;
   let bestDist = -Infinity;
+  let residual = 0;
+  let residualLimit = 0;
   let iter = 0;
   for (; iter < EPA_MAX_ITERATIONS; iter++) {
     let f = 0;
     for (let g = 1; g < nf; g++) if (fDist[g] < fDist[f]) f = g;
     const dist = fDist[f];
-    if (dist < bestDist - GJK_ROUNDING_TOLERANCE * Math.sqrt(sizeSq)) {
-      // The closest face moved toward the origin: the polytope is no longer convex.
+    if (dist < bestDist - (tolerance + GJK_ROUNDING_TOLERANCE) * Math.sqrt(sizeSq)) {
+      // The closest face moved toward the origin: the polytope lost convexity to rounding
+      // (sliver faces); keep the answer of the previous iteration.
       status = EpaStatus.Degenerate;
       break;
     }
-    best = f;
     bestDist = Math.max(bestDist, dist);
-    faceResult(out, f);
+    best = f;
+    // The answer so far, from the face (among those coplanar with f) holding the projection.
+    const slack = tolerance * Math.max(dist, 0) + GJK_ROUNDING_TOLERANCE * Math.sqrt(sizeSq);
+    residual = closestCoplanarFace(out, f, slack);
+    residualLimit = slack * slack;
     if (nv >= MAX_VERTICES) break;
     vec3.set(nDir, fNrm[3 * f], fNrm[3 * f + 1], fNrm[3 * f + 2]);
     const q = addSupport(a, b, nDir);
@@ -474,7 +484,6 @@ export function epa(
     if (done) {
       nv--;
       status = EpaStatus.Converged;
-      closestCoplanarFace(out, f, tolerance * Math.max(dist, 0) + floor);
       break;
     }
     // Faces that see q, and their horizon.
@@ -485,7 +494,9 @@ export function epa(
     const qz = vw[3 * q + 2];
     for (let g = 0; g < nf; g++) {
       const s = fNrm[3 * g] * qx + fNrm[3 * g + 1] * qy + fNrm[3 * g + 2] * qz - fDist[g];
-      visible[g] = g === f || s > 0 ? 1 : 0;
+      // Faces within rounding of q's plane are not visible: q joins them coplanar, which keeps
+      // the visible set a disk (one horizon loop) when support points are coplanar.
+      visible[g] = g === f || s > floor ? 1 : 0;
       if (visible[g]) {
         const i = fIdx[3 * g];
         const j = fIdx[3 * g + 1];
@@ -499,13 +510,10 @@ export function epa(
       break;
     }
     for (let g = nf - 1; g >= 0; g--) if (visible[g]) removeFace(g);
-    for (let e = 0; e < ne; e++) {
-      if (!pushFace(edges[2 * e], edges[2 * e + 1], q)) {
-        ok = false;
-        break;
-      }
-    }
-    if (!ok) {
+    // A zero-area new face (q in line with its horizon edge, as with coplanar box corners)
+    // bounds nothing: it is left out, the others still close the polytope geometrically.
+    for (let e = 0; e < ne; e++) pushFace(edges[2 * e], edges[2 * e + 1], q);
+    if (nf < 4) {
       status = EpaStatus.Degenerate;
       iter++;
       break;
@@ -513,6 +521,12 @@ export function epa(
   }
   out.iterations = iter;
   out.status = best < 0 ? EpaStatus.Degenerate : status;
+  if (out.status !== EpaStatus.Converged || residual > residualLimit) {
+    // No face holds the contact point: B's deepest point along −n, A's depth·n ahead of it.
+    vec3.negate(negDir, out.normal);
+    b.support(out.pointB, negDir);
+    vec3.addScaled(out.pointA, out.pointB, out.normal, out.depth);
+  }
   return out;
 }
 

@@ -27,6 +27,7 @@ import {
   GJK_DEGENERATE_SIMPLEX_TOLERANCE,
   GJK_MAX_ITERATIONS,
   GJK_ROUNDING_TOLERANCE,
+  GJK_SUPPORT_ROUNDING,
   GJK_TOLERANCE,
 } from "../constants.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -485,7 +486,7 @@ export function gjk(
       break;
     }
     if (s.count > 0) {
-      if (vv - vw <= GJK_TOLERANCE * vv + round2 * maxWW) {
+      if (vv - vw <= GJK_TOLERANCE * vv + GJK_SUPPORT_ROUNDING * Math.sqrt(vv * maxWW)) {
         converged = true;
         break;
       }

@@ -375,7 +375,7 @@ export function distanceConvexConvex(
   bInA: Isometry,
 ): DistanceResult {
   solve(a, b, bInA, Infinity);
-  out.distance = solvedDistance > 0 ? solvedDistance : 0;
+  out.distance = Math.max(solvedDistance, 0);
   vec3.copy(out.pointA, solvedA);
   vec3.copy(out.pointB, solvedB);
   return out;
@@ -395,7 +395,7 @@ export function contactConvexConvex(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  const maxGap = prediction > 0 ? prediction : 0;
+  const maxGap = Number.isNaN(prediction) ? 0 : Math.max(prediction, 0);
   if (!solve(a, b, bInA, maxGap)) return false;
   if (solvedDistance > maxGap) return false;
   out.distance = solvedDistance;

@@ -11,8 +11,8 @@ import {
   closestPointOnTetrahedron,
   closestPointOnTriangle,
 } from "../../src/geometry/closest-point.js";
-import * as vec3 from "../../src/math/vec3.js";
 import type { Vec3 } from "../../src/math/vec3.js";
+import * as vec3 from "../../src/math/vec3.js";
 import { vec } from "../oracles/arbitraries.js";
 
 /** Checks weights, reconstruction and the optimality certificate; returns |p − q|. */
@@ -46,7 +46,8 @@ function sampled(p: Vec3, verts: Vec3[], n: number): number {
       best = Math.min(best, vec3.distance(p, q));
       return;
     }
-    for (let k = 0; k <= left; k++) rec(i + 1, left - k, vec3.addScaled(vec3.create(), acc, verts[i], k / n));
+    for (let k = 0; k <= left; k++)
+      rec(i + 1, left - k, vec3.addScaled(vec3.create(), acc, verts[i], k / n));
   };
   rec(0, n, vec3.create());
   return best;
@@ -55,10 +56,16 @@ function sampled(p: Vec3, verts: Vec3[], n: number): number {
 /** Random simplex corners, sometimes degenerate (repeated, collinear, coplanar). */
 function corners(k: number): fc.Arbitrary<Vec3[]> {
   return fc
-    .tuple(fc.array(vec(-2, 2), { minLength: k, maxLength: k }), fc.constantFrom("plain", "plain", "dup", "line", "flat"))
+    .tuple(
+      fc.array(vec(-2, 2), { minLength: k, maxLength: k }),
+      fc.constantFrom("plain", "plain", "dup", "line", "flat"),
+    )
     .map(([vs, kind]) => {
       if (kind === "dup") return vs.map((v, i) => (i === k - 1 ? vec3.clone(vs[0]) : v));
-      if (kind === "line") return vs.map((v, i) => vec3.lerp(vec3.create(), vs[0], vs[1], i - 0.5 * i * i + 0.3 * v.x));
+      if (kind === "line")
+        return vs.map((v, i) =>
+          vec3.lerp(vec3.create(), vs[0], vs[1], i - 0.5 * i * i + 0.3 * v.x),
+        );
       if (kind === "flat") return vs.map((v) => ({ x: v.x, y: v.y, z: 0.5 }));
       return vs;
     });
@@ -115,9 +122,15 @@ describe("closest points on simplices", () => {
     const c = { x: 0, y: 1, z: 0 };
     const d = { x: 0, y: 0, z: 1 };
     const w = [0, 0, 0, 0];
-    expect(closestPointOnTetrahedron(vec3.create(), { x: 0.1, y: 0.2, z: 0.3 }, a, b, c, d, w)).toEqual({ x: 0.1, y: 0.2, z: 0.3 });
+    expect(
+      closestPointOnTetrahedron(vec3.create(), { x: 0.1, y: 0.2, z: 0.3 }, a, b, c, d, w),
+    ).toEqual({ x: 0.1, y: 0.2, z: 0.3 });
     expect(w[0]).toBeCloseTo(0.4, 15);
-    expect(closestPointOnTriangle(vec3.create(), { x: 0.5, y: -1, z: 3 }, a, b, c, w)).toEqual({ x: 0.5, y: 0, z: 0 });
+    expect(closestPointOnTriangle(vec3.create(), { x: 0.5, y: -1, z: 3 }, a, b, c, w)).toEqual({
+      x: 0.5,
+      y: 0,
+      z: 0,
+    });
     expect(closestPointOnTriangle(vec3.create(), { x: 5, y: 5, z: 5 }, a, a, a, w)).toEqual(a);
     expect(closestPointOnSegment(vec3.create(), { x: 5, y: 5, z: 5 }, b, b, w)).toEqual(b);
     const p = { x: 2, y: 2, z: 2 };

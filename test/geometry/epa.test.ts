@@ -10,9 +10,21 @@ import { EpaStatus, epa, makeEpaResult } from "../../src/geometry/epa.js";
 import { GjkStatus, gjk, makeGjkResult } from "../../src/geometry/gjk.js";
 import { PointCloudSupport, TransformedSupport } from "../../src/geometry/support.js";
 import * as iso from "../../src/math/isometry.js";
-import * as vec3 from "../../src/math/vec3.js";
 import type { Vec3 } from "../../src/math/vec3.js";
-import { unitQuat, vec } from "../oracles/arbitraries.js";
+import * as vec3 from "../../src/math/vec3.js";
+import { unitQuat, vec as vecRaw } from "../oracles/arbitraries.js";
+
+/**
+ * Vectors without magnitudes below 1e-100: squared lengths of such vectors underflow, and GJK
+ * (like every squared-distance method) treats distances below ~1e-154 as touching.
+ */
+const vec = (lo: number, hi: number) =>
+  vecRaw(lo, hi).map((p) => ({
+    x: Math.abs(p.x) < 1e-100 ? 0 : p.x,
+    y: Math.abs(p.y) < 1e-100 ? 0 : p.y,
+    z: Math.abs(p.z) < 1e-100 ? 0 : p.z,
+  }));
+
 import { overlapAlong, satOverlap } from "../oracles/polytope-distance.js";
 
 function pack(pts: readonly Vec3[]): Float64Array {
@@ -28,10 +40,15 @@ const cloud: fc.Arbitrary<Vec3[]> = fc
     if (kind === "flat") return pts.map((p) => ({ x: p.x, y: p.y, z: 0 }));
     if (kind === "dup") return [...pts, ...pts, pts[0]];
     if (kind === "box") {
-      const h = { x: Math.abs(pts[0].x) + 0.1, y: Math.abs(pts[0].y) + 0.1, z: Math.abs(pts[0].z) + 0.1 };
+      const h = {
+        x: Math.abs(pts[0].x) + 0.1,
+        y: Math.abs(pts[0].y) + 0.1,
+        z: Math.abs(pts[0].z) + 0.1,
+      };
       const out: Vec3[] = [];
       for (const sx of [-1, 1])
-        for (const sy of [-1, 1]) for (const sz of [-1, 1]) out.push({ x: sx * h.x, y: sy * h.y, z: sz * h.z });
+        for (const sy of [-1, 1])
+          for (const sz of [-1, 1]) out.push({ x: sx * h.x, y: sy * h.y, z: sz * h.z });
       return out;
     }
     return pts;
@@ -71,14 +88,16 @@ describe("epa on random overlapping point-set polytopes", () => {
           expect(e.iterations).toBeLessThanOrEqual(EPA_MAX_ITERATIONS);
           const sat = satOverlap(a, bWorld);
           const oracle = Math.max(0, sat.depth);
-          const tol = 1e-6 * s;
+          const tol = 1e-6 * s * (1 + 1e-9);
           if (e.status === EpaStatus.Converged || e.status === EpaStatus.Flat) converged++;
           expect(Math.abs(e.depth - oracle)).toBeLessThanOrEqual(tol);
           // Moving B by depth along the normal is a separating translation.
           expect(Math.abs(overlapAlong(a, bWorld, e.normal) - e.depth)).toBeLessThanOrEqual(tol);
           // pointA − pointB = depth · normal.
           const diff = vec3.sub(vec3.create(), e.pointA, e.pointB);
-          expect(vec3.distance(diff, vec3.scale(vec3.create(), e.normal, e.depth))).toBeLessThanOrEqual(tol);
+          expect(
+            vec3.distance(diff, vec3.scale(vec3.create(), e.normal, e.depth)),
+          ).toBeLessThanOrEqual(tol);
           checked++;
         },
       ),
@@ -94,15 +113,25 @@ describe("epa from small simplices and flat differences", () => {
   const box = (c: Vec3, h: number) => {
     const out: Vec3[] = [];
     for (const sx of [-1, 1])
-      for (const sy of [-1, 1]) for (const sz of [-1, 1]) out.push({ x: c.x + sx * h, y: c.y + sy * h, z: c.z + sz * h });
+      for (const sy of [-1, 1])
+        for (const sz of [-1, 1]) out.push({ x: c.x + sx * h, y: c.y + sy * h, z: c.z + sz * h });
     return pack(out);
   };
 
   it("touching boxes (GJK ends on a point, segment or triangle): depth 0, face normal", () => {
     for (const [c, n] of [
-      [{ x: 2, y: 0, z: 0 }, { x: 1, y: 0, z: 0 }],
-      [{ x: 0, y: -2, z: 0.5 }, { x: 0, y: -1, z: 0 }],
-      [{ x: 0.25, y: 0.5, z: 2 }, { x: 0, y: 0, z: 1 }],
+      [
+        { x: 2, y: 0, z: 0 },
+        { x: 1, y: 0, z: 0 },
+      ],
+      [
+        { x: 0, y: -2, z: 0.5 },
+        { x: 0, y: -1, z: 0 },
+      ],
+      [
+        { x: 0.25, y: 0.5, z: 2 },
+        { x: 0, y: 0, z: 1 },
+      ],
     ] as const) {
       supA.reset(box({ x: 0, y: 0, z: 0 }, 1));
       supBLocal.reset(box(c, 1));
@@ -136,8 +165,20 @@ describe("epa from small simplices and flat differences", () => {
   });
 
   it("coplanar overlapping triangles: Flat, depth 0, the plane normal", () => {
-    supA.reset(pack([{ x: 0, y: 0, z: 0 }, { x: 2, y: 0, z: 0 }, { x: 0, y: 2, z: 0 }]));
-    supBLocal.reset(pack([{ x: 0.5, y: 0.5, z: 0 }, { x: 3, y: 0.5, z: 0 }, { x: 0.5, y: 3, z: 0 }]));
+    supA.reset(
+      pack([
+        { x: 0, y: 0, z: 0 },
+        { x: 2, y: 0, z: 0 },
+        { x: 0, y: 2, z: 0 },
+      ]),
+    );
+    supBLocal.reset(
+      pack([
+        { x: 0.5, y: 0.5, z: 0 },
+        { x: 3, y: 0.5, z: 0 },
+        { x: 0.5, y: 3, z: 0 },
+      ]),
+    );
     gjk(g, supA, supBLocal, null);
     expect(g.status).toBe(GjkStatus.Intersecting);
     epa(e, supA, supBLocal, g.simplex, { x: 0, y: 0, z: 1 });
@@ -147,8 +188,18 @@ describe("epa from small simplices and flat differences", () => {
   });
 
   it("crossing segments (a flat parallelogram difference): depth 0", () => {
-    supA.reset(pack([{ x: -1, y: 0, z: 0 }, { x: 1, y: 0, z: 0 }]));
-    supBLocal.reset(pack([{ x: 0, y: -1, z: 0 }, { x: 0, y: 1, z: 0 }]));
+    supA.reset(
+      pack([
+        { x: -1, y: 0, z: 0 },
+        { x: 1, y: 0, z: 0 },
+      ]),
+    );
+    supBLocal.reset(
+      pack([
+        { x: 0, y: -1, z: 0 },
+        { x: 0, y: 1, z: 0 },
+      ]),
+    );
     gjk(g, supA, supBLocal, null);
     expect(g.status).toBe(GjkStatus.Intersecting);
     epa(e, supA, supBLocal, g.simplex, null);

@@ -122,7 +122,8 @@ export function polytopeDistance(a: readonly Vec3[], b: readonly Vec3[]): number
     for (const p of V)
       for (let i = 0; i < T.length; i++) {
         best = Math.min(best, dot(sub(p, T[i]), sub(p, T[i])));
-        for (let j = i + 1; j < T.length; j++) best = Math.min(best, pointSegmentDistSq(p, T[i], T[j]));
+        for (let j = i + 1; j < T.length; j++)
+          best = Math.min(best, pointSegmentDistSq(p, T[i], T[j]));
       }
   };
   vertexVsTriangles(A, B);
@@ -151,10 +152,7 @@ export function overlapAlong(a: readonly Vec3[], b: readonly Vec3[], d: Vec3): n
  * SAT over every candidate axis of two point sets: the minimum overlap and its axis. A positive
  * minimum is the penetration depth; a negative one proves the hulls are disjoint.
  */
-export function satOverlap(
-  a: readonly Vec3[],
-  b: readonly Vec3[],
-): { depth: number; axis: Vec3 } {
+export function satOverlap(a: readonly Vec3[], b: readonly Vec3[]): { depth: number; axis: Vec3 } {
   const axes: P[] = [];
   const triNormals = (S: P[]) => {
     for (let i = 0; i < S.length; i++)
@@ -167,7 +165,8 @@ export function satOverlap(
   triNormals(B);
   const dirs = (S: P[]) => {
     const out: P[] = [];
-    for (let i = 0; i < S.length; i++) for (let j = i + 1; j < S.length; j++) out.push(sub(S[j], S[i]));
+    for (let i = 0; i < S.length; i++)
+      for (let j = i + 1; j < S.length; j++) out.push(sub(S[j], S[i]));
     return out;
   };
   const da = dirs(A);
@@ -175,8 +174,19 @@ export function satOverlap(
   for (const u of da) for (const v of db) axes.push(crossP(u, v));
   // Lower-dimensional differences (points, segments): the vertex differences and, for every
   // edge, the perpendicular toward each vertex difference.
-  for (const e of [...da, ...db]) for (const k of [[1, 0, 0], [0, 1, 0], [0, 0, 1]] as P[]) axes.push(crossP(e, k));
-  for (const k of [[1, 0, 0], [0, 1, 0], [0, 0, 1]] as P[]) axes.push(k);
+  for (const e of [...da, ...db])
+    for (const k of [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+    ] as P[])
+      axes.push(crossP(e, k));
+  for (const k of [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ] as P[])
+    axes.push(k);
   for (const p of A)
     for (const q of B) {
       const d = sub(p, q);
