@@ -1,19 +1,18 @@
 /**
  * The interference check behind `collide check`: every pair of scene bodies whose distance is at
  * most the prediction distance (default 0: touching or overlapping), with its contact manifold,
- * in the output format of shared/FORMATS.md.
+ * in the output format of shared/FORMATS.md. It runs on the collision world: the scene's bodies
+ * are added in file order (so handle order is scene order), one `step()` runs the broad phase,
+ * the layer/mask filter and the narrow phase, and the world's contacts are the pairs. Every
+ * broad phase gives the same pairs, numbers and statistics, bit for bit.
  */
-import { PairSet } from "../broadphase/pair-set.js";
 import { invalidValue } from "../errors.js";
-import * as aabb from "../math/aabb.js";
-import { contact } from "../query/contact.js";
-import { manifold } from "../query/manifold.js";
 import type { BroadPhaseName } from "../query/pairs.js";
-import { makeBroadPhase } from "../query/pairs.js";
-import { aabbShape } from "../shapes/index.js";
+import { CollisionWorld } from "../world/collision-world.js";
+import { makeWorldContact } from "../world/contact-cache.js";
+import type { BodyHandle } from "../world/handles.js";
 import { arr } from "./query.js";
 import type { Scene } from "./scene.js";
-import { filtersAllow } from "./scene.js";
 
 /** Options of {@link checkScene}. */
 export interface CheckOptions {
@@ -45,8 +44,11 @@ export interface CheckResult {
 }
 
 /**
- * Checks every pair of bodies of `scene` that their layers and masks allow. Throws
- * `CollideError` for a negative prediction or an unsupported shape pair.
+ * Checks every pair of bodies of `scene` that their layers and masks allow, on a
+ * `CollisionWorld` with the chosen broad phase and prediction distance. `candidatePairs` counts
+ * the broad phase's pairs (boxes grown by half the prediction), before the layer/mask filter.
+ * Throws `CollideError` for a negative or non-finite prediction, an unknown broad phase or an
+ * unsupported shape.
  */
 export function checkScene(scene: Scene, options: Partial<CheckOptions> = {}): CheckResult {
   const prediction = options.prediction ?? 0;
@@ -55,38 +57,36 @@ export function checkScene(scene: Scene, options: Partial<CheckOptions> = {}): C
   }
   const name = options.broadphase ?? "brute";
   const t0 = performance.now();
-  const bp = makeBroadPhase(name);
-  const box = aabb.empty();
-  const half = prediction / 2;
+  const world = new CollisionWorld({ broadphase: name, prediction });
+  const index = new Map<BodyHandle, number>();
   scene.bodies.forEach((b, i) => {
-    aabbShape(box, b.shape, b.pose);
-    // Grow each box by half the prediction so that pairs within it overlap in the broad phase.
-    aabb.expandByMargin(box, box, half);
-    bp.insert(i, box.min, box.max);
+    const h = world.addBody({ shape: b.shape, pose: b.pose, layer: b.layer, mask: b.mask });
+    index.set(h, i);
   });
-  const candidates = bp.computePairs(new PairSet());
+  world.step();
   const pairs: CheckPair[] = [];
-  candidates.forEach((i, j) => {
-    const A = scene.bodies[i];
-    const B = scene.bodies[j];
-    if (!filtersAllow(A.layer, A.mask, B.layer, B.mask)) return;
-    const c = contact(A.shape, A.pose, B.shape, B.pose, prediction);
-    if (!c) return;
-    const m = manifold(A.shape, A.pose, B.shape, B.pose, prediction);
+  const c = makeWorldContact();
+  for (let i = 0; i < world.contactCount; i++) {
+    world.readContact(i, c);
+    const m = c.manifold;
     const points = [];
-    if (m) {
-      for (let k = 0; k < m.count; k++) {
-        const p = m.points[k];
-        points.push({ pointA: arr(p.pointA), pointB: arr(p.pointB), distance: p.distance });
-      }
+    for (let k = 0; k < m.count; k++) {
+      const p = m.points[k];
+      points.push({ pointA: arr(p.pointA), pointB: arr(p.pointB), distance: p.distance });
     }
-    pairs.push({ a: A.id, b: B.id, distance: c.distance, normal: arr(c.normal), points });
-  });
+    pairs.push({
+      a: scene.bodies[index.get(c.a) as number].id,
+      b: scene.bodies[index.get(c.b) as number].id,
+      distance: c.distance,
+      normal: arr(m.normal),
+      points,
+    });
+  }
   return {
     pairs,
     stats: {
       bodies: scene.bodies.length,
-      candidatePairs: candidates.size,
+      candidatePairs: world.stats.candidatePairs,
       pairs: pairs.length,
     },
     ms: performance.now() - t0,

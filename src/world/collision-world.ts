@@ -1,0 +1,896 @@
+/**
+ * The collision world: bodies (a shape at a pose, a collision filter, an optional sensor flag)
+ * held by generational handles, and a `step()` that finds what touches what.
+ *
+ * A step runs the pipeline of shared/DESIGN.md:
+ *
+ * 1. world AABBs — computed at `addBody`/`setPose` (tight box of the shape at its pose, grown by
+ *    half the prediction distance and a rounding pad on every side) and handed to the broad phase at once, so
+ *    queries between steps see the current poses; the dynamic tree keeps FAT AABBs (a margin,
+ *    `aabbMargin`, stretched along the last displacement) so slow bodies do not touch it;
+ * 2. broad phase — the exact set of overlapping boxes, as packed slot pairs sorted ascending;
+ * 3. layer / mask filter — a pair is tested when `(layerA & maskB) != 0 && (layerB & maskA) != 0`;
+ * 4. narrow phase — in A's frame with `bInA` (the lower handle is A), through the pair dispatch
+ *    (src/narrowphase/dispatch.ts): a sensor pair (either body a sensor) only gets the exact
+ *    boolean overlap test `intersectsPair`, any other pair `contactPair` with the prediction
+ *    distance and, when within it, a manifold of up to 4 points built from that contact
+ *    (`manifoldFromContact` for two convex shapes; `manifoldPair` otherwise, e.g. a compound's
+ *    deepest child pair); results are converted to the world frame once;
+ * 5. contact cache — this frame's touching pairs are diffed with the last frame's into `begin`,
+ *    `persist` and `end` event arrays, read after the step (Box2D v3: no callbacks inside the
+ *    step).
+ *
+ * Storage is structure-of-arrays in typed arrays (src/world/body-store.ts), the pair list and
+ * the contact records are typed arrays kept across steps, and the narrow phase works in module
+ * scratch objects, so a steady-state step (bodies moved, none added) allocates nothing.
+ *
+ * Determinism: the same operations in the same order give bitwise-identical contacts and
+ * events. Slots (and so handles) are assigned by a LIFO free list; every broad phase reports the
+ * exact same sorted pair set (src/broadphase/broad-phase.ts), so the choice of broad phase does
+ * not change any result; pairs and events come in ascending `(lower handle, higher handle)`
+ * order; and nothing on the path calls `Math.sin`, `cos`, `exp` or `pow`.
+ *
+ * Removal: `removeBody` takes the body out at once (its handle is stale immediately, queries no
+ * longer see it); its touching pairs of the last step are reported as `end` events by the next
+ * `step()`, with the removed body's old handle.
+ */
+import { type BroadPhase, checkRay } from "../broadphase/broad-phase.js";
+import { BruteForceBroadPhase } from "../broadphase/brute-force.js";
+import { DynamicTree } from "../broadphase/dynamic-tree.js";
+import { PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
+import { SpatialHash } from "../broadphase/spatial-hash.js";
+import { SweepAndPrune } from "../broadphase/sweep-and-prune.js";
+import { AABB_MARGIN, WORLD_AABB_ROUNDING_PAD } from "../constants.js";
+import { invalidValue } from "../errors.js";
+import * as aabbm from "../math/aabb.js";
+import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import type { Contact, ContactManifold } from "../narrowphase/contact.js";
+import { makeContact, makeContactManifold } from "../narrowphase/contact.js";
+import {
+  contactPair,
+  intersectsPair,
+  isConvexType,
+  manifoldPair,
+} from "../narrowphase/dispatch.js";
+import { manifoldFromContact } from "../narrowphase/manifold.js";
+import { aabbShape } from "../shapes/index.js";
+import type { ConvexShape, Shape } from "../shapes/shape.js";
+import { ShapeType } from "../shapes/shape.js";
+import { BodyStore, FLAG_ALIVE, FLAG_CONVEX, FLAG_SENSOR } from "./body-store.js";
+import {
+  ContactCache,
+  makeWorldContact,
+  type WorldContact,
+  type WorldEvents,
+} from "./contact-cache.js";
+import {
+  type BodyHandle,
+  handleGeneration,
+  handleSlot,
+  isHandleShaped,
+  MAX_BODY_SLOT,
+  packHandle,
+} from "./handles.js";
+import { checkFilterBits, checkShape, checkWorldPose } from "./validate.js";
+
+/** The broad phases a world can use, by name. */
+export type WorldBroadPhase = "brute" | "sap" | "grid" | "tree";
+
+/** Settings of a {@link CollisionWorld}. */
+export interface CollisionWorldOptions {
+  /**
+   * The broad phase: `"brute"` (all pairs, the oracle), `"sap"` (sweep and prune), `"grid"`
+   * (spatial hash) or `"tree"` (dynamic AABB tree). Changes the speed, never the result. The
+   * tree is the default because it copes with any mix of sizes; on scenes of similar-sized
+   * bodies the grid was fastest in bench/world.ts.
+   * @default "tree"
+   */
+  broadphase: WorldBroadPhase;
+  /**
+   * Prediction distance, scene units (≥ 0): pairs whose gap is at most this are reported as
+   * contacts (with speculative manifold points). 0 reports only touching or overlapping pairs,
+   * as `collide check` does; a physics engine would pass `SPECULATIVE_DISTANCE`. Sensors ignore
+   * it (exact overlap).
+   * @default 0 scene units
+   */
+  prediction: number;
+  /**
+   * Fat-AABB margin of the dynamic tree, scene units (≥ 0); other broad phases ignore it.
+   * @default AABB_MARGIN = 0.05 scene units
+   */
+  aabbMargin: number;
+  /**
+   * Time the broad and narrow phases of every step (`stats.broadPhaseMs`, `narrowPhaseMs`).
+   * @default false
+   */
+  profile: boolean;
+}
+
+/** The default {@link CollisionWorldOptions}. */
+export function defaultCollisionWorldOptions(): CollisionWorldOptions {
+  return { broadphase: "tree", prediction: 0, aabbMargin: AABB_MARGIN, profile: false };
+}
+
+/** What {@link CollisionWorld.addBody} takes. */
+export interface BodyDesc {
+  /** The body's shape, in its local frame (kept by reference; treat it as immutable). */
+  shape: Shape;
+  /** The body's pose in the world (copied). */
+  pose: Isometry;
+  /** Collision layer bits (unsigned 32-bit). @default 1 */
+  layer?: number;
+  /** Layers this body collides with (unsigned 32-bit). @default 0xffffffff (all) */
+  mask?: number;
+  /** A sensor reports overlap begin/persist/end but no contact points. @default false */
+  sensor?: boolean;
+  /** Anything the caller wants back from {@link CollisionWorld.getUserData}. @default undefined */
+  userData?: unknown;
+}
+
+/** Filter of the world queries. */
+export interface QueryFilter {
+  /** Only bodies whose layer has a bit of this mask are reported. @default 0xffffffff */
+  mask?: number;
+  /** Report sensors too. @default true */
+  includeSensors?: boolean;
+}
+
+/** Options of the world ray casts. */
+export interface RayCastOptions extends QueryFilter {
+  /**
+   * A ray starting inside a body hits it at time 0 when true; when false it reports the exit
+   * through the body's boundary (as `castRayShape`'s `solid`). @default true
+   */
+  solid?: boolean;
+}
+
+/** A ray hit in the world: the body, the time of impact, the point and the surface normal. */
+export interface WorldRayHit {
+  /** The body hit. */
+  handle: BodyHandle;
+  /** Time of impact: the hit point is `origin + toi · dir` (units of `dir`'s length). */
+  toi: number;
+  /** The hit point, world frame. */
+  point: Vec3;
+  /** Unit outward surface normal at the hit, world frame. */
+  normal: Vec3;
+}
+
+/** What a per-shape ray routine writes: time of impact, hit point and normal, world frame. */
+export interface RayShapeHit {
+  /** Time of impact in multiples of the ray direction. */
+  toi: number;
+  /** Hit point, world frame. */
+  point: Vec3;
+  /** Outward unit normal at the hit, world frame. */
+  normal: Vec3;
+}
+
+/**
+ * A per-shape ray routine with the signature of `castRayShape` (src/query/raycast.ts): casts the
+ * segment `origin + t·dir`, `t ∈ [0, maxToi]`, against `shape` at world `pose`, writes the hit
+ * into `out` and returns a truthy value on a hit, a falsy one on a miss.
+ */
+export type RayShapeCaster = (
+  out: RayShapeHit,
+  shape: Shape,
+  pose: Isometry,
+  origin: Vec3,
+  dir: Vec3,
+  maxToi: number,
+  solid: boolean,
+) => unknown;
+
+/** Counters and timings of the last step (the same for every broad phase, timings aside). */
+export interface WorldStepStats {
+  /** Live bodies. */
+  bodies: number;
+  /** Pairs reported by the broad phase (boxes grown by half the prediction and the rounding pad overlap). */
+  candidatePairs: number;
+  /** Candidate pairs that pass the layer/mask filter. */
+  filteredPairs: number;
+  /** Touching non-sensor pairs (contacts). */
+  contactPairs: number;
+  /** Overlapping sensor pairs. */
+  sensorPairs: number;
+  /** Broad-phase time of the last step, milliseconds (0 unless `profile`). */
+  broadPhaseMs: number;
+  /** Narrow-phase and contact-cache time of the last step, milliseconds (0 unless `profile`). */
+  narrowPhaseMs: number;
+}
+
+const DEFAULT_LAYER = 1;
+const DEFAULT_MASK = 0xffffffff;
+
+const poseA = iso.identity();
+const poseB = iso.identity();
+const bInA = iso.identity();
+const contactScratch = makeContact();
+const manifoldScratch = makeContactManifold();
+const box = aabbm.empty();
+const bpMin = vec3.create();
+const bpMax = vec3.create();
+const displacement = vec3.create();
+const rayHitScratch: RayShapeHit = { toi: 0, point: vec3.create(), normal: vec3.create() };
+
+/** Inserts `v` into the ascending array `a`. */
+function insertSorted(a: number[], v: number): void {
+  let i = a.length;
+  a.push(v);
+  while (i > 0 && a[i - 1] > v) {
+    a[i] = a[i - 1];
+    i--;
+  }
+  a[i] = v;
+}
+
+function makeBroadPhase(name: WorldBroadPhase, margin: number): BroadPhase {
+  switch (name) {
+    case "brute":
+      return new BruteForceBroadPhase();
+    case "sap":
+      return new SweepAndPrune();
+    case "grid":
+      return new SpatialHash();
+    case "tree":
+      return new DynamicTree({ margin });
+  }
+  return invalidValue("options.broadphase", name, 'must be "brute", "sap", "grid" or "tree"');
+}
+
+/**
+ * A collision world (see the module docs). Throws `CollideError` on bad options.
+ *
+ * ```ts
+ * const world = new CollisionWorld({ broadphase: "tree" });
+ * const a = world.addBody({ shape: makeSphere(1), pose: iso.create({ x: 0, y: 0, z: 0 }) });
+ * world.step();
+ * for (const c of world.contacts()) console.log(c.a, c.b, c.distance);
+ * ```
+ */
+export class CollisionWorld {
+  /** The options in force (read-only). */
+  readonly options: Readonly<CollisionWorldOptions>;
+  /** Counters and timings of the last step. */
+  readonly stats: WorldStepStats = {
+    bodies: 0,
+    candidatePairs: 0,
+    filteredPairs: 0,
+    contactPairs: 0,
+    sensorPairs: 0,
+    broadPhaseMs: 0,
+    narrowPhaseMs: 0,
+  };
+  private readonly bodies = new BodyStore();
+  private readonly bp: BroadPhase;
+  private readonly pairs = new PairSet(256);
+  /** Slots of unbounded bodies (half-spaces), ascending: outside the broad phase. */
+  private readonly unbounded: number[] = [];
+  private readonly cache = new ContactCache();
+  private readonly halfPrediction: number;
+  // Query state, read by the visitors below (bound once, so queries do not allocate closures).
+  private qMask = DEFAULT_MASK;
+  private qSensors = true;
+  private qSolid = true;
+  private qOrigin: Vec3 = vec3.create();
+  private qDir: Vec3 = vec3.create();
+  private qMaxToi = 0;
+  private qBestToi = 0;
+  private qBestSlot = -1;
+  private readonly qBestPoint = vec3.create();
+  private readonly qBestNormal = vec3.create();
+  private qAll: WorldRayHit[] | null = null;
+  private qCaster: RayShapeCaster | null = null;
+  private qOut: BodyHandle[] = [];
+  private qShape: Shape | null = null;
+  private qPose: Isometry = iso.identity();
+  private readonly qMin = vec3.create();
+  private readonly qMax = vec3.create();
+  private readonly rayVisitor: (id: number, toi: number) => unknown;
+  private readonly aabbVisitor: (id: number) => unknown;
+  private readonly shapeVisitor: (id: number) => unknown;
+
+  /** A new, empty world; `options` overrides {@link defaultCollisionWorldOptions}. */
+  constructor(options: Partial<CollisionWorldOptions> = {}) {
+    const o = { ...defaultCollisionWorldOptions(), ...options };
+    if (!(typeof o.prediction === "number" && Number.isFinite(o.prediction) && o.prediction >= 0)) {
+      invalidValue("options.prediction", o.prediction, "must be a finite number >= 0");
+    }
+    if (!(typeof o.aabbMargin === "number" && Number.isFinite(o.aabbMargin) && o.aabbMargin >= 0)) {
+      invalidValue("options.aabbMargin", o.aabbMargin, "must be a finite number >= 0");
+    }
+    this.bp = makeBroadPhase(o.broadphase, o.aabbMargin);
+    this.options = Object.freeze({ ...o, profile: o.profile === true });
+    this.halfPrediction = o.prediction / 2;
+    this.rayVisitor = (id, toi) => this.visitRay(id, toi);
+    this.aabbVisitor = (id) => this.visitAabb(id);
+    this.shapeVisitor = (id) => this.visitShape(id);
+  }
+
+  /** Number of live bodies. */
+  get bodyCount(): number {
+    return this.bodies.count;
+  }
+
+  /**
+   * Adds a body and returns its handle. The body takes part from the next `step()` on; queries
+   * see it at once. Throws `CollideError` (the world unchanged) for an invalid or unsupported
+   * shape, a pose with a non-finite translation or a non-unit quaternion, a pose so far out that
+   * its AABB is not finite, layer/mask bits outside [0, 2^32 − 1], or a non-boolean `sensor`.
+   */
+  addBody(desc: BodyDesc): BodyHandle {
+    if (desc === null || typeof desc !== "object") invalidValue("body", desc, "must be an object");
+    checkShape("body.shape", desc.shape);
+    checkWorldPose("body.pose", desc.pose);
+    const layer = desc.layer ?? DEFAULT_LAYER;
+    const mask = desc.mask ?? DEFAULT_MASK;
+    checkFilterBits("body.layer", layer);
+    checkFilterBits("body.mask", mask);
+    const sensor = desc.sensor ?? false;
+    if (typeof sensor !== "boolean") invalidValue("body.sensor", sensor, "must be a boolean");
+    const unbounded = desc.shape.type === ShapeType.HalfSpace;
+    this.computeBoxes("body.pose", desc.shape, desc.pose, unbounded);
+    const b = this.bodies;
+    if (b.peekSlot() > MAX_BODY_SLOT) {
+      invalidValue("body", b.count, `exceeds the world's capacity of ${MAX_BODY_SLOT + 1} bodies`);
+    }
+    const slot = b.allocate();
+    if (unbounded) insertSorted(this.unbounded, slot);
+    else this.bp.insert(slot, bpMin, bpMax);
+    b.writePose(slot, desc.pose);
+    this.writeTightBox(slot);
+    b.layer[slot] = layer;
+    b.mask[slot] = mask;
+    b.flags[slot] =
+      FLAG_ALIVE | (sensor ? FLAG_SENSOR : 0) | (isConvexType(desc.shape.type) ? FLAG_CONVEX : 0);
+    b.touchCount[slot] = 0;
+    b.shapes[slot] = desc.shape;
+    b.userData[slot] = desc.userData;
+    b.count++;
+    return packHandle(slot, b.generation[slot]);
+  }
+
+  /**
+   * Moves body `handle` to `pose` (world frame; copied). Throws `CollideError` (the world
+   * unchanged) for a stale or unknown handle, a non-finite translation, a non-unit quaternion, or
+   * a pose whose AABB is not finite.
+   */
+  setPose(handle: BodyHandle, pose: Isometry): void {
+    const slot = this.requireSlot("handle", handle);
+    checkWorldPose("pose", pose);
+    const b = this.bodies;
+    const unbounded = (b.shapes[slot] as Shape).type === ShapeType.HalfSpace;
+    this.computeBoxes("pose", b.shapes[slot] as Shape, pose, unbounded);
+    const k = 7 * slot;
+    vec3.set(
+      displacement,
+      pose.translation.x - b.pose[k],
+      pose.translation.y - b.pose[k + 1],
+      pose.translation.z - b.pose[k + 2],
+    );
+    if (!vec3.isFiniteVec(displacement)) {
+      invalidValue("pose.translation", pose.translation, "moves the body by a non-finite amount");
+    }
+    if (!unbounded) this.bp.move(slot, bpMin, bpMax, displacement);
+    b.writePose(slot, pose);
+    this.writeTightBox(slot);
+  }
+
+  /**
+   * Removes body `handle`: its handle is stale at once and queries no longer see it; the pairs
+   * it touched at the last step are reported as `end` events by the next `step()`. Throws
+   * `CollideError` for a stale or unknown handle (so a double removal is an error).
+   */
+  removeBody(handle: BodyHandle): void {
+    const slot = this.requireSlot("handle", handle);
+    const u = this.unbounded.indexOf(slot);
+    if (u >= 0) this.unbounded.splice(u, 1);
+    else this.bp.remove(slot);
+    this.bodies.kill(slot);
+  }
+
+  /** True when `handle` names a live body of this world (never throws). */
+  has(handle: BodyHandle): boolean {
+    return this.slotOf(handle) >= 0;
+  }
+
+  /** The pose of body `handle`, written into `out` (allocated when omitted). Throws on a stale handle. */
+  getPose(handle: BodyHandle, out: Isometry = iso.identity()): Isometry {
+    return this.bodies.readPose(out, this.requireSlot("handle", handle));
+  }
+
+  /** The shape of body `handle`. Throws `CollideError` on a stale handle. */
+  getShape(handle: BodyHandle): Shape {
+    return this.bodies.shapes[this.requireSlot("handle", handle)] as Shape;
+  }
+
+  /** The user data given to `addBody` for `handle`. Throws `CollideError` on a stale handle. */
+  getUserData(handle: BodyHandle): unknown {
+    return this.bodies.userData[this.requireSlot("handle", handle)];
+  }
+
+  /** True when body `handle` is a sensor. Throws `CollideError` on a stale handle. */
+  isSensor(handle: BodyHandle): boolean {
+    return (this.bodies.flags[this.requireSlot("handle", handle)] & FLAG_SENSOR) !== 0;
+  }
+
+  /** The collision layer and mask of `handle`. Throws `CollideError` on a stale handle. */
+  getFilter(handle: BodyHandle): { layer: number; mask: number } {
+    const s = this.requireSlot("handle", handle);
+    return { layer: this.bodies.layer[s], mask: this.bodies.mask[s] };
+  }
+
+  /**
+   * Changes the collision layer and mask of `handle`, effective at the next step. Throws
+   * `CollideError` (the world unchanged) on a stale handle or bits outside [0, 2^32 − 1].
+   */
+  setFilter(handle: BodyHandle, layer: number, mask: number): void {
+    const s = this.requireSlot("handle", handle);
+    checkFilterBits("layer", layer);
+    checkFilterBits("mask", mask);
+    this.bodies.layer[s] = layer;
+    this.bodies.mask[s] = mask;
+  }
+
+  /** The tight world AABB of `handle`, written into `out` (allocated when omitted). */
+  getAabb(handle: BodyHandle, out: aabbm.Aabb = aabbm.empty()): aabbm.Aabb {
+    const k = 6 * this.requireSlot("handle", handle);
+    const a = this.bodies.aabb;
+    vec3.set(out.min, a[k], a[k + 1], a[k + 2]);
+    vec3.set(out.max, a[k + 3], a[k + 4], a[k + 5]);
+    return out;
+  }
+
+  /** The live handles in ascending order (allocates). */
+  handles(): BodyHandle[] {
+    const b = this.bodies;
+    const out: BodyHandle[] = [];
+    for (let s = 0; s < b.slotCount; s++) {
+      if ((b.flags[s] & FLAG_ALIVE) !== 0) out.push(packHandle(s, b.generation[s]));
+    }
+    return out;
+  }
+
+  /**
+   * Runs one collision step (see the module docs): broad phase, filter, narrow phase, contact
+   * cache and events. Allocates nothing in steady state. Afterwards read {@link events},
+   * {@link contacts} / {@link readContact} and {@link stats}.
+   */
+  step(): void {
+    const profile = this.options.profile;
+    const t0 = profile ? performance.now() : 0;
+    const pairs = this.bp.computePairs(this.pairs);
+    if (this.unbounded.length > 0) this.addUnboundedPairs(pairs);
+    const t1 = profile ? performance.now() : 0;
+    const b = this.bodies;
+    const { layer, mask, flags, generation, shapes } = b;
+    const cache = this.cache;
+    const prediction = this.options.prediction;
+    cache.beginFrame();
+    let filtered = 0;
+    let sensorPairs = 0;
+    const n = pairs.size;
+    for (let i = 0; i < n; i++) {
+      const key = pairs.keyAt(i);
+      const lo = Math.floor(key / PAIR_KEY_BASE);
+      const hi = key - lo * PAIR_KEY_BASE;
+      if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
+      filtered++;
+      b.readPose(poseA, lo);
+      b.readPose(poseB, hi);
+      iso.invMul(bInA, poseA, poseB);
+      const sa = shapes[lo] as Shape;
+      const sb = shapes[hi] as Shape;
+      const ha = packHandle(lo, generation[lo]);
+      const hb = packHandle(hi, generation[hi]);
+      if (((flags[lo] | flags[hi]) & FLAG_SENSOR) !== 0) {
+        if (intersectsPair(sa, sb, bInA)) {
+          cache.addSensorPair(key, ha, hb);
+          sensorPairs++;
+        }
+        continue;
+      }
+      const c = contactScratch;
+      if (!contactPair(c, sa, sb, bInA, prediction)) continue;
+      const m = manifoldScratch;
+      if ((flags[lo] & flags[hi] & FLAG_CONVEX) !== 0) {
+        manifoldFromContact(m, sa as ConvexShape, sb as ConvexShape, bInA, c, prediction);
+      } else if (!manifoldPair(m, sa, sb, bInA, prediction)) {
+        singleContact(m, c);
+      }
+      iso.transformVector(m.normal, poseA, m.normal);
+      for (let p = 0; p < m.count; p++) {
+        const pt = m.points[p];
+        iso.transformPoint(pt.pointA, poseA, pt.pointA);
+        iso.transformPoint(pt.pointB, poseA, pt.pointB);
+      }
+      cache.addContact(key, ha, hb, c.distance, m);
+    }
+    cache.endFrame();
+    this.updateTouchCounts();
+    b.releasePending();
+    const st = this.stats;
+    st.bodies = b.count;
+    st.candidatePairs = n;
+    st.filteredPairs = filtered;
+    st.sensorPairs = sensorPairs;
+    st.contactPairs = cache.contactCount;
+    if (profile) {
+      const t2 = performance.now();
+      st.broadPhaseMs = t1 - t0;
+      st.narrowPhaseMs = t2 - t1;
+    }
+  }
+
+  /** The events of the last step: `begin`, `persist`, `end` lists, valid until the next step. */
+  events(): WorldEvents {
+    return this.cache.events;
+  }
+
+  /** Number of touching non-sensor pairs of the last step. */
+  get contactCount(): number {
+    return this.cache.contactCount;
+  }
+
+  /**
+   * Fills `out` with the `i`-th contact of the last step (0 ≤ i < contactCount; ascending
+   * `(a, b)` order, world frame). Allocation-free access; returns out.
+   */
+  readContact(i: number, out: WorldContact = makeWorldContact()): WorldContact {
+    if (!(Number.isInteger(i) && i >= 0 && i < this.cache.contactCount)) {
+      invalidValue("index", i, `must be an integer in [0, ${this.cache.contactCount})`);
+    }
+    return this.cache.readContact(i, out);
+  }
+
+  /**
+   * Every touching non-sensor pair of the last step with its world-frame manifold, in ascending
+   * `(a, b)` order (allocates fresh objects; use {@link readContact} in a loop to avoid that).
+   */
+  contacts(): WorldContact[] {
+    const out: WorldContact[] = [];
+    for (let i = 0; i < this.cache.contactCount; i++) {
+      out.push(this.cache.readContact(i, makeWorldContact()));
+    }
+    return out;
+  }
+
+  /**
+   * True when bodies `a` and `b` touched (contact or sensor overlap) at the last step. Throws
+   * `CollideError` for stale handles.
+   */
+  isTouching(a: BodyHandle, b: BodyHandle): boolean {
+    const sa = this.requireSlot("a", a);
+    const sb = this.requireSlot("b", b);
+    if (sa === sb) return false;
+    const key = sa < sb ? sa * PAIR_KEY_BASE + sb : sb * PAIR_KEY_BASE + sa;
+    return this.cache.isTouching(key);
+  }
+
+  /**
+   * The closest body hit by the ray segment `origin + t·dir`, `t ∈ [0, maxToi]` (world frame;
+   * `maxToi` may be Infinity), or null, with `caster` as the per-shape ray routine (src/world/
+   * ray-cast.ts passes `castRayShape`). The broad phase's ray traversal finds the candidate
+   * bodies, nearest boxes first where it can, and clips the segment at the best hit so far; ties
+   * in `toi` go to the lower handle, so the answer does not depend on the broad phase. Writes
+   * into `out` when given. Throws `CollideError` for a non-finite origin or direction or a
+   * negative `maxToi`.
+   */
+  castRayWith(
+    caster: RayShapeCaster,
+    origin: Vec3,
+    dir: Vec3,
+    maxToi = Infinity,
+    options: RayCastOptions = {},
+    out?: WorldRayHit,
+  ): WorldRayHit | null {
+    this.beginRay(caster, origin, dir, maxToi, options, null);
+    this.bp.castRay(origin, dir, maxToi, this.rayVisitor);
+    for (const u of this.unbounded) this.visitRay(u, 0);
+    this.qCaster = null;
+    if (this.qBestSlot < 0) return null;
+    const hit = out ?? {
+      handle: 0 as BodyHandle,
+      toi: 0,
+      point: vec3.create(),
+      normal: vec3.create(),
+    };
+    hit.handle = packHandle(this.qBestSlot, this.bodies.generation[this.qBestSlot]);
+    hit.toi = this.qBestToi;
+    vec3.copy(hit.point, this.qBestPoint);
+    vec3.copy(hit.normal, this.qBestNormal);
+    return hit;
+  }
+
+  /**
+   * Every body hit by the ray segment (see {@link castRayWith}), sorted by `toi` then handle,
+   * appended to `out` (allocates the hits; `out` is sorted as a whole).
+   */
+  castRayAllWith(
+    caster: RayShapeCaster,
+    origin: Vec3,
+    dir: Vec3,
+    maxToi = Infinity,
+    options: RayCastOptions = {},
+    out: WorldRayHit[] = [],
+  ): WorldRayHit[] {
+    this.beginRay(caster, origin, dir, maxToi, options, out);
+    this.bp.castRay(origin, dir, maxToi, this.rayVisitor);
+    for (const u of this.unbounded) this.visitRay(u, 0);
+    this.qAll = null;
+    this.qCaster = null;
+    out.sort((p, q) => p.toi - q.toi || p.handle - q.handle);
+    return out;
+  }
+
+  /**
+   * The bodies whose tight world AABB overlaps or touches the box `[min, max]` (world frame),
+   * in ascending handle order, appended to `out`. Uses the broad phase's box query. Throws
+   * `CollideError` for a non-finite box or `min > max`.
+   */
+  overlapAabb(
+    min: Vec3,
+    max: Vec3,
+    out: BodyHandle[] = [],
+    filter: QueryFilter = {},
+  ): BodyHandle[] {
+    this.beginFilter(filter);
+    vec3.copy(this.qMin, min);
+    vec3.copy(this.qMax, max);
+    this.qOut = out;
+    const start = out.length;
+    this.bp.queryAabb(min, max, this.aabbVisitor);
+    for (const u of this.unbounded) this.visitAabb(u);
+    sortTail(out, start);
+    return out;
+  }
+
+  /**
+   * The bodies that overlap or touch `shape` placed at `pose` (world frame; exact test, no
+   * slop), in ascending handle order, appended to `out`. Uses the broad phase's box query with
+   * the shape's AABB. Throws `CollideError` for an invalid shape or pose.
+   */
+  overlapShape(
+    shape: Shape,
+    pose: Isometry,
+    out: BodyHandle[] = [],
+    filter: QueryFilter = {},
+  ): BodyHandle[] {
+    checkShape("shape", shape);
+    checkWorldPose("pose", pose);
+    this.beginFilter(filter);
+    aabbShape(box, shape, pose);
+    if (!vec3.isFiniteVec(box.min) || !vec3.isFiniteVec(box.max)) {
+      invalidValue("pose.translation", pose.translation, "puts the shape's AABB out of range");
+    }
+    vec3.copy(this.qMin, box.min);
+    vec3.copy(this.qMax, box.max);
+    this.qShape = shape;
+    this.qPose = pose;
+    this.qOut = out;
+    const start = out.length;
+    this.bp.queryAabb(this.qMin, this.qMax, this.shapeVisitor);
+    for (const u of this.unbounded) this.visitShape(u);
+    this.qShape = null;
+    sortTail(out, start);
+    return out;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  /**
+   * Adds to `pairs` every pair of an unbounded body (a half-space, kept out of the broad phase)
+   * with every other live body, then sorts and removes duplicates.
+   */
+  private addUnboundedPairs(pairs: PairSet): void {
+    const b = this.bodies;
+    const end = b.slotCount;
+    for (const u of this.unbounded) {
+      for (let s = 0; s < end; s++) {
+        if (s !== u && (b.flags[s] & FLAG_ALIVE) !== 0) pairs.add(u, s);
+      }
+    }
+    pairs.sortUnique();
+  }
+
+  /** The live slot of `handle`, or −1. */
+  private slotOf(handle: number): number {
+    if (!isHandleShaped(handle)) return -1;
+    const s = handleSlot(handle);
+    const b = this.bodies;
+    if (!b.isAlive(s) || b.generation[s] !== handleGeneration(handle)) return -1;
+    return s;
+  }
+
+  private requireSlot(field: string, handle: BodyHandle): number {
+    const s = this.slotOf(handle);
+    if (s < 0) invalidValue(field, handle, "is not a live body of this world (unknown or removed)");
+    return s;
+  }
+
+  /**
+   * box = tight AABB of `shape` at `pose`; bpMin/bpMax = it grown by half the prediction plus
+   * the rounding pad (`WORLD_AABB_ROUNDING_PAD` × its largest coordinate magnitude).
+   */
+  private computeBoxes(field: string, shape: Shape, pose: Isometry, unbounded = false): void {
+    aabbShape(box, shape, pose);
+    if (unbounded) return;
+    const mn = box.min;
+    const mx = box.max;
+    const big = Math.max(
+      Math.abs(mn.x),
+      Math.abs(mn.y),
+      Math.abs(mn.z),
+      Math.abs(mx.x),
+      Math.abs(mx.y),
+      Math.abs(mx.z),
+    );
+    const h = this.halfPrediction + WORLD_AABB_ROUNDING_PAD * big;
+    vec3.set(bpMin, mn.x - h, mn.y - h, mn.z - h);
+    vec3.set(bpMax, mx.x + h, mx.y + h, mx.z + h);
+    if (!vec3.isFiniteVec(bpMin) || !vec3.isFiniteVec(bpMax)) {
+      invalidValue(`${field}.translation`, pose.translation, "puts the body's AABB out of range");
+    }
+  }
+
+  private writeTightBox(slot: number): void {
+    const a = this.bodies.aabb;
+    const k = 6 * slot;
+    a[k] = box.min.x;
+    a[k + 1] = box.min.y;
+    a[k + 2] = box.min.z;
+    a[k + 3] = box.max.x;
+    a[k + 4] = box.max.y;
+    a[k + 5] = box.max.z;
+  }
+
+  /** Updates the per-slot touching-pair counts from this step's begin and end events. */
+  private updateTouchCounts(): void {
+    const { begin, end } = this.cache.events;
+    const t = this.bodies.touchCount;
+    for (let i = 0; i < begin.count; i++) {
+      t[handleSlot(begin.a(i))]++;
+      t[handleSlot(begin.b(i))]++;
+    }
+    for (let i = 0; i < end.count; i++) {
+      t[handleSlot(end.a(i))]--;
+      t[handleSlot(end.b(i))]--;
+    }
+  }
+
+  private beginFilter(filter: QueryFilter): void {
+    const mask = filter.mask ?? DEFAULT_MASK;
+    checkFilterBits("filter.mask", mask);
+    this.qMask = mask;
+    this.qSensors = filter.includeSensors ?? true;
+  }
+
+  private passes(slot: number): boolean {
+    const b = this.bodies;
+    return (
+      (b.layer[slot] & this.qMask) !== 0 && (this.qSensors || (b.flags[slot] & FLAG_SENSOR) === 0)
+    );
+  }
+
+  private beginRay(
+    caster: RayShapeCaster,
+    origin: Vec3,
+    dir: Vec3,
+    maxToi: number,
+    options: RayCastOptions,
+    all: WorldRayHit[] | null,
+  ): void {
+    checkRay(origin, dir, maxToi);
+    if (dir.x === 0 && dir.y === 0 && dir.z === 0) invalidValue("dir", dir, "must not be zero");
+    this.beginFilter(options);
+    this.qSolid = options.solid ?? true;
+    this.qCaster = caster;
+    this.qOrigin = origin;
+    this.qDir = dir;
+    this.qMaxToi = maxToi;
+    this.qBestToi = maxToi;
+    this.qBestSlot = -1;
+    this.qAll = all;
+  }
+
+  private visitRay(slot: number, boxToi: number): unknown {
+    if (!this.passes(slot)) return undefined;
+    const all = this.qAll;
+    if (all === null && boxToi > this.qBestToi) return undefined;
+    const shape = this.bodies.shapes[slot] as Shape;
+    this.bodies.readPose(poseA, slot);
+    const h = rayHitScratch;
+    const caster = this.qCaster as RayShapeCaster;
+    if (!caster(h, shape, poseA, this.qOrigin, this.qDir, this.qMaxToi, this.qSolid)) {
+      return undefined;
+    }
+    if (all !== null) {
+      all.push({
+        handle: packHandle(slot, this.bodies.generation[slot]),
+        toi: h.toi,
+        point: vec3.clone(h.point),
+        normal: vec3.clone(h.normal),
+      });
+      return undefined;
+    }
+    if (
+      h.toi < this.qBestToi ||
+      (h.toi === this.qBestToi && (this.qBestSlot < 0 || slot < this.qBestSlot))
+    ) {
+      this.qBestToi = h.toi;
+      this.qBestSlot = slot;
+      vec3.copy(this.qBestPoint, h.point);
+      vec3.copy(this.qBestNormal, h.normal);
+    }
+    return this.qBestToi;
+  }
+
+  private visitAabb(slot: number): unknown {
+    if (!this.passes(slot)) return undefined;
+    const a = this.bodies.aabb;
+    const k = 6 * slot;
+    const mn = this.qMin;
+    const mx = this.qMax;
+    if (
+      a[k] <= mx.x &&
+      mn.x <= a[k + 3] &&
+      a[k + 1] <= mx.y &&
+      mn.y <= a[k + 4] &&
+      a[k + 2] <= mx.z &&
+      mn.z <= a[k + 5]
+    ) {
+      this.qOut.push(packHandle(slot, this.bodies.generation[slot]));
+    }
+    return undefined;
+  }
+
+  private visitShape(slot: number): unknown {
+    if (!this.passes(slot)) return undefined;
+    const a = this.bodies.aabb;
+    const k = 6 * slot;
+    const mn = this.qMin;
+    const mx = this.qMax;
+    if (
+      !(
+        a[k] <= mx.x &&
+        mn.x <= a[k + 3] &&
+        a[k + 1] <= mx.y &&
+        mn.y <= a[k + 4] &&
+        a[k + 2] <= mx.z &&
+        mn.z <= a[k + 5]
+      )
+    ) {
+      return undefined;
+    }
+    this.bodies.readPose(poseB, slot);
+    iso.invMul(bInA, this.qPose, poseB);
+    if (intersectsPair(this.qShape as Shape, this.bodies.shapes[slot] as Shape, bInA)) {
+      this.qOut.push(packHandle(slot, this.bodies.generation[slot]));
+    }
+    return undefined;
+  }
+}
+
+/** out = the one-point manifold of contact `c` (feature id 0). */
+function singleContact(out: ContactManifold, c: Contact): void {
+  vec3.copy(out.normal, c.normal);
+  const p = out.points[0];
+  vec3.copy(p.pointA, c.pointA);
+  vec3.copy(p.pointB, c.pointB);
+  p.distance = c.distance;
+  p.featureId = 0;
+  out.count = 1;
+}
+
+/** Sorts `a[start ..]` ascending in place (numbers). */
+function sortTail(a: number[], start: number): void {
+  if (start === 0) {
+    a.sort((p, q) => p - q);
+    return;
+  }
+  const tail = a.splice(start).sort((p, q) => p - q);
+  for (const h of tail) a.push(h);
+}

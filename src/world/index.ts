@@ -1,0 +1,34 @@
+/**
+ * The collision world: bodies by generational handle, a `step()` running broad phase, layer
+ * filter, narrow phase and contact cache, begin/persist/end events, and world queries (ray,
+ * AABB and shape overlap) through the broad phase.
+ */
+export {
+  type BodyDesc,
+  CollisionWorld,
+  type CollisionWorldOptions,
+  defaultCollisionWorldOptions,
+  type QueryFilter,
+  type RayCastOptions,
+  type RayShapeCaster,
+  type RayShapeHit,
+  type WorldBroadPhase,
+  type WorldRayHit,
+  type WorldStepStats,
+} from "./collision-world.js";
+export {
+  CONTACT_RECORD_STRIDE,
+  EventList,
+  makeWorldContact,
+  type WorldContact,
+  type WorldEvent,
+  type WorldEvents,
+} from "./contact-cache.js";
+export {
+  type BodyHandle,
+  HANDLE_GENERATION_BASE,
+  handleGeneration,
+  handleSlot,
+  MAX_BODY_SLOT,
+} from "./handles.js";
+export { castRayAll, castRayClosest } from "./ray-cast.js";
