@@ -94,7 +94,11 @@ export class PairSet {
 
   /** Sorts ascending by `(lo, hi)` in place (native typed-array numeric sort). Returns this. */
   sort(): this {
-    this.keys.subarray(0, this.count).sort();
+    // Sort the whole buffer in place with the unused tail set to +Infinity (it sorts last), so
+    // that no subarray view is allocated per call.
+    const k = this.keys;
+    if (this.count < k.length) k.fill(Number.POSITIVE_INFINITY, this.count);
+    k.sort();
     return this;
   }
 

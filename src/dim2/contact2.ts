@@ -24,8 +24,10 @@
  * the bottom (`contact2D`, `intersects2D`, `distance2D`) take world poses and answer in the world
  * frame. Exact queries use no slop: touching (distance 0) is intersecting.
  */
+
 import { SAT_AXIS_TIE_TOLERANCE } from "../constants.js";
 import { invalidValue } from "../errors.js";
+import { hypot2 } from "../math/scalar.js";
 import { makeWorkCore, transformCore, viewCore, type WorkCore2 } from "./core2.js";
 import { gjkDistance2, makeGjkOutput2 } from "./gjk2.js";
 import type { Pose2 } from "./pose2.js";
@@ -82,7 +84,7 @@ export function contactCircleCircle(
 ): boolean {
   const cx = bInA.p.x;
   const cy = bInA.p.y;
-  const d = Math.hypot(cx, cy);
+  const d = hypot2(cx, cy);
   const gap = d - a.radius - b.radius;
   if (gap > prediction) return false;
   // Coincident centres: any direction is a minimum translation; +x is the documented choice.
@@ -130,7 +132,7 @@ export function contactCircleRect(
   if (qx !== cx || qy !== cy) {
     const dx = cx - qx;
     const dy = cy - qy;
-    const d = Math.hypot(dx, dy);
+    const d = hypot2(dx, dy);
     distance = d - r;
     if (distance > prediction) return false;
     nx = -dx / d;
@@ -192,7 +194,7 @@ export function contactRectRect(
     if (ox < 0 && oy < 0) {
       const gx = -ox;
       const gy = -oy;
-      const d = Math.hypot(gx, gy);
+      const d = hypot2(gx, gy);
       if (d > prediction) return false;
       return setContact(
         out,

@@ -3,6 +3,7 @@
  * core. Pair routines work in A's frame: B's core is transformed once into module-level scratch
  * storage (grown by doubling, so steady-state queries allocate nothing).
  */
+import { hypot2 } from "../math/scalar.js";
 import type { Pose2 } from "./pose2.js";
 import type { Core2 } from "./shapes.js";
 
@@ -150,7 +151,7 @@ export function projectOnCore(
   if (n === 1) {
     out.x = v[0];
     out.y = v[1];
-    out.distance = Math.hypot(px - v[0], py - v[1]);
+    out.distance = hypot2(px - v[0], py - v[1]);
     out.inside = out.distance === 0;
     return out;
   }
@@ -158,7 +159,7 @@ export function projectOnCore(
     closestOnSegment(segScratch, v[0], v[1], v[2], v[3], px, py);
     out.x = segScratch.x;
     out.y = segScratch.y;
-    out.distance = Math.hypot(px - segScratch.x, py - segScratch.y);
+    out.distance = hypot2(px - segScratch.x, py - segScratch.y);
     out.inside = out.distance === 0;
     return out;
   }
@@ -185,7 +186,7 @@ export function projectOnCore(
   for (let i = 0; i < n; i++) {
     const j = i + 1 === n ? 0 : i + 1;
     closestOnSegment(segScratch, v[2 * i], v[2 * i + 1], v[2 * j], v[2 * j + 1], px, py);
-    const d = Math.hypot(px - segScratch.x, py - segScratch.y);
+    const d = hypot2(px - segScratch.x, py - segScratch.y);
     if (d < bestD) {
       bestD = d;
       out.x = segScratch.x;

@@ -14,7 +14,9 @@
  * (polygons converge in a few iterations; the cap keeps the loop finite). At every stop the
  * result is the current simplex's closest points, so it is always defined and finite.
  */
+
 import { GJK_MAX_ITERATIONS, GJK_ROUNDING_TOLERANCE, GJK_TOLERANCE } from "../constants.js";
+import { hypot2 } from "../math/scalar.js";
 import { closestOnSegment, type SegmentClosest, type WorkCore2 } from "./core2.js";
 
 /** Output of {@link gjkDistance2}, in the frame of the two cores. */
@@ -245,7 +247,7 @@ export function gjkDistance2(out: GjkOutput2, a: WorkCore2, b: WorkCore2): GjkOu
   out.bx = pbx;
   out.by = pby;
   out.overlap = overlap;
-  out.distance = overlap ? 0 : Math.hypot(pbx - pax, pby - pay);
+  out.distance = overlap ? 0 : hypot2(pbx - pax, pby - pay);
   out.iterations = it;
   return out;
 }

@@ -4,6 +4,7 @@
  * convex polygon by half-plane tests and edges). Works on the shape's core (src/dim2/shapes.ts):
  * the closest point of the core, pushed out by the core radius.
  */
+import { hypot2 } from "../math/scalar.js";
 import { type CoreProjection, makeWorkCore, projectOnCore, viewCore } from "./core2.js";
 import type { Pose2 } from "./pose2.js";
 import * as pose2 from "./pose2.js";
@@ -71,7 +72,7 @@ export function projectPointLocal2(
   if (dc > 0) {
     // Unit direction scaled by the larger component first (exact even for subnormal offsets).
     const m = Math.max(Math.abs(px - proj.x), Math.abs(py - proj.y));
-    const l = Math.hypot((px - proj.x) / m, (py - proj.y) / m);
+    const l = hypot2((px - proj.x) / m, (py - proj.y) / m);
     const ux = (px - proj.x) / m / l;
     const uy = (py - proj.y) / m / l;
     out.point.x = proj.x + r * ux;

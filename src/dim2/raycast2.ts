@@ -13,6 +13,7 @@
  * point beyond the shape.
  */
 
+import { hypot2 } from "../math/scalar.js";
 import type { Pose2 } from "./pose2.js";
 import * as pose2 from "./pose2.js";
 import { makePointProjection2, projectPointLocal2 } from "./project-point2.js";
@@ -82,7 +83,7 @@ function rayCircle(
   if (t > maxToi) return MISS;
   const px = mx + dx * t;
   const py = my + dy * t;
-  const len = Math.hypot(px, py);
+  const len = hypot2(px, py);
   hit.nx = len > 0 ? px / len : 0;
   hit.ny = len > 0 ? py / len : 0;
   hit.toi = t;
@@ -240,7 +241,7 @@ function rayCapsule(
   }
   const ex = bx - ax;
   const ey = by - ay;
-  const len = Math.hypot(ex, ey);
+  const len = hypot2(ex, ey);
   if (len > 0) {
     // The rectangle's frame: u along the segment, v across it, origin at the midpoint.
     const ux = ex / len;
@@ -289,8 +290,8 @@ function raySegment(
     // The origin is the (point) segment.
     if (!exit) return INSIDE;
     hit.toi = 0;
-    hit.nx = k > 0 ? dx0 / Math.hypot(dx0, dy0) : 1;
-    hit.ny = k > 0 ? dy0 / Math.hypot(dx0, dy0) : 0;
+    hit.nx = k > 0 ? dx0 / hypot2(dx0, dy0) : 1;
+    hit.ny = k > 0 ? dy0 / hypot2(dx0, dy0) : 0;
     return 0;
   }
   const ex = (seg.b.x - ax) / m;
@@ -390,8 +391,8 @@ function castLocal(
     case ShapeType2.Capsule: {
       if (!exit) return rayCapsule(hit, shape, ox, oy, dx, dy, maxToi);
       // Exit from inside: cast back from a point T·d beyond the shape (|o + T·d| > size).
-      const dl = Math.hypot(dx, dy);
-      const T = (Math.hypot(ox, oy) + shapeSize2(shape) + shapeSize2(shape)) / dl;
+      const dl = hypot2(dx, dy);
+      const T = (hypot2(ox, oy) + shapeSize2(shape) + shapeSize2(shape)) / dl;
       const back = rayCapsule(hit, shape, ox + T * dx, oy + T * dy, -dx, -dy, T);
       if (back < 0) return MISS;
       const t = Math.max(0, T - back);

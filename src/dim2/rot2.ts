@@ -5,6 +5,7 @@
  * in exactly one place, {@link fromAngle}, at the boundary where a user's angle becomes a
  * rotation. Everything downstream is bitwise reproducible across JavaScript engines.
  */
+import { hypot2 } from "../math/scalar.js";
 import type { Vec2 } from "./vec2.js";
 
 /** A 2D rotation: `c` = cos θ, `s` = sin θ, with c² + s² = 1 (θ in radians, counter-clockwise). */
@@ -40,7 +41,7 @@ export function fromAngle(angle: number): Rot2 {
  * Returns the identity for the zero vector (allocates).
  */
 export function fromDirection(x: number, y: number): Rot2 {
-  const len = Math.hypot(x, y);
+  const len = hypot2(x, y);
   if (!(len > 0)) return { c: 1, s: 0 };
   return { c: x / len, s: y / len };
 }

@@ -18,8 +18,10 @@
  * that lie on an edge between their neighbours (collinear) are dropped; a non-convex polygon,
  * repeated points or fewer than 3 non-collinear points are errors.
  */
+
 import { POLYGON2D_DEGENERACY_TOLERANCE } from "../constants.js";
 import { invalidValue } from "../errors.js";
+import { hypot2 } from "../math/scalar.js";
 import type { Pose2 } from "./pose2.js";
 import * as rot2 from "./rot2.js";
 import type { Vec2 } from "./vec2.js";
@@ -124,7 +126,7 @@ function makeCore(xy: readonly number[], radius: number): Core2 {
       const m = Math.max(Math.abs(dx), Math.abs(dy));
       const ex = dx / m;
       const ey = dy / m;
-      const len = Math.hypot(ex, ey);
+      const len = hypot2(ex, ey);
       normals[2 * i] = ey / len;
       normals[2 * i + 1] = -ex / len;
     }
@@ -192,7 +194,7 @@ export function makePolygon(points: readonly Vec2[], field = "points"): Polygon2
   if (!(extent > 0)) invalidValue(field, points, "must have at least 3 non-collinear points");
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      if (Math.hypot(points[i].x - points[j].x, points[i].y - points[j].y) <= lenTol) {
+      if (hypot2(points[i].x - points[j].x, points[i].y - points[j].y) <= lenTol) {
         invalidValue(`${field}[${j}]`, points[j], `repeats ${field}[${i}]`);
       }
     }
@@ -210,8 +212,7 @@ export function makePolygon(points: readonly Vec2[], field = "points"): Polygon2
     let far = 0;
     for (let i = 1; i < n; i++) {
       if (
-        Math.hypot(points[i].x - ox, points[i].y - oy) >
-        Math.hypot(points[far].x - ox, points[far].y - oy)
+        hypot2(points[i].x - ox, points[i].y - oy) > hypot2(points[far].x - ox, points[far].y - oy)
       ) {
         far = i;
       }

@@ -110,7 +110,7 @@ export function lengthSq(a: Vec2): number {
 
 /** |a|, without overflow or underflow for huge or tiny components (Math.hypot). */
 export function length(a: Vec2): number {
-  return Math.hypot(a.x, a.y);
+  return hypot2(a.x, a.y);
 }
 
 /** |a − b|², no allocation. */
@@ -122,7 +122,7 @@ export function distanceSq(a: Vec2, b: Vec2): number {
 
 /** |a − b|, no allocation. */
 export function distance(a: Vec2, b: Vec2): number {
-  return Math.hypot(a.x - b.x, a.y - b.y);
+  return hypot2(a.x - b.x, a.y - b.y);
 }
 
 /**
@@ -130,7 +130,7 @@ export function distance(a: Vec2, b: Vec2): number {
  * choose their own fallback direction instead of receiving NaN.
  */
 export function normalize(out: Vec2, a: Vec2): number {
-  const len = Math.hypot(a.x, a.y);
+  const len = hypot2(a.x, a.y);
   if (len > 0) {
     out.x = a.x / len;
     out.y = a.y / len;
@@ -169,3 +169,4 @@ export function equals(a: Vec2, b: Vec2, tol: number): boolean {
 export function isFiniteVec(a: Vec2): boolean {
   return a !== null && typeof a === "object" && Number.isFinite(a.x) && Number.isFinite(a.y);
 }
+import { hypot2 } from "../math/scalar.js";

@@ -22,11 +22,13 @@
  * under- nor overflow. The calls allocate only when packing a `Vec3[]` input or growing the
  * module's scratch buffer.
  */
+
 import {
   CIRCUMSPHERE_DEGENERACY_TOLERANCE,
   CONTAINMENT_TOLERANCE,
   MAX_REFINE_ITERATIONS,
 } from "../constants.js";
+import { hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import { type PointSet, readPointSet } from "./point-set.js";
 
@@ -72,7 +74,7 @@ function coverRadius(p: ArrayLike<number>, cx: number, cy: number, cz: number, r
   // Squares under- or overflowed: measure again without squaring.
   let maxD = 0;
   for (let i = 0; i < p.length; i += 3) {
-    maxD = Math.max(maxD, Math.hypot(p[i] - cx, p[i + 1] - cy, p[i + 2] - cz));
+    maxD = Math.max(maxD, hypot3(p[i] - cx, p[i + 1] - cy, p[i + 2] - cz));
   }
   return Math.max(radius, maxD);
 }

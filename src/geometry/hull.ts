@@ -46,6 +46,7 @@ import {
   ORIENT3D_ERROR_BOUND,
 } from "../constants.js";
 import { invalidValue } from "../errors.js";
+import { hypot3 } from "../math/scalar.js";
 
 /** A convex polyhedron as polygonal faces, in the frame (and unit) of the input points. */
 export interface ConvexHull {
@@ -1260,7 +1261,7 @@ export function validateConvexHull(
     const ny = faceNormals[3 * f + 1];
     const nz = faceNormals[3 * f + 2];
     const d = facePlaneOffsets[f];
-    if (!(Math.abs(Math.hypot(nx, ny, nz) - 1) <= HULL_PLANE_TOLERANCE) || !Number.isFinite(d)) {
+    if (!(Math.abs(hypot3(nx, ny, nz) - 1) <= HULL_PLANE_TOLERANCE) || !Number.isFinite(d)) {
       problems.push(`face ${f} normal is not a finite unit vector`);
       continue;
     }
@@ -1284,21 +1285,21 @@ export function validateConvexHull(
       const ix = ny * ez - nz * ey;
       const iy = nz * ex - nx * ez;
       const iz = nx * ey - ny * ex;
-      const ilen = Math.hypot(ix, iy, iz);
+      const ilen = hypot3(ix, iy, iz);
       if (!(ilen > 0)) {
         problems.push(`face ${f} has a zero-length edge ${a}→${b}`);
         continue;
       }
       // Moving the edge's endpoints by the tolerance turns its line by about 2 tol / length, so
       // a vertex at distance r from the endpoints may sit tol · (1 + 2r / length) outside it.
-      const elen = Math.hypot(ex, ey, ez);
+      const elen = hypot3(ex, ey, ez);
       for (let j = start; j < end; j++) {
         const v = faceVertices[j];
         const wx = vertices[3 * v] - ax;
         const wy = vertices[3 * v + 1] - ay;
         const wz = vertices[3 * v + 2] - az;
         const s = (ix * wx + iy * wy + iz * wz) / ilen;
-        const slack = tolerance * (1 + (2 * Math.hypot(wx, wy, wz)) / elen);
+        const slack = tolerance * (1 + (2 * hypot3(wx, wy, wz)) / elen);
         if (s < -slack)
           problems.push(`face ${f} is not convex at edge ${a}→${b} (vertex ${v}: ${s})`);
       }

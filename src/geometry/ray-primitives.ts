@@ -26,6 +26,7 @@
  * origin is inside, which {@link selectRayHit} answers as t = 0 for a solid shape and a miss
  * for a hollow one — never NaN.
  */
+import { hypot2, hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 
@@ -133,20 +134,20 @@ function lineBall(
   dz: number,
   r: number,
 ): number {
-  const mLen = Math.hypot(mx, my, mz);
+  const mLen = hypot3(mx, my, mz);
   const c = (mLen - r) * (mLen + r);
   const big = Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz));
   if (!(big > 0)) return c <= 0 ? 2 : 0;
   let ux = dx / big;
   let uy = dy / big;
   let uz = dz / big;
-  const l = Math.hypot(ux, uy, uz);
+  const l = hypot3(ux, uy, uz);
   ux /= l;
   uy /= l;
   uz /= l;
   const dLen = big * l;
   const b = mx * ux + my * uy + mz * uz;
-  const fLen = Math.hypot(mx - b * ux, my - b * uy, mz - b * uz);
+  const fLen = hypot3(mx - b * ux, my - b * uy, mz - b * uz);
   const h2 = (r - fLen) * (r + fLen);
   if (h2 < 0) return 0;
   // Unit-direction roots τ of τ² + 2bτ + c = 0, then t = τ / |d|.
@@ -385,7 +386,7 @@ export function rayIntervalCylinder(
 
 /** out = the cone's outward side normal at local point (x, y, z): ∇(ρ + k·y), unit. */
 function coneSideNormal(out: Vec3, x: number, z: number, k: number): Vec3 {
-  const rho = Math.hypot(x, z);
+  const rho = hypot2(x, z);
   if (!(rho > 0)) return vec3.set(out, 0, 1, 0);
   vec3.set(out, x / rho, k, z / rho);
   vec3.normalize(out, out);
@@ -407,7 +408,7 @@ export function rayIntervalCone(out: RayInterval, h: number, r: number, o: Vec3,
   const mx = o.x;
   const my = o.y - h;
   const mz = o.z;
-  const rhoM = Math.hypot(mx, mz);
+  const rhoM = hypot2(mx, mz);
   const kYm = k * Math.abs(my);
   const a = d.x * d.x + d.z * d.z - k2 * d.y * d.y;
   const b = mx * d.x + mz * d.z - k2 * my * d.y;
@@ -583,4 +584,37 @@ export function rayTriangle(outNormal: Vec3, a: Vec3, b: Vec3, c: Vec3, o: Vec3,
   if (vec3.dot(triN, d) > 0) vec3.negate(triN, triN);
   vec3.copy(outNormal, triN);
   return t + 0;
+}
+
+/**
+ * The line o + t·d against the half-space {p : n·p ≤ offset} (unit n): one boundary plane, so
+ * the interval is [t*, +∞) when the line enters it (n·d < 0), (−∞, t*] when it leaves (n·d > 0),
+ * the whole line or nothing when parallel (Ericson 2005, §5.3.1). Returns false for no interval.
+ */
+export function rayIntervalHalfSpace(
+  out: RayInterval,
+  n: Vec3,
+  offset: number,
+  o: Vec3,
+  d: Vec3,
+): boolean {
+  const s0 = vec3.dot(n, o) - offset;
+  const nd = vec3.dot(n, d);
+  if (nd === 0) {
+    if (s0 > 0) return false;
+    return wholeLine(out);
+  }
+  const t = -s0 / nd;
+  if (nd < 0) {
+    out.tEnter = t;
+    out.tExit = Infinity;
+    vec3.copy(out.normalEnter, n);
+    vec3.set(out.normalExit, 0, 0, 0);
+  } else {
+    out.tEnter = -Infinity;
+    out.tExit = t;
+    vec3.set(out.normalEnter, 0, 0, 0);
+    vec3.copy(out.normalExit, n);
+  }
+  return true;
 }

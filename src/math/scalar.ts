@@ -14,3 +14,33 @@ export function isFiniteNumber(x: unknown): x is number {
 export function approxEqual(a: number, b: number, tol: number): boolean {
   return Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
 }
+
+/** Squared lengths inside this range have an exact-enough square root without rescaling. */
+const HYPOT_SAFE_MIN = 1e-290;
+const HYPOT_SAFE_MAX = 1e290;
+
+/**
+ * √(x² + y²) without overflow or underflow: a plain square root in the normal range (much faster
+ * than `Math.hypot`, which is variadic and slow in V8), rescaled by the larger magnitude outside it.
+ */
+export function hypot2(x: number, y: number): number {
+  const s = x * x + y * y;
+  if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) return Math.sqrt(s);
+  const m = Math.max(Math.abs(x), Math.abs(y));
+  if (m === 0 || !Number.isFinite(m)) return m;
+  const a = x / m;
+  const b = y / m;
+  return m * Math.sqrt(a * a + b * b);
+}
+
+/** √(x² + y² + z²) without overflow or underflow; see {@link hypot2}. */
+export function hypot3(x: number, y: number, z: number): number {
+  const s = x * x + y * y + z * z;
+  if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) return Math.sqrt(s);
+  const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
+  if (m === 0 || !Number.isFinite(m)) return m;
+  const a = x / m;
+  const b = y / m;
+  const c = z / m;
+  return m * Math.sqrt(a * a + b * b + c * c);
+}

@@ -140,7 +140,7 @@ export function lengthSq(a: Vec3): number {
 
 /** |a|, computed without overflow or underflow for huge or tiny components. */
 export function length(a: Vec3): number {
-  return Math.hypot(a.x, a.y, a.z);
+  return hypot3(a.x, a.y, a.z);
 }
 
 /** |a − b|². */
@@ -153,7 +153,7 @@ export function distanceSq(a: Vec3, b: Vec3): number {
 
 /** |a − b|. */
 export function distance(a: Vec3, b: Vec3): number {
-  return Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
+  return hypot3(a.x - b.x, a.y - b.y, a.z - b.z);
 }
 
 /** Below this length (about 2^-970) `normalize` rescales first; well above the subnormals. */
@@ -164,7 +164,7 @@ const TINY_LENGTH = 1e-292;
  * unchanged and 0 is returned, so callers choose their own fallback instead of getting NaN.
  */
 export function normalize(out: Vec3, a: Vec3): number {
-  const len = Math.hypot(a.x, a.y, a.z);
+  const len = hypot3(a.x, a.y, a.z);
   if (!(len > 0) || !Number.isFinite(len)) return 0;
   if (len < TINY_LENGTH) {
     // Subnormal range: 1/len overflows and hypot has lost its relative precision, so rescale
@@ -173,7 +173,7 @@ export function normalize(out: Vec3, a: Vec3): number {
     const x = a.x / m;
     const y = a.y / m;
     const z = a.z / m;
-    const l = Math.hypot(x, y, z);
+    const l = hypot3(x, y, z);
     out.x = x / l;
     out.y = y / l;
     out.z = z / l;
@@ -235,3 +235,4 @@ export function maxAbsAxis(a: Vec3): number {
   const z = Math.abs(a.z);
   return x >= y ? (x >= z ? 0 : 2) : y >= z ? 1 : 2;
 }
+import { hypot3 } from "./scalar.js";

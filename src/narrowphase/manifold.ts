@@ -36,6 +36,7 @@
  * the clipper (≥ 1, below 2^26; a tag repeated within one manifold, possible only in degenerate
  * clips, gets 2^26 added per repeat). The single-contact fallback has feature id 0.
  */
+
 import {
   MANIFOLD_FEATURE_COS,
   MANIFOLD_PARALLEL_SIN,
@@ -53,6 +54,7 @@ import {
 } from "../geometry/clip.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
+import { hypot2, hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
@@ -143,7 +145,7 @@ function setSegment(
 
 /** Sine of the angle between segment (x, y, z) and the plane ⟂ unit d; 1 for zero length. */
 function segmentSin(x: number, y: number, z: number, d: Vec3): number {
-  const len = Math.hypot(x, y, z);
+  const len = hypot3(x, y, z);
   if (!(len > 0)) return 1;
   return Math.abs(x * d.x + y * d.y + z * d.z) / len;
 }
@@ -393,7 +395,7 @@ function discPolygon(
 }
 
 function cylinderFeature(f: Feature, c: Cylinder, d: Vec3): void {
-  const rho = Math.hypot(d.x, d.z);
+  const rho = hypot2(d.x, d.z);
   const ux = rho > 0 ? d.x / rho : 1;
   const uz = rho > 0 ? d.z / rho : 0;
   const ay = Math.abs(d.y);
@@ -415,7 +417,7 @@ function cylinderFeature(f: Feature, c: Cylinder, d: Vec3): void {
 }
 
 function coneFeature(f: Feature, c: Cone, d: Vec3): void {
-  const rho = Math.hypot(d.x, d.z);
+  const rho = hypot2(d.x, d.z);
   const ux = rho > 0 ? d.x / rho : 1;
   const uz = rho > 0 ? d.z / rho : 0;
   if (-d.y >= MANIFOLD_FEATURE_COS) {

@@ -22,6 +22,7 @@
  * whose angular speed is at most 4·tan(Ω/2) for the quaternions' angle Ω (the derivative of
  * nlerp peaks at the midpoint).
  */
+
 import {
   GJK_ROUNDING_TOLERANCE,
   SHAPE_CAST_MAX_ITERATIONS,
@@ -32,6 +33,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Quat } from "../math/quat.js";
 import * as quat from "../math/quat.js";
+import { hypot2, hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { makeContact } from "../narrowphase/contact.js";
@@ -73,11 +75,11 @@ export function boundingRadius(shape: Shape): number {
       return Math.max(vec3.length(shape.a), vec3.length(shape.b)) + shape.radius;
     case ShapeType.Cylinder:
     case ShapeType.Cone:
-      return Math.hypot(shape.halfHeight, shape.radius);
+      return hypot2(shape.halfHeight, shape.radius);
     case ShapeType.ConvexPolyhedron: {
       const v = shape.vertices;
       let m = 0;
-      for (let i = 0; i < v.length; i += 3) m = Math.max(m, Math.hypot(v[i], v[i + 1], v[i + 2]));
+      for (let i = 0; i < v.length; i += 3) m = Math.max(m, hypot3(v[i], v[i + 1], v[i + 2]));
       return m;
     }
     case ShapeType.Triangle:

@@ -10,11 +10,13 @@
  * convex polyhedron, and the closest point on a triangle (§5.1.5). Flat shapes (a triangle)
  * have no interior: a point is inside only when it lies on them.
  */
+
 import { GJK_ROUNDING_TOLERANCE } from "../constants.js";
 import { CollideError } from "../errors.js";
 import { closestPointOnSegment, closestPointOnTriangle } from "../geometry/closest-point.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import { hypot2 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
@@ -82,6 +84,19 @@ export function projectPointLocal(
       return projectCone(out, shape, p, solid);
     case ShapeType.ConvexPolyhedron:
       return projectConvexPolyhedron(out, shape, p, solid);
+    case ShapeType.HalfSpace: {
+      // The plane n·p = offset bounds the solid side n·p ≤ offset (Ericson 2005, §5.1.1).
+      const s = vec3.dot(shape.normal, p) - shape.offset;
+      out.inside = s <= 0;
+      if (out.inside && solid) {
+        vec3.copy(out.point, p);
+        out.distance = 0;
+      } else {
+        vec3.addScaled(out.point, p, shape.normal, -s);
+        out.distance = Math.abs(s);
+      }
+      return out;
+    }
     case ShapeType.Triangle: {
       // Flat: "inside" means on the triangle, up to the rounding of the closest point.
       closestPointOnTriangle(out.point, p, shape.a, shape.b, shape.c);
@@ -201,7 +216,7 @@ function azimuth(p: Vec3): number {
   }
   const x = p.x / m;
   const z = p.z / m;
-  const l = Math.hypot(x, z);
+  const l = hypot2(x, z);
   vec3.set(t1, x / l, 0, z / l);
   return m * l;
 }

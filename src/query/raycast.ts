@@ -25,6 +25,7 @@ import {
   rayIntervalCone,
   rayIntervalConvexPolyhedron,
   rayIntervalCuboid,
+  rayIntervalHalfSpace,
   rayIntervalCylinder,
   rayIntervalSphere,
   rayTriangle,
@@ -97,6 +98,9 @@ function castLocal(shape: Shape, maxToi: number, len: number, solid: boolean): n
     case ShapeType.ConvexPolyhedron:
       if (!rayIntervalConvexPolyhedron(interval, shape.faceNormals, shape.facePlaneOffsets, oL, dR))
         return RAY_MISS;
+      return selectRayHit(nL, interval, maxToi, solid);
+    case ShapeType.HalfSpace:
+      if (!rayIntervalHalfSpace(interval, shape.normal, shape.offset, oL, dR)) return RAY_MISS;
       return selectRayHit(nL, interval, maxToi, solid);
     case ShapeType.Triangle: {
       t = rayTriangle(nL, shape.a, shape.b, shape.c, oL, dR);

@@ -15,7 +15,9 @@
  * intersection is the smaller ball; when they are apart or touch externally (d ≥ r1 + r2) it
  * is empty. Both limits are reached continuously by the lens formulas.
  */
+
 import { invalidValue } from "../errors.js";
+import { hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 
 /** The intersection of two balls: volume (unit³), bounding surface area (unit²), IoU in [0, 1]. */
@@ -82,7 +84,7 @@ export function sphereSphereIntersectionInto(
 ): SphereSphereIntersection {
   checkSphere(c1, r1, fieldA);
   checkSphere(c2, r2, fieldB);
-  const dist = Math.hypot(c2.x - c1.x, c2.y - c1.y, c2.z - c1.z);
+  const dist = hypot3(c2.x - c1.x, c2.y - c1.y, c2.z - c1.z);
   if (dist >= r1 + r2) {
     out.volume = 0;
     out.surfaceArea = 0;

@@ -1,7 +1,9 @@
 /** The cone, axis along local +Y, apex at +halfHeight, base disc at −halfHeight. */
+
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
+import { hypot2 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { ShapeType } from "./shape.js";
@@ -28,7 +30,7 @@ export function makeCone(halfHeight: number, radius: number, field = ""): Cone {
 
 /** out = the cone's support point in local direction `dir`: the apex or a base rim point. */
 export function supportCone(out: Vec3, c: Cone, dir: Vec3): Vec3 {
-  const rho = Math.hypot(dir.x, dir.z);
+  const rho = hypot2(dir.x, dir.z);
   const h = c.halfHeight;
   const r = c.radius;
   // Apex wins when dir·apex ≥ dir·rim, i.e. dir.y·h ≥ −dir.y·h + rho·r.

@@ -1,7 +1,9 @@
 /** The cylinder, axis along local +Y, centred on its local origin. */
+
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
+import { hypot2 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { ShapeType } from "./shape.js";
@@ -27,7 +29,7 @@ export function makeCylinder(halfHeight: number, radius: number, field = ""): Cy
 
 /** out = the cylinder's support point in local direction `dir`. */
 export function supportCylinder(out: Vec3, c: Cylinder, dir: Vec3): Vec3 {
-  const rho = Math.hypot(dir.x, dir.z);
+  const rho = hypot2(dir.x, dir.z);
   const y = dir.y >= 0 ? c.halfHeight : -c.halfHeight;
   if (rho > 0) return vec3.set(out, (dir.x / rho) * c.radius, y, (dir.z / rho) * c.radius);
   return vec3.set(out, 0, y, 0);
