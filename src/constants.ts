@@ -469,3 +469,16 @@ export const GJK_SUPPORT_ROUNDING = 16 * 2 ** -52;
  * @default 1e-12
  */
 export const WORLD_AABB_ROUNDING_PAD = 1e-12;
+
+/**
+ * Relative padding of the swept boxes of continuous collision detection and of the world's
+ * shape cast (src/world/ccd.ts, src/world/cast-shape.ts): each side of the box enclosing a
+ * motion moves out by this times (the box's largest coordinate magnitude + the moving shape's
+ * bounding radius). The time-of-impact search counts a gap below SHAPE_CAST_TOLERANCE × (sum of
+ * the bounding radii) as contact, so a body whose box lies that far outside the exact swept
+ * box can still be hit; this pad, ten times that tolerance, keeps the broad-phase query
+ * conservative for bodies up to about ten times the moving shape's size, and the cast itself
+ * still decides. Unitless (relative).
+ * @default 1e-9
+ */
+export const SWEPT_AABB_PAD = 1e-9;

@@ -1,6 +1,6 @@
 /** `collide check SCENE`: the interference check of a scene file, as a table or as JSON. */
 import { checkScene } from "../io/check.js";
-import { loadScene } from "../io/scene.js";
+import { loadSceneAsync } from "../io/scene.js";
 import type { BroadPhaseName } from "../query/pairs.js";
 
 /** Options of `collide check`. */
@@ -8,11 +8,16 @@ export interface CheckCommandOptions {
   broadphase: string;
   prediction: number;
   json?: boolean;
+  /** Allow mesh files outside the scene file's folder. */
+  allowOutside?: boolean;
 }
 
-/** Runs `collide check` and prints the result; throws `CollideError` for a bad scene. */
-export function runCheckCommand(scenePath: string, o: CheckCommandOptions): void {
-  const scene = loadScene(scenePath);
+/**
+ * Runs `collide check` and prints the result; rejects with `CollideError` for a bad scene or a
+ * mesh file that cannot be read (or lies outside the scene's folder without `allowOutside`).
+ */
+export async function runCheckCommand(scenePath: string, o: CheckCommandOptions): Promise<void> {
+  const scene = await loadSceneAsync(scenePath, { allowOutside: o.allowOutside });
   const r = checkScene(scene, {
     broadphase: o.broadphase as BroadPhaseName,
     prediction: o.prediction,

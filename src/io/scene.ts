@@ -5,10 +5,14 @@
  * `(layerA & maskB) != 0 && (layerB & maskA) != 0`.
  */
 import { readFileSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { z } from "zod";
 import { CollideError, invalidValue } from "../errors.js";
-import type { PosedShape } from "./shapes-json.js";
-import { parseShape } from "./shapes-json.js";
+import type { MeshData } from "./mesh-loaders.js";
+import { loadMeshFile } from "./mesh-loaders.js";
+import type { PosedShape, ShapeParseContext } from "./shapes-json.js";
+import { parseShape, resolveMeshPath } from "./shapes-json.js";
 import { parseWith } from "./validate-json.js";
 
 /** A body of a scene: its id, shape with pose, and collision filter. */
@@ -39,9 +43,11 @@ export const DEFAULT_MASK = 0xffffffff;
 
 /**
  * Parses a scene object. Throws `CollideError` naming the field (`bodies[3].shape.radius`) for
- * any invalid, missing or unknown field, and for duplicate ids.
+ * any invalid, missing or unknown field, and for duplicate ids. `mesh` shapes' files resolve
+ * through `ctx` (src/io/shapes-json.ts `ShapeParseContext`: base folder, allow-outside flag,
+ * preloaded files).
  */
-export function parseScene(json: unknown): Scene {
+export function parseScene(json: unknown, ctx: ShapeParseContext = {}): Scene {
   const s = parseWith(sceneSchema, json, "");
   const seen = new Set<string>();
   const bodies = s.bodies.map((raw, i) => {
@@ -49,24 +55,21 @@ export function parseScene(json: unknown): Scene {
     const b = parseWith(bodySchema, raw, f);
     if (seen.has(b.id)) invalidValue(`${f}.id`, b.id, "duplicates another body's id");
     seen.add(b.id);
-    const posed = parseShape(b.shape, `${f}.shape`);
+    const posed = parseShape(b.shape, `${f}.shape`, ctx);
     return { id: b.id, ...posed, layer: b.layer ?? DEFAULT_LAYER, mask: b.mask ?? DEFAULT_MASK };
   });
   return { bodies };
 }
 
-/** Reads and parses a scene file. Throws `CollideError("io_error")` when it cannot be read. */
-export function loadScene(path: string): Scene {
-  let text: string;
+/** Options of {@link loadScene} and {@link loadSceneAsync}. */
+export interface LoadSceneOptions {
+  /** Allow mesh files outside the scene file's folder. @default false */
+  allowOutside?: boolean;
+}
+
+function readSceneJson(path: string, text: string): unknown {
   try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    throw new CollideError("io_error", "scene", path, `cannot read scene file ${path}: ${msg}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     throw new CollideError(
@@ -76,7 +79,57 @@ export function loadScene(path: string): Scene {
       `scene file ${path} is not valid JSON: ${msg}`,
     );
   }
-  return parseScene(json);
+}
+
+function ioError(path: string, e: unknown): never {
+  const msg = e instanceof Error ? e.message : String(e);
+  throw new CollideError("io_error", "scene", path, `cannot read scene file ${path}: ${msg}`);
+}
+
+/**
+ * Reads and parses a scene file; `mesh` files are resolved relative to the scene file's folder
+ * and refused outside it unless `options.allowOutside`. Synchronous, so mesh files must be OBJ
+ * (use {@link loadSceneAsync} for glTF). Throws `CollideError("io_error")` when a file cannot be
+ * read.
+ */
+export function loadScene(path: string, options: LoadSceneOptions = {}): Scene {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    ioError(path, e);
+  }
+  return parseScene(readSceneJson(path, text), {
+    baseDir: dirname(path),
+    allowOutside: options.allowOutside,
+  });
+}
+
+/**
+ * Reads and parses a scene file, loading its mesh files (OBJ and glTF/GLB) first, each once:
+ * as {@link loadScene} otherwise. The promise rejects with the same `CollideError`s.
+ */
+export async function loadSceneAsync(path: string, options: LoadSceneOptions = {}): Promise<Scene> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (e) {
+    ioError(path, e);
+  }
+  const json = readSceneJson(path, text);
+  const ctx: ShapeParseContext = { baseDir: dirname(path), allowOutside: options.allowOutside };
+  const files = new Map<string, MeshData>();
+  const bodies = (json as { bodies?: unknown }).bodies;
+  if (Array.isArray(bodies)) {
+    for (let i = 0; i < bodies.length; i++) {
+      const shape = (bodies[i] as { shape?: { type?: unknown; file?: unknown } } | null)?.shape;
+      if (shape?.type !== "mesh" || typeof shape.file !== "string") continue;
+      const field = `bodies[${i}].shape.file`;
+      const abs = resolveMeshPath(shape.file, field, ctx);
+      if (!files.has(abs)) files.set(abs, await loadMeshFile(abs, field));
+    }
+  }
+  return parseScene(json, { ...ctx, meshFiles: files });
 }
 
 /** True when the filters of two bodies let them be tested against each other. */

@@ -3,6 +3,8 @@
  * Vectors are `[x, y, z]`, rotations unit quaternions `[x, y, z, w]` (length within 1e-6 of 1,
  * never silently normalised); an omitted rotation is the identity. Unknown fields are errors.
  */
+import { existsSync, realpathSync } from "node:fs";
+import { isAbsolute, relative, resolve } from "node:path";
 import { z } from "zod";
 import { CollideError, describeValue, invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
@@ -20,7 +22,10 @@ import { makeHalfSpace } from "../shapes/half-space.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { makeSphere } from "../shapes/sphere.js";
 import { makeTriangle } from "../shapes/triangle.js";
+import { makeTriangleMesh } from "../shapes/triangle-mesh.js";
 import { checkUnitQuat } from "../shapes/validate.js";
+import type { MeshData } from "./mesh-loaders.js";
+import { loadMeshFileSync, transformMeshData } from "./mesh-loaders.js";
 import { formatPath, parseWith } from "./validate-json.js";
 
 const num = z.number();
@@ -72,13 +77,66 @@ export const SHAPE_SCHEMAS = {
     position: vec.optional(),
     rotation: quatJson.optional(),
   }),
+  mesh: z.strictObject({
+    type: z.literal("mesh"),
+    vertices: z.array(vec).optional(),
+    indices: z.array(z.tuple([num, num, num])).optional(),
+    file: z.string().optional(),
+    position: vec.optional(),
+    rotation: quatJson.optional(),
+    scale: z.union([num, vec]).optional(),
+  }),
 } as const;
 
 /** The JSON shape type names this version accepts. */
 export const SHAPE_TYPES = Object.keys(SHAPE_SCHEMAS) as (keyof typeof SHAPE_SCHEMAS)[];
 
 /** Types named by shared/FORMATS.md that later versions add. */
-const LATER_TYPES = new Set(["mesh"]);
+const LATER_TYPES = new Set<string>([]);
+
+/**
+ * Where `mesh` shapes find their `file`s: paths are resolved against `baseDir` (the scene file's
+ * folder; the working directory for a query line) and refused when they leave it, unless
+ * `allowOutside`. `meshFiles` holds files already loaded (by absolute path), as the asynchronous
+ * scene loader does for glTF; OBJ files not in it are read synchronously.
+ */
+export interface ShapeParseContext {
+  /** Folder that relative mesh paths start from. @default process.cwd() */
+  baseDir?: string;
+  /** Allow mesh files outside `baseDir` (the `--allow-outside` flag). @default false */
+  allowOutside?: boolean;
+  /** Preloaded mesh files by absolute path. */
+  meshFiles?: ReadonlyMap<string, MeshData>;
+}
+
+function realOrResolved(p: string): string {
+  try {
+    return existsSync(p) ? realpathSync(p) : resolve(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+/**
+ * The absolute path of mesh file `file` relative to `ctx.baseDir`. Throws `CollideError`
+ * (`invalid_value` on `field`) when the path, after resolving symbolic links, leaves the base
+ * folder and `ctx.allowOutside` is not set.
+ */
+export function resolveMeshPath(file: string, field: string, ctx: ShapeParseContext = {}): string {
+  const base = resolve(ctx.baseDir ?? process.cwd());
+  const abs = resolve(base, file);
+  if (!ctx.allowOutside) {
+    const rel = relative(realOrResolved(base), realOrResolved(abs));
+    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) {
+      invalidValue(
+        field,
+        file,
+        `leaves the folder ${base} (mesh files must be inside it; allow with --allow-outside)`,
+      );
+    }
+  }
+  return abs;
+}
 
 /** A shape with its world pose. */
 export interface PosedShape {
@@ -104,9 +162,10 @@ function pose(translation: Vec3, field: string, r?: readonly number[]): Isometry
 /**
  * Parses the JSON shape at `field` (e.g. "a") into a shape and its world pose. Throws
  * `CollideError` with code `missing_field`, `unknown_field` or `invalid_value` naming the field
- * and the value; `unsupported_pair` for shape types a later version adds.
+ * and the value; `unsupported_pair` for shape types a later version adds. `mesh` shapes with a
+ * `file` resolve it by `ctx` ({@link ShapeParseContext}); an unreadable file is `io_error`.
  */
-export function parseShape(json: unknown, field: string): PosedShape {
+export function parseShape(json: unknown, field: string, ctx: ShapeParseContext = {}): PosedShape {
   if (json === undefined)
     throw new CollideError("missing_field", field, undefined, `missing field ${field}`);
   if (json === null || typeof json !== "object" || Array.isArray(json)) {
@@ -208,6 +267,57 @@ export function parseShape(json: unknown, field: string): PosedShape {
       });
       return {
         shape: makeCompound(children, field),
+        pose: pose(s.position ? v3(s.position) : vec3.create(), field, s.rotation),
+      };
+    }
+    case "mesh": {
+      const s = parseWith(SHAPE_SCHEMAS.mesh, json, field);
+      let vertices: Float64Array;
+      let indices: ArrayLike<number>;
+      if (s.file !== undefined) {
+        for (const k of ["vertices", "indices"] as const) {
+          if (s[k] !== undefined)
+            invalidValue(p(k), "(given)", "must not be given together with file");
+        }
+        const abs = resolveMeshPath(s.file, p("file"), ctx);
+        const data = ctx.meshFiles?.get(abs) ?? loadMeshFileSync(abs, p("file"));
+        vertices = data.vertices;
+        indices = data.indices;
+      } else {
+        if (s.vertices === undefined) {
+          throw new CollideError(
+            "missing_field",
+            p("vertices"),
+            undefined,
+            `missing field ${p("vertices")} (or ${p("file")})`,
+          );
+        }
+        if (s.indices === undefined) {
+          throw new CollideError(
+            "missing_field",
+            p("indices"),
+            undefined,
+            `missing field ${p("indices")}`,
+          );
+        }
+        vertices = new Float64Array(3 * s.vertices.length);
+        for (let i = 0; i < s.vertices.length; i++) vertices.set(s.vertices[i], 3 * i);
+        const flat = new Float64Array(3 * s.indices.length);
+        for (let i = 0; i < s.indices.length; i++) flat.set(s.indices[i], 3 * i);
+        indices = flat;
+      }
+      if (s.scale !== undefined) {
+        const scale = typeof s.scale === "number" ? s.scale : v3(s.scale);
+        vertices = transformMeshData(
+          { vertices, indices: new Uint32Array(0) },
+          { scale },
+          p("scale"),
+        ).vertices;
+      }
+      return {
+        shape: makeTriangleMesh(vertices, indices, field, {
+          indexPath: s.file === undefined ? "nested" : "packed",
+        }),
         pose: pose(s.position ? v3(s.position) : vec3.create(), field, s.rotation),
       };
     }

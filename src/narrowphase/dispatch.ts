@@ -34,6 +34,18 @@ import {
 import { contactCuboidCuboidSat, intersectsCuboidCuboid } from "./cuboid-cuboid.js";
 import { manifoldFromContact } from "./manifold.js";
 import {
+  contactConvexMesh,
+  distanceConvexMesh,
+  intersectsConvexMesh,
+  manifoldConvexMesh,
+} from "./mesh-convex.js";
+import {
+  contactMeshMesh,
+  distanceMeshMesh,
+  intersectsMeshMesh,
+  manifoldMeshMesh,
+} from "./mesh-mesh.js";
+import {
   contactCapsuleCapsule,
   contactSphereCapsule,
   intersectsCapsuleCapsule,
@@ -191,6 +203,24 @@ function contactCuboidCuboid(
 registerPair(ShapeType.Cuboid, ShapeType.Cuboid, {
   intersects: intersectsCuboidCuboid as IntersectsFn,
   contact: contactCuboidCuboid as ContactFn,
+});
+
+// Triangle meshes: against every convex shape (BVH, then per-triangle convex tests with
+// active-edge normals, src/narrowphase/mesh-convex.ts) and against meshes (tree against tree,
+// then triangle–triangle, src/narrowphase/mesh-mesh.ts).
+for (const ta of CONVEX_TYPES) {
+  registerPair(ta, ShapeType.TriangleMesh, {
+    intersects: intersectsConvexMesh as unknown as IntersectsFn,
+    distance: distanceConvexMesh as unknown as DistanceFn,
+    contact: contactConvexMesh as unknown as ContactFn,
+    manifold: manifoldConvexMesh as unknown as ManifoldFn,
+  });
+}
+registerPair(ShapeType.TriangleMesh, ShapeType.TriangleMesh, {
+  intersects: intersectsMeshMesh as unknown as IntersectsFn,
+  distance: distanceMeshMesh as unknown as DistanceFn,
+  contact: contactMeshMesh as unknown as ContactFn,
+  manifold: manifoldMeshMesh as unknown as ManifoldFn,
 });
 
 function unsupported(a: Shape, b: Shape, op: string): never {

@@ -32,6 +32,7 @@ import {
   selectRayHit,
 } from "../geometry/ray-primitives.js";
 import type { Isometry } from "../math/isometry.js";
+import { castRayTriangleMesh, makeMeshRayHit } from "../narrowphase/mesh-ray.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
@@ -65,6 +66,7 @@ const interval = makeRayInterval();
 const gjkHit = makeGjkRayHit();
 const core = new ShapeCoreSupport();
 const projection = makePointProjection();
+const meshHit = makeMeshRayHit();
 
 /**
  * Local cast: returns t ≥ 0 in multiples of the caller's direction (writing the normal to nL)
@@ -99,6 +101,10 @@ function castLocal(shape: Shape, maxToi: number, len: number, solid: boolean): n
       if (!rayIntervalConvexPolyhedron(interval, shape.faceNormals, shape.facePlaneOffsets, oL, dR))
         return RAY_MISS;
       return selectRayHit(nL, interval, maxToi, solid);
+    case ShapeType.TriangleMesh:
+      if (!castRayTriangleMesh(meshHit, shape, oL, dR, maxToi, solid)) return RAY_MISS;
+      vec3.copy(nL, meshHit.normal);
+      return meshHit.toi;
     case ShapeType.HalfSpace:
       if (!rayIntervalHalfSpace(interval, shape.normal, shape.offset, oL, dR)) return RAY_MISS;
       return selectRayHit(nL, interval, maxToi, solid);

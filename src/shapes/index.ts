@@ -70,6 +70,8 @@ export function aabbShape(out: Aabb, s: Shape, pose: Isometry): Aabb {
       return aabbConvexPolyhedron(out, s, pose);
     case ShapeType.Triangle:
       return aabbTriangle(out, s, pose);
+    case ShapeType.TriangleMesh:
+      return aabbTriangleMesh(out, s, pose);
     case ShapeType.HalfSpace:
       return aabbHalfSpace(out, s, pose);
     case ShapeType.Compound:

@@ -52,4 +52,4 @@ export const SHAPE_TYPE_NAMES: readonly string[] = [
 export type ConvexShape = Sphere | Cuboid | Capsule | Cylinder | Cone | ConvexPolyhedron | Triangle;
 
 /** Any shape Collide knows. */
-export type Shape = ConvexShape | HalfSpace | Compound;
+export type Shape = ConvexShape | TriangleMesh | HalfSpace | Compound;

@@ -11,6 +11,7 @@ import * as vec3 from "../math/vec3.js";
 import { isConvexType } from "../narrowphase/dispatch.js";
 import type { Compound } from "../shapes/compound.js";
 import type { HalfSpace } from "../shapes/half-space.js";
+import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
 import {
@@ -39,7 +40,8 @@ function checkTypedArray(
  * in-range parameters (sphere radius > 0, cuboid half extents ≥ 0, capsule corners finite and
  * radius > 0, cylinder and cone half height and radius > 0, triangle corners finite, convex
  * polyhedron with at least 4 finite vertices and its face arrays), or a compound of such shapes
- * at valid poses, or a half-space with a unit normal and a finite offset. Other types are refused.
+ * at valid poses, a triangle mesh (built by `makeTriangleMesh`), or a half-space with a unit
+ * normal and a finite offset.
  */
 export function checkShape(field: string, shape: Shape): void {
   checkObject(field, shape);
@@ -62,6 +64,12 @@ export function checkShape(field: string, shape: Shape): void {
       checkShape(`${f}.shape`, c.shape);
       checkWorldPose(`${f}.pose`, c.pose);
     }
+    return;
+  }
+  if (type === ShapeType.TriangleMesh) {
+    const m = shape as TriangleMesh;
+    checkTypedArray(`${field}.vertices`, m.vertices, Float64Array);
+    checkTypedArray(`${field}.indices`, m.indices, Uint32Array);
     return;
   }
   if (type === ShapeType.HalfSpace) {

@@ -1,0 +1,603 @@
+/**
+ * A triangle mesh against any convex shape (sphere, cuboid, capsule, cylinder, cone, convex
+ * polyhedron, triangle): intersects, distance, contact and manifold.
+ *
+ * Method (parry's and Jolt's composite-shape queries): B's AABB in the mesh's frame selects the
+ * candidate triangles through the mesh's BVH; each candidate is an ordinary convex triangle,
+ * tested against B by the convex pair routines (a closed form for spheres, GJK/EPA for the
+ * rest, src/narrowphase/convex-convex.ts). The mesh is a surface: a shape wholly inside a
+ * closed mesh touches nothing (use `containsPointTriangleMesh` for solidity).
+ *
+ * - Contact: the deepest triangle contact (the smallest signed distance; ties to the first
+ *   triangle in BVH order, so deterministic).
+ * - Distance: branch and bound over the BVH — nodes farther (box to box) than the best distance
+ *   so far are skipped, the nearer child is visited first. When some triangle intersects B, the
+ *   distance is 0 and the points are those of the deepest contact.
+ * - Manifold: every triangle contact within the prediction distance is widened to its own
+ *   manifold (src/narrowphase/manifold.ts); the points of the triangles whose normals agree
+ *   with the deepest contact's (within `MESH_MANIFOLD_MERGE_COS`) are measured along that normal
+ *   and reduced to at most 4 points that keep the largest area (src/geometry/clip.ts).
+ *
+ * Internal edges. A penetrating contact that lands on an inactive edge of its triangle (a
+ * coplanar or concave shared edge, src/shapes/triangle-mesh.ts) or on a vertex whose two edges
+ * in that triangle are inactive takes the triangle's face normal (on B's side) instead of the
+ * edge normal, keeping its depth and its point on the triangle: a box sliding over the seam of
+ * two coplanar triangles gets the face normal, never a bump (Jolt's `ActiveEdges::FixNormal`;
+ * Bullet's `btAdjustInternalEdgeContacts`). Separated contacts keep their exact closest-point
+ * normal.
+ *
+ * Frames: the `…MeshConvex` routines take the mesh as A (B's pose `bInA` in the mesh's frame);
+ * the `…ConvexMesh` routines are the same queries in `ShapeType` order (the convex shape as A),
+ * as the dispatch table registers them. No allocation per call in steady state (the candidate
+ * and contact buffers grow only for a query larger than any before).
+ */
+import { MESH_FEATURE_BARYCENTRIC_TOLERANCE, MESH_MANIFOLD_MERGE_COS } from "../constants.js";
+import { reduceManifoldPoints } from "../geometry/clip.js";
+import { closestPointOnTriangle } from "../geometry/closest-point.js";
+import {
+  isMeshBvhLeaf,
+  makeMeshBvhHits,
+  meshBvhLeafCount,
+  meshBvhLeafOffset,
+  meshBvhNodeBoxDistanceSq,
+  meshBvhRightChild,
+  queryMeshBvhAabb,
+} from "../geometry/mesh-bvh.js";
+import type { Aabb } from "../math/aabb.js";
+import * as aabbOps from "../math/aabb.js";
+import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import { aabbShape } from "../shapes/index.js";
+import type { ConvexShape } from "../shapes/shape.js";
+import { ShapeType } from "../shapes/shape.js";
+import type { Triangle } from "../shapes/triangle.js";
+import type { TriangleMesh } from "../shapes/triangle-mesh.js";
+import { getMeshTriangle, meshTriangleNormal } from "../shapes/triangle-mesh.js";
+import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
+import { MAX_MANIFOLD_POINTS, makeContact, makeContactManifold } from "./contact.js";
+import {
+  contactConvexConvex,
+  distanceConvexConvex,
+  intersectsConvexConvex,
+} from "./convex-convex.js";
+import { manifoldFromContact } from "./manifold.js";
+
+/** Feature ids of mesh manifold points: triangle index · 2^21 + the triangle's own id mod 2^21. */
+const TRIANGLE_FEATURE_FIELD = 2 ** 21;
+
+const tri: Triangle = {
+  type: ShapeType.Triangle,
+  a: vec3.create(),
+  b: vec3.create(),
+  c: vec3.create(),
+};
+const hits = makeMeshBvhHits();
+const boxB: Aabb = aabbOps.empty();
+const weights = [0, 0, 0];
+const cp = vec3.create();
+const faceN = vec3.create();
+const rel = vec3.create();
+
+/** Candidate triangles whose own boxes overlap B's box grown by `margin`; returns their count. */
+function candidates(mesh: TriangleMesh, b: ConvexShape, bInA: Isometry, margin: number): number {
+  aabbShape(boxB, b, bInA);
+  aabbOps.expandByMargin(boxB, boxB, margin);
+  const lo = boxB.min;
+  const hi = boxB.max;
+  const n = queryMeshBvhAabb(hits, mesh.bvh, lo.x, lo.y, lo.z, hi.x, hi.y, hi.z);
+  const v = mesh.vertices;
+  const idx = mesh.indices;
+  let kept = 0;
+  for (let h = 0; h < n; h++) {
+    const t = hits.ids[h];
+    const a = 3 * idx[3 * t];
+    const bb = 3 * idx[3 * t + 1];
+    const c = 3 * idx[3 * t + 2];
+    if (
+      Math.max(v[a], v[bb], v[c]) < lo.x ||
+      Math.min(v[a], v[bb], v[c]) > hi.x ||
+      Math.max(v[a + 1], v[bb + 1], v[c + 1]) < lo.y ||
+      Math.min(v[a + 1], v[bb + 1], v[c + 1]) > hi.y ||
+      Math.max(v[a + 2], v[bb + 2], v[c + 2]) < lo.z ||
+      Math.min(v[a + 2], v[bb + 2], v[c + 2]) > hi.z
+    ) {
+      continue;
+    }
+    hits.ids[kept++] = t;
+  }
+  hits.count = kept;
+  return kept;
+}
+
+/**
+ * Sphere (radius r, centre `center` in the triangle's frame) against the scratch triangle, in
+ * closed form (Ericson 2005, §5.2.7): false when the gap exceeds `maxGap`.
+ */
+function contactSphereTri(out: Contact, r: number, center: Vec3, maxGap: number): boolean {
+  closestPointOnTriangle(cp, center, tri.a, tri.b, tri.c, weights);
+  vec3.sub(rel, center, cp);
+  const d = vec3.length(rel);
+  if (d - r > maxGap) return false;
+  if (d > 0) vec3.scale(out.normal, rel, 1 / d);
+  else {
+    vec3.sub(faceN, tri.b, tri.a);
+    vec3.sub(rel, tri.c, tri.a);
+    vec3.cross(out.normal, faceN, rel);
+    if (!(vec3.normalize(out.normal, out.normal) > 0)) vec3.set(out.normal, 0, 0, 1);
+  }
+  out.distance = d - r;
+  vec3.copy(out.pointA, cp);
+  vec3.addScaled(out.pointB, center, out.normal, -r);
+  return true;
+}
+
+/** Contact of triangle t (loaded into `tri`) with B; false beyond `prediction`. */
+function triangleContact(
+  out: Contact,
+  mesh: TriangleMesh,
+  t: number,
+  b: ConvexShape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  getMeshTriangle(mesh, t, tri.a, tri.b, tri.c);
+  const maxGap = Math.max(prediction, 0);
+  if (b.type === ShapeType.Sphere) {
+    if (!contactSphereTri(out, b.radius, bInA.translation, maxGap)) return false;
+  } else if (!contactConvexConvex(out, tri, b, bInA, maxGap)) return false;
+  fixInternalEdge(out, mesh, t, b, bInA);
+  return true;
+}
+
+/**
+ * Replaces an inactive-edge (or inactive-vertex) normal of a penetrating contact by the face
+ * normal of triangle t (in `tri`), on B's side (see the module doc).
+ */
+function fixInternalEdge(
+  out: Contact,
+  mesh: TriangleMesh,
+  t: number,
+  _b: ConvexShape,
+  bInA: Isometry,
+): void {
+  if (out.distance > 0) return;
+  if (!(meshTriangleNormal(faceN, mesh, t) > 0)) return;
+  closestPointOnTriangle(cp, out.pointA, tri.a, tri.b, tri.c, weights);
+  const eps = MESH_FEATURE_BARYCENTRIC_TOLERANCE;
+  const flags = mesh.activeEdges[t];
+  let small = 0;
+  let k0 = -1;
+  let big = -1;
+  for (let k = 0; k < 3; k++) {
+    if (weights[k] < eps) {
+      small++;
+      k0 = k;
+    } else big = k;
+  }
+  if (small === 0) return;
+  if (small === 1) {
+    // On the edge opposite corner k0: edge (k0 + 1) runs from corner k0+1 to k0+2.
+    if (flags & (1 << ((k0 + 1) % 3))) return;
+  } else {
+    // On corner `big`: its edges in this triangle are `big` and `big + 2`.
+    if (big < 0 || flags & (1 << big) || flags & (1 << ((big + 2) % 3))) return;
+  }
+  let side = vec3.dot(faceN, out.normal);
+  if (side === 0) {
+    vec3.sub(rel, bInA.translation, tri.a);
+    side = vec3.dot(faceN, rel);
+  }
+  if (side < 0) vec3.negate(faceN, faceN);
+  // Jolt keeps the depth and the triangle's witness and changes only the normal: re-measuring
+  // the depth against the whole plane would overstate it wherever B is larger than the face.
+  vec3.copy(out.normal, faceN);
+  vec3.addScaled(out.pointB, out.pointA, faceN, out.distance);
+}
+
+/**
+ * True when mesh `a` and convex shape `b` (B posed by `bInA` in the mesh's frame) intersect:
+ * some triangle touches or overlaps B (touching counts; the mesh is a surface). BVH culling,
+ * then a closed form for spheres and GJK for the rest (van den Bergen 2003, §4.3).
+ */
+export function intersectsMeshConvex(a: TriangleMesh, b: ConvexShape, bInA: Isometry): boolean {
+  const n = candidates(a, b, bInA, 0);
+  for (let h = 0; h < n; h++) {
+    const t = hits.ids[h];
+    getMeshTriangle(a, t, tri.a, tri.b, tri.c);
+    if (b.type === ShapeType.Sphere) {
+      closestPointOnTriangle(cp, bInA.translation, tri.a, tri.b, tri.c);
+      if (vec3.distance(cp, bInA.translation) <= b.radius) return true;
+    } else if (intersectsConvexConvex(tri, b, bInA)) return true;
+  }
+  return false;
+}
+
+const triContact = makeContact();
+
+/**
+ * Contact of mesh `a` and convex shape `b` (B posed by `bInA` in the mesh's frame) within
+ * `prediction` (scene units, ≥ 0): false when every triangle is farther than that; else the
+ * deepest triangle contact — signed distance (negative = penetration), unit normal from the
+ * mesh toward B, witness points on the triangle and on B, in the mesh's frame — with internal
+ * edges given the face normal (see the module doc). Returns true with `out` written.
+ */
+export function contactMeshConvex(
+  out: Contact,
+  a: TriangleMesh,
+  b: ConvexShape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  const margin = Math.max(prediction, 0);
+  const n = candidates(a, b, bInA, margin);
+  let found = false;
+  for (let h = 0; h < n; h++) {
+    const t = hits.ids[h];
+    if (!triangleContact(triContact, a, t, b, bInA, prediction)) continue;
+    if (found && !(triContact.distance < out.distance)) continue;
+    found = true;
+    out.distance = triContact.distance;
+    vec3.copy(out.normal, triContact.normal);
+    vec3.copy(out.pointA, triContact.pointA);
+    vec3.copy(out.pointB, triContact.pointB);
+  }
+  return found;
+}
+
+let nodeStack = new Int32Array(128);
+let nodeLower = new Float64Array(128);
+const triDistance: DistanceResult = { distance: 0, pointA: vec3.create(), pointB: vec3.create() };
+
+function pushNode(top: number, i: number, lower: number): number {
+  if (top === nodeStack.length) {
+    const s = new Int32Array(2 * top);
+    s.set(nodeStack);
+    nodeStack = s;
+    const l = new Float64Array(2 * top);
+    l.set(nodeLower);
+    nodeLower = l;
+  }
+  nodeStack[top] = i;
+  nodeLower[top] = lower;
+  return top + 1;
+}
+
+/**
+ * Closest points of mesh `a` and convex shape `b` (B posed by `bInA` in the mesh's frame):
+ * `out.distance` ≥ 0 and the witness points on the mesh and on B, in the mesh's frame. When
+ * some triangle intersects B, the distance is 0 and the points are those of the deepest contact
+ * ({@link contactMeshConvex}). An empty mesh gives distance Infinity with both points at B's
+ * origin. Branch and bound over the BVH (nodes whose box is farther than the best so far are
+ * skipped). Returns `out`.
+ */
+export function distanceMeshConvex(
+  out: DistanceResult,
+  a: TriangleMesh,
+  b: ConvexShape,
+  bInA: Isometry,
+): DistanceResult {
+  const bvh = a.bvh;
+  out.distance = Infinity;
+  vec3.copy(out.pointA, bInA.translation);
+  vec3.copy(out.pointB, bInA.translation);
+  if (bvh.nodeCount === 0) return out;
+  aabbShape(boxB, b, bInA);
+  const lo = boxB.min;
+  const hi = boxB.max;
+  let best = Infinity;
+  let top = pushNode(0, 0, 0);
+  while (top > 0) {
+    top--;
+    const i = nodeStack[top];
+    if (nodeLower[top] > best * best) continue;
+    if (isMeshBvhLeaf(bvh, i)) {
+      const start = meshBvhLeafOffset(bvh, i);
+      const end = start + meshBvhLeafCount(bvh, i);
+      for (let s = start; s < end; s++) {
+        const t = bvh.primitives[s];
+        getMeshTriangle(a, t, tri.a, tri.b, tri.c);
+        let d: number;
+        if (b.type === ShapeType.Sphere) {
+          closestPointOnTriangle(cp, bInA.translation, tri.a, tri.b, tri.c);
+          const dc = vec3.distance(cp, bInA.translation);
+          d = Math.max(0, dc - b.radius);
+          if (d < best) {
+            vec3.copy(out.pointA, cp);
+            if (dc > 0) vec3.lerp(out.pointB, bInA.translation, cp, b.radius / dc);
+            else vec3.copy(out.pointB, cp);
+          }
+        } else {
+          distanceConvexConvex(triDistance, tri, b, bInA);
+          d = triDistance.distance;
+          if (d < best) {
+            vec3.copy(out.pointA, triDistance.pointA);
+            vec3.copy(out.pointB, triDistance.pointB);
+          }
+        }
+        if (d < best) best = d;
+        if (best === 0) break;
+      }
+      if (best === 0) break;
+      continue;
+    }
+    const l = i + 1;
+    const r = meshBvhRightChild(bvh, i);
+    const dl = meshBvhNodeBoxDistanceSq(bvh, l, lo.x, lo.y, lo.z, hi.x, hi.y, hi.z);
+    const dr = meshBvhNodeBoxDistanceSq(bvh, r, lo.x, lo.y, lo.z, hi.x, hi.y, hi.z);
+    // Push the farther child first so that the nearer is visited next.
+    if (dl <= dr) {
+      top = pushNode(top, r, dr);
+      top = pushNode(top, l, dl);
+    } else {
+      top = pushNode(top, l, dl);
+      top = pushNode(top, r, dr);
+    }
+  }
+  out.distance = best;
+  if (best === 0 && contactMeshConvex(triContact, a, b, bInA, 0)) {
+    vec3.copy(out.pointA, triContact.pointA);
+    vec3.copy(out.pointB, triContact.pointB);
+  }
+  return out;
+}
+
+// Stored triangle contacts of a manifold query: [t, distance, n xyz, pointA xyz, pointB xyz].
+const STRIDE = 11;
+let stored = new Float64Array(STRIDE * 16);
+let storedCount = 0;
+let pointXyz = new Float64Array(3 * 64);
+let pointA = new Float64Array(3 * 64);
+let pointDist = new Float64Array(64);
+let pointFeature = new Float64Array(64);
+let pointCount = 0;
+const chosen = new Int32Array(MAX_MANIFOLD_POINTS);
+const triManifold = makeContactManifold();
+const mergeNormal = vec3.create();
+
+function storeContact(t: number, c: Contact): void {
+  if (STRIDE * (storedCount + 1) > stored.length) {
+    const s = new Float64Array(2 * stored.length);
+    s.set(stored);
+    stored = s;
+  }
+  const o = STRIDE * storedCount++;
+  stored[o] = t;
+  stored[o + 1] = c.distance;
+  stored[o + 2] = c.normal.x;
+  stored[o + 3] = c.normal.y;
+  stored[o + 4] = c.normal.z;
+  stored[o + 5] = c.pointA.x;
+  stored[o + 6] = c.pointA.y;
+  stored[o + 7] = c.pointA.z;
+  stored[o + 8] = c.pointB.x;
+  stored[o + 9] = c.pointB.y;
+  stored[o + 10] = c.pointB.z;
+}
+
+function loadContact(c: Contact, k: number): number {
+  const o = STRIDE * k;
+  c.distance = stored[o + 1];
+  vec3.set(c.normal, stored[o + 2], stored[o + 3], stored[o + 4]);
+  vec3.set(c.pointA, stored[o + 5], stored[o + 6], stored[o + 7]);
+  vec3.set(c.pointB, stored[o + 8], stored[o + 9], stored[o + 10]);
+  return stored[o];
+}
+
+function pushPoint(pa: Vec3, pb: Vec3, n: Vec3, feature: number): void {
+  if (pointCount === pointDist.length) {
+    const m = 2 * pointCount;
+    const x = new Float64Array(3 * m);
+    x.set(pointXyz);
+    pointXyz = x;
+    const y = new Float64Array(3 * m);
+    y.set(pointA);
+    pointA = y;
+    const d = new Float64Array(m);
+    d.set(pointDist);
+    pointDist = d;
+    const f = new Float64Array(m);
+    f.set(pointFeature);
+    pointFeature = f;
+  }
+  const i = pointCount++;
+  pointXyz[3 * i] = pb.x;
+  pointXyz[3 * i + 1] = pb.y;
+  pointXyz[3 * i + 2] = pb.z;
+  pointA[3 * i] = pa.x;
+  pointA[3 * i + 1] = pa.y;
+  pointA[3 * i + 2] = pa.z;
+  pointDist[i] = (pb.x - pa.x) * n.x + (pb.y - pa.y) * n.y + (pb.z - pa.z) * n.z;
+  pointFeature[i] = feature;
+}
+
+/**
+ * Writes `out` from the merged points (pointCount of them, normal `n`): reduced to ≤ 4 points.
+ */
+function finishManifold(out: ContactManifold, n: Vec3): void {
+  vec3.copy(out.normal, n);
+  const count = reduceManifoldPoints(chosen, pointXyz, pointDist, pointCount, n);
+  for (let q = 0; q < count; q++) {
+    const i = chosen[q];
+    const p = out.points[q];
+    vec3.set(p.pointA, pointA[3 * i], pointA[3 * i + 1], pointA[3 * i + 2]);
+    vec3.set(p.pointB, pointXyz[3 * i], pointXyz[3 * i + 1], pointXyz[3 * i + 2]);
+    p.distance = pointDist[i];
+    p.featureId = pointFeature[i];
+  }
+  out.count = count;
+}
+
+/** Starts a merged manifold: clears the point list. */
+export function beginMeshManifold(): void {
+  pointCount = 0;
+}
+
+/**
+ * Adds the points of one triangle's manifold `m` (its normal within MESH_MANIFOLD_MERGE_COS of
+ * `n`) to the merged list, measured along `n`; feature ids prefixed by `triangle`.
+ */
+export function addMeshManifoldPoints(m: ContactManifold, n: Vec3, triangle: number): void {
+  if (vec3.dot(m.normal, n) < MESH_MANIFOLD_MERGE_COS) return;
+  for (let q = 0; q < m.count; q++) {
+    const p = m.points[q];
+    pushPoint(
+      p.pointA,
+      p.pointB,
+      n,
+      triangle * TRIANGLE_FEATURE_FIELD + (p.featureId % TRIANGLE_FEATURE_FIELD),
+    );
+  }
+}
+
+/** Ends a merged manifold: reduces the points along `n` into `out`; false when there are none. */
+export function endMeshManifold(out: ContactManifold, n: Vec3): boolean {
+  if (pointCount === 0) return false;
+  finishManifold(out, n);
+  return true;
+}
+
+/**
+ * Contact manifold of mesh `a` and convex shape `b` (B posed by `bInA` in the mesh's frame)
+ * within `prediction` (scene units, ≥ 0): false when no triangle is that close; else one unit
+ * normal from the mesh toward B (the deepest triangle contact's) and 1–4 points (A's frame)
+ * merged from the manifolds of every triangle whose contact normal agrees with it (see the
+ * module doc), each with its signed distance along the normal and a feature id
+ * `triangle · 2^21 + the triangle manifold's id mod 2^21`. Returns true with `out` written.
+ */
+export function manifoldMeshConvex(
+  out: ContactManifold,
+  a: TriangleMesh,
+  b: ConvexShape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  const margin = Math.max(prediction, 0);
+  const n = candidates(a, b, bInA, margin);
+  storedCount = 0;
+  let best = -1;
+  let bestDistance = Infinity;
+  for (let h = 0; h < n; h++) {
+    const t = hits.ids[h];
+    if (!triangleContact(triContact, a, t, b, bInA, prediction)) continue;
+    if (triContact.distance < bestDistance) {
+      bestDistance = triContact.distance;
+      best = storedCount;
+    }
+    storeContact(t, triContact);
+  }
+  if (best < 0) return false;
+  loadContact(triContact, best);
+  vec3.copy(mergeNormal, triContact.normal);
+  beginMeshManifold();
+  for (let k = 0; k < storedCount; k++) {
+    const t = loadContact(triContact, k);
+    if (vec3.dot(triContact.normal, mergeNormal) < MESH_MANIFOLD_MERGE_COS) continue;
+    getMeshTriangle(a, t, tri.a, tri.b, tri.c);
+    manifoldFromContact(triManifold, tri, b, bInA, triContact, prediction);
+    addMeshManifoldPoints(triManifold, mergeNormal, t);
+  }
+  return endMeshManifold(out, mergeNormal);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The same queries in ShapeType order: the convex shape as A, the mesh as B.
+// ---------------------------------------------------------------------------------------------
+
+const aInMesh = iso.identity();
+const flipped = makeContact();
+const flippedDistance: DistanceResult = {
+  distance: 0,
+  pointA: vec3.create(),
+  pointB: vec3.create(),
+};
+const flippedManifold = makeContactManifold();
+
+/** {@link intersectsMeshConvex} with the convex shape `a` as A and the mesh `b` at `bInA`. */
+export function intersectsConvexMesh(a: ConvexShape, b: TriangleMesh, bInA: Isometry): boolean {
+  return intersectsMeshConvex(b, a, iso.invert(aInMesh, bInA));
+}
+
+/** {@link distanceMeshConvex} with the convex shape `a` as A and the mesh `b` at `bInA`; A's frame. */
+export function distanceConvexMesh(
+  out: DistanceResult,
+  a: ConvexShape,
+  b: TriangleMesh,
+  bInA: Isometry,
+): DistanceResult {
+  distanceMeshConvex(flippedDistance, b, a, iso.invert(aInMesh, bInA));
+  out.distance = flippedDistance.distance;
+  iso.transformPoint(out.pointA, bInA, flippedDistance.pointB);
+  iso.transformPoint(out.pointB, bInA, flippedDistance.pointA);
+  return out;
+}
+
+/** {@link contactMeshConvex} with the convex shape `a` as A and the mesh `b` at `bInA`; A's frame, normal A → B. */
+export function contactConvexMesh(
+  out: Contact,
+  a: ConvexShape,
+  b: TriangleMesh,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  if (!contactMeshConvex(flipped, b, a, iso.invert(aInMesh, bInA), prediction)) return false;
+  out.distance = flipped.distance;
+  iso.transformVector(out.normal, bInA, flipped.normal);
+  vec3.negate(out.normal, out.normal);
+  iso.transformPoint(out.pointA, bInA, flipped.pointB);
+  iso.transformPoint(out.pointB, bInA, flipped.pointA);
+  return true;
+}
+
+/**
+ * {@link manifoldMeshConvex} with the convex shape `a` as A and the mesh `b` at `bInA`, in the
+ * dispatch table's form: `contact` is the pair's contact (A's frame) already found; when the
+ * merged manifold comes out empty (not expected), the manifold is that single contact. A's
+ * frame, normal A → B. Returns `out`.
+ */
+export function manifoldConvexMesh(
+  out: ContactManifold,
+  a: ConvexShape,
+  b: TriangleMesh,
+  bInA: Isometry,
+  contact: Contact,
+  prediction: number,
+): ContactManifold {
+  if (manifoldMeshConvex(flippedManifold, b, a, iso.invert(aInMesh, bInA), prediction)) {
+    flipManifold(out, flippedManifold, bInA);
+    return out;
+  }
+  return singleContactManifold(out, contact);
+}
+
+/** out = the one-point manifold of `contact` (feature id 0). Returns out. */
+export function singleContactManifold(out: ContactManifold, contact: Contact): ContactManifold {
+  vec3.copy(out.normal, contact.normal);
+  const p = out.points[0];
+  vec3.copy(p.pointA, contact.pointA);
+  vec3.copy(p.pointB, contact.pointB);
+  p.distance = contact.distance;
+  p.featureId = 0;
+  out.count = 1;
+  return out;
+}
+
+/**
+ * out = manifold `m` of the pair (B, A) given in B's frame, re-expressed for the pair (A, B) in
+ * A's frame (`bInA` = B's pose in A's frame): normal rotated and negated, witness points
+ * exchanged and transformed; distances and feature ids kept. `out` must not alias `m`.
+ */
+export function flipManifold(out: ContactManifold, m: ContactManifold, bInA: Isometry): void {
+  iso.transformVector(out.normal, bInA, m.normal);
+  vec3.negate(out.normal, out.normal);
+  for (let q = 0; q < m.count; q++) {
+    const s = m.points[q];
+    const d = out.points[q];
+    iso.transformPoint(d.pointA, bInA, s.pointB);
+    iso.transformPoint(d.pointB, bInA, s.pointA);
+    d.distance = s.distance;
+    d.featureId = s.featureId;
+  }
+  out.count = m.count;
+}

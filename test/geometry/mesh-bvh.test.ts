@@ -1,0 +1,171 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { MESH_BVH_MAX_DEPTH } from "../../src/constants.js";
+import { CollideError } from "../../src/errors.js";
+import type { MeshBvh } from "../../src/geometry/mesh-bvh.js";
+import {
+  buildMeshBvh,
+  isMeshBvhLeaf,
+  makeMeshBvhHits,
+  meshBvhLeafCount,
+  meshBvhLeafOffset,
+  meshBvhNodeRayEntry,
+  meshBvhRightChild,
+  queryMeshBvhAabb,
+  refitMeshBvh,
+} from "../../src/geometry/mesh-bvh.js";
+import { makeRandom } from "../../src/math/random.js";
+
+/** Random primitive boxes: n boxes of size ≤ size in a cube of side extent around offset. */
+function randomBoxes(seed: number, n: number, extent: number, size: number, offset = 0) {
+  const rng = makeRandom(seed);
+  const b = new Float64Array(6 * n);
+  for (let i = 0; i < n; i++) {
+    for (let k = 0; k < 3; k++) {
+      const c = offset + (rng() - 0.5) * extent;
+      const h = rng() * size;
+      b[6 * i + k] = c - h;
+      b[6 * i + 3 + k] = c + h;
+    }
+  }
+  return b;
+}
+
+function overlaps(b: ArrayLike<number>, i: number, q: number[]): boolean {
+  for (let k = 0; k < 3; k++) if (b[6 * i + k] > q[3 + k] || b[6 * i + 3 + k] < q[k]) return false;
+  return true;
+}
+
+/** Structural invariants: pre-order layout, boxes nest, every primitive once, depth bounded. */
+function checkInvariants(bvh: MeshBvh, prim: ArrayLike<number>, n: number): void {
+  const seen = new Uint8Array(n);
+  const contains = (o: number, lo: ArrayLike<number>, p: number) => {
+    for (let k = 0; k < 3; k++) {
+      expect(bvh.bounds[o + k]).toBeLessThanOrEqual(lo[p + k]);
+      expect(bvh.bounds[o + 3 + k]).toBeGreaterThanOrEqual(lo[p + 3 + k]);
+    }
+  };
+  for (let i = 0; i < bvh.nodeCount; i++) {
+    if (isMeshBvhLeaf(bvh, i)) {
+      const s = meshBvhLeafOffset(bvh, i);
+      const c = meshBvhLeafCount(bvh, i);
+      expect(c).toBeGreaterThan(0);
+      for (let q = s; q < s + c; q++) {
+        const p = bvh.primitives[q];
+        seen[p]++;
+        contains(6 * i, prim, 6 * p);
+      }
+    } else {
+      const r = meshBvhRightChild(bvh, i);
+      expect(r).toBeGreaterThan(i + 1);
+      expect(r).toBeLessThan(bvh.nodeCount);
+      contains(6 * i, bvh.bounds, 6 * (i + 1));
+      contains(6 * i, bvh.bounds, 6 * r);
+    }
+  }
+  for (let p = 0; p < n; p++) expect(seen[p]).toBe(1);
+  expect(bvh.depth).toBeLessThanOrEqual(MESH_BVH_MAX_DEPTH);
+}
+
+describe("buildMeshBvh", () => {
+  it("keeps its invariants on random boxes at several scales and far from the origin", () => {
+    for (const [seed, scale, offset] of [
+      [1, 1, 0],
+      [2, 1e-3, 0],
+      [3, 1e4, 0],
+      [4, 1, 1e6],
+    ]) {
+      const n = 500;
+      const prim = randomBoxes(seed, n, 10 * scale, 0.3 * scale, offset);
+      const bvh = buildMeshBvh(prim, n);
+      checkInvariants(bvh, prim, n);
+    }
+  });
+
+  it("splits coincident primitives into bounded leaves and handles 0 and 1 primitive", () => {
+    const n = 100;
+    const prim = new Float64Array(6 * n);
+    for (let i = 0; i < n; i++) prim.set([1, 1, 1, 2, 2, 2], 6 * i);
+    const bvh = buildMeshBvh(prim, n);
+    checkInvariants(bvh, prim, n);
+    for (let i = 0; i < bvh.nodeCount; i++)
+      if (isMeshBvhLeaf(bvh, i)) expect(meshBvhLeafCount(bvh, i)).toBeLessThanOrEqual(4);
+    expect(buildMeshBvh(new Float64Array(0), 0).nodeCount).toBe(0);
+    const one = buildMeshBvh(new Float64Array([0, 0, 0, 1, 1, 1]), 1);
+    expect(one.nodeCount).toBe(1);
+    expect(isMeshBvhLeaf(one, 0)).toBe(true);
+  });
+
+  it("refuses non-finite bounds and bad options", () => {
+    expect(() => buildMeshBvh(new Float64Array([0, 0, Number.NaN, 1, 1, 1]), 1)).toThrow(
+      CollideError,
+    );
+    expect(() => buildMeshBvh(new Float64Array(6), 1, { bins: 1 })).toThrow(/bins/);
+  });
+});
+
+describe("queryMeshBvhAabb", () => {
+  it("finds every primitive whose box overlaps the query (brute force), seeded", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1e6 }), (seed) => {
+        const n = 300;
+        const prim = randomBoxes(seed, n, 10, 0.5);
+        const bvh = buildMeshBvh(prim, n);
+        const rng = makeRandom(seed + 7);
+        const hits = makeMeshBvhHits(4);
+        for (let k = 0; k < 10; k++) {
+          const c = [0, 1, 2].map(() => (rng() - 0.5) * 12);
+          const h = [0, 1, 2].map(() => rng() * 2);
+          const q = [c[0] - h[0], c[1] - h[1], c[2] - h[2], c[0] + h[0], c[1] + h[1], c[2] + h[2]];
+          queryMeshBvhAabb(hits, bvh, q[0], q[1], q[2], q[3], q[4], q[5]);
+          const found = new Set(Array.from(hits.ids.subarray(0, hits.count)));
+          expect(found.size).toBe(hits.count);
+          for (let i = 0; i < n; i++) if (overlaps(prim, i, q)) expect(found.has(i)).toBe(true);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("stays correct after a refit to moved primitives", () => {
+    const n = 400;
+    const prim = randomBoxes(11, n, 10, 0.4);
+    const bvh = buildMeshBvh(prim, n);
+    const moved = randomBoxes(12, n, 10, 0.4);
+    refitMeshBvh(bvh, moved);
+    checkInvariants(bvh, moved, n);
+    const hits = makeMeshBvhHits();
+    const q = [-2, -2, -2, 2, 2, 2];
+    queryMeshBvhAabb(hits, bvh, q[0], q[1], q[2], q[3], q[4], q[5]);
+    const found = new Set(Array.from(hits.ids.subarray(0, hits.count)));
+    for (let i = 0; i < n; i++) if (overlaps(moved, i, q)) expect(found.has(i)).toBe(true);
+  });
+});
+
+describe("meshBvhNodeRayEntry", () => {
+  it("agrees with dense sampling of the ray against the root box, including parallel rays on a face", () => {
+    const bvh = buildMeshBvh(new Float64Array([0, 0, 0, 1, 1, 1]), 1);
+    const rng = makeRandom(5);
+    for (let k = 0; k < 200; k++) {
+      const o = [0, 1, 2].map(() => (rng() - 0.5) * 4);
+      const d = [0, 1, 2].map(() => (rng() < 0.2 ? 0 : rng() - 0.5));
+      if (d.every((x) => x === 0)) continue;
+      const t = meshBvhNodeRayEntry(bvh, 0, o[0], o[1], o[2], 1 / d[0], 1 / d[1], 1 / d[2], 10);
+      let first = Infinity;
+      for (let s = 0; s <= 20000; s++) {
+        const tt = (10 * s) / 20000;
+        const p = o.map((x, i) => x + tt * d[i]);
+        if (p.every((x) => x >= 0 && x <= 1)) {
+          first = tt;
+          break;
+        }
+      }
+      if (first === Infinity) {
+        // Sampling may miss a grazing hit; the slab test must then be near the box's boundary.
+        if (t !== Infinity) expect(t).toBeLessThanOrEqual(10);
+      } else expect(Math.abs(t - first)).toBeLessThanOrEqual(10 / 20000 + 1e-12);
+    }
+    // A ray lying in the plane x = 0 (a face) with direction along y enters.
+    expect(meshBvhNodeRayEntry(bvh, 0, 0, -1, 0.5, Infinity, 1, Infinity, 10)).toBe(1);
+  });
+});
