@@ -1,0 +1,325 @@
+/**
+ * Debug wireframes of shapes and bounding volumes, written into a {@link DebugDraw} in world
+ * space: spheres as three great circles, capsules as two end rings, four side lines and two
+ * half-circle arcs per cap, cylinders as two rings and four side lines, cones as the base ring
+ * and four lines to the apex (all curves as line loops of `segments` pieces), boxes as their 12
+ * edges, convex polyhedra as their hull edges, triangles as 3 edges, triangle meshes as each
+ * shared edge once, half-spaces as a square patch of their plane with the outward normal,
+ * compounds child by child. AABBs and OBBs are 12-edge boxes; contacts are their points and a
+ * normal segment.
+ */
+import type { Obb } from "../geometry/obb-fit.js";
+import type { Aabb } from "../math/aabb.js";
+import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
+import type { Quat } from "../math/quat.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import type { Shape } from "../shapes/shape.js";
+import { ShapeType } from "../shapes/shape.js";
+import type { TriangleMesh } from "../shapes/triangle-mesh.js";
+import { DebugColors, type DebugDraw } from "./draw.js";
+
+/** Options of {@link drawShape}. */
+export interface ShapeDrawOptions {
+  /** Line pieces per full circle of a curved shape (≥ 3). @default 32 */
+  segments: number;
+  /** Half side of the square drawn for a half-space, scene units. @default 5 */
+  halfSpaceSize: number;
+}
+
+/** The default {@link ShapeDrawOptions}. */
+export function defaultShapeDrawOptions(): ShapeDrawOptions {
+  return { segments: 32, halfSpaceSize: 5 };
+}
+
+/** A shape the debug draw can show: any {@link Shape}, or a triangle mesh. */
+export type DrawableShape = Shape | TriangleMesh;
+
+const pa = vec3.create();
+const pb = vec3.create();
+const la = vec3.create();
+const lb = vec3.create();
+const axisU = vec3.create();
+const axisV = vec3.create();
+const axisD = vec3.create();
+
+/** Segment between local points a and b, placed by `pose`. */
+function localLine(dd: DebugDraw, pose: Isometry, a: Vec3, b: Vec3, color: number): void {
+  iso.transformPoint(pa, pose, a);
+  iso.transformPoint(pb, pose, b);
+  dd.line(pa, pb, color);
+}
+
+/**
+ * An arc of radius r around local centre c in the plane spanned by unit u and v, from angle t0
+ * to t1 (radians) in n pieces, placed by `pose`.
+ */
+function arc(
+  dd: DebugDraw,
+  pose: Isometry,
+  c: Vec3,
+  u: Vec3,
+  v: Vec3,
+  r: number,
+  t0: number,
+  t1: number,
+  n: number,
+  color: number,
+): void {
+  for (let i = 0; i < n; i++) {
+    const s0 = t0 + ((t1 - t0) * i) / n;
+    const s1 = t0 + ((t1 - t0) * (i + 1)) / n;
+    vec3.addScaled(la, c, u, r * Math.cos(s0));
+    vec3.addScaled(la, la, v, r * Math.sin(s0));
+    vec3.addScaled(lb, c, u, r * Math.cos(s1));
+    vec3.addScaled(lb, lb, v, r * Math.sin(s1));
+    localLine(dd, pose, la, lb, color);
+  }
+}
+
+const ORIGIN: Vec3 = { x: 0, y: 0, z: 0 };
+const UNIT_X: Vec3 = { x: 1, y: 0, z: 0 };
+const UNIT_Y: Vec3 = { x: 0, y: 1, z: 0 };
+const UNIT_Z: Vec3 = { x: 0, y: 0, z: 1 };
+const corner = vec3.create();
+const c0 = vec3.create();
+const c1 = vec3.create();
+
+/**
+ * The 12 edges of the box with `center` and `halfExtents` along the axes of `rotation`, into
+ * `dd` (world frame). Zero half extents are allowed (a flat or degenerate box).
+ */
+export function drawBox(
+  dd: DebugDraw,
+  center: Vec3,
+  halfExtents: Vec3,
+  rotation: Quat,
+  color: number,
+): DebugDraw {
+  const pose: Isometry = { translation: center, rotation };
+  for (let i = 0; i < 8; i++) {
+    for (let axis = 0; axis < 3; axis++) {
+      const bit = 1 << axis;
+      if (i & bit) continue;
+      boxCorner(c0, halfExtents, i);
+      boxCorner(c1, halfExtents, i | bit);
+      localLine(dd, pose, c0, c1, color);
+    }
+  }
+  return dd;
+}
+
+/** out = corner i (bit 0: +x, bit 1: +y, bit 2: +z) of the box of half extents h. */
+function boxCorner(out: Vec3, h: Vec3, i: number): Vec3 {
+  return vec3.set(out, i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
+}
+
+const IDENTITY_ROTATION: Quat = { x: 0, y: 0, z: 0, w: 1 };
+const boxCenter = vec3.create();
+const boxHalf = vec3.create();
+
+/**
+ * The 12 edges of an axis-aligned box (world frame) into `dd`. Boxes with a non-finite bound
+ * (a half-space's) are skipped: they cannot be drawn. Returns `dd`.
+ */
+export function drawAabb(dd: DebugDraw, box: Aabb, color: number = DebugColors.aabb): DebugDraw {
+  if (!vec3.isFiniteVec(box.min) || !vec3.isFiniteVec(box.max)) return dd;
+  vec3.lerp(boxCenter, box.min, box.max, 0.5);
+  vec3.sub(boxHalf, box.max, boxCenter);
+  return drawBox(dd, boxCenter, boxHalf, IDENTITY_ROTATION, color);
+}
+
+/** The 12 edges of an oriented bounding box (its frame is the world frame) into `dd`. */
+export function drawObb(dd: DebugDraw, obb: Obb, color: number = DebugColors.obb): DebugDraw {
+  return drawBox(dd, obb.center, obb.halfExtents, obb.rotation, color);
+}
+
+/** out = corner k (counter-clockwise) of the square of half side s around c in the (u, v) plane. */
+function squareCorner(out: Vec3, c: Vec3, s: number, k: number): Vec3 {
+  vec3.addScaled(out, c, axisU, k === 0 || k === 3 ? s : -s);
+  return vec3.addScaled(out, out, axisV, k < 2 ? s : -s);
+}
+
+/**
+ * The wireframe of `shape` placed at world `pose` into `dd` (see the module docs for what each
+ * shape looks like). Returns `dd`.
+ */
+export function drawShape(
+  dd: DebugDraw,
+  shape: DrawableShape,
+  pose: Isometry,
+  color: number = DebugColors.shape,
+  options: Partial<ShapeDrawOptions> = {},
+): DebugDraw {
+  const o = { ...defaultShapeDrawOptions(), ...options };
+  const n = Math.max(3, Math.floor(o.segments));
+  const quarter = Math.max(1, Math.round(n / 4));
+  const half = 2 * quarter;
+  switch (shape.type) {
+    case ShapeType.Sphere: {
+      const r = shape.radius;
+      arc(dd, pose, ORIGIN, UNIT_X, UNIT_Y, r, 0, 2 * Math.PI, n, color);
+      arc(dd, pose, ORIGIN, UNIT_Y, UNIT_Z, r, 0, 2 * Math.PI, n, color);
+      arc(dd, pose, ORIGIN, UNIT_Z, UNIT_X, r, 0, 2 * Math.PI, n, color);
+      break;
+    }
+    case ShapeType.Cuboid:
+      drawBox(dd, pose.translation, shape.halfExtents, pose.rotation, color);
+      break;
+    case ShapeType.Capsule: {
+      const r = shape.radius;
+      vec3.sub(axisD, shape.b, shape.a);
+      if (vec3.normalize(axisD, axisD) === 0) vec3.set(axisD, 0, 1, 0);
+      vec3.orthonormalBasis(axisU, axisV, axisD);
+      for (const end of [shape.a, shape.b]) {
+        arc(dd, pose, end, axisU, axisV, r, 0, 2 * Math.PI, n, color);
+      }
+      for (let k = 0; k < 4; k++) {
+        const s = k & 1 ? -r : r;
+        const dir = k < 2 ? axisU : axisV;
+        vec3.addScaled(c0, shape.a, dir, s);
+        vec3.addScaled(c1, shape.b, dir, s);
+        localLine(dd, pose, c0, c1, color);
+      }
+      // Caps: half circles bulging past each end, in the (u, d) and (v, d) planes.
+      vec3.negate(corner, axisD);
+      for (const dir of [axisU, axisV]) {
+        arc(dd, pose, shape.b, dir, axisD, r, 0, Math.PI, half, color);
+        arc(dd, pose, shape.a, dir, corner, r, 0, Math.PI, half, color);
+      }
+      break;
+    }
+    case ShapeType.Cylinder: {
+      const h = shape.halfHeight;
+      const r = shape.radius;
+      vec3.set(c0, 0, -h, 0);
+      vec3.set(c1, 0, h, 0);
+      arc(dd, pose, c0, UNIT_Z, UNIT_X, r, 0, 2 * Math.PI, n, color);
+      arc(dd, pose, c1, UNIT_Z, UNIT_X, r, 0, 2 * Math.PI, n, color);
+      for (let k = 0; k < 4; k++) {
+        const a = (k * Math.PI) / 2;
+        vec3.set(la, r * Math.cos(a), -h, r * Math.sin(a));
+        vec3.set(lb, r * Math.cos(a), h, r * Math.sin(a));
+        localLine(dd, pose, la, lb, color);
+      }
+      break;
+    }
+    case ShapeType.Cone: {
+      const h = shape.halfHeight;
+      const r = shape.radius;
+      vec3.set(c0, 0, -h, 0);
+      vec3.set(c1, 0, h, 0);
+      arc(dd, pose, c0, UNIT_Z, UNIT_X, r, 0, 2 * Math.PI, n, color);
+      for (let k = 0; k < 4; k++) {
+        const a = (k * Math.PI) / 2;
+        vec3.set(la, r * Math.cos(a), -h, r * Math.sin(a));
+        localLine(dd, pose, la, c1, color);
+      }
+      break;
+    }
+    case ShapeType.ConvexPolyhedron: {
+      const v = shape.vertices;
+      const e = shape.edges;
+      for (let i = 0; i + 1 < e.length; i += 2) {
+        const i0 = 3 * e[i];
+        const i1 = 3 * e[i + 1];
+        vec3.set(la, v[i0], v[i0 + 1], v[i0 + 2]);
+        vec3.set(lb, v[i1], v[i1 + 1], v[i1 + 2]);
+        localLine(dd, pose, la, lb, color);
+      }
+      break;
+    }
+    case ShapeType.Triangle:
+      localLine(dd, pose, shape.a, shape.b, color);
+      localLine(dd, pose, shape.b, shape.c, color);
+      localLine(dd, pose, shape.c, shape.a, color);
+      break;
+    case ShapeType.TriangleMesh:
+      drawTriangleMesh(dd, shape, pose, color);
+      break;
+    case ShapeType.HalfSpace: {
+      const nrm = shape.normal;
+      const s = o.halfSpaceSize;
+      vec3.scale(corner, nrm, shape.offset);
+      vec3.orthonormalBasis(axisU, axisV, nrm);
+      for (let k = 0; k < 4; k++) {
+        squareCorner(la, corner, s, k);
+        squareCorner(lb, corner, s, (k + 1) % 4);
+        localLine(dd, pose, la, lb, color);
+      }
+      vec3.addScaled(lb, corner, nrm, s / 2);
+      localLine(dd, pose, corner, lb, color);
+      break;
+    }
+    case ShapeType.Compound:
+      for (const child of shape.children) {
+        const p = iso.multiply(iso.identity(), pose, child.pose);
+        drawShape(dd, child.shape, p, color, o);
+      }
+      break;
+  }
+  return dd;
+}
+
+/** Every edge of a triangle mesh once (shared edges by the lower triangle index). */
+function drawTriangleMesh(dd: DebugDraw, mesh: TriangleMesh, pose: Isometry, color: number): void {
+  const v = mesh.vertices;
+  const idx = mesh.indices;
+  const nb = mesh.edgeNeighbors;
+  for (let t = 0; t < mesh.triangleCount; t++) {
+    for (let e = 0; e < 3; e++) {
+      const other = nb ? nb[3 * t + e] : -1;
+      if (other >= 0 && other < t) continue;
+      const i0 = 3 * idx[3 * t + e];
+      const i1 = 3 * idx[3 * t + ((e + 1) % 3)];
+      vec3.set(la, v[i0], v[i0 + 1], v[i0 + 2]);
+      vec3.set(lb, v[i1], v[i1 + 1], v[i1 + 2]);
+      localLine(dd, pose, la, lb, color);
+    }
+  }
+}
+
+/** A contact to draw: its points on A and B (world frame) and its unit normal from A to B. */
+export interface ContactToDraw {
+  /** Unit normal from A toward B, world frame. */
+  normal: Vec3;
+  /** Contact points: witness on A and on B, world frame. */
+  points: readonly { pointA: Vec3; pointB: Vec3 }[];
+}
+
+const mid = vec3.create();
+const tip = vec3.create();
+const unitN = vec3.create();
+
+/**
+ * A contact into `dd`: both witness points of each manifold point, and from their midpoint a
+ * segment of length `normalLength` (scene units) along the unit normal (normalised again here;
+ * a zero normal draws no segment). Returns `dd`.
+ */
+export function drawContact(
+  dd: DebugDraw,
+  contact: ContactToDraw,
+  normalLength: number,
+  pointColor: number = DebugColors.contactPoint,
+  normalColor: number = DebugColors.contactNormal,
+): DebugDraw {
+  const hasNormal = vec3.normalize(unitN, contact.normal) > 0;
+  for (const p of contact.points) {
+    dd.point(p.pointA, pointColor);
+    dd.point(p.pointB, pointColor);
+    if (!hasNormal) continue;
+    vec3.lerp(mid, p.pointA, p.pointB, 0.5);
+    vec3.addScaled(tip, mid, unitN, normalLength);
+    dd.line(mid, tip, normalColor);
+  }
+  return dd;
+}
+
+/** A small three-axis cross of half size `size` at `p` (world frame), for markers. */
+export function drawCross(dd: DebugDraw, p: Vec3, size: number, color: number): DebugDraw {
+  dd.segment(p.x - size, p.y, p.z, p.x + size, p.y, p.z, color);
+  dd.segment(p.x, p.y - size, p.z, p.x, p.y + size, p.z, color);
+  dd.segment(p.x, p.y, p.z - size, p.x, p.y, p.z + size, color);
+  return dd;
+}

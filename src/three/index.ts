@@ -1,0 +1,302 @@
+/**
+ * `collide/three`: the bridge between three.js and Collide (three.js is an optional peer
+ * dependency; nothing else in Collide imports it).
+ *
+ * - Shapes from a `BufferGeometry` or a `Mesh`: a triangle mesh (any soup, as it is) or the
+ *   convex hull of its vertices (a convex polyhedron, for GJK/EPA and SAT).
+ * - Poses from an `Object3D`: its world matrix as a translation plus a unit quaternion. Collide
+ *   poses are rigid, so a mesh's world scale is baked into the shape's vertices instead.
+ * - The debug draw (src/debug) as `LineSegments` and `Points` with per-vertex colours, and the
+ *   viewer's shape descriptions as meshes.
+ *
+ * Three.js uses Float32 attributes: coordinates go through single precision on the way in and
+ * out, which is fine for display and for shapes authored in three.js.
+ */
+import * as THREE from "three";
+
+export type { DebugDrawData } from "../debug/draw.js";
+export type { ShapeView } from "../debug/shape-view.js";
+export type {
+  ViewBody,
+  ViewFrame,
+  ViewGjk,
+  ViewGjkStep,
+  ViewInfo,
+  ViewPair,
+} from "../debug/view-model.js";
+
+import type { DebugDraw, DebugDrawData } from "../debug/draw.js";
+import { type ShapeView, shapeView } from "../debug/shape-view.js";
+import { invalidValue } from "../errors.js";
+import type { Isometry } from "../math/isometry.js";
+import { type ConvexPolyhedron, makeConvexPolyhedron } from "../shapes/convex-polyhedron.js";
+import type { Shape } from "../shapes/shape.js";
+import { makeTriangleMesh, type TriangleMesh } from "../shapes/triangle-mesh.js";
+
+/** How to turn a geometry into a shape: its triangles as they are, or their convex hull. */
+export type GeometryShapeKind = "mesh" | "hull";
+
+/** Packed xyz positions of `geometry`'s position attribute, each scaled by `scale` (allocates). */
+function readPositions(geometry: THREE.BufferGeometry, scale: THREE.Vector3): Float64Array {
+  const pos = geometry.getAttribute("position");
+  if (!pos) invalidValue("geometry.attributes.position", pos, "must exist");
+  const out = new Float64Array(3 * pos.count);
+  for (let i = 0; i < pos.count; i++) {
+    out[3 * i] = pos.getX(i) * scale.x;
+    out[3 * i + 1] = pos.getY(i) * scale.y;
+    out[3 * i + 2] = pos.getZ(i) * scale.z;
+  }
+  return out;
+}
+
+/** Triangle corner indices of `geometry`: its index buffer, or 0..count−1 when non-indexed. */
+function readIndices(geometry: THREE.BufferGeometry): Uint32Array {
+  const index = geometry.getIndex();
+  const count = index ? index.count : geometry.getAttribute("position").count;
+  const n = count - (count % 3);
+  const out = new Uint32Array(n);
+  for (let i = 0; i < n; i++) out[i] = index ? index.getX(i) : i;
+  return out;
+}
+
+const UNIT_SCALE = new THREE.Vector3(1, 1, 1);
+
+/**
+ * A Collide shape from a three.js geometry, in the geometry's own frame (scene units as
+ * authored): `"mesh"` → a triangle mesh over its triangles (indexed or not; a trailing partial
+ * triangle is ignored); `"hull"` (default) → the convex hull of its vertices. Throws
+ * `CollideError` when there is no position attribute, a coordinate is not finite, or (for a
+ * hull) fewer than 4 non-coplanar vertices.
+ */
+export function shapeFromGeometry(
+  geometry: THREE.BufferGeometry,
+  kind: "mesh",
+  scale?: THREE.Vector3,
+): TriangleMesh;
+export function shapeFromGeometry(
+  geometry: THREE.BufferGeometry,
+  kind?: "hull",
+  scale?: THREE.Vector3,
+): ConvexPolyhedron;
+export function shapeFromGeometry(
+  geometry: THREE.BufferGeometry,
+  kind: GeometryShapeKind,
+  scale?: THREE.Vector3,
+): TriangleMesh | ConvexPolyhedron;
+export function shapeFromGeometry(
+  geometry: THREE.BufferGeometry,
+  kind: GeometryShapeKind = "hull",
+  scale: THREE.Vector3 = UNIT_SCALE,
+): TriangleMesh | ConvexPolyhedron {
+  const positions = readPositions(geometry, scale);
+  if (kind === "mesh") return makeTriangleMesh(positions, readIndices(geometry), "geometry");
+  if (kind !== "hull") invalidValue("kind", kind, 'must be "mesh" or "hull"');
+  return makeConvexPolyhedron(positions, "geometry.attributes.position");
+}
+
+const m4 = new THREE.Matrix4();
+const tv = new THREE.Vector3();
+const tq = new THREE.Quaternion();
+const ts = new THREE.Vector3();
+
+/**
+ * The world pose of `object` (its `matrixWorld`, refreshed from its parents first) as a Collide
+ * isometry: translation plus unit quaternion; any scale is dropped (see {@link shapeFromMesh}).
+ * Writes `out` (allocated when omitted) and returns it.
+ */
+export function poseFromObject3D(object: THREE.Object3D, out?: Isometry): Isometry {
+  object.updateWorldMatrix(true, false);
+  m4.copy(object.matrixWorld);
+  m4.decompose(tv, tq, ts);
+  tq.normalize();
+  const pose = out ?? { translation: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: 0, w: 1 } };
+  pose.translation.x = tv.x;
+  pose.translation.y = tv.y;
+  pose.translation.z = tv.z;
+  pose.rotation.x = tq.x;
+  pose.rotation.y = tq.y;
+  pose.rotation.z = tq.z;
+  pose.rotation.w = tq.w;
+  return pose;
+}
+
+/**
+ * A shape and world pose from a three.js mesh: the shape of its geometry (see
+ * {@link shapeFromGeometry}) with the mesh's world scale baked into the vertices, and the pose
+ * of {@link poseFromObject3D}. A negative scale mirrors the vertices, which flips a mesh's
+ * winding. Throws as {@link shapeFromGeometry}.
+ */
+export function shapeFromMesh(
+  mesh: THREE.Mesh,
+  kind: GeometryShapeKind = "hull",
+): { shape: TriangleMesh | ConvexPolyhedron; pose: Isometry } {
+  const pose = poseFromObject3D(mesh);
+  mesh.matrixWorld.decompose(tv, tq, ts);
+  return { shape: shapeFromGeometry(mesh.geometry, kind, ts.clone()), pose };
+}
+
+function isDebugDraw(d: DebugDraw | DebugDrawData): d is DebugDraw {
+  return typeof (d as DebugDraw).toData === "function";
+}
+
+function setColors(attr: Float32Array, colors: ArrayLike<number>, perItem: number): void {
+  for (let i = 0; i < colors.length; i++) {
+    const c = colors[i];
+    const r = ((c >> 16) & 0xff) / 0xff;
+    const g = ((c >> 8) & 0xff) / 0xff;
+    const b = (c & 0xff) / 0xff;
+    for (let k = 0; k < perItem; k++) {
+      const o = 3 * (perItem * i + k);
+      attr[o] = r;
+      attr[o + 1] = g;
+      attr[o + 2] = b;
+    }
+  }
+}
+
+/**
+ * The segments of a debug draw as a three.js `LineSegments` with per-vertex colours (world
+ * frame). Pass `target` to refill an existing object (its geometry is replaced in place).
+ */
+export function debugDrawToLineSegments(
+  draw: DebugDraw | DebugDrawData,
+  target?: THREE.LineSegments,
+): THREE.LineSegments {
+  const lines = isDebugDraw(draw) ? draw.linePositions : draw.lines;
+  const colors = isDebugDraw(draw) ? draw.lineColors : draw.lineColors;
+  const pos = Float32Array.from(lines);
+  const col = new Float32Array(pos.length);
+  setColors(col, colors, 2);
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute("position", new THREE.BufferAttribute(pos, 3));
+  geometry.setAttribute("color", new THREE.BufferAttribute(col, 3));
+  if (target) {
+    target.geometry.dispose();
+    target.geometry = geometry;
+    return target;
+  }
+  return new THREE.LineSegments(geometry, new THREE.LineBasicMaterial({ vertexColors: true }));
+}
+
+/**
+ * The points of a debug draw as a three.js `Points` with per-vertex colours, `size` pixels
+ * wide (default 6). Pass `target` to refill an existing object.
+ */
+export function debugDrawToPoints(
+  draw: DebugDraw | DebugDrawData,
+  size = 6,
+  target?: THREE.Points,
+): THREE.Points {
+  const pts = isDebugDraw(draw) ? draw.pointPositions : draw.points;
+  const colors = isDebugDraw(draw) ? draw.pointColors : draw.pointColors;
+  const pos = Float32Array.from(pts);
+  const col = new Float32Array(pos.length);
+  setColors(col, colors, 1);
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute("position", new THREE.BufferAttribute(pos, 3));
+  geometry.setAttribute("color", new THREE.BufferAttribute(col, 3));
+  if (target) {
+    target.geometry.dispose();
+    target.geometry = geometry;
+    return target;
+  }
+  return new THREE.Points(
+    geometry,
+    new THREE.PointsMaterial({ size, sizeAttenuation: false, vertexColors: true }),
+  );
+}
+
+/** Segments per full circle of the meshes built for curved shapes. */
+const MESH_SEGMENTS = 32;
+/** Half side of the square drawn for a half-space, scene units. */
+const HALF_SPACE_SIZE = 5;
+
+const UP = new THREE.Vector3(0, 1, 0);
+
+/**
+ * A three.js object for a shape description (src/debug/shape-view.ts), in the shape's local
+ * frame, with `material`: a `Mesh`, or a `Group` when the surface sits off the local origin
+ * (a capsule, a half-space) or is made of several (a compound). The caller places the returned
+ * object by the body's pose ({@link applyPose}).
+ */
+export function shapeViewToObject3D(view: ShapeView, material: THREE.Material): THREE.Object3D {
+  switch (view.type) {
+    case "sphere":
+      return new THREE.Mesh(
+        new THREE.SphereGeometry(view.radius, MESH_SEGMENTS, MESH_SEGMENTS / 2),
+        material,
+      );
+    case "box": {
+      const [x, y, z] = view.halfExtents;
+      return new THREE.Mesh(new THREE.BoxGeometry(2 * x, 2 * y, 2 * z), material);
+    }
+    case "capsule": {
+      const a = new THREE.Vector3(...view.a);
+      const b = new THREE.Vector3(...view.b);
+      const axis = new THREE.Vector3().subVectors(b, a);
+      const len = axis.length();
+      const mesh = new THREE.Mesh(
+        new THREE.CapsuleGeometry(view.radius, len, MESH_SEGMENTS / 4, MESH_SEGMENTS),
+        material,
+      );
+      mesh.position.addVectors(a, b).multiplyScalar(0.5);
+      if (len > 0) mesh.quaternion.setFromUnitVectors(UP, axis.divideScalar(len));
+      return new THREE.Group().add(mesh);
+    }
+    case "cylinder":
+      return new THREE.Mesh(
+        new THREE.CylinderGeometry(view.radius, view.radius, 2 * view.halfHeight, MESH_SEGMENTS),
+        material,
+      );
+    case "cone":
+      return new THREE.Mesh(
+        new THREE.ConeGeometry(view.radius, 2 * view.halfHeight, MESH_SEGMENTS),
+        material,
+      );
+    case "triangles": {
+      const g = new THREE.BufferGeometry();
+      g.setAttribute("position", new THREE.BufferAttribute(Float32Array.from(view.positions), 3));
+      g.setIndex(view.indices);
+      g.computeVertexNormals();
+      return new THREE.Mesh(g, material);
+    }
+    case "halfspace": {
+      const n = new THREE.Vector3(...view.normal);
+      const mesh = new THREE.Mesh(
+        new THREE.PlaneGeometry(2 * HALF_SPACE_SIZE, 2 * HALF_SPACE_SIZE),
+        material,
+      );
+      mesh.quaternion.setFromUnitVectors(new THREE.Vector3(0, 0, 1), n);
+      mesh.position.copy(n).multiplyScalar(view.offset);
+      return new THREE.Group().add(mesh);
+    }
+    case "compound": {
+      const group = new THREE.Group();
+      for (const c of view.children) {
+        const holder = new THREE.Group();
+        holder.position.set(...c.position);
+        holder.quaternion.set(...c.rotation);
+        holder.add(shapeViewToObject3D(c.shape, material));
+        group.add(holder);
+      }
+      return group;
+    }
+  }
+}
+
+/** A three.js object for a Collide shape (see {@link shapeViewToObject3D}); local frame. */
+export function shapeToObject3D(
+  shape: Shape | TriangleMesh,
+  material: THREE.Material,
+): THREE.Object3D {
+  return shapeViewToObject3D(shapeView(shape), material);
+}
+
+/** Sets `object`'s position and quaternion from a Collide pose; returns `object`. */
+export function applyPose(object: THREE.Object3D, pose: Isometry): THREE.Object3D {
+  const t = pose.translation;
+  const q = pose.rotation;
+  object.position.set(t.x, t.y, t.z);
+  object.quaternion.set(q.x, q.y, q.z, q.w);
+  return object;
+}
