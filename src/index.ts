@@ -57,10 +57,17 @@ export { contact } from "./query/contact.js";
 export { distance } from "./query/distance.js";
 export { intersects } from "./query/intersects.js";
 export { manifold } from "./query/manifold.js";
+export type { RayHit } from "./query/raycast.js";
+export { castRayShape, makeRayHit, raycast } from "./query/raycast.js";
+export type { PointProjection } from "./query/project-point.js";
+export { projectPoint } from "./query/project-point.js";
+export type { ShapeCastHit } from "./query/cast-shapes.js";
+export { castShapes, castShapesNonlinear } from "./query/cast-shapes.js";
 export type { BroadPhaseName } from "./query/pairs.js";
 export { computePairs, makeBroadPhase } from "./query/pairs.js";
 export type { SphereSphereIntersection } from "./query/volume.js";
 export { sphereSphereIntersection } from "./query/volume.js";
 export * from "./shapes/index.js";
 
+export * from "./world/index.js";
 export * as dim2 from "./dim2/index.js";

@@ -9,6 +9,7 @@ import { runBenchCommand } from "./bench.js";
 import { runCheckCommand } from "./check.js";
 import { runDemoCommand } from "./demo-command.js";
 import { runQueryCommand } from "./query.js";
+import { runViewCommand } from "./view.js";
 
 function positiveInt(name: string) {
   return (v: string) => {
@@ -47,8 +48,9 @@ program
 program
   .command("demo")
   .description("run the embedded demo scene on the Stanford bunny (the main job)")
-  .option("--bodies <n>", "bodies in the cloud", positiveInt("--bodies"), 3000)
-  .option("--seed <n>", "seed of the cloud", positiveInt("--seed"), 1)
+  .option("--bodies <n>", "moving bodies", positiveInt("--bodies"), 2000)
+  .option("--frames <n>", "frames to run", positiveInt("--frames"), 300)
+  .option("--seed <n>", "seed of the scene", positiveInt("--seed"), 1)
   .option("--json", "print one JSON object instead of the summary")
   .action((o) => runDemoCommand(o));
 
@@ -64,6 +66,7 @@ program
     0,
   )
   .option("--json", "print one JSON object instead of a table")
+  .option("--allow-outside", "allow mesh files outside the scene file's folder")
   .action((scene, o) => runCheckCommand(scene, o));
 
 program
@@ -77,6 +80,16 @@ program
   .description("run the benchmarks and print their table")
   .option("--json", "print one JSON object")
   .action((o) => runBenchCommand(o));
+
+program
+  .command("view")
+  .description("serve the web debug viewer of a scene (or of the moving demo) on 127.0.0.1")
+  .argument("[scene]", "scene JSON file (shared/FORMATS.md)")
+  .option("--demo", "show the built-in moving demo instead of a scene file")
+  .option("--port <n>", "TCP port (0: any free port)", nonNegativeNumber("--port"), 0)
+  .option("--host <h>", "address to bind: 127.0.0.1 only", "127.0.0.1")
+  .option("--frames <n>", "frames of the demo", positiveInt("--frames"))
+  .action((scene, o) => runViewCommand(scene, o));
 
 program.exitOverride((err) => {
   process.exit(err.exitCode === 0 ? 0 : 1);
