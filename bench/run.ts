@@ -1,39 +1,111 @@
 /**
  * `npm run bench` / `collide bench`: every benchmark scene, Collide and its peers side by side in
- * one process. With --json, one object `{machine, scenes: [...]}`; each run is also kept in
- * bench/results/ with the machine described.
+ * one process. Scenes: (a) the detection-only world step at N = 1,000, 10,000 and 50,000 mixed
+ * spheres and rotated boxes moving every frame (`world-N`), (b) pair-query micro benchmarks
+ * (`pair …`), (c) ray casts against 10,000 boxes (`rays-10000-boxes`), (d) the demo scene
+ * (`demo`), and the mesh and 2D benchmarks. With --json, one object `{machine, scenes: [...]}`
+ * on standard output (tables and progress go to standard error); every run is also kept in
+ * bench/results/ with the machine described. `--quick` runs smaller sizes.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, totalmem } from "node:os";
+import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runDemo } from "../src/cli/demo.js";
+import { runDim2Bench } from "./dim2.js";
+import { type MeshBenchRow, runMeshBench } from "./mesh.js";
 import { formatPairRows, runPairBench } from "./pairs.js";
+import { runWorldBench } from "./world.js";
 
 const json = process.argv.includes("--json");
+const quick = process.argv.includes("--quick");
+
+/** One scene of the JSON output. */
+interface SceneResult {
+  name: string;
+  n: number;
+  engines: Record<string, { medianMs: number; pairs?: number; [k: string]: unknown }>;
+}
+
 const machine = {
   cpu: cpus()[0]?.model ?? "unknown",
   cores: cpus().length,
   memoryGiB: Math.round(totalmem() / 2 ** 30),
   node: process.version,
   platform: `${process.platform}-${process.arch}`,
+  loadAverageAtStart: loadavg()[0],
+  date: new Date().toISOString(),
 };
 
-const pairs = await runPairBench();
-const scenes: unknown[] = pairs.map((r) => ({
-  name: `pair ${r.name}`,
-  n: r.n,
-  engines: r.engines,
-}));
+// With --json, everything the sub-benchmarks print goes to standard error.
+const print = (s: string) => (json ? process.stderr : process.stdout).write(`${s}\n`);
+const realLog = console.log;
+if (json) console.log = (...args: unknown[]) => process.stderr.write(`${args.join(" ")}\n`);
 
-if (json) {
-  process.stdout.write(`${JSON.stringify({ machine, scenes })}\n`);
-} else {
-  process.stdout.write(
-    `Collide benchmarks — ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}\n\n`,
-  );
-  process.stdout.write(`${formatPairRows(pairs)}\n`);
+print(`Collide benchmarks — ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`);
+const scenes: SceneResult[] = [];
+
+// (a) The world step.
+const sizes = quick ? [1000, 10000] : [1000, 10000, 50000];
+const world = await runWorldBench({ sizes, frames: quick ? 10 : 30, json: false });
+for (const n of sizes) {
+  const engines: SceneResult["engines"] = {};
+  for (const r of world.rows.filter((x) => x.n === n)) {
+    const key = r.engine === world.fastest[n] ? "collide" : r.engine.replace("cannon-es", "cannon");
+    engines[key] = { medianMs: r.msPerStep, pairs: r.pairs, engine: r.engine };
+  }
+  scenes.push({ name: `world-${n}`, n, engines });
 }
+
+// (b) Pair queries.
+print("");
+const pairs = await runPairBench({ time: quick ? 100 : 300 });
+print(formatPairRows(pairs));
+for (const r of pairs) {
+  const engines: SceneResult["engines"] = {};
+  for (const [k, v] of Object.entries(r.engines))
+    engines[k] = { medianMs: v.medianMs, pairs: v.hits, nsPerCall: v.nsPerCall };
+  scenes.push({ name: `pair ${r.name}`, n: r.n, engines });
+}
+
+// (d) The demo scene (Collide only: the peers have no loader for it).
+print("");
+const demoBodies = quick ? 500 : 2000;
+const demoFrames = quick ? 60 : 300;
+const demo = runDemo({ bodies: demoBodies, frames: demoFrames, seed: 1 });
+print(
+  `demo scene: ${demo.bodies} bodies × ${demo.frames} frames: ${demo.msPerFrame.total.toFixed(2)} ms per frame (broad ${demo.msPerFrame.broad.toFixed(2)}, narrow ${demo.msPerFrame.narrow.toFixed(2)}), ${demo.contactsPerFrame.toFixed(1)} contacts per frame`,
+);
+scenes.push({
+  name: "demo",
+  n: demo.bodies,
+  engines: {
+    collide: { medianMs: demo.msPerFrame.total, pairs: Math.round(demo.contactsPerFrame) },
+  },
+});
+
+// Meshes and 2D.
+print("");
+const mesh = (await runMeshBench({ json: false, quick })) as MeshBenchRow[];
+for (const row of mesh) {
+  const engines: SceneResult["engines"] = {};
+  for (const [name, e] of Object.entries(row.engines)) {
+    engines[name] = { medianMs: e.buildMs, raysPerSecond: e.raysPerSecond, pairs: e.hits };
+  }
+  scenes.push({ name: `mesh ${row.mesh}`, n: row.triangles, engines });
+}
+print("");
+const dim2 = await runDim2Bench({ json: false });
+scenes.push({ name: "dim2", n: 0, engines: { collide: { medianMs: Number.NaN, rows: dim2 } } });
+
+console.log = realLog;
+const result = { machine, scenes };
+if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
 const dir = join(dirname(fileURLToPath(import.meta.url)), "results");
 mkdirSync(dir, { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-writeFileSync(join(dir, `${stamp}.json`), `${JSON.stringify({ machine, scenes }, null, 2)}\n`);
+writeFileSync(
+  join(dir, `${stamp}${quick ? "-quick" : ""}.json`),
+  `${JSON.stringify(result, null, 2)}\n`,
+);
+print(`\nkept in bench/results/${stamp}${quick ? "-quick" : ""}.json`);

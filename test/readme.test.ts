@@ -22,9 +22,7 @@ describe("README", () => {
     const r = spawnSync(process.execPath, [tsx, file], { cwd: ROOT, encoding: "utf8" });
     expect(r.stderr).toBe("");
     const lines = r.stdout.trim().split("\n");
-    expect(lines[0]).toBe("true");
-    const [depth] = lines[1].split(" ");
-    expect(Number(depth)).toBeCloseTo(-0.1, 9);
-    expect(lines[2]).toBe("4");
+    expect(lines[0]).toBe("true true -0.100 { x: 0, y: 1, z: 0 }");
+    expect(lines[1]).toBe("1");
   });
 });

@@ -7,7 +7,7 @@
  * Endpoints: `GET /api/info` (bodies and frame count), `GET /api/frame?i=K` (frame K's poses and
  * debug draw: wireframes, AABBs, contacts), `GET /api/gjk?a=I&b=J&frame=K` (the GJK/EPA trace of
  * bodies I and J at frame K). A scene file is one frame whose contacts are `checkScene`'s; the
- * demo records the frames of `makeDemoScene()`. Requests whose Host header is not this address
+ * demo records the frames of the `collide demo` scene (src/cli/demo-scene.ts). Requests whose Host header is not this address
  * are refused (403), so another site cannot reach the server through DNS rebinding.
  */
 import { spawnSync } from "node:child_process";
@@ -16,8 +16,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { basename, dirname, extname, join, normalize, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { DemoContact } from "../debug/demo-frames.js";
-import { framePose, makeDemoScene, recordDemoFrames } from "../debug/demo-frames.js";
+import {
+  type DemoContact,
+  framePose,
+  recordDemoFrames,
+  type DemoScene as ViewerDemoScene,
+} from "../debug/demo-frames.js";
 import {
   buildViewFrame,
   buildViewGjk,
@@ -29,6 +33,9 @@ import { CollideError, invalidValue } from "../errors.js";
 import { checkScene } from "../io/check.js";
 import { loadScene } from "../io/scene.js";
 import type { Isometry } from "../math/isometry.js";
+import * as vec3 from "../math/vec3.js";
+import { makeWorldContact } from "../world/contact-cache.js";
+import { DemoScene } from "./demo-scene.js";
 
 /** Options of `collide view`. */
 export interface ViewCommandOptions {
@@ -77,14 +84,65 @@ function sceneSource(path: string): ViewSource {
 }
 
 function demoSource(frames: number | undefined): ViewSource {
-  const scene = makeDemoScene();
-  const rec = recordDemoFrames(scene, frames ?? scene.frameCount);
+  const scene = viewerDemoScene(VIEWER_DEMO_BODIES, frames ?? VIEWER_DEMO_FRAMES);
+  const rec = recordDemoFrames(scene, scene.frameCount);
   const n = rec.poses.length;
   return {
     info: buildViewInfo("demo", "demo", rec.bodies, n),
     bodies: rec.bodies,
     poses: (f) => rec.bodies.map((_, i) => framePose(rec.poses[f], i)),
     contacts: (f) => rec.contacts[f],
+  };
+}
+
+/** Moving bodies of the viewer's demo (fewer than `collide demo`'s, to keep the page light). */
+const VIEWER_DEMO_BODIES = 400;
+/** Frames the viewer's demo records. */
+const VIEWER_DEMO_FRAMES = 240;
+
+/**
+ * The demo scene of `collide demo` (src/cli/demo-scene.ts) behind the viewer's frame interface:
+ * each step reports the contacts at the frame's starting poses, then advances one demo frame.
+ */
+function viewerDemoScene(bodies: number, frameCount: number): ViewerDemoScene {
+  const demo = new DemoScene({ bodies, seed: 1 });
+  const w = demo.world;
+  const index = new Map<number, number>();
+  const views = demo.bodies.map((b, i) => {
+    index.set(b.handle, i);
+    return { id: b.name, shape: b.shape, pose: w.getPose(b.handle) };
+  });
+  const contact = makeWorldContact();
+  return {
+    bodies: views,
+    frameCount,
+    step(): DemoContact[] {
+      w.step();
+      const out: DemoContact[] = [];
+      for (let i = 0; i < w.contactCount; i++) {
+        w.readContact(i, contact);
+        const m = contact.manifold;
+        const points = [];
+        for (let k = 0; k < m.count; k++) {
+          points.push({
+            pointA: vec3.clone(m.points[k].pointA),
+            pointB: vec3.clone(m.points[k].pointB),
+          });
+        }
+        out.push({
+          a: index.get(contact.a) as number,
+          b: index.get(contact.b) as number,
+          distance: contact.distance,
+          normal: vec3.clone(m.normal),
+          points,
+        });
+      }
+      demo.frame();
+      demo.bodies.forEach((b, i) => {
+        w.getPose(b.handle, views[i].pose);
+      });
+      return out;
+    },
   };
 }
 

@@ -17,7 +17,7 @@ const d2 = vec3.create();
 const r = vec3.create();
 
 function clamp01(x: number): number {
-  return x < 0 ? 0 : x > 1 ? 1 : x;
+  return x < 0 ? 0 : Math.min(x, 1);
 }
 
 /**

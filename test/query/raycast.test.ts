@@ -1,8 +1,6 @@
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CollideError } from "../../src/errors.js";
-import { answerQuery } from "../../src/io/query.js";
 import type { Isometry } from "../../src/math/isometry.js";
 import * as iso from "../../src/math/isometry.js";
 import type { Vec3 } from "../../src/math/vec3.js";
