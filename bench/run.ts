@@ -16,6 +16,7 @@ import { runDim2Bench } from "./dim2.js";
 import { type MeshBenchRow, runMeshBench } from "./mesh.js";
 import { formatPairRows, runPairBench } from "./pairs.js";
 import { runWorldBench } from "./world.js";
+import { runRayBench } from "./world-rays.js";
 
 const json = process.argv.includes("--json");
 const quick = process.argv.includes("--quick");
@@ -66,6 +67,26 @@ for (const r of pairs) {
   for (const [k, v] of Object.entries(r.engines))
     engines[k] = { medianMs: v.medianMs, pairs: v.hits, nsPerCall: v.nsPerCall };
   scenes.push({ name: `pair ${r.name}`, n: r.n, engines });
+}
+
+// (c) Ray casts against 10,000 boxes.
+print("");
+const rays = await runRayBench({ json: false, budgetMs: quick ? 500 : 1500 });
+{
+  const engines: SceneResult["engines"] = {};
+  const best = rays.rows
+    .filter((r) => r.engine.startsWith("collide"))
+    .reduce((a, b) => (b.raysPerSecond > a.raysPerSecond ? b : a));
+  for (const r of rays.rows) {
+    const key = r === best ? "collide" : r.engine;
+    engines[key] = {
+      medianMs: 1000 / r.raysPerSecond,
+      raysPerSecond: r.raysPerSecond,
+      pairs: r.hits,
+      engine: r.engine,
+    };
+  }
+  scenes.push({ name: `rays-${rays.boxes}-boxes`, n: rays.boxes, engines });
 }
 
 // (d) The demo scene (Collide only: the peers have no loader for it).

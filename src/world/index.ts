@@ -31,4 +31,6 @@ export {
   handleSlot,
   MAX_BODY_SLOT,
 } from "./handles.js";
-export { castRayAll, castRayClosest } from "./ray-cast.js";
+export { castRayAll, castRayAny, castRayClosest } from "./ray-cast.js";
+export { castShape, makeWorldShapeCastHit, type WorldShapeCastHit } from "./cast-shape.js";
+export { ImpactList, makeWorldImpact, type WorldImpact } from "./ccd.js";

@@ -1,8 +1,10 @@
 /**
- * World ray casts: the closest hit and all hits of a ray segment among a world's bodies, through
- * the broad phase's ray traversal (the dynamic tree visits nearer boxes first and skips those
- * beyond the best hit so far) with `castRayShape` (src/query/raycast.ts) as the exact per-shape
- * test. Results do not depend on the broad phase: ties in time of impact go to the lower handle.
+ * World ray casts: the closest hit, all hits and any hit (early out) of a ray segment among a
+ * world's bodies, through the broad phase's ray traversal (the dynamic tree visits nearer boxes
+ * first and skips those beyond the best hit so far) with `castRayShape` (src/query/raycast.ts)
+ * as the exact per-shape test. The closest and all-hits results do not depend on the broad
+ * phase: ties in time of impact go to the lower handle. The any-hit query stops at the first
+ * hit found, so only whether it hits is independent of the broad phase.
  */
 import type { Vec3 } from "../math/vec3.js";
 import { castRayShape } from "../query/raycast.js";
@@ -40,4 +42,22 @@ export function castRayAll(
   out: WorldRayHit[] = [],
 ): WorldRayHit[] {
   return world.castRayAllWith(castRayShape, origin, dir, maxToi, options, out);
+}
+
+/**
+ * Some body of `world` hit by the segment (see {@link castRayClosest}), or null: the cast stops
+ * at the first hit it finds (an any-hit query, for line of sight and occlusion). Whether it
+ * hits is the same for every broad phase; which body is reported when several are on the ray
+ * depends on the traversal (use {@link castRayClosest} for a deterministic answer). Writes into
+ * `out` when given. Throws like {@link castRayClosest}.
+ */
+export function castRayAny(
+  world: CollisionWorld,
+  origin: Vec3,
+  dir: Vec3,
+  maxToi = Infinity,
+  options: RayCastOptions = {},
+  out?: WorldRayHit,
+): WorldRayHit | null {
+  return world.castRayAnyWith(castRayShape, origin, dir, maxToi, options, out);
 }
