@@ -482,3 +482,14 @@ export const WORLD_AABB_ROUNDING_PAD = 1e-12;
  * @default 1e-9
  */
 export const SWEPT_AABB_PAD = 1e-9;
+
+/**
+ * How many GJK iterations in a row (src/geometry/gjk.ts) may fail to shrink |v|² while the
+ * support point still lies well beyond v (the gap test fails): near a long edge or a wide face
+ * that passes within rounding of the origin, the progress is below the rounding of |v|² while
+ * the direction of v still turns, and stopping there returns a wrong distance. Four steps are
+ * enough to grow a single point to a tetrahedron; after them GJK keeps its best simplex (the
+ * "no progress" exit of van den Bergen 2003, §4.3.4). Count.
+ * @default 4
+ */
+export const GJK_MAX_STALLED_ITERATIONS = 4;

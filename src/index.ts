@@ -9,6 +9,7 @@
 
 export * from "./broadphase/index.js";
 export * from "./constants.js";
+export * as dim2 from "./dim2/index.js";
 export type { CollideErrorCode } from "./errors.js";
 export { CollideError } from "./errors.js";
 export type { BoundingSphere } from "./geometry/bounding-sphere.js";
@@ -53,21 +54,19 @@ export {
 } from "./narrowphase/contact.js";
 export type { BoundingSphereMethod } from "./query/bounding-sphere.js";
 export { boundingSphereOfPoints } from "./query/bounding-sphere.js";
+export type { ShapeCastHit } from "./query/cast-shapes.js";
+export { castShapes, castShapesNonlinear } from "./query/cast-shapes.js";
 export { contact } from "./query/contact.js";
 export { distance } from "./query/distance.js";
 export { intersects } from "./query/intersects.js";
 export { manifold } from "./query/manifold.js";
-export type { RayHit } from "./query/raycast.js";
-export { castRayShape, makeRayHit, raycast } from "./query/raycast.js";
-export type { PointProjection } from "./query/project-point.js";
-export { projectPoint } from "./query/project-point.js";
-export type { ShapeCastHit } from "./query/cast-shapes.js";
-export { castShapes, castShapesNonlinear } from "./query/cast-shapes.js";
 export type { BroadPhaseName } from "./query/pairs.js";
 export { computePairs, makeBroadPhase } from "./query/pairs.js";
+export type { PointProjection } from "./query/project-point.js";
+export { projectPoint } from "./query/project-point.js";
+export type { RayHit } from "./query/raycast.js";
+export { castRayShape, makeRayHit, raycast } from "./query/raycast.js";
 export type { SphereSphereIntersection } from "./query/volume.js";
 export { sphereSphereIntersection } from "./query/volume.js";
 export * from "./shapes/index.js";
-
 export * from "./world/index.js";
-export * as dim2 from "./dim2/index.js";

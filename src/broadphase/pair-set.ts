@@ -19,6 +19,12 @@ export const PAIR_KEY_BASE = 2 ** 26;
 export const MAX_PROXY_ID = PAIR_KEY_BASE - 1;
 
 const INITIAL_CAPACITY = 64;
+/** Below this many pairs the native sort is as fast as the counting sort. */
+const COUNTING_SORT_MIN_PAIRS = 256;
+/** The counting sort is used while the largest lower id is at most this many times the pair count. */
+const COUNTING_SORT_IDS_PER_PAIR = 8;
+/** Runs of one `lo` longer than this are sorted natively instead of by insertion. */
+const INSERTION_SORT_MAX_RUN = 32;
 
 /**
  * Packs the unordered pair `{a, b}` of ids in `[0, 2^26)` into its key `lo · 2^26 + hi`
@@ -46,6 +52,9 @@ export function pairHi(key: number): number {
 export class PairSet {
   private keys: Float64Array;
   private count = 0;
+  /** Scratch of the counting sort: a buffer as long as `keys`, and the per-`lo` counts. */
+  private spare: Float64Array = new Float64Array(0);
+  private counts = new Int32Array(0);
 
   /** A new, empty set with room for `initialCapacity` pairs (it grows by doubling). */
   constructor(initialCapacity = INITIAL_CAPACITY) {
@@ -92,13 +101,58 @@ export class PairSet {
     return pairHi(this.keys[i]);
   }
 
-  /** Sorts ascending by `(lo, hi)` in place (native typed-array numeric sort). Returns this. */
+  /**
+   * Sorts ascending by `(lo, hi)` in place. Returns this. When the lower ids are dense (at most
+   * a few per pair, as a world's slots are), a counting sort by `lo` followed by an insertion
+   * sort (whose moves stay within one `lo`'s few pairs) runs in O(pairs + ids); otherwise the
+   * native typed-array numeric sort. Both give the one ascending order.
+   */
   sort(): this {
-    // Sort the whole buffer in place with the unused tail set to +Infinity (it sorts last), so
-    // that no subarray view is allocated per call.
+    const n = this.count;
     const k = this.keys;
-    if (this.count < k.length) k.fill(Number.POSITIVE_INFINITY, this.count);
-    k.sort();
+    let maxLo = 0;
+    for (let i = 0; i < n; i++) {
+      const lo = Math.floor(k[i] / PAIR_KEY_BASE);
+      if (lo > maxLo) maxLo = lo;
+    }
+    if (n < COUNTING_SORT_MIN_PAIRS || maxLo > COUNTING_SORT_IDS_PER_PAIR * n) {
+      // Sort the whole buffer in place with the unused tail set to +Infinity (it sorts last), so
+      // that no subarray view is allocated per call.
+      if (n < k.length) k.fill(Number.POSITIVE_INFINITY, n);
+      k.sort();
+      return this;
+    }
+    if (this.counts.length < maxLo + 2) this.counts = new Int32Array(2 * (maxLo + 2));
+    if (this.spare.length !== k.length) this.spare = new Float64Array(k.length);
+    const counts = this.counts;
+    counts.fill(0, 0, maxLo + 2);
+    for (let i = 0; i < n; i++) counts[Math.floor(k[i] / PAIR_KEY_BASE) + 1]++;
+    for (let i = 1; i <= maxLo + 1; i++) counts[i] += counts[i - 1];
+    const t = this.spare;
+    for (let i = 0; i < n; i++) {
+      const v = k[i];
+      t[counts[Math.floor(v / PAIR_KEY_BASE)]++] = v;
+    }
+    // counts[lo] is now the end of lo's run; sort each run by hi.
+    let start = 0;
+    for (let lo = 0; lo <= maxLo; lo++) {
+      const end = counts[lo];
+      if (end - start > INSERTION_SORT_MAX_RUN) t.subarray(start, end).sort();
+      else {
+        for (let i = start + 1; i < end; i++) {
+          const v = t[i];
+          let j = i - 1;
+          while (j >= start && t[j] > v) {
+            t[j + 1] = t[j];
+            j--;
+          }
+          t[j + 1] = v;
+        }
+      }
+      start = end;
+    }
+    this.spare = k;
+    this.keys = t;
     return this;
   }
 

@@ -169,4 +169,5 @@ export function equals(a: Vec2, b: Vec2, tol: number): boolean {
 export function isFiniteVec(a: Vec2): boolean {
   return a !== null && typeof a === "object" && Number.isFinite(a.x) && Number.isFinite(a.y);
 }
+
 import { hypot2 } from "../math/scalar.js";

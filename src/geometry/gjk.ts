@@ -26,6 +26,7 @@
 import {
   GJK_DEGENERATE_SIMPLEX_TOLERANCE,
   GJK_MAX_ITERATIONS,
+  GJK_MAX_STALLED_ITERATIONS,
   GJK_ROUNDING_TOLERANCE,
   GJK_SUPPORT_ROUNDING,
   GJK_TOLERANCE,
@@ -375,17 +376,57 @@ function reduceSimplex(s: GjkSimplex, v: Vec3): number {
     n++;
   }
   s.count = n;
+  simplexClosestPoint(v, s);
+  return n === 4 ? 0 : vec3.lengthSq(v);
+}
+
+/**
+ * v = the point closest to the origin of the affine hull of the reduced simplex `s` (1 to 3
+ * points with their weights; a tetrahedron gives 0). Σ λ_i w_i alone carries an absolute error
+ * of about ε·max|w_i| in every direction, so when |v| is far below the simplex's size (a long
+ * edge or a wide face passing near the origin) its direction is mostly rounding: v·w_i then
+ * differs from |v|² by as much as |v|² itself, and the termination tests (duplicate support
+ * point, lower bound v·w) stop GJK with a wrong distance. So the segment case takes one step of
+ * iterative refinement (remove the component of v along the edge), and the triangle case is
+ * the projection of the origin on the plane, n (n·w_0)/|n|²: both leave v orthogonal to the
+ * simplex up to ε|v|, which is what the tests assume (van den Bergen 2003, §4.3.4, on the
+ * accuracy of v; Montanari, Petrinic & Barbieri 2017, §3.2, project the same way).
+ */
+function simplexClosestPoint(out: Vec3, s: GjkSimplex): void {
+  const n = s.count;
+  const W = s.w;
+  if (n === 1) {
+    vec3.copy(out, W[0]);
+    return;
+  }
+  if (n === 4) {
+    vec3.set(out, 0, 0, 0);
+    return;
+  }
   let x = 0;
   let y = 0;
   let z = 0;
   for (let i = 0; i < n; i++) {
     const l = s.weights[i];
-    x += l * s.w[i].x;
-    y += l * s.w[i].y;
-    z += l * s.w[i].z;
+    x += l * W[i].x;
+    y += l * W[i].y;
+    z += l * W[i].z;
   }
-  vec3.set(v, x, y, z);
-  return n === 4 ? 0 : x * x + y * y + z * z;
+  vec3.set(out, x, y, z);
+  if (n === 2) {
+    vec3.sub(e1, W[1], W[0]);
+    const ee = vec3.lengthSq(e1);
+    if (ee > 0 && Number.isFinite(ee)) vec3.addScaled(out, out, e1, -vec3.dot(out, e1) / ee);
+    return;
+  }
+  vec3.sub(e1, W[1], W[0]);
+  vec3.sub(e2, W[2], W[0]);
+  vec3.cross(nrm, e1, e2);
+  const nn = vec3.lengthSq(nrm);
+  if (nn > 0 && Number.isFinite(nn)) {
+    const t = vec3.dot(nrm, W[0]) / nn;
+    if (Number.isFinite(t)) vec3.scale(out, nrm, t);
+  }
 }
 
 /**
@@ -422,7 +463,7 @@ const wA = vec3.create();
 const wB = vec3.create();
 const w = vec3.create();
 const lastDir = vec3.create();
-const prev = makeGjkSimplex();
+const best = makeGjkSimplex();
 
 /**
  * Runs GJK on the cores of `a` and `b` (support maps in the same frame — A's, with B posed by
@@ -456,6 +497,8 @@ export function gjk(
   }
   vec3.set(lastDir, -v.x || 0, -v.y || 0, -v.z || 0);
   let vv = Infinity;
+  let bestVV = Infinity;
+  let stalls = 0;
   let maxWW = 0;
   let status: GjkStatus = GjkStatus.Separated;
   let converged = false;
@@ -497,7 +540,6 @@ export function gjk(
         break;
       }
     }
-    copySimplex(prev, s);
     const n = s.count;
     vec3.copy(s.w[n], w);
     vec3.copy(s.a[n], wA);
@@ -511,15 +553,23 @@ export function gjk(
       iter++;
       break;
     }
-    if (!(vvNew < vv)) {
-      copySimplex(s, prev);
+    if (vvNew < bestVV) {
+      bestVV = vvNew;
+      stalls = 0;
+      copySimplex(best, s);
+    } else if (++stalls > GJK_MAX_STALLED_ITERATIONS) {
       converged = true;
       iter++;
       break;
     }
+    // A stall (|v|² not smaller) passed the gap test above, so the support point lies well
+    // beyond v: the progress is below the rounding of |v|² (a long edge or a wide face nearly
+    // through the origin), yet the new v points elsewhere. Keep iterating from the new simplex;
+    // the best one is restored at the end.
     vv = vvNew;
     vec3.negate(lastDir, v);
   }
+  if (status === GjkStatus.Separated && vv > bestVV) copySimplex(s, best);
   out.status = status;
   out.iterations = iter;
   out.converged = converged;
@@ -529,8 +579,9 @@ export function gjk(
   } else if (status === GjkStatus.BeyondMaxDistance) {
     out.distance = lowerBound;
   } else {
-    // Recompute v from the kept simplex (the last one may have been reverted).
-    vec3.sub(v, out.pointA, out.pointB);
+    // v of the kept simplex, orthogonal to it (not pointA − pointB, which carries the rounding
+    // of the shapes' coordinates, 1e6 away from the origin, rather than of the simplex).
+    simplexClosestPoint(v, s);
     out.distance = vec3.length(v);
     if (out.distance > 0) vec3.negate(lastDir, v);
   }

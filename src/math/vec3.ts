@@ -235,4 +235,5 @@ export function maxAbsAxis(a: Vec3): number {
   const z = Math.abs(a.z);
   return x >= y ? (x >= z ? 0 : 2) : y >= z ? 1 : 2;
 }
+
 import { hypot3 } from "./scalar.js";

@@ -25,18 +25,18 @@ import {
   rayIntervalCone,
   rayIntervalConvexPolyhedron,
   rayIntervalCuboid,
-  rayIntervalHalfSpace,
   rayIntervalCylinder,
+  rayIntervalHalfSpace,
   rayIntervalSphere,
   rayTriangle,
   selectRayHit,
 } from "../geometry/ray-primitives.js";
 import type { Isometry } from "../math/isometry.js";
-import { castRayTriangleMesh, makeMeshRayHit } from "../narrowphase/mesh-ray.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { ShapeCoreSupport } from "../narrowphase/convex-convex.js";
+import { castRayTriangleMesh, makeMeshRayHit } from "../narrowphase/mesh-ray.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { checkVec3 } from "../shapes/validate.js";

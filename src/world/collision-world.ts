@@ -18,7 +18,12 @@
  *    deepest child pair); results are converted to the world frame once;
  * 5. contact cache — this frame's touching pairs are diffed with the last frame's into `begin`,
  *    `persist` and `end` event arrays, read after the step (Box2D v3: no callbacks inside the
- *    step).
+ *    step);
+ * 6. continuous collision — bodies added with `ccd: true` (or `setCcd`) are swept from their
+ *    pose at the previous step to their pose now, and the pairs they touch on the way are
+ *    listed with their first time of impact in `impacts()` (src/world/ccd.ts), so a fast body
+ *    cannot tunnel through a thin one unreported; without the flag, only the step's final
+ *    poses are tested.
  *
  * Storage is structure-of-arrays in typed arrays (src/world/body-store.ts), the pair list and
  * the contact records are typed arrays kept across steps, and the narrow phase works in module
@@ -34,7 +39,7 @@
  * longer see it); its touching pairs of the last step are reported as `end` events by the next
  * `step()`, with the removed body's old handle.
  */
-import { type BroadPhase, checkRay } from "../broadphase/broad-phase.js";
+import { type BroadPhase, checkRay, growFloat64 } from "../broadphase/broad-phase.js";
 import { BruteForceBroadPhase } from "../broadphase/brute-force.js";
 import { DynamicTree } from "../broadphase/dynamic-tree.js";
 import { PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
@@ -47,25 +52,19 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import type { Contact, ContactManifold } from "../narrowphase/contact.js";
-import { makeContact, makeContactManifold } from "../narrowphase/contact.js";
-import {
-  contactPair,
-  intersectsPair,
-  isConvexType,
-  manifoldPair,
-} from "../narrowphase/dispatch.js";
-import { manifoldFromContact } from "../narrowphase/manifold.js";
+import { intersectsPair, isConvexType } from "../narrowphase/dispatch.js";
 import { aabbShape } from "../shapes/index.js";
-import type { ConvexShape, Shape } from "../shapes/shape.js";
+import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { BodyStore, FLAG_ALIVE, FLAG_CONVEX, FLAG_SENSOR } from "./body-store.js";
+import { CcdState, type ImpactList } from "./ccd.js";
 import {
   ContactCache,
   makeWorldContact,
   type WorldContact,
   type WorldEvents,
 } from "./contact-cache.js";
+import type { NarrowPhaseInput, StepExecutor } from "./executor.js";
 import {
   type BodyHandle,
   handleGeneration,
@@ -74,6 +73,7 @@ import {
   MAX_BODY_SLOT,
   packHandle,
 } from "./handles.js";
+import { NARROW_NONE, NARROW_RECORD_STRIDE, NARROW_SENSOR, narrowPair } from "./narrow-pair.js";
 import { checkFilterBits, checkShape, checkWorldPose } from "./validate.js";
 
 /** The broad phases a world can use, by name. */
@@ -107,11 +107,24 @@ export interface CollisionWorldOptions {
    * @default false
    */
   profile: boolean;
+  /**
+   * A parallel executor of the narrow phase (e.g. `WorkerExecutor` of the Node-only entry
+   * `collide/parallel`), or null to run it on the calling thread. Changes the speed, never the
+   * result: contacts and events are bitwise identical. The world does not dispose it.
+   * @default null
+   */
+  executor: StepExecutor | null;
 }
 
 /** The default {@link CollisionWorldOptions}. */
 export function defaultCollisionWorldOptions(): CollisionWorldOptions {
-  return { broadphase: "tree", prediction: 0, aabbMargin: AABB_MARGIN, profile: false };
+  return {
+    broadphase: "tree",
+    prediction: 0,
+    aabbMargin: AABB_MARGIN,
+    profile: false,
+    executor: null,
+  };
 }
 
 /** What {@link CollisionWorld.addBody} takes. */
@@ -128,6 +141,14 @@ export interface BodyDesc {
   sensor?: boolean;
   /** Anything the caller wants back from {@link CollisionWorld.getUserData}. @default undefined */
   userData?: unknown;
+  /**
+   * Continuous collision detection: a fast body is swept from its pose at the previous step to
+   * its pose now, and each pair it touches on the way is reported in {@link CollisionWorld.impacts}
+   * (src/world/ccd.ts). Without it a small body moving farther than its size in one step can
+   * pass through a thin wall unreported (a sphere of radius 0.1 moving 100 units through a wall
+   * 0.01 thick). Convex, non-sensor bodies only; see {@link CollisionWorld.setCcd}. @default false
+   */
+  ccd?: boolean;
 }
 
 /** Filter of the world queries. */
@@ -208,8 +229,7 @@ const DEFAULT_MASK = 0xffffffff;
 const poseA = iso.identity();
 const poseB = iso.identity();
 const bInA = iso.identity();
-const contactScratch = makeContact();
-const manifoldScratch = makeContactManifold();
+const narrowRecord = new Float64Array(NARROW_RECORD_STRIDE);
 const box = aabbm.empty();
 const bpMin = vec3.create();
 const bpMax = vec3.create();
@@ -270,6 +290,18 @@ export class CollisionWorld {
   /** Slots of unbounded bodies (half-spaces), ascending: outside the broad phase. */
   private readonly unbounded: number[] = [];
   private readonly cache = new ContactCache();
+  /** Filtered pair keys of the step when an executor runs the narrow phase. */
+  private filteredKeys = new Float64Array(256);
+  private readonly executorInput: NarrowPhaseInput = {
+    pairs: this.filteredKeys,
+    pairCount: 0,
+    pose: this.bodies.pose,
+    flags: this.bodies.flags,
+    shapes: this.bodies.shapes,
+    slotCount: 0,
+    prediction: 0,
+  };
+  private readonly ccd = new CcdState();
   private readonly halfPrediction: number;
   // Query state, read by the visitors below (bound once, so queries do not allocate closures).
   private qMask = DEFAULT_MASK;
@@ -283,6 +315,7 @@ export class CollisionWorld {
   private readonly qBestPoint = vec3.create();
   private readonly qBestNormal = vec3.create();
   private qAll: WorldRayHit[] | null = null;
+  private qAny = false;
   private qCaster: RayShapeCaster | null = null;
   private qOut: BodyHandle[] = [];
   private qShape: Shape | null = null;
@@ -319,7 +352,8 @@ export class CollisionWorld {
    * Adds a body and returns its handle. The body takes part from the next `step()` on; queries
    * see it at once. Throws `CollideError` (the world unchanged) for an invalid or unsupported
    * shape, a pose with a non-finite translation or a non-unit quaternion, a pose so far out that
-   * its AABB is not finite, layer/mask bits outside [0, 2^32 − 1], or a non-boolean `sensor`.
+   * its AABB is not finite, layer/mask bits outside [0, 2^32 − 1], or a non-boolean `sensor`
+   * or `ccd`.
    */
   addBody(desc: BodyDesc): BodyHandle {
     if (desc === null || typeof desc !== "object") invalidValue("body", desc, "must be an object");
@@ -331,6 +365,8 @@ export class CollisionWorld {
     checkFilterBits("body.mask", mask);
     const sensor = desc.sensor ?? false;
     if (typeof sensor !== "boolean") invalidValue("body.sensor", sensor, "must be a boolean");
+    const ccd = desc.ccd ?? false;
+    if (typeof ccd !== "boolean") invalidValue("body.ccd", ccd, "must be a boolean");
     const unbounded = desc.shape.type === ShapeType.HalfSpace;
     this.computeBoxes("body.pose", desc.shape, desc.pose, unbounded);
     const b = this.bodies;
@@ -349,6 +385,7 @@ export class CollisionWorld {
     b.touchCount[slot] = 0;
     b.shapes[slot] = desc.shape;
     b.userData[slot] = desc.userData;
+    if (ccd) this.ccd.add(slot, b.pose);
     b.count++;
     return packHandle(slot, b.generation[slot]);
   }
@@ -389,6 +426,7 @@ export class CollisionWorld {
     const u = this.unbounded.indexOf(slot);
     if (u >= 0) this.unbounded.splice(u, 1);
     else this.bp.remove(slot);
+    this.ccd.remove(slot);
     this.bodies.kill(slot);
   }
 
@@ -456,8 +494,9 @@ export class CollisionWorld {
 
   /**
    * Runs one collision step (see the module docs): broad phase, filter, narrow phase, contact
-   * cache and events. Allocates nothing in steady state. Afterwards read {@link events},
-   * {@link contacts} / {@link readContact} and {@link stats}.
+   * cache and events, then the sweep of the fast (`ccd`) bodies (src/world/ccd.ts). Allocates
+   * nothing in steady state. Afterwards read {@link events}, {@link contacts} /
+   * {@link readContact}, {@link impacts} and {@link stats}.
    */
   step(): void {
     const profile = this.options.profile;
@@ -473,43 +512,62 @@ export class CollisionWorld {
     let filtered = 0;
     let sensorPairs = 0;
     const n = pairs.size;
-    for (let i = 0; i < n; i++) {
-      const key = pairs.keyAt(i);
-      const lo = Math.floor(key / PAIR_KEY_BASE);
-      const hi = key - lo * PAIR_KEY_BASE;
-      if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
-      filtered++;
-      b.readPose(poseA, lo);
-      b.readPose(poseB, hi);
-      iso.invMul(bInA, poseA, poseB);
-      const sa = shapes[lo] as Shape;
-      const sb = shapes[hi] as Shape;
-      const ha = packHandle(lo, generation[lo]);
-      const hb = packHandle(hi, generation[hi]);
-      if (((flags[lo] | flags[hi]) & FLAG_SENSOR) !== 0) {
-        if (intersectsPair(sa, sb, bInA)) {
+    const executor = this.options.executor;
+    if (executor !== null && executor !== undefined) {
+      if (this.filteredKeys.length < n) this.filteredKeys = growFloat64(this.filteredKeys, n);
+      const keys = this.filteredKeys;
+      for (let i = 0; i < n; i++) {
+        const key = pairs.keyAt(i);
+        const lo = Math.floor(key / PAIR_KEY_BASE);
+        const hi = key - lo * PAIR_KEY_BASE;
+        if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
+        keys[filtered++] = key;
+      }
+      const input = this.executorInput;
+      input.pairs = keys;
+      input.pairCount = filtered;
+      input.pose = b.pose;
+      input.flags = flags;
+      input.shapes = shapes;
+      input.slotCount = b.slotCount;
+      input.prediction = prediction;
+      const output = executor.runNarrowPhase(input);
+      for (let blk = 0; blk < output.blockCount; blk++) {
+        const data = output.blockData(blk);
+        const len = output.blockLength(blk);
+        let off = output.blockOffset(blk);
+        for (let r = 0; r < len; r++, off += NARROW_RECORD_STRIDE) {
+          const key = keys[data[off + 1]];
+          const lo = Math.floor(key / PAIR_KEY_BASE);
+          const hi = key - lo * PAIR_KEY_BASE;
+          const ha = packHandle(lo, generation[lo]);
+          const hb = packHandle(hi, generation[hi]);
+          if (data[off] === NARROW_SENSOR) {
+            cache.addSensorPair(key, ha, hb);
+            sensorPairs++;
+          } else cache.addContactRecord(key, ha, hb, data, off);
+        }
+      }
+    } else {
+      const rec = narrowRecord;
+      for (let i = 0; i < n; i++) {
+        const key = pairs.keyAt(i);
+        const lo = Math.floor(key / PAIR_KEY_BASE);
+        const hi = key - lo * PAIR_KEY_BASE;
+        if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
+        filtered++;
+        const kind = narrowPair(rec, 0, lo, hi, b.pose, flags, shapes, prediction);
+        if (kind === NARROW_NONE) continue;
+        const ha = packHandle(lo, generation[lo]);
+        const hb = packHandle(hi, generation[hi]);
+        if (kind === NARROW_SENSOR) {
           cache.addSensorPair(key, ha, hb);
           sensorPairs++;
-        }
-        continue;
+        } else cache.addContactRecord(key, ha, hb, rec, 0);
       }
-      const c = contactScratch;
-      if (!contactPair(c, sa, sb, bInA, prediction)) continue;
-      const m = manifoldScratch;
-      if ((flags[lo] & flags[hi] & FLAG_CONVEX) !== 0) {
-        manifoldFromContact(m, sa as ConvexShape, sb as ConvexShape, bInA, c, prediction);
-      } else if (!manifoldPair(m, sa, sb, bInA, prediction)) {
-        singleContact(m, c);
-      }
-      iso.transformVector(m.normal, poseA, m.normal);
-      for (let p = 0; p < m.count; p++) {
-        const pt = m.points[p];
-        iso.transformPoint(pt.pointA, poseA, pt.pointA);
-        iso.transformPoint(pt.pointB, poseA, pt.pointB);
-      }
-      cache.addContact(key, ha, hb, c.distance, m);
     }
     cache.endFrame();
+    this.ccd.run(b, this.bp);
     this.updateTouchCounts();
     b.releasePending();
     const st = this.stats;
@@ -528,6 +586,34 @@ export class CollisionWorld {
   /** The events of the last step: `begin`, `persist`, `end` lists, valid until the next step. */
   events(): WorldEvents {
     return this.cache.events;
+  }
+
+  /**
+   * The continuous-collision impacts of the last step (src/world/ccd.ts): every pair with a fast
+   * body that touched during the fast body's sweep from its previous pose to its current one,
+   * with the first time of impact (a fraction of the step in [0, 1]) and the normal and witness
+   * points at that time, world frame, in ascending `(a, b)` order; valid until the next step.
+   * Empty when no body has `ccd` set.
+   */
+  impacts(): ImpactList {
+    return this.ccd.impacts;
+  }
+
+  /**
+   * Turns continuous collision detection of body `handle` on or off (see {@link BodyDesc.ccd}).
+   * Turning it on starts the sweep at the body's current pose. Throws `CollideError` on a stale
+   * handle or a non-boolean `enabled`.
+   */
+  setCcd(handle: BodyHandle, enabled: boolean): void {
+    const slot = this.requireSlot("handle", handle);
+    if (typeof enabled !== "boolean") invalidValue("enabled", enabled, "must be a boolean");
+    if (!enabled) this.ccd.remove(slot);
+    else if (!this.ccd.has(slot)) this.ccd.add(slot, this.bodies.pose);
+  }
+
+  /** True when body `handle` has continuous collision detection on. Throws on a stale handle. */
+  isCcd(handle: BodyHandle): boolean {
+    return this.ccd.has(this.requireSlot("handle", handle));
   }
 
   /** Number of touching non-sensor pairs of the last step. */
@@ -624,6 +710,46 @@ export class CollisionWorld {
     this.qCaster = null;
     out.sort((p, q) => p.toi - q.toi || p.handle - q.handle);
     return out;
+  }
+
+  /**
+   * Some body hit by the ray segment (see {@link castRayWith}), or null: the cast stops at the
+   * first hit found (Jolt's any-hit collector), for line-of-sight tests. Whether there is a hit
+   * is the same for every broad phase; WHICH body is reported depends on the traversal order
+   * (use {@link castRayWith} for a deterministic closest hit). Writes into `out` when given.
+   */
+  castRayAnyWith(
+    caster: RayShapeCaster,
+    origin: Vec3,
+    dir: Vec3,
+    maxToi = Infinity,
+    options: RayCastOptions = {},
+    out?: WorldRayHit,
+  ): WorldRayHit | null {
+    this.beginRay(caster, origin, dir, maxToi, options, null);
+    this.qAny = true;
+    try {
+      this.bp.castRay(origin, dir, maxToi, this.rayVisitor);
+      for (const u of this.unbounded) {
+        if (this.qBestSlot >= 0) break;
+        this.visitRay(u, 0);
+      }
+    } finally {
+      this.qAny = false;
+      this.qCaster = null;
+    }
+    if (this.qBestSlot < 0) return null;
+    const hit = out ?? {
+      handle: 0 as BodyHandle,
+      toi: 0,
+      point: vec3.create(),
+      normal: vec3.create(),
+    };
+    hit.handle = packHandle(this.qBestSlot, this.bodies.generation[this.qBestSlot]);
+    hit.toi = this.qBestToi;
+    vec3.copy(hit.point, this.qBestPoint);
+    vec3.copy(hit.normal, this.qBestNormal);
+    return hit;
   }
 
   /**
@@ -825,7 +951,7 @@ export class CollisionWorld {
       vec3.copy(this.qBestPoint, h.point);
       vec3.copy(this.qBestNormal, h.normal);
     }
-    return this.qBestToi;
+    return this.qAny ? -1 : this.qBestToi;
   }
 
   private visitAabb(slot: number): unknown {
@@ -872,17 +998,6 @@ export class CollisionWorld {
     }
     return undefined;
   }
-}
-
-/** out = the one-point manifold of contact `c` (feature id 0). */
-function singleContact(out: ContactManifold, c: Contact): void {
-  vec3.copy(out.normal, c.normal);
-  const p = out.points[0];
-  vec3.copy(p.pointA, c.pointA);
-  vec3.copy(p.pointB, c.pointB);
-  p.distance = c.distance;
-  p.featureId = 0;
-  out.count = 1;
 }
 
 /** Sorts `a[start ..]` ascending in place (numbers). */

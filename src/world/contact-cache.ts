@@ -225,6 +225,23 @@ export class ContactCache {
   }
 
   /**
+   * Records a touching pair from a narrow-phase record (src/world/narrow-pair.ts) at
+   * `src[offset ..]`: the same layout as this cache's records from index 2 on (distance, normal,
+   * count, points), so it is copied as is. Pairs must come in ascending key order.
+   */
+  addContactRecord(key: number, a: number, b: number, src: Float64Array, offset: number): void {
+    this.cur.push(key, a, b, 0);
+    const need = CONTACT_RECORD_STRIDE * (this.recordCount + 1);
+    if (need > this.records.length) this.records = growFloat64(this.records, need);
+    const r = this.records;
+    const k = CONTACT_RECORD_STRIDE * this.recordCount++;
+    r[k] = a;
+    r[k + 1] = b;
+    const end = HEADER + POINT_STRIDE * src[offset + 6];
+    for (let i = 2; i < end; i++) r[k + i] = src[offset + i];
+  }
+
+  /**
    * Ends a frame: fills the event lists by merging the previous frame's sorted pairs with this
    * frame's, then makes this frame the previous one.
    */

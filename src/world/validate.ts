@@ -11,9 +11,9 @@ import * as vec3 from "../math/vec3.js";
 import { isConvexType } from "../narrowphase/dispatch.js";
 import type { Compound } from "../shapes/compound.js";
 import type { HalfSpace } from "../shapes/half-space.js";
-import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
+import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import {
   checkFinite,
   checkNonNegativeVec3,

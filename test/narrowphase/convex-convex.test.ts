@@ -260,11 +260,17 @@ function overlap(a: ConvexShape, b: ConvexShape, bInA: Isometry, n: Vec3): numbe
   return h(a, iso.identity(), n) + h(b, bInA, vec3.negate(vec3.create(), n));
 }
 
-/** Penetration depth by dense sampling of directions plus a shrinking local search. */
+/**
+ * Penetration depth by dense sampling of directions plus a shrinking local search, started from
+ * each of the few best samples: on a ridge of the overlap function (a cone's apex–rim switch
+ * against a box's edge) a search from the single best sample can stall 2% above the minimum
+ * (FC_SEED=4, 7, 11, 14, 15, 16), where EPA's normal is already better.
+ */
 function sampledDepth(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
-  let best = Infinity;
-  let bestN = v3([1, 0, 0]);
   const n = 1500;
+  const starts = 6;
+  const topO: number[] = [];
+  const topN: Vec3[] = [];
   for (let i = -6; i < n; i++) {
     const y = 1 - (2 * (i + 0.5)) / n;
     const r = Math.sqrt(1 - y * y);
@@ -273,11 +279,33 @@ function sampledDepth(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
     const dir = i < 0 ? v3([0, 0, 0]) : v3([Math.cos(t) * r, y, Math.sin(t) * r]);
     if (i < 0) vec3.setAxis(dir, (i + 6) % 3, i < -3 ? 1 : -1);
     const o = overlap(a, b, bInA, dir);
-    if (o < best) {
-      best = o;
-      bestN = dir;
+    let k = topO.length;
+    while (k > 0 && topO[k - 1] > o) k--;
+    if (k < starts) {
+      topO.splice(k, 0, o);
+      topN.splice(k, 0, dir);
+      if (topO.length > starts) {
+        topO.pop();
+        topN.pop();
+      }
     }
   }
+  let best = Infinity;
+  for (let s = 0; s < topO.length; s++)
+    best = Math.min(best, localSearch(a, b, bInA, topN[s], topO[s]));
+  return best;
+}
+
+/** Shrinking-step descent of the overlap over unit directions from `start` (overlap `o0`). */
+function localSearch(
+  a: ConvexShape,
+  b: ConvexShape,
+  bInA: Isometry,
+  start: Vec3,
+  o0: number,
+): number {
+  let best = o0;
+  let bestN = start;
   let step = 0.05;
   const u = vec3.create();
   const w = vec3.create();

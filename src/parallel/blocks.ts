@@ -1,0 +1,49 @@
+/**
+ * The block loop every thread of a parallel narrow phase runs (the caller and the workers):
+ * take the next block of pairs from the shared counter, run `narrowPair` (src/world/narrow-pair.ts)
+ * on each of its pairs and keep the touching records compactly in the block's region.
+ */
+import { PAIR_KEY_BASE } from "../broadphase/pair-set.js";
+import type { Shape } from "../shapes/shape.js";
+import { NARROW_NONE, NARROW_RECORD_STRIDE, narrowPair } from "../world/narrow-pair.js";
+import { CTRL_NEXT_BLOCK, PARALLEL_BLOCK_PAIRS } from "./protocol.js";
+
+/**
+ * Takes blocks from `control[CTRL_NEXT_BLOCK]` until every pair of `pairs[0 .. pairCount)` is
+ * taken; for each block writes its touching records (pair index in `[1]`) from
+ * `b · PARALLEL_BLOCK_PAIRS · NARROW_RECORD_STRIDE` in `out` and their number in
+ * `blockLength[b]`. Returns the number of blocks this thread did.
+ */
+export function runBlocks(
+  control: Int32Array,
+  pairs: Float64Array,
+  pairCount: number,
+  pose: Float64Array,
+  flags: Uint8Array,
+  shapes: readonly (Shape | undefined)[],
+  prediction: number,
+  out: Float64Array,
+  blockLength: Int32Array,
+): number {
+  const blocks = Math.ceil(pairCount / PARALLEL_BLOCK_PAIRS);
+  let done = 0;
+  for (;;) {
+    const b = Atomics.add(control, CTRL_NEXT_BLOCK, 1);
+    if (b >= blocks) return done;
+    const start = b * PARALLEL_BLOCK_PAIRS;
+    const end = Math.min(pairCount, start + PARALLEL_BLOCK_PAIRS);
+    let off = start * NARROW_RECORD_STRIDE;
+    let len = 0;
+    for (let i = start; i < end; i++) {
+      const key = pairs[i];
+      const lo = Math.floor(key / PAIR_KEY_BASE);
+      const hi = key - lo * PAIR_KEY_BASE;
+      if (narrowPair(out, off, lo, hi, pose, flags, shapes, prediction) === NARROW_NONE) continue;
+      out[off + 1] = i;
+      off += NARROW_RECORD_STRIDE;
+      len++;
+    }
+    blockLength[b] = len;
+    done++;
+  }
+}

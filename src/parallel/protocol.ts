@@ -1,0 +1,74 @@
+/**
+ * The shared-memory protocol between {@link WorkerExecutor} (src/parallel/executor.ts) and its
+ * worker threads (src/parallel/worker.ts): the slots of the control array, the block size of the
+ * work queue and the messages that carry buffers and shapes.
+ *
+ * One job is the narrow phase of one world step. The calling thread writes the job's pairs,
+ * poses and flags into shared buffers, bumps the job generation and wakes the workers
+ * (`Atomics.notify`); then every thread, the caller included, takes blocks of
+ * {@link PARALLEL_BLOCK_PAIRS} consecutive pairs from a shared counter (`Atomics.add`) until none
+ * is left, writing each block's touching records compactly into that block's own region of the
+ * output buffer and its length into `blockLength`. The caller waits for every worker to report
+ * the job done, then reads the blocks in order: the same records in the same order as one thread.
+ * Messages (new buffers, new shapes) are posted on a `MessagePort` before the wake-up and read
+ * synchronously by the worker with `receiveMessageOnPort` at the start of the job.
+ */
+import type { Shape } from "../shapes/shape.js";
+
+/** Control slot: job generation, bumped by the caller to start a job (workers wait on it). */
+export const CTRL_GENERATION = 0;
+/** Control slot: number of workers that finished the current job (the caller waits on it). */
+export const CTRL_DONE = 1;
+/** Control slot: next block of the current job to take. */
+export const CTRL_NEXT_BLOCK = 2;
+/** Control slot: 1 when the workers must exit. */
+export const CTRL_STOP = 3;
+/** Control slot: number of pairs of the current job. */
+export const CTRL_PAIR_COUNT = 4;
+/** Control slot: 1 when some thread failed on the current job (the caller then redoes it alone). */
+export const CTRL_ERROR = 5;
+/** Number of control slots. */
+export const CTRL_SLOTS = 8;
+
+/**
+ * Pairs per block of the work queue: small enough that the threads finish together (dynamic
+ * load balancing, which also absorbs a thread descheduled by other load), large enough that the
+ * shared counter is touched rarely (a few hundred times per step at 10^5 pairs).
+ */
+export const PARALLEL_BLOCK_PAIRS = 512;
+
+/** The shared buffers of a job (replaced by larger ones when a job outgrows them). */
+export interface SharedBuffers {
+  /** Packed pair keys of the job. */
+  pairs: SharedArrayBuffer;
+  /** Poses, 7 doubles per slot. */
+  pose: SharedArrayBuffer;
+  /** Flag bytes per slot. */
+  flags: SharedArrayBuffer;
+  /** Output records: block b's region starts at `b · PARALLEL_BLOCK_PAIRS · NARROW_RECORD_STRIDE`. */
+  out: SharedArrayBuffer;
+  /** Number of records of each block (Int32). */
+  blockLength: SharedArrayBuffer;
+}
+
+/** A message from the executor to a worker. */
+export type WorkerMessage =
+  | { type: "buffers"; buffers: SharedBuffers }
+  | {
+      type: "shapes";
+      /** New shapes by id. */
+      ids: number[];
+      shapes: Shape[];
+      /** Slot assignments as (slot, shape id) pairs; id −1 clears the slot. */
+      slots: number[];
+    };
+
+/** What a worker receives as `workerData`. */
+export interface WorkerInit {
+  /** The control array's buffer (Int32 × {@link CTRL_SLOTS}). */
+  control: SharedArrayBuffer;
+  /** The job's parameters (Float64: prediction). */
+  params: SharedArrayBuffer;
+  /** The port carrying {@link WorkerMessage}s. */
+  port: MessagePort;
+}

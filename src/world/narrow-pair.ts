@@ -1,0 +1,138 @@
+/**
+ * The narrow phase of one candidate pair of the collision world, as one function over the
+ * world's structure-of-arrays storage, so that the world's own step and the worker threads of
+ * a parallel executor (src/parallel/) run exactly the same operations in the same order and so
+ * produce bitwise-identical contacts.
+ *
+ * For slots `lo < hi` it reads both poses from the pose array (7 doubles per slot), forms B's
+ * pose in A's frame (`bInA`, A = the lower slot), and then: a sensor pair (either body a sensor)
+ * gets the exact boolean overlap test; any other pair gets `contactPair` with the prediction
+ * distance and, when within it, a manifold of up to 4 points (`manifoldFromContact` for two
+ * convex shapes, else `manifoldPair`, else the single contact), converted to the world frame
+ * once. The result is written as one record of {@link NARROW_RECORD_STRIDE} doubles in the layout
+ * of the contact cache (src/world/contact-cache.ts) from offset 2 on:
+ *
+ * `[kind, pairIndex, distance, normal xyz, count, count × (pointA xyz, pointB xyz, distance, featureId)]`
+ *
+ * where `kind` is {@link NARROW_NONE}, {@link NARROW_SENSOR} or {@link NARROW_CONTACT} and
+ * `pairIndex` is left to the caller.
+ */
+import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
+import * as vec3 from "../math/vec3.js";
+import type { Contact, ContactManifold } from "../narrowphase/contact.js";
+import { MAX_MANIFOLD_POINTS, makeContact, makeContactManifold } from "../narrowphase/contact.js";
+import { contactPair, intersectsPair, manifoldPair } from "../narrowphase/dispatch.js";
+import { manifoldFromContact } from "../narrowphase/manifold.js";
+import type { ConvexShape, Shape } from "../shapes/shape.js";
+import { FLAG_CONVEX, FLAG_SENSOR } from "./body-store.js";
+
+/** Record kind: the pair does not touch (nothing to report). */
+export const NARROW_NONE = 0;
+/** Record kind: a sensor pair that overlaps (no manifold). */
+export const NARROW_SENSOR = 1;
+/** Record kind: a touching (or within-prediction) pair with a world-frame manifold. */
+export const NARROW_CONTACT = 2;
+
+/** Doubles per manifold point in a narrow-phase record. */
+export const NARROW_POINT_STRIDE = 8;
+/** Doubles before the points: kind, pairIndex, distance, normal xyz, count. */
+export const NARROW_HEADER = 7;
+/** Doubles per narrow-phase record (header + 4 points), equal to the contact cache's stride. */
+export const NARROW_RECORD_STRIDE = NARROW_HEADER + NARROW_POINT_STRIDE * MAX_MANIFOLD_POINTS;
+
+const poseA = iso.identity();
+const poseB = iso.identity();
+const bInA = iso.identity();
+const contactScratch: Contact = makeContact();
+const manifoldScratch: ContactManifold = makeContactManifold();
+
+/** Reads the pose of `slot` from the 7-doubles-per-slot array `pose` into `out`. */
+function readPose(out: Isometry, pose: Float64Array, slot: number): void {
+  const k = 7 * slot;
+  out.translation.x = pose[k];
+  out.translation.y = pose[k + 1];
+  out.translation.z = pose[k + 2];
+  out.rotation.x = pose[k + 3];
+  out.rotation.y = pose[k + 4];
+  out.rotation.z = pose[k + 5];
+  out.rotation.w = pose[k + 6];
+}
+
+/** out = the one-point manifold of contact `c` (feature id 0). */
+function singleContact(out: ContactManifold, c: Contact): void {
+  vec3.copy(out.normal, c.normal);
+  const p = out.points[0];
+  vec3.copy(p.pointA, c.pointA);
+  vec3.copy(p.pointB, c.pointB);
+  p.distance = c.distance;
+  p.featureId = 0;
+  out.count = 1;
+}
+
+/**
+ * Runs the narrow phase of the pair of slots `lo < hi` (see the module docs) and writes its
+ * record at `out[offset ..]`: `out[offset]` = the kind (also returned), and for a contact the
+ * signed distance, the world-frame normal (A toward B) and the manifold points from
+ * `offset + 2` on; `out[offset + 1]` (the pair index) is not touched. `pose` holds 7 doubles per
+ * slot (translation xyz, quaternion xyzw), `flags` the body flags (`FLAG_SENSOR`, `FLAG_CONVEX`),
+ * `shapes` the slots' shapes; `prediction` is in scene units. Allocates nothing. Throws
+ * `CollideError("unsupported_pair")` as the pair dispatch does.
+ */
+export function narrowPair(
+  out: Float64Array,
+  offset: number,
+  lo: number,
+  hi: number,
+  pose: Float64Array,
+  flags: Uint8Array,
+  shapes: readonly (Shape | undefined)[],
+  prediction: number,
+): number {
+  readPose(poseA, pose, lo);
+  readPose(poseB, pose, hi);
+  iso.invMul(bInA, poseA, poseB);
+  const sa = shapes[lo] as Shape;
+  const sb = shapes[hi] as Shape;
+  const fl = flags[lo];
+  const fh = flags[hi];
+  if (((fl | fh) & FLAG_SENSOR) !== 0) {
+    const kind = intersectsPair(sa, sb, bInA) ? NARROW_SENSOR : NARROW_NONE;
+    out[offset] = kind;
+    return kind;
+  }
+  const c = contactScratch;
+  if (!contactPair(c, sa, sb, bInA, prediction)) {
+    out[offset] = NARROW_NONE;
+    return NARROW_NONE;
+  }
+  const m = manifoldScratch;
+  if ((fl & fh & FLAG_CONVEX) !== 0) {
+    manifoldFromContact(m, sa as ConvexShape, sb as ConvexShape, bInA, c, prediction);
+  } else if (!manifoldPair(m, sa, sb, bInA, prediction)) {
+    singleContact(m, c);
+  }
+  iso.transformVector(m.normal, poseA, m.normal);
+  out[offset] = NARROW_CONTACT;
+  out[offset + 2] = c.distance;
+  out[offset + 3] = m.normal.x;
+  out[offset + 4] = m.normal.y;
+  out[offset + 5] = m.normal.z;
+  const count = m.count;
+  out[offset + 6] = count;
+  let k = offset + NARROW_HEADER;
+  for (let p = 0; p < count; p++, k += NARROW_POINT_STRIDE) {
+    const pt = m.points[p];
+    iso.transformPoint(pt.pointA, poseA, pt.pointA);
+    iso.transformPoint(pt.pointB, poseA, pt.pointB);
+    out[k] = pt.pointA.x;
+    out[k + 1] = pt.pointA.y;
+    out[k + 2] = pt.pointA.z;
+    out[k + 3] = pt.pointB.x;
+    out[k + 4] = pt.pointB.y;
+    out[k + 5] = pt.pointB.z;
+    out[k + 6] = pt.distance;
+    out[k + 7] = pt.featureId;
+  }
+  return NARROW_CONTACT;
+}

@@ -1,0 +1,239 @@
+/**
+ * The parallel executor (src/parallel/): a world stepped with `WorkerExecutor` must give
+ * bitwise-identical contacts and events to the same world stepped on one thread (the oracle),
+ * step after step, while bodies move, appear and disappear; mixed shapes (spheres, boxes,
+ * capsules, hulls, compounds, half-spaces), sensors, layer masks and a prediction distance.
+ * `minPairs: 0` forces every job through the workers, however small. No timing is asserted.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { CollideError } from "../../src/errors.js";
+import type { Isometry } from "../../src/math/isometry.js";
+import { makeRandom, type Random } from "../../src/math/random.js";
+import { WorkerExecutor } from "../../src/parallel/index.js";
+import { makeCapsule } from "../../src/shapes/capsule.js";
+import { makeCompound } from "../../src/shapes/compound.js";
+import { makeConvexPolyhedron } from "../../src/shapes/convex-polyhedron.js";
+import { makeCuboid } from "../../src/shapes/cuboid.js";
+import { makeHalfSpace } from "../../src/shapes/half-space.js";
+import type { Shape } from "../../src/shapes/shape.js";
+import { makeSphere } from "../../src/shapes/sphere.js";
+import {
+  type BodyHandle,
+  CollisionWorld,
+  type CollisionWorldOptions,
+  type WorldEvents,
+} from "../../src/world/index.js";
+
+const executors: WorkerExecutor[] = [];
+function executor(threads: number): WorkerExecutor {
+  const e = new WorkerExecutor({ threads, minPairs: 0 });
+  executors.push(e);
+  return e;
+}
+afterAll(async () => {
+  await Promise.all(executors.map((e) => e.dispose()));
+});
+
+function randomPose(rng: Random, extent: number): Isometry {
+  let x = 0;
+  let y = 0;
+  let z = 0;
+  let w = 0;
+  let l = 0;
+  while (l < 1e-3) {
+    x = 2 * rng() - 1;
+    y = 2 * rng() - 1;
+    z = 2 * rng() - 1;
+    w = 2 * rng() - 1;
+    l = Math.sqrt(x * x + y * y + z * z + w * w);
+  }
+  return {
+    translation: { x: extent * rng(), y: extent * rng(), z: extent * rng() },
+    rotation: { x: x / l, y: y / l, z: z / l, w: w / l },
+  };
+}
+
+const hullPoints = new Float64Array([
+  0.4, 0, 0, -0.4, 0, 0, 0, 0.3, 0, 0, -0.3, 0, 0, 0, 0.5, 0, 0, -0.5, 0.2, 0.2, 0.2,
+]);
+
+function randomShape(rng: Random, shared: Shape[]): Shape {
+  const k = Math.floor(rng() * 6);
+  if (k === 0) return makeSphere(0.2 + 0.4 * rng());
+  if (k === 1) return makeCuboid({ x: 0.1 + 0.4 * rng(), y: 0.1 + 0.4 * rng(), z: 0.1 + rng() });
+  if (k === 2) return makeCapsule({ x: 0, y: -0.3, z: 0 }, { x: 0, y: 0.3, z: 0 }, 0.2);
+  if (k === 3) return makeConvexPolyhedron(hullPoints);
+  if (k === 4) {
+    return makeCompound([
+      { shape: makeSphere(0.3), pose: randomPose(rng, 0.3) },
+      { shape: makeCuboid({ x: 0.2, y: 0.2, z: 0.2 }), pose: randomPose(rng, 0.3) },
+    ]);
+  }
+  // A shape object used by several bodies (sent to the workers once).
+  return shared[Math.floor(rng() * shared.length)];
+}
+
+interface Twin {
+  ref: CollisionWorld;
+  par: CollisionWorld;
+  refHandles: BodyHandle[];
+  parHandles: BodyHandle[];
+}
+
+function addBoth(t: Twin, rng: Random, shape: Shape, extent: number): void {
+  const pose = randomPose(rng, extent);
+  const sensor = rng() < 0.1;
+  const layer = rng() < 0.8 ? 1 : 2;
+  const mask = rng() < 0.8 ? 0xffffffff : 1;
+  const desc = { shape, pose, sensor, layer, mask };
+  t.refHandles.push(t.ref.addBody(desc));
+  t.parHandles.push(t.par.addBody(desc));
+}
+
+function eventsOf(e: WorldEvents): unknown {
+  return { begin: e.begin.toArray(), persist: e.persist.toArray(), end: e.end.toArray() };
+}
+
+/** Every double of the last step's contacts, in order (compared with Object.is, so -0 ≠ 0). */
+function contactDoubles(w: CollisionWorld): number[] {
+  const out: number[] = [];
+  for (const c of w.contacts()) {
+    out.push(c.a, c.b, c.distance, c.manifold.normal.x, c.manifold.normal.y, c.manifold.normal.z);
+    out.push(c.manifold.count);
+    for (let i = 0; i < c.manifold.count; i++) {
+      const p = c.manifold.points[i];
+      out.push(p.pointA.x, p.pointA.y, p.pointA.z, p.pointB.x, p.pointB.y, p.pointB.z);
+      out.push(p.distance, p.featureId);
+    }
+  }
+  return out;
+}
+
+function expectSameDoubles(a: number[], b: number[]): void {
+  expect(b.length).toBe(a.length);
+  let mismatches = 0;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) mismatches++;
+  expect(mismatches).toBe(0);
+}
+
+function runTwin(
+  seed: number,
+  threads: number,
+  options: Partial<CollisionWorldOptions>,
+  steps: number,
+): number {
+  const rng = makeRandom(seed);
+  const extent = 6;
+  const shared = [makeSphere(0.35), makeCuboid({ x: 0.3, y: 0.2, z: 0.4 })];
+  const t: Twin = {
+    ref: new CollisionWorld(options),
+    par: new CollisionWorld({ ...options, executor: executor(threads) }),
+    refHandles: [],
+    parHandles: [],
+  };
+  for (let i = 0; i < 220; i++) addBoth(t, rng, randomShape(rng, shared), extent);
+  const floor = makeHalfSpace({ x: 0, y: 1, z: 0 }, 0.5);
+  addBoth(t, rng, floor, 0);
+  let touching = 0;
+  for (let s = 0; s < steps; s++) {
+    // Move most bodies a little.
+    for (let i = 0; i < t.refHandles.length; i++) {
+      if (rng() < 0.2) continue;
+      const pose = t.ref.getPose(t.refHandles[i]);
+      pose.translation.x += 0.1 * (rng() - 0.5);
+      pose.translation.y += 0.1 * (rng() - 0.5);
+      pose.translation.z += 0.1 * (rng() - 0.5);
+      t.ref.setPose(t.refHandles[i], pose);
+      t.par.setPose(t.parHandles[i], pose);
+    }
+    // Remove a few bodies and add a few (slots are recycled, shapes change per slot).
+    if (rng() < 0.3 && t.refHandles.length > 50) {
+      const k = Math.floor(rng() * t.refHandles.length);
+      t.ref.removeBody(t.refHandles[k]);
+      t.par.removeBody(t.parHandles[k]);
+      t.refHandles.splice(k, 1);
+      t.parHandles.splice(k, 1);
+    }
+    if (rng() < 0.3) addBoth(t, rng, randomShape(rng, shared), extent);
+    t.ref.step();
+    t.par.step();
+    expect(t.par.contactCount).toBe(t.ref.contactCount);
+    expect(eventsOf(t.par.events())).toEqual(eventsOf(t.ref.events()));
+    expectSameDoubles(contactDoubles(t.ref), contactDoubles(t.par));
+    expect(t.par.stats).toEqual({ ...t.ref.stats, broadPhaseMs: 0, narrowPhaseMs: 0 });
+    touching += t.ref.contactCount + t.ref.stats.sensorPairs;
+  }
+  return touching;
+}
+
+describe("WorkerExecutor: threaded steps are bitwise identical to single-threaded ones", () => {
+  it("2 threads, grid, prediction 0: 200 steps with moves, adds and removes", () => {
+    const touching = runTwin(11, 2, { broadphase: "grid" }, 200);
+    expect(touching).toBeGreaterThan(1000);
+  });
+
+  it("2 threads, tree, prediction 0.05: 150 steps", () => {
+    const touching = runTwin(12, 2, { broadphase: "tree", prediction: 0.05 }, 150);
+    expect(touching).toBeGreaterThan(1000);
+  });
+
+  it("3 threads (more threads than cores) and 1 thread (no workers) agree too", () => {
+    expect(runTwin(13, 3, { broadphase: "sap" }, 60)).toBeGreaterThan(100);
+    expect(runTwin(14, 1, { broadphase: "sap" }, 60)).toBeGreaterThan(100);
+  });
+
+  it("an unsupported pair throws the single-threaded error, and the executor stays usable", () => {
+    const e = executor(2);
+    const w = new CollisionWorld({ broadphase: "brute", executor: e });
+    const ref = new CollisionWorld({ broadphase: "brute" });
+    const planeA = makeHalfSpace({ x: 0, y: 1, z: 0 }, 0);
+    const planeB = makeHalfSpace({ x: 1, y: 0, z: 0 }, 0);
+    const pose = randomPose(makeRandom(3), 0);
+    let refError: unknown = null;
+    for (const world of [ref, w]) {
+      world.addBody({ shape: planeA, pose });
+      world.addBody({ shape: planeB, pose });
+    }
+    try {
+      ref.step();
+    } catch (err) {
+      refError = err;
+    }
+    expect(refError).toBeInstanceOf(CollideError);
+    expect(() => w.step()).toThrow(CollideError);
+    expect(() => w.step()).toThrow((refError as Error).message);
+    // The same executor still serves another world.
+    expect(runTwinOn(e)).toBeGreaterThan(0);
+  });
+
+  it("rejects bad options and refuses work after dispose (idempotent)", async () => {
+    expect(() => new WorkerExecutor({ threads: 0 })).toThrow(CollideError);
+    expect(() => new WorkerExecutor({ threads: 1.5 })).toThrow(CollideError);
+    expect(() => new WorkerExecutor({ minPairs: -1 })).toThrow(CollideError);
+    const e = new WorkerExecutor({ threads: 2, minPairs: 0 });
+    const w = new CollisionWorld({ executor: e });
+    w.addBody({ shape: makeSphere(1), pose: randomPose(makeRandom(1), 0) });
+    w.addBody({ shape: makeSphere(1), pose: randomPose(makeRandom(1), 0) });
+    w.step();
+    expect(w.contactCount).toBe(1);
+    await e.dispose();
+    await e.dispose();
+    expect(() => w.step()).toThrow(CollideError);
+  });
+});
+
+/** A small scene stepped through executor `e` beside the single-threaded oracle; touching count. */
+function runTwinOn(e: WorkerExecutor): number {
+  const rng = makeRandom(5);
+  const ref = new CollisionWorld();
+  const par = new CollisionWorld({ executor: e });
+  for (let i = 0; i < 60; i++) {
+    const desc = { shape: makeSphere(0.5), pose: randomPose(rng, 3) };
+    ref.addBody(desc);
+    par.addBody(desc);
+  }
+  ref.step();
+  par.step();
+  expectSameDoubles(contactDoubles(ref), contactDoubles(par));
+  return ref.contactCount;
+}
