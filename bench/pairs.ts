@@ -23,6 +23,7 @@ import {
   type Shape,
   type Vec3,
 } from "../src/index.js";
+import { crashcatPairQueries } from "./crashcat.js";
 
 /** One row of the table: a query, each engine's ns per call, Collide's ratios. */
 export interface PairBenchRow {
@@ -101,6 +102,8 @@ type Case = {
   posesA: Isometry[];
   posesB: Isometry[];
   bare?: (i: number) => boolean;
+  /** crashcat's query for configuration i (intersects; contact when `contact`), if it has one. */
+  crashcat?: (i: number, contact: boolean) => boolean;
 };
 
 /** Runs the pair benchmarks; `time` is tinybench's time budget per task, ms. */
@@ -162,6 +165,15 @@ export async function runPairBench(options: { time?: number } = {}): Promise<Pai
       posesB: poses(7, 4),
     },
   ];
+  const cc = crashcatPairQueries(0.4, hBox, 0);
+  cases[0].crashcat = (i, withContact) =>
+    withContact
+      ? cc.sphereBoxContact(spherePoses[i], boxPoses[i]) !== null
+      : cc.sphereBoxIntersects(spherePoses[i], boxPoses[i]);
+  cases[1].crashcat = (i, withContact) =>
+    withContact
+      ? cc.boxBoxContact(boxPoses[i], boxPosesB[i]) !== null
+      : cc.boxBoxIntersects(boxPoses[i], boxPosesB[i]);
   const rows: PairBenchRow[] = [];
   const c = makeContact();
   const d = makeDistanceResult();
@@ -193,6 +205,14 @@ export async function runPairBench(options: { time?: number } = {}): Promise<Pai
       }
       hits.rapier = h;
     });
+    if (k.crashcat) {
+      const q = k.crashcat;
+      bench.add("crashcat", () => {
+        let h = 0;
+        for (let i = 0; i < CONFIGS; i++) if (q(i, false)) h++;
+        hits.crashcat = h;
+      });
+    }
     if (k.bare) {
       const bare = k.bare;
       bench.add("bare", () => {
@@ -228,6 +248,14 @@ export async function runPairBench(options: { time?: number } = {}): Promise<Pai
       }
       hits.rapier = h;
     });
+    if (k.crashcat) {
+      const q = k.crashcat;
+      cb.add("crashcat", () => {
+        let h = 0;
+        for (let i = 0; i < CONFIGS; i++) if (q(i, true)) h++;
+        hits.crashcat = h;
+      });
+    }
     delete hits.bare;
     await cb.run();
     rows.push(toRow(k.name.replace("intersects", "contact"), cb, hits));
@@ -292,17 +320,18 @@ function toRow(name: string, bench: Bench, hits: Record<string, number>): PairBe
 /** Formats rows as a table: ns per call for each engine and Collide's speed-up over each. */
 export function formatPairRows(rows: PairBenchRow[]): string {
   const lines = [
-    `${"pair query".padEnd(34)}${"collide ns".padStart(12)}${"rapier ns".padStart(12)}${"bare ns".padStart(10)}${"vs rapier".padStart(11)}${"vs bare".padStart(9)}  hits (c/r)`,
+    `${"pair query".padEnd(34)}${"collide ns".padStart(12)}${"rapier ns".padStart(12)}${"crashcat ns".padStart(13)}${"bare ns".padStart(10)}${"vs rapier".padStart(11)}${"vs crashcat".padStart(13)}${"vs bare".padStart(9)}  hits (c/r/cc)`,
   ];
   for (const r of rows) {
     const c = r.engines.collide?.nsPerCall;
     const ra = r.engines.rapier?.nsPerCall;
     const b = r.engines.bare?.nsPerCall;
+    const cc = r.engines.crashcat?.nsPerCall;
     const f = (x?: number) => (x === undefined ? "—" : x.toFixed(1));
     const ratio = (x?: number) =>
       x === undefined || c === undefined ? "—" : `${(x / c).toFixed(2)}×`;
     lines.push(
-      `${r.name.padEnd(34)}${f(c).padStart(12)}${f(ra).padStart(12)}${f(b).padStart(10)}${ratio(ra).padStart(11)}${ratio(b).padStart(9)}  ${r.engines.collide?.hits ?? "—"}/${r.engines.rapier?.hits ?? "—"}`,
+      `${r.name.padEnd(34)}${f(c).padStart(12)}${f(ra).padStart(12)}${f(cc).padStart(13)}${f(b).padStart(10)}${ratio(ra).padStart(11)}${ratio(cc).padStart(13)}${ratio(b).padStart(9)}  ${r.engines.collide?.hits ?? "—"}/${r.engines.rapier?.hits ?? "—"}/${r.engines.crashcat?.hits ?? "—"}`,
     );
   }
   lines.push(

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { CollideError } from "../errors.js";
 
 /** Runs bench/run.ts through tsx with the given options; exits with its status. */
-export function runBenchCommand(o: { json?: boolean }): void {
+export function runBenchCommand(o: { json?: boolean; quick?: boolean }): void {
   const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
   const script = join(root, "bench", "run.ts");
   if (!existsSync(script) || !existsSync(join(root, "node_modules", "tsx"))) {
@@ -21,7 +21,7 @@ export function runBenchCommand(o: { json?: boolean }): void {
       "collide bench runs in a clone of the repository after `npm ci` (it needs bench/ and the devDependencies)",
     );
   }
-  const args = ["--import", "tsx", script, ...(o.json ? ["--json"] : [])];
+  const args = ["--import", "tsx", script, ...(o.json ? ["--json"] : []), ...(o.quick ? ["--quick"] : [])];
   const r = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" });
   process.exitCode = r.status ?? 1;
 }

@@ -79,6 +79,7 @@ program
   .command("bench")
   .description("run the benchmarks and print their table")
   .option("--json", "print one JSON object")
+  .option("--quick", "smaller sizes and shorter runs")
   .action((o) => runBenchCommand(o));
 
 program

@@ -371,7 +371,12 @@ describe("curved shapes against dense sampling of the support functions", () => 
         expect(depth).toBeLessThanOrEqual(sampled * (1 + 5e-4) + 1e-9);
         // Closeness is only as good as the sampling: on a ridge of the overlap function (a
         // cone's apex–rim switch) the local search can stall ~1% above the minimum.
-        expect(sampled - depth).toBeLessThanOrEqual(2e-2 * depth + 1e-5);
+        // The minimum often lies ON such a ridge (a cone's lateral normal, where apex and rim
+        // support alike), and the stall scales with the shapes' size, not the depth: FC_SEED=7,
+        // a sphere of radius 0.24 against a cone's side, has the analytic depth 0.0030308879
+        // (radius minus the distance to the lateral segment); EPA matches it, the sampler stops
+        // 1.1e-4 above. The bracket `along` above already bounds the true depth from above.
+        expect(sampled - depth).toBeLessThanOrEqual(2e-2 * depth + 2e-4);
       }),
       { numRuns: 60 },
     );
