@@ -21,7 +21,13 @@ export function runBenchCommand(o: { json?: boolean; quick?: boolean }): void {
       "collide bench runs in a clone of the repository after `npm ci` (it needs bench/ and the devDependencies)",
     );
   }
-  const args = ["--import", "tsx", script, ...(o.json ? ["--json"] : []), ...(o.quick ? ["--quick"] : [])];
+  const args = [
+    "--import",
+    "tsx",
+    script,
+    ...(o.json ? ["--json"] : []),
+    ...(o.quick ? ["--quick"] : []),
+  ];
   const r = spawnSync(process.execPath, args, { cwd: root, stdio: "inherit" });
   process.exitCode = r.status ?? 1;
 }

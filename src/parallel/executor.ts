@@ -39,9 +39,11 @@ import {
   CTRL_GENERATION,
   CTRL_NEXT_BLOCK,
   CTRL_PAIR_COUNT,
+  CTRL_READY,
   CTRL_SLOTS,
   CTRL_STOP,
   PARALLEL_BLOCK_PAIRS,
+  PARALLEL_JOB_TIMEOUT_MS,
   type SharedBuffers,
   type WorkerInit,
   type WorkerMessage,
@@ -165,7 +167,10 @@ export class WorkerExecutor implements StepExecutor, NarrowPhaseOutput {
     const n = input.pairCount;
     this.reserve(n, input.slotCount);
     const control = this.control;
-    if (this.workers.length === 0 || n < this.minPairs) {
+    // Until every worker has started (a fraction of a second after construction), run alone:
+    // the result is the same.
+    const ready = Atomics.load(control, CTRL_READY) >= this.workers.length;
+    if (this.workers.length === 0 || n < this.minPairs || !ready) {
       control[CTRL_NEXT_BLOCK] = 0;
       this.blockCount = this.runHere(input, input.pairs, input.pose, input.flags);
       return this;
@@ -198,10 +203,14 @@ export class WorkerExecutor implements StepExecutor, NarrowPhaseOutput {
       failure = e;
     }
     const workers = this.workers.length;
+    const t0 = Date.now();
     for (;;) {
       const d = Atomics.load(control, CTRL_DONE);
       if (d >= workers) break;
-      Atomics.wait(control, CTRL_DONE, d);
+      Atomics.wait(control, CTRL_DONE, d, PARALLEL_JOB_TIMEOUT_MS);
+      if (Date.now() - t0 > PARALLEL_JOB_TIMEOUT_MS) {
+        invalidValue("executor", this.threads, "a worker thread stopped answering");
+      }
     }
     this.blockCount = Math.ceil(n / PARALLEL_BLOCK_PAIRS);
     if (failure !== null || Atomics.load(control, CTRL_ERROR) !== 0) {

@@ -27,6 +27,8 @@ export const CTRL_STOP = 3;
 export const CTRL_PAIR_COUNT = 4;
 /** Control slot: 1 when some thread failed on the current job (the caller then redoes it alone). */
 export const CTRL_ERROR = 5;
+/** Control slot: number of workers that have started and wait for jobs. */
+export const CTRL_READY = 6;
 /** Number of control slots. */
 export const CTRL_SLOTS = 8;
 
@@ -62,6 +64,12 @@ export type WorkerMessage =
       /** Slot assignments as (slot, shape id) pairs; id −1 clears the slot. */
       slots: number[];
     };
+
+/**
+ * Longest wait of the calling thread for the workers to finish one job, milliseconds: far above
+ * any real job, it only turns a dead worker into an error instead of a hang.
+ */
+export const PARALLEL_JOB_TIMEOUT_MS = 60_000;
 
 /** What a worker receives as `workerData`. */
 export interface WorkerInit {

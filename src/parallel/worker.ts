@@ -12,6 +12,7 @@ import {
   CTRL_ERROR,
   CTRL_GENERATION,
   CTRL_PAIR_COUNT,
+  CTRL_READY,
   CTRL_STOP,
   type SharedBuffers,
   type WorkerInit,
@@ -54,7 +55,10 @@ function drainMessages(): void {
   }
 }
 
+// Read the generation before reporting ready: the executor dispatches a job only to ready
+// workers, so this worker cannot miss the first job it is counted in.
 let generation = Atomics.load(control, CTRL_GENERATION);
+Atomics.add(control, CTRL_READY, 1);
 for (;;) {
   Atomics.wait(control, CTRL_GENERATION, generation);
   generation = Atomics.load(control, CTRL_GENERATION);

@@ -3,6 +3,9 @@
  * filter, narrow phase and contact cache, begin/persist/end events, and world queries (ray,
  * AABB and shape overlap) through the broad phase.
  */
+
+export { castShape, makeWorldShapeCastHit, type WorldShapeCastHit } from "./cast-shape.js";
+export { ImpactList, makeWorldImpact, type WorldImpact } from "./ccd.js";
 export {
   type BodyDesc,
   CollisionWorld,
@@ -32,5 +35,3 @@ export {
   MAX_BODY_SLOT,
 } from "./handles.js";
 export { castRayAll, castRayAny, castRayClosest } from "./ray-cast.js";
-export { castShape, makeWorldShapeCastHit, type WorldShapeCastHit } from "./cast-shape.js";
-export { ImpactList, makeWorldImpact, type WorldImpact } from "./ccd.js";
