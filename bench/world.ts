@@ -17,11 +17,17 @@
  * touching pairs in some routines. Each (engine, N) runs `frames` measured frames after a short
  * warm-up, or fewer when it exceeds a time budget (the O(n²) brute force at 50,000 bodies).
  *
- * Run alone: `node --import tsx bench/world.ts [--json] [--frames F] [--sizes 1000,10000]`.
+ * Also: Rapier with every collider a sensor ("rapier-sensor": intersection pairs only, the
+ * boolean counterpart), and Collide's fastest broad phase with a `WorkerExecutor`
+ * (`collide/parallel`, "collide-2threads"). Rows report the median and the mean per step.
+ *
+ * Run alone: `node --import tsx bench/world.ts [--json] [--frames F] [--sizes 1000,10000]
+ * [--threads T] [--no-cannon]`.
  */
 import RAPIER from "@dimforge/rapier3d-compat";
 import * as CANNON from "cannon-es";
 import type { Isometry } from "../src/math/isometry.js";
+import { WorkerExecutor } from "../src/parallel/index.js";
 import { makeCuboid } from "../src/shapes/cuboid.js";
 import { makeSphere } from "../src/shapes/sphere.js";
 import { type BodyHandle, CollisionWorld, type WorldBroadPhase } from "../src/world/index.js";
@@ -37,11 +43,22 @@ export interface WorldBenchOptions {
   json: boolean;
   /** Time budget per engine and size for the measured frames, milliseconds. @default 8000 */
   budgetMs?: number;
+  /**
+   * Threads of the extra `collide-<threads>threads` row (Collide's fastest broad phase with a
+   * `WorkerExecutor` from `collide/parallel`); 0 or 1 skips it. @default 2
+   */
+  threads?: number;
+  /** Also run cannon-es (slow: seconds per step at 50,000 bodies). @default true */
+  cannon?: boolean;
 }
 
 /** One engine at one size. */
 export interface WorldBenchRow {
-  /** "collide/tree", "collide/sap", …, "rapier", "cannon-es". */
+  /**
+   * "collide/tree", "collide/sap", "collide/grid", "collide/brute", "collide-2threads" (the
+   * fastest broad phase with a 2-thread executor), "rapier" (contacts), "rapier-sensor" (every
+   * collider a sensor: boolean intersection pairs only), "cannon-es".
+   */
   engine: string;
   /** Number of bodies. */
   n: number;
@@ -49,6 +66,8 @@ export interface WorldBenchRow {
   frames: number;
   /** Mean milliseconds per step (moving every body plus the collision step). */
   msPerStep: number;
+  /** Median milliseconds per step (the same work; robust to load spikes of a shared machine). */
+  medianMs: number;
   /** Collide only: mean broad-phase milliseconds per step. */
   broadMs: number | null;
   /** Collide only: mean narrow-phase (and contact cache) milliseconds per step. */
@@ -88,8 +107,12 @@ interface Engine {
   free(): void;
 }
 
-function collideEngine(scene: BenchScene, broadphase: WorldBroadPhase): Engine {
-  const world = new CollisionWorld({ broadphase, profile: true });
+function collideEngine(
+  scene: BenchScene,
+  broadphase: WorldBroadPhase,
+  executor: WorkerExecutor | null = null,
+): Engine {
+  const world = new CollisionWorld({ broadphase, profile: true, executor });
   const poses: Isometry[] = [];
   const handles: BodyHandle[] = [];
   const { size, rot, pos } = scene;
@@ -122,7 +145,7 @@ function collideEngine(scene: BenchScene, broadphase: WorldBroadPhase): Engine {
   };
 }
 
-function rapierEngine(scene: BenchScene): Engine {
+function rapierEngine(scene: BenchScene, sensor = false): Engine {
   const world = new RAPIER.World({ x: 0, y: 0, z: 0 });
   const colliders: RAPIER.Collider[] = [];
   const bodies: RAPIER.RigidBody[] = [];
@@ -133,6 +156,7 @@ function rapierEngine(scene: BenchScene): Engine {
         ? RAPIER.ColliderDesc.ball(size[3 * i])
         : RAPIER.ColliderDesc.cuboid(size[3 * i], size[3 * i + 1], size[3 * i + 2]);
     desc.setActiveCollisionTypes(RAPIER.ActiveCollisionTypes.ALL);
+    if (sensor) desc.setSensor(true);
     const body = world.createRigidBody(
       RAPIER.RigidBodyDesc.kinematicPositionBased()
         .setTranslation(pos[3 * i], pos[3 * i + 1], pos[3 * i + 2])
@@ -154,6 +178,14 @@ function rapierEngine(scene: BenchScene): Engine {
     },
     pairs() {
       let count = 0;
+      if (sensor) {
+        for (const c of colliders) {
+          world.intersectionPairsWith(c, (other) => {
+            if (other.handle > c.handle) count++;
+          });
+        }
+        return count;
+      }
       for (const c of colliders) {
         world.contactPairsWith(c, (other) => {
           if (other.handle <= c.handle) return;
@@ -227,6 +259,7 @@ function cannonEngine(scene: BenchScene): Engine {
 interface Measured {
   frames: number;
   msPerStep: number;
+  medianMs: number;
   broadMs: number | null;
   narrowMs: number | null;
   setupMs: number;
@@ -254,11 +287,14 @@ function measure(
   let broad = 0;
   let narrow = 0;
   let done = 0;
+  const times: number[] = [];
   while (done < frames) {
     moveScene(scene, ++frame);
     const s = performance.now();
     engine.frame();
-    total += performance.now() - s;
+    const dt = performance.now() - s;
+    total += dt;
+    times.push(dt);
     const split = engine.split();
     if (split) {
       broad += split[0];
@@ -272,9 +308,13 @@ function measure(
   engine.frame();
   const pairs = engine.pairs();
   engine.free();
+  times.sort((a, b) => a - b);
+  const mid = times.length >> 1;
+  const medianMs = times.length % 2 === 1 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
   return {
     frames: done,
     msPerStep: total / done,
+    medianMs,
     broadMs: hasSplit ? broad / done : null,
     narrowMs: hasSplit ? narrow / done : null,
     setupMs,
@@ -295,7 +335,14 @@ export async function runWorldBench(options: WorldBenchOptions): Promise<WorldBe
   for (const bp of COLLIDE_BROAD_PHASES)
     measure(warmScene, () => collideEngine(warmScene, bp), 20, budgetMs);
   measure(warmScene, () => rapierEngine(warmScene), 20, budgetMs);
-  measure(warmScene, () => cannonEngine(warmScene), 20, budgetMs);
+  const withCannon = options.cannon ?? true;
+  if (withCannon) measure(warmScene, () => cannonEngine(warmScene), 20, budgetMs);
+  const threads = options.threads ?? 2;
+  const executor = threads > 1 ? new WorkerExecutor({ threads }) : null;
+  if (executor) {
+    await executor.ready();
+    measure(warmScene, () => collideEngine(warmScene, "grid", executor), 20, budgetMs);
+  }
   const rows: WorldBenchRow[] = [];
   const exactPairs: Record<number, number> = {};
   const fastest: Record<number, string> = {};
@@ -323,10 +370,24 @@ export async function runWorldBench(options: WorldBenchOptions): Promise<WorldBe
       sizeRows.push({ engine: `collide/${bp}`, n, ...m, ratio: 0 });
     }
     exactPairs[n] = exact;
-    for (const [engine, make] of [
+    const single = sizeRows.reduce((a, b) => (b.medianMs < a.medianMs ? b : a));
+    if (executor) {
+      const bp = single.engine.slice("collide/".length) as WorldBroadPhase;
+      const m = measure(scene, () => collideEngine(scene, bp, executor), options.frames, budgetMs);
+      if (m.pairs !== exact) {
+        throw new Error(`collide-${threads}threads reports ${m.pairs} pairs, one thread ${exact}`);
+      }
+      sizeRows.push({ engine: `collide-${threads}threads`, n, ...m, ratio: 0 });
+      notes.push(
+        `collide-${threads}threads: ${single.engine} with a ${threads}-thread WorkerExecutor, ${(single.medianMs / m.medianMs).toFixed(2)}× faster than ${single.engine}`,
+      );
+    }
+    const peers: [string, () => Engine][] = [
       ["rapier", () => rapierEngine(scene)],
-      ["cannon-es", () => cannonEngine(scene)],
-    ] as const) {
+      ["rapier-sensor", () => rapierEngine(scene, true)],
+    ];
+    if (withCannon) peers.push(["cannon-es", () => cannonEngine(scene)]);
+    for (const [engine, make] of peers) {
       try {
         sizeRows.push({ engine, n, ...measure(scene, make, options.frames, budgetMs), ratio: 0 });
       } catch (e) {
@@ -334,26 +395,25 @@ export async function runWorldBench(options: WorldBenchOptions): Promise<WorldBe
         notes.push(`${engine}: failed (${e instanceof Error ? e.message : String(e)})`);
       }
     }
-    const best = sizeRows
-      .filter((r) => r.engine.startsWith("collide/"))
-      .reduce((a, b) => (b.msPerStep < a.msPerStep ? b : a));
+    const best = single;
     fastest[n] = best.engine;
-    for (const r of sizeRows) r.ratio = r.msPerStep / best.msPerStep;
+    for (const r of sizeRows) r.ratio = r.medianMs / best.medianMs;
     rows.push(...sizeRows);
     log(`\nN = ${n}: exact touching pairs ${exact} (${(exact / n).toFixed(2)} per body)`);
     log(
-      `${"engine".padEnd(16)}${"ms/step".padStart(10)}${"broad".padStart(9)}${"narrow".padStart(9)}${"× best".padStart(9)}${"pairs".padStart(9)}${"frames".padStart(8)}${"setup ms".padStart(10)}`,
+      `${"engine".padEnd(18)}${"median ms".padStart(10)}${"mean ms".padStart(9)}${"broad".padStart(9)}${"narrow".padStart(9)}${"× best".padStart(9)}${"pairs".padStart(9)}${"frames".padStart(8)}${"setup ms".padStart(10)}`,
     );
     for (const note of notes) log(note);
     for (const r of sizeRows) {
       const f = (x: number | null) => (x === null ? "—" : x.toFixed(2));
       log(
-        `${r.engine.padEnd(16)}${r.msPerStep.toFixed(2).padStart(10)}${f(r.broadMs).padStart(9)}${f(r.narrowMs).padStart(9)}${r.ratio.toFixed(2).padStart(9)}${String(r.pairs).padStart(9)}${String(r.frames).padStart(8)}${r.setupMs.toFixed(0).padStart(10)}`,
+        `${r.engine.padEnd(18)}${r.medianMs.toFixed(2).padStart(10)}${r.msPerStep.toFixed(2).padStart(9)}${f(r.broadMs).padStart(9)}${f(r.narrowMs).padStart(9)}${r.ratio.toFixed(2).padStart(9)}${String(r.pairs).padStart(9)}${String(r.frames).padStart(8)}${r.setupMs.toFixed(0).padStart(10)}`,
       );
     }
   }
+  await executor?.dispose();
   log(
-    "\npairs: Rapier counted with a contact point at distance <= 0 (it keeps points within its prediction distance); cannon-es by its contact equations (its own sphere-box and convex SAT tolerances).",
+    "\npairs: Rapier counted with a contact point at distance <= 0 (it keeps points within its prediction distance); rapier-sensor by its intersection pairs (every collider a sensor: boolean overlap, no contact points); cannon-es by its contact equations (its own sphere-box and convex SAT tolerances). × best: median over Collide's fastest single-threaded broad phase.",
   );
   const result = { rows, exactPairs, fastest };
   if (options.json) process.stdout.write(`${JSON.stringify(result)}\n`);
@@ -367,6 +427,8 @@ function parseArgs(argv: string[]): WorldBenchOptions {
     else if (argv[i] === "--frames") o.frames = Number(argv[++i]);
     else if (argv[i] === "--sizes") o.sizes = argv[++i].split(",").map(Number);
     else if (argv[i] === "--budget") o.budgetMs = Number(argv[++i]);
+    else if (argv[i] === "--threads") o.threads = Number(argv[++i]);
+    else if (argv[i] === "--no-cannon") o.cannon = false;
   }
   return o;
 }

@@ -131,6 +131,30 @@ export function clipPolygonByPlane(
   offset: number,
   planeIndex: number,
 ): ClipPolygon {
+  setClipPlane(nx, ny, nz, offset);
+  return clipByScratchPlane(out, input, planeIndex);
+}
+
+/**
+ * The plane of {@link clipByScratchPlane}: `(nx, ny, nz, offset)`. Passing the plane through
+ * this array rather than as four double arguments keeps the hot clipping loop free of the heap
+ * numbers V8 allocates for doubles passed to a call it does not inline.
+ */
+const clipPlane = new Float64Array(4);
+
+function setClipPlane(nx: number, ny: number, nz: number, offset: number): void {
+  clipPlane[0] = nx;
+  clipPlane[1] = ny;
+  clipPlane[2] = nz;
+  clipPlane[3] = offset;
+}
+
+/** {@link clipPolygonByPlane} with the plane read from `clipPlane`. */
+function clipByScratchPlane(out: ClipPolygon, input: ClipPolygon, planeIndex: number): ClipPolygon {
+  const nx = clipPlane[0];
+  const ny = clipPlane[1];
+  const nz = clipPlane[2];
+  const offset = clipPlane[3];
   out.count = 0;
   const n = input.count;
   if (n === 0) return out;
@@ -202,10 +226,12 @@ export function clipPolygonAgainstPolygon(
     const ex = c[3] - c[0];
     const ey = c[4] - c[1];
     const ez = c[5] - c[2];
-    clipPolygonByPlane(dst, src, ex, ey, ez, ex * c[3] + ey * c[4] + ez * c[5], 0);
+    setClipPlane(ex, ey, ez, ex * c[3] + ey * c[4] + ez * c[5]);
+    clipByScratchPlane(dst, src, 0);
     src = dst;
     dst = out;
-    clipPolygonByPlane(dst, src, -ex, -ey, -ez, -(ex * c[0] + ey * c[1] + ez * c[2]), 1);
+    setClipPlane(-ex, -ey, -ez, -(ex * c[0] + ey * c[1] + ez * c[2]));
+    clipByScratchPlane(dst, src, 1);
     return out;
   }
   let cx = 0;
@@ -233,7 +259,11 @@ export function clipPolygonAgainstPolygon(
       sy = -sy;
       sz = -sz;
     }
-    clipPolygonByPlane(dst, src, sx, sy, sz, sx * c[a] + sy * c[a + 1] + sz * c[a + 2], i);
+    clipPlane[0] = sx;
+    clipPlane[1] = sy;
+    clipPlane[2] = sz;
+    clipPlane[3] = sx * c[a] + sy * c[a + 1] + sz * c[a + 2];
+    clipByScratchPlane(dst, src, i);
     if (dst.count === 0) {
       out.count = 0;
       return out;

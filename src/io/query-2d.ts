@@ -201,6 +201,9 @@ export function answerQuery2D(q: unknown): unknown {
     }
     case "raycast": {
       const l = parseWith(raycastSchema, q, "");
+      if (l.direction[0] === 0 && l.direction[1] === 0) {
+        invalidValue("direction", l.direction, "must not be the zero vector");
+      }
       const s = parseShape2D(l.shape, "shape");
       const hit = castRay2D(
         s.shape,

@@ -300,6 +300,16 @@ export function answerQueryLine(
   }
   try {
     const result = answerQuery(parsed);
+    const bad = findNonFinite(result, "result");
+    if (bad !== null) {
+      // JSON would print NaN or ±Infinity as null: refuse instead of losing the information.
+      throw new CollideError(
+        "invalid_value",
+        bad,
+        null,
+        `the answer's ${bad} is not a finite number: the input is out of the range doubles can answer`,
+      );
+    }
     return { line: JSON.stringify({ id, result }), failed: false };
   } catch (e) {
     if (e instanceof CollideError) {
@@ -317,4 +327,23 @@ export function answerQueryLine(
       failed: true,
     };
   }
+}
+
+/** The path of the first non-finite number inside `v` (answers are small objects), or null. */
+function findNonFinite(v: unknown, path: string): string | null {
+  if (typeof v === "number") return Number.isFinite(v) ? null : path;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      const r = findNonFinite(v[i], `${path}[${i}]`);
+      if (r !== null) return r;
+    }
+    return null;
+  }
+  if (v !== null && typeof v === "object") {
+    for (const [k, x] of Object.entries(v)) {
+      const r = findNonFinite(x, `${path}.${k}`);
+      if (r !== null) return r;
+    }
+  }
+  return null;
 }

@@ -68,17 +68,18 @@ export function inverseTransformVector(out: Vec3, iso: Isometry, v: Vec3): Vec3 
 
 /** out = a ∘ b: first b, then a. out may alias a or b. */
 export function multiply(out: Isometry, a: Isometry, b: Isometry): Isometry {
-  const tx = b.translation.x;
-  const ty = b.translation.y;
-  const tz = b.translation.z;
+  // Read a's translation before writing out (out may alias a or b).
+  const ax = a.translation.x;
+  const ay = a.translation.y;
+  const az = a.translation.z;
   const t = out.translation;
-  t.x = tx;
-  t.y = ty;
-  t.z = tz;
+  t.x = b.translation.x;
+  t.y = b.translation.y;
+  t.z = b.translation.z;
   quat.rotate(t, a.rotation, t);
-  t.x += a.translation.x;
-  t.y += a.translation.y;
-  t.z += a.translation.z;
+  t.x += ax;
+  t.y += ay;
+  t.z += az;
   quat.multiply(out.rotation, a.rotation, b.rotation);
   return out;
 }

@@ -600,8 +600,13 @@ export function manifoldFromContact(
     const z = cv[3 * i + 2];
     const t = (planeN.x * (x - ox) + planeN.y * (y - oy) + planeN.z * (z - oz)) / mn;
     if (!(t <= limit)) continue;
-    candidateDistances[candidates.count] = t;
-    pushClipVertex(candidates, x, y, z, clipped.tags[i]);
+    // Written in place (room reserved above): doubles passed to a call are boxed by V8.
+    const q = candidates.count++;
+    candidateDistances[q] = t;
+    candidates.xyz[3 * q] = x;
+    candidates.xyz[3 * q + 1] = y;
+    candidates.xyz[3 * q + 2] = z;
+    candidates.tags[q] = clipped.tags[i];
   }
   if (candidates.count === 0) return singleContact(out, contact);
 
@@ -622,8 +627,16 @@ export function manifoldFromContact(
     const p = out.points[q];
     const onInc = refIsB ? p.pointA : p.pointB;
     const onRef = refIsB ? p.pointB : p.pointA;
-    vec3.set(onInc, cx[3 * i], cx[3 * i + 1], cx[3 * i + 2]);
-    vec3.addScaled(onRef, onInc, nrm, refIsB ? t : -t);
+    const ix = cx[3 * i];
+    const iy = cx[3 * i + 1];
+    const iz = cx[3 * i + 2];
+    const st = refIsB ? t : -t;
+    onInc.x = ix;
+    onInc.y = iy;
+    onInc.z = iz;
+    onRef.x = ix + nrm.x * st;
+    onRef.y = iy + nrm.y * st;
+    onRef.z = iz + nrm.z * st;
     p.distance = t;
     let id = featurePrefix * TAG_FIELD + (candidates.tags[i] % DUPLICATE_TAG);
     // Degenerate clips (vertices exactly on side planes) can repeat a tag; keep ids unique.

@@ -68,6 +68,9 @@ export function defaultWorkerExecutorOptions(): WorkerExecutorOptions {
   return { threads: 2, minPairs: 4 * PARALLEL_BLOCK_PAIRS };
 }
 
+/** Polling period of {@link WorkerExecutor.ready}, milliseconds. */
+const WORKER_POLL_MS = 5;
+
 /** Rounds `n` up to a power of two (at least `min`). */
 function capacityFor(n: number, min: number): number {
   let c = min;
@@ -116,6 +119,7 @@ export class WorkerExecutor implements StepExecutor, NarrowPhaseOutput {
   private readonly newShapes: Shape[] = [];
   private readonly slotChanges: number[] = [];
   private disposed = false;
+  private failure: unknown = null;
 
   /** Starts `threads − 1` workers; `options` overrides {@link defaultWorkerExecutorOptions}. */
   constructor(options: Partial<WorkerExecutorOptions> = {}) {
@@ -136,6 +140,9 @@ export class WorkerExecutor implements StepExecutor, NarrowPhaseOutput {
         port: channel.port2 as unknown as MessagePort,
       });
       w.unref();
+      w.on("error", (e) => {
+        this.failure = e;
+      });
       channel.port1.unref();
       this.workers.push(w);
       this.ports.push(channel.port1);
@@ -219,6 +226,22 @@ export class WorkerExecutor implements StepExecutor, NarrowPhaseOutput {
       this.blockCount = this.runHere(input, this.pairs, this.pose, this.flags);
     }
     return this;
+  }
+
+  /**
+   * Resolves once every worker has started (until then steps run on the calling thread alone,
+   * with the same results). Rejects with the worker's error if one failed to start, or after
+   * `timeoutMs` milliseconds.
+   */
+  async ready(timeoutMs = PARALLEL_JOB_TIMEOUT_MS): Promise<void> {
+    const t0 = Date.now();
+    while (Atomics.load(this.control, CTRL_READY) < this.workers.length) {
+      if (this.failure !== null) throw this.failure;
+      if (Date.now() - t0 > timeoutMs) {
+        invalidValue("executor", this.threads, "its worker threads did not start in time");
+      }
+      await new Promise((r) => setTimeout(r, WORKER_POLL_MS));
+    }
   }
 
   /** Stops and terminates the workers (idempotent). The executor cannot be used afterwards. */

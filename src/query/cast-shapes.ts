@@ -150,11 +150,7 @@ function advance(
 ): boolean {
   const rA = boundingRadius(a);
   const rB = boundingRadius(b);
-  const coord = Math.max(
-    vec3.length(motionA.pose0.translation) + vec3.length(motionA.velocity) * maxT,
-    vec3.length(motionB.pose0.translation) + vec3.length(motionB.velocity) * maxT,
-  );
-  const tol = SHAPE_CAST_TOLERANCE * (rA + rB) + GJK_ROUNDING_TOLERANCE * coord;
+  const shapeTol = SHAPE_CAST_TOLERANCE * (rA + rB);
   const spin = angularA * rA + angularB * rB;
   vec3.sub(relVel, motionB.velocity, motionA.velocity);
   let t = 0;
@@ -162,7 +158,10 @@ function advance(
     poseAt(poseA, motionA, t);
     poseAt(poseB, motionB, t);
     const gap = contactAt(out, a, b, t);
-    if (gap <= tol) return true;
+    // The rounding part of the tolerance follows the coordinates at the current time, not the
+    // farthest point of the whole motion (a huge maxToi must not make every gap "touching").
+    const coord = Math.max(vec3.length(poseA.translation), vec3.length(poseB.translation));
+    if (gap <= shapeTol + GJK_ROUNDING_TOLERANCE * coord) return true;
     vec3.copy(nW, out.normal);
     const mu = -vec3.dot(relVel, nW) + spin;
     if (!(mu > 0)) return false;

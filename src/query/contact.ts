@@ -6,14 +6,15 @@ import type { Contact } from "../narrowphase/contact.js";
 import { makeContact } from "../narrowphase/contact.js";
 import { contactPair } from "../narrowphase/dispatch.js";
 import type { Shape } from "../shapes/shape.js";
-import { relativePose } from "./frames.js";
+import { checkPrediction, pairPose } from "./frames.js";
 
 /**
  * The contact of shape `a` at world pose `poseA` and `b` at `poseB`, in the world frame: `null`
  * when their gap exceeds `prediction` (≥ 0, scene units; default 0: touching or overlapping
  * only), else the signed distance (negative = penetration depth), the unit normal from A toward
- * B, and the witness points on each surface. Writes into `out` when given. Throws
- * `CollideError("unsupported_pair")`.
+ * B, and the witness points on each surface. Writes into `out` when given. Throws `CollideError`:
+ * `invalid_value` naming the argument for a bad shape, pose
+ * (non-finite translation, non-unit rotation) or prediction; `unsupported_pair`.
  */
 export function contact(
   a: Shape,
@@ -23,7 +24,8 @@ export function contact(
   prediction = 0,
   out: Contact = makeContact(),
 ): Contact | null {
-  if (!contactPair(out, a, b, relativePose(poseA, poseB), prediction)) return null;
+  checkPrediction(prediction);
+  if (!contactPair(out, a, b, pairPose(a, poseA, b, poseB), prediction)) return null;
   iso.transformVector(out.normal, poseA, out.normal);
   iso.transformPoint(out.pointA, poseA, out.pointA);
   iso.transformPoint(out.pointB, poseA, out.pointB);

@@ -6,13 +6,14 @@ import type { DistanceResult } from "../narrowphase/contact.js";
 import { makeDistanceResult } from "../narrowphase/contact.js";
 import { distancePair } from "../narrowphase/dispatch.js";
 import type { Shape } from "../shapes/shape.js";
-import { relativePose } from "./frames.js";
+import { pairPose } from "./frames.js";
 
 /**
  * Distance (≥ 0, scene units) between shape `a` at world pose `poseA` and `b` at `poseB`, with
  * the closest points on each, in the world frame. When the shapes intersect the distance is 0
  * and the points are the deepest points of {@link contact}. Writes into `out` when given.
- * Throws `CollideError("unsupported_pair")`. GJK (van den Bergen 2003) for general convex
+ * Throws `CollideError`: `invalid_value` naming the argument for a bad shape, pose
+ * (non-finite translation, non-unit rotation) or prediction; `unsupported_pair`. GJK (van den Bergen 2003) for general convex
  * pairs; closed forms for sphere pairs.
  */
 export function distance(
@@ -22,7 +23,7 @@ export function distance(
   poseB: Isometry,
   out: DistanceResult = makeDistanceResult(),
 ): DistanceResult {
-  distancePair(out, a, b, relativePose(poseA, poseB));
+  distancePair(out, a, b, pairPose(a, poseA, b, poseB));
   iso.transformPoint(out.pointA, poseA, out.pointA);
   iso.transformPoint(out.pointB, poseA, out.pointB);
   return out;

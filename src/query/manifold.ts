@@ -6,14 +6,15 @@ import type { ContactManifold } from "../narrowphase/contact.js";
 import { makeContactManifold } from "../narrowphase/contact.js";
 import { manifoldPair } from "../narrowphase/dispatch.js";
 import type { Shape } from "../shapes/shape.js";
-import { relativePose } from "./frames.js";
+import { checkPrediction, pairPose } from "./frames.js";
 
 /**
  * The contact manifold of shape `a` at world pose `poseA` and `b` at `poseB`, in the world
  * frame: `null` when the gap exceeds `prediction` (≥ 0, scene units); else one unit normal from
  * A toward B and 1–4 points, each with its witness points and signed distance, chosen by
  * reference-face / incident-face clipping to keep the largest contact area (Ericson 2005,
- * §8.3.4; Box2D, Jolt). Writes into `out` when given. Throws `CollideError("unsupported_pair")`.
+ * §8.3.4; Box2D, Jolt). Writes into `out` when given. Throws `CollideError`: `invalid_value` naming the argument for a bad shape, pose
+ * (non-finite translation, non-unit rotation) or prediction; `unsupported_pair`.
  */
 export function manifold(
   a: Shape,
@@ -23,7 +24,8 @@ export function manifold(
   prediction = 0,
   out: ContactManifold = makeContactManifold(),
 ): ContactManifold | null {
-  if (!manifoldPair(out, a, b, relativePose(poseA, poseB), prediction)) return null;
+  checkPrediction(prediction);
+  if (!manifoldPair(out, a, b, pairPose(a, poseA, b, poseB), prediction)) return null;
   iso.transformVector(out.normal, poseA, out.normal);
   for (let i = 0; i < out.count; i++) {
     const p = out.points[i];

@@ -25,9 +25,10 @@ import {
 } from "../../src/world/index.js";
 
 const executors: WorkerExecutor[] = [];
-function executor(threads: number): WorkerExecutor {
+async function executor(threads: number): Promise<WorkerExecutor> {
   const e = new WorkerExecutor({ threads, minPairs: 0 });
   executors.push(e);
+  await e.ready();
   return e;
 }
 afterAll(async () => {
@@ -116,18 +117,18 @@ function expectSameDoubles(a: number[], b: number[]): void {
   expect(mismatches).toBe(0);
 }
 
-function runTwin(
+async function runTwin(
   seed: number,
   threads: number,
   options: Partial<CollisionWorldOptions>,
   steps: number,
-): number {
+): Promise<number> {
   const rng = makeRandom(seed);
   const extent = 6;
   const shared = [makeSphere(0.35), makeCuboid({ x: 0.3, y: 0.2, z: 0.4 })];
   const t: Twin = {
     ref: new CollisionWorld(options),
-    par: new CollisionWorld({ ...options, executor: executor(threads) }),
+    par: new CollisionWorld({ ...options, executor: await executor(threads) }),
     refHandles: [],
     parHandles: [],
   };
@@ -167,23 +168,23 @@ function runTwin(
 }
 
 describe("WorkerExecutor: threaded steps are bitwise identical to single-threaded ones", () => {
-  it("2 threads, grid, prediction 0: 200 steps with moves, adds and removes", () => {
-    const touching = runTwin(11, 2, { broadphase: "grid" }, 200);
+  it("2 threads, grid, prediction 0: 200 steps with moves, adds and removes", async () => {
+    const touching = await runTwin(11, 2, { broadphase: "grid" }, 200);
     expect(touching).toBeGreaterThan(1000);
   });
 
-  it("2 threads, tree, prediction 0.05: 150 steps", () => {
-    const touching = runTwin(12, 2, { broadphase: "tree", prediction: 0.05 }, 150);
+  it("2 threads, tree, prediction 0.05: 150 steps", async () => {
+    const touching = await runTwin(12, 2, { broadphase: "tree", prediction: 0.05 }, 150);
     expect(touching).toBeGreaterThan(1000);
   });
 
-  it("3 threads (more threads than cores) and 1 thread (no workers) agree too", () => {
-    expect(runTwin(13, 3, { broadphase: "sap" }, 60)).toBeGreaterThan(100);
-    expect(runTwin(14, 1, { broadphase: "sap" }, 60)).toBeGreaterThan(100);
+  it("3 threads (more threads than cores) and 1 thread (no workers) agree too", async () => {
+    expect(await runTwin(13, 3, { broadphase: "sap" }, 60)).toBeGreaterThan(100);
+    expect(await runTwin(14, 1, { broadphase: "sap" }, 60)).toBeGreaterThan(100);
   });
 
-  it("an unsupported pair throws the single-threaded error, and the executor stays usable", () => {
-    const e = executor(2);
+  it("an unsupported pair throws the single-threaded error, and the executor stays usable", async () => {
+    const e = await executor(2);
     const w = new CollisionWorld({ broadphase: "brute", executor: e });
     const ref = new CollisionWorld({ broadphase: "brute" });
     const planeA = makeHalfSpace({ x: 0, y: 1, z: 0 }, 0);
@@ -211,6 +212,7 @@ describe("WorkerExecutor: threaded steps are bitwise identical to single-threade
     expect(() => new WorkerExecutor({ threads: 1.5 })).toThrow(CollideError);
     expect(() => new WorkerExecutor({ minPairs: -1 })).toThrow(CollideError);
     const e = new WorkerExecutor({ threads: 2, minPairs: 0 });
+    await e.ready();
     const w = new CollisionWorld({ executor: e });
     w.addBody({ shape: makeSphere(1), pose: randomPose(makeRandom(1), 0) });
     w.addBody({ shape: makeSphere(1), pose: randomPose(makeRandom(1), 0) });
