@@ -31,6 +31,7 @@ import { WorkerExecutor } from "../src/parallel/index.js";
 import { makeCuboid } from "../src/shapes/cuboid.js";
 import { makeSphere } from "../src/shapes/sphere.js";
 import { type BodyHandle, CollisionWorld, type WorldBroadPhase } from "../src/world/index.js";
+import { crashcatWorldEngine } from "./crashcat.js";
 import { type BenchScene, makeBenchScene, moveScene } from "./world-scene.js";
 
 /** Options of {@link runWorldBench}. */
@@ -335,6 +336,7 @@ export async function runWorldBench(options: WorldBenchOptions): Promise<WorldBe
   for (const bp of COLLIDE_BROAD_PHASES)
     measure(warmScene, () => collideEngine(warmScene, bp), 20, budgetMs);
   measure(warmScene, () => rapierEngine(warmScene), 20, budgetMs);
+  measure(warmScene, () => crashcatWorldEngine(warmScene) as unknown as Engine, 20, budgetMs);
   const withCannon = options.cannon ?? true;
   if (withCannon) measure(warmScene, () => cannonEngine(warmScene), 20, budgetMs);
   const threads = options.threads ?? 2;
@@ -385,6 +387,7 @@ export async function runWorldBench(options: WorldBenchOptions): Promise<WorldBe
     const peers: [string, () => Engine][] = [
       ["rapier", () => rapierEngine(scene)],
       ["rapier-sensor", () => rapierEngine(scene, true)],
+      ["crashcat", () => crashcatWorldEngine(scene) as unknown as Engine],
     ];
     if (withCannon) peers.push(["cannon-es", () => cannonEngine(scene)]);
     for (const [engine, make] of peers) {

@@ -19,6 +19,8 @@ import * as iso from "../math/isometry.js";
 import { hypot2 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
+import { makeDistanceResult } from "../narrowphase/contact.js";
+import { distanceMeshConvex } from "../narrowphase/mesh-convex.js";
 import type { Capsule } from "../shapes/capsule.js";
 import type { Cone } from "../shapes/cone.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
@@ -26,6 +28,8 @@ import type { Cuboid } from "../shapes/cuboid.js";
 import type { Cylinder } from "../shapes/cylinder.js";
 import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
+import type { Sphere } from "../shapes/sphere.js";
+import { containsPointTriangleMesh } from "../shapes/triangle-mesh.js";
 import { checkVec3 } from "../shapes/validate.js";
 import { checkPose } from "./frames.js";
 
@@ -58,6 +62,9 @@ const t1 = vec3.create();
 const t2 = vec3.create();
 const t3 = vec3.create();
 const basisU = vec3.create();
+const pointProbe: Sphere = { type: ShapeType.Sphere, radius: Number.MIN_VALUE };
+const pointProbePose = iso.identity();
+const meshDistance = makeDistanceResult();
 const basisV = vec3.create();
 
 /**
@@ -84,6 +91,23 @@ export function projectPointLocal(
       return projectCone(out, shape, p, solid);
     case ShapeType.ConvexPolyhedron:
       return projectConvexPolyhedron(out, shape, p, solid);
+    case ShapeType.TriangleMesh: {
+      // Closest point over the triangles through the BVH (a point as a sphere of the smallest
+      // positive radius); inside only for a closed mesh (generalised winding number).
+      pointProbePose.translation.x = p.x;
+      pointProbePose.translation.y = p.y;
+      pointProbePose.translation.z = p.z;
+      distanceMeshConvex(meshDistance, shape, pointProbe, pointProbePose);
+      out.inside = shape.closed && containsPointTriangleMesh(shape, p);
+      if (out.inside && solid) {
+        vec3.copy(out.point, p);
+        out.distance = 0;
+      } else {
+        vec3.copy(out.point, meshDistance.pointA);
+        out.distance = vec3.distance(p, out.point);
+      }
+      return out;
+    }
     case ShapeType.HalfSpace: {
       // The plane n·p = offset bounds the solid side n·p ≤ offset (Ericson 2005, §5.1.1).
       const s = vec3.dot(shape.normal, p) - shape.offset;
