@@ -230,7 +230,14 @@ export function answerQuery(q: unknown): unknown {
       const a = parseShape(l.a, "a");
       const b = parseShape(l.b, "b");
       if (a.shape.type !== ShapeType.Sphere || b.shape.type !== ShapeType.Sphere) {
-        throw new CollideError("unsupported_pair", "", null, "op volume takes two spheres");
+        const field = a.shape.type !== ShapeType.Sphere ? "a.type" : "b.type";
+        const got = ((field === "a.type" ? l.a : l.b) as { type?: unknown }).type;
+        throw new CollideError(
+          "unsupported_pair",
+          field,
+          got,
+          `op volume takes two spheres: ${field} is ${describeValue(got)}`,
+        );
       }
       const r = sphereSphereIntersection(
         a.pose.translation,

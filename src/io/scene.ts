@@ -27,7 +27,11 @@ export interface Scene {
   bodies: SceneBody[];
 }
 
-const u32 = z.number().int().min(0).max(0xffffffff);
+const u32 = z
+  .number()
+  .int({ message: "must be an integer in [0, 2^32 − 1]" })
+  .min(0, { message: "must be an integer in [0, 2^32 − 1]" })
+  .max(0xffffffff, { message: "must be an integer in [0, 2^32 − 1]" });
 const bodySchema = z.strictObject({
   id: z.string(),
   shape: z.unknown(),
