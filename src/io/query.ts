@@ -91,12 +91,6 @@ export function arr(v: Vec3): [number, number, number] {
   return [v.x + 0, v.y + 0, v.z + 0];
 }
 
-function checkPrediction(p: number | undefined): number {
-  if (p === undefined) return 0;
-  if (!(p >= 0)) invalidValue("prediction", p, "must be ≥ 0");
-  return p;
-}
-
 /**
  * Answers one parsed query object; returns the `result` value of its output line. Throws
  * `CollideError` for an invalid line (the caller renders it as an error line).
@@ -148,7 +142,8 @@ export function answerQuery(q: unknown): unknown {
     }
     case "contact": {
       const l = parseWith(contactSchema, q, "");
-      const prediction = checkPrediction(l.prediction);
+      // Validated (≥ 0) by contact() / manifold() themselves.
+      const prediction = l.prediction ?? 0;
       const a = parseShape(l.a, "a");
       const b = parseShape(l.b, "b");
       const c = contact(a.shape, a.pose, b.shape, b.pose, prediction);
@@ -162,7 +157,8 @@ export function answerQuery(q: unknown): unknown {
     }
     case "manifold": {
       const l = parseWith(contactSchema, q, "");
-      const prediction = checkPrediction(l.prediction);
+      // Validated (≥ 0) by contact() / manifold() themselves.
+      const prediction = l.prediction ?? 0;
       const a = parseShape(l.a, "a");
       const b = parseShape(l.b, "b");
       const m = manifold(a.shape, a.pose, b.shape, b.pose, prediction);

@@ -677,18 +677,7 @@ export class CollisionWorld {
     this.bp.castRay(origin, dir, maxToi, this.rayVisitor);
     for (const u of this.unbounded) this.visitRay(u, 0);
     this.qCaster = null;
-    if (this.qBestSlot < 0) return null;
-    const hit = out ?? {
-      handle: 0 as BodyHandle,
-      toi: 0,
-      point: vec3.create(),
-      normal: vec3.create(),
-    };
-    hit.handle = packHandle(this.qBestSlot, this.bodies.generation[this.qBestSlot]);
-    hit.toi = this.qBestToi;
-    vec3.copy(hit.point, this.qBestPoint);
-    vec3.copy(hit.normal, this.qBestNormal);
-    return hit;
+    return this.bestRayHit(out);
   }
 
   /**
@@ -738,18 +727,7 @@ export class CollisionWorld {
       this.qAny = false;
       this.qCaster = null;
     }
-    if (this.qBestSlot < 0) return null;
-    const hit = out ?? {
-      handle: 0 as BodyHandle,
-      toi: 0,
-      point: vec3.create(),
-      normal: vec3.create(),
-    };
-    hit.handle = packHandle(this.qBestSlot, this.bodies.generation[this.qBestSlot]);
-    hit.toi = this.qBestToi;
-    vec3.copy(hit.point, this.qBestPoint);
-    vec3.copy(hit.normal, this.qBestNormal);
-    return hit;
+    return this.bestRayHit(out);
   }
 
   /**
@@ -954,43 +932,47 @@ export class CollisionWorld {
     return this.qAny ? -1 : this.qBestToi;
   }
 
-  private visitAabb(slot: number): unknown {
-    if (!this.passes(slot)) return undefined;
+  /** The best ray hit of the last cast, written to `out` (allocated when absent), or null. */
+  private bestRayHit(out?: WorldRayHit): WorldRayHit | null {
+    if (this.qBestSlot < 0) return null;
+    const hit = out ?? {
+      handle: 0 as BodyHandle,
+      toi: 0,
+      point: vec3.create(),
+      normal: vec3.create(),
+    };
+    hit.handle = packHandle(this.qBestSlot, this.bodies.generation[this.qBestSlot]);
+    hit.toi = this.qBestToi;
+    vec3.copy(hit.point, this.qBestPoint);
+    vec3.copy(hit.normal, this.qBestNormal);
+    return hit;
+  }
+
+  /** True when body `slot`'s tight AABB overlaps or touches the query box [qMin, qMax]. */
+  private overlapsQueryBox(slot: number): boolean {
     const a = this.bodies.aabb;
     const k = 6 * slot;
     const mn = this.qMin;
     const mx = this.qMax;
-    if (
+    return (
       a[k] <= mx.x &&
       mn.x <= a[k + 3] &&
       a[k + 1] <= mx.y &&
       mn.y <= a[k + 4] &&
       a[k + 2] <= mx.z &&
       mn.z <= a[k + 5]
-    ) {
+    );
+  }
+
+  private visitAabb(slot: number): unknown {
+    if (this.passes(slot) && this.overlapsQueryBox(slot)) {
       this.qOut.push(packHandle(slot, this.bodies.generation[slot]));
     }
     return undefined;
   }
 
   private visitShape(slot: number): unknown {
-    if (!this.passes(slot)) return undefined;
-    const a = this.bodies.aabb;
-    const k = 6 * slot;
-    const mn = this.qMin;
-    const mx = this.qMax;
-    if (
-      !(
-        a[k] <= mx.x &&
-        mn.x <= a[k + 3] &&
-        a[k + 1] <= mx.y &&
-        mn.y <= a[k + 4] &&
-        a[k + 2] <= mx.z &&
-        mn.z <= a[k + 5]
-      )
-    ) {
-      return undefined;
-    }
+    if (!this.passes(slot) || !this.overlapsQueryBox(slot)) return undefined;
     this.bodies.readPose(poseB, slot);
     iso.invMul(bInA, this.qPose, poseB);
     if (intersectsPair(this.qShape as Shape, this.bodies.shapes[slot] as Shape, bInA)) {
