@@ -137,7 +137,8 @@ export class PairSet {
     let start = 0;
     for (let lo = 0; lo <= maxLo; lo++) {
       const end = counts[lo];
-      if (end - start > INSERTION_SORT_MAX_RUN) t.subarray(start, end).sort();
+      // A long run is heap-sorted in place: `t.subarray(start, end).sort()` would allocate a view.
+      if (end - start > INSERTION_SORT_MAX_RUN) heapSortRange(t, start, end);
       else {
         for (let i = start + 1; i < end; i++) {
           const v = t[i];
@@ -212,4 +213,35 @@ export class PairSet {
     });
     return out;
   }
+}
+
+/**
+ * Sorts `a[start .. end)` ascending in place by heapsort (Williams 1964; Knuth, TAOCP vol. 3,
+ * §5.2.3): O(k log k) for k = end − start, no recursion and no allocation. For numbers without
+ * NaN the ascending order is unique, so the result equals any other sort's.
+ */
+export function heapSortRange(a: Float64Array, start: number, end: number): void {
+  const n = end - start;
+  for (let i = (n >> 1) - 1; i >= 0; i--) siftDown(a, start, i, n);
+  for (let last = n - 1; last > 0; last--) {
+    const top = a[start];
+    a[start] = a[start + last];
+    a[start + last] = top;
+    siftDown(a, start, 0, last);
+  }
+}
+
+/** Restores the max-heap order of `a[base ..< base + n)` below heap index `i`. */
+function siftDown(a: Float64Array, base: number, i: number, n: number): void {
+  const v = a[base + i];
+  let j = i;
+  for (;;) {
+    let c = 2 * j + 1;
+    if (c >= n) break;
+    if (c + 1 < n && a[base + c + 1] > a[base + c]) c++;
+    if (!(a[base + c] > v)) break;
+    a[base + j] = a[base + c];
+    j = c;
+  }
+  a[base + j] = v;
 }

@@ -38,7 +38,7 @@ import {
   type RayCastCallback,
   raySegmentBoxEntry,
 } from "./broad-phase.js";
-import type { PairSet } from "./pair-set.js";
+import { heapSortRange, type PairSet } from "./pair-set.js";
 
 /** Settings of {@link SpatialHash}. */
 export interface SpatialHashOptions {
@@ -241,8 +241,8 @@ export class SpatialHash implements BroadPhase {
     }
     let cell = DEGENERATE_CELL_SIZE;
     if (count > 0) {
-      const sorted = this.sizes.subarray(0, count).sort();
-      const median = sorted[count >> 1];
+      heapSortRange(this.sizes, 0, count);
+      const median = this.sizes[count >> 1];
       const spread = Math.max(cMaxX - cMinX, cMaxY - cMinY, cMaxZ - cMinZ);
       if (median > 0 && Number.isFinite(median)) cell = this.options.cellSizeScale * median;
       else if (spread > 0 && Number.isFinite(spread)) cell = spread / Math.cbrt(count);

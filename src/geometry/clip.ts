@@ -274,36 +274,27 @@ export function clipPolygonAgainstPolygon(
   return out;
 }
 
-/** Twice the signed area of triangle (i, j, k) of packed `xyz`, projected along `n`. */
-function triArea2(xyz: Float64Array, i: number, j: number, k: number, n: Vec3): number {
-  const a = 3 * i;
-  const b = 3 * j;
-  const c = 3 * k;
-  const ux = xyz[b] - xyz[a];
-  const uy = xyz[b + 1] - xyz[a + 1];
-  const uz = xyz[b + 2] - xyz[a + 2];
-  const vx = xyz[c] - xyz[a];
-  const vy = xyz[c + 1] - xyz[a + 1];
-  const vz = xyz[c + 2] - xyz[a + 2];
-  return (uy * vz - uz * vy) * n.x + (uz * vx - ux * vz) * n.y + (ux * vy - uy * vx) * n.z;
-}
-
-/** Twice the absolute area of quadrilateral (i, j, k, l) in that order, projected along `n`. */
-function quadArea2(xyz: Float64Array, i: number, j: number, k: number, l: number, n: Vec3): number {
-  const a = 3 * i;
-  const b = 3 * j;
-  const c = 3 * k;
-  const d = 3 * l;
-  const ux = xyz[c] - xyz[a];
-  const uy = xyz[c + 1] - xyz[a + 1];
-  const uz = xyz[c + 2] - xyz[a + 2];
-  const vx = xyz[d] - xyz[b];
-  const vy = xyz[d + 1] - xyz[b + 1];
-  const vz = xyz[d + 2] - xyz[b + 2];
+/** |(u × v) · n|: twice the area of the triangle or quadrilateral with diagonals/edges u, v. */
+function absTripleN(
+  ux: number,
+  uy: number,
+  uz: number,
+  vx: number,
+  vy: number,
+  vz: number,
+  n: Vec3,
+): number {
   return Math.abs(
     (uy * vz - uz * vy) * n.x + (uz * vx - ux * vz) * n.y + (ux * vy - uy * vx) * n.z,
   );
 }
+
+/**
+ * Scratch result of {@link writeHullArea4}. The area goes through a typed array rather than a
+ * return value: V8 boxes (allocates) a double returned by a call it does not inline, and the
+ * loops of {@link reduceManifoldPoints} are too large for it to inline this one.
+ */
+const hullArea = new Float64Array(1);
 
 /**
  * Twice the area of the convex hull of points i, j, k, l of packed `xyz`, projected along `n`:
@@ -318,15 +309,51 @@ export function hullArea4(
   l: number,
   n: Vec3,
 ): number {
-  return Math.max(
-    Math.abs(triArea2(xyz, i, j, k, n)),
-    Math.abs(triArea2(xyz, i, j, l, n)),
-    Math.abs(triArea2(xyz, i, k, l, n)),
-    Math.abs(triArea2(xyz, j, k, l, n)),
-    quadArea2(xyz, i, j, k, l, n),
-    quadArea2(xyz, i, j, l, k, n),
-    quadArea2(xyz, i, k, j, l, n),
-  );
+  writeHullArea4(xyz, i, j, k, l, n);
+  return hullArea[0];
+}
+
+/** {@link hullArea4}, written to `hullArea[0]`. Triangle (a, b, c) is ½|(b−a)×(c−a)·n|, quadrilateral (a, b, c, d) in that order ½|(c−a)×(d−b)·n|. */
+function writeHullArea4(
+  xyz: Float64Array,
+  i: number,
+  j: number,
+  k: number,
+  l: number,
+  n: Vec3,
+): void {
+  const pi = 3 * i;
+  const pj = 3 * j;
+  const pk = 3 * k;
+  const pl = 3 * l;
+  // Edge vectors as differences of the stored coordinates (i→j, i→k, i→l, j→k, j→l, k→l).
+  const ijx = xyz[pj] - xyz[pi];
+  const ijy = xyz[pj + 1] - xyz[pi + 1];
+  const ijz = xyz[pj + 2] - xyz[pi + 2];
+  const ikx = xyz[pk] - xyz[pi];
+  const iky = xyz[pk + 1] - xyz[pi + 1];
+  const ikz = xyz[pk + 2] - xyz[pi + 2];
+  const ilx = xyz[pl] - xyz[pi];
+  const ily = xyz[pl + 1] - xyz[pi + 1];
+  const ilz = xyz[pl + 2] - xyz[pi + 2];
+  const jkx = xyz[pk] - xyz[pj];
+  const jky = xyz[pk + 1] - xyz[pj + 1];
+  const jkz = xyz[pk + 2] - xyz[pj + 2];
+  const jlx = xyz[pl] - xyz[pj];
+  const jly = xyz[pl + 1] - xyz[pj + 1];
+  const jlz = xyz[pl + 2] - xyz[pj + 2];
+  const klx = xyz[pl] - xyz[pk];
+  const kly = xyz[pl + 1] - xyz[pk + 1];
+  const klz = xyz[pl + 2] - xyz[pk + 2];
+  // Triangles ijk, ijl, ikl, jkl; quadrilaterals ijkl, ijlk, ikjl (diagonals ik×jl, il×jk, ij×kl).
+  let best = absTripleN(ijx, ijy, ijz, ikx, iky, ikz, n);
+  best = Math.max(best, absTripleN(ijx, ijy, ijz, ilx, ily, ilz, n));
+  best = Math.max(best, absTripleN(ikx, iky, ikz, ilx, ily, ilz, n));
+  best = Math.max(best, absTripleN(jkx, jky, jkz, jlx, jly, jlz, n));
+  best = Math.max(best, absTripleN(ikx, iky, ikz, jlx, jly, jlz, n));
+  best = Math.max(best, absTripleN(ilx, ily, ilz, jkx, jky, jkz, n));
+  best = Math.max(best, absTripleN(ijx, ijy, ijz, klx, kly, klz, n));
+  hullArea[0] = best;
 }
 
 /**
@@ -380,7 +407,15 @@ export function reduceManifoldPoints(
   let i2 = -1;
   best = 0;
   for (let i = 0; i < count; i++) {
-    const a2 = Math.abs(triArea2(xyz, i0, i1, i, normal));
+    const a2 = absTripleN(
+      xyz[3 * i1] - ax,
+      xyz[3 * i1 + 1] - ay,
+      xyz[3 * i1 + 2] - az,
+      xyz[3 * i] - ax,
+      xyz[3 * i + 1] - ay,
+      xyz[3 * i + 2] - az,
+      normal,
+    );
     if (a2 > best) {
       best = a2;
       i2 = i;
@@ -391,7 +426,8 @@ export function reduceManifoldPoints(
   let i3 = -1;
   for (let i = 0; i < count; i++) {
     if (i === i0 || i === i1 || i === i2) continue;
-    const a2 = hullArea4(xyz, i0, i1, i2, i, normal);
+    writeHullArea4(xyz, i0, i1, i2, i, normal);
+    const a2 = hullArea[0];
     if (a2 > best) {
       best = a2;
       i3 = i;
@@ -417,7 +453,8 @@ export function reduceManifoldPoints(
           const dk = dj || distances[k] <= deepLimit;
           for (let l = k + 1; l < count; l++) {
             if (!(dk || distances[l] <= deepLimit)) continue;
-            const a2 = hullArea4(xyz, i, j, k, l, normal);
+            writeHullArea4(xyz, i, j, k, l, normal);
+            const a2 = hullArea[0];
             if (a2 > best * gain) {
               best = a2;
               q[0] = i;
@@ -441,7 +478,8 @@ export function reduceManifoldPoints(
         if (i === q[0] || i === q[1] || i === q[2] || i === q[3]) continue;
         if (slot === 0 && !(distances[i] <= deepLimit)) continue;
         q[slot] = i;
-        const a2 = hullArea4(xyz, q[0], q[1], q[2], q[3], normal);
+        writeHullArea4(xyz, q[0], q[1], q[2], q[3], normal);
+        const a2 = hullArea[0];
         if (a2 > best * gain) {
           best = a2;
           improved = true;

@@ -15,9 +15,13 @@ export function approxEqual(a: number, b: number, tol: number): boolean {
   return Math.abs(a - b) <= tol * Math.max(1, Math.abs(a), Math.abs(b));
 }
 
-/** Squared lengths inside this range have an exact-enough square root without rescaling. */
-const HYPOT_SAFE_MIN = 1e-290;
-const HYPOT_SAFE_MAX = 1e290;
+/**
+ * Squared lengths strictly inside this range have an exact-enough square root without
+ * rescaling: there `hypot3(x, y, z)` is `Math.sqrt(x*x + y*y + z*z)`, bit for bit.
+ */
+export const HYPOT_SAFE_MIN = 1e-290;
+/** Upper end of the range of {@link HYPOT_SAFE_MIN}. */
+export const HYPOT_SAFE_MAX = 1e290;
 
 /**
  * √(x² + y²) without overflow or underflow: a plain square root in the normal range (much faster

@@ -158,12 +158,50 @@ export function distance(a: Vec3, b: Vec3): number {
 
 /** Below this length (about 2^-970) `normalize` rescales first; well above the subnormals. */
 const TINY_LENGTH = 1e-292;
+/**
+ * |a|² strictly between these two takes the fast path of `normalize`, where √(x²+y²+z²) is exact
+ * to rounding (the range in which `hypot3` takes the same path, so both paths agree bitwise).
+ */
+const NORMALIZE_SAFE_MIN_SQ = HYPOT_SAFE_MIN;
+const NORMALIZE_SAFE_MAX_SQ = HYPOT_SAFE_MAX;
 
 /**
  * out = a / |a|. Returns the length of `a`; when it is 0 (or not finite) `out` is left
  * unchanged and 0 is returned, so callers choose their own fallback instead of getting NaN.
+ * In hot code that only needs to know whether it worked, prefer {@link tryNormalize}: V8 boxes
+ * a double returned by a call it does not inline, a boolean it never does.
  */
 export function normalize(out: Vec3, a: Vec3): number {
+  const s = a.x * a.x + a.y * a.y + a.z * a.z;
+  if (s > NORMALIZE_SAFE_MIN_SQ && s < NORMALIZE_SAFE_MAX_SQ) {
+    const len = Math.sqrt(s);
+    const inv = 1 / len;
+    out.x = a.x * inv;
+    out.y = a.y * inv;
+    out.z = a.z * inv;
+    return len;
+  }
+  return normalizeRescaled(out, a);
+}
+
+/**
+ * out = a / |a| when `a` has a positive finite length (returns true); else `out` is left
+ * unchanged and false is returned. Exactly the direction {@link normalize} gives.
+ */
+export function tryNormalize(out: Vec3, a: Vec3): boolean {
+  const s = a.x * a.x + a.y * a.y + a.z * a.z;
+  if (s > NORMALIZE_SAFE_MIN_SQ && s < NORMALIZE_SAFE_MAX_SQ) {
+    const inv = 1 / Math.sqrt(s);
+    out.x = a.x * inv;
+    out.y = a.y * inv;
+    out.z = a.z * inv;
+    return true;
+  }
+  return normalizeRescaled(out, a) > 0;
+}
+
+/** `normalize` for lengths outside the fast range: huge, tiny, subnormal, zero or not finite. */
+function normalizeRescaled(out: Vec3, a: Vec3): number {
   const len = hypot3(a.x, a.y, a.z);
   if (!(len > 0) || !Number.isFinite(len)) return 0;
   if (len < TINY_LENGTH) {
@@ -236,4 +274,4 @@ export function maxAbsAxis(a: Vec3): number {
   return x >= y ? (x >= z ? 0 : 2) : y >= z ? 1 : 2;
 }
 
-import { hypot3 } from "./scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "./scalar.js";

@@ -239,11 +239,19 @@ export function contactCuboidCuboidSat(
     vec3.negate(dirTmp, dirTmp);
     supportCuboid(supB, b, dirTmp);
     iso.transformPoint(out.pointB, bInA, supB);
-    vec3.addScaled(out.pointA, out.pointB, n, -sat.separation);
+    // pointA = pointB − separation·n, written out: a double passed to a call V8 does not inline
+    // (this function is past its inlining budget) is boxed.
+    const s = sat.separation;
+    out.pointA.x = out.pointB.x - s * n.x;
+    out.pointA.y = out.pointB.y - s * n.y;
+    out.pointA.z = out.pointB.z - s * n.z;
   } else if (sat.kind === AXIS_FACE_B) {
     supportCuboid(supA, a, n);
     vec3.copy(out.pointA, supA);
-    vec3.addScaled(out.pointB, out.pointA, n, sat.separation);
+    const s = sat.separation;
+    out.pointB.x = supA.x + n.x * s;
+    out.pointB.y = supA.y + n.y * s;
+    out.pointB.z = supA.z + n.z * s;
   } else {
     // Support edge of A along n (direction e_i, through A's support vertex), of B along −n.
     supportCuboid(supA, a, n);

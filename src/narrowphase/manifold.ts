@@ -524,9 +524,11 @@ export function manifoldFromContact(
   contact: Contact,
   prediction: number,
 ): ContactManifold {
-  const len = vec3.normalize(nrm, contact.normal);
-  vec3.copy(out.normal, len > 0 ? nrm : contact.normal);
-  if (!(len > 0)) return singleContact(out, contact);
+  // Helpers that return doubles are avoided here: this function is too large for V8 to inline
+  // them, and a double returned by a call that is not inlined is boxed (allocated).
+  const unit = vec3.tryNormalize(nrm, contact.normal);
+  vec3.copy(out.normal, unit ? nrm : contact.normal);
+  if (!unit) return singleContact(out, contact);
   vec3.negate(tmp, nrm);
   quat.inverseRotate(dirB, bInA.rotation, tmp);
 
@@ -555,16 +557,24 @@ export function manifoldFromContact(
     if (featA.kind !== SEGMENT || featB.kind !== SEGMENT) return singleContact(out, contact);
     const pa = featA.poly.xyz;
     const pb = featB.poly.xyz;
-    vec3.set(edgeA, pa[3] - pa[0], pa[4] - pa[1], pa[5] - pa[2]);
-    vec3.set(edgeB, pb[3] - pb[0], pb[4] - pb[1], pb[5] - pb[2]);
-    if (vec3.normalize(edgeA, edgeA) === 0 || vec3.normalize(edgeB, edgeB) === 0) {
+    edgeA.x = pa[3] - pa[0];
+    edgeA.y = pa[4] - pa[1];
+    edgeA.z = pa[5] - pa[2];
+    edgeB.x = pb[3] - pb[0];
+    edgeB.y = pb[4] - pb[1];
+    edgeB.z = pb[5] - pb[2];
+    if (!vec3.tryNormalize(edgeA, edgeA) || !vec3.tryNormalize(edgeB, edgeB)) {
       return singleContact(out, contact);
     }
     vec3.cross(tmp, edgeA, edgeB);
-    if (vec3.length(tmp) > MANIFOLD_PARALLEL_SIN) return singleContact(out, contact);
+    const sin2 = tmp.x * tmp.x + tmp.y * tmp.y + tmp.z * tmp.z;
+    if (sin2 > MANIFOLD_PARALLEL_SIN * MANIFOLD_PARALLEL_SIN) return singleContact(out, contact);
     // The reference plane contains A's segment and faces along the normal's part ⟂ to it.
-    vec3.addScaled(planeN, nrm, edgeA, -vec3.dot(nrm, edgeA));
-    if (vec3.normalize(planeN, planeN) === 0) return singleContact(out, contact);
+    const along = nrm.x * edgeA.x + nrm.y * edgeA.y + nrm.z * edgeA.z;
+    planeN.x = nrm.x - along * edgeA.x;
+    planeN.y = nrm.y - along * edgeA.y;
+    planeN.z = nrm.z - along * edgeA.z;
+    if (!vec3.tryNormalize(planeN, planeN)) return singleContact(out, contact);
     refIsB = false;
     ref = featA;
     inc = featB;
@@ -575,7 +585,7 @@ export function manifoldFromContact(
   const ox = ro[0];
   const oy = ro[1];
   const oz = ro[2];
-  const mn = Math.abs(vec3.dot(planeN, nrm));
+  const mn = Math.abs(planeN.x * nrm.x + planeN.y * nrm.y + planeN.z * nrm.z);
   let size2 = 0;
   for (let i = 1; i < ref.poly.count; i++) {
     const dx = ro[3 * i] - ox;

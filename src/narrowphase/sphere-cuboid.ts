@@ -12,6 +12,7 @@
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Cuboid } from "../shapes/cuboid.js";
@@ -30,45 +31,52 @@ function sphereCenterInBox(bInA: Isometry): Vec3 {
 }
 
 /**
- * Writes the closest point of the box to `p` (B's frame) into `closestInB`, and returns its
- * squared distance (0 when p is inside or on the box).
+ * Writes the closest point of the box to `p` (B's frame) into `closestInB`; its squared
+ * distance to `p` (0 when p is inside or on the box) is `vec3.distanceSq(p, closestInB)`. It
+ * returns nothing: V8 boxes a double returned by a call it does not inline.
  */
-function clampIntoBox(p: Vec3, h: Vec3): number {
-  const x = Math.min(Math.max(p.x, -h.x), h.x);
-  const y = Math.min(Math.max(p.y, -h.y), h.y);
-  const z = Math.min(Math.max(p.z, -h.z), h.z);
-  vec3.set(closestInB, x, y, z);
-  return vec3.distanceSq(p, closestInB);
+function clampIntoBox(p: Vec3, h: Vec3): void {
+  closestInB.x = Math.min(Math.max(p.x, -h.x), h.x);
+  closestInB.y = Math.min(Math.max(p.y, -h.y), h.y);
+  closestInB.z = Math.min(Math.max(p.z, -h.z), h.z);
 }
+
+/** Distance from the point to the face found by the last {@link nearestFace} call. */
+const faceDistance = new Float64Array(1);
 
 /**
  * The face of the box nearest to interior point `p` (B's frame): sets `normalInB` to its outward
- * normal and returns the distance from p to it. Ties go to the lower axis, then to +.
+ * normal and `faceDistance[0]` to the distance from p to it. Ties go to the lower axis, then to
+ * +. (A typed array, not a return value: V8 boxes a double returned by a call it does not inline.)
  */
-function nearestFace(p: Vec3, h: Vec3): number {
+function nearestFace(p: Vec3, h: Vec3): void {
   let best = h.x - p.x;
-  vec3.set(normalInB, 1, 0, 0);
+  let axis = 0;
   if (h.x + p.x < best) {
     best = h.x + p.x;
-    vec3.set(normalInB, -1, 0, 0);
+    axis = 1;
   }
   if (h.y - p.y < best) {
     best = h.y - p.y;
-    vec3.set(normalInB, 0, 1, 0);
+    axis = 2;
   }
   if (h.y + p.y < best) {
     best = h.y + p.y;
-    vec3.set(normalInB, 0, -1, 0);
+    axis = 3;
   }
   if (h.z - p.z < best) {
     best = h.z - p.z;
-    vec3.set(normalInB, 0, 0, 1);
+    axis = 4;
   }
   if (h.z + p.z < best) {
     best = h.z + p.z;
-    vec3.set(normalInB, 0, 0, -1);
+    axis = 5;
   }
-  return best;
+  const sign = (axis & 1) === 0 ? 1 : -1;
+  normalInB.x = axis < 2 ? sign : 0;
+  normalInB.y = axis === 2 || axis === 3 ? sign : 0;
+  normalInB.z = axis > 3 ? sign : 0;
+  faceDistance[0] = best;
 }
 
 /** True when the sphere (A) and the box (B at `bInA`) overlap or touch. */
@@ -77,8 +85,14 @@ export function intersectsSphereCuboid(a: Sphere, b: Cuboid, bInA: Isometry): bo
   const r = a.radius;
   // Bounding-sphere early-out: the box lies within |h| of its centre.
   const reach = r + vec3.length(h);
-  if (vec3.lengthSq(bInA.translation) > reach * reach) return false;
-  return clampIntoBox(sphereCenterInBox(bInA), h) <= r * r;
+  const t = bInA.translation;
+  if (t.x * t.x + t.y * t.y + t.z * t.z > reach * reach) return false;
+  const p = sphereCenterInBox(bInA);
+  clampIntoBox(p, h);
+  const dx = p.x - closestInB.x;
+  const dy = p.y - closestInB.y;
+  const dz = p.z - closestInB.z;
+  return dx * dx + dy * dy + dz * dz <= r * r;
 }
 
 /**
@@ -98,21 +112,30 @@ export function contactSphereCuboid(
   const limit = r + prediction;
   if (limit < 0) return false;
   const reach = limit + vec3.length(h);
-  if (vec3.lengthSq(bInA.translation) > reach * reach) return false;
+  const t = bInA.translation;
+  if (t.x * t.x + t.y * t.y + t.z * t.z > reach * reach) return false;
   const p = sphereCenterInBox(bInA);
-  const d2 = clampIntoBox(p, h);
+  clampIntoBox(p, h);
+  const dx = p.x - closestInB.x;
+  const dy = p.y - closestInB.y;
+  const dz = p.z - closestInB.z;
+  const d2 = dx * dx + dy * dy + dz * dz;
   if (d2 > limit * limit) return false;
   let distance: number;
   if (d2 > 0) {
     // Outside: the box's outward normal at the closest point is (p − closest)/|p − closest|.
-    vec3.sub(normalInB, p, closestInB);
-    const d = vec3.normalize(normalInB, normalInB);
-    distance = d - r;
+    vec3.set(normalInB, dx, dy, dz);
+    distance =
+      (d2 > HYPOT_SAFE_MIN && d2 < HYPOT_SAFE_MAX ? Math.sqrt(d2) : vec3.length(normalInB)) - r;
+    vec3.tryNormalize(normalInB, normalInB);
   } else {
     // Centre inside or on the surface: push out through the nearest face.
-    const toFace = nearestFace(p, h);
+    nearestFace(p, h);
+    const toFace = faceDistance[0];
     distance = -toFace - r;
-    vec3.addScaled(closestInB, p, normalInB, toFace);
+    closestInB.x = p.x + normalInB.x * toFace;
+    closestInB.y = p.y + normalInB.y * toFace;
+    closestInB.z = p.z + normalInB.z * toFace;
   }
   // Box's outward normal points toward the sphere; the contact normal (A → B) is its negation.
   iso.transformPoint(out.pointB, bInA, closestInB);
@@ -132,14 +155,15 @@ export function distanceSphereCuboid(
 ): DistanceResult {
   const p = sphereCenterInBox(bInA);
   const h = b.halfExtents;
-  const d2 = clampIntoBox(p, h);
+  clampIntoBox(p, h);
+  const d2 = vec3.distanceSq(p, closestInB);
   let d = 0;
   if (d2 > 0) {
     vec3.sub(normalInB, p, closestInB);
     d = vec3.normalize(normalInB, normalInB);
   } else {
-    const toFace = nearestFace(p, h);
-    vec3.addScaled(closestInB, p, normalInB, toFace);
+    nearestFace(p, h);
+    vec3.addScaled(closestInB, p, normalInB, faceDistance[0]);
   }
   iso.transformPoint(out.pointB, bInA, closestInB);
   quat.rotate(normalInB, bInA.rotation, normalInB);

@@ -15,7 +15,7 @@ import { aabbConvexPolyhedron, supportConvexPolyhedron } from "./convex-polyhedr
 import { aabbCuboid, supportCuboid } from "./cuboid.js";
 import { aabbCylinder, supportCylinder } from "./cylinder.js";
 import type { HalfSpace } from "./half-space.js";
-import type { ConvexShape, Shape } from "./shape.js";
+import type { ConvexShape, Shape, ShapeOfType } from "./shape.js";
 import { ShapeType } from "./shape.js";
 import { aabbSphere, supportSphere } from "./sphere.js";
 import { aabbTriangle, supportTriangle } from "./triangle.js";
@@ -55,27 +55,36 @@ export function supportShape(out: Vec3, s: ConvexShape, dir: Vec3): Vec3 {
 
 /** out = the tight world AABB of shape `s` placed at `pose`. */
 export function aabbShape(out: Aabb, s: Shape, pose: Isometry): Aabb {
-  switch (s.type) {
+  return aabbShapeOfType(out, s.type, s, pose);
+}
+
+/**
+ * {@link aabbShape} for a shape whose type id `type` (equal to `s.type`) the caller keeps apart,
+ * as the world does in a typed array: dispatching on it rather than on `s.type` keeps V8's field
+ * loads in each per-type routine monomorphic, so that the hot path allocates nothing.
+ */
+export function aabbShapeOfType(out: Aabb, type: ShapeType, s: Shape, pose: Isometry): Aabb {
+  switch (type) {
     case ShapeType.Sphere:
-      return aabbSphere(out, s, pose);
+      return aabbSphere(out, s as ShapeOfType<typeof ShapeType.Sphere>, pose);
     case ShapeType.Cuboid:
-      return aabbCuboid(out, s, pose);
+      return aabbCuboid(out, s as ShapeOfType<typeof ShapeType.Cuboid>, pose);
     case ShapeType.Capsule:
-      return aabbCapsule(out, s, pose);
+      return aabbCapsule(out, s as ShapeOfType<typeof ShapeType.Capsule>, pose);
     case ShapeType.Cylinder:
-      return aabbCylinder(out, s, pose);
+      return aabbCylinder(out, s as ShapeOfType<typeof ShapeType.Cylinder>, pose);
     case ShapeType.Cone:
-      return aabbCone(out, s, pose);
+      return aabbCone(out, s as ShapeOfType<typeof ShapeType.Cone>, pose);
     case ShapeType.ConvexPolyhedron:
-      return aabbConvexPolyhedron(out, s, pose);
+      return aabbConvexPolyhedron(out, s as ShapeOfType<typeof ShapeType.ConvexPolyhedron>, pose);
     case ShapeType.Triangle:
-      return aabbTriangle(out, s, pose);
+      return aabbTriangle(out, s as ShapeOfType<typeof ShapeType.Triangle>, pose);
     case ShapeType.TriangleMesh:
-      return aabbTriangleMesh(out, s, pose);
+      return aabbTriangleMesh(out, s as ShapeOfType<typeof ShapeType.TriangleMesh>, pose);
     case ShapeType.HalfSpace:
-      return aabbHalfSpace(out, s, pose);
+      return aabbHalfSpace(out, s as ShapeOfType<typeof ShapeType.HalfSpace>, pose);
     case ShapeType.Compound:
-      return aabbCompound(out, s, pose);
+      return aabbCompound(out, s as ShapeOfType<typeof ShapeType.Compound>, pose);
   }
 }
 

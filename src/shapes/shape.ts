@@ -53,3 +53,6 @@ export type ConvexShape = Sphere | Cuboid | Capsule | Cylinder | Cone | ConvexPo
 
 /** Any shape Collide knows. */
 export type Shape = ConvexShape | TriangleMesh | HalfSpace | Compound;
+
+/** The member of {@link Shape} whose `type` is `T`. */
+export type ShapeOfType<T extends ShapeType> = Extract<Shape, { type: T }>;

@@ -36,6 +36,12 @@ export class BodyStore {
   mask = new Uint32Array(INITIAL_SLOTS);
   /** Flag bits of each slot ({@link FLAG_ALIVE}, {@link FLAG_SENSOR}). */
   flags = new Uint8Array(INITIAL_SLOTS);
+  /**
+   * Shape type ({@link ShapeType} id) of each slot. The hot paths dispatch on this byte rather
+   * than on `shape.type`: a polymorphic map check on the shape object would make V8 treat every
+   * later field load of the inlined per-type routine as polymorphic, and box its doubles.
+   */
+  shapeType = new Uint8Array(INITIAL_SLOTS);
   /** Current generation of each slot (the generation of its live body's handle). */
   generation = new Uint32Array(INITIAL_SLOTS);
   /** Number of touching pairs (last step) each slot takes part in. */
@@ -140,6 +146,9 @@ export class BodyStore {
     const flags = new Uint8Array(n);
     flags.set(this.flags);
     this.flags = flags;
+    const shapeType = new Uint8Array(n);
+    shapeType.set(this.shapeType);
+    this.shapeType = shapeType;
     const gen = new Uint32Array(n);
     gen.set(this.generation);
     this.generation = gen;

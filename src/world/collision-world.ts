@@ -53,7 +53,7 @@ import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { intersectsPair, isConvexType } from "../narrowphase/dispatch.js";
-import { aabbShape } from "../shapes/index.js";
+import { aabbShape, aabbShapeOfType } from "../shapes/index.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { BodyStore, FLAG_ALIVE, FLAG_CONVEX, FLAG_SENSOR } from "./body-store.js";
@@ -368,7 +368,7 @@ export class CollisionWorld {
     const ccd = desc.ccd ?? false;
     if (typeof ccd !== "boolean") invalidValue("body.ccd", ccd, "must be a boolean");
     const unbounded = desc.shape.type === ShapeType.HalfSpace;
-    this.computeBoxes("body.pose", desc.shape, desc.pose, unbounded);
+    this.computeBoxes("body.pose", desc.shape.type, desc.shape, desc.pose, unbounded);
     const b = this.bodies;
     if (b.peekSlot() > MAX_BODY_SLOT) {
       invalidValue("body", b.count, `exceeds the world's capacity of ${MAX_BODY_SLOT + 1} bodies`);
@@ -384,6 +384,7 @@ export class CollisionWorld {
       FLAG_ALIVE | (sensor ? FLAG_SENSOR : 0) | (isConvexType(desc.shape.type) ? FLAG_CONVEX : 0);
     b.touchCount[slot] = 0;
     b.shapes[slot] = desc.shape;
+    b.shapeType[slot] = desc.shape.type;
     b.userData[slot] = desc.userData;
     if (ccd) this.ccd.add(slot, b.pose);
     b.count++;
@@ -399,8 +400,9 @@ export class CollisionWorld {
     const slot = this.requireSlot("handle", handle);
     checkWorldPose("pose", pose);
     const b = this.bodies;
-    const unbounded = (b.shapes[slot] as Shape).type === ShapeType.HalfSpace;
-    this.computeBoxes("pose", b.shapes[slot] as Shape, pose, unbounded);
+    const type = b.shapeType[slot] as ShapeType;
+    const unbounded = type === ShapeType.HalfSpace;
+    this.computeBoxes("pose", type, b.shapes[slot] as Shape, pose, unbounded);
     const k = 7 * slot;
     vec3.set(
       displacement,
@@ -819,8 +821,14 @@ export class CollisionWorld {
    * box = tight AABB of `shape` at `pose`; bpMin/bpMax = it grown by half the prediction plus
    * the rounding pad (`WORLD_AABB_ROUNDING_PAD` × its largest coordinate magnitude).
    */
-  private computeBoxes(field: string, shape: Shape, pose: Isometry, unbounded = false): void {
-    aabbShape(box, shape, pose);
+  private computeBoxes(
+    field: string,
+    type: ShapeType,
+    shape: Shape,
+    pose: Isometry,
+    unbounded = false,
+  ): void {
+    aabbShapeOfType(box, type, shape, pose);
     if (unbounded) return;
     const mn = box.min;
     const mx = box.max;

@@ -1,11 +1,11 @@
 /**
  * Child-process probe of test/world/steady-state.test.ts, run as
- * `node --expose-gc --import tsx test/world/steady-state-probe.ts <broadphase> <n> <steps> <mode>`:
- * builds the benchmark scene, warms the world up (so the JIT has compiled the step), collects
- * garbage, then runs `steps` steps moving every body each frame and prints, as JSON, the heap
- * growth over those steps without any collection in between and the number of GCs that ran
- * (counted by a PerformanceObserver of "gc" entries). With a semi-space large enough to hold
- * the whole run, heap growth is the number of bytes allocated.
+ * `node --expose-gc --import tsx test/world/steady-state-probe.ts <broadphase> <n> <steps> <mode>`
+ * (`WARMUP=<frames>` sets the warm-up, 300 by default): builds the benchmark scene, collects the
+ * set-up's garbage, warms the world up (so that the JIT has compiled the step), then runs `steps`
+ * steps moving every body each frame, and prints as JSON the heap growth over those steps and
+ * the number of collections that ran meanwhile (a PerformanceObserver of "gc" entries). When no
+ * collection ran, heap growth is the number of bytes allocated.
  */
 import { PerformanceObserver } from "node:perf_hooks";
 import { makeBenchScene, moveScene } from "../../bench/world-scene.js";
@@ -21,7 +21,7 @@ const n = Number(process.argv[3] ?? 1000);
 const steps = Number(process.argv[4] ?? 1000);
 /** "full": the whole pipeline; "broad": masks 0, so the step is broad phase + filter + cache. */
 const mode = process.argv[5] ?? "full";
-const warmup = 200;
+const warmup = Number(process.env.WARMUP ?? 300);
 
 const scene = makeBenchScene(n, 7);
 const world = new CollisionWorld({ broadphase });
@@ -60,20 +60,30 @@ function frame(f: number): number {
   return world.contactCount + world.events().begin.count;
 }
 
-let sink = 0;
-for (let f = 1; f <= warmup; f++) sink += frame(f);
+/** Frames `from ..= to`. One function for the warm-up and the measured run, so that the measured
+ * loop is already compiled: compiling it (on-stack replacement) would allocate code and count. */
+function run(from: number, to: number): number {
+  let s = 0;
+  for (let f = from; f <= to; f++) s += frame(f);
+  return s;
+}
+
 let gcs = 0;
 const obs = new PerformanceObserver((list) => {
   gcs += list.getEntries().length;
 });
 obs.observe({ entryTypes: ["gc"] });
+// Collect the set-up's garbage first, then warm up: a forced collection clears weak references
+// that optimized code embeds and so deoptimizes it ("weak objects"), and re-optimizing inside
+// the measured steps would count the compiler's allocations as the step's.
 gc();
 gc();
-// Let the observer deliver the entries of the forced collections before counting.
+let sink = run(1, warmup);
+// Let the observer deliver the entries of the collections so far before counting.
 await new Promise((r) => setTimeout(r, 50));
 gcs = 0;
 const before = process.memoryUsage().heapUsed;
-for (let f = warmup + 1; f <= warmup + steps; f++) sink += frame(f);
+sink += run(warmup + 1, warmup + steps);
 const after = process.memoryUsage().heapUsed;
 await new Promise((r) => setTimeout(r, 50));
 const gcsDuring = gcs;
