@@ -84,6 +84,8 @@ const MAX_CELL_INDEX = 2 ** 40;
 const RAY_SLABS_PER_BODY = 4;
 const MIN_TABLE_CAPACITY = 16;
 const STAMP_LIMIT = 0x7fffffff;
+/** Doubles per entry of `SpatialHash.cellData`: min xyz, max xyz, lower cell index xyz. */
+const CELL_ENTRY_STRIDE = 9;
 
 /**
  * Uniform grid broad phase over hashed cells (see the module docs). Exact: reports the pairs
@@ -121,6 +123,12 @@ export class SpatialHash implements BroadPhase {
   private entryBody = new Int32Array(16);
   private entrySlot = new Int32Array(16);
   private cellBodies = new Int32Array(16);
+  /**
+   * Per cell entry, in the order of `cellBodies`: the body's box (6 doubles) and its lower cell
+   * indices (3), {@link CELL_ENTRY_STRIDE} doubles, so that the pair loop of a cell reads memory
+   * in sequence instead of jumping between bodies.
+   */
+  private cellData = new Float64Array(16 * CELL_ENTRY_STRIDE);
   private sizes = new Float64Array(16);
   private visitStamp = new Int32Array(0);
   private visitGeneration = 0;
@@ -256,7 +264,9 @@ export class SpatialHash implements BroadPhase {
     out.clear();
     this.ensureBuilt();
     const box = this.proxies.box;
-    const range = this.range;
+    const data = this.cellData;
+    const bodies = this.cellBodies;
+    const D = CELL_ENTRY_STRIDE;
     for (let o = 0; o < this.occupiedCount; o++) {
       const s = this.occupied[o];
       const cx = this.slotX[s];
@@ -265,18 +275,34 @@ export class SpatialHash implements BroadPhase {
       const start = this.slotStart[s];
       const end = start + this.slotCount[s];
       for (let a = start; a < end; a++) {
-        const ia = this.cellBodies[a];
-        const ka = 6 * ia;
-        for (let b = a + 1; b < end; b++) {
-          const ib = this.cellBodies[b];
-          const kb = 6 * ib;
+        const pa = D * a;
+        const minX = data[pa];
+        const minY = data[pa + 1];
+        const minZ = data[pa + 2];
+        const maxX = data[pa + 3];
+        const maxY = data[pa + 4];
+        const maxZ = data[pa + 5];
+        const rx = data[pa + 6];
+        const ry = data[pa + 7];
+        const rz = data[pa + 8];
+        for (let b = a + 1, pb = pa + D; b < end; b++, pb += D) {
+          // One branch for the six tests instead of six keeps the loop free of mispredictions
+          // (their outcomes are close to random; about 1 candidate in 10 overlaps).
+          const separated =
+            +(data[pb] > maxX) |
+            +(minX > data[pb + 3]) |
+            +(data[pb + 1] > maxY) |
+            +(minY > data[pb + 4]) |
+            +(data[pb + 2] > maxZ) |
+            +(minZ > data[pb + 5]);
           if (
-            boxesOverlap(box, ka, box, kb) &&
-            Math.max(range[ka], range[kb]) === cx &&
-            Math.max(range[ka + 1], range[kb + 1]) === cy &&
-            Math.max(range[ka + 2], range[kb + 2]) === cz
+            separated === 0 &&
+            // Report the pair only in the lowest cell the two boxes share (module docs).
+            Math.max(rx, data[pb + 6]) === cx &&
+            Math.max(ry, data[pb + 7]) === cy &&
+            Math.max(rz, data[pb + 8]) === cz
           ) {
-            out.add(ia, ib);
+            out.add(bodies[a], bodies[b]);
           }
         }
       }
@@ -622,6 +648,23 @@ export class SpatialHash implements BroadPhase {
     for (let i = 0; i < e; i++) {
       const slot = this.entrySlot[i];
       this.cellBodies[this.slotStart[slot] + this.slotCount[slot]++] = this.entryBody[i];
+    }
+    if (this.cellData.length < CELL_ENTRY_STRIDE * e) {
+      this.cellData = growFloat64(this.cellData, CELL_ENTRY_STRIDE * e);
+    }
+    const data = this.cellData;
+    const bodies = this.cellBodies;
+    for (let i = 0, d = 0; i < e; i++, d += CELL_ENTRY_STRIDE) {
+      const k = 6 * bodies[i];
+      data[d] = box[k];
+      data[d + 1] = box[k + 1];
+      data[d + 2] = box[k + 2];
+      data[d + 3] = box[k + 3];
+      data[d + 4] = box[k + 4];
+      data[d + 5] = box[k + 5];
+      data[d + 6] = range[k];
+      data[d + 7] = range[k + 1];
+      data[d + 8] = range[k + 2];
     }
     this.dirty = false;
   }
