@@ -93,6 +93,82 @@ function bareSphereObb(c: Vec3, r: number, t: Vec3, q: Quat, h: Vec3): boolean {
   return ex * ex + ey * ey + ez * ez <= r * r;
 }
 
+/** Row-major rotation matrix of unit quaternion q into `m` (9 numbers). */
+function bareMatrix(m: Float64Array, q: Quat): void {
+  const { x, y, z, w } = q;
+  m[0] = 1 - 2 * (y * y + z * z);
+  m[1] = 2 * (x * y - w * z);
+  m[2] = 2 * (x * z + w * y);
+  m[3] = 2 * (x * y + w * z);
+  m[4] = 1 - 2 * (x * x + z * z);
+  m[5] = 2 * (y * z - w * x);
+  m[6] = 2 * (x * z - w * y);
+  m[7] = 2 * (y * z + w * x);
+  m[8] = 1 - 2 * (x * x + y * y);
+}
+
+const bareA = new Float64Array(9);
+const bareB = new Float64Array(9);
+const bareR = new Float64Array(9);
+const bareAbsR = new Float64Array(9);
+const bareT = new Float64Array(3);
+const bareHa = new Float64Array(3);
+const bareHb = new Float64Array(3);
+
+/**
+ * The bare hand-written OBB–OBB test with the 15 separating axes (Ericson 2005, §4.4.1,
+ * `TestOBBOBB`), taking world poses, as a baseline; touching counts as overlapping, and the
+ * 1e-12 added to |R| stands for Ericson's epsilon against near-parallel edge axes.
+ */
+function bareObbObb(ta: Vec3, qa: Quat, ha: Vec3, tb: Vec3, qb: Quat, hb: Vec3): boolean {
+  bareMatrix(bareA, qa);
+  bareMatrix(bareB, qb);
+  const A = bareA;
+  const B = bareB;
+  const R = bareR;
+  const AR = bareAbsR;
+  // R = Aᵀ B (B's axes in A's frame); column j of a matrix is its j-th local axis.
+  for (let i = 0; i < 3; i++) {
+    for (let j = 0; j < 3; j++) {
+      R[3 * i + j] = A[i] * B[j] + A[3 + i] * B[3 + j] + A[6 + i] * B[6 + j];
+      AR[3 * i + j] = Math.abs(R[3 * i + j]) + 1e-12;
+    }
+  }
+  const dx = tb.x - ta.x;
+  const dy = tb.y - ta.y;
+  const dz = tb.z - ta.z;
+  const t = bareT;
+  for (let i = 0; i < 3; i++) t[i] = A[i] * dx + A[3 + i] * dy + A[6 + i] * dz;
+  const a = bareHa;
+  const b = bareHb;
+  a[0] = ha.x;
+  a[1] = ha.y;
+  a[2] = ha.z;
+  b[0] = hb.x;
+  b[1] = hb.y;
+  b[2] = hb.z;
+  for (let i = 0; i < 3; i++) {
+    const rb = b[0] * AR[3 * i] + b[1] * AR[3 * i + 1] + b[2] * AR[3 * i + 2];
+    if (Math.abs(t[i]) > a[i] + rb) return false;
+  }
+  for (let j = 0; j < 3; j++) {
+    const ra = a[0] * AR[j] + a[1] * AR[3 + j] + a[2] * AR[6 + j];
+    if (Math.abs(t[0] * R[j] + t[1] * R[3 + j] + t[2] * R[6 + j]) > ra + b[j]) return false;
+  }
+  for (let i = 0; i < 3; i++) {
+    const i1 = (i + 1) % 3;
+    const i2 = (i + 2) % 3;
+    for (let j = 0; j < 3; j++) {
+      const j1 = (j + 1) % 3;
+      const j2 = (j + 2) % 3;
+      const ra = a[i1] * AR[3 * i2 + j] + a[i2] * AR[3 * i1 + j];
+      const rb = b[j1] * AR[3 * i + j2] + b[j2] * AR[3 * i + j1];
+      if (Math.abs(t[i2] * R[3 * i1 + j] - t[i1] * R[3 * i2 + j]) > ra + rb) return false;
+    }
+  }
+  return true;
+}
+
 type Case = {
   name: string;
   a: Shape;
@@ -154,6 +230,15 @@ export async function runPairBench(options: { time?: number } = {}): Promise<Pai
       rapierB: new RAPIER.Cuboid(hBox.x, hBox.y, hBox.z),
       posesA: boxPoses,
       posesB: boxPosesB,
+      bare: (i) =>
+        bareObbObb(
+          boxPoses[i].translation,
+          boxPoses[i].rotation,
+          hBox,
+          boxPosesB[i].translation,
+          boxPosesB[i].rotation,
+          hBox,
+        ),
     },
     {
       name: "hull–hull (32 v) intersects",

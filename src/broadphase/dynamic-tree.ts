@@ -81,6 +81,13 @@ const INITIAL_NODES = 16;
  * Dynamic AABB tree broad phase (see the module docs). Exact: reports the pairs whose tight boxes
  * overlap or touch. Throws `CollideError` on bad options.
  */
+/**
+ * Relative widening of the ray–node slab interval in `castRay` (4 units of roundoff): the
+ * inverse-direction products differ from exact arithmetic by at most about 1 ulp each, and the
+ * sign of every product is exact, so this slack keeps every node the exact test would enter.
+ */
+const NODE_RAY_SLACK = 4 * Number.EPSILON;
+
 export class DynamicTree implements BroadPhase {
   private readonly proxies = new ProxyBoxes();
   private readonly options: DynamicTreeOptions;
@@ -100,6 +107,8 @@ export class DynamicTree implements BroadPhase {
   private leafOf = new Int32Array(0);
   private stack = new Int32Array(0);
   private stackT = new Float64Array(0);
+  /** Entry parameters of the two children tested by `castRay` (scratch). */
+  private readonly rayEnter = new Float64Array(2);
   private readonly fat = new Float64Array(6);
 
   /** A new, empty tree; `options` overrides {@link defaultDynamicTreeOptions}. */
@@ -314,6 +323,22 @@ export class DynamicTree implements BroadPhase {
     let n = 0;
     const tRoot = raySegmentBoxEntry(ox, oy, oz, dx, dy, dz, tMax, box, 6 * this.root);
     if (tRoot < 0) return 0;
+    // Inner nodes are tested by multiplying with the inverse direction (no division) and with
+    // the near/far planes picked once by the direction's signs; the interval is widened by
+    // NODE_RAY_SLACK so that rounding can only keep a node, never drop one. A zero component
+    // gives an infinite inverse: its slab then either excludes everything (origin outside it),
+    // yields ±Infinity, or NaN when the origin lies exactly on a plane, which the comparisons
+    // below ignore (the node is kept). Leaves use the exact raySegmentBoxEntry.
+    const ix = 1 / dx;
+    const iy = 1 / dy;
+    const iz = 1 / dz;
+    const nx = ix >= 0 ? 0 : 3;
+    const ny = iy >= 0 ? 1 : 4;
+    const nz = iz >= 0 ? 2 : 5;
+    const fx = 3 - nx;
+    const fy = 5 - ny;
+    const fz = 7 - nz;
+    const enter = this.rayEnter;
     let sp = 0;
     stack[sp] = this.root;
     stackT[sp++] = tRoot;
@@ -335,8 +360,25 @@ export class DynamicTree implements BroadPhase {
         continue;
       }
       const c2 = this.child2[node];
-      const t1 = raySegmentBoxEntry(ox, oy, oz, dx, dy, dz, tMax, box, 6 * c1);
-      const t2 = raySegmentBoxEntry(ox, oy, oz, dx, dy, dz, tMax, box, 6 * c2);
+      for (let side = 0; side < 2; side++) {
+        const k = 6 * (side === 0 ? c1 : c2);
+        let t0 = (box[k + nx] - ox) * ix;
+        let t1 = (box[k + fx] - ox) * ix;
+        const y0 = (box[k + ny] - oy) * iy;
+        const y1 = (box[k + fy] - oy) * iy;
+        const z0 = (box[k + nz] - oz) * iz;
+        const z1 = (box[k + fz] - oz) * iz;
+        if (y0 > t0) t0 = y0;
+        if (z0 > t0) t0 = z0;
+        if (y1 < t1) t1 = y1;
+        if (z1 < t1) t1 = z1;
+        if (!(t0 > 0)) t0 = 0;
+        if (tMax < t1) t1 = tMax;
+        // Rejected only when clearly empty beyond rounding (see above); NaN keeps the node.
+        enter[side] = t0 - NODE_RAY_SLACK * t0 > t1 + NODE_RAY_SLACK * Math.abs(t1) ? -1 : t0;
+      }
+      const t1 = enter[0];
+      const t2 = enter[1];
       // Push the farther child first so that the nearer one is popped first.
       const firstNear = t2 < 0 || (t1 >= 0 && t1 <= t2);
       const near = firstNear ? c1 : c2;
@@ -345,11 +387,11 @@ export class DynamicTree implements BroadPhase {
       const tFar = firstNear ? t2 : t1;
       if (tFar >= 0) {
         stack[sp] = far;
-        stackT[sp++] = tFar;
+        stackT[sp++] = tFar * (1 - NODE_RAY_SLACK);
       }
       if (tNear >= 0) {
         stack[sp] = near;
-        stackT[sp++] = tNear;
+        stackT[sp++] = tNear * (1 - NODE_RAY_SLACK);
       }
     }
     return n;

@@ -1,8 +1,11 @@
 /** The `intersects` query: do two posed shapes overlap or touch? */
 import type { Isometry } from "../math/isometry.js";
 import { intersectsPair } from "../narrowphase/dispatch.js";
-import type { Shape } from "../shapes/shape.js";
-import { pairPose } from "./frames.js";
+import { intersectsSphereCuboidWorld } from "../narrowphase/sphere-cuboid.js";
+import type { Cuboid } from "../shapes/cuboid.js";
+import { type Shape, ShapeType } from "../shapes/shape.js";
+import type { Sphere } from "../shapes/sphere.js";
+import { pairPose, poseOk } from "./frames.js";
 
 /**
  * True when shape `a` at world pose `poseA` and shape `b` at `poseB` overlap or touch (exact:
@@ -12,5 +15,32 @@ import { pairPose } from "./frames.js";
  * cannot answer.
  */
 export function intersects(a: Shape, poseA: Isometry, b: Shape, poseB: Isometry): boolean {
+  // Sphere–box, the commonest pair, in the world frame: one inverse rotation, no relative pose.
+  if (a !== null && typeof a === "object" && b !== null && typeof b === "object") {
+    if (
+      a.type === ShapeType.Sphere &&
+      b.type === ShapeType.Cuboid &&
+      poseOk(poseA) &&
+      poseOk(poseB)
+    )
+      return sphereCuboid(a, poseA, b, poseB);
+    if (
+      a.type === ShapeType.Cuboid &&
+      b.type === ShapeType.Sphere &&
+      poseOk(poseA) &&
+      poseOk(poseB)
+    )
+      return sphereCuboid(b, poseB, a, poseA);
+  }
   return intersectsPair(a, b, pairPose(a, poseA, b, poseB));
+}
+
+function sphereCuboid(s: Sphere, ps: Isometry, c: Cuboid, pc: Isometry): boolean {
+  return intersectsSphereCuboidWorld(
+    s.radius,
+    ps.translation,
+    c.halfExtents,
+    pc.translation,
+    pc.rotation,
+  );
 }
