@@ -126,6 +126,18 @@ export const SAP_AXIS_SWITCH_RATIO = 2;
 export const SPATIAL_HASH_CELL_SCALE = 2;
 
 /**
+ * Margin of the spatial hash's fat boxes as a fraction of the cell side. The grid and its
+ * candidate pairs are built from the boxes grown by this margin and kept until a box leaves its
+ * fat box, so a body that moves a little (less than the margin) costs a containment test per
+ * move instead of a rebuild per step (the Verlet-list or "skin" idea of molecular dynamics,
+ * Verlet 1967; Box2D's fat AABBs play the same role in its tree). Larger margins rebuild less
+ * often but test more candidate pairs each step; on the 50,000-body benchmark scene 0.02 gave
+ * the lowest mean step (0.01–0.05 tried). Unitless.
+ * @default 0.02
+ */
+export const SPATIAL_HASH_FAT_MARGIN = 0.02;
+
+/**
  * Most grid cells a body may occupy in the spatial hash; a larger body goes to the overflow
  * list, tested against every body, so huge boxes stay correct without flooding the grid
  * (Ericson 2005, §7.2: hierarchical grids serve the same purpose). Count.

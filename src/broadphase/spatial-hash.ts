@@ -5,10 +5,15 @@
  *
  * Space is cut into cubic cells of side `s`; a box occupies the cells `floor(min/s) ..
  * floor(max/s)` on each axis (`Math.floor`, so negative coordinates are correct). The grid is
- * rebuilt lazily: moves only record the new tight box, and the next query rebuilds the cell
- * table in O(total cell entries) with a counting pass (no sorting, no allocation once the typed
- * arrays have grown). Bodies that would occupy more than `maxCellsPerBody` cells go to an
- * overflow list that is tested against every body, so huge boxes stay correct and cheap.
+ * built from fat boxes, each box grown by `SPATIAL_HASH_FAT_MARGIN` × `s`, and so are the
+ * candidate pairs (the pairs whose fat boxes overlap, enumerated once per build). Both stay valid
+ * while every box stays inside its fat box: a move that keeps it inside only records the new box,
+ * and `computePairs` filters the candidates by the current boxes, which is exact because two
+ * boxes that overlap have overlapping fat boxes (the Verlet list of molecular dynamics). A move
+ * out of the fat box, an insert or a remove makes the next query rebuild, in O(total cell
+ * entries) with a counting pass (no sorting, no allocation once the typed arrays have grown).
+ * Bodies that would occupy more than `maxCellsPerBody` cells go to an overflow list that is
+ * tested against every body, so huge boxes stay correct and cheap.
  *
  * Pairs are deduplicated without a hash set: two overlapping boxes share every cell of the
  * intersection of their cell ranges, and the pair is reported only in the lowest of them
@@ -22,6 +27,7 @@
 import {
   GRID_TRAVERSAL_PADDING,
   SPATIAL_HASH_CELL_SCALE,
+  SPATIAL_HASH_FAT_MARGIN,
   SPATIAL_HASH_MAX_CELLS_PER_BODY,
 } from "../constants.js";
 import { invalidValue } from "../errors.js";
@@ -38,7 +44,7 @@ import {
   type RayCastCallback,
   raySegmentBoxEntry,
 } from "./broad-phase.js";
-import { heapSortRange, type PairSet } from "./pair-set.js";
+import { heapSortRange, PAIR_KEY_BASE, PairSet } from "./pair-set.js";
 
 /** Settings of {@link SpatialHash}. */
 export interface SpatialHashOptions {
@@ -101,7 +107,16 @@ export class SpatialHash implements BroadPhase {
   private s = 0;
   private sizedAtCount = 0;
   private dirty = true;
-  /** Cell range of each proxy at the last rebuild: `(x0, y0, z0, x1, y1, z1)`. */
+  /**
+   * Fat box of each proxy at the last rebuild: its box grown by `SPATIAL_HASH_FAT_MARGIN` × the
+   * cell side. The cell table and {@link candidates} are built from these and stay valid while
+   * every box stays inside its fat box (checked by `move`).
+   */
+  private fat = new Float64Array(0);
+  /** The pairs whose fat boxes overlap, sorted, from the last rebuild (when `candidatesValid`). */
+  private readonly candidates = new PairSet();
+  private candidatesValid = false;
+  /** Cell range of each proxy's fat box at the last rebuild: `(x0, y0, z0, x1, y1, z1)`. */
   private range = new Float64Array(0);
   private isOverflow = new Uint8Array(0);
   private overflow = new Int32Array(8);
@@ -178,6 +193,7 @@ export class SpatialHash implements BroadPhase {
     if (id >= this.isOverflow.length) {
       const n = this.proxies.slot.length;
       this.range = growFloat64(this.range, 6 * n);
+      this.fat = growFloat64(this.fat, 6 * n);
       const flags = new Uint8Array(n);
       flags.set(this.isOverflow);
       this.isOverflow = flags;
@@ -186,10 +202,25 @@ export class SpatialHash implements BroadPhase {
     this.dirty = true;
   }
 
-  /** Records the new box of proxy `id` (the grid is rebuilt at the next query). */
+  /**
+   * Records the new box of proxy `id`. While the box stays inside its fat box nothing else
+   * happens; when it leaves it, the grid is rebuilt at the next query.
+   */
   move(id: number, min: Vec3, max: Vec3, _displacement?: Vec3): void {
     this.proxies.set(id, min, max);
-    this.dirty = true;
+    if (this.dirty) return;
+    const f = this.fat;
+    const k = 6 * id;
+    if (
+      min.x < f[k] ||
+      min.y < f[k + 1] ||
+      min.z < f[k + 2] ||
+      max.x > f[k + 3] ||
+      max.y > f[k + 4] ||
+      max.z > f[k + 5]
+    ) {
+      this.dirty = true;
+    }
   }
 
   /** Removes proxy `id`; throws `CollideError` when it is absent. */
@@ -259,11 +290,33 @@ export class SpatialHash implements BroadPhase {
     return cell;
   }
 
-  /** Fills `out` with every overlapping or touching pair, sorted by `(lo, hi)`. */
+  /**
+   * Fills `out` with every overlapping or touching pair, sorted by `(lo, hi)`: the candidate
+   * pairs of the fat boxes (enumerated once per rebuild) whose current boxes overlap.
+   */
   computePairs(out: PairSet): PairSet {
     out.clear();
     this.ensureBuilt();
+    const c = this.candidates;
+    if (!this.candidatesValid) {
+      this.enumerateCandidates(c);
+      this.candidatesValid = true;
+    }
     const box = this.proxies.box;
+    const n = c.size;
+    for (let i = 0; i < n; i++) {
+      const key = c.keyAt(i);
+      const lo = Math.floor(key / PAIR_KEY_BASE);
+      const hi = key - lo * PAIR_KEY_BASE;
+      if (boxesOverlap(box, 6 * lo, box, 6 * hi)) out.addKey(key);
+    }
+    return out;
+  }
+
+  /** Fills `out` with the pairs whose fat boxes overlap or touch, sorted (module docs). */
+  private enumerateCandidates(out: PairSet): void {
+    out.clear();
+    const fat = this.fat;
     const data = this.cellData;
     const bodies = this.cellBodies;
     const D = CELL_ENTRY_STRIDE;
@@ -313,10 +366,10 @@ export class SpatialHash implements BroadPhase {
       for (let i = 0; i < count; i++) {
         const b = live[i];
         if (b === a || (this.isOverflow[b] === 1 && b < a)) continue;
-        if (boxesOverlap(box, 6 * a, box, 6 * b)) out.add(a, b);
+        if (boxesOverlap(fat, 6 * a, fat, 6 * b)) out.add(a, b);
       }
     }
-    return out.sort();
+    out.sort();
   }
 
   /**
@@ -586,6 +639,16 @@ export class SpatialHash implements BroadPhase {
     }
     const s = Math.max(this.cell, maxAbs / MAX_CELL_INDEX);
     this.s = s;
+    // Fat boxes: grown by the margin, kept finite at the ends of the double range.
+    const margin = SPATIAL_HASH_FAT_MARGIN * s;
+    const fat = this.fat;
+    for (let i = 0; i < count; i++) {
+      const k = 6 * live[i];
+      for (let j = 0; j < 3; j++) {
+        fat[k + j] = Math.max(-Number.MAX_VALUE, box[k + j] - margin);
+        fat[k + 3 + j] = Math.min(Number.MAX_VALUE, box[k + 3 + j] + margin);
+      }
+    }
     const range = this.range;
     const maxCells = this.options.maxCellsPerBody;
     const bounds = this.bounds;
@@ -597,7 +660,7 @@ export class SpatialHash implements BroadPhase {
     for (let i = 0; i < count; i++) {
       const id = live[i];
       const k = 6 * id;
-      for (let j = 0; j < 6; j++) range[k + j] = Math.floor(box[k + j] / s);
+      for (let j = 0; j < 6; j++) range[k + j] = Math.floor(fat[k + j] / s);
       const cells =
         (range[k + 3] - range[k] + 1) *
         (range[k + 4] - range[k + 1] + 1) *
@@ -612,8 +675,8 @@ export class SpatialHash implements BroadPhase {
       this.normalCount++;
       entries += cells;
       for (let j = 0; j < 3; j++) {
-        if (box[k + j] < bounds[j]) bounds[j] = box[k + j];
-        if (box[k + 3 + j] > bounds[3 + j]) bounds[3 + j] = box[k + 3 + j];
+        if (fat[k + j] < bounds[j]) bounds[j] = fat[k + j];
+        if (fat[k + 3 + j] > bounds[3 + j]) bounds[3 + j] = fat[k + 3 + j];
       }
     }
     this.entryBody = growInt32(this.entryBody, entries);
@@ -656,16 +719,17 @@ export class SpatialHash implements BroadPhase {
     const bodies = this.cellBodies;
     for (let i = 0, d = 0; i < e; i++, d += CELL_ENTRY_STRIDE) {
       const k = 6 * bodies[i];
-      data[d] = box[k];
-      data[d + 1] = box[k + 1];
-      data[d + 2] = box[k + 2];
-      data[d + 3] = box[k + 3];
-      data[d + 4] = box[k + 4];
-      data[d + 5] = box[k + 5];
+      data[d] = fat[k];
+      data[d + 1] = fat[k + 1];
+      data[d + 2] = fat[k + 2];
+      data[d + 3] = fat[k + 3];
+      data[d + 4] = fat[k + 4];
+      data[d + 5] = fat[k + 5];
       data[d + 6] = range[k];
       data[d + 7] = range[k + 1];
       data[d + 8] = range[k + 2];
     }
+    this.candidatesValid = false;
     this.dirty = false;
   }
 
