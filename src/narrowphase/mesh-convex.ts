@@ -63,6 +63,7 @@ import {
   intersectsConvexConvex,
 } from "./convex-convex.js";
 import { manifoldFromContact } from "./manifold.js";
+import { projectOntoTriangleFace } from "./sphere-triangle.js";
 
 /** Feature ids of mesh manifold points: triangle index · 2^21 + the triangle's own id mod 2^21. */
 const TRIANGLE_FEATURE_FIELD = 2 ** 21;
@@ -117,6 +118,7 @@ function candidates(mesh: TriangleMesh, b: ConvexShape, bInA: Isometry, margin: 
  */
 function contactSphereTri(out: Contact, r: number, center: Vec3, maxGap: number): boolean {
   closestPointOnTriangle(cp, center, tri.a, tri.b, tri.c, weights);
+  projectOntoTriangleFace(cp, center, tri.a, tri.b, tri.c);
   vec3.sub(rel, center, cp);
   const d = vec3.length(rel);
   if (d - r > maxGap) return false;
