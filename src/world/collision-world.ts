@@ -45,7 +45,7 @@ import { DynamicTree } from "../broadphase/dynamic-tree.js";
 import { PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
 import { SpatialHash } from "../broadphase/spatial-hash.js";
 import { SweepAndPrune } from "../broadphase/sweep-and-prune.js";
-import { AABB_MARGIN, WORLD_AABB_ROUNDING_PAD } from "../constants.js";
+import { AABB_MARGIN, WORLD_AABB_ROUNDING_PAD, WORLD_MAX_PAIRS } from "../constants.js";
 import { invalidValue } from "../errors.js";
 import * as aabbm from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
@@ -56,6 +56,7 @@ import { intersectsPair, isConvexType } from "../narrowphase/dispatch.js";
 import { aabbShape, aabbShapeOfType } from "../shapes/index.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
+import { checkVec3 } from "../shapes/validate.js";
 import { BodyStore, FLAG_ALIVE, FLAG_CONVEX, FLAG_SENSOR } from "./body-store.js";
 import { CcdState, type ImpactList } from "./ccd.js";
 import {
@@ -114,6 +115,14 @@ export interface CollisionWorldOptions {
    * @default null
    */
   executor: StepExecutor | null;
+  /**
+   * Most candidate pairs a step may take to the narrow phase (a positive integer). A step whose
+   * broad phase finds more throws `CollideError` naming this option, before any narrow-phase
+   * work, instead of exhausting memory (10,000 bodies at one point are 50 million pairs, about
+   * 15 GB of manifolds). The world is left as it was before the step.
+   * @default WORLD_MAX_PAIRS = 2^21 pairs
+   */
+  maxPairs: number;
 }
 
 /** The default {@link CollisionWorldOptions}. */
@@ -124,6 +133,7 @@ export function defaultCollisionWorldOptions(): CollisionWorldOptions {
     aabbMargin: AABB_MARGIN,
     profile: false,
     executor: null,
+    maxPairs: WORLD_MAX_PAIRS,
   };
 }
 
@@ -328,7 +338,33 @@ export class CollisionWorld {
 
   /** A new, empty world; `options` overrides {@link defaultCollisionWorldOptions}. */
   constructor(options: Partial<CollisionWorldOptions> = {}) {
-    const o = { ...defaultCollisionWorldOptions(), ...options };
+    if (options === null || typeof options !== "object") {
+      invalidValue("options", options, "must be an object");
+    }
+    const defaults = defaultCollisionWorldOptions();
+    for (const key of Object.keys(options)) {
+      if (!Object.hasOwn(defaults, key)) {
+        invalidValue(
+          `options.${key}`,
+          (options as Record<string, unknown>)[key],
+          "is not an option",
+        );
+      }
+    }
+    const o = { ...defaults, ...options };
+    if (typeof o.profile !== "boolean") {
+      invalidValue("options.profile", o.profile, "must be a boolean");
+    }
+    if (!(Number.isInteger(o.maxPairs) && o.maxPairs >= 1)) {
+      invalidValue("options.maxPairs", o.maxPairs, "must be an integer >= 1");
+    }
+    if (
+      o.executor !== null &&
+      (typeof o.executor !== "object" ||
+        typeof (o.executor as { runNarrowPhase?: unknown }).runNarrowPhase !== "function")
+    ) {
+      invalidValue("options.executor", o.executor, "must be a StepExecutor or null");
+    }
     if (!(typeof o.prediction === "number" && Number.isFinite(o.prediction) && o.prediction >= 0)) {
       invalidValue("options.prediction", o.prediction, "must be a finite number >= 0");
     }
@@ -505,6 +541,13 @@ export class CollisionWorld {
     const t0 = profile ? performance.now() : 0;
     const pairs = this.bp.computePairs(this.pairs);
     if (this.unbounded.length > 0) this.addUnboundedPairs(pairs);
+    if (pairs.size > this.options.maxPairs) {
+      invalidValue(
+        "options.maxPairs",
+        this.options.maxPairs,
+        `is exceeded: the broad phase found ${pairs.size} candidate pairs (raise it to allow this)`,
+      );
+    }
     const t1 = profile ? performance.now() : 0;
     const b = this.bodies;
     const { layer, mask, flags, generation, shapes } = b;
@@ -743,6 +786,8 @@ export class CollisionWorld {
     out: BodyHandle[] = [],
     filter: QueryFilter = {},
   ): BodyHandle[] {
+    checkVec3("min", min);
+    checkVec3("max", max);
     this.beginFilter(filter);
     vec3.copy(this.qMin, min);
     vec3.copy(this.qMax, max);

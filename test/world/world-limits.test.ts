@@ -1,0 +1,80 @@
+/**
+ * Options, capacity and argument checks of CollisionWorld found by the fresh-user pass of
+ * session 2: unknown options were accepted silently, `overlapAabb` without `max` threw a plain
+ * TypeError, and 10,000 bodies at one point (50 million pairs) exhausted the machine's memory.
+ */
+import { describe, expect, it } from "vitest";
+import { CollideError } from "../../src/errors.js";
+import { makeSphere } from "../../src/shapes/sphere.js";
+import { CollisionWorld } from "../../src/world/index.js";
+
+const at = (x: number, y: number, z: number) => ({
+  translation: { x, y, z },
+  rotation: { x: 0, y: 0, z: 0, w: 1 },
+});
+
+function thrown(f: () => unknown): CollideError {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(CollideError);
+    return e as CollideError;
+  }
+  throw new Error("did not throw");
+}
+
+describe("CollisionWorld options", () => {
+  it("refuses unknown and ill-typed options, naming them", () => {
+    expect(thrown(() => new CollisionWorld({ bogus: 1 } as never)).field).toBe("options.bogus");
+    expect(thrown(() => new CollisionWorld({ profile: "yes" } as never)).field).toBe(
+      "options.profile",
+    );
+    expect(thrown(() => new CollisionWorld({ maxPairs: 0 })).field).toBe("options.maxPairs");
+    expect(thrown(() => new CollisionWorld({ maxPairs: 1.5 })).field).toBe("options.maxPairs");
+    expect(thrown(() => new CollisionWorld({ executor: {} as never })).field).toBe(
+      "options.executor",
+    );
+    expect(thrown(() => new CollisionWorld(null as never)).field).toBe("options");
+  });
+});
+
+describe("CollisionWorld maxPairs", () => {
+  for (const broadphase of ["brute", "sap", "grid", "tree"] as const) {
+    it(`${broadphase}: more candidate pairs than maxPairs throw before the narrow phase; the last step's results stay`, () => {
+      const world = new CollisionWorld({ broadphase, maxPairs: 40 });
+      const handles = [];
+      for (let i = 0; i < 10; i++)
+        handles.push(world.addBody({ shape: makeSphere(1), pose: at(3 * i, 0, 0) }));
+      world.step();
+      expect(world.contactCount).toBe(0);
+      // Pile all ten at one point: 45 pairs > 40.
+      for (const h of handles) world.setPose(h, at(0, 0, 0));
+      const e = thrown(() => world.step());
+      expect(e.field).toBe("options.maxPairs");
+      expect(e.message).toContain("45");
+      expect(world.contactCount).toBe(0);
+      // Spread them again: the world steps normally.
+      for (let i = 0; i < 10; i++) world.setPose(handles[i], at(3 * i, 0, 0));
+      world.step();
+      expect(world.contactCount).toBe(0);
+      // Exactly at the limit is allowed.
+      const w2 = new CollisionWorld({ broadphase, maxPairs: 45 });
+      for (let i = 0; i < 10; i++) w2.addBody({ shape: makeSphere(1), pose: at(0, 0, 0) });
+      w2.step();
+      expect(w2.contactCount).toBe(45);
+    });
+  }
+});
+
+describe("CollisionWorld.overlapAabb arguments", () => {
+  it("a missing or non-finite corner is a CollideError naming it", () => {
+    const world = new CollisionWorld();
+    world.addBody({ shape: makeSphere(1), pose: at(0, 0, 0) });
+    expect(thrown(() => world.overlapAabb({ x: 0, y: 0, z: 0 }, undefined as never)).field).toBe(
+      "max",
+    );
+    expect(
+      thrown(() => world.overlapAabb({ x: Number.NaN, y: 0, z: 0 }, { x: 1, y: 1, z: 1 })).field,
+    ).toMatch(/^min/);
+  });
+});
