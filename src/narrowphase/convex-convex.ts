@@ -50,26 +50,126 @@ import type { Contact, DistanceResult } from "./contact.js";
 export class ShapeCoreSupport implements SupportMap {
   /** The wrapped shape. */
   shape: ConvexShape = { type: ShapeType.Cuboid, halfExtents: { x: 0, y: 0, z: 0 } };
-  /** Radius swept around the core, scene units. */
+  /** Radius swept around the core, scene units (times {@link scale}). */
   margin = 0;
+  /**
+   * Power of two every support point and the margin are multiplied by (exact): the solver's
+   * change of units for shapes far outside the range where GJK's squared and cubed lengths
+   * neither overflow nor underflow. 1 almost always.
+   */
+  scale = 1;
 
-  /** Wraps `shape`; returns this. */
+  /** Wraps `shape` at scale 1; returns this. */
   reset(shape: ConvexShape): this {
     this.shape = shape;
+    this.scale = 1;
     this.margin =
       shape.type === ShapeType.Sphere || shape.type === ShapeType.Capsule ? shape.radius : 0;
     return this;
   }
 
-  /** out = the core's support point along `dir` (local frame). */
+  /** Multiplies the support points and the margin by the power of two `k` from now on. */
+  rescale(k: number): void {
+    this.scale = k;
+    this.margin *= k;
+  }
+
+  /** out = the core's support point along `dir` (local frame), times {@link scale}. */
   support(out: Vec3, dir: Vec3): Vec3 {
     const s = this.shape;
     if (s.type === ShapeType.Sphere) return vec3.set(out, 0, 0, 0);
     if (s.type === ShapeType.Capsule) {
-      return vec3.dot(s.b, dir) > vec3.dot(s.a, dir) ? vec3.copy(out, s.b) : vec3.copy(out, s.a);
-    }
-    return supportShape(out, s, dir);
+      if (vec3.dot(s.b, dir) > vec3.dot(s.a, dir)) vec3.copy(out, s.b);
+      else vec3.copy(out, s.a);
+    } else supportShape(out, s, dir);
+    if (this.scale !== 1) vec3.scale(out, out, this.scale);
+    return out;
   }
+}
+
+/**
+ * Magnitudes (scene units) between which the convex solver works unscaled: GJK and EPA form
+ * products of up to four coordinates (signed volumes, squared lengths), which stay finite and
+ * normal for magnitudes within about 1e±75; outside this narrower range the problem is first
+ * multiplied by a power of two (exact) and the answer divided by it.
+ */
+const SOLVER_MAGNITUDE_MAX = 2 ** 128;
+const SOLVER_MAGNITUDE_MIN = 2 ** -128;
+
+const scaledBInA: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z: 0, w: 1 } };
+
+/** max(|x|, |y|, |z|). */
+function maxAbs(v: Vec3): number {
+  return Math.max(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
+}
+
+/** Largest |coordinate| of any vertex of a hull, per hull object (shapes are immutable). */
+const hullMagnitude = new WeakMap<ConvexShape, number>();
+
+/** An upper bound, within a factor √3, of the largest |coordinate| of shape `s` (local frame). */
+function shapeMagnitude(s: ConvexShape): number {
+  switch (s.type) {
+    case ShapeType.Sphere:
+      return s.radius;
+    case ShapeType.Cuboid:
+      return maxAbs(s.halfExtents);
+    case ShapeType.Capsule:
+      return Math.max(maxAbs(s.a), maxAbs(s.b)) + s.radius;
+    case ShapeType.Cylinder:
+    case ShapeType.Cone:
+      return Math.max(s.halfHeight, s.radius);
+    case ShapeType.Triangle:
+      return Math.max(maxAbs(s.a), maxAbs(s.b), maxAbs(s.c));
+    case ShapeType.ConvexPolyhedron: {
+      let m = hullMagnitude.get(s);
+      if (m === undefined) {
+        m = 0;
+        for (const v of s.vertices) m = Math.max(m, Math.abs(v));
+        hullMagnitude.set(s, m);
+      }
+      return m;
+    }
+  }
+  return 0;
+}
+
+/**
+ * The power of two that brings this pair's magnitude (B's offset and both shapes' extents) near
+ * 1, or 1 when it is already within the solver's range. Powers of two are built by
+ * multiplication (no Math.pow), so the factor is exact on every engine.
+ */
+function pairScale(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
+  const m = Math.max(maxAbs(bInA.translation), shapeMagnitude(a), shapeMagnitude(b));
+  if (!(m > 0) || (m <= SOLVER_MAGNITUDE_MAX && m >= SOLVER_MAGNITUDE_MIN)) return 1;
+  let k = 1;
+  if (m > 1) {
+    while (m * k > 2 ** 64) k *= 2 ** -64;
+    while (m * k > 1) k *= 0.5;
+  } else {
+    while (m * k < 2 ** -64) k *= 2 ** 64;
+    while (m * k < 0.5) k *= 2;
+  }
+  return k;
+}
+
+/**
+ * Resets the cores for `a`, `b` and `coreBInA` for B at `bInA`, rescaled when the pair is out of
+ * the solver's range (see {@link pairScale}); returns the factor applied (1 almost always).
+ */
+function loadPair(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
+  coreA.reset(a);
+  coreB.reset(b);
+  const k = pairScale(a, b, bInA);
+  if (k === 1) {
+    coreBInA.reset(coreB, bInA);
+    return 1;
+  }
+  coreA.rescale(k);
+  coreB.rescale(k);
+  vec3.scale(scaledBInA.translation, bInA.translation, k);
+  quat.copy(scaledBInA.rotation, bInA.rotation);
+  coreBInA.reset(coreB, scaledBInA);
+  return k;
 }
 
 /** True for the shapes whose core is a polytope (flat faces only): SAT applies. */
@@ -99,9 +199,19 @@ const solvedB = vec3.create();
  * separating axis proves the full gap exceeds `maxGap`.
  */
 function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): boolean {
-  coreA.reset(a);
-  coreB.reset(b);
-  coreBInA.reset(coreB, bInA);
+  const k = loadPair(a, b, bInA);
+  if (k === 1) return solveLoaded(a, b, bInA, maxGap);
+  if (!solveLoaded(a, b, scaledBInA, maxGap * k)) return false;
+  // Back to scene units (division by a power of two: exact unless the result under/overflows).
+  const inv = 1 / k;
+  solvedDistance *= inv;
+  vec3.scale(solvedA, solvedA, inv);
+  vec3.scale(solvedB, solvedB, inv);
+  return true;
+}
+
+/** {@link solve} on the cores as loaded by {@link loadPair} (B at `bInA`, in the solver's units). */
+function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): boolean {
   const rA = coreA.margin;
   const rB = coreB.margin;
   const r = rA + rB;
@@ -351,11 +461,9 @@ function satDepth(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
  * separating axis (Gilbert, Johnson & Keerthi 1988; van den Bergen 2003, §4.3).
  */
 export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
-  coreA.reset(a);
-  coreB.reset(b);
-  coreBInA.reset(coreB, bInA);
+  loadPair(a, b, bInA);
   const r = coreA.margin + coreB.margin;
-  vec3.copy(initDir, bInA.translation);
+  vec3.copy(initDir, coreBInA.pose.translation);
   gjk(gjkOut, coreA, coreBInA, initDir, r);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   return gjkOut.status === GjkStatus.Intersecting || gjkOut.distance <= r;

@@ -4,7 +4,9 @@
  * every body moved every frame with `setPose`, then `step()` with manifolds; 1,000 measured steps
  * after a JIT warm-up, with V8's default heap settings. The probe reports the heap growth over the
  * measured steps (no collection ran in between, so growth = bytes allocated) and the number of
- * collections (a PerformanceObserver of "gc" entries).
+ * collections (a PerformanceObserver of "gc" entries). It measures up to three consecutive
+ * windows of 1,000 steps and reports the first that shows the steady state: on a loaded machine
+ * (CI runs test files in parallel) the JIT's background compilation can finish inside the first.
  *
  * Measured on Node 20 (x64), all four broad phases: 0 collections, 7–120 bytes per step (noise
  * of the probe's own timer and observer; V8's sampling heap profiler attributes < 0.1 KB per step
