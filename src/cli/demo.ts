@@ -8,6 +8,7 @@
  */
 import { PairSet } from "../broadphase/pair-set.js";
 import { SweepAndPrune } from "../broadphase/sweep-and-prune.js";
+import { invalidValue } from "../errors.js";
 import {
   boundingSphereExact,
   boundingSphereMean,
@@ -243,6 +244,26 @@ export function formatBoundingVolumes(r: BoundingVolumeResult): string {
   return lines.join("\n");
 }
 
+/**
+ * Most moving bodies the demo accepts. The crowd fills a fixed region, so its pairs per frame
+ * grow about quadratically with the count: 20,000 bodies take about 0.3 s a frame on a 2-core
+ * machine, 100,000 several seconds; more would look like a hang.
+ * @default 100000
+ */
+export const DEMO_MAX_BODIES = 100_000;
+
+/** Most frames the demo runs: 100,000 frames are about 28 minutes of scene time at 60 Hz. @default 100000 */
+export const DEMO_MAX_FRAMES = 100_000;
+
+/** Largest seed: seeds are 32-bit unsigned integers (mulberry32, src/math/random.ts). @default 2^32 − 1 */
+export const DEMO_MAX_SEED = 0xffffffff;
+
+function checkIntInRange(field: string, v: number, lo: number, hi: number): void {
+  if (!Number.isInteger(v) || v < lo || v > hi) {
+    invalidValue(field, v, `must be an integer in [${lo}, ${hi}]`);
+  }
+}
+
 /** Options of {@link runDemo}. */
 export interface DemoOptions {
   /** Moving bodies. @default 2000 */
@@ -270,12 +291,20 @@ export interface DemoResult {
   boundingVolumes: BoundingVolumeResult;
 }
 
-/** Runs the whole demo: bounding volumes, then the moving scene. */
+/**
+ * Runs the whole demo: bounding volumes, then the moving scene. Throws `CollideError` for
+ * bodies outside [1, {@link DEMO_MAX_BODIES}], frames outside [1, {@link DEMO_MAX_FRAMES}] or a
+ * seed outside [0, 2^32 − 1] (or not an integer).
+ */
 export function runDemo(options: Partial<DemoOptions> = {}): DemoResult {
   const frames = options.frames ?? 300;
   const seed = options.seed ?? 1;
+  const bodies = options.bodies ?? 2000;
+  checkIntInRange("bodies", bodies, 1, DEMO_MAX_BODIES);
+  checkIntInRange("frames", frames, 1, DEMO_MAX_FRAMES);
+  checkIntInRange("seed", seed, 0, DEMO_MAX_SEED);
   const boundingVolumes = runBoundingVolumes({ bodies: 3000, seed });
-  const scene = new DemoScene({ bodies: options.bodies ?? 2000, seed });
+  const scene = new DemoScene({ bodies, seed });
   let pairs = 0;
   let contacts = 0;
   let broad = 0;

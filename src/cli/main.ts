@@ -1,21 +1,34 @@
 #!/usr/bin/env node
 /**
  * The `collide` command: one thin file per subcommand over the public API (shared/DESIGN.md).
- * Bad input prints a clear error naming the field and the value and exits with status 1.
+ * Bad input prints a clear error naming the field and the value and exits with status 1; a
+ * closed standard output (the reader went away) ends the command quietly (src/cli/output.ts).
  */
 import { Command, InvalidArgumentError } from "commander";
 import { CollideError } from "../errors.js";
 import { runBenchCommand } from "./bench.js";
 import { runCheckCommand } from "./check.js";
+import { DEMO_MAX_BODIES, DEMO_MAX_FRAMES, DEMO_MAX_SEED } from "./demo.js";
 import { runDemoCommand } from "./demo-command.js";
+import { handleClosedOutput } from "./output.js";
 import { runQueryCommand } from "./query.js";
-import { runViewCommand } from "./view.js";
+import { runViewCommand, VIEW_MAX_FRAMES } from "./view.js";
 
-function positiveInt(name: string) {
+handleClosedOutput();
+
+/**
+ * The option parser of an integer in [lo, hi], written in decimal digits: anything else (a
+ * fraction, an exponent, a value out of range that would wrap or run for ever) is refused.
+ */
+function intInRange(name: string, lo: number, hi: number) {
   return (v: string) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < 1)
-      throw new InvalidArgumentError(`${name} must be a positive integer (got ${v})`);
+    const t = v.trim();
+    const n = Number(t);
+    if (!/^\d+$/.test(t) || !Number.isSafeInteger(n) || n < lo || n > hi) {
+      throw new InvalidArgumentError(
+        `${name} must be an integer in [${lo}, ${hi}], in decimal digits (got ${v})`,
+      );
+    }
     return n;
   };
 }
@@ -48,16 +61,31 @@ program
 program
   .command("demo")
   .description("run the embedded demo scene on the Stanford bunny (the main job)")
-  .option("--bodies <n>", "moving bodies", positiveInt("--bodies"), 2000)
-  .option("--frames <n>", "frames to run", positiveInt("--frames"), 300)
-  .option("--seed <n>", "seed of the scene", positiveInt("--seed"), 1)
+  .option(
+    "--bodies <n>",
+    `moving bodies, 1 to ${DEMO_MAX_BODIES}`,
+    intInRange("--bodies", 1, DEMO_MAX_BODIES),
+    2000,
+  )
+  .option(
+    "--frames <n>",
+    `frames to run, 1 to ${DEMO_MAX_FRAMES}`,
+    intInRange("--frames", 1, DEMO_MAX_FRAMES),
+    300,
+  )
+  .option(
+    "--seed <n>",
+    `seed of the scene, 0 to ${DEMO_MAX_SEED}`,
+    intInRange("--seed", 0, DEMO_MAX_SEED),
+    1,
+  )
   .option("--json", "print one JSON object instead of the summary")
   .action((o) => runDemoCommand(o));
 
 program
   .command("check")
   .description("list every touching pair of a scene file with its contacts (interference check)")
-  .argument("<scene>", "scene JSON file (shared/FORMATS.md)")
+  .argument("<scene>", "scene JSON file (docs/FORMATS.md)")
   .option("--broadphase <name>", "brute | sap | grid | tree", broadphaseName, "brute")
   .option(
     "--prediction <d>",
@@ -73,7 +101,8 @@ program
   .command("query")
   .description("answer JSON Lines queries: one query object per line in, one answer per line out")
   .argument("[file]", "input file (default: standard input)")
-  .action((file) => runQueryCommand(file));
+  .option("--allow-outside", "allow mesh files outside the working directory")
+  .action((file, o) => runQueryCommand(file, o));
 
 program
   .command("bench")
@@ -85,11 +114,16 @@ program
 program
   .command("view")
   .description("serve the web debug viewer of a scene (or of the moving demo) on 127.0.0.1")
-  .argument("[scene]", "scene JSON file (shared/FORMATS.md)")
+  .argument("[scene]", "scene JSON file (docs/FORMATS.md)")
   .option("--demo", "show the built-in moving demo instead of a scene file")
   .option("--port <n>", "TCP port (0: any free port)", nonNegativeNumber("--port"), 0)
   .option("--host <h>", "address to bind: 127.0.0.1 only", "127.0.0.1")
-  .option("--frames <n>", "frames of the demo", positiveInt("--frames"))
+  .option(
+    "--frames <n>",
+    `frames of the demo, 1 to ${VIEW_MAX_FRAMES}`,
+    intInRange("--frames", 1, VIEW_MAX_FRAMES),
+  )
+  .option("--allow-outside", "allow mesh files outside the scene file's folder")
   .action((scene, o) => runViewCommand(scene, o));
 
 program.exitOverride((err) => {

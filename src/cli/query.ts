@@ -2,22 +2,36 @@
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { CollideError } from "../errors.js";
-import { answerQueryLine } from "../io/query.js";
+import { answerQueryLineAsync, makeQuerySession } from "../io/query.js";
+import { writeOutput } from "./output.js";
+
+/** Options of `collide query`. */
+export interface QueryCommandOptions {
+  /** Allow mesh files outside the working directory. */
+  allowOutside?: boolean;
+}
 
 /**
- * Answers every line of `file` (or of standard input) in order, streaming; sets the exit status
- * to 1 when any line failed. Throws `CollideError("io_error")` when the file cannot be read.
+ * Answers every line of `file` (or of standard input) in order, one after another, streaming;
+ * mesh files (OBJ, glTF, GLB) resolve against the working directory and are read once per run.
+ * Sets the exit status to 1 when any line failed; stops early when standard output is closed.
+ * Throws `CollideError("io_error")` when the file cannot be read.
  */
-export async function runQueryCommand(file: string | undefined): Promise<void> {
+export async function runQueryCommand(
+  file: string | undefined,
+  o: QueryCommandOptions = {},
+): Promise<void> {
+  const session = makeQuerySession({ allowOutside: o.allowOutside });
   let failed = false;
   let lineNumber = 0;
-  const answer = (raw: string) => {
+  /** Answers one physical line; false when the output is closed. */
+  const answer = async (raw: string): Promise<boolean> => {
     const line = raw.replace(/\r$/, "");
     const n = lineNumber++;
-    if (line.trim() === "") return;
-    const r = answerQueryLine(line, n);
+    if (line.trim() === "") return true;
+    const r = await answerQueryLineAsync(line, n, session);
     if (r.failed) failed = true;
-    process.stdout.write(`${r.line}\n`);
+    return writeOutput(`${r.line}\n`);
   };
   if (file !== undefined) {
     let text: string;
@@ -29,10 +43,15 @@ export async function runQueryCommand(file: string | undefined): Promise<void> {
     }
     const lines = text.split("\n");
     if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-    for (const l of lines) answer(l);
+    for (const l of lines) if (!(await answer(l))) return;
   } else {
     const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
-    for await (const l of rl) answer(l);
+    for await (const l of rl) {
+      if (!(await answer(l))) {
+        rl.close();
+        return;
+      }
+    }
   }
   if (failed) process.exitCode = 1;
 }

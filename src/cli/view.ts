@@ -31,7 +31,7 @@ import {
 } from "../debug/view-model.js";
 import { CollideError, invalidValue } from "../errors.js";
 import { checkScene } from "../io/check.js";
-import { loadScene } from "../io/scene.js";
+import { loadSceneAsync } from "../io/scene.js";
 import type { Isometry } from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
 import { makeWorldContact } from "../world/contact-cache.js";
@@ -45,9 +45,18 @@ export interface ViewCommandOptions {
   port: number;
   /** Host to bind: only 127.0.0.1 (or `localhost`, which means it) is accepted. @default "127.0.0.1" */
   host?: string;
-  /** Frames of the demo. @default the demo scene's own count */
+  /** Frames of the demo, 1 to {@link VIEW_MAX_FRAMES}. @default the demo scene's own count */
   frames?: number;
+  /** Allow mesh files outside the scene file's folder. */
+  allowOutside?: boolean;
 }
+
+/**
+ * Most demo frames the viewer records: every frame is kept in memory (poses and contacts, tens
+ * of kilobytes a frame), so this bounds the server to a few hundred megabytes; a minute at 60 Hz.
+ * @default 3600
+ */
+export const VIEW_MAX_FRAMES = 3600;
 
 /** The loopback address the viewer binds. */
 const LOOPBACK = "127.0.0.1";
@@ -62,8 +71,8 @@ interface ViewSource {
 
 const v3 = (a: readonly number[]) => ({ x: a[0], y: a[1], z: a[2] });
 
-function sceneSource(path: string): ViewSource {
-  const scene = loadScene(path);
+async function sceneSource(path: string, allowOutside: boolean): Promise<ViewSource> {
+  const scene = await loadSceneAsync(path, { allowOutside });
   const result = checkScene(scene);
   const index = new Map(scene.bodies.map((b, i) => [b.id, i]));
   const contacts: DemoContact[] = result.pairs.map((p) => ({
@@ -306,7 +315,8 @@ function makeHandler(source: ViewSource, dist: string, allowedHosts: () => Set<s
  * Runs `collide view`: loads the scene (or records the demo), builds the viewer if needed,
  * listens on 127.0.0.1:`port` and prints `http://127.0.0.1:PORT/` on standard output. Resolves
  * once listening; the server runs until the process ends. Throws `CollideError` for a bad
- * scene, a host other than 127.0.0.1, a bad port, or neither/both of SCENE and `--demo`.
+ * scene (mesh files: OBJ, glTF or GLB, inside the scene's folder unless `allowOutside`), a host
+ * other than 127.0.0.1, a bad port or frame count, or neither/both of SCENE and `--demo`.
  */
 export async function runViewCommand(
   scenePath: string | undefined,
@@ -329,7 +339,15 @@ export async function runViewCommand(
   if (!o.demo && scenePath === undefined) {
     throw new CollideError("missing_field", "scene", undefined, "missing SCENE (or pass --demo)");
   }
-  const source = o.demo ? demoSource(o.frames) : sceneSource(scenePath as string);
+  if (
+    o.frames !== undefined &&
+    !(Number.isInteger(o.frames) && o.frames >= 1 && o.frames <= VIEW_MAX_FRAMES)
+  ) {
+    invalidValue("--frames", o.frames, `must be an integer in [1, ${VIEW_MAX_FRAMES}]`);
+  }
+  const source = o.demo
+    ? demoSource(o.frames)
+    : await sceneSource(scenePath as string, o.allowOutside === true);
   const dist = ensureViewerBuilt();
   let hosts = new Set<string>();
   const server = createServer(makeHandler(source, dist, () => hosts));

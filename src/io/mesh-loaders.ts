@@ -307,7 +307,7 @@ export function loadMeshFileSync(path: string, field = "file"): MeshData {
       "io_error",
       field,
       path,
-      `glTF file ${path} needs the asynchronous loader (loadMeshFile, loadSceneAsync)`,
+      `glTF file ${path} needs the asynchronous loader (loadMeshFile, loadSceneAsync, answerQueryLineAsync)`,
     );
   }
   let text: string;

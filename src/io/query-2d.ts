@@ -77,6 +77,9 @@ export function parseShape2D(json: unknown, field: string): PosedShape2 {
     }
     case "rect": {
       const s = parseWith(SHAPE2D_SCHEMAS.rect, json, field);
+      if (!(s.min[0] <= s.max[0] && s.min[1] <= s.max[1])) {
+        invalidValue(`${field}.max`, s.max, "must be ≥ min on every axis");
+      }
       return rectFromMinMax(v2(s.min), v2(s.max), field);
     }
     case "orect": {

@@ -18,9 +18,12 @@ import { raycast } from "../query/raycast.js";
 import { sphereSphereIntersection } from "../query/volume.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
+import type { MeshData } from "./mesh-loaders.js";
+import { loadMeshFile, loadMeshFileSync, meshFileKind } from "./mesh-loaders.js";
 import { answerQuery2D } from "./query-2d.js";
+import type { ShapeParseContext } from "./shapes-json.js";
 import { parseShape } from "./shapes-json.js";
-import { parseWith } from "./validate-json.js";
+import { echoAsGiven, parseJsonText, parseWith } from "./validate-json.js";
 
 /** Every op of shared/FORMATS.md. */
 export const QUERY_OPS = [
@@ -92,10 +95,20 @@ export function arr(v: Vec3): [number, number, number] {
 }
 
 /**
- * Answers one parsed query object; returns the `result` value of its output line. Throws
- * `CollideError` for an invalid line (the caller renders it as an error line).
+ * Answers one parsed query object; returns the `result` value of its output line. `mesh` files
+ * resolve by `ctx` (default: relative to the working directory, inside it, OBJ only). Throws
+ * `CollideError` for an invalid line (the caller renders it as an error line), with vector
+ * values echoed as the arrays the line gave.
  */
-export function answerQuery(q: unknown): unknown {
+export function answerQuery(q: unknown, ctx: ShapeParseContext = {}): unknown {
+  try {
+    return answerQueryObject(q, ctx);
+  } catch (e) {
+    throw echoAsGiven(e, q, "");
+  }
+}
+
+function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
   if (q === null || typeof q !== "object" || Array.isArray(q)) {
     throw new CollideError(
       "invalid_json",
@@ -129,14 +142,14 @@ export function answerQuery(q: unknown): unknown {
   switch (op) {
     case "intersects": {
       const l = parseWith(pairSchema, q, "");
-      const a = parseShape(l.a, "a");
-      const b = parseShape(l.b, "b");
+      const a = parseShape(l.a, "a", ctx);
+      const b = parseShape(l.b, "b", ctx);
       return { intersects: intersects(a.shape, a.pose, b.shape, b.pose) };
     }
     case "distance": {
       const l = parseWith(pairSchema, q, "");
-      const a = parseShape(l.a, "a");
-      const b = parseShape(l.b, "b");
+      const a = parseShape(l.a, "a", ctx);
+      const b = parseShape(l.b, "b", ctx);
       const d = distance(a.shape, a.pose, b.shape, b.pose);
       return { distance: d.distance, pointA: arr(d.pointA), pointB: arr(d.pointB) };
     }
@@ -144,8 +157,8 @@ export function answerQuery(q: unknown): unknown {
       const l = parseWith(contactSchema, q, "");
       // Validated (≥ 0) by contact() / manifold() themselves.
       const prediction = l.prediction ?? 0;
-      const a = parseShape(l.a, "a");
-      const b = parseShape(l.b, "b");
+      const a = parseShape(l.a, "a", ctx);
+      const b = parseShape(l.b, "b", ctx);
       const c = contact(a.shape, a.pose, b.shape, b.pose, prediction);
       if (!c) return null;
       return {
@@ -159,8 +172,8 @@ export function answerQuery(q: unknown): unknown {
       const l = parseWith(contactSchema, q, "");
       // Validated (≥ 0) by contact() / manifold() themselves.
       const prediction = l.prediction ?? 0;
-      const a = parseShape(l.a, "a");
-      const b = parseShape(l.b, "b");
+      const a = parseShape(l.a, "a", ctx);
+      const b = parseShape(l.b, "b", ctx);
       const m = manifold(a.shape, a.pose, b.shape, b.pose, prediction);
       if (!m) return null;
       const points = [];
@@ -177,7 +190,7 @@ export function answerQuery(q: unknown): unknown {
         invalidValue("direction", l.direction, "must not be the zero vector");
       }
       if (!(l.maxToi >= 0)) invalidValue("maxToi", l.maxToi, "must be ≥ 0");
-      const s = parseShape(l.shape, "shape");
+      const s = parseShape(l.shape, "shape", ctx);
       const o = l.origin;
       const hit = raycast(
         s.shape,
@@ -192,7 +205,7 @@ export function answerQuery(q: unknown): unknown {
     }
     case "projectPoint": {
       const l = parseWith(projectPointSchema, q, "");
-      const s = parseShape(l.shape, "shape");
+      const s = parseShape(l.shape, "shape", ctx);
       const p = l.point;
       const r = projectPoint(s.shape, s.pose, { x: p[0], y: p[1], z: p[2] }, l.solid ?? true);
       return { point: arr(r.point), distance: r.distance, inside: r.inside };
@@ -200,8 +213,8 @@ export function answerQuery(q: unknown): unknown {
     case "castShapes": {
       const l = parseWith(castShapesSchema, q, "");
       if (!(l.maxToi >= 0)) invalidValue("maxToi", l.maxToi, "must be ≥ 0");
-      const a = parseShape(l.a, "a");
-      const b = parseShape(l.b, "b");
+      const a = parseShape(l.a, "a", ctx);
+      const b = parseShape(l.b, "b", ctx);
       const va = l.velocityA;
       const vb = l.velocityB;
       const hit = castShapes(
@@ -223,8 +236,8 @@ export function answerQuery(q: unknown): unknown {
     }
     case "volume": {
       const l = parseWith(pairSchema, q, "");
-      const a = parseShape(l.a, "a");
-      const b = parseShape(l.b, "b");
+      const a = parseShape(l.a, "a", ctx);
+      const b = parseShape(l.b, "b", ctx);
       if (a.shape.type !== ShapeType.Sphere || b.shape.type !== ShapeType.Sphere) {
         const field = a.shape.type !== ShapeType.Sphere ? "a.type" : "b.type";
         const got = ((field === "a.type" ? l.a : l.b) as { type?: unknown }).type;
@@ -253,7 +266,7 @@ export function answerQuery(q: unknown): unknown {
     }
     case "pairs": {
       const l = parseWith(pairsSchema, q, "");
-      const shapes = l.shapes.map((s, i) => parseShape(s, `shapes[${i}]`));
+      const shapes = l.shapes.map((s, i) => parseShape(s, `shapes[${i}]`, ctx));
       return { pairs: computePairs(shapes, (l.broadphase ?? "brute") as BroadPhaseName) };
     }
   }
@@ -264,45 +277,86 @@ export function answerQuery(q: unknown): unknown {
  * Answers a JSON Lines text: one output line per non-blank input line, in order. `id` is echoed
  * from the input or is the 0-based physical line number. Returns the output lines and whether
  * any line failed. Never throws for bad lines; unexpected internal errors become error lines too.
+ * Synchronous, so mesh files must be OBJ (see {@link answerQueryLineAsync} for glTF).
  */
-export function answerQueryLines(text: string): { lines: string[]; failed: boolean } {
+export function answerQueryLines(
+  text: string,
+  ctx: ShapeParseContext = {},
+): { lines: string[]; failed: boolean } {
   const out: string[] = [];
   let failed = false;
   const inputLines = text.split("\n");
   for (let i = 0; i < inputLines.length; i++) {
     const raw = inputLines[i].replace(/\r$/, "");
     if (raw.trim() === "") continue;
-    const r = answerQueryLine(raw, i);
+    const r = answerQueryLine(raw, i, ctx);
     if (r.failed) failed = true;
     out.push(r.line);
   }
   return { lines: out, failed };
 }
 
-/** Answers one non-blank input line (`lineNumber` is 0-based); see {@link answerQueryLines}. */
-export function answerQueryLine(
-  raw: string,
-  lineNumber: number,
-): { line: string; failed: boolean } {
-  let parsed: unknown;
-  let id: unknown = lineNumber;
-  try {
-    parsed = JSON.parse(raw);
-  } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
+/** One output line of `collide query` and whether it is an error line. */
+export interface QueryLineAnswer {
+  line: string;
+  failed: boolean;
+}
+
+/** A query line's parsed JSON and the id its answer carries. */
+interface ParsedLine {
+  id: unknown;
+  query: unknown;
+}
+
+function errorLine(id: unknown, e: unknown): QueryLineAnswer {
+  if (e instanceof CollideError) {
     return {
-      line: JSON.stringify({
-        id,
-        error: { code: "invalid_json", message: `invalid JSON: ${msg}` },
-      }),
+      line: JSON.stringify({ id, error: { code: e.code, message: e.message } }),
       failed: true,
     };
   }
-  if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed) && "id" in parsed) {
-    id = (parsed as { id: unknown }).id;
-  }
+  const msg = e instanceof Error ? e.message : String(e);
+  return {
+    line: JSON.stringify({
+      id,
+      error: { code: "invalid_value", message: `internal error: ${msg}` },
+    }),
+    failed: true,
+  };
+}
+
+/** Parses a line (a leading byte order mark ignored), or gives its `invalid_json` error line. */
+function parseLine(raw: string, lineNumber: number): ParsedLine | QueryLineAnswer {
+  let query: unknown;
   try {
-    const result = answerQuery(parsed);
+    query = parseJsonText(raw, "invalid JSON");
+  } catch (e) {
+    return errorLine(lineNumber, e);
+  }
+  const id =
+    query !== null && typeof query === "object" && !Array.isArray(query) && "id" in query
+      ? (query as { id: unknown }).id
+      : lineNumber;
+  return { id, query };
+}
+
+/**
+ * Raised (not a `CollideError`) by the query session's mesh loader when a line needs a glTF file
+ * that is not loaded yet: {@link answerQueryLineAsync} loads it and answers the line again.
+ */
+class PendingMeshLoad extends Error {
+  constructor(
+    readonly path: string,
+    readonly field: string,
+  ) {
+    super(`mesh file ${path} is not loaded yet`);
+  }
+}
+
+/** Answers a parsed line; every error except {@link PendingMeshLoad} becomes an error line. */
+function answerParsed(p: ParsedLine, ctx: ShapeParseContext): QueryLineAnswer {
+  try {
+    const result = answerQuery(p.query, ctx);
     const bad = findNonFinite(result, "result");
     if (bad !== null) {
       // JSON would print NaN or ±Infinity as null: refuse instead of losing the information.
@@ -313,23 +367,127 @@ export function answerQueryLine(
         `the answer's ${bad} is not a finite number: the input is out of the range doubles can answer`,
       );
     }
-    return { line: JSON.stringify({ id, result }), failed: false };
+    return { line: JSON.stringify({ id: p.id, result }), failed: false };
   } catch (e) {
-    if (e instanceof CollideError) {
-      return {
-        line: JSON.stringify({ id, error: { code: e.code, message: e.message } }),
-        failed: true,
-      };
-    }
-    const msg = e instanceof Error ? e.message : String(e);
-    return {
-      line: JSON.stringify({
-        id,
-        error: { code: "invalid_value", message: `internal error: ${msg}` },
-      }),
-      failed: true,
-    };
+    if (e instanceof PendingMeshLoad) throw e;
+    return errorLine(p.id, e);
   }
+}
+
+/**
+ * Answers one non-blank input line (`lineNumber` is 0-based); see {@link answerQueryLines}.
+ * Mesh files resolve by `ctx` (default: the working directory, OBJ files only).
+ */
+export function answerQueryLine(
+  raw: string,
+  lineNumber: number,
+  ctx: ShapeParseContext = {},
+): QueryLineAnswer {
+  const p = parseLine(raw, lineNumber);
+  if ("line" in p) return p;
+  return answerParsed(p, ctx);
+}
+
+/**
+ * Mesh files one query session keeps loaded, at most; past it the least recently used is
+ * dropped (and read again when a later line needs it). Bounds the memory of a long stream
+ * that names many files.
+ * @default 64
+ */
+export const QUERY_MESH_CACHE_SIZE = 64;
+
+/**
+ * Distinct glTF files one query line may load; a line naming more gets an `invalid_value`
+ * error line (a sane line names one or two).
+ * @default 1024
+ */
+export const MAX_MESH_FILES_PER_LINE = 1024;
+
+/**
+ * The state the lines of one `collide query` run share: where mesh paths start and whether
+ * they may leave that folder, and the mesh files loaded so far (each read once, keyed by
+ * absolute path; a file changed during the run is not read again while it stays cached).
+ */
+export interface QuerySession {
+  /** Folder that relative mesh paths start from. @default process.cwd() */
+  readonly baseDir?: string;
+  /** Allow mesh files outside `baseDir` (`--allow-outside`). @default false */
+  readonly allowOutside?: boolean;
+  /** Loaded mesh files by absolute path, least recently used first. */
+  readonly meshes: Map<string, MeshData>;
+}
+
+/** A new query session with an empty mesh cache; see {@link QuerySession}. */
+export function makeQuerySession(
+  options: { baseDir?: string; allowOutside?: boolean } = {},
+): QuerySession {
+  return { baseDir: options.baseDir, allowOutside: options.allowOutside, meshes: new Map() };
+}
+
+function rememberMesh(session: QuerySession, path: string, data: MeshData): void {
+  const m = session.meshes;
+  m.delete(path);
+  m.set(path, data);
+  while (m.size > QUERY_MESH_CACHE_SIZE) {
+    const oldest = m.keys().next().value as string;
+    m.delete(oldest);
+  }
+}
+
+/**
+ * Answers one non-blank input line as {@link answerQueryLine} does, but `mesh` shapes may name
+ * glTF/GLB files too: they load asynchronously (OBJ files synchronously) and stay cached in
+ * `session`. Lines must be answered one after another (await each) to keep the output order.
+ * Never rejects for a bad line: it resolves to the line's error line.
+ */
+export async function answerQueryLineAsync(
+  raw: string,
+  lineNumber: number,
+  session: QuerySession,
+): Promise<QueryLineAnswer> {
+  const p = parseLine(raw, lineNumber);
+  if ("line" in p) return p;
+  // Files this line uses, so that cache eviction cannot drop one between the attempts below.
+  const used = new Map<string, MeshData>();
+  const use = (path: string, data: MeshData) => {
+    used.set(path, data);
+    rememberMesh(session, path, data);
+    return data;
+  };
+  const ctx: ShapeParseContext = {
+    baseDir: session.baseDir,
+    allowOutside: session.allowOutside,
+    loadMesh: (path, field) => {
+      const known = used.get(path) ?? session.meshes.get(path);
+      if (known) return use(path, known);
+      if (meshFileKind(path) === "gltf") throw new PendingMeshLoad(path, field);
+      return use(path, loadMeshFileSync(path, field));
+    },
+  };
+  // Each attempt either answers the line or meets one more glTF file that is not loaded yet.
+  for (let attempt = 0; attempt <= MAX_MESH_FILES_PER_LINE; attempt++) {
+    let pending: PendingMeshLoad;
+    try {
+      return answerParsed(p, ctx);
+    } catch (e) {
+      if (!(e instanceof PendingMeshLoad) || used.has(e.path)) return errorLine(p.id, e);
+      pending = e;
+    }
+    try {
+      use(pending.path, await loadMeshFile(pending.path, pending.field));
+    } catch (e) {
+      return errorLine(p.id, e);
+    }
+  }
+  return errorLine(
+    p.id,
+    new CollideError(
+      "invalid_value",
+      "",
+      null,
+      `a query line may load at most ${MAX_MESH_FILES_PER_LINE} glTF files`,
+    ),
+  );
 }
 
 /** The path of the first non-finite number inside `v` (answers are small objects), or null. */

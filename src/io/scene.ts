@@ -13,7 +13,7 @@ import type { MeshData } from "./mesh-loaders.js";
 import { loadMeshFile } from "./mesh-loaders.js";
 import type { PosedShape, ShapeParseContext } from "./shapes-json.js";
 import { parseShape, resolveMeshPath } from "./shapes-json.js";
-import { parseWith } from "./validate-json.js";
+import { parseJsonText, parseWith } from "./validate-json.js";
 
 /** A body of a scene: its id, shape with pose, and collision filter. */
 export interface SceneBody extends PosedShape {
@@ -71,18 +71,9 @@ export interface LoadSceneOptions {
   allowOutside?: boolean;
 }
 
+/** The JSON of a scene file's text (a leading byte order mark is ignored). */
 function readSceneJson(path: string, text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
-    throw new CollideError(
-      "invalid_json",
-      "scene",
-      path,
-      `scene file ${path} is not valid JSON: ${msg}`,
-    );
-  }
+  return parseJsonText(text, `scene file ${path} is not valid JSON`, "scene", path);
 }
 
 function ioError(path: string, e: unknown): never {

@@ -26,7 +26,7 @@ import { makeTriangleMesh } from "../shapes/triangle-mesh.js";
 import { checkUnitQuat } from "../shapes/validate.js";
 import type { MeshData } from "./mesh-loaders.js";
 import { loadMeshFileSync, transformMeshData } from "./mesh-loaders.js";
-import { formatPath, parseWith } from "./validate-json.js";
+import { echoAsGiven, formatPath, parseWith } from "./validate-json.js";
 
 const num = z.number();
 const vec = z.tuple([num, num, num]);
@@ -98,7 +98,8 @@ const LATER_TYPES = new Set<string>([]);
  * Where `mesh` shapes find their `file`s: paths are resolved against `baseDir` (the scene file's
  * folder; the working directory for a query line) and refused when they leave it, unless
  * `allowOutside`. `meshFiles` holds files already loaded (by absolute path), as the asynchronous
- * scene loader does for glTF; OBJ files not in it are read synchronously.
+ * scene loader does for glTF; files not in it go to `loadMesh` (by default OBJ files are read
+ * synchronously).
  */
 export interface ShapeParseContext {
   /** Folder that relative mesh paths start from. @default process.cwd() */
@@ -107,6 +108,11 @@ export interface ShapeParseContext {
   allowOutside?: boolean;
   /** Preloaded mesh files by absolute path. */
   meshFiles?: ReadonlyMap<string, MeshData>;
+  /**
+   * Loads a mesh file that is not in `meshFiles` (absolute path, field for errors); it may
+   * throw. @default loadMeshFileSync (OBJ only)
+   */
+  loadMesh?: (path: string, field: string) => MeshData;
 }
 
 function realOrResolved(p: string): string {
@@ -162,10 +168,19 @@ function pose(translation: Vec3, field: string, r?: readonly number[]): Isometry
 /**
  * Parses the JSON shape at `field` (e.g. "a") into a shape and its world pose. Throws
  * `CollideError` with code `missing_field`, `unknown_field` or `invalid_value` naming the field
- * and the value; `unsupported_pair` for shape types a later version adds. `mesh` shapes with a
- * `file` resolve it by `ctx` ({@link ShapeParseContext}); an unreadable file is `io_error`.
+ * and the value as given (a vector as the array `[x, y, z]`); `unsupported_pair` for shape types
+ * a later version adds. `mesh` shapes with a `file` resolve it by `ctx`
+ * ({@link ShapeParseContext}); an unreadable file is `io_error`.
  */
 export function parseShape(json: unknown, field: string, ctx: ShapeParseContext = {}): PosedShape {
+  try {
+    return parseShapeJson(json, field, ctx);
+  } catch (e) {
+    throw echoAsGiven(e, json, field);
+  }
+}
+
+function parseShapeJson(json: unknown, field: string, ctx: ShapeParseContext): PosedShape {
   if (json === undefined)
     throw new CollideError("missing_field", field, undefined, `missing field ${field}`);
   if (json === null || typeof json !== "object" || Array.isArray(json)) {
@@ -280,7 +295,7 @@ export function parseShape(json: unknown, field: string, ctx: ShapeParseContext 
             invalidValue(p(k), "(given)", "must not be given together with file");
         }
         const abs = resolveMeshPath(s.file, p("file"), ctx);
-        const data = ctx.meshFiles?.get(abs) ?? loadMeshFileSync(abs, p("file"));
+        const data = ctx.meshFiles?.get(abs) ?? (ctx.loadMesh ?? loadMeshFileSync)(abs, p("file"));
         vertices = data.vertices;
         indices = data.indices;
       } else {

@@ -6,6 +6,76 @@
 import type { z } from "zod";
 import { CollideError, describeValue } from "../errors.js";
 
+/**
+ * Deepest nesting of arrays and objects accepted in a JSON input (a query line or a scene
+ * file). The deepest valid input is about 10 levels (a scene's compound child's hull points);
+ * recursive validation would overflow the call stack at a few thousand levels, so deeper input
+ * is refused up front as `invalid_json`.
+ * @default 128
+ */
+export const MAX_JSON_DEPTH = 128;
+
+/** The Unicode byte order mark, which editors on some systems write at the start of a file. */
+const BOM = "\uFEFF";
+
+/** `text` without a leading byte order mark. */
+export function stripBom(text: string): string {
+  return text.startsWith(BOM) ? text.slice(1) : text;
+}
+
+/**
+ * The deepest nesting of arrays and objects in JSON text, counting brackets outside strings
+ * (one pass, no recursion); stops counting once past `limit` and returns a value above it.
+ */
+export function jsonNestingDepth(text: string, limit = MAX_JSON_DEPTH): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > deepest) {
+        deepest = depth;
+        if (deepest > limit) return deepest;
+      }
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/**
+ * Parses JSON text after removing a leading byte order mark. Throws
+ * `CollideError("invalid_json")` whose message starts with `what` (e.g. "invalid JSON") for
+ * text that is not JSON, or that nests arrays and objects deeper than {@link MAX_JSON_DEPTH}.
+ */
+export function parseJsonText(
+  text: string,
+  what: string,
+  field = "",
+  value: unknown = text,
+): unknown {
+  const t = stripBom(text);
+  if (jsonNestingDepth(t) > MAX_JSON_DEPTH) {
+    throw new CollideError(
+      "invalid_json",
+      field,
+      value,
+      `${what}: nesting too deep (more than ${MAX_JSON_DEPTH} levels of arrays and objects)`,
+    );
+  }
+  try {
+    return JSON.parse(t);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    throw new CollideError("invalid_json", field, value, `${what}: ${msg}`);
+  }
+}
+
 /** Renders a path as `a.center[2]`, prefixed by `prefix` when given. */
 export function formatPath(prefix: string, path: readonly PropertyKey[]): string {
   let s = prefix;
@@ -53,10 +123,27 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown, prefix: strin
   );
 }
 
+/** The English noun phrase, with its article, for a zod type name ("an integer", "an array"). */
+const TYPE_PHRASES: Record<string, string> = {
+  int: "an integer",
+  number: "a number",
+  string: "a string",
+  boolean: "a boolean",
+  array: "an array",
+  tuple: "an array",
+  object: "an object",
+  record: "an object",
+  null: "null",
+};
+
+function typePhrase(expected: string): string {
+  return TYPE_PHRASES[expected] ?? `${/^[aeiou]/i.test(expected) ? "an" : "a"} ${expected}`;
+}
+
 function describeExpectation(issue: z.core.$ZodIssue): string {
   switch (issue.code) {
     case "invalid_type":
-      return `must be ${issue.expected === "tuple" ? "an array" : `a ${issue.expected}`}`;
+      return `must be ${typePhrase(issue.expected)}`;
     case "too_small":
     case "too_big":
       return issue.origin === "array"
@@ -67,4 +154,52 @@ function describeExpectation(issue: z.core.$ZodIssue): string {
     default:
       return `is invalid: ${issue.message}`;
   }
+}
+
+/** The keys of `field` below `prefix` (`a.max[2]` below `a` is `["max", 2]`), or null. */
+function keysBelow(field: string, prefix: string): PropertyKey[] | null {
+  if (!field.startsWith(prefix)) return null;
+  let rest = field.slice(prefix.length);
+  const keys: PropertyKey[] = [];
+  while (rest !== "") {
+    const index = /^\[(\d+)\]/.exec(rest);
+    const name = rest.startsWith(".") || (prefix === "" && keys.length === 0);
+    const key = name ? /^\.?([^.[\]]+)/.exec(rest) : null;
+    if (index) keys.push(Number(index[1]));
+    else if (key) keys.push(key[1]);
+    else return null;
+    rest = rest.slice((index ?? key)?.[0].length ?? rest.length);
+  }
+  return keys;
+}
+
+const VECTOR_KEYS = ["x", "y", "z", "w"] as const;
+
+/** True when `v` is the `{x, y[, z[, w]]}` object holding the numbers of array `a`. */
+function isSameVector(v: unknown, a: readonly unknown[]): boolean {
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return false;
+  if (a.length < 2 || a.length > VECTOR_KEYS.length || Object.keys(v).length !== a.length) {
+    return false;
+  }
+  const o = v as Record<string, unknown>;
+  return a.every((x, i) => o[VECTOR_KEYS[i]] === x);
+}
+
+/**
+ * The error `e` with its value as the user wrote it. Shape constructors check vectors as
+ * `{x, y, z}` objects, so their `CollideError`s echo that object; when the input at the error's
+ * field (found in `root`, whose own path is `prefix`) is the array `[x, y, z]` holding the same
+ * numbers, the error is rebuilt with that array as its value and in its message. Any other
+ * error is returned as it is.
+ */
+export function echoAsGiven(e: unknown, root: unknown, prefix: string): unknown {
+  if (!(e instanceof CollideError) || e.code !== "invalid_value") return e;
+  const keys = keysBelow(e.field, prefix);
+  if (keys === null) return e;
+  const given = valueAt(root, keys);
+  if (!Array.isArray(given) || !isSameVector(e.value, given)) return e;
+  const was = `(got ${describeValue(e.value)})`;
+  if (!e.message.endsWith(was)) return e;
+  const message = `${e.message.slice(0, -was.length)}(got ${describeValue(given)})`;
+  return new CollideError(e.code, e.field, given, message);
 }

@@ -1,8 +1,8 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./run-cli.js";
+import { ROOT, runCli } from "./run-cli.js";
 
 interface CheckJson {
   pairs: { a: string; b: string; distance: number; normal: number[]; points: unknown[] }[];
@@ -105,5 +105,62 @@ describe("collide check", () => {
       expect(r.status, args.join(" ")).toBe(1);
       expect(r.stderr, args.join(" ")).toContain(needle);
     }
+  });
+
+  it("--help of check and view points at docs/FORMATS.md, the file in the repository", () => {
+    for (const cmd of ["check", "view", "query", "demo"]) {
+      const r = runCli([cmd, "--help"]);
+      expect(r.status, cmd).toBe(0);
+      expect(r.stdout, cmd).not.toContain("shared/");
+      if (cmd === "check" || cmd === "view") expect(r.stdout).toContain("docs/FORMATS.md");
+    }
+    expect(existsSync(join(ROOT, "docs", "FORMATS.md"))).toBe(true);
+  });
+
+  it("reads a scene file that starts with a byte order mark", () => {
+    const dir = mkdtempSync(join(tmpdir(), "collide-check-bom-"));
+    const p = join(dir, "scene.json");
+    writeFileSync(p, `\uFEFF${readFileSync(join(ROOT, "examples", "scene.json"), "utf8")}`);
+    const want = JSON.parse(runCli(["check", "examples/scene.json", "--json"]).stdout);
+    const r = runCli(["check", p, "--json"]);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(JSON.parse(r.stdout).pairs).toEqual(want.pairs);
+  });
+
+  it("refuses a deeply nested scene as invalid JSON, and a non-object scene as such", () => {
+    const dir = mkdtempSync(join(tmpdir(), "collide-check-deep-"));
+    const deep = join(dir, "deep.json");
+    writeFileSync(deep, `${"[".repeat(100_000)}${"]".repeat(100_000)}`);
+    const r = runCli(["check", deep]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toContain("not valid JSON: nesting too deep");
+    expect(r.stderr).not.toContain("call stack");
+    const arr = join(dir, "array.json");
+    writeFileSync(arr, "[]");
+    const a = runCli(["check", arr]);
+    expect(a.status).toBe(1);
+    expect(a.stderr).toContain("must be an object (got [])");
+  });
+
+  it("loads a scene whose mesh lies outside its folder only with --allow-outside", () => {
+    const dir = mkdtempSync(join(tmpdir(), "collide-check-outside-"));
+    const scene = join(dir, "scene.json");
+    const bunny = join(ROOT, "examples", "bunny.obj");
+    writeFileSync(
+      scene,
+      JSON.stringify({
+        bodies: [
+          { id: "bunny", shape: { type: "mesh", file: bunny } },
+          { id: "ball", shape: { type: "sphere", center: [100, 0, 0], radius: 1 } },
+        ],
+      }),
+    );
+    const refused = runCli(["check", scene]);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain("--allow-outside");
+    const allowed = runCli(["check", scene, "--json", "--allow-outside"]);
+    expect(allowed.status).toBe(0);
+    expect(JSON.parse(allowed.stdout).stats.bodies).toBe(2);
   });
 });

@@ -75,4 +75,40 @@ describe("collide demo", () => {
       expect(r.stderr).toContain(args[0]);
     }
   });
+
+  it("refuses seeds that are not integers in [0, 2^32 − 1] instead of wrapping them", () => {
+    for (const seed of ["4294967296", "4294967297", "1e300", "2e300", "-1", "1.5", "0x10", ""]) {
+      const r = runCli(["demo", "--seed", seed, "--bodies", "10", "--frames", "1"]);
+      expect(r.status, seed).toBe(1);
+      expect(r.stderr, seed).toContain("--seed must be an integer in [0, 4294967295]");
+      expect(r.stdout, seed).toBe("");
+    }
+  });
+
+  it("accepts both ends of the seed range", () => {
+    const run = (seed: string) => {
+      const r = runCli(["demo", "--json", "--seed", seed, "--bodies", "50", "--frames", "2"]);
+      expect(r.status, seed).toBe(0);
+      return JSON.parse(r.stdout) as DemoJson & { boundingVolumes: { cloud: { seed: number } } };
+    };
+    const lo = run("0");
+    const hi = run("4294967295");
+    expect(lo.boundingVolumes.cloud.seed).toBe(0);
+    expect(hi.boundingVolumes.cloud.seed).toBe(4294967295);
+  });
+
+  it("bounds --bodies and --frames by their documented maximum", () => {
+    const help = runCli(["demo", "--help"]).stdout;
+    expect(help).toContain("1 to 100000");
+    for (const args of [
+      ["--bodies", "1e9"],
+      ["--bodies", "100001"],
+      ["--frames", "100001"],
+      ["--frames", "1e9"],
+    ]) {
+      const r = runCli(["demo", ...args]);
+      expect(r.status, args.join(" ")).toBe(1);
+      expect(r.stderr, args.join(" ")).toContain(`${args[0]} must be an integer in [1, 100000]`);
+    }
+  });
 });

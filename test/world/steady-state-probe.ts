@@ -1,7 +1,7 @@
 /**
  * Child-process probe of test/world/steady-state.test.ts, run as
  * `node --expose-gc --import tsx test/world/steady-state-probe.ts <broadphase> <n> <steps> <mode>`
- * (`WARMUP=<frames>` sets the warm-up, 300 by default): builds the benchmark scene, collects the
+ * (`WARMUP=<frames>` sets the warm-up, 1,000 by default): builds the benchmark scene, collects the
  * set-up's garbage, warms the world up (so that the JIT has compiled the step), then runs `steps`
  * steps moving every body each frame, and prints as JSON the heap growth over those steps and
  * the number of collections that ran meanwhile (a PerformanceObserver of "gc" entries). When no
@@ -21,7 +21,7 @@ const n = Number(process.argv[3] ?? 1000);
 const steps = Number(process.argv[4] ?? 1000);
 /** "full": the whole pipeline; "broad": masks 0, so the step is broad phase + filter + cache. */
 const mode = process.argv[5] ?? "full";
-const warmup = Number(process.env.WARMUP ?? 300);
+const warmup = Number(process.env.WARMUP ?? 1000);
 
 const scene = makeBenchScene(n, 7);
 const world = new CollisionWorld({ broadphase });
@@ -80,12 +80,12 @@ gc();
 gc();
 let sink = run(1, warmup);
 /**
- * Up to `WINDOWS` consecutive windows of `steps` steps; the first with no collection and less
+ * Up to `WINDOWS` (4) consecutive windows of `steps` steps; the first with no collection and less
  * than `ACCEPT_BYTES_PER_STEP` of growth is reported (else the last). On a loaded machine the
  * JIT's background compilation can finish late, inside the first window, and the interpreted
  * steps before it allocate: later windows show the steady state the test is about.
  */
-const WINDOWS = 3;
+const WINDOWS = 4;
 const ACCEPT_BYTES_PER_STEP = 256;
 let frameNo = warmup;
 let result = { growth: 0, gcs: 0, before: 0, window: 0 };

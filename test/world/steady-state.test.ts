@@ -4,7 +4,7 @@
  * every body moved every frame with `setPose`, then `step()` with manifolds; 1,000 measured steps
  * after a JIT warm-up, with V8's default heap settings. The probe reports the heap growth over the
  * measured steps (no collection ran in between, so growth = bytes allocated) and the number of
- * collections (a PerformanceObserver of "gc" entries). It measures up to three consecutive
+ * collections (a PerformanceObserver of "gc" entries). It measures up to four consecutive
  * windows of 1,000 steps and reports the first that shows the steady state: on a loaded machine
  * (CI runs test files in parallel) the JIT's background compilation can finish inside the first.
  *
@@ -44,12 +44,14 @@ function runProbe(broadphase: string, mode: string): ProbeResult {
 
 describe("CollisionWorld steady state: 1,000 bodies × 1,000 steps allocate nothing", () => {
   for (const bp of ["brute", "sap", "grid", "tree"]) {
-    it(`${bp}: no garbage collection, < 1 KB over each step's 1,000 setPose calls and step()`, () => {
+    it(`${bp}: no garbage collection, < 4 KB over each step's 1,000 setPose calls and step()`, () => {
       const r = runProbe(bp, "full");
       expect(r.contacts).toBeGreaterThan(500);
-      expect(r.gcsDuring).toBe(0);
-      // A single boxed double per body per step would already be 16 KB.
-      expect(r.bytesPerStep).toBeLessThan(1024);
+      expect(r.gcsDuring, JSON.stringify(r)).toBe(0);
+      // A single boxed double per body per step would already be 16 KB. Measured alone: 8–130
+      // bytes; the bound leaves room for the JIT finishing a compilation inside every window
+      // when the whole suite loads the machine.
+      expect(r.bytesPerStep, JSON.stringify(r)).toBeLessThan(4096);
       expect(r.heapAfterGcDeltaBytes).toBeLessThan(1 << 20);
     });
   }
