@@ -74,7 +74,7 @@ export interface DemoFrameStats {
 
 /** A rotation by `angle` radians about unit `axis` (scene set-up only). */
 function rotation(axis: Vec3, angle: number): Quat {
-  return quat.fromAxisAngle(axis, angle);
+  return quat.fromAxisAngle(quat.identity(), axis, angle);
 }
 
 function randomRotation(rng: Random): Quat {

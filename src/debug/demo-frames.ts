@@ -90,7 +90,7 @@ export function makeDemoScene(options: Partial<DemoSceneOptions> = {}): DemoScen
   bodies.push({
     id: "platform",
     shape: makeCuboid({ x: 6, y: 0.5, z: 6 }),
-    pose: iso.create(vec3.create(0, 0, 0), quat.fromAxisAngle({ x: 0, y: 0, z: 1 }, PLATFORM_TILT)),
+    pose: iso.create(vec3.create(0, 0, 0), quat.fromAxisAngle(quat.identity(), { x: 0, y: 0, z: 1 }, PLATFORM_TILT)),
   });
   velocity.push(vec3.create());
   dynamic.push(false);
@@ -117,7 +117,7 @@ export function makeDemoScene(options: Partial<DemoSceneOptions> = {}): DemoScen
       bodies.push({
         id: `box-${i}`,
         shape: makeCuboid({ x: h, y: uniform(rng, 0.2, 0.4), z: h }),
-        pose: iso.create(t, quat.fromAxisAngle(axis, uniform(rng, 0, Math.PI))),
+        pose: iso.create(t, quat.fromAxisAngle(quat.identity(), axis, uniform(rng, 0, Math.PI))),
       });
     }
     velocity.push(vec3.create(0, uniform(rng, -1, 0), 0));

@@ -33,10 +33,17 @@ export function copy(out: Quat, q: Quat): Quat {
   return out;
 }
 
-/** Rotation by `angle` radians about unit `axis` (allocates; uses Math.sin/cos). */
-export function fromAxisAngle(axis: Vec3, angle: number): Quat {
+/**
+ * out = the rotation by `angle` radians about unit `axis` (out-first like every function here;
+ * uses Math.sin/cos, so its last bits may differ between engines). Returns out.
+ */
+export function fromAxisAngle(out: Quat, axis: Vec3, angle: number): Quat {
   const s = Math.sin(angle / 2);
-  return { x: axis.x * s, y: axis.y * s, z: axis.z * s, w: Math.cos(angle / 2) };
+  out.x = axis.x * s;
+  out.y = axis.y * s;
+  out.z = axis.z * s;
+  out.w = Math.cos(angle / 2);
+  return out;
 }
 
 /** out = a ⊗ b (apply b, then a). */

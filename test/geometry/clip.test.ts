@@ -165,7 +165,7 @@ const frameArb = fc
     if (!(vec3.length(a) > 0.1)) vec3.set(a, 0, 0, 1);
     vec3.normalize(a, a);
     return {
-      q: quat.fromAxisAngle(a, angle),
+      q: quat.fromAxisAngle(quat.identity(), a, angle),
       origin: vec3.create(far, -far, 0.5 * far),
       scale,
     };

@@ -53,7 +53,7 @@ describe("half-space against convex shapes", () => {
     const box = makeCuboid(vec3.create(0.5, 0.3, 0.2));
     const pb = iso.create(
       vec3.create(1, 2, 0.25 + 0.2 - 0.01),
-      quat.fromAxisAngle(vec3.create(0, 0, 1), 0.4),
+      quat.fromAxisAngle(quat.identity(), vec3.create(0, 0, 1), 0.4),
     );
     const m = manifold(plane, iso.identity(), box, pb);
     expect(m?.count).toBe(4);

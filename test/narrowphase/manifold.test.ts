@@ -120,7 +120,7 @@ const Z = vec3.create(0, 0, 1);
 function rotation(axis: Vec3, angle: number): Quat {
   const a = vec3.clone(axis);
   vec3.normalize(a, a);
-  return quat.fromAxisAngle(a, angle);
+  return quat.fromAxisAngle(quat.identity(), a, angle);
 }
 
 function pose(x: number, y: number, z: number, q: Quat = quat.identity()): Isometry {

@@ -322,7 +322,7 @@ describe("rotating sweeps", () => {
     const rod = makeCuboid({ x: 1, y: 0.05, z: 0.05 });
     const wall = makeCuboid({ x: 0.005, y: 5, z: 5 });
     const q0 = quat.identity();
-    const q1 = quat.fromAxisAngle({ x: 0, y: 0, z: 1 }, Math.PI / 2);
+    const q1 = quat.fromAxisAngle(quat.identity(), { x: 0, y: 0, z: 1 }, Math.PI / 2);
     const w = new CollisionWorld();
     const h = w.addBody({ shape: rod, pose: at(-50, 0, 0, q0), ccd: true });
     w.addBody({ shape: wall, pose: at(0) });
