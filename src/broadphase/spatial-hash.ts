@@ -116,6 +116,9 @@ export class SpatialHash implements BroadPhase {
   /** The pairs whose fat boxes overlap, sorted, from the last rebuild (when `candidatesValid`). */
   private readonly candidates = new PairSet();
   private candidatesValid = false;
+  /** Box offsets (6 · id) of each candidate's lower and higher id, in the order of `candidates`. */
+  private candidateLo = new Int32Array(16);
+  private candidateHi = new Int32Array(16);
   /** Cell range of each proxy's fat box at the last rebuild: `(x0, y0, z0, x1, y1, z1)`. */
   private range = new Float64Array(0);
   private isOverflow = new Uint8Array(0);
@@ -300,15 +303,35 @@ export class SpatialHash implements BroadPhase {
     const c = this.candidates;
     if (!this.candidatesValid) {
       this.enumerateCandidates(c);
+      const n = c.size;
+      if (this.candidateLo.length < n) {
+        this.candidateLo = growInt32(this.candidateLo, n);
+        this.candidateHi = growInt32(this.candidateHi, n);
+      }
+      for (let i = 0; i < n; i++) {
+        const key = c.keyAt(i);
+        const lo = Math.floor(key / PAIR_KEY_BASE);
+        this.candidateLo[i] = 6 * lo;
+        this.candidateHi[i] = 6 * (key - lo * PAIR_KEY_BASE);
+      }
       this.candidatesValid = true;
     }
     const box = this.proxies.box;
+    const los = this.candidateLo;
+    const his = this.candidateHi;
     const n = c.size;
     for (let i = 0; i < n; i++) {
-      const key = c.keyAt(i);
-      const lo = Math.floor(key / PAIR_KEY_BASE);
-      const hi = key - lo * PAIR_KEY_BASE;
-      if (boxesOverlap(box, 6 * lo, box, 6 * hi)) out.addKey(key);
+      const a = los[i];
+      const b = his[i];
+      // One branch for the six interval tests (see enumerateCandidates).
+      const separated =
+        +(box[a] > box[b + 3]) |
+        +(box[b] > box[a + 3]) |
+        +(box[a + 1] > box[b + 4]) |
+        +(box[b + 1] > box[a + 4]) |
+        +(box[a + 2] > box[b + 5]) |
+        +(box[b + 2] > box[a + 5]);
+      if (separated === 0) out.addKey(c.keyAt(i));
     }
     return out;
   }

@@ -90,7 +90,10 @@ export function makeDemoScene(options: Partial<DemoSceneOptions> = {}): DemoScen
   bodies.push({
     id: "platform",
     shape: makeCuboid({ x: 6, y: 0.5, z: 6 }),
-    pose: iso.create(vec3.create(0, 0, 0), quat.fromAxisAngle(quat.identity(), { x: 0, y: 0, z: 1 }, PLATFORM_TILT)),
+    pose: iso.create(
+      vec3.create(0, 0, 0),
+      quat.fromAxisAngle(quat.identity(), { x: 0, y: 0, z: 1 }, PLATFORM_TILT),
+    ),
   });
   velocity.push(vec3.create());
   dynamic.push(false);
