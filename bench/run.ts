@@ -3,7 +3,8 @@
  * one process. Scenes: (a) the detection-only world step at N = 1,000, 10,000 and 50,000 mixed
  * spheres and rotated boxes moving every frame (`world-N`), (b) pair-query micro benchmarks
  * (`pair …`), (c) ray casts against 10,000 boxes (`rays-10000-boxes`), (d) the demo scene
- * (`demo`), and the mesh and 2D benchmarks. With --json, one object `{machine, scenes: [...]}`
+ * (`demo`), the scaling of the world step from 1,000 to 200,000 bodies (`scaling-N`), and the
+ * mesh and 2D benchmarks. With --json, one object `{machine, scenes: [...]}`
  * on standard output (tables and progress go to standard error); every run is also kept in
  * bench/results/ with the machine described. `--quick` runs smaller sizes.
  */
@@ -15,6 +16,7 @@ import { runDemo } from "../src/cli/demo.js";
 import { runDim2Bench } from "./dim2.js";
 import { type MeshBenchRow, runMeshBench } from "./mesh.js";
 import { formatPairRows, runPairBench } from "./pairs.js";
+import { runScalingBench } from "./scaling.js";
 import { runWorldBench } from "./world.js";
 import { runRayBench } from "./world-rays.js";
 
@@ -104,6 +106,22 @@ scenes.push({
     collide: { medianMs: demo.msPerFrame.total, pairs: Math.round(demo.contactsPerFrame) },
   },
 });
+
+// Scaling of the world step, 1k → 200k bodies where memory allows (the grid, Collide's fastest).
+print("");
+const scaling = await runScalingBench({
+  sizes: quick ? [1000, 10000] : [1000, 10000, 50000, 100000, 200000],
+  broadphases: ["grid"],
+  frames: quick ? 5 : 15,
+  budgetMs: quick ? 500 : 2000,
+});
+for (const r of scaling.rows) {
+  scenes.push({
+    name: `scaling-${r.n}`,
+    n: r.n,
+    engines: { collide: { medianMs: r.medianMs, pairs: r.pairs, usPerBody: r.usPerBody } },
+  });
+}
 
 // Meshes and 2D.
 print("");
