@@ -182,7 +182,10 @@ describe("cuboid–cuboid SAT", () => {
         c,
         a,
         b,
-        iso.create(vec3.create(0, 0.25, 0), quat.fromAxisAngle(quat.identity(), vec3.create(0, 0, 1), 0.3)),
+        iso.create(
+          vec3.create(0, 0.25, 0),
+          quat.fromAxisAngle(quat.identity(), vec3.create(0, 0, 1), 0.3),
+        ),
       ),
     ).toBe(true);
     expect(Number.isFinite(c.distance)).toBe(true);

@@ -40,7 +40,11 @@ const QUATS = [
   { x: 0, y: 0, z: 0, w: 1 },
   { x: 0, y: 0, z: Math.SQRT1_2, w: Math.SQRT1_2 },
   { x: 0.5, y: 0.5, z: 0.5, w: 0.5 },
-  quat.fromAxisAngle(quat.identity(), vec3.scale(vec3.create(), { x: 1, y: 2, z: 3 }, 1 / Math.sqrt(14)), 0.7),
+  quat.fromAxisAngle(
+    quat.identity(),
+    vec3.scale(vec3.create(), { x: 1, y: 2, z: 3 }, 1 / Math.sqrt(14)),
+    0.7,
+  ),
 ];
 
 const SHAPES: ConvexShape[] = [
