@@ -11,6 +11,7 @@
  * The storage grows by doubling and is kept across `clear()`, so a broad phase that refills the
  * same set every frame allocates nothing in steady state.
  */
+import { invalidValue } from "../errors.js";
 
 /** Number of values an id can take in a packed pair key: ids are in `[0, 2^26)`. */
 export const PAIR_KEY_BASE = 2 ** 26;
@@ -52,6 +53,13 @@ export function pairHi(key: number): number {
 export class PairSet {
   private keys: Float64Array;
   private count = 0;
+  /**
+   * Most pairs the set may grow to hold, checked when it grows (so it stops within twice the
+   * limit, at no cost per pair); `Infinity` by default. See {@link setLimit}.
+   */
+  limit = Number.POSITIVE_INFINITY;
+  /** The option named by the `CollideError` thrown when {@link limit} is passed. */
+  limitField = "";
   /** Scratch of the counting sort: a buffer as long as `keys`, and the per-`lo` counts. */
   private spare: Float64Array = new Float64Array(0);
   private counts = new Int32Array(0);
@@ -76,9 +84,26 @@ export class PairSet {
     this.addKey(a < b ? a * PAIR_KEY_BASE + b : b * PAIR_KEY_BASE + a);
   }
 
+  /**
+   * Makes growing past `limit` pairs throw `CollideError` naming `field` (e.g. a world's
+   * `options.maxPairs`): a broad phase stops enumerating a scene with far too many pairs instead
+   * of exhausting memory. The caller checks the exact count afterwards.
+   */
+  setLimit(limit: number, field: string): void {
+    this.limit = limit;
+    this.limitField = field;
+  }
+
   /** Appends an already packed key. */
   addKey(key: number): void {
     if (this.count === this.keys.length) {
+      if (this.count >= this.limit) {
+        invalidValue(
+          this.limitField,
+          this.limit,
+          `is exceeded: the broad phase found more than ${this.count} candidate pairs (raise it to allow this)`,
+        );
+      }
       const grown = new Float64Array(this.keys.length * 2);
       grown.set(this.keys);
       this.keys = grown;

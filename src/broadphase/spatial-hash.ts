@@ -90,6 +90,8 @@ const MAX_CELL_INDEX = 2 ** 40;
 const RAY_SLABS_PER_BODY = 4;
 const MIN_TABLE_CAPACITY = 16;
 const STAMP_LIMIT = 0x7fffffff;
+/** Candidate pairs allowed beyond 4 × the output's pair limit (fat boxes find a few more). */
+const CANDIDATE_LIMIT_SLACK = 2 ** 20;
 /** Doubles per entry of `SpatialHash.cellData`: min xyz, max xyz, lower cell index xyz. */
 const CELL_ENTRY_STRIDE = 9;
 
@@ -302,6 +304,8 @@ export class SpatialHash implements BroadPhase {
     this.ensureBuilt();
     const c = this.candidates;
     if (!this.candidatesValid) {
+      // The fat-box candidates are a superset of the pairs: give them room beyond `out`'s limit.
+      c.setLimit(4 * out.limit + CANDIDATE_LIMIT_SLACK, out.limitField);
       this.enumerateCandidates(c);
       const n = c.size;
       if (this.candidateLo.length < n) {

@@ -125,6 +125,9 @@ export interface CollisionWorldOptions {
   maxPairs: number;
 }
 
+/** The fields of {@link BodyDesc}; `addBody` refuses any other (a typo such as `sensr`). */
+const BODY_DESC_KEYS = new Set(["shape", "pose", "layer", "mask", "sensor", "userData", "ccd"]);
+
 /** The default {@link CollisionWorldOptions}. */
 export function defaultCollisionWorldOptions(): CollisionWorldOptions {
   return {
@@ -338,7 +341,7 @@ export class CollisionWorld {
 
   /** A new, empty world; `options` overrides {@link defaultCollisionWorldOptions}. */
   constructor(options: Partial<CollisionWorldOptions> = {}) {
-    if (options === null || typeof options !== "object") {
+    if (options === null || typeof options !== "object" || Array.isArray(options)) {
       invalidValue("options", options, "must be an object");
     }
     const defaults = defaultCollisionWorldOptions();
@@ -374,6 +377,7 @@ export class CollisionWorld {
     this.bp = makeBroadPhase(o.broadphase, o.aabbMargin);
     this.options = Object.freeze({ ...o, profile: o.profile === true });
     this.halfPrediction = o.prediction / 2;
+    this.pairs.setLimit(o.maxPairs, "options.maxPairs");
     this.rayVisitor = (id, toi) => this.visitRay(id, toi);
     this.aabbVisitor = (id) => this.visitAabb(id);
     this.shapeVisitor = (id) => this.visitShape(id);
@@ -392,7 +396,18 @@ export class CollisionWorld {
    * or `ccd`.
    */
   addBody(desc: BodyDesc): BodyHandle {
-    if (desc === null || typeof desc !== "object") invalidValue("body", desc, "must be an object");
+    if (desc === null || typeof desc !== "object" || Array.isArray(desc)) {
+      invalidValue("body", desc, "must be an object");
+    }
+    for (const key in desc) {
+      if (!BODY_DESC_KEYS.has(key)) {
+        invalidValue(
+          `body.${key}`,
+          (desc as unknown as Record<string, unknown>)[key],
+          "is not a body field",
+        );
+      }
+    }
     checkShape("body.shape", desc.shape);
     checkWorldPose("body.pose", desc.pose);
     const layer = desc.layer ?? DEFAULT_LAYER;
@@ -788,6 +803,7 @@ export class CollisionWorld {
   ): BodyHandle[] {
     checkVec3("min", min);
     checkVec3("max", max);
+    if (!Array.isArray(out)) invalidValue("out", out, "must be an array");
     this.beginFilter(filter);
     vec3.copy(this.qMin, min);
     vec3.copy(this.qMax, max);
@@ -812,6 +828,7 @@ export class CollisionWorld {
   ): BodyHandle[] {
     checkShape("shape", shape);
     checkWorldPose("pose", pose);
+    if (!Array.isArray(out)) invalidValue("out", out, "must be an array");
     this.beginFilter(filter);
     aabbShape(box, shape, pose);
     if (!vec3.isFiniteVec(box.min) || !vec3.isFiniteVec(box.max)) {

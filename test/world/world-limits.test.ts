@@ -35,6 +35,16 @@ describe("CollisionWorld options", () => {
       "options.executor",
     );
     expect(thrown(() => new CollisionWorld(null as never)).field).toBe("options");
+    expect(thrown(() => new CollisionWorld([] as never)).field).toBe("options");
+  });
+
+  it("addBody refuses unknown body fields (a typo such as sensr), leaving the world unchanged", () => {
+    const world = new CollisionWorld();
+    const e = thrown(() =>
+      world.addBody({ shape: makeSphere(1), pose: at(0, 0, 0), sensr: true } as never),
+    );
+    expect(e.field).toBe("body.sensr");
+    expect(world.bodyCount).toBe(0);
   });
 });
 
@@ -62,6 +72,18 @@ describe("CollisionWorld maxPairs", () => {
       for (let i = 0; i < 10; i++) w2.addBody({ shape: makeSphere(1), pose: at(0, 0, 0) });
       w2.step();
       expect(w2.contactCount).toBe(45);
+    });
+  }
+});
+
+describe("CollisionWorld maxPairs stops the broad phase early", () => {
+  for (const broadphase of ["brute", "sap", "grid", "tree"] as const) {
+    it(`${broadphase}: 10,000 spheres at one point (50 million pairs) throw at the default limit`, () => {
+      const world = new CollisionWorld({ broadphase });
+      for (let i = 0; i < 10_000; i++) world.addBody({ shape: makeSphere(1), pose: at(0, 0, 0) });
+      // Without the limit this step ran for 86 s and used the machine's 24 GB; with it the broad
+      // phase stops within twice the limit (about 0.3 s here).
+      expect(thrown(() => world.step()).field).toBe("options.maxPairs");
     });
   }
 });
