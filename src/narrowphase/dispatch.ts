@@ -32,6 +32,7 @@ import {
   manifoldConvexHalfSpace,
 } from "./convex-half-space.js";
 import { contactCuboidCuboidSat, intersectsCuboidCuboid } from "./cuboid-cuboid.js";
+import { needsRescale, rescaleFactor, scaledPose, scaledShape } from "./extreme-scale.js";
 import { manifoldFromContact } from "./manifold.js";
 import {
   contactConvexMesh,
@@ -296,6 +297,10 @@ export function intersectsPair(a: Shape, b: Shape, bInA: Isometry): boolean {
 }
 
 function intersectsLeaf(a: Shape, b: Shape, bInA: Isometry): boolean {
+  if (needsRescale(a, b, bInA)) {
+    const k = rescaleFactor(a, b, bInA);
+    return intersectsLeaf(scaledShape(a, k), scaledShape(b, k), scaledPose(bInA, k));
+  }
   if (a.type <= b.type) {
     const f = intersectsTable[a.type * N + b.type];
     if (!f) unsupported(a, b, "intersects");
@@ -478,6 +483,20 @@ function manifoldLeaf(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  if (needsRescale(a, b, bInA)) {
+    const k = rescaleFactor(a, b, bInA);
+    const sa = scaledShape(a, k);
+    const sb = scaledShape(b, k);
+    if (!manifoldLeaf(out, sa, sb, scaledPose(bInA, k), prediction * k)) return false;
+    const inv = 1 / k;
+    for (let i = 0; i < out.count; i++) {
+      const p = out.points[i];
+      vec3.scale(p.pointA, p.pointA, inv);
+      vec3.scale(p.pointB, p.pointB, inv);
+      p.distance *= inv;
+    }
+    return true;
+  }
   if (!contactLeaf(contactScratch, a, b, bInA, prediction)) return false;
   if (a.type <= b.type) {
     const f = manifoldTable[a.type * N + b.type];
@@ -509,6 +528,15 @@ function manifoldLeaf(
 }
 
 function distanceLeaf(out: DistanceResult, a: Shape, b: Shape, bInA: Isometry): DistanceResult {
+  if (needsRescale(a, b, bInA)) {
+    const k = rescaleFactor(a, b, bInA);
+    distanceLeaf(out, scaledShape(a, k), scaledShape(b, k), scaledPose(bInA, k));
+    const inv = 1 / k;
+    out.distance *= inv;
+    vec3.scale(out.pointA, out.pointA, inv);
+    vec3.scale(out.pointB, out.pointB, inv);
+    return out;
+  }
   if (a.type <= b.type) {
     const f = distanceTable[a.type * N + b.type];
     if (f) return f(out, a, b, bInA);
@@ -556,6 +584,18 @@ function contactLeaf(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  if (needsRescale(a, b, bInA)) {
+    const k = rescaleFactor(a, b, bInA);
+    if (
+      !contactLeaf(out, scaledShape(a, k), scaledShape(b, k), scaledPose(bInA, k), prediction * k)
+    )
+      return false;
+    const inv = 1 / k;
+    out.distance *= inv;
+    vec3.scale(out.pointA, out.pointA, inv);
+    vec3.scale(out.pointB, out.pointB, inv);
+    return true;
+  }
   if (a.type <= b.type) {
     const f = contactTable[a.type * N + b.type];
     if (!f) unsupported(a, b, "contact");

@@ -1,11 +1,12 @@
 /** The `intersects` query: do two posed shapes overlap or touch? */
 import type { Isometry } from "../math/isometry.js";
 import { intersectsPair } from "../narrowphase/dispatch.js";
+import { outOfUnitRange } from "../narrowphase/extreme-scale.js";
 import { intersectsSphereCuboidWorld } from "../narrowphase/sphere-cuboid.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import { type Shape, ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
-import { pairPose, poseOk } from "./frames.js";
+import { pairPose, poseOk, relativePose } from "./frames.js";
 
 /**
  * True when shape `a` at world pose `poseA` and shape `b` at `poseB` overlap or touch (exact:
@@ -36,6 +37,21 @@ export function intersects(a: Shape, poseA: Isometry, b: Shape, poseB: Isometry)
 }
 
 function sphereCuboid(s: Sphere, ps: Isometry, c: Cuboid, pc: Isometry): boolean {
+  // Far from unit scale the squared lengths would overflow or underflow: the general path
+  // answers in rescaled units (src/narrowphase/extreme-scale.ts).
+  const ts = ps.translation;
+  const tc = pc.translation;
+  const h = c.halfExtents;
+  const m = Math.max(
+    s.radius,
+    Math.abs(h.x),
+    Math.abs(h.y),
+    Math.abs(h.z),
+    Math.abs(tc.x - ts.x),
+    Math.abs(tc.y - ts.y),
+    Math.abs(tc.z - ts.z),
+  );
+  if (outOfUnitRange(m)) return intersectsPair(s, c, relativePose(ps, pc));
   return intersectsSphereCuboidWorld(
     s.radius,
     ps.translation,
