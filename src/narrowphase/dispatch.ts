@@ -32,7 +32,13 @@ import {
   manifoldConvexHalfSpace,
 } from "./convex-half-space.js";
 import { contactCuboidCuboidSat, intersectsCuboidCuboid } from "./cuboid-cuboid.js";
-import { needsRescale, rescaleFactor, scaledPose, scaledShape } from "./extreme-scale.js";
+import {
+  needsRescale,
+  offsetOutOfRange,
+  rescaleFactor,
+  scaledPose,
+  scaledShape,
+} from "./extreme-scale.js";
 import { manifoldFromContact } from "./manifold.js";
 import {
   contactConvexMesh,
@@ -297,7 +303,7 @@ export function intersectsPair(a: Shape, b: Shape, bInA: Isometry): boolean {
 }
 
 function intersectsLeaf(a: Shape, b: Shape, bInA: Isometry): boolean {
-  if (needsRescale(a, b, bInA)) {
+  if (offsetOutOfRange(bInA) && needsRescale(a, b, bInA)) {
     const k = rescaleFactor(a, b, bInA);
     return intersectsLeaf(scaledShape(a, k), scaledShape(b, k), scaledPose(bInA, k));
   }
@@ -483,7 +489,7 @@ function manifoldLeaf(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  if (needsRescale(a, b, bInA)) {
+  if (offsetOutOfRange(bInA) && needsRescale(a, b, bInA)) {
     const k = rescaleFactor(a, b, bInA);
     const sa = scaledShape(a, k);
     const sb = scaledShape(b, k);
@@ -528,7 +534,7 @@ function manifoldLeaf(
 }
 
 function distanceLeaf(out: DistanceResult, a: Shape, b: Shape, bInA: Isometry): DistanceResult {
-  if (needsRescale(a, b, bInA)) {
+  if (offsetOutOfRange(bInA) && needsRescale(a, b, bInA)) {
     const k = rescaleFactor(a, b, bInA);
     distanceLeaf(out, scaledShape(a, k), scaledShape(b, k), scaledPose(bInA, k));
     const inv = 1 / k;
@@ -584,7 +590,7 @@ function contactLeaf(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  if (needsRescale(a, b, bInA)) {
+  if (offsetOutOfRange(bInA) && needsRescale(a, b, bInA)) {
     const k = rescaleFactor(a, b, bInA);
     if (
       !contactLeaf(out, scaledShape(a, k), scaledShape(b, k), scaledPose(bInA, k), prediction * k)

@@ -7,8 +7,8 @@
  * floating point — answers it, and divides the lengths of the answer by the same power. Curved
  * and polyhedral shapes solved by GJK/EPA rescale themselves (src/narrowphase/convex-convex.ts).
  *
- * The check costs a few comparisons per pair and allocates nothing; only an out-of-range pair
- * allocates its two scaled shape copies.
+ * The check costs three comparisons per pair (B's offset; the sizes only when the offset is out
+ * of range) and allocates nothing; only an out-of-range pair allocates its scaled shape copies.
  */
 import type { Isometry } from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -29,6 +29,17 @@ const RANGE_MIN = 2 ** -128;
 /** True when magnitude `m` (≥ 0) is above 2^128 or below 2^-128 and not zero. */
 export function outOfUnitRange(m: number): boolean {
   return m > RANGE_MAX || (m > 0 && m < RANGE_MIN);
+}
+
+/**
+ * The dispatch's cheap first test: B's offset from A is outside [2^-128, 2^128] (and not zero).
+ * Only then are the shapes' sizes looked at ({@link needsRescale}). A pair whose offset is in
+ * range but whose shapes are not (a 1e-200 sphere at the centre of a unit box) is answered
+ * unscaled; every failure seen (shapes of size s placed about s apart) has both out of range.
+ */
+export function offsetOutOfRange(bInA: Isometry): boolean {
+  const t = bInA.translation;
+  return outOfUnitRange(Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z)));
 }
 
 /** Magnitude of the last {@link writeMagnitude} call (a typed array, not a returned double). */
