@@ -3,11 +3,15 @@
  * vertices and triangle indices, with an optional scale and pose, plus the built-in Stanford
  * bunny.
  *
- * - glTF goes through `@gltf-transform/core` (its `NodeIO` reads .gltf, external buffers and
- *   .glb). Every mesh primitive of the default scene (or of every scene, or every mesh when there
- *   is no scene) is taken with its node's world matrix; triangle lists, strips and fans are
- *   converted to triangles, points and lines are skipped. Its API is asynchronous, so glTF files
- *   load through {@link loadMeshFile} (a promise) only.
+ * - glTF goes through `@gltf-transform/core` (`NodeIO.readJSON`), but we read the bytes
+ *   ourselves: the .gltf/.glb file and every external buffer must be a regular file of at most
+ *   {@link MAX_MESH_FILE_BYTES}, and every non-`data:` buffer or image URI must stay inside the
+ *   allowed folder ({@link MeshFileOptions}); accessor and buffer view bounds are checked
+ *   against the data (the library would silently truncate). Every mesh primitive of the default
+ *   scene (or of every scene, or every mesh when there is no scene) is taken with its node's
+ *   world matrix; triangle lists, strips and fans are converted to triangles, points and lines
+ *   are skipped, and a file left with no triangle is refused. Its API is asynchronous, so glTF
+ *   files load through {@link loadMeshFile} (a promise) only.
  * - OBJ: a small strict parser of our own, synchronous. The npm parsers were checked and not
  *   used: `obj-file-parser` keeps vertices per `o` object although OBJ indices are global to the
  *   file (so multi-object files index the wrong vertices), parses numbers with `parseFloat`
@@ -23,10 +27,20 @@
  * Loading errors: an unreadable or malformed file is `io_error`; a bad value in an OBJ line is
  * `invalid_value` with field `<field>:<line>`.
  */
-import { readFileSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { extname } from "node:path";
-import { NodeIO } from "@gltf-transform/core";
+import type { Stats } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  constants as fsConstants,
+  fstatSync,
+  openSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from "node:fs";
+import { dirname, extname, isAbsolute, relative, resolve } from "node:path";
+import type { GLTF } from "@gltf-transform/core";
+import { GLB_BUFFER, NodeIO } from "@gltf-transform/core";
 import { CollideError, invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
@@ -196,8 +210,34 @@ const GLTF_TRIANGLE_STRIP = 5;
 const GLTF_TRIANGLE_FAN = 6;
 const IDENTITY_MAT4 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
+/**
+ * Largest mesh file, and largest glTF external resource (buffer or image), the loaders read, in
+ * bytes; also the cap on all the bytes one glTF file reads (the file plus its resources). A
+ * larger file, or one that is not a regular file (a device such as /dev/zero, a named pipe, a
+ * folder), is refused with `CollideError("io_error")` before any byte is read, so a crafted
+ * path cannot grow memory without bound or block for ever. 512 MiB holds a mesh of tens of
+ * millions of triangles, far past what an interactive collision query needs.
+ * @default 536870912 (512 MiB)
+ */
+export const MAX_MESH_FILE_BYTES = 512 * 1024 * 1024;
+
+/**
+ * Most vertices, and most triangles, one glTF file may give once its scene's nodes are
+ * applied: as many float32 xyz vertices as a {@link MAX_MESH_FILE_BYTES} file holds. Bounds the
+ * memory of a small file whose nodes instance one big mesh many times; past it the load is
+ * refused with `CollideError("invalid_value")`.
+ * @default 44739242 (⌊MAX_MESH_FILE_BYTES / 12⌋)
+ */
+export const MAX_GLTF_VERTICES = Math.floor(MAX_MESH_FILE_BYTES / 12);
+
 /** Appends the triangles of `mesh` under world matrix m. */
-function appendGltfMesh(verts: number[], tris: number[], mesh: GltfMesh, m: ArrayLike<number>) {
+function appendGltfMesh(
+  verts: number[],
+  tris: number[],
+  mesh: GltfMesh,
+  m: ArrayLike<number>,
+  field: string,
+) {
   const p = new Float64Array(3);
   const el: number[] = [0, 0, 0];
   for (const prim of mesh.listPrimitives()) {
@@ -208,6 +248,14 @@ function appendGltfMesh(verts: number[], tris: number[], mesh: GltfMesh, m: Arra
     if (!pos) continue;
     const base = verts.length / 3;
     const n = pos.getCount();
+    if (base + n > MAX_GLTF_VERTICES || tris.length / 3 > MAX_GLTF_VERTICES) {
+      throw new CollideError(
+        "invalid_value",
+        field,
+        base + n,
+        `the glTF scene has more than MAX_GLTF_VERTICES (${MAX_GLTF_VERTICES}) vertices or triangles in world space (nodes may instance one mesh many times)`,
+      );
+    }
     for (let i = 0; i < n; i++) {
       pos.getElement(i, el);
       transformByMat4(p, 0, m, el[0], el[1], el[2]);
@@ -230,20 +278,20 @@ function appendGltfMesh(verts: number[], tris: number[], mesh: GltfMesh, m: Arra
 }
 
 /** Every triangle of a glTF document in world coordinates (see the module doc). */
-function gltfToMeshData(doc: GltfDocument): MeshData {
+function gltfToMeshData(doc: GltfDocument, field: string): MeshData {
   const verts: number[] = [];
   const tris: number[] = [];
   const root = doc.getRoot();
   const scenes = root.listScenes();
   const chosen = root.getDefaultScene() ?? (scenes.length > 0 ? null : undefined);
   if (chosen === undefined) {
-    for (const mesh of root.listMeshes()) appendGltfMesh(verts, tris, mesh, IDENTITY_MAT4);
+    for (const mesh of root.listMeshes()) appendGltfMesh(verts, tris, mesh, IDENTITY_MAT4, field);
   } else {
     const list = chosen ? [chosen] : scenes;
     for (const scene of list) {
       scene.traverse((node: GltfNode) => {
         const mesh = node.getMesh();
-        if (mesh) appendGltfMesh(verts, tris, mesh, node.getWorldMatrix());
+        if (mesh) appendGltfMesh(verts, tris, mesh, node.getWorldMatrix(), field);
       });
     }
   }
@@ -256,29 +304,445 @@ function ioError(field: string, path: string, e: unknown, what: string): never {
 }
 
 /**
- * Reads a glTF 2.0 file (.gltf with its external or embedded buffers, or .glb) with
- * `@gltf-transform/core` and returns its triangles in world coordinates. Throws
- * `CollideError("io_error")` when the file cannot be read or parsed.
+ * Where a mesh file's external resources may come from (glTF `buffers[].uri` and
+ * `images[].uri`). URIs resolve relative to the glTF file's folder and, after resolving
+ * symbolic links, must stay inside `baseDir` unless `allowOutside`.
  */
-export async function loadGltfFile(path: string, field = "file"): Promise<MeshData> {
-  let doc: GltfDocument;
-  try {
-    doc = await new NodeIO().read(path);
-  } catch (e) {
-    ioError(field, path, e, "read glTF");
-  }
-  return gltfToMeshData(doc);
+export interface MeshFileOptions {
+  /** Folder every file read must stay inside. @default the glTF file's own folder */
+  baseDir?: string;
+  /** Allow resources outside `baseDir`, and absolute paths (`--allow-outside`). @default false */
+  allowOutside?: boolean;
 }
 
-/** Parses a binary glTF (.glb) held in memory; throws `CollideError("io_error")` when malformed. */
-export async function parseGlb(bytes: Uint8Array, field = "file"): Promise<MeshData> {
-  let doc: GltfDocument;
+/** The real path of `p` when it exists, else its lexical absolute path. */
+function realOrResolved(p: string): string {
   try {
-    doc = await new NodeIO().readBinary(bytes);
-  } catch (e) {
-    ioError(field, "<glb bytes>", e, "parse glTF");
+    return existsSync(p) ? realpathSync(p) : resolve(p);
+  } catch {
+    return resolve(p);
   }
-  return gltfToMeshData(doc);
+}
+
+/** True when `abs` (after resolving symbolic links) is strictly inside folder `base`. */
+function isInside(base: string, abs: string): boolean {
+  const rel = relative(realOrResolved(base), realOrResolved(abs));
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
+}
+
+/**
+ * The bytes of a regular file of at most `limit` bytes. Stats first (which follows symbolic
+ * links and never blocks), opens without blocking (a named pipe swapped in meanwhile cannot
+ * hang) and checks the opened file again. Throws `CollideError("io_error")` naming `field`.
+ */
+function readRegularFile(path: string, field: string, limit: number, what: string): Uint8Array {
+  const refuse = (why: string): never => {
+    throw new CollideError("io_error", field, path, `cannot read ${what} ${path}: ${why}`);
+  };
+  const check = (st: Stats) => {
+    if (!st.isFile()) refuse("not a regular file");
+    if (st.size > limit)
+      refuse(
+        `${st.size} bytes is more than the ${limit} bytes left of MAX_MESH_FILE_BYTES (one mesh file with all its glTF buffers)`,
+      );
+  };
+  let fd: number;
+  try {
+    check(statSync(path));
+    fd = openSync(path, fsConstants.O_RDONLY | (fsConstants.O_NONBLOCK ?? 0));
+  } catch (e) {
+    if (e instanceof CollideError) throw e;
+    return refuse(e instanceof Error ? e.message : String(e));
+  }
+  try {
+    const st = fstatSync(fd);
+    check(st);
+    const out = new Uint8Array(st.size);
+    let got = 0;
+    while (got < out.length) {
+      const n = readSync(fd, out, got, out.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return got === out.length ? out : out.slice(0, got);
+  } catch (e) {
+    if (e instanceof CollideError) throw e;
+    return refuse(e instanceof Error ? e.message : String(e));
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Mesh file text (UTF-8), refused as {@link readRegularFile} does. */
+function readMeshText(path: string, field: string): string {
+  return new TextDecoder().decode(readRegularFile(path, field, MAX_MESH_FILE_BYTES, "mesh file"));
+}
+
+const GLB_MAGIC = 0x46546c67;
+const GLB_CHUNK_JSON = 0x4e4f534a;
+const GLB_CHUNK_BIN = 0x004e4942;
+const GLB_HEADER_BYTES = 12;
+const GLB_CHUNK_HEADER_BYTES = 8;
+const URI_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+const WINDOWS_DRIVE = /^[A-Za-z]:[\\/]/;
+const COMPONENT_BYTES: Record<number, number> = {
+  5120: 1,
+  5121: 1,
+  5122: 2,
+  5123: 2,
+  5125: 4,
+  5126: 4,
+};
+const TYPE_COMPONENTS: Record<string, number> = {
+  SCALAR: 1,
+  VEC2: 2,
+  VEC3: 3,
+  VEC4: 4,
+  MAT2: 4,
+  MAT3: 9,
+  MAT4: 16,
+};
+
+type Json = Record<string, unknown>;
+
+function isObject(v: unknown): v is Json {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** A non-negative integer field of a glTF object (or `dflt` when absent). */
+function gltfIndex(obj: Json, key: string, where: string, dflt?: number): number {
+  const v = obj[key];
+  if (v === undefined && dflt !== undefined) return dflt;
+  if (typeof v !== "number" || !Number.isInteger(v) || v < 0)
+    invalidValue(`${where}.${key}`, v, "must be an integer ≥ 0");
+  return v;
+}
+
+/** The JSON object of glTF text; a parse error names the file but never quotes its bytes. */
+function parseGltfJson(bytes: Uint8Array, path: string, field: string): Json {
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    throw new CollideError("io_error", field, path, `glTF file ${path} is not valid JSON`);
+  }
+  if (!isObject(json))
+    throw new CollideError("io_error", field, path, `glTF file ${path} is not a JSON object`);
+  return json;
+}
+
+/** Splits a GLB container into its JSON and its BIN chunk (if any). */
+function splitGlb(
+  bytes: Uint8Array,
+  path: string,
+  field: string,
+): { json: Json; bin?: Uint8Array } {
+  const bad = (why: string): never => {
+    throw new CollideError("io_error", field, path, `cannot parse glTF ${path}: ${why}`);
+  };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (bytes.byteLength < GLB_HEADER_BYTES + GLB_CHUNK_HEADER_BYTES) bad("too short for a GLB");
+  if (view.getUint32(0, true) !== GLB_MAGIC || view.getUint32(4, true) !== 2)
+    bad("not a glTF 2.0 binary (GLB)");
+  const length = Math.min(view.getUint32(8, true), bytes.byteLength);
+  let at = GLB_HEADER_BYTES;
+  let json: Json | undefined;
+  let bin: Uint8Array | undefined;
+  while (at + GLB_CHUNK_HEADER_BYTES <= length) {
+    const n = view.getUint32(at, true);
+    const type = view.getUint32(at + 4, true);
+    const start = at + GLB_CHUNK_HEADER_BYTES;
+    if (start + n > length) bad("a chunk runs past the end of the file");
+    const chunk = bytes.subarray(start, start + n);
+    if (json === undefined) {
+      if (type !== GLB_CHUNK_JSON) bad("the first chunk is not JSON");
+      json = parseGltfJson(chunk, path, field);
+    } else if (type === GLB_CHUNK_BIN && bin === undefined) {
+      bin = chunk;
+    }
+    at = start + n;
+  }
+  if (json === undefined) return bad("no JSON chunk");
+  return { json, bin };
+}
+
+/** Decodes a `data:` URI (base64 or percent-encoded) into bytes. */
+function decodeDataUri(uri: string, where: string): Uint8Array {
+  const comma = uri.indexOf(",");
+  if (comma < 0) invalidValue(where, uri.slice(0, 64), "is a data: URI without a comma");
+  const meta = uri.slice(5, comma);
+  const body = uri.slice(comma + 1);
+  if (meta.endsWith(";base64")) return new Uint8Array(Buffer.from(body, "base64"));
+  try {
+    return new Uint8Array(Buffer.from(decodeURIComponent(body), "latin1"));
+  } catch {
+    return invalidValue(where, uri.slice(0, 64), "is a data: URI with bad percent-encoding");
+  }
+}
+
+/**
+ * The absolute path of a glTF resource URI: percent-decoded, resolved against the glTF file's
+ * folder, refused (`invalid_value` on `where`) for a scheme other than `data:`, and, unless
+ * `allowOutside`, for an absolute path or one that leaves `baseDir`.
+ */
+function resolveResourceUri(
+  uri: string,
+  where: string,
+  gltfDir: string,
+  baseDir: string,
+  allowOutside: boolean,
+): string {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(uri);
+  } catch {
+    return invalidValue(where, uri, "has bad percent-encoding");
+  }
+  if (decoded === "") invalidValue(where, uri, "is empty");
+  if (decoded.includes("\0")) invalidValue(where, uri, "contains a NUL character");
+  if (URI_SCHEME.test(decoded) && !WINDOWS_DRIVE.test(decoded))
+    invalidValue(where, uri, "must be a relative file path or a data: URI (no other scheme)");
+  if (!allowOutside && (isAbsolute(decoded) || WINDOWS_DRIVE.test(decoded)))
+    invalidValue(where, uri, "must be a relative path (absolute paths need --allow-outside)");
+  const abs = resolve(gltfDir, decoded);
+  if (!allowOutside && !isInside(baseDir, abs)) {
+    invalidValue(
+      where,
+      uri,
+      `leaves the folder ${baseDir} (glTF resources must be inside it; allow with --allow-outside)`,
+    );
+  }
+  return abs;
+}
+
+/**
+ * Refuses accessors (and sparse index/value blocks) that read past their buffer view, and
+ * buffer views past their buffer's bytes: `@gltf-transform/core` silently truncates such
+ * reads, which would give a mesh with fewer vertices than the file claims.
+ */
+function checkAccessorBounds(json: Json, bufferBytes: readonly number[], field: string): void {
+  const views = Array.isArray(json.bufferViews) ? json.bufferViews : [];
+  const viewLength: number[] = [];
+  views.forEach((v, i) => {
+    const where = `${field}:bufferViews[${i}]`;
+    if (!isObject(v)) invalidValue(where, v, "must be an object");
+    const b = gltfIndex(v, "buffer", where);
+    const off = gltfIndex(v, "byteOffset", where, 0);
+    const len = gltfIndex(v, "byteLength", where);
+    if (b >= bufferBytes.length) invalidValue(`${where}.buffer`, b, "names no buffer");
+    if (off + len > bufferBytes[b]) {
+      invalidValue(
+        where,
+        `byteOffset ${off} + byteLength ${len}`,
+        `runs past the end of buffers[${b}] (${bufferBytes[b]} bytes)`,
+      );
+    }
+    viewLength.push(len);
+  });
+  const span = (
+    where: string,
+    viewIndex: number,
+    offset: number,
+    count: number,
+    elementBytes: number,
+  ) => {
+    if (viewIndex >= viewLength.length)
+      invalidValue(`${where}.bufferView`, viewIndex, "names no buffer view");
+    if (count === 0) return;
+    const vdef = views[viewIndex] as Json;
+    const stride =
+      vdef.byteStride === undefined ? elementBytes : gltfIndex(vdef, "byteStride", where);
+    const need = offset + (count - 1) * Math.max(stride, elementBytes) + elementBytes;
+    if (need > viewLength[viewIndex]) {
+      invalidValue(
+        where,
+        `count ${count}`,
+        `needs ${need} bytes but bufferViews[${viewIndex}] has ${viewLength[viewIndex]}`,
+      );
+    }
+  };
+  const accessors = Array.isArray(json.accessors) ? json.accessors : [];
+  accessors.forEach((a, i) => {
+    const where = `${field}:accessors[${i}]`;
+    if (!isObject(a)) invalidValue(where, a, "must be an object");
+    const comp = COMPONENT_BYTES[a.componentType as number];
+    const ncomp = TYPE_COMPONENTS[a.type as string];
+    if (comp === undefined)
+      invalidValue(`${where}.componentType`, a.componentType, "is not a glTF component type");
+    if (ncomp === undefined) invalidValue(`${where}.type`, a.type, "is not a glTF accessor type");
+    const count = gltfIndex(a, "count", where);
+    // Without a buffer view the accessor is all zeros, allocated from `count` alone.
+    if (a.bufferView === undefined && count * comp * ncomp > MAX_MESH_FILE_BYTES)
+      invalidValue(`${where}.count`, count, `needs more than ${MAX_MESH_FILE_BYTES} bytes`);
+    if (a.bufferView !== undefined)
+      span(
+        where,
+        gltfIndex(a, "bufferView", where),
+        gltfIndex(a, "byteOffset", where, 0),
+        count,
+        comp * ncomp,
+      );
+    if (a.sparse !== undefined) {
+      const s = a.sparse;
+      const sw = `${where}.sparse`;
+      if (!isObject(s) || !isObject(s.indices) || !isObject(s.values))
+        invalidValue(sw, s, "must have indices and values objects");
+      const n = gltfIndex(s, "count", sw);
+      if (n > count) invalidValue(`${sw}.count`, n, `is more than the accessor's count ${count}`);
+      const ic = COMPONENT_BYTES[s.indices.componentType as number];
+      if (ic === undefined)
+        invalidValue(
+          `${sw}.indices.componentType`,
+          s.indices.componentType,
+          "is not a glTF component type",
+        );
+      span(
+        `${sw}.indices`,
+        gltfIndex(s.indices, "bufferView", `${sw}.indices`),
+        gltfIndex(s.indices, "byteOffset", `${sw}.indices`, 0),
+        n,
+        ic,
+      );
+      span(
+        `${sw}.values`,
+        gltfIndex(s.values, "bufferView", `${sw}.values`),
+        gltfIndex(s.values, "byteOffset", `${sw}.values`, 0),
+        n,
+        comp * ncomp,
+      );
+    }
+  });
+}
+
+/**
+ * Reads a glTF (JSON text or GLB bytes) into a `@gltf-transform/core` document, with every
+ * external resource read by us under the folder rule of {@link MeshFileOptions} (`gltfDir` null:
+ * bytes held in memory, no external resource allowed) and the accessor bounds checked.
+ */
+async function readGltfDocument(
+  bytes: Uint8Array,
+  path: string,
+  field: string,
+  gltfDir: string | null,
+  options: MeshFileOptions,
+): Promise<GltfDocument> {
+  const isGlb =
+    bytes.byteLength >= 4 &&
+    new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true) === GLB_MAGIC;
+  const { json, bin } = isGlb
+    ? splitGlb(bytes, path, field)
+    : { json: parseGltfJson(bytes, path, field), bin: undefined };
+  const resources: Record<string, Uint8Array> = {};
+  if (bin) resources[GLB_BUFFER] = bin;
+  const baseDir = resolve(options.baseDir ?? gltfDir ?? ".");
+  const allowOutside = options.allowOutside === true;
+  let total = bytes.byteLength;
+  const bufferBytes: number[] = [];
+  for (const key of ["buffers", "images"] as const) {
+    const list = json[key];
+    if (list === undefined) continue;
+    if (!Array.isArray(list)) invalidValue(`${field}:${key}`, list, "must be an array");
+    list.forEach((res, i) => {
+      const where = `${field}:${key}[${i}].uri`;
+      if (!isObject(res)) invalidValue(`${field}:${key}[${i}]`, res, "must be an object");
+      const uri = res.uri;
+      let data: Uint8Array | undefined;
+      if (uri === undefined) {
+        if (key === "buffers") {
+          if (i !== 0 || !bin)
+            invalidValue(where, uri, "is missing (only a GLB's first buffer may omit it)");
+          data = bin;
+        }
+      } else if (typeof uri !== "string") {
+        invalidValue(where, uri, "must be a string");
+      } else if (uri.startsWith("data:")) {
+        data = decodeDataUri(uri, where);
+        resources[uri] = data;
+      } else {
+        if (gltfDir === null)
+          invalidValue(where, uri, "is an external file, which an in-memory GLB cannot name");
+        const abs = resolveResourceUri(uri, where, gltfDir, baseDir, allowOutside);
+        if (key === "images") {
+          // Collision geometry needs no texture: the path is checked but the image is not read.
+          resources[uri] = new Uint8Array(0);
+        } else {
+          if (!(uri in resources)) {
+            resources[uri] = readRegularFile(
+              abs,
+              where,
+              MAX_MESH_FILE_BYTES - total,
+              "glTF buffer",
+            );
+            total += resources[uri].byteLength;
+          }
+          data = resources[uri];
+        }
+      }
+      if (key === "buffers") {
+        const declared = gltfIndex(res, "byteLength", `${field}:buffers[${i}]`);
+        const have = data?.byteLength ?? 0;
+        if (have < declared)
+          invalidValue(
+            `${field}:buffers[${i}].byteLength`,
+            declared,
+            `is more than the ${have} bytes of its data`,
+          );
+        bufferBytes.push(declared);
+      }
+    });
+  }
+  checkAccessorBounds(json, bufferBytes, field);
+  try {
+    return await new NodeIO().readJSON({
+      json: json as unknown as GLTF.IGLTF,
+      resources: resources as Record<string, Uint8Array<ArrayBuffer>>,
+    });
+  } catch (e) {
+    return ioError(field, path, e, "parse glTF");
+  }
+}
+
+/** Mesh data of a document, refused when it holds no triangle at all (see the module doc). */
+function gltfTriangles(doc: GltfDocument, path: string, field: string): MeshData {
+  const data = gltfToMeshData(doc, field);
+  if (data.indices.length === 0) {
+    const modes = new Set<number>();
+    for (const mesh of doc.getRoot().listMeshes())
+      for (const prim of mesh.listPrimitives()) modes.add(prim.getMode());
+    const why =
+      modes.size === 0
+        ? "has no mesh primitives"
+        : `has no triangles (primitive modes ${[...modes].sort().join(", ")}; only modes 4, 5 and 6 — triangles, strips, fans — are collision geometry)`;
+    throw new CollideError("invalid_value", field, path, `glTF file ${path} ${why}`);
+  }
+  return data;
+}
+
+/**
+ * Reads a glTF 2.0 file (.gltf with its external or embedded buffers, or .glb) and returns its
+ * triangles in world coordinates. The file and every external buffer must be a regular file
+ * of at most {@link MAX_MESH_FILE_BYTES}; buffer and image URIs must stay inside
+ * `options.baseDir` (see {@link MeshFileOptions}). Throws `CollideError`: `io_error` when a
+ * file cannot be read or parsed, `invalid_value` (field `<field>:buffers[i].uri`, …) for a
+ * refused URI, an accessor or buffer view past its data, or a file with no triangles.
+ */
+export async function loadGltfFile(
+  path: string,
+  field = "file",
+  options: MeshFileOptions = {},
+): Promise<MeshData> {
+  const bytes = readRegularFile(path, field, MAX_MESH_FILE_BYTES, "mesh file");
+  const doc = await readGltfDocument(bytes, path, field, dirname(resolve(path)), options);
+  return gltfTriangles(doc, path, field);
+}
+
+/**
+ * Parses a binary glTF (.glb) held in memory (no external resources allowed); throws
+ * `CollideError` as {@link loadGltfFile} does.
+ */
+export async function parseGlb(bytes: Uint8Array, field = "file"): Promise<MeshData> {
+  const doc = await readGltfDocument(bytes, "<glb bytes>", field, null, {});
+  return gltfTriangles(doc, "<glb bytes>", field);
 }
 
 /** The mesh file kinds by extension: "obj", "gltf" or null. */
@@ -290,6 +754,7 @@ export function meshFileKind(path: string): "obj" | "gltf" | null {
 }
 
 function checkKind(path: string, field: string): "obj" | "gltf" {
+  if (path === "") invalidValue(field, path, "is empty: it must name an .obj, .gltf or .glb file");
   const kind = meshFileKind(path);
   if (!kind) invalidValue(field, path, "must name an .obj, .gltf or .glb file");
   return kind;
@@ -310,30 +775,23 @@ export function loadMeshFileSync(path: string, field = "file"): MeshData {
       `glTF file ${path} needs the asynchronous loader (loadMeshFile, loadSceneAsync, answerQueryLineAsync)`,
     );
   }
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    ioError(field, path, e, "read");
-  }
-  return parseObj(text, path);
+  return parseObj(readMeshText(path, field), path);
 }
 
 /**
- * Loads an .obj, .gltf or .glb file into vertices and triangles (the file's frame and unit).
+ * Loads an .obj, .gltf or .glb file into vertices and triangles (the file's frame and unit);
+ * `options` says where a glTF file's external resources may be (see {@link MeshFileOptions}).
  * Throws (the promise rejects with) `CollideError` as {@link loadMeshFileSync} and
  * {@link loadGltfFile} do.
  */
-export async function loadMeshFile(path: string, field = "file"): Promise<MeshData> {
+export async function loadMeshFile(
+  path: string,
+  field = "file",
+  options: MeshFileOptions = {},
+): Promise<MeshData> {
   const kind = checkKind(path, field);
-  if (kind === "gltf") return loadGltfFile(path, field);
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (e) {
-    ioError(field, path, e, "read");
-  }
-  return parseObj(text, path);
+  if (kind === "gltf") return loadGltfFile(path, field, options);
+  return parseObj(readMeshText(path, field), path);
 }
 
 const tmp = vec3.create();

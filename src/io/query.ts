@@ -474,7 +474,11 @@ export async function answerQueryLineAsync(
       pending = e;
     }
     try {
-      use(pending.path, await loadMeshFile(pending.path, pending.field));
+      const where = {
+        baseDir: session.baseDir ?? process.cwd(),
+        allowOutside: session.allowOutside,
+      };
+      use(pending.path, await loadMeshFile(pending.path, pending.field, where));
     } catch (e) {
       return errorLine(p.id, e);
     }

@@ -120,8 +120,10 @@ export async function loadSceneAsync(path: string, options: LoadSceneOptions = {
       const shape = (bodies[i] as { shape?: { type?: unknown; file?: unknown } } | null)?.shape;
       if (shape?.type !== "mesh" || typeof shape.file !== "string") continue;
       const field = `bodies[${i}].shape.file`;
+      if (shape.file === "")
+        invalidValue(field, shape.file, "is empty: it must name an .obj, .gltf or .glb file");
       const abs = resolveMeshPath(shape.file, field, ctx);
-      if (!files.has(abs)) files.set(abs, await loadMeshFile(abs, field));
+      if (!files.has(abs)) files.set(abs, await loadMeshFile(abs, field, ctx));
     }
   }
   return parseScene(json, { ...ctx, meshFiles: files });

@@ -129,6 +129,7 @@ function realOrResolved(p: string): string {
  * folder and `ctx.allowOutside` is not set.
  */
 export function resolveMeshPath(file: string, field: string, ctx: ShapeParseContext = {}): string {
+  if (file === "") invalidValue(field, file, "is empty: it must name an .obj, .gltf or .glb file");
   const base = resolve(ctx.baseDir ?? process.cwd());
   const abs = resolve(base, file);
   if (!ctx.allowOutside) {
