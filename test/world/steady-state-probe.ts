@@ -1,6 +1,6 @@
 /**
  * Child-process probe of test/world/steady-state.test.ts, run as
- * `node --expose-gc --import tsx test/world/steady-state-probe.ts <broadphase> <n> <steps> <mode>`
+ * `node --expose-gc --no-memory-reducer --import tsx test/world/steady-state-probe.ts <broadphase> <n> <steps> <mode>`
  * (`WARMUP=<frames>` sets the warm-up, 1,000 by default): builds the benchmark scene, collects the
  * set-up's garbage, warms the world up (so that the JIT has compiled the step), then runs `steps`
  * steps moving every body each frame, and prints as JSON the heap growth over those steps and

@@ -36,7 +36,20 @@ interface ProbeResult {
 function runProbe(broadphase: string, mode: string): ProbeResult {
   const out = execFileSync(
     process.execPath,
-    ["--expose-gc", "--import", "tsx", probe, broadphase, "1000", "1000", mode],
+    // --no-memory-reducer: V8's memory reducer starts full collections on its own timer when the
+    // allocation rate drops (as in the probe's pauses); such a collection clears weak references
+    // in optimized code and so deoptimizes it. That is V8's housekeeping, not the step's.
+    [
+      "--expose-gc",
+      "--no-memory-reducer",
+      "--import",
+      "tsx",
+      probe,
+      broadphase,
+      "1000",
+      "1000",
+      mode,
+    ],
     { encoding: "utf8" },
   );
   return JSON.parse(out.trim().split("\n").pop() as string) as ProbeResult;
