@@ -41,6 +41,7 @@ import { supportShape } from "../shapes/index.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Contact, DistanceResult } from "./contact.js";
+import { pairRescaleFactor } from "./extreme-scale.js";
 
 /**
  * The core of a convex shape as a {@link SupportMap} in the shape's local frame: a sphere's
@@ -87,79 +88,18 @@ export class ShapeCoreSupport implements SupportMap {
   }
 }
 
-/**
- * Magnitudes (scene units) between which the convex solver works unscaled: GJK and EPA form
- * products of up to four coordinates (signed volumes, squared lengths), which stay finite and
- * normal for magnitudes within about 1e±75; outside this narrower range the problem is first
- * multiplied by a power of two (exact) and the answer divided by it.
- */
-const SOLVER_MAGNITUDE_MAX = 2 ** 128;
-const SOLVER_MAGNITUDE_MIN = 2 ** -128;
-
 const scaledBInA: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z: 0, w: 1 } };
-
-/** max(|x|, |y|, |z|). */
-function maxAbs(v: Vec3): number {
-  return Math.max(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
-}
-
-/** Largest |coordinate| of any vertex of a hull, per hull object (shapes are immutable). */
-const hullMagnitude = new WeakMap<ConvexShape, number>();
-
-/** An upper bound, within a factor √3, of the largest |coordinate| of shape `s` (local frame). */
-function shapeMagnitude(s: ConvexShape): number {
-  switch (s.type) {
-    case ShapeType.Sphere:
-      return s.radius;
-    case ShapeType.Cuboid:
-      return maxAbs(s.halfExtents);
-    case ShapeType.Capsule:
-      return Math.max(maxAbs(s.a), maxAbs(s.b)) + s.radius;
-    case ShapeType.Cylinder:
-    case ShapeType.Cone:
-      return Math.max(s.halfHeight, s.radius);
-    case ShapeType.Triangle:
-      return Math.max(maxAbs(s.a), maxAbs(s.b), maxAbs(s.c));
-    case ShapeType.ConvexPolyhedron: {
-      let m = hullMagnitude.get(s);
-      if (m === undefined) {
-        m = 0;
-        for (const v of s.vertices) m = Math.max(m, Math.abs(v));
-        hullMagnitude.set(s, m);
-      }
-      return m;
-    }
-  }
-  return 0;
-}
-
-/**
- * The power of two that brings this pair's magnitude (B's offset and both shapes' extents) near
- * 1, or 1 when it is already within the solver's range. Powers of two are built by
- * multiplication (no Math.pow), so the factor is exact on every engine.
- */
-function pairScale(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
-  const m = Math.max(maxAbs(bInA.translation), shapeMagnitude(a), shapeMagnitude(b));
-  if (!(m > 0) || (m <= SOLVER_MAGNITUDE_MAX && m >= SOLVER_MAGNITUDE_MIN)) return 1;
-  let k = 1;
-  if (m > 1) {
-    while (m * k > 2 ** 64) k *= 2 ** -64;
-    while (m * k > 1) k *= 0.5;
-  } else {
-    while (m * k < 2 ** -64) k *= 2 ** 64;
-    while (m * k < 0.5) k *= 2;
-  }
-  return k;
-}
 
 /**
  * Resets the cores for `a`, `b` and `coreBInA` for B at `bInA`, rescaled when the pair is out of
- * the solver's range (see {@link pairScale}); returns the factor applied (1 almost always).
+ * [2^-128, 2^128], where GJK's and EPA's products of up to four coordinates (signed volumes,
+ * squared lengths) stay finite and normal (see `pairRescaleFactor`); returns the factor applied
+ * (1 almost always).
  */
 function loadPair(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
   coreA.reset(a);
   coreB.reset(b);
-  const k = pairScale(a, b, bInA);
+  const k = pairRescaleFactor(a, b, bInA);
   if (k === 1) {
     coreBInA.reset(coreB, bInA);
     return 1;

@@ -33,9 +33,9 @@ import {
 } from "./convex-half-space.js";
 import { contactCuboidCuboidSat, intersectsCuboidCuboid } from "./cuboid-cuboid.js";
 import {
-  needsRescale,
+  isScalablePair,
   offsetOutOfRange,
-  rescaleFactor,
+  pairRescaleFactor,
   scaledPose,
   scaledShape,
 } from "./extreme-scale.js";
@@ -303,8 +303,8 @@ export function intersectsPair(a: Shape, b: Shape, bInA: Isometry): boolean {
 }
 
 function intersectsLeaf(a: Shape, b: Shape, bInA: Isometry): boolean {
-  if (offsetOutOfRange(bInA) && needsRescale(a, b, bInA)) {
-    const k = rescaleFactor(a, b, bInA);
+  const k = offsetOutOfRange(bInA) && isScalablePair(a, b) ? pairRescaleFactor(a, b, bInA) : 1;
+  if (k !== 1) {
     return intersectsLeaf(scaledShape(a, k), scaledShape(b, k), scaledPose(bInA, k));
   }
   if (a.type <= b.type) {
@@ -489,8 +489,8 @@ function manifoldLeaf(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  if (offsetOutOfRange(bInA) && needsRescale(a, b, bInA)) {
-    const k = rescaleFactor(a, b, bInA);
+  const k = offsetOutOfRange(bInA) && isScalablePair(a, b) ? pairRescaleFactor(a, b, bInA) : 1;
+  if (k !== 1) {
     const sa = scaledShape(a, k);
     const sb = scaledShape(b, k);
     if (!manifoldLeaf(out, sa, sb, scaledPose(bInA, k), prediction * k)) return false;
@@ -534,13 +534,10 @@ function manifoldLeaf(
 }
 
 function distanceLeaf(out: DistanceResult, a: Shape, b: Shape, bInA: Isometry): DistanceResult {
-  if (offsetOutOfRange(bInA) && needsRescale(a, b, bInA)) {
-    const k = rescaleFactor(a, b, bInA);
+  const k = offsetOutOfRange(bInA) && isScalablePair(a, b) ? pairRescaleFactor(a, b, bInA) : 1;
+  if (k !== 1) {
     distanceLeaf(out, scaledShape(a, k), scaledShape(b, k), scaledPose(bInA, k));
-    const inv = 1 / k;
-    out.distance *= inv;
-    vec3.scale(out.pointA, out.pointA, inv);
-    vec3.scale(out.pointB, out.pointB, inv);
+    unscaleWitnesses(out, 1 / k);
     return out;
   }
   if (a.type <= b.type) {
@@ -583,6 +580,13 @@ function distanceFromContact(
   return out;
 }
 
+/** Divides a rescaled answer's lengths by the scale (`inv` = 1/k, a power of two: exact). */
+function unscaleWitnesses(out: Contact | DistanceResult, inv: number): void {
+  out.distance *= inv;
+  vec3.scale(out.pointA, out.pointA, inv);
+  vec3.scale(out.pointB, out.pointB, inv);
+}
+
 function contactLeaf(
   out: Contact,
   a: Shape,
@@ -590,16 +594,13 @@ function contactLeaf(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  if (offsetOutOfRange(bInA) && needsRescale(a, b, bInA)) {
-    const k = rescaleFactor(a, b, bInA);
+  const k = offsetOutOfRange(bInA) && isScalablePair(a, b) ? pairRescaleFactor(a, b, bInA) : 1;
+  if (k !== 1) {
     if (
       !contactLeaf(out, scaledShape(a, k), scaledShape(b, k), scaledPose(bInA, k), prediction * k)
     )
       return false;
-    const inv = 1 / k;
-    out.distance *= inv;
-    vec3.scale(out.pointA, out.pointA, inv);
-    vec3.scale(out.pointB, out.pointB, inv);
+    unscaleWitnesses(out, 1 / k);
     return true;
   }
   if (a.type <= b.type) {

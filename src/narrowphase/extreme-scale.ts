@@ -14,6 +14,7 @@ import type { Isometry } from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
 import type { Cone } from "../shapes/cone.js";
+import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import type { Cylinder } from "../shapes/cylinder.js";
 import type { Shape } from "../shapes/shape.js";
@@ -33,7 +34,7 @@ export function outOfUnitRange(m: number): boolean {
 
 /**
  * The dispatch's cheap first test: B's offset from A is outside [2^-128, 2^128] (and not zero).
- * Only then are the shapes' sizes looked at ({@link needsRescale}). A pair whose offset is in
+ * Only then are the shapes' sizes looked at ({@link pairRescaleFactor}). A pair whose offset is in
  * range but whose shapes are not (a 1e-200 sphere at the centre of a unit box) is answered
  * unscaled; every failure seen (shapes of size s placed about s apart) has both out of range.
  */
@@ -55,7 +56,7 @@ const writeNone = (_s: Shape): void => {
 
 /**
  * Per shape type: writes the size of the shape (its largest coordinate or radius, local frame)
- * to `magnitude[0]`, or −1 when the type is not a scalable closed-form shape. A table of small
+ * to `magnitude[0]`, or −1 for the types without one (meshes, half-spaces, compounds). A table of small
  * functions rather than one switch: called through the table (many targets, so V8 does not
  * inline them), each reads its fields with its own single-shape feedback, while a switch
  * inlined after a polymorphic type check would read them polymorphically and box the doubles
@@ -85,34 +86,35 @@ writeMagnitudeOf[ShapeType.Cone] = (s) => {
   const c = s as Cone;
   magnitude[0] = Math.max(c.halfHeight, c.radius);
 };
+/** Largest |vertex coordinate| per hull object, computed once (shapes are immutable). */
+const hullMagnitude = new WeakMap<Shape, number>();
+writeMagnitudeOf[ShapeType.ConvexPolyhedron] = (s) => {
+  let m = hullMagnitude.get(s);
+  if (m === undefined) {
+    m = 0;
+    for (const v of (s as ConvexPolyhedron).vertices) m = Math.max(m, Math.abs(v));
+    hullMagnitude.set(s, m);
+  }
+  magnitude[0] = m;
+};
 
 function writeMagnitude(s: Shape): void {
   writeMagnitudeOf[s.type](s);
 }
 
 /**
- * True when the pair (A, B at `bInA`) needs a change of units: both shapes are scalable
- * closed-form shapes and the pair's magnitude is above 2^128 or below 2^-128 (and not zero).
+ * The power of two `k` that brings the pair's magnitude (B's offset from A and both shapes'
+ * sizes) near 1 when that magnitude is outside [2^-128, 2^128], else exactly 1. Built by
+ * multiplication (no Math.pow), so exact and the same on every engine. Shapes without a size
+ * (see {@link writeMagnitudeOf}) count by the offset alone. Used by the dispatch of the
+ * closed-form routines and by the GJK/EPA solver (src/narrowphase/convex-convex.ts).
  */
-export function needsRescale(a: Shape, b: Shape, bInA: Isometry): boolean {
-  writeMagnitude(a);
-  const ma = magnitude[0];
-  if (ma < 0) return false;
-  writeMagnitude(b);
-  const mb = magnitude[0];
-  if (mb < 0) return false;
-  return outOfUnitRange(Math.max(ma, mb, maxAbs(bInA.translation)));
-}
-
-/**
- * The power of two `k` that brings the pair's magnitude near 1 (built by multiplication, so
- * exact and the same on every engine). Call only when {@link needsRescale} is true.
- */
-export function rescaleFactor(a: Shape, b: Shape, bInA: Isometry): number {
+export function pairRescaleFactor(a: Shape, b: Shape, bInA: Isometry): number {
   writeMagnitude(a);
   const ma = magnitude[0];
   writeMagnitude(b);
   const m = Math.max(ma, magnitude[0], maxAbs(bInA.translation));
+  if (!outOfUnitRange(m)) return 1;
   let k = 1;
   if (m > 1) {
     while (m * k > 2 ** 64) k *= 2 ** -64;
@@ -124,11 +126,31 @@ export function rescaleFactor(a: Shape, b: Shape, bInA: Isometry): number {
   return k;
 }
 
+/** True when {@link scaledShape} can copy both shapes (the closed-form pair routines' shapes). */
+export function isScalablePair(a: Shape, b: Shape): boolean {
+  return SCALABLE[a.type] === 1 && SCALABLE[b.type] === 1;
+}
+
+const SCALABLE = new Uint8Array(SHAPE_TYPE_COUNT);
+for (const t of [
+  ShapeType.Sphere,
+  ShapeType.Cuboid,
+  ShapeType.Capsule,
+  ShapeType.Triangle,
+  ShapeType.Cylinder,
+  ShapeType.Cone,
+]) {
+  SCALABLE[t] = 1;
+}
+
 function scaled(v: Vec3, k: number): Vec3 {
   return { x: v.x * k, y: v.y * k, z: v.z * k };
 }
 
-/** A copy of scalable shape `s` with every length multiplied by `k` (allocates). */
+/**
+ * A copy of shape `s` (one for which {@link isScalablePair} holds) with every length multiplied
+ * by `k` (allocates; only out-of-range pairs get here).
+ */
 export function scaledShape(s: Shape, k: number): Shape {
   switch (s.type) {
     case ShapeType.Sphere:
