@@ -203,6 +203,24 @@ export function castShapesInto(
   return advance(out, a, b, maxToi, 0, 0);
 }
 
+/**
+ * Throws `CollideError` naming `velocityB` when B's motion relative to A over `maxToi` is not a
+ * finite displacement (velocities near ±1e308 overflow when subtracted): conservative
+ * advancement would otherwise take the infinite step for an immediate touch.
+ */
+function checkRelativeMotion(velocityA: Vec3, velocityB: Vec3, maxToi: number): void {
+  const dx = (velocityB.x - velocityA.x) * maxToi;
+  const dy = (velocityB.y - velocityA.y) * maxToi;
+  const dz = (velocityB.z - velocityA.z) * maxToi;
+  if (!(Number.isFinite(dx) && Number.isFinite(dy) && Number.isFinite(dz))) {
+    invalidValue(
+      "velocityB",
+      velocityB,
+      "relative to velocityA, over maxToi, gives a displacement beyond the range of doubles",
+    );
+  }
+}
+
 function checkMaxToi(maxToi: number): void {
   if (!(maxToi >= 0) || !Number.isFinite(maxToi)) {
     invalidValue("maxToi", maxToi, "must be a finite number ≥ 0");
@@ -215,8 +233,8 @@ function checkMaxToi(maxToi: number): void {
  * [0, maxToi] seconds. Returns `{toi, normal, pointA, pointB}` (normal from A toward B and
  * witness points at the time of impact, world frame) or null when they do not touch by
  * maxToi; toi 0 when they already touch. Allocates the answer.
- * @throws CollideError `invalid_value` for a non-finite velocity, a negative, NaN or infinite
- * `maxToi`, or a bad pose; `unsupported_pair` for a pair without a contact routine.
+ * @throws CollideError `invalid_value` for a non-finite velocity, a relative displacement over
+ * `maxToi` beyond the range of doubles, a negative, NaN or infinite `maxToi`, or a bad pose; `unsupported_pair` for a pair without a contact routine.
  */
 export function castShapes(
   a: Shape,
@@ -232,6 +250,7 @@ export function castShapes(
   checkVec3("velocityA", velocityA);
   checkVec3("velocityB", velocityB);
   checkMaxToi(maxToi);
+  checkRelativeMotion(velocityA, velocityB, maxToi);
   const hit = makeShapeCastHit();
   return castShapesInto(hit, a, poseA, velocityA, b, poseB, velocityB, maxToi) ? hit : null;
 }
