@@ -228,11 +228,65 @@ function chooseSplit(
   end: number,
   nodeBounds: Float64Array,
   o: number,
-  bins: number,
+  maxBins: number,
   maxLeaf: number,
 ): number {
   const n = end - start;
-  // Centroid bounds.
+  // A node of n primitives needs no more than 2n bins to separate them about as well: small
+  // nodes, the great majority, then cost O(n) instead of O(bins) per axis.
+  const bins = Math.min(maxBins, Math.max(2, 2 * n));
+  centroidBounds(prim, start, end);
+  const cminx = cbox[0];
+  const cminy = cbox[1];
+  const cminz = cbox[2];
+  const cmaxx = cbox[3];
+  const cmaxy = cbox[4];
+  const cmaxz = cbox[5];
+  const parentArea = boxArea(
+    nodeBounds[o],
+    nodeBounds[o + 1],
+    nodeBounds[o + 2],
+    nodeBounds[o + 3],
+    nodeBounds[o + 4],
+    nodeBounds[o + 5],
+  );
+  const cmin = [cminx, cminy, cminz];
+  const cext = [cmaxx - cminx, cmaxy - cminy, cmaxz - cminz];
+  let bestAxis = -1;
+  let bestBin = 0;
+  let bestCost = Infinity;
+  for (let axis = 0; axis < 3; axis++) {
+    const ext = cext[axis];
+    if (!(ext > 0)) continue;
+    binAxis(prim, pb, start, end, axis, cmin[axis], bins / ext, bins);
+    if (axisCost < bestCost) {
+      bestCost = axisCost;
+      bestAxis = axis;
+      bestBin = axisBin;
+    }
+  }
+  if (bestAxis < 0) {
+    // Every centroid coincides: split by index halves if the leaf would be too big.
+    if (n <= maxLeaf) return -1;
+    splitMid = start + (n >> 1);
+    return 0;
+  }
+  const splitCost = MESH_BVH_TRAVERSAL_COST + (parentArea > 0 ? bestCost / parentArea : n);
+  if (splitCost >= n && n <= maxLeaf) return -1;
+  // Partition: bins ≤ bestBin to the left.
+  const scale = bins / cext[bestAxis];
+  const lo = cmin[bestAxis];
+  const i = partition(prim, start, end, bestAxis, lo, scale, bins, bestBin);
+  splitMid = i;
+  if (splitMid === start || splitMid === end) splitMid = start + (n >> 1);
+  return bestAxis;
+}
+
+/** Centroid box of the last {@link centroidBounds} call: min xyz, max xyz. */
+const cbox = new Float64Array(6);
+
+/** Writes the box of the centroids of slots [start, end) to `cbox`. */
+function centroidBounds(prim: Uint32Array, start: number, end: number): void {
   let cminx = Infinity;
   let cminy = Infinity;
   let cminz = Infinity;
@@ -251,99 +305,32 @@ function chooseSplit(
     if (y > cmaxy) cmaxy = y;
     if (z > cmaxz) cmaxz = z;
   }
-  const parentArea = boxArea(
-    nodeBounds[o],
-    nodeBounds[o + 1],
-    nodeBounds[o + 2],
-    nodeBounds[o + 3],
-    nodeBounds[o + 4],
-    nodeBounds[o + 5],
-  );
-  const cmin = [cminx, cminy, cminz];
-  const cext = [cmaxx - cminx, cmaxy - cminy, cmaxz - cminz];
-  let bestAxis = -1;
-  let bestBin = 0;
-  let bestCost = Infinity;
-  for (let axis = 0; axis < 3; axis++) {
-    const ext = cext[axis];
-    if (!(ext > 0)) continue;
-    const scale = bins / ext;
-    binCount.fill(0, 0, bins);
-    for (let b = 0; b < bins; b++) {
-      binBounds[6 * b] = Infinity;
-      binBounds[6 * b + 1] = Infinity;
-      binBounds[6 * b + 2] = Infinity;
-      binBounds[6 * b + 3] = -Infinity;
-      binBounds[6 * b + 4] = -Infinity;
-      binBounds[6 * b + 5] = -Infinity;
-    }
-    for (let s = start; s < end; s++) {
-      const p = prim[s];
-      const b = binOf(centroids[3 * p + axis], cmin[axis], scale, bins);
-      binCount[b]++;
-      growBin(pb, b, p);
-    }
-    // Sweep from the right: area and count of bins b..bins−1.
-    let ra = Infinity;
-    let rb = Infinity;
-    let rc = Infinity;
-    let rd = -Infinity;
-    let re = -Infinity;
-    let rf = -Infinity;
-    let rn = 0;
-    for (let b = bins - 1; b > 0; b--) {
-      const k = 6 * b;
-      ra = Math.min(ra, binBounds[k]);
-      rb = Math.min(rb, binBounds[k + 1]);
-      rc = Math.min(rc, binBounds[k + 2]);
-      rd = Math.max(rd, binBounds[k + 3]);
-      re = Math.max(re, binBounds[k + 4]);
-      rf = Math.max(rf, binBounds[k + 5]);
-      rn += binCount[b];
-      rightArea[b] = boxArea(ra, rb, rc, rd, re, rf);
-      rightCount[b] = rn;
-    }
-    let la = Infinity;
-    let lb = Infinity;
-    let lc = Infinity;
-    let ld = -Infinity;
-    let le = -Infinity;
-    let lf = -Infinity;
-    let ln = 0;
-    for (let b = 0; b < bins - 1; b++) {
-      const k = 6 * b;
-      la = Math.min(la, binBounds[k]);
-      lb = Math.min(lb, binBounds[k + 1]);
-      lc = Math.min(lc, binBounds[k + 2]);
-      ld = Math.max(ld, binBounds[k + 3]);
-      le = Math.max(le, binBounds[k + 4]);
-      lf = Math.max(lf, binBounds[k + 5]);
-      ln += binCount[b];
-      const rnb = rightCount[b + 1];
-      if (ln === 0 || rnb === 0) continue;
-      const cost = boxArea(la, lb, lc, ld, le, lf) * ln + rightArea[b + 1] * rnb;
-      if (cost < bestCost) {
-        bestCost = cost;
-        bestAxis = axis;
-        bestBin = b;
-      }
-    }
-  }
-  if (bestAxis < 0) {
-    // Every centroid coincides: split by index halves if the leaf would be too big.
-    if (n <= maxLeaf) return -1;
-    splitMid = start + (n >> 1);
-    return 0;
-  }
-  const splitCost = MESH_BVH_TRAVERSAL_COST + (parentArea > 0 ? bestCost / parentArea : n);
-  if (splitCost >= n && n <= maxLeaf) return -1;
-  // Partition: bins ≤ bestBin to the left.
-  const scale = bins / cext[bestAxis];
-  const lo = cmin[bestAxis];
+  cbox[0] = cminx;
+  cbox[1] = cminy;
+  cbox[2] = cminz;
+  cbox[3] = cmaxx;
+  cbox[4] = cmaxy;
+  cbox[5] = cmaxz;
+}
+
+/**
+ * Partitions slots [start, end) in place: centroids binned at or below `bestBin` along `axis`
+ * first. Returns the first slot of the right side.
+ */
+function partition(
+  prim: Uint32Array,
+  start: number,
+  end: number,
+  axis: number,
+  lo: number,
+  scale: number,
+  bins: number,
+  bestBin: number,
+): number {
   let i = start;
   let j = end - 1;
   while (i <= j) {
-    if (binOf(centroids[3 * prim[i] + bestAxis], lo, scale, bins) <= bestBin) i++;
+    if (binOf(centroids[3 * prim[i] + axis], lo, scale, bins) <= bestBin) i++;
     else {
       const t = prim[i];
       prim[i] = prim[j];
@@ -351,9 +338,92 @@ function chooseSplit(
       j--;
     }
   }
-  splitMid = i;
-  if (splitMid === start || splitMid === end) splitMid = start + (n >> 1);
-  return bestAxis;
+  return i;
+}
+
+/** Least SAH cost and its bin boundary found by the last {@link binAxis} call. */
+let axisCost = Infinity;
+let axisBin = 0;
+
+/**
+ * Bins slots [start, end) by centroid along `axis` (`lo`, `scale` = bins / extent) and sweeps
+ * the bin boundaries for the least SAH cost (areas × counts), left in `axisCost` / `axisBin`
+ * (Infinity when no boundary separates two non-empty sides). A function of its own so that V8
+ * optimizes it whole instead of entering its caller mid-loop (on-stack replacement), which had
+ * made `chooseSplit` deoptimize at every call (so do {@link centroidBounds} and
+ * {@link partition}: the caller keeps no loop over the primitives).
+ */
+function binAxis(
+  prim: Uint32Array,
+  pb: ArrayLike<number>,
+  start: number,
+  end: number,
+  axis: number,
+  lo: number,
+  scale: number,
+  bins: number,
+): void {
+  binCount.fill(0, 0, bins);
+  for (let b = 0; b < bins; b++) {
+    binBounds[6 * b] = Infinity;
+    binBounds[6 * b + 1] = Infinity;
+    binBounds[6 * b + 2] = Infinity;
+    binBounds[6 * b + 3] = -Infinity;
+    binBounds[6 * b + 4] = -Infinity;
+    binBounds[6 * b + 5] = -Infinity;
+  }
+  for (let s = start; s < end; s++) {
+    const p = prim[s];
+    const b = binOf(centroids[3 * p + axis], lo, scale, bins);
+    binCount[b]++;
+    growBin(pb, b, p);
+  }
+  // Sweep from the right: area and count of bins b..bins−1.
+  let ra = Infinity;
+  let rb = Infinity;
+  let rc = Infinity;
+  let rd = -Infinity;
+  let re = -Infinity;
+  let rf = -Infinity;
+  let rn = 0;
+  for (let b = bins - 1; b > 0; b--) {
+    const k = 6 * b;
+    ra = Math.min(ra, binBounds[k]);
+    rb = Math.min(rb, binBounds[k + 1]);
+    rc = Math.min(rc, binBounds[k + 2]);
+    rd = Math.max(rd, binBounds[k + 3]);
+    re = Math.max(re, binBounds[k + 4]);
+    rf = Math.max(rf, binBounds[k + 5]);
+    rn += binCount[b];
+    rightArea[b] = boxArea(ra, rb, rc, rd, re, rf);
+    rightCount[b] = rn;
+  }
+  let la = Infinity;
+  let lb = Infinity;
+  let lc = Infinity;
+  let ld = -Infinity;
+  let le = -Infinity;
+  let lf = -Infinity;
+  let ln = 0;
+  axisCost = Infinity;
+  axisBin = 0;
+  for (let b = 0; b < bins - 1; b++) {
+    const k = 6 * b;
+    la = Math.min(la, binBounds[k]);
+    lb = Math.min(lb, binBounds[k + 1]);
+    lc = Math.min(lc, binBounds[k + 2]);
+    ld = Math.max(ld, binBounds[k + 3]);
+    le = Math.max(le, binBounds[k + 4]);
+    lf = Math.max(lf, binBounds[k + 5]);
+    ln += binCount[b];
+    const rnb = rightCount[b + 1];
+    if (ln === 0 || rnb === 0) continue;
+    const cost = boxArea(la, lb, lc, ld, le, lf) * ln + rightArea[b + 1] * rnb;
+    if (cost < axisCost) {
+      axisCost = cost;
+      axisBin = b;
+    }
+  }
 }
 
 function binOf(c: number, lo: number, scale: number, bins: number): number {
@@ -370,6 +440,29 @@ function growBin(pb: ArrayLike<number>, b: number, p: number): void {
   if (pb[q + 3] > binBounds[k + 3]) binBounds[k + 3] = pb[q + 3];
   if (pb[q + 4] > binBounds[k + 4]) binBounds[k + 4] = pb[q + 4];
   if (pb[q + 5] > binBounds[k + 5]) binBounds[k + 5] = pb[q + 5];
+}
+
+/**
+ * Runs the builder once, at load, on a small fixed input (a 4 × 4 × 4 lattice of unit boxes, one
+ * of them flat and two with coincident centroids) so that V8 records type feedback for every
+ * statement after each loop before any large build. Without it, the first large build is
+ * optimized on the stack inside a loop (OSR) with no feedback for the code after the loop; V8
+ * keeps that code, and every later build deoptimizes there again and runs in the interpreter —
+ * measured: a 10,000-box build took 43 ms instead of about 10.
+ */
+function primeBuilder(): void {
+  const n = 66;
+  const pb = new Float64Array(6 * n);
+  for (let i = 0; i < 64; i++) {
+    const x = i & 3;
+    const y = (i >> 2) & 3;
+    const z = i >> 4;
+    pb.set([x, y, z, x + 1, y + 1, i === 5 ? z : z + 1], 6 * i);
+  }
+  pb.set([0, 0, 0, 1, 1, 1, 0, 0, 0, 1, 1, 1], 6 * 64);
+  const bvh = buildMeshBvh(pb, n, { maxLeafSize: 1 });
+  buildMeshBvh(pb, n);
+  refitMeshBvh(bvh, pb);
 }
 
 /**
@@ -529,3 +622,5 @@ export function meshBvhNodeRayEntry(
   }
   return t0 <= t1 ? t0 : Infinity;
 }
+
+primeBuilder();

@@ -43,9 +43,15 @@ import { type BroadPhase, checkRay, growFloat64 } from "../broadphase/broad-phas
 import { BruteForceBroadPhase } from "../broadphase/brute-force.js";
 import { DynamicTree } from "../broadphase/dynamic-tree.js";
 import { PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
+import { QueryBvh } from "../broadphase/query-bvh.js";
 import { SpatialHash } from "../broadphase/spatial-hash.js";
 import { SweepAndPrune } from "../broadphase/sweep-and-prune.js";
-import { AABB_MARGIN, WORLD_AABB_ROUNDING_PAD, WORLD_MAX_PAIRS } from "../constants.js";
+import {
+  AABB_MARGIN,
+  WORLD_AABB_ROUNDING_PAD,
+  WORLD_MAX_PAIRS,
+  WORLD_QUERY_BVH_RAYS_PER_BODY,
+} from "../constants.js";
 import { invalidValue } from "../errors.js";
 import * as aabbm from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
@@ -316,6 +322,17 @@ export class CollisionWorld {
   };
   private readonly ccd = new CcdState();
   private readonly halfPrediction: number;
+  /**
+   * Static four-wide BVH over the bounded bodies' padded tight boxes, for ray casts and box
+   * queries on a world that has not changed for a while (see {@link queryStructure}).
+   */
+  private readonly queryBvh = new QueryBvh();
+  /** True while `queryBvh` matches the bodies (no add, move or removal since its build). */
+  private queryBvhFresh = false;
+  /** Queries served by the broad phase since the bodies last changed. */
+  private queriesSinceChange = 0;
+  private queryBvhBoxes = new Float64Array(0);
+  private queryBvhIds = new Int32Array(0);
   // Query state, read by the visitors below (bound once, so queries do not allocate closures).
   private qMask = DEFAULT_MASK;
   private qSensors = true;
@@ -427,6 +444,7 @@ export class CollisionWorld {
     const slot = b.allocate();
     if (unbounded) insertSorted(this.unbounded, slot);
     else this.bp.insert(slot, bpMin, bpMax);
+    this.bodiesChanged();
     b.writePose(slot, desc.pose);
     this.writeTightBox(slot);
     b.layer[slot] = layer;
@@ -465,6 +483,7 @@ export class CollisionWorld {
       invalidValue("pose.translation", pose.translation, "moves the body by a non-finite amount");
     }
     if (!unbounded) this.bp.move(slot, bpMin, bpMax, displacement);
+    this.bodiesChanged();
     b.writePose(slot, pose);
     this.writeTightBox(slot);
   }
@@ -479,6 +498,7 @@ export class CollisionWorld {
     const u = this.unbounded.indexOf(slot);
     if (u >= 0) this.unbounded.splice(u, 1);
     else this.bp.remove(slot);
+    this.bodiesChanged();
     this.ccd.remove(slot);
     this.bodies.kill(slot);
   }
@@ -734,7 +754,7 @@ export class CollisionWorld {
     out?: WorldRayHit,
   ): WorldRayHit | null {
     this.beginRay(caster, origin, dir, maxToi, options, null);
-    this.bp.castRay(origin, dir, maxToi, this.rayVisitor);
+    this.queryStructure().castRay(origin, dir, maxToi, this.rayVisitor);
     for (const u of this.unbounded) this.visitRay(u, 0);
     this.qCaster = null;
     return this.bestRayHit(out);
@@ -753,7 +773,7 @@ export class CollisionWorld {
     out: WorldRayHit[] = [],
   ): WorldRayHit[] {
     this.beginRay(caster, origin, dir, maxToi, options, out);
-    this.bp.castRay(origin, dir, maxToi, this.rayVisitor);
+    this.queryStructure().castRay(origin, dir, maxToi, this.rayVisitor);
     for (const u of this.unbounded) this.visitRay(u, 0);
     this.qAll = null;
     this.qCaster = null;
@@ -778,7 +798,7 @@ export class CollisionWorld {
     this.beginRay(caster, origin, dir, maxToi, options, null);
     this.qAny = true;
     try {
-      this.bp.castRay(origin, dir, maxToi, this.rayVisitor);
+      this.queryStructure().castRay(origin, dir, maxToi, this.rayVisitor);
       for (const u of this.unbounded) {
         if (this.qBestSlot >= 0) break;
         this.visitRay(u, 0);
@@ -809,7 +829,7 @@ export class CollisionWorld {
     vec3.copy(this.qMax, max);
     this.qOut = out;
     const start = out.length;
-    this.bp.queryAabb(min, max, this.aabbVisitor);
+    this.queryStructure().queryAabb(min, max, this.aabbVisitor);
     for (const u of this.unbounded) this.visitAabb(u);
     sortTail(out, start);
     return out;
@@ -840,7 +860,7 @@ export class CollisionWorld {
     this.qPose = pose;
     this.qOut = out;
     const start = out.length;
-    this.bp.queryAabb(this.qMin, this.qMax, this.shapeVisitor);
+    this.queryStructure().queryAabb(this.qMin, this.qMax, this.shapeVisitor);
     for (const u of this.unbounded) this.visitShape(u);
     this.qShape = null;
     sortTail(out, start);
@@ -908,6 +928,61 @@ export class CollisionWorld {
     if (!vec3.isFiniteVec(bpMin) || !vec3.isFiniteVec(bpMax)) {
       invalidValue(`${field}.translation`, pose.translation, "puts the body's AABB out of range");
     }
+  }
+
+  /** Marks the query BVH stale: a body was added, moved or removed. */
+  private bodiesChanged(): void {
+    this.queryBvhFresh = false;
+    this.queriesSinceChange = 0;
+  }
+
+  /**
+   * What a ray cast or box query traverses: the static query BVH when it is fresh; else the
+   * broad phase, until the world has served `WORLD_QUERY_BVH_RAYS_PER_BODY` × (bounded bodies)
+   * queries without a change, when the BVH is built (its cost is then covered by the queries
+   * it speeds up). Both report the same candidates, and every query sorts or tie-breaks its
+   * answer by handle, so the answers do not depend on which one is used (except which body an
+   * any-hit cast reports, as documented).
+   */
+  private queryStructure(): QueryBvh | BroadPhase {
+    if (this.queryBvhFresh) return this.queryBvh;
+    const bounded = this.bodies.count - this.unbounded.length;
+    if (++this.queriesSinceChange < WORLD_QUERY_BVH_RAYS_PER_BODY * bounded || bounded === 0) {
+      return this.bp;
+    }
+    this.buildQueryBvh();
+    return this.queryBvh;
+  }
+
+  /**
+   * Builds the query BVH over every live bounded body's tight box, padded like the broad
+   * phase's (`WORLD_AABB_ROUNDING_PAD` × its largest coordinate magnitude, without the
+   * prediction distance, which queries do not use).
+   */
+  private buildQueryBvh(): void {
+    const b = this.bodies;
+    const n = b.count - this.unbounded.length;
+    if (this.queryBvhIds.length < n) {
+      this.queryBvhIds = new Int32Array(n);
+      this.queryBvhBoxes = new Float64Array(6 * n);
+    }
+    const ids = this.queryBvhIds;
+    const boxes = this.queryBvhBoxes;
+    let count = 0;
+    for (let slot = 0; slot < b.slotCount && count < n; slot++) {
+      if ((b.flags[slot] & FLAG_ALIVE) === 0 || b.shapeType[slot] === ShapeType.HalfSpace) continue;
+      const k = 6 * slot;
+      let big = 0;
+      for (let j = 0; j < 6; j++) big = Math.max(big, Math.abs(b.aabb[k + j]));
+      const pad = WORLD_AABB_ROUNDING_PAD * big;
+      for (let j = 0; j < 3; j++) {
+        boxes[6 * count + j] = b.aabb[k + j] - pad;
+        boxes[6 * count + 3 + j] = b.aabb[k + 3 + j] + pad;
+      }
+      ids[count++] = slot;
+    }
+    this.queryBvh.build(boxes, ids, count);
+    this.queryBvhFresh = true;
   }
 
   private writeTightBox(slot: number): void {
