@@ -128,13 +128,17 @@ const axisTmp = vec3.create();
 /**
  * The full 15-axis SAT in A's frame: writes the axis of largest separation (least penetration
  * when overlapping) into `out`, oriented from A toward B. Face axes win ties as described in
- * the file comment.
+ * the file comment. With `stopAbove`, the test returns as soon as the separation found exceeds
+ * it (a separating axis found early, Ericson 2005 §4.4.1): `out` then holds that axis, whose
+ * separation bounds the full answer from below — enough for a caller that only needs to know
+ * the boxes are apart by more than `stopAbove`.
  */
 export function satCuboidCuboid(
   out: CuboidSatResult,
   a: Cuboid,
   b: Cuboid,
   bInA: Isometry,
+  stopAbove = Infinity,
 ): CuboidSatResult {
   loadRotation(bInA);
   loadHalfExtentsAndTranslation(a, b, bInA.translation);
@@ -153,6 +157,10 @@ export function satCuboidCuboid(
       out.i = i;
       vec3.set(out.axis, 0, 0, 0);
       vec3.setAxis(out.axis, i, tA[i] >= 0 ? 1 : -1);
+      if (best > stopAbove) {
+        out.separation = best;
+        return out;
+      }
     }
   }
   // Face axes of B.
@@ -166,6 +174,10 @@ export function satCuboidCuboid(
       out.j = j;
       const sign = tb >= 0 ? 1 : -1;
       vec3.set(out.axis, R[j] * sign, R[3 + j] * sign, R[6 + j] * sign);
+      if (best > stopAbove) {
+        out.separation = best;
+        return out;
+      }
     }
   }
   // Edge × edge axes.
@@ -193,6 +205,10 @@ export function satCuboidCuboid(
         const bj = vec3.set(out.axis, R[j], R[3 + j], R[6 + j]);
         vec3.cross(out.axis, axisTmp, bj);
         vec3.scale(out.axis, out.axis, (tl >= 0 ? 1 : -1) / len);
+        if (best > stopAbove) {
+          out.separation = best;
+          return out;
+        }
       }
     }
   }
@@ -228,7 +244,8 @@ export function contactCuboidCuboidSat(
   b: Cuboid,
   bInA: Isometry,
 ): boolean {
-  satCuboidCuboid(sat, a, b, bInA);
+  // Only "apart" matters when the separation is positive: stop at the first separating axis.
+  satCuboidCuboid(sat, a, b, bInA, 0);
   if (sat.separation > 0) return false;
   const n = sat.axis;
   vec3.copy(out.normal, n);

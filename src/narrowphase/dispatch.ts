@@ -195,7 +195,7 @@ registerPair(ShapeType.Sphere, ShapeType.Cuboid, {
  * Box–box contact: the 15-axis SAT when the boxes overlap or touch; when they are apart but
  * within a positive prediction distance, GJK gives the true gap (SAT only bounds it).
  */
-function contactCuboidCuboid(
+export function contactCuboidCuboid(
   out: Contact,
   a: Cuboid,
   b: Cuboid,

@@ -529,6 +529,11 @@ export function manifoldFromContact(
   const unit = vec3.tryNormalize(nrm, contact.normal);
   vec3.copy(out.normal, unit ? nrm : contact.normal);
   if (!unit) return singleContact(out, contact);
+  // A sphere's supporting feature is its one point, so the manifold is the contact itself:
+  // answered before the features are built (the same result the clipping path gives).
+  if (a.type === ShapeType.Sphere || b.type === ShapeType.Sphere) {
+    return singleContact(out, contact);
+  }
   vec3.negate(tmp, nrm);
   quat.inverseRotate(dirB, bInA.rotation, tmp);
 

@@ -11,8 +11,10 @@ import { CTRL_NEXT_BLOCK, PARALLEL_BLOCK_PAIRS } from "./protocol.js";
 /**
  * Takes blocks from `control[CTRL_NEXT_BLOCK]` until every pair of `pairs[0 .. pairCount)` is
  * taken; for each block writes its touching records (pair index in `[1]`) from
- * `b · PARALLEL_BLOCK_PAIRS · NARROW_RECORD_STRIDE` in `out` and their number in
- * `blockLength[b]`. Returns the number of blocks this thread did.
+ * `b · PARALLEL_BLOCK_PAIRS · NARROW_RECORD_STRIDE` in `out`, then publishes their number in
+ * `blockLength[b]` (an atomic store, after which the records are visible to every thread, and a
+ * notify for a thread waiting on it). `afterBlock`, when given, runs after each block (the
+ * calling thread merges finished blocks there). Returns the number of blocks this thread did.
  */
 export function runBlocks(
   control: Int32Array,
@@ -24,26 +26,44 @@ export function runBlocks(
   prediction: number,
   out: Float64Array,
   blockLength: Int32Array,
+  afterBlock: (() => void) | null = null,
 ): number {
   const blocks = Math.ceil(pairCount / PARALLEL_BLOCK_PAIRS);
   let done = 0;
   for (;;) {
     const b = Atomics.add(control, CTRL_NEXT_BLOCK, 1);
     if (b >= blocks) return done;
-    const start = b * PARALLEL_BLOCK_PAIRS;
-    const end = Math.min(pairCount, start + PARALLEL_BLOCK_PAIRS);
-    let off = start * NARROW_RECORD_STRIDE;
-    let len = 0;
-    for (let i = start; i < end; i++) {
-      const key = pairs[i];
-      const lo = Math.floor(key / PAIR_KEY_BASE);
-      const hi = key - lo * PAIR_KEY_BASE;
-      if (narrowPair(out, off, lo, hi, pose, flags, shapes, prediction) === NARROW_NONE) continue;
-      out[off + 1] = i;
-      off += NARROW_RECORD_STRIDE;
-      len++;
-    }
-    blockLength[b] = len;
+    runBlock(b, pairs, pairCount, pose, flags, shapes, prediction, out, blockLength);
     done++;
+    if (afterBlock !== null) afterBlock();
   }
+}
+
+/** Runs block `b` (see {@link runBlocks}) and publishes its record count. */
+export function runBlock(
+  b: number,
+  pairs: Float64Array,
+  pairCount: number,
+  pose: Float64Array,
+  flags: Uint8Array,
+  shapes: readonly (Shape | undefined)[],
+  prediction: number,
+  out: Float64Array,
+  blockLength: Int32Array,
+): void {
+  const start = b * PARALLEL_BLOCK_PAIRS;
+  const end = Math.min(pairCount, start + PARALLEL_BLOCK_PAIRS);
+  let off = start * NARROW_RECORD_STRIDE;
+  let len = 0;
+  for (let i = start; i < end; i++) {
+    const key = pairs[i];
+    const lo = Math.floor(key / PAIR_KEY_BASE);
+    const hi = key - lo * PAIR_KEY_BASE;
+    if (narrowPair(out, off, lo, hi, pose, flags, shapes, prediction) === NARROW_NONE) continue;
+    out[off + 1] = i;
+    off += NARROW_RECORD_STRIDE;
+    len++;
+  }
+  Atomics.store(blockLength, b, len);
+  Atomics.notify(blockLength, b);
 }

@@ -17,9 +17,13 @@
  * the block's own region, so the blocks read in order give exactly the single-threaded records
  * (src/parallel/protocol.ts). Every thread runs the same `narrowPair` code
  * (src/world/narrow-pair.ts) on the same doubles, so contacts are bitwise identical to a
- * single-threaded step. Small jobs (fewer pairs than {@link WorkerExecutorOptions.minPairs})
- * run on the calling thread alone. If a worker fails (e.g. an unsupported shape pair), the job
- * is redone on the calling thread, which throws the error a single-threaded step would.
+ * single-threaded step. Between its own blocks the calling thread hands every finished block,
+ * in order, to the world's sink, so the world merges contacts into its cache while the workers
+ * still compute (the merge is serial work; overlapped, it no longer adds to the step). Small
+ * jobs (fewer pairs than {@link WorkerExecutorOptions.minPairs}) run on the calling thread
+ * alone. A block that a failed worker left unfinished (or that threw on the calling thread) is
+ * computed again on the calling thread, in order, so the error thrown is the one a
+ * single-threaded step throws.
  *
  * Shapes are identified by object identity: a slot whose shape object changed since the last
  * step is re-sent. Treat shapes as immutable, as the world asks.
@@ -30,9 +34,9 @@
 import { MessageChannel, type MessagePort as NodeMessagePort, Worker } from "node:worker_threads";
 import { invalidValue } from "../errors.js";
 import type { Shape } from "../shapes/shape.js";
-import type { NarrowPhaseInput, NarrowPhaseOutput, StepExecutor } from "../world/executor.js";
+import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "../world/executor.js";
 import { NARROW_RECORD_STRIDE } from "../world/narrow-pair.js";
-import { runBlocks } from "./blocks.js";
+import { runBlock, runBlocks } from "./blocks.js";
 import {
   CTRL_DONE,
   CTRL_ERROR,
@@ -71,6 +75,11 @@ export function defaultWorkerExecutorOptions(): WorkerExecutorOptions {
 /** Polling period of {@link WorkerExecutor.ready}, milliseconds. */
 const WORKER_POLL_MS = 5;
 
+/** True when `a` lives in a `SharedArrayBuffer` (workers can read it in place). */
+function isShared(a: ArrayBufferView): boolean {
+  return typeof SharedArrayBuffer === "function" && a.buffer instanceof SharedArrayBuffer;
+}
+
 /** Rounds `n` up to a power of two (at least `min`). */
 function capacityFor(n: number, min: number): number {
   let c = min;
@@ -96,11 +105,9 @@ function spawnWorker(init: WorkerInit): Worker {
  * module docs). Throws `CollideError` for `threads` not an integer in [1, 64] or a negative
  * `minPairs`.
  */
-export class WorkerExecutor implements StepExecutor, NarrowPhaseOutput {
+export class WorkerExecutor implements StepExecutor {
   /** Threads, the calling thread included. */
   readonly threads: number;
-  /** Number of result blocks of the last job. */
-  blockCount = 0;
   private readonly minPairs: number;
   private readonly workers: Worker[] = [];
   private readonly ports: NodeMessagePort[] = [];
@@ -120,6 +127,19 @@ export class WorkerExecutor implements StepExecutor, NarrowPhaseOutput {
   private readonly slotChanges: number[] = [];
   private disposed = false;
   private failure: unknown = null;
+  // The job being run (set for the duration of runNarrowPhase).
+  private job: NarrowPhaseInput | null = null;
+  private sink: NarrowPhaseSink | null = null;
+  private jobPairs: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  private jobPose: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  private jobFlags: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
+  private nextMerge = 0;
+  private blockTotal = 0;
+  private readonly mergeReadyBound = (): void => this.mergeReady();
+  // The buffers the workers were last sent.
+  private sentPairs: ArrayBufferLike | null = null;
+  private sentPose: ArrayBufferLike | null = null;
+  private sentFlags: ArrayBufferLike | null = null;
 
   /** Starts `threads − 1` workers; `options` overrides {@link defaultWorkerExecutorOptions}. */
   constructor(options: Partial<WorkerExecutorOptions> = {}) {
@@ -149,83 +169,137 @@ export class WorkerExecutor implements StepExecutor, NarrowPhaseOutput {
     }
   }
 
-  /** Number of records in block `b` of the last job. */
-  blockLength(b: number): number {
-    return this.blockLengths[b];
+  /**
+   * Runs the narrow phase of `input` over the threads (see the module docs), handing the
+   * records to `sink` block by block in order. Throws `CollideError` after {@link dispose}, and
+   * whatever a single-threaded step throws (e.g. `unsupported_pair`).
+   */
+  runNarrowPhase(input: NarrowPhaseInput, sink: NarrowPhaseSink): void {
+    if (this.disposed) invalidValue("executor", "disposed", "has been disposed");
+    const n = input.pairCount;
+    this.reserve(input);
+    const control = this.control;
+    this.job = input;
+    this.sink = sink;
+    this.nextMerge = 0;
+    this.blockTotal = Math.ceil(n / PARALLEL_BLOCK_PAIRS);
+    // −1 = not finished yet: mergeReady stops at the first such block.
+    this.blockLengths.fill(-1, 0, this.blockTotal);
+    try {
+      // Until every worker has started (a fraction of a second after construction), run alone:
+      // the result is the same.
+      const ready = Atomics.load(control, CTRL_READY) >= this.workers.length;
+      if (this.workers.length === 0 || n < this.minPairs || !ready) {
+        this.jobPairs = input.pairs;
+        this.jobPose = input.pose;
+        this.jobFlags = input.flags;
+        for (let blk = 0; blk < this.blockTotal; blk++) {
+          this.runBlockHere(blk);
+          this.mergeReady();
+        }
+        return;
+      }
+      // Arrays already in shared memory (the world allocates them so when it has an executor)
+      // are read in place by the workers; others are copied into the executor's buffers.
+      if (isShared(input.pairs)) this.jobPairs = input.pairs;
+      else {
+        this.pairs.set(input.pairs.subarray(0, n));
+        this.jobPairs = this.pairs;
+      }
+      if (isShared(input.pose)) this.jobPose = input.pose;
+      else {
+        this.pose.set(input.pose.subarray(0, 7 * input.slotCount));
+        this.jobPose = this.pose;
+      }
+      if (isShared(input.flags)) this.jobFlags = input.flags;
+      else {
+        this.flags.set(input.flags.subarray(0, input.slotCount));
+        this.jobFlags = this.flags;
+      }
+      this.shareBuffers();
+      this.syncShapes(input.shapes, input.slotCount);
+      this.params[0] = input.prediction;
+      control[CTRL_PAIR_COUNT] = n;
+      control[CTRL_NEXT_BLOCK] = 0;
+      control[CTRL_DONE] = 0;
+      control[CTRL_ERROR] = 0;
+      Atomics.add(control, CTRL_GENERATION, 1);
+      Atomics.notify(control, CTRL_GENERATION);
+      try {
+        runBlocks(
+          control,
+          this.jobPairs,
+          n,
+          this.jobPose,
+          this.jobFlags,
+          input.shapes,
+          input.prediction,
+          this.out,
+          this.blockLengths,
+          this.mergeReadyBound,
+        );
+      } catch {
+        // The block left unfinished (length −1) is run again below, in order, and rethrows.
+      }
+      this.finishMerge();
+    } finally {
+      this.job = null;
+      this.sink = null;
+    }
   }
 
-  /** The array holding block `b`'s records. */
-  blockData(_b: number): Float64Array {
-    return this.out;
+  /** Runs block `b` of the current job on this thread. */
+  private runBlockHere(b: number): void {
+    const input = this.job as NarrowPhaseInput;
+    runBlock(
+      b,
+      this.jobPairs,
+      input.pairCount,
+      this.jobPose,
+      this.jobFlags,
+      input.shapes,
+      input.prediction,
+      this.out,
+      this.blockLengths,
+    );
   }
 
-  /** Offset of block `b`'s first record (doubles). */
-  blockOffset(b: number): number {
-    return b * PARALLEL_BLOCK_PAIRS * NARROW_RECORD_STRIDE;
+  /** Hands every finished block from `nextMerge` on, in order, to the sink. */
+  private mergeReady(): void {
+    const lengths = this.blockLengths;
+    const sink = this.sink as NarrowPhaseSink;
+    while (this.nextMerge < this.blockTotal) {
+      const len = Atomics.load(lengths, this.nextMerge);
+      if (len < 0) return;
+      sink(this.out, this.nextMerge * PARALLEL_BLOCK_PAIRS * NARROW_RECORD_STRIDE, len);
+      this.nextMerge++;
+    }
   }
 
   /**
-   * Runs the narrow phase of `input` over the threads (see the module docs) and returns this
-   * executor as the output (valid until the next call). Throws `CollideError` after
-   * {@link dispose}, and whatever a single-threaded step throws (e.g. `unsupported_pair`).
+   * Merges the remaining blocks in order, waiting for the workers' blocks. Once every worker
+   * has left the job, a block still unfinished (its worker failed, or it threw here) is run on
+   * this thread, so an error surfaces in pair order, as on one thread.
    */
-  runNarrowPhase(input: NarrowPhaseInput): NarrowPhaseOutput {
-    if (this.disposed) invalidValue("executor", "disposed", "has been disposed");
-    const n = input.pairCount;
-    this.reserve(n, input.slotCount);
+  private finishMerge(): void {
     const control = this.control;
-    // Until every worker has started (a fraction of a second after construction), run alone:
-    // the result is the same.
-    const ready = Atomics.load(control, CTRL_READY) >= this.workers.length;
-    if (this.workers.length === 0 || n < this.minPairs || !ready) {
-      control[CTRL_NEXT_BLOCK] = 0;
-      this.blockCount = this.runHere(input, input.pairs, input.pose, input.flags);
-      return this;
-    }
-    this.pairs.set(input.pairs.subarray(0, n));
-    this.pose.set(input.pose.subarray(0, 7 * input.slotCount));
-    this.flags.set(input.flags.subarray(0, input.slotCount));
-    this.syncShapes(input.shapes, input.slotCount);
-    this.params[0] = input.prediction;
-    control[CTRL_PAIR_COUNT] = n;
-    control[CTRL_NEXT_BLOCK] = 0;
-    control[CTRL_DONE] = 0;
-    control[CTRL_ERROR] = 0;
-    Atomics.add(control, CTRL_GENERATION, 1);
-    Atomics.notify(control, CTRL_GENERATION);
-    let failure: unknown = null;
-    try {
-      runBlocks(
-        control,
-        this.pairs,
-        n,
-        this.pose,
-        this.flags,
-        input.shapes,
-        input.prediction,
-        this.out,
-        this.blockLengths,
-      );
-    } catch (e) {
-      failure = e;
-    }
     const workers = this.workers.length;
     const t0 = Date.now();
     for (;;) {
-      const d = Atomics.load(control, CTRL_DONE);
-      if (d >= workers) break;
-      Atomics.wait(control, CTRL_DONE, d, PARALLEL_JOB_TIMEOUT_MS);
+      this.mergeReady();
+      if (this.nextMerge < this.blockTotal) {
+        if (Atomics.load(control, CTRL_DONE) >= workers) this.runBlockHere(this.nextMerge);
+        else Atomics.wait(this.blockLengths, this.nextMerge, -1, WORKER_POLL_MS);
+      } else {
+        // Every worker leaves the job before the next one starts.
+        const d = Atomics.load(control, CTRL_DONE);
+        if (d >= workers) return;
+        Atomics.wait(control, CTRL_DONE, d, WORKER_POLL_MS);
+      }
       if (Date.now() - t0 > PARALLEL_JOB_TIMEOUT_MS) {
         invalidValue("executor", this.threads, "a worker thread stopped answering");
       }
     }
-    this.blockCount = Math.ceil(n / PARALLEL_BLOCK_PAIRS);
-    if (failure !== null || Atomics.load(control, CTRL_ERROR) !== 0) {
-      // Redo alone: the same error (or, if a worker alone failed, the right answer).
-      control[CTRL_NEXT_BLOCK] = 0;
-      this.blockCount = this.runHere(input, this.pairs, this.pose, this.flags);
-    }
-    return this;
   }
 
   /**
@@ -256,29 +330,13 @@ export class WorkerExecutor implements StepExecutor, NarrowPhaseOutput {
     this.workers.length = 0;
   }
 
-  /** Runs every block on the calling thread; returns the number of blocks. */
-  private runHere(
-    input: NarrowPhaseInput,
-    pairs: Float64Array,
-    pose: Float64Array,
-    flags: Uint8Array,
-  ): number {
-    runBlocks(
-      this.control,
-      pairs,
-      input.pairCount,
-      pose,
-      flags,
-      input.shapes,
-      input.prediction,
-      this.out,
-      this.blockLengths,
-    );
-    return Math.ceil(input.pairCount / PARALLEL_BLOCK_PAIRS);
-  }
-
-  /** Grows the shared buffers to hold `pairs` pairs and `slots` slots. */
-  private reserve(pairs: number, slots: number): void {
+  /**
+   * Grows the shared buffers to hold the job's pairs and records, and copies of its poses and
+   * flags when those are not already shared.
+   */
+  private reserve(input: NarrowPhaseInput): void {
+    const pairs = input.pairCount;
+    const slots = input.slotCount;
     const blocks = Math.ceil(pairs / PARALLEL_BLOCK_PAIRS);
     if (blocks * PARALLEL_BLOCK_PAIRS > this.pairs.length) {
       const cap = capacityFor(blocks * PARALLEL_BLOCK_PAIRS, PARALLEL_BLOCK_PAIRS);
@@ -287,23 +345,39 @@ export class WorkerExecutor implements StepExecutor, NarrowPhaseOutput {
       this.blockLengths = new Int32Array(new SharedArrayBuffer(4 * (cap / PARALLEL_BLOCK_PAIRS)));
       this.buffersChanged = true;
     }
-    if (slots > this.flags.length) {
+    if (slots > this.flags.length && !(isShared(input.pose) && isShared(input.flags))) {
       const cap = capacityFor(slots, 64);
       this.pose = new Float64Array(new SharedArrayBuffer(8 * 7 * cap));
       this.flags = new Uint8Array(new SharedArrayBuffer(cap));
       this.buffersChanged = true;
     }
-    if (this.buffersChanged && this.workers.length > 0) {
-      const buffers: SharedBuffers = {
-        pairs: this.pairs.buffer as unknown as SharedArrayBuffer,
-        pose: this.pose.buffer as unknown as SharedArrayBuffer,
-        flags: this.flags.buffer as unknown as SharedArrayBuffer,
-        out: this.out.buffer as unknown as SharedArrayBuffer,
-        blockLength: this.blockLengths.buffer as unknown as SharedArrayBuffer,
-      };
-      this.post({ type: "buffers", buffers });
+  }
+
+  /** Sends the workers the job's buffers when any of them changed since the last job. */
+  private shareBuffers(): void {
+    const pairs = this.jobPairs.buffer;
+    const pose = this.jobPose.buffer;
+    const flags = this.jobFlags.buffer;
+    if (
+      !this.buffersChanged &&
+      pairs === this.sentPairs &&
+      pose === this.sentPose &&
+      flags === this.sentFlags
+    ) {
+      return;
     }
+    this.sentPairs = pairs;
+    this.sentPose = pose;
+    this.sentFlags = flags;
     this.buffersChanged = false;
+    const buffers: SharedBuffers = {
+      pairs: pairs as SharedArrayBuffer,
+      pose: pose as SharedArrayBuffer,
+      flags: flags as SharedArrayBuffer,
+      out: this.out.buffer as unknown as SharedArrayBuffer,
+      blockLength: this.blockLengths.buffer as unknown as SharedArrayBuffer,
+    };
+    this.post({ type: "buffers", buffers });
   }
 
   /** Sends the workers the slots whose shape object changed since the last job. */

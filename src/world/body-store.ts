@@ -27,7 +27,7 @@ const INITIAL_SLOTS = 16;
 /** Body storage of a world (see the module docs); fields are read directly by the world. */
 export class BodyStore {
   /** Poses: `pose[7·s .. 7·s+6] = (tx, ty, tz, qx, qy, qz, qw)`, world frame. */
-  pose = new Float64Array(7 * INITIAL_SLOTS);
+  pose: Float64Array;
   /** Tight world AABBs: `aabb[6·s .. 6·s+5] = (minx, miny, minz, maxx, maxy, maxz)`. */
   aabb = new Float64Array(6 * INITIAL_SLOTS);
   /** Collision layer bits of each slot. */
@@ -35,7 +35,7 @@ export class BodyStore {
   /** Collision mask bits of each slot. */
   mask = new Uint32Array(INITIAL_SLOTS);
   /** Flag bits of each slot ({@link FLAG_ALIVE}, {@link FLAG_SENSOR}). */
-  flags = new Uint8Array(INITIAL_SLOTS);
+  flags: Uint8Array;
   /**
    * Shape type ({@link ShapeType} id) of each slot. The hot paths dispatch on this byte rather
    * than on `shape.type`: a polymorphic map check on the shape object would make V8 treat every
@@ -58,6 +58,19 @@ export class BodyStore {
   private freeCount = 0;
   private pending = new Int32Array(INITIAL_SLOTS);
   private pendingCount = 0;
+  /** Whether `pose` and `flags` live in `SharedArrayBuffer`s (see the constructor). */
+  private readonly shared: boolean;
+
+  /**
+   * An empty store. With `shared`, the poses and flag bytes live in `SharedArrayBuffer`s, so a
+   * parallel executor's worker threads read them in place instead of receiving a copy every
+   * step (the world asks for it when it has an executor).
+   */
+  constructor(shared = false) {
+    this.shared = shared;
+    this.pose = allocFloat64(7 * INITIAL_SLOTS, shared);
+    this.flags = allocUint8(INITIAL_SLOTS, shared);
+  }
 
   /** The slot the next {@link allocate} returns (does not change state). */
   peekSlot(): number {
@@ -135,7 +148,9 @@ export class BodyStore {
   }
 
   private grow(n: number): void {
-    this.pose = growFloat64(this.pose, 7 * n);
+    const pose = allocFloat64(7 * n, this.shared);
+    pose.set(this.pose);
+    this.pose = pose;
     this.aabb = growFloat64(this.aabb, 6 * n);
     const layer = new Uint32Array(n);
     layer.set(this.layer);
@@ -143,7 +158,7 @@ export class BodyStore {
     const mask = new Uint32Array(n);
     mask.set(this.mask);
     this.mask = mask;
-    const flags = new Uint8Array(n);
+    const flags = allocUint8(n, this.shared);
     flags.set(this.flags);
     this.flags = flags;
     const shapeType = new Uint8Array(n);
@@ -156,4 +171,14 @@ export class BodyStore {
     touch.set(this.touchCount);
     this.touchCount = touch;
   }
+}
+
+/** A zeroed `Float64Array` of `n` values, in a `SharedArrayBuffer` when `shared`. */
+export function allocFloat64(n: number, shared: boolean): Float64Array {
+  return shared ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float64Array(n);
+}
+
+/** A zeroed `Uint8Array` of `n` values, in a `SharedArrayBuffer` when `shared`. */
+export function allocUint8(n: number, shared: boolean): Uint8Array {
+  return shared ? new Uint8Array(new SharedArrayBuffer(n)) : new Uint8Array(n);
 }

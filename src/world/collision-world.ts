@@ -63,7 +63,7 @@ import { aabbShape, aabbShapeOfType } from "../shapes/index.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { checkVec3 } from "../shapes/validate.js";
-import { BodyStore, FLAG_ALIVE, FLAG_CONVEX, FLAG_SENSOR } from "./body-store.js";
+import { allocFloat64, BodyStore, FLAG_ALIVE, FLAG_CONVEX, FLAG_SENSOR } from "./body-store.js";
 import { CcdState, type ImpactList } from "./ccd.js";
 import {
   ContactCache,
@@ -71,7 +71,7 @@ import {
   type WorldContact,
   type WorldEvents,
 } from "./contact-cache.js";
-import type { NarrowPhaseInput, StepExecutor } from "./executor.js";
+import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "./executor.js";
 import {
   type BodyHandle,
   handleGeneration,
@@ -303,20 +303,20 @@ export class CollisionWorld {
     broadPhaseMs: 0,
     narrowPhaseMs: 0,
   };
-  private readonly bodies = new BodyStore();
+  private readonly bodies: BodyStore;
   private readonly bp: BroadPhase;
   private readonly pairs = new PairSet(256);
   /** Slots of unbounded bodies (half-spaces), ascending: outside the broad phase. */
   private readonly unbounded: number[] = [];
   private readonly cache = new ContactCache();
   /** Filtered pair keys of the step when an executor runs the narrow phase. */
-  private filteredKeys = new Float64Array(256);
+  private filteredKeys: Float64Array = new Float64Array(256);
   private readonly executorInput: NarrowPhaseInput = {
     pairs: this.filteredKeys,
     pairCount: 0,
-    pose: this.bodies.pose,
-    flags: this.bodies.flags,
-    shapes: this.bodies.shapes,
+    pose: new Float64Array(0),
+    flags: new Uint8Array(0),
+    shapes: [],
     slotCount: 0,
     prediction: 0,
   };
@@ -352,6 +352,10 @@ export class CollisionWorld {
   private qPose: Isometry = iso.identity();
   private readonly qMin = vec3.create();
   private readonly qMax = vec3.create();
+  /** Sensor pairs counted by {@link narrowSink} in the current step. */
+  private sinkSensorPairs = 0;
+  /** Merges one block of an executor's records into the contact cache (bound once). */
+  private readonly narrowSink: NarrowPhaseSink;
   private readonly rayVisitor: (id: number, toi: number) => unknown;
   private readonly aabbVisitor: (id: number) => unknown;
   private readonly shapeVisitor: (id: number) => unknown;
@@ -392,9 +396,15 @@ export class CollisionWorld {
       invalidValue("options.aabbMargin", o.aabbMargin, "must be a finite number >= 0");
     }
     this.bp = makeBroadPhase(o.broadphase, o.aabbMargin);
+    // With an executor, poses, flags and the step's pairs live in shared memory: the worker
+    // threads read them in place (no per-step copy).
+    const shared = o.executor !== null && typeof SharedArrayBuffer === "function";
+    this.bodies = new BodyStore(shared);
+    if (shared) this.filteredKeys = allocFloat64(256, true);
     this.options = Object.freeze({ ...o, profile: o.profile === true });
     this.halfPrediction = o.prediction / 2;
     this.pairs.setLimit(o.maxPairs, "options.maxPairs");
+    this.narrowSink = (data, offset, count) => this.mergeRecords(data, offset, count);
     this.rayVisitor = (id, toi) => this.visitRay(id, toi);
     this.aabbVisitor = (id) => this.visitAabb(id);
     this.shapeVisitor = (id) => this.visitShape(id);
@@ -594,7 +604,11 @@ export class CollisionWorld {
     const n = pairs.size;
     const executor = this.options.executor;
     if (executor !== null && executor !== undefined) {
-      if (this.filteredKeys.length < n) this.filteredKeys = growFloat64(this.filteredKeys, n);
+      if (this.filteredKeys.length < n) {
+        let cap = this.filteredKeys.length;
+        while (cap < n) cap *= 2;
+        this.filteredKeys = allocFloat64(cap, this.filteredKeys.buffer instanceof SharedArrayBuffer);
+      }
       const keys = this.filteredKeys;
       for (let i = 0; i < n; i++) {
         const key = pairs.keyAt(i);
@@ -611,23 +625,9 @@ export class CollisionWorld {
       input.shapes = shapes;
       input.slotCount = b.slotCount;
       input.prediction = prediction;
-      const output = executor.runNarrowPhase(input);
-      for (let blk = 0; blk < output.blockCount; blk++) {
-        const data = output.blockData(blk);
-        const len = output.blockLength(blk);
-        let off = output.blockOffset(blk);
-        for (let r = 0; r < len; r++, off += NARROW_RECORD_STRIDE) {
-          const key = keys[data[off + 1]];
-          const lo = Math.floor(key / PAIR_KEY_BASE);
-          const hi = key - lo * PAIR_KEY_BASE;
-          const ha = packHandle(lo, generation[lo]);
-          const hb = packHandle(hi, generation[hi]);
-          if (data[off] === NARROW_SENSOR) {
-            cache.addSensorPair(key, ha, hb);
-            sensorPairs++;
-          } else cache.addContactRecord(key, ha, hb, data, off);
-        }
-      }
+      this.sinkSensorPairs = 0;
+      executor.runNarrowPhase(input, this.narrowSink);
+      sensorPairs = this.sinkSensorPairs;
     } else {
       const rec = narrowRecord;
       for (let i = 0; i < n; i++) {
@@ -927,6 +927,28 @@ export class CollisionWorld {
     vec3.set(bpMax, mx.x + h, mx.y + h, mx.z + h);
     if (!vec3.isFiniteVec(bpMin) || !vec3.isFiniteVec(bpMax)) {
       invalidValue(`${field}.translation`, pose.translation, "puts the body's AABB out of range");
+    }
+  }
+
+  /**
+   * Adds `count` narrow-phase records from `data[offset]` on (an executor's block, in pair
+   * order) to the contact cache.
+   */
+  private mergeRecords(data: Float64Array, offset: number, count: number): void {
+    const keys = this.filteredKeys;
+    const generation = this.bodies.generation;
+    const cache = this.cache;
+    let off = offset;
+    for (let r = 0; r < count; r++, off += NARROW_RECORD_STRIDE) {
+      const key = keys[data[off + 1]];
+      const lo = Math.floor(key / PAIR_KEY_BASE);
+      const hi = key - lo * PAIR_KEY_BASE;
+      const ha = packHandle(lo, generation[lo]);
+      const hb = packHandle(hi, generation[hi]);
+      if (data[off] === NARROW_SENSOR) {
+        cache.addSensorPair(key, ha, hb);
+        this.sinkSensorPairs++;
+      } else cache.addContactRecord(key, ha, hb, data, off);
     }
   }
 

@@ -7,10 +7,12 @@
  *
  * A step hands over its filtered candidate pairs (packed slot keys `lo · 2^26 + hi`, ascending)
  * and the bodies' storage; the executor runs `narrowPair` (src/world/narrow-pair.ts) on every
- * pair — on any thread, in any order — and leaves the records of the pairs that touch in
- * blocks of consecutive pair indices. Reading the blocks in order `0 .. blockCount − 1` and
- * each block's records in order gives the records in ascending pair order, exactly as one
- * thread produces them, so contacts and events are bitwise identical.
+ * pair — on any thread, in any order — and hands the records of the pairs that touch back to the
+ * world's sink in blocks of consecutive pair indices, in block order, on the calling thread.
+ * The records so arrive in ascending pair order, exactly as one thread produces them, so
+ * contacts and events are bitwise identical. Because the sink may be called while other threads
+ * still work on later blocks, the world's merge of the contacts into its cache overlaps the
+ * parallel narrow phase instead of following it.
  */
 import type { Shape } from "../shapes/shape.js";
 
@@ -33,21 +35,13 @@ export interface NarrowPhaseInput {
 }
 
 /**
- * The results of {@link StepExecutor.runNarrowPhase}: `blockCount` blocks; block `b` holds
- * `blockLength(b)` records of `NARROW_RECORD_STRIDE` doubles starting at
- * `blockOffset(b)` in `blockData(b)` (layout of src/world/narrow-pair.ts, with the pair index
- * in `[1]`), only for pairs that touch, in ascending pair order.
+ * Receives one block of narrow-phase records from {@link StepExecutor.runNarrowPhase}: `count`
+ * records of `NARROW_RECORD_STRIDE` doubles from `data[offset]` on (layout of
+ * src/world/narrow-pair.ts, with the pair index in `[1]`), only for pairs that touch, in
+ * ascending pair order. Called on the calling thread, block after block in order; `data` is
+ * valid only during the call.
  */
-export interface NarrowPhaseOutput {
-  /** Number of blocks. */
-  readonly blockCount: number;
-  /** Number of records in block `b`. */
-  blockLength(b: number): number;
-  /** The array holding block `b`'s records. */
-  blockData(b: number): Float64Array;
-  /** Offset (in doubles) of block `b`'s first record in its array. */
-  blockOffset(b: number): number;
-}
+export type NarrowPhaseSink = (data: Float64Array, offset: number, count: number) => void;
 
 /**
  * A parallel executor of the world's narrow phase (see the module docs), given to the world as
@@ -57,6 +51,11 @@ export interface NarrowPhaseOutput {
 export interface StepExecutor {
   /** Number of threads the executor runs on (the calling thread included). */
   readonly threads: number;
-  /** Runs the narrow phase of every pair of `input`; the returned output is valid until the next call. */
-  runNarrowPhase(input: NarrowPhaseInput): NarrowPhaseOutput;
+  /**
+   * Runs the narrow phase of every pair of `input` and passes the records to `sink`, block by
+   * block in ascending pair order, before it returns. If a pair throws, the error thrown is the
+   * one the first failing pair (in pair order) throws on one thread, after `sink` has received
+   * every block before it.
+   */
+  runNarrowPhase(input: NarrowPhaseInput, sink: NarrowPhaseSink): void;
 }

@@ -22,9 +22,19 @@ import * as iso from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
 import type { Contact, ContactManifold } from "../narrowphase/contact.js";
 import { MAX_MANIFOLD_POINTS, makeContact, makeContactManifold } from "../narrowphase/contact.js";
-import { contactPair, intersectsPair, manifoldPair } from "../narrowphase/dispatch.js";
+import {
+  contactCuboidCuboid,
+  contactPair,
+  intersectsPair,
+  manifoldPair,
+} from "../narrowphase/dispatch.js";
+import { offsetOutOfRange } from "../narrowphase/extreme-scale.js";
 import { manifoldFromContact } from "../narrowphase/manifold.js";
-import type { ConvexShape, Shape } from "../shapes/shape.js";
+import { contactSphereCuboid } from "../narrowphase/sphere-cuboid.js";
+import { contactSphereSphere } from "../narrowphase/sphere-sphere.js";
+import type { Cuboid } from "../shapes/cuboid.js";
+import { type ConvexShape, type Shape, ShapeType } from "../shapes/shape.js";
+import type { Sphere } from "../shapes/sphere.js";
 import { FLAG_CONVEX, FLAG_SENSOR } from "./body-store.js";
 
 /** Record kind: the pair does not touch (nothing to report). */
@@ -89,48 +99,102 @@ export function narrowPair(
   shapes: readonly (Shape | undefined)[],
   prediction: number,
 ): number {
-  readPose(poseA, pose, lo);
-  readPose(poseB, pose, hi);
-  iso.invMul(bInA, poseA, poseB);
   const sa = shapes[lo] as Shape;
   const sb = shapes[hi] as Shape;
   const fl = flags[lo];
   const fh = flags[hi];
+  const ta = sa.type;
+  const tb = sb.type;
+  const c = contactScratch;
+  const m = manifoldScratch;
+  if (((fl | fh) & FLAG_SENSOR) === 0 && ta <= ShapeType.Cuboid && tb <= ShapeType.Cuboid) {
+    // Spheres and boxes, the bulk of most scenes: their routines are called directly, in the
+    // order (sphere, box) that they take, instead of through the dispatch table and its flip.
+    const flip = ta > tb;
+    readPose(poseA, pose, flip ? hi : lo);
+    readPose(poseB, pose, flip ? lo : hi);
+    iso.invMul(bInA, poseA, poseB);
+    if (!offsetOutOfRange(bInA)) {
+      const a = flip ? sb : sa;
+      const b = flip ? sa : sb;
+      let touching: boolean;
+      if (b.type === ShapeType.Cuboid) {
+        touching =
+          a.type === ShapeType.Sphere
+            ? contactSphereCuboid(c, a as Sphere, b as Cuboid, bInA, prediction)
+            : contactCuboidCuboid(c, a as Cuboid, b as Cuboid, bInA, prediction);
+      } else {
+        touching = contactSphereSphere(c, a as Sphere, b as Sphere, bInA, prediction);
+      }
+      if (!touching) {
+        out[offset] = NARROW_NONE;
+        return NARROW_NONE;
+      }
+      if (a.type === ShapeType.Sphere) {
+        // A sphere's manifold is its one contact (as manifoldFromContact answers).
+        if (!vec3.tryNormalize(m.normal, c.normal)) vec3.copy(m.normal, c.normal);
+        singleContact(m, c);
+      } else {
+        manifoldFromContact(m, a as ConvexShape, b as ConvexShape, bInA, c, prediction);
+      }
+      return writeRecord(out, offset, c, m, flip);
+    }
+  }
+  readPose(poseA, pose, lo);
+  readPose(poseB, pose, hi);
+  iso.invMul(bInA, poseA, poseB);
   if (((fl | fh) & FLAG_SENSOR) !== 0) {
     const kind = intersectsPair(sa, sb, bInA) ? NARROW_SENSOR : NARROW_NONE;
     out[offset] = kind;
     return kind;
   }
-  const c = contactScratch;
   if (!contactPair(c, sa, sb, bInA, prediction)) {
     out[offset] = NARROW_NONE;
     return NARROW_NONE;
   }
-  const m = manifoldScratch;
   if ((fl & fh & FLAG_CONVEX) !== 0) {
     manifoldFromContact(m, sa as ConvexShape, sb as ConvexShape, bInA, c, prediction);
   } else if (!manifoldPair(m, sa, sb, bInA, prediction)) {
     singleContact(m, c);
   }
+  return writeRecord(out, offset, c, m, false);
+}
+
+/**
+ * Writes the contact record of `c` / `m` (in the frame of `poseA`) at `out[offset ..]` in the
+ * world frame. With `flip`, A and B were computed the other way round (A = the higher slot):
+ * the normal is reversed and each point's two witnesses are swapped, so the record is that of
+ * (lower slot, higher slot). Returns NARROW_CONTACT.
+ */
+function writeRecord(
+  out: Float64Array,
+  offset: number,
+  c: Contact,
+  m: ContactManifold,
+  flip: boolean,
+): number {
   iso.transformVector(m.normal, poseA, m.normal);
+  const sign = flip ? -1 : 1;
   out[offset] = NARROW_CONTACT;
   out[offset + 2] = c.distance;
-  out[offset + 3] = m.normal.x;
-  out[offset + 4] = m.normal.y;
-  out[offset + 5] = m.normal.z;
+  out[offset + 3] = sign * m.normal.x;
+  out[offset + 4] = sign * m.normal.y;
+  out[offset + 5] = sign * m.normal.z;
   const count = m.count;
   out[offset + 6] = count;
   let k = offset + NARROW_HEADER;
   for (let p = 0; p < count; p++, k += NARROW_POINT_STRIDE) {
     const pt = m.points[p];
-    iso.transformPoint(pt.pointA, poseA, pt.pointA);
-    iso.transformPoint(pt.pointB, poseA, pt.pointB);
-    out[k] = pt.pointA.x;
-    out[k + 1] = pt.pointA.y;
-    out[k + 2] = pt.pointA.z;
-    out[k + 3] = pt.pointB.x;
-    out[k + 4] = pt.pointB.y;
-    out[k + 5] = pt.pointB.z;
+    const wa = flip ? pt.pointB : pt.pointA;
+    const wb = flip ? pt.pointA : pt.pointB;
+    iso.transformPoint(wa, poseA, wa);
+    iso.transformPoint(wb, poseA, wb);
+    out[k] = wa.x;
+    out[k + 1] = wa.y;
+    out[k + 2] = wa.z;
+    out[k + 3] = wb.x;
+    out[k + 4] = wb.y;
+    out[k + 5] = wb.z;
     out[k + 6] = pt.distance;
     out[k + 7] = pt.featureId;
   }
