@@ -537,3 +537,13 @@ export const QUERY_BVH_RAY_SLACK = 16 * Number.EPSILON;
  * @default 1
  */
 export const WORLD_QUERY_BVH_RAYS_PER_BODY = 1;
+
+/**
+ * Relative padding of the narrow phase's bounding-sphere pre-test for spheres and boxes
+ * (src/world/narrow-pair.ts): a pair is settled as apart only when its centres are farther
+ * apart than (sum of bounding radii + prediction) × (1 + this). The squared distance and the
+ * radii carry a few roundings; this pad, about 4.5 million ulps, keeps the test from rejecting
+ * any pair the exact routine would report. Unitless (relative).
+ * @default 1e-9
+ */
+export const WORLD_BOUND_REJECT_PAD = 1e-9;
