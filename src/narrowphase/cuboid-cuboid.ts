@@ -273,14 +273,19 @@ export function contactCuboidCuboidSat(
     // Support edge of A along n (direction e_i, through A's support vertex), of B along −n.
     supportCuboid(supA, a, n);
     vec3.setAxis(supA, sat.i, 0);
-    vec3.set(edgeA, 0, 0, 0);
-    vec3.setAxis(edgeA, sat.i, vec3.getAxis(a.halfExtents, sat.i));
+    // Edge half vectors written out (no helper returning a double: boxed when not inlined).
+    const ha = a.halfExtents;
+    edgeA.x = sat.i === 0 ? ha.x : 0;
+    edgeA.y = sat.i === 1 ? ha.y : 0;
+    edgeA.z = sat.i === 2 ? ha.z : 0;
     iso.inverseTransformVector(dirTmp, bInA, n);
     vec3.negate(dirTmp, dirTmp);
     supportCuboid(supB, b, dirTmp);
     vec3.setAxis(supB, sat.j, 0);
-    vec3.set(edgeB, 0, 0, 0);
-    vec3.setAxis(edgeB, sat.j, vec3.getAxis(b.halfExtents, sat.j));
+    const hb = b.halfExtents;
+    edgeB.x = sat.j === 0 ? hb.x : 0;
+    edgeB.y = sat.j === 1 ? hb.y : 0;
+    edgeB.z = sat.j === 2 ? hb.z : 0;
     iso.transformPoint(supB, bInA, supB);
     iso.transformVector(edgeB, bInA, edgeB);
     // Support edges as centre ± half vector.

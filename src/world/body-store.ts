@@ -21,6 +21,15 @@ export const FLAG_ALIVE = 1;
 export const FLAG_SENSOR = 2;
 /** Flag bit: the body's shape is convex (its manifold comes from `manifoldFromContact`). */
 export const FLAG_CONVEX = 4;
+/**
+ * Flag bit: the body's shape is a sphere. With {@link FLAG_CUBOID}, the narrow phase's fast path
+ * for spheres and boxes branches on these bits, not on `shape.type`: a branch on the shape
+ * object's own field makes V8 treat the field loads that follow as polymorphic over every shape
+ * class and box the doubles they give (an allocation per pair).
+ */
+export const FLAG_SPHERE = 8;
+/** Flag bit: the body's shape is a cuboid (see {@link FLAG_SPHERE}). */
+export const FLAG_CUBOID = 16;
 
 const INITIAL_SLOTS = 16;
 

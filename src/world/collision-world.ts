@@ -39,7 +39,7 @@
  * longer see it); its touching pairs of the last step are reported as `end` events by the next
  * `step()`, with the removed body's old handle.
  */
-import { type BroadPhase, checkRay, growFloat64 } from "../broadphase/broad-phase.js";
+import { type BroadPhase, checkRay } from "../broadphase/broad-phase.js";
 import { BruteForceBroadPhase } from "../broadphase/brute-force.js";
 import { DynamicTree } from "../broadphase/dynamic-tree.js";
 import { PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
@@ -63,7 +63,15 @@ import { aabbShape, aabbShapeOfType } from "../shapes/index.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { checkVec3 } from "../shapes/validate.js";
-import { allocFloat64, BodyStore, FLAG_ALIVE, FLAG_CONVEX, FLAG_SENSOR } from "./body-store.js";
+import {
+  allocFloat64,
+  BodyStore,
+  FLAG_ALIVE,
+  FLAG_CONVEX,
+  FLAG_CUBOID,
+  FLAG_SENSOR,
+  FLAG_SPHERE,
+} from "./body-store.js";
 import { CcdState, type ImpactList } from "./ccd.js";
 import {
   ContactCache,
@@ -460,7 +468,11 @@ export class CollisionWorld {
     b.layer[slot] = layer;
     b.mask[slot] = mask;
     b.flags[slot] =
-      FLAG_ALIVE | (sensor ? FLAG_SENSOR : 0) | (isConvexType(desc.shape.type) ? FLAG_CONVEX : 0);
+      FLAG_ALIVE |
+      (sensor ? FLAG_SENSOR : 0) |
+      (isConvexType(desc.shape.type) ? FLAG_CONVEX : 0) |
+      (desc.shape.type === ShapeType.Sphere ? FLAG_SPHERE : 0) |
+      (desc.shape.type === ShapeType.Cuboid ? FLAG_CUBOID : 0);
     b.touchCount[slot] = 0;
     b.shapes[slot] = desc.shape;
     b.shapeType[slot] = desc.shape.type;
@@ -607,7 +619,10 @@ export class CollisionWorld {
       if (this.filteredKeys.length < n) {
         let cap = this.filteredKeys.length;
         while (cap < n) cap *= 2;
-        this.filteredKeys = allocFloat64(cap, this.filteredKeys.buffer instanceof SharedArrayBuffer);
+        this.filteredKeys = allocFloat64(
+          cap,
+          this.filteredKeys.buffer instanceof SharedArrayBuffer,
+        );
       }
       const keys = this.filteredKeys;
       for (let i = 0; i < n; i++) {

@@ -17,8 +17,9 @@
  * where `kind` is {@link NARROW_NONE}, {@link NARROW_SENSOR} or {@link NARROW_CONTACT} and
  * `pairIndex` is left to the caller.
  */
-import type { Isometry } from "../math/isometry.js";
+
 import { WORLD_BOUND_REJECT_PAD } from "../constants.js";
+import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
 import type { Contact, ContactManifold } from "../narrowphase/contact.js";
@@ -34,9 +35,9 @@ import { manifoldFromContact } from "../narrowphase/manifold.js";
 import { contactSphereCuboid } from "../narrowphase/sphere-cuboid.js";
 import { contactSphereSphere } from "../narrowphase/sphere-sphere.js";
 import type { Cuboid } from "../shapes/cuboid.js";
-import { type ConvexShape, type Shape, ShapeType } from "../shapes/shape.js";
+import type { ConvexShape, Shape } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
-import { FLAG_CONVEX, FLAG_SENSOR } from "./body-store.js";
+import { FLAG_CONVEX, FLAG_CUBOID, FLAG_SENSOR, FLAG_SPHERE } from "./body-store.js";
 
 /** Record kind: the pair does not touch (nothing to report). */
 export const NARROW_NONE = 0;
@@ -104,48 +105,59 @@ export function narrowPair(
   const sb = shapes[hi] as Shape;
   const fl = flags[lo];
   const fh = flags[hi];
-  const ta = sa.type;
-  const tb = sb.type;
   const c = contactScratch;
   const m = manifoldScratch;
-  if (((fl | fh) & FLAG_SENSOR) === 0 && ta <= ShapeType.Cuboid && tb <= ShapeType.Cuboid) {
-    // Spheres and boxes, the bulk of most scenes. First a world-frame bounding-sphere test,
-    // which settles most candidate pairs (two thirds of the sphere–box pairs of the benchmark
-    // scene) before any relative pose is formed; the padded limit keeps it conservative.
+  const kinds = FLAG_SPHERE | FLAG_CUBOID;
+  if (((fl | fh) & FLAG_SENSOR) === 0 && (fl & kinds) !== 0 && (fh & kinds) !== 0) {
+    // Spheres and boxes, the bulk of most scenes (branching on the flag bits, see FLAG_SPHERE).
+    // First a world-frame bounding-sphere test, which settles most candidate pairs (two thirds
+    // of the sphere–box pairs of the benchmark scene) before any relative pose is formed; the
+    // padded limit keeps it conservative.
+    const sphereLo = (fl & FLAG_SPHERE) !== 0;
+    const sphereHi = (fh & FLAG_SPHERE) !== 0;
     const ka = 7 * lo;
     const kb = 7 * hi;
     const dx = pose[kb] - pose[ka];
     const dy = pose[kb + 1] - pose[ka + 1];
     const dz = pose[kb + 2] - pose[ka + 2];
-    const reach =
-      (boundingRadius(sa) + boundingRadius(sb) + prediction) * (1 + WORLD_BOUND_REJECT_PAD);
+    // (Radii written out: a double returned by a call V8 does not inline is boxed.)
+    let reach = prediction;
+    if (sphereLo) reach += (sa as Sphere).radius;
+    else {
+      const h = (sa as Cuboid).halfExtents;
+      reach += Math.sqrt(h.x * h.x + h.y * h.y + h.z * h.z);
+    }
+    if (sphereHi) reach += (sb as Sphere).radius;
+    else {
+      const h = (sb as Cuboid).halfExtents;
+      reach += Math.sqrt(h.x * h.x + h.y * h.y + h.z * h.z);
+    }
+    reach *= 1 + WORLD_BOUND_REJECT_PAD;
     if (dx * dx + dy * dy + dz * dz > reach * reach) {
       out[offset] = NARROW_NONE;
       return NARROW_NONE;
     }
     // Then their routines, called directly in the order (sphere, box) that they take, instead of
     // through the dispatch table and its flip.
-    const flip = ta > tb;
+    const flip = sphereHi && !sphereLo;
     readPose(poseA, pose, flip ? hi : lo);
     readPose(poseB, pose, flip ? lo : hi);
     iso.invMul(bInA, poseA, poseB);
     if (!offsetOutOfRange(bInA)) {
+      const aSphere = sphereLo || sphereHi;
+      const bSphere = sphereLo && sphereHi;
       const a = flip ? sb : sa;
       const b = flip ? sa : sb;
       let touching: boolean;
-      if (b.type === ShapeType.Cuboid) {
-        touching =
-          a.type === ShapeType.Sphere
-            ? contactSphereCuboid(c, a as Sphere, b as Cuboid, bInA, prediction)
-            : contactCuboidCuboid(c, a as Cuboid, b as Cuboid, bInA, prediction);
-      } else {
-        touching = contactSphereSphere(c, a as Sphere, b as Sphere, bInA, prediction);
-      }
+      if (bSphere) touching = contactSphereSphere(c, a as Sphere, b as Sphere, bInA, prediction);
+      else if (aSphere) {
+        touching = contactSphereCuboid(c, a as Sphere, b as Cuboid, bInA, prediction);
+      } else touching = contactCuboidCuboid(c, a as Cuboid, b as Cuboid, bInA, prediction);
       if (!touching) {
         out[offset] = NARROW_NONE;
         return NARROW_NONE;
       }
-      if (a.type === ShapeType.Sphere) {
+      if (aSphere) {
         // A sphere's manifold is its one contact (as manifoldFromContact answers).
         if (!vec3.tryNormalize(m.normal, c.normal)) vec3.copy(m.normal, c.normal);
         singleContact(m, c);
@@ -173,13 +185,6 @@ export function narrowPair(
     singleContact(m, c);
   }
   return writeRecord(out, offset, c, m, false);
-}
-
-/** Radius of the bounding sphere about the origin of a sphere or a cuboid, scene units. */
-function boundingRadius(s: Shape): number {
-  if (s.type === ShapeType.Sphere) return s.radius;
-  const h = (s as Cuboid).halfExtents;
-  return Math.sqrt(h.x * h.x + h.y * h.y + h.z * h.z);
 }
 
 /**
