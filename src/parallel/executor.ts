@@ -136,6 +136,9 @@ export class WorkerExecutor implements StepExecutor {
   private nextMerge = 0;
   private blockTotal = 0;
   private readonly mergeReadyBound = (): void => this.mergeReady();
+  // The shapes array and version of the last shape sync.
+  private syncedShapes: readonly (Shape | undefined)[] | null = null;
+  private syncedVersion = -1;
   // The buffers the workers were last sent.
   private sentPairs: ArrayBufferLike | null = null;
   private sentPose: ArrayBufferLike | null = null;
@@ -217,7 +220,7 @@ export class WorkerExecutor implements StepExecutor {
         this.jobFlags = this.flags;
       }
       this.shareBuffers();
-      this.syncShapes(input.shapes, input.slotCount);
+      this.syncShapes(input);
       this.params[0] = input.prediction;
       control[CTRL_PAIR_COUNT] = n;
       control[CTRL_NEXT_BLOCK] = 0;
@@ -381,7 +384,12 @@ export class WorkerExecutor implements StepExecutor {
   }
 
   /** Sends the workers the slots whose shape object changed since the last job. */
-  private syncShapes(shapes: readonly (Shape | undefined)[], slotCount: number): void {
+  private syncShapes(input: NarrowPhaseInput): void {
+    const { shapes, slotCount } = input;
+    // Nothing to look for when the same world's shapes have not changed since the last job.
+    if (shapes === this.syncedShapes && input.shapesVersion === this.syncedVersion) return;
+    this.syncedShapes = shapes;
+    this.syncedVersion = input.shapesVersion;
     const known = this.knownShapes;
     const changes = this.slotChanges;
     for (let s = 0; s < slotCount; s++) {

@@ -67,6 +67,8 @@ export class BodyStore {
   private freeCount = 0;
   private pending = new Int32Array(INITIAL_SLOTS);
   private pendingCount = 0;
+  /** Incremented whenever a slot's shape changes (see `NarrowPhaseInput.shapesVersion`). */
+  shapesVersion = 0;
   /** Whether `pose` and `flags` live in `SharedArrayBuffer`s (see the constructor). */
   private readonly shared: boolean;
 
@@ -134,6 +136,7 @@ export class BodyStore {
     this.flags[slot] = 0;
     this.generation[slot] = (this.generation[slot] + 1) % HANDLE_GENERATION_BASE;
     this.shapes[slot] = undefined;
+    this.shapesVersion++;
     this.userData[slot] = undefined;
     this.count--;
     if (this.touchCount[slot] > 0) {

@@ -326,6 +326,7 @@ export class CollisionWorld {
     flags: new Uint8Array(0),
     shapes: [],
     slotCount: 0,
+    shapesVersion: -1,
     prediction: 0,
   };
   private readonly ccd = new CcdState();
@@ -475,6 +476,7 @@ export class CollisionWorld {
       (desc.shape.type === ShapeType.Cuboid ? FLAG_CUBOID : 0);
     b.touchCount[slot] = 0;
     b.shapes[slot] = desc.shape;
+    b.shapesVersion++;
     b.shapeType[slot] = desc.shape.type;
     b.userData[slot] = desc.userData;
     if (ccd) this.ccd.add(slot, b.pose);
@@ -639,6 +641,7 @@ export class CollisionWorld {
       input.flags = flags;
       input.shapes = shapes;
       input.slotCount = b.slotCount;
+      input.shapesVersion = b.shapesVersion;
       input.prediction = prediction;
       this.sinkSensorPairs = 0;
       executor.runNarrowPhase(input, this.narrowSink);

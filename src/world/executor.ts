@@ -30,6 +30,11 @@ export interface NarrowPhaseInput {
   shapes: readonly (Shape | undefined)[];
   /** Number of slots in use (the storage high-water mark). */
   slotCount: number;
+  /**
+   * Changes whenever some slot's shape changes (a body added or removed): while it and the
+   * `shapes` array are the same as at the last job, an executor need not look for new shapes.
+   */
+  shapesVersion: number;
   /** Prediction distance, scene units (≥ 0). */
   prediction: number;
 }
