@@ -16,7 +16,12 @@ import * as vec3 from "../math/vec3.js";
 import type { Compound } from "../shapes/compound.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
-import { SHAPE_TYPE_COUNT, SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
+import {
+  isConvexShapeType,
+  SHAPE_TYPE_COUNT,
+  SHAPE_TYPE_NAMES,
+  ShapeType,
+} from "../shapes/shape.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import { flipContact, MAX_MANIFOLD_POINTS } from "./contact.js";
 import {
@@ -116,9 +121,12 @@ const CONVEX_TYPES: readonly ShapeType[] = [
   ShapeType.Triangle,
 ];
 
-/** True when `type` has a support function (GJK/EPA applies). */
+/**
+ * True when `type` has a support function (GJK/EPA applies): the shapes layer's table
+ * (`isConvexShapeType`), so the world's validation and the dispatch agree by construction.
+ */
 export function isConvexType(type: ShapeType): boolean {
-  return CONVEX_TYPES.includes(type);
+  return isConvexShapeType(type);
 }
 
 /**

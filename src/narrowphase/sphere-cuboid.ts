@@ -11,7 +11,6 @@
 
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
-import type { Quat } from "../math/quat.js";
 import * as quat from "../math/quat.js";
 import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -94,35 +93,6 @@ export function intersectsSphereCuboid(a: Sphere, b: Cuboid, bInA: Isometry): bo
   const dy = p.y - closestInB.y;
   const dz = p.z - closestInB.z;
   return dx * dx + dy * dy + dz * dz <= r * r;
-}
-
-/**
- * True when a sphere of radius `r` centred at world point `c` and the box of half extents `h`
- * at world translation `t` and unit rotation `q` overlap or touch: the centre is taken into the
- * box's frame by one inverse rotation and clamped (Ericson 2005, §5.2.5). The pair queries use it
- * instead of forming B's pose in A's frame, which a sphere does not need.
- */
-export function intersectsSphereCuboidWorld(
-  r: number,
-  c: Vec3,
-  h: Vec3,
-  t: Vec3,
-  q: Quat,
-): boolean {
-  const dx = c.x - t.x;
-  const dy = c.y - t.y;
-  const dz = c.z - t.z;
-  // conj(q) applied to d (quat.inverseRotate's formula).
-  const tx = 2 * (-q.y * dz + q.z * dy);
-  const ty = 2 * (-q.z * dx + q.x * dz);
-  const tz = 2 * (-q.x * dy + q.y * dx);
-  const px = dx + q.w * tx + (-q.y * tz + q.z * ty);
-  const py = dy + q.w * ty + (-q.z * tx + q.x * tz);
-  const pz = dz + q.w * tz + (-q.x * ty + q.y * tx);
-  const ex = Math.max(Math.abs(px) - h.x, 0);
-  const ey = Math.max(Math.abs(py) - h.y, 0);
-  const ez = Math.max(Math.abs(pz) - h.z, 0);
-  return ex * ex + ey * ey + ez * ez <= r * r;
 }
 
 /**

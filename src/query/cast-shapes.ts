@@ -40,8 +40,9 @@ import { makeContact } from "../narrowphase/contact.js";
 import { contactPair } from "../narrowphase/dispatch.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
-import { checkVec3 } from "../shapes/validate.js";
-import { checkPose, relativePose } from "./frames.js";
+import { checkVec3, isShapeFinite } from "../shapes/validate.js";
+import { checkPose, checkShapeArg, relativePose } from "./frames.js";
+import { hasNaN3, refuseBadInputs } from "./guard.js";
 import { unsupportedShape } from "./project-point.js";
 
 /** A time of impact with the contact at that time, world frame. */
@@ -54,6 +55,19 @@ export interface ShapeCastHit {
   pointA: Vec3;
   /** Witness point on B at the time of impact. */
   pointB: Vec3;
+}
+
+/** True when a number of `hit` is NaN. */
+function castHitHasNaN(hit: ShapeCastHit): boolean {
+  return Number.isNaN(hit.toi) || hasNaN3(hit.normal) || hasNaN3(hit.pointA) || hasNaN3(hit.pointB);
+}
+
+/**
+ * True when a cast's answer stands: a hit free of NaN, or a miss with both shapes finite (a miss
+ * may come from a NaN comparison). Otherwise the caller refuses its inputs (src/query/guard.ts).
+ */
+function castAnswerStands(found: boolean, hit: ShapeCastHit, a: Shape, b: Shape): boolean {
+  return found ? !castHitHasNaN(hit) : isShapeFinite(a) && isShapeFinite(b);
 }
 
 /** A new zeroed shape-cast hit (allocates). */
@@ -234,7 +248,10 @@ function checkMaxToi(maxToi: number): void {
  * witness points at the time of impact, world frame) or null when they do not touch by
  * maxToi; toi 0 when they already touch. Allocates the answer.
  * @throws CollideError `invalid_value` for a non-finite velocity, a relative displacement over
- * `maxToi` beyond the range of doubles, a negative, NaN or infinite `maxToi`, or a bad pose; `unsupported_pair` for a pair without a contact routine.
+ * `maxToi` beyond the range of doubles, a negative, NaN or infinite `maxToi`, or a bad pose, or
+ * naming the shape field (`a.radius`, …) when the answer would hold a NaN or a miss comes with
+ * a non-finite shape (src/query/guard.ts); `unsupported_pair` for a pair without a contact
+ * routine.
  */
 export function castShapes(
   a: Shape,
@@ -245,6 +262,8 @@ export function castShapes(
   velocityB: Vec3,
   maxToi: number,
 ): ShapeCastHit | null {
+  checkShapeArg("a", a);
+  checkShapeArg("b", b);
   checkPose("poseA", poseA);
   checkPose("poseB", poseB);
   checkVec3("velocityA", velocityA);
@@ -252,7 +271,23 @@ export function castShapes(
   checkMaxToi(maxToi);
   checkRelativeMotion(velocityA, velocityB, maxToi);
   const hit = makeShapeCastHit();
-  return castShapesInto(hit, a, poseA, velocityA, b, poseB, velocityB, maxToi) ? hit : null;
+  const found = castShapesInto(hit, a, poseA, velocityA, b, poseB, velocityB, maxToi);
+  if (castAnswerStands(found, hit, a, b)) return found ? hit : null;
+  return refuseBadInputs(
+    "castShapes",
+    [
+      ["a", a],
+      ["b", b],
+    ],
+    [
+      ["poseA", poseA],
+      ["poseB", poseB],
+    ],
+    [
+      ["velocityA", velocityA],
+      ["velocityB", velocityB],
+    ],
+  );
 }
 
 /**
@@ -301,7 +336,8 @@ function shortestArc(out: Quat, q0: Quat, q1: Quat): number {
  * The first time of contact of two shapes moving between keyframe poses (see
  * {@link castShapesNonlinearInto}): `{toi, normal, pointA, pointB}` with toi ∈ [0, maxToi] a
  * fraction of the keyframe interval, or null. Allocates the answer.
- * @throws CollideError `invalid_value` for a bad pose or a `maxToi` outside [0, 1];
+ * @throws CollideError `invalid_value` for a bad pose or a `maxToi` outside [0, 1], or naming
+ * the shape field when the answer would hold a NaN or a miss comes with a non-finite shape;
  * `unsupported_pair` for a pair without a contact routine.
  */
 export function castShapesNonlinear(
@@ -313,11 +349,27 @@ export function castShapesNonlinear(
   poseB1: Isometry,
   maxToi = 1,
 ): ShapeCastHit | null {
+  checkShapeArg("a", a);
+  checkShapeArg("b", b);
   checkPose("poseA0", poseA0);
   checkPose("poseA1", poseA1);
   checkPose("poseB0", poseB0);
   checkPose("poseB1", poseB1);
   if (!(maxToi >= 0 && maxToi <= 1)) invalidValue("maxToi", maxToi, "must be in [0, 1]");
   const hit = makeShapeCastHit();
-  return castShapesNonlinearInto(hit, a, poseA0, poseA1, b, poseB0, poseB1, maxToi) ? hit : null;
+  const found = castShapesNonlinearInto(hit, a, poseA0, poseA1, b, poseB0, poseB1, maxToi);
+  if (castAnswerStands(found, hit, a, b)) return found ? hit : null;
+  return refuseBadInputs(
+    "castShapesNonlinear",
+    [
+      ["a", a],
+      ["b", b],
+    ],
+    [
+      ["poseA0", poseA0],
+      ["poseA1", poseA1],
+      ["poseB0", poseB0],
+      ["poseB1", poseB1],
+    ],
+  );
 }

@@ -6,15 +6,18 @@ import type { Contact } from "../narrowphase/contact.js";
 import { makeContact } from "../narrowphase/contact.js";
 import { contactPair } from "../narrowphase/dispatch.js";
 import type { Shape } from "../shapes/shape.js";
+import { isShapeFinite } from "../shapes/validate.js";
 import { checkPrediction, pairPose } from "./frames.js";
+import { contactHasNaN, refusePair } from "./guard.js";
 
 /**
  * The contact of shape `a` at world pose `poseA` and `b` at `poseB`, in the world frame: `null`
  * when their gap exceeds `prediction` (≥ 0, scene units; default 0: touching or overlapping
  * only), else the signed distance (negative = penetration depth), the unit normal from A toward
  * B, and the witness points on each surface. Writes into `out` when given. Throws `CollideError`:
- * `invalid_value` naming the argument for a bad shape, pose
- * (non-finite translation, non-unit rotation) or prediction; `unsupported_pair`.
+ * `invalid_value` naming the argument for a bad pose (non-finite translation, non-unit rotation)
+ * or prediction, or the shape field (`a.radius`, …) when the answer would hold a NaN or a miss
+ * comes with a non-finite shape (src/query/guard.ts); `unsupported_pair`.
  */
 export function contact(
   a: Shape,
@@ -25,9 +28,14 @@ export function contact(
   out: Contact = makeContact(),
 ): Contact | null {
   checkPrediction(prediction);
-  if (!contactPair(out, a, b, pairPose(a, poseA, b, poseB), prediction)) return null;
+  if (!contactPair(out, a, b, pairPose(a, poseA, b, poseB), prediction)) {
+    // "Apart" may come from a NaN comparison: it stands only for finite shapes.
+    if (isShapeFinite(a) && isShapeFinite(b)) return null;
+    return refusePair("contact", a, poseA, b, poseB);
+  }
   iso.transformVector(out.normal, poseA, out.normal);
   iso.transformPoint(out.pointA, poseA, out.pointA);
   iso.transformPoint(out.pointB, poseA, out.pointB);
+  if (contactHasNaN(out)) refusePair("contact", a, poseA, b, poseB);
   return out;
 }

@@ -7,13 +7,15 @@ import { makeDistanceResult } from "../narrowphase/contact.js";
 import { distancePair } from "../narrowphase/dispatch.js";
 import type { Shape } from "../shapes/shape.js";
 import { pairPose } from "./frames.js";
+import { distanceHasNaN, refusePair } from "./guard.js";
 
 /**
  * Distance (≥ 0, scene units) between shape `a` at world pose `poseA` and `b` at `poseB`, with
  * the closest points on each, in the world frame. When the shapes intersect the distance is 0
  * and the points are the deepest points of {@link contact}. Writes into `out` when given.
- * Throws `CollideError`: `invalid_value` naming the argument for a bad shape, pose
- * (non-finite translation, non-unit rotation) or prediction; `unsupported_pair`. GJK (van den Bergen 2003) for general convex
+ * Throws `CollideError`: `invalid_value` naming the argument for a bad pose (non-finite
+ * translation, non-unit rotation), or the shape field (`a.radius`, …) when the answer would
+ * hold a NaN (src/query/guard.ts); `unsupported_pair`. GJK (van den Bergen 2003) for general convex
  * pairs; closed forms for sphere pairs.
  */
 export function distance(
@@ -26,5 +28,6 @@ export function distance(
   distancePair(out, a, b, pairPose(a, poseA, b, poseB));
   iso.transformPoint(out.pointA, poseA, out.pointA);
   iso.transformPoint(out.pointB, poseA, out.pointB);
+  if (distanceHasNaN(out)) refusePair("distance", a, poseA, b, poseB);
   return out;
 }

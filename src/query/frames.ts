@@ -8,8 +8,10 @@ import { UNIT_QUATERNION_TOLERANCE } from "../constants.js";
 import { invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Shape } from "../shapes/shape.js";
-import { checkUnitQuat, checkVec3 } from "../shapes/validate.js";
+import { ShapeType } from "../shapes/shape.js";
+import { checkShape, checkUnitQuat, checkVec3 } from "../shapes/validate.js";
 
 const bInAScratch = iso.identity();
 
@@ -43,11 +45,31 @@ export function poseOk(p: Isometry): boolean {
   return s >= UNIT_SQ_MIN && s <= UNIT_SQ_MAX;
 }
 
-/** Throws `CollideError` unless `s` looks like a shape (an object with a numeric `type`). */
+/**
+ * Throws `CollideError` unless `s` looks like a shape (an object with a numeric `type`), and,
+ * for a convex polyhedron, unless its `vertexCount` and `faceCount` match its arrays (the
+ * narrow phase loops up to those counts, so an infinite or oversized count would never end; the
+ * full `checkShape` names the field). Two comparisons for a polyhedron, one type test otherwise.
+ */
 export function checkShapeArg(field: string, s: Shape): void {
   if (s === null || typeof s !== "object" || typeof (s as { type: unknown }).type !== "number") {
     invalidValue(field, s, "must be a shape made by a make… constructor");
   }
+  if (s.type === ShapeType.ConvexPolyhedron && !polyhedronCountsOk(s)) checkShape(field, s);
+}
+
+/** True when a polyhedron's vertex and face counts match its vertex and face-offset arrays. */
+function polyhedronCountsOk(s: ConvexPolyhedron): boolean {
+  const v = s.vertices;
+  const fo = s.faceOffsets;
+  return (
+    v !== null &&
+    typeof v === "object" &&
+    fo !== null &&
+    typeof fo === "object" &&
+    s.vertexCount === v.length / 3 &&
+    s.faceCount === fo.length - 1
+  );
 }
 
 /**

@@ -6,15 +6,19 @@ import type { ContactManifold } from "../narrowphase/contact.js";
 import { makeContactManifold } from "../narrowphase/contact.js";
 import { manifoldPair } from "../narrowphase/dispatch.js";
 import type { Shape } from "../shapes/shape.js";
+import { isShapeFinite } from "../shapes/validate.js";
 import { checkPrediction, pairPose } from "./frames.js";
+import { manifoldHasNaN, refusePair } from "./guard.js";
 
 /**
  * The contact manifold of shape `a` at world pose `poseA` and `b` at `poseB`, in the world
  * frame: `null` when the gap exceeds `prediction` (≥ 0, scene units); else one unit normal from
  * A toward B and 1–4 points, each with its witness points and signed distance, chosen by
  * reference-face / incident-face clipping to keep the largest contact area (Ericson 2005,
- * §8.3.4; Box2D, Jolt). Writes into `out` when given. Throws `CollideError`: `invalid_value` naming the argument for a bad shape, pose
- * (non-finite translation, non-unit rotation) or prediction; `unsupported_pair`.
+ * §8.3.4; Box2D, Jolt). Writes into `out` when given. Throws `CollideError`:
+ * `invalid_value` naming the argument for a bad pose (non-finite translation, non-unit
+ * rotation) or prediction, or the shape field (`a.radius`, …) when the answer would hold a NaN
+ * or a miss comes with a non-finite shape (src/query/guard.ts); `unsupported_pair`.
  */
 export function manifold(
   a: Shape,
@@ -25,12 +29,17 @@ export function manifold(
   out: ContactManifold = makeContactManifold(),
 ): ContactManifold | null {
   checkPrediction(prediction);
-  if (!manifoldPair(out, a, b, pairPose(a, poseA, b, poseB), prediction)) return null;
+  if (!manifoldPair(out, a, b, pairPose(a, poseA, b, poseB), prediction)) {
+    // "Apart" may come from a NaN comparison: it stands only for finite shapes.
+    if (isShapeFinite(a) && isShapeFinite(b)) return null;
+    return refusePair("manifold", a, poseA, b, poseB);
+  }
   iso.transformVector(out.normal, poseA, out.normal);
   for (let i = 0; i < out.count; i++) {
     const p = out.points[i];
     iso.transformPoint(p.pointA, poseA, p.pointA);
     iso.transformPoint(p.pointB, poseA, p.pointB);
   }
+  if (manifoldHasNaN(out)) refusePair("manifold", a, poseA, b, poseB);
   return out;
 }

@@ -8,11 +8,14 @@ import { DynamicTree } from "../broadphase/dynamic-tree.js";
 import { PairSet } from "../broadphase/pair-set.js";
 import { SpatialHash } from "../broadphase/spatial-hash.js";
 import { SweepAndPrune } from "../broadphase/sweep-and-prune.js";
-import { invalidValue } from "../errors.js";
+import { CollideError, invalidValue } from "../errors.js";
 import * as aabb from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import { aabbShape } from "../shapes/index.js";
 import type { Shape } from "../shapes/shape.js";
+import { ShapeType } from "../shapes/shape.js";
+import { checkShape } from "../shapes/validate.js";
+import { checkPose } from "./frames.js";
 import { intersects } from "./intersects.js";
 
 /** The broad phases a caller can choose by name. */
@@ -48,7 +51,10 @@ export function makeBroadPhase(name: BroadPhaseName): BroadPhase {
 /**
  * Every pair `[i, j]` (i < j, sorted ascending) of `shapes` that intersect or touch, with each
  * shape at its world pose. The result does not depend on `broadphase`, which only changes the
- * speed. Throws `CollideError("unsupported_pair")` when a candidate pair cannot be tested.
+ * speed. Throws `CollideError("unsupported_pair")` when a candidate pair cannot be tested, and
+ * `invalid_value` naming `shapes[i].shape…` or `shapes[i].pose…` for a shape or pose with a NaN
+ * or infinite number (checked on the bad result: a non-finite AABB, or a refusal by
+ * {@link intersects}, as in src/query/guard.ts).
  */
 export function computePairs(
   shapes: readonly { shape: Shape; pose: Isometry }[],
@@ -62,7 +68,11 @@ export function computePairs(
   shapes.forEach((s, i) => {
     aabbShape(box, s.shape, s.pose);
     if (isFiniteAabb(box)) bp.insert(i, box.min, box.max);
-    else unbounded.push(i);
+    else {
+      // Only a half-space is unbounded by nature; anything else may hold a NaN.
+      if (s.shape?.type !== ShapeType.HalfSpace) checkEntry(shapes, i);
+      unbounded.push(i);
+    }
   });
   const candidates = bp.computePairs(new PairSet());
   const keys = new PairSet();
@@ -77,7 +87,24 @@ export function computePairs(
   keys.forEach((i, j) => {
     const a = shapes[i];
     const b = shapes[j];
-    if (intersects(a.shape, a.pose, b.shape, b.pose)) result.push([i, j]);
+    let hit: boolean;
+    try {
+      hit = intersects(a.shape, a.pose, b.shape, b.pose);
+    } catch (e) {
+      // Name the entries in the caller's terms (`shapes[3].shape.radius`, not `b.radius`).
+      if (e instanceof CollideError && e.code === "invalid_value") {
+        checkEntry(shapes, i);
+        checkEntry(shapes, j);
+      }
+      throw e;
+    }
+    if (hit) result.push([i, j]);
   });
   return result;
+}
+
+/** Validates entry `i` of `shapes` (its shape, then its pose), naming `shapes[i].…`. */
+function checkEntry(shapes: readonly { shape: Shape; pose: Isometry }[], i: number): void {
+  checkShape(`shapes[${i}].shape`, shapes[i].shape);
+  checkPose(`shapes[${i}].pose`, shapes[i].pose);
 }

@@ -32,6 +32,7 @@ import type { Sphere } from "../shapes/sphere.js";
 import { containsPointTriangleMesh } from "../shapes/triangle-mesh.js";
 import { checkVec3 } from "../shapes/validate.js";
 import { checkPose } from "./frames.js";
+import { hasNaN3, refuseBadInputs } from "./guard.js";
 
 /** The answer of {@link projectPoint}: closest point, its distance, whether the point is inside. */
 export interface PointProjection {
@@ -402,8 +403,9 @@ export function projectPointShape(
  * inside}` in the world frame. With `solid` (default) a point inside projects onto itself with
  * distance 0; with `solid: false` onto the nearest point of the boundary even from inside.
  * `inside` tells whether `point` is inside (boundary included). Throws `CollideError`
- * (`invalid_value`) for a non-finite point or a bad pose, `unsupported_pair` for a shape type
- * without a projection. Sources: Ericson 2005, §5.1.
+ * (`invalid_value`) for a non-finite point or a bad pose, or naming the shape field
+ * (`shape.radius`, …) when the answer would hold a NaN (src/query/guard.ts); `unsupported_pair`
+ * for a shape type without a projection. Sources: Ericson 2005, §5.1.
  */
 export function projectPoint(
   shape: Shape,
@@ -414,5 +416,9 @@ export function projectPoint(
 ): PointProjection {
   checkVec3("point", point);
   checkPose("pose", pose);
-  return projectPointShape(out, shape, pose, point, solid);
+  projectPointShape(out, shape, pose, point, solid);
+  if (Number.isNaN(out.distance) || hasNaN3(out.point)) {
+    refuseBadInputs("projectPoint", [["shape", shape]], [["pose", pose]], [["point", point]]);
+  }
+  return out;
 }

@@ -39,8 +39,9 @@ import { ShapeCoreSupport } from "../narrowphase/convex-convex.js";
 import { castRayTriangleMesh, makeMeshRayHit } from "../narrowphase/mesh-ray.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
-import { checkVec3 } from "../shapes/validate.js";
+import { checkVec3, isShapeFinite } from "../shapes/validate.js";
 import { checkPose } from "./frames.js";
+import { hasNaN3, refuseBadInputs } from "./guard.js";
 import { makePointProjection, projectPointLocal, unsupportedShape } from "./project-point.js";
 
 /** A ray hit in the world frame. */
@@ -130,7 +131,9 @@ function castLocal(shape: Shape, maxToi: number, len: number, solid: boolean): n
  * shape hit from inside gives toi 0, point = origin, normal 0; with `solid` false a ray from
  * inside reports where it leaves. Hot-path form: no validation and no allocation; a zero `dir`
  * is answered as a point (a solid shape containing `origin` gives toi 0, otherwise a miss).
- * Throws `unsupported_pair` for a shape type it cannot cast against.
+ * Throws `unsupported_pair` for a shape type it cannot cast against, and `invalid_value`
+ * naming the argument (`shape.radius`, `pose.rotation`, `origin`, …) when a hit would hold a
+ * NaN (src/query/guard.ts; a miss is not checked, to keep the world's ray path free).
  * Sources: Ericson 2005, §5.3; Woop, Benthin & Wald 2013; van den Bergen 2004.
  */
 export function castRayShape(
@@ -159,7 +162,22 @@ export function castRayShape(
   out.toi = toi;
   vec3.addScaled(out.point, origin, dir, toi);
   iso.transformVector(out.normal, pose, nL);
+  if (hasNaN3(out.point) || hasNaN3(out.normal))
+    refuseRay("castRayShape", shape, pose, origin, dir);
   return true;
+}
+
+/** Throws for a ray cast that produced NaN, naming the argument at fault (src/query/guard.ts). */
+function refuseRay(op: string, shape: Shape, pose: Isometry, origin: Vec3, dir: Vec3): never {
+  return refuseBadInputs(
+    op,
+    [["shape", shape]],
+    [["pose", pose]],
+    [
+      ["origin", origin],
+      ["direction", dir],
+    ],
+  );
 }
 
 /**
@@ -167,8 +185,9 @@ export function castRayShape(
  * `{toi, point, normal}` in the world frame, or null on a miss (see {@link castRayShape} for the
  * semantics; `solid` defaults to true). Allocates the answer.
  * @throws CollideError `invalid_value` naming "origin", "direction" (non-finite or zero) or
- * "maxToi" (negative or NaN), or the pose; `unsupported_pair` for a shape type without a ray
- * cast.
+ * "maxToi" (negative or NaN), or the pose, or the shape field (`shape.radius`, …) when the
+ * shape holds a NaN or infinite number (checked after casting, src/query/guard.ts);
+ * `unsupported_pair` for a shape type without a ray cast.
  */
 export function raycast(
   shape: Shape,
@@ -186,5 +205,9 @@ export function raycast(
   if (!(maxToi >= 0)) invalidValue("maxToi", maxToi, "must be ≥ 0");
   checkPose("pose", pose);
   const hit = makeRayHit();
-  return castRayShape(hit, shape, pose, origin, dir, maxToi, solid) ? hit : null;
+  const found = castRayShape(hit, shape, pose, origin, dir, maxToi, solid);
+  // Hit or miss (and "from inside") is decided by comparisons that a NaN makes false: the
+  // answer stands only for a finite shape.
+  if (isShapeFinite(shape)) return found ? hit : null;
+  return refuseRay("raycast", shape, pose, origin, dir);
 }

@@ -56,3 +56,28 @@ export type Shape = ConvexShape | TriangleMesh | HalfSpace | Compound;
 
 /** The member of {@link Shape} whose `type` is `T`. */
 export type ShapeOfType<T extends ShapeType> = Extract<Shape, { type: T }>;
+
+/** Per {@link ShapeType} id: 1 when the type is convex with a support function, else 0. */
+const CONVEX_SHAPE_TYPES = new Uint8Array(SHAPE_TYPE_COUNT);
+for (const t of [
+  ShapeType.Sphere,
+  ShapeType.Cuboid,
+  ShapeType.Capsule,
+  ShapeType.Cylinder,
+  ShapeType.Cone,
+  ShapeType.ConvexPolyhedron,
+  ShapeType.Triangle,
+]) {
+  CONVEX_SHAPE_TYPES[t] = 1;
+}
+
+/**
+ * True when `type` is the id of a convex shape with a support function (sphere, cuboid,
+ * capsule, cylinder, cone, convex polyhedron, triangle): the shapes GJK/EPA and the compound's
+ * children accept. False for meshes, half-spaces, compounds and anything that is not a known id
+ * (including `undefined`). Owned here, below every user (van den Bergen 2003, §4.3: a convex
+ * object is one with a support mapping).
+ */
+export function isConvexShapeType(type: number | undefined): boolean {
+  return typeof type === "number" && CONVEX_SHAPE_TYPES[type] === 1;
+}
