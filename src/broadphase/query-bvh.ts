@@ -231,6 +231,11 @@ export class QueryBvh {
     const box = this.childBox;
     const child = this.child;
     const entryBox = this.entryBox;
+    const entryId = this.entryId;
+    const leafMask = this.leafMask;
+    const order = this.order;
+    const leafStart = this.leafStart;
+    const leafCount = this.leafCount;
     const stack = this.stack;
     let tMax = maxToi;
     let visits = 0;
@@ -263,23 +268,24 @@ export class QueryBvh {
           +(tz1 < 0);
         hit |= (miss ^ 1) << i;
       }
-      hit &= this.childMask[n];
+      // (An absent child's box is empty, +∞ to −∞, so it always misses: no mask needed.)
       if (hit === 0) continue;
-      const ord = this.order[8 * n + octant];
-      const leaves = hit & this.leafMask[n];
+      const ord = order[8 * n + octant];
+      const lm = leafMask[n];
+      const leaves = hit & lm;
       if (leaves !== 0) {
         // Leaves front to back, each entry by the exact slab test.
         for (let j = 0; j < WIDTH; j++) {
           const i = (ord >> (2 * j)) & 3;
           if (((leaves >> i) & 1) === 0) continue;
           const leaf = ~child[4 * n + i];
-          const start = this.leafStart[leaf];
-          const end = start + this.leafCount[leaf];
+          const start = leafStart[leaf];
+          const end = start + leafCount[leaf];
           for (let e = start; e < end; e++) {
             const t = raySegmentBoxEntry(ox, oy, oz, dx, dy, dz, tMax, entryBox, 6 * e);
             if (t < 0) continue;
             visits++;
-            const r = callback(this.entryId[e], t);
+            const r = callback(entryId[e], t);
             if (typeof r === "number") {
               if (r < 0) return visits;
               if (r < tMax) tMax = r;
@@ -287,8 +293,11 @@ export class QueryBvh {
           }
         }
       }
-      const inner = hit & ~this.leafMask[n];
-      if (inner !== 0) {
+      const inner = hit & ~lm;
+      if ((inner & (inner - 1)) === 0) {
+        // One inner child (or none), the common case: no ordering needed.
+        if (inner !== 0) stack[sp++] = child[4 * n + 31 - Math.clz32(inner)];
+      } else {
         // Back to front onto the stack, so the front child is popped first.
         for (let j = WIDTH - 1; j >= 0; j--) {
           const i = (ord >> (2 * j)) & 3;
