@@ -54,7 +54,13 @@ export interface ScalingBenchResult {
   skipped: number[];
 }
 
-const WARMUP_FRAMES = 5;
+const WARMUP_FRAMES = 10;
+/**
+ * Warm-up time per (broad phase, N) at the least, milliseconds: in the full `collide bench` run
+ * the scaling table follows scenes with other shape types, after which V8 re-optimises the step;
+ * five warm-up frames at 10,000 bodies were measured before it had (15 ms per step instead of 6).
+ */
+const WARMUP_MS = 500;
 /** Rough heap bytes per body of a world with its broad phase and the scene (measured ≈ 1.5 KB). */
 const BYTES_PER_BODY_ESTIMATE = 4096;
 
@@ -93,7 +99,8 @@ function measureOne(
     world.step();
   };
   let f = 0;
-  for (let i = 0; i < WARMUP_FRAMES; i++) frame(++f);
+  const warm0 = performance.now();
+  for (let i = 0; i < WARMUP_FRAMES || performance.now() - warm0 < WARMUP_MS; i++) frame(++f);
   const times: number[] = [];
   let total = 0;
   while (times.length < frames && total < budgetMs) {
