@@ -195,6 +195,9 @@ export function rayIntervalSphere(out: RayInterval, radius: number, o: Vec3, d: 
  * (±axis); ties through edges and corners take the first axis. Returns false on a miss.
  */
 export function rayIntervalCuboid(out: RayInterval, h: Vec3, o: Vec3, d: Vec3): boolean {
+  // The three slabs written out: a helper returning a component (vec3.getAxis) is a double
+  // returned by a call, boxed whenever the caller is past V8's inlining budget (ray casts
+  // allocated in every cuboid hit test before).
   let tMin = -Infinity;
   let tMax = Infinity;
   let axisIn = -1;
@@ -202,9 +205,9 @@ export function rayIntervalCuboid(out: RayInterval, h: Vec3, o: Vec3, d: Vec3): 
   let axisOut = -1;
   let signOut = 0;
   for (let i = 0; i < 3; i++) {
-    const oi = vec3.getAxis(o, i);
-    const di = vec3.getAxis(d, i);
-    const hi = vec3.getAxis(h, i);
+    const oi = i === 0 ? o.x : i === 1 ? o.y : o.z;
+    const di = i === 0 ? d.x : i === 1 ? d.y : d.z;
+    const hi = i === 0 ? h.x : i === 1 ? h.y : h.z;
     if (di === 0) {
       if (oi < -hi || oi > hi) return false;
       continue;
@@ -227,10 +230,14 @@ export function rayIntervalCuboid(out: RayInterval, h: Vec3, o: Vec3, d: Vec3): 
   }
   out.tEnter = tMin;
   out.tExit = tMax;
-  vec3.set(out.normalEnter, 0, 0, 0);
-  vec3.set(out.normalExit, 0, 0, 0);
-  if (axisIn >= 0) vec3.setAxis(out.normalEnter, axisIn, signIn);
-  if (axisOut >= 0) vec3.setAxis(out.normalExit, axisOut, signOut);
+  const nIn = out.normalEnter;
+  nIn.x = axisIn === 0 ? signIn : 0;
+  nIn.y = axisIn === 1 ? signIn : 0;
+  nIn.z = axisIn === 2 ? signIn : 0;
+  const nOut = out.normalExit;
+  nOut.x = axisOut === 0 ? signOut : 0;
+  nOut.y = axisOut === 1 ? signOut : 0;
+  nOut.z = axisOut === 2 ? signOut : 0;
   return true;
 }
 
