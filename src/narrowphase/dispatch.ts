@@ -17,6 +17,7 @@ import type { Compound } from "../shapes/compound.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import {
+  CONVEX_SHAPE_TYPE_LIST,
   isConvexShapeType,
   SHAPE_TYPE_COUNT,
   SHAPE_TYPE_NAMES,
@@ -111,15 +112,7 @@ const distanceTable: (DistanceFn | null)[] = new Array(N * N).fill(null);
 const contactTable: (ContactFn | null)[] = new Array(N * N).fill(null);
 const manifoldTable: (ManifoldFn | null)[] = new Array(N * N).fill(null);
 
-const CONVEX_TYPES: readonly ShapeType[] = [
-  ShapeType.Sphere,
-  ShapeType.Cuboid,
-  ShapeType.Capsule,
-  ShapeType.Cylinder,
-  ShapeType.Cone,
-  ShapeType.ConvexPolyhedron,
-  ShapeType.Triangle,
-];
+const CONVEX_TYPES = CONVEX_SHAPE_TYPE_LIST;
 
 /**
  * True when `type` has a support function (GJK/EPA applies): the shapes layer's table

@@ -57,9 +57,8 @@ export type Shape = ConvexShape | TriangleMesh | HalfSpace | Compound;
 /** The member of {@link Shape} whose `type` is `T`. */
 export type ShapeOfType<T extends ShapeType> = Extract<Shape, { type: T }>;
 
-/** Per {@link ShapeType} id: 1 when the type is convex with a support function, else 0. */
-const CONVEX_SHAPE_TYPES = new Uint8Array(SHAPE_TYPE_COUNT);
-for (const t of [
+/** The convex shape types (a support function each), in id order: GJK/EPA's shapes. */
+export const CONVEX_SHAPE_TYPE_LIST: readonly ShapeType[] = [
   ShapeType.Sphere,
   ShapeType.Cuboid,
   ShapeType.Capsule,
@@ -67,9 +66,11 @@ for (const t of [
   ShapeType.Cone,
   ShapeType.ConvexPolyhedron,
   ShapeType.Triangle,
-]) {
-  CONVEX_SHAPE_TYPES[t] = 1;
-}
+];
+
+/** Per {@link ShapeType} id: 1 when the type is convex with a support function, else 0. */
+const CONVEX_SHAPE_TYPES = new Uint8Array(SHAPE_TYPE_COUNT);
+for (const t of CONVEX_SHAPE_TYPE_LIST) CONVEX_SHAPE_TYPES[t] = 1;
 
 /**
  * True when `type` is the id of a convex shape with a support function (sphere, cuboid,
