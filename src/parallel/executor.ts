@@ -146,7 +146,20 @@ export class WorkerExecutor implements StepExecutor {
 
   /** Starts `threads − 1` workers; `options` overrides {@link defaultWorkerExecutorOptions}. */
   constructor(options: Partial<WorkerExecutorOptions> = {}) {
-    const o = { ...defaultWorkerExecutorOptions(), ...options };
+    if (options === null || typeof options !== "object" || Array.isArray(options)) {
+      invalidValue("options", options, "must be an object");
+    }
+    const defaults = defaultWorkerExecutorOptions();
+    for (const key of Object.keys(options)) {
+      if (!Object.hasOwn(defaults, key)) {
+        invalidValue(
+          `options.${key}`,
+          (options as Record<string, unknown>)[key],
+          "is not an option",
+        );
+      }
+    }
+    const o = { ...defaults, ...options };
     if (!(Number.isInteger(o.threads) && o.threads >= 1 && o.threads <= 64)) {
       invalidValue("options.threads", o.threads, "must be an integer in [1, 64]");
     }

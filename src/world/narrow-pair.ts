@@ -201,12 +201,13 @@ function writeRecord(
   flip: boolean,
 ): number {
   iso.transformVector(m.normal, poseA, m.normal);
-  const sign = flip ? -1 : 1;
+  const n = m.normal;
   out[offset] = NARROW_CONTACT;
   out[offset + 2] = c.distance;
-  out[offset + 3] = sign * m.normal.x;
-  out[offset + 4] = sign * m.normal.y;
-  out[offset + 5] = sign * m.normal.z;
+  // Reversed as 0 − x, not −x: a zero component stays +0 (−0 would print as "-0").
+  out[offset + 3] = flip ? 0 - n.x : n.x;
+  out[offset + 4] = flip ? 0 - n.y : n.y;
+  out[offset + 5] = flip ? 0 - n.z : n.z;
   const count = m.count;
   out[offset + 6] = count;
   let k = offset + NARROW_HEADER;

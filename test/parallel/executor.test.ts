@@ -211,6 +211,9 @@ describe("WorkerExecutor: threaded steps are bitwise identical to single-threade
     expect(() => new WorkerExecutor({ threads: 0 })).toThrow(CollideError);
     expect(() => new WorkerExecutor({ threads: 1.5 })).toThrow(CollideError);
     expect(() => new WorkerExecutor({ minPairs: -1 })).toThrow(CollideError);
+    // Unknown fields and non-objects are refused, naming the field (as the world does).
+    expect(() => new WorkerExecutor({ foo: 1 } as never)).toThrow(/options\.foo/);
+    expect(() => new WorkerExecutor(null as never)).toThrow(CollideError);
     const e = new WorkerExecutor({ threads: 2, minPairs: 0 });
     await e.ready();
     const w = new CollisionWorld({ executor: e });
