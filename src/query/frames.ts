@@ -10,7 +10,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Shape } from "../shapes/shape.js";
-import { ShapeType } from "../shapes/shape.js";
+import { isBrandedShape, ShapeType } from "../shapes/shape.js";
 import { checkShape, checkUnitQuat, checkVec3 } from "../shapes/validate.js";
 
 const bInAScratch = iso.identity();
@@ -46,16 +46,19 @@ export function poseOk(p: Isometry): boolean {
 }
 
 /**
- * Throws `CollideError` unless `s` looks like a shape (an object with a numeric `type`), and,
- * for a convex polyhedron, unless its `vertexCount` and `faceCount` match its arrays (the
- * narrow phase loops up to those counts, so an infinite or oversized count would never end; the
- * full `checkShape` names the field). Two comparisons for a polyhedron, one type test otherwise.
+ * Throws `CollideError` unless `s` is a valid shape. A shape built by a `make…` constructor
+ * (which carries `SHAPE_BRAND`) is trusted after one property load, except that a convex
+ * polyhedron's `vertexCount` and `faceCount` are checked against its arrays (the narrow phase
+ * loops up to those counts, so an infinite or oversized count would never end). A hand-built
+ * object is validated in full by `checkShape`, which names the bad field (`a.radius`,
+ * `b.halfExtents.x`, …): negative sizes, strings, infinities and missing fields are refused.
  */
 export function checkShapeArg(field: string, s: Shape): void {
   if (s === null || typeof s !== "object" || typeof (s as { type: unknown }).type !== "number") {
     invalidValue(field, s, "must be a shape made by a make… constructor");
   }
-  if (s.type === ShapeType.ConvexPolyhedron && !polyhedronCountsOk(s)) checkShape(field, s);
+  if (!isBrandedShape(s)) checkShape(field, s);
+  else if (s.type === ShapeType.ConvexPolyhedron && !polyhedronCountsOk(s)) checkShape(field, s);
 }
 
 /** True when a polyhedron's vertex and face counts match its vertex and face-offset arrays. */

@@ -3,7 +3,7 @@ import { UNIT_QUATERNION_TOLERANCE } from "../constants.js";
 import type { Isometry } from "../math/isometry.js";
 import { intersectsPair } from "../narrowphase/dispatch.js";
 import type { Cuboid } from "../shapes/cuboid.js";
-import { type Shape, ShapeType } from "../shapes/shape.js";
+import { isBrandedShape, type Shape, ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
 import { isShapeFinite } from "../shapes/validate.js";
 import { pairPose, poseOk, relativePose } from "./frames.js";
@@ -24,12 +24,14 @@ const UNIT_SQ_MAX = (1 + UNIT_QUATERNION_TOLERANCE) ** 2;
 export function intersects(a: Shape, poseA: Isometry, b: Shape, poseB: Isometry): boolean {
   // Sphere–box, the commonest pair, in the world frame: one inverse rotation, no relative pose.
   if (a !== null && typeof a === "object" && b !== null && typeof b === "object") {
-    if (a.type === ShapeType.Sphere && b.type === ShapeType.Cuboid) {
+    // (Only for constructor-built shapes; a hand-built one is validated on the general path.)
+    const built = isBrandedShape(a) && isBrandedShape(b);
+    if (built && a.type === ShapeType.Sphere && b.type === ShapeType.Cuboid) {
       const hit = sphereCuboidFast(a, poseA, b, poseB);
       if (hit >= 0) return hit === 1;
       return sphereCuboid(a, poseA, b, poseB, true);
     }
-    if (a.type === ShapeType.Cuboid && b.type === ShapeType.Sphere) {
+    if (built && a.type === ShapeType.Cuboid && b.type === ShapeType.Sphere) {
       const hit = sphereCuboidFast(b, poseB, a, poseA);
       if (hit >= 0) return hit === 1;
       return sphereCuboid(b, poseB, a, poseA, false);

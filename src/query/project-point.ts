@@ -31,7 +31,7 @@ import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
 import { containsPointTriangleMesh } from "../shapes/triangle-mesh.js";
 import { checkVec3 } from "../shapes/validate.js";
-import { checkPose } from "./frames.js";
+import { checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
 
 /** The answer of {@link projectPoint}: closest point, its distance, whether the point is inside. */
@@ -414,6 +414,7 @@ export function projectPoint(
   solid = true,
   out: PointProjection = makePointProjection(),
 ): PointProjection {
+  checkShapeArg("shape", shape);
   checkVec3("point", point);
   checkPose("pose", pose);
   projectPointShape(out, shape, pose, point, solid);

@@ -40,7 +40,7 @@ import { castRayTriangleMesh, makeMeshRayHit } from "../narrowphase/mesh-ray.js"
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
-import { checkPose } from "./frames.js";
+import { checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
 import { makePointProjection, projectPointLocal, unsupportedShape } from "./project-point.js";
 
@@ -203,6 +203,7 @@ export function raycast(
     invalidValue("direction", [dir.x, dir.y, dir.z], "must not be the zero vector");
   }
   if (!(maxToi >= 0)) invalidValue("maxToi", maxToi, "must be ≥ 0");
+  checkShapeArg("shape", shape);
   checkPose("pose", pose);
   const hit = makeRayHit();
   const found = castRayShape(hit, shape, pose, origin, dir, maxToi, solid);

@@ -7,7 +7,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { ShapeType } from "./shape.js";
+import { brandShape, ShapeType } from "./shape.js";
 import { checkPositive, checkVec3 } from "./validate.js";
 
 /** A capsule: the points within `radius` (> 0) of the local segment from `a` to `b`. */
@@ -27,7 +27,7 @@ export function makeCapsule(a: Vec3, b: Vec3, radius: number, field = ""): Capsu
   checkVec3(`${p}a`, a);
   checkVec3(`${p}b`, b);
   checkPositive(`${p}radius`, radius);
-  return { type: ShapeType.Capsule, a: vec3.clone(a), b: vec3.clone(b), radius };
+  return brandShape({ type: ShapeType.Capsule, a: vec3.clone(a), b: vec3.clone(b), radius });
 }
 
 /** out = support point of the capsule's core segment (without the radius) in direction `dir`. */

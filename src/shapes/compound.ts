@@ -7,7 +7,7 @@ import { invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { ConvexShape } from "./shape.js";
-import { ShapeType } from "./shape.js";
+import { brandShape, ShapeType } from "./shape.js";
 import { checkUnitQuat, checkVec3 } from "./validate.js";
 
 function checkPose(field: string, pose: Isometry): void {
@@ -37,11 +37,11 @@ export function makeCompound(children: readonly CompoundChild[], field = ""): Co
   children.forEach((c, i) => {
     checkPose(`${p}children[${i}]`, c.pose);
   });
-  return {
+  return brandShape({
     type: ShapeType.Compound,
     children: children.map((c) => ({
       shape: c.shape,
       pose: iso.create(c.pose.translation, c.pose.rotation),
     })),
-  };
+  });
 }

@@ -6,7 +6,7 @@ import * as quat from "../math/quat.js";
 import { hypot2 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { ShapeType } from "./shape.js";
+import { brandShape, ShapeType } from "./shape.js";
 import { checkPositive } from "./validate.js";
 
 /** A solid cone: apex (0, halfHeight, 0), base disc of `radius` at y = −halfHeight. */
@@ -25,7 +25,7 @@ export function makeCone(halfHeight: number, radius: number, field = ""): Cone {
   const p = field ? `${field}.` : "";
   checkPositive(`${p}halfHeight`, halfHeight);
   checkPositive(`${p}radius`, radius);
-  return { type: ShapeType.Cone, halfHeight, radius };
+  return brandShape({ type: ShapeType.Cone, halfHeight, radius });
 }
 
 /** out = the cone's support point in local direction `dir`: the apex or a base rim point. */

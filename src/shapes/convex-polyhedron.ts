@@ -12,7 +12,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { ShapeType } from "./shape.js";
+import { brandShape, ShapeType } from "./shape.js";
 
 /** A convex polyhedron in its local frame (the hull's arrays, read-only by convention). */
 export interface ConvexPolyhedron extends ConvexHull {
@@ -34,12 +34,12 @@ export function makeConvexPolyhedron(
 ): ConvexPolyhedron {
   const packed = readPointSet(points, field);
   const hull = computeConvexHull(packed, field);
-  return {
+  return brandShape({
     type: ShapeType.ConvexPolyhedron,
     ...hull,
     vertexCount: hull.vertices.length / 3,
     faceCount: hull.faceOffsets.length - 1,
-  };
+  });
 }
 
 /** out = the hull's support point (the vertex farthest along `dir`), by a linear scan. */

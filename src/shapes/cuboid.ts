@@ -10,7 +10,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as mat3 from "../math/mat3.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { ShapeType } from "./shape.js";
+import { brandShape, ShapeType } from "./shape.js";
 import { checkNonNegativeVec3, checkVec3 } from "./validate.js";
 
 /** A box with half extents `halfExtents` (≥ 0 on every axis, scene units) about its origin. */
@@ -26,7 +26,7 @@ export interface Cuboid {
  */
 export function makeCuboid(halfExtents: Vec3, field = "halfExtents"): Cuboid {
   checkNonNegativeVec3(field, halfExtents);
-  return { type: ShapeType.Cuboid, halfExtents: vec3.clone(halfExtents) };
+  return brandShape({ type: ShapeType.Cuboid, halfExtents: vec3.clone(halfExtents) });
 }
 
 /**

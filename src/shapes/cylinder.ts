@@ -6,7 +6,7 @@ import * as quat from "../math/quat.js";
 import { hypot2 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { ShapeType } from "./shape.js";
+import { brandShape, ShapeType } from "./shape.js";
 import { checkPositive } from "./validate.js";
 
 /** A solid cylinder: |y| ≤ halfHeight, x² + z² ≤ radius² in its local frame. */
@@ -24,7 +24,7 @@ export function makeCylinder(halfHeight: number, radius: number, field = ""): Cy
   const p = field ? `${field}.` : "";
   checkPositive(`${p}halfHeight`, halfHeight);
   checkPositive(`${p}radius`, radius);
-  return { type: ShapeType.Cylinder, halfHeight, radius };
+  return brandShape({ type: ShapeType.Cylinder, halfHeight, radius });
 }
 
 /** out = the cylinder's support point in local direction `dir`. */

@@ -6,7 +6,7 @@
 import { invalidValue } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { ShapeType } from "./shape.js";
+import { brandShape, ShapeType } from "./shape.js";
 import { checkFinite, checkVec3 } from "./validate.js";
 
 /** Tolerance on the length of a half-space normal given as unit (unitless). */
@@ -32,5 +32,5 @@ export function makeHalfSpace(normal: Vec3, offset: number, field = ""): HalfSpa
   if (!(Math.abs(len - 1) <= UNIT_NORMAL_TOLERANCE)) {
     invalidValue(`${p}normal`, normal, `must be a unit vector (length ${len})`);
   }
-  return { type: ShapeType.HalfSpace, normal: vec3.clone(normal), offset };
+  return brandShape({ type: ShapeType.HalfSpace, normal: vec3.clone(normal), offset });
 }

@@ -82,3 +82,23 @@ for (const t of CONVEX_SHAPE_TYPE_LIST) CONVEX_SHAPE_TYPES[t] = 1;
 export function isConvexShapeType(type: number | undefined): boolean {
   return typeof type === "number" && CONVEX_SHAPE_TYPES[type] === 1;
 }
+
+/**
+ * The mark of a shape built, and so validated, by one of the `make…` constructors: a
+ * non-enumerable, read-only symbol-keyed property (invisible to `JSON.stringify`, `Object.keys`,
+ * structured clones and equality helpers). The pair queries trust a marked shape and validate an
+ * unmarked, hand-built one in full (`checkShape`), so a bad hand-built shape is refused with the
+ * field named instead of answered — at the cost of one property load per shape.
+ */
+export const SHAPE_BRAND: unique symbol = Symbol("collide.shape");
+
+/** Marks `s` as built by a constructor (see {@link SHAPE_BRAND}); returns it. */
+export function brandShape<T extends object>(s: T): T {
+  Object.defineProperty(s, SHAPE_BRAND, { value: true });
+  return s;
+}
+
+/** True when `s` carries {@link SHAPE_BRAND} (built by a `make…` constructor). */
+export function isBrandedShape(s: object): boolean {
+  return (s as { [SHAPE_BRAND]?: boolean })[SHAPE_BRAND] === true;
+}

@@ -3,7 +3,7 @@ import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { ShapeType } from "./shape.js";
+import { brandShape, ShapeType } from "./shape.js";
 import { checkPositive } from "./validate.js";
 
 /** A sphere of `radius` (> 0, scene units) centred on the local origin. */
@@ -19,7 +19,7 @@ export interface Sphere {
  */
 export function makeSphere(radius: number, field = "radius"): Sphere {
   checkPositive(field, radius);
-  return { type: ShapeType.Sphere, radius };
+  return brandShape({ type: ShapeType.Sphere, radius });
 }
 
 /** out = the sphere's support point in local direction `dir` (any length; zero gives a point on it). */

@@ -29,7 +29,7 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { ConvexPolyhedron } from "./convex-polyhedron.js";
 import { makeConvexPolyhedron } from "./convex-polyhedron.js";
-import { ShapeType } from "./shape.js";
+import { brandShape, ShapeType } from "./shape.js";
 
 /** A triangle mesh in its local frame (arrays are read-only by convention; see the module doc). */
 export interface TriangleMesh {
@@ -158,7 +158,7 @@ export function makeTriangleMesh(
     activeEdgeCos,
   };
   classifyActiveEdges(mesh);
-  return mesh;
+  return brandShape(mesh);
 }
 
 function triangleBoxes(out: Float64Array, v: Float64Array, idx: Uint32Array, n: number): void {

@@ -4,7 +4,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { ShapeType } from "./shape.js";
+import { brandShape, ShapeType } from "./shape.js";
 import { checkVec3 } from "./validate.js";
 
 /** A triangle with corners `a`, `b`, `c` (local frame, scene units). */
@@ -24,7 +24,12 @@ export function makeTriangle(a: Vec3, b: Vec3, c: Vec3, field = ""): Triangle {
   checkVec3(`${p}a`, a);
   checkVec3(`${p}b`, b);
   checkVec3(`${p}c`, c);
-  return { type: ShapeType.Triangle, a: vec3.clone(a), b: vec3.clone(b), c: vec3.clone(c) };
+  return brandShape({
+    type: ShapeType.Triangle,
+    a: vec3.clone(a),
+    b: vec3.clone(b),
+    c: vec3.clone(c),
+  });
 }
 
 /** out = the triangle's support point (a corner) in local direction `dir`. */

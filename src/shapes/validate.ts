@@ -16,7 +16,7 @@ import type { Compound } from "./compound.js";
 import type { ConvexPolyhedron } from "./convex-polyhedron.js";
 import type { HalfSpace } from "./half-space.js";
 import type { Shape } from "./shape.js";
-import { isConvexShapeType, SHAPE_TYPE_NAMES, ShapeType } from "./shape.js";
+import { isBrandedShape, isConvexShapeType, SHAPE_TYPE_NAMES, ShapeType } from "./shape.js";
 import type { TriangleMesh } from "./triangle-mesh.js";
 
 /** Throws unless `x` is a finite number. */
@@ -134,6 +134,10 @@ export function checkShape(field: string, shape: Shape): void {
     const m = shape as TriangleMesh;
     checkTypedArray(`${field}.vertices`, m.vertices, Float64Array);
     checkTypedArray(`${field}.indices`, m.indices, Uint32Array);
+    // A mesh carries its BVH and edge data, which only makeTriangleMesh builds consistently.
+    if (!isBrandedShape(shape)) {
+      invalidValue(field, "a hand-built mesh", "must be built by makeTriangleMesh");
+    }
     return;
   }
   if (type === ShapeType.HalfSpace) {
