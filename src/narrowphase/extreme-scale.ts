@@ -115,13 +115,16 @@ export function pairRescaleFactor(a: Shape, b: Shape, bInA: Isometry): number {
   writeMagnitude(b);
   const m = Math.max(ma, magnitude[0], maxAbs(bInA.translation));
   if (!outOfUnitRange(m)) return 1;
+  // k stays within [2^-1022, 2^1022] so that 1/k, which unscales the answer, is a normal
+  // double too: near the ends of the range (a 1.6e308 offset, a subnormal size) the scaled
+  // magnitude then lands a few binades from 1 instead of at 1, well inside the unit range.
   let k = 1;
   if (m > 1) {
-    while (m * k > 2 ** 64) k *= 2 ** -64;
-    while (m * k > 1) k *= 0.5;
+    while (m * k > 2 ** 64 && k >= 2 ** -958) k *= 2 ** -64;
+    while (m * k > 1 && k > 2 ** -1022) k *= 0.5;
   } else {
-    while (m * k < 2 ** -64) k *= 2 ** 64;
-    while (m * k < 0.5) k *= 2;
+    while (m * k < 2 ** -64 && k <= 2 ** 958) k *= 2 ** 64;
+    while (m * k < 0.5 && k < 2 ** 1022) k *= 2;
   }
   return k;
 }

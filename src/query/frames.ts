@@ -82,11 +82,26 @@ function polyhedronCountsOk(s: ConvexPolyhedron): boolean {
 export function pairPose(a: Shape, poseA: Isometry, b: Shape, poseB: Isometry): Isometry {
   checkShapeArg("a", a);
   checkShapeArg("b", b);
-  if (relativePoseChecked(bInAScratch, poseA, poseB)) return bInAScratch;
+  if (relativePoseChecked(bInAScratch, poseA, poseB)) return offsetChecked(bInAScratch, poseB);
   // Something is off: name it (checkPose throws), else the poses were fine after all.
   if (!poseOk(poseA)) checkPose("poseA", poseA);
   if (!poseOk(poseB)) checkPose("poseB", poseB);
-  return iso.invMul(bInAScratch, poseA, poseB);
+  return offsetChecked(iso.invMul(bInAScratch, poseA, poseB), poseB);
+}
+
+/**
+ * `bInA`, unless its offset overflowed (two finite poses about 2e308 apart): then a
+ * `CollideError` naming `poseB`, instead of an infinite offset that the pair routines would
+ * turn into NaN.
+ */
+function offsetChecked(bInA: Isometry, poseB: Isometry): Isometry {
+  const t = bInA.translation;
+  if (t.x - t.x === 0 && t.y - t.y === 0 && t.z - t.z === 0) return bInA;
+  return invalidValue(
+    "poseB.translation",
+    poseB.translation,
+    "is too far from poseA: their offset overflows double precision",
+  );
 }
 
 /**
