@@ -6,7 +6,7 @@
  * the layer/mask filter and the narrow phase, and the world's contacts are the pairs. Every
  * broad phase gives the same pairs, numbers and statistics, bit for bit.
  */
-import { invalidValue } from "../errors.js";
+import { CollideError, invalidValue } from "../errors.js";
 import type { BroadPhaseName } from "../query/pairs.js";
 import { CollisionWorld } from "../world/collision-world.js";
 import { makeWorldContact } from "../world/contact-cache.js";
@@ -60,7 +60,20 @@ export function checkScene(scene: Scene, options: Partial<CheckOptions> = {}): C
   const world = new CollisionWorld({ broadphase: name, prediction });
   const index = new Map<BodyHandle, number>();
   scene.bodies.forEach((b, i) => {
-    const h = world.addBody({ shape: b.shape, pose: b.pose, layer: b.layer, mask: b.mask });
+    let h: BodyHandle;
+    try {
+      h = world.addBody({ shape: b.shape, pose: b.pose, layer: b.layer, mask: b.mask });
+    } catch (e) {
+      // The world names its argument "body…": name the scene's body instead.
+      if (e instanceof CollideError && e.field.startsWith("body")) {
+        const field = `bodies[${i}]${e.field.slice(4)}`;
+        const message = e.message.startsWith(e.field)
+          ? field + e.message.slice(e.field.length)
+          : `${field}: ${e.message}`;
+        throw new CollideError(e.code, field, e.value, message);
+      }
+      throw e;
+    }
     index.set(h, i);
   });
   world.step();
