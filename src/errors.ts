@@ -57,3 +57,19 @@ export function invalidValue(field: string, value: unknown, reason: string): nev
     `${field} ${reason} (got ${describeValue(value)})`,
   );
 }
+
+/**
+ * Throws `CollideError` (`invalid_value`) unless `options` is a plain object whose every key is
+ * one of `defaults`' own keys, naming the first unknown one as `options.<key>`: the options
+ * check of the world and of the executor, so that a misspelt option is refused, not ignored.
+ */
+export function checkOptionKeys(options: unknown, defaults: object): void {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    invalidValue("options", options, "must be an object");
+  }
+  for (const key of Object.keys(options)) {
+    if (!Object.hasOwn(defaults, key)) {
+      invalidValue(`options.${key}`, (options as Record<string, unknown>)[key], "is not an option");
+    }
+  }
+}

@@ -32,7 +32,7 @@
  * executor never keeps a process alive; `dispose()` stops and terminates them.
  */
 import { MessageChannel, type MessagePort as NodeMessagePort, Worker } from "node:worker_threads";
-import { invalidValue } from "../errors.js";
+import { checkOptionKeys, invalidValue } from "../errors.js";
 import type { Shape } from "../shapes/shape.js";
 import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "../world/executor.js";
 import { NARROW_RECORD_STRIDE } from "../world/narrow-pair.js";
@@ -146,19 +146,8 @@ export class WorkerExecutor implements StepExecutor {
 
   /** Starts `threads − 1` workers; `options` overrides {@link defaultWorkerExecutorOptions}. */
   constructor(options: Partial<WorkerExecutorOptions> = {}) {
-    if (options === null || typeof options !== "object" || Array.isArray(options)) {
-      invalidValue("options", options, "must be an object");
-    }
     const defaults = defaultWorkerExecutorOptions();
-    for (const key of Object.keys(options)) {
-      if (!Object.hasOwn(defaults, key)) {
-        invalidValue(
-          `options.${key}`,
-          (options as Record<string, unknown>)[key],
-          "is not an option",
-        );
-      }
-    }
+    checkOptionKeys(options, defaults);
     const o = { ...defaults, ...options };
     if (!(Number.isInteger(o.threads) && o.threads >= 1 && o.threads <= 64)) {
       invalidValue("options.threads", o.threads, "must be an integer in [1, 64]");

@@ -52,7 +52,7 @@ import {
   WORLD_MAX_PAIRS,
   WORLD_QUERY_BVH_RAYS_PER_BODY,
 } from "../constants.js";
-import { invalidValue } from "../errors.js";
+import { checkOptionKeys, invalidValue } from "../errors.js";
 import * as aabbm from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
@@ -371,19 +371,8 @@ export class CollisionWorld {
 
   /** A new, empty world; `options` overrides {@link defaultCollisionWorldOptions}. */
   constructor(options: Partial<CollisionWorldOptions> = {}) {
-    if (options === null || typeof options !== "object" || Array.isArray(options)) {
-      invalidValue("options", options, "must be an object");
-    }
     const defaults = defaultCollisionWorldOptions();
-    for (const key of Object.keys(options)) {
-      if (!Object.hasOwn(defaults, key)) {
-        invalidValue(
-          `options.${key}`,
-          (options as Record<string, unknown>)[key],
-          "is not an option",
-        );
-      }
-    }
+    checkOptionKeys(options, defaults);
     const o = { ...defaults, ...options };
     if (typeof o.profile !== "boolean") {
       invalidValue("options.profile", o.profile, "must be a boolean");
