@@ -19,6 +19,7 @@ export {
   pairHi,
   pairLo,
 } from "./pair-set.js";
+export { QueryBvh } from "./query-bvh.js";
 export {
   defaultSpatialHashOptions,
   SpatialHash,
