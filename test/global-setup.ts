@@ -11,4 +11,6 @@ export default function setup(): void {
   const require = createRequire(import.meta.url);
   const tsc = require.resolve("typescript/bin/tsc");
   execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { stdio: "inherit" });
+  // As `npm run build` does: the command is executable, so `npx collide` runs it.
+  execFileSync(process.execPath, ["scripts/bin-executable.mjs"], { stdio: "inherit" });
 }

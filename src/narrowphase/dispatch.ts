@@ -53,6 +53,12 @@ import {
   manifoldConvexMesh,
 } from "./mesh-convex.js";
 import {
+  contactMeshHalfSpace,
+  distanceMeshHalfSpace,
+  intersectsMeshHalfSpace,
+  manifoldMeshHalfSpace,
+} from "./mesh-half-space.js";
+import {
   contactMeshMesh,
   distanceMeshMesh,
   intersectsMeshMesh,
@@ -160,6 +166,13 @@ for (const ta of CONVEX_TYPES) {
     manifold: manifoldConvexHalfSpace as ManifoldFn,
   });
 }
+
+registerPair(ShapeType.TriangleMesh, ShapeType.HalfSpace, {
+  intersects: intersectsMeshHalfSpace as unknown as IntersectsFn,
+  distance: distanceMeshHalfSpace as unknown as DistanceFn,
+  contact: contactMeshHalfSpace as unknown as ContactFn,
+  manifold: manifoldMeshHalfSpace as unknown as ManifoldFn,
+});
 
 registerPair(ShapeType.HalfSpace, ShapeType.HalfSpace, {
   intersects: intersectsHalfSpaceHalfSpace as IntersectsFn,

@@ -883,9 +883,14 @@ export class CollisionWorld {
   private addUnboundedPairs(pairs: PairSet): void {
     const b = this.bodies;
     const end = b.slotCount;
+    // Half-spaces pair with every bounded body, not with one another: two planes of infinite
+    // extent overlap unless parallel, and have no contact to report (static ground, as in the
+    // peers, which pair no two fixed colliders).
     for (const u of this.unbounded) {
       for (let s = 0; s < end; s++) {
-        if (s !== u && (b.flags[s] & FLAG_ALIVE) !== 0) pairs.add(u, s);
+        if ((b.flags[s] & FLAG_ALIVE) !== 0 && b.shapeType[s] !== ShapeType.HalfSpace) {
+          pairs.add(u, s);
+        }
       }
     }
     pairs.sortUnique();
