@@ -41,7 +41,7 @@ import { contactPair } from "../narrowphase/dispatch.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
-import { checkPose, checkShapeArg, relativePose } from "./frames.js";
+import { checkOffset, checkPose, checkShapeArg, relativePose } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
 import { unsupportedShape } from "./project-point.js";
 
@@ -266,6 +266,7 @@ export function castShapes(
   checkShapeArg("b", b);
   checkPose("poseA", poseA);
   checkPose("poseB", poseB);
+  checkOffset("poseB.translation", poseB.translation, poseA.translation, "poseA");
   checkVec3("velocityA", velocityA);
   checkVec3("velocityB", velocityB);
   checkMaxToi(maxToi);

@@ -8,6 +8,7 @@ import { UNIT_QUATERNION_TOLERANCE } from "../constants.js";
 import { invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import type { Vec3 } from "../math/vec3.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Shape } from "../shapes/shape.js";
 import { isBrandedShape, ShapeType } from "../shapes/shape.js";
@@ -22,6 +23,19 @@ const UNIT_SQ_MAX = (1 + UNIT_QUATERNION_TOLERANCE) ** 2;
 /** B's pose in A's frame (a module scratch, valid until the next call). No validation. */
 export function relativePose(poseA: Isometry, poseB: Isometry): Isometry {
   return iso.invMul(bInAScratch, poseA, poseB);
+}
+
+/**
+ * Throws `CollideError` naming `field` when `p − from` overflows double precision (two finite
+ * points about 2e308 apart, e.g. a ray origin and a shape's pose at ±1e308): every query
+ * works with that offset, and an infinite one would turn into NaN.
+ */
+export function checkOffset(field: string, p: Vec3, from: Vec3, fromName: string): void {
+  const dx = p.x - from.x;
+  const dy = p.y - from.y;
+  const dz = p.z - from.z;
+  if (dx - dx === 0 && dy - dy === 0 && dz - dz === 0) return;
+  invalidValue(field, p, `is too far from ${fromName}: their offset overflows double precision`);
 }
 
 /** Throws `CollideError` unless `pose` has a finite translation and a unit rotation. */
@@ -39,6 +53,15 @@ export function poseOk(p: Isometry): boolean {
   const q = p.rotation;
   if (t === null || typeof t !== "object" || q === null || typeof q !== "object") return false;
   if (typeof t.x !== "number" || typeof t.y !== "number" || typeof t.z !== "number") return false;
+  // (Strings would coerce in the arithmetic below: "0.5" * "0.5" is 0.25.)
+  if (
+    typeof q.x !== "number" ||
+    typeof q.y !== "number" ||
+    typeof q.z !== "number" ||
+    typeof q.w !== "number"
+  ) {
+    return false;
+  }
   // x − x is 0 exactly for finite x and NaN for NaN or ±Infinity.
   if (t.x - t.x !== 0 || t.y - t.y !== 0 || t.z - t.z !== 0) return false;
   const s = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;

@@ -73,7 +73,15 @@ function sphereCuboidFast(s: Sphere, ps: Isometry, c: Cuboid, pc: Isometry): num
     typeof cz !== "number" ||
     typeof tx !== "number" ||
     typeof ty !== "number" ||
-    typeof tz !== "number"
+    typeof tz !== "number" ||
+    typeof qx !== "number" ||
+    typeof qy !== "number" ||
+    typeof qz !== "number" ||
+    typeof qw !== "number" ||
+    typeof sx !== "number" ||
+    typeof sy !== "number" ||
+    typeof sz !== "number" ||
+    typeof sw !== "number"
   ) {
     return -1;
   }

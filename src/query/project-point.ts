@@ -31,7 +31,7 @@ import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
 import { containsPointTriangleMesh } from "../shapes/triangle-mesh.js";
 import { checkVec3 } from "../shapes/validate.js";
-import { checkPose, checkShapeArg } from "./frames.js";
+import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
 
 /** The answer of {@link projectPoint}: closest point, its distance, whether the point is inside. */
@@ -417,6 +417,7 @@ export function projectPoint(
   checkShapeArg("shape", shape);
   checkVec3("point", point);
   checkPose("pose", pose);
+  checkOffset("point", point, pose.translation, "pose.translation");
   projectPointShape(out, shape, pose, point, solid);
   if (Number.isNaN(out.distance) || hasNaN3(out.point)) {
     refuseBadInputs("projectPoint", [["shape", shape]], [["pose", pose]], [["point", point]]);

@@ -40,7 +40,7 @@ import { castRayTriangleMesh, makeMeshRayHit } from "../narrowphase/mesh-ray.js"
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
-import { checkPose, checkShapeArg } from "./frames.js";
+import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
 import { makePointProjection, projectPointLocal, unsupportedShape } from "./project-point.js";
 
@@ -205,6 +205,7 @@ export function raycast(
   if (!(maxToi >= 0)) invalidValue("maxToi", maxToi, "must be ≥ 0");
   checkShapeArg("shape", shape);
   checkPose("pose", pose);
+  checkOffset("origin", origin, pose.translation, "pose.translation");
   const hit = makeRayHit();
   const found = castRayShape(hit, shape, pose, origin, dir, maxToi, solid);
   // Hit or miss (and "from inside") is decided by comparisons that a NaN makes false: the

@@ -8,9 +8,13 @@
 import { describe, expect, it } from "vitest";
 import { CollideError } from "../../src/errors.js";
 import * as iso from "../../src/math/isometry.js";
+import { castShapes } from "../../src/query/cast-shapes.js";
 import { contact } from "../../src/query/contact.js";
 import { distance } from "../../src/query/distance.js";
+import { intersects } from "../../src/query/intersects.js";
 import { manifold } from "../../src/query/manifold.js";
+import { projectPoint } from "../../src/query/project-point.js";
+import { raycast } from "../../src/query/raycast.js";
 import { makeCuboid } from "../../src/shapes/cuboid.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
 
@@ -47,6 +51,44 @@ describe("pair queries at the ends of the double range", () => {
       }
       expect(err).toBeInstanceOf(CollideError);
       expect((err as CollideError).field).toBe("poseB.translation");
+    }
+  });
+
+  it("castShapes, raycast and projectPoint refuse offsets that overflow, naming the argument", () => {
+    const s = makeSphere(1);
+    const v = (x: number) => ({ x, y: 0, z: 0 });
+    const fieldOf = (run: () => unknown): string => {
+      try {
+        run();
+      } catch (e) {
+        expect(e).toBeInstanceOf(CollideError);
+        return (e as CollideError).field;
+      }
+      return "(answered)";
+    };
+    expect(fieldOf(() => castShapes(s, at(1e308), v(1), s, at(-1e308), v(0), 1))).toBe(
+      "poseB.translation",
+    );
+    expect(fieldOf(() => raycast(s, at(1e308), v(-1e308), v(1e308), 10))).toBe("origin");
+    expect(fieldOf(() => projectPoint(s, at(1e308), v(-1e308)))).toBe("point");
+  });
+
+  it("quaternion fields given as strings are refused by every pair query (they coerced)", () => {
+    const s = makeSphere(1);
+    const box = makeCuboid({ x: 1, y: 1, z: 1 });
+    const bad = {
+      translation: { x: 0, y: 0, z: 0 },
+      rotation: { x: "0", y: "0", z: "0.7071067811865476", w: "0.7071067811865476" },
+    } as never;
+    for (const run of [
+      () => intersects(s, at(0), box, bad),
+      () => intersects(box, bad, s, at(0)),
+      () => intersects(s, at(0), s, bad),
+      () => distance(s, at(0), s, bad),
+      () => contact(s, at(0), box, bad),
+      () => manifold(box, bad, s, at(0)),
+    ]) {
+      expect(run).toThrow(CollideError);
     }
   });
 });
