@@ -15,6 +15,7 @@
  * segment against a box ({@link raySegmentBoxEntry}).
  */
 import { invalidValue } from "../errors.js";
+import { growFloat64, growInt32 } from "../math/typed-arrays.js";
 import type { Vec3 } from "../math/vec3.js";
 import { MAX_PROXY_ID, type PairSet } from "./pair-set.js";
 
@@ -126,30 +127,8 @@ export function checkRay(origin: Vec3, dir: Vec3, maxToi: number): void {
   }
 }
 
-/** Grows an `Int32Array` to hold at least `n` values (doubling), keeping contents. */
-export function growInt32(
-  a: Int32Array<ArrayBuffer>,
-  n: number,
-  fill = 0,
-): Int32Array<ArrayBuffer> {
-  if (n <= a.length) return a;
-  let cap = Math.max(1, a.length);
-  while (cap < n) cap *= 2;
-  const b = new Int32Array(cap);
-  b.set(a);
-  if (fill !== 0) b.fill(fill, a.length);
-  return b;
-}
-
-/** Grows a `Float64Array` to hold at least `n` values (doubling), keeping contents. */
-export function growFloat64(a: Float64Array<ArrayBuffer>, n: number): Float64Array<ArrayBuffer> {
-  if (n <= a.length) return a;
-  let cap = Math.max(1, a.length);
-  while (cap < n) cap *= 2;
-  const b = new Float64Array(cap);
-  b.set(a);
-  return b;
-}
+/** The typed-array growth helpers (src/math/typed-arrays.ts), re-exported for the broad phases. */
+export { growFloat64, growInt32 };
 
 /**
  * Entry parameter of the segment `o + t·d`, `t ∈ [0, tMax]`, into the closed box stored at

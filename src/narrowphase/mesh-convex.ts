@@ -31,6 +31,7 @@
  * as the dispatch table registers them. No allocation per call in steady state (the candidate
  * and contact buffers grow only for a query larger than any before).
  */
+
 import { MESH_FEATURE_BARYCENTRIC_TOLERANCE, MESH_MANIFOLD_MERGE_COS } from "../constants.js";
 import { reduceManifoldPoints } from "../geometry/clip.js";
 import { closestPointOnTriangle } from "../geometry/closest-point.js";
@@ -47,6 +48,7 @@ import type { Aabb } from "../math/aabb.js";
 import * as aabbOps from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import { growFloat64, growInt32 } from "../math/typed-arrays.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { aabbShape } from "../shapes/index.js";
@@ -253,14 +255,8 @@ let nodeLower = new Float64Array(128);
 const triDistance: DistanceResult = { distance: 0, pointA: vec3.create(), pointB: vec3.create() };
 
 function pushNode(top: number, i: number, lower: number): number {
-  if (top === nodeStack.length) {
-    const s = new Int32Array(2 * top);
-    s.set(nodeStack);
-    nodeStack = s;
-    const l = new Float64Array(2 * top);
-    l.set(nodeLower);
-    nodeLower = l;
-  }
+  nodeStack = growInt32(nodeStack, top + 1);
+  nodeLower = growFloat64(nodeLower, top + 1);
   nodeStack[top] = i;
   nodeLower[top] = lower;
   return top + 1;

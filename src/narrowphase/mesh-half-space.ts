@@ -12,6 +12,7 @@
 import { reduceManifoldPoints } from "../geometry/clip.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
+import { growFloat64, growInt32 } from "../math/typed-arrays.js";
 import * as vec3 from "../math/vec3.js";
 import type { HalfSpace } from "../shapes/half-space.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
@@ -122,17 +123,9 @@ export function manifoldMeshHalfSpace(
   for (let i = 0; i < a.vertexCount; i++) {
     const s = nA.x * v[3 * i] + nA.y * v[3 * i + 1] + nA.z * v[3 * i + 2] - dA;
     if (!(s <= limit)) continue;
-    if (n === candidateDistance.length) {
-      const xyz = new Float64Array(6 * n);
-      xyz.set(candidateXyz);
-      candidateXyz = xyz;
-      const d = new Float64Array(2 * n);
-      d.set(candidateDistance);
-      candidateDistance = d;
-      const ids = new Int32Array(2 * n);
-      ids.set(candidateVertex);
-      candidateVertex = ids;
-    }
+    candidateXyz = growFloat64(candidateXyz, 3 * n + 3);
+    candidateDistance = growFloat64(candidateDistance, n + 1);
+    candidateVertex = growInt32(candidateVertex, n + 1);
     candidateXyz[3 * n] = v[3 * i];
     candidateXyz[3 * n + 1] = v[3 * i + 1];
     candidateXyz[3 * n + 2] = v[3 * i + 2];
