@@ -178,6 +178,15 @@ export function arr(v: Vec3): [number, number, number] {
   return [v.x, v.y, v.z];
 }
 
+/** A contact (or null) as the `contact` answer of `collide query` (docs/FORMATS.md). */
+export function contactJson(
+  hit: { distance: number; normal: Vec3; pointA: Vec3; pointB: Vec3 } | null,
+): Record<string, unknown> | null {
+  if (hit === null) return null;
+  const { distance, normal, pointA, pointB } = hit;
+  return { distance, normal: arr(normal), pointA: arr(pointA), pointB: arr(pointB) };
+}
+
 /** A quaternion as the `[x, y, z, w]` array of the JSON formats. */
 export function quatArr(q: Quat): [number, number, number, number] {
   return [q.x, q.y, q.z, q.w];

@@ -22,6 +22,7 @@ import * as THREE from "three";
 import {
   arr,
   button,
+  contactJson,
   draggable,
   makeStage,
   marker,
@@ -180,12 +181,7 @@ function update(c: Vec3): void {
     ],
     answers: [
       { distance: d.distance, pointA: arr(d.pointA), pointB: arr(d.pointB) },
-      hit && {
-        distance: hit.distance,
-        normal: arr(hit.normal),
-        pointA: arr(hit.pointA),
-        pointB: arr(hit.pointB),
-      },
+      contactJson(hit),
     ],
   });
   step = Math.min(step, trace.steps.length + (trace.epa?.steps.length ?? 0) - 1);

@@ -10,6 +10,7 @@ import { contact, intersects, isometry, makeCuboid, quat, type Vec3, vec3 } from
 import * as THREE from "three";
 import {
   arr,
+  contactJson,
   draggable,
   makeStage,
   material,
@@ -122,15 +123,7 @@ function update(cB: Vec3): void {
       { op: "intersects", a, b },
       { op: "contact", a, b },
     ],
-    answers: [
-      { intersects: touching },
-      hit && {
-        distance: hit.distance,
-        normal: arr(hit.normal),
-        pointA: arr(hit.pointA),
-        pointB: arr(hit.pointB),
-      },
-    ],
+    answers: [{ intersects: touching }, contactJson(hit)],
   });
 }
 

@@ -15,6 +15,7 @@ import {
 import * as THREE from "three";
 import {
   arr,
+  contactJson,
   draggable,
   makeStage,
   marker,
@@ -84,12 +85,7 @@ function update(c: Vec3): void {
     answers: [
       { intersects: touching },
       { point: arr(q.point), distance: q.distance, inside: q.inside },
-      hit && {
-        distance: hit.distance,
-        normal: arr(hit.normal),
-        pointA: arr(hit.pointA),
-        pointB: arr(hit.pointB),
-      },
+      contactJson(hit),
     ],
   });
 }
