@@ -1,6 +1,5 @@
 /** `collide check SCENE`: the interference check of a scene file, as a table or as JSON. */
-import { checkScene } from "../io/check.js";
-import { loadSceneAsync } from "../io/scene.js";
+import { checkScene, loadSceneAsync } from "../node.js";
 import type { BroadPhaseName } from "../query/pairs.js";
 
 /** Options of `collide check`. */
