@@ -282,10 +282,12 @@ function classifyActiveEdges(mesh: TriangleMesh): void {
 }
 
 /**
- * Replaces the vertex positions of `mesh` in place (a deforming mesh: same vertex count and
- * triangles), refits its BVH (src/geometry/mesh-bvh.ts `refitMeshBvh`) and reclassifies its
- * active edges. Throws `CollideError` for a wrong length or a non-finite coordinate
- * (`vertices[i]`). Returns `mesh`.
+ * A new mesh with `mesh`'s triangles over new vertex positions (a deforming mesh: same vertex
+ * count and triangles; `mesh` itself is frozen and unchanged — a changed shape is a new shape).
+ * Faster than {@link makeTriangleMesh}: the BVH keeps its topology and is refitted
+ * (src/geometry/mesh-bvh.ts `refitMeshBvh`, on a copy of its boxes) and the edge neighbours are
+ * shared; active edges are reclassified. Throws `CollideError` for a wrong length or a
+ * non-finite coordinate (`vertices[i]`).
  */
 export function updateTriangleMeshVertices(
   mesh: TriangleMesh,
@@ -297,12 +299,19 @@ export function updateTriangleMeshVertices(
     if (!Number.isFinite(vertices[i]))
       invalidValue(`vertices[${Math.floor(i / 3)}]`, vertices[i], "must be finite");
   }
-  mesh.vertices.set(vertices);
+  const v = Float64Array.from(vertices);
   const boxes = new Float64Array(6 * mesh.triangleCount);
-  triangleBoxes(boxes, mesh.vertices, mesh.indices, mesh.triangleCount);
-  refitMeshBvh(mesh.bvh, boxes);
-  classifyActiveEdges(mesh);
-  return mesh;
+  triangleBoxes(boxes, v, mesh.indices, mesh.triangleCount);
+  const bvh: MeshBvh = { ...mesh.bvh, bounds: mesh.bvh.bounds.slice() };
+  refitMeshBvh(bvh, boxes);
+  const next: TriangleMesh = {
+    ...mesh,
+    vertices: v,
+    bvh,
+    activeEdges: new Uint8Array(mesh.triangleCount),
+  };
+  classifyActiveEdges(next);
+  return brandShape(next);
 }
 
 /** Writes the corners of triangle `t` of `mesh` (local frame) into a, b, c. */

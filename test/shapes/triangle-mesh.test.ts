@@ -141,8 +141,14 @@ describe("updateTriangleMeshVertices", () => {
     const g = flatGrid(1, 1);
     const v = Float64Array.from(g.vertices);
     v[2] = 0.5; // lift a corner: the shared diagonal becomes a ridge or a valley
-    updateTriangleMeshVertices(g, v);
-    expect(g.bvh.bounds[5]).toBe(0.5);
+    const moved = updateTriangleMeshVertices(g, v);
+    expect(moved.bvh.bounds[5]).toBe(0.5);
+    expect(moved.vertices[2]).toBe(0.5);
+    // A changed shape is a new shape: the original is untouched.
+    expect(moved).not.toBe(g);
+    expect(g.vertices[2]).toBe(0);
+    expect(g.bvh.bounds[5]).toBe(0);
+    expect(Object.isFrozen(moved)).toBe(true);
     expect(() => updateTriangleMeshVertices(g, [0, 0, 0])).toThrow(CollideError);
   });
 });
