@@ -4,6 +4,7 @@
  * poses, calls the public query functions and renders vectors as `[x, y, z]`.
  */
 import { z } from "zod";
+import { WORLD_MAX_PAIRS } from "../constants.js";
 import { CollideError, describeValue, invalidValue } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
 import { type BoundingSphereMethod, boundingSphereOfPoints } from "../query/bounding-sphere.js";
@@ -12,7 +13,7 @@ import { contact } from "../query/contact.js";
 import { distance } from "../query/distance.js";
 import { intersects } from "../query/intersects.js";
 import { manifold } from "../query/manifold.js";
-import { type BroadPhaseName, computePairs } from "../query/pairs.js";
+import { type BroadPhaseName, computePairsLimited } from "../query/pairs.js";
 import { projectPoint } from "../query/project-point.js";
 import { raycast } from "../query/raycast.js";
 import { sphereSphereIntersection } from "../query/volume.js";
@@ -87,6 +88,7 @@ const pairsSchema = z.strictObject({
   ...base,
   shapes: z.array(z.unknown()),
   broadphase: z.enum(["brute", "sap", "grid", "tree"]).optional(),
+  maxPairs: num.optional(),
 });
 
 /** A vector as a JSON array; −0 becomes 0 so that output is canonical. */
@@ -267,7 +269,10 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
     case "pairs": {
       const l = parseWith(pairsSchema, q, "");
       const shapes = l.shapes.map((s, i) => parseShape(s, `shapes[${i}]`, ctx));
-      return { pairs: computePairs(shapes, (l.broadphase ?? "brute") as BroadPhaseName) };
+      const broadphase = (l.broadphase ?? "brute") as BroadPhaseName;
+      return {
+        pairs: computePairsLimited(shapes, broadphase, l.maxPairs ?? WORLD_MAX_PAIRS, "maxPairs"),
+      };
     }
   }
   throw new CollideError("unknown_op", "op", op, `unknown op ${describeValue(op)}`);

@@ -1,0 +1,155 @@
+/**
+ * Issue 16, "Also found, tried as a new user would": one test per finding, each with the right
+ * value derived by hand.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { PairSet } from "../../src/broadphase/pair-set.js";
+import { CollisionWorld2D } from "../../src/dim2/world2.js";
+import { CollideError } from "../../src/errors.js";
+import { answerQuery } from "../../src/io/query.js";
+import { answerQuery2D } from "../../src/io/query-2d.js";
+import * as iso from "../../src/math/isometry.js";
+import { computePairs } from "../../src/query/pairs.js";
+import { makeSphere } from "../../src/shapes/sphere.js";
+import { CollisionWorld } from "../../src/world/collision-world.js";
+import { runCli } from "../cli/run-cli.js";
+
+function refusal(f: () => unknown): CollideError {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(CollideError);
+    return e as CollideError;
+  }
+  throw new Error("expected a CollideError");
+}
+
+const dirs: string[] = [];
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), "collide-16-"));
+  dirs.push(d);
+  return d;
+}
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** n unit spheres at one point: n(n−1)/2 touching pairs. */
+function pile(n: number) {
+  const s = makeSphere(1);
+  return Array.from({ length: n }, () => ({ shape: s, pose: iso.identity() }));
+}
+
+describe("pairs and computePairs have the world's pair limit", () => {
+  it("computePairs refuses more than options.maxPairs candidate pairs, naming it, on every broad phase", () => {
+    // 200 spheres at one point: 19,900 pairs.
+    for (const bp of ["brute", "sap", "grid", "tree"] as const) {
+      const e = refusal(() => computePairs(pile(200), bp, { maxPairs: 1000 }));
+      expect(e.field).toBe("options.maxPairs");
+      expect(e.value).toBe(1000);
+      expect(e.message).toMatch(/options\.maxPairs is exceeded.*more than 1000 candidate pairs/);
+      expect(computePairs(pile(200), bp, { maxPairs: 19_900 })).toHaveLength(19_900);
+    }
+  });
+
+  it("computePairs has the world's default (2^21) and refuses a bad maxPairs", () => {
+    // 2,100 spheres: 2,203,950 pairs > 2^21 = 2,097,152; the brute force stops at the limit.
+    const e = refusal(() => computePairs(pile(2100), "tree"));
+    expect(e.field).toBe("options.maxPairs");
+    expect(e.value).toBe(2 ** 21);
+    expect(refusal(() => computePairs(pile(2), "brute", { maxPairs: 0 })).field).toBe(
+      "options.maxPairs",
+    );
+    expect(refusal(() => computePairs(pile(2), "brute", { maxPairs: 1.5 })).field).toBe(
+      "options.maxPairs",
+    );
+  });
+
+  it("the pairs op names its own maxPairs field, in 3D and 2D", () => {
+    const shapes = Array.from({ length: 50 }, () => ({
+      type: "sphere",
+      center: [0, 0, 0],
+      radius: 1,
+    }));
+    const e = refusal(() => answerQuery({ op: "pairs", shapes, maxPairs: 100 }));
+    expect(e.field).toBe("maxPairs");
+    expect(e.message).toMatch(/^maxPairs is exceeded/);
+    const ok = answerQuery({ op: "pairs", shapes, maxPairs: 1225 }) as { pairs: unknown[] };
+    expect(ok.pairs).toHaveLength(1225);
+    const circles = Array.from({ length: 50 }, () => ({
+      type: "circle",
+      center: [0, 0],
+      radius: 1,
+    }));
+    const e2 = refusal(() =>
+      answerQuery2D({ op: "pairs", dim: 2, shapes: circles, maxPairs: 100 }),
+    );
+    expect(e2.field).toBe("maxPairs");
+    const ok2 = answerQuery2D({ op: "pairs", dim: 2, shapes: circles, maxPairs: 1225 }) as {
+      pairs: unknown[];
+    };
+    expect(ok2.pairs).toHaveLength(1225);
+  });
+
+  it("the 2D world has maxPairs too", () => {
+    expect(() => new CollisionWorld2D({ maxPairs: 0 })).toThrow(/options\.maxPairs/);
+  });
+});
+
+describe("the grid broad phase's maxPairs error quotes the option", () => {
+  it("quotes the option's value, and every broad phase stops with the same message", () => {
+    const messages = (["brute", "sap", "grid", "tree"] as const).map((bp) => {
+      const w = new CollisionWorld({ broadphase: bp, maxPairs: 5000 });
+      for (const { shape, pose } of pile(200)) w.addBody({ shape, pose });
+      const e = refusal(() => w.step());
+      expect(e.field).toBe("options.maxPairs");
+      expect(e.value).toBe(5000);
+      return e.message;
+    });
+    for (const m of messages) {
+      expect(m).toBe(
+        "options.maxPairs is exceeded: the broad phase found more than 5000 candidate pairs (raise it to allow this) (got 5000)",
+      );
+    }
+  });
+
+  it("a pair set never allocates room beyond its limit", () => {
+    const s = new PairSet(4);
+    s.setLimit(10, "options.maxPairs");
+    for (let i = 0; i < 10; i++) s.add(i, i + 1);
+    expect(s.size).toBe(10);
+    const e = refusal(() => s.add(20, 21));
+    expect(e.message).toMatch(/more than 10 candidate pairs/);
+  });
+
+  it("collide check --max-pairs raises the limit the message names", () => {
+    const dir = tempDir();
+    const scene = join(dir, "pile.json");
+    const bodies = Array.from({ length: 80 }, (_, i) => ({
+      id: `s${i}`,
+      shape: { type: "sphere", center: [0, 0, 0], radius: 1 },
+    }));
+    writeFileSync(scene, JSON.stringify({ bodies }));
+    // 80 spheres at one point: 3,160 pairs.
+    const refused = runCli([
+      "check",
+      scene,
+      "--broadphase",
+      "grid",
+      "--max-pairs",
+      "1000",
+      "--json",
+    ]);
+    expect(refused.status).not.toBe(0);
+    expect(refused.stderr).toMatch(/--max-pairs is exceeded: the broad phase found more than 1000/);
+    const ok = runCli(["check", scene, "--broadphase", "grid", "--max-pairs", "3160", "--json"]);
+    expect(ok.status).toBe(0);
+    expect(JSON.parse(ok.stdout).pairs).toHaveLength(3160);
+    const bad = runCli(["check", scene, "--max-pairs", "0"]);
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toMatch(/--max-pairs must be an integer/);
+  });
+});
