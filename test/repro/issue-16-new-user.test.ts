@@ -153,3 +153,81 @@ describe("the grid broad phase's maxPairs error quotes the option", () => {
     expect(bad.stderr).toMatch(/--max-pairs must be an integer/);
   });
 });
+
+describe("triangles spanning 1e20: intersects, distance and contact agree", () => {
+  const tri = { type: "triangle", a: [-1e20, 0, -1e20], b: [1e20, 0, -1e20], c: [0, 0, 1e20] };
+  const mesh = {
+    type: "mesh",
+    vertices: [
+      [-1e20, 0, -1e20],
+      [1e20, 0, -1e20],
+      [0, 0, 1e20],
+    ],
+    indices: [[0, 1, 2]],
+  };
+
+  it("the issue's case: a unit sphere 0.5 above the plane is 0.5 deep and intersects", () => {
+    const sphere = { type: "sphere", center: [0, 0.5, 0], radius: 1 };
+    for (const big of [tri, mesh]) {
+      for (const [a, b] of [
+        [big, sphere],
+        [sphere, big],
+      ]) {
+        expect(answerQuery({ op: "intersects", a, b })).toEqual({ intersects: true });
+        const c = answerQuery({ op: "contact", a, b }) as { distance: number };
+        expect(c.distance).toBeCloseTo(-0.5, 12);
+        expect((answerQuery({ op: "distance", a, b }) as { distance: number }).distance).toBe(0);
+      }
+    }
+  });
+
+  it("over centres near the plane, the three answers match the hand-derived |y| − r", () => {
+    // Every centre is deep inside the triangle's face (|x|, |z| ≤ 10 against a span of 1e20),
+    // so the exact distance is |y| − r (clamped at 0).
+    const ys = [-1.5, -1, -0.999999, -0.3, 0, 0.25, 0.999999, 1, 1.000001, 2, 7];
+    for (const big of [tri, mesh]) {
+      for (const y of ys) {
+        for (const [x, z] of [
+          [0, 0],
+          [3, -7],
+          [-10, 10],
+        ]) {
+          const sphere = { type: "sphere", center: [x, y, z], radius: 1 };
+          const exact = Math.abs(y) - 1;
+          const hit = (
+            answerQuery({ op: "intersects", a: big, b: sphere }) as { intersects: boolean }
+          ).intersects;
+          const c = answerQuery({ op: "contact", a: big, b: sphere }) as {
+            distance: number;
+          } | null;
+          const d = (answerQuery({ op: "distance", a: big, b: sphere }) as { distance: number })
+            .distance;
+          expect([big.type, y, hit]).toEqual([big.type, y, exact <= 0]);
+          expect([big.type, y, c !== null]).toEqual([big.type, y, exact <= 0]);
+          if (c) expect(c.distance).toBeCloseTo(exact, 12);
+          expect(d).toBeCloseTo(Math.max(0, exact), 12);
+        }
+      }
+    }
+  });
+
+  it("collide check reports the pair exactly when intersects says so", () => {
+    const dir = tempDir();
+    const scene = join(dir, "big.json");
+    writeFileSync(
+      scene,
+      JSON.stringify({
+        bodies: [
+          { id: "ground", shape: tri },
+          { id: "in", shape: { type: "sphere", center: [0, 0.5, 0], radius: 1 } },
+          { id: "out", shape: { type: "sphere", center: [9, 2, 0], radius: 1 } },
+        ],
+      }),
+    );
+    const r = runCli(["check", scene, "--json"]);
+    expect(r.status).toBe(0);
+    const pairs = JSON.parse(r.stdout).pairs as { a: string; b: string; distance: number }[];
+    expect(pairs.map((p) => [p.a, p.b])).toEqual([["ground", "in"]]);
+    expect(pairs[0].distance).toBeCloseTo(-0.5, 12);
+  });
+});
