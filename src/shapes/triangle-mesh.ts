@@ -95,7 +95,9 @@ function packVertices(vertices: ArrayLike<number> | readonly Vec3[], field: stri
  * in [0, vertexCount) as `<field>.indices[3*t+k]` (or `indices[t][k]`, see
  * {@link TriangleMeshOptions.indexPath}) "of triangle t"; a non-finite coordinate as
  * `<field>.vertices[i]` with the first triangle that uses it; an index count that is not a
- * multiple of 3. A mesh with no triangles is allowed (it touches nothing).
+ * multiple of 3; a mesh with no vertices (`<field>.vertices`) or no triangles
+ * (`<field>.indices`): it would touch nothing, so an empty or failed export would pass an
+ * interference check.
  */
 export function makeTriangleMesh(
   vertices: ArrayLike<number> | readonly Vec3[],
@@ -109,6 +111,16 @@ export function makeTriangleMesh(
   if (indices.length % 3 !== 0)
     invalidValue(`${p}indices`, indices.length, "must hold 3 vertex indices per triangle");
   const triangleCount = indices.length / 3;
+  if (vertexCount === 0) {
+    invalidValue(`${p}vertices`, [], "must hold at least one vertex (an empty mesh touches nothing)");
+  }
+  if (triangleCount === 0) {
+    invalidValue(
+      `${p}indices`,
+      [],
+      "must hold at least one triangle (a mesh without triangles touches nothing)",
+    );
+  }
   const nested = options.indexPath === "nested";
   const idx = new Uint32Array(indices.length);
   for (let t = 0; t < triangleCount; t++) {

@@ -14,6 +14,7 @@ import { answerQuery2D } from "../../src/io/query-2d.js";
 import * as iso from "../../src/math/isometry.js";
 import { computePairs } from "../../src/query/pairs.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
+import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
 import { CollisionWorld } from "../../src/world/collision-world.js";
 import { runCli } from "../cli/run-cli.js";
 
@@ -229,5 +230,66 @@ describe("triangles spanning 1e20: intersects, distance and contact agree", () =
     const pairs = JSON.parse(r.stdout).pairs as { a: string; b: string; distance: number }[];
     expect(pairs.map((p) => [p.a, p.b])).toEqual([["ground", "in"]]);
     expect(pairs[0].distance).toBeCloseTo(-0.5, 12);
+  });
+});
+
+describe("an empty mesh is refused, naming the file or the field", () => {
+  const sphere = { type: "sphere", center: [0, 0, 0], radius: 1 };
+
+  it.each([
+    ["", "is empty"],
+    ["# exported by a tool that failed\no empty\n", "has no vertices and no faces"],
+    ["v 0 0 0\nv 1 0 0\nv 0 1 0\n", "has no faces"],
+  ])("an OBJ file holding %j", (text, why) => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "empty.obj"), text);
+    const e = refusal(() =>
+      answerQuery(
+        { op: "intersects", a: { type: "mesh", file: "empty.obj" }, b: sphere },
+        { baseDir: dir },
+      ),
+    );
+    expect(e.code).toBe("invalid_value");
+    expect(e.field).toBe("a.file");
+    expect(e.message).toContain("empty.obj");
+    expect(e.message).toContain(why);
+  });
+
+  it("collide check of a scene with a 0-byte .obj exits 1 naming the body's file", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "part.obj"), "");
+    writeFileSync(
+      join(dir, "scene.json"),
+      JSON.stringify({
+        bodies: [
+          { id: "part", shape: { type: "mesh", file: "part.obj" } },
+          { id: "ball", shape: sphere },
+        ],
+      }),
+    );
+    const r = runCli(["check", join(dir, "scene.json"), "--json"]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/bodies\[0\]\.shape\.file/);
+    expect(r.stderr).toContain("part.obj");
+  });
+
+  it("inline meshes with no vertices or no triangles, in JSON and in the API", () => {
+    const noVertices = refusal(() =>
+      answerQuery({ op: "intersects", a: { type: "mesh", vertices: [], indices: [] }, b: sphere }),
+    );
+    expect(noVertices.field).toBe("a.vertices");
+    expect(noVertices.message).toMatch(/^a\.vertices must hold at least one vertex/);
+    const noTriangles = refusal(() =>
+      answerQuery({
+        op: "intersects",
+        a: sphere,
+        b: { type: "mesh", vertices: [[0, 0, 0]], indices: [] },
+      }),
+    );
+    expect(noTriangles.field).toBe("b.indices");
+    expect(refusal(() => makeTriangleMesh(new Float64Array(0), new Uint32Array(0))).field).toBe(
+      "vertices",
+    );
   });
 });

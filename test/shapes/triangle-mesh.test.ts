@@ -55,9 +55,11 @@ describe("makeTriangleMesh", () => {
     expect(m.closed).toBe(false);
     expect(Number.isFinite(windingNumberTriangleMesh(m, { x: 0, y: 0, z: 0 }))).toBe(true);
     expect(Number.isFinite(windingNumberTriangleMesh(m, { x: 0.5, y: 0, z: 0 }))).toBe(true);
-    const empty = makeTriangleMesh([], []);
-    expect(empty.triangleCount).toBe(0);
-    expect(containsPointTriangleMesh(empty, { x: 0, y: 0, z: 0 })).toBe(false);
+    // An empty mesh is refused (issue 16: it answered "no contact"), naming the field.
+    expect(() => makeTriangleMesh([], [])).toThrow(/^vertices must hold at least one vertex/);
+    expect(() => makeTriangleMesh([0, 0, 0], [], "a")).toThrow(
+      /^a\.indices must hold at least one triangle/,
+    );
   });
 
   it("classifies active edges: boundary and ridges active, coplanar seams inactive", () => {
