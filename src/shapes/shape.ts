@@ -48,6 +48,16 @@ export const SHAPE_TYPE_NAMES: readonly string[] = [
   "compound",
 ];
 
+/**
+ * The name of shape type id `type` for messages (`"mesh"`, `"compound"`, …), so that no message
+ * prints an internal number; anything that is not a known id is returned as given.
+ */
+export function shapeTypeName(type: unknown): unknown {
+  return typeof type === "number" && Number.isInteger(type) && type >= 0 && type < SHAPE_TYPE_COUNT
+    ? SHAPE_TYPE_NAMES[type]
+    : type;
+}
+
 /** Every convex shape with a support function. */
 export type ConvexShape = Sphere | Cuboid | Capsule | Cylinder | Cone | ConvexPolyhedron | Triangle;
 

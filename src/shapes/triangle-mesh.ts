@@ -112,7 +112,11 @@ export function makeTriangleMesh(
     invalidValue(`${p}indices`, indices.length, "must hold 3 vertex indices per triangle");
   const triangleCount = indices.length / 3;
   if (vertexCount === 0) {
-    invalidValue(`${p}vertices`, [], "must hold at least one vertex (an empty mesh touches nothing)");
+    invalidValue(
+      `${p}vertices`,
+      [],
+      "must hold at least one vertex (an empty mesh touches nothing)",
+    );
   }
   if (triangleCount === 0) {
     invalidValue(

@@ -12,7 +12,11 @@ import { CollideError } from "../../src/errors.js";
 import { answerQuery } from "../../src/io/query.js";
 import { answerQuery2D } from "../../src/io/query-2d.js";
 import * as iso from "../../src/math/isometry.js";
+import { contact } from "../../src/query/contact.js";
 import { computePairs } from "../../src/query/pairs.js";
+import { makeCompound } from "../../src/shapes/compound.js";
+import { makeCuboid } from "../../src/shapes/cuboid.js";
+import { type Shape, ShapeType } from "../../src/shapes/shape.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
 import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
 import { CollisionWorld } from "../../src/world/collision-world.js";
@@ -291,5 +295,97 @@ describe("an empty mesh is refused, naming the file or the field", () => {
     expect(refusal(() => makeTriangleMesh(new Float64Array(0), new Uint32Array(0))).field).toBe(
       "vertices",
     );
+  });
+});
+
+describe("nested compounds: made, added and queried alike; no internal numbers in messages", () => {
+  const q = { x: 0, y: 0, z: Math.sin(Math.PI / 4), w: Math.cos(Math.PI / 4) }; // 90° about z
+
+  /** An outer compound holding, at (5, 0, 0) rotated 90° about z, a compound of a unit sphere at (1, 0, 0). */
+  function nested() {
+    const inner = makeCompound([{ shape: makeSphere(1), pose: iso.create({ x: 1, y: 0, z: 0 }) }]);
+    return makeCompound([
+      { shape: inner, pose: { translation: { x: 5, y: 0, z: 0 }, rotation: q } },
+      { shape: makeCuboid({ x: 0.5, y: 0.5, z: 0.5 }), pose: iso.identity() },
+    ]);
+  }
+
+  it("makeCompound flattens a child compound at the composed pose", () => {
+    const c = nested();
+    expect(c.children).toHaveLength(2);
+    // The rotation takes the inner sphere's (1, 0, 0) to (0, 1, 0): the sphere is at (5, 1, 0).
+    const t = c.children[0].pose.translation;
+    expect([t.x, t.y, t.z].map((v) => Math.round(v * 1e12) / 1e12)).toEqual([5, 1, 0]);
+    expect(c.children.every((k) => (k.shape.type as number) !== ShapeType.Compound)).toBe(true);
+  });
+
+  it("the world adds it and its contact is the hand-derived one, as the query's", () => {
+    const world = new CollisionWorld();
+    const a = world.addBody({ shape: nested(), pose: iso.identity() });
+    // A unit sphere at (5, 2.5, 0): 1.5 from the nested sphere's centre (5, 1, 0), 0.5 deep.
+    const b = world.addBody({ shape: makeSphere(1), pose: iso.create({ x: 5, y: 2.5, z: 0 }) });
+    world.step();
+    const contacts = [...world.contacts()];
+    expect(contacts).toHaveLength(1);
+    expect([contacts[0].a, contacts[0].b]).toEqual([a, b]);
+    expect(contacts[0].distance).toBeCloseTo(-0.5, 12);
+    const c = contact(
+      nested(),
+      iso.identity(),
+      makeSphere(1),
+      iso.create({ x: 5, y: 2.5, z: 0 }),
+      0,
+    );
+    expect(c?.distance).toBeCloseTo(-0.5, 12);
+    expect(c?.normal.y).toBeCloseTo(1, 12);
+  });
+
+  it("JSON compounds may nest too, with the same answer", () => {
+    const r = answerQuery({
+      op: "contact",
+      a: {
+        type: "compound",
+        children: [
+          {
+            shape: {
+              type: "compound",
+              children: [{ shape: { type: "sphere", center: [1, 0, 0], radius: 1 } }],
+            },
+            position: [5, 0, 0],
+            rotation: [0, 0, Math.sin(Math.PI / 4), Math.cos(Math.PI / 4)],
+          },
+        ],
+      },
+      b: { type: "sphere", center: [5, 2.5, 0], radius: 1 },
+    }) as { distance: number };
+    expect(r.distance).toBeCloseTo(-0.5, 12);
+  });
+
+  it("a mesh or half-space child is refused at makeCompound, by its type's name", () => {
+    const mesh = makeTriangleMesh([0, 0, 0, 1, 0, 0, 0, 1, 0], [0, 1, 2]);
+    const e = refusal(() =>
+      makeCompound([
+        { shape: mesh as unknown as ReturnType<typeof makeSphere>, pose: iso.identity() },
+      ]),
+    );
+    expect(e.field).toBe("children[0].shape.type");
+    expect(e.message).toBe(
+      'children[0].shape.type must be a convex shape or a compound (a mesh or a half-space cannot be a child) (got "mesh")',
+    );
+    expect(e.message).not.toMatch(/\b7\b/);
+  });
+
+  it("a hand-built nested compound is refused by addBody naming the type, not its id", () => {
+    const inner = {
+      type: ShapeType.Compound,
+      children: [{ shape: makeSphere(1), pose: iso.identity() }],
+    };
+    const outer = { type: ShapeType.Compound, children: [{ shape: inner, pose: iso.identity() }] };
+    const world = new CollisionWorld();
+    const e = refusal(() =>
+      world.addBody({ shape: outer as unknown as Shape, pose: iso.identity() }),
+    );
+    expect(e.message).toContain('(got "compound")');
+    expect(e.message).not.toMatch(/got 9/);
   });
 });
