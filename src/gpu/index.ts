@@ -11,3 +11,12 @@ export {
   type GpuBroadPhaseStats,
 } from "./broad-phase.js";
 export { defaultGpuOptions, type GpuOptions } from "./device.js";
+export {
+  createGpuNarrowPhase,
+  GPU_NARROW_RELATIVE_ERROR,
+  type GpuContactBatch,
+  GpuNarrowPhase,
+  type GpuPairBatch,
+  RESOLVED_BY_CPU,
+  RESOLVED_BY_GPU,
+} from "./narrow-phase.js";
