@@ -20,3 +20,10 @@ export {
   RESOLVED_BY_CPU,
   RESOLVED_BY_GPU,
 } from "./narrow-phase.js";
+export {
+  createGpuRayCaster,
+  GPU_RAY_RELATIVE_ERROR,
+  GpuRayCaster,
+  type GpuRayHits,
+  type GpuRayScene,
+} from "./ray-batch.js";
