@@ -66,6 +66,8 @@ export type { PointProjection } from "./query/project-point.js";
 export { projectPoint } from "./query/project-point.js";
 export type { RayHit } from "./query/raycast.js";
 export { castRayShape, makeRayHit, raycast } from "./query/raycast.js";
+export type { OverlapVolume, OverlapVolumeOptions } from "./query/overlap-volume.js";
+export { overlapVolume } from "./query/overlap-volume.js";
 export type { SphereSphereIntersection } from "./query/volume.js";
 export { sphereSphereIntersection } from "./query/volume.js";
 export * from "./shapes/index.js";

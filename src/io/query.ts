@@ -12,6 +12,7 @@ import { contact } from "../query/contact.js";
 import { distance } from "../query/distance.js";
 import { intersects } from "../query/intersects.js";
 import { manifold } from "../query/manifold.js";
+import { overlapVolume } from "../query/overlap-volume.js";
 import { type BroadPhaseName, computePairs } from "../query/pairs.js";
 import { projectPoint } from "../query/project-point.js";
 import { raycast } from "../query/raycast.js";
@@ -238,23 +239,17 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
       const l = parseWith(pairSchema, q, "");
       const a = parseShape(l.a, "a", ctx);
       const b = parseShape(l.b, "b", ctx);
-      if (a.shape.type !== ShapeType.Sphere || b.shape.type !== ShapeType.Sphere) {
-        const field = a.shape.type !== ShapeType.Sphere ? "a.type" : "b.type";
-        const got = ((field === "a.type" ? l.a : l.b) as { type?: unknown }).type;
-        throw new CollideError(
-          "unsupported_pair",
-          field,
-          got,
-          `op volume takes two spheres: ${field} is ${describeValue(got)}`,
+      if (a.shape.type === ShapeType.Sphere && b.shape.type === ShapeType.Sphere) {
+        const r = sphereSphereIntersection(
+          a.pose.translation,
+          (a.shape as Sphere).radius,
+          b.pose.translation,
+          (b.shape as Sphere).radius,
         );
+        return { volume: r.volume, surfaceArea: r.surfaceArea, iou: r.iou, errorBound: 0 };
       }
-      const r = sphereSphereIntersection(
-        a.pose.translation,
-        (a.shape as Sphere).radius,
-        b.pose.translation,
-        (b.shape as Sphere).radius,
-      );
-      return { volume: r.volume, surfaceArea: r.surfaceArea, iou: r.iou };
+      const r = overlapVolume(a.shape, a.pose, b.shape, b.pose);
+      return { volume: r.volume, errorBound: r.errorBound };
     }
     case "boundingSphere": {
       const l = parseWith(boundingSphereSchema, q, "");
