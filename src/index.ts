@@ -58,16 +58,26 @@ export type { ShapeCastHit } from "./query/cast-shapes.js";
 export { castShapes, castShapesNonlinear } from "./query/cast-shapes.js";
 export { contact } from "./query/contact.js";
 export { distance } from "./query/distance.js";
+export type { Frustum, FrustumCamera, FrustumMode } from "./query/frustum.js";
+export {
+  FRUSTUM_PLANE_COUNT,
+  FrustumTest,
+  frustumIntersectsShape,
+  frustumTestAabb,
+  frustumTestSphere,
+  makeFrustum,
+  makeFrustumFromMatrix,
+} from "./query/frustum.js";
 export { intersects } from "./query/intersects.js";
 export { manifold } from "./query/manifold.js";
+export type { OverlapVolume, OverlapVolumeOptions } from "./query/overlap-volume.js";
+export { overlapVolume } from "./query/overlap-volume.js";
 export type { BroadPhaseName } from "./query/pairs.js";
 export { computePairs, makeBroadPhase } from "./query/pairs.js";
 export type { PointProjection } from "./query/project-point.js";
 export { projectPoint } from "./query/project-point.js";
 export type { RayHit } from "./query/raycast.js";
 export { castRayShape, makeRayHit, raycast } from "./query/raycast.js";
-export type { OverlapVolume, OverlapVolumeOptions } from "./query/overlap-volume.js";
-export { overlapVolume } from "./query/overlap-volume.js";
 export type { SphereSphereIntersection } from "./query/volume.js";
 export { sphereSphereIntersection } from "./query/volume.js";
 export * from "./shapes/index.js";

@@ -10,6 +10,7 @@ import { type BoundingSphereMethod, boundingSphereOfPoints } from "../query/boun
 import { castShapes } from "../query/cast-shapes.js";
 import { contact } from "../query/contact.js";
 import { distance } from "../query/distance.js";
+import { frustumIntersectsShape, makeFrustum } from "../query/frustum.js";
 import { intersects } from "../query/intersects.js";
 import { manifold } from "../query/manifold.js";
 import { overlapVolume } from "../query/overlap-volume.js";
@@ -38,6 +39,7 @@ export const QUERY_OPS = [
   "volume",
   "boundingSphere",
   "pairs",
+  "frustum",
 ] as const;
 
 /** Ops that a later version answers. */
@@ -88,6 +90,19 @@ const pairsSchema = z.strictObject({
   ...base,
   shapes: z.array(z.unknown()),
   broadphase: z.enum(["brute", "sap", "grid", "tree"]).optional(),
+});
+
+const frustumSchema = z.strictObject({
+  ...base,
+  frustum: z.strictObject({
+    position: vec,
+    rotation: z.tuple([num, num, num, num]),
+    fovY: num,
+    aspect: num,
+    near: num,
+    far: num,
+  }),
+  shapes: z.array(z.unknown()),
 });
 
 /** A vector as a JSON array; −0 becomes 0 so that output is canonical. */
@@ -258,6 +273,27 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
       for (let i = 0; i < l.points.length; i++) packed.set(l.points[i], 3 * i);
       const s = boundingSphereOfPoints(packed, l.method as BoundingSphereMethod);
       return { center: arr(s.center), radius: s.radius };
+    }
+    case "frustum": {
+      const l = parseWith(frustumSchema, q, "");
+      const c = l.frustum;
+      const f = makeFrustum(
+        {
+          position: { x: c.position[0], y: c.position[1], z: c.position[2] },
+          rotation: { x: c.rotation[0], y: c.rotation[1], z: c.rotation[2], w: c.rotation[3] },
+          fovY: c.fovY,
+          aspect: c.aspect,
+          near: c.near,
+          far: c.far,
+        },
+        "frustum",
+      );
+      const visible: number[] = [];
+      for (let i = 0; i < l.shapes.length; i++) {
+        const s = parseShape(l.shapes[i], `shapes[${i}]`, ctx);
+        if (frustumIntersectsShape(f, s.shape, s.pose)) visible.push(i);
+      }
+      return { visible };
     }
     case "pairs": {
       const l = parseWith(pairsSchema, q, "");
