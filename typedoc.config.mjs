@@ -46,14 +46,11 @@ export default {
   // Internal helper types that public signatures mention but that are not part of the API.
   intentionallyNotExported: [
     "MeshBvh",
-    "QueryLineAnswer",
     "Random",
     "SupportMap",
     "GjkSimplex",
     "Core2",
-    "ShapeParseContext",
     "PointSet",
-    "LoadSceneOptions",
     "Vec3Json",
     "DebugDraw",
     "WorkCore2",
