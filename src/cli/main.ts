@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `collide` command: one thin file per subcommand over the public API (shared/DESIGN.md).
+ * The `collide` command: one thin file per subcommand over the public API (docs/DESIGN.md).
  * Bad input prints a clear error naming the field and the value and exits with status 1; a
  * closed standard output (the reader went away) ends the command quietly (src/cli/output.ts).
  */

@@ -2,7 +2,7 @@
  * The collision world: bodies (a shape at a pose, a collision filter, an optional sensor flag)
  * held by generational handles, and a `step()` that finds what touches what.
  *
- * A step runs the pipeline of shared/DESIGN.md:
+ * A step runs the pipeline of docs/DESIGN.md:
  *
  * 1. world AABBs — computed at `addBody`/`setPose` (tight box of the shape at its pose, grown by
  *    half the prediction distance and a rounding pad on every side) and handed to the broad phase at once, so
