@@ -744,6 +744,23 @@ export class CollisionWorld {
   }
 
   /**
+   * The broad phase's candidate pairs of the last step (before the layer/mask filter and the
+   * narrow phase), appended to `out` as handle pairs `a0, b0, a1, b1, …` with `a < b`, in the
+   * broad phase's order; for debugging and the viewer (allocates as `out` grows).
+   */
+  candidatePairs(out: BodyHandle[] = []): BodyHandle[] {
+    const pairs = this.pairs;
+    const generation = this.bodies.generation;
+    for (let i = 0; i < pairs.size; i++) {
+      const key = pairs.keyAt(i);
+      const lo = Math.floor(key / PAIR_KEY_BASE);
+      const hi = key - lo * PAIR_KEY_BASE;
+      out.push(packHandle(lo, generation[lo]), packHandle(hi, generation[hi]));
+    }
+    return out;
+  }
+
+  /**
    * The closest body hit by the ray segment `origin + t·dir`, `t ∈ [0, maxToi]` (world frame;
    * `maxToi` may be Infinity), or null, with `caster` as the per-shape ray routine (src/world/
    * ray-cast.ts passes `castRayShape`). The broad phase's ray traversal finds the candidate
