@@ -11,8 +11,9 @@
  * (frames per second printed). Screenshots go to docs/ for the README.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -33,25 +34,11 @@ import { makeTriangle } from "../../src/shapes/triangle.js";
 import type { TriangleMesh } from "../../src/shapes/triangle-mesh.js";
 import { CollisionWorld } from "../../src/world/collision-world.js";
 import { castRayClosest } from "../../src/world/ray-cast.js";
+import { CHROMIUM, CHROMIUM_ARGS, measureFps } from "./chromium.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const CLI = join(ROOT, "dist/cli/main.js");
 const SCENE = join(ROOT, "examples/scene.json");
-const CHROMIUM = "/usr/bin/chromium";
-/** Chromium's flags: headless, no GPU (WebGL through SwiftShader), nothing fetched. */
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-  // WebGL without a GPU: Chromium's software rasteriser (SwiftShader), which newer versions
-  // only enable for WebGL when asked.
-  "--enable-unsafe-swiftshader",
-];
-
 let context: BrowserContext | null = null;
 let profile = "";
 let url = "";
@@ -103,25 +90,6 @@ function project(page: Page, i: number): Promise<[number, number]> {
   );
 }
 
-/** Frames drawn per second over `ms` milliseconds (requestAnimationFrame callbacks). */
-export async function measureFps(page: Page, ms = 2000): Promise<number> {
-  return page.evaluate(
-    (span) =>
-      new Promise<number>((done) => {
-        let n = 0;
-        const t0 = performance.now();
-        const tick = () => {
-          n++;
-          const t = performance.now() - t0;
-          if (t >= span) done((1000 * n) / t);
-          else requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
-      }),
-    ms,
-  );
-}
-
 beforeAll(async () => {
   url = await startViewer();
   profile = mkdtempSync(join(tmpdir(), "collide-chromium-"));
@@ -135,7 +103,15 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await context?.close();
-  for (const child of servers) child.kill();
+  for (const child of servers) {
+    // The package test's server runs under npx in its own process group: end the group.
+    try {
+      if (child.pid && child.spawnargs[0] === "npx") process.kill(-child.pid);
+      else child.kill();
+    } catch {
+      child.kill();
+    }
+  }
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
@@ -368,8 +344,15 @@ describe("collide view --demo", () => {
         best = t;
       }
     }
+    expect(best).toBeGreaterThanOrEqual(0);
     expect(shownDistance).toBeCloseTo(bestD, 5);
-    expect(shownTriangle).toBe(best);
+    // The shown triangle is one of the closest (triangles sharing the closest vertex or edge tie).
+    const shown = makeTriangle(
+      corner(shownTriangle, 0),
+      corner(shownTriangle, 1),
+      corner(shownTriangle, 2),
+    );
+    expect(distance(shown, meshPose, body.shape, bodyPose).distance).toBeCloseTo(bestD, 9);
     await page.screenshot({ path: join(ROOT, "docs/viewer-mesh-pair.png") });
 
     // Play: frames advance in the worker, the page draws at the display's rate.
@@ -397,5 +380,88 @@ function rawStatus(target: string, host: string): Promise<number> {
     });
     req.on("error", reject);
     req.end();
+  });
+}
+
+describe("the package from npm pack", () => {
+  // In this file, after the tests above have built dist/viewer: `npm pack --ignore-scripts`
+  // packs the build the suite made (prepack, `npm run build && npm run build:viewer`, would
+  // rewrite dist/ while other test files run dist/cli/main.js).
+  it("installs into an empty folder and `npx collide view --demo` plays in Chromium", async () => {
+    const t0 = performance.now();
+    const dir = mkdtempSync(join(tmpdir(), "collide-pack-"));
+    try {
+      const packed = JSON.parse(
+        execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], {
+          cwd: ROOT,
+          encoding: "utf8",
+        }),
+      ) as { filename: string; files: { path: string }[] }[];
+      const files = packed[0].files.map((f) => f.path);
+      expect(files).toContain("dist/viewer/index.html");
+      expect(files).toContain("dist/cli/main.js");
+      expect(files.some((f) => f.startsWith("dist/viewer/assets/worker-"))).toBe(true);
+      // The shipped declarations point at docs that ship, not at the repository's shared/.
+      for (const f of files.filter((p) => p.endsWith(".d.ts"))) {
+        expect(readFileSync(join(ROOT, f), "utf8"), f).not.toContain("shared/");
+      }
+      const app = join(dir, "app");
+      mkdirSync(app);
+      writeFileSync(join(app, "package.json"), '{ "name": "app", "private": true }\n');
+      execFileSync(
+        "npm",
+        ["install", "--no-audit", "--no-fund", "--prefer-offline", join(dir, packed[0].filename)],
+        { cwd: app, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+      );
+      expect(existsSync(join(app, "node_modules", "vite"))).toBe(false);
+      const port = await freePort();
+      const child = spawn("npx", ["--no", "collide", "view", "--demo", "--port", String(port)], {
+        cwd: app,
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      });
+      servers.push(child);
+      const address = await new Promise<string>((done, reject) => {
+        createInterface({ input: child.stdout! }).once("line", (l) => done(l.trim()));
+        child.once("exit", (code) => reject(new Error(`npx collide view exited (${code})`)));
+      });
+      expect(address).toBe(`http://127.0.0.1:${port}/`);
+      // The same port again: one `collide:` line, status 1.
+      const busy = spawnSync("npx", ["--no", "collide", "view", "--demo", "--port", String(port)], {
+        cwd: app,
+        encoding: "utf8",
+        timeout: 30_000,
+      });
+      expect(busy.status).toBe(1);
+      expect(busy.stderr).toMatch(/^collide: --port \d+ is in use/);
+      const { page, errors } = await openViewer(address);
+      await page.getByTestId("demo-play").click();
+      await expect
+        .poll(async () => Number(await page.getByTestId("frame-index").textContent()), {
+          timeout: 20_000,
+        })
+        .toBeGreaterThan(3);
+      const fps = await measureFps(page);
+      process.stdout.write(
+        `installed package, npx collide view --demo (400 moving bodies): ${fps.toFixed(1)} frames/s; test ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+      );
+      expect(fps).toBeGreaterThan(1);
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 400_000);
+});
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+function freePort(): Promise<number> {
+  return new Promise((done, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => done(p));
+    });
   });
 }

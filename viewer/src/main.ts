@@ -125,6 +125,7 @@ const gjkPoints = debugDrawToPoints(emptyDraw(), 8);
 scene.add(gjkLines, gjkPoints);
 
 function resize(): void {
+  dirty = true;
   const w = Math.max(1, container.clientWidth);
   const h = Math.max(1, container.clientHeight);
   renderer.setSize(w, h);
@@ -133,18 +134,39 @@ function resize(): void {
 }
 window.addEventListener("resize", resize);
 
-// Frames drawn: counted per animation frame (the display's rate), shown as frames per second.
+// The page draws on animation frames (the display's rate) whenever something changed: a new
+// frame from the worker, the camera, a toggle or an overlay. Frames drawn are counted and shown
+// per second.
 const stats = window as unknown as { __collideFrames: number; __collideFps: number };
 stats.__collideFrames = 0;
 stats.__collideFps = 0;
 let fpsFrames = 0;
 let fpsSince = performance.now();
+let dirty = true;
+let pendingFrame: FrameMessage | null = null;
+controls.addEventListener("change", () => {
+  dirty = true;
+});
 function animate(): void {
   requestAnimationFrame(animate);
+  if (pendingFrame) {
+    const f = pendingFrame;
+    pendingFrame = null;
+    try {
+      onFrame(f);
+    } catch (err) {
+      fail(err);
+    }
+    send({ type: "ack" });
+    dirty = true;
+  }
   controls.update();
-  renderer.render(scene, camera);
-  stats.__collideFrames++;
-  fpsFrames++;
+  if (dirty) {
+    renderer.render(scene, camera);
+    dirty = false;
+    stats.__collideFrames++;
+    fpsFrames++;
+  }
   const now = performance.now();
   if (now - fpsSince >= 500) {
     stats.__collideFps = (1000 * fpsFrames) / (now - fpsSince);
@@ -172,6 +194,9 @@ let pair: ViewGjk | ViewMeshPair | null = null;
 /** 0 = nothing shown; 1..N GJK steps; N+1..N+M EPA iterations (when the EPA toggle is on). */
 let stepIndex = 0;
 let lastAabbs: Float32Array = new Float32Array(0);
+/** Least time between two rebuilds of the listed contact pairs, ms (the DOM is slow). */
+const LIST_REFRESH_MS = 250;
+let listedAt = 0;
 
 const toggles = {
   meshes: el<HTMLInputElement>("show-meshes"),
@@ -188,6 +213,7 @@ function applyToggles(): void {
   candidateLayer.object.visible = toggles.candidates.checked;
   contactPointLayer.object.visible = toggles.contacts.checked;
   contactNormalLayer.object.visible = toggles.contacts.checked;
+  dirty = true;
 }
 for (const t of [
   toggles.meshes,
@@ -211,7 +237,7 @@ function onReady(m: Extract<FromWorker, { type: "ready" }>): void {
   el("frame-row").hidden = m.mode !== "demo";
   const materials = PALETTE.map(
     (color) =>
-      new THREE.MeshStandardMaterial({
+      new THREE.MeshLambertMaterial({
         color,
         transparent: true,
         opacity: 0.35,
@@ -292,6 +318,9 @@ function onFrame(f: FrameMessage): void {
       }),
     );
   }
+  const now = performance.now();
+  if (now - listedAt < LIST_REFRESH_MS && !firstFrame) return finishFrame(f);
+  listedAt = now;
   el("pairs").replaceChildren(
     ...f.contacts.map((q) => {
       const li = document.createElement("li");
@@ -299,6 +328,12 @@ function onFrame(f: FrameMessage): void {
       return li;
     }),
   );
+  finishFrame(f);
+}
+
+/** The rest of a frame: selection, pair view, ray, play state, the first frame's camera. */
+function finishFrame(f: FrameMessage): void {
+  const a = f.aabbs;
   if (f.selected.join() !== selected.join()) {
     selected = f.selected;
     markSelection();
@@ -451,6 +486,7 @@ function showStep(): void {
   const setDraw = (d: DebugDrawData) => {
     debugDrawToLineSegments(d, gjkLines);
     debugDrawToPoints(d, 8, gjkPoints);
+    dirty = true;
   };
   if (pair && "kind" in pair) {
     // A pair with a mesh: its closest triangle(s) and the contact, no GJK steps.
@@ -630,7 +666,7 @@ worker.onmessage = (e: MessageEvent<FromWorker>) => {
   const m = e.data;
   try {
     if (m.type === "ready") onReady(m);
-    else if (m.type === "frame") onFrame(m);
+    else if (m.type === "frame") pendingFrame = m;
     else fail(new Error(m.message));
   } catch (err) {
     fail(err);

@@ -14,6 +14,8 @@ export interface RayInput {
 /** Page → worker. */
 export type ToWorker =
   | { type: "init"; scene: SceneTransfer }
+  /** The page drew the last frame: the worker may post the next. */
+  | { type: "ack" }
   | { type: "play"; playing: boolean }
   | { type: "step" }
   /** Grab the body under the ray (drag starts). */

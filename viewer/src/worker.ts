@@ -71,6 +71,8 @@ let pairAt = 0;
 let rayIn: RayInput | null = null;
 let grab: { i: number; offset: Vec3; planePoint: Vec3; planeNormal: Vec3 } | null = null;
 let lastStepMs = 0;
+/** A posted frame the page has not drawn yet: the next one waits (the page acks each). */
+let awaitingAck = false;
 
 const post = (m: FromWorker, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(m, transfer);
@@ -290,11 +292,14 @@ function tick(): void {
   }
   if (stepped) lastStepMs = performance.now() - t0;
   needsStep = false;
-  if (!stepped && !needsPost) return;
+  if (stepped) needsPost = true;
+  // Backpressure: while the page has not drawn the last frame, keep stepping, post later.
+  if (!needsPost || awaitingAck) return;
   needsPost = false;
+  awaitingAck = true;
   const msg = makeFrame();
   const now = performance.now();
-  const moved = stepped && selected.some((i) => bodies[i].moving || grab?.i === i);
+  const moved = selected.some((i) => bodies[i].moving || grab?.i === i);
   if (pairDirty || (moved && now - pairAt > PAIR_REFRESH_MS)) {
     msg.pair = pairView();
     pairDirty = false;
@@ -315,6 +320,9 @@ const target = vec3.create();
 
 function onMessage(m: ToWorker): void {
   switch (m.type) {
+    case "ack":
+      awaitingAck = false;
+      break;
     case "init":
       init(m.scene);
       break;
