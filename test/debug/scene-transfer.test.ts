@@ -63,7 +63,7 @@ describe("scene transfer", () => {
       expect(back.type).toBe(shape.type);
       const pose = iso.create(
         v(0.3, -0.2, 0.1),
-        quat.fromAxisAngle(quat.identity(), v(1, 1, 0), 0.7),
+        quat.fromAxisAngle(quat.identity(), v(Math.SQRT1_2, Math.SQRT1_2, 0), 0.7),
       );
       const pose2 = poseFromTransfer(JSON.parse(JSON.stringify(poseToTransfer(pose))));
       expect(pose2).toEqual(pose);
