@@ -22,8 +22,7 @@ import { basename, dirname, extname, join, normalize, resolve, sep } from "node:
 import { fileURLToPath } from "node:url";
 import { poseToTransfer, type SceneTransfer, shapeToTransfer } from "../debug/scene-transfer.js";
 import { CollideError, invalidValue } from "../errors.js";
-import { loadSceneAsync } from "../io/scene.js";
-import { loadBunny } from "../models/bunny.js";
+import { loadBunny, loadSceneAsync } from "../node.js";
 
 /** Options of `collide view`. */
 export interface ViewCommandOptions {
