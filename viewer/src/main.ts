@@ -319,7 +319,10 @@ function onFrame(f: FrameMessage): void {
     );
   }
   const now = performance.now();
-  if (now - listedAt < LIST_REFRESH_MS && !firstFrame) return finishFrame(f);
+  if (now - listedAt < LIST_REFRESH_MS && !firstFrame) {
+    finishFrame(f);
+    return;
+  }
   listedAt = now;
   el("pairs").replaceChildren(
     ...f.contacts.map((q) => {
