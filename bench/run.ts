@@ -45,7 +45,12 @@ const machine = {
 // With --json, everything the sub-benchmarks print goes to standard error.
 const print = (s: string) => (json ? process.stderr : process.stdout).write(`${s}\n`);
 const realLog = console.log;
-if (json) console.log = (...args: unknown[]) => process.stderr.write(`${args.join(" ")}\n`);
+const realWrite = process.stdout.write.bind(process.stdout);
+if (json) {
+  console.log = (...args: unknown[]) => process.stderr.write(`${args.join(" ")}\n`);
+  // Sub-benchmarks that write their tables straight to standard output (world, scaling) too.
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+}
 
 print(`Collide benchmarks — ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}`);
 const scenes: SceneResult[] = [];
@@ -140,6 +145,7 @@ const dim2 = await runDim2Bench({ json: false });
 scenes.push({ name: "dim2", n: 0, engines: { collide: { medianMs: Number.NaN, rows: dim2 } } });
 
 console.log = realLog;
+process.stdout.write = realWrite;
 const result = { machine, scenes };
 if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
 const dir = join(dirname(fileURLToPath(import.meta.url)), "results");

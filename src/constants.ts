@@ -26,7 +26,7 @@ export const SPECULATIVE_DISTANCE = 4 * LINEAR_SLOP;
 export const AABB_MARGIN = 0.05;
 
 /**
- * Allowed deviation of a quaternion's length from 1 before it is refused (shared/FORMATS.md).
+ * Allowed deviation of a quaternion's length from 1 before it is refused (docs/FORMATS.md).
  * Unitless.
  * @default 1e-6
  */
@@ -194,7 +194,7 @@ export const GJK_MAX_ITERATIONS = 128;
  * Relative length at the level of floating-point rounding: a GJK core distance at or below this
  * times the simplex size (max |w| of its Minkowski-difference points) is zero (touching, so
  * intersecting), and an EPA improvement below it, times the polytope size, is convergence.
- * About 450 ulps, far below the 1e-9 gaps that exact queries must keep (shared/STYLE.md).
+ * About 450 ulps, far below the 1e-9 gaps that exact queries must keep (docs/DESIGN.md, "Conventions").
  * Unitless (relative).
  * @default 1e-13
  */
@@ -288,7 +288,7 @@ export const MANIFOLD_REDUCTION_EXHAUSTIVE_LIMIT = 16;
 /**
  * Scale-relative cap on `MANIFOLD_TOLERANCE`: a manifold point belongs to the contact plane
  * within min(MANIFOLD_TOLERANCE, this × the reference face's size), so that for shapes of a few
- * millimetres the plane tolerance does not swallow the shapes themselves (shared/DESIGN.md:
+ * millimetres the plane tolerance does not swallow the shapes themselves (docs/DESIGN.md:
  * tolerances relative to the shapes' scale where the magnitude matters). Unitless (relative).
  * @default 1e-3
  */

@@ -1,7 +1,8 @@
 /**
- * Vite build of the debug viewer (`collide view`): a static page in viewer/dist that talks to the
- * command's JSON endpoints. `collide/three` resolves to the adapter's source, so the viewer
- * builds without dist/.
+ * Vite build of the debug viewer (`collide view`): a static page and its Web Worker in
+ * dist/viewer, which `collide view` serves (and `prepack` puts in the package). The page and the
+ * worker import the library's browser-safe sources directly (viewer/src/collide.ts);
+ * `collide/three` resolves to the adapter's source, so the viewer builds without dist/.
  */
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
@@ -15,8 +16,9 @@ export default defineConfig({
       "collide/three": fileURLToPath(new URL("../src/three/index.ts", import.meta.url)),
     },
   },
+  worker: { format: "es" },
   build: {
-    outDir: "dist",
+    outDir: fileURLToPath(new URL("../dist/viewer", import.meta.url)),
     emptyOutDir: true,
     chunkSizeWarningLimit: 2000,
   },

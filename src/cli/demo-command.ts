@@ -7,6 +7,7 @@ export function runDemoCommand(o: {
   bodies: number;
   frames: number;
   seed: number;
+  gravity?: boolean;
   json?: boolean;
 }): void {
   const bar = new cliProgress.SingleBar(
@@ -24,6 +25,7 @@ export function runDemoCommand(o: {
       bodies: o.bodies,
       frames: o.frames,
       seed: o.seed,
+      gravity: o.gravity === true,
       onFrame: (f) => bar.update(f),
     });
   } finally {

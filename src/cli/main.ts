@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The `collide` command: one thin file per subcommand over the public API (shared/DESIGN.md).
+ * The `collide` command: one thin file per subcommand over the public API (docs/DESIGN.md).
  * Bad input prints a clear error naming the field and the value and exits with status 1; a
  * closed standard output (the reader went away) ends the command quietly (src/cli/output.ts).
  */
@@ -12,7 +12,7 @@ import { DEMO_MAX_BODIES, DEMO_MAX_FRAMES, DEMO_MAX_SEED } from "./demo.js";
 import { runDemoCommand } from "./demo-command.js";
 import { handleClosedOutput } from "./output.js";
 import { runQueryCommand } from "./query.js";
-import { runViewCommand, VIEW_MAX_FRAMES } from "./view.js";
+import { runViewCommand, VIEW_MAX_BODIES } from "./view.js";
 
 handleClosedOutput();
 
@@ -79,6 +79,10 @@ program
     intInRange("--seed", 0, DEMO_MAX_SEED),
     1,
   )
+  .option(
+    "--gravity",
+    "let the crowd fall under gravity and come to rest on the platform and bunny",
+  )
   .option("--json", "print one JSON object instead of the summary")
   .action((o) => runDemoCommand(o));
 
@@ -121,13 +125,14 @@ program
   .description("serve the web debug viewer of a scene (or of the moving demo) on 127.0.0.1")
   .argument("[scene]", "scene JSON file (docs/FORMATS.md)")
   .option("--demo", "show the built-in moving demo instead of a scene file")
-  .option("--port <n>", "TCP port (0: any free port)", nonNegativeNumber("--port"), 0)
-  .option("--host <h>", "address to bind: 127.0.0.1 only", "127.0.0.1")
+  .option("--gravity", "with --demo: the crowd falls under gravity and comes to rest")
   .option(
-    "--frames <n>",
-    `frames of the demo, 1 to ${VIEW_MAX_FRAMES}`,
-    intInRange("--frames", 1, VIEW_MAX_FRAMES),
+    "--bodies <n>",
+    `with --demo: moving bodies, 1 to ${VIEW_MAX_BODIES} (default 400)`,
+    intInRange("--bodies", 1, VIEW_MAX_BODIES),
   )
+  .option("--port <n>", "TCP port (0: any free port)", intInRange("--port", 0, 65535), 0)
+  .option("--host <h>", "address to bind: 127.0.0.1 only", "127.0.0.1")
   .option("--allow-outside", "allow mesh files outside the scene file's folder")
   .action((scene, o) => runViewCommand(scene, o));
 

@@ -2,7 +2,7 @@
  * Renderer-independent debug draw: a growable list of coloured line segments and points in
  * world space, as flat typed arrays (6 numbers per segment, 3 per point; one 0xRRGGBB colour
  * each). Any renderer — the three.js adapter (`collide/three`), a canvas, a test — reads the
- * arrays; nothing here knows about a DOM or a GPU (shared/DESIGN.md, "Library code never touches
+ * arrays; nothing here knows about a DOM or a GPU (docs/DESIGN.md, "Library code never touches
  * the DOM").
  *
  * A debug draw is a debugging tool: it grows by doubling and so allocates; keep it out of hot

@@ -4,10 +4,15 @@
  * on request a pair's GJK iterations and EPA polytopes, each step as ready-to-draw line segments
  * and points ({@link DebugDrawData}). The viewer draws these and nothing else.
  */
+
+import { closestPointOnTriangle } from "../geometry/closest-point.js";
 import * as aabbm from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
+import { contact } from "../query/contact.js";
+import { distance } from "../query/distance.js";
 import { aabbShape } from "../shapes/index.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
@@ -260,5 +265,147 @@ export function buildViewGjk(
     minkowski,
     steps,
     epa,
+  };
+}
+
+/** A pair with a triangle mesh for the viewer: the mesh's closest triangle and the contact. */
+export interface ViewMeshPair {
+  ok: true;
+  kind: "mesh";
+  a: string;
+  b: string;
+  /** Signed distance, scene units (negative: penetration). */
+  distance: number;
+  /** Unit normal from a toward b, world frame. */
+  normal: [number, number, number];
+  /** Witness points on a and on b, world frame. */
+  pointA: [number, number, number];
+  pointB: [number, number, number];
+  /** Per mesh of the pair: its id, the index of its triangle closest to the contact, the corners (world). */
+  triangles: { body: string; index: number; corners: number[] }[];
+  /** Ready-to-draw: the closest triangles, the witness points and the normal. */
+  draw: DebugDrawData;
+}
+
+const meshLocal = vec3.create();
+const triA = vec3.create();
+const triB = vec3.create();
+const triC = vec3.create();
+const triQ = vec3.create();
+
+/**
+ * Index of the triangle of `mesh` closest to the world point `p` (the mesh at `pose`), by a
+ * scan of every triangle (the viewer's use: one pair, on demand), and its world corners into
+ * `corners` (9 numbers).
+ */
+export function closestMeshTriangle(
+  mesh: TriangleMesh,
+  pose: Isometry,
+  p: Vec3,
+  corners: number[],
+): number {
+  iso.inverseTransformPoint(meshLocal, pose, p);
+  const v = mesh.vertices;
+  const idx = mesh.indices;
+  let best = -1;
+  let bestD = Infinity;
+  for (let t = 0; t < mesh.triangleCount; t++) {
+    const i0 = 3 * idx[3 * t];
+    const i1 = 3 * idx[3 * t + 1];
+    const i2 = 3 * idx[3 * t + 2];
+    vec3.set(triA, v[i0], v[i0 + 1], v[i0 + 2]);
+    vec3.set(triB, v[i1], v[i1 + 1], v[i1 + 2]);
+    vec3.set(triC, v[i2], v[i2 + 1], v[i2 + 2]);
+    closestPointOnTriangle(triQ, meshLocal, triA, triB, triC);
+    const d = vec3.distanceSq(triQ, meshLocal);
+    if (d < bestD) {
+      bestD = d;
+      best = t;
+    }
+  }
+  corners.length = 0;
+  if (best < 0) return best;
+  for (let k = 0; k < 3; k++) {
+    const i = 3 * idx[3 * best + k];
+    vec3.set(triQ, v[i], v[i + 1], v[i + 2]);
+    iso.transformPoint(triQ, pose, triQ);
+    corners.push(triQ.x, triQ.y, triQ.z);
+  }
+  return best;
+}
+
+/** Colour of the closest triangle of a mesh pair. */
+const CLOSEST_TRIANGLE_COLOR = 0xff44ff;
+
+/**
+ * The view of a pair of bodies `ia`, `ib` of which at least one is a triangle mesh: the
+ * contact (the `contact` query when they touch, else the `distance` query's closest points,
+ * with the normal along them) and each mesh's triangle closest to its witness point. Throws
+ * what the queries throw (`unsupported_pair`).
+ */
+export function buildViewMeshPair(
+  bodies: readonly ViewSourceBody[],
+  poses: readonly Isometry[],
+  ia: number,
+  ib: number,
+): ViewMeshPair {
+  const A = bodies[ia];
+  const B = bodies[ib];
+  const pa = poses[ia];
+  const pb = poses[ib];
+  const c = contact(A.shape as Shape, pa, B.shape as Shape, pb);
+  let dist: number;
+  const normal = vec3.create();
+  const pointA = vec3.create();
+  const pointB = vec3.create();
+  if (c) {
+    dist = c.distance;
+    vec3.copy(normal, c.normal);
+    vec3.copy(pointA, c.pointA);
+    vec3.copy(pointB, c.pointB);
+  } else {
+    const d = distance(A.shape as Shape, pa, B.shape as Shape, pb);
+    dist = d.distance;
+    vec3.copy(pointA, d.pointA);
+    vec3.copy(pointB, d.pointB);
+    vec3.sub(normal, pointB, pointA);
+    vec3.normalize(normal, normal);
+  }
+  const dd = new DebugDraw();
+  const triangles: ViewMeshPair["triangles"] = [];
+  for (const [body, pose, witness] of [
+    [A, pa, pointA],
+    [B, pb, pointB],
+  ] as const) {
+    if (body.shape.type !== ShapeType.TriangleMesh) continue;
+    const corners: number[] = [];
+    const index = closestMeshTriangle(body.shape as TriangleMesh, pose, witness, corners);
+    triangles.push({ body: body.id, index, corners });
+    for (let k = 0; k < 3; k++) {
+      const m = (k + 1) % 3;
+      dd.segment(
+        corners[3 * k],
+        corners[3 * k + 1],
+        corners[3 * k + 2],
+        corners[3 * m],
+        corners[3 * m + 1],
+        corners[3 * m + 2],
+        CLOSEST_TRIANGLE_COLOR,
+      );
+    }
+  }
+  const len = NORMAL_LENGTH_FRACTION * sceneSize([A, B], [pa, pb]);
+  drawContact(dd, { normal, points: [{ pointA, pointB }] }, len);
+  return {
+    ok: true,
+    kind: "mesh",
+    a: A.id,
+    b: B.id,
+    distance: dist,
+    normal: arr(normal),
+    pointA: arr(pointA),
+    pointB: arr(pointB),
+    triangles,
+    draw: dd.toData(),
   };
 }

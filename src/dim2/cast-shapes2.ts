@@ -1,5 +1,5 @@
 /**
- * Linear time of impact of two 2D shapes (shared/FORMATS.md `castShapes`) by conservative
+ * Linear time of impact of two 2D shapes (docs/FORMATS.md `castShapes`) by conservative
  * advancement (Mirtich 1996; van den Bergen 2003, §5.4; Box2D's `b2TimeOfImpact` generalises it
  * to rotation).
  *

@@ -1,7 +1,7 @@
 /**
  * 2D poses (rigid transforms): a translation `p` and a rotation `q`, mapping a shape's local
  * frame to the world frame as `x_W = q · x_L + p` (Box2D v3's `b2Transform`). Pair routines work
- * in A's frame with B's pose given in A's frame, `bInA = poseA⁻¹ · poseB` (shared/DESIGN.md).
+ * in A's frame with B's pose given in A's frame, `bInA = poseA⁻¹ · poseB` (docs/DESIGN.md).
  */
 import { UNIT_ROTATION2D_TOLERANCE } from "../constants.js";
 import { invalidValue } from "../errors.js";
@@ -100,7 +100,7 @@ export function invert(out: Pose2, a: Pose2): Pose2 {
 /**
  * Throws `CollideError` (`invalid_value`, naming `field`) unless `pose` has a finite translation
  * and a rotation with |c² + s² − 1| ≤ UNIT_ROTATION2D_TOLERANCE (never silently normalised, as for
- * quaternions in shared/FORMATS.md).
+ * quaternions in docs/FORMATS.md).
  */
 export function checkPose(field: string, pose: Pose2): void {
   if (pose === null || typeof pose !== "object") invalidValue(field, pose, "must be a pose {p, q}");

@@ -1,6 +1,6 @@
 /**
  * Ray casts against every 2D shape: the first point of `origin + t·direction`, t ∈ [0, maxToi],
- * on the shape, with the outward unit normal there (shared/FORMATS.md `raycast`). `direction`
+ * on the shape, with the outward unit normal there (docs/FORMATS.md `raycast`). `direction`
  * need not be unit; `toi` is in multiples of it. A solid shape hit from inside (boundary
  * included) gives toi 0, the origin and a zero normal; with `solid = false` a ray from inside
  * reports where it leaves, with the outward normal there.

@@ -2,7 +2,7 @@
  * 2D vectors as plain `{x, y}` objects, the 2D counterpart of src/math/vec3.ts. Every operation
  * is out-first and returns `out`; `out` may alias any input (gl-matrix's convention). Only
  * `create` and `clone` allocate. The 2D module keeps its own math so that it never depends on
- * the 3D shapes (shared/DESIGN.md, `src/dim2/`).
+ * the 3D shapes (docs/DESIGN.md, `src/dim2/`).
  */
 
 /** A 2D vector or point, in scene units unless stated. */

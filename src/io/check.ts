@@ -1,7 +1,7 @@
 /**
  * The interference check behind `collide check`: every pair of scene bodies whose distance is at
  * most the prediction distance (default 0: touching or overlapping), with its contact manifold,
- * in the output format of shared/FORMATS.md. It runs on the collision world: the scene's bodies
+ * in the output format of docs/FORMATS.md. It runs on the collision world: the scene's bodies
  * are added in file order (so handle order is scene order), one `step()` runs the broad phase,
  * the layer/mask filter and the narrow phase, and the world's contacts are the pairs. Every
  * broad phase gives the same pairs, numbers and statistics, bit for bit.

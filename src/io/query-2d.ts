@@ -1,5 +1,5 @@
 /**
- * The `"dim": 2` lines of `collide query` (shared/FORMATS.md): the 2D JSON shapes (`circle`,
+ * The `"dim": 2` lines of `collide query` (docs/FORMATS.md): the 2D JSON shapes (`circle`,
  * `rect`, `orect`, `polygon`, `capsule`, `segment`), every vector `[x, y]`, angles in radians
  * counter-clockwise, and the ops `intersects`, `distance`, `contact`, `manifold` (up to 2
  * points), `raycast`, `projectPoint`, `castShapes` and `pairs`, answered with the field names of

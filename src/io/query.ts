@@ -1,5 +1,5 @@
 /**
- * `collide query`: one JSON query object in, one JSON answer out (shared/FORMATS.md). Each op
+ * `collide query`: one JSON query object in, one JSON answer out (docs/FORMATS.md). Each op
  * validates its fields strictly (unknown fields are errors), converts JSON shapes to shapes with
  * poses, calls the public query functions and renders vectors as `[x, y, z]`.
  */
@@ -28,7 +28,7 @@ import type { ShapeParseContext } from "./shapes-json.js";
 import { parseShape } from "./shapes-json.js";
 import { echoAsGiven, parseJsonText, parseWith } from "./validate-json.js";
 
-/** Every op of shared/FORMATS.md. */
+/** Every op of docs/FORMATS.md. */
 export const QUERY_OPS = [
   "intersects",
   "distance",

@@ -1,5 +1,5 @@
 /**
- * Scene files for `collide check` and `collide view` (shared/FORMATS.md): a list of bodies, each
+ * Scene files for `collide check` and `collide view` (docs/FORMATS.md): a list of bodies, each
  * with a unique string `id`, a JSON shape, and 32-bit `layer` / `mask` collision filters
  * (defaults: layer 1, mask all bits). Two bodies are tested when
  * `(layerA & maskB) != 0 && (layerB & maskA) != 0`.

@@ -1,5 +1,5 @@
 /**
- * The JSON shapes of shared/FORMATS.md and their conversion to Collide shapes with poses.
+ * The JSON shapes of docs/FORMATS.md and their conversion to Collide shapes with poses.
  * Vectors are `[x, y, z]`, rotations unit quaternions `[x, y, z, w]` (length within 1e-6 of 1,
  * never silently normalised); an omitted rotation is the identity. Unknown fields are errors.
  */
@@ -92,7 +92,7 @@ export const SHAPE_SCHEMAS = {
 /** The JSON shape type names this version accepts. */
 export const SHAPE_TYPES = Object.keys(SHAPE_SCHEMAS) as (keyof typeof SHAPE_SCHEMAS)[];
 
-/** Types named by shared/FORMATS.md that later versions add. */
+/** Types named by docs/FORMATS.md that later versions add. */
 const LATER_TYPES = new Set<string>([]);
 
 /**

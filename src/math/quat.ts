@@ -1,5 +1,5 @@
 /**
- * Unit quaternions `{x, y, z, w}` (w last, as in three.js, Rapier and shared/FORMATS.md) for
+ * Unit quaternions `{x, y, z, w}` (w last, as in three.js, Rapier and docs/FORMATS.md) for
  * rotations. Out-first; `out` may alias inputs. The core avoids `Math.sin`/`cos` so results
  * are bitwise reproducible across JavaScript engines; only `fromAxisAngle` (a convenience for
  * users and tests) calls them.

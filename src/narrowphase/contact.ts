@@ -3,7 +3,7 @@
  * A's frame (`bInA`); every point and normal they write is in A's frame, and the query layer
  * converts to the world frame once.
  *
- * Signs (shared/DESIGN.md): `normal` is a unit vector from A toward B; `distance` is signed,
+ * Signs (docs/DESIGN.md): `normal` is a unit vector from A toward B; `distance` is signed,
  * positive for a gap and negative for penetration (depth = max(0, −distance)); touching
  * (distance exactly 0) counts as intersecting.
  */

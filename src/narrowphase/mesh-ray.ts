@@ -143,7 +143,7 @@ function grow(): void {
  * frame; `dir` any non-zero length, `maxToi` ≥ 0 in multiples of dir). Writes `out` (toi, point,
  * unit face normal facing the origin, triangle) and returns true on a hit; false on a miss or a
  * zero direction. With `solid` true and a closed mesh whose inside (winding number) holds the
- * origin, reports toi 0 at the origin with a zero normal and triangle −1 (shared/FORMATS.md's
+ * origin, reports toi 0 at the origin with a zero normal and triangle −1 (docs/FORMATS.md's
  * solid convention). Watertight (see the module doc). Allocates nothing in steady state.
  */
 export function castRayTriangleMesh(

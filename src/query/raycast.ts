@@ -10,7 +10,7 @@
  * cylinders and cones, plane clipping for convex polyhedra, the watertight test for triangles,
  * with the GJK ray cast (src/geometry/gjk-raycast.ts) for a triangle seen edge-on or degenerate.
  *
- * Semantics (shared/FORMATS.md): the normal is the outward unit normal at the hit (for a
+ * Semantics (docs/FORMATS.md): the normal is the outward unit normal at the hit (for a
  * triangle, the side facing the ray's origin); a solid shape hit from inside gives toi 0,
  * point = origin and normal 0; with `solid: false` a ray from inside reports where it leaves,
  * with the outward normal there.

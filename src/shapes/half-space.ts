@@ -1,5 +1,5 @@
 /**
- * The half-space: every point p with normal·p ≤ offset (shared/FORMATS.md `halfspace`), in its
+ * The half-space: every point p with normal·p ≤ offset (docs/FORMATS.md `halfspace`), in its
  * local frame. It is unbounded, so it has no finite AABB and no support function; pair routines
  * against convex shapes use the convex shape's support point along −normal (its deepest point).
  */

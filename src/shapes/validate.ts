@@ -3,7 +3,7 @@
  * throws a `CollideError` naming the field and the value it had. {@link checkShape} validates a
  * whole shape object (made by a `make…` constructor or by hand) and lives here, below the narrow
  * phase, the queries and the world, so that each of them can call it without importing upward
- * (shared/DESIGN.md, "Layers of the code"). {@link isShapeFinite} is its allocation-free,
+ * (docs/DESIGN.md, "Layers of the code"). {@link isShapeFinite} is its allocation-free,
  * non-throwing probe for the queries' "validate on the bad result" guard.
  */
 import { UNIT_QUATERNION_TOLERANCE } from "../constants.js";
@@ -58,7 +58,7 @@ export function checkNonNegativeVec3(field: string, v: Vec3): void {
 
 /**
  * Throws unless `q` is a finite quaternion whose length is within UNIT_QUATERNION_TOLERANCE of 1
- * (shared/FORMATS.md: a non-unit quaternion is an error, never silently normalised).
+ * (docs/FORMATS.md: a non-unit quaternion is an error, never silently normalised).
  */
 export function checkUnitQuat(field: string, q: Quat): void {
   if (

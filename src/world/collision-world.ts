@@ -2,7 +2,7 @@
  * The collision world: bodies (a shape at a pose, a collision filter, an optional sensor flag)
  * held by generational handles, and a `step()` that finds what touches what.
  *
- * A step runs the pipeline of shared/DESIGN.md:
+ * A step runs the pipeline of docs/DESIGN.md:
  *
  * 1. world AABBs — computed at `addBody`/`setPose` (tight box of the shape at its pose, grown by
  *    half the prediction distance and a rounding pad on every side) and handed to the broad phase at once, so
@@ -857,6 +857,23 @@ export class CollisionWorld {
     if (sa === sb) return false;
     const key = sa < sb ? sa * PAIR_KEY_BASE + sb : sb * PAIR_KEY_BASE + sa;
     return this.cache.isTouching(key);
+  }
+
+  /**
+   * The broad phase's candidate pairs of the last step (before the layer/mask filter and the
+   * narrow phase), appended to `out` as handle pairs `a0, b0, a1, b1, …` with `a < b`, in the
+   * broad phase's order; for debugging and the viewer (allocates as `out` grows).
+   */
+  candidatePairs(out: BodyHandle[] = []): BodyHandle[] {
+    const pairs = this.pairs;
+    const generation = this.bodies.generation;
+    for (let i = 0; i < pairs.size; i++) {
+      const key = pairs.keyAt(i);
+      const lo = Math.floor(key / PAIR_KEY_BASE);
+      const hi = key - lo * PAIR_KEY_BASE;
+      out.push(packHandle(lo, generation[lo]), packHandle(hi, generation[hi]));
+    }
+    return out;
   }
 
   /**

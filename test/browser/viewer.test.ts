@@ -1,38 +1,47 @@
 /**
- * The debug viewer in a real browser: `collide view examples/scene.json` is started as a child
- * process (the JavaScript users run, dist/cli/main.js), Debian's Chromium is driven headless
- * through playwright-core, and the page must (1) draw, (2) show the same contact count as
- * `collide check --json` on the same scene, (3) step GJK once on a selected pair and show step
- * 1's simplex — compared with the library's own GJK run through a GjkRecorder, an independent
- * path from the viewer's server — and (4) leave a screenshot at docs/viewer.png for the README.
+ * The debug viewer in a real browser: `collide view` is started as a child process (the
+ * JavaScript users run, dist/cli/main.js), Debian's Chromium is driven headless through
+ * playwright-core. The page runs Collide in a Web Worker; each check compares what it shows
+ * with the library run here in Node on the same input, through other entry points:
+ * (1) the contact count against `collide check --json`; (2) GJK step 1's simplex against the
+ * library's GJK with a GjkRecorder; (3) the broad phase's candidate pairs against a Node world;
+ * (4) a ray from the mouse against `castRayClosest`; (5) dragging a body off the floor ends its
+ * contact (count and end event); (6) a mesh pair's closest triangle against a brute-force scan
+ * of every triangle with the `distance` query; (7) the demo plays at the display's rate
+ * (frames per second printed). Screenshots go to docs/ for the README.
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
-import { type BrowserContext, chromium } from "playwright-core";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DemoScene } from "../../src/debug/demo-scene.js";
 import { GjkRecorder, gjk, makeGjkResult } from "../../src/geometry/gjk.js";
 import { TransformedSupport } from "../../src/geometry/support.js";
 import { loadScene } from "../../src/io/scene.js";
 import * as iso from "../../src/math/isometry.js";
 import * as quat from "../../src/math/quat.js";
 import * as vec3 from "../../src/math/vec3.js";
+import { loadBunny } from "../../src/models/bunny.js";
 import { ShapeCoreSupport } from "../../src/narrowphase/convex-convex.js";
+import { distance } from "../../src/query/distance.js";
 import type { ConvexShape } from "../../src/shapes/shape.js";
+import { makeTriangle } from "../../src/shapes/triangle.js";
+import type { TriangleMesh } from "../../src/shapes/triangle-mesh.js";
+import { CollisionWorld } from "../../src/world/collision-world.js";
+import { castRayClosest } from "../../src/world/ray-cast.js";
+import { CHROMIUM, CHROMIUM_ARGS, measureFps } from "./chromium.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const CLI = join(ROOT, "dist/cli/main.js");
 const SCENE = join(ROOT, "examples/scene.json");
-const SCREENSHOT = join(ROOT, "docs/viewer.png");
-const CHROMIUM = "/usr/bin/chromium";
-
 let context: BrowserContext | null = null;
 let profile = "";
 let url = "";
-
 const servers: ChildProcess[] = [];
 
 /** Starts `collide view ARGS` and resolves with the address it prints first. */
@@ -53,6 +62,34 @@ function startViewer(args: string[] = [SCENE]): Promise<string> {
   });
 }
 
+/** Opens `target` and waits until the page has drawn its first frame from the worker. */
+async function openViewer(target: string): Promise<{ page: Page; errors: string[] }> {
+  const page = await context!.newPage();
+  const errors: string[] = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(target);
+  await page.waitForFunction(
+    () =>
+      document.querySelector('[data-testid="status"]')?.getAttribute("data-state") !== "loading",
+    undefined,
+    { timeout: 60_000 },
+  );
+  const status = page.getByTestId("status");
+  expect(await status.getAttribute("data-state"), (await status.textContent()) ?? "").toBe("drawn");
+  return { page, errors };
+}
+
+/** Page coordinates of the centre of body `i`'s AABB. */
+function project(page: Page, i: number): Promise<[number, number]> {
+  return page.evaluate(
+    (k) =>
+      (window as unknown as { __collideProject: (i: number) => [number, number] }).__collideProject(
+        k,
+      ),
+    i,
+  );
+}
+
 beforeAll(async () => {
   url = await startViewer();
   profile = mkdtempSync(join(tmpdir(), "collide-chromium-"));
@@ -60,51 +97,34 @@ beforeAll(async () => {
     executablePath: CHROMIUM,
     headless: true,
     viewport: { width: 1280, height: 760 },
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic",
-      // WebGL without a GPU: Chromium's software rasteriser (SwiftShader), which newer
-      // versions only enable for WebGL when asked.
-      "--enable-unsafe-swiftshader",
-    ],
+    args: CHROMIUM_ARGS,
   });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await context?.close();
-  for (const child of servers) child.kill();
+  for (const child of servers) {
+    // The package test's server runs under npx in its own process group: end the group.
+    try {
+      if (child.pid && child.spawnargs[0] === "npx") process.kill(-child.pid);
+      else child.kill();
+    } catch {
+      child.kill();
+    }
+  }
   if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
-describe("collide view", () => {
+const scene = loadScene(SCENE);
+const indexOf = (id: string) => scene.bodies.findIndex((b) => b.id === id);
+
+describe("collide view SCENE", () => {
   it("prints its loopback address first", () => {
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   });
 
-  it("draws the scene, matches collide check, steps GJK and saves a screenshot", async () => {
-    const page = await context!.newPage();
-    const errors: string[] = [];
-    page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(url);
-    const status = page.getByTestId("status");
-    await page.waitForFunction(
-      () =>
-        document.querySelector('[data-testid="status"]')?.getAttribute("data-state") !== "loading",
-      undefined,
-      { timeout: 20_000 },
-    );
-    expect(await status.getAttribute("data-state"), (await status.textContent()) ?? "").toBe(
-      "drawn",
-    );
-    const rendered = await page.evaluate(
-      () => (window as unknown as { __collideFrames?: number }).__collideFrames ?? 0,
-    );
-    expect(rendered).toBeGreaterThan(0);
+  it("draws the scene, matches collide check, steps GJK, shows candidate pairs", async () => {
+    const { page, errors } = await openViewer(url);
     // Something other than the background was drawn: count pixels that differ from the corner.
     const painted = await page.evaluate(() => {
       const gl = document.querySelector("#view canvas") as HTMLCanvasElement;
@@ -122,7 +142,7 @@ describe("collide view", () => {
     });
     expect(painted).toBeGreaterThan(0.05);
 
-    // Contact count: the page against `collide check --json` on the same scene.
+    // Contact count: the page's worker against `collide check --json` on the same scene.
     const check = JSON.parse(
       execFileSync(process.execPath, [CLI, "check", "--json", SCENE], { encoding: "utf8" }),
     ) as { pairs: unknown[] };
@@ -130,14 +150,25 @@ describe("collide view", () => {
     expect(shown).toBe(check.pairs.length);
     expect(shown).toBeGreaterThan(0);
 
+    // Candidate pairs: a Node world with the same broad phase (the dynamic tree).
+    const w = new CollisionWorld({ broadphase: "tree" });
+    for (const b of scene.bodies) {
+      w.addBody({ shape: b.shape, pose: b.pose, layer: b.layer, mask: b.mask });
+    }
+    w.step();
+    await page.getByTestId("show-candidates").check();
+    expect(Number(await page.getByTestId("candidate-count").textContent())).toBe(
+      w.candidatePairs().length / 2,
+    );
+
     // Pick two bodies and single-step GJK once.
     await page.getByTestId("body-crate").click();
     await page.getByTestId("body-crate-on-crate").click();
     const stepButton = page.getByTestId("gjk-step");
-    await expect.poll(() => stepButton.isEnabled(), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => stepButton.isEnabled(), { timeout: 20_000 }).toBe(true);
     await stepButton.click();
     await expect
-      .poll(() => page.getByTestId("gjk-step-index").textContent(), { timeout: 5_000 })
+      .poll(() => page.getByTestId("gjk-step-index").textContent(), { timeout: 10_000 })
       .toMatch(/^GJK step 1 \/ \d+$/);
     const simplexEl = page.getByTestId("gjk-simplex");
     const shownSimplex = JSON.parse(
@@ -146,9 +177,8 @@ describe("collide view", () => {
     expect(await simplexEl.textContent()).toContain(`simplex: ${shownSimplex.length} point(s)`);
 
     // Oracle: the library's GJK on the same pair with a GjkRecorder, mapped to world orientation.
-    const scene = loadScene(SCENE);
-    const A = scene.bodies.find((b) => b.id === "crate")!;
-    const B = scene.bodies.find((b) => b.id === "crate-on-crate")!;
+    const A = scene.bodies[indexOf("crate")];
+    const B = scene.bodies[indexOf("crate-on-crate")];
     const bInA = iso.invMul(iso.identity(), A.pose, B.pose);
     const coreB = new TransformedSupport().reset(
       new ShapeCoreSupport().reset(B.shape as ConvexShape),
@@ -163,8 +193,8 @@ describe("collide view", () => {
       Infinity,
       rec,
     );
-    const expected = rec.steps[0].simplex.map((w) =>
-      quat.rotate(vec3.create(), A.pose.rotation, w),
+    const expected = rec.steps[0].simplex.map((p) =>
+      quat.rotate(vec3.create(), A.pose.rotation, p),
     );
     expect(shownSimplex.length).toBe(expected.length);
     shownSimplex.forEach((p, i) => {
@@ -181,30 +211,73 @@ describe("collide view", () => {
       await stepButton.click();
     }
     await page.getByTestId("epa-toggle").check();
-    await page.screenshot({ path: SCREENSHOT });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: join(ROOT, "docs/viewer.png") });
     expect(errors).toEqual([]);
-  });
+    await page.close();
+  }, 180_000);
 
-  it("plays the demo frame by frame", async () => {
-    const demoUrl = await startViewer(["--demo", "--frames", "30"]);
-    const page = await context!.newPage();
-    await page.goto(demoUrl);
+  it("casts a ray from the mouse: the hit matches castRayClosest in Node", async () => {
+    const { page, errors } = await openViewer(url);
+    await page.getByTestId("tool-ray").check();
+    const target = indexOf("crate-on-crate");
+    const [x, y] = await project(page, target);
+    await page.mouse.move(x - 3, y);
+    await page.mouse.move(x, y);
+    const ray = page.getByTestId("ray");
+    await expect.poll(() => ray.getAttribute("data-body"), { timeout: 20_000 }).not.toBe("-1");
+    const origin = JSON.parse((await ray.getAttribute("data-origin"))!) as number[];
+    const dir = JSON.parse((await ray.getAttribute("data-dir"))!) as number[];
+    const point = JSON.parse((await ray.getAttribute("data-point"))!) as number[];
+    const normal = JSON.parse((await ray.getAttribute("data-normal"))!) as number[];
+    const w = new CollisionWorld({ broadphase: "brute" });
+    const handles = scene.bodies.map((b) => w.addBody({ shape: b.shape, pose: b.pose }));
+    const hit = castRayClosest(
+      w,
+      vec3.create(origin[0], origin[1], origin[2]),
+      vec3.create(dir[0], dir[1], dir[2]),
+    );
+    expect(hit).not.toBeNull();
+    expect(Number(await ray.getAttribute("data-body"))).toBe(handles.indexOf(hit!.handle));
+    expect(Number(await ray.getAttribute("data-body"))).toBe(target);
+    for (let k = 0; k < 3; k++) {
+      expect(point[k]).toBeCloseTo([hit!.point.x, hit!.point.y, hit!.point.z][k], 9);
+      expect(normal[k]).toBeCloseTo([hit!.normal.x, hit!.normal.y, hit!.normal.z][k], 9);
+    }
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it("drags a body off the floor: its contact ends, live", async () => {
+    const { page, errors } = await openViewer(url);
+    const before = Number(await page.getByTestId("contact-count").textContent());
+    await page.getByTestId("tool-drag").check();
+    const [x, y] = await project(page, indexOf("ball"));
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    for (let k = 1; k <= 6; k++) await page.mouse.move(x, y - 25 * k);
     await expect
-      .poll(() => page.getByTestId("status").getAttribute("data-state"), { timeout: 20_000 })
-      .toBe("drawn");
-    expect(await page.getByTestId("frame-index").textContent()).toBe("0");
-    await page.getByTestId("demo-step").click();
-    await expect.poll(() => page.getByTestId("frame-index").textContent()).toBe("1");
-    await page.getByTestId("demo-play").click();
-    await expect
-      .poll(async () => Number(await page.getByTestId("frame-index").textContent()), {
-        timeout: 10_000,
+      .poll(async () => Number(await page.getByTestId("contact-count").textContent()), {
+        timeout: 20_000,
       })
-      .toBeGreaterThan(3);
-    await page.getByTestId("demo-play").click();
-    const count = Number(await page.getByTestId("contact-count").textContent());
-    expect(Number.isInteger(count) && count >= 0).toBe(true);
-  });
+      .toBe(before - 1);
+    await expect
+      .poll(() => page.getByTestId("event-log").textContent(), { timeout: 10_000 })
+      .toContain("end: floor – ball");
+    await page.mouse.up();
+    // Back down onto the floor: the contact begins again.
+    await page.getByTestId("tool-drag").check();
+    const [x2, y2] = await project(page, indexOf("ball"));
+    await page.mouse.move(x2, y2);
+    await page.mouse.down();
+    for (let k = 1; k <= 6; k++) await page.mouse.move(x2, y2 + 25 * k);
+    await expect
+      .poll(() => page.getByTestId("event-log").textContent(), { timeout: 20_000 })
+      .toContain("begin: floor – ball");
+    await page.mouse.up();
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
 
   it("serves the loopback interface only", async () => {
     const status = await rawStatus(url, "example.com");
@@ -215,8 +288,87 @@ describe("collide view", () => {
       timeout: 20_000,
     });
     expect(bad.status).toBe(1);
-    expect(bad.stderr).toMatch(/--host/);
+    expect(bad.stderr).toMatch(/^collide: --host/);
   });
+
+  it("refuses a busy port with one collide: line and status 1", () => {
+    const port = new URL(url).port;
+    const busy = spawnSync(process.execPath, [CLI, "view", SCENE, "--port", port], {
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(busy.status).toBe(1);
+    expect(busy.stderr.trim()).toBe(
+      `collide: --port ${port} is in use by another program (pick another, or 0 for any free port)`,
+    );
+  });
+});
+
+describe("collide view --demo", () => {
+  it("picks a mesh pair (closest triangle, by brute force) and plays in the page", async () => {
+    const bodies = 60;
+    const demoUrl = await startViewer(["--demo", "--bodies", String(bodies)]);
+    const { page, errors } = await openViewer(demoUrl);
+    expect(await page.getByTestId("frame-index").textContent()).toBe("0");
+
+    // The bunny mesh and the first crowd body, at frame 0 (nothing has moved yet).
+    await page.getByTestId("body-bunny (mesh)").click();
+    await page.getByTestId("body-body 0").click();
+    const pre = page.getByTestId("gjk-simplex");
+    await expect
+      .poll(() => pre.getAttribute("data-triangle"), { timeout: 20_000 })
+      .toMatch(/^\d+$/);
+    expect(await page.getByTestId("gjk-step-index").textContent()).toContain(
+      "bunny (mesh): closest triangle #",
+    );
+    const shownTriangle = Number(await pre.getAttribute("data-triangle"));
+    const shownDistance = Number(/distance (\S+)/.exec((await pre.textContent()) ?? "")![1]);
+    // Oracle: the same demo built here, every triangle of the mesh against the body.
+    const demo = new DemoScene({ model: loadBunny(), bodies, seed: 1 });
+    const mesh = demo.bodies.find((b) => b.name === "bunny (mesh)")!;
+    const body = demo.bodies.find((b) => b.name === "body 0")!;
+    const m = mesh.shape as TriangleMesh;
+    const meshPose = demo.world.getPose(mesh.handle);
+    const bodyPose = demo.world.getPose(body.handle);
+    let best = -1;
+    let bestD = Infinity;
+    const corner = (t: number, k: number) => {
+      const i = 3 * m.indices[3 * t + k];
+      return vec3.create(m.vertices[i], m.vertices[i + 1], m.vertices[i + 2]);
+    };
+    for (let t = 0; t < m.triangleCount; t++) {
+      const tri = makeTriangle(corner(t, 0), corner(t, 1), corner(t, 2));
+      const d = distance(tri, meshPose, body.shape, bodyPose).distance;
+      if (d < bestD) {
+        bestD = d;
+        best = t;
+      }
+    }
+    expect(best).toBeGreaterThanOrEqual(0);
+    expect(shownDistance).toBeCloseTo(bestD, 5);
+    // The shown triangle is one of the closest (triangles sharing the closest vertex or edge tie).
+    const shown = makeTriangle(
+      corner(shownTriangle, 0),
+      corner(shownTriangle, 1),
+      corner(shownTriangle, 2),
+    );
+    expect(distance(shown, meshPose, body.shape, bodyPose).distance).toBeCloseTo(bestD, 9);
+    await page.screenshot({ path: join(ROOT, "docs/viewer-mesh-pair.png") });
+
+    // Play: frames advance in the worker, the page draws at the display's rate.
+    await page.getByTestId("demo-play").click();
+    await expect
+      .poll(async () => Number(await page.getByTestId("frame-index").textContent()), {
+        timeout: 20_000,
+      })
+      .toBeGreaterThan(3);
+    const fps = await measureFps(page);
+    process.stdout.write(`viewer demo (${bodies} moving bodies): ${fps.toFixed(1)} frames/s\n`);
+    expect(fps).toBeGreaterThan(1);
+    await page.screenshot({ path: join(ROOT, "docs/viewer-demo.png") });
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 180_000);
 });
 
 /** The status code of GET `target` sent with the given Host header. */
@@ -228,5 +380,88 @@ function rawStatus(target: string, host: string): Promise<number> {
     });
     req.on("error", reject);
     req.end();
+  });
+}
+
+describe("the package from npm pack", () => {
+  // In this file, after the tests above have built dist/viewer: `npm pack --ignore-scripts`
+  // packs the build the suite made (prepack, `npm run build && npm run build:viewer`, would
+  // rewrite dist/ while other test files run dist/cli/main.js).
+  it("installs into an empty folder and `npx collide view --demo` plays in Chromium", async () => {
+    const t0 = performance.now();
+    const dir = mkdtempSync(join(tmpdir(), "collide-pack-"));
+    try {
+      const packed = JSON.parse(
+        execFileSync("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", dir], {
+          cwd: ROOT,
+          encoding: "utf8",
+        }),
+      ) as { filename: string; files: { path: string }[] }[];
+      const files = packed[0].files.map((f) => f.path);
+      expect(files).toContain("dist/viewer/index.html");
+      expect(files).toContain("dist/cli/main.js");
+      expect(files.some((f) => f.startsWith("dist/viewer/assets/worker-"))).toBe(true);
+      // The shipped declarations point at docs that ship, not at the repository's shared/.
+      for (const f of files.filter((p) => p.endsWith(".d.ts"))) {
+        expect(readFileSync(join(ROOT, f), "utf8"), f).not.toContain("shared/");
+      }
+      const app = join(dir, "app");
+      mkdirSync(app);
+      writeFileSync(join(app, "package.json"), '{ "name": "app", "private": true }\n');
+      execFileSync(
+        "npm",
+        ["install", "--no-audit", "--no-fund", "--prefer-offline", join(dir, packed[0].filename)],
+        { cwd: app, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+      );
+      expect(existsSync(join(app, "node_modules", "vite"))).toBe(false);
+      const port = await freePort();
+      const child = spawn("npx", ["--no", "collide", "view", "--demo", "--port", String(port)], {
+        cwd: app,
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      });
+      servers.push(child);
+      const address = await new Promise<string>((done, reject) => {
+        createInterface({ input: child.stdout! }).once("line", (l) => done(l.trim()));
+        child.once("exit", (code) => reject(new Error(`npx collide view exited (${code})`)));
+      });
+      expect(address).toBe(`http://127.0.0.1:${port}/`);
+      // The same port again: one `collide:` line, status 1.
+      const busy = spawnSync("npx", ["--no", "collide", "view", "--demo", "--port", String(port)], {
+        cwd: app,
+        encoding: "utf8",
+        timeout: 30_000,
+      });
+      expect(busy.status).toBe(1);
+      expect(busy.stderr).toMatch(/^collide: --port \d+ is in use/);
+      const { page, errors } = await openViewer(address);
+      await page.getByTestId("demo-play").click();
+      await expect
+        .poll(async () => Number(await page.getByTestId("frame-index").textContent()), {
+          timeout: 20_000,
+        })
+        .toBeGreaterThan(3);
+      const fps = await measureFps(page);
+      process.stdout.write(
+        `installed package, npx collide view --demo (400 moving bodies): ${fps.toFixed(1)} frames/s; test ${((performance.now() - t0) / 1000).toFixed(1)} s\n`,
+      );
+      expect(fps).toBeGreaterThan(1);
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 400_000);
+});
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+function freePort(): Promise<number> {
+  return new Promise((done, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const p = (s.address() as AddressInfo).port;
+      s.close(() => done(p));
+    });
   });
 }

@@ -1,10 +1,14 @@
 /**
- * The Collide debug viewer: renders what `collide view` serves (src/debug's line segments,
- * points and shape descriptions) with three.js through `collide/three`. It computes no geometry
- * of its own: every AABB, contact, GJK simplex and EPA polytope comes from the server.
+ * The Collide debug viewer's page. It loads the scene once (`api/scene`, from `collide view` or
+ * any static host), hands it to a Web Worker (worker.ts) that runs the Collide world, and draws
+ * what the worker reports with three.js at the display's frame rate. Static geometry (each
+ * body's surface and wireframe, in its local frame) is uploaded once; per frame only the poses,
+ * the AABBs, the contacts, the candidate pairs and the overlays change.
  *
- * Endpoints: `api/info` (bodies, frame count), `api/frame?i=K` (poses and debug draw of frame K),
- * `api/gjk?a=I&b=J&frame=K` (the GJK/EPA trace of bodies I and J at frame K).
+ * The mouse: orbit and click to pick a body (two picked bodies show GJK and EPA step by step,
+ * or the closest triangle and the contact when one is a mesh); drag a body (contacts and events
+ * update live); cast a ray (hit point and normal drawn). Every pick, drag and ray is Collide's
+ * world ray cast, in the worker.
  */
 import {
   applyPose,
@@ -12,17 +16,26 @@ import {
   debugDrawToLineSegments,
   debugDrawToPoints,
   shapeViewToObject3D,
-  type ViewFrame,
-  type ViewGjk,
-  type ViewInfo,
 } from "collide/three";
 import * as THREE from "three";
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
+import type { ViewGjk, ViewMeshPair } from "./collide.js";
+import type { BodyInfo, FrameMessage, FromWorker, RayInput, ToWorker } from "./protocol.js";
 
 const PALETTE = [
   0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f,
   0xbab0ac,
 ];
+const COLORS = {
+  wire: 0xd0d0d0,
+  selectedWire: 0xff44ff,
+  aabb: 0x3fa7ff,
+  candidate: 0x7fff7f,
+  contactPoint: 0xff3030,
+  contactNormal: 0xffee33,
+  ray: 0x00e5ff,
+  rayHit: 0xffffff,
+};
 
 function el<T extends HTMLElement = HTMLElement>(id: string): T {
   const e = document.getElementById(id);
@@ -30,16 +43,13 @@ function el<T extends HTMLElement = HTMLElement>(id: string): T {
   return e as T;
 }
 
-async function getJson<T>(path: string): Promise<T> {
-  const r = await fetch(path);
-  if (!r.ok) throw new Error(`${path}: HTTP ${r.status}`);
-  return (await r.json()) as T;
-}
-
 const status = el("status");
 function setStatus(state: string, text: string): void {
   status.dataset.state = state;
   status.textContent = text;
+}
+function fail(e: unknown): void {
+  setStatus("error", e instanceof Error ? e.message : String(e));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -48,7 +58,7 @@ function setStatus(state: string, text: string): void {
 const container = el("view");
 let renderer: THREE.WebGLRenderer;
 try {
-  renderer = new THREE.WebGLRenderer({ antialias: true, preserveDrawingBuffer: true });
+  renderer = new THREE.WebGLRenderer({ antialias: false, preserveDrawingBuffer: true });
 } catch (e) {
   setStatus("error", `WebGL is not available: ${e instanceof Error ? e.message : String(e)}`);
   throw e;
@@ -64,74 +74,331 @@ scene.add(sun);
 const camera = new THREE.PerspectiveCamera(50, 1, 0.01, 10_000);
 const controls = new OrbitControls(camera, renderer.domElement);
 
-const bodyGroup = new THREE.Group();
-scene.add(bodyGroup);
-const wire = debugDrawToLineSegments({ lines: [], lineColors: [], points: [], pointColors: [] });
-const aabbLines = debugDrawToLineSegments({
-  lines: [],
-  lineColors: [],
-  points: [],
-  pointColors: [],
-});
-const contactLines = debugDrawToLineSegments({
-  lines: [],
-  lineColors: [],
-  points: [],
-  pointColors: [],
-});
-const contactPoints = debugDrawToPoints(
-  { lines: [], lineColors: [], points: [], pointColors: [] },
-  7,
-);
-const gjkLines = debugDrawToLineSegments({
-  lines: [],
-  lineColors: [],
-  points: [],
-  pointColors: [],
-});
-const gjkPoints = debugDrawToPoints({ lines: [], lineColors: [], points: [], pointColors: [] }, 8);
-for (const o of [wire, aabbLines, contactLines, contactPoints, gjkLines, gjkPoints]) scene.add(o);
-
-let frameCounter = 0;
-function render(): void {
-  renderer.render(scene, camera);
-  frameCounter++;
-  (window as unknown as { __collideFrames: number }).__collideFrames = frameCounter;
+/** A line-segment (or point) layer whose vertex buffer grows and is refilled per frame. */
+class DynamicLayer {
+  readonly object: THREE.LineSegments | THREE.Points;
+  private capacity = 0;
+  private readonly geometry = new THREE.BufferGeometry();
+  constructor(kind: "lines" | "points", color: number, size = 6) {
+    this.object =
+      kind === "lines"
+        ? new THREE.LineSegments(this.geometry, new THREE.LineBasicMaterial({ color }))
+        : new THREE.Points(
+            this.geometry,
+            new THREE.PointsMaterial({ color, size, sizeAttenuation: false }),
+          );
+    this.object.frustumCulled = false;
+    this.reserve(64);
+    scene.add(this.object);
+  }
+  private reserve(vertices: number): void {
+    if (vertices <= this.capacity) return;
+    let cap = Math.max(64, this.capacity);
+    while (cap < vertices) cap *= 2;
+    this.capacity = cap;
+    const attr = new THREE.BufferAttribute(new Float32Array(3 * cap), 3);
+    attr.setUsage(THREE.DynamicDrawUsage);
+    this.geometry.setAttribute("position", attr);
+  }
+  /** Fills the layer from `fill`, which writes `vertices` xyz triples into the array it gets. */
+  set(vertices: number, fill: (out: Float32Array) => void): void {
+    this.reserve(vertices);
+    const attr = this.geometry.getAttribute("position") as THREE.BufferAttribute;
+    fill(attr.array as Float32Array);
+    attr.needsUpdate = true;
+    this.geometry.setDrawRange(0, vertices);
+  }
 }
-controls.addEventListener("change", render);
+
+const bodyGroup = new THREE.Group();
+const wireGroup = new THREE.Group();
+scene.add(bodyGroup, wireGroup);
+const aabbLayer = new DynamicLayer("lines", COLORS.aabb);
+const candidateLayer = new DynamicLayer("lines", COLORS.candidate);
+const contactPointLayer = new DynamicLayer("points", COLORS.contactPoint, 7);
+const contactNormalLayer = new DynamicLayer("lines", COLORS.contactNormal);
+const rayLayer = new DynamicLayer("lines", COLORS.ray);
+const rayHitLayer = new DynamicLayer("points", COLORS.rayHit, 9);
+const emptyDraw = (): DebugDrawData => ({ lines: [], lineColors: [], points: [], pointColors: [] });
+const gjkLines = debugDrawToLineSegments(emptyDraw());
+const gjkPoints = debugDrawToPoints(emptyDraw(), 8);
+scene.add(gjkLines, gjkPoints);
 
 function resize(): void {
+  dirty = true;
   const w = Math.max(1, container.clientWidth);
   const h = Math.max(1, container.clientHeight);
   renderer.setSize(w, h);
   camera.aspect = w / h;
   camera.updateProjectionMatrix();
-  render();
 }
 window.addEventListener("resize", resize);
 
-/** Numbers per drawn box in the AABB layer: 12 segments of 6 coordinates. */
-const BOX_STRIDE = 72;
+// The page draws on animation frames (the display's rate) whenever something changed: a new
+// frame from the worker, the camera, a toggle or an overlay. Frames drawn are counted and shown
+// per second.
+const stats = window as unknown as { __collideFrames: number; __collideFps: number };
+stats.__collideFrames = 0;
+stats.__collideFps = 0;
+let fpsFrames = 0;
+let fpsSince = performance.now();
+let dirty = true;
+let pendingFrame: FrameMessage | null = null;
+controls.addEventListener("change", () => {
+  dirty = true;
+});
+function animate(): void {
+  requestAnimationFrame(animate);
+  if (pendingFrame) {
+    const f = pendingFrame;
+    pendingFrame = null;
+    try {
+      onFrame(f);
+    } catch (err) {
+      fail(err);
+    }
+    send({ type: "ack" });
+    dirty = true;
+  }
+  controls.update();
+  if (dirty) {
+    renderer.render(scene, camera);
+    dirty = false;
+    stats.__collideFrames++;
+    fpsFrames++;
+  }
+  const now = performance.now();
+  if (now - fpsSince >= 500) {
+    stats.__collideFps = (1000 * fpsFrames) / (now - fpsSince);
+    el("fps").textContent = stats.__collideFps.toFixed(0);
+    fpsFrames = 0;
+    fpsSince = now;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// the worker
+
+const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
+const send = (m: ToWorker) => worker.postMessage(m);
+
+let bodies: BodyInfo[] = [];
+const objects: THREE.Object3D[] = [];
+const wires: THREE.LineSegments[] = [];
+const wireMaterial = new THREE.LineBasicMaterial({ color: COLORS.wire });
+const selectedWireMaterial = new THREE.LineBasicMaterial({ color: COLORS.selectedWire });
+let selected: number[] = [];
+let firstFrame = true;
+let playing = false;
+let pair: ViewGjk | ViewMeshPair | null = null;
+/** 0 = nothing shown; 1..N GJK steps; N+1..N+M EPA iterations (when the EPA toggle is on). */
+let stepIndex = 0;
+let lastAabbs: Float32Array = new Float32Array(0);
+/** Least time between two rebuilds of the listed contact pairs, ms (the DOM is slow). */
+const LIST_REFRESH_MS = 250;
+let listedAt = 0;
+
+const toggles = {
+  meshes: el<HTMLInputElement>("show-meshes"),
+  wire: el<HTMLInputElement>("show-wire"),
+  aabbs: el<HTMLInputElement>("show-aabbs"),
+  candidates: el<HTMLInputElement>("show-candidates"),
+  contacts: el<HTMLInputElement>("show-contacts"),
+  epa: el<HTMLInputElement>("epa-toggle"),
+};
+function applyToggles(): void {
+  bodyGroup.visible = toggles.meshes.checked;
+  wireGroup.visible = toggles.wire.checked;
+  aabbLayer.object.visible = toggles.aabbs.checked;
+  candidateLayer.object.visible = toggles.candidates.checked;
+  contactPointLayer.object.visible = toggles.contacts.checked;
+  contactNormalLayer.object.visible = toggles.contacts.checked;
+  dirty = true;
+}
+for (const t of [
+  toggles.meshes,
+  toggles.wire,
+  toggles.aabbs,
+  toggles.candidates,
+  toggles.contacts,
+]) {
+  t.addEventListener("change", applyToggles);
+}
+toggles.epa.addEventListener("change", () => {
+  const n = pair?.ok && !("kind" in pair) ? pair.steps.length : 0;
+  if (!toggles.epa.checked && stepIndex > n) stepIndex = n;
+  showStep();
+});
+
+function onReady(m: Extract<FromWorker, { type: "ready" }>): void {
+  bodies = m.bodies;
+  el("title").textContent = m.title;
+  document.title = `Collide viewer: ${m.title}`;
+  el("frame-row").hidden = m.mode !== "demo";
+  const materials = PALETTE.map(
+    (color) =>
+      new THREE.MeshLambertMaterial({
+        color,
+        transparent: true,
+        opacity: 0.35,
+        depthWrite: false,
+        side: THREE.DoubleSide,
+      }),
+  );
+  bodies.forEach((b, i) => {
+    const o = shapeViewToObject3D(b.shape, materials[i % materials.length]);
+    o.matrixAutoUpdate = true;
+    objects.push(o);
+    bodyGroup.add(o);
+    const g = new THREE.BufferGeometry();
+    g.setAttribute("position", new THREE.BufferAttribute(b.wire, 3));
+    const w = new THREE.LineSegments(g, wireMaterial);
+    wires.push(w);
+    wireGroup.add(w);
+  });
+  buildBodyList();
+  applyToggles();
+}
+
+const poseScratch = {
+  translation: { x: 0, y: 0, z: 0 },
+  rotation: { x: 0, y: 0, z: 0, w: 1 },
+};
+
+function onFrame(f: FrameMessage): void {
+  const p = f.poses;
+  for (let i = 0; i < bodies.length; i++) {
+    const k = 7 * i;
+    const t = poseScratch.translation;
+    const q = poseScratch.rotation;
+    t.x = p[k];
+    t.y = p[k + 1];
+    t.z = p[k + 2];
+    q.x = p[k + 3];
+    q.y = p[k + 4];
+    q.z = p[k + 5];
+    q.w = p[k + 6];
+    applyPose(objects[i], poseScratch);
+    applyPose(wires[i], poseScratch);
+  }
+  const a = f.aabbs;
+  lastAabbs = a;
+  aabbLayer.set(24 * bodies.length, (out) => {
+    for (let i = 0; i < bodies.length; i++) writeBox(out, 72 * i, a, 6 * i);
+  });
+  const c = f.candidates;
+  candidateLayer.set(c.length, (out) => {
+    for (let k = 0; k < c.length; k++) {
+      const i = 6 * c[k];
+      out[3 * k] = (a[i] + a[i + 3]) / 2;
+      out[3 * k + 1] = (a[i + 1] + a[i + 4]) / 2;
+      out[3 * k + 2] = (a[i + 2] + a[i + 5]) / 2;
+      if (!Number.isFinite(out[3 * k] + out[3 * k + 1] + out[3 * k + 2])) {
+        out[3 * k] = out[3 * k + 1] = out[3 * k + 2] = 0;
+      }
+    }
+  });
+  contactPointLayer.set(f.contactPoints.length / 3, (out) => out.set(f.contactPoints));
+  contactNormalLayer.set(f.contactNormals.length / 3, (out) => out.set(f.contactNormals));
+  el("contact-count").textContent = String(f.contactCount);
+  el("candidate-count").textContent = String(c.length / 2);
+  el("frame-index").textContent = String(f.frame);
+  el("step-ms").textContent = f.stepMs.toFixed(1);
+  const ev = f.events;
+  const events = el("events");
+  events.textContent = `begin ${ev.begin} · persist ${ev.persist} · end ${ev.end}`;
+  events.dataset.begin = String(ev.begin);
+  events.dataset.end = String(ev.end);
+  if (ev.log.length > 0) {
+    el("event-log").replaceChildren(
+      ...ev.log.map((line) => {
+        const li = document.createElement("li");
+        li.textContent = line;
+        return li;
+      }),
+    );
+  }
+  const now = performance.now();
+  if (now - listedAt < LIST_REFRESH_MS && !firstFrame) {
+    finishFrame(f);
+    return;
+  }
+  listedAt = now;
+  el("pairs").replaceChildren(
+    ...f.contacts.map((q) => {
+      const li = document.createElement("li");
+      li.textContent = `${bodies[q.a]?.id} – ${bodies[q.b]?.id}: ${q.distance.toFixed(4)}`;
+      return li;
+    }),
+  );
+  finishFrame(f);
+}
+
+/** The rest of a frame: selection, pair view, ray, play state, the first frame's camera. */
+function finishFrame(f: FrameMessage): void {
+  const a = f.aabbs;
+  if (f.selected.join() !== selected.join()) {
+    selected = f.selected;
+    markSelection();
+  }
+  if (f.pair !== undefined) {
+    const before = pair;
+    pair = f.pair?.ok ? f.pair : null;
+    if (!before || !pair || before.a !== pair.a || before.b !== pair.b) stepIndex = 0;
+    showPair(f.pair ?? null);
+  }
+  if (f.ray !== undefined) showRay(f.ray);
+  if (playing !== f.playing) {
+    playing = f.playing;
+    el("demo-play").textContent = playing ? "pause" : "play";
+  }
+  if (firstFrame) {
+    firstFrame = false;
+    fitCamera(a);
+    resize();
+    setStatus("drawn", `${bodies.length} bodies, stepped in a Web Worker`);
+  }
+}
+
+/** The 12 edges of the box at `a[i..i+6]` (min, max) as 24 vertices at `out[o..]`. */
+function writeBox(out: Float32Array, o: number, a: Float32Array, i: number): void {
+  const lo = [a[i], a[i + 1], a[i + 2]];
+  const hi = [a[i + 3], a[i + 4], a[i + 5]];
+  const finite = lo.every(Number.isFinite) && hi.every(Number.isFinite);
+  let k = o;
+  for (let c = 0; c < 8; c++) {
+    for (let axis = 0; axis < 3; axis++) {
+      if (c & (1 << axis)) continue;
+      for (const corner of [c, c | (1 << axis)]) {
+        for (let d = 0; d < 3; d++) {
+          out[k++] = finite ? (corner & (1 << d) ? hi[d] : lo[d]) : 0;
+        }
+      }
+    }
+  }
+}
 
 /**
- * Frames the camera on the bodies' AABBs (12 segments each), leaving out boxes more than half
- * the size of the whole (a floor), so that the bodies fill the view.
+ * Frames the camera on the bodies' AABBs, leaving out boxes more than half the size of the
+ * whole (a floor) and unbounded ones, so that the bodies fill the view.
  */
-function fitCamera(data: DebugDrawData): void {
+function fitCamera(a: Float32Array): void {
   const boxes: THREE.Box3[] = [];
-  const p = new THREE.Vector3();
-  for (let k = 0; k + BOX_STRIDE <= data.lines.length; k += BOX_STRIDE) {
-    const b = new THREE.Box3();
-    for (let i = k; i < k + BOX_STRIDE; i += 3) {
-      b.expandByPoint(p.set(data.lines[i], data.lines[i + 1], data.lines[i + 2]));
+  for (let i = 0; i + 6 <= a.length; i += 6) {
+    const b = new THREE.Box3(
+      new THREE.Vector3(a[i], a[i + 1], a[i + 2]),
+      new THREE.Vector3(a[i + 3], a[i + 4], a[i + 5]),
+    );
+    if ([a[i], a[i + 1], a[i + 2], a[i + 3], a[i + 4], a[i + 5]].every(Number.isFinite)) {
+      boxes.push(b);
     }
-    boxes.push(b);
   }
   const all = new THREE.Box3();
   for (const b of boxes) all.union(b);
   const whole = all.getSize(new THREE.Vector3()).length();
   const box = new THREE.Box3();
-  for (const b of boxes) if (b.getSize(p).length() <= 0.5 * whole) box.union(b);
+  const s = new THREE.Vector3();
+  for (const b of boxes) if (b.getSize(s).length() <= 0.5 * whole) box.union(b);
   if (box.isEmpty()) box.copy(all);
   if (box.isEmpty()) box.set(new THREE.Vector3(-1, -1, -1), new THREE.Vector3(1, 1, 1));
   const c = box.getCenter(new THREE.Vector3());
@@ -145,64 +412,50 @@ function fitCamera(data: DebugDrawData): void {
 }
 
 // ---------------------------------------------------------------------------------------------
-// state
+// selection, GJK / EPA and mesh pairs
 
-let info: ViewInfo;
-let frameIndex = 0;
-const meshes: THREE.Object3D[] = [];
-const selected: number[] = [];
-let gjk: ViewGjk | null = null;
-/** 0 = nothing shown; 1..N GJK steps; N+1..N+M EPA iterations (when the EPA toggle is on). */
-let stepIndex = 0;
-
-const toggles = {
-  meshes: el<HTMLInputElement>("show-meshes"),
-  wire: el<HTMLInputElement>("show-wire"),
-  aabbs: el<HTMLInputElement>("show-aabbs"),
-  contacts: el<HTMLInputElement>("show-contacts"),
-  epa: el<HTMLInputElement>("epa-toggle"),
-};
-
-function applyToggles(): void {
-  bodyGroup.visible = toggles.meshes.checked;
-  wire.visible = toggles.wire.checked;
-  aabbLines.visible = toggles.aabbs.checked;
-  contactLines.visible = toggles.contacts.checked;
-  contactPoints.visible = toggles.contacts.checked;
-  render();
-}
-for (const t of [toggles.meshes, toggles.wire, toggles.aabbs, toggles.contacts]) {
-  t.addEventListener("change", applyToggles);
-}
-toggles.epa.addEventListener("change", () => {
-  const n = gjk?.ok ? gjk.steps.length : 0;
-  if (!toggles.epa.checked && stepIndex > n) stepIndex = n;
-  showStep();
-});
-
-function showFrame(f: ViewFrame): void {
-  for (let i = 0; i < meshes.length; i++) {
-    const k = 7 * i;
-    applyPose(meshes[i], {
-      translation: { x: f.poses[k], y: f.poses[k + 1], z: f.poses[k + 2] },
-      rotation: { x: f.poses[k + 3], y: f.poses[k + 4], z: f.poses[k + 5], w: f.poses[k + 6] },
-    });
+function markSelection(): void {
+  const buttons = Array.from(el("bodies").querySelectorAll("button"));
+  buttons.forEach((node, k) => {
+    node.classList.toggle("selected", selected.includes(k));
+  });
+  wires.forEach((w, i) => {
+    w.material = selected.includes(i) ? selectedWireMaterial : wireMaterial;
+  });
+  if (selected.length < 2) {
+    pair = null;
+    el("pair").textContent =
+      selected.length === 1 ? `${bodies[selected[0]].id} + …` : "no pair selected";
+    showStep();
   }
-  debugDrawToLineSegments(f.shapes, wire);
-  debugDrawToLineSegments(f.aabbs, aabbLines);
-  debugDrawToLineSegments(f.contacts, contactLines);
-  debugDrawToPoints(f.contacts, 7, contactPoints);
-  el("contact-count").textContent = String(f.contactCount);
-  el("frame-index").textContent = String(f.frame);
-  const list = el("pairs");
+}
+
+function buildBodyList(): void {
+  const list = el("bodies");
   list.replaceChildren(
-    ...f.pairs.map((p) => {
+    ...bodies.map((b, i) => {
       const li = document.createElement("li");
-      li.textContent = `${p.a} – ${p.b}: ${p.distance.toFixed(4)}`;
+      const btn = document.createElement("button");
+      btn.type = "button";
+      btn.dataset.testid = `body-${b.id}`;
+      const sw = document.createElement("span");
+      sw.className = "swatch";
+      sw.style.background = `#${PALETTE[i % PALETTE.length].toString(16).padStart(6, "0")}`;
+      btn.append(sw, `${b.id} (${b.shape.type})`);
+      btn.addEventListener("click", () => {
+        const next = selected.slice();
+        const at = next.indexOf(i);
+        if (at >= 0) next.splice(at, 1);
+        else {
+          if (next.length === 2) next.shift();
+          next.push(i);
+        }
+        send({ type: "select", bodies: next });
+      });
+      li.append(btn);
       return li;
     }),
   );
-  render();
 }
 
 function fmt(v: readonly number[]): string {
@@ -213,26 +466,63 @@ function fmt(v: readonly number[]): string {
   return `(${v.map(f).join(", ")})`;
 }
 
+function showPair(view: FrameMessage["pair"]): void {
+  const pre = el("gjk-simplex");
+  if (!view) {
+    showStep();
+    return;
+  }
+  el("pair").textContent = `${view.a} + ${view.b}`;
+  if (!view.ok) {
+    pre.textContent = view.error;
+    showStep();
+    return;
+  }
+  showStep();
+}
+
 function showStep(): void {
   const stepBtn = el<HTMLButtonElement>("gjk-step");
   const resetBtn = el<HTMLButtonElement>("gjk-reset");
   const label = el("gjk-step-index");
   const pre = el("gjk-simplex");
-  const empty: DebugDrawData = { lines: [], lineColors: [], points: [], pointColors: [] };
-  if (!gjk?.ok) {
+  const setDraw = (d: DebugDrawData) => {
+    debugDrawToLineSegments(d, gjkLines);
+    debugDrawToPoints(d, 8, gjkPoints);
+    dirty = true;
+  };
+  if (pair && "kind" in pair) {
+    // A pair with a mesh: its closest triangle(s) and the contact, no GJK steps.
+    stepBtn.disabled = true;
+    resetBtn.disabled = true;
+    const t = pair.triangles.map((x) => `${x.body}: closest triangle #${x.index}`);
+    label.textContent = t.join("\n");
+    pre.dataset.count = "0";
+    pre.dataset.simplex = "[]";
+    pre.dataset.triangle = String(pair.triangles[0]?.index ?? -1);
+    pre.textContent = [
+      `distance ${pair.distance.toFixed(6)}`,
+      `normal = ${fmt(pair.normal)}`,
+      `on ${pair.a}: ${fmt(pair.pointA)}`,
+      `on ${pair.b}: ${fmt(pair.pointB)}`,
+    ].join("\n");
+    setDraw(pair.draw);
+    return;
+  }
+  if (!pair?.ok) {
     stepBtn.disabled = true;
     resetBtn.disabled = true;
     label.textContent = "step 0 / 0";
-    pre.textContent = gjk && !gjk.ok ? gjk.error : "";
+    if (!pair) pre.textContent = selected.length < 2 ? "" : pre.textContent;
     pre.dataset.count = "0";
     pre.dataset.simplex = "[]";
-    debugDrawToLineSegments(empty, gjkLines);
-    debugDrawToPoints(empty, 8, gjkPoints);
-    render();
+    setDraw(emptyDraw());
     return;
   }
+  const gjk = pair;
   const n = gjk.steps.length;
   const m = toggles.epa.checked && gjk.epa ? gjk.epa.steps.length : 0;
+  if (stepIndex > n + m) stepIndex = n + m;
   stepBtn.disabled = stepIndex >= n + m;
   resetBtn.disabled = stepIndex === 0;
   const parts: DebugDrawData[] = [];
@@ -263,60 +553,14 @@ function showStep(): void {
   if (toggles.epa.checked && gjk.epa && stepIndex <= n && stepIndex > 0) {
     parts.push(gjk.epa.steps[gjk.epa.steps.length - 1]);
   }
-  const merged: DebugDrawData = { lines: [], lineColors: [], points: [], pointColors: [] };
+  const merged = emptyDraw();
   for (const p of parts) {
     merged.lines.push(...p.lines);
     merged.lineColors.push(...p.lineColors);
     merged.points.push(...p.points);
     merged.pointColors.push(...p.pointColors);
   }
-  debugDrawToLineSegments(merged, gjkLines);
-  debugDrawToPoints(merged, 8, gjkPoints);
-  render();
-}
-
-async function loadGjk(): Promise<void> {
-  stepIndex = 0;
-  if (selected.length < 2) {
-    gjk = null;
-    el("pair").textContent =
-      selected.length === 1 ? `${info.bodies[selected[0]].id} + …` : "no pair selected";
-    showStep();
-    return;
-  }
-  const [a, b] = selected;
-  el("pair").textContent = `${info.bodies[a].id} + ${info.bodies[b].id}`;
-  gjk = await getJson<ViewGjk>(`api/gjk?a=${a}&b=${b}&frame=${frameIndex}`);
-  showStep();
-}
-
-function buildBodyList(): void {
-  const list = el("bodies");
-  list.replaceChildren(
-    ...info.bodies.map((b, i) => {
-      const li = document.createElement("li");
-      const btn = document.createElement("button");
-      btn.dataset.testid = `body-${b.id}`;
-      const sw = document.createElement("span");
-      sw.className = "swatch";
-      sw.style.background = `#${PALETTE[i % PALETTE.length].toString(16).padStart(6, "0")}`;
-      btn.append(sw, `${b.id} (${b.shape.type})`);
-      btn.addEventListener("click", () => {
-        const at = selected.indexOf(i);
-        if (at >= 0) selected.splice(at, 1);
-        else {
-          if (selected.length === 2) selected.shift();
-          selected.push(i);
-        }
-        for (const [k, node] of Array.from(list.querySelectorAll("button")).entries()) {
-          node.classList.toggle("selected", selected.includes(k));
-        }
-        void loadGjk().catch(fail);
-      });
-      li.append(btn);
-      return li;
-    }),
-  );
+  setDraw(merged);
 }
 
 el("gjk-step").addEventListener("click", () => {
@@ -329,62 +573,136 @@ el("gjk-reset").addEventListener("click", () => {
 });
 
 // ---------------------------------------------------------------------------------------------
+// the mouse: pick, drag, ray
+
+type Tool = "pick" | "drag" | "ray";
+let tool: Tool = "pick";
+for (const input of Array.from(document.querySelectorAll<HTMLInputElement>('input[name="tool"]'))) {
+  input.addEventListener("change", () => {
+    if (!input.checked) return;
+    tool = input.value as Tool;
+    controls.enabled = tool !== "drag";
+    if (tool !== "ray") send({ type: "ray-off" });
+  });
+}
+
+const raycaster = new THREE.Raycaster();
+const ndc = new THREE.Vector2();
+function mouseRay(e: PointerEvent): RayInput {
+  const r = renderer.domElement.getBoundingClientRect();
+  ndc.set(((e.clientX - r.left) / r.width) * 2 - 1, -((e.clientY - r.top) / r.height) * 2 + 1);
+  raycaster.setFromCamera(ndc, camera);
+  const o = raycaster.ray.origin;
+  const d = raycaster.ray.direction;
+  return { origin: [o.x, o.y, o.z], dir: [d.x, d.y, d.z] };
+}
+
+let down: { x: number; y: number } | null = null;
+let dragging = false;
+const canvas = renderer.domElement;
+canvas.addEventListener("pointerdown", (e) => {
+  down = { x: e.clientX, y: e.clientY };
+  if (tool === "drag") {
+    dragging = true;
+    canvas.setPointerCapture(e.pointerId);
+    send({ type: "grab", ...mouseRay(e) });
+  }
+});
+canvas.addEventListener("pointermove", (e) => {
+  if (dragging) send({ type: "drag", ...mouseRay(e) });
+  else if (tool === "ray") send({ type: "ray", ...mouseRay(e) });
+});
+canvas.addEventListener("pointerup", (e) => {
+  if (dragging) {
+    dragging = false;
+    send({ type: "release" });
+  } else if (tool === "pick" && down && Math.hypot(e.clientX - down.x, e.clientY - down.y) < 4) {
+    send({ type: "pick", ...mouseRay(e) });
+  }
+  down = null;
+});
+
+function showRay(r: FrameMessage["ray"]): void {
+  const out = el("ray");
+  if (!r) {
+    rayLayer.set(0, () => {});
+    rayHitLayer.set(0, () => {});
+    out.dataset.body = "-1";
+    out.textContent = "no ray";
+    return;
+  }
+  const [ox, oy, oz] = r.origin;
+  const [dx, dy, dz] = r.dir;
+  // A miss is drawn as far as the scene reaches: the camera's far plane.
+  const len = r.body >= 0 ? r.toi : camera.far / 2;
+  const hit = [ox + dx * len, oy + dy * len, oz + dz * len];
+  const nl = 0.06 * camera.position.distanceTo(controls.target);
+  rayLayer.set(r.body >= 0 ? 4 : 2, (o) => {
+    o.set([ox, oy, oz, hit[0], hit[1], hit[2]], 0);
+    if (r.body >= 0) {
+      const [px, py, pz] = r.point;
+      const [nx, ny, nz] = r.normal;
+      o.set([px, py, pz, px + nx * nl, py + ny * nl, pz + nz * nl], 6);
+    }
+  });
+  rayHitLayer.set(r.body >= 0 ? 1 : 0, (o) => o.set(r.point, 0));
+  out.dataset.body = String(r.body);
+  out.dataset.origin = JSON.stringify(r.origin);
+  out.dataset.dir = JSON.stringify(r.dir);
+  out.dataset.point = JSON.stringify(r.point);
+  out.dataset.normal = JSON.stringify(r.normal);
+  out.textContent =
+    r.body >= 0
+      ? `ray hits ${bodies[r.body].id} at ${fmt(r.point)}, normal ${fmt(r.normal)}`
+      : "ray misses";
+}
+
+// ---------------------------------------------------------------------------------------------
 // demo playback
 
-let playing = false;
-async function gotoFrame(i: number): Promise<void> {
-  frameIndex = ((i % info.frameCount) + info.frameCount) % info.frameCount;
-  showFrame(await getJson<ViewFrame>(`api/frame?i=${frameIndex}`));
-  if (selected.length === 2) await loadGjk();
-}
-async function playLoop(): Promise<void> {
-  while (playing) {
-    const t0 = performance.now();
-    await gotoFrame(frameIndex + 1);
-    const wait = Math.max(0, 1000 / 30 - (performance.now() - t0));
-    await new Promise((r) => setTimeout(r, wait));
-  }
-}
 el("demo-play").addEventListener("click", () => {
-  playing = !playing;
-  el("demo-play").textContent = playing ? "pause" : "play";
-  if (playing) void playLoop().catch(fail);
+  send({ type: "play", playing: !playing });
 });
-el("demo-step").addEventListener("click", () => {
-  playing = false;
-  el("demo-play").textContent = "play";
-  void gotoFrame(frameIndex + 1).catch(fail);
-});
+el("demo-step").addEventListener("click", () => send({ type: "step" }));
 
-function fail(e: unknown): void {
-  setStatus("error", e instanceof Error ? e.message : String(e));
-}
+worker.onmessage = (e: MessageEvent<FromWorker>) => {
+  const m = e.data;
+  try {
+    if (m.type === "ready") onReady(m);
+    else if (m.type === "frame") pendingFrame = m;
+    else fail(new Error(m.message));
+  } catch (err) {
+    fail(err);
+  }
+};
+worker.onerror = (e) => fail(new Error(e.message || "the worker failed"));
+
+/**
+ * Hooks for tests and the console: the latest AABBs (min, max per body), and the page
+ * coordinates of the centre of body `i`'s AABB (where to point the mouse at it).
+ */
+const hooks = window as unknown as {
+  __collideAabbs: () => number[];
+  __collideProject: (i: number) => [number, number];
+};
+hooks.__collideAabbs = () => Array.from(lastAabbs);
+hooks.__collideProject = (i) => {
+  const a = lastAabbs;
+  const v = new THREE.Vector3(
+    (a[6 * i] + a[6 * i + 3]) / 2,
+    (a[6 * i + 1] + a[6 * i + 4]) / 2,
+    (a[6 * i + 2] + a[6 * i + 5]) / 2,
+  ).project(camera);
+  const r = renderer.domElement.getBoundingClientRect();
+  return [r.left + ((v.x + 1) / 2) * r.width, r.top + ((1 - v.y) / 2) * r.height];
+};
 
 async function main(): Promise<void> {
-  info = await getJson<ViewInfo>("api/info");
-  el("title").textContent = info.title;
-  document.title = `Collide viewer: ${info.title}`;
-  el("frame-count").textContent = String(info.frameCount);
-  el("frame-row").hidden = info.mode !== "demo";
-  info.bodies.forEach((b, i) => {
-    const material = new THREE.MeshStandardMaterial({
-      color: PALETTE[i % PALETTE.length],
-      transparent: true,
-      opacity: 0.35,
-      depthWrite: false,
-      side: THREE.DoubleSide,
-    });
-    const o = shapeViewToObject3D(b.shape, material);
-    meshes.push(o);
-    bodyGroup.add(o);
-  });
-  buildBodyList();
-  const f = await getJson<ViewFrame>("api/frame?i=0");
-  fitCamera(f.aabbs);
   resize();
-  showFrame(f);
-  showStep();
-  setStatus("drawn", `${info.bodies.length} bodies, ${info.frameCount} frame(s)`);
+  animate();
+  const r = await fetch("api/scene");
+  if (!r.ok) throw new Error(`api/scene: HTTP ${r.status}`);
+  send({ type: "init", scene: await r.json() });
 }
 
 main().catch(fail);

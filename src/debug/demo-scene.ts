@@ -2,12 +2,27 @@
  * The demo scene of `collide demo` and `collide view --demo`: the Stanford bunny as a triangle
  * mesh, the bunny as its convex hull and as four convex pieces, a rotated box platform, and a
  * seeded crowd of spheres, boxes, capsules, cylinders and small hulls that move through them.
+ * The model comes in as arrays ({@link DemoModel}), so the scene runs anywhere: the command
+ * passes `loadBunny()` (src/models, Node), the viewer's Web Worker the arrays its server sent.
  *
- * The response is deliberately simple — it shows the contacts' quality, not a physics engine:
- * each frame the world is stepped and every penetrating body is pushed out along the contact
- * normal by the depth (half each when both move) and its velocity reflected about the normal
- * (moving bodies of equal mass exchange their normal velocities). A few relaxation passes per
- * frame settle stacked contacts, and the deepest penetration left at the end is reported.
+ * The response is deliberately simple — it shows the contacts' quality, not a physics engine.
+ * Each frame moves the crowd by its velocity, then runs up to {@link DEMO_RELAXATION_PASSES}
+ * relaxation passes (step the world, push every penetrating moving body out along the contact
+ * normal by the depth, half each when both move); the loop ends early once no pair with a
+ * moving body is deeper than {@link DEMO_RELAXATION_TOLERANCE}. Pairs of two static bodies (the
+ * bunny's overlapping convex pieces) never count: nothing can move them apart.
+ *
+ * Two modes. Without gravity the crowd drifts at constant speed, reflecting its velocity about
+ * each contact normal (moving bodies of equal mass exchange their normal velocities) and at the
+ * walls of its region. With gravity (`gravity: true`) the crowd starts at rest above the scene
+ * and falls; the first pass of a frame applies the velocity response of the reference texts
+ * (Ericson 2005, §5.x's sphere–plane example; Millington, *Game Physics Engine Development*,
+ * ch. 7: an impulse along the normal with a restitution coefficient, position correction by
+ * projection): the normal closing speed is reversed and scaled by {@link DEMO_RESTITUTION}
+ * (zero below {@link DEMO_RESTING_SPEED}, so resting bodies do not jitter) and the tangential
+ * speed is damped by {@link DEMO_FRICTION_KEEP} per frame of contact (and removed below the
+ * resting speed, as static friction would hold it); bodies come to rest on the
+ * platform, the bunny and each other. Bodies do not rotate.
  */
 import { LINEAR_SLOP } from "../constants.js";
 import type { Isometry } from "../math/isometry.js";
@@ -17,7 +32,6 @@ import * as quat from "../math/quat.js";
 import { makeRandom, type Random, uniform } from "../math/random.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { loadBunny } from "../node.js";
 import { makeCapsule } from "../shapes/capsule.js";
 import { makeConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import { makeCuboid } from "../shapes/cuboid.js";
@@ -29,12 +43,22 @@ import { makeWorldContact } from "../world/contact-cache.js";
 import type { BodyHandle } from "../world/handles.js";
 import { CollisionWorld } from "../world/index.js";
 
+/** The model of the demo: packed xyz vertex positions and vertex index triples (the bunny). */
+export interface DemoModel {
+  positions: Float64Array;
+  cells: Uint32Array;
+}
+
 /** Options of the demo scene. */
 export interface DemoSceneOptions {
+  /** The model shown as a mesh, a hull and four hull pieces (`loadBunny()` on Node). */
+  model: DemoModel;
   /** Moving bodies. @default 2000 */
   bodies: number;
   /** Seed of the crowd. @default 1 */
   seed: number;
+  /** Let the crowd fall under gravity and come to rest (see the module docs). @default false */
+  gravity: boolean;
 }
 
 /**
@@ -46,8 +70,30 @@ export const DEMO_PENETRATION_TOLERANCE = 2 * LINEAR_SLOP;
 /** Frame time step of the demo, seconds. */
 export const DEMO_TIME_STEP = 1 / 60;
 
-/** Relaxation passes (step + push out) per frame. */
-const RELAXATION_PASSES = 3;
+/** Most relaxation passes (step + push out) per frame. @default 3 */
+export const DEMO_RELAXATION_PASSES = 3;
+
+/**
+ * A frame's relaxation ends early once no pair with a moving body is deeper than this, scene
+ * units: Box2D's linear slop (a penetration that is numerically significant, visually not).
+ */
+export const DEMO_RELAXATION_TOLERANCE = LINEAR_SLOP;
+
+/** Gravity of the `gravity` mode along −y, scene units per second squared (Earth's, in metres). */
+export const DEMO_GRAVITY = 9.81;
+
+/** Fraction of the normal closing speed a body bounces back with (`gravity` mode). @default 0.35 */
+export const DEMO_RESTITUTION = 0.35;
+
+/**
+ * Closing speeds below this do not bounce (`gravity` mode), scene units per second: one frame of
+ * gravity's speed gain times ten, so that a resting body's per-frame sag is absorbed, not
+ * reflected (Box2D's restitution threshold plays the same part).
+ */
+export const DEMO_RESTING_SPEED = (10 * DEMO_GRAVITY) / 60;
+
+/** Fraction of the tangential speed kept per frame in contact (`gravity` mode; a crude friction). */
+export const DEMO_FRICTION_KEEP = 0.85;
 
 /** Half extents of the region the crowd moves in (walls reflect the centres). */
 const REGION_MIN = vec3.create(-24, 0.2, -9);
@@ -68,8 +114,13 @@ export interface DemoFrameStats {
   broadMs: number;
   narrowMs: number;
   totalMs: number;
-  /** Deepest penetration after the frame's relaxation, scene units. */
+  /**
+   * Deepest penetration of a pair with a moving body at the frame's last relaxation pass
+   * (before its push), scene units; static pairs never count.
+   */
   maxPenetration: number;
+  /** Relaxation passes the frame ran, 1 to {@link DEMO_RELAXATION_PASSES}. */
+  passes: number;
 }
 
 /** A rotation by `angle` radians about unit `axis` (scene set-up only). */
@@ -151,12 +202,17 @@ export class DemoScene {
   private readonly dynamic = new Set<number>();
   private readonly pose = iso.identity();
   private readonly push = new Map<number, Vec3>();
+  /** True in the `gravity` mode. */
+  readonly gravity: boolean;
+  /** A body held in place by the caller (the viewer's drag), or −1. */
+  private held = -1;
 
-  constructor(options: Partial<DemoSceneOptions> = {}) {
+  constructor(options: Partial<DemoSceneOptions> & { model: DemoModel }) {
     const n = options.bodies ?? 2000;
     const rng = makeRandom(options.seed ?? 1);
+    this.gravity = options.gravity === true;
     this.world = new CollisionWorld({ broadphase: "tree", profile: true });
-    const bunny = loadBunny();
+    const bunny = options.model;
     const addStatic = (name: string, shape: Shape, pose: Isometry) => {
       const handle = this.world.addBody({ shape, pose, userData: name });
       this.bodies.push({ handle, name, shape, dynamic: false });
@@ -201,7 +257,8 @@ export class DemoScene {
       const speed = uniform(rng, 1, 4);
       const d = vec3.create(rng() - 0.5, rng() - 0.5, rng() - 0.5);
       if (vec3.normalize(d, d) === 0) vec3.set(d, 1, 0, 0);
-      this.velocity.set(handle, vec3.scale(d, d, speed));
+      // Under gravity the crowd starts at rest and falls (the same seed draws the same places).
+      this.velocity.set(handle, this.gravity ? vec3.create() : vec3.scale(d, d, speed));
       i++;
     }
   }
@@ -211,20 +268,54 @@ export class DemoScene {
     return this.dynamic.size;
   }
 
+  /** out = the velocity of body `handle`, scene units per second (zero for a static body). */
+  velocityOf(handle: BodyHandle, out: Vec3 = vec3.create()): Vec3 {
+    const v = this.velocity.get(handle);
+    return v ? vec3.copy(out, v) : vec3.set(out, 0, 0, 0);
+  }
+
+  /** True when body `handle` moves (part of the crowd). */
+  isMoving(handle: BodyHandle): boolean {
+    return this.dynamic.has(handle);
+  }
+
   /**
-   * Advances one frame: moves the crowd by its velocity (reflecting at the region's walls), then
-   * steps the world and pushes penetrating bodies out, a few relaxation passes.
+   * Holds body `handle` where the caller puts it (with `world.setPose`): it no longer moves by
+   * itself nor is pushed, and others are pushed out of it as out of a static body. `null`
+   * releases it, at rest. The viewer's drag uses this.
+   */
+  hold(handle: BodyHandle | null): void {
+    if (this.held >= 0) {
+      const v = this.velocity.get(this.held);
+      if (v) vec3.set(v, 0, 0, 0);
+    }
+    this.held = handle === null ? -1 : handle;
+  }
+
+  /** True when body `h` is moved by the scene (a crowd body that is not held). */
+  private moves(h: number): boolean {
+    return h !== this.held && this.dynamic.has(h);
+  }
+
+  /**
+   * Advances one frame: moves the crowd by its velocity (with gravity, accelerated first;
+   * reflected at the region's walls), then steps the world and pushes penetrating bodies out,
+   * up to {@link DEMO_RELAXATION_PASSES} relaxation passes (see the module docs).
    */
   frame(): DemoFrameStats {
     const t0 = performance.now();
     const w = this.world;
     for (const h of this.dynamic) {
+      if (h === this.held) continue;
       const handle = h as BodyHandle;
       const v = this.velocity.get(h) as Vec3;
+      if (this.gravity) v.y -= DEMO_GRAVITY * DEMO_TIME_STEP;
       w.getPose(handle, this.pose);
       const t = this.pose.translation;
       vec3.addScaled(t, t, v, DEMO_TIME_STEP);
       for (const axis of ["x", "y", "z"] as const) {
+        // Under gravity the platform is the floor: only the side walls reflect.
+        if (this.gravity && axis === "y") continue;
         if (t[axis] < REGION_MIN[axis] && v[axis] < 0) v[axis] = -v[axis];
         if (t[axis] > REGION_MAX[axis] && v[axis] > 0) v[axis] = -v[axis];
       }
@@ -235,8 +326,10 @@ export class DemoScene {
     let candidates = 0;
     let contacts = 0;
     let maxPenetration = 0;
-    for (let pass = 0; pass < RELAXATION_PASSES; pass++) {
+    let passes = 0;
+    for (let pass = 0; pass < DEMO_RELAXATION_PASSES; pass++) {
       w.step();
+      passes++;
       const s = w.stats;
       broad += s.broadPhaseMs;
       narrow += s.narrowPhaseMs;
@@ -245,9 +338,10 @@ export class DemoScene {
         contacts = s.contactPairs;
       }
       maxPenetration = this.resolve(pass === 0);
-      if (maxPenetration === 0) break;
+      if (maxPenetration <= DEMO_RELAXATION_TOLERANCE) break;
     }
     return {
+      passes,
       candidatePairs: candidates,
       contactPairs: contacts,
       broadMs: broad,
@@ -258,8 +352,9 @@ export class DemoScene {
   }
 
   /**
-   * Pushes every penetrating moving body out of what it touches (and reflects its velocity on
-   * the first pass of a frame). Returns the deepest penetration found before pushing.
+   * Pushes every penetrating moving body out of what it touches (and responds with its velocity
+   * on the first pass of a frame). Returns the deepest penetration found before pushing among
+   * the pairs with a moving body.
    */
   private resolve(reflect: boolean): number {
     const w = this.world;
@@ -271,15 +366,19 @@ export class DemoScene {
       w.readContact(i, c);
       const depth = -c.distance;
       if (!(depth > 0)) continue;
-      deepest = Math.max(deepest, depth);
       const n = c.manifold.normal;
-      const da = this.dynamic.has(c.a);
-      const db = this.dynamic.has(c.b);
+      const da = this.moves(c.a);
+      const db = this.moves(c.b);
       if (!da && !db) continue;
+      deepest = Math.max(deepest, depth);
       const share = da && db ? 0.5 : 1;
       if (da) this.addPush(c.a, n, -depth * share);
       if (db) this.addPush(c.b, n, depth * share);
       if (!reflect) continue;
+      if (this.gravity) {
+        this.respondGravity(da ? c.a : -1, db ? c.b : -1, n);
+        continue;
+      }
       const va = da ? (this.velocity.get(c.a) as Vec3) : null;
       const vb = db ? (this.velocity.get(c.b) as Vec3) : null;
       const an = va ? vec3.dot(va, n) : 0;
@@ -304,6 +403,40 @@ export class DemoScene {
   }
 
   private readonly contactScratch = makeWorldContact();
+  private readonly relative = vec3.create();
+  private readonly tangent = vec3.create();
+
+  /**
+   * The `gravity` mode's velocity response of one contact with unit normal `n` from a toward b
+   * (`a` or `b` is −1 when that side does not move): the relative normal closing speed is
+   * reversed times {@link DEMO_RESTITUTION} (zero below {@link DEMO_RESTING_SPEED}), split by
+   * equal masses; the tangential relative speed is damped by {@link DEMO_FRICTION_KEEP}.
+   */
+  private respondGravity(a: number, b: number, n: Vec3): void {
+    const va = a >= 0 ? (this.velocity.get(a) as Vec3) : null;
+    const vb = b >= 0 ? (this.velocity.get(b) as Vec3) : null;
+    const rel = this.relative;
+    vec3.set(rel, 0, 0, 0);
+    if (vb) vec3.add(rel, rel, vb);
+    if (va) vec3.sub(rel, rel, va);
+    const vn = vec3.dot(rel, n); // < 0: b closes on a
+    if (vn >= 0) return;
+    const bounce = -vn > DEMO_RESTING_SPEED ? DEMO_RESTITUTION : 0;
+    const dn = -(1 + bounce) * vn; // change of the relative normal speed
+    vec3.addScaled(this.tangent, rel, n, -vn);
+    // Fraction of the tangential speed removed: all of it below the resting speed (the body
+    // sticks, as static friction holds it), else the per-frame damping.
+    const dt = vec3.length(this.tangent) < DEMO_RESTING_SPEED ? 1 : 1 - DEMO_FRICTION_KEEP;
+    const share = va && vb ? 0.5 : 1;
+    if (vb) {
+      vec3.addScaled(vb, vb, n, dn * share);
+      vec3.addScaled(vb, vb, this.tangent, -dt * share);
+    }
+    if (va) {
+      vec3.addScaled(va, va, n, -dn * share);
+      vec3.addScaled(va, va, this.tangent, dt * share);
+    }
+  }
 
   /** Accumulates the largest push per axis direction (so that two contacts don't double it). */
   private addPush(h: number, n: Vec3, amount: number): void {
@@ -315,7 +448,7 @@ export class DemoScene {
     vec3.addScaled(p, p, n, amount);
   }
 
-  /** The deepest penetration between any two bodies now (a fresh step), scene units. */
+  /** The deepest penetration of a pair with a moving body now (a fresh step), scene units. */
   measurePenetration(): number {
     const w = this.world;
     w.step();
@@ -323,7 +456,7 @@ export class DemoScene {
     const c = this.contactScratch;
     for (let i = 0; i < w.contactCount; i++) {
       w.readContact(i, c);
-      if (!this.dynamic.has(c.a) && !this.dynamic.has(c.b)) continue;
+      if (!this.moves(c.a) && !this.moves(c.b)) continue;
       deepest = Math.max(deepest, -c.distance);
     }
     return deepest;

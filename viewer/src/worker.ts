@@ -1,0 +1,429 @@
+/**
+ * The viewer's Web Worker: it owns the Collide world (a scene's bodies, or the demo scene of
+ * src/debug/demo-scene.ts) and steps it in the browser, 60 times a second while playing and
+ * whenever the page moves a body; after each step it posts the poses, AABBs, contacts, candidate
+ * pairs and events as typed arrays (protocol.ts). Mouse rays from the page are answered with
+ * Collide's world ray cast (picking, dragging, the ray tool).
+ */
+import { DebugDraw } from "../../src/debug/draw.js";
+import { drawShape } from "../../src/debug/shapes.js";
+import {
+  aabb,
+  aabbOfShape,
+  type BodyHandle,
+  buildViewGjk,
+  buildViewMeshPair,
+  CollisionWorld,
+  castRayClosest,
+  DemoScene,
+  type Isometry,
+  isometry,
+  isTraceable,
+  makeWorldContact,
+  poseFromTransfer,
+  type SceneTransfer,
+  type Shape,
+  ShapeType,
+  sceneSize,
+  shapeFromTransfer,
+  shapeView,
+  type Vec3,
+  vec3,
+} from "./collide.js";
+import {
+  type BodyInfo,
+  type FrameMessage,
+  type FromWorker,
+  LISTED_CONTACTS,
+  type RayInput,
+  type RayReport,
+  type ToWorker,
+} from "./protocol.js";
+
+/** Frames per second of the demo's motion (its time step is 1/60 s). */
+const TICK_HZ = 60;
+/** Least time between two recomputations of the selected pair's view while it moves, ms. */
+const PAIR_REFRESH_MS = 200;
+/** Length of the drawn contact normals relative to the scene's size (unitless). */
+const NORMAL_LENGTH_FRACTION = 0.03;
+/** Begin/end events listed by name per frame. */
+const LISTED_EVENTS = 8;
+
+interface Body {
+  id: string;
+  shape: Shape;
+  handle: BodyHandle;
+  moving: boolean;
+}
+
+let world: CollisionWorld | null = null;
+let demo: DemoScene | null = null;
+let bodies: Body[] = [];
+const indexOf = new Map<number, number>();
+let normalLength = 0.1;
+let playing = false;
+let frame = 0;
+let needsStep = false;
+let needsPost = false;
+let selected: number[] = [];
+let pairDirty = false;
+let pairAt = 0;
+let rayIn: RayInput | null = null;
+let grab: { i: number; offset: Vec3; planePoint: Vec3; planeNormal: Vec3 } | null = null;
+let lastStepMs = 0;
+/** A posted frame the page has not drawn yet: the next one waits (the page acks each). */
+let awaitingAck = false;
+
+const post = (m: FromWorker, transfer: Transferable[] = []) =>
+  (self as unknown as Worker).postMessage(m, transfer);
+
+function init(scene: SceneTransfer): void {
+  if (scene.mode === "demo") {
+    const d = scene.demo;
+    demo = new DemoScene({
+      model: {
+        positions: Float64Array.from(d.model.positions),
+        cells: Uint32Array.from(d.model.cells),
+      },
+      bodies: d.bodies,
+      seed: d.seed,
+      gravity: d.gravity,
+    });
+    world = demo.world;
+    bodies = demo.bodies.map((b) => ({
+      id: b.name,
+      shape: b.shape,
+      handle: b.handle,
+      moving: b.dynamic,
+    }));
+  } else {
+    const w = new CollisionWorld({ broadphase: "tree" });
+    world = w;
+    bodies = scene.bodies.map((b, i) => {
+      const shape = shapeFromTransfer(b.shape, `bodies[${i}].shape`);
+      const handle = w.addBody({
+        shape,
+        pose: poseFromTransfer(b.pose),
+        layer: b.layer,
+        mask: b.mask,
+      });
+      return { id: b.id, shape, handle, moving: false };
+    });
+  }
+  indexOf.clear();
+  bodies.forEach((b, i) => {
+    indexOf.set(b.handle, i);
+  });
+  const w = world;
+  normalLength =
+    NORMAL_LENGTH_FRACTION *
+    sceneSize(
+      bodies,
+      bodies.map((b) => w.getPose(b.handle)),
+    );
+  const dd = new DebugDraw();
+  const infos: BodyInfo[] = bodies.map((b) => {
+    dd.clear();
+    drawShape(dd, b.shape, isometry.identity());
+    return {
+      id: b.id,
+      shape: shapeView(b.shape),
+      moving: b.moving,
+      wire: Float32Array.from(dd.linePositions),
+    };
+  });
+  post(
+    { type: "ready", title: scene.title, mode: scene.mode, bodies: infos },
+    infos.map((b) => b.wire.buffer),
+  );
+  needsStep = true;
+  needsPost = true;
+}
+
+const pose = isometry.identity();
+const box = aabb.empty();
+const wc = makeWorldContact();
+const mid = vec3.create();
+const rayOrigin = vec3.create();
+const rayDir = vec3.create();
+const candidates: BodyHandle[] = [];
+
+function setRay(r: RayInput): void {
+  vec3.set(rayOrigin, r.origin[0], r.origin[1], r.origin[2]);
+  vec3.set(rayDir, r.dir[0], r.dir[1], r.dir[2]);
+}
+
+/** The closest body on the ray, or null. */
+function castRay(r: RayInput) {
+  setRay(r);
+  if (!world || vec3.length(rayDir) === 0) return null;
+  return castRayClosest(world, rayOrigin, rayDir);
+}
+
+function rayReport(r: RayInput): RayReport {
+  const hit = castRay(r);
+  if (!hit)
+    return { origin: r.origin, dir: r.dir, body: -1, toi: 0, point: [0, 0, 0], normal: [0, 0, 0] };
+  return {
+    origin: r.origin,
+    dir: r.dir,
+    body: indexOf.get(hit.handle) ?? -1,
+    toi: hit.toi,
+    point: [hit.point.x, hit.point.y, hit.point.z],
+    normal: [hit.normal.x, hit.normal.y, hit.normal.z],
+  };
+}
+
+function pairView(): FrameMessage["pair"] {
+  if (!world || selected.length < 2) return null;
+  const w = world;
+  const [a, b] = selected;
+  const poses: Isometry[] = [];
+  poses[a] = w.getPose(bodies[a].handle);
+  poses[b] = w.getPose(bodies[b].handle);
+  const A = bodies[a];
+  const B = bodies[b];
+  try {
+    if (isTraceable(A.shape) && isTraceable(B.shape)) return buildViewGjk(bodies, poses, a, b);
+    if (A.shape.type === ShapeType.TriangleMesh || B.shape.type === ShapeType.TriangleMesh) {
+      return buildViewMeshPair(bodies, poses, a, b);
+    }
+    return buildViewGjk(bodies, poses, a, b);
+  } catch (e) {
+    return { ok: false, a: A.id, b: B.id, error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+function makeFrame(): FrameMessage {
+  const w = world as CollisionWorld;
+  const n = bodies.length;
+  const poses = new Float64Array(7 * n);
+  const aabbs = new Float32Array(6 * n);
+  for (let i = 0; i < n; i++) {
+    const b = bodies[i];
+    w.getPose(b.handle, pose);
+    const t = pose.translation;
+    const q = pose.rotation;
+    poses.set([t.x, t.y, t.z, q.x, q.y, q.z, q.w], 7 * i);
+    aabbOfShape(box, b.shape, pose);
+    aabbs.set([box.min.x, box.min.y, box.min.z, box.max.x, box.max.y, box.max.z], 6 * i);
+  }
+  let pointCount = 0;
+  const count = w.contactCount;
+  for (let i = 0; i < count; i++) pointCount += w.readContact(i, wc).manifold.count;
+  const contactPoints = new Float32Array(6 * pointCount);
+  const contactNormals = new Float32Array(6 * pointCount);
+  const listed: FrameMessage["contacts"] = [];
+  let k = 0;
+  for (let i = 0; i < count; i++) {
+    w.readContact(i, wc);
+    const m = wc.manifold;
+    if (listed.length < LISTED_CONTACTS) {
+      listed.push({
+        a: indexOf.get(wc.a) ?? -1,
+        b: indexOf.get(wc.b) ?? -1,
+        distance: wc.distance,
+      });
+    }
+    for (let p = 0; p < m.count; p++) {
+      const pa = m.points[p].pointA;
+      const pb = m.points[p].pointB;
+      contactPoints.set([pa.x, pa.y, pa.z, pb.x, pb.y, pb.z], 6 * k);
+      vec3.lerp(mid, pa, pb, 0.5);
+      contactNormals.set(
+        [
+          mid.x,
+          mid.y,
+          mid.z,
+          mid.x + normalLength * m.normal.x,
+          mid.y + normalLength * m.normal.y,
+          mid.z + normalLength * m.normal.z,
+        ],
+        6 * k,
+      );
+      k++;
+    }
+  }
+  candidates.length = 0;
+  w.candidatePairs(candidates);
+  const cand = new Int32Array(candidates.length);
+  for (let i = 0; i < candidates.length; i++) cand[i] = indexOf.get(candidates[i]) ?? -1;
+  const ev = w.events();
+  const log: string[] = [];
+  for (const [name, list] of [
+    ["begin", ev.begin],
+    ["end", ev.end],
+  ] as const) {
+    for (let i = 0; i < list.count && log.length < LISTED_EVENTS; i++) {
+      const a = bodies[indexOf.get(list.a(i)) ?? 0]?.id;
+      const b = bodies[indexOf.get(list.b(i)) ?? 0]?.id;
+      log.push(`${name}: ${a} – ${b}`);
+    }
+  }
+  return {
+    type: "frame",
+    frame,
+    playing,
+    poses,
+    aabbs,
+    contactPoints,
+    contactNormals,
+    candidates: cand,
+    contactCount: count,
+    contacts: listed,
+    events: { begin: ev.begin.count, persist: ev.persist.count, end: ev.end.count, log },
+    stepMs: lastStepMs,
+    dragging: grab ? grab.i : -1,
+    selected: selected.slice(),
+  };
+}
+
+function tick(): void {
+  if (!world) return;
+  const t0 = performance.now();
+  let stepped = false;
+  if (playing && demo) {
+    demo.frame();
+    frame++;
+    stepped = true;
+  } else if (needsStep) {
+    world.step();
+    stepped = true;
+  }
+  if (stepped) lastStepMs = performance.now() - t0;
+  needsStep = false;
+  if (stepped) needsPost = true;
+  // Backpressure: while the page has not drawn the last frame, keep stepping, post later.
+  if (!needsPost || awaitingAck) return;
+  needsPost = false;
+  awaitingAck = true;
+  const msg = makeFrame();
+  const now = performance.now();
+  const moved = selected.some((i) => bodies[i].moving || grab?.i === i);
+  if (pairDirty || (moved && now - pairAt > PAIR_REFRESH_MS)) {
+    msg.pair = pairView();
+    pairDirty = false;
+    pairAt = now;
+  }
+  if (rayIn) msg.ray = rayReport(rayIn);
+  post(msg, [
+    msg.poses.buffer,
+    msg.aabbs.buffer,
+    msg.contactPoints.buffer,
+    msg.contactNormals.buffer,
+    msg.candidates.buffer,
+  ]);
+}
+
+const grabPose = isometry.identity();
+const target = vec3.create();
+
+function onMessage(m: ToWorker): void {
+  switch (m.type) {
+    case "ack":
+      awaitingAck = false;
+      break;
+    case "init":
+      init(m.scene);
+      break;
+    case "play":
+      playing = m.playing && demo !== null;
+      needsPost = true;
+      break;
+    case "step":
+      if (demo) {
+        demo.frame();
+        frame++;
+      }
+      playing = false;
+      needsStep = !demo;
+      needsPost = true;
+      break;
+    case "grab": {
+      const hit = castRay(m);
+      if (!hit || !world) break;
+      const i = indexOf.get(hit.handle) ?? -1;
+      if (i < 0) break;
+      world.getPose(bodies[i].handle, grabPose);
+      const offset = vec3.sub(vec3.create(), grabPose.translation, hit.point);
+      grab = {
+        i,
+        offset,
+        planePoint: vec3.clone(hit.point),
+        planeNormal: vec3.negate(vec3.create(), rayDir),
+      };
+      vec3.normalize(grab.planeNormal, grab.planeNormal);
+      demo?.hold(bodies[i].handle);
+      needsPost = true;
+      break;
+    }
+    case "drag": {
+      if (!grab || !world) break;
+      setRay(m);
+      const denom = vec3.dot(rayDir, grab.planeNormal);
+      if (Math.abs(denom) < 1e-9) break;
+      const t = vec3.dot(vec3.sub(target, grab.planePoint, rayOrigin), grab.planeNormal) / denom;
+      if (!(t > 0)) break;
+      vec3.addScaled(target, rayOrigin, rayDir, t);
+      const h = bodies[grab.i].handle;
+      world.getPose(h, grabPose);
+      vec3.add(grabPose.translation, target, grab.offset);
+      world.setPose(h, grabPose);
+      needsStep = true;
+      break;
+    }
+    case "release":
+      grab = null;
+      demo?.hold(null);
+      needsPost = true;
+      break;
+    case "ray":
+      rayIn = { origin: m.origin, dir: m.dir };
+      needsPost = true;
+      break;
+    case "ray-off":
+      rayIn = null;
+      needsPost = true;
+      break;
+    case "pick": {
+      const hit = castRay(m);
+      const i = hit ? (indexOf.get(hit.handle) ?? -1) : -1;
+      if (i >= 0) {
+        const at = selected.indexOf(i);
+        if (at >= 0) selected.splice(at, 1);
+        else {
+          if (selected.length === 2) selected.shift();
+          selected.push(i);
+        }
+        pairDirty = true;
+      }
+      needsPost = true;
+      break;
+    }
+    case "select":
+      selected = m.bodies
+        .filter((i) => Number.isInteger(i) && i >= 0 && i < bodies.length)
+        .slice(-2);
+      pairDirty = true;
+      needsPost = true;
+      break;
+  }
+}
+
+self.onmessage = (e: MessageEvent<ToWorker>) => {
+  try {
+    onMessage(e.data);
+    tick();
+  } catch (err) {
+    post({ type: "error", message: err instanceof Error ? err.message : String(err) });
+  }
+};
+
+setInterval(() => {
+  try {
+    tick();
+  } catch (err) {
+    playing = false;
+    post({ type: "error", message: err instanceof Error ? err.message : String(err) });
+  }
+}, 1000 / TICK_HZ);
