@@ -26,7 +26,6 @@ import type { Cuboid } from "../shapes/cuboid.js";
 import type { Cylinder } from "../shapes/cylinder.js";
 import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
-import type { Sphere } from "../shapes/sphere.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import { checkVec3 } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg } from "./frames.js";

@@ -1178,7 +1178,7 @@ export class CollisionWorld {
     }
     const h = packHandle(slot, b.generation[slot]);
     if (h === this.qExcludeOne) return false;
-    if (this.qExcludeList !== null && this.qExcludeList.includes(h)) return false;
+    if (this.qExcludeList?.includes(h)) return false;
     if (this.qExcludeSet?.has(h)) return false;
     return this.qPredicate === null || Boolean(this.qPredicate(h));
   }
