@@ -42,6 +42,7 @@
 import { type BroadPhase, checkRay } from "../broadphase/broad-phase.js";
 import { BruteForceBroadPhase } from "../broadphase/brute-force.js";
 import { DynamicTree } from "../broadphase/dynamic-tree.js";
+import { LooseOctree } from "../broadphase/loose-octree.js";
 import { PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
 import { QueryBvh } from "../broadphase/query-bvh.js";
 import { SpatialHash } from "../broadphase/spatial-hash.js";
@@ -99,13 +100,13 @@ import { NARROW_NONE, NARROW_RECORD_STRIDE, NARROW_SENSOR, narrowPair } from "./
 import { checkFilterBits, checkShape, checkWorldPose } from "./validate.js";
 
 /** The broad phases a world can use, by name. */
-export type WorldBroadPhase = "brute" | "sap" | "grid" | "tree";
+export type WorldBroadPhase = "brute" | "sap" | "grid" | "tree" | "octree";
 
 /** Settings of a {@link CollisionWorld}. */
 export interface CollisionWorldOptions {
   /**
    * The broad phase: `"brute"` (all pairs, the oracle), `"sap"` (sweep and prune), `"grid"`
-   * (spatial hash) or `"tree"` (dynamic AABB tree). Changes the speed, never the result. The
+   * (spatial hash), `"tree"` (dynamic AABB tree) or `"octree"` (loose octree). Changes the speed, never the result. The
    * tree is the default because it copes with any mix of sizes; on scenes of similar-sized
    * bodies the grid was fastest in bench/world.ts.
    * @default "tree"
@@ -319,8 +320,14 @@ function makeBroadPhase(name: WorldBroadPhase, margin: number): BroadPhase {
       return new SpatialHash();
     case "tree":
       return new DynamicTree({ margin });
+    case "octree":
+      return new LooseOctree();
   }
-  return invalidValue("options.broadphase", name, 'must be "brute", "sap", "grid" or "tree"');
+  return invalidValue(
+    "options.broadphase",
+    name,
+    'must be "brute", "sap", "grid", "tree" or "octree"',
+  );
 }
 
 /**

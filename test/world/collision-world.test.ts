@@ -30,7 +30,7 @@ import {
   type WorldContact,
 } from "../../src/world/index.js";
 
-const BROAD_PHASES: WorldBroadPhase[] = ["brute", "sap", "grid", "tree"];
+const BROAD_PHASES: WorldBroadPhase[] = ["brute", "sap", "grid", "tree", "octree"];
 
 function pose(x: number, y: number, z: number, q?: Quat): Isometry {
   return iso.create({ x, y, z }, q);
