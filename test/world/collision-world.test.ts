@@ -615,7 +615,7 @@ describe("CollisionWorld handles and bad input", () => {
     expectCollideError(() => w.setFilter(h, 1.5, 1), "layer");
     expectCollideError(() => new CollisionWorld({ prediction: -1 }), "options.prediction");
     expectCollideError(
-      () => new CollisionWorld({ broadphase: "octree" as WorldBroadPhase }),
+      () => new CollisionWorld({ broadphase: "kdtree" as WorldBroadPhase }),
       "options.broadphase",
     );
     expect(worldState(w)).toBe(before);
