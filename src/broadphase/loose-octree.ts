@@ -173,6 +173,14 @@ export class LooseOctree implements BroadPhase {
         const y1 = Math.floor(box[o + 4] / s + 0.5);
         const z0 = this.planar ? 0 : Math.ceil(box[o + 2] / s - 1.5);
         const z1 = this.planar ? 0 : Math.floor(box[o + 5] / s + 0.5);
+        // A sparse level (fewer objects than cells to look up) is scanned instead.
+        const spanned = (x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1);
+        if (k > ka && (this.levelCount.get(k) ?? 0) <= spanned) {
+          for (const b of this.byLevel.get(k) ?? []) {
+            if (boxesOverlap(box, o, box, 6 * b)) out.add(a < b ? a : b, a < b ? b : a);
+          }
+          continue;
+        }
         for (let ix = x0; ix <= x1; ix++) {
           for (let iy = y0; iy <= y1; iy++) {
             for (let iz = z0; iz <= z1; iz++) {
