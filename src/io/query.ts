@@ -4,6 +4,7 @@
  * poses, calls the public query functions and renders vectors as `[x, y, z]`.
  */
 import { z } from "zod";
+import { WORLD_MAX_PAIRS } from "../constants.js";
 import { CollideError, describeValue, invalidValue } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
 import { type BoundingSphereMethod, boundingSphereOfPoints } from "../query/bounding-sphere.js";
@@ -14,7 +15,7 @@ import { frustumIntersectsShape, makeFrustum } from "../query/frustum.js";
 import { intersects } from "../query/intersects.js";
 import { manifold } from "../query/manifold.js";
 import { overlapVolume } from "../query/overlap-volume.js";
-import { type BroadPhaseName, computePairs } from "../query/pairs.js";
+import { type BroadPhaseName, computePairsLimited } from "../query/pairs.js";
 import { projectPoint } from "../query/project-point.js";
 import { raycast } from "../query/raycast.js";
 import { sphereSphereIntersection } from "../query/volume.js";
@@ -90,6 +91,7 @@ const pairsSchema = z.strictObject({
   ...base,
   shapes: z.array(z.unknown()),
   broadphase: z.enum(["brute", "sap", "grid", "tree", "octree"]).optional(),
+  maxPairs: num.optional(),
 });
 
 const frustumSchema = z.strictObject({
@@ -298,7 +300,10 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
     case "pairs": {
       const l = parseWith(pairsSchema, q, "");
       const shapes = l.shapes.map((s, i) => parseShape(s, `shapes[${i}]`, ctx));
-      return { pairs: computePairs(shapes, (l.broadphase ?? "brute") as BroadPhaseName) };
+      const broadphase = (l.broadphase ?? "brute") as BroadPhaseName;
+      return {
+        pairs: computePairsLimited(shapes, broadphase, l.maxPairs ?? WORLD_MAX_PAIRS, "maxPairs"),
+      };
     }
   }
   throw new CollideError("unknown_op", "op", op, `unknown op ${describeValue(op)}`);

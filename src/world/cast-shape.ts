@@ -32,7 +32,7 @@ import {
 import type { Compound } from "../shapes/compound.js";
 import { aabbShape } from "../shapes/index.js";
 import type { Shape } from "../shapes/shape.js";
-import { ShapeType } from "../shapes/shape.js";
+import { ShapeType, shapeTypeName } from "../shapes/shape.js";
 import type { CollisionWorld, QueryFilter } from "./collision-world.js";
 import type { BodyHandle } from "./handles.js";
 import { checkShape, checkWorldPose } from "./validate.js";
@@ -187,7 +187,9 @@ export function castShape(
   out?: WorldShapeCastHit,
 ): WorldShapeCastHit | null {
   checkShape("shape", shape);
-  if (!isConvexType(shape.type)) invalidValue("shape.type", shape.type, "must be a convex shape");
+  if (!isConvexType(shape.type)) {
+    invalidValue("shape.type", shapeTypeName(shape.type), "must be a convex shape");
+  }
   checkWorldPose("pose", pose);
   checkFiniteVector("velocity", velocity);
   if (!(typeof maxToi === "number" && maxToi >= 0 && Number.isFinite(maxToi))) {

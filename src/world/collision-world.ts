@@ -39,7 +39,7 @@
  * longer see it); its touching pairs of the last step are reported as `end` events by the next
  * `step()`, with the removed body's old handle.
  */
-import { type BroadPhase, checkRay } from "../broadphase/broad-phase.js";
+import { type BroadPhase, checkRay, isBroadPhase } from "../broadphase/broad-phase.js";
 import { BruteForceBroadPhase } from "../broadphase/brute-force.js";
 import { DynamicTree } from "../broadphase/dynamic-tree.js";
 import { LooseOctree } from "../broadphase/loose-octree.js";
@@ -53,7 +53,7 @@ import {
   WORLD_MAX_PAIRS,
   WORLD_QUERY_BVH_RAYS_PER_BODY,
 } from "../constants.js";
-import { checkOptionKeys, invalidValue } from "../errors.js";
+import { CollideError, checkOptionKeys, invalidValue } from "../errors.js";
 import * as aabbm from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
@@ -108,10 +108,13 @@ export interface CollisionWorldOptions {
    * The broad phase: `"brute"` (all pairs, the oracle), `"sap"` (sweep and prune), `"grid"`
    * (spatial hash), `"tree"` (dynamic AABB tree) or `"octree"` (loose octree). Changes the speed, never the result. The
    * tree is the default because it copes with any mix of sizes; on scenes of similar-sized
-   * bodies the grid was fastest in bench/world.ts.
+   * bodies the grid was fastest in bench/world.ts. A {@link BroadPhase} instance (empty, used by
+   * this world only) may be given instead of a name, such as `createGpuBroadPhase(device)` of
+   * `collide/gpu`: the core never imports the GPU code. A broad phase with `requiresAsync` set
+   * is stepped with {@link CollisionWorld.stepAsync} only.
    * @default "tree"
    */
-  broadphase: WorldBroadPhase;
+  broadphase: WorldBroadPhase | BroadPhase;
   /**
    * Prediction distance, scene units (≥ 0): pairs whose gap is at most this are reported as
    * contacts (with speculative manifold points). 0 reports only touching or overlapping pairs,
@@ -310,7 +313,16 @@ function insertSorted(a: number[], v: number): void {
   a[i] = v;
 }
 
-function makeBroadPhase(name: WorldBroadPhase, margin: number): BroadPhase {
+function makeBroadPhase(name: WorldBroadPhase | BroadPhase, margin: number): BroadPhase {
+  if (typeof name === "object" && name !== null) {
+    if (!isBroadPhase(name)) {
+      return invalidValue("options.broadphase", name, "must be a broad-phase name or a BroadPhase");
+    }
+    if (name.size !== 0) {
+      return invalidValue("options.broadphase", name.size, "must be an empty BroadPhase (size 0)");
+    }
+    return name;
+  }
   switch (name) {
     case "brute":
       return new BruteForceBroadPhase();
@@ -326,7 +338,7 @@ function makeBroadPhase(name: WorldBroadPhase, margin: number): BroadPhase {
   return invalidValue(
     "options.broadphase",
     name,
-    'must be "brute", "sap", "grid", "tree" or "octree"',
+    'must be "brute", "sap", "grid", "tree", "octree" or a BroadPhase instance',
   );
 }
 
@@ -356,6 +368,8 @@ export class CollisionWorld {
   private readonly bodies: BodyStore;
   private readonly bp: BroadPhase;
   private readonly pairs = new PairSet(256);
+  /** True while a {@link stepAsync} awaits its broad phase: bodies may not change meanwhile. */
+  private stepping = false;
   /** Slots of unbounded bodies (half-spaces), ascending: outside the broad phase. */
   private readonly unbounded: number[] = [];
   private readonly cache = new ContactCache();
@@ -472,6 +486,7 @@ export class CollisionWorld {
    * or `ccd`.
    */
   addBody(desc: BodyDesc): BodyHandle {
+    this.checkNotStepping();
     if (desc === null || typeof desc !== "object" || Array.isArray(desc)) {
       invalidValue("body", desc, "must be an object");
     }
@@ -530,6 +545,7 @@ export class CollisionWorld {
    * a pose whose AABB is not finite.
    */
   setPose(handle: BodyHandle, pose: Isometry): void {
+    this.checkNotStepping();
     const slot = this.requireSlot("handle", handle);
     checkWorldPose("pose", pose);
     const b = this.bodies;
@@ -558,6 +574,7 @@ export class CollisionWorld {
    * `CollideError` for a stale or unknown handle (so a double removal is an error).
    */
   removeBody(handle: BodyHandle): void {
+    this.checkNotStepping();
     const slot = this.requireSlot("handle", handle);
     const u = this.unbounded.indexOf(slot);
     if (u >= 0) this.unbounded.splice(u, 1);
@@ -636,9 +653,60 @@ export class CollisionWorld {
    * {@link readContact}, {@link impacts} and {@link stats}.
    */
   step(): void {
+    this.checkNotStepping();
+    if (this.bp.requiresAsync === true) {
+      throw new CollideError(
+        "invalid_value",
+        "options.broadphase",
+        "gpu",
+        "this world's broad phase runs on the GPU, whose results arrive asynchronously: use `await world.stepAsync()` instead of `world.step()`",
+      );
+    }
+    const t0 = this.options.profile ? performance.now() : 0;
+    this.finishStep(this.bp.computePairs(this.pairs), t0);
+  }
+
+  /**
+   * Runs one collision step like {@link step}, awaiting the broad phase when it is asynchronous
+   * (a GPU broad phase of `collide/gpu`); on every other broad phase it is `step()` in a promise.
+   * The pairs, contacts and events are those `step()` gives. The world's bodies may not change
+   * (`addBody`, `setPose`, `removeBody` throw `CollideError`) until the promise settles. When the
+   * broad phase rejects (a lost GPU device, a device limit), the promise rejects with its
+   * `CollideError` and the world is left as it was before the step.
+   */
+  async stepAsync(): Promise<void> {
+    this.checkNotStepping();
+    const bp = this.bp;
+    const t0 = this.options.profile ? performance.now() : 0;
+    if (bp.computePairsAsync === undefined) {
+      this.finishStep(bp.computePairs(this.pairs), t0);
+      return;
+    }
+    this.stepping = true;
+    let pairs: PairSet;
+    try {
+      pairs = await bp.computePairsAsync(this.pairs);
+    } finally {
+      this.stepping = false;
+    }
+    this.finishStep(pairs, t0);
+  }
+
+  /** Throws while a {@link stepAsync} is in flight (its pairs are for the bodies as they were). */
+  private checkNotStepping(): void {
+    if (this.stepping) {
+      throw new CollideError(
+        "invalid_value",
+        "world",
+        "stepAsync",
+        "world is in the middle of stepAsync(): await it before stepping again or changing bodies",
+      );
+    }
+  }
+
+  /** The step after the broad phase: filter, narrow phase, contact cache, CCD, stats. */
+  private finishStep(pairs: PairSet, t0: number): void {
     const profile = this.options.profile;
-    const t0 = profile ? performance.now() : 0;
-    const pairs = this.bp.computePairs(this.pairs);
     if (this.unbounded.length > 0) this.addUnboundedPairs(pairs);
     if (pairs.size > this.options.maxPairs) {
       invalidValue(
