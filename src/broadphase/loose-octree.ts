@@ -177,7 +177,7 @@ export class LooseOctree implements BroadPhase {
         const spanned = (x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1);
         if (k > ka && (this.levelCount.get(k) ?? 0) <= spanned) {
           for (const b of this.byLevel.get(k) ?? []) {
-            if (boxesOverlap(box, o, box, 6 * b)) out.add(a < b ? a : b, a < b ? b : a);
+            if (boxesOverlap(box, o, box, 6 * b)) out.add(Math.min(a, b), Math.max(a, b));
           }
           continue;
         }
@@ -190,7 +190,7 @@ export class LooseOctree implements BroadPhase {
                 const b = list[j];
                 // Same level: each pair once, from its lower id; coarser: always.
                 if (b === a || (this.level[b] === ka && b < a)) continue;
-                if (boxesOverlap(box, o, box, 6 * b)) out.add(a < b ? a : b, a < b ? b : a);
+                if (boxesOverlap(box, o, box, 6 * b)) out.add(Math.min(a, b), Math.max(a, b));
               }
             }
           }
