@@ -14,6 +14,7 @@ import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runDemo } from "../src/cli/demo.js";
+import { formatBroadPhaseRows, runBroadPhaseBench } from "./broadphases.js";
 import { runDim2Bench } from "./dim2.js";
 import { type MeshBenchRow, runMeshBench } from "./mesh.js";
 import { formatPairRows, runPairBench } from "./pairs.js";
@@ -76,6 +77,19 @@ for (const r of pairs) {
   for (const [k, v] of Object.entries(r.engines))
     engines[k] = { medianMs: v.medianMs, pairs: v.hits, nsPerCall: v.nsPerCall };
   scenes.push({ name: `pair ${r.name}`, n: r.n, engines });
+}
+
+// (b2) The five broad phases alone, on a uniform and a clustered mixed-size scene.
+print("");
+const broadphases = runBroadPhaseBench(quick ? 5 : 15);
+print(formatBroadPhaseRows(broadphases));
+for (const scene of new Set(broadphases.map((r) => r.scene))) {
+  const engines: SceneResult["engines"] = {};
+  for (const r of broadphases.filter((x) => x.scene === scene)) {
+    engines[`collide/${r.broadphase}`] = { medianMs: r.medianMs, pairs: r.pairs };
+  }
+  const n = broadphases.find((r) => r.scene === scene)?.proxies ?? 0;
+  scenes.push({ name: `broadphase ${scene}`, n, engines });
 }
 
 // (c) Ray casts against 10,000 boxes.

@@ -99,8 +99,8 @@ export type { OverlapVolume, OverlapVolumeOptions } from "./query/overlap-volume
 export { overlapVolume } from "./query/overlap-volume.js";
 export type { BroadPhaseName } from "./query/pairs.js";
 export { computePairs, makeBroadPhase, type PairsOptions } from "./query/pairs.js";
-export type { PointProjection } from "./query/project-point.js";
-export { projectPoint } from "./query/project-point.js";
+export type { PointProjection, PointProjections } from "./query/project-point.js";
+export { projectPoint, projectPoints } from "./query/project-point.js";
 export type { RayHit } from "./query/raycast.js";
 export { castRayShape, makeRayHit, raycast } from "./query/raycast.js";
 export type { SphereSphereIntersection } from "./query/volume.js";

@@ -1,6 +1,7 @@
 /**
  * The broad phases of Collide: one {@link BroadPhase} interface over integer proxy ids and its
- * implementations — brute force (the oracle), sweep and prune, spatial hash, dynamic AABB tree —
+ * implementations — brute force (the oracle), sweep and prune, spatial hash, dynamic AABB tree,
+ * loose octree (a loose quadtree when planar) —
  * with the packed {@link PairSet} they fill.
  */
 export type { AabbQueryCallback, BroadPhase, RayCastCallback } from "./broad-phase.js";
@@ -11,6 +12,7 @@ export {
   type DynamicTreeOptions,
   defaultDynamicTreeOptions,
 } from "./dynamic-tree.js";
+export { LooseOctree, type LooseOctreeOptions } from "./loose-octree.js";
 export {
   MAX_PROXY_ID,
   PAIR_KEY_BASE,

@@ -44,8 +44,10 @@ function nonNegativeNumber(name: string) {
 }
 
 function broadphaseName(v: string) {
-  if (!["brute", "sap", "grid", "tree"].includes(v)) {
-    throw new InvalidArgumentError(`--broadphase must be brute, sap, grid or tree (got ${v})`);
+  if (!["brute", "sap", "grid", "tree", "octree"].includes(v)) {
+    throw new InvalidArgumentError(
+      `--broadphase must be brute, sap, grid, tree or octree (got ${v})`,
+    );
   }
   return v;
 }
@@ -90,7 +92,7 @@ program
   .command("check")
   .description("list every touching pair of a scene file with its contacts (interference check)")
   .argument("<scene>", "scene JSON file (docs/FORMATS.md)")
-  .option("--broadphase <name>", "brute | sap | grid | tree", broadphaseName, "brute")
+  .option("--broadphase <name>", "brute | sap | grid | tree | octree", broadphaseName, "brute")
   .option(
     "--prediction <d>",
     "also report pairs whose gap is at most d",

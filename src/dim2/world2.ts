@@ -23,6 +23,7 @@ import type { BroadPhase } from "../broadphase/broad-phase.js";
 import { growFloat64 } from "../broadphase/broad-phase.js";
 import { BruteForceBroadPhase } from "../broadphase/brute-force.js";
 import { DynamicTree } from "../broadphase/dynamic-tree.js";
+import { LooseOctree } from "../broadphase/loose-octree.js";
 import { MAX_PROXY_ID, PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
 import { SpatialHash } from "../broadphase/spatial-hash.js";
 import { SweepAndPrune } from "../broadphase/sweep-and-prune.js";
@@ -40,7 +41,7 @@ import type { Vec2 } from "./vec2.js";
 export type BodyHandle2D = number & { readonly __brand: "BodyHandle2D" };
 
 /** The broad phases a 2D world can use, by name (those of the 3D world). */
-export type World2DBroadPhase = "brute" | "sap" | "grid" | "tree";
+export type World2DBroadPhase = "brute" | "sap" | "grid" | "tree" | "quadtree";
 
 /** Settings of a {@link CollisionWorld2D} (the 3D world's `CollisionWorldOptions`). */
 export interface CollisionWorld2DOptions {
@@ -240,8 +241,14 @@ function makeBroadPhase(name: World2DBroadPhase, margin: number): BroadPhase {
       return new SpatialHash();
     case "tree":
       return new DynamicTree({ margin });
+    case "quadtree":
+      return new LooseOctree({ planar: true });
   }
-  return invalidValue("options.broadphase", name, 'must be "brute", "sap", "grid" or "tree"');
+  return invalidValue(
+    "options.broadphase",
+    name,
+    'must be "brute", "sap", "grid", "tree" or "quadtree"',
+  );
 }
 
 const poseA: Pose2 = pose2.identity();

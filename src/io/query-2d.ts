@@ -136,7 +136,7 @@ const castSchema = z.strictObject({
 const pairsSchema = z.strictObject({
   ...base,
   shapes: z.array(z.unknown()),
-  broadphase: z.enum(["brute", "sap", "grid", "tree"]).optional(),
+  broadphase: z.enum(["brute", "sap", "grid", "tree", "quadtree"]).optional(),
   maxPairs: z.number().optional(),
 });
 

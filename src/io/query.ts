@@ -90,7 +90,7 @@ const castShapesSchema = z.strictObject({
 const pairsSchema = z.strictObject({
   ...base,
   shapes: z.array(z.unknown()),
-  broadphase: z.enum(["brute", "sap", "grid", "tree"]).optional(),
+  broadphase: z.enum(["brute", "sap", "grid", "tree", "octree"]).optional(),
   maxPairs: num.optional(),
 });
 

@@ -5,6 +5,7 @@
 import type { BroadPhase } from "../broadphase/broad-phase.js";
 import { BruteForceBroadPhase } from "../broadphase/brute-force.js";
 import { DynamicTree } from "../broadphase/dynamic-tree.js";
+import { LooseOctree } from "../broadphase/loose-octree.js";
 import { PairSet } from "../broadphase/pair-set.js";
 import { SpatialHash } from "../broadphase/spatial-hash.js";
 import { SweepAndPrune } from "../broadphase/sweep-and-prune.js";
@@ -20,7 +21,7 @@ import { checkPose } from "./frames.js";
 import { intersects } from "./intersects.js";
 
 /** The broad phases a caller can choose by name. */
-export type BroadPhaseName = "brute" | "sap" | "grid" | "tree";
+export type BroadPhaseName = "brute" | "sap" | "grid" | "tree" | "octree";
 
 /** True when every corner coordinate of `box` is finite. */
 export function isFiniteAabb(box: aabb.Aabb): boolean {
@@ -43,10 +44,12 @@ export function makeBroadPhase(name: BroadPhaseName): BroadPhase {
       return new SweepAndPrune();
     case "grid":
       return new SpatialHash();
+    case "octree":
+      return new LooseOctree();
     case "tree":
       return new DynamicTree();
   }
-  return invalidValue("broadphase", name, "must be brute, sap, grid or tree");
+  return invalidValue("broadphase", name, "must be brute, sap, grid, tree or octree");
 }
 
 /** Options of {@link computePairs}. */

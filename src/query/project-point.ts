@@ -12,15 +12,13 @@
  */
 
 import { GJK_ROUNDING_TOLERANCE } from "../constants.js";
-import { CollideError } from "../errors.js";
+import { CollideError, invalidValue } from "../errors.js";
 import { closestPointOnSegment, closestPointOnTriangle } from "../geometry/closest-point.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import { hypot2 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { makeDistanceResult } from "../narrowphase/contact.js";
-import { distanceMeshConvex } from "../narrowphase/mesh-convex.js";
 import type { Capsule } from "../shapes/capsule.js";
 import type { Cone } from "../shapes/cone.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
@@ -28,11 +26,11 @@ import type { Cuboid } from "../shapes/cuboid.js";
 import type { Cylinder } from "../shapes/cylinder.js";
 import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
-import type { Sphere } from "../shapes/sphere.js";
-import { containsPointTriangleMesh } from "../shapes/triangle-mesh.js";
+import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import { checkVec3 } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
+import { closestPointOnMesh, makeMeshPointQuery } from "./mesh-distance.js";
 
 /** The answer of {@link projectPoint}: closest point, its distance, whether the point is inside. */
 export interface PointProjection {
@@ -42,11 +40,13 @@ export interface PointProjection {
   distance: number;
   /** True when the query point is inside the shape or on its boundary. */
   inside: boolean;
+  /** For a triangle mesh, the index of the triangle holding `point`; −1 for other shapes. */
+  triangle?: number;
 }
 
 /** A new zeroed projection (allocates). */
 export function makePointProjection(): PointProjection {
-  return { point: vec3.create(), distance: 0, inside: false };
+  return { point: vec3.create(), distance: 0, inside: false, triangle: -1 };
 }
 
 /**
@@ -63,9 +63,7 @@ const t1 = vec3.create();
 const t2 = vec3.create();
 const t3 = vec3.create();
 const basisU = vec3.create();
-const pointProbe: Sphere = { type: ShapeType.Sphere, radius: Number.MIN_VALUE };
-const pointProbePose = iso.identity();
-const meshDistance = makeDistanceResult();
+const meshQuery = makeMeshPointQuery();
 const basisV = vec3.create();
 
 /**
@@ -79,6 +77,7 @@ export function projectPointLocal(
   p: Vec3,
   solid: boolean,
 ): PointProjection {
+  if (out.triangle !== undefined) out.triangle = -1;
   switch (shape.type) {
     case ShapeType.Sphere:
       return projectOnBall(out, p, vec3.set(t1, 0, 0, 0), shape.radius, null, solid);
@@ -93,19 +92,21 @@ export function projectPointLocal(
     case ShapeType.ConvexPolyhedron:
       return projectConvexPolyhedron(out, shape, p, solid);
     case ShapeType.TriangleMesh: {
-      // Closest point over the triangles through the BVH (a point as a sphere of the smallest
-      // positive radius); inside only for a closed mesh (generalised winding number).
-      pointProbePose.translation.x = p.x;
-      pointProbePose.translation.y = p.y;
-      pointProbePose.translation.z = p.z;
-      distanceMeshConvex(meshDistance, shape, pointProbe, pointProbePose);
-      out.inside = shape.closed && containsPointTriangleMesh(shape, p);
-      if (out.inside && solid) {
+      // Closest triangle through the BVH; inside only for a closed mesh, by the angle-weighted
+      // pseudo-normal of the closest feature (src/query/mesh-distance.ts).
+      closestPointOnMesh(meshQuery, shape, p);
+      out.inside = meshQuery.inside;
+      out.triangle = meshQuery.triangle;
+      if (meshQuery.triangle < 0) {
+        // No triangles: nothing to project onto; the point stays where it is, infinitely far.
+        vec3.copy(out.point, p);
+        out.distance = Infinity;
+      } else if (out.inside && solid) {
         vec3.copy(out.point, p);
         out.distance = 0;
       } else {
-        vec3.copy(out.point, meshDistance.pointA);
-        out.distance = vec3.distance(p, out.point);
+        vec3.copy(out.point, meshQuery.point);
+        out.distance = meshQuery.distance;
       }
       return out;
     }
@@ -423,4 +424,64 @@ export function projectPoint(
     refuseBadInputs("projectPoint", [["shape", shape]], [["pose", pose]], [["point", point]]);
   }
   return out;
+}
+
+/** The answers of {@link projectPoints}, one entry per query point (arrays reused when given). */
+export interface PointProjections {
+  /** Closest points of the mesh, packed xyz, world frame. */
+  points: Float64Array;
+  /** Signed distances: positive outside, negative inside a closed mesh (scene units). */
+  signedDistances: Float64Array;
+  /** Index of the closest triangle per point. */
+  triangles: Int32Array;
+}
+
+const batchLocal = vec3.create();
+const batchWorld = vec3.create();
+
+/**
+ * Batch signed distance of many points to a triangle mesh (particles against a closed mesh):
+ * for each point of `points` (packed xyz, world frame) the closest point of `mesh` at `pose`,
+ * the signed distance (negative inside a closed mesh, by the angle-weighted pseudo-normal;
+ * positive everywhere for an open one) and the closest triangle's index, written to `out`'s
+ * arrays when they are long enough (else new arrays). The per-point work allocates nothing.
+ * Throws `CollideError` (`invalid_value`) for a shape that is not a triangle mesh, a mesh
+ * without triangles, a bad pose, `points` not a Float64Array of 3n finite numbers (naming
+ * `points[i]`). Source: Bærentzen & Aanæs 2005.
+ */
+export function projectPoints(
+  mesh: TriangleMesh,
+  pose: Isometry,
+  points: Float64Array,
+  out?: PointProjections,
+): PointProjections {
+  checkShapeArg("mesh", mesh);
+  if (mesh.type !== ShapeType.TriangleMesh)
+    invalidValue("mesh.type", SHAPE_TYPE_NAMES[mesh.type] ?? mesh.type, "must be a triangle mesh");
+  if (mesh.triangleCount === 0) invalidValue("mesh.triangleCount", 0, "must be > 0");
+  checkPose("pose", pose);
+  if (!(points instanceof Float64Array) || points.length % 3 !== 0)
+    invalidValue("points", points, "must be a Float64Array of packed xyz (length a multiple of 3)");
+  const n = points.length / 3;
+  for (let i = 0; i < points.length; i++) {
+    if (!Number.isFinite(points[i])) invalidValue(`points[${i}]`, points[i], "must be finite");
+  }
+  const r: PointProjections = {
+    points: out && out.points.length >= 3 * n ? out.points : new Float64Array(3 * n),
+    signedDistances:
+      out && out.signedDistances.length >= n ? out.signedDistances : new Float64Array(n),
+    triangles: out && out.triangles.length >= n ? out.triangles : new Int32Array(n),
+  };
+  for (let i = 0; i < n; i++) {
+    vec3.set(batchWorld, points[3 * i], points[3 * i + 1], points[3 * i + 2]);
+    iso.inverseTransformPoint(batchLocal, pose, batchWorld);
+    closestPointOnMesh(meshQuery, mesh, batchLocal);
+    iso.transformPoint(batchWorld, pose, meshQuery.point);
+    r.points[3 * i] = batchWorld.x;
+    r.points[3 * i + 1] = batchWorld.y;
+    r.points[3 * i + 2] = batchWorld.z;
+    r.signedDistances[i] = meshQuery.inside ? -meshQuery.distance : meshQuery.distance;
+    r.triangles[i] = meshQuery.triangle;
+  }
+  return r;
 }

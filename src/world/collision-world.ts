@@ -42,6 +42,7 @@
 import { type BroadPhase, checkRay, isBroadPhase } from "../broadphase/broad-phase.js";
 import { BruteForceBroadPhase } from "../broadphase/brute-force.js";
 import { DynamicTree } from "../broadphase/dynamic-tree.js";
+import { LooseOctree } from "../broadphase/loose-octree.js";
 import { PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
 import { QueryBvh } from "../broadphase/query-bvh.js";
 import { SpatialHash } from "../broadphase/spatial-hash.js";
@@ -99,13 +100,13 @@ import { NARROW_NONE, NARROW_RECORD_STRIDE, NARROW_SENSOR, narrowPair } from "./
 import { checkFilterBits, checkShape, checkWorldPose } from "./validate.js";
 
 /** The broad phases a world can use, by name. */
-export type WorldBroadPhase = "brute" | "sap" | "grid" | "tree";
+export type WorldBroadPhase = "brute" | "sap" | "grid" | "tree" | "octree";
 
 /** Settings of a {@link CollisionWorld}. */
 export interface CollisionWorldOptions {
   /**
    * The broad phase: `"brute"` (all pairs, the oracle), `"sap"` (sweep and prune), `"grid"`
-   * (spatial hash) or `"tree"` (dynamic AABB tree). Changes the speed, never the result. The
+   * (spatial hash), `"tree"` (dynamic AABB tree) or `"octree"` (loose octree). Changes the speed, never the result. The
    * tree is the default because it copes with any mix of sizes; on scenes of similar-sized
    * bodies the grid was fastest in bench/world.ts. A {@link BroadPhase} instance (empty, used by
    * this world only) may be given instead of a name, such as `createGpuBroadPhase(device)` of
@@ -331,11 +332,13 @@ function makeBroadPhase(name: WorldBroadPhase | BroadPhase, margin: number): Bro
       return new SpatialHash();
     case "tree":
       return new DynamicTree({ margin });
+    case "octree":
+      return new LooseOctree();
   }
   return invalidValue(
     "options.broadphase",
     name,
-    'must be "brute", "sap", "grid", "tree" or a BroadPhase instance',
+    'must be "brute", "sap", "grid", "tree", "octree" or a BroadPhase instance',
   );
 }
 
@@ -1267,7 +1270,7 @@ export class CollisionWorld {
     }
     const h = packHandle(slot, b.generation[slot]);
     if (h === this.qExcludeOne) return false;
-    if (this.qExcludeList !== null && this.qExcludeList.includes(h)) return false;
+    if (this.qExcludeList?.includes(h)) return false;
     if (this.qExcludeSet?.has(h)) return false;
     return this.qPredicate === null || Boolean(this.qPredicate(h));
   }

@@ -18,6 +18,7 @@ import { describe, expect, it } from "vitest";
 import type { BroadPhase } from "../../src/broadphase/broad-phase.js";
 import { BruteForceBroadPhase } from "../../src/broadphase/brute-force.js";
 import { DynamicTree } from "../../src/broadphase/dynamic-tree.js";
+import { LooseOctree } from "../../src/broadphase/loose-octree.js";
 import { MAX_PROXY_ID, PairSet } from "../../src/broadphase/pair-set.js";
 import { SpatialHash } from "../../src/broadphase/spatial-hash.js";
 import { SweepAndPrune } from "../../src/broadphase/sweep-and-prune.js";
@@ -125,6 +126,8 @@ function makeAll(): Array<{ name: string; bp: BroadPhase }> {
     { name: "tree", bp: new DynamicTree() },
     { name: "tree-nomargin", bp: new DynamicTree({ margin: 0 }) },
     { name: "tree-refit", bp: new DynamicTree({ moveStrategy: "refit" }) },
+    { name: "octree", bp: new LooseOctree() },
+    { name: "quadtree", bp: new LooseOctree({ planar: true }) },
   ];
 }
 

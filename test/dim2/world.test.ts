@@ -14,7 +14,7 @@ import {
 import { CollideError } from "../../src/errors.js";
 import { poseArb, shapeArb } from "./arbitraries.js";
 
-const BROAD: World2DBroadPhase[] = ["brute", "sap", "grid", "tree"];
+const BROAD: World2DBroadPhase[] = ["brute", "sap", "grid", "tree", "quadtree"];
 
 interface Body {
   shape: Shape2;

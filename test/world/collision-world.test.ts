@@ -30,7 +30,7 @@ import {
   type WorldContact,
 } from "../../src/world/index.js";
 
-const BROAD_PHASES: WorldBroadPhase[] = ["brute", "sap", "grid", "tree"];
+const BROAD_PHASES: WorldBroadPhase[] = ["brute", "sap", "grid", "tree", "octree"];
 
 function pose(x: number, y: number, z: number, q?: Quat): Isometry {
   return iso.create({ x, y, z }, q);
@@ -615,7 +615,7 @@ describe("CollisionWorld handles and bad input", () => {
     expectCollideError(() => w.setFilter(h, 1.5, 1), "layer");
     expectCollideError(() => new CollisionWorld({ prediction: -1 }), "options.prediction");
     expectCollideError(
-      () => new CollisionWorld({ broadphase: "octree" as WorldBroadPhase }),
+      () => new CollisionWorld({ broadphase: "kdtree" as WorldBroadPhase }),
       "options.broadphase",
     );
     expect(worldState(w)).toBe(before);

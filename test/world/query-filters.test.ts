@@ -21,7 +21,7 @@ import {
 import type { BodyHandle } from "../../src/world/handles.js";
 import { castRayAll, castRayClosest } from "../../src/world/ray-cast.js";
 
-const BROAD_PHASES: WorldBroadPhase[] = ["brute", "sap", "grid", "tree"];
+const BROAD_PHASES: WorldBroadPhase[] = ["brute", "sap", "grid", "tree", "octree"];
 const ID: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const pose = (x = 0, y = 0, z = 0): Isometry => ({ translation: { x, y, z }, rotation: ID });
 

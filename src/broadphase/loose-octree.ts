@@ -1,0 +1,322 @@
+/**
+ * A loose octree broad phase (Ulrich 2000, "Loose octrees"; Ericson 2005, §7.3.6), hashed so
+ * that it has no root box: the world is unbounded, every level is a grid of cubes of side
+ * s = 2^k, and an object lives at the level whose side is the smallest power of two ≥ its
+ * largest extent, in the cell that holds its centre. A cell's LOOSE box is the cell grown by
+ * half its side on every face (looseness factor 2), so it contains every object stored in it.
+ * Levels that hold no object cost nothing; cells are keys in one hash map.
+ *
+ * Pairs: each object looks, at its own level and at every coarser level that holds objects, in
+ * the (at most 3 × 3 × 3) cells whose loose boxes its box touches, and tests the objects there
+ * by their exact boxes; an object of a finer level finds this one from its side. Since a stored
+ * object's box lies inside its cell's loose box, every overlapping pair is found (exactly the
+ * brute-force set: candidates are filtered by the tight boxes, duplicates removed). Hash
+ * collisions only add candidates. The levels also have a floor relative to the coordinates
+ * (k ≥ log2|x| − 50), so cell indices stay exact integers for boxes far from the origin.
+ *
+ * `planar` makes it a loose quadtree (the z axis is not split), for the 2D world, whose boxes
+ * are flat in z. The structure is rebuilt by `computePairs` in O(n) (insert, move and remove
+ * only update the tight boxes); box queries walk the cells of each level, falling back to a
+ * scan of that level when the query box spans more cells than the level holds objects; ray
+ * casts scan every box (a world with frequent ray casts uses its static query BVH).
+ */
+import type { Vec3 } from "../math/vec3.js";
+import {
+  type AabbQueryCallback,
+  type BroadPhase,
+  boxesOverlap,
+  checkBox,
+  checkRay,
+  ProxyBoxes,
+  type RayCastCallback,
+  raySegmentBoxEntry,
+} from "./broad-phase.js";
+import type { PairSet } from "./pair-set.js";
+
+/** Options of {@link LooseOctree}. */
+export interface LooseOctreeOptions {
+  /** Do not split the z axis (a loose quadtree over x and y, for flat boxes). @default false */
+  planar?: boolean;
+}
+
+/** Smallest level exponent (cells of side 2^−60 scene units). */
+const MIN_LEVEL = -60;
+/** Cell indices stay below 2^INDEX_BITS in magnitude (exact in doubles). */
+const INDEX_BITS = 50;
+
+/** The loose octree broad phase; see the module docs. Exact like the others. */
+export class LooseOctree implements BroadPhase {
+  private readonly proxies = new ProxyBoxes();
+  private readonly planar: boolean;
+  /** Per live proxy (by id): its level exponent, from the last rebuild. */
+  private level = new Int32Array(0);
+  /** Objects by cell key. */
+  private readonly cells = new Map<number, number[]>();
+  /** Levels that hold objects, ascending, and their object counts. */
+  private levels: number[] = [];
+  private levelCount = new Map<number, number>();
+  /** Objects by level (for the scan fallback of box queries). */
+  private byLevel = new Map<number, number[]>();
+  private dirty = true;
+
+  constructor(options: LooseOctreeOptions = {}) {
+    this.planar = options.planar ?? false;
+  }
+
+  /** Number of proxies held. */
+  get size(): number {
+    return this.proxies.count;
+  }
+
+  insert(id: number, min: Vec3, max: Vec3): void {
+    this.proxies.add(id, min, max);
+    this.dirty = true;
+  }
+
+  move(id: number, min: Vec3, max: Vec3, _displacement?: Vec3): void {
+    this.proxies.set(id, min, max);
+    this.dirty = true;
+  }
+
+  remove(id: number): void {
+    this.proxies.delete(id);
+    this.dirty = true;
+  }
+
+  has(id: number): boolean {
+    return this.proxies.has(id);
+  }
+
+  clear(): void {
+    this.proxies.clear();
+    this.dirty = true;
+  }
+
+  /** The level exponent of the box at `o` in `box`. */
+  private levelOf(box: Float64Array, o: number): number {
+    const ex = Math.max(
+      box[o + 3] - box[o],
+      box[o + 4] - box[o + 1],
+      this.planar ? 0 : box[o + 5] - box[o + 2],
+    );
+    const far = Math.max(
+      Math.abs(box[o]),
+      Math.abs(box[o + 1]),
+      Math.abs(box[o + 3]),
+      Math.abs(box[o + 4]),
+      this.planar ? 0 : Math.max(Math.abs(box[o + 2]), Math.abs(box[o + 5])),
+    );
+    let k = MIN_LEVEL;
+    if (ex > 0) k = Math.max(k, Math.ceil(Math.log2(ex)));
+    if (far > 0) k = Math.max(k, Math.floor(Math.log2(far)) - INDEX_BITS);
+    // log2 rounding: make sure 2^k ≥ ex.
+    while (2 ** k < ex) k++;
+    return k;
+  }
+
+  /** Rebuilds the cells from the tight boxes. O(n). */
+  private rebuild(): void {
+    if (!this.dirty) return;
+    this.dirty = false;
+    for (const list of this.cells.values()) list.length = 0;
+    if (this.cells.size > 4 * this.proxies.count + 64) this.cells.clear();
+    this.levelCount.clear();
+    for (const list of this.byLevel.values()) list.length = 0;
+    const { box, live, count } = this.proxies;
+    if (this.level.length < this.proxies.slot.length) {
+      this.level = new Int32Array(this.proxies.slot.length);
+    }
+    for (let i = 0; i < count; i++) {
+      const id = live[i];
+      const o = 6 * id;
+      const k = this.levelOf(box, o);
+      this.level[id] = k;
+      const s = 2 ** k;
+      const ix = Math.floor((0.5 * (box[o] + box[o + 3])) / s);
+      const iy = Math.floor((0.5 * (box[o + 1] + box[o + 4])) / s);
+      const iz = this.planar ? 0 : Math.floor((0.5 * (box[o + 2] + box[o + 5])) / s);
+      const key = cellKey(k, ix, iy, iz);
+      let list = this.cells.get(key);
+      if (list === undefined) {
+        list = [];
+        this.cells.set(key, list);
+      }
+      list.push(id);
+      this.levelCount.set(k, (this.levelCount.get(k) ?? 0) + 1);
+      let byLevel = this.byLevel.get(k);
+      if (byLevel === undefined) {
+        byLevel = [];
+        this.byLevel.set(k, byLevel);
+      }
+      byLevel.push(id);
+    }
+    this.levels = [...this.levelCount.keys()].sort((a, b) => a - b);
+  }
+
+  /** Fills `out` with every overlapping or touching pair, sorted by `(lo, hi)`. */
+  computePairs(out: PairSet): PairSet {
+    out.clear();
+    this.rebuild();
+    const { box, live, count } = this.proxies;
+    const levels = this.levels;
+    for (let i = 0; i < count; i++) {
+      const a = live[i];
+      const o = 6 * a;
+      const ka = this.level[a];
+      for (let li = 0; li < levels.length; li++) {
+        const k = levels[li];
+        if (k < ka) continue;
+        const s = 2 ** k;
+        const x0 = Math.ceil(box[o] / s - 1.5);
+        const x1 = Math.floor(box[o + 3] / s + 0.5);
+        const y0 = Math.ceil(box[o + 1] / s - 1.5);
+        const y1 = Math.floor(box[o + 4] / s + 0.5);
+        const z0 = this.planar ? 0 : Math.ceil(box[o + 2] / s - 1.5);
+        const z1 = this.planar ? 0 : Math.floor(box[o + 5] / s + 0.5);
+        // A sparse level (fewer objects than cells to look up) is scanned instead.
+        const spanned = (x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1);
+        if (k > ka && (this.levelCount.get(k) ?? 0) <= spanned) {
+          for (const b of this.byLevel.get(k) ?? []) {
+            if (boxesOverlap(box, o, box, 6 * b)) out.add(Math.min(a, b), Math.max(a, b));
+          }
+          continue;
+        }
+        for (let ix = x0; ix <= x1; ix++) {
+          for (let iy = y0; iy <= y1; iy++) {
+            for (let iz = z0; iz <= z1; iz++) {
+              const list = this.cells.get(cellKey(k, ix, iy, iz));
+              if (list === undefined) continue;
+              for (let j = 0; j < list.length; j++) {
+                const b = list[j];
+                // Same level: each pair once, from its lower id; coarser: always.
+                if (b === a || (this.level[b] === ka && b < a)) continue;
+                if (boxesOverlap(box, o, box, 6 * b)) out.add(Math.min(a, b), Math.max(a, b));
+              }
+            }
+          }
+        }
+      }
+    }
+    return out.sortUnique();
+  }
+
+  /** Reports every proxy whose box overlaps or touches `[min, max]` (each once). */
+  queryAabb(min: Vec3, max: Vec3, out: number[] | AabbQueryCallback): number {
+    checkBox("query", min, max);
+    this.rebuild();
+    const { box } = this.proxies;
+    let n = 0;
+    for (const k of this.levels) {
+      const s = 2 ** k;
+      const x0 = Math.ceil(min.x / s - 1.5);
+      const x1 = Math.floor(max.x / s + 0.5);
+      const y0 = Math.ceil(min.y / s - 1.5);
+      const y1 = Math.floor(max.y / s + 0.5);
+      const z0 = this.planar ? 0 : Math.ceil(min.z / s - 1.5);
+      const z1 = this.planar ? 0 : Math.floor(max.z / s + 0.5);
+      const cellsSpanned = (x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1);
+      const objects = this.levelCount.get(k) ?? 0;
+      // Each level's objects are visited once: by scan, or by cells (a hash collision could list
+      // an object under two visited keys, so the cell walk de-duplicates by a mark).
+      const mark = this.nextMark();
+      if (!(cellsSpanned <= objects)) {
+        for (const id of this.byLevel.get(k) ?? []) {
+          if (overlapsBox(box, 6 * id, min, max)) {
+            n++;
+            if (Array.isArray(out)) out.push(id);
+            else if (out(id) === false) return n;
+          }
+        }
+        continue;
+      }
+      for (let ix = x0; ix <= x1; ix++) {
+        for (let iy = y0; iy <= y1; iy++) {
+          for (let iz = z0; iz <= z1; iz++) {
+            const list = this.cells.get(cellKey(k, ix, iy, iz));
+            if (list === undefined) continue;
+            for (const id of list) {
+              if (this.level[id] !== k || this.marks[id] === mark) continue;
+              this.marks[id] = mark;
+              if (overlapsBox(box, 6 * id, min, max)) {
+                n++;
+                if (Array.isArray(out)) out.push(id);
+                else if (out(id) === false) return n;
+              }
+            }
+          }
+        }
+      }
+    }
+    return n;
+  }
+
+  private marks = new Uint32Array(0);
+  private mark = 0;
+
+  /** A fresh mark for de-duplicating one walk (marks grow with the ids). */
+  private nextMark(): number {
+    if (this.marks.length < this.proxies.slot.length) {
+      this.marks = new Uint32Array(this.proxies.slot.length);
+      this.mark = 0;
+    }
+    this.mark = (this.mark + 1) >>> 0;
+    if (this.mark === 0) {
+      this.marks.fill(0);
+      this.mark = 1;
+    }
+    return this.mark;
+  }
+
+  /** Visits every proxy whose box the segment touches, by a scan of the boxes. O(n). */
+  castRay(origin: Vec3, dir: Vec3, maxToi: number, callback: RayCastCallback): number {
+    checkRay(origin, dir, maxToi);
+    const { box, live, count } = this.proxies;
+    let tMax = maxToi;
+    let n = 0;
+    for (let i = 0; i < count; i++) {
+      const id = live[i];
+      const t = raySegmentBoxEntry(
+        origin.x,
+        origin.y,
+        origin.z,
+        dir.x,
+        dir.y,
+        dir.z,
+        tMax,
+        box,
+        6 * id,
+      );
+      if (t < 0) continue;
+      n++;
+      const r = callback(id, t);
+      if (typeof r === "number") {
+        if (r < 0) break;
+        if (r < tMax) tMax = r;
+      }
+    }
+    return n;
+  }
+}
+
+/** True when the box at `o` overlaps or touches [min, max]. */
+function overlapsBox(box: Float64Array, o: number, min: Vec3, max: Vec3): boolean {
+  return (
+    box[o] <= max.x &&
+    min.x <= box[o + 3] &&
+    box[o + 1] <= max.y &&
+    min.y <= box[o + 4] &&
+    box[o + 2] <= max.z &&
+    min.z <= box[o + 5]
+  );
+}
+
+/** A hash of a cell (level k, indices ix, iy, iz): collisions only merge buckets. */
+function cellKey(k: number, ix: number, iy: number, iz: number): number {
+  // Fold each index (|i| < 2^51) into 32 bits, then mix (Teschner et al. 2003 primes).
+  const fx = (ix % 4294967296) | 0;
+  const fy = (iy % 4294967296) | 0;
+  const fz = (iz % 4294967296) | 0;
+  let h = Math.imul(fx, 73856093) ^ Math.imul(fy, 19349663) ^ Math.imul(fz, 83492791);
+  h = Math.imul(h ^ (k + 1024), 0x9e3779b1);
+  return h >>> 0;
+}
