@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PairSet } from "../../src/broadphase/pair-set.js";
 import { CollisionWorld2D } from "../../src/dim2/world2.js";
-import { CollideError } from "../../src/errors.js";
+import { CollideError, describeValue } from "../../src/errors.js";
 import { answerQuery } from "../../src/io/query.js";
 import { answerQuery2D } from "../../src/io/query-2d.js";
 import * as iso from "../../src/math/isometry.js";
@@ -471,5 +471,87 @@ describe("maxToi: Infinity is accepted by castShapes as by raycast", () => {
     expect(
       refusal(() => castShapes(makeSphere(1), id, zero, makeSphere(1), id, zero, Number.NaN)).field,
     ).toBe("maxToi");
+  });
+});
+
+describe('error lines name the line\'s own fields; NaN and the string "NaN" print apart', () => {
+  const far = (x: number) => ({ type: "sphere", center: [x, 0, 0], radius: 1 });
+
+  it.each([
+    [
+      { op: "intersects", a: far(-1e308), b: far(1e308) },
+      "b.center",
+      "b.center is too far from a.center: their offset overflows double precision (got [1e+308,0,0])",
+    ],
+    [
+      {
+        op: "contact",
+        a: {
+          type: "convex",
+          points: [
+            [0, 0, 0],
+            [1, 0, 0],
+            [0, 1, 0],
+            [0, 0, 1],
+          ],
+          position: [1e308, 0, 0],
+        },
+        b: far(-1e308),
+      },
+      "b.center",
+      "b.center is too far from a.position: their offset overflows double precision (got [-1e+308,0,0])",
+    ],
+    [
+      { op: "raycast", shape: far(1e308), origin: [-1e308, 0, 0], direction: [1, 0, 0], maxToi: 1 },
+      "origin",
+      "origin is too far from shape.center: their offset overflows double precision (got [-1e+308,0,0])",
+    ],
+    [
+      {
+        op: "pairs",
+        shapes: [far(-1e308), { type: "sphere", center: [1e308, 0, 0], radius: 1e308 }],
+      },
+      "shapes[1].center",
+      "shapes[1].center is too far from shapes[0].center: their offset overflows double precision (got [1e+308,0,0])",
+    ],
+  ])("%j", (line, field, message) => {
+    const e = refusal(() => answerQuery(line));
+    expect(e.field).toBe(field);
+    expect(e.message).toBe(message);
+    expect(e.message).not.toMatch(/pose/);
+  });
+
+  it("computePairs names its entries' poses", () => {
+    const s = makeSphere(1);
+    const e = refusal(() =>
+      computePairs([
+        { shape: s, pose: iso.create({ x: -1e308, y: 0, z: 0 }) },
+        { shape: makeSphere(1e308), pose: iso.create({ x: 1e308, y: 0, z: 0 }) },
+      ]),
+    );
+    expect(e.field).toBe("shapes[1].pose.translation");
+    expect(e.message).toMatch(/^shapes\[1\]\.pose\.translation is too far from shapes\[0\]\.pose:/);
+  });
+
+  it('the number NaN prints bare, the string "NaN" quoted, at any depth', () => {
+    expect(describeValue(Number.NaN)).toBe("NaN");
+    expect(describeValue("NaN")).toBe('"NaN"');
+    expect(describeValue({ x: Number.NaN, y: "NaN", z: -Infinity })).toBe(
+      '{"x":NaN,"y":"NaN","z":-Infinity}',
+    );
+    expect(describeValue([Number.NaN, "NaN"])).toBe('[NaN,"NaN"]');
+    const n = refusal(() => makeCuboid({ x: Number.NaN, y: 1, z: 1 }));
+    const t = refusal(() => makeCuboid({ x: "NaN" as unknown as number, y: 1, z: 1 }));
+    expect(n.message).toContain('{"x":NaN,"y":1,"z":1}');
+    expect(t.message).toContain('{"x":"NaN","y":1,"z":1}');
+    // On a query line NaN can only be a string, and prints as one.
+    const q = refusal(() =>
+      answerQuery({
+        op: "intersects",
+        a: { type: "sphere", center: [0, 0, 0], radius: "NaN" },
+        b: far(1),
+      }),
+    );
+    expect(q.message).toBe('a.radius must be a number (got "NaN")');
   });
 });
