@@ -83,8 +83,20 @@ export type { ShapeCastHit } from "./query/cast-shapes.js";
 export { castShapes, castShapesNonlinear } from "./query/cast-shapes.js";
 export { contact } from "./query/contact.js";
 export { distance } from "./query/distance.js";
+export type { Frustum, FrustumCamera, FrustumMode } from "./query/frustum.js";
+export {
+  FRUSTUM_PLANE_COUNT,
+  FrustumTest,
+  frustumIntersectsShape,
+  frustumTestAabb,
+  frustumTestSphere,
+  makeFrustum,
+  makeFrustumFromMatrix,
+} from "./query/frustum.js";
 export { intersects } from "./query/intersects.js";
 export { manifold } from "./query/manifold.js";
+export type { OverlapVolume, OverlapVolumeOptions } from "./query/overlap-volume.js";
+export { overlapVolume } from "./query/overlap-volume.js";
 export type { BroadPhaseName } from "./query/pairs.js";
 export { computePairs, makeBroadPhase } from "./query/pairs.js";
 export type { PointProjection } from "./query/project-point.js";
