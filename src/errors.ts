@@ -33,15 +33,24 @@ export class CollideError extends Error {
   }
 }
 
-/** Renders a value for an error message: numbers exactly (NaN, Infinity), objects as JSON. */
+/** Marks a non-finite number inside an object while it is rendered as JSON (see below). */
+const NON_FINITE_MARK = "\u0000collide-non-finite\u0000";
+/** The marked number as `JSON.stringify` writes it: the mark escaped, quoted. */
+const NON_FINITE_MARKED = /"\\u0000collide-non-finite\\u0000(NaN|-?Infinity)"/g;
+
+/**
+ * Renders a value for an error message: numbers exactly (NaN, Infinity), strings quoted, objects
+ * as JSON with their non-finite numbers written bare — `{"x":NaN}` for the number, `{"x":"NaN"}`
+ * for the string "NaN", so the two never print alike.
+ */
 export function describeValue(value: unknown): string {
   if (typeof value === "number") return Number.isNaN(value) ? "NaN" : String(value);
   if (typeof value === "string") return JSON.stringify(value);
   if (value === undefined) return "undefined";
   try {
     const s = JSON.stringify(value, (_k, v) =>
-      typeof v === "number" && !Number.isFinite(v) ? String(v) : v,
-    );
+      typeof v === "number" && !Number.isFinite(v) ? NON_FINITE_MARK + String(v) : v,
+    ).replace(NON_FINITE_MARKED, "$1");
     return s.length > 120 ? `${s.slice(0, 117)}...` : s;
   } catch {
     return String(value);

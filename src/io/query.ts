@@ -122,8 +122,67 @@ export function answerQuery(q: unknown, ctx: ShapeParseContext = {}): unknown {
   try {
     return answerQueryObject(q, ctx);
   } catch (e) {
-    throw echoAsGiven(e, q, "");
+    throw echoAsGiven(nameInputFields(e, q), q, "");
   }
+}
+
+/**
+ * The JSON field that sets the translation of a shape's pose, by its `type` (`center`,
+ * `position`, or `min` for an `aabb`, whose centre comes from min and max), or null for the
+ * types placed by their own points (capsule, triangle, half-space).
+ */
+function translationField(json: unknown): string | null {
+  const type = json !== null && typeof json === "object" ? (json as { type?: unknown }).type : null;
+  switch (type) {
+    case "sphere":
+    case "box":
+    case "cylinder":
+    case "cone":
+      return "center";
+    case "convex":
+    case "mesh":
+    case "compound":
+      return "position";
+    case "aabb":
+      return "min";
+    default:
+      return null;
+  }
+}
+
+/**
+ * The error `e` with the pair queries' own argument names (`poseA`, `poseB.translation`,
+ * `pose.translation`, `shapes[i].pose.translation`) replaced, in its field and its message, by
+ * the fields of the query line that set them (`a.center`, `b.position`, `shape.min`,
+ * `shapes[i].center`): a line's error names what the line said. Any other error is returned as
+ * it is.
+ */
+function nameInputFields(e: unknown, q: unknown): unknown {
+  if (!(e instanceof CollideError) || q === null || typeof q !== "object") return e;
+  const line = q as Record<string, unknown>;
+  const names: [RegExp, string][] = [];
+  const add = (internal: string, key: string, json: unknown): void => {
+    const f = translationField(json);
+    const escaped = internal.replace(/[.[\]]/g, "\\$&");
+    const pattern = `(?<![\\w.\\]])${escaped}(\\.translation\\b|(?![\\w.]))`;
+    if (f) names.push([new RegExp(pattern, "g"), `${key}.${f}`]);
+  };
+  add("poseA", "a", line.a);
+  add("poseB", "b", line.b);
+  add("pose", "shape", line.shape);
+  if (Array.isArray(line.shapes)) {
+    line.shapes.forEach((json, i) => {
+      add(`shapes[${i}].pose`, `shapes[${i}]`, json);
+    });
+  }
+  let field = e.field;
+  let message = e.message;
+  for (const [pattern, name] of names) {
+    field = field.replace(pattern, name);
+    message = message.replace(pattern, name);
+  }
+  if (field === e.field && message === e.message) return e;
+  return new CollideError(e.code, field, e.value, message);
 }
 
 function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {

@@ -29,6 +29,7 @@ import {
   SHAPE_CAST_TOLERANCE,
 } from "../constants.js";
 import { invalidValue } from "../errors.js";
+import * as aabbm from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Quat } from "../math/quat.js";
@@ -38,6 +39,7 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { makeContact } from "../narrowphase/contact.js";
 import { contactPair } from "../narrowphase/dispatch.js";
+import { aabbShape } from "../shapes/index.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
@@ -236,19 +238,100 @@ function checkRelativeMotion(velocityA: Vec3, velocityB: Vec3, maxToi: number): 
 }
 
 function checkMaxToi(maxToi: number): void {
-  if (!(maxToi >= 0) || !Number.isFinite(maxToi)) {
-    invalidValue("maxToi", maxToi, "must be a finite number ≥ 0");
+  if (!(maxToi >= 0)) invalidValue("maxToi", maxToi, "must be a number ≥ 0 (or Infinity)");
+}
+
+const castBoxA = aabbm.empty();
+const castBoxB = aabbm.empty();
+
+/**
+ * The search horizon for an unbounded `maxToi` (Infinity, as `raycast` and the world's rays
+ * accept): a finite time after which the shapes cannot meet. Their world AABBs' bounding
+ * spheres (centres cA, cB, radii rA, rB, half diagonals) move apart with the relative velocity
+ * v = vB − vA; contact needs |cB − cA + v·t| ≤ rA + rB, which holds for no t beyond the larger
+ * root of that quadratic (Ericson 2005, §5.5.3, moving spheres). Returns 0 when that time is
+ * past or never comes (then only time 0 is searched) and twice the root otherwise (room for the
+ * rounding of the spheres). Throws `CollideError` naming `maxToi` when a shape is unbounded (a
+ * half-space: no finite horizon).
+ */
+function castHorizon(
+  a: Shape,
+  poseA: Isometry,
+  velocityA: Vec3,
+  b: Shape,
+  poseB: Isometry,
+  velocityB: Vec3,
+): number {
+  aabbShape(castBoxA, a, poseA);
+  aabbShape(castBoxB, b, poseB);
+  const ax = 0.5 * (castBoxA.min.x + castBoxA.max.x);
+  const ay = 0.5 * (castBoxA.min.y + castBoxA.max.y);
+  const az = 0.5 * (castBoxA.min.z + castBoxA.max.z);
+  const bx = 0.5 * (castBoxB.min.x + castBoxB.max.x);
+  const by = 0.5 * (castBoxB.min.y + castBoxB.max.y);
+  const bz = 0.5 * (castBoxB.min.z + castBoxB.max.z);
+  const r =
+    0.5 *
+      hypot3(
+        castBoxA.max.x - castBoxA.min.x,
+        castBoxA.max.y - castBoxA.min.y,
+        castBoxA.max.z - castBoxA.min.z,
+      ) +
+    0.5 *
+      hypot3(
+        castBoxB.max.x - castBoxB.min.x,
+        castBoxB.max.y - castBoxB.min.y,
+        castBoxB.max.z - castBoxB.min.z,
+      );
+  const dx = bx - ax;
+  const dy = by - ay;
+  const dz = bz - az;
+  if (!(Number.isFinite(r) && Number.isFinite(dx) && Number.isFinite(dy) && Number.isFinite(dz))) {
+    invalidValue("maxToi", Infinity, "must be finite when a shape is unbounded (a half-space)");
   }
+  const vx = velocityB.x - velocityA.x;
+  const vy = velocityB.y - velocityA.y;
+  const vz = velocityB.z - velocityA.z;
+  // In units of the larger of |d| and R, so that the squares neither overflow nor underflow.
+  const unit = Math.max(hypot3(dx, dy, dz), r);
+  const speed = hypot3(vx, vy, vz);
+  if (unit === 0 || speed === 0) return 0;
+  const ux = dx / unit;
+  const uy = dy / unit;
+  const uz = dz / unit;
+  const wx = vx / speed;
+  const wy = vy / speed;
+  const wz = vz / speed;
+  const ru = r / unit;
+  // |u + w·s|² = ru², s = t·speed/unit: s² + 2(u·w)s + (|u|² − ru²) = 0.
+  const uw = ux * wx + uy * wy + uz * wz;
+  const c = ux * ux + uy * uy + uz * uz - ru * ru;
+  const disc = uw * uw - c;
+  if (!(disc >= 0)) return 0;
+  const sExit = -uw + Math.sqrt(disc);
+  if (!(sExit > 0)) return 0;
+  const t = 2 * sExit * (unit / speed);
+  if (!Number.isFinite(t)) {
+    invalidValue(
+      "velocityB",
+      velocityB,
+      "relative to velocityA is too slow for the distance to find a finite horizon with maxToi Infinity",
+    );
+  }
+  return t;
 }
 
 /**
  * The first time of contact of two shapes under linear motion: `a` at world pose `poseA` at
  * time 0 moving with `velocityA` (scene units per second), `b` likewise; the search covers
- * [0, maxToi] seconds. Returns `{toi, normal, pointA, pointB}` (normal from A toward B and
- * witness points at the time of impact, world frame) or null when they do not touch by
- * maxToi; toi 0 when they already touch. Allocates the answer.
+ * [0, maxToi] seconds. `maxToi` may be Infinity (no time limit, as for `raycast` and the
+ * world's rays): the search then ends once the shapes' bounding spheres have passed each other.
+ * Returns `{toi, normal, pointA, pointB}` (normal from A toward B and witness points at the
+ * time of impact, world frame) or null when they do not touch by maxToi; toi 0 when they
+ * already touch. Allocates the answer.
  * @throws CollideError `invalid_value` for a non-finite velocity, a relative displacement over
- * `maxToi` beyond the range of doubles, a negative, NaN or infinite `maxToi`, or a bad pose, or
+ * `maxToi` beyond the range of doubles, a negative or NaN `maxToi` (or Infinity with an
+ * unbounded half-space), or a bad pose, or
  * naming the shape field (`a.radius`, …) when the answer would hold a NaN or a miss comes with
  * a non-finite shape (src/query/guard.ts); `unsupported_pair` for a pair without a contact
  * routine.
@@ -270,9 +353,13 @@ export function castShapes(
   checkVec3("velocityA", velocityA);
   checkVec3("velocityB", velocityB);
   checkMaxToi(maxToi);
-  checkRelativeMotion(velocityA, velocityB, maxToi);
+  const horizon =
+    maxToi === Number.POSITIVE_INFINITY
+      ? castHorizon(a, poseA, velocityA, b, poseB, velocityB)
+      : maxToi;
+  checkRelativeMotion(velocityA, velocityB, horizon);
   const hit = makeShapeCastHit();
-  const found = castShapesInto(hit, a, poseA, velocityA, b, poseB, velocityB, maxToi);
+  const found = castShapesInto(hit, a, poseA, velocityA, b, poseB, velocityB, horizon);
   if (castAnswerStands(found, hit, a, b)) return found ? hit : null;
   return refuseBadInputs(
     "castShapes",

@@ -143,12 +143,25 @@ export function computePairsLimited(
       if (e instanceof CollideError && e.code === "invalid_value") {
         checkEntry(shapes, i);
         checkEntry(shapes, j);
+        throw renamePoses(e, i, j);
       }
       throw e;
     }
     if (hit) result.push([i, j]);
   });
   return result;
+}
+
+/**
+ * `e` with the pair query's pose names (`poseA`, `poseB.translation`) given as the entries'
+ * (`shapes[i].pose`, `shapes[j].pose.translation`), in its field and its message.
+ */
+function renamePoses(e: CollideError, i: number, j: number): CollideError {
+  const rename = (text: string): string =>
+    text.replace(/(?<![\w.\]])pose([AB])(?=\.translation\b|(?![\w.]))/g, (_m, ab: string) =>
+      ab === "A" ? `shapes[${i}].pose` : `shapes[${j}].pose`,
+    );
+  return new CollideError(e.code, rename(e.field), e.value, rename(e.message));
 }
 
 /** Validates entry `i` of `shapes` (its shape, then its pose), naming `shapes[i].…`. */

@@ -8,14 +8,18 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { PairSet } from "../../src/broadphase/pair-set.js";
 import { CollisionWorld2D } from "../../src/dim2/world2.js";
-import { CollideError } from "../../src/errors.js";
+import { CollideError, describeValue } from "../../src/errors.js";
 import { answerQuery } from "../../src/io/query.js";
 import { answerQuery2D } from "../../src/io/query-2d.js";
 import * as iso from "../../src/math/isometry.js";
+import { makeRandom } from "../../src/math/random.js";
+import { castShapes } from "../../src/query/cast-shapes.js";
 import { contact } from "../../src/query/contact.js";
 import { computePairs } from "../../src/query/pairs.js";
+import { raycast } from "../../src/query/raycast.js";
 import { makeCompound } from "../../src/shapes/compound.js";
 import { makeCuboid } from "../../src/shapes/cuboid.js";
+import { makeHalfSpace } from "../../src/shapes/half-space.js";
 import { type Shape, ShapeType } from "../../src/shapes/shape.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
 import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
@@ -387,5 +391,167 @@ describe("nested compounds: made, added and queried alike; no internal numbers i
     );
     expect(e.message).toContain('(got "compound")');
     expect(e.message).not.toMatch(/got 9/);
+  });
+});
+
+describe("maxToi: Infinity is accepted by castShapes as by raycast", () => {
+  const id = iso.identity();
+  const zero = { x: 0, y: 0, z: 0 };
+
+  it("hand-derived: toi 3 approaching, null leaving, 0 touching, null at rest apart", () => {
+    const s = makeSphere(1);
+    const at = (x: number) => iso.create({ x, y: 0, z: 0 });
+    // Unit spheres 5 apart closing at speed 1 touch when the gap of 3 is closed.
+    expect(castShapes(s, id, { x: 1, y: 0, z: 0 }, s, at(5), zero, Infinity)?.toi).toBeCloseTo(
+      3,
+      9,
+    );
+    expect(castShapes(s, id, { x: -1, y: 0, z: 0 }, s, at(5), zero, Infinity)).toBeNull();
+    expect(castShapes(s, id, zero, s, at(2), zero, Infinity)?.toi).toBe(0);
+    expect(castShapes(s, id, zero, s, at(5), zero, Infinity)).toBeNull();
+    // Passing beside: closest approach 2.5 > 2, never touching.
+    expect(
+      castShapes(
+        s,
+        id,
+        { x: 1, y: 0, z: 0 },
+        s,
+        iso.create({ x: 5, y: 2.5, z: 0 }),
+        zero,
+        Infinity,
+      ),
+    ).toBeNull();
+    const ray = raycast(s, at(5), { x: 0, y: 0, z: 0 }, { x: 1, y: 0, z: 0 }, Infinity);
+    expect(ray?.toi).toBe(4);
+  });
+
+  it("equals the answer with a finite maxToi that covers the whole approach (seeded)", () => {
+    const rng = makeRandom(16);
+    const u = (lo: number, hi: number) => lo + (hi - lo) * rng();
+    const shapes = [makeSphere(0.7), makeCuboid({ x: 0.5, y: 1, z: 0.3 })];
+    let hits = 0;
+    for (let i = 0; i < 200; i++) {
+      const a = shapes[i % 2];
+      const b = shapes[(i >> 1) % 2];
+      const pb = iso.create({ x: u(-20, 20), y: u(-20, 20), z: u(-20, 20) });
+      // Half the cases aim B at A (nearly head-on), half move A at random.
+      const aim = i % 2 === 0;
+      const s = aim ? 0.02 : 3;
+      const va = { x: u(-s, s), y: u(-s, s), z: u(-s, s) };
+      const t = pb.translation;
+      const vb = aim ? { x: -t.x / 4, y: -t.y / 4, z: -t.z / 4 } : zero;
+      const inf = castShapes(a, id, va, b, pb, vb, Infinity);
+      // Every contact happens before t = 1e3 here (distances ≤ 70, speeds ≥ 0.1 unless 0).
+      const fin = castShapes(a, id, va, b, pb, vb, 1e3);
+      expect([i, inf === null]).toEqual([i, fin === null]);
+      if (inf && fin) expect(inf.toi).toBeCloseTo(fin.toi, 6);
+      if (inf) hits++;
+    }
+    expect(hits).toBeGreaterThan(50);
+    expect(hits).toBeLessThan(190);
+  });
+
+  it("a half-space with maxToi Infinity is refused naming maxToi (no finite horizon)", () => {
+    const plane = makeHalfSpace({ x: 0, y: 1, z: 0 }, 0);
+    const e = refusal(() =>
+      castShapes(
+        makeSphere(1),
+        iso.create({ x: 0, y: 5, z: 0 }),
+        { x: 0, y: -1, z: 0 },
+        plane,
+        id,
+        zero,
+        Infinity,
+      ),
+    );
+    expect(e.field).toBe("maxToi");
+    expect(
+      refusal(() => castShapes(makeSphere(1), id, zero, makeSphere(1), id, zero, -1)).field,
+    ).toBe("maxToi");
+    expect(
+      refusal(() => castShapes(makeSphere(1), id, zero, makeSphere(1), id, zero, Number.NaN)).field,
+    ).toBe("maxToi");
+  });
+});
+
+describe('error lines name the line\'s own fields; NaN and the string "NaN" print apart', () => {
+  const far = (x: number) => ({ type: "sphere", center: [x, 0, 0], radius: 1 });
+
+  it.each([
+    [
+      { op: "intersects", a: far(-1e308), b: far(1e308) },
+      "b.center",
+      "b.center is too far from a.center: their offset overflows double precision (got [1e+308,0,0])",
+    ],
+    [
+      {
+        op: "contact",
+        a: {
+          type: "convex",
+          points: [
+            [0, 0, 0],
+            [1, 0, 0],
+            [0, 1, 0],
+            [0, 0, 1],
+          ],
+          position: [1e308, 0, 0],
+        },
+        b: far(-1e308),
+      },
+      "b.center",
+      "b.center is too far from a.position: their offset overflows double precision (got [-1e+308,0,0])",
+    ],
+    [
+      { op: "raycast", shape: far(1e308), origin: [-1e308, 0, 0], direction: [1, 0, 0], maxToi: 1 },
+      "origin",
+      "origin is too far from shape.center: their offset overflows double precision (got [-1e+308,0,0])",
+    ],
+    [
+      {
+        op: "pairs",
+        shapes: [far(-1e308), { type: "sphere", center: [1e308, 0, 0], radius: 1e308 }],
+      },
+      "shapes[1].center",
+      "shapes[1].center is too far from shapes[0].center: their offset overflows double precision (got [1e+308,0,0])",
+    ],
+  ])("%j", (line, field, message) => {
+    const e = refusal(() => answerQuery(line));
+    expect(e.field).toBe(field);
+    expect(e.message).toBe(message);
+    expect(e.message).not.toMatch(/pose/);
+  });
+
+  it("computePairs names its entries' poses", () => {
+    const s = makeSphere(1);
+    const e = refusal(() =>
+      computePairs([
+        { shape: s, pose: iso.create({ x: -1e308, y: 0, z: 0 }) },
+        { shape: makeSphere(1e308), pose: iso.create({ x: 1e308, y: 0, z: 0 }) },
+      ]),
+    );
+    expect(e.field).toBe("shapes[1].pose.translation");
+    expect(e.message).toMatch(/^shapes\[1\]\.pose\.translation is too far from shapes\[0\]\.pose:/);
+  });
+
+  it('the number NaN prints bare, the string "NaN" quoted, at any depth', () => {
+    expect(describeValue(Number.NaN)).toBe("NaN");
+    expect(describeValue("NaN")).toBe('"NaN"');
+    expect(describeValue({ x: Number.NaN, y: "NaN", z: -Infinity })).toBe(
+      '{"x":NaN,"y":"NaN","z":-Infinity}',
+    );
+    expect(describeValue([Number.NaN, "NaN"])).toBe('[NaN,"NaN"]');
+    const n = refusal(() => makeCuboid({ x: Number.NaN, y: 1, z: 1 }));
+    const t = refusal(() => makeCuboid({ x: "NaN" as unknown as number, y: 1, z: 1 }));
+    expect(n.message).toContain('{"x":NaN,"y":1,"z":1}');
+    expect(t.message).toContain('{"x":"NaN","y":1,"z":1}');
+    // On a query line NaN can only be a string, and prints as one.
+    const q = refusal(() =>
+      answerQuery({
+        op: "intersects",
+        a: { type: "sphere", center: [0, 0, 0], radius: "NaN" },
+        b: far(1),
+      }),
+    );
+    expect(q.message).toBe('a.radius must be a number (got "NaN")');
   });
 });

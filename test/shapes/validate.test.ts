@@ -96,7 +96,7 @@ describe("checkShape in src/shapes/validate.ts", () => {
           radius: 1,
         },
         "s.b",
-        's.b must be a vector of 3 finite numbers (got {"x":"Infinity","y":0,"z":0})',
+        's.b must be a vector of 3 finite numbers (got {"x":Infinity,"y":0,"z":0})',
       ],
       [
         { type: ShapeType.HalfSpace, normal: { x: 0, y: 2, z: 0 }, offset: 0 },
@@ -135,7 +135,7 @@ describe("checkShape in src/shapes/validate.ts", () => {
           c: { x: 0, y: Number.NaN, z: 0 },
         },
         "s.c",
-        's.c must be a vector of 3 finite numbers (got {"x":0,"y":"NaN","z":0})',
+        's.c must be a vector of 3 finite numbers (got {"x":0,"y":NaN,"z":0})',
       ],
       [
         { type: ShapeType.TriangleMesh, vertices: [0, 0, 0], indices: new Uint32Array(3) },
