@@ -123,6 +123,8 @@ export function refineOverlapNormal(
   a: SupportMap,
   b: SupportMap,
   start: Vec3,
+  hintA: Vec3 | null = null,
+  hintB: Vec3 | null = null,
 ): NormalRefinement {
   evaluations = 0;
   vec3.copy(n, start);
@@ -189,7 +191,7 @@ export function refineOverlapNormal(
   tangential(g, w, n);
   vec3.copy(out.normal, n);
   out.overlap = f;
-  anchorWitnesses(out, a, b, n, f, step);
+  anchorWitnesses(out, a, b, n, f, step, hintA, hintB);
   out.gradient = vec3.length(g);
   out.step = step;
   out.evaluations = evaluations;
@@ -213,6 +215,8 @@ function anchorWitnesses(
   d: Vec3,
   f: number,
   step: number,
+  hintA: Vec3 | null,
+  hintB: Vec3 | null,
 ): void {
   const tilt = Math.max(step, WITNESS_PROBE_ANGLE);
   vec3.orthonormalBasis(t1, t2, d);
@@ -228,9 +232,23 @@ function anchorWitnesses(
     moveA = Math.max(moveA, vec3.distance(probeA, out.pointA));
     moveB = Math.max(moveB, vec3.distance(probeB, out.pointB));
   }
+  // Both supports flat (a face or an edge each, e.g. a cylinder's cap on a box face): the
+  // caller's hints (EPA's witnesses, blends of support points over the overlap) moved along the
+  // normal onto each shape's supporting plane.
+  const flat = SUPPORT_FLAT * tilt * Math.max(vec3.length(out.pointA), vec3.length(out.pointB), Math.abs(f));
+  if (hintA && hintB && moveA > flat && moveB > flat) {
+    const hA = vec3.dot(d, out.pointA);
+    const hB = vec3.dot(d, out.pointB);
+    vec3.addScaled(out.pointA, hintA, d, hA - vec3.dot(d, hintA));
+    vec3.addScaled(out.pointB, hintB, d, hB - vec3.dot(d, hintB));
+    return;
+  }
   if (moveA <= moveB) vec3.addScaled(out.pointB, out.pointA, d, -f);
   else vec3.addScaled(out.pointA, out.pointB, d, f);
 }
+
+/** A support point that moves by more than this times the tilt times the size is not unique. */
+const SUPPORT_FLAT = 16;
 
 /** Tilt of the normal, radians, by which a support point's uniqueness is judged. */
 const WITNESS_PROBE_ANGLE = 2 ** -20;

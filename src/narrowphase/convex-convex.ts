@@ -231,7 +231,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   // are blends of support points, inside the shapes: refine the normal to the least overlap
   // and take the support points along it, on both surfaces (issue 16, classes 4 and 5).
   if (!polytopes || epaOut.status !== EpaStatus.Converged) {
-    refineOverlapNormal(refined, coreA, coreBInA, solvedNormal);
+    refineOverlapNormal(refined, coreA, coreBInA, solvedNormal, solvedA, solvedB);
     if (refined.overlap <= depth || !polytopes) {
       depth = refined.overlap;
       vec3.copy(solvedNormal, refined.normal);
