@@ -249,7 +249,9 @@ function checkMaxToi(maxToi: number): void {
  * time 0 moving with `velocityA` (scene units per second), `b` likewise; the search covers
  * [0, maxToi] seconds. Returns `{toi, normal, pointA, pointB}` (normal from A toward B and
  * witness points at the time of impact, world frame) or null when they do not touch by
- * maxToi; toi 0 when they already touch. Allocates the answer.
+ * maxToi; toi 0 exactly when they already touch (as `intersects`), never for a gap. Allocates
+ * the answer. Accuracy (docs/FORMATS.md, "Accuracy"): the shapes are in contact at toi within
+ * 16 times the distance bar, and not before it by more than that bar over the closing speed.
  * @throws CollideError `invalid_value` for a non-finite velocity, a relative displacement over
  * `maxToi` beyond the range of doubles, a negative, NaN or infinite `maxToi`, or a bad pose, or
  * naming the shape field (`a.radius`, …) when the answer would hold a NaN or a miss comes with
