@@ -95,6 +95,9 @@ function normalizeInPlace(v: Vec3): boolean {
   return true;
 }
 
+/** Relative gap between f(start) and a certified lower bound under which no refinement runs. */
+const REFINE_CERTIFIED = 1e-11;
+
 /** First pattern-search step, radians (grown by doubling when the descent stopped far away). */
 const PATTERN_START_ANGLE = 2 ** -20;
 
@@ -116,7 +119,10 @@ const PROBE_SIN = [0, Math.SQRT1_2, 1, Math.SQRT1_2, 0, -Math.SQRT1_2, -1, -Math
 /**
  * Minimises f(n) = h_A(n) + h_B(−n) over unit n from `start` (any non-zero direction, A's frame):
  * `a` and `b` are the two support maps in A's frame (cores; the caller adds margins). Writes
- * `out` and returns it; `out.overlap` is never above f(start).
+ * `out` and returns it; `out.overlap` is never above f(start). `lowerBound`: a certified lower
+ * bound on min f when the caller has one (EPA's closest face); when f(start) is within 1e-11 of
+ * it only the witnesses are placed. `hintA`, `hintB`: witness candidates for flat-on-flat
+ * supports (see anchorWitnesses).
  */
 export function refineOverlapNormal(
   out: NormalRefinement,
@@ -125,6 +131,7 @@ export function refineOverlapNormal(
   start: Vec3,
   hintA: Vec3 | null = null,
   hintB: Vec3 | null = null,
+  lowerBound = Number.NEGATIVE_INFINITY,
 ): NormalRefinement {
   evaluations = 0;
   vec3.copy(n, start);
@@ -136,7 +143,9 @@ export function refineOverlapNormal(
   // First step: a fraction of the angle the gradient suggests against the set's size.
   const size = Math.max(vec3.length(w), Math.abs(f));
   let alpha = size > 0 ? 0.5 / size : 1;
-  for (let it = 0; it < REFINE_DESCENT_ITERATIONS; it++) {
+  // A caller's certified lower bound within REFINE_CERTIFIED of f(start): nothing to refine.
+  const certified = f - lowerBound <= REFINE_CERTIFIED * Math.abs(f);
+  for (let it = 0; !certified && it < REFINE_DESCENT_ITERATIONS; it++) {
     const gl = vec3.length(g);
     if (!(gl > 0) || !(alpha * gl > REFINE_MIN_ANGLE)) break;
     vec3.addScaled(trial, n, g, -alpha);
@@ -164,7 +173,8 @@ export function refineOverlapNormal(
   // Pattern search: settles ridges (discontinuous gradients) and confirms the optimum.
   // A smooth optimum (tangential gradient at the rounding level of the support points) needs
   // none: there the overlap is flat to second order.
-  let step = vec3.length(g) <= SMOOTH_GRADIENT * vec3.length(w) ? 0 : PATTERN_START_ANGLE;
+  let step =
+    certified || vec3.length(g) <= SMOOTH_GRADIENT * vec3.length(w) ? 0 : PATTERN_START_ANGLE;
   for (let it = 0; it < REFINE_PATTERN_ITERATIONS && step > REFINE_MIN_ANGLE; it++) {
     vec3.orthonormalBasis(t1, t2, n);
     let improved = false;
@@ -235,7 +245,8 @@ function anchorWitnesses(
   // Both supports flat (a face or an edge each, e.g. a cylinder's cap on a box face): the
   // caller's hints (EPA's witnesses, blends of support points over the overlap) moved along the
   // normal onto each shape's supporting plane.
-  const flat = SUPPORT_FLAT * tilt * Math.max(vec3.length(out.pointA), vec3.length(out.pointB), Math.abs(f));
+  const flat =
+    SUPPORT_FLAT * tilt * Math.max(vec3.length(out.pointA), vec3.length(out.pointB), Math.abs(f));
   if (hintA && hintB && moveA > flat && moveB > flat) {
     const hA = vec3.dot(d, out.pointA);
     const hB = vec3.dot(d, out.pointB);

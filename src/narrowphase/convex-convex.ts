@@ -231,7 +231,8 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   // are blends of support points, inside the shapes: refine the normal to the least overlap
   // and take the support points along it, on both surfaces (issue 16, classes 4 and 5).
   if (!polytopes || epaOut.status !== EpaStatus.Converged) {
-    refineOverlapNormal(refined, coreA, coreBInA, solvedNormal, solvedA, solvedB);
+    const lower = epaOut.status === EpaStatus.Converged ? epaOut.depth : Number.NEGATIVE_INFINITY;
+    refineOverlapNormal(refined, coreA, coreBInA, solvedNormal, solvedA, solvedB, lower);
     if (refined.overlap <= depth || !polytopes) {
       depth = refined.overlap;
       vec3.copy(solvedNormal, refined.normal);
@@ -265,6 +266,11 @@ function simplexSize(s: GjkSimplex): number {
  * box of size 1e-8 had a gap 7e-4 off). Margins added as in {@link solveLoaded}.
  */
 function polishGap(): void {
+  // GJK's gap is an upper bound and the separation along its direction a lower bound: when they
+  // agree to 1e-11 there is nothing to polish (one support pair instead of a refinement).
+  const core = solvedDistance + coreA.margin + coreB.margin;
+  const sep = -overlapAlong(solvedNormal);
+  if (core - sep <= GJK_POLISH_AGREEMENT * core) return;
   refineOverlapNormal(refined, coreA, coreBInA, solvedNormal);
   const gap = -refined.overlap - coreA.margin - coreB.margin;
   if (!(gap <= solvedDistance) || gap <= 0) return;
@@ -275,6 +281,9 @@ function polishGap(): void {
   vec3.addScaled(solvedA, refined.pointA, solvedNormal, coreA.margin);
   vec3.addScaled(solvedB, refined.pointB, solvedNormal, -coreB.margin);
 }
+
+/** Relative agreement of GJK's gap and the separation along its direction that needs no polish. */
+const GJK_POLISH_AGREEMENT = 1e-11;
 
 /** Tangential gradient, relative to the pair's size, under which polished witnesses face each other. */
 const GJK_POLISH_GRADIENT = 1e-12;

@@ -19,6 +19,8 @@
  *   the pair is in `pairs`; contact(B, A) is contact(A, B) flipped.
  */
 import { answerQuery } from "../../src/io/query.js";
+import { parseShape } from "../../src/io/shapes-json.js";
+import { CollisionWorld } from "../../src/world/collision-world.js";
 import { exactContains } from "./exact.js";
 import {
   makeScenario,
@@ -94,6 +96,7 @@ export interface FuzzReport {
 }
 
 const OPS = [
+  "world",
   "intersects",
   "distance",
   "contact",
@@ -530,9 +533,49 @@ function runScenario(ctx: Ctx, sc: Scenario): void {
     if (issues.length) fail(ctx, "pairs", issues.join("; "), line, r, Infinity);
   }
 
+  if (ops.has("world") && inter !== null && !(A.halfspace && B.halfspace))
+    checkWorld(ctx, sc, inter);
   if (ops.has("castShapes")) checkCast(ctx, sc, P);
   if (ops.has("raycast")) checkRay(ctx, sc, A, wA, sc.localA);
   if (ops.has("projectPoint")) checkProject(ctx, sc, A, wA);
+}
+
+/** The world at prediction 0 reports the pair touching exactly when `intersects` is true. */
+function checkWorld(ctx: Ctx, sc: Scenario, inter: boolean): void {
+  const line = { op: "pairs", shapes: [sc.worldA, sc.worldB] };
+  cell(ctx, "world").queries++;
+  ctx.report.queries++;
+  let touching: boolean;
+  try {
+    const world = new CollisionWorld({ prediction: 0 });
+    const a = parseShape(sc.worldA, "a");
+    const b = parseShape(sc.worldB, "b");
+    const ha = world.addBody({ shape: a.shape, pose: a.pose });
+    const hb = world.addBody({ shape: b.shape, pose: b.pose });
+    world.step();
+    touching = world.isTouching(ha, hb);
+  } catch (e) {
+    ctx.report.errors++;
+    fail(
+      ctx,
+      "world",
+      `threw ${String((e as Error).message ?? e)}`,
+      line,
+      null,
+      Number.POSITIVE_INFINITY,
+    );
+    return;
+  }
+  if (touching !== inter) {
+    fail(
+      ctx,
+      "world",
+      `the world says ${touching ? "touching" : "apart"}, intersects ${inter}`,
+      line,
+      touching,
+      Number.POSITIVE_INFINITY,
+    );
+  }
 }
 
 function checkContact(
