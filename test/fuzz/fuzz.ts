@@ -732,17 +732,22 @@ function checkCast(ctx: Ctx, sc: Scenario, P: PairInfo): void {
         r,
         issues,
       );
-    if (hit && toi > t)
+    if (hit && toi > t) {
+      // The true contact lies in [t, t + gap/μ], μ the closing speed along the oracle's normal.
+      const n = unit(sub(T.pB, T.pA));
+      const mu = -dot(w, n);
+      const late = mu > 0 ? (toi - t) * mu - T.upper : 0;
       bar(
         ctx,
         "castShapes",
         "toi after the shapes meet",
-        (toi - t) * speed,
+        Math.max(0, late),
         tolPos,
         line,
         r,
         issues,
       );
+    }
     if (Math.abs(norm(toV(r.normal)) - 1) > 1e-9) issues.push("normal not unit");
   }
   if (issues.length) fail(ctx, "castShapes", issues.join("; "), line, r, Infinity);
