@@ -340,9 +340,19 @@ function parseShapeJson(json: unknown, field: string, ctx: ShapeParseContext): P
     }
     case "triangle": {
       const s = parseWith(SHAPE_SCHEMAS.triangle, json, field);
+      // Validated as given, then placed in a local frame at its first vertex: a triangle far
+      // from the origin keeps tolerances relative to its own size (b − a is exact when the
+      // vertices are within a factor 2 of each other; issue 16, class 7).
+      makeTriangle(v3(s.a), v3(s.b), v3(s.c), field);
+      const a = v3(s.a);
       return {
-        shape: makeTriangle(v3(s.a), v3(s.b), v3(s.c), field),
-        pose: pose(vec3.create(), field),
+        shape: makeTriangle(
+          vec3.create(),
+          vec3.sub(vec3.create(), v3(s.b), a),
+          vec3.sub(vec3.create(), v3(s.c), a),
+          field,
+        ),
+        pose: pose(a, field),
       };
     }
   }

@@ -23,14 +23,23 @@
  * +x. No allocation per call.
  */
 import {
+  EPA_CURVED_TOLERANCE,
   EPA_POLYTOPE_TOLERANCE,
   EPA_TOLERANCE,
   MAX_REFINE_ITERATIONS,
   PENETRATION_FALLBACK_SAMPLES,
   SAT_PARALLEL_EDGE_TOLERANCE,
+  TOUCH_TOLERANCE,
 } from "../constants.js";
 import { EpaStatus, epa, makeEpaResult } from "../geometry/epa.js";
-import { GjkStatus, gjk, makeGjkResult, normalizeScaled } from "../geometry/gjk.js";
+import {
+  type GjkSimplex,
+  GjkStatus,
+  gjk,
+  makeGjkResult,
+  normalizeScaled,
+} from "../geometry/gjk.js";
+import { makeNormalRefinement, refineOverlapNormal } from "../geometry/refine-normal.js";
 import type { SupportMap } from "../geometry/support.js";
 import { TransformedSupport } from "../geometry/support.js";
 import type { Isometry } from "../math/isometry.js";
@@ -112,6 +121,11 @@ function loadPair(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
   return k;
 }
 
+/** True for the shapes whose core has a curved surface (cylinder, cone). */
+function curved(s: ConvexShape): boolean {
+  return s.type === ShapeType.Cylinder || s.type === ShapeType.Cone;
+}
+
 /** True for the shapes whose core is a polytope (flat faces only): SAT applies. */
 function isPolytope(s: ConvexShape): boolean {
   return (
@@ -158,21 +172,34 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   vec3.copy(initDir, bInA.translation);
   gjk(gjkOut, coreA, coreBInA, initDir, maxGap + r);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
+  const polytopes = isPolytope(a) && isPolytope(b);
   if (gjkOut.status === GjkStatus.Separated && gjkOut.distance > 0) {
     vec3.copy(solvedNormal, gjkOut.direction);
     solvedDistance = gjkOut.distance - r;
     vec3.addScaled(solvedA, gjkOut.pointA, solvedNormal, rA);
     vec3.addScaled(solvedB, gjkOut.pointB, solvedNormal, -rB);
+    if (solvedDistance > 0 && !polytopes) polishGap();
+    // A gap at the rounding level of the pair's size is touching (issue 16, class 1).
+    if (
+      solvedDistance > 0 &&
+      solvedDistance <= TOUCH_TOLERANCE * (simplexSize(gjkOut.simplex) + r)
+    ) {
+      solvedDistance = 0;
+      vec3.copy(solvedB, solvedA);
+    }
     return true;
   }
-  const polytopes = isPolytope(a) && isPolytope(b);
   epa(
     epaOut,
     coreA,
     coreBInA,
     gjkOut.simplex,
     gjkOut.direction,
-    polytopes ? EPA_POLYTOPE_TOLERANCE : EPA_TOLERANCE,
+    polytopes
+      ? EPA_POLYTOPE_TOLERANCE
+      : curved(a) || curved(b)
+        ? EPA_CURVED_TOLERANCE
+        : EPA_TOLERANCE,
   );
   let depth = epaOut.depth;
   vec3.copy(solvedNormal, epaOut.normal);
@@ -200,6 +227,19 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     }
     witnessesAlong(solvedNormal, depth);
   }
+  // EPA's face on a curved Minkowski difference is good to EPA_TOLERANCE only, and its witnesses
+  // are blends of support points, inside the shapes: refine the normal to the least overlap
+  // and take the support points along it, on both surfaces (issue 16, classes 4 and 5).
+  if (!polytopes || epaOut.status !== EpaStatus.Converged) {
+    const lower = epaOut.status === EpaStatus.Converged ? epaOut.depth : Number.NEGATIVE_INFINITY;
+    refineOverlapNormal(refined, coreA, coreBInA, solvedNormal, solvedA, solvedB, lower);
+    if (refined.overlap <= depth || !polytopes) {
+      depth = refined.overlap;
+      vec3.copy(solvedNormal, refined.normal);
+      vec3.copy(solvedA, refined.pointA);
+      vec3.copy(solvedB, refined.pointB);
+    }
+  }
   solvedDistance = 0 - (depth + r);
   vec3.addScaled(solvedA, solvedA, solvedNormal, rA);
   vec3.addScaled(solvedB, solvedB, solvedNormal, -rB);
@@ -209,6 +249,44 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
 const sA = vec3.create();
 const sB = vec3.create();
 const negN = vec3.create();
+const refined = makeNormalRefinement();
+
+/** Largest |w| over the simplex's Minkowski-difference points: the scale of GJK's rounding. */
+function simplexSize(s: GjkSimplex): number {
+  let m = 0;
+  for (let i = 0; i < s.count; i++) m = Math.max(m, vec3.length(s.w[i]));
+  return m;
+}
+
+/**
+ * GJK's gap on a curved pair converges linearly and stops at a relative tolerance; the gap is
+ * the maximum over unit n of −(h_A(n) + h_B(−n)), so refine GJK's direction (a concave ascent)
+ * and, when the support points along the refined normal face each other (tangential gradient
+ * at the rounding level), take them and their gap (issue 16, class 6: a cone of size 20 and a
+ * box of size 1e-8 had a gap 7e-4 off). Margins added as in {@link solveLoaded}.
+ */
+function polishGap(): void {
+  // GJK's gap is an upper bound and the separation along its direction a lower bound: when they
+  // agree to 1e-11 there is nothing to polish (one support pair instead of a refinement).
+  const core = solvedDistance + coreA.margin + coreB.margin;
+  const sep = -overlapAlong(solvedNormal);
+  if (core - sep <= GJK_POLISH_AGREEMENT * core) return;
+  refineOverlapNormal(refined, coreA, coreBInA, solvedNormal);
+  const gap = -refined.overlap - coreA.margin - coreB.margin;
+  if (!(gap <= solvedDistance) || gap <= 0) return;
+  const size = Math.max(vec3.length(refined.pointA), vec3.length(refined.pointB), -refined.overlap);
+  if (refined.gradient > GJK_POLISH_GRADIENT * size) return;
+  solvedDistance = gap;
+  vec3.copy(solvedNormal, refined.normal);
+  vec3.addScaled(solvedA, refined.pointA, solvedNormal, coreA.margin);
+  vec3.addScaled(solvedB, refined.pointB, solvedNormal, -coreB.margin);
+}
+
+/** Relative agreement of GJK's gap and the separation along its direction that needs no polish. */
+const GJK_POLISH_AGREEMENT = 1e-11;
+
+/** Tangential gradient, relative to the pair's size, under which polished witnesses face each other. */
+const GJK_POLISH_GRADIENT = 1e-12;
 
 /** Core overlap along unit n: h_A(n) + h_B(−n), the depth of the separating translation n. */
 function overlapAlong(n: Vec3): number {
@@ -406,7 +484,9 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
   vec3.copy(initDir, coreBInA.pose.translation);
   gjk(gjkOut, coreA, coreBInA, initDir, r);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
-  return gjkOut.status === GjkStatus.Intersecting || gjkOut.distance <= r;
+  if (gjkOut.status === GjkStatus.Intersecting) return true;
+  // Touching within the rounding of the pair's size counts (as in distanceConvexConvex).
+  return gjkOut.distance - r <= TOUCH_TOLERANCE * (simplexSize(gjkOut.simplex) + r);
 }
 
 /**

@@ -29,6 +29,8 @@ import * as vec3 from "../math/vec3.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import { supportCuboid } from "../shapes/cuboid.js";
 import type { Contact } from "./contact.js";
+import { makeContactManifold } from "./contact.js";
+import { manifoldFromContact } from "./manifold.js";
 
 const R = mat3.create();
 const absR = mat3.create();
@@ -303,4 +305,30 @@ export function contactCuboidCuboidSat(
 /** The SAT result of the last {@link contactCuboidCuboidSat} call (read-only scratch). */
 export function lastCuboidSat(): Readonly<CuboidSatResult> {
   return sat;
+}
+
+const witnessManifold = makeContactManifold();
+
+/**
+ * Moves the witness points of a face-axis contact (from {@link contactCuboidCuboidSat}) onto the
+ * overlap: B's support point along −n may be a corner of a face of B that lies beyond A's face
+ * (box A (3,7,9) against B (10,4,10) at (3,7,9) put pointA 14 units from A, issue 16 class 2).
+ * The deepest point of the clipped manifold (incident face clipped to the reference face,
+ * Ericson 2005, §8.3.4) lies on both boxes' features; the distance and normal stay the SAT's.
+ */
+export function faceWitnessCuboidCuboid(out: Contact, a: Cuboid, b: Cuboid, bInA: Isometry): void {
+  if (sat.kind === AXIS_EDGE) return;
+  manifoldFromContact(witnessManifold, a, b, bInA, out, 0);
+  let best = -1;
+  let bestDistance = Infinity;
+  for (let i = 0; i < witnessManifold.count; i++) {
+    const d = witnessManifold.points[i].distance;
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = i;
+    }
+  }
+  if (best < 0) return;
+  vec3.copy(out.pointA, witnessManifold.points[best].pointA);
+  vec3.copy(out.pointB, witnessManifold.points[best].pointB);
 }

@@ -37,7 +37,11 @@ import {
   intersectsHalfSpaceHalfSpace,
   manifoldConvexHalfSpace,
 } from "./convex-half-space.js";
-import { contactCuboidCuboidSat, intersectsCuboidCuboid } from "./cuboid-cuboid.js";
+import {
+  contactCuboidCuboidSat,
+  faceWitnessCuboidCuboid,
+  intersectsCuboidCuboid,
+} from "./cuboid-cuboid.js";
 import {
   isScalablePair,
   offsetOutOfRange,
@@ -221,7 +225,10 @@ export function contactCuboidCuboid(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  if (contactCuboidCuboidSat(out, a, b, bInA)) return true;
+  if (contactCuboidCuboidSat(out, a, b, bInA)) {
+    faceWitnessCuboidCuboid(out, a, b, bInA);
+    return true;
+  }
   if (prediction <= 0) return false;
   return contactConvexConvex(out, a, b, bInA, prediction);
 }

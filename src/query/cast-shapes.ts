@@ -11,13 +11,13 @@
  * μ ≤ 0 proves they never touch. Under linear motion (ω = 0) the gap is a convex function of
  * time and the step is a Newton step on it, so convergence is fast (quadratic on smooth
  * contacts, finite on polytope faces). The search stops when the gap is at most
- * SHAPE_CAST_TOLERANCE times the shapes' size (plus rounding of the coordinates), within
+ * SHAPE_CAST_TOLERANCE times the shapes' size (plus rounding of their offset), within
  * SHAPE_CAST_MAX_ITERATIONS; at the cap the current, conservative time is reported.
  *
  * The gap, normal and witness points at each step come from the narrow phase's contact routine
  * (exact for sphere pairs, GJK on cores otherwise), so the answer at the time of impact is
  * that routine's contact. Shapes already touching or overlapping give toi 0 with their
- * contact. The rotating form interpolates poses between two keyframes: translation linearly,
+ * contact; shapes apart at time 0 (any gap the contact routine sees) never do. The rotating form interpolates poses between two keyframes: translation linearly,
  * rotation by normalised linear interpolation of the quaternions (nlerp, no trigonometry),
  * whose angular speed is at most 4·tan(Ω/2) for the quaternions' angle Ω (the derivative of
  * nlerp peaks at the midpoint).
@@ -176,8 +176,11 @@ function advance(
     const gap = contactAt(out, a, b, t);
     // The rounding part of the tolerance follows the coordinates at the current time, not the
     // farthest point of the whole motion (a huge maxToi must not make every gap "touching").
-    const coord = Math.max(vec3.length(poseA.translation), vec3.length(poseB.translation));
-    if (gap <= shapeTol + GJK_ROUNDING_TOLERANCE * coord) return true;
+    // The rounding part follows the shapes' offset from each other, not from the origin.
+    const coord = vec3.distance(poseA.translation, poseB.translation);
+    // A gap that the contact routine sees at time 0 is never toi 0: distance, intersects and
+    // castShapes agree (issue 16, class 8: boxes 2^-29 apart gave toi 0).
+    if (gap <= 0 || (t > 0 && gap <= shapeTol + GJK_ROUNDING_TOLERANCE * coord)) return true;
     vec3.copy(nW, out.normal);
     const mu = -vec3.dot(relVel, nW) + spin;
     if (!(mu > 0)) return false;
@@ -327,8 +330,10 @@ function castHorizon(
  * [0, maxToi] seconds. `maxToi` may be Infinity (no time limit, as for `raycast` and the
  * world's rays): the search then ends once the shapes' bounding spheres have passed each other.
  * Returns `{toi, normal, pointA, pointB}` (normal from A toward B and witness points at the
- * time of impact, world frame) or null when they do not touch by maxToi; toi 0 when they
- * already touch. Allocates the answer.
+ * time of impact, world frame) or null when they do not touch by maxToi; toi 0 exactly when
+ * they already touch (as `intersects`), never for a gap. Allocates the answer. Accuracy
+ * (docs/FORMATS.md, "Accuracy"): the shapes are in contact at toi within 16 times the distance
+ * bar, and not before it by more than that bar over the closing speed.
  * @throws CollideError `invalid_value` for a non-finite velocity, a relative displacement over
  * `maxToi` beyond the range of doubles, a negative or NaN `maxToi` (or Infinity with an
  * unbounded half-space), or a bad pose, or

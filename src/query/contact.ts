@@ -17,7 +17,10 @@ import { contactHasNaN, refusePair } from "./guard.js";
  * B, and the witness points on each surface. Writes into `out` when given. Throws `CollideError`:
  * `invalid_value` naming the argument for a bad pose (non-finite translation, non-unit rotation)
  * or prediction, or the shape field (`a.radius`, …) when the answer would hold a NaN or a miss
- * comes with a non-finite shape (src/query/guard.ts); `unsupported_pair`.
+ * comes with a non-finite shape (src/query/guard.ts); `unsupported_pair`. Accuracy
+ * (docs/FORMATS.md, "Accuracy"): a gap as `distance`'s; a depth within 1e-6·depth + 64·ε·L
+ * (curved pairs refined to about 1e-9·depth, src/geometry/refine-normal.ts); the normal achieves
+ * the depth; witnesses on their surfaces; null exactly when `intersects` is false (prediction 0).
  */
 export function contact(
   a: Shape,

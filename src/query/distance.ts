@@ -16,7 +16,9 @@ import { distanceHasNaN, refusePair } from "./guard.js";
  * Throws `CollideError`: `invalid_value` naming the argument for a bad pose (non-finite
  * translation, non-unit rotation), or the shape field (`a.radius`, …) when the answer would
  * hold a NaN (src/query/guard.ts); `unsupported_pair`. GJK (van den Bergen 2003) for general convex
- * pairs; closed forms for sphere pairs.
+ * pairs; closed forms for sphere pairs. Accuracy (docs/FORMATS.md, "Accuracy"): within
+ * 1e-9·max(d, s) + 64·ε·L (s the smaller shape's size, L the pair's size, never its offset from
+ * the origin), exactly 0 when `intersects` is true; points on their surfaces to that bar.
  */
 export function distance(
   a: Shape,

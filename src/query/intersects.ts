@@ -19,7 +19,9 @@ const UNIT_SQ_MAX = (1 + UNIT_QUATERNION_TOLERANCE) ** 2;
  * (non-finite translation, non-unit rotation), or naming the shape field (`a.radius`,
  * `b.halfExtents`, …) when a shape holds a NaN or infinite number — checked after answering
  * (src/query/guard.ts), so a yes/no answer never comes from a NaN comparison;
- * `unsupported_pair` for a pair this version cannot answer.
+ * `unsupported_pair` for a pair this version cannot answer. Accuracy (docs/FORMATS.md,
+ * "Accuracy"): true whenever the shapes share a point, false when apart by more than 32 ulps of
+ * the pair's size (L·2⁻⁴⁷); agrees with `distance` = 0 and a non-null `contact`.
  */
 export function intersects(a: Shape, poseA: Isometry, b: Shape, poseB: Isometry): boolean {
   // Sphere–box, the commonest pair, in the world frame: one inverse rotation, no relative pose.

@@ -18,7 +18,9 @@ import { manifoldHasNaN, refusePair } from "./guard.js";
  * §8.3.4; Box2D, Jolt). Writes into `out` when given. Throws `CollideError`:
  * `invalid_value` naming the argument for a bad pose (non-finite translation, non-unit
  * rotation) or prediction, or the shape field (`a.radius`, …) when the answer would hold a NaN
- * or a miss comes with a non-finite shape (src/query/guard.ts); `unsupported_pair`.
+ * or a miss comes with a non-finite shape (src/query/guard.ts); `unsupported_pair`. Accuracy
+ * (docs/FORMATS.md, "Accuracy"): null exactly when `contact` is; points on their surfaces within
+ * the contact's bars.
  */
 export function manifold(
   a: Shape,

@@ -1,0 +1,265 @@
+/**
+ * Refinement of a contact normal on the unit sphere. For convex sets A and B (B already posed in
+ * A's frame) the overlap along a unit direction n is f(n) = h_A(n) + h_B(−n), with h the
+ * support function: the penetration depth is min over unit n of f (when positive) and the
+ * distance is −min f (when negative). EPA's polytope is only a coarse model of a curved
+ * Minkowski difference (its answer is good to EPA_TOLERANCE, 1e-4), and GJK's lower bound on a
+ * curved pair converges slowly; both end near the optimum, where this routine takes over.
+ *
+ * The gradient of the support function is the support point itself: ∇h_{A−B}(n) = s_A(n) −
+ * s_B(−n) = w (van den Bergen 2003, §4.3.1), so the tangential gradient on the sphere is
+ * g = w − (w·n) n, zero at the optimum (w parallel to n: the deepest point). The descent
+ * n ← normalize(n − α g) takes Barzilai–Borwein step lengths α (Barzilai & Borwein 1988) with
+ * backtracking (every accepted step lowers f), then a pattern search (8 tangent probes, step
+ * doubled after a success, halved when none improves) settles ridges where a polytope's support jumps and the gradient
+ * is not continuous. Both are bounded (REFINE_DESCENT_ITERATIONS, REFINE_PATTERN_ITERATIONS);
+ * the result records what was achieved: the last tangential gradient and the last probe step,
+ * so a caller can state its error. Every evaluated f(n) is exact up to rounding for the n it
+ * was evaluated at (an upper bound on the depth, a lower bound on the distance). No allocation.
+ */
+import {
+  REFINE_DESCENT_ITERATIONS,
+  REFINE_MIN_ANGLE,
+  REFINE_PATTERN_ITERATIONS,
+} from "../constants.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import type { SupportMap } from "./support.js";
+
+/** The outcome of {@link refineOverlapNormal}. */
+export interface NormalRefinement {
+  /** The refined unit direction (A toward B), A's frame. */
+  normal: Vec3;
+  /** f(normal) = h_A(n) + h_B(−n): the overlap (> 0) or minus the gap (< 0), scene units. */
+  overlap: number;
+  /** A's support point along the normal (A's frame). */
+  pointA: Vec3;
+  /** B's support point along −normal (A's frame). */
+  pointB: Vec3;
+  /** Length of the tangential gradient |w − (w·n)n| at the end, scene units (0 at a smooth optimum). */
+  gradient: number;
+  /** The last pattern-search step, radians: the angular resolution reached. */
+  step: number;
+  /** Number of support evaluations used. */
+  evaluations: number;
+}
+
+/** A fresh refinement record. */
+export function makeNormalRefinement(): NormalRefinement {
+  return {
+    normal: vec3.create(1, 0, 0),
+    overlap: 0,
+    pointA: vec3.create(),
+    pointB: vec3.create(),
+    gradient: 0,
+    step: 0,
+    evaluations: 0,
+  };
+}
+
+const sa = vec3.create();
+const sb = vec3.create();
+const neg = vec3.create();
+const w = vec3.create();
+const g = vec3.create();
+const gPrev = vec3.create();
+const n = vec3.create();
+const trial = vec3.create();
+const wTrial = vec3.create();
+const gTrial = vec3.create();
+const ds = vec3.create();
+const dy = vec3.create();
+const t1 = vec3.create();
+const t2 = vec3.create();
+let evaluations = 0;
+
+/** f(d) for unit d; writes the support points to sa, sb and w = sa − sb. */
+function overlap(a: SupportMap, b: SupportMap, d: Vec3, wOut: Vec3): number {
+  evaluations++;
+  a.support(sa, d);
+  vec3.negate(neg, d);
+  b.support(sb, neg);
+  vec3.sub(wOut, sa, sb);
+  return vec3.dot(d, wOut);
+}
+
+/** out = w − (w·d) d. */
+function tangential(out: Vec3, wv: Vec3, d: Vec3): Vec3 {
+  return vec3.addScaled(out, wv, d, -vec3.dot(wv, d));
+}
+
+function normalizeInPlace(v: Vec3): boolean {
+  const l = Math.hypot(v.x, v.y, v.z);
+  if (!(l > 0) || !Number.isFinite(l)) return false;
+  vec3.scale(v, v, 1 / l);
+  return true;
+}
+
+/** Relative gap between f(start) and a certified lower bound under which no refinement runs. */
+const REFINE_CERTIFIED = 1e-11;
+
+/** First pattern-search step, radians (grown by doubling when the descent stopped far away). */
+const PATTERN_START_ANGLE = 2 ** -20;
+
+/** Relative tangential gradient under which the descent's end is a smooth optimum. */
+const SMOOTH_GRADIENT = 2 ** -36;
+
+/** Step growth after a successful pattern-search round. */
+const PATTERN_GROWTH = 2;
+
+/** Relative gain of a pattern-search round below which the round counts as a failure. */
+const PATTERN_MIN_GAIN = 2 ** -44;
+
+/** Largest pattern-search step, radians. */
+const REFINE_MAX_STEP = 0.25;
+
+const PROBE_COS = [1, Math.SQRT1_2, 0, -Math.SQRT1_2, -1, -Math.SQRT1_2, 0, Math.SQRT1_2];
+const PROBE_SIN = [0, Math.SQRT1_2, 1, Math.SQRT1_2, 0, -Math.SQRT1_2, -1, -Math.SQRT1_2];
+
+/**
+ * Minimises f(n) = h_A(n) + h_B(−n) over unit n from `start` (any non-zero direction, A's frame):
+ * `a` and `b` are the two support maps in A's frame (cores; the caller adds margins). Writes
+ * `out` and returns it; `out.overlap` is never above f(start). `lowerBound`: a certified lower
+ * bound on min f when the caller has one (EPA's closest face); when f(start) is within 1e-11 of
+ * it only the witnesses are placed. `hintA`, `hintB`: witness candidates for flat-on-flat
+ * supports (see anchorWitnesses).
+ */
+export function refineOverlapNormal(
+  out: NormalRefinement,
+  a: SupportMap,
+  b: SupportMap,
+  start: Vec3,
+  hintA: Vec3 | null = null,
+  hintB: Vec3 | null = null,
+  lowerBound = Number.NEGATIVE_INFINITY,
+): NormalRefinement {
+  evaluations = 0;
+  vec3.copy(n, start);
+  if (!normalizeInPlace(n)) vec3.set(n, 1, 0, 0);
+  let f = overlap(a, b, n, w);
+  vec3.copy(out.pointA, sa);
+  vec3.copy(out.pointB, sb);
+  tangential(g, w, n);
+  // First step: a fraction of the angle the gradient suggests against the set's size.
+  const size = Math.max(vec3.length(w), Math.abs(f));
+  let alpha = size > 0 ? 0.5 / size : 1;
+  // A caller's certified lower bound within REFINE_CERTIFIED of f(start): nothing to refine.
+  const certified = f - lowerBound <= REFINE_CERTIFIED * Math.abs(f);
+  for (let it = 0; !certified && it < REFINE_DESCENT_ITERATIONS; it++) {
+    const gl = vec3.length(g);
+    if (!(gl > 0) || !(alpha * gl > REFINE_MIN_ANGLE)) break;
+    vec3.addScaled(trial, n, g, -alpha);
+    if (!normalizeInPlace(trial)) break;
+    const ft = overlap(a, b, trial, wTrial);
+    if (ft < f) {
+      tangential(gTrial, wTrial, trial);
+      vec3.sub(ds, trial, n);
+      vec3.sub(dy, gTrial, g);
+      const sy = vec3.dot(ds, dy);
+      const ss = vec3.dot(ds, ds);
+      // Barzilai–Borwein step; doubled when the curvature estimate is not positive.
+      alpha = sy > 0 ? ss / sy : alpha * 2;
+      vec3.copy(n, trial);
+      vec3.copy(w, wTrial);
+      vec3.copy(gPrev, g);
+      vec3.copy(g, gTrial);
+      f = ft;
+      vec3.copy(out.pointA, sa);
+      vec3.copy(out.pointB, sb);
+    } else {
+      alpha *= 0.25;
+    }
+  }
+  // Pattern search: settles ridges (discontinuous gradients) and confirms the optimum.
+  // A smooth optimum (tangential gradient at the rounding level of the support points) needs
+  // none: there the overlap is flat to second order.
+  let step =
+    certified || vec3.length(g) <= SMOOTH_GRADIENT * vec3.length(w) ? 0 : PATTERN_START_ANGLE;
+  for (let it = 0; it < REFINE_PATTERN_ITERATIONS && step > REFINE_MIN_ANGLE; it++) {
+    vec3.orthonormalBasis(t1, t2, n);
+    let improved = false;
+    const f0 = f;
+    for (let k = 0; k < 8; k++) {
+      vec3.addScaled(trial, n, t1, PROBE_COS[k] * step);
+      vec3.addScaled(trial, trial, t2, PROBE_SIN[k] * step);
+      if (!normalizeInPlace(trial)) continue;
+      const ft = overlap(a, b, trial, wTrial);
+      if (ft < f) {
+        f = ft;
+        vec3.copy(n, trial);
+        vec3.copy(w, wTrial);
+        vec3.copy(out.pointA, sa);
+        vec3.copy(out.pointB, sb);
+        improved = true;
+      }
+    }
+    // Grow after a success (a long valley is crossed in few rounds), shrink after a failure.
+    // A gain at the rounding level is no gain (a ridge would otherwise keep the step forever).
+    if (improved && f0 - f <= PATTERN_MIN_GAIN * Math.abs(f0)) improved = false;
+    step = improved ? Math.min(step * PATTERN_GROWTH, REFINE_MAX_STEP) : step * 0.5;
+  }
+  tangential(g, w, n);
+  vec3.copy(out.normal, n);
+  out.overlap = f;
+  anchorWitnesses(out, a, b, n, f, step, hintA, hintB);
+  out.gradient = vec3.length(g);
+  out.step = step;
+  out.evaluations = evaluations;
+  return out;
+}
+
+const probeA = vec3.create();
+const probeB = vec3.create();
+
+/**
+ * Makes the witnesses face each other along the normal: where one support is unique (a curved
+ * surface, a vertex) and the other is a whole face or edge (whose support point is an arbitrary
+ * corner of it), the unique one is kept and the other is placed `overlap` behind it along the
+ * normal, on the other shape's supporting plane. Uniqueness is judged by how far each support
+ * point moves when the normal is tilted by a small probe angle.
+ */
+function anchorWitnesses(
+  out: NormalRefinement,
+  a: SupportMap,
+  b: SupportMap,
+  d: Vec3,
+  f: number,
+  step: number,
+  hintA: Vec3 | null,
+  hintB: Vec3 | null,
+): void {
+  const tilt = Math.max(step, WITNESS_PROBE_ANGLE);
+  vec3.orthonormalBasis(t1, t2, d);
+  let moveA = 0;
+  let moveB = 0;
+  for (let k = 0; k < 8; k += 2) {
+    vec3.addScaled(trial, d, t1, PROBE_COS[k] * tilt);
+    vec3.addScaled(trial, trial, t2, PROBE_SIN[k] * tilt);
+    normalizeInPlace(trial);
+    a.support(probeA, trial);
+    vec3.negate(neg, trial);
+    b.support(probeB, neg);
+    moveA = Math.max(moveA, vec3.distance(probeA, out.pointA));
+    moveB = Math.max(moveB, vec3.distance(probeB, out.pointB));
+  }
+  // Both supports flat (a face or an edge each, e.g. a cylinder's cap on a box face): the
+  // caller's hints (EPA's witnesses, blends of support points over the overlap) moved along the
+  // normal onto each shape's supporting plane.
+  const flat =
+    SUPPORT_FLAT * tilt * Math.max(vec3.length(out.pointA), vec3.length(out.pointB), Math.abs(f));
+  if (hintA && hintB && moveA > flat && moveB > flat) {
+    const hA = vec3.dot(d, out.pointA);
+    const hB = vec3.dot(d, out.pointB);
+    vec3.addScaled(out.pointA, hintA, d, hA - vec3.dot(d, hintA));
+    vec3.addScaled(out.pointB, hintB, d, hB - vec3.dot(d, hintB));
+    return;
+  }
+  if (moveA <= moveB) vec3.addScaled(out.pointB, out.pointA, d, -f);
+  else vec3.addScaled(out.pointA, out.pointB, d, f);
+}
+
+/** A support point that moves by more than this times the tilt times the size is not unique. */
+const SUPPORT_FLAT = 16;
+
+/** Tilt of the normal, radians, by which a support point's uniqueness is judged. */
+const WITNESS_PROBE_ANGLE = 2 ** -20;

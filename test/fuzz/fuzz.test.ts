@@ -1,0 +1,36 @@
+/**
+ * The differential fuzzer in CI (issue 16, must-have 4): FUZZ_QUERIES queries (default 100,000)
+ * from seed FUZZ_SEED (default 16) over every pair of shape types and every op, each checked
+ * against the independent oracles at the bars of docs/FORMATS.md ("Accuracy").
+ *
+ * NOT YET CLEAN: at this seed 1,510 of 100,003 answers still miss their bars (witness points of
+ * flat-on-flat and mesh contacts, mixed-scale pairs, mesh semantics — the classes listed as open
+ * in issue 16). Until they are fixed this test is a ratchet: no crash, no thrown error, and no
+ * more wrong answers than KNOWN_WRONG (the fuzzer is deterministic for a seed, so a new fault
+ * class or a regression raises the count). Lower KNOWN_WRONG with every fix; the issue is done
+ * when it is 0. A failure prints the table and the first failing `collide query` lines.
+ */
+import { describe, expect, it } from "vitest";
+import { formatTable, runFuzz } from "./fuzz.js";
+
+const QUERIES = Number(process.env.FUZZ_QUERIES ?? 100_000);
+const SEED = Number(process.env.FUZZ_SEED ?? 16);
+/** Wrong answers at the default seed and count on this commit (see above). */
+const KNOWN_WRONG = 1510;
+
+describe("differential fuzzer", () => {
+  it(`${QUERIES} queries from seed ${SEED}: no errors, at most the known wrong answers`, {
+    timeout: 1_800_000,
+  }, () => {
+    const report = runFuzz({ queries: QUERIES, seed: SEED, maxFailures: 20 });
+    const lines = report.failures.map(
+      (f) => `${f.pair} ${f.op}: ${f.reason}\n  ${JSON.stringify(f.line)}`,
+    );
+    const defaults = QUERIES === 100_000 && SEED === 16;
+    if (report.errors > 0 || (defaults && report.wrong > KNOWN_WRONG)) {
+      console.log(`${formatTable(report)}\n${lines.join("\n")}`);
+    }
+    expect(report.errors).toBe(0);
+    if (defaults) expect(report.wrong).toBeLessThanOrEqual(KNOWN_WRONG);
+  });
+});

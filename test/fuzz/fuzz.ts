@@ -1,0 +1,1029 @@
+/**
+ * The differential fuzzer (issue 16, must-have 4): random and adversarial `collide query` lines
+ * over every pair of JSON shape types and every op (intersects, distance, contact, manifold,
+ * castShapes, raycast, projectPoint, pairs), answered by the library through `answerQuery` (the
+ * `collide query` path) and checked against the independent oracles of test/fuzz/oracle-*.ts and
+ * the exact rational certificates of test/fuzz/exact.ts.
+ *
+ * The bars (FORMATS.md, "Accuracy"): with L the pair's extent in its own frame (the shapes'
+ * bounding radii and the distance between their centres; never the distance from the origin),
+ * s the smaller shape's size and u the rounding unit of the world coordinates printed,
+ *
+ * - distance (and a contact's positive gap): |error| ≤ 1e-9·max(d, s) + 64·ε·L;
+ * - depth: |error| ≤ DEPTH_REL·depth + 64·ε·L (DEPTH_REL = 1e-6 by default, --depth-rel);
+ * - witness points: within the distance bar + 4u of their shape's surface;
+ * - normals: unit, and achieving the reported depth or gap within its bar;
+ * - intersects: true whenever the shapes share a point certified in rationals, false whenever an
+ *   axis separates them exactly or by more than the rounding of the oracle;
+ * - across ops: intersects ⇔ distance = 0 ⇔ contact(prediction 0) ≠ null ⇔ manifold ≠ null ⇔
+ *   the pair is in `pairs`; contact(B, A) is contact(A, B) flipped.
+ */
+import { answerQuery } from "../../src/io/query.js";
+import { parseShape } from "../../src/io/shapes-json.js";
+import { CollisionWorld } from "../../src/world/collision-world.js";
+import { exactContains } from "./exact.js";
+import {
+  makeScenario,
+  Rng,
+  type Scenario,
+  type ShapeTypeName,
+  TYPES,
+  translateShape,
+} from "./generate.js";
+import {
+  add,
+  dist,
+  dot,
+  maximiseOnSphere,
+  norm,
+  overlapPieces,
+  pairTruth,
+  type ShapePairTruth,
+  scale,
+  sepPieces,
+  shapeClosest,
+  shapeSigned,
+  sub,
+  surfaceDistance,
+  unit,
+} from "./oracle-pairs.js";
+import { type OShape, oshape, type V } from "./oracle-shapes.js";
+
+const EPS = Number.EPSILON;
+
+/** Options of a run. */
+export interface FuzzOptions {
+  queries: number;
+  seed: number;
+  /** Relative bar on depths (default 1e-6). */
+  depthRel?: number;
+  /** Relative bar on distances (default 1e-9). */
+  distRel?: number;
+  /** Restrict to these JSON types (default all). */
+  types?: readonly ShapeTypeName[];
+  /** Restrict to these ops. */
+  ops?: readonly string[];
+  /** Stop collecting failure lines after this many (default 1000). */
+  maxFailures?: number;
+}
+
+/** One cell of the table. */
+export interface Cell {
+  queries: number;
+  wrong: number;
+  /** Largest error seen, in units of its bar (1 = at the bar). */
+  maxError: number;
+}
+
+/** A failure: the query line and why it is wrong. */
+export interface Failure {
+  pair: string;
+  op: string;
+  reason: string;
+  line: Record<string, unknown>;
+  answer: unknown;
+}
+
+/** The result of a run. */
+export interface FuzzReport {
+  table: Map<string, Cell>;
+  failures: Failure[];
+  queries: number;
+  wrong: number;
+  unsupported: number;
+  errors: number;
+  seconds: number;
+}
+
+const OPS = [
+  "world",
+  "intersects",
+  "distance",
+  "contact",
+  "manifold",
+  "castShapes",
+  "raycast",
+  "projectPoint",
+  "pairs",
+];
+
+interface Ctx {
+  lastIntersects: boolean | null;
+  report: FuzzReport;
+  pair: string;
+  opts: Required<Omit<FuzzOptions, "types" | "ops">> & { ops: Set<string> };
+}
+
+function cell(ctx: Ctx, op: string): Cell {
+  const key = `${ctx.pair}|${op}`;
+  let c = ctx.report.table.get(key);
+  if (!c) {
+    c = { queries: 0, wrong: 0, maxError: 0 };
+    ctx.report.table.set(key, c);
+  }
+  return c;
+}
+
+/** Runs one query line; returns its result, or undefined after an error (counted). */
+function ask(
+  ctx: Ctx,
+  op: string,
+  line: Record<string, unknown>,
+): { ok: true; result: unknown } | { ok: false } {
+  cell(ctx, op).queries++;
+  ctx.report.queries++;
+  try {
+    return { ok: true, result: answerQuery(line) };
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === "unsupported_pair") {
+      ctx.report.unsupported++;
+      return { ok: false };
+    }
+    ctx.report.errors++;
+    fail(ctx, op, `threw ${String((e as Error).message ?? e)}`, line, null, Infinity);
+    return { ok: false };
+  }
+}
+
+function fail(
+  ctx: Ctx,
+  op: string,
+  reason: string,
+  line: Record<string, unknown>,
+  answer: unknown,
+  err: number,
+): void {
+  const c = cell(ctx, op);
+  c.wrong++;
+  ctx.report.wrong++;
+  if (Number.isFinite(err)) c.maxError = Math.max(c.maxError, err);
+  else c.maxError = Infinity;
+  if (ctx.report.failures.length < ctx.opts.maxFailures) {
+    ctx.report.failures.push({ pair: ctx.pair, op, reason, line, answer });
+  }
+}
+
+/** Records an error measure against its bar; wrong when over. Returns true when within. */
+function bar(
+  ctx: Ctx,
+  op: string,
+  what: string,
+  err: number,
+  tol: number,
+  _line: Record<string, unknown>,
+  _answer: unknown,
+  issues: string[],
+): boolean {
+  const r = err / tol;
+  if (!(r <= 1)) {
+    issues.push(`${what}: error ${err.toExponential(3)} > bar ${tol.toExponential(3)}`);
+    return false;
+  }
+  const c = cell(ctx, op);
+  c.maxError = Math.max(c.maxError, r);
+  return true;
+}
+
+const toV = (a: unknown): V => [...(a as number[])] as V;
+/** Rounding unit of a printed world coordinate vector. */
+function ulpOf(p: V): number {
+  const m = Math.max(Math.abs(p[0]), Math.abs(p[1]), Math.abs(p[2]));
+  return m === 0 ? 0 : 2 ** (Math.floor(Math.log2(m)) - 52);
+}
+
+interface PairInfo {
+  A: OShape;
+  B: OShape;
+  truth: ShapePairTruth;
+  L: number;
+  s: number;
+  tolAmb: number;
+  mustTrue: boolean;
+  mustFalse: boolean;
+}
+
+function pairInfo(sc: Scenario, A: OShape, B: OShape, hints: V[]): PairInfo {
+  const truth = pairTruth(A, B, hints, true);
+  const rA = A.halfspace ? B.radius : A.radius;
+  const rB = B.halfspace ? A.radius : B.radius;
+  const L = Math.max(rA, rB, A.halfspace || B.halfspace ? 0 : dist(A.center, B.center));
+  const s = Math.min(rA, rB);
+  const tolAmb = 64 * EPS * L;
+  let mustTrue = sc.shared !== null;
+  if (!mustTrue && truth.upper <= tolAmb) {
+    if (truth.depthKnown) mustTrue = truth.depth > Math.max(1e-7 * s, 1e3 * tolAmb);
+    else {
+      const p = truth.pA;
+      mustTrue = shapeSigned(A, p) < -1e3 * tolAmb && shapeSigned(B, p) < -1e3 * tolAmb;
+    }
+  }
+  const mustFalse = sc.apart > tolAmb || truth.lower > 4 * tolAmb;
+  return { A, B, truth, L, s, tolAmb, mustTrue, mustFalse };
+}
+
+function distTol(ctx: Ctx, P: PairInfo, d: number): number {
+  return ctx.opts.distRel * Math.max(Math.abs(d), P.s) + P.tolAmb;
+}
+function depthTol(ctx: Ctx, P: PairInfo, depth: number): number {
+  return ctx.opts.depthRel * Math.abs(depth) + P.tolAmb;
+}
+
+/** Overlap of the pair along unit n (A toward B), over pieces (convex pairs) or a half-space. */
+function overlapAlong(P: PairInfo, n: V): number {
+  const { A, B } = P;
+  if (B.halfspace) {
+    const h = B.halfspace;
+    // Overlap of A with {h.n·x ≤ o} along n: only meaningful for n = −h.n.
+    let minN = Infinity;
+    for (const p of A.pieces) minN = Math.min(minN, dot(h.n, p.support(scale(h.n, -1))));
+    const depth = h.o - minN;
+    return (depth / Math.max(1e-300, -dot(n, h.n))) * (dot(n, h.n) < 0 ? 1 : Infinity);
+  }
+  if (A.halfspace) {
+    const h = A.halfspace;
+    let minN = Infinity;
+    for (const p of B.pieces) minN = Math.min(minN, dot(h.n, p.support(scale(h.n, -1))));
+    const depth = h.o - minN;
+    return dot(n, h.n) > 0 ? depth / dot(n, h.n) : Infinity;
+  }
+  return overlapPieces(A.pieces[0], B.pieces[0], n);
+}
+
+/** World point → local (oracle) frame. */
+function local(sc: Scenario, p: V): V {
+  return sub(p, sc.offset as V);
+}
+
+function checkPointOn(
+  ctx: Ctx,
+  op: string,
+  _P: PairInfo,
+  S: OShape,
+  pw: V,
+  name: string,
+  sc: Scenario,
+  line: Record<string, unknown>,
+  ans: unknown,
+  issues: string[],
+  tol: number,
+): void {
+  const d = surfaceDistance(S, local(sc, pw));
+  bar(ctx, op, `${name} off its shape`, d, tol + 4 * ulpOf(pw), line, ans, issues);
+}
+
+/** Runs and checks every op on one scenario. */
+function runScenario(ctx: Ctx, sc: Scenario): void {
+  const A = oshape(sc.localA);
+  const B = oshape(sc.localB);
+  const wA = sc.worldA;
+  const wB = sc.worldB;
+  const ops = ctx.opts.ops;
+  const results: Record<string, unknown> = {};
+  const hints: V[] = [];
+
+  // Library answers first (they give the oracle its starting hints).
+  const lines: Record<string, Record<string, unknown>> = {
+    intersects: { op: "intersects", a: wA, b: wB },
+    distance: { op: "distance", a: wA, b: wB },
+    contact: { op: "contact", a: wA, b: wB },
+    contactBA: { op: "contact", a: wB, b: wA },
+    contactPred: { op: "contact", a: wA, b: wB, prediction: sc.prediction },
+    manifold: { op: "manifold", a: wA, b: wB },
+    pairs: { op: "pairs", shapes: [wA, wB] },
+  };
+  const answered: Record<string, boolean> = {};
+  for (const [k, line] of Object.entries(lines)) {
+    const op = k.startsWith("contact") ? "contact" : k;
+    if (!ops.has(op)) continue;
+    const r = ask(ctx, op, line);
+    answered[k] = r.ok;
+    if (r.ok) results[k] = r.result;
+  }
+  for (const k of ["distance", "contact"]) {
+    const r = results[k] as { pointA?: number[]; pointB?: number[] } | null | undefined;
+    if (r?.pointA) hints.push(local(sc, toV(r.pointA)), local(sc, toV(r.pointB)));
+  }
+  const P = pairInfo(sc, A, B, hints);
+  const T = P.truth;
+
+  // intersects
+  if (answered.intersects) {
+    const line = lines.intersects;
+    const got = (results.intersects as { intersects: boolean }).intersects;
+    if (P.mustTrue && !got) {
+      fail(
+        ctx,
+        "intersects",
+        sc.shared
+          ? `false, but both shapes contain ${JSON.stringify(sc.shared.map((x, i) => x + sc.offset[i]))} (exact)`
+          : `false, but they overlap by ${T.depth.toExponential(3)}`,
+        line,
+        results.intersects,
+        Infinity,
+      );
+    } else if (P.mustFalse && got) {
+      fail(
+        ctx,
+        "intersects",
+        `true, but they are apart by ≥ ${sc.apart ? "an exact gap" : T.lower.toExponential(3)}`,
+        line,
+        results.intersects,
+        Infinity,
+      );
+    }
+  }
+  const inter = answered.intersects
+    ? (results.intersects as { intersects: boolean }).intersects
+    : null;
+  ctx.lastIntersects = inter;
+
+  // distance
+  if (answered.distance) {
+    const line = lines.distance;
+    const r = results.distance as { distance: number; pointA: number[]; pointB: number[] };
+    const issues: string[] = [];
+    const d = r.distance;
+    if (!(d >= 0)) issues.push(`distance ${d} not ≥ 0`);
+    if (P.mustTrue && d !== 0) issues.push(`distance ${d} but the shapes intersect`);
+    if (P.mustFalse && !(d > 0)) issues.push("distance 0 but the shapes are apart");
+    if (inter !== null && inter !== (d === 0)) issues.push(`intersects ${inter} but distance ${d}`);
+    const tol = distTol(ctx, P, d);
+    if (d > 0) {
+      bar(
+        ctx,
+        "distance",
+        "distance above the oracle's upper bound",
+        Math.max(0, d - T.upper),
+        tol,
+        line,
+        r,
+        issues,
+      );
+      bar(
+        ctx,
+        "distance",
+        "distance below the certified lower bound",
+        Math.max(0, T.lower - d),
+        tol,
+        line,
+        r,
+        issues,
+      );
+      const pa = toV(r.pointA);
+      const pb = toV(r.pointB);
+      checkPointOn(ctx, "distance", P, A, pa, "pointA", sc, line, r, issues, tol);
+      checkPointOn(ctx, "distance", P, B, pb, "pointB", sc, line, r, issues, tol);
+      bar(
+        ctx,
+        "distance",
+        "|pointB − pointA| ≠ distance",
+        Math.abs(dist(pa, pb) - d),
+        tol + 8 * ulpOf(pa),
+        line,
+        r,
+        issues,
+      );
+    } else if (!A.halfspace && !B.halfspace) {
+      // Intersecting: the deepest points of contact, on their shapes.
+      const pa = toV(r.pointA);
+      const pb = toV(r.pointB);
+      const tolP = Math.max(tol, depthTol(ctx, P, T.depth));
+      checkPointOn(ctx, "distance", P, A, pa, "pointA", sc, line, r, issues, tolP);
+      checkPointOn(ctx, "distance", P, B, pb, "pointB", sc, line, r, issues, tolP);
+    }
+    if (issues.length)
+      fail(ctx, "distance", issues.join("; "), line, r, issues.length ? Infinity : 0);
+  }
+
+  // contact (prediction 0), its flip, and with a prediction
+  if (answered.contact) {
+    const line = lines.contact;
+    const r = results.contact as {
+      distance: number;
+      normal: number[];
+      pointA: number[];
+      pointB: number[];
+    } | null;
+    const issues: string[] = [];
+    if (inter !== null && inter !== (r !== null))
+      issues.push(`intersects ${inter} but contact ${r === null ? "null" : "non-null"}`);
+    if (P.mustTrue && r === null) issues.push("null, but the shapes intersect");
+    if (P.mustFalse && r !== null)
+      issues.push("non-null at prediction 0, but the shapes are apart");
+    if (r) checkContact(ctx, P, sc, line, r, 0, issues);
+    if (answered.contactBA) {
+      const f = results.contactBA as typeof r;
+      if ((f === null) !== (r === null))
+        issues.push("contact(B, A) disagrees with contact(A, B) on null");
+      else if (r && f) {
+        const tol = depthTol(ctx, P, r.distance);
+        const tolP = tol + 4 * ulpOf(toV(r.pointA));
+        bar(
+          ctx,
+          "contact",
+          "flipped distance differs",
+          Math.abs(f.distance - r.distance),
+          tol,
+          line,
+          r,
+          issues,
+        );
+        bar(
+          ctx,
+          "contact",
+          "flipped normal not negated",
+          norm(add(toV(f.normal), toV(r.normal))),
+          1e-6,
+          line,
+          r,
+          issues,
+        );
+        bar(
+          ctx,
+          "contact",
+          "flipped pointA ≠ pointB",
+          dist(toV(f.pointA), toV(r.pointB)),
+          tolP + P.L * 1e-6,
+          line,
+          r,
+          issues,
+        );
+      }
+    }
+    if (issues.length) fail(ctx, "contact", issues.join("; "), line, r, Infinity);
+  }
+  if (answered.contactPred && sc.prediction > 0) {
+    const line = lines.contactPred;
+    const r = results.contactPred as {
+      distance: number;
+      normal: number[];
+      pointA: number[];
+      pointB: number[];
+    } | null;
+    const issues: string[] = [];
+    const tol = distTol(ctx, P, sc.prediction);
+    if (r === null && T.upper < sc.prediction - tol)
+      issues.push(`null, but the gap ≤ ${T.upper.toExponential(3)} < prediction`);
+    if (r !== null && T.lower > sc.prediction + tol)
+      issues.push(`non-null, but the gap ≥ ${T.lower.toExponential(3)} > prediction`);
+    if (r) checkContact(ctx, P, sc, line, r, sc.prediction, issues);
+    if (issues.length) fail(ctx, "contact", issues.join("; "), line, r, Infinity);
+  }
+
+  // manifold
+  if (answered.manifold) {
+    const line = lines.manifold;
+    const r = results.manifold as {
+      normal: number[];
+      points: { pointA: number[]; pointB: number[]; distance: number }[];
+    } | null;
+    const c = results.contact as { distance: number } | null | undefined;
+    const issues: string[] = [];
+    if (c !== undefined && (c === null) !== (r === null))
+      issues.push(
+        `manifold ${r === null ? "null" : "non-null"} but contact ${c === null ? "null" : "non-null"}`,
+      );
+    if (r) {
+      const n = toV(r.normal);
+      if (Math.abs(norm(n) - 1) > 1e-9) issues.push(`normal not unit (${norm(n)})`);
+      if (r.points.length < 1 || r.points.length > 4) issues.push(`${r.points.length} points`);
+      for (const [i, p] of r.points.entries()) {
+        const pa = toV(p.pointA);
+        const pb = toV(p.pointB);
+        const tol = Math.max(distTol(ctx, P, p.distance), depthTol(ctx, P, T.depth));
+        checkPointOn(ctx, "manifold", P, A, pa, `points[${i}].pointA`, sc, line, r, issues, tol);
+        checkPointOn(ctx, "manifold", P, B, pb, `points[${i}].pointB`, sc, line, r, issues, tol);
+        bar(
+          ctx,
+          "manifold",
+          `points[${i}].distance ≠ (pointB − pointA)·normal`,
+          Math.abs(dot(sub(pb, pa), n) - p.distance),
+          tol + 8 * ulpOf(pa),
+          line,
+          r,
+          issues,
+        );
+        if (c)
+          bar(
+            ctx,
+            "manifold",
+            `points[${i}] deeper than the contact`,
+            Math.max(0, c.distance - p.distance),
+            depthTol(ctx, P, c.distance),
+            line,
+            r,
+            issues,
+          );
+      }
+    }
+    if (issues.length) fail(ctx, "manifold", issues.join("; "), line, r, Infinity);
+  }
+
+  // pairs
+  if (answered.pairs) {
+    const line = lines.pairs;
+    const r = results.pairs as { pairs: number[][] };
+    const has = r.pairs.length === 1;
+    const issues: string[] = [];
+    if (inter !== null && has !== inter)
+      issues.push(`pairs ${has ? "has" : "lacks"} the pair, intersects ${inter}`);
+    if (P.mustTrue && !has) issues.push("lacks an intersecting pair");
+    if (P.mustFalse && has) issues.push("has a separated pair");
+    if (issues.length) fail(ctx, "pairs", issues.join("; "), line, r, Infinity);
+  }
+
+  if (ops.has("world") && inter !== null && !(A.halfspace && B.halfspace))
+    checkWorld(ctx, sc, inter);
+  if (ops.has("castShapes")) checkCast(ctx, sc, P);
+  if (ops.has("raycast")) checkRay(ctx, sc, A, wA, sc.localA);
+  if (ops.has("projectPoint")) checkProject(ctx, sc, A, wA);
+}
+
+/** The world at prediction 0 reports the pair touching exactly when `intersects` is true. */
+function checkWorld(ctx: Ctx, sc: Scenario, inter: boolean): void {
+  const line = { op: "pairs", shapes: [sc.worldA, sc.worldB] };
+  cell(ctx, "world").queries++;
+  ctx.report.queries++;
+  let touching: boolean;
+  try {
+    const world = new CollisionWorld({ prediction: 0 });
+    const a = parseShape(sc.worldA, "a");
+    const b = parseShape(sc.worldB, "b");
+    const ha = world.addBody({ shape: a.shape, pose: a.pose });
+    const hb = world.addBody({ shape: b.shape, pose: b.pose });
+    world.step();
+    touching = world.isTouching(ha, hb);
+  } catch (e) {
+    ctx.report.errors++;
+    fail(
+      ctx,
+      "world",
+      `threw ${String((e as Error).message ?? e)}`,
+      line,
+      null,
+      Number.POSITIVE_INFINITY,
+    );
+    return;
+  }
+  if (touching !== inter) {
+    fail(
+      ctx,
+      "world",
+      `the world says ${touching ? "touching" : "apart"}, intersects ${inter}`,
+      line,
+      touching,
+      Number.POSITIVE_INFINITY,
+    );
+  }
+}
+
+function checkContact(
+  ctx: Ctx,
+  P: PairInfo,
+  sc: Scenario,
+  line: Record<string, unknown>,
+  r: { distance: number; normal: number[]; pointA: number[]; pointB: number[] },
+  prediction: number,
+  issues: string[],
+): void {
+  const { A, B, truth: T } = P;
+  const n = toV(r.normal);
+  const pa = toV(r.pointA);
+  const pb = toV(r.pointB);
+  if (Math.abs(norm(n) - 1) > 1e-9) issues.push(`normal not unit (|n| = ${norm(n)})`);
+  if (r.distance > prediction) issues.push(`distance ${r.distance} > prediction ${prediction}`);
+  const tol = r.distance > 0 ? distTol(ctx, P, r.distance) : depthTol(ctx, P, -r.distance);
+  checkPointOn(ctx, "contact", P, A, pa, "pointA", sc, line, r, issues, tol);
+  checkPointOn(ctx, "contact", P, B, pb, "pointB", sc, line, r, issues, tol);
+  bar(
+    ctx,
+    "contact",
+    "(pointB − pointA)·normal ≠ distance",
+    Math.abs(dot(sub(pb, pa), n) - r.distance),
+    tol + 8 * ulpOf(pa),
+    line,
+    r,
+    issues,
+  );
+  if (r.distance > 0) {
+    bar(
+      ctx,
+      "contact",
+      "gap below the certified lower bound",
+      Math.max(0, T.lower - r.distance),
+      tol,
+      line,
+      r,
+      issues,
+    );
+    bar(
+      ctx,
+      "contact",
+      "gap above the oracle's upper bound",
+      Math.max(0, r.distance - T.upper),
+      tol,
+      line,
+      r,
+      issues,
+    );
+  } else if (T.depthKnown) {
+    const depth = -r.distance;
+    const ach = overlapAlong(P, n);
+    bar(
+      ctx,
+      "contact",
+      "normal does not achieve the depth",
+      Math.abs(ach - depth),
+      tol,
+      line,
+      r,
+      issues,
+    );
+    bar(
+      ctx,
+      "contact",
+      "depth above the least overlap found",
+      Math.max(0, depth - T.depth),
+      tol,
+      line,
+      r,
+      issues,
+    );
+  }
+}
+
+/** Distance bounds of the pair with B translated by t·w (relative motion). */
+function movedTruth(P: PairInfo, sc: Scenario, t: number, w: V, hints: V[]): ShapePairTruth {
+  const B = oshape(translateShape(sc.localB, scale(w, t)));
+  const A = P.A;
+  return pairTruth(A, B, hints, false);
+}
+
+function checkCast(ctx: Ctx, sc: Scenario, P: PairInfo): void {
+  if (P.A.halfspace || P.B.halfspace) {
+    // Half-spaces are unbounded: the swept test still applies through pairTruth.
+  }
+  const line = {
+    op: "castShapes",
+    a: sc.worldA,
+    velocityA: sc.velocityA,
+    b: sc.worldB,
+    velocityB: sc.velocityB,
+    maxToi: sc.maxToi,
+  };
+  const r0 = ask(ctx, "castShapes", line);
+  if (!r0.ok) return;
+  const r = r0.result as {
+    toi: number;
+    normal: number[];
+    pointA: number[];
+    pointB: number[];
+  } | null;
+  const w = sub(toV(sc.velocityB), toV(sc.velocityA));
+  const speed = norm(w);
+  const issues: string[] = [];
+  // Conservative advancement with certified lower bounds: every step is safe.
+  let t = 0;
+  let T = P.truth;
+  let hit = T.upper <= P.tolAmb;
+  const tolPos = distTol(ctx, P, 0) * 16;
+  for (let i = 0; i < 60 && !hit && t <= sc.maxToi; i++) {
+    const step = T.lower > 0 ? T.lower / speed : 0;
+    if (!(step > 0)) break;
+    t += step;
+    if (t > sc.maxToi) break;
+    T = movedTruth(P, sc, t, w, [T.pA, T.pB]);
+    if (T.upper <= tolPos) hit = true;
+  }
+  const inter = ctx.lastIntersects;
+  if (r !== null && inter !== null) {
+    if (inter && r.toi !== 0) issues.push(`toi ${r.toi}, but intersects is true`);
+    if (!inter && r.toi === 0) issues.push("toi 0, but intersects is false");
+  }
+  if (r === null) {
+    if (inter) issues.push("null, but intersects is true");
+    if (hit && t < sc.maxToi * (1 - 1e-9) - tolPos / speed)
+      issues.push(`null, but the shapes meet at t ≈ ${t}`);
+  } else {
+    const toi = r.toi;
+    if (!(toi >= 0 && toi <= sc.maxToi)) issues.push(`toi ${toi} outside [0, maxToi]`);
+    // The shapes must not be certified apart at the reported toi.
+    const Tt = movedTruth(P, sc, toi, w, [local(sc, toV(r.pointA)), local(sc, toV(r.pointB))]);
+    bar(
+      ctx,
+      "castShapes",
+      "shapes apart at the reported toi",
+      Math.max(0, Tt.lower),
+      tolPos,
+      line,
+      r,
+      issues,
+    );
+    // Nor meet before the advancement's safe time (certified lower bound on the toi).
+    if (toi < t)
+      bar(
+        ctx,
+        "castShapes",
+        "toi before the certified earliest contact",
+        (t - toi) * speed,
+        tolPos,
+        line,
+        r,
+        issues,
+      );
+    if (hit && toi > t) {
+      // The true contact lies in [t, t + gap/μ], μ the closing speed along the oracle's normal.
+      const n = unit(sub(T.pB, T.pA));
+      const mu = -dot(w, n);
+      const late = mu > 0 ? (toi - t) * mu - T.upper : 0;
+      bar(
+        ctx,
+        "castShapes",
+        "toi after the shapes meet",
+        Math.max(0, late),
+        tolPos,
+        line,
+        r,
+        issues,
+      );
+    }
+    if (Math.abs(norm(toV(r.normal)) - 1) > 1e-9) issues.push("normal not unit");
+  }
+  if (issues.length) fail(ctx, "castShapes", issues.join("; "), line, r, Infinity);
+}
+
+function checkRay(
+  ctx: Ctx,
+  sc: Scenario,
+  S: OShape,
+  wS: Record<string, unknown>,
+  _loc: unknown,
+): void {
+  const rng = new Rng((sc.offset[0] * 1e3 + S.radius * 7919) | 0);
+  const R = S.halfspace ? 1 : S.radius;
+  const c = S.center;
+  const mode = rng.next();
+  let o: V;
+  if (mode < 0.2) o = add(c, scale(rng.unit() as V, R * rng.range(0, 0.5)));
+  else o = add(c, scale(rng.unit() as V, R * rng.range(1.2, 4)));
+  let d = unit(sub(add(c, scale(rng.unit() as V, R * rng.range(0, 0.8))), o));
+  if (norm(d) === 0) d = [0, 1, 0];
+  const len = 10 ** rng.range(-3, 3);
+  const dir = scale(d, len);
+  const maxToi = (R * rng.range(0.5, 6)) / len;
+  const solid = rng.chance(0.7);
+  const ow = add(o, sc.offset as V);
+  // Exact shift check: origin in world must be exact.
+  const line = { op: "raycast", shape: wS, origin: ow, direction: dir, maxToi, solid };
+  const r0 = ask(ctx, "raycast", line);
+  if (!r0.ok) return;
+  const r = r0.result as { toi: number; point: number[]; normal: number[] } | null;
+  const issues: string[] = [];
+  const tolP = 1e-9 * R + 64 * EPS * R * 4 + 4 * ulpOf(ow);
+  const ol = local(sc, ow);
+  const startInside = shapeSigned(S, ol) <= 0 && (S.halfspace !== null || S.pieces.length > 0);
+  const isSolidShape = S.type !== "triangle" && S.type !== "mesh";
+  // Conservative advancement along the ray with the shape's distance (safe steps).
+  let t = 0;
+  let hitT = -1;
+  if (!(startInside && isSolidShape)) {
+    for (let i = 0; i < 400 && t <= maxToi; i++) {
+      const p = add(ol, scale(dir, t));
+      const [, dd] = shapeClosest(S, p);
+      const sd = S.type === "mesh" || S.type === "triangle" ? dd : Math.max(0, shapeSigned(S, p));
+      if (sd <= tolP * 0.25) {
+        hitT = t;
+        break;
+      }
+      t += sd / len;
+    }
+  }
+  if (startInside && isSolidShape && solid) {
+    if (r?.toi !== 0)
+      issues.push(`origin inside a solid shape: expected toi 0, got ${r ? r.toi : "null"}`);
+  } else if (!(startInside && isSolidShape)) {
+    if (r === null) {
+      if (hitT >= 0 && hitT < maxToi * (1 - 1e-9))
+        issues.push(`null, but the ray reaches the shape at t ≈ ${hitT}`);
+    } else {
+      const p = local(sc, toV(r.point));
+      const expect = add(ol, scale(dir, r.toi));
+      bar(ctx, "raycast", "point ≠ origin + toi·direction", dist(p, expect), tolP, line, r, issues);
+      bar(
+        ctx,
+        "raycast",
+        "hit point off the surface",
+        surfaceDistance(S, p),
+        tolP,
+        line,
+        r,
+        issues,
+      );
+      if (r.toi < t && hitT < 0)
+        bar(
+          ctx,
+          "raycast",
+          "hit before the certified free path",
+          (t - r.toi) * len,
+          tolP,
+          line,
+          r,
+          issues,
+        );
+      if (hitT >= 0)
+        bar(
+          ctx,
+          "raycast",
+          "toi differs from the first contact",
+          Math.abs(r.toi - hitT) * len,
+          tolP * 4,
+          line,
+          r,
+          issues,
+        );
+      const n = toV(r.normal);
+      if (Math.abs(norm(n) - 1) > 1e-9) issues.push(`normal not unit (${norm(n)})`);
+      else if (S.convex && !S.halfspace && S.type !== "triangle") {
+        const sp = S.pieces[0].support(n);
+        bar(
+          ctx,
+          "raycast",
+          "normal is not outward at the hit",
+          Math.abs(dot(n, sub(sp, p))),
+          tolP * 1e3 + 1e-7 * R,
+          line,
+          r,
+          issues,
+        );
+      }
+    }
+  }
+  if (issues.length) fail(ctx, "raycast", issues.join("; "), line, r, Infinity);
+}
+
+function checkProject(ctx: Ctx, sc: Scenario, S: OShape, wS: Record<string, unknown>): void {
+  const rng = new Rng((S.radius * 104729 + sc.offset[1]) | 0);
+  const R = S.halfspace ? 1 : S.radius;
+  const q = add(S.center, scale(rng.unit() as V, R * rng.range(0, 2.5)));
+  const solid = rng.chance(0.7);
+  const qw = add(q, sc.offset as V);
+  const ql = local(sc, qw);
+  const line = { op: "projectPoint", shape: wS, point: qw, solid };
+  const r0 = ask(ctx, "projectPoint", line);
+  if (!r0.ok) return;
+  const r = r0.result as { point: number[]; distance: number; inside: boolean };
+  const issues: string[] = [];
+  const tol = 1e-9 * R + 256 * EPS * R + 4 * ulpOf(qw);
+  const [cp, cd] = shapeClosest(S, ql);
+  const sd = shapeSigned(S, ql);
+  const thin = S.type === "triangle" || S.type === "mesh";
+  if (S.type === "mesh") {
+    // Meshes: only the surface answers are checked here (the solid side is class 9).
+    const p = local(sc, toV(r.point));
+    bar(
+      ctx,
+      "projectPoint",
+      "point off the mesh surface",
+      surfaceDistance(S, p),
+      tol,
+      line,
+      r,
+      issues,
+    );
+  } else if (!thin && sd < -tol && r.inside !== true)
+    issues.push("inside is false for a point inside");
+  else if (!thin && sd > tol && r.inside !== false)
+    issues.push("inside is true for a point outside");
+  else if (S.type !== "mesh") {
+    const p = local(sc, toV(r.point));
+    if (solid || sd > 0 || thin) {
+      bar(
+        ctx,
+        "projectPoint",
+        "distance differs from the oracle",
+        Math.abs(r.distance - cd),
+        tol,
+        line,
+        r,
+        issues,
+      );
+      bar(
+        ctx,
+        "projectPoint",
+        "point differs from the oracle's closest point",
+        dist(p, cp),
+        Math.max(tol, 1e-6 * R),
+        line,
+        r,
+        issues,
+      );
+    } else {
+      bar(
+        ctx,
+        "projectPoint",
+        "distance to the boundary differs",
+        Math.abs(r.distance + sd),
+        tol,
+        line,
+        r,
+        issues,
+      );
+      bar(
+        ctx,
+        "projectPoint",
+        "point off the boundary",
+        surfaceDistance(S, p),
+        tol,
+        line,
+        r,
+        issues,
+      );
+    }
+  }
+  if (issues.length) fail(ctx, "projectPoint", issues.join("; "), line, r, Infinity);
+}
+
+/** Runs the fuzzer. */
+export function runFuzz(options: FuzzOptions): FuzzReport {
+  const opts = {
+    queries: options.queries,
+    seed: options.seed,
+    depthRel: options.depthRel ?? 1e-6,
+    distRel: options.distRel ?? 1e-9,
+    maxFailures: options.maxFailures ?? 1000,
+    ops: new Set(options.ops ?? OPS),
+  };
+  const types = options.types ?? TYPES;
+  const report: FuzzReport = {
+    table: new Map(),
+    failures: [],
+    queries: 0,
+    wrong: 0,
+    unsupported: 0,
+    errors: 0,
+    seconds: 0,
+  };
+  const rng = new Rng(opts.seed);
+  const t0 = performance.now();
+  const touch = (a: Record<string, unknown>, b: Record<string, unknown>): number[] | null => {
+    const A = oshape(a);
+    const B = oshape(b);
+    if (A.halfspace && B.halfspace) return null;
+    const T = pairTruth(A, B, [], false);
+    if (!(T.upper > 0) || !Number.isFinite(T.upper)) return null;
+    const u = unit(sub(T.pB, T.pA));
+    if (norm(u) === 0) return null;
+    return scale(u, -T.upper);
+  };
+  let n = 0;
+  while (report.queries < opts.queries) {
+    const ta = types[n % types.length];
+    const tb = types[Math.floor(n / types.length) % types.length];
+    n++;
+    const sc = makeScenario(rng, ta, tb, touch);
+    const pair = [ta, tb].sort((x, y) => TYPES.indexOf(x) - TYPES.indexOf(y)).join("-");
+    const ctx: Ctx = { report, pair, opts, lastIntersects: null };
+    try {
+      runScenario(ctx, sc);
+    } catch (e) {
+      report.errors++;
+      fail(
+        ctx,
+        "oracle",
+        `fuzzer error ${(e as Error).stack}`,
+        { a: sc.worldA, b: sc.worldB },
+        null,
+        Infinity,
+      );
+    }
+  }
+  report.seconds = (performance.now() - t0) / 1000;
+  return report;
+}
+
+/** The table as text: one row per pair, one column per op (queries/wrong/max error). */
+export function formatTable(report: FuzzReport): string {
+  const pairs = [...new Set([...report.table.keys()].map((k) => k.split("|")[0]))].sort();
+  const ops = [...OPS, "oracle"].filter((op) =>
+    [...report.table.keys()].some((k) => k.endsWith(`|${op}`)),
+  );
+  const rows = [["pair", ...ops].join("\t")];
+  for (const p of pairs) {
+    const cols = ops.map((op) => {
+      const c = report.table.get(`${p}|${op}`);
+      if (!c) return "-";
+      const e = c.maxError === Infinity ? "inf" : c.maxError.toFixed(2);
+      return `${c.queries}/${c.wrong}/${e}`;
+    });
+    rows.push([p, ...cols].join("\t"));
+  }
+  rows.push(
+    `total: ${report.queries} queries, ${report.wrong} wrong, ${report.unsupported} unsupported, ${report.errors} errors, ${report.seconds.toFixed(1)} s (cells: queries/wrong/max error in units of the bar)`,
+  );
+  return rows.join("\n");
+}
+
+void exactContains;
+void sepPieces;
+void maximiseOnSphere;

@@ -1,0 +1,324 @@
+/**
+ * Certified bounds for pairs of the fuzzer's shapes (test/fuzz/oracle-shapes.ts), independent of
+ * the library:
+ *
+ * - separation along a unit direction d, sep(d) = min_B d·x − max_A d·x, from the support
+ *   functions: any d gives a certified LOWER bound on the distance (Minkowski duality,
+ *   van den Bergen 2003, §2.4); its maximum over d is the distance.
+ * - a point a of A and its projection b onto B give a certified UPPER bound |a − b|; alternating
+ *   projections from the library's own witness points (a hint only) tighten it.
+ * - for overlapping shapes, f(d) = h_A(d) + h_B(−d) = −sep(d) is the overlap along d, and the
+ *   penetration depth is min over unit d of f(d): every evaluated d gives a certified UPPER bound
+ *   on the depth; the minimum is searched over face normals and edge crossings (exact for
+ *   polytopes: SAT) and refined by a pattern search on the sphere (curved shapes).
+ */
+import {
+  add,
+  cross,
+  dist,
+  dot,
+  norm,
+  type OShape,
+  type Piece,
+  scale,
+  sub,
+  unit,
+  type V,
+} from "./oracle-shapes.js";
+
+/** sep(d) of two pieces along unit d (> 0: d separates them by that much). */
+export function sepPieces(a: Piece, b: Piece, d: V): number {
+  return dot(d, b.support(scale(d, -1))) - dot(d, a.support(d));
+}
+
+/** An orthonormal pair perpendicular to unit d. */
+function tangents(d: V): [V, V] {
+  const t = Math.abs(d[0]) < 0.6 ? [1, 0, 0] : Math.abs(d[1]) < 0.6 ? [0, 1, 0] : [0, 0, 1];
+  const t1 = unit(cross(d, t as V));
+  return [t1, cross(d, t1)];
+}
+
+/** Maximises g over unit directions from d0 by a pattern search; returns the best (d, g(d)). */
+export function maximiseOnSphere(
+  g: (d: V) => number,
+  d0: V,
+  step0 = 0.2,
+  evals = 400,
+): [V, number] {
+  let d = unit(d0);
+  let best = g(d);
+  let step = step0;
+  let n = 0;
+  while (step > 1e-13 && n < evals) {
+    const [t1, t2] = tangents(d);
+    let moved = false;
+    for (const [u, w] of [
+      [1, 0],
+      [-1, 0],
+      [0, 1],
+      [0, -1],
+      [1, 1],
+      [-1, -1],
+      [1, -1],
+      [-1, 1],
+    ]) {
+      const c = unit(add(d, add(scale(t1, u * step), scale(t2, w * step))));
+      const v = g(c);
+      n++;
+      if (v > best) {
+        best = v;
+        d = c;
+        moved = true;
+        break;
+      }
+    }
+    step = moved ? step * 1.5 : step * 0.5;
+  }
+  return [d, best];
+}
+
+/** The result of a pair oracle. */
+export interface PairTruth {
+  /** Certified lower bound on the distance (≤ 0 when nothing separates). */
+  lower: number;
+  /** Certified upper bound on the distance (a point pair on the shapes). */
+  upper: number;
+  /** The pair of points giving `upper`. */
+  pA: V;
+  pB: V;
+  /** For overlapping convex pairs: the least overlap found (certified upper bound on depth). */
+  depth: number;
+  /** Its direction (from A toward B). */
+  depthDir: V;
+}
+
+/** Alternating projections from a hint: a point a on A and b = proj_B(a). */
+function alternate(a: Piece, b: Piece, start: V, iters: number): [V, V, number] {
+  let pa = a.closest(start);
+  let pb = b.closest(pa);
+  let d = dist(pa, pb);
+  for (let i = 0; i < iters && d > 0; i++) {
+    const na = a.closest(pb);
+    const nb = b.closest(na);
+    const nd = dist(na, nb);
+    if (!(nd < d)) break;
+    const gain = d - nd;
+    pa = na;
+    pb = nb;
+    d = nd;
+    if (gain <= 1e-15 * d) break;
+  }
+  return [pa, pb, d];
+}
+
+/** Overlap f(d) = h_A(d) + h_B(−d) along unit d: the depth if A moved back along d. */
+export function overlapPieces(a: Piece, b: Piece, d: V): number {
+  return -sepPieces(a, b, d);
+}
+
+/** Distance bounds and depth of two convex pieces; `hints` are candidate points (any frame). */
+export function pieceTruth(
+  a: Piece,
+  b: Piece,
+  hints: V[],
+  axes: V[],
+  wantDepth: boolean,
+): PairTruth {
+  let pA: V = a.center;
+  let pB: V = b.center;
+  let upper = Infinity;
+  for (const h of [...hints, a.center, b.center]) {
+    const [x, y, d] = alternate(a, b, h, 200);
+    if (d < upper) {
+      upper = d;
+      pA = x;
+      pB = y;
+    }
+    if (upper === 0) break;
+  }
+  // Lower bound: separation along the closest points' direction, refined.
+  let lower = -Infinity;
+  let dir: V = unit(sub(pB, pA));
+  if (norm(dir) === 0) dir = unit(sub(b.center, a.center));
+  if (norm(dir) === 0) dir = [0, 1, 0];
+  if (upper > 0) {
+    lower = sepPieces(a, b, dir);
+    if (lower < upper * (1 - 1e-12)) {
+      const [, v] = maximiseOnSphere((d) => sepPieces(a, b, d), dir, 1e-3, 300);
+      lower = Math.max(lower, v);
+    }
+  }
+  let depth = 0;
+  let depthDir: V = dir;
+  if (wantDepth && !(lower > 0)) {
+    let best = Infinity;
+    const cands: V[] = [...axes, dir, unit(sub(b.center, a.center))];
+    for (const c of cands) {
+      if (!(norm(c) > 0)) continue;
+      for (const s of [1, -1]) {
+        const u = scale(unit(c), s);
+        const v = overlapPieces(a, b, u);
+        if (v < best) {
+          best = v;
+          depthDir = u;
+        }
+      }
+    }
+    // Refine (curved shapes): minimise the overlap on the sphere from the best few starts.
+    const [d1, v1] = maximiseOnSphere((d) => -overlapPieces(a, b, d), depthDir, 0.05, 600);
+    if (-v1 < best) {
+      best = -v1;
+      depthDir = d1;
+    }
+    depth = best;
+  }
+  return { lower, upper, pA, pB, depth, depthDir };
+}
+
+/** Directions worth testing for a piece pair's depth: polytope face normals and edge crossings. */
+export function candidateAxes(A: OShape, B: OShape): V[] {
+  const out: V[] = [...A.normals, ...B.normals];
+  for (const x of A.edges)
+    for (const y of B.edges) {
+      const c = cross(x, y);
+      if (norm(c) > 1e-9) out.push(unit(c));
+    }
+  for (const axis of [
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ] as V[]) {
+    out.push(axis);
+  }
+  // A deterministic spread of directions for curved shapes.
+  const golden = Math.PI * (3 - Math.sqrt(5));
+  const n = 24;
+  for (let i = 0; i < n; i++) {
+    const y = 1 - (2 * (i + 0.5)) / n;
+    const r = Math.sqrt(1 - y * y);
+    out.push([Math.cos(golden * i) * r, y, Math.sin(golden * i) * r]);
+  }
+  return out;
+}
+
+/** Signed distance of a point to a shape (solid pieces; a half-space exact). */
+export function shapeSigned(s: OShape, p: V): number {
+  if (s.halfspace) return dot(s.halfspace.n, p) - s.halfspace.o;
+  let m = Infinity;
+  for (const q of s.pieces) m = Math.min(m, q.signed(p));
+  return m;
+}
+
+/** Distance of a point to a shape's surface (|signed| for solids, distance for surfaces). */
+export function surfaceDistance(s: OShape, p: V): number {
+  if (s.halfspace) return Math.abs(dot(s.halfspace.n, p) - s.halfspace.o);
+  let m = Infinity;
+  let inside = false;
+  for (const q of s.pieces) {
+    const v = q.signed(p);
+    if (v < 0) inside = true;
+    m = Math.min(m, Math.abs(v));
+  }
+  // Inside one piece of a union: the point may still be on another piece's boundary that is
+  // interior to the union; accept the nearest piece boundary (a bound, not the exact value).
+  return inside ? m : m;
+}
+
+/** The closest point of a shape to p, and its distance (0 inside a solid piece). */
+export function shapeClosest(s: OShape, p: V): [V, number] {
+  if (s.halfspace) {
+    const v = dot(s.halfspace.n, p) - s.halfspace.o;
+    return v <= 0 ? [p, 0] : [sub(p, scale(s.halfspace.n, v)), v];
+  }
+  let best: V = p;
+  let bd = Infinity;
+  for (const q of s.pieces) {
+    const c = q.closest(p);
+    const d = dist(c, p);
+    if (d < bd) {
+      bd = d;
+      best = c;
+    }
+  }
+  return [best, bd];
+}
+
+/** A truth for a whole pair (union of pieces; half-spaces in closed form). */
+export interface ShapePairTruth extends PairTruth {
+  /** Depth is meaningful (both convex, or a half-space with a convex). */
+  depthKnown: boolean;
+}
+
+function halfspaceTruth(c: OShape, h: { n: V; o: number }, cIsA: boolean): ShapePairTruth {
+  // Gap from the convex shape down to the plane: min over c of n·x − o.
+  let minN = Infinity;
+  let arg: V = [0, 0, 0];
+  for (const p of c.pieces) {
+    const s = p.support(scale(h.n, -1));
+    const v = dot(h.n, s);
+    if (v < minN) {
+      minN = v;
+      arg = s;
+    }
+  }
+  const gap = minN - h.o;
+  const onPlane = sub(arg, scale(h.n, gap));
+  const normalFromC = scale(h.n, -1);
+  return {
+    lower: gap,
+    upper: Math.max(gap, 0),
+    pA: cIsA ? arg : onPlane,
+    pB: cIsA ? onPlane : arg,
+    depth: Math.max(0, -gap),
+    depthDir: cIsA ? normalFromC : h.n,
+    depthKnown: c.convex,
+  };
+}
+
+/** Distance bounds (and depth when defined) of two shapes. */
+export function pairTruth(A: OShape, B: OShape, hints: V[], wantDepth: boolean): ShapePairTruth {
+  if (A.halfspace && B.halfspace) {
+    return {
+      lower: -Infinity,
+      upper: Infinity,
+      pA: [0, 0, 0],
+      pB: [0, 0, 0],
+      depth: 0,
+      depthDir: [0, 1, 0],
+      depthKnown: false,
+    };
+  }
+  if (B.halfspace) return halfspaceTruth(A, B.halfspace, true);
+  if (A.halfspace) return halfspaceTruth(B, A.halfspace, false);
+  const axes = wantDepth && A.convex && B.convex ? candidateAxes(A, B) : [];
+  let best: ShapePairTruth | null = null;
+  let lowerAll = Infinity;
+  let maxDepth = -Infinity;
+  let depthDir: V = [0, 1, 0];
+  for (const pa of A.pieces) {
+    for (const pb of B.pieces) {
+      // Far piece pairs cannot hold the minimum: skip those whose bounding spheres are
+      // farther apart than the best upper bound so far.
+      const gapLow = dist(pa.center, pb.center) - pa.radius - pb.radius;
+      if (best && gapLow > best.upper) {
+        lowerAll = Math.min(lowerAll, gapLow);
+        continue;
+      }
+      const t = pieceTruth(pa, pb, hints, axes, wantDepth && A.convex && B.convex);
+      lowerAll = Math.min(lowerAll, t.lower);
+      if (!best || t.upper < best.upper) best = { ...t, depthKnown: false };
+      if (t.depth > maxDepth) {
+        maxDepth = t.depth;
+        depthDir = t.depthDir;
+      }
+    }
+  }
+  const out = best as ShapePairTruth;
+  out.lower = lowerAll;
+  out.depthKnown = A.convex && B.convex;
+  out.depth = Math.max(0, maxDepth);
+  out.depthDir = depthDir;
+  return out;
+}
+
+export { add, dist, dot, norm, scale, sub, unit };
