@@ -148,7 +148,7 @@ for (const n of sizes) {
     gbp.insert(i, lo, hi);
     cbp.insert(i, lo, hi);
   }
-  const frames = n >= 1000000 ? 3 : 5;
+  const frames = n >= 1000000 ? 2 : n >= 100000 ? 3 : 5;
   const gt: number[] = [];
   const ct: number[] = [];
   const gp = new PairSet();
