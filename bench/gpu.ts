@@ -247,7 +247,7 @@ for (const n of sizes) {
   let rayEqual = true;
   castRayClosest(world, o, { x: 1, y: 0, z: 0 }); // builds the query structure
   t = performance.now();
-  const cpuHit = new Int32Array(n);
+  const cpuHit = new Float64Array(n);
   for (let r = 0; r < n; r++) {
     o.x = rays[6 * r];
     o.y = rays[6 * r + 1];
@@ -259,9 +259,10 @@ for (const n of sizes) {
     cpuHit[r] = h === null ? -1 : h.handle;
   }
   const cpuRays = performance.now() - t;
-  const handles = world.handles();
+  const indexOf = new Map<number, number>();
+  world.handles().forEach((h, i) => indexOf.set(h, i));
   for (let r = 0; r < n; r++) {
-    const want = cpuHit[r] < 0 ? -1 : handles.indexOf(cpuHit[r] as never);
+    const want = cpuHit[r] < 0 ? -1 : indexOf.get(cpuHit[r]);
     if (rh.hit[r] !== want) rayEqual = false;
   }
   report({
