@@ -260,7 +260,8 @@ for (const n of sizes) {
   }
   const cpuRays = performance.now() - t;
   const indexOf = new Map<number, number>();
-  world.handles().forEach((h, i) => indexOf.set(h, i));
+  const handles = world.handles();
+  for (let i = 0; i < handles.length; i++) indexOf.set(handles[i], i);
   for (let r = 0; r < n; r++) {
     const want = cpuHit[r] < 0 ? -1 : indexOf.get(cpuHit[r]);
     if (rh.hit[r] !== want) rayEqual = false;
