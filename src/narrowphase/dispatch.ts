@@ -80,7 +80,11 @@ import {
   distanceSphereSphere,
   intersectsSphereSphere,
 } from "./sphere-sphere.js";
-import { contactSphereTriangle, intersectsSphereTriangle } from "./sphere-triangle.js";
+import {
+  contactSphereTriangle,
+  distanceSphereTriangle,
+  intersectsSphereTriangle,
+} from "./sphere-triangle.js";
 
 /** Boolean overlap routine of a pair (touching counts). */
 export type IntersectsFn = (a: Shape, b: Shape, bInA: Isometry) => boolean;
@@ -196,6 +200,7 @@ registerPair(ShapeType.Capsule, ShapeType.Capsule, {
 
 registerPair(ShapeType.Sphere, ShapeType.Triangle, {
   intersects: intersectsSphereTriangle as IntersectsFn,
+  distance: distanceSphereTriangle as DistanceFn,
   contact: contactSphereTriangle as ContactFn,
 });
 

@@ -32,10 +32,21 @@ import {
 import type { Compound } from "../shapes/compound.js";
 import { aabbShape } from "../shapes/index.js";
 import type { Shape } from "../shapes/shape.js";
-import { ShapeType } from "../shapes/shape.js";
+import { ShapeType, shapeTypeName } from "../shapes/shape.js";
 import type { CollisionWorld, QueryFilter } from "./collision-world.js";
 import type { BodyHandle } from "./handles.js";
 import { checkShape, checkWorldPose } from "./validate.js";
+
+/** Options of {@link castShape}: the query filter and whether to skip initial overlaps. */
+export interface ShapeCastOptions extends QueryFilter {
+  /**
+   * Skip the contacts that hold at time 0 (the shape starts touching or inside a body): report
+   * the first contact after separation instead (Box2D #824). Under a straight-line motion a
+   * convex body once left is not met again, so such a body (or compound child) is skipped.
+   * @default false
+   */
+  ignoreInitialOverlap?: boolean;
+}
 
 /** A shape-cast hit in the world: the body, the time of impact and the contact at that time. */
 export interface WorldShapeCastHit {
@@ -120,6 +131,7 @@ function castBody(
   body: Shape,
   bPose: Isometry,
   maxToi: number,
+  ignoreInitial: boolean,
 ): boolean {
   if (isConvexType(body.type)) {
     return castShapesInto(hit, shape, pose, velocity, body, bPose, ZERO, maxToi);
@@ -133,6 +145,7 @@ function castBody(
     for (const c of (body as Compound).children) {
       iso.multiply(childPose, bPose, c.pose);
       if (!castShapesInto(hit, shape, pose, velocity, c.shape, childPose, ZERO, limit)) continue;
+      if (ignoreInitial && hit.toi === 0) continue;
       if (found && hit.toi >= childBest.toi) continue;
       found = true;
       limit = hit.toi;
@@ -156,8 +169,9 @@ function copyHit(out: ShapeCastHit, h: ShapeCastHit): void {
  * with constant `velocity` (scene units per unit time, no rotation), touches within
  * `t ∈ [0, maxToi]`: `{handle, toi, normal, pointA, pointB}` (normal from the shape toward the
  * body, witness points on each, at the time of impact, world frame), written into `out` when
- * given, or null. A body already touching the shape at `pose` gives toi 0. `filter`: `mask`
- * (only bodies whose layer has one of its bits) and `includeSensors` (default true). Ties in
+ * given, or null. A body already touching the shape at `pose` gives toi 0, unless
+ * `filter.ignoreInitialOverlap`. `filter`: the {@link QueryFilter} fields (`mask`,
+ * `includeSensors`, `exclude`, `predicate`) and `ignoreInitialOverlap`. Ties in
  * toi go to the lower handle; triangle meshes are skipped (see the module docs). Allocation
  * free apart from the answer when `out` is omitted.
  * @throws CollideError `invalid_value` for an invalid or non-convex `shape`, a bad pose, a
@@ -169,11 +183,13 @@ export function castShape(
   pose: Isometry,
   velocity: Vec3,
   maxToi: number,
-  filter: QueryFilter = {},
+  filter: ShapeCastOptions = {},
   out?: WorldShapeCastHit,
 ): WorldShapeCastHit | null {
   checkShape("shape", shape);
-  if (!isConvexType(shape.type)) invalidValue("shape.type", shape.type, "must be a convex shape");
+  if (!isConvexType(shape.type)) {
+    invalidValue("shape.type", shapeTypeName(shape.type), "must be a convex shape");
+  }
   checkWorldPose("pose", pose);
   checkFiniteVector("velocity", velocity);
   if (!(typeof maxToi === "number" && maxToi >= 0 && Number.isFinite(maxToi))) {
@@ -199,6 +215,9 @@ export function castShape(
   if (!vec3.isFiniteVec(qMin) || !vec3.isFiniteVec(qMax)) {
     invalidValue("velocity", velocity, "sweeps the shape's AABB out of range");
   }
+  const ignoreInitial = filter?.ignoreInitialOverlap ?? false;
+  if (typeof ignoreInitial !== "boolean")
+    invalidValue("filter.ignoreInitialOverlap", ignoreInitial, "must be a boolean");
   candidates.length = 0;
   world.overlapAabb(qMin, qMax, candidates, filter);
   let bestHandle = 0 as BodyHandle;
@@ -207,7 +226,8 @@ export function castShape(
     const h = candidates[i];
     const body = world.getShape(h);
     world.getPose(h, bodyPose);
-    if (!castBody(shape, pose, velocity, body, bodyPose, limit)) continue;
+    if (!castBody(shape, pose, velocity, body, bodyPose, limit, ignoreInitial)) continue;
+    if (ignoreInitial && hit.toi === 0) continue;
     if (bestHandle !== 0 && hit.toi >= best.toi) continue;
     bestHandle = h;
     limit = hit.toi;
