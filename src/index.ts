@@ -98,7 +98,7 @@ export { manifold } from "./query/manifold.js";
 export type { OverlapVolume, OverlapVolumeOptions } from "./query/overlap-volume.js";
 export { overlapVolume } from "./query/overlap-volume.js";
 export type { BroadPhaseName } from "./query/pairs.js";
-export { computePairs, makeBroadPhase } from "./query/pairs.js";
+export { computePairs, makeBroadPhase, type PairsOptions } from "./query/pairs.js";
 export type { PointProjection } from "./query/project-point.js";
 export { projectPoint } from "./query/project-point.js";
 export type { RayHit } from "./query/raycast.js";
@@ -133,13 +133,19 @@ export {
   updateTriangleMeshVertices,
   windingNumberTriangleMesh,
 } from "./shapes/triangle-mesh.js";
-export { castShape, makeWorldShapeCastHit, type WorldShapeCastHit } from "./world/cast-shape.js";
+export {
+  castShape,
+  makeWorldShapeCastHit,
+  type ShapeCastOptions,
+  type WorldShapeCastHit,
+} from "./world/cast-shape.js";
 export { ImpactList, makeWorldImpact, type WorldImpact } from "./world/ccd.js";
 export {
   type BodyDesc,
   CollisionWorld,
   type CollisionWorldOptions,
   defaultCollisionWorldOptions,
+  type FrustumQueryOptions,
   type QueryFilter,
   type RayCastOptions,
   type RayShapeCaster,

@@ -11,7 +11,7 @@
 import type { Vec3 } from "../math/vec3.js";
 
 /**
- * Plain-array form of a {@link DebugDraw}, for JSON: `lines` holds 6 numbers per segment
+ * Plain-array form of a `DebugDraw` (src/debug/draw.ts), for JSON: `lines` holds 6 numbers per segment
  * (x0, y0, z0, x1, y1, z1, world frame), `lineColors` one 0xRRGGBB integer per segment,
  * `points` 3 numbers per point and `pointColors` one colour per point.
  */

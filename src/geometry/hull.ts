@@ -941,7 +941,7 @@ function hasReflexCorner(
  * Quickhull (Barber, Dobkin & Huhdanpaa 1996) with an exact orientation predicate (Shewchuk
  * 1997), then region growing of coplanar triangles, Newell normals (Sutherland, Sproull &
  * Schumacker 1974) and removal of the points that are not corners (inside a face or in the middle
- * of an edge). Points within {@link hullTolerance} of each other or of a face's plane count as
+ * of an edge). Points within `hullTolerance` of each other or of a face's plane count as
  * one point / on the plane. Duplicates, interior points and coplanar clusters are fine.
  *
  * @param points packed x, y, z coordinates (`[x0, y0, z0, x1, …]`), any unit and frame.
@@ -950,7 +950,7 @@ function hasReflexCorner(
  *   from outside with unit outward normals and plane offsets, unique edges.
  * @throws CollideError (`invalid_value` on `field`) for non-finite coordinates, a length that
  *   is not a multiple of 3, fewer than 4 points, or points all coincident, collinear or coplanar
- *   within `HULL_FLAT_FACTOR` × {@link hullTolerance}.
+ *   within `HULL_FLAT_FACTOR` × `hullTolerance`.
  */
 export function computeConvexHull(points: ArrayLike<number>, field = "points"): ConvexHull {
   checkPoints(points, field);

@@ -313,7 +313,7 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
  * Answers a JSON Lines text: one output line per non-blank input line, in order. `id` is echoed
  * from the input or is the 0-based physical line number. Returns the output lines and whether
  * any line failed. Never throws for bad lines; unexpected internal errors become error lines too.
- * Synchronous, so mesh files must be OBJ (see {@link answerQueryLineAsync} for glTF).
+ * Synchronous, so mesh files must be OBJ (see `answerQueryLineAsync` for glTF).
  */
 export function answerQueryLines(
   text: string,

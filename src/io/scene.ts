@@ -84,7 +84,7 @@ function ioError(path: string, e: unknown): never {
 /**
  * Reads and parses a scene file; `mesh` files are resolved relative to the scene file's folder
  * and refused outside it unless `options.allowOutside`. Synchronous, so mesh files must be OBJ
- * (use {@link loadSceneAsync} for glTF). Throws `CollideError("io_error")` when a file cannot be
+ * (use `loadSceneAsync` for glTF). Throws `CollideError("io_error")` when a file cannot be
  * read.
  */
 export function loadScene(path: string, options: LoadSceneOptions = {}): Scene {

@@ -172,7 +172,7 @@ function pose(translation: Vec3, field: string, r?: readonly number[]): Isometry
  * `CollideError` with code `missing_field`, `unknown_field` or `invalid_value` naming the field
  * and the value as given (a vector as the array `[x, y, z]`); `unsupported_pair` for shape types
  * a later version adds. `mesh` shapes with a `file` resolve it by `ctx`
- * ({@link ShapeParseContext}); an unreadable file is `io_error`.
+ * (`ShapeParseContext`); an unreadable file is `io_error`.
  */
 export function parseShape(json: unknown, field: string, ctx: ShapeParseContext = {}): PosedShape {
   try {

@@ -93,3 +93,4 @@ export class WorkerExecutor extends SharedMemoryExecutor {
     this.workers.length = 0;
   }
 }
+export type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "../world/executor.js";

@@ -4,6 +4,8 @@
  * never imports this module, so it still bundles for browsers; pass the executor to the world
  * as `new CollisionWorld({ executor })`.
  */
+
+export type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "../world/executor.js";
 export {
   defaultWorkerExecutorOptions,
   WorkerExecutor,

@@ -111,7 +111,7 @@ function waitWhileEqual(a: Int32Array, index: number, value: number, ms: number)
  * over shared memory (see the module docs): the job buffers, the shape sync, the block queue
  * run on the calling thread and the ordered merge. A subclass starts the workers (Node's
  * `worker_threads` in src/parallel/executor.ts, Web Workers in src/parallel/browser.ts), posts
- * {@link WorkerMessage}s to them and wakes them for a job.
+ * `WorkerMessage`s (src/parallel/protocol.ts) to them and wakes them for a job.
  */
 export abstract class SharedMemoryExecutor implements StepExecutor {
   /** Threads, the calling thread included. */
@@ -151,7 +151,12 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
    * The last job's blocks of {@link PARALLEL_BLOCK_PAIRS} pairs: in all, and run by the calling
    * thread (the rest ran on the workers).
    */
-  readonly lastJob = { blocks: 0, callerBlocks: 0 };
+  readonly lastJob: {
+    /** Blocks of the last job. */
+    blocks: number;
+    /** Of those, the blocks the calling thread ran. */
+    callerBlocks: number;
+  } = { blocks: 0, callerBlocks: 0 };
   private readonly mergeReadyBound = (): void => this.mergeReady();
   // The shapes array and version of the last shape sync.
   private syncedShapes: readonly (Shape | undefined)[] | null = null;

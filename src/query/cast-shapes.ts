@@ -335,7 +335,7 @@ function shortestArc(out: Quat, q0: Quat, q1: Quat): number {
 
 /**
  * The first time of contact of two shapes moving between keyframe poses (see
- * {@link castShapesNonlinearInto}): `{toi, normal, pointA, pointB}` with toi ∈ [0, maxToi] a
+ * `castShapesNonlinearInto`): `{toi, normal, pointA, pointB}` with toi ∈ [0, maxToi] a
  * fraction of the keyframe interval, or null. Allocates the answer.
  * @throws CollideError `invalid_value` for a bad pose or a `maxToi` outside [0, 1], or naming
  * the shape field when the answer would hold a NaN or a miss comes with a non-finite shape;

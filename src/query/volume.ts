@@ -131,7 +131,7 @@ export function sphereSphereIntersectionInto(
  * smaller ball: its volume, its area 4πr², IoU V_small / V_large. Symmetric in its two balls
  * and continuous at both tangencies; the cap heights are formed as products of positive
  * factors so no cancellation occurs near tangency. Allocates the result; use
- * {@link sphereSphereIntersectionInto} in hot code.
+ * `sphereSphereIntersectionInto` in hot code.
  * @param c1 centre of the first ball; @param r1 its radius (> 0), in the same unit.
  * @param c2 centre of the second ball; @param r2 its radius (> 0).
  * @param fieldA prefix naming the first ball in error messages; @param fieldB the second's.

@@ -425,7 +425,7 @@ export function windingNumberTriangleMesh(mesh: TriangleMesh, p: Vec3): number {
 
 /**
  * True when local point `p` is inside the closed mesh: its winding number is at least
- * {@link MESH_WINDING_INSIDE} (½) in magnitude, so either winding of a closed mesh works. For an
+ * `MESH_WINDING_INSIDE` (½) in magnitude, so either winding of a closed mesh works. For an
  * open mesh the answer is the same rounding of its generalized winding number (a sensible
  * "inside" for nearly closed meshes). O(triangles).
  */

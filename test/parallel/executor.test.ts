@@ -200,8 +200,9 @@ describe("WorkerExecutor: threaded steps are bitwise identical to single-threade
     const pose = randomPose(rng, 0);
     let refError: unknown = null;
     for (const world of [ref, w]) {
-      // A broken box would be refused by addBody: add a valid one and break it afterwards.
-      const box = makeCuboid({ x: 0.5, y: 0.5, z: 0.5 });
+      // A broken box would be refused by addBody: add a valid one and break it afterwards (an
+      // unfrozen copy: shapes from the constructors are frozen).
+      const box = { ...makeCuboid({ x: 0.5, y: 0.5, z: 0.5 }) };
       world.addBody({ shape: box, pose });
       (box as unknown as { halfExtents: unknown }).halfExtents = null;
     }
