@@ -9,10 +9,13 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CollideError } from "../errors.js";
 
-/** Runs bench/run.ts through tsx with the given options; exits with its status. */
-export function runBenchCommand(o: { json?: boolean; quick?: boolean }): void {
+/**
+ * Runs bench/run.ts (or bench/gpu.ts with `gpu`: the WebGPU path against the CPU path) through
+ * tsx with the given options; exits with its status.
+ */
+export function runBenchCommand(o: { json?: boolean; quick?: boolean; gpu?: boolean }): void {
   const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-  const script = join(root, "bench", "run.ts");
+  const script = join(root, "bench", o.gpu ? "gpu.ts" : "run.ts");
   if (!existsSync(script) || !existsSync(join(root, "node_modules", "tsx"))) {
     throw new CollideError(
       "io_error",

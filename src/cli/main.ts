@@ -120,6 +120,10 @@ program
   .description("run the benchmarks and print their table")
   .option("--json", "print one JSON object")
   .option("--quick", "smaller sizes and shorter runs")
+  .option(
+    "--gpu",
+    "time the WebGPU path (collide/gpu) against the CPU path at 10k, 100k and 1M bodies",
+  )
   .action((o) => runBenchCommand(o));
 
 program

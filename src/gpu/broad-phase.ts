@@ -1,23 +1,30 @@
 /**
- * The GPU broad phase: sweep and prune over the caller's `GPUDevice`, exact to the f64 boxes.
+ * The GPU broad phase: a sort-based uniform grid over the caller's `GPUDevice`, exact to the f64
+ * boxes.
  *
  * Each step (`computePairsAsync`) the host rounds every tight box outward to f32 (each bound moves
  * outward by at most one f32 ulp of its magnitude, see src/gpu/f32.ts; bounds beyond ±FLT_MAX are
- * clamped, which only adds candidates) and uploads the boxes and proxy ids in one write. The GPU
- * computes sort keys, sorts them with a bitonic sort (one workgroup-memory pass per 512-element
- * block, global passes above) and sweeps the sorted list on the axis of largest spread of the box
- * centres (Ericson 2005, §7.5.1), appending every pair whose f32 boxes overlap. Comparisons of f32
- * values are exact and outward rounding only grows boxes, so the GPU's pairs are a superset of the
- * true pairs; the host reads them back in one copy and keeps those whose f64 boxes overlap
- * (`boxesOverlap`, the test of every CPU broad phase), then sorts. The result is therefore the
+ * clamped, which only adds candidates), picks the cell size (1.5 × the 95th percentile of a sample
+ * of the bodies' largest extents), and computes in f64 each body's home cell — the cell of its box
+ * centre, relative to the first body's centre — and the cell's hash bucket. Bodies larger than a
+ * cell (or beyond 2^30 cells) are "large". It uploads boxes, ids, cells and bucket keys in one
+ * write each; the GPU lists the bodies bucket by bucket (a counting sort with atomics), and
+ * each normal body scans the 27 buckets around its cell while each large body tests every body
+ * (src/gpu/broad-phase-wgsl.ts). Two normal bodies whose f64 boxes overlap have centres at most
+ * one cell apart on every axis, so the pair is scanned; comparisons of f32 values are exact and
+ * outward rounding only grows boxes, so the GPU's pairs are a superset of the true pairs. The host
+ * reads them back in one copy and keeps those whose f64 boxes overlap (`boxesOverlap`, the test of
+ * every CPU broad phase), then sorts and removes duplicates. The result is therefore the
  * brute-force oracle's pair set, bitwise the pairs of `"grid"`.
  *
  * Queries (`queryAabb`, `castRay`) run on the host over the f64 boxes (O(n) each, as the brute-force
  * broad phase; the world switches to its query BVH once it stops changing).
  *
- * Cost per step (docs/DESIGN.md, "GPU path"): 28 bytes uploaded per body, 8 bytes read back per
- * candidate pair slot; 3 + (number of bitonic passes) kernel launches in one submission; one
+ * Cost per step (docs/DESIGN.md, "GPU path"): 44 bytes uploaded per body (box 24, id 4, cell 12,
+ * bucket key 4; 4 more per large body), 8 bytes read back per candidate-pair slot; 5 kernel
+ * launches (count, scan, scatter, grid pairs, large pairs) in one submission, whatever N; one
  * readback (a second only when the pairs outgrow the buffer, which then grows by half again).
+ * Each large body costs O(n) on the GPU.
  */
 import {
   type AabbQueryCallback,
@@ -32,11 +39,13 @@ import { SpatialHash } from "../broadphase/spatial-hash.js";
 import { CollideError } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
 import {
-  BITONIC_GLOBAL_WGSL,
-  BITONIC_LOCAL_WGSL,
-  KEYS_WGSL,
-  SORT_BLOCK,
-  SWEEP_WGSL,
+  COUNT_WGSL,
+  cellHash,
+  GRID_PAIRS_WGSL,
+  LARGE_CELL,
+  LARGE_PAIRS_WGSL,
+  SCAN_WGSL,
+  SCATTER_WGSL,
 } from "./broad-phase-wgsl.js";
 import {
   bufferBytes,
@@ -48,9 +57,7 @@ import {
   type GpuOptions,
   lostError,
   MAP_MODE_READ,
-  makeDynamicPipeline,
   makePipeline,
-  UNIFORM_STRIDE,
   USAGE_COPY_DST,
   USAGE_COPY_SRC,
   USAGE_MAP_READ,
@@ -67,6 +74,22 @@ const INITIAL_PAIR_CAPACITY = 4096;
 const PAIR_GROWTH = 1.5;
 /** Bytes of the header of the pair buffer (count, pad). */
 const PAIR_HEADER_BYTES = 8;
+/** Bodies sampled to choose the cell size. */
+const CELL_SAMPLE = 1024;
+/** The cell side is this many times the sampled 95th percentile of the bodies' largest extents. */
+const CELL_SCALE = 1.5;
+/** Quantile of the sampled extents the cell size is based on. */
+const CELL_QUANTILE = 0.95;
+/**
+ * A body is normal (in the grid) when its largest extent is at most the cell size times this:
+ * slack for the rounding of the f64 cell computation (relative error ≤ 2^−22 below 2^30 cells),
+ * so that overlapping normal bodies are never more than one cell apart.
+ */
+const NORMAL_EXTENT = 1 - 2 ** -20;
+/** Cell coordinates must stay below this in magnitude (i32 arithmetic on the GPU). */
+const MAX_CELL_COORD = 2 ** 30;
+/** Bucket key of a large body (no bucket: the count and scatter kernels skip it). */
+const KEY_LARGE = 0xfffffffe;
 
 /** Timings of the last GPU step, milliseconds (host clock). */
 export interface GpuBroadPhaseStats {
@@ -101,32 +124,41 @@ export class GpuBroadPhase implements BroadPhase {
   private readonly proxies = new ProxyBoxes();
   private readonly queries = new BruteForceBroadPhase();
   private readonly watch: DeviceWatch;
-  private readonly keysPipe: GPUComputePipeline;
-  private readonly globalPipe: GPUComputePipeline;
-  private readonly localPipe: GPUComputePipeline;
-  private readonly globalLayout: GPUBindGroupLayout;
-  private readonly localLayout: GPUBindGroupLayout;
-  private readonly sweepPipe: GPUComputePipeline;
+  private readonly countPipe: GPUComputePipeline;
+  private readonly scanPipe: GPUComputePipeline;
+  private readonly scatterPipe: GPUComputePipeline;
+  private readonly gridPipe: GPUComputePipeline;
+  private readonly largePipe: GPUComputePipeline;
   private readonly params: GPUBuffer;
   private readonly paramsHost = new Uint32Array(4);
   private bodyCapacity = 0;
+  /** Buckets of the hash table: a power of two ≥ the body capacity. */
   private padded = 0;
   private boxesBuf: GPUBuffer | null = null;
   private idsBuf: GPUBuffer | null = null;
   private keysBuf: GPUBuffer | null = null;
-  private valsBuf: GPUBuffer | null = null;
-  private stepsBuf: GPUBuffer | null = null;
-  /** The sort passes for the current padded size: (k, j, uniform offset) per pass. */
-  private passes: Int32Array = new Int32Array(0);
-  private keysGroup: GPUBindGroup | null = null;
-  private globalGroup: GPUBindGroup | null = null;
-  private localGroup: GPUBindGroup | null = null;
-  private sweepGroup: GPUBindGroup | null = null;
+  private cellsBuf: GPUBuffer | null = null;
+  private countsBuf: GPUBuffer | null = null;
+  private startsBuf: GPUBuffer | null = null;
+  private cursorBuf: GPUBuffer | null = null;
+  private sortedBuf: GPUBuffer | null = null;
+  private largeBuf: GPUBuffer | null = null;
+  private countGroup: GPUBindGroup | null = null;
+  private scanGroup: GPUBindGroup | null = null;
+  private scatterGroup: GPUBindGroup | null = null;
+  private gridGroup: GPUBindGroup | null = null;
+  private largeGroup: GPUBindGroup | null = null;
   private pairCapacity = INITIAL_PAIR_CAPACITY;
   private pairBuf: GPUBuffer | null = null;
   private readBuf: GPUBuffer | null = null;
   private boxesHost = new Float32Array(0);
   private idsHost = new Uint32Array(0);
+  private cellsHost = new Int32Array(0);
+  private keysHost = new Uint32Array(0);
+  private largeHost = new Uint32Array(0);
+  private readonly sample = new Float64Array(CELL_SAMPLE);
+  /** Large bodies of the current step. */
+  private large = 0;
   private cpu: SpatialHash | null = null;
   private busy = false;
 
@@ -137,14 +169,11 @@ export class GpuBroadPhase implements BroadPhase {
   ) {
     this.fallback = options.fallback;
     this.watch = new DeviceWatch(device);
-    this.keysPipe = makePipeline(device, KEYS_WGSL, "collide broad phase keys");
-    const g = makeDynamicPipeline(device, BITONIC_GLOBAL_WGSL, "collide bitonic global", 2);
-    const l = makeDynamicPipeline(device, BITONIC_LOCAL_WGSL, "collide bitonic local", 2);
-    this.globalPipe = g.pipeline;
-    this.globalLayout = g.layout;
-    this.localPipe = l.pipeline;
-    this.localLayout = l.layout;
-    this.sweepPipe = makePipeline(device, SWEEP_WGSL, "collide sweep");
+    this.countPipe = makePipeline(device, COUNT_WGSL, "collide grid count");
+    this.scanPipe = makePipeline(device, SCAN_WGSL, "collide grid scan");
+    this.scatterPipe = makePipeline(device, SCATTER_WGSL, "collide grid scatter");
+    this.gridPipe = makePipeline(device, GRID_PAIRS_WGSL, "collide grid pairs");
+    this.largePipe = makePipeline(device, LARGE_PAIRS_WGSL, "collide large pairs");
     this.params = device.createBuffer({ size: 16, usage: USAGE_UNIFORM | USAGE_COPY_DST });
   }
 
@@ -276,39 +305,41 @@ export class GpuBroadPhase implements BroadPhase {
       return out;
     }
     this.ensureBodyBuffers(n);
-    const axis = this.upload(n);
+    this.upload(n);
     const device = this.device;
     const p = this.paramsHost;
     p[0] = n;
     p[1] = this.padded;
-    p[2] = axis;
+    p[2] = this.large;
     p[3] = this.pairCapacity;
     device.queue.writeBuffer(this.params, 0, p);
     const t1 = performance.now();
     const enc = device.createCommandEncoder();
     enc.clearBuffer(this.pairBuf as GPUBuffer, 0, PAIR_HEADER_BYTES);
+    enc.clearBuffer(this.countsBuf as GPUBuffer);
     const pass = enc.beginComputePass();
-    pass.setPipeline(this.keysPipe);
-    pass.setBindGroup(0, this.keysGroup);
-    pass.dispatchWorkgroups(workgroupsFor(this.padded));
-    this.encodeSort(pass);
-    pass.setPipeline(this.sweepPipe);
-    pass.setBindGroup(0, this.sweepGroup);
+    pass.setPipeline(this.countPipe);
+    pass.setBindGroup(0, this.countGroup);
     pass.dispatchWorkgroups(workgroupsFor(n));
+    pass.setPipeline(this.scanPipe);
+    pass.setBindGroup(0, this.scanGroup);
+    pass.dispatchWorkgroups(1);
+    pass.setPipeline(this.scatterPipe);
+    pass.setBindGroup(0, this.scatterGroup);
+    pass.dispatchWorkgroups(workgroupsFor(n));
+    this.encodePairs(pass, n);
     pass.end();
     let found = await this.readPairs(enc);
     st.readbacks = 1;
     if (found > this.pairCapacity) {
-      // The pairs outgrew the buffer: grow it and rerun the sweep over the sorted boxes.
+      // The pairs outgrew the buffer: grow it and rerun the pair kernels over the bucket lists.
       this.growPairs(Math.ceil(found * PAIR_GROWTH));
       p[3] = this.pairCapacity;
       device.queue.writeBuffer(this.params, 0, p);
       const enc2 = device.createCommandEncoder();
       enc2.clearBuffer(this.pairBuf as GPUBuffer, 0, PAIR_HEADER_BYTES);
       const pass2 = enc2.beginComputePass();
-      pass2.setPipeline(this.sweepPipe);
-      pass2.setBindGroup(0, this.sweepGroup);
-      pass2.dispatchWorkgroups(workgroupsFor(n));
+      this.encodePairs(pass2, n);
       pass2.end();
       found = await this.readPairs(enc2);
       st.readbacks = 2;
@@ -321,6 +352,20 @@ export class GpuBroadPhase implements BroadPhase {
     st.filterMs = t3 - t2;
     st.candidates = found;
     return out;
+  }
+
+  /** Records the grid and large-body pair kernels. */
+  private encodePairs(pass: GPUComputePassEncoder, n: number): void {
+    if (n > this.large) {
+      pass.setPipeline(this.gridPipe);
+      pass.setBindGroup(0, this.gridGroup);
+      pass.dispatchWorkgroups(workgroupsFor(n));
+    }
+    if (this.large > 0) {
+      pass.setPipeline(this.largePipe);
+      pass.setBindGroup(0, this.largeGroup);
+      pass.dispatchWorkgroups(workgroupsFor(this.large));
+    }
   }
 
   /** Copies the pair buffer to the readback buffer, maps it; returns the pair count. */
@@ -359,20 +404,37 @@ export class GpuBroadPhase implements BroadPhase {
       }
     }
     read.unmap();
-    out.sort();
+    out.sortUnique();
   }
 
-  /** Rounds the boxes outward to f32 and uploads them with the ids; returns the sweep axis. */
-  private upload(n: number): number {
+  /**
+   * Rounds the boxes outward to f32, chooses the cell size, computes each body's cell and bucket
+   * key in f64 (large bodies get {@link KEY_LARGE}), and uploads boxes, ids, cells and keys.
+   */
+  private upload(n: number): void {
     const { box, live } = this.proxies;
     const bh = this.boxesHost;
     const ih = this.idsHost;
-    let sx = 0;
-    let sy = 0;
-    let sz = 0;
-    let qx = 0;
-    let qy = 0;
-    let qz = 0;
+    const ch = this.cellsHost;
+    const kh = this.keysHost;
+    // Cell size from a sample of the bodies' largest extents.
+    const m = Math.min(n, CELL_SAMPLE);
+    const sample = this.sample;
+    for (let s = 0; s < m; s++) {
+      const k = 6 * live[Math.floor((s * n) / m)];
+      sample[s] = Math.max(box[k + 3] - box[k], box[k + 4] - box[k + 1], box[k + 5] - box[k + 2]);
+    }
+    const sorted = sample.subarray(0, m).sort();
+    let cell = CELL_SCALE * sorted[Math.floor(CELL_QUANTILE * (m - 1))];
+    if (!(cell > 0) || !Number.isFinite(cell)) cell = 1;
+    const k0 = 6 * live[0];
+    const ox = 0.5 * (box[k0] + box[k0 + 3]);
+    const oy = 0.5 * (box[k0 + 1] + box[k0 + 4]);
+    const oz = 0.5 * (box[k0 + 2] + box[k0 + 5]);
+    const normalExtent = cell * NORMAL_EXTENT;
+    const mask = this.padded - 1;
+    const lh = this.largeHost;
+    let large = 0;
     for (let i = 0; i < n; i++) {
       const id = live[i];
       const k = 6 * id;
@@ -384,114 +446,103 @@ export class GpuBroadPhase implements BroadPhase {
       bh[o + 3] = roundUp(box[k + 3]);
       bh[o + 4] = roundUp(box[k + 4]);
       bh[o + 5] = roundUp(box[k + 5]);
-      const cx = 0.5 * (box[k] + box[k + 3]);
-      const cy = 0.5 * (box[k + 1] + box[k + 4]);
-      const cz = 0.5 * (box[k + 2] + box[k + 5]);
-      sx += cx;
-      sy += cy;
-      sz += cz;
-      qx += cx * cx;
-      qy += cy * cy;
-      qz += cz * cz;
+      const cx = Math.floor((0.5 * (box[k] + box[k + 3]) - ox) / cell);
+      const cy = Math.floor((0.5 * (box[k + 1] + box[k + 4]) - oy) / cell);
+      const cz = Math.floor((0.5 * (box[k + 2] + box[k + 5]) - oz) / cell);
+      const extent = Math.max(
+        box[k + 3] - box[k],
+        box[k + 4] - box[k + 1],
+        box[k + 5] - box[k + 2],
+      );
+      if (
+        extent <= normalExtent &&
+        Math.abs(cx) < MAX_CELL_COORD &&
+        Math.abs(cy) < MAX_CELL_COORD &&
+        Math.abs(cz) < MAX_CELL_COORD
+      ) {
+        ch[3 * i] = cx;
+        ch[3 * i + 1] = cy;
+        ch[3 * i + 2] = cz;
+        kh[i] = cellHash(cx, cy, cz, mask);
+      } else {
+        ch[3 * i] = LARGE_CELL;
+        ch[3 * i + 1] = 0;
+        ch[3 * i + 2] = 0;
+        kh[i] = KEY_LARGE;
+        lh[large++] = i;
+      }
     }
-    const vx = qx - (sx * sx) / n;
-    const vy = qy - (sy * sy) / n;
-    const vz = qz - (sz * sz) / n;
+    this.large = large;
     const q = this.device.queue;
     q.writeBuffer(this.boxesBuf as GPUBuffer, 0, bh, 0, 6 * n);
     q.writeBuffer(this.idsBuf as GPUBuffer, 0, ih, 0, n);
-    // Largest spread; a non-finite variance (huge coordinates) falls back to x, still exact.
-    if (vy > vx && vy >= vz) return 1;
-    if (vz > vx && vz > vy) return 2;
-    return 0;
+    q.writeBuffer(this.cellsBuf as GPUBuffer, 0, ch, 0, 3 * n);
+    q.writeBuffer(this.keysBuf as GPUBuffer, 0, kh, 0, n);
+    if (large > 0) q.writeBuffer(this.largeBuf as GPUBuffer, 0, lh, 0, large);
   }
 
-  /** Records the bitonic sort of the padded key/value arrays. */
-  private encodeSort(pass: GPUComputePassEncoder): void {
-    const passes = this.passes;
-    const blocks = this.padded / SORT_BLOCK;
-    for (let s = 0; s < passes.length; s += 3) {
-      const k = passes[s];
-      const j = passes[s + 1];
-      const offset = passes[s + 2];
-      if (k === 0 || j < SORT_BLOCK) {
-        pass.setPipeline(this.localPipe);
-        pass.setBindGroup(0, this.localGroup, [offset]);
-        pass.dispatchWorkgroups(blocks);
-      } else {
-        pass.setPipeline(this.globalPipe);
-        pass.setBindGroup(0, this.globalGroup, [offset]);
-        pass.dispatchWorkgroups(this.padded / 2 / WORKGROUP_SIZE);
-      }
-    }
-  }
-
-  /** (Re)allocates the per-body buffers when `n` bodies do not fit, and the sort schedule. */
+  /** (Re)allocates the per-body buffers when `n` bodies do not fit. */
   private ensureBodyBuffers(n: number): void {
     if (n <= this.bodyCapacity && this.pairBuf !== null) return;
-    let cap = Math.max(SORT_BLOCK, this.bodyCapacity);
+    let cap = Math.max(WORKGROUP_SIZE, this.bodyCapacity);
     while (cap < n) cap *= 2;
     const device = this.device;
     checkBufferSize(device, 24 * cap, `the GPU broad phase with ${n} bodies`);
-    checkWorkgroups(device, cap / 2 / WORKGROUP_SIZE, `the GPU sort of ${n} bodies`);
-    checkWorkgroups(device, workgroupsFor(cap), `the GPU sweep of ${n} bodies`);
-    for (const b of [this.boxesBuf, this.idsBuf, this.keysBuf, this.valsBuf, this.stepsBuf]) {
-      b?.destroy();
-    }
+    checkWorkgroups(device, workgroupsFor(cap), `the GPU broad phase with ${n} bodies`);
+    this.destroyBodyBuffers();
     const storage = USAGE_STORAGE | USAGE_COPY_DST;
-    this.boxesBuf = device.createBuffer({ size: 24 * cap, usage: storage });
-    this.idsBuf = device.createBuffer({ size: 4 * cap, usage: storage });
-    this.keysBuf = device.createBuffer({ size: 4 * cap, usage: USAGE_STORAGE });
-    this.valsBuf = device.createBuffer({ size: 4 * cap, usage: USAGE_STORAGE });
+    const make = (bytes: number, usage = storage) => device.createBuffer({ size: bytes, usage });
+    this.boxesBuf = make(24 * cap);
+    this.idsBuf = make(4 * cap);
+    this.keysBuf = make(4 * cap);
+    this.cellsBuf = make(12 * cap);
+    this.countsBuf = make(4 * cap);
+    this.startsBuf = make(4 * cap, USAGE_STORAGE);
+    this.cursorBuf = make(4 * cap, USAGE_STORAGE);
+    this.sortedBuf = make(4 * cap, USAGE_STORAGE);
+    this.largeBuf = make(4 * cap);
     this.boxesHost = new Float32Array(6 * cap);
     this.idsHost = new Uint32Array(cap);
+    this.cellsHost = new Int32Array(3 * cap);
+    this.keysHost = new Uint32Array(cap);
+    this.largeHost = new Uint32Array(cap);
     this.bodyCapacity = cap;
     this.padded = cap;
-    // The schedule: the block sort, then per stage k > SORT_BLOCK the global passes j ≥ SORT_BLOCK
-    // and one local pass for the rest.
-    const list: number[] = [0, 0];
-    for (let k = 2 * SORT_BLOCK; k <= cap; k *= 2) {
-      for (let j = k / 2; j >= SORT_BLOCK; j /= 2) list.push(k, j);
-      list.push(k, SORT_BLOCK / 2);
-    }
-    const count = list.length / 2;
-    this.passes = new Int32Array(3 * count);
-    const steps = new Uint32Array((count * UNIFORM_STRIDE) / 4);
-    for (let s = 0; s < count; s++) {
-      this.passes[3 * s] = list[2 * s];
-      this.passes[3 * s + 1] = list[2 * s + 1];
-      this.passes[3 * s + 2] = s * UNIFORM_STRIDE;
-      steps[(s * UNIFORM_STRIDE) / 4] = list[2 * s];
-      steps[(s * UNIFORM_STRIDE) / 4 + 1] = list[2 * s + 1];
-    }
-    this.stepsBuf = device.createBuffer({
-      size: count * UNIFORM_STRIDE,
-      usage: USAGE_UNIFORM | USAGE_COPY_DST,
-    });
-    device.queue.writeBuffer(this.stepsBuf, 0, steps);
-    const keys = this.keysBuf;
-    const vals = this.valsBuf;
-    this.keysGroup = device.createBindGroup({
-      layout: this.keysPipe.getBindGroupLayout(0),
-      entries: [
-        { binding: 0, resource: { buffer: this.params } },
-        { binding: 1, resource: { buffer: this.boxesBuf } },
-        { binding: 2, resource: { buffer: keys } },
-        { binding: 3, resource: { buffer: vals } },
-      ],
-    });
-    const stepEntries = (layout: GPUBindGroupLayout): GPUBindGroup =>
+    const group = (pipe: GPUComputePipeline, buffers: (GPUBuffer | null)[]): GPUBindGroup =>
       device.createBindGroup({
-        layout,
-        entries: [
-          { binding: 0, resource: { buffer: this.stepsBuf as GPUBuffer, size: 16 } },
-          { binding: 1, resource: { buffer: keys } },
-          { binding: 2, resource: { buffer: vals } },
-        ],
+        layout: pipe.getBindGroupLayout(0),
+        entries: buffers.map((b, i) => ({ binding: i, resource: { buffer: b as GPUBuffer } })),
       });
-    this.globalGroup = stepEntries(this.globalLayout);
-    this.localGroup = stepEntries(this.localLayout);
+    this.countGroup = group(this.countPipe, [this.params, this.keysBuf, this.countsBuf]);
+    this.scanGroup = group(this.scanPipe, [
+      this.params,
+      this.countsBuf,
+      this.startsBuf,
+      this.cursorBuf,
+    ]);
+    this.scatterGroup = group(this.scatterPipe, [
+      this.params,
+      this.keysBuf,
+      this.cursorBuf,
+      this.sortedBuf,
+    ]);
     this.growPairs(this.pairCapacity);
+  }
+
+  private destroyBodyBuffers(): void {
+    for (const b of [
+      this.boxesBuf,
+      this.idsBuf,
+      this.keysBuf,
+      this.cellsBuf,
+      this.countsBuf,
+      this.startsBuf,
+      this.cursorBuf,
+      this.sortedBuf,
+      this.largeBuf,
+    ]) {
+      b?.destroy();
+    }
   }
 
   /** (Re)allocates the pair buffer and its readback twin for `capacity` pairs. */
@@ -508,37 +559,36 @@ export class GpuBroadPhase implements BroadPhase {
     });
     this.readBuf = device.createBuffer({ size: bytes, usage: USAGE_MAP_READ | USAGE_COPY_DST });
     this.pairCapacity = cap;
-    this.sweepGroup = device.createBindGroup({
-      layout: this.sweepPipe.getBindGroupLayout(0),
-      entries: [
+    const pairGroup = (pipe: GPUComputePipeline, list: GPUBuffer | null, grid: boolean) => {
+      const entries: GPUBindGroupEntry[] = [
         { binding: 0, resource: { buffer: this.params } },
         { binding: 1, resource: { buffer: this.boxesBuf as GPUBuffer } },
-        { binding: 2, resource: { buffer: this.valsBuf as GPUBuffer } },
+        { binding: 2, resource: { buffer: list as GPUBuffer } },
         { binding: 3, resource: { buffer: this.idsBuf as GPUBuffer } },
-        { binding: 4, resource: { buffer: this.pairBuf } },
-      ],
-    });
+        { binding: 4, resource: { buffer: this.cellsBuf as GPUBuffer } },
+        { binding: 7, resource: { buffer: this.pairBuf as GPUBuffer } },
+      ];
+      if (grid) {
+        // The large-body kernel does not read the buckets ("auto" layouts omit them).
+        entries.push(
+          { binding: 5, resource: { buffer: this.startsBuf as GPUBuffer } },
+          { binding: 6, resource: { buffer: this.countsBuf as GPUBuffer } },
+        );
+      }
+      return device.createBindGroup({ layout: pipe.getBindGroupLayout(0), entries });
+    };
+    this.gridGroup = pairGroup(this.gridPipe, this.sortedBuf, true);
+    this.largeGroup = pairGroup(this.largePipe, this.largeBuf, false);
   }
 
   /** Frees the GPU buffers (the broad phase is unusable on the GPU afterwards; the device is the caller's). */
   destroy(): void {
-    for (const b of [
-      this.boxesBuf,
-      this.idsBuf,
-      this.keysBuf,
-      this.valsBuf,
-      this.stepsBuf,
-      this.pairBuf,
-      this.readBuf,
-      this.params,
-    ]) {
-      b?.destroy();
-    }
+    this.destroyBodyBuffers();
+    for (const b of [this.pairBuf, this.readBuf, this.params]) b?.destroy();
     this.pairBuf = null;
     this.bodyCapacity = 0;
   }
 }
-
 /**
  * A GPU broad phase on the caller's `device` (see {@link GpuBroadPhase}):
  * `new CollisionWorld({ broadphase: createGpuBroadPhase(device) })`, then `await world.stepAsync()`.

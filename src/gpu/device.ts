@@ -57,7 +57,7 @@ const REQUIRED_LIMITS: ReadonlyArray<readonly [keyof GPUSupportedLimits, number]
   ["maxComputeWorkgroupSizeX", WORKGROUP_SIZE],
   ["maxComputeInvocationsPerWorkgroup", WORKGROUP_SIZE],
   ["maxComputeWorkgroupStorageSize", 4096],
-  ["maxStorageBuffersPerShaderStage", 6],
+  ["maxStorageBuffersPerShaderStage", 7],
   ["maxBindGroups", 1],
   ["maxDynamicUniformBuffersPerPipelineLayout", 1],
 ];
