@@ -304,6 +304,7 @@ function onFrame(f: FrameMessage): void {
   el("candidate-count").textContent = String(c.length / 2);
   el("frame-index").textContent = String(f.frame);
   el("step-ms").textContent = f.stepMs.toFixed(1);
+  showBackend(f);
   const ev = f.events;
   const events = el("events");
   events.textContent = `begin ${ev.begin} · persist ${ev.persist} · end ${ev.end}`;
@@ -658,6 +659,39 @@ function showRay(r: FrameMessage["ray"]): void {
 }
 
 // ---------------------------------------------------------------------------------------------
+// the GPU path: the toggle is enabled when the worker has a WebGPU device; the label says which
+// path produced the frame's contacts
+
+const gpuToggle = el<HTMLInputElement>("gpu-toggle");
+let gpuAvailable = false;
+/** The path asked for and not yet shown by a frame (the toggle waits), or null. */
+let switching: "cpu" | "gpu" | null = null;
+
+function onGpu(m: Extract<FromWorker, { type: "gpu" }>): void {
+  gpuAvailable = m.available;
+  const text = m.available ? `adapter: ${m.adapter}` : `unavailable: ${m.reason}`;
+  el("gpu-reason").textContent = text;
+  el("gpu-label").title = text;
+  if (!m.available) switching = null;
+  gpuToggle.disabled = !m.available || switching !== null;
+}
+
+function showBackend(f: FrameMessage): void {
+  const label = el("backend");
+  label.textContent = f.backendLabel;
+  label.dataset.path = f.backend;
+  if (switching === f.backend || (switching && !gpuAvailable)) switching = null;
+  if (switching === null) gpuToggle.checked = f.backend === "gpu";
+  gpuToggle.disabled = !gpuAvailable || switching !== null;
+}
+
+gpuToggle.addEventListener("change", () => {
+  switching = gpuToggle.checked ? "gpu" : "cpu";
+  gpuToggle.disabled = true;
+  send({ type: "backend", gpu: gpuToggle.checked });
+});
+
+// ---------------------------------------------------------------------------------------------
 // demo playback
 
 el("demo-play").addEventListener("click", () => {
@@ -670,6 +704,7 @@ worker.onmessage = (e: MessageEvent<FromWorker>) => {
   try {
     if (m.type === "ready") onReady(m);
     else if (m.type === "frame") pendingFrame = m;
+    else if (m.type === "gpu") onGpu(m);
     else fail(new Error(m.message));
   } catch (err) {
     fail(err);

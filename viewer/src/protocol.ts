@@ -17,6 +17,8 @@ export type ToWorker =
   /** The page drew the last frame: the worker may post the next. */
   | { type: "ack" }
   | { type: "play"; playing: boolean }
+  /** Run the scene on the GPU path (`createGpuBroadPhase`) or back on the CPU. */
+  | { type: "backend"; gpu: boolean }
   | { type: "step" }
   /** Grab the body under the ray (drag starts). */
   | ({ type: "grab" } & RayInput)
@@ -63,6 +65,10 @@ export interface FrameMessage {
   events: { begin: number; persist: number; end: number; log: string[] };
   /** Milliseconds the worker spent on the frame (demo motion + world steps). */
   stepMs: number;
+  /** Which path produced the contacts: `"gpu"` (the GPU broad phase) or `"cpu"`. */
+  backend: "cpu" | "gpu";
+  /** The same for people: "CPU (dynamic tree broad phase)" or "GPU broad phase (adapter)". */
+  backendLabel: string;
   /** The grabbed body, or −1. */
   dragging: number;
   /** Selected bodies. */
@@ -84,9 +90,15 @@ export interface RayReport {
   normal: [number, number, number];
 }
 
+/** Whether the worker can run the scene on the GPU path, and if not, why. */
+export type GpuStatus =
+  | { type: "gpu"; available: true; adapter: string }
+  | { type: "gpu"; available: false; reason: string };
+
 /** Worker → page. */
 export type FromWorker =
   | { type: "ready"; title: string; mode: "scene" | "demo"; bodies: BodyInfo[] }
+  | GpuStatus
   | FrameMessage
   | { type: "error"; message: string };
 

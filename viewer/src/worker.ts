@@ -4,6 +4,11 @@
  * whenever the page moves a body; after each step it posts the poses, AABBs, contacts, candidate
  * pairs and events as typed arrays (protocol.ts). Mouse rays from the page are answered with
  * Collide's world ray cast (picking, dragging, the ray tool).
+ *
+ * The GPU path: when `navigator.gpu` gives an adapter and a device here, the page may switch a
+ * scene's world to `createGpuBroadPhase(device)` of `collide/gpu` (same bodies and poses, a new
+ * world), stepped with `await world.stepAsync()`. One step at a time: while a step or a switch
+ * is in flight, the page's messages wait in a queue and run after it.
  */
 import { DebugDraw } from "../../src/debug/draw.js";
 import { drawShape } from "../../src/debug/shapes.js";
@@ -15,6 +20,7 @@ import {
   buildViewMeshPair,
   CollisionWorld,
   castRayClosest,
+  createGpuBroadPhase,
   DemoScene,
   type Isometry,
   isometry,
@@ -34,6 +40,7 @@ import {
   type BodyInfo,
   type FrameMessage,
   type FromWorker,
+  type GpuStatus,
   LISTED_CONTACTS,
   type RayInput,
   type RayReport,
@@ -54,7 +61,12 @@ interface Body {
   shape: Shape;
   handle: BodyHandle;
   moving: boolean;
+  layer?: number;
+  mask?: number;
 }
+
+/** The label of the CPU path's contacts (the viewer's CPU world uses the dynamic tree). */
+const CPU_LABEL = "CPU (dynamic tree broad phase)";
 
 let world: CollisionWorld | null = null;
 let demo: DemoScene | null = null;
@@ -73,6 +85,90 @@ let grab: { i: number; offset: Vec3; planePoint: Vec3; planeNormal: Vec3 } | nul
 let lastStepMs = 0;
 /** A posted frame the page has not drawn yet: the next one waits (the page acks each). */
 let awaitingAck = false;
+/** Which path steps the world: the label shown as "contacts from". */
+let backend: { gpu: boolean; label: string } = { gpu: false, label: CPU_LABEL };
+/** A step or a switch of path in flight: messages wait in `queue`, ticks do nothing. */
+let busy = false;
+const queue: ToWorker[] = [];
+
+/** The WebGPU device of this worker, or why there is none. */
+type GpuProbe = { device: GPUDevice; adapter: string } | { device: null; reason: string };
+
+async function probeGpu(): Promise<GpuProbe> {
+  const gpu = (self.navigator as Navigator & { gpu?: GPU }).gpu;
+  if (!gpu) return { device: null, reason: "this browser has no WebGPU (navigator.gpu)" };
+  try {
+    const adapter = await gpu.requestAdapter();
+    if (!adapter) return { device: null, reason: "WebGPU gave no adapter" };
+    const device = await adapter.requestDevice();
+    const i = adapter.info;
+    const name = [i.vendor, i.architecture, i.device, i.description].filter(Boolean).join(" ");
+    void device.lost.then((info) => {
+      gpuProbe = Promise.resolve({
+        device: null,
+        reason: `the WebGPU device was lost: ${info.message || info.reason}`,
+      });
+      void reportGpu();
+      if (backend.gpu) enqueue({ type: "backend", gpu: false });
+    });
+    return { device, adapter: name || "unnamed adapter" };
+  } catch (e) {
+    return { device: null, reason: `WebGPU failed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+let gpuProbe: Promise<GpuProbe> = probeGpu();
+
+/** Tells the page whether the GPU toggle can be used (and why not). */
+async function reportGpu(): Promise<void> {
+  const g = await gpuProbe;
+  let status: GpuStatus;
+  if (demo) {
+    status = {
+      type: "gpu",
+      available: false,
+      reason: "the demo steps its own world on the CPU; open a scene for the GPU path",
+    };
+  } else if (g.device) status = { type: "gpu", available: true, adapter: g.adapter };
+  else status = { type: "gpu", available: false, reason: g.reason };
+  post(status);
+}
+
+/**
+ * A new world for the scene's bodies at their current poses, on the CPU (dynamic tree) or with
+ * the GPU broad phase; the handles change, everything the page knows (indices) stays.
+ */
+async function rebuild(gpu: boolean): Promise<void> {
+  if (!world || demo) return;
+  const old = world;
+  let broadphase: ConstructorParameters<typeof CollisionWorld>[0] = { broadphase: "tree" };
+  let label = CPU_LABEL;
+  if (gpu) {
+    const g = await gpuProbe;
+    if (!g.device) throw new Error(`no GPU path: ${g.reason}`);
+    broadphase = { broadphase: createGpuBroadPhase(g.device) };
+    label = `GPU broad phase (${g.adapter})`;
+  }
+  const w = new CollisionWorld(broadphase);
+  const handles = bodies.map((b) =>
+    w.addBody({ shape: b.shape, pose: old.getPose(b.handle), layer: b.layer, mask: b.mask }),
+  );
+  // The first step on the new path must succeed before the page sees it.
+  if (gpu) await w.stepAsync();
+  else w.step();
+  world = w;
+  bodies.forEach((b, i) => {
+    b.handle = handles[i];
+  });
+  indexOf.clear();
+  bodies.forEach((b, i) => {
+    indexOf.set(b.handle, i);
+  });
+  backend = { gpu, label };
+  needsStep = false;
+  needsPost = true;
+  pairDirty = selected.length === 2;
+}
 
 const post = (m: FromWorker, transfer: Transferable[] = []) =>
   (self as unknown as Worker).postMessage(m, transfer);
@@ -90,6 +186,7 @@ function init(scene: SceneTransfer): void {
       gravity: d.gravity,
     });
     world = demo.world;
+    backend = { gpu: false, label: CPU_LABEL };
     bodies = demo.bodies.map((b) => ({
       id: b.name,
       shape: b.shape,
@@ -99,6 +196,7 @@ function init(scene: SceneTransfer): void {
   } else {
     const w = new CollisionWorld({ broadphase: "tree" });
     world = w;
+    backend = { gpu: false, label: CPU_LABEL };
     bodies = scene.bodies.map((b, i) => {
       const shape = shapeFromTransfer(b.shape, `bodies[${i}].shape`);
       const handle = w.addBody({
@@ -107,7 +205,7 @@ function init(scene: SceneTransfer): void {
         layer: b.layer,
         mask: b.mask,
       });
-      return { id: b.id, shape, handle, moving: false };
+      return { id: b.id, shape, handle, moving: false, layer: b.layer, mask: b.mask };
     });
   }
   indexOf.clear();
@@ -138,6 +236,7 @@ function init(scene: SceneTransfer): void {
   );
   needsStep = true;
   needsPost = true;
+  void reportGpu();
 }
 
 const pose = isometry.identity();
@@ -273,19 +372,31 @@ function makeFrame(): FrameMessage {
     contacts: listed,
     events: { begin: ev.begin.count, persist: ev.persist.count, end: ev.end.count, log },
     stepMs: lastStepMs,
+    backend: backend.gpu ? "gpu" : "cpu",
+    backendLabel: backend.label,
     dragging: grab ? grab.i : -1,
     selected: selected.slice(),
   };
 }
 
 function tick(): void {
-  if (!world) return;
+  if (!world || busy) return;
   const t0 = performance.now();
   let stepped = false;
   if (playing && demo) {
     demo.frame();
     frame++;
     stepped = true;
+  } else if (needsStep && backend.gpu) {
+    // The GPU path: one asynchronous step at a time; messages queue meanwhile.
+    needsStep = false;
+    const w = world;
+    runBusy(async () => {
+      await w.stepAsync();
+      lastStepMs = performance.now() - t0;
+      needsPost = true;
+    });
+    return;
   } else if (needsStep) {
     world.step();
     stepped = true;
@@ -293,6 +404,39 @@ function tick(): void {
   if (stepped) lastStepMs = performance.now() - t0;
   needsStep = false;
   if (stepped) needsPost = true;
+  postFrame();
+}
+
+/** Runs `job` with the worker busy, then the queued messages, then a tick. */
+function runBusy(job: () => Promise<void>): void {
+  busy = true;
+  job()
+    .catch((err) => {
+      post({ type: "error", message: err instanceof Error ? err.message : String(err) });
+    })
+    .finally(() => {
+      busy = false;
+      drain();
+    });
+}
+
+/** Handles the queued messages in order (stopping if one starts an asynchronous job). */
+function drain(): void {
+  try {
+    while (!busy && queue.length > 0) onMessage(queue.shift() as ToWorker);
+    tick();
+  } catch (err) {
+    post({ type: "error", message: err instanceof Error ? err.message : String(err) });
+  }
+}
+
+function enqueue(m: ToWorker): void {
+  queue.push(m);
+  if (!busy) drain();
+}
+
+/** Posts a frame when one is due and the page drew the last. */
+function postFrame(): void {
   // Backpressure: while the page has not drawn the last frame, keep stepping, post later.
   if (!needsPost || awaitingAck) return;
   needsPost = false;
@@ -323,6 +467,24 @@ function onMessage(m: ToWorker): void {
     case "ack":
       awaitingAck = false;
       break;
+    case "backend": {
+      const gpu = m.gpu;
+      if (gpu === backend.gpu || demo) {
+        needsPost = true;
+        break;
+      }
+      runBusy(() =>
+        rebuild(gpu).catch((err) => {
+          // The world stays on the path it was on (the frames say which); the toggle is
+          // disabled with the reason.
+          const reason = `the GPU path failed: ${err instanceof Error ? err.message : String(err)}`;
+          gpuProbe = Promise.resolve({ device: null, reason });
+          needsPost = true;
+          return reportGpu();
+        }),
+      );
+      break;
+    }
     case "init":
       init(m.scene);
       break;
@@ -411,17 +573,17 @@ function onMessage(m: ToWorker): void {
 }
 
 self.onmessage = (e: MessageEvent<ToWorker>) => {
-  try {
-    onMessage(e.data);
-    tick();
-  } catch (err) {
-    post({ type: "error", message: err instanceof Error ? err.message : String(err) });
+  // "ack" never touches the world: it may pass a step in flight.
+  if (e.data.type === "ack" && busy) {
+    awaitingAck = false;
+    return;
   }
+  enqueue(e.data);
 };
 
 setInterval(() => {
   try {
-    tick();
+    if (!busy) tick();
   } catch (err) {
     playing = false;
     post({ type: "error", message: err instanceof Error ? err.message : String(err) });
