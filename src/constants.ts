@@ -547,3 +547,11 @@ export const WORLD_QUERY_BVH_RAYS_PER_BODY = 1;
  * @default 1e-9
  */
 export const WORLD_BOUND_REJECT_PAD = 1e-9;
+
+/**
+ * Signed distance reported for an overlap without a finite depth: two half-spaces whose
+ * normals are not exactly opposite overlap in an unbounded region, so no finite translation
+ * separates them. The most negative double (finite, so it prints as a JSON number), in scene
+ * units. Source: none; Collide's convention (docs/FORMATS.md, `halfspace`).
+ */
+export const UNBOUNDED_OVERLAP_DISTANCE = -Number.MAX_VALUE;

@@ -29,6 +29,7 @@ import * as vec3 from "../math/vec3.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import { supportCuboid } from "../shapes/cuboid.js";
 import type { Contact } from "./contact.js";
+import { contactConvexConvex } from "./convex-convex.js";
 
 const R = mat3.create();
 const absR = mat3.create();
@@ -303,4 +304,20 @@ export function contactCuboidCuboidSat(
 /** The SAT result of the last {@link contactCuboidCuboidSat} call (read-only scratch). */
 export function lastCuboidSat(): Readonly<CuboidSatResult> {
   return sat;
+}
+
+/**
+ * Box–box contact: the 15-axis SAT when the boxes overlap or touch; when they are apart but
+ * within a positive prediction distance, GJK gives the true gap (SAT only bounds it).
+ */
+export function contactCuboidCuboid(
+  out: Contact,
+  a: Cuboid,
+  b: Cuboid,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  if (contactCuboidCuboidSat(out, a, b, bInA)) return true;
+  if (prediction <= 0) return false;
+  return contactConvexConvex(out, a, b, bInA, prediction);
 }

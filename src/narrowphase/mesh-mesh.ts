@@ -41,7 +41,7 @@ import type { Triangle } from "../shapes/triangle.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import { getMeshTriangle } from "../shapes/triangle-mesh.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
-import { makeContact, makeContactManifold } from "./contact.js";
+import { makeContact, makeContactManifold, singleContactManifold } from "./contact.js";
 import {
   contactConvexConvex,
   distanceConvexConvex,
@@ -52,7 +52,6 @@ import {
   addMeshManifoldPoints,
   beginMeshManifold,
   endMeshManifold,
-  singleContactManifold,
 } from "./mesh-convex.js";
 
 // ---------------------------------------------------------------------------------------------
