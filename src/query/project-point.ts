@@ -14,6 +14,8 @@
 import { GJK_ROUNDING_TOLERANCE } from "../constants.js";
 import { CollideError } from "../errors.js";
 import { closestPointOnSegment, closestPointOnTriangle } from "../geometry/closest-point.js";
+import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
+import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import { hypot2 } from "../math/scalar.js";
@@ -22,6 +24,8 @@ import * as vec3 from "../math/vec3.js";
 import { makeDistanceResult } from "../narrowphase/contact.js";
 import { distanceMeshConvex } from "../narrowphase/mesh-convex.js";
 import type { Capsule } from "../shapes/capsule.js";
+import type { CompositePart, CompositeView } from "../shapes/composite.js";
+import { compositeView, makeCompositePart } from "../shapes/composite.js";
 import type { Cone } from "../shapes/cone.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Cuboid } from "../shapes/cuboid.js";
@@ -79,6 +83,7 @@ export function projectPointLocal(
   p: Vec3,
   solid: boolean,
 ): PointProjection {
+  if (shape.type === ShapeType.Compound) return projectPointComposite(out, shape, p, solid);
   switch (shape.type) {
     case ShapeType.Sphere:
       return projectOnBall(out, p, vec3.set(t1, 0, 0, 0), shape.radius, null, solid);
@@ -141,6 +146,79 @@ export function projectPointLocal(
     }
   }
   return unsupportedShape(shape, "projectPoint");
+}
+
+/** Scratch of one composite level of a projection. */
+interface ProjectLevel {
+  hits: MeshBvhHits;
+  part: CompositePart;
+  local: Vec3;
+  best: PointProjection;
+  one: PointProjection;
+}
+const projectLevels: ProjectLevel[] = [];
+let projectDepth = 0;
+
+/**
+ * Projection onto a composite through its view (src/shapes/composite.ts): the nearest of the
+ * parts' projections, each in its part's frame. `inside` when the point is inside (or on) some
+ * part; a solid composite then projects the point onto itself. Hollow (`solid` false), the
+ * answer is the nearest point of the parts' surfaces.
+ */
+function projectPointComposite(
+  out: PointProjection,
+  shape: Shape,
+  p: Vec3,
+  solid: boolean,
+): PointProjection {
+  const view = compositeView(shape.type) as CompositeView;
+  while (projectLevels.length <= projectDepth) {
+    projectLevels.push({
+      hits: makeMeshBvhHits(16),
+      part: makeCompositePart(),
+      local: vec3.create(),
+      best: makePointProjection(),
+      one: makePointProjection(),
+    });
+  }
+  const l = projectLevels[projectDepth++];
+  try {
+    const n = view.queryAabb(
+      l.hits,
+      shape,
+      -Infinity,
+      -Infinity,
+      -Infinity,
+      Infinity,
+      Infinity,
+      Infinity,
+    );
+    let found = false;
+    let inside = false;
+    for (let h = 0; h < n; h++) {
+      view.part(l.part, shape, l.hits.ids[h]);
+      if (l.part.hasPose) iso.inverseTransformPoint(l.local, l.part.pose, p);
+      else vec3.copy(l.local, p);
+      projectPointLocal(l.one, l.part.shape, l.local, solid);
+      if (l.part.hasPose) iso.transformPoint(l.one.point, l.part.pose, l.one.point);
+      inside = inside || l.one.inside;
+      if (found && !(l.one.distance < l.best.distance)) continue;
+      found = true;
+      vec3.copy(l.best.point, l.one.point);
+      l.best.distance = l.one.distance;
+    }
+    out.inside = inside;
+    if (inside && solid) {
+      vec3.copy(out.point, p);
+      out.distance = 0;
+    } else {
+      vec3.copy(out.point, l.best.point);
+      out.distance = l.best.distance;
+    }
+    return out;
+  } finally {
+    projectDepth--;
+  }
 }
 
 /**
