@@ -105,7 +105,8 @@ function viewOf(a: Shape, b: Shape, op: string): CompositeView {
 function candidates(l: Level, view: CompositeView, a: Shape, b: Shape, margin: number): number {
   iso.invert(l.aInB, l.bInA);
   aabbShape(l.box, a, l.aInB);
-  const m = margin > 0 ? margin : 0;
+  let m = margin;
+  if (!(m > 0)) m = 0; // NaN or negative: no margin
   const lo = l.box.min;
   const hi = l.box.max;
   return view.queryAabb(l.hits, b, lo.x - m, lo.y - m, lo.z - m, hi.x + m, hi.y + m, hi.z + m);

@@ -17,10 +17,10 @@
  * flipped one. Importing this module installs the table; the dispatchers are re-exported here.
  */
 import type { Isometry } from "../math/isometry.js";
-import type { ConvexShape, Shape } from "../shapes/shape.js";
-import { SHAPE_TYPE_COUNT, ShapeType } from "../shapes/shape.js";
 import { isCompositeType } from "../shapes/composite.js";
 import { isSupportMappedType } from "../shapes/registry.js";
+import type { ConvexShape, Shape } from "../shapes/shape.js";
+import { SHAPE_TYPE_COUNT, ShapeType } from "../shapes/shape.js";
 import {
   contactShapeComposite,
   distanceShapeComposite,
@@ -86,6 +86,8 @@ import {
 } from "./sphere-sphere.js";
 import { contactSphereTriangle, intersectsSphereTriangle } from "./sphere-triangle.js";
 
+export { contactCuboidCuboid } from "./cuboid-cuboid.js";
+export type { ContactFn, DistanceFn, IntersectsFn, ManifoldFn } from "./pair-table.js";
 export {
   contactPair,
   distancePair,
@@ -94,8 +96,6 @@ export {
   manifoldPair,
   registerPair,
 } from "./pair-table.js";
-export type { ContactFn, DistanceFn, IntersectsFn, ManifoldFn } from "./pair-table.js";
-export { contactCuboidCuboid } from "./cuboid-cuboid.js";
 
 /** A manifold routine that widens the pair's contact (the `…FromContact` routines' form). */
 type FromContactFn<A extends Shape, B extends Shape> = (

@@ -46,7 +46,6 @@ import {
 import type { Aabb } from "../math/aabb.js";
 import * as aabbOps from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
-import * as iso from "../math/isometry.js";
 import { growFloat64, growInt32 } from "../math/typed-arrays.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";

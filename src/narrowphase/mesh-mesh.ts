@@ -48,11 +48,7 @@ import {
   intersectsConvexConvex,
 } from "./convex-convex.js";
 import { manifoldFromContact } from "./manifold.js";
-import {
-  addMeshManifoldPoints,
-  beginMeshManifold,
-  endMeshManifold,
-} from "./mesh-convex.js";
+import { addMeshManifoldPoints, beginMeshManifold, endMeshManifold } from "./mesh-convex.js";
 
 // ---------------------------------------------------------------------------------------------
 // Triangle–triangle intersection (Möller 1997)

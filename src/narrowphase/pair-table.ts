@@ -224,7 +224,9 @@ export function contactPair(
 ): boolean {
   const k = rescaleOf(a, b, bInA);
   if (k !== 1) {
-    if (!contactPair(out, scaledShape(a, k), scaledShape(b, k), scaledPose(bInA, k), prediction * k))
+    if (
+      !contactPair(out, scaledShape(a, k), scaledShape(b, k), scaledPose(bInA, k), prediction * k)
+    )
       return false;
     unscale(out, 1 / k);
     return true;

@@ -21,6 +21,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
 import type { Compound } from "./compound.js";
+import { aabbOf } from "./registry.js";
 import type { ConvexShape, Shape } from "./shape.js";
 import { SHAPE_TYPE_COUNT, ShapeType } from "./shape.js";
 import type { Triangle } from "./triangle.js";
@@ -102,32 +103,17 @@ registerCompositeView(ShapeType.TriangleMesh, {
   },
 });
 
-/**
- * Child boxes of a compound in its frame, 6 doubles per child, built once per compound object
- * by the box function given at registration (the shapes' AABB table, which depends on this
- * module's importer).
- */
+/** Child boxes of a compound in its frame, 6 doubles per child, built once per compound object. */
 const childBoxes = new WeakMap<Compound, Float64Array>();
 const childBox: Aabb = { min: vec3.create(), max: vec3.create() };
-let compoundChildAabb: ((out: Aabb, s: Shape, pose: Isometry) => Aabb) | null = null;
-
-/** Sets the AABB function the compound view uses for its children's boxes (src/shapes/index.ts). */
-export function setCompoundChildAabb(f: (out: Aabb, s: Shape, pose: Isometry) => Aabb): void {
-  compoundChildAabb = f;
-}
 
 function boxesOf(c: Compound): Float64Array {
   let boxes = childBoxes.get(c);
   if (boxes) return boxes;
-  const aabbOf = compoundChildAabb;
   boxes = new Float64Array(6 * c.children.length);
   for (let i = 0; i < c.children.length; i++) {
     const ch = c.children[i];
-    if (aabbOf) aabbOf(childBox, ch.shape, ch.pose);
-    else {
-      vec3.set(childBox.min, -Infinity, -Infinity, -Infinity);
-      vec3.set(childBox.max, Infinity, Infinity, Infinity);
-    }
+    aabbOf(childBox, ch.shape, ch.pose);
     boxes.set([childBox.min.x, childBox.min.y, childBox.min.z], 6 * i);
     boxes.set([childBox.max.x, childBox.max.y, childBox.max.z], 6 * i + 3);
   }

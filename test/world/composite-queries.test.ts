@@ -160,7 +160,7 @@ describe("world ray casts near compounds", () => {
           { shape: makeCuboid({ x: 1, y: 0.2, z: 1 }), pose: at(0, -2, 0) },
         ];
         const w = new CollisionWorld({ broadphase: "sap" });
-        bodies.forEach((b) => w.addBody(b));
+        for (const b of bodies) w.addBody(b);
         let best: number | null = null;
         for (const b of bodies) {
           const h = raycast(b.shape, b.pose, o, d, 20);
