@@ -18,6 +18,7 @@
  */
 import type { Isometry } from "../math/isometry.js";
 import { isCompositeType } from "../shapes/composite.js";
+import "../shapes/rounded.js";
 import { isSupportMappedType } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_COUNT, ShapeType } from "../shapes/shape.js";

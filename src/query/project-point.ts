@@ -144,8 +144,58 @@ export function projectPointLocal(
       }
       return out;
     }
+    case ShapeType.RoundedCuboid:
+    case ShapeType.RoundedConvexPolyhedron:
+      return projectRounded(out, shape.core, shape.radius, p, solid);
   }
   return unsupportedShape(shape, "projectPoint");
+}
+
+const roundedDir = vec3.create();
+
+/**
+ * Projection onto a rounded shape: the core `core` swept by a ball of `radius` (Ericson 2005,
+ * §5.1: the closest point of a sphere-swept volume is the core's closest point moved by the
+ * radius toward the query point). Outside the core, the core's closest point q at distance d:
+ * inside when d ≤ radius, the surface point q + radius·(p − q)/d. Inside the core (hollow
+ * query), the core's nearest boundary point q at depth d moved on outward: q + radius·(q − p)/d,
+ * at distance d + radius (the rounded face over a core face is that face moved by the radius).
+ */
+function projectRounded(
+  out: PointProjection,
+  core: Shape,
+  radius: number,
+  p: Vec3,
+  solid: boolean,
+): PointProjection {
+  projectPointLocal(out, core, p, false);
+  const d = out.distance;
+  if (!out.inside) {
+    out.inside = d <= radius;
+    if (out.inside && solid) {
+      vec3.copy(out.point, p);
+      out.distance = 0;
+      return out;
+    }
+    vec3.sub(roundedDir, p, out.point);
+    vec3.scale(roundedDir, roundedDir, 1 / d);
+    vec3.addScaled(out.point, out.point, roundedDir, radius);
+    out.distance = Math.abs(d - radius);
+    return out;
+  }
+  out.inside = true;
+  if (solid) {
+    vec3.copy(out.point, p);
+    out.distance = 0;
+    return out;
+  }
+  if (d > 0) {
+    vec3.sub(roundedDir, out.point, p);
+    vec3.scale(roundedDir, roundedDir, 1 / d);
+  } else vec3.set(roundedDir, 0, 0, 0);
+  vec3.addScaled(out.point, out.point, roundedDir, radius);
+  out.distance = d + radius;
+  return out;
 }
 
 /** Scratch of one composite level of a projection. */

@@ -41,7 +41,8 @@ import { ShapeCoreSupport } from "../narrowphase/convex-convex.js";
 import { castRayTriangleMesh, makeMeshRayHit } from "../narrowphase/mesh-ray.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, makeCompositePart } from "../shapes/composite.js";
-import type { Shape } from "../shapes/shape.js";
+import { isSupportMappedType } from "../shapes/registry.js";
+import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
@@ -125,6 +126,12 @@ function castLocal(shape: Shape, maxToi: number, len: number, solid: boolean): n
       }
       return t >= 0 && t <= maxToi ? t : RAY_MISS;
     }
+  }
+  if (isSupportMappedType(shape.type)) {
+    // Any other support-mapped shape (a rounded one): the GJK ray cast on its core and margin.
+    if (!gjkRayCast(gjkHit, core.reset(shape as ConvexShape), oL, dL, maxT, solid)) return RAY_MISS;
+    vec3.copy(nL, gjkHit.normal);
+    return gjkHit.toi / len;
   }
   return unsupportedShape(shape, "raycast");
 }

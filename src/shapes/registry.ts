@@ -62,6 +62,11 @@ export interface ShapeDef<S extends Shape = Shape> {
   readonly coreSupport: ((out: Vec3, s: S, dir: Vec3) => Vec3) | null;
   /** The margin swept around the core (scene units; 0 when the core is the shape). */
   margin(s: S): number;
+  /**
+   * For a rounded shape (a core swept by a ball of radius {@link margin}, src/shapes/rounded.ts):
+   * its core, a shape of its own type. Absent for every other type.
+   */
+  roundedCore?(s: S): Shape;
 }
 
 /** Room for the built-in types and those registered later (the type ids are small integers). */
