@@ -8,14 +8,16 @@
  * on standard output (tables and progress go to standard error); every run is also kept in
  * bench/results/ with the machine described. `--quick` runs smaller sizes.
  */
+
 import { mkdirSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, totalmem } from "node:os";
-import { dirname, join } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { runDemo } from "../src/cli/demo.js";
 import { runDim2Bench } from "./dim2.js";
 import { type MeshBenchRow, runMeshBench } from "./mesh.js";
 import { formatPairRows, runPairBench } from "./pairs.js";
+import { writePlots } from "./plots.js";
 import { runScalingBench } from "./scaling.js";
 import { runWorldBench } from "./world.js";
 import { runRayBench } from "./world-rays.js";
@@ -143,8 +145,10 @@ if (json) process.stdout.write(`${JSON.stringify(result)}\n`);
 const dir = join(dirname(fileURLToPath(import.meta.url)), "results");
 mkdirSync(dir, { recursive: true });
 const stamp = new Date().toISOString().replace(/[:.]/g, "-");
-writeFileSync(
-  join(dir, `${stamp}${quick ? "-quick" : ""}.json`),
-  `${JSON.stringify(result, null, 2)}\n`,
-);
+const kept = join(dir, `${stamp}${quick ? "-quick" : ""}.json`);
+writeFileSync(kept, `${JSON.stringify(result, null, 2)}\n`);
 print(`\nkept in bench/results/${stamp}${quick ? "-quick" : ""}.json`);
+if (!quick) {
+  // The README's plots follow the last full run (`npm run plots` redraws them from any run).
+  for (const p of await writePlots(kept)) print(`plot ${relative(dirname(dirname(dir)), p)}`);
+}

@@ -1,14 +1,46 @@
 /**
- * Collide: collision detection in TypeScript. This module is the public face; it re-exports what
- * users may rely on, nothing else.
+ * Collide: collision detection in TypeScript. This module is the public face for every platform:
+ * it names, one by one, what users may rely on, and imports nothing Node-only, so it bundles for
+ * browsers. File loading, the scene and query formats and the bunny model are in the Node-only
+ * entry `collide/node` (src/node.ts); threads in `collide/parallel`; three.js in `collide/three`.
  *
  * Conventions: doubles; lengths in the user's unit; vectors `{x, y, z}`; rotations unit
  * quaternions `{x, y, z, w}`; poses `{translation, rotation}`; normals point from A toward B;
- * contact distances are signed (negative = penetration).
+ * contact distances are signed (negative = penetration). Shapes from the `make…` constructors are
+ * deeply frozen: a changed shape is a new shape.
  */
 
-export * from "./broadphase/index.js";
-export * from "./constants.js";
+export type {
+  AabbQueryCallback,
+  BroadPhase,
+  RayCastCallback,
+} from "./broadphase/broad-phase.js";
+export { BruteForceBroadPhase } from "./broadphase/brute-force.js";
+export {
+  DynamicTree,
+  type DynamicTreeOptions,
+  defaultDynamicTreeOptions,
+} from "./broadphase/dynamic-tree.js";
+export { MAX_PROXY_ID, PairSet, packPair, pairHi, pairLo } from "./broadphase/pair-set.js";
+export {
+  defaultSpatialHashOptions,
+  SpatialHash,
+  type SpatialHashOptions,
+} from "./broadphase/spatial-hash.js";
+export {
+  defaultSweepAndPruneOptions,
+  SweepAndPrune,
+  type SweepAndPruneOptions,
+} from "./broadphase/sweep-and-prune.js";
+// The defaults of options users may set (world, broad phases, meshes); every other tolerance is
+// internal (src/constants.ts).
+export {
+  AABB_MARGIN,
+  LINEAR_SLOP,
+  MESH_ACTIVE_EDGE_COS,
+  SPECULATIVE_DISTANCE,
+  WORLD_MAX_PAIRS,
+} from "./constants.js";
 export * as dim2 from "./dim2/index.js";
 export type { CollideErrorCode } from "./errors.js";
 export { CollideError } from "./errors.js";
@@ -23,13 +55,6 @@ export type { ConvexHull } from "./geometry/hull.js";
 export { computeConvexHull } from "./geometry/hull.js";
 export type { Obb } from "./geometry/obb-fit.js";
 export { fitObbPca, makeObb } from "./geometry/obb-fit.js";
-export type { CheckOptions, CheckPair, CheckResult } from "./io/check.js";
-export { checkScene } from "./io/check.js";
-export { answerQuery, answerQueryLine, answerQueryLines } from "./io/query.js";
-export type { Scene, SceneBody } from "./io/scene.js";
-export { loadScene, parseScene } from "./io/scene.js";
-export type { PosedShape } from "./io/shapes-json.js";
-export { parseShape } from "./io/shapes-json.js";
 export type { Aabb } from "./math/aabb.js";
 export * as aabb from "./math/aabb.js";
 export type { Isometry } from "./math/isometry.js";
@@ -58,8 +83,20 @@ export type { ShapeCastHit } from "./query/cast-shapes.js";
 export { castShapes, castShapesNonlinear } from "./query/cast-shapes.js";
 export { contact } from "./query/contact.js";
 export { distance } from "./query/distance.js";
+export type { Frustum, FrustumCamera, FrustumMode } from "./query/frustum.js";
+export {
+  FRUSTUM_PLANE_COUNT,
+  FrustumTest,
+  frustumIntersectsShape,
+  frustumTestAabb,
+  frustumTestSphere,
+  makeFrustum,
+  makeFrustumFromMatrix,
+} from "./query/frustum.js";
 export { intersects } from "./query/intersects.js";
 export { manifold } from "./query/manifold.js";
+export type { OverlapVolume, OverlapVolumeOptions } from "./query/overlap-volume.js";
+export { overlapVolume } from "./query/overlap-volume.js";
 export type { BroadPhaseName } from "./query/pairs.js";
 export { computePairs, makeBroadPhase } from "./query/pairs.js";
 export type { PointProjection } from "./query/project-point.js";
@@ -68,5 +105,68 @@ export type { RayHit } from "./query/raycast.js";
 export { castRayShape, makeRayHit, raycast } from "./query/raycast.js";
 export type { SphereSphereIntersection } from "./query/volume.js";
 export { sphereSphereIntersection } from "./query/volume.js";
-export * from "./shapes/index.js";
-export * from "./world/index.js";
+export { type Capsule, makeCapsule } from "./shapes/capsule.js";
+export { type Compound, type CompoundChild, makeCompound } from "./shapes/compound.js";
+export { type Cone, makeCone } from "./shapes/cone.js";
+export { type ConvexPolyhedron, makeConvexPolyhedron } from "./shapes/convex-polyhedron.js";
+export { type Cuboid, makeCuboid, makeCuboidFromMinMax } from "./shapes/cuboid.js";
+export { type Cylinder, makeCylinder } from "./shapes/cylinder.js";
+export { type HalfSpace, makeHalfSpace } from "./shapes/half-space.js";
+export { aabbShape, supportShape } from "./shapes/index.js";
+export {
+  makeRoundedConvexPolyhedron,
+  makeRoundedCuboid,
+  type RoundedConvexPolyhedron,
+  type RoundedCuboid,
+  type RoundedShape,
+} from "./shapes/rounded.js";
+export {
+  type ConvexShape,
+  SHAPE_TYPE_NAMES,
+  type Shape,
+  type ShapeOfType,
+  ShapeType,
+} from "./shapes/shape.js";
+export { makeSphere, type Sphere } from "./shapes/sphere.js";
+export { makeTriangle, type Triangle } from "./shapes/triangle.js";
+export {
+  containsPointTriangleMesh,
+  convexHullOfTriangleMesh,
+  getMeshTriangle,
+  makeTriangleMesh,
+  meshTriangleNormal,
+  type TriangleMesh,
+  type TriangleMeshOptions,
+  updateTriangleMeshVertices,
+  windingNumberTriangleMesh,
+} from "./shapes/triangle-mesh.js";
+export { castShape, makeWorldShapeCastHit, type WorldShapeCastHit } from "./world/cast-shape.js";
+export { ImpactList, makeWorldImpact, type WorldImpact } from "./world/ccd.js";
+export {
+  type BodyDesc,
+  CollisionWorld,
+  type CollisionWorldOptions,
+  defaultCollisionWorldOptions,
+  type QueryFilter,
+  type RayCastOptions,
+  type RayShapeCaster,
+  type RayShapeHit,
+  type WorldBroadPhase,
+  type WorldRayHit,
+  type WorldStepStats,
+} from "./world/collision-world.js";
+export {
+  EventList,
+  makeWorldContact,
+  type WorldContact,
+  type WorldEvent,
+  type WorldEvents,
+} from "./world/contact-cache.js";
+export type { StepExecutor } from "./world/executor.js";
+export {
+  type BodyHandle,
+  handleGeneration,
+  handleSlot,
+  MAX_BODY_SLOT,
+} from "./world/handles.js";
+export { castRayAll, castRayAny, castRayClosest } from "./world/ray-cast.js";

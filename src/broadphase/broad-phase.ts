@@ -75,6 +75,39 @@ export interface BroadPhase {
    * may clip or stop the cast (see {@link RayCastCallback}). Returns the number of visits.
    */
   castRay(origin: Vec3, dir: Vec3, maxToi: number, callback: RayCastCallback): number;
+  /**
+   * True when `computePairs` cannot answer synchronously (a GPU broad phase whose readback is
+   * asynchronous): a world with this broad phase must be stepped with `stepAsync`. Absent means
+   * false.
+   */
+  readonly requiresAsync?: boolean;
+  /**
+   * The asynchronous twin of `computePairs` (same contract, same pair set); absent on the CPU
+   * broad phases, whose `stepAsync` calls `computePairs`. The broad phase reads the boxes when
+   * called, before its promise settles.
+   */
+  computePairsAsync?(out: PairSet): Promise<PairSet>;
+}
+
+/** The methods every {@link BroadPhase} has, for checking an instance given by a caller. */
+export const BROAD_PHASE_METHODS = [
+  "insert",
+  "move",
+  "remove",
+  "has",
+  "clear",
+  "computePairs",
+  "queryAabb",
+  "castRay",
+] as const;
+
+/** True when `value` has every method of {@link BroadPhase} and a numeric `size`. */
+export function isBroadPhase(value: unknown): value is BroadPhase {
+  if (value === null || typeof value !== "object") return false;
+  const o = value as Record<string, unknown>;
+  if (typeof o.size !== "number") return false;
+  for (const m of BROAD_PHASE_METHODS) if (typeof o[m] !== "function") return false;
+  return true;
 }
 
 /** Throws unless `id` is an integer in `[0, MAX_PROXY_ID]`. */

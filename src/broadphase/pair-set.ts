@@ -54,12 +54,15 @@ export class PairSet {
   private keys: Float64Array;
   private count = 0;
   /**
-   * Most pairs the set may grow to hold, checked when it grows (so it stops within twice the
-   * limit, at no cost per pair); `Infinity` by default. See {@link setLimit}.
+   * Most pairs the set may hold: its storage grows up to exactly this many (no doubling past
+   * it) and adding one more throws, at no cost per pair; `Infinity` by default. See
+   * {@link setLimit}.
    */
   limit = Number.POSITIVE_INFINITY;
   /** The option named by the `CollideError` thrown when {@link limit} is passed. */
   limitField = "";
+  /** The option's value, quoted by that error (the limit itself unless the caller adds room). */
+  limitValue = Number.POSITIVE_INFINITY;
   /** Scratch of the counting sort: a buffer as long as `keys`, and the per-`lo` counts. */
   private spare: Float64Array = new Float64Array(0);
   private counts = new Int32Array(0);
@@ -85,30 +88,36 @@ export class PairSet {
   }
 
   /**
-   * Makes growing past `limit` pairs throw `CollideError` naming `field` (e.g. a world's
-   * `options.maxPairs`): a broad phase stops enumerating a scene with far too many pairs instead
-   * of exhausting memory. The caller checks the exact count afterwards.
+   * Makes adding a pair beyond `limit` throw `CollideError` naming `field` (e.g. a world's
+   * `options.maxPairs`) and quoting `value` (the option's value; default `limit`; a broad phase
+   * that gives its candidates room beyond the option passes the option here): a broad phase
+   * stops enumerating a scene with far too many pairs instead of exhausting memory, having
+   * allocated room for at most `limit` pairs.
    */
-  setLimit(limit: number, field: string): void {
+  setLimit(limit: number, field: string, value = limit): void {
     this.limit = limit;
     this.limitField = field;
+    this.limitValue = value;
   }
 
   /** Appends an already packed key. */
   addKey(key: number): void {
-    if (this.count === this.keys.length) {
-      if (this.count >= this.limit) {
-        invalidValue(
-          this.limitField,
-          this.limit,
-          `is exceeded: the broad phase found more than ${this.count} candidate pairs (raise it to allow this)`,
-        );
-      }
-      const grown = new Float64Array(this.keys.length * 2);
-      grown.set(this.keys);
-      this.keys = grown;
-    }
+    if (this.count === this.keys.length) this.grow();
     this.keys[this.count++] = key;
+  }
+
+  /** Doubles the storage, capped at {@link limit}; throws when the set is full at the limit. */
+  private grow(): void {
+    if (this.count >= this.limit) {
+      invalidValue(
+        this.limitField,
+        this.limitValue,
+        `is exceeded: the broad phase found more than ${this.limitValue} candidate pairs (raise it to allow this)`,
+      );
+    }
+    const grown = new Float64Array(Math.min(this.keys.length * 2, this.limit));
+    grown.set(this.keys);
+    this.keys = grown;
   }
 
   /** The packed key of pair `i` (0 ≤ i < size). */

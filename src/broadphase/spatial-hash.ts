@@ -90,8 +90,12 @@ const MAX_CELL_INDEX = 2 ** 40;
 const RAY_SLABS_PER_BODY = 4;
 const MIN_TABLE_CAPACITY = 16;
 const STAMP_LIMIT = 0x7fffffff;
-/** Candidate pairs allowed beyond 4 × the output's pair limit (fat boxes find a few more). */
-const CANDIDATE_LIMIT_SLACK = 2 ** 20;
+/**
+ * Room the fat-box candidates get beyond the output's pair limit: a quarter of it plus this
+ * many pairs (fat boxes find a few more pairs than the current boxes overlap; the error then
+ * quotes the output's limit, since more than that many candidates were found either way).
+ */
+const CANDIDATE_LIMIT_SLACK = 2 ** 16;
 /** Doubles per entry of `SpatialHash.cellData`: min xyz, max xyz, lower cell index xyz. */
 const CELL_ENTRY_STRIDE = 9;
 
@@ -305,7 +309,11 @@ export class SpatialHash implements BroadPhase {
     const c = this.candidates;
     if (!this.candidatesValid) {
       // The fat-box candidates are a superset of the pairs: give them room beyond `out`'s limit.
-      c.setLimit(4 * out.limit + CANDIDATE_LIMIT_SLACK, out.limitField);
+      c.setLimit(
+        out.limit + Math.ceil(out.limit / 4) + CANDIDATE_LIMIT_SLACK,
+        out.limitField,
+        out.limitValue,
+      );
       this.enumerateCandidates(c);
       const n = c.size;
       if (this.candidateLo.length < n) {

@@ -1,12 +1,20 @@
 /** `collide check SCENE`: the interference check of a scene file, as a table or as JSON. */
-import { checkScene } from "../io/check.js";
-import { loadSceneAsync } from "../io/scene.js";
+import { CollideError } from "../errors.js";
+import { type CheckResult, checkScene, loadSceneAsync } from "../node.js";
 import type { BroadPhaseName } from "../query/pairs.js";
+
+/**
+ * Largest `--max-pairs`: 2^30 pairs (8 GiB of pair keys, about the largest typed array Node
+ * allocates).
+ */
+export const MAX_PAIRS_OPTION = 2 ** 30;
 
 /** Options of `collide check`. */
 export interface CheckCommandOptions {
   broadphase: string;
   prediction: number;
+  /** Most candidate pairs before the check is refused (`--max-pairs`). */
+  maxPairs?: number;
   json?: boolean;
   /** Allow mesh files outside the scene file's folder. */
   allowOutside?: boolean;
@@ -18,10 +26,25 @@ export interface CheckCommandOptions {
  */
 export async function runCheckCommand(scenePath: string, o: CheckCommandOptions): Promise<void> {
   const scene = await loadSceneAsync(scenePath, { allowOutside: o.allowOutside });
-  const r = checkScene(scene, {
-    broadphase: o.broadphase as BroadPhaseName,
-    prediction: o.prediction,
-  });
+  let r: CheckResult;
+  try {
+    r = checkScene(scene, {
+      broadphase: o.broadphase as BroadPhaseName,
+      prediction: o.prediction,
+      maxPairs: o.maxPairs,
+    });
+  } catch (e) {
+    // Name the command's option, the one to raise.
+    if (e instanceof CollideError && e.field === "maxPairs") {
+      throw new CollideError(
+        e.code,
+        "--max-pairs",
+        e.value,
+        `--max-pairs${e.message.slice("maxPairs".length)}`,
+      );
+    }
+    throw e;
+  }
   if (o.json) {
     process.stdout.write(`${JSON.stringify({ pairs: r.pairs, stats: r.stats })}\n`);
     return;

@@ -17,7 +17,7 @@ import * as quat from "../math/quat.js";
 import { makeRandom, type Random, uniform } from "../math/random.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { loadBunny } from "../models/bunny.js";
+import { loadBunny } from "../node.js";
 import { makeCapsule } from "../shapes/capsule.js";
 import { makeConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import { makeCuboid } from "../shapes/cuboid.js";

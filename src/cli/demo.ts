@@ -20,7 +20,7 @@ import * as aabb from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import { makeRandom, uniform } from "../math/random.js";
 import * as vec3 from "../math/vec3.js";
-import { loadBunny } from "../models/bunny.js";
+import { loadBunny } from "../node.js";
 import { intersects } from "../query/intersects.js";
 import { makeConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import { makeCuboid } from "../shapes/cuboid.js";

@@ -7,7 +7,7 @@
 import { Command, InvalidArgumentError } from "commander";
 import { CollideError } from "../errors.js";
 import { runBenchCommand } from "./bench.js";
-import { runCheckCommand } from "./check.js";
+import { MAX_PAIRS_OPTION, runCheckCommand } from "./check.js";
 import { DEMO_MAX_BODIES, DEMO_MAX_FRAMES, DEMO_MAX_SEED } from "./demo.js";
 import { runDemoCommand } from "./demo-command.js";
 import { handleClosedOutput } from "./output.js";
@@ -92,6 +92,11 @@ program
     "also report pairs whose gap is at most d",
     nonNegativeNumber("--prediction"),
     0,
+  )
+  .option(
+    "--max-pairs <n>",
+    `most candidate pairs before the check is refused, 1 to ${MAX_PAIRS_OPTION} (default 2^21)`,
+    intInRange("--max-pairs", 1, MAX_PAIRS_OPTION),
   )
   .option("--json", "print one JSON object instead of a table")
   .option("--allow-outside", "allow mesh files outside the scene file's folder")

@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { CollideError } from "../errors.js";
-import { answerQueryLineAsync, makeQuerySession } from "../io/query.js";
+import { answerQueryLineAsync, makeQuerySession } from "../node.js";
 import { writeOutput } from "./output.js";
 
 /** Options of `collide query`. */

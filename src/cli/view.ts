@@ -30,10 +30,9 @@ import {
   type ViewSourceBody,
 } from "../debug/view-model.js";
 import { CollideError, invalidValue } from "../errors.js";
-import { checkScene } from "../io/check.js";
-import { loadSceneAsync } from "../io/scene.js";
 import type { Isometry } from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
+import { checkScene, loadSceneAsync } from "../node.js";
 import { makeWorldContact } from "../world/contact-cache.js";
 import { DemoScene } from "./demo-scene.js";
 

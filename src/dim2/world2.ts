@@ -26,7 +26,7 @@ import { DynamicTree } from "../broadphase/dynamic-tree.js";
 import { MAX_PROXY_ID, PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
 import { SpatialHash } from "../broadphase/spatial-hash.js";
 import { SweepAndPrune } from "../broadphase/sweep-and-prune.js";
-import { AABB_MARGIN } from "../constants.js";
+import { AABB_MARGIN, WORLD_MAX_PAIRS } from "../constants.js";
 import { invalidValue } from "../errors.js";
 import { type Contact2, contactShapes2, makeContact2 } from "./contact2.js";
 import { type Manifold2, makeManifold2, manifoldFromContact2 } from "./manifold2.js";
@@ -55,11 +55,22 @@ export interface CollisionWorld2DOptions {
   aabbMargin: number;
   /** Time the broad and narrow phases of every step. @default false */
   profile: boolean;
+  /**
+   * Most candidate pairs a step may find before it throws `CollideError` naming
+   * `options.maxPairs` (as the 3D world's). @default WORLD_MAX_PAIRS = 2^21 pairs
+   */
+  maxPairs: number;
 }
 
 /** The default {@link CollisionWorld2DOptions}. */
 export function defaultCollisionWorld2DOptions(): CollisionWorld2DOptions {
-  return { broadphase: "tree", prediction: 0, aabbMargin: AABB_MARGIN, profile: false };
+  return {
+    broadphase: "tree",
+    prediction: 0,
+    aabbMargin: AABB_MARGIN,
+    profile: false,
+    maxPairs: WORLD_MAX_PAIRS,
+  };
 }
 
 /** What {@link CollisionWorld2D.addBody} takes. */
@@ -312,6 +323,10 @@ export class CollisionWorld2D {
     if (!(typeof o.aabbMargin === "number" && Number.isFinite(o.aabbMargin) && o.aabbMargin >= 0)) {
       invalidValue("options.aabbMargin", o.aabbMargin, "must be a finite number >= 0");
     }
+    if (!(Number.isInteger(o.maxPairs) && o.maxPairs >= 1)) {
+      invalidValue("options.maxPairs", o.maxPairs, "must be an integer >= 1");
+    }
+    this.pairs.setLimit(o.maxPairs, "options.maxPairs");
     this.bp = makeBroadPhase(o.broadphase, o.aabbMargin);
     this.options = Object.freeze({ ...o, profile: o.profile === true });
     this.half = o.prediction / 2;
@@ -449,6 +464,13 @@ export class CollisionWorld2D {
     const profile = this.options.profile;
     const t0 = profile ? performance.now() : 0;
     const pairs = this.bp.computePairs(this.pairs);
+    if (pairs.size > this.options.maxPairs) {
+      invalidValue(
+        "options.maxPairs",
+        this.options.maxPairs,
+        `is exceeded: the broad phase found ${pairs.size} candidate pairs (raise it to allow this)`,
+      );
+    }
     const t1 = profile ? performance.now() : 0;
     const prediction = this.options.prediction;
     const { layer, mask, flags, gen, shapes } = this;

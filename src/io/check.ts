@@ -6,6 +6,7 @@
  * the layer/mask filter and the narrow phase, and the world's contacts are the pairs. Every
  * broad phase gives the same pairs, numbers and statistics, bit for bit.
  */
+import { WORLD_MAX_PAIRS } from "../constants.js";
 import { CollideError, invalidValue } from "../errors.js";
 import type { BroadPhaseName } from "../query/pairs.js";
 import { CollisionWorld } from "../world/collision-world.js";
@@ -20,6 +21,11 @@ export interface CheckOptions {
   broadphase: BroadPhaseName;
   /** Report pairs whose gap is at most this (≥ 0, scene units). @default 0 */
   prediction: number;
+  /**
+   * Most candidate pairs the broad phase may find before the check is refused (the world's
+   * `maxPairs`; `collide check --max-pairs N`). @default WORLD_MAX_PAIRS = 2^21 pairs
+   */
+  maxPairs: number;
 }
 
 /** One reported pair of a check. */
@@ -55,9 +61,13 @@ export function checkScene(scene: Scene, options: Partial<CheckOptions> = {}): C
   if (!(prediction >= 0) || !Number.isFinite(prediction)) {
     invalidValue("prediction", prediction, "must be a finite number ≥ 0");
   }
+  const maxPairs = options.maxPairs ?? WORLD_MAX_PAIRS;
+  if (!(Number.isInteger(maxPairs) && maxPairs >= 1)) {
+    invalidValue("maxPairs", maxPairs, "must be an integer ≥ 1");
+  }
   const name = options.broadphase ?? "brute";
   const t0 = performance.now();
-  const world = new CollisionWorld({ broadphase: name, prediction });
+  const world = new CollisionWorld({ broadphase: name, prediction, maxPairs });
   const index = new Map<BodyHandle, number>();
   scene.bodies.forEach((b, i) => {
     let h: BodyHandle;
@@ -76,7 +86,20 @@ export function checkScene(scene: Scene, options: Partial<CheckOptions> = {}): C
     }
     index.set(h, i);
   });
-  world.step();
+  try {
+    world.step();
+  } catch (e) {
+    // The world names its option; the check's is `maxPairs`.
+    if (e instanceof CollideError && e.field === "options.maxPairs") {
+      throw new CollideError(
+        e.code,
+        "maxPairs",
+        e.value,
+        `maxPairs${e.message.slice("options.maxPairs".length)}`,
+      );
+    }
+    throw e;
+  }
   const pairs: CheckPair[] = [];
   const c = makeWorldContact();
   for (let i = 0; i < world.contactCount; i++) {

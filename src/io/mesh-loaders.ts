@@ -775,7 +775,31 @@ export function loadMeshFileSync(path: string, field = "file"): MeshData {
       `glTF file ${path} needs the asynchronous loader (loadMeshFile, loadSceneAsync, answerQueryLineAsync)`,
     );
   }
-  return parseObj(readMeshText(path, field), path);
+  return objTriangles(readMeshText(path, field), path, field);
+}
+
+/**
+ * Mesh data of OBJ text read from `path`, refused (`invalid_value` naming `field`, value the
+ * path) when it holds no triangle: an empty or failed export must not pass an interference
+ * check as "no contact".
+ */
+function objTriangles(text: string, path: string, field: string): MeshData {
+  const data = parseObj(text, path);
+  if (data.indices.length === 0) {
+    const why =
+      text.trim() === ""
+        ? "is empty"
+        : data.vertices.length === 0
+          ? "has no vertices and no faces"
+          : "has no faces (no `f` line with 3 or more vertices)";
+    throw new CollideError(
+      "invalid_value",
+      field,
+      path,
+      `${field}: OBJ file ${path} ${why}; a mesh needs at least one triangle`,
+    );
+  }
+  return data;
 }
 
 /**
@@ -791,7 +815,7 @@ export async function loadMeshFile(
 ): Promise<MeshData> {
   const kind = checkKind(path, field);
   if (kind === "gltf") return loadGltfFile(path, field, options);
-  return parseObj(readMeshText(path, field), path);
+  return objTriangles(readMeshText(path, field), path, field);
 }
 
 const tmp = vec3.create();

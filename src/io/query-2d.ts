@@ -7,6 +7,7 @@
  * `CollideError` naming the field and the value.
  */
 import { z } from "zod";
+import { WORLD_MAX_PAIRS } from "../constants.js";
 import { castShapes2D } from "../dim2/cast-shapes2.js";
 import { contact2D, distance2D, intersects2D } from "../dim2/contact2.js";
 import { manifold2D } from "../dim2/manifold2.js";
@@ -136,6 +137,7 @@ const pairsSchema = z.strictObject({
   ...base,
   shapes: z.array(z.unknown()),
   broadphase: z.enum(["brute", "sap", "grid", "tree"]).optional(),
+  maxPairs: z.number().optional(),
 });
 
 function prediction(p: number | undefined): number {
@@ -249,13 +251,30 @@ export function answerQuery2D(q: unknown): unknown {
     case "pairs": {
       const l = parseWith(pairsSchema, q, "");
       const shapes = l.shapes.map((s, i) => parseShape2D(s, `shapes[${i}]`));
+      const maxPairs = l.maxPairs ?? WORLD_MAX_PAIRS;
+      if (!(Number.isInteger(maxPairs) && maxPairs >= 1)) {
+        invalidValue("maxPairs", maxPairs, "must be an integer >= 1");
+      }
       const world = new CollisionWorld2D({
         broadphase: (l.broadphase ?? "brute") as World2DBroadPhase,
+        maxPairs,
       });
       const handles = shapes.map((s) => world.addBody({ shape: s.shape, pose: s.pose }));
       const index = new Map<number, number>();
       for (let i = 0; i < handles.length; i++) index.set(handles[i], i);
-      world.step();
+      try {
+        world.step();
+      } catch (e) {
+        // The world names its option; the query line's field is `maxPairs`.
+        if (e instanceof CollideError && e.field === "options.maxPairs") {
+          invalidValue(
+            "maxPairs",
+            maxPairs,
+            "is exceeded: the broad phase found more candidate pairs (raise it to allow this)",
+          );
+        }
+        throw e;
+      }
       const pairs: [number, number][] = [];
       for (let i = 0; i < world.contactCount; i++) {
         const c = world.readContact(i);

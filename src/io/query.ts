@@ -4,15 +4,18 @@
  * poses, calls the public query functions and renders vectors as `[x, y, z]`.
  */
 import { z } from "zod";
+import { WORLD_MAX_PAIRS } from "../constants.js";
 import { CollideError, describeValue, invalidValue } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
 import { type BoundingSphereMethod, boundingSphereOfPoints } from "../query/bounding-sphere.js";
 import { castShapes } from "../query/cast-shapes.js";
 import { contact } from "../query/contact.js";
 import { distance } from "../query/distance.js";
+import { frustumIntersectsShape, makeFrustum } from "../query/frustum.js";
 import { intersects } from "../query/intersects.js";
 import { manifold } from "../query/manifold.js";
-import { type BroadPhaseName, computePairs } from "../query/pairs.js";
+import { overlapVolume } from "../query/overlap-volume.js";
+import { type BroadPhaseName, computePairsLimited } from "../query/pairs.js";
 import { projectPoint } from "../query/project-point.js";
 import { raycast } from "../query/raycast.js";
 import { sphereSphereIntersection } from "../query/volume.js";
@@ -37,6 +40,7 @@ export const QUERY_OPS = [
   "volume",
   "boundingSphere",
   "pairs",
+  "frustum",
 ] as const;
 
 /** Ops that a later version answers. */
@@ -87,6 +91,20 @@ const pairsSchema = z.strictObject({
   ...base,
   shapes: z.array(z.unknown()),
   broadphase: z.enum(["brute", "sap", "grid", "tree"]).optional(),
+  maxPairs: num.optional(),
+});
+
+const frustumSchema = z.strictObject({
+  ...base,
+  frustum: z.strictObject({
+    position: vec,
+    rotation: z.tuple([num, num, num, num]),
+    fovY: num,
+    aspect: num,
+    near: num,
+    far: num,
+  }),
+  shapes: z.array(z.unknown()),
 });
 
 /** A vector as a JSON array; −0 becomes 0 so that output is canonical. */
@@ -238,23 +256,17 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
       const l = parseWith(pairSchema, q, "");
       const a = parseShape(l.a, "a", ctx);
       const b = parseShape(l.b, "b", ctx);
-      if (a.shape.type !== ShapeType.Sphere || b.shape.type !== ShapeType.Sphere) {
-        const field = a.shape.type !== ShapeType.Sphere ? "a.type" : "b.type";
-        const got = ((field === "a.type" ? l.a : l.b) as { type?: unknown }).type;
-        throw new CollideError(
-          "unsupported_pair",
-          field,
-          got,
-          `op volume takes two spheres: ${field} is ${describeValue(got)}`,
+      if (a.shape.type === ShapeType.Sphere && b.shape.type === ShapeType.Sphere) {
+        const r = sphereSphereIntersection(
+          a.pose.translation,
+          (a.shape as Sphere).radius,
+          b.pose.translation,
+          (b.shape as Sphere).radius,
         );
+        return { volume: r.volume, surfaceArea: r.surfaceArea, iou: r.iou, errorBound: 0 };
       }
-      const r = sphereSphereIntersection(
-        a.pose.translation,
-        (a.shape as Sphere).radius,
-        b.pose.translation,
-        (b.shape as Sphere).radius,
-      );
-      return { volume: r.volume, surfaceArea: r.surfaceArea, iou: r.iou };
+      const r = overlapVolume(a.shape, a.pose, b.shape, b.pose);
+      return { volume: r.volume, errorBound: r.errorBound };
     }
     case "boundingSphere": {
       const l = parseWith(boundingSphereSchema, q, "");
@@ -264,10 +276,34 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
       const s = boundingSphereOfPoints(packed, l.method as BoundingSphereMethod);
       return { center: arr(s.center), radius: s.radius };
     }
+    case "frustum": {
+      const l = parseWith(frustumSchema, q, "");
+      const c = l.frustum;
+      const f = makeFrustum(
+        {
+          position: { x: c.position[0], y: c.position[1], z: c.position[2] },
+          rotation: { x: c.rotation[0], y: c.rotation[1], z: c.rotation[2], w: c.rotation[3] },
+          fovY: c.fovY,
+          aspect: c.aspect,
+          near: c.near,
+          far: c.far,
+        },
+        "frustum",
+      );
+      const visible: number[] = [];
+      for (let i = 0; i < l.shapes.length; i++) {
+        const s = parseShape(l.shapes[i], `shapes[${i}]`, ctx);
+        if (frustumIntersectsShape(f, s.shape, s.pose)) visible.push(i);
+      }
+      return { visible };
+    }
     case "pairs": {
       const l = parseWith(pairsSchema, q, "");
       const shapes = l.shapes.map((s, i) => parseShape(s, `shapes[${i}]`, ctx));
-      return { pairs: computePairs(shapes, (l.broadphase ?? "brute") as BroadPhaseName) };
+      const broadphase = (l.broadphase ?? "brute") as BroadPhaseName;
+      return {
+        pairs: computePairsLimited(shapes, broadphase, l.maxPairs ?? WORLD_MAX_PAIRS, "maxPairs"),
+      };
     }
   }
   throw new CollideError("unknown_op", "op", op, `unknown op ${describeValue(op)}`);

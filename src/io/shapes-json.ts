@@ -13,7 +13,7 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { isConvexType } from "../narrowphase/dispatch.js";
 import { makeCapsule } from "../shapes/capsule.js";
-import { makeCompound } from "../shapes/compound.js";
+import { type Compound, makeCompound } from "../shapes/compound.js";
 import { makeCone } from "../shapes/cone.js";
 import { makeConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import { makeCuboid, makeCuboidFromMinMax } from "../shapes/cuboid.js";
@@ -21,6 +21,7 @@ import { makeCylinder } from "../shapes/cylinder.js";
 import { makeHalfSpace } from "../shapes/half-space.js";
 import { makeRoundedConvexPolyhedron, makeRoundedCuboid } from "../shapes/rounded.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
+import { ShapeType } from "../shapes/shape.js";
 import { makeSphere } from "../shapes/sphere.js";
 import { makeTriangle } from "../shapes/triangle.js";
 import { makeTriangleMesh } from "../shapes/triangle-mesh.js";
@@ -298,17 +299,17 @@ function parseShapeJson(json: unknown, field: string, ctx: ShapeParseContext): P
       const children = s.children.map((c, i) => {
         const cf = `${field}.children[${i}]`;
         const child = parseShape(c.shape, `${cf}.shape`);
-        if (!isConvexType(child.shape.type)) {
+        if (!isConvexType(child.shape.type) && child.shape.type !== ShapeType.Compound) {
           invalidValue(
             `${cf}.shape.type`,
             (c.shape as { type: unknown }).type,
-            "must be a convex shape",
+            "must be a convex shape or a compound",
           );
         }
         // The child's own placement (centre, or points' frame) composed with its position/rotation.
         const local = pose(c.position ? v3(c.position) : vec3.create(), cf, c.rotation);
         return {
-          shape: child.shape as ConvexShape,
+          shape: child.shape as ConvexShape | Compound,
           pose: iso.multiply(iso.identity(), local, child.pose),
         };
       });

@@ -85,7 +85,11 @@ import {
   distanceSphereSphere,
   intersectsSphereSphere,
 } from "./sphere-sphere.js";
-import { contactSphereTriangle, intersectsSphereTriangle } from "./sphere-triangle.js";
+import {
+  contactSphereTriangle,
+  distanceSphereTriangle,
+  intersectsSphereTriangle,
+} from "./sphere-triangle.js";
 
 export { contactCuboidCuboid } from "./cuboid-cuboid.js";
 export type { ContactFn, DistanceFn, IntersectsFn, ManifoldFn } from "./pair-table.js";
@@ -191,6 +195,7 @@ export function registerDefaultPairs(): void {
   });
   registerPair(ShapeType.Sphere, ShapeType.Triangle, {
     intersects: intersectsSphereTriangle,
+    distance: distanceSphereTriangle,
     contact: contactSphereTriangle,
     manifold: manifoldViaContact(contactSphereTriangle, manifoldFromContact),
   });

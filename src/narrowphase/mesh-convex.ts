@@ -209,7 +209,10 @@ export function intersectsMeshConvex(a: TriangleMesh, b: ConvexShape, bInA: Isom
     const t = hits.ids[h];
     getMeshTriangle(a, t, tri.a, tri.b, tri.c);
     if (b.type === ShapeType.Sphere) {
+      // The closest point of contactSphereTri (the face projection in the face region), so
+      // that intersects and contact agree on triangles of any size.
       closestPointOnTriangle(cp, bInA.translation, tri.a, tri.b, tri.c);
+      projectOntoTriangleFace(cp, bInA.translation, tri.a, tri.b, tri.c);
       if (vec3.distance(cp, bInA.translation) <= b.radius) return true;
     } else if (intersectsConvexConvex(tri, b, bInA)) return true;
   }
@@ -297,6 +300,7 @@ export function distanceMeshConvex(
         let d: number;
         if (b.type === ShapeType.Sphere) {
           closestPointOnTriangle(cp, bInA.translation, tri.a, tri.b, tri.c);
+          projectOntoTriangleFace(cp, bInA.translation, tri.a, tri.b, tri.c);
           const dc = vec3.distance(cp, bInA.translation);
           d = Math.max(0, dc - b.radius);
           if (d < best) {

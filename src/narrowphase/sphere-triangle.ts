@@ -11,7 +11,7 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Sphere } from "../shapes/sphere.js";
 import type { Triangle } from "../shapes/triangle.js";
-import type { Contact } from "./contact.js";
+import type { Contact, DistanceResult } from "./contact.js";
 import { contactFromCorePoints, perpendicular } from "./rounded.js";
 
 const origin = vec3.create();
@@ -77,9 +77,16 @@ function loadTriangle(b: Triangle, bInA: Isometry): void {
   closestPointOnTriangle(closest, origin, ta, tb, tc);
 }
 
-/** True when sphere A and triangle B overlap or touch. */
+/**
+ * True when sphere A and triangle B overlap or touch. The closest point is the one
+ * {@link contactSphereTriangle} uses (in the face region, the projection on the plane), so the
+ * two agree: the barycentric closest point alone is off the plane by rounding relative to the
+ * triangle's size (a triangle spanning 1e20 put it about 1e4 away from a sphere's centre that
+ * `contact` found 0.5 deep).
+ */
 export function intersectsSphereTriangle(a: Sphere, b: Triangle, bInA: Isometry): boolean {
   loadTriangle(b, bInA);
+  projectOntoTriangleFace(closest, origin, ta, tb, tc);
   return vec3.lengthSq(closest) <= a.radius * a.radius;
 }
 
@@ -108,4 +115,30 @@ export function contactSphereTriangle(
   // fixed by the plane offset so that the choice is deterministic.
   if (vec3.dot(fallback, ta) < 0) vec3.negate(fallback, fallback);
   return contactFromCorePoints(out, origin, closest, a.radius, 0, prediction, fallback);
+}
+
+const distanceContact: Contact = {
+  distance: 0,
+  normal: vec3.create(),
+  pointA: vec3.create(),
+  pointB: vec3.create(),
+};
+
+/**
+ * Closest points of sphere A and triangle B in A's frame (the deepest points when they
+ * overlap, distance 0), by the closed form of {@link contactSphereTriangle}, so that distance,
+ * `intersects` and `contact` agree (GJK's tolerance is relative to the triangle's size, which
+ * gave distance 0 for a unit sphere 1 away from a triangle spanning 1e20).
+ */
+export function distanceSphereTriangle(
+  out: DistanceResult,
+  a: Sphere,
+  b: Triangle,
+  bInA: Isometry,
+): DistanceResult {
+  contactSphereTriangle(distanceContact, a, b, bInA, Number.POSITIVE_INFINITY);
+  out.distance = Math.max(0, distanceContact.distance);
+  vec3.copy(out.pointA, distanceContact.pointA);
+  vec3.copy(out.pointB, distanceContact.pointB);
+  return out;
 }

@@ -10,8 +10,10 @@
  * is left, writing each block's touching records compactly into that block's own region of the
  * output buffer and its length into `blockLength`. The caller waits for every worker to report
  * the job done, then reads the blocks in order: the same records in the same order as one thread.
- * Messages (new buffers, new shapes) are posted on a `MessagePort` before the wake-up and read
- * synchronously by the worker with `receiveMessageOnPort` at the start of the job.
+ * Messages (new buffers, new shapes) are posted before the wake-up. On Node they go over a
+ * `MessagePort` and the worker, woken by `Atomics.notify`, reads them synchronously with
+ * `receiveMessageOnPort`; in a browser the wake-up is itself a message ({@link WebWorkerMessage}),
+ * read after them in order.
  */
 import type { Shape } from "../shapes/shape.js";
 
@@ -70,6 +72,18 @@ export type WorkerMessage =
  * any real job, it only turns a dead worker into an error instead of a hang.
  */
 export const PARALLEL_JOB_TIMEOUT_MS = 60_000;
+
+/**
+ * A message from the browser executor (src/parallel/browser.ts) to a Web Worker: first `init`
+ * with the shared control and parameter buffers, then {@link WorkerMessage}s, and `job` to wake
+ * the worker for a job (a Web Worker that blocked in `Atomics.wait` could not receive messages,
+ * so it waits in its event loop and the wake-up is a message, behind the buffers and shapes
+ * of the job).
+ */
+export type WebWorkerMessage =
+  | WorkerMessage
+  | { type: "init"; control: SharedArrayBuffer; params: SharedArrayBuffer }
+  | { type: "job" };
 
 /** What a worker receives as `workerData`. */
 export interface WorkerInit {

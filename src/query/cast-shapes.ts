@@ -133,6 +133,13 @@ function makeSide(motion: Motion): Side {
   };
 }
 
+/**
+ * When set (world shape casts with `ignoreInitialOverlap`), a convex pair or composite part
+ * already touching at time 0 is skipped: under a straight-line motion a convex set once left is
+ * not met again.
+ */
+let skipInitial = false;
+
 const SCRATCH_SHAPE: Shape = { type: ShapeType.Sphere, radius: 0 };
 const sideA = makeSide(motionA);
 const sideB = makeSide(motionB);
@@ -339,6 +346,7 @@ function castComposite(out: ShapeCastHit, a: Side, b: Side, maxT: number): boole
       else iso.copy(side.part, IDENTITY);
       if (l.part.hasPose) iso.multiply(side.part, side.part, l.part.pose);
       if (!castSides(l.hit, a, side, limit)) continue;
+      if (skipInitial && l.hit.toi === 0) continue;
       if (found && !(l.hit.toi < l.best.toi)) continue;
       found = true;
       limit = l.hit.toi;
@@ -394,7 +402,8 @@ function loadSide(s: Side, shape: Shape, motion: Motion, angular: number): void 
  * `velocityA`, scene units per second, no rotation) and `b` (`poseB`, `velocityB`) within
  * [0, maxToi] seconds: writes toi, the unit normal from A toward B and the witness points at
  * that time (world frame) to `out` and returns true, or returns false when they do not touch
- * by maxToi. Touching or overlapping at time 0 gives toi 0 and the contact there. Hot-path
+ * by maxToi. Touching or overlapping at time 0 gives toi 0 and the contact there (or, with
+ * `ignoreInitialOverlap`, no hit from that pair or composite part). Hot-path
  * form: no validation, no allocation. Throws `unsupported_pair` for a shape pair without a
  * contact routine. Source: conservative advancement (Mirtich 1996).
  */
@@ -407,6 +416,7 @@ export function castShapesInto(
   poseB0: Isometry,
   velocityB: Vec3,
   maxToi: number,
+  ignoreInitialOverlap = false,
 ): boolean {
   iso.copy(motionA.pose0, poseA0);
   vec3.copy(motionA.velocity, velocityA);
@@ -414,7 +424,13 @@ export function castShapesInto(
   iso.copy(motionB.pose0, poseB0);
   vec3.copy(motionB.velocity, velocityB);
   motionB.q1 = null;
-  return castBodies(out, a, b, maxToi, 0, 0);
+  skipInitial = ignoreInitialOverlap;
+  try {
+    const found = castBodies(out, a, b, maxToi, 0, 0);
+    return found && !(ignoreInitialOverlap && out.toi === 0);
+  } finally {
+    skipInitial = false;
+  }
 }
 
 /**

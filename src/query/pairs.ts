@@ -8,6 +8,7 @@ import { DynamicTree } from "../broadphase/dynamic-tree.js";
 import { PairSet } from "../broadphase/pair-set.js";
 import { SpatialHash } from "../broadphase/spatial-hash.js";
 import { SweepAndPrune } from "../broadphase/sweep-and-prune.js";
+import { WORLD_MAX_PAIRS } from "../constants.js";
 import { CollideError, invalidValue } from "../errors.js";
 import * as aabb from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
@@ -48,18 +49,52 @@ export function makeBroadPhase(name: BroadPhaseName): BroadPhase {
   return invalidValue("broadphase", name, "must be brute, sap, grid or tree");
 }
 
+/** Options of {@link computePairs}. */
+export interface PairsOptions {
+  /**
+   * Most candidate pairs the broad phase may find before the query is refused, as the world's
+   * `maxPairs` (n shapes at one point have n(n−1)/2 pairs: 100,000 of them would need tens of
+   * gigabytes). @default WORLD_MAX_PAIRS = 2^21 pairs
+   */
+  maxPairs?: number;
+}
+
 /**
  * Every pair `[i, j]` (i < j, sorted ascending) of `shapes` that intersect or touch, with each
  * shape at its world pose. The result does not depend on `broadphase`, which only changes the
- * speed. Throws `CollideError("unsupported_pair")` when a candidate pair cannot be tested, and
- * `invalid_value` naming `shapes[i].shape…` or `shapes[i].pose…` for a shape or pose with a NaN
- * or infinite number (checked on the bad result: a non-finite AABB, or a refusal by
- * {@link intersects}, as in src/query/guard.ts).
+ * speed. Throws `CollideError("unsupported_pair")` when a candidate pair cannot be tested;
+ * `invalid_value` naming `options.maxPairs` when there are more than that many candidate pairs
+ * (raise it to allow them) or it is not an integer ≥ 1; and `invalid_value` naming
+ * `shapes[i].shape…` or `shapes[i].pose…` for a shape or pose with a NaN or infinite number
+ * (checked on the bad result: a non-finite AABB, or a refusal by {@link intersects}, as in
+ * src/query/guard.ts).
  */
 export function computePairs(
   shapes: readonly { shape: Shape; pose: Isometry }[],
   broadphase: BroadPhaseName = "brute",
+  options: PairsOptions = {},
 ): [number, number][] {
+  return computePairsLimited(
+    shapes,
+    broadphase,
+    options?.maxPairs ?? WORLD_MAX_PAIRS,
+    "options.maxPairs",
+  );
+}
+
+/**
+ * {@link computePairs} with the pair limit `maxPairs` named `field` in its error (`maxPairs` on a
+ * `collide query` line).
+ */
+export function computePairsLimited(
+  shapes: readonly { shape: Shape; pose: Isometry }[],
+  broadphase: BroadPhaseName,
+  maxPairs: number,
+  field: string,
+): [number, number][] {
+  if (!(Number.isInteger(maxPairs) && maxPairs >= 1)) {
+    invalidValue(field, maxPairs, "must be an integer >= 1");
+  }
   const bp = makeBroadPhase(broadphase);
   const box = aabb.empty();
   // Unbounded shapes (half-spaces) have no finite AABB: they stay out of the broad phase and
@@ -74,8 +109,11 @@ export function computePairs(
       unbounded.push(i);
     }
   });
-  const candidates = bp.computePairs(new PairSet());
+  const found = new PairSet();
+  found.setLimit(maxPairs, field);
+  const candidates = bp.computePairs(found);
   const keys = new PairSet();
+  keys.setLimit(2 * maxPairs, field, maxPairs);
   candidates.forEach((i, j) => {
     keys.add(i, j);
   });
@@ -83,6 +121,13 @@ export function computePairs(
     for (let j = 0; j < shapes.length; j++) if (j !== u) keys.add(u, j);
   }
   keys.sortUnique();
+  if (keys.size > maxPairs) {
+    invalidValue(
+      field,
+      maxPairs,
+      `is exceeded: the broad phase found ${keys.size} candidate pairs (raise it to allow this)`,
+    );
+  }
   const result: [number, number][] = [];
   keys.forEach((i, j) => {
     const a = shapes[i];

@@ -69,7 +69,7 @@ function checkSphere(center: Vec3, radius: number, field: string): void {
  * The exact intersection of ball (c1, r1) and ball (c2, r2), written to `out` (allocation
  * free); see {@link sphereSphereIntersection}.
  * @param out receives volume, surface area and IoU.
- * @param fieldA, fieldB prefixes naming the two balls in error messages (`a.radius`, …).
+ * @param fieldA prefix naming the first ball in error messages (`a.radius`, …); @param fieldB the second's.
  * @throws CollideError (`invalid_value`, field `<prefix>.center` or `<prefix>.radius`) when a
  * centre has a non-finite coordinate or a radius is not a finite number > 0.
  */
@@ -134,7 +134,7 @@ export function sphereSphereIntersectionInto(
  * {@link sphereSphereIntersectionInto} in hot code.
  * @param c1 centre of the first ball; @param r1 its radius (> 0), in the same unit.
  * @param c2 centre of the second ball; @param r2 its radius (> 0).
- * @param fieldA, fieldB prefixes naming the two balls in error messages.
+ * @param fieldA prefix naming the first ball in error messages; @param fieldB the second's.
  * @throws CollideError (`invalid_value`, field `<prefix>.center` or `<prefix>.radius`) on a
  * non-finite centre or a radius that is not a finite number > 0.
  */

@@ -1,14 +1,14 @@
 /**
  * A compound shape: a rigid group of convex child shapes, each at a local pose in the
- * compound's frame. Queries answer it child by child (the dispatch recurses), so any pair that
+ * compound's frame (nested compounds are flattened when made). Queries answer it child by child (the dispatch recurses), so any pair that
  * a child supports is supported for the compound.
  */
 import { invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
-import type { ConvexShape } from "./shape.js";
-import { brandShape, ShapeType } from "./shape.js";
-import { checkUnitQuat, checkVec3 } from "./validate.js";
+import type { ConvexShape, Shape } from "./shape.js";
+import { brandShape, isConvexShapeType, ShapeType, shapeTypeName } from "./shape.js";
+import { checkShape, checkUnitQuat, checkVec3 } from "./validate.js";
 
 function checkPose(field: string, pose: Isometry): void {
   checkVec3(`${field}.position`, pose.translation);
@@ -28,20 +28,44 @@ export interface Compound {
 }
 
 /**
- * A compound of `children` (each a convex shape with a local pose: a translation and a unit
- * quaternion). Throws `CollideError` naming `<field>.children` when there are none.
+ * A compound of `children` (each a convex shape, or a compound, with a local pose: a translation
+ * and a unit quaternion). A child compound is flattened: its children join this one's, each at
+ * the composed pose (child pose ∘ grandchild pose), so a compound always holds convex shapes
+ * and every query and the world answer nested compounds alike. Throws `CollideError` naming
+ * `<field>.children` when there are none, `<field>.children[i].position` / `.rotation` for a bad
+ * pose, `<field>.children[i].shape…` for an invalid child (validated in full), and
+ * `<field>.children[i].shape.type` with the type's name for a mesh or half-space child.
  */
-export function makeCompound(children: readonly CompoundChild[], field = ""): Compound {
+export function makeCompound(
+  children: readonly { readonly shape: ConvexShape | Compound; readonly pose: Isometry }[],
+  field = "",
+): Compound {
   const p = field ? `${field}.` : "";
-  if (children.length === 0) invalidValue(`${p}children`, children, "must hold at least one shape");
+  if (!Array.isArray(children) || children.length === 0)
+    invalidValue(`${p}children`, children, "must hold at least one shape");
+  const flat: CompoundChild[] = [];
   children.forEach((c, i) => {
-    checkPose(`${p}children[${i}]`, c.pose);
+    const f = `${p}children[${i}]`;
+    if (c === null || typeof c !== "object") invalidValue(f, c, "must be an object {shape, pose}");
+    checkPose(f, c.pose);
+    const s = c.shape as Shape;
+    const type = s !== null && typeof s === "object" ? s.type : undefined;
+    if (type === ShapeType.Compound) {
+      checkShape(`${f}.shape`, s);
+      for (const g of (s as Compound).children) {
+        flat.push({ shape: g.shape, pose: iso.multiply(iso.identity(), c.pose, g.pose) });
+      }
+      return;
+    }
+    if (!isConvexShapeType(type)) {
+      invalidValue(
+        `${f}.shape.type`,
+        shapeTypeName(type),
+        "must be a convex shape or a compound (a mesh or a half-space cannot be a child)",
+      );
+    }
+    checkShape(`${f}.shape`, s);
+    flat.push({ shape: s as ConvexShape, pose: iso.create(c.pose.translation, c.pose.rotation) });
   });
-  return brandShape({
-    type: ShapeType.Compound,
-    children: children.map((c) => ({
-      shape: c.shape,
-      pose: iso.create(c.pose.translation, c.pose.rotation),
-    })),
-  });
+  return brandShape({ type: ShapeType.Compound, children: flat });
 }

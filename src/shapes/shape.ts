@@ -53,6 +53,16 @@ export const SHAPE_TYPE_NAMES: readonly string[] = [
   "roundedConvex",
 ];
 
+/**
+ * The name of shape type id `type` for messages (`"mesh"`, `"compound"`, …), so that no message
+ * prints an internal number; anything that is not a known id is returned as given.
+ */
+export function shapeTypeName(type: unknown): unknown {
+  return typeof type === "number" && Number.isInteger(type) && type >= 0 && type < SHAPE_TYPE_COUNT
+    ? SHAPE_TYPE_NAMES[type]
+    : type;
+}
+
 /** Every convex shape with a support function. */
 export type ConvexShape =
   | Sphere
@@ -108,9 +118,30 @@ export function isConvexShapeType(type: number | undefined): boolean {
  */
 export const SHAPE_BRAND: unique symbol = Symbol("collide.shape");
 
-/** Marks `s` as built by a constructor (see {@link SHAPE_BRAND}); returns it. */
+/**
+ * Marks `s` as built by a constructor (see {@link SHAPE_BRAND}) and freezes it deeply (see
+ * {@link deepFreezeShape}); returns it. Internal: not part of the public entry, so a user cannot
+ * mark a hand-built object as validated.
+ */
 export function brandShape<T extends object>(s: T): T {
   Object.defineProperty(s, SHAPE_BRAND, { value: true });
+  return deepFreezeShape(s);
+}
+
+/**
+ * Freezes `s` and every plain object and array it reaches (vectors, poses, compound children,
+ * the mesh BVH record), so that a shape cannot change under a world or a cached BVH: a changed
+ * shape is a new shape. Typed arrays (mesh vertices and indices, hull faces, BVH nodes) cannot be
+ * frozen in JavaScript while they hold elements; the constructors fill them from copies of their
+ * input, so nothing the caller holds aliases them, and they are skipped here (documented as
+ * read-only on each shape). Already-frozen objects (a child shape) are not walked again.
+ */
+export function deepFreezeShape<T extends object>(s: T): T {
+  if (Object.isFrozen(s) || ArrayBuffer.isView(s)) return s;
+  Object.freeze(s);
+  for (const v of Object.values(s)) {
+    if (v !== null && typeof v === "object") deepFreezeShape(v as object);
+  }
   return s;
 }
 

@@ -95,7 +95,9 @@ function packVertices(vertices: ArrayLike<number> | readonly Vec3[], field: stri
  * in [0, vertexCount) as `<field>.indices[3*t+k]` (or `indices[t][k]`, see
  * {@link TriangleMeshOptions.indexPath}) "of triangle t"; a non-finite coordinate as
  * `<field>.vertices[i]` with the first triangle that uses it; an index count that is not a
- * multiple of 3. A mesh with no triangles is allowed (it touches nothing).
+ * multiple of 3; a mesh with no vertices (`<field>.vertices`) or no triangles
+ * (`<field>.indices`): it would touch nothing, so an empty or failed export would pass an
+ * interference check.
  */
 export function makeTriangleMesh(
   vertices: ArrayLike<number> | readonly Vec3[],
@@ -109,6 +111,20 @@ export function makeTriangleMesh(
   if (indices.length % 3 !== 0)
     invalidValue(`${p}indices`, indices.length, "must hold 3 vertex indices per triangle");
   const triangleCount = indices.length / 3;
+  if (vertexCount === 0) {
+    invalidValue(
+      `${p}vertices`,
+      [],
+      "must hold at least one vertex (an empty mesh touches nothing)",
+    );
+  }
+  if (triangleCount === 0) {
+    invalidValue(
+      `${p}indices`,
+      [],
+      "must hold at least one triangle (a mesh without triangles touches nothing)",
+    );
+  }
   const nested = options.indexPath === "nested";
   const idx = new Uint32Array(indices.length);
   for (let t = 0; t < triangleCount; t++) {
@@ -282,10 +298,12 @@ function classifyActiveEdges(mesh: TriangleMesh): void {
 }
 
 /**
- * Replaces the vertex positions of `mesh` in place (a deforming mesh: same vertex count and
- * triangles), refits its BVH (src/geometry/mesh-bvh.ts `refitMeshBvh`) and reclassifies its
- * active edges. Throws `CollideError` for a wrong length or a non-finite coordinate
- * (`vertices[i]`). Returns `mesh`.
+ * A new mesh with `mesh`'s triangles over new vertex positions (a deforming mesh: same vertex
+ * count and triangles; `mesh` itself is frozen and unchanged — a changed shape is a new shape).
+ * Faster than {@link makeTriangleMesh}: the BVH keeps its topology and is refitted
+ * (src/geometry/mesh-bvh.ts `refitMeshBvh`, on a copy of its boxes) and the edge neighbours are
+ * shared; active edges are reclassified. Throws `CollideError` for a wrong length or a
+ * non-finite coordinate (`vertices[i]`).
  */
 export function updateTriangleMeshVertices(
   mesh: TriangleMesh,
@@ -297,12 +315,19 @@ export function updateTriangleMeshVertices(
     if (!Number.isFinite(vertices[i]))
       invalidValue(`vertices[${Math.floor(i / 3)}]`, vertices[i], "must be finite");
   }
-  mesh.vertices.set(vertices);
+  const v = Float64Array.from(vertices);
   const boxes = new Float64Array(6 * mesh.triangleCount);
-  triangleBoxes(boxes, mesh.vertices, mesh.indices, mesh.triangleCount);
-  refitMeshBvh(mesh.bvh, boxes);
-  classifyActiveEdges(mesh);
-  return mesh;
+  triangleBoxes(boxes, v, mesh.indices, mesh.triangleCount);
+  const bvh: MeshBvh = { ...mesh.bvh, bounds: mesh.bvh.bounds.slice() };
+  refitMeshBvh(bvh, boxes);
+  const next: TriangleMesh = {
+    ...mesh,
+    vertices: v,
+    bvh,
+    activeEdges: new Uint8Array(mesh.triangleCount),
+  };
+  classifyActiveEdges(next);
+  return brandShape(next);
 }
 
 /** Writes the corners of triangle `t` of `mesh` (local frame) into a, b, c. */

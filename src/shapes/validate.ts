@@ -16,7 +16,7 @@ import type { Compound } from "./compound.js";
 import type { ConvexPolyhedron } from "./convex-polyhedron.js";
 import type { HalfSpace } from "./half-space.js";
 import type { Shape } from "./shape.js";
-import { isBrandedShape, isConvexShapeType, SHAPE_TYPE_NAMES, ShapeType } from "./shape.js";
+import { isBrandedShape, isConvexShapeType, ShapeType, shapeTypeName } from "./shape.js";
 import type { TriangleMesh } from "./triangle-mesh.js";
 
 /** Throws unless `x` is a finite number. */
@@ -123,7 +123,11 @@ export function checkShape(field: string, shape: Shape): void {
       const f = `${field}.children[${i}]`;
       checkObject(f, c);
       if (!isConvexShapeType(c.shape?.type)) {
-        invalidValue(`${f}.shape.type`, c.shape?.type, "must be a convex shape");
+        invalidValue(
+          `${f}.shape.type`,
+          shapeTypeName(c.shape?.type),
+          "must be a convex shape (nested compounds are flattened by makeCompound)",
+        );
       }
       checkShape(`${f}.shape`, c.shape);
       checkIsometry(`${f}.pose`, c.pose);
@@ -150,8 +154,7 @@ export function checkShape(field: string, shape: Shape): void {
     return;
   }
   if (!isConvexShapeType(type as number)) {
-    const name = SHAPE_TYPE_NAMES[type as number] ?? "unknown";
-    invalidValue(`${field}.type`, type, `is not supported by the collision world (${name})`);
+    invalidValue(`${field}.type`, type, "is not a known shape type");
   }
   switch (shape.type) {
     case ShapeType.Sphere:
@@ -201,11 +204,7 @@ export function checkShape(field: string, shape: Shape): void {
       const coreType =
         shape.type === ShapeType.RoundedCuboid ? ShapeType.Cuboid : ShapeType.ConvexPolyhedron;
       if (shape.core.type !== coreType) {
-        invalidValue(
-          `${field}.core.type`,
-          shape.core.type,
-          `must be ${SHAPE_TYPE_NAMES[coreType]}`,
-        );
+        invalidValue(`${field}.core.type`, shape.core.type, `must be ${shapeTypeName(coreType)}`);
       }
       checkShape(`${field}.core`, shape.core);
       checkFinite(`${field}.radius`, shape.radius);

@@ -29,9 +29,22 @@ import {
 } from "../query/cast-shapes.js";
 import { aabbShape } from "../shapes/index.js";
 import type { Shape } from "../shapes/shape.js";
+import { shapeTypeName } from "../shapes/shape.js";
 import type { CollisionWorld, QueryFilter } from "./collision-world.js";
 import type { BodyHandle } from "./handles.js";
 import { checkShape, checkWorldPose } from "./validate.js";
+
+/** Options of {@link castShape}: the query filter and whether to skip initial overlaps. */
+export interface ShapeCastOptions extends QueryFilter {
+  /**
+   * Skip the contacts that hold at time 0 (the shape starts touching or inside a body): report
+   * the first contact after separation instead (Box2D #824). Under a straight-line motion a
+   * convex body (or a composite's part) once left is not met again, so such a body or part is
+   * skipped.
+   * @default false
+   */
+  ignoreInitialOverlap?: boolean;
+}
 
 /** A shape-cast hit in the world: the body, the time of impact and the contact at that time. */
 export interface WorldShapeCastHit {
@@ -81,8 +94,10 @@ function copyHit(out: ShapeCastHit, h: ShapeCastHit): void {
  * no rotation), touches within
  * `t ∈ [0, maxToi]`: `{handle, toi, normal, pointA, pointB}` (normal from the shape toward the
  * body, witness points on each, at the time of impact, world frame), written into `out` when
- * given, or null. A body already touching the shape at `pose` gives toi 0. `filter`: `mask`
- * (only bodies whose layer has one of its bits) and `includeSensors` (default true). Ties in
+ * given, or null. A body already touching the shape at `pose` gives toi 0, unless
+ * `filter.ignoreInitialOverlap` (then the first contact after separation, per part of a
+ * composite). `filter`: the {@link QueryFilter} fields (`mask`, `includeSensors`, `exclude`,
+ * `predicate`) and `ignoreInitialOverlap`. Ties in
  * toi go to the lower handle. Allocation free apart from the answer when `out` is omitted.
  * @throws CollideError `invalid_value` for an invalid or unbounded `shape` (a half-space), a
  * bad pose, a non-finite velocity, a `maxToi` that is negative, NaN or infinite, or bad filter bits.
@@ -93,12 +108,16 @@ export function castShape(
   pose: Isometry,
   velocity: Vec3,
   maxToi: number,
-  filter: QueryFilter = {},
+  filter: ShapeCastOptions = {},
   out?: WorldShapeCastHit,
 ): WorldShapeCastHit | null {
   checkShape("shape", shape);
   if (!Number.isFinite(boundingRadius(shape))) {
-    invalidValue("shape.type", shape.type, "must be a bounded shape (not a half-space)");
+    invalidValue(
+      "shape.type",
+      shapeTypeName(shape.type),
+      "must be a bounded shape (not a half-space)",
+    );
   }
   checkWorldPose("pose", pose);
   checkFiniteVector("velocity", velocity);
@@ -125,6 +144,9 @@ export function castShape(
   if (!vec3.isFiniteVec(qMin) || !vec3.isFiniteVec(qMax)) {
     invalidValue("velocity", velocity, "sweeps the shape's AABB out of range");
   }
+  const ignoreInitial = filter?.ignoreInitialOverlap ?? false;
+  if (typeof ignoreInitial !== "boolean")
+    invalidValue("filter.ignoreInitialOverlap", ignoreInitial, "must be a boolean");
   candidates.length = 0;
   world.overlapAabb(qMin, qMax, candidates, filter);
   let bestHandle = 0 as BodyHandle;
@@ -133,7 +155,8 @@ export function castShape(
     const h = candidates[i];
     const body = world.getShape(h);
     world.getPose(h, bodyPose);
-    if (!castShapesInto(hit, shape, pose, velocity, body, bodyPose, ZERO, limit)) continue;
+    if (!castShapesInto(hit, shape, pose, velocity, body, bodyPose, ZERO, limit, ignoreInitial))
+      continue;
     if (bestHandle !== 0 && hit.toi >= best.toi) continue;
     bestHandle = h;
     limit = hit.toi;

@@ -39,7 +39,7 @@
  * longer see it); its touching pairs of the last step are reported as `end` events by the next
  * `step()`, with the removed body's old handle.
  */
-import { type BroadPhase, checkRay } from "../broadphase/broad-phase.js";
+import { type BroadPhase, checkRay, isBroadPhase } from "../broadphase/broad-phase.js";
 import { BruteForceBroadPhase } from "../broadphase/brute-force.js";
 import { DynamicTree } from "../broadphase/dynamic-tree.js";
 import { PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
@@ -52,13 +52,20 @@ import {
   WORLD_MAX_PAIRS,
   WORLD_QUERY_BVH_RAYS_PER_BODY,
 } from "../constants.js";
-import { checkOptionKeys, invalidValue } from "../errors.js";
+import { CollideError, checkOptionKeys, invalidValue } from "../errors.js";
 import * as aabbm from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { intersectsPair, isConvexType } from "../narrowphase/dispatch.js";
+import {
+  type Frustum,
+  type FrustumMode,
+  FrustumTest,
+  frustumIntersectsShapeUnchecked,
+  frustumTestAabb,
+} from "../query/frustum.js";
 import { aabbShape, aabbShapeOfType } from "../shapes/index.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
@@ -100,10 +107,13 @@ export interface CollisionWorldOptions {
    * The broad phase: `"brute"` (all pairs, the oracle), `"sap"` (sweep and prune), `"grid"`
    * (spatial hash) or `"tree"` (dynamic AABB tree). Changes the speed, never the result. The
    * tree is the default because it copes with any mix of sizes; on scenes of similar-sized
-   * bodies the grid was fastest in bench/world.ts.
+   * bodies the grid was fastest in bench/world.ts. A {@link BroadPhase} instance (empty, used by
+   * this world only) may be given instead of a name, such as `createGpuBroadPhase(device)` of
+   * `collide/gpu`: the core never imports the GPU code. A broad phase with `requiresAsync` set
+   * is stepped with {@link CollisionWorld.stepAsync} only.
    * @default "tree"
    */
-  broadphase: WorldBroadPhase;
+  broadphase: WorldBroadPhase | BroadPhase;
   /**
    * Prediction distance, scene units (≥ 0): pairs whose gap is at most this are reported as
    * contacts (with speculative manifold points). 0 reports only touching or overlapping pairs,
@@ -178,12 +188,35 @@ export interface BodyDesc {
   ccd?: boolean;
 }
 
-/** Filter of the world queries. */
+/**
+ * Filter of the world queries (rays, shape casts, box, shape and frustum overlaps), applied to
+ * each candidate body before its exact (narrow-phase) test, as Jolt's body filters and Rapier's
+ * `QueryFilter` do: layer mask, sensors, excluded handles, then the predicate.
+ */
 export interface QueryFilter {
   /** Only bodies whose layer has a bit of this mask are reported. @default 0xffffffff */
   mask?: number;
-  /** Report sensors too. @default true */
+  /** Report sensors too; false excludes them. @default true */
   includeSensors?: boolean;
+  /**
+   * Bodies never reported: one handle (the caster itself), or an array or `Set` of handles.
+   * Stale handles are allowed (they match nothing). @default none
+   */
+  exclude?: BodyHandle | readonly BodyHandle[] | ReadonlySet<BodyHandle>;
+  /**
+   * Called with the handle of each candidate that passed the other filters, before its exact
+   * test; a falsy return drops it. It must not change the world. @default none
+   */
+  predicate?: (handle: BodyHandle) => boolean;
+}
+
+/** Options of {@link CollisionWorld.overlapFrustum}. */
+export interface FrustumQueryOptions extends QueryFilter {
+  /**
+   * `exact` (default): the bodies whose shape shares a point with the frustum; `conservative`:
+   * the bodies whose world AABB the six-plane test keeps (a superset). @default "exact"
+   */
+  mode?: FrustumMode;
 }
 
 /** Options of the world ray casts. */
@@ -193,6 +226,11 @@ export interface RayCastOptions extends QueryFilter {
    * through the body's boundary (as `castRayShape`'s `solid`). @default true
    */
   solid?: boolean;
+  /**
+   * Ignore the bodies the ray starts inside until it leaves them: a ray from inside a solid
+   * reports its exit (Box2D's "start inside, want the exit"), as `solid: false`. @default false
+   */
+  ignoreInitialOverlap?: boolean;
 }
 
 /** A ray hit in the world: the body, the time of impact, the point and the surface normal. */
@@ -274,7 +312,16 @@ function insertSorted(a: number[], v: number): void {
   a[i] = v;
 }
 
-function makeBroadPhase(name: WorldBroadPhase, margin: number): BroadPhase {
+function makeBroadPhase(name: WorldBroadPhase | BroadPhase, margin: number): BroadPhase {
+  if (typeof name === "object" && name !== null) {
+    if (!isBroadPhase(name)) {
+      return invalidValue("options.broadphase", name, "must be a broad-phase name or a BroadPhase");
+    }
+    if (name.size !== 0) {
+      return invalidValue("options.broadphase", name.size, "must be an empty BroadPhase (size 0)");
+    }
+    return name;
+  }
   switch (name) {
     case "brute":
       return new BruteForceBroadPhase();
@@ -285,7 +332,11 @@ function makeBroadPhase(name: WorldBroadPhase, margin: number): BroadPhase {
     case "tree":
       return new DynamicTree({ margin });
   }
-  return invalidValue("options.broadphase", name, 'must be "brute", "sap", "grid" or "tree"');
+  return invalidValue(
+    "options.broadphase",
+    name,
+    'must be "brute", "sap", "grid", "tree" or a BroadPhase instance',
+  );
 }
 
 /**
@@ -314,6 +365,8 @@ export class CollisionWorld {
   private readonly bodies: BodyStore;
   private readonly bp: BroadPhase;
   private readonly pairs = new PairSet(256);
+  /** True while a {@link stepAsync} awaits its broad phase: bodies may not change meanwhile. */
+  private stepping = false;
   /** Slots of unbounded bodies (half-spaces), ascending: outside the broad phase. */
   private readonly unbounded: number[] = [];
   private readonly cache = new ContactCache();
@@ -345,6 +398,13 @@ export class CollisionWorld {
   // Query state, read by the visitors below (bound once, so queries do not allocate closures).
   private qMask = DEFAULT_MASK;
   private qSensors = true;
+  /** The query's excluded handle (−1: none), handle list or set, and predicate. */
+  private qExcludeOne = -1;
+  private qExcludeList: readonly number[] | null = null;
+  private qExcludeSet: ReadonlySet<number> | null = null;
+  private qPredicate: ((handle: BodyHandle) => boolean) | null = null;
+  private qFrustum: Frustum | null = null;
+  private qFrustumExact = true;
   private qSolid = true;
   private qOrigin: Vec3 = vec3.create();
   private qDir: Vec3 = vec3.create();
@@ -368,6 +428,7 @@ export class CollisionWorld {
   private readonly rayVisitor: (id: number, toi: number) => unknown;
   private readonly aabbVisitor: (id: number) => unknown;
   private readonly shapeVisitor: (id: number) => unknown;
+  private readonly frustumVisitor: (id: number) => unknown;
 
   /** A new, empty world; `options` overrides {@link defaultCollisionWorldOptions}. */
   constructor(options: Partial<CollisionWorldOptions> = {}) {
@@ -406,6 +467,7 @@ export class CollisionWorld {
     this.rayVisitor = (id, toi) => this.visitRay(id, toi);
     this.aabbVisitor = (id) => this.visitAabb(id);
     this.shapeVisitor = (id) => this.visitShape(id);
+    this.frustumVisitor = (id) => this.visitFrustum(id);
   }
 
   /** Number of live bodies. */
@@ -421,6 +483,7 @@ export class CollisionWorld {
    * or `ccd`.
    */
   addBody(desc: BodyDesc): BodyHandle {
+    this.checkNotStepping();
     if (desc === null || typeof desc !== "object" || Array.isArray(desc)) {
       invalidValue("body", desc, "must be an object");
     }
@@ -479,6 +542,7 @@ export class CollisionWorld {
    * a pose whose AABB is not finite.
    */
   setPose(handle: BodyHandle, pose: Isometry): void {
+    this.checkNotStepping();
     const slot = this.requireSlot("handle", handle);
     checkWorldPose("pose", pose);
     const b = this.bodies;
@@ -507,6 +571,7 @@ export class CollisionWorld {
    * `CollideError` for a stale or unknown handle (so a double removal is an error).
    */
   removeBody(handle: BodyHandle): void {
+    this.checkNotStepping();
     const slot = this.requireSlot("handle", handle);
     const u = this.unbounded.indexOf(slot);
     if (u >= 0) this.unbounded.splice(u, 1);
@@ -585,9 +650,60 @@ export class CollisionWorld {
    * {@link readContact}, {@link impacts} and {@link stats}.
    */
   step(): void {
+    this.checkNotStepping();
+    if (this.bp.requiresAsync === true) {
+      throw new CollideError(
+        "invalid_value",
+        "options.broadphase",
+        "gpu",
+        "this world's broad phase runs on the GPU, whose results arrive asynchronously: use `await world.stepAsync()` instead of `world.step()`",
+      );
+    }
+    const t0 = this.options.profile ? performance.now() : 0;
+    this.finishStep(this.bp.computePairs(this.pairs), t0);
+  }
+
+  /**
+   * Runs one collision step like {@link step}, awaiting the broad phase when it is asynchronous
+   * (a GPU broad phase of `collide/gpu`); on every other broad phase it is `step()` in a promise.
+   * The pairs, contacts and events are those `step()` gives. The world's bodies may not change
+   * (`addBody`, `setPose`, `removeBody` throw `CollideError`) until the promise settles. When the
+   * broad phase rejects (a lost GPU device, a device limit), the promise rejects with its
+   * `CollideError` and the world is left as it was before the step.
+   */
+  async stepAsync(): Promise<void> {
+    this.checkNotStepping();
+    const bp = this.bp;
+    const t0 = this.options.profile ? performance.now() : 0;
+    if (bp.computePairsAsync === undefined) {
+      this.finishStep(bp.computePairs(this.pairs), t0);
+      return;
+    }
+    this.stepping = true;
+    let pairs: PairSet;
+    try {
+      pairs = await bp.computePairsAsync(this.pairs);
+    } finally {
+      this.stepping = false;
+    }
+    this.finishStep(pairs, t0);
+  }
+
+  /** Throws while a {@link stepAsync} is in flight (its pairs are for the bodies as they were). */
+  private checkNotStepping(): void {
+    if (this.stepping) {
+      throw new CollideError(
+        "invalid_value",
+        "world",
+        "stepAsync",
+        "world is in the middle of stepAsync(): await it before stepping again or changing bodies",
+      );
+    }
+  }
+
+  /** The step after the broad phase: filter, narrow phase, contact cache, CCD, stats. */
+  private finishStep(pairs: PairSet, t0: number): void {
     const profile = this.options.profile;
-    const t0 = profile ? performance.now() : 0;
-    const pairs = this.bp.computePairs(this.pairs);
     if (this.unbounded.length > 0) this.addUnboundedPairs(pairs);
     if (pairs.size > this.options.maxPairs) {
       invalidValue(
@@ -874,6 +990,55 @@ export class CollisionWorld {
     return out;
   }
 
+  /**
+   * The bodies that share a point with the view frustum `frustum` (src/query/frustum.ts), in
+   * ascending handle order, appended to `out`. The broad phase's box query over the frustum's
+   * AABB gives the candidates; each body's world AABB is culled by the plane–corner test
+   * (Ericson 2005, §5.2.3), and in `exact` mode (default) a body the planes keep is confirmed
+   * by an exact test of its shape against the frustum polytope. `options`: the
+   * {@link QueryFilter} fields and `mode`. Throws `CollideError` for a bad frustum, mode or filter.
+   */
+  overlapFrustum(
+    frustum: Frustum,
+    options: FrustumQueryOptions = {},
+    out: BodyHandle[] = [],
+  ): BodyHandle[] {
+    if (
+      frustum === null ||
+      typeof frustum !== "object" ||
+      !(frustum.planes instanceof Float64Array) ||
+      frustum.planes.length !== 24 ||
+      frustum.hull == null
+    ) {
+      invalidValue(
+        "frustum",
+        frustum,
+        "must be a frustum made by makeFrustum or makeFrustumFromMatrix",
+      );
+    }
+    if (options === null || typeof options !== "object")
+      invalidValue("options", options, "must be an object");
+    const mode = options.mode ?? "exact";
+    if (mode !== "exact" && mode !== "conservative")
+      invalidValue("options.mode", mode, 'must be "exact" or "conservative"');
+    if (!Array.isArray(out)) invalidValue("out", out, "must be an array");
+    this.beginFilter(options);
+    this.qFrustum = frustum;
+    this.qFrustumExact = mode === "exact";
+    vec3.copy(this.qMin, frustum.min);
+    vec3.copy(this.qMax, frustum.max);
+    this.qOut = out;
+    const start = out.length;
+    try {
+      this.queryStructure().queryAabb(this.qMin, this.qMax, this.frustumVisitor);
+      for (const u of this.unbounded) this.visitFrustum(u);
+    } finally {
+      this.qFrustum = null;
+    }
+    sortTail(out, start);
+    return out;
+  }
+
   // ---------------------------------------------------------------------------------------------
 
   /**
@@ -1045,17 +1210,49 @@ export class CollisionWorld {
   }
 
   private beginFilter(filter: QueryFilter): void {
+    if (filter === null || typeof filter !== "object")
+      invalidValue("filter", filter, "must be an object");
     const mask = filter.mask ?? DEFAULT_MASK;
     checkFilterBits("filter.mask", mask);
+    const sensors = filter.includeSensors ?? true;
+    if (typeof sensors !== "boolean")
+      invalidValue("filter.includeSensors", sensors, "must be a boolean");
+    const predicate = filter.predicate ?? null;
+    if (predicate !== null && typeof predicate !== "function")
+      invalidValue("filter.predicate", predicate, "must be a function (handle) => boolean");
+    this.qExcludeOne = -1;
+    this.qExcludeList = null;
+    this.qExcludeSet = null;
+    const ex = filter.exclude;
+    if (typeof ex === "number") {
+      checkHandleValue("filter.exclude", ex);
+      this.qExcludeOne = ex;
+    } else if (Array.isArray(ex)) {
+      for (let i = 0; i < ex.length; i++) checkHandleValue(`filter.exclude[${i}]`, ex[i]);
+      this.qExcludeList = ex;
+    } else if (ex instanceof Set) {
+      for (const h of ex) checkHandleValue("filter.exclude", h);
+      this.qExcludeSet = ex;
+    } else if (ex !== undefined) {
+      invalidValue("filter.exclude", ex, "must be a body handle or an array or Set of handles");
+    }
     this.qMask = mask;
-    this.qSensors = filter.includeSensors ?? true;
+    this.qSensors = sensors;
+    this.qPredicate = predicate;
   }
 
   private passes(slot: number): boolean {
     const b = this.bodies;
-    return (
-      (b.layer[slot] & this.qMask) !== 0 && (this.qSensors || (b.flags[slot] & FLAG_SENSOR) === 0)
-    );
+    if ((b.layer[slot] & this.qMask) === 0) return false;
+    if (!this.qSensors && (b.flags[slot] & FLAG_SENSOR) !== 0) return false;
+    if (this.qExcludeOne < 0 && this.qExcludeList === null && this.qExcludeSet === null) {
+      if (this.qPredicate === null) return true;
+    }
+    const h = packHandle(slot, b.generation[slot]);
+    if (h === this.qExcludeOne) return false;
+    if (this.qExcludeList !== null && this.qExcludeList.includes(h)) return false;
+    if (this.qExcludeSet?.has(h)) return false;
+    return this.qPredicate === null || Boolean(this.qPredicate(h));
   }
 
   private beginRay(
@@ -1069,7 +1266,10 @@ export class CollisionWorld {
     checkRay(origin, dir, maxToi);
     if (dir.x === 0 && dir.y === 0 && dir.z === 0) invalidValue("dir", dir, "must not be zero");
     this.beginFilter(options);
-    this.qSolid = options.solid ?? true;
+    const ignoreInitial = options.ignoreInitialOverlap ?? false;
+    if (typeof ignoreInitial !== "boolean")
+      invalidValue("options.ignoreInitialOverlap", ignoreInitial, "must be a boolean");
+    this.qSolid = ignoreInitial ? false : (options.solid ?? true);
     this.qCaster = caster;
     this.qOrigin = origin;
     this.qDir = dir;
@@ -1150,6 +1350,25 @@ export class CollisionWorld {
     return undefined;
   }
 
+  private visitFrustum(slot: number): unknown {
+    if (!this.passes(slot)) return undefined;
+    const f = this.qFrustum as Frustum;
+    const a = this.bodies.aabb;
+    const k = 6 * slot;
+    vec3.set(frustumBoxMin, a[k], a[k + 1], a[k + 2]);
+    vec3.set(frustumBoxMax, a[k + 3], a[k + 4], a[k + 5]);
+    const test = frustumTestAabb(f, frustumBoxMin, frustumBoxMax, "conservative");
+    if (test === FrustumTest.Outside) return undefined;
+    if (test === FrustumTest.Intersects && this.qFrustumExact) {
+      this.bodies.readPose(poseB, slot);
+      if (!frustumIntersectsShapeUnchecked(f, this.bodies.shapes[slot] as Shape, poseB)) {
+        return undefined;
+      }
+    }
+    this.qOut.push(packHandle(slot, this.bodies.generation[slot]));
+    return undefined;
+  }
+
   private visitShape(slot: number): unknown {
     if (!this.passes(slot) || !this.overlapsQueryBox(slot)) return undefined;
     this.bodies.readPose(poseB, slot);
@@ -1159,6 +1378,15 @@ export class CollisionWorld {
     }
     return undefined;
   }
+}
+
+const frustumBoxMin = vec3.create();
+const frustumBoxMax = vec3.create();
+
+/** Throws `CollideError` naming `field` unless `h` is a handle-shaped integer ≥ 0. */
+function checkHandleValue(field: string, h: unknown): void {
+  if (typeof h !== "number" || !Number.isSafeInteger(h) || h < 0)
+    invalidValue(field, h, "must be a body handle (an integer ≥ 0)");
 }
 
 /** Sorts `a[start ..]` ascending in place (numbers). */

@@ -4,13 +4,19 @@
  * AABB and shape overlap) through the broad phase.
  */
 
-export { castShape, makeWorldShapeCastHit, type WorldShapeCastHit } from "./cast-shape.js";
+export {
+  castShape,
+  makeWorldShapeCastHit,
+  type ShapeCastOptions,
+  type WorldShapeCastHit,
+} from "./cast-shape.js";
 export { ImpactList, makeWorldImpact, type WorldImpact } from "./ccd.js";
 export {
   type BodyDesc,
   CollisionWorld,
   type CollisionWorldOptions,
   defaultCollisionWorldOptions,
+  type FrustumQueryOptions,
   type QueryFilter,
   type RayCastOptions,
   type RayShapeCaster,

@@ -55,9 +55,11 @@ describe("makeTriangleMesh", () => {
     expect(m.closed).toBe(false);
     expect(Number.isFinite(windingNumberTriangleMesh(m, { x: 0, y: 0, z: 0 }))).toBe(true);
     expect(Number.isFinite(windingNumberTriangleMesh(m, { x: 0.5, y: 0, z: 0 }))).toBe(true);
-    const empty = makeTriangleMesh([], []);
-    expect(empty.triangleCount).toBe(0);
-    expect(containsPointTriangleMesh(empty, { x: 0, y: 0, z: 0 })).toBe(false);
+    // An empty mesh is refused (issue 16: it answered "no contact"), naming the field.
+    expect(() => makeTriangleMesh([], [])).toThrow(/^vertices must hold at least one vertex/);
+    expect(() => makeTriangleMesh([0, 0, 0], [], "a")).toThrow(
+      /^a\.indices must hold at least one triangle/,
+    );
   });
 
   it("classifies active edges: boundary and ridges active, coplanar seams inactive", () => {
@@ -141,8 +143,14 @@ describe("updateTriangleMeshVertices", () => {
     const g = flatGrid(1, 1);
     const v = Float64Array.from(g.vertices);
     v[2] = 0.5; // lift a corner: the shared diagonal becomes a ridge or a valley
-    updateTriangleMeshVertices(g, v);
-    expect(g.bvh.bounds[5]).toBe(0.5);
+    const moved = updateTriangleMeshVertices(g, v);
+    expect(moved.bvh.bounds[5]).toBe(0.5);
+    expect(moved.vertices[2]).toBe(0.5);
+    // A changed shape is a new shape: the original is untouched.
+    expect(moved).not.toBe(g);
+    expect(g.vertices[2]).toBe(0);
+    expect(g.bvh.bounds[5]).toBe(0);
+    expect(Object.isFrozen(moved)).toBe(true);
     expect(() => updateTriangleMeshVertices(g, [0, 0, 0])).toThrow(CollideError);
   });
 });

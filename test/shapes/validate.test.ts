@@ -108,7 +108,7 @@ describe("checkShape in src/shapes/validate.ts", () => {
         "s.offset",
         "s.offset must be a finite number (got NaN)",
       ],
-      [{ type: 42 }, "s.type", "s.type is not supported by the collision world (unknown) (got 42)"],
+      [{ type: 42 }, "s.type", "s.type is not a known shape type (got 42)"],
       [null, "s", "s must be an object (got null)"],
       [
         { type: ShapeType.Compound, children: [] },

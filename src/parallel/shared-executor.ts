@@ -1,0 +1,428 @@
+/**
+ * `SharedMemoryExecutor`: the part of a parallel executor of the collision world's narrow phase
+ * that is the same on every platform; `WorkerExecutor` of `collide/parallel`
+ * (src/parallel/executor.ts, Node's `worker_threads`) and of `collide/parallel/browser`
+ * (src/parallel/browser.ts, Web Workers) extend it with how they start, message, wake and stop
+ * their workers.
+ *
+ * Per step the calling thread copies the filtered pairs, the poses and the flag bytes into
+ * shared buffers, sends the shapes the workers have not seen yet (structured clone, once per
+ * shape object), wakes the workers and then works on the job itself; every thread takes blocks
+ * of pairs from a shared counter (dynamic load balancing) and writes each block's records into
+ * the block's own region, so the blocks read in order give exactly the single-threaded records
+ * (src/parallel/protocol.ts). Every thread runs the same `narrowPair` code
+ * (src/world/narrow-pair.ts) on the same doubles, so contacts are bitwise identical to a
+ * single-threaded step. Between its own blocks the calling thread hands every finished block,
+ * in order, to the world's sink, so the world merges contacts into its cache while the workers
+ * still compute (the merge is serial work; overlapped, it no longer adds to the step). Small
+ * jobs (fewer pairs than {@link WorkerExecutorOptions.minPairs}) run on the calling thread
+ * alone. A block that a failed worker left unfinished (or that threw on the calling thread) is
+ * computed again on the calling thread, in order, so the error thrown is the one a
+ * single-threaded step throws.
+ *
+ * Shapes are identified by object identity: a slot whose shape object changed since the last
+ * step is re-sent. Treat shapes as immutable, as the world asks.
+ *
+ * The calling thread waits for the workers' last blocks with `Atomics.wait` where the platform
+ * lets it block (Node, a Web Worker) and by polling `Atomics.load` where it does not (a
+ * browser's main thread); either way the wait is short, since the caller works on blocks until
+ * none is left to take.
+ */
+import { checkOptionKeys, invalidValue } from "../errors.js";
+import type { Shape } from "../shapes/shape.js";
+import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "../world/executor.js";
+import { NARROW_RECORD_STRIDE } from "../world/narrow-pair.js";
+import { runBlock, runBlocks } from "./blocks.js";
+import {
+  CTRL_DONE,
+  CTRL_ERROR,
+  CTRL_NEXT_BLOCK,
+  CTRL_PAIR_COUNT,
+  CTRL_READY,
+  CTRL_SLOTS,
+  PARALLEL_BLOCK_PAIRS,
+  PARALLEL_JOB_TIMEOUT_MS,
+  type SharedBuffers,
+  type WorkerMessage,
+} from "./protocol.js";
+
+/** Settings of a `WorkerExecutor` (Node or browser). */
+export interface WorkerExecutorOptions {
+  /**
+   * Threads, the calling thread included (an integer ≥ 1; 1 runs everything on the caller).
+   * @default 2
+   */
+  threads: number;
+  /**
+   * Jobs with fewer filtered pairs than this run on the calling thread alone (waking the
+   * workers costs tens of microseconds). @default 2048 pairs
+   */
+  minPairs: number;
+}
+
+/** The default {@link WorkerExecutorOptions}. */
+export function defaultWorkerExecutorOptions(): WorkerExecutorOptions {
+  return { threads: 2, minPairs: 4 * PARALLEL_BLOCK_PAIRS };
+}
+
+/** Polling period of the waits of the calling thread and of `ready()`, milliseconds. */
+export const WORKER_POLL_MS = 5;
+
+/** True when `a` lives in a `SharedArrayBuffer` (workers can read it in place). */
+function isShared(a: ArrayBufferView): boolean {
+  return typeof SharedArrayBuffer === "function" && a.buffer instanceof SharedArrayBuffer;
+}
+
+/** Rounds `n` up to a power of two (at least `min`). */
+function capacityFor(n: number, min: number): number {
+  let c = min;
+  while (c < n) c *= 2;
+  return c;
+}
+
+/** Whether this thread may block in `Atomics.wait` (a browser's main thread may not). */
+let canBlock: boolean | null = null;
+
+/**
+ * Waits until `a[index]` is no longer `value` or `ms` milliseconds have passed: `Atomics.wait`
+ * where the thread may block, else a polling loop on `Atomics.load`.
+ */
+function waitWhileEqual(a: Int32Array, index: number, value: number, ms: number): void {
+  if (canBlock === null) {
+    try {
+      Atomics.wait(a, index, value ^ 1, 0);
+      canBlock = true;
+    } catch {
+      canBlock = false;
+    }
+  }
+  if (canBlock) {
+    Atomics.wait(a, index, value, ms);
+    return;
+  }
+  const t0 = performance.now();
+  while (Atomics.load(a, index) === value && performance.now() - t0 < ms) {
+    // Spin: the main thread of a page cannot block.
+  }
+}
+
+/**
+ * The platform-independent part of a parallel executor of the collision world's narrow phase
+ * over shared memory (see the module docs): the job buffers, the shape sync, the block queue
+ * run on the calling thread and the ordered merge. A subclass starts the workers (Node's
+ * `worker_threads` in src/parallel/executor.ts, Web Workers in src/parallel/browser.ts), posts
+ * {@link WorkerMessage}s to them and wakes them for a job.
+ */
+export abstract class SharedMemoryExecutor implements StepExecutor {
+  /** Threads, the calling thread included. */
+  readonly threads: number;
+  private readonly minPairs: number;
+  /** Number of worker threads started (`threads − 1`). */
+  protected workerCount = 0;
+  /** The shared control array (slots of src/parallel/protocol.ts). */
+  protected readonly control = new Int32Array(new SharedArrayBuffer(4 * CTRL_SLOTS));
+  /** The job's parameters (Float64: prediction). */
+  protected readonly params = new Float64Array(new SharedArrayBuffer(8));
+  private pairs: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  private pose: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  private flags: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
+  private out: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  private blockLengths: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  private buffersChanged = true;
+  private readonly shapeIds = new WeakMap<Shape, number>();
+  private nextShapeId = 0;
+  private knownShapes: (Shape | undefined)[] = [];
+  private readonly newIds: number[] = [];
+  private readonly newShapes: Shape[] = [];
+  private readonly slotChanges: number[] = [];
+  /** True once {@link dispose} has run. */
+  protected disposed = false;
+  /** The first error a worker reported (it failed to start or crashed), else null. */
+  protected failure: unknown = null;
+  // The job being run (set for the duration of runNarrowPhase).
+  private job: NarrowPhaseInput | null = null;
+  private sink: NarrowPhaseSink | null = null;
+  private jobPairs: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  private jobPose: Float64Array<ArrayBufferLike> = new Float64Array(0);
+  private jobFlags: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
+  private nextMerge = 0;
+  private blockTotal = 0;
+  /**
+   * The last job's blocks of {@link PARALLEL_BLOCK_PAIRS} pairs: in all, and run by the calling
+   * thread (the rest ran on the workers).
+   */
+  readonly lastJob = { blocks: 0, callerBlocks: 0 };
+  private readonly mergeReadyBound = (): void => this.mergeReady();
+  // The shapes array and version of the last shape sync.
+  private syncedShapes: readonly (Shape | undefined)[] | null = null;
+  private syncedVersion = -1;
+  // The buffers the workers were last sent.
+  private sentPairs: ArrayBufferLike | null = null;
+  private sentPose: ArrayBufferLike | null = null;
+  private sentFlags: ArrayBufferLike | null = null;
+
+  /**
+   * Checks `options` (overriding {@link defaultWorkerExecutorOptions}); the subclass then starts
+   * `threads − 1` workers. Throws `CollideError` for `threads` not an integer in [1, 64] or a
+   * negative `minPairs`.
+   */
+  protected constructor(options: Partial<WorkerExecutorOptions>) {
+    const defaults = defaultWorkerExecutorOptions();
+    checkOptionKeys(options, defaults);
+    const o = { ...defaults, ...options };
+    if (!(Number.isInteger(o.threads) && o.threads >= 1 && o.threads <= 64)) {
+      invalidValue("options.threads", o.threads, "must be an integer in [1, 64]");
+    }
+    if (!(typeof o.minPairs === "number" && o.minPairs >= 0)) {
+      invalidValue("options.minPairs", o.minPairs, "must be a number >= 0");
+    }
+    this.threads = o.threads;
+    this.minPairs = o.minPairs;
+  }
+
+  /** Sends `m` to every worker, in order with the other messages. */
+  protected abstract post(m: WorkerMessage): void;
+
+  /** Wakes the workers for the job just written to the control array. */
+  protected abstract wake(): void;
+
+  /**
+   * Runs the narrow phase of `input` over the threads (see the module docs), handing the
+   * records to `sink` block by block in order. Throws `CollideError` after {@link dispose}, and
+   * whatever a single-threaded step throws (e.g. `unsupported_pair`).
+   */
+  runNarrowPhase(input: NarrowPhaseInput, sink: NarrowPhaseSink): void {
+    if (this.disposed) invalidValue("executor", "disposed", "has been disposed");
+    const n = input.pairCount;
+    this.reserve(input);
+    const control = this.control;
+    this.job = input;
+    this.sink = sink;
+    this.nextMerge = 0;
+    this.blockTotal = Math.ceil(n / PARALLEL_BLOCK_PAIRS);
+    this.lastJob.blocks = this.blockTotal;
+    this.lastJob.callerBlocks = this.blockTotal;
+    // −1 = not finished yet: mergeReady stops at the first such block.
+    this.blockLengths.fill(-1, 0, this.blockTotal);
+    try {
+      // Until every worker has started (a fraction of a second after construction), run alone:
+      // the result is the same.
+      const ready = Atomics.load(control, CTRL_READY) >= this.workerCount;
+      if (this.workerCount === 0 || n < this.minPairs || !ready) {
+        this.jobPairs = input.pairs;
+        this.jobPose = input.pose;
+        this.jobFlags = input.flags;
+        for (let blk = 0; blk < this.blockTotal; blk++) {
+          this.runBlockHere(blk);
+          this.mergeReady();
+        }
+        return;
+      }
+      // Arrays already in shared memory (the world allocates them so when it has an executor)
+      // are read in place by the workers; others are copied into the executor's buffers.
+      if (isShared(input.pairs)) this.jobPairs = input.pairs;
+      else {
+        this.pairs.set(input.pairs.subarray(0, n));
+        this.jobPairs = this.pairs;
+      }
+      if (isShared(input.pose)) this.jobPose = input.pose;
+      else {
+        this.pose.set(input.pose.subarray(0, 7 * input.slotCount));
+        this.jobPose = this.pose;
+      }
+      if (isShared(input.flags)) this.jobFlags = input.flags;
+      else {
+        this.flags.set(input.flags.subarray(0, input.slotCount));
+        this.jobFlags = this.flags;
+      }
+      this.shareBuffers();
+      this.syncShapes(input);
+      this.params[0] = input.prediction;
+      control[CTRL_PAIR_COUNT] = n;
+      control[CTRL_NEXT_BLOCK] = 0;
+      control[CTRL_DONE] = 0;
+      control[CTRL_ERROR] = 0;
+      this.wake();
+      try {
+        this.lastJob.callerBlocks = runBlocks(
+          control,
+          this.jobPairs,
+          n,
+          this.jobPose,
+          this.jobFlags,
+          input.shapes,
+          input.prediction,
+          this.out,
+          this.blockLengths,
+          this.mergeReadyBound,
+        );
+      } catch {
+        // The block left unfinished (length −1) is run again below, in order, and rethrows.
+      }
+      this.finishMerge();
+    } finally {
+      this.job = null;
+      this.sink = null;
+    }
+  }
+
+  /** Runs block `b` of the current job on this thread. */
+  private runBlockHere(b: number): void {
+    const input = this.job as NarrowPhaseInput;
+    runBlock(
+      b,
+      this.jobPairs,
+      input.pairCount,
+      this.jobPose,
+      this.jobFlags,
+      input.shapes,
+      input.prediction,
+      this.out,
+      this.blockLengths,
+    );
+  }
+
+  /** Hands every finished block from `nextMerge` on, in order, to the sink. */
+  private mergeReady(): void {
+    const lengths = this.blockLengths;
+    const sink = this.sink as NarrowPhaseSink;
+    while (this.nextMerge < this.blockTotal) {
+      const len = Atomics.load(lengths, this.nextMerge);
+      if (len < 0) return;
+      sink(this.out, this.nextMerge * PARALLEL_BLOCK_PAIRS * NARROW_RECORD_STRIDE, len);
+      this.nextMerge++;
+    }
+  }
+
+  /**
+   * Merges the remaining blocks in order, waiting for the workers' blocks. Once every worker
+   * has left the job, a block still unfinished (its worker failed, or it threw here) is run on
+   * this thread, so an error surfaces in pair order, as on one thread.
+   */
+  private finishMerge(): void {
+    const control = this.control;
+    const workers = this.workerCount;
+    const t0 = Date.now();
+    for (;;) {
+      this.mergeReady();
+      if (this.nextMerge < this.blockTotal) {
+        if (Atomics.load(control, CTRL_DONE) >= workers) this.runBlockHere(this.nextMerge);
+        else waitWhileEqual(this.blockLengths, this.nextMerge, -1, WORKER_POLL_MS);
+      } else {
+        // Every worker leaves the job before the next one starts.
+        const d = Atomics.load(control, CTRL_DONE);
+        if (d >= workers) return;
+        waitWhileEqual(control, CTRL_DONE, d, WORKER_POLL_MS);
+      }
+      if (Date.now() - t0 > PARALLEL_JOB_TIMEOUT_MS) {
+        invalidValue("executor", this.threads, "a worker thread stopped answering");
+      }
+    }
+  }
+
+  /**
+   * Resolves once every worker has started (until then steps run on the calling thread alone,
+   * with the same results). Rejects with the worker's error if one failed to start, or after
+   * `timeoutMs` milliseconds.
+   */
+  async ready(timeoutMs = PARALLEL_JOB_TIMEOUT_MS): Promise<void> {
+    const t0 = Date.now();
+    while (Atomics.load(this.control, CTRL_READY) < this.workerCount) {
+      if (this.failure !== null) throw this.failure;
+      if (Date.now() - t0 > timeoutMs) {
+        invalidValue("executor", this.threads, "its worker threads did not start in time");
+      }
+      await new Promise((r) => setTimeout(r, WORKER_POLL_MS));
+    }
+  }
+
+  /** Stops and terminates the workers (idempotent). The executor cannot be used afterwards. */
+  abstract dispose(): Promise<void>;
+
+  /**
+   * Grows the shared buffers to hold the job's pairs and records, and copies of its poses and
+   * flags when those are not already shared.
+   */
+  private reserve(input: NarrowPhaseInput): void {
+    const pairs = input.pairCount;
+    const slots = input.slotCount;
+    const blocks = Math.ceil(pairs / PARALLEL_BLOCK_PAIRS);
+    if (blocks * PARALLEL_BLOCK_PAIRS > this.pairs.length) {
+      const cap = capacityFor(blocks * PARALLEL_BLOCK_PAIRS, PARALLEL_BLOCK_PAIRS);
+      this.pairs = new Float64Array(new SharedArrayBuffer(8 * cap));
+      this.out = new Float64Array(new SharedArrayBuffer(8 * cap * NARROW_RECORD_STRIDE));
+      this.blockLengths = new Int32Array(new SharedArrayBuffer(4 * (cap / PARALLEL_BLOCK_PAIRS)));
+      this.buffersChanged = true;
+    }
+    if (slots > this.flags.length && !(isShared(input.pose) && isShared(input.flags))) {
+      const cap = capacityFor(slots, 64);
+      this.pose = new Float64Array(new SharedArrayBuffer(8 * 7 * cap));
+      this.flags = new Uint8Array(new SharedArrayBuffer(cap));
+      this.buffersChanged = true;
+    }
+  }
+
+  /** Sends the workers the job's buffers when any of them changed since the last job. */
+  private shareBuffers(): void {
+    const pairs = this.jobPairs.buffer;
+    const pose = this.jobPose.buffer;
+    const flags = this.jobFlags.buffer;
+    if (
+      !this.buffersChanged &&
+      pairs === this.sentPairs &&
+      pose === this.sentPose &&
+      flags === this.sentFlags
+    ) {
+      return;
+    }
+    this.sentPairs = pairs;
+    this.sentPose = pose;
+    this.sentFlags = flags;
+    this.buffersChanged = false;
+    const buffers: SharedBuffers = {
+      pairs: pairs as SharedArrayBuffer,
+      pose: pose as SharedArrayBuffer,
+      flags: flags as SharedArrayBuffer,
+      out: this.out.buffer as unknown as SharedArrayBuffer,
+      blockLength: this.blockLengths.buffer as unknown as SharedArrayBuffer,
+    };
+    this.post({ type: "buffers", buffers });
+  }
+
+  /** Sends the workers the slots whose shape object changed since the last job. */
+  private syncShapes(input: NarrowPhaseInput): void {
+    const { shapes, slotCount } = input;
+    // Nothing to look for when the same world's shapes have not changed since the last job.
+    if (shapes === this.syncedShapes && input.shapesVersion === this.syncedVersion) return;
+    this.syncedShapes = shapes;
+    this.syncedVersion = input.shapesVersion;
+    const known = this.knownShapes;
+    const changes = this.slotChanges;
+    for (let s = 0; s < slotCount; s++) {
+      const shape = shapes[s];
+      if (shape === known[s]) continue;
+      known[s] = shape;
+      let id = -1;
+      if (shape !== undefined) {
+        const had = this.shapeIds.get(shape);
+        if (had === undefined) {
+          id = this.nextShapeId++;
+          this.shapeIds.set(shape, id);
+          this.newIds.push(id);
+          this.newShapes.push(shape);
+        } else id = had;
+      }
+      changes.push(s, id);
+    }
+    if (changes.length === 0) return;
+    this.post({
+      type: "shapes",
+      ids: this.newIds.slice(),
+      shapes: this.newShapes.slice(),
+      slots: changes.slice(),
+    });
+    this.newIds.length = 0;
+    this.newShapes.length = 0;
+    changes.length = 0;
+  }
+}

@@ -1,0 +1,410 @@
+/**
+ * View frustums: the six-plane culling tests for bounding spheres and AABBs, and exact
+ * "does this shape share a point with the frustum" answers.
+ *
+ * A frustum is a convex polytope (a truncated pyramid): six planes, each kept as n·p ≤ d with
+ * an outward unit normal (the half-space convention of src/shapes/half-space.ts), and its eight
+ * corners. It is made from a camera — position, orientation, vertical field of view, aspect,
+ * near and far distances; the camera looks along its local −z with +y up, as three.js and
+ * OpenGL do — or from a clip-from-world matrix (projection × view, column-major as three.js's
+ * `Matrix4.elements`, OpenGL clip space −w ≤ x, y, z ≤ w), whose planes are the sums and
+ * differences of its rows (Gribb & Hartmann 2001) and whose corners are the unprojected corners
+ * of the clip cube.
+ *
+ * Culling modes. `conservative` is the classic six-plane test: a sphere is out when its centre
+ * is more than r outside one plane; an AABB is out when its corner nearest the inside of one
+ * plane (its "negative vertex") is outside it — the plane–corner test (Ericson 2005, §5.2.3; the
+ * n-/p-vertex form of Greene 1994). It never drops a visible volume but keeps some invisible
+ * ones near the frustum's edges and corners. `exact` settles those by an exact convex test
+ * against the frustum as a convex polyhedron (GJK/SAT through the narrow phase's dispatch),
+ * so it reports exactly the volumes that share a point with the frustum.
+ */
+
+import { CollideError, invalidValue } from "../errors.js";
+import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
+import type { Quat } from "../math/quat.js";
+import * as quat from "../math/quat.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import { intersectsPair } from "../narrowphase/dispatch.js";
+import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
+import { makeConvexPolyhedron } from "../shapes/convex-polyhedron.js";
+import type { Cuboid } from "../shapes/cuboid.js";
+import type { Shape } from "../shapes/shape.js";
+import { ShapeType } from "../shapes/shape.js";
+import type { Sphere } from "../shapes/sphere.js";
+import { checkUnitQuat, checkVec3 } from "../shapes/validate.js";
+import { checkPose, checkShapeArg } from "./frames.js";
+
+/** Number of planes of a frustum: left, right, bottom, top, near, far (in this order). */
+export const FRUSTUM_PLANE_COUNT = 6;
+
+/** A view frustum in the world frame (read-only by convention). */
+export interface Frustum {
+  /** Planes packed (nx, ny, nz, d), n·p ≤ d inside, n unit and outward: left, right, bottom, top, near, far. */
+  readonly planes: Float64Array;
+  /** The 8 corners packed xyz: near (−x−y, +x−y, −x+y, +x+y), then far in the same order. */
+  readonly corners: Float64Array;
+  /** The world AABB of the corners. */
+  readonly min: Vec3;
+  readonly max: Vec3;
+  /** The frustum as a convex polyhedron in the world frame (identity pose), for exact tests. */
+  readonly hull: ConvexPolyhedron;
+}
+
+/** A camera: where it is, where it looks (local −z, +y up) and its projection. */
+export interface FrustumCamera {
+  /** Camera position, world frame. */
+  position: Vec3;
+  /** Camera orientation, a unit quaternion (identity: looking along world −z, +y up). */
+  rotation: Quat;
+  /** Vertical field of view in radians, in (0, π). */
+  fovY: number;
+  /** Width over height of the view, > 0. */
+  aspect: number;
+  /** Distance of the near plane, > 0. */
+  near: number;
+  /** Distance of the far plane, > near. */
+  far: number;
+}
+
+/** What a culling test found: outside, crossing a plane, or wholly inside. */
+export const FrustumTest = { Outside: 0, Intersects: 1, Inside: 2 } as const;
+/** One of the {@link FrustumTest} values. */
+export type FrustumTest = (typeof FrustumTest)[keyof typeof FrustumTest];
+
+/** `conservative` (the six planes only) or `exact` (settled by an exact convex test). */
+export type FrustumMode = "conservative" | "exact";
+
+function checkFiniteNumber(field: string, x: unknown): asserts x is number {
+  if (typeof x !== "number" || !Number.isFinite(x))
+    invalidValue(field, x, "must be a finite number");
+}
+
+/**
+ * The frustum of a perspective camera (see {@link FrustumCamera}; three.js's convention: it looks
+ * along its local −z, +y up, vertical field of view `fovY`). Throws `CollideError`
+ * (`invalid_value`) naming the field: `fovY` outside (0, π), `aspect` ≤ 0, `near` ≤ 0,
+ * `near` ≥ `far`, a non-finite number, a non-unit rotation.
+ */
+export function makeFrustum(camera: FrustumCamera, field = "frustum"): Frustum {
+  const p = field ? `${field}.` : "";
+  if (camera === null || typeof camera !== "object")
+    invalidValue(field, camera, "must be a camera {position, rotation, fovY, aspect, near, far}");
+  const { position, rotation, fovY, aspect, near, far } = camera;
+  checkVec3(`${p}position`, position);
+  checkUnitQuat(`${p}rotation`, rotation);
+  checkFiniteNumber(`${p}fovY`, fovY);
+  checkFiniteNumber(`${p}aspect`, aspect);
+  checkFiniteNumber(`${p}near`, near);
+  checkFiniteNumber(`${p}far`, far);
+  if (!(fovY > 0 && fovY < Math.PI)) invalidValue(`${p}fovY`, fovY, "must be in (0, π) radians");
+  if (!(aspect > 0)) invalidValue(`${p}aspect`, aspect, "must be > 0");
+  if (!(near > 0)) invalidValue(`${p}near`, near, "must be > 0");
+  if (!(near < far)) invalidValue(`${p}far`, far, `must be > near (${near})`);
+  const ty = Math.tan(fovY / 2);
+  const tx = ty * aspect;
+  if (!Number.isFinite(tx * far) || !Number.isFinite(ty * far))
+    invalidValue(`${p}far`, far, "makes the frustum's far face overflow");
+  // Local corners: near then far, (−x−y, +x−y, −x+y, +x+y).
+  const corners = new Float64Array(24);
+  const pose: Isometry = {
+    translation: vec3.clone(position),
+    rotation: quat.copy(quat.create(), rotation),
+  };
+  const t = vec3.create();
+  let k = 0;
+  for (const dist of [near, far]) {
+    for (let c = 0; c < 4; c++) {
+      vec3.set(t, (c & 1 ? 1 : -1) * tx * dist, (c & 2 ? 1 : -1) * ty * dist, -dist);
+      iso.transformPoint(t, pose, t);
+      corners[k++] = t.x;
+      corners[k++] = t.y;
+      corners[k++] = t.z;
+    }
+  }
+  // Local planes n·p ≤ d: the side planes pass through the eye.
+  const lx = Math.hypot(1, tx);
+  const ly = Math.hypot(1, ty);
+  const local = [
+    -1 / lx,
+    0,
+    tx / lx,
+    0,
+    1 / lx,
+    0,
+    tx / lx,
+    0,
+    0,
+    -1 / ly,
+    ty / ly,
+    0,
+    0,
+    1 / ly,
+    ty / ly,
+    0,
+    0,
+    0,
+    1,
+    -near,
+    0,
+    0,
+    -1,
+    far,
+  ];
+  const planes = new Float64Array(24);
+  for (let i = 0; i < 24; i += 4) {
+    vec3.set(t, local[i], local[i + 1], local[i + 2]);
+    quat.rotate(t, pose.rotation, t);
+    planes[i] = t.x;
+    planes[i + 1] = t.y;
+    planes[i + 2] = t.z;
+    planes[i + 3] = local[i + 3] + vec3.dot(t, pose.translation);
+  }
+  return finishFrustum(planes, corners, `${p}near`, near);
+}
+
+/**
+ * The frustum of a clip-from-world matrix `m` (16 numbers, column-major like three.js's
+ * `Matrix4.elements`: projection × view; OpenGL clip space, −w ≤ x, y, z ≤ w inside). Planes by
+ * Gribb & Hartmann (2001); corners by unprojecting the clip cube through m⁻¹. Throws
+ * `CollideError` naming `field`: not 16 finite numbers, a singular matrix, or one whose clip
+ * cube does not unproject to a finite frustum in front of the eye (w ≤ 0 at a corner, e.g. an
+ * infinite far plane).
+ */
+export function makeFrustumFromMatrix(m: ArrayLike<number>, field = "matrix"): Frustum {
+  if (m === null || typeof m !== "object" || m.length !== 16)
+    invalidValue(field, m, "must be 16 numbers (a column-major 4×4 matrix)");
+  for (let i = 0; i < 16; i++) checkFiniteNumber(`${field}[${i}]`, m[i]);
+  const inv = invert4(m);
+  if (inv === null) invalidValue(field, Array.from(m), "is singular (it has no inverse)");
+  const corners = new Float64Array(24);
+  let k = 0;
+  for (const z of [-1, 1]) {
+    for (let c = 0; c < 4; c++) {
+      const x = c & 1 ? 1 : -1;
+      const y = c & 2 ? 1 : -1;
+      const w = inv[3] * x + inv[7] * y + inv[11] * z + inv[15];
+      if (!(w > 0) && !(w < 0))
+        invalidValue(field, Array.from(m), "has a clip-cube corner at infinity");
+      for (let r = 0; r < 3; r++) {
+        corners[k++] = (inv[r] * x + inv[4 + r] * y + inv[8 + r] * z + inv[12 + r]) / w;
+      }
+    }
+  }
+  // Rows of m: row i is (m[i], m[4 + i], m[8 + i], m[12 + i]).
+  const planes = new Float64Array(24);
+  const combos = [
+    [0, 1],
+    [0, -1],
+    [1, 1],
+    [1, -1],
+    [2, 1],
+    [2, -1],
+  ];
+  for (let j = 0; j < 6; j++) {
+    const [row, sign] = combos[j];
+    // Inside: (r3 + sign·r_row)·(p, 1) ≥ 0, i.e. −(…)xyz·p ≤ (…)w.
+    const a = m[3] + sign * m[row];
+    const b = m[7] + sign * m[4 + row];
+    const c = m[11] + sign * m[8 + row];
+    const d = m[15] + sign * m[12 + row];
+    const len = Math.hypot(a, b, c);
+    if (!(len > 0) || !Number.isFinite(len))
+      invalidValue(field, Array.from(m), `has a degenerate plane ${j}`);
+    planes[4 * j] = -a / len;
+    planes[4 * j + 1] = -b / len;
+    planes[4 * j + 2] = -c / len;
+    planes[4 * j + 3] = d / len;
+  }
+  return finishFrustum(planes, corners, field, Array.from(m));
+}
+
+/** Checks the corners against the planes, builds the hull and the AABB. */
+function finishFrustum(
+  planes: Float64Array,
+  corners: Float64Array,
+  field: string,
+  value: unknown,
+): Frustum {
+  const min = vec3.create(Infinity, Infinity, Infinity);
+  const max = vec3.create(-Infinity, -Infinity, -Infinity);
+  for (let i = 0; i < 24; i += 3) {
+    if (
+      !Number.isFinite(corners[i]) ||
+      !Number.isFinite(corners[i + 1]) ||
+      !Number.isFinite(corners[i + 2])
+    )
+      invalidValue(field, value, "gives a frustum corner out of range");
+    min.x = Math.min(min.x, corners[i]);
+    min.y = Math.min(min.y, corners[i + 1]);
+    min.z = Math.min(min.z, corners[i + 2]);
+    max.x = Math.max(max.x, corners[i]);
+    max.y = Math.max(max.y, corners[i + 1]);
+    max.z = Math.max(max.z, corners[i + 2]);
+  }
+  let hull: ConvexPolyhedron;
+  try {
+    hull = makeConvexPolyhedron(corners, field);
+  } catch (e) {
+    if (e instanceof CollideError) invalidValue(field, value, "gives a flat or degenerate frustum");
+    throw e;
+  }
+  return { planes, corners, min, max, hull };
+}
+
+/** The inverse of the column-major 4×4 matrix m, or null when it is singular. */
+function invert4(m: ArrayLike<number>): Float64Array | null {
+  // Cofactor expansion (the adjugate over the determinant).
+  const a00 = m[0],
+    a01 = m[1],
+    a02 = m[2],
+    a03 = m[3];
+  const a10 = m[4],
+    a11 = m[5],
+    a12 = m[6],
+    a13 = m[7];
+  const a20 = m[8],
+    a21 = m[9],
+    a22 = m[10],
+    a23 = m[11];
+  const a30 = m[12],
+    a31 = m[13],
+    a32 = m[14],
+    a33 = m[15];
+  const b00 = a00 * a11 - a01 * a10;
+  const b01 = a00 * a12 - a02 * a10;
+  const b02 = a00 * a13 - a03 * a10;
+  const b03 = a01 * a12 - a02 * a11;
+  const b04 = a01 * a13 - a03 * a11;
+  const b05 = a02 * a13 - a03 * a12;
+  const b06 = a20 * a31 - a21 * a30;
+  const b07 = a20 * a32 - a22 * a30;
+  const b08 = a20 * a33 - a23 * a30;
+  const b09 = a21 * a32 - a22 * a31;
+  const b10 = a21 * a33 - a23 * a31;
+  const b11 = a22 * a33 - a23 * a32;
+  const det = b00 * b11 - b01 * b10 + b02 * b09 + b03 * b08 - b04 * b07 + b05 * b06;
+  if (det === 0 || !Number.isFinite(det) || !Number.isFinite(1 / det)) return null;
+  const r = 1 / det;
+  const out = new Float64Array(16);
+  out[0] = (a11 * b11 - a12 * b10 + a13 * b09) * r;
+  out[1] = (a02 * b10 - a01 * b11 - a03 * b09) * r;
+  out[2] = (a31 * b05 - a32 * b04 + a33 * b03) * r;
+  out[3] = (a22 * b04 - a21 * b05 - a23 * b03) * r;
+  out[4] = (a12 * b08 - a10 * b11 - a13 * b07) * r;
+  out[5] = (a00 * b11 - a02 * b08 + a03 * b07) * r;
+  out[6] = (a32 * b02 - a30 * b05 - a33 * b01) * r;
+  out[7] = (a20 * b05 - a22 * b02 + a23 * b01) * r;
+  out[8] = (a10 * b10 - a11 * b08 + a13 * b06) * r;
+  out[9] = (a01 * b08 - a00 * b10 - a03 * b06) * r;
+  out[10] = (a30 * b04 - a31 * b02 + a33 * b00) * r;
+  out[11] = (a21 * b02 - a20 * b04 - a23 * b00) * r;
+  out[12] = (a11 * b07 - a10 * b09 - a12 * b06) * r;
+  out[13] = (a00 * b09 - a01 * b07 + a02 * b06) * r;
+  out[14] = (a31 * b01 - a30 * b03 - a32 * b00) * r;
+  out[15] = (a20 * b03 - a21 * b01 + a22 * b00) * r;
+  for (let i = 0; i < 16; i++) if (!Number.isFinite(out[i])) return null;
+  return out;
+}
+
+/** A ball whose radius the sphere test sets (a `Sphere` with a writable radius). */
+const probeSphere: { type: typeof ShapeType.Sphere; radius: number } = {
+  type: ShapeType.Sphere,
+  radius: 1,
+};
+const probeBox: Cuboid = { type: ShapeType.Cuboid, halfExtents: vec3.create() };
+const probePose: Isometry = iso.identity();
+
+/**
+ * Culls the ball (centre `center`, `radius` ≥ 0, world frame) against `f`:
+ * {@link FrustumTest.Outside}, `Intersects` or `Inside` (wholly inside every plane). In
+ * `conservative` mode (default) by the six planes only: a ball near an edge or corner of the
+ * frustum may be reported `Intersects` while outside. In `exact` mode such a ball is settled by
+ * an exact test against the frustum polytope, so `Outside` means no shared point. Allocation
+ * free; no validation (a hot-path routine).
+ */
+export function frustumTestSphere(
+  f: Frustum,
+  center: Vec3,
+  radius: number,
+  mode: FrustumMode = "conservative",
+): FrustumTest {
+  const p = f.planes;
+  let inside = true;
+  for (let i = 0; i < 24; i += 4) {
+    const s = p[i] * center.x + p[i + 1] * center.y + p[i + 2] * center.z - p[i + 3];
+    if (s > radius) return FrustumTest.Outside;
+    if (s > -radius) inside = false;
+  }
+  if (inside) return FrustumTest.Inside;
+  if (mode === "conservative") return FrustumTest.Intersects;
+  // (A ball of radius 0 was settled by the planes: a point is inside all six or outside one.)
+  probeSphere.radius = radius;
+  vec3.copy(probePose.translation, center);
+  return intersectsPair(f.hull, probeSphere as Sphere, probePose)
+    ? FrustumTest.Intersects
+    : FrustumTest.Outside;
+}
+
+/**
+ * Culls the box [min, max] (world frame) against `f` by the plane–corner test (Ericson 2005,
+ * §5.2.3): for each plane, the corner deepest inside it decides `Outside`, the corner farthest
+ * out decides whether the box is wholly `Inside`. `exact` mode settles the boxes left
+ * `Intersects` by an exact box–polytope test (SAT) against the frustum. Allocation free; no
+ * validation.
+ */
+export function frustumTestAabb(
+  f: Frustum,
+  min: Vec3,
+  max: Vec3,
+  mode: FrustumMode = "conservative",
+): FrustumTest {
+  const p = f.planes;
+  let inside = true;
+  for (let i = 0; i < 24; i += 4) {
+    const nx = p[i];
+    const ny = p[i + 1];
+    const nz = p[i + 2];
+    // The corner minimising n·x (deepest inside), and the one maximising it.
+    const near =
+      nx * (nx > 0 ? min.x : max.x) + ny * (ny > 0 ? min.y : max.y) + nz * (nz > 0 ? min.z : max.z);
+    if (near > p[i + 3]) return FrustumTest.Outside;
+    const far =
+      nx * (nx > 0 ? max.x : min.x) + ny * (ny > 0 ? max.y : min.y) + nz * (nz > 0 ? max.z : min.z);
+    if (far > p[i + 3]) inside = false;
+  }
+  if (inside) return FrustumTest.Inside;
+  if (mode === "conservative") return FrustumTest.Intersects;
+  vec3.set(
+    probeBox.halfExtents,
+    0.5 * (max.x - min.x),
+    0.5 * (max.y - min.y),
+    0.5 * (max.z - min.z),
+  );
+  vec3.set(
+    probePose.translation,
+    0.5 * (min.x + max.x),
+    0.5 * (min.y + max.y),
+    0.5 * (min.z + max.z),
+  );
+  return intersectsPair(f.hull, probeBox, probePose) ? FrustumTest.Intersects : FrustumTest.Outside;
+}
+
+/**
+ * True when `shape` at world `pose` shares a point with the frustum `f` (exact: the frustum as a
+ * convex polytope against the shape through the narrow phase's dispatch — GJK, SAT or the
+ * composite path for meshes and compounds). Throws `CollideError` for a bad shape or pose.
+ */
+export function frustumIntersectsShape(f: Frustum, shape: Shape, pose: Isometry): boolean {
+  checkShapeArg("shape", shape);
+  checkPose("pose", pose);
+  return frustumIntersectsShapeUnchecked(f, shape, pose);
+}
+
+/** {@link frustumIntersectsShape} without validation (the world's per-body test). */
+export function frustumIntersectsShapeUnchecked(f: Frustum, shape: Shape, pose: Isometry): boolean {
+  // B's pose in the frustum hull's frame is B's world pose: the hull has the identity pose.
+  return intersectsPair(f.hull, shape, pose);
+}

