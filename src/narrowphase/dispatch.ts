@@ -18,8 +18,8 @@
  */
 import type { Isometry } from "../math/isometry.js";
 import { isCompositeType } from "../shapes/composite.js";
-import "../shapes/rounded.js";
 import { isSupportMappedType } from "../shapes/registry.js";
+import { ROUNDED_SHAPE_TYPES } from "../shapes/rounded.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_COUNT, ShapeType } from "../shapes/shape.js";
 import {
@@ -28,7 +28,7 @@ import {
   intersectsShapeComposite,
   manifoldShapeComposite,
 } from "./composite.js";
-import type { Contact, ContactManifold } from "./contact.js";
+import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import { makeContact } from "./contact.js";
 import {
   contactConvexConvex,
@@ -68,7 +68,13 @@ import {
   manifoldMeshMesh,
 } from "./mesh-mesh.js";
 import type { ContactFn, ManifoldFn } from "./pair-table.js";
-import { registerPair } from "./pair-table.js";
+import {
+  contactPair as contactPairOfTable,
+  distancePair as distancePairOfTable,
+  intersectsPair as intersectsPairOfTable,
+  manifoldPair as manifoldPairOfTable,
+  registerPair,
+} from "./pair-table.js";
 import {
   contactCapsuleCapsule,
   contactSphereCapsule,
@@ -93,14 +99,7 @@ import {
 
 export { contactCuboidCuboid } from "./cuboid-cuboid.js";
 export type { ContactFn, DistanceFn, IntersectsFn, ManifoldFn } from "./pair-table.js";
-export {
-  contactPair,
-  distancePair,
-  hasPairRoutine,
-  intersectsPair,
-  manifoldPair,
-  registerPair,
-} from "./pair-table.js";
+export { hasPairRoutine, registerPair } from "./pair-table.js";
 
 /** A manifold routine that widens the pair's contact (the `…FromContact` routines' form). */
 type FromContactFn<A extends Shape, B extends Shape> = (
@@ -138,6 +137,8 @@ export function isConvexType(type: ShapeType): boolean {
 
 /** Installs the capability defaults and the specialised overrides (see the module docs). */
 export function registerDefaultPairs(): void {
+  // The rounded types register from their own module, imported above, so before this runs.
+  void ROUNDED_SHAPE_TYPES;
   const all: number[] = [];
   for (let t = 0; t < SHAPE_TYPE_COUNT; t++) all.push(t);
   const supportMapped = all.filter(isSupportMappedType);
@@ -234,3 +235,44 @@ export function registerDefaultPairs(): void {
 }
 
 registerDefaultPairs();
+
+// The dispatchers are defined here, not re-exported, so that a bundler that trusts
+// `"sideEffects": false` keeps this module (and so the registrations above) in any app that
+// queries a pair: a re-export would let it reach src/narrowphase/pair-table.ts directly.
+
+/** True when A and B (B at `bInA`, A's frame) overlap or touch (src/narrowphase/pair-table.ts). */
+export function intersectsPair(a: Shape, b: Shape, bInA: Isometry): boolean {
+  return intersectsPairOfTable(a, b, bInA);
+}
+
+/** Closest points of A and B in A's frame (src/narrowphase/pair-table.ts). */
+export function distancePair(
+  out: DistanceResult,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+): DistanceResult {
+  return distancePairOfTable(out, a, b, bInA);
+}
+
+/** Contact of A and B within `prediction`, A's frame (src/narrowphase/pair-table.ts). */
+export function contactPair(
+  out: Contact,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  return contactPairOfTable(out, a, b, bInA, prediction);
+}
+
+/** Contact manifold of A and B within `prediction`, A's frame (src/narrowphase/pair-table.ts). */
+export function manifoldPair(
+  out: ContactManifold,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  return manifoldPairOfTable(out, a, b, bInA, prediction);
+}

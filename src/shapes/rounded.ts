@@ -104,5 +104,11 @@ function roundedDef<S extends RoundedShape>(type: S["type"]): ShapeDef<S> {
   };
 }
 
+/** The rounded shape types, registered when this module loads. */
+export const ROUNDED_SHAPE_TYPES: readonly number[] = [
+  ShapeType.RoundedCuboid,
+  ShapeType.RoundedConvexPolyhedron,
+];
+
 registerShape(roundedDef<RoundedCuboid>(ShapeType.RoundedCuboid));
 registerShape(roundedDef<RoundedConvexPolyhedron>(ShapeType.RoundedConvexPolyhedron));

@@ -15,7 +15,7 @@ import { makeCompound } from "../../src/shapes/compound.js";
 import { makeConvexPolyhedron } from "../../src/shapes/convex-polyhedron.js";
 import { makeCuboid } from "../../src/shapes/cuboid.js";
 import { makeHalfSpace } from "../../src/shapes/half-space.js";
-import type { Shape } from "../../src/shapes/shape.js";
+import { type Shape, ShapeType } from "../../src/shapes/shape.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
 import {
   type BodyHandle,
@@ -201,7 +201,8 @@ describe("WorkerExecutor: threaded steps are bitwise identical to single-threade
     let refError: unknown = null;
     for (const world of [ref, w]) {
       // A broken box would be refused by addBody: add a valid one and break it afterwards.
-      const box = makeCuboid({ x: 0.5, y: 0.5, z: 0.5 });
+      // (Shapes from makeCuboid are frozen, so the box is built by hand, validated by addBody.)
+      const box = { type: ShapeType.Cuboid, halfExtents: { x: 0.5, y: 0.5, z: 0.5 } } as Shape;
       world.addBody({ shape: box, pose });
       (box as unknown as { halfExtents: unknown }).halfExtents = null;
     }
