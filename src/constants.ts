@@ -587,3 +587,11 @@ export const REFINE_MIN_ANGLE = 2 ** -36;
  * @default 32 × 2⁻⁵²
  */
 export const TOUCH_TOLERANCE = 32 * 2 ** -52;
+
+/**
+ * Signed distance reported for an overlap without a finite depth: two half-spaces whose
+ * normals are not exactly opposite overlap in an unbounded region, so no finite translation
+ * separates them. The most negative double (finite, so it prints as a JSON number), in scene
+ * units. Source: none; Collide's convention (docs/FORMATS.md, `halfspace`).
+ */
+export const UNBOUNDED_OVERLAP_DISTANCE = -Number.MAX_VALUE;

@@ -114,6 +114,13 @@ export { type Cylinder, makeCylinder } from "./shapes/cylinder.js";
 export { type HalfSpace, makeHalfSpace } from "./shapes/half-space.js";
 export { aabbShape, supportShape } from "./shapes/index.js";
 export {
+  makeRoundedConvexPolyhedron,
+  makeRoundedCuboid,
+  type RoundedConvexPolyhedron,
+  type RoundedCuboid,
+  type RoundedShape,
+} from "./shapes/rounded.js";
+export {
   type ConvexShape,
   SHAPE_TYPE_NAMES,
   type Shape,

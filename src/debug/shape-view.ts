@@ -87,5 +87,14 @@ export function shapeView(shape: Shape | TriangleMesh): ShapeView {
           rotation: [c.pose.rotation.x, c.pose.rotation.y, c.pose.rotation.z, c.pose.rotation.w],
         })),
       };
+    case ShapeType.RoundedCuboid: {
+      // Drawn as its outer box (the rounded edges and corners are inside it).
+      const h = shape.core.halfExtents;
+      const r = shape.radius;
+      return { type: "box", halfExtents: [h.x + r, h.y + r, h.z + r] };
+    }
+    case ShapeType.RoundedConvexPolyhedron:
+      // Drawn as its core hull (the radius is not drawn).
+      return shapeView(shape.core);
   }
 }

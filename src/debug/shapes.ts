@@ -258,6 +258,11 @@ export function drawShape(
         drawShape(dd, child.shape, p, color, o);
       }
       break;
+    case ShapeType.RoundedCuboid:
+    case ShapeType.RoundedConvexPolyhedron:
+      // The core's wireframe (the rounding radius is not drawn).
+      drawShape(dd, shape.core, pose, color, o);
+      break;
   }
   return dd;
 }

@@ -19,6 +19,7 @@ import { makeConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import { makeCuboid, makeCuboidFromMinMax } from "../shapes/cuboid.js";
 import { makeCylinder } from "../shapes/cylinder.js";
 import { makeHalfSpace } from "../shapes/half-space.js";
+import { makeRoundedConvexPolyhedron, makeRoundedCuboid } from "../shapes/rounded.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { makeSphere } from "../shapes/sphere.js";
@@ -65,6 +66,20 @@ export const SHAPE_SCHEMAS = {
     rotation: quatJson.optional(),
   }),
   triangle: z.strictObject({ type: z.literal("triangle"), a: vec, b: vec, c: vec }),
+  roundedBox: z.strictObject({
+    type: z.literal("roundedBox"),
+    center: vec,
+    halfExtents: vec,
+    radius: num,
+    rotation: quatJson.optional(),
+  }),
+  roundedConvex: z.strictObject({
+    type: z.literal("roundedConvex"),
+    points: z.array(vec),
+    radius: num,
+    position: vec.optional(),
+    rotation: quatJson.optional(),
+  }),
   halfspace: z.strictObject({ type: z.literal("halfspace"), normal: vec, offset: num }),
   compound: z.strictObject({
     type: z.literal("compound"),
@@ -253,6 +268,22 @@ function parseShapeJson(json: unknown, field: string, ctx: ShapeParseContext): P
       for (let i = 0; i < s.points.length; i++) pts.set(s.points[i], 3 * i);
       return {
         shape: makeConvexPolyhedron(pts, p("points")),
+        pose: pose(s.position ? v3(s.position) : vec3.create(), field, s.rotation),
+      };
+    }
+    case "roundedBox": {
+      const s = parseWith(SHAPE_SCHEMAS.roundedBox, json, field);
+      return {
+        shape: makeRoundedCuboid(v3(s.halfExtents), s.radius, field),
+        pose: pose(v3(s.center), field, s.rotation),
+      };
+    }
+    case "roundedConvex": {
+      const s = parseWith(SHAPE_SCHEMAS.roundedConvex, json, field);
+      const pts = new Float64Array(s.points.length * 3);
+      for (let i = 0; i < s.points.length; i++) pts.set(s.points[i], 3 * i);
+      return {
+        shape: makeRoundedConvexPolyhedron(pts, s.radius, field),
         pose: pose(s.position ? v3(s.position) : vec3.create(), field, s.rotation),
       };
     }

@@ -8,6 +8,8 @@
  * (distance exactly 0) counts as intersecting.
  */
 
+import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 
@@ -91,5 +93,52 @@ export function flipContact(out: Contact, c: Contact): Contact {
   const az = c.pointA.z;
   vec3.copy(out.pointA, c.pointB);
   vec3.set(out.pointB, ax, ay, az);
+  return out;
+}
+
+/** out = the one-point manifold of `contact` (feature id 0). Returns out. */
+export function singleContactManifold(out: ContactManifold, contact: Contact): ContactManifold {
+  vec3.copy(out.normal, contact.normal);
+  const p = out.points[0];
+  vec3.copy(p.pointA, contact.pointA);
+  vec3.copy(p.pointB, contact.pointB);
+  p.distance = contact.distance;
+  p.featureId = 0;
+  out.count = 1;
+  return out;
+}
+
+/**
+ * out = manifold `m` of the pair (B, A) given in B's frame, re-expressed for the pair (A, B) in
+ * A's frame (`bInA` = B's pose in A's frame): normal rotated and negated, witness points
+ * exchanged and transformed; distances and feature ids kept. `out` must not alias `m`.
+ */
+export function flipManifold(out: ContactManifold, m: ContactManifold, bInA: Isometry): void {
+  iso.transformVector(out.normal, bInA, m.normal);
+  vec3.negate(out.normal, out.normal);
+  for (let q = 0; q < m.count; q++) {
+    const s = m.points[q];
+    const d = out.points[q];
+    iso.transformPoint(d.pointA, bInA, s.pointB);
+    iso.transformPoint(d.pointB, bInA, s.pointA);
+    d.distance = s.distance;
+    d.featureId = s.featureId;
+  }
+  out.count = m.count;
+}
+
+/** out = a copy of manifold `m` (normal, count and the valid points). `out` may alias `m`. */
+export function copyManifold(out: ContactManifold, m: ContactManifold): ContactManifold {
+  if (out === m) return out;
+  vec3.copy(out.normal, m.normal);
+  for (let q = 0; q < m.count; q++) {
+    const s = m.points[q];
+    const d = out.points[q];
+    vec3.copy(d.pointA, s.pointA);
+    vec3.copy(d.pointB, s.pointB);
+    d.distance = s.distance;
+    d.featureId = s.featureId;
+  }
+  out.count = m.count;
   return out;
 }

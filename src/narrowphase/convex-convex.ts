@@ -46,7 +46,8 @@ import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { supportShape } from "../shapes/index.js";
+import { supportCuboid } from "../shapes/cuboid.js";
+import { shapeDef } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Contact, DistanceResult } from "./contact.js";
@@ -69,12 +70,20 @@ export class ShapeCoreSupport implements SupportMap {
    */
   scale = 1;
 
+  /** The support of the core, from the shape's definition (src/shapes/registry.ts). */
+  private coreSupport: (out: Vec3, s: ConvexShape, dir: Vec3) => Vec3 = supportCuboid as (
+    out: Vec3,
+    s: ConvexShape,
+    dir: Vec3,
+  ) => Vec3;
+
   /** Wraps `shape` at scale 1; returns this. */
   reset(shape: ConvexShape): this {
+    const def = shapeDef(shape.type);
     this.shape = shape;
     this.scale = 1;
-    this.margin =
-      shape.type === ShapeType.Sphere || shape.type === ShapeType.Capsule ? shape.radius : 0;
+    this.margin = def.margin(shape);
+    this.coreSupport = def.coreSupport as (out: Vec3, s: ConvexShape, dir: Vec3) => Vec3;
     return this;
   }
 
@@ -86,12 +95,7 @@ export class ShapeCoreSupport implements SupportMap {
 
   /** out = the core's support point along `dir` (local frame), times {@link scale}. */
   support(out: Vec3, dir: Vec3): Vec3 {
-    const s = this.shape;
-    if (s.type === ShapeType.Sphere) return vec3.set(out, 0, 0, 0);
-    if (s.type === ShapeType.Capsule) {
-      if (vec3.dot(s.b, dir) > vec3.dot(s.a, dir)) vec3.copy(out, s.b);
-      else vec3.copy(out, s.a);
-    } else supportShape(out, s, dir);
+    this.coreSupport(out, this.shape, dir);
     if (this.scale !== 1) vec3.scale(out, out, this.scale);
     return out;
   }
@@ -128,11 +132,7 @@ function curved(s: ConvexShape): boolean {
 
 /** True for the shapes whose core is a polytope (flat faces only): SAT applies. */
 function isPolytope(s: ConvexShape): boolean {
-  return (
-    s.type === ShapeType.Cuboid ||
-    s.type === ShapeType.ConvexPolyhedron ||
-    s.type === ShapeType.Triangle
-  );
+  return shapeDef(s.type).polytope;
 }
 
 const coreA = new ShapeCoreSupport();

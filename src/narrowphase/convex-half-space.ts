@@ -124,17 +124,3 @@ export function manifoldConvexHalfSpace(
   }
   return manifoldFromContact(out, a, proxy, proxyPose, contact, prediction);
 }
-
-const nB = vec3.create();
-
-/**
- * True when two half-spaces share a point: always, unless their normals are exactly opposite
- * and their slabs do not meet (n_A·p ≤ d_A and −n_A·p ≤ d_B leave no room when d_A < −d_B).
- * Their contact is not defined (the overlap is unbounded), so only this query is offered.
- */
-export function intersectsHalfSpaceHalfSpace(a: HalfSpace, b: HalfSpace, bInA: Isometry): boolean {
-  quat.rotate(nB, bInA.rotation, b.normal);
-  const dB = b.offset + vec3.dot(nB, bInA.translation);
-  if (nB.x !== -a.normal.x || nB.y !== -a.normal.y || nB.z !== -a.normal.z) return true;
-  return a.offset >= -dB;
-}

@@ -31,6 +31,7 @@ import { supportCuboid } from "../shapes/cuboid.js";
 import type { Contact } from "./contact.js";
 import { makeContactManifold } from "./contact.js";
 import { manifoldFromContact } from "./manifold.js";
+import { contactConvexConvex } from "./convex-convex.js";
 
 const R = mat3.create();
 const absR = mat3.create();
@@ -331,4 +332,23 @@ export function faceWitnessCuboidCuboid(out: Contact, a: Cuboid, b: Cuboid, bInA
   if (best < 0) return;
   vec3.copy(out.pointA, witnessManifold.points[best].pointA);
   vec3.copy(out.pointB, witnessManifold.points[best].pointB);
+}
+
+/**
+ * Box–box contact: the 15-axis SAT when the boxes overlap or touch; when they are apart but
+ * within a positive prediction distance, GJK gives the true gap (SAT only bounds it).
+ */
+export function contactCuboidCuboid(
+  out: Contact,
+  a: Cuboid,
+  b: Cuboid,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  if (contactCuboidCuboidSat(out, a, b, bInA)) {
+    faceWitnessCuboidCuboid(out, a, b, bInA);
+    return true;
+  }
+  if (prediction <= 0) return false;
+  return contactConvexConvex(out, a, b, bInA, prediction);
 }

@@ -17,6 +17,7 @@ import type { Cone } from "../shapes/cone.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import type { Cylinder } from "../shapes/cylinder.js";
+import type { RoundedConvexPolyhedron, RoundedCuboid } from "../shapes/rounded.js";
 import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_COUNT, ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
@@ -96,6 +97,16 @@ writeMagnitudeOf[ShapeType.ConvexPolyhedron] = (s) => {
     hullMagnitude.set(s, m);
   }
   magnitude[0] = m;
+};
+
+writeMagnitudeOf[ShapeType.RoundedCuboid] = (s) => {
+  const r = s as RoundedCuboid;
+  magnitude[0] = maxAbs(r.core.halfExtents) + r.radius;
+};
+writeMagnitudeOf[ShapeType.RoundedConvexPolyhedron] = (s) => {
+  const r = s as RoundedConvexPolyhedron;
+  writeMagnitudeOf[ShapeType.ConvexPolyhedron](r.core);
+  magnitude[0] += r.radius;
 };
 
 function writeMagnitude(s: Shape): void {

@@ -62,8 +62,9 @@ import type { Cone } from "../shapes/cone.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import type { Cylinder } from "../shapes/cylinder.js";
+import type { RoundedShape } from "../shapes/rounded.js";
 import type { ConvexShape } from "../shapes/shape.js";
-import { ShapeType } from "../shapes/shape.js";
+import { SHAPE_TYPE_COUNT, ShapeType } from "../shapes/shape.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { Contact, ContactManifold } from "./contact.js";
 import { MAX_MANIFOLD_POINTS } from "./contact.js";
@@ -496,6 +497,54 @@ function singleContact(out: ContactManifold, contact: Contact): ContactManifold 
   return out;
 }
 
+/** Per shape type: 1 for a rounded shape (a core swept by a ball, src/shapes/rounded.ts). */
+const ROUNDED = new Uint8Array(SHAPE_TYPE_COUNT);
+ROUNDED[ShapeType.RoundedCuboid] = 1;
+ROUNDED[ShapeType.RoundedConvexPolyhedron] = 1;
+
+const coreContact: Contact = {
+  distance: 0,
+  normal: vec3.create(),
+  pointA: vec3.create(),
+  pointB: vec3.create(),
+};
+
+/**
+ * The manifold of a pair with a rounded shape: the manifold of the cores, with the contact
+ * moved onto the cores (each witness moved by its radius along the normal, the distance grown
+ * by both radii and the prediction too), then every point pushed back out by the radii (A's
+ * point along +n, B's along −n) and its distance shrunk by rA + rB — exact for the flat
+ * features that clipping uses, as a rounded face is its core face moved by the radius (Jolt's
+ * convex radius; van den Bergen 2003, §4.3.4).
+ */
+function manifoldRounded(
+  out: ContactManifold,
+  a: ConvexShape,
+  b: ConvexShape,
+  bInA: Isometry,
+  contact: Contact,
+  prediction: number,
+): ContactManifold {
+  const rA = ROUNDED[a.type] === 1 ? (a as RoundedShape).radius : 0;
+  const rB = ROUNDED[b.type] === 1 ? (b as RoundedShape).radius : 0;
+  const ca = ROUNDED[a.type] === 1 ? ((a as RoundedShape).core as ConvexShape) : a;
+  const cb = ROUNDED[b.type] === 1 ? ((b as RoundedShape).core as ConvexShape) : b;
+  const n = contact.normal;
+  coreContact.distance = contact.distance + rA + rB;
+  vec3.copy(coreContact.normal, n);
+  vec3.addScaled(coreContact.pointA, contact.pointA, n, -rA);
+  vec3.addScaled(coreContact.pointB, contact.pointB, n, rB);
+  manifoldFromContact(out, ca, cb, bInA, coreContact, prediction + rA + rB);
+  const m = out.normal;
+  for (let i = 0; i < out.count; i++) {
+    const p = out.points[i];
+    vec3.addScaled(p.pointA, p.pointA, m, rA);
+    vec3.addScaled(p.pointB, p.pointB, m, -rB);
+    p.distance -= rA + rB;
+  }
+  return out;
+}
+
 /**
  * Builds the contact manifold of convex shapes `a` and `b` from one contact already found by
  * the narrow phase, by reference-face / incident-face clipping (Box2D, Bullet, Jolt; Ericson
@@ -524,6 +573,9 @@ export function manifoldFromContact(
   contact: Contact,
   prediction: number,
 ): ContactManifold {
+  if (ROUNDED[a.type] === 1 || ROUNDED[b.type] === 1) {
+    return manifoldRounded(out, a, b, bInA, contact, prediction);
+  }
   // Helpers that return doubles are avoided here: this function is too large for V8 to inline
   // them, and a double returned by a call that is not inlined is boxed (allocated).
   const unit = vec3.tryNormalize(nrm, contact.normal);

@@ -26,9 +26,8 @@
  * Bullet's `btAdjustInternalEdgeContacts`). Separated contacts keep their exact closest-point
  * normal.
  *
- * Frames: the `…MeshConvex` routines take the mesh as A (B's pose `bInA` in the mesh's frame);
- * the `…ConvexMesh` routines are the same queries in `ShapeType` order (the convex shape as A),
- * as the dispatch table registers them. No allocation per call in steady state (the candidate
+ * Frames: the routines take the mesh as A (B's pose `bInA` in the mesh's frame); the pair table
+ * answers the mirrored order by its flip (src/narrowphase/pair-table.ts). No allocation per call in steady state (the candidate
  * and contact buffers grow only for a query larger than any before).
  */
 
@@ -47,7 +46,6 @@ import {
 import type { Aabb } from "../math/aabb.js";
 import * as aabbOps from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
-import * as iso from "../math/isometry.js";
 import { growFloat64, growInt32 } from "../math/typed-arrays.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
@@ -501,105 +499,4 @@ export function manifoldMeshConvex(
     addMeshManifoldPoints(triManifold, mergeNormal, t);
   }
   return endMeshManifold(out, mergeNormal);
-}
-
-// ---------------------------------------------------------------------------------------------
-// The same queries in ShapeType order: the convex shape as A, the mesh as B.
-// ---------------------------------------------------------------------------------------------
-
-const aInMesh = iso.identity();
-const flipped = makeContact();
-const flippedDistance: DistanceResult = {
-  distance: 0,
-  pointA: vec3.create(),
-  pointB: vec3.create(),
-};
-const flippedManifold = makeContactManifold();
-
-/** {@link intersectsMeshConvex} with the convex shape `a` as A and the mesh `b` at `bInA`. */
-export function intersectsConvexMesh(a: ConvexShape, b: TriangleMesh, bInA: Isometry): boolean {
-  return intersectsMeshConvex(b, a, iso.invert(aInMesh, bInA));
-}
-
-/** {@link distanceMeshConvex} with the convex shape `a` as A and the mesh `b` at `bInA`; A's frame. */
-export function distanceConvexMesh(
-  out: DistanceResult,
-  a: ConvexShape,
-  b: TriangleMesh,
-  bInA: Isometry,
-): DistanceResult {
-  distanceMeshConvex(flippedDistance, b, a, iso.invert(aInMesh, bInA));
-  out.distance = flippedDistance.distance;
-  iso.transformPoint(out.pointA, bInA, flippedDistance.pointB);
-  iso.transformPoint(out.pointB, bInA, flippedDistance.pointA);
-  return out;
-}
-
-/** {@link contactMeshConvex} with the convex shape `a` as A and the mesh `b` at `bInA`; A's frame, normal A → B. */
-export function contactConvexMesh(
-  out: Contact,
-  a: ConvexShape,
-  b: TriangleMesh,
-  bInA: Isometry,
-  prediction: number,
-): boolean {
-  if (!contactMeshConvex(flipped, b, a, iso.invert(aInMesh, bInA), prediction)) return false;
-  out.distance = flipped.distance;
-  iso.transformVector(out.normal, bInA, flipped.normal);
-  vec3.negate(out.normal, out.normal);
-  iso.transformPoint(out.pointA, bInA, flipped.pointB);
-  iso.transformPoint(out.pointB, bInA, flipped.pointA);
-  return true;
-}
-
-/**
- * {@link manifoldMeshConvex} with the convex shape `a` as A and the mesh `b` at `bInA`, in the
- * dispatch table's form: `contact` is the pair's contact (A's frame) already found; when the
- * merged manifold comes out empty (not expected), the manifold is that single contact. A's
- * frame, normal A → B. Returns `out`.
- */
-export function manifoldConvexMesh(
-  out: ContactManifold,
-  a: ConvexShape,
-  b: TriangleMesh,
-  bInA: Isometry,
-  contact: Contact,
-  prediction: number,
-): ContactManifold {
-  if (manifoldMeshConvex(flippedManifold, b, a, iso.invert(aInMesh, bInA), prediction)) {
-    flipManifold(out, flippedManifold, bInA);
-    return out;
-  }
-  return singleContactManifold(out, contact);
-}
-
-/** out = the one-point manifold of `contact` (feature id 0). Returns out. */
-export function singleContactManifold(out: ContactManifold, contact: Contact): ContactManifold {
-  vec3.copy(out.normal, contact.normal);
-  const p = out.points[0];
-  vec3.copy(p.pointA, contact.pointA);
-  vec3.copy(p.pointB, contact.pointB);
-  p.distance = contact.distance;
-  p.featureId = 0;
-  out.count = 1;
-  return out;
-}
-
-/**
- * out = manifold `m` of the pair (B, A) given in B's frame, re-expressed for the pair (A, B) in
- * A's frame (`bInA` = B's pose in A's frame): normal rotated and negated, witness points
- * exchanged and transformed; distances and feature ids kept. `out` must not alias `m`.
- */
-export function flipManifold(out: ContactManifold, m: ContactManifold, bInA: Isometry): void {
-  iso.transformVector(out.normal, bInA, m.normal);
-  vec3.negate(out.normal, out.normal);
-  for (let q = 0; q < m.count; q++) {
-    const s = m.points[q];
-    const d = out.points[q];
-    iso.transformPoint(d.pointA, bInA, s.pointB);
-    iso.transformPoint(d.pointB, bInA, s.pointA);
-    d.distance = s.distance;
-    d.featureId = s.featureId;
-  }
-  out.count = m.count;
 }

@@ -41,19 +41,14 @@ import type { Triangle } from "../shapes/triangle.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import { getMeshTriangle } from "../shapes/triangle-mesh.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
-import { makeContact, makeContactManifold } from "./contact.js";
+import { makeContact, makeContactManifold, singleContactManifold } from "./contact.js";
 import {
   contactConvexConvex,
   distanceConvexConvex,
   intersectsConvexConvex,
 } from "./convex-convex.js";
 import { manifoldFromContact } from "./manifold.js";
-import {
-  addMeshManifoldPoints,
-  beginMeshManifold,
-  endMeshManifold,
-  singleContactManifold,
-} from "./mesh-convex.js";
+import { addMeshManifoldPoints, beginMeshManifold, endMeshManifold } from "./mesh-convex.js";
 
 // ---------------------------------------------------------------------------------------------
 // Triangle–triangle intersection (Möller 1997)

@@ -30,22 +30,27 @@ import {
 } from "../constants.js";
 import { invalidValue } from "../errors.js";
 import * as aabbm from "../math/aabb.js";
+import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
+import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Quat } from "../math/quat.js";
 import * as quat from "../math/quat.js";
-import { hypot2, hypot3 } from "../math/scalar.js";
+import { hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { makeContact } from "../narrowphase/contact.js";
 import { contactPair } from "../narrowphase/dispatch.js";
 import { aabbShape } from "../shapes/index.js";
+import { unsupportedPair } from "../narrowphase/pair-table.js";
+import type { CompositePart, CompositeView } from "../shapes/composite.js";
+import { compositeView, isCompositeType, makeCompositePart } from "../shapes/composite.js";
+import { boundingRadiusOf } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg, relativePose } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
-import { unsupportedShape } from "./project-point.js";
 
 /** A time of impact with the contact at that time, world frame. */
 export interface ShapeCastHit {
@@ -78,30 +83,12 @@ export function makeShapeCastHit(): ShapeCastHit {
 }
 
 /**
- * Largest distance from the shape's local origin to any of its points (scene units): the
- * lever arm of the rotating bound and the size that scales the tolerance.
+ * Largest distance from the shape's local origin to any of its points (scene units; Infinity
+ * for a half-space): the lever arm of the rotating bound and the size that scales the
+ * tolerance. The shape definitions' value (src/shapes/registry.ts).
  */
 export function boundingRadius(shape: Shape): number {
-  switch (shape.type) {
-    case ShapeType.Sphere:
-      return shape.radius;
-    case ShapeType.Cuboid:
-      return vec3.length(shape.halfExtents);
-    case ShapeType.Capsule:
-      return Math.max(vec3.length(shape.a), vec3.length(shape.b)) + shape.radius;
-    case ShapeType.Cylinder:
-    case ShapeType.Cone:
-      return hypot2(shape.halfHeight, shape.radius);
-    case ShapeType.ConvexPolyhedron: {
-      const v = shape.vertices;
-      let m = 0;
-      for (let i = 0; i < v.length; i += 3) m = Math.max(m, hypot3(v[i], v[i + 1], v[i + 2]));
-      return m;
-    }
-    case ShapeType.Triangle:
-      return Math.max(vec3.length(shape.a), vec3.length(shape.b), vec3.length(shape.c));
-  }
-  return unsupportedShape(shape, "castShapes");
+  return boundingRadiusOf(shape);
 }
 
 const contact = makeContact();
@@ -112,7 +99,7 @@ const q1B: Quat = quat.identity();
 const relVel = vec3.create();
 const nW = vec3.create();
 
-/** The motion of one shape: pose at t = t0 + t·velocity, rotation nlerp(q0, q1, t) when rotating. */
+/** The motion of one body: pose at t = t0 + t·velocity, rotation nlerp(q0, q1, t) when rotating. */
 interface Motion {
   pose0: Isometry;
   velocity: Vec3;
@@ -121,6 +108,43 @@ interface Motion {
 
 const motionA: Motion = { pose0: iso.identity(), velocity: vec3.create(), q1: null };
 const motionB: Motion = { pose0: iso.identity(), velocity: vec3.create(), q1: null };
+
+/**
+ * One side of a cast: a shape carried by a body's motion, at pose `part` in the body's frame
+ * (a part of a composite; identity for the body itself), with `lever` the body's bounding
+ * radius about its origin (the rotating bound's lever arm) and `angular` its angular-speed
+ * bound (rad per unit t).
+ */
+interface Side {
+  shape: Shape;
+  motion: Motion;
+  part: Isometry;
+  hasPart: boolean;
+  lever: number;
+  angular: number;
+}
+
+function makeSide(motion: Motion): Side {
+  return {
+    shape: SCRATCH_SHAPE,
+    motion,
+    part: iso.identity(),
+    hasPart: false,
+    lever: 0,
+    angular: 0,
+  };
+}
+
+/**
+ * When set (world shape casts with `ignoreInitialOverlap`), a convex pair or composite part
+ * already touching at time 0 is skipped: under a straight-line motion a convex set once left is
+ * not met again.
+ */
+let skipInitial = false;
+
+const SCRATCH_SHAPE: Shape = { type: ShapeType.Sphere, radius: 0 };
+const sideA = makeSide(motionA);
+const sideB = makeSide(motionB);
 
 function poseAt(out: Isometry, m: Motion, t: number): Isometry {
   vec3.addScaled(out.translation, m.pose0.translation, m.velocity, t);
@@ -135,6 +159,13 @@ function poseAt(out: Isometry, m: Motion, t: number): Isometry {
     r.w = q0.w + (q1.w - q0.w) * t;
     if (quat.normalize(r, r) === 0) quat.copy(r, q0);
   }
+  return out;
+}
+
+/** out = the world pose of side `s`'s shape at time t. */
+function sidePoseAt(out: Isometry, s: Side, t: number): Isometry {
+  poseAt(out, s.motion, t);
+  if (s.hasPart) iso.multiply(out, out, s.part);
   return out;
 }
 
@@ -155,25 +186,42 @@ function contactAt(out: ShapeCastHit, a: Shape, b: Shape, t: number): number {
   return contact.distance;
 }
 
-/** The advancement loop over motionA and motionB, t ∈ [0, maxT]. */
-function advance(
-  out: ShapeCastHit,
-  a: Shape,
-  b: Shape,
-  maxT: number,
-  angularA: number,
-  angularB: number,
-): boolean {
-  const rA = boundingRadius(a);
-  const rB = boundingRadius(b);
-  const shapeTol = SHAPE_CAST_TOLERANCE * (rA + rB);
-  const spin = angularA * rA + angularB * rB;
-  vec3.sub(relVel, motionB.velocity, motionA.velocity);
+/** Largest distance between the bodies' origins over t ∈ [0, maxT] (linear paths: at an end). */
+function originSpread(maxT: number): number {
+  const a = motionA.pose0.translation;
+  const b = motionB.pose0.translation;
+  const d0 = hypot3(b.x - a.x, b.y - a.y, b.z - a.z);
+  const d1 = hypot3(
+    b.x - a.x + (motionB.velocity.x - motionA.velocity.x) * maxT,
+    b.y - a.y + (motionB.velocity.y - motionA.velocity.y) * maxT,
+    b.z - a.z + (motionB.velocity.z - motionA.velocity.z) * maxT,
+  );
+  return Math.max(d0, d1);
+}
+
+/**
+ * Conservative advancement of two convex (or half-space) sides over t ∈ [0, maxT]. An unbounded
+ * side's lever arm (a half-space) is replaced by the reach of the other body from its origin:
+ * the contact point on the plane is the projection of a point of the other body.
+ */
+function advance(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
+  const rA = boundingRadiusOf(a.shape);
+  const rB = boundingRadiusOf(b.shape);
+  const shapeTol =
+    SHAPE_CAST_TOLERANCE * ((Number.isFinite(rA) ? rA : 0) + (Number.isFinite(rB) ? rB : 0));
+  let leverA = a.lever;
+  let leverB = b.lever;
+  if (a.angular > 0 && !Number.isFinite(leverA)) leverA = originSpread(maxT) + leverB;
+  if (b.angular > 0 && !Number.isFinite(leverB)) leverB = originSpread(maxT) + leverA;
+  const spin = (a.angular > 0 ? a.angular * leverA : 0) + (b.angular > 0 ? b.angular * leverB : 0);
+  if (!Number.isFinite(spin))
+    unsupportedPair(a.shape, b.shape, "castShapesNonlinear (two rotating half-spaces)");
+  vec3.sub(relVel, b.motion.velocity, a.motion.velocity);
   let t = 0;
   for (let iter = 0; iter < SHAPE_CAST_MAX_ITERATIONS; iter++) {
-    poseAt(poseA, motionA, t);
-    poseAt(poseB, motionB, t);
-    const gap = contactAt(out, a, b, t);
+    sidePoseAt(poseA, a, t);
+    sidePoseAt(poseB, b, t);
+    const gap = contactAt(out, a.shape, b.shape, t);
     // The rounding part of the tolerance follows the coordinates at the current time, not the
     // farthest point of the whole motion (a huge maxToi must not make every gap "touching").
     // The rounding part follows the shapes' offset from each other, not from the origin.
@@ -188,10 +236,170 @@ function advance(
     if (!(tNext <= maxT)) return false;
     t = tNext;
   }
-  poseAt(poseA, motionA, t);
-  poseAt(poseB, motionB, t);
-  contactAt(out, a, b, t);
+  sidePoseAt(poseA, a, t);
+  sidePoseAt(poseB, b, t);
+  contactAt(out, a.shape, b.shape, t);
   return true;
+}
+
+/** Scratch of one composite level of a cast. */
+interface CastLevel {
+  hits: MeshBvhHits;
+  part: CompositePart;
+  side: Side;
+  hit: ShapeCastHit;
+  best: ShapeCastHit;
+  frame: Isometry;
+  posA0: Vec3;
+  posA1: Vec3;
+}
+
+const castLevels: CastLevel[] = [];
+let castDepth = 0;
+
+function castLevel(): CastLevel {
+  while (castLevels.length <= castDepth) {
+    castLevels.push({
+      hits: makeMeshBvhHits(16),
+      part: makeCompositePart(),
+      side: makeSide(motionA),
+      hit: makeShapeCastHit(),
+      best: makeShapeCastHit(),
+      frame: iso.identity(),
+      posA0: vec3.create(),
+      posA1: vec3.create(),
+    });
+  }
+  return castLevels[castDepth];
+}
+
+const swapped = makeShapeCastHit();
+
+/** The cast of side A against side B, whatever their kinds (composite, convex, half-space). */
+function castSides(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
+  if (isCompositeType(b.shape.type)) return castComposite(out, a, b, maxT);
+  if (isCompositeType(a.shape.type)) {
+    if (!castComposite(swapped, b, a, maxT)) return false;
+    out.toi = swapped.toi;
+    vec3.negate(out.normal, swapped.normal);
+    vec3.copy(out.pointA, swapped.pointB);
+    vec3.copy(out.pointB, swapped.pointA);
+    return true;
+  }
+  return advance(out, a, b, maxT);
+}
+
+/**
+ * The cast of side A against composite side B: the earliest of the casts against B's parts
+ * that A can reach during the motion (candidates from the composite's bounding-volume query
+ * with A's swept bound in B's frame; every part when B rotates), each later part searched only
+ * up to the best time so far. Ties go to the first part in the view's order.
+ */
+function castComposite(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
+  const view = compositeView(b.shape.type) as CompositeView;
+  const l = castLevel();
+  castDepth++;
+  try {
+    let n: number;
+    if (b.angular > 0) {
+      n = view.queryAabb(
+        l.hits,
+        b.shape,
+        -Infinity,
+        -Infinity,
+        -Infinity,
+        Infinity,
+        Infinity,
+        Infinity,
+      );
+    } else {
+      // B's frame is a fixed rotation moving linearly, so A's reference point moves linearly in
+      // it: A's shape origin when A does not rotate (reach: A's radius), else A's body origin
+      // (reach: A's lever).
+      const useBody = a.angular > 0;
+      const reach = useBody ? a.lever : boundingRadiusOf(a.shape);
+      sidePoseAt(l.frame, b, 0);
+      referencePoint(l.posA0, a, 0, useBody);
+      iso.inverseTransformPoint(l.posA0, l.frame, l.posA0);
+      sidePoseAt(l.frame, b, maxT);
+      referencePoint(l.posA1, a, maxT, useBody);
+      iso.inverseTransformPoint(l.posA1, l.frame, l.posA1);
+      const p = l.posA0;
+      const q = l.posA1;
+      n = view.queryAabb(
+        l.hits,
+        b.shape,
+        Math.min(p.x, q.x) - reach,
+        Math.min(p.y, q.y) - reach,
+        Math.min(p.z, q.z) - reach,
+        Math.max(p.x, q.x) + reach,
+        Math.max(p.y, q.y) + reach,
+        Math.max(p.z, q.z) + reach,
+      );
+    }
+    const side = l.side;
+    side.motion = b.motion;
+    side.lever = b.lever;
+    side.angular = b.angular;
+    side.hasPart = true;
+    let found = false;
+    let limit = maxT;
+    for (let h = 0; h < n; h++) {
+      view.part(l.part, b.shape, l.hits.ids[h]);
+      side.shape = l.part.shape;
+      if (b.hasPart) iso.copy(side.part, b.part);
+      else iso.copy(side.part, IDENTITY);
+      if (l.part.hasPose) iso.multiply(side.part, side.part, l.part.pose);
+      if (!castSides(l.hit, a, side, limit)) continue;
+      if (skipInitial && l.hit.toi === 0) continue;
+      if (found && !(l.hit.toi < l.best.toi)) continue;
+      found = true;
+      limit = l.hit.toi;
+      copyHit(l.best, l.hit);
+    }
+    if (found) copyHit(out, l.best);
+    return found;
+  } finally {
+    castDepth--;
+  }
+}
+
+const IDENTITY = iso.identity();
+
+/** out = side `s`'s reference point at time t: its body origin, or its shape's origin. */
+function referencePoint(out: Vec3, s: Side, t: number, body: boolean): Vec3 {
+  if (body) return vec3.addScaled(out, s.motion.pose0.translation, s.motion.velocity, t);
+  sidePoseAt(poseA, s, t);
+  return vec3.copy(out, poseA.translation);
+}
+
+function copyHit(out: ShapeCastHit, h: ShapeCastHit): void {
+  out.toi = h.toi;
+  vec3.copy(out.normal, h.normal);
+  vec3.copy(out.pointA, h.pointA);
+  vec3.copy(out.pointB, h.pointB);
+}
+
+/** Loads the two bodies as the top-level sides and casts them. */
+function castBodies(
+  out: ShapeCastHit,
+  a: Shape,
+  b: Shape,
+  maxT: number,
+  angularA: number,
+  angularB: number,
+): boolean {
+  loadSide(sideA, a, motionA, angularA);
+  loadSide(sideB, b, motionB, angularB);
+  return castSides(out, sideA, sideB, maxT);
+}
+
+function loadSide(s: Side, shape: Shape, motion: Motion, angular: number): void {
+  s.shape = shape;
+  s.motion = motion;
+  s.hasPart = false;
+  s.lever = boundingRadiusOf(shape);
+  s.angular = angular;
 }
 
 /**
@@ -199,7 +407,8 @@ function advance(
  * `velocityA`, scene units per second, no rotation) and `b` (`poseB`, `velocityB`) within
  * [0, maxToi] seconds: writes toi, the unit normal from A toward B and the witness points at
  * that time (world frame) to `out` and returns true, or returns false when they do not touch
- * by maxToi. Touching or overlapping at time 0 gives toi 0 and the contact there. Hot-path
+ * by maxToi. Touching or overlapping at time 0 gives toi 0 and the contact there (or, with
+ * `ignoreInitialOverlap`, no hit from that pair or composite part). Hot-path
  * form: no validation, no allocation. Throws `unsupported_pair` for a shape pair without a
  * contact routine. Source: conservative advancement (Mirtich 1996).
  */
@@ -212,6 +421,7 @@ export function castShapesInto(
   poseB0: Isometry,
   velocityB: Vec3,
   maxToi: number,
+  ignoreInitialOverlap = false,
 ): boolean {
   iso.copy(motionA.pose0, poseA0);
   vec3.copy(motionA.velocity, velocityA);
@@ -219,7 +429,13 @@ export function castShapesInto(
   iso.copy(motionB.pose0, poseB0);
   vec3.copy(motionB.velocity, velocityB);
   motionB.q1 = null;
-  return advance(out, a, b, maxToi, 0, 0);
+  skipInitial = ignoreInitialOverlap;
+  try {
+    const found = castBodies(out, a, b, maxToi, 0, 0);
+    return found && !(ignoreInitialOverlap && out.toi === 0);
+  } finally {
+    skipInitial = false;
+  }
 }
 
 /**
@@ -410,7 +626,7 @@ export function castShapesNonlinearInto(
   const angularB = shortestArc(q1B, poseB0.rotation, poseB1.rotation);
   motionA.q1 = angularA > 0 ? q1A : null;
   motionB.q1 = angularB > 0 ? q1B : null;
-  return advance(out, a, b, Math.min(maxToi, 1), angularA, angularB);
+  return castBodies(out, a, b, Math.min(maxToi, 1), angularA, angularB);
 }
 
 /** out = q1 or −q1, whichever is nearer q0; returns nlerp's angular-speed bound (0 if equal). */

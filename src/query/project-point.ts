@@ -14,12 +14,16 @@
 import { GJK_ROUNDING_TOLERANCE } from "../constants.js";
 import { CollideError, invalidValue } from "../errors.js";
 import { closestPointOnSegment, closestPointOnTriangle } from "../geometry/closest-point.js";
+import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
+import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import { hypot2 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
+import type { CompositePart, CompositeView } from "../shapes/composite.js";
+import { compositeView, makeCompositePart } from "../shapes/composite.js";
 import type { Cone } from "../shapes/cone.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Cuboid } from "../shapes/cuboid.js";
@@ -78,6 +82,7 @@ export function projectPointLocal(
   solid: boolean,
 ): PointProjection {
   if (out.triangle !== undefined) out.triangle = -1;
+  if (shape.type === ShapeType.Compound) return projectPointComposite(out, shape, p, solid);
   switch (shape.type) {
     case ShapeType.Sphere:
       return projectOnBall(out, p, vec3.set(t1, 0, 0, 0), shape.radius, null, solid);
@@ -140,8 +145,131 @@ export function projectPointLocal(
       }
       return out;
     }
+    case ShapeType.RoundedCuboid:
+    case ShapeType.RoundedConvexPolyhedron:
+      return projectRounded(out, shape.core, shape.radius, p, solid);
   }
   return unsupportedShape(shape, "projectPoint");
+}
+
+const roundedDir = vec3.create();
+
+/**
+ * Projection onto a rounded shape: the core `core` swept by a ball of `radius` (Ericson 2005,
+ * §5.1: the closest point of a sphere-swept volume is the core's closest point moved by the
+ * radius toward the query point). Outside the core, the core's closest point q at distance d:
+ * inside when d ≤ radius, the surface point q + radius·(p − q)/d. Inside the core (hollow
+ * query), the core's nearest boundary point q at depth d moved on outward: q + radius·(q − p)/d,
+ * at distance d + radius (the rounded face over a core face is that face moved by the radius).
+ */
+function projectRounded(
+  out: PointProjection,
+  core: Shape,
+  radius: number,
+  p: Vec3,
+  solid: boolean,
+): PointProjection {
+  projectPointLocal(out, core, p, false);
+  const d = out.distance;
+  if (!out.inside) {
+    out.inside = d <= radius;
+    if (out.inside && solid) {
+      vec3.copy(out.point, p);
+      out.distance = 0;
+      return out;
+    }
+    vec3.sub(roundedDir, p, out.point);
+    vec3.scale(roundedDir, roundedDir, 1 / d);
+    vec3.addScaled(out.point, out.point, roundedDir, radius);
+    out.distance = Math.abs(d - radius);
+    return out;
+  }
+  out.inside = true;
+  if (solid) {
+    vec3.copy(out.point, p);
+    out.distance = 0;
+    return out;
+  }
+  if (d > 0) {
+    vec3.sub(roundedDir, out.point, p);
+    vec3.scale(roundedDir, roundedDir, 1 / d);
+  } else vec3.set(roundedDir, 0, 0, 0);
+  vec3.addScaled(out.point, out.point, roundedDir, radius);
+  out.distance = d + radius;
+  return out;
+}
+
+/** Scratch of one composite level of a projection. */
+interface ProjectLevel {
+  hits: MeshBvhHits;
+  part: CompositePart;
+  local: Vec3;
+  best: PointProjection;
+  one: PointProjection;
+}
+const projectLevels: ProjectLevel[] = [];
+let projectDepth = 0;
+
+/**
+ * Projection onto a composite through its view (src/shapes/composite.ts): the nearest of the
+ * parts' projections, each in its part's frame. `inside` when the point is inside (or on) some
+ * part; a solid composite then projects the point onto itself. Hollow (`solid` false), the
+ * answer is the nearest point of the parts' surfaces.
+ */
+function projectPointComposite(
+  out: PointProjection,
+  shape: Shape,
+  p: Vec3,
+  solid: boolean,
+): PointProjection {
+  const view = compositeView(shape.type) as CompositeView;
+  while (projectLevels.length <= projectDepth) {
+    projectLevels.push({
+      hits: makeMeshBvhHits(16),
+      part: makeCompositePart(),
+      local: vec3.create(),
+      best: makePointProjection(),
+      one: makePointProjection(),
+    });
+  }
+  const l = projectLevels[projectDepth++];
+  try {
+    const n = view.queryAabb(
+      l.hits,
+      shape,
+      -Infinity,
+      -Infinity,
+      -Infinity,
+      Infinity,
+      Infinity,
+      Infinity,
+    );
+    let found = false;
+    let inside = false;
+    for (let h = 0; h < n; h++) {
+      view.part(l.part, shape, l.hits.ids[h]);
+      if (l.part.hasPose) iso.inverseTransformPoint(l.local, l.part.pose, p);
+      else vec3.copy(l.local, p);
+      projectPointLocal(l.one, l.part.shape, l.local, solid);
+      if (l.part.hasPose) iso.transformPoint(l.one.point, l.part.pose, l.one.point);
+      inside = inside || l.one.inside;
+      if (found && !(l.one.distance < l.best.distance)) continue;
+      found = true;
+      vec3.copy(l.best.point, l.one.point);
+      l.best.distance = l.one.distance;
+    }
+    out.inside = inside;
+    if (inside && solid) {
+      vec3.copy(out.point, p);
+      out.distance = 0;
+    } else {
+      vec3.copy(out.point, l.best.point);
+      out.distance = l.best.distance;
+    }
+    return out;
+  } finally {
+    projectDepth--;
+  }
 }
 
 /**

@@ -17,6 +17,8 @@
  */
 import { invalidValue } from "../errors.js";
 import { gjkRayCast, makeGjkRayHit } from "../geometry/gjk-raycast.js";
+import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
+import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
 import {
   makeRayInterval,
   RAY_MISS,
@@ -37,7 +39,10 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { ShapeCoreSupport } from "../narrowphase/convex-convex.js";
 import { castRayTriangleMesh, makeMeshRayHit } from "../narrowphase/mesh-ray.js";
-import type { Shape } from "../shapes/shape.js";
+import type { CompositePart, CompositeView } from "../shapes/composite.js";
+import { compositeView, makeCompositePart } from "../shapes/composite.js";
+import { isSupportMappedType } from "../shapes/registry.js";
+import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
@@ -78,6 +83,7 @@ const meshHit = makeMeshRayHit();
 function castLocal(shape: Shape, maxToi: number, len: number, solid: boolean): number {
   const maxT = maxToi * len;
   let t: number;
+  if (shape.type === ShapeType.Compound) return castComposite(shape, maxToi, len, solid);
   switch (shape.type) {
     case ShapeType.Sphere:
       if (!rayIntervalSphere(interval, shape.radius, oL, dL)) return RAY_MISS;
@@ -121,7 +127,91 @@ function castLocal(shape: Shape, maxToi: number, len: number, solid: boolean): n
       return t >= 0 && t <= maxToi ? t : RAY_MISS;
     }
   }
+  if (isSupportMappedType(shape.type)) {
+    // Any other support-mapped shape (a rounded one): the GJK ray cast on its core and margin.
+    if (!gjkRayCast(gjkHit, core.reset(shape as ConvexShape), oL, dL, maxT, solid)) return RAY_MISS;
+    vec3.copy(nL, gjkHit.normal);
+    return gjkHit.toi / len;
+  }
   return unsupportedShape(shape, "raycast");
+}
+
+/** Scratch of one composite level of a ray cast. */
+interface RayLevel {
+  hits: MeshBvhHits;
+  part: CompositePart;
+  o: Vec3;
+  dRaw: Vec3;
+  dUnit: Vec3;
+  n: Vec3;
+}
+const rayLevels: RayLevel[] = [];
+let rayDepth = 0;
+
+/**
+ * Ray cast against a composite through its view (src/shapes/composite.ts), in its local frame
+ * (the ray in oL, dR, dL): the earliest hit over the parts that the ray's box can reach, each
+ * cast in its part's frame; ties to the first part in the view's order. Writes nL.
+ */
+function castComposite(shape: Shape, maxToi: number, len: number, solid: boolean): number {
+  const view = compositeView(shape.type) as CompositeView;
+  while (rayLevels.length <= rayDepth) {
+    rayLevels.push({
+      hits: makeMeshBvhHits(16),
+      part: makeCompositePart(),
+      o: vec3.create(),
+      dRaw: vec3.create(),
+      dUnit: vec3.create(),
+      n: vec3.create(),
+    });
+  }
+  const l = rayLevels[rayDepth++];
+  try {
+    vec3.copy(l.o, oL);
+    vec3.copy(l.dRaw, dR);
+    vec3.copy(l.dUnit, dL);
+    const ex = l.o.x + l.dRaw.x * maxToi;
+    const ey = l.o.y + l.dRaw.y * maxToi;
+    const ez = l.o.z + l.dRaw.z * maxToi;
+    const n = view.queryAabb(
+      l.hits,
+      shape,
+      Number.isFinite(ex) ? Math.min(l.o.x, ex) : -Infinity,
+      Number.isFinite(ey) ? Math.min(l.o.y, ey) : -Infinity,
+      Number.isFinite(ez) ? Math.min(l.o.z, ez) : -Infinity,
+      Number.isFinite(ex) ? Math.max(l.o.x, ex) : Infinity,
+      Number.isFinite(ey) ? Math.max(l.o.y, ey) : Infinity,
+      Number.isFinite(ez) ? Math.max(l.o.z, ez) : Infinity,
+    );
+    let best = RAY_MISS;
+    let limit = maxToi;
+    for (let h = 0; h < n; h++) {
+      view.part(l.part, shape, l.hits.ids[h]);
+      if (l.part.hasPose) {
+        iso.inverseTransformPoint(oL, l.part.pose, l.o);
+        iso.inverseTransformVector(dR, l.part.pose, l.dRaw);
+        iso.inverseTransformVector(dL, l.part.pose, l.dUnit);
+      } else {
+        vec3.copy(oL, l.o);
+        vec3.copy(dR, l.dRaw);
+        vec3.copy(dL, l.dUnit);
+      }
+      const t = castLocal(l.part.shape, limit, len, solid);
+      if (t < 0) continue;
+      if (best >= 0 && !(t < best)) continue;
+      best = t;
+      limit = Math.min(limit, t);
+      if (l.part.hasPose) iso.transformVector(l.n, l.part.pose, nL);
+      else vec3.copy(l.n, nL);
+    }
+    vec3.copy(oL, l.o);
+    vec3.copy(dR, l.dRaw);
+    vec3.copy(dL, l.dUnit);
+    if (best >= 0) vec3.copy(nL, l.n);
+    return best;
+  } finally {
+    rayDepth--;
+  }
 }
 
 /**

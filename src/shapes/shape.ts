@@ -10,6 +10,7 @@ import type { ConvexPolyhedron } from "./convex-polyhedron.js";
 import type { Cuboid } from "./cuboid.js";
 import type { Cylinder } from "./cylinder.js";
 import type { HalfSpace } from "./half-space.js";
+import type { RoundedConvexPolyhedron, RoundedCuboid } from "./rounded.js";
 import type { Sphere } from "./sphere.js";
 import type { Triangle } from "./triangle.js";
 import type { TriangleMesh } from "./triangle-mesh.js";
@@ -26,13 +27,15 @@ export const ShapeType = {
   TriangleMesh: 7,
   HalfSpace: 8,
   Compound: 9,
+  RoundedCuboid: 10,
+  RoundedConvexPolyhedron: 11,
 } as const;
 
 /** One of the {@link ShapeType} ids. */
 export type ShapeType = (typeof ShapeType)[keyof typeof ShapeType];
 
 /** Number of shape types (the dispatch table's side). */
-export const SHAPE_TYPE_COUNT = 10;
+export const SHAPE_TYPE_COUNT = 12;
 
 /** Human names of the shape types, by id (for messages). */
 export const SHAPE_TYPE_NAMES: readonly string[] = [
@@ -46,6 +49,8 @@ export const SHAPE_TYPE_NAMES: readonly string[] = [
   "mesh",
   "halfspace",
   "compound",
+  "roundedCuboid",
+  "roundedConvex",
 ];
 
 /**
@@ -59,7 +64,16 @@ export function shapeTypeName(type: unknown): unknown {
 }
 
 /** Every convex shape with a support function. */
-export type ConvexShape = Sphere | Cuboid | Capsule | Cylinder | Cone | ConvexPolyhedron | Triangle;
+export type ConvexShape =
+  | Sphere
+  | Cuboid
+  | Capsule
+  | Cylinder
+  | Cone
+  | ConvexPolyhedron
+  | Triangle
+  | RoundedCuboid
+  | RoundedConvexPolyhedron;
 
 /** Any shape Collide knows. */
 export type Shape = ConvexShape | TriangleMesh | HalfSpace | Compound;
@@ -76,6 +90,8 @@ export const CONVEX_SHAPE_TYPE_LIST: readonly ShapeType[] = [
   ShapeType.Cone,
   ShapeType.ConvexPolyhedron,
   ShapeType.Triangle,
+  ShapeType.RoundedCuboid,
+  ShapeType.RoundedConvexPolyhedron,
 ];
 
 /** Per {@link ShapeType} id: 1 when the type is convex with a support function, else 0. */

@@ -198,6 +198,19 @@ export function checkShape(field: string, shape: Shape): void {
       checkFiniteArray(`${field}.facePlaneOffsets`, shape.facePlaneOffsets);
       return;
     }
+    case ShapeType.RoundedCuboid:
+    case ShapeType.RoundedConvexPolyhedron: {
+      checkObject(`${field}.core`, shape.core);
+      const coreType =
+        shape.type === ShapeType.RoundedCuboid ? ShapeType.Cuboid : ShapeType.ConvexPolyhedron;
+      if (shape.core.type !== coreType) {
+        invalidValue(`${field}.core.type`, shape.core.type, `must be ${shapeTypeName(coreType)}`);
+      }
+      checkShape(`${field}.core`, shape.core);
+      checkFinite(`${field}.radius`, shape.radius);
+      checkNonNegative(`${field}.radius`, shape.radius);
+      return;
+    }
   }
 }
 
@@ -326,6 +339,10 @@ function isOtherShapeFinite(shape: Shape): boolean {
   }
   if (shape.type === ShapeType.HalfSpace) return fin(shape.offset) && finite3(shape.normal);
   if (shape.type === ShapeType.Compound) return finiteCompound(shape);
+  if (shape.type === ShapeType.RoundedCuboid || shape.type === ShapeType.RoundedConvexPolyhedron) {
+    const c = shape.core;
+    return fin(shape.radius) && c !== null && typeof c === "object" && isShapeFinite(c);
+  }
   return true;
 }
 

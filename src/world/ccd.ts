@@ -29,10 +29,10 @@
  * operations give the same impacts with every broad phase (the candidate set is exact for the
  * box and sorted).
  *
- * Limits (documented, not errors): only convex shapes are swept, against convex shapes
- * (`castShapes` needs a support function and a bounding radius on both sides); a fast body that
- * is a mesh, a compound or a half-space is not swept, and a candidate that is one is skipped
- * (against a half-space a discrete step cannot tunnel: the body ends inside it). Sensor pairs
+ * Every shape is swept and every shape is a candidate: convex shapes, triangle meshes and
+ * compounds (part by part through their composite views, src/query/cast-shapes.ts) and
+ * half-spaces (outside the broad phase, added to every fast body's candidates). A fast body
+ * that is a half-space is not swept (it is unbounded: it has no swept box). Sensor pairs
  * are not swept (a sensor reports the overlap at the step's poses). A slow body is taken at its
  * current pose, as Box2D's continuous collision treats static bodies. A fast body's sweep starts
  * from its pose at `addBody` / `setCcd(…, true)` until the first step.
@@ -49,7 +49,6 @@ import * as aabbm from "../math/aabb.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { isConvexType } from "../narrowphase/dispatch.js";
 import { boundingRadius, castShapesNonlinearInto, makeShapeCastHit } from "../query/cast-shapes.js";
 import { aabbShape } from "../shapes/index.js";
 import type { Shape } from "../shapes/shape.js";
@@ -278,7 +277,7 @@ export class CcdState {
    * bodies and the other fast bodies, fills {@link impacts} in ascending pair order, then makes
    * the current poses the previous ones. Allocates nothing in steady state.
    */
-  run(b: BodyStore, bp: BroadPhase): void {
+  run(b: BodyStore, bp: BroadPhase, unbounded: readonly number[] = []): void {
     const out = this.impacts;
     out.clear();
     const fast = this.fast;
@@ -300,6 +299,7 @@ export class CcdState {
       vec3.set(this.qMax, sw[k + 3], sw[k + 4], sw[k + 5]);
       cand.length = 0;
       bp.queryAabb(this.qMin, this.qMax, cand);
+      for (let u = 0; u < unbounded.length; u++) cand.push(unbounded[u]);
       sortSmall(cand);
       this.readPrev(p0, s);
       b.readPose(p1, s);
@@ -309,7 +309,6 @@ export class CcdState {
         if ((flags[c] & FLAG_SENSOR) !== 0) continue;
         if ((layer[s] & mask[c]) === 0 || (layer[c] & mask[s]) === 0) continue;
         const sc = shapes[c] as Shape;
-        if (!isConvexType(sc.type)) continue;
         b.readPose(q0, c);
         const ss = shapes[s] as Shape;
         const lo = Math.min(s, c);
@@ -377,7 +376,9 @@ export class CcdState {
    */
   private sweptBox(b: BodyStore, s: number, i: number): number {
     const shape = b.shapes[s] as Shape;
-    if ((b.flags[s] & FLAG_SENSOR) !== 0 || !isConvexType(shape.type)) return SWEEP_NONE;
+    if ((b.flags[s] & FLAG_SENSOR) !== 0 || !Number.isFinite(boundingRadius(shape))) {
+      return SWEEP_NONE;
+    }
     const pose = b.pose;
     const prev = this.prev;
     const k7 = 7 * s;

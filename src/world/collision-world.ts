@@ -773,7 +773,7 @@ export class CollisionWorld {
       }
     }
     cache.endFrame();
-    this.ccd.run(b, this.bp);
+    this.ccd.run(b, this.bp, this.unbounded);
     this.updateTouchCounts();
     b.releasePending();
     const st = this.stats;

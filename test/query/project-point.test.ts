@@ -63,6 +63,8 @@ function insideLocal(s: ConvexShape, p: Vec3, slack: number): boolean {
     }
     case ShapeType.Triangle:
       return false;
+    default:
+      throw new Error(`no membership oracle for shape type ${s.type}`);
   }
 }
 

@@ -65,6 +65,8 @@ function insideLocal(s: ConvexShape, p: Vec3, slack = 0): boolean {
     }
     case ShapeType.Triangle:
       return false;
+    default:
+      throw new Error(`no membership oracle for shape type ${s.type}`);
   }
 }
 

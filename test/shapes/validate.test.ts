@@ -222,7 +222,7 @@ describe("isConvexShapeType", () => {
     for (const junk of [undefined, 0.5, Number.NaN, Infinity]) {
       expect(isConvexShapeType(junk)).toBe(false);
     }
-    expect([...Array(SHAPE_TYPE_COUNT).keys()].filter((t) => isConvexShapeType(t)).length).toBe(7);
+    expect([...Array(SHAPE_TYPE_COUNT).keys()].filter((t) => isConvexShapeType(t)).length).toBe(9);
   });
 });
 

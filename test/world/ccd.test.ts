@@ -382,7 +382,7 @@ describe("filters, skips and the flag's life cycle", () => {
     );
   });
 
-  it("skips triangle-mesh candidates (documented: no time of impact against meshes)", () => {
+  it("sweeps against triangle-mesh candidates (they were skipped, issue 14)", () => {
     const w = new CollisionWorld();
     const mesh = makeTriangleMesh(
       new Float64Array([50, -5, -5, 50, 5, -5, 50, 0, 5]),
@@ -393,7 +393,9 @@ describe("filters, skips and the flag's life cycle", () => {
     w.step();
     w.setPose(h, at(100));
     w.step();
-    expect(w.impacts().count).toBe(0);
+    expect(w.impacts().count).toBe(1);
+    // The sphere's front (x + 0.1) reaches the triangle's plane x = 50 at x = 49.9.
+    expect(w.impacts().read(0).toi).toBeCloseTo(0.499, 9);
   });
 
   it("setCcd turns the sweep on (from the current pose) and off; removal forgets the body", () => {

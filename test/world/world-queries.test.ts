@@ -248,24 +248,28 @@ describe("world shape cast against a scan of every body", () => {
     expect(inside?.toi).toBe(0);
   });
 
-  it("hits a compound at its nearest child, and skips triangle meshes", () => {
+  it("hits a compound at its nearest child, and a triangle mesh in front of it (no longer skipped)", () => {
     const w = new CollisionWorld();
     const children = [
       { shape: makeSphere(0.5), pose: iso.create({ x: 5, y: 0, z: 0 }) },
       { shape: makeCuboid({ x: 0.5, y: 0.5, z: 0.5 }), pose: iso.create({ x: 3, y: 0, z: 0 }) },
     ];
     const c = w.addBody({ shape: makeCompound(children), pose: iso.create({ x: 1, y: 0, z: 0 }) });
-    w.addBody({
+    const hitAlone = castShape(w, makeSphere(0.25), iso.identity(), { x: 1, y: 0, z: 0 }, 10);
+    // A sphere of radius 0.25 from x = 0 at speed 1 meets the cuboid's face x = 3.5 at t = 3.25.
+    expect(hitAlone?.handle).toBe(c);
+    expect(hitAlone?.toi).toBeCloseTo(3.25, 9);
+    const m = w.addBody({
       shape: makeTriangleMesh(
         new Float64Array([2, -5, -5, 2, 5, -5, 2, 0, 5]),
         new Uint32Array([0, 1, 2]),
       ),
       pose: iso.identity(),
     });
-    // A sphere of radius 0.25 from x = 0 at speed 1 meets the cuboid's face x = 3.5 at t = 3.25.
+    // The mesh's triangle in the plane x = 2 (it covers y = z = 0) is met first, at t = 1.75.
     const hit = castShape(w, makeSphere(0.25), iso.identity(), { x: 1, y: 0, z: 0 }, 10);
-    expect(hit?.handle).toBe(c);
-    expect(hit?.toi).toBeCloseTo(3.25, 9);
+    expect(hit?.handle).toBe(m);
+    expect(hit?.toi).toBeCloseTo(1.75, 9);
   });
 
   it("rejects bad input", () => {

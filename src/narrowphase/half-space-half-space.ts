@@ -1,0 +1,121 @@
+/**
+ * Half-space against half-space, in every query. In A's frame A is {p : n_A·p ≤ d_A} and B,
+ * moved by `bInA`, is {p : n_B·p ≤ d_B}.
+ *
+ * - Normals exactly opposite (n_B = −n_A): the two solids face each other across a slab; the
+ *   signed gap is g = −d_B − d_A (negative: they overlap by a slab of thickness −g), the normal
+ *   from A toward B is n_A, and the witness points are the points of each boundary plane
+ *   nearest A's origin. Every query is finite and exact.
+ * - Otherwise the boundary planes cross (or are parallel with the same orientation), so the
+ *   two solids share an unbounded region: they intersect, their distance is 0 with both witness
+ *   points at a point common to both solids (on the line where the planes cross, nearest A's
+ *   origin, or on the inner plane when they are parallel), and no finite translation separates
+ *   them: `contact` and `manifold` report the signed distance
+ *   {@link UNBOUNDED_OVERLAP_DISTANCE} (the most negative double) with the normal n_A at that
+ *   point (docs/FORMATS.md).
+ */
+import { UNBOUNDED_OVERLAP_DISTANCE } from "../constants.js";
+import type { Isometry } from "../math/isometry.js";
+import * as quat from "../math/quat.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import type { HalfSpace } from "../shapes/half-space.js";
+import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
+import { singleContactManifold } from "./contact.js";
+
+const nB = vec3.create();
+const common = vec3.create();
+
+/** Loads B's normal in A's frame into `nB`; returns B's offset in A's frame. */
+function loadB(b: HalfSpace, bInA: Isometry): number {
+  quat.rotate(nB, bInA.rotation, b.normal);
+  return b.offset + vec3.dot(nB, bInA.translation);
+}
+
+function opposite(nA: Vec3): boolean {
+  return nB.x === -nA.x && nB.y === -nA.y && nB.z === -nA.z;
+}
+
+/**
+ * common = a point in both solids, on both boundary planes when they cross: p = α·n_A + β·n_B
+ * with n_A·p = d_A and n_B·p = d_B; for parallel planes (or a system too ill-conditioned to give
+ * finite α, β) the point of the inner plane nearest A's origin.
+ */
+function commonPoint(nA: Vec3, dA: number, dB: number): Vec3 {
+  const c = vec3.dot(nA, nB);
+  const det = 1 - c * c;
+  const alpha = (dA - c * dB) / det;
+  const beta = (dB - c * dA) / det;
+  if (det > 0 && Number.isFinite(alpha) && Number.isFinite(beta)) {
+    vec3.scale(common, nA, alpha);
+    return vec3.addScaled(common, common, nB, beta);
+  }
+  return vec3.scale(common, nA, Math.min(dA, c > 0 ? dB : -dB));
+}
+
+/** True when two half-spaces share a point: always, unless they face each other across a gap. */
+export function intersectsHalfSpaceHalfSpace(a: HalfSpace, b: HalfSpace, bInA: Isometry): boolean {
+  const dB = loadB(b, bInA);
+  if (!opposite(a.normal)) return true;
+  return a.offset >= -dB;
+}
+
+/** Contact of two half-spaces within `prediction` (see the module docs), A's frame. */
+export function contactHalfSpaceHalfSpace(
+  out: Contact,
+  a: HalfSpace,
+  b: HalfSpace,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  const dB = loadB(b, bInA);
+  const nA = a.normal;
+  vec3.copy(out.normal, nA);
+  if (opposite(nA)) {
+    const gap = -dB - a.offset;
+    if (gap > prediction) return false;
+    out.distance = gap;
+    vec3.scale(out.pointA, nA, a.offset);
+    vec3.scale(out.pointB, nA, -dB);
+    return true;
+  }
+  out.distance = UNBOUNDED_OVERLAP_DISTANCE;
+  commonPoint(nA, a.offset, dB);
+  vec3.copy(out.pointA, common);
+  vec3.copy(out.pointB, common);
+  return true;
+}
+
+const contact: Contact = {
+  distance: 0,
+  normal: vec3.create(),
+  pointA: vec3.create(),
+  pointB: vec3.create(),
+};
+
+/** Distance (≥ 0) and witness points of two half-spaces (see the module docs), A's frame. */
+export function distanceHalfSpaceHalfSpace(
+  out: DistanceResult,
+  a: HalfSpace,
+  b: HalfSpace,
+  bInA: Isometry,
+): DistanceResult {
+  contactHalfSpaceHalfSpace(contact, a, b, bInA, Infinity);
+  out.distance = Math.max(0, contact.distance);
+  vec3.copy(out.pointA, contact.pointA);
+  vec3.copy(out.pointB, contact.pointB);
+  return out;
+}
+
+/** The one-point manifold of two half-spaces' contact within `prediction`, A's frame. */
+export function manifoldHalfSpaceHalfSpace(
+  out: ContactManifold,
+  a: HalfSpace,
+  b: HalfSpace,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  if (!contactHalfSpaceHalfSpace(contact, a, b, bInA, prediction)) return false;
+  singleContactManifold(out, contact);
+  return true;
+}

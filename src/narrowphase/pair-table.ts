@@ -1,0 +1,281 @@
+/**
+ * The pair table: one entry per ordered pair of `ShapeType`s and per operation (intersects,
+ * distance, contact, manifold), as Box2D's contact registers and parry's query dispatcher. A
+ * routine is registered once for `(typeA, typeB)` by {@link registerPair}; the mirrored entry
+ * `(typeB, typeA)` is written at the same time with its flip flag set, so the flip is decided
+ * when the table is written and a lookup is one load: a flipped entry is called with A and B
+ * swapped and its answer re-expressed for (A, B) (normal negated, witness points exchanged,
+ * moved into A's frame). The registrations live in src/narrowphase/dispatch.ts (capability
+ * dispatch: support-mapped pairs → GJK/EPA, composites → the generic composite mid-phase,
+ * specialised pairs as overrides). An entry left empty is a pair with no answer:
+ * `CollideError("unsupported_pair")`.
+ *
+ * Every routine works in A's frame with B's pose in A's frame (`bInA`). Composite routines that
+ * call back into this dispatch copy `bInA` at entry and write `out` only after their last nested
+ * call, so the flip scratch below is never overwritten while in use.
+ */
+import { CollideError } from "../errors.js";
+import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
+import * as vec3 from "../math/vec3.js";
+import type { Shape } from "../shapes/shape.js";
+import { SHAPE_TYPE_COUNT, SHAPE_TYPE_NAMES } from "../shapes/shape.js";
+import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
+import { flipManifold, makeContact, makeContactManifold, makeDistanceResult } from "./contact.js";
+import {
+  isScalablePair,
+  offsetOutOfRange,
+  pairRescaleFactor,
+  scaledPose,
+  scaledShape,
+} from "./extreme-scale.js";
+
+/** Boolean overlap routine of a pair (touching counts). */
+export type IntersectsFn<A extends Shape = Shape, B extends Shape = Shape> = (
+  a: A,
+  b: B,
+  bInA: Isometry,
+) => boolean;
+/** Closest-points routine of a pair; outputs in A's frame (deepest points when overlapping). */
+export type DistanceFn<A extends Shape = Shape, B extends Shape = Shape> = (
+  out: DistanceResult,
+  a: A,
+  b: B,
+  bInA: Isometry,
+) => DistanceResult;
+/** Contact routine of a pair; false when the gap exceeds `prediction`; outputs in A's frame. */
+export type ContactFn<A extends Shape = Shape, B extends Shape = Shape> = (
+  out: Contact,
+  a: A,
+  b: B,
+  bInA: Isometry,
+  prediction: number,
+) => boolean;
+/** Manifold routine of a pair: false when the gap exceeds `prediction`; else 1–4 points, A's frame. */
+export type ManifoldFn<A extends Shape = Shape, B extends Shape = Shape> = (
+  out: ContactManifold,
+  a: A,
+  b: B,
+  bInA: Isometry,
+  prediction: number,
+) => boolean;
+
+/** The routines of one pair, each optional (see {@link registerPair}). */
+export interface PairRoutines<A extends Shape, B extends Shape> {
+  intersects?: IntersectsFn<A, B>;
+  distance?: DistanceFn<A, B>;
+  contact?: ContactFn<A, B>;
+  manifold?: ManifoldFn<A, B>;
+}
+
+const N = SHAPE_TYPE_COUNT;
+const intersectsTable: (IntersectsFn | null)[] = new Array(N * N).fill(null);
+const distanceTable: (DistanceFn | null)[] = new Array(N * N).fill(null);
+const contactTable: (ContactFn | null)[] = new Array(N * N).fill(null);
+const manifoldTable: (ManifoldFn | null)[] = new Array(N * N).fill(null);
+/** Per entry: 1 when the routine answers the mirrored pair (call with A and B swapped). */
+const flipped = new Uint8Array(N * N);
+
+/**
+ * Registers the routines of pair `(typeA, typeB)` (any order; the routines take A of `typeA`
+ * and B of `typeB`); the mirrored entry is written as a flipped one. A routine given replaces
+ * the one registered before; one omitted leaves the entry as it was. Typed: the shapes the
+ * routines take are the types' own, so no cast is needed at the registration.
+ */
+export function registerPair<A extends Shape, B extends Shape>(
+  typeA: A["type"],
+  typeB: B["type"],
+  fns: PairRoutines<A, B>,
+): void {
+  const k = typeA * N + typeB;
+  const m = typeB * N + typeA;
+  set(k, m, fns.intersects as IntersectsFn | undefined, intersectsTable);
+  set(k, m, fns.distance as DistanceFn | undefined, distanceTable);
+  set(k, m, fns.contact as ContactFn | undefined, contactTable);
+  set(k, m, fns.manifold as ManifoldFn | undefined, manifoldTable);
+}
+
+function set<F>(k: number, m: number, f: F | undefined, table: (F | null)[]): void {
+  if (!f) return;
+  table[k] = f;
+  flipped[k] = 0;
+  if (m !== k) {
+    table[m] = f;
+    flipped[m] = 1;
+  }
+}
+
+/** True when `op` has a routine for the pair of types (in either order). */
+export function hasPairRoutine(
+  op: "intersects" | "distance" | "contact" | "manifold",
+  typeA: number,
+  typeB: number,
+): boolean {
+  const t =
+    op === "intersects"
+      ? intersectsTable
+      : op === "distance"
+        ? distanceTable
+        : op === "contact"
+          ? contactTable
+          : manifoldTable;
+  return t[typeA * N + typeB] != null;
+}
+
+/** Throws `CollideError("unsupported_pair")` naming the pair and the operation. */
+export function unsupportedPair(a: Shape, b: Shape, op: string): never {
+  const na = SHAPE_TYPE_NAMES[a.type] ?? String(a.type);
+  const nb = SHAPE_TYPE_NAMES[b.type] ?? String(b.type);
+  throw new CollideError(
+    "unsupported_pair",
+    "",
+    [na, nb],
+    `${op} is not supported for the pair ${na}–${nb}`,
+  );
+}
+
+const aInB = iso.identity();
+const flipContactScratch: Contact = makeContact();
+const flipDistance: DistanceResult = makeDistanceResult();
+const flipManifoldScratch: ContactManifold = makeContactManifold();
+
+/**
+ * The rescale factor of a pair far from unit scale (src/narrowphase/extreme-scale.ts), or 1: a
+ * comparison of B's offset almost always.
+ */
+function rescaleOf(a: Shape, b: Shape, bInA: Isometry): number {
+  return offsetOutOfRange(bInA) && isScalablePair(a, b) ? pairRescaleFactor(a, b, bInA) : 1;
+}
+
+/** True when A and B (B at `bInA`, A's frame) overlap or touch. Throws `unsupported_pair`. */
+export function intersectsPair(a: Shape, b: Shape, bInA: Isometry): boolean {
+  const k = rescaleOf(a, b, bInA);
+  if (k !== 1) return intersectsPair(scaledShape(a, k), scaledShape(b, k), scaledPose(bInA, k));
+  const e = a.type * N + b.type;
+  const f = intersectsTable[e];
+  if (!f) return unsupportedPair(a, b, "intersects");
+  if (flipped[e] === 0) return f(a, b, bInA);
+  return f(b, a, iso.invert(aInB, bInA));
+}
+
+/**
+ * Closest points of A and B in A's frame: `out.distance` ≥ 0; when they overlap, distance 0
+ * and the deepest points of their contact. A pair without a distance routine is answered
+ * through its contact routine with an unbounded prediction. Throws `unsupported_pair`.
+ */
+export function distancePair(
+  out: DistanceResult,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+): DistanceResult {
+  const k = rescaleOf(a, b, bInA);
+  if (k !== 1) {
+    distancePair(out, scaledShape(a, k), scaledShape(b, k), scaledPose(bInA, k));
+    unscale(out, 1 / k);
+    return out;
+  }
+  const e = a.type * N + b.type;
+  const f = distanceTable[e];
+  if (!f) return distanceFromContact(out, a, b, bInA);
+  if (flipped[e] === 0) return f(out, a, b, bInA);
+  f(flipDistance, b, a, iso.invert(aInB, bInA));
+  out.distance = flipDistance.distance;
+  iso.transformPoint(out.pointA, bInA, flipDistance.pointB);
+  iso.transformPoint(out.pointB, bInA, flipDistance.pointA);
+  return out;
+}
+
+const viaContact: Contact = makeContact();
+
+/** Distance through the pair's contact routine with an unbounded prediction. */
+function distanceFromContact(
+  out: DistanceResult,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+): DistanceResult {
+  if (!contactTable[a.type * N + b.type]) return unsupportedPair(a, b, "distance");
+  if (!contactPair(viaContact, a, b, bInA, Infinity)) return unsupportedPair(a, b, "distance");
+  out.distance = Math.max(0, viaContact.distance);
+  vec3.copy(out.pointA, viaContact.pointA);
+  vec3.copy(out.pointB, viaContact.pointB);
+  return out;
+}
+
+/** Divides a rescaled answer's lengths by the scale (`inv` = 1/k, a power of two: exact). */
+function unscale(out: Contact | DistanceResult, inv: number): void {
+  out.distance *= inv;
+  vec3.scale(out.pointA, out.pointA, inv);
+  vec3.scale(out.pointB, out.pointB, inv);
+}
+
+/**
+ * Contact of A and B in A's frame: false when their gap exceeds `prediction` (scene units);
+ * otherwise `out` holds the signed distance, the unit normal from A toward B and the witness
+ * points. Throws `unsupported_pair`.
+ */
+export function contactPair(
+  out: Contact,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  const k = rescaleOf(a, b, bInA);
+  if (k !== 1) {
+    if (
+      !contactPair(out, scaledShape(a, k), scaledShape(b, k), scaledPose(bInA, k), prediction * k)
+    )
+      return false;
+    unscale(out, 1 / k);
+    return true;
+  }
+  const e = a.type * N + b.type;
+  const f = contactTable[e];
+  if (!f) return unsupportedPair(a, b, "contact");
+  if (flipped[e] === 0) return f(out, a, b, bInA, prediction);
+  const t = flipContactScratch;
+  if (!f(t, b, a, iso.invert(aInB, bInA), prediction)) return false;
+  // The routine answered (B, A) in B's frame.
+  out.distance = t.distance;
+  iso.transformVector(out.normal, bInA, t.normal);
+  vec3.negate(out.normal, out.normal);
+  iso.transformPoint(out.pointA, bInA, t.pointB);
+  iso.transformPoint(out.pointB, bInA, t.pointA);
+  return true;
+}
+
+/**
+ * The contact manifold of A and B in A's frame: false when their gap exceeds `prediction`; else
+ * `out` holds one normal (A toward B) and 1–4 points. Throws `unsupported_pair`.
+ */
+export function manifoldPair(
+  out: ContactManifold,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  const k = rescaleOf(a, b, bInA);
+  if (k !== 1) {
+    const sa = scaledShape(a, k);
+    const sb = scaledShape(b, k);
+    if (!manifoldPair(out, sa, sb, scaledPose(bInA, k), prediction * k)) return false;
+    const inv = 1 / k;
+    for (let i = 0; i < out.count; i++) {
+      const p = out.points[i];
+      vec3.scale(p.pointA, p.pointA, inv);
+      vec3.scale(p.pointB, p.pointB, inv);
+      p.distance *= inv;
+    }
+    return true;
+  }
+  const e = a.type * N + b.type;
+  const f = manifoldTable[e];
+  if (!f) return unsupportedPair(a, b, "manifold");
+  if (flipped[e] === 0) return f(out, a, b, bInA, prediction);
+  if (!f(flipManifoldScratch, b, a, iso.invert(aInB, bInA), prediction)) return false;
+  flipManifold(out, flipManifoldScratch, bInA);
+  return true;
+}

@@ -1,0 +1,142 @@
+/**
+ * Composite shapes as "a bounding-volume query plus part(i)" (parry's `TypedSimdCompositeShape`,
+ * Jolt's `CompoundShape` / `MeshShape` sub-shape iteration): every composite type registers a
+ * {@link CompositeView} here, and the one generic composite mid-phase
+ * (src/narrowphase/composite.ts) and the composite paths of the shape queries (ray cast, point
+ * projection, shape cast in src/query/) work through it alone, knowing nothing else about the
+ * type. A triangle mesh's parts are its triangles (found through its BVH); a compound's parts are
+ * its children (found through their boxes in the compound's frame, computed once per compound
+ * object — shapes are immutable). A heightfield plugs in by registering a view whose parts are
+ * its cell triangles.
+ *
+ * A part is written into a {@link CompositePart} slot that the caller owns (one per recursion
+ * level): `shape` (a convex shape; for a mesh a scratch `Triangle` overwritten at each call),
+ * `pose` (the part's pose in the composite's frame) and `hasPose` (false when that pose is the
+ * identity, so callers skip a multiplication).
+ */
+import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
+import { pushMeshBvhHit, queryMeshBvhAabb } from "../geometry/mesh-bvh.js";
+import type { Aabb } from "../math/aabb.js";
+import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
+import * as vec3 from "../math/vec3.js";
+import type { Compound } from "./compound.js";
+import { aabbOf } from "./registry.js";
+import type { ConvexShape, Shape } from "./shape.js";
+import { SHAPE_TYPE_COUNT, ShapeType } from "./shape.js";
+import type { Triangle } from "./triangle.js";
+import type { TriangleMesh } from "./triangle-mesh.js";
+import { getMeshTriangle } from "./triangle-mesh.js";
+
+/** A caller-owned slot that {@link CompositeView.part} fills. */
+export interface CompositePart {
+  /** The part as a convex shape (for a mesh, this slot's own scratch triangle). */
+  shape: ConvexShape;
+  /** The part's pose in the composite's frame (identity when `hasPose` is false). */
+  pose: Isometry;
+  /** False when `pose` is the identity (mesh triangles). */
+  hasPose: boolean;
+  /** The slot's scratch triangle (mesh parts point `shape` at it). */
+  readonly triangle: Triangle;
+}
+
+/** A new part slot (allocates). */
+export function makeCompositePart(): CompositePart {
+  const triangle: Triangle = {
+    type: ShapeType.Triangle,
+    a: vec3.create(),
+    b: vec3.create(),
+    c: vec3.create(),
+  };
+  return { shape: triangle, pose: iso.identity(), hasPose: false, triangle };
+}
+
+/** What the composite paths need of a composite shape type. */
+export interface CompositeView {
+  /** Number of parts of `s`. */
+  partCount(s: Shape): number;
+  /**
+   * Collects into `out` (reset first) the ids of the parts whose bounds may touch the box
+   * [min, max] (composite's local frame; ±Infinity allowed): a superset, never a subset. Returns
+   * the number of ids.
+   */
+  queryAabb(
+    out: MeshBvhHits,
+    s: Shape,
+    minx: number,
+    miny: number,
+    minz: number,
+    maxx: number,
+    maxy: number,
+    maxz: number,
+  ): number;
+  /** Writes part `i` of `s` into `slot`. */
+  part(slot: CompositePart, s: Shape, i: number): void;
+}
+
+const views: (CompositeView | null)[] = new Array(SHAPE_TYPE_COUNT).fill(null);
+
+/** Registers the composite view of shape type `type` (called once per composite type). */
+export function registerCompositeView(type: number, view: CompositeView): void {
+  views[type] = view;
+}
+
+/** The composite view of shape type `type`, or null when the type is not composite. */
+export function compositeView(type: number): CompositeView | null {
+  return views[type] ?? null;
+}
+
+/** True when shape type `type` is composite (has a registered view). */
+export function isCompositeType(type: number): boolean {
+  return views[type] != null;
+}
+
+registerCompositeView(ShapeType.TriangleMesh, {
+  partCount: (s) => (s as TriangleMesh).triangleCount,
+  queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) =>
+    queryMeshBvhAabb(out, (s as TriangleMesh).bvh, minx, miny, minz, maxx, maxy, maxz),
+  part: (slot, s, i) => {
+    const t = slot.triangle;
+    getMeshTriangle(s as TriangleMesh, i, t.a, t.b, t.c);
+    slot.shape = t;
+    slot.hasPose = false;
+  },
+});
+
+/** Child boxes of a compound in its frame, 6 doubles per child, built once per compound object. */
+const childBoxes = new WeakMap<Compound, Float64Array>();
+const childBox: Aabb = { min: vec3.create(), max: vec3.create() };
+
+function boxesOf(c: Compound): Float64Array {
+  let boxes = childBoxes.get(c);
+  if (boxes) return boxes;
+  boxes = new Float64Array(6 * c.children.length);
+  for (let i = 0; i < c.children.length; i++) {
+    const ch = c.children[i];
+    aabbOf(childBox, ch.shape, ch.pose);
+    boxes.set([childBox.min.x, childBox.min.y, childBox.min.z], 6 * i);
+    boxes.set([childBox.max.x, childBox.max.y, childBox.max.z], 6 * i + 3);
+  }
+  childBoxes.set(c, boxes);
+  return boxes;
+}
+
+registerCompositeView(ShapeType.Compound, {
+  partCount: (s) => (s as Compound).children.length,
+  queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) => {
+    const b = boxesOf(s as Compound);
+    out.count = 0;
+    for (let i = 0, o = 0; o < b.length; i++, o += 6) {
+      if (b[o] > maxx || b[o + 1] > maxy || b[o + 2] > maxz) continue;
+      if (b[o + 3] < minx || b[o + 4] < miny || b[o + 5] < minz) continue;
+      pushMeshBvhHit(out, i);
+    }
+    return out.count;
+  },
+  part: (slot, s, i) => {
+    const ch = (s as Compound).children[i];
+    slot.shape = ch.shape;
+    iso.copy(slot.pose, ch.pose);
+    slot.hasPose = true;
+  },
+});
