@@ -15,6 +15,7 @@ import { makeConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import { makeCuboid } from "../shapes/cuboid.js";
 import { makeCylinder } from "../shapes/cylinder.js";
 import { makeHalfSpace } from "../shapes/half-space.js";
+import { makeRoundedConvexPolyhedron, makeRoundedCuboid } from "../shapes/rounded.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { makeSphere } from "../shapes/sphere.js";
@@ -36,6 +37,10 @@ export type ShapeTransfer =
   /** A triangle mesh: packed xyz vertices and vertex index triples. */
   | { type: "mesh"; vertices: number[]; indices: number[] }
   | { type: "halfspace"; normal: V3; offset: number }
+  /** A rounded box: the core box's half extents and the rounding radius. */
+  | { type: "roundedBox"; halfExtents: V3; radius: number }
+  /** A rounded hull: the core hull's vertices, packed xyz, and the rounding radius. */
+  | { type: "roundedConvex"; vertices: number[]; radius: number }
   | {
       type: "compound";
       children: {
@@ -105,6 +110,14 @@ export function shapeToTransfer(shape: Shape | TriangleMesh): ShapeTransfer {
       };
     case ShapeType.HalfSpace:
       return { type: "halfspace", normal: v3(shape.normal), offset: shape.offset };
+    case ShapeType.RoundedCuboid:
+      return { type: "roundedBox", halfExtents: v3(shape.core.halfExtents), radius: shape.radius };
+    case ShapeType.RoundedConvexPolyhedron:
+      return {
+        type: "roundedConvex",
+        vertices: Array.from(shape.core.vertices),
+        radius: shape.radius,
+      };
     case ShapeType.Compound:
       return {
         type: "compound",
@@ -137,6 +150,10 @@ export function shapeFromTransfer(t: ShapeTransfer, field = "shape"): Shape {
       return makeConvexPolyhedron(Float64Array.from(t.vertices), `${field}.vertices`);
     case "triangle":
       return makeTriangle(toVec(t.a), toVec(t.b), toVec(t.c), field);
+    case "roundedBox":
+      return makeRoundedCuboid(toVec(t.halfExtents), t.radius, field);
+    case "roundedConvex":
+      return makeRoundedConvexPolyhedron(Float64Array.from(t.vertices), t.radius, field);
     case "mesh":
       return makeTriangleMesh(Float64Array.from(t.vertices), Uint32Array.from(t.indices), field);
     case "halfspace":

@@ -30,8 +30,8 @@ import type { Cuboid } from "../shapes/cuboid.js";
 import { supportCuboid } from "../shapes/cuboid.js";
 import type { Contact } from "./contact.js";
 import { makeContactManifold } from "./contact.js";
-import { manifoldFromContact } from "./manifold.js";
 import { contactConvexConvex } from "./convex-convex.js";
+import { manifoldFromContact } from "./manifold.js";
 
 const R = mat3.create();
 const absR = mat3.create();

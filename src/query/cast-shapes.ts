@@ -29,9 +29,9 @@ import {
   SHAPE_CAST_TOLERANCE,
 } from "../constants.js";
 import { invalidValue } from "../errors.js";
-import * as aabbm from "../math/aabb.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
 import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
+import * as aabbm from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Quat } from "../math/quat.js";
@@ -41,10 +41,10 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { makeContact } from "../narrowphase/contact.js";
 import { contactPair } from "../narrowphase/dispatch.js";
-import { aabbShape } from "../shapes/index.js";
 import { unsupportedPair } from "../narrowphase/pair-table.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, isCompositeType, makeCompositePart } from "../shapes/composite.js";
+import { aabbShape } from "../shapes/index.js";
 import { boundingRadiusOf } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
