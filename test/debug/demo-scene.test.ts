@@ -59,7 +59,7 @@ describe("the demo scene with gravity", () => {
     for (const b of moving) expect(vec3.length(s.velocityOf(b.handle))).toBe(0);
     let bounced = 0;
     const v = vec3.create();
-    const frames = 480;
+    const frames = 600;
     let lastPasses = 0;
     for (let f = 0; f < frames; f++) {
       lastPasses = s.frame().passes;
