@@ -316,3 +316,44 @@ export class ProxyBoxes {
     b[k + 5] = max.z;
   }
 }
+
+/**
+ * Visits every live proxy of `proxies` whose box the segment `origin + t·dir`, t ∈ [0, maxToi],
+ * touches, in storage order, by a scan of the boxes: O(n). The callback may return a smaller
+ * maxToi to clip the segment, or a negative number to stop. Returns how many proxies it visited.
+ * @throws CollideError for a non-finite origin or direction or a negative or NaN maxToi.
+ */
+export function castRayByScan(
+  proxies: ProxyBoxes,
+  origin: Vec3,
+  dir: Vec3,
+  maxToi: number,
+  callback: RayCastCallback,
+): number {
+  checkRay(origin, dir, maxToi);
+  const { box, live, count } = proxies;
+  let tMax = maxToi;
+  let n = 0;
+  for (let i = 0; i < count; i++) {
+    const id = live[i];
+    const t = raySegmentBoxEntry(
+      origin.x,
+      origin.y,
+      origin.z,
+      dir.x,
+      dir.y,
+      dir.z,
+      tMax,
+      box,
+      6 * id,
+    );
+    if (t < 0) continue;
+    n++;
+    const r = callback(id, t);
+    if (typeof r === "number") {
+      if (r < 0) break;
+      if (r < tMax) tMax = r;
+    }
+  }
+  return n;
+}

@@ -8,11 +8,10 @@ import {
   type AabbQueryCallback,
   type BroadPhase,
   boxesOverlap,
+  castRayByScan,
   checkBox,
-  checkRay,
   ProxyBoxes,
   type RayCastCallback,
-  raySegmentBoxEntry,
 } from "./broad-phase.js";
 import type { PairSet } from "./pair-set.js";
 
@@ -93,31 +92,6 @@ export class BruteForceBroadPhase implements BroadPhase {
 
   /** Visits every proxy whose box the segment touches, in storage order. O(n). */
   castRay(origin: Vec3, dir: Vec3, maxToi: number, callback: RayCastCallback): number {
-    checkRay(origin, dir, maxToi);
-    const { box, live, count } = this.proxies;
-    let tMax = maxToi;
-    let n = 0;
-    for (let i = 0; i < count; i++) {
-      const id = live[i];
-      const t = raySegmentBoxEntry(
-        origin.x,
-        origin.y,
-        origin.z,
-        dir.x,
-        dir.y,
-        dir.z,
-        tMax,
-        box,
-        6 * id,
-      );
-      if (t < 0) continue;
-      n++;
-      const r = callback(id, t);
-      if (typeof r === "number") {
-        if (r < 0) break;
-        if (r < tMax) tMax = r;
-      }
-    }
-    return n;
+    return castRayByScan(this.proxies, origin, dir, maxToi, callback);
   }
 }
