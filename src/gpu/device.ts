@@ -6,7 +6,7 @@
  * as numbers (their values are fixed by the WebGPU specification, §3.1 "Buffer usages"), so no
  * global of the implementation is needed.
  */
-import { CollideError, invalidValue } from "../errors.js";
+import { CollideError, checkOptionKeys, invalidValue } from "../errors.js";
 
 /** `GPUBufferUsage.MAP_READ`. */
 export const USAGE_MAP_READ = 0x0001;
@@ -45,7 +45,9 @@ export function defaultGpuOptions(): GpuOptions {
 
 /** Validates `options.fallback`. */
 export function checkGpuOptions(options: Partial<GpuOptions> | undefined): GpuOptions {
-  const o = { ...defaultGpuOptions(), ...(options ?? {}) };
+  const defaults = defaultGpuOptions();
+  if (options !== undefined) checkOptionKeys(options, defaults);
+  const o = { ...defaults, ...(options ?? {}) };
   if (o.fallback !== "none" && o.fallback !== "cpu") {
     invalidValue("gpu.fallback", o.fallback, 'must be "none" or "cpu"');
   }

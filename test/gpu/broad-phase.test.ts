@@ -237,6 +237,10 @@ describe("GPU broad phase: refusals", () => {
     expect(() => createGpuBroadPhase(device, { fallback: "maybe" as "cpu" })).toThrow(
       /gpu.fallback/,
     );
+    // An unknown option is a typo, refused naming it (as the world's options are).
+    expect(() =>
+      createGpuBroadPhase(device, { bogus: 1 } as unknown as { fallback: "cpu" }),
+    ).toThrow(/bogus/);
   });
 
   /** The real device with some limits reported smaller (a stand-in for a weaker adapter). */
