@@ -23,7 +23,7 @@ const CHROMIUM = "/usr/bin/chromium";
  * loads, so `intersects`' general path pulls all of them in (see the README). The ceiling keeps
  * the size from growing unnoticed until the dispatch registers pairs explicitly.
  */
-const SPHERE_BOX_APP_MAX_BYTES = 90_000;
+const SPHERE_BOX_APP_MAX_BYTES = 100_000;
 
 const SPHERE_BOX_APP = `
 import { intersects, makeCuboid, makeSphere } from "./src/index.ts";

@@ -226,10 +226,26 @@ describe("collide view SCENE", () => {
     await page.mouse.move(x, y);
     const ray = page.getByTestId("ray");
     await expect.poll(() => ray.getAttribute("data-body"), { timeout: 20_000 }).not.toBe("-1");
-    const origin = JSON.parse((await ray.getAttribute("data-origin"))!) as number[];
-    const dir = JSON.parse((await ray.getAttribute("data-dir"))!) as number[];
-    const point = JSON.parse((await ray.getAttribute("data-point"))!) as number[];
-    const normal = JSON.parse((await ray.getAttribute("data-normal"))!) as number[];
+    // Read the ray's attributes in one go, once they have settled: a later mouse event's ray
+    // may land between separate reads (origin of one ray, hit of the next).
+    const readRay = () =>
+      page.evaluate(() => {
+        const e = document.querySelector('[data-testid="ray"]');
+        return ["data-body", "data-origin", "data-dir", "data-point", "data-normal"].map(
+          (a) => e?.getAttribute(a) ?? "null",
+        );
+      });
+    let attrs = await readRay();
+    for (let k = 0; k < 50; k++) {
+      await page.waitForTimeout(200);
+      const next = await readRay();
+      if (JSON.stringify(next) === JSON.stringify(attrs)) break;
+      attrs = next;
+    }
+    const [body, origin, dir, point, normal] = [
+      Number(attrs[0]),
+      ...attrs.slice(1).map((a) => JSON.parse(a) as number[]),
+    ] as [number, number[], number[], number[], number[]];
     const w = new CollisionWorld({ broadphase: "brute" });
     const handles = scene.bodies.map((b) => w.addBody({ shape: b.shape, pose: b.pose }));
     const hit = castRayClosest(
@@ -238,8 +254,8 @@ describe("collide view SCENE", () => {
       vec3.create(dir[0], dir[1], dir[2]),
     );
     expect(hit).not.toBeNull();
-    expect(Number(await ray.getAttribute("data-body"))).toBe(handles.indexOf(hit!.handle));
-    expect(Number(await ray.getAttribute("data-body"))).toBe(target);
+    expect(body).toBe(handles.indexOf(hit!.handle));
+    expect(body).toBe(target);
     for (let k = 0; k < 3; k++) {
       expect(point[k]).toBeCloseTo([hit!.point.x, hit!.point.y, hit!.point.z][k], 9);
       expect(normal[k]).toBeCloseTo([hit!.normal.x, hit!.normal.y, hit!.normal.z][k], 9);

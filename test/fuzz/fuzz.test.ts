@@ -15,8 +15,13 @@ import { formatTable, runFuzz } from "./fuzz.js";
 
 const QUERIES = Number(process.env.FUZZ_QUERIES ?? 100_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 16);
-/** Wrong answers at the default seed and count on this commit (see above). */
-const KNOWN_WRONG = 1510;
+/**
+ * Wrong answers at the default seed and count on this commit (see above). 1,510 before the
+ * composite path landed; 1,867 after it, when pairs that answered `unsupported_pair` before
+ * (casts against meshes, compounds and half-spaces, half-space pairs) began to answer and some
+ * of those answers miss the bars: to be brought down, never raised again without a reason.
+ */
+const KNOWN_WRONG = 1867;
 
 describe("differential fuzzer", () => {
   it(`${QUERIES} queries from seed ${SEED}: no errors, at most the known wrong answers`, {
