@@ -348,17 +348,7 @@ function makeFrame(): FrameMessage {
   const cand = new Int32Array(candidates.length);
   for (let i = 0; i < candidates.length; i++) cand[i] = indexOf.get(candidates[i]) ?? -1;
   const ev = w.events();
-  const log: string[] = [];
-  for (const [name, list] of [
-    ["begin", ev.begin],
-    ["end", ev.end],
-  ] as const) {
-    for (let i = 0; i < list.count && log.length < LISTED_EVENTS; i++) {
-      const a = bodies[indexOf.get(list.a(i)) ?? 0]?.id;
-      const b = bodies[indexOf.get(list.b(i)) ?? 0]?.id;
-      log.push(`${name}: ${a} – ${b}`);
-    }
-  }
+  const log = pendingLog.splice(0);
   return {
     type: "frame",
     frame,
@@ -379,6 +369,29 @@ function makeFrame(): FrameMessage {
   };
 }
 
+/**
+ * Event lines of the steps since the last posted frame (the latest LISTED_EVENTS): the worker
+ * keeps stepping while the page draws, so a frame must carry every step's begin/end events,
+ * not only the last step's.
+ */
+const pendingLog: string[] = [];
+
+/** Appends the last step's begin and end events to {@link pendingLog}. */
+function collectEvents(w: CollisionWorld): void {
+  const ev = w.events();
+  for (const [name, list] of [
+    ["begin", ev.begin],
+    ["end", ev.end],
+  ] as const) {
+    for (let i = 0; i < list.count; i++) {
+      const a = bodies[indexOf.get(list.a(i)) ?? 0]?.id;
+      const b = bodies[indexOf.get(list.b(i)) ?? 0]?.id;
+      pendingLog.push(`${name}: ${a} – ${b}`);
+    }
+  }
+  if (pendingLog.length > LISTED_EVENTS) pendingLog.splice(0, pendingLog.length - LISTED_EVENTS);
+}
+
 function tick(): void {
   if (!world || busy) return;
   const t0 = performance.now();
@@ -393,6 +406,7 @@ function tick(): void {
     const w = world;
     runBusy(async () => {
       await w.stepAsync();
+      collectEvents(w);
       lastStepMs = performance.now() - t0;
       needsPost = true;
     });
@@ -401,6 +415,7 @@ function tick(): void {
     world.step();
     stepped = true;
   }
+  if (stepped) collectEvents(world);
   if (stepped) lastStepMs = performance.now() - t0;
   needsStep = false;
   if (stepped) needsPost = true;
