@@ -62,6 +62,8 @@ interface Level {
   bInA: Isometry;
   aInB: Isometry;
   partInA: Isometry;
+  /** The distance query's own copy of B's pose (its caller's may be a scratch that nested calls reuse). */
+  distanceBInA: Isometry;
   box: Aabb;
   contact: Contact;
   best: Contact;
@@ -82,6 +84,7 @@ function makeLevel(): Level {
     bInA: iso.identity(),
     aInB: iso.identity(),
     partInA: iso.identity(),
+    distanceBInA: iso.identity(),
     box: { min: vec3.create(), max: vec3.create() },
     contact: makeContact(),
     best: makeContact(),
@@ -206,9 +209,10 @@ export function distanceShapeComposite(
   if (!l) return unsupportedPair(a, b, "distance");
   // Growing prediction: a contact found within m is the nearest of all (every part closer than
   // m is a candidate of the box grown by m), so the parts far from A are never tested.
-  let m = initialReach(l, a, b, bInA);
+  const pose = iso.copy(l.distanceBInA, bInA);
+  let m = initialReach(l, a, b, pose);
   for (let k = 0; ; k++) {
-    if (contactShapeComposite(l.best, a, b, bInA, m)) break;
+    if (contactShapeComposite(l.best, a, b, pose, m)) break;
     if (m === Infinity) return unsupportedPair(a, b, "distance");
     m = k >= DISTANCE_MAX_GROWTHS ? Infinity : 4 * m;
   }

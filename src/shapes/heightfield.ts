@@ -635,23 +635,25 @@ export function castRayHeightfield(
   const sz = hf.scale.z;
   const cellCols = hf.cols - 1;
   const cellRows = hf.rows - 1;
-  // Clip to the footprint [0, W] × [0, D] in x–z.
+  // Clip to the footprint [0, W] × [0, D] in x–z, grown by a rounding margin so that a ray
+  // grazing the border is left to the watertight triangle test (as on a triangle mesh).
   let t0 = 0;
   let t1 = maxToi;
   const W = cellCols * sx;
   const D = cellRows * sz;
+  const m = HEIGHTFIELD_RAY_SKIP_TOLERANCE * (W + D + Math.abs(o.x) + Math.abs(o.z));
   if (d.x !== 0) {
-    const a = (0 - o.x) / d.x;
-    const b = (W - o.x) / d.x;
+    const a = (-m - o.x) / d.x;
+    const b = (W + m - o.x) / d.x;
     t0 = Math.max(t0, Math.min(a, b));
     t1 = Math.min(t1, Math.max(a, b));
-  } else if (!(o.x >= 0 && o.x <= W)) return RAY_MISS;
+  } else if (!(o.x >= -m && o.x <= W + m)) return RAY_MISS;
   if (d.z !== 0) {
-    const a = (0 - o.z) / d.z;
-    const b = (D - o.z) / d.z;
+    const a = (-m - o.z) / d.z;
+    const b = (D + m - o.z) / d.z;
     t0 = Math.max(t0, Math.min(a, b));
     t1 = Math.min(t1, Math.max(a, b));
-  } else if (!(o.z >= 0 && o.z <= D)) return RAY_MISS;
+  } else if (!(o.z >= -m && o.z <= D + m)) return RAY_MISS;
   if (!(t0 <= t1)) return RAY_MISS;
   rayBest = RAY_MISS;
   rayBestPart = -1;
