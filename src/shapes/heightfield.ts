@@ -149,11 +149,12 @@ export function makeHeightfield(desc: HeightfieldDesc, field = ""): Heightfield 
       `must hold rows·cols = ${rows * cols} numbers (its length)`,
     );
   const heights = new Float64Array(rows * cols);
+  if (src instanceof Float64Array) heights.set(src);
+  else for (let i = 0; i < heights.length; i++) heights[i] = typeof src[i] === "number" ? src[i] : Number.NaN;
   for (let i = 0; i < heights.length; i++) {
-    const h = src[i];
-    if (typeof h !== "number" || !Number.isFinite(h))
-      invalidValue(`${p}heights[${i}]`, h, "must be a finite number");
-    heights[i] = h;
+    // x − x is 0 exactly for a finite x (NaN for NaN and ±∞).
+    if (heights[i] - heights[i] !== 0)
+      invalidValue(`${p}heights[${i}]`, src[i], "must be a finite number");
   }
   const s = desc.scale;
   if (s === null || typeof s !== "object")
@@ -226,20 +227,33 @@ function buildTree(
     bounds[2 * i] = Infinity;
     bounds[2 * i + 1] = -Infinity;
   }
-  // Level 0: each cell's corners into its block.
-  for (let r = 0; r < cellRows; r++) {
-    const br = Math.floor(r / B);
-    for (let c = 0; c < cellCols; c++) {
-      const cell = r * cellCols + c;
-      if (holes !== null && (holes[cell >> 3] & (1 << (cell & 7))) !== 0) continue;
-      const i = r * cols + c;
-      const h00 = heights[i];
-      const h01 = heights[i + 1];
-      const h10 = heights[i + cols];
-      const h11 = heights[i + cols + 1];
-      const o = 2 * (br * lc[0] + Math.floor(c / B));
-      bounds[o] = Math.min(bounds[o], h00, h01, h10, h11);
-      bounds[o + 1] = Math.max(bounds[o + 1], h00, h01, h10, h11);
+  // Level 0: each block's vertices (rows and columns of its cells and one beyond); with holes,
+  // only the corners of the cells that are not holes.
+  const nc0 = lc[0];
+  for (let br = 0; br < lr[0]; br++) {
+    for (let bc = 0; bc < nc0; bc++) {
+      const o = 2 * (br * nc0 + bc);
+      let lo = Infinity;
+      let hi = -Infinity;
+      const r1 = Math.min(cellRows, (br + 1) * B);
+      const c1 = Math.min(cellCols, (bc + 1) * B);
+      for (let r = br * B; r < r1; r++) {
+        for (let c = bc * B; c < c1; c++) {
+          const cell = r * cellCols + c;
+          if (holes !== null && (holes[cell >> 3] & (1 << (cell & 7))) !== 0) continue;
+          const i = r * cols + c;
+          const a = heights[i];
+          const b = heights[i + 1];
+          const d = heights[i + cols];
+          const e = heights[i + cols + 1];
+          const mn = a < b ? (d < e ? (a < d ? a : d) : a < e ? a : e) : d < e ? (b < d ? b : d) : b < e ? b : e;
+          const mx = a > b ? (d > e ? (a > d ? a : d) : a > e ? a : e) : d > e ? (b > d ? b : d) : b > e ? b : e;
+          if (mn < lo) lo = mn;
+          if (mx > hi) hi = mx;
+        }
+      }
+      bounds[o] = lo;
+      bounds[o + 1] = hi;
     }
   }
   for (let k = 1; k < levels; k++) {

@@ -97,7 +97,7 @@ const at = (x: number, y: number, z: number, rotation = { x: 0, y: 0, z: 0, w: 1
 const ID = iso.identity();
 
 /** Möller–Trumbore (written here): t of o + t·d on triangle abc, or Infinity. */
-function rayTri(o: Vec3, d: Vec3, t: Float64Array, k: number): number {
+function rayTri(o: Vec3, d: Vec3, t: Float64Array, k: number, eps: number): number {
   const a = P(t[k], t[k + 1], t[k + 2]);
   const e1 = P(t[k + 3] - a.x, t[k + 4] - a.y, t[k + 5] - a.z);
   const e2 = P(t[k + 6] - a.x, t[k + 7] - a.y, t[k + 8] - a.z);
@@ -108,16 +108,15 @@ function rayTri(o: Vec3, d: Vec3, t: Float64Array, k: number): number {
   const u = vec3.dot(s, p) / det;
   const q = vec3.cross(vec3.create(), s, e1);
   const v = vec3.dot(d, q) / det;
-  const eps = 1e-12;
   if (u < -eps || v < -eps || u + v > 1 + eps) return Infinity;
   const tt = vec3.dot(e2, q) / det;
   return tt >= 0 ? tt : Infinity;
 }
 
 /** Brute force: the nearest ray hit over every triangle (local frame). */
-function bruteRay(T: Terrain, o: Vec3, d: Vec3, maxToi: number): number {
+function bruteRay(T: Terrain, o: Vec3, d: Vec3, maxToi: number, eps = 1e-12): number {
   let best = Infinity;
-  for (let k = 0; k < T.tris.length; k += 9) best = Math.min(best, rayTri(o, d, T.tris, k));
+  for (let k = 0; k < T.tris.length; k += 9) best = Math.min(best, rayTri(o, d, T.tris, k, eps));
   return best <= maxToi ? best : Infinity;
 }
 
@@ -348,13 +347,24 @@ describe("every query matches the same terrain as a triangle mesh, and brute for
           const d = iso.transformVector(vec3.create(), tp, dL);
           const hm = raycast(T.mesh, tp, o, d, maxToi);
           const hh = raycast(T.hf, tp, o, d, maxToi);
-          const brute = bruteRay(T, oL, dL, maxToi);
+          // The oracle with a strict and a tolerant barycentric test: a strict hit must be found,
+          // and anything found must be a tolerant hit (a ray within rounding of an edge may go
+          // either way, as it does for the mesh).
+          const strict = bruteRay(T, oL, dL, maxToi, 0);
+          const brute = bruteRay(T, oL, dL, maxToi, 1e-9);
           expect(hh === null).toBe(hm === null);
-          if (brute === Infinity) return;
-          expect(hh).not.toBeNull();
+          if (strict < Infinity) expect(hh).not.toBeNull();
           if (!hh || !hm) return;
-          expect(hh.toi).toBeCloseTo(brute, 7);
-          expect(hh.toi).toBeCloseTo(hm.toi, 9);
+          expect(brute).toBeLessThan(Infinity);
+          // The true first crossing lies between the tolerant and the strict oracle; where they
+          // agree, the heightfield, the mesh and brute force give the same time.
+          const slack = 1e-9 * (1 + brute);
+          expect(hh.toi).toBeGreaterThanOrEqual(brute - slack);
+          expect(hh.toi).toBeLessThanOrEqual(strict + slack);
+          if (strict - brute <= slack) {
+            expect(hh.toi).toBeCloseTo(brute, 7);
+            expect(hh.toi).toBeCloseTo(hm.toi, 9);
+          }
           expect(vec3.dot(hh.normal, d)).toBeLessThanOrEqual(1e-12);
         },
       ),
