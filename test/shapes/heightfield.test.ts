@@ -350,8 +350,11 @@ describe("every query matches the same terrain as a triangle mesh, and brute for
           // The oracle with a strict and a tolerant barycentric test: a strict hit must be found,
           // and anything found must be a tolerant hit (a ray within rounding of an edge may go
           // either way, as it does for the mesh).
-          const strict = bruteRay(T, oL, dL, maxToi, 0);
-          const brute = bruteRay(T, oL, dL, maxToi, 1e-9);
+          // The oracle sees the ray as the shape does: taken back into its frame from the world.
+          const oS = iso.inverseTransformPoint(vec3.create(), tp, o);
+          const dS = iso.inverseTransformVector(vec3.create(), tp, d);
+          const strict = bruteRay(T, oS, dS, maxToi, 0);
+          const brute = bruteRay(T, oS, dS, maxToi, 1e-9);
           expect(hh === null).toBe(hm === null);
           if (strict < Infinity) expect(hh).not.toBeNull();
           if (!hh || !hm) return;
@@ -360,8 +363,11 @@ describe("every query matches the same terrain as a triangle mesh, and brute for
           // agree, the heightfield, the mesh and brute force give the same time.
           const slack = 1e-9 * (1 + brute);
           expect(hh.toi).toBeGreaterThanOrEqual(brute - slack);
-          expect(hh.toi).toBeLessThanOrEqual(strict + slack);
-          if (strict - brute <= slack) {
+          if (hh.toi > strict + slack) {
+            // A graze the rounded oracle takes and the watertight test does not (a ray passing
+            // within rounding of a vertex): the mesh's watertight answer must be the same.
+            expect(hh.toi).toBeCloseTo(hm.toi, 9);
+          } else if (strict - brute <= slack) {
             expect(hh.toi).toBeCloseTo(brute, 7);
             expect(hh.toi).toBeCloseTo(hm.toi, 9);
           }
