@@ -40,7 +40,8 @@ function time<T>(f: () => T): [T, number] {
 // The build once cold, then the best of 5 (the first run includes compiling the builder).
 const [hf, hfCold] = time(() => makeHeightfield({ rows: N, cols: N, heights, scale }));
 let hfBuild = Infinity;
-for (let k = 0; k < 5; k++) hfBuild = Math.min(hfBuild, time(() => makeHeightfield({ rows: N, cols: N, heights, scale }))[1]);
+for (let k = 0; k < 5; k++)
+  hfBuild = Math.min(hfBuild, time(() => makeHeightfield({ rows: N, cols: N, heights, scale }))[1]);
 const hfBytes = heightfieldByteLength(hf);
 const g = heightfieldGeometry(hf);
 const [mesh, meshBuild] = time(() => makeTriangleMesh(g.vertices, g.indices));
@@ -105,6 +106,8 @@ for (const [label, shape] of [
 }
 
 console.log(`terrain ${N} × ${N} (${2 * (N - 1) ** 2} triangles)`);
-console.log(`heightfield build ${hfBuild.toFixed(1)} ms CPU (first ${hfCold.toFixed(1)} ms), ${(hfBytes / 2 ** 20).toFixed(2)} MiB (heights ${(heights.byteLength / 2 ** 20).toFixed(2)} MiB, tree ${((hfBytes - heights.byteLength) / 2 ** 10).toFixed(1)} KiB)`);
+console.log(
+  `heightfield build ${hfBuild.toFixed(1)} ms CPU (first ${hfCold.toFixed(1)} ms), ${(hfBytes / 2 ** 20).toFixed(2)} MiB (heights ${(heights.byteLength / 2 ** 20).toFixed(2)} MiB, tree ${((hfBytes - heights.byteLength) / 2 ** 10).toFixed(1)} KiB)`,
+);
 console.log(`mesh build ${meshBuild.toFixed(1)} ms CPU, ${(meshBytes / 2 ** 20).toFixed(2)} MiB`);
 for (const [k, v] of rows) console.log(`${k.padEnd(34)} ${v.toFixed(2)}`);

@@ -40,7 +40,14 @@ export type ShapeTransfer =
   | { type: "mesh"; vertices: number[]; indices: number[] }
   | { type: "halfspace"; normal: V3; offset: number }
   /** A heightfield: rows·cols heights, row-major, the scale and the hole flags (1 per cell). */
-  | { type: "heightfield"; rows: number; cols: number; heights: number[]; scale: V3; holes?: number[] }
+  | {
+      type: "heightfield";
+      rows: number;
+      cols: number;
+      heights: number[];
+      scale: V3;
+      holes?: number[];
+    }
   /** A rounded box: the core box's half extents and the rounding radius. */
   | { type: "roundedBox"; halfExtents: V3; radius: number }
   /** A rounded hull: the core hull's vertices, packed xyz, and the rounding radius. */

@@ -27,10 +27,7 @@
  * nests at most a few levels); `bInA` is copied at entry and `out` written only after the last
  * nested call, as the pair table's flip requires.
  */
-import {
-  MESH_FEATURE_BARYCENTRIC_TOLERANCE,
-  MESH_MANIFOLD_MERGE_COS,
-} from "../constants.js";
+import { MESH_FEATURE_BARYCENTRIC_TOLERANCE, MESH_MANIFOLD_MERGE_COS } from "../constants.js";
 import { CollideError } from "../errors.js";
 import { reduceManifoldPoints } from "../geometry/clip.js";
 import { closestPointOnTriangle } from "../geometry/closest-point.js";
@@ -440,7 +437,13 @@ function manifoldSurface(
     if (vec3.dot(m.normal, mergeN) < MESH_MANIFOLD_MERGE_COS) continue;
     for (let q = 0; q < m.count; q++) {
       const p = m.points[q];
-      count = pushPoint(l, count, p.pointA, p.pointB, i * PART_FEATURE_FIELD + (p.featureId % PART_FEATURE_FIELD));
+      count = pushPoint(
+        l,
+        count,
+        p.pointA,
+        p.pointB,
+        i * PART_FEATURE_FIELD + (p.featureId % PART_FEATURE_FIELD),
+      );
     }
   }
   if (count === 0) return false;

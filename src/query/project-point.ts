@@ -25,11 +25,11 @@ import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, makeCompositePart } from "../shapes/composite.js";
-import { aabbOf } from "../shapes/registry.js";
 import type { Cone } from "../shapes/cone.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import type { Cylinder } from "../shapes/cylinder.js";
+import { aabbOf } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
@@ -292,19 +292,17 @@ function nearestPart(
   const n = view.queryAabb(l.hits, shape, p.x - r, p.y - r, p.z - r, p.x + r, p.y + r, p.z + r);
   let found = false;
   let inside = false;
-  {
-    for (let h = 0; h < n; h++) {
-      view.part(l.part, shape, l.hits.ids[h]);
-      if (l.part.hasPose) iso.inverseTransformPoint(l.local, l.part.pose, p);
-      else vec3.copy(l.local, p);
-      projectPointLocal(l.one, l.part.shape, l.local, solid);
-      if (l.part.hasPose) iso.transformPoint(l.one.point, l.part.pose, l.one.point);
-      inside = inside || l.one.inside;
-      if (found && !(l.one.distance < l.best.distance)) continue;
-      found = true;
-      vec3.copy(l.best.point, l.one.point);
-      l.best.distance = l.one.distance;
-    }
+  for (let h = 0; h < n; h++) {
+    view.part(l.part, shape, l.hits.ids[h]);
+    if (l.part.hasPose) iso.inverseTransformPoint(l.local, l.part.pose, p);
+    else vec3.copy(l.local, p);
+    projectPointLocal(l.one, l.part.shape, l.local, solid);
+    if (l.part.hasPose) iso.transformPoint(l.one.point, l.part.pose, l.one.point);
+    inside = inside || l.one.inside;
+    if (found && !(l.one.distance < l.best.distance)) continue;
+    found = true;
+    vec3.copy(l.best.point, l.one.point);
+    l.best.distance = l.one.distance;
   }
   l.found = found;
   l.inside = inside;

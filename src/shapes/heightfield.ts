@@ -150,7 +150,9 @@ export function makeHeightfield(desc: HeightfieldDesc, field = ""): Heightfield 
     );
   const heights = new Float64Array(rows * cols);
   if (src instanceof Float64Array) heights.set(src);
-  else for (let i = 0; i < heights.length; i++) heights[i] = typeof src[i] === "number" ? src[i] : Number.NaN;
+  else
+    for (let i = 0; i < heights.length; i++)
+      heights[i] = typeof src[i] === "number" ? src[i] : Number.NaN;
   for (let i = 0; i < heights.length; i++) {
     // x − x is 0 exactly for a finite x (NaN for NaN and ±∞).
     if (heights[i] - heights[i] !== 0)
@@ -246,8 +248,8 @@ function buildTree(
           const b = heights[i + 1];
           const d = heights[i + cols];
           const e = heights[i + cols + 1];
-          const mn = a < b ? (d < e ? (a < d ? a : d) : a < e ? a : e) : d < e ? (b < d ? b : d) : b < e ? b : e;
-          const mx = a > b ? (d > e ? (a > d ? a : d) : a > e ? a : e) : d > e ? (b > d ? b : d) : b > e ? b : e;
+          const mn = Math.min(Math.min(a, b), Math.min(d, e));
+          const mx = Math.max(Math.max(a, b), Math.max(d, e));
           if (mn < lo) lo = mn;
           if (mx > hi) hi = mx;
         }
@@ -287,7 +289,13 @@ export function heightfieldByteLength(hf: Heightfield): number {
  * Writes the corners of part `i` (triangle k = i & 1 of cell i >> 1, see the module doc) of `hf`
  * into a, b, c (local frame). Holes are not checked.
  */
-export function getHeightfieldTriangle(hf: Heightfield, i: number, a: Vec3, b: Vec3, c: Vec3): void {
+export function getHeightfieldTriangle(
+  hf: Heightfield,
+  i: number,
+  a: Vec3,
+  b: Vec3,
+  c: Vec3,
+): void {
   const cell = i >> 1;
   const cc = hf.cols - 1;
   const r = Math.floor(cell / cc);
@@ -772,7 +780,8 @@ registerCompositeView(ShapeType.Heightfield, {
     slot.hasPose = false;
   },
   edgeFlags: (s, i) => heightfieldEdgeFlags(s as Heightfield, i),
-  castRay: (outNormal, s, o, d, maxToi) => castRayHeightfield(outNormal, s as Heightfield, o, d, maxToi),
+  castRay: (outNormal, s, o, d, maxToi) =>
+    castRayHeightfield(outNormal, s as Heightfield, o, d, maxToi),
 });
 
 /** The heightfield's type id (importing this module registers its definition and view). */

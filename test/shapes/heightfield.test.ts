@@ -8,13 +8,15 @@
  * parallel to the ground, far from the origin, tiny and huge scales.
  */
 import fc from "fast-check";
+import * as THREE from "three";
 import { describe, expect, it } from "vitest";
-import { drawShape } from "../../src/debug/shapes.js";
 import { DebugDraw } from "../../src/debug/draw.js";
 import { shapeFromTransfer, shapeToTransfer } from "../../src/debug/scene-transfer.js";
 import { shapeView } from "../../src/debug/shape-view.js";
+import { drawShape } from "../../src/debug/shapes.js";
 import { CollideError } from "../../src/errors.js";
 import { closestPointOnTriangle } from "../../src/geometry/closest-point.js";
+import { makeMeshBvhHits } from "../../src/geometry/mesh-bvh.js";
 import { answerQuery } from "../../src/io/query.js";
 import { parseShape } from "../../src/io/shapes-json.js";
 import type { Isometry } from "../../src/math/isometry.js";
@@ -45,12 +47,10 @@ import {
 } from "../../src/shapes/index.js";
 import type { Shape } from "../../src/shapes/shape.js";
 import type { TriangleMesh } from "../../src/shapes/triangle-mesh.js";
-import { makeMeshBvhHits } from "../../src/geometry/mesh-bvh.js";
+import { shapeToObject3D } from "../../src/three/index.js";
+import { castShape } from "../../src/world/cast-shape.js";
 import { CollisionWorld } from "../../src/world/collision-world.js";
 import { castRayClosest } from "../../src/world/ray-cast.js";
-import { castShape } from "../../src/world/cast-shape.js";
-import { shapeToObject3D } from "../../src/three/index.js";
-import * as THREE from "three";
 import { unitQuat } from "../oracles/arbitraries.js";
 
 interface Terrain {
@@ -171,7 +171,10 @@ const smallShape: fc.Arbitrary<Shape> = fc.oneof(
     )
     .map(([x, y, z]) => makeCuboid(P(x, y, z))),
   fc
-    .tuple(fc.double({ min: 0, max: 0.5, noNaN: true }), fc.double({ min: 0.1, max: 0.4, noNaN: true }))
+    .tuple(
+      fc.double({ min: 0, max: 0.5, noNaN: true }),
+      fc.double({ min: 0.1, max: 0.4, noNaN: true }),
+    )
     .map(([h, r]) => makeCapsule(P(0, -h, 0), P(0, h, 0), r)),
   fc.constant(
     makeConvexPolyhedron([0.4, 0, 0, -0.4, 0, 0, 0, 0.5, 0, 0, -0.3, 0, 0, 0, 0.4, 0, 0, -0.4]),
@@ -289,7 +292,16 @@ describe("the min/max tree (mid-phase) against a scan of every cell", () => {
     const hf = makeHeightfield({ rows, cols: rows, heights, scale: P(1, 1, 1) });
     expect(hf.tree.levels).toBeGreaterThan(2);
     const hits = makeMeshBvhHits(4);
-    const n = queryHeightfieldAabb(hits, hf, -Infinity, -Infinity, -Infinity, Infinity, Infinity, Infinity);
+    const n = queryHeightfieldAabb(
+      hits,
+      hf,
+      -Infinity,
+      -Infinity,
+      -Infinity,
+      Infinity,
+      Infinity,
+      Infinity,
+    );
     expect(n).toBe(2 * 99 * 99);
   });
 });
@@ -314,12 +326,14 @@ describe("every query matches the same terrain as a triangle mesh, and brute for
               // inactive edge tie on depth with each its own face normal (either is the rule's
               // answer, the first in each one's order is taken): the normal must then be unit and
               // agree with the witness points.
-              if (cm.distance > 1e-3) expect(vec3.dot(ch.normal, cm.normal)).toBeGreaterThan(1 - 1e-4);
+              if (cm.distance > 1e-3)
+                expect(vec3.dot(ch.normal, cm.normal)).toBeGreaterThan(1 - 1e-4);
               expect(vec3.length(ch.normal)).toBeCloseTo(1, 9);
               const gap = vec3.sub(vec3.create(), ch.pointB, ch.pointA);
               expect(vec3.dot(gap, ch.normal)).toBeCloseTo(ch.distance, 6);
             }
-            if (Math.abs(dm) > 1e-6) expect(intersects(T.hf, tp, s, sp)).toBe(intersects(T.mesh, tp, s, sp));
+            if (Math.abs(dm) > 1e-6)
+              expect(intersects(T.hf, tp, s, sp)).toBe(intersects(T.mesh, tp, s, sp));
             // The reversed order is the flip.
             const cr = contact(s, sp, T.hf, tp, 0.5);
             expect(cr === null).toBe(ch === null);
@@ -346,8 +360,18 @@ describe("every query matches the same terrain as a triangle mesh, and brute for
       fc.property(
         randomTerrain,
         terrainPose,
-        fc.record({ x: fc.double({ min: -2, max: 12, noNaN: true }), y: fc.double({ min: -4, max: 4, noNaN: true }), z: fc.double({ min: -2, max: 12, noNaN: true }) }),
-        fc.record({ x: fc.double({ min: -1, max: 1, noNaN: true }), y: fc.double({ min: -1, max: 1, noNaN: true }), z: fc.double({ min: -1, max: 1, noNaN: true }) }).filter((d) => vec3.length(d) > 1e-3),
+        fc.record({
+          x: fc.double({ min: -2, max: 12, noNaN: true }),
+          y: fc.double({ min: -4, max: 4, noNaN: true }),
+          z: fc.double({ min: -2, max: 12, noNaN: true }),
+        }),
+        fc
+          .record({
+            x: fc.double({ min: -1, max: 1, noNaN: true }),
+            y: fc.double({ min: -1, max: 1, noNaN: true }),
+            z: fc.double({ min: -1, max: 1, noNaN: true }),
+          })
+          .filter((d) => vec3.length(d) > 1e-3),
         fc.constantFrom(3, 20, Infinity),
         (T, tp, oL, dL, maxToi) => {
           const o = iso.transformPoint(vec3.create(), tp, oL);
@@ -393,7 +417,11 @@ describe("every query matches the same terrain as a triangle mesh, and brute for
       fc.property(
         randomTerrain,
         terrainPose,
-        fc.record({ x: fc.double({ min: -3, max: 13, noNaN: true }), y: fc.double({ min: -6, max: 6, noNaN: true }), z: fc.double({ min: -3, max: 13, noNaN: true }) }),
+        fc.record({
+          x: fc.double({ min: -3, max: 13, noNaN: true }),
+          y: fc.double({ min: -6, max: 6, noNaN: true }),
+          z: fc.double({ min: -3, max: 13, noNaN: true }),
+        }),
         (T, tp, pL) => {
           const p = iso.transformPoint(vec3.create(), tp, pL);
           const ph = projectPoint(T.hf, tp, p, false);
@@ -414,7 +442,11 @@ describe("every query matches the same terrain as a triangle mesh, and brute for
         randomTerrain,
         terrainPose,
         smallShape,
-        fc.record({ x: fc.double({ min: -1, max: 1, noNaN: true }), y: fc.double({ min: -3, max: 0, noNaN: true }), z: fc.double({ min: -1, max: 1, noNaN: true }) }),
+        fc.record({
+          x: fc.double({ min: -1, max: 1, noNaN: true }),
+          y: fc.double({ min: -3, max: 0, noNaN: true }),
+          z: fc.double({ min: -1, max: 1, noNaN: true }),
+        }),
         fc.double({ min: 0, max: 1, noNaN: true }),
         fc.double({ min: 0, max: 1, noNaN: true }),
         (T, tp, s, v, u, w) => {
@@ -437,14 +469,22 @@ describe("every query matches the same terrain as a triangle mesh, and brute for
   });
 
   it("a compound against the heightfield, and heightfield against heightfield", () => {
-    const T = terrain(4, 4, [0, 0.5, 0, 0, 0.2, 0.8, 0.1, 0, 0, 0.3, 0.4, 0, 0, 0, 0, 0], P(1, 1, 1));
+    const T = terrain(
+      4,
+      4,
+      [0, 0.5, 0, 0, 0.2, 0.8, 0.1, 0, 0, 0.3, 0.4, 0, 0, 0, 0, 0],
+      P(1, 1, 1),
+    );
     const comp = makeCompound([
       { shape: makeSphere(0.3), pose: at(0.5, 0, 0) },
       { shape: makeCuboid(P(0.2, 0.2, 0.2)), pose: at(-0.5, 0, 0) },
     ]);
     for (const y of [0.2, 0.6, 1.5]) {
       const p = at(1.5, y, 1.4);
-      expect(distance(T.hf, ID, comp, p).distance).toBeCloseTo(distance(T.mesh, ID, comp, p).distance, 6);
+      expect(distance(T.hf, ID, comp, p).distance).toBeCloseTo(
+        distance(T.mesh, ID, comp, p).distance,
+        6,
+      );
     }
     const other = terrain(2, 2, [0, 0, 0, 0], P(0.5, 1, 0.5));
     const c = contact(T.hf, ID, other.hf, at(1.2, 0.3, 1.2), 1);
@@ -510,7 +550,12 @@ describe("internal edges: a box sliding over flat terrain gets the face normal",
 });
 
 describe("adversarial rays and points", () => {
-  const T = terrain(4, 5, [0, 1, 0, 2, 1, 0.5, 0.5, 1, 1, 0, 0, 0, 3, 0, 1, 1, 1, 1, 1, 1], P(1.5, 0.5, 1));
+  const T = terrain(
+    4,
+    5,
+    [0, 1, 0, 2, 1, 0.5, 0.5, 1, 1, 0, 0, 0, 3, 0, 1, 1, 1, 1, 1, 1],
+    P(1.5, 0.5, 1),
+  );
   it("a ray straight down on a vertex, a diagonal and a cell edge", () => {
     for (const [x, z] of [
       [1.5, 1],
@@ -584,13 +629,21 @@ describe("adversarial rays and points", () => {
       const dm = distance(S.mesh, pose, ball, bp).distance;
       expect(Math.abs(dh - dm)).toBeLessThan(1e-9 * Math.max(s, off));
       const q = P(off + 2.5 * s, -off + 3 * s, off + 1.5 * s);
-      expect(projectPoint(S.hf, pose, q).distance).toBeCloseTo(projectPoint(S.mesh, pose, q).distance / s * s, 6);
+      expect(projectPoint(S.hf, pose, q).distance).toBeCloseTo(
+        (projectPoint(S.mesh, pose, q).distance / s) * s,
+        6,
+      );
     }
   });
 });
 
 describe("in the world, JSON, debug draw and the viewer", () => {
-  const T = terrain(6, 6, Array.from({ length: 36 }, (_, i) => (i % 7) / 10), P(1, 1, 1));
+  const T = terrain(
+    6,
+    6,
+    Array.from({ length: 36 }, (_, i) => (i % 7) / 10),
+    P(1, 1, 1),
+  );
   it("a static and a moving heightfield body collide with a sphere; ray and shape casts reach it", () => {
     const world = new CollisionWorld();
     const ground = world.addBody({ shape: T.hf, pose: at(0, 0, 0) });
@@ -640,9 +693,17 @@ describe("in the world, JSON, debug draw and the viewer", () => {
     expect(bad({ heights: [0, 1] })).toBe("a.heights");
     expect(bad({ scale: [1, 0, 1] })).toBe("a.scale[1]");
     expect(bad({ holes: [true, true] })).toBe("a.holes");
-    const answer = answerQuery({ op: "intersects", a: json, b: { type: "sphere", center: [2, 3.4, 3], radius: 1 } });
+    const answer = answerQuery({
+      op: "intersects",
+      a: json,
+      b: { type: "sphere", center: [2, 3.4, 3], radius: 1 },
+    });
     expect(answer).toEqual({ intersects: true });
-    const apart = answerQuery({ op: "intersects", a: json, b: { type: "sphere", center: [2, 6, 3], radius: 1 } });
+    const apart = answerQuery({
+      op: "intersects",
+      a: json,
+      b: { type: "sphere", center: [2, 6, 3], radius: 1 },
+    });
     expect(apart).toEqual({ intersects: false });
   });
   it("debug draw, the shape view, the three.js object and the scene transfer", () => {
@@ -654,7 +715,9 @@ describe("in the world, JSON, debug draw and the viewer", () => {
     expect(view.type).toBe("heightfield");
     const obj = shapeToObject3D(T.hf, new THREE.MeshBasicMaterial()) as THREE.Mesh;
     expect(obj.geometry.getIndex()?.count).toBe(6 * 25);
-    const back = shapeFromTransfer(JSON.parse(JSON.stringify(shapeToTransfer(T.hf)))) as Heightfield;
+    const back = shapeFromTransfer(
+      JSON.parse(JSON.stringify(shapeToTransfer(T.hf))),
+    ) as Heightfield;
     expect(Array.from(back.heights)).toEqual(Array.from(T.hf.heights));
     const H = terrain(3, 3, new Array(9).fill(0), P(1, 1, 1), [false, true, false, false]);
     const hb = shapeFromTransfer(shapeToTransfer(H.hf)) as Heightfield;
