@@ -299,6 +299,10 @@ export class GpuBroadPhase implements BroadPhase {
     const t0 = performance.now();
     const n = this.proxies.count;
     if (n < 2) {
+      // No pairs to find, but a lost device must still be reported: its loss may not have been
+      // delivered yet (as after `device.destroy()`), and one queue round trip delivers it.
+      await this.device.queue.onSubmittedWorkDone();
+      this.watch.check();
       out.clear();
       st.candidates = 0;
       st.readbacks = 0;

@@ -158,6 +158,56 @@ export class DeviceWatch {
   }
 }
 
+/** The `GPU` object and adapter each device of {@link requestGpuDevice} came from, kept alive by it. */
+const origins = new WeakMap<GPUDevice, { gpu: GPU; adapter: GPUAdapter }>();
+
+/** What {@link requestGpuDevice} asks of the adapter and the device. */
+export interface GpuDeviceRequest {
+  /** Passed to `gpu.requestAdapter` (e.g. `powerPreference`). @default {} */
+  adapter?: GPURequestAdapterOptions;
+  /** Passed to `adapter.requestDevice` (e.g. `requiredLimits`). @default {} */
+  device?: GPUDeviceDescriptor;
+}
+
+/**
+ * A `GPUDevice` from `gpu` (`navigator.gpu` in a browser, or `create([])` of the `webgpu` package
+ * in Node), tied to it: the `GPU` object and its adapter stay alive as long as the device does.
+ *
+ * Why: in Node, Dawn (`webgpu`) shuts its instance down when the object `create()` returned is
+ * garbage-collected, even while a device made from it is in use; a collection during a long
+ * dispatch then crashes the process inside Dawn's and SwiftShader's threads (SIGSEGV, abort with
+ * `std::system_error`, or a hang). A local variable is no guard: once its last use is behind, V8
+ * may collect it across an `await`. Devices made here keep their `GPU` object reachable (a
+ * `WeakMap` keyed by the device), so a caller only has to keep the device.
+ *
+ * Rejects with `CollideError` when `gpu` has no `requestAdapter` (field `gpu`) or gives no
+ * adapter (field `adapter`); a device request the adapter refuses rejects with its own error.
+ */
+export async function requestGpuDevice(
+  gpu: GPU,
+  request: GpuDeviceRequest = {},
+): Promise<GPUDevice> {
+  if (gpu === null || typeof gpu !== "object" || typeof gpu.requestAdapter !== "function") {
+    invalidValue(
+      "gpu",
+      gpu === undefined ? "undefined" : gpu === null ? null : typeof gpu,
+      'must be a GPU object (navigator.gpu in a browser, or create([]) of the "webgpu" package in Node)',
+    );
+  }
+  const adapter = await gpu.requestAdapter(request.adapter);
+  if (adapter === null) {
+    throw new CollideError(
+      "invalid_value",
+      "adapter",
+      null,
+      "gpu.requestAdapter() gave no adapter (no WebGPU driver; in Node without a GPU point VK_ICD_FILENAMES at a software Vulkan driver such as SwiftShader)",
+    );
+  }
+  const device = await adapter.requestDevice(request.device);
+  origins.set(device, { gpu, adapter });
+  return device;
+}
+
 /** The error of a lost device. */
 export function lostError(reason: string): CollideError {
   return new CollideError(

@@ -193,6 +193,22 @@ describe("CollisionWorld.stepAsync and the GPU broad phase's refusals", () => {
     expect(() => new CollisionWorld({ broadphase: bp })).toThrow(/empty/);
   });
 
+  it("a lost device is reported with 0 or 1 bodies too, at once after destroy()", async () => {
+    for (const count of [0, 1]) {
+      const own = await makeDevice();
+      const w = new CollisionWorld({ broadphase: createGpuBroadPhase(own.device) });
+      for (let i = 0; i < count; i++) {
+        w.addBody({ shape: makeSphere(1), pose: poseFor("random", makeRandom(1), i) });
+      }
+      await w.stepAsync();
+      // Not awaiting device.lost: the loss is not delivered yet when stepAsync starts.
+      own.device.destroy();
+      const err = await w.stepAsync().catch((e) => e);
+      expect(err).toBeInstanceOf(CollideError);
+      expect(String(err.message)).toMatch(/lost/);
+    }
+  });
+
   it("a lost device: stepAsync rejects, the world is unchanged and continues on the CPU", async () => {
     const own = await makeDevice();
     const bp = createGpuBroadPhase(own.device);
