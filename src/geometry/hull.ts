@@ -1105,7 +1105,7 @@ function flatConvexHull(
     -plane[1],
     -plane[2],
   );
-  const facePlaneOffsets = Float64Array.of(offset, -offset);
+  const facePlaneOffsets = Float64Array.of(offset, 0 - offset);
   const edgeKeys: number[] = [];
   for (let j = 0; j < k; j++) {
     const a = top[j];
