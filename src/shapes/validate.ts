@@ -188,8 +188,9 @@ export function checkShape(field: string, shape: Shape): void {
       checkFinite(`${field}.vertexCount`, shape.vertexCount);
       const v = shape.vertices;
       const flat = shape.flat === true;
-      if (typeof shape.flat !== "boolean")
-        invalidValue(`${field}.flat`, shape.flat, "must be a boolean");
+      if (shape.flat !== undefined && typeof shape.flat !== "boolean") {
+        invalidValue(`${field}.flat`, shape.flat, "must be a boolean when given");
+      }
       if (v.length < (flat ? 9 : 12) || v.length % 3 !== 0 || shape.vertexCount !== v.length / 3) {
         invalidValue(
           `${field}.vertices`,
