@@ -32,7 +32,9 @@
  * The distance tolerance is `HULL_PLANE_TOLERANCE × extent + HULL_ROUNDOFF_FACTOR × ε × max|x|`
  * (qhull's mix of a relative term and a roundoff term), so a unit box translated by 1e6 still
  * merges its coplanar points. Points closer than the tolerance are welded first (first one kept);
- * clouds within `HULL_FLAT_FACTOR` tolerances of a plane are refused as flat.
+ * clouds within `HULL_FLAT_FACTOR` tolerances of a plane are refused as flat, or with `allowFlat`
+ * made a flat convex polygon: the 2D hull of the points on their plane (Andrew's monotone chain)
+ * as two faces, about n and about −n, on one plane (see `ConvexHull.flat`).
  * Coordinates are scaled internally by a power of two (exact) so huge and tiny clouds neither
  * overflow nor underflow. Computed once per shape, so this code allocates freely; it is not a
  * per-step path. Deterministic: no randomness, every tie broken by index.
