@@ -35,6 +35,7 @@ import {
   makeSphere,
   makeTriangleMesh,
 } from "../../src/shapes/index.js";
+import { CollisionWorld } from "../../src/world/collision-world.js";
 import { num, unitQuat, vec } from "../oracles/arbitraries.js";
 
 const I = iso.identity();
@@ -473,5 +474,22 @@ describe("flat polygon edge cases (adversarial)", () => {
     const view = shapeView(tile);
     expect(view.type).toBe("triangles");
     if (view.type === "triangles") expect(view.indices.length).toBe(3 * 4);
+  });
+
+  it("in a world: a box resting on a tile body makes one 4-point contact along the tile's normal", () => {
+    const w = new CollisionWorld();
+    const floor = w.addBody({ shape: tile, pose: iso.identity() });
+    const box = w.addBody({
+      shape: makeCuboid(vec3.create(0.5, 0.5, 0.5)),
+      pose: iso.create(vec3.create(0.2, 0.49, -0.3)),
+    });
+    w.step();
+    const contacts = w.contacts();
+    expect(contacts.length).toBe(1);
+    const c = contacts[0];
+    expect([c.a, c.b].sort()).toEqual([floor, box].sort());
+    expect(c.manifold.count).toBe(4);
+    expect(Math.abs(c.manifold.normal.y)).toBeCloseTo(1, 12);
+    for (let i = 0; i < 4; i++) expect(c.manifold.points[i].distance).toBeCloseTo(-0.01, 9);
   });
 });
