@@ -35,7 +35,7 @@ export type ShapeTransfer =
   | { type: "convex"; vertices: number[] }
   | { type: "triangle"; a: V3; b: V3; c: V3 }
   /** A triangle mesh: packed xyz vertices and vertex index triples. */
-  | { type: "mesh"; vertices: number[]; indices: number[] }
+  | { type: "mesh"; vertices: number[]; indices: number[]; solid?: boolean }
   | { type: "halfspace"; normal: V3; offset: number }
   /** A rounded box: the core box's half extents and the rounding radius. */
   | { type: "roundedBox"; halfExtents: V3; radius: number }
@@ -107,6 +107,7 @@ export function shapeToTransfer(shape: Shape | TriangleMesh): ShapeTransfer {
         type: "mesh",
         vertices: Array.from(shape.vertices),
         indices: Array.from(shape.indices),
+        ...(shape.solid ? { solid: true } : {}),
       };
     case ShapeType.HalfSpace:
       return { type: "halfspace", normal: v3(shape.normal), offset: shape.offset };
@@ -155,7 +156,9 @@ export function shapeFromTransfer(t: ShapeTransfer, field = "shape"): Shape {
     case "roundedConvex":
       return makeRoundedConvexPolyhedron(Float64Array.from(t.vertices), t.radius, field);
     case "mesh":
-      return makeTriangleMesh(Float64Array.from(t.vertices), Uint32Array.from(t.indices), field);
+      return makeTriangleMesh(Float64Array.from(t.vertices), Uint32Array.from(t.indices), field, {
+        solid: t.solid === true,
+      });
     case "halfspace":
       return makeHalfSpace(toVec(t.normal), t.offset, field);
     case "compound":
