@@ -40,7 +40,10 @@ for (const f of report.failures) {
   for (const b of new Set(bars(f.reason))) {
     const key = `${f.op}: ${b}`;
     let m = classes.get(key);
-    if (!m) classes.set(key, (m = new Map()));
+    if (!m) {
+      m = new Map();
+      classes.set(key, m);
+    }
     m.set(f.pair, (m.get(f.pair) ?? 0) + 1);
   }
 }
@@ -61,6 +64,8 @@ for (const [k, m] of sorted.slice(0, Number(o.top))) {
 writeFileSync(
   o.out,
   report.failures
-    .map((f) => JSON.stringify({ pair: f.pair, op: f.op, why: f.reason, line: f.line, answer: f.answer }))
+    .map((f) =>
+      JSON.stringify({ pair: f.pair, op: f.op, why: f.reason, line: f.line, answer: f.answer }),
+    )
     .join("\n"),
 );

@@ -703,15 +703,7 @@ export function contactMeshMesh(
     const k = nested(a, b, bInA);
     if (k !== 0) {
       surfaceDistanceMeshMesh(nestedDistance, a, b, bInA);
-      containedMeshContact(
-        out,
-        a,
-        b,
-        bInA,
-        nestedDistance.pointA,
-        nestedDistance.pointB,
-        k > 0,
-      );
+      containedMeshContact(out, a, b, bInA, nestedDistance.pointA, nestedDistance.pointB, k > 0);
       lastNested = true;
       return true;
     }

@@ -913,24 +913,13 @@ function checkProject(ctx: Ctx, sc: Scenario, S: OShape, wS: Record<string, unkn
   const [cp, cd] = shapeClosest(S, ql);
   const sd = shapeSigned(S, ql);
   const thin = S.type === "triangle" || S.type === "mesh";
-  if (S.type === "mesh") {
-    // Meshes: only the surface answers are checked here (the solid side is class 9).
-    const p = local(sc, toV(r.point));
-    bar(
-      ctx,
-      "projectPoint",
-      "point off the mesh surface",
-      surfaceDistance(S, p),
-      tol,
-      line,
-      r,
-      issues,
-    );
-  } else if (!thin && sd < -tol && r.inside !== true)
-    issues.push("inside is false for a point inside");
+  // Meshes are surfaces (FORMATS.md; the fuzzer builds no solid mesh): no inside, and the
+  // point and distance of the nearest triangle, as for a triangle.
+  if (S.type === "mesh" && r.inside !== false) issues.push("inside is true for a mesh surface");
+  if (!thin && sd < -tol && r.inside !== true) issues.push("inside is false for a point inside");
   else if (!thin && sd > tol && r.inside !== false)
     issues.push("inside is true for a point outside");
-  else if (S.type !== "mesh") {
+  else {
     const p = local(sc, toV(r.point));
     if (solid || sd > 0 || thin) {
       bar(
