@@ -100,10 +100,11 @@ export function projectPointLocal(
     case ShapeType.ConvexPolyhedron:
       return projectConvexPolyhedron(out, shape, p, solid);
     case ShapeType.TriangleMesh: {
-      // Closest triangle through the BVH; inside only for a closed mesh, by the angle-weighted
-      // pseudo-normal of the closest feature (src/query/mesh-distance.ts).
+      // Closest triangle through the BVH; inside only for a solid mesh (a surface has no
+      // inside), by the angle-weighted pseudo-normal of the closest feature
+      // (src/query/mesh-distance.ts).
       closestPointOnMesh(meshQuery, shape, p);
-      out.inside = meshQuery.inside;
+      out.inside = shape.solid && meshQuery.inside;
       out.triangle = meshQuery.triangle;
       if (meshQuery.triangle < 0) {
         // No triangles: nothing to project onto; the point stays where it is, infinitely far.
