@@ -220,7 +220,7 @@ function pilesScene(n: number, seed: number): Scene {
   const rng = makeRandom(seed);
   const s = emptyScene("piles", n, 0);
   const piles = Math.max(1, Math.round(n / PILE_SIZE));
-  const side = Math.cbrt(piles) * 14;
+  const side = Math.cbrt(piles) * 24;
   const centres = new Float64Array(3 * piles);
   for (let k = 0; k < 3 * piles; k++) centres[k] = side * rng();
   const home = new Float64Array(3 * n);
@@ -238,9 +238,9 @@ function pilesScene(n: number, seed: number): Scene {
     }
     step[i] = WALK_STEP * Math.min(1, 2 * scale);
     const p = i % piles;
-    // A pile: a Gaussian-like cloud (sum of three uniforms) of radius about 3 around its centre.
+    // A pile: a Gaussian-like cloud (sum of three uniforms) of radius about 6 around its centre.
     for (let a = 0; a < 3; a++) {
-      home[3 * i + a] = centres[3 * p + a] + 2.2 * (rng() + rng() + rng() - 1.5);
+      home[3 * i + a] = centres[3 * p + a] + 4.5 * (rng() + rng() + rng() - 1.5);
     }
   }
   s.pos.set(home);

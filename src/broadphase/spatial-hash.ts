@@ -29,7 +29,8 @@
  * (`max` of the two lower cell indices per axis), which is where the minimum corner of their
  * intersection lies. The same rule deduplicates `queryAabb`; `castRay` marks visited bodies.
  *
- * The automatic cell size is `cellSizeScale` × the median of the bodies' largest box side,
+ * The automatic cell size is `cellSizeScale` × the median of the bodies' largest box side (raised,
+ * when sizes span orders of magnitude, until the 99th percentile fits in `maxCellsPerBody` cells),
  * recomputed at a rebuild when the proxy count has doubled or halved since it was last chosen,
  * or on demand with {@link SpatialHash.recomputeCellSize}; the `cellSize` option fixes it.
  */
@@ -118,6 +119,8 @@ const INCREMENTAL_MAX_FRACTION = 0.25;
 const DISPLACEMENT_MARGIN_SCALE = 8;
 /** Largest margin, as a fraction of the cell side (larger ones make many candidates). */
 const MAX_MARGIN_CELLS = 0.5;
+/** Quantile of the box sizes that the automatic cell size keeps out of the overflow list. */
+const OVERFLOW_QUANTILE = 0.99;
 /** Least room of a cell's block in the entry pool, entries. */
 const MIN_CELL_ROOM = 4;
 /** The pool may grow to this many times the live entries (abandoned blocks) before a rebuild. */
@@ -381,8 +384,15 @@ export class SpatialHash implements BroadPhase {
       heapSortRange(this.sizes, 0, count);
       const median = this.sizes[count >> 1];
       const spread = Math.max(cMaxX - cMinX, cMaxY - cMinY, cMaxZ - cMinZ);
-      if (median > 0 && Number.isFinite(median)) cell = this.options.cellSizeScale * median;
-      else if (spread > 0 && Number.isFinite(spread)) cell = spread / Math.cbrt(count);
+      // Sizes spanning orders of magnitude: raise the cell so that the 99th percentile still fits
+      // in maxCellsPerBody cells (a box of side L covers up to (L / s + 1)³ cells), so that at
+      // most about 1% of the bodies go to the overflow list, which every body is tested against.
+      const p99 = this.sizes[Math.floor(OVERFLOW_QUANTILE * (count - 1))];
+      const perAxis = Math.cbrt(this.options.maxCellsPerBody) - 1;
+      const fitLarge = perAxis > 0 && Number.isFinite(p99) ? p99 / perAxis : 0;
+      if (median > 0 && Number.isFinite(median)) {
+        cell = Math.max(this.options.cellSizeScale * median, fitLarge);
+      } else if (spread > 0 && Number.isFinite(spread)) cell = spread / Math.cbrt(count);
     }
     this.cell = cell;
     return cell;
