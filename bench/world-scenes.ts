@@ -20,7 +20,6 @@ import { SCENE_NAMES, type SceneName } from "./scenes.js";
 /** Every engine run by default, Collide's default options first. */
 export const SCENE_ENGINES = [
   "collide",
-  "collide/grid",
   "collide/tree",
   "collide-2threads",
   "naive",
