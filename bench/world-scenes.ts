@@ -8,10 +8,12 @@
  * the first step; the machine's load average is recorded with every run (2 shared cores).
  *
  * Run alone: `node --import tsx bench/world-scenes.ts [--scenes random,level] [--sizes 1000]
- * [--engines collide,naive] [--frames 30] [--json]`.
+ * [--engines collide,naive] [--frames 30] [--json]`; the rows are kept in
+ * bench/results/scenes-<date>.json, whose tables `--from FILE` prints again (`--markdown`: one Markdown table).
  */
 import { spawnSync } from "node:child_process";
-import { loadavg } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SceneRun } from "./scene-runner.js";
@@ -132,7 +134,11 @@ export function runSceneBench(o: SceneBenchOptions): SceneBenchRow[] {
     for (const n of sceneSizes(scene, o.sizes)) {
       const rows: SceneBenchRow[] = [];
       for (const engine of o.engines) {
-        rows.push(runChild(engine, scene, n, o.frames, o.warmup, o.budgetMs));
+        const row = runChild(engine, scene, n, o.frames, o.warmup, o.budgetMs);
+        if (o.json) {
+          process.stderr.write(`${scene} ${n} ${engine}: ${row.medianMs.toFixed(2)} ms\n`);
+        }
+        rows.push(row);
       }
       log(formatSceneRows(rows));
       all.push(...rows);
@@ -142,13 +148,76 @@ export function runSceneBench(o: SceneBenchOptions): SceneBenchRow[] {
   return all;
 }
 
+/**
+ * One Markdown table of every scene and size: median ms (first step in brackets) of Collide's
+ * default, the tree, two threads, the naive floor, Rapier and Rapier SIMD, and the ratios.
+ */
+export function markdownSceneTable(rows: SceneBenchRow[]): string {
+  const get = (scene: string, n: number, engine: string) =>
+    rows.find((r) => r.scene === scene && r.n === n && r.engine === engine && !r.error);
+  const cell = (r: SceneBenchRow | undefined) =>
+    r ? `${r.medianMs.toFixed(1)} (${r.firstStepMs.toFixed(0)})` : "—";
+  const ratio = (a: SceneBenchRow | undefined, b: SceneBenchRow | undefined) =>
+    a && b ? (a.medianMs / b.medianMs).toFixed(2) : "—";
+  const lines = [
+    "| scene | N moving | Collide (default) | tree | 2 threads | naive floor | Rapier | Rapier SIMD | Rapier ÷ Collide | SIMD ÷ Collide | Collide ÷ naive | load |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  const keys = [...new Set(rows.map((r) => `${r.scene}|${r.n}`))];
+  for (const k of keys) {
+    const [scene, ns] = k.split("|");
+    const n = Number(ns);
+    const c = get(scene, n, "collide");
+    const rapier = get(scene, n, "rapier");
+    const simd = get(scene, n, "rapier-simd");
+    const naive = get(scene, n, "naive");
+    const mask = c?.staticMode === "mask" ? " (mask)" : "";
+    lines.push(
+      `| ${scene}${mask} | ${n.toLocaleString("en-US")} | ${cell(c)} | ${cell(get(scene, n, "collide/tree"))} | ${cell(get(scene, n, "collide-2threads"))} | ${cell(naive)} | ${cell(rapier)} | ${cell(simd)} | ${ratio(rapier, c)} | ${ratio(simd, c)} | ${ratio(c, naive)} | ${c ? c.load1.toFixed(0) : "—"} |`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/** Writes `rows` to bench/results/scenes-<date>.json with the machine described; returns the path. */
+export function saveSceneRows(rows: SceneBenchRow[]): string {
+  const machine = {
+    cpu: cpus()[0]?.model ?? "unknown",
+    cores: cpus().length,
+    memoryGiB: Math.round(totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${process.platform}-${process.arch}`,
+    loadAverageAtEnd: loadavg()[0],
+    date: new Date().toISOString(),
+  };
+  const dir = join(dirname(fileURLToPath(import.meta.url)), "results");
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `scenes-${machine.date.replace(/[:.]/g, "-")}.json`);
+  writeFileSync(file, `${JSON.stringify({ machine, rows }, null, 2)}\n`);
+  return file;
+}
+
 if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
   const argv = process.argv.slice(2);
   const arg = (name: string, fallback: string) => {
     const i = argv.indexOf(`--${name}`);
     return i >= 0 ? argv[i + 1] : fallback;
   };
-  runSceneBench({
+  const from = arg("from", "");
+  if (from !== "") {
+    // Print the tables of a kept run (bench/results/scenes-*.json).
+    const rows = (JSON.parse(readFileSync(from, "utf8")) as { rows: SceneBenchRow[] }).rows;
+    if (argv.includes("--markdown")) {
+      process.stdout.write(`${markdownSceneTable(rows)}\n`);
+      process.exit(0);
+    }
+    const keys = [...new Set(rows.map((r) => `${r.scene} ${r.n}`))];
+    for (const k of keys) {
+      process.stdout.write(`${formatSceneRows(rows.filter((r) => `${r.scene} ${r.n}` === k))}\n`);
+    }
+    process.exit(0);
+  }
+  const rows = runSceneBench({
     scenes: arg("scenes", SCENE_NAMES.join(",")).split(",") as SceneName[],
     sizes: arg("sizes", "1000,10000,50000").split(",").map(Number),
     engines: arg("engines", SCENE_ENGINES.join(",")).split(","),
@@ -157,4 +226,5 @@ if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).
     budgetMs: Number(arg("budget", "8000")),
     json: argv.includes("--json"),
   });
+  process.stderr.write(`kept in ${saveSceneRows(rows)}\n`);
 }
