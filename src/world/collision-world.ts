@@ -107,12 +107,12 @@ export interface CollisionWorldOptions {
   /**
    * The broad phase: `"brute"` (all pairs, the oracle), `"sap"` (sweep and prune), `"grid"`
    * (spatial hash), `"tree"` (dynamic AABB tree) or `"octree"` (loose octree). Changes the speed, never the result. The
-   * tree is the default because it copes with any mix of sizes; on scenes of similar-sized
-   * bodies the grid was fastest in bench/world.ts. A {@link BroadPhase} instance (empty, used by
+   * grid is the default: it was the fastest on every scene of bench/world-scenes.ts (lattice,
+   * random walks, a level, piles of sizes 1:100; README's broad-phase guide). A {@link BroadPhase} instance (empty, used by
    * this world only) may be given instead of a name, such as `createGpuBroadPhase(device)` of
    * `collide/gpu`: the core never imports the GPU code. A broad phase with `requiresAsync` set
    * is stepped with {@link CollisionWorld.stepAsync} only.
-   * @default "tree"
+   * @default "grid"
    */
   broadphase: WorldBroadPhase | BroadPhase;
   /**
@@ -156,7 +156,7 @@ const BODY_DESC_KEYS = new Set(["shape", "pose", "layer", "mask", "sensor", "use
 /** The default {@link CollisionWorldOptions}. */
 export function defaultCollisionWorldOptions(): CollisionWorldOptions {
   return {
-    broadphase: "tree",
+    broadphase: "grid",
     prediction: 0,
     aabbMargin: AABB_MARGIN,
     profile: false,
