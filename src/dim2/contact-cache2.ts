@@ -15,6 +15,7 @@ import {
   PairEventList,
   type PairEvents,
 } from "../world/core/pair-cache.js";
+import type { Contact2 } from "./contact2.js";
 import type { Manifold2 } from "./manifold2.js";
 import { makeManifold2 } from "./manifold2.js";
 
@@ -61,26 +62,28 @@ export class ContactCache2D extends PairCache<EventList2D> {
   }
 
   /**
-   * Records a touching pair: handles `a < b`, the signed distance `distance` of the pair and
-   * its manifold `m` in A's frame, turned to the world frame by A's pose `pose[k .. k+3]`
-   * (translation xy, cos, sin). Pairs must come in ascending key order.
+   * Records the touching pair of slots `lo < hi` (handles from their `generation`s): the signed
+   * distance of its contact `contact` and its manifold `m`, both in A's frame, turned to the
+   * world frame by A's pose `pose[4·lo .. 4·lo+3]` (translation xy, cos, sin). Pairs must come
+   * in ascending slot-pair order. Takes no double argument (V8 would box it when the call is not
+   * inlined).
    */
-  addContact(
-    key: number,
-    a: number,
-    b: number,
-    distance: number,
+  addContactSlots(
+    lo: number,
+    hi: number,
+    generation: Uint32Array,
+    contact: Contact2,
     m: Manifold2,
     pose: Float64Array,
-    k: number,
   ): void {
-    const o = this.addRecord(key, a, b);
+    const o = this.addRecordSlots(lo, hi, generation);
     const r = this.records;
+    const k = 4 * lo;
     const px = pose[k];
     const py = pose[k + 1];
     const c = pose[k + 2];
     const s = pose[k + 3];
-    r[o + 2] = distance;
+    r[o + 2] = contact.distance;
     r[o + 3] = c * m.normal.x - s * m.normal.y;
     r[o + 4] = s * m.normal.x + c * m.normal.y;
     r[o + 5] = m.count;

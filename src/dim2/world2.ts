@@ -29,7 +29,7 @@ import { AABB_MARGIN, WORLD_MAX_PAIRS } from "../constants.js";
 import { invalidValue } from "../errors.js";
 import { FLAG_ALIVE, FLAG_SENSOR, SlotStore } from "../world/core/slot-store.js";
 import { checkWorldOptionValues, makeNamedBroadPhase } from "../world/core/world-options.js";
-import { HANDLE_GENERATION_BASE, MAX_BODY_SLOT } from "../world/handles.js";
+import { MAX_BODY_SLOT } from "../world/handles.js";
 import { checkFilterBits } from "../world/validate.js";
 import {
   type BodyHandle2D,
@@ -374,22 +374,14 @@ export class CollisionWorld2D {
       const sb = shapes[hi] as Shape2;
       if (((flags[lo] | flags[hi]) & FLAG_SENSOR) !== 0) {
         if (contactShapes2(cScratch, sa, sb, bInA, 0)) {
-          cache.addSensorPair(key, handleAt(lo, generation), handleAt(hi, generation));
+          cache.addSensorSlots(lo, hi, generation);
           sensorPairs++;
         }
         continue;
       }
       if (!contactShapes2(cScratch, sa, sb, bInA, prediction)) continue;
       const m = manifoldFromContact2(mScratch, sa, sb, bInA, cScratch, prediction);
-      cache.addContact(
-        key,
-        handleAt(lo, generation),
-        handleAt(hi, generation),
-        cScratch.distance,
-        m,
-        pose,
-        4 * lo,
-      );
+      cache.addContactSlots(lo, hi, generation, cScratch, m, pose);
     }
     cache.endFrame();
     cache.updateTouchCounts(b.touchCount);
@@ -671,11 +663,6 @@ export class CollisionWorld2D {
     a[k + 2] = maxV.x;
     a[k + 3] = maxV.y;
   }
-}
-
-/** The handle of `slot` from the store's generations (inlined on the step's path). */
-function handleAt(slot: number, generation: Uint32Array): number {
-  return (slot + 1) * HANDLE_GENERATION_BASE + generation[slot];
 }
 
 function sortTail(a: number[], start: number): void {

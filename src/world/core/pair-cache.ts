@@ -19,7 +19,8 @@
  * storage grows by doubling and is kept, so a steady-state step allocates nothing here.
  */
 import { growFloat64 } from "../../math/typed-arrays.js";
-import { handleSlot } from "../handles.js";
+import { PAIR_KEY_BASE } from "../../broadphase/pair-set.js";
+import { HANDLE_GENERATION_BASE, handleSlot } from "../handles.js";
 
 const INITIAL_CAPACITY = 64;
 
@@ -115,15 +116,33 @@ class TouchList {
   count = 0;
 
   push(key: number, a: number, b: number, sensor: number): void {
+    this.reserve();
+    this.keys[this.count] = key;
+    this.handles[2 * this.count] = a;
+    this.handles[2 * this.count + 1] = b;
+    this.sensors[this.count++] = sensor;
+  }
+
+  /**
+   * Appends the pair of slots `lo < hi` with the handles of their `generation`s. Takes small
+   * integers only and computes the key and handles (doubles above 2^31) here: a double passed
+   * to a call V8 does not inline is boxed (allocated).
+   */
+  pushSlots(lo: number, hi: number, generation: Uint32Array, sensor: number): void {
+    this.reserve();
+    const i = this.count++;
+    this.keys[i] = lo * PAIR_KEY_BASE + hi;
+    this.handles[2 * i] = (lo + 1) * HANDLE_GENERATION_BASE + generation[lo];
+    this.handles[2 * i + 1] = (hi + 1) * HANDLE_GENERATION_BASE + generation[hi];
+    this.sensors[i] = sensor;
+  }
+
+  private reserve(): void {
     if (this.count === this.keys.length) {
       this.keys = growFloat64(this.keys, 2 * this.count);
       this.handles = growFloat64(this.handles, 4 * this.count);
       this.sensors = growU8(this.sensors, 2 * this.count);
     }
-    this.keys[this.count] = key;
-    this.handles[2 * this.count] = a;
-    this.handles[2 * this.count + 1] = b;
-    this.sensors[this.count++] = sensor;
   }
 }
 
@@ -170,6 +189,31 @@ export class PairCache<L extends PairEventList<number>> {
   /** Records a touching sensor pair (no manifold). Pairs must come in ascending key order. */
   addSensorPair(key: number, a: number, b: number): void {
     this.cur.push(key, a, b, 1);
+  }
+
+  /**
+   * Records the touching sensor pair of slots `lo < hi` (handles from the slots' `generation`s;
+   * no manifold). Pairs must come in ascending slot-pair order.
+   */
+  addSensorSlots(lo: number, hi: number, generation: Uint32Array): void {
+    this.cur.pushSlots(lo, hi, generation, 1);
+  }
+
+  /**
+   * Records the touching non-sensor pair of slots `lo < hi` (handles from the slots'
+   * `generation`s) and appends a contact record whose first two doubles are its handles;
+   * returns the record's offset in {@link records}, for the caller to write the rest. Pairs must
+   * come in ascending slot-pair order.
+   */
+  protected addRecordSlots(lo: number, hi: number, generation: Uint32Array): number {
+    this.cur.pushSlots(lo, hi, generation, 0);
+    const stride = this.recordStride;
+    const need = stride * (this.recordCount + 1);
+    if (need > this.records.length) this.records = growFloat64(this.records, need);
+    const k = stride * this.recordCount++;
+    this.records[k] = this.cur.handles[2 * this.cur.count - 2];
+    this.records[k + 1] = this.cur.handles[2 * this.cur.count - 1];
+    return k;
   }
 
   /**
