@@ -72,14 +72,16 @@ if (process.env.TIME === "1") {
   // Timing mode: median ms of `steps` frames (poses set + step) after the warm-up.
   let sink = run(1, warmup);
   const ms: number[] = [];
+  const cpu0 = process.cpuUsage();
   for (let f = warmup + 1; f <= warmup + steps; f++) {
     const t0 = performance.now();
     sink += frame(f);
     ms.push(performance.now() - t0);
   }
+  const cpu = process.cpuUsage(cpu0);
   ms.sort((a, b) => a - b);
   process.stdout.write(
-    `${JSON.stringify({ broadphase, n, steps, medianMs: ms[ms.length >> 1], contacts: world.contactCount, touching: world.events().persist.count + world.events().begin.count, sink })}\n`,
+    `${JSON.stringify({ broadphase, n, steps, medianMs: ms[ms.length >> 1], cpuMsPerStep: (cpu.user + cpu.system) / 1000 / steps, contacts: world.contactCount, touching: world.events().persist.count + world.events().begin.count, sink })}\n`,
   );
   process.exit(0);
 }

@@ -18,8 +18,9 @@
  * the dimension's (src/world/contact-cache.ts for 3D, src/dim2/contact-cache2.ts for 2D). All
  * storage grows by doubling and is kept, so a steady-state step allocates nothing here.
  */
-import { growFloat64 } from "../../math/typed-arrays.js";
+
 import { PAIR_KEY_BASE } from "../../broadphase/pair-set.js";
+import { growFloat64 } from "../../math/typed-arrays.js";
 import { HANDLE_GENERATION_BASE, handleSlot } from "../handles.js";
 
 const INITIAL_CAPACITY = 64;
