@@ -4,19 +4,11 @@
  * the tree's fat-AABB margin and the candidate-pair limit.
  */
 import { type BroadPhase, isBroadPhase } from "../../broadphase/broad-phase.js";
-import { BruteForceBroadPhase } from "../../broadphase/brute-force.js";
-import { DynamicTree } from "../../broadphase/dynamic-tree.js";
-import { LooseOctree } from "../../broadphase/loose-octree.js";
-import { SpatialHash } from "../../broadphase/spatial-hash.js";
-import { SweepAndPrune } from "../../broadphase/sweep-and-prune.js";
+import { type BroadPhaseKind, createBroadPhase } from "../../broadphase/by-name.js";
 import { invalidValue } from "../../errors.js";
 
-/**
- * The broad phases by name: `"brute"` (all pairs, the oracle), `"sap"` (sweep and prune),
- * `"grid"` (spatial hash), `"tree"` (dynamic AABB tree with fat AABBs of `margin`), `"octree"`
- * (loose octree) and `"quadtree"` (the loose octree split in x and y only, for boxes with one z).
- */
-export type BroadPhaseName = "brute" | "sap" | "grid" | "tree" | "octree" | "quadtree";
+/** A broad phase's name (src/broadphase/by-name.ts). */
+export type BroadPhaseName = BroadPhaseKind;
 
 /**
  * A new, empty broad phase named `name`, one of `names` (the world's list, in the order its
@@ -39,22 +31,8 @@ export function makeNamedBroadPhase(
     }
     return name;
   }
-  if (names.includes(name as BroadPhaseName)) {
-    switch (name as BroadPhaseName) {
-      case "brute":
-        return new BruteForceBroadPhase();
-      case "sap":
-        return new SweepAndPrune();
-      case "grid":
-        return new SpatialHash();
-      case "tree":
-        return new DynamicTree({ margin });
-      case "octree":
-        return new LooseOctree();
-      case "quadtree":
-        return new LooseOctree({ planar: true });
-    }
-  }
+  if (names.includes(name as BroadPhaseName))
+    return createBroadPhase(name as BroadPhaseName, margin);
   const quoted = names.map((n) => `"${n}"`);
   const list = allowInstance
     ? `${quoted.join(", ")} or a BroadPhase instance`
