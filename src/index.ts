@@ -175,6 +175,7 @@ export {
   type WorldEvent,
   type WorldEvents,
 } from "./world/contact-cache.js";
+export { type PairEvent, PairEventList, type PairEvents } from "./world/core/pair-cache.js";
 export type { StepExecutor } from "./world/executor.js";
 export {
   type BodyHandle,

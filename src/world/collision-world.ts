@@ -39,14 +39,9 @@
  * longer see it); its touching pairs of the last step are reported as `end` events by the next
  * `step()`, with the removed body's old handle.
  */
-import { type BroadPhase, checkRay, isBroadPhase } from "../broadphase/broad-phase.js";
-import { BruteForceBroadPhase } from "../broadphase/brute-force.js";
-import { DynamicTree } from "../broadphase/dynamic-tree.js";
-import { LooseOctree } from "../broadphase/loose-octree.js";
+import { type BroadPhase, checkRay } from "../broadphase/broad-phase.js";
 import { PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
 import { QueryBvh } from "../broadphase/query-bvh.js";
-import { SpatialHash } from "../broadphase/spatial-hash.js";
-import { SweepAndPrune } from "../broadphase/sweep-and-prune.js";
 import {
   AABB_MARGIN,
   WORLD_AABB_ROUNDING_PAD,
@@ -87,15 +82,9 @@ import {
   type WorldContact,
   type WorldEvents,
 } from "./contact-cache.js";
+import { checkWorldOptionValues, makeNamedBroadPhase } from "./core/world-options.js";
 import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "./executor.js";
-import {
-  type BodyHandle,
-  handleGeneration,
-  handleSlot,
-  isHandleShaped,
-  MAX_BODY_SLOT,
-  packHandle,
-} from "./handles.js";
+import { type BodyHandle, MAX_BODY_SLOT, packHandle } from "./handles.js";
 import { NARROW_NONE, NARROW_RECORD_STRIDE, NARROW_SENSOR, narrowPair } from "./narrow-pair.js";
 import { checkFilterBits, checkShape, checkWorldPose } from "./validate.js";
 
@@ -313,34 +302,8 @@ function insertSorted(a: number[], v: number): void {
   a[i] = v;
 }
 
-function makeBroadPhase(name: WorldBroadPhase | BroadPhase, margin: number): BroadPhase {
-  if (typeof name === "object" && name !== null) {
-    if (!isBroadPhase(name)) {
-      return invalidValue("options.broadphase", name, "must be a broad-phase name or a BroadPhase");
-    }
-    if (name.size !== 0) {
-      return invalidValue("options.broadphase", name.size, "must be an empty BroadPhase (size 0)");
-    }
-    return name;
-  }
-  switch (name) {
-    case "brute":
-      return new BruteForceBroadPhase();
-    case "sap":
-      return new SweepAndPrune();
-    case "grid":
-      return new SpatialHash();
-    case "tree":
-      return new DynamicTree({ margin });
-    case "octree":
-      return new LooseOctree();
-  }
-  return invalidValue(
-    "options.broadphase",
-    name,
-    'must be "brute", "sap", "grid", "tree", "octree" or a BroadPhase instance',
-  );
-}
+/** The broad-phase names of the 3D world, in the order its error message lists them. */
+const BROAD_PHASE_NAMES = ["brute", "sap", "grid", "tree", "octree"] as const;
 
 /**
  * A collision world (see the module docs). Throws `CollideError` on bad options.
@@ -441,9 +404,6 @@ export class CollisionWorld {
     if (typeof o.profile !== "boolean") {
       invalidValue("options.profile", o.profile, "must be a boolean");
     }
-    if (!(Number.isInteger(o.maxPairs) && o.maxPairs >= 1)) {
-      invalidValue("options.maxPairs", o.maxPairs, "must be an integer >= 1");
-    }
     if (
       o.executor !== null &&
       (typeof o.executor !== "object" ||
@@ -451,13 +411,8 @@ export class CollisionWorld {
     ) {
       invalidValue("options.executor", o.executor, "must be a StepExecutor or null");
     }
-    if (!(typeof o.prediction === "number" && Number.isFinite(o.prediction) && o.prediction >= 0)) {
-      invalidValue("options.prediction", o.prediction, "must be a finite number >= 0");
-    }
-    if (!(typeof o.aabbMargin === "number" && Number.isFinite(o.aabbMargin) && o.aabbMargin >= 0)) {
-      invalidValue("options.aabbMargin", o.aabbMargin, "must be a finite number >= 0");
-    }
-    this.bp = makeBroadPhase(o.broadphase, o.aabbMargin);
+    checkWorldOptionValues(o);
+    this.bp = makeNamedBroadPhase(o.broadphase, o.aabbMargin, BROAD_PHASE_NAMES, true);
     // With an executor, poses, flags and the step's pairs live in shared memory: the worker
     // threads read them in place (no per-step copy).
     const shared = o.executor !== null && typeof SharedArrayBuffer === "function";
@@ -774,7 +729,7 @@ export class CollisionWorld {
     }
     cache.endFrame();
     this.ccd.run(b, this.bp, this.unbounded);
-    this.updateTouchCounts();
+    this.cache.updateTouchCounts(b.touchCount);
     b.releasePending();
     const st = this.stats;
     st.bodies = b.count;
@@ -1083,17 +1038,11 @@ export class CollisionWorld {
 
   /** The live slot of `handle`, or −1. */
   private slotOf(handle: number): number {
-    if (!isHandleShaped(handle)) return -1;
-    const s = handleSlot(handle);
-    const b = this.bodies;
-    if (!b.isAlive(s) || b.generation[s] !== handleGeneration(handle)) return -1;
-    return s;
+    return this.bodies.slotOf(handle);
   }
 
   private requireSlot(field: string, handle: BodyHandle): number {
-    const s = this.slotOf(handle);
-    if (s < 0) invalidValue(field, handle, "is not a live body of this world (unknown or removed)");
-    return s;
+    return this.bodies.requireSlot(field, handle);
   }
 
   /**
@@ -1213,20 +1162,6 @@ export class CollisionWorld {
     a[k + 3] = box.max.x;
     a[k + 4] = box.max.y;
     a[k + 5] = box.max.z;
-  }
-
-  /** Updates the per-slot touching-pair counts from this step's begin and end events. */
-  private updateTouchCounts(): void {
-    const { begin, end } = this.cache.events;
-    const t = this.bodies.touchCount;
-    for (let i = 0; i < begin.count; i++) {
-      t[handleSlot(begin.a(i))]++;
-      t[handleSlot(begin.b(i))]++;
-    }
-    for (let i = 0; i < end.count; i++) {
-      t[handleSlot(end.a(i))]--;
-      t[handleSlot(end.b(i))]--;
-    }
   }
 
   private beginFilter(filter: QueryFilter): void {
