@@ -49,7 +49,12 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import * as vec3 from "../math/vec3.js";
-import { cuboidAxisSeparation, cuboidSatTie, lastCuboidSat } from "../narrowphase/cuboid-cuboid.js";
+import {
+  axisSeparation,
+  cuboidAxisSeparation,
+  cuboidSatTie,
+  lastCuboidSat,
+} from "../narrowphase/cuboid-cuboid.js";
 import { offsetOutOfRange } from "../narrowphase/extreme-scale.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import { shapeDef } from "../shapes/registry.js";
@@ -141,6 +146,8 @@ export class PairCache {
   private cursor = 0;
   private prediction = Number.NaN;
   private prevPrediction = Number.NaN;
+  /** True when this frame's prediction is the last frame's (bitwise). */
+  private samePrediction = false;
   /** Counters of the current / last frame. */
   readonly stats: PairCacheStats = { reused: 0, axisEarlyOuts: 0, cold: 0 };
 
@@ -149,6 +156,7 @@ export class PairCache {
     this.cur.count = 0;
     this.cursor = 0;
     this.prediction = prediction;
+    this.samePrediction = Object.is(this.prevPrediction, prediction);
     const s = this.stats;
     s.reused = 0;
     s.axisEarlyOuts = 0;
@@ -179,6 +187,8 @@ export class PairCache {
    * The narrow phase of pair `key` = (`lo`, `hi`), exactly `narrowPair(out, 0, lo, hi, pose,
    * flags, shapes, prediction)` — bitwise the same record and kind — with the work skipped
    * where the last frame's entry of the pair proves the answer (see the module docs).
+   * `prediction` must be the one given to {@link beginFrame} (passed again as the caller holds
+   * it: a double loaded from a field and passed to a call is boxed, an allocation per pair).
    */
   narrow(
     out: Float64Array,
@@ -188,8 +198,8 @@ export class PairCache {
     pose: Float64Array,
     flags: Uint8Array,
     shapes: readonly (Shape | undefined)[],
+    prediction: number,
   ): number {
-    const prediction = this.prediction;
     const p = this.prev;
     let c = this.cursor;
     while (c < p.count && p.keys[c] < key) c++;
@@ -231,7 +241,7 @@ export class PairCache {
         p.shapesHi[c] === sb &&
         p.flags[2 * c] === fl &&
         p.flags[2 * c + 1] === fh &&
-        Object.is(this.prevPrediction, prediction) &&
+        this.samePrediction &&
         samePoses(p.poses, 14 * c, cp, kp);
     } else ax[ke] = AXIS_NONE;
     const rs = NARROW_RECORD_STRIDE;
@@ -320,10 +330,14 @@ export class PairCache {
       if ((fl & fh & FLAG_CUBOID) === 0) return false;
       const a = sa as Cuboid;
       const b = sb as Cuboid;
-      const s = cuboidAxisSeparation(a, b, bInA, ax[k + 1], ax[k + 2], ax[k + 3]);
-      if (!(s > cuboidSatTie(a, b))) return false;
+      // (Results read from a typed array: a double returned by a call is boxed, an allocation.)
+      cuboidAxisSeparation(a, b, bInA, ax[k + 1], ax[k + 2], ax[k + 3]);
+      cuboidSatTie(a, b);
+      const s = axisSeparation[0];
+      if (!(s > axisSeparation[1])) return false;
       if (prediction <= 0) return true;
-      return s > prediction + WARM_START_GAP_MARGIN * pairSize(sa, sb, bInA);
+      pairSize(sa, sb, bInA);
+      return s > prediction + WARM_START_GAP_MARGIN * sizeOut[0];
     }
     if ((fl & fh & FLAG_CONVEX) === 0) return false;
     const da = shapeDef(sa.type);
@@ -339,21 +353,31 @@ export class PairCache {
     supportB(supB, sb, dirB);
     quat.rotate(supB, bInA.rotation, supB);
     vec3.add(supB, supB, t);
-    const gap = vec3.dot(dirA, supB) - vec3.dot(dirA, supA) - da.margin(sa) - db.margin(sb);
-    return gap > Math.max(prediction, 0) + WARM_START_GAP_MARGIN * pairSize(sa, sb, bInA);
+    const gap =
+      dirA.x * (supB.x - supA.x) +
+      dirA.y * (supB.y - supA.y) +
+      dirA.z * (supB.z - supA.z) -
+      da.margin(sa) -
+      db.margin(sb);
+    pairSize(sa, sb, bInA);
+    return gap > Math.max(prediction, 0) + WARM_START_GAP_MARGIN * sizeOut[0];
   }
 }
 
-/** The pair's size for the margin: |t|₁ plus both bounding radii (no squares: no overflow). */
-function pairSize(sa: Shape, sb: Shape, pose: Isometry): number {
+const sizeOut = new Float64Array(1);
+
+/**
+ * The pair's size for the margin, into `sizeOut[0]`: |t|₁ plus both bounding radii (no squares:
+ * no overflow).
+ */
+function pairSize(sa: Shape, sb: Shape, pose: Isometry): void {
   const t = pose.translation;
-  return (
+  sizeOut[0] =
     Math.abs(t.x) +
     Math.abs(t.y) +
     Math.abs(t.z) +
     shapeDef(sa.type).boundingRadius(sa) +
-    shapeDef(sb.type).boundingRadius(sb)
-  );
+    shapeDef(sb.type).boundingRadius(sb);
 }
 
 /** True when the 14 doubles at `a[i..]` and `b[j..]` are bitwise equal (+0 ≠ −0, NaN = NaN). */

@@ -239,7 +239,7 @@ describe("warm starts of the world's narrow phase", () => {
   });
 
   it("reuses every answer of a world where nothing moved, and skips separated boxes by their axis", () => {
-    const w = new CollisionWorld({ broadphase: "brute" });
+    const w = new CollisionWorld({ broadphase: "brute", warmStart: true });
     const box = makeCuboid({ x: 0.5, y: 0.5, z: 0.5 });
     // A stack of 3 boxes touching face to face along z, and beside it a box turned 45° about z
     // whose bounding box overlaps the stack's but which is 0.136 apart from it in xy.
