@@ -2,6 +2,15 @@
  * A convex polyhedron: the convex hull of a point set, with true (merged coplanar) faces, its
  * unique edges and outward face normals, as clipping and SAT need them. Built by our own
  * quickhull (src/geometry/hull.ts).
+ *
+ * Coplanar points make a **flat convex polygon** (Jolt's flat hulls, a Box2D polygon placed in
+ * 3D: a floor tile, a door, a sign): the same record with `flat` set and two faces, the polygon
+ * about its normal n and the same corners reversed about −n, on one plane. That is a closed
+ * 2-manifold (V − E + F = 2) of zero thickness, so everything written for hulls holds for it
+ * unchanged: the support function is the farthest vertex, the SAT axes are ±n and the edge
+ * crosses, the reference/incident face for clipping is the side facing the other shape, ray
+ * casts and point projection read the two planes and the side edges. A flat hull is a new shape
+ * type in nothing but this flag: JSON `"convex"` and `makeConvexPolyhedron` take both.
  */
 
 import type { ConvexHull } from "../geometry/hull.js";
@@ -24,16 +33,17 @@ export interface ConvexPolyhedron extends ConvexHull {
 }
 
 /**
- * The convex polyhedron hull of `points` (packed xyz or `Vec3[]`, local frame, scene units).
- * Throws `CollideError` naming `field` (default "points") for non-finite coordinates or fewer
- * than 4 non-coplanar points.
+ * The convex polyhedron hull of `points` (packed xyz or `Vec3[]`, local frame, scene units), or
+ * the flat convex polygon (`flat: true`) when they are coplanar within `HULL_FLAT_FACTOR` ×
+ * `hullTolerance`. Throws `CollideError` naming `field` (default "points") and holding the
+ * points for non-finite coordinates, fewer than 3 points, or points all coincident or collinear.
  */
 export function makeConvexPolyhedron(
   points: ArrayLike<number> | readonly Vec3[],
   field = "points",
 ): ConvexPolyhedron {
   const packed = readPointSet(points, field);
-  const hull = computeConvexHull(packed, field);
+  const hull = computeConvexHull(packed, field, { allowFlat: true });
   return brandShape({
     type: ShapeType.ConvexPolyhedron,
     ...hull,
