@@ -624,3 +624,13 @@ export const TOUCH_TOLERANCE = 32 * 2 ** -52;
  * units. Source: none; Collide's convention (docs/FORMATS.md, `halfspace`).
  */
 export const UNBOUNDED_OVERLAP_DISTANCE = -Number.MAX_VALUE;
+
+/**
+ * Margin by which a warm start's cached separating axis must prove a world pair apart beyond
+ * the prediction distance before the narrow phase is skipped (src/world/warm-start-cache.ts), relative
+ * to the pair's size (|offset|₁ plus both bounding radii). A thousand times the distance accuracy
+ * bar of every pair routine (docs/FORMATS.md, "Accuracy": 1e-9 relative), so the skipped cold
+ * routine would have found the pair beyond the prediction too. Unitless.
+ * @default 1e-6
+ */
+export const WARM_START_GAP_MARGIN = 1e-6;

@@ -55,10 +55,14 @@ export function makeConvexPolyhedron(
 /** out = the hull's support point (the vertex farthest along `dir`), by a linear scan. */
 export function supportConvexPolyhedron(out: Vec3, c: ConvexPolyhedron, dir: Vec3): Vec3 {
   const v = c.vertices;
+  const n = v.length;
+  const x = dir.x;
+  const y = dir.y;
+  const z = dir.z;
   let best = 0;
   let bestDot = -Infinity;
-  for (let i = 0; i < v.length; i += 3) {
-    const d = v[i] * dir.x + v[i + 1] * dir.y + v[i + 2] * dir.z;
+  for (let i = 0; i < n; i += 3) {
+    const d = v[i] * x + v[i + 1] * y + v[i + 2] * z;
     if (d > bestDot) {
       bestDot = d;
       best = i;
