@@ -86,8 +86,8 @@ import { checkWorldOptionValues, makeNamedBroadPhase } from "./core/world-option
 import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "./executor.js";
 import { type BodyHandle, MAX_BODY_SLOT, packHandle } from "./handles.js";
 import { NARROW_NONE, NARROW_RECORD_STRIDE, NARROW_SENSOR, narrowPair } from "./narrow-pair.js";
-import { WarmStartCache, type WarmStartStats } from "./warm-start-cache.js";
 import { checkFilterBits, checkShape, checkWorldPose } from "./validate.js";
+import { WarmStartCache, type WarmStartStats } from "./warm-start-cache.js";
 
 /** The broad phases a world can use, by name. */
 export type WorldBroadPhase = "brute" | "sap" | "grid" | "tree" | "octree";
