@@ -165,6 +165,11 @@ export class ContactCache {
   private cur = new TouchList();
   private records = new Float64Array(CONTACT_RECORD_STRIDE * INITIAL_CAPACITY);
   private recordCount = 0;
+  /** The previous frame's contact records, read by {@link carry}. */
+  private prevRecords = new Float64Array(CONTACT_RECORD_STRIDE * INITIAL_CAPACITY);
+  /** {@link carry}'s cursor: position in the previous frame's pairs and records. */
+  private carryPair = 0;
+  private carryRecord = 0;
   /** This step's events. */
   readonly events: WorldEvents = {
     begin: new EventList(),
@@ -182,10 +187,49 @@ export class ContactCache {
     return this.prev.count;
   }
 
-  /** Starts a frame: empties this frame's pair list and contact records. */
+  /**
+   * Starts a frame: empties this frame's pair list and contact records (the last frame's
+   * records stay readable by {@link carry} until the next frame).
+   */
   beginFrame(): void {
     this.cur.count = 0;
+    const r = this.records;
+    this.records = this.prevRecords;
+    this.prevRecords = r;
     this.recordCount = 0;
+    this.carryPair = 0;
+    this.carryRecord = 0;
+  }
+
+  /**
+   * Carries pair `key` over from the previous frame unchanged (a persistent pair whose bodies
+   * did not move): when it touched then, its entry and contact record are copied into this
+   * frame. Returns 0 when it did not touch, 1 for a sensor overlap, 2 for a contact. Calls
+   * (and the `add…` calls between them) must come in ascending key order within a frame.
+   */
+  carry(key: number): number {
+    const p = this.prev;
+    let i = this.carryPair;
+    let r = this.carryRecord;
+    while (i < p.count && p.keys[i] < key) {
+      if (p.sensors[i] === 0) r++;
+      i++;
+    }
+    this.carryPair = i;
+    this.carryRecord = r;
+    if (i === p.count || p.keys[i] !== key) return 0;
+    const sensor = p.sensors[i];
+    this.cur.push(key, p.handles[2 * i], p.handles[2 * i + 1], sensor);
+    if (sensor !== 0) return 1;
+    const need = CONTACT_RECORD_STRIDE * (this.recordCount + 1);
+    if (need > this.records.length) this.records = growFloat64(this.records, need);
+    const src = this.prevRecords;
+    const dst = this.records;
+    const from = CONTACT_RECORD_STRIDE * r;
+    const to = CONTACT_RECORD_STRIDE * this.recordCount++;
+    const end = HEADER + POINT_STRIDE * src[from + 6];
+    for (let j = 0; j < end; j++) dst[to + j] = src[from + j];
+    return 2;
   }
 
   /** Records a touching sensor pair (no manifold). Pairs must come in ascending key order. */
