@@ -146,6 +146,7 @@ export {
   type ShapeCastOptions,
   type WorldShapeCastHit,
 } from "./world/cast-shape.js";
+export type { BodyKind } from "./world/body-kinds.js";
 export { ImpactList, makeWorldImpact, type WorldImpact } from "./world/ccd.js";
 export {
   type BodyDesc,

@@ -75,8 +75,6 @@ import { checkVec3 } from "../shapes/validate.js";
 import {
   type BodyKind,
   BodyKinds,
-  KIND_DYNAMIC,
-  KIND_KINEMATIC,
   KIND_NAMES,
   KIND_STATIC,
 } from "./body-kinds.js";

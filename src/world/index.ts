@@ -10,6 +10,7 @@ export {
   type ShapeCastOptions,
   type WorldShapeCastHit,
 } from "./cast-shape.js";
+export type { BodyKind } from "./body-kinds.js";
 export { ImpactList, makeWorldImpact, type WorldImpact } from "./ccd.js";
 export {
   type BodyDesc,
