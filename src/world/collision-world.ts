@@ -72,12 +72,7 @@ import { aabbShape, aabbShapeOfType } from "../shapes/index.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { checkVec3 } from "../shapes/validate.js";
-import {
-  type BodyKind,
-  BodyKinds,
-  KIND_NAMES,
-  KIND_STATIC,
-} from "./body-kinds.js";
+import { type BodyKind, BodyKinds, KIND_NAMES, KIND_STATIC } from "./body-kinds.js";
 import {
   allocFloat64,
   BodyStore,

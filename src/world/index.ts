@@ -4,13 +4,13 @@
  * AABB and shape overlap) through the broad phase.
  */
 
+export type { BodyKind } from "./body-kinds.js";
 export {
   castShape,
   makeWorldShapeCastHit,
   type ShapeCastOptions,
   type WorldShapeCastHit,
 } from "./cast-shape.js";
-export type { BodyKind } from "./body-kinds.js";
 export { ImpactList, makeWorldImpact, type WorldImpact } from "./ccd.js";
 export {
   type BodyDesc,

@@ -290,11 +290,12 @@ describe("bad input: CollideError naming the field and value, the world unchange
     expectError(() => world.setPoses(two, skew), "poses[10..13]", 0.5);
     const gone = world.addBody({ shape: unitBox, pose: at(50) });
     world.removeBody(gone);
-    expectError(() => world.setPoses([balls[0], gone], Float64Array.from(good)), "handles[1]", gone);
     expectError(
-      () => world.setPoses(two, good as unknown as Float64Array),
-      "poses",
+      () => world.setPoses([balls[0], gone], Float64Array.from(good)),
+      "handles[1]",
+      gone,
     );
+    expectError(() => world.setPoses(two, good as unknown as Float64Array), "poses");
     // A far pose whose displacement overflows.
     const far = Float64Array.from(good);
     far[7] = 1.7e308;
