@@ -140,13 +140,13 @@ export {
   updateTriangleMeshVertices,
   windingNumberTriangleMesh,
 } from "./shapes/triangle-mesh.js";
+export type { BodyKind } from "./world/body-kinds.js";
 export {
   castShape,
   makeWorldShapeCastHit,
   type ShapeCastOptions,
   type WorldShapeCastHit,
 } from "./world/cast-shape.js";
-export type { BodyKind } from "./world/body-kinds.js";
 export { ImpactList, makeWorldImpact, type WorldImpact } from "./world/ccd.js";
 export {
   type BodyDesc,

@@ -771,7 +771,12 @@ export class CollisionWorld {
       readPoseAt(p, poses, o);
       const type = b.shapeType[slot] as ShapeType;
       const unbounded = type === ShapeType.HalfSpace;
-      this.computeBoxes(`poses[${o}]`, type, b.shapes[slot] as Shape, p, unbounded);
+      try {
+        this.computeBoxes("poses", type, b.shapes[slot] as Shape, p, unbounded);
+      } catch {
+        // Named here, not before: a field string built per body would allocate.
+        invalidValue(`poses[${o}]`, poses[o], "puts the body's AABB out of range");
+      }
       const k = 12 * i;
       boxes[k] = box.min.x;
       boxes[k + 1] = box.min.y;
@@ -1277,7 +1282,7 @@ export class CollisionWorld {
         filtered++;
         if (dirty[lo] === 0 && dirty[hi] === 0) {
           // A persistent pair of two unmoved bodies: its last result stands.
-          if (cache.carry(key) === 1) sensorPairs++;
+          if (cache.carry(lo, hi) === 1) sensorPairs++;
           continue;
         }
         tested++;
@@ -1345,7 +1350,7 @@ export class CollisionWorld {
       const hi = k - lo * PAIR_KEY_BASE;
       if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
       if (dirty[lo] !== 0 || dirty[hi] !== 0) continue;
-      if (this.cache.carry(k) === 1) this.sinkSensorPairs++;
+      if (this.cache.carry(lo, hi) === 1) this.sinkSensorPairs++;
     }
     this.carryCursor = i;
   }

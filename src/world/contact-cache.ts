@@ -17,6 +17,7 @@
  * and is kept, so a steady-state step allocates nothing here.
  */
 import { growFloat64 } from "../broadphase/broad-phase.js";
+import { PAIR_KEY_BASE } from "../broadphase/pair-set.js";
 import type { ContactManifold } from "../narrowphase/contact.js";
 import { MAX_MANIFOLD_POINTS, makeContactManifold } from "../narrowphase/contact.js";
 import type { BodyHandle } from "./handles.js";
@@ -202,12 +203,15 @@ export class ContactCache {
   }
 
   /**
-   * Carries pair `key` over from the previous frame unchanged (a persistent pair whose bodies
-   * did not move): when it touched then, its entry and contact record are copied into this
-   * frame. Returns 0 when it did not touch, 1 for a sensor overlap, 2 for a contact. Calls
-   * (and the `add…` calls between them) must come in ascending key order within a frame.
+   * Carries pair `(lo, hi)` (slots, lo < hi) over from the previous frame unchanged (a
+   * persistent pair whose bodies did not move): when it touched then, its entry and contact
+   * record are copied into this frame. Returns 0 when it did not touch, 1 for a sensor
+   * overlap, 2 for a contact. Calls (and the `add…` calls between them) must come in ascending
+   * key order within a frame. (It takes the slots, small integers, rather than the packed key,
+   * a double that V8 would box when passing it to a call it does not inline.)
    */
-  carry(key: number): number {
+  carry(lo: number, hi: number): number {
+    const key = lo * PAIR_KEY_BASE + hi;
     const p = this.prev;
     let i = this.carryPair;
     let r = this.carryRecord;
