@@ -8,9 +8,14 @@
  *    half the prediction distance and a rounding pad on every side) and handed to the broad phase at once, so
  *    queries between steps see the current poses; the dynamic tree keeps FAT AABBs (a margin,
  *    `aabbMargin`, stretched along the last displacement) so slow bodies do not touch it;
- * 2. broad phase — the exact set of overlapping boxes, as packed slot pairs sorted ascending;
+ * 2. broad phase — the exact set of overlapping boxes, as packed slot pairs sorted ascending,
+ *    never two static bodies: moving bodies (`kind` "dynamic" or "kinematic") are in the broad
+ *    phase, static ones in their own BVH (src/world/body-kinds.ts); only the bodies in the move
+ *    buffer (added, moved, removed or refiltered since the last step) query them, and the last
+ *    step's pairs of two unmoved bodies are kept (persistent pairs, see docs/DESIGN.md);
  * 3. layer / mask filter — a pair is tested when `(layerA & maskB) != 0 && (layerB & maskA) != 0`;
- * 4. narrow phase — in A's frame with `bInA` (the lower handle is A), through the pair dispatch
+ * 4. narrow phase — only for pairs with a body in the move buffer (a pair of two unmoved bodies
+ *    carries its last result over) — in A's frame with `bInA` (the lower handle is A), through the pair dispatch
  *    (src/narrowphase/dispatch.ts): a sensor pair (either body a sensor) only gets the exact
  *    boolean overlap test `intersectsPair`, any other pair `contactPair` with the prediction
  *    distance and, when within it, a manifold of up to 4 points built from that contact
