@@ -1,6 +1,6 @@
 /**
  * `collide bench --gpu`: the GPU path (`collide/gpu`) against the CPU path at N = 10,000, 100,000
- * and 1,000,000 bodies (and as many rays): the broad phase of a moving scene (GPU sweep and prune
+ * and 1,000,000 bodies (and as many rays): the broad phase of a moving scene (GPU sorted hash grid
  * vs the CPU spatial hash, every body moving every frame), the batch narrow phase (N sphere,
  * cuboid and capsule pairs vs the CPU `contact` query one by one), and batch ray casts (N rays
  * into 10,000 shapes vs the CPU world ray cast). Answers are checked equal on every run. Prints
@@ -18,7 +18,7 @@ import { PairSet } from "../src/broadphase/pair-set.js";
 import { SpatialHash } from "../src/broadphase/spatial-hash.js";
 import { createGpuBroadPhase, createGpuNarrowPhase, createGpuRayCaster } from "../src/gpu/index.js";
 import type { Isometry } from "../src/math/isometry.js";
-import { makeRandom, type Random } from "../src/math/random.js";
+import { makeRandom, type Random, randomRotation } from "../src/math/random.js";
 import { contact } from "../src/query/contact.js";
 import { makeCapsule } from "../src/shapes/capsule.js";
 import { makeCuboid } from "../src/shapes/cuboid.js";
@@ -26,6 +26,7 @@ import type { Shape } from "../src/shapes/shape.js";
 import { makeSphere } from "../src/shapes/sphere.js";
 import { CollisionWorld } from "../src/world/collision-world.js";
 import { castRayClosest } from "../src/world/ray-cast.js";
+import { speedWords } from "./speed-words.js";
 
 const json = process.argv.includes("--json");
 const quick = process.argv.includes("--quick");
@@ -74,22 +75,6 @@ if (software) {
 
 const sizes = quick ? [2000, 10000] : [10000, 100000, 1000000];
 
-function rotation(rng: Random): Isometry["rotation"] {
-  let x = 0;
-  let y = 0;
-  let z = 0;
-  let w = 0;
-  let l = 0;
-  while (l < 1e-3) {
-    x = 2 * rng() - 1;
-    y = 2 * rng() - 1;
-    z = 2 * rng() - 1;
-    w = 2 * rng() - 1;
-    l = Math.sqrt(x * x + y * y + z * z + w * w);
-  }
-  return { x: x / l, y: y / l, z: z / l, w: w / l };
-}
-
 function shapeOf(rng: Random, i: number): Shape {
   const k = i % 3;
   const s = 0.3 + 0.4 * rng();
@@ -115,7 +100,7 @@ const rows: Row[] = [];
 const report = (r: Row) => {
   rows.push(r);
   print(
-    `${r.stage.padEnd(14)} N=${String(r.n).padStart(8)}  GPU ${r.gpuMs.toFixed(1).padStart(9)} ms  CPU ${r.cpuMs.toFixed(1).padStart(9)} ms  ×${(r.cpuMs / r.gpuMs).toFixed(2)}${r.cpuResolved !== undefined ? `  (${r.cpuResolved} settled on the CPU)` : ""}  ${r.equal ? "same answers" : "ANSWERS DIFFER"}`,
+    `${r.stage.padEnd(14)} N=${String(r.n).padStart(8)}  GPU ${r.gpuMs.toFixed(1).padStart(9)} ms  CPU ${r.cpuMs.toFixed(1).padStart(9)} ms  GPU ${speedWords(r.gpuMs, r.cpuMs)}${r.cpuResolved !== undefined ? `  (${r.cpuResolved} settled on the CPU)` : ""}  ${r.equal ? "same answers" : "ANSWERS DIFFER"}`,
   );
 };
 
@@ -184,8 +169,8 @@ for (const n of sizes) {
     const x = side * rng();
     shapes.push(a, b);
     poses.push(
-      { translation: { x, y: 0, z: 0 }, rotation: rotation(rng) },
-      { translation: { x: x + 2 * rng(), y: rng(), z: rng() }, rotation: rotation(rng) },
+      { translation: { x, y: 0, z: 0 }, rotation: randomRotation(rng) },
+      { translation: { x: x + 2 * rng(), y: rng(), z: rng() }, rotation: randomRotation(rng) },
     );
     pairs[2 * i] = 2 * i;
     pairs[2 * i + 1] = 2 * i + 1;
@@ -223,7 +208,7 @@ for (const n of sizes) {
     rs.push(shapeOf(rng, i));
     rp.push({
       translation: { x: box * rng(), y: box * rng(), z: box * rng() },
-      rotation: rotation(rng),
+      rotation: randomRotation(rng),
     });
   }
   const rc = createGpuRayCaster(device, { shapes: rs, poses: rp });

@@ -382,6 +382,24 @@ export const MESH_FEATURE_BARYCENTRIC_TOLERANCE = 1e-6;
 export const MESH_MANIFOLD_MERGE_COS = 0.95;
 
 /**
+ * Cells per side of a leaf block of a heightfield's min/max tree (src/shapes/heightfield.ts): the
+ * tree keeps the lowest and highest height of each block of 8 × 8 cells, then of each 2 × 2 of
+ * those, up to one root, so a box or ray query skips whole blocks by height. 8 keeps the tree
+ * near 1/30 of the heights' memory while a leaf scan stays short (64 cells). Unitless (cells).
+ * @default 8
+ */
+export const HEIGHTFIELD_BLOCK_CELLS = 8;
+
+/**
+ * Relative tolerance of the heightfield ray walk's block skip: a block is skipped only when the
+ * ray's height over the block clears the block's height range by more than this fraction of the
+ * magnitudes compared, so that a ray grazing a block's highest vertex (rounded one ulp above) is
+ * still tested against its triangles. Unitless.
+ * @default 1e-12
+ */
+export const HEIGHTFIELD_RAY_SKIP_TOLERANCE = 1e-12;
+
+/**
  * Generalized winding number at or above which a point counts as inside a closed mesh (Jacobson,
  * Kavan & Sorkine-Hornung 2013: the winding number is 1 inside, 0 outside, 1/2 on the surface).
  * Unitless.

@@ -112,6 +112,13 @@ export { type ConvexPolyhedron, makeConvexPolyhedron } from "./shapes/convex-pol
 export { type Cuboid, makeCuboid, makeCuboidFromMinMax } from "./shapes/cuboid.js";
 export { type Cylinder, makeCylinder } from "./shapes/cylinder.js";
 export { type HalfSpace, makeHalfSpace } from "./shapes/half-space.js";
+export {
+  type Heightfield,
+  type HeightfieldDesc,
+  heightfieldByteLength,
+  heightfieldGeometry,
+  makeHeightfield,
+} from "./shapes/heightfield.js";
 export { aabbShape, supportShape } from "./shapes/index.js";
 export {
   makeRoundedConvexPolyhedron,

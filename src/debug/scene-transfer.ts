@@ -15,12 +15,14 @@ import { makeConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import { makeCuboid } from "../shapes/cuboid.js";
 import { makeCylinder } from "../shapes/cylinder.js";
 import { makeHalfSpace } from "../shapes/half-space.js";
+import { makeHeightfield } from "../shapes/heightfield.js";
 import { makeRoundedConvexPolyhedron, makeRoundedCuboid } from "../shapes/rounded.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { makeSphere } from "../shapes/sphere.js";
 import { makeTriangle } from "../shapes/triangle.js";
 import { makeTriangleMesh, type TriangleMesh } from "../shapes/triangle-mesh.js";
+import { heightfieldHoleFlags } from "./shape-view.js";
 
 type V3 = [number, number, number];
 
@@ -37,6 +39,15 @@ export type ShapeTransfer =
   /** A triangle mesh: packed xyz vertices and vertex index triples. */
   | { type: "mesh"; vertices: number[]; indices: number[] }
   | { type: "halfspace"; normal: V3; offset: number }
+  /** A heightfield: rows·cols heights, row-major, the scale and the hole flags (1 per cell). */
+  | {
+      type: "heightfield";
+      rows: number;
+      cols: number;
+      heights: number[];
+      scale: V3;
+      holes?: number[];
+    }
   /** A rounded box: the core box's half extents and the rounding radius. */
   | { type: "roundedBox"; halfExtents: V3; radius: number }
   /** A rounded hull: the core hull's vertices, packed xyz, and the rounding radius. */
@@ -118,6 +129,15 @@ export function shapeToTransfer(shape: Shape | TriangleMesh): ShapeTransfer {
         vertices: Array.from(shape.core.vertices),
         radius: shape.radius,
       };
+    case ShapeType.Heightfield:
+      return {
+        type: "heightfield",
+        rows: shape.rows,
+        cols: shape.cols,
+        heights: Array.from(shape.heights),
+        scale: v3(shape.scale),
+        ...(shape.holes ? { holes: heightfieldHoleFlags(shape) } : {}),
+      };
     case ShapeType.Compound:
       return {
         type: "compound",
@@ -158,6 +178,17 @@ export function shapeFromTransfer(t: ShapeTransfer, field = "shape"): Shape {
       return makeTriangleMesh(Float64Array.from(t.vertices), Uint32Array.from(t.indices), field);
     case "halfspace":
       return makeHalfSpace(toVec(t.normal), t.offset, field);
+    case "heightfield":
+      return makeHeightfield(
+        {
+          rows: t.rows,
+          cols: t.cols,
+          heights: Float64Array.from(t.heights),
+          scale: toVec(t.scale),
+          ...(t.holes ? { holes: t.holes } : {}),
+        },
+        field,
+      );
     case "compound":
       return makeCompound(
         t.children.map((c, i) => ({

@@ -2,9 +2,12 @@
  * Plain-JSON descriptions of shapes for a renderer that builds its own surfaces (the debug
  * viewer, through `collide/three`): primitives by their parameters in the shape's local frame
  * (sphere, box, capsule, cylinder and cone along local +Y as Collide defines them), polytopes
- * and meshes as triangles, compounds as children with local poses.
+ * and meshes as triangles, heightfields as their grid of heights, compounds as children with
+ * local poses.
  */
 import type { Vec3 } from "../math/vec3.js";
+import type { Heightfield } from "../shapes/heightfield.js";
+import { heightfieldCellCount, isHeightfieldHole } from "../shapes/heightfield.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
@@ -27,6 +30,16 @@ export type ShapeView =
       indices: number[];
     }
   | { type: "halfspace"; normal: Vec3Json; offset: number }
+  | {
+      type: "heightfield";
+      rows: number;
+      cols: number;
+      /** rows·cols unscaled heights, row-major (vertex (r, c) at (c·sx, h·sy, r·sz)). */
+      heights: number[];
+      scale: Vec3Json;
+      /** (rows − 1)·(cols − 1) flags, 1 for a hole cell; absent when there are none. */
+      holes?: number[];
+    }
   | {
       type: "compound";
       children: {
@@ -96,5 +109,22 @@ export function shapeView(shape: Shape | TriangleMesh): ShapeView {
     case ShapeType.RoundedConvexPolyhedron:
       // Drawn as its core hull (the radius is not drawn).
       return shapeView(shape.core);
+    case ShapeType.Heightfield:
+      return {
+        type: "heightfield",
+        rows: shape.rows,
+        cols: shape.cols,
+        heights: Array.from(shape.heights),
+        scale: arr(shape.scale),
+        ...(shape.holes ? { holes: heightfieldHoleFlags(shape) } : {}),
+      };
   }
+}
+
+/** The hole flags of `hf`, one per cell (1 = hole), row-major by cell. */
+export function heightfieldHoleFlags(hf: Heightfield): number[] {
+  const n = heightfieldCellCount(hf);
+  const out: number[] = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = isHeightfieldHole(hf, i) ? 1 : 0;
+  return out;
 }

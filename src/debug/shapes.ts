@@ -15,6 +15,8 @@ import * as iso from "../math/isometry.js";
 import type { Quat } from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
+import type { Heightfield } from "../shapes/heightfield.js";
+import { isHeightfieldHole } from "../shapes/heightfield.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
@@ -263,8 +265,51 @@ export function drawShape(
       // The core's wireframe (the rounding radius is not drawn).
       drawShape(dd, shape.core, pose, color, o);
       break;
+    case ShapeType.Heightfield:
+      drawHeightfield(dd, shape, pose, color);
+      break;
   }
   return dd;
+}
+
+/**
+ * Every edge of a heightfield's triangles once: per cell not a hole, its top (z = r·sz) and left
+ * (x = c·sx) edges and its diagonal, plus its bottom and right edges where no cell below or to
+ * the right draws them (the border, or a hole).
+ */
+function drawHeightfield(dd: DebugDraw, hf: Heightfield, pose: Isometry, color: number): void {
+  const C = hf.cols - 1;
+  const R = hf.rows - 1;
+  const solid = (r: number, c: number): boolean =>
+    r < R && c < C && !isHeightfieldHole(hf, r * C + c);
+  for (let r = 0; r < R; r++) {
+    for (let c = 0; c < C; c++) {
+      if (!solid(r, c)) continue;
+      gridEdge(dd, hf, pose, color, r, c, r + 1, c + 1);
+      gridEdge(dd, hf, pose, color, r, c, r, c + 1);
+      gridEdge(dd, hf, pose, color, r, c, r + 1, c);
+      if (!solid(r + 1, c)) gridEdge(dd, hf, pose, color, r + 1, c, r + 1, c + 1);
+      if (!solid(r, c + 1)) gridEdge(dd, hf, pose, color, r, c + 1, r + 1, c + 1);
+    }
+  }
+}
+
+/** The line between heightfield vertices (r0, c0) and (r1, c1). */
+function gridEdge(
+  dd: DebugDraw,
+  hf: Heightfield,
+  pose: Isometry,
+  color: number,
+  r0: number,
+  c0: number,
+  r1: number,
+  c1: number,
+): void {
+  const s = hf.scale;
+  const h = hf.heights;
+  vec3.set(la, c0 * s.x, h[r0 * hf.cols + c0] * s.y, r0 * s.z);
+  vec3.set(lb, c1 * s.x, h[r1 * hf.cols + c1] * s.y, r1 * s.z);
+  localLine(dd, pose, la, lb, color);
 }
 
 /** Every edge of a triangle mesh once (shared edges by the lower triangle index). */

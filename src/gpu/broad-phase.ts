@@ -47,25 +47,7 @@ import {
   SCAN_WGSL,
   SCATTER_WGSL,
 } from "./broad-phase-wgsl.js";
-import {
-  bufferBytes,
-  checkBufferSize,
-  checkDevice,
-  checkGpuOptions,
-  checkWorkgroups,
-  DeviceWatch,
-  type GpuOptions,
-  lostError,
-  MAP_MODE_READ,
-  makePipeline,
-  USAGE_COPY_DST,
-  USAGE_COPY_SRC,
-  USAGE_MAP_READ,
-  USAGE_STORAGE,
-  USAGE_UNIFORM,
-  WORKGROUP_SIZE,
-  workgroupsFor,
-} from "./device.js";
+import { checkFactory, GpuHost, type GpuOptions, WORKGROUP_SIZE } from "./device.js";
 import { roundDown, roundUp } from "./f32.js";
 
 /** Pair slots of the first pair buffer, and the least any later one gets. */
@@ -110,9 +92,7 @@ export interface GpuBroadPhaseStats {
  * {@link createGpuBroadPhase}; give it to `new CollisionWorld({ broadphase })` and step the world
  * with `await world.stepAsync()`.
  */
-export class GpuBroadPhase implements BroadPhase {
-  /** `"none"`: GPU failures reject; `"cpu"`: pairs are computed on the CPU instead (same set). */
-  fallback: "none" | "cpu";
+export class GpuBroadPhase extends GpuHost implements BroadPhase {
   /** Timings and counters of the last GPU step. */
   readonly stats: GpuBroadPhaseStats = {
     uploadMs: 0,
@@ -123,14 +103,11 @@ export class GpuBroadPhase implements BroadPhase {
   };
   private readonly proxies = new ProxyBoxes();
   private readonly queries = new BruteForceBroadPhase();
-  private readonly watch: DeviceWatch;
   private readonly countPipe: GPUComputePipeline;
   private readonly scanPipe: GPUComputePipeline;
   private readonly scatterPipe: GPUComputePipeline;
   private readonly gridPipe: GPUComputePipeline;
   private readonly largePipe: GPUComputePipeline;
-  private readonly params: GPUBuffer;
-  private readonly paramsHost = new Uint32Array(4);
   private bodyCapacity = 0;
   /** Buckets of the hash table: a power of two ≥ the body capacity. */
   private padded = 0;
@@ -160,31 +137,20 @@ export class GpuBroadPhase implements BroadPhase {
   /** Large bodies of the current step. */
   private large = 0;
   private cpu: SpatialHash | null = null;
-  private busy = false;
 
   /** Use {@link createGpuBroadPhase}. */
-  constructor(
-    readonly device: GPUDevice,
-    options: GpuOptions,
-  ) {
-    this.fallback = options.fallback;
-    this.watch = new DeviceWatch(device);
-    this.countPipe = makePipeline(device, COUNT_WGSL, "collide grid count");
-    this.scanPipe = makePipeline(device, SCAN_WGSL, "collide grid scan");
-    this.scatterPipe = makePipeline(device, SCATTER_WGSL, "collide grid scatter");
-    this.gridPipe = makePipeline(device, GRID_PAIRS_WGSL, "collide grid pairs");
-    this.largePipe = makePipeline(device, LARGE_PAIRS_WGSL, "collide large pairs");
-    this.params = device.createBuffer({ size: 16, usage: USAGE_UNIFORM | USAGE_COPY_DST });
+  constructor(device: GPUDevice, options: GpuOptions) {
+    super(device, options, "GPU broad phase");
+    this.countPipe = this.pipeline(COUNT_WGSL, "collide grid count");
+    this.scanPipe = this.pipeline(SCAN_WGSL, "collide grid scan");
+    this.scatterPipe = this.pipeline(SCATTER_WGSL, "collide grid scatter");
+    this.gridPipe = this.pipeline(GRID_PAIRS_WGSL, "collide grid pairs");
+    this.largePipe = this.pipeline(LARGE_PAIRS_WGSL, "collide large pairs");
   }
 
   /** True unless `fallback` is `"cpu"`: a world must then be stepped with `stepAsync`. */
   get requiresAsync(): boolean {
     return this.fallback !== "cpu";
-  }
-
-  /** The device's loss reason, or null while it lives. */
-  get deviceLost(): string | null {
-    return this.watch.lost;
   }
 
   /** Number of proxies held. */
@@ -252,24 +218,12 @@ export class GpuBroadPhase implements BroadPhase {
    * (then the CPU computes the same set). The boxes are read when called, before the promise settles.
    */
   async computePairsAsync(out: PairSet): Promise<PairSet> {
-    if (this.busy) {
-      throw new CollideError(
-        "invalid_value",
-        "broadphase",
-        "busy",
-        "computePairsAsync is already running on this GPU broad phase; await it first",
-      );
-    }
-    if (this.fallback === "cpu" && this.watch.lost !== null) return this.computePairsCpu(out);
-    this.busy = true;
-    try {
-      return await this.computePairsGpu(out);
-    } catch (e) {
-      if (this.fallback === "cpu") return this.computePairsCpu(out);
-      throw e;
-    } finally {
-      this.busy = false;
-    }
+    return this.run(
+      "computePairsAsync",
+      () => {},
+      () => this.computePairsGpu(out),
+      () => this.computePairsCpu(out),
+    );
   }
 
   /** The CPU twin: the spatial hash over the same boxes. */
@@ -294,11 +248,11 @@ export class GpuBroadPhase implements BroadPhase {
   }
 
   private async computePairsGpu(out: PairSet): Promise<PairSet> {
-    this.watch.check();
     const st = this.stats;
     const t0 = performance.now();
     const n = this.proxies.count;
     if (n < 2) {
+      await this.confirmAlive();
       out.clear();
       st.candidates = 0;
       st.readbacks = 0;
@@ -318,15 +272,9 @@ export class GpuBroadPhase implements BroadPhase {
     enc.clearBuffer(this.pairBuf as GPUBuffer, 0, PAIR_HEADER_BYTES);
     enc.clearBuffer(this.countsBuf as GPUBuffer);
     const pass = enc.beginComputePass();
-    pass.setPipeline(this.countPipe);
-    pass.setBindGroup(0, this.countGroup);
-    pass.dispatchWorkgroups(workgroupsFor(n));
-    pass.setPipeline(this.scanPipe);
-    pass.setBindGroup(0, this.scanGroup);
-    pass.dispatchWorkgroups(1);
-    pass.setPipeline(this.scatterPipe);
-    pass.setBindGroup(0, this.scatterGroup);
-    pass.dispatchWorkgroups(workgroupsFor(n));
+    this.kernel(pass, this.countPipe, this.countGroup, n);
+    this.kernel(pass, this.scanPipe, this.scanGroup, 1);
+    this.kernel(pass, this.scatterPipe, this.scatterGroup, n);
     this.encodePairs(pass, n);
     pass.end();
     let found = await this.readPairs(enc);
@@ -356,34 +304,15 @@ export class GpuBroadPhase implements BroadPhase {
 
   /** Records the grid and large-body pair kernels. */
   private encodePairs(pass: GPUComputePassEncoder, n: number): void {
-    if (n > this.large) {
-      pass.setPipeline(this.gridPipe);
-      pass.setBindGroup(0, this.gridGroup);
-      pass.dispatchWorkgroups(workgroupsFor(n));
-    }
-    if (this.large > 0) {
-      pass.setPipeline(this.largePipe);
-      pass.setBindGroup(0, this.largeGroup);
-      pass.dispatchWorkgroups(workgroupsFor(this.large));
-    }
+    if (n > this.large) this.kernel(pass, this.gridPipe, this.gridGroup, n);
+    if (this.large > 0) this.kernel(pass, this.largePipe, this.largeGroup, this.large);
   }
 
   /** Copies the pair buffer to the readback buffer, maps it; returns the pair count. */
   private async readPairs(enc: GPUCommandEncoder): Promise<number> {
     const read = this.readBuf as GPUBuffer;
     enc.copyBufferToBuffer(this.pairBuf as GPUBuffer, 0, read, 0, read.size);
-    this.device.queue.submit([enc.finish()]);
-    try {
-      await read.mapAsync(MAP_MODE_READ);
-    } catch (e) {
-      if (this.watch.lost !== null) throw lostError(this.watch.lost);
-      throw new CollideError(
-        "invalid_value",
-        "device",
-        String(e),
-        `reading the GPU broad phase's pairs back failed: ${String(e)}`,
-      );
-    }
+    await this.submitAndMap(enc, read);
     const head = new Uint32Array(read.getMappedRange(0, PAIR_HEADER_BYTES));
     const found = head[0];
     if (found > this.pairCapacity) read.unmap();
@@ -484,23 +413,18 @@ export class GpuBroadPhase implements BroadPhase {
   /** (Re)allocates the per-body buffers when `n` bodies do not fit. */
   private ensureBodyBuffers(n: number): void {
     if (n <= this.bodyCapacity && this.pairBuf !== null) return;
-    let cap = Math.max(WORKGROUP_SIZE, this.bodyCapacity);
-    while (cap < n) cap *= 2;
-    const device = this.device;
-    checkBufferSize(device, 24 * cap, `the GPU broad phase with ${n} bodies`);
-    checkWorkgroups(device, workgroupsFor(cap), `the GPU broad phase with ${n} bodies`);
-    this.destroyBodyBuffers();
-    const storage = USAGE_STORAGE | USAGE_COPY_DST;
-    const make = (bytes: number, usage = storage) => device.createBuffer({ size: bytes, usage });
-    this.boxesBuf = make(24 * cap);
-    this.idsBuf = make(4 * cap);
-    this.keysBuf = make(4 * cap);
-    this.cellsBuf = make(12 * cap);
-    this.countsBuf = make(4 * cap);
-    this.startsBuf = make(4 * cap, USAGE_STORAGE);
-    this.cursorBuf = make(4 * cap, USAGE_STORAGE);
-    this.sortedBuf = make(4 * cap, USAGE_STORAGE);
-    this.largeBuf = make(4 * cap);
+    const what = `${n} bodies`;
+    const cap = this.grow(this.bodyCapacity, n, WORKGROUP_SIZE, what);
+    this.destroyAll(this.bodyBuffers());
+    this.boxesBuf = this.buffer("input", 24 * cap, what);
+    this.idsBuf = this.buffer("input", 4 * cap, what);
+    this.keysBuf = this.buffer("input", 4 * cap, what);
+    this.cellsBuf = this.buffer("input", 12 * cap, what);
+    this.countsBuf = this.buffer("input", 4 * cap, what);
+    this.startsBuf = this.buffer("scratch", 4 * cap, what);
+    this.cursorBuf = this.buffer("scratch", 4 * cap, what);
+    this.sortedBuf = this.buffer("scratch", 4 * cap, what);
+    this.largeBuf = this.buffer("input", 4 * cap, what);
     this.boxesHost = new Float32Array(6 * cap);
     this.idsHost = new Uint32Array(cap);
     this.cellsHost = new Int32Array(3 * cap);
@@ -508,19 +432,14 @@ export class GpuBroadPhase implements BroadPhase {
     this.largeHost = new Uint32Array(cap);
     this.bodyCapacity = cap;
     this.padded = cap;
-    const group = (pipe: GPUComputePipeline, buffers: (GPUBuffer | null)[]): GPUBindGroup =>
-      device.createBindGroup({
-        layout: pipe.getBindGroupLayout(0),
-        entries: buffers.map((b, i) => ({ binding: i, resource: { buffer: b as GPUBuffer } })),
-      });
-    this.countGroup = group(this.countPipe, [this.params, this.keysBuf, this.countsBuf]);
-    this.scanGroup = group(this.scanPipe, [
+    this.countGroup = this.bindGroup(this.countPipe, [this.params, this.keysBuf, this.countsBuf]);
+    this.scanGroup = this.bindGroup(this.scanPipe, [
       this.params,
       this.countsBuf,
       this.startsBuf,
       this.cursorBuf,
     ]);
-    this.scatterGroup = group(this.scatterPipe, [
+    this.scatterGroup = this.bindGroup(this.scatterPipe, [
       this.params,
       this.keysBuf,
       this.cursorBuf,
@@ -529,8 +448,8 @@ export class GpuBroadPhase implements BroadPhase {
     this.growPairs(this.pairCapacity);
   }
 
-  private destroyBodyBuffers(): void {
-    for (const b of [
+  private bodyBuffers(): (GPUBuffer | null)[] {
+    return [
       this.boxesBuf,
       this.idsBuf,
       this.keysBuf,
@@ -540,51 +459,46 @@ export class GpuBroadPhase implements BroadPhase {
       this.cursorBuf,
       this.sortedBuf,
       this.largeBuf,
-    ]) {
-      b?.destroy();
-    }
+    ];
   }
 
   /** (Re)allocates the pair buffer and its readback twin for `capacity` pairs. */
   private growPairs(capacity: number): void {
-    const device = this.device;
     const cap = Math.max(INITIAL_PAIR_CAPACITY, capacity);
-    const bytes = bufferBytes(PAIR_HEADER_BYTES + 8 * cap);
-    checkBufferSize(device, bytes, `the GPU broad phase's ${cap} candidate pairs`);
-    this.pairBuf?.destroy();
-    this.readBuf?.destroy();
-    this.pairBuf = device.createBuffer({
-      size: bytes,
-      usage: USAGE_STORAGE | USAGE_COPY_SRC | USAGE_COPY_DST,
-    });
-    this.readBuf = device.createBuffer({ size: bytes, usage: USAGE_MAP_READ | USAGE_COPY_DST });
+    const bytes = PAIR_HEADER_BYTES + 8 * cap;
+    const what = `${cap} candidate pairs`;
+    const pairBuf = this.buffer("pairs", bytes, what);
+    const readBuf = this.buffer("readback", bytes, what);
+    this.destroyAll([this.pairBuf, this.readBuf]);
+    this.pairBuf = pairBuf;
+    this.readBuf = readBuf;
     this.pairCapacity = cap;
-    const pairGroup = (pipe: GPUComputePipeline, list: GPUBuffer | null, grid: boolean) => {
-      const entries: GPUBindGroupEntry[] = [
-        { binding: 0, resource: { buffer: this.params } },
-        { binding: 1, resource: { buffer: this.boxesBuf as GPUBuffer } },
-        { binding: 2, resource: { buffer: list as GPUBuffer } },
-        { binding: 3, resource: { buffer: this.idsBuf as GPUBuffer } },
-        { binding: 4, resource: { buffer: this.cellsBuf as GPUBuffer } },
-        { binding: 7, resource: { buffer: this.pairBuf as GPUBuffer } },
-      ];
-      if (grid) {
-        // The large-body kernel does not read the buckets ("auto" layouts omit them).
-        entries.push(
-          { binding: 5, resource: { buffer: this.startsBuf as GPUBuffer } },
-          { binding: 6, resource: { buffer: this.countsBuf as GPUBuffer } },
-        );
-      }
-      return device.createBindGroup({ layout: pipe.getBindGroupLayout(0), entries });
-    };
-    this.gridGroup = pairGroup(this.gridPipe, this.sortedBuf, true);
-    this.largeGroup = pairGroup(this.largePipe, this.largeBuf, false);
+    // Bindings 5 and 6 (bucket starts and counts) only for the grid kernel: the large-body kernel
+    // does not read them, and "auto" layouts leave out what a kernel does not use.
+    const common = (list: GPUBuffer | null) => [
+      this.params,
+      this.boxesBuf,
+      list,
+      this.idsBuf,
+      this.cellsBuf,
+    ];
+    this.gridGroup = this.bindGroup(this.gridPipe, [
+      ...common(this.sortedBuf),
+      this.startsBuf,
+      this.countsBuf,
+      pairBuf,
+    ]);
+    this.largeGroup = this.bindGroup(this.largePipe, [
+      ...common(this.largeBuf),
+      null,
+      null,
+      pairBuf,
+    ]);
   }
 
   /** Frees the GPU buffers (the broad phase is unusable on the GPU afterwards; the device is the caller's). */
   destroy(): void {
-    this.destroyBodyBuffers();
-    for (const b of [this.pairBuf, this.readBuf, this.params]) b?.destroy();
+    this.destroyAll([...this.bodyBuffers(), this.pairBuf, this.readBuf, this.params]);
     this.pairBuf = null;
     this.bodyCapacity = 0;
   }
@@ -600,7 +514,5 @@ export function createGpuBroadPhase(
   device: GPUDevice,
   options?: Partial<GpuOptions>,
 ): GpuBroadPhase {
-  const o = checkGpuOptions(options);
-  checkDevice(device);
-  return new GpuBroadPhase(device, o);
+  return new GpuBroadPhase(device, checkFactory(device, options));
 }

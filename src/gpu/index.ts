@@ -10,7 +10,12 @@ export {
   GpuBroadPhase,
   type GpuBroadPhaseStats,
 } from "./broad-phase.js";
-export { defaultGpuOptions, type GpuOptions } from "./device.js";
+export {
+  defaultGpuOptions,
+  type GpuDeviceRequest,
+  type GpuOptions,
+  requestGpuDevice,
+} from "./device.js";
 export {
   createGpuNarrowPhase,
   GPU_NARROW_RELATIVE_ERROR,

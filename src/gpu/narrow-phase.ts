@@ -14,7 +14,7 @@
  * pair with `resolvedBy = CPU`, and the kernel's f32 values (within `eps` of the CPU's distance)
  * for sphere and capsule pairs resolved on the GPU.
  */
-import { CollideError, invalidValue } from "../errors.js";
+import { invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
@@ -23,24 +23,7 @@ import { type Contact, makeContact } from "../narrowphase/contact.js";
 import { contact } from "../query/contact.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
-import {
-  bufferBytes,
-  checkBufferSize,
-  checkDevice,
-  checkGpuOptions,
-  checkWorkgroups,
-  DeviceWatch,
-  type GpuOptions,
-  lostError,
-  MAP_MODE_READ,
-  makePipeline,
-  USAGE_COPY_DST,
-  USAGE_COPY_SRC,
-  USAGE_MAP_READ,
-  USAGE_STORAGE,
-  USAGE_UNIFORM,
-  workgroupsFor,
-} from "./device.js";
+import { bufferBytes, checkFactory, GpuHost, type GpuOptions } from "./device.js";
 import {
   KIND_CAPSULE_CAPSULE,
   KIND_CAPSULE_SPHERE,
@@ -137,12 +120,8 @@ function boundingRadius(s: Shape): number {
  * The GPU batch narrow phase (see the module docs). Made by {@link createGpuNarrowPhase}; buffers
  * grow to the largest batch and are reused.
  */
-export class GpuNarrowPhase {
-  /** `"none"`: GPU failures reject; `"cpu"`: the batch is answered on the CPU instead. */
-  fallback: "none" | "cpu";
-  private readonly watch: DeviceWatch;
+export class GpuNarrowPhase extends GpuHost {
   private readonly pipe: GPUComputePipeline;
-  private readonly params: GPUBuffer;
   private capacity = 0;
   private pairBuf: GPUBuffer | null = null;
   private resultBuf: GPUBuffer | null = null;
@@ -160,17 +139,11 @@ export class GpuNarrowPhase {
     resolvedBy: new Uint8Array(0),
     cpuPairs: 0,
   };
-  private busy = false;
 
   /** Use {@link createGpuNarrowPhase}. */
-  constructor(
-    readonly device: GPUDevice,
-    options: GpuOptions,
-  ) {
-    this.fallback = options.fallback;
-    this.watch = new DeviceWatch(device);
-    this.pipe = makePipeline(device, NARROW_WGSL, "collide narrow phase");
-    this.params = device.createBuffer({ size: 16, usage: USAGE_UNIFORM | USAGE_COPY_DST });
+  constructor(device: GPUDevice, options: GpuOptions) {
+    super(device, options, "GPU narrow phase");
+    this.pipe = this.pipeline(NARROW_WGSL, "collide narrow phase");
   }
 
   /**
@@ -205,27 +178,12 @@ export class GpuNarrowPhase {
         );
       }
     }
-    if (this.busy) {
-      throw new CollideError(
-        "invalid_value",
-        "narrowphase",
-        "busy",
-        "contacts() is already running; await it first",
-      );
-    }
-    this.busy = true;
-    try {
-      this.prepareOut(count);
-      if (this.fallback === "cpu" && this.watch.lost !== null) return this.allOnCpu(batch);
-      try {
-        return await this.runGpu(batch, count);
-      } catch (e) {
-        if (this.fallback === "cpu") return this.allOnCpu(batch);
-        throw e;
-      }
-    } finally {
-      this.busy = false;
-    }
+    return this.run(
+      "contacts",
+      () => this.prepareOut(count),
+      () => this.runGpu(batch, count),
+      () => this.allOnCpu(batch),
+    );
   }
 
   private allOnCpu(batch: GpuPairBatch): GpuContactBatch {
@@ -279,35 +237,25 @@ export class GpuNarrowPhase {
   }
 
   private async runGpu(batch: GpuPairBatch, count: number): Promise<GpuContactBatch> {
-    this.watch.check();
     const o = this.out;
-    if (count === 0) return o;
+    if (count === 0) {
+      await this.confirmAlive();
+      return o;
+    }
     this.ensure(count);
     const far = this.pack(batch, count);
-    const device = this.device;
-    device.queue.writeBuffer(this.pairBuf as GPUBuffer, 0, this.host, 0, RECORD_FLOATS * count);
-    device.queue.writeBuffer(this.params, 0, new Uint32Array([count, 0, 0, 0]));
-    const enc = device.createCommandEncoder();
-    const pass = enc.beginComputePass();
-    pass.setPipeline(this.pipe);
-    pass.setBindGroup(0, this.group);
-    pass.dispatchWorkgroups(workgroupsFor(count));
-    pass.end();
+    this.device.queue.writeBuffer(
+      this.pairBuf as GPUBuffer,
+      0,
+      this.host,
+      0,
+      RECORD_FLOATS * count,
+    );
     const read = this.readBuf as GPUBuffer;
-    enc.copyBufferToBuffer(this.resultBuf as GPUBuffer, 0, read, 0, 16 * count);
-    enc.copyBufferToBuffer(this.statusBuf as GPUBuffer, 0, read, 16 * this.capacity, 4 * count);
-    device.queue.submit([enc.finish()]);
-    try {
-      await read.mapAsync(MAP_MODE_READ);
-    } catch (e) {
-      if (this.watch.lost !== null) throw lostError(this.watch.lost);
-      throw new CollideError(
-        "invalid_value",
-        "device",
-        String(e),
-        `reading the GPU narrow phase back failed: ${String(e)}`,
-      );
-    }
+    await this.runKernel(this.pipe, this.group, count, read, [
+      [this.resultBuf as GPUBuffer, 0, 16 * count],
+      [this.statusBuf as GPUBuffer, 16 * this.capacity, 4 * count],
+    ]);
     const res = new Float32Array(read.getMappedRange(0, 16 * count));
     const st = new Uint32Array(read.getMappedRange(16 * this.capacity, bufferBytes(4 * count)));
     for (let k = 0; k < count; k++) {
@@ -439,36 +387,30 @@ export class GpuNarrowPhase {
 
   private ensure(count: number): void {
     if (count <= this.capacity) return;
-    let cap = Math.max(1024, this.capacity);
-    while (cap < count) cap *= 2;
-    const device = this.device;
-    checkBufferSize(device, 4 * RECORD_FLOATS * cap, `the GPU narrow phase with ${count} pairs`);
-    checkWorkgroups(device, workgroupsFor(cap), `the GPU narrow phase with ${count} pairs`);
-    for (const b of [this.pairBuf, this.resultBuf, this.statusBuf, this.readBuf]) b?.destroy();
-    this.pairBuf = device.createBuffer({
-      size: 4 * RECORD_FLOATS * cap,
-      usage: USAGE_STORAGE | USAGE_COPY_DST,
-    });
-    this.resultBuf = device.createBuffer({ size: 16 * cap, usage: USAGE_STORAGE | USAGE_COPY_SRC });
-    this.statusBuf = device.createBuffer({ size: 4 * cap, usage: USAGE_STORAGE | USAGE_COPY_SRC });
-    this.readBuf = device.createBuffer({ size: 20 * cap, usage: USAGE_MAP_READ | USAGE_COPY_DST });
+    const what = `${count} pairs`;
+    const cap = this.grow(this.capacity, count, 1024, what);
+    this.destroyAll(this.batchBuffers());
+    this.pairBuf = this.buffer("input", 4 * RECORD_FLOATS * cap, what);
+    this.resultBuf = this.buffer("output", 16 * cap, what);
+    this.statusBuf = this.buffer("output", 4 * cap, what);
+    this.readBuf = this.buffer("readback", 20 * cap, what);
     this.host = new Float32Array(RECORD_FLOATS * cap);
     this.capacity = cap;
-    this.group = device.createBindGroup({
-      layout: this.pipe.getBindGroupLayout(0),
-      entries: [
-        { binding: 0, resource: { buffer: this.params } },
-        { binding: 1, resource: { buffer: this.pairBuf } },
-        { binding: 2, resource: { buffer: this.resultBuf } },
-        { binding: 3, resource: { buffer: this.statusBuf } },
-      ],
-    });
+    this.group = this.bindGroup(this.pipe, [
+      this.params,
+      this.pairBuf,
+      this.resultBuf,
+      this.statusBuf,
+    ]);
+  }
+
+  private batchBuffers(): (GPUBuffer | null)[] {
+    return [this.pairBuf, this.resultBuf, this.statusBuf, this.readBuf];
   }
 
   /** Frees the GPU buffers (the device is the caller's). */
   destroy(): void {
-    for (const b of [this.pairBuf, this.resultBuf, this.statusBuf, this.readBuf, this.params])
-      b?.destroy();
+    this.destroyAll([...this.batchBuffers(), this.params]);
     this.capacity = 0;
   }
 }
@@ -481,7 +423,5 @@ export function createGpuNarrowPhase(
   device: GPUDevice,
   options?: Partial<GpuOptions>,
 ): GpuNarrowPhase {
-  const o = checkGpuOptions(options);
-  checkDevice(device);
-  return new GpuNarrowPhase(device, o);
+  return new GpuNarrowPhase(device, checkFactory(device, options));
 }

@@ -15,7 +15,7 @@
  * through shared mesh edges, ties, capsules (tested on the GPU only through their bounding box) —
  * is cast on the CPU, whose `toi` it then reports exactly.
  */
-import { CollideError, invalidValue } from "../errors.js";
+import { invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
@@ -25,23 +25,7 @@ import { ShapeType } from "../shapes/shape.js";
 import { CollisionWorld } from "../world/collision-world.js";
 import { type BodyHandle, handleSlot } from "../world/handles.js";
 import { castRayClosest } from "../world/ray-cast.js";
-import {
-  checkBufferSize,
-  checkDevice,
-  checkGpuOptions,
-  checkWorkgroups,
-  DeviceWatch,
-  type GpuOptions,
-  lostError,
-  MAP_MODE_READ,
-  makePipeline,
-  USAGE_COPY_DST,
-  USAGE_COPY_SRC,
-  USAGE_MAP_READ,
-  USAGE_STORAGE,
-  USAGE_UNIFORM,
-  workgroupsFor,
-} from "./device.js";
+import { checkFactory, GpuHost, type GpuOptions } from "./device.js";
 import { roundDown, roundUp } from "./f32.js";
 import {
   F32_NONE,
@@ -287,12 +271,8 @@ function build(scene: GpuRayScene): Built {
  * GPU batch ray casts against a static scene (see the module docs). Made by
  * {@link createGpuRayCaster}; buffers grow to the largest batch and are reused.
  */
-export class GpuRayCaster {
-  /** `"none"`: GPU failures reject; `"cpu"`: the batch is cast on the CPU instead. */
-  fallback: "none" | "cpu";
-  private readonly watch: DeviceWatch;
+export class GpuRayCaster extends GpuHost {
   private readonly pipe: GPUComputePipeline;
-  private readonly params: GPUBuffer;
   private readonly primBuf: GPUBuffer;
   private readonly nodeBuf: GPUBuffer;
   private readonly owner: Int32Array;
@@ -315,17 +295,12 @@ export class GpuRayCaster {
     resolvedBy: new Uint8Array(0),
     cpuRays: 0,
   };
-  private busy = false;
   private readonly o = vec3.create();
   private readonly d = vec3.create();
 
   /** Use {@link createGpuRayCaster}. */
-  constructor(
-    readonly device: GPUDevice,
-    scene: GpuRayScene,
-    options: GpuOptions,
-  ) {
-    this.fallback = options.fallback;
+  constructor(device: GPUDevice, scene: GpuRayScene, options: GpuOptions) {
+    super(device, options, "GPU ray batch");
     const { shapes, poses } = scene;
     if (!Array.isArray(shapes) || !Array.isArray(poses) || shapes.length !== poses.length) {
       invalidValue("scene.poses", poses?.length, "must be an array as long as scene.shapes");
@@ -339,18 +314,10 @@ export class GpuRayCaster {
       const h = this.world.addBody({ shape: shapes[s], pose: poses[s] });
       this.slotToShape[handleSlot(h as BodyHandle)] = s;
     }
-    this.watch = new DeviceWatch(device);
-    checkBufferSize(device, 4 * b.prims.length, `the GPU ray scene's ${b.owner.length} primitives`);
-    this.pipe = makePipeline(device, RAY_WGSL, "collide ray batch");
-    this.params = device.createBuffer({ size: 16, usage: USAGE_UNIFORM | USAGE_COPY_DST });
-    this.primBuf = device.createBuffer({
-      size: 4 * b.prims.length,
-      usage: USAGE_STORAGE | USAGE_COPY_DST,
-    });
-    this.nodeBuf = device.createBuffer({
-      size: 4 * b.nodes.length,
-      usage: USAGE_STORAGE | USAGE_COPY_DST,
-    });
+    const prims = `${b.owner.length} primitives`;
+    this.primBuf = this.buffer("input", 4 * b.prims.length, prims);
+    this.nodeBuf = this.buffer("input", 4 * b.nodes.length, prims);
+    this.pipe = this.pipeline(RAY_WGSL, "collide ray batch");
     device.queue.writeBuffer(this.primBuf, 0, b.prims);
     device.queue.writeBuffer(this.nodeBuf, 0, b.nodes);
   }
@@ -379,27 +346,12 @@ export class GpuRayCaster {
         invalidValue(`rays[${6 * r + 3}]`, 0, "ray direction must not be zero");
       }
     }
-    if (this.busy) {
-      throw new CollideError(
-        "invalid_value",
-        "rays",
-        "busy",
-        "castRays() is already running; await it first",
-      );
-    }
-    this.busy = true;
-    try {
-      this.prepareOut(count);
-      if (this.fallback === "cpu" && this.watch.lost !== null) return this.allOnCpu(rays, maxToi);
-      try {
-        return await this.runGpu(rays, maxToi, count);
-      } catch (e) {
-        if (this.fallback === "cpu") return this.allOnCpu(rays, maxToi);
-        throw e;
-      }
-    } finally {
-      this.busy = false;
-    }
+    return this.run(
+      "castRays",
+      () => this.prepareOut(count),
+      () => this.runGpu(rays, maxToi, count),
+      () => this.allOnCpu(rays, maxToi),
+    );
   }
 
   private prepareOut(count: number): void {
@@ -437,9 +389,11 @@ export class GpuRayCaster {
   }
 
   private async runGpu(rays: Float64Array, maxToi: number, count: number): Promise<GpuRayHits> {
-    this.watch.check();
     const o = this.out;
-    if (count === 0) return o;
+    if (count === 0) {
+      await this.confirmAlive();
+      return o;
+    }
     this.ensure(count);
     const h = this.host;
     const c = this.center;
@@ -458,29 +412,11 @@ export class GpuRayCaster {
       h[k + 6] = rays[6 * r + 5];
       h[k + 7] = tmax;
     }
-    const device = this.device;
-    device.queue.writeBuffer(this.rayBuf as GPUBuffer, 0, h, 0, 8 * count);
-    device.queue.writeBuffer(this.params, 0, new Uint32Array([count, 0, 0, 0]));
-    const enc = device.createCommandEncoder();
-    const pass = enc.beginComputePass();
-    pass.setPipeline(this.pipe);
-    pass.setBindGroup(0, this.group);
-    pass.dispatchWorkgroups(workgroupsFor(count));
-    pass.end();
+    this.device.queue.writeBuffer(this.rayBuf as GPUBuffer, 0, h, 0, 8 * count);
     const read = this.readBuf as GPUBuffer;
-    enc.copyBufferToBuffer(this.outBuf as GPUBuffer, 0, read, 0, 16 * count);
-    device.queue.submit([enc.finish()]);
-    try {
-      await read.mapAsync(MAP_MODE_READ);
-    } catch (e) {
-      if (this.watch.lost !== null) throw lostError(this.watch.lost);
-      throw new CollideError(
-        "invalid_value",
-        "device",
-        String(e),
-        `reading the GPU ray batch back failed: ${String(e)}`,
-      );
-    }
+    await this.runKernel(this.pipe, this.group, count, read, [
+      [this.outBuf as GPUBuffer, 0, 16 * count],
+    ]);
     const range = read.getMappedRange(0, 16 * count);
     const f = new Float32Array(range);
     const u = new Uint32Array(range);
@@ -510,40 +446,30 @@ export class GpuRayCaster {
 
   private ensure(count: number): void {
     if (count <= this.capacity) return;
-    let cap = Math.max(1024, this.capacity);
-    while (cap < count) cap *= 2;
-    const device = this.device;
-    checkBufferSize(device, 32 * cap, `the GPU ray batch of ${count} rays`);
-    checkWorkgroups(device, workgroupsFor(cap), `the GPU ray batch of ${count} rays`);
-    for (const b of [this.rayBuf, this.outBuf, this.readBuf]) b?.destroy();
-    this.rayBuf = device.createBuffer({ size: 32 * cap, usage: USAGE_STORAGE | USAGE_COPY_DST });
-    this.outBuf = device.createBuffer({ size: 16 * cap, usage: USAGE_STORAGE | USAGE_COPY_SRC });
-    this.readBuf = device.createBuffer({ size: 16 * cap, usage: USAGE_MAP_READ | USAGE_COPY_DST });
+    const what = `${count} rays`;
+    const cap = this.grow(this.capacity, count, 1024, what);
+    this.destroyAll(this.batchBuffers());
+    this.rayBuf = this.buffer("input", 32 * cap, what);
+    this.outBuf = this.buffer("output", 16 * cap, what);
+    this.readBuf = this.buffer("readback", 16 * cap, what);
     this.host = new Float32Array(8 * cap);
     this.capacity = cap;
-    this.group = device.createBindGroup({
-      layout: this.pipe.getBindGroupLayout(0),
-      entries: [
-        { binding: 0, resource: { buffer: this.params } },
-        { binding: 1, resource: { buffer: this.rayBuf } },
-        { binding: 2, resource: { buffer: this.primBuf } },
-        { binding: 3, resource: { buffer: this.nodeBuf } },
-        { binding: 4, resource: { buffer: this.outBuf } },
-      ],
-    });
+    this.group = this.bindGroup(this.pipe, [
+      this.params,
+      this.rayBuf,
+      this.primBuf,
+      this.nodeBuf,
+      this.outBuf,
+    ]);
+  }
+
+  private batchBuffers(): (GPUBuffer | null)[] {
+    return [this.rayBuf, this.outBuf, this.readBuf];
   }
 
   /** Frees the GPU buffers (the device is the caller's). */
   destroy(): void {
-    for (const b of [
-      this.rayBuf,
-      this.outBuf,
-      this.readBuf,
-      this.primBuf,
-      this.nodeBuf,
-      this.params,
-    ])
-      b?.destroy();
+    this.destroyAll([...this.batchBuffers(), this.primBuf, this.nodeBuf, this.params]);
     this.capacity = 0;
   }
 }
@@ -559,7 +485,5 @@ export function createGpuRayCaster(
   scene: GpuRayScene,
   options?: Partial<GpuOptions>,
 ): GpuRayCaster {
-  const o = checkGpuOptions(options);
-  checkDevice(device);
-  return new GpuRayCaster(device, scene, o);
+  return new GpuRayCaster(device, scene, checkFactory(device, options));
 }

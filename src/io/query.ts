@@ -141,6 +141,7 @@ function translationField(json: unknown): string | null {
       return "center";
     case "convex":
     case "mesh":
+    case "heightfield":
     case "compound":
       return "position";
     case "aabb":

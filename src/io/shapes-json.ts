@@ -19,6 +19,7 @@ import { makeConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import { makeCuboid, makeCuboidFromMinMax } from "../shapes/cuboid.js";
 import { makeCylinder } from "../shapes/cylinder.js";
 import { makeHalfSpace } from "../shapes/half-space.js";
+import { makeHeightfield } from "../shapes/heightfield.js";
 import { makeRoundedConvexPolyhedron, makeRoundedCuboid } from "../shapes/rounded.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
@@ -81,6 +82,16 @@ export const SHAPE_SCHEMAS = {
     rotation: quatJson.optional(),
   }),
   halfspace: z.strictObject({ type: z.literal("halfspace"), normal: vec, offset: num }),
+  heightfield: z.strictObject({
+    type: z.literal("heightfield"),
+    rows: num,
+    cols: num,
+    heights: z.array(num),
+    scale: vec,
+    holes: z.array(z.union([z.boolean(), num])).optional(),
+    position: vec.optional(),
+    rotation: quatJson.optional(),
+  }),
   compound: z.strictObject({
     type: z.literal("compound"),
     children: z.array(
@@ -292,6 +303,25 @@ function parseShapeJson(json: unknown, field: string, ctx: ShapeParseContext): P
       return {
         shape: makeHalfSpace(v3(s.normal), s.offset, field),
         pose: pose(vec3.create(), field),
+      };
+    }
+    case "heightfield": {
+      const s = parseWith(SHAPE_SCHEMAS.heightfield, json, field);
+      for (let k = 0; k < 3; k++) {
+        if (!(s.scale[k] > 0)) invalidValue(`${p("scale")}[${k}]`, s.scale[k], "must be > 0");
+      }
+      return {
+        shape: makeHeightfield(
+          {
+            rows: s.rows,
+            cols: s.cols,
+            heights: s.heights,
+            scale: v3(s.scale),
+            ...(s.holes ? { holes: s.holes } : {}),
+          },
+          field,
+        ),
+        pose: pose(s.position ? v3(s.position) : vec3.create(), field, s.rotation),
       };
     }
     case "compound": {

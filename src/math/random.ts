@@ -23,3 +23,23 @@ export function makeRandom(seed: number): Random {
 export function uniform(rng: Random, lo: number, hi: number): number {
   return lo + (hi - lo) * rng();
 }
+
+/**
+ * A random unit quaternion from `rng`: four uniform components in [−1, 1), drawn again while
+ * their length is below 10⁻³, then normalized (scene set-up only; not uniform over rotations).
+ */
+export function randomRotation(rng: Random): { x: number; y: number; z: number; w: number } {
+  let x = 0;
+  let y = 0;
+  let z = 0;
+  let w = 0;
+  let l = 0;
+  while (l < 1e-3) {
+    x = 2 * rng() - 1;
+    y = 2 * rng() - 1;
+    z = 2 * rng() - 1;
+    w = 2 * rng() - 1;
+    l = Math.sqrt(x * x + y * y + z * z + w * w);
+  }
+  return { x: x / l, y: y / l, z: z / l, w: w / l };
+}

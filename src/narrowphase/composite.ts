@@ -27,19 +27,26 @@
  * nests at most a few levels); `bInA` is copied at entry and `out` written only after the last
  * nested call, as the pair table's flip requires.
  */
+import { MESH_FEATURE_BARYCENTRIC_TOLERANCE, MESH_MANIFOLD_MERGE_COS } from "../constants.js";
 import { CollideError } from "../errors.js";
+import { reduceManifoldPoints } from "../geometry/clip.js";
+import { closestPointOnTriangle } from "../geometry/closest-point.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
 import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import { growFloat64 } from "../math/typed-arrays.js";
+import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, makeCompositePart } from "../shapes/composite.js";
 import { aabbShape } from "../shapes/index.js";
-import type { Shape } from "../shapes/shape.js";
+import { isSupportMappedType } from "../shapes/registry.js";
+import type { ConvexShape, Shape } from "../shapes/shape.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
-import { copyManifold, makeContact, makeContactManifold } from "./contact.js";
+import { copyManifold, MAX_MANIFOLD_POINTS, makeContact, makeContactManifold } from "./contact.js";
+import { manifoldFromContact } from "./manifold.js";
 import { contactPair, intersectsPair, manifoldPair, unsupportedPair } from "./pair-table.js";
 
 /** Deepest nesting of composite levels (compounds of convex children need 2, meshes 1). */
@@ -52,10 +59,19 @@ interface Level {
   bInA: Isometry;
   aInB: Isometry;
   partInA: Isometry;
+  /** The distance query's own copy of B's pose (its caller's may be a scratch that nested calls reuse). */
+  distanceBInA: Isometry;
   box: Aabb;
   contact: Contact;
   best: Contact;
   manifold: ContactManifold;
+  /** Surface manifolds: the part contacts, [part, distance, normal xyz, pointA xyz, pointB xyz]. */
+  stored: Float64Array<ArrayBuffer>;
+  /** Surface manifolds: merged points, the other shape's point (xyz) and the part's (xyz). */
+  pointOther: Float64Array<ArrayBuffer>;
+  pointPart: Float64Array<ArrayBuffer>;
+  pointDist: Float64Array<ArrayBuffer>;
+  pointFeature: Float64Array<ArrayBuffer>;
 }
 
 function makeLevel(): Level {
@@ -65,12 +81,21 @@ function makeLevel(): Level {
     bInA: iso.identity(),
     aInB: iso.identity(),
     partInA: iso.identity(),
+    distanceBInA: iso.identity(),
     box: { min: vec3.create(), max: vec3.create() },
     contact: makeContact(),
     best: makeContact(),
     manifold: makeContactManifold(),
+    stored: new Float64Array(STRIDE * 16),
+    pointOther: new Float64Array(3 * 64),
+    pointPart: new Float64Array(3 * 64),
+    pointDist: new Float64Array(64),
+    pointFeature: new Float64Array(64),
   };
 }
+
+/** Doubles per stored part contact of a surface manifold. */
+const STRIDE = 11;
 
 const levels: Level[] = [];
 for (let i = 0; i < MAX_COMPOSITE_DEPTH; i++) levels.push(makeLevel());
@@ -152,8 +177,10 @@ export function contactShapeComposite(
     const n = candidates(l, view, a, b, prediction);
     let found = false;
     for (let h = 0; h < n; h++) {
-      const pose = partPose(l, view, b, l.hits.ids[h]);
+      const i = l.hits.ids[h];
+      const pose = partPose(l, view, b, i);
       if (!contactPair(l.contact, a, l.part.shape, pose, prediction)) continue;
+      if (view.edgeFlags) fixInternalEdge(l.contact, view, b, i, l);
       if (found && !(l.contact.distance < l.best.distance)) continue;
       found = true;
       copyContact(l.best, l.contact);
@@ -176,8 +203,15 @@ export function distanceShapeComposite(
   bInA: Isometry,
 ): DistanceResult {
   const l = levels[depth];
-  if (!l || !contactShapeComposite(l.best, a, b, bInA, Infinity)) {
-    return unsupportedPair(a, b, "distance");
+  if (!l) return unsupportedPair(a, b, "distance");
+  // Growing prediction: a contact found within m is the nearest of all (every part closer than
+  // m is a candidate of the box grown by m), so the parts far from A are never tested.
+  const pose = iso.copy(l.distanceBInA, bInA);
+  let m = initialReach(l, a, b, pose);
+  for (let k = 0; ; k++) {
+    if (contactShapeComposite(l.best, a, b, pose, m)) break;
+    if (m === Infinity) return unsupportedPair(a, b, "distance");
+    m = k >= DISTANCE_MAX_GROWTHS ? Infinity : 4 * m;
   }
   out.distance = Math.max(0, l.best.distance);
   vec3.copy(out.pointA, l.best.pointA);
@@ -185,9 +219,48 @@ export function distanceShapeComposite(
   return out;
 }
 
+/** Growths (×4 each) of the distance query's reach before it takes every part. */
+const DISTANCE_MAX_GROWTHS = 24;
+
+const boundsB: Aabb = { min: vec3.create(), max: vec3.create() };
+
+/**
+ * A first reach for the distance query: the gap between A's box and B's box in B's frame
+ * (per axis, the largest: a lower bound of the distance), or when they overlap 1/16 of the
+ * smaller box's largest side (a positive start; the search grows it by 4× until it finds a part).
+ */
+function initialReach(l: Level, a: Shape, b: Shape, bInA: Isometry): number {
+  iso.invert(l.aInB, bInA);
+  aabbShape(l.box, a, l.aInB);
+  aabbShape(boundsB, b, IDENTITY);
+  const lo = l.box.min;
+  const hi = l.box.max;
+  const gap = Math.max(
+    boundsB.min.x - hi.x,
+    lo.x - boundsB.max.x,
+    boundsB.min.y - hi.y,
+    lo.y - boundsB.max.y,
+    boundsB.min.z - hi.z,
+    lo.z - boundsB.max.z,
+  );
+  const sideA = Math.max(hi.x - lo.x, hi.y - lo.y, hi.z - lo.z);
+  const sideB = Math.max(
+    boundsB.max.x - boundsB.min.x,
+    boundsB.max.y - boundsB.min.y,
+    boundsB.max.z - boundsB.min.z,
+  );
+  const start = Math.min(sideA, sideB) / 16;
+  const m = Math.max(gap, start);
+  return m > 0 && Number.isFinite(m) ? m : Infinity;
+}
+
+const IDENTITY = iso.identity();
+
 /**
  * Contact manifold of A and composite B within `prediction` (A's frame): the manifold of the
- * part with the deepest contact; false when no part is that close.
+ * part with the deepest contact; false when no part is that close. For a surface (a view with
+ * `edgeFlags`: a heightfield) the manifolds of every part whose contact normal agrees with the
+ * deepest one's are merged instead, as a triangle mesh's are (src/narrowphase/mesh-convex.ts).
  */
 export function manifoldShapeComposite(
   out: ContactManifold,
@@ -199,6 +272,7 @@ export function manifoldShapeComposite(
   const view = viewOf(a, b, "manifold");
   const l = enter(bInA);
   try {
+    if (view.edgeFlags) return manifoldSurface(out, l, view, a, b, prediction);
     const n = candidates(l, view, a, b, prediction);
     let bestPart = -1;
     let bestDistance = Infinity;
@@ -225,4 +299,182 @@ function copyContact(out: Contact, c: Contact): void {
   vec3.copy(out.normal, c.normal);
   vec3.copy(out.pointA, c.pointA);
   vec3.copy(out.pointB, c.pointB);
+}
+
+const cpt = vec3.create();
+const faceN = vec3.create();
+const ca = vec3.create();
+const cb = vec3.create();
+const cc = vec3.create();
+const e1 = vec3.create();
+const e2 = vec3.create();
+const weights = [0, 0, 0];
+
+/**
+ * Internal edges of a surface part (A's frame; the part, a triangle, is B): a penetrating
+ * contact on an inactive edge of part i — or on a corner whose two edges in that triangle are
+ * inactive — takes the triangle's face normal (on A's side), keeping its depth and its point on
+ * the triangle (Jolt's `ActiveEdges::FixNormal`; the same rule as a triangle mesh's,
+ * src/narrowphase/mesh-convex.ts). `l.part` holds part i and `l.partInA` its pose.
+ */
+function fixInternalEdge(c: Contact, view: CompositeView, b: Shape, i: number, l: Level): void {
+  if (c.distance > 0) return;
+  const flags = (view.edgeFlags as (s: Shape, i: number) => number)(b, i);
+  if (flags === 7) return;
+  const t = l.part.triangle;
+  iso.transformPoint(ca, l.partInA, t.a);
+  iso.transformPoint(cb, l.partInA, t.b);
+  iso.transformPoint(cc, l.partInA, t.c);
+  vec3.sub(e1, cb, ca);
+  vec3.sub(e2, cc, ca);
+  vec3.cross(faceN, e1, e2);
+  if (!(vec3.normalize(faceN, faceN) > 0)) return;
+  closestPointOnTriangle(cpt, c.pointB, ca, cb, cc, weights);
+  const eps = MESH_FEATURE_BARYCENTRIC_TOLERANCE;
+  let small = 0;
+  let k0 = -1;
+  let big = -1;
+  for (let k = 0; k < 3; k++) {
+    if (weights[k] < eps) {
+      small++;
+      k0 = k;
+    } else big = k;
+  }
+  if (small === 0) return;
+  if (small === 1) {
+    if (flags & (1 << ((k0 + 1) % 3))) return;
+  } else if (big < 0 || flags & (1 << big) || flags & (1 << ((big + 2) % 3))) return;
+  // The side of A: along the contact normal reversed (from the triangle toward A), or, for a
+  // zero normal, toward A's origin.
+  let side = -vec3.dot(faceN, c.normal);
+  if (side === 0) side = -vec3.dot(faceN, ca);
+  if (side < 0) vec3.negate(faceN, faceN);
+  vec3.negate(c.normal, faceN);
+  vec3.addScaled(c.pointA, c.pointB, faceN, c.distance);
+}
+
+function storeContact(l: Level, k: number, part: number, c: Contact): void {
+  l.stored = growFloat64(l.stored, STRIDE * (k + 1));
+  const s = l.stored;
+  const o = STRIDE * k;
+  s[o] = part;
+  s[o + 1] = c.distance;
+  s[o + 2] = c.normal.x;
+  s[o + 3] = c.normal.y;
+  s[o + 4] = c.normal.z;
+  s[o + 5] = c.pointA.x;
+  s[o + 6] = c.pointA.y;
+  s[o + 7] = c.pointA.z;
+  s[o + 8] = c.pointB.x;
+  s[o + 9] = c.pointB.y;
+  s[o + 10] = c.pointB.z;
+}
+
+function loadContact(l: Level, c: Contact, k: number): number {
+  const s = l.stored;
+  const o = STRIDE * k;
+  c.distance = s[o + 1];
+  vec3.set(c.normal, s[o + 2], s[o + 3], s[o + 4]);
+  vec3.set(c.pointA, s[o + 5], s[o + 6], s[o + 7]);
+  vec3.set(c.pointB, s[o + 8], s[o + 9], s[o + 10]);
+  return s[o];
+}
+
+/** Feature ids of surface manifold points: part index · 2^21 + the part's own id mod 2^21. */
+const PART_FEATURE_FIELD = 2 ** 21;
+
+const mergeN = vec3.create();
+const reduceN = vec3.create();
+const chosen = new Int32Array(MAX_MANIFOLD_POINTS);
+
+/**
+ * The merged manifold of A and a surface composite B (see {@link manifoldShapeComposite}): each
+ * part contact within `prediction` (internal edges fixed) is kept; the parts whose normals lie
+ * within `MESH_MANIFOLD_MERGE_COS` of the deepest contact's are widened to their own manifolds
+ * (from the fixed contact when A is support-mapped), their points measured along that normal
+ * and reduced to at most 4 that keep the largest area (src/geometry/clip.ts) — the points are
+ * ranked on A's side, as the triangle mesh ranks them on the side of the shape it touches.
+ */
+function manifoldSurface(
+  out: ContactManifold,
+  l: Level,
+  view: CompositeView,
+  a: Shape,
+  b: Shape,
+  prediction: number,
+): boolean {
+  const n = candidates(l, view, a, b, prediction);
+  let stored = 0;
+  let best = -1;
+  let bestDistance = Infinity;
+  for (let h = 0; h < n; h++) {
+    const i = l.hits.ids[h];
+    const pose = partPose(l, view, b, i);
+    if (!contactPair(l.contact, a, l.part.shape, pose, prediction)) continue;
+    fixInternalEdge(l.contact, view, b, i, l);
+    if (l.contact.distance < bestDistance) {
+      bestDistance = l.contact.distance;
+      best = stored;
+    }
+    storeContact(l, stored++, i, l.contact);
+  }
+  if (best < 0) return false;
+  loadContact(l, l.contact, best);
+  vec3.copy(mergeN, l.contact.normal);
+  // Points are measured along the normal from B toward A (the mesh's convention) and ranked by
+  // their point on A, so the choice is the one a triangle mesh makes for the same terrain.
+  vec3.negate(reduceN, mergeN);
+  const convexA = isSupportMappedType(a.type);
+  let count = 0;
+  for (let k = 0; k < stored; k++) {
+    const i = loadContact(l, l.contact, k);
+    if (vec3.dot(l.contact.normal, mergeN) < MESH_MANIFOLD_MERGE_COS) continue;
+    const pose = partPose(l, view, b, i);
+    const m = l.manifold;
+    if (convexA) {
+      manifoldFromContact(m, a as ConvexShape, l.part.shape, pose, l.contact, prediction);
+    } else if (!manifoldPair(m, a, l.part.shape, pose, prediction)) continue;
+    if (vec3.dot(m.normal, mergeN) < MESH_MANIFOLD_MERGE_COS) continue;
+    for (let q = 0; q < m.count; q++) {
+      const p = m.points[q];
+      count = pushPoint(
+        l,
+        count,
+        p.pointA,
+        p.pointB,
+        i * PART_FEATURE_FIELD + (p.featureId % PART_FEATURE_FIELD),
+      );
+    }
+  }
+  if (count === 0) return false;
+  const kept = reduceManifoldPoints(chosen, l.pointOther, l.pointDist, count, reduceN);
+  vec3.copy(out.normal, mergeN);
+  for (let q = 0; q < kept; q++) {
+    const j = chosen[q];
+    const p = out.points[q];
+    vec3.set(p.pointA, l.pointOther[3 * j], l.pointOther[3 * j + 1], l.pointOther[3 * j + 2]);
+    vec3.set(p.pointB, l.pointPart[3 * j], l.pointPart[3 * j + 1], l.pointPart[3 * j + 2]);
+    p.distance = l.pointDist[j];
+    p.featureId = l.pointFeature[j];
+  }
+  out.count = kept;
+  return true;
+}
+
+/** Appends a merged point (A's point, the part's point) measured along `mergeN`; returns the count. */
+function pushPoint(l: Level, count: number, pa: Vec3, pb: Vec3, feature: number): number {
+  l.pointOther = growFloat64(l.pointOther, 3 * (count + 1));
+  l.pointPart = growFloat64(l.pointPart, 3 * (count + 1));
+  l.pointDist = growFloat64(l.pointDist, count + 1);
+  l.pointFeature = growFloat64(l.pointFeature, count + 1);
+  l.pointOther[3 * count] = pa.x;
+  l.pointOther[3 * count + 1] = pa.y;
+  l.pointOther[3 * count + 2] = pa.z;
+  l.pointPart[3 * count] = pb.x;
+  l.pointPart[3 * count + 1] = pb.y;
+  l.pointPart[3 * count + 2] = pb.z;
+  l.pointDist[count] =
+    (pb.x - pa.x) * mergeN.x + (pb.y - pa.y) * mergeN.y + (pb.z - pa.z) * mergeN.z;
+  l.pointFeature[count] = feature;
+  return count + 1;
 }

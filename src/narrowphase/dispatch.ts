@@ -7,7 +7,7 @@
  *    manifold widened by reference-face clipping (manifold.ts).
  * 2. Support-mapped × half-space → the deepest support point (convex-half-space.ts); half-space
  *    × half-space → its own closed forms in every query (half-space-half-space.ts).
- * 3. Anything × composite (a type with a composite view: triangle mesh, compound) → the one
+ * 3. Anything × composite (a type with a composite view: triangle mesh, compound, heightfield) → the one
  *    generic composite mid-phase (composite.ts), part by part through this same table.
  * 4. Specialised pairs override those defaults: sphere–sphere, sphere–cuboid, sphere–capsule,
  *    sphere–triangle, capsule–capsule, cuboid–cuboid (SAT), and the triangle mesh against
@@ -18,6 +18,7 @@
  */
 import type { Isometry } from "../math/isometry.js";
 import { isCompositeType } from "../shapes/composite.js";
+import { HEIGHTFIELD_SHAPE_TYPE } from "../shapes/heightfield.js";
 import { isSupportMappedType } from "../shapes/registry.js";
 import { ROUNDED_SHAPE_TYPES } from "../shapes/rounded.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
@@ -139,6 +140,8 @@ export function isConvexType(type: ShapeType): boolean {
 export function registerDefaultPairs(): void {
   // The rounded types register from their own module, imported above, so before this runs.
   void ROUNDED_SHAPE_TYPES;
+  // The heightfield registers its definition and composite view from its module, imported above.
+  void HEIGHTFIELD_SHAPE_TYPE;
   const all: number[] = [];
   for (let t = 0; t < SHAPE_TYPE_COUNT; t++) all.push(t);
   const supportMapped = all.filter(isSupportMappedType);

@@ -16,6 +16,7 @@ import { CollideError, invalidValue } from "../errors.js";
 import { closestPointOnSegment, closestPointOnTriangle } from "../geometry/closest-point.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
 import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
+import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import { hypot2 } from "../math/scalar.js";
@@ -28,6 +29,7 @@ import type { Cone } from "../shapes/cone.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import type { Cylinder } from "../shapes/cylinder.js";
+import { aabbOf } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
@@ -82,7 +84,8 @@ export function projectPointLocal(
   solid: boolean,
 ): PointProjection {
   if (out.triangle !== undefined) out.triangle = -1;
-  if (shape.type === ShapeType.Compound) return projectPointComposite(out, shape, p, solid);
+  if (shape.type === ShapeType.Compound || shape.type === ShapeType.Heightfield)
+    return projectPointComposite(out, shape, p, solid);
   switch (shape.type) {
     case ShapeType.Sphere:
       return projectOnBall(out, p, vec3.set(t1, 0, 0, 0), shape.radius, null, solid);
@@ -206,6 +209,8 @@ interface ProjectLevel {
   local: Vec3;
   best: PointProjection;
   one: PointProjection;
+  found: boolean;
+  inside: boolean;
 }
 const projectLevels: ProjectLevel[] = [];
 let projectDepth = 0;
@@ -230,36 +235,29 @@ function projectPointComposite(
       local: vec3.create(),
       best: makePointProjection(),
       one: makePointProjection(),
+      found: false,
+      inside: false,
     });
   }
   const l = projectLevels[projectDepth++];
   try {
-    const n = view.queryAabb(
-      l.hits,
-      shape,
-      -Infinity,
-      -Infinity,
-      -Infinity,
-      Infinity,
-      Infinity,
-      Infinity,
-    );
-    let found = false;
-    let inside = false;
-    for (let h = 0; h < n; h++) {
-      view.part(l.part, shape, l.hits.ids[h]);
-      if (l.part.hasPose) iso.inverseTransformPoint(l.local, l.part.pose, p);
-      else vec3.copy(l.local, p);
-      projectPointLocal(l.one, l.part.shape, l.local, solid);
-      if (l.part.hasPose) iso.transformPoint(l.one.point, l.part.pose, l.one.point);
-      inside = inside || l.one.inside;
-      if (found && !(l.one.distance < l.best.distance)) continue;
-      found = true;
-      vec3.copy(l.best.point, l.one.point);
-      l.best.distance = l.one.distance;
+    // A growing box around p: once some part lies within distance d ≤ the box's half side r,
+    // every part as near as d overlaps the box of half side d, and that box's parts give the
+    // answer (the same as scanning every part, ties included), so far parts are never projected.
+    aabbOf(projectBounds, shape, PROJECT_IDENTITY);
+    const lo = projectBounds.min;
+    const hi = projectBounds.max;
+    const gap = Math.max(lo.x - p.x, p.x - hi.x, lo.y - p.y, p.y - hi.y, lo.z - p.z, p.z - hi.z);
+    const side = Math.max(hi.x - lo.x, hi.y - lo.y, hi.z - lo.z);
+    let r = Math.max(gap, side / PROJECT_START_FRACTION);
+    if (!(r > 0 && Number.isFinite(r))) r = Infinity;
+    for (let k = 0; ; k++) {
+      if (nearestPart(l, view, shape, p, solid, r) && l.best.distance <= r) break;
+      if (r === Infinity) break;
+      r = k >= PROJECT_MAX_GROWTHS ? Infinity : l.found ? l.best.distance : 4 * r;
     }
-    out.inside = inside;
-    if (inside && solid) {
+    out.inside = l.inside;
+    if (l.inside && solid) {
       vec3.copy(out.point, p);
       out.distance = 0;
     } else {
@@ -270,6 +268,45 @@ function projectPointComposite(
   } finally {
     projectDepth--;
   }
+}
+
+/** Growths of the projection's box before it takes every part. */
+const PROJECT_MAX_GROWTHS = 24;
+/** The projection's first box: 1/16 of the composite's largest side (or the gap to its box). */
+const PROJECT_START_FRACTION = 16;
+const projectBounds: Aabb = { min: vec3.create(), max: vec3.create() };
+const PROJECT_IDENTITY = iso.identity();
+
+/**
+ * The nearest part projection among the parts in the box of half side `r` around p, into
+ * `l.best` (`l.found`, `l.inside` set); false when the box holds no part.
+ */
+function nearestPart(
+  l: ProjectLevel,
+  view: CompositeView,
+  shape: Shape,
+  p: Vec3,
+  solid: boolean,
+  r: number,
+): boolean {
+  const n = view.queryAabb(l.hits, shape, p.x - r, p.y - r, p.z - r, p.x + r, p.y + r, p.z + r);
+  let found = false;
+  let inside = false;
+  for (let h = 0; h < n; h++) {
+    view.part(l.part, shape, l.hits.ids[h]);
+    if (l.part.hasPose) iso.inverseTransformPoint(l.local, l.part.pose, p);
+    else vec3.copy(l.local, p);
+    projectPointLocal(l.one, l.part.shape, l.local, solid);
+    if (l.part.hasPose) iso.transformPoint(l.one.point, l.part.pose, l.one.point);
+    inside = inside || l.one.inside;
+    if (found && !(l.one.distance < l.best.distance)) continue;
+    found = true;
+    vec3.copy(l.best.point, l.one.point);
+    l.best.distance = l.one.distance;
+  }
+  l.found = found;
+  l.inside = inside;
+  return found;
 }
 
 /**

@@ -83,7 +83,8 @@ const meshHit = makeMeshRayHit();
 function castLocal(shape: Shape, maxToi: number, len: number, solid: boolean): number {
   const maxT = maxToi * len;
   let t: number;
-  if (shape.type === ShapeType.Compound) return castComposite(shape, maxToi, len, solid);
+  if (shape.type === ShapeType.Compound || shape.type === ShapeType.Heightfield)
+    return castComposite(shape, maxToi, len, solid);
   switch (shape.type) {
     case ShapeType.Sphere:
       if (!rayIntervalSphere(interval, shape.radius, oL, dL)) return RAY_MISS;
@@ -151,10 +152,13 @@ let rayDepth = 0;
 /**
  * Ray cast against a composite through its view (src/shapes/composite.ts), in its local frame
  * (the ray in oL, dR, dL): the earliest hit over the parts that the ray's box can reach, each
- * cast in its part's frame; ties to the first part in the view's order. Writes nL.
+ * cast in its part's frame; ties to the first part in the view's order; or the view's own
+ * ordered walk when it has one (a heightfield's 2D DDA over its cells). Writes nL.
  */
 function castComposite(shape: Shape, maxToi: number, len: number, solid: boolean): number {
   const view = compositeView(shape.type) as CompositeView;
+  // A view with an ordered walk of its own (a heightfield's cells) answers with it.
+  if (view.castRay) return view.castRay(nL, shape, oL, dR, maxToi);
   while (rayLevels.length <= rayDepth) {
     rayLevels.push({
       hits: makeMeshBvhHits(16),

@@ -6,8 +6,9 @@
  * projection, shape cast in src/query/) work through it alone, knowing nothing else about the
  * type. A triangle mesh's parts are its triangles (found through its BVH); a compound's parts are
  * its children (found through their boxes in the compound's frame, computed once per compound
- * object — shapes are immutable). A heightfield plugs in by registering a view whose parts are
- * its cell triangles.
+ * object — shapes are immutable). A heightfield's parts are its cell triangles
+ * (src/shapes/heightfield.ts), found through its min/max tree, with the optional `edgeFlags`
+ * (internal edges of a surface) and `castRay` (its cell walk) of the view.
  *
  * A part is written into a {@link CompositePart} slot that the caller owns (one per recursion
  * level): `shape` (a convex shape; for a mesh a scratch `Triangle` overwritten at each call),
@@ -19,6 +20,7 @@ import { pushMeshBvhHit, queryMeshBvhAabb } from "../geometry/mesh-bvh.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Compound } from "./compound.js";
 import { aabbOf } from "./registry.js";
@@ -72,6 +74,20 @@ export interface CompositeView {
   ): number;
   /** Writes part `i` of `s` into `slot`. */
   part(slot: CompositePart, s: Shape, i: number): void;
+  /**
+   * For a composite whose parts are the triangles of one surface (a heightfield): the
+   * active-edge bits of part `i` (bit e set when the edge from corner e to corner e + 1 of the
+   * triangle `part` writes is a real ridge; src/shapes/triangle-mesh.ts). When present, the
+   * composite path gives penetrating contacts on inactive edges the face normal and merges the
+   * manifolds of the parts that agree with the deepest contact, as a triangle mesh does.
+   */
+  edgeFlags?(s: Shape, i: number): number;
+  /**
+   * An ordered ray cast of its own (a heightfield's cell walk): the nearest hit of o + t·d (local
+   * frame, t ∈ [0, maxToi] in multiples of d) with the unit normal facing the origin written to
+   * `outNormal`, or a negative number on a miss. When absent, the ray's box selects the parts.
+   */
+  castRay?(outNormal: Vec3, s: Shape, o: Vec3, d: Vec3, maxToi: number): number;
 }
 
 const views: (CompositeView | null)[] = new Array(SHAPE_TYPE_COUNT).fill(null);

@@ -15,6 +15,7 @@ export * from "./convex-polyhedron.js";
 export * from "./cuboid.js";
 export * from "./cylinder.js";
 export * from "./half-space.js";
+export * from "./heightfield.js";
 export * from "./rounded.js";
 export * from "./shape.js";
 export * from "./sphere.js";

@@ -10,6 +10,7 @@ import type { ConvexPolyhedron } from "./convex-polyhedron.js";
 import type { Cuboid } from "./cuboid.js";
 import type { Cylinder } from "./cylinder.js";
 import type { HalfSpace } from "./half-space.js";
+import type { Heightfield } from "./heightfield.js";
 import type { RoundedConvexPolyhedron, RoundedCuboid } from "./rounded.js";
 import type { Sphere } from "./sphere.js";
 import type { Triangle } from "./triangle.js";
@@ -29,13 +30,14 @@ export const ShapeType = {
   Compound: 9,
   RoundedCuboid: 10,
   RoundedConvexPolyhedron: 11,
+  Heightfield: 12,
 } as const;
 
 /** One of the {@link ShapeType} ids. */
 export type ShapeType = (typeof ShapeType)[keyof typeof ShapeType];
 
 /** Number of shape types (the dispatch table's side). */
-export const SHAPE_TYPE_COUNT = 12;
+export const SHAPE_TYPE_COUNT = 13;
 
 /** Human names of the shape types, by id (for messages). */
 export const SHAPE_TYPE_NAMES: readonly string[] = [
@@ -51,6 +53,7 @@ export const SHAPE_TYPE_NAMES: readonly string[] = [
   "compound",
   "roundedCuboid",
   "roundedConvex",
+  "heightfield",
 ];
 
 /**
@@ -76,7 +79,7 @@ export type ConvexShape =
   | RoundedConvexPolyhedron;
 
 /** Any shape Collide knows. */
-export type Shape = ConvexShape | TriangleMesh | HalfSpace | Compound;
+export type Shape = ConvexShape | TriangleMesh | HalfSpace | Compound | Heightfield;
 
 /** The member of {@link Shape} whose `type` is `T`. */
 export type ShapeOfType<T extends ShapeType> = Extract<Shape, { type: T }>;

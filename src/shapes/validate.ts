@@ -144,6 +144,13 @@ export function checkShape(field: string, shape: Shape): void {
     }
     return;
   }
+  if (type === ShapeType.Heightfield) {
+    // A heightfield carries its min/max tree, which only makeHeightfield builds consistently.
+    if (!isBrandedShape(shape)) {
+      invalidValue(field, "a hand-built heightfield", "must be built by makeHeightfield");
+    }
+    return;
+  }
   if (type === ShapeType.HalfSpace) {
     const h = shape as HalfSpace;
     checkVec3(`${field}.normal`, h.normal);

@@ -260,6 +260,33 @@ export function shapeViewToObject3D(view: ShapeView, material: THREE.Material): 
       g.computeVertexNormals();
       return new THREE.Mesh(g, material);
     }
+    case "heightfield": {
+      // The grid as one indexed geometry: vertex (r, c) at (c·sx, h·sy, r·sz), two triangles per
+      // cell that is not a hole, split along (r, c)–(r+1, c+1), wound with +y normals.
+      const { rows, cols, heights, scale, holes } = view;
+      const positions = new Float32Array(3 * rows * cols);
+      for (let r = 0; r < rows; r++) {
+        for (let c = 0; c < cols; c++) {
+          const v = r * cols + c;
+          positions[3 * v] = c * scale[0];
+          positions[3 * v + 1] = heights[v] * scale[1];
+          positions[3 * v + 2] = r * scale[2];
+        }
+      }
+      const indices: number[] = [];
+      for (let r = 0; r + 1 < rows; r++) {
+        for (let c = 0; c + 1 < cols; c++) {
+          if (holes?.[r * (cols - 1) + c]) continue;
+          const v00 = r * cols + c;
+          indices.push(v00, v00 + cols, v00 + cols + 1, v00, v00 + cols + 1, v00 + 1);
+        }
+      }
+      const g = new THREE.BufferGeometry();
+      g.setAttribute("position", new THREE.BufferAttribute(positions, 3));
+      g.setIndex(indices);
+      g.computeVertexNormals();
+      return new THREE.Mesh(g, material);
+    }
     case "halfspace": {
       const n = new THREE.Vector3(...view.normal);
       const mesh = new THREE.Mesh(

@@ -21,9 +21,11 @@ const CHROMIUM = "/usr/bin/chromium";
  * Ceiling on the minified sphere–box `intersects` app, bytes. The aim is 15 kB; the app is
  * larger because the pair table (src/narrowphase/dispatch.ts) registers every routine when it
  * loads, so `intersects`' general path pulls all of them in (see the README). The ceiling keeps
- * the size from growing unnoticed until the dispatch registers pairs explicitly.
+ * the size from growing unnoticed until the dispatch registers pairs explicitly. Raised from
+ * 100 kB to 110 kB with the heightfield (100.8 kB: its definition and composite view register
+ * with the pair table, and the composite path's surface manifolds come along).
  */
-const SPHERE_BOX_APP_MAX_BYTES = 100_000;
+const SPHERE_BOX_APP_MAX_BYTES = 110_000;
 
 const SPHERE_BOX_APP = `
 import { intersects, makeCuboid, makeSphere } from "./src/index.ts";

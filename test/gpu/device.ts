@@ -6,14 +6,12 @@
  * already (a machine with a real GPU may set it to its driver).
  */
 import { existsSync } from "node:fs";
+import { requestGpuDevice } from "../../src/gpu/index.js";
 
 /** Where Debian's chromium package puts SwiftShader's Vulkan ICD file. */
 export const SWIFTSHADER_ICD = "/usr/lib/chromium/vk_swiftshader_icd.json";
 
-/** The `GPU` objects made, kept alive: Dawn's device stops working once its GPU is collected. */
-const instances: unknown[] = [];
-
-let cached: Promise<{ device: GPUDevice; adapter: GPUAdapter }> | null = null;
+let cached: Promise<{ device: GPUDevice }> | null = null;
 
 /** Points the Vulkan loader at SwiftShader unless told otherwise. */
 export function useSwiftShader(): void {
@@ -24,26 +22,27 @@ export function useSwiftShader(): void {
   if (process.env.XDG_RUNTIME_DIR === undefined) process.env.XDG_RUNTIME_DIR = "/tmp";
 }
 
-/** A fresh adapter and device (throws with the reason when none is available). */
+/**
+ * A fresh device on a fresh `GPU` object, made with `requestGpuDevice`, which keeps that object
+ * alive as long as the device (Dawn's device stops working once its `GPU` object is collected).
+ * Rejects with the reason when no adapter is available.
+ */
 export async function makeDevice(
   limits: Record<string, number> = {},
-): Promise<{ device: GPUDevice; adapter: GPUAdapter }> {
+): Promise<{ device: GPUDevice }> {
   useSwiftShader();
   const { create } = await import("webgpu");
-  const gpu = create([]);
-  instances.push(gpu);
-  const adapter = await gpu.requestAdapter();
-  if (adapter === null) {
+  try {
+    return { device: await requestGpuDevice(create([]), { device: { requiredLimits: limits } }) };
+  } catch (e) {
     throw new Error(
-      `no WebGPU adapter (VK_ICD_FILENAMES=${process.env.VK_ICD_FILENAMES}); run scripts/test-setup.sh`,
+      `${String(e)} (VK_ICD_FILENAMES=${process.env.VK_ICD_FILENAMES}); run scripts/test-setup.sh`,
     );
   }
-  const device = await adapter.requestDevice({ requiredLimits: limits });
-  return { device, adapter };
 }
 
 /** One device shared by the tests of a file. */
-export function sharedDevice(): Promise<{ device: GPUDevice; adapter: GPUAdapter }> {
+export function sharedDevice(): Promise<{ device: GPUDevice }> {
   if (cached === null) cached = makeDevice();
   return cached;
 }

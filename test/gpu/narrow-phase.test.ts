@@ -16,7 +16,7 @@ import {
   RESOLVED_BY_CPU,
 } from "../../src/gpu/index.js";
 import type { Isometry } from "../../src/math/isometry.js";
-import { makeRandom, type Random } from "../../src/math/random.js";
+import { makeRandom, type Random, randomRotation } from "../../src/math/random.js";
 import { contact } from "../../src/query/contact.js";
 import { makeCapsule } from "../../src/shapes/capsule.js";
 import { makeCuboid } from "../../src/shapes/cuboid.js";
@@ -31,20 +31,7 @@ beforeAll(async () => {
 });
 
 function rotation(rng: Random, axisAligned: boolean): Isometry["rotation"] {
-  if (axisAligned) return { x: 0, y: 0, z: 0, w: 1 };
-  let x = 0;
-  let y = 0;
-  let z = 0;
-  let w = 0;
-  let l = 0;
-  while (l < 1e-3) {
-    x = 2 * rng() - 1;
-    y = 2 * rng() - 1;
-    z = 2 * rng() - 1;
-    w = 2 * rng() - 1;
-    l = Math.sqrt(x * x + y * y + z * z + w * w);
-  }
-  return { x: x / l, y: y / l, z: z / l, w: w / l };
+  return axisAligned ? { x: 0, y: 0, z: 0, w: 1 } : randomRotation(rng);
 }
 
 function shape(rng: Random, k: number, size: number): Shape {

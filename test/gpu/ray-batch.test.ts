@@ -12,7 +12,7 @@ import { CollideError } from "../../src/errors.js";
 import { createGpuRayCaster, type GpuRayHits } from "../../src/gpu/index.js";
 import type { Isometry } from "../../src/math/isometry.js";
 import * as iso from "../../src/math/isometry.js";
-import { makeRandom, type Random } from "../../src/math/random.js";
+import { makeRandom, randomRotation } from "../../src/math/random.js";
 import { loadBunny } from "../../src/models/bunny.js";
 import { castRayShape, makeRayHit } from "../../src/query/raycast.js";
 import { makeCapsule } from "../../src/shapes/capsule.js";
@@ -31,22 +31,6 @@ beforeAll(async () => {
 interface Scene {
   shapes: Shape[];
   poses: Isometry[];
-}
-
-function rotation(rng: Random): Isometry["rotation"] {
-  let x = 0;
-  let y = 0;
-  let z = 0;
-  let w = 0;
-  let l = 0;
-  while (l < 1e-3) {
-    x = 2 * rng() - 1;
-    y = 2 * rng() - 1;
-    z = 2 * rng() - 1;
-    w = 2 * rng() - 1;
-    l = Math.sqrt(x * x + y * y + z * z + w * w);
-  }
-  return { x: x / l, y: y / l, z: z / l, w: w / l };
 }
 
 function oracle(s: Scene, rays: Float64Array, maxToi: number): { hit: number[]; toi: number[] } {
@@ -112,7 +96,7 @@ function randomShapes(seed: number, count: number, origin: number): Scene {
     );
     s.poses.push({
       translation: { x: origin + 30 * rng(), y: 30 * rng(), z: -origin + 30 * rng() },
-      rotation: rotation(rng),
+      rotation: randomRotation(rng),
     });
   }
   return s;
@@ -166,7 +150,7 @@ describe("GPU ray batches: the CPU's closest hits", () => {
     const s: Scene = { shapes: [grid(8)], poses: [pose] };
     const b = loadBunny();
     s.shapes.push(makeTriangleMesh(b.positions, b.cells));
-    s.poses.push({ translation: { x: 20, y: 0, z: 0 }, rotation: rotation(makeRandom(3)) });
+    s.poses.push({ translation: { x: 20, y: 0, z: 0 }, rotation: randomRotation(makeRandom(3)) });
     const rc = createGpuRayCaster(device, s);
     const list: number[] = [];
     for (let i = 0; i <= 8; i++) {

@@ -8,7 +8,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { CollideError } from "../../src/errors.js";
 import type { Isometry } from "../../src/math/isometry.js";
-import { makeRandom, type Random } from "../../src/math/random.js";
+import { makeRandom, type Random, randomRotation } from "../../src/math/random.js";
 import { WorkerExecutor } from "../../src/parallel/index.js";
 import { makeCapsule } from "../../src/shapes/capsule.js";
 import { makeCompound } from "../../src/shapes/compound.js";
@@ -21,8 +21,8 @@ import {
   type BodyHandle,
   CollisionWorld,
   type CollisionWorldOptions,
-  type WorldEvents,
 } from "../../src/world/index.js";
+import { contactDoubles, eventsOf, expectSameDoubles } from "../oracles/world-answers.js";
 
 const executors: WorkerExecutor[] = [];
 async function executor(threads: number): Promise<WorkerExecutor> {
@@ -36,22 +36,8 @@ afterAll(async () => {
 });
 
 function randomPose(rng: Random, extent: number): Isometry {
-  let x = 0;
-  let y = 0;
-  let z = 0;
-  let w = 0;
-  let l = 0;
-  while (l < 1e-3) {
-    x = 2 * rng() - 1;
-    y = 2 * rng() - 1;
-    z = 2 * rng() - 1;
-    w = 2 * rng() - 1;
-    l = Math.sqrt(x * x + y * y + z * z + w * w);
-  }
-  return {
-    translation: { x: extent * rng(), y: extent * rng(), z: extent * rng() },
-    rotation: { x: x / l, y: y / l, z: z / l, w: w / l },
-  };
+  const rotation = randomRotation(rng);
+  return { translation: { x: extent * rng(), y: extent * rng(), z: extent * rng() }, rotation };
 }
 
 const hullPoints = new Float64Array([
@@ -89,32 +75,6 @@ function addBoth(t: Twin, rng: Random, shape: Shape, extent: number): void {
   const desc = { shape, pose, sensor, layer, mask };
   t.refHandles.push(t.ref.addBody(desc));
   t.parHandles.push(t.par.addBody(desc));
-}
-
-function eventsOf(e: WorldEvents): unknown {
-  return { begin: e.begin.toArray(), persist: e.persist.toArray(), end: e.end.toArray() };
-}
-
-/** Every double of the last step's contacts, in order (compared with Object.is, so -0 ≠ 0). */
-function contactDoubles(w: CollisionWorld): number[] {
-  const out: number[] = [];
-  for (const c of w.contacts()) {
-    out.push(c.a, c.b, c.distance, c.manifold.normal.x, c.manifold.normal.y, c.manifold.normal.z);
-    out.push(c.manifold.count);
-    for (let i = 0; i < c.manifold.count; i++) {
-      const p = c.manifold.points[i];
-      out.push(p.pointA.x, p.pointA.y, p.pointA.z, p.pointB.x, p.pointB.y, p.pointB.z);
-      out.push(p.distance, p.featureId);
-    }
-  }
-  return out;
-}
-
-function expectSameDoubles(a: number[], b: number[]): void {
-  expect(b.length).toBe(a.length);
-  let mismatches = 0;
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) mismatches++;
-  expect(mismatches).toBe(0);
 }
 
 async function runTwin(

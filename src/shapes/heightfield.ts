@@ -1,0 +1,788 @@
+/**
+ * A heightfield: terrain as a regular grid of heights (Jolt's `HeightFieldShape`, parry's
+ * `HeightField`, cannon-es's `Heightfield`), a surface like a triangle mesh but without vertex,
+ * index or BVH arrays: 8 bytes per height plus a small min/max tree.
+ *
+ * Geometry (the JSON contract of docs/FORMATS.md): `rows` × `cols` heights, row-major; vertex
+ * (r, c) is at (c·sx, heights[r·cols + c]·sy, r·sz) in the shape's frame. Cell (r, c) (r < rows −
+ * 1, c < cols − 1) has corners v00 = (r, c), v01 = (r, c+1), v10 = (r+1, c), v11 = (r+1, c+1)
+ * and is split along the diagonal v00–v11 into triangle 0 = (v00, v10, v11) and triangle 1 =
+ * (v00, v11, v01), both wound so that their normals point up (+y). The triangles are the
+ * composite's parts: part i = 2·cell + k, cell = r·(cols − 1) + c — the same index the triangle
+ * mesh of the same terrain would give them (without holes). A cell may be a hole (no
+ * triangles).
+ *
+ * Mid-phase: a min/max tree over blocks of `HEIGHTFIELD_BLOCK_CELLS`² cells (the lowest and
+ * highest height of each block's vertices, then of each 2 × 2 of blocks, up to a root), so a
+ * box query turns its x and z range into a range of cells directly and skips blocks whose
+ * height range misses the box's (Jolt's heightfield "range blocks"). A ray walks the cells it
+ * crosses in x–z with a 2D DDA (Amanatides & Woo 1987), block by block, skipping a block when
+ * the ray's height over it misses the block's range.
+ *
+ * Internal edges: every shared edge is classified on the fly exactly as a triangle mesh's
+ * active edges are (src/shapes/triangle-mesh.ts: convex and bent beyond `MESH_ACTIVE_EDGE_COS`,
+ * or folded back, is active; coplanar or concave is inactive; the border and the edges along a
+ * hole are active), so a box sliding over flat terrain gets the face normal across cell
+ * diagonals and cell boundaries. The composite path reads these flags through the view's
+ * `edgeFlags` (src/narrowphase/composite.ts).
+ *
+ * Every query reaches a heightfield through the one composite path (src/shapes/composite.ts's
+ * view: `queryAabb` over the tree, `part(i)` writing a triangle, `edgeFlags`, `castRay`).
+ */
+import {
+  HEIGHTFIELD_BLOCK_CELLS,
+  HEIGHTFIELD_RAY_SKIP_TOLERANCE,
+  MESH_ACTIVE_EDGE_COS,
+} from "../constants.js";
+import { invalidValue } from "../errors.js";
+import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
+import { pushMeshBvhHit } from "../geometry/mesh-bvh.js";
+import { RAY_MISS, rayTriangle } from "../geometry/ray-primitives.js";
+import type { Aabb } from "../math/aabb.js";
+import type { Isometry } from "../math/isometry.js";
+import * as quat from "../math/quat.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import { registerCompositeView } from "./composite.js";
+import { registerShape, type ShapeDef } from "./registry.js";
+import { brandShape, SHAPE_TYPE_NAMES, ShapeType } from "./shape.js";
+
+/**
+ * The min/max tree of a heightfield: level 0 holds one [min, max] pair of unscaled heights per
+ * block of `blockCells` × `blockCells` cells; level k + 1 one pair per 2 × 2 nodes of level k; the
+ * last level is a single root. An all-hole block holds [+∞, −∞].
+ */
+export interface HeightfieldTree {
+  /** Cells per side of a level-0 block. */
+  readonly blockCells: number;
+  /** Number of levels (≥ 1). */
+  readonly levels: number;
+  /** Per level: nodes along the rows (z). */
+  readonly levelRows: Int32Array;
+  /** Per level: nodes along the columns (x). */
+  readonly levelCols: Int32Array;
+  /** Per level: the index of its first node in `bounds` (pairs). */
+  readonly levelOffset: Int32Array;
+  /** [min, max] of unscaled heights per node, levels one after the other. */
+  readonly bounds: Float64Array;
+}
+
+/** A heightfield in its local frame (arrays are read-only by contract; see the module doc). */
+export interface Heightfield {
+  readonly type: typeof ShapeType.Heightfield;
+  /** Number of rows of heights (≥ 2), along local z. */
+  readonly rows: number;
+  /** Number of columns of heights (≥ 2), along local x. */
+  readonly cols: number;
+  /** rows·cols unscaled heights, row-major (index r·cols + c). */
+  readonly heights: Float64Array;
+  /** Spacing of the columns (x), scale of the heights (y) and spacing of the rows (z), > 0. */
+  readonly scale: Readonly<Vec3>;
+  /** Bit set of the hole cells (bit `cell` of byte `cell >> 3`), or null when there are none. */
+  readonly holes: Uint8Array | null;
+  /** The min/max tree (the mid-phase). */
+  readonly tree: HeightfieldTree;
+}
+
+/** What {@link makeHeightfield} takes. */
+export interface HeightfieldDesc {
+  /** Number of rows of heights (integer ≥ 2). */
+  rows: number;
+  /** Number of columns of heights (integer ≥ 2). */
+  cols: number;
+  /** rows·cols finite heights, row-major, multiplied by `scale.y`. */
+  heights: ArrayLike<number>;
+  /** Column spacing x, height scale y, row spacing z (finite, > 0; scene units). */
+  scale: Vec3;
+  /**
+   * Optional: (rows − 1)·(cols − 1) flags, row-major by cell; a truthy flag makes the cell a
+   * hole (no triangles). At least one cell must remain.
+   */
+  holes?: ArrayLike<boolean | number>;
+}
+
+/** Number of cells of `hf` ((rows − 1)·(cols − 1)). */
+export function heightfieldCellCount(hf: Heightfield): number {
+  return (hf.rows - 1) * (hf.cols - 1);
+}
+
+/** True when cell `cell` of `hf` is a hole. */
+export function isHeightfieldHole(hf: Heightfield, cell: number): boolean {
+  const h = hf.holes;
+  return h !== null && (h[cell >> 3] & (1 << (cell & 7))) !== 0;
+}
+
+function checkCount(field: string, n: unknown): number {
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 2)
+    invalidValue(field, n, "must be an integer ≥ 2");
+  return n;
+}
+
+function checkScale(field: string, v: number): void {
+  if (typeof v !== "number" || !Number.isFinite(v) || !(v > 0))
+    invalidValue(field, v, "must be a finite number > 0");
+}
+
+/**
+ * A heightfield (see the module doc) from `desc`; the heights and holes are copied, and the
+ * min/max tree is built in one pass over the heights (linear time).
+ *
+ * Throws `CollideError` (`invalid_value`) naming the field under `field` and its value: `rows`
+ * or `cols` not an integer ≥ 2; `heights` not an array of length rows·cols; a non-finite
+ * `heights[i]`; `scale` not a vector, or `scale.x`/`scale.y`/`scale.z` not finite and > 0;
+ * `holes` not an array of length (rows − 1)·(cols − 1), or a hole in every cell (the shape would
+ * touch nothing).
+ */
+export function makeHeightfield(desc: HeightfieldDesc, field = ""): Heightfield {
+  const p = field ? `${field}.` : "";
+  if (desc === null || typeof desc !== "object")
+    invalidValue(field || "heightfield", desc, "must be an object");
+  const rows = checkCount(`${p}rows`, desc.rows);
+  const cols = checkCount(`${p}cols`, desc.cols);
+  const src = desc.heights;
+  if (src === null || typeof src !== "object" || typeof src.length !== "number")
+    invalidValue(`${p}heights`, src, "must be an array of rows·cols numbers");
+  if (src.length !== rows * cols)
+    invalidValue(
+      `${p}heights`,
+      src.length,
+      `must hold rows·cols = ${rows * cols} numbers (its length)`,
+    );
+  const heights = new Float64Array(rows * cols);
+  if (src instanceof Float64Array) heights.set(src);
+  else
+    for (let i = 0; i < heights.length; i++)
+      heights[i] = typeof src[i] === "number" ? src[i] : Number.NaN;
+  for (let i = 0; i < heights.length; i++) {
+    // x − x is 0 exactly for a finite x (NaN for NaN and ±∞).
+    if (heights[i] - heights[i] !== 0)
+      invalidValue(`${p}heights[${i}]`, src[i], "must be a finite number");
+  }
+  const s = desc.scale;
+  if (s === null || typeof s !== "object")
+    invalidValue(`${p}scale`, s, "must be a vector {x, y, z} of numbers > 0");
+  checkScale(`${p}scale.x`, s.x);
+  checkScale(`${p}scale.y`, s.y);
+  checkScale(`${p}scale.z`, s.z);
+  const cells = (rows - 1) * (cols - 1);
+  let holes: Uint8Array | null = null;
+  if (desc.holes !== undefined) {
+    const hs = desc.holes;
+    if (hs === null || typeof hs !== "object" || typeof hs.length !== "number")
+      invalidValue(`${p}holes`, hs, "must be an array of (rows − 1)·(cols − 1) flags");
+    if (hs.length !== cells)
+      invalidValue(
+        `${p}holes`,
+        hs.length,
+        `must hold (rows − 1)·(cols − 1) = ${cells} flags (its length)`,
+      );
+    holes = new Uint8Array((cells + 7) >> 3);
+    let solid = 0;
+    for (let i = 0; i < cells; i++) {
+      if (hs[i]) holes[i >> 3] |= 1 << (i & 7);
+      else solid++;
+    }
+    if (solid === 0)
+      invalidValue(
+        `${p}holes`,
+        "every cell",
+        "must leave at least one cell (a heightfield of holes touches nothing)",
+      );
+  }
+  const scale = { x: s.x, y: s.y, z: s.z };
+  const tree = buildTree(heights, rows, cols, holes);
+  return brandShape({ type: ShapeType.Heightfield, rows, cols, heights, scale, holes, tree });
+}
+
+/** Builds the min/max tree (see {@link HeightfieldTree}). */
+function buildTree(
+  heights: Float64Array,
+  rows: number,
+  cols: number,
+  holes: Uint8Array | null,
+): HeightfieldTree {
+  const B = HEIGHTFIELD_BLOCK_CELLS;
+  const cellRows = rows - 1;
+  const cellCols = cols - 1;
+  const lr: number[] = [];
+  const lc: number[] = [];
+  let nr = Math.ceil(cellRows / B);
+  let nc = Math.ceil(cellCols / B);
+  for (;;) {
+    lr.push(nr);
+    lc.push(nc);
+    if (nr === 1 && nc === 1) break;
+    nr = Math.ceil(nr / 2);
+    nc = Math.ceil(nc / 2);
+  }
+  const levels = lr.length;
+  const levelRows = Int32Array.from(lr);
+  const levelCols = Int32Array.from(lc);
+  const levelOffset = new Int32Array(levels);
+  let total = 0;
+  for (let k = 0; k < levels; k++) {
+    levelOffset[k] = total;
+    total += lr[k] * lc[k];
+  }
+  const bounds = new Float64Array(2 * total);
+  for (let i = 0; i < total; i++) {
+    bounds[2 * i] = Infinity;
+    bounds[2 * i + 1] = -Infinity;
+  }
+  // Level 0: each block's vertices (rows and columns of its cells and one beyond); with holes,
+  // only the corners of the cells that are not holes.
+  const nc0 = lc[0];
+  for (let br = 0; br < lr[0]; br++) {
+    for (let bc = 0; bc < nc0; bc++) {
+      const o = 2 * (br * nc0 + bc);
+      let lo = Infinity;
+      let hi = -Infinity;
+      const r1 = Math.min(cellRows, (br + 1) * B);
+      const c1 = Math.min(cellCols, (bc + 1) * B);
+      for (let r = br * B; r < r1; r++) {
+        for (let c = bc * B; c < c1; c++) {
+          const cell = r * cellCols + c;
+          if (holes !== null && (holes[cell >> 3] & (1 << (cell & 7))) !== 0) continue;
+          const i = r * cols + c;
+          const a = heights[i];
+          const b = heights[i + 1];
+          const d = heights[i + cols];
+          const e = heights[i + cols + 1];
+          const mn = Math.min(Math.min(a, b), Math.min(d, e));
+          const mx = Math.max(Math.max(a, b), Math.max(d, e));
+          if (mn < lo) lo = mn;
+          if (mx > hi) hi = mx;
+        }
+      }
+      bounds[o] = lo;
+      bounds[o + 1] = hi;
+    }
+  }
+  for (let k = 1; k < levels; k++) {
+    const below = levelOffset[k - 1];
+    for (let i = 0; i < lr[k - 1]; i++) {
+      for (let j = 0; j < lc[k - 1]; j++) {
+        const from = 2 * (below + i * lc[k - 1] + j);
+        const to = 2 * (levelOffset[k] + (i >> 1) * lc[k] + (j >> 1));
+        bounds[to] = Math.min(bounds[to], bounds[from]);
+        bounds[to + 1] = Math.max(bounds[to + 1], bounds[from + 1]);
+      }
+    }
+  }
+  return { blockCells: B, levels, levelRows, levelCols, levelOffset, bounds };
+}
+
+/** Memory held by `hf`'s arrays (heights, holes, tree), in bytes. */
+export function heightfieldByteLength(hf: Heightfield): number {
+  const t = hf.tree;
+  return (
+    hf.heights.byteLength +
+    (hf.holes ? hf.holes.byteLength : 0) +
+    t.bounds.byteLength +
+    t.levelRows.byteLength +
+    t.levelCols.byteLength +
+    t.levelOffset.byteLength
+  );
+}
+
+/**
+ * Writes the corners of part `i` (triangle k = i & 1 of cell i >> 1, see the module doc) of `hf`
+ * into a, b, c (local frame). Holes are not checked.
+ */
+export function getHeightfieldTriangle(
+  hf: Heightfield,
+  i: number,
+  a: Vec3,
+  b: Vec3,
+  c: Vec3,
+): void {
+  const cell = i >> 1;
+  const cc = hf.cols - 1;
+  const r = Math.floor(cell / cc);
+  const col = cell - r * cc;
+  const sx = hf.scale.x;
+  const sy = hf.scale.y;
+  const sz = hf.scale.z;
+  const h = hf.heights;
+  const v = r * hf.cols + col;
+  const x0 = col * sx;
+  const x1 = (col + 1) * sx;
+  const z0 = r * sz;
+  const z1 = (r + 1) * sz;
+  vec3.set(a, x0, h[v] * sy, z0);
+  if ((i & 1) === 0) {
+    vec3.set(b, x0, h[v + hf.cols] * sy, z1);
+    vec3.set(c, x1, h[v + hf.cols + 1] * sy, z1);
+  } else {
+    vec3.set(b, x1, h[v + hf.cols + 1] * sy, z1);
+    vec3.set(c, x1, h[v + 1] * sy, z0);
+  }
+}
+
+const ta = vec3.create();
+const tb = vec3.create();
+const tc = vec3.create();
+const e1 = vec3.create();
+const e2 = vec3.create();
+const na = vec3.create();
+const nb = vec3.create();
+const ev = vec3.create();
+const cr = vec3.create();
+
+/** out = the unit normal ((b − a) × (c − a)) of part i; returns the doubled area (0: degenerate). */
+function partNormal(out: Vec3, hf: Heightfield, i: number): number {
+  getHeightfieldTriangle(hf, i, ta, tb, tc);
+  vec3.sub(e1, tb, ta);
+  vec3.sub(e2, tc, ta);
+  vec3.cross(out, e1, e2);
+  return vec3.normalize(out, out);
+}
+
+/**
+ * The part across edge e of part i (edge e runs from corner e to corner e + 1 of the triangle as
+ * {@link getHeightfieldTriangle} writes it), or −1 on the border or along a hole.
+ */
+function neighborPart(hf: Heightfield, i: number, e: number): number {
+  const cell = i >> 1;
+  const cc = hf.cols - 1;
+  const r = Math.floor(cell / cc);
+  const c = cell - r * cc;
+  let n = -1;
+  if ((i & 1) === 0) {
+    if (e === 0) n = c > 0 ? 2 * (cell - 1) + 1 : -1;
+    else if (e === 1) n = r + 1 < hf.rows - 1 ? 2 * (cell + cc) + 1 : -1;
+    else n = 2 * cell + 1;
+  } else if (e === 0) n = 2 * cell;
+  else if (e === 1) n = c + 1 < cc ? 2 * (cell + 1) : -1;
+  else n = r > 0 ? 2 * (cell - cc) : -1;
+  if (n >= 0 && isHeightfieldHole(hf, n >> 1)) return -1;
+  return n;
+}
+
+/**
+ * The active-edge bits of part i of `hf` (bit e set when edge e, corner e → corner e + 1, is
+ * active), classified as a triangle mesh classifies its edges (src/shapes/triangle-mesh.ts) with
+ * `MESH_ACTIVE_EDGE_COS`: border edges, edges along a hole and edges next to a degenerate
+ * triangle are active; a shared edge is active when convex and bent beyond the threshold or
+ * folded back on itself.
+ */
+export function heightfieldEdgeFlags(hf: Heightfield, i: number): number {
+  let flags = 0;
+  const la = partNormal(na, hf, i);
+  for (let e = 0; e < 3; e++) {
+    const n = neighborPart(hf, i, e);
+    if (n < 0 || !(la > 0)) {
+      flags |= 1 << e;
+      continue;
+    }
+    if (!(partNormal(nb, hf, n) > 0)) {
+      flags |= 1 << e;
+      continue;
+    }
+    getHeightfieldTriangle(hf, i, ta, tb, tc);
+    const p = e === 0 ? ta : e === 1 ? tb : tc;
+    const q = e === 0 ? tb : e === 1 ? tc : ta;
+    vec3.sub(ev, q, p);
+    vec3.cross(cr, na, nb);
+    const convexity = vec3.dot(cr, ev);
+    const cos = vec3.dot(na, nb);
+    if ((convexity > 0 && cos < MESH_ACTIVE_EDGE_COS) || cos <= -MESH_ACTIVE_EDGE_COS)
+      flags |= 1 << e;
+  }
+  return flags;
+}
+
+/** Local bounds of `hf`: x in [0, (cols − 1)·sx], z in [0, (rows − 1)·sz], y from the tree root. */
+function localBounds(hf: Heightfield, out: Float64Array): void {
+  const t = hf.tree;
+  const root = 2 * t.levelOffset[t.levels - 1];
+  out[0] = 0;
+  out[1] = t.bounds[root] * hf.scale.y;
+  out[2] = 0;
+  out[3] = (hf.cols - 1) * hf.scale.x;
+  out[4] = t.bounds[root + 1] * hf.scale.y;
+  out[5] = (hf.rows - 1) * hf.scale.z;
+}
+
+const lb = new Float64Array(6);
+const corner = vec3.create();
+
+/** out = the world AABB of `hf` at `pose` (exact without rotation, else the rotated local box's). */
+export function aabbHeightfield(out: Aabb, hf: Heightfield, pose: Isometry): Aabb {
+  localBounds(hf, lb);
+  const t = pose.translation;
+  if (quat.isIdentity(pose.rotation)) {
+    vec3.set(out.min, lb[0] + t.x, lb[1] + t.y, lb[2] + t.z);
+    vec3.set(out.max, lb[3] + t.x, lb[4] + t.y, lb[5] + t.z);
+    return out;
+  }
+  vec3.set(out.min, Infinity, Infinity, Infinity);
+  vec3.set(out.max, -Infinity, -Infinity, -Infinity);
+  for (let k = 0; k < 8; k++) {
+    vec3.set(corner, k & 1 ? lb[3] : lb[0], k & 2 ? lb[4] : lb[1], k & 4 ? lb[5] : lb[2]);
+    quat.rotate(corner, pose.rotation, corner);
+    vec3.add(corner, corner, t);
+    vec3.min(out.min, out.min, corner);
+    vec3.max(out.max, out.max, corner);
+  }
+  return out;
+}
+
+/** Largest distance from the local origin to a corner of the local bounds (an over-estimate). */
+function boundingRadiusHeightfield(hf: Heightfield): number {
+  localBounds(hf, lb);
+  const x = Math.max(Math.abs(lb[0]), Math.abs(lb[3]));
+  const y = Math.max(Math.abs(lb[1]), Math.abs(lb[4]));
+  const z = Math.max(Math.abs(lb[2]), Math.abs(lb[5]));
+  return Math.hypot(x, y, z);
+}
+
+/** The first index k in [0, n) whose slab [k·s, (k+1)·s] reaches `lo` (n when none). */
+function firstSlab(lo: number, s: number, n: number): number {
+  if (!(lo > 0)) return 0;
+  let k = Math.min(n, Math.max(0, Math.floor(lo / s) - 1));
+  while (k < n && (k + 1) * s < lo) k++;
+  return k;
+}
+
+/** The last index k in [0, n) whose slab [k·s, (k+1)·s] starts at or before `hi` (−1 when none). */
+function lastSlab(hi: number, s: number, n: number): number {
+  if (!(hi >= 0)) return -1;
+  if (hi === Infinity) return n - 1;
+  let k = Math.min(n - 1, Math.floor(hi / s) + 1);
+  while (k >= 0 && k * s > hi) k--;
+  return k;
+}
+
+/** DFS stack of the box query: (level, row, col) triples. */
+const nodeStack = new Int32Array(3 * 4 * 40);
+
+/**
+ * The view's box query: the parts whose triangles' boxes may overlap [min, max] (local frame):
+ * the x and z ranges give the cells, the tree skips blocks whose scaled height range misses
+ * [miny, maxy], and each remaining cell's triangles are tested by their corners' heights.
+ */
+export function queryHeightfieldAabb(
+  out: MeshBvhHits,
+  hf: Heightfield,
+  minx: number,
+  miny: number,
+  minz: number,
+  maxx: number,
+  maxy: number,
+  maxz: number,
+): number {
+  out.count = 0;
+  const cellRows = hf.rows - 1;
+  const cellCols = hf.cols - 1;
+  const sx = hf.scale.x;
+  const sy = hf.scale.y;
+  const sz = hf.scale.z;
+  if (!(miny <= maxy)) return 0;
+  const c0 = firstSlab(minx, sx, cellCols);
+  const c1 = lastSlab(maxx, sx, cellCols);
+  const r0 = firstSlab(minz, sz, cellRows);
+  const r1 = lastSlab(maxz, sz, cellRows);
+  if (c0 > c1 || r0 > r1) return 0;
+  const t = hf.tree;
+  const B = t.blockCells;
+  const bounds = t.bounds;
+  const h = hf.heights;
+  const cols = hf.cols;
+  let top = 0;
+  nodeStack[top++] = t.levels - 1;
+  nodeStack[top++] = 0;
+  nodeStack[top++] = 0;
+  while (top > 0) {
+    const j = nodeStack[--top];
+    const i = nodeStack[--top];
+    const k = nodeStack[--top];
+    const span = B << k; // cells per side of a node of level k
+    const nr0 = i * span;
+    const nc0 = j * span;
+    if (nr0 > r1 || nc0 > c1 || nr0 + span - 1 < r0 || nc0 + span - 1 < c0) continue;
+    const o = 2 * (t.levelOffset[k] + i * t.levelCols[k] + j);
+    if (bounds[o] * sy > maxy || bounds[o + 1] * sy < miny) continue;
+    if (k > 0) {
+      // Children in reverse so that they pop in row-major order.
+      const rows = t.levelRows[k - 1];
+      const colsK = t.levelCols[k - 1];
+      for (let q = 3; q >= 0; q--) {
+        const ci = 2 * i + (q >> 1);
+        const cj = 2 * j + (q & 1);
+        if (ci >= rows || cj >= colsK) continue;
+        nodeStack[top++] = k - 1;
+        nodeStack[top++] = ci;
+        nodeStack[top++] = cj;
+      }
+      continue;
+    }
+    const ra = Math.max(r0, nr0);
+    const rb = Math.min(r1, nr0 + span - 1);
+    const ca = Math.max(c0, nc0);
+    const cb = Math.min(c1, nc0 + span - 1);
+    for (let r = ra; r <= rb; r++) {
+      for (let c = ca; c <= cb; c++) {
+        const cell = r * cellCols + c;
+        if (isHeightfieldHole(hf, cell)) continue;
+        const v = r * cols + c;
+        const y00 = h[v] * sy;
+        const y01 = h[v + 1] * sy;
+        const y10 = h[v + cols] * sy;
+        const y11 = h[v + cols + 1] * sy;
+        const lo = Math.min(y00, y11);
+        const hi = Math.max(y00, y11);
+        if (Math.min(lo, y10) <= maxy && Math.max(hi, y10) >= miny) pushMeshBvhHit(out, 2 * cell);
+        if (Math.min(lo, y01) <= maxy && Math.max(hi, y01) >= miny)
+          pushMeshBvhHit(out, 2 * cell + 1);
+      }
+    }
+  }
+  return out.count;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ray cast: a DDA over the blocks, and inside each block not skipped, a DDA over its cells.
+
+const rn = vec3.create();
+const rayO = vec3.create();
+const rayD = vec3.create();
+
+/** The state of one 2D DDA walk over a grid of w × h slabs (x by columns, z by rows). */
+interface Dda {
+  col: number;
+  row: number;
+  tEnter: number;
+  tExit: number;
+  nextX: number;
+  nextZ: number;
+}
+
+const outer: Dda = { col: 0, row: 0, tEnter: 0, tExit: 0, nextX: 0, nextZ: 0 };
+const inner: Dda = { col: 0, row: 0, tEnter: 0, tExit: 0, nextX: 0, nextZ: 0 };
+
+/** Starts walk `s` at time `t` in the grid of w × h slabs, indices clamped to the given ranges. */
+function ddaStart(
+  s: Dda,
+  t: number,
+  w: number,
+  h: number,
+  c0: number,
+  c1: number,
+  r0: number,
+  r1: number,
+): void {
+  const x = rayO.x + rayD.x * t;
+  const z = rayO.z + rayD.z * t;
+  s.col = Math.min(c1, Math.max(c0, Math.floor(x / w)));
+  s.row = Math.min(r1, Math.max(r0, Math.floor(z / h)));
+  s.tEnter = t;
+  ddaBoundaries(s, w, h);
+}
+
+/** The times at which walk `s` leaves its current slab in x and in z. */
+function ddaBoundaries(s: Dda, w: number, h: number): void {
+  const dx = rayD.x;
+  const dz = rayD.z;
+  s.nextX =
+    dx > 0 ? ((s.col + 1) * w - rayO.x) / dx : dx < 0 ? (s.col * w - rayO.x) / dx : Infinity;
+  s.nextZ =
+    dz > 0 ? ((s.row + 1) * h - rayO.z) / dz : dz < 0 ? (s.row * h - rayO.z) / dz : Infinity;
+  s.tExit = Math.max(s.tEnter, Math.min(s.nextX, s.nextZ));
+}
+
+/** Steps walk `s` to its next slab (both axes on a tie: through a grid vertex). */
+function ddaStep(s: Dda, w: number, h: number): void {
+  const t = s.tExit;
+  if (s.nextX <= s.nextZ) s.col += rayD.x > 0 ? 1 : -1;
+  if (s.nextZ <= s.nextX) s.row += rayD.z > 0 ? 1 : -1;
+  s.tEnter = t;
+  ddaBoundaries(s, w, h);
+}
+
+let rayBest = RAY_MISS;
+let rayBestPart = -1;
+const bestN = vec3.create();
+
+/** Tests the two triangles of cell (r, c) against the ray, keeping the nearest hit ≤ maxToi. */
+function rayCell(hf: Heightfield, r: number, c: number, maxToi: number): void {
+  const cell = r * (hf.cols - 1) + c;
+  if (isHeightfieldHole(hf, cell)) return;
+  for (let k = 0; k < 2; k++) {
+    const i = 2 * cell + k;
+    getHeightfieldTriangle(hf, i, ta, tb, tc);
+    const t = rayTriangle(rn, ta, tb, tc, rayO, rayD);
+    // A ray in the triangle's plane misses it (as on a triangle mesh, src/narrowphase/mesh-ray.ts).
+    if (!(t >= 0) || t > maxToi) continue;
+    if (rayBest >= 0 && (t > rayBest || (t === rayBest && i > rayBestPart))) continue;
+    rayBest = t;
+    rayBestPart = i;
+    vec3.copy(bestN, rn);
+  }
+}
+
+/** True when the ray's height over [t0, t1] may reach the block's scaled range [lo, hi]. */
+function rayMayReach(t0: number, t1: number, lo: number, hi: number): boolean {
+  if (!(lo <= hi)) return false; // all holes
+  const y0 = rayO.y + rayD.y * t0;
+  const y1 = rayO.y + rayD.y * t1;
+  const ylo = Math.min(y0, y1);
+  const yhi = Math.max(y0, y1);
+  const tol =
+    HEIGHTFIELD_RAY_SKIP_TOLERANCE *
+    (Math.abs(ylo) + Math.abs(yhi) + Math.abs(lo) + Math.abs(hi) + Math.abs(rayO.y));
+  return ylo <= hi + tol && yhi >= lo - tol;
+}
+
+/**
+ * The nearest hit of the ray o + t·d (local frame, t ∈ [0, maxToi] in multiples of d) on `hf`:
+ * returns t and writes the unit face normal on the side facing the ray's origin to `outNormal`,
+ * or returns `RAY_MISS`. Watertight triangles (Woop, Benthin & Wald 2013); a ray lying in a
+ * triangle's plane misses it, as on a triangle mesh. The cells are walked in the order the ray
+ * crosses them (a 2D DDA, Amanatides & Woo 1987, first over the tree's blocks, skipping a block
+ * that the ray passes above or below, then over the block's cells), and the walk stops after the
+ * first cell with a hit once the next cell starts beyond it. Allocates nothing.
+ */
+export function castRayHeightfield(
+  outNormal: Vec3,
+  hf: Heightfield,
+  o: Vec3,
+  d: Vec3,
+  maxToi: number,
+): number {
+  if (!(maxToi >= 0)) return RAY_MISS;
+  vec3.copy(rayO, o);
+  vec3.copy(rayD, d);
+  const sx = hf.scale.x;
+  const sz = hf.scale.z;
+  const cellCols = hf.cols - 1;
+  const cellRows = hf.rows - 1;
+  // Clip to the footprint [0, W] × [0, D] in x–z, grown by a rounding margin so that a ray
+  // grazing the border is left to the watertight triangle test (as on a triangle mesh).
+  let t0 = 0;
+  let t1 = maxToi;
+  const W = cellCols * sx;
+  const D = cellRows * sz;
+  const m = HEIGHTFIELD_RAY_SKIP_TOLERANCE * (W + D + Math.abs(o.x) + Math.abs(o.z));
+  if (d.x !== 0) {
+    const a = (-m - o.x) / d.x;
+    const b = (W + m - o.x) / d.x;
+    t0 = Math.max(t0, Math.min(a, b));
+    t1 = Math.min(t1, Math.max(a, b));
+  } else if (!(o.x >= -m && o.x <= W + m)) return RAY_MISS;
+  if (d.z !== 0) {
+    const a = (-m - o.z) / d.z;
+    const b = (D + m - o.z) / d.z;
+    t0 = Math.max(t0, Math.min(a, b));
+    t1 = Math.min(t1, Math.max(a, b));
+  } else if (!(o.z >= -m && o.z <= D + m)) return RAY_MISS;
+  if (!(t0 <= t1)) return RAY_MISS;
+  rayBest = RAY_MISS;
+  rayBestPart = -1;
+  const t = hf.tree;
+  const B = t.blockCells;
+  const bw = B * sx;
+  const bh = B * sz;
+  const sy = hf.scale.y;
+  const bounds = t.bounds;
+  const nbc = t.levelCols[0];
+  const nbr = t.levelRows[0];
+  ddaStart(outer, t0, bw, bh, 0, nbc - 1, 0, nbr - 1);
+  for (;;) {
+    const bt0 = outer.tEnter;
+    const bt1 = Math.min(outer.tExit, t1);
+    if (rayBest >= 0 && bt0 > rayBest) break;
+    const o2 = 2 * (outer.row * nbc + outer.col);
+    if (rayMayReach(bt0, bt1, bounds[o2] * sy, bounds[o2 + 1] * sy)) {
+      const ca = outer.col * B;
+      const cb = Math.min(cellCols - 1, ca + B - 1);
+      const ra = outer.row * B;
+      const rb = Math.min(cellRows - 1, ra + B - 1);
+      ddaStart(inner, bt0, sx, sz, ca, cb, ra, rb);
+      for (;;) {
+        if (rayBest >= 0 && inner.tEnter > rayBest) break;
+        rayCell(hf, inner.row, inner.col, maxToi);
+        if (inner.tExit >= bt1) break;
+        ddaStep(inner, sx, sz);
+        if (inner.col < ca || inner.col > cb || inner.row < ra || inner.row > rb) break;
+      }
+    }
+    if (outer.tExit >= t1) break;
+    ddaStep(outer, bw, bh);
+    if (outer.col < 0 || outer.col >= nbc || outer.row < 0 || outer.row >= nbr) break;
+  }
+  if (rayBest < 0) return RAY_MISS;
+  vec3.copy(outNormal, bestN);
+  return rayBest;
+}
+
+/**
+ * The triangles of `hf` as packed arrays (its vertices, rows·cols xyz in the local frame, and 3
+ * indices per triangle in part order, holes left out): for drawing, or to build the same terrain
+ * as a triangle mesh. Allocates.
+ */
+export function heightfieldGeometry(hf: Heightfield): {
+  vertices: Float64Array;
+  indices: Uint32Array;
+} {
+  const R = hf.rows;
+  const C = hf.cols;
+  const vertices = new Float64Array(3 * R * C);
+  for (let r = 0; r < R; r++) {
+    for (let c = 0; c < C; c++) {
+      const v = r * C + c;
+      vertices[3 * v] = c * hf.scale.x;
+      vertices[3 * v + 1] = hf.heights[v] * hf.scale.y;
+      vertices[3 * v + 2] = r * hf.scale.z;
+    }
+  }
+  const cells = heightfieldCellCount(hf);
+  let solid = 0;
+  for (let cell = 0; cell < cells; cell++) if (!isHeightfieldHole(hf, cell)) solid++;
+  const indices = new Uint32Array(6 * solid);
+  let o = 0;
+  for (let r = 0; r < R - 1; r++) {
+    for (let c = 0; c < C - 1; c++) {
+      if (isHeightfieldHole(hf, r * (C - 1) + c)) continue;
+      const v00 = r * C + c;
+      const v01 = v00 + 1;
+      const v10 = v00 + C;
+      const v11 = v10 + 1;
+      indices.set([v00, v10, v11, v00, v11, v01], o);
+      o += 6;
+    }
+  }
+  return { vertices, indices };
+}
+
+const heightfieldDef: ShapeDef<Heightfield> = {
+  type: ShapeType.Heightfield,
+  name: SHAPE_TYPE_NAMES[ShapeType.Heightfield],
+  supportMapped: false,
+  composite: true,
+  polytope: false,
+  aabb: aabbHeightfield,
+  boundingRadius: boundingRadiusHeightfield,
+  coreSupport: null,
+  margin: () => 0,
+};
+
+registerShape(heightfieldDef);
+
+registerCompositeView(ShapeType.Heightfield, {
+  partCount: (s) => 2 * heightfieldCellCount(s as Heightfield),
+  queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) =>
+    queryHeightfieldAabb(out, s as Heightfield, minx, miny, minz, maxx, maxy, maxz),
+  part: (slot, s, i) => {
+    const t = slot.triangle;
+    getHeightfieldTriangle(s as Heightfield, i, t.a, t.b, t.c);
+    slot.shape = t;
+    slot.hasPose = false;
+  },
+  edgeFlags: (s, i) => heightfieldEdgeFlags(s as Heightfield, i),
+  castRay: (outNormal, s, o, d, maxToi) =>
+    castRayHeightfield(outNormal, s as Heightfield, o, d, maxToi),
+});
+
+/** The heightfield's type id (importing this module registers its definition and view). */
+export const HEIGHTFIELD_SHAPE_TYPE = ShapeType.Heightfield;
