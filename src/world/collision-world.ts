@@ -1003,7 +1003,9 @@ export class CollisionWorld {
   /**
    * Runs one collision step like {@link step}, awaiting the broad phase when it is asynchronous
    * (a GPU broad phase of `collide/gpu`, which then computes every pair of moving bodies); on
-   * every other broad phase it is `step()` in a promise. The pairs, contacts and events are
+   * every other broad phase it is `step()` in a promise. An asynchronous broad phase is asked
+   * for the moving bodies' pairs at every step, even one in which nothing moved, so that a lost
+   * GPU device is reported at once. The pairs, contacts and events are
    * those `step()` gives. The world's bodies may not change (`addBody`, `setPose`, `setPoses`,
    * `removeBody`, `sleep`, `wake` throw `CollideError`) until the promise settles. When the
    * broad phase rejects (a lost GPU device, a device limit), the promise rejects with its
@@ -1013,8 +1015,8 @@ export class CollisionWorld {
     this.checkNotStepping();
     const bp = this.bp;
     const t0 = this.options.profile ? performance.now() : 0;
-    if (this.quietStep()) return;
     if (bp.computePairsAsync === undefined) {
+      if (this.quietStep()) return;
       this.finishStep(this.wantsAllMovingPairs() ? bp.computePairs(this.movingPairs) : null, t0);
       return;
     }
