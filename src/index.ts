@@ -147,6 +147,7 @@ export {
   updateTriangleMeshVertices,
   windingNumberTriangleMesh,
 } from "./shapes/triangle-mesh.js";
+export type { BodyKind } from "./world/body-kinds.js";
 export {
   castShape,
   makeWorldShapeCastHit,

@@ -70,4 +70,13 @@ describe("CollisionWorld steady state: 1,000 bodies × 1,000 steps allocate noth
       expect(r.heapAfterGcDeltaBytes).toBeLessThan(1 << 20);
     });
   }
+  for (const bp of ["tree", "grid"]) {
+    it(`${bp}: static and sleeping bodies, the rest moved by setPoses: no garbage collection, < 4 KB per step`, () => {
+      const r = runProbe(bp, "kinds");
+      expect(r.contacts).toBeGreaterThan(300);
+      expect(r.gcsDuring, JSON.stringify(r)).toBe(0);
+      expect(r.bytesPerStep, JSON.stringify(r)).toBeLessThan(4096);
+      expect(r.heapAfterGcDeltaBytes).toBeLessThan(1 << 20);
+    });
+  }
 });

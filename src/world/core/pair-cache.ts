@@ -159,6 +159,11 @@ export class PairCache<L extends PairEventList<number>> {
   protected records: Float64Array<ArrayBuffer>;
   /** Number of contact records of this frame. */
   protected recordCount = 0;
+  /** The previous frame's contact records, read by {@link carry}. */
+  private prevRecords: Float64Array<ArrayBuffer>;
+  /** {@link carry}'s cursor: position in the previous frame's pairs and records. */
+  private carryPair = 0;
+  private carryRecord = 0;
   private prev = new TouchList();
   private cur = new TouchList();
   /** This step's events. */
@@ -168,6 +173,7 @@ export class PairCache<L extends PairEventList<number>> {
   constructor(recordStride: number, makeList: () => L) {
     this.recordStride = recordStride;
     this.records = new Float64Array(recordStride * INITIAL_CAPACITY);
+    this.prevRecords = new Float64Array(recordStride * INITIAL_CAPACITY);
     this.events = { begin: makeList(), persist: makeList(), end: makeList() };
   }
 
@@ -181,10 +187,52 @@ export class PairCache<L extends PairEventList<number>> {
     return this.prev.count;
   }
 
-  /** Starts a frame: empties this frame's pair list and contact records. */
+  /**
+   * Starts a frame: empties this frame's pair list and contact records (the last frame's
+   * records stay readable by {@link carry} until the next frame).
+   */
   beginFrame(): void {
     this.cur.count = 0;
+    const r = this.records;
+    this.records = this.prevRecords;
+    this.prevRecords = r;
     this.recordCount = 0;
+    this.carryPair = 0;
+    this.carryRecord = 0;
+  }
+
+  /**
+   * Carries pair `(lo, hi)` (slots, lo < hi) over from the previous frame unchanged (a
+   * persistent pair whose bodies did not move): when it touched then, its entry and contact
+   * record are copied into this frame. Returns 0 when it did not touch, 1 for a sensor
+   * overlap, 2 for a contact. Calls (and the `add…` calls between them) must come in ascending
+   * key order within a frame. (It takes the slots, small integers, rather than the packed key,
+   * a double that V8 would box when passing it to a call it does not inline.)
+   */
+  carry(lo: number, hi: number): number {
+    const key = lo * PAIR_KEY_BASE + hi;
+    const p = this.prev;
+    let i = this.carryPair;
+    let r = this.carryRecord;
+    while (i < p.count && p.keys[i] < key) {
+      if (p.sensors[i] === 0) r++;
+      i++;
+    }
+    this.carryPair = i;
+    this.carryRecord = r;
+    if (i === p.count || p.keys[i] !== key) return 0;
+    const sensor = p.sensors[i];
+    this.cur.push(key, p.handles[2 * i], p.handles[2 * i + 1], sensor);
+    if (sensor !== 0) return 1;
+    const stride = this.recordStride;
+    const need = stride * (this.recordCount + 1);
+    if (need > this.records.length) this.records = growFloat64(this.records, need);
+    const src = this.prevRecords;
+    const dst = this.records;
+    const from = stride * r;
+    const to = stride * this.recordCount++;
+    for (let k = 0; k < stride; k++) dst[to + k] = src[from + k];
+    return 2;
   }
 
   /** Records a touching sensor pair (no manifold). Pairs must come in ascending key order. */
@@ -302,6 +350,8 @@ export class PairCache<L extends PairEventList<number>> {
     this.prev.count = 0;
     this.cur.count = 0;
     this.recordCount = 0;
+    this.carryPair = 0;
+    this.carryRecord = 0;
     this.events.begin.clear();
     this.events.persist.clear();
     this.events.end.clear();
