@@ -176,6 +176,32 @@ export class WarmStartCache {
     this.prevPrediction = this.prediction;
   }
 
+  /**
+   * Keeps pair `key`'s last entry for the next frame unchanged: the world's move buffer carried
+   * the pair (neither body moved), so its narrow phase did not run. Same key order as
+   * {@link narrow}.
+   */
+  carry(key: number): void {
+    const p = this.prev;
+    let c = this.cursor;
+    while (c < p.count && p.keys[c] < key) c++;
+    this.cursor = c;
+    if (c === p.count || p.keys[c] !== key) return;
+    const cur = this.cur;
+    const e = cur.count;
+    cur.reserve(e);
+    cur.keys[e] = key;
+    cur.flags[2 * e] = p.flags[2 * c];
+    cur.flags[2 * e + 1] = p.flags[2 * c + 1];
+    cur.shapesLo[e] = p.shapesLo[c];
+    cur.shapesHi[e] = p.shapesHi[c];
+    for (let i = 0; i < 14; i++) cur.poses[14 * e + i] = p.poses[14 * c + i];
+    for (let i = 0; i < 4; i++) cur.axes[4 * e + i] = p.axes[4 * c + i];
+    const rs = NARROW_RECORD_STRIDE;
+    for (let i = 0; i < rs; i++) cur.records[rs * e + i] = p.records[rs * c + i];
+    cur.count = e + 1;
+  }
+
   /** Forgets every entry (keeps storage). */
   clear(): void {
     this.prev.count = 0;
