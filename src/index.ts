@@ -52,7 +52,7 @@ export {
   makeBoundingSphere,
 } from "./geometry/bounding-sphere.js";
 export type { ConvexHull } from "./geometry/hull.js";
-export { computeConvexHull } from "./geometry/hull.js";
+export { type ConvexHullOptions, computeConvexHull } from "./geometry/hull.js";
 export type { Obb } from "./geometry/obb-fit.js";
 export { fitObbPca, makeObb } from "./geometry/obb-fit.js";
 export type { Aabb } from "./math/aabb.js";
@@ -115,6 +115,7 @@ export { type HalfSpace, makeHalfSpace } from "./shapes/half-space.js";
 export {
   type Heightfield,
   type HeightfieldDesc,
+  type HeightfieldTree,
   heightfieldByteLength,
   heightfieldGeometry,
   makeHeightfield,
@@ -185,3 +186,4 @@ export {
   MAX_BODY_SLOT,
 } from "./world/handles.js";
 export { castRayAll, castRayAny, castRayClosest } from "./world/ray-cast.js";
+export type { WarmStartStats } from "./world/warm-start-cache.js";
