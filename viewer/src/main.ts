@@ -137,8 +137,13 @@ window.addEventListener("resize", resize);
 // The page draws on animation frames (the display's rate) whenever something changed: a new
 // frame from the worker, the camera, a toggle or an overlay. Frames drawn are counted and shown
 // per second.
-const stats = window as unknown as { __collideFrames: number; __collideFps: number };
+const stats = window as unknown as {
+  __collideFrames: number;
+  __collideFps: number;
+  __collideWorkerFrame: number;
+};
 stats.__collideFrames = 0;
+stats.__collideWorkerFrame = 0;
 stats.__collideFps = 0;
 let fpsFrames = 0;
 let fpsSince = performance.now();
@@ -266,6 +271,7 @@ const poseScratch = {
 };
 
 function onFrame(f: FrameMessage): void {
+  stats.__collideWorkerFrame = f.frame;
   const p = f.poses;
   for (let i = 0; i < bodies.length; i++) {
     const k = 7 * i;
