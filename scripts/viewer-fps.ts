@@ -90,9 +90,7 @@ async function main(): Promise<void> {
       { timeout: 120_000 },
     );
     await page.getByTestId("demo-play").click();
-    await page.waitForFunction("window.__collideWorkerFrame > 3", undefined,
-      { timeout: 60_000 },
-    );
+    await page.waitForFunction("window.__collideWorkerFrame > 3", undefined, { timeout: 60_000 });
     const bodies = await page.getByTestId("bodies").locator("li").count();
     // The page's defaults: bodies, wireframes, AABBs and contacts on, candidate pairs off.
     const configs: [string, string[]][] = [["default layers", ["show-candidates"]]];

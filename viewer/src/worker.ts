@@ -313,10 +313,15 @@ function makeFrame(): FrameMessage {
   const contactPoints = new Float32Array(6 * pointCount);
   const contactNormals = new Float32Array(6 * pointCount);
   const listed: FrameMessage["contacts"] = [];
+  const touching = new Uint8Array(n);
   let k = 0;
   for (let i = 0; i < count; i++) {
     w.readContact(i, wc);
     const m = wc.manifold;
+    const ia = indexOf.get(wc.a);
+    const ib = indexOf.get(wc.b);
+    if (ia !== undefined) touching[ia] = 1;
+    if (ib !== undefined) touching[ib] = 1;
     if (listed.length < LISTED_CONTACTS) {
       listed.push({
         a: indexOf.get(wc.a) ?? -1,
@@ -358,6 +363,7 @@ function makeFrame(): FrameMessage {
     contactPoints,
     contactNormals,
     candidates: cand,
+    touching,
     contactCount: count,
     contacts: listed,
     events: { begin: ev.begin.count, persist: ev.persist.count, end: ev.end.count, log },
@@ -471,6 +477,7 @@ function postFrame(): void {
     msg.contactPoints.buffer,
     msg.contactNormals.buffer,
     msg.candidates.buffer,
+    msg.touching.buffer,
   ]);
 }
 
