@@ -18,8 +18,10 @@ import * as THREE from "three";
 import type { ShapeView } from "./collide.js";
 import type { BodyInfo } from "./protocol.js";
 
-/** Segments per full circle of the unit geometries. */
-const SEGMENTS = 32;
+/** Hulls up to this many vertices share one merged mesh ({@link HullBatch}). */
+const SMALL_HULL = 256;
+/** Segments per full circle of the unit geometries (few: software WebGL is vertex-bound). */
+const SEGMENTS = 12;
 const UP = new THREE.Vector3(0, 1, 0);
 /** How much of the touching colour a body in a contact takes. */
 const TOUCHING_MIX = 0.55;
@@ -109,6 +111,10 @@ export class BodyMeshes {
   private readonly touched: THREE.Color[];
   private readonly singleMaterials: THREE.Material[];
   private readonly touchedMaterials: THREE.Material[];
+  private readonly twoSidedMaterials: THREE.Material[];
+  private readonly twoSidedTouchedMaterials: THREE.Material[];
+  /** 1 for the singles drawn from both sides. */
+  private readonly twoSided: Uint8Array;
   /** Whether body i was drawn touching in the last frame (singles only). */
   private readonly wasTouching: Uint8Array;
 
@@ -117,25 +123,44 @@ export class BodyMeshes {
     const red = new THREE.Color(touching);
     this.base = palette.map((c) => new THREE.Color(c));
     this.touched = this.base.map((c) => c.clone().lerp(red, TOUCHING_MIX));
-    const translucent = (color: THREE.Color) =>
+    // Translucent; closed shapes show their front faces only (half the software overdraw), a
+    // heightfield or a half-space both sides.
+    const translucent = (side: THREE.Side) => (color: THREE.Color) =>
       new THREE.MeshLambertMaterial({
         color,
         transparent: true,
         opacity: 0.35,
         depthWrite: false,
-        side: THREE.DoubleSide,
+        side,
       });
-    this.singleMaterials = this.base.map(translucent);
-    this.touchedMaterials = this.touched.map(translucent);
+    this.singleMaterials = this.base.map(translucent(THREE.FrontSide));
+    this.touchedMaterials = this.touched.map(translucent(THREE.FrontSide));
+    this.twoSidedMaterials = this.base.map(translucent(THREE.DoubleSide));
+    this.twoSidedTouchedMaterials = this.touched.map(translucent(THREE.DoubleSide));
+    this.twoSided = new Uint8Array(bodies.length);
     this.wasTouching = new Uint8Array(bodies.length);
+    const hulls: number[] = [];
     const byKey = new Map<
       string,
       { kind: InstanceKind; bodies: number[]; local: THREE.Matrix4[] }
     >();
     bodies.forEach((b, i) => {
       const kind = instanceKind(b.shape);
+      if (
+        !kind &&
+        b.shape.type === "triangles" &&
+        b.shape.positions.length <= 3 * SMALL_HULL &&
+        b.moving
+      ) {
+        hulls.push(i);
+        this.singles.push(null);
+        return;
+      }
       if (!kind) {
-        const o = shapeViewToObject3D(b.shape, this.singleMaterials[i % palette.length]);
+        const t = b.shape.type;
+        this.twoSided[i] = t === "heightfield" || t === "halfspace" || t === "compound" ? 1 : 0;
+        const m = this.twoSided[i] ? this.twoSidedMaterials : this.singleMaterials;
+        const o = shapeViewToObject3D(b.shape, m[i % palette.length]);
         this.singles.push(o);
         this.group.add(o);
         return;
@@ -167,11 +192,17 @@ export class BodyMeshes {
       this.batches.push({ mesh, bodies: members, local });
       this.group.add(mesh);
     }
+    this.hulls = hulls.length > 0 ? new HullBatch(bodies, hulls, material) : null;
+    if (this.hulls) this.group.add(this.hulls.mesh);
   }
+
+  private readonly hulls: HullBatch | null;
 
   /** Draw calls the bodies take. */
   get drawCalls(): number {
-    return this.batches.length + this.singles.filter((o) => o !== null).length;
+    return (
+      this.batches.length + (this.hulls ? 1 : 0) + this.singles.filter((o) => o !== null).length
+    );
   }
 
   /** Places every body at `poses` (tx ty tz qx qy qz qw each) and colours the touching ones. */
@@ -190,6 +221,7 @@ export class BodyMeshes {
       mesh.instanceMatrix.needsUpdate = true;
       if (mesh.instanceColor) mesh.instanceColor.needsUpdate = true;
     }
+    this.hulls?.update(poses, touching, this.base, this.touched);
     for (let i = 0; i < this.singles.length; i++) {
       const o = this.singles[i];
       if (!o) continue;
@@ -198,7 +230,14 @@ export class BodyMeshes {
       o.quaternion.set(poses[k + 3], poses[k + 4], poses[k + 5], poses[k + 6]);
       if (touching[i] !== this.wasTouching[i]) {
         this.wasTouching[i] = touching[i];
-        const m = (touching[i] ? this.touchedMaterials : this.singleMaterials)[i % n];
+        const set = this.twoSided[i]
+          ? touching[i]
+            ? this.twoSidedTouchedMaterials
+            : this.twoSidedMaterials
+          : touching[i]
+            ? this.touchedMaterials
+            : this.singleMaterials;
+        const m = set[i % n];
         o.traverse((c) => {
           if (c instanceof THREE.Mesh) c.material = m;
         });
@@ -272,27 +311,9 @@ export class WireBuffer {
       }
       if (same) continue;
       for (let d = 0; d < 7; d++) placed[p + d] = poses[p + d];
-      const px = poses[p];
-      const py = poses[p + 1];
-      const pz = poses[p + 2];
-      const qx = poses[p + 3];
-      const qy = poses[p + 4];
-      const qz = poses[p + 5];
-      const qw = poses[p + 6];
       const s = this.start[i];
       const e = this.start[i + 1];
-      for (let k = s; k < e; k += 3) {
-        // v' = v + w·t + q × t, with t = 2 q × v (a unit quaternion's rotation).
-        const x = src[k];
-        const y = src[k + 1];
-        const z = src[k + 2];
-        const tx = 2 * (qy * z - qz * y);
-        const ty = 2 * (qz * x - qx * z);
-        const tz = 2 * (qx * y - qy * x);
-        out[k] = px + x + qw * tx + (qy * tz - qz * ty);
-        out[k + 1] = py + y + qw * ty + (qz * tx - qx * tz);
-        out[k + 2] = pz + z + qw * tz + (qx * ty - qy * tx);
-      }
+      rotateInto(out, src, s, e, poses, p, true);
       if (s < lo) lo = s;
       if (e > hi) hi = e;
     }
@@ -300,5 +321,146 @@ export class WireBuffer {
     this.positions.clearUpdateRanges();
     this.positions.addUpdateRange(lo, hi - lo);
     this.positions.needsUpdate = true;
+  }
+}
+
+/**
+ * Small moving hulls merged into one mesh: flat-shaded triangles in the world frame, rewritten
+ * on the CPU for the bodies whose pose or contact state changed (a few dozen vertices each).
+ */
+class HullBatch {
+  readonly mesh: THREE.Mesh;
+  private readonly bodies: readonly number[];
+  /** Local positions and normals, xyz per vertex; hull h's floats are start[h]..start[h+1]. */
+  private readonly localPositions: Float32Array;
+  private readonly localNormals: Float32Array;
+  private readonly start: Int32Array;
+  private readonly positions: THREE.BufferAttribute;
+  private readonly normals: THREE.BufferAttribute;
+  private readonly colors: THREE.BufferAttribute;
+  private readonly placed: Float64Array;
+  private readonly drawnTouching: Uint8Array;
+
+  constructor(all: readonly BodyInfo[], bodies: readonly number[], material: THREE.Material) {
+    this.bodies = bodies;
+    const parts = bodies.map((i) => {
+      const v = all[i].shape;
+      if (v.type !== "triangles") throw new Error("HullBatch: not a triangle shape");
+      const g = new THREE.BufferGeometry();
+      g.setAttribute("position", new THREE.BufferAttribute(Float32Array.from(v.positions), 3));
+      g.setIndex(v.indices);
+      const flat = g.toNonIndexed();
+      flat.computeVertexNormals();
+      return flat;
+    });
+    this.start = new Int32Array(bodies.length + 1);
+    parts.forEach((g, h) => {
+      this.start[h + 1] = this.start[h] + g.getAttribute("position").array.length;
+    });
+    const total = this.start[bodies.length];
+    this.localPositions = new Float32Array(total);
+    this.localNormals = new Float32Array(total);
+    parts.forEach((g, h) => {
+      this.localPositions.set(g.getAttribute("position").array as Float32Array, this.start[h]);
+      this.localNormals.set(g.getAttribute("normal").array as Float32Array, this.start[h]);
+      g.dispose();
+    });
+    this.placed = new Float64Array(7 * bodies.length).fill(Number.NaN);
+    this.drawnTouching = new Uint8Array(bodies.length).fill(2);
+    const geometry = new THREE.BufferGeometry();
+    this.positions = new THREE.BufferAttribute(new Float32Array(total), 3);
+    this.normals = new THREE.BufferAttribute(new Float32Array(total), 3);
+    this.colors = new THREE.BufferAttribute(new Float32Array(total), 3);
+    for (const a of [this.positions, this.normals, this.colors]) a.setUsage(THREE.DynamicDrawUsage);
+    geometry.setAttribute("position", this.positions);
+    geometry.setAttribute("normal", this.normals);
+    geometry.setAttribute("color", this.colors);
+    const m = (material as THREE.MeshLambertMaterial).clone();
+    m.vertexColors = true;
+    this.mesh = new THREE.Mesh(geometry, m);
+    this.mesh.frustumCulled = false;
+  }
+
+  update(
+    poses: Float64Array,
+    touching: Uint8Array,
+    base: readonly THREE.Color[],
+    touched: readonly THREE.Color[],
+  ): void {
+    const pos = this.positions.array as Float32Array;
+    const nor = this.normals.array as Float32Array;
+    const col = this.colors.array as Float32Array;
+    const lp = this.localPositions;
+    const ln = this.localNormals;
+    let moved = false;
+    let recoloured = false;
+    for (let h = 0; h < this.bodies.length; h++) {
+      const i = this.bodies[h];
+      const s = this.start[h];
+      const e = this.start[h + 1];
+      const t = touching[i];
+      if (t !== this.drawnTouching[h]) {
+        this.drawnTouching[h] = t;
+        const c = (t ? touched : base)[i % base.length];
+        for (let k = s; k < e; k += 3) {
+          col[k] = c.r;
+          col[k + 1] = c.g;
+          col[k + 2] = c.b;
+        }
+        recoloured = true;
+      }
+      const p = 7 * i;
+      const q = 7 * h;
+      let same = true;
+      for (let d = 0; d < 7; d++) {
+        if (this.placed[q + d] !== poses[p + d]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) continue;
+      for (let d = 0; d < 7; d++) this.placed[q + d] = poses[p + d];
+      rotateInto(pos, lp, s, e, poses, p, true);
+      rotateInto(nor, ln, s, e, poses, p, false);
+      moved = true;
+    }
+    if (moved) {
+      this.positions.needsUpdate = true;
+      this.normals.needsUpdate = true;
+    }
+    if (recoloured) this.colors.needsUpdate = true;
+  }
+}
+
+/**
+ * Writes `out[s..e] = R·src[s..e] (+ t)` for the pose at `poses[p..p+7]` (tx ty tz qx qy qz
+ * qw), xyz triples; `translate` false for directions. v' = v + w·u + q × u with u = 2 q × v.
+ */
+function rotateInto(
+  out: Float32Array,
+  src: Float32Array,
+  s: number,
+  e: number,
+  poses: Float64Array,
+  p: number,
+  translate: boolean,
+): void {
+  const px = translate ? poses[p] : 0;
+  const py = translate ? poses[p + 1] : 0;
+  const pz = translate ? poses[p + 2] : 0;
+  const qx = poses[p + 3];
+  const qy = poses[p + 4];
+  const qz = poses[p + 5];
+  const qw = poses[p + 6];
+  for (let k = s; k < e; k += 3) {
+    const x = src[k];
+    const y = src[k + 1];
+    const z = src[k + 2];
+    const ux = 2 * (qy * z - qz * y);
+    const uy = 2 * (qz * x - qx * z);
+    const uz = 2 * (qx * y - qy * x);
+    out[k] = px + x + qw * ux + (qy * uz - qz * uy);
+    out[k + 1] = py + y + qw * uy + (qz * ux - qx * uz);
+    out[k + 2] = pz + z + qw * uz + (qx * uy - qy * ux);
   }
 }
