@@ -1,9 +1,11 @@
 /**
  * The Collide debug viewer's page. It loads the scene once (`api/scene`, from `collide view` or
  * any static host), hands it to a Web Worker (worker.ts) that runs the Collide world, and draws
- * what the worker reports with three.js at the display's frame rate. Static geometry (each
- * body's surface and wireframe, in its local frame) is uploaded once; per frame only the poses,
- * the AABBs, the contacts, the candidate pairs and the overlays change.
+ * what the worker reports with three.js at the display's frame rate. The bodies take few draw
+ * calls (bodies.ts: instanced unit shapes, merged hulls, one wireframe buffer); per frame only
+ * the instance matrices and colours, the moved bodies' vertices, the AABBs, the contacts, the
+ * candidate pairs and the overlays change, written into buffers that only grow. The panel's
+ * text follows at most 4 times a second.
  *
  * The mouse: orbit and click to pick a body (two picked bodies show GJK and EPA step by step,
  * or the closest triangle and the contact when one is a mesh); drag a body (contacts and events
@@ -106,13 +108,16 @@ class DynamicLayer {
     attr.setUsage(THREE.DynamicDrawUsage);
     this.geometry.setAttribute("position", attr);
   }
-  /** Fills the layer from `fill`, which writes `vertices` xyz triples into the array it gets. */
-  set(vertices: number, fill: (out: Float32Array) => void): void {
+  /**
+   * The array to write the layer's next `vertices` xyz triples into (uploaded at the next
+   * render; no allocation unless the layer grows).
+   */
+  write(vertices: number): Float32Array {
     this.reserve(vertices);
     const attr = this.geometry.getAttribute("position") as THREE.BufferAttribute;
-    fill(attr.array as Float32Array);
     attr.needsUpdate = true;
     this.geometry.setDrawRange(0, vertices);
+    return attr.array as Float32Array;
   }
 }
 
@@ -266,23 +271,21 @@ function onFrame(f: FrameMessage): void {
   wireBuffer?.update(f.poses);
   const a = f.aabbs;
   lastAabbs = a;
-  aabbLayer.set(24 * bodies.length, (out) => {
-    for (let i = 0; i < bodies.length; i++) writeBox(out, 72 * i, a, 6 * i);
-  });
+  const boxes = aabbLayer.write(24 * bodies.length);
+  for (let i = 0; i < bodies.length; i++) writeBox(boxes, 72 * i, a, 6 * i);
   const c = f.candidates;
-  candidateLayer.set(c.length, (out) => {
-    for (let k = 0; k < c.length; k++) {
-      const i = 6 * c[k];
-      out[3 * k] = (a[i] + a[i + 3]) / 2;
-      out[3 * k + 1] = (a[i + 1] + a[i + 4]) / 2;
-      out[3 * k + 2] = (a[i + 2] + a[i + 5]) / 2;
-      if (!Number.isFinite(out[3 * k] + out[3 * k + 1] + out[3 * k + 2])) {
-        out[3 * k] = out[3 * k + 1] = out[3 * k + 2] = 0;
-      }
+  const out = candidateLayer.write(c.length);
+  for (let k = 0; k < c.length; k++) {
+    const i = 6 * c[k];
+    out[3 * k] = (a[i] + a[i + 3]) / 2;
+    out[3 * k + 1] = (a[i + 1] + a[i + 4]) / 2;
+    out[3 * k + 2] = (a[i + 2] + a[i + 5]) / 2;
+    if (!Number.isFinite(out[3 * k] + out[3 * k + 1] + out[3 * k + 2])) {
+      out[3 * k] = out[3 * k + 1] = out[3 * k + 2] = 0;
     }
-  });
-  contactPointLayer.set(f.contactPoints.length / 3, (out) => out.set(f.contactPoints));
-  contactNormalLayer.set(f.contactNormals.length / 3, (out) => out.set(f.contactNormals));
+  }
+  contactPointLayer.write(f.contactPoints.length / 3).set(f.contactPoints);
+  contactNormalLayer.write(f.contactNormals.length / 3).set(f.contactNormals);
   for (const line of f.events.log) eventLines.push(line);
   if (eventLines.length > LOG_LINES) eventLines.splice(0, eventLines.length - LOG_LINES);
   textFrame = f;
@@ -329,7 +332,7 @@ function showText(f: FrameMessage): void {
 /** The rest of a frame: selection, pair view, ray, play state, the first frame's camera. */
 function finishFrame(f: FrameMessage): void {
   const a = f.aabbs;
-  if (f.selected.join() !== selected.join()) {
+  if (!sameList(f.selected, selected)) {
     selected = f.selected;
     markSelection();
   }
@@ -352,18 +355,24 @@ function finishFrame(f: FrameMessage): void {
   }
 }
 
+function sameList(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
 /** The 12 edges of the box at `a[i..i+6]` (min, max) as 24 vertices at `out[o..]`. */
 function writeBox(out: Float32Array, o: number, a: Float32Array, i: number): void {
-  const lo = [a[i], a[i + 1], a[i + 2]];
-  const hi = [a[i + 3], a[i + 4], a[i + 5]];
-  const finite = lo.every(Number.isFinite) && hi.every(Number.isFinite);
+  let finite = true;
+  for (let d = 0; d < 6; d++) finite &&= Number.isFinite(a[i + d]);
   let k = o;
   for (let c = 0; c < 8; c++) {
     for (let axis = 0; axis < 3; axis++) {
       if (c & (1 << axis)) continue;
-      for (const corner of [c, c | (1 << axis)]) {
+      for (let end = 0; end < 2; end++) {
+        const corner = end === 0 ? c : c | (1 << axis);
         for (let d = 0; d < 3; d++) {
-          out[k++] = finite ? (corner & (1 << d) ? hi[d] : lo[d]) : 0;
+          out[k++] = finite ? a[i + (corner & (1 << d) ? 3 + d : d)] : 0;
         }
       }
     }
@@ -615,8 +624,8 @@ canvas.addEventListener("pointerup", (e) => {
 function showRay(r: FrameMessage["ray"]): void {
   const out = el("ray");
   if (!r) {
-    rayLayer.set(0, () => {});
-    rayHitLayer.set(0, () => {});
+    rayLayer.write(0);
+    rayHitLayer.write(0);
     out.dataset.body = "-1";
     out.textContent = "no ray";
     return;
@@ -627,15 +636,14 @@ function showRay(r: FrameMessage["ray"]): void {
   const len = r.body >= 0 ? r.toi : camera.far / 2;
   const hit = [ox + dx * len, oy + dy * len, oz + dz * len];
   const nl = 0.06 * camera.position.distanceTo(controls.target);
-  rayLayer.set(r.body >= 0 ? 4 : 2, (o) => {
-    o.set([ox, oy, oz, hit[0], hit[1], hit[2]], 0);
-    if (r.body >= 0) {
-      const [px, py, pz] = r.point;
-      const [nx, ny, nz] = r.normal;
-      o.set([px, py, pz, px + nx * nl, py + ny * nl, pz + nz * nl], 6);
-    }
-  });
-  rayHitLayer.set(r.body >= 0 ? 1 : 0, (o) => o.set(r.point, 0));
+  const o = rayLayer.write(r.body >= 0 ? 4 : 2);
+  o.set([ox, oy, oz, hit[0], hit[1], hit[2]], 0);
+  if (r.body >= 0) {
+    const [px, py, pz] = r.point;
+    const [nx, ny, nz] = r.normal;
+    o.set([px, py, pz, px + nx * nl, py + ny * nl, pz + nz * nl], 6);
+  }
+  rayHitLayer.write(r.body >= 0 ? 1 : 0).set(r.point, 0);
   out.dataset.body = String(r.body);
   out.dataset.origin = JSON.stringify(r.origin);
   out.dataset.dir = JSON.stringify(r.dir);
