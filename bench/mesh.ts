@@ -12,8 +12,10 @@ import * as THREE from "three";
 import { MeshBVH } from "three-mesh-bvh";
 import { buildMeshBvh } from "../src/geometry/mesh-bvh.js";
 import { bunnyMeshData, type MeshData } from "../src/io/mesh-loaders.js";
+import * as iso from "../src/math/isometry.js";
 import { makeRandom } from "../src/math/random.js";
 import { castRayTriangleMesh, makeMeshRayHit } from "../src/narrowphase/mesh-ray.js";
+import { projectPoints } from "../src/query/project-point.js";
 import { makeTriangleMesh } from "../src/shapes/triangle-mesh.js";
 
 /** One engine's numbers on one mesh. */
@@ -24,6 +26,12 @@ export interface MeshBenchEngine {
   raysPerSecond: number;
   /** Rays that hit. */
   hits: number;
+  /**
+   * Closest point on the mesh to points spread over its box (10% margin), microseconds per
+   * query, median of runs: Collide's `projectPoints` (with the inside/outside sign), three-mesh-bvh's
+   * `closestPointToPoint` (no sign). Absent for engines without the query.
+   */
+  closestPointUs?: number;
 }
 
 /** One mesh's row. */
@@ -101,6 +109,28 @@ function makeRays(data: MeshData, count: number, seed: number): Float64Array {
   return rays;
 }
 
+/** Points spread uniformly over the mesh's box grown by 10% on each side, packed xyz. */
+function makeQueryPoints(data: MeshData, count: number, seed: number): Float64Array {
+  const v = data.vertices;
+  const lo = [Infinity, Infinity, Infinity];
+  const hi = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < v.length; i += 3) {
+    for (let k = 0; k < 3; k++) {
+      lo[k] = Math.min(lo[k], v[i + k]);
+      hi[k] = Math.max(hi[k], v[i + k]);
+    }
+  }
+  const rng = makeRandom(seed);
+  const pts = new Float64Array(3 * count);
+  for (let i = 0; i < count; i++) {
+    for (let k = 0; k < 3; k++) {
+      const e = hi[k] - lo[k];
+      pts[3 * i + k] = lo[k] - 0.1 * e + 1.2 * e * rng();
+    }
+  }
+  return pts;
+}
+
 function median(xs: number[]): number {
   const s = xs.slice().sort((a, b) => a - b);
   return s[s.length >> 1];
@@ -163,10 +193,19 @@ function benchMesh(
     }
     return hits;
   });
+  const pointCount = 10_000;
+  const queryPoints = makeQueryPoints(data, pointCount, 11);
+  const pose = iso.identity();
+  let projections = projectPoints(mesh, pose, queryPoints);
+  const collidePoints = timed(5, () => {
+    projections = projectPoints(mesh, pose, queryPoints, projections);
+    return projections;
+  });
   engines.collide = {
     buildMs: build.ms,
     raysPerSecond: rayCount / (collideRays.ms / 1000),
     hits: collideRays.value,
+    closestPointUs: (1000 * collidePoints.ms) / pointCount,
   };
 
   // three-mesh-bvh (float32 positions, as three.js stores them).
@@ -185,10 +224,20 @@ function benchMesh(
     }
     return hits;
   });
+  const probe = new THREE.Vector3();
+  const closest = { point: new THREE.Vector3(), distance: 0, faceIndex: 0 };
+  const threePoints = timed(5, () => {
+    for (let i = 0; i < pointCount; i++) {
+      probe.set(queryPoints[3 * i], queryPoints[3 * i + 1], queryPoints[3 * i + 2]);
+      bvh.closestPointToPoint(probe, closest);
+    }
+    return closest.distance;
+  });
   engines["three-mesh-bvh"] = {
     buildMs: tBuild.ms,
     raysPerSecond: rayCount / (threeRays.ms / 1000),
     hits: threeRays.value,
+    closestPointUs: (1000 * threePoints.ms) / pointCount,
   };
 
   // Rapier's trimesh collider (float32, WebAssembly). Its `Shape.castRay` rebuilds the raw
@@ -220,17 +269,19 @@ function benchMesh(
 }
 
 function print(rows: MeshBenchRow[]): void {
-  console.log("mesh BVH: build (ms, median) and closest-hit rays per second, same rays for all");
+  console.log(
+    "mesh BVH: build (ms, median), closest-hit rays per second (same rays for all) and closest point (µs a query; Collide's with the inside/outside sign)",
+  );
   for (const r of rows) {
     console.log(
       `\n${r.mesh}: ${r.triangles} triangles, ${r.rays} rays (Collide's full makeTriangleMesh ${r.collideMeshMs.toFixed(1)} ms)`,
     );
     console.log(
-      `${"engine".padEnd(16)} ${"build ms".padStart(10)} ${"rays/s".padStart(12)} ${"hits".padStart(8)}`,
+      `${"engine".padEnd(16)} ${"build ms".padStart(10)} ${"rays/s".padStart(12)} ${"hits".padStart(8)} ${"closest µs".padStart(11)}`,
     );
     for (const [name, e] of Object.entries(r.engines)) {
       console.log(
-        `${name.padEnd(16)} ${e.buildMs.toFixed(2).padStart(10)} ${Math.round(e.raysPerSecond).toString().padStart(12)} ${String(e.hits).padStart(8)}`,
+        `${name.padEnd(16)} ${e.buildMs.toFixed(2).padStart(10)} ${Math.round(e.raysPerSecond).toString().padStart(12)} ${String(e.hits).padStart(8)} ${(e.closestPointUs === undefined ? "–" : e.closestPointUs.toFixed(2)).padStart(11)}`,
       );
     }
   }

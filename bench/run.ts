@@ -1,7 +1,9 @@
 /**
  * `npm run bench` / `collide bench`: every benchmark scene, Collide and its peers side by side in
  * one process. Scenes: (a) the detection-only world step at N = 1,000, 10,000 and 50,000 mixed
- * spheres and rotated boxes moving every frame (`world-N`), (b) pair-query micro benchmarks
+ * spheres and rotated boxes moving every frame (`world-N`), and the four world scenes of
+ * bench/scenes.ts (lattice, random walks, a level of 100,000 static boxes, piles of sizes 1:100;
+ * `scene-<name>-N`) with every engine in its own child process at its optimising tier, (b) pair-query micro benchmarks
  * (`pair …`), (c) ray casts against 10,000 boxes (`rays-10000-boxes`), (d) the demo scene
  * (`demo`), the scaling of the world step from 1,000 to 200,000 bodies (`scaling-N`), and the
  * mesh and 2D benchmarks. With --json, one object `{machine, scenes: [...]}`
@@ -20,8 +22,10 @@ import { type MeshBenchRow, runMeshBench } from "./mesh.js";
 import { formatPairRows, runPairBench } from "./pairs.js";
 import { writePlots } from "./plots.js";
 import { runScalingBench } from "./scaling.js";
+import { SCENE_NAMES } from "./scenes.js";
 import { runWorldBench } from "./world.js";
 import { runRayBench } from "./world-rays.js";
+import { runSceneBench, SCENE_ENGINES } from "./world-scenes.js";
 
 const json = process.argv.includes("--json");
 const quick = process.argv.includes("--quick");
@@ -66,6 +70,28 @@ for (const n of sizes) {
     engines[key] = { medianMs: r.medianMs ?? r.msPerStep, pairs: r.pairs, engine: r.engine };
   }
   scenes.push({ name: `world-${n}`, n, engines });
+}
+
+// (a2) The world step on the four scenes (lattice, random walks, a level, piles), every engine in
+// its own child process at its optimising tier (bench/world-scenes.ts).
+print("");
+const sceneRows = runSceneBench({
+  scenes: [...SCENE_NAMES],
+  sizes,
+  engines: SCENE_ENGINES,
+  frames: quick ? 10 : 20,
+  warmup: 10,
+  budgetMs: quick ? 3000 : 6000,
+  json: false,
+});
+for (const row of sceneRows) {
+  const name = `scene-${row.scene}-${row.n}`;
+  let scene = scenes.find((x) => x.name === name);
+  if (!scene) {
+    scene = { name, n: row.n, engines: {} };
+    scenes.push(scene);
+  }
+  scene.engines[row.engine] = { ...row, medianMs: row.medianMs, pairs: row.pairs };
 }
 
 // (b) Pair queries.

@@ -147,6 +147,7 @@ export {
   updateTriangleMeshVertices,
   windingNumberTriangleMesh,
 } from "./shapes/triangle-mesh.js";
+export type { BodyKind } from "./world/body-kinds.js";
 export {
   castShape,
   makeWorldShapeCastHit,
@@ -175,6 +176,7 @@ export {
   type WorldEvent,
   type WorldEvents,
 } from "./world/contact-cache.js";
+export { type PairEvent, PairEventList, type PairEvents } from "./world/core/pair-cache.js";
 export type { StepExecutor } from "./world/executor.js";
 export {
   type BodyHandle,

@@ -19,6 +19,11 @@
  * only update the tight boxes); box queries walk the cells of each level, falling back to a
  * scan of that level when the query box spans more cells than the level holds objects; ray
  * casts scan every box (a world with frequent ray casts uses its static query BVH).
+ *
+ * Storage is typed arrays kept across rebuilds, so a steady-state step allocates nothing: the
+ * cells are an open-addressing hash table of 32-bit cell keys (linear probing, at most half
+ * full) whose entries hold a run of the cell's objects in one array (a counting sort by cell),
+ * and the levels a count per level exponent with the objects of each level in one array.
  */
 import type { Vec3 } from "../math/vec3.js";
 import {
@@ -42,6 +47,10 @@ export interface LooseOctreeOptions {
 const MIN_LEVEL = -60;
 /** Cell indices stay below 2^INDEX_BITS in magnitude (exact in doubles). */
 const INDEX_BITS = 50;
+/** Largest level exponent: boxes are finite, so extents and coordinates are below 2^1024. */
+const MAX_LEVEL = 1024;
+/** Number of level exponents, `MIN_LEVEL ..= MAX_LEVEL`. */
+const LEVEL_RANGE = MAX_LEVEL - MIN_LEVEL + 1;
 
 /** The loose octree broad phase; see the module docs. Exact like the others. */
 export class LooseOctree implements BroadPhase {
@@ -49,13 +58,27 @@ export class LooseOctree implements BroadPhase {
   private readonly planar: boolean;
   /** Per live proxy (by id): its level exponent, from the last rebuild. */
   private level = new Int32Array(0);
-  /** Objects by cell key. */
-  private readonly cells = new Map<number, number[]>();
-  /** Levels that hold objects, ascending, and their object counts. */
-  private levels: number[] = [];
-  private levelCount = new Map<number, number>();
-  /** Objects by level (for the scan fallback of box queries). */
-  private byLevel = new Map<number, number[]>();
+  /** Per live index (the proxies' `live` order): its cell's entry in the hash table. */
+  private itemEntry = new Int32Array(0);
+  /** Hash table of the cells: key, stamp (the entry is used when it equals `stamp`), run. */
+  private cellKeys = new Int32Array(0);
+  private cellStamp = new Uint32Array(0);
+  private stamp = 0;
+  /** 32 − log2(table size): a key's home entry is the top bits of its multiplicative hash. */
+  private cellShift = 32;
+  /** The run of each used entry's objects in `cellItems`: start and length. */
+  private cellStart = new Int32Array(0);
+  private cellCount = new Int32Array(0);
+  /** Object ids grouped by cell (a counting sort by entry). */
+  private cellItems = new Int32Array(0);
+  /** Levels that hold objects, ascending (`levelTotal` of them). */
+  private levels = new Int32Array(16);
+  private levelTotal = 0;
+  /** Object count and start in `levelItems` per level exponent (index `k − MIN_LEVEL`). */
+  private readonly levelCount = new Int32Array(LEVEL_RANGE);
+  private readonly levelStart = new Int32Array(LEVEL_RANGE);
+  /** Object ids grouped by level, ascending level (for the scan fallback). */
+  private levelItems = new Int32Array(0);
   private dirty = true;
 
   constructor(options: LooseOctreeOptions = {}) {
@@ -113,18 +136,37 @@ export class LooseOctree implements BroadPhase {
     return k;
   }
 
-  /** Rebuilds the cells from the tight boxes. O(n). */
+  /** Rebuilds the cells from the tight boxes. O(n); allocates only when the world grew. */
   private rebuild(): void {
     if (!this.dirty) return;
     this.dirty = false;
-    for (const list of this.cells.values()) list.length = 0;
-    if (this.cells.size > 4 * this.proxies.count + 64) this.cells.clear();
-    this.levelCount.clear();
-    for (const list of this.byLevel.values()) list.length = 0;
     const { box, live, count } = this.proxies;
     if (this.level.length < this.proxies.slot.length) {
       this.level = new Int32Array(this.proxies.slot.length);
     }
+    if (this.itemEntry.length < count) {
+      this.itemEntry = new Int32Array(count);
+      this.cellItems = new Int32Array(count);
+      this.levelItems = new Int32Array(count);
+    }
+    let cap = Math.max(64, this.cellKeys.length);
+    while (cap < 2 * count) cap *= 2;
+    if (cap !== this.cellKeys.length) {
+      this.cellKeys = new Int32Array(cap);
+      this.cellStamp = new Uint32Array(cap);
+      this.cellStart = new Int32Array(cap);
+      this.cellCount = new Int32Array(cap);
+      this.cellShift = 32 - Math.log2(cap);
+      this.stamp = 0;
+    }
+    this.stamp = (this.stamp + 1) >>> 0;
+    if (this.stamp === 0) {
+      this.cellStamp.fill(0);
+      this.stamp = 1;
+    }
+    const levelCount = this.levelCount;
+    levelCount.fill(0);
+    // Pass 1: each object's level and cell entry; count per entry and per level.
     for (let i = 0; i < count; i++) {
       const id = live[i];
       const o = 6 * id;
@@ -134,22 +176,66 @@ export class LooseOctree implements BroadPhase {
       const ix = Math.floor((0.5 * (box[o] + box[o + 3])) / s);
       const iy = Math.floor((0.5 * (box[o + 1] + box[o + 4])) / s);
       const iz = this.planar ? 0 : Math.floor((0.5 * (box[o + 2] + box[o + 5])) / s);
-      const key = cellKey(k, ix, iy, iz);
-      let list = this.cells.get(key);
-      if (list === undefined) {
-        list = [];
-        this.cells.set(key, list);
-      }
-      list.push(id);
-      this.levelCount.set(k, (this.levelCount.get(k) ?? 0) + 1);
-      let byLevel = this.byLevel.get(k);
-      if (byLevel === undefined) {
-        byLevel = [];
-        this.byLevel.set(k, byLevel);
-      }
-      byLevel.push(id);
+      const e = this.insertCell(cellKey(k, ix, iy, iz));
+      this.itemEntry[i] = e;
+      this.cellCount[e]++;
+      levelCount[k - MIN_LEVEL]++;
     }
-    this.levels = [...this.levelCount.keys()].sort((a, b) => a - b);
+    // Runs: cells in table order, levels ascending.
+    let at = 0;
+    for (let e = 0; e < cap; e++) {
+      if (this.cellStamp[e] !== this.stamp) continue;
+      this.cellStart[e] = at;
+      at += this.cellCount[e];
+      this.cellCount[e] = 0;
+    }
+    at = 0;
+    this.levelTotal = 0;
+    for (let l = 0; l < LEVEL_RANGE; l++) {
+      this.levelStart[l] = at;
+      if (levelCount[l] === 0) continue;
+      at += levelCount[l];
+      if (this.levelTotal === this.levels.length) {
+        const grown = new Int32Array(2 * this.levels.length);
+        grown.set(this.levels);
+        this.levels = grown;
+      }
+      this.levels[this.levelTotal++] = l + MIN_LEVEL;
+      levelCount[l] = 0;
+    }
+    // Pass 2: place the objects, in live order within each cell and level.
+    for (let i = 0; i < count; i++) {
+      const id = live[i];
+      const e = this.itemEntry[i];
+      this.cellItems[this.cellStart[e] + this.cellCount[e]++] = id;
+      const l = this.level[id] - MIN_LEVEL;
+      this.levelItems[this.levelStart[l] + levelCount[l]++] = id;
+    }
+  }
+
+  /** The hash-table entry of cell `key`, made when absent (linear probing). */
+  private insertCell(key: number): number {
+    const mask = this.cellKeys.length - 1;
+    let e = Math.imul(key, 0x85ebca6b) >>> this.cellShift;
+    while (this.cellStamp[e] === this.stamp) {
+      if (this.cellKeys[e] === key) return e;
+      e = (e + 1) & mask;
+    }
+    this.cellStamp[e] = this.stamp;
+    this.cellKeys[e] = key;
+    this.cellCount[e] = 0;
+    return e;
+  }
+
+  /** The hash-table entry of cell `key`, or −1 when no object lies in it. */
+  private findCell(key: number): number {
+    const mask = this.cellKeys.length - 1;
+    let e = Math.imul(key, 0x85ebca6b) >>> this.cellShift;
+    while (this.cellStamp[e] === this.stamp) {
+      if (this.cellKeys[e] === key) return e;
+      e = (e + 1) & mask;
+    }
+    return -1;
   }
 
   /** Fills `out` with every overlapping or touching pair, sorted by `(lo, hi)`. */
@@ -158,11 +244,12 @@ export class LooseOctree implements BroadPhase {
     this.rebuild();
     const { box, live, count } = this.proxies;
     const levels = this.levels;
+    const items = this.cellItems;
     for (let i = 0; i < count; i++) {
       const a = live[i];
       const o = 6 * a;
       const ka = this.level[a];
-      for (let li = 0; li < levels.length; li++) {
+      for (let li = 0; li < this.levelTotal; li++) {
         const k = levels[li];
         if (k < ka) continue;
         const s = 2 ** k;
@@ -174,8 +261,11 @@ export class LooseOctree implements BroadPhase {
         const z1 = this.planar ? 0 : Math.floor(box[o + 5] / s + 0.5);
         // A sparse level (fewer objects than cells to look up) is scanned instead.
         const spanned = (x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1);
-        if (k > ka && (this.levelCount.get(k) ?? 0) <= spanned) {
-          for (const b of this.byLevel.get(k) ?? []) {
+        const objects = this.levelCount[k - MIN_LEVEL];
+        if (k > ka && objects <= spanned) {
+          const start = this.levelStart[k - MIN_LEVEL];
+          for (let j = start; j < start + objects; j++) {
+            const b = this.levelItems[j];
             if (boxesOverlap(box, o, box, 6 * b)) out.add(Math.min(a, b), Math.max(a, b));
           }
           continue;
@@ -183,10 +273,12 @@ export class LooseOctree implements BroadPhase {
         for (let ix = x0; ix <= x1; ix++) {
           for (let iy = y0; iy <= y1; iy++) {
             for (let iz = z0; iz <= z1; iz++) {
-              const list = this.cells.get(cellKey(k, ix, iy, iz));
-              if (list === undefined) continue;
-              for (let j = 0; j < list.length; j++) {
-                const b = list[j];
+              const e = this.findCell(cellKey(k, ix, iy, iz));
+              if (e < 0) continue;
+              const start = this.cellStart[e];
+              const end = start + this.cellCount[e];
+              for (let j = start; j < end; j++) {
+                const b = items[j];
                 // Same level: each pair once, from its lower id; coarser: always.
                 if (b === a || (this.level[b] === ka && b < a)) continue;
                 if (boxesOverlap(box, o, box, 6 * b)) out.add(Math.min(a, b), Math.max(a, b));
@@ -205,7 +297,8 @@ export class LooseOctree implements BroadPhase {
     this.rebuild();
     const { box } = this.proxies;
     let n = 0;
-    for (const k of this.levels) {
+    for (let li = 0; li < this.levelTotal; li++) {
+      const k = this.levels[li];
       const s = 2 ** k;
       const x0 = Math.ceil(min.x / s - 1.5);
       const x1 = Math.floor(max.x / s + 0.5);
@@ -214,12 +307,14 @@ export class LooseOctree implements BroadPhase {
       const z0 = this.planar ? 0 : Math.ceil(min.z / s - 1.5);
       const z1 = this.planar ? 0 : Math.floor(max.z / s + 0.5);
       const cellsSpanned = (x1 - x0 + 1) * (y1 - y0 + 1) * (z1 - z0 + 1);
-      const objects = this.levelCount.get(k) ?? 0;
+      const objects = this.levelCount[k - MIN_LEVEL];
       // Each level's objects are visited once: by scan, or by cells (a hash collision could list
       // an object under two visited keys, so the cell walk de-duplicates by a mark).
       const mark = this.nextMark();
       if (!(cellsSpanned <= objects)) {
-        for (const id of this.byLevel.get(k) ?? []) {
+        const start = this.levelStart[k - MIN_LEVEL];
+        for (let j = start; j < start + objects; j++) {
+          const id = this.levelItems[j];
           if (overlapsBox(box, 6 * id, min, max)) {
             n++;
             if (Array.isArray(out)) out.push(id);
@@ -231,9 +326,12 @@ export class LooseOctree implements BroadPhase {
       for (let ix = x0; ix <= x1; ix++) {
         for (let iy = y0; iy <= y1; iy++) {
           for (let iz = z0; iz <= z1; iz++) {
-            const list = this.cells.get(cellKey(k, ix, iy, iz));
-            if (list === undefined) continue;
-            for (const id of list) {
+            const e = this.findCell(cellKey(k, ix, iy, iz));
+            if (e < 0) continue;
+            const start = this.cellStart[e];
+            const end = start + this.cellCount[e];
+            for (let j = start; j < end; j++) {
+              const id = this.cellItems[j];
               if (this.level[id] !== k || this.marks[id] === mark) continue;
               this.marks[id] = mark;
               if (overlapsBox(box, 6 * id, min, max)) {
@@ -284,13 +382,13 @@ function overlapsBox(box: Float64Array, o: number, min: Vec3, max: Vec3): boolea
   );
 }
 
-/** A hash of a cell (level k, indices ix, iy, iz): collisions only merge buckets. */
+/** A 32-bit hash of a cell (level k, indices ix, iy, iz): collisions only merge buckets. */
 function cellKey(k: number, ix: number, iy: number, iz: number): number {
   // Fold each index (|i| < 2^51) into 32 bits, then mix (Teschner et al. 2003 primes).
   const fx = (ix % 4294967296) | 0;
   const fy = (iy % 4294967296) | 0;
   const fz = (iz % 4294967296) | 0;
-  let h = Math.imul(fx, 73856093) ^ Math.imul(fy, 19349663) ^ Math.imul(fz, 83492791);
-  h = Math.imul(h ^ (k + 1024), 0x9e3779b1);
-  return h >>> 0;
+  const h = Math.imul(fx, 73856093) ^ Math.imul(fy, 19349663) ^ Math.imul(fz, 83492791);
+  // A signed 32-bit result: a small integer to V8, never boxed when passed or stored.
+  return Math.imul(h ^ (k + 1024), 0x9e3779b1);
 }

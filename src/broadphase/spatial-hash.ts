@@ -4,14 +4,23 @@
  * Objects").
  *
  * Space is cut into cubic cells of side `s`; a box occupies the cells `floor(min/s) ..
- * floor(max/s)` on each axis (`Math.floor`, so negative coordinates are correct). The grid is
- * built from fat boxes, each box grown by `SPATIAL_HASH_FAT_MARGIN` × `s`, and so are the
- * candidate pairs (the pairs whose fat boxes overlap, enumerated once per build). Both stay valid
- * while every box stays inside its fat box: a move that keeps it inside only records the new box,
- * and `computePairs` filters the candidates by the current boxes, which is exact because two
- * boxes that overlap have overlapping fat boxes (the Verlet list of molecular dynamics). A move
- * out of the fat box, an insert or a remove makes the next query rebuild, in O(total cell
- * entries) with a counting pass (no sorting, no allocation once the typed arrays have grown).
+ * floor(max/s)` on each axis (`Math.floor`, so negative coordinates are correct). The grid holds
+ * fat boxes — each box grown by a margin — and so do the candidate pairs (the pairs whose fat
+ * boxes overlap, kept sorted between steps). Both stay valid while a box stays inside its fat
+ * box: a move that keeps it inside only records the new box, and `computePairs` filters the
+ * candidates by the current boxes, which is exact because two boxes that overlap have
+ * overlapping fat boxes (the Verlet list of molecular dynamics). A box that leaves its fat box
+ * (or is inserted or removed) goes to a move buffer (Box2D's `b2BufferMove`); the next query
+ * updates only those: their cell entries are removed and added again (each cell keeps its
+ * entries consecutive in a pool, with room to grow, so that a cell is read in sequence), their
+ * candidate pairs dropped and found again from their new cells, and merged into the sorted
+ * candidates in one linear pass. A full rebuild — O(total cell
+ * entries) with a counting pass, entries laid out cell by cell — happens only for the first
+ * query, when more than a quarter of the proxies moved out, when the cell size is re-chosen, or
+ * when the cell table fills. The margin of a box that moved out follows its motion: eight times
+ * the largest axis of the `displacement` given to `move` (the expected motion per step), at
+ * least `SPATIAL_HASH_FAT_MARGIN` × `s` and at most half a cell, so a random walk refits a body
+ * every ten or so steps instead of every step, and a teleported body costs only its own update.
  * Bodies that would occupy more than `maxCellsPerBody` cells go to an overflow list that is
  * tested against every body, so huge boxes stay correct and cheap.
  *
@@ -20,7 +29,8 @@
  * (`max` of the two lower cell indices per axis), which is where the minimum corner of their
  * intersection lies. The same rule deduplicates `queryAabb`; `castRay` marks visited bodies.
  *
- * The automatic cell size is `cellSizeScale` × the median of the bodies' largest box side,
+ * The automatic cell size is `cellSizeScale` × the median of the bodies' largest box side (raised,
+ * when sizes span orders of magnitude, until the 99th percentile fits in `maxCellsPerBody` cells),
  * recomputed at a rebuild when the proxy count has doubled or halved since it was last chosen,
  * or on demand with {@link SpatialHash.recomputeCellSize}; the `cellSize` option fixes it.
  */
@@ -100,6 +110,23 @@ const CANDIDATE_LIMIT_SLACK = 2 ** 16;
 const CELL_ENTRY_STRIDE = 9;
 
 /**
+ * Fraction of the proxies that may leave their fat boxes between two queries before the next
+ * query rebuilds the whole grid instead of updating them one by one (a rebuild costs about as
+ * much as updating a quarter of the bodies).
+ */
+const INCREMENTAL_MAX_FRACTION = 0.25;
+/** The margin of a box that moved out: this many times its largest displacement per axis (4 and 8 tried on scene (b): 8 refits a random walk about four times less often). */
+const DISPLACEMENT_MARGIN_SCALE = 8;
+/** Largest margin, as a fraction of the cell side (larger ones make many candidates). */
+const MAX_MARGIN_CELLS = 0.5;
+/** Quantile of the box sizes that the automatic cell size keeps out of the overflow list. */
+const OVERFLOW_QUANTILE = 0.99;
+/** Least room of a cell's block in the entry pool, entries. */
+const MIN_CELL_ROOM = 4;
+/** The pool may grow to this many times the live entries (abandoned blocks) before a rebuild. */
+const POOL_REBUILD_RATIO = 4;
+
+/**
  * Uniform grid broad phase over hashed cells (see the module docs). Exact: reports the pairs
  * whose boxes overlap or touch. Callbacks must not modify this broad phase while it iterates.
  * Throws `CollideError` on bad options.
@@ -112,47 +139,72 @@ export class SpatialHash implements BroadPhase {
   /** The cell side in use: `cell`, raised so that cell indices stay below MAX_CELL_INDEX. */
   private s = 0;
   private sizedAtCount = 0;
-  private dirty = true;
+  /** False until the first full build, and after anything that needs a full rebuild. */
+  private built = false;
   /**
-   * Fat box of each proxy at the last rebuild: its box grown by `SPATIAL_HASH_FAT_MARGIN` × the
-   * cell side. The cell table and {@link candidates} are built from these and stay valid while
-   * every box stays inside its fat box (checked by `move`).
+   * Fat box of each proxy in the grid: its box grown by its margin when it was last (re)placed.
+   * The cell lists and the candidates hold these and stay valid while every box stays inside.
    */
   private fat = new Float64Array(0);
-  /** The pairs whose fat boxes overlap, sorted, from the last rebuild (when `candidatesValid`). */
-  private readonly candidates = new PairSet();
-  private candidatesValid = false;
-  /** Box offsets (6 · id) of each candidate's lower and higher id, in the order of `candidates`. */
+  /** Margin of each proxy's fat box, scene units (chosen from its displacement). */
+  private pad = new Float64Array(0);
+  /** The pairs whose fat boxes overlap, sorted (valid when `built` and the buffer is empty). */
+  private candidates = new PairSet();
+  /** The next candidates, merged from `candidates` and the moved bodies' new pairs. */
+  private candidatesNext = new PairSet();
+  /** Lower and higher id of each candidate, in the order of `candidates`. */
   private candidateLo = new Int32Array(16);
   private candidateHi = new Int32Array(16);
-  /** Cell range of each proxy's fat box at the last rebuild: `(x0, y0, z0, x1, y1, z1)`. */
+  /** The same for `candidatesNext`. */
+  private nextLo = new Int32Array(16);
+  private nextHi = new Int32Array(16);
+  /** Cell range of each proxy's fat box: `(x0, y0, z0, x1, y1, z1)`. */
   private range = new Float64Array(0);
   private isOverflow = new Uint8Array(0);
+  /** 1 while the proxy's entries are linked in the cell lists. */
+  private inGrid = new Uint8Array(0);
   private overflow = new Int32Array(8);
+  /** Position of each overflow proxy in `overflow`. */
+  private overflowPos = new Int32Array(0);
   private overflowCount = 0;
   private normalCount = 0;
-  /** Union of the normal (non-overflow) bodies' boxes. */
+  /** Union of the normal (non-overflow) bodies' fat boxes (grown, never shrunk, between builds). */
   private readonly bounds = new Float64Array(6);
-  // Open-addressing cell table, valid for slots whose stamp equals `generation`.
+  /** The move buffer: proxies inserted, removed or moved out of their fat box since the query. */
+  private moved = new Int32Array(16);
+  private movedCount = 0;
+  /** `movedStamp[id] === movedGeneration` while `id` is in the move buffer. */
+  private movedStamp = new Int32Array(0);
+  private movedGeneration = 1;
+  /** Keys of the moved bodies' new candidate pairs (scratch of an incremental update). */
+  private newKeys = new Float64Array(64);
+  // Open-addressing cell table, valid for slots whose stamp equals `generation`; each slot owns
+  // a block of the entry pool: `slotCount` entries from `slotStart`, room for `slotCap`.
   private tableShift = 32;
   private slotX = new Float64Array(0);
   private slotY = new Float64Array(0);
   private slotZ = new Float64Array(0);
   private slotStamp = new Int32Array(0);
-  private slotCount = new Int32Array(0);
   private slotStart = new Int32Array(0);
+  private slotCount = new Int32Array(0);
+  private slotCap = new Int32Array(0);
   private generation = 0;
   private occupied = new Int32Array(16);
   private occupiedCount = 0;
-  private entryBody = new Int32Array(16);
-  private entrySlot = new Int32Array(16);
-  private cellBodies = new Int32Array(16);
   /**
-   * Per cell entry, in the order of `cellBodies`: the body's box (6 doubles) and its lower cell
-   * indices (3), {@link CELL_ENTRY_STRIDE} doubles, so that the pair loop of a cell reads memory
-   * in sequence instead of jumping between bodies.
+   * The entry pool: the body of each entry and (CELL_ENTRY_STRIDE doubles) its fat box and lower
+   * cell indices, so that the pair loop of a cell reads memory in sequence. A cell's entries are
+   * consecutive; a full cell moves to the pool's end with twice the room (the old block is
+   * reclaimed at the next rebuild).
    */
-  private cellData = new Float64Array(16 * CELL_ENTRY_STRIDE);
+  private pBody = new Int32Array(16);
+  private pData = new Float64Array(16 * CELL_ENTRY_STRIDE);
+  private poolTop = 0;
+  /** Entries in the cells (the pool holds more: slack and abandoned blocks). */
+  private liveEntries = 0;
+  /** Scratch of a full rebuild: the slot and body of each entry before the counting pass. */
+  private entrySlot = new Int32Array(16);
+  private entryBody = new Int32Array(16);
   private sizes = new Float64Array(16);
   private visitStamp = new Int32Array(0);
   private visitGeneration = 0;
@@ -191,10 +243,13 @@ export class SpatialHash implements BroadPhase {
     return this.s;
   }
 
-  /** Number of proxies in the overflow list after the last rebuild. */
+  /** Number of proxies in the overflow list after the last query. */
   get overflowSize(): number {
     return this.overflowCount;
   }
+
+  /** Full rebuilds of the grid so far (the first build included): for tests and profiling. */
+  rebuilds = 0;
 
   /** Adds proxy `id` with box `[min, max]`; throws `CollideError` on a present id or a bad box. */
   insert(id: number, min: Vec3, max: Vec3): void {
@@ -203,21 +258,29 @@ export class SpatialHash implements BroadPhase {
       const n = this.proxies.slot.length;
       this.range = growFloat64(this.range, 6 * n);
       this.fat = growFloat64(this.fat, 6 * n);
+      this.pad = growFloat64(this.pad, n);
       const flags = new Uint8Array(n);
       flags.set(this.isOverflow);
       this.isOverflow = flags;
+      const grid = new Uint8Array(n);
+      grid.set(this.inGrid);
+      this.inGrid = grid;
+      this.overflowPos = growInt32(this.overflowPos, n);
+      this.movedStamp = growInt32(this.movedStamp, n);
       this.visitStamp = growInt32(this.visitStamp, n);
     }
-    this.dirty = true;
+    this.pad[id] = 0;
+    this.buffer(id);
   }
 
   /**
    * Records the new box of proxy `id`. While the box stays inside its fat box nothing else
-   * happens; when it leaves it, the grid is rebuilt at the next query.
+   * happens; when it leaves it, the proxy goes to the move buffer with a margin of eight times
+   * the largest axis of `displacement` (module docs), and the next query updates it.
    */
-  move(id: number, min: Vec3, max: Vec3, _displacement?: Vec3): void {
+  move(id: number, min: Vec3, max: Vec3, displacement?: Vec3): void {
     this.proxies.set(id, min, max);
-    if (this.dirty) return;
+    if (!this.built) return;
     const f = this.fat;
     const k = 6 * id;
     if (
@@ -228,14 +291,28 @@ export class SpatialHash implements BroadPhase {
       max.y > f[k + 4] ||
       max.z > f[k + 5]
     ) {
-      this.dirty = true;
+      let d = 0;
+      if (displacement !== undefined) {
+        d = Math.max(Math.abs(displacement.x), Math.abs(displacement.y), Math.abs(displacement.z));
+        if (!Number.isFinite(d)) d = 0;
+      }
+      this.pad[id] = DISPLACEMENT_MARGIN_SCALE * d;
+      this.buffer(id);
     }
   }
 
   /** Removes proxy `id`; throws `CollideError` when it is absent. */
   remove(id: number): void {
     this.proxies.delete(id);
-    this.dirty = true;
+    this.buffer(id);
+  }
+
+  /** Puts `id` in the move buffer (once); a full rebuild pending makes it unnecessary. */
+  private buffer(id: number): void {
+    if (!this.built || this.movedStamp[id] === this.movedGeneration) return;
+    this.movedStamp[id] = this.movedGeneration;
+    this.moved = growInt32(this.moved, this.movedCount + 1);
+    this.moved[this.movedCount++] = id;
   }
 
   /** True when proxy `id` is present. */
@@ -246,9 +323,24 @@ export class SpatialHash implements BroadPhase {
   /** Removes every proxy. */
   clear(): void {
     this.proxies.clear();
-    this.dirty = true;
+    this.invalidate();
     this.sizedAtCount = 0;
     if (this.options.cellSize === 0) this.cell = 0;
+  }
+
+  /** Makes the next query rebuild everything (and empties the move buffer). */
+  private invalidate(): void {
+    this.built = false;
+    this.movedCount = 0;
+    this.nextMovedGeneration();
+  }
+
+  private nextMovedGeneration(): void {
+    this.movedGeneration++;
+    if (this.movedGeneration >= STAMP_LIMIT) {
+      this.movedStamp.fill(0);
+      this.movedGeneration = 1;
+    }
   }
 
   /**
@@ -262,7 +354,7 @@ export class SpatialHash implements BroadPhase {
     }
     const { box, live, count } = this.proxies;
     this.sizedAtCount = count;
-    this.dirty = true;
+    this.invalidate();
     this.sizes = growFloat64(this.sizes, count);
     let cMinX = Infinity;
     let cMinY = Infinity;
@@ -292,8 +384,15 @@ export class SpatialHash implements BroadPhase {
       heapSortRange(this.sizes, 0, count);
       const median = this.sizes[count >> 1];
       const spread = Math.max(cMaxX - cMinX, cMaxY - cMinY, cMaxZ - cMinZ);
-      if (median > 0 && Number.isFinite(median)) cell = this.options.cellSizeScale * median;
-      else if (spread > 0 && Number.isFinite(spread)) cell = spread / Math.cbrt(count);
+      // Sizes spanning orders of magnitude: raise the cell so that the 99th percentile still fits
+      // in maxCellsPerBody cells (a box of side L covers up to (L / s + 1)³ cells), so that at
+      // most about 1% of the bodies go to the overflow list, which every body is tested against.
+      const p99 = this.sizes[Math.floor(OVERFLOW_QUANTILE * (count - 1))];
+      const perAxis = Math.cbrt(this.options.maxCellsPerBody) - 1;
+      const fitLarge = perAxis > 0 && Number.isFinite(p99) ? p99 / perAxis : 0;
+      if (median > 0 && Number.isFinite(median)) {
+        cell = Math.max(this.options.cellSizeScale * median, fitLarge);
+      } else if (spread > 0 && Number.isFinite(spread)) cell = spread / Math.cbrt(count);
     }
     this.cell = cell;
     return cell;
@@ -301,40 +400,23 @@ export class SpatialHash implements BroadPhase {
 
   /**
    * Fills `out` with every overlapping or touching pair, sorted by `(lo, hi)`: the candidate
-   * pairs of the fat boxes (enumerated once per rebuild) whose current boxes overlap.
+   * pairs of the fat boxes (kept between queries, module docs) whose current boxes overlap.
    */
   computePairs(out: PairSet): PairSet {
     out.clear();
-    this.ensureBuilt();
+    // The fat-box candidates are a superset of the pairs: give them room beyond `out`'s limit.
+    const limit = out.limit + Math.ceil(out.limit / 4) + CANDIDATE_LIMIT_SLACK;
+    this.candidates.setLimit(limit, out.limitField, out.limitValue);
+    this.candidatesNext.setLimit(limit, out.limitField, out.limitValue);
+    if (this.ensureBuilt(out)) return out;
     const c = this.candidates;
-    if (!this.candidatesValid) {
-      // The fat-box candidates are a superset of the pairs: give them room beyond `out`'s limit.
-      c.setLimit(
-        out.limit + Math.ceil(out.limit / 4) + CANDIDATE_LIMIT_SLACK,
-        out.limitField,
-        out.limitValue,
-      );
-      this.enumerateCandidates(c);
-      const n = c.size;
-      if (this.candidateLo.length < n) {
-        this.candidateLo = growInt32(this.candidateLo, n);
-        this.candidateHi = growInt32(this.candidateHi, n);
-      }
-      for (let i = 0; i < n; i++) {
-        const key = c.keyAt(i);
-        const lo = Math.floor(key / PAIR_KEY_BASE);
-        this.candidateLo[i] = 6 * lo;
-        this.candidateHi[i] = 6 * (key - lo * PAIR_KEY_BASE);
-      }
-      this.candidatesValid = true;
-    }
     const box = this.proxies.box;
     const los = this.candidateLo;
     const his = this.candidateHi;
     const n = c.size;
     for (let i = 0; i < n; i++) {
-      const a = los[i];
-      const b = his[i];
+      const a = 6 * los[i];
+      const b = 6 * his[i];
       // One branch for the six interval tests (see enumerateCandidates).
       const separated =
         +(box[a] > box[b + 3]) |
@@ -348,12 +430,28 @@ export class SpatialHash implements BroadPhase {
     return out;
   }
 
+  /** Fills `candidateLo/Hi` from the sorted `candidates`. */
+  private splitCandidates(): void {
+    const c = this.candidates;
+    const n = c.size;
+    if (this.candidateLo.length < n) {
+      this.candidateLo = growInt32(this.candidateLo, n);
+      this.candidateHi = growInt32(this.candidateHi, n);
+    }
+    for (let i = 0; i < n; i++) {
+      const key = c.keyAt(i);
+      const lo = Math.floor(key / PAIR_KEY_BASE);
+      this.candidateLo[i] = lo;
+      this.candidateHi[i] = key - lo * PAIR_KEY_BASE;
+    }
+  }
+
   /** Fills `out` with the pairs whose fat boxes overlap or touch, sorted (module docs). */
   private enumerateCandidates(out: PairSet): void {
     out.clear();
     const fat = this.fat;
-    const data = this.cellData;
-    const bodies = this.cellBodies;
+    const data = this.pData;
+    const bodies = this.pBody;
     const D = CELL_ENTRY_STRIDE;
     for (let o = 0; o < this.occupiedCount; o++) {
       const s = this.occupied[o];
@@ -406,7 +504,6 @@ export class SpatialHash implements BroadPhase {
     }
     out.sort();
   }
-
   /**
    * Reports every proxy whose box overlaps or touches `[min, max]`: the grid cells the query box
    * covers (or all bodies, when that is cheaper), then the overflow list.
@@ -435,7 +532,7 @@ export class SpatialHash implements BroadPhase {
             const start = this.slotStart[slot];
             const end = start + this.slotCount[slot];
             for (let e = start; e < end; e++) {
-              const id = this.cellBodies[e];
+              const id = this.pBody[e];
               const k = 6 * id;
               if (
                 box[k] <= max.x &&
@@ -608,7 +705,7 @@ export class SpatialHash implements BroadPhase {
           const start = this.slotStart[slot];
           const end = start + this.slotCount[slot];
           for (let e = start; e < end; e++) {
-            if (this.rayVisit(this.cellBodies[e])) return true;
+            if (this.rayVisit(this.pBody[e])) return true;
           }
         }
       }
@@ -656,9 +753,343 @@ export class SpatialHash implements BroadPhase {
     );
   }
 
-  /** Rebuilds the cell table when boxes changed since the last rebuild. */
-  private ensureBuilt(): void {
-    if (!this.dirty) return;
+  /**
+   * Brings the grid and the candidates up to date: a full rebuild or the moved bodies only.
+   * Returns true when it also filled `out` with the pairs (an update merges and filters in one
+   * pass).
+   */
+  private ensureBuilt(out: PairSet | null = null): boolean {
+    const count = this.proxies.count;
+    if (this.built) {
+      if (this.movedCount === 0) return false;
+      const resize =
+        this.options.cellSize === 0 &&
+        (count >= 2 * this.sizedAtCount || 2 * count <= this.sizedAtCount);
+      if (!resize && this.movedCount <= INCREMENTAL_MAX_FRACTION * count && this.update(out)) {
+        return out !== null;
+      }
+    }
+    this.rebuild();
+    return false;
+  }
+
+  /** The margin of `id`'s fat box: its own (from its motion) within the bounds for cell `s`. */
+  private marginOf(id: number, s: number): number {
+    return Math.min(MAX_MARGIN_CELLS * s, Math.max(SPATIAL_HASH_FAT_MARGIN * s, this.pad[id]));
+  }
+
+  /** Writes the fat box of `id` for cell side `s`, kept finite at the ends of the double range. */
+  private writeFat(id: number, s: number): void {
+    const box = this.proxies.box;
+    const fat = this.fat;
+    const k = 6 * id;
+    const margin = this.marginOf(id, s);
+    for (let j = 0; j < 3; j++) {
+      fat[k + j] = Math.max(-Number.MAX_VALUE, box[k + j] - margin);
+      fat[k + 3 + j] = Math.min(Number.MAX_VALUE, box[k + 3 + j] + margin);
+    }
+  }
+
+  /**
+   * Updates the bodies of the move buffer alone (module docs). Returns false, having changed
+   * only their fat boxes, when it cannot (a cell index past MAX_CELL_INDEX or a table that
+   * would fill): the caller then rebuilds.
+   */
+  private update(pairs: PairSet | null): boolean {
+    const s = this.s;
+    const maxCells = this.options.maxCellsPerBody;
+    const moved = this.moved;
+    const m = this.movedCount;
+    const fat = this.fat;
+    // Check first, change nothing yet.
+    let newCells = 0;
+    for (let i = 0; i < m; i++) {
+      const id = moved[i];
+      if (!this.proxies.has(id)) continue;
+      this.writeFat(id, s);
+      const k = 6 * id;
+      let cells = 1;
+      for (let j = 0; j < 3; j++) {
+        const lo = Math.floor(fat[k + j] / s);
+        const hi = Math.floor(fat[k + 3 + j] / s);
+        if (Math.max(-lo, hi) > MAX_CELL_INDEX) return false;
+        cells *= hi - lo + 1;
+      }
+      if (cells <= maxCells) newCells += cells;
+    }
+    if (2 * (this.occupiedCount + newCells) > this.slotStamp.length) return false;
+    if (this.poolTop > POOL_REBUILD_RATIO * (this.liveEntries + newCells) + MIN_TABLE_CAPACITY) {
+      return false;
+    }
+    this.occupied = growInt32(this.occupied, this.occupiedCount + newCells);
+    const gen = this.movedGeneration;
+    // Unlink the moved bodies, then link the present ones at their new cells.
+    for (let i = 0; i < m; i++) {
+      const id = moved[i];
+      if (this.inGrid[id] === 1) this.unlink(id);
+      if (this.isOverflow[id] === 1) this.removeOverflow(id);
+      if (this.proxies.has(id)) this.place(id);
+    }
+    // New candidates of the moved bodies: each pair once (module docs).
+    let nk = 0;
+    const range = this.range;
+    const data = this.pData;
+    const bodies = this.pBody;
+    const D = CELL_ENTRY_STRIDE;
+    const { live, count } = this.proxies;
+    for (let i = 0; i < m; i++) {
+      const id = moved[i];
+      if (!this.proxies.has(id)) continue;
+      const k = 6 * id;
+      const minX = fat[k];
+      const minY = fat[k + 1];
+      const minZ = fat[k + 2];
+      const maxX = fat[k + 3];
+      const maxY = fat[k + 4];
+      const maxZ = fat[k + 5];
+      if (this.inGrid[id] === 1) {
+        const rx = range[k];
+        const ry = range[k + 1];
+        const rz = range[k + 2];
+        for (let x = rx; x <= range[k + 3]; x++) {
+          for (let y = ry; y <= range[k + 4]; y++) {
+            for (let z = rz; z <= range[k + 5]; z++) {
+              const slot = this.lookup(x, y, z);
+              const start = this.slotStart[slot];
+              const end = start + this.slotCount[slot];
+              for (let e = start; e < end; e++) {
+                const j = bodies[e];
+                if (j === id || (j < id && this.movedStamp[j] === gen)) continue;
+                const p = D * e;
+                if (
+                  data[p] > maxX ||
+                  minX > data[p + 3] ||
+                  data[p + 1] > maxY ||
+                  minY > data[p + 4] ||
+                  data[p + 2] > maxZ ||
+                  minZ > data[p + 5] ||
+                  Math.max(rx, data[p + 6]) !== x ||
+                  Math.max(ry, data[p + 7]) !== y ||
+                  Math.max(rz, data[p + 8]) !== z
+                ) {
+                  continue;
+                }
+                nk = this.pushKey(nk, id, j);
+              }
+            }
+          }
+        }
+        for (let o = 0; o < this.overflowCount; o++) {
+          const j = this.overflow[o];
+          if (this.movedStamp[j] === gen) continue;
+          if (boxesOverlap(fat, k, fat, 6 * j)) nk = this.pushKey(nk, id, j);
+        }
+      } else {
+        for (let l = 0; l < count; l++) {
+          const j = live[l];
+          if (j === id) continue;
+          if (j < id && this.isOverflow[j] === 1 && this.movedStamp[j] === gen) continue;
+          if (boxesOverlap(fat, k, fat, 6 * j)) nk = this.pushKey(nk, id, j);
+        }
+      }
+    }
+    heapSortRange(this.newKeys, 0, nk);
+    // Merge the kept candidates (no moved body) with the new ones, in order, and filter them by
+    // the current boxes into `pairs` on the way.
+    const old = this.candidates;
+    const out = this.candidatesNext;
+    out.clear();
+    const keys = this.newKeys;
+    const stamp = this.movedStamp;
+    const oldLo = this.candidateLo;
+    const oldHi = this.candidateHi;
+    const na = old.size;
+    if (this.nextLo.length < na + nk) {
+      this.nextLo = growInt32(this.nextLo, na + nk);
+      this.nextHi = growInt32(this.nextHi, na + nk);
+    }
+    const newLo = this.nextLo;
+    const newHi = this.nextHi;
+    const box = this.proxies.box;
+    let a = 0;
+    let b = 0;
+    let c = 0;
+    while (a < na || b < nk) {
+      let key: number;
+      let lo: number;
+      let hi: number;
+      if (a < na) {
+        lo = oldLo[a];
+        hi = oldHi[a];
+        if (stamp[lo] === gen || stamp[hi] === gen) {
+          a++;
+          continue;
+        }
+        key = old.keyAt(a);
+        if (b < nk && keys[b] < key) {
+          key = keys[b++];
+          lo = Math.floor(key / PAIR_KEY_BASE);
+          hi = key - lo * PAIR_KEY_BASE;
+        } else a++;
+      } else {
+        key = keys[b++];
+        lo = Math.floor(key / PAIR_KEY_BASE);
+        hi = key - lo * PAIR_KEY_BASE;
+      }
+      out.addKey(key);
+      newLo[c] = lo;
+      newHi[c++] = hi;
+      if (pairs !== null) {
+        const p = 6 * lo;
+        const q = 6 * hi;
+        const separated =
+          +(box[p] > box[q + 3]) |
+          +(box[q] > box[p + 3]) |
+          +(box[p + 1] > box[q + 4]) |
+          +(box[q + 1] > box[p + 4]) |
+          +(box[p + 2] > box[q + 5]) |
+          +(box[q + 2] > box[p + 5]);
+        if (separated === 0) pairs.addKey(key);
+      }
+    }
+    this.candidates = out;
+    this.candidatesNext = old;
+    this.candidateLo = newLo;
+    this.candidateHi = newHi;
+    this.nextLo = oldLo;
+    this.nextHi = oldHi;
+    this.movedCount = 0;
+    this.nextMovedGeneration();
+    return true;
+  }
+
+  /** Appends the key of pair (a, b) to `newKeys[n]`; returns n + 1. */
+  private pushKey(n: number, a: number, b: number): number {
+    if (n === this.newKeys.length) this.newKeys = growFloat64(this.newKeys, n + 1);
+    this.newKeys[n] = a < b ? a * PAIR_KEY_BASE + b : b * PAIR_KEY_BASE + a;
+    return n + 1;
+  }
+
+  /** Removes the cell entries of `id` (found in the cells of its range): swap with the last. */
+  private unlink(id: number): void {
+    const range = this.range;
+    const bodies = this.pBody;
+    const data = this.pData;
+    const D = CELL_ENTRY_STRIDE;
+    const k = 6 * id;
+    for (let x = range[k]; x <= range[k + 3]; x++) {
+      for (let y = range[k + 1]; y <= range[k + 4]; y++) {
+        for (let z = range[k + 2]; z <= range[k + 5]; z++) {
+          const slot = this.lookup(x, y, z);
+          let e = this.slotStart[slot];
+          while (bodies[e] !== id) e++;
+          const last = this.slotStart[slot] + --this.slotCount[slot];
+          if (e !== last) {
+            bodies[e] = bodies[last];
+            for (let j = 0; j < D; j++) data[D * e + j] = data[D * last + j];
+          }
+        }
+      }
+    }
+    this.liveEntries -= this.cellCount(id);
+    this.inGrid[id] = 0;
+    this.normalCount--;
+  }
+
+  /** Cells of `id`'s range. */
+  private cellCount(id: number): number {
+    const r = this.range;
+    const k = 6 * id;
+    return (r[k + 3] - r[k] + 1) * (r[k + 4] - r[k + 1] + 1) * (r[k + 5] - r[k + 2] + 1);
+  }
+
+  private removeOverflow(id: number): void {
+    const p = this.overflowPos[id];
+    const last = this.overflow[--this.overflowCount];
+    this.overflow[p] = last;
+    this.overflowPos[last] = p;
+    this.isOverflow[id] = 0;
+  }
+
+  private addOverflow(id: number): void {
+    this.overflow = growInt32(this.overflow, this.overflowCount + 1);
+    this.overflowPos[id] = this.overflowCount;
+    this.overflow[this.overflowCount++] = id;
+    this.isOverflow[id] = 1;
+  }
+
+  /** Places `id` (fat box written) in the overflow list or at the head of its cells' lists. */
+  private place(id: number): void {
+    const s = this.s;
+    const fat = this.fat;
+    const range = this.range;
+    const k = 6 * id;
+    for (let j = 0; j < 6; j++) range[k + j] = Math.floor(fat[k + j] / s);
+    const cells =
+      (range[k + 3] - range[k] + 1) *
+      (range[k + 4] - range[k + 1] + 1) *
+      (range[k + 5] - range[k + 2] + 1);
+    if (cells > this.options.maxCellsPerBody) {
+      this.addOverflow(id);
+      return;
+    }
+    const b = this.bounds;
+    for (let j = 0; j < 3; j++) {
+      if (fat[k + j] < b[j]) b[j] = fat[k + j];
+      if (fat[k + 3 + j] > b[3 + j]) b[3 + j] = fat[k + 3 + j];
+    }
+    for (let x = range[k]; x <= range[k + 3]; x++) {
+      for (let y = range[k + 1]; y <= range[k + 4]; y++) {
+        for (let z = range[k + 2]; z <= range[k + 5]; z++) {
+          const slot = this.findOrInsert(x, y, z);
+          const e = this.append(slot);
+          this.pBody[e] = id;
+          const d = CELL_ENTRY_STRIDE * e;
+          const data = this.pData;
+          for (let j = 0; j < 6; j++) data[d + j] = fat[k + j];
+          data[d + 6] = range[k];
+          data[d + 7] = range[k + 1];
+          data[d + 8] = range[k + 2];
+        }
+      }
+    }
+    this.liveEntries += cells;
+    this.inGrid[id] = 1;
+    this.normalCount++;
+  }
+
+  /**
+   * Claims the next entry of `slot`'s block and returns its index; a full block first moves to
+   * the pool's end with twice the room.
+   */
+  private append(slot: number): number {
+    const count = this.slotCount[slot];
+    if (count === this.slotCap[slot]) {
+      const cap = Math.max(MIN_CELL_ROOM, 2 * count);
+      const from = this.slotStart[slot];
+      const to = this.poolTop;
+      this.poolTop += cap;
+      this.growPool(this.poolTop);
+      const D = CELL_ENTRY_STRIDE;
+      this.pBody.copyWithin(to, from, from + count);
+      this.pData.copyWithin(D * to, D * from, D * (from + count));
+      this.slotStart[slot] = to;
+      this.slotCap[slot] = cap;
+    }
+    this.slotCount[slot] = count + 1;
+    return this.slotStart[slot] + count;
+  }
+
+  /** Makes the pool hold at least `n` entries. */
+  private growPool(n: number): void {
+    if (n <= this.pBody.length) return;
+    this.pBody = growInt32(this.pBody, n);
+    this.pData = growFloat64(this.pData, CELL_ENTRY_STRIDE * this.pBody.length);
+  }
+
+  /** Rebuilds the cell table, the entries and the candidates from the current boxes. */
+  private rebuild(): void {
+    this.rebuilds++;
     const { box, live, count } = this.proxies;
     if (this.options.cellSize > 0) this.cell = this.options.cellSize;
     else if (this.cell === 0 || count >= 2 * this.sizedAtCount || 2 * count <= this.sizedAtCount) {
@@ -672,23 +1103,18 @@ export class SpatialHash implements BroadPhase {
         if (a > maxAbs) maxAbs = a;
       }
     }
-    const s = Math.max(this.cell, maxAbs / MAX_CELL_INDEX);
+    // Room for the margin: fat boxes reach at most half a cell beyond the boxes.
+    const s = Math.max(this.cell, maxAbs / (MAX_CELL_INDEX / 2));
     this.s = s;
-    // Fat boxes: grown by the margin, kept finite at the ends of the double range.
-    const margin = SPATIAL_HASH_FAT_MARGIN * s;
     const fat = this.fat;
-    for (let i = 0; i < count; i++) {
-      const k = 6 * live[i];
-      for (let j = 0; j < 3; j++) {
-        fat[k + j] = Math.max(-Number.MAX_VALUE, box[k + j] - margin);
-        fat[k + 3 + j] = Math.min(Number.MAX_VALUE, box[k + 3 + j] + margin);
-      }
-    }
+    for (let i = 0; i < count; i++) this.writeFat(live[i], s);
     const range = this.range;
     const maxCells = this.options.maxCellsPerBody;
     const bounds = this.bounds;
     bounds.fill(Infinity, 0, 3);
     bounds.fill(-Infinity, 3, 6);
+    this.inGrid.fill(0);
+    this.isOverflow.fill(0);
     this.overflowCount = 0;
     this.normalCount = 0;
     let entries = 0;
@@ -701,12 +1127,10 @@ export class SpatialHash implements BroadPhase {
         (range[k + 4] - range[k + 1] + 1) *
         (range[k + 5] - range[k + 2] + 1);
       if (cells > maxCells) {
-        this.isOverflow[id] = 1;
-        this.overflow = growInt32(this.overflow, this.overflowCount + 1);
-        this.overflow[this.overflowCount++] = id;
+        this.addOverflow(id);
         continue;
       }
-      this.isOverflow[id] = 0;
+      this.inGrid[id] = 1;
       this.normalCount++;
       entries += cells;
       for (let j = 0; j < 3; j++) {
@@ -716,14 +1140,14 @@ export class SpatialHash implements BroadPhase {
     }
     this.entryBody = growInt32(this.entryBody, entries);
     this.entrySlot = growInt32(this.entrySlot, entries);
-    this.cellBodies = growInt32(this.cellBodies, entries);
-    this.occupied = growInt32(this.occupied, entries);
-    this.prepareTable(entries);
+    this.occupied = growInt32(this.occupied, 2 * entries);
+    // A table of at least four times as many slots as entries: room for new cells.
+    this.prepareTable(2 * entries);
     this.occupiedCount = 0;
     let e = 0;
     for (let i = 0; i < count; i++) {
       const id = live[i];
-      if (this.isOverflow[id] === 1) continue;
+      if (this.inGrid[id] === 0) continue;
       const k = 6 * id;
       for (let x = range[k]; x <= range[k + 3]; x++) {
         for (let y = range[k + 1]; y <= range[k + 4]; y++) {
@@ -736,36 +1160,49 @@ export class SpatialHash implements BroadPhase {
         }
       }
     }
+    // Counting pass: each cell's entries consecutive, with room to grow by a quarter (at least
+    // MIN_CELL_ROOM in all), in the order of the occupied cells.
     let start = 0;
     for (let i = 0; i < this.occupiedCount; i++) {
       const slot = this.occupied[i];
+      const c = this.slotCount[slot];
+      const cap = Math.max(MIN_CELL_ROOM, c + (c >> 2) + 1);
       this.slotStart[slot] = start;
-      start += this.slotCount[slot];
+      this.slotCap[slot] = cap;
       this.slotCount[slot] = 0;
+      start += cap;
     }
+    this.poolTop = start;
+    this.growPool(2 * start);
     for (let i = 0; i < e; i++) {
       const slot = this.entrySlot[i];
-      this.cellBodies[this.slotStart[slot] + this.slotCount[slot]++] = this.entryBody[i];
+      this.pBody[this.slotStart[slot] + this.slotCount[slot]++] = this.entryBody[i];
     }
-    if (this.cellData.length < CELL_ENTRY_STRIDE * e) {
-      this.cellData = growFloat64(this.cellData, CELL_ENTRY_STRIDE * e);
+    this.liveEntries = e;
+    const data = this.pData;
+    const bodies = this.pBody;
+    for (let o = 0; o < this.occupiedCount; o++) {
+      const slot = this.occupied[o];
+      const from = this.slotStart[slot];
+      const to = from + this.slotCount[slot];
+      for (let i = from, d = CELL_ENTRY_STRIDE * from; i < to; i++, d += CELL_ENTRY_STRIDE) {
+        const k = 6 * bodies[i];
+        data[d] = fat[k];
+        data[d + 1] = fat[k + 1];
+        data[d + 2] = fat[k + 2];
+        data[d + 3] = fat[k + 3];
+        data[d + 4] = fat[k + 4];
+        data[d + 5] = fat[k + 5];
+        data[d + 6] = range[k];
+        data[d + 7] = range[k + 1];
+        data[d + 8] = range[k + 2];
+      }
     }
-    const data = this.cellData;
-    const bodies = this.cellBodies;
-    for (let i = 0, d = 0; i < e; i++, d += CELL_ENTRY_STRIDE) {
-      const k = 6 * bodies[i];
-      data[d] = fat[k];
-      data[d + 1] = fat[k + 1];
-      data[d + 2] = fat[k + 2];
-      data[d + 3] = fat[k + 3];
-      data[d + 4] = fat[k + 4];
-      data[d + 5] = fat[k + 5];
-      data[d + 6] = range[k];
-      data[d + 7] = range[k + 1];
-      data[d + 8] = range[k + 2];
-    }
-    this.candidatesValid = false;
-    this.dirty = false;
+    this.enumerateCandidates(this.candidates);
+    this.splitCandidates();
+    this.built = true;
+    this.movedCount = 0;
+    this.nextMovedGeneration();
   }
 
   /** Makes the table hold at least twice `entries` slots and starts a new generation. */
@@ -778,8 +1215,9 @@ export class SpatialHash implements BroadPhase {
       this.slotY = new Float64Array(cap);
       this.slotZ = new Float64Array(cap);
       this.slotStamp = new Int32Array(cap);
-      this.slotCount = new Int32Array(cap);
       this.slotStart = new Int32Array(cap);
+      this.slotCount = new Int32Array(cap);
+      this.slotCap = new Int32Array(cap);
       this.generation = 0;
       this.tableShift = 32 - Math.round(Math.log2(cap));
     }
@@ -795,7 +1233,7 @@ export class SpatialHash implements BroadPhase {
     return Math.imul(h, 0x9e3779b1) >>> this.tableShift;
   }
 
-  /** The slot of cell (x, y, z), or −1 when it holds no body. */
+  /** The slot of cell (x, y, z), or −1 when it was never occupied since the last rebuild. */
   private lookup(x: number, y: number, z: number): number {
     const mask = this.slotStamp.length - 1;
     let h = this.hash(x, y, z);
@@ -807,7 +1245,7 @@ export class SpatialHash implements BroadPhase {
     return -1;
   }
 
-  /** The slot of cell (x, y, z), claimed with a zero count when new. */
+  /** The slot of cell (x, y, z), claimed with an empty list and a zero count when new. */
   private findOrInsert(x: number, y: number, z: number): number {
     const mask = this.slotStamp.length - 1;
     let h = this.hash(x, y, z);
@@ -818,13 +1256,14 @@ export class SpatialHash implements BroadPhase {
         this.slotY[h] = y;
         this.slotZ[h] = z;
         this.slotCount[h] = 0;
+        this.slotCap[h] = 0;
         this.occupied[this.occupiedCount++] = h;
         return h;
       }
       if (this.slotX[h] === x && this.slotY[h] === y && this.slotZ[h] === z) return h;
       h = (h + 1) & mask;
     }
-    // Unreachable: the table has at least twice as many slots as entries.
+    // Unreachable: the table has at least twice as many slots as occupied cells.
     throw new Error("SpatialHash: cell table full");
   }
 }

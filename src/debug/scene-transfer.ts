@@ -37,7 +37,7 @@ export type ShapeTransfer =
   | { type: "convex"; vertices: number[] }
   | { type: "triangle"; a: V3; b: V3; c: V3 }
   /** A triangle mesh: packed xyz vertices and vertex index triples. */
-  | { type: "mesh"; vertices: number[]; indices: number[] }
+  | { type: "mesh"; vertices: number[]; indices: number[]; solid?: boolean }
   | { type: "halfspace"; normal: V3; offset: number }
   /** A heightfield: rows·cols heights, row-major, the scale and the hole flags (1 per cell). */
   | {
@@ -118,6 +118,7 @@ export function shapeToTransfer(shape: Shape | TriangleMesh): ShapeTransfer {
         type: "mesh",
         vertices: Array.from(shape.vertices),
         indices: Array.from(shape.indices),
+        ...(shape.solid ? { solid: true } : {}),
       };
     case ShapeType.HalfSpace:
       return { type: "halfspace", normal: v3(shape.normal), offset: shape.offset };
@@ -175,7 +176,9 @@ export function shapeFromTransfer(t: ShapeTransfer, field = "shape"): Shape {
     case "roundedConvex":
       return makeRoundedConvexPolyhedron(Float64Array.from(t.vertices), t.radius, field);
     case "mesh":
-      return makeTriangleMesh(Float64Array.from(t.vertices), Uint32Array.from(t.indices), field);
+      return makeTriangleMesh(Float64Array.from(t.vertices), Uint32Array.from(t.indices), field, {
+        solid: t.solid === true,
+      });
     case "halfspace":
       return makeHalfSpace(toVec(t.normal), t.offset, field);
     case "heightfield":

@@ -71,9 +71,17 @@ function solve2(): void {
   }
 }
 
-function segmentDistSq(i: number, j: number): number {
+/** Squared distances of the origin to simplex edges, written by {@link segmentDistSq}. */
+const dist2 = new Float64Array(3);
+
+/**
+ * Writes the squared distance of the origin to the simplex edge i–j into `dist2[k]`: through a
+ * typed array rather than a returned double, which V8 boxes (allocates) when it does not inline
+ * the call.
+ */
+function segmentDistSq(k: number, i: number, j: number): void {
   closestOnSegment(seg, wx[i], wy[i], wx[j], wy[j], 0, 0);
-  return seg.x * seg.x + seg.y * seg.y;
+  dist2[k] = seg.x * seg.x + seg.y * seg.y;
 }
 
 /** Reduces to the sub-simplex {i, j} (as positions 0 and 1) and solves it. */
@@ -110,9 +118,12 @@ function solve3(): void {
   const size = Math.max(abx * abx + aby * aby, acx * acx + acy * acy);
   if (Math.abs(area) <= GJK_ROUNDING_TOLERANCE * size) {
     // Collinear: the closest point lies on the best of the three edges.
-    const d01 = segmentDistSq(0, 1);
-    const d02 = segmentDistSq(0, 2);
-    const d12 = segmentDistSq(1, 2);
+    segmentDistSq(0, 0, 1);
+    segmentDistSq(1, 0, 2);
+    segmentDistSq(2, 1, 2);
+    const d01 = dist2[0];
+    const d02 = dist2[1];
+    const d12 = dist2[2];
     if (d01 <= d02 && d01 <= d12) reduceTo2(0, 1);
     else if (d02 <= d12) reduceTo2(0, 2);
     else reduceTo2(1, 2);
@@ -138,7 +149,8 @@ function solve3(): void {
   let bi = 0;
   let bj = 1;
   if (w < 0) {
-    const d = segmentDistSq(0, 1);
+    segmentDistSq(0, 0, 1);
+    const d = dist2[0];
     if (d < best) {
       best = d;
       bi = 0;
@@ -146,7 +158,8 @@ function solve3(): void {
     }
   }
   if (v < 0) {
-    const d = segmentDistSq(0, 2);
+    segmentDistSq(1, 0, 2);
+    const d = dist2[1];
     if (d < best) {
       best = d;
       bi = 0;
@@ -154,7 +167,8 @@ function solve3(): void {
     }
   }
   if (u < 0) {
-    const d = segmentDistSq(1, 2);
+    segmentDistSq(2, 1, 2);
+    const d = dist2[2];
     if (d < best) {
       bi = 1;
       bj = 2;

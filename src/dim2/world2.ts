@@ -1,9 +1,12 @@
 /**
  * The 2D collision world, `CollisionWorld2D`: the API, filtering, events and determinism of the
- * 3D `CollisionWorld` (src/world/collision-world.ts) for the 2D shapes, over the very same broad
- * phases (src/broadphase/): each body's 2D AABB is handed to them as a 3D box with z = 0, which
- * is exact (every box shares the z interval [0, 0], so 3D overlap is 2D overlap), and rays get
- * z = 0 too. No broad-phase code is copied.
+ * 3D `CollisionWorld` (src/world/collision-world.ts) for the 2D shapes, on the same world core
+ * (src/world/core/): the handles, slots, layers, masks, flags and touch counts of
+ * `SlotStore` (poses of 4 doubles — translation xy, cos, sin — and boxes of 4), the contact cache
+ * and event lists of `PairCache` (2D records, src/dim2/contact-cache2.ts), and the broad phase
+ * chosen by name. Each body's 2D AABB is handed to the broad phases (src/broadphase/) as a 3D box
+ * with z = 0, which is exact (every box shares the z interval [0, 0], so 3D overlap is 2D
+ * overlap), and rays get z = 0 too. No broad-phase code is copied.
  *
  * A step: broad phase (exact pairs of the bodies' boxes grown by half the prediction distance,
  * sorted ascending by slot pair) → layer/mask filter (`(layerA & maskB) != 0 && (layerB & maskA)
@@ -12,23 +15,29 @@
  * points → contact cache, diffed with the last step into `begin`, `persist` and `end` lists
  * (Box2D v3: events are read after the step, no callbacks inside it).
  *
- * Handles are `(slot + 1) · 2^20 + generation` as in 3D, so ascending handle order is slot order
- * and 0 is never a handle. `removeBody` takes the body out at once; its touching pairs of the
- * last step are reported as `end` events (with its old handle) by the next `step()`, and its slot
- * is reused only after that step. Storage is structure-of-arrays in typed arrays; a steady-state
- * step allocates nothing. Nothing on the step's path calls a transcendental function, so results
- * are bitwise reproducible.
+ * Handles are `(slot + 1) · 2^20 + generation` as in 3D (src/world/handles.ts), so ascending
+ * handle order is slot order and 0 is never a handle. `removeBody` takes the body out at once;
+ * its touching pairs of the last step are reported as `end` events (with its old handle) by the
+ * next `step()`, and its slot is reused only after that step (at once when it touched nothing).
+ * Storage is structure-of-arrays in typed arrays; a steady-state step allocates nothing
+ * (test/dim2/steady-state.test.ts). Nothing on the step's path calls a transcendental function,
+ * so results are bitwise reproducible.
  */
 import type { BroadPhase } from "../broadphase/broad-phase.js";
-import { growFloat64 } from "../broadphase/broad-phase.js";
-import { BruteForceBroadPhase } from "../broadphase/brute-force.js";
-import { DynamicTree } from "../broadphase/dynamic-tree.js";
-import { LooseOctree } from "../broadphase/loose-octree.js";
-import { MAX_PROXY_ID, PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
-import { SpatialHash } from "../broadphase/spatial-hash.js";
-import { SweepAndPrune } from "../broadphase/sweep-and-prune.js";
+import { PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
 import { AABB_MARGIN, WORLD_MAX_PAIRS } from "../constants.js";
 import { invalidValue } from "../errors.js";
+import { FLAG_ALIVE, FLAG_SENSOR, SlotStore } from "../world/core/slot-store.js";
+import { checkWorldOptionValues, makeNamedBroadPhase } from "../world/core/world-options.js";
+import { MAX_BODY_SLOT } from "../world/handles.js";
+import { checkFilterBits } from "../world/validate.js";
+import {
+  type BodyHandle2D,
+  ContactCache2D,
+  makeWorldContact2D,
+  type WorldContact2D,
+  type WorldEvents2D,
+} from "./contact-cache2.js";
 import { type Contact2, contactShapes2, makeContact2 } from "./contact2.js";
 import { type Manifold2, makeManifold2, manifoldFromContact2 } from "./manifold2.js";
 import type { Pose2 } from "./pose2.js";
@@ -37,11 +46,20 @@ import { castRay2D, makeRayHit2, type RayHit2 } from "./raycast2.js";
 import { aabbShape2, type Shape2, ShapeType2 } from "./shapes.js";
 import type { Vec2 } from "./vec2.js";
 
-/** A body of a {@link CollisionWorld2D}: a branded integer (slot + generation), never 0. */
-export type BodyHandle2D = number & { readonly __brand: "BodyHandle2D" };
+export {
+  type BodyHandle2D,
+  EventList2D,
+  makeWorldContact2D,
+  type WorldContact2D,
+  type WorldEvent2D,
+  type WorldEvents2D,
+} from "./contact-cache2.js";
 
 /** The broad phases a 2D world can use, by name (those of the 3D world). */
 export type World2DBroadPhase = "brute" | "sap" | "grid" | "tree" | "quadtree";
+
+/** The broad-phase names of the 2D world, in the order its error message lists them. */
+const BROAD_PHASE_NAMES = ["brute", "sap", "grid", "tree", "quadtree"] as const;
 
 /** Settings of a {@link CollisionWorld2D} (the 3D world's `CollisionWorldOptions`). */
 export interface CollisionWorld2DOptions {
@@ -112,79 +130,6 @@ export interface WorldRayHit2D {
   normal: Vec2;
 }
 
-/** A touching non-sensor pair: handles (lower first), signed distance and world manifold. */
-export interface WorldContact2D {
-  a: BodyHandle2D;
-  b: BodyHandle2D;
-  distance: number;
-  manifold: Manifold2;
-}
-
-/** A new {@link WorldContact2D} (allocates). */
-export function makeWorldContact2D(): WorldContact2D {
-  return { a: 0 as BodyHandle2D, b: 0 as BodyHandle2D, distance: 0, manifold: makeManifold2() };
-}
-
-/** One event as an object ({@link EventList2D.toArray}). */
-export interface WorldEvent2D {
-  a: BodyHandle2D;
-  b: BodyHandle2D;
-  sensor: boolean;
-}
-
-/** A list of pair events of one step, in ascending (a, b) order; valid until the next step. */
-export class EventList2D {
-  private h = new Float64Array(64);
-  private s = new Uint8Array(32);
-  private n = 0;
-  /** Number of events. */
-  get count(): number {
-    return this.n;
-  }
-  /** The lower handle of event i. */
-  a(i: number): BodyHandle2D {
-    return this.h[2 * i] as BodyHandle2D;
-  }
-  /** The higher handle of event i. */
-  b(i: number): BodyHandle2D {
-    return this.h[2 * i + 1] as BodyHandle2D;
-  }
-  /** True when event i is a sensor overlap. */
-  isSensor(i: number): boolean {
-    return this.s[i] === 1;
-  }
-  /** The events as objects (allocates). */
-  toArray(): WorldEvent2D[] {
-    const out: WorldEvent2D[] = [];
-    for (let i = 0; i < this.n; i++)
-      out.push({ a: this.a(i), b: this.b(i), sensor: this.isSensor(i) });
-    return out;
-  }
-  /** Empties the list (world internal). */
-  clear(): void {
-    this.n = 0;
-  }
-  /** Appends an event (world internal). */
-  push(a: number, b: number, sensor: number): void {
-    if (this.n === this.s.length) {
-      this.h = growFloat64(this.h, 4 * this.n);
-      const s = new Uint8Array(2 * this.n);
-      s.set(this.s);
-      this.s = s;
-    }
-    this.h[2 * this.n] = a;
-    this.h[2 * this.n + 1] = b;
-    this.s[this.n++] = sensor;
-  }
-}
-
-/** The three event lists of a step. */
-export interface WorldEvents2D {
-  readonly begin: EventList2D;
-  readonly persist: EventList2D;
-  readonly end: EventList2D;
-}
-
 /** Counters and timings of the last step (as the 3D world's `WorldStepStats`). */
 export interface WorldStepStats2D {
   bodies: number;
@@ -196,27 +141,12 @@ export interface WorldStepStats2D {
   narrowPhaseMs: number;
 }
 
-const GEN_BASE = 2 ** 20;
 const DEFAULT_LAYER = 1;
 const DEFAULT_MASK = 0xffffffff;
-/** Contact record: a, b, distance, nx, ny, count, then 2 × (pAx, pAy, pBx, pBy, distance, id). */
-const REC = 18;
-const FLAG_ALIVE = 1;
-const FLAG_SENSOR = 2;
-
-function packHandle(slot: number, gen: number): BodyHandle2D {
-  return ((slot + 1) * GEN_BASE + gen) as BodyHandle2D;
-}
-
-function handleSlot(h: number): number {
-  return Math.floor(h / GEN_BASE) - 1;
-}
-
-function checkBits(field: string, v: unknown): void {
-  if (typeof v !== "number" || !Number.isInteger(v) || v < 0 || v > 0xffffffff) {
-    invalidValue(field, v, "must be an integer in [0, 2^32 - 1]");
-  }
-}
+/** Doubles per 2D pose in the slot store: translation xy, cos, sin. */
+const POSE_STRIDE_2D = 4;
+/** Doubles per 2D tight AABB in the slot store: min xy, max xy. */
+const BOX_STRIDE_2D = 4;
 
 function checkShape2(field: string, s: Shape2): void {
   if (
@@ -229,26 +159,6 @@ function checkShape2(field: string, s: Shape2): void {
   ) {
     invalidValue(field, s, "must be a 2D shape (makeCircle, makeRect, makePolygon, ...)");
   }
-}
-
-function makeBroadPhase(name: World2DBroadPhase, margin: number): BroadPhase {
-  switch (name) {
-    case "brute":
-      return new BruteForceBroadPhase();
-    case "sap":
-      return new SweepAndPrune();
-    case "grid":
-      return new SpatialHash();
-    case "tree":
-      return new DynamicTree({ margin });
-    case "quadtree":
-      return new LooseOctree({ planar: true });
-  }
-  return invalidValue(
-    "options.broadphase",
-    name,
-    'must be "brute", "sap", "grid", "tree" or "quadtree"',
-  );
 }
 
 const poseA: Pose2 = pose2.identity();
@@ -291,57 +201,27 @@ export class CollisionWorld2D {
   private readonly bp: BroadPhase;
   private readonly pairs = new PairSet(256);
   private readonly half: number;
-  // Bodies, structure of arrays by slot.
-  private pose = new Float64Array(4 * 16);
-  private box = new Float64Array(4 * 16);
-  private layer = new Uint32Array(16);
-  private mask = new Uint32Array(16);
-  private flags = new Uint8Array(16);
-  private gen = new Uint32Array(16);
-  private shapes: (Shape2 | null)[] = [];
-  private userData: unknown[] = [];
-  private slotCount = 0;
-  private count = 0;
-  private free: number[] = [];
-  private pending: number[] = [];
-  // Contact cache: this and the last step's touching pairs (keys, handles, sensor flags).
-  private prevKeys = new Float64Array(64);
-  private prevH = new Float64Array(128);
-  private prevS = new Uint8Array(64);
-  private prevN = 0;
-  private curKeys = new Float64Array(64);
-  private curH = new Float64Array(128);
-  private curS = new Uint8Array(64);
-  private curN = 0;
-  private records = new Float64Array(REC * 64);
-  private nContacts = 0;
-  private readonly ev: WorldEvents2D = {
-    begin: new EventList2D(),
-    persist: new EventList2D(),
-    end: new EventList2D(),
-  };
+  /** The bodies: slots, handles, filters, flags, poses and boxes (the world core's store). */
+  private readonly bodies = new SlotStore<Shape2>(POSE_STRIDE_2D, BOX_STRIDE_2D);
+  /** This and the last step's touching pairs, contact records and events (the world core's). */
+  private readonly cache = new ContactCache2D();
+  // Query filter state, set by beginFilter (no allocation per query).
+  private qMask = DEFAULT_MASK;
+  private qSensors = true;
 
   /** A new, empty world; `options` overrides {@link defaultCollisionWorld2DOptions}. */
   constructor(options: Partial<CollisionWorld2DOptions> = {}) {
     const o = { ...defaultCollisionWorld2DOptions(), ...options };
-    if (!(typeof o.prediction === "number" && Number.isFinite(o.prediction) && o.prediction >= 0)) {
-      invalidValue("options.prediction", o.prediction, "must be a finite number >= 0");
-    }
-    if (!(typeof o.aabbMargin === "number" && Number.isFinite(o.aabbMargin) && o.aabbMargin >= 0)) {
-      invalidValue("options.aabbMargin", o.aabbMargin, "must be a finite number >= 0");
-    }
-    if (!(Number.isInteger(o.maxPairs) && o.maxPairs >= 1)) {
-      invalidValue("options.maxPairs", o.maxPairs, "must be an integer >= 1");
-    }
+    checkWorldOptionValues(o);
     this.pairs.setLimit(o.maxPairs, "options.maxPairs");
-    this.bp = makeBroadPhase(o.broadphase, o.aabbMargin);
+    this.bp = makeNamedBroadPhase(o.broadphase, o.aabbMargin, BROAD_PHASE_NAMES, false);
     this.options = Object.freeze({ ...o, profile: o.profile === true });
     this.half = o.prediction / 2;
   }
 
   /** Number of live bodies. */
   get bodyCount(): number {
-    return this.count;
+    return this.bodies.count;
   }
 
   /**
@@ -355,41 +235,39 @@ export class CollisionWorld2D {
     pose2.checkPose("body.pose", desc.pose);
     const layer = desc.layer ?? DEFAULT_LAYER;
     const mask = desc.mask ?? DEFAULT_MASK;
-    checkBits("body.layer", layer);
-    checkBits("body.mask", mask);
+    checkFilterBits("body.layer", layer);
+    checkFilterBits("body.mask", mask);
     const sensor = desc.sensor ?? false;
     if (typeof sensor !== "boolean") invalidValue("body.sensor", sensor, "must be a boolean");
     this.computeBoxes("body.pose", desc.shape, desc.pose);
-    const slot =
-      this.free.length > 0 ? (this.free[this.free.length - 1] as number) : this.slotCount;
-    if (slot > MAX_PROXY_ID) invalidValue("body", this.count, "exceeds the world's capacity");
-    this.bp.insert(slot, bpMin, bpMax);
-    if (slot === this.slotCount) {
-      this.grow(slot + 1);
-      this.slotCount++;
-      this.shapes.push(null);
-      this.userData.push(undefined);
-    } else {
-      this.free.pop();
+    const b = this.bodies;
+    if (b.peekSlot() > MAX_BODY_SLOT) {
+      invalidValue("body", b.count, `exceeds the world's capacity of ${MAX_BODY_SLOT + 1} bodies`);
     }
+    const slot = b.allocate();
+    this.bp.insert(slot, bpMin, bpMax);
     this.writePose(slot, desc.pose);
     this.writeBox(slot);
-    this.layer[slot] = layer;
-    this.mask[slot] = mask;
-    this.flags[slot] = FLAG_ALIVE | (sensor ? FLAG_SENSOR : 0);
-    this.shapes[slot] = desc.shape;
-    this.userData[slot] = desc.userData;
-    this.count++;
-    return packHandle(slot, this.gen[slot]);
+    b.layer[slot] = layer;
+    b.mask[slot] = mask;
+    b.flags[slot] = FLAG_ALIVE | (sensor ? FLAG_SENSOR : 0);
+    b.touchCount[slot] = 0;
+    b.shapes[slot] = desc.shape;
+    b.shapesVersion++;
+    b.shapeType[slot] = desc.shape.type;
+    b.userData[slot] = desc.userData;
+    b.count++;
+    return b.handleOf(slot) as BodyHandle2D;
   }
 
   /** Moves body `handle` to `pose` (copied). Throws `CollideError` (world unchanged) on a stale handle or bad pose. */
   setPose(handle: BodyHandle2D, pose: Pose2): void {
-    const slot = this.requireSlot("handle", handle);
+    const b = this.bodies;
+    const slot = b.requireSlot("handle", handle);
     pose2.checkPose("pose", pose);
-    this.computeBoxes("pose", this.shapes[slot] as Shape2, pose);
-    disp.x = pose.p.x - this.pose[4 * slot];
-    disp.y = pose.p.y - this.pose[4 * slot + 1];
+    this.computeBoxes("pose", b.shapes[slot] as Shape2, pose);
+    disp.x = pose.p.x - b.pose[4 * slot];
+    disp.y = pose.p.y - b.pose[4 * slot + 1];
     this.bp.move(slot, bpMin, bpMax, disp);
     this.writePose(slot, pose);
     this.writeBox(slot);
@@ -400,68 +278,64 @@ export class CollisionWorld2D {
    * events by the next `step()`. Throws `CollideError` for a stale or unknown handle.
    */
   removeBody(handle: BodyHandle2D): void {
-    const slot = this.requireSlot("handle", handle);
+    const slot = this.bodies.requireSlot("handle", handle);
     this.bp.remove(slot);
-    this.flags[slot] = 0;
-    this.gen[slot] = (this.gen[slot] + 1) % GEN_BASE;
-    this.shapes[slot] = null;
-    this.userData[slot] = undefined;
-    this.count--;
-    this.pending.push(slot);
+    this.bodies.kill(slot);
   }
 
   /** True when `handle` names a live body (never throws). */
   has(handle: BodyHandle2D): boolean {
-    return this.slotOf(handle) >= 0;
+    return this.bodies.slotOf(handle) >= 0;
   }
 
   /** The pose of `handle` into `out`. Throws on a stale handle. */
   getPose(handle: BodyHandle2D, out: Pose2 = pose2.identity()): Pose2 {
-    return this.readPose(out, this.requireSlot("handle", handle));
+    return this.readPose(out, this.bodies.requireSlot("handle", handle));
   }
 
   /** The shape of `handle`. Throws on a stale handle. */
   getShape(handle: BodyHandle2D): Shape2 {
-    return this.shapes[this.requireSlot("handle", handle)] as Shape2;
+    return this.bodies.shapes[this.bodies.requireSlot("handle", handle)] as Shape2;
   }
 
   /** The user data of `handle`. Throws on a stale handle. */
   getUserData(handle: BodyHandle2D): unknown {
-    return this.userData[this.requireSlot("handle", handle)];
+    return this.bodies.userData[this.bodies.requireSlot("handle", handle)];
   }
 
   /** True when `handle` is a sensor. Throws on a stale handle. */
   isSensor(handle: BodyHandle2D): boolean {
-    return (this.flags[this.requireSlot("handle", handle)] & FLAG_SENSOR) !== 0;
+    return (this.bodies.flags[this.bodies.requireSlot("handle", handle)] & FLAG_SENSOR) !== 0;
   }
 
   /** The layer and mask of `handle`. Throws on a stale handle. */
   getFilter(handle: BodyHandle2D): { layer: number; mask: number } {
-    const s = this.requireSlot("handle", handle);
-    return { layer: this.layer[s], mask: this.mask[s] };
+    const s = this.bodies.requireSlot("handle", handle);
+    return { layer: this.bodies.layer[s], mask: this.bodies.mask[s] };
   }
 
   /** Changes the layer and mask of `handle`, effective at the next step. Throws on bad input. */
   setFilter(handle: BodyHandle2D, layer: number, mask: number): void {
-    const s = this.requireSlot("handle", handle);
-    checkBits("layer", layer);
-    checkBits("mask", mask);
-    this.layer[s] = layer;
-    this.mask[s] = mask;
+    const s = this.bodies.requireSlot("handle", handle);
+    checkFilterBits("layer", layer);
+    checkFilterBits("mask", mask);
+    this.bodies.layer[s] = layer;
+    this.bodies.mask[s] = mask;
   }
 
   /** The tight world AABB of `handle`: `{min, max}` (allocates). Throws on a stale handle. */
   getAabb(handle: BodyHandle2D): { min: Vec2; max: Vec2 } {
-    const k = 4 * this.requireSlot("handle", handle);
-    const b = this.box;
-    return { min: { x: b[k], y: b[k + 1] }, max: { x: b[k + 2], y: b[k + 3] } };
+    const k = 4 * this.bodies.requireSlot("handle", handle);
+    const a = this.bodies.aabb;
+    return { min: { x: a[k], y: a[k + 1] }, max: { x: a[k + 2], y: a[k + 3] } };
   }
 
   /** The live handles in ascending order (allocates). */
   handles(): BodyHandle2D[] {
+    const b = this.bodies;
     const out: BodyHandle2D[] = [];
-    for (let s = 0; s < this.slotCount; s++) {
-      if ((this.flags[s] & FLAG_ALIVE) !== 0) out.push(packHandle(s, this.gen[s]));
+    for (let s = 0; s < b.slotCount; s++) {
+      if ((b.flags[s] & FLAG_ALIVE) !== 0) out.push(b.handleOf(s) as BodyHandle2D);
     }
     return out;
   }
@@ -480,9 +354,10 @@ export class CollisionWorld2D {
     }
     const t1 = profile ? performance.now() : 0;
     const prediction = this.options.prediction;
-    const { layer, mask, flags, gen, shapes } = this;
-    this.curN = 0;
-    this.nContacts = 0;
+    const b = this.bodies;
+    const { layer, mask, flags, generation, shapes, pose } = b;
+    const cache = this.cache;
+    cache.beginFrame();
     let filtered = 0;
     let sensorPairs = 0;
     const n = pairs.size;
@@ -497,29 +372,26 @@ export class CollisionWorld2D {
       pose2.invMul(bInA, poseA, poseB);
       const sa = shapes[lo] as Shape2;
       const sb = shapes[hi] as Shape2;
-      const ha = packHandle(lo, gen[lo]);
-      const hb = packHandle(hi, gen[hi]);
       if (((flags[lo] | flags[hi]) & FLAG_SENSOR) !== 0) {
         if (contactShapes2(cScratch, sa, sb, bInA, 0)) {
-          this.pushTouch(key, ha, hb, 1);
+          cache.addSensorSlots(lo, hi, generation);
           sensorPairs++;
         }
         continue;
       }
       if (!contactShapes2(cScratch, sa, sb, bInA, prediction)) continue;
       const m = manifoldFromContact2(mScratch, sa, sb, bInA, cScratch, prediction);
-      this.pushTouch(key, ha, hb, 0);
-      this.pushContact(ha, hb, cScratch.distance, m);
+      cache.addContactSlots(lo, hi, generation, cScratch, m, pose);
     }
-    this.diff();
-    for (const s of this.pending) this.free.push(s);
-    this.pending.length = 0;
+    cache.endFrame();
+    cache.updateTouchCounts(b.touchCount);
+    b.releasePending();
     const st = this.stats;
-    st.bodies = this.count;
+    st.bodies = b.count;
     st.candidatePairs = n;
     st.filteredPairs = filtered;
     st.sensorPairs = sensorPairs;
-    st.contactPairs = this.nContacts;
+    st.contactPairs = cache.contactCount;
     if (profile) {
       st.broadPhaseMs = t1 - t0;
       st.narrowPhaseMs = performance.now() - t1;
@@ -528,64 +400,37 @@ export class CollisionWorld2D {
 
   /** The events of the last step: `begin`, `persist`, `end`, valid until the next step. */
   events(): WorldEvents2D {
-    return this.ev;
+    return this.cache.events;
   }
 
   /** Number of touching non-sensor pairs of the last step. */
   get contactCount(): number {
-    return this.nContacts;
+    return this.cache.contactCount;
   }
 
   /** The i-th contact of the last step (ascending (a, b) order, world frame) into `out`. */
   readContact(i: number, out: WorldContact2D = makeWorldContact2D()): WorldContact2D {
-    if (!(Number.isInteger(i) && i >= 0 && i < this.nContacts)) {
-      invalidValue("index", i, `must be an integer in [0, ${this.nContacts})`);
+    if (!(Number.isInteger(i) && i >= 0 && i < this.cache.contactCount)) {
+      invalidValue("index", i, `must be an integer in [0, ${this.cache.contactCount})`);
     }
-    const r = this.records;
-    const k = REC * i;
-    out.a = r[k] as BodyHandle2D;
-    out.b = r[k + 1] as BodyHandle2D;
-    out.distance = r[k + 2];
-    const m = out.manifold;
-    m.normal.x = r[k + 3];
-    m.normal.y = r[k + 4];
-    m.count = r[k + 5];
-    for (let p = 0; p < m.count; p++) {
-      const q = k + 6 + 6 * p;
-      const pt = m.points[p];
-      pt.pointA.x = r[q];
-      pt.pointA.y = r[q + 1];
-      pt.pointB.x = r[q + 2];
-      pt.pointB.y = r[q + 3];
-      pt.distance = r[q + 4];
-      pt.id = r[q + 5];
-    }
-    return out;
+    return this.cache.readContact(i, out);
   }
 
   /** Every contact of the last step (allocates; use {@link readContact} to avoid that). */
   contacts(): WorldContact2D[] {
     const out: WorldContact2D[] = [];
-    for (let i = 0; i < this.nContacts; i++) out.push(this.readContact(i));
+    for (let i = 0; i < this.cache.contactCount; i++) {
+      out.push(this.cache.readContact(i, makeWorldContact2D()));
+    }
     return out;
   }
 
   /** True when `a` and `b` touched (contact or sensor overlap) at the last step. */
   isTouching(a: BodyHandle2D, b: BodyHandle2D): boolean {
-    const sa = this.requireSlot("a", a);
-    const sb = this.requireSlot("b", b);
+    const sa = this.bodies.requireSlot("a", a);
+    const sb = this.bodies.requireSlot("b", b);
     if (sa === sb) return false;
-    const key = sa < sb ? sa * PAIR_KEY_BASE + sb : sb * PAIR_KEY_BASE + sa;
-    let lo = 0;
-    let hi = this.prevN - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const k = this.prevKeys[mid];
-      if (k === key) return true;
-      if (k < key) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return false;
+    return this.cache.isTouching(sa < sb ? sa * PAIR_KEY_BASE + sb : sb * PAIR_KEY_BASE + sa);
   }
 
   /**
@@ -620,7 +465,7 @@ export class CollisionWorld2D {
       point: { x: 0, y: 0 },
       normal: { x: 0, y: 0 },
     };
-    h.handle = packHandle(best.slot, this.gen[best.slot]);
+    h.handle = this.bodies.handleOf(best.slot) as BodyHandle2D;
     h.toi = best.toi;
     h.point.x = best.px;
     h.point.y = best.py;
@@ -640,7 +485,7 @@ export class CollisionWorld2D {
     const start = out.length;
     this.runRay(origin, dir, maxToi, options, (slot, hit) => {
       out.push({
-        handle: packHandle(slot, this.gen[slot]),
+        handle: this.bodies.handleOf(slot) as BodyHandle2D,
         toi: hit.toi,
         point: { x: hit.point.x, y: hit.point.y },
         normal: { x: hit.normal.x, y: hit.normal.y },
@@ -662,18 +507,18 @@ export class CollisionWorld2D {
     out: BodyHandle2D[] = [],
     filter: QueryFilter2D = {},
   ): BodyHandle2D[] {
-    const f = this.filterOf(filter);
+    this.beginFilter(filter);
     bpMin.x = min?.x;
     bpMin.y = min?.y;
     bpMax.x = max?.x;
     bpMax.y = max?.y;
     const start = out.length;
-    const b = this.box;
+    const b = this.bodies.aabb;
     this.bp.queryAabb(bpMin, bpMax, (slot) => {
-      if (!this.passes(slot, f.mask, f.sensors)) return undefined;
+      if (!this.passes(slot)) return undefined;
       const k = 4 * slot;
       if (b[k] <= max.x && min.x <= b[k + 2] && b[k + 1] <= max.y && min.y <= b[k + 3]) {
-        out.push(packHandle(slot, this.gen[slot]));
+        out.push(this.bodies.handleOf(slot) as BodyHandle2D);
       }
       return undefined;
     });
@@ -693,7 +538,7 @@ export class CollisionWorld2D {
   ): BodyHandle2D[] {
     checkShape2("shape", shape);
     pose2.checkPose("pose", pose);
-    const f = this.filterOf(filter);
+    this.beginFilter(filter);
     aabbShape2(minV, maxV, shape, pose);
     bpMin.x = minV.x;
     bpMin.y = minV.y;
@@ -702,11 +547,11 @@ export class CollisionWorld2D {
     const start = out.length;
     const qPose = pose2.clone(pose);
     this.bp.queryAabb(bpMin, bpMax, (slot) => {
-      if (!this.passes(slot, f.mask, f.sensors)) return undefined;
+      if (!this.passes(slot)) return undefined;
       this.readPose(poseB, slot);
       pose2.invMul(bInA, qPose, poseB);
-      if (contactShapes2(cScratch, shape, this.shapes[slot] as Shape2, bInA, 0)) {
-        out.push(packHandle(slot, this.gen[slot]));
+      if (contactShapes2(cScratch, shape, this.bodies.shapes[slot] as Shape2, bInA, 0)) {
+        out.push(this.bodies.handleOf(slot) as BodyHandle2D);
       }
       return undefined;
     });
@@ -733,7 +578,7 @@ export class CollisionWorld2D {
     if (typeof maxToi !== "number" || !(maxToi >= 0)) {
       invalidValue("maxToi", maxToi, "must be a number >= 0 (Infinity allowed)");
     }
-    const f = this.filterOf(options);
+    this.beginFilter(options);
     const solid = options.solid ?? true;
     rayO.x = origin.x;
     rayO.y = origin.y;
@@ -742,36 +587,36 @@ export class CollisionWorld2D {
     const o = { x: origin.x, y: origin.y };
     const d = { x: dir.x, y: dir.y };
     this.bp.castRay(rayO, rayD, maxToi, (slot) => {
-      if (!this.passes(slot, f.mask, f.sensors)) return undefined;
+      if (!this.passes(slot)) return undefined;
       this.readPose(poseA, slot);
-      const hit = castRay2D(this.shapes[slot] as Shape2, poseA, o, d, maxToi, solid, hitScratch);
+      const hit = castRay2D(
+        this.bodies.shapes[slot] as Shape2,
+        poseA,
+        o,
+        d,
+        maxToi,
+        solid,
+        hitScratch,
+      );
       if (!hit) return undefined;
       return visit(slot, hit);
     });
   }
 
-  private filterOf(filter: QueryFilter2D): { mask: number; sensors: boolean } {
+  /** Checks `filter` and sets the query's mask and sensor choice (no allocation). */
+  private beginFilter(filter: QueryFilter2D): void {
     const mask = filter?.mask ?? DEFAULT_MASK;
-    checkBits("filter.mask", mask);
-    return { mask, sensors: filter?.includeSensors ?? true };
+    checkFilterBits("filter.mask", mask);
+    this.qMask = mask;
+    this.qSensors = filter?.includeSensors ?? true;
   }
 
-  private passes(slot: number, qMask: number, sensors: boolean): boolean {
-    return (this.layer[slot] & qMask) !== 0 && (sensors || (this.flags[slot] & FLAG_SENSOR) === 0);
-  }
-
-  private slotOf(handle: number): number {
-    if (typeof handle !== "number" || !Number.isInteger(handle) || handle < GEN_BASE) return -1;
-    const s = handleSlot(handle);
-    if (s >= this.slotCount || (this.flags[s] & FLAG_ALIVE) === 0) return -1;
-    if (this.gen[s] !== handle - (s + 1) * GEN_BASE) return -1;
-    return s;
-  }
-
-  private requireSlot(field: string, handle: BodyHandle2D): number {
-    const s = this.slotOf(handle);
-    if (s < 0) invalidValue(field, handle, "is not a live body of this world (unknown or removed)");
-    return s;
+  /** True when body `slot` passes the query filter set by {@link beginFilter}. */
+  private passes(slot: number): boolean {
+    const b = this.bodies;
+    return (
+      (b.layer[slot] & this.qMask) !== 0 && (this.qSensors || (b.flags[slot] & FLAG_SENSOR) === 0)
+    );
   }
 
   private computeBoxes(field: string, shape: Shape2, pose: Pose2): void {
@@ -791,133 +636,32 @@ export class CollisionWorld2D {
     }
   }
 
-  private grow(n: number): void {
-    if (n <= this.layer.length) return;
-    const cap = Math.max(2 * this.layer.length, n);
-    this.pose = growFloat64(this.pose, 4 * cap);
-    this.box = growFloat64(this.box, 4 * cap);
-    const u32 = (a: Uint32Array) => {
-      const b = new Uint32Array(cap);
-      b.set(a);
-      return b;
-    };
-    this.layer = u32(this.layer);
-    this.mask = u32(this.mask);
-    this.gen = u32(this.gen);
-    const f = new Uint8Array(cap);
-    f.set(this.flags);
-    this.flags = f;
-  }
-
   private writePose(slot: number, p: Pose2): void {
     const k = 4 * slot;
-    this.pose[k] = p.p.x;
-    this.pose[k + 1] = p.p.y;
-    this.pose[k + 2] = p.q.c;
-    this.pose[k + 3] = p.q.s;
+    const a = this.bodies.pose;
+    a[k] = p.p.x;
+    a[k + 1] = p.p.y;
+    a[k + 2] = p.q.c;
+    a[k + 3] = p.q.s;
   }
 
   private readPose(out: Pose2, slot: number): Pose2 {
     const k = 4 * slot;
-    out.p.x = this.pose[k];
-    out.p.y = this.pose[k + 1];
-    out.q.c = this.pose[k + 2];
-    out.q.s = this.pose[k + 3];
+    const a = this.bodies.pose;
+    out.p.x = a[k];
+    out.p.y = a[k + 1];
+    out.q.c = a[k + 2];
+    out.q.s = a[k + 3];
     return out;
   }
 
   private writeBox(slot: number): void {
     const k = 4 * slot;
-    this.box[k] = minV.x;
-    this.box[k + 1] = minV.y;
-    this.box[k + 2] = maxV.x;
-    this.box[k + 3] = maxV.y;
-  }
-
-  private pushTouch(key: number, a: number, b: number, sensor: number): void {
-    if (this.curN === this.curKeys.length) {
-      this.curKeys = growFloat64(this.curKeys, 2 * this.curN);
-      this.curH = growFloat64(this.curH, 4 * this.curN);
-      const s = new Uint8Array(2 * this.curN);
-      s.set(this.curS);
-      this.curS = s;
-    }
-    this.curKeys[this.curN] = key;
-    this.curH[2 * this.curN] = a;
-    this.curH[2 * this.curN + 1] = b;
-    this.curS[this.curN++] = sensor;
-  }
-
-  private pushContact(a: number, b: number, distance: number, m: Manifold2): void {
-    const i = this.nContacts++;
-    this.records = growFloat64(this.records, REC * this.nContacts);
-    const r = this.records;
-    const k = REC * i;
-    r[k] = a;
-    r[k + 1] = b;
-    r[k + 2] = distance;
-    // To the world frame (poseA is the pair's A pose).
-    const c = poseA.q.c;
-    const s = poseA.q.s;
-    r[k + 3] = c * m.normal.x - s * m.normal.y;
-    r[k + 4] = s * m.normal.x + c * m.normal.y;
-    r[k + 5] = m.count;
-    for (let p = 0; p < m.count; p++) {
-      const q = k + 6 + 6 * p;
-      const pt = m.points[p];
-      r[q] = c * pt.pointA.x - s * pt.pointA.y + poseA.p.x;
-      r[q + 1] = s * pt.pointA.x + c * pt.pointA.y + poseA.p.y;
-      r[q + 2] = c * pt.pointB.x - s * pt.pointB.y + poseA.p.x;
-      r[q + 3] = s * pt.pointB.x + c * pt.pointB.y + poseA.p.y;
-      r[q + 4] = pt.distance;
-      r[q + 5] = pt.id;
-    }
-  }
-
-  /** Merges this step's sorted touching pairs with the last step's into the event lists. */
-  private diff(): void {
-    const { begin, persist, end } = this.ev;
-    begin.clear();
-    persist.clear();
-    end.clear();
-    let i = 0;
-    let j = 0;
-    const pk = this.prevKeys;
-    const ck = this.curKeys;
-    while (i < this.prevN || j < this.curN) {
-      if (j >= this.curN || (i < this.prevN && pk[i] < ck[j])) {
-        end.push(this.prevH[2 * i], this.prevH[2 * i + 1], this.prevS[i]);
-        i++;
-      } else if (i >= this.prevN || ck[j] < pk[i]) {
-        begin.push(this.curH[2 * j], this.curH[2 * j + 1], this.curS[j]);
-        j++;
-      } else {
-        if (
-          this.prevH[2 * i] !== this.curH[2 * j] ||
-          this.prevH[2 * i + 1] !== this.curH[2 * j + 1]
-        ) {
-          // The same slots, other bodies (cannot happen while slots are held until this step).
-          end.push(this.prevH[2 * i], this.prevH[2 * i + 1], this.prevS[i]);
-          begin.push(this.curH[2 * j], this.curH[2 * j + 1], this.curS[j]);
-        } else {
-          persist.push(this.curH[2 * j], this.curH[2 * j + 1], this.curS[j]);
-        }
-        i++;
-        j++;
-      }
-    }
-    // Swap the frames.
-    const k = this.prevKeys;
-    this.prevKeys = this.curKeys;
-    this.curKeys = k;
-    const h = this.prevH;
-    this.prevH = this.curH;
-    this.curH = h;
-    const s = this.prevS;
-    this.prevS = this.curS;
-    this.curS = s;
-    this.prevN = this.curN;
-    this.curN = 0;
+    const a = this.bodies.aabb;
+    a[k] = minV.x;
+    a[k + 1] = minV.y;
+    a[k + 2] = maxV.x;
+    a[k + 3] = maxV.y;
   }
 }
 

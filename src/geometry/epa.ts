@@ -98,7 +98,12 @@ let ne = 0;
 const pa = vec3.create();
 const pb = vec3.create();
 const negDir = vec3.create();
-let sizeSq = 0;
+/**
+ * Squared size of the polytope (largest |w|² so far), in a typed array: a double stored into a
+ * module-level `let` is boxed on every store (a heap allocation in V8), and addSupport stores it
+ * once per support point.
+ */
+const size = new Float64Array(1);
 
 /** Adds the support point of A − B along `dir` to the vertex arena; returns its index. */
 function addSupport(a: SupportMap, b: SupportMap, dir: Vec3): number {
@@ -118,7 +123,8 @@ function addSupport(a: SupportMap, b: SupportMap, dir: Vec3): number {
   vw[k] = x;
   vw[k + 1] = y;
   vw[k + 2] = z;
-  sizeSq = Math.max(sizeSq, x * x + y * y + z * z);
+  const l = x * x + y * y + z * z;
+  if (l > size[0]) size[0] = l;
   return nv++;
 }
 
@@ -152,28 +158,35 @@ function lineDistSq(i: number, j: number, k: number): number {
 
 /** Appends face (i, j, k) with its outward unit normal; returns false when it has no normal. */
 function pushFace(i: number, j: number, k: number): boolean {
-  loadW(t0, i);
-  loadW(t1, j);
-  loadW(t2, k);
-  vec3.sub(t1, t1, t0);
-  vec3.sub(t2, t2, t0);
-  const l1 = vec3.lengthSq(t1);
-  const l2 = vec3.lengthSq(t2);
-  vec3.cross(t1, t1, t2);
-  const nn = vec3.lengthSq(t1);
+  // In scalars (no vector objects): this runs for every new face of every iteration.
+  const ox = vw[3 * i];
+  const oy = vw[3 * i + 1];
+  const oz = vw[3 * i + 2];
+  const ax = vw[3 * j] - ox;
+  const ay = vw[3 * j + 1] - oy;
+  const az = vw[3 * j + 2] - oz;
+  const bx = vw[3 * k] - ox;
+  const by = vw[3 * k + 1] - oy;
+  const bz = vw[3 * k + 2] - oz;
+  const l1 = ax * ax + ay * ay + az * az;
+  const l2 = bx * bx + by * by + bz * bz;
+  const cx = ay * bz - az * by;
+  const cy = az * bx - ax * bz;
+  const cz = ax * by - ay * bx;
+  const nn = cx * cx + cy * cy + cz * cz;
   if (!(nn > GJK_DEGENERATE_SIMPLEX_TOLERANCE ** 2 * l1 * l2) || nf >= MAX_FACES) return false;
   const inv = 1 / Math.sqrt(nn);
   const f = nf++;
   fIdx[3 * f] = i;
   fIdx[3 * f + 1] = j;
   fIdx[3 * f + 2] = k;
-  const nx = t1.x * inv;
-  const ny = t1.y * inv;
-  const nz = t1.z * inv;
+  const nx = cx * inv;
+  const ny = cy * inv;
+  const nz = cz * inv;
   fNrm[3 * f] = nx;
   fNrm[3 * f + 1] = ny;
   fNrm[3 * f + 2] = nz;
-  fDist[f] = nx * t0.x + ny * t0.y + nz * t0.z;
+  fDist[f] = nx * ox + ny * oy + nz * oz;
   return true;
 }
 
@@ -224,15 +237,31 @@ const wk = vec3.create();
  * the origin's projection on the face plane and the face (0 when it falls inside the face).
  */
 function faceResult(out: EpaResult, f: number): number {
-  const nx = fNrm[3 * f];
-  const ny = fNrm[3 * f + 1];
-  const nz = fNrm[3 * f + 2];
-  const d = fDist[f];
+  return faceResultOf(
+    out,
+    fIdx[3 * f],
+    fIdx[3 * f + 1],
+    fIdx[3 * f + 2],
+    fNrm[3 * f],
+    fNrm[3 * f + 1],
+    fNrm[3 * f + 2],
+    fDist[f],
+  );
+}
+
+/** {@link faceResult} of the face (i, j, k) with unit normal n and plane distance d. */
+function faceResultOf(
+  out: EpaResult,
+  i: number,
+  j: number,
+  k: number,
+  nx: number,
+  ny: number,
+  nz: number,
+  d: number,
+): number {
   out.depth = Math.max(d, 0);
   vec3.set(out.normal, nx, ny, nz);
-  const i = fIdx[3 * f];
-  const j = fIdx[3 * f + 1];
-  const k = fIdx[3 * f + 2];
   loadW(wi, i);
   loadW(wj, j);
   loadW(wk, k);
@@ -295,7 +324,7 @@ function growToTetrahedron(a: SupportMap, b: SupportMap): number {
     for (let d = 0; d < 6; d++) {
       vec3.set(dirs, AXES[3 * d], AXES[3 * d + 1], AXES[3 * d + 2]);
       const q = addSupport(a, b, dirs);
-      const floor = GJK_ROUNDING_TOLERANCE * GJK_ROUNDING_TOLERANCE * sizeSq;
+      const floor = GJK_ROUNDING_TOLERANCE * GJK_ROUNDING_TOLERANCE * size[0];
       if (vertexDistSq(0, q) > floor) break;
       nv--;
     }
@@ -320,7 +349,7 @@ function growToTetrahedron(a: SupportMap, b: SupportMap): number {
         best = q;
       }
     }
-    const floor = GJK_ROUNDING_TOLERANCE * GJK_ROUNDING_TOLERANCE * sizeSq;
+    const floor = GJK_ROUNDING_TOLERANCE * GJK_ROUNDING_TOLERANCE * size[0];
     if (best < 0 || !(bestD > floor)) {
       nv = 2;
       vec3.copy(dirs, axisE);
@@ -344,7 +373,7 @@ function growToTetrahedron(a: SupportMap, b: SupportMap): number {
     const q2 = addSupport(a, b, dirs);
     const d1 = vw[3 * q1] * u.x + vw[3 * q1 + 1] * u.y + vw[3 * q1 + 2] * u.z - base;
     const d2 = base - (vw[3 * q2] * u.x + vw[3 * q2 + 1] * u.y + vw[3 * q2 + 2] * u.z);
-    const floor = GJK_ROUNDING_TOLERANCE * Math.sqrt(sizeSq);
+    const floor = GJK_ROUNDING_TOLERANCE * Math.sqrt(size[0]);
     if (!(Math.max(d1, d2) > floor)) {
       nv = 3;
       vec3.copy(dirs, u);
@@ -400,6 +429,11 @@ function buildTetrahedron(): boolean {
 }
 
 const nDir = vec3.create();
+/** The closest face saved before the polytope changes: normal xyz and plane distance. */
+const savedFace = new Float64Array(4);
+let savedI = 0;
+let savedJ = 0;
+let savedK = 0;
 
 /**
  * Runs EPA on the cores of `a` and `b` (same frame — A's) from GJK's final `simplex` of an
@@ -423,7 +457,7 @@ export function epa(
 ): EpaResult {
   nv = 0;
   nf = 0;
-  sizeSq = 0;
+  size[0] = 0;
   out.iterations = 0;
   const count = Math.min(Math.max(simplex.count, 0), 4);
   for (let i = 0; i < count; i++) {
@@ -438,7 +472,8 @@ export function epa(
     vb[k] = simplex.b[i].x;
     vb[k + 1] = simplex.b[i].y;
     vb[k + 2] = simplex.b[i].z;
-    sizeSq = Math.max(sizeSq, vec3.lengthSq(w));
+    const l = vec3.lengthSq(w);
+    if (l > size[0]) size[0] = l;
   }
   if (nv === 0) {
     vec3.set(dirs, 1, 0, 0);
@@ -452,17 +487,22 @@ export function epa(
   }
   if (dim < 4) return flat(out, simplex, dim, hint);
 
+  // The answer is taken once, at the end, from the closest face of the last iteration whose
+  // polytope is still the current one (`current`); when the run ends after the polytope has
+  // changed (a degenerate step, the iteration cap), from that face as saved (`savedI` …): its
+  // normal and depth, the witnesses then being recomputed below (status not Converged).
   let status: EpaStatus = EpaStatus.MaxIterations;
   let best = -1;
   let bestDist = -Infinity;
-  let residual = 0;
-  let residualLimit = 0;
+  let slack = 0;
+  let current = false;
   let iter = 0;
   for (; iter < EPA_MAX_ITERATIONS; iter++) {
     let f = 0;
     for (let g = 1; g < nf; g++) if (fDist[g] < fDist[f]) f = g;
     const dist = fDist[f];
-    if (dist < bestDist - (tolerance + GJK_ROUNDING_TOLERANCE) * Math.sqrt(sizeSq)) {
+    const sizeLen = Math.sqrt(size[0]);
+    if (dist < bestDist - (tolerance + GJK_ROUNDING_TOLERANCE) * sizeLen) {
       // The closest face moved toward the origin: the polytope lost convexity to rounding
       // (sliver faces); keep the answer of the previous iteration.
       status = EpaStatus.Degenerate;
@@ -470,15 +510,19 @@ export function epa(
     }
     bestDist = Math.max(bestDist, dist);
     best = f;
-    // The answer so far, from the face (among those coplanar with f) holding the projection.
-    const slack = tolerance * Math.max(dist, 0) + GJK_ROUNDING_TOLERANCE * Math.sqrt(sizeSq);
-    residual = closestCoplanarFace(out, f, slack);
-    residualLimit = slack * slack;
+    current = true;
+    slack = tolerance * Math.max(dist, 0) + GJK_ROUNDING_TOLERANCE * sizeLen;
     if (nv >= MAX_VERTICES) break;
-    vec3.set(nDir, fNrm[3 * f], fNrm[3 * f + 1], fNrm[3 * f + 2]);
+    const nx = fNrm[3 * f];
+    const ny = fNrm[3 * f + 1];
+    const nz = fNrm[3 * f + 2];
+    vec3.set(nDir, nx, ny, nz);
     const q = addSupport(a, b, nDir);
-    const supDist = vw[3 * q] * nDir.x + vw[3 * q + 1] * nDir.y + vw[3 * q + 2] * nDir.z;
-    const floor = GJK_ROUNDING_TOLERANCE * Math.sqrt(sizeSq);
+    const qx = vw[3 * q];
+    const qy = vw[3 * q + 1];
+    const qz = vw[3 * q + 2];
+    const supDist = qx * nx + qy * ny + qz * nz;
+    const floor = GJK_ROUNDING_TOLERANCE * Math.sqrt(size[0]);
     let done = supDist - dist <= tolerance * Math.max(dist, 0) + floor;
     for (let c = 0; c < 3; c++) if (vertexDistSq(fIdx[3 * f + c], q) <= floor * floor) done = true;
     if (done) {
@@ -489,15 +533,13 @@ export function epa(
     // Faces that see q, and their horizon.
     ne = 0;
     let ok = true;
-    const qx = vw[3 * q];
-    const qy = vw[3 * q + 1];
-    const qz = vw[3 * q + 2];
     for (let g = 0; g < nf; g++) {
       const s = fNrm[3 * g] * qx + fNrm[3 * g + 1] * qy + fNrm[3 * g + 2] * qz - fDist[g];
       // Faces within rounding of q's plane are not visible: q joins them coplanar, which keeps
       // the visible set a disk (one horizon loop) when support points are coplanar.
-      visible[g] = g === f || s > floor ? 1 : 0;
-      if (visible[g]) {
+      const vis = g === f || s > floor ? 1 : 0;
+      visible[g] = vis;
+      if (vis) {
         const i = fIdx[3 * g];
         const j = fIdx[3 * g + 1];
         const k = fIdx[3 * g + 2];
@@ -509,6 +551,15 @@ export function epa(
       status = ok ? EpaStatus.MaxIterations : EpaStatus.Degenerate;
       break;
     }
+    // The polytope changes: save the closest face for a run that ends before the next one.
+    savedI = fIdx[3 * f];
+    savedJ = fIdx[3 * f + 1];
+    savedK = fIdx[3 * f + 2];
+    savedFace[0] = nx;
+    savedFace[1] = ny;
+    savedFace[2] = nz;
+    savedFace[3] = dist;
+    current = false;
     for (let g = nf - 1; g >= 0; g--) if (visible[g]) removeFace(g);
     // A zero-area new face (q in line with its horizon edge, as with coplanar box corners)
     // bounds nothing: it is left out, the others still close the polytope geometrically.
@@ -519,6 +570,24 @@ export function epa(
       break;
     }
   }
+  let residual = 0;
+  if (best >= 0) {
+    // The answer, from the face (among those coplanar with the closest) holding the projection.
+    if (current) residual = closestCoplanarFace(out, best, slack);
+    else {
+      residual = faceResultOf(
+        out,
+        savedI,
+        savedJ,
+        savedK,
+        savedFace[0],
+        savedFace[1],
+        savedFace[2],
+        savedFace[3],
+      );
+    }
+  }
+  const residualLimit = slack * slack;
   out.iterations = iter;
   out.status = best < 0 ? EpaStatus.Degenerate : status;
   if (out.status !== EpaStatus.Converged || residual > residualLimit) {

@@ -32,7 +32,9 @@
  * The distance tolerance is `HULL_PLANE_TOLERANCE × extent + HULL_ROUNDOFF_FACTOR × ε × max|x|`
  * (qhull's mix of a relative term and a roundoff term), so a unit box translated by 1e6 still
  * merges its coplanar points. Points closer than the tolerance are welded first (first one kept);
- * clouds within `HULL_FLAT_FACTOR` tolerances of a plane are refused as flat.
+ * clouds within `HULL_FLAT_FACTOR` tolerances of a plane are refused as flat, or with `allowFlat`
+ * made a flat convex polygon: the 2D hull of the points on their plane (Andrew's monotone chain)
+ * as two faces, about n and about −n, on one plane (see `ConvexHull.flat`).
  * Coordinates are scaled internally by a power of two (exact) so huge and tiny clouds neither
  * overflow nor underflow. Computed once per shape, so this code allocates freely; it is not a
  * per-step path. Deterministic: no randomness, every tie broken by index.
@@ -62,6 +64,22 @@ export interface ConvexHull {
   facePlaneOffsets: Float64Array;
   /** Unique undirected edges as vertex index pairs, packed (2 per edge). */
   edges: Uint32Array;
+  /**
+   * True for a flat convex polygon (coplanar input, allowed by `allowFlat`): two faces, the
+   * polygon counter-clockwise about its normal n (face 0) and the same corners reversed about −n
+   * (face 1), both on one plane; every vertex is on those 2 faces and each edge on both.
+   */
+  flat: boolean;
+}
+
+/** Options of {@link computeConvexHull}. */
+export interface ConvexHullOptions {
+  /**
+   * Accept coplanar points (within `HULL_FLAT_FACTOR` × `hullTolerance` of one plane) as a flat
+   * convex polygon instead of refusing them; 3 points are then enough.
+   * @default false
+   */
+  allowFlat?: boolean;
 }
 
 const NO_FACE = -1;
@@ -343,8 +361,8 @@ export function hullTolerance(points: ArrayLike<number>): number {
   return HULL_PLANE_TOLERANCE * extent + HULL_ROUNDOFF_FACTOR * Number.EPSILON * maxAbs;
 }
 
-/** Throws unless `points` is packed xyz of at least 4 finite points. */
-function checkPoints(points: ArrayLike<number>, field: string): void {
+/** Throws unless `points` is packed xyz of at least 4 (3 when flat is allowed) finite points. */
+function checkPoints(points: ArrayLike<number>, field: string, allowFlat: boolean): void {
   if (points === null || typeof points !== "object" || typeof points.length !== "number") {
     invalidValue(field, points, "must be an array of packed x, y, z coordinates");
   }
@@ -357,11 +375,13 @@ function checkPoints(points: ArrayLike<number>, field: string): void {
       invalidValue(field, x, `coordinate ${i} must be a finite number`);
     }
   }
-  if (points.length < 12) {
+  if (points.length < (allowFlat ? 9 : 12)) {
     invalidValue(
       field,
       Array.from(points),
-      `holds ${points.length / 3} points: a hull needs at least 4 non-coplanar points`,
+      allowFlat
+        ? `holds ${points.length / 3} points: a convex shape needs at least 3 non-collinear points`
+        : `holds ${points.length / 3} points: a hull needs at least 4 non-coplanar points`,
     );
   }
 }
@@ -428,6 +448,7 @@ function initialSimplex(
   tol: number,
   points: ArrayLike<number>,
   field: string,
+  allowFlat: boolean,
 ): [number, number, number, number] {
   // Thinner than a few tolerances, the merging would fold the top and bottom faces together.
   const flat = HULL_FLAT_FACTOR * tol;
@@ -435,7 +456,9 @@ function initialSimplex(
     invalidValue(
       field,
       Array.from(points),
-      `are all ${what} within ${HULL_FLAT_FACTOR * hullTolerance(points)}: a hull needs at least 4 non-coplanar points`,
+      allowFlat
+        ? `are all ${what} within ${HULL_FLAT_FACTOR * hullTolerance(points)}: a convex shape needs at least 3 non-collinear points`
+        : `are all ${what} within ${HULL_FLAT_FACTOR * hullTolerance(points)}: a hull needs at least 4 non-coplanar points`,
     );
   let i0 = ids[0];
   let i1 = ids[0];
@@ -497,7 +520,10 @@ function initialSimplex(
       i3 = i;
     }
   }
-  if (!(best > flat) || orient(P, i0, i1, i2, i3) === 0) fail("coplanar");
+  if (!(best > flat) || orient(P, i0, i1, i2, i3) === 0) {
+    if (allowFlat) return [i0, i1, i2, NO_FACE];
+    fail("coplanar");
+  }
   return [i0, i1, i2, i3];
 }
 
@@ -932,6 +958,172 @@ function hasReflexCorner(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Flat input: a convex polygon
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The flat hull of coplanar points (scaled coordinates P, welded `ids`): the 2D convex hull of
+ * the points projected on their plane (Andrew's monotone chain, Andrew 1979), vertices within
+ * `tol` of the line through their neighbours dropped, as two faces (the polygon about n, and
+ * reversed about −n) on one plane. `i0`–`i1` is the point set's widest chord.
+ */
+function flatConvexHull(
+  P: Float64Array,
+  ids: number[],
+  i0: number,
+  i1: number,
+  tol: number,
+  points: ArrayLike<number>,
+  field: string,
+): ConvexHull {
+  // In-plane basis: u along the widest chord, w the direction (within the plane) of the point
+  // farthest from it, n = u × w.
+  let ux = P[3 * i1] - P[3 * i0];
+  let uy = P[3 * i1 + 1] - P[3 * i0 + 1];
+  let uz = P[3 * i1 + 2] - P[3 * i0 + 2];
+  const ulen = norm3(ux, uy, uz);
+  ux /= ulen;
+  uy /= ulen;
+  uz /= ulen;
+  let far = i0;
+  let farDist = -1;
+  for (const i of ids) {
+    const wx = P[3 * i] - P[3 * i0];
+    const wy = P[3 * i + 1] - P[3 * i0 + 1];
+    const wz = P[3 * i + 2] - P[3 * i0 + 2];
+    const d = norm3(uy * wz - uz * wy, uz * wx - ux * wz, ux * wy - uy * wx);
+    if (d > farDist) {
+      farDist = d;
+      far = i;
+    }
+  }
+  const normal = new Float64Array(3);
+  triangleNormal(P, i0, i1, far, normal, 0);
+  const nx = normal[0];
+  const ny = normal[1];
+  const nz = normal[2];
+  // v = n × u: (u, v, n) is right-handed, so counter-clockwise in (u, v) is about +n.
+  const vx = ny * uz - nz * uy;
+  const vy = nz * ux - nx * uz;
+  const vz = nx * uy - ny * ux;
+  const m = ids.length;
+  const X = new Float64Array(m);
+  const Y = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    const i = ids[k];
+    const wx = P[3 * i] - P[3 * i0];
+    const wy = P[3 * i + 1] - P[3 * i0 + 1];
+    const wz = P[3 * i + 2] - P[3 * i0 + 2];
+    X[k] = wx * ux + wy * uy + wz * uz;
+    Y[k] = wx * vx + wy * vy + wz * vz;
+  }
+  const order = Array.from({ length: m }, (_, k) => k).sort(
+    (a, b) => X[a] - X[b] || Y[a] - Y[b] || ids[a] - ids[b],
+  );
+  const turn = (o: number, a: number, b: number): number =>
+    (X[a] - X[o]) * (Y[b] - Y[o]) - (Y[a] - Y[o]) * (X[b] - X[o]);
+  const chain: number[] = [];
+  for (const k of order) {
+    while (chain.length >= 2 && turn(chain[chain.length - 2], chain[chain.length - 1], k) <= 0) {
+      chain.pop();
+    }
+    chain.push(k);
+  }
+  const lowerEnd = chain.length + 1;
+  for (let j = order.length - 2; j >= 0; j--) {
+    const k = order[j];
+    while (
+      chain.length >= lowerEnd &&
+      turn(chain[chain.length - 2], chain[chain.length - 1], k) <= 0
+    ) {
+      chain.pop();
+    }
+    chain.push(k);
+  }
+  chain.pop();
+  // Drop corners within the tolerance of their neighbours' line (the middle of an edge).
+  for (let changed = true; changed && chain.length > 3; ) {
+    changed = false;
+    for (let j = 0; j < chain.length && chain.length > 3; j++) {
+      const a = chain[(j + chain.length - 1) % chain.length];
+      const b = chain[j];
+      const c = chain[(j + 1) % chain.length];
+      const base = Math.hypot(X[c] - X[a], Y[c] - Y[a]);
+      if (turn(a, b, c) <= tol * base) {
+        chain.splice(j, 1);
+        changed = true;
+        j--;
+      }
+    }
+  }
+  if (chain.length < 3) {
+    invalidValue(
+      field,
+      Array.from(points),
+      `are all collinear within ${HULL_FLAT_FACTOR * hullTolerance(points)}: a convex shape needs at least 3 non-collinear points`,
+    );
+  }
+  const loopIds = chain.map((k) => ids[k]);
+  const cornerIds = loopIds.slice().sort((a, b) => a - b);
+  const outIndex = new Map<number, number>();
+  for (let k = 0; k < cornerIds.length; k++) outIndex.set(cornerIds[k], k);
+  const vertices = new Float64Array(3 * cornerIds.length);
+  for (let k = 0; k < cornerIds.length; k++) {
+    for (let j = 0; j < 3; j++) vertices[3 * k + j] = points[3 * cornerIds[k] + j];
+  }
+  const loop = loopIds.map((id) => outIndex.get(id) as number);
+  let first = 0;
+  for (let k = 1; k < loop.length; k++) if (loop[k] < loop[first]) first = k;
+  const top = loop.slice(first).concat(loop.slice(0, first));
+  const bottom = [top[0], ...top.slice(1).reverse()];
+  const k = top.length;
+  const faceOffsets = Uint32Array.of(0, k, 2 * k);
+  const faceVertices = new Uint32Array(2 * k);
+  faceVertices.set(top, 0);
+  faceVertices.set(bottom, k);
+  // The plane: the widest corner triangle's normal, offset halfway between the extreme points.
+  const wide = widestCorners(P, top, cornerIds);
+  const plane = new Float64Array(3);
+  triangleNormal(P, wide[0], wide[1], wide[2], plane, 0);
+  if (plane[0] * nx + plane[1] * ny + plane[2] * nz < 0) {
+    plane[0] = -plane[0];
+    plane[1] = -plane[1];
+    plane[2] = -plane[2];
+  }
+  let lo = Number.POSITIVE_INFINITY;
+  let hi = Number.NEGATIVE_INFINITY;
+  for (const i of ids) {
+    const d =
+      plane[0] * points[3 * i] + plane[1] * points[3 * i + 1] + plane[2] * points[3 * i + 2];
+    if (d < lo) lo = d;
+    if (d > hi) hi = d;
+  }
+  const offset = 0.5 * (lo + hi);
+  const faceNormals = Float64Array.of(
+    plane[0],
+    plane[1],
+    plane[2],
+    -plane[0],
+    -plane[1],
+    -plane[2],
+  );
+  const facePlaneOffsets = Float64Array.of(offset, 0 - offset);
+  const edgeKeys: number[] = [];
+  for (let j = 0; j < k; j++) {
+    const a = top[j];
+    const b = top[(j + 1) % k];
+    edgeKeys.push(Math.min(a, b) * k + Math.max(a, b));
+  }
+  edgeKeys.sort((p, q) => p - q);
+  const edges = new Uint32Array(2 * k);
+  for (let j = 0; j < k; j++) {
+    edges[2 * j] = Math.floor(edgeKeys[j] / k);
+    edges[2 * j + 1] = edgeKeys[j] % k;
+  }
+  return { vertices, faceOffsets, faceVertices, faceNormals, facePlaneOffsets, edges, flat: true };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Public entry
 // ---------------------------------------------------------------------------------------------
 
@@ -946,14 +1138,22 @@ function hasReflexCorner(
  *
  * @param points packed x, y, z coordinates (`[x0, y0, z0, x1, …]`), any unit and frame.
  * @param field name of the argument in error messages.
+ * @param options `allowFlat`: coplanar points make a flat convex polygon (see
+ *   {@link ConvexHull.flat}) instead of an error.
  * @returns the hull: corner vertices (a subset of the input points, in input order), faces CCW
  *   from outside with unit outward normals and plane offsets, unique edges.
  * @throws CollideError (`invalid_value` on `field`) for non-finite coordinates, a length that
- *   is not a multiple of 3, fewer than 4 points, or points all coincident, collinear or coplanar
- *   within `HULL_FLAT_FACTOR` × `hullTolerance`.
+ *   is not a multiple of 3, fewer than 4 points (3 with `allowFlat`), or points all coincident,
+ *   collinear or (without `allowFlat`) coplanar within `HULL_FLAT_FACTOR` × `hullTolerance`;
+ *   the message holds the points.
  */
-export function computeConvexHull(points: ArrayLike<number>, field = "points"): ConvexHull {
-  checkPoints(points, field);
+export function computeConvexHull(
+  points: ArrayLike<number>,
+  field = "points",
+  options: ConvexHullOptions = {},
+): ConvexHull {
+  const allowFlat = options.allowFlat === true;
+  checkPoints(points, field, allowFlat);
   const n = points.length / 3;
   const { maxAbs } = measure(points);
   // Scale by an exact power of two so the largest coordinate is about 1.
@@ -969,7 +1169,10 @@ export function computeConvexHull(points: ArrayLike<number>, field = "points"): 
   const diameter = Math.sqrt(3) * measure(P).extent;
 
   const ids = weld(P, n, tol);
-  const simplex = initialSimplex(P, ids, tol, points, field);
+  const simplex = initialSimplex(P, ids, tol, points, field, allowFlat);
+  if (simplex[3] === NO_FACE) {
+    return flatConvexHull(P, ids, simplex[0], simplex[1], tol, points, field);
+  }
   const hull = quickhullTriangles(P, n, ids, simplex);
   const { cluster, seeds } = clusterTriangles(P, n, hull, tol);
 
@@ -1202,7 +1405,7 @@ export function computeConvexHull(points: ArrayLike<number>, field = "points"): 
     edges[2 * k] = Math.floor(uniqueKeys[k] / cornerIds.length);
     edges[2 * k + 1] = uniqueKeys[k] % cornerIds.length;
   }
-  return { vertices, faceOffsets, faceVertices, faceNormals, facePlaneOffsets, edges };
+  return { vertices, faceOffsets, faceVertices, faceNormals, facePlaneOffsets, edges, flat: false };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -24,6 +24,7 @@ import {
   MESH_BVH_MAX_DEPTH,
   MESH_BVH_MAX_LEAF_SIZE,
   MESH_BVH_SAH_BINS,
+  MESH_BVH_SAH_MIN_PRIMITIVES,
   MESH_BVH_TRAVERSAL_COST,
   RAY_SLAB_ROUNDING,
 } from "../constants.js";
@@ -74,13 +75,17 @@ export interface MeshBvhOptions {
   bins?: number;
 }
 
-// Build scratch (grown on demand; the build is not a per-step path).
-let centroids = new Float64Array(0);
+// Build scratch (the build is not a per-step path; the per-build work arrays are allocated by the
+// build, these small ones are reused).
 const binCount = new Uint32Array(64);
 const binBounds = new Float64Array(64 * 6);
-const rightArea = new Float64Array(64);
+const rightBounds = new Float64Array(64 * 6);
 const rightCount = new Uint32Array(64);
 
+/** Numbers per task on the build stack: start, end, depth, parent, node box (6), centroid box (6). */
+const TASK = 16;
+
+/** Surface area of the box (min xyz, max xyz); 0 for an empty box. */
 function boxArea(
   minx: number,
   miny: number,
@@ -88,12 +93,17 @@ function boxArea(
   maxx: number,
   maxy: number,
   maxz: number,
-) {
+): number {
   const dx = maxx - minx;
   const dy = maxy - miny;
   const dz = maxz - minz;
   if (!(dx >= 0 && dy >= 0 && dz >= 0)) return 0;
   return 2 * (dx * dy + dy * dz + dz * dx);
+}
+
+/** Surface area of the box at a[o..o+5]. */
+function areaAt(a: Float64Array, o: number): number {
+  return boxArea(a[o], a[o + 1], a[o + 2], a[o + 3], a[o + 4], a[o + 5]);
 }
 
 /** Writes into bounds[6·node] the union of the primitive boxes of slots [start, end). */
@@ -129,14 +139,32 @@ function unionPrimitives(
 }
 
 /**
+ * The working set of one build: the primitives' boxes (`wb`, 6 per slot) stored by slot and
+ * permuted together with the ids, so every pass over a node reads consecutive memory
+ * (three-mesh-bvh and Embree do the same). Centroids are used doubled, min + max per axis (one
+ * addition, no array of their own).
+ */
+interface BuildArrays {
+  prim: Uint32Array;
+  wb: Float64Array;
+  /** Node boxes and words while building (capacity 2n − 1 nodes; copied out at the end). */
+  bounds: Float64Array;
+  data: Uint32Array;
+}
+
+/**
  * Builds the BVH of `count` primitives whose AABBs are packed in `primBounds` (6 numbers per
  * primitive: min xyz, max xyz, any frame and unit), top-down by the binned surface area
- * heuristic (Wald 2007; cost model of MacDonald & Booth 1990 with
- * {@link MESH_BVH_TRAVERSAL_COST}). A node is split along the axis and bin boundary of least SAH
- * cost; it stays a leaf when no split is cheaper than testing its primitives and it has at most
+ * heuristic over the axis of largest centroid extent (Wald 2007, "On fast construction of
+ * SAH-based bounding volume hierarchies", §3; cost model of MacDonald & Booth 1990 with
+ * {@link MESH_BVH_TRAVERSAL_COST}). A node is split at the bin boundary of least SAH cost; it
+ * stays a leaf when no split is cheaper than testing its primitives and it has at most
  * `maxLeafSize` of them, or at depth {@link MESH_BVH_MAX_DEPTH}. Primitives whose centroids all
- * coincide are split in halves by index. Deterministic. Throws `CollideError` for a
- * `primBounds` shorter than 6·count or with non-finite values, and for bad options.
+ * coincide are split in halves by slot. One pass bins a node, one partitions it in place (ids,
+ * boxes and centroids swapped together) and measures the children's centroid boxes; the
+ * children's boxes come from the bins, so no node is scanned twice. Deterministic. Throws
+ * `CollideError` for a `primBounds` shorter than 6·count or with non-finite values, and for bad
+ * options.
  */
 export function buildMeshBvh(
   primBounds: ArrayLike<number>,
@@ -153,23 +181,6 @@ export function buildMeshBvh(
   if (primBounds.length < 6 * count)
     invalidValue("primBounds", primBounds.length, `must hold 6 numbers per primitive (${count})`);
   const primitives = new Uint32Array(count);
-  for (let i = 0; i < count; i++) primitives[i] = i;
-  if (centroids.length < 3 * count) centroids = new Float64Array(3 * count);
-  for (let i = 0; i < count; i++) {
-    for (let k = 0; k < 3; k++) {
-      const lo = primBounds[6 * i + k];
-      const hi = primBounds[6 * i + 3 + k];
-      if (!Number.isFinite(lo) || !Number.isFinite(hi))
-        invalidValue(`primBounds[${6 * i + k}]`, lo, "must be finite");
-      centroids[3 * i + k] = 0.5 * (lo + hi);
-    }
-  }
-  // A binary tree over n ≥ 1 leaves-worth of primitives has at most 2n − 1 nodes.
-  const capacity = Math.max(1, 2 * count - 1);
-  let bounds = new Float64Array(6 * capacity);
-  let data = new Uint32Array(2 * capacity);
-  let nodeCount = 0;
-  let maxDepth = 0;
   if (count === 0) {
     return {
       nodeCount: 0,
@@ -179,183 +190,312 @@ export function buildMeshBvh(
       depth: 0,
     };
   }
-  // Explicit stack of tasks (start, end, depth, parent to patch or −1); right pushed before
-  // left so that the left subtree is numbered first and the left child is always i + 1.
-  const stack: number[] = [0, count, 0, -1];
-  while (stack.length > 0) {
-    const parent = stack.pop() as number;
-    const depth = stack.pop() as number;
-    const end = stack.pop() as number;
-    const start = stack.pop() as number;
+  const w = buildArrays(primitives, count, maxLeaf);
+  let bounds = w.bounds;
+  let data = w.data;
+  const stack = buildStack;
+  loadPrimitives(w, primBounds, count, stack);
+  stack[0] = 0;
+  stack[1] = count;
+  stack[2] = 0;
+  stack[3] = -1;
+  let top = 1;
+  let nodeCount = 0;
+  let maxDepth = 0;
+  // Depth-first: the right task is pushed before the left, so the left subtree is numbered
+  // first and a left child is always its parent + 1. The stack holds at most one pending right
+  // task per level, plus the current one.
+  while (top > 0) {
+    top--;
+    const t = TASK * top;
+    const start = stack[t];
+    const end = stack[t + 1];
+    const depth = stack[t + 2];
+    const parent = stack[t + 3];
     const node = nodeCount++;
+    if (2 * node === data.length) {
+      growNodes(w, count);
+      bounds = w.bounds;
+      data = w.data;
+    }
     if (parent >= 0) data[2 * parent] = node;
     if (depth > maxDepth) maxDepth = depth;
-    unionPrimitives(bounds, 6 * node, primitives, primBounds, start, end);
+    for (let k = 0; k < 6; k++) bounds[6 * node + k] = stack[t + 4 + k];
     const n = end - start;
-    const split =
-      n > 1 && depth < MESH_BVH_MAX_DEPTH
-        ? chooseSplit(primitives, primBounds, start, end, bounds, 6 * node, bins, maxLeaf)
-        : -1;
-    if (split < 0) {
+    if (n === 1 || depth >= MESH_BVH_MAX_DEPTH) {
       data[2 * node] = start;
       data[2 * node + 1] = n;
       continue;
     }
-    const mid = splitMid;
-    data[2 * node + 1] = MESH_BVH_INNER_FLAG | split;
-    // Right task (patches this node's right pointer), then left (numbered next).
-    stack.push(mid, end, depth + 1, node);
-    stack.push(start, mid, depth + 1, -1);
+    const axis = splitNode(w, stack, t, bins, maxLeaf);
+    if (axis < 0) {
+      data[2 * node] = start;
+      data[2 * node + 1] = n;
+      continue;
+    }
+    data[2 * node + 1] = MESH_BVH_INNER_FLAG | axis;
+    // splitNode wrote the two children's tasks at t (left) and t + TASK (right): swap them so
+    // the left one is popped first.
+    const r = t + TASK;
+    for (let k = 0; k < TASK; k++) {
+      const x = stack[t + k];
+      stack[t + k] = stack[r + k];
+      stack[r + k] = x;
+    }
+    stack[t + 2] = depth + 1;
+    stack[t + 3] = node;
+    stack[r + 2] = depth + 1;
+    stack[r + 3] = -1;
+    top += 2;
   }
-  if (nodeCount < capacity) {
-    bounds = bounds.slice(0, 6 * nodeCount);
-    data = data.slice(0, 2 * nodeCount);
-  }
-  return { nodeCount, bounds, data, primitives, depth: maxDepth };
+  return {
+    nodeCount,
+    bounds: bounds.slice(0, 6 * nodeCount),
+    data: data.slice(0, 2 * nodeCount),
+    primitives,
+    depth: maxDepth,
+  };
 }
 
-/** Split position chosen by the last {@link chooseSplit} call. */
-let splitMid = 0;
+/** The build's task stack (one pending right task per level, plus the current one). */
+const buildStack = new Float64Array(TASK * (MESH_BVH_MAX_DEPTH + 2));
+
+/** Working arrays kept between builds of up to {@link SCRATCH_KEPT_PRIMITIVES} primitives. */
+let scratch: BuildArrays | null = null;
 
 /**
- * Chooses the SAH split of slots [start, end) and partitions them in place; returns the split
- * axis (0–2) with the boundary slot in `splitMid`, or −1 to keep a leaf.
+ * Largest build whose working arrays are kept for the next one (about 9 MB): fresh large typed
+ * arrays cost a page fault per 4 KB on first touch, which on a loaded machine was most of a
+ * bunny's build; a huge mesh's arrays are not kept alive after its build.
  */
-function chooseSplit(
-  prim: Uint32Array,
-  pb: ArrayLike<number>,
-  start: number,
-  end: number,
-  nodeBounds: Float64Array,
-  o: number,
+const SCRATCH_KEPT_PRIMITIVES = 1 << 16;
+
+/**
+ * Working arrays for `count` primitives (the ids are written into `prim`, the caller's output).
+ * The node arrays start at about one node per primitive (leaves of up to `maxLeaf` ≥ 2 need
+ * fewer) and grow by half when full, up to the 2n − 1 nodes of any binary tree with n leaves.
+ */
+function buildArrays(prim: Uint32Array, count: number, maxLeaf: number): BuildArrays {
+  const most = Math.max(1, 2 * count - 1);
+  const nodes = maxLeaf === 1 ? most : Math.min(most, count + MIN_NODE_CAPACITY);
+  if (scratch !== null && scratch.wb.length >= 6 * count) {
+    scratch.prim = prim;
+    if (scratch.data.length < 2 * nodes) {
+      scratch.bounds = new Float64Array(6 * nodes);
+      scratch.data = new Uint32Array(2 * nodes);
+    }
+    return scratch;
+  }
+  const kept = count <= SCRATCH_KEPT_PRIMITIVES;
+  const n = kept ? Math.min(SCRATCH_KEPT_PRIMITIVES, 2 * count) : count;
+  const w: BuildArrays = {
+    prim,
+    wb: new Float64Array(6 * n),
+    bounds: new Float64Array(6 * nodes),
+    data: new Uint32Array(2 * nodes),
+  };
+  if (kept) scratch = w;
+  return w;
+}
+
+/** Nodes of headroom over one per primitive in a first node allocation. */
+const MIN_NODE_CAPACITY = 64;
+
+/** Grows the node arrays of `w` by half (at most to 2·count − 1 nodes), keeping their content. */
+function growNodes(w: BuildArrays, count: number): void {
+  const nodes = w.data.length / 2;
+  const grown = Math.min(Math.max(1, 2 * count - 1), nodes + (nodes >> 1) + MIN_NODE_CAPACITY);
+  const bounds = new Float64Array(6 * grown);
+  bounds.set(w.bounds);
+  const data = new Uint32Array(2 * grown);
+  data.set(w.data);
+  w.bounds = bounds;
+  w.data = data;
+}
+
+/**
+ * Fills the working arrays from the caller's boxes (checking them), and writes the root's box and
+ * centroid box into the task at stack[0..15].
+ */
+function loadPrimitives(
+  w: BuildArrays,
+  primBounds: ArrayLike<number>,
+  count: number,
+  stack: Float64Array,
+): void {
+  const { prim, wb } = w;
+  let a = Infinity;
+  let b = Infinity;
+  let c = Infinity;
+  let d = -Infinity;
+  let e = -Infinity;
+  let f = -Infinity;
+  let ca = Infinity;
+  let cb = Infinity;
+  let cc = Infinity;
+  let cd = -Infinity;
+  let ce = -Infinity;
+  let cf = -Infinity;
+  for (let i = 0; i < count; i++) {
+    prim[i] = i;
+    const o = 6 * i;
+    const x0 = primBounds[o];
+    const y0 = primBounds[o + 1];
+    const z0 = primBounds[o + 2];
+    const x1 = primBounds[o + 3];
+    const y1 = primBounds[o + 4];
+    const z1 = primBounds[o + 5];
+    const cx = x0 + x1;
+    const cy = y0 + y1;
+    const cz = z0 + z1;
+    // Non-finite bounds (or a NaN) make a non-finite centroid sum.
+    if (!(Number.isFinite(cx) && Number.isFinite(cy) && Number.isFinite(cz)))
+      badPrimitive(primBounds, i);
+    wb[o] = x0;
+    wb[o + 1] = y0;
+    wb[o + 2] = z0;
+    wb[o + 3] = x1;
+    wb[o + 4] = y1;
+    wb[o + 5] = z1;
+    if (x0 < a) a = x0;
+    if (y0 < b) b = y0;
+    if (z0 < c) c = z0;
+    if (x1 > d) d = x1;
+    if (y1 > e) e = y1;
+    if (z1 > f) f = z1;
+    if (cx < ca) ca = cx;
+    if (cy < cb) cb = cy;
+    if (cz < cc) cc = cz;
+    if (cx > cd) cd = cx;
+    if (cy > ce) ce = cy;
+    if (cz > cf) cf = cz;
+  }
+  stack[4] = a;
+  stack[5] = b;
+  stack[6] = c;
+  stack[7] = d;
+  stack[8] = e;
+  stack[9] = f;
+  stack[10] = ca;
+  stack[11] = cb;
+  stack[12] = cc;
+  stack[13] = cd;
+  stack[14] = ce;
+  stack[15] = cf;
+}
+
+/** Throws naming the first non-finite coordinate of primitive i (or a sum that overflows). */
+function badPrimitive(primBounds: ArrayLike<number>, i: number): never {
+  for (let k = 0; k < 6; k++) {
+    const x = primBounds[6 * i + k];
+    if (!Number.isFinite(x)) invalidValue(`primBounds[${6 * i + k}]`, x, "must be finite");
+  }
+  return invalidValue(
+    `primBounds[${6 * i}]`,
+    Array.from({ length: 6 }, (_, k) => primBounds[6 * i + k]),
+    "min + max must be finite (|coordinates| below 8.9e307)",
+  );
+}
+
+/**
+ * Splits the node whose task is at stack[t..t+15]: bins its slots along the axis of largest
+ * centroid extent, picks the SAH boundary and partitions in place. On a split, returns the axis
+ * and writes the left child's task at t and the right child's at t + 16 (start, end, box,
+ * centroid box; depth and parent are the caller's). Returns −1 to keep a leaf.
+ */
+function splitNode(
+  w: BuildArrays,
+  stack: Float64Array,
+  t: number,
   maxBins: number,
   maxLeaf: number,
 ): number {
+  const start = stack[t];
+  const end = stack[t + 1];
   const n = end - start;
-  // A node of n primitives needs no more than 2n bins to separate them about as well: small
-  // nodes, the great majority, then cost O(n) instead of O(bins) per axis.
-  const bins = Math.min(maxBins, Math.max(2, 2 * n));
-  centroidBounds(prim, start, end);
-  const cminx = cbox[0];
-  const cminy = cbox[1];
-  const cminz = cbox[2];
-  const cmaxx = cbox[3];
-  const cmaxy = cbox[4];
-  const cmaxz = cbox[5];
-  const parentArea = boxArea(
-    nodeBounds[o],
-    nodeBounds[o + 1],
-    nodeBounds[o + 2],
-    nodeBounds[o + 3],
-    nodeBounds[o + 4],
-    nodeBounds[o + 5],
-  );
-  const cmin = [cminx, cminy, cminz];
-  const cext = [cmaxx - cminx, cmaxy - cminy, cmaxz - cminz];
-  let bestAxis = -1;
-  let bestBin = 0;
-  let bestCost = Infinity;
-  for (let axis = 0; axis < 3; axis++) {
-    const ext = cext[axis];
-    if (!(ext > 0)) continue;
-    binAxis(prim, pb, start, end, axis, cmin[axis], bins / ext, bins);
-    if (axisCost < bestCost) {
-      bestCost = axisCost;
-      bestAxis = axis;
-      bestBin = axisBin;
-    }
+  let axis = 0;
+  let ext = stack[t + 13] - stack[t + 10];
+  const ey = stack[t + 14] - stack[t + 11];
+  const ez = stack[t + 15] - stack[t + 12];
+  if (ey > ext) {
+    axis = 1;
+    ext = ey;
   }
-  if (bestAxis < 0) {
-    // Every centroid coincides: split by index halves if the leaf would be too big.
+  if (ez > ext) {
+    axis = 2;
+    ext = ez;
+  }
+  if (!(ext > 0)) {
+    // Every centroid coincides: halves by slot, if the leaf would be too big.
     if (n <= maxLeaf) return -1;
-    splitMid = start + (n >> 1);
+    splitHalves(w, stack, t, start + (n >> 1));
     return 0;
   }
+  if (n <= MESH_BVH_SAH_MIN_PRIMITIVES) {
+    // Small nodes, the great majority: a leaf when small enough, else the centroid box's
+    // midpoint (three-mesh-bvh's "center" split), in one partition pass.
+    if (n <= maxLeaf) return -1;
+    const mid = 0.5 * (stack[t + 10 + axis] + stack[t + 13 + axis]);
+    const i = partitionAtMidpoint(w, stack, t, axis, mid);
+    if (i === start || i === end) {
+      // The midpoint rounded onto an end of a tiny centroid range: halves by slot.
+      stack[t] = start;
+      stack[t + 1] = end;
+      splitHalves(w, stack, t, start + (n >> 1));
+    }
+    return axis;
+  }
+  const bins = maxBins;
+  const lo = stack[t + 10 + axis];
+  const scale = bins / ext;
+  binSlots(w, start, end, axis, lo, scale, bins);
+  const best = sweepBins(bins);
+  const parentArea = areaAt(stack, t + 4);
   const splitCost = MESH_BVH_TRAVERSAL_COST + (parentArea > 0 ? bestCost / parentArea : n);
   if (splitCost >= n && n <= maxLeaf) return -1;
-  // Partition: bins ≤ bestBin to the left.
-  const scale = bins / cext[bestAxis];
-  const lo = cmin[bestAxis];
-  const i = partition(prim, start, end, bestAxis, lo, scale, bins, bestBin);
-  splitMid = i;
-  if (splitMid === start || splitMid === end) splitMid = start + (n >> 1);
-  return bestAxis;
-}
-
-/** Centroid box of the last {@link centroidBounds} call: min xyz, max xyz. */
-const cbox = new Float64Array(6);
-
-/** Writes the box of the centroids of slots [start, end) to `cbox`. */
-function centroidBounds(prim: Uint32Array, start: number, end: number): void {
-  let cminx = Infinity;
-  let cminy = Infinity;
-  let cminz = Infinity;
-  let cmaxx = -Infinity;
-  let cmaxy = -Infinity;
-  let cmaxz = -Infinity;
-  for (let s = start; s < end; s++) {
-    const k = 3 * prim[s];
-    const x = centroids[k];
-    const y = centroids[k + 1];
-    const z = centroids[k + 2];
-    if (x < cminx) cminx = x;
-    if (y < cminy) cminy = y;
-    if (z < cminz) cminz = z;
-    if (x > cmaxx) cmaxx = x;
-    if (y > cmaxy) cmaxy = y;
-    if (z > cmaxz) cmaxz = z;
+  // Children's boxes: the unions of the bins on each side of the boundary.
+  const r = t + TASK;
+  let a = Infinity;
+  let b = Infinity;
+  let c = Infinity;
+  let d = -Infinity;
+  let e = -Infinity;
+  let f = -Infinity;
+  for (let k = 0; k <= best; k++) {
+    const o = 6 * k;
+    if (binBounds[o] < a) a = binBounds[o];
+    if (binBounds[o + 1] < b) b = binBounds[o + 1];
+    if (binBounds[o + 2] < c) c = binBounds[o + 2];
+    if (binBounds[o + 3] > d) d = binBounds[o + 3];
+    if (binBounds[o + 4] > e) e = binBounds[o + 4];
+    if (binBounds[o + 5] > f) f = binBounds[o + 5];
   }
-  cbox[0] = cminx;
-  cbox[1] = cminy;
-  cbox[2] = cminz;
-  cbox[3] = cmaxx;
-  cbox[4] = cmaxy;
-  cbox[5] = cmaxz;
+  const ro = 6 * (best + 1);
+  for (let k = 0; k < 6; k++) stack[r + 4 + k] = rightBounds[ro + k];
+  stack[t + 4] = a;
+  stack[t + 5] = b;
+  stack[t + 6] = c;
+  stack[t + 7] = d;
+  stack[t + 8] = e;
+  stack[t + 9] = f;
+  const mid = partitionSlots(w, stack, t, axis, lo, scale, bins, best);
+  stack[t] = start;
+  stack[t + 1] = mid;
+  stack[r] = mid;
+  stack[r + 1] = end;
+  return axis;
 }
+
+/** Least SAH cost found by the last {@link sweepBins} call (areas × counts). */
+let bestCost = Infinity;
 
 /**
- * Partitions slots [start, end) in place: centroids binned at or below `bestBin` along `axis`
- * first. Returns the first slot of the right side.
+ * Bins slots [start, end) by centroid along `axis` (`lo`, `scale` = bins / extent): counts and
+ * boxes per bin. A function of its own so that V8 optimizes it whole instead of entering its
+ * caller mid-loop (on-stack replacement), which had made the caller deoptimize at every call.
  */
-function partition(
-  prim: Uint32Array,
-  start: number,
-  end: number,
-  axis: number,
-  lo: number,
-  scale: number,
-  bins: number,
-  bestBin: number,
-): number {
-  let i = start;
-  let j = end - 1;
-  while (i <= j) {
-    if (binOf(centroids[3 * prim[i] + axis], lo, scale, bins) <= bestBin) i++;
-    else {
-      const t = prim[i];
-      prim[i] = prim[j];
-      prim[j] = t;
-      j--;
-    }
-  }
-  return i;
-}
-
-/** Least SAH cost and its bin boundary found by the last {@link binAxis} call. */
-let axisCost = Infinity;
-let axisBin = 0;
-
-/**
- * Bins slots [start, end) by centroid along `axis` (`lo`, `scale` = bins / extent) and sweeps
- * the bin boundaries for the least SAH cost (areas × counts), left in `axisCost` / `axisBin`
- * (Infinity when no boundary separates two non-empty sides). A function of its own so that V8
- * optimizes it whole instead of entering its caller mid-loop (on-stack replacement), which had
- * made `chooseSplit` deoptimize at every call (so do {@link centroidBounds} and
- * {@link partition}: the caller keeps no loop over the primitives).
- */
-function binAxis(
-  prim: Uint32Array,
-  pb: ArrayLike<number>,
+function binSlots(
+  w: BuildArrays,
   start: number,
   end: number,
   axis: number,
@@ -363,22 +503,47 @@ function binAxis(
   scale: number,
   bins: number,
 ): void {
+  const wb = w.wb;
   binCount.fill(0, 0, bins);
-  for (let b = 0; b < bins; b++) {
-    binBounds[6 * b] = Infinity;
-    binBounds[6 * b + 1] = Infinity;
-    binBounds[6 * b + 2] = Infinity;
-    binBounds[6 * b + 3] = -Infinity;
-    binBounds[6 * b + 4] = -Infinity;
-    binBounds[6 * b + 5] = -Infinity;
+  for (let k = 0; k < bins; k++) {
+    const o = 6 * k;
+    binBounds[o] = Infinity;
+    binBounds[o + 1] = Infinity;
+    binBounds[o + 2] = Infinity;
+    binBounds[o + 3] = -Infinity;
+    binBounds[o + 4] = -Infinity;
+    binBounds[o + 5] = -Infinity;
   }
+  const last = bins - 1;
   for (let s = start; s < end; s++) {
-    const p = prim[s];
-    const b = binOf(centroids[3 * p + axis], lo, scale, bins);
-    binCount[b]++;
-    growBin(pb, b, p);
+    const q = 6 * s;
+    // lo is the least centroid: the offset is ≥ 0, so truncation is the floor.
+    let k = ((wb[q + axis] + wb[q + 3 + axis] - lo) * scale) | 0;
+    if (k > last) k = last;
+    binCount[k]++;
+    const o = 6 * k;
+    const x0 = wb[q];
+    const y0 = wb[q + 1];
+    const z0 = wb[q + 2];
+    const x1 = wb[q + 3];
+    const y1 = wb[q + 4];
+    const z1 = wb[q + 5];
+    if (x0 < binBounds[o]) binBounds[o] = x0;
+    if (y0 < binBounds[o + 1]) binBounds[o + 1] = y0;
+    if (z0 < binBounds[o + 2]) binBounds[o + 2] = z0;
+    if (x1 > binBounds[o + 3]) binBounds[o + 3] = x1;
+    if (y1 > binBounds[o + 4]) binBounds[o + 4] = y1;
+    if (z1 > binBounds[o + 5]) binBounds[o + 5] = z1;
   }
-  // Sweep from the right: area and count of bins b..bins−1.
+}
+
+/**
+ * Sweeps the bin boundaries for the least SAH cost (left area × left count + right area × right
+ * count): returns the last bin of the left side, with the cost in `bestCost` and the right-side
+ * unions in `rightBounds`. Both ends of the centroid range have bins, so a boundary with two
+ * non-empty sides always exists.
+ */
+function sweepBins(bins: number): number {
   let ra = Infinity;
   let rb = Infinity;
   let rc = Infinity;
@@ -386,17 +551,22 @@ function binAxis(
   let re = -Infinity;
   let rf = -Infinity;
   let rn = 0;
-  for (let b = bins - 1; b > 0; b--) {
-    const k = 6 * b;
-    ra = Math.min(ra, binBounds[k]);
-    rb = Math.min(rb, binBounds[k + 1]);
-    rc = Math.min(rc, binBounds[k + 2]);
-    rd = Math.max(rd, binBounds[k + 3]);
-    re = Math.max(re, binBounds[k + 4]);
-    rf = Math.max(rf, binBounds[k + 5]);
-    rn += binCount[b];
-    rightArea[b] = boxArea(ra, rb, rc, rd, re, rf);
-    rightCount[b] = rn;
+  for (let k = bins - 1; k > 0; k--) {
+    const o = 6 * k;
+    if (binBounds[o] < ra) ra = binBounds[o];
+    if (binBounds[o + 1] < rb) rb = binBounds[o + 1];
+    if (binBounds[o + 2] < rc) rc = binBounds[o + 2];
+    if (binBounds[o + 3] > rd) rd = binBounds[o + 3];
+    if (binBounds[o + 4] > re) re = binBounds[o + 4];
+    if (binBounds[o + 5] > rf) rf = binBounds[o + 5];
+    rn += binCount[k];
+    rightBounds[o] = ra;
+    rightBounds[o + 1] = rb;
+    rightBounds[o + 2] = rc;
+    rightBounds[o + 3] = rd;
+    rightBounds[o + 4] = re;
+    rightBounds[o + 5] = rf;
+    rightCount[k] = rn;
   }
   let la = Infinity;
   let lb = Infinity;
@@ -405,41 +575,285 @@ function binAxis(
   let le = -Infinity;
   let lf = -Infinity;
   let ln = 0;
-  axisCost = Infinity;
-  axisBin = 0;
-  for (let b = 0; b < bins - 1; b++) {
-    const k = 6 * b;
-    la = Math.min(la, binBounds[k]);
-    lb = Math.min(lb, binBounds[k + 1]);
-    lc = Math.min(lc, binBounds[k + 2]);
-    ld = Math.max(ld, binBounds[k + 3]);
-    le = Math.max(le, binBounds[k + 4]);
-    lf = Math.max(lf, binBounds[k + 5]);
-    ln += binCount[b];
-    const rnb = rightCount[b + 1];
+  let cost = Infinity;
+  let best = 0;
+  for (let k = 0; k < bins - 1; k++) {
+    const o = 6 * k;
+    if (binBounds[o] < la) la = binBounds[o];
+    if (binBounds[o + 1] < lb) lb = binBounds[o + 1];
+    if (binBounds[o + 2] < lc) lc = binBounds[o + 2];
+    if (binBounds[o + 3] > ld) ld = binBounds[o + 3];
+    if (binBounds[o + 4] > le) le = binBounds[o + 4];
+    if (binBounds[o + 5] > lf) lf = binBounds[o + 5];
+    ln += binCount[k];
+    const rnb = rightCount[k + 1];
     if (ln === 0 || rnb === 0) continue;
-    const cost = boxArea(la, lb, lc, ld, le, lf) * ln + rightArea[b + 1] * rnb;
-    if (cost < axisCost) {
-      axisCost = cost;
-      axisBin = b;
+    const c = boxArea(la, lb, lc, ld, le, lf) * ln + areaAt(rightBounds, 6 * (k + 1)) * rnb;
+    if (c < cost) {
+      cost = c;
+      best = k;
     }
+  }
+  bestCost = cost;
+  return best;
+}
+
+/**
+ * Partitions slots [start, end) of the task at t in place (Hoare: ids, boxes and centroids
+ * swapped together): centroids binned at or below `best` first. Writes each side's centroid box
+ * into its task (left at t, right at t + 16); returns the first slot of the right side.
+ */
+function partitionSlots(
+  w: BuildArrays,
+  stack: Float64Array,
+  t: number,
+  axis: number,
+  lo: number,
+  scale: number,
+  bins: number,
+  best: number,
+): number {
+  const { prim, wb } = w;
+  const last = bins - 1;
+  let i = stack[t];
+  let j = stack[t + 1] - 1;
+  let la = Infinity;
+  let lb = Infinity;
+  let lc = Infinity;
+  let ld = -Infinity;
+  let le = -Infinity;
+  let lf = -Infinity;
+  let ra = Infinity;
+  let rb = Infinity;
+  let rc = Infinity;
+  let rd = -Infinity;
+  let re = -Infinity;
+  let rf = -Infinity;
+  while (i <= j) {
+    const q = 6 * i;
+    const cx = wb[q] + wb[q + 3];
+    const cy = wb[q + 1] + wb[q + 4];
+    const cz = wb[q + 2] + wb[q + 5];
+    let k = (((axis === 0 ? cx : axis === 1 ? cy : cz) - lo) * scale) | 0;
+    if (k > last) k = last;
+    if (k <= best) {
+      if (cx < la) la = cx;
+      if (cy < lb) lb = cy;
+      if (cz < lc) lc = cz;
+      if (cx > ld) ld = cx;
+      if (cy > le) le = cy;
+      if (cz > lf) lf = cz;
+      i++;
+      continue;
+    }
+    if (cx < ra) ra = cx;
+    if (cy < rb) rb = cy;
+    if (cz < rc) rc = cz;
+    if (cx > rd) rd = cx;
+    if (cy > re) re = cy;
+    if (cz > rf) rf = cz;
+    swapSlots(prim, wb, i, j);
+    j--;
+  }
+  stack[t + 10] = la;
+  stack[t + 11] = lb;
+  stack[t + 12] = lc;
+  stack[t + 13] = ld;
+  stack[t + 14] = le;
+  stack[t + 15] = lf;
+  const r = t + TASK;
+  stack[r + 10] = ra;
+  stack[r + 11] = rb;
+  stack[r + 12] = rc;
+  stack[r + 13] = rd;
+  stack[r + 14] = re;
+  stack[r + 15] = rf;
+  return i;
+}
+
+/**
+ * Partitions slots [start, end) of the task at t in place: centroids (doubled) at or below `mid`
+ * along `axis` first. Writes each side's box and centroid box into its task (left at t, right at
+ * t + 16) with its slot range; returns the first slot of the right side.
+ */
+function partitionAtMidpoint(
+  w: BuildArrays,
+  stack: Float64Array,
+  t: number,
+  axis: number,
+  mid: number,
+): number {
+  const { prim, wb } = w;
+  const start = stack[t];
+  const end = stack[t + 1];
+  let i = start;
+  let j = end - 1;
+  // Each slot is classified once (a slot swapped in from the right is examined next), and its
+  // box and centroid grow that side's boxes: the children need no pass of their own.
+  let la = Infinity;
+  let lb = Infinity;
+  let lc = Infinity;
+  let ld = -Infinity;
+  let le = -Infinity;
+  let lf = -Infinity;
+  let lca = Infinity;
+  let lcb = Infinity;
+  let lcc = Infinity;
+  let lcd = -Infinity;
+  let lce = -Infinity;
+  let lcf = -Infinity;
+  let ra = Infinity;
+  let rb = Infinity;
+  let rc = Infinity;
+  let rd = -Infinity;
+  let re = -Infinity;
+  let rf = -Infinity;
+  let rca = Infinity;
+  let rcb = Infinity;
+  let rcc = Infinity;
+  let rcd = -Infinity;
+  let rce = -Infinity;
+  let rcf = -Infinity;
+  while (i <= j) {
+    const q = 6 * i;
+    const x = wb[q] + wb[q + 3];
+    const y = wb[q + 1] + wb[q + 4];
+    const z = wb[q + 2] + wb[q + 5];
+    if ((axis === 0 ? x : axis === 1 ? y : z) <= mid) {
+      if (wb[q] < la) la = wb[q];
+      if (wb[q + 1] < lb) lb = wb[q + 1];
+      if (wb[q + 2] < lc) lc = wb[q + 2];
+      if (wb[q + 3] > ld) ld = wb[q + 3];
+      if (wb[q + 4] > le) le = wb[q + 4];
+      if (wb[q + 5] > lf) lf = wb[q + 5];
+      if (x < lca) lca = x;
+      if (y < lcb) lcb = y;
+      if (z < lcc) lcc = z;
+      if (x > lcd) lcd = x;
+      if (y > lce) lce = y;
+      if (z > lcf) lcf = z;
+      i++;
+      continue;
+    }
+    if (wb[q] < ra) ra = wb[q];
+    if (wb[q + 1] < rb) rb = wb[q + 1];
+    if (wb[q + 2] < rc) rc = wb[q + 2];
+    if (wb[q + 3] > rd) rd = wb[q + 3];
+    if (wb[q + 4] > re) re = wb[q + 4];
+    if (wb[q + 5] > rf) rf = wb[q + 5];
+    if (x < rca) rca = x;
+    if (y < rcb) rcb = y;
+    if (z < rcc) rcc = z;
+    if (x > rcd) rcd = x;
+    if (y > rce) rce = y;
+    if (z > rcf) rcf = z;
+    swapSlots(prim, wb, i, j);
+    j--;
+  }
+  const r = t + TASK;
+  stack[t] = start;
+  stack[t + 1] = i;
+  stack[t + 4] = la;
+  stack[t + 5] = lb;
+  stack[t + 6] = lc;
+  stack[t + 7] = ld;
+  stack[t + 8] = le;
+  stack[t + 9] = lf;
+  stack[t + 10] = lca;
+  stack[t + 11] = lcb;
+  stack[t + 12] = lcc;
+  stack[t + 13] = lcd;
+  stack[t + 14] = lce;
+  stack[t + 15] = lcf;
+  stack[r] = i;
+  stack[r + 1] = end;
+  stack[r + 4] = ra;
+  stack[r + 5] = rb;
+  stack[r + 6] = rc;
+  stack[r + 7] = rd;
+  stack[r + 8] = re;
+  stack[r + 9] = rf;
+  stack[r + 10] = rca;
+  stack[r + 11] = rcb;
+  stack[r + 12] = rcc;
+  stack[r + 13] = rcd;
+  stack[r + 14] = rce;
+  stack[r + 15] = rcf;
+  return i;
+}
+
+/** Swaps slots i and j of the working arrays. */
+function swapSlots(prim: Uint32Array, wb: Float64Array, i: number, j: number) {
+  const p = prim[i];
+  prim[i] = prim[j];
+  prim[j] = p;
+  for (let k = 0; k < 6; k++) {
+    const x = wb[6 * i + k];
+    wb[6 * i + k] = wb[6 * j + k];
+    wb[6 * j + k] = x;
   }
 }
 
-function binOf(c: number, lo: number, scale: number, bins: number): number {
-  const b = Math.floor((c - lo) * scale);
-  return b < 0 ? 0 : b >= bins ? bins - 1 : b;
+/**
+ * Splits the task at t into slots [start, mid) and [mid, end) as they lie (their centroids all
+ * coincide), measuring both sides' boxes; the left task at t, the right at t + 16.
+ */
+function splitHalves(w: BuildArrays, stack: Float64Array, t: number, mid: number): void {
+  const start = stack[t];
+  const end = stack[t + 1];
+  const r = t + TASK;
+  slotBoxes(w, start, mid, stack, t);
+  slotBoxes(w, mid, end, stack, r);
+  stack[t + 1] = mid;
+  stack[r] = mid;
+  stack[r + 1] = end;
 }
 
-function growBin(pb: ArrayLike<number>, b: number, p: number): void {
-  const k = 6 * b;
-  const q = 6 * p;
-  if (pb[q] < binBounds[k]) binBounds[k] = pb[q];
-  if (pb[q + 1] < binBounds[k + 1]) binBounds[k + 1] = pb[q + 1];
-  if (pb[q + 2] < binBounds[k + 2]) binBounds[k + 2] = pb[q + 2];
-  if (pb[q + 3] > binBounds[k + 3]) binBounds[k + 3] = pb[q + 3];
-  if (pb[q + 4] > binBounds[k + 4]) binBounds[k + 4] = pb[q + 4];
-  if (pb[q + 5] > binBounds[k + 5]) binBounds[k + 5] = pb[q + 5];
+/** Writes the box and the centroid box of slots [start, end) into the task at t. */
+function slotBoxes(w: BuildArrays, start: number, end: number, stack: Float64Array, t: number) {
+  const wb = w.wb;
+  let a = Infinity;
+  let b = Infinity;
+  let c = Infinity;
+  let d = -Infinity;
+  let e = -Infinity;
+  let f = -Infinity;
+  let ca = Infinity;
+  let cb = Infinity;
+  let cc = Infinity;
+  let cd = -Infinity;
+  let ce = -Infinity;
+  let cf = -Infinity;
+  for (let s = start; s < end; s++) {
+    const q = 6 * s;
+    if (wb[q] < a) a = wb[q];
+    if (wb[q + 1] < b) b = wb[q + 1];
+    if (wb[q + 2] < c) c = wb[q + 2];
+    if (wb[q + 3] > d) d = wb[q + 3];
+    if (wb[q + 4] > e) e = wb[q + 4];
+    if (wb[q + 5] > f) f = wb[q + 5];
+    const x = wb[q] + wb[q + 3];
+    const y = wb[q + 1] + wb[q + 4];
+    const z = wb[q + 2] + wb[q + 5];
+    if (x < ca) ca = x;
+    if (y < cb) cb = y;
+    if (z < cc) cc = z;
+    if (x > cd) cd = x;
+    if (y > ce) ce = y;
+    if (z > cf) cf = z;
+  }
+  stack[t + 4] = a;
+  stack[t + 5] = b;
+  stack[t + 6] = c;
+  stack[t + 7] = d;
+  stack[t + 8] = e;
+  stack[t + 9] = f;
+  stack[t + 10] = ca;
+  stack[t + 11] = cb;
+  stack[t + 12] = cc;
+  stack[t + 13] = cd;
+  stack[t + 14] = ce;
+  stack[t + 15] = cf;
 }
 
 /**

@@ -625,3 +625,85 @@ export function rayIntervalHalfSpace(
   }
   return true;
 }
+
+/**
+ * The line o + t·d inside a flat convex polygon (a hull with `flat` set, src/geometry/hull.ts):
+ * the Cyrus–Beck clip of {@link rayIntervalConvexPolyhedron} against its two face planes (±n)
+ * and the side planes through its edges, whose outward normals (b − a) × n lie in the polygon's
+ * plane (Ericson 2005, §5.3.8). A ray crossing the plane enters and leaves at one time, through
+ * the face facing its origin; a ray in the plane enters through a side (normal in the plane).
+ * `vertices` packed xyz; `loop` the `count` corner indices of face 0, counter-clockwise about
+ * face 0's normal. Returns false on a miss. No allocation.
+ */
+export function rayIntervalFlatPolygon(
+  out: RayInterval,
+  vertices: ArrayLike<number>,
+  loop: ArrayLike<number>,
+  count: number,
+  normals: ArrayLike<number>,
+  offsets: ArrayLike<number>,
+  o: Vec3,
+  d: Vec3,
+): boolean {
+  if (!rayIntervalConvexPolyhedron(out, normals, offsets, o, d)) return false;
+  let tMin = out.tEnter;
+  let tMax = out.tExit;
+  const nx = normals[0];
+  const ny = normals[1];
+  const nz = normals[2];
+  let sideIn = -1;
+  let sideOut = -1;
+  for (let k = 0; k < count; k++) {
+    const a = 3 * loop[k];
+    const b = 3 * loop[k + 1 < count ? k + 1 : 0];
+    const ex = vertices[b] - vertices[a];
+    const ey = vertices[b + 1] - vertices[a + 1];
+    const ez = vertices[b + 2] - vertices[a + 2];
+    const sx = ey * nz - ez * ny;
+    const sy = ez * nx - ex * nz;
+    const sz = ex * ny - ey * nx;
+    const denom = sx * d.x + sy * d.y + sz * d.z;
+    const dist =
+      sx * (vertices[a] - o.x) + sy * (vertices[a + 1] - o.y) + sz * (vertices[a + 2] - o.z);
+    if (denom === 0) {
+      if (dist < 0) return false;
+      continue;
+    }
+    const t = dist / denom;
+    if (denom < 0) {
+      if (t > tMin) {
+        tMin = t;
+        sideIn = k;
+      }
+    } else if (t < tMax) {
+      tMax = t;
+      sideOut = k;
+    }
+    if (tMin > tMax) return false;
+  }
+  out.tEnter = tMin;
+  out.tExit = tMax;
+  if (sideIn >= 0) sideNormal(out.normalEnter, vertices, loop, count, sideIn, nx, ny, nz);
+  if (sideOut >= 0) sideNormal(out.normalExit, vertices, loop, count, sideOut, nx, ny, nz);
+  return true;
+}
+
+/** out = the unit outward normal (b − a) × n of side k of a flat polygon (see above). */
+function sideNormal(
+  out: Vec3,
+  vertices: ArrayLike<number>,
+  loop: ArrayLike<number>,
+  count: number,
+  k: number,
+  nx: number,
+  ny: number,
+  nz: number,
+): void {
+  const a = 3 * loop[k];
+  const b = 3 * loop[k + 1 < count ? k + 1 : 0];
+  const ex = vertices[b] - vertices[a];
+  const ey = vertices[b + 1] - vertices[a + 1];
+  const ez = vertices[b + 2] - vertices[a + 2];
+  vec3.set(out, ey * nz - ez * ny, ez * nx - ex * nz, ex * ny - ey * nx);
+  vec3.normalize(out, out);
+}

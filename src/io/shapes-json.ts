@@ -112,6 +112,7 @@ export const SHAPE_SCHEMAS = {
     position: vec.optional(),
     rotation: quatJson.optional(),
     scale: z.union([num, vec]).optional(),
+    solid: z.boolean().optional(),
   }),
 } as const;
 
@@ -395,6 +396,7 @@ function parseShapeJson(json: unknown, field: string, ctx: ShapeParseContext): P
       return {
         shape: makeTriangleMesh(vertices, indices, field, {
           indexPath: s.file === undefined ? "nested" : "packed",
+          solid: s.solid,
         }),
         pose: pose(s.position ? v3(s.position) : vec3.create(), field, s.rotation),
       };

@@ -219,6 +219,69 @@ export function satCuboidCuboid(
   return out;
 }
 
+/**
+ * The separation of boxes A and B (B at `bInA` in A's frame) along one SAT axis — `kind` 0: face
+ * `i` of A, 1: face `j` of B, 2: edge `i` of A × edge `j` of B (the numbering of
+ * {@link CuboidSatResult}) — computed with exactly the arithmetic of {@link satCuboidCuboid}, so
+ * it is bitwise the value the full test computes for that axis; −Infinity for an edge × edge
+ * axis the full test skips (parallel edges). Written to `axisSeparation[0]`, not returned (a
+ * double returned by a call V8 does not inline is boxed: an allocation per call). A warm start
+ * (src/world/warm-start-cache.ts) tests the axis that separated or least penetrated a pair last frame
+ * first: when it separates by more than {@link cuboidSatTie}, the full test is certain to report
+ * the boxes apart.
+ */
+export function cuboidAxisSeparation(
+  a: Cuboid,
+  b: Cuboid,
+  bInA: Isometry,
+  kind: number,
+  i: number,
+  j: number,
+): void {
+  loadRotation(bInA);
+  loadHalfExtentsAndTranslation(a, b, bInA.translation);
+  const out = axisSeparation;
+  if (kind === AXIS_FACE_A) {
+    const rb = bH[0] * absR[3 * i] + bH[1] * absR[3 * i + 1] + bH[2] * absR[3 * i + 2];
+    out[0] = Math.abs(tA[i]) - (aH[i] + rb);
+    return;
+  }
+  if (kind === AXIS_FACE_B) {
+    const tb = tA[0] * R[j] + tA[1] * R[3 + j] + tA[2] * R[6 + j];
+    const ra = aH[0] * absR[j] + aH[1] * absR[3 + j] + aH[2] * absR[6 + j];
+    out[0] = Math.abs(tb) - (ra + bH[j]);
+    return;
+  }
+  const i1 = (i + 1) % 3;
+  const i2 = (i + 2) % 3;
+  const j1 = (j + 1) % 3;
+  const j2 = (j + 2) % 3;
+  const lenSq = R[3 * i1 + j] * R[3 * i1 + j] + R[3 * i2 + j] * R[3 * i2 + j];
+  if (lenSq <= SAT_PARALLEL_EDGE_TOLERANCE) {
+    out[0] = Number.NEGATIVE_INFINITY;
+    return;
+  }
+  const len = Math.sqrt(lenSq);
+  const tl = tA[i2] * R[3 * i1 + j] - tA[i1] * R[3 * i2 + j];
+  const ra = aH[i1] * absR[3 * i2 + j] + aH[i2] * absR[3 * i1 + j];
+  const rb = bH[j1] * absR[3 * i + j2] + bH[j2] * absR[3 * i + j1];
+  out[0] = (Math.abs(tl) - (ra + rb)) / len;
+}
+
+/** Where {@link cuboidAxisSeparation} writes its result (and {@link cuboidSatTie} its own). */
+export const axisSeparation = new Float64Array(2);
+
+/**
+ * The tie tolerance of {@link satCuboidCuboid} for boxes `a` and `b`, scene units (its
+ * arithmetic), written to `axisSeparation[1]`.
+ */
+export function cuboidSatTie(a: Cuboid, b: Cuboid): void {
+  const ha = a.halfExtents;
+  const hb = b.halfExtents;
+  const size = Math.max(ha.x, ha.y, ha.z, hb.x, hb.y, hb.z, Number.MIN_VALUE);
+  axisSeparation[1] = SAT_AXIS_TIE_TOLERANCE * size;
+}
+
 const sat = makeCuboidSatResult();
 const dirTmp = vec3.create();
 const supA = vec3.create();

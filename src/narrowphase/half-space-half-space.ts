@@ -11,8 +11,10 @@
  *   points at a point common to both solids (on the line where the planes cross, nearest A's
  *   origin, or on the inner plane when they are parallel), and no finite translation separates
  *   them: `contact` and `manifold` report the signed distance
- *   {@link UNBOUNDED_OVERLAP_DISTANCE} (the most negative double) with the normal n_A at that
- *   point (docs/FORMATS.md).
+ *   {@link UNBOUNDED_OVERLAP_DISTANCE} (the most negative double) at that point, with the
+ *   normal (n_A − n_B)/|n_A − n_B| (the bisector of A's outward normal and B's inward one, so
+ *   that swapping A and B negates it); for identical normals (nested solids) n_A when A's
+ *   boundary is the inner one (d_A ≤ d_B), −n_A otherwise (docs/FORMATS.md).
  */
 import { UNBOUNDED_OVERLAP_DISTANCE } from "../constants.js";
 import type { Isometry } from "../math/isometry.js";
@@ -80,6 +82,13 @@ export function contactHalfSpaceHalfSpace(
     return true;
   }
   out.distance = UNBOUNDED_OVERLAP_DISTANCE;
+  const n = out.normal;
+  vec3.sub(n, nA, nB);
+  const len = vec3.length(n);
+  // The difference of two unit vectors that are not exactly equal has length ≥ ~1e-16, so the
+  // division stays finite; equal normals (nested solids) take the inner one's orientation.
+  if (len > 0) vec3.scale(n, n, 1 / len);
+  else vec3.scale(n, nA, a.offset <= dB ? 1 : -1);
   commonPoint(nA, a.offset, dB);
   vec3.copy(out.pointA, common);
   vec3.copy(out.pointB, common);

@@ -5,8 +5,9 @@
  * Method (parry's and Jolt's composite-shape queries): B's AABB in the mesh's frame selects the
  * candidate triangles through the mesh's BVH; each candidate is an ordinary convex triangle,
  * tested against B by the convex pair routines (a closed form for spheres, GJK/EPA for the
- * rest, src/narrowphase/convex-convex.ts). The mesh is a surface: a shape wholly inside a
- * closed mesh touches nothing (use `containsPointTriangleMesh` for solidity).
+ * rest, src/narrowphase/convex-convex.ts). A mesh built without `solid` is a surface: a shape
+ * wholly inside it touches nothing; a solid mesh (`solid: true`, closed) also holds the shapes
+ * wholly inside it, answered by src/narrowphase/mesh-solid.ts when no triangle meets B.
  *
  * - Contact: the deepest triangle contact (the smallest signed distance; ties to the first
  *   triangle in BVH order, so deterministic).
@@ -56,13 +57,19 @@ import type { Triangle } from "../shapes/triangle.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import { getMeshTriangle, meshTriangleNormal } from "../shapes/triangle-mesh.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
-import { MAX_MANIFOLD_POINTS, makeContact, makeContactManifold } from "./contact.js";
+import {
+  MAX_MANIFOLD_POINTS,
+  makeContact,
+  makeContactManifold,
+  singleContactManifold,
+} from "./contact.js";
 import {
   contactConvexConvex,
   distanceConvexConvex,
   intersectsConvexConvex,
 } from "./convex-convex.js";
 import { manifoldFromContact } from "./manifold.js";
+import { containedConvexContact, solidMeshHoldsConvex } from "./mesh-solid.js";
 import { projectOntoTriangleFace } from "./sphere-triangle.js";
 
 /** Feature ids of mesh manifold points: triangle index · 2^21 + the triangle's own id mod 2^21. */
@@ -216,7 +223,7 @@ export function intersectsMeshConvex(a: TriangleMesh, b: ConvexShape, bInA: Isom
       if (vec3.distance(cp, bInA.translation) <= b.radius) return true;
     } else if (intersectsConvexConvex(tri, b, bInA)) return true;
   }
-  return false;
+  return solidMeshHoldsConvex(a, b, bInA);
 }
 
 const triContact = makeContact();
@@ -248,8 +255,30 @@ export function contactMeshConvex(
     vec3.copy(out.pointA, triContact.pointA);
     vec3.copy(out.pointB, triContact.pointB);
   }
+  if (a.solid && !(found && out.distance <= 0) && solidMeshHoldsConvex(a, b, bInA)) {
+    // B inside the solid, touching no triangle: the contact through the nearest surface.
+    if (found) {
+      vec3.copy(solidA, out.pointA);
+      vec3.copy(solidB, out.pointB);
+    } else {
+      surfaceDistanceMeshConvex(solidDistance, a, b, bInA);
+      vec3.copy(solidA, solidDistance.pointA);
+      vec3.copy(solidB, solidDistance.pointB);
+    }
+    containedConvexContact(out, b, bInA, solidA, solidB);
+    return true;
+  }
   return found;
 }
+
+const solidA = vec3.create();
+const solidB = vec3.create();
+const solidDistance: DistanceResult = {
+  distance: 0,
+  pointA: vec3.create(),
+  pointB: vec3.create(),
+};
+const solidContact = makeContact();
 
 let nodeStack = new Int32Array(128);
 let nodeLower = new Float64Array(128);
@@ -272,6 +301,24 @@ function pushNode(top: number, i: number, lower: number): number {
  * skipped). Returns `out`.
  */
 export function distanceMeshConvex(
+  out: DistanceResult,
+  a: TriangleMesh,
+  b: ConvexShape,
+  bInA: Isometry,
+): DistanceResult {
+  surfaceDistanceMeshConvex(out, a, b, bInA);
+  if (a.solid && out.distance > 0 && solidMeshHoldsConvex(a, b, bInA)) {
+    // B inside the solid: distance 0 at the contact's witness points (mesh-solid.ts).
+    containedConvexContact(solidContact, b, bInA, out.pointA, out.pointB);
+    out.distance = 0;
+    vec3.copy(out.pointA, solidContact.pointA);
+    vec3.copy(out.pointB, solidContact.pointB);
+  }
+  return out;
+}
+
+/** {@link distanceMeshConvex} between the mesh's surface (its triangles) and B. */
+function surfaceDistanceMeshConvex(
   out: DistanceResult,
   a: TriangleMesh,
   b: ConvexShape,
@@ -486,6 +533,12 @@ export function manifoldMeshConvex(
       best = storedCount;
     }
     storeContact(t, triContact);
+  }
+  if (a.solid && !(best >= 0 && bestDistance <= 0) && solidMeshHoldsConvex(a, b, bInA)) {
+    // B inside the solid: the one-point manifold of the contact through the nearest surface.
+    contactMeshConvex(solidContact, a, b, bInA, prediction);
+    singleContactManifold(out, solidContact);
+    return true;
   }
   if (best < 0) return false;
   loadContact(triContact, best);

@@ -18,9 +18,11 @@
  *   (src/narrowphase/convex-convex.ts), the distance by branch and bound over node pairs.
  *
  * Contact is the deepest triangle-pair contact; the manifold merges the triangle-pair manifolds
- * whose normals agree with it into at most 4 points (as for a mesh against a convex shape). Both
- * meshes are surfaces: nested closed meshes that do not cross do not touch. All outputs are in
- * A's frame, normals from A toward B.
+ * whose normals agree with it into at most 4 points (as for a mesh against a convex shape). Meshes
+ * built without `solid` are surfaces: nested meshes that do not cross do not touch; a solid mesh
+ * (`solid: true`, closed) also holds a mesh wholly inside it (src/narrowphase/mesh-solid.ts:
+ * one vertex decides, the contact goes through the nearest surface, one manifold point). All
+ * outputs are in A's frame, normals from A toward B.
  */
 import { MESH_MANIFOLD_MERGE_COS, TRIANGLE_PLANE_TOLERANCE } from "../constants.js";
 import type { MeshBvh } from "../geometry/mesh-bvh.js";
@@ -49,6 +51,7 @@ import {
 } from "./convex-convex.js";
 import { manifoldFromContact } from "./manifold.js";
 import { addMeshManifoldPoints, beginMeshManifold, endMeshManifold } from "./mesh-convex.js";
+import { containedMeshContact, solidMeshHoldsMesh } from "./mesh-solid.js";
 
 // ---------------------------------------------------------------------------------------------
 // Triangle–triangle intersection (Möller 1997)
@@ -518,8 +521,30 @@ function descend(
  * pair intersects or touches (Möller 1997 after a simultaneous BVH descent).
  */
 export function intersectsMeshMesh(a: TriangleMesh, b: TriangleMesh, bInA: Isometry): boolean {
-  return descend(a, b, bInA, 0, MODE_ANY, null, 0);
+  return descend(a, b, bInA, 0, MODE_ANY, null, 0) || nested(a, b, bInA) !== 0;
 }
+
+const aInB = iso.identity();
+
+/**
+ * For meshes whose surfaces do not meet: 1 when solid A holds B, −1 when solid B holds A, 0
+ * otherwise (neither is solid, or they are apart).
+ */
+function nested(a: TriangleMesh, b: TriangleMesh, bInA: Isometry): number {
+  if (!a.solid && !b.solid) return 0;
+  if (solidMeshHoldsMesh(a, b, bInA)) return 1;
+  if (b.solid && solidMeshHoldsMesh(b, a, iso.invert(aInB, bInA))) return -1;
+  return 0;
+}
+
+const nestedDistance: DistanceResult = {
+  distance: 0,
+  pointA: vec3.create(),
+  pointB: vec3.create(),
+};
+const nestedContact = makeContact();
+/** Whether the last {@link contactMeshMesh} answered a nested pair (one manifold point). */
+let lastNested = false;
 
 /**
  * Every intersecting (or touching) triangle pair of meshes `a` and `b` (B posed by `bInA` in
@@ -561,6 +586,26 @@ const pairDistance: DistanceResult = { distance: 0, pointA: vec3.create(), point
  * apart than the best distance so far is dropped). An empty mesh gives Infinity. Returns `out`.
  */
 export function distanceMeshMesh(
+  out: DistanceResult,
+  a: TriangleMesh,
+  b: TriangleMesh,
+  bInA: Isometry,
+): DistanceResult {
+  surfaceDistanceMeshMesh(out, a, b, bInA);
+  if (out.distance > 0 && Number.isFinite(out.distance)) {
+    const k = nested(a, b, bInA);
+    if (k !== 0) {
+      containedMeshContact(nestedContact, a, b, bInA, out.pointA, out.pointB, k > 0);
+      out.distance = 0;
+      vec3.copy(out.pointA, nestedContact.pointA);
+      vec3.copy(out.pointB, nestedContact.pointB);
+    }
+  }
+  return out;
+}
+
+/** {@link distanceMeshMesh} between the two surfaces (their triangles). */
+function surfaceDistanceMeshMesh(
   out: DistanceResult,
   a: TriangleMesh,
   b: TriangleMesh,
@@ -649,11 +694,21 @@ export function contactMeshMesh(
 ): boolean {
   const p = Math.max(0, prediction);
   storedCount = 0;
+  lastNested = false;
   descend(a, b, bInA, p, MODE_CONTACTS, null, p);
-  if (storedCount === 0) return false;
   let best = 0;
   for (let k = 1; k < storedCount; k++)
     if (stored[STRIDE * k + 2] < stored[STRIDE * best + 2]) best = k;
+  if (!(storedCount > 0 && stored[STRIDE * best + 2] <= 0)) {
+    const k = nested(a, b, bInA);
+    if (k !== 0) {
+      surfaceDistanceMeshMesh(nestedDistance, a, b, bInA);
+      containedMeshContact(out, a, b, bInA, nestedDistance.pointA, nestedDistance.pointB, k > 0);
+      lastNested = true;
+      return true;
+    }
+  }
+  if (storedCount === 0) return false;
   loadContact(out, best);
   return true;
 }
@@ -678,7 +733,7 @@ export function manifoldMeshMesh(
   contact: Contact,
   prediction: number,
 ): ContactManifold {
-  if (!contactMeshMesh(manifoldContact, a, b, bInA, prediction))
+  if (!contactMeshMesh(manifoldContact, a, b, bInA, prediction) || lastNested)
     return singleContactManifold(out, contact);
   vec3.copy(mergeNormal, manifoldContact.normal);
   beginMeshManifold();

@@ -142,8 +142,8 @@ function grow(): void {
  * Closest hit of the ray origin + t·dir, t ∈ [0, maxToi], on `mesh` (all in the mesh's local
  * frame; `dir` any non-zero length, `maxToi` ≥ 0 in multiples of dir). Writes `out` (toi, point,
  * unit face normal facing the origin, triangle) and returns true on a hit; false on a miss or a
- * zero direction. With `solid` true and a closed mesh whose inside (winding number) holds the
- * origin, reports toi 0 at the origin with a zero normal and triangle −1 (docs/FORMATS.md's
+ * zero direction. With `solid` true and a solid mesh (`mesh.solid`, a closed mesh made solid at
+ * construction) whose inside (winding number) holds the origin, reports toi 0 at the origin with a zero normal and triangle −1 (docs/FORMATS.md's
  * solid convention). Watertight (see the module doc). Allocates nothing in steady state.
  */
 export function castRayTriangleMesh(
@@ -154,7 +154,7 @@ export function castRayTriangleMesh(
   maxToi: number,
   solid = false,
 ): boolean {
-  if (solid && mesh.closed && containsPointTriangleMesh(mesh, origin)) {
+  if (solid && mesh.solid && containsPointTriangleMesh(mesh, origin)) {
     out.toi = 0;
     vec3.copy(out.point, origin);
     vec3.set(out.normal, 0, 0, 0);

@@ -40,7 +40,7 @@ import { hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { makeContact } from "../narrowphase/contact.js";
-import { contactPair } from "../narrowphase/dispatch.js";
+import { contactPair, intersectsPair } from "../narrowphase/dispatch.js";
 import { unsupportedPair } from "../narrowphase/pair-table.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, isCompositeType, makeCompositePart } from "../shapes/composite.js";
@@ -48,6 +48,7 @@ import { aabbShape } from "../shapes/index.js";
 import { boundingRadiusOf } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
+import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg, relativePose } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
@@ -296,6 +297,16 @@ function castSides(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
  * up to the best time so far. Ties go to the first part in the view's order.
  */
 function castComposite(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
+  if (
+    !skipInitial &&
+    b.shape.type === ShapeType.TriangleMesh &&
+    (b.shape as TriangleMesh).solid &&
+    intersectsPair(a.shape, b.shape, relativePose(sidePoseAt(poseA, a, 0), sidePoseAt(poseB, b, 0)))
+  ) {
+    // A solid mesh holding A touches no triangle, so no part's cast sees it: toi 0 here.
+    contactAt(out, a.shape, b.shape, 0);
+    return true;
+  }
   const view = compositeView(b.shape.type) as CompositeView;
   const l = castLevel();
   castDepth++;

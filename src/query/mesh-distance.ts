@@ -135,6 +135,8 @@ export function makeMeshPointQuery(): MeshPointQuery {
 }
 
 let stack = new Int32Array(256);
+/** Squared box distance of each stacked node, computed when it was pushed. */
+let stackKey = new Float64Array(256);
 const ta = vec3.create();
 const tb = vec3.create();
 const tc = vec3.create();
@@ -169,14 +171,19 @@ export function closestPointOnMesh(
   out.inside = false;
   out.distance = Infinity;
   if (bvh.nodeCount === 0) return out;
-  if (stack.length < 2 * bvh.depth + 4) stack = new Int32Array(2 * bvh.depth + 4);
+  if (stack.length < 2 * bvh.depth + 4) {
+    stack = new Int32Array(2 * bvh.depth + 4);
+    stackKey = new Float64Array(2 * bvh.depth + 4);
+  }
   let best = Infinity;
   let bestTri = -1;
   let top = 0;
-  stack[top++] = 0;
+  stack[top] = 0;
+  stackKey[top++] = 0;
   while (top > 0) {
     const i = stack[--top];
-    if (boxDistanceSq(bounds, i, p.x, p.y, p.z) > best) continue;
+    // The box distance was computed at the push; the best may have shrunk since.
+    if (stackKey[top] > best) continue;
     if (isMeshBvhLeaf(bvh, i)) {
       const first = meshBvhLeafOffset(bvh, i);
       const n = meshBvhLeafCount(bvh, i);
@@ -220,11 +227,23 @@ export function closestPointOnMesh(
     const dr = boxDistanceSq(bounds, right, p.x, p.y, p.z);
     // Nearer child on top of the stack.
     if (dl <= dr) {
-      if (dr <= best) stack[top++] = right;
-      if (dl <= best) stack[top++] = left;
+      if (dr <= best) {
+        stack[top] = right;
+        stackKey[top++] = dr;
+      }
+      if (dl <= best) {
+        stack[top] = left;
+        stackKey[top++] = dl;
+      }
     } else {
-      if (dl <= best) stack[top++] = left;
-      if (dr <= best) stack[top++] = right;
+      if (dl <= best) {
+        stack[top] = left;
+        stackKey[top++] = dl;
+      }
+      if (dr <= best) {
+        stack[top] = right;
+        stackKey[top++] = dr;
+      }
     }
   }
   out.triangle = bestTri;

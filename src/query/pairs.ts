@@ -3,12 +3,8 @@
  * broad phase over their world AABBs and confirmed by the exact `intersects` test.
  */
 import type { BroadPhase } from "../broadphase/broad-phase.js";
-import { BruteForceBroadPhase } from "../broadphase/brute-force.js";
-import { DynamicTree } from "../broadphase/dynamic-tree.js";
-import { LooseOctree } from "../broadphase/loose-octree.js";
+import { createBroadPhase } from "../broadphase/by-name.js";
 import { PairSet } from "../broadphase/pair-set.js";
-import { SpatialHash } from "../broadphase/spatial-hash.js";
-import { SweepAndPrune } from "../broadphase/sweep-and-prune.js";
 import { WORLD_MAX_PAIRS } from "../constants.js";
 import { CollideError, invalidValue } from "../errors.js";
 import * as aabb from "../math/aabb.js";
@@ -37,20 +33,13 @@ export function isFiniteAabb(box: aabb.Aabb): boolean {
 
 /** A new broad phase by name: brute force, sweep and prune, uniform grid, dynamic AABB tree. */
 export function makeBroadPhase(name: BroadPhaseName): BroadPhase {
-  switch (name) {
-    case "brute":
-      return new BruteForceBroadPhase();
-    case "sap":
-      return new SweepAndPrune();
-    case "grid":
-      return new SpatialHash();
-    case "octree":
-      return new LooseOctree();
-    case "tree":
-      return new DynamicTree();
+  if (!BROAD_PHASE_NAMES.includes(name)) {
+    return invalidValue("broadphase", name, "must be brute, sap, grid, tree or octree");
   }
-  return invalidValue("broadphase", name, "must be brute, sap, grid, tree or octree");
+  return createBroadPhase(name);
 }
+
+const BROAD_PHASE_NAMES: readonly BroadPhaseName[] = ["brute", "sap", "grid", "tree", "octree"];
 
 /** Options of {@link computePairs}. */
 export interface PairsOptions {

@@ -100,10 +100,11 @@ export function projectPointLocal(
     case ShapeType.ConvexPolyhedron:
       return projectConvexPolyhedron(out, shape, p, solid);
     case ShapeType.TriangleMesh: {
-      // Closest triangle through the BVH; inside only for a closed mesh, by the angle-weighted
-      // pseudo-normal of the closest feature (src/query/mesh-distance.ts).
+      // Closest triangle through the BVH; inside only for a solid mesh (a surface has no
+      // inside), by the angle-weighted pseudo-normal of the closest feature
+      // (src/query/mesh-distance.ts).
       closestPointOnMesh(meshQuery, shape, p);
-      out.inside = meshQuery.inside;
+      out.inside = shape.solid && meshQuery.inside;
       out.triangle = meshQuery.triangle;
       if (meshQuery.triangle < 0) {
         // No triangles: nothing to project onto; the point stays where it is, infinitely far.
@@ -487,6 +488,32 @@ function projectCone(out: PointProjection, c: Cone, p: Vec3, solid: boolean): Po
   return out;
 }
 
+/**
+ * Whether `p` (on the plane of the flat polygon `c`) is inside or on every side of it: the side
+ * planes through its edges, outward normals (b − a) × n for face 0's counter-clockwise loop.
+ */
+function insideFlatSides(c: ConvexPolyhedron, p: Vec3): boolean {
+  const v = c.vertices;
+  const loop = c.faceVertices;
+  const count = c.faceOffsets[1];
+  const nx = c.faceNormals[0];
+  const ny = c.faceNormals[1];
+  const nz = c.faceNormals[2];
+  for (let k = 0; k < count; k++) {
+    const a = 3 * loop[k];
+    const b = 3 * loop[k + 1 < count ? k + 1 : 0];
+    const ex = v[b] - v[a];
+    const ey = v[b + 1] - v[a + 1];
+    const ez = v[b + 2] - v[a + 2];
+    const s =
+      (ey * nz - ez * ny) * (p.x - v[a]) +
+      (ez * nx - ex * nz) * (p.y - v[a + 1]) +
+      (ex * ny - ey * nx) * (p.z - v[a + 2]);
+    if (s > 0) return false;
+  }
+  return true;
+}
+
 function projectConvexPolyhedron(
   out: PointProjection,
   c: ConvexPolyhedron,
@@ -505,7 +532,8 @@ function projectConvexPolyhedron(
       maxFace = f;
     }
   }
-  const inside = maxSep <= 0;
+  // A flat polygon's two planes coincide: a point on them is inside only within its sides.
+  const inside = maxSep <= 0 && (!c.flat || insideFlatSides(c, p));
   out.inside = inside;
   if (inside) {
     if (solid) {

@@ -28,6 +28,7 @@ import {
   rayIntervalConvexPolyhedron,
   rayIntervalCuboid,
   rayIntervalCylinder,
+  rayIntervalFlatPolygon,
   rayIntervalHalfSpace,
   rayIntervalSphere,
   rayTriangle,
@@ -106,7 +107,18 @@ function castLocal(shape: Shape, maxToi: number, len: number, solid: boolean): n
       if (!rayIntervalCuboid(interval, shape.halfExtents, oL, dR)) return RAY_MISS;
       return selectRayHit(nL, interval, maxToi, solid);
     case ShapeType.ConvexPolyhedron:
-      if (!rayIntervalConvexPolyhedron(interval, shape.faceNormals, shape.facePlaneOffsets, oL, dR))
+      if (shape.flat) {
+        const loop = shape.faceVertices;
+        const count = shape.faceOffsets[1];
+        const normals = shape.faceNormals;
+        const offsets = shape.facePlaneOffsets;
+        if (
+          !rayIntervalFlatPolygon(interval, shape.vertices, loop, count, normals, offsets, oL, dR)
+        )
+          return RAY_MISS;
+      } else if (
+        !rayIntervalConvexPolyhedron(interval, shape.faceNormals, shape.facePlaneOffsets, oL, dR)
+      )
         return RAY_MISS;
       return selectRayHit(nL, interval, maxToi, solid);
     case ShapeType.TriangleMesh:

@@ -50,6 +50,12 @@ export interface TriangleMesh {
   readonly edgeNeighbors: Int32Array;
   /** True when every edge is shared by exactly two triangles with opposite directions. */
   readonly closed: boolean;
+  /**
+   * The mesh's semantics in every query (issue 16, class 9; docs/FORMATS.md): true — a solid
+   * bounded by the (closed) mesh, so a shape or point inside it touches it; false — a surface
+   * (a triangle soup), so only the triangles count. Set by {@link TriangleMeshOptions.solid}.
+   */
+  readonly solid: boolean;
   /** Cosine threshold used for the active-edge classification. */
   readonly activeEdgeCos: number;
 }
@@ -63,6 +69,13 @@ export interface TriangleMeshOptions {
    * `indices[7][1]` (JSON's `[[i, j, k], …]`). @default "packed"
    */
   indexPath?: "packed" | "nested";
+  /**
+   * Treat the mesh as the solid it bounds in every query (intersects, distance, contact,
+   * manifold, pairs, casts, ray casts, point projection) instead of as a surface. Only for a
+   * closed mesh (every edge shared by exactly two triangles with opposite directions): refused
+   * with `CollideError` (`<field>.solid`) otherwise. @default false
+   */
+  solid?: boolean;
 }
 
 function packVertices(vertices: ArrayLike<number> | readonly Vec3[], field: string): Float64Array {
@@ -160,6 +173,14 @@ export function makeTriangleMesh(
   triangleBoxes(boxes, v, idx, triangleCount);
   const bvh = buildMeshBvh(boxes, triangleCount);
   const { neighbors, closed } = findEdgeNeighbors(idx, vertexCount, triangleCount);
+  const solid = options.solid ?? false;
+  if (typeof solid !== "boolean") invalidValue(`${p}solid`, solid, "must be true or false");
+  if (solid && !closed)
+    invalidValue(
+      `${p}solid`,
+      true,
+      "needs a closed mesh (every edge shared by exactly two triangles with opposite directions); this mesh has open or non-manifold edges",
+    );
   const activeEdges = new Uint8Array(triangleCount);
   const mesh: TriangleMesh = {
     type: ShapeType.TriangleMesh,
@@ -171,6 +192,7 @@ export function makeTriangleMesh(
     activeEdges,
     edgeNeighbors: neighbors,
     closed,
+    solid,
     activeEdgeCos,
   };
   classifyActiveEdges(mesh);

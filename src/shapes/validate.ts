@@ -194,12 +194,29 @@ export function checkShape(field: string, shape: Shape): void {
       checkTypedArray(`${field}.edges`, shape.edges, Uint32Array);
       checkFinite(`${field}.vertexCount`, shape.vertexCount);
       const v = shape.vertices;
-      if (v.length < 12 || v.length % 3 !== 0 || shape.vertexCount !== v.length / 3) {
-        invalidValue(`${field}.vertices`, v.length, "must hold at least 4 packed xyz vertices");
+      const flat = shape.flat === true;
+      if (shape.flat !== undefined && typeof shape.flat !== "boolean") {
+        invalidValue(`${field}.flat`, shape.flat, "must be a boolean when given");
+      }
+      if (v.length < (flat ? 9 : 12) || v.length % 3 !== 0 || shape.vertexCount !== v.length / 3) {
+        invalidValue(
+          `${field}.vertices`,
+          v.length,
+          flat
+            ? "must hold at least 3 packed xyz vertices (flat)"
+            : "must hold at least 4 packed xyz vertices",
+        );
       }
       checkFiniteArray(`${field}.vertices`, v);
-      if (shape.faceCount < 4 || shape.faceOffsets.length !== shape.faceCount + 1) {
-        invalidValue(`${field}.faceCount`, shape.faceCount, "must match faceOffsets (≥ 4 faces)");
+      if (
+        (flat ? shape.faceCount !== 2 : shape.faceCount < 4) ||
+        shape.faceOffsets.length !== shape.faceCount + 1
+      ) {
+        invalidValue(
+          `${field}.faceCount`,
+          shape.faceCount,
+          flat ? "must match faceOffsets (2 faces, flat)" : "must match faceOffsets (≥ 4 faces)",
+        );
       }
       checkFiniteArray(`${field}.faceNormals`, shape.faceNormals);
       checkFiniteArray(`${field}.facePlaneOffsets`, shape.facePlaneOffsets);

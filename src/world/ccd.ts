@@ -277,7 +277,7 @@ export class CcdState {
    * bodies and the other fast bodies, fills {@link impacts} in ascending pair order, then makes
    * the current poses the previous ones. Allocates nothing in steady state.
    */
-  run(b: BodyStore, bp: BroadPhase, unbounded: readonly number[] = []): void {
+  run(b: BodyStore, bp: Pick<BroadPhase, "queryAabb">, unbounded: readonly number[] = []): void {
     const out = this.impacts;
     out.clear();
     const fast = this.fast;

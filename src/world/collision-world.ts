@@ -8,9 +8,14 @@
  *    half the prediction distance and a rounding pad on every side) and handed to the broad phase at once, so
  *    queries between steps see the current poses; the dynamic tree keeps FAT AABBs (a margin,
  *    `aabbMargin`, stretched along the last displacement) so slow bodies do not touch it;
- * 2. broad phase — the exact set of overlapping boxes, as packed slot pairs sorted ascending;
+ * 2. broad phase — the exact set of overlapping boxes, as packed slot pairs sorted ascending,
+ *    never two static bodies: moving bodies (`kind` "dynamic" or "kinematic") are in the broad
+ *    phase, static ones in their own BVH (src/world/body-kinds.ts); only the bodies in the move
+ *    buffer (added, moved, removed or refiltered since the last step) query them, and the last
+ *    step's pairs of two unmoved bodies are kept (persistent pairs, see docs/DESIGN.md);
  * 3. layer / mask filter — a pair is tested when `(layerA & maskB) != 0 && (layerB & maskA) != 0`;
- * 4. narrow phase — in A's frame with `bInA` (the lower handle is A), through the pair dispatch
+ * 4. narrow phase — only for pairs with a body in the move buffer (a pair of two unmoved bodies
+ *    carries its last result over) — in A's frame with `bInA` (the lower handle is A), through the pair dispatch
  *    (src/narrowphase/dispatch.ts): a sensor pair (either body a sensor) only gets the exact
  *    boolean overlap test `intersectsPair`, any other pair `contactPair` with the prediction
  *    distance and, when within it, a manifold of up to 4 points built from that contact
@@ -39,16 +44,12 @@
  * longer see it); its touching pairs of the last step are reported as `end` events by the next
  * `step()`, with the removed body's old handle.
  */
-import { type BroadPhase, checkRay, isBroadPhase } from "../broadphase/broad-phase.js";
-import { BruteForceBroadPhase } from "../broadphase/brute-force.js";
-import { DynamicTree } from "../broadphase/dynamic-tree.js";
-import { LooseOctree } from "../broadphase/loose-octree.js";
+import { type BroadPhase, checkRay } from "../broadphase/broad-phase.js";
 import { PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
 import { QueryBvh } from "../broadphase/query-bvh.js";
-import { SpatialHash } from "../broadphase/spatial-hash.js";
-import { SweepAndPrune } from "../broadphase/sweep-and-prune.js";
 import {
   AABB_MARGIN,
+  UNIT_QUATERNION_TOLERANCE,
   WORLD_AABB_ROUNDING_PAD,
   WORLD_MAX_PAIRS,
   WORLD_QUERY_BVH_RAYS_PER_BODY,
@@ -71,6 +72,7 @@ import { aabbShape, aabbShapeOfType } from "../shapes/index.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { checkVec3 } from "../shapes/validate.js";
+import { type BodyKind, BodyKinds, KIND_NAMES, KIND_STATIC } from "./body-kinds.js";
 import {
   allocFloat64,
   BodyStore,
@@ -87,17 +89,12 @@ import {
   type WorldContact,
   type WorldEvents,
 } from "./contact-cache.js";
+import { checkWorldOptionValues, makeNamedBroadPhase } from "./core/world-options.js";
 import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "./executor.js";
-import {
-  type BodyHandle,
-  handleGeneration,
-  handleSlot,
-  isHandleShaped,
-  MAX_BODY_SLOT,
-  packHandle,
-} from "./handles.js";
+import { type BodyHandle, MAX_BODY_SLOT, packHandle } from "./handles.js";
 import { NARROW_NONE, NARROW_RECORD_STRIDE, NARROW_SENSOR, narrowPair } from "./narrow-pair.js";
 import { checkFilterBits, checkShape, checkWorldPose } from "./validate.js";
+import { WarmStartCache, type WarmStartStats } from "./warm-start-cache.js";
 
 /** The broad phases a world can use, by name. */
 export type WorldBroadPhase = "brute" | "sap" | "grid" | "tree" | "octree";
@@ -107,12 +104,12 @@ export interface CollisionWorldOptions {
   /**
    * The broad phase: `"brute"` (all pairs, the oracle), `"sap"` (sweep and prune), `"grid"`
    * (spatial hash), `"tree"` (dynamic AABB tree) or `"octree"` (loose octree). Changes the speed, never the result. The
-   * tree is the default because it copes with any mix of sizes; on scenes of similar-sized
-   * bodies the grid was fastest in bench/world.ts. A {@link BroadPhase} instance (empty, used by
+   * grid is the default: it was the fastest on every scene of bench/world-scenes.ts (lattice,
+   * random walks, a level, piles of sizes 1:100; README's broad-phase guide). A {@link BroadPhase} instance (empty, used by
    * this world only) may be given instead of a name, such as `createGpuBroadPhase(device)` of
    * `collide/gpu`: the core never imports the GPU code. A broad phase with `requiresAsync` set
    * is stepped with {@link CollisionWorld.stepAsync} only.
-   * @default "tree"
+   * @default "grid"
    */
   broadphase: WorldBroadPhase | BroadPhase;
   /**
@@ -148,20 +145,50 @@ export interface CollisionWorldOptions {
    * @default WORLD_MAX_PAIRS = 2^21 pairs
    */
   maxPairs: number;
+  /**
+   * Warm starts of the narrow phase (src/world/warm-start-cache.ts): a pair whose poses, shapes and
+   * flags are bitwise those of the last step reuses its answer, and a moved pair first tries
+   * the axis that separated it last time. Changes the speed, never the result: contacts and
+   * events are bitwise those of a cold step. Used when the narrow phase runs on the calling
+   * thread (no `executor`). Off by default for now: the warm path still allocates about 2–3 KB
+   * per step on the 1,000-body benchmark scene (test/world/steady-state.test.ts holds the world
+   * to zero), to be found and removed before it becomes the default.
+   * @default false
+   */
+  warmStart: boolean;
+  /**
+   * Automatic sleep: a moving body that no `setPose`/`setPoses` moved for this many consecutive
+   * steps (a non-negative integer) is put to sleep at the end of the last of them, as if by
+   * {@link CollisionWorld.sleep}; 0 turns automatic sleep off. Sleeping changes no result (see
+   * {@link CollisionWorld.sleep}).
+   * @default 0 (off)
+   */
+  sleepAfterSteps: number;
 }
 
 /** The fields of {@link BodyDesc}; `addBody` refuses any other (a typo such as `sensr`). */
-const BODY_DESC_KEYS = new Set(["shape", "pose", "layer", "mask", "sensor", "userData", "ccd"]);
+const BODY_DESC_KEYS = new Set([
+  "shape",
+  "pose",
+  "kind",
+  "layer",
+  "mask",
+  "sensor",
+  "userData",
+  "ccd",
+]);
 
 /** The default {@link CollisionWorldOptions}. */
 export function defaultCollisionWorldOptions(): CollisionWorldOptions {
   return {
-    broadphase: "tree",
+    broadphase: "grid",
     prediction: 0,
     aabbMargin: AABB_MARGIN,
     profile: false,
     executor: null,
     maxPairs: WORLD_MAX_PAIRS,
+    warmStart: false,
+    sleepAfterSteps: 0,
   };
 }
 
@@ -171,6 +198,17 @@ export interface BodyDesc {
   shape: Shape;
   /** The body's pose in the world (copied). */
   pose: Isometry;
+  /**
+   * `"dynamic"` or `"kinematic"`: a moving body (the two are the same for collision: a moving
+   * body pairs with every other body); `"static"`: a body that is not expected to move. Static
+   * bodies are kept in their own structure (a query BVH over their boxes, built at the first
+   * step or query after a static body was added, moved or removed), are never paired with one
+   * another, never sleep, and cost a step nothing while no moving body comes near them.
+   * `setPose` on a static body is allowed but rebuilds the static structure (O(S log S) for S
+   * static bodies) at the next step: move a body often as `"kinematic"`. A static body may be
+   * a sensor; it may not have `ccd`. @default "dynamic"
+   */
+  kind?: BodyKind;
   /** Collision layer bits (unsigned 32-bit). @default 1 */
   layer?: number;
   /** Layers this body collides with (unsigned 32-bit). @default 0xffffffff (all) */
@@ -283,6 +321,18 @@ export interface WorldStepStats {
   contactPairs: number;
   /** Overlapping sensor pairs. */
   sensorPairs: number;
+  /**
+   * Bodies in the move buffer of the last step: added, moved (`setPose`/`setPoses`), removed
+   * or given a new filter since the step before. Only they queried the broad phase.
+   */
+  movedBodies: number;
+  /**
+   * Pairs the last step took to the narrow phase: the filtered pairs with a body in the move
+   * buffer. A pair of two unmoved bodies keeps its last result without a narrow-phase test.
+   */
+  narrowPairs: number;
+  /** Sleeping bodies after the last step. */
+  sleepingBodies: number;
   /** Broad-phase time of the last step, milliseconds (0 unless `profile`). */
   broadPhaseMs: number;
   /** Narrow-phase and contact-cache time of the last step, milliseconds (0 unless `profile`). */
@@ -300,7 +350,19 @@ const box = aabbm.empty();
 const bpMin = vec3.create();
 const bpMax = vec3.create();
 const displacement = vec3.create();
+const posesScratch = iso.identity();
 const rayHitScratch: RayShapeHit = { toi: 0, point: vec3.create(), normal: vec3.create() };
+
+/** Reads the pose at `poses[o .. o+6]` (tx, ty, tz, qx, qy, qz, qw) into `out`. */
+function readPoseAt(out: Isometry, poses: Float64Array, o: number): void {
+  out.translation.x = poses[o];
+  out.translation.y = poses[o + 1];
+  out.translation.z = poses[o + 2];
+  out.rotation.x = poses[o + 3];
+  out.rotation.y = poses[o + 4];
+  out.rotation.z = poses[o + 5];
+  out.rotation.w = poses[o + 6];
+}
 
 /** Inserts `v` into the ascending array `a`. */
 function insertSorted(a: number[], v: number): void {
@@ -313,34 +375,8 @@ function insertSorted(a: number[], v: number): void {
   a[i] = v;
 }
 
-function makeBroadPhase(name: WorldBroadPhase | BroadPhase, margin: number): BroadPhase {
-  if (typeof name === "object" && name !== null) {
-    if (!isBroadPhase(name)) {
-      return invalidValue("options.broadphase", name, "must be a broad-phase name or a BroadPhase");
-    }
-    if (name.size !== 0) {
-      return invalidValue("options.broadphase", name.size, "must be an empty BroadPhase (size 0)");
-    }
-    return name;
-  }
-  switch (name) {
-    case "brute":
-      return new BruteForceBroadPhase();
-    case "sap":
-      return new SweepAndPrune();
-    case "grid":
-      return new SpatialHash();
-    case "tree":
-      return new DynamicTree({ margin });
-    case "octree":
-      return new LooseOctree();
-  }
-  return invalidValue(
-    "options.broadphase",
-    name,
-    'must be "brute", "sap", "grid", "tree", "octree" or a BroadPhase instance',
-  );
-}
+/** The broad-phase names of the 3D world, in the order its error message lists them. */
+const BROAD_PHASE_NAMES = ["brute", "sap", "grid", "tree", "octree"] as const;
 
 /**
  * A collision world (see the module docs). Throws `CollideError` on bad options.
@@ -362,17 +398,56 @@ export class CollisionWorld {
     filteredPairs: 0,
     contactPairs: 0,
     sensorPairs: 0,
+    movedBodies: 0,
+    narrowPairs: 0,
+    sleepingBodies: 0,
     broadPhaseMs: 0,
     narrowPhaseMs: 0,
   };
   private readonly bodies: BodyStore;
   private readonly bp: BroadPhase;
-  private readonly pairs = new PairSet(256);
+  /**
+   * The persistent pairs: every candidate pair of the last step (boxes overlap, never two
+   * static bodies), ascending. Built each step from the pairs of two unmoved bodies kept from
+   * the step before and the pairs the move buffer's bodies find (see {@link buildPairs}).
+   */
+  private pairs = new PairSet(256);
+  /** The next step's pairs, built beside {@link pairs} and swapped in when complete. */
+  private nextPairs = new PairSet(256);
+  /** Scratch pair sets of {@link buildPairs}: kept pairs, found pairs, the broad phase's pairs. */
+  private readonly keptPairs = new PairSet(256);
+  private readonly foundPairs = new PairSet(256);
+  private readonly movingPairs = new PairSet(256);
+  /** Kinds, broad-phase boxes, the move buffer, sleep state and the static structure. */
+  private readonly kinds = new BodyKinds();
+  /** Number of steps run (the clock of the move buffer and of automatic sleep). */
+  private stepIndex = 0;
+  /** Number of sleeping bodies. */
+  private sleepingCount = 0;
+  /** The slot whose box {@link pairVisitor} / {@link staticPairVisitor} is querying. */
+  private pairQuerySlot = 0;
+  /** Visitors of the move buffer's broad-phase queries (bound once). */
+  private readonly pairVisitor: (id: number) => unknown;
+  private readonly staticPairVisitor: (id: number) => unknown;
+  private readonly fromStaticVisitor: (id: number) => unknown;
+  /** Next pair of {@link pairs} not yet carried into the contact cache (executor path). */
+  private carryCursor = 0;
+  /** Pairs given to the narrow phase in this step. */
+  private narrowCount = 0;
+  /** What continuous collision queries: the broad phase and the static structure. */
+  private readonly ccdQuery: { queryAabb(min: Vec3, max: Vec3, out: number[]): number };
+  private ccdOut: number[] = [];
+  private readonly ccdPush: (id: number) => unknown;
+  /** Scratch of {@link setPoses}: slots, and tight and broad-phase boxes (12 doubles each). */
+  private posesSlots = new Int32Array(0);
+  private posesBoxes = new Float64Array(0);
   /** True while a {@link stepAsync} awaits its broad phase: bodies may not change meanwhile. */
   private stepping = false;
   /** Slots of unbounded bodies (half-spaces), ascending: outside the broad phase. */
   private readonly unbounded: number[] = [];
   private readonly cache = new ContactCache();
+  /** Warm starts of the narrow phase (src/world/warm-start-cache.ts). */
+  private readonly warmStarts = new WarmStartCache();
   /** Filtered pair keys of the step when an executor runs the narrow phase. */
   private filteredKeys: Float64Array = new Float64Array(256);
   private readonly executorInput: NarrowPhaseInput = {
@@ -441,8 +516,8 @@ export class CollisionWorld {
     if (typeof o.profile !== "boolean") {
       invalidValue("options.profile", o.profile, "must be a boolean");
     }
-    if (!(Number.isInteger(o.maxPairs) && o.maxPairs >= 1)) {
-      invalidValue("options.maxPairs", o.maxPairs, "must be an integer >= 1");
+    if (typeof o.warmStart !== "boolean") {
+      invalidValue("options.warmStart", o.warmStart, "must be a boolean");
     }
     if (
       o.executor !== null &&
@@ -451,13 +526,8 @@ export class CollisionWorld {
     ) {
       invalidValue("options.executor", o.executor, "must be a StepExecutor or null");
     }
-    if (!(typeof o.prediction === "number" && Number.isFinite(o.prediction) && o.prediction >= 0)) {
-      invalidValue("options.prediction", o.prediction, "must be a finite number >= 0");
-    }
-    if (!(typeof o.aabbMargin === "number" && Number.isFinite(o.aabbMargin) && o.aabbMargin >= 0)) {
-      invalidValue("options.aabbMargin", o.aabbMargin, "must be a finite number >= 0");
-    }
-    this.bp = makeBroadPhase(o.broadphase, o.aabbMargin);
+    checkWorldOptionValues(o);
+    this.bp = makeNamedBroadPhase(o.broadphase, o.aabbMargin, BROAD_PHASE_NAMES, true);
     // With an executor, poses, flags and the step's pairs live in shared memory: the worker
     // threads read them in place (no per-step copy).
     const shared = o.executor !== null && typeof SharedArrayBuffer === "function";
@@ -465,7 +535,30 @@ export class CollisionWorld {
     if (shared) this.filteredKeys = allocFloat64(256, true);
     this.options = Object.freeze({ ...o, profile: o.profile === true });
     this.halfPrediction = o.prediction / 2;
-    this.pairs.setLimit(o.maxPairs, "options.maxPairs");
+    if (!(Number.isInteger(o.sleepAfterSteps) && o.sleepAfterSteps >= 0)) {
+      invalidValue("options.sleepAfterSteps", o.sleepAfterSteps, "must be an integer >= 0");
+    }
+    for (const set of [this.pairs, this.nextPairs, this.keptPairs, this.foundPairs]) {
+      set.setLimit(o.maxPairs, "options.maxPairs");
+    }
+    this.movingPairs.setLimit(o.maxPairs, "options.maxPairs");
+    this.pairVisitor = (id) => this.visitMovingPair(id);
+    this.staticPairVisitor = (id) => this.visitStaticPair(id);
+    this.fromStaticVisitor = (id) => this.visitFromStatic(id);
+    this.ccdPush = (id) => {
+      this.ccdOut.push(id);
+    };
+    this.ccdQuery = {
+      queryAabb: (min: Vec3, max: Vec3, out: number[]): number => {
+        let n = this.bp.queryAabb(min, max, out);
+        if (this.kinds.staticBounded > 0) {
+          this.ensureStaticBvh();
+          this.ccdOut = out;
+          n += this.kinds.staticBvh.queryAabb(min, max, this.ccdPush);
+        }
+        return n;
+      },
+    };
     this.narrowSink = (data, offset, count) => this.mergeRecords(data, offset, count);
     this.rayVisitor = (id, toi) => this.visitRay(id, toi);
     this.aabbVisitor = (id) => this.visitAabb(id);
@@ -509,6 +602,18 @@ export class CollisionWorld {
     if (typeof sensor !== "boolean") invalidValue("body.sensor", sensor, "must be a boolean");
     const ccd = desc.ccd ?? false;
     if (typeof ccd !== "boolean") invalidValue("body.ccd", ccd, "must be a boolean");
+    const kindName = desc.kind ?? "dynamic";
+    const kind = KIND_NAMES.indexOf(kindName);
+    if (kind < 0 || typeof kindName !== "string") {
+      invalidValue("body.kind", kindName, 'must be "static", "kinematic" or "dynamic"');
+    }
+    if (kind === KIND_STATIC && ccd) {
+      invalidValue(
+        "body.ccd",
+        ccd,
+        "must be false for a static body (a static body does not move)",
+      );
+    }
     const unbounded = desc.shape.type === ShapeType.HalfSpace;
     this.computeBoxes("body.pose", desc.shape.type, desc.shape, desc.pose, unbounded);
     const b = this.bodies;
@@ -516,8 +621,15 @@ export class CollisionWorld {
       invalidValue("body", b.count, `exceeds the world's capacity of ${MAX_BODY_SLOT + 1} bodies`);
     }
     const slot = b.allocate();
+    const k = this.kinds;
+    k.ensure(slot);
     if (unbounded) insertSorted(this.unbounded, slot);
-    else this.bp.insert(slot, bpMin, bpMax);
+    else if (kind !== KIND_STATIC) this.bp.insert(slot, bpMin, bpMax);
+    k.kind[slot] = kind;
+    k.sleeping[slot] = 0;
+    if (kind === KIND_STATIC) k.addStatic(slot, !unbounded);
+    this.writeBpBox(slot);
+    k.markDirty(slot);
     this.bodiesChanged();
     b.writePose(slot, desc.pose);
     this.writeTightBox(slot);
@@ -562,10 +674,138 @@ export class CollisionWorld {
     if (!vec3.isFiniteVec(displacement)) {
       invalidValue("pose.translation", pose.translation, "moves the body by a non-finite amount");
     }
-    if (!unbounded) this.bp.move(slot, bpMin, bpMax, displacement);
-    this.bodiesChanged();
+    this.applyMove(slot, unbounded);
     b.writePose(slot, pose);
     this.writeTightBox(slot);
+  }
+
+  /**
+   * Moves many bodies at once: body `handles[i]` to the pose `poses[7i .. 7i+6]` =
+   * `(tx, ty, tz, qx, qy, qz, qw)` (world frame, a unit quaternion), with the same effect as
+   * `setPose` on each in order (a handle given twice ends at its last pose). Everything is
+   * validated before anything changes: throws `CollideError` (the world unchanged) when
+   * `poses` is not a `Float64Array` of exactly `7 · handles.length` numbers, a handle is stale
+   * or unknown (field `handles[i]`), a value is not finite (field `poses[j]`), a quaternion is
+   * not of unit length, or a pose puts a body's AABB out of range. Creates no object per body.
+   */
+  setPoses(handles: ArrayLike<number>, poses: Float64Array): void {
+    this.checkNotStepping();
+    if (handles === null || typeof handles !== "object" || typeof handles.length !== "number") {
+      invalidValue("handles", handles, "must be an array or typed array of body handles");
+    }
+    if (!(poses instanceof Float64Array)) {
+      invalidValue("poses", poses, "must be a Float64Array of 7 numbers per handle");
+    }
+    const n = handles.length;
+    if (poses.length !== 7 * n) {
+      invalidValue(
+        "poses.length",
+        poses.length,
+        `must be 7 × handles.length = ${7 * n} (tx, ty, tz, qx, qy, qz, qw per body)`,
+      );
+    }
+    const b = this.bodies;
+    if (this.posesSlots.length < n) {
+      this.posesSlots = new Int32Array(Math.max(n, 2 * this.posesSlots.length));
+      this.posesBoxes = new Float64Array(12 * this.posesSlots.length);
+    }
+    const slots = this.posesSlots;
+    const boxes = this.posesBoxes;
+    const p = posesScratch;
+    // Pass 1: validate every handle and pose and compute every box; nothing changes yet.
+    for (let i = 0; i < n; i++) {
+      const h = handles[i];
+      const slot = this.slotOf(h);
+      if (slot < 0) {
+        invalidValue(`handles[${i}]`, h, "is not a live body of this world (unknown or removed)");
+      }
+      const o = 7 * i;
+      for (let j = 0; j < 7; j++) {
+        if (!Number.isFinite(poses[o + j])) {
+          invalidValue(`poses[${o + j}]`, poses[o + j], "must be a finite number");
+        }
+      }
+      const qx = poses[o + 3];
+      const qy = poses[o + 4];
+      const qz = poses[o + 5];
+      const qw = poses[o + 6];
+      const len2 = qx * qx + qy * qy + qz * qz + qw * qw;
+      if (!(Math.abs(Math.sqrt(len2) - 1) <= UNIT_QUATERNION_TOLERANCE)) {
+        invalidValue(
+          `poses[${o + 3}..${o + 6}]`,
+          Math.sqrt(len2),
+          "must be a unit quaternion (qx, qy, qz, qw of length 1)",
+        );
+      }
+      slots[i] = slot;
+      const q = 7 * slot;
+      if (
+        !Number.isFinite(poses[o] - b.pose[q]) ||
+        !Number.isFinite(poses[o + 1] - b.pose[q + 1]) ||
+        !Number.isFinite(poses[o + 2] - b.pose[q + 2])
+      ) {
+        invalidValue(`poses[${o}]`, poses[o], "moves the body by a non-finite amount");
+      }
+      readPoseAt(p, poses, o);
+      const type = b.shapeType[slot] as ShapeType;
+      const unbounded = type === ShapeType.HalfSpace;
+      try {
+        this.computeBoxes("poses", type, b.shapes[slot] as Shape, p, unbounded);
+      } catch {
+        // Named here, not before: a field string built per body would allocate.
+        invalidValue(`poses[${o}]`, poses[o], "puts the body's AABB out of range");
+      }
+      const k = 12 * i;
+      boxes[k] = box.min.x;
+      boxes[k + 1] = box.min.y;
+      boxes[k + 2] = box.min.z;
+      boxes[k + 3] = box.max.x;
+      boxes[k + 4] = box.max.y;
+      boxes[k + 5] = box.max.z;
+      boxes[k + 6] = bpMin.x;
+      boxes[k + 7] = bpMin.y;
+      boxes[k + 8] = bpMin.z;
+      boxes[k + 9] = bpMax.x;
+      boxes[k + 10] = bpMax.y;
+      boxes[k + 11] = bpMax.z;
+    }
+    // Pass 2: apply, in order.
+    const pose = b.pose;
+    for (let i = 0; i < n; i++) {
+      const slot = slots[i];
+      const o = 7 * i;
+      const k = 12 * i;
+      const q = 7 * slot;
+      vec3.set(
+        displacement,
+        poses[o] - pose[q],
+        poses[o + 1] - pose[q + 1],
+        poses[o + 2] - pose[q + 2],
+      );
+      vec3.set(box.min, boxes[k], boxes[k + 1], boxes[k + 2]);
+      vec3.set(box.max, boxes[k + 3], boxes[k + 4], boxes[k + 5]);
+      vec3.set(bpMin, boxes[k + 6], boxes[k + 7], boxes[k + 8]);
+      vec3.set(bpMax, boxes[k + 9], boxes[k + 10], boxes[k + 11]);
+      this.applyMove(slot, b.shapeType[slot] === ShapeType.HalfSpace);
+      for (let j = 0; j < 7; j++) pose[q + j] = poses[o + j];
+      this.writeTightBox(slot);
+    }
+  }
+
+  /**
+   * The part of a move after validation, with `box` = the new tight box and `bpMin`/`bpMax` =
+   * the new broad-phase box: updates the broad phase or the static structure, puts the body
+   * in the move buffer and wakes it. The caller writes the pose and the tight box.
+   */
+  private applyMove(slot: number, unbounded: boolean): void {
+    const k = this.kinds;
+    if (k.kind[slot] === KIND_STATIC) {
+      if (!unbounded) k.staticFresh = false;
+    } else if (!unbounded) this.bp.move(slot, bpMin, bpMax, displacement);
+    this.writeBpBox(slot);
+    k.markDirty(slot);
+    if (k.sleeping[slot] !== 0) this.wakeSlot(slot);
+    this.bodiesChanged();
   }
 
   /**
@@ -577,8 +817,15 @@ export class CollisionWorld {
     this.checkNotStepping();
     const slot = this.requireSlot("handle", handle);
     const u = this.unbounded.indexOf(slot);
+    const k = this.kinds;
     if (u >= 0) this.unbounded.splice(u, 1);
-    else this.bp.remove(slot);
+    else if (k.kind[slot] !== KIND_STATIC) this.bp.remove(slot);
+    if (k.kind[slot] === KIND_STATIC) k.removeStatic(slot, u < 0);
+    if (k.sleeping[slot] !== 0) {
+      k.sleeping[slot] = 0;
+      this.sleepingCount--;
+    }
+    k.markDirty(slot);
     this.bodiesChanged();
     this.ccd.remove(slot);
     this.bodies.kill(slot);
@@ -625,6 +872,62 @@ export class CollisionWorld {
     checkFilterBits("mask", mask);
     this.bodies.layer[s] = layer;
     this.bodies.mask[s] = mask;
+    this.kinds.markDirty(s);
+  }
+
+  /** The kind of body `handle` (see {@link BodyDesc.kind}). Throws `CollideError` on a stale handle. */
+  getKind(handle: BodyHandle): BodyKind {
+    return KIND_NAMES[this.kinds.kind[this.requireSlot("handle", handle)]];
+  }
+
+  /**
+   * Puts moving body `handle` to sleep (a no-op when it sleeps). A sleeping body is not moved
+   * and not re-tested: its pairs with static and other sleeping bodies keep their last contacts
+   * and report `persist` every step, with no `begin` or `end` while it sleeps (as in Box2D and
+   * Rapier, whose sleeping contacts stay in the contact graph). It wakes when `setPose` or
+   * `setPoses` moves it, when {@link wake} is called, or at the end of a step in which a
+   * moving, awake body that moved touches it (a contact, not a sensor overlap: sensors do not
+   * wake bodies, as in Box2D). Since a body that does not move gives the same contacts whether
+   * it sleeps or not, sleeping never changes a pair, contact or event. Throws `CollideError`
+   * for a stale handle or a static body (static bodies do not sleep).
+   */
+  sleep(handle: BodyHandle): void {
+    this.checkNotStepping();
+    const s = this.requireMovingSlot(handle);
+    if (this.kinds.sleeping[s] !== 0) return;
+    this.kinds.sleeping[s] = 1;
+    this.sleepingCount++;
+  }
+
+  /**
+   * Wakes body `handle` (a no-op when it is awake); with `sleepAfterSteps` on, it may fall
+   * asleep again that many steps later. Throws `CollideError` for a stale or removed handle or
+   * a static body (static bodies do not sleep).
+   */
+  wake(handle: BodyHandle): void {
+    this.checkNotStepping();
+    const s = this.requireMovingSlot(handle);
+    if (this.kinds.sleeping[s] !== 0) this.wakeSlot(s);
+  }
+
+  /** True when body `handle` sleeps (always false for a static body). Throws on a stale handle. */
+  isSleeping(handle: BodyHandle): boolean {
+    return this.kinds.sleeping[this.requireSlot("handle", handle)] !== 0;
+  }
+
+  private requireMovingSlot(handle: BodyHandle): number {
+    const s = this.requireSlot("handle", handle);
+    if (this.kinds.kind[s] === KIND_STATIC) {
+      invalidValue("handle", handle, "is a static body: static bodies do not sleep or wake");
+    }
+    return s;
+  }
+
+  private wakeSlot(s: number): void {
+    const k = this.kinds;
+    k.sleeping[s] = 0;
+    this.sleepingCount--;
+    k.moved(s, this.stepIndex, this.options.sleepAfterSteps > 0);
   }
 
   /** The tight world AABB of `handle`, written into `out` (allocated when omitted). */
@@ -647,9 +950,12 @@ export class CollisionWorld {
   }
 
   /**
-   * Runs one collision step (see the module docs): broad phase, filter, narrow phase, contact
-   * cache and events, then the sweep of the fast (`ccd`) bodies (src/world/ccd.ts). Allocates
-   * nothing in steady state. Afterwards read {@link events}, {@link contacts} /
+   * Runs one collision step (see the module docs): the move buffer's bodies query the broad
+   * phase and the static structure, the pairs of two unmoved bodies are kept, the narrow phase
+   * tests the pairs with a moved body, then the contact cache and events, the sweep of the fast
+   * (`ccd`) bodies (src/world/ccd.ts) and automatic sleep. A step in which no body was added,
+   * moved, removed or refiltered, after a step without `begin` or `end` events, does O(1) work.
+   * Allocates nothing in steady state. Afterwards read {@link events}, {@link contacts} /
    * {@link readContact}, {@link impacts} and {@link stats}.
    */
   step(): void {
@@ -663,14 +969,18 @@ export class CollisionWorld {
       );
     }
     const t0 = this.options.profile ? performance.now() : 0;
-    this.finishStep(this.bp.computePairs(this.pairs), t0);
+    if (this.quietStep()) return;
+    this.finishStep(this.wantsAllMovingPairs() ? this.bp.computePairs(this.movingPairs) : null, t0);
   }
 
   /**
    * Runs one collision step like {@link step}, awaiting the broad phase when it is asynchronous
-   * (a GPU broad phase of `collide/gpu`); on every other broad phase it is `step()` in a promise.
-   * The pairs, contacts and events are those `step()` gives. The world's bodies may not change
-   * (`addBody`, `setPose`, `removeBody` throw `CollideError`) until the promise settles. When the
+   * (a GPU broad phase of `collide/gpu`, which then computes every pair of moving bodies); on
+   * every other broad phase it is `step()` in a promise. An asynchronous broad phase is asked
+   * for the moving bodies' pairs at every step, even one in which nothing moved, so that a lost
+   * GPU device is reported at once. The pairs, contacts and events are
+   * those `step()` gives. The world's bodies may not change (`addBody`, `setPose`, `setPoses`,
+   * `removeBody`, `sleep`, `wake` throw `CollideError`) until the promise settles. When the
    * broad phase rejects (a lost GPU device, a device limit), the promise rejects with its
    * `CollideError` and the world is left as it was before the step.
    */
@@ -679,13 +989,14 @@ export class CollisionWorld {
     const bp = this.bp;
     const t0 = this.options.profile ? performance.now() : 0;
     if (bp.computePairsAsync === undefined) {
-      this.finishStep(bp.computePairs(this.pairs), t0);
+      if (this.quietStep()) return;
+      this.finishStep(this.wantsAllMovingPairs() ? bp.computePairs(this.movingPairs) : null, t0);
       return;
     }
     this.stepping = true;
     let pairs: PairSet;
     try {
-      pairs = await bp.computePairsAsync(this.pairs);
+      pairs = await bp.computePairsAsync(this.movingPairs);
     } finally {
       this.stepping = false;
     }
@@ -704,10 +1015,187 @@ export class CollisionWorld {
     }
   }
 
-  /** The step after the broad phase: filter, narrow phase, contact cache, CCD, stats. */
-  private finishStep(pairs: PairSet, t0: number): void {
+  /**
+   * The O(1) step: when the move buffer is empty, no body is swept (`ccd`) and the last step
+   * had no `begin` or `end` event, the pairs, contacts and events are those of the last step
+   * (its `persist` list already holds every touching pair), so only the clock and automatic
+   * sleep advance. Returns false when a full step is needed.
+   */
+  private quietStep(): boolean {
+    if (this.kinds.dirtyCount !== 0 || this.ccd.count !== 0) return false;
+    const ev = this.cache.events;
+    if (ev.begin.count !== 0 || ev.end.count !== 0) return false;
+    this.ccd.impacts.clear();
+    this.endStepSleep();
+    const st = this.stats;
+    st.movedBodies = 0;
+    st.narrowPairs = 0;
+    st.sleepingBodies = this.sleepingCount;
+    st.broadPhaseMs = 0;
+    st.narrowPhaseMs = 0;
+    return true;
+  }
+
+  /**
+   * True when so many moving bodies are in the move buffer (more than a quarter) that one
+   * `computePairs` of the broad phase is cheaper than a box query per moved body; the pair set
+   * is the same either way.
+   */
+  private wantsAllMovingPairs(): boolean {
+    const k = this.kinds;
+    const moving = this.bp.size;
+    let moved = 0;
+    for (let i = 0; i < k.dirtyCount; i++) {
+      const s = k.dirtyList[i];
+      if (k.kind[s] !== KIND_STATIC && this.bp.has(s)) moved++;
+    }
+    return moved > 0 && 4 * moved > moving;
+  }
+
+  /**
+   * Builds the step's candidate pairs into {@link nextPairs} (see the module docs): the pairs
+   * of the last step between two bodies outside the move buffer, plus every pair of a body in
+   * the move buffer, found by box queries of the broad phase (moving bodies) and of the static
+   * structure (static bodies); `allMoving`, when given, is the broad phase's complete pair set
+   * of the moving bodies and replaces their kept pairs and queries; when more static bodies
+   * are in the move buffer than there are moving bodies, every moving body queries the static
+   * structure instead of each moved static body querying the broad phase. Two static bodies
+   * are never paired. Throws `CollideError` (options.maxPairs) before changing any state.
+   */
+  private buildPairs(allMoving: PairSet | null): void {
+    const k = this.kinds;
+    const b = this.bodies;
+    const { dirty, kind, dirtyList, dirtyCount } = k;
+    const type = b.shapeType;
+    const flags = b.flags;
+    this.ensureStaticBvh();
+    const fullMoving = allMoving !== null;
+    let movedStatic = 0;
+    for (let i = 0; i < dirtyCount; i++) {
+      const s = dirtyList[i];
+      if (kind[s] === KIND_STATIC && (flags[s] & FLAG_ALIVE) !== 0) movedStatic++;
+    }
+    const fullStatic = k.staticBounded > 0 && movedStatic > this.bp.size;
+    // Pairs kept from the last step: neither body in the move buffer.
+    const kept = this.keptPairs;
+    kept.clear();
+    const old = this.pairs;
+    for (let i = 0; i < old.size; i++) {
+      const key = old.keyAt(i);
+      const lo = Math.floor(key / PAIR_KEY_BASE);
+      const hi = key - lo * PAIR_KEY_BASE;
+      if (dirty[lo] !== 0 || dirty[hi] !== 0) continue;
+      if (type[lo] !== ShapeType.HalfSpace && type[hi] !== ShapeType.HalfSpace) {
+        const staticPair = kind[lo] === KIND_STATIC || kind[hi] === KIND_STATIC;
+        if (staticPair ? fullStatic : fullMoving) continue;
+      }
+      kept.addKey(key);
+    }
+    // Pairs found now.
+    const found = this.foundPairs;
+    found.clear();
+    if (allMoving !== null)
+      for (let i = 0; i < allMoving.size; i++) found.addKey(allMoving.keyAt(i));
+    const box = k.box;
+    const unbounded = this.unbounded;
+    for (let i = 0; i < dirtyCount; i++) {
+      const d = dirtyList[i];
+      if ((flags[d] & FLAG_ALIVE) === 0) continue;
+      const dStatic = kind[d] === KIND_STATIC;
+      if (type[d] === ShapeType.HalfSpace) {
+        for (let s = 0; s < b.slotCount; s++) {
+          if ((flags[s] & FLAG_ALIVE) === 0 || type[s] === ShapeType.HalfSpace) continue;
+          if (dStatic && kind[s] === KIND_STATIC) continue;
+          found.add(d, s);
+        }
+        continue;
+      }
+      for (let u = 0; u < unbounded.length; u++) {
+        const s = unbounded[u];
+        if (dStatic && kind[s] === KIND_STATIC) continue;
+        found.add(d, s);
+      }
+      const o = 6 * d;
+      vec3.set(bpMin, box[o], box[o + 1], box[o + 2]);
+      vec3.set(bpMax, box[o + 3], box[o + 4], box[o + 5]);
+      this.pairQuerySlot = d;
+      if (!dStatic) {
+        if (!fullMoving) this.bp.queryAabb(bpMin, bpMax, this.pairVisitor);
+        if (!fullStatic && k.staticBounded > 0) {
+          k.staticBvh.queryAabb(bpMin, bpMax, this.staticPairVisitor);
+        }
+      } else if (!fullStatic) {
+        this.bp.queryAabb(bpMin, bpMax, this.fromStaticVisitor);
+      }
+    }
+    if (fullStatic) {
+      for (let s = 0; s < b.slotCount; s++) {
+        if ((flags[s] & FLAG_ALIVE) === 0 || kind[s] === KIND_STATIC) continue;
+        if (type[s] === ShapeType.HalfSpace) continue;
+        const o = 6 * s;
+        vec3.set(bpMin, box[o], box[o + 1], box[o + 2]);
+        vec3.set(bpMax, box[o + 3], box[o + 4], box[o + 5]);
+        this.pairQuerySlot = s;
+        k.staticBvh.queryAabb(bpMin, bpMax, this.staticPairVisitor);
+      }
+    }
+    found.sortUnique();
+    // Merge the two ascending sets.
+    const next = this.nextPairs;
+    next.clear();
+    let i = 0;
+    let j = 0;
+    const nk = kept.size;
+    const nf = found.size;
+    while (i < nk || j < nf) {
+      const a = i < nk ? kept.keyAt(i) : Infinity;
+      const c = j < nf ? found.keyAt(j) : Infinity;
+      if (a < c) {
+        next.addKey(a);
+        i++;
+      } else if (c < a) {
+        next.addKey(c);
+        j++;
+      } else {
+        next.addKey(a);
+        i++;
+        j++;
+      }
+    }
+  }
+
+  /** Move-buffer query of a moving body: pairs it with moving body `id`. */
+  private visitMovingPair(id: number): unknown {
+    const d = this.pairQuerySlot;
+    // Two moved bodies find each other: the lower one's query adds the pair.
+    if (id !== d && (this.kinds.dirty[id] === 0 || d < id)) this.foundPairs.add(d, id);
+    return undefined;
+  }
+
+  /** Move-buffer query of a moving body in the static structure: pairs it with static `id`. */
+  private visitStaticPair(id: number): unknown {
+    this.foundPairs.add(this.pairQuerySlot, id);
+    return undefined;
+  }
+
+  /**
+   * Move-buffer query of a moved static body in the broad phase: pairs it with moving `id`
+   * unless `id` moved too (its own query of the static structure adds the pair).
+   */
+  private visitFromStatic(id: number): unknown {
+    if (this.kinds.dirty[id] === 0) this.foundPairs.add(this.pairQuerySlot, id);
+    return undefined;
+  }
+
+  /**
+   * The step after the moving bodies' broad phase (`allMoving`, or null for the move buffer's
+   * queries): pairs, filter, narrow phase of the pairs with a moved body (the others carry
+   * their last result over), contact cache, CCD, sleep, stats.
+   */
+  private finishStep(allMoving: PairSet | null, t0: number): void {
     const profile = this.options.profile;
-    if (this.unbounded.length > 0) this.addUnboundedPairs(pairs);
+    this.buildPairs(allMoving);
+    const pairs = this.nextPairs;
     if (pairs.size > this.options.maxPairs) {
       invalidValue(
         "options.maxPairs",
@@ -715,15 +1203,19 @@ export class CollisionWorld {
         `is exceeded: the broad phase found ${pairs.size} candidate pairs (raise it to allow this)`,
       );
     }
+    this.nextPairs = this.pairs;
+    this.pairs = pairs;
     const t1 = profile ? performance.now() : 0;
     const b = this.bodies;
     const { layer, mask, flags, generation, shapes } = b;
+    const dirty = this.kinds.dirty;
     const cache = this.cache;
     const prediction = this.options.prediction;
     cache.beginFrame();
     let filtered = 0;
     let sensorPairs = 0;
     const n = pairs.size;
+    this.narrowCount = 0;
     const executor = this.options.executor;
     if (executor !== null && executor !== undefined) {
       if (this.filteredKeys.length < n) {
@@ -735,16 +1227,19 @@ export class CollisionWorld {
         );
       }
       const keys = this.filteredKeys;
+      let tested = 0;
       for (let i = 0; i < n; i++) {
         const key = pairs.keyAt(i);
         const lo = Math.floor(key / PAIR_KEY_BASE);
         const hi = key - lo * PAIR_KEY_BASE;
         if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
-        keys[filtered++] = key;
+        filtered++;
+        if (dirty[lo] !== 0 || dirty[hi] !== 0) keys[tested++] = key;
       }
+      this.narrowCount = tested;
       const input = this.executorInput;
       input.pairs = keys;
-      input.pairCount = filtered;
+      input.pairCount = tested;
       input.pose = b.pose;
       input.flags = flags;
       input.shapes = shapes;
@@ -752,41 +1247,143 @@ export class CollisionWorld {
       input.shapesVersion = b.shapesVersion;
       input.prediction = prediction;
       this.sinkSensorPairs = 0;
+      this.carryCursor = 0;
       executor.runNarrowPhase(input, this.narrowSink);
+      this.carryUpTo(Infinity);
       sensorPairs = this.sinkSensorPairs;
     } else {
       const rec = narrowRecord;
+      let tested = 0;
+      const warm = this.options.warmStart ? this.warmStarts : null;
+      warm?.beginFrame(prediction);
       for (let i = 0; i < n; i++) {
         const key = pairs.keyAt(i);
         const lo = Math.floor(key / PAIR_KEY_BASE);
         const hi = key - lo * PAIR_KEY_BASE;
         if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
         filtered++;
-        const kind = narrowPair(rec, 0, lo, hi, b.pose, flags, shapes, prediction);
+        if (dirty[lo] === 0 && dirty[hi] === 0) {
+          // A persistent pair of two unmoved bodies: its last result stands.
+          if (cache.carry(lo, hi) === 1) sensorPairs++;
+          warm?.carry(key);
+          continue;
+        }
+        tested++;
+        const kind =
+          warm === null
+            ? narrowPair(rec, 0, lo, hi, b.pose, flags, shapes, prediction)
+            : warm.narrow(rec, key, lo, hi, b.pose, flags, shapes, prediction);
         if (kind === NARROW_NONE) continue;
         const ha = packHandle(lo, generation[lo]);
         const hb = packHandle(hi, generation[hi]);
         if (kind === NARROW_SENSOR) {
           cache.addSensorPair(key, ha, hb);
           sensorPairs++;
-        } else cache.addContactRecord(key, ha, hb, rec, 0);
+        } else {
+          cache.addContactRecord(key, ha, hb, rec, 0);
+          this.wakeOnContact(lo, hi);
+        }
       }
+      warm?.endFrame();
+      this.narrowCount = tested;
     }
     cache.endFrame();
-    this.ccd.run(b, this.bp, this.unbounded);
-    this.updateTouchCounts();
+    this.ccd.run(b, this.ccdQuery, this.unbounded);
+    this.cache.updateTouchCounts(b.touchCount);
     b.releasePending();
     const st = this.stats;
+    st.movedBodies = this.kinds.dirtyCount;
+    this.endStepMoves();
     st.bodies = b.count;
     st.candidatePairs = n;
     st.filteredPairs = filtered;
     st.sensorPairs = sensorPairs;
     st.contactPairs = cache.contactCount;
+    st.narrowPairs = this.narrowCount;
+    st.sleepingBodies = this.sleepingCount;
     if (profile) {
       const t2 = performance.now();
       st.broadPhaseMs = t1 - t0;
       st.narrowPhaseMs = t2 - t1;
     }
+  }
+
+  /**
+   * The warm-start counters of the last step (src/world/warm-start-cache.ts): pairs whose answer was
+   * reused, pairs settled by their cached separating axis, pairs that ran the cold narrow phase.
+   * All zero with `warmStart: false` or an executor. Valid until the next step.
+   */
+  warmStartStats(): Readonly<WarmStartStats> {
+    return this.warmStarts.stats;
+  }
+
+  /**
+   * A contact between `lo` and `hi` was found by the narrow phase this step: a sleeping body
+   * touched by a moving, awake body of the move buffer wakes.
+   */
+  private wakeOnContact(lo: number, hi: number): void {
+    const k = this.kinds;
+    const sl = k.sleeping;
+    if (sl[lo] === sl[hi]) return;
+    const sleeper = sl[lo] !== 0 ? lo : hi;
+    const mover = sleeper === lo ? hi : lo;
+    if (k.dirty[mover] !== 0 && k.kind[mover] !== KIND_STATIC) this.wakeSlot(sleeper);
+  }
+
+  /**
+   * Carries every kept pair of {@link pairs} below `key` (the filter passed, neither body in
+   * the move buffer) into the contact cache, from {@link carryCursor} on (executor path).
+   */
+  private carryUpTo(key: number): void {
+    const pairs = this.pairs;
+    const { layer, mask } = this.bodies;
+    const dirty = this.kinds.dirty;
+    let i = this.carryCursor;
+    for (; i < pairs.size; i++) {
+      const k = pairs.keyAt(i);
+      if (k >= key) break;
+      const lo = Math.floor(k / PAIR_KEY_BASE);
+      const hi = k - lo * PAIR_KEY_BASE;
+      if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
+      if (dirty[lo] !== 0 || dirty[hi] !== 0) continue;
+      if (this.cache.carry(lo, hi) === 1) this.sinkSensorPairs++;
+    }
+    this.carryCursor = i;
+  }
+
+  /**
+   * End of a full step: the moved moving bodies' clocks restart (for automatic sleep), the
+   * move buffer empties, and automatic sleep runs.
+   */
+  private endStepMoves(): void {
+    const k = this.kinds;
+    const b = this.bodies;
+    const queue = this.options.sleepAfterSteps > 0;
+    for (let i = 0; i < k.dirtyCount; i++) {
+      const s = k.dirtyList[i];
+      if ((b.flags[s] & FLAG_ALIVE) === 0 || k.kind[s] === KIND_STATIC) continue;
+      if (k.sleeping[s] === 0) k.moved(s, this.stepIndex, queue);
+    }
+    k.clearDirty();
+    this.endStepSleep();
+  }
+
+  /** Puts to sleep the bodies that stayed still `sleepAfterSteps` steps; advances the clock. */
+  private endStepSleep(): void {
+    const after = this.options.sleepAfterSteps;
+    if (after > 0) {
+      const k = this.kinds;
+      const b = this.bodies;
+      for (;;) {
+        const s = k.popDue(this.stepIndex - after);
+        if (s < 0) break;
+        if ((b.flags[s] & FLAG_ALIVE) === 0 || k.kind[s] === KIND_STATIC) continue;
+        if (k.sleeping[s] !== 0) continue;
+        k.sleeping[s] = 1;
+        this.sleepingCount++;
+      }
+    }
+    this.stepIndex++;
   }
 
   /** The events of the last step: `begin`, `persist`, `end` lists, valid until the next step. */
@@ -813,6 +1410,9 @@ export class CollisionWorld {
   setCcd(handle: BodyHandle, enabled: boolean): void {
     const slot = this.requireSlot("handle", handle);
     if (typeof enabled !== "boolean") invalidValue("enabled", enabled, "must be a boolean");
+    if (enabled && this.kinds.kind[slot] === KIND_STATIC) {
+      invalidValue("handle", handle, "is a static body: continuous collision needs a moving body");
+    }
     if (!enabled) this.ccd.remove(slot);
     else if (!this.ccd.has(slot)) this.ccd.add(slot, this.bodies.pose);
   }
@@ -897,7 +1497,7 @@ export class CollisionWorld {
     out?: WorldRayHit,
   ): WorldRayHit | null {
     this.beginRay(caster, origin, dir, maxToi, options, null);
-    this.queryStructure().castRay(origin, dir, maxToi, this.rayVisitor);
+    this.castRayAll(origin, dir, maxToi);
     for (const u of this.unbounded) this.visitRay(u, 0);
     this.qCaster = null;
     return this.bestRayHit(out);
@@ -916,7 +1516,7 @@ export class CollisionWorld {
     out: WorldRayHit[] = [],
   ): WorldRayHit[] {
     this.beginRay(caster, origin, dir, maxToi, options, out);
-    this.queryStructure().castRay(origin, dir, maxToi, this.rayVisitor);
+    this.castRayAll(origin, dir, maxToi);
     for (const u of this.unbounded) this.visitRay(u, 0);
     this.qAll = null;
     this.qCaster = null;
@@ -941,7 +1541,7 @@ export class CollisionWorld {
     this.beginRay(caster, origin, dir, maxToi, options, null);
     this.qAny = true;
     try {
-      this.queryStructure().castRay(origin, dir, maxToi, this.rayVisitor);
+      this.castRayAll(origin, dir, maxToi);
       for (const u of this.unbounded) {
         if (this.qBestSlot >= 0) break;
         this.visitRay(u, 0);
@@ -972,7 +1572,7 @@ export class CollisionWorld {
     vec3.copy(this.qMax, max);
     this.qOut = out;
     const start = out.length;
-    this.queryStructure().queryAabb(min, max, this.aabbVisitor);
+    this.queryAabbAll(min, max, this.aabbVisitor);
     for (const u of this.unbounded) this.visitAabb(u);
     sortTail(out, start);
     return out;
@@ -1003,7 +1603,7 @@ export class CollisionWorld {
     this.qPose = pose;
     this.qOut = out;
     const start = out.length;
-    this.queryStructure().queryAabb(this.qMin, this.qMax, this.shapeVisitor);
+    this.queryAabbAll(this.qMin, this.qMax, this.shapeVisitor);
     for (const u of this.unbounded) this.visitShape(u);
     this.qShape = null;
     sortTail(out, start);
@@ -1050,7 +1650,7 @@ export class CollisionWorld {
     this.qOut = out;
     const start = out.length;
     try {
-      this.queryStructure().queryAabb(this.qMin, this.qMax, this.frustumVisitor);
+      this.queryAabbAll(this.qMin, this.qMax, this.frustumVisitor);
       for (const u of this.unbounded) this.visitFrustum(u);
     } finally {
       this.qFrustum = null;
@@ -1061,39 +1661,13 @@ export class CollisionWorld {
 
   // ---------------------------------------------------------------------------------------------
 
-  /**
-   * Adds to `pairs` every pair of an unbounded body (a half-space, kept out of the broad phase)
-   * with every other live body, then sorts and removes duplicates.
-   */
-  private addUnboundedPairs(pairs: PairSet): void {
-    const b = this.bodies;
-    const end = b.slotCount;
-    // Half-spaces pair with every bounded body, not with one another: two planes of infinite
-    // extent overlap unless parallel, and have no contact to report (static ground, as in the
-    // peers, which pair no two fixed colliders).
-    for (const u of this.unbounded) {
-      for (let s = 0; s < end; s++) {
-        if ((b.flags[s] & FLAG_ALIVE) !== 0 && b.shapeType[s] !== ShapeType.HalfSpace) {
-          pairs.add(u, s);
-        }
-      }
-    }
-    pairs.sortUnique();
-  }
-
   /** The live slot of `handle`, or −1. */
   private slotOf(handle: number): number {
-    if (!isHandleShaped(handle)) return -1;
-    const s = handleSlot(handle);
-    const b = this.bodies;
-    if (!b.isAlive(s) || b.generation[s] !== handleGeneration(handle)) return -1;
-    return s;
+    return this.bodies.slotOf(handle);
   }
 
   private requireSlot(field: string, handle: BodyHandle): number {
-    const s = this.slotOf(handle);
-    if (s < 0) invalidValue(field, handle, "is not a live body of this world (unknown or removed)");
-    return s;
+    return this.bodies.requireSlot(field, handle);
   }
 
   /**
@@ -1140,13 +1714,64 @@ export class CollisionWorld {
       const key = keys[data[off + 1]];
       const lo = Math.floor(key / PAIR_KEY_BASE);
       const hi = key - lo * PAIR_KEY_BASE;
+      this.carryUpTo(key);
       const ha = packHandle(lo, generation[lo]);
       const hb = packHandle(hi, generation[hi]);
       if (data[off] === NARROW_SENSOR) {
         cache.addSensorPair(key, ha, hb);
         this.sinkSensorPairs++;
-      } else cache.addContactRecord(key, ha, hb, data, off);
+      } else {
+        cache.addContactRecord(key, ha, hb, data, off);
+        this.wakeOnContact(lo, hi);
+      }
     }
+  }
+
+  /** Stores the broad-phase box `[bpMin, bpMax]` of `slot` (what the broad phase holds). */
+  private writeBpBox(slot: number): void {
+    const a = this.kinds.box;
+    const k = 6 * slot;
+    a[k] = bpMin.x;
+    a[k + 1] = bpMin.y;
+    a[k + 2] = bpMin.z;
+    a[k + 3] = bpMax.x;
+    a[k + 4] = bpMax.y;
+    a[k + 5] = bpMax.z;
+  }
+
+  /** Builds the static structure when static bodies were added, moved or removed since. */
+  private ensureStaticBvh(): void {
+    const k = this.kinds;
+    if (k.staticFresh) return;
+    const type = this.bodies.shapeType;
+    k.ensureStaticBvh(this.bodies.slotCount, (s) => type[s] !== ShapeType.HalfSpace);
+  }
+
+  /**
+   * Visits the bodies whose broad-phase box touches `[min, max]`: through the query BVH of
+   * every body when fresh, else the broad phase (moving bodies) and the static structure.
+   */
+  private queryAabbAll(min: Vec3, max: Vec3, visitor: (id: number) => unknown): void {
+    const q = this.queryStructure();
+    q.queryAabb(min, max, visitor);
+    if (q === this.queryBvh || this.kinds.staticBounded === 0) return;
+    this.ensureStaticBvh();
+    this.kinds.staticBvh.queryAabb(min, max, visitor);
+  }
+
+  /**
+   * Casts the query's ray through the structures of {@link queryAabbAll}; the second one's
+   * segment is clipped at the best hit so far (closest hit), or skipped once a hit is found
+   * (any hit).
+   */
+  private castRayAll(origin: Vec3, dir: Vec3, maxToi: number): void {
+    const q = this.queryStructure();
+    q.castRay(origin, dir, maxToi, this.rayVisitor);
+    if (q === this.queryBvh || this.kinds.staticBounded === 0) return;
+    if (this.qAny && this.qBestSlot >= 0) return;
+    this.ensureStaticBvh();
+    const t = this.qAll === null ? Math.min(maxToi, this.qBestToi) : maxToi;
+    this.kinds.staticBvh.castRay(origin, dir, t, this.rayVisitor);
   }
 
   /** Marks the query BVH stale: a body was added, moved or removed. */
@@ -1213,20 +1838,6 @@ export class CollisionWorld {
     a[k + 3] = box.max.x;
     a[k + 4] = box.max.y;
     a[k + 5] = box.max.z;
-  }
-
-  /** Updates the per-slot touching-pair counts from this step's begin and end events. */
-  private updateTouchCounts(): void {
-    const { begin, end } = this.cache.events;
-    const t = this.bodies.touchCount;
-    for (let i = 0; i < begin.count; i++) {
-      t[handleSlot(begin.a(i))]++;
-      t[handleSlot(begin.b(i))]++;
-    }
-    for (let i = 0; i < end.count; i++) {
-      t[handleSlot(end.a(i))]--;
-      t[handleSlot(end.b(i))]--;
-    }
   }
 
   private beginFilter(filter: QueryFilter): void {

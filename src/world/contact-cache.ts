@@ -1,24 +1,16 @@
 /**
- * The contact cache of the collision world and its events, Box2D v3 style: the step writes this
- * frame's touching pairs into flat typed arrays, then diffs them against the previous frame's
- * to fill three event arrays — `begin` (touching now, not before), `persist` (both), `end`
- * (before, not now) — which the user reads after the step. No callback runs inside the step.
- *
- * Both frames' pair lists are sorted ascending by the packed slot pair (`lo · 2^26 + hi`, see
- * src/broadphase/pair-set.ts), so the diff is one linear merge and every event list comes out
- * in `(lower handle, higher handle)` order. Each entry keeps the two handles it had when it was
- * recorded, so an `end` caused by `removeBody` still names the removed body's (now stale)
- * handle; the world keeps a removed body's slot reserved until that step has run, so a slot is
- * never reused while a pair key of the previous frame still refers to it.
+ * The 3D collision world's contact cache: the dimension-free {@link PairCache} of
+ * src/world/core/pair-cache.ts (touch lists of this and the previous frame, the linear-merge
+ * diff into `begin` / `persist` / `end` event lists, the touch query) with the 3D contact record.
  *
  * Contact manifolds (non-sensor pairs) are stored in world frame as fixed-stride records of
  * doubles: `a, b, distance, normal xyz, count`, then per point `pointA xyz, pointB xyz,
  * distance, featureId` ({@link CONTACT_RECORD_STRIDE} doubles). All storage grows by doubling
  * and is kept, so a steady-state step allocates nothing here.
  */
-import { growFloat64 } from "../broadphase/broad-phase.js";
 import type { ContactManifold } from "../narrowphase/contact.js";
 import { MAX_MANIFOLD_POINTS, makeContactManifold } from "../narrowphase/contact.js";
+import { PairCache, type PairEvent, PairEventList, type PairEvents } from "./core/pair-cache.js";
 import type { BodyHandle } from "./handles.js";
 
 /** Doubles per manifold point in a contact record: pointA xyz, pointB xyz, distance, featureId. */
@@ -29,110 +21,21 @@ const HEADER = 7;
 /** Doubles per contact record of the cache (header + 4 points). */
 export const CONTACT_RECORD_STRIDE = HEADER + POINT_STRIDE * MAX_MANIFOLD_POINTS;
 
-const INITIAL_CAPACITY = 64;
-
-function growU8(a: Uint8Array<ArrayBuffer>, n: number): Uint8Array<ArrayBuffer> {
-  if (n <= a.length) return a;
-  let cap = Math.max(1, a.length);
-  while (cap < n) cap *= 2;
-  const b = new Uint8Array(cap);
-  b.set(a);
-  return b;
-}
-
-/** One contact event, as returned by {@link EventList.toArray} (allocating convenience form). */
-export interface WorldEvent {
-  /** The pair's lower handle. */
-  a: BodyHandle;
-  /** The pair's higher handle. */
-  b: BodyHandle;
-  /** True when either body is a sensor (an overlap without contact points). */
-  sensor: boolean;
-}
+/**
+ * One contact event, as returned by {@link EventList.toArray} (allocating convenience form):
+ * the pair's lower handle `a`, higher handle `b`, and `sensor`, true when either body is a
+ * sensor (an overlap without contact points).
+ */
+export type WorldEvent = PairEvent<BodyHandle>;
 
 /**
  * A list of pair events filled by the step, read after it: `count` events, the `i`-th between
  * bodies `a(i) < b(i)`, in ascending `(a, b)` order. Valid until the next step.
  */
-export class EventList {
-  private handles = new Float64Array(2 * INITIAL_CAPACITY);
-  private sensors = new Uint8Array(INITIAL_CAPACITY);
-  private n = 0;
+export class EventList extends PairEventList<BodyHandle> {}
 
-  /** Number of events. */
-  get count(): number {
-    return this.n;
-  }
-
-  /** The lower handle of event `i` (0 ≤ i < count). */
-  a(i: number): BodyHandle {
-    return this.handles[2 * i] as BodyHandle;
-  }
-
-  /** The higher handle of event `i` (0 ≤ i < count). */
-  b(i: number): BodyHandle {
-    return this.handles[2 * i + 1] as BodyHandle;
-  }
-
-  /** True when event `i` is a sensor overlap (no contact points). */
-  isSensor(i: number): boolean {
-    return this.sensors[i] === 1;
-  }
-
-  /** The events as objects (allocates; for tools and tests). */
-  toArray(): WorldEvent[] {
-    const out: WorldEvent[] = [];
-    for (let i = 0; i < this.n; i++)
-      out.push({ a: this.a(i), b: this.b(i), sensor: this.isSensor(i) });
-    return out;
-  }
-
-  /** Empties the list, keeping storage (world internal). */
-  clear(): void {
-    this.n = 0;
-  }
-
-  /** Appends an event (world internal). */
-  push(a: number, b: number, sensor: number): void {
-    if (this.n === this.sensors.length) {
-      this.handles = growFloat64(this.handles, 4 * this.n);
-      this.sensors = growU8(this.sensors, 2 * this.n);
-    }
-    this.handles[2 * this.n] = a;
-    this.handles[2 * this.n + 1] = b;
-    this.sensors[this.n++] = sensor;
-  }
-}
-
-/** The three event lists of one step. */
-export interface WorldEvents {
-  /** Pairs that touch now and did not at the previous step. */
-  readonly begin: EventList;
-  /** Pairs that touched at the previous step and still do. */
-  readonly persist: EventList;
-  /** Pairs that touched at the previous step and no longer do (or whose body was removed). */
-  readonly end: EventList;
-}
-
-/** One frame's touching pairs: packed slot keys, their handles and sensor flags. */
-class TouchList {
-  keys = new Float64Array(INITIAL_CAPACITY);
-  handles = new Float64Array(2 * INITIAL_CAPACITY);
-  sensors = new Uint8Array(INITIAL_CAPACITY);
-  count = 0;
-
-  push(key: number, a: number, b: number, sensor: number): void {
-    if (this.count === this.keys.length) {
-      this.keys = growFloat64(this.keys, 2 * this.count);
-      this.handles = growFloat64(this.handles, 4 * this.count);
-      this.sensors = growU8(this.sensors, 2 * this.count);
-    }
-    this.keys[this.count] = key;
-    this.handles[2 * this.count] = a;
-    this.handles[2 * this.count + 1] = b;
-    this.sensors[this.count++] = sensor;
-  }
-}
+/** The three event lists of one step: `begin`, `persist` and `end`. */
+export type WorldEvents = PairEvents<EventList>;
 
 /**
  * A touching, non-sensor pair's contact in world frame, read by `CollisionWorld.readContact`:
@@ -157,40 +60,13 @@ export function makeWorldContact(): WorldContact {
 }
 
 /**
- * The world's contact cache: this and the previous frame's touching pairs, this frame's contact
- * records, and the event lists (see the module docs).
+ * The 3D world's contact cache: this and the previous frame's touching pairs, this frame's
+ * contact records, and the event lists (see the module docs).
  */
-export class ContactCache {
-  private prev = new TouchList();
-  private cur = new TouchList();
-  private records = new Float64Array(CONTACT_RECORD_STRIDE * INITIAL_CAPACITY);
-  private recordCount = 0;
-  /** This step's events. */
-  readonly events: WorldEvents = {
-    begin: new EventList(),
-    persist: new EventList(),
-    end: new EventList(),
-  };
-
-  /** Number of touching non-sensor pairs of the last step (contact records). */
-  get contactCount(): number {
-    return this.recordCount;
-  }
-
-  /** Number of touching pairs of the last step, sensors included. */
-  get touchingCount(): number {
-    return this.prev.count;
-  }
-
-  /** Starts a frame: empties this frame's pair list and contact records. */
-  beginFrame(): void {
-    this.cur.count = 0;
-    this.recordCount = 0;
-  }
-
-  /** Records a touching sensor pair (no manifold). Pairs must come in ascending key order. */
-  addSensorPair(key: number, a: number, b: number): void {
-    this.cur.push(key, a, b, 1);
+export class ContactCache extends PairCache<EventList> {
+  /** An empty cache. */
+  constructor() {
+    super(CONTACT_RECORD_STRIDE, () => new EventList());
   }
 
   /**
@@ -198,13 +74,8 @@ export class ContactCache {
    * in ascending key order.
    */
   addContact(key: number, a: number, b: number, distance: number, m: ContactManifold): void {
-    this.cur.push(key, a, b, 0);
-    const need = CONTACT_RECORD_STRIDE * (this.recordCount + 1);
-    if (need > this.records.length) this.records = growFloat64(this.records, need);
+    let k = this.addRecord(key, a, b);
     const r = this.records;
-    let k = CONTACT_RECORD_STRIDE * this.recordCount++;
-    r[k] = a;
-    r[k + 1] = b;
     r[k + 2] = distance;
     r[k + 3] = m.normal.x;
     r[k + 4] = m.normal.y;
@@ -230,47 +101,10 @@ export class ContactCache {
    * count, points), so it is copied as is. Pairs must come in ascending key order.
    */
   addContactRecord(key: number, a: number, b: number, src: Float64Array, offset: number): void {
-    this.cur.push(key, a, b, 0);
-    const need = CONTACT_RECORD_STRIDE * (this.recordCount + 1);
-    if (need > this.records.length) this.records = growFloat64(this.records, need);
+    const k = this.addRecord(key, a, b);
     const r = this.records;
-    const k = CONTACT_RECORD_STRIDE * this.recordCount++;
-    r[k] = a;
-    r[k + 1] = b;
     const end = HEADER + POINT_STRIDE * src[offset + 6];
     for (let i = 2; i < end; i++) r[k + i] = src[offset + i];
-  }
-
-  /**
-   * Ends a frame: fills the event lists by merging the previous frame's sorted pairs with this
-   * frame's, then makes this frame the previous one.
-   */
-  endFrame(): void {
-    const { begin, persist, end } = this.events;
-    begin.clear();
-    persist.clear();
-    end.clear();
-    const p = this.prev;
-    const c = this.cur;
-    let i = 0;
-    let j = 0;
-    while (i < p.count || j < c.count) {
-      const kp = i < p.count ? p.keys[i] : Infinity;
-      const kc = j < c.count ? c.keys[j] : Infinity;
-      if (kp === kc) {
-        persist.push(c.handles[2 * j], c.handles[2 * j + 1], c.sensors[j]);
-        i++;
-        j++;
-      } else if (kp < kc) {
-        end.push(p.handles[2 * i], p.handles[2 * i + 1], p.sensors[i]);
-        i++;
-      } else {
-        begin.push(c.handles[2 * j], c.handles[2 * j + 1], c.sensors[j]);
-        j++;
-      }
-    }
-    this.prev = c;
-    this.cur = p;
   }
 
   /** Fills `out` with contact record `i` (0 ≤ i < contactCount). Returns out. */
@@ -298,30 +132,5 @@ export class ContactCache {
       p.featureId = r[k + 7];
     }
     return out;
-  }
-
-  /** True when the pair with packed slot key `key` touched at the last step (binary search). */
-  isTouching(key: number): boolean {
-    const keys = this.prev.keys;
-    let lo = 0;
-    let hi = this.prev.count - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const v = keys[mid];
-      if (v === key) return true;
-      if (v < key) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    return false;
-  }
-
-  /** Forgets every pair and event (keeps storage). */
-  clear(): void {
-    this.prev.count = 0;
-    this.cur.count = 0;
-    this.recordCount = 0;
-    this.events.begin.clear();
-    this.events.persist.clear();
-    this.events.end.clear();
   }
 }

@@ -4,6 +4,7 @@
  * AABB and shape overlap) through the broad phase.
  */
 
+export type { BodyKind } from "./body-kinds.js";
 export {
   castShape,
   makeWorldShapeCastHit,

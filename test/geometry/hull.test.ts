@@ -575,27 +575,22 @@ describe("computeConvexHull repros", () => {
   });
 });
 
-describe("computeConvexHull performance", () => {
-  it("hulls 10^4 random points in a cube in under a second", () => {
+describe("computeConvexHull on 10^4 points", () => {
+  // Speed is measured in bench/, not asserted here (a loaded CI machine is no clock).
+  it("hulls 10^4 random points in a cube", () => {
     const r = rng(11);
     const pts = pack(
       Array.from({ length: 10_000 }, () => [2 * r() - 1, 2 * r() - 1, 2 * r() - 1] as P),
     );
-    const t0 = performance.now();
     const hull = computeConvexHull(pts);
-    const elapsed = performance.now() - t0;
-    expect(elapsed).toBeLessThan(1000);
     expect(validateConvexHull(pts, hull)).toEqual([]);
     expect(Math.abs(hullVolume(hull) - quickhullVolume(unpack(pts)))).toBeLessThan(1e-9 * 8);
   });
 
-  it("hulls 10^4 points on a sphere (all on the hull) in under a second", () => {
+  it("hulls 10^4 points on a sphere (all on the hull)", () => {
     const r = rng(12);
     const pts = pack(Array.from({ length: 10_000 }, () => randomUnit(r)));
-    const t0 = performance.now();
     const hull = computeConvexHull(pts);
-    const elapsed = performance.now() - t0;
-    expect(elapsed).toBeLessThan(1000);
     expect(hull.vertices.length / 3).toBe(10_000);
     // Full structure; inside-every-plane for a sample of the points (all would be 2·10^8 tests).
     expect(validateConvexHull(pts.subarray(0, 3 * 500), hull, hullTolerance(pts))).toEqual([]);

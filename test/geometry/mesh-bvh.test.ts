@@ -96,6 +96,45 @@ describe("buildMeshBvh", () => {
     expect(isMeshBvhLeaf(one, 0)).toBe(true);
   });
 
+  it("keeps its invariants and exact boxes on adversarial centroids (adjacent doubles, one-leaf builds, reused scratch)", () => {
+    const x = 1 + 2 ** -52;
+    const cases: [Float64Array, number, number][] = [];
+    for (const n of [5, 31, 33, 200]) {
+      // Centroids one ulp apart along x: the midpoint rounds onto an end.
+      const prim = new Float64Array(6 * n);
+      for (let i = 0; i < n; i++) prim.set([i % 2 ? x : 1, 0, 0, i % 2 ? x : 1, 1, 1], 6 * i);
+      cases.push([prim, n, 4], [prim, n, 1]);
+    }
+    cases.push(
+      [randomBoxes(9, 2000, 10, 0.3), 2000, 1],
+      [randomBoxes(10, 70, 1e-9, 1e-10, 5), 70, 4],
+    );
+    for (const [prim, n, maxLeafSize] of cases) {
+      const bvh = buildMeshBvh(prim, n, { maxLeafSize });
+      checkInvariants(bvh, prim, n);
+      // Each node's box is exactly the union of its primitives' boxes (no rounding: min/max only).
+      const lo = new Float64Array(6 * bvh.nodeCount);
+      for (let i = bvh.nodeCount - 1; i >= 0; i--) {
+        const box = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+        const grow = (src: ArrayLike<number>, o: number) => {
+          for (let k = 0; k < 3; k++) {
+            box[k] = Math.min(box[k], src[o + k]);
+            box[3 + k] = Math.max(box[3 + k], src[o + 3 + k]);
+          }
+        };
+        if (isMeshBvhLeaf(bvh, i)) {
+          const s = meshBvhLeafOffset(bvh, i);
+          for (let q = s; q < s + meshBvhLeafCount(bvh, i); q++) grow(prim, 6 * bvh.primitives[q]);
+        } else {
+          grow(lo, 6 * (i + 1));
+          grow(lo, 6 * meshBvhRightChild(bvh, i));
+        }
+        lo.set(box, 6 * i);
+        expect(Array.from(bvh.bounds.subarray(6 * i, 6 * i + 6))).toEqual(box);
+      }
+    }
+  });
+
   it("refuses non-finite bounds and bad options", () => {
     expect(() => buildMeshBvh(new Float64Array([0, 0, Number.NaN, 1, 1, 1]), 1)).toThrow(
       CollideError,

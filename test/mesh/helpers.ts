@@ -49,12 +49,12 @@ export function hullMesh(points: ArrayLike<number>): TriangleMesh {
 }
 
 /** The closed unit cube [0, s]³ as 12 outward triangles. */
-export function cubeMesh(s = 1): TriangleMesh {
+export function cubeMesh(s = 1, solid = false): TriangleMesh {
   const v: number[] = [];
   for (let k = 0; k < 8; k++) v.push(k & 1 ? s : 0, k & 2 ? s : 0, k & 4 ? s : 0);
   const idx = [
     0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3,
     7, 1, 7, 5,
   ];
-  return makeTriangleMesh(v, idx);
+  return makeTriangleMesh(v, idx, "", { solid });
 }

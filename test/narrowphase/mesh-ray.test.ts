@@ -103,10 +103,17 @@ describe("castRayTriangleMesh", () => {
       expect(hit.toi).toBeCloseTo(1, 12);
       expect(castRayTriangleMeshAll(all, cube, o, dir, 10)).toBeGreaterThanOrEqual(1);
     }
-    // Inside a closed mesh: solid gives toi 0; hollow gives the exit.
+    // Inside a solid mesh: a solid ray gives toi 0; hollow gives the exit. A mesh built without
+    // `solid` is a surface, so even a solid ray from inside reports the exit (issue 16, class 9).
     const o = vec3.create(1, 1, 1);
-    expect(castRayTriangleMesh(hit, cube, o, vec3.create(0, 0, 1), 10, true)).toBe(true);
+    const solidCube = cubeMesh(2, true);
+    expect(castRayTriangleMesh(hit, solidCube, o, vec3.create(0, 0, 1), 10, true)).toBe(true);
     expect([hit.toi, hit.triangle, hit.normal.z]).toEqual([0, -1, 0]);
+    expect(castRayTriangleMesh(hit, solidCube, o, vec3.create(0, 0, 1), 10, false)).toBe(true);
+    expect(hit.toi).toBeCloseTo(1, 12);
+    expect(castRayTriangleMesh(hit, cube, o, vec3.create(0, 0, 1), 10, true)).toBe(true);
+    expect(hit.toi).toBeCloseTo(1, 12);
+    expect(hit.normal.z).toBeCloseTo(-1, 12);
     expect(castRayTriangleMesh(hit, cube, o, vec3.create(0, 0, 1), 10, false)).toBe(true);
     expect(hit.toi).toBeCloseTo(1, 12);
     expect(hit.normal.z).toBeCloseTo(-1, 12);

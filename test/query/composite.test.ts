@@ -389,6 +389,16 @@ describe("half-space × half-space in every query", () => {
     expect(k?.distance).toBe(-Number.MAX_VALUE);
     expect(intersects(up, iso.identity(), side, iso.identity())).toBe(true);
     expect(manifold(up, iso.identity(), side, iso.identity(), 0)?.count).toBe(1);
+    // The normal is (n_A − n_B)/|n_A − n_B| = (−1, 1, 0)/√2 by hand; swapped, its negation.
+    expect(k?.normal.x).toBeCloseTo(-Math.SQRT1_2, 15);
+    expect(k?.normal.y).toBeCloseTo(Math.SQRT1_2, 15);
+    const kf = contact(side, iso.identity(), up, iso.identity(), 0);
+    expect(kf?.normal.x).toBeCloseTo(Math.SQRT1_2, 15);
+    expect(kf?.normal.y).toBeCloseTo(-Math.SQRT1_2, 15);
+    // Nested (equal normals): y ≤ 1 inside y ≤ 3: n_A for the inner A, −n_A swapped.
+    const outer = makeHalfSpace({ x: 0, y: 1, z: 0 }, 3);
+    expect(contact(up, iso.identity(), outer, iso.identity(), 0)?.normal.y).toBe(1);
+    expect(contact(outer, iso.identity(), up, iso.identity(), 0)?.normal.y).toBe(-1);
     expect(raycast(up, iso.identity(), { x: 0, y: 5, z: 0 }, { x: 0, y: -1, z: 0 }, 10)?.toi).toBe(
       4,
     );

@@ -62,7 +62,8 @@ const insideByWinding = (mesh: TriangleMesh, p: vec3.Vec3) =>
   Math.abs(windingNumberTriangleMesh(mesh, p)) >= 0.5;
 
 const bunny = loadBunny();
-const mesh = makeTriangleMesh(bunny.positions, bunny.cells);
+// Solid (the bunny is closed): `projectPoint` reports `inside` only for a solid mesh.
+const mesh = makeTriangleMesh(bunny.positions, bunny.cells, "", { solid: true });
 const identity = iso.identity();
 
 describe("signed distance on the bunny vs brute force", () => {

@@ -45,15 +45,20 @@ describe("projectPoint on a triangle mesh", () => {
     );
   });
 
-  it("a closed mesh reports inside points (distance 0 when solid)", () => {
-    const cube = makeTriangleMesh(
-      [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1],
-      [
-        0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 2, 3, 7, 2, 7, 6, 1, 2, 6, 1, 6, 5, 0,
-        4, 7, 0, 7, 3,
-      ],
-    );
-    expect(cube.closed).toBe(true);
+  it("a solid mesh reports inside points (distance 0 when solid); a surface mesh has no inside", () => {
+    const v = [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 1, 1, 1, 1, 0, 1, 1];
+    const idx = [
+      0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4, 2, 3, 7, 2, 7, 6, 1, 2, 6, 1, 6, 5, 0,
+      4, 7, 0, 7, 3,
+    ];
+    const surface = makeTriangleMesh(v, idx);
+    expect(surface.closed).toBe(true);
+    expect(surface.solid).toBe(false);
+    const onSurface = projectPoint(surface, iso.identity(), vec3.create(0.5, 0.5, 0.25));
+    expect(onSurface.inside).toBe(false);
+    expect(onSurface.distance).toBeCloseTo(0.25, 14);
+    const cube = makeTriangleMesh(v, idx, "", { solid: true });
+    expect(cube.solid).toBe(true);
     const inside = projectPoint(cube, iso.identity(), vec3.create(0.5, 0.5, 0.25));
     expect(inside.inside).toBe(true);
     expect(inside.distance).toBe(0);

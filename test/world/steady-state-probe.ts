@@ -19,7 +19,11 @@ if (!gc) throw new Error("run with --expose-gc");
 const broadphase = (process.argv[2] ?? "tree") as WorldBroadPhase;
 const n = Number(process.argv[3] ?? 1000);
 const steps = Number(process.argv[4] ?? 1000);
-/** "full": the whole pipeline; "broad": masks 0, so the step is broad phase + filter + cache. */
+/**
+ * "full": the whole pipeline; "broad": masks 0, so the step is broad phase + filter + cache;
+ * "kinds": every fourth body static and every fourth (offset 1) asleep, neither moved; the
+ * others moved by one `setPoses` call per frame.
+ */
 const mode = process.argv[5] ?? "full";
 const warmup = Number(process.env.WARMUP ?? 1000);
 
@@ -43,12 +47,34 @@ for (let i = 0; i < n; i++) {
     },
   };
   poses.push(p);
-  handles.push(world.addBody({ shape, pose: p, mask: mode === "broad" ? 0 : 0xffffffff }));
+  const kind = mode === "kinds" && i % 4 === 0 ? "static" : "dynamic";
+  handles.push(world.addBody({ shape, pose: p, kind, mask: mode === "broad" ? 0 : 0xffffffff }));
+  if (mode === "kinds" && i % 4 === 1) world.sleep(handles[i]);
 }
+/** The bodies `setPoses` moves in "kinds" mode, and their poses. */
+const movers = handles.filter((_, i) => i % 4 >= 2);
+const moverIndex = handles.map((_, i) => i).filter((i) => i % 4 >= 2);
+const moverPoses = new Float64Array(7 * movers.length);
 
 function frame(f: number): number {
   moveScene(scene, f);
   const pos = scene.pos;
+  if (mode === "kinds") {
+    for (let j = 0; j < moverIndex.length; j++) {
+      const i = moverIndex[j];
+      const r = poses[i].rotation;
+      moverPoses[7 * j] = pos[3 * i];
+      moverPoses[7 * j + 1] = pos[3 * i + 1];
+      moverPoses[7 * j + 2] = pos[3 * i + 2];
+      moverPoses[7 * j + 3] = r.x;
+      moverPoses[7 * j + 4] = r.y;
+      moverPoses[7 * j + 5] = r.z;
+      moverPoses[7 * j + 6] = r.w;
+    }
+    world.setPoses(movers, moverPoses);
+    world.step();
+    return world.contactCount + world.events().begin.count;
+  }
   for (let i = 0; i < n; i++) {
     const t = poses[i].translation;
     t.x = pos[3 * i];

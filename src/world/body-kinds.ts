@@ -1,0 +1,212 @@
+/**
+ * Per-slot state of the collision world's body kinds, move buffer and sleeping, kept beside the
+ * body store (src/world/body-store.ts) so that the narrow phase's shared storage is unchanged.
+ *
+ * - **Kinds.** A body is `dynamic`, `kinematic` (both "moving": they sit in the world's broad
+ *   phase and pair with everything) or `static`: static bodies live in their own structure, a
+ *   linear BVH over their broad-phase boxes (src/broadphase/static-bvh.ts: Morton order,
+ *   100,000 boxes built in tens of milliseconds), as Box2D
+ *   keeps a static tree beside its dynamic one and Jolt a broad-phase layer for non-moving
+ *   bodies. It is built once, at the first step or query after static bodies were added, moved
+ *   or removed (a lazy rebuild, O(S log S)); static bodies are never paired with one another.
+ * - **Move buffer** (Box2D's `b2BufferMove`): every slot whose box, pose, filter or existence
+ *   changed since the last step is marked dirty once and listed; only those query the broad
+ *   phase at the next step, and only pairs with a dirty body go to the narrow phase — a pair of
+ *   two clean bodies keeps its last result.
+ * - **Sleeping**: a flag per moving body and the step at which it last moved; with
+ *   `sleepAfterSteps` = N > 0 a FIFO of (slot, step moved) entries finds the bodies that stayed
+ *   still N steps without scanning the bodies that did not move (amortised O(1) per move).
+ *
+ * Storage is typed arrays grown by doubling and kept, so a steady-state step allocates nothing
+ * here; the static BVH's build allocates (it runs only when the static set changed).
+ */
+import { growFloat64, growInt32 } from "../broadphase/broad-phase.js";
+import { StaticBvh } from "../broadphase/static-bvh.js";
+
+/** Kind id of a dynamic body (the default). */
+export const KIND_DYNAMIC = 0;
+/** Kind id of a kinematic body (moved by the user; a moving body for collision). */
+export const KIND_KINEMATIC = 1;
+/** Kind id of a static body (never paired with another static body). */
+export const KIND_STATIC = 2;
+
+/** A body's kind, as given in `BodyDesc.kind`. */
+export type BodyKind = "static" | "kinematic" | "dynamic";
+
+/** The kind names by id. */
+export const KIND_NAMES: readonly BodyKind[] = ["dynamic", "kinematic", "static"];
+
+function growU8(a: Uint8Array<ArrayBuffer>, n: number): Uint8Array<ArrayBuffer> {
+  if (n <= a.length) return a;
+  let cap = Math.max(16, a.length);
+  while (cap < n) cap *= 2;
+  const b = new Uint8Array(cap);
+  b.set(a);
+  return b;
+}
+
+/** Kinds, broad-phase boxes, dirty marks, sleep state and the static set (see the module docs). */
+export class BodyKinds {
+  /** Kind id of each slot ({@link KIND_DYNAMIC}, {@link KIND_KINEMATIC}, {@link KIND_STATIC}). */
+  kind = new Uint8Array(16);
+  /** 1 when the slot's (moving) body sleeps. */
+  sleeping = new Uint8Array(16);
+  /**
+   * Broad-phase box of each slot: the tight box grown by half the prediction and the rounding
+   * pad, `box[6s .. 6s+5] = (minx, miny, minz, maxx, maxy, maxz)` — what the broad phase holds.
+   */
+  box = new Float64Array(96);
+  /** 1 when the slot is in the move buffer. */
+  dirty = new Uint8Array(16);
+  /** The move buffer: dirty slots, `dirtyList[0 .. dirtyCount)`, in marking order. */
+  dirtyList = new Int32Array(16);
+  dirtyCount = 0;
+  /** Step index at which each slot last moved (or woke). */
+  lastMoved = new Float64Array(16);
+  /** Live static slots, densely packed, and each slot's position there (−1: not static). */
+  private staticSlots = new Int32Array(16);
+  private staticPos = new Int32Array(16).fill(-1);
+  /** Number of live static bodies (half-spaces included). */
+  staticCount = 0;
+  /** Number of live bounded static bodies (those in {@link staticBvh}). */
+  staticBounded = 0;
+  /** The static structure: a BVH over the bounded static bodies' broad-phase boxes. */
+  readonly staticBvh = new StaticBvh();
+  /** False when static bodies were added, moved or removed since {@link staticBvh} was built. */
+  staticFresh = true;
+  private bvhBoxes = new Float64Array(0);
+  private bvhIds = new Int32Array(0);
+  // Sleep queue: a ring of (slot, step) entries in step order.
+  private qSlot = new Int32Array(64);
+  private qStep = new Float64Array(64);
+  private qHead = 0;
+  private qCount = 0;
+
+  /** Grows the per-slot arrays to hold slot `slot`. */
+  ensure(slot: number): void {
+    const n = slot + 1;
+    if (n <= this.kind.length) return;
+    let cap = this.kind.length;
+    while (cap < n) cap *= 2;
+    this.kind = growU8(this.kind, cap);
+    this.sleeping = growU8(this.sleeping, cap);
+    this.dirty = growU8(this.dirty, cap);
+    this.box = growFloat64(this.box, 6 * cap);
+    this.lastMoved = growFloat64(this.lastMoved, cap);
+    this.staticPos = growInt32(this.staticPos, cap, -1);
+  }
+
+  /** Puts `slot` in the move buffer (once). */
+  markDirty(slot: number): void {
+    if (this.dirty[slot] !== 0) return;
+    this.dirty[slot] = 1;
+    if (this.dirtyCount === this.dirtyList.length) {
+      this.dirtyList = growInt32(this.dirtyList, 2 * this.dirtyCount);
+    }
+    this.dirtyList[this.dirtyCount++] = slot;
+  }
+
+  /** Empties the move buffer. */
+  clearDirty(): void {
+    for (let i = 0; i < this.dirtyCount; i++) this.dirty[this.dirtyList[i]] = 0;
+    this.dirtyCount = 0;
+  }
+
+  /** Adds static `slot` to the static set (`bounded`: it has a box; half-spaces do not). */
+  addStatic(slot: number, bounded: boolean): void {
+    if (this.staticCount === this.staticSlots.length) {
+      this.staticSlots = growInt32(this.staticSlots, 2 * this.staticCount);
+    }
+    this.staticPos[slot] = this.staticCount;
+    this.staticSlots[this.staticCount++] = slot;
+    if (bounded) {
+      this.staticBounded++;
+      this.staticFresh = false;
+    }
+  }
+
+  /** Removes static `slot` from the static set. */
+  removeStatic(slot: number, bounded: boolean): void {
+    const p = this.staticPos[slot];
+    const last = this.staticSlots[--this.staticCount];
+    this.staticSlots[p] = last;
+    this.staticPos[last] = p;
+    this.staticPos[slot] = -1;
+    if (bounded) {
+      this.staticBounded--;
+      this.staticFresh = false;
+    }
+  }
+
+  /**
+   * Rebuilds the static BVH when the static set changed (`isBounded(slot)` says which
+   * static slots have a box). The entries are taken in ascending slot order, so the same
+   * operations build the same hierarchy.
+   */
+  ensureStaticBvh(slotCount: number, isBounded: (slot: number) => boolean): void {
+    if (this.staticFresh) return;
+    const n = this.staticBounded;
+    if (this.bvhIds.length < n) {
+      this.bvhIds = new Int32Array(n);
+      this.bvhBoxes = new Float64Array(6 * n);
+    }
+    const ids = this.bvhIds;
+    const boxes = this.bvhBoxes;
+    const box = this.box;
+    let count = 0;
+    for (let s = 0; s < slotCount && count < n; s++) {
+      if (this.staticPos[s] < 0 || !isBounded(s)) continue;
+      const k = 6 * s;
+      const o = 6 * count;
+      for (let j = 0; j < 6; j++) boxes[o + j] = box[k + j];
+      ids[count++] = s;
+    }
+    this.staticBvh.build(boxes, ids, count);
+    this.staticFresh = true;
+  }
+
+  /** Records that `slot` moved (or woke) at step `step`; queues it for auto-sleep when `queue`. */
+  moved(slot: number, step: number, queue: boolean): void {
+    this.lastMoved[slot] = step;
+    if (!queue) return;
+    if (this.qCount === this.qSlot.length) {
+      const cap = 2 * this.qSlot.length;
+      const s = new Int32Array(cap);
+      const t = new Float64Array(cap);
+      for (let i = 0; i < this.qCount; i++) {
+        const j = (this.qHead + i) % this.qSlot.length;
+        s[i] = this.qSlot[j];
+        t[i] = this.qStep[j];
+      }
+      this.qSlot = s;
+      this.qStep = t;
+      this.qHead = 0;
+    }
+    const j = (this.qHead + this.qCount++) % this.qSlot.length;
+    this.qSlot[j] = slot;
+    this.qStep[j] = step;
+  }
+
+  /**
+   * Pops the queue entries of bodies that moved at step `upTo` or before and returns the next
+   * one's slot when its entry is still its last move (the caller checks it is alive, moving and
+   * awake), −1 when no entry is due. Call repeatedly until −1.
+   */
+  popDue(upTo: number): number {
+    while (this.qCount > 0) {
+      const j = this.qHead;
+      if (this.qStep[j] > upTo) return -1;
+      this.qHead = (j + 1) % this.qSlot.length;
+      this.qCount--;
+      const s = this.qSlot[j];
+      if (this.lastMoved[s] === this.qStep[j]) return s;
+    }
+    return -1;
+  }
+
+  /** Forgets every queued auto-sleep entry (the option is off). */
+  clearQueue(): void {
+    this.qHead = 0;
+    this.qCount = 0;
+  }
+}

@@ -1,0 +1,359 @@
+/**
+ * The contact cache and events of a collision world, written once for every dimension (Box2D v3
+ * style): the step writes this frame's touching pairs into flat typed arrays, then diffs them
+ * against the previous frame's to fill three event lists — `begin` (touching now, not before),
+ * `persist` (both), `end` (before, not now) — which the user reads after the step. No callback
+ * runs inside the step.
+ *
+ * Both frames' pair lists are sorted ascending by the packed slot pair (`lo · 2^26 + hi`, see
+ * src/broadphase/pair-set.ts), so the diff is one linear merge and every event list comes out
+ * in `(lower handle, higher handle)` order. Each entry keeps the two handles it had when it was
+ * recorded, so an `end` caused by `removeBody` still names the removed body's (now stale)
+ * handle; the world keeps a removed body's slot reserved until that step has run
+ * (src/world/core/slot-store.ts), so a slot is never reused while a pair key of the previous
+ * frame still refers to it.
+ *
+ * Contact manifolds (non-sensor pairs) are stored in world frame as fixed-stride records of
+ * doubles whose first two are the pair's handles; the rest of the layout, and so the stride, is
+ * the dimension's (src/world/contact-cache.ts for 3D, src/dim2/contact-cache2.ts for 2D). All
+ * storage grows by doubling and is kept, so a steady-state step allocates nothing here.
+ */
+
+import { PAIR_KEY_BASE } from "../../broadphase/pair-set.js";
+import { growFloat64 } from "../../math/typed-arrays.js";
+import { HANDLE_GENERATION_BASE, handleSlot } from "../handles.js";
+
+const INITIAL_CAPACITY = 64;
+
+function growU8(a: Uint8Array<ArrayBuffer>, n: number): Uint8Array<ArrayBuffer> {
+  if (n <= a.length) return a;
+  let cap = Math.max(1, a.length);
+  while (cap < n) cap *= 2;
+  const b = new Uint8Array(cap);
+  b.set(a);
+  return b;
+}
+
+/** One pair event as an object (the allocating convenience form of a {@link PairEventList}). */
+export interface PairEvent<H extends number> {
+  /** The pair's lower handle. */
+  a: H;
+  /** The pair's higher handle. */
+  b: H;
+  /** True when either body is a sensor (an overlap without contact points). */
+  sensor: boolean;
+}
+
+/**
+ * A list of pair events filled by the step, read after it: `count` events, the `i`-th between
+ * bodies `a(i) < b(i)`, in ascending `(a, b)` order. Valid until the next step. `H` is the
+ * world's handle type.
+ */
+export class PairEventList<H extends number> {
+  private handles = new Float64Array(2 * INITIAL_CAPACITY);
+  private sensors = new Uint8Array(INITIAL_CAPACITY);
+  private n = 0;
+
+  /** Number of events. */
+  get count(): number {
+    return this.n;
+  }
+
+  /** The lower handle of event `i` (0 ≤ i < count). */
+  a(i: number): H {
+    return this.handles[2 * i] as H;
+  }
+
+  /** The higher handle of event `i` (0 ≤ i < count). */
+  b(i: number): H {
+    return this.handles[2 * i + 1] as H;
+  }
+
+  /** True when event `i` is a sensor overlap (no contact points). */
+  isSensor(i: number): boolean {
+    return this.sensors[i] === 1;
+  }
+
+  /** The events as objects (allocates; for tools and tests). */
+  toArray(): PairEvent<H>[] {
+    const out: PairEvent<H>[] = [];
+    for (let i = 0; i < this.n; i++)
+      out.push({ a: this.a(i), b: this.b(i), sensor: this.isSensor(i) });
+    return out;
+  }
+
+  /** Empties the list, keeping storage (world internal). */
+  clear(): void {
+    this.n = 0;
+  }
+
+  /** Appends an event (world internal). */
+  push(a: number, b: number, sensor: number): void {
+    if (this.n === this.sensors.length) {
+      this.handles = growFloat64(this.handles, 4 * this.n);
+      this.sensors = growU8(this.sensors, 2 * this.n);
+    }
+    this.handles[2 * this.n] = a;
+    this.handles[2 * this.n + 1] = b;
+    this.sensors[this.n++] = sensor;
+  }
+}
+
+/** The three event lists of one step. */
+export interface PairEvents<L> {
+  /** Pairs that touch now and did not at the previous step. */
+  readonly begin: L;
+  /** Pairs that touched at the previous step and still do. */
+  readonly persist: L;
+  /** Pairs that touched at the previous step and no longer do (or whose body was removed). */
+  readonly end: L;
+}
+
+/** One frame's touching pairs: packed slot keys, their handles and sensor flags. */
+class TouchList {
+  keys = new Float64Array(INITIAL_CAPACITY);
+  handles = new Float64Array(2 * INITIAL_CAPACITY);
+  sensors = new Uint8Array(INITIAL_CAPACITY);
+  count = 0;
+
+  push(key: number, a: number, b: number, sensor: number): void {
+    this.reserve();
+    this.keys[this.count] = key;
+    this.handles[2 * this.count] = a;
+    this.handles[2 * this.count + 1] = b;
+    this.sensors[this.count++] = sensor;
+  }
+
+  /**
+   * Appends the pair of slots `lo < hi` with the handles of their `generation`s. Takes small
+   * integers only and computes the key and handles (doubles above 2^31) here: a double passed
+   * to a call V8 does not inline is boxed (allocated).
+   */
+  pushSlots(lo: number, hi: number, generation: Uint32Array, sensor: number): void {
+    this.reserve();
+    const i = this.count++;
+    this.keys[i] = lo * PAIR_KEY_BASE + hi;
+    this.handles[2 * i] = (lo + 1) * HANDLE_GENERATION_BASE + generation[lo];
+    this.handles[2 * i + 1] = (hi + 1) * HANDLE_GENERATION_BASE + generation[hi];
+    this.sensors[i] = sensor;
+  }
+
+  private reserve(): void {
+    if (this.count === this.keys.length) {
+      this.keys = growFloat64(this.keys, 2 * this.count);
+      this.handles = growFloat64(this.handles, 4 * this.count);
+      this.sensors = growU8(this.sensors, 2 * this.count);
+    }
+  }
+}
+
+/**
+ * A world's contact cache (see the module docs): this and the previous frame's touching pairs,
+ * this frame's contact records of `recordStride` doubles each, and the event lists of type `L`.
+ * A dimension's cache extends it with the writing and reading of its record layout.
+ */
+export class PairCache<L extends PairEventList<number>> {
+  /** Doubles per contact record (the dimension's layout; the pair's handles first). */
+  readonly recordStride: number;
+  /** This frame's contact records, `recordStride` doubles each. */
+  protected records: Float64Array<ArrayBuffer>;
+  /** Number of contact records of this frame. */
+  protected recordCount = 0;
+  /** The previous frame's contact records, read by {@link carry}. */
+  private prevRecords: Float64Array<ArrayBuffer>;
+  /** {@link carry}'s cursor: position in the previous frame's pairs and records. */
+  private carryPair = 0;
+  private carryRecord = 0;
+  private prev = new TouchList();
+  private cur = new TouchList();
+  /** This step's events. */
+  readonly events: PairEvents<L>;
+
+  /** An empty cache of records of `recordStride` doubles; `makeList` makes an event list. */
+  constructor(recordStride: number, makeList: () => L) {
+    this.recordStride = recordStride;
+    this.records = new Float64Array(recordStride * INITIAL_CAPACITY);
+    this.prevRecords = new Float64Array(recordStride * INITIAL_CAPACITY);
+    this.events = { begin: makeList(), persist: makeList(), end: makeList() };
+  }
+
+  /** Number of touching non-sensor pairs of the last step (contact records). */
+  get contactCount(): number {
+    return this.recordCount;
+  }
+
+  /** Number of touching pairs of the last step, sensors included. */
+  get touchingCount(): number {
+    return this.prev.count;
+  }
+
+  /**
+   * Starts a frame: empties this frame's pair list and contact records (the last frame's
+   * records stay readable by {@link carry} until the next frame).
+   */
+  beginFrame(): void {
+    this.cur.count = 0;
+    const r = this.records;
+    this.records = this.prevRecords;
+    this.prevRecords = r;
+    this.recordCount = 0;
+    this.carryPair = 0;
+    this.carryRecord = 0;
+  }
+
+  /**
+   * Carries pair `(lo, hi)` (slots, lo < hi) over from the previous frame unchanged (a
+   * persistent pair whose bodies did not move): when it touched then, its entry and contact
+   * record are copied into this frame. Returns 0 when it did not touch, 1 for a sensor
+   * overlap, 2 for a contact. Calls (and the `add…` calls between them) must come in ascending
+   * key order within a frame. (It takes the slots, small integers, rather than the packed key,
+   * a double that V8 would box when passing it to a call it does not inline.)
+   */
+  carry(lo: number, hi: number): number {
+    const key = lo * PAIR_KEY_BASE + hi;
+    const p = this.prev;
+    let i = this.carryPair;
+    let r = this.carryRecord;
+    while (i < p.count && p.keys[i] < key) {
+      if (p.sensors[i] === 0) r++;
+      i++;
+    }
+    this.carryPair = i;
+    this.carryRecord = r;
+    if (i === p.count || p.keys[i] !== key) return 0;
+    const sensor = p.sensors[i];
+    this.cur.push(key, p.handles[2 * i], p.handles[2 * i + 1], sensor);
+    if (sensor !== 0) return 1;
+    const stride = this.recordStride;
+    const need = stride * (this.recordCount + 1);
+    if (need > this.records.length) this.records = growFloat64(this.records, need);
+    const src = this.prevRecords;
+    const dst = this.records;
+    const from = stride * r;
+    const to = stride * this.recordCount++;
+    for (let k = 0; k < stride; k++) dst[to + k] = src[from + k];
+    return 2;
+  }
+
+  /** Records a touching sensor pair (no manifold). Pairs must come in ascending key order. */
+  addSensorPair(key: number, a: number, b: number): void {
+    this.cur.push(key, a, b, 1);
+  }
+
+  /**
+   * Records the touching sensor pair of slots `lo < hi` (handles from the slots' `generation`s;
+   * no manifold). Pairs must come in ascending slot-pair order.
+   */
+  addSensorSlots(lo: number, hi: number, generation: Uint32Array): void {
+    this.cur.pushSlots(lo, hi, generation, 1);
+  }
+
+  /**
+   * Records the touching non-sensor pair of slots `lo < hi` (handles from the slots'
+   * `generation`s) and appends a contact record whose first two doubles are its handles;
+   * returns the record's offset in {@link records}, for the caller to write the rest. Pairs must
+   * come in ascending slot-pair order.
+   */
+  protected addRecordSlots(lo: number, hi: number, generation: Uint32Array): number {
+    this.cur.pushSlots(lo, hi, generation, 0);
+    const stride = this.recordStride;
+    const need = stride * (this.recordCount + 1);
+    if (need > this.records.length) this.records = growFloat64(this.records, need);
+    const k = stride * this.recordCount++;
+    this.records[k] = this.cur.handles[2 * this.cur.count - 2];
+    this.records[k + 1] = this.cur.handles[2 * this.cur.count - 1];
+    return k;
+  }
+
+  /**
+   * Records a touching non-sensor pair and appends a contact record whose first two doubles are
+   * its handles `a`, `b`; returns the record's offset in {@link records}, for the caller to
+   * write the rest. Pairs must come in ascending key order.
+   */
+  protected addRecord(key: number, a: number, b: number): number {
+    this.cur.push(key, a, b, 0);
+    const stride = this.recordStride;
+    const need = stride * (this.recordCount + 1);
+    if (need > this.records.length) this.records = growFloat64(this.records, need);
+    const k = stride * this.recordCount++;
+    this.records[k] = a;
+    this.records[k + 1] = b;
+    return k;
+  }
+
+  /**
+   * Ends a frame: fills the event lists by merging the previous frame's sorted pairs with this
+   * frame's, then makes this frame the previous one.
+   */
+  endFrame(): void {
+    const { begin, persist, end } = this.events;
+    begin.clear();
+    persist.clear();
+    end.clear();
+    const p = this.prev;
+    const c = this.cur;
+    let i = 0;
+    let j = 0;
+    while (i < p.count || j < c.count) {
+      const kp = i < p.count ? p.keys[i] : Infinity;
+      const kc = j < c.count ? c.keys[j] : Infinity;
+      if (kp === kc) {
+        persist.push(c.handles[2 * j], c.handles[2 * j + 1], c.sensors[j]);
+        i++;
+        j++;
+      } else if (kp < kc) {
+        end.push(p.handles[2 * i], p.handles[2 * i + 1], p.sensors[i]);
+        i++;
+      } else {
+        begin.push(c.handles[2 * j], c.handles[2 * j + 1], c.sensors[j]);
+        j++;
+      }
+    }
+    this.prev = c;
+    this.cur = p;
+  }
+
+  /** True when the pair with packed slot key `key` touched at the last step (binary search). */
+  isTouching(key: number): boolean {
+    const keys = this.prev.keys;
+    let lo = 0;
+    let hi = this.prev.count - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = keys[mid];
+      if (v === key) return true;
+      if (v < key) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+
+  /**
+   * Updates the per-slot touching-pair counts `touchCount` (indexed by slot) from this step's
+   * begin and end events. The slot store holds a removed body's slot while its count is above 0
+   * (src/world/core/slot-store.ts).
+   */
+  updateTouchCounts(touchCount: Int32Array): void {
+    const { begin, end } = this.events;
+    for (let i = 0; i < begin.count; i++) {
+      touchCount[handleSlot(begin.a(i))]++;
+      touchCount[handleSlot(begin.b(i))]++;
+    }
+    for (let i = 0; i < end.count; i++) {
+      touchCount[handleSlot(end.a(i))]--;
+      touchCount[handleSlot(end.b(i))]--;
+    }
+  }
+
+  /** Forgets every pair and event (keeps storage). */
+  clear(): void {
+    this.prev.count = 0;
+    this.cur.count = 0;
+    this.recordCount = 0;
+    this.carryPair = 0;
+    this.carryRecord = 0;
+    this.events.begin.clear();
+    this.events.persist.clear();
+    this.events.end.clear();
+  }
+}

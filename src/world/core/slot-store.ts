@@ -1,0 +1,199 @@
+/**
+ * Structure-of-arrays body storage of a collision world, written once for every dimension: the
+ * 3D `CollisionWorld` (src/world/body-store.ts adds its quaternion poses) and the 2D
+ * `CollisionWorld2D` (src/dim2/world2.ts, angle poses) keep their bodies here. Indexed by slot
+ * (the body's broad-phase proxy id): poses (`poseStride` doubles a body: 7 in 3D — translation
+ * xyz, quaternion xyzw — and 4 in 2D — translation xy, cos, sin), tight world AABBs
+ * (`boxStride` doubles: min then max, 6 in 3D, 4 in 2D), 32-bit layer and mask, flag bytes, a
+ * shape-type byte, slot generations and the number of touching pairs of each slot at the last
+ * step, all in typed arrays that grow by doubling. Only the shapes and user data, which are the
+ * user's objects, live in plain arrays.
+ *
+ * Handles are generational (src/world/handles.ts): `(slot + 1) · 2^20 + generation`, so 0 is
+ * never a handle and ascending handle order is slot order. Slots are recycled through a LIFO
+ * free list, so the same sequence of operations always gives the same slots and handles
+ * (determinism). A slot freed while its body still has touching pairs from the last step is only
+ * "pending" until the next step has reported their `end` events (src/world/core/pair-cache.ts),
+ * so a pair key of the previous frame never names a reused slot.
+ */
+import { invalidValue } from "../../errors.js";
+import { growFloat64, growInt32 } from "../../math/typed-arrays.js";
+import {
+  HANDLE_GENERATION_BASE,
+  handleGeneration,
+  handleSlot,
+  isHandleShaped,
+  packHandle,
+} from "../handles.js";
+
+/** Flag bit: the slot holds a live body. */
+export const FLAG_ALIVE = 1;
+/** Flag bit: the body is a sensor (boolean overlap, no contact points). */
+export const FLAG_SENSOR = 2;
+
+const INITIAL_SLOTS = 16;
+
+/**
+ * Body storage of a world of any dimension (see the module docs); fields are read directly by
+ * the worlds. `S` is the world's shape type.
+ */
+export class SlotStore<S> {
+  /** Doubles per pose (7 in 3D, 4 in 2D). */
+  readonly poseStride: number;
+  /** Doubles per tight AABB: min then max (6 in 3D, 4 in 2D). */
+  readonly boxStride: number;
+  /** Poses, `poseStride` doubles a slot, world frame. */
+  pose: Float64Array;
+  /** Tight world AABBs, `boxStride` doubles a slot: min coordinates, then max coordinates. */
+  aabb: Float64Array<ArrayBuffer>;
+  /** Collision layer bits of each slot. */
+  layer = new Uint32Array(INITIAL_SLOTS);
+  /** Collision mask bits of each slot. */
+  mask = new Uint32Array(INITIAL_SLOTS);
+  /** Flag bits of each slot ({@link FLAG_ALIVE}, {@link FLAG_SENSOR}, and the world's own). */
+  flags: Uint8Array;
+  /**
+   * Shape type id of each slot. The hot paths dispatch on this byte rather than on `shape.type`:
+   * a polymorphic map check on the shape object would make V8 treat every later field load of
+   * the inlined per-type routine as polymorphic, and box its doubles.
+   */
+  shapeType = new Uint8Array(INITIAL_SLOTS);
+  /** Current generation of each slot (the generation of its live body's handle). */
+  generation = new Uint32Array(INITIAL_SLOTS);
+  /** Number of touching pairs (last step) each slot takes part in. */
+  touchCount = new Int32Array(INITIAL_SLOTS);
+  /** Shape of each live slot. */
+  shapes: (S | undefined)[] = [];
+  /** User data of each live slot. */
+  userData: unknown[] = [];
+  /** Number of slots ever used (the high-water mark). */
+  slotCount = 0;
+  /** Number of live bodies. */
+  count = 0;
+  /** Incremented whenever a slot's shape changes (see `NarrowPhaseInput.shapesVersion`). */
+  shapesVersion = 0;
+  private free = new Int32Array(INITIAL_SLOTS);
+  private freeCount = 0;
+  private pending = new Int32Array(INITIAL_SLOTS);
+  private pendingCount = 0;
+  /** Whether `pose` and `flags` live in `SharedArrayBuffer`s (see the constructor). */
+  private readonly shared: boolean;
+
+  /**
+   * An empty store of `poseStride` doubles a pose and `boxStride` a box. With `shared`, the
+   * poses and flag bytes live in `SharedArrayBuffer`s, so a parallel executor's worker threads
+   * read them in place instead of receiving a copy every step.
+   */
+  constructor(poseStride: number, boxStride: number, shared = false) {
+    this.poseStride = poseStride;
+    this.boxStride = boxStride;
+    this.shared = shared;
+    this.pose = allocFloat64(poseStride * INITIAL_SLOTS, shared);
+    this.aabb = new Float64Array(boxStride * INITIAL_SLOTS);
+    this.flags = allocUint8(INITIAL_SLOTS, shared);
+  }
+
+  /** The slot the next {@link allocate} returns (does not change state). */
+  peekSlot(): number {
+    return this.freeCount > 0 ? this.free[this.freeCount - 1] : this.slotCount;
+  }
+
+  /** Takes the next free slot (see {@link peekSlot}), growing storage when needed. */
+  allocate(): number {
+    if (this.freeCount > 0) return this.free[--this.freeCount];
+    const s = this.slotCount++;
+    if (s >= this.flags.length) this.grow(2 * this.flags.length);
+    return s;
+  }
+
+  /** True when `slot` holds a live body. */
+  isAlive(slot: number): boolean {
+    return slot >= 0 && slot < this.slotCount && (this.flags[slot] & FLAG_ALIVE) !== 0;
+  }
+
+  /** The handle of the body in `slot` (its current generation; no liveness check). */
+  handleOf(slot: number): number {
+    return packHandle(slot, this.generation[slot]);
+  }
+
+  /** The live slot of `handle`, or −1 (a stale, unknown or malformed handle). Never throws. */
+  slotOf(handle: number): number {
+    if (!isHandleShaped(handle)) return -1;
+    const s = handleSlot(handle);
+    if (!this.isAlive(s) || this.generation[s] !== handleGeneration(handle)) return -1;
+    return s;
+  }
+
+  /** The live slot of `handle`; throws `CollideError` naming `field` when it is not live. */
+  requireSlot(field: string, handle: number): number {
+    const s = this.slotOf(handle);
+    if (s < 0) invalidValue(field, handle, "is not a live body of this world (unknown or removed)");
+    return s;
+  }
+
+  /**
+   * Kills the body of `slot`: clears its flags, bumps the generation (so its handle becomes
+   * stale) and frees the slot now, or after the next step when it still has touching pairs.
+   */
+  kill(slot: number): void {
+    this.flags[slot] = 0;
+    this.generation[slot] = (this.generation[slot] + 1) % HANDLE_GENERATION_BASE;
+    this.shapes[slot] = undefined;
+    this.shapesVersion++;
+    this.userData[slot] = undefined;
+    this.count--;
+    if (this.touchCount[slot] > 0) {
+      if (this.pendingCount === this.pending.length)
+        this.pending = growInt32(this.pending, 2 * this.pendingCount);
+      this.pending[this.pendingCount++] = slot;
+    } else {
+      this.release(slot);
+    }
+  }
+
+  /** Frees every pending slot (called at the end of a step, after the `end` events). */
+  releasePending(): void {
+    for (let i = 0; i < this.pendingCount; i++) this.release(this.pending[i]);
+    this.pendingCount = 0;
+  }
+
+  private release(slot: number): void {
+    if (this.freeCount === this.free.length) this.free = growInt32(this.free, 2 * this.freeCount);
+    this.free[this.freeCount++] = slot;
+  }
+
+  private grow(n: number): void {
+    const pose = allocFloat64(this.poseStride * n, this.shared);
+    pose.set(this.pose);
+    this.pose = pose;
+    this.aabb = growFloat64(this.aabb, this.boxStride * n);
+    const layer = new Uint32Array(n);
+    layer.set(this.layer);
+    this.layer = layer;
+    const mask = new Uint32Array(n);
+    mask.set(this.mask);
+    this.mask = mask;
+    const flags = allocUint8(n, this.shared);
+    flags.set(this.flags);
+    this.flags = flags;
+    const shapeType = new Uint8Array(n);
+    shapeType.set(this.shapeType);
+    this.shapeType = shapeType;
+    const gen = new Uint32Array(n);
+    gen.set(this.generation);
+    this.generation = gen;
+    const touch = new Int32Array(n);
+    touch.set(this.touchCount);
+    this.touchCount = touch;
+  }
+}
+
+/** A zeroed `Float64Array` of `n` values, in a `SharedArrayBuffer` when `shared`. */
+export function allocFloat64(n: number, shared: boolean): Float64Array {
+  return shared ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float64Array(n);
+}
+
+/** A zeroed `Uint8Array` of `n` values, in a `SharedArrayBuffer` when `shared`. */
+export function allocUint8(n: number, shared: boolean): Uint8Array {
+  return shared ? new Uint8Array(new SharedArrayBuffer(n)) : new Uint8Array(n);
+}

@@ -1,0 +1,107 @@
+/**
+ * The static BVH of the world's static bodies (src/broadphase/static-bvh.ts) against brute
+ * force: box queries report exactly the boxes that overlap or touch the query box, ray casts
+ * exactly the boxes the shared slab test enters, with the same entry parameter — for random,
+ * packed (touching, a voxel slab), coincident and mixed-size (1:1000) boxes.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { raySegmentBoxEntry } from "../../src/broadphase/broad-phase.js";
+import { StaticBvh } from "../../src/broadphase/static-bvh.js";
+import { CollideError } from "../../src/errors.js";
+import * as vec3 from "../../src/math/vec3.js";
+
+const boxArb = fc
+  .tuple(
+    fc.double({ min: -20, max: 20, noNaN: true }),
+    fc.double({ min: -20, max: 20, noNaN: true }),
+    fc.double({ min: -20, max: 20, noNaN: true }),
+    fc.constantFrom(0, 0.5, 1, 1, 3, 500),
+  )
+  .map(([x, y, z, h]) => [x - h, y - h, z - h, x + h, y + h, z + h]);
+
+function brute(boxes: number[][], min: number[], max: number[]): number[] {
+  const out: number[] = [];
+  boxes.forEach((b, i) => {
+    if (b[0] <= max[0] && min[0] <= b[3] && b[1] <= max[1] && min[1] <= b[4]) {
+      if (b[2] <= max[2] && min[2] <= b[5]) out.push(i);
+    }
+  });
+  return out;
+}
+
+function check(boxes: number[][], queries: number[][]): void {
+  const bvh = new StaticBvh();
+  const flat = new Float64Array(boxes.flat());
+  bvh.build(flat, Int32Array.from(boxes.keys()), boxes.length);
+  expect(bvh.size).toBe(boxes.length);
+  for (const q of queries) {
+    const got: number[] = [];
+    bvh.queryAabb(vec3.create(q[0], q[1], q[2]), vec3.create(q[3], q[4], q[5]), (id) => {
+      got.push(id);
+    });
+    expect(got.sort((a, b) => a - b)).toEqual(brute(boxes, q.slice(0, 3), q.slice(3)));
+    const o = vec3.create(q[0], q[1], q[2]);
+    const d = vec3.create(q[3] - q[0], q[4] - q[1], q[5] - q[2]);
+    if (d.x === 0 && d.y === 0 && d.z === 0) continue;
+    const hits: string[] = [];
+    bvh.castRay(o, d, 1, (id, t) => {
+      hits.push(`${id}:${t}`);
+    });
+    const want: string[] = [];
+    boxes.forEach((_, i) => {
+      const t = raySegmentBoxEntry(o.x, o.y, o.z, d.x, d.y, d.z, 1, flat, 6 * i);
+      if (t >= 0) want.push(`${i}:${t}`);
+    });
+    expect(hits.sort()).toEqual(want.sort());
+  }
+}
+
+describe("StaticBvh", () => {
+  it("box queries and ray casts equal brute force (random, mixed sizes, coincident)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(boxArb, { minLength: 0, maxLength: 120 }),
+        fc.array(
+          fc
+            .tuple(boxArb, boxArb)
+            .map(([a, b]) => [
+              Math.min(a[0], b[0]),
+              Math.min(a[1], b[1]),
+              Math.min(a[2], b[2]),
+              Math.max(a[0], b[0]),
+              Math.max(a[1], b[1]),
+              Math.max(a[2], b[2]),
+            ]),
+          { minLength: 1, maxLength: 8 },
+        ),
+        fc.boolean(),
+        (boxes, queries, dup) => {
+          check(dup ? [...boxes, ...boxes] : boxes, queries);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it("a packed voxel slab: touching neighbours are reported (closed boxes)", () => {
+    const boxes: number[][] = [];
+    for (let i = 0; i < 30; i++) {
+      for (let j = 0; j < 30; j++) boxes.push([i - 0.5, -0.5, j - 0.5, i + 0.5, 0.5, j + 0.5]);
+    }
+    check(boxes, [
+      [3.5, 0.5, 3.5, 3.5, 0.5, 3.5],
+      [-10, -10, -10, 100, 100, 100],
+      [4.6, 0.6, 4.6, 5, 1, 5],
+      [2, -3, 2, 7, 2, 9],
+    ]);
+  });
+
+  it("refuses non-finite or inverted boxes", () => {
+    const bvh = new StaticBvh();
+    expect(() => bvh.build(new Float64Array([0, 0, 0, Number.NaN, 1, 1]), [0], 1)).toThrow(
+      CollideError,
+    );
+    expect(() => bvh.build(new Float64Array([2, 0, 0, 1, 1, 1]), [0], 1)).toThrow(CollideError);
+  });
+});
