@@ -1,24 +1,21 @@
 /**
  * The Collide debug viewer's page. It loads the scene once (`api/scene`, from `collide view` or
  * any static host), hands it to a Web Worker (worker.ts) that runs the Collide world, and draws
- * what the worker reports with three.js at the display's frame rate. Static geometry (each
- * body's surface and wireframe, in its local frame) is uploaded once; per frame only the poses,
- * the AABBs, the contacts, the candidate pairs and the overlays change.
+ * what the worker reports with three.js at the display's frame rate. The bodies take few draw
+ * calls (bodies.ts: instanced unit shapes, merged hulls, one wireframe buffer); per frame only
+ * the instance matrices and colours, the moved bodies' vertices, the AABBs, the contacts, the
+ * candidate pairs and the overlays change, written into buffers that only grow. The panel's
+ * text follows at most 4 times a second.
  *
  * The mouse: orbit and click to pick a body (two picked bodies show GJK and EPA step by step,
  * or the closest triangle and the contact when one is a mesh); drag a body (contacts and events
  * update live); cast a ray (hit point and normal drawn). Every pick, drag and ray is Collide's
  * world ray cast, in the worker.
  */
-import {
-  applyPose,
-  type DebugDrawData,
-  debugDrawToLineSegments,
-  debugDrawToPoints,
-  shapeViewToObject3D,
-} from "collide/three";
+import { type DebugDrawData, debugDrawToLineSegments, debugDrawToPoints } from "collide/three";
 import * as THREE from "three";
 import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
+import { BodyMeshes, WireBuffer } from "./bodies.js";
 import type { ViewGjk, ViewMeshPair } from "./collide.js";
 import type { BodyInfo, FrameMessage, FromWorker, RayInput, ToWorker } from "./protocol.js";
 
@@ -35,7 +32,13 @@ const COLORS = {
   contactNormal: 0xffee33,
   ray: 0x00e5ff,
   rayHit: 0xffffff,
+  /** Mixed into a body's colour while it is in a contact. */
+  touching: 0xff2020,
 };
+/** Least time between two updates of the panel's text, ms (the DOM is slow: ~4 per second). */
+const TEXT_REFRESH_MS = 250;
+/** Overlays drawn after the bodies and through them (contacts, ray, GJK). */
+const OVERLAY_ORDER = 10;
 
 function el<T extends HTMLElement = HTMLElement>(id: string): T {
   const e = document.getElementById(id);
@@ -74,20 +77,25 @@ scene.add(sun);
 const camera = new THREE.PerspectiveCamera(50, 1, 0.01, 10_000);
 const controls = new OrbitControls(camera, renderer.domElement);
 
-/** A line-segment (or point) layer whose vertex buffer grows and is refilled per frame. */
+/**
+ * A line-segment (or point) layer whose vertex buffer grows and is refilled per frame. An
+ * overlay is drawn last and through the bodies.
+ */
 class DynamicLayer {
   readonly object: THREE.LineSegments | THREE.Points;
   private capacity = 0;
   private readonly geometry = new THREE.BufferGeometry();
-  constructor(kind: "lines" | "points", color: number, size = 6) {
+  constructor(kind: "lines" | "points", color: number, size = 6, overlay = false) {
+    const depthTest = !overlay;
     this.object =
       kind === "lines"
-        ? new THREE.LineSegments(this.geometry, new THREE.LineBasicMaterial({ color }))
+        ? new THREE.LineSegments(this.geometry, new THREE.LineBasicMaterial({ color, depthTest }))
         : new THREE.Points(
             this.geometry,
-            new THREE.PointsMaterial({ color, size, sizeAttenuation: false }),
+            new THREE.PointsMaterial({ color, size, sizeAttenuation: false, depthTest }),
           );
     this.object.frustumCulled = false;
+    if (overlay) this.object.renderOrder = OVERLAY_ORDER;
     this.reserve(64);
     scene.add(this.object);
   }
@@ -100,13 +108,16 @@ class DynamicLayer {
     attr.setUsage(THREE.DynamicDrawUsage);
     this.geometry.setAttribute("position", attr);
   }
-  /** Fills the layer from `fill`, which writes `vertices` xyz triples into the array it gets. */
-  set(vertices: number, fill: (out: Float32Array) => void): void {
+  /**
+   * The array to write the layer's next `vertices` xyz triples into (uploaded at the next
+   * render; no allocation unless the layer grows).
+   */
+  write(vertices: number): Float32Array {
     this.reserve(vertices);
     const attr = this.geometry.getAttribute("position") as THREE.BufferAttribute;
-    fill(attr.array as Float32Array);
     attr.needsUpdate = true;
     this.geometry.setDrawRange(0, vertices);
+    return attr.array as Float32Array;
   }
 }
 
@@ -115,13 +126,17 @@ const wireGroup = new THREE.Group();
 scene.add(bodyGroup, wireGroup);
 const aabbLayer = new DynamicLayer("lines", COLORS.aabb);
 const candidateLayer = new DynamicLayer("lines", COLORS.candidate);
-const contactPointLayer = new DynamicLayer("points", COLORS.contactPoint, 7);
-const contactNormalLayer = new DynamicLayer("lines", COLORS.contactNormal);
-const rayLayer = new DynamicLayer("lines", COLORS.ray);
-const rayHitLayer = new DynamicLayer("points", COLORS.rayHit, 9);
+const contactPointLayer = new DynamicLayer("points", COLORS.contactPoint, 7, true);
+const contactNormalLayer = new DynamicLayer("lines", COLORS.contactNormal, 6, true);
+const rayLayer = new DynamicLayer("lines", COLORS.ray, 6, true);
+const rayHitLayer = new DynamicLayer("points", COLORS.rayHit, 9, true);
 const emptyDraw = (): DebugDrawData => ({ lines: [], lineColors: [], points: [], pointColors: [] });
 const gjkLines = debugDrawToLineSegments(emptyDraw());
 const gjkPoints = debugDrawToPoints(emptyDraw(), 8);
+for (const o of [gjkLines, gjkPoints]) {
+  o.renderOrder = OVERLAY_ORDER;
+  (o.material as THREE.Material).depthTest = false;
+}
 scene.add(gjkLines, gjkPoints);
 
 function resize(): void {
@@ -137,8 +152,13 @@ window.addEventListener("resize", resize);
 // The page draws on animation frames (the display's rate) whenever something changed: a new
 // frame from the worker, the camera, a toggle or an overlay. Frames drawn are counted and shown
 // per second.
-const stats = window as unknown as { __collideFrames: number; __collideFps: number };
+const stats = window as unknown as {
+  __collideFrames: number;
+  __collideFps: number;
+  __collideWorkerFrame: number;
+};
 stats.__collideFrames = 0;
+stats.__collideWorkerFrame = 0;
 stats.__collideFps = 0;
 let fpsFrames = 0;
 let fpsSince = performance.now();
@@ -160,6 +180,7 @@ function animate(): void {
     send({ type: "ack" });
     dirty = true;
   }
+  if (textFrame && performance.now() - textAt >= TEXT_REFRESH_MS) showText(textFrame);
   controls.update();
   if (dirty) {
     renderer.render(scene, camera);
@@ -183,10 +204,8 @@ const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "modu
 const send = (m: ToWorker) => worker.postMessage(m);
 
 let bodies: BodyInfo[] = [];
-const objects: THREE.Object3D[] = [];
-const wires: THREE.LineSegments[] = [];
-const wireMaterial = new THREE.LineBasicMaterial({ color: COLORS.wire });
-const selectedWireMaterial = new THREE.LineBasicMaterial({ color: COLORS.selectedWire });
+let bodyMeshes: BodyMeshes | null = null;
+let wireBuffer: WireBuffer | null = null;
 let selected: number[] = [];
 let firstFrame = true;
 let playing = false;
@@ -194,9 +213,12 @@ let pair: ViewGjk | ViewMeshPair | null = null;
 /** 0 = nothing shown; 1..N GJK steps; N+1..N+M EPA iterations (when the EPA toggle is on). */
 let stepIndex = 0;
 let lastAabbs: Float32Array = new Float32Array(0);
-/** Least time between two rebuilds of the listed contact pairs, ms (the DOM is slow). */
-const LIST_REFRESH_MS = 250;
-let listedAt = 0;
+/** The latest frame whose numbers the panel does not show yet, or null. */
+let textFrame: FrameMessage | null = null;
+let textAt = 0;
+/** Event lines of the frames since the panel last showed them (at most {@link LOG_LINES}). */
+const eventLines: string[] = [];
+const LOG_LINES = 40;
 
 const toggles = {
   meshes: el<HTMLInputElement>("show-meshes"),
@@ -235,73 +257,51 @@ function onReady(m: Extract<FromWorker, { type: "ready" }>): void {
   el("title").textContent = m.title;
   document.title = `Collide viewer: ${m.title}`;
   el("frame-row").hidden = m.mode !== "demo";
-  const materials = PALETTE.map(
-    (color) =>
-      new THREE.MeshLambertMaterial({
-        color,
-        transparent: true,
-        opacity: 0.35,
-        depthWrite: false,
-        side: THREE.DoubleSide,
-      }),
-  );
-  bodies.forEach((b, i) => {
-    const o = shapeViewToObject3D(b.shape, materials[i % materials.length]);
-    o.matrixAutoUpdate = true;
-    objects.push(o);
-    bodyGroup.add(o);
-    const g = new THREE.BufferGeometry();
-    g.setAttribute("position", new THREE.BufferAttribute(b.wire, 3));
-    const w = new THREE.LineSegments(g, wireMaterial);
-    wires.push(w);
-    wireGroup.add(w);
-  });
+  bodyMeshes = new BodyMeshes(bodies, PALETTE, COLORS.touching);
+  bodyGroup.add(bodyMeshes.group);
+  wireBuffer = new WireBuffer(bodies, COLORS.wire, COLORS.selectedWire);
+  wireGroup.add(wireBuffer.object);
   buildBodyList();
   applyToggles();
 }
 
-const poseScratch = {
-  translation: { x: 0, y: 0, z: 0 },
-  rotation: { x: 0, y: 0, z: 0, w: 1 },
-};
-
 function onFrame(f: FrameMessage): void {
-  const p = f.poses;
-  for (let i = 0; i < bodies.length; i++) {
-    const k = 7 * i;
-    const t = poseScratch.translation;
-    const q = poseScratch.rotation;
-    t.x = p[k];
-    t.y = p[k + 1];
-    t.z = p[k + 2];
-    q.x = p[k + 3];
-    q.y = p[k + 4];
-    q.z = p[k + 5];
-    q.w = p[k + 6];
-    applyPose(objects[i], poseScratch);
-    applyPose(wires[i], poseScratch);
-  }
+  stats.__collideWorkerFrame = f.frame;
+  bodyMeshes?.update(f.poses, f.touching);
+  wireBuffer?.update(f.poses);
   const a = f.aabbs;
   lastAabbs = a;
-  aabbLayer.set(24 * bodies.length, (out) => {
-    for (let i = 0; i < bodies.length; i++) writeBox(out, 72 * i, a, 6 * i);
-  });
+  const boxes = aabbLayer.write(24 * bodies.length);
+  for (let i = 0; i < bodies.length; i++) writeBox(boxes, 72 * i, a, 6 * i);
   const c = f.candidates;
-  candidateLayer.set(c.length, (out) => {
-    for (let k = 0; k < c.length; k++) {
-      const i = 6 * c[k];
-      out[3 * k] = (a[i] + a[i + 3]) / 2;
-      out[3 * k + 1] = (a[i + 1] + a[i + 4]) / 2;
-      out[3 * k + 2] = (a[i + 2] + a[i + 5]) / 2;
-      if (!Number.isFinite(out[3 * k] + out[3 * k + 1] + out[3 * k + 2])) {
-        out[3 * k] = out[3 * k + 1] = out[3 * k + 2] = 0;
-      }
+  const out = candidateLayer.write(c.length);
+  for (let k = 0; k < c.length; k++) {
+    const i = 6 * c[k];
+    out[3 * k] = (a[i] + a[i + 3]) / 2;
+    out[3 * k + 1] = (a[i + 1] + a[i + 4]) / 2;
+    out[3 * k + 2] = (a[i + 2] + a[i + 5]) / 2;
+    if (!Number.isFinite(out[3 * k] + out[3 * k + 1] + out[3 * k + 2])) {
+      out[3 * k] = out[3 * k + 1] = out[3 * k + 2] = 0;
     }
-  });
-  contactPointLayer.set(f.contactPoints.length / 3, (out) => out.set(f.contactPoints));
-  contactNormalLayer.set(f.contactNormals.length / 3, (out) => out.set(f.contactNormals));
+  }
+  contactPointLayer.write(f.contactPoints.length / 3).set(f.contactPoints);
+  contactNormalLayer.write(f.contactNormals.length / 3).set(f.contactNormals);
+  for (const line of f.events.log) eventLines.push(line);
+  if (eventLines.length > LOG_LINES) eventLines.splice(0, eventLines.length - LOG_LINES);
+  textFrame = f;
+  if (firstFrame || performance.now() - textAt >= TEXT_REFRESH_MS) showText(f);
+  finishFrame(f);
+}
+
+/**
+ * The panel's numbers, lists and labels for frame `f`: at most every {@link TEXT_REFRESH_MS}
+ * (the DOM is slow); the page's animation loop shows a frame left waiting.
+ */
+function showText(f: FrameMessage): void {
+  textFrame = null;
+  textAt = performance.now();
   el("contact-count").textContent = String(f.contactCount);
-  el("candidate-count").textContent = String(c.length / 2);
+  el("candidate-count").textContent = String(f.candidates.length / 2);
   el("frame-index").textContent = String(f.frame);
   el("step-ms").textContent = f.stepMs.toFixed(1);
   showBackend(f);
@@ -310,21 +310,16 @@ function onFrame(f: FrameMessage): void {
   events.textContent = `begin ${ev.begin} · persist ${ev.persist} · end ${ev.end}`;
   events.dataset.begin = String(ev.begin);
   events.dataset.end = String(ev.end);
-  if (ev.log.length > 0) {
+  if (eventLines.length > 0) {
     el("event-log").replaceChildren(
-      ...ev.log.map((line) => {
+      ...eventLines.map((line) => {
         const li = document.createElement("li");
         li.textContent = line;
         return li;
       }),
     );
+    eventLines.length = 0;
   }
-  const now = performance.now();
-  if (now - listedAt < LIST_REFRESH_MS && !firstFrame) {
-    finishFrame(f);
-    return;
-  }
-  listedAt = now;
   el("pairs").replaceChildren(
     ...f.contacts.map((q) => {
       const li = document.createElement("li");
@@ -332,13 +327,12 @@ function onFrame(f: FrameMessage): void {
       return li;
     }),
   );
-  finishFrame(f);
 }
 
 /** The rest of a frame: selection, pair view, ray, play state, the first frame's camera. */
 function finishFrame(f: FrameMessage): void {
   const a = f.aabbs;
-  if (f.selected.join() !== selected.join()) {
+  if (!sameList(f.selected, selected)) {
     selected = f.selected;
     markSelection();
   }
@@ -361,18 +355,24 @@ function finishFrame(f: FrameMessage): void {
   }
 }
 
+function sameList(a: readonly number[], b: readonly number[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
 /** The 12 edges of the box at `a[i..i+6]` (min, max) as 24 vertices at `out[o..]`. */
 function writeBox(out: Float32Array, o: number, a: Float32Array, i: number): void {
-  const lo = [a[i], a[i + 1], a[i + 2]];
-  const hi = [a[i + 3], a[i + 4], a[i + 5]];
-  const finite = lo.every(Number.isFinite) && hi.every(Number.isFinite);
+  let finite = true;
+  for (let d = 0; d < 6; d++) finite &&= Number.isFinite(a[i + d]);
   let k = o;
   for (let c = 0; c < 8; c++) {
     for (let axis = 0; axis < 3; axis++) {
       if (c & (1 << axis)) continue;
-      for (const corner of [c, c | (1 << axis)]) {
+      for (let end = 0; end < 2; end++) {
+        const corner = end === 0 ? c : c | (1 << axis);
         for (let d = 0; d < 3; d++) {
-          out[k++] = finite ? (corner & (1 << d) ? hi[d] : lo[d]) : 0;
+          out[k++] = finite ? a[i + (corner & (1 << d) ? 3 + d : d)] : 0;
         }
       }
     }
@@ -420,9 +420,7 @@ function markSelection(): void {
   buttons.forEach((node, k) => {
     node.classList.toggle("selected", selected.includes(k));
   });
-  wires.forEach((w, i) => {
-    w.material = selected.includes(i) ? selectedWireMaterial : wireMaterial;
-  });
+  wireBuffer?.select(selected);
   if (selected.length < 2) {
     pair = null;
     el("pair").textContent =
@@ -626,8 +624,8 @@ canvas.addEventListener("pointerup", (e) => {
 function showRay(r: FrameMessage["ray"]): void {
   const out = el("ray");
   if (!r) {
-    rayLayer.set(0, () => {});
-    rayHitLayer.set(0, () => {});
+    rayLayer.write(0);
+    rayHitLayer.write(0);
     out.dataset.body = "-1";
     out.textContent = "no ray";
     return;
@@ -638,15 +636,14 @@ function showRay(r: FrameMessage["ray"]): void {
   const len = r.body >= 0 ? r.toi : camera.far / 2;
   const hit = [ox + dx * len, oy + dy * len, oz + dz * len];
   const nl = 0.06 * camera.position.distanceTo(controls.target);
-  rayLayer.set(r.body >= 0 ? 4 : 2, (o) => {
-    o.set([ox, oy, oz, hit[0], hit[1], hit[2]], 0);
-    if (r.body >= 0) {
-      const [px, py, pz] = r.point;
-      const [nx, ny, nz] = r.normal;
-      o.set([px, py, pz, px + nx * nl, py + ny * nl, pz + nz * nl], 6);
-    }
-  });
-  rayHitLayer.set(r.body >= 0 ? 1 : 0, (o) => o.set(r.point, 0));
+  const o = rayLayer.write(r.body >= 0 ? 4 : 2);
+  o.set([ox, oy, oz, hit[0], hit[1], hit[2]], 0);
+  if (r.body >= 0) {
+    const [px, py, pz] = r.point;
+    const [nx, ny, nz] = r.normal;
+    o.set([px, py, pz, px + nx * nl, py + ny * nl, pz + nz * nl], 6);
+  }
+  rayHitLayer.write(r.body >= 0 ? 1 : 0).set(r.point, 0);
   out.dataset.body = String(r.body);
   out.dataset.origin = JSON.stringify(r.origin);
   out.dataset.dir = JSON.stringify(r.dir);

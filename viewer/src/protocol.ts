@@ -58,6 +58,8 @@ export interface FrameMessage {
   contactNormals: Float32Array;
   /** Candidate pairs of the broad phase as body indices, 2 per pair. */
   candidates: Int32Array;
+  /** 1 for each body in at least one of the frame's contacts, else 0. */
+  touching: Uint8Array;
   contactCount: number;
   /** The first contacts (at most {@link LISTED_CONTACTS}) for the panel. */
   contacts: { a: number; b: number; distance: number }[];

@@ -72,6 +72,8 @@ let world: CollisionWorld | null = null;
 let demo: DemoScene | null = null;
 let bodies: Body[] = [];
 const indexOf = new Map<number, number>();
+/** Wireframe options of the moving bodies: curves as 12-piece loops (the default is 32). */
+const CROWD_WIRE = { segments: 12 };
 let normalLength = 0.1;
 let playing = false;
 let frame = 0;
@@ -222,7 +224,9 @@ function init(scene: SceneTransfer): void {
   const dd = new DebugDraw();
   const infos: BodyInfo[] = bodies.map((b) => {
     dd.clear();
-    drawShape(dd, b.shape, isometry.identity());
+    // The moving crowd's curves with fewer pieces (as its meshes): software WebGL draws every
+    // segment each frame.
+    drawShape(dd, b.shape, isometry.identity(), undefined, b.moving ? CROWD_WIRE : {});
     return {
       id: b.id,
       shape: shapeView(b.shape),
@@ -313,10 +317,15 @@ function makeFrame(): FrameMessage {
   const contactPoints = new Float32Array(6 * pointCount);
   const contactNormals = new Float32Array(6 * pointCount);
   const listed: FrameMessage["contacts"] = [];
+  const touching = new Uint8Array(n);
   let k = 0;
   for (let i = 0; i < count; i++) {
     w.readContact(i, wc);
     const m = wc.manifold;
+    const ia = indexOf.get(wc.a);
+    const ib = indexOf.get(wc.b);
+    if (ia !== undefined) touching[ia] = 1;
+    if (ib !== undefined) touching[ib] = 1;
     if (listed.length < LISTED_CONTACTS) {
       listed.push({
         a: indexOf.get(wc.a) ?? -1,
@@ -358,6 +367,7 @@ function makeFrame(): FrameMessage {
     contactPoints,
     contactNormals,
     candidates: cand,
+    touching,
     contactCount: count,
     contacts: listed,
     events: { begin: ev.begin.count, persist: ev.persist.count, end: ev.end.count, log },
@@ -471,6 +481,7 @@ function postFrame(): void {
     msg.contactPoints.buffer,
     msg.contactNormals.buffer,
     msg.candidates.buffer,
+    msg.touching.buffer,
   ]);
 }
 
