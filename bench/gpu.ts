@@ -95,12 +95,14 @@ interface Row {
   cpuMs: number;
   cpuResolved?: number;
   equal: boolean;
+  /** Timed runs behind each figure (the median is printed; a single run is said so). */
+  runs?: number;
 }
 const rows: Row[] = [];
 const report = (r: Row) => {
   rows.push(r);
   print(
-    `${r.stage.padEnd(14)} N=${String(r.n).padStart(8)}  GPU ${r.gpuMs.toFixed(1).padStart(9)} ms  CPU ${r.cpuMs.toFixed(1).padStart(9)} ms  GPU ${speedWords(r.gpuMs, r.cpuMs)}${r.cpuResolved !== undefined ? `  (${r.cpuResolved} settled on the CPU)` : ""}  ${r.equal ? "same answers" : "ANSWERS DIFFER"}`,
+    `${r.stage.padEnd(14)} N=${String(r.n).padStart(8)}  GPU ${r.gpuMs.toFixed(1).padStart(9)} ms  CPU ${r.cpuMs.toFixed(1).padStart(9)} ms  GPU ${speedWords(r.gpuMs, r.cpuMs)}${r.cpuResolved !== undefined ? `  (${r.cpuResolved} settled on the CPU)` : ""}  ${r.equal ? "same answers" : "ANSWERS DIFFER"}${r.runs === undefined ? "" : r.runs === 1 ? "  (one run: noisy)" : `  (median of ${r.runs} runs)`}`,
   );
 };
 
@@ -178,16 +180,30 @@ for (const n of sizes) {
   const np = createGpuNarrowPhase(device);
   const batch = { shapes, poses, pairs };
   await np.contacts({ shapes, poses, pairs: pairs.subarray(0, 2) }); // compile
-  let t = performance.now();
-  const res = await np.contacts(batch);
-  const gpuNarrow = performance.now() - t;
-  t = performance.now();
-  let narrowEqual = true;
+  // A warm-up run of each side (JIT, pipelines, buffers), then the median of `runs` timed runs:
+  // a single cold call measured start-up, not throughput.
+  const runs = n <= 100_000 ? 3 : 1;
+  let res = await np.contacts(batch);
   const hits = new Uint8Array(n);
-  for (let i = 0; i < n; i++)
-    hits[i] =
-      contact(shapes[2 * i], poses[2 * i], shapes[2 * i + 1], poses[2 * i + 1]) === null ? 0 : 1;
-  const cpuNarrow = performance.now() - t;
+  const cpuContacts = () => {
+    for (let i = 0; i < n; i++)
+      hits[i] =
+        contact(shapes[2 * i], poses[2 * i], shapes[2 * i + 1], poses[2 * i + 1]) === null ? 0 : 1;
+  };
+  cpuContacts();
+  const gn: number[] = [];
+  const cn: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    let t = performance.now();
+    res = await np.contacts(batch);
+    gn.push(performance.now() - t);
+    t = performance.now();
+    cpuContacts();
+    cn.push(performance.now() - t);
+  }
+  const gpuNarrow = median(gn);
+  const cpuNarrow = median(cn);
+  let narrowEqual = true;
   for (let i = 0; i < n; i++) if (hits[i] !== res.intersects[i]) narrowEqual = false;
   report({
     stage: "narrow phase",
@@ -196,6 +212,7 @@ for (const n of sizes) {
     cpuMs: cpuNarrow,
     cpuResolved: res.cpuPairs,
     equal: narrowEqual,
+    runs,
   });
   np.destroy();
 
@@ -222,28 +239,41 @@ for (const n of sizes) {
     rays[6 * r + 5] = 1;
   }
   await rc.castRays(rays.subarray(0, 6)); // compile
-  t = performance.now();
-  const rh = await rc.castRays(rays);
-  const gpuRays = performance.now() - t;
+  let rh = await rc.castRays(rays);
+  const gr: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    const t = performance.now();
+    rh = await rc.castRays(rays);
+    gr.push(performance.now() - t);
+  }
+  const gpuRays = median(gr);
   const world = new CollisionWorld({ broadphase: "tree" });
   for (let i = 0; i < m; i++) world.addBody({ shape: rs[i], pose: rp[i] });
   const o = { x: 0, y: 0, z: 0 };
   const d = { x: 0, y: 0, z: 0 };
   let rayEqual = true;
   castRayClosest(world, o, { x: 1, y: 0, z: 0 }); // builds the query structure
-  t = performance.now();
   const cpuHit = new Float64Array(n);
-  for (let r = 0; r < n; r++) {
-    o.x = rays[6 * r];
-    o.y = rays[6 * r + 1];
-    o.z = rays[6 * r + 2];
-    d.x = rays[6 * r + 3];
-    d.y = rays[6 * r + 4];
-    d.z = rays[6 * r + 5];
-    const h = castRayClosest(world, o, d);
-    cpuHit[r] = h === null ? -1 : h.handle;
+  const cpuCast = () => {
+    for (let r = 0; r < n; r++) {
+      o.x = rays[6 * r];
+      o.y = rays[6 * r + 1];
+      o.z = rays[6 * r + 2];
+      d.x = rays[6 * r + 3];
+      d.y = rays[6 * r + 4];
+      d.z = rays[6 * r + 5];
+      const h = castRayClosest(world, o, d);
+      cpuHit[r] = h === null ? -1 : h.handle;
+    }
+  };
+  cpuCast();
+  const cr: number[] = [];
+  for (let k = 0; k < runs; k++) {
+    const t = performance.now();
+    cpuCast();
+    cr.push(performance.now() - t);
   }
-  const cpuRays = performance.now() - t;
+  const cpuRays = median(cr);
   const indexOf = new Map<number, number>();
   const handles = world.handles();
   for (let i = 0; i < handles.length; i++) indexOf.set(handles[i], i);
@@ -258,6 +288,7 @@ for (const n of sizes) {
     cpuMs: cpuRays,
     cpuResolved: rh.cpuRays,
     equal: rayEqual,
+    runs,
   });
   rc.destroy();
 }

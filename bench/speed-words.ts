@@ -6,7 +6,7 @@
 
 /**
  * `ms` against `baselineMs` (both positive, milliseconds): `"N× faster"` when `ms` is shorter,
- * `"N× slower"` when longer, N ≥ 1 with two significant figures (three from 10 on), and
+ * `"N× slower"` when longer, N ≥ 1 with one decimal below 10 and none from 10 on (`"2.3×"`, `"14×"`), and
  * `"as fast"` when they agree to those figures. Non-positive or non-finite input gives `"n/a"`.
  */
 export function speedWords(ms: number, baselineMs: number): string {

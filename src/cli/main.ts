@@ -122,7 +122,7 @@ program
   .option("--quick", "smaller sizes and shorter runs")
   .option(
     "--gpu",
-    "time the WebGPU path (collide/gpu) against the CPU path at 10k, 100k and 1M bodies",
+    "time the WebGPU path (collide/gpu) against the CPU path at 10k, 100k and 1M bodies (2k and 10k with --quick)",
   )
   .action((o) => runBenchCommand(o));
 

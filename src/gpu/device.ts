@@ -142,8 +142,20 @@ export function lostError(reason: string): CollideError {
  * and its loss, the `fallback` switch, one call at a time, and the one readback of each call.
  */
 export abstract class GpuHost {
-  /** `"none"`: GPU failures reject; `"cpu"`: the same answers are computed on the CPU instead. */
-  fallback: "none" | "cpu";
+  private fallbackMode: "none" | "cpu";
+  /**
+   * `"none"`: GPU failures reject; `"cpu"`: the same answers are computed on the CPU instead.
+   * @throws CollideError (field `gpu.fallback`) when set to anything else.
+   */
+  get fallback(): "none" | "cpu" {
+    return this.fallbackMode;
+  }
+  set fallback(mode: "none" | "cpu") {
+    if (mode !== "none" && mode !== "cpu") {
+      invalidValue("gpu.fallback", mode, 'must be "none" or "cpu"');
+    }
+    this.fallbackMode = mode;
+  }
   /** The kernels' uniform parameters (16 bytes; the first is the thread count). */
   protected readonly params: GPUBuffer;
   /** Host copy of {@link params}. */
@@ -158,7 +170,7 @@ export abstract class GpuHost {
     /** What the object is, for messages (`"GPU broad phase"`). */
     private readonly what: string,
   ) {
-    this.fallback = options.fallback;
+    this.fallbackMode = options.fallback;
     this.params = this.buffer("params", 16, "parameters");
     const p = (device as { lost?: Promise<GPUDeviceLostInfo> }).lost;
     if (p !== undefined && typeof p.then === "function") {

@@ -94,4 +94,16 @@ describe("GPU objects: a device lost just before a call with nothing to compute"
     rc.fallback = "cpu";
     expect((await rc.castRays(oneRay)).toi[0]).toBe(4);
   });
+
+  it('refuses a fallback other than "none" or "cpu" set after construction', async () => {
+    const bp = createGpuBroadPhase((await makeDevice()).device);
+    for (const bad of ["CPU", "yes", true, undefined]) {
+      expect(() => {
+        bp.fallback = bad as unknown as "cpu";
+      }).toThrow(/gpu\.fallback/);
+    }
+    expect(bp.fallback).toBe("none");
+    bp.fallback = "cpu";
+    expect(bp.fallback).toBe("cpu");
+  });
 });
