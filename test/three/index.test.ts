@@ -48,8 +48,16 @@ describe("shapes from three.js geometry", () => {
     expect(soup.triangleCount).toBe(12);
   });
 
-  it("refuses a flat geometry as a hull, naming the field", () => {
-    expect(() => shapeFromGeometry(new THREE.PlaneGeometry(1, 1))).toThrow(/geometry/);
+  it("takes a flat geometry as a flat convex polygon, and refuses a degenerate one naming the field", () => {
+    const tile = shapeFromGeometry(new THREE.PlaneGeometry(1, 1));
+    expect(tile.type).toBe(ShapeType.ConvexPolyhedron);
+    expect((tile as { flat?: boolean }).flat).toBe(true);
+    const line = new THREE.BufferGeometry();
+    line.setAttribute(
+      "position",
+      new THREE.Float32BufferAttribute([0, 0, 0, 1, 0, 0, 2, 0, 0, 3, 0, 0], 3),
+    );
+    expect(() => shapeFromGeometry(line)).toThrow(/geometry/);
   });
 
   it("a mesh's world scale is baked into the vertices and its pose is rigid", () => {
