@@ -150,6 +150,7 @@ export abstract class GpuHost {
   get fallback(): "none" | "cpu" {
     return this.fallbackMode;
   }
+  /** Sets {@link fallback}; anything but `"none"` or `"cpu"` throws `CollideError` (`gpu.fallback`). */
   set fallback(mode: "none" | "cpu") {
     if (mode !== "none" && mode !== "cpu") {
       invalidValue("gpu.fallback", mode, 'must be "none" or "cpu"');
