@@ -98,7 +98,7 @@ const frustumSchema = z.strictObject({
   ...base,
   frustum: z.strictObject({
     position: vec,
-    rotation: z.tuple([num, num, num, num]),
+    rotation: z.tuple([num, num, num, num]).optional(),
     fovY: num,
     aspect: num,
     near: num,
@@ -342,7 +342,11 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
       const f = makeFrustum(
         {
           position: { x: c.position[0], y: c.position[1], z: c.position[2] },
-          rotation: { x: c.rotation[0], y: c.rotation[1], z: c.rotation[2], w: c.rotation[3] },
+          // Omitted rotation means identity, as everywhere in these formats.
+          rotation:
+            c.rotation === undefined
+              ? { x: 0, y: 0, z: 0, w: 1 }
+              : { x: c.rotation[0], y: c.rotation[1], z: c.rotation[2], w: c.rotation[3] },
           fovY: c.fovY,
           aspect: c.aspect,
           near: c.near,

@@ -342,6 +342,15 @@ describe("frustumIntersectsShape and the frustum op vs sampling", () => {
       { op: "frustum", frustum: { ...cam, fovY: 3.2 }, shapes: [] },
       { op: "frustum", frustum: { ...cam, fovY: 0 }, shapes: [] },
       { op: "frustum", frustum: cam, shapes: [{ type: "sphere", center: [0, 0, -3], radius: 1 }] },
+      // Omitted rotation means identity (FORMATS.md): the same camera.
+      {
+        op: "frustum",
+        frustum: { position: [0, 0, 0], fovY: 1, aspect: 1.5, near: 0.1, far: 100 },
+        shapes: [
+          { type: "sphere", center: [0, 0, -3], radius: 1 },
+          { type: "sphere", center: [0, 0, 3], radius: 1 },
+        ],
+      },
     ];
     const { lines: out, failed } = answerQueryLines(lines.map((l) => JSON.stringify(l)).join("\n"));
     expect(failed).toBe(true);
@@ -351,6 +360,7 @@ describe("frustumIntersectsShape and the frustum op vs sampling", () => {
     expect(r[2].error.message).toMatch(/frustum\.fovY.*3\.2/);
     expect(r[3].error.code).toBe("invalid_value");
     expect(r[4].result).toEqual({ visible: [0] });
+    expect(r[5].result).toEqual({ visible: [0] });
   });
 });
 
