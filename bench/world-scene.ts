@@ -8,7 +8,7 @@
  * Everything is plain typed arrays filled from a seeded generator, so every engine sees exactly
  * the same poses, frame after frame. The motion uses only + − × and `Math.abs` (no sin/cos).
  */
-import { makeRandom } from "../src/math/random.js";
+import { makeRandom, randomRotation } from "../src/math/random.js";
 
 /** Spacing of the lattice the bodies sit on, scene units. */
 export const LATTICE_SPACING = 1;
@@ -76,22 +76,11 @@ export function makeBenchScene(n: number, seed = 1, sizeScale = BODY_SIZE_SCALE)
     } else {
       s.kind[i] = 1;
       for (let a = 0; a < 3; a++) s.size[3 * i + a] = sizeScale * (0.22 + 0.16 * rng());
-      let x = 0;
-      let y = 0;
-      let z = 0;
-      let w = 0;
-      let l = 0;
-      while (l < 1e-3) {
-        x = 2 * rng() - 1;
-        y = 2 * rng() - 1;
-        z = 2 * rng() - 1;
-        w = 2 * rng() - 1;
-        l = Math.sqrt(x * x + y * y + z * z + w * w);
-      }
-      s.rot[4 * i] = x / l;
-      s.rot[4 * i + 1] = y / l;
-      s.rot[4 * i + 2] = z / l;
-      s.rot[4 * i + 3] = w / l;
+      const q = randomRotation(rng);
+      s.rot[4 * i] = q.x;
+      s.rot[4 * i + 1] = q.y;
+      s.rot[4 * i + 2] = q.z;
+      s.rot[4 * i + 3] = q.w;
     }
   }
   moveScene(s, 0);

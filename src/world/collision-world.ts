@@ -1265,7 +1265,7 @@ export class CollisionWorld {
         if (dirty[lo] === 0 && dirty[hi] === 0) {
           // A persistent pair of two unmoved bodies: its last result stands.
           if (cache.carry(lo, hi) === 1) sensorPairs++;
-          warm?.carry(key);
+          warm?.carry(lo, hi);
           continue;
         }
         tested++;

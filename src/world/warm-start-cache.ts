@@ -43,7 +43,9 @@
  * one cursor moving forward: O(1) per pair, no hashing. Grown by doubling, kept: a
  * steady-state step allocates nothing here.
  */
+
 import { growFloat64 } from "../broadphase/broad-phase.js";
+import { PAIR_KEY_BASE } from "../broadphase/pair-set.js";
 import { WARM_START_GAP_MARGIN } from "../constants.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
@@ -179,9 +181,11 @@ export class WarmStartCache {
   /**
    * Keeps pair `key`'s last entry for the next frame unchanged: the world's move buffer carried
    * the pair (neither body moved), so its narrow phase did not run. Same key order as
-   * {@link narrow}.
+   * {@link narrow}. (It takes the slots `lo` < `hi`, small integers, rather than the packed key,
+   * a double that V8 would box when passing it to a call it does not inline.)
    */
-  carry(key: number): void {
+  carry(lo: number, hi: number): void {
+    const key = lo * PAIR_KEY_BASE + hi;
     const p = this.prev;
     let c = this.cursor;
     while (c < p.count && p.keys[c] < key) c++;
