@@ -23,6 +23,7 @@ import type { Vec3 } from "../../src/math/vec3.js";
 import * as vec3 from "../../src/math/vec3.js";
 import { contact } from "../../src/query/contact.js";
 import { manifold } from "../../src/query/manifold.js";
+import { raycast } from "../../src/query/raycast.js";
 import { makeCapsule } from "../../src/shapes/capsule.js";
 import { makeCone } from "../../src/shapes/cone.js";
 import { makeConvexPolyhedron } from "../../src/shapes/convex-polyhedron.js";
@@ -249,5 +250,50 @@ describe("the lead's sweep: random tilted boxes about the interior grid lines of
         expect(Math.abs(c!.distance + depth)).toBeLessThan(1e-9);
       }
     }
+  });
+});
+
+describe("a ray leaving a solid: true mesh (issue 17, lead's finding)", () => {
+  // The unit cube [0, 1]³ as 12 outward triangles, and the same wound inward.
+  const V = [0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1];
+  const F = [
+    0, 2, 3, 0, 3, 1, 4, 5, 7, 4, 7, 6, 0, 1, 5, 0, 5, 4, 2, 6, 7, 2, 7, 3, 0, 4, 6, 0, 6, 2, 1, 3,
+    7, 1, 7, 5,
+  ];
+  const inward = F.slice();
+  for (let t = 0; t < inward.length; t += 3) [inward[t + 1], inward[t + 2]] = [F[t + 2], F[t + 1]];
+  const origin = { x: 0.5, y: 0.5, z: 0.5 };
+  const dir = { x: 1, y: 0, z: 0 };
+
+  it("a hollow cast from inside reports the exit with the outward normal, as a box does", () => {
+    for (const idx of [F, inward]) {
+      const solid = makeTriangleMesh(V, idx, "", { solid: true });
+      const hit = raycast(solid, I, origin, dir, 10, false);
+      expect(hit!.toi).toBe(0.5);
+      expect([hit!.normal.x, hit!.normal.y, hit!.normal.z]).toEqual([1, 0, 0]);
+      // A solid cast from inside: parry's convention, toi 0 and a zero normal.
+      const inside = raycast(solid, I, origin, dir, 10, true);
+      expect(inside!.toi).toBe(0);
+      expect([inside!.normal.x, inside!.normal.y, inside!.normal.z]).toEqual([0, 0, 0]);
+      // From outside: the entry's outward normal faces the ray.
+      const entry = raycast(solid, I, { x: -1, y: 0.5, z: 0.5 }, dir, 10, true);
+      expect([entry!.normal.x, entry!.normal.y, entry!.normal.z]).toEqual([-1, 0, 0]);
+    }
+    const box = raycast(
+      makeCuboid({ x: 0.5, y: 0.5, z: 0.5 }),
+      { translation: origin, rotation: { x: 0, y: 0, z: 0, w: 1 } },
+      origin,
+      dir,
+      10,
+      false,
+    );
+    expect([box!.normal.x, box!.normal.y, box!.normal.z]).toEqual([1, 0, 0]);
+  });
+
+  it("a surface mesh keeps the side facing the ray's origin", () => {
+    const surface = makeTriangleMesh(V, F);
+    const hit = raycast(surface, I, origin, dir, 10, false);
+    expect(hit!.toi).toBe(0.5);
+    expect([hit!.normal.x, hit!.normal.y, hit!.normal.z]).toEqual([-1, 0, 0]);
   });
 });
