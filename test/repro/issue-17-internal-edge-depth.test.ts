@@ -297,3 +297,29 @@ describe("a ray leaving a solid: true mesh (issue 17, lead's finding)", () => {
     expect([hit!.normal.x, hit!.normal.y, hit!.normal.z]).toEqual([-1, 0, 0]);
   });
 });
+
+describe("flat terrain's contact normal is exactly (0, 1, 0) where the face normal is computed in the terrain's frame", () => {
+  it("a mesh under any rotation of the box; a heightfield for an unrotated box", () => {
+    const rng = makeRandom(23);
+    const mesh = gridMesh(4, 4, 1.3 * 0.3, 0.7, 0.9);
+    const field = makeHeightfield({
+      rows: 4,
+      cols: 4,
+      heights: new Float64Array(16).fill(1.3),
+      scale: { x: 0.7, y: 0.3, z: 0.9 },
+    });
+    const box = makeCuboid({ x: 0.1, y: 0.1, z: 0.1 });
+    for (let i = 0; i < 200; i++) {
+      const q = { x: rng() - 0.5, y: rng() - 0.5, z: rng() - 0.5, w: rng() - 0.5 };
+      quat.normalize(q, q);
+      const t = { x: 0.3 + 1.5 * rng(), y: 0.48 + 0.05 * rng(), z: 0.3 + 2 * rng() };
+      const m = contact(mesh, I, box, { translation: t, rotation: q });
+      if (m) expect([m.normal.x, m.normal.y, m.normal.z]).toEqual([0, 1, 0]);
+      const h = contact(field, I, box, {
+        translation: { ...t, y: t.y - 0.05 },
+        rotation: I.rotation,
+      });
+      expect([h!.normal.x, h!.normal.y, h!.normal.z]).toEqual([0, 1, 0]);
+    }
+  });
+});
