@@ -74,7 +74,8 @@ export class BodyKinds {
   readonly staticBvh = new StaticBvh();
   /** False when static bodies were added, moved or removed since {@link staticBvh} was built. */
   staticFresh = true;
-  private bvhBoxes = new Float64Array(0);
+  /** 1 for a static slot with a box (in the static BVH), 0 otherwise (half-spaces, moving). */
+  private staticBox = new Uint8Array(16);
   private bvhIds = new Int32Array(0);
   // Sleep queue: a ring of (slot, step) entries in step order.
   private qSlot = new Int32Array(64);
@@ -94,6 +95,7 @@ export class BodyKinds {
     this.box = growFloat64(this.box, 6 * cap);
     this.lastMoved = growFloat64(this.lastMoved, cap);
     this.staticPos = growInt32(this.staticPos, cap, -1);
+    this.staticBox = growU8(this.staticBox, cap);
   }
 
   /** Puts `slot` in the move buffer (once). */
@@ -120,6 +122,7 @@ export class BodyKinds {
     this.staticPos[slot] = this.staticCount;
     this.staticSlots[this.staticCount++] = slot;
     if (bounded) {
+      this.staticBox[slot] = 1;
       this.staticBounded++;
       this.staticFresh = false;
     }
@@ -132,6 +135,7 @@ export class BodyKinds {
     this.staticSlots[p] = last;
     this.staticPos[last] = p;
     this.staticPos[slot] = -1;
+    this.staticBox[slot] = 0;
     if (bounded) {
       this.staticBounded--;
       this.staticFresh = false;
@@ -139,29 +143,19 @@ export class BodyKinds {
   }
 
   /**
-   * Rebuilds the static BVH when the static set changed (`isBounded(slot)` says which
-   * static slots have a box). The entries are taken in ascending slot order, so the same
-   * operations build the same hierarchy.
+   * Rebuilds the static BVH when the static set changed, over the bounded static slots'
+   * boxes read in place from {@link box}. The entries are taken in ascending slot order, so
+   * the same operations build the same hierarchy.
    */
-  ensureStaticBvh(slotCount: number, isBounded: (slot: number) => boolean): void {
+  ensureStaticBvh(slotCount: number): void {
     if (this.staticFresh) return;
     const n = this.staticBounded;
-    if (this.bvhIds.length < n) {
-      this.bvhIds = new Int32Array(n);
-      this.bvhBoxes = new Float64Array(6 * n);
-    }
+    if (this.bvhIds.length < n) this.bvhIds = new Int32Array(n);
     const ids = this.bvhIds;
-    const boxes = this.bvhBoxes;
-    const box = this.box;
+    const flag = this.staticBox;
     let count = 0;
-    for (let s = 0; s < slotCount && count < n; s++) {
-      if (this.staticPos[s] < 0 || !isBounded(s)) continue;
-      const k = 6 * s;
-      const o = 6 * count;
-      for (let j = 0; j < 6; j++) boxes[o + j] = box[k + j];
-      ids[count++] = s;
-    }
-    this.staticBvh.build(boxes, ids, count);
+    for (let s = 0; s < slotCount && count < n; s++) if (flag[s] !== 0) ids[count++] = s;
+    this.staticBvh.buildById(this.box, ids, count);
     this.staticFresh = true;
   }
 

@@ -1743,8 +1743,7 @@ export class CollisionWorld {
   private ensureStaticBvh(): void {
     const k = this.kinds;
     if (k.staticFresh) return;
-    const type = this.bodies.shapeType;
-    k.ensureStaticBvh(this.bodies.slotCount, (s) => type[s] !== ShapeType.HalfSpace);
+    k.ensureStaticBvh(this.bodies.slotCount);
   }
 
   /**
