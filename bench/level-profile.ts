@@ -81,6 +81,12 @@ function run(scene: Scene, withStatic: boolean): Result {
   const c1 = process.cpuUsage();
   frameFn();
   const firstMs = cpuMs(c1);
+  if (argv.includes("--mark")) {
+    const st = world.stats;
+    process.stdout.write(
+      `first step wall: broad ${st.broadPhaseMs.toFixed(1)} ms, narrow + events ${st.narrowPhaseMs.toFixed(1)} ms\n`,
+    );
+  }
   if (argv.includes("--mark")) process.stdout.write("--- first step done\n");
   if (firstOnly)
     return {

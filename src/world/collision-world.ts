@@ -1272,7 +1272,7 @@ export class CollisionWorld {
         const kind =
           warm === null
             ? narrowPair(rec, 0, lo, hi, b.pose, flags, shapes, prediction)
-            : warm.narrow(rec, key, lo, hi, b.pose, flags, shapes, prediction);
+            : warm.narrow(rec, lo, hi, b.pose, flags, shapes, prediction);
         if (kind === NARROW_NONE) continue;
         const ha = packHandle(lo, generation[lo]);
         const hb = packHandle(hi, generation[hi]);
