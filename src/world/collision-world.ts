@@ -1102,6 +1102,11 @@ export class CollisionWorld {
       const d = dirtyList[i];
       if ((flags[d] & FLAG_ALIVE) === 0) continue;
       const dStatic = kind[d] === KIND_STATIC;
+      // A moved static box with every moving body querying the static structure: nothing to do
+      // (the first step after a level is added lists every static body here).
+      if (dStatic && fullStatic && unbounded.length === 0 && type[d] !== ShapeType.HalfSpace) {
+        continue;
+      }
       if (type[d] === ShapeType.HalfSpace) {
         for (let s = 0; s < b.slotCount; s++) {
           if ((flags[s] & FLAG_ALIVE) === 0 || type[s] === ShapeType.HalfSpace) continue;
