@@ -285,6 +285,64 @@ export class StaticBvh {
     return a;
   }
 
+  /** The boxes in hierarchy order, 6 per entry (read-only; valid until the next build). */
+  get entryBoxes(): Float64Array {
+    return this.entryBox;
+  }
+
+  /** The ids in hierarchy order (read-only; valid until the next build). */
+  get entryIds(): Int32Array {
+    return this.entryId;
+  }
+
+  /**
+   * Appends to `out[at ..]` the entry indices (positions in {@link entryBoxes} /
+   * {@link entryIds}) of every box that overlaps or touches the box `(x0, y0, z0)`–`(x1, y1,
+   * z1)`, up to `out.length`; returns the number found, which may exceed the room (then only
+   * the first fit: call again with more room). No validation: the world's own boxes only.
+   */
+  collectEntries(
+    x0: number,
+    y0: number,
+    z0: number,
+    x1: number,
+    y1: number,
+    z1: number,
+    out: Int32Array,
+    at: number,
+  ): number {
+    if (this.entries === 0) return 0;
+    const nb = this.nodeBox;
+    const info = this.nodeInfo;
+    const eb = this.entryBox;
+    const stack = this.stack;
+    let found = 0;
+    let sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const n = stack[--sp];
+      const o = 6 * n;
+      if (nb[o] > x1 || nb[o + 3] < x0 || nb[o + 1] > y1 || nb[o + 4] < y0) continue;
+      if (nb[o + 2] > z1 || nb[o + 5] < z0) continue;
+      const a = info[2 * n];
+      if (a >= 0) {
+        stack[sp++] = info[2 * n + 1];
+        stack[sp++] = a;
+        continue;
+      }
+      const start = ~a;
+      const end = start + info[2 * n + 1];
+      for (let r = start; r < end; r++) {
+        const k = 6 * r;
+        if (eb[k] > x1 || eb[k + 3] < x0 || eb[k + 1] > y1 || eb[k + 4] < y0) continue;
+        if (eb[k + 2] > z1 || eb[k + 5] < z0) continue;
+        if (at + found < out.length) out[at + found] = r;
+        found++;
+      }
+    }
+    return found;
+  }
+
   /**
    * Visits every box that overlaps or touches `[min, max]` (closed boxes), calling
    * `callback(id)`; a callback returning `false` stops the query. Returns the number of visits.
