@@ -15,8 +15,8 @@
  *
  * Layout: per node `n`, `nodeBox[6n .. 6n+5]` (min xyz, max xyz) and `nodeInfo[2n], [2n+1]`:
  * for an inner node the two child indices, for a leaf `~start` and the count of its run in the
- * sorted `entryBox` / `entryId` arrays. `build` allocates; queries allocate nothing and are
- * not reentrant.
+ * sorted `entryBox` / `entryId` arrays. `build` allocates only to grow its arrays (kept between
+ * builds); queries allocate nothing and are not reentrant.
  */
 import { invalidValue } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -176,11 +176,24 @@ export class StaticBvh {
       this.sortCode2 = new Int32Array(count);
       this.sortIndex2 = new Int32Array(count);
     }
-    const cap = Math.max(1, 2 * count);
+    // Nodes: at most 2·count − 1, about count / 2 with full leaves; start at count and double
+    // on demand in buildRange.
+    const cap = Math.max(1, count);
     if (this.nodeInfo.length < 2 * cap) {
       this.nodeBox = new Float64Array(6 * cap);
       this.nodeInfo = new Int32Array(2 * cap);
     }
+  }
+
+  /** Doubles the node arrays (keeping the nodes built so far). */
+  private growNodes(): void {
+    const cap = 2 * Math.max(1, this.nodeInfo.length >> 1);
+    const box = new Float64Array(6 * cap);
+    box.set(this.nodeBox);
+    const info = new Int32Array(2 * cap);
+    info.set(this.nodeInfo);
+    this.nodeBox = box;
+    this.nodeInfo = info;
   }
 
   /**
@@ -224,6 +237,7 @@ export class StaticBvh {
   /** Builds the node of sorted run `[lo, hi)`; returns the depth of its subtree. */
   private buildRange(lo: number, hi: number, level: number): number {
     const n = this.nodeCount++;
+    if (2 * n + 1 >= this.nodeInfo.length) this.growNodes();
     if (hi - lo <= STATIC_BVH_LEAF_SIZE) {
       this.nodeInfo[2 * n] = ~lo;
       this.nodeInfo[2 * n + 1] = hi - lo;
