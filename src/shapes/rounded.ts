@@ -122,8 +122,9 @@ function projectRounded(
       out.distance = 0;
       return out;
     }
+    // Normalised with rescaling: a subnormal gap would overflow 1/d (and 0·∞ is NaN).
     vec3.sub(roundedDir, p, out.point);
-    vec3.scale(roundedDir, roundedDir, 1 / d);
+    if (vec3.normalize(roundedDir, roundedDir) === 0) vec3.set(roundedDir, 0, 0, 0);
     vec3.addScaled(out.point, out.point, roundedDir, radius);
     out.distance = Math.abs(d - radius);
     return out;
@@ -134,10 +135,8 @@ function projectRounded(
     out.distance = 0;
     return out;
   }
-  if (d > 0) {
-    vec3.sub(roundedDir, out.point, p);
-    vec3.scale(roundedDir, roundedDir, 1 / d);
-  } else vec3.set(roundedDir, 0, 0, 0);
+  vec3.sub(roundedDir, out.point, p);
+  if (vec3.normalize(roundedDir, roundedDir) === 0) vec3.set(roundedDir, 0, 0, 0);
   vec3.addScaled(out.point, out.point, roundedDir, radius);
   out.distance = d + radius;
   return out;
