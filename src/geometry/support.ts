@@ -11,6 +11,7 @@
  */
 
 import type { Isometry } from "../math/isometry.js";
+import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 
@@ -108,9 +109,7 @@ const localDir = vec3.create();
 
 /**
  * A support map posed by an isometry: s(d) = pose · s_inner(R⁻¹ d). Used to express B in A's
- * frame (`bInA`). The margin is the inner one. The pose is referenced, not copied; its rotation
- * is read at `reset` into a 3 × 3 matrix (nine products per rotation instead of the
- * quaternion's sixteen, twice per support call), so `reset` again after changing it.
+ * frame (`bInA`). The margin is the inner one. The pose is referenced, not copied.
  */
 export class TransformedSupport implements SupportMap {
   /** The wrapped support map. */
@@ -123,47 +122,21 @@ export class TransformedSupport implements SupportMap {
   /** Swept radius, scene units (the inner one). */
   margin = 0;
 
-  /** The pose's rotation matrix, row-major (m[3i + j] = R_ij), read at `reset`. */
-  private readonly m = new Float64Array(9);
-
   /** Wraps `inner` placed at `pose`; returns this. */
   reset(inner: SupportMap, pose: Isometry): this {
     this.inner = inner;
     this.pose = pose;
     this.margin = inner.margin;
-    const { x, y, z, w } = pose.rotation;
-    const m = this.m;
-    m[0] = 1 - 2 * (y * y + z * z);
-    m[1] = 2 * (x * y - w * z);
-    m[2] = 2 * (x * z + w * y);
-    m[3] = 2 * (x * y + w * z);
-    m[4] = 1 - 2 * (x * x + z * z);
-    m[5] = 2 * (y * z - w * x);
-    m[6] = 2 * (x * z - w * y);
-    m[7] = 2 * (y * z + w * x);
-    m[8] = 1 - 2 * (x * x + y * y);
     return this;
   }
 
   /** out = pose · s_inner(R⁻¹ dir). */
   support(out: Vec3, dir: Vec3): Vec3 {
-    const m = this.m;
-    const dx = dir.x;
-    const dy = dir.y;
-    const dz = dir.z;
-    // R⁻¹ = Rᵀ.
-    localDir.x = m[0] * dx + m[3] * dy + m[6] * dz;
-    localDir.y = m[1] * dx + m[4] * dy + m[7] * dz;
-    localDir.z = m[2] * dx + m[5] * dy + m[8] * dz;
+    const r = this.pose.rotation;
+    quat.inverseRotate(localDir, r, dir);
     this.inner.support(out, localDir);
-    const px = out.x;
-    const py = out.y;
-    const pz = out.z;
-    const t = this.pose.translation;
-    out.x = m[0] * px + m[1] * py + m[2] * pz + t.x;
-    out.y = m[3] * px + m[4] * py + m[5] * pz + t.y;
-    out.z = m[6] * px + m[7] * py + m[8] * pz + t.z;
-    return out;
+    quat.rotate(out, r, out);
+    return vec3.add(out, out, this.pose.translation);
   }
 }
 
