@@ -74,8 +74,12 @@ try {
   setStatus("error", `WebGL is not available: ${e instanceof Error ? e.message : String(e)}`);
   throw e;
 }
-renderer.setPixelRatio(window.devicePixelRatio);
-const resolution = new ResolutionScale(MIN_RESOLUTION);
+/**
+ * The resolution scale: adaptive (resolution.ts), or fixed by the page's `?resolution=` (a
+ * number in (0, 1], e.g. `?resolution=1` for full resolution always).
+ */
+const resolution = new ResolutionScale(MIN_RESOLUTION, fixedResolution());
+renderer.setPixelRatio(window.devicePixelRatio * resolution.scale);
 container.appendChild(renderer.domElement);
 const scene = new THREE.Scene();
 scene.background = new THREE.Color(0x15171c);
@@ -145,6 +149,17 @@ for (const o of [gjkLines, gjkPoints]) {
 }
 scene.add(gjkLines, gjkPoints);
 
+function fixedResolution(): number | undefined {
+  const v = new URLSearchParams(location.search).get("resolution");
+  if (v === null) return undefined;
+  const x = Number(v);
+  if (!(x > 0 && x <= 1)) {
+    setStatus("error", `?resolution= must be a number in (0, 1], got ${JSON.stringify(v)}`);
+    return undefined;
+  }
+  return x;
+}
+
 function resize(): void {
   dirty = true;
   const w = Math.max(1, container.clientWidth);
@@ -167,7 +182,7 @@ const stats = window as unknown as {
 };
 stats.__collideFrames = 0;
 stats.__collideStepMs = 0;
-stats.__collideResolution = 1;
+stats.__collideResolution = resolution.scale;
 stats.__collideWorkerFrame = 0;
 stats.__collideFps = 0;
 let fpsFrames = 0;

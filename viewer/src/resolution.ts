@@ -21,10 +21,13 @@ const SLOW = 1.2;
 const FAST = 1.08;
 /** Factor of a drop (a rise divides by it). */
 const STEP = 0.8;
-/** Least time between a drop and the next rise, ms. */
-const RAISE_AFTER_MS = 4000;
+/**
+ * Least time between a drop and the next rise, ms. A change resizes the drawing buffer (a
+ * pause of its own), so changes are rare.
+ */
+const RAISE_AFTER_MS = 8000;
 /** How long a scale found too slow stays the ceiling, ms. */
-const REMEMBER_MS = 20_000;
+const REMEMBER_MS = 60_000;
 
 /** The resolution scale and its controller (see the module's comment). */
 export class ResolutionScale {
@@ -32,6 +35,8 @@ export class ResolutionScale {
   scale = 1;
   /** The display's frame interval as measured, ms. */
   displayInterval = 1000 / 60;
+  /** True when the scale does not adapt. */
+  readonly fixed: boolean;
   private readonly min: number;
   private readonly intervals = new Float64Array(WINDOW);
   private count = 0;
@@ -43,16 +48,23 @@ export class ResolutionScale {
   private ceiling = 1;
   private ceilingAt = Number.NEGATIVE_INFINITY;
 
-  /** `min`: the lowest scale (0 < min ≤ 1). */
-  constructor(min = 0.5) {
+  /**
+   * `min`: the lowest scale (0 < min ≤ 1); `fixed`: a scale in (0, 1] to keep instead of
+   * adapting (the viewer's `?resolution=` parameter).
+   */
+  constructor(min = 0.5, fixed?: number) {
     this.min = min;
+    this.fixed = fixed !== undefined;
+    if (fixed !== undefined) this.scale = fixed;
   }
+
 
   /**
    * One animation frame at time `now` (ms) in which the page drew (`drew`) or not. Returns
    * true when the scale changed (the caller resizes its drawing buffer).
    */
   frame(now: number, drew: boolean): boolean {
+    if (this.fixed) return false;
     const dt = this.last < 0 ? -1 : now - this.last;
     const afterDraw = this.lastDrew;
     this.last = now;
