@@ -32,7 +32,7 @@ const option = (name: string) =>
 const fixedResolution = option("resolution");
 const cli = resolve(option("cli") ?? join(ROOT, "dist/cli/main.js"));
 /** Seconds of play before measuring (JIT warm-up, the resolution settling). */
-const WARM_UP_S = 4;
+const WARM_UP_S = 8;
 
 function startViewer(): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((done, reject) => {

@@ -478,7 +478,7 @@ describe("the package from npm pack", () => {
 });
 
 /** Play before the packed viewer's frame rate is measured, ms. */
-const WARM_UP_MS = 3000;
+const WARM_UP_MS = 5000;
 
 /** One line of the viewer's measured rates, with the machine's load average. */
 function describeRates(what: string, r: ViewerRates): string {

@@ -234,12 +234,22 @@ export class BodyMeshes {
   private readonly touched: THREE.Color[];
   /** Segments per full circle of the round shapes (see {@link TRIANGLE_BUDGET}). */
   readonly segments: number;
+  /** 1 for the selected bodies (drawn in {@link selectedColor}). */
+  private readonly selected: Uint8Array;
+  private readonly selectedColor: THREE.Color;
 
   /** `palette`: colours by body index modulo its length; `touching`: mixed in on contact. */
-  constructor(bodies: readonly BodyInfo[], palette: readonly number[], touching: number) {
+  constructor(
+    bodies: readonly BodyInfo[],
+    palette: readonly number[],
+    touching: number,
+    selected: number,
+  ) {
     const red = new THREE.Color(touching);
     this.base = bodies.map((_, i) => new THREE.Color(palette[i % palette.length]));
     this.touched = this.base.map((c) => c.clone().lerp(red, TOUCHING_MIX));
+    this.selectedColor = new THREE.Color(selected);
+    this.selected = new Uint8Array(bodies.length);
     const members: Record<BatchKind, number[]> = { solid: [], translucent: [], twoSided: [] };
     const surfaces: Record<BatchKind, Surface[]> = { solid: [], translucent: [], twoSided: [] };
     this.segments = segmentsFor(bodies);
@@ -298,7 +308,23 @@ export class BodyMeshes {
 
   /** Places every body at `poses` (tx ty tz qx qy qz qw each) and colours the touching ones. */
   update(poses: Float64Array, touching: Uint8Array): void {
-    for (const b of this.batches) b.update(poses, touching, this.base, this.touched);
+    this.lastPoses = poses;
+    this.lastTouching = touching;
+    for (const b of this.batches) {
+      b.update(poses, touching, this.base, this.touched, this.selected, this.selectedColor);
+    }
+  }
+
+  /** The last frame's poses and contact flags (a selection is drawn with them). */
+  private lastPoses: Float64Array | null = null;
+  private lastTouching: Uint8Array | null = null;
+
+  /** Colours the `indices` bodies as selected (at the next {@link update}), the others not. */
+  select(indices: readonly number[]): void {
+    this.selected.fill(0);
+    for (const i of indices) this.selected[i] = 1;
+    for (const b of this.batches) b.recolour();
+    if (this.lastPoses && this.lastTouching) this.update(this.lastPoses, this.lastTouching);
   }
 }
 
@@ -319,8 +345,8 @@ class SurfaceBatch {
   private readonly colors: THREE.BufferAttribute;
   /** The poses the batch was last written for (NaN before the first frame). */
   private readonly placed: Float64Array;
-  /** Whether body h was drawn touching (2 before the first frame). */
-  private readonly drawnTouching: Uint8Array;
+  /** Body h's colour as drawn: 1 touching, 2 selected, 0 neither (3 to be redrawn). */
+  private readonly drawnState: Uint8Array;
   private readonly twoSided: boolean;
 
   constructor(
@@ -341,7 +367,7 @@ class SurfaceBatch {
     this.triangles = joined.indices.length / 3;
     const total = this.start[bodies.length];
     this.placed = new Float64Array(7 * bodies.length).fill(Number.NaN);
-    this.drawnTouching = new Uint8Array(bodies.length).fill(2);
+    this.drawnState = new Uint8Array(bodies.length).fill(3);
     const geometry = new THREE.BufferGeometry();
     this.positions = new THREE.BufferAttribute(new Float32Array(total), 3);
     this.colors = new THREE.BufferAttribute(new Float32Array(total), 3);
@@ -365,13 +391,15 @@ class SurfaceBatch {
     touching: Uint8Array,
     base: readonly THREE.Color[],
     touched: readonly THREE.Color[],
+    selected: Uint8Array,
+    selectedColor: THREE.Color,
   ): void {
     const pos = this.positions.array as Float32Array;
     let lo = Number.POSITIVE_INFINITY;
     let hi = -1;
     for (let h = 0; h < this.bodies.length; h++) {
       const i = this.bodies[h];
-      const t = touching[i];
+      const t = selected[i] ? 2 : touching[i] ? 1 : 0;
       const p = 7 * i;
       const q = 7 * h;
       let same = true;
@@ -381,15 +409,15 @@ class SurfaceBatch {
           break;
         }
       }
-      if (same && t === this.drawnTouching[h]) continue;
+      if (same && t === this.drawnState[h]) continue;
       const s = this.start[h];
       const e = this.start[h + 1];
       if (!same) {
         for (let d = 0; d < 7; d++) this.placed[q + d] = poses[p + d];
         rotateInto(pos, this.localPositions, s, e, poses, p, true);
       }
-      this.drawnTouching[h] = t;
-      this.shade(s, e, poses, p, (t ? touched : base)[i]);
+      this.drawnState[h] = t;
+      this.shade(s, e, poses, p, t === 2 ? selectedColor : t === 1 ? touched[i] : base[i]);
       if (s < lo) lo = s;
       if (e > hi) hi = e;
     }
@@ -399,6 +427,11 @@ class SurfaceBatch {
       a.addUpdateRange(lo, hi - lo);
       a.needsUpdate = true;
     }
+  }
+
+  /** Redraws every body's colours at the next update. */
+  recolour(): void {
+    this.drawnState.fill(3);
   }
 
   /** Vertex colours of floats s..e: `albedo` lit by the baked light, normals rotated by the pose. */

@@ -2,10 +2,12 @@
  * The Collide debug viewer's page. It loads the scene once (`api/scene`, from `collide view` or
  * any static host), hands it to a Web Worker (worker.ts) that runs the Collide world, and draws
  * what the worker reports with three.js at the display's frame rate. The bodies take few draw
- * calls (bodies.ts: instanced unit shapes, merged hulls, one wireframe buffer); per frame only
- * the instance matrices and colours, the moved bodies' vertices, the AABBs, the contacts, the
- * candidate pairs and the overlays change, written into buffers that only grow. The panel's
- * text follows at most 4 times a second.
+ * calls and few triangles (bodies.ts: at most three merged meshes with baked shading, one
+ * wireframe buffer); per frame only the moved bodies' vertices and colours, the AABBs, the
+ * contacts, the candidate pairs and the overlays change, written into buffers that only grow.
+ * Layers of many line segments (wireframes, AABBs) start off in big scenes; the drawing
+ * buffer's resolution adapts to keep up with the display (resolution.ts). The panel's text
+ * follows at most 4 times a second.
  *
  * The mouse: orbit and click to pick a body (two picked bodies show GJK and EPA step by step,
  * or the closest triangle and the contact when one is a mesh); drag a body (contacts and events
@@ -298,7 +300,7 @@ function onReady(m: Extract<FromWorker, { type: "ready" }>): void {
   el("title").textContent = m.title;
   document.title = `Collide viewer: ${m.title}`;
   el("frame-row").hidden = m.mode !== "demo";
-  bodyMeshes = new BodyMeshes(bodies, PALETTE, COLORS.touching);
+  bodyMeshes = new BodyMeshes(bodies, PALETTE, COLORS.touching, COLORS.selectedWire);
   bodyGroup.add(bodyMeshes.group);
   wireBuffer = new WireBuffer(bodies, COLORS.wire, COLORS.selectedWire);
   wireGroup.add(wireBuffer.object);
@@ -471,6 +473,8 @@ function markSelection(): void {
     node.classList.toggle("selected", selected.includes(k));
   });
   wireBuffer?.select(selected);
+  bodyMeshes?.select(selected);
+  dirty = true;
   if (selected.length < 2) {
     pair = null;
     el("pair").textContent =
@@ -779,17 +783,6 @@ hooks.__collideProject = (i) => {
   return [r.left + ((v.x + 1) / 2) * r.width, r.top + ((1 - v.y) / 2) * r.height];
 };
 
-(window as unknown as { __exp: unknown }).__exp = {
-  renderer,
-  scene,
-  camera,
-  THREE,
-  bodyGroup,
-  wireGroup,
-  get bodyMeshes() {
-    return bodyMeshes;
-  },
-};
 async function main(): Promise<void> {
   resize();
   animate(performance.now());

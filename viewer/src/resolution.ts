@@ -58,7 +58,6 @@ export class ResolutionScale {
     if (fixed !== undefined) this.scale = fixed;
   }
 
-
   /**
    * One animation frame at time `now` (ms) in which the page drew (`drew`) or not. Returns
    * true when the scale changed (the caller resizes its drawing buffer).
