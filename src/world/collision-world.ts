@@ -528,6 +528,10 @@ export class CollisionWorld {
     }
     checkWorldOptionValues(o);
     this.bp = makeNamedBroadPhase(o.broadphase, o.aabbMargin, BROAD_PHASE_NAMES, true);
+    // The executor's threads run the broad phase's parallel part too (the grid's candidate merge).
+    if (o.executor !== null && typeof o.executor.runCandidateMerge === "function") {
+      this.bp.setParallel?.(o.executor as Required<StepExecutor>);
+    }
     // With an executor, poses, flags and the step's pairs live in shared memory: the worker
     // threads read them in place (no per-step copy).
     const shared = o.executor !== null && typeof SharedArrayBuffer === "function";
