@@ -132,6 +132,16 @@ const INCREMENTAL_MAX_FRACTION = 0.25;
 const DISPLACEMENT_MARGIN_SCALE = 8;
 /** Largest margin, as a fraction of the cell side (larger ones make many candidates). */
 const MAX_MARGIN_CELLS = 0.5;
+/**
+ * Margin of a box whose motion is not known yet (inserted, never moved out of its fat box), as a
+ * fraction of the cell side (five times the least margin). With the least margin, a world whose
+ * bodies all move saw most of them leave their first fat boxes at the second step and half the
+ * rest at the third, each a full rebuild (scene (b) at 50,000 bodies: 25,150 then 12,537 moved
+ * out; steps 2 and 3 cost 5–8 steady steps); with this one they leave over many steps, one by
+ * one, and their own displacement then sets their margin (0.25 tried: the first build's
+ * candidates and cell entries doubled and it cost more than the rebuilds it saved).
+ */
+const UNKNOWN_MOTION_MARGIN_CELLS = 0.1;
 /** Quantile of the box sizes that the automatic cell size keeps out of the overflow list. */
 const OVERFLOW_QUANTILE = 0.99;
 /** Least room of a cell's block in the entry pool, entries. */
@@ -342,7 +352,8 @@ export class SpatialHash implements BroadPhase {
       this.movedStamp = growInt32Mem(this.movedStamp, n, this.shared);
       this.visitStamp = growInt32(this.visitStamp, n);
     }
-    this.pad[id] = 0;
+    // No motion known yet (module docs): the margin of UNKNOWN_MOTION_MARGIN_CELLS.
+    this.pad[id] = -1;
     this.buffer(id);
   }
 
@@ -848,7 +859,9 @@ export class SpatialHash implements BroadPhase {
 
   /** The margin of `id`'s fat box: its own (from its motion) within the bounds for cell `s`. */
   private marginOf(id: number, s: number): number {
-    return Math.min(MAX_MARGIN_CELLS * s, Math.max(SPATIAL_HASH_FAT_MARGIN * s, this.pad[id]));
+    const pad = this.pad[id];
+    if (pad < 0) return UNKNOWN_MOTION_MARGIN_CELLS * s;
+    return Math.min(MAX_MARGIN_CELLS * s, Math.max(SPATIAL_HASH_FAT_MARGIN * s, pad));
   }
 
   /** Writes the fat box of `id` for cell side `s`, kept finite at the ends of the double range. */

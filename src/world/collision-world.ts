@@ -1143,7 +1143,8 @@ export class CollisionWorld {
         k.staticBvh.queryAabb(bpMin, bpMax, this.staticPairVisitor);
       }
     }
-    found.sortUnique();
+    // Found holds only the broad phase's pair set (sorted, unique) when nothing else was added.
+    if (allMoving === null || found.size !== allMoving.size) found.sortUnique();
     // Merge the two ascending sets.
     const next = this.nextPairs;
     next.clear();
