@@ -20,7 +20,12 @@
  * when the cell table fills. The margin of a box that moved out follows its motion: eight times
  * the largest axis of the `displacement` given to `move` (the expected motion per step), at
  * least `SPATIAL_HASH_FAT_MARGIN` × `s` and at most half a cell, so a random walk refits a body
- * every ten or so steps instead of every step, and a teleported body costs only its own update.
+ * every ten or so steps instead of every step, and a teleported body costs only its own update;
+ * a box whose motion is not known yet (inserted, never moved out) has a tenth of a cell, so that
+ * the steps after the first build do not re-place every body that starts moving at once.
+ * With a parallel runner ({@link SpatialHash.setParallel}, a world's `WorkerExecutor`) the
+ * update's pass over every candidate runs in chunks on several threads
+ * (src/broadphase/candidate-merge.ts), with the same pairs in the same order.
  * Bodies that would occupy more than `maxCellsPerBody` cells go to an overflow list that is
  * tested against every body, so huge boxes stay correct and cheap.
  *
