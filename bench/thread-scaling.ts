@@ -7,7 +7,9 @@
  * the load stays below the core count; the calling thread's CPU time bounds it either way.
  *
  * `node --no-liftoff --import tsx bench/thread-scaling.ts [--scene random] [--n 50000]
- * [--threads 1,2] [--frames 20] [--warmup 10]`.
+ * [--threads 1,2] [--frames 20] [--warmup 10] [--profile PREFIX]` (threads 0: a one-thread
+ * executor, the threaded code path on the calling thread alone; `--profile`: a CPU profile of
+ * the measured steps, calling thread, to PREFIX-scene-threads.cpuprofile).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -59,8 +61,9 @@ export async function runThreads(
 ): Promise<ThreadRun> {
   const scene = makeScene(sceneName, n, 1);
   let executor: WorkerExecutor | null = null;
-  if (threads > 1) {
-    executor = new WorkerExecutor({ threads });
+  // threads 0: an executor of one thread (the threaded code path, all on the calling thread).
+  if (threads !== 1) {
+    executor = new WorkerExecutor({ threads: Math.max(1, threads) });
     await executor.ready();
   }
   scene.move(0);

@@ -498,6 +498,13 @@ export class SpatialHash implements BroadPhase {
     this.candidates.setLimit(limit, out.limitField, out.limitValue);
     this.candidatesNext.setLimit(limit, out.limitField, out.limitValue);
     if (this.ensureBuilt(out)) return out;
+    if (this.runner !== null && this.shared && this.candidates.size > CANDIDATE_MERGE_CHUNK) {
+      // No box left its fat box: the same pass with no stale and no new candidate, in chunks
+      // on the runner's threads (it also copies the candidates over to the other buffer).
+      this.newKeys[0] = 0;
+      this.mergeParallel(out, 0);
+      return out;
+    }
     const c = this.candidates;
     const box = this.proxies.box;
     const los = this.candidateLo;
