@@ -57,7 +57,7 @@ export interface CandidateMergeJob {
    * done (then stored atomically).
    */
   chunkLengths: Int32Array;
-  /** After {@link compactCandidateMerge}: the merged candidates' count. */
+  /** After `compactCandidateMerge`: the merged candidates' count. */
   outCount: number;
 }
 
@@ -180,7 +180,7 @@ export interface CandidateMergeRunner {
   /** Threads it runs on, the calling thread included. */
   readonly threads: number;
   /**
-   * Runs every chunk `0 .. chunks − 1` of `job` with {@link mergeCandidateChunk}, on any thread
+   * Runs every chunk `0 .. chunks − 1` of `job` with `mergeCandidateChunk`, on any thread
    * in any order, and returns when all are done.
    */
   runCandidateMerge(job: CandidateMergeJob, chunks: number): void;
