@@ -16,6 +16,10 @@ export type {
   RayCastCallback,
 } from "./broadphase/broad-phase.js";
 export { BruteForceBroadPhase } from "./broadphase/brute-force.js";
+export type {
+  CandidateMergeJob,
+  CandidateMergeRunner,
+} from "./broadphase/candidate-merge.js";
 export {
   DynamicTree,
   type DynamicTreeOptions,

@@ -15,8 +15,9 @@
  * segment against a box ({@link raySegmentBoxEntry}).
  */
 import { invalidValue } from "../errors.js";
-import { growFloat64, growInt32 } from "../math/typed-arrays.js";
+import { growFloat64, growFloat64Mem, growInt32 } from "../math/typed-arrays.js";
 import type { Vec3 } from "../math/vec3.js";
+import type { CandidateMergeRunner } from "./candidate-merge.js";
 import { MAX_PROXY_ID, type PairSet } from "./pair-set.js";
 
 /**
@@ -87,6 +88,13 @@ export interface BroadPhase {
    * called, before its promise settles.
    */
   computePairsAsync?(out: PairSet): Promise<PairSet>;
+  /**
+   * Lets the broad phase spread its own work over the threads of `runner` (a parallel executor,
+   * or null for none); absent on broad phases that do not. The grid moves its arrays into shared
+   * memory and runs its candidate merge in chunks (src/broadphase/candidate-merge.ts), with the
+   * same pairs, in the same order, as on one thread.
+   */
+  setParallel?(runner: CandidateMergeRunner | null): void;
 }
 
 /** The methods every {@link BroadPhase} has, for checking an instance given by a caller. */
@@ -248,13 +256,15 @@ export function boxesOverlap(a: Float64Array, i: number, b: Float64Array, j: num
  */
 export class ProxyBoxes {
   /** Tight boxes: `box[6·id .. 6·id+5] = (minx, miny, minz, maxx, maxy, maxz)`. */
-  box = new Float64Array(0);
+  box: Float64Array = new Float64Array(0);
   /** Live ids, densely packed in `live[0 .. count)`. */
   live = new Int32Array(16);
   /** Position of each live id in `live`, −1 when absent. */
   slot = new Int32Array(0);
   /** Number of live ids. */
   count = 0;
+  /** True when `box` lives in shared memory (worker threads read it). */
+  shared = false;
 
   /** True when `id` is live (false for anything that is not a valid id). */
   has(id: number): boolean {
@@ -268,7 +278,7 @@ export class ProxyBoxes {
     checkBox("aabb", min, max);
     if (id >= this.slot.length) {
       this.slot = growInt32(this.slot, id + 1, -1);
-      this.box = growFloat64(this.box, 6 * this.slot.length);
+      this.box = growFloat64Mem(this.box, 6 * this.slot.length, this.shared);
     }
     this.live = growInt32(this.live, this.count + 1);
     this.slot[id] = this.count;

@@ -12,6 +12,7 @@
  * same set every frame allocates nothing in steady state.
  */
 import { invalidValue } from "../errors.js";
+import { newFloat64, toSharedFloat64 } from "../math/typed-arrays.js";
 
 /** Number of values an id can take in a packed pair key: ids are in `[0, 2^26)`. */
 export const PAIR_KEY_BASE = 2 ** 26;
@@ -66,6 +67,8 @@ export class PairSet {
   /** Scratch of the counting sort: a buffer as long as `keys`, and the per-`lo` counts. */
   private spare: Float64Array = new Float64Array(0);
   private counts = new Int32Array(0);
+  /** True once {@link useSharedMemory} ran: the key storage lives in `SharedArrayBuffer`s. */
+  private shared = false;
 
   /** A new, empty set with room for `initialCapacity` pairs (it grows by doubling). */
   constructor(initialCapacity = INITIAL_CAPACITY) {
@@ -75,6 +78,60 @@ export class PairSet {
   /** Number of pairs held. */
   get size(): number {
     return this.count;
+  }
+
+  /**
+   * Keeps the key storage in `SharedArrayBuffer`s from now on (moved there at once), so that
+   * worker threads can read and write it in place (the parallel broad phase,
+   * src/broadphase/candidate-merge.ts).
+   */
+  useSharedMemory(): void {
+    this.shared = true;
+    this.keys = toSharedFloat64(this.keys, true);
+    this.spare = toSharedFloat64(this.spare, true);
+  }
+
+  /**
+   * The key storage: `storage[0 .. size)` are the keys; its length is the capacity. Replaced
+   * when the set grows or sorts, so read it again after those.
+   */
+  get storage(): Float64Array {
+    return this.keys;
+  }
+
+  /**
+   * Makes the storage hold at least `n` keys (doubling, kept), for a writer of
+   * {@link storage} that then calls {@link setSize}. Throws `CollideError` when `n` passes
+   * {@link limit}.
+   */
+  reserve(n: number): void {
+    if (n <= this.keys.length) return;
+    if (n > this.limit) {
+      invalidValue(
+        this.limitField,
+        this.limitValue,
+        `is exceeded: the broad phase found more than ${this.limitValue} candidate pairs (raise it to allow this)`,
+      );
+    }
+    let cap = Math.max(1, this.keys.length);
+    while (cap < n) cap *= 2;
+    const grown = newFloat64(Math.min(cap, this.limit), this.shared);
+    grown.set(this.keys.subarray(0, this.count));
+    this.keys = grown;
+  }
+
+  /** Sets the number of keys held after a write into {@link storage} (0 ≤ n ≤ capacity). */
+  setSize(n: number): void {
+    this.count = n;
+  }
+
+  /** Appends `src[from .. to)`, already packed keys (a loop: no view is allocated). */
+  appendKeys(src: Float64Array, from: number, to: number): void {
+    this.reserve(this.count + (to - from));
+    const k = this.keys;
+    let w = this.count;
+    for (let i = from; i < to; i++) k[w++] = src[i];
+    this.count = w;
   }
 
   /** Empties the set, keeping its storage. */
@@ -115,7 +172,7 @@ export class PairSet {
         `is exceeded: the broad phase found more than ${this.limitValue} candidate pairs (raise it to allow this)`,
       );
     }
-    const grown = new Float64Array(Math.min(this.keys.length * 2, this.limit));
+    const grown = newFloat64(Math.min(this.keys.length * 2, this.limit), this.shared);
     grown.set(this.keys);
     this.keys = grown;
   }
@@ -157,7 +214,7 @@ export class PairSet {
       return this;
     }
     if (this.counts.length < maxLo + 2) this.counts = new Int32Array(2 * (maxLo + 2));
-    if (this.spare.length !== k.length) this.spare = new Float64Array(k.length);
+    if (this.spare.length !== k.length) this.spare = newFloat64(k.length, this.shared);
     const counts = this.counts;
     counts.fill(0, 0, maxLo + 2);
     for (let i = 0; i < n; i++) counts[Math.floor(k[i] / PAIR_KEY_BASE) + 1]++;

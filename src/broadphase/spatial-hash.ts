@@ -20,7 +20,11 @@
  * when the cell table fills. The margin of a box that moved out follows its motion: eight times
  * the largest axis of the `displacement` given to `move` (the expected motion per step), at
  * least `SPATIAL_HASH_FAT_MARGIN` × `s` and at most half a cell, so a random walk refits a body
- * every ten or so steps instead of every step, and a teleported body costs only its own update.
+ * every ten or so steps instead of every step, and a teleported body costs only its own update;
+ * a box whose motion is not known yet (inserted, never moved out) has the least margin.
+ * With a parallel runner ({@link SpatialHash.setParallel}, a world's `WorkerExecutor`) the
+ * update's pass over every candidate runs in chunks on several threads
+ * (src/broadphase/candidate-merge.ts), with the same pairs in the same order.
  * Bodies that would occupy more than `maxCellsPerBody` cells go to an overflow list that is
  * tested against every body, so huge boxes stay correct and cheap.
  *
@@ -41,6 +45,12 @@ import {
   SPATIAL_HASH_MAX_CELLS_PER_BODY,
 } from "../constants.js";
 import { invalidValue } from "../errors.js";
+import {
+  growFloat64Mem,
+  growInt32Mem,
+  toSharedFloat64,
+  toSharedInt32,
+} from "../math/typed-arrays.js";
 import type { Vec3 } from "../math/vec3.js";
 import {
   type AabbQueryCallback,
@@ -54,6 +64,13 @@ import {
   type RayCastCallback,
   raySegmentBoxEntry,
 } from "./broad-phase.js";
+import {
+  CANDIDATE_MERGE_CHUNK,
+  type CandidateMergeJob,
+  type CandidateMergeRunner,
+  candidateMergeChunks,
+  compactCandidateMerge,
+} from "./candidate-merge.js";
 import { heapSortRange, PAIR_KEY_BASE, PairSet } from "./pair-set.js";
 
 /** Settings of {@link SpatialHash}. */
@@ -119,6 +136,15 @@ const INCREMENTAL_MAX_FRACTION = 0.25;
 const DISPLACEMENT_MARGIN_SCALE = 8;
 /** Largest margin, as a fraction of the cell side (larger ones make many candidates). */
 const MAX_MARGIN_CELLS = 0.5;
+/**
+ * Margin of a box whose motion is not known yet (inserted, never moved out of its fat box), as a
+ * fraction of the cell side: the least margin. A tenth of a cell removed the two full rebuilds
+ * after the first build on scene (b) at 50,000 bodies (25,150 then 12,537 boxes moved out at
+ * steps 2 and 3), but made the 1,000-body steady-state probe (test/world/steady-state.test.ts,
+ * grid with static and sleeping bodies, and with warm starts) collect garbage 2–4 times per
+ * 1,000 steps, not understood yet: kept at the least margin until it is.
+ */
+const UNKNOWN_MOTION_MARGIN_CELLS = 0.02;
 /** Quantile of the box sizes that the automatic cell size keeps out of the overflow list. */
 const OVERFLOW_QUANTILE = 0.99;
 /** Least room of a cell's block in the entry pool, entries. */
@@ -153,11 +179,22 @@ export class SpatialHash implements BroadPhase {
   /** The next candidates, merged from `candidates` and the moved bodies' new pairs. */
   private candidatesNext = new PairSet();
   /** Lower and higher id of each candidate, in the order of `candidates`. */
-  private candidateLo = new Int32Array(16);
-  private candidateHi = new Int32Array(16);
+  private candidateLo: Int32Array = new Int32Array(16);
+  private candidateHi: Int32Array = new Int32Array(16);
   /** The same for `candidatesNext`. */
-  private nextLo = new Int32Array(16);
-  private nextHi = new Int32Array(16);
+  private nextLo: Int32Array = new Int32Array(16);
+  private nextHi: Int32Array = new Int32Array(16);
+  /** The threads of the candidate merge (null: this thread alone), see {@link setParallel}. */
+  private runner: CandidateMergeRunner | null = null;
+  /** True when the arrays the merge reads and writes live in shared memory. */
+  private shared = false;
+  /** The parallel merge's job, its pair output and its chunk lengths (kept across steps). */
+  private readonly mergeJob: CandidateMergeJob;
+  private pairScratch: Float64Array = new Float64Array(0);
+  private chunkLengths: Int32Array = new Int32Array(0);
+  /** The pair set the parallel merge's pairs go to (during {@link mergeParallel}). */
+  private mergePairs: PairSet | null = null;
+  private readonly emitPairs: (from: number, to: number) => void;
   /** Cell range of each proxy's fat box: `(x0, y0, z0, x1, y1, z1)`. */
   private range = new Float64Array(0);
   private isOverflow = new Uint8Array(0);
@@ -174,10 +211,10 @@ export class SpatialHash implements BroadPhase {
   private moved = new Int32Array(16);
   private movedCount = 0;
   /** `movedStamp[id] === movedGeneration` while `id` is in the move buffer. */
-  private movedStamp = new Int32Array(0);
+  private movedStamp: Int32Array = new Int32Array(0);
   private movedGeneration = 1;
   /** Keys of the moved bodies' new candidate pairs (scratch of an incremental update). */
-  private newKeys = new Float64Array(64);
+  private newKeys: Float64Array = new Float64Array(64);
   // Open-addressing cell table, valid for slots whose stamp equals `generation`; each slot owns
   // a block of the entry pool: `slotCount` entries from `slotStart`, room for `slotCap`.
   private tableShift = 32;
@@ -228,6 +265,52 @@ export class SpatialHash implements BroadPhase {
       invalidValue("options.maxCellsPerBody", o.maxCellsPerBody, "must be an integer >= 1");
     }
     this.options = o;
+    this.mergeJob = {
+      oldKeys: this.newKeys,
+      oldLo: this.candidateLo,
+      oldHi: this.candidateHi,
+      oldCount: 0,
+      chunkSize: CANDIDATE_MERGE_CHUNK,
+      newKeys: this.newKeys,
+      newCount: 0,
+      movedStamp: this.movedStamp,
+      generation: 0,
+      box: this.newKeys,
+      filter: 0,
+      outKeys: this.newKeys,
+      outLo: this.nextLo,
+      outHi: this.nextHi,
+      pairKeys: this.pairScratch,
+      chunkLengths: this.chunkLengths,
+      outCount: 0,
+    };
+    this.emitPairs = (from, to) =>
+      (this.mergePairs as PairSet).appendKeys(this.pairScratch, from, to);
+  }
+
+  /**
+   * Spreads the candidate merge of the incremental update — the pass over every candidate that
+   * keeps, adds and filters them, the bulk of a step's grid work when many bodies move — over
+   * the threads of `runner` (src/broadphase/candidate-merge.ts); null runs it on this thread.
+   * The arrays it reads move into `SharedArrayBuffer`s (where the platform has them). The pairs
+   * are the same, in the same order, either way.
+   */
+  setParallel(runner: CandidateMergeRunner | null): void {
+    this.runner = runner;
+    if (runner === null || typeof SharedArrayBuffer !== "function" || this.shared) return;
+    this.shared = true;
+    this.proxies.shared = true;
+    this.proxies.box = toSharedFloat64(this.proxies.box, true);
+    this.movedStamp = toSharedInt32(this.movedStamp, true);
+    this.candidateLo = toSharedInt32(this.candidateLo, true);
+    this.candidateHi = toSharedInt32(this.candidateHi, true);
+    this.nextLo = toSharedInt32(this.nextLo, true);
+    this.nextHi = toSharedInt32(this.nextHi, true);
+    this.newKeys = toSharedFloat64(this.newKeys, true);
+    this.pairScratch = toSharedFloat64(this.pairScratch, true);
+    this.chunkLengths = toSharedInt32(this.chunkLengths, true);
+    this.candidates.useSharedMemory();
+    this.candidatesNext.useSharedMemory();
   }
 
   /** Number of proxies held. */
@@ -251,6 +334,9 @@ export class SpatialHash implements BroadPhase {
   /** Full rebuilds of the grid so far (the first build included): for tests and profiling. */
   rebuilds = 0;
 
+  /** Candidate merges run in chunks through the parallel runner so far: for tests and profiling. */
+  parallelMerges = 0;
+
   /** Adds proxy `id` with box `[min, max]`; throws `CollideError` on a present id or a bad box. */
   insert(id: number, min: Vec3, max: Vec3): void {
     this.proxies.add(id, min, max);
@@ -266,10 +352,11 @@ export class SpatialHash implements BroadPhase {
       grid.set(this.inGrid);
       this.inGrid = grid;
       this.overflowPos = growInt32(this.overflowPos, n);
-      this.movedStamp = growInt32(this.movedStamp, n);
+      this.movedStamp = growInt32Mem(this.movedStamp, n, this.shared);
       this.visitStamp = growInt32(this.visitStamp, n);
     }
-    this.pad[id] = 0;
+    // No motion known yet (module docs): the margin of UNKNOWN_MOTION_MARGIN_CELLS.
+    this.pad[id] = -1;
     this.buffer(id);
   }
 
@@ -409,6 +496,13 @@ export class SpatialHash implements BroadPhase {
     this.candidates.setLimit(limit, out.limitField, out.limitValue);
     this.candidatesNext.setLimit(limit, out.limitField, out.limitValue);
     if (this.ensureBuilt(out)) return out;
+    if (this.runner !== null && this.shared && this.candidates.size > CANDIDATE_MERGE_CHUNK) {
+      // No box left its fat box: the same pass with no stale and no new candidate, in chunks
+      // on the runner's threads (it also copies the candidates over to the other buffer).
+      this.newKeys[0] = 0;
+      this.mergeParallel(out, 0);
+      return out;
+    }
     const c = this.candidates;
     const box = this.proxies.box;
     const los = this.candidateLo;
@@ -435,8 +529,8 @@ export class SpatialHash implements BroadPhase {
     const c = this.candidates;
     const n = c.size;
     if (this.candidateLo.length < n) {
-      this.candidateLo = growInt32(this.candidateLo, n);
-      this.candidateHi = growInt32(this.candidateHi, n);
+      this.candidateLo = growInt32Mem(this.candidateLo, n, this.shared);
+      this.candidateHi = growInt32Mem(this.candidateHi, n, this.shared);
     }
     for (let i = 0; i < n; i++) {
       const key = c.keyAt(i);
@@ -775,7 +869,9 @@ export class SpatialHash implements BroadPhase {
 
   /** The margin of `id`'s fat box: its own (from its motion) within the bounds for cell `s`. */
   private marginOf(id: number, s: number): number {
-    return Math.min(MAX_MARGIN_CELLS * s, Math.max(SPATIAL_HASH_FAT_MARGIN * s, this.pad[id]));
+    const pad = this.pad[id];
+    if (pad < 0) return UNKNOWN_MOTION_MARGIN_CELLS * s;
+    return Math.min(MAX_MARGIN_CELLS * s, Math.max(SPATIAL_HASH_FAT_MARGIN * s, pad));
   }
 
   /** Writes the fat box of `id` for cell side `s`, kept finite at the ends of the double range. */
@@ -894,6 +990,15 @@ export class SpatialHash implements BroadPhase {
       }
     }
     heapSortRange(this.newKeys, 0, nk);
+    if (
+      this.runner !== null &&
+      this.shared &&
+      this.candidates.size > CANDIDATE_MERGE_CHUNK &&
+      this.candidates.size + nk <= this.candidatesNext.limit
+    ) {
+      this.mergeParallel(pairs, nk);
+      return true;
+    }
     // Merge the kept candidates (no moved body) with the new ones, in order, and filter them by
     // the current boxes into `pairs` on the way.
     const old = this.candidates;
@@ -905,8 +1010,8 @@ export class SpatialHash implements BroadPhase {
     const oldHi = this.candidateHi;
     const na = old.size;
     if (this.nextLo.length < na + nk) {
-      this.nextLo = growInt32(this.nextLo, na + nk);
-      this.nextHi = growInt32(this.nextHi, na + nk);
+      this.nextLo = growInt32Mem(this.nextLo, na + nk, this.shared);
+      this.nextHi = growInt32Mem(this.nextHi, na + nk, this.shared);
     }
     const newLo = this.nextLo;
     const newHi = this.nextHi;
@@ -952,20 +1057,80 @@ export class SpatialHash implements BroadPhase {
         if (separated === 0) pairs.addKey(key);
       }
     }
-    this.candidates = out;
+    this.finishUpdate();
+    return true;
+  }
+
+  /** The end of an update: the merged candidates become current; the move buffer empties. */
+  private finishUpdate(): void {
+    const old = this.candidates;
+    const oldLo = this.candidateLo;
+    const oldHi = this.candidateHi;
+    this.candidates = this.candidatesNext;
     this.candidatesNext = old;
-    this.candidateLo = newLo;
-    this.candidateHi = newHi;
+    this.candidateLo = this.nextLo;
+    this.candidateHi = this.nextHi;
     this.nextLo = oldLo;
     this.nextHi = oldHi;
     this.movedCount = 0;
     this.nextMovedGeneration();
-    return true;
+  }
+
+  /**
+   * The candidate merge of {@link update} in chunks run over the threads of the runner
+   * (src/broadphase/candidate-merge.ts): the same candidates and pairs, in the same order, as
+   * the merge on one thread. `nk` new keys are sorted in `newKeys`.
+   */
+  private mergeParallel(pairs: PairSet | null, nk: number): void {
+    const old = this.candidates;
+    const out = this.candidatesNext;
+    const na = old.size;
+    const total = na + nk;
+    out.clear();
+    out.reserve(total);
+    if (this.nextLo.length < total) {
+      this.nextLo = growInt32Mem(this.nextLo, total, true);
+      this.nextHi = growInt32Mem(this.nextHi, total, true);
+    }
+    if (this.pairScratch.length < total) {
+      this.pairScratch = growFloat64Mem(this.pairScratch, total, true);
+    }
+    const job = this.mergeJob;
+    job.oldCount = na;
+    const chunks = candidateMergeChunks(job);
+    if (this.chunkLengths.length < 2 * chunks) {
+      this.chunkLengths = growInt32Mem(this.chunkLengths, 2 * chunks, true);
+    }
+    job.oldKeys = old.storage;
+    job.oldLo = this.candidateLo;
+    job.oldHi = this.candidateHi;
+    job.oldCount = na;
+    job.newKeys = this.newKeys;
+    job.newCount = nk;
+    job.movedStamp = this.movedStamp;
+    job.generation = this.movedGeneration;
+    job.box = this.proxies.box;
+    job.filter = pairs !== null ? 1 : 0;
+    job.outKeys = out.storage;
+    job.outLo = this.nextLo;
+    job.outHi = this.nextHi;
+    job.pairKeys = this.pairScratch;
+    job.chunkLengths = this.chunkLengths;
+    (this.runner as CandidateMergeRunner).runCandidateMerge(job, chunks);
+    this.parallelMerges++;
+    this.mergePairs = pairs;
+    try {
+      compactCandidateMerge(job, chunks, this.emitPairs);
+    } finally {
+      this.mergePairs = null;
+    }
+    out.setSize(job.outCount);
+    this.finishUpdate();
   }
 
   /** Appends the key of pair (a, b) to `newKeys[n]`; returns n + 1. */
   private pushKey(n: number, a: number, b: number): number {
-    if (n === this.newKeys.length) this.newKeys = growFloat64(this.newKeys, n + 1);
+    if (n === this.newKeys.length) this.newKeys = growFloat64Mem(this.newKeys, n + 1, this.shared);
     this.newKeys[n] = a < b ? a * PAIR_KEY_BASE + b : b * PAIR_KEY_BASE + a;
     return n + 1;
   }

@@ -1,8 +1,10 @@
 /**
  * The block loop every thread of a parallel narrow phase runs (the caller and the workers):
  * take the next block of pairs from the shared counter, run `narrowPair` (src/world/narrow-pair.ts)
- * on each of its pairs and keep the touching records compactly in the block's region.
+ * on each of its pairs and keep the touching records compactly in the block's region; and the
+ * chunk loop of the grid's parallel candidate merge (src/broadphase/candidate-merge.ts).
  */
+import { type CandidateMergeJob, mergeCandidateChunk } from "../broadphase/candidate-merge.js";
 import { PAIR_KEY_BASE } from "../broadphase/pair-set.js";
 import type { Shape } from "../shapes/shape.js";
 import { NARROW_NONE, NARROW_RECORD_STRIDE, narrowPair } from "../world/narrow-pair.js";
@@ -66,4 +68,22 @@ export function runBlock(
   }
   Atomics.store(blockLength, b, len);
   Atomics.notify(blockLength, b);
+}
+
+/**
+ * Takes chunks of the candidate merge `job` from `control[CTRL_NEXT_BLOCK]` until all `chunks`
+ * are taken and runs each (src/broadphase/candidate-merge.ts). Returns the chunks this thread did.
+ */
+export function runMergeChunks(
+  control: Int32Array,
+  job: CandidateMergeJob,
+  chunks: number,
+): number {
+  let done = 0;
+  for (;;) {
+    const c = Atomics.add(control, CTRL_NEXT_BLOCK, 1);
+    if (c >= chunks) return done;
+    mergeCandidateChunk(job, c, chunks);
+    done++;
+  }
 }

@@ -3,7 +3,9 @@
  * worker threads (src/parallel/worker.ts): the slots of the control array, the block size of the
  * work queue and the messages that carry buffers and shapes.
  *
- * One job is the narrow phase of one world step. The calling thread writes the job's pairs,
+ * A job is the narrow phase of one world step ({@link JOB_NARROW}) or the grid's candidate merge
+ * ({@link JOB_MERGE}, chunks of src/broadphase/candidate-merge.ts taken from the same shared
+ * counter, the caller closing the gaps between their outputs afterwards). For the narrow phase, the calling thread writes the job's pairs,
  * poses and flags into shared buffers, bumps the job generation and wakes the workers
  * (`Atomics.notify`); then every thread, the caller included, takes blocks of
  * {@link PARALLEL_BLOCK_PAIRS} consecutive pairs from a shared counter (`Atomics.add`) until none
@@ -31,8 +33,30 @@ export const CTRL_PAIR_COUNT = 4;
 export const CTRL_ERROR = 5;
 /** Control slot: number of workers that have started and wait for jobs. */
 export const CTRL_READY = 6;
+/** Control slot: what the current job is, {@link JOB_NARROW} or {@link JOB_MERGE}. */
+export const CTRL_JOB_KIND = 7;
+/** Control slot (merge job): number of old candidates. */
+export const CTRL_MERGE_OLD = 8;
+/** Control slot (merge job): number of new candidates. */
+export const CTRL_MERGE_NEW = 9;
+/** Control slot (merge job): the move buffer's stamp. */
+export const CTRL_MERGE_GENERATION = 10;
+/** Control slot (merge job): 1 when the pairs are filtered out on the way. */
+export const CTRL_MERGE_FILTER = 11;
+/** Control slot (merge job): number of chunks. */
+export const CTRL_MERGE_CHUNKS = 12;
+/** Control slot (merge job): old candidates per chunk. */
+export const CTRL_MERGE_CHUNK_SIZE = 13;
 /** Number of control slots. */
-export const CTRL_SLOTS = 8;
+export const CTRL_SLOTS = 16;
+
+/** Job kind: the narrow phase of a step (blocks of pairs, src/parallel/blocks.ts). */
+export const JOB_NARROW = 0;
+/**
+ * Job kind: the grid's candidate merge (chunks of src/broadphase/candidate-merge.ts), the
+ * parallel part of the broad phase.
+ */
+export const JOB_MERGE = 1;
 
 /**
  * Pairs per block of the work queue: small enough that the threads finish together (dynamic
@@ -55,9 +79,28 @@ export interface SharedBuffers {
   blockLength: SharedArrayBuffer;
 }
 
+/**
+ * The shared arrays of a candidate merge (src/broadphase/candidate-merge.ts), sent when any of
+ * them was replaced since the last merge job.
+ */
+export interface MergeBuffers {
+  oldKeys: SharedArrayBuffer;
+  oldLo: SharedArrayBuffer;
+  oldHi: SharedArrayBuffer;
+  newKeys: SharedArrayBuffer;
+  movedStamp: SharedArrayBuffer;
+  box: SharedArrayBuffer;
+  outKeys: SharedArrayBuffer;
+  outLo: SharedArrayBuffer;
+  outHi: SharedArrayBuffer;
+  pairKeys: SharedArrayBuffer;
+  chunkLengths: SharedArrayBuffer;
+}
+
 /** A message from the executor to a worker. */
 export type WorkerMessage =
   | { type: "buffers"; buffers: SharedBuffers }
+  | { type: "merge-buffers"; buffers: MergeBuffers }
   | {
       type: "shapes";
       /** New shapes by id. */

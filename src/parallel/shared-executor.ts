@@ -28,18 +28,33 @@
  * browser's main thread); either way the wait is short, since the caller works on blocks until
  * none is left to take.
  */
+import {
+  type CandidateMergeJob,
+  type CandidateMergeRunner,
+  mergeCandidateChunk,
+} from "../broadphase/candidate-merge.js";
 import { checkOptionKeys, invalidValue } from "../errors.js";
 import type { Shape } from "../shapes/shape.js";
 import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "../world/executor.js";
 import { NARROW_RECORD_STRIDE } from "../world/narrow-pair.js";
-import { runBlock, runBlocks } from "./blocks.js";
+import { runBlock, runBlocks, runMergeChunks } from "./blocks.js";
 import {
   CTRL_DONE,
   CTRL_ERROR,
+  CTRL_JOB_KIND,
+  CTRL_MERGE_CHUNK_SIZE,
+  CTRL_MERGE_CHUNKS,
+  CTRL_MERGE_FILTER,
+  CTRL_MERGE_GENERATION,
+  CTRL_MERGE_NEW,
+  CTRL_MERGE_OLD,
   CTRL_NEXT_BLOCK,
   CTRL_PAIR_COUNT,
   CTRL_READY,
   CTRL_SLOTS,
+  JOB_MERGE,
+  JOB_NARROW,
+  type MergeBuffers,
   PARALLEL_BLOCK_PAIRS,
   PARALLEL_JOB_TIMEOUT_MS,
   type SharedBuffers,
@@ -71,6 +86,15 @@ export const WORKER_POLL_MS = 5;
 /** True when `a` lives in a `SharedArrayBuffer` (workers can read it in place). */
 function isShared(a: ArrayBufferView): boolean {
   return typeof SharedArrayBuffer === "function" && a.buffer instanceof SharedArrayBuffer;
+}
+
+/**
+ * 0 when `a` is shared and its buffer is `sent[i]`, 1 when it is shared but another buffer, 2
+ * when it is not in shared memory.
+ */
+function mergeBufferState(a: ArrayBufferView, sent: (ArrayBufferLike | null)[], i: number): number {
+  if (!isShared(a)) return 2;
+  return a.buffer === sent[i] ? 0 : 1;
 }
 
 /** Rounds `n` up to a power of two (at least `min`). */
@@ -113,7 +137,7 @@ function waitWhileEqual(a: Int32Array, index: number, value: number, ms: number)
  * `worker_threads` in src/parallel/executor.ts, Web Workers in src/parallel/browser.ts), posts
  * `WorkerMessage`s (src/parallel/protocol.ts) to them and wakes them for a job.
  */
-export abstract class SharedMemoryExecutor implements StepExecutor {
+export abstract class SharedMemoryExecutor implements StepExecutor, CandidateMergeRunner {
   /** Threads, the calling thread included. */
   readonly threads: number;
   private readonly minPairs: number;
@@ -165,6 +189,8 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
   private sentPairs: ArrayBufferLike | null = null;
   private sentPose: ArrayBufferLike | null = null;
   private sentFlags: ArrayBufferLike | null = null;
+  // The merge job's arrays the workers were last sent (see shareMergeBuffers).
+  private readonly sentMerge: (ArrayBufferLike | null)[] = new Array(11).fill(null);
 
   /**
    * Checks `options` (overriding {@link defaultWorkerExecutorOptions}); the subclass then starts
@@ -243,6 +269,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
       this.shareBuffers();
       this.syncShapes(input);
       this.params[0] = input.prediction;
+      control[CTRL_JOB_KIND] = JOB_NARROW;
       control[CTRL_PAIR_COUNT] = n;
       control[CTRL_NEXT_BLOCK] = 0;
       control[CTRL_DONE] = 0;
@@ -269,6 +296,104 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
       this.job = null;
       this.sink = null;
     }
+  }
+
+  /**
+   * Runs the `chunks` chunks of the grid's candidate merge `job` (src/broadphase/candidate-merge.ts)
+   * over the threads, the calling thread included, and returns when every chunk is done (a chunk
+   * a failed worker left is run here). Runs alone on the calling thread before the workers are
+   * ready, for one chunk, or when an array of `job` is not in shared memory. Throws
+   * `CollideError` after {@link dispose}.
+   */
+  runCandidateMerge(job: CandidateMergeJob, chunks: number): void {
+    if (this.disposed) invalidValue("executor", "disposed", "has been disposed");
+    const lengths = job.chunkLengths;
+    lengths.fill(-1, 0, 2 * chunks);
+    const control = this.control;
+    const ready = Atomics.load(control, CTRL_READY) >= this.workerCount;
+    if (this.workerCount === 0 || chunks < 2 || !ready || !this.shareMergeBuffers(job)) {
+      for (let c = 0; c < chunks; c++) mergeCandidateChunk(job, c, chunks);
+      return;
+    }
+    control[CTRL_JOB_KIND] = JOB_MERGE;
+    control[CTRL_MERGE_OLD] = job.oldCount;
+    control[CTRL_MERGE_NEW] = job.newCount;
+    control[CTRL_MERGE_GENERATION] = job.generation;
+    control[CTRL_MERGE_FILTER] = job.filter;
+    control[CTRL_MERGE_CHUNKS] = chunks;
+    control[CTRL_MERGE_CHUNK_SIZE] = job.chunkSize;
+    control[CTRL_NEXT_BLOCK] = 0;
+    control[CTRL_DONE] = 0;
+    control[CTRL_ERROR] = 0;
+    this.wake();
+    try {
+      runMergeChunks(control, job, chunks);
+    } catch {
+      // The chunk left unfinished is run again below.
+    }
+    const workers = this.workerCount;
+    const t0 = Date.now();
+    for (;;) {
+      const d = Atomics.load(control, CTRL_DONE);
+      if (d >= workers) break;
+      waitWhileEqual(control, CTRL_DONE, d, WORKER_POLL_MS);
+      if (Date.now() - t0 > PARALLEL_JOB_TIMEOUT_MS) {
+        invalidValue("executor", this.threads, "a worker thread stopped answering");
+      }
+    }
+    for (let c = 0; c < chunks; c++) {
+      if (Atomics.load(lengths, 2 * c) < 0) mergeCandidateChunk(job, c, chunks);
+    }
+  }
+
+  /**
+   * Sends the workers the merge job's arrays when any was replaced since the last merge job.
+   * Returns false (nothing sent) when some array is not in shared memory.
+   */
+  private shareMergeBuffers(job: CandidateMergeJob): boolean {
+    const sent = this.sentMerge;
+    // No array literal here: this runs every step and allocates nothing.
+    let state = 0;
+    state |= mergeBufferState(job.oldKeys, sent, 0);
+    state |= mergeBufferState(job.oldLo, sent, 1);
+    state |= mergeBufferState(job.oldHi, sent, 2);
+    state |= mergeBufferState(job.newKeys, sent, 3);
+    state |= mergeBufferState(job.movedStamp, sent, 4);
+    state |= mergeBufferState(job.box, sent, 5);
+    state |= mergeBufferState(job.outKeys, sent, 6);
+    state |= mergeBufferState(job.outLo, sent, 7);
+    state |= mergeBufferState(job.outHi, sent, 8);
+    state |= mergeBufferState(job.pairKeys, sent, 9);
+    state |= mergeBufferState(job.chunkLengths, sent, 10);
+    if ((state & 2) !== 0) return false;
+    const changed = state !== 0;
+    if (!changed) return true;
+    sent[0] = job.oldKeys.buffer;
+    sent[1] = job.oldLo.buffer;
+    sent[2] = job.oldHi.buffer;
+    sent[3] = job.newKeys.buffer;
+    sent[4] = job.movedStamp.buffer;
+    sent[5] = job.box.buffer;
+    sent[6] = job.outKeys.buffer;
+    sent[7] = job.outLo.buffer;
+    sent[8] = job.outHi.buffer;
+    sent[9] = job.pairKeys.buffer;
+    sent[10] = job.chunkLengths.buffer;
+    const buffers: MergeBuffers = {
+      oldKeys: job.oldKeys.buffer as SharedArrayBuffer,
+      oldLo: job.oldLo.buffer as SharedArrayBuffer,
+      oldHi: job.oldHi.buffer as SharedArrayBuffer,
+      newKeys: job.newKeys.buffer as SharedArrayBuffer,
+      movedStamp: job.movedStamp.buffer as SharedArrayBuffer,
+      box: job.box.buffer as SharedArrayBuffer,
+      outKeys: job.outKeys.buffer as SharedArrayBuffer,
+      outLo: job.outLo.buffer as SharedArrayBuffer,
+      outHi: job.outHi.buffer as SharedArrayBuffer,
+      pairKeys: job.pairKeys.buffer as SharedArrayBuffer,
+      chunkLengths: job.chunkLengths.buffer as SharedArrayBuffer,
+    };
+    this.post({ type: "merge-buffers", buffers });
+    return true;
   }
 
   /** Runs block `b` of the current job on this thread. */

@@ -4,9 +4,23 @@
  * by the executor's messages, and the job itself (src/parallel/blocks.ts), reported done in the
  * control array. See src/parallel/protocol.ts for the protocol.
  */
+import type { CandidateMergeJob } from "../broadphase/candidate-merge.js";
 import type { Shape } from "../shapes/shape.js";
-import { runBlocks } from "./blocks.js";
-import { CTRL_DONE, CTRL_ERROR, CTRL_PAIR_COUNT, type WorkerMessage } from "./protocol.js";
+import { runBlocks, runMergeChunks } from "./blocks.js";
+import {
+  CTRL_DONE,
+  CTRL_ERROR,
+  CTRL_JOB_KIND,
+  CTRL_MERGE_CHUNK_SIZE,
+  CTRL_MERGE_CHUNKS,
+  CTRL_MERGE_FILTER,
+  CTRL_MERGE_GENERATION,
+  CTRL_MERGE_NEW,
+  CTRL_MERGE_OLD,
+  CTRL_PAIR_COUNT,
+  JOB_MERGE,
+  type WorkerMessage,
+} from "./protocol.js";
 
 /** A worker's view of the shared job state. */
 export class WorkerState {
@@ -17,6 +31,26 @@ export class WorkerState {
   private flags: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
   private out: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private blockLength: Int32Array<ArrayBufferLike> = new Int32Array(0);
+  /** The candidate merge's arrays (counts set per job from the control array). */
+  private readonly merge: CandidateMergeJob = {
+    oldKeys: new Float64Array(0),
+    oldLo: new Int32Array(0),
+    oldHi: new Int32Array(0),
+    oldCount: 0,
+    chunkSize: 1,
+    newKeys: new Float64Array(0),
+    newCount: 0,
+    movedStamp: new Int32Array(0),
+    generation: 0,
+    box: new Float64Array(0),
+    filter: 0,
+    outKeys: new Float64Array(0),
+    outLo: new Int32Array(0),
+    outHi: new Int32Array(0),
+    pairKeys: new Float64Array(0),
+    chunkLengths: new Int32Array(0),
+    outCount: 0,
+  };
 
   /** `control` and `params`: the executor's shared control array and job parameters. */
   constructor(
@@ -33,6 +67,20 @@ export class WorkerState {
       this.flags = new Uint8Array(b.flags);
       this.out = new Float64Array(b.out);
       this.blockLength = new Int32Array(b.blockLength);
+    } else if (msg.type === "merge-buffers") {
+      const b = msg.buffers;
+      const m = this.merge;
+      m.oldKeys = new Float64Array(b.oldKeys);
+      m.oldLo = new Int32Array(b.oldLo);
+      m.oldHi = new Int32Array(b.oldHi);
+      m.newKeys = new Float64Array(b.newKeys);
+      m.movedStamp = new Int32Array(b.movedStamp);
+      m.box = new Float64Array(b.box);
+      m.outKeys = new Float64Array(b.outKeys);
+      m.outLo = new Int32Array(b.outLo);
+      m.outHi = new Int32Array(b.outHi);
+      m.pairKeys = new Float64Array(b.pairKeys);
+      m.chunkLengths = new Int32Array(b.chunkLengths);
     } else {
       for (let i = 0; i < msg.ids.length; i++) this.shapesById[msg.ids[i]] = msg.shapes[i];
       for (let i = 0; i + 1 < msg.slots.length; i += 2) {
@@ -49,17 +97,26 @@ export class WorkerState {
   runJob(): void {
     const control = this.control;
     try {
-      runBlocks(
-        control,
-        this.pairs,
-        Atomics.load(control, CTRL_PAIR_COUNT),
-        this.pose,
-        this.flags,
-        this.slotShapes,
-        this.params[0],
-        this.out,
-        this.blockLength,
-      );
+      if (Atomics.load(control, CTRL_JOB_KIND) === JOB_MERGE) {
+        const m = this.merge;
+        m.oldCount = control[CTRL_MERGE_OLD];
+        m.chunkSize = control[CTRL_MERGE_CHUNK_SIZE];
+        m.newCount = control[CTRL_MERGE_NEW];
+        m.generation = control[CTRL_MERGE_GENERATION];
+        m.filter = control[CTRL_MERGE_FILTER];
+        runMergeChunks(control, m, control[CTRL_MERGE_CHUNKS]);
+      } else
+        runBlocks(
+          control,
+          this.pairs,
+          Atomics.load(control, CTRL_PAIR_COUNT),
+          this.pose,
+          this.flags,
+          this.slotShapes,
+          this.params[0],
+          this.out,
+          this.blockLength,
+        );
     } catch {
       Atomics.store(control, CTRL_ERROR, 1);
     }

@@ -528,6 +528,10 @@ export class CollisionWorld {
     }
     checkWorldOptionValues(o);
     this.bp = makeNamedBroadPhase(o.broadphase, o.aabbMargin, BROAD_PHASE_NAMES, true);
+    // The executor's threads run the broad phase's parallel part too (the grid's candidate merge).
+    if (o.executor !== null && typeof o.executor.runCandidateMerge === "function") {
+      this.bp.setParallel?.(o.executor as Required<StepExecutor>);
+    }
     // With an executor, poses, flags and the step's pairs live in shared memory: the worker
     // threads read them in place (no per-step copy).
     const shared = o.executor !== null && typeof SharedArrayBuffer === "function";
@@ -1143,7 +1147,8 @@ export class CollisionWorld {
         k.queryStatic(s, b.slotCount, this.staticPairVisitor);
       }
     }
-    found.sortUnique();
+    // Found holds only the broad phase's pair set (sorted, unique) when nothing else was added.
+    if (allMoving === null || found.size !== allMoving.size) found.sortUnique();
     // Merge the two ascending sets.
     const next = this.nextPairs;
     next.clear();

@@ -14,6 +14,7 @@
  * still work on later blocks, the world's merge of the contacts into its cache overlaps the
  * parallel narrow phase instead of following it.
  */
+import type { CandidateMergeJob } from "../broadphase/candidate-merge.js";
 import type { Shape } from "../shapes/shape.js";
 
 /** What a step hands to {@link StepExecutor.runNarrowPhase}. Arrays are read, not kept. */
@@ -63,4 +64,11 @@ export interface StepExecutor {
    * every block before it.
    */
   runNarrowPhase(input: NarrowPhaseInput, sink: NarrowPhaseSink): void;
+  /**
+   * Optional: runs the chunks `0 .. chunks − 1` of the grid broad phase's candidate merge
+   * (src/broadphase/candidate-merge.ts) over the threads and returns when all are done. When
+   * present, the world hands the executor to its broad phase (`setParallel`), so that the broad
+   * phase runs in parallel too.
+   */
+  runCandidateMerge?(job: CandidateMergeJob, chunks: number): void;
 }

@@ -10,6 +10,7 @@
 import { PerformanceObserver } from "node:perf_hooks";
 import { makeBenchScene, moveScene } from "../../bench/world-scene.js";
 import type { Isometry } from "../../src/math/isometry.js";
+import { WorkerExecutor } from "../../src/parallel/index.js";
 import { makeCuboid } from "../../src/shapes/cuboid.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
 import { type BodyHandle, CollisionWorld, type WorldBroadPhase } from "../../src/world/index.js";
@@ -30,7 +31,11 @@ const warmStart = process.argv[6] === "warm";
 const warmup = Number(process.env.WARMUP ?? 1000);
 
 const scene = makeBenchScene(n, 7);
-const world = new CollisionWorld({ broadphase, warmStart });
+// "threads": the full pipeline with a 2-thread WorkerExecutor (narrow phase and, on the grid,
+// the candidate merge on both threads); the calling thread's heap is measured.
+const executor = mode === "threads" ? new WorkerExecutor({ threads: 2, minPairs: 0 }) : null;
+if (executor !== null) await executor.ready();
+const world = new CollisionWorld({ broadphase, executor, warmStart });
 const poses: Isometry[] = [];
 const handles: BodyHandle[] = [];
 for (let i = 0; i < n; i++) {
@@ -147,6 +152,9 @@ process.stdout.write(
     gcsDuring,
     window: result.window,
     contacts: world.contactCount,
+    parallelMerges:
+      (world as unknown as { bp: { parallelMerges?: number } }).bp.parallelMerges ?? 0,
     sink,
   })}\n`,
 );
+await executor?.dispose();

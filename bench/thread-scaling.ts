@@ -1,0 +1,177 @@
+/**
+ * Collide's world step with and without a `WorkerExecutor` on the scenes of bench/scenes.ts,
+ * in one process: wall-clock median per step, the process's CPU time per step
+ * (`process.cpuUsage`, every thread) and the calling thread's own CPU time per step (Linux
+ * `/proc/thread-self/stat`: the step's critical path when the workers keep up), the first step
+ * and `uptime`'s load. On a shared machine the wall-clock ratio shows a thread speedup only when
+ * the load stays below the core count; the calling thread's CPU time bounds it either way.
+ *
+ * `node --no-liftoff --import tsx bench/thread-scaling.ts [--scene random] [--n 50000]
+ * [--threads 1,2] [--frames 20] [--warmup 10] [--profile PREFIX]` (threads 0: a one-thread
+ * executor, the threaded code path on the calling thread alone; `--profile`: a CPU profile of
+ * the measured steps, calling thread, to PREFIX-scene-threads.cpuprofile).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { loadavg } from "node:os";
+import type { Isometry } from "../src/math/isometry.js";
+import { WorkerExecutor } from "../src/parallel/index.js";
+import { makeCuboid } from "../src/shapes/cuboid.js";
+import { makeSphere } from "../src/shapes/sphere.js";
+import { type BodyHandle, CollisionWorld } from "../src/world/index.js";
+import { makeScene, type SceneName } from "./scenes.js";
+
+/** CPU time of the calling thread so far, milliseconds (0 where /proc is missing). */
+export function threadCpuMs(): number {
+  try {
+    const s = readFileSync("/proc/thread-self/stat", "utf8");
+    const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
+    // Fields 14 and 15 (utime, stime) of proc(5), counted from field 3 here.
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** One run's numbers. */
+export interface ThreadRun {
+  scene: SceneName;
+  n: number;
+  threads: number;
+  medianMs: number;
+  cpuMs: number;
+  callerCpuMs: number;
+  firstStepMs: number;
+  secondStepMs: number;
+  steadyFirstFive: number[];
+  broadMs: number;
+  narrowMs: number;
+  contacts: number;
+  load1: number;
+}
+
+/** Runs the world on `sceneName` with `threads` threads (1: no executor). */
+export async function runThreads(
+  sceneName: SceneName,
+  n: number,
+  threads: number,
+  frames: number,
+  warmup: number,
+  profileFile = "",
+): Promise<ThreadRun> {
+  const scene = makeScene(sceneName, n, 1);
+  let executor: WorkerExecutor | null = null;
+  // threads 0: an executor of one thread (the threaded code path, all on the calling thread).
+  if (threads !== 1) {
+    executor = new WorkerExecutor({ threads: Math.max(1, threads) });
+    await executor.ready();
+  }
+  scene.move(0);
+  const world = new CollisionWorld({ profile: true, executor });
+  const { size, rot, pos } = scene;
+  const handles: BodyHandle[] = [];
+  for (let i = 0; i < scene.n; i++) {
+    const shape =
+      scene.kind[i] === 0
+        ? makeSphere(size[3 * i])
+        : makeCuboid({ x: size[3 * i], y: size[3 * i + 1], z: size[3 * i + 2] });
+    const pose: Isometry = {
+      translation: { x: pos[3 * i], y: pos[3 * i + 1], z: pos[3 * i + 2] },
+      rotation: { x: rot[4 * i], y: rot[4 * i + 1], z: rot[4 * i + 2], w: rot[4 * i + 3] },
+    };
+    handles.push(world.addBody({ shape, pose }));
+  }
+  const bulk = new Float64Array(7 * n);
+  for (let j = 0; j < n; j++) bulk.set(rot.subarray(4 * j, 4 * j + 4), 7 * j + 3);
+  let frame = 0;
+  const step = () => {
+    scene.move(++frame);
+    for (let j = 0; j < n; j++) {
+      bulk[7 * j] = pos[3 * j];
+      bulk[7 * j + 1] = pos[3 * j + 1];
+      bulk[7 * j + 2] = pos[3 * j + 2];
+    }
+    world.setPoses(handles, bulk);
+    world.step();
+  };
+  let t = performance.now();
+  step();
+  const firstStepMs = performance.now() - t;
+  const early: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    t = performance.now();
+    step();
+    early.push(performance.now() - t);
+  }
+  for (let i = 0; i < warmup; i++) step();
+  const times: number[] = [];
+  let broad = 0;
+  let narrow = 0;
+  let session: Session | null = null;
+  if (profileFile !== "") {
+    session = new Session();
+    session.connect();
+    await session.post("Profiler.enable");
+    await session.post("Profiler.setSamplingInterval", { interval: 200 });
+    await session.post("Profiler.start");
+  }
+  const c0 = process.cpuUsage();
+  const m0 = threadCpuMs();
+  for (let i = 0; i < frames; i++) {
+    t = performance.now();
+    step();
+    times.push(performance.now() - t);
+    broad += world.stats.broadPhaseMs;
+    narrow += world.stats.narrowPhaseMs;
+  }
+  const c = process.cpuUsage(c0);
+  const callerCpuMs = (threadCpuMs() - m0) / frames;
+  if (session !== null) {
+    const { profile } = await session.post("Profiler.stop");
+    writeFileSync(profileFile, JSON.stringify(profile));
+    session.disconnect();
+  }
+  const contacts = world.contactCount;
+  await executor?.dispose();
+  times.sort((a, b) => a - b);
+  return {
+    scene: sceneName,
+    n,
+    threads,
+    medianMs: times[times.length >> 1],
+    cpuMs: (c.user + c.system) / 1000 / frames,
+    callerCpuMs,
+    firstStepMs,
+    secondStepMs: early[0],
+    steadyFirstFive: early,
+    broadMs: broad / frames,
+    narrowMs: narrow / frames,
+    contacts,
+    load1: loadavg()[0],
+  };
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  const argv = process.argv.slice(2);
+  const arg = (name: string, fallback: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : fallback;
+  };
+  for (const sceneName of arg("scene", "lattice,random").split(",") as SceneName[]) {
+    for (const threads of arg("threads", "1,2").split(",").map(Number)) {
+      const r = await runThreads(
+        sceneName,
+        Number(arg("n", "50000")),
+        threads,
+        Number(arg("frames", "20")),
+        Number(arg("warmup", "10")),
+        arg("profile", "") === "" ? "" : `${arg("profile", "")}-${sceneName}-${threads}.cpuprofile`,
+      );
+      const f = (x: number) => x.toFixed(1);
+      process.stdout.write(
+        `${r.scene} n=${r.n} threads=${r.threads}: median ${f(r.medianMs)} ms, cpu ${f(r.cpuMs)} ms/step (caller ${f(r.callerCpuMs)}), broad ${f(r.broadMs)}, narrow ${f(r.narrowMs)}, first ${f(r.firstStepMs)} ms, next ${r.steadyFirstFive.map(f).join(" ")}, contacts ${r.contacts}, load ${r.load1.toFixed(1)}\n`,
+      );
+    }
+  }
+  process.exit(0);
+}
