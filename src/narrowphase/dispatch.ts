@@ -23,6 +23,7 @@ import { isSupportMappedType } from "../shapes/registry.js";
 import { ROUNDED_SHAPE_TYPES } from "../shapes/rounded.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_COUNT, ShapeType } from "../shapes/shape.js";
+import { contactCapsuleCapsule, intersectsCapsuleCapsule } from "./capsule-capsule.js";
 import {
   contactShapeComposite,
   distanceShapeComposite,
@@ -42,6 +43,12 @@ import {
   intersectsConvexHalfSpace,
   manifoldConvexHalfSpace,
 } from "./convex-half-space.js";
+import {
+  contactMeshConvex,
+  distanceMeshConvex,
+  intersectsMeshConvex,
+  manifoldMeshConvex,
+} from "./convex-mesh.js";
 import { contactCuboidCuboid, intersectsCuboidCuboid } from "./cuboid-cuboid.js";
 import {
   contactHalfSpaceHalfSpace,
@@ -50,12 +57,6 @@ import {
   manifoldHalfSpaceHalfSpace,
 } from "./half-space-half-space.js";
 import { manifoldFromContact } from "./manifold.js";
-import {
-  contactMeshConvex,
-  distanceMeshConvex,
-  intersectsMeshConvex,
-  manifoldMeshConvex,
-} from "./mesh-convex.js";
 import {
   contactMeshHalfSpace,
   distanceMeshHalfSpace,
@@ -76,12 +77,7 @@ import {
   manifoldPair as manifoldPairOfTable,
   registerPair,
 } from "./pair-table.js";
-import {
-  contactCapsuleCapsule,
-  contactSphereCapsule,
-  intersectsCapsuleCapsule,
-  intersectsSphereCapsule,
-} from "./sphere-capsule.js";
+import { contactSphereCapsule, intersectsSphereCapsule } from "./sphere-capsule.js";
 import {
   contactSphereCuboid,
   distanceSphereCuboid,

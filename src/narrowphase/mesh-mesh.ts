@@ -50,7 +50,7 @@ import {
   intersectsConvexConvex,
 } from "./convex-convex.js";
 import { manifoldFromContact } from "./manifold.js";
-import { addMeshManifoldPoints, beginMeshManifold, endMeshManifold } from "./mesh-convex.js";
+import { addMeshManifoldPoints, beginMeshManifold, endMeshManifold } from "./convex-mesh.js";
 import { containedMeshContact, solidMeshHoldsMesh } from "./mesh-solid.js";
 
 // ---------------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ import {
   distanceMeshConvex,
   intersectsMeshConvex,
   manifoldMeshConvex,
-} from "../../src/narrowphase/mesh-convex.js";
+} from "../../src/narrowphase/convex-mesh.js";
 import { makeCapsule } from "../../src/shapes/capsule.js";
 import { makeConvexPolyhedron } from "../../src/shapes/convex-polyhedron.js";
 import { makeCuboid } from "../../src/shapes/cuboid.js";
