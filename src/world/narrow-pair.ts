@@ -8,9 +8,10 @@
  * through the pair table. Any other pair is first tested with the bodies' bounding spheres in
  * the world frame (each body's bounding radius, from its shape definition, cached per slot), which
  * settles most candidate pairs of a broad phase before any relative pose is formed; then the
- * pair table's contact routine for the two shape types is looked up with its flip, B's pose in
- * A's frame is formed in the order the routine takes (so a flipped entry costs no inversion),
- * and the contact within the prediction distance is widened into a manifold of up to 4 points
+ * pair table's contact routine for the two shape types is looked up with its flip and called in
+ * the order it takes (with the relative pose inverted exactly as the table's dispatcher inverts
+ * it, so that every contact is bitwise the `contact` query's), and the contact within the
+ * prediction distance is widened into a manifold of up to 4 points in that same order
  * (`manifoldFromContact` for two convex shapes, else the table's manifold, else the single
  * contact), converted to the world frame once. The result is written as one record of
  * {@link NARROW_RECORD_STRIDE} doubles in the layout of the contact cache
@@ -59,6 +60,7 @@ export const NARROW_RECORD_STRIDE = NARROW_HEADER + NARROW_POINT_STRIDE * MAX_MA
 const poseA = iso.identity();
 const poseB = iso.identity();
 const bInA = iso.identity();
+const aInB = iso.identity();
 const contactScratch: Contact = makeContact();
 const manifoldScratch: ContactManifold = makeContactManifold();
 
@@ -151,50 +153,75 @@ export function narrowPair(
   const dy = pose[kb + 1] - pose[ka + 1];
   const dz = pose[kb + 2] - pose[ka + 2];
   const reach = (slotRadius[lo] + slotRadius[hi] + prediction) * (1 + WORLD_BOUND_REJECT_PAD);
-  if (dx * dx + dy * dy + dz * dz > reach * reach) {
-    out[offset] = NARROW_NONE;
-    return NARROW_NONE;
-  }
-  // The table's routine in the order it takes (A = the higher slot for a flipped entry).
-  const f = contactRoutine(sa.type, sb.type);
-  const flip = contactFlipped(sa.type, sb.type);
-  const a = flip ? sb : sa;
-  const b = flip ? sa : sb;
-  readPose(poseA, pose, flip ? hi : lo);
-  readPose(poseB, pose, flip ? lo : hi);
+  if (dx * dx + dy * dy + dz * dz > reach * reach) return none(out, offset);
+  readPose(poseA, pose, lo);
+  readPose(poseB, pose, hi);
   iso.invMul(bInA, poseA, poseB);
-  // Far outside unit scale (or with no routine) the table's dispatcher answers: it changes units
-  // first (src/narrowphase/extreme-scale.ts), or throws unsupported_pair.
-  const touching =
-    f !== null && !offsetOutOfRange(bInA)
-      ? f(c, a, b, bInA, prediction)
-      : contactPair(c, a, b, bInA, prediction);
-  if (!touching) {
-    out[offset] = NARROW_NONE;
-    return NARROW_NONE;
+  // The table's routine; far outside unit scale (or with no routine) the table's dispatcher
+  // answers: it changes units first (src/narrowphase/extreme-scale.ts), or throws
+  // unsupported_pair.
+  const f = contactRoutine(sa.type, sb.type);
+  if (f === null || offsetOutOfRange(bInA)) {
+    if (!contactPair(c, sa, sb, bInA, prediction)) return none(out, offset);
+    widen(m, c, sa, sb, bInA, fl, fh, prediction);
+    return writeRecord(out, offset, c, m, poseA, false);
   }
-  if ((fl & fh & FLAG_CONVEX) !== 0) {
+  if (!contactFlipped(sa.type, sb.type)) {
+    if (!f(c, sa, sb, bInA, prediction)) return none(out, offset);
+    widen(m, c, sa, sb, bInA, fl, fh, prediction);
+    return writeRecord(out, offset, c, m, poseA, false);
+  }
+  // A flipped entry takes (higher, lower): A's pose in B's frame by the very inversion the pair
+  // table's dispatcher uses, so that the answer is bitwise the `contact` query's; the record is
+  // computed in the higher slot's frame and written for (lower, higher).
+  iso.invert(aInB, bInA);
+  if (!f(c, sb, sa, aInB, prediction)) return none(out, offset);
+  widen(m, c, sb, sa, aInB, fh, fl, prediction);
+  return writeRecord(out, offset, c, m, poseB, true);
+}
+
+/** Writes the NARROW_NONE record at `out[offset]` and returns NARROW_NONE. */
+function none(out: Float64Array, offset: number): number {
+  out[offset] = NARROW_NONE;
+  return NARROW_NONE;
+}
+
+/**
+ * m = the manifold of contact `c` of A and B (B at `bInA`, flags `fa`, `fb`): widened by
+ * `manifoldFromContact` for two convex shapes, else the table's manifold, else the single contact.
+ */
+function widen(
+  m: ContactManifold,
+  c: Contact,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+  fa: number,
+  fb: number,
+  prediction: number,
+): void {
+  if ((fa & fb & FLAG_CONVEX) !== 0) {
     manifoldFromContact(m, a as ConvexShape, b as ConvexShape, bInA, c, prediction);
   } else if (!manifoldPair(m, a, b, bInA, prediction)) {
     singleContact(m, c);
   }
-  return writeRecord(out, offset, c, m, flip);
 }
 
 /**
- * Writes the contact record of `c` / `m` (in the frame of `poseA`) at `out[offset ..]` in the
- * world frame. With `flip`, A and B were computed the other way round (A = the higher slot):
- * the normal is reversed and each point's two witnesses are swapped, so the record is that of
- * (lower slot, higher slot). Returns NARROW_CONTACT.
+ * Writes the contact record of `c` / `m` (in the frame of `frame`, the pose of the routine's A)
+ * at `out[offset ..]` in the world frame. With `flip`, A and B were computed the other way round
+ * (A = the higher slot): the normal is reversed and each point's two witnesses are swapped, so
+ * the record is that of (lower slot, higher slot). Returns NARROW_CONTACT.
  */
 function writeRecord(
   out: Float64Array,
   offset: number,
   c: Contact,
   m: ContactManifold,
+  frame: Isometry,
   flip: boolean,
 ): number {
-  iso.transformVector(m.normal, poseA, m.normal);
+  iso.transformVector(m.normal, frame, m.normal);
   const n = m.normal;
   out[offset] = NARROW_CONTACT;
   out[offset + 2] = c.distance;
@@ -209,8 +236,8 @@ function writeRecord(
     const pt = m.points[p];
     const wa = flip ? pt.pointB : pt.pointA;
     const wb = flip ? pt.pointA : pt.pointB;
-    iso.transformPoint(wa, poseA, wa);
-    iso.transformPoint(wb, poseA, wb);
+    iso.transformPoint(wa, frame, wa);
+    iso.transformPoint(wb, frame, wb);
     out[k] = wa.x;
     out[k + 1] = wa.y;
     out[k + 2] = wa.z;
