@@ -173,7 +173,7 @@ function benchMesh(
         boxes[6 * t + 3 + k] = Math.max(v[a + k], v[b + k], v[c + k]);
       }
     }
-    return buildMeshBvh(boxes, tris);
+    return buildMeshBvh(boxes, tris, { reorderBounds: true });
   });
   const meshBuild = timed(Math.max(1, buildRuns >> 1), () => makeTriangleMesh(v, idx));
   const mesh = meshBuild.value;

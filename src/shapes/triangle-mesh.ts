@@ -171,7 +171,7 @@ export function makeTriangleMesh(
     invalidValue("activeEdgeCos", activeEdgeCos, "must be a cosine in [-1, 1]");
   const boxes = new Float64Array(6 * triangleCount);
   triangleBoxes(boxes, v, idx, triangleCount);
-  const bvh = buildMeshBvh(boxes, triangleCount);
+  const bvh = buildMeshBvh(boxes, triangleCount, { reorderBounds: true });
   const { neighbors, closed } = findEdgeNeighbors(idx, vertexCount, triangleCount);
   const solid = options.solid ?? false;
   if (typeof solid !== "boolean") invalidValue(`${p}solid`, solid, "must be true or false");
