@@ -10,6 +10,11 @@
  * deeply frozen: a changed shape is a new shape.
  */
 
+// Every pair of the built-in shape types answered: the pair table's default registrations
+// (package.json lists this module under "sideEffects", so bundlers keep the import). The entry
+// `collide/core` (src/core.ts) leaves the table to the application.
+import "./narrowphase/dispatch.js";
+
 export type {
   AabbQueryCallback,
   BroadPhase,

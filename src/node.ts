@@ -9,6 +9,9 @@
  * The `collide` command (src/cli) reaches files, scenes and queries through this module.
  */
 
+// The pair table's default registrations (see src/index.ts).
+import "./narrowphase/dispatch.js";
+
 export type { CheckOptions, CheckPair, CheckResult } from "./io/check.js";
 export { checkScene } from "./io/check.js";
 export type { MeshData, MeshFileOptions, MeshTransformOptions } from "./io/mesh-loaders.js";

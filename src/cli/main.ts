@@ -4,6 +4,8 @@
  * Bad input prints a clear error naming the field and the value and exits with status 1; a
  * closed standard output (the reader went away) ends the command quietly (src/cli/output.ts).
  */
+// Every pair of the built-in shape types answered (the pair table's default registrations).
+import "../narrowphase/dispatch.js";
 import { Command, InvalidArgumentError } from "commander";
 import { CollideError } from "../errors.js";
 import { runBenchCommand } from "./bench.js";

@@ -5,6 +5,9 @@
  * the GPU only prunes or decides what is clear beyond a stated f32 error bound, and the host
  * settles the rest in f64 (docs/DESIGN.md, "GPU path").
  */
+// The pair table's default registrations (see src/index.ts): the CPU settles ambiguous pairs.
+import "../narrowphase/dispatch.js";
+
 export {
   createGpuBroadPhase,
   GpuBroadPhase,

@@ -18,7 +18,7 @@
  *
  * The pair table registers these for every pair with a composite B that has no specialised
  * routine (src/narrowphase/dispatch.ts), in both orders. Triangle meshes keep specialised
- * routines against convex shapes, half-spaces and meshes (mesh-convex, mesh-half-space,
+ * routines against convex shapes, half-spaces and meshes (convex-mesh, mesh-half-space,
  * mesh-mesh: the BVH branch-and-bound and internal-edge normals); this path serves compounds in
  * every query, meshes against compounds, and the ray, point and shape casts of every composite
  * (src/query/).
@@ -263,7 +263,7 @@ const IDENTITY = iso.identity();
  * Contact manifold of A and composite B within `prediction` (A's frame): the manifold of the
  * part with the deepest contact; false when no part is that close. For a surface (a view with
  * `edgeFlags`: a heightfield) the manifolds of every part whose contact normal agrees with the
- * deepest one's are merged instead, as a triangle mesh's are (src/narrowphase/mesh-convex.ts).
+ * deepest one's are merged instead, as a triangle mesh's are (src/narrowphase/convex-mesh.ts).
  */
 export function manifoldShapeComposite(
   out: ContactManifold,
@@ -317,7 +317,7 @@ const weights = [0, 0, 0];
  * Internal edges of a surface part (A's frame; the part, a triangle, is B): a penetrating
  * contact on an inactive edge of part i — or on a corner whose two edges in that triangle are
  * inactive — takes the triangle's face normal (on A's side) (Jolt's `ActiveEdges::FixNormal`;
- * the same rule as a triangle mesh's, src/narrowphase/mesh-convex.ts), with its depth and
+ * the same rule as a triangle mesh's, src/narrowphase/convex-mesh.ts), with its depth and
  * witnesses measured again along that normal when A is convex (src/narrowphase/face-depth.ts;
  * else the depth and the triangle's point are kept). `l.part` holds part i and `l.partInA` its
  * pose.

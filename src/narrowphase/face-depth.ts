@@ -1,7 +1,7 @@
 /**
  * The contact of a convex shape S with one triangle T of a surface (a triangle mesh, a
  * heightfield) along T's face normal: what a contact on an internal edge becomes
- * (src/narrowphase/mesh-convex.ts, src/narrowphase/composite.ts).
+ * (src/narrowphase/convex-mesh.ts, src/narrowphase/composite.ts).
  *
  * A contact that lands on an inactive (coplanar or concave) edge takes the face normal n instead
  * of the edge normal (Jolt's `ActiveEdges::FixNormal`). Its depth must then be measured along n

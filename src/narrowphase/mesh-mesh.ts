@@ -49,8 +49,8 @@ import {
   distanceConvexConvex,
   intersectsConvexConvex,
 } from "./convex-convex.js";
+import { addMeshManifoldPoints, beginMeshManifold, endMeshManifold } from "./convex-mesh.js";
 import { manifoldFromContact } from "./manifold.js";
-import { addMeshManifoldPoints, beginMeshManifold, endMeshManifold } from "./mesh-convex.js";
 import { containedMeshContact, solidMeshHoldsMesh } from "./mesh-solid.js";
 
 // ---------------------------------------------------------------------------------------------

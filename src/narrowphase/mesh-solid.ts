@@ -1,7 +1,7 @@
 /**
  * Solid triangle meshes (issue 16, class 9): a closed mesh built with `solid: true`
  * (src/shapes/triangle-mesh.ts) is the solid it bounds in every query, a mesh without it the
- * surface. The triangle routines (mesh-convex, mesh-mesh) answer every pair whose surfaces meet;
+ * surface. The triangle routines (convex-mesh, mesh-mesh) answer every pair whose surfaces meet;
  * what they cannot see is a shape wholly inside a solid mesh, touching no triangle. Since the
  * surfaces do not meet, the other shape is then entirely on one side of the mesh's surface, so
  * one of its points decides (the generalized winding number of

@@ -1,18 +1,25 @@
 /**
  * The pair table: one entry per ordered pair of `ShapeType`s and per operation (intersects,
- * distance, contact, manifold), as Box2D's contact registers and parry's query dispatcher. A
- * routine is registered once for `(typeA, typeB)` by {@link registerPair}; the mirrored entry
- * `(typeB, typeA)` is written at the same time with its flip flag set, so the flip is decided
- * when the table is written and a lookup is one load: a flipped entry is called with A and B
- * swapped and its answer re-expressed for (A, B) (normal negated, witness points exchanged,
- * moved into A's frame). The registrations live in src/narrowphase/dispatch.ts (capability
- * dispatch: support-mapped pairs → GJK/EPA, composites → the generic composite mid-phase,
- * specialised pairs as overrides). An entry left empty is a pair with no answer:
- * `CollideError("unsupported_pair")`.
+ * distance, contact, manifold, and the optional world-pose intersects), as Box2D's contact
+ * registers and parry's query dispatcher. A routine is registered once for `(typeA, typeB)` by
+ * {@link registerPair}; the mirrored entry `(typeB, typeA)` is written at the same time with
+ * its flip flag set (one flag per operation), so the flip is decided when the table is written
+ * and a lookup is one load: a flipped entry is called with A and B swapped and its answer
+ * re-expressed for (A, B) (normal negated, witness points exchanged, moved into A's frame).
  *
- * Every routine works in A's frame with B's pose in A's frame (`bInA`). Composite routines that
- * call back into this dispatch copy `bInA` at entry and write `out` only after their last nested
- * call, so the flip scratch below is never overwritten while in use.
+ * The table starts empty and imports no pair routine, so an application bundles only the
+ * routines it registers. The full set — capability dispatch (support-mapped pairs → GJK/EPA,
+ * composites → the generic composite mid-phase) with the specialised pairs as overrides — is
+ * registered by src/narrowphase/dispatch.ts, which the main entry (`collide`) loads; the entry
+ * `collide/core` leaves the table to the application (`registerPair` with the routines it
+ * needs, or `registerDefaultPairs()` for all of them). An entry left empty is a pair with no
+ * answer: `CollideError("unsupported_pair")`.
+ *
+ * Every routine works in A's frame with B's pose in A's frame (`bInA`), except the world-pose
+ * intersects (`intersectsPoses`), which takes both world poses and may decline (−1) whatever it
+ * cannot decide exactly. Composite routines that call back into this table copy `bInA` at entry
+ * and write `out` only after their last nested call, so the flip scratch below is never
+ * overwritten while in use.
  */
 import { CollideError } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
@@ -21,7 +28,13 @@ import * as vec3 from "../math/vec3.js";
 import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_COUNT, SHAPE_TYPE_NAMES } from "../shapes/shape.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
-import { flipManifold, makeContact, makeContactManifold, makeDistanceResult } from "./contact.js";
+import {
+  flipManifold,
+  makeContact,
+  makeContactManifold,
+  makeDistanceResult,
+  singleContactManifold,
+} from "./contact.js";
 import {
   isScalablePair,
   offsetOutOfRange,
@@ -60,21 +73,58 @@ export type ManifoldFn<A extends Shape = Shape, B extends Shape = Shape> = (
   prediction: number,
 ) => boolean;
 
+/**
+ * World-pose overlap routine of a pair: A at world pose `poseA`, B at `poseB`. Returns 1 when
+ * they overlap or touch, 0 when apart, and −1 when it cannot decide exactly (a pose that is not
+ * a finite translation with a unit quaternion, a field that is not a number, sizes outside the
+ * range its arithmetic trusts): the caller then takes the validating, A-frame path. For pairs
+ * whose test is cheaper in the world frame than forming B's pose in A's frame (sphere–cuboid:
+ * one inverse rotation).
+ */
+export type IntersectsPosesFn<A extends Shape = Shape, B extends Shape = Shape> = (
+  a: A,
+  poseA: Isometry,
+  b: B,
+  poseB: Isometry,
+) => number;
+
 /** The routines of one pair, each optional (see {@link registerPair}). */
 export interface PairRoutines<A extends Shape, B extends Shape> {
+  /** Boolean overlap in A's frame. */
   intersects?: IntersectsFn<A, B>;
+  /** The world-pose overlap test tried first by the `intersects` query (see {@link IntersectsPosesFn}). */
+  intersectsPoses?: IntersectsPosesFn<A, B>;
+  /** Closest points (without one, `distance` is answered through `contact`). */
   distance?: DistanceFn<A, B>;
+  /** Contact within a prediction distance. */
   contact?: ContactFn<A, B>;
+  /** Contact manifold within a prediction distance. */
   manifold?: ManifoldFn<A, B>;
 }
 
 const N = SHAPE_TYPE_COUNT;
-const intersectsTable: (IntersectsFn | null)[] = new Array(N * N).fill(null);
-const distanceTable: (DistanceFn | null)[] = new Array(N * N).fill(null);
-const contactTable: (ContactFn | null)[] = new Array(N * N).fill(null);
-const manifoldTable: (ManifoldFn | null)[] = new Array(N * N).fill(null);
-/** Per entry: 1 when the routine answers the mirrored pair (call with A and B swapped). */
-const flipped = new Uint8Array(N * N);
+
+/** One operation's column of the table: a routine per ordered type pair and its flip flag. */
+interface Column<F> {
+  fns: (F | null)[];
+  /** Per entry: 1 when the routine answers the mirrored pair (call with A and B swapped). */
+  flipped: Uint8Array;
+}
+
+function column<F>(): Column<F> {
+  return { fns: new Array<F | null>(N * N).fill(null), flipped: new Uint8Array(N * N) };
+}
+
+const intersectsColumn = column<IntersectsFn>();
+/** The world-pose routines, the mirrored entries already flipped (see {@link registerPair}). */
+const intersectsPosesTable: (IntersectsPosesFn | null)[] = new Array(N * N).fill(null);
+const distanceColumn = column<DistanceFn>();
+const contactColumn = column<ContactFn>();
+const manifoldColumn = column<ManifoldFn>();
+const intersectsTable = intersectsColumn.fns;
+const distanceTable = distanceColumn.fns;
+const contactTable = contactColumn.fns;
+const manifoldTable = manifoldColumn.fns;
 
 /**
  * Registers the routines of pair `(typeA, typeB)` (any order; the routines take A of `typeA`
@@ -89,20 +139,41 @@ export function registerPair<A extends Shape, B extends Shape>(
 ): void {
   const k = typeA * N + typeB;
   const m = typeB * N + typeA;
-  set(k, m, fns.intersects as IntersectsFn | undefined, intersectsTable);
-  set(k, m, fns.distance as DistanceFn | undefined, distanceTable);
-  set(k, m, fns.contact as ContactFn | undefined, contactTable);
-  set(k, m, fns.manifold as ManifoldFn | undefined, manifoldTable);
+  set(k, m, fns.intersects as IntersectsFn | undefined, intersectsColumn);
+  const poses = fns.intersectsPoses as IntersectsPosesFn | undefined;
+  if (poses) {
+    // Written flipped here, once: the mirrored entry is a routine that swaps its arguments, so a
+    // lookup is one load and one call.
+    intersectsPosesTable[k] = poses;
+    if (m !== k) intersectsPosesTable[m] = (a, poseA, b, poseB) => poses(b, poseB, a, poseA);
+  }
+  set(k, m, fns.distance as DistanceFn | undefined, distanceColumn);
+  set(k, m, fns.contact as ContactFn | undefined, contactColumn);
+  set(k, m, fns.manifold as ManifoldFn | undefined, manifoldColumn);
 }
 
-function set<F>(k: number, m: number, f: F | undefined, table: (F | null)[]): void {
+function set<F>(k: number, m: number, f: F | undefined, c: Column<F>): void {
   if (!f) return;
-  table[k] = f;
-  flipped[k] = 0;
+  c.fns[k] = f;
+  c.flipped[k] = 0;
   if (m !== k) {
-    table[m] = f;
-    flipped[m] = 1;
+    c.fns[m] = f;
+    c.flipped[m] = 1;
   }
+}
+
+/**
+ * The contact routine of the ordered type pair `(typeA, typeB)`, or null. With
+ * {@link contactFlipped}, for callers that form B's pose in A's frame themselves in the order the
+ * routine takes (the world's narrow phase), instead of {@link contactPair}'s inversion.
+ */
+export function contactRoutine(typeA: number, typeB: number): ContactFn | null {
+  return contactTable[typeA * N + typeB];
+}
+
+/** True when {@link contactRoutine}`(typeA, typeB)` takes its shapes as (B, A). */
+export function contactFlipped(typeA: number, typeB: number): boolean {
+  return contactColumn.flipped[typeA * N + typeB] === 1;
 }
 
 /** True when `op` has a routine for the pair of types (in either order). */
@@ -120,6 +191,16 @@ export function hasPairRoutine(
           ? contactTable
           : manifoldTable;
   return t[typeA * N + typeB] != null;
+}
+
+/**
+ * The world-pose overlap test of A at `poseA` and B at `poseB` when the pair registered one:
+ * 1 (overlap or touch), 0 (apart); −1 when there is none or it declined (see
+ * {@link IntersectsPosesFn}).
+ */
+export function intersectsPosesPair(a: Shape, poseA: Isometry, b: Shape, poseB: Isometry): number {
+  const f = intersectsPosesTable[a.type * N + b.type];
+  return f === null ? -1 : f(a, poseA, b, poseB);
 }
 
 /** Throws `CollideError("unsupported_pair")` naming the pair and the operation. */
@@ -154,7 +235,7 @@ export function intersectsPair(a: Shape, b: Shape, bInA: Isometry): boolean {
   const e = a.type * N + b.type;
   const f = intersectsTable[e];
   if (!f) return unsupportedPair(a, b, "intersects");
-  if (flipped[e] === 0) return f(a, b, bInA);
+  if (intersectsColumn.flipped[e] === 0) return f(a, b, bInA);
   return f(b, a, iso.invert(aInB, bInA));
 }
 
@@ -178,7 +259,7 @@ export function distancePair(
   const e = a.type * N + b.type;
   const f = distanceTable[e];
   if (!f) return distanceFromContact(out, a, b, bInA);
-  if (flipped[e] === 0) return f(out, a, b, bInA);
+  if (distanceColumn.flipped[e] === 0) return f(out, a, b, bInA);
   f(flipDistance, b, a, iso.invert(aInB, bInA));
   out.distance = flipDistance.distance;
   iso.transformPoint(out.pointA, bInA, flipDistance.pointB);
@@ -234,7 +315,7 @@ export function contactPair(
   const e = a.type * N + b.type;
   const f = contactTable[e];
   if (!f) return unsupportedPair(a, b, "contact");
-  if (flipped[e] === 0) return f(out, a, b, bInA, prediction);
+  if (contactColumn.flipped[e] === 0) return f(out, a, b, bInA, prediction);
   const t = flipContactScratch;
   if (!f(t, b, a, iso.invert(aInB, bInA), prediction)) return false;
   // The routine answered (B, A) in B's frame.
@@ -274,8 +355,51 @@ export function manifoldPair(
   const e = a.type * N + b.type;
   const f = manifoldTable[e];
   if (!f) return unsupportedPair(a, b, "manifold");
-  if (flipped[e] === 0) return f(out, a, b, bInA, prediction);
+  if (manifoldColumn.flipped[e] === 0) return f(out, a, b, bInA, prediction);
   if (!f(flipManifoldScratch, b, a, iso.invert(aInB, bInA), prediction)) return false;
   flipManifold(out, flipManifoldScratch, bInA);
   return true;
+}
+
+/** A manifold routine that widens the pair's contact (the `…FromContact` routines' form). */
+export type FromContactFn<A extends Shape, B extends Shape> = (
+  out: ContactManifold,
+  a: A,
+  b: B,
+  bInA: Isometry,
+  contact: Contact,
+  prediction: number,
+) => unknown;
+
+/**
+ * The table's manifold routine of a pair from its contact routine and a routine that widens a
+ * contact into a manifold (each such pair gets its own contact scratch).
+ */
+export function manifoldViaContact<A extends Shape, B extends Shape>(
+  contactFn: ContactFn<A, B>,
+  widen: FromContactFn<A, B>,
+): ManifoldFn<A, B> {
+  const c = makeContact();
+  return (out, a, b, bInA, prediction) => {
+    if (!contactFn(c, a, b, bInA, prediction)) return false;
+    widen(out, a, b, bInA, c, prediction);
+    return true;
+  };
+}
+
+/**
+ * The manifold routine of a pair whose manifold is its one contact (a sphere against anything:
+ * one point, feature id 0, the normal normalised — what `manifoldFromContact` answers for a
+ * sphere), from its contact routine; needs none of the clipping code.
+ */
+export function manifoldOfSingleContact<A extends Shape, B extends Shape>(
+  contactFn: ContactFn<A, B>,
+): ManifoldFn<A, B> {
+  const c = makeContact();
+  return (out, a, b, bInA, prediction) => {
+    if (!contactFn(c, a, b, bInA, prediction)) return false;
+    singleContactManifold(out, c);
+    if (!vec3.tryNormalize(out.normal, c.normal)) vec3.copy(out.normal, c.normal);
+    return true;
+  };
 }

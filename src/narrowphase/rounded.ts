@@ -49,3 +49,12 @@ export function perpendicular(out: Vec3, d: Vec3): Vec3 {
   vec3.normalize(out, out);
   return out;
 }
+
+const rel = vec3.create();
+
+/** q ← p + the part of (q − p) perpendicular to unit `u` (all in one frame). */
+export function dropAxial(q: Vec3, p: Vec3, u: Vec3): void {
+  vec3.sub(rel, q, p);
+  vec3.addScaled(rel, rel, u, -vec3.dot(rel, u));
+  vec3.add(q, p, rel);
+}

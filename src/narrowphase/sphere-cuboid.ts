@@ -18,6 +18,7 @@ import * as vec3 from "../math/vec3.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import type { Sphere } from "../shapes/sphere.js";
 import type { Contact, DistanceResult } from "./contact.js";
+import { UNIT_SQ_MAX, UNIT_SQ_MIN } from "./pose-pair.js";
 
 const centerInB = vec3.create();
 const closestInB = vec3.create();
@@ -93,6 +94,103 @@ export function intersectsSphereCuboid(a: Sphere, b: Cuboid, bInA: Isometry): bo
   const dy = p.y - closestInB.y;
   const dz = p.z - closestInB.z;
   return dx * dx + dy * dy + dz * dz <= r * r;
+}
+
+/** Smallest r² the world-pose test trusts (2^-256). */
+const SPHERE_BOX_R2_MIN = 2 ** -256;
+/** Largest r² the world-pose test trusts (2^256). */
+const SPHERE_BOX_R2_MAX = 2 ** 256;
+
+/**
+ * The sphere–box overlap from the world poses (the pair table's `intersectsPoses`): 1 when
+ * sphere `a` at `poseA` and box `b` at `poseB` overlap or touch, 0 when apart, −1 when it
+ * cannot tell — a pose that is not finite numbers with a unit quaternion (src/narrowphase/
+ * pose-pair.ts), r² outside [2^-256, 2^256] (where the comparison of squares could overflow or
+ * underflow; the rescaling path answers) or a NaN size. The centre is taken into the box's frame
+ * by conj(q) and clamped (Ericson 2005, §5.2.5): one inverse rotation, no relative pose.
+ */
+export function intersectsSphereCuboidPoses(
+  a: Sphere,
+  poseA: Isometry,
+  b: Cuboid,
+  poseB: Isometry,
+): number {
+  if (poseA == null || poseB == null) return -1;
+  const ts = poseA.translation;
+  const qs = poseA.rotation;
+  const tc = poseB.translation;
+  const q = poseB.rotation;
+  if (ts == null || qs == null || tc == null || q == null) return -1;
+  const cx = ts.x;
+  const cy = ts.y;
+  const cz = ts.z;
+  const tx = tc.x;
+  const ty = tc.y;
+  const tz = tc.z;
+  const qx = q.x;
+  const qy = q.y;
+  const qz = q.z;
+  const qw = q.w;
+  const sx = qs.x;
+  const sy = qs.y;
+  const sz = qs.z;
+  const sw = qs.w;
+  if (
+    typeof cx !== "number" ||
+    typeof cy !== "number" ||
+    typeof cz !== "number" ||
+    typeof tx !== "number" ||
+    typeof ty !== "number" ||
+    typeof tz !== "number" ||
+    typeof qx !== "number" ||
+    typeof qy !== "number" ||
+    typeof qz !== "number" ||
+    typeof qw !== "number" ||
+    typeof sx !== "number" ||
+    typeof sy !== "number" ||
+    typeof sz !== "number" ||
+    typeof sw !== "number"
+  ) {
+    return -1;
+  }
+  const finite =
+    cx - cx === 0 &&
+    cy - cy === 0 &&
+    cz - cz === 0 &&
+    tx - tx === 0 &&
+    ty - ty === 0 &&
+    tz - tz === 0;
+  const ns = sx * sx + sy * sy + sz * sz + sw * sw;
+  const nq = qx * qx + qy * qy + qz * qz + qw * qw;
+  if (
+    !finite ||
+    !(ns >= UNIT_SQ_MIN && ns <= UNIT_SQ_MAX && nq >= UNIT_SQ_MIN && nq <= UNIT_SQ_MAX)
+  ) {
+    return -1;
+  }
+  const dx = cx - tx;
+  const dy = cy - ty;
+  const dz = cz - tz;
+  // quat.inverseRotate's formula, written out: doubles passed to a call V8 does not inline are
+  // boxed.
+  const ux = 2 * (-qy * dz + qz * dy);
+  const uy = 2 * (-qz * dx + qx * dz);
+  const uz = 2 * (-qx * dy + qy * dx);
+  const px = dx + qw * ux + (-qy * uz + qz * uy);
+  const py = dy + qw * uy + (-qz * ux + qx * uz);
+  const pz = dz + qw * uz + (-qx * uy + qy * ux);
+  const h = b.halfExtents;
+  const ex = Math.max(Math.abs(px) - h.x, 0);
+  const ey = Math.max(Math.abs(py) - h.y, 0);
+  const ez = Math.max(Math.abs(pz) - h.z, 0);
+  const d2 = ex * ex + ey * ey + ez * ez;
+  const r = a.radius;
+  const r2 = r * r;
+  if (r2 >= SPHERE_BOX_R2_MIN && r2 <= SPHERE_BOX_R2_MAX) {
+    if (d2 <= r2) return 1;
+    if (d2 > r2) return 0;
+  }
+  return -1;
 }
 
 /**

@@ -7,11 +7,91 @@ import type { Isometry } from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
 import type { Sphere } from "../shapes/sphere.js";
 import type { Contact, DistanceResult } from "./contact.js";
+import { UNIT_SQ_MAX, UNIT_SQ_MIN } from "./pose-pair.js";
 
 /** True when the spheres overlap or touch (B's centre is `bInA.translation`). */
 export function intersectsSphereSphere(a: Sphere, b: Sphere, bInA: Isometry): boolean {
   const r = a.radius + b.radius;
   return vec3.lengthSq(bInA.translation) <= r * r;
+}
+
+/** Smallest (ra + rb)² the world-pose test trusts (2^-256). */
+const SPHERE_SPHERE_R2_MIN = 2 ** -256;
+/** Largest (ra + rb)² the world-pose test trusts (2^256). */
+const SPHERE_SPHERE_R2_MAX = 2 ** 256;
+
+/**
+ * The sphere–sphere overlap from the world poses (the pair table's `intersectsPoses`): 1 when
+ * they overlap or touch, 0 when apart, −1 when it cannot tell (a pose that is not finite numbers
+ * with a unit quaternion, (ra + rb)² outside [2^-256, 2^256], a NaN radius): the query's
+ * validating, rescaling path answers then. No relative pose is formed: the centres' offset is
+ * the same in every frame.
+ */
+export function intersectsSphereSpherePoses(
+  a: Sphere,
+  poseA: Isometry,
+  b: Sphere,
+  poseB: Isometry,
+): number {
+  if (poseA == null || poseB == null) return -1;
+  const ta = poseA.translation;
+  const qa = poseA.rotation;
+  const tb = poseB.translation;
+  const qb = poseB.rotation;
+  if (ta == null || qa == null || tb == null || qb == null) return -1;
+  const ax = ta.x;
+  const ay = ta.y;
+  const az = ta.z;
+  const bx = tb.x;
+  const by = tb.y;
+  const bz = tb.z;
+  const qx = qa.x;
+  const qy = qa.y;
+  const qz = qa.z;
+  const qw = qa.w;
+  const rx = qb.x;
+  const ry = qb.y;
+  const rz = qb.z;
+  const rw = qb.w;
+  if (
+    typeof ax !== "number" ||
+    typeof ay !== "number" ||
+    typeof az !== "number" ||
+    typeof bx !== "number" ||
+    typeof by !== "number" ||
+    typeof bz !== "number" ||
+    typeof qx !== "number" ||
+    typeof qy !== "number" ||
+    typeof qz !== "number" ||
+    typeof qw !== "number" ||
+    typeof rx !== "number" ||
+    typeof ry !== "number" ||
+    typeof rz !== "number" ||
+    typeof rw !== "number"
+  ) {
+    return -1;
+  }
+  // The rotations do not enter the test, but a non-unit one is refused as on every path.
+  const sa = qx * qx + qy * qy + qz * qz + qw * qw;
+  const sb = rx * rx + ry * ry + rz * rz + rw * rw;
+  if (!(sa >= UNIT_SQ_MIN && sa <= UNIT_SQ_MAX && sb >= UNIT_SQ_MIN && sb <= UNIT_SQ_MAX)) {
+    return -1;
+  }
+  // Finite translations give a finite offset unless it overflowed; NaN or ±Infinity anywhere
+  // makes d2 NaN or infinite, which the range test below declines.
+  const dx = bx - ax;
+  const dy = by - ay;
+  const dz = bz - az;
+  const d2 = dx * dx + dy * dy + dz * dz;
+  const r = a.radius + b.radius;
+  const r2 = r * r;
+  // A non-finite translation or an offset that overflowed (poses about 2e308 apart) leaves d2
+  // NaN or infinite: declined, so that the validating path names it.
+  if (d2 - d2 === 0 && r2 >= SPHERE_SPHERE_R2_MIN && r2 <= SPHERE_SPHERE_R2_MAX) {
+    if (d2 <= r2) return 1;
+    if (d2 > r2) return 0;
+  }
+  return -1;
 }
 
 /**

@@ -4,6 +4,8 @@
  * by the executor's messages, and the job itself (src/parallel/blocks.ts), reported done in the
  * control array. See src/parallel/protocol.ts for the protocol.
  */
+// A worker answers every pair of the built-in types (the pair table's default registrations).
+import "../narrowphase/dispatch.js";
 import type { CandidateMergeJob } from "../broadphase/candidate-merge.js";
 import type { Shape } from "../shapes/shape.js";
 import { runBlocks, runMergeChunks } from "./blocks.js";

@@ -4,7 +4,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Contact } from "../narrowphase/contact.js";
 import { makeContact } from "../narrowphase/contact.js";
-import { contactPair } from "../narrowphase/dispatch.js";
+import { contactPair } from "../narrowphase/pair-table.js";
 import type { Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
 import { checkPrediction, pairPose } from "./frames.js";

@@ -4,7 +4,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { DistanceResult } from "../narrowphase/contact.js";
 import { makeDistanceResult } from "../narrowphase/contact.js";
-import { distancePair } from "../narrowphase/dispatch.js";
+import { distancePair } from "../narrowphase/pair-table.js";
 import type { Shape } from "../shapes/shape.js";
 import { pairPose } from "./frames.js";
 import { distanceHasNaN, refusePair } from "./guard.js";

@@ -27,7 +27,7 @@ import type { Quat } from "../math/quat.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { intersectsPair } from "../narrowphase/dispatch.js";
+import { intersectsPair } from "../narrowphase/pair-table.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import { makeConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Cuboid } from "../shapes/cuboid.js";

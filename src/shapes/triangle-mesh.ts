@@ -10,7 +10,7 @@
  * boundary, shared by more than two triangles or by two inconsistently wound ones, next to a
  * degenerate triangle, or a convex edge whose dihedral angle exceeds the threshold
  * (`MESH_ACTIVE_EDGE_COS`); coplanar and concave shared edges are inactive, and contacts on
- * them take the triangle's face normal (src/narrowphase/mesh-convex.ts). Edge e of triangle t
+ * them take the triangle's face normal (src/narrowphase/convex-mesh.ts). Edge e of triangle t
  * runs from corner e to corner (e + 1) mod 3; bit e of `activeEdges[t]` is set when it is active.
  *
  * Point containment for closed meshes is by the generalized winding number (Jacobson, Kavan &

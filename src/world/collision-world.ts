@@ -60,7 +60,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { intersectsPair, isConvexType } from "../narrowphase/dispatch.js";
+import { intersectsPair } from "../narrowphase/pair-table.js";
 import {
   type Frustum,
   type FrustumMode,
@@ -69,6 +69,7 @@ import {
   frustumTestAabb,
 } from "../query/frustum.js";
 import { aabbShape, aabbShapeOfType } from "../shapes/index.js";
+import { isSupportMappedType } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { checkVec3 } from "../shapes/validate.js";
@@ -643,7 +644,7 @@ export class CollisionWorld {
     b.flags[slot] =
       FLAG_ALIVE |
       (sensor ? FLAG_SENSOR : 0) |
-      (isConvexType(desc.shape.type) ? FLAG_CONVEX : 0) |
+      (isSupportMappedType(desc.shape.type) ? FLAG_CONVEX : 0) |
       (desc.shape.type === ShapeType.Sphere ? FLAG_SPHERE : 0) |
       (desc.shape.type === ShapeType.Cuboid ? FLAG_CUBOID : 0);
     b.touchCount[slot] = 0;

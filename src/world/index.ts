@@ -4,6 +4,9 @@
  * AABB and shape overlap) through the broad phase.
  */
 
+// The pair table's default registrations (see src/index.ts).
+import "../narrowphase/dispatch.js";
+
 export type { BodyKind } from "./body-kinds.js";
 export {
   castShape,

@@ -4,18 +4,24 @@
  * a parallel executor (src/parallel/) run exactly the same operations in the same order and so
  * produce bitwise-identical contacts.
  *
- * For slots `lo < hi` it reads both poses from the pose array (7 doubles per slot), forms B's
- * pose in A's frame (`bInA`, A = the lower slot), and then: a sensor pair (either body a sensor)
- * gets the exact boolean overlap test; any other pair gets `contactPair` with the prediction
- * distance and, when within it, a manifold of up to 4 points (`manifoldFromContact` for two
- * convex shapes, else `manifoldPair`, else the single contact), converted to the world frame
- * once. The result is written as one record of {@link NARROW_RECORD_STRIDE} doubles in the layout
- * of the contact cache (src/world/contact-cache.ts) from offset 2 on:
+ * For slots `lo < hi`: a sensor pair (either body a sensor) gets the exact boolean overlap test
+ * through the pair table. Any other pair is first tested with the bodies' bounding spheres in
+ * the world frame (each body's bounding radius, from its shape definition, cached per slot), which
+ * settles most candidate pairs of a broad phase before any relative pose is formed; then the
+ * pair table's contact routine for the two shape types is looked up with its flip and called in
+ * the order it takes (with the relative pose inverted exactly as the table's dispatcher inverts
+ * it, so that every contact is bitwise the `contact` query's), and the contact within the
+ * prediction distance is widened into a manifold of up to 4 points in that same order
+ * (`manifoldFromContact` for two convex shapes, else the table's manifold, else the single
+ * contact), converted to the world frame once. The result is written as one record of
+ * {@link NARROW_RECORD_STRIDE} doubles in the layout of the contact cache
+ * (src/world/contact-cache.ts) from offset 2 on:
  *
  * `[kind, pairIndex, distance, normal xyz, count, count × (pointA xyz, pointB xyz, distance, featureId)]`
  *
  * where `kind` is {@link NARROW_NONE}, {@link NARROW_SENSOR} or {@link NARROW_CONTACT} and
- * `pairIndex` is left to the caller.
+ * `pairIndex` is left to the caller; the record is that of (lower slot, higher slot) whichever
+ * order the routine took.
  */
 
 import { WORLD_BOUND_REJECT_PAD } from "../constants.js";
@@ -24,20 +30,18 @@ import * as iso from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
 import type { Contact, ContactManifold } from "../narrowphase/contact.js";
 import { MAX_MANIFOLD_POINTS, makeContact, makeContactManifold } from "../narrowphase/contact.js";
-import {
-  contactCuboidCuboid,
-  contactPair,
-  intersectsPair,
-  manifoldPair,
-} from "../narrowphase/dispatch.js";
 import { offsetOutOfRange } from "../narrowphase/extreme-scale.js";
 import { manifoldFromContact } from "../narrowphase/manifold.js";
-import { contactSphereCuboid } from "../narrowphase/sphere-cuboid.js";
-import { contactSphereSphere } from "../narrowphase/sphere-sphere.js";
-import type { Cuboid } from "../shapes/cuboid.js";
+import {
+  contactFlipped,
+  contactPair,
+  contactRoutine,
+  intersectsPair,
+  manifoldPair,
+} from "../narrowphase/pair-table.js";
+import { boundingRadiusOf } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
-import type { Sphere } from "../shapes/sphere.js";
-import { FLAG_CONVEX, FLAG_CUBOID, FLAG_SENSOR, FLAG_SPHERE } from "./body-store.js";
+import { FLAG_CONVEX, FLAG_SENSOR } from "./body-store.js";
 
 /** Record kind: the pair does not touch (nothing to report). */
 export const NARROW_NONE = 0;
@@ -56,6 +60,7 @@ export const NARROW_RECORD_STRIDE = NARROW_HEADER + NARROW_POINT_STRIDE * MAX_MA
 const poseA = iso.identity();
 const poseB = iso.identity();
 const bInA = iso.identity();
+const aInB = iso.identity();
 const contactScratch: Contact = makeContact();
 const manifoldScratch: ContactManifold = makeContactManifold();
 
@@ -83,13 +88,36 @@ function singleContact(out: ContactManifold, c: Contact): void {
 }
 
 /**
+ * Per slot: the bounding radius of the shape last seen there ({@link radiusShape}), for the
+ * world-frame reject test. Shapes are immutable (deeply frozen), so a radius stays valid while
+ * the same shape object occupies the slot; a new shape in the slot (a removed and reused slot,
+ * another world) is noticed by identity and its radius recomputed. Grown by doubling.
+ */
+let slotRadius = new Float64Array(64);
+/** Per slot: the shape whose radius {@link slotRadius} holds. */
+const radiusShape: (Shape | undefined)[] = [];
+
+/** Caches the bounding radius of `s` at `slot` (allocates only when a slot sees a new shape). */
+function cacheRadius(slot: number, s: Shape): void {
+  if (slot >= slotRadius.length) {
+    let n = slotRadius.length;
+    while (n <= slot) n *= 2;
+    const grown = new Float64Array(n);
+    grown.set(slotRadius);
+    slotRadius = grown;
+  }
+  slotRadius[slot] = boundingRadiusOf(s);
+  radiusShape[slot] = s;
+}
+
+/**
  * Runs the narrow phase of the pair of slots `lo < hi` (see the module docs) and writes its
  * record at `out[offset ..]`: `out[offset]` = the kind (also returned), and for a contact the
  * signed distance, the world-frame normal (A toward B) and the manifold points from
  * `offset + 2` on; `out[offset + 1]` (the pair index) is not touched. `pose` holds 7 doubles per
  * slot (translation xyz, quaternion xyzw), `flags` the body flags (`FLAG_SENSOR`, `FLAG_CONVEX`),
- * `shapes` the slots' shapes; `prediction` is in scene units. Allocates nothing. Throws
- * `CollideError("unsupported_pair")` as the pair dispatch does.
+ * `shapes` the slots' shapes; `prediction` is in scene units. Allocates nothing (once each
+ * slot's radius is cached). Throws `CollideError("unsupported_pair")` as the pair table does.
  */
 export function narrowPair(
   out: Float64Array,
@@ -107,100 +135,93 @@ export function narrowPair(
   const fh = flags[hi];
   const c = contactScratch;
   const m = manifoldScratch;
-  const kinds = FLAG_SPHERE | FLAG_CUBOID;
-  if (((fl | fh) & FLAG_SENSOR) === 0 && (fl & kinds) !== 0 && (fh & kinds) !== 0) {
-    // Spheres and boxes, the bulk of most scenes (branching on the flag bits, see FLAG_SPHERE).
-    // First a world-frame bounding-sphere test, which settles most candidate pairs (two thirds
-    // of the sphere–box pairs of the benchmark scene) before any relative pose is formed; the
-    // padded limit keeps it conservative.
-    const sphereLo = (fl & FLAG_SPHERE) !== 0;
-    const sphereHi = (fh & FLAG_SPHERE) !== 0;
-    const ka = 7 * lo;
-    const kb = 7 * hi;
-    const dx = pose[kb] - pose[ka];
-    const dy = pose[kb + 1] - pose[ka + 1];
-    const dz = pose[kb + 2] - pose[ka + 2];
-    // (Radii written out: a double returned by a call V8 does not inline is boxed.)
-    let reach = prediction;
-    if (sphereLo) reach += (sa as Sphere).radius;
-    else {
-      const h = (sa as Cuboid).halfExtents;
-      reach += Math.sqrt(h.x * h.x + h.y * h.y + h.z * h.z);
-    }
-    if (sphereHi) reach += (sb as Sphere).radius;
-    else {
-      const h = (sb as Cuboid).halfExtents;
-      reach += Math.sqrt(h.x * h.x + h.y * h.y + h.z * h.z);
-    }
-    reach *= 1 + WORLD_BOUND_REJECT_PAD;
-    if (dx * dx + dy * dy + dz * dz > reach * reach) {
-      out[offset] = NARROW_NONE;
-      return NARROW_NONE;
-    }
-    // Then their routines, called directly in the order (sphere, box) that they take, instead of
-    // through the dispatch table and its flip.
-    const flip = sphereHi && !sphereLo;
-    readPose(poseA, pose, flip ? hi : lo);
-    readPose(poseB, pose, flip ? lo : hi);
-    iso.invMul(bInA, poseA, poseB);
-    if (!offsetOutOfRange(bInA)) {
-      const aSphere = sphereLo || sphereHi;
-      const bSphere = sphereLo && sphereHi;
-      const a = flip ? sb : sa;
-      const b = flip ? sa : sb;
-      let touching: boolean;
-      if (bSphere) touching = contactSphereSphere(c, a as Sphere, b as Sphere, bInA, prediction);
-      else if (aSphere) {
-        touching = contactSphereCuboid(c, a as Sphere, b as Cuboid, bInA, prediction);
-      } else touching = contactCuboidCuboid(c, a as Cuboid, b as Cuboid, bInA, prediction);
-      if (!touching) {
-        out[offset] = NARROW_NONE;
-        return NARROW_NONE;
-      }
-      if (aSphere) {
-        // A sphere's manifold is its one contact (as manifoldFromContact answers).
-        if (!vec3.tryNormalize(m.normal, c.normal)) vec3.copy(m.normal, c.normal);
-        singleContact(m, c);
-      } else {
-        manifoldFromContact(m, a as ConvexShape, b as ConvexShape, bInA, c, prediction);
-      }
-      return writeRecord(out, offset, c, m, flip);
-    }
-  }
-  readPose(poseA, pose, lo);
-  readPose(poseB, pose, hi);
-  iso.invMul(bInA, poseA, poseB);
   if (((fl | fh) & FLAG_SENSOR) !== 0) {
+    readPose(poseA, pose, lo);
+    readPose(poseB, pose, hi);
+    iso.invMul(bInA, poseA, poseB);
     const kind = intersectsPair(sa, sb, bInA) ? NARROW_SENSOR : NARROW_NONE;
     out[offset] = kind;
     return kind;
   }
-  if (!contactPair(c, sa, sb, bInA, prediction)) {
-    out[offset] = NARROW_NONE;
-    return NARROW_NONE;
+  // The world-frame bounding-sphere test; the padded limit keeps it conservative (an unbounded
+  // shape's infinite radius never rejects).
+  if (radiusShape[lo] !== sa) cacheRadius(lo, sa);
+  if (radiusShape[hi] !== sb) cacheRadius(hi, sb);
+  const ka = 7 * lo;
+  const kb = 7 * hi;
+  const dx = pose[kb] - pose[ka];
+  const dy = pose[kb + 1] - pose[ka + 1];
+  const dz = pose[kb + 2] - pose[ka + 2];
+  const reach = (slotRadius[lo] + slotRadius[hi] + prediction) * (1 + WORLD_BOUND_REJECT_PAD);
+  if (dx * dx + dy * dy + dz * dz > reach * reach) return none(out, offset);
+  readPose(poseA, pose, lo);
+  readPose(poseB, pose, hi);
+  iso.invMul(bInA, poseA, poseB);
+  // The table's routine; far outside unit scale (or with no routine) the table's dispatcher
+  // answers: it changes units first (src/narrowphase/extreme-scale.ts), or throws
+  // unsupported_pair.
+  const f = contactRoutine(sa.type, sb.type);
+  if (f === null || offsetOutOfRange(bInA)) {
+    if (!contactPair(c, sa, sb, bInA, prediction)) return none(out, offset);
+    widen(m, c, sa, sb, bInA, fl, fh, prediction);
+    return writeRecord(out, offset, c, m, poseA, false);
   }
-  if ((fl & fh & FLAG_CONVEX) !== 0) {
-    manifoldFromContact(m, sa as ConvexShape, sb as ConvexShape, bInA, c, prediction);
-  } else if (!manifoldPair(m, sa, sb, bInA, prediction)) {
-    singleContact(m, c);
+  if (!contactFlipped(sa.type, sb.type)) {
+    if (!f(c, sa, sb, bInA, prediction)) return none(out, offset);
+    widen(m, c, sa, sb, bInA, fl, fh, prediction);
+    return writeRecord(out, offset, c, m, poseA, false);
   }
-  return writeRecord(out, offset, c, m, false);
+  // A flipped entry takes (higher, lower): A's pose in B's frame by the very inversion the pair
+  // table's dispatcher uses, so that the answer is bitwise the `contact` query's; the record is
+  // computed in the higher slot's frame and written for (lower, higher).
+  iso.invert(aInB, bInA);
+  if (!f(c, sb, sa, aInB, prediction)) return none(out, offset);
+  widen(m, c, sb, sa, aInB, fh, fl, prediction);
+  return writeRecord(out, offset, c, m, poseB, true);
+}
+
+/** Writes the NARROW_NONE record at `out[offset]` and returns NARROW_NONE. */
+function none(out: Float64Array, offset: number): number {
+  out[offset] = NARROW_NONE;
+  return NARROW_NONE;
 }
 
 /**
- * Writes the contact record of `c` / `m` (in the frame of `poseA`) at `out[offset ..]` in the
- * world frame. With `flip`, A and B were computed the other way round (A = the higher slot):
- * the normal is reversed and each point's two witnesses are swapped, so the record is that of
- * (lower slot, higher slot). Returns NARROW_CONTACT.
+ * m = the manifold of contact `c` of A and B (B at `bInA`, flags `fa`, `fb`): widened by
+ * `manifoldFromContact` for two convex shapes, else the table's manifold, else the single contact.
+ */
+function widen(
+  m: ContactManifold,
+  c: Contact,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+  fa: number,
+  fb: number,
+  prediction: number,
+): void {
+  if ((fa & fb & FLAG_CONVEX) !== 0) {
+    manifoldFromContact(m, a as ConvexShape, b as ConvexShape, bInA, c, prediction);
+  } else if (!manifoldPair(m, a, b, bInA, prediction)) {
+    singleContact(m, c);
+  }
+}
+
+/**
+ * Writes the contact record of `c` / `m` (in the frame of `frame`, the pose of the routine's A)
+ * at `out[offset ..]` in the world frame. With `flip`, A and B were computed the other way round
+ * (A = the higher slot): the normal is reversed and each point's two witnesses are swapped, so
+ * the record is that of (lower slot, higher slot). Returns NARROW_CONTACT.
  */
 function writeRecord(
   out: Float64Array,
   offset: number,
   c: Contact,
   m: ContactManifold,
+  frame: Isometry,
   flip: boolean,
 ): number {
-  iso.transformVector(m.normal, poseA, m.normal);
+  iso.transformVector(m.normal, frame, m.normal);
   const n = m.normal;
   out[offset] = NARROW_CONTACT;
   out[offset + 2] = c.distance;
@@ -215,8 +236,8 @@ function writeRecord(
     const pt = m.points[p];
     const wa = flip ? pt.pointB : pt.pointA;
     const wb = flip ? pt.pointA : pt.pointB;
-    iso.transformPoint(wa, poseA, wa);
-    iso.transformPoint(wb, poseA, wb);
+    iso.transformPoint(wa, frame, wa);
+    iso.transformPoint(wb, frame, wb);
     out[k] = wa.x;
     out[k + 1] = wa.y;
     out[k + 2] = wa.z;

@@ -3,13 +3,13 @@ import { describe, expect, it } from "vitest";
 import * as iso from "../../src/math/isometry.js";
 import type { Vec3 } from "../../src/math/vec3.js";
 import * as vec3 from "../../src/math/vec3.js";
-import { makeContact } from "../../src/narrowphase/contact.js";
-import { contactConvexConvex } from "../../src/narrowphase/convex-convex.js";
 import {
   contactCapsuleCapsule,
-  contactSphereCapsule,
   intersectsCapsuleCapsule,
-} from "../../src/narrowphase/sphere-capsule.js";
+} from "../../src/narrowphase/capsule-capsule.js";
+import { makeContact } from "../../src/narrowphase/contact.js";
+import { contactConvexConvex } from "../../src/narrowphase/convex-convex.js";
+import { contactSphereCapsule } from "../../src/narrowphase/sphere-capsule.js";
 import { contactSphereTriangle } from "../../src/narrowphase/sphere-triangle.js";
 import { makeCapsule, makeSphere, makeTriangle } from "../../src/shapes/index.js";
 import { num, pose, vec } from "../oracles/arbitraries.js";

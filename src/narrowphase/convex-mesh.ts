@@ -1,6 +1,8 @@
 /**
- * A triangle mesh against any convex shape (sphere, cuboid, capsule, cylinder, cone, convex
- * polyhedron, triangle): intersects, distance, contact and manifold.
+ * Any convex shape (sphere, cuboid, capsule, cylinder, cone, convex polyhedron, triangle, the
+ * rounded shapes) against a triangle mesh: intersects, distance, contact and manifold. The file
+ * is named in `ShapeType` order (convex types before the mesh); its routines take the mesh as A
+ * (`…MeshConvex`), and the pair table calls them flipped for (convex, mesh).
  *
  * Method (parry's and Jolt's composite-shape queries): B's AABB in the mesh's frame selects the
  * candidate triangles through the mesh's BVH; each candidate is an ordinary convex triangle,

@@ -21,17 +21,17 @@ import {
   intersectsConvexConvex,
 } from "../../src/narrowphase/convex-convex.js";
 import {
+  contactMeshConvex,
+  distanceMeshConvex,
+  intersectsMeshConvex,
+  manifoldMeshConvex,
+} from "../../src/narrowphase/convex-mesh.js";
+import {
   contactPair,
   distancePair,
   intersectsPair,
   manifoldPair,
 } from "../../src/narrowphase/dispatch.js";
-import {
-  contactMeshConvex,
-  distanceMeshConvex,
-  intersectsMeshConvex,
-  manifoldMeshConvex,
-} from "../../src/narrowphase/mesh-convex.js";
 import { makeCapsule } from "../../src/shapes/capsule.js";
 import { makeConvexPolyhedron } from "../../src/shapes/convex-polyhedron.js";
 import { makeCuboid } from "../../src/shapes/cuboid.js";
