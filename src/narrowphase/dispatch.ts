@@ -76,6 +76,7 @@ import {
   manifoldPair as manifoldPairOfTable,
   registerPair,
 } from "./pair-table.js";
+import { registerRevolutionPairs } from "./revolution-pairs.js";
 import {
   contactCapsuleCapsule,
   contactSphereCapsule,
@@ -214,6 +215,8 @@ export function registerDefaultPairs(): void {
     contact: contactCuboidCuboid,
     manifold: manifoldViaContact(contactCuboidCuboid, manifoldFromContact),
   });
+  // Sphere and capsule against cylinder and cone: closed forms (revolution-pairs.ts).
+  registerRevolutionPairs();
   // The triangle mesh's own routines against support-mapped shapes, half-spaces and meshes.
   for (const t of supportMapped) {
     registerPair(ShapeType.TriangleMesh, t as ConvexShape["type"], {
