@@ -110,12 +110,23 @@ function coneProfile(rho: number, y: number, h: number, r: number): void {
     const bdr = rho - br;
     const bdy = y + h;
     const b2 = bdr * bdr + bdy * bdy;
-    if (b2 < d2) {
+    const onBase = b2 < d2;
+    if (onBase) {
       qr = br;
       qy = -h;
       dr = bdr;
       dy = bdy;
       d2 = b2;
+    }
+    if (!onBase && t > 0 && t < 1) {
+      // Inside the slant's span: the line's own normal and signed distance, exact to the
+      // rounding of the query's coordinates (the difference of two large points is not).
+      pr = Math.max(0, rho - slant * mr);
+      py = y - slant * my;
+      nr = mr;
+      ny = my;
+      sd = slant;
+      return;
     }
     pr = qr;
     py = qy;

@@ -20,6 +20,8 @@
  * inputs whose contact point is representable (the issue's capsule resting on a cylinder's cap).
  * Every routine works in A's frame (the rounded shape's) with the solid at `bInA`; no allocation.
  */
+
+import { TOUCH_TOLERANCE } from "../constants.js";
 import {
   closestSegmentRevolution,
   makeRevolutionProjection,
@@ -57,8 +59,9 @@ function fill(
   p: typeof proj,
   radius: number,
   prediction: number,
+  size: number,
 ): boolean {
-  const d = p.distance - radius;
+  const d = touching(p.distance - radius, coreInB, radius, size);
   if (!(d <= prediction)) return false;
   out.distance = d;
   vec3.negate(normalB, p.normal);
@@ -67,6 +70,17 @@ function fill(
   iso.transformPoint(nearest, bInA, coreInB);
   vec3.addScaled(out.pointA, nearest, out.normal, radius);
   return true;
+}
+
+/**
+ * A gap at the rounding level of the pair's size is touching (0), as GJK's gaps are in
+ * convex-convex.ts (`TOUCH_TOLERANCE`, issue 16 class 1): the core point's coordinates in B's
+ * frame carry the rounding of the change of frame. `size` is B's bounding radius.
+ */
+function touching(d: number, coreInB: typeof centreInB, radius: number, size: number): number {
+  if (!(d > 0)) return d;
+  const scale = Math.max(Math.hypot(coreInB.x, coreInB.y, coreInB.z), size) + radius;
+  return d <= TOUCH_TOLERANCE * scale ? 0 : d;
 }
 
 /**
@@ -84,7 +98,7 @@ export function contactBallRevolution(
 ): boolean {
   iso.inverseTransformPoint(centreInB, bInA, origin);
   projectRevolution(proj, kind, h, r, centreInB);
-  return fill(out, bInA, centreInB, proj, radius, prediction);
+  return fill(out, bInA, centreInB, proj, radius, prediction, Math.hypot(h, r));
 }
 
 /** True when the sphere of `radius` at A's origin and the solid at `bInA` overlap or touch. */
@@ -96,7 +110,8 @@ export function intersectsBallRevolution(
   bInA: Isometry,
 ): boolean {
   iso.inverseTransformPoint(centreInB, bInA, origin);
-  return projectRevolution(proj, kind, h, r, centreInB).distance <= radius;
+  const s = projectRevolution(proj, kind, h, r, centreInB).distance;
+  return touching(s - radius, centreInB, radius, Math.hypot(h, r)) <= 0;
 }
 
 /**
@@ -143,8 +158,13 @@ export function contactCapsuleRevolution(
   prediction: number,
 ): boolean {
   if (!segmentAgainst(a, kind, b.halfHeight, b.radius, bInA, prediction + a.radius)) return false;
-  if (seg.projection.distance < 0) return contactConvexConvex(out, a, b, bInA, prediction);
-  return fill(out, bInA, seg.segmentPoint, seg.projection, a.radius, prediction);
+  // A segment of zero length is a point: its depth is exact whatever it is.
+  const point = a.a.x === a.b.x && a.a.y === a.b.y && a.a.z === a.b.z;
+  if (seg.projection.distance < 0 && !point) {
+    return contactConvexConvex(out, a, b, bInA, prediction);
+  }
+  const size = Math.hypot(b.halfHeight, b.radius);
+  return fill(out, bInA, seg.segmentPoint, seg.projection, a.radius, prediction, size);
 }
 
 /** True when capsule A and the solid of revolution B at `bInA` overlap or touch. */
@@ -155,5 +175,6 @@ export function intersectsCapsuleRevolution(
   bInA: Isometry,
 ): boolean {
   if (!segmentAgainst(a, kind, b.halfHeight, b.radius, bInA, a.radius)) return false;
-  return seg.projection.distance <= a.radius;
+  const size = Math.hypot(b.halfHeight, b.radius);
+  return touching(seg.projection.distance - a.radius, seg.segmentPoint, a.radius, size) <= 0;
 }
