@@ -11,10 +11,10 @@
  * rounding of a few operations: no iteration, no tolerance.
  *
  * The signed distance to a convex solid is a convex function of the point, so along a segment
- * it is a convex function of the segment parameter: {@link closestSegmentRevolution} minimises
- * it by golden-section search with both end points tried exactly (the segment–cylinder and
- * segment–cone closest points, which have no closed form for crossing axes in general: a
- * quartic), bounded by {@link SEGMENT_SEARCH_ITERATIONS}.
+ * it is a convex function of the segment parameter: {@link closestSegmentRevolution} finds its
+ * minimum by bisection on the sign of its derivative (b − a)·m, m the boundary's outward normal
+ * (the segment–cylinder and segment–cone closest points have no closed form for crossing axes
+ * in general: a quartic), bounded by {@link SEGMENT_SEARCH_ITERATIONS}.
  *
  * Every routine works in the solid's local frame and allocates nothing.
  */
@@ -184,10 +184,10 @@ export function projectRevolution(
 }
 
 /**
- * Iterations of the golden-section search along a segment: 0.618⁹⁰ ≈ 1.6e-19 of the segment's
- * length, below the rounding of its parameter. Count.
+ * Bisection steps on the sign of the signed distance's derivative along a segment: 2⁻⁸⁰ of the
+ * segment's parameter range, below the rounding of any parameter away from 0. Count.
  */
-export const SEGMENT_SEARCH_ITERATIONS = 90;
+export const SEGMENT_SEARCH_ITERATIONS = 80;
 
 /** The outcome of {@link closestSegmentRevolution}. */
 export interface SegmentRevolutionResult {
@@ -204,7 +204,6 @@ export function makeSegmentRevolutionResult(): SegmentRevolutionResult {
   return { t: 0, segmentPoint: vec3.create(), projection: makeRevolutionProjection() };
 }
 
-const GOLDEN = (Math.sqrt(5) - 1) / 2;
 const segPoint = vec3.create();
 const scratch = makeRevolutionProjection();
 
@@ -228,11 +227,13 @@ function keep(out: SegmentRevolutionResult, t: number): void {
 
 /**
  * The point of segment a–b (solid's local frame) of least signed distance to the solid, and its
- * projection: the global minimum of a convex function of the parameter, by golden-section search
- * over [0, 1] ({@link SEGMENT_SEARCH_ITERATIONS} rounds) with both end points evaluated exactly,
- * so an end point that is the minimum is found exactly. Outside the solid the signed distance is
- * the Euclidean distance (differentiable), so the minimum's value is exact up to rounding even
- * where the parameter is only known to √ε. Returns `out`.
+ * projection. The signed distance of a convex solid is convex, with the boundary's outward
+ * normal m as its (sub)gradient, so along the segment its derivative (b − a)·m(t) is
+ * non-decreasing: an end point whose derivative points outward is the minimum (found exactly),
+ * otherwise the root of the derivative is bracketed and bisected on its sign
+ * ({@link SEGMENT_SEARCH_ITERATIONS} steps) — the sign of a normal's dot product stays reliable
+ * where the distance itself is too flat to compare, so the parameter converges to the rounding
+ * and the normal there is orthogonal to the segment to the rounding. Returns `out`.
  */
 export function closestSegmentRevolution(
   out: SegmentRevolutionResult,
@@ -242,50 +243,33 @@ export function closestSegmentRevolution(
   a: Vec3,
   b: Vec3,
 ): SegmentRevolutionResult {
-  let best = signedAt(kind, h, r, a, b, 0);
+  const ex = b.x - a.x;
+  const ey = b.y - a.y;
+  const ez = b.z - a.z;
+  signedAt(kind, h, r, a, b, 0);
   keep(out, 0);
-  const f1 = signedAt(kind, h, r, a, b, 1);
-  if (f1 < best) {
-    best = f1;
-    keep(out, 1);
+  let n = scratch.normal;
+  if (ex * n.x + ey * n.y + ez * n.z >= 0) return out;
+  signedAt(kind, h, r, a, b, 1);
+  n = scratch.normal;
+  if (ex * n.x + ey * n.y + ez * n.z <= 0) {
+    if (scratch.distance <= out.projection.distance) keep(out, 1);
+    return out;
   }
-  if (a.x === b.x && a.y === b.y && a.z === b.z) return out;
   let lo = 0;
   let hi = 1;
-  let x1 = hi - GOLDEN * (hi - lo);
-  let x2 = lo + GOLDEN * (hi - lo);
-  let g1 = signedAt(kind, h, r, a, b, x1);
-  if (g1 < best) {
-    best = g1;
-    keep(out, x1);
+  for (let it = 0; it < SEGMENT_SEARCH_ITERATIONS; it++) {
+    const mid = 0.5 * (lo + hi);
+    if (!(mid > lo && mid < hi)) break;
+    signedAt(kind, h, r, a, b, mid);
+    n = scratch.normal;
+    if (ex * n.x + ey * n.y + ez * n.z > 0) hi = mid;
+    else lo = mid;
   }
-  let g2 = signedAt(kind, h, r, a, b, x2);
-  if (g2 < best) {
-    best = g2;
-    keep(out, x2);
-  }
-  for (let it = 0; it < SEGMENT_SEARCH_ITERATIONS && x1 < x2; it++) {
-    if (g1 <= g2) {
-      hi = x2;
-      x2 = x1;
-      g2 = g1;
-      x1 = hi - GOLDEN * (hi - lo);
-      g1 = signedAt(kind, h, r, a, b, x1);
-      if (g1 < best) {
-        best = g1;
-        keep(out, x1);
-      }
-    } else {
-      lo = x1;
-      x1 = x2;
-      g1 = g2;
-      x2 = lo + GOLDEN * (hi - lo);
-      g2 = signedAt(kind, h, r, a, b, x2);
-      if (g2 < best) {
-        best = g2;
-        keep(out, x2);
-      }
-    }
-  }
+  // The better of the bracket's ends (the end point 0 was kept above).
+  const fLo = signedAt(kind, h, r, a, b, lo);
+  if (fLo <= out.projection.distance) keep(out, lo);
+  const fHi = signedAt(kind, h, r, a, b, hi);
+  if (fHi < out.projection.distance) keep(out, hi);
   return out;
 }
