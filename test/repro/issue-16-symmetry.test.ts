@@ -101,3 +101,27 @@ describe("box–box contacts are symmetric under swapping A and B", () => {
     expect(g.pointA[2]).toBeCloseTo(0, 18);
   });
 });
+
+describe("sphere–sphere: concentric spheres and touching at the rounding", () => {
+  it("concentric spheres: the full depth, the normal negated with the order", () => {
+    const a = { type: "sphere", center: [0, 0, 0], radius: 5.062836987566255e-5 };
+    const b = { type: "sphere", center: [0, 0, 0], radius: 0.00019655658403161012 };
+    const c = expectFlipped(a, b, 0);
+    expect(c.distance).toBe(-(5.062836987566255e-5 + 0.00019655658403161012));
+    expect(c.normal).toEqual([1, 0, 0]);
+  });
+
+  it("intersects, distance and contact agree on a pair touching at the rounding", () => {
+    const a = { type: "sphere", center: [0, 0, 0], radius: 0.0017712318166097764 };
+    const b = {
+      type: "sphere",
+      center: [0.00335460666232003, -0.0011553011938486178, 0.0007598516232632281],
+      radius: 0.0018571950045850147,
+    };
+    const inter = (answerQuery({ op: "intersects", a, b }) as { intersects: boolean }).intersects;
+    const d = (answerQuery({ op: "distance", a, b }) as { distance: number }).distance;
+    const c = answerQuery({ op: "contact", a, b });
+    expect(inter).toBe(d === 0);
+    expect(c !== null).toBe(inter);
+  });
+});
