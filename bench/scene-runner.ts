@@ -55,7 +55,7 @@ export interface SceneRun {
   tier: string;
 }
 
-interface Engine {
+export interface Engine {
   frame(): void;
   pairs(): number;
   split(): [number, number] | null;
@@ -139,7 +139,7 @@ function collideEngine(scene: Scene, name: string, executor: WorkerExecutor | nu
 
 type RapierModule = typeof import("@dimforge/rapier3d-compat").default;
 
-async function rapierEngine(scene: Scene, simd: boolean): Promise<Engine> {
+export async function rapierEngine(scene: Scene, simd: boolean): Promise<Engine> {
   const R: RapierModule = simd
     ? ((await import("@dimforge/rapier3d-simd-compat")).default as unknown as RapierModule)
     : (await import("@dimforge/rapier3d-compat")).default;

@@ -55,6 +55,7 @@ export type { ConvexHull } from "./geometry/hull.js";
 export { type ConvexHullOptions, computeConvexHull } from "./geometry/hull.js";
 export type { Obb } from "./geometry/obb-fit.js";
 export { fitObbPca, makeObb } from "./geometry/obb-fit.js";
+export type { MeshPseudoNormals } from "./geometry/pseudo-normals.js";
 export type { Aabb } from "./math/aabb.js";
 export * as aabb from "./math/aabb.js";
 export type { Isometry } from "./math/isometry.js";

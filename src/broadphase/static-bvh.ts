@@ -15,8 +15,8 @@
  *
  * Layout: per node `n`, `nodeBox[6n .. 6n+5]` (min xyz, max xyz) and `nodeInfo[2n], [2n+1]`:
  * for an inner node the two child indices, for a leaf `~start` and the count of its run in the
- * sorted `entryBox` / `entryId` arrays. `build` allocates; queries allocate nothing and are
- * not reentrant.
+ * sorted `entryBox` / `entryId` arrays. `build` allocates only to grow its arrays (kept between
+ * builds); queries allocate nothing and are not reentrant.
  */
 import { invalidValue } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -31,7 +31,7 @@ import {
 /** Most boxes per leaf. */
 export const STATIC_BVH_LEAF_SIZE = 4;
 
-/** Morton key scale: 2^21 ids per code, so `code · 2^21 + i` stays below 2^51 (exact). */
+/** Most boxes a hierarchy holds (2^21). */
 const ID_BASE = 2 ** 21;
 
 /** Spreads the low 10 bits of `v` to every third bit. */
@@ -52,6 +52,12 @@ export class StaticBvh {
   private entryBox = new Float64Array(0);
   private entryId = new Int32Array(0);
   private codes = new Int32Array(0);
+  // Radix sort scratch: codes and input indices, and their second buffers.
+  private sortCode = new Int32Array(0);
+  private sortIndex = new Int32Array(0);
+  private sortCode2 = new Int32Array(0);
+  private sortIndex2 = new Int32Array(0);
+  private readonly digitCount = new Int32Array(1024);
   private entries = 0;
   private stack = new Int32Array(64);
 
@@ -66,6 +72,25 @@ export class StaticBvh {
    * 2^21, a non-finite coordinate or `min > max`.
    */
   build(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number): void {
+    this.buildFrom(boxes, ids, count, false);
+  }
+
+  /**
+   * Rebuilds the hierarchy over the boxes of `count` ids taken from a per-id box array: entry i
+   * has id `ids[i]` and coordinates `boxes[6·ids[i] .. 6·ids[i]+5]` (the collision world's
+   * per-slot broad-phase boxes, read in place instead of copied). Throws as {@link build}.
+   */
+  buildById(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number): void {
+    this.buildFrom(boxes, ids, count, true);
+  }
+
+  /** {@link build} (`byId` false: box i at `6i`) or {@link buildById} (box i at `6·ids[i]`). */
+  private buildFrom(
+    boxes: ArrayLike<number>,
+    ids: ArrayLike<number>,
+    count: number,
+    byId: boolean,
+  ): void {
     if (!Number.isInteger(count) || count < 0 || count > ID_BASE) {
       invalidValue("count", count, `must be an integer in [0, ${ID_BASE}]`);
     }
@@ -76,7 +101,7 @@ export class StaticBvh {
     let hi1 = -Infinity;
     let hi2 = -Infinity;
     for (let i = 0; i < count; i++) {
-      const k = 6 * i;
+      const k = byId ? 6 * ids[i] : 6 * i;
       for (let j = 0; j < 6; j++) {
         if (!Number.isFinite(boxes[k + j]))
           invalidValue(`boxes[${k + j}]`, boxes[k + j], "must be finite");
@@ -94,43 +119,125 @@ export class StaticBvh {
       if (cy > hi1) hi1 = cy;
       if (cz > hi2) hi2 = cz;
     }
-    // Sort by Morton code of the centre (ties by input order: deterministic).
-    const keys = new Float64Array(count);
+    // Sort by Morton code of the centre, ties by input order (deterministic): a stable LSD
+    // radix sort of the 30-bit codes, three passes of 10 bits (O(n), no comparisons).
+    this.reserve(count);
+    const codeIn = this.sortCode;
+    const idxIn = this.sortIndex;
     const s0 = hi0 > lo0 ? 1023 / (hi0 - lo0) : 0;
     const s1 = hi1 > lo1 ? 1023 / (hi1 - lo1) : 0;
     const s2 = hi2 > lo2 ? 1023 / (hi2 - lo2) : 0;
     for (let i = 0; i < count; i++) {
-      const k = 6 * i;
+      const k = byId ? 6 * ids[i] : 6 * i;
       const qx = Math.floor((0.5 * boxes[k] + 0.5 * boxes[k + 3] - lo0) * s0);
       const qy = Math.floor((0.5 * boxes[k + 1] + 0.5 * boxes[k + 4] - lo1) * s1);
       const qz = Math.floor((0.5 * boxes[k + 2] + 0.5 * boxes[k + 5] - lo2) * s2);
-      const code = spread3(qx) | (spread3(qy) << 1) | (spread3(qz) << 2);
-      keys[i] = code * ID_BASE + i;
+      codeIn[i] = spread3(qx) | (spread3(qy) << 1) | (spread3(qz) << 2);
+      idxIn[i] = i;
     }
-    keys.sort();
-    this.entryBox = new Float64Array(6 * count);
-    this.entryId = new Int32Array(count);
-    this.codes = new Int32Array(count);
+    const sorted = this.radixSort(count);
+    const codes = this.codes;
+    const order = sorted === 0 ? this.sortIndex : this.sortIndex2;
+    const orderCodes = sorted === 0 ? this.sortCode : this.sortCode2;
+    const eb = this.entryBox;
+    const eid = this.entryId;
     for (let r = 0; r < count; r++) {
-      const code = Math.floor(keys[r] / ID_BASE);
-      const i = keys[r] - code * ID_BASE;
-      this.codes[r] = code;
-      this.entryId[r] = ids[i];
-      for (let j = 0; j < 6; j++) this.entryBox[6 * r + j] = boxes[6 * i + j];
+      const i = order[r];
+      codes[r] = orderCodes[r];
+      const id = ids[i];
+      eid[r] = id;
+      const k = byId ? 6 * id : 6 * i;
+      const o = 6 * r;
+      eb[o] = boxes[k];
+      eb[o + 1] = boxes[k + 1];
+      eb[o + 2] = boxes[k + 2];
+      eb[o + 3] = boxes[k + 3];
+      eb[o + 4] = boxes[k + 4];
+      eb[o + 5] = boxes[k + 5];
     }
     this.entries = count;
-    const cap = Math.max(1, 2 * count);
-    this.nodeBox = new Float64Array(6 * cap);
-    this.nodeInfo = new Int32Array(2 * cap);
     this.nodeCount = 0;
     let depth = 0;
     if (count > 0) depth = this.buildRange(0, count, 0);
     if (this.stack.length < 2 * depth + 8) this.stack = new Int32Array(2 * depth + 8);
   }
 
+  /**
+   * Grows the entry, node and sort arrays to hold `count` boxes (kept between builds: a
+   * rebuild of the same or fewer boxes allocates nothing).
+   */
+  private reserve(count: number): void {
+    if (this.entryId.length < count) {
+      this.entryBox = new Float64Array(6 * count);
+      this.entryId = new Int32Array(count);
+      this.codes = new Int32Array(count);
+      this.sortCode = new Int32Array(count);
+      this.sortIndex = new Int32Array(count);
+      this.sortCode2 = new Int32Array(count);
+      this.sortIndex2 = new Int32Array(count);
+    }
+    // Nodes: at most 2·count − 1, about count / 2 with full leaves; start at count and double
+    // on demand in buildRange.
+    const cap = Math.max(1, count);
+    if (this.nodeInfo.length < 2 * cap) {
+      this.nodeBox = new Float64Array(6 * cap);
+      this.nodeInfo = new Int32Array(2 * cap);
+    }
+  }
+
+  /** Doubles the node arrays (keeping the nodes built so far). */
+  private growNodes(): void {
+    const cap = 2 * Math.max(1, this.nodeInfo.length >> 1);
+    const box = new Float64Array(6 * cap);
+    box.set(this.nodeBox);
+    const info = new Int32Array(2 * cap);
+    info.set(this.nodeInfo);
+    this.nodeBox = box;
+    this.nodeInfo = info;
+  }
+
+  /**
+   * Stable LSD radix sort of `sortCode[0 .. count)` (30-bit codes) with `sortIndex` alongside,
+   * three passes of 10 bits between the two buffer pairs. Returns 0 when the result is in
+   * `sortCode` / `sortIndex`, 1 when in `sortCode2` / `sortIndex2`.
+   */
+  private radixSort(count: number): number {
+    const hist = this.digitCount;
+    let srcC = this.sortCode;
+    let srcI = this.sortIndex;
+    let dstC = this.sortCode2;
+    let dstI = this.sortIndex2;
+    let where = 0;
+    for (let shift = 0; shift < 30; shift += 10) {
+      hist.fill(0);
+      for (let i = 0; i < count; i++) hist[(srcC[i] >>> shift) & 1023]++;
+      let sum = 0;
+      for (let d = 0; d < 1024; d++) {
+        const c = hist[d];
+        hist[d] = sum;
+        sum += c;
+      }
+      for (let i = 0; i < count; i++) {
+        const c = srcC[i];
+        const at = hist[(c >>> shift) & 1023]++;
+        dstC[at] = c;
+        dstI[at] = srcI[i];
+      }
+      const tc = srcC;
+      const ti = srcI;
+      srcC = dstC;
+      srcI = dstI;
+      dstC = tc;
+      dstI = ti;
+      where ^= 1;
+    }
+    return where;
+  }
+
   /** Builds the node of sorted run `[lo, hi)`; returns the depth of its subtree. */
   private buildRange(lo: number, hi: number, level: number): number {
     const n = this.nodeCount++;
+    if (2 * n + 1 >= this.nodeInfo.length) this.growNodes();
     if (hi - lo <= STATIC_BVH_LEAF_SIZE) {
       this.nodeInfo[2 * n] = ~lo;
       this.nodeInfo[2 * n + 1] = hi - lo;
@@ -190,6 +297,64 @@ export class StaticBvh {
     const quarter = (hi - lo) >> 2;
     if (a - lo < quarter || hi - a < quarter) return mid;
     return a;
+  }
+
+  /** The boxes in hierarchy order, 6 per entry (read-only; valid until the next build). */
+  get entryBoxes(): Float64Array {
+    return this.entryBox;
+  }
+
+  /** The ids in hierarchy order (read-only; valid until the next build). */
+  get entryIds(): Int32Array {
+    return this.entryId;
+  }
+
+  /**
+   * Appends to `out[at ..]` the entry indices (positions in {@link entryBoxes} /
+   * {@link entryIds}) of every box that overlaps or touches the box `(x0, y0, z0)`–`(x1, y1,
+   * z1)`, up to `out.length`; returns the number found, which may exceed the room (then only
+   * the first fit: call again with more room). No validation: the world's own boxes only.
+   */
+  collectEntries(
+    x0: number,
+    y0: number,
+    z0: number,
+    x1: number,
+    y1: number,
+    z1: number,
+    out: Int32Array,
+    at: number,
+  ): number {
+    if (this.entries === 0) return 0;
+    const nb = this.nodeBox;
+    const info = this.nodeInfo;
+    const eb = this.entryBox;
+    const stack = this.stack;
+    let found = 0;
+    let sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+      const n = stack[--sp];
+      const o = 6 * n;
+      if (nb[o] > x1 || nb[o + 3] < x0 || nb[o + 1] > y1 || nb[o + 4] < y0) continue;
+      if (nb[o + 2] > z1 || nb[o + 5] < z0) continue;
+      const a = info[2 * n];
+      if (a >= 0) {
+        stack[sp++] = info[2 * n + 1];
+        stack[sp++] = a;
+        continue;
+      }
+      const start = ~a;
+      const end = start + info[2 * n + 1];
+      for (let r = start; r < end; r++) {
+        const k = 6 * r;
+        if (eb[k] > x1 || eb[k + 3] < x0 || eb[k + 1] > y1 || eb[k + 4] < y0) continue;
+        if (eb[k + 2] > z1 || eb[k + 5] < z0) continue;
+        if (at + found < out.length) out[at + found] = r;
+        found++;
+      }
+    }
+    return found;
   }
 
   /**

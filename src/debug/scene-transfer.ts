@@ -6,60 +6,23 @@
  * constructors ({@link shapeFromTransfer}) and runs the world itself, so nothing here touches
  * the file system: mesh files are read by the server (src/io) and arrive as arrays.
  */
+import { z } from "zod";
+import { invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
-import { makeCapsule } from "../shapes/capsule.js";
-import { makeCompound } from "../shapes/compound.js";
-import { makeCone } from "../shapes/cone.js";
-import { makeConvexPolyhedron } from "../shapes/convex-polyhedron.js";
-import { makeCuboid } from "../shapes/cuboid.js";
-import { makeCylinder } from "../shapes/cylinder.js";
-import { makeHalfSpace } from "../shapes/half-space.js";
-import { makeHeightfield } from "../shapes/heightfield.js";
-import { makeRoundedConvexPolyhedron, makeRoundedCuboid } from "../shapes/rounded.js";
-import type { ConvexShape, Shape } from "../shapes/shape.js";
-import { ShapeType } from "../shapes/shape.js";
-import { makeSphere } from "../shapes/sphere.js";
-import { makeTriangle } from "../shapes/triangle.js";
-import { makeTriangleMesh, type TriangleMesh } from "../shapes/triangle-mesh.js";
-import { heightfieldHoleFlags } from "./shape-view.js";
+import { type ShapeJson, shapeDef, shapeDefByJsonName } from "../shapes/registry.js";
+import type { Shape } from "../shapes/shape.js";
+import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 
 type V3 = [number, number, number];
 
-/** A shape by its defining numbers, local frame, scene units. */
-export type ShapeTransfer =
-  | { type: "sphere"; radius: number }
-  | { type: "cuboid"; halfExtents: V3 }
-  | { type: "capsule"; a: V3; b: V3; radius: number }
-  | { type: "cylinder"; halfHeight: number; radius: number }
-  | { type: "cone"; halfHeight: number; radius: number }
-  /** A convex polyhedron by its hull's vertices, packed xyz. */
-  | { type: "convex"; vertices: number[] }
-  | { type: "triangle"; a: V3; b: V3; c: V3 }
-  /** A triangle mesh: packed xyz vertices and vertex index triples. */
-  | { type: "mesh"; vertices: number[]; indices: number[]; solid?: boolean }
-  | { type: "halfspace"; normal: V3; offset: number }
-  /** A heightfield: rows·cols heights, row-major, the scale and the hole flags (1 per cell). */
-  | {
-      type: "heightfield";
-      rows: number;
-      cols: number;
-      heights: number[];
-      scale: V3;
-      holes?: number[];
-    }
-  /** A rounded box: the core box's half extents and the rounding radius. */
-  | { type: "roundedBox"; halfExtents: V3; radius: number }
-  /** A rounded hull: the core hull's vertices, packed xyz, and the rounding radius. */
-  | { type: "roundedConvex"; vertices: number[]; radius: number }
-  | {
-      type: "compound";
-      children: {
-        shape: ShapeTransfer;
-        translation: V3;
-        rotation: [number, number, number, number];
-      }[];
-    };
+/**
+ * A shape by its defining numbers, local frame, scene units: its definition's JSON form
+ * (src/shapes/defs/: `type` is the definition's JSON name — `"sphere"`, `"cuboid"`, `"capsule"`,
+ * `"cylinder"`, `"cone"`, `"convex"`, `"triangle"`, `"mesh"`, `"halfspace"`, `"heightfield"`,
+ * `"roundedBox"`, `"roundedConvex"`, `"compound"` — and the other fields its schema's).
+ */
+export type ShapeTransfer = ShapeJson;
 
 /** A pose as arrays: translation `[x, y, z]`, unit quaternion `[x, y, z, w]`. */
 export interface PoseTransfer {
@@ -96,111 +59,27 @@ export type SceneTransfer =
 const v3 = (v: Vec3): V3 => [v.x, v.y, v.z];
 const toVec = (a: readonly number[]): Vec3 => ({ x: a[0], y: a[1], z: a[2] });
 
-/** The transfer form of `shape` (allocates). */
+/** The transfer form of `shape` (allocates): its definition's JSON writer. */
 export function shapeToTransfer(shape: Shape | TriangleMesh): ShapeTransfer {
-  switch (shape.type) {
-    case ShapeType.Sphere:
-      return { type: "sphere", radius: shape.radius };
-    case ShapeType.Cuboid:
-      return { type: "cuboid", halfExtents: v3(shape.halfExtents) };
-    case ShapeType.Capsule:
-      return { type: "capsule", a: v3(shape.a), b: v3(shape.b), radius: shape.radius };
-    case ShapeType.Cylinder:
-      return { type: "cylinder", halfHeight: shape.halfHeight, radius: shape.radius };
-    case ShapeType.Cone:
-      return { type: "cone", halfHeight: shape.halfHeight, radius: shape.radius };
-    case ShapeType.ConvexPolyhedron:
-      return { type: "convex", vertices: Array.from(shape.vertices) };
-    case ShapeType.Triangle:
-      return { type: "triangle", a: v3(shape.a), b: v3(shape.b), c: v3(shape.c) };
-    case ShapeType.TriangleMesh:
-      return {
-        type: "mesh",
-        vertices: Array.from(shape.vertices),
-        indices: Array.from(shape.indices),
-        ...(shape.solid ? { solid: true } : {}),
-      };
-    case ShapeType.HalfSpace:
-      return { type: "halfspace", normal: v3(shape.normal), offset: shape.offset };
-    case ShapeType.RoundedCuboid:
-      return { type: "roundedBox", halfExtents: v3(shape.core.halfExtents), radius: shape.radius };
-    case ShapeType.RoundedConvexPolyhedron:
-      return {
-        type: "roundedConvex",
-        vertices: Array.from(shape.core.vertices),
-        radius: shape.radius,
-      };
-    case ShapeType.Heightfield:
-      return {
-        type: "heightfield",
-        rows: shape.rows,
-        cols: shape.cols,
-        heights: Array.from(shape.heights),
-        scale: v3(shape.scale),
-        ...(shape.holes ? { holes: heightfieldHoleFlags(shape) } : {}),
-      };
-    case ShapeType.Compound:
-      return {
-        type: "compound",
-        children: shape.children.map((c) => ({
-          shape: shapeToTransfer(c.shape),
-          translation: v3(c.pose.translation),
-          rotation: [c.pose.rotation.x, c.pose.rotation.y, c.pose.rotation.z, c.pose.rotation.w],
-        })),
-      };
-  }
+  return shapeDef(shape.type).json.toJson(shape);
 }
 
 /**
- * The shape a transfer describes, built with the `make…` constructors (so it is validated:
- * they throw `CollideError` naming `field` for bad numbers). Allocates.
+ * The shape a transfer describes: checked against its definition's schema, then built with the
+ * type's `make…` constructor (so it is validated: bad numbers throw `CollideError` naming
+ * `field`). Allocates.
  */
 export function shapeFromTransfer(t: ShapeTransfer, field = "shape"): Shape {
-  switch (t.type) {
-    case "sphere":
-      return makeSphere(t.radius, `${field}.radius`);
-    case "cuboid":
-      return makeCuboid(toVec(t.halfExtents), `${field}.halfExtents`);
-    case "capsule":
-      return makeCapsule(toVec(t.a), toVec(t.b), t.radius, field);
-    case "cylinder":
-      return makeCylinder(t.halfHeight, t.radius, field);
-    case "cone":
-      return makeCone(t.halfHeight, t.radius, field);
-    case "convex":
-      return makeConvexPolyhedron(Float64Array.from(t.vertices), `${field}.vertices`);
-    case "triangle":
-      return makeTriangle(toVec(t.a), toVec(t.b), toVec(t.c), field);
-    case "roundedBox":
-      return makeRoundedCuboid(toVec(t.halfExtents), t.radius, field);
-    case "roundedConvex":
-      return makeRoundedConvexPolyhedron(Float64Array.from(t.vertices), t.radius, field);
-    case "mesh":
-      return makeTriangleMesh(Float64Array.from(t.vertices), Uint32Array.from(t.indices), field, {
-        solid: t.solid === true,
-      });
-    case "halfspace":
-      return makeHalfSpace(toVec(t.normal), t.offset, field);
-    case "heightfield":
-      return makeHeightfield(
-        {
-          rows: t.rows,
-          cols: t.cols,
-          heights: Float64Array.from(t.heights),
-          scale: toVec(t.scale),
-          ...(t.holes ? { holes: t.holes } : {}),
-        },
-        field,
-      );
-    case "compound":
-      return makeCompound(
-        t.children.map((c, i) => ({
-          shape: shapeFromTransfer(c.shape, `${field}.children[${i}].shape`) as ConvexShape,
-          pose: poseFromTransfer(c),
-        })),
-        field,
-      );
+  const type = t !== null && typeof t === "object" ? t.type : undefined;
+  const def = typeof type === "string" ? shapeDefByJsonName(type) : null;
+  if (!def) return invalidValue(`${field}.type`, type, "is not a known shape type");
+  const r = def.json.schema(z).safeParse(t);
+  if (!r.success) {
+    const issue = r.error.issues[0];
+    const path = issue.path.map((k) => (typeof k === "number" ? `[${k}]` : `.${String(k)}`));
+    invalidValue(`${field}${path.join("")}`, t, issue.message);
   }
+  return def.json.fromJson(t, field, (j, f) => shapeFromTransfer(j, f));
 }
 
 /** The transfer form of a pose. */

@@ -15,12 +15,13 @@ import * as iso from "../math/isometry.js";
 import type { Quat } from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import type { Heightfield } from "../shapes/heightfield.js";
-import { isHeightfieldHole } from "../shapes/heightfield.js";
+import { type ShapeView, shapeDef } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
-import { ShapeType } from "../shapes/shape.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import { DebugColors, type DebugDraw } from "./draw.js";
+
+/** A heightfield drawing primitive. */
+type HeightfieldView = Extract<ShapeView, { type: "heightfield" }>;
 
 /** Options of {@link drawShape}. */
 export interface ShapeDrawOptions {
@@ -158,43 +159,77 @@ export function drawShape(
   const n = Math.max(3, Math.floor(o.segments));
   const quarter = Math.max(1, Math.round(n / 4));
   const half = 2 * quarter;
-  switch (shape.type) {
-    case ShapeType.Sphere: {
-      const r = shape.radius;
+  return drawView(dd, viewOf(shape), pose, color, o, n, quarter, half);
+}
+
+/** Views drawn before, per shape object (shapes are immutable; a mesh's view is O(triangles)). */
+const views = new WeakMap<object, ShapeView>();
+
+/** The definition's view of `shape`, made once per shape object. */
+function viewOf(shape: DrawableShape): ShapeView {
+  let v = views.get(shape);
+  if (!v) {
+    v = shapeDef(shape.type).view(shape);
+    views.set(shape, v);
+  }
+  return v;
+}
+
+const viewA = vec3.create();
+const viewB = vec3.create();
+const _childPose = iso.identity();
+
+/** The wireframe of one drawing primitive (src/shapes/shape-def.ts, `ShapeView`) at `pose`. */
+function drawView(
+  dd: DebugDraw,
+  view: ShapeView,
+  pose: Isometry,
+  color: number,
+  o: ShapeDrawOptions,
+  n: number,
+  quarter: number,
+  half: number,
+): DebugDraw {
+  switch (view.type) {
+    case "sphere": {
+      const r = view.radius;
       arc(dd, pose, ORIGIN, UNIT_X, UNIT_Y, r, 0, 2 * Math.PI, n, color);
       arc(dd, pose, ORIGIN, UNIT_Y, UNIT_Z, r, 0, 2 * Math.PI, n, color);
       arc(dd, pose, ORIGIN, UNIT_Z, UNIT_X, r, 0, 2 * Math.PI, n, color);
       break;
     }
-    case ShapeType.Cuboid:
-      drawBox(dd, pose.translation, shape.halfExtents, pose.rotation, color);
+    case "box":
+      vec3.set(viewA, view.halfExtents[0], view.halfExtents[1], view.halfExtents[2]);
+      drawBox(dd, pose.translation, viewA, pose.rotation, color);
       break;
-    case ShapeType.Capsule: {
-      const r = shape.radius;
-      vec3.sub(axisD, shape.b, shape.a);
+    case "capsule": {
+      const r = view.radius;
+      const a = vec3.set(viewA, view.a[0], view.a[1], view.a[2]);
+      const b = vec3.set(viewB, view.b[0], view.b[1], view.b[2]);
+      vec3.sub(axisD, b, a);
       if (vec3.normalize(axisD, axisD) === 0) vec3.set(axisD, 0, 1, 0);
       vec3.orthonormalBasis(axisU, axisV, axisD);
-      for (const end of [shape.a, shape.b]) {
+      for (const end of [a, b]) {
         arc(dd, pose, end, axisU, axisV, r, 0, 2 * Math.PI, n, color);
       }
       for (let k = 0; k < 4; k++) {
         const s = k & 1 ? -r : r;
         const dir = k < 2 ? axisU : axisV;
-        vec3.addScaled(c0, shape.a, dir, s);
-        vec3.addScaled(c1, shape.b, dir, s);
+        vec3.addScaled(c0, a, dir, s);
+        vec3.addScaled(c1, b, dir, s);
         localLine(dd, pose, c0, c1, color);
       }
       // Caps: half circles bulging past each end, in the (u, d) and (v, d) planes.
       vec3.negate(corner, axisD);
       for (const dir of [axisU, axisV]) {
-        arc(dd, pose, shape.b, dir, axisD, r, 0, Math.PI, half, color);
-        arc(dd, pose, shape.a, dir, corner, r, 0, Math.PI, half, color);
+        arc(dd, pose, b, dir, axisD, r, 0, Math.PI, half, color);
+        arc(dd, pose, a, dir, corner, r, 0, Math.PI, half, color);
       }
       break;
     }
-    case ShapeType.Cylinder: {
-      const h = shape.halfHeight;
-      const r = shape.radius;
+    case "cylinder": {
+      const h = view.halfHeight;
+      const r = view.radius;
       vec3.set(c0, 0, -h, 0);
       vec3.set(c1, 0, h, 0);
       arc(dd, pose, c0, UNIT_Z, UNIT_X, r, 0, 2 * Math.PI, n, color);
@@ -207,9 +242,9 @@ export function drawShape(
       }
       break;
     }
-    case ShapeType.Cone: {
-      const h = shape.halfHeight;
-      const r = shape.radius;
+    case "cone": {
+      const h = view.halfHeight;
+      const r = view.radius;
       vec3.set(c0, 0, -h, 0);
       vec3.set(c1, 0, h, 0);
       arc(dd, pose, c0, UNIT_Z, UNIT_X, r, 0, 2 * Math.PI, n, color);
@@ -220,30 +255,13 @@ export function drawShape(
       }
       break;
     }
-    case ShapeType.ConvexPolyhedron: {
-      const v = shape.vertices;
-      const e = shape.edges;
-      for (let i = 0; i + 1 < e.length; i += 2) {
-        const i0 = 3 * e[i];
-        const i1 = 3 * e[i + 1];
-        vec3.set(la, v[i0], v[i0 + 1], v[i0 + 2]);
-        vec3.set(lb, v[i1], v[i1 + 1], v[i1 + 2]);
-        localLine(dd, pose, la, lb, color);
-      }
+    case "triangles":
+      drawTriangles(dd, view.positions, view.indices, view.edges, pose, color);
       break;
-    }
-    case ShapeType.Triangle:
-      localLine(dd, pose, shape.a, shape.b, color);
-      localLine(dd, pose, shape.b, shape.c, color);
-      localLine(dd, pose, shape.c, shape.a, color);
-      break;
-    case ShapeType.TriangleMesh:
-      drawTriangleMesh(dd, shape, pose, color);
-      break;
-    case ShapeType.HalfSpace: {
-      const nrm = shape.normal;
+    case "halfspace": {
+      const nrm = vec3.set(viewA, view.normal[0], view.normal[1], view.normal[2]);
       const s = o.halfSpaceSize;
-      vec3.scale(corner, nrm, shape.offset);
+      vec3.scale(corner, nrm, view.offset);
       vec3.orthonormalBasis(axisU, axisV, nrm);
       for (let k = 0; k < 4; k++) {
         squareCorner(la, corner, s, k);
@@ -254,19 +272,17 @@ export function drawShape(
       localLine(dd, pose, corner, lb, color);
       break;
     }
-    case ShapeType.Compound:
-      for (const child of shape.children) {
-        const p = iso.multiply(iso.identity(), pose, child.pose);
-        drawShape(dd, child.shape, p, color, o);
+    case "compound":
+      for (const child of view.children) {
+        const [x, y, z] = child.position;
+        const [qx, qy, qz, qw] = child.rotation;
+        const local = { translation: { x, y, z }, rotation: { x: qx, y: qy, z: qz, w: qw } };
+        const p = iso.multiply(iso.identity(), pose, local);
+        drawView(dd, child.shape, p, color, o, n, quarter, half);
       }
       break;
-    case ShapeType.RoundedCuboid:
-    case ShapeType.RoundedConvexPolyhedron:
-      // The core's wireframe (the rounding radius is not drawn).
-      drawShape(dd, shape.core, pose, color, o);
-      break;
-    case ShapeType.Heightfield:
-      drawHeightfield(dd, shape, pose, color);
+    case "heightfield":
+      drawHeightfield(dd, view, pose, color);
       break;
   }
   return dd;
@@ -277,11 +293,11 @@ export function drawShape(
  * (x = c·sx) edges and its diagonal, plus its bottom and right edges where no cell below or to
  * the right draws them (the border, or a hole).
  */
-function drawHeightfield(dd: DebugDraw, hf: Heightfield, pose: Isometry, color: number): void {
+function drawHeightfield(dd: DebugDraw, hf: HeightfieldView, pose: Isometry, color: number): void {
   const C = hf.cols - 1;
   const R = hf.rows - 1;
-  const solid = (r: number, c: number): boolean =>
-    r < R && c < C && !isHeightfieldHole(hf, r * C + c);
+  const holes = hf.holes;
+  const solid = (r: number, c: number): boolean => r < R && c < C && !holes?.[r * C + c];
   for (let r = 0; r < R; r++) {
     for (let c = 0; c < C; c++) {
       if (!solid(r, c)) continue;
@@ -297,7 +313,7 @@ function drawHeightfield(dd: DebugDraw, hf: Heightfield, pose: Isometry, color: 
 /** The line between heightfield vertices (r0, c0) and (r1, c1). */
 function gridEdge(
   dd: DebugDraw,
-  hf: Heightfield,
+  hf: HeightfieldView,
   pose: Isometry,
   color: number,
   r0: number,
@@ -305,28 +321,38 @@ function gridEdge(
   r1: number,
   c1: number,
 ): void {
-  const s = hf.scale;
+  const [sx, sy, sz] = hf.scale;
   const h = hf.heights;
-  vec3.set(la, c0 * s.x, h[r0 * hf.cols + c0] * s.y, r0 * s.z);
-  vec3.set(lb, c1 * s.x, h[r1 * hf.cols + c1] * s.y, r1 * s.z);
+  vec3.set(la, c0 * sx, h[r0 * hf.cols + c0] * sy, r0 * sz);
+  vec3.set(lb, c1 * sx, h[r1 * hf.cols + c1] * sy, r1 * sz);
   localLine(dd, pose, la, lb, color);
 }
 
-/** Every edge of a triangle mesh once (shared edges by the lower triangle index). */
-function drawTriangleMesh(dd: DebugDraw, mesh: TriangleMesh, pose: Isometry, color: number): void {
-  const v = mesh.vertices;
-  const idx = mesh.indices;
-  const nb = mesh.edgeNeighbors;
-  for (let t = 0; t < mesh.triangleCount; t++) {
-    for (let e = 0; e < 3; e++) {
-      const other = nb ? nb[3 * t + e] : -1;
-      if (other >= 0 && other < t) continue;
-      const i0 = 3 * idx[3 * t + e];
-      const i1 = 3 * idx[3 * t + ((e + 1) % 3)];
-      vec3.set(la, v[i0], v[i0 + 1], v[i0 + 2]);
-      vec3.set(lb, v[i1], v[i1 + 1], v[i1 + 2]);
-      localLine(dd, pose, la, lb, color);
-    }
+/**
+ * The edges of a triangles view: the pairs in `edges` when given (a hull's edges, a mesh's
+ * edges once each), else every triangle's three edges.
+ */
+function drawTriangles(
+  dd: DebugDraw,
+  v: readonly number[],
+  idx: readonly number[],
+  edges: readonly number[] | undefined,
+  pose: Isometry,
+  color: number,
+): void {
+  const line = (a: number, b: number): void => {
+    vec3.set(la, v[3 * a], v[3 * a + 1], v[3 * a + 2]);
+    vec3.set(lb, v[3 * b], v[3 * b + 1], v[3 * b + 2]);
+    localLine(dd, pose, la, lb, color);
+  };
+  if (edges) {
+    for (let i = 0; i + 1 < edges.length; i += 2) line(edges[i], edges[i + 1]);
+    return;
+  }
+  for (let t = 0; t + 2 < idx.length; t += 3) {
+    line(idx[t], idx[t + 1]);
+    line(idx[t + 1], idx[t + 2]);
+    line(idx[t + 2], idx[t]);
   }
 }
 

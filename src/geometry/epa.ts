@@ -498,9 +498,19 @@ export function epa(
   let current = false;
   let iter = 0;
   for (; iter < EPA_MAX_ITERATIONS; iter++) {
+    // Locals for the module's arenas: V8 reloads a module binding at every use in a loop.
+    const fd = fDist;
+    const fn = fNrm;
+    const count = nf;
     let f = 0;
-    for (let g = 1; g < nf; g++) if (fDist[g] < fDist[f]) f = g;
-    const dist = fDist[f];
+    let dist = fd[0];
+    for (let g = 1; g < count; g++) {
+      const x = fd[g];
+      if (x < dist) {
+        dist = x;
+        f = g;
+      }
+    }
     const sizeLen = Math.sqrt(size[0]);
     if (dist < bestDist - (tolerance + GJK_ROUNDING_TOLERANCE) * sizeLen) {
       // The closest face moved toward the origin: the polytope lost convexity to rounding
@@ -513,9 +523,9 @@ export function epa(
     current = true;
     slack = tolerance * Math.max(dist, 0) + GJK_ROUNDING_TOLERANCE * sizeLen;
     if (nv >= MAX_VERTICES) break;
-    const nx = fNrm[3 * f];
-    const ny = fNrm[3 * f + 1];
-    const nz = fNrm[3 * f + 2];
+    const nx = fn[3 * f];
+    const ny = fn[3 * f + 1];
+    const nz = fn[3 * f + 2];
     vec3.set(nDir, nx, ny, nz);
     const q = addSupport(a, b, nDir);
     const qx = vw[3 * q];
@@ -533,18 +543,21 @@ export function epa(
     // Faces that see q, and their horizon.
     ne = 0;
     let ok = true;
-    for (let g = 0; g < nf; g++) {
-      const s = fNrm[3 * g] * qx + fNrm[3 * g + 1] * qy + fNrm[3 * g + 2] * qz - fDist[g];
+    const vis = visible;
+    const fi = fIdx;
+    let seen = 0;
+    for (let g = 0; g < count; g++) {
+      const s = fn[3 * g] * qx + fn[3 * g + 1] * qy + fn[3 * g + 2] * qz - fd[g];
       // Faces within rounding of q's plane are not visible: q joins them coplanar, which keeps
       // the visible set a disk (one horizon loop) when support points are coplanar.
-      const vis = g === f || s > floor ? 1 : 0;
-      visible[g] = vis;
-      if (vis) {
-        const i = fIdx[3 * g];
-        const j = fIdx[3 * g + 1];
-        const k = fIdx[3 * g + 2];
+      if (g === f || s > floor) {
+        vis[g] = 1;
+        seen++;
+        const i = fi[3 * g];
+        const j = fi[3 * g + 1];
+        const k = fi[3 * g + 2];
         ok = toggleEdge(i, j) && toggleEdge(j, k) && toggleEdge(k, i) && ok;
-      }
+      } else vis[g] = 0;
     }
     if (!ok || ne < 3 || nf - 1 + ne > MAX_FACES) {
       nv--;
@@ -560,7 +573,12 @@ export function epa(
     savedFace[2] = nz;
     savedFace[3] = dist;
     current = false;
-    for (let g = nf - 1; g >= 0; g--) if (visible[g]) removeFace(g);
+    for (let g = count - 1; seen > 0; g--) {
+      if (vis[g]) {
+        removeFace(g);
+        seen--;
+      }
+    }
     // A zero-area new face (q in line with its horizon edge, as with coplanar box corners)
     // bounds nothing: it is left out, the others still close the polytope geometrically.
     for (let e = 0; e < ne; e++) pushFace(edges[2 * e], edges[2 * e + 1], q);

@@ -73,6 +73,13 @@ export interface MeshBvhOptions {
   maxLeafSize?: number;
   /** Bins per axis of the binned SAH. @default MESH_BVH_SAH_BINS (16) */
   bins?: number;
+  /**
+   * Let the build reorder `primBounds` in place (when it is a Float64Array) instead of copying
+   * it: afterwards box s of `primBounds` is that of primitive `primitives[s]`, in leaf order.
+   * For callers that made the boxes for the build only (a triangle mesh's): saves a copy of 48
+   * bytes per primitive. @default false
+   */
+  reorderBounds?: boolean;
 }
 
 // Build scratch (the build is not a per-step path; the per-build work arrays are allocated by the
@@ -160,9 +167,10 @@ interface BuildArrays {
  * {@link MESH_BVH_TRAVERSAL_COST}). A node is split at the bin boundary of least SAH cost; it
  * stays a leaf when no split is cheaper than testing its primitives and it has at most
  * `maxLeafSize` of them, or at depth {@link MESH_BVH_MAX_DEPTH}. Primitives whose centroids all
- * coincide are split in halves by slot. One pass bins a node, one partitions it in place (ids,
- * boxes and centroids swapped together) and measures the children's centroid boxes; the
- * children's boxes come from the bins, so no node is scanned twice. Deterministic. Throws
+ * coincide are split in halves by slot. One pass bins a node (SAH nodes only), one partitions
+ * it in place (ids and boxes swapped together, reading one coordinate pair per slot) and one
+ * measures each child's box and centroid box. With `reorderBounds` the caller's boxes are the
+ * working array (no copy); the node arrays are handed over as views. Deterministic. Throws
  * `CollideError` for a `primBounds` shorter than 6·count or with non-finite values, and for bad
  * options.
  */
@@ -190,7 +198,9 @@ export function buildMeshBvh(
       depth: 0,
     };
   }
-  const w = buildArrays(primitives, count, maxLeaf);
+  const own =
+    options.reorderBounds === true && primBounds instanceof Float64Array ? primBounds : null;
+  const w = buildArrays(primitives, count, maxLeaf, own);
   let bounds = w.bounds;
   let data = w.data;
   const stack = buildStack;
@@ -248,10 +258,13 @@ export function buildMeshBvh(
     stack[r + 3] = -1;
     top += 2;
   }
+  // The kept scratch is copied out; a build's own node arrays are handed over as views (their
+  // unused tail was never written, so it holds no memory pages: copying would fault in twice).
+  const shared = scratch !== null && bounds === scratch.bounds;
   return {
     nodeCount,
-    bounds: bounds.slice(0, 6 * nodeCount),
-    data: data.slice(0, 2 * nodeCount),
+    bounds: shared ? bounds.slice(0, 6 * nodeCount) : bounds.subarray(0, 6 * nodeCount),
+    data: shared ? data.slice(0, 2 * nodeCount) : data.subarray(0, 2 * nodeCount),
     primitives,
     depth: maxDepth,
   };
@@ -275,22 +288,31 @@ const SCRATCH_KEPT_PRIMITIVES = 1 << 16;
  * The node arrays start at about one node per primitive (leaves of up to `maxLeaf` ≥ 2 need
  * fewer) and grow by half when full, up to the 2n − 1 nodes of any binary tree with n leaves.
  */
-function buildArrays(prim: Uint32Array, count: number, maxLeaf: number): BuildArrays {
+function buildArrays(
+  prim: Uint32Array,
+  count: number,
+  maxLeaf: number,
+  own: Float64Array | null,
+): BuildArrays {
   const most = Math.max(1, 2 * count - 1);
   const nodes = maxLeaf === 1 ? most : Math.min(most, count + MIN_NODE_CAPACITY);
-  if (scratch !== null && scratch.wb.length >= 6 * count) {
-    scratch.prim = prim;
+  if (
+    scratch !== null &&
+    (own !== null ? count <= SCRATCH_KEPT_PRIMITIVES : scratch.wb.length >= 6 * count)
+  ) {
     if (scratch.data.length < 2 * nodes) {
       scratch.bounds = new Float64Array(6 * nodes);
       scratch.data = new Uint32Array(2 * nodes);
     }
+    if (own !== null) return { prim, wb: own, bounds: scratch.bounds, data: scratch.data };
+    scratch.prim = prim;
     return scratch;
   }
-  const kept = count <= SCRATCH_KEPT_PRIMITIVES;
+  const kept = own === null && count <= SCRATCH_KEPT_PRIMITIVES;
   const n = kept ? Math.min(SCRATCH_KEPT_PRIMITIVES, 2 * count) : count;
   const w: BuildArrays = {
     prim,
-    wb: new Float64Array(6 * n),
+    wb: own ?? new Float64Array(6 * n),
     bounds: new Float64Array(6 * nodes),
     data: new Uint32Array(2 * nodes),
   };
@@ -431,58 +453,30 @@ function splitNode(
     splitHalves(w, stack, t, start + (n >> 1));
     return 0;
   }
+  const lo = stack[t + 10 + axis];
+  let scale: number;
+  let best: number;
   if (n <= MESH_BVH_SAH_MIN_PRIMITIVES) {
     // Small nodes, the great majority: a leaf when small enough, else the centroid box's
-    // midpoint (three-mesh-bvh's "center" split), in one partition pass.
+    // midpoint (three-mesh-bvh's "center" split): two bins, the left one kept.
     if (n <= maxLeaf) return -1;
-    const mid = 0.5 * (stack[t + 10 + axis] + stack[t + 13 + axis]);
-    const i = partitionAtMidpoint(w, stack, t, axis, mid);
-    if (i === start || i === end) {
-      // The midpoint rounded onto an end of a tiny centroid range: halves by slot.
-      stack[t] = start;
-      stack[t + 1] = end;
-      splitHalves(w, stack, t, start + (n >> 1));
-    }
+    scale = 2 / ext;
+    best = 0;
+  } else {
+    scale = maxBins / ext;
+    binSlots(w, start, end, axis, lo, scale, maxBins);
+    best = sweepBins(maxBins);
+    const parentArea = areaAt(stack, t + 4);
+    const splitCost = MESH_BVH_TRAVERSAL_COST + (parentArea > 0 ? bestCost / parentArea : n);
+    if (splitCost >= n && n <= maxLeaf) return -1;
+  }
+  const mid = partitionSlots(w, start, end, axis, lo, scale, best);
+  if (mid === start || mid === end) {
+    // The midpoint rounded onto an end of a tiny centroid range: halves by slot.
+    splitHalves(w, stack, t, start + (n >> 1));
     return axis;
   }
-  const bins = maxBins;
-  const lo = stack[t + 10 + axis];
-  const scale = bins / ext;
-  binSlots(w, start, end, axis, lo, scale, bins);
-  const best = sweepBins(bins);
-  const parentArea = areaAt(stack, t + 4);
-  const splitCost = MESH_BVH_TRAVERSAL_COST + (parentArea > 0 ? bestCost / parentArea : n);
-  if (splitCost >= n && n <= maxLeaf) return -1;
-  // Children's boxes: the unions of the bins on each side of the boundary.
-  const r = t + TASK;
-  let a = Infinity;
-  let b = Infinity;
-  let c = Infinity;
-  let d = -Infinity;
-  let e = -Infinity;
-  let f = -Infinity;
-  for (let k = 0; k <= best; k++) {
-    const o = 6 * k;
-    if (binBounds[o] < a) a = binBounds[o];
-    if (binBounds[o + 1] < b) b = binBounds[o + 1];
-    if (binBounds[o + 2] < c) c = binBounds[o + 2];
-    if (binBounds[o + 3] > d) d = binBounds[o + 3];
-    if (binBounds[o + 4] > e) e = binBounds[o + 4];
-    if (binBounds[o + 5] > f) f = binBounds[o + 5];
-  }
-  const ro = 6 * (best + 1);
-  for (let k = 0; k < 6; k++) stack[r + 4 + k] = rightBounds[ro + k];
-  stack[t + 4] = a;
-  stack[t + 5] = b;
-  stack[t + 6] = c;
-  stack[t + 7] = d;
-  stack[t + 8] = e;
-  stack[t + 9] = f;
-  const mid = partitionSlots(w, stack, t, axis, lo, scale, bins, best);
-  stack[t] = start;
-  stack[t + 1] = mid;
-  stack[r] = mid;
-  stack[r + 1] = end;
+  splitHalves(w, stack, t, mid);
   return axis;
 }
 
@@ -599,187 +593,33 @@ function sweepBins(bins: number): number {
 }
 
 /**
- * Partitions slots [start, end) of the task at t in place (Hoare: ids, boxes and centroids
- * swapped together): centroids binned at or below `best` first. Writes each side's centroid box
- * into its task (left at t, right at t + 16); returns the first slot of the right side.
+ * Partitions slots [start, end) in place (Hoare: ids and boxes swapped together) by the bin of
+ * their doubled centroid along `axis` (bin k = ⌊(c − lo)·scale⌋): bins at or below `best`
+ * first. The SAH split passes its bins and boundary; a centroid-midpoint split passes two bins
+ * (scale = 2 / extent) and `best` = 0. Reads one coordinate pair per slot; the children's boxes
+ * are measured afterwards ({@link slotBoxes}), in passes of their own, which V8 keeps in
+ * registers where one loop growing four boxes spilled. Returns the first slot of the right side.
  */
 function partitionSlots(
   w: BuildArrays,
-  stack: Float64Array,
-  t: number,
+  start: number,
+  end: number,
   axis: number,
   lo: number,
   scale: number,
-  bins: number,
   best: number,
 ): number {
   const { prim, wb } = w;
-  const last = bins - 1;
-  let i = stack[t];
-  let j = stack[t + 1] - 1;
-  let la = Infinity;
-  let lb = Infinity;
-  let lc = Infinity;
-  let ld = -Infinity;
-  let le = -Infinity;
-  let lf = -Infinity;
-  let ra = Infinity;
-  let rb = Infinity;
-  let rc = Infinity;
-  let rd = -Infinity;
-  let re = -Infinity;
-  let rf = -Infinity;
-  while (i <= j) {
-    const q = 6 * i;
-    const cx = wb[q] + wb[q + 3];
-    const cy = wb[q + 1] + wb[q + 4];
-    const cz = wb[q + 2] + wb[q + 5];
-    let k = (((axis === 0 ? cx : axis === 1 ? cy : cz) - lo) * scale) | 0;
-    if (k > last) k = last;
-    if (k <= best) {
-      if (cx < la) la = cx;
-      if (cy < lb) lb = cy;
-      if (cz < lc) lc = cz;
-      if (cx > ld) ld = cx;
-      if (cy > le) le = cy;
-      if (cz > lf) lf = cz;
-      i++;
-      continue;
-    }
-    if (cx < ra) ra = cx;
-    if (cy < rb) rb = cy;
-    if (cz < rc) rc = cz;
-    if (cx > rd) rd = cx;
-    if (cy > re) re = cy;
-    if (cz > rf) rf = cz;
-    swapSlots(prim, wb, i, j);
-    j--;
-  }
-  stack[t + 10] = la;
-  stack[t + 11] = lb;
-  stack[t + 12] = lc;
-  stack[t + 13] = ld;
-  stack[t + 14] = le;
-  stack[t + 15] = lf;
-  const r = t + TASK;
-  stack[r + 10] = ra;
-  stack[r + 11] = rb;
-  stack[r + 12] = rc;
-  stack[r + 13] = rd;
-  stack[r + 14] = re;
-  stack[r + 15] = rf;
-  return i;
-}
-
-/**
- * Partitions slots [start, end) of the task at t in place: centroids (doubled) at or below `mid`
- * along `axis` first. Writes each side's box and centroid box into its task (left at t, right at
- * t + 16) with its slot range; returns the first slot of the right side.
- */
-function partitionAtMidpoint(
-  w: BuildArrays,
-  stack: Float64Array,
-  t: number,
-  axis: number,
-  mid: number,
-): number {
-  const { prim, wb } = w;
-  const start = stack[t];
-  const end = stack[t + 1];
   let i = start;
   let j = end - 1;
-  // Each slot is classified once (a slot swapped in from the right is examined next), and its
-  // box and centroid grow that side's boxes: the children need no pass of their own.
-  let la = Infinity;
-  let lb = Infinity;
-  let lc = Infinity;
-  let ld = -Infinity;
-  let le = -Infinity;
-  let lf = -Infinity;
-  let lca = Infinity;
-  let lcb = Infinity;
-  let lcc = Infinity;
-  let lcd = -Infinity;
-  let lce = -Infinity;
-  let lcf = -Infinity;
-  let ra = Infinity;
-  let rb = Infinity;
-  let rc = Infinity;
-  let rd = -Infinity;
-  let re = -Infinity;
-  let rf = -Infinity;
-  let rca = Infinity;
-  let rcb = Infinity;
-  let rcc = Infinity;
-  let rcd = -Infinity;
-  let rce = -Infinity;
-  let rcf = -Infinity;
-  while (i <= j) {
-    const q = 6 * i;
-    const x = wb[q] + wb[q + 3];
-    const y = wb[q + 1] + wb[q + 4];
-    const z = wb[q + 2] + wb[q + 5];
-    if ((axis === 0 ? x : axis === 1 ? y : z) <= mid) {
-      if (wb[q] < la) la = wb[q];
-      if (wb[q + 1] < lb) lb = wb[q + 1];
-      if (wb[q + 2] < lc) lc = wb[q + 2];
-      if (wb[q + 3] > ld) ld = wb[q + 3];
-      if (wb[q + 4] > le) le = wb[q + 4];
-      if (wb[q + 5] > lf) lf = wb[q + 5];
-      if (x < lca) lca = x;
-      if (y < lcb) lcb = y;
-      if (z < lcc) lcc = z;
-      if (x > lcd) lcd = x;
-      if (y > lce) lce = y;
-      if (z > lcf) lcf = z;
-      i++;
-      continue;
-    }
-    if (wb[q] < ra) ra = wb[q];
-    if (wb[q + 1] < rb) rb = wb[q + 1];
-    if (wb[q + 2] < rc) rc = wb[q + 2];
-    if (wb[q + 3] > rd) rd = wb[q + 3];
-    if (wb[q + 4] > re) re = wb[q + 4];
-    if (wb[q + 5] > rf) rf = wb[q + 5];
-    if (x < rca) rca = x;
-    if (y < rcb) rcb = y;
-    if (z < rcc) rcc = z;
-    if (x > rcd) rcd = x;
-    if (y > rce) rce = y;
-    if (z > rcf) rcf = z;
+  for (;;) {
+    while (i <= j && (((wb[6 * i + axis] + wb[6 * i + 3 + axis] - lo) * scale) | 0) <= best) i++;
+    while (i <= j && (((wb[6 * j + axis] + wb[6 * j + 3 + axis] - lo) * scale) | 0) > best) j--;
+    if (i >= j) return i;
     swapSlots(prim, wb, i, j);
+    i++;
     j--;
   }
-  const r = t + TASK;
-  stack[t] = start;
-  stack[t + 1] = i;
-  stack[t + 4] = la;
-  stack[t + 5] = lb;
-  stack[t + 6] = lc;
-  stack[t + 7] = ld;
-  stack[t + 8] = le;
-  stack[t + 9] = lf;
-  stack[t + 10] = lca;
-  stack[t + 11] = lcb;
-  stack[t + 12] = lcc;
-  stack[t + 13] = lcd;
-  stack[t + 14] = lce;
-  stack[t + 15] = lcf;
-  stack[r] = i;
-  stack[r + 1] = end;
-  stack[r + 4] = ra;
-  stack[r + 5] = rb;
-  stack[r + 6] = rc;
-  stack[r + 7] = rd;
-  stack[r + 8] = re;
-  stack[r + 9] = rf;
-  stack[r + 10] = rca;
-  stack[r + 11] = rcb;
-  stack[r + 12] = rcc;
-  stack[r + 13] = rcd;
-  stack[r + 14] = rce;
-  stack[r + 15] = rcf;
-  return i;
 }
 
 /** Swaps slots i and j of the working arrays. */
@@ -795,8 +635,8 @@ function swapSlots(prim: Uint32Array, wb: Float64Array, i: number, j: number) {
 }
 
 /**
- * Splits the task at t into slots [start, mid) and [mid, end) as they lie (their centroids all
- * coincide), measuring both sides' boxes; the left task at t, the right at t + 16.
+ * Splits the task at t into slots [start, mid) and [mid, end) as they lie (partitioned, or their
+ * centroids all coincide), measuring both sides' boxes; the left task at t, the right at t + 16.
  */
 function splitHalves(w: BuildArrays, stack: Float64Array, t: number, mid: number): void {
   const start = stack[t];

@@ -21,6 +21,7 @@ import * as quat from "../math/quat.js";
 import * as vec3 from "../math/vec3.js";
 import { type Contact, makeContact } from "../narrowphase/contact.js";
 import { contact } from "../query/contact.js";
+import { boundingRadiusOf, MAX_SHAPE_TYPES } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { bufferBytes, checkFactory, GpuHost, type GpuOptions } from "./device.js";
@@ -92,28 +93,22 @@ const unitX = vec3.create(1, 0, 0);
 const unitY = vec3.create(0, 1, 0);
 const unitZ = vec3.create(0, 0, 1);
 
+/**
+ * The kernel's rank of each shape type it answers (sphere 0, capsule 1, cuboid 2), −1 for the
+ * types it leaves to the CPU: a table by type id, like the shape definitions'.
+ */
+const GPU_TYPE_RANK = new Int8Array(MAX_SHAPE_TYPES).fill(-1);
+GPU_TYPE_RANK[ShapeType.Sphere] = 0;
+GPU_TYPE_RANK[ShapeType.Capsule] = 1;
+GPU_TYPE_RANK[ShapeType.Cuboid] = 2;
+
 function typeRank(s: Shape): number {
-  switch (s.type) {
-    case ShapeType.Sphere:
-      return 0;
-    case ShapeType.Capsule:
-      return 1;
-    case ShapeType.Cuboid:
-      return 2;
-  }
-  return -1;
+  return GPU_TYPE_RANK[s.type];
 }
 
+/** The shape's bounding radius, from its definition (src/shapes/shape-def.ts). */
 function boundingRadius(s: Shape): number {
-  switch (s.type) {
-    case ShapeType.Sphere:
-      return s.radius;
-    case ShapeType.Capsule:
-      return Math.max(vec3.length(s.a), vec3.length(s.b)) + s.radius;
-    case ShapeType.Cuboid:
-      return vec3.length(s.halfExtents);
-  }
-  return 0;
+  return boundingRadiusOf(s);
 }
 
 /**

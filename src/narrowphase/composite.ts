@@ -44,8 +44,11 @@ import { compositeView, makeCompositePart } from "../shapes/composite.js";
 import { aabbShape } from "../shapes/index.js";
 import { isSupportMappedType } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
+import { ShapeType } from "../shapes/shape.js";
+import type { Triangle } from "../shapes/triangle.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import { copyManifold, MAX_MANIFOLD_POINTS, makeContact, makeContactManifold } from "./contact.js";
+import { faceContactTriangleConvex } from "./face-depth.js";
 import { manifoldFromContact } from "./manifold.js";
 import { contactPair, intersectsPair, manifoldPair, unsupportedPair } from "./pair-table.js";
 
@@ -180,7 +183,7 @@ export function contactShapeComposite(
       const i = l.hits.ids[h];
       const pose = partPose(l, view, b, i);
       if (!contactPair(l.contact, a, l.part.shape, pose, prediction)) continue;
-      if (view.edgeFlags) fixInternalEdge(l.contact, view, b, i, l);
+      if (view.edgeFlags) fixInternalEdge(l.contact, view, a, b, i, l);
       if (found && !(l.contact.distance < l.best.distance)) continue;
       found = true;
       copyContact(l.best, l.contact);
@@ -313,11 +316,20 @@ const weights = [0, 0, 0];
 /**
  * Internal edges of a surface part (A's frame; the part, a triangle, is B): a penetrating
  * contact on an inactive edge of part i — or on a corner whose two edges in that triangle are
- * inactive — takes the triangle's face normal (on A's side), keeping its depth and its point on
- * the triangle (Jolt's `ActiveEdges::FixNormal`; the same rule as a triangle mesh's,
- * src/narrowphase/mesh-convex.ts). `l.part` holds part i and `l.partInA` its pose.
+ * inactive — takes the triangle's face normal (on A's side) (Jolt's `ActiveEdges::FixNormal`;
+ * the same rule as a triangle mesh's, src/narrowphase/mesh-convex.ts), with its depth and
+ * witnesses measured again along that normal when A is convex (src/narrowphase/face-depth.ts;
+ * else the depth and the triangle's point are kept). `l.part` holds part i and `l.partInA` its
+ * pose.
  */
-function fixInternalEdge(c: Contact, view: CompositeView, b: Shape, i: number, l: Level): void {
+function fixInternalEdge(
+  c: Contact,
+  view: CompositeView,
+  a: Shape,
+  b: Shape,
+  i: number,
+  l: Level,
+): void {
   if (c.distance > 0) return;
   const flags = (view.edgeFlags as (s: Shape, i: number) => number)(b, i);
   if (flags === 7) return;
@@ -348,10 +360,30 @@ function fixInternalEdge(c: Contact, view: CompositeView, b: Shape, i: number, l
   // zero normal, toward A's origin.
   let side = -vec3.dot(faceN, c.normal);
   if (side === 0) side = -vec3.dot(faceN, ca);
+  if (isSupportMappedType(a.type)) {
+    vec3.copy(triInA.a, ca);
+    vec3.copy(triInA.b, cb);
+    vec3.copy(triInA.c, cc);
+    if (faceContactTriangleConvex(faceContact, triInA, faceN, a as ConvexShape, IDENTITY, side)) {
+      c.distance = faceContact.distance;
+      vec3.negate(c.normal, faceContact.normal);
+      vec3.copy(c.pointA, faceContact.pointB);
+      vec3.copy(c.pointB, faceContact.pointA);
+      return;
+    }
+  }
   if (side < 0) vec3.negate(faceN, faceN);
   vec3.negate(c.normal, faceN);
   vec3.addScaled(c.pointA, c.pointB, faceN, c.distance);
 }
+
+const triInA: Triangle = {
+  type: ShapeType.Triangle,
+  a: vec3.create(),
+  b: vec3.create(),
+  c: vec3.create(),
+};
+const faceContact = makeContact();
 
 function storeContact(l: Level, k: number, part: number, c: Contact): void {
   l.stored = growFloat64(l.stored, STRIDE * (k + 1));
@@ -411,7 +443,7 @@ function manifoldSurface(
     const i = l.hits.ids[h];
     const pose = partPose(l, view, b, i);
     if (!contactPair(l.contact, a, l.part.shape, pose, prediction)) continue;
-    fixInternalEdge(l.contact, view, b, i, l);
+    fixInternalEdge(l.contact, view, a, b, i, l);
     if (l.contact.distance < bestDistance) {
       bestDistance = l.contact.distance;
       best = stored;

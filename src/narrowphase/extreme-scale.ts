@@ -12,16 +12,8 @@
  */
 import type { Isometry } from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
-import type { Capsule } from "../shapes/capsule.js";
-import type { Cone } from "../shapes/cone.js";
-import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
-import type { Cuboid } from "../shapes/cuboid.js";
-import type { Cylinder } from "../shapes/cylinder.js";
-import type { RoundedConvexPolyhedron, RoundedCuboid } from "../shapes/rounded.js";
+import { shapeDef } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
-import { SHAPE_TYPE_COUNT, ShapeType } from "../shapes/shape.js";
-import type { Sphere } from "../shapes/sphere.js";
-import type { Triangle } from "../shapes/triangle.js";
 
 /** Largest magnitude answered without a change of units (2^128 ≈ 3.4e38). */
 const RANGE_MAX = 2 ** 128;
@@ -51,66 +43,16 @@ function maxAbs(v: Vec3): number {
   return Math.max(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
 }
 
-const writeNone = (_s: Shape): void => {
-  magnitude[0] = -1;
-};
-
 /**
- * Per shape type: writes the size of the shape (its largest coordinate or radius, local frame)
- * to `magnitude[0]`, or −1 for the types without one (meshes, half-spaces, compounds). A table of small
- * functions rather than one switch: called through the table (many targets, so V8 does not
- * inline them), each reads its fields with its own single-shape feedback, while a switch
- * inlined after a polymorphic type check would read them polymorphically and box the doubles
- * (an allocation per pair in the world's step).
+ * Writes the size of `s` to `magnitude[0]` through its definition's `writeMagnitude` (its
+ * largest coordinate or radius, local frame; −1 for the types without one: meshes, half-spaces,
+ * compounds). Called through the definitions' table (many targets, so V8 does not inline them):
+ * each reads its fields with its own single-shape feedback, while a switch inlined after a
+ * polymorphic type check would read them polymorphically and box the doubles (an allocation per
+ * pair in the world's step); the size leaves through the typed array, not a returned double.
  */
-const writeMagnitudeOf: ((s: Shape) => void)[] = [];
-for (let t = 0; t < SHAPE_TYPE_COUNT; t++) writeMagnitudeOf.push(writeNone);
-writeMagnitudeOf[ShapeType.Sphere] = (s) => {
-  magnitude[0] = (s as Sphere).radius;
-};
-writeMagnitudeOf[ShapeType.Cuboid] = (s) => {
-  magnitude[0] = maxAbs((s as Cuboid).halfExtents);
-};
-writeMagnitudeOf[ShapeType.Capsule] = (s) => {
-  const c = s as Capsule;
-  magnitude[0] = Math.max(maxAbs(c.a), maxAbs(c.b), c.radius);
-};
-writeMagnitudeOf[ShapeType.Triangle] = (s) => {
-  const t = s as Triangle;
-  magnitude[0] = Math.max(maxAbs(t.a), maxAbs(t.b), maxAbs(t.c));
-};
-writeMagnitudeOf[ShapeType.Cylinder] = (s) => {
-  const c = s as Cylinder;
-  magnitude[0] = Math.max(c.halfHeight, c.radius);
-};
-writeMagnitudeOf[ShapeType.Cone] = (s) => {
-  const c = s as Cone;
-  magnitude[0] = Math.max(c.halfHeight, c.radius);
-};
-/** Largest |vertex coordinate| per hull object, computed once (shapes are immutable). */
-const hullMagnitude = new WeakMap<Shape, number>();
-writeMagnitudeOf[ShapeType.ConvexPolyhedron] = (s) => {
-  let m = hullMagnitude.get(s);
-  if (m === undefined) {
-    m = 0;
-    for (const v of (s as ConvexPolyhedron).vertices) m = Math.max(m, Math.abs(v));
-    hullMagnitude.set(s, m);
-  }
-  magnitude[0] = m;
-};
-
-writeMagnitudeOf[ShapeType.RoundedCuboid] = (s) => {
-  const r = s as RoundedCuboid;
-  magnitude[0] = maxAbs(r.core.halfExtents) + r.radius;
-};
-writeMagnitudeOf[ShapeType.RoundedConvexPolyhedron] = (s) => {
-  const r = s as RoundedConvexPolyhedron;
-  writeMagnitudeOf[ShapeType.ConvexPolyhedron](r.core);
-  magnitude[0] += r.radius;
-};
-
 function writeMagnitude(s: Shape): void {
-  writeMagnitudeOf[s.type](s);
+  shapeDef(s.type).writeMagnitude(magnitude, s);
 }
 
 /**
@@ -142,47 +84,20 @@ export function pairRescaleFactor(a: Shape, b: Shape, bInA: Isometry): number {
 
 /** True when {@link scaledShape} can copy both shapes (the closed-form pair routines' shapes). */
 export function isScalablePair(a: Shape, b: Shape): boolean {
-  return SCALABLE[a.type] === 1 && SCALABLE[b.type] === 1;
-}
-
-const SCALABLE = new Uint8Array(SHAPE_TYPE_COUNT);
-for (const t of [
-  ShapeType.Sphere,
-  ShapeType.Cuboid,
-  ShapeType.Capsule,
-  ShapeType.Triangle,
-  ShapeType.Cylinder,
-  ShapeType.Cone,
-]) {
-  SCALABLE[t] = 1;
-}
-
-function scaled(v: Vec3, k: number): Vec3 {
-  return { x: v.x * k, y: v.y * k, z: v.z * k };
+  return shapeDef(a.type).scaled !== null && shapeDef(b.type).scaled !== null;
 }
 
 /**
  * A copy of shape `s` (one for which {@link isScalablePair} holds) with every length multiplied
- * by `k` (allocates; only out-of-range pairs get here).
+ * by `k` (allocates; only out-of-range pairs get here), by its definition's `scaled`.
  */
 export function scaledShape(s: Shape, k: number): Shape {
-  switch (s.type) {
-    case ShapeType.Sphere:
-      return { type: s.type, radius: s.radius * k };
-    case ShapeType.Cuboid:
-      return { type: s.type, halfExtents: scaled(s.halfExtents, k) };
-    case ShapeType.Capsule:
-      return { type: s.type, a: scaled(s.a, k), b: scaled(s.b, k), radius: s.radius * k };
-    case ShapeType.Triangle:
-      return { type: s.type, a: scaled(s.a, k), b: scaled(s.b, k), c: scaled(s.c, k) };
-    case ShapeType.Cylinder:
-    case ShapeType.Cone:
-      return { ...s, halfHeight: s.halfHeight * k, radius: s.radius * k };
-  }
-  return s;
+  const scaled = shapeDef(s.type).scaled;
+  return scaled ? scaled(s, k) : s;
 }
 
 /** `bInA` with its translation multiplied by `k` (allocates). */
 export function scaledPose(bInA: Isometry, k: number): Isometry {
-  return { translation: scaled(bInA.translation, k), rotation: { ...bInA.rotation } };
+  const t = bInA.translation;
+  return { translation: { x: t.x * k, y: t.y * k, z: t.z * k }, rotation: { ...bInA.rotation } };
 }

@@ -45,62 +45,48 @@ import {
   MANIFOLD_TOLERANCE,
 } from "../constants.js";
 import {
-  type ClipPolygon,
   clipPolygonAgainstPolygon,
   makeClipPolygon,
-  pushClipVertex,
   reduceManifoldPoints,
   reserveClipPolygon,
 } from "../geometry/clip.js";
+import {
+  FEATURE_NONE,
+  FEATURE_POINT,
+  FEATURE_POLYGON,
+  FEATURE_SEGMENT,
+  makeSupportFeature,
+  type SupportFeature,
+  setPoint,
+} from "../geometry/feature.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
-import { hypot2, hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import type { Capsule } from "../shapes/capsule.js";
-import type { Cone } from "../shapes/cone.js";
-import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
-import type { Cuboid } from "../shapes/cuboid.js";
-import type { Cylinder } from "../shapes/cylinder.js";
+import { isRoundedType, shapeDef } from "../shapes/registry.js";
 import type { RoundedShape } from "../shapes/rounded.js";
 import type { ConvexShape } from "../shapes/shape.js";
-import { SHAPE_TYPE_COUNT, ShapeType } from "../shapes/shape.js";
-import type { Triangle } from "../shapes/triangle.js";
+import { ShapeType } from "../shapes/shape.js";
 import type { Contact, ContactManifold } from "./contact.js";
 import { MAX_MANIFOLD_POINTS } from "./contact.js";
 
 /** Vertices of the regular polygon inscribed in a cylinder cap or cone base (fixed at 8). */
-export const MANIFOLD_CAP_POLYGON_VERTICES = 8;
-
-/** Largest sine of a segment's angle to the contact plane for it to be a contact feature. */
-const SEGMENT_SIN = Math.sqrt(1 - MANIFOLD_FEATURE_COS * MANIFOLD_FEATURE_COS);
-
-/** cos and sin of k · 45°, exact to rounding without trigonometric calls. */
-const OCTAGON_COS = [1, Math.SQRT1_2, 0, -Math.SQRT1_2, -1, -Math.SQRT1_2, 0, Math.SQRT1_2];
-const OCTAGON_SIN = [0, Math.SQRT1_2, 1, Math.SQRT1_2, 0, -Math.SQRT1_2, -1, -Math.SQRT1_2];
+export { MANIFOLD_CAP_POLYGON_VERTICES } from "../geometry/feature.js";
 
 const FEATURE_FIELD = 4096;
 const TAG_FIELD = 268435456;
 /** Clipper tags stay below 2^26; the two bits above count repeats of a tag within a manifold. */
 const DUPLICATE_TAG = 67108864;
 
-const NONE = 0;
-const POINT = 1;
-const SEGMENT = 2;
-const POLYGON = 3;
+const _NONE = FEATURE_NONE;
+const _POINT = FEATURE_POINT;
+const SEGMENT = FEATURE_SEGMENT;
+const POLYGON = FEATURE_POLYGON;
 
-/** A supporting feature: its vertices, kind, outward normal (polygons) and alignment. */
-interface Feature {
-  poly: ClipPolygon;
-  kind: number;
-  normal: Vec3;
-  cos: number;
-  index: number;
-}
+/** A supporting feature (src/geometry/feature.ts). */
+type Feature = SupportFeature;
 
-function makeFeature(): Feature {
-  return { poly: makeClipPolygon(), kind: NONE, normal: vec3.create(), cos: 0, index: 0 };
-}
+const makeFeature = makeSupportFeature;
 
 const featA = makeFeature();
 const featB = makeFeature();
@@ -112,364 +98,22 @@ const chosen = new Int32Array(MAX_MANIFOLD_POINTS);
 const nrm = vec3.create();
 const dirB = vec3.create();
 const tmp = vec3.create();
-const signs = vec3.create();
+const _signs = vec3.create();
 const planeN = vec3.create();
 const edgeA = vec3.create();
 const edgeB = vec3.create();
 
-function setPoint(f: Feature, index: number): void {
-  f.kind = POINT;
-  f.poly.count = 0;
-  f.index = index;
-  f.cos = 0;
-}
-
-function setSegment(
-  f: Feature,
-  index: number,
-  ax: number,
-  ay: number,
-  az: number,
-  bx: number,
-  by: number,
-  bz: number,
-  tagA: number,
-  tagB: number,
-): void {
-  f.kind = SEGMENT;
-  f.index = index;
-  f.cos = 0;
-  f.poly.count = 0;
-  pushClipVertex(f.poly, ax, ay, az, tagA);
-  pushClipVertex(f.poly, bx, by, bz, tagB);
-}
-
-/** Sine of the angle between segment (x, y, z) and the plane ⟂ unit d; 1 for zero length. */
-function segmentSin(x: number, y: number, z: number, d: Vec3): number {
-  const len = hypot3(x, y, z);
-  if (!(len > 0)) return 1;
-  return Math.abs(x * d.x + y * d.y + z * d.z) / len;
-}
-
-// ---------------------------------------------------------------------------------------------
-// Supporting features in the shape's local frame (d is a unit direction)
-// ---------------------------------------------------------------------------------------------
-
-function cuboidFace(f: Feature, c: Cuboid, d: Vec3): void {
-  const i = vec3.maxAbsAxis(d);
-  const s = vec3.getAxis(d, i) >= 0 ? 1 : -1;
-  const j = (i + 1) % 3;
-  const k = (i + 2) % 3;
-  f.kind = POLYGON;
-  f.index = 2 * i + (s < 0 ? 1 : 0);
-  f.cos = Math.abs(vec3.getAxis(d, i));
-  vec3.set(f.normal, 0, 0, 0);
-  vec3.setAxis(f.normal, i, s);
-  f.poly.count = 0;
-  for (let q = 0; q < 4; q++) {
-    // Counter-clockwise about +e_i is (+,+), (−,+), (−,−), (+,−) in (j, k); reversed for −e_i.
-    const qq = s > 0 ? q : (4 - q) % 4;
-    vec3.set(signs, 0, 0, 0);
-    vec3.setAxis(signs, i, s);
-    vec3.setAxis(signs, j, qq === 0 || qq === 3 ? 1 : -1);
-    vec3.setAxis(signs, k, qq < 2 ? 1 : -1);
-    pushCorner(f.poly, c, signs);
-  }
-}
-
-/** Appends the box corner with the given ±1 signs, tagged 1 + its corner index. */
-function pushCorner(poly: ClipPolygon, c: Cuboid, sg: Vec3): void {
-  const h = c.halfExtents;
-  const tag = 1 + (sg.x > 0 ? 1 : 0) + (sg.y > 0 ? 2 : 0) + (sg.z > 0 ? 4 : 0);
-  pushClipVertex(poly, sg.x * h.x, sg.y * h.y, sg.z * h.z, tag);
-}
-
-function cuboidEdge(f: Feature, c: Cuboid, d: Vec3): void {
-  const h = c.halfExtents;
-  vec3.set(signs, d.x >= 0 ? 1 : -1, d.y >= 0 ? 1 : -1, d.z >= 0 ? 1 : -1);
-  let best = -1;
-  let bestSin = Infinity;
-  for (let j = 0; j < 3; j++) {
-    if (!(vec3.getAxis(h, j) > 0)) continue;
-    const sn = Math.abs(vec3.getAxis(d, j));
-    if (sn < bestSin) {
-      bestSin = sn;
-      best = j;
-    }
-  }
-  const corner = (signs.x > 0 ? 1 : 0) + (signs.y > 0 ? 2 : 0) + (signs.z > 0 ? 4 : 0);
-  if (best < 0 || bestSin > SEGMENT_SIN) {
-    setPoint(f, 6 + 3 * corner);
-    return;
-  }
-  f.kind = SEGMENT;
-  f.index = 6 + 3 * corner + best;
-  f.cos = 0;
-  f.poly.count = 0;
-  pushCorner(f.poly, c, signs);
-  vec3.setAxis(signs, best, -vec3.getAxis(signs, best));
-  pushCorner(f.poly, c, signs);
-}
-
-function polyhedronFace(f: Feature, p: ConvexPolyhedron, d: Vec3): void {
-  const fn = p.faceNormals;
-  let best = 0;
-  let bestDot = -Infinity;
-  for (let i = 0; i < p.faceCount; i++) {
-    const dd = fn[3 * i] * d.x + fn[3 * i + 1] * d.y + fn[3 * i + 2] * d.z;
-    if (dd > bestDot) {
-      bestDot = dd;
-      best = i;
-    }
-  }
-  f.kind = POLYGON;
-  f.index = best;
-  f.cos = bestDot;
-  vec3.set(f.normal, fn[3 * best], fn[3 * best + 1], fn[3 * best + 2]);
-  const v = p.vertices;
-  const start = p.faceOffsets[best];
-  const end = p.faceOffsets[best + 1];
-  f.poly.count = 0;
-  reserveClipPolygon(f.poly, end - start);
-  for (let q = start; q < end; q++) {
-    const vi = p.faceVertices[q];
-    pushClipVertex(f.poly, v[3 * vi], v[3 * vi + 1], v[3 * vi + 2], vi + 1);
-  }
-}
-
-function polyhedronEdge(f: Feature, p: ConvexPolyhedron, d: Vec3): void {
-  const v = p.vertices;
-  let sv = 0;
-  let bestDot = -Infinity;
-  for (let i = 0; i < p.vertexCount; i++) {
-    const dd = v[3 * i] * d.x + v[3 * i + 1] * d.y + v[3 * i + 2] * d.z;
-    if (dd > bestDot) {
-      bestDot = dd;
-      sv = i;
-    }
-  }
-  const e = p.edges;
-  let best = -1;
-  let other = 0;
-  let bestSin = Infinity;
-  for (let q = 0; q + 1 < e.length; q += 2) {
-    let o: number;
-    if (e[q] === sv) o = e[q + 1];
-    else if (e[q + 1] === sv) o = e[q];
-    else continue;
-    const sn = segmentSin(
-      v[3 * o] - v[3 * sv],
-      v[3 * o + 1] - v[3 * sv + 1],
-      v[3 * o + 2] - v[3 * sv + 2],
-      d,
-    );
-    if (sn < bestSin) {
-      bestSin = sn;
-      best = q >> 1;
-      other = o;
-    }
-  }
-  if (best < 0 || bestSin > SEGMENT_SIN) {
-    setPoint(f, p.faceCount + p.edges.length / 2 + sv);
-    return;
-  }
-  setSegment(
-    f,
-    p.faceCount + best,
-    v[3 * sv],
-    v[3 * sv + 1],
-    v[3 * sv + 2],
-    v[3 * other],
-    v[3 * other + 1],
-    v[3 * other + 2],
-    sv + 1,
-    other + 1,
-  );
-}
-
-function triangleFace(f: Feature, t: Triangle, d: Vec3): void {
-  const ux = t.b.x - t.a.x;
-  const uy = t.b.y - t.a.y;
-  const uz = t.b.z - t.a.z;
-  const vx = t.c.x - t.a.x;
-  const vy = t.c.y - t.a.y;
-  const vz = t.c.z - t.a.z;
-  vec3.set(f.normal, uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
-  if (vec3.normalize(f.normal, f.normal) === 0) {
-    triangleEdge(f, t, d);
-    return;
-  }
-  let cos = vec3.dot(f.normal, d);
-  const flip = cos < 0;
-  if (flip) {
-    vec3.negate(f.normal, f.normal);
-    cos = -cos;
-  }
-  f.kind = POLYGON;
-  f.index = 0;
-  f.cos = cos;
-  f.poly.count = 0;
-  pushClipVertex(f.poly, t.a.x, t.a.y, t.a.z, 1);
-  if (flip) {
-    pushClipVertex(f.poly, t.c.x, t.c.y, t.c.z, 3);
-    pushClipVertex(f.poly, t.b.x, t.b.y, t.b.z, 2);
-  } else {
-    pushClipVertex(f.poly, t.b.x, t.b.y, t.b.z, 2);
-    pushClipVertex(f.poly, t.c.x, t.c.y, t.c.z, 3);
-  }
-}
-
-function triangleEdge(f: Feature, t: Triangle, d: Vec3): void {
-  const da = vec3.dot(t.a, d);
-  const db = vec3.dot(t.b, d);
-  const dc = vec3.dot(t.c, d);
-  // The supporting edge is the one opposite the lowest corner.
-  let p: Vec3;
-  let q: Vec3;
-  let edge: number;
-  let tp: number;
-  let tq: number;
-  if (dc <= da && dc <= db) {
-    p = t.a;
-    q = t.b;
-    edge = 1;
-    tp = 1;
-    tq = 2;
-  } else if (da <= db) {
-    p = t.b;
-    q = t.c;
-    edge = 2;
-    tp = 2;
-    tq = 3;
-  } else {
-    p = t.c;
-    q = t.a;
-    edge = 3;
-    tp = 3;
-    tq = 1;
-  }
-  if (segmentSin(q.x - p.x, q.y - p.y, q.z - p.z, d) > SEGMENT_SIN) {
-    setPoint(f, edge);
-    return;
-  }
-  setSegment(f, edge, p.x, p.y, p.z, q.x, q.y, q.z, tp, tq);
-}
-
-function capsuleFeature(f: Feature, c: Capsule, d: Vec3): void {
-  if (segmentSin(c.b.x - c.a.x, c.b.y - c.a.y, c.b.z - c.a.z, d) > SEGMENT_SIN) {
-    setPoint(f, 0);
-    return;
-  }
-  const r = c.radius;
-  setSegment(
-    f,
-    0,
-    c.a.x + r * d.x,
-    c.a.y + r * d.y,
-    c.a.z + r * d.z,
-    c.b.x + r * d.x,
-    c.b.y + r * d.y,
-    c.b.z + r * d.z,
-    1,
-    2,
-  );
-}
-
-/** Regular octagon inscribed in the disc of `radius` at height y, first vertex along (ux, uz). */
-function discPolygon(
-  f: Feature,
-  y: number,
-  radius: number,
-  ux: number,
-  uz: number,
-  up: boolean,
-): void {
-  f.kind = POLYGON;
-  f.poly.count = 0;
-  for (let q = 0; q < MANIFOLD_CAP_POLYGON_VERTICES; q++) {
-    // Increasing angle about +Y turns z toward x, clockwise seen from +Y; reverse for the top.
-    const k = up ? (MANIFOLD_CAP_POLYGON_VERTICES - q) % MANIFOLD_CAP_POLYGON_VERTICES : q;
-    const cs = OCTAGON_COS[k];
-    const sn = OCTAGON_SIN[k];
-    pushClipVertex(f.poly, radius * (ux * cs - uz * sn), y, radius * (ux * sn + uz * cs), q + 1);
-  }
-}
-
-function cylinderFeature(f: Feature, c: Cylinder, d: Vec3): void {
-  const rho = hypot2(d.x, d.z);
-  const ux = rho > 0 ? d.x / rho : 1;
-  const uz = rho > 0 ? d.z / rho : 0;
-  const ay = Math.abs(d.y);
-  if (ay >= MANIFOLD_FEATURE_COS) {
-    const up = d.y >= 0;
-    discPolygon(f, up ? c.halfHeight : -c.halfHeight, c.radius, ux, uz, up);
-    f.index = up ? 0 : 1;
-    f.cos = ay;
-    vec3.set(f.normal, 0, up ? 1 : -1, 0);
-    return;
-  }
-  if (ay <= SEGMENT_SIN) {
-    const x = c.radius * ux;
-    const z = c.radius * uz;
-    setSegment(f, 2, x, -c.halfHeight, z, x, c.halfHeight, z, 1, 2);
-    return;
-  }
-  setPoint(f, 2);
-}
-
-function coneFeature(f: Feature, c: Cone, d: Vec3): void {
-  const rho = hypot2(d.x, d.z);
-  const ux = rho > 0 ? d.x / rho : 1;
-  const uz = rho > 0 ? d.z / rho : 0;
-  if (-d.y >= MANIFOLD_FEATURE_COS) {
-    discPolygon(f, -c.halfHeight, c.radius, ux, uz, false);
-    f.index = 0;
-    f.cos = -d.y;
-    vec3.set(f.normal, 0, -1, 0);
-    return;
-  }
-  const x = c.radius * ux;
-  const z = c.radius * uz;
-  const h = c.halfHeight;
-  if (rho > 0 && segmentSin(x, -2 * h, z, d) <= SEGMENT_SIN) {
-    setSegment(f, 1, 0, h, 0, x, -h, z, 1, 2);
-    return;
-  }
-  setPoint(f, 1);
-}
-
-/** The primary supporting feature of `s` along unit local direction d. */
+/** The primary supporting feature of `s` along unit local direction d (its definition's). */
 function primaryFeature(f: Feature, s: ConvexShape, d: Vec3): void {
-  switch (s.type) {
-    case ShapeType.Sphere:
-      setPoint(f, 0);
-      return;
-    case ShapeType.Cuboid:
-      cuboidFace(f, s, d);
-      return;
-    case ShapeType.Capsule:
-      capsuleFeature(f, s, d);
-      return;
-    case ShapeType.Cylinder:
-      cylinderFeature(f, s, d);
-      return;
-    case ShapeType.Cone:
-      coneFeature(f, s, d);
-      return;
-    case ShapeType.ConvexPolyhedron:
-      polyhedronFace(f, s, d);
-      return;
-    case ShapeType.Triangle:
-      triangleFace(f, s, d);
-      return;
-  }
+  const feature = shapeDef(s.type).feature;
+  if (feature) feature(f, s, d);
+  else setPoint(f, 0);
 }
 
 /** Replaces a polyhedral shape's face feature by its supporting edge (or vertex). */
 function edgeFeature(f: Feature, s: ConvexShape, d: Vec3): void {
-  if (s.type === ShapeType.Cuboid) cuboidEdge(f, s, d);
-  else if (s.type === ShapeType.ConvexPolyhedron) polyhedronEdge(f, s, d);
-  else if (s.type === ShapeType.Triangle) triangleEdge(f, s, d);
+  const edge = shapeDef(s.type).edgeFeature;
+  if (edge) edge(f, s, d);
   else setPoint(f, f.index);
 }
 
@@ -497,11 +141,6 @@ function singleContact(out: ContactManifold, contact: Contact): ContactManifold 
   return out;
 }
 
-/** Per shape type: 1 for a rounded shape (a core swept by a ball, src/shapes/rounded.ts). */
-const ROUNDED = new Uint8Array(SHAPE_TYPE_COUNT);
-ROUNDED[ShapeType.RoundedCuboid] = 1;
-ROUNDED[ShapeType.RoundedConvexPolyhedron] = 1;
-
 const coreContact: Contact = {
   distance: 0,
   normal: vec3.create(),
@@ -525,10 +164,12 @@ function manifoldRounded(
   contact: Contact,
   prediction: number,
 ): ContactManifold {
-  const rA = ROUNDED[a.type] === 1 ? (a as RoundedShape).radius : 0;
-  const rB = ROUNDED[b.type] === 1 ? (b as RoundedShape).radius : 0;
-  const ca = ROUNDED[a.type] === 1 ? ((a as RoundedShape).core as ConvexShape) : a;
-  const cb = ROUNDED[b.type] === 1 ? ((b as RoundedShape).core as ConvexShape) : b;
+  const roundA = isRoundedType(a.type);
+  const roundB = isRoundedType(b.type);
+  const rA = roundA ? (a as RoundedShape).radius : 0;
+  const rB = roundB ? (b as RoundedShape).radius : 0;
+  const ca = roundA ? ((a as RoundedShape).core as ConvexShape) : a;
+  const cb = roundB ? ((b as RoundedShape).core as ConvexShape) : b;
   const n = contact.normal;
   coreContact.distance = contact.distance + rA + rB;
   vec3.copy(coreContact.normal, n);
@@ -573,7 +214,7 @@ export function manifoldFromContact(
   contact: Contact,
   prediction: number,
 ): ContactManifold {
-  if (ROUNDED[a.type] === 1 || ROUNDED[b.type] === 1) {
+  if (isRoundedType(a.type) || isRoundedType(b.type)) {
     return manifoldRounded(out, a, b, bInA, contact, prediction);
   }
   // Helpers that return doubles are avoided here: this function is too large for V8 to inline

@@ -22,10 +22,12 @@
  * Internal edges. A penetrating contact that lands on an inactive edge of its triangle (a
  * coplanar or concave shared edge, src/shapes/triangle-mesh.ts) or on a vertex whose two edges
  * in that triangle are inactive takes the triangle's face normal (on B's side) instead of the
- * edge normal, keeping its depth and its point on the triangle: a box sliding over the seam of
- * two coplanar triangles gets the face normal, never a bump (Jolt's `ActiveEdges::FixNormal`;
- * Bullet's `btAdjustInternalEdgeContacts`). Separated contacts keep their exact closest-point
- * normal.
+ * edge normal: a box sliding over the seam of two coplanar triangles gets the face normal, never
+ * a bump (Jolt's `ActiveEdges::FixNormal`; Bullet's `btAdjustInternalEdgeContacts`). Its depth
+ * and witnesses are measured again along that normal, over that triangle
+ * (src/narrowphase/face-depth.ts): the edge contact's depth is a sideways push off the triangle,
+ * so keeping it made a box whose deepest corner sits near an internal edge too shallow.
+ * Separated contacts keep their exact closest-point normal.
  *
  * Frames: the routines take the mesh as A (B's pose `bInA` in the mesh's frame); the pair table
  * answers the mirrored order by its flip (src/narrowphase/pair-table.ts). No allocation per call in steady state (the candidate
@@ -68,6 +70,7 @@ import {
   distanceConvexConvex,
   intersectsConvexConvex,
 } from "./convex-convex.js";
+import { faceContactTriangleConvex } from "./face-depth.js";
 import { manifoldFromContact } from "./manifold.js";
 import { containedConvexContact, solidMeshHoldsConvex } from "./mesh-solid.js";
 import { projectOntoTriangleFace } from "./sphere-triangle.js";
@@ -160,6 +163,8 @@ function triangleContact(
   return true;
 }
 
+const faceContact = makeContact();
+
 /**
  * Replaces an inactive-edge (or inactive-vertex) normal of a penetrating contact by the face
  * normal of triangle t (in `tri`), on B's side (see the module doc).
@@ -168,7 +173,7 @@ function fixInternalEdge(
   out: Contact,
   mesh: TriangleMesh,
   t: number,
-  _b: ConvexShape,
+  b: ConvexShape,
   bInA: Isometry,
 ): void {
   if (out.distance > 0) return;
@@ -198,9 +203,17 @@ function fixInternalEdge(
     vec3.sub(rel, bInA.translation, tri.a);
     side = vec3.dot(faceN, rel);
   }
+  // The depth along the face normal, over this triangle only (src/narrowphase/face-depth.ts):
+  // the edge contact's depth is a sideways push, too shallow; the depth below the whole plane
+  // would overstate it wherever B reaches past the face.
+  if (faceContactTriangleConvex(faceContact, tri, faceN, b, bInA, side)) {
+    out.distance = faceContact.distance;
+    vec3.copy(out.normal, faceContact.normal);
+    vec3.copy(out.pointA, faceContact.pointA);
+    vec3.copy(out.pointB, faceContact.pointB);
+    return;
+  }
   if (side < 0) vec3.negate(faceN, faceN);
-  // Jolt keeps the depth and the triangle's witness and changes only the normal: re-measuring
-  // the depth against the whole plane would overstate it wherever B is larger than the face.
   vec3.copy(out.normal, faceN);
   vec3.addScaled(out.pointB, out.pointA, faceN, out.distance);
 }

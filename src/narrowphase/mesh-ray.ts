@@ -32,7 +32,10 @@ export interface MeshRayHit {
   toi: number;
   /** Hit point, local frame. */
   point: Vec3;
-  /** Unit face normal on the side facing the ray's origin (zero for a solid inside hit). */
+  /**
+   * Unit face normal: on the side facing the ray's origin for a surface mesh, outward for a
+   * solid one (zero for a solid inside hit).
+   */
   normal: Vec3;
   /** Index of the triangle hit (−1 for a solid inside hit). */
   triangle: number;
@@ -141,7 +144,8 @@ function grow(): void {
 /**
  * Closest hit of the ray origin + t·dir, t ∈ [0, maxToi], on `mesh` (all in the mesh's local
  * frame; `dir` any non-zero length, `maxToi` ≥ 0 in multiples of dir). Writes `out` (toi, point,
- * unit face normal facing the origin, triangle) and returns true on a hit; false on a miss or a
+ * unit face normal — facing the origin for a surface mesh, outward for a solid one — triangle)
+ * and returns true on a hit; false on a miss or a
  * zero direction. With `solid` true and a solid mesh (`mesh.solid`, a closed mesh made solid at
  * construction) whose inside (winding number) holds the origin, reports toi 0 at the origin with a zero normal and triangle −1 (docs/FORMATS.md's
  * solid convention). Watertight (see the module doc). Allocates nothing in steady state.
@@ -248,11 +252,19 @@ function writeHit(
 }
 
 /**
- * out = the unit normal of triangle `t` on the side facing a ray of direction `dir` (local
- * frame): the face normal, negated when it points along the ray. Returns out.
+ * out = the unit normal of triangle `t` at a hit of a ray of direction `dir` (local frame): for
+ * a surface mesh the face normal on the side facing the ray's origin (negated when it points
+ * along the ray); for a solid mesh (`mesh.solid`) the outward normal, as for every solid shape,
+ * so a hollow cast from inside reports its exit with the normal pointing out (along the ray).
+ * Returns out.
  */
 export function meshRayHitNormal(out: Vec3, mesh: TriangleMesh, t: number, dir: Vec3): Vec3 {
   if (!(meshTriangleNormal(out, mesh, t) > 0)) return vec3.set(out, 0, 0, 0);
+  if (mesh.solid && mesh.pseudoNormals !== null) {
+    // Outward: the winding's own side when the mesh winds outward, the other one otherwise.
+    if (mesh.pseudoNormals.orientation < 0) vec3.negate(out, out);
+    return out;
+  }
   if (vec3.dot(out, dir) > 0) vec3.negate(out, out);
   return out;
 }

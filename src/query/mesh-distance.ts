@@ -3,119 +3,27 @@
  *
  * The closest triangle is found by a depth-first traversal that visits the nearer child first
  * and skips every box farther than the best squared distance so far (three-mesh-bvh's
- * `closestPointToPoint`; Ericson 2005, §6.6). The sign, for a closed mesh, comes from the
- * angle-weighted pseudo-normal of the feature that holds the closest point (Bærentzen & Aanæs
- * 2005, "Signed distance computation using the angle weighted pseudonormal"): the face normal
- * inside a face, the sum of the two face normals on an edge, the sum of the incident face
- * normals weighted by their corner angles at a vertex. p is inside when (p − q)·N < 0. For a
+ * `closestPointToPoint`; Ericson 2005, §6.6). Inside a leaf, each triangle's squared distance
+ * comes from Ericson's Voronoi-region walk (§5.1.5) on the packed vertex array, without
+ * writing a point; only the winner's closest point and barycentric weights are then computed
+ * (src/geometry/closest-point.ts). The sign, for a closed mesh, comes from the angle-weighted
+ * pseudo-normal of the feature that holds the closest point (Bærentzen & Aanæs 2005, "Signed
+ * distance computation using the angle weighted pseudonormal"; src/geometry/pseudo-normals.ts,
+ * computed when the mesh is made): the face normal inside a face, the sum of the two face
+ * normals on an edge, the angle-weighted sum at a vertex. p is inside when (p − q)·N < 0. For a
  * closed, consistently wound, manifold mesh this equals the sign of the winding number; where
  * the pseudo-normal gives no decision ((p − q)·N = 0 off the surface, next to degenerate
- * triangles) the generalised winding number decides (src/shapes/triangle-mesh.ts).
- *
- * The pseudo-normals are computed once per mesh (O(triangles)) and kept beside it in a
- * `WeakMap`, so the shape itself is unchanged. Queries allocate nothing.
+ * triangles) the generalised winding number decides (src/shapes/triangle-mesh.ts). Queries
+ * allocate nothing.
  */
 
+import { GJK_DEGENERATE_SIMPLEX_TOLERANCE } from "../constants.js";
 import { closestPointOnTriangle } from "../geometry/closest-point.js";
-import {
-  isMeshBvhLeaf,
-  meshBvhLeafCount,
-  meshBvhLeafOffset,
-  meshBvhRightChild,
-} from "../geometry/mesh-bvh.js";
+import { MESH_BVH_INNER_FLAG, meshBvhRightChild } from "../geometry/mesh-bvh.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import { containsPointTriangleMesh } from "../shapes/triangle-mesh.js";
-
-/** Per-mesh pseudo-normals (unnormalised sums; only their direction matters). */
-interface PseudoNormals {
-  /** Unit face normal per triangle (0 for a degenerate triangle), packed xyz. */
-  face: Float64Array;
-  /** Per triangle edge 3t + e (corner e → e + 1): the sum of its two faces' normals. */
-  edge: Float64Array;
-  /** Per vertex: Σ angle × face normal over the incident triangles. */
-  vertex: Float64Array;
-  /** +1 for an outward winding (positive signed volume), −1 for an inward one. */
-  orientation: number;
-}
-
-const cache = new WeakMap<TriangleMesh, PseudoNormals>();
-
-/** The pseudo-normals of `mesh`, computed on first use. */
-function pseudoNormals(mesh: TriangleMesh): PseudoNormals {
-  const known = cache.get(mesh);
-  if (known) return known;
-  const v = mesh.vertices;
-  const idx = mesh.indices;
-  const T = mesh.triangleCount;
-  const face = new Float64Array(3 * T);
-  const edge = new Float64Array(9 * T);
-  const vertex = new Float64Array(v.length);
-  let volume6 = 0;
-  for (let t = 0; t < T; t++) {
-    const a = 3 * idx[3 * t];
-    const b = 3 * idx[3 * t + 1];
-    const c = 3 * idx[3 * t + 2];
-    const ux = v[b] - v[a];
-    const uy = v[b + 1] - v[a + 1];
-    const uz = v[b + 2] - v[a + 2];
-    const wx = v[c] - v[a];
-    const wy = v[c + 1] - v[a + 1];
-    const wz = v[c + 2] - v[a + 2];
-    let nx = uy * wz - uz * wy;
-    let ny = uz * wx - ux * wz;
-    let nz = ux * wy - uy * wx;
-    volume6 +=
-      v[a] * (v[b + 1] * v[c + 2] - v[b + 2] * v[c + 1]) -
-      v[a + 1] * (v[b] * v[c + 2] - v[b + 2] * v[c]) +
-      v[a + 2] * (v[b] * v[c + 1] - v[b + 1] * v[c]);
-    const l = Math.hypot(nx, ny, nz);
-    if (l > 0) {
-      nx /= l;
-      ny /= l;
-      nz /= l;
-    } else {
-      nx = 0;
-      ny = 0;
-      nz = 0;
-    }
-    face[3 * t] = nx;
-    face[3 * t + 1] = ny;
-    face[3 * t + 2] = nz;
-    // Corner angles, for the vertex pseudo-normals.
-    const corners = [a, b, c];
-    for (let k = 0; k < 3; k++) {
-      const p = corners[k];
-      const q = corners[(k + 1) % 3];
-      const r = corners[(k + 2) % 3];
-      const e1x = v[q] - v[p];
-      const e1y = v[q + 1] - v[p + 1];
-      const e1z = v[q + 2] - v[p + 2];
-      const e2x = v[r] - v[p];
-      const e2y = v[r + 1] - v[p + 1];
-      const e2z = v[r + 2] - v[p + 2];
-      const cross = Math.hypot(e1y * e2z - e1z * e2y, e1z * e2x - e1x * e2z, e1x * e2y - e1y * e2x);
-      const angle = Math.atan2(cross, e1x * e2x + e1y * e2y + e1z * e2z);
-      vertex[p] += angle * nx;
-      vertex[p + 1] += angle * ny;
-      vertex[p + 2] += angle * nz;
-    }
-  }
-  const nb = mesh.edgeNeighbors;
-  for (let t = 0; t < T; t++) {
-    for (let e = 0; e < 3; e++) {
-      const o = 9 * t + 3 * e;
-      const u = nb[3 * t + e];
-      edge[o] = face[3 * t] + (u >= 0 ? face[3 * u] : 0);
-      edge[o + 1] = face[3 * t + 1] + (u >= 0 ? face[3 * u + 1] : 0);
-      edge[o + 2] = face[3 * t + 2] + (u >= 0 ? face[3 * u + 2] : 0);
-    }
-  }
-  const r: PseudoNormals = { face, edge, vertex, orientation: volume6 < 0 ? -1 : 1 };
-  cache.set(mesh, r);
-  return r;
-}
 
 /** The answer of {@link closestPointOnMesh}, written in place. */
 export interface MeshPointQuery {
@@ -142,7 +50,11 @@ const tb = vec3.create();
 const tc = vec3.create();
 const q = vec3.create();
 const weights = [0, 0, 0];
-const bestWeights = [0, 0, 0];
+/**
+ * Scratch of the leaf test, so that no double crosses a call boundary (V8 would box it): the
+ * query point (0–2) and the squared distance {@link triangleDistanceSq} writes (3).
+ */
+const probe = new Float64Array(4);
 
 /** Squared distance from (x, y, z) to node i's box. */
 function boxDistanceSq(b: Float64Array, i: number, x: number, y: number, z: number): number {
@@ -154,9 +66,130 @@ function boxDistanceSq(b: Float64Array, i: number, x: number, y: number, z: numb
 }
 
 /**
+ * probe[3] = the squared distance from the point probe[0..2] to the triangle whose corners
+ * start at offsets a, b, c of `v`: the region walk of `closestPointOnTriangle` (Ericson 2005,
+ * §5.1.5) with the same arithmetic, on scalars; a degenerate triangle goes to that routine.
+ */
+function triangleDistanceSq(v: Float64Array, a: number, b: number, c: number): void {
+  const px = probe[0];
+  const py = probe[1];
+  const pz = probe[2];
+  const ax = v[a];
+  const ay = v[a + 1];
+  const az = v[a + 2];
+  const abx = v[b] - ax;
+  const aby = v[b + 1] - ay;
+  const abz = v[b + 2] - az;
+  const acx = v[c] - ax;
+  const acy = v[c + 1] - ay;
+  const acz = v[c + 2] - az;
+  const abab = abx * abx + aby * aby + abz * abz;
+  const acac = acx * acx + acy * acy + acz * acz;
+  const abac = abx * acx + aby * acy + abz * acz;
+  const area2 = abab * acac - abac * abac;
+  const tol = GJK_DEGENERATE_SIMPLEX_TOLERANCE;
+  let qx: number;
+  let qy: number;
+  let qz: number;
+  if (!(area2 > tol * tol * abab * acac) || !(abab > 0) || !(acac > 0)) {
+    degenerateTriangleDistanceSq(v, a, b, c);
+    return;
+  }
+  const apx = px - ax;
+  const apy = py - ay;
+  const apz = pz - az;
+  const d1 = abx * apx + aby * apy + abz * apz;
+  const d2 = acx * apx + acy * apy + acz * apz;
+  if (d1 <= 0 && d2 <= 0) {
+    probe[3] = apx * apx + apy * apy + apz * apz;
+    return;
+  }
+  const bx = v[b];
+  const by = v[b + 1];
+  const bz = v[b + 2];
+  const bpx = px - bx;
+  const bpy = py - by;
+  const bpz = pz - bz;
+  const d3 = abx * bpx + aby * bpy + abz * bpz;
+  const d4 = acx * bpx + acy * bpy + acz * bpz;
+  if (d3 >= 0 && d4 <= d3) {
+    probe[3] = bpx * bpx + bpy * bpy + bpz * bpz;
+    return;
+  }
+  const vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) {
+    const t = d1 - d3 > 0 ? d1 / (d1 - d3) : 0;
+    qx = ax + abx * t;
+    qy = ay + aby * t;
+    qz = az + abz * t;
+  } else {
+    const cx = v[c];
+    const cy = v[c + 1];
+    const cz = v[c + 2];
+    const cpx = px - cx;
+    const cpy = py - cy;
+    const cpz = pz - cz;
+    const d5 = abx * cpx + aby * cpy + abz * cpz;
+    const d6 = acx * cpx + acy * cpy + acz * cpz;
+    if (d6 >= 0 && d5 <= d6) {
+      probe[3] = cpx * cpx + cpy * cpy + cpz * cpz;
+      return;
+    }
+    const vb = d5 * d2 - d1 * d6;
+    if (vb <= 0 && d2 >= 0 && d6 <= 0) {
+      const t = d2 - d6 > 0 ? d2 / (d2 - d6) : 0;
+      qx = ax + acx * t;
+      qy = ay + acy * t;
+      qz = az + acz * t;
+    } else {
+      const va = d3 * d6 - d5 * d4;
+      if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+        const den = d4 - d3 + (d5 - d6);
+        const t = den > 0 ? (d4 - d3) / den : 0;
+        qx = bx + (cx - bx) * t;
+        qy = by + (cy - by) * t;
+        qz = bz + (cz - bz) * t;
+      } else {
+        const denom = va + vb + vc;
+        if (!(denom > 0)) {
+          degenerateTriangleDistanceSq(v, a, b, c);
+          return;
+        }
+        const sv = vb / denom;
+        const sw = vc / denom;
+        qx = ax + abx * sv + acx * sw;
+        qy = ay + aby * sv + acy * sw;
+        qz = az + abz * sv + acz * sw;
+      }
+    }
+  }
+  const dx = px - qx;
+  const dy = py - qy;
+  const dz = pz - qz;
+  probe[3] = dx * dx + dy * dy + dz * dz;
+}
+
+/** {@link triangleDistanceSq} for a degenerate triangle: the general routine takes its edges. */
+function degenerateTriangleDistanceSq(v: Float64Array, a: number, b: number, c: number): void {
+  const px = probe[0];
+  const py = probe[1];
+  const pz = probe[2];
+  vec3.set(ta, v[a], v[a + 1], v[a + 2]);
+  vec3.set(tb, v[b], v[b + 1], v[b + 2]);
+  vec3.set(tc, v[c], v[c + 1], v[c + 2]);
+  vec3.set(q, px, py, pz);
+  closestPointOnTriangle(q, q, ta, tb, tc);
+  const dx = px - q.x;
+  const dy = py - q.y;
+  const dz = pz - q.z;
+  probe[3] = dx * dx + dy * dy + dz * dz;
+}
+
+/**
  * Writes to `out` the point of `mesh` closest to the local point `p`, its distance, the index of
  * its triangle and — for a closed mesh — whether p is inside (pseudo-normal sign, see the module
- * doc). Local frame; allocation free.
+ * doc). Ties between triangles at the same distance go to the lowest index. Local frame;
+ * allocation free.
  */
 export function closestPointOnMesh(
   out: MeshPointQuery,
@@ -167,6 +200,8 @@ export function closestPointOnMesh(
   const v = mesh.vertices;
   const idx = mesh.indices;
   const bounds = bvh.bounds;
+  const data = bvh.data;
+  const primitives = bvh.primitives;
   out.triangle = -1;
   out.inside = false;
   out.distance = Infinity;
@@ -175,6 +210,12 @@ export function closestPointOnMesh(
     stack = new Int32Array(2 * bvh.depth + 4);
     stackKey = new Float64Array(2 * bvh.depth + 4);
   }
+  const px = p.x;
+  const py = p.y;
+  const pz = p.z;
+  probe[0] = px;
+  probe[1] = py;
+  probe[2] = pz;
   let best = Infinity;
   let bestTri = -1;
   let top = 0;
@@ -184,47 +225,25 @@ export function closestPointOnMesh(
     const i = stack[--top];
     // The box distance was computed at the push; the best may have shrunk since.
     if (stackKey[top] > best) continue;
-    if (isMeshBvhLeaf(bvh, i)) {
-      const first = meshBvhLeafOffset(bvh, i);
-      const n = meshBvhLeafCount(bvh, i);
-      for (let k = first; k < first + n; k++) {
-        const t = bvh.primitives[k];
-        const a = 3 * idx[3 * t];
-        const b = 3 * idx[3 * t + 1];
-        const c = 3 * idx[3 * t + 2];
-        // The triangle's own box first: most triangles of a leaf are farther than the best.
-        const ex = Math.max(0, Math.min(v[a], v[b], v[c]) - p.x, p.x - Math.max(v[a], v[b], v[c]));
-        const ey = Math.max(
-          0,
-          Math.min(v[a + 1], v[b + 1], v[c + 1]) - p.y,
-          p.y - Math.max(v[a + 1], v[b + 1], v[c + 1]),
-        );
-        const ez = Math.max(
-          0,
-          Math.min(v[a + 2], v[b + 2], v[c + 2]) - p.z,
-          p.z - Math.max(v[a + 2], v[b + 2], v[c + 2]),
-        );
-        if (ex * ex + ey * ey + ez * ez > best) continue;
-        vec3.set(ta, v[a], v[a + 1], v[a + 2]);
-        vec3.set(tb, v[b], v[b + 1], v[b + 2]);
-        vec3.set(tc, v[c], v[c + 1], v[c + 2]);
-        closestPointOnTriangle(q, p, ta, tb, tc, weights);
-        const d2 = vec3.distanceSq(p, q);
+    const word = data[2 * i + 1];
+    if ((word & MESH_BVH_INNER_FLAG) === 0) {
+      // A leaf: `word` is its triangle count, data[2i] its first slot (src/geometry/mesh-bvh.ts).
+      const first = data[2 * i];
+      for (let k = first; k < first + word; k++) {
+        const t = primitives[k];
+        triangleDistanceSq(v, 3 * idx[3 * t], 3 * idx[3 * t + 1], 3 * idx[3 * t + 2]);
+        const d2 = probe[3];
         if (d2 < best || (d2 === best && t < bestTri)) {
           best = d2;
           bestTri = t;
-          vec3.copy(out.point, q);
-          bestWeights[0] = weights[0];
-          bestWeights[1] = weights[1];
-          bestWeights[2] = weights[2];
         }
       }
       continue;
     }
     const left = i + 1;
     const right = meshBvhRightChild(bvh, i);
-    const dl = boxDistanceSq(bounds, left, p.x, p.y, p.z);
-    const dr = boxDistanceSq(bounds, right, p.x, p.y, p.z);
+    const dl = boxDistanceSq(bounds, left, px, py, pz);
+    const dr = boxDistanceSq(bounds, right, px, py, pz);
     // Nearer child on top of the stack.
     if (dl <= dr) {
       if (dr <= best) {
@@ -246,8 +265,17 @@ export function closestPointOnMesh(
       }
     }
   }
+  if (bestTri < 0) return out;
+  // The winner's point and weights (the weights name the feature that signs the distance).
+  const a = 3 * idx[3 * bestTri];
+  const b = 3 * idx[3 * bestTri + 1];
+  const c = 3 * idx[3 * bestTri + 2];
+  vec3.set(ta, v[a], v[a + 1], v[a + 2]);
+  vec3.set(tb, v[b], v[b + 1], v[b + 2]);
+  vec3.set(tc, v[c], v[c + 1], v[c + 2]);
+  closestPointOnTriangle(out.point, p, ta, tb, tc, weights);
   out.triangle = bestTri;
-  out.distance = Math.sqrt(best);
+  out.distance = Math.sqrt(vec3.distanceSq(p, out.point));
   if (mesh.closed) out.inside = insideByPseudoNormal(mesh, p, out.point, bestTri, out.distance);
   return out;
 }
@@ -260,11 +288,12 @@ function insideByPseudoNormal(
   t: number,
   distance: number,
 ): boolean {
+  const pn = mesh.pseudoNormals;
   if (distance === 0) return true;
-  const pn = pseudoNormals(mesh);
-  const w0 = bestWeights[0];
-  const w1 = bestWeights[1];
-  const w2 = bestWeights[2];
+  if (pn === null) return containsPointTriangleMesh(mesh, p);
+  const w0 = weights[0];
+  const w1 = weights[1];
+  const w2 = weights[2];
   const nonzero = (w0 !== 0 ? 1 : 0) + (w1 !== 0 ? 1 : 0) + (w2 !== 0 ? 1 : 0);
   let nx: number;
   let ny: number;
@@ -274,12 +303,14 @@ function insideByPseudoNormal(
     ny = pn.face[3 * t + 1];
     nz = pn.face[3 * t + 2];
   } else if (nonzero === 2) {
-    // The edge opposite the corner whose weight is 0: edge e runs corner e → e + 1.
+    // The edge opposite the corner whose weight is 0 (edge e runs corner e → e + 1), and the
+    // triangle across it.
     const k = w0 === 0 ? 0 : w1 === 0 ? 1 : 2;
-    const o = 9 * t + 3 * ((k + 1) % 3);
-    nx = pn.edge[o];
-    ny = pn.edge[o + 1];
-    nz = pn.edge[o + 2];
+    const u = mesh.edgeNeighbors[3 * t + ((k + 1) % 3)];
+    const f = pn.face;
+    nx = f[3 * t] + (u >= 0 ? f[3 * u] : 0);
+    ny = f[3 * t + 1] + (u >= 0 ? f[3 * u + 1] : 0);
+    nz = f[3 * t + 2] + (u >= 0 ? f[3 * u + 2] : 0);
   } else {
     const k = w0 !== 0 ? 0 : w1 !== 0 ? 1 : 2;
     const o = 3 * mesh.indices[3 * t + k];

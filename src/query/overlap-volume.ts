@@ -44,6 +44,7 @@ import { aabbShape } from "../shapes/index.js";
 import type { Shape } from "../shapes/shape.js";
 import { isConvexShapeType, SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
+import { boundingRadius } from "./cast-shapes.js";
 import { pairPose } from "./frames.js";
 import { makePointProjection, projectPointLocal } from "./project-point.js";
 import { sphereSphereIntersection } from "./volume.js";
@@ -142,7 +143,11 @@ export function overlapVolume(
     return { volume: sphereCuboid(b as Sphere, a as Cuboid, aInB), errorBound: 0 };
   }
   if (isPolytope(a.type) && isPolytope(b.type)) {
-    return { volume: polytopePolytope(a, b, bInA), errorBound: 0 };
+    if (a.type === ShapeType.Cuboid && b.type === ShapeType.Cuboid) {
+      const aligned = alignedBoxes(a as Cuboid, poseA, b as Cuboid, poseB);
+      if (aligned) return aligned;
+    }
+    return polytopePolytope(a, b, bInA, poseA, poseB);
   }
   return adaptive(a, b, bInA, rel, abs, maxCells);
 }
@@ -246,14 +251,145 @@ function polytopePlanesOf(s: Shape, pose: Isometry): number[] {
   return out;
 }
 
-/** Exact volume of two polytopes' intersection, B at `bInA` (A's frame). */
-function polytopePolytope(a: Shape, b: Shape, bInA: Isometry): number {
+/** Unit roundoff of doubles, 2^-53. */
+const UNIT_ROUNDOFF = 2 ** -53;
+/**
+ * Multiple of the unit roundoff in the rounding bound of the polytope clipping (see
+ * {@link polytopePolytope}): a plane's rotated normal and offset, the pose composition, an
+ * intersection point and a tetrahedron's determinant each take a few roundings; 64 covers them
+ * with room. Unitless.
+ */
+const CLIP_ROUNDING_FACTOR = 64;
+
+/** a + b's rounding error (Knuth's TwoSum, exact): 0 exactly when the sum s = fl(a + b) is exact. */
+function sumError(a: number, b: number, s: number): number {
+  const bb = s - a;
+  return a - (s - bb) + (b - bb);
+}
+
+/** Veltkamp's splitting constant 2^27 + 1 (Dekker's exact product). */
+const SPLIT = 134217729;
+
+/** a·b's rounding error (Dekker's TwoProduct, exact for finite products): 0 when p = fl(a·b) is exact. */
+function productError(a: number, b: number, p: number): number {
+  const ca = SPLIT * a;
+  const ah = ca - (ca - a);
+  const al = a - ah;
+  const cb = SPLIT * b;
+  const bh = cb - (cb - b);
+  const bl = b - bh;
+  return ah * bh - p + ah * bl + al * bh + al * bl;
+}
+
+/**
+ * Two boxes with identity world rotations: the overlap is a box, its volume the product of
+ * three interval lengths. errorBound 0 when every sum and product was exact (checked with
+ * TwoSum and TwoProduct), else a bound of their rounding. Null when a rotation is not the
+ * identity.
+ */
+function alignedBoxes(
+  a: Cuboid,
+  poseA: Isometry,
+  b: Cuboid,
+  poseB: Isometry,
+): OverlapVolume | null {
+  if (!quat.isIdentity(poseA.rotation) || !quat.isIdentity(poseB.rotation)) return null;
+  const ta = poseA.translation;
+  const tb = poseB.translation;
+  const ha = a.halfExtents;
+  const hb = b.halfExtents;
+  let exact = true;
+  let volume = 1;
+  let magnitude = 1;
+  for (const [ca, ea, cb, eb] of [
+    [ta.x, ha.x, tb.x, hb.x],
+    [ta.y, ha.y, tb.y, hb.y],
+    [ta.z, ha.z, tb.z, hb.z],
+  ]) {
+    const a0 = ca - ea;
+    const a1 = ca + ea;
+    const b0 = cb - eb;
+    const b1 = cb + eb;
+    if (
+      sumError(ca, -ea, a0) !== 0 ||
+      sumError(ca, ea, a1) !== 0 ||
+      sumError(cb, -eb, b0) !== 0 ||
+      sumError(cb, eb, b1) !== 0
+    )
+      exact = false;
+    const lo = Math.max(a0, b0);
+    const hi = Math.min(a1, b1);
+    const d = hi - lo;
+    if (sumError(hi, -lo, d) !== 0) exact = false;
+    if (!(d > 0)) {
+      // Apart (or touching) along this axis; with rounding, by at most the bound below.
+      volume = 0;
+      magnitude = 0;
+      break;
+    }
+    const p = volume * d;
+    if (productError(volume, d, p) !== 0) exact = false;
+    volume = p;
+    magnitude *= d + 4 * UNIT_ROUNDOFF * (Math.abs(ca) + Math.abs(cb) + ea + eb);
+  }
+  if (exact) return { volume, errorBound: 0 };
+  // Each interval end is within 2u of its magnitude, so the product of the lengths (each grown
+  // by that) bounds the true volume; the product's own rounding adds 3u.
+  const errorBound = Math.max(0, magnitude - volume) + 3 * UNIT_ROUNDOFF * volume;
+  return { volume, errorBound };
+}
+
+/**
+ * The volume of two polytopes' intersection, B at `bInA` (A's frame), by clipping A's faces by
+ * every face plane of B and summing the tetrahedra from the centroid: exact but for rounding,
+ * which the reported errorBound covers: every face of the intersection may move by
+ * CLIP_ROUNDING_FACTOR·u times the coordinates' magnitude M (the shapes' radii and the poses'
+ * translations), a volume of at most its surface area S times that, and each of the N
+ * tetrahedra of diameter D adds at most that factor times u·D³.
+ */
+function polytopePolytope(
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+  poseA: Isometry,
+  poseB: Isometry,
+): OverlapVolume {
   let faces = polytopeFacesOf(a, iso.identity());
   const planes = polytopePlanesOf(b, bInA);
   for (let i = 0; i < planes.length && faces.length > 0; i += 4) {
     faces = clipPolytopeFaces(faces, planes[i], planes[i + 1], planes[i + 2], planes[i + 3]);
   }
-  return polytopeFacesVolume(faces);
+  const volume = polytopeFacesVolume(faces);
+  if (faces.length === 0) return { volume, errorBound: 0 };
+  let lo = [Infinity, Infinity, Infinity];
+  let hi = [-Infinity, -Infinity, -Infinity];
+  let area = 0;
+  let tetrahedra = 0;
+  const e1 = vec3.create();
+  const e2 = vec3.create();
+  const c = vec3.create();
+  for (const f of faces) {
+    for (let i = 0; i < f.length; i += 3) {
+      lo = [Math.min(lo[0], f[i]), Math.min(lo[1], f[i + 1]), Math.min(lo[2], f[i + 2])];
+      hi = [Math.max(hi[0], f[i]), Math.max(hi[1], f[i + 1]), Math.max(hi[2], f[i + 2])];
+    }
+    for (let i = 3; i + 5 < f.length; i += 3) {
+      vec3.set(e1, f[i] - f[0], f[i + 1] - f[1], f[i + 2] - f[2]);
+      vec3.set(e2, f[i + 3] - f[0], f[i + 4] - f[1], f[i + 5] - f[2]);
+      area += 0.5 * vec3.length(vec3.cross(c, e1, e2));
+      tetrahedra++;
+    }
+  }
+  const diameter = Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+  const magnitude =
+    boundingRadius(a) +
+    boundingRadius(b) +
+    vec3.length(bInA.translation) +
+    vec3.length(poseA.translation) +
+    vec3.length(poseB.translation);
+  const errorBound =
+    CLIP_ROUNDING_FACTOR * UNIT_ROUNDOFF * (area * magnitude + tetrahedra * diameter ** 3);
+  return { volume, errorBound };
 }
 
 /** Signed distance and closest point to one posed convex shape (A's frame). */

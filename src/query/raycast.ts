@@ -16,35 +16,17 @@
  * with the outward normal there.
  */
 import { invalidValue } from "../errors.js";
-import { gjkRayCast, makeGjkRayHit } from "../geometry/gjk-raycast.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
 import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
-import {
-  makeRayInterval,
-  RAY_MISS,
-  RAY_TRIANGLE_DEGENERATE,
-  rayIntervalCapsule,
-  rayIntervalCone,
-  rayIntervalConvexPolyhedron,
-  rayIntervalCuboid,
-  rayIntervalCylinder,
-  rayIntervalFlatPolygon,
-  rayIntervalHalfSpace,
-  rayIntervalSphere,
-  rayTriangle,
-  selectRayHit,
-} from "../geometry/ray-primitives.js";
+import { RAY_MISS } from "../geometry/ray-primitives.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { ShapeCoreSupport } from "../narrowphase/convex-convex.js";
-import { castRayTriangleMesh, makeMeshRayHit } from "../narrowphase/mesh-ray.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, makeCompositePart } from "../shapes/composite.js";
-import { isSupportMappedType } from "../shapes/registry.js";
-import type { ConvexShape, Shape } from "../shapes/shape.js";
-import { ShapeType } from "../shapes/shape.js";
+import { type LocalRayHit, shapeDef } from "../shapes/registry.js";
+import type { Shape } from "../shapes/shape.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
@@ -69,83 +51,20 @@ const oL = vec3.create();
 const dL = vec3.create();
 const dR = vec3.create();
 const nL = vec3.create();
-const interval = makeRayInterval();
-const gjkHit = makeGjkRayHit();
-const core = new ShapeCoreSupport();
 const projection = makePointProjection();
-const meshHit = makeMeshRayHit();
+
+const localHit: LocalRayHit = { toi: 0, normal: nL };
 
 /**
- * Local cast: returns t ≥ 0 in multiples of the caller's direction (writing the normal to nL)
- * or RAY_MISS. The quadrics use the unit direction dL (and scale t back by `len`); the flat
- * shapes use the raw direction dR, which keeps their answers exact (a slab time (h − o)/d is
- * one rounding away from the true value).
+ * Local cast of the ray in oL, dL (unit), dR (raw; len = |dR|): returns t ≥ 0 in multiples of
+ * the caller's direction (writing the normal to nL) or RAY_MISS — the shape definition's ray
+ * cast (src/shapes/defs/: the quadrics on the unit direction, the flat shapes on the raw one,
+ * which keeps their answers exact), or for a composite the nearest over its parts.
  */
 function castLocal(shape: Shape, maxToi: number, len: number, solid: boolean): number {
-  const maxT = maxToi * len;
-  let t: number;
-  if (shape.type === ShapeType.Compound || shape.type === ShapeType.Heightfield)
-    return castComposite(shape, maxToi, len, solid);
-  switch (shape.type) {
-    case ShapeType.Sphere:
-      if (!rayIntervalSphere(interval, shape.radius, oL, dL)) return RAY_MISS;
-      t = selectRayHit(nL, interval, maxT, solid);
-      return t < 0 ? t : t / len;
-    case ShapeType.Capsule:
-      if (!rayIntervalCapsule(interval, shape.a, shape.b, shape.radius, oL, dL)) return RAY_MISS;
-      t = selectRayHit(nL, interval, maxT, solid);
-      return t < 0 ? t : t / len;
-    case ShapeType.Cylinder:
-      if (!rayIntervalCylinder(interval, shape.halfHeight, shape.radius, oL, dL)) return RAY_MISS;
-      t = selectRayHit(nL, interval, maxT, solid);
-      return t < 0 ? t : t / len;
-    case ShapeType.Cone:
-      if (!rayIntervalCone(interval, shape.halfHeight, shape.radius, oL, dL)) return RAY_MISS;
-      t = selectRayHit(nL, interval, maxT, solid);
-      return t < 0 ? t : t / len;
-    case ShapeType.Cuboid:
-      if (!rayIntervalCuboid(interval, shape.halfExtents, oL, dR)) return RAY_MISS;
-      return selectRayHit(nL, interval, maxToi, solid);
-    case ShapeType.ConvexPolyhedron:
-      if (shape.flat) {
-        const loop = shape.faceVertices;
-        const count = shape.faceOffsets[1];
-        const normals = shape.faceNormals;
-        const offsets = shape.facePlaneOffsets;
-        if (
-          !rayIntervalFlatPolygon(interval, shape.vertices, loop, count, normals, offsets, oL, dR)
-        )
-          return RAY_MISS;
-      } else if (
-        !rayIntervalConvexPolyhedron(interval, shape.faceNormals, shape.facePlaneOffsets, oL, dR)
-      )
-        return RAY_MISS;
-      return selectRayHit(nL, interval, maxToi, solid);
-    case ShapeType.TriangleMesh:
-      if (!castRayTriangleMesh(meshHit, shape, oL, dR, maxToi, solid)) return RAY_MISS;
-      vec3.copy(nL, meshHit.normal);
-      return meshHit.toi;
-    case ShapeType.HalfSpace:
-      if (!rayIntervalHalfSpace(interval, shape.normal, shape.offset, oL, dR)) return RAY_MISS;
-      return selectRayHit(nL, interval, maxToi, solid);
-    case ShapeType.Triangle: {
-      t = rayTriangle(nL, shape.a, shape.b, shape.c, oL, dR);
-      if (t === RAY_TRIANGLE_DEGENERATE) {
-        // Edge-on or degenerate: the triangle as a flat convex set (in-plane normal).
-        if (!gjkRayCast(gjkHit, core.reset(shape), oL, dL, maxT, true)) return RAY_MISS;
-        vec3.copy(nL, gjkHit.normal);
-        if (vec3.lengthSq(nL) === 0) vec3.negate(nL, dL);
-        return gjkHit.toi / len;
-      }
-      return t >= 0 && t <= maxToi ? t : RAY_MISS;
-    }
-  }
-  if (isSupportMappedType(shape.type)) {
-    // Any other support-mapped shape (a rounded one): the GJK ray cast on its core and margin.
-    if (!gjkRayCast(gjkHit, core.reset(shape as ConvexShape), oL, dL, maxT, solid)) return RAY_MISS;
-    vec3.copy(nL, gjkHit.normal);
-    return gjkHit.toi / len;
-  }
+  const cast = shapeDef(shape.type).rayCast;
+  if (cast) return cast(localHit, shape, oL, dL, dR, len, maxToi, solid) ? localHit.toi : RAY_MISS;
+  if (compositeView(shape.type)) return castComposite(shape, maxToi, len, solid);
   return unsupportedShape(shape, "raycast");
 }
 

@@ -16,19 +16,13 @@
  * identity, so callers skip a multiplication).
  */
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
-import { pushMeshBvhHit, queryMeshBvhAabb } from "../geometry/mesh-bvh.js";
-import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import type { Compound } from "./compound.js";
-import { aabbOf } from "./registry.js";
 import type { ConvexShape, Shape } from "./shape.js";
-import { SHAPE_TYPE_COUNT, ShapeType } from "./shape.js";
+import { ShapeType } from "./shape.js";
 import type { Triangle } from "./triangle.js";
-import type { TriangleMesh } from "./triangle-mesh.js";
-import { getMeshTriangle } from "./triangle-mesh.js";
 
 /** A caller-owned slot that {@link CompositeView.part} fills. */
 export interface CompositePart {
@@ -90,69 +84,4 @@ export interface CompositeView {
   castRay?(outNormal: Vec3, s: Shape, o: Vec3, d: Vec3, maxToi: number): number;
 }
 
-const views: (CompositeView | null)[] = new Array(SHAPE_TYPE_COUNT).fill(null);
-
-/** Registers the composite view of shape type `type` (called once per composite type). */
-export function registerCompositeView(type: number, view: CompositeView): void {
-  views[type] = view;
-}
-
-/** The composite view of shape type `type`, or null when the type is not composite. */
-export function compositeView(type: number): CompositeView | null {
-  return views[type] ?? null;
-}
-
-/** True when shape type `type` is composite (has a registered view). */
-export function isCompositeType(type: number): boolean {
-  return views[type] != null;
-}
-
-registerCompositeView(ShapeType.TriangleMesh, {
-  partCount: (s) => (s as TriangleMesh).triangleCount,
-  queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) =>
-    queryMeshBvhAabb(out, (s as TriangleMesh).bvh, minx, miny, minz, maxx, maxy, maxz),
-  part: (slot, s, i) => {
-    const t = slot.triangle;
-    getMeshTriangle(s as TriangleMesh, i, t.a, t.b, t.c);
-    slot.shape = t;
-    slot.hasPose = false;
-  },
-});
-
-/** Child boxes of a compound in its frame, 6 doubles per child, built once per compound object. */
-const childBoxes = new WeakMap<Compound, Float64Array>();
-const childBox: Aabb = { min: vec3.create(), max: vec3.create() };
-
-function boxesOf(c: Compound): Float64Array {
-  let boxes = childBoxes.get(c);
-  if (boxes) return boxes;
-  boxes = new Float64Array(6 * c.children.length);
-  for (let i = 0; i < c.children.length; i++) {
-    const ch = c.children[i];
-    aabbOf(childBox, ch.shape, ch.pose);
-    boxes.set([childBox.min.x, childBox.min.y, childBox.min.z], 6 * i);
-    boxes.set([childBox.max.x, childBox.max.y, childBox.max.z], 6 * i + 3);
-  }
-  childBoxes.set(c, boxes);
-  return boxes;
-}
-
-registerCompositeView(ShapeType.Compound, {
-  partCount: (s) => (s as Compound).children.length,
-  queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) => {
-    const b = boxesOf(s as Compound);
-    out.count = 0;
-    for (let i = 0, o = 0; o < b.length; i++, o += 6) {
-      if (b[o] > maxx || b[o + 1] > maxy || b[o + 2] > maxz) continue;
-      if (b[o + 3] < minx || b[o + 4] < miny || b[o + 5] < minz) continue;
-      pushMeshBvhHit(out, i);
-    }
-    return out.count;
-  },
-  part: (slot, s, i) => {
-    const ch = (s as Compound).children[i];
-    slot.shape = ch.shape;
-    iso.copy(slot.pose, ch.pose);
-    slot.hasPose = true;
-  },
-});
+export { compositeView, isCompositeType, registerCompositeView } from "./shape-def.js";

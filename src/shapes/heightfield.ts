@@ -43,9 +43,8 @@ import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { registerCompositeView } from "./composite.js";
-import { registerShape, type ShapeDef } from "./registry.js";
-import { brandShape, SHAPE_TYPE_NAMES, ShapeType } from "./shape.js";
+import { brandShape, isBrandedShape, SHAPE_TYPE_NAMES, ShapeType } from "./shape.js";
+import { registerCompositeView, registerShape, type ShapeDef } from "./shape-def.js";
 
 /**
  * The min/max tree of a heightfield: level 0 holds one [min, max] pair of unscaled heights per
@@ -755,6 +754,14 @@ export function heightfieldGeometry(hf: Heightfield): {
   return { vertices, indices };
 }
 
+/** The hole flags of `hf`, one per cell (1 = hole), row-major by cell. */
+export function heightfieldHoleFlags(hf: Heightfield): number[] {
+  const n = heightfieldCellCount(hf);
+  const out: number[] = new Array(n);
+  for (let i = 0; i < n; i++) out[i] = isHeightfieldHole(hf, i) ? 1 : 0;
+  return out;
+}
+
 const heightfieldDef: ShapeDef<Heightfield> = {
   type: ShapeType.Heightfield,
   name: SHAPE_TYPE_NAMES[ShapeType.Heightfield],
@@ -763,8 +770,66 @@ const heightfieldDef: ShapeDef<Heightfield> = {
   polytope: false,
   aabb: aabbHeightfield,
   boundingRadius: boundingRadiusHeightfield,
+  writeMagnitude: (out) => {
+    out[0] = -1;
+  },
+  scaled: null,
   coreSupport: null,
   margin: () => 0,
+  feature: null,
+  edgeFeature: null,
+  // A composite: the ray cast is the view's cell walk, the projection the composite path's.
+  rayCast: null,
+  projectPoint: null,
+  check: (field, s) => {
+    // A heightfield carries its min/max tree, which only makeHeightfield builds consistently.
+    if (!isBrandedShape(s)) {
+      invalidValue(field, "a hand-built heightfield", "must be built by makeHeightfield");
+    }
+  },
+  // Validated by its constructor (which alone builds one, see check) and frozen.
+  isFinite: () => true,
+  view: (s) => ({
+    type: "heightfield",
+    rows: s.rows,
+    cols: s.cols,
+    heights: Array.from(s.heights),
+    scale: [s.scale.x, s.scale.y, s.scale.z],
+    ...(s.holes ? { holes: heightfieldHoleFlags(s) } : {}),
+  }),
+  json: {
+    name: "heightfield",
+    schema: (z) =>
+      z.strictObject({
+        type: z.literal("heightfield"),
+        rows: z.number(),
+        cols: z.number(),
+        heights: z.array(z.number()),
+        scale: z.tuple([z.number(), z.number(), z.number()]),
+        holes: z.array(z.number()).optional(),
+      }),
+    toJson: (s) => ({
+      type: "heightfield",
+      rows: s.rows,
+      cols: s.cols,
+      heights: Array.from(s.heights),
+      scale: [s.scale.x, s.scale.y, s.scale.z],
+      ...(s.holes ? { holes: heightfieldHoleFlags(s) } : {}),
+    }),
+    fromJson: (j, field) => {
+      const sc = j.scale as number[];
+      return makeHeightfield(
+        {
+          rows: j.rows as number,
+          cols: j.cols as number,
+          heights: Float64Array.from(j.heights as number[]),
+          scale: { x: sc[0], y: sc[1], z: sc[2] },
+          ...(j.holes ? { holes: j.holes as number[] } : {}),
+        },
+        field,
+      );
+    },
+  },
 };
 
 registerShape(heightfieldDef);

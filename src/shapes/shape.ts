@@ -12,6 +12,7 @@ import type { Cylinder } from "./cylinder.js";
 import type { HalfSpace } from "./half-space.js";
 import type { Heightfield } from "./heightfield.js";
 import type { RoundedConvexPolyhedron, RoundedCuboid } from "./rounded.js";
+import { isSupportMappedType } from "./shape-def.js";
 import type { Sphere } from "./sphere.js";
 import type { Triangle } from "./triangle.js";
 import type { TriangleMesh } from "./triangle-mesh.js";
@@ -84,32 +85,16 @@ export type Shape = ConvexShape | TriangleMesh | HalfSpace | Compound | Heightfi
 /** The member of {@link Shape} whose `type` is `T`. */
 export type ShapeOfType<T extends ShapeType> = Extract<Shape, { type: T }>;
 
-/** The convex shape types (a support function each), in id order: GJK/EPA's shapes. */
-export const CONVEX_SHAPE_TYPE_LIST: readonly ShapeType[] = [
-  ShapeType.Sphere,
-  ShapeType.Cuboid,
-  ShapeType.Capsule,
-  ShapeType.Cylinder,
-  ShapeType.Cone,
-  ShapeType.ConvexPolyhedron,
-  ShapeType.Triangle,
-  ShapeType.RoundedCuboid,
-  ShapeType.RoundedConvexPolyhedron,
-];
-
-/** Per {@link ShapeType} id: 1 when the type is convex with a support function, else 0. */
-const CONVEX_SHAPE_TYPES = new Uint8Array(SHAPE_TYPE_COUNT);
-for (const t of CONVEX_SHAPE_TYPE_LIST) CONVEX_SHAPE_TYPES[t] = 1;
-
 /**
- * True when `type` is the id of a convex shape with a support function (sphere, cuboid,
- * capsule, cylinder, cone, convex polyhedron, triangle): the shapes GJK/EPA and the compound's
- * children accept. False for meshes, half-spaces, compounds and anything that is not a known id
- * (including `undefined`). Owned here, below every user (van den Bergen 2003, §4.3: a convex
+ * True when `type` is the id of a registered convex shape type with a support function (its
+ * definition is `supportMapped`: sphere, cuboid, capsule, cylinder, cone, convex polyhedron,
+ * triangle, the rounded shapes): the shapes GJK/EPA and the compound's children accept. False
+ * for meshes, half-spaces, compounds and anything that is not a known id (including
+ * `undefined`). Read from the shape definitions' table (van den Bergen 2003, §4.3: a convex
  * object is one with a support mapping).
  */
 export function isConvexShapeType(type: number | undefined): boolean {
-  return typeof type === "number" && CONVEX_SHAPE_TYPES[type] === 1;
+  return isSupportMappedType(type);
 }
 
 /**

@@ -22,6 +22,7 @@ import { MESH_ACTIVE_EDGE_COS, MESH_WINDING_INSIDE } from "../constants.js";
 import { invalidValue } from "../errors.js";
 import type { MeshBvh } from "../geometry/mesh-bvh.js";
 import { buildMeshBvh, refitMeshBvh } from "../geometry/mesh-bvh.js";
+import { computeMeshPseudoNormals, type MeshPseudoNormals } from "../geometry/pseudo-normals.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
@@ -58,6 +59,12 @@ export interface TriangleMesh {
   readonly solid: boolean;
   /** Cosine threshold used for the active-edge classification. */
   readonly activeEdgeCos: number;
+  /**
+   * Angle-weighted pseudo-normals, which sign a closed mesh's point projection (Bærentzen &
+   * Aanæs 2005; src/geometry/pseudo-normals.ts): computed when a closed mesh is made, null for
+   * an open one.
+   */
+  readonly pseudoNormals: MeshPseudoNormals | null;
 }
 
 /** Options of {@link makeTriangleMesh}. */
@@ -171,7 +178,7 @@ export function makeTriangleMesh(
     invalidValue("activeEdgeCos", activeEdgeCos, "must be a cosine in [-1, 1]");
   const boxes = new Float64Array(6 * triangleCount);
   triangleBoxes(boxes, v, idx, triangleCount);
-  const bvh = buildMeshBvh(boxes, triangleCount);
+  const bvh = buildMeshBvh(boxes, triangleCount, { reorderBounds: true });
   const { neighbors, closed } = findEdgeNeighbors(idx, vertexCount, triangleCount);
   const solid = options.solid ?? false;
   if (typeof solid !== "boolean") invalidValue(`${p}solid`, solid, "must be true or false");
@@ -194,6 +201,7 @@ export function makeTriangleMesh(
     closed,
     solid,
     activeEdgeCos,
+    pseudoNormals: closed ? computeMeshPseudoNormals(v, idx, triangleCount) : null,
   };
   classifyActiveEdges(mesh);
   return brandShape(mesh);
@@ -324,7 +332,7 @@ function classifyActiveEdges(mesh: TriangleMesh): void {
  * count and triangles; `mesh` itself is frozen and unchanged — a changed shape is a new shape).
  * Faster than {@link makeTriangleMesh}: the BVH keeps its topology and is refitted
  * (src/geometry/mesh-bvh.ts `refitMeshBvh`, on a copy of its boxes) and the edge neighbours are
- * shared; active edges are reclassified. Throws `CollideError` for a wrong length or a
+ * shared; active edges and pseudo-normals are recomputed. Throws `CollideError` for a wrong length or a
  * non-finite coordinate (`vertices[i]`).
  */
 export function updateTriangleMeshVertices(
@@ -347,6 +355,9 @@ export function updateTriangleMeshVertices(
     vertices: v,
     bvh,
     activeEdges: new Uint8Array(mesh.triangleCount),
+    pseudoNormals: mesh.closed
+      ? computeMeshPseudoNormals(v, mesh.indices, mesh.triangleCount)
+      : null,
   };
   classifyActiveEdges(next);
   return brandShape(next);

@@ -4,20 +4,16 @@
  * whole shape object (made by a `make…` constructor or by hand) and lives here, below the narrow
  * phase, the queries and the world, so that each of them can call it without importing upward
  * (docs/DESIGN.md, "Layers of the code"). {@link isShapeFinite} is its allocation-free,
- * non-throwing probe for the queries' "validate on the bad result" guard.
+ * non-throwing probe for the queries' "validate on the bad result" guard. Both ask the shape's
+ * definition (src/shapes/shape-def.ts: `check`, `isFinite`).
  */
 import { UNIT_QUATERNION_TOLERANCE } from "../constants.js";
 import { invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import type { Quat } from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
-import * as vec3 from "../math/vec3.js";
-import type { Compound } from "./compound.js";
-import type { ConvexPolyhedron } from "./convex-polyhedron.js";
-import type { HalfSpace } from "./half-space.js";
+import { findShapeDef, shapeDef } from "./registry.js";
 import type { Shape } from "./shape.js";
-import { isBrandedShape, isConvexShapeType, ShapeType, shapeTypeName } from "./shape.js";
-import type { TriangleMesh } from "./triangle-mesh.js";
 
 /** Throws unless `x` is a finite number. */
 export function checkFinite(field: string, x: number): void {
@@ -77,11 +73,13 @@ export function checkUnitQuat(field: string, q: Quat): void {
   }
 }
 
-function checkObject(field: string, v: unknown): void {
+/** Throws unless `v` is a non-null object. */
+export function checkObject(field: string, v: unknown): void {
   if (v === null || typeof v !== "object") invalidValue(field, v, "must be an object");
 }
 
-function checkTypedArray(
+/** Throws unless `v` is an instance of `ctor`. */
+export function checkTypedArray(
   field: string,
   v: unknown,
   ctor: Float64ArrayConstructor | Uint32ArrayConstructor,
@@ -89,7 +87,8 @@ function checkTypedArray(
   if (!(v instanceof ctor)) invalidValue(field, v, `must be a ${ctor.name}`);
 }
 
-function checkFiniteArray(field: string, a: Float64Array): void {
+/** Throws naming `<field>[i]` for the first non-finite element of `a`. */
+export function checkFiniteArray(field: string, a: Float64Array): void {
   for (let i = 0; i < a.length; i++) {
     if (!Number.isFinite(a[i])) invalidValue(`${field}[${i}]`, a[i], "must be finite");
   }
@@ -113,129 +112,9 @@ export function checkShape(field: string, shape: Shape): void {
   if (typeof type !== "number" || !Number.isInteger(type) || type < 0) {
     invalidValue(`${field}.type`, type, "must be a ShapeType id");
   }
-  if (type === ShapeType.Compound) {
-    const children = (shape as Compound).children;
-    if (!Array.isArray(children) || children.length === 0) {
-      invalidValue(`${field}.children`, children, "must be a non-empty array");
-    }
-    for (let i = 0; i < children.length; i++) {
-      const c = children[i];
-      const f = `${field}.children[${i}]`;
-      checkObject(f, c);
-      if (!isConvexShapeType(c.shape?.type)) {
-        invalidValue(
-          `${f}.shape.type`,
-          shapeTypeName(c.shape?.type),
-          "must be a convex shape (nested compounds are flattened by makeCompound)",
-        );
-      }
-      checkShape(`${f}.shape`, c.shape);
-      checkIsometry(`${f}.pose`, c.pose);
-    }
-    return;
-  }
-  if (type === ShapeType.TriangleMesh) {
-    const m = shape as TriangleMesh;
-    checkTypedArray(`${field}.vertices`, m.vertices, Float64Array);
-    checkTypedArray(`${field}.indices`, m.indices, Uint32Array);
-    // A mesh carries its BVH and edge data, which only makeTriangleMesh builds consistently.
-    if (!isBrandedShape(shape)) {
-      invalidValue(field, "a hand-built mesh", "must be built by makeTriangleMesh");
-    }
-    return;
-  }
-  if (type === ShapeType.Heightfield) {
-    // A heightfield carries its min/max tree, which only makeHeightfield builds consistently.
-    if (!isBrandedShape(shape)) {
-      invalidValue(field, "a hand-built heightfield", "must be built by makeHeightfield");
-    }
-    return;
-  }
-  if (type === ShapeType.HalfSpace) {
-    const h = shape as HalfSpace;
-    checkVec3(`${field}.normal`, h.normal);
-    if (!(Math.abs(vec3.length(h.normal) - 1) <= UNIT_QUATERNION_TOLERANCE)) {
-      invalidValue(`${field}.normal`, h.normal, "must be a unit vector");
-    }
-    checkFinite(`${field}.offset`, h.offset);
-    return;
-  }
-  if (!isConvexShapeType(type as number)) {
-    invalidValue(`${field}.type`, type, "is not a known shape type");
-  }
-  switch (shape.type) {
-    case ShapeType.Sphere:
-      checkPositive(`${field}.radius`, shape.radius);
-      return;
-    case ShapeType.Cuboid:
-      checkNonNegativeVec3(`${field}.halfExtents`, shape.halfExtents);
-      return;
-    case ShapeType.Capsule:
-      checkVec3(`${field}.a`, shape.a);
-      checkVec3(`${field}.b`, shape.b);
-      checkPositive(`${field}.radius`, shape.radius);
-      return;
-    case ShapeType.Cylinder:
-    case ShapeType.Cone:
-      checkPositive(`${field}.halfHeight`, shape.halfHeight);
-      checkPositive(`${field}.radius`, shape.radius);
-      return;
-    case ShapeType.Triangle:
-      checkVec3(`${field}.a`, shape.a);
-      checkVec3(`${field}.b`, shape.b);
-      checkVec3(`${field}.c`, shape.c);
-      return;
-    case ShapeType.ConvexPolyhedron: {
-      checkTypedArray(`${field}.vertices`, shape.vertices, Float64Array);
-      checkTypedArray(`${field}.faceOffsets`, shape.faceOffsets, Uint32Array);
-      checkTypedArray(`${field}.faceVertices`, shape.faceVertices, Uint32Array);
-      checkTypedArray(`${field}.faceNormals`, shape.faceNormals, Float64Array);
-      checkTypedArray(`${field}.facePlaneOffsets`, shape.facePlaneOffsets, Float64Array);
-      checkTypedArray(`${field}.edges`, shape.edges, Uint32Array);
-      checkFinite(`${field}.vertexCount`, shape.vertexCount);
-      const v = shape.vertices;
-      const flat = shape.flat === true;
-      if (shape.flat !== undefined && typeof shape.flat !== "boolean") {
-        invalidValue(`${field}.flat`, shape.flat, "must be a boolean when given");
-      }
-      if (v.length < (flat ? 9 : 12) || v.length % 3 !== 0 || shape.vertexCount !== v.length / 3) {
-        invalidValue(
-          `${field}.vertices`,
-          v.length,
-          flat
-            ? "must hold at least 3 packed xyz vertices (flat)"
-            : "must hold at least 4 packed xyz vertices",
-        );
-      }
-      checkFiniteArray(`${field}.vertices`, v);
-      if (
-        (flat ? shape.faceCount !== 2 : shape.faceCount < 4) ||
-        shape.faceOffsets.length !== shape.faceCount + 1
-      ) {
-        invalidValue(
-          `${field}.faceCount`,
-          shape.faceCount,
-          flat ? "must match faceOffsets (2 faces, flat)" : "must match faceOffsets (≥ 4 faces)",
-        );
-      }
-      checkFiniteArray(`${field}.faceNormals`, shape.faceNormals);
-      checkFiniteArray(`${field}.facePlaneOffsets`, shape.facePlaneOffsets);
-      return;
-    }
-    case ShapeType.RoundedCuboid:
-    case ShapeType.RoundedConvexPolyhedron: {
-      checkObject(`${field}.core`, shape.core);
-      const coreType =
-        shape.type === ShapeType.RoundedCuboid ? ShapeType.Cuboid : ShapeType.ConvexPolyhedron;
-      if (shape.core.type !== coreType) {
-        invalidValue(`${field}.core.type`, shape.core.type, `must be ${shapeTypeName(coreType)}`);
-      }
-      checkShape(`${field}.core`, shape.core);
-      checkFinite(`${field}.radius`, shape.radius);
-      checkNonNegative(`${field}.radius`, shape.radius);
-      return;
-    }
-  }
+  const def = findShapeDef(type);
+  if (!def) invalidValue(`${field}.type`, type, "is not a known shape type");
+  def.check(field, shape);
 }
 
 /**
@@ -271,61 +150,6 @@ export function checkIsometry(field: string, pose: Isometry): void {
   checkUnitQuat(`${field}.rotation`, pose.rotation);
 }
 
-/** True when `x` is a finite number: x − x is 0 exactly for finite x, NaN for NaN, ±∞ or junk. */
-function fin(x: number): boolean {
-  return x - x === 0;
-}
-
-function finite3(v: Vec3): boolean {
-  return v !== null && typeof v === "object" && fin(v.x) && fin(v.y) && fin(v.z);
-}
-
-function finiteArray(a: Float64Array): boolean {
-  if (!(a instanceof Float64Array)) return false;
-  for (let i = 0; i < a.length; i++) if (!fin(a[i])) return false;
-  return true;
-}
-
-/** Polyhedra already found finite (shapes are immutable by convention, as for their AABBs). */
-const finitePolyhedra = new WeakSet<object>();
-/**
- * The two polyhedra most recently found finite: a pair query asks about the same two over and
- * over, and a reference comparison is cheaper than a `WeakSet` lookup. Holds at most two shapes.
- */
-let recentFinite0: object | null = null;
-let recentFinite1: object | null = null;
-
-function finitePolyhedron(c: ConvexPolyhedron): boolean {
-  if (c === recentFinite0 || c === recentFinite1) return true;
-  if (!finitePolyhedra.has(c)) {
-    const ok =
-      fin(c.vertexCount) &&
-      fin(c.faceCount) &&
-      finiteArray(c.vertices) &&
-      finiteArray(c.faceNormals) &&
-      finiteArray(c.facePlaneOffsets);
-    if (!ok) return false;
-    finitePolyhedra.add(c);
-  }
-  recentFinite1 = recentFinite0;
-  recentFinite0 = c;
-  return true;
-}
-
-function finitePose(p: Isometry): boolean {
-  if (p === null || typeof p !== "object") return false;
-  const q = p.rotation;
-  return (
-    finite3(p.translation) &&
-    q !== null &&
-    typeof q === "object" &&
-    fin(q.x) &&
-    fin(q.y) &&
-    fin(q.z) &&
-    fin(q.w)
-  );
-}
-
 /**
  * True when every number of `shape` that {@link checkShape} requires to be finite is finite (no
  * NaN, no ±Infinity): radii, half extents, half heights, corners, a half-space's normal and
@@ -339,45 +163,5 @@ function finitePose(p: Isometry): boolean {
  * answering, to decide whether a yes/no answer may have come from a NaN comparison.
  */
 export function isShapeFinite(shape: Shape): boolean {
-  // A chain of type tests, commonest first: measured several times cheaper than a switch here
-  // (it stays small enough for the JIT to inline into the queries).
-  if (shape.type === ShapeType.Cuboid) {
-    const h = shape.halfExtents;
-    // One comparison: the sum of the x − x is 0 exactly when all three are finite numbers.
-    return h.x - h.x + (h.y - h.y) + (h.z - h.z) === 0;
-  }
-  if (shape.type === ShapeType.Sphere) return fin(shape.radius);
-  if (shape.type === ShapeType.ConvexPolyhedron) return finitePolyhedron(shape);
-  return isOtherShapeFinite(shape);
-}
-
-function isOtherShapeFinite(shape: Shape): boolean {
-  if (shape.type === ShapeType.Capsule) {
-    return fin(shape.radius) && finite3(shape.a) && finite3(shape.b);
-  }
-  if (shape.type === ShapeType.Cylinder || shape.type === ShapeType.Cone) {
-    return fin(shape.halfHeight) && fin(shape.radius);
-  }
-  if (shape.type === ShapeType.Triangle) {
-    return finite3(shape.a) && finite3(shape.b) && finite3(shape.c);
-  }
-  if (shape.type === ShapeType.HalfSpace) return fin(shape.offset) && finite3(shape.normal);
-  if (shape.type === ShapeType.Compound) return finiteCompound(shape);
-  if (shape.type === ShapeType.RoundedCuboid || shape.type === ShapeType.RoundedConvexPolyhedron) {
-    const c = shape.core;
-    return fin(shape.radius) && c !== null && typeof c === "object" && isShapeFinite(c);
-  }
-  return true;
-}
-
-function finiteCompound(shape: Compound): boolean {
-  const children = shape.children;
-  if (!Array.isArray(children)) return false;
-  for (let i = 0; i < children.length; i++) {
-    const c = children[i];
-    if (c === null || typeof c !== "object" || c.shape === null || typeof c.shape !== "object")
-      return false;
-    if (!isShapeFinite(c.shape) || !finitePose(c.pose)) return false;
-  }
-  return true;
+  return shapeDef(shape.type).isFinite(shape);
 }

@@ -17,6 +17,14 @@
  *   `sleepAfterSteps` = N > 0 a FIFO of (slot, step moved) entries finds the bodies that stayed
  *   still N steps without scanning the bodies that did not move (amortised O(1) per move).
  *
+ * - **Static candidates** of a moving body (temporal coherence, as Box2D's fat boxes): its query
+ *   of the static BVH is made with its broad-phase box grown by {@link STATIC_CANDIDATE_MARGIN}
+ *   of its largest side, and the entries found are kept; while its box stays inside that fat
+ *   box and the static set is unchanged, its static pairs are the kept entries whose boxes
+ *   touch its box — exactly the entries a query would find (any entry touching the box touches
+ *   the fat box that contains it), without descending the hierarchy. A body that leaves its fat
+ *   box, and every body after a rebuild of the static BVH, queries again.
+ *
  * Storage is typed arrays grown by doubling and kept, so a steady-state step allocates nothing
  * here; the static BVH's build allocates (it runs only when the static set changed).
  */
@@ -29,6 +37,12 @@ export const KIND_DYNAMIC = 0;
 export const KIND_KINEMATIC = 1;
 /** Kind id of a static body (never paired with another static body). */
 export const KIND_STATIC = 2;
+
+/**
+ * Margin of a moving body's static query box, as a fraction of its broad-phase box's largest
+ * side (module docs): wider keeps the candidates longer, at the cost of more kept entries.
+ */
+export const STATIC_CANDIDATE_MARGIN = 0.25;
 
 /** A body's kind, as given in `BodyDesc.kind`. */
 export type BodyKind = "static" | "kinematic" | "dynamic";
@@ -74,8 +88,22 @@ export class BodyKinds {
   readonly staticBvh = new StaticBvh();
   /** False when static bodies were added, moved or removed since {@link staticBvh} was built. */
   staticFresh = true;
-  private bvhBoxes = new Float64Array(0);
+  /** 1 for a static slot with a box (in the static BVH), 0 otherwise (half-spaces, moving). */
+  private staticBox = new Uint8Array(16);
   private bvhIds = new Int32Array(0);
+  /** Incremented by every build of {@link staticBvh}: kept static candidates of older builds are stale. */
+  private staticVersion = 1;
+  // Static candidates (module docs): per slot the fat box queried, the range of its entry
+  // indices in `scPool` and the static version they were found at (0: none); `scLive` entries
+  // of the pool's first `scLen` belong to current ranges, the rest to replaced ones.
+  private scBox = new Float64Array(96);
+  private scStart = new Int32Array(16);
+  private scCount = new Int32Array(16);
+  private scVersion = new Int32Array(16);
+  private scPool = new Int32Array(1024);
+  private scSpare = new Int32Array(1024);
+  private scLen = 0;
+  private scLive = 0;
   // Sleep queue: a ring of (slot, step) entries in step order.
   private qSlot = new Int32Array(64);
   private qStep = new Float64Array(64);
@@ -94,6 +122,11 @@ export class BodyKinds {
     this.box = growFloat64(this.box, 6 * cap);
     this.lastMoved = growFloat64(this.lastMoved, cap);
     this.staticPos = growInt32(this.staticPos, cap, -1);
+    this.staticBox = growU8(this.staticBox, cap);
+    this.scBox = growFloat64(this.scBox, 6 * cap);
+    this.scStart = growInt32(this.scStart, cap);
+    this.scCount = growInt32(this.scCount, cap);
+    this.scVersion = growInt32(this.scVersion, cap);
   }
 
   /** Puts `slot` in the move buffer (once). */
@@ -120,6 +153,7 @@ export class BodyKinds {
     this.staticPos[slot] = this.staticCount;
     this.staticSlots[this.staticCount++] = slot;
     if (bounded) {
+      this.staticBox[slot] = 1;
       this.staticBounded++;
       this.staticFresh = false;
     }
@@ -132,6 +166,7 @@ export class BodyKinds {
     this.staticSlots[p] = last;
     this.staticPos[last] = p;
     this.staticPos[slot] = -1;
+    this.staticBox[slot] = 0;
     if (bounded) {
       this.staticBounded--;
       this.staticFresh = false;
@@ -139,30 +174,140 @@ export class BodyKinds {
   }
 
   /**
-   * Rebuilds the static BVH when the static set changed (`isBounded(slot)` says which
-   * static slots have a box). The entries are taken in ascending slot order, so the same
-   * operations build the same hierarchy.
+   * Rebuilds the static BVH when the static set changed, over the bounded static slots'
+   * boxes read in place from {@link box}. The entries are taken in ascending slot order, so
+   * the same operations build the same hierarchy.
    */
-  ensureStaticBvh(slotCount: number, isBounded: (slot: number) => boolean): void {
+  ensureStaticBvh(slotCount: number): void {
     if (this.staticFresh) return;
     const n = this.staticBounded;
-    if (this.bvhIds.length < n) {
-      this.bvhIds = new Int32Array(n);
-      this.bvhBoxes = new Float64Array(6 * n);
-    }
+    if (this.bvhIds.length < n) this.bvhIds = new Int32Array(n);
     const ids = this.bvhIds;
-    const boxes = this.bvhBoxes;
-    const box = this.box;
+    const flag = this.staticBox;
     let count = 0;
-    for (let s = 0; s < slotCount && count < n; s++) {
-      if (this.staticPos[s] < 0 || !isBounded(s)) continue;
-      const k = 6 * s;
-      const o = 6 * count;
-      for (let j = 0; j < 6; j++) boxes[o + j] = box[k + j];
-      ids[count++] = s;
-    }
-    this.staticBvh.build(boxes, ids, count);
+    for (let s = 0; s < slotCount && count < n; s++) if (flag[s] !== 0) ids[count++] = s;
+    this.staticBvh.buildById(this.box, ids, count);
     this.staticFresh = true;
+    // Every kept static candidate list is of the old hierarchy's entries.
+    this.staticVersion++;
+    this.scLen = 0;
+    this.scLive = 0;
+  }
+
+  /** Drops the kept static candidates of `slot` (its body was added or removed). */
+  forgetStaticCandidates(slot: number): void {
+    if (this.scVersion[slot] === this.staticVersion) this.scLive -= this.scCount[slot];
+    this.scVersion[slot] = 0;
+  }
+
+  /**
+   * Calls `visit(id)` for every static body of the static BVH whose box touches the box of
+   * moving `slot` (closed boxes, as `staticBvh.queryAabb`), from the slot's kept candidates
+   * when its box is still inside their fat box (module docs), else after querying again;
+   * `slotCount` bounds the slots that may hold candidates. The BVH must be fresh
+   * ({@link ensureStaticBvh}). Allocates nothing unless the candidate pool grows.
+   */
+  queryStatic(slot: number, slotCount: number, visit: (id: number) => unknown): void {
+    const box = this.box;
+    const o = 6 * slot;
+    const x0 = box[o];
+    const y0 = box[o + 1];
+    const z0 = box[o + 2];
+    const x1 = box[o + 3];
+    const y1 = box[o + 4];
+    const z1 = box[o + 5];
+    const f = this.scBox;
+    const kept =
+      this.scVersion[slot] === this.staticVersion &&
+      f[o] <= x0 &&
+      f[o + 1] <= y0 &&
+      f[o + 2] <= z0 &&
+      f[o + 3] >= x1 &&
+      f[o + 4] >= y1 &&
+      f[o + 5] >= z1;
+    if (!kept) this.refreshStatic(slot, slotCount);
+    const bvh = this.staticBvh;
+    const eb = bvh.entryBoxes;
+    const ids = bvh.entryIds;
+    const pool = this.scPool;
+    const start = this.scStart[slot];
+    const end = start + this.scCount[slot];
+    for (let i = start; i < end; i++) {
+      const r = pool[i];
+      const k = 6 * r;
+      if (eb[k] > x1 || eb[k + 3] < x0 || eb[k + 1] > y1 || eb[k + 4] < y0) continue;
+      if (eb[k + 2] > z1 || eb[k + 5] < z0) continue;
+      visit(ids[r]);
+    }
+  }
+
+  /** Queries the static BVH with the fat box of `slot` and keeps what it finds. */
+  private refreshStatic(slot: number, slotCount: number): void {
+    this.forgetStaticCandidates(slot);
+    const box = this.box;
+    const o = 6 * slot;
+    const side = Math.max(box[o + 3] - box[o], box[o + 4] - box[o + 1], box[o + 5] - box[o + 2]);
+    const m = STATIC_CANDIDATE_MARGIN * side;
+    const f = this.scBox;
+    for (let j = 0; j < 3; j++) {
+      f[o + j] = box[o + j] - m;
+      f[o + 3 + j] = box[o + 3 + j] + m;
+    }
+    const bvh = this.staticBvh;
+    let found = bvh.collectEntries(
+      f[o],
+      f[o + 1],
+      f[o + 2],
+      f[o + 3],
+      f[o + 4],
+      f[o + 5],
+      this.scPool,
+      this.scLen,
+    );
+    if (this.scLen + found > this.scPool.length) {
+      this.compactStatic(found, slotCount);
+      found = bvh.collectEntries(
+        f[o],
+        f[o + 1],
+        f[o + 2],
+        f[o + 3],
+        f[o + 4],
+        f[o + 5],
+        this.scPool,
+        this.scLen,
+      );
+    }
+    this.scStart[slot] = this.scLen;
+    this.scCount[slot] = found;
+    this.scVersion[slot] = this.staticVersion;
+    this.scLen += found;
+    this.scLive += found;
+  }
+
+  /**
+   * Moves the current candidate ranges to the front of a pool with room for `need` more and at
+   * least half free afterwards (doubling when needed: amortised O(1) per kept entry).
+   */
+  private compactStatic(need: number, slotCount: number): void {
+    let cap = this.scPool.length;
+    while (cap < 2 * (this.scLive + need)) cap *= 2;
+    if (this.scSpare.length < cap) this.scSpare = new Int32Array(cap);
+    const from = this.scPool;
+    const to = this.scSpare;
+    const v = this.staticVersion;
+    let len = 0;
+    for (let s = 0; s < slotCount; s++) {
+      if (this.scVersion[s] !== v) continue;
+      const start = this.scStart[s];
+      const count = this.scCount[s];
+      for (let i = 0; i < count; i++) to[len + i] = from[start + i];
+      this.scStart[s] = len;
+      len += count;
+    }
+    this.scSpare = from;
+    this.scPool = to;
+    this.scLen = len;
+    this.scLive = len;
   }
 
   /** Records that `slot` moved (or woke) at step `step`; queues it for auto-sleep when `queue`. */

@@ -623,6 +623,7 @@ export class CollisionWorld {
     const slot = b.allocate();
     const k = this.kinds;
     k.ensure(slot);
+    k.forgetStaticCandidates(slot);
     if (unbounded) insertSorted(this.unbounded, slot);
     else if (kind !== KIND_STATIC) this.bp.insert(slot, bpMin, bpMax);
     k.kind[slot] = kind;
@@ -821,6 +822,7 @@ export class CollisionWorld {
     if (u >= 0) this.unbounded.splice(u, 1);
     else if (k.kind[slot] !== KIND_STATIC) this.bp.remove(slot);
     if (k.kind[slot] === KIND_STATIC) k.removeStatic(slot, u < 0);
+    k.forgetStaticCandidates(slot);
     if (k.sleeping[slot] !== 0) {
       k.sleeping[slot] = 0;
       this.sleepingCount--;
@@ -1102,6 +1104,11 @@ export class CollisionWorld {
       const d = dirtyList[i];
       if ((flags[d] & FLAG_ALIVE) === 0) continue;
       const dStatic = kind[d] === KIND_STATIC;
+      // A moved static box with every moving body querying the static structure: nothing to do
+      // (the first step after a level is added lists every static body here).
+      if (dStatic && fullStatic && unbounded.length === 0 && type[d] !== ShapeType.HalfSpace) {
+        continue;
+      }
       if (type[d] === ShapeType.HalfSpace) {
         for (let s = 0; s < b.slotCount; s++) {
           if ((flags[s] & FLAG_ALIVE) === 0 || type[s] === ShapeType.HalfSpace) continue;
@@ -1122,7 +1129,7 @@ export class CollisionWorld {
       if (!dStatic) {
         if (!fullMoving) this.bp.queryAabb(bpMin, bpMax, this.pairVisitor);
         if (!fullStatic && k.staticBounded > 0) {
-          k.staticBvh.queryAabb(bpMin, bpMax, this.staticPairVisitor);
+          k.queryStatic(d, b.slotCount, this.staticPairVisitor);
         }
       } else if (!fullStatic) {
         this.bp.queryAabb(bpMin, bpMax, this.fromStaticVisitor);
@@ -1132,11 +1139,8 @@ export class CollisionWorld {
       for (let s = 0; s < b.slotCount; s++) {
         if ((flags[s] & FLAG_ALIVE) === 0 || kind[s] === KIND_STATIC) continue;
         if (type[s] === ShapeType.HalfSpace) continue;
-        const o = 6 * s;
-        vec3.set(bpMin, box[o], box[o + 1], box[o + 2]);
-        vec3.set(bpMax, box[o + 3], box[o + 4], box[o + 5]);
         this.pairQuerySlot = s;
-        k.staticBvh.queryAabb(bpMin, bpMax, this.staticPairVisitor);
+        k.queryStatic(s, b.slotCount, this.staticPairVisitor);
       }
     }
     found.sortUnique();
@@ -1272,7 +1276,7 @@ export class CollisionWorld {
         const kind =
           warm === null
             ? narrowPair(rec, 0, lo, hi, b.pose, flags, shapes, prediction)
-            : warm.narrow(rec, key, lo, hi, b.pose, flags, shapes, prediction);
+            : warm.narrow(rec, lo, hi, b.pose, flags, shapes, prediction);
         if (kind === NARROW_NONE) continue;
         const ha = packHandle(lo, generation[lo]);
         const hb = packHandle(hi, generation[hi]);
@@ -1743,8 +1747,7 @@ export class CollisionWorld {
   private ensureStaticBvh(): void {
     const k = this.kinds;
     if (k.staticFresh) return;
-    const type = this.bodies.shapeType;
-    k.ensureStaticBvh(this.bodies.slotCount, (s) => type[s] !== ShapeType.HalfSpace);
+    k.ensureStaticBvh(this.bodies.slotCount);
   }
 
   /**

@@ -214,15 +214,16 @@ export class WarmStartCache {
   }
 
   /**
-   * The narrow phase of pair `key` = (`lo`, `hi`), exactly `narrowPair(out, 0, lo, hi, pose,
+   * The narrow phase of the pair of slots `lo` < `hi`, exactly `narrowPair(out, 0, lo, hi, pose,
    * flags, shapes, prediction)` — bitwise the same record and kind — with the work skipped
    * where the last frame's entry of the pair proves the answer (see the module docs).
    * `prediction` must be the one given to {@link beginFrame} (passed again as the caller holds
    * it: a double loaded from a field and passed to a call is boxed, an allocation per pair).
+   * (The slots, small integers, are passed rather than the packed key, a double that V8 boxes
+   * when passing it to a call it does not inline: 16 bytes per pair.)
    */
   narrow(
     out: Float64Array,
-    key: number,
     lo: number,
     hi: number,
     pose: Float64Array,
@@ -230,6 +231,7 @@ export class WarmStartCache {
     shapes: readonly (Shape | undefined)[],
     prediction: number,
   ): number {
+    const key = lo * PAIR_KEY_BASE + hi;
     const p = this.prev;
     let c = this.cursor;
     while (c < p.count && p.keys[c] < key) c++;

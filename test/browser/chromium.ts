@@ -1,4 +1,4 @@
-/** Shared by the browser tests: Debian's Chromium, its flags, and a frame-rate probe. */
+/** Shared by the browser tests: Debian's Chromium, its flags, and the viewer's frame-rate probe. */
 import type { Page } from "playwright-core";
 
 /** Debian's Chromium (scripts/test-setup.sh installs it). */
@@ -18,21 +18,62 @@ export const CHROMIUM_ARGS = [
   "--enable-unsafe-swiftshader",
 ];
 
-/** Frames drawn per second over `ms` milliseconds (requestAnimationFrame callbacks). */
-export async function measureFps(page: Page, ms = 2000): Promise<number> {
-  return page.evaluate(
-    (span) =>
-      new Promise<number>((done) => {
-        let n = 0;
-        const t0 = performance.now();
-        const tick = () => {
-          n++;
-          const t = performance.now() - t0;
-          if (t >= span) done((1000 * n) / t);
-          else requestAnimationFrame(tick);
-        };
-        requestAnimationFrame(tick);
-      }),
-    ms,
-  );
+/** What {@link measureViewer} measured over `seconds`. */
+export interface ViewerRates {
+  /** Frames the viewer's page drew per second (`window.__collideFrames`). */
+  drawn: number;
+  /** requestAnimationFrame callbacks per second (the display's rate, when the page keeps up). */
+  raf: number;
+  /** Frames the viewer's worker stepped per second (`window.__collideWorkerFrame`). */
+  worker: number;
+  /** Mean of the worker's step time over the frames drawn, ms (`window.__collideStepMs`). */
+  stepMs: number;
+  /** The resolution scale at the end (`window.__collideResolution`). */
+  resolution: number;
+  /** The span measured, s. */
+  seconds: number;
+  /** Frames drawn and worker frames over the span (both advance while the demo plays). */
+  framesDrawn: number;
+  workerFrames: number;
+}
+
+/**
+ * The debug viewer's rates over `ms` milliseconds (see {@link ViewerRates}). The page function
+ * is a string: a transpiler's helpers (tsx, vitest) would not exist in the page.
+ */
+export async function measureViewer(page: Page, ms = 3000): Promise<ViewerRates> {
+  return page.evaluate<ViewerRates>(`
+    new Promise((done) => {
+      const w = window;
+      const d0 = w.__collideFrames;
+      const f0 = w.__collideWorkerFrame;
+      let n = 0;
+      let stepSum = 0;
+      let steps = 0;
+      let lastDrawn = d0;
+      const t0 = performance.now();
+      const tick = () => {
+        n++;
+        if (w.__collideFrames !== lastDrawn && typeof w.__collideStepMs === "number") {
+          lastDrawn = w.__collideFrames;
+          stepSum += w.__collideStepMs;
+          steps++;
+        }
+        const t = performance.now() - t0;
+        if (t >= ${ms}) {
+          const s = t / 1000;
+          done({
+            drawn: (w.__collideFrames - d0) / s,
+            raf: n / s,
+            worker: (w.__collideWorkerFrame - f0) / s,
+            stepMs: steps ? stepSum / steps : Number.NaN,
+            resolution: typeof w.__collideResolution === "number" ? w.__collideResolution : 1,
+            seconds: s,
+            framesDrawn: w.__collideFrames - d0,
+            workerFrames: w.__collideWorkerFrame - f0,
+          });
+        } else requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    })`);
 }

@@ -82,6 +82,32 @@ describe("buildMeshBvh", () => {
     }
   });
 
+  it("builds the same tree when allowed to reorder the boxes in place, which end in leaf order", () => {
+    // Sizes on both sides of the kept scratch (2^16 primitives), so both node-array paths run.
+    for (const n of [700, 70_000]) {
+      const prim = randomBoxes(n, n, 10, 0.3);
+      const copy = prim.slice();
+      const a = buildMeshBvh(prim, n);
+      const b = buildMeshBvh(copy, n, { reorderBounds: true });
+      expect(b.nodeCount).toBe(a.nodeCount);
+      const differ = (x: ArrayLike<number>, y: ArrayLike<number>) => {
+        let d = x.length === y.length ? 0 : 1;
+        for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) d++;
+        return d;
+      };
+      expect(differ(b.bounds, a.bounds)).toBe(0);
+      expect(differ(b.data, a.data)).toBe(0);
+      expect(differ(b.primitives, a.primitives)).toBe(0);
+      let misplaced = 0;
+      for (let s = 0; s < n; s++) {
+        const p = a.primitives[s];
+        for (let k = 0; k < 6; k++) if (copy[6 * s + k] !== prim[6 * p + k]) misplaced++;
+      }
+      expect(misplaced).toBe(0);
+      if (n < 1000) checkInvariants(b, prim, n);
+    }
+  });
+
   it("splits coincident primitives into bounded leaves and handles 0 and 1 primitive", () => {
     const n = 100;
     const prim = new Float64Array(6 * n);

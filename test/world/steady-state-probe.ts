@@ -1,6 +1,6 @@
 /**
  * Child-process probe of test/world/steady-state.test.ts, run as
- * `node --expose-gc --no-memory-reducer --import tsx test/world/steady-state-probe.ts <broadphase> <n> <steps> <mode>`
+ * `node --expose-gc --no-memory-reducer --import tsx test/world/steady-state-probe.ts <broadphase> <n> <steps> <mode> [warm]`
  * (`WARMUP=<frames>` sets the warm-up, 1,000 by default): builds the benchmark scene, collects the
  * set-up's garbage, warms the world up (so that the JIT has compiled the step), then runs `steps`
  * steps moving every body each frame, and prints as JSON the heap growth over those steps and
@@ -25,10 +25,12 @@ const steps = Number(process.argv[4] ?? 1000);
  * others moved by one `setPoses` call per frame.
  */
 const mode = process.argv[5] ?? "full";
+/** "warm": the world's `warmStart` option on (src/world/warm-start-cache.ts). */
+const warmStart = process.argv[6] === "warm";
 const warmup = Number(process.env.WARMUP ?? 1000);
 
 const scene = makeBenchScene(n, 7);
-const world = new CollisionWorld({ broadphase });
+const world = new CollisionWorld({ broadphase, warmStart });
 const poses: Isometry[] = [];
 const handles: BodyHandle[] = [];
 for (let i = 0; i < n; i++) {

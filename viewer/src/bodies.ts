@@ -1,13 +1,16 @@
 /**
- * The viewer's bodies and wireframes, drawn with few draw calls (software WebGL pays per call
- * and per covered pixel):
+ * The viewer's bodies and wireframes, drawn with few draw calls and few triangles. Software
+ * WebGL (SwiftShader, what headless Chromium and GPU-less machines run) pays per triangle, per
+ * instance of an instanced draw (about twice the triangles of one merged draw), per line
+ * segment and per covered pixel; a GPU pays per draw call. So:
  *
- * - {@link BodyMeshes}: one `InstancedMesh` per kind of shape that a unit geometry scaled per
- *   instance can draw (spheres, boxes, cylinders, cones; capsules share one per ratio of
- *   length to radius), opaque and single-sided; each instance's matrix is the body's pose times
- *   the shape's local scale, and its colour the body's palette colour, mixed with red while the
- *   body is in a contact. Other shapes (hulls, meshes, heightfields, half-spaces, compounds)
- *   keep their own object, translucent as before.
+ * - {@link BodyMeshes}: the bodies' surfaces merged into at most three meshes: one opaque
+ *   (spheres, boxes, cylinders, cones, capsules from low-poly unit shapes, and small hulls) and
+ *   two translucent (other meshes and hulls; heightfields, half-spaces and compounds from both
+ *   sides). Each keeps its bodies' local vertices and writes the world-frame vertices, and
+ *   their colours, only for the bodies whose pose or contact state changed. The shading is
+ *   baked into the vertex colours (Lambert's law for the scene's ambient light and sun, per
+ *   vertex): the meshes draw with `MeshBasicMaterial`, and no normals are uploaded.
  * - {@link WireBuffer}: every body's wireframe in one `LineSegments` buffer, world frame,
  *   rewritten in place only for the bodies whose pose changed.
  *
@@ -15,233 +18,448 @@
  */
 import { shapeViewToObject3D } from "collide/three";
 import * as THREE from "three";
+import { mergeVertices } from "three/examples/jsm/utils/BufferGeometryUtils.js";
 import type { ShapeView } from "./collide.js";
 import type { BodyInfo } from "./protocol.js";
 
-/** Hulls up to this many vertices share one merged mesh ({@link HullBatch}). */
+/** Hulls (triangle shapes) up to this many vertices are drawn flat-shaded and opaque. */
 const SMALL_HULL = 256;
-/** Segments per full circle of the unit geometries (few: software WebGL is vertex-bound). */
-const SEGMENTS = 12;
-const UP = new THREE.Vector3(0, 1, 0);
+/**
+ * Triangles the opaque bodies may take in all (software WebGL pays about a microsecond per
+ * triangle per frame): the round shapes get the most segments per circle, among
+ * {@link SEGMENT_LEVELS}, that keep the total within it. A crowd of hundreds of bodies, a few
+ * pixels each, is drawn coarse; a scene of a few bodies fine.
+ */
+export const TRIANGLE_BUDGET = 8000;
+/** Segments per full circle the round shapes may be drawn with, coarse to fine. */
+const SEGMENT_LEVELS = [6, 8, 12, 16, 24, 32] as const;
 /** How much of the touching colour a body in a contact takes. */
 const TOUCHING_MIX = 0.55;
+/** Opacity of the translucent meshes. */
+const TRANSLUCENT_OPACITY = 0.35;
+/**
+ * The baked light: the unit direction towards the sun (a directional light at (3, 10, 6)),
+ * and the ambient and sun terms of Lambert's law as three.js lights them (intensities 0.6 and
+ * 1.6, times the Lambert BRDF's 1/π): colour = albedo · (AMBIENT + SUN · max(0, n · l)).
+ */
+const LIGHT = new THREE.Vector3(3, 10, 6).normalize();
+const AMBIENT = 0.6 / Math.PI;
+const SUN = 1.6 / Math.PI;
 
-interface InstanceKind {
-  key: string;
-  geometry: () => THREE.BufferGeometry;
-  /** The shape's placement in its body's frame (scale, and a capsule's offset). */
-  local: THREE.Matrix4;
+const UP = new THREE.Vector3(0, 1, 0);
+
+/** A body's surface in its local frame: indexed triangles with vertex normals. */
+interface Surface {
+  positions: Float32Array;
+  normals: Float32Array;
+  indices: Uint32Array;
 }
 
-/** How `shape` is drawn by instancing, or null when it needs its own object. */
-function instanceKind(shape: ShapeView): InstanceKind | null {
+/** Where a body's surface goes: the opaque batch, or translucent one- or two-sided. */
+type BatchKind = "solid" | "translucent" | "twoSided";
+
+/**
+ * A sphere of radius `r` as about as many triangles as a `segments` × `segments`/2 grid would
+ * take, spread evenly: a subdivided icosahedron (20, 80, 180, 320, 500 triangles), its vertices
+ * shared.
+ */
+function sphereGeometry(r: number, segments: number): THREE.BufferGeometry {
+  const g = new THREE.IcosahedronGeometry(r, Math.max(0, Math.round(segments / 6) - 1));
+  g.deleteAttribute("uv");
+  g.deleteAttribute("normal");
+  const shared = mergeVertices(g);
+  g.dispose();
+  // A sphere's normal is its position over its radius.
+  const p = shared.getAttribute("position");
+  const n = new Float32Array(3 * p.count);
+  const inv = r > 0 ? 1 / r : 0;
+  for (let k = 0; k < p.count; k++) {
+    n[3 * k] = p.getX(k) * inv;
+    n[3 * k + 1] = p.getY(k) * inv;
+    n[3 * k + 2] = p.getZ(k) * inv;
+  }
+  shared.setAttribute("normal", new THREE.BufferAttribute(n, 3));
+  return shared;
+}
+
+/** The surface of `shape` in its body's frame, and where it is drawn. */
+function surfaceOf(
+  shape: ShapeView,
+  moving: boolean,
+  segments: number,
+): { surface: Surface; kind: BatchKind } {
   switch (shape.type) {
-    case "sphere": {
-      const r = shape.radius;
-      return {
-        key: "sphere",
-        geometry: () => new THREE.SphereGeometry(1, SEGMENTS, SEGMENTS / 2),
-        local: new THREE.Matrix4().makeScale(r, r, r),
-      };
-    }
+    case "sphere":
+      return { surface: toSurface(sphereGeometry(shape.radius, segments)), kind: "solid" };
     case "box": {
       const [x, y, z] = shape.halfExtents;
-      return {
-        key: "box",
-        geometry: () => new THREE.BoxGeometry(2, 2, 2),
-        local: new THREE.Matrix4().makeScale(x, y, z),
-      };
+      return { surface: toSurface(new THREE.BoxGeometry(2 * x, 2 * y, 2 * z)), kind: "solid" };
     }
-    case "cylinder":
-      return {
-        key: "cylinder",
-        geometry: () => new THREE.CylinderGeometry(1, 1, 2, SEGMENTS),
-        local: new THREE.Matrix4().makeScale(shape.radius, shape.halfHeight, shape.radius),
-      };
-    case "cone":
-      return {
-        key: "cone",
-        geometry: () => new THREE.ConeGeometry(1, 2, SEGMENTS),
-        local: new THREE.Matrix4().makeScale(shape.radius, shape.halfHeight, shape.radius),
-      };
-    case "capsule": {
+    case "cylinder": {
       const r = shape.radius;
-      if (!(r > 0)) return null;
+      const g = new THREE.CylinderGeometry(r, r, 2 * shape.halfHeight, segments);
+      return { surface: toSurface(g), kind: "solid" };
+    }
+    case "cone": {
+      const g = new THREE.ConeGeometry(shape.radius, 2 * shape.halfHeight, segments);
+      return { surface: toSurface(g), kind: "solid" };
+    }
+    case "capsule": {
       const a = new THREE.Vector3(...shape.a);
       const b = new THREE.Vector3(...shape.b);
       const axis = new THREE.Vector3().subVectors(b, a);
       const len = axis.length();
-      // A capsule scales uniformly only as a whole: one geometry per length / radius.
-      const ratio = Number((len / r).toPrecision(4));
-      const q = new THREE.Quaternion();
-      if (len > 0) q.setFromUnitVectors(UP, axis.divideScalar(len));
-      return {
-        key: `capsule ${ratio}`,
-        geometry: () => new THREE.CapsuleGeometry(1, ratio, SEGMENTS / 4, SEGMENTS),
-        local: new THREE.Matrix4().compose(
-          a.add(b).multiplyScalar(0.5),
-          q,
-          new THREE.Vector3(r, r, r),
-        ),
-      };
+      const caps = Math.max(1, Math.floor(segments / 6));
+      const g = new THREE.CapsuleGeometry(shape.radius, len, caps, segments);
+      const m = new THREE.Matrix4().compose(
+        a.add(b).multiplyScalar(0.5),
+        len > 0
+          ? new THREE.Quaternion().setFromUnitVectors(UP, axis.divideScalar(len))
+          : new THREE.Quaternion(),
+        new THREE.Vector3(1, 1, 1),
+      );
+      return { surface: toSurface(g.applyMatrix4(m)), kind: "solid" };
     }
-    default:
-      return null;
+    case "triangles": {
+      const g = new THREE.BufferGeometry();
+      g.setAttribute("position", new THREE.BufferAttribute(Float32Array.from(shape.positions), 3));
+      g.setIndex(shape.indices);
+      if (moving && shape.positions.length <= 3 * SMALL_HULL) {
+        // A moving hull: opaque, flat faces (each triangle its own vertices and normal).
+        const flat = g.toNonIndexed();
+        flat.computeVertexNormals();
+        return { surface: toSurface(flat), kind: "solid" };
+      }
+      g.computeVertexNormals();
+      return { surface: toSurface(g), kind: "translucent" };
+    }
+    default: {
+      // Heightfields, half-spaces, compounds (and any shape added later): the three.js adapter's
+      // objects, flattened into one surface; drawn from both sides.
+      const o = shapeViewToObject3D(shape, new THREE.MeshBasicMaterial());
+      o.updateMatrixWorld(true);
+      const parts: THREE.BufferGeometry[] = [];
+      o.traverse((c) => {
+        if (c instanceof THREE.Mesh) {
+          parts.push((c.geometry as THREE.BufferGeometry).clone().applyMatrix4(c.matrixWorld));
+        }
+      });
+      return { surface: joinSurfaces(parts.map(toSurface)), kind: "twoSided" };
+    }
   }
 }
 
-interface Batch {
-  mesh: THREE.InstancedMesh;
-  bodies: number[];
-  local: THREE.Matrix4[];
+/** Triangles of the opaque bodies' surfaces drawn with `segments` per circle. */
+function solidTriangles(bodies: readonly BodyInfo[], segments: number): number {
+  let n = 0;
+  // A round shape's count depends on its kind only.
+  const byKind = new Map<string, number>();
+  for (const b of bodies) {
+    const t = b.shape.type;
+    if (t === "sphere" || t === "box" || t === "cylinder" || t === "cone" || t === "capsule") {
+      let k = byKind.get(t);
+      if (k === undefined) {
+        k = surfaceOf(b.shape, b.moving, segments).surface.indices.length / 3;
+        byKind.set(t, k);
+      }
+      n += k;
+    } else if (t === "triangles" && b.moving && b.shape.positions.length <= 3 * SMALL_HULL) {
+      n += b.shape.indices.length / 3;
+    }
+  }
+  return n;
 }
 
-const ONE = new THREE.Vector3(1, 1, 1);
-const position = new THREE.Vector3();
-const rotation = new THREE.Quaternion();
-const matrix = new THREE.Matrix4();
+/** The finest of {@link SEGMENT_LEVELS} that keeps the opaque bodies within the budget. */
+function segmentsFor(bodies: readonly BodyInfo[]): number {
+  let best: number = SEGMENT_LEVELS[0];
+  for (const s of SEGMENT_LEVELS) {
+    if (solidTriangles(bodies, s) <= TRIANGLE_BUDGET) best = s;
+  }
+  return best;
+}
+
+/** `g`'s positions, normals (computed if absent) and indices (0, 1, 2, … if not indexed). */
+function toSurface(g: THREE.BufferGeometry): Surface {
+  if (!g.getAttribute("normal")) g.computeVertexNormals();
+  const p = g.getAttribute("position");
+  const n = g.getAttribute("normal");
+  const positions = new Float32Array(3 * p.count);
+  const normals = new Float32Array(3 * p.count);
+  for (let k = 0; k < p.count; k++) {
+    positions[3 * k] = p.getX(k);
+    positions[3 * k + 1] = p.getY(k);
+    positions[3 * k + 2] = p.getZ(k);
+    normals[3 * k] = n.getX(k);
+    normals[3 * k + 1] = n.getY(k);
+    normals[3 * k + 2] = n.getZ(k);
+  }
+  const index = g.getIndex();
+  const indices = index
+    ? Uint32Array.from({ length: index.count }, (_, k) => index.getX(k))
+    : Uint32Array.from({ length: p.count }, (_, k) => k);
+  g.dispose();
+  return { positions, normals, indices };
+}
+
+function joinSurfaces(parts: Surface[]): Surface {
+  let v = 0;
+  let t = 0;
+  for (const s of parts) {
+    v += s.positions.length;
+    t += s.indices.length;
+  }
+  const out: Surface = {
+    positions: new Float32Array(v),
+    normals: new Float32Array(v),
+    indices: new Uint32Array(t),
+  };
+  v = 0;
+  t = 0;
+  for (const s of parts) {
+    out.positions.set(s.positions, v);
+    out.normals.set(s.normals, v);
+    for (let k = 0; k < s.indices.length; k++) out.indices[t + k] = s.indices[k] + v / 3;
+    v += s.positions.length;
+    t += s.indices.length;
+  }
+  return out;
+}
 
 /** The bodies' surfaces (see the module's comment). */
 export class BodyMeshes {
   readonly group = new THREE.Group();
-  private readonly batches: Batch[] = [];
-  /** Objects of the bodies not drawn by instancing (null for the instanced ones). */
-  private readonly singles: (THREE.Object3D | null)[] = [];
+  private readonly batches: SurfaceBatch[] = [];
   private readonly base: THREE.Color[];
   private readonly touched: THREE.Color[];
-  private readonly singleMaterials: THREE.Material[];
-  private readonly touchedMaterials: THREE.Material[];
-  private readonly twoSidedMaterials: THREE.Material[];
-  private readonly twoSidedTouchedMaterials: THREE.Material[];
-  /** 1 for the singles drawn from both sides. */
-  private readonly twoSided: Uint8Array;
-  /** Whether body i was drawn touching in the last frame (singles only). */
-  private readonly wasTouching: Uint8Array;
+  /** Segments per full circle of the round shapes (see {@link TRIANGLE_BUDGET}). */
+  readonly segments: number;
+  /** 1 for the selected bodies (drawn in {@link selectedColor}). */
+  private readonly selected: Uint8Array;
+  private readonly selectedColor: THREE.Color;
 
   /** `palette`: colours by body index modulo its length; `touching`: mixed in on contact. */
-  constructor(bodies: readonly BodyInfo[], palette: readonly number[], touching: number) {
+  constructor(
+    bodies: readonly BodyInfo[],
+    palette: readonly number[],
+    touching: number,
+    selected: number,
+  ) {
     const red = new THREE.Color(touching);
-    this.base = palette.map((c) => new THREE.Color(c));
+    this.base = bodies.map((_, i) => new THREE.Color(palette[i % palette.length]));
     this.touched = this.base.map((c) => c.clone().lerp(red, TOUCHING_MIX));
-    // Translucent; closed shapes show their front faces only (half the software overdraw), a
-    // heightfield or a half-space both sides.
-    const translucent = (side: THREE.Side) => (color: THREE.Color) =>
-      new THREE.MeshLambertMaterial({
-        color,
-        transparent: true,
-        opacity: 0.35,
-        depthWrite: false,
-        side,
-      });
-    this.singleMaterials = this.base.map(translucent(THREE.FrontSide));
-    this.touchedMaterials = this.touched.map(translucent(THREE.FrontSide));
-    this.twoSidedMaterials = this.base.map(translucent(THREE.DoubleSide));
-    this.twoSidedTouchedMaterials = this.touched.map(translucent(THREE.DoubleSide));
-    this.twoSided = new Uint8Array(bodies.length);
-    this.wasTouching = new Uint8Array(bodies.length);
-    const hulls: number[] = [];
-    const byKey = new Map<
-      string,
-      { kind: InstanceKind; bodies: number[]; local: THREE.Matrix4[] }
-    >();
+    this.selectedColor = new THREE.Color(selected);
+    this.selected = new Uint8Array(bodies.length);
+    const members: Record<BatchKind, number[]> = { solid: [], translucent: [], twoSided: [] };
+    const surfaces: Record<BatchKind, Surface[]> = { solid: [], translucent: [], twoSided: [] };
+    this.segments = segmentsFor(bodies);
     bodies.forEach((b, i) => {
-      const kind = instanceKind(b.shape);
-      if (
-        !kind &&
-        b.shape.type === "triangles" &&
-        b.shape.positions.length <= 3 * SMALL_HULL &&
-        b.moving
-      ) {
-        hulls.push(i);
-        this.singles.push(null);
-        return;
-      }
-      if (!kind) {
-        const t = b.shape.type;
-        this.twoSided[i] = t === "heightfield" || t === "halfspace" || t === "compound" ? 1 : 0;
-        const m = this.twoSided[i] ? this.twoSidedMaterials : this.singleMaterials;
-        const o = shapeViewToObject3D(b.shape, m[i % palette.length]);
-        this.singles.push(o);
-        this.group.add(o);
-        return;
-      }
-      this.singles.push(null);
-      let entry = byKey.get(kind.key);
-      if (!entry) {
-        entry = { kind, bodies: [], local: [] };
-        byKey.set(kind.key, entry);
-      }
-      entry.bodies.push(i);
-      entry.local.push(kind.local);
+      const { surface, kind } = surfaceOf(b.shape, b.moving, this.segments);
+      members[kind].push(i);
+      surfaces[kind].push(surface);
     });
-    // Opaque, front faces only, pushed back a little so the wireframes on the surface show.
-    const material = new THREE.MeshLambertMaterial({
-      color: 0xffffff,
-      polygonOffset: true,
-      polygonOffsetFactor: 1,
-      polygonOffsetUnits: 1,
-    });
-    for (const { kind, bodies: members, local } of byKey.values()) {
-      const mesh = new THREE.InstancedMesh(kind.geometry(), material, members.length);
-      mesh.instanceMatrix.setUsage(THREE.DynamicDrawUsage);
-      // The instances move: the mesh's bounding sphere would be stale.
-      mesh.frustumCulled = false;
-      members.forEach((i, slot) => {
-        mesh.setColorAt(slot, this.base[i % this.base.length]);
-      });
-      this.batches.push({ mesh, bodies: members, local });
-      this.group.add(mesh);
+    const materials: Record<BatchKind, THREE.Material> = {
+      // Opaque, front faces only, pushed back a little so the wireframes on the surface show.
+      solid: new THREE.MeshBasicMaterial({
+        vertexColors: true,
+        polygonOffset: true,
+        polygonOffsetFactor: 1,
+        polygonOffsetUnits: 1,
+      }),
+      // Closed shapes show their front faces only (half the overdraw).
+      translucent: new THREE.MeshBasicMaterial({
+        vertexColors: true,
+        transparent: true,
+        opacity: TRANSLUCENT_OPACITY,
+        depthWrite: false,
+      }),
+      twoSided: new THREE.MeshBasicMaterial({
+        vertexColors: true,
+        transparent: true,
+        opacity: TRANSLUCENT_OPACITY,
+        depthWrite: false,
+        side: THREE.DoubleSide,
+      }),
+    };
+    for (const kind of ["solid", "translucent", "twoSided"] as const) {
+      if (members[kind].length === 0) continue;
+      const batch = new SurfaceBatch(
+        members[kind],
+        surfaces[kind],
+        materials[kind],
+        kind === "twoSided",
+      );
+      this.batches.push(batch);
+      this.group.add(batch.mesh);
     }
-    this.hulls = hulls.length > 0 ? new HullBatch(bodies, hulls, material) : null;
-    if (this.hulls) this.group.add(this.hulls.mesh);
   }
-
-  private readonly hulls: HullBatch | null;
 
   /** Draw calls the bodies take. */
   get drawCalls(): number {
-    return (
-      this.batches.length + (this.hulls ? 1 : 0) + this.singles.filter((o) => o !== null).length
-    );
+    return this.batches.length;
+  }
+
+  /** Triangles the bodies' meshes hold. */
+  get triangles(): number {
+    let n = 0;
+    for (const b of this.batches) n += b.triangles;
+    return n;
   }
 
   /** Places every body at `poses` (tx ty tz qx qy qz qw each) and colours the touching ones. */
   update(poses: Float64Array, touching: Uint8Array): void {
-    const n = this.base.length;
-    for (const { mesh, bodies, local } of this.batches) {
-      for (let slot = 0; slot < bodies.length; slot++) {
-        const i = bodies[slot];
-        const k = 7 * i;
-        position.set(poses[k], poses[k + 1], poses[k + 2]);
-        rotation.set(poses[k + 3], poses[k + 4], poses[k + 5], poses[k + 6]);
-        matrix.compose(position, rotation, ONE).multiply(local[slot]);
-        mesh.setMatrixAt(slot, matrix);
-        mesh.setColorAt(slot, touching[i] ? this.touched[i % n] : this.base[i % n]);
-      }
-      mesh.instanceMatrix.needsUpdate = true;
-      if (mesh.instanceColor) mesh.instanceColor.needsUpdate = true;
+    this.lastPoses = poses;
+    this.lastTouching = touching;
+    for (const b of this.batches) {
+      b.update(poses, touching, this.base, this.touched, this.selected, this.selectedColor);
     }
-    this.hulls?.update(poses, touching, this.base, this.touched);
-    for (let i = 0; i < this.singles.length; i++) {
-      const o = this.singles[i];
-      if (!o) continue;
-      const k = 7 * i;
-      o.position.set(poses[k], poses[k + 1], poses[k + 2]);
-      o.quaternion.set(poses[k + 3], poses[k + 4], poses[k + 5], poses[k + 6]);
-      if (touching[i] !== this.wasTouching[i]) {
-        this.wasTouching[i] = touching[i];
-        const set = this.twoSided[i]
-          ? touching[i]
-            ? this.twoSidedTouchedMaterials
-            : this.twoSidedMaterials
-          : touching[i]
-            ? this.touchedMaterials
-            : this.singleMaterials;
-        const m = set[i % n];
-        o.traverse((c) => {
-          if (c instanceof THREE.Mesh) c.material = m;
-        });
+  }
+
+  /** The last frame's poses and contact flags (a selection is drawn with them). */
+  private lastPoses: Float64Array | null = null;
+  private lastTouching: Uint8Array | null = null;
+
+  /** Colours the `indices` bodies as selected (at the next {@link update}), the others not. */
+  select(indices: readonly number[]): void {
+    this.selected.fill(0);
+    for (const i of indices) this.selected[i] = 1;
+    for (const b of this.batches) b.recolour();
+    if (this.lastPoses && this.lastTouching) this.update(this.lastPoses, this.lastTouching);
+  }
+}
+
+/**
+ * Bodies' surfaces merged into one mesh, world frame, with baked vertex colours; rewritten on
+ * the CPU only for the bodies whose pose or contact state changed, and only that range
+ * uploaded.
+ */
+class SurfaceBatch {
+  readonly mesh: THREE.Mesh;
+  readonly triangles: number;
+  private readonly bodies: readonly number[];
+  /** Local positions and normals, xyz per vertex; body h's floats are start[h]..start[h+1]. */
+  private readonly localPositions: Float32Array;
+  private readonly localNormals: Float32Array;
+  private readonly start: Int32Array;
+  private readonly positions: THREE.BufferAttribute;
+  private readonly colors: THREE.BufferAttribute;
+  /** The poses the batch was last written for (NaN before the first frame). */
+  private readonly placed: Float64Array;
+  /** Body h's colour as drawn: 1 touching, 2 selected, 0 neither (3 to be redrawn). */
+  private readonly drawnState: Uint8Array;
+  private readonly twoSided: boolean;
+
+  constructor(
+    bodies: readonly number[],
+    surfaces: readonly Surface[],
+    material: THREE.Material,
+    twoSided: boolean,
+  ) {
+    this.bodies = bodies;
+    this.twoSided = twoSided;
+    const joined = joinSurfaces(surfaces as Surface[]);
+    this.start = new Int32Array(bodies.length + 1);
+    surfaces.forEach((s, h) => {
+      this.start[h + 1] = this.start[h] + s.positions.length;
+    });
+    this.localPositions = joined.positions;
+    this.localNormals = joined.normals;
+    this.triangles = joined.indices.length / 3;
+    const total = this.start[bodies.length];
+    this.placed = new Float64Array(7 * bodies.length).fill(Number.NaN);
+    this.drawnState = new Uint8Array(bodies.length).fill(3);
+    const geometry = new THREE.BufferGeometry();
+    this.positions = new THREE.BufferAttribute(new Float32Array(total), 3);
+    this.colors = new THREE.BufferAttribute(new Float32Array(total), 3);
+    this.positions.setUsage(THREE.DynamicDrawUsage);
+    this.colors.setUsage(THREE.DynamicDrawUsage);
+    geometry.setAttribute("position", this.positions);
+    geometry.setAttribute("color", this.colors);
+    geometry.setIndex(
+      new THREE.BufferAttribute(
+        total / 3 <= 65_536 ? Uint16Array.from(joined.indices) : joined.indices,
+        1,
+      ),
+    );
+    this.mesh = new THREE.Mesh(geometry, material);
+    // The vertices move: a bounding sphere would be stale.
+    this.mesh.frustumCulled = false;
+  }
+
+  update(
+    poses: Float64Array,
+    touching: Uint8Array,
+    base: readonly THREE.Color[],
+    touched: readonly THREE.Color[],
+    selected: Uint8Array,
+    selectedColor: THREE.Color,
+  ): void {
+    const pos = this.positions.array as Float32Array;
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = -1;
+    for (let h = 0; h < this.bodies.length; h++) {
+      const i = this.bodies[h];
+      const t = selected[i] ? 2 : touching[i] ? 1 : 0;
+      const p = 7 * i;
+      const q = 7 * h;
+      let same = true;
+      for (let d = 0; d < 7; d++) {
+        if (this.placed[q + d] !== poses[p + d]) {
+          same = false;
+          break;
+        }
       }
+      if (same && t === this.drawnState[h]) continue;
+      const s = this.start[h];
+      const e = this.start[h + 1];
+      if (!same) {
+        for (let d = 0; d < 7; d++) this.placed[q + d] = poses[p + d];
+        rotateInto(pos, this.localPositions, s, e, poses, p, true);
+      }
+      this.drawnState[h] = t;
+      this.shade(s, e, poses, p, t === 2 ? selectedColor : t === 1 ? touched[i] : base[i]);
+      if (s < lo) lo = s;
+      if (e > hi) hi = e;
+    }
+    if (hi < 0) return;
+    for (const a of [this.positions, this.colors]) {
+      a.clearUpdateRanges();
+      a.addUpdateRange(lo, hi - lo);
+      a.needsUpdate = true;
+    }
+  }
+
+  /** Redraws every body's colours at the next update. */
+  recolour(): void {
+    this.drawnState.fill(3);
+  }
+
+  /** Vertex colours of floats s..e: `albedo` lit by the baked light, normals rotated by the pose. */
+  private shade(s: number, e: number, poses: Float64Array, p: number, albedo: THREE.Color): void {
+    const col = this.colors.array as Float32Array;
+    const n = this.localNormals;
+    const qx = poses[p + 3];
+    const qy = poses[p + 4];
+    const qz = poses[p + 5];
+    const qw = poses[p + 6];
+    // The light in the body's frame (rotated by the pose's inverse): n·(R⁻¹ l) = (R n)·l.
+    const lx = LIGHT.x;
+    const ly = LIGHT.y;
+    const lz = LIGHT.z;
+    const ux = 2 * (-qy * lz + qz * ly);
+    const uy = 2 * (-qz * lx + qx * lz);
+    const uz = 2 * (-qx * ly + qy * lx);
+    const bx = lx + qw * ux + (-qy * uz + qz * uy);
+    const by = ly + qw * uy + (-qz * ux + qx * uz);
+    const bz = lz + qw * uz + (-qx * uy + qy * ux);
+    const { r, g, b } = albedo;
+    for (let k = s; k < e; k += 3) {
+      let d = n[k] * bx + n[k + 1] * by + n[k + 2] * bz;
+      d = this.twoSided ? Math.abs(d) : Math.max(d, 0);
+      const f = AMBIENT + SUN * d;
+      col[k] = r * f;
+      col[k + 1] = g * f;
+      col[k + 2] = b * f;
     }
   }
 }
@@ -321,114 +539,6 @@ export class WireBuffer {
     this.positions.clearUpdateRanges();
     this.positions.addUpdateRange(lo, hi - lo);
     this.positions.needsUpdate = true;
-  }
-}
-
-/**
- * Small moving hulls merged into one mesh: flat-shaded triangles in the world frame, rewritten
- * on the CPU for the bodies whose pose or contact state changed (a few dozen vertices each).
- */
-class HullBatch {
-  readonly mesh: THREE.Mesh;
-  private readonly bodies: readonly number[];
-  /** Local positions and normals, xyz per vertex; hull h's floats are start[h]..start[h+1]. */
-  private readonly localPositions: Float32Array;
-  private readonly localNormals: Float32Array;
-  private readonly start: Int32Array;
-  private readonly positions: THREE.BufferAttribute;
-  private readonly normals: THREE.BufferAttribute;
-  private readonly colors: THREE.BufferAttribute;
-  private readonly placed: Float64Array;
-  private readonly drawnTouching: Uint8Array;
-
-  constructor(all: readonly BodyInfo[], bodies: readonly number[], material: THREE.Material) {
-    this.bodies = bodies;
-    const parts = bodies.map((i) => {
-      const v = all[i].shape;
-      if (v.type !== "triangles") throw new Error("HullBatch: not a triangle shape");
-      const g = new THREE.BufferGeometry();
-      g.setAttribute("position", new THREE.BufferAttribute(Float32Array.from(v.positions), 3));
-      g.setIndex(v.indices);
-      const flat = g.toNonIndexed();
-      flat.computeVertexNormals();
-      return flat;
-    });
-    this.start = new Int32Array(bodies.length + 1);
-    parts.forEach((g, h) => {
-      this.start[h + 1] = this.start[h] + g.getAttribute("position").array.length;
-    });
-    const total = this.start[bodies.length];
-    this.localPositions = new Float32Array(total);
-    this.localNormals = new Float32Array(total);
-    parts.forEach((g, h) => {
-      this.localPositions.set(g.getAttribute("position").array as Float32Array, this.start[h]);
-      this.localNormals.set(g.getAttribute("normal").array as Float32Array, this.start[h]);
-      g.dispose();
-    });
-    this.placed = new Float64Array(7 * bodies.length).fill(Number.NaN);
-    this.drawnTouching = new Uint8Array(bodies.length).fill(2);
-    const geometry = new THREE.BufferGeometry();
-    this.positions = new THREE.BufferAttribute(new Float32Array(total), 3);
-    this.normals = new THREE.BufferAttribute(new Float32Array(total), 3);
-    this.colors = new THREE.BufferAttribute(new Float32Array(total), 3);
-    for (const a of [this.positions, this.normals, this.colors]) a.setUsage(THREE.DynamicDrawUsage);
-    geometry.setAttribute("position", this.positions);
-    geometry.setAttribute("normal", this.normals);
-    geometry.setAttribute("color", this.colors);
-    const m = (material as THREE.MeshLambertMaterial).clone();
-    m.vertexColors = true;
-    this.mesh = new THREE.Mesh(geometry, m);
-    this.mesh.frustumCulled = false;
-  }
-
-  update(
-    poses: Float64Array,
-    touching: Uint8Array,
-    base: readonly THREE.Color[],
-    touched: readonly THREE.Color[],
-  ): void {
-    const pos = this.positions.array as Float32Array;
-    const nor = this.normals.array as Float32Array;
-    const col = this.colors.array as Float32Array;
-    const lp = this.localPositions;
-    const ln = this.localNormals;
-    let moved = false;
-    let recoloured = false;
-    for (let h = 0; h < this.bodies.length; h++) {
-      const i = this.bodies[h];
-      const s = this.start[h];
-      const e = this.start[h + 1];
-      const t = touching[i];
-      if (t !== this.drawnTouching[h]) {
-        this.drawnTouching[h] = t;
-        const c = (t ? touched : base)[i % base.length];
-        for (let k = s; k < e; k += 3) {
-          col[k] = c.r;
-          col[k + 1] = c.g;
-          col[k + 2] = c.b;
-        }
-        recoloured = true;
-      }
-      const p = 7 * i;
-      const q = 7 * h;
-      let same = true;
-      for (let d = 0; d < 7; d++) {
-        if (this.placed[q + d] !== poses[p + d]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) continue;
-      for (let d = 0; d < 7; d++) this.placed[q + d] = poses[p + d];
-      rotateInto(pos, lp, s, e, poses, p, true);
-      rotateInto(nor, ln, s, e, poses, p, false);
-      moved = true;
-    }
-    if (moved) {
-      this.positions.needsUpdate = true;
-      this.normals.needsUpdate = true;
-    }
-    if (recoloured) this.colors.needsUpdate = true;
   }
 }
 

@@ -2,10 +2,12 @@
  * The Collide debug viewer's page. It loads the scene once (`api/scene`, from `collide view` or
  * any static host), hands it to a Web Worker (worker.ts) that runs the Collide world, and draws
  * what the worker reports with three.js at the display's frame rate. The bodies take few draw
- * calls (bodies.ts: instanced unit shapes, merged hulls, one wireframe buffer); per frame only
- * the instance matrices and colours, the moved bodies' vertices, the AABBs, the contacts, the
- * candidate pairs and the overlays change, written into buffers that only grow. The panel's
- * text follows at most 4 times a second.
+ * calls and few triangles (bodies.ts: at most three merged meshes with baked shading, one
+ * wireframe buffer); per frame only the moved bodies' vertices and colours, the AABBs, the
+ * contacts, the candidate pairs and the overlays change, written into buffers that only grow.
+ * Layers of many line segments (wireframes, AABBs) start off in big scenes; the drawing
+ * buffer's resolution adapts to keep up with the display (resolution.ts). The panel's text
+ * follows at most 4 times a second.
  *
  * The mouse: orbit and click to pick a body (two picked bodies show GJK and EPA step by step,
  * or the closest triangle and the contact when one is a mesh); drag a body (contacts and events
@@ -18,6 +20,7 @@ import { OrbitControls } from "three/examples/jsm/controls/OrbitControls.js";
 import { BodyMeshes, WireBuffer } from "./bodies.js";
 import type { ViewGjk, ViewMeshPair } from "./collide.js";
 import type { BodyInfo, FrameMessage, FromWorker, RayInput, ToWorker } from "./protocol.js";
+import { ResolutionScale } from "./resolution.js";
 
 const PALETTE = [
   0x4e79a7, 0xf28e2b, 0xe15759, 0x76b7b2, 0x59a14f, 0xedc948, 0xb07aa1, 0xff9da7, 0x9c755f,
@@ -39,6 +42,13 @@ const COLORS = {
 const TEXT_REFRESH_MS = 250;
 /** Overlays drawn after the bodies and through them (contacts, ray, GJK). */
 const OVERLAY_ORDER = 10;
+/**
+ * Line segments above which the wireframes, and the AABBs, start switched off (each layer
+ * counted alone): software WebGL draws a segment for about the price of two triangles.
+ */
+const LINE_BUDGET = 3000;
+/** The lowest resolution scale of the adaptive resolution (resolution.ts). */
+const MIN_RESOLUTION = 0.5;
 
 function el<T extends HTMLElement = HTMLElement>(id: string): T {
   const e = document.getElementById(id);
@@ -66,14 +76,16 @@ try {
   setStatus("error", `WebGL is not available: ${e instanceof Error ? e.message : String(e)}`);
   throw e;
 }
-renderer.setPixelRatio(window.devicePixelRatio);
+/**
+ * The resolution scale: adaptive (resolution.ts), or fixed by the page's `?resolution=` (a
+ * number in (0, 1], e.g. `?resolution=1` for full resolution always).
+ */
+const resolution = new ResolutionScale(MIN_RESOLUTION, fixedResolution());
+renderer.setPixelRatio(window.devicePixelRatio * resolution.scale);
 container.appendChild(renderer.domElement);
 const scene = new THREE.Scene();
 scene.background = new THREE.Color(0x15171c);
-scene.add(new THREE.AmbientLight(0xffffff, 0.6));
-const sun = new THREE.DirectionalLight(0xffffff, 1.6);
-sun.position.set(3, 10, 6);
-scene.add(sun);
+// No lights: the bodies' shading is baked into their vertex colours (bodies.ts).
 const camera = new THREE.PerspectiveCamera(50, 1, 0.01, 10_000);
 const controls = new OrbitControls(camera, renderer.domElement);
 
@@ -139,6 +151,17 @@ for (const o of [gjkLines, gjkPoints]) {
 }
 scene.add(gjkLines, gjkPoints);
 
+function fixedResolution(): number | undefined {
+  const v = new URLSearchParams(location.search).get("resolution");
+  if (v === null) return undefined;
+  const x = Number(v);
+  if (!(x > 0 && x <= 1)) {
+    setStatus("error", `?resolution= must be a number in (0, 1], got ${JSON.stringify(v)}`);
+    return undefined;
+  }
+  return x;
+}
+
 function resize(): void {
   dirty = true;
   const w = Math.max(1, container.clientWidth);
@@ -156,8 +179,12 @@ const stats = window as unknown as {
   __collideFrames: number;
   __collideFps: number;
   __collideWorkerFrame: number;
+  __collideStepMs: number;
+  __collideResolution: number;
 };
 stats.__collideFrames = 0;
+stats.__collideStepMs = 0;
+stats.__collideResolution = resolution.scale;
 stats.__collideWorkerFrame = 0;
 stats.__collideFps = 0;
 let fpsFrames = 0;
@@ -167,8 +194,9 @@ let pendingFrame: FrameMessage | null = null;
 controls.addEventListener("change", () => {
   dirty = true;
 });
-function animate(): void {
+function animate(time: number): void {
   requestAnimationFrame(animate);
+  let drew = false;
   if (pendingFrame) {
     const f = pendingFrame;
     pendingFrame = null;
@@ -185,13 +213,20 @@ function animate(): void {
   if (dirty) {
     renderer.render(scene, camera);
     dirty = false;
+    drew = true;
     stats.__collideFrames++;
     fpsFrames++;
+  }
+  if (resolution.frame(time, drew)) {
+    renderer.setPixelRatio(window.devicePixelRatio * resolution.scale);
+    stats.__collideResolution = resolution.scale;
+    dirty = true;
   }
   const now = performance.now();
   if (now - fpsSince >= 500) {
     stats.__collideFps = (1000 * fpsFrames) / (now - fpsSince);
     el("fps").textContent = stats.__collideFps.toFixed(0);
+    el("resolution").textContent = `${Math.round(100 * resolution.scale)}%`;
     fpsFrames = 0;
     fpsSince = now;
   }
@@ -228,7 +263,15 @@ const toggles = {
   contacts: el<HTMLInputElement>("show-contacts"),
   epa: el<HTMLInputElement>("epa-toggle"),
 };
+/** Line segments of the wireframes and of the AABBs (the panel shows what is drawn). */
+let wireSegments = 0;
+let aabbSegments = 0;
 function applyToggles(): void {
+  const t = (on: boolean, n: number) => (on ? n : 0);
+  el("triangles").textContent = String(t(toggles.meshes.checked, bodyMeshes?.triangles ?? 0));
+  el("segments").textContent = String(
+    t(toggles.wire.checked, wireSegments) + t(toggles.aabbs.checked, aabbSegments),
+  );
   bodyGroup.visible = toggles.meshes.checked;
   wireGroup.visible = toggles.wire.checked;
   aabbLayer.object.visible = toggles.aabbs.checked;
@@ -257,16 +300,25 @@ function onReady(m: Extract<FromWorker, { type: "ready" }>): void {
   el("title").textContent = m.title;
   document.title = `Collide viewer: ${m.title}`;
   el("frame-row").hidden = m.mode !== "demo";
-  bodyMeshes = new BodyMeshes(bodies, PALETTE, COLORS.touching);
+  bodyMeshes = new BodyMeshes(bodies, PALETTE, COLORS.touching, COLORS.selectedWire);
   bodyGroup.add(bodyMeshes.group);
   wireBuffer = new WireBuffer(bodies, COLORS.wire, COLORS.selectedWire);
   wireGroup.add(wireBuffer.object);
   buildBodyList();
+  // Layers of many line segments start off (LINE_BUDGET); the panel says so.
+  wireSegments = 0;
+  for (const b of bodies) wireSegments += b.wire.length / 6;
+  aabbSegments = 12 * bodies.length;
+  if (wireSegments > LINE_BUDGET) toggles.wire.checked = false;
+  if (aabbSegments > LINE_BUDGET) toggles.aabbs.checked = false;
+  el("line-budget").textContent = String(LINE_BUDGET);
+  el("lines-note").hidden = wireSegments <= LINE_BUDGET && aabbSegments <= LINE_BUDGET;
   applyToggles();
 }
 
 function onFrame(f: FrameMessage): void {
   stats.__collideWorkerFrame = f.frame;
+  stats.__collideStepMs = f.stepMs;
   bodyMeshes?.update(f.poses, f.touching);
   wireBuffer?.update(f.poses);
   const a = f.aabbs;
@@ -421,6 +473,8 @@ function markSelection(): void {
     node.classList.toggle("selected", selected.includes(k));
   });
   wireBuffer?.select(selected);
+  bodyMeshes?.select(selected);
+  dirty = true;
   if (selected.length < 2) {
     pair = null;
     el("pair").textContent =
@@ -731,7 +785,7 @@ hooks.__collideProject = (i) => {
 
 async function main(): Promise<void> {
   resize();
-  animate();
+  animate(performance.now());
   const r = await fetch("api/scene");
   if (!r.ok) throw new Error(`api/scene: HTTP ${r.status}`);
   send({ type: "init", scene: await r.json() });

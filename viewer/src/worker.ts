@@ -449,7 +449,10 @@ function runBusy(job: () => Promise<void>): void {
 function drain(): void {
   try {
     while (!busy && queue.length > 0) onMessage(queue.shift() as ToWorker);
-    tick();
+    // While the demo plays, only the interval steps it (its time step is real time): a message
+    // (the page's ack) posts the frame that waits, if any.
+    if (playing && demo) postFrame();
+    else tick();
   } catch (err) {
     post({ type: "error", message: err instanceof Error ? err.message : String(err) });
   }

@@ -1,0 +1,210 @@
+/**
+ * The compound's definition: a rigid group of convex children, each at a pose in the compound's
+ * frame — a composite (its parts are its children, src/shapes/composite.ts), so every query
+ * reaches it through the generic composite path: its ray cast and point projection are the
+ * nearest over the children (null here).
+ */
+import { invalidValue } from "../../errors.js";
+import { pushMeshBvhHit } from "../../geometry/mesh-bvh.js";
+import type { Aabb } from "../../math/aabb.js";
+import type { Isometry } from "../../math/isometry.js";
+import * as iso from "../../math/isometry.js";
+import * as vec3 from "../../math/vec3.js";
+import { type Compound, makeCompound } from "../compound.js";
+import type { ConvexShape } from "../shape.js";
+import { isConvexShapeType, SHAPE_TYPE_NAMES, ShapeType, shapeTypeName } from "../shape.js";
+import type { ShapeDef, ShapeJson, ShapeView } from "../shape-def.js";
+import { registerCompositeView, registerShape, shapeDef } from "../shape-def.js";
+import { checkIsometry, checkObject, checkShape } from "../validate.js";
+import { cachedPerShape, fin, finite3, vecFromJson, vecJson } from "./helpers.js";
+
+const childPose: Isometry = iso.identity();
+const childBox: Aabb = { min: vec3.create(), max: vec3.create() };
+
+/** out = the union of a compound's children's tight world AABBs. */
+function aabbCompound(out: Aabb, c: Compound, pose: Isometry): Aabb {
+  let minX = Infinity;
+  let minY = Infinity;
+  let minZ = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  let maxZ = -Infinity;
+  for (const child of c.children) {
+    iso.multiply(childPose, pose, child.pose);
+    shapeDef(child.shape.type).aabb(childBox, child.shape, childPose);
+    minX = Math.min(minX, childBox.min.x);
+    minY = Math.min(minY, childBox.min.y);
+    minZ = Math.min(minZ, childBox.min.z);
+    maxX = Math.max(maxX, childBox.max.x);
+    maxY = Math.max(maxY, childBox.max.y);
+    maxZ = Math.max(maxZ, childBox.max.z);
+  }
+  vec3.set(out.min, minX, minY, minZ);
+  vec3.set(out.max, maxX, maxY, maxZ);
+  return out;
+}
+
+function checkCompound(field: string, shape: Compound): void {
+  const children = shape.children;
+  if (!Array.isArray(children) || children.length === 0) {
+    invalidValue(`${field}.children`, children, "must be a non-empty array");
+  }
+  for (let i = 0; i < children.length; i++) {
+    const c = children[i];
+    const f = `${field}.children[${i}]`;
+    checkObject(f, c);
+    if (!isConvexShapeType(c.shape?.type)) {
+      invalidValue(
+        `${f}.shape.type`,
+        shapeTypeName(c.shape?.type),
+        "must be a convex shape (nested compounds are flattened by makeCompound)",
+      );
+    }
+    checkShape(`${f}.shape`, c.shape);
+    checkIsometry(`${f}.pose`, c.pose);
+  }
+}
+
+function finitePose(p: Isometry): boolean {
+  if (p === null || typeof p !== "object") return false;
+  const q = p.rotation;
+  return (
+    finite3(p.translation) &&
+    q !== null &&
+    typeof q === "object" &&
+    fin(q.x) &&
+    fin(q.y) &&
+    fin(q.z) &&
+    fin(q.w)
+  );
+}
+
+function finiteCompound(shape: Compound): boolean {
+  const children = shape.children;
+  if (!Array.isArray(children)) return false;
+  for (let i = 0; i < children.length; i++) {
+    const c = children[i];
+    if (c === null || typeof c !== "object" || c.shape === null || typeof c.shape !== "object")
+      return false;
+    const d = shapeDef(c.shape.type);
+    if (!d.isFinite(c.shape) || !finitePose(c.pose)) return false;
+  }
+  return true;
+}
+
+type Quat4 = [number, number, number, number];
+
+/** The compound's record in the shape definitions' table. */
+export const compoundDef: ShapeDef<Compound> = {
+  type: ShapeType.Compound,
+  name: SHAPE_TYPE_NAMES[ShapeType.Compound],
+  supportMapped: false,
+  composite: true,
+  polytope: false,
+  aabb: aabbCompound,
+  boundingRadius: (s) =>
+    cachedPerShape(s, () => {
+      let r = 0;
+      for (const c of s.children) {
+        r = Math.max(
+          r,
+          vec3.length(c.pose.translation) + shapeDef(c.shape.type).boundingRadius(c.shape),
+        );
+      }
+      return r;
+    }),
+  writeMagnitude: (out) => {
+    out[0] = -1;
+  },
+  scaled: null,
+  coreSupport: null,
+  margin: () => 0,
+  feature: null,
+  edgeFeature: null,
+  rayCast: null,
+  projectPoint: null,
+  check: checkCompound,
+  isFinite: finiteCompound,
+  view: (s) => ({
+    type: "compound",
+    children: s.children.map((c) => ({
+      shape: shapeDef(c.shape.type).view(c.shape) as ShapeView,
+      position: vecJson(c.pose.translation),
+      rotation: [c.pose.rotation.x, c.pose.rotation.y, c.pose.rotation.z, c.pose.rotation.w],
+    })),
+  }),
+  json: {
+    name: "compound",
+    schema: (z) =>
+      z.strictObject({
+        type: z.literal("compound"),
+        children: z.array(
+          z.strictObject({
+            shape: z.looseObject({ type: z.string() }),
+            translation: z.tuple([z.number(), z.number(), z.number()]),
+            rotation: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+          }),
+        ),
+      }),
+    toJson: (s) => ({
+      type: "compound",
+      children: s.children.map((c) => ({
+        shape: shapeDef(c.shape.type).json.toJson(c.shape),
+        translation: vecJson(c.pose.translation),
+        rotation: [c.pose.rotation.x, c.pose.rotation.y, c.pose.rotation.z, c.pose.rotation.w],
+      })),
+    }),
+    fromJson: (j, field, child) =>
+      makeCompound(
+        (j.children as { shape: ShapeJson; translation: number[]; rotation: Quat4 }[]).map(
+          (c, i) => {
+            const [x, y, z, w] = c.rotation;
+            return {
+              shape: child(c.shape, `${field}.children[${i}].shape`) as ConvexShape | Compound,
+              pose: { translation: vecFromJson(c.translation), rotation: { x, y, z, w } },
+            };
+          },
+        ),
+        field,
+      ),
+  },
+};
+
+registerShape(compoundDef);
+
+/** Child boxes of a compound in its frame, 6 doubles per child, built once per compound object. */
+const childBoxes = new WeakMap<Compound, Float64Array>();
+
+function boxesOf(c: Compound): Float64Array {
+  let boxes = childBoxes.get(c);
+  if (boxes) return boxes;
+  boxes = new Float64Array(6 * c.children.length);
+  for (let i = 0; i < c.children.length; i++) {
+    const ch = c.children[i];
+    shapeDef(ch.shape.type).aabb(childBox, ch.shape, ch.pose);
+    boxes.set([childBox.min.x, childBox.min.y, childBox.min.z], 6 * i);
+    boxes.set([childBox.max.x, childBox.max.y, childBox.max.z], 6 * i + 3);
+  }
+  childBoxes.set(c, boxes);
+  return boxes;
+}
+
+registerCompositeView(ShapeType.Compound, {
+  partCount: (s) => (s as Compound).children.length,
+  queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) => {
+    const b = boxesOf(s as Compound);
+    out.count = 0;
+    for (let i = 0, o = 0; o < b.length; i++, o += 6) {
+      if (b[o] > maxx || b[o + 1] > maxy || b[o + 2] > maxz) continue;
+      if (b[o + 3] < minx || b[o + 4] < miny || b[o + 5] < minz) continue;
+      pushMeshBvhHit(out, i);
+    }
+    return out.count;
+  },
+  part: (slot, s, i) => {
+    const ch = (s as Compound).children[i];
+    slot.shape = ch.shape;
+    iso.copy(slot.pose, ch.pose);
+    slot.hasPose = true;
+  },
+});

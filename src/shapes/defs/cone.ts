@@ -1,0 +1,122 @@
+/**
+ * The cone's definition: base radius `radius` at y = −halfHeight, apex at y = +halfHeight about
+ * local Y. Ray cast by the stable quadratic and the base plane; point projection in the 2D
+ * profile (a triangle) of the half-plane through the axis and the point (Ericson 2005, §5.1.5);
+ * the supporting base octagon or side line for manifolds.
+ */
+import { MANIFOLD_FEATURE_COS } from "../../constants.js";
+import { closestPointOnSegment, closestPointOnTriangle } from "../../geometry/closest-point.js";
+import {
+  discPolygon,
+  SEGMENT_SIN,
+  type SupportFeature,
+  segmentSin,
+  setPoint,
+  setSegment,
+} from "../../geometry/feature.js";
+import { rayIntervalCone } from "../../geometry/ray-primitives.js";
+import { hypot2 } from "../../math/scalar.js";
+import type { Vec3 } from "../../math/vec3.js";
+import * as vec3 from "../../math/vec3.js";
+import { aabbCone, type Cone, makeCone, supportCone } from "../cone.js";
+import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
+import type { PointProjection, ShapeDef } from "../shape-def.js";
+import { registerShape } from "../shape-def.js";
+import { checkPositive } from "../validate.js";
+import { azimuth, fin, finishRayHit, fromProfile, rayInterval } from "./helpers.js";
+
+function coneFeature(f: SupportFeature, c: Cone, d: Vec3): void {
+  const rho = hypot2(d.x, d.z);
+  const ux = rho > 0 ? d.x / rho : 1;
+  const uz = rho > 0 ? d.z / rho : 0;
+  if (-d.y >= MANIFOLD_FEATURE_COS) {
+    discPolygon(f, -c.halfHeight, c.radius, ux, uz, false);
+    f.index = 0;
+    f.cos = -d.y;
+    vec3.set(f.normal, 0, -1, 0);
+    return;
+  }
+  const x = c.radius * ux;
+  const z = c.radius * uz;
+  const h = c.halfHeight;
+  if (rho > 0 && segmentSin(x, -2 * h, z, d) <= SEGMENT_SIN) {
+    setSegment(f, 1, 0, h, 0, x, -h, z, 1, 2);
+    return;
+  }
+  setPoint(f, 1);
+}
+
+const prof = vec3.create();
+const apex2 = vec3.create();
+const rim2 = vec3.create();
+const base2 = vec3.create();
+const c2a = vec3.create();
+const c2b = vec3.create();
+
+function projectCone(out: PointProjection, c: Cone, p: Vec3, solid: boolean): PointProjection {
+  const rho = azimuth(p);
+  const h = c.halfHeight;
+  const r = c.radius;
+  // The profile triangle in the (ρ, y) half-plane, embedded as (ρ, y, 0).
+  vec3.set(prof, rho, p.y, 0);
+  vec3.set(apex2, 0, h, 0);
+  vec3.set(rim2, r, -h, 0);
+  vec3.set(base2, 0, -h, 0);
+  // Inside: below the side line ρ = r·(h − y)/(2h), above the base.
+  const inside = p.y >= -h && p.y <= h && 2 * h * rho <= r * (h - p.y);
+  out.inside = inside;
+  if (inside && solid) {
+    vec3.copy(out.point, p);
+    out.distance = 0;
+    return out;
+  }
+  if (!inside) {
+    closestPointOnTriangle(c2a, prof, apex2, rim2, base2);
+  } else {
+    // Hollow from inside: the nearer of the side and the base (the axis is not boundary).
+    closestPointOnSegment(c2a, prof, apex2, rim2);
+    closestPointOnSegment(c2b, prof, rim2, base2);
+    if (vec3.distanceSq(c2b, prof) < vec3.distanceSq(c2a, prof)) vec3.copy(c2a, c2b);
+  }
+  fromProfile(out, Math.max(0, c2a.x), c2a.y);
+  out.distance = vec3.distance(p, out.point);
+  return out;
+}
+
+/** The cone's record in the shape definitions' table. */
+export const coneDef: ShapeDef<Cone> = {
+  type: ShapeType.Cone,
+  name: SHAPE_TYPE_NAMES[ShapeType.Cone],
+  supportMapped: true,
+  composite: false,
+  polytope: false,
+  aabb: aabbCone,
+  boundingRadius: (s) => hypot2(s.halfHeight, s.radius),
+  writeMagnitude: (out, s) => {
+    out[0] = Math.max(s.halfHeight, s.radius);
+  },
+  scaled: (s, k) => ({ ...s, halfHeight: s.halfHeight * k, radius: s.radius * k }),
+  coreSupport: supportCone,
+  margin: () => 0,
+  feature: coneFeature,
+  edgeFeature: null,
+  rayCast: (out, s, o, dUnit, _dRaw, len, maxToi, solid) =>
+    rayIntervalCone(rayInterval, s.halfHeight, s.radius, o, dUnit) &&
+    finishRayHit(out, maxToi * len, len, solid),
+  projectPoint: projectCone,
+  check: (field, s) => {
+    checkPositive(`${field}.halfHeight`, s.halfHeight);
+    checkPositive(`${field}.radius`, s.radius);
+  },
+  isFinite: (s) => fin(s.halfHeight) && fin(s.radius),
+  view: (s) => ({ type: "cone", halfHeight: s.halfHeight, radius: s.radius }),
+  json: {
+    name: "cone",
+    schema: (z) =>
+      z.strictObject({ type: z.literal("cone"), halfHeight: z.number(), radius: z.number() }),
+    toJson: (s) => ({ type: "cone", halfHeight: s.halfHeight, radius: s.radius }),
+    fromJson: (j, field) => makeCone(j.halfHeight as number, j.radius as number, field),
+  },
+};
+
+registerShape(coneDef);

@@ -1,0 +1,354 @@
+/**
+ * The convex polyhedron's definition: the convex hull of its vertices, a polytope (SAT applies),
+ * or a flat convex polygon (`flat`: two opposite faces over one loop). Ray cast by clipping
+ * against the face planes (Ericson 2005, §5.3.8), point projection by the face planes inside and
+ * the closest point over the faces' fan triangles outside (§5.1.5); supporting faces and edges
+ * for manifolds.
+ */
+
+import { invalidValue } from "../../errors.js";
+import { pushClipVertex, reserveClipPolygon } from "../../geometry/clip.js";
+import { closestPointOnTriangle } from "../../geometry/closest-point.js";
+import {
+  FEATURE_POLYGON,
+  SEGMENT_SIN,
+  type SupportFeature,
+  segmentSin,
+  setPoint,
+  setSegment,
+} from "../../geometry/feature.js";
+import {
+  rayIntervalConvexPolyhedron,
+  rayIntervalFlatPolygon,
+} from "../../geometry/ray-primitives.js";
+import type { Vec3 } from "../../math/vec3.js";
+import * as vec3 from "../../math/vec3.js";
+import {
+  aabbConvexPolyhedron,
+  type ConvexPolyhedron,
+  makeConvexPolyhedron,
+  supportConvexPolyhedron,
+} from "../convex-polyhedron.js";
+import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
+import type { LocalRayHit, PointProjection, ShapeDef } from "../shape-def.js";
+import { registerShape } from "../shape-def.js";
+import { checkFinite, checkFiniteArray, checkTypedArray } from "../validate.js";
+import {
+  cachedPerShape,
+  fin,
+  finishRayHit,
+  finiteArray,
+  maxVertexDistance,
+  rayInterval,
+} from "./helpers.js";
+
+function polyhedronFace(f: SupportFeature, p: ConvexPolyhedron, d: Vec3): void {
+  const fn = p.faceNormals;
+  let best = 0;
+  let bestDot = -Infinity;
+  for (let i = 0; i < p.faceCount; i++) {
+    const dd = fn[3 * i] * d.x + fn[3 * i + 1] * d.y + fn[3 * i + 2] * d.z;
+    if (dd > bestDot) {
+      bestDot = dd;
+      best = i;
+    }
+  }
+  f.kind = FEATURE_POLYGON;
+  f.index = best;
+  f.cos = bestDot;
+  vec3.set(f.normal, fn[3 * best], fn[3 * best + 1], fn[3 * best + 2]);
+  const v = p.vertices;
+  const start = p.faceOffsets[best];
+  const end = p.faceOffsets[best + 1];
+  f.poly.count = 0;
+  reserveClipPolygon(f.poly, end - start);
+  for (let q = start; q < end; q++) {
+    const vi = p.faceVertices[q];
+    pushClipVertex(f.poly, v[3 * vi], v[3 * vi + 1], v[3 * vi + 2], vi + 1);
+  }
+}
+
+function polyhedronEdge(f: SupportFeature, p: ConvexPolyhedron, d: Vec3): void {
+  const v = p.vertices;
+  let sv = 0;
+  let bestDot = -Infinity;
+  for (let i = 0; i < p.vertexCount; i++) {
+    const dd = v[3 * i] * d.x + v[3 * i + 1] * d.y + v[3 * i + 2] * d.z;
+    if (dd > bestDot) {
+      bestDot = dd;
+      sv = i;
+    }
+  }
+  const e = p.edges;
+  let best = -1;
+  let other = 0;
+  let bestSin = Infinity;
+  for (let q = 0; q + 1 < e.length; q += 2) {
+    let o: number;
+    if (e[q] === sv) o = e[q + 1];
+    else if (e[q + 1] === sv) o = e[q];
+    else continue;
+    const sn = segmentSin(
+      v[3 * o] - v[3 * sv],
+      v[3 * o + 1] - v[3 * sv + 1],
+      v[3 * o + 2] - v[3 * sv + 2],
+      d,
+    );
+    if (sn < bestSin) {
+      bestSin = sn;
+      best = q >> 1;
+      other = o;
+    }
+  }
+  if (best < 0 || bestSin > SEGMENT_SIN) {
+    setPoint(f, p.faceCount + p.edges.length / 2 + sv);
+    return;
+  }
+  setSegment(
+    f,
+    p.faceCount + best,
+    v[3 * sv],
+    v[3 * sv + 1],
+    v[3 * sv + 2],
+    v[3 * other],
+    v[3 * other + 1],
+    v[3 * other + 2],
+    sv + 1,
+    other + 1,
+  );
+}
+
+const c1 = vec3.create();
+const c2 = vec3.create();
+const c3 = vec3.create();
+const cq = vec3.create();
+
+/**
+ * Whether `p` (on the plane of the flat polygon `c`) is inside or on every side of it: the side
+ * planes through its edges, outward normals (b − a) × n for face 0's counter-clockwise loop.
+ */
+function insideFlatSides(c: ConvexPolyhedron, p: Vec3): boolean {
+  const v = c.vertices;
+  const loop = c.faceVertices;
+  const count = c.faceOffsets[1];
+  const nx = c.faceNormals[0];
+  const ny = c.faceNormals[1];
+  const nz = c.faceNormals[2];
+  for (let k = 0; k < count; k++) {
+    const a = 3 * loop[k];
+    const b = 3 * loop[k + 1 < count ? k + 1 : 0];
+    const ex = v[b] - v[a];
+    const ey = v[b + 1] - v[a + 1];
+    const ez = v[b + 2] - v[a + 2];
+    const s =
+      (ey * nz - ez * ny) * (p.x - v[a]) +
+      (ez * nx - ex * nz) * (p.y - v[a + 1]) +
+      (ex * ny - ey * nx) * (p.z - v[a + 2]);
+    if (s > 0) return false;
+  }
+  return true;
+}
+
+function projectConvexPolyhedron(
+  out: PointProjection,
+  c: ConvexPolyhedron,
+  p: Vec3,
+  solid: boolean,
+): PointProjection {
+  const n = c.faceNormals;
+  const off = c.facePlaneOffsets;
+  const faces = off.length;
+  let maxSep = -Infinity;
+  let maxFace = 0;
+  for (let f = 0; f < faces; f++) {
+    const sep = n[3 * f] * p.x + n[3 * f + 1] * p.y + n[3 * f + 2] * p.z - off[f];
+    if (sep > maxSep) {
+      maxSep = sep;
+      maxFace = f;
+    }
+  }
+  // A flat polygon's two planes coincide: a point on them is inside only within its sides.
+  const inside = maxSep <= 0 && (!c.flat || insideFlatSides(c, p));
+  out.inside = inside;
+  if (inside) {
+    if (solid) {
+      vec3.copy(out.point, p);
+      out.distance = 0;
+      return out;
+    }
+    // The nearest face plane of an interior point is touched inside that face.
+    vec3.set(c2, n[3 * maxFace], n[3 * maxFace + 1], n[3 * maxFace + 2]);
+    vec3.addScaled(out.point, p, c2, -maxSep);
+    out.distance = -maxSep;
+    return out;
+  }
+  // Outside: the nearest point over the faces' fan triangles.
+  const v = c.vertices;
+  const fo = c.faceOffsets;
+  const fv = c.faceVertices;
+  let best = Infinity;
+  for (let f = 0; f < faces; f++) {
+    const i0 = fv[fo[f]];
+    vec3.set(c1, v[3 * i0], v[3 * i0 + 1], v[3 * i0 + 2]);
+    for (let k = fo[f] + 1; k + 1 < fo[f + 1]; k++) {
+      const i1 = fv[k];
+      const i2 = fv[k + 1];
+      vec3.set(c2, v[3 * i1], v[3 * i1 + 1], v[3 * i1 + 2]);
+      vec3.set(c3, v[3 * i2], v[3 * i2 + 1], v[3 * i2 + 2]);
+      closestPointOnTriangle(cq, p, c1, c2, c3);
+      const d2 = vec3.distanceSq(p, cq);
+      if (d2 < best) {
+        best = d2;
+        vec3.copy(out.point, cq);
+      }
+    }
+  }
+  out.distance = vec3.distance(p, out.point);
+  return out;
+}
+
+function rayCastConvexPolyhedron(
+  out: LocalRayHit,
+  s: ConvexPolyhedron,
+  o: Vec3,
+  dRaw: Vec3,
+  maxToi: number,
+  solid: boolean,
+): boolean {
+  if (s.flat) {
+    const count = s.faceOffsets[1];
+    if (
+      !rayIntervalFlatPolygon(
+        rayInterval,
+        s.vertices,
+        s.faceVertices,
+        count,
+        s.faceNormals,
+        s.facePlaneOffsets,
+        o,
+        dRaw,
+      )
+    )
+      return false;
+  } else if (!rayIntervalConvexPolyhedron(rayInterval, s.faceNormals, s.facePlaneOffsets, o, dRaw))
+    return false;
+  return finishRayHit(out, maxToi, 1, solid);
+}
+
+function checkConvexPolyhedron(field: string, s: ConvexPolyhedron): void {
+  checkTypedArray(`${field}.vertices`, s.vertices, Float64Array);
+  checkTypedArray(`${field}.faceOffsets`, s.faceOffsets, Uint32Array);
+  checkTypedArray(`${field}.faceVertices`, s.faceVertices, Uint32Array);
+  checkTypedArray(`${field}.faceNormals`, s.faceNormals, Float64Array);
+  checkTypedArray(`${field}.facePlaneOffsets`, s.facePlaneOffsets, Float64Array);
+  checkTypedArray(`${field}.edges`, s.edges, Uint32Array);
+  checkFinite(`${field}.vertexCount`, s.vertexCount);
+  const v = s.vertices;
+  const flat = s.flat === true;
+  if (s.flat !== undefined && typeof s.flat !== "boolean") {
+    invalidValue(`${field}.flat`, s.flat, "must be a boolean when given");
+  }
+  if (v.length < (flat ? 9 : 12) || v.length % 3 !== 0 || s.vertexCount !== v.length / 3) {
+    invalidValue(
+      `${field}.vertices`,
+      v.length,
+      flat
+        ? "must hold at least 3 packed xyz vertices (flat)"
+        : "must hold at least 4 packed xyz vertices",
+    );
+  }
+  checkFiniteArray(`${field}.vertices`, v);
+  if ((flat ? s.faceCount !== 2 : s.faceCount < 4) || s.faceOffsets.length !== s.faceCount + 1) {
+    invalidValue(
+      `${field}.faceCount`,
+      s.faceCount,
+      flat ? "must match faceOffsets (2 faces, flat)" : "must match faceOffsets (≥ 4 faces)",
+    );
+  }
+  checkFiniteArray(`${field}.faceNormals`, s.faceNormals);
+  checkFiniteArray(`${field}.facePlaneOffsets`, s.facePlaneOffsets);
+}
+
+/** Polyhedra already found finite (shapes are immutable, as for their AABBs). */
+const finitePolyhedra = new WeakSet<object>();
+/**
+ * The two polyhedra most recently found finite: a pair query asks about the same two over and
+ * over, and a reference comparison is cheaper than a `WeakSet` lookup. Holds at most two shapes.
+ */
+let recentFinite0: object | null = null;
+let recentFinite1: object | null = null;
+
+function finitePolyhedron(c: ConvexPolyhedron): boolean {
+  if (c === recentFinite0 || c === recentFinite1) return true;
+  if (!finitePolyhedra.has(c)) {
+    const ok =
+      fin(c.vertexCount) &&
+      fin(c.faceCount) &&
+      finiteArray(c.vertices) &&
+      finiteArray(c.faceNormals) &&
+      finiteArray(c.facePlaneOffsets);
+    if (!ok) return false;
+    finitePolyhedra.add(c);
+  }
+  recentFinite1 = recentFinite0;
+  recentFinite0 = c;
+  return true;
+}
+
+/** Largest |vertex coordinate| per hull object, computed once (shapes are immutable). */
+function hullMagnitude(s: ConvexPolyhedron): number {
+  return cachedPerShape(s.vertices, () => {
+    let m = 0;
+    for (const v of s.vertices) m = Math.max(m, Math.abs(v));
+    return m;
+  });
+}
+
+/** The convex polyhedron's record in the shape definitions' table. */
+export const convexPolyhedronDef: ShapeDef<ConvexPolyhedron> = {
+  type: ShapeType.ConvexPolyhedron,
+  name: SHAPE_TYPE_NAMES[ShapeType.ConvexPolyhedron],
+  supportMapped: true,
+  composite: false,
+  polytope: true,
+  aabb: aabbConvexPolyhedron,
+  boundingRadius: (s) => cachedPerShape(s, () => maxVertexDistance(s.vertices)),
+  writeMagnitude: (out, s) => {
+    out[0] = hullMagnitude(s);
+  },
+  scaled: null,
+  coreSupport: supportConvexPolyhedron,
+  margin: () => 0,
+  feature: polyhedronFace,
+  edgeFeature: polyhedronEdge,
+  // The raw direction keeps the plane clipping exact.
+  rayCast: (out, s, o, _dUnit, dRaw, _len, maxToi, solid) =>
+    rayCastConvexPolyhedron(out, s, o, dRaw, maxToi, solid),
+  projectPoint: projectConvexPolyhedron,
+  check: checkConvexPolyhedron,
+  isFinite: finitePolyhedron,
+  view: (s) => {
+    // Each face is a convex polygon, counter-clockwise from outside: a fan from its first corner.
+    const indices: number[] = [];
+    const off = s.faceOffsets;
+    const fv = s.faceVertices;
+    for (let f = 0; f + 1 < off.length; f++) {
+      for (let k = off[f] + 1; k + 1 < off[f + 1]; k++) indices.push(fv[off[f]], fv[k], fv[k + 1]);
+    }
+    return {
+      type: "triangles",
+      positions: Array.from(s.vertices),
+      indices,
+      edges: Array.from(s.edges),
+    };
+  },
+  json: {
+    name: "convex",
+    schema: (z) => z.strictObject({ type: z.literal("convex"), vertices: z.array(z.number()) }),
+    toJson: (s) => ({ type: "convex", vertices: Array.from(s.vertices) }),
+    fromJson: (j, field) =>
+      makeConvexPolyhedron(Float64Array.from(j.vertices as number[]), `${field}.vertices`),
+  },
+};
+
+registerShape(convexPolyhedronDef);

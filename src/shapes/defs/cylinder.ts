@@ -1,0 +1,117 @@
+/**
+ * The cylinder's definition: radius `radius`, from y = −halfHeight to +halfHeight about local Y.
+ * Ray cast by the stable quadratic and the cap planes; point projection in the 2D profile (a
+ * rectangle) of the half-plane through the axis and the point; supporting cap octagons and side
+ * lines for manifolds.
+ */
+import { MANIFOLD_FEATURE_COS } from "../../constants.js";
+import {
+  discPolygon,
+  SEGMENT_SIN,
+  type SupportFeature,
+  setPoint,
+  setSegment,
+} from "../../geometry/feature.js";
+import { rayIntervalCylinder } from "../../geometry/ray-primitives.js";
+import { hypot2 } from "../../math/scalar.js";
+import type { Vec3 } from "../../math/vec3.js";
+import * as vec3 from "../../math/vec3.js";
+import { aabbCylinder, type Cylinder, makeCylinder, supportCylinder } from "../cylinder.js";
+import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
+import type { PointProjection, ShapeDef } from "../shape-def.js";
+import { registerShape } from "../shape-def.js";
+import { checkPositive } from "../validate.js";
+import { azimuth, fin, finishRayHit, fromProfile, rayInterval } from "./helpers.js";
+
+function cylinderFeature(f: SupportFeature, c: Cylinder, d: Vec3): void {
+  const rho = hypot2(d.x, d.z);
+  const ux = rho > 0 ? d.x / rho : 1;
+  const uz = rho > 0 ? d.z / rho : 0;
+  const ay = Math.abs(d.y);
+  if (ay >= MANIFOLD_FEATURE_COS) {
+    const up = d.y >= 0;
+    discPolygon(f, up ? c.halfHeight : -c.halfHeight, c.radius, ux, uz, up);
+    f.index = up ? 0 : 1;
+    f.cos = ay;
+    vec3.set(f.normal, 0, up ? 1 : -1, 0);
+    return;
+  }
+  if (ay <= SEGMENT_SIN) {
+    const x = c.radius * ux;
+    const z = c.radius * uz;
+    setSegment(f, 2, x, -c.halfHeight, z, x, c.halfHeight, z, 1, 2);
+    return;
+  }
+  setPoint(f, 2);
+}
+
+function projectCylinder(
+  out: PointProjection,
+  c: Cylinder,
+  p: Vec3,
+  solid: boolean,
+): PointProjection {
+  const rho = azimuth(p);
+  const h = c.halfHeight;
+  const r = c.radius;
+  const inside = rho <= r && Math.abs(p.y) <= h;
+  out.inside = inside;
+  if (inside && solid) {
+    vec3.copy(out.point, p);
+    out.distance = 0;
+    return out;
+  }
+  if (!inside) {
+    fromProfile(out, Math.min(rho, r), Math.min(Math.max(p.y, -h), h));
+    out.distance = vec3.distance(p, out.point);
+    return out;
+  }
+  const sideGap = r - rho;
+  const capGap = h - Math.abs(p.y);
+  if (sideGap <= capGap) {
+    fromProfile(out, r, p.y);
+    out.distance = sideGap;
+  } else {
+    fromProfile(out, rho, p.y < 0 ? -h : h);
+    out.distance = capGap;
+  }
+  return out;
+}
+
+/** The cylinder's record in the shape definitions' table. */
+export const cylinderDef: ShapeDef<Cylinder> = {
+  type: ShapeType.Cylinder,
+  name: SHAPE_TYPE_NAMES[ShapeType.Cylinder],
+  supportMapped: true,
+  composite: false,
+  polytope: false,
+  aabb: aabbCylinder,
+  boundingRadius: (s) => hypot2(s.halfHeight, s.radius),
+  writeMagnitude: (out, s) => {
+    out[0] = Math.max(s.halfHeight, s.radius);
+  },
+  scaled: (s, k) => ({ ...s, halfHeight: s.halfHeight * k, radius: s.radius * k }),
+  coreSupport: supportCylinder,
+  margin: () => 0,
+  feature: cylinderFeature,
+  edgeFeature: null,
+  rayCast: (out, s, o, dUnit, _dRaw, len, maxToi, solid) =>
+    rayIntervalCylinder(rayInterval, s.halfHeight, s.radius, o, dUnit) &&
+    finishRayHit(out, maxToi * len, len, solid),
+  projectPoint: projectCylinder,
+  check: (field, s) => {
+    checkPositive(`${field}.halfHeight`, s.halfHeight);
+    checkPositive(`${field}.radius`, s.radius);
+  },
+  isFinite: (s) => fin(s.halfHeight) && fin(s.radius),
+  view: (s) => ({ type: "cylinder", halfHeight: s.halfHeight, radius: s.radius }),
+  json: {
+    name: "cylinder",
+    schema: (z) =>
+      z.strictObject({ type: z.literal("cylinder"), halfHeight: z.number(), radius: z.number() }),
+    toJson: (s) => ({ type: "cylinder", halfHeight: s.halfHeight, radius: s.radius }),
+    fromJson: (j, field) => makeCylinder(j.halfHeight as number, j.radius as number, field),
+  },
+};
+
+registerShape(cylinderDef);

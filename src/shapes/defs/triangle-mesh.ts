@@ -1,0 +1,137 @@
+/**
+ * The triangle mesh's definition: a composite (its parts are its triangles, found through its
+ * BVH; src/shapes/composite.ts) — a surface, or the solid it bounds when made with `solid`. Its
+ * ray cast is the BVH's closest-hit walk (src/narrowphase/mesh-ray.ts) and its point projection
+ * the BVH's closest-triangle walk with the angle-weighted pseudo-normal for inside
+ * (src/query/mesh-distance.ts); both import nothing above the shapes.
+ */
+import { invalidValue } from "../../errors.js";
+import { queryMeshBvhAabb } from "../../geometry/mesh-bvh.js";
+import * as vec3 from "../../math/vec3.js";
+import { castRayTriangleMesh, makeMeshRayHit } from "../../narrowphase/mesh-ray.js";
+import { closestPointOnMesh, makeMeshPointQuery } from "../../query/mesh-distance.js";
+import { isBrandedShape, SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
+import type { ShapeDef } from "../shape-def.js";
+import { registerCompositeView, registerShape } from "../shape-def.js";
+import {
+  aabbTriangleMesh,
+  getMeshTriangle,
+  makeTriangleMesh,
+  type TriangleMesh,
+} from "../triangle-mesh.js";
+import { checkTypedArray } from "../validate.js";
+import { cachedPerShape, maxVertexDistance } from "./helpers.js";
+
+const meshHit = makeMeshRayHit();
+const meshQuery = makeMeshPointQuery();
+
+/** Each edge of the mesh once (shared edges by their lower triangle), as vertex index pairs. */
+function meshEdges(mesh: TriangleMesh): number[] {
+  const idx = mesh.indices;
+  const nb = mesh.edgeNeighbors;
+  const edges: number[] = [];
+  for (let t = 0; t < mesh.triangleCount; t++) {
+    for (let e = 0; e < 3; e++) {
+      const other = nb ? nb[3 * t + e] : -1;
+      if (other >= 0 && other < t) continue;
+      edges.push(idx[3 * t + e], idx[3 * t + ((e + 1) % 3)]);
+    }
+  }
+  return edges;
+}
+
+/** The triangle mesh's record in the shape definitions' table. */
+export const triangleMeshDef: ShapeDef<TriangleMesh> = {
+  type: ShapeType.TriangleMesh,
+  name: SHAPE_TYPE_NAMES[ShapeType.TriangleMesh],
+  supportMapped: false,
+  composite: true,
+  polytope: false,
+  aabb: aabbTriangleMesh,
+  boundingRadius: (s) => cachedPerShape(s, () => maxVertexDistance(s.vertices)),
+  writeMagnitude: (out) => {
+    out[0] = -1;
+  },
+  scaled: null,
+  coreSupport: null,
+  margin: () => 0,
+  feature: null,
+  edgeFeature: null,
+  rayCast: (out, s, o, _dUnit, dRaw, _len, maxToi, solid) => {
+    if (!castRayTriangleMesh(meshHit, s, o, dRaw, maxToi, solid)) return false;
+    vec3.copy(out.normal, meshHit.normal);
+    out.toi = meshHit.toi;
+    return true;
+  },
+  projectPoint: (out, s, p, solid) => {
+    // Closest triangle through the BVH; inside only for a solid mesh (a surface has no inside).
+    closestPointOnMesh(meshQuery, s, p);
+    out.inside = s.solid && meshQuery.inside;
+    out.triangle = meshQuery.triangle;
+    if (meshQuery.triangle < 0) {
+      // No triangles: nothing to project onto; the point stays where it is, infinitely far.
+      vec3.copy(out.point, p);
+      out.distance = Infinity;
+    } else if (out.inside && solid) {
+      vec3.copy(out.point, p);
+      out.distance = 0;
+    } else {
+      vec3.copy(out.point, meshQuery.point);
+      out.distance = meshQuery.distance;
+    }
+    return out;
+  },
+  check: (field, s) => {
+    checkTypedArray(`${field}.vertices`, s.vertices, Float64Array);
+    checkTypedArray(`${field}.indices`, s.indices, Uint32Array);
+    // A mesh carries its BVH and edge data, which only makeTriangleMesh builds consistently.
+    if (!isBrandedShape(s)) {
+      invalidValue(field, "a hand-built mesh", "must be built by makeTriangleMesh");
+    }
+  },
+  // Validated by its constructor (which alone builds a mesh, see check) and frozen.
+  isFinite: () => true,
+  view: (s) => ({
+    type: "triangles",
+    positions: Array.from(s.vertices),
+    indices: Array.from(s.indices),
+    edges: meshEdges(s),
+  }),
+  json: {
+    name: "mesh",
+    schema: (z) =>
+      z.strictObject({
+        type: z.literal("mesh"),
+        vertices: z.array(z.number()),
+        indices: z.array(z.number()),
+        solid: z.boolean().optional(),
+      }),
+    toJson: (s) => ({
+      type: "mesh",
+      vertices: Array.from(s.vertices),
+      indices: Array.from(s.indices),
+      ...(s.solid ? { solid: true } : {}),
+    }),
+    fromJson: (j, field) =>
+      makeTriangleMesh(
+        Float64Array.from(j.vertices as number[]),
+        Uint32Array.from(j.indices as number[]),
+        field,
+        { solid: j.solid === true },
+      ),
+  },
+};
+
+registerShape(triangleMeshDef);
+
+registerCompositeView(ShapeType.TriangleMesh, {
+  partCount: (s) => (s as TriangleMesh).triangleCount,
+  queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) =>
+    queryMeshBvhAabb(out, (s as TriangleMesh).bvh, minx, miny, minz, maxx, maxy, maxz),
+  part: (slot, s, i) => {
+    const t = slot.triangle;
+    getMeshTriangle(s as TriangleMesh, i, t.a, t.b, t.c);
+    slot.shape = t;
+    slot.hasPose = false;
+  },
+});

@@ -1,0 +1,189 @@
+/**
+ * The triangle's definition: the flat triangle a, b, c (local frame), a polytope with one face
+ * seen from both sides. Ray cast by the watertight test (Woop, Benthin & Wald 2013), edge-on by
+ * the GJK ray cast; point projection by the closest point on a triangle (Ericson 2005, §5.1.5).
+ */
+import { GJK_ROUNDING_TOLERANCE } from "../../constants.js";
+import { pushClipVertex } from "../../geometry/clip.js";
+import { closestPointOnTriangle } from "../../geometry/closest-point.js";
+import {
+  FEATURE_POLYGON,
+  SEGMENT_SIN,
+  type SupportFeature,
+  segmentSin,
+  setPoint,
+  setSegment,
+} from "../../geometry/feature.js";
+import { RAY_TRIANGLE_DEGENERATE, rayTriangle } from "../../geometry/ray-primitives.js";
+import type { Vec3 } from "../../math/vec3.js";
+import * as vec3 from "../../math/vec3.js";
+import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
+import type { LocalRayHit, PointProjection, ShapeDef } from "../shape-def.js";
+import { registerShape } from "../shape-def.js";
+import { aabbTriangle, makeTriangle, supportTriangle, type Triangle } from "../triangle.js";
+import { checkVec3 } from "../validate.js";
+import {
+  finite3,
+  maxAbs,
+  rayCastSupportMapped,
+  scaledVec,
+  vecFromJson,
+  vecJson,
+} from "./helpers.js";
+
+function triangleFace(f: SupportFeature, t: Triangle, d: Vec3): void {
+  const ux = t.b.x - t.a.x;
+  const uy = t.b.y - t.a.y;
+  const uz = t.b.z - t.a.z;
+  const vx = t.c.x - t.a.x;
+  const vy = t.c.y - t.a.y;
+  const vz = t.c.z - t.a.z;
+  vec3.set(f.normal, uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+  if (vec3.normalize(f.normal, f.normal) === 0) {
+    triangleEdge(f, t, d);
+    return;
+  }
+  let cos = vec3.dot(f.normal, d);
+  const flip = cos < 0;
+  if (flip) {
+    vec3.negate(f.normal, f.normal);
+    cos = -cos;
+  }
+  f.kind = FEATURE_POLYGON;
+  f.index = 0;
+  f.cos = cos;
+  f.poly.count = 0;
+  pushClipVertex(f.poly, t.a.x, t.a.y, t.a.z, 1);
+  if (flip) {
+    pushClipVertex(f.poly, t.c.x, t.c.y, t.c.z, 3);
+    pushClipVertex(f.poly, t.b.x, t.b.y, t.b.z, 2);
+  } else {
+    pushClipVertex(f.poly, t.b.x, t.b.y, t.b.z, 2);
+    pushClipVertex(f.poly, t.c.x, t.c.y, t.c.z, 3);
+  }
+}
+
+function triangleEdge(f: SupportFeature, t: Triangle, d: Vec3): void {
+  const da = vec3.dot(t.a, d);
+  const db = vec3.dot(t.b, d);
+  const dc = vec3.dot(t.c, d);
+  // The supporting edge is the one opposite the lowest corner.
+  let p: Vec3;
+  let q: Vec3;
+  let edge: number;
+  let tp: number;
+  let tq: number;
+  if (dc <= da && dc <= db) {
+    p = t.a;
+    q = t.b;
+    edge = 1;
+    tp = 1;
+    tq = 2;
+  } else if (da <= db) {
+    p = t.b;
+    q = t.c;
+    edge = 2;
+    tp = 2;
+    tq = 3;
+  } else {
+    p = t.c;
+    q = t.a;
+    edge = 3;
+    tp = 3;
+    tq = 1;
+  }
+  if (segmentSin(q.x - p.x, q.y - p.y, q.z - p.z, d) > SEGMENT_SIN) {
+    setPoint(f, edge);
+    return;
+  }
+  setSegment(f, edge, p.x, p.y, p.z, q.x, q.y, q.z, tp, tq);
+}
+
+function rayCastTriangle(
+  out: LocalRayHit,
+  s: Triangle,
+  o: Vec3,
+  dUnit: Vec3,
+  dRaw: Vec3,
+  len: number,
+  maxToi: number,
+): boolean {
+  const t = rayTriangle(out.normal, s.a, s.b, s.c, o, dRaw);
+  if (t === RAY_TRIANGLE_DEGENERATE) {
+    // Edge-on or degenerate: the triangle as a flat convex set (in-plane normal).
+    if (!rayCastSupportMapped(out, s, o, dUnit, len, maxToi, true)) return false;
+    if (vec3.lengthSq(out.normal) === 0) vec3.negate(out.normal, dUnit);
+    return true;
+  }
+  if (!(t >= 0 && t <= maxToi)) return false;
+  out.toi = t;
+  return true;
+}
+
+function projectTriangle(out: PointProjection, s: Triangle, p: Vec3): PointProjection {
+  // Flat: "inside" means on the triangle, up to the rounding of the closest point.
+  closestPointOnTriangle(out.point, p, s.a, s.b, s.c);
+  out.distance = vec3.distance(p, out.point);
+  const size = Math.max(vec3.length(s.a), vec3.length(s.b), vec3.length(s.c), vec3.length(p));
+  out.inside = out.distance <= GJK_ROUNDING_TOLERANCE * size;
+  if (out.inside) {
+    vec3.copy(out.point, p);
+    out.distance = 0;
+  }
+  return out;
+}
+
+/** The triangle's record in the shape definitions' table. */
+export const triangleDef: ShapeDef<Triangle> = {
+  type: ShapeType.Triangle,
+  name: SHAPE_TYPE_NAMES[ShapeType.Triangle],
+  supportMapped: true,
+  composite: false,
+  polytope: true,
+  aabb: aabbTriangle,
+  boundingRadius: (s) => Math.max(vec3.length(s.a), vec3.length(s.b), vec3.length(s.c)),
+  writeMagnitude: (out, s) => {
+    out[0] = Math.max(maxAbs(s.a), maxAbs(s.b), maxAbs(s.c));
+  },
+  scaled: (s, k) => ({
+    type: s.type,
+    a: scaledVec(s.a, k),
+    b: scaledVec(s.b, k),
+    c: scaledVec(s.c, k),
+  }),
+  coreSupport: supportTriangle,
+  margin: () => 0,
+  feature: triangleFace,
+  edgeFeature: triangleEdge,
+  rayCast: (out, s, o, dUnit, dRaw, len, maxToi) =>
+    rayCastTriangle(out, s, o, dUnit, dRaw, len, maxToi),
+  projectPoint: (out, s, p) => projectTriangle(out, s, p),
+  check: (field, s) => {
+    checkVec3(`${field}.a`, s.a);
+    checkVec3(`${field}.b`, s.b);
+    checkVec3(`${field}.c`, s.c);
+  },
+  isFinite: (s) => finite3(s.a) && finite3(s.b) && finite3(s.c),
+  view: (s) => ({
+    type: "triangles",
+    positions: [...vecJson(s.a), ...vecJson(s.b), ...vecJson(s.c)],
+    indices: [0, 1, 2],
+  }),
+  json: {
+    name: "triangle",
+    schema: (z) => {
+      const v = z.tuple([z.number(), z.number(), z.number()]);
+      return z.strictObject({ type: z.literal("triangle"), a: v, b: v, c: v });
+    },
+    toJson: (s) => ({ type: "triangle", a: vecJson(s.a), b: vecJson(s.b), c: vecJson(s.c) }),
+    fromJson: (j, field) =>
+      makeTriangle(
+        vecFromJson(j.a as number[]),
+        vecFromJson(j.b as number[]),
+        vecFromJson(j.c as number[]),
+        field,
+      ),
+  },
+};
+
+registerShape(triangleDef);

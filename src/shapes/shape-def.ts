@@ -1,0 +1,276 @@
+/**
+ * The shape definition record ({@link ShapeDef}: crashcat's `ShapeDef`, Jolt's shape classes, in
+ * plain data) and the table that holds one per shape type, indexed by the numeric type id — the
+ * id the world keeps in a typed array — so each call through the table reaches a routine that
+ * only ever sees its own shape layout (monomorphic field loads, no boxed doubles).
+ *
+ * This module is a leaf (it imports types only, and the shape type names): each definition file
+ * (src/shapes/defs/<type>.ts) registers its record here when it loads, whatever the order in
+ * which modules are first imported. The lookups built on the table are in src/shapes/registry.ts,
+ * which also loads the built-in definitions.
+ */
+import type { z } from "zod";
+import type { SupportFeature } from "../geometry/feature.js";
+import type { Aabb } from "../math/aabb.js";
+import type { Isometry } from "../math/isometry.js";
+import type { Vec3 } from "../math/vec3.js";
+import type { CompositeView } from "./composite.js";
+import type { Shape } from "./shape.js";
+
+/** The answer of a point projection: closest point, its distance, whether the point is inside. */
+export interface PointProjection {
+  /** The closest point of the shape (of its boundary when hollow), world frame. */
+  point: Vec3;
+  /** Distance from the query point to `point`, scene units (0 inside a solid shape). */
+  distance: number;
+  /** True when the query point is inside the shape or on its boundary. */
+  inside: boolean;
+  /** For a triangle mesh, the index of the triangle holding `point`; −1 for other shapes. */
+  triangle?: number;
+}
+
+/** A ray hit in a shape's local frame, written by {@link ShapeDef.rayCast}. */
+export interface LocalRayHit {
+  /** Time of impact in multiples of the caller's (raw) ray direction. */
+  toi: number;
+  /** Outward unit normal at the hit, local frame (zero for a solid shape hit from inside). */
+  normal: Vec3;
+}
+
+/** `[x, y, z]`. */
+export type Vec3Json = [number, number, number];
+
+/**
+ * A shape as plain JSON for a renderer that builds its own surfaces (the debug draw, the
+ * viewer through `collide/three`): one of a few drawing primitives in the shape's local frame
+ * (sphere, box, capsule, cylinder and cone along local +Y as Collide defines them), polytopes
+ * and meshes as triangles, heightfields as their grid of heights, compounds as children with
+ * local poses. Every shape type maps to these, so a new type needs no renderer change.
+ */
+export type ShapeView =
+  | { type: "sphere"; radius: number }
+  | { type: "box"; halfExtents: Vec3Json }
+  | { type: "capsule"; a: Vec3Json; b: Vec3Json; radius: number }
+  | { type: "cylinder"; halfHeight: number; radius: number }
+  | { type: "cone"; halfHeight: number; radius: number }
+  | {
+      type: "triangles";
+      /** Packed xyz vertex positions. */
+      positions: number[];
+      /** 3 vertex indices per triangle, counter-clockwise seen from outside when known. */
+      indices: number[];
+      /** Vertex index pairs of the edges to draw as a wireframe; every triangle edge when absent. */
+      edges?: number[];
+    }
+  | { type: "halfspace"; normal: Vec3Json; offset: number }
+  | {
+      type: "heightfield";
+      rows: number;
+      cols: number;
+      /** rows·cols unscaled heights, row-major (vertex (r, c) at (c·sx, h·sy, r·sz)). */
+      heights: number[];
+      scale: Vec3Json;
+      /** (rows − 1)·(cols − 1) flags, 1 for a hole cell; absent when there are none. */
+      holes?: number[];
+    }
+  | {
+      type: "compound";
+      children: {
+        shape: ShapeView;
+        position: Vec3Json;
+        rotation: [number, number, number, number];
+      }[];
+    };
+
+/**
+ * A shape as plain JSON by its defining numbers, in its local frame (the viewer's transfer form,
+ * src/debug/scene-transfer.ts): `type` is the definition's JSON name, the other fields are the
+ * type's own (see each definition's schema).
+ */
+export interface ShapeJson {
+  /** The JSON name of the shape's type ({@link ShapeJsonDef.name}). */
+  type: string;
+  [field: string]: unknown;
+}
+
+/** How a shape type reads and writes its {@link ShapeJson}. */
+export interface ShapeJsonDef<S extends Shape = Shape> {
+  /** The `type` field's value (`"sphere"`, `"cuboid"`, `"roundedBox"`, …). */
+  readonly name: string;
+  /**
+   * The zod schema of the JSON form, built with the caller's `z` (so the shape layer does not
+   * load zod; only code that validates JSON does).
+   */
+  schema(zod: typeof z): z.ZodType;
+  /** The JSON form of `s` (allocates). */
+  toJson(s: S): ShapeJson;
+  /**
+   * The shape a JSON form (already checked against {@link schema}) describes, built by the
+   * type's `make…` constructor, which throws `CollideError` naming `field` for bad numbers.
+   * `child` turns a nested JSON shape (a compound's child) into a shape.
+   */
+  fromJson(j: ShapeJson, field: string, child: (j: ShapeJson, field: string) => Shape): S;
+}
+
+/**
+ * Everything the library needs to know about one shape type. Code that needs to know something
+ * about "a shape" asks the table ({@link shapeDef}), never a `switch (shape.type)`.
+ */
+export interface ShapeDef<S extends Shape = Shape> {
+  /** The type id (index in the table). */
+  readonly type: S["type"];
+  /** The name used in messages (`"sphere"`, `"cuboid"`, …). */
+  readonly name: string;
+  /** True for a convex set with a support function (GJK/EPA, the compound's children). */
+  readonly supportMapped: boolean;
+  /** True for a composite (a view of parts, src/shapes/composite.ts). */
+  readonly composite: boolean;
+  /** True when the core is a polytope (flat faces only: SAT over its faces and edges applies). */
+  readonly polytope: boolean;
+  /** out = the tight (or, for meshes, conservative) world AABB of `s` placed at `pose`. */
+  aabb(out: Aabb, s: S, pose: Isometry): Aabb;
+  /**
+   * Largest distance from the local origin to a point of the shape (scene units; Infinity for
+   * an unbounded shape): the lever arm of the rotating time-of-impact bound and the size that
+   * scales tolerances. May over-estimate, never under-estimate.
+   */
+  boundingRadius(s: S): number;
+  /**
+   * Writes to `out[0]` the shape's magnitude for the exact change of units far from unit scale
+   * (its largest local coordinate or radius, src/narrowphase/extreme-scale.ts), or −1 for a type
+   * without one (meshes, half-spaces, compounds). Through a typed array, not a returned double,
+   * which V8 would box across the table's call.
+   */
+  writeMagnitude(out: Float64Array, s: S): void;
+  /**
+   * A copy of `s` with every length multiplied by `k` (allocates; the closed-form pair routines'
+   * change of units), or null for a type the change of units does not copy.
+   */
+  readonly scaled: ((s: S, k: number) => S) | null;
+  /**
+   * out = the support point of the core along local `dir` (the shape itself when the margin is
+   * 0); null for shapes without a support function.
+   */
+  readonly coreSupport: ((out: Vec3, s: S, dir: Vec3) => Vec3) | null;
+  /** The margin swept around the core (scene units; 0 when the core is the shape). */
+  margin(s: S): number;
+  /**
+   * For a rounded shape (a core swept by a ball of radius {@link margin}; its objects hold
+   * `core` and `radius`, src/shapes/rounded.ts): its core. Absent for every other type.
+   */
+  roundedCore?(s: S): Shape;
+  /**
+   * The primary supporting feature of `s` along unit local direction `d` for contact manifolds
+   * (a face, a segment or a point; src/geometry/feature.ts); null for types that never reach the
+   * manifold builder (composites, half-spaces, rounded shapes, which use their core's).
+   */
+  readonly feature: ((f: SupportFeature, s: S, d: Vec3) => void) | null;
+  /** For a polytope: replaces `f` by the supporting edge (or vertex) along `d`; null otherwise. */
+  readonly edgeFeature: ((f: SupportFeature, s: S, d: Vec3) => void) | null;
+  /**
+   * Local ray cast of o + t·dRaw, t ∈ [0, maxToi]: `dUnit` is dRaw normalised and `len` its
+   * length. On a hit writes `out.toi` (multiples of dRaw) and the outward unit normal (zero for a
+   * solid shape hit from inside; with `solid` false a ray from inside reports where it leaves)
+   * and returns true. Null for a composite: the query casts its parts through its view.
+   */
+  readonly rayCast:
+    | ((
+        out: LocalRayHit,
+        s: S,
+        o: Vec3,
+        dUnit: Vec3,
+        dRaw: Vec3,
+        len: number,
+        maxToi: number,
+        solid: boolean,
+      ) => boolean)
+    | null;
+  /**
+   * Writes to `out` the projection of local point `p` onto `s` (out.point local; for a hollow
+   * query, `solid` false, onto the boundary even from inside). Null for a composite: the query
+   * projects onto its parts through its view.
+   */
+  readonly projectPoint:
+    | ((out: PointProjection, s: S, p: Vec3, solid: boolean) => PointProjection)
+    | null;
+  /**
+   * Throws `CollideError` (`invalid_value`, naming `field` and the sub-field) unless `s` (of this
+   * type, maybe hand-built) is well formed; the checks of src/shapes/validate.ts's `checkShape`.
+   */
+  check(field: string, s: S): void;
+  /**
+   * True when every number of `s` that {@link check} requires to be finite is finite. Allocates
+   * nothing; a missing field counts as non-finite.
+   */
+  isFinite(s: S): boolean;
+  /** The renderer-independent {@link ShapeView} of `s` (allocates). */
+  view(s: S): ShapeView;
+  /** The JSON form of the type: its name, zod schema, writer and reader. */
+  readonly json: ShapeJsonDef<S>;
+}
+
+/** Room for the built-in types and those registered later (the type ids are small integers). */
+export const MAX_SHAPE_TYPES = 32;
+
+const defs: (ShapeDef | null)[] = new Array(MAX_SHAPE_TYPES).fill(null);
+const supportMapped = new Uint8Array(MAX_SHAPE_TYPES);
+const rounded = new Uint8Array(MAX_SHAPE_TYPES);
+const byJsonName = new Map<string, ShapeDef>();
+
+/** Registers the definition of its type (replacing one registered before). */
+export function registerShape<S extends Shape>(def: ShapeDef<S>): void {
+  const d = def as unknown as ShapeDef;
+  defs[def.type] = d;
+  supportMapped[def.type] = def.supportMapped ? 1 : 0;
+  rounded[def.type] = def.roundedCore ? 1 : 0;
+  byJsonName.set(def.json.name, d);
+}
+
+/** The definition of shape type `type`; throws `RangeError` for an id with none. */
+export function shapeDef(type: number): ShapeDef {
+  const d = defs[type];
+  if (!d) throw new RangeError(`no shape definition for type ${type}`);
+  return d;
+}
+
+/** The definition of shape type `type`, or null (any value) when none is registered. */
+export function findShapeDef(type: unknown): ShapeDef | null {
+  return typeof type === "number" && Number.isInteger(type) && type >= 0 && type < MAX_SHAPE_TYPES
+    ? defs[type]
+    : null;
+}
+
+/** The definition whose JSON name is `name`, or null. */
+export function shapeDefByJsonName(name: string): ShapeDef | null {
+  return byJsonName.get(name) ?? null;
+}
+
+/** True when `type` is a registered support-mapped type (false for any other value). */
+export function isSupportMappedType(type: number | undefined): boolean {
+  return typeof type === "number" && supportMapped[type] === 1;
+}
+
+/** True when `type` is a registered rounded type (its shapes hold `core` and `radius`). */
+export function isRoundedType(type: number): boolean {
+  return rounded[type] === 1;
+}
+
+const views: (CompositeView | null)[] = new Array(MAX_SHAPE_TYPES).fill(null);
+
+/**
+ * Registers the composite view of shape type `type` (src/shapes/composite.ts; called once per
+ * composite type, from its definition file).
+ */
+export function registerCompositeView(type: number, view: CompositeView): void {
+  views[type] = view;
+}
+
+/** The composite view of shape type `type`, or null when the type is not composite. */
+export function compositeView(type: number): CompositeView | null {
+  return views[type] ?? null;
+}
+
+/** True when shape type `type` is composite (has a registered view). */
+export function isCompositeType(type: number): boolean {
+  return views[type] != null;
+}
