@@ -166,16 +166,22 @@ export function satCuboidCuboid(
       }
     }
   }
-  // Face axes of B.
+  // Face axes of B. A face of B within the tie of A's best face wins when B is the larger box
+  // (boxBeforeA): a rule symmetric in A and B, so contact(B, A) is contact(A, B) flipped.
+  const bFirst = boxBeforeA(a, b);
+  let bestB = -Infinity;
   for (let j = 0; j < 3; j++) {
     const tb = tA[0] * R[j] + tA[1] * R[3 + j] + tA[2] * R[6 + j];
     const ra = aH[0] * absR[j] + aH[1] * absR[3 + j] + aH[2] * absR[6 + j];
     const s = Math.abs(tb) - (ra + bH[j]);
-    if (s > best + tie) {
+    if (s > bestB + (j === 0 ? 0 : tie) && (bFirst ? s >= best - tie : s > best + tie)) {
+      bestB = s;
       best = s;
       out.kind = AXIS_FACE_B;
       out.j = j;
-      const sign = tb >= 0 ? 1 : -1;
+      // A centre offset exactly 0 along the axis takes −B_j (A's own faces take +A_i): the
+      // two rules are each other's mirror when A and B are swapped.
+      const sign = tb > 0 ? 1 : -1;
       vec3.set(out.axis, R[j] * sign, R[3 + j] * sign, R[6 + j] * sign);
       if (best > stopAbove) {
         out.separation = best;
@@ -217,6 +223,25 @@ export function satCuboidCuboid(
   }
   out.separation = best;
   return out;
+}
+
+/**
+ * True when box B's faces are preferred to A's on a tie: B has the larger volume, or equal
+ * volumes and the larger sorted half extents (lexicographically). Swapping A and B swaps the
+ * answer unless the boxes have the same half extents.
+ */
+function boxBeforeA(a: Cuboid, b: Cuboid): boolean {
+  const ha = a.halfExtents;
+  const hb = b.halfExtents;
+  const va = ha.x * ha.y * ha.z;
+  const vb = hb.x * hb.y * hb.z;
+  if (va !== vb) return vb > va;
+  const a0 = Math.max(ha.x, ha.y, ha.z);
+  const b0 = Math.max(hb.x, hb.y, hb.z);
+  if (a0 !== b0) return b0 > a0;
+  const a2 = Math.min(ha.x, ha.y, ha.z);
+  const b2 = Math.min(hb.x, hb.y, hb.z);
+  return b2 > a2;
 }
 
 /**
@@ -379,22 +404,35 @@ const witnessManifold = makeContactManifold();
  * (box A (3,7,9) against B (10,4,10) at (3,7,9) put pointA 14 units from A, issue 16 class 2).
  * The deepest point of the clipped manifold (incident face clipped to the reference face,
  * Ericson 2005, §8.3.4) lies on both boxes' features; the distance and normal stay the SAT's.
+ * Equally deep points (parallel faces) are averaged.
  */
 export function faceWitnessCuboidCuboid(out: Contact, a: Cuboid, b: Cuboid, bInA: Isometry): void {
   if (sat.kind === AXIS_EDGE) return;
   manifoldFromContact(witnessManifold, a, b, bInA, out, 0);
-  let best = -1;
   let bestDistance = Infinity;
   for (let i = 0; i < witnessManifold.count; i++) {
-    const d = witnessManifold.points[i].distance;
-    if (d < bestDistance) {
-      bestDistance = d;
-      best = i;
-    }
+    bestDistance = Math.min(bestDistance, witnessManifold.points[i].distance);
   }
-  if (best < 0) return;
-  vec3.copy(out.pointA, witnessManifold.points[best].pointA);
-  vec3.copy(out.pointB, witnessManifold.points[best].pointB);
+  if (!(bestDistance < Infinity)) return;
+  // The deepest points, and every point as deep within the SAT's tie (flat on flat): their
+  // average, which lies on both faces (convex) and does not depend on which box is the
+  // reference, so contact(B, A) is contact(A, B) flipped.
+  const ha = a.halfExtents;
+  const hb = b.halfExtents;
+  const tie =
+    SAT_AXIS_TIE_TOLERANCE * Math.max(ha.x, ha.y, ha.z, hb.x, hb.y, hb.z, Number.MIN_VALUE);
+  vec3.set(out.pointA, 0, 0, 0);
+  vec3.set(out.pointB, 0, 0, 0);
+  let n = 0;
+  for (let i = 0; i < witnessManifold.count; i++) {
+    const p = witnessManifold.points[i];
+    if (p.distance > bestDistance + tie) continue;
+    vec3.add(out.pointA, out.pointA, p.pointA);
+    vec3.add(out.pointB, out.pointB, p.pointB);
+    n++;
+  }
+  vec3.scale(out.pointA, out.pointA, 1 / n);
+  vec3.scale(out.pointB, out.pointB, 1 / n);
 }
 
 /**

@@ -71,6 +71,7 @@ import {
   manifoldMeshMesh,
 } from "./mesh-mesh.js";
 import { manifoldOfSingleContact, manifoldViaContact, registerPair } from "./pair-table.js";
+import { registerRevolutionPairs } from "./revolution-pairs.js";
 import { contactSphereCapsule, intersectsSphereCapsule } from "./sphere-capsule.js";
 import {
   contactSphereCuboid,
@@ -174,6 +175,8 @@ export function registerDefaultPairs(): void {
     contact: contactCuboidCuboid,
     manifold: manifoldViaContact(contactCuboidCuboid, manifoldFromContact),
   });
+  // Closed forms of sphere and capsule against cylinder and cone (src/narrowphase/revolution-pairs.ts).
+  registerRevolutionPairs();
   // The triangle mesh's own routines against support-mapped shapes, half-spaces and meshes.
   for (const t of supportMapped) {
     registerPair(ShapeType.TriangleMesh, t as ConvexShape["type"], {

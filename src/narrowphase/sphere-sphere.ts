@@ -1,7 +1,10 @@
 /**
- * Sphere–sphere: compare squared centre distance with the squared radius sum; a square root
- * only when a contact is asked (Ericson 2005, §4.3.1). Coincident centres get the +x normal
- * and the full depth ra + rb, never a zero or NaN normal.
+ * Sphere–sphere: the centre distance against the radius sum (Ericson 2005, §4.3.1). Coincident
+ * centres get the full depth ra + rb along +x when A is the smaller sphere and −x otherwise (so
+ * contact(B, A) is
+ * contact(A, B) flipped when the radii differ), never a zero or NaN normal. `intersects`,
+ * `distance` and `contact` compare the same centre distance (its rounded length) with the same
+ * radius sum, so they agree on touching to the last bit.
  */
 import type { Isometry } from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
@@ -11,8 +14,7 @@ import { UNIT_SQ_MAX, UNIT_SQ_MIN } from "./pose-pair.js";
 
 /** True when the spheres overlap or touch (B's centre is `bInA.translation`). */
 export function intersectsSphereSphere(a: Sphere, b: Sphere, bInA: Isometry): boolean {
-  const r = a.radius + b.radius;
-  return vec3.lengthSq(bInA.translation) <= r * r;
+  return vec3.length(bInA.translation) - (a.radius + b.radius) <= 0;
 }
 
 /** Smallest (ra + rb)² the world-pose test trusts (2^-256). */
@@ -108,11 +110,9 @@ export function contactSphereSphere(
 ): boolean {
   const c = bInA.translation;
   const r = a.radius + b.radius;
-  const limit = r + prediction;
-  const d2 = vec3.lengthSq(c);
-  if (limit < 0 || d2 > limit * limit) return false;
   const d = vec3.normalize(out.normal, c);
-  if (d === 0) vec3.set(out.normal, 1, 0, 0);
+  if (!(d - r <= prediction)) return false;
+  if (d === 0) vec3.set(out.normal, a.radius <= b.radius ? 1 : -1, 0, 0);
   out.distance = d - r;
   vec3.scale(out.pointA, out.normal, a.radius);
   vec3.addScaled(out.pointB, c, out.normal, -b.radius);
@@ -129,8 +129,8 @@ export function distanceSphereSphere(
   const c = bInA.translation;
   const n = out.pointA;
   const d = vec3.normalize(n, c);
-  if (d === 0) vec3.set(n, 1, 0, 0);
-  out.distance = Math.max(0, d - a.radius - b.radius);
+  if (d === 0) vec3.set(n, a.radius <= b.radius ? 1 : -1, 0, 0);
+  out.distance = Math.max(0, d - (a.radius + b.radius));
   vec3.addScaled(out.pointB, c, n, -b.radius);
   vec3.scale(out.pointA, n, a.radius);
   return out;

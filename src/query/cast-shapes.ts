@@ -221,18 +221,23 @@ function advance(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
   for (let iter = 0; iter < SHAPE_CAST_MAX_ITERATIONS; iter++) {
     sidePoseAt(poseA, a, t);
     sidePoseAt(poseB, b, t);
+    // At time 0 the pair's own predicate decides: toi 0 exactly when `intersects` is true, so
+    // distance, intersects and castShapes agree (issue 16, class 8: boxes 2^-29 apart gave toi
+    // 0; a contact routine's rounding-level gap or overlap never decides it).
+    const touching = t === 0 && intersectsPair(a.shape, b.shape, relativePose(poseA, poseB));
     const gap = contactAt(out, a.shape, b.shape, t);
+    if (touching) return true;
     // The rounding part of the tolerance follows the coordinates at the current time, not the
     // farthest point of the whole motion (a huge maxToi must not make every gap "touching").
     // The rounding part follows the shapes' offset from each other, not from the origin.
     const coord = vec3.distance(poseA.translation, poseB.translation);
-    // A gap that the contact routine sees at time 0 is never toi 0: distance, intersects and
-    // castShapes agree (issue 16, class 8: boxes 2^-29 apart gave toi 0).
-    if (gap <= 0 || (t > 0 && gap <= shapeTol + GJK_ROUNDING_TOLERANCE * coord)) return true;
+    if (t > 0 && (gap <= 0 || gap <= shapeTol + GJK_ROUNDING_TOLERANCE * coord)) return true;
     vec3.copy(nW, out.normal);
     const mu = -vec3.dot(relVel, nW) + spin;
     if (!(mu > 0)) return false;
-    const tNext = t + gap / mu;
+    // Apart at time 0 by the predicate but not by the contact's gap (rounding): they meet at
+    // once, at the first time after 0.
+    const tNext = gap > 0 ? t + gap / mu : t > 0 ? t : Number.MIN_VALUE;
     if (!(tNext <= maxT)) return false;
     t = tNext;
   }

@@ -1,0 +1,275 @@
+/**
+ * Exact closest points on the solids of revolution: the cylinder and the cone (axis local +Y).
+ *
+ * A solid of revolution is its profile, a convex polygon in the meridian half-plane (ρ, y) with
+ * ρ = √(x² + z²) ≥ 0, swept about the axis: the rectangle [0, r] × [−h, h] for the cylinder, the
+ * triangle (0, h), (r, −h), (0, −h) for the cone. The point of the solid's boundary nearest to a
+ * point q lies in q's own meridian half-plane (rotating a boundary point about the axis towards
+ * q's azimuth only brings it closer), so the 3D problem is the 2D closest point of (ρ_q, y_q) on
+ * the profile, mapped back along q's azimuth (Ericson 2005, §5.1 for the closest-point
+ * reductions; the cylinder's case is the one of `projectPoint`). The answer is exact up to the
+ * rounding of a few operations: no iteration, no tolerance.
+ *
+ * The signed distance to a convex solid is a convex function of the point, so along a segment
+ * it is a convex function of the segment parameter: {@link closestSegmentRevolution} finds its
+ * minimum by bisection on the sign of its derivative (b − a)·m, m the boundary's outward normal
+ * (the segment–cylinder and segment–cone closest points have no closed form for crossing axes
+ * in general: a quartic), bounded by {@link SEGMENT_SEARCH_ITERATIONS}.
+ *
+ * Every routine works in the solid's local frame and allocates nothing.
+ */
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+
+/** The profile kinds: 0 the cylinder's rectangle, 1 the cone's triangle. */
+export const RevolutionKind = { Cylinder: 0, Cone: 1 } as const;
+/** One of the {@link RevolutionKind} values. */
+export type RevolutionKind = (typeof RevolutionKind)[keyof typeof RevolutionKind];
+
+/** The closest boundary point of a solid of revolution to a query point (its local frame). */
+export interface RevolutionProjection {
+  /** The boundary point nearest to the query point, local frame. */
+  point: Vec3;
+  /** Outward unit normal of the boundary at `point` (from `point` toward an outside query). */
+  normal: Vec3;
+  /** Signed distance of the query point: positive outside, negative inside, scene units. */
+  distance: number;
+}
+
+/** A new zeroed projection record (allocates). */
+export function makeRevolutionProjection(): RevolutionProjection {
+  return { point: vec3.create(), normal: vec3.create(0, 1, 0), distance: 0 };
+}
+
+// The 2D answer of `profileClosest`: point (pr, py), outward normal (nr, ny), signed distance.
+let pr = 0;
+let py = 0;
+let nr = 0;
+let ny = 0;
+let sd = 0;
+
+/**
+ * The cylinder's profile [0, r] × [−h, h] against (ρ, y), ρ ≥ 0. Inside, the nearer of the side
+ * and the nearer cap (the cap on a tie, so a point on the rim edge gets the cap's normal).
+ */
+function cylinderProfile(rho: number, y: number, h: number, r: number): void {
+  const ay = Math.abs(y);
+  if (rho > r || ay > h) {
+    pr = Math.min(rho, r);
+    py = Math.min(Math.max(y, -h), h);
+    const dr = rho - pr;
+    const dy = y - py;
+    sd = Math.hypot(dr, dy);
+    nr = dr / sd;
+    ny = dy / sd;
+    return;
+  }
+  const side = r - rho;
+  const cap = h - ay;
+  if (cap <= side) {
+    pr = rho;
+    py = y < 0 ? -h : h;
+    nr = 0;
+    ny = y < 0 ? -1 : 1;
+    sd = -cap;
+  } else {
+    pr = r;
+    py = y;
+    nr = 1;
+    ny = 0;
+    sd = -side;
+  }
+}
+
+/**
+ * The cone's profile, the triangle apex (0, h), rim (r, −h), base centre (0, −h), against
+ * (ρ, y), ρ ≥ 0. The slant's outward normal is (2h, r)/√(4h² + r²). Outside, the nearer of the
+ * closest points on the slant and on the base segments; inside, the nearer of the two feet of
+ * the perpendiculars (both inside their edges: the half-profile's angles at the apex and the rim
+ * are acute).
+ */
+function coneProfile(rho: number, y: number, h: number, r: number): void {
+  const len = Math.hypot(2 * h, r);
+  const mr = (2 * h) / len;
+  const my = r / len;
+  // Signed distances to the slant line (through the apex) and to the base plane.
+  const slant = rho * mr + (y - h) * my;
+  const base = -h - y;
+  if (slant > 0 || base > 0) {
+    // Closest point on the slant segment apex → rim, parameter t ∈ [0, 1].
+    const er = r;
+    const ey = -2 * h;
+    const t = Math.min(Math.max((rho * er + (y - h) * ey) / (er * er + ey * ey), 0), 1);
+    let qr = t === 1 ? r : t * er;
+    let qy = t === 1 ? -h : h + t * ey;
+    let dr = rho - qr;
+    let dy = y - qy;
+    let d2 = dr * dr + dy * dy;
+    // Closest point on the base segment (0, −h) → (r, −h).
+    const br = Math.min(rho, r);
+    const bdr = rho - br;
+    const bdy = y + h;
+    const b2 = bdr * bdr + bdy * bdy;
+    const onBase = b2 < d2;
+    if (onBase) {
+      qr = br;
+      qy = -h;
+      dr = bdr;
+      dy = bdy;
+      d2 = b2;
+    }
+    if (!onBase && t > 0 && t < 1) {
+      // Inside the slant's span: the line's own normal and signed distance, exact to the
+      // rounding of the query's coordinates (the difference of two large points is not).
+      pr = Math.max(0, rho - slant * mr);
+      py = y - slant * my;
+      nr = mr;
+      ny = my;
+      sd = slant;
+      return;
+    }
+    pr = qr;
+    py = qy;
+    sd = Math.sqrt(d2);
+    if (sd > 0) {
+      nr = dr / sd;
+      ny = dy / sd;
+    } else if (slant >= base) {
+      nr = mr;
+      ny = my;
+    } else {
+      nr = 0;
+      ny = -1;
+    }
+    return;
+  }
+  if (-base <= -slant) {
+    pr = rho;
+    py = -h;
+    nr = 0;
+    ny = -1;
+    sd = base;
+  } else {
+    pr = Math.max(0, rho - slant * mr);
+    py = y - slant * my;
+    nr = mr;
+    ny = my;
+    sd = slant;
+  }
+}
+
+/**
+ * Writes to `out` the boundary point of the solid (`kind`, half height `h`, radius `r`, local
+ * frame) nearest to `q`, the boundary's outward normal there and the signed distance of `q`
+ * (negative inside). A query on the axis takes the +x azimuth for a side point. Returns `out`.
+ */
+export function projectRevolution(
+  out: RevolutionProjection,
+  kind: RevolutionKind,
+  h: number,
+  r: number,
+  q: Vec3,
+): RevolutionProjection {
+  const rho = Math.hypot(q.x, q.z);
+  if (kind === RevolutionKind.Cylinder) cylinderProfile(rho, q.y, h, r);
+  else coneProfile(rho, q.y, h, r);
+  out.distance = sd;
+  const ux = rho > 0 ? q.x / rho : 1;
+  const uz = rho > 0 ? q.z / rho : 0;
+  // The query's own coordinates when the profile point keeps its ρ (exactly on its azimuth).
+  if (pr === rho) vec3.set(out.point, q.x, py, q.z);
+  else vec3.set(out.point, pr * ux, py, pr * uz);
+  vec3.set(out.normal, nr * ux, ny, nr * uz);
+  return out;
+}
+
+/**
+ * Bisection steps on the sign of the signed distance's derivative along a segment: 2⁻⁸⁰ of the
+ * segment's parameter range, below the rounding of any parameter away from 0. Count.
+ */
+export const SEGMENT_SEARCH_ITERATIONS = 80;
+
+/** The outcome of {@link closestSegmentRevolution}. */
+export interface SegmentRevolutionResult {
+  /** The segment's parameter t ∈ [0, 1] of its point nearest the solid (deepest when inside). */
+  t: number;
+  /** The segment's point at `t`, local frame. */
+  segmentPoint: Vec3;
+  /** Its projection onto the solid's boundary (point, outward normal, signed distance). */
+  projection: RevolutionProjection;
+}
+
+/** A new zeroed segment result (allocates). */
+export function makeSegmentRevolutionResult(): SegmentRevolutionResult {
+  return { t: 0, segmentPoint: vec3.create(), projection: makeRevolutionProjection() };
+}
+
+const segPoint = vec3.create();
+const scratch = makeRevolutionProjection();
+
+/** Signed distance of a + t·(b − a) to the solid (point in segPoint, projection in scratch). */
+function signedAt(kind: RevolutionKind, h: number, r: number, a: Vec3, b: Vec3, t: number): number {
+  if (t === 0) vec3.copy(segPoint, a);
+  else if (t === 1) vec3.copy(segPoint, b);
+  else vec3.set(segPoint, a.x + t * (b.x - a.x), a.y + t * (b.y - a.y), a.z + t * (b.z - a.z));
+  return projectRevolution(scratch, kind, h, r, segPoint).distance;
+}
+
+/** Copies the last evaluation (segPoint, scratch) into `out` at parameter t. */
+function keep(out: SegmentRevolutionResult, t: number): void {
+  out.t = t;
+  vec3.copy(out.segmentPoint, segPoint);
+  const p = out.projection;
+  vec3.copy(p.point, scratch.point);
+  vec3.copy(p.normal, scratch.normal);
+  p.distance = scratch.distance;
+}
+
+/**
+ * The point of segment a–b (solid's local frame) of least signed distance to the solid, and its
+ * projection. The signed distance of a convex solid is convex, with the boundary's outward
+ * normal m as its (sub)gradient, so along the segment its derivative (b − a)·m(t) is
+ * non-decreasing: an end point whose derivative points outward is the minimum (found exactly),
+ * otherwise the root of the derivative is bracketed and bisected on its sign
+ * ({@link SEGMENT_SEARCH_ITERATIONS} steps) — the sign of a normal's dot product stays reliable
+ * where the distance itself is too flat to compare, so the parameter converges to the rounding
+ * and the normal there is orthogonal to the segment to the rounding. Returns `out`.
+ */
+export function closestSegmentRevolution(
+  out: SegmentRevolutionResult,
+  kind: RevolutionKind,
+  h: number,
+  r: number,
+  a: Vec3,
+  b: Vec3,
+): SegmentRevolutionResult {
+  const ex = b.x - a.x;
+  const ey = b.y - a.y;
+  const ez = b.z - a.z;
+  signedAt(kind, h, r, a, b, 0);
+  keep(out, 0);
+  let n = scratch.normal;
+  if (ex * n.x + ey * n.y + ez * n.z >= 0) return out;
+  signedAt(kind, h, r, a, b, 1);
+  n = scratch.normal;
+  if (ex * n.x + ey * n.y + ez * n.z <= 0) {
+    if (scratch.distance <= out.projection.distance) keep(out, 1);
+    return out;
+  }
+  let lo = 0;
+  let hi = 1;
+  for (let it = 0; it < SEGMENT_SEARCH_ITERATIONS; it++) {
+    const mid = 0.5 * (lo + hi);
+    if (!(mid > lo && mid < hi)) break;
+    signedAt(kind, h, r, a, b, mid);
+    n = scratch.normal;
+    if (ex * n.x + ey * n.y + ez * n.z > 0) hi = mid;
+    else lo = mid;
+  }
+  // The better of the bracket's ends (the end point 0 was kept above).
+  const fLo = signedAt(kind, h, r, a, b, lo);
+  if (fLo <= out.projection.distance) keep(out, lo);
+  const fHi = signedAt(kind, h, r, a, b, hi);
+  if (fHi < out.projection.distance) keep(out, hi);
+  return out;
+}

@@ -1,0 +1,54 @@
+/**
+ * Capsule–cylinder: the capsule's segment point nearest the cylinder (an exact projection per point,
+ * src/geometry/revolution.ts, minimised along the segment) and the radius added analytically
+ * (rounded-revolution.ts): exact up to rounding while the segment stays outside the cylinder,
+ * touching included (issue 16, class 1 and must-have 1); a segment that enters the cylinder is
+ * answered by GJK/EPA with its normal refined. A's frame, B at `bInA`; no allocation.
+ */
+import { RevolutionKind } from "../geometry/revolution.js";
+import type { Isometry } from "../math/isometry.js";
+import * as vec3 from "../math/vec3.js";
+import type { Capsule } from "../shapes/capsule.js";
+import type { Cylinder } from "../shapes/cylinder.js";
+import type { Contact, DistanceResult } from "./contact.js";
+import { makeContact } from "./contact.js";
+import { contactCapsuleRevolution, intersectsCapsuleRevolution } from "./rounded-revolution.js";
+
+/**
+ * Contact of capsule A and cylinder B (B at `bInA`, A's frame); false when the gap exceeds
+ * `prediction` (scene units). Normal from the capsule toward the cylinder; pointA on the capsule,
+ * pointB on the cylinder's boundary.
+ */
+export function contactCapsuleCylinder(
+  out: Contact,
+  a: Capsule,
+  b: Cylinder,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  return contactCapsuleRevolution(out, a, b, RevolutionKind.Cylinder, bInA, prediction);
+}
+
+/** True when capsule A and cylinder B (at `bInA`) overlap or touch. */
+export function intersectsCapsuleCylinder(a: Capsule, b: Cylinder, bInA: Isometry): boolean {
+  return intersectsCapsuleRevolution(a, b, RevolutionKind.Cylinder, bInA);
+}
+
+const viaContact = makeContact();
+
+/**
+ * Closest points of capsule A and cylinder B: distance ≥ 0 and the witnesses on each surface; the
+ * deepest points of the contact when they overlap (distance 0).
+ */
+export function distanceCapsuleCylinder(
+  out: DistanceResult,
+  a: Capsule,
+  b: Cylinder,
+  bInA: Isometry,
+): DistanceResult {
+  contactCapsuleCylinder(viaContact, a, b, bInA, Number.POSITIVE_INFINITY);
+  out.distance = Math.max(0, viaContact.distance);
+  vec3.copy(out.pointA, viaContact.pointA);
+  vec3.copy(out.pointB, viaContact.pointB);
+  return out;
+}
