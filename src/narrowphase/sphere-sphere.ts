@@ -90,8 +90,11 @@ export function intersectsSphereSpherePoses(
   // A non-finite translation or an offset that overflowed (poses about 2e308 apart) leaves d2
   // NaN or infinite: declined, so that the validating path names it.
   if (d2 - d2 === 0 && r2 >= SPHERE_SPHERE_R2_MIN && r2 <= SPHERE_SPHERE_R2_MAX) {
-    if (d2 <= r2) return 1;
-    if (d2 > r2) return 0;
+    // Within a relative 1e-12 of touching the squared test could disagree with the distance's
+    // |offset| − (ra + rb) in the last bits: declined, so that every query decides a touching
+    // pair the same way (src/narrowphase/sphere-sphere.ts's intersects, distance, contact).
+    if (d2 < r2 * (1 - 1e-12)) return 1;
+    if (d2 > r2 * (1 + 1e-12)) return 0;
   }
   return -1;
 }
