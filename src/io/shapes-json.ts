@@ -88,7 +88,8 @@ export const SHAPE_SCHEMAS = {
     cols: num,
     heights: z.array(num),
     scale: vec,
-    holes: z.array(z.union([z.boolean(), num])).optional(),
+    // Each flag is checked by makeHeightfield, which names the entry and says what is allowed.
+    holes: z.array(z.any()).optional(),
     position: vec.optional(),
     rotation: quatJson.optional(),
   }),

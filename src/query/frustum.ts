@@ -162,7 +162,14 @@ export function makeFrustum(camera: FrustumCamera, field = "frustum"): Frustum {
     planes[i + 2] = t.z;
     planes[i + 3] = local[i + 3] + vec3.dot(t, pose.translation);
   }
-  return finishFrustum(planes, corners, `${p}near`, near);
+  // A frustum too thin to build is named by its extreme field: the aspect, else the field of
+  // view, else the near distance.
+  const thin = !(aspect > 1e-6 && aspect < 1e6)
+    ? ["aspect", aspect]
+    : !(ty > 1e-6 && ty < 1e6)
+      ? ["fovY", fovY]
+      : ["near", near];
+  return finishFrustum(planes, corners, `${p}${thin[0]}`, thin[1]);
 }
 
 /**
@@ -393,11 +400,28 @@ export function frustumTestAabb(
 }
 
 /**
+ * Throws `CollideError` (`invalid_value`, naming `field`) unless `f` is a frustum made by
+ * {@link makeFrustum} or {@link makeFrustumFromMatrix} (24 plane numbers and its polytope).
+ */
+export function checkFrustum(field: string, f: unknown): asserts f is Frustum {
+  const g = f as Frustum | null;
+  if (
+    g === null ||
+    typeof g !== "object" ||
+    !(g.planes instanceof Float64Array) ||
+    g.planes.length !== 24 ||
+    g.hull == null
+  )
+    invalidValue(field, f, "must be a frustum made by makeFrustum or makeFrustumFromMatrix");
+}
+
+/**
  * True when `shape` at world `pose` shares a point with the frustum `f` (exact: the frustum as a
  * convex polytope against the shape through the narrow phase's dispatch — GJK, SAT or the
- * composite path for meshes and compounds). Throws `CollideError` for a bad shape or pose.
+ * composite path for meshes and compounds). Throws `CollideError` for a bad frustum, shape or pose.
  */
 export function frustumIntersectsShape(f: Frustum, shape: Shape, pose: Isometry): boolean {
+  checkFrustum("frustum", f);
   checkShapeArg("shape", shape);
   checkPose("pose", pose);
   return frustumIntersectsShapeUnchecked(f, shape, pose);

@@ -129,7 +129,8 @@ function checkScale(field: string, v: number): void {
  * Throws `CollideError` (`invalid_value`) naming the field under `field` and its value: `rows`
  * or `cols` not an integer ≥ 2; `heights` not an array of length rows·cols; a non-finite
  * `heights[i]`; `scale` not a vector, or `scale.x`/`scale.y`/`scale.z` not finite and > 0;
- * `holes` not an array of length (rows − 1)·(cols − 1), or a hole in every cell (the shape would
+ * a height times `scale.y`, or the field's extent, overflowing; `holes` not an array of length
+ * (rows − 1)·(cols − 1) of flags (true, false, 1, 0), or a hole in every cell (the shape would
  * touch nothing).
  */
 export function makeHeightfield(desc: HeightfieldDesc, field = ""): Heightfield {
@@ -163,6 +164,22 @@ export function makeHeightfield(desc: HeightfieldDesc, field = ""): Heightfield 
   checkScale(`${p}scale.x`, s.x);
   checkScale(`${p}scale.y`, s.y);
   checkScale(`${p}scale.z`, s.z);
+  // The scaled terrain must stay finite: a height times scale.y, and the field's extent.
+  for (let i = 0; i < heights.length; i++) {
+    const y = heights[i] * s.y;
+    if (y - y !== 0)
+      invalidValue(
+        `${p}heights[${i}]`,
+        src[i],
+        `times scale.y = ${s.y} overflows (the scaled height must be finite)`,
+      );
+  }
+  const extentX = (cols - 1) * s.x;
+  if (extentX - extentX !== 0)
+    invalidValue(`${p}scale.x`, s.x, `times cols − 1 = ${cols - 1} overflows`);
+  const extentZ = (rows - 1) * s.z;
+  if (extentZ - extentZ !== 0)
+    invalidValue(`${p}scale.z`, s.z, `times rows − 1 = ${rows - 1} overflows`);
   const cells = (rows - 1) * (cols - 1);
   let holes: Uint8Array | null = null;
   if (desc.holes !== undefined) {
@@ -178,7 +195,10 @@ export function makeHeightfield(desc: HeightfieldDesc, field = ""): Heightfield 
     holes = new Uint8Array((cells + 7) >> 3);
     let solid = 0;
     for (let i = 0; i < cells; i++) {
-      if (hs[i]) holes[i >> 3] |= 1 << (i & 7);
+      const h = hs[i];
+      if (h !== 0 && h !== 1 && h !== true && h !== false)
+        invalidValue(`${p}holes[${i}]`, h, "must be a flag: true, false, 1 or 0");
+      if (h) holes[i >> 3] |= 1 << (i & 7);
       else solid++;
     }
     if (solid === 0)

@@ -62,6 +62,7 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { intersectsPair } from "../narrowphase/pair-table.js";
 import {
+  checkFrustum,
   type Frustum,
   type FrustumMode,
   FrustumTest,
@@ -1633,19 +1634,7 @@ export class CollisionWorld {
     options: FrustumQueryOptions = {},
     out: BodyHandle[] = [],
   ): BodyHandle[] {
-    if (
-      frustum === null ||
-      typeof frustum !== "object" ||
-      !(frustum.planes instanceof Float64Array) ||
-      frustum.planes.length !== 24 ||
-      frustum.hull == null
-    ) {
-      invalidValue(
-        "frustum",
-        frustum,
-        "must be a frustum made by makeFrustum or makeFrustumFromMatrix",
-      );
-    }
+    checkFrustum("frustum", frustum);
     if (options === null || typeof options !== "object")
       invalidValue("options", options, "must be an object");
     const mode = options.mode ?? "exact";

@@ -448,3 +448,26 @@ describe("world.overlapFrustum", () => {
     );
   });
 });
+
+describe("frustum bad input found by a fresh user", () => {
+  it("frustumIntersectsShape refuses what is not a frustum with a CollideError naming it", () => {
+    const pose = { translation: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: 0, w: 1 } };
+    for (const bad of [{}, null, 3, { planes: new Float64Array(24) }])
+      expect(() => frustumIntersectsShape(bad as unknown as Frustum, makeSphere(1), pose)).toThrow(
+        /^frustum must be a frustum/,
+      );
+  });
+
+  it("a frustum too thin to build names the extreme field and its value", () => {
+    const cam = {
+      position: { x: 0, y: 0, z: 0 },
+      rotation: { x: 0, y: 0, z: 0, w: 1 },
+      fovY: 1,
+      aspect: 1,
+      near: 1,
+      far: 5,
+    };
+    expect(() => makeFrustum({ ...cam, fovY: 1e-300 })).toThrow(/^frustum\.fovY .*1e-300/);
+    expect(() => makeFrustum({ ...cam, aspect: 1e300 })).toThrow(/^frustum\.aspect .*1e\+300/);
+  });
+});

@@ -831,3 +831,49 @@ describe("in the world, JSON, debug draw and the viewer", () => {
     expect(Array.from(hb.holes ?? [])).toEqual(Array.from(H.hf.holes ?? []));
   });
 });
+
+describe("heightfield bad input found by a fresh user", () => {
+  it("refuses a height whose scaled value overflows, naming the height", () => {
+    expect(() =>
+      makeHeightfield({
+        rows: 2,
+        cols: 2,
+        heights: new Float64Array([0, 0, 0, 1e308]),
+        scale: { x: 1, y: 10, z: 1 },
+      }),
+    ).toThrow(/^heights\[3\] times scale\.y = 10 overflows.*1e\+308/);
+    expect(() =>
+      makeHeightfield({
+        rows: 2,
+        cols: 3,
+        heights: new Float64Array(6),
+        scale: { x: 1e308, y: 1, z: 1 },
+      }),
+    ).toThrow(/^scale\.x /);
+  });
+
+  it("takes only true, false, 1 and 0 as hole flags", () => {
+    const desc = { rows: 2, cols: 3, heights: new Float64Array(6), scale: { x: 1, y: 1, z: 1 } };
+    for (const bad of [2, "yes", null, -1])
+      expect(() => makeHeightfield({ ...desc, holes: [bad as number, 0] })).toThrow(
+        /^holes\[0\] must be a flag/,
+      );
+    expect(makeHeightfield({ ...desc, holes: [true, 0] }).holes).not.toBeNull();
+    expect(() =>
+      answerQuery({
+        op: "raycast",
+        shape: {
+          type: "heightfield",
+          rows: 2,
+          cols: 2,
+          heights: [0, 0, 0, 0],
+          scale: [1, 1, 1],
+          holes: ["yes"],
+        },
+        origin: [0, 1, 0],
+        direction: [0, -1, 0],
+        maxToi: 9,
+      } as never),
+    ).toThrow(/holes\[0\] must be a flag/);
+  });
+});
