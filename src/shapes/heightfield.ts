@@ -653,6 +653,76 @@ function rayMayReach(t0: number, t1: number, lo: number, hi: number): boolean {
   return ylo <= hi + tol && yhi >= lo - tol;
 }
 
+// The x and z ranges of the ray over a span [t0, t1], grown by a rounding margin (spanAt).
+let spanX0 = 0;
+let spanX1 = 0;
+let spanZ0 = 0;
+let spanZ1 = 0;
+
+/** Sets spanX0..spanZ1 to the ray's x and z ranges over [t0, t1], grown by a rounding margin. */
+function spanAt(t0: number, t1: number): void {
+  const dx = rayD.x;
+  const dz = rayD.z;
+  // A zero component keeps its coordinate (Infinity · 0 would be NaN).
+  const xa = dx === 0 ? rayO.x : rayO.x + dx * t0;
+  const xb = dx === 0 ? rayO.x : rayO.x + dx * t1;
+  const za = dz === 0 ? rayO.z : rayO.z + dz * t0;
+  const zb = dz === 0 ? rayO.z : rayO.z + dz * t1;
+  const mx = HEIGHTFIELD_RAY_SKIP_TOLERANCE * (Math.abs(xa) + Math.abs(xb));
+  const mz = HEIGHTFIELD_RAY_SKIP_TOLERANCE * (Math.abs(za) + Math.abs(zb));
+  spanX0 = Math.min(xa, xb) - mx;
+  spanX1 = Math.max(xa, xb) + mx;
+  spanZ0 = Math.min(za, zb) - mz;
+  spanZ1 = Math.max(za, zb) + mz;
+}
+
+/** k − 1 when slab k − 1 (slabs of width s; k − 1 ≥ lo) touches a range starting at `a`, else k. */
+function nearLo(k: number, lo: number, a: number, s: number): number {
+  return k > lo && a <= k * s ? k - 1 : k;
+}
+
+/** k + 1 when slab k + 1 (slabs of width s; k + 1 ≤ hi) touches a range ending at `b`, else k. */
+function nearHi(k: number, hi: number, b: number, s: number): number {
+  return k < hi && b >= (k + 1) * s ? k + 1 : k;
+}
+
+/**
+ * Walks the cells of level-0 block (br, bc) over the ray span [bt0, bt1] with a DDA; at each
+ * cell it also tests the neighbours whose closed boxes the ray's span over that cell touches, so
+ * a ray running exactly along a cell boundary line (or through a grid vertex) tests every cell
+ * sharing it, as a triangle mesh of the same triangles would.
+ */
+function rayBlock(
+  hf: Heightfield,
+  br: number,
+  bc: number,
+  bt0: number,
+  bt1: number,
+  maxToi: number,
+): void {
+  const B = hf.tree.blockCells;
+  const sx = hf.scale.x;
+  const sz = hf.scale.z;
+  const ca = bc * B;
+  const cb = Math.min(hf.cols - 2, ca + B - 1);
+  const ra = br * B;
+  const rb = Math.min(hf.rows - 2, ra + B - 1);
+  ddaStart(inner, bt0, sx, sz, ca, cb, ra, rb);
+  for (;;) {
+    if (rayBest >= 0 && inner.tEnter > rayBest) break;
+    const te = Math.min(inner.tExit, bt1);
+    spanAt(inner.tEnter, te);
+    const r0 = nearLo(inner.row, ra, spanZ0, sz);
+    const r1 = nearHi(inner.row, rb, spanZ1, sz);
+    const c0 = nearLo(inner.col, ca, spanX0, sx);
+    const c1 = nearHi(inner.col, cb, spanX1, sx);
+    for (let r = r0; r <= r1; r++) for (let c = c0; c <= c1; c++) rayCell(hf, r, c, maxToi);
+    if (inner.tExit >= bt1) break;
+    ddaStep(inner, sx, sz);
+    if (inner.col < ca || inner.col > cb || inner.row < ra || inner.row > rb) break;
+  }
+}
+
 /**
  * The nearest hit of the ray o + t·d (local frame, t ∈ [0, maxToi] in multiples of d) on `hf`:
  * returns t and writes the unit face normal on the side facing the ray's origin to `outNormal`,
@@ -660,7 +730,10 @@ function rayMayReach(t0: number, t1: number, lo: number, hi: number): boolean {
  * triangle's plane misses it, as on a triangle mesh. The cells are walked in the order the ray
  * crosses them (a 2D DDA, Amanatides & Woo 1987, first over the tree's blocks, skipping a block
  * that the ray passes above or below, then over the block's cells), and the walk stops after the
- * first cell with a hit once the next cell starts beyond it. Allocates nothing.
+ * first cell with a hit once the next cell starts beyond it. At each step the blocks and cells
+ * whose closed boxes the ray's span touches (within rounding) are tested too, so a ray running
+ * along a cell or block boundary line, or through a grid vertex, meets every cell sharing it,
+ * as the same triangles as a mesh would (issue 17). Allocates nothing.
  */
 export function castRayHeightfield(
   outNormal: Vec3,
@@ -711,21 +784,19 @@ export function castRayHeightfield(
     const bt0 = outer.tEnter;
     const bt1 = Math.min(outer.tExit, t1);
     if (rayBest >= 0 && bt0 > rayBest) break;
-    const o2 = 2 * (outer.row * nbc + outer.col);
-    if (rayMayReach(bt0, bt1, bounds[o2] * sy, bounds[o2 + 1] * sy)) {
-      const ca = outer.col * B;
-      const cb = Math.min(cellCols - 1, ca + B - 1);
-      const ra = outer.row * B;
-      const rb = Math.min(cellRows - 1, ra + B - 1);
-      ddaStart(inner, bt0, sx, sz, ca, cb, ra, rb);
-      for (;;) {
-        if (rayBest >= 0 && inner.tEnter > rayBest) break;
-        rayCell(hf, inner.row, inner.col, maxToi);
-        if (inner.tExit >= bt1) break;
-        ddaStep(inner, sx, sz);
-        if (inner.col < ca || inner.col > cb || inner.row < ra || inner.row > rb) break;
+    // The ray may run along a block boundary (or pass through a block corner): walk every
+    // block whose closed box its span touches, not just the one the DDA stands in.
+    spanAt(bt0, bt1);
+    const br0 = nearLo(outer.row, 0, spanZ0, bh);
+    const br1 = nearHi(outer.row, nbr - 1, spanZ1, bh);
+    const bc0 = nearLo(outer.col, 0, spanX0, bw);
+    const bc1 = nearHi(outer.col, nbc - 1, spanX1, bw);
+    for (let br = br0; br <= br1; br++)
+      for (let bc = bc0; bc <= bc1; bc++) {
+        const ob = 2 * (br * nbc + bc);
+        if (rayMayReach(bt0, bt1, bounds[ob] * sy, bounds[ob + 1] * sy))
+          rayBlock(hf, br, bc, bt0, bt1, maxToi);
       }
-    }
     if (outer.tExit >= t1) break;
     ddaStep(outer, bw, bh);
     if (outer.col < 0 || outer.col >= nbc || outer.row < 0 || outer.row >= nbr) break;

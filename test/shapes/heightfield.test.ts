@@ -34,6 +34,7 @@ import type { Heightfield } from "../../src/shapes/heightfield.js";
 import {
   heightfieldByteLength,
   heightfieldEdgeFlags,
+  isHeightfieldHole,
   makeHeightfield,
   queryHeightfieldAabb,
 } from "../../src/shapes/heightfield.js";
@@ -634,6 +635,112 @@ describe("adversarial rays and points", () => {
         6,
       );
     }
+  });
+  it("rays exactly on grid lines, block boundaries and vertices hit what the mesh hits (fast-check)", () => {
+    // Issue 17: the DDA walked one of the cells sharing a boundary line (or a vertex), so a ray
+    // lying on it missed a solid neighbour of a hole. Up to 20 × 20 vertices, so the lines
+    // x = 8·sx and z = 8·sz, 16·sx, 16·sz are also boundaries of the min/max tree's blocks.
+    const grid = fc
+      .record({
+        rows: fc.integer({ min: 2, max: 20 }),
+        cols: fc.integer({ min: 2, max: 20 }),
+        sx: fc.constantFrom(1, 0.5, 2, 0.3, 0.7),
+        sy: fc.constantFrom(1, 0.5, 0.3),
+        sz: fc.constantFrom(1, 0.25, 2, 0.3, 0.7),
+        seed: fc.integer({ min: 0, max: 1e6 }),
+        holeRate: fc.constantFrom(0.3, 0.5, 0.8),
+        flat: fc.boolean(),
+      })
+      .map(({ rows, cols, sx, sy, sz, seed, holeRate, flat }) => {
+        let s = seed + 1;
+        const rnd = () => {
+          s = (s * 16807) % 2147483647;
+          return s / 2147483647;
+        };
+        const heights = Array.from({ length: rows * cols }, () =>
+          flat ? 0 : Math.round((rnd() * 2 - 1) * 2),
+        );
+        const holes = Array.from({ length: (rows - 1) * (cols - 1) }, () => rnd() < holeRate);
+        if (holes.every(Boolean)) holes[Math.floor(rnd() * holes.length)] = false;
+        return { T: terrain(rows, cols, heights, P(sx, sy, sz), holes), heights };
+      });
+    fc.assert(
+      fc.property(
+        grid,
+        fc.constantFrom("x-line", "z-line", "vertex"),
+        fc.integer({ min: 0, max: 19 }),
+        fc.integer({ min: 0, max: 19 }),
+        fc.integer({ min: -4, max: 4 }),
+        fc.integer({ min: -4, max: 4 }),
+        fc.integer({ min: 1, max: 6 }),
+        ({ T, heights }, mode, ci, ri, i, j, k) => {
+          const { rows, cols, scale } = T.hf;
+          const c = ci % cols;
+          const r = ri % rows;
+          const vx = c * scale.x;
+          const vz = r * scale.z;
+          let o: Vec3;
+          let d: Vec3;
+          if (mode === "vertex") {
+            // Aimed exactly at vertex (r, c) from any side (or straight down).
+            d = P(i / 4, -1, j / 4);
+            const v = P(vx, heights[r * cols + c] * scale.y, vz);
+            o = P(v.x - k * d.x, v.y - k * d.y, v.z - k * d.z);
+          } else if (mode === "x-line") {
+            // In the plane x = c·sx: straight down or slanted along z.
+            d = P(0, -1, j / 4);
+            o = P(vx, 5, (ri / 19) * (rows - 1) * scale.z - 2 * d.z);
+          } else {
+            d = P(i / 4, -1, 0);
+            o = P((ci / 19) * (cols - 1) * scale.x - 2 * d.x, 5, vz);
+          }
+          const hm = raycast(T.mesh, ID, o, d, Infinity);
+          const hh = raycast(T.hf, ID, o, d, Infinity);
+          expect(hh === null).toBe(hm === null);
+          if (hh && hm) {
+            expect(hh.toi).toBeCloseTo(hm.toi, 9);
+            // Brute force on triangles grown by 1e-9 (barycentric) finds the same first hit.
+            expect(hh.toi).toBeCloseTo(bruteRay(T, o, d, Infinity, 1e-9), 6);
+          }
+          const dyadic = [scale.x, scale.y, scale.z].every((v) => Number.isInteger(4 * v));
+          if (mode === "vertex" && dyadic) {
+            // With dyadic scales the ray meets the vertex exactly (no rounding): a vertex shared by
+            // a solid cell is hit at toi k (unless something is hit first).
+            const solid = [
+              [r - 1, c - 1],
+              [r - 1, c],
+              [r, c - 1],
+              [r, c],
+            ].some(
+              ([a, b]) =>
+                a >= 0 &&
+                b >= 0 &&
+                a < rows - 1 &&
+                b < cols - 1 &&
+                !isHeightfieldHole(T.hf, a * (cols - 1) + b),
+            );
+            if (solid && bruteRay(T, o, d, k * (1 - 1e-9), 1e-9) === Infinity)
+              expect(hh?.toi).toBeCloseTo(k, 9);
+          }
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+  it("issue 17 repro: a ray along the edge of a hole hits the solid neighbour", () => {
+    const z6 = new Array(6).fill(0);
+    for (const holes of [
+      [true, false],
+      [false, true],
+    ]) {
+      const T = terrain(2, 3, z6, P(1, 1, 1), holes);
+      const h = raycast(T.hf, ID, P(1, 5, 0.5), P(0, -1, 0), 100);
+      expect(h?.toi).toBe(5);
+      expect([h?.point.x, h?.point.y, h?.point.z]).toEqual([1, 0, 0.5]);
+      expect(raycast(T.hf, ID, P(1, 5, 0.1), P(0, -5, 0.5), 100)?.toi).toBeCloseTo(1, 12);
+    }
+    const V = terrain(3, 3, new Array(9).fill(0), P(1, 1, 1), [false, false, true, true]);
+    expect(raycast(V.hf, ID, P(1, 5, 1), P(0, -1, 0), 100)?.toi).toBe(5);
   });
 });
 
