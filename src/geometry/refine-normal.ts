@@ -431,6 +431,10 @@ function anchorWitnesses(
     vec3.addScaled(out.pointB, hintB, d, hB - vec3.dot(d, hintB));
     return;
   }
+  // Both unique (curved or vertex on curved): the support points themselves, each exactly on
+  // its surface, with (pointB − pointA)·d = −f; moving one onto the other's line would put it
+  // off its shape by the residual tangential gradient.
+  if (moveA <= flat && moveB <= flat) return;
   if (moveA <= moveB) vec3.addScaled(out.pointB, out.pointA, d, -f);
   else vec3.addScaled(out.pointA, out.pointB, d, f);
 }
