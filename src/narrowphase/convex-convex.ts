@@ -158,15 +158,32 @@ const solvedB = vec3.create();
  */
 function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): boolean {
   const k = loadPair(a, b, bInA);
-  if (k === 1) return solveLoaded(a, b, bInA, maxGap);
-  if (!solveLoaded(a, b, scaledBInA, maxGap * k)) return false;
-  // Back to scene units (division by a power of two: exact unless the result under/overflows).
-  const inv = 1 / k;
-  solvedDistance *= inv;
-  vec3.scale(solvedA, solvedA, inv);
-  vec3.scale(solvedB, solvedB, inv);
+  if (k === 1) {
+    if (!solveLoaded(a, b, bInA, maxGap)) return false;
+  } else {
+    if (!solveLoaded(a, b, scaledBInA, maxGap * k)) return false;
+    // Back to scene units (division by a power of two: exact unless the result under/overflows).
+    const inv = 1 / k;
+    solvedDistance *= inv;
+    vec3.scale(solvedA, solvedA, inv);
+    vec3.scale(solvedB, solvedB, inv);
+  }
+  // One truth with intersects (issue 16, must-have 2): a gap at the rounding level of the pair
+  // is decided by the same test as intersectsConvexConvex (GJK with early out), which its own
+  // GJK run, stopping elsewhere, can contradict by a few ulps.
+  if (
+    solvedDistance > 0 &&
+    solvedDistance <= NEAR_TOUCH * Math.max(vec3.length(solvedA), vec3.length(solvedB)) &&
+    intersectsConvexConvex(a, b, bInA)
+  ) {
+    solvedDistance = 0;
+    vec3.copy(solvedB, solvedA);
+  }
   return true;
 }
+
+/** Gap, relative to the witnesses' magnitude, under which {@link solve} asks intersects. */
+const NEAR_TOUCH = 2 ** -20;
 
 /** {@link solve} on the cores as loaded by {@link loadPair} (B at `bInA`, in the solver's units). */
 function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): boolean {
