@@ -254,7 +254,14 @@ const bestSb = vec3.create();
  * one (the support points under 8 tilts of d by `tilt` fall on two clusters, each within `tol`,
  * on a line), and returns true; false for a unique point or a face.
  */
-function supportEdge(edge: Vec3, m: SupportMap, d: Vec3, sign: number, tilt: number, tol: number): boolean {
+function supportEdge(
+  edge: Vec3,
+  m: SupportMap,
+  d: Vec3,
+  sign: number,
+  tilt: number,
+  tol: number,
+): boolean {
   vec3.orthonormalBasis(t1, t2, d);
   let count = 0;
   for (let k = 0; k < 8; k++) {
@@ -292,7 +299,13 @@ function supportEdge(edge: Vec3, m: SupportMap, d: Vec3, sign: number, tilt: num
  * edge on each side, taken as their cross product (Ericson 2005, §5.2.1). Replaces n, w, the
  * support points in `out` and returns the new f when no worse than `f`.
  */
-function followRidge(out: NormalRefinement, a: SupportMap, b: SupportMap, f: number, step: number): number {
+function followRidge(
+  out: NormalRefinement,
+  a: SupportMap,
+  b: SupportMap,
+  f: number,
+  step: number,
+): number {
   const size = Math.max(vec3.length(out.pointA), vec3.length(out.pointB), Math.abs(f));
   if (!(size > 0)) return f;
   const tilt = Math.max(step, WITNESS_PROBE_ANGLE);

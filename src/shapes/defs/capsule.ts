@@ -53,7 +53,18 @@ function capsuleFeature(f: SupportFeature, c: Capsule, d: Vec3): void {
     py = d.y;
     pz = d.z;
   }
-  setSegment(f, 0, c.a.x + r * px, c.a.y + r * py, c.a.z + r * pz, c.b.x + r * px, c.b.y + r * py, c.b.z + r * pz, 1, 2);
+  setSegment(
+    f,
+    0,
+    c.a.x + r * px,
+    c.a.y + r * py,
+    c.a.z + r * pz,
+    c.b.x + r * px,
+    c.b.y + r * py,
+    c.b.z + r * pz,
+    1,
+    2,
+  );
 }
 
 const closest = vec3.create();
