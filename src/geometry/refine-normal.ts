@@ -198,7 +198,8 @@ export function refineOverlapNormal(
     if (improved && f0 - f <= PATTERN_MIN_GAIN * Math.abs(f0)) improved = false;
     step = improved ? Math.min(step * PATTERN_GROWTH, REFINE_MAX_STEP) : step * 0.5;
   }
-  if (!certified) f = followRidge(out, a, b, f, step);
+  // A smooth optimum (no pattern search) has no ridge to follow.
+  if (!certified && step > 0) f = followRidge(out, a, b, f, step);
   tangential(g, w, n);
   vec3.copy(out.normal, n);
   out.overlap = f;
