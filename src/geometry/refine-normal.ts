@@ -12,7 +12,9 @@
  * n ← normalize(n − α g) takes Barzilai–Borwein step lengths α (Barzilai & Borwein 1988) with
  * backtracking (every accepted step lowers f), then a pattern search (8 tangent probes, step
  * doubled after a success, halved when none improves) settles ridges where a polytope's support jumps and the gradient
- * is not continuous. Both are bounded (REFINE_DESCENT_ITERATIONS, REFINE_PATTERN_ITERATIONS);
+ * is not continuous. Where one support is an edge the optimum lies on the great circle normal to
+ * it, which 8 probes do not follow: secant steps along that circle finish it, and two edges give
+ * their cross product (`followRidge`). Both are bounded (REFINE_DESCENT_ITERATIONS, REFINE_PATTERN_ITERATIONS);
  * the result records what was achieved: the last tangential gradient and the last probe step,
  * so a caller can state its error. Every evaluated f(n) is exact up to rounding for the n it
  * was evaluated at (an upper bound on the depth, a lower bound on the distance). No allocation.
