@@ -139,7 +139,11 @@ for (let r = 0; r < Number(o.rounds); r++) {
         .split("\n")
         .pop() as string,
     ) as Record<string, number>;
-    for (const [k, v] of Object.entries(res)) (runs[`${side}|${k}`] ??= []).push(v);
+    for (const [k, v] of Object.entries(res)) {
+      const key = `${side}|${k}`;
+      if (!runs[key]) runs[key] = [];
+      runs[key].push(v);
+    }
   }
 }
 const med = (x: number[]) => [...x].sort((p, q) => p - q)[x.length >> 1];
