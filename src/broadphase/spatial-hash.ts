@@ -21,7 +21,7 @@
  * the largest axis of the `displacement` given to `move` (the expected motion per step), at
  * least `SPATIAL_HASH_FAT_MARGIN` × `s` and at most half a cell, so a random walk refits a body
  * every ten or so steps instead of every step, and a teleported body costs only its own update;
- * a box whose motion is not known yet (inserted, never moved out) has the least margin.
+ * a box whose motion is not known yet (inserted, never moved out) has a tenth of a cell.
  * With a parallel runner ({@link SpatialHash.setParallel}, a world's `WorkerExecutor`) the
  * update's pass over every candidate runs in chunks on several threads
  * (src/broadphase/candidate-merge.ts), with the same pairs in the same order.
@@ -139,13 +139,16 @@ const DISPLACEMENT_MARGIN_SCALE = 8;
 const MAX_MARGIN_CELLS = 0.5;
 /**
  * Margin of a box whose motion is not known yet (inserted, never moved out of its fat box), as a
- * fraction of the cell side: the least margin. A tenth of a cell removed the two full rebuilds
- * after the first build on scene (b) at 50,000 bodies (25,150 then 12,537 boxes moved out at
- * steps 2 and 3), but made the 1,000-body steady-state probe (test/world/steady-state.test.ts,
- * grid with static and sleeping bodies, and with warm starts) collect garbage 2–4 times per
- * 1,000 steps, not understood yet: kept at the least margin until it is.
+ * fraction of the cell side (five times the least margin). With the least margin, a world whose
+ * bodies all move saw most of them leave their first fat boxes at the second step and half the
+ * rest at the third, each a full rebuild (scene (b) at 50,000 bodies: 25,150 then 12,537 moved
+ * out); with this one they leave over many steps, a few at a time, and their own displacement
+ * then sets their margin (0.25 tried: the first build's candidates and cell entries doubled and
+ * it cost more than the rebuilds it saved). It was out for a while because the 1,000-body
+ * steady-state probe collected garbage with it: that was the allocation of `marginOf` and of the
+ * pair merges (test/world/steady-state.test.ts), not the margin.
  */
-const UNKNOWN_MOTION_MARGIN_CELLS = 0.02;
+const UNKNOWN_MOTION_MARGIN_CELLS = 0.1;
 /** Quantile of the box sizes that the automatic cell size keeps out of the overflow list. */
 const OVERFLOW_QUANTILE = 0.99;
 /** Least room of a cell's block in the entry pool, entries. */
