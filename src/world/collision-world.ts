@@ -1086,8 +1086,12 @@ export class CollisionWorld {
     }
     const fullStatic = k.staticBounded > 0 && movedStatic > this.bp.size;
     // Pairs kept from the last step: neither body in the move buffer.
+    // Keys are written to the sets' storage directly (PairSet.room): a key passed to `addKey`
+    // is boxed whenever V8 does not inline it here (measured 4.9 KB per step under load).
     const kept = this.keptPairs;
     kept.clear();
+    let keptKeys = kept.storage;
+    let kw = 0;
     const old = this.pairs;
     for (let i = 0; i < old.size; i++) {
       const key = old.keyAt(i);
@@ -1098,13 +1102,17 @@ export class CollisionWorld {
         const staticPair = kind[lo] === KIND_STATIC || kind[hi] === KIND_STATIC;
         if (staticPair ? fullStatic : fullMoving) continue;
       }
-      kept.addKey(key);
+      if (kw === keptKeys.length) {
+        kept.setSize(kw);
+        keptKeys = kept.room();
+      }
+      keptKeys[kw++] = key;
     }
+    kept.setSize(kw);
     // Pairs found now.
     const found = this.foundPairs;
     found.clear();
-    if (allMoving !== null)
-      for (let i = 0; i < allMoving.size; i++) found.addKey(allMoving.keyAt(i));
+    if (allMoving !== null) found.appendKeys(allMoving.storage, 0, allMoving.size);
     const box = k.box;
     const unbounded = this.unbounded;
     for (let i = 0; i < dirtyCount; i++) {
@@ -1155,6 +1163,8 @@ export class CollisionWorld {
     // Merge the two ascending sets.
     const next = this.nextPairs;
     next.clear();
+    let nextKeys = next.storage;
+    let w = 0;
     let i = 0;
     let j = 0;
     const nk = kept.size;
@@ -1162,18 +1172,23 @@ export class CollisionWorld {
     while (i < nk || j < nf) {
       const a = i < nk ? kept.keyAt(i) : Infinity;
       const c = j < nf ? found.keyAt(j) : Infinity;
+      if (w === nextKeys.length) {
+        next.setSize(w);
+        nextKeys = next.room();
+      }
       if (a < c) {
-        next.addKey(a);
+        nextKeys[w++] = a;
         i++;
       } else if (c < a) {
-        next.addKey(c);
+        nextKeys[w++] = c;
         j++;
       } else {
-        next.addKey(a);
+        nextKeys[w++] = a;
         i++;
         j++;
       }
     }
+    next.setSize(w);
   }
 
   /** Move-buffer query of a moving body: pairs it with moving body `id`. */
