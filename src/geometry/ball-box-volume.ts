@@ -126,7 +126,8 @@ function positiveCorner(a: number, b: number, c: number): number {
   // Toward s = 0: panels [σ^(k+1)·half, σ^k·half].
   let hiS = half;
   for (let k = 0; k < MAX_PANELS; k++) {
-    const loS = k === MAX_PANELS - 1 ? 0 : hiS * GRADING;
+    // The last panel reaches 0 once the branch points at −b², −a² are a third of its width away.
+    const loS = k === MAX_PANELS - 1 || 3 * b * b >= hiS ? 0 : hiS * GRADING;
     const w = hiS - loS;
     let part = 0;
     for (let i = 0; i < GL_ORDER; i++) {
@@ -136,12 +137,13 @@ function positiveCorner(a: number, b: number, c: number): number {
     sum += part * w;
     hiS = loS;
     // The rest, ∫₀^loS: φ is increasing and the other factor is ≤ its value at 0.
-    if (loS * integrand(a, b, c, loS, d) <= TAIL_FRACTION * sum) break;
+    if (loS === 0 || loS * integrand(a, b, c, loS, d) <= TAIL_FRACTION * sum) break;
   }
   // Toward s = D, in v = D − s: panels [σ^(k+1)·half, σ^k·half].
   let hiV = d - half;
   for (let k = 0; k < MAX_PANELS; k++) {
-    const loV = k === MAX_PANELS - 1 ? 0 : hiV * GRADING;
+    // Likewise toward D, whose branch point is c² beyond it.
+    const loV = k === MAX_PANELS - 1 || 3 * c * c >= hiV ? 0 : hiV * GRADING;
     const w = hiV - loV;
     let part = 0;
     for (let i = 0; i < GL_ORDER; i++) {
@@ -151,7 +153,7 @@ function positiveCorner(a: number, b: number, c: number): number {
     sum += part * w;
     hiV = loV;
     // The rest, ∫₀^loV dv: φ ≤ φ(D) and the other factor is increasing in v.
-    if (loV * integrand(a, b, c, d, loV) <= TAIL_FRACTION * sum) break;
+    if (loV === 0 || loV * integrand(a, b, c, d, loV) <= TAIL_FRACTION * sum) break;
   }
   return 0.5 * sum;
 }

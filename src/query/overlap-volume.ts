@@ -23,7 +23,7 @@
  *   depth grows until the bound meets the tolerance or the cell budget is spent.
  */
 
-import { CollideError, invalidValue } from "../errors.js";
+import { CollideError, checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import { ballBoxVolumeBounded } from "../geometry/ball-box-volume.js";
 import {
   boxFaces,
@@ -72,6 +72,11 @@ export interface OverlapVolumeOptions {
 }
 
 const DEFAULT_RELATIVE_TOLERANCE = 1e-3;
+const OVERLAP_VOLUME_SPEC = optionsSpec("overlapVolume", "options", {
+  relativeTolerance: "number",
+  tolerance: "number",
+  maxCells: "number",
+});
 const DEFAULT_MAX_CELLS = 2_000_000;
 /** Octree depth of the first refinement round of the adaptive method. */
 const FIRST_DEPTH = 3;
@@ -99,6 +104,8 @@ export function overlapVolume(
   poseB: Isometry,
   options: OverlapVolumeOptions = {},
 ): OverlapVolume {
+  if (options === undefined) invalidValue("options", options, "must be an object");
+  checkOptions(options, OVERLAP_VOLUME_SPEC);
   const rel = options.relativeTolerance ?? DEFAULT_RELATIVE_TOLERANCE;
   const abs = options.tolerance ?? 0;
   const maxCells = options.maxCells ?? DEFAULT_MAX_CELLS;
