@@ -44,7 +44,7 @@ import {
   SPATIAL_HASH_FAT_MARGIN,
   SPATIAL_HASH_MAX_CELLS_PER_BODY,
 } from "../constants.js";
-import { invalidValue } from "../errors.js";
+import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import {
   growFloat64Mem,
   growInt32Mem,
@@ -156,6 +156,12 @@ const MIN_CELL_ROOM = 4;
 /** The pool may grow to this many times the live entries (abandoned blocks) before a rebuild. */
 const POOL_REBUILD_RATIO = 4;
 
+const HASH_SPEC = optionsSpec("SpatialHash", "options", {
+  cellSize: "number",
+  cellSizeScale: "number",
+  maxCellsPerBody: "number",
+});
+
 /**
  * Uniform grid broad phase over hashed cells (see the module docs). Exact: reports the pairs
  * whose boxes overlap or touch. Callbacks must not modify this broad phase while it iterates.
@@ -261,6 +267,7 @@ export class SpatialHash implements BroadPhase {
 
   /** A new, empty spatial hash; `options` overrides {@link defaultSpatialHashOptions}. */
   constructor(options: Partial<SpatialHashOptions> = {}) {
+    checkOptions(options, HASH_SPEC);
     const o = { ...defaultSpatialHashOptions(), ...options };
     if (!(Number.isFinite(o.cellSize) && o.cellSize >= 0)) {
       invalidValue("options.cellSize", o.cellSize, "must be a finite number >= 0 (0 = automatic)");

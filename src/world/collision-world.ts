@@ -54,7 +54,13 @@ import {
   WORLD_MAX_PAIRS,
   WORLD_QUERY_BVH_RAYS_PER_BODY,
 } from "../constants.js";
-import { CollideError, checkOptionKeys, invalidValue } from "../errors.js";
+import {
+  CollideError,
+  checkOptions,
+  invalidValue,
+  type OptionsSpec,
+  optionsSpec,
+} from "../errors.js";
 import * as aabbm from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
@@ -170,17 +176,47 @@ export interface CollisionWorldOptions {
 }
 
 /** The fields of {@link BodyDesc}; `addBody` refuses any other (a typo such as `sensr`). */
-const BODY_DESC_KEYS = new Set([
-  "shape",
-  "pose",
-  "kind",
-  "layer",
-  "mask",
-  "sensor",
-  "userData",
-  "ccd",
-]);
+const BODY_SPEC = optionsSpec("addBody", "body", {
+  shape: "any",
+  pose: "any",
+  kind: "string",
+  layer: "number",
+  mask: "number",
+  sensor: "boolean",
+  userData: "any",
+  ccd: "boolean",
+});
 
+/** The options of the world's constructor. */
+const WORLD_SPEC = optionsSpec("CollisionWorld", "options", {
+  broadphase: "any",
+  prediction: "number",
+  aabbMargin: "number",
+  profile: "boolean",
+  executor: "any",
+  maxPairs: "number",
+  warmStart: "boolean",
+  sleepAfterSteps: "number",
+});
+
+/** The {@link QueryFilter} fields, shared by every world query's options (values checked by beginFilter). */
+const FILTER_KEYS = {
+  mask: "any",
+  includeSensors: "any",
+  exclude: "any",
+  predicate: "any",
+} as const;
+const RAY_KEYS = { ...FILTER_KEYS, solid: "boolean", ignoreInitialOverlap: "boolean" } as const;
+/** The options specs of the world queries (module constants: the check allocates nothing). */
+const RAY_CLOSEST_SPEC = optionsSpec("castRayClosest", "options", RAY_KEYS);
+const RAY_ALL_SPEC = optionsSpec("castRayAll", "options", RAY_KEYS);
+const RAY_ANY_SPEC = optionsSpec("castRayAny", "options", RAY_KEYS);
+const OVERLAP_AABB_SPEC = optionsSpec("overlapAabb", "filter", FILTER_KEYS);
+const OVERLAP_SHAPE_SPEC = optionsSpec("overlapShape", "filter", FILTER_KEYS);
+const OVERLAP_FRUSTUM_SPEC = optionsSpec("overlapFrustum", "options", {
+  ...FILTER_KEYS,
+  mode: "string",
+});
 /** The default {@link CollisionWorldOptions}. */
 export function defaultCollisionWorldOptions(): CollisionWorldOptions {
   return {
@@ -514,7 +550,8 @@ export class CollisionWorld {
   /** A new, empty world; `options` overrides {@link defaultCollisionWorldOptions}. */
   constructor(options: Partial<CollisionWorldOptions> = {}) {
     const defaults = defaultCollisionWorldOptions();
-    checkOptionKeys(options, defaults);
+    if (options === undefined) invalidValue("options", options, "must be an object");
+    checkOptions(options, WORLD_SPEC);
     const o = { ...defaults, ...options };
     if (typeof o.profile !== "boolean") {
       invalidValue("options.profile", o.profile, "must be a boolean");
@@ -590,15 +627,7 @@ export class CollisionWorld {
     if (desc === null || typeof desc !== "object" || Array.isArray(desc)) {
       invalidValue("body", desc, "must be an object");
     }
-    for (const key in desc) {
-      if (!BODY_DESC_KEYS.has(key)) {
-        invalidValue(
-          `body.${key}`,
-          (desc as unknown as Record<string, unknown>)[key],
-          "is not a body field",
-        );
-      }
-    }
+    checkOptions(desc, BODY_SPEC);
     checkShape("body.shape", desc.shape);
     checkWorldPose("body.pose", desc.pose);
     const layer = desc.layer ?? DEFAULT_LAYER;
@@ -1523,7 +1552,7 @@ export class CollisionWorld {
     options: RayCastOptions = {},
     out?: WorldRayHit,
   ): WorldRayHit | null {
-    this.beginRay(caster, origin, dir, maxToi, options, null);
+    this.beginRay(caster, origin, dir, maxToi, options, null, RAY_CLOSEST_SPEC);
     this.castRayAll(origin, dir, maxToi);
     for (const u of this.unbounded) this.visitRay(u, 0);
     this.qCaster = null;
@@ -1542,7 +1571,7 @@ export class CollisionWorld {
     options: RayCastOptions = {},
     out: WorldRayHit[] = [],
   ): WorldRayHit[] {
-    this.beginRay(caster, origin, dir, maxToi, options, out);
+    this.beginRay(caster, origin, dir, maxToi, options, out, RAY_ALL_SPEC);
     this.castRayAll(origin, dir, maxToi);
     for (const u of this.unbounded) this.visitRay(u, 0);
     this.qAll = null;
@@ -1565,7 +1594,7 @@ export class CollisionWorld {
     options: RayCastOptions = {},
     out?: WorldRayHit,
   ): WorldRayHit | null {
-    this.beginRay(caster, origin, dir, maxToi, options, null);
+    this.beginRay(caster, origin, dir, maxToi, options, null, RAY_ANY_SPEC);
     this.qAny = true;
     try {
       this.castRayAll(origin, dir, maxToi);
@@ -1594,7 +1623,7 @@ export class CollisionWorld {
     checkVec3("min", min);
     checkVec3("max", max);
     if (!Array.isArray(out)) invalidValue("out", out, "must be an array");
-    this.beginFilter(filter);
+    this.beginFilter(filter, OVERLAP_AABB_SPEC);
     vec3.copy(this.qMin, min);
     vec3.copy(this.qMax, max);
     this.qOut = out;
@@ -1619,7 +1648,7 @@ export class CollisionWorld {
     checkShape("shape", shape);
     checkWorldPose("pose", pose);
     if (!Array.isArray(out)) invalidValue("out", out, "must be an array");
-    this.beginFilter(filter);
+    this.beginFilter(filter, OVERLAP_SHAPE_SPEC);
     aabbShape(box, shape, pose);
     if (!vec3.isFiniteVec(box.min) || !vec3.isFiniteVec(box.max)) {
       invalidValue("pose.translation", pose.translation, "puts the shape's AABB out of range");
@@ -1651,13 +1680,13 @@ export class CollisionWorld {
     out: BodyHandle[] = [],
   ): BodyHandle[] {
     checkFrustum("frustum", frustum);
-    if (options === null || typeof options !== "object")
-      invalidValue("options", options, "must be an object");
+    if (options === undefined) invalidValue("options", options, "must be an object");
+    checkOptions(options, OVERLAP_FRUSTUM_SPEC);
     const mode = options.mode ?? "exact";
     if (mode !== "exact" && mode !== "conservative")
       invalidValue("options.mode", mode, 'must be "exact" or "conservative"');
     if (!Array.isArray(out)) invalidValue("out", out, "must be an array");
-    this.beginFilter(options);
+    this.beginFilter(options, OVERLAP_FRUSTUM_SPEC);
     this.qFrustum = frustum;
     this.qFrustumExact = mode === "exact";
     vec3.copy(this.qMin, frustum.min);
@@ -1854,17 +1883,20 @@ export class CollisionWorld {
     a[k + 5] = box.max.z;
   }
 
-  private beginFilter(filter: QueryFilter): void {
-    if (filter === null || typeof filter !== "object")
-      invalidValue("filter", filter, "must be an object");
-    const mask = filter.mask ?? DEFAULT_MASK;
+  private beginFilter(filter: QueryFilter, spec: OptionsSpec): void {
+    if (filter === undefined) invalidValue(spec.field, filter, "must be an object");
+    checkOptions(filter, spec);
+    // `undefined` is "not set"; `null` is refused like any other wrong value.
+    const mask = filter.mask === undefined ? DEFAULT_MASK : filter.mask;
     checkFilterBits("filter.mask", mask);
-    const sensors = filter.includeSensors ?? true;
+    const sensors = filter.includeSensors === undefined ? true : filter.includeSensors;
     if (typeof sensors !== "boolean")
       invalidValue("filter.includeSensors", sensors, "must be a boolean");
-    const predicate = filter.predicate ?? null;
+    const predicate = filter.predicate === undefined ? null : filter.predicate;
     if (predicate !== null && typeof predicate !== "function")
       invalidValue("filter.predicate", predicate, "must be a function (handle) => boolean");
+    if (predicate === null && filter.predicate === null)
+      invalidValue("filter.predicate", null, "must be a function (handle) => boolean");
     this.qExcludeOne = -1;
     this.qExcludeList = null;
     this.qExcludeSet = null;
@@ -1907,10 +1939,11 @@ export class CollisionWorld {
     maxToi: number,
     options: RayCastOptions,
     all: WorldRayHit[] | null,
+    spec: OptionsSpec,
   ): void {
     checkRay(origin, dir, maxToi);
     if (dir.x === 0 && dir.y === 0 && dir.z === 0) invalidValue("dir", dir, "must not be zero");
-    this.beginFilter(options);
+    this.beginFilter(options, spec);
     const ignoreInitial = options.ignoreInitialOverlap ?? false;
     if (typeof ignoreInitial !== "boolean")
       invalidValue("options.ignoreInitialOverlap", ignoreInitial, "must be a boolean");
