@@ -6,6 +6,8 @@
 import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { z } from "zod";
+// Every shape type of the main entry, so that every JSON name is known.
+import "../index.js";
 import { CollideError, describeValue, invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";

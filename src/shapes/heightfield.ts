@@ -923,8 +923,6 @@ const heightfieldDef: ShapeDef<Heightfield> = {
   },
 };
 
-registerShape(heightfieldDef);
-
 registerCompositeView(ShapeType.Heightfield, {
   partCount: (s) => 2 * heightfieldCellCount(s as Heightfield),
   queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) =>
@@ -939,6 +937,8 @@ registerCompositeView(ShapeType.Heightfield, {
   castRay: (outNormal, s, o, d, maxToi) =>
     castRayHeightfield(outNormal, s as Heightfield, o, d, maxToi),
 });
+// After its composite view, so that the pair table's defaults see a composite type.
+registerShape(heightfieldDef);
 
 /** The heightfield's type id (importing this module registers its definition and view). */
 export const HEIGHTFIELD_SHAPE_TYPE = ShapeType.Heightfield;
