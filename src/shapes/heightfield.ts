@@ -45,6 +45,8 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, isBrandedShape, SHAPE_TYPE_NAMES, ShapeType } from "./shape.js";
 import { registerCompositeView, registerShape, type ShapeDef } from "./shape-def.js";
+// Its parts are triangles: their definition loads with it.
+import "./defs/triangle.js";
 
 /**
  * The min/max tree of a heightfield: level 0 holds one [min, max] pair of unscaled heights per
