@@ -16,7 +16,11 @@
  *    internal-edge normals).
  *
  * Each registration names the pair once in any order; the table writes the mirrored entry as a
- * flipped one. This module only defines {@link registerDefaultPairs}; src/narrowphase/dispatch.ts
+ * flipped one. The overrides are registered first, by type id; the capability defaults then fill
+ * only the operations left empty, for every registered type and, through `onShapeRegistered`,
+ * for every type whose definition loads later (each `make…` module loads its own type's, so the
+ * order in which modules load does not matter). This module only defines
+ * {@link registerDefaultPairs}; src/narrowphase/dispatch.ts
  * calls it when loaded (the main entry `collide` loads that), and `collide/core` leaves it to the
  * application.
  */
