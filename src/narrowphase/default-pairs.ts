@@ -60,6 +60,7 @@ import {
   intersectsHalfSpaceHalfSpace,
   manifoldHalfSpaceHalfSpace,
 } from "./half-space-half-space.js";
+import { snapHeightfieldNormal } from "./heightfield-normal.js";
 import { manifoldFromContact } from "./manifold.js";
 import {
   contactMeshHalfSpace,
@@ -78,6 +79,7 @@ import {
   manifoldOfSingleContact,
   manifoldViaContact,
   type PairRoutines,
+  registerFaceNormalSnap,
   registerPair,
 } from "./pair-table.js";
 import { registerRevolutionPairs } from "./revolution-pairs.js";
@@ -207,6 +209,9 @@ let installed = false;
 export function registerDefaultPairs(): void {
   // Overrides first (by type id: they need no definition loaded), then the capability defaults
   // fill every operation left empty.
+  // The heightfield's contact normals are snapped to its exact face normals
+  // (src/narrowphase/heightfield-normal.ts).
+  registerFaceNormalSnap(ShapeType.Heightfield, snapHeightfieldNormal);
   registerPair(ShapeType.HalfSpace, ShapeType.HalfSpace, {
     intersects: intersectsHalfSpaceHalfSpace,
     distance: distanceHalfSpaceHalfSpace,
