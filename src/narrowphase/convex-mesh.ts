@@ -36,7 +36,7 @@
  * and contact buffers grow only for a query larger than any before).
  */
 
-import { MESH_FEATURE_BARYCENTRIC_TOLERANCE, MESH_MANIFOLD_MERGE_COS } from "../constants.js";
+import { MESH_MANIFOLD_MERGE_COS } from "../constants.js";
 import { reduceManifoldPoints } from "../geometry/clip.js";
 import { closestPointOnTriangle } from "../geometry/closest-point.js";
 import {
@@ -59,7 +59,7 @@ import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
-import { getMeshTriangle, meshTriangleNormal } from "../shapes/triangle-mesh.js";
+import { getMeshTriangle } from "../shapes/triangle-mesh.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import {
   MAX_MANIFOLD_POINTS,
@@ -72,7 +72,7 @@ import {
   distanceConvexConvex,
   intersectsConvexConvex,
 } from "./convex-convex.js";
-import { faceContactTriangleConvex } from "./face-depth.js";
+import { fixInternalEdgeContact } from "./face-depth.js";
 import { manifoldFromContact } from "./manifold.js";
 import { containedConvexContact, solidMeshHoldsConvex } from "./mesh-solid.js";
 import { projectOntoTriangleFace } from "./sphere-triangle.js";
@@ -161,63 +161,8 @@ function triangleContact(
   if (b.type === ShapeType.Sphere) {
     if (!contactSphereTri(out, b.radius, bInA.translation, maxGap)) return false;
   } else if (!contactConvexConvex(out, tri, b, bInA, maxGap)) return false;
-  fixInternalEdge(out, mesh, t, b, bInA);
+  fixInternalEdgeContact(out, tri, mesh.activeEdges[t], b, bInA);
   return true;
-}
-
-const faceContact = makeContact();
-
-/**
- * Replaces an inactive-edge (or inactive-vertex) normal of a penetrating contact by the face
- * normal of triangle t (in `tri`), on B's side (see the module doc).
- */
-function fixInternalEdge(
-  out: Contact,
-  mesh: TriangleMesh,
-  t: number,
-  b: ConvexShape,
-  bInA: Isometry,
-): void {
-  if (out.distance > 0) return;
-  if (!(meshTriangleNormal(faceN, mesh, t) > 0)) return;
-  closestPointOnTriangle(cp, out.pointA, tri.a, tri.b, tri.c, weights);
-  const eps = MESH_FEATURE_BARYCENTRIC_TOLERANCE;
-  const flags = mesh.activeEdges[t];
-  let small = 0;
-  let k0 = -1;
-  let big = -1;
-  for (let k = 0; k < 3; k++) {
-    if (weights[k] < eps) {
-      small++;
-      k0 = k;
-    } else big = k;
-  }
-  if (small === 0) return;
-  if (small === 1) {
-    // On the edge opposite corner k0: edge (k0 + 1) runs from corner k0+1 to k0+2.
-    if (flags & (1 << ((k0 + 1) % 3))) return;
-  } else {
-    // On corner `big`: its edges in this triangle are `big` and `big + 2`.
-    if (big < 0 || flags & (1 << big) || flags & (1 << ((big + 2) % 3))) return;
-  }
-  let side = vec3.dot(faceN, out.normal);
-  if (side === 0) {
-    vec3.sub(rel, bInA.translation, tri.a);
-    side = vec3.dot(faceN, rel);
-  }
-  // The depth along the face normal, over this triangle only (src/narrowphase/face-depth.ts):
-  // the edge contact's depth is a sideways push, too shallow; the depth below the whole plane
-  // would overstate it wherever B reaches past the face.
-  if (faceContactTriangleConvex(faceContact, tri, faceN, b, bInA, side)) {
-    out.distance = faceContact.distance;
-    vec3.copy(out.normal, faceContact.normal);
-    vec3.copy(out.pointA, faceContact.pointA);
-    vec3.copy(out.pointB, faceContact.pointB);
-    return;
-  }
-  if (side < 0) vec3.negate(faceN, faceN);
-  vec3.copy(out.normal, faceN);
-  vec3.addScaled(out.pointB, out.pointA, faceN, out.distance);
 }
 
 /**
