@@ -6,8 +6,9 @@
  *
  * Method (parry's and Jolt's composite-shape queries): B's AABB in the mesh's frame selects the
  * candidate triangles through the mesh's BVH; each candidate is an ordinary convex triangle,
- * tested against B by the convex pair routines (a closed form for spheres, GJK/EPA for the
- * rest, src/narrowphase/convex-convex.ts). A mesh built without `solid` is a surface: a shape
+ * handed with B to the pair table (src/narrowphase/pair-table.ts: triangle–sphere's closed
+ * form, src/narrowphase/sphere-triangle.ts; GJK/EPA for the rest, convex-convex.ts), its
+ * triangle pairs registered triangle first so these calls are never flipped. A mesh built without `solid` is a surface: a shape
  * wholly inside it touches nothing; a solid mesh (`solid: true`, closed) also holds the shapes
  * wholly inside it, answered by src/narrowphase/mesh-solid.ts when no triangle meets B.
  *
@@ -38,7 +39,6 @@
 
 import { MESH_MANIFOLD_MERGE_COS } from "../constants.js";
 import { reduceManifoldPoints } from "../geometry/clip.js";
-import { closestPointOnTriangle } from "../geometry/closest-point.js";
 import {
   isMeshBvhLeaf,
   makeMeshBvhHits,
@@ -67,15 +67,10 @@ import {
   makeContactManifold,
   singleContactManifold,
 } from "./contact.js";
-import {
-  contactConvexConvex,
-  distanceConvexConvex,
-  intersectsConvexConvex,
-} from "./convex-convex.js";
 import { fixInternalEdgeContact } from "./face-depth.js";
 import { manifoldFromContact } from "./manifold.js";
 import { containedConvexContact, solidMeshHoldsConvex } from "./mesh-solid.js";
-import { projectOntoTriangleFace } from "./sphere-triangle.js";
+import { contactPair, distancePair, intersectsPair } from "./pair-table.js";
 
 /** Feature ids of mesh manifold points: triangle index · 2^21 + the triangle's own id mod 2^21. */
 const TRIANGLE_FEATURE_FIELD = 2 ** 21;
@@ -88,10 +83,10 @@ const tri: Triangle = {
 };
 const hits = makeMeshBvhHits();
 const boxB: Aabb = aabbOps.empty();
-const weights = [0, 0, 0];
-const cp = vec3.create();
-const faceN = vec3.create();
-const rel = vec3.create();
+const _weights = [0, 0, 0];
+const _cp = vec3.create();
+const _faceN = vec3.create();
+const _rel = vec3.create();
 
 /** Candidate triangles whose own boxes overlap B's box grown by `margin`; returns their count. */
 function candidates(mesh: TriangleMesh, b: ConvexShape, bInA: Isometry, margin: number): number {
@@ -124,29 +119,6 @@ function candidates(mesh: TriangleMesh, b: ConvexShape, bInA: Isometry, margin: 
   return kept;
 }
 
-/**
- * Sphere (radius r, centre `center` in the triangle's frame) against the scratch triangle, in
- * closed form (Ericson 2005, §5.2.7): false when the gap exceeds `maxGap`.
- */
-function contactSphereTri(out: Contact, r: number, center: Vec3, maxGap: number): boolean {
-  closestPointOnTriangle(cp, center, tri.a, tri.b, tri.c, weights);
-  projectOntoTriangleFace(cp, center, tri.a, tri.b, tri.c);
-  vec3.sub(rel, center, cp);
-  const d = vec3.length(rel);
-  if (d - r > maxGap) return false;
-  if (d > 0) vec3.scale(out.normal, rel, 1 / d);
-  else {
-    vec3.sub(faceN, tri.b, tri.a);
-    vec3.sub(rel, tri.c, tri.a);
-    vec3.cross(out.normal, faceN, rel);
-    if (!(vec3.normalize(out.normal, out.normal) > 0)) vec3.set(out.normal, 0, 0, 1);
-  }
-  out.distance = d - r;
-  vec3.copy(out.pointA, cp);
-  vec3.addScaled(out.pointB, center, out.normal, -r);
-  return true;
-}
-
 /** Contact of triangle t (loaded into `tri`) with B; false beyond `prediction`. */
 function triangleContact(
   out: Contact,
@@ -157,10 +129,7 @@ function triangleContact(
   prediction: number,
 ): boolean {
   getMeshTriangle(mesh, t, tri.a, tri.b, tri.c);
-  const maxGap = Math.max(prediction, 0);
-  if (b.type === ShapeType.Sphere) {
-    if (!contactSphereTri(out, b.radius, bInA.translation, maxGap)) return false;
-  } else if (!contactConvexConvex(out, tri, b, bInA, maxGap)) return false;
+  if (!contactPair(out, tri, b, bInA, Math.max(prediction, 0))) return false;
   fixInternalEdgeContact(out, tri, mesh.activeEdges[t], b, bInA);
   return true;
 }
@@ -168,20 +137,15 @@ function triangleContact(
 /**
  * True when mesh `a` and convex shape `b` (B posed by `bInA` in the mesh's frame) intersect:
  * some triangle touches or overlaps B (touching counts; the mesh is a surface). BVH culling,
- * then a closed form for spheres and GJK for the rest (van den Bergen 2003, §4.3).
+ * then each candidate triangle through the pair table (a closed form for spheres, GJK for the
+ * rest: van den Bergen 2003, §4.3).
  */
 export function intersectsMeshConvex(a: TriangleMesh, b: ConvexShape, bInA: Isometry): boolean {
   const n = candidates(a, b, bInA, 0);
   for (let h = 0; h < n; h++) {
     const t = hits.ids[h];
     getMeshTriangle(a, t, tri.a, tri.b, tri.c);
-    if (b.type === ShapeType.Sphere) {
-      // The closest point of contactSphereTri (the face projection in the face region), so
-      // that intersects and contact agree on triangles of any size.
-      closestPointOnTriangle(cp, bInA.translation, tri.a, tri.b, tri.c);
-      projectOntoTriangleFace(cp, bInA.translation, tri.a, tri.b, tri.c);
-      if (vec3.distance(cp, bInA.translation) <= b.radius) return true;
-    } else if (intersectsConvexConvex(tri, b, bInA)) return true;
+    if (intersectsPair(tri, b, bInA)) return true;
   }
   return solidMeshHoldsConvex(a, b, bInA);
 }
@@ -304,26 +268,13 @@ function surfaceDistanceMeshConvex(
       for (let s = start; s < end; s++) {
         const t = bvh.primitives[s];
         getMeshTriangle(a, t, tri.a, tri.b, tri.c);
-        let d: number;
-        if (b.type === ShapeType.Sphere) {
-          closestPointOnTriangle(cp, bInA.translation, tri.a, tri.b, tri.c);
-          projectOntoTriangleFace(cp, bInA.translation, tri.a, tri.b, tri.c);
-          const dc = vec3.distance(cp, bInA.translation);
-          d = Math.max(0, dc - b.radius);
-          if (d < best) {
-            vec3.copy(out.pointA, cp);
-            if (dc > 0) vec3.lerp(out.pointB, bInA.translation, cp, b.radius / dc);
-            else vec3.copy(out.pointB, cp);
-          }
-        } else {
-          distanceConvexConvex(triDistance, tri, b, bInA);
-          d = triDistance.distance;
-          if (d < best) {
-            vec3.copy(out.pointA, triDistance.pointA);
-            vec3.copy(out.pointB, triDistance.pointB);
-          }
+        distancePair(triDistance, tri, b, bInA);
+        const d = triDistance.distance;
+        if (d < best) {
+          best = d;
+          vec3.copy(out.pointA, triDistance.pointA);
+          vec3.copy(out.pointB, triDistance.pointB);
         }
-        if (d < best) best = d;
         if (best === 0) break;
       }
       if (best === 0) break;

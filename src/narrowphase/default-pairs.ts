@@ -11,7 +11,7 @@
  * 3. Anything × composite (a type with a composite view: triangle mesh, compound, heightfield) → the one
  *    generic composite mid-phase (composite.ts), part by part through this same table.
  * 4. Specialised pairs override those defaults: sphere–sphere and sphere–cuboid (with world-pose
- *    overlap tests), sphere–capsule, sphere–triangle, capsule–capsule, cuboid–cuboid (SAT), and
+ *    overlap tests), sphere–capsule, sphere–triangle (an unflipped entry per order), capsule–capsule, cuboid–cuboid (SAT), and
  *    the triangle mesh against convex shapes, half-spaces and meshes (BVH branch and bound with
  *    internal-edge normals).
  *
@@ -70,7 +70,12 @@ import {
   intersectsMeshMesh,
   manifoldMeshMesh,
 } from "./mesh-mesh.js";
-import { manifoldOfSingleContact, manifoldViaContact, registerPair } from "./pair-table.js";
+import {
+  manifoldOfSingleContact,
+  manifoldViaContact,
+  registerOrderedPair,
+  registerPair,
+} from "./pair-table.js";
 import { registerRevolutionPairs } from "./revolution-pairs.js";
 import { contactSphereCapsule, intersectsSphereCapsule } from "./sphere-capsule.js";
 import {
@@ -87,8 +92,11 @@ import {
 } from "./sphere-sphere.js";
 import {
   contactSphereTriangle,
+  contactTriangleSphere,
   distanceSphereTriangle,
+  distanceTriangleSphere,
   intersectsSphereTriangle,
+  intersectsTriangleSphere,
 } from "./sphere-triangle.js";
 
 /**
@@ -109,6 +117,16 @@ export function registerDefaultPairs(): void {
     for (const tb of supportMapped) {
       if (tb < ta) continue;
       registerPair<ConvexShape, ConvexShape>(ta as ConvexShape["type"], tb as ConvexShape["type"], {
+        intersects: intersectsConvexConvex,
+        distance: distanceConvexConvex,
+        contact: contactConvexConvex,
+        manifold: manifoldViaContact(contactConvexConvex, manifoldFromContact),
+      });
+    }
+    if (ta < ShapeType.Triangle) {
+      // (triangle, X) unflipped too: the triangle mesh hands its triangles to the table as A in
+      // its own frame (src/narrowphase/convex-mesh.ts), the composite mid-phase its parts as B.
+      registerOrderedPair<ConvexShape, ConvexShape>(ShapeType.Triangle, ta as ConvexShape["type"], {
         intersects: intersectsConvexConvex,
         distance: distanceConvexConvex,
         contact: contactConvexConvex,
@@ -157,11 +175,19 @@ export function registerDefaultPairs(): void {
     contact: contactCapsuleCapsule,
     manifold: manifoldViaContact(contactCapsuleCapsule, manifoldFromContact),
   });
+  // One closed form, an unflipped entry per order (the mesh's triangles come as A, the
+  // composite's parts as B; src/narrowphase/sphere-triangle.ts).
   registerPair(ShapeType.Sphere, ShapeType.Triangle, {
     intersects: intersectsSphereTriangle,
     distance: distanceSphereTriangle,
     contact: contactSphereTriangle,
     manifold: manifoldOfSingleContact(contactSphereTriangle),
+  });
+  registerOrderedPair(ShapeType.Triangle, ShapeType.Sphere, {
+    intersects: intersectsTriangleSphere,
+    distance: distanceTriangleSphere,
+    contact: contactTriangleSphere,
+    manifold: manifoldOfSingleContact(contactTriangleSphere),
   });
   registerPair(ShapeType.Sphere, ShapeType.Cuboid, {
     intersects: intersectsSphereCuboid,
