@@ -60,6 +60,8 @@ export class StaticBvh {
   private readonly digitCount = new Int32Array(1024);
   private entries = 0;
   private stack = new Int32Array(64);
+  /** Entry indices gathered by {@link queryAabb} (grown when a query finds more). */
+  private hits = new Int32Array(64);
 
   /** Number of boxes held. */
   get size(): number {
@@ -365,37 +367,17 @@ export class StaticBvh {
   queryAabb(min: Vec3, max: Vec3, callback: AabbQueryCallback): number {
     checkBox("aabb", min, max);
     if (this.entries === 0) return 0;
-    const { x: x0, y: y0, z: z0 } = min;
-    const { x: x1, y: y1, z: z1 } = max;
-    const nb = this.nodeBox;
-    const info = this.nodeInfo;
-    const eb = this.entryBox;
-    const stack = this.stack;
-    let visits = 0;
-    let sp = 0;
-    stack[sp++] = 0;
-    while (sp > 0) {
-      const n = stack[--sp];
-      const o = 6 * n;
-      if (nb[o] > x1 || nb[o + 3] < x0 || nb[o + 1] > y1 || nb[o + 4] < y0) continue;
-      if (nb[o + 2] > z1 || nb[o + 5] < z0) continue;
-      const a = info[2 * n];
-      if (a >= 0) {
-        stack[sp++] = info[2 * n + 1];
-        stack[sp++] = a;
-        continue;
-      }
-      const start = ~a;
-      const end = start + info[2 * n + 1];
-      for (let r = start; r < end; r++) {
-        const k = 6 * r;
-        if (eb[k] > x1 || eb[k + 3] < x0 || eb[k + 1] > y1 || eb[k + 4] < y0) continue;
-        if (eb[k + 2] > z1 || eb[k + 5] < z0) continue;
-        visits++;
-        if (callback(this.entryId[r]) === false) return visits;
-      }
+    // The entries are gathered by the one traversal (collectEntries), then visited in its order.
+    let found = this.collectEntries(min.x, min.y, min.z, max.x, max.y, max.z, this.hits, 0);
+    if (found > this.hits.length) {
+      this.hits = new Int32Array(found + (found >> 1));
+      found = this.collectEntries(min.x, min.y, min.z, max.x, max.y, max.z, this.hits, 0);
     }
-    return visits;
+    const hits = this.hits;
+    for (let i = 0; i < found; i++) {
+      if (callback(this.entryId[hits[i]]) === false) return i + 1;
+    }
+    return found;
   }
 
   /**
