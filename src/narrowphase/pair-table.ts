@@ -154,9 +154,9 @@ export function registerPair<A extends Shape, B extends Shape>(
 
 /**
  * Registers routines for the ordered pair `(typeA, typeB)` alone, unflipped, leaving the
- * mirrored entry as it is: for a pair whose two orders each have a routine of their own (a
- * routine generic in its types, as GJK's; one closed form with a frame adaptor per order, as
- * sphere–triangle's), so that neither order pays the flip. Call it after the
+ * mirrored entry as it is: for a pair whose two orders each have a routine of their own (one
+ * closed form with a frame adaptor per order, as sphere–triangle's), so that neither order pays
+ * the flip. Call it after the
  * {@link registerPair} of the pair, which writes both entries.
  */
 export function registerOrderedPair<A extends Shape, B extends Shape>(

@@ -142,7 +142,12 @@ export function intersectsSphereTriangle(a: Sphere, b: Triangle, bInA: Isometry)
 
 /** True when triangle A and sphere B (B at `bInA`, A's frame) overlap or touch. */
 export function intersectsTriangleSphere(a: Triangle, b: Sphere, bInA: Isometry): boolean {
-  return intersectsSphereTriangleCore(bInA.translation, b.radius, a.a, a.b, a.c);
+  const center = bInA.translation;
+  closestPointOnTriangle(closest, center, a.a, a.b, a.c);
+  projectOntoTriangleFace(closest, center, a.a, a.b, a.c);
+  // The gap as distanceTriangleSphere and contactTriangleSphere measure it (|c − p| − r, not
+  // squared lengths), so the three agree on a sphere that exactly touches.
+  return vec3.distance(closest, center) <= b.radius;
 }
 
 /**
@@ -171,16 +176,13 @@ export function contactTriangleSphere(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  return contactSphereTriangleCore(
-    out,
-    bInA.translation,
-    b.radius,
-    a.a,
-    a.b,
-    a.c,
-    prediction,
-    false,
-  );
+  const center = bInA.translation;
+  closestPointOnTriangle(closest, center, a.a, a.b, a.c);
+  projectOntoTriangleFace(closest, center, a.a, a.b, a.c);
+  // Rejected on the gap |c − p| − r, as intersectsTriangleSphere and distanceTriangleSphere
+  // measure it (a sphere that exactly touches is touching in all three).
+  if (vec3.distance(closest, center) - b.radius > prediction) return false;
+  return contactSphereTriangleCore(out, center, b.radius, a.a, a.b, a.c, Infinity, false);
 }
 
 const distanceContact: Contact = {
