@@ -6,9 +6,9 @@
  *
  * Method (parry's and Jolt's composite-shape queries): B's AABB in the mesh's frame selects the
  * candidate triangles through the mesh's BVH; each candidate is an ordinary convex triangle,
- * handed with B to the pair table (src/narrowphase/pair-table.ts: triangle–sphere's closed
- * form, src/narrowphase/sphere-triangle.ts; GJK/EPA for the rest, convex-convex.ts), its
- * triangle pairs registered triangle first so these calls are never flipped. A mesh built without `solid` is a surface: a shape
+ * handed with B to the pair table's unflipped (triangle, B) routine when it has one
+ * (triangle–sphere's closed form, src/narrowphase/sphere-triangle.ts), else to GJK/EPA
+ * (convex-convex.ts) with the triangle as A. A mesh built without `solid` is a surface: a shape
  * wholly inside it touches nothing; a solid mesh (`solid: true`, closed) also holds the shapes
  * wholly inside it, answered by src/narrowphase/mesh-solid.ts when no triangle meets B.
  *
@@ -67,10 +67,26 @@ import {
   makeContactManifold,
   singleContactManifold,
 } from "./contact.js";
+import {
+  contactConvexConvex,
+  distanceConvexConvex,
+  intersectsConvexConvex,
+} from "./convex-convex.js";
 import { fixInternalEdgeContact } from "./face-depth.js";
 import { manifoldFromContact } from "./manifold.js";
 import { containedConvexContact, solidMeshHoldsConvex } from "./mesh-solid.js";
-import { contactPair, distancePair, intersectsPair } from "./pair-table.js";
+import { contactFlipped, contactPair, distancePair, intersectsPair } from "./pair-table.js";
+
+/**
+ * True when the pair table has a routine of its own for (triangle, B's type) in that order (the
+ * sphere: src/narrowphase/sphere-triangle.ts): the mesh's triangles go through it. Otherwise the
+ * entry is the flip of a GJK/EPA (B, triangle) registration, and the triangle is handed to
+ * GJK/EPA in the mesh's order (A the triangle) directly, whose answers the fuzzer's ratchet and
+ * the mesh tests were measured with (flipping them raised the wrong answers, see the commit).
+ */
+function ordered(b: ConvexShape): boolean {
+  return !contactFlipped(ShapeType.Triangle, b.type);
+}
 
 /** Feature ids of mesh manifold points: triangle index · 2^21 + the triangle's own id mod 2^21. */
 const TRIANGLE_FEATURE_FIELD = 2 ** 21;
@@ -129,7 +145,10 @@ function triangleContact(
   prediction: number,
 ): boolean {
   getMeshTriangle(mesh, t, tri.a, tri.b, tri.c);
-  if (!contactPair(out, tri, b, bInA, Math.max(prediction, 0))) return false;
+  const maxGap = Math.max(prediction, 0);
+  if (ordered(b)) {
+    if (!contactPair(out, tri, b, bInA, maxGap)) return false;
+  } else if (!contactConvexConvex(out, tri, b, bInA, maxGap)) return false;
   fixInternalEdgeContact(out, tri, mesh.activeEdges[t], b, bInA);
   return true;
 }
@@ -145,7 +164,8 @@ export function intersectsMeshConvex(a: TriangleMesh, b: ConvexShape, bInA: Isom
   for (let h = 0; h < n; h++) {
     const t = hits.ids[h];
     getMeshTriangle(a, t, tri.a, tri.b, tri.c);
-    if (intersectsPair(tri, b, bInA)) return true;
+    if (ordered(b) ? intersectsPair(tri, b, bInA) : intersectsConvexConvex(tri, b, bInA))
+      return true;
   }
   return solidMeshHoldsConvex(a, b, bInA);
 }
@@ -268,7 +288,8 @@ function surfaceDistanceMeshConvex(
       for (let s = start; s < end; s++) {
         const t = bvh.primitives[s];
         getMeshTriangle(a, t, tri.a, tri.b, tri.c);
-        distancePair(triDistance, tri, b, bInA);
+        if (ordered(b)) distancePair(triDistance, tri, b, bInA);
+        else distanceConvexConvex(triDistance, tri, b, bInA);
         const d = triDistance.distance;
         if (d < best) {
           best = d;

@@ -116,21 +116,12 @@ export function registerDefaultPairs(): void {
   for (const ta of supportMapped) {
     for (const tb of supportMapped) {
       if (tb < ta) continue;
-      // A pair with a triangle is written triangle first: the triangle mesh hands its triangles
-      // to the table as A in its own frame (src/narrowphase/convex-mesh.ts), so its calls are
-      // never flipped (the composite mid-phase's parts, as B, are).
-      const first = tb === ShapeType.Triangle ? tb : ta;
-      const second = tb === ShapeType.Triangle ? ta : tb;
-      registerPair<ConvexShape, ConvexShape>(
-        first as ConvexShape["type"],
-        second as ConvexShape["type"],
-        {
-          intersects: intersectsConvexConvex,
-          distance: distanceConvexConvex,
-          contact: contactConvexConvex,
-          manifold: manifoldViaContact(contactConvexConvex, manifoldFromContact),
-        },
-      );
+      registerPair<ConvexShape, ConvexShape>(ta as ConvexShape["type"], tb as ConvexShape["type"], {
+        intersects: intersectsConvexConvex,
+        distance: distanceConvexConvex,
+        contact: contactConvexConvex,
+        manifold: manifoldViaContact(contactConvexConvex, manifoldFromContact),
+      });
     }
     registerPair(ta as ConvexShape["type"], ShapeType.HalfSpace, {
       intersects: intersectsConvexHalfSpace,
