@@ -1,7 +1,7 @@
 /**
  * Measures the debug viewer's frame rate in headless Chromium (software WebGL, as the browser
  * tests run it): starts `collide view --demo` (dist/cli/main.js; run `npm run build` first),
- * opens it at 1280 × 760, presses play, lets the page warm up (the JIT, the adaptive
+ * opens it at 1280 × 760 (the demo plays as soon as it is loaded), lets the page warm up (the JIT, the adaptive
  * resolution), then counts over a few seconds the frames the page drew
  * (`window.__collideFrames`), the requestAnimationFrame callbacks, and the frames the worker
  * stepped. Prints one line per configuration with the machine's load average, the worker's step
@@ -97,7 +97,6 @@ async function main(): Promise<void> {
       undefined,
       { timeout: 120_000 },
     );
-    await page.getByTestId("demo-play").click();
     await page.waitForFunction("window.__collideWorkerFrame > 3", undefined, { timeout: 60_000 });
     await page.waitForTimeout(1000 * WARM_UP_S);
     const bodies = await page.getByTestId("bodies").locator("li").count();

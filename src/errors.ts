@@ -67,18 +67,125 @@ export function invalidValue(field: string, value: unknown, reason: string): nev
   );
 }
 
+/** The kind of value an option takes, as `typeof` names it; `"any"`: checked by its owner. */
+export type OptionType = "boolean" | "number" | "string" | "function" | "object" | "any";
+
 /**
- * Throws `CollideError` (`invalid_value`) unless `options` is a plain object whose every key is
- * one of `defaults`' own keys, naming the first unknown one as `options.<key>`: the options
- * check of the world and of the executor, so that a misspelt option is refused, not ignored.
+ * The valid keys of one options object (made once, at module load, by {@link optionsSpec}): who
+ * takes it, under which field name, and each key's {@link OptionType}.
  */
-export function checkOptionKeys(options: unknown, defaults: object): void {
+export interface OptionsSpec {
+  /** The function or constructor taking the options (`"castRayClosest"`), for the message. */
+  readonly owner: string;
+  /** The options' field path (`"options"`, `"filter"`, `"body"`, `"children[i]"`). */
+  readonly field: string;
+  /** Each valid key and the type of its value. */
+  readonly keys: Readonly<Record<string, OptionType>>;
+}
+
+/** An {@link OptionsSpec} (frozen; build it once at module level, never per call). */
+export function optionsSpec(
+  owner: string,
+  field: string,
+  keys: Readonly<Record<string, OptionType>>,
+): OptionsSpec {
+  const own: Record<string, OptionType> = Object.create(null);
+  for (const k of Object.keys(keys)) own[k] = keys[k];
+  return Object.freeze({ owner, field, keys: Object.freeze(own) });
+}
+
+/**
+ * The options check of every public function taking an options (or description) object:
+ * throws `CollideError` unless `options` is `undefined` (nothing set) or an object whose every
+ * own enumerable key is one of `spec.keys` — `unknown_field` naming `<field>.<key>` and the
+ * owner, with the closest valid key when it is an obvious typo — and whose every value that is
+ * not `undefined` has the key's type (`invalid_value` naming `<field>.<key>`: `null` is not
+ * "not set"). The ranges of values stay the owner's to check. Allocates nothing on the valid
+ * path (a `for…in` over the given object), so hot queries may call it on every call.
+ */
+export function checkOptions(options: unknown, spec: OptionsSpec): void {
+  if (options === undefined) return;
   if (options === null || typeof options !== "object" || Array.isArray(options)) {
-    invalidValue("options", options, "must be an object");
+    invalidValue(spec.field, options, `must be an object (the options of ${spec.owner})`);
   }
-  for (const key of Object.keys(options)) {
-    if (!Object.hasOwn(defaults, key)) {
-      invalidValue(`options.${key}`, (options as Record<string, unknown>)[key], "is not an option");
+  const keys = spec.keys;
+  for (const key in options) {
+    const type = keys[key];
+    const value = (options as Record<string, unknown>)[key];
+    if (type === undefined) refuseUnknownKey(spec, key, value);
+    if (value === undefined || type === "any") continue;
+    if (typeof value !== type || value === null) {
+      invalidValue(
+        `${spec.field}.${key}`,
+        value,
+        `must be ${type === "object" ? "an object" : `a ${type}`} (an option of ${spec.owner})`,
+      );
     }
   }
+}
+
+/** The unknown-key error of {@link checkOptions} (allocates: the error path only). */
+function refuseUnknownKey(spec: OptionsSpec, key: string, value: unknown): never {
+  const valid = Object.keys(spec.keys);
+  const guess = closestKey(key, valid);
+  const hint = guess === null ? "" : ` (did you mean "${guess}"?)`;
+  const field = `${spec.field}.${key}`;
+  throw new CollideError(
+    "unknown_field",
+    field,
+    value,
+    `${spec.owner}: ${field} is not an option${hint}; valid: ${valid.join(", ") || "none"}`,
+  );
+}
+
+/**
+ * The valid key an unknown one most likely misspells: equal but for case, a prefix of it or it
+ * of a prefix (`tol` → `tolerance`), or within an edit distance of 2 (1 for keys of ≤ 4
+ * letters); null when none is that close.
+ */
+export function closestKey(key: string, valid: readonly string[]): string | null {
+  const k = key.toLowerCase();
+  let best: string | null = null;
+  let bestDistance = Infinity;
+  for (const v of valid) {
+    const l = v.toLowerCase();
+    if (l === k) return v;
+    const d = editDistance(k, l);
+    const limit = Math.min(k.length, l.length) <= 4 ? 1 : 2;
+    if (d <= limit && d < bestDistance) {
+      best = v;
+      bestDistance = d;
+    }
+  }
+  if (best !== null) return best;
+  for (const v of valid) {
+    const l = v.toLowerCase();
+    if (k.length >= 3 && (l.startsWith(k) || k.startsWith(l))) return v;
+  }
+  return null;
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions). */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/**
+ * Throws `CollideError` unless `options` is a plain object whose every key is one of
+ * `defaults`' own keys (the options check of the executors and the GPU options, whose specs are
+ * their defaults): {@link checkOptions} with every key of `defaults` taking any value.
+ */
+export function checkOptionKeys(options: unknown, defaults: object, owner = "options"): void {
+  if (options === undefined) invalidValue("options", options, "must be an object");
+  const keys: Record<string, OptionType> = {};
+  for (const k of Object.keys(defaults)) keys[k] = "any";
+  checkOptions(options, optionsSpec(owner, "options", keys));
 }

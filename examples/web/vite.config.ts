@@ -4,7 +4,7 @@
  * sources (src/index.ts) and `collide/parallel/browser` to the Web Worker executor, so the site
  * builds from a clone without dist/. The dev server and `vite preview` send the cross-origin
  * isolation headers (COOP/COEP) that `SharedArrayBuffer`, and so the Web Worker executor, needs;
- * a static host must send them too (see examples/web/serve.mjs).
+ * a static host must send them too (scripts/serve-static.ts does, behind `npm run examples:serve`).
  */
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";

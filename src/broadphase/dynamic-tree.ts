@@ -27,7 +27,7 @@
  * nothing. Queries are not reentrant: a callback must not query or modify the same tree.
  */
 import { AABB_DISPLACEMENT_MULTIPLIER, AABB_MARGIN } from "../constants.js";
-import { invalidValue } from "../errors.js";
+import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
 import {
   type AabbQueryCallback,
@@ -88,6 +88,12 @@ const INITIAL_NODES = 16;
  */
 const NODE_RAY_SLACK = 4 * Number.EPSILON;
 
+const TREE_SPEC = optionsSpec("DynamicTree", "options", {
+  margin: "number",
+  displacementMultiplier: "number",
+  moveStrategy: "string",
+});
+
 export class DynamicTree implements BroadPhase {
   private readonly proxies = new ProxyBoxes();
   private readonly options: DynamicTreeOptions;
@@ -113,6 +119,7 @@ export class DynamicTree implements BroadPhase {
 
   /** A new, empty tree; `options` overrides {@link defaultDynamicTreeOptions}. */
   constructor(options: Partial<DynamicTreeOptions> = {}) {
+    checkOptions(options, TREE_SPEC);
     const o = { ...defaultDynamicTreeOptions(), ...options };
     if (!(Number.isFinite(o.margin) && o.margin >= 0)) {
       invalidValue("options.margin", o.margin, "must be a finite number >= 0");

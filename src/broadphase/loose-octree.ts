@@ -25,6 +25,7 @@
  * full) whose entries hold a run of the cell's objects in one array (a counting sort by cell),
  * and the levels a count per level exponent with the objects of each level in one array.
  */
+import { checkOptions, optionsSpec } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
 import {
   type AabbQueryCallback,
@@ -51,6 +52,8 @@ const INDEX_BITS = 50;
 const MAX_LEVEL = 1024;
 /** Number of level exponents, `MIN_LEVEL ..= MAX_LEVEL`. */
 const LEVEL_RANGE = MAX_LEVEL - MIN_LEVEL + 1;
+
+const OCTREE_SPEC = optionsSpec("LooseOctree", "options", { planar: "boolean" });
 
 /** The loose octree broad phase; see the module docs. Exact like the others. */
 export class LooseOctree implements BroadPhase {
@@ -82,6 +85,7 @@ export class LooseOctree implements BroadPhase {
   private dirty = true;
 
   constructor(options: LooseOctreeOptions = {}) {
+    checkOptions(options, OCTREE_SPEC);
     this.planar = options.planar ?? false;
   }
 

@@ -64,6 +64,12 @@ export class PairSet {
   limitField = "";
   /** The option's value, quoted by that error (the limit itself unless the caller adds room). */
   limitValue = Number.POSITIVE_INFINITY;
+  /**
+   * Counts the calls of {@link setLimit}: a caller that derives its own limits from this set's
+   * compares this small integer per step instead of the limits, which are doubles (reading a
+   * double field allocates in code that V8 has not optimized yet).
+   */
+  limitVersion = 0;
   /** Scratch of the counting sort: a buffer as long as `keys`, and the per-`lo` counts. */
   private spare: Float64Array = new Float64Array(0);
   private counts = new Int32Array(0);
@@ -141,7 +147,9 @@ export class PairSet {
 
   /** Appends the pair `{a, b}` (ids in `[0, 2^26)`, a ≠ b; not validated, not deduplicated). */
   add(a: number, b: number): void {
-    this.addKey(a < b ? a * PAIR_KEY_BASE + b : b * PAIR_KEY_BASE + a);
+    // The key written here, not passed on: a double passed to a call V8 does not inline is boxed.
+    if (this.count === this.keys.length) this.grow();
+    this.keys[this.count++] = a < b ? a * PAIR_KEY_BASE + b : b * PAIR_KEY_BASE + a;
   }
 
   /**
@@ -155,12 +163,26 @@ export class PairSet {
     this.limit = limit;
     this.limitField = field;
     this.limitValue = value;
+    this.limitVersion = (this.limitVersion + 1) | 0;
   }
 
   /** Appends an already packed key. */
   addKey(key: number): void {
     if (this.count === this.keys.length) this.grow();
     this.keys[this.count++] = key;
+  }
+
+  /**
+   * For a hot loop that appends to {@link storage} directly: call it with {@link size} set to
+   * the keys written so far when the storage is full; it grows the storage (throwing
+   * `CollideError` at {@link limit}, as {@link addKey} does) and returns the new one. Such a loop
+   * passes no key to a call: a double passed to a call that V8 does not inline is boxed (16
+   * bytes of garbage per key), and whether V8 inlines `addKey` depends on the caller's size and
+   * on compile timing.
+   */
+  room(): Float64Array {
+    if (this.count === this.keys.length) this.grow();
+    return this.keys;
   }
 
   /** Doubles the storage, capped at {@link limit}; throws when the set is full at the limit. */

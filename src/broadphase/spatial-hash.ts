@@ -21,7 +21,7 @@
  * the largest axis of the `displacement` given to `move` (the expected motion per step), at
  * least `SPATIAL_HASH_FAT_MARGIN` × `s` and at most half a cell, so a random walk refits a body
  * every ten or so steps instead of every step, and a teleported body costs only its own update;
- * a box whose motion is not known yet (inserted, never moved out) has the least margin.
+ * a box whose motion is not known yet (inserted, never moved out) has a tenth of a cell.
  * With a parallel runner ({@link SpatialHash.setParallel}, a world's `WorkerExecutor`) the
  * update's pass over every candidate runs in chunks on several threads
  * (src/broadphase/candidate-merge.ts), with the same pairs in the same order.
@@ -44,7 +44,7 @@ import {
   SPATIAL_HASH_FAT_MARGIN,
   SPATIAL_HASH_MAX_CELLS_PER_BODY,
 } from "../constants.js";
-import { invalidValue } from "../errors.js";
+import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import {
   growFloat64Mem,
   growInt32Mem,
@@ -127,30 +127,40 @@ const CANDIDATE_LIMIT_SLACK = 2 ** 16;
 const CELL_ENTRY_STRIDE = 9;
 
 /**
- * Fraction of the proxies that may leave their fat boxes between two queries before the next
- * query rebuilds the whole grid instead of updating them one by one (a rebuild costs about as
- * much as updating a quarter of the bodies).
+ * One over the fraction of the proxies that may leave their fat boxes between two queries before
+ * the next query rebuilds the whole grid instead of updating them one by one (a rebuild costs
+ * about as much as updating a quarter of the bodies). An integer, so the test is integer
+ * arithmetic.
  */
-const INCREMENTAL_MAX_FRACTION = 0.25;
+const INCREMENTAL_MAX_DIVISOR = 4;
 /** The margin of a box that moved out: this many times its largest displacement per axis (4 and 8 tried on scene (b): 8 refits a random walk about four times less often). */
 const DISPLACEMENT_MARGIN_SCALE = 8;
 /** Largest margin, as a fraction of the cell side (larger ones make many candidates). */
 const MAX_MARGIN_CELLS = 0.5;
 /**
  * Margin of a box whose motion is not known yet (inserted, never moved out of its fat box), as a
- * fraction of the cell side: the least margin. A tenth of a cell removed the two full rebuilds
- * after the first build on scene (b) at 50,000 bodies (25,150 then 12,537 boxes moved out at
- * steps 2 and 3), but made the 1,000-body steady-state probe (test/world/steady-state.test.ts,
- * grid with static and sleeping bodies, and with warm starts) collect garbage 2–4 times per
- * 1,000 steps, not understood yet: kept at the least margin until it is.
+ * fraction of the cell side (five times the least margin). With the least margin, a world whose
+ * bodies all move saw most of them leave their first fat boxes at the second step and half the
+ * rest at the third, each a full rebuild (scene (b) at 50,000 bodies: 25,150 then 12,537 moved
+ * out); with this one they leave over many steps, a few at a time, and their own displacement
+ * then sets their margin (0.25 tried: the first build's candidates and cell entries doubled and
+ * it cost more than the rebuilds it saved). It was out for a while because the 1,000-body
+ * steady-state probe collected garbage with it: that was the allocation of `marginOf` and of the
+ * pair merges (test/world/steady-state.test.ts), not the margin.
  */
-const UNKNOWN_MOTION_MARGIN_CELLS = 0.02;
+const UNKNOWN_MOTION_MARGIN_CELLS = 0.1;
 /** Quantile of the box sizes that the automatic cell size keeps out of the overflow list. */
 const OVERFLOW_QUANTILE = 0.99;
 /** Least room of a cell's block in the entry pool, entries. */
 const MIN_CELL_ROOM = 4;
 /** The pool may grow to this many times the live entries (abandoned blocks) before a rebuild. */
 const POOL_REBUILD_RATIO = 4;
+
+const HASH_SPEC = optionsSpec("SpatialHash", "options", {
+  cellSize: "number",
+  cellSizeScale: "number",
+  maxCellsPerBody: "number",
+});
 
 /**
  * Uniform grid broad phase over hashed cells (see the module docs). Exact: reports the pairs
@@ -178,6 +188,9 @@ export class SpatialHash implements BroadPhase {
   private candidates = new PairSet();
   /** The next candidates, merged from `candidates` and the moved bodies' new pairs. */
   private candidatesNext = new PairSet();
+  /** The output set whose limit (at its `limitVersion`) the candidates' limits follow. */
+  private limitSource: PairSet | null = null;
+  private limitSourceVersion = -1;
   /** Lower and higher id of each candidate, in the order of `candidates`. */
   private candidateLo: Int32Array = new Int32Array(16);
   private candidateHi: Int32Array = new Int32Array(16);
@@ -254,6 +267,7 @@ export class SpatialHash implements BroadPhase {
 
   /** A new, empty spatial hash; `options` overrides {@link defaultSpatialHashOptions}. */
   constructor(options: Partial<SpatialHashOptions> = {}) {
+    checkOptions(options, HASH_SPEC);
     const o = { ...defaultSpatialHashOptions(), ...options };
     if (!(Number.isFinite(o.cellSize) && o.cellSize >= 0)) {
       invalidValue("options.cellSize", o.cellSize, "must be a finite number >= 0 (0 = automatic)");
@@ -492,9 +506,15 @@ export class SpatialHash implements BroadPhase {
   computePairs(out: PairSet): PairSet {
     out.clear();
     // The fat-box candidates are a superset of the pairs: give them room beyond `out`'s limit.
-    const limit = out.limit + Math.ceil(out.limit / 4) + CANDIDATE_LIMIT_SLACK;
-    this.candidates.setLimit(limit, out.limitField, out.limitValue);
-    this.candidatesNext.setLimit(limit, out.limitField, out.limitValue);
+    // Only when `out`'s limit changed: the limits are doubles, and this runs once per step, so it
+    // may still run unoptimized, where every double read or made is allocated.
+    if (out !== this.limitSource || out.limitVersion !== this.limitSourceVersion) {
+      const limit = out.limit + Math.ceil(out.limit / 4) + CANDIDATE_LIMIT_SLACK;
+      this.candidates.setLimit(limit, out.limitField, out.limitValue);
+      this.candidatesNext.setLimit(limit, out.limitField, out.limitValue);
+      this.limitSource = out;
+      this.limitSourceVersion = out.limitVersion;
+    }
     if (this.ensureBuilt(out)) return out;
     if (this.runner !== null && this.shared && this.candidates.size > CANDIDATE_MERGE_CHUNK) {
       // No box left its fat box: the same pass with no stale and no new candidate, in chunks
@@ -508,7 +528,16 @@ export class SpatialHash implements BroadPhase {
     const los = this.candidateLo;
     const his = this.candidateHi;
     const n = c.size;
-    for (let i = 0; i < n; i++) {
+    const ck = c.storage;
+    // Keys written to the storage directly (PairSet.room).
+    let keys = out.storage;
+    let w = 0;
+    // The pass starts at −1 and does nothing there: this runs once per step, so V8 runs it in
+    // on-stack-replaced code for thousands of steps before it compiles the method itself, and
+    // enters that code only at the loop's first back edge; a first pass of real work would read
+    // its doubles unoptimized, where each is allocated (12 per step, ~190 B per step measured).
+    for (let i = -1; i < n; i++) {
+      if (i < 0) continue;
       const a = 6 * los[i];
       const b = 6 * his[i];
       // One branch for the six interval tests (see enumerateCandidates).
@@ -519,8 +548,15 @@ export class SpatialHash implements BroadPhase {
         +(box[b + 1] > box[a + 4]) |
         +(box[a + 2] > box[b + 5]) |
         +(box[b + 2] > box[a + 5]);
-      if (separated === 0) out.addKey(c.keyAt(i));
+      if (separated === 0) {
+        if (w === keys.length) {
+          out.setSize(w);
+          keys = out.room();
+        }
+        keys[w++] = ck[i];
+      }
     }
+    out.setSize(w);
     return out;
   }
 
@@ -859,7 +895,8 @@ export class SpatialHash implements BroadPhase {
       const resize =
         this.options.cellSize === 0 &&
         (count >= 2 * this.sizedAtCount || 2 * count <= this.sizedAtCount);
-      if (!resize && this.movedCount <= INCREMENTAL_MAX_FRACTION * count && this.update(out)) {
+      // Integer arithmetic: a double product would be allocated while this runs unoptimized.
+      if (!resize && this.movedCount * INCREMENTAL_MAX_DIVISOR <= count && this.update(out)) {
         return out !== null;
       }
     }
@@ -867,19 +904,24 @@ export class SpatialHash implements BroadPhase {
     return false;
   }
 
-  /** The margin of `id`'s fat box: its own (from its motion) within the bounds for cell `s`. */
-  private marginOf(id: number, s: number): number {
-    const pad = this.pad[id];
-    if (pad < 0) return UNKNOWN_MOTION_MARGIN_CELLS * s;
-    return Math.min(MAX_MARGIN_CELLS * s, Math.max(SPATIAL_HASH_FAT_MARGIN * s, pad));
-  }
-
-  /** Writes the fat box of `id` for cell side `s`, kept finite at the ends of the double range. */
-  private writeFat(id: number, s: number): void {
+  /**
+   * Writes the fat box of `id` for the current cell side `s`, kept finite at the ends of the
+   * double range. Its margin is `id`'s own (from its motion) within the bounds for `s`.
+   * No double crosses a call here (the margin is computed inline, `s` read from the field): a
+   * double passed to or returned by a call V8 does not inline is boxed, and whether it inlines
+   * depends on the caller's inlining budget (`update` is large) — a `marginOf(id, s)` helper
+   * measured 1.6 KB per step in the steady-state probe.
+   */
+  private writeFat(id: number): void {
+    const s = this.s;
     const box = this.proxies.box;
     const fat = this.fat;
     const k = 6 * id;
-    const margin = this.marginOf(id, s);
+    const pad = this.pad[id];
+    const margin =
+      pad < 0
+        ? UNKNOWN_MOTION_MARGIN_CELLS * s
+        : Math.min(MAX_MARGIN_CELLS * s, Math.max(SPATIAL_HASH_FAT_MARGIN * s, pad));
     for (let j = 0; j < 3; j++) {
       fat[k + j] = Math.max(-Number.MAX_VALUE, box[k + j] - margin);
       fat[k + 3 + j] = Math.min(Number.MAX_VALUE, box[k + 3 + j] + margin);
@@ -902,7 +944,7 @@ export class SpatialHash implements BroadPhase {
     for (let i = 0; i < m; i++) {
       const id = moved[i];
       if (!this.proxies.has(id)) continue;
-      this.writeFat(id, s);
+      this.writeFat(id);
       const k = 6 * id;
       let cells = 1;
       for (let j = 0; j < 3; j++) {
@@ -1016,6 +1058,11 @@ export class SpatialHash implements BroadPhase {
     const newLo = this.nextLo;
     const newHi = this.nextHi;
     const box = this.proxies.box;
+    // Keys written to the storages directly (PairSet.room).
+    let outKeys = out.storage;
+    let ow = 0;
+    let pairKeys = pairs !== null ? pairs.storage : outKeys;
+    let pw = pairs !== null ? pairs.size : 0;
     let a = 0;
     let b = 0;
     let c = 0;
@@ -1041,7 +1088,11 @@ export class SpatialHash implements BroadPhase {
         lo = Math.floor(key / PAIR_KEY_BASE);
         hi = key - lo * PAIR_KEY_BASE;
       }
-      out.addKey(key);
+      if (ow === outKeys.length) {
+        out.setSize(ow);
+        outKeys = out.room();
+      }
+      outKeys[ow++] = key;
       newLo[c] = lo;
       newHi[c++] = hi;
       if (pairs !== null) {
@@ -1054,9 +1105,17 @@ export class SpatialHash implements BroadPhase {
           +(box[q + 1] > box[p + 4]) |
           +(box[p + 2] > box[q + 5]) |
           +(box[q + 2] > box[p + 5]);
-        if (separated === 0) pairs.addKey(key);
+        if (separated === 0) {
+          if (pw === pairKeys.length) {
+            pairs.setSize(pw);
+            pairKeys = pairs.room();
+          }
+          pairKeys[pw++] = key;
+        }
       }
     }
+    out.setSize(ow);
+    if (pairs !== null) pairs.setSize(pw);
     this.finishUpdate();
     return true;
   }
@@ -1272,7 +1331,7 @@ export class SpatialHash implements BroadPhase {
     const s = Math.max(this.cell, maxAbs / (MAX_CELL_INDEX / 2));
     this.s = s;
     const fat = this.fat;
-    for (let i = 0; i < count; i++) this.writeFat(live[i], s);
+    for (let i = 0; i < count; i++) this.writeFat(live[i]);
     const range = this.range;
     const maxCells = this.options.maxCellsPerBody;
     const bounds = this.bounds;

@@ -16,7 +16,7 @@
  */
 
 import { SAP_AXIS_SWITCH_RATIO } from "../constants.js";
-import { invalidValue } from "../errors.js";
+import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
 import {
   type AabbQueryCallback,
@@ -53,6 +53,11 @@ export function defaultSweepAndPruneOptions(): SweepAndPruneOptions {
   return { axis: "auto", axisSwitchRatio: SAP_AXIS_SWITCH_RATIO };
 }
 
+const SAP_SPEC = optionsSpec("SweepAndPrune", "options", {
+  axis: "any",
+  axisSwitchRatio: "number",
+});
+
 /**
  * Incremental sweep and prune over one axis (see the module docs). Exact: reports the pairs
  * whose boxes overlap or touch. Callbacks must not modify this broad phase while it iterates.
@@ -79,6 +84,7 @@ export class SweepAndPrune implements BroadPhase {
 
   /** A new, empty sweep and prune; `options` overrides {@link defaultSweepAndPruneOptions}. */
   constructor(options: Partial<SweepAndPruneOptions> = {}) {
+    checkOptions(options, SAP_SPEC);
     const o = { ...defaultSweepAndPruneOptions(), ...options };
     if (o.axis !== "auto" && o.axis !== 0 && o.axis !== 1 && o.axis !== 2) {
       invalidValue("options.axis", o.axis, 'must be 0, 1, 2 or "auto"');

@@ -10,8 +10,8 @@ import { fileURLToPath } from "node:url";
 import { CollideError } from "../errors.js";
 
 /**
- * Runs bench/run.ts (or bench/gpu.ts with `gpu`: the WebGPU path against the CPU path) through
- * tsx with the given options; exits with its status.
+ * Runs the repository's bench/run.ts (or bench/gpu.ts with `gpu`: the WebGPU path against the CPU
+ * path; in a clone only, the package does not ship bench/) through tsx with the given options; exits with its status.
  */
 export function runBenchCommand(o: { json?: boolean; quick?: boolean; gpu?: boolean }): void {
   const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");

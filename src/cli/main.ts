@@ -60,7 +60,12 @@ program
   .description(
     "Collision detection: exact pair tests, GJK/EPA, broad phases, queries (JSON Lines).",
   )
-  .version("0.1.0");
+  .version("0.1.0")
+  // Every error line starts with `collide:` — commander's own ("error: unknown option …",
+  // an option's parser refusing a value) as well as the library's CollideError below.
+  .configureOutput({
+    outputError: (text, write) => write(`collide: ${text.replace(/^error: /, "")}`),
+  });
 
 program
   .command("demo")

@@ -236,7 +236,8 @@ export async function runViewCommand(
     throw new CollideError("missing_field", "scene", undefined, "missing SCENE (or pass --demo)");
   }
   if (!o.demo && (o.gravity || o.bodies !== undefined)) {
-    invalidValue(o.gravity ? "--gravity" : "--bodies", true, "applies to --demo only");
+    if (o.gravity) invalidValue("--gravity", true, "applies to --demo only");
+    invalidValue("--bodies", o.bodies, "applies to --demo only");
   }
   const bodies = o.bodies ?? VIEW_DEMO_BODIES;
   if (!(Number.isInteger(bodies) && bodies >= 1 && bodies <= VIEW_MAX_BODIES)) {

@@ -26,7 +26,7 @@
 import type { BroadPhase } from "../broadphase/broad-phase.js";
 import { PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
 import { AABB_MARGIN, WORLD_MAX_PAIRS } from "../constants.js";
-import { invalidValue } from "../errors.js";
+import { checkOptions, invalidValue, type OptionsSpec, optionsSpec } from "../errors.js";
 import { FLAG_ALIVE, FLAG_SENSOR, SlotStore } from "../world/core/slot-store.js";
 import { checkWorldOptionValues, makeNamedBroadPhase } from "../world/core/world-options.js";
 import { MAX_BODY_SLOT } from "../world/handles.js";
@@ -54,6 +54,29 @@ export {
   type WorldEvent2D,
   type WorldEvents2D,
 } from "./contact-cache2.js";
+
+/** The 2D world's options specs (module constants: the checks allocate nothing). */
+const WORLD2_SPEC = optionsSpec("CollisionWorld2D", "options", {
+  broadphase: "any",
+  prediction: "number",
+  aabbMargin: "number",
+  profile: "boolean",
+  maxPairs: "number",
+});
+const BODY2_SPEC = optionsSpec("CollisionWorld2D.addBody", "body", {
+  shape: "any",
+  pose: "any",
+  layer: "number",
+  mask: "number",
+  sensor: "boolean",
+  userData: "any",
+});
+const FILTER2_KEYS = { mask: "number", includeSensors: "boolean" } as const;
+const OVERLAP_AABB2_SPEC = optionsSpec("CollisionWorld2D.overlapAabb", "filter", FILTER2_KEYS);
+const OVERLAP_SHAPE2_SPEC = optionsSpec("CollisionWorld2D.overlapShape", "filter", FILTER2_KEYS);
+const RAY2_KEYS = { ...FILTER2_KEYS, solid: "boolean" } as const;
+const RAY2_SPEC = optionsSpec("CollisionWorld2D.castRay", "options", RAY2_KEYS);
+const RAY_ALL2_SPEC = optionsSpec("CollisionWorld2D.castRayAll", "options", RAY2_KEYS);
 
 /** The broad phases a 2D world can use, by name (those of the 3D world). */
 export type World2DBroadPhase = "brute" | "sap" | "grid" | "tree" | "quadtree";
@@ -211,6 +234,8 @@ export class CollisionWorld2D {
 
   /** A new, empty world; `options` overrides {@link defaultCollisionWorld2DOptions}. */
   constructor(options: Partial<CollisionWorld2DOptions> = {}) {
+    if (options === undefined) invalidValue("options", options, "must be an object");
+    checkOptions(options, WORLD2_SPEC);
     const o = { ...defaultCollisionWorld2DOptions(), ...options };
     checkWorldOptionValues(o);
     this.pairs.setLimit(o.maxPairs, "options.maxPairs");
@@ -230,7 +255,8 @@ export class CollisionWorld2D {
    * outside [0, 2^32 − 1], a non-boolean `sensor`, or a full world.
    */
   addBody(desc: BodyDesc2D): BodyHandle2D {
-    if (desc === null || typeof desc !== "object") invalidValue("body", desc, "must be an object");
+    if (desc === undefined) invalidValue("body", desc, "must be an object");
+    checkOptions(desc, BODY2_SPEC);
     checkShape2("body.shape", desc.shape);
     pose2.checkPose("body.pose", desc.pose);
     const layer = desc.layer ?? DEFAULT_LAYER;
@@ -447,7 +473,7 @@ export class CollisionWorld2D {
     out?: WorldRayHit2D,
   ): WorldRayHit2D | null {
     const best = { slot: -1, toi: maxToi, px: 0, py: 0, nx: 0, ny: 0 };
-    this.runRay(origin, dir, maxToi, options, (slot, hit) => {
+    this.runRay(origin, dir, maxToi, options, RAY2_SPEC, (slot, hit) => {
       if (hit.toi < best.toi || (hit.toi === best.toi && (best.slot < 0 || slot < best.slot))) {
         best.slot = slot;
         best.toi = hit.toi;
@@ -483,7 +509,7 @@ export class CollisionWorld2D {
     out: WorldRayHit2D[] = [],
   ): WorldRayHit2D[] {
     const start = out.length;
-    this.runRay(origin, dir, maxToi, options, (slot, hit) => {
+    this.runRay(origin, dir, maxToi, options, RAY_ALL2_SPEC, (slot, hit) => {
       out.push({
         handle: this.bodies.handleOf(slot) as BodyHandle2D,
         toi: hit.toi,
@@ -507,7 +533,7 @@ export class CollisionWorld2D {
     out: BodyHandle2D[] = [],
     filter: QueryFilter2D = {},
   ): BodyHandle2D[] {
-    this.beginFilter(filter);
+    this.beginFilter(filter, OVERLAP_AABB2_SPEC);
     bpMin.x = min?.x;
     bpMin.y = min?.y;
     bpMax.x = max?.x;
@@ -538,7 +564,7 @@ export class CollisionWorld2D {
   ): BodyHandle2D[] {
     checkShape2("shape", shape);
     pose2.checkPose("pose", pose);
-    this.beginFilter(filter);
+    this.beginFilter(filter, OVERLAP_SHAPE2_SPEC);
     aabbShape2(minV, maxV, shape, pose);
     bpMin.x = minV.x;
     bpMin.y = minV.y;
@@ -566,6 +592,7 @@ export class CollisionWorld2D {
     dir: Vec2,
     maxToi: number,
     options: RayCastOptions2D,
+    spec: OptionsSpec,
     visit: (slot: number, hit: RayHit2) => unknown,
   ): void {
     if (!origin || !Number.isFinite(origin.x) || !Number.isFinite(origin.y)) {
@@ -578,7 +605,7 @@ export class CollisionWorld2D {
     if (typeof maxToi !== "number" || !(maxToi >= 0)) {
       invalidValue("maxToi", maxToi, "must be a number >= 0 (Infinity allowed)");
     }
-    this.beginFilter(options);
+    this.beginFilter(options, spec);
     const solid = options.solid ?? true;
     rayO.x = origin.x;
     rayO.y = origin.y;
@@ -604,11 +631,13 @@ export class CollisionWorld2D {
   }
 
   /** Checks `filter` and sets the query's mask and sensor choice (no allocation). */
-  private beginFilter(filter: QueryFilter2D): void {
-    const mask = filter?.mask ?? DEFAULT_MASK;
+  private beginFilter(filter: QueryFilter2D, spec: OptionsSpec): void {
+    if (filter === undefined) invalidValue(spec.field, filter, "must be an object");
+    checkOptions(filter, spec);
+    const mask = filter.mask ?? DEFAULT_MASK;
     checkFilterBits("filter.mask", mask);
     this.qMask = mask;
-    this.qSensors = filter?.includeSensors ?? true;
+    this.qSensors = filter.includeSensors ?? true;
   }
 
   /** True when body `slot` passes the query filter set by {@link beginFilter}. */

@@ -47,7 +47,7 @@ import {
   HULL_ROUNDOFF_FACTOR,
   ORIENT3D_ERROR_BOUND,
 } from "../constants.js";
-import { invalidValue } from "../errors.js";
+import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import { hypot3 } from "../math/scalar.js";
 
 /** A convex polyhedron as polygonal faces, in the frame (and unit) of the input points. */
@@ -1127,6 +1127,8 @@ function flatConvexHull(
 // Public entry
 // ---------------------------------------------------------------------------------------------
 
+const HULL_SPEC = optionsSpec("computeConvexHull", "options", { allowFlat: "boolean" });
+
 /**
  * The convex hull of a point cloud with coplanar triangles merged into polygonal faces.
  *
@@ -1152,6 +1154,7 @@ export function computeConvexHull(
   field = "points",
   options: ConvexHullOptions = {},
 ): ConvexHull {
+  checkOptions(options, HULL_SPEC);
   const allowFlat = options.allowFlat === true;
   checkPoints(points, field, allowFlat);
   const n = points.length / 3;

@@ -12,7 +12,9 @@
  * n ← normalize(n − α g) takes Barzilai–Borwein step lengths α (Barzilai & Borwein 1988) with
  * backtracking (every accepted step lowers f), then a pattern search (8 tangent probes, step
  * doubled after a success, halved when none improves) settles ridges where a polytope's support jumps and the gradient
- * is not continuous. Both are bounded (REFINE_DESCENT_ITERATIONS, REFINE_PATTERN_ITERATIONS);
+ * is not continuous. Where one support is an edge the optimum lies on the great circle normal to
+ * it, which 8 probes do not follow: secant steps along that circle finish it, and two edges give
+ * their cross product (`followRidge`). Both are bounded (REFINE_DESCENT_ITERATIONS, REFINE_PATTERN_ITERATIONS);
  * the result records what was achieved: the last tangential gradient and the last probe step,
  * so a caller can state its error. Every evaluated f(n) is exact up to rounding for the n it
  * was evaluated at (an upper bound on the depth, a lower bound on the distance). No allocation.
@@ -198,6 +200,8 @@ export function refineOverlapNormal(
     if (improved && f0 - f <= PATTERN_MIN_GAIN * Math.abs(f0)) improved = false;
     step = improved ? Math.min(step * PATTERN_GROWTH, REFINE_MAX_STEP) : step * 0.5;
   }
+  // A smooth optimum (no pattern search) has no ridge to follow.
+  if (!certified && step > 0) f = followRidge(out, a, b, f, step);
   tangential(g, w, n);
   vec3.copy(out.normal, n);
   out.overlap = f;
@@ -208,8 +212,197 @@ export function refineOverlapNormal(
   return out;
 }
 
+/**
+ * Sets `out` to the unit direction `d` (A's frame) without refining it: its overlap f(d), the
+ * support points along it and the witnesses placed as by {@link refineOverlapNormal} (facing
+ * each other along d). For a caller that knows a better normal than the refinement's end, e.g.
+ * a face normal the refinement stopped next to. `out.gradient` is the tangential gradient at d.
+ */
+export function setOverlapNormal(
+  out: NormalRefinement,
+  a: SupportMap,
+  b: SupportMap,
+  d: Vec3,
+  hintA: Vec3 | null = null,
+  hintB: Vec3 | null = null,
+): NormalRefinement {
+  evaluations = 0;
+  vec3.copy(n, d);
+  const f = overlap(a, b, n, w);
+  vec3.copy(out.pointA, sa);
+  vec3.copy(out.pointB, sb);
+  vec3.copy(out.normal, n);
+  out.overlap = f;
+  anchorWitnesses(out, a, b, n, f, 0, hintA, hintB);
+  out.gradient = vec3.length(tangential(g, w, n));
+  out.step = 0;
+  out.evaluations += evaluations;
+  return out;
+}
+
 const probeA = vec3.create();
 const probeB = vec3.create();
+const edgeA = vec3.create();
+const edgeB = vec3.create();
+const edgeP = vec3.create();
+const edgeQ = vec3.create();
+const ridgeT = vec3.create();
+const bestN = vec3.create();
+const bestW = vec3.create();
+const bestSa = vec3.create();
+const bestSb = vec3.create();
+
+/**
+ * Writes to `edge` the unit direction of the segment supporting `m` along d when its support is
+ * one (the support points under 8 tilts of d by `tilt` fall on two clusters, each within `tol`,
+ * on a line), and returns true; false for a unique point or a face.
+ */
+function supportEdge(
+  edge: Vec3,
+  m: SupportMap,
+  d: Vec3,
+  sign: number,
+  tilt: number,
+  tol: number,
+): boolean {
+  vec3.orthonormalBasis(t1, t2, d);
+  let count = 0;
+  for (let k = 0; k < 8; k++) {
+    vec3.addScaled(trial, d, t1, PROBE_COS[k] * tilt);
+    vec3.addScaled(trial, trial, t2, PROBE_SIN[k] * tilt);
+    normalizeInPlace(trial);
+    if (sign < 0) vec3.negate(trial, trial);
+    m.support(probeA, trial);
+    if (count === 0) {
+      vec3.copy(edgeP, probeA);
+      count = 1;
+    } else if (count === 1) {
+      if (vec3.distance(probeA, edgeP) > tol) {
+        vec3.copy(edgeQ, probeA);
+        count = 2;
+      }
+    } else if (vec3.distance(probeA, edgeP) > tol && vec3.distance(probeA, edgeQ) > tol) {
+      // A third cluster: off the line through the first two means a face.
+      vec3.sub(edge, edgeQ, edgeP);
+      vec3.sub(ds, probeA, edgeP);
+      vec3.cross(dy, edge, ds);
+      if (vec3.length(dy) > tol * vec3.length(edge)) return false;
+    }
+  }
+  if (count < 2) return false;
+  vec3.sub(edge, edgeQ, edgeP);
+  return normalizeInPlace(edge);
+}
+
+/**
+ * The pattern search stalls on a ridge of f, where one support is an edge (the overlap has a kink
+ * across the plane normal to the edge, and the optimum lies on that plane): there the normal is
+ * constrained to the great circle normal to the edge and f minimised along it by secant steps on
+ * its derivative w·t (exact, the edge's end points differing only along the edge), or, with an
+ * edge on each side, taken as their cross product (Ericson 2005, §5.2.1). Replaces n, w, the
+ * support points in `out` and returns the new f when no worse than `f`.
+ */
+function followRidge(
+  out: NormalRefinement,
+  a: SupportMap,
+  b: SupportMap,
+  f: number,
+  step: number,
+): number {
+  const size = Math.max(vec3.length(out.pointA), vec3.length(out.pointB), Math.abs(f));
+  if (!(size > 0)) return f;
+  const tilt = Math.max(step, WITNESS_PROBE_ANGLE);
+  const tol = SUPPORT_FLAT * tilt * size;
+  const onA = supportEdge(edgeA, a, n, 1, tilt, tol);
+  const onB = supportEdge(edgeB, b, n, -1, tilt, tol);
+  if (!onA && !onB) return f;
+  const slack = RIDGE_SLACK * size;
+  vec3.copy(bestN, n);
+  vec3.copy(bestW, w);
+  vec3.copy(bestSa, out.pointA);
+  vec3.copy(bestSb, out.pointB);
+  let best = f;
+  if (onA && onB) {
+    vec3.cross(trial, edgeA, edgeB);
+    if (vec3.length(trial) > RIDGE_PARALLEL && normalizeInPlace(trial)) {
+      if (vec3.dot(trial, n) < 0) vec3.negate(trial, trial);
+      const ft = overlap(a, b, trial, wTrial);
+      if (ft <= best + slack) {
+        best = ft;
+        vec3.copy(bestN, trial);
+        vec3.copy(bestW, wTrial);
+        vec3.copy(bestSa, sa);
+        vec3.copy(bestSb, sb);
+      }
+    }
+  } else {
+    const e = onA ? edgeA : edgeB;
+    // Start on the circle: n without its component along the edge.
+    vec3.addScaled(trial, n, e, -vec3.dot(n, e));
+    if (normalizeInPlace(trial)) {
+      vec3.copy(ds, trial);
+      vec3.cross(ridgeT, e, ds);
+      normalizeInPlace(ridgeT);
+      // Secant on φ ↦ f'(φ) = w(φ)·t(φ), the circle n(φ) = cos φ·n0 + sin φ·t0.
+      let phiPrev = 0;
+      let ft = overlap(a, b, ds, wTrial);
+      let dPrev = vec3.dot(wTrial, ridgeT);
+      // Along the ridge f is smooth and flat at its minimum: the point kept is the one of least
+      // |f'| among those within rounding of the pattern search's f.
+      let leastSlope = Number.POSITIVE_INFINITY;
+      if (ft <= f + slack) {
+        best = ft;
+        leastSlope = Math.abs(dPrev);
+        vec3.copy(bestN, ds);
+        vec3.copy(bestW, wTrial);
+        vec3.copy(bestSa, sa);
+        vec3.copy(bestSb, sb);
+      }
+      let phi = -dPrev / Math.max(vec3.length(wTrial), size);
+      for (let it = 0; it < RIDGE_ITERATIONS; it++) {
+        if (!(Math.abs(phi - phiPrev) > REFINE_MIN_ANGLE * 2 ** -8) || !Number.isFinite(phi)) break;
+        const c = Math.cos(phi);
+        const sn = Math.sin(phi);
+        vec3.scale(trial, ds, c);
+        vec3.addScaled(trial, trial, ridgeT, sn);
+        normalizeInPlace(trial);
+        ft = overlap(a, b, trial, wTrial);
+        // Tangent of the circle at φ: −sin φ·n0 + cos φ·t0.
+        vec3.scale(dy, ds, -sn);
+        vec3.addScaled(dy, dy, ridgeT, c);
+        const dv = vec3.dot(wTrial, dy);
+        if (ft <= f + slack && Math.abs(dv) <= leastSlope) {
+          best = ft;
+          leastSlope = Math.abs(dv);
+          vec3.copy(bestN, trial);
+          vec3.copy(bestW, wTrial);
+          vec3.copy(bestSa, sa);
+          vec3.copy(bestSb, sb);
+        }
+        const den = dv - dPrev;
+        const next = den !== 0 ? phi - (dv * (phi - phiPrev)) / den : phi;
+        phiPrev = phi;
+        dPrev = dv;
+        phi = next;
+      }
+    }
+  }
+  if (bestN.x === n.x && bestN.y === n.y && bestN.z === n.z) return f;
+  vec3.copy(n, bestN);
+  vec3.copy(w, bestW);
+  vec3.copy(out.pointA, bestSa);
+  vec3.copy(out.pointB, bestSb);
+  return best;
+}
+
+/** Overlap increase, relative to the pair's size, within which a ridge point is taken (rounding). */
+const RIDGE_SLACK = 2 ** -48;
+
+/** Secant steps along a ridge. */
+const RIDGE_ITERATIONS = 24;
+
+/** |e_A × e_B| of unit edges below which they count as parallel. */
+const RIDGE_PARALLEL = 2 ** -20;
 
 /**
  * Makes the witnesses face each other along the normal: where one support is unique (a curved
@@ -254,6 +447,10 @@ function anchorWitnesses(
     vec3.addScaled(out.pointB, hintB, d, hB - vec3.dot(d, hintB));
     return;
   }
+  // Both unique (curved or vertex on curved): the support points themselves, each exactly on
+  // its surface, with (pointB − pointA)·d = −f; moving one onto the other's line would put it
+  // off its shape by the residual tangential gradient.
+  if (moveA <= flat && moveB <= flat) return;
   if (moveA <= moveB) vec3.addScaled(out.pointB, out.pointA, d, -f);
   else vec3.addScaled(out.pointA, out.pointB, d, f);
 }

@@ -41,7 +41,7 @@ import {
 import { dirname, extname, isAbsolute, relative, resolve } from "node:path";
 import type { GLTF } from "@gltf-transform/core";
 import { GLB_BUFFER, NodeIO } from "@gltf-transform/core";
-import { CollideError, invalidValue } from "../errors.js";
+import { CollideError, checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -731,6 +731,7 @@ export async function loadGltfFile(
   field = "file",
   options: MeshFileOptions = {},
 ): Promise<MeshData> {
+  checkOptions(options, GLTF_SPEC);
   const bytes = readRegularFile(path, field, MAX_MESH_FILE_BYTES, "mesh file");
   const doc = await readGltfDocument(bytes, path, field, dirname(resolve(path)), options);
   return gltfTriangles(doc, path, field);
@@ -813,10 +814,23 @@ export async function loadMeshFile(
   field = "file",
   options: MeshFileOptions = {},
 ): Promise<MeshData> {
+  checkOptions(options, MESH_FILE_SPEC);
   const kind = checkKind(path, field);
   if (kind === "gltf") return loadGltfFile(path, field, options);
   return objTriangles(readMeshText(path, field), path, field);
 }
+
+const FILE_KEYS = { baseDir: "string", allowOutside: "boolean" } as const;
+const GLTF_SPEC = optionsSpec("loadGltfFile", "options", FILE_KEYS);
+const MESH_FILE_SPEC = optionsSpec("loadMeshFile", "options", FILE_KEYS);
+const TRANSFORM_SPEC = optionsSpec("transformMeshData", "options", { scale: "any", pose: "any" });
+const MESH_DATA_SPEC = optionsSpec("meshFromData", "options", {
+  scale: "any",
+  pose: "any",
+  activeEdgeCos: "number",
+  indexPath: "string",
+  solid: "boolean",
+});
 
 const tmp = vec3.create();
 
@@ -829,6 +843,7 @@ export function transformMeshData(
   options: MeshTransformOptions = {},
   field = "scale",
 ): MeshData {
+  checkOptions(options, TRANSFORM_SPEC);
   const s = options.scale ?? 1;
   const sv = typeof s === "number" ? { x: s, y: s, z: s } : s;
   for (const k of ["x", "y", "z"] as const) {
@@ -859,8 +874,10 @@ export function meshFromData(
   options: MeshTransformOptions & TriangleMeshOptions = {},
   field = "",
 ): TriangleMesh {
-  const t = options.scale !== undefined || options.pose ? transformMeshData(data, options) : data;
-  return makeTriangleMesh(t.vertices, t.indices, field, options);
+  checkOptions(options, MESH_DATA_SPEC);
+  const { scale, pose, ...meshOptions } = options;
+  const t = scale !== undefined || pose ? transformMeshData(data, { scale, pose }) : data;
+  return makeTriangleMesh(t.vertices, t.indices, field, meshOptions);
 }
 
 /** The Stanford bunny (npm package `bunny`, about 10 units tall) as mesh data (copied). */

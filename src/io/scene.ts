@@ -73,7 +73,17 @@ export interface LoadSceneOptions {
 
 /** The JSON of a scene file's text (a leading byte order mark is ignored). */
 function readSceneJson(path: string, text: string): unknown {
-  return parseJsonText(text, `scene file ${path} is not valid JSON`, "scene", path);
+  const json = parseJsonText(text, `scene file ${path} is not valid JSON`, "scene", path);
+  if (json === null || typeof json !== "object" || Array.isArray(json)) {
+    const got = Array.isArray(json) ? "an array" : json === null ? "null" : typeof json;
+    throw new CollideError(
+      "invalid_value",
+      "scene",
+      path,
+      `scene file ${path} must hold one JSON object with "bodies" (docs/FORMATS.md), not ${got}`,
+    );
+  }
+  return json;
 }
 
 function ioError(path: string, e: unknown): never {

@@ -39,7 +39,11 @@ import {
   makeGjkResult,
   normalizeScaled,
 } from "../geometry/gjk.js";
-import { makeNormalRefinement, refineOverlapNormal } from "../geometry/refine-normal.js";
+import {
+  makeNormalRefinement,
+  refineOverlapNormal,
+  setOverlapNormal,
+} from "../geometry/refine-normal.js";
 import type { SupportMap } from "../geometry/support.js";
 import { TransformedSupport } from "../geometry/support.js";
 import type { Isometry } from "../math/isometry.js";
@@ -154,15 +158,32 @@ const solvedB = vec3.create();
  */
 function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): boolean {
   const k = loadPair(a, b, bInA);
-  if (k === 1) return solveLoaded(a, b, bInA, maxGap);
-  if (!solveLoaded(a, b, scaledBInA, maxGap * k)) return false;
-  // Back to scene units (division by a power of two: exact unless the result under/overflows).
-  const inv = 1 / k;
-  solvedDistance *= inv;
-  vec3.scale(solvedA, solvedA, inv);
-  vec3.scale(solvedB, solvedB, inv);
+  if (k === 1) {
+    if (!solveLoaded(a, b, bInA, maxGap)) return false;
+  } else {
+    if (!solveLoaded(a, b, scaledBInA, maxGap * k)) return false;
+    // Back to scene units (division by a power of two: exact unless the result under/overflows).
+    const inv = 1 / k;
+    solvedDistance *= inv;
+    vec3.scale(solvedA, solvedA, inv);
+    vec3.scale(solvedB, solvedB, inv);
+  }
+  // One truth with intersects (issue 16, must-have 2): a gap at the rounding level of the pair
+  // is decided by the same test as intersectsConvexConvex (GJK with early out), which its own
+  // GJK run, stopping elsewhere, can contradict by a few ulps.
+  if (
+    solvedDistance > 0 &&
+    solvedDistance <= NEAR_TOUCH * Math.max(vec3.length(solvedA), vec3.length(solvedB)) &&
+    intersectsConvexConvex(a, b, bInA)
+  ) {
+    solvedDistance = 0;
+    vec3.copy(solvedB, solvedA);
+  }
   return true;
 }
+
+/** Gap, relative to the witnesses' magnitude, under which {@link solve} asks intersects. */
+const NEAR_TOUCH = 2 ** -20;
 
 /** {@link solve} on the cores as loaded by {@link loadPair} (B at `bInA`, in the solver's units). */
 function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): boolean {
@@ -178,7 +199,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     solvedDistance = gjkOut.distance - r;
     vec3.addScaled(solvedA, gjkOut.pointA, solvedNormal, rA);
     vec3.addScaled(solvedB, gjkOut.pointB, solvedNormal, -rB);
-    if (solvedDistance > 0 && !polytopes) polishGap();
+    if (solvedDistance > 0 && !polytopes) polishGap(a, b, bInA);
     // A gap at the rounding level of the pair's size is touching (issue 16, class 1).
     if (
       solvedDistance > 0 &&
@@ -233,6 +254,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   if (!polytopes || epaOut.status !== EpaStatus.Converged) {
     const lower = epaOut.status === EpaStatus.Converged ? epaOut.depth : Number.NEGATIVE_INFINITY;
     refineOverlapNormal(refined, coreA, coreBInA, solvedNormal, solvedA, solvedB, lower);
+    snapToFaceNormal(a, b, bInA, solvedA, solvedB);
     if (refined.overlap <= depth || !polytopes) {
       depth = refined.overlap;
       vec3.copy(solvedNormal, refined.normal);
@@ -265,13 +287,14 @@ function simplexSize(s: GjkSimplex): number {
  * at the rounding level), take them and their gap (issue 16, class 6: a cone of size 20 and a
  * box of size 1e-8 had a gap 7e-4 off). Margins added as in {@link solveLoaded}.
  */
-function polishGap(): void {
+function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): void {
   // GJK's gap is an upper bound and the separation along its direction a lower bound: when they
   // agree to 1e-11 there is nothing to polish (one support pair instead of a refinement).
   const core = solvedDistance + coreA.margin + coreB.margin;
   const sep = -overlapAlong(solvedNormal);
   if (core - sep <= GJK_POLISH_AGREEMENT * core) return;
   refineOverlapNormal(refined, coreA, coreBInA, solvedNormal);
+  snapToFaceNormal(pairA, pairB, pairBInA, null, null);
   const gap = -refined.overlap - coreA.margin - coreB.margin;
   if (!(gap <= solvedDistance) || gap <= 0) return;
   const size = Math.max(vec3.length(refined.pointA), vec3.length(refined.pointB), -refined.overlap);
@@ -281,6 +304,68 @@ function polishGap(): void {
   vec3.addScaled(solvedA, refined.pointA, solvedNormal, coreA.margin);
   vec3.addScaled(solvedB, refined.pointB, solvedNormal, -coreB.margin);
 }
+
+const snapN = vec3.create();
+const snapC = vec3.create();
+const snapLocal = vec3.create();
+const invRot = { x: 0, y: 0, z: 0, w: 1 };
+
+/**
+ * The refinement stops within REFINE_MIN_ANGLE of a face normal where the overlap has a kink
+ * (a face of one shape against a point, edge or face of the other: the optimum is the face
+ * normal exactly), and there the witness placed against the face is off it by the angle times
+ * the face's size. Tries the face normals of both shapes (box, triangle and hull faces, the
+ * caps of cylinders and cones) within FACE_SNAP_COS of the refined normal and takes the one of
+ * least overlap when it is no worse than the refinement's end (to rounding), re-placing the
+ * witnesses along it (issue 16: witness points on their shapes).
+ */
+function snapToFaceNormal(
+  a: ConvexShape,
+  b: ConvexShape,
+  bInA: Isometry,
+  hintA: Vec3 | null,
+  hintB: Vec3 | null,
+): void {
+  const n = refined.normal;
+  const size = Math.max(vec3.length(refined.pointA), vec3.length(refined.pointB));
+  let best = refined.overlap + FACE_SNAP_SLACK * size;
+  let found = false;
+  for (let side = 0; side < 2; side++) {
+    const s = side === 0 ? a : b;
+    const count = faceCount(s) + (curved(s) ? 1 : 0);
+    if (count === 0) continue;
+    // n in the shape's local frame, to compare with its face normals before rotating any.
+    if (side === 0) vec3.copy(snapLocal, n);
+    else {
+      quat.conjugate(invRot, bInA.rotation);
+      quat.rotate(snapLocal, invRot, n);
+    }
+    for (let i = 0; i < count; i++) {
+      if (i < faceCount(s)) faceNormal(snapC, s, i);
+      else vec3.set(snapC, 0, 1, 0);
+      const l = vec3.length(snapC);
+      if (!(l > 0)) continue;
+      const c = vec3.dot(snapC, snapLocal) / l;
+      if (Math.abs(c) < FACE_SNAP_COS) continue;
+      vec3.scale(snapC, snapC, (c > 0 ? 1 : -1) / l);
+      if (side === 1) quat.rotate(snapC, bInA.rotation, snapC);
+      normalizeScaled(snapC, snapC);
+      const o = overlapAlong(snapC);
+      if (o <= best) {
+        best = o;
+        vec3.copy(snapN, snapC);
+        found = true;
+      }
+    }
+  }
+  if (found) setOverlapNormal(refined, coreA, coreBInA, snapN, hintA, hintB);
+}
+
+/** Cosine of the largest angle between the refined normal and a face normal it is snapped to. */
+const FACE_SNAP_COS = 1 - 2 ** -20;
+
+/** Overlap increase, relative to the pair's size, within which a face normal is taken (rounding). */
+const FACE_SNAP_SLACK = 2 ** -48;
 
 /** Relative agreement of GJK's gap and the separation along its direction that needs no polish. */
 const GJK_POLISH_AGREEMENT = 1e-11;

@@ -57,6 +57,7 @@ import {
   intersectsHalfSpaceHalfSpace,
   manifoldHalfSpaceHalfSpace,
 } from "./half-space-half-space.js";
+import { snapHeightfieldNormal } from "./heightfield-normal.js";
 import { manifoldFromContact } from "./manifold.js";
 import {
   contactMeshHalfSpace,
@@ -73,6 +74,7 @@ import {
 import {
   manifoldOfSingleContact,
   manifoldViaContact,
+  registerFaceNormalSnap,
   registerOrderedPair,
   registerPair,
 } from "./pair-table.js";
@@ -107,8 +109,9 @@ import {
 export function registerDefaultPairs(): void {
   // The rounded types register from their own module, imported above, so before this runs.
   void ROUNDED_SHAPE_TYPES;
-  // The heightfield registers its definition and composite view from its module, imported above.
-  void HEIGHTFIELD_SHAPE_TYPE;
+  // The heightfield registers its definition and composite view from its module, imported above;
+  // its contact normals are snapped to its exact face normals (src/narrowphase/heightfield-normal.ts).
+  registerFaceNormalSnap(HEIGHTFIELD_SHAPE_TYPE, snapHeightfieldNormal);
   const all: number[] = [];
   for (let t = 0; t < SHAPE_TYPE_COUNT; t++) all.push(t);
   const supportMapped = all.filter(isSupportMappedType);

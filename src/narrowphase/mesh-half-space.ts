@@ -31,14 +31,31 @@ let candidateDistance = new Float64Array(64);
 let candidateVertex = new Int32Array(64);
 const chosen = new Int32Array(MAX_MANIFOLD_POINTS);
 
+/** Per mesh: 1 for a vertex some triangle uses (a vertex no triangle uses is not on the mesh). */
+const usedVertices = new WeakMap<TriangleMesh, Uint8Array>();
+
+/** The used-vertex mask of `a` (computed once per mesh; meshes are immutable). */
+function usedMask(a: TriangleMesh): Uint8Array {
+  let m = usedVertices.get(a);
+  if (!m) {
+    m = new Uint8Array(a.vertexCount);
+    const ix = a.indices;
+    for (let k = 0; k < 3 * a.triangleCount; k++) m[ix[k]] = 1;
+    usedVertices.set(a, m);
+  }
+  return m;
+}
+
 /** Writes nA and the deepest vertex of `a` below B's plane into `deepest` (module docs). */
 function findDeepest(a: TriangleMesh, b: HalfSpace, bInA: Isometry): void {
   quat.rotate(nA, bInA.rotation, b.normal);
   const dA = b.offset + vec3.dot(nA, bInA.translation);
   const v = a.vertices;
+  const used = usedMask(a);
   let best = Infinity;
   let at = 0;
   for (let i = 0; i < a.vertexCount; i++) {
+    if (used[i] === 0) continue;
     const s = nA.x * v[3 * i] + nA.y * v[3 * i + 1] + nA.z * v[3 * i + 2] - dA;
     if (s < best) {
       best = s;
@@ -119,8 +136,10 @@ export function manifoldMeshHalfSpace(
   const dA = deepest[2];
   const limit = Math.max(prediction, deepest[0]);
   const v = a.vertices;
+  const used = usedMask(a);
   let n = 0;
   for (let i = 0; i < a.vertexCount; i++) {
+    if (used[i] === 0) continue;
     const s = nA.x * v[3 * i] + nA.y * v[3 * i + 1] + nA.z * v[3 * i + 2] - dA;
     if (!(s <= limit)) continue;
     candidateXyz = growFloat64(candidateXyz, 3 * n + 3);

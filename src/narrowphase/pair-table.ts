@@ -20,10 +20,17 @@
  * cannot decide exactly. Composite routines that call back into this table copy `bInA` at entry
  * and write `out` only after their last nested call, so the flip scratch below is never
  * overwritten while in use.
+ *
+ * Face-normal snaps ({@link registerFaceNormalSnap}): a routine answering in one shape's frame
+ * carries the other shape's face normal through the rotations between the frames, and the
+ * queries rotate the answer into the world; each rotation rounds. A type may register a snap
+ * that gives the world normal back as its exact face normal (the heightfield's,
+ * src/narrowphase/heightfield-normal.ts); the `contact` and `manifold` queries apply it.
  */
 import { CollideError } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_COUNT, SHAPE_TYPE_NAMES } from "../shapes/shape.js";
@@ -222,6 +229,53 @@ export function hasPairRoutine(
 export function intersectsPosesPair(a: Shape, poseA: Isometry, b: Shape, poseB: Isometry): number {
   const f = intersectsPosesTable[a.type * N + b.type];
   return f === null ? -1 : f(a, poseA, b, poseB);
+}
+
+/**
+ * Makes a world contact normal exactly a shape's face normal when it is one up to the rounding
+ * of the frame changes (src/narrowphase/heightfield-normal.ts): `normal` and `point` (the
+ * contact's point on `shape`) in the world frame, `shape` at world `pose`; `sign` +1 when the
+ * normal points out of the shape (it is shape A), −1 when into it (shape B). Writes `normal`
+ * only.
+ */
+export type FaceNormalSnapFn = (
+  normal: Vec3,
+  shape: Shape,
+  pose: Isometry,
+  point: Vec3,
+  sign: number,
+) => void;
+
+const faceNormalSnaps: (FaceNormalSnapFn | null)[] = new Array(N).fill(null);
+
+/**
+ * Registers (or, with null, removes) the face-normal snap of a shape type: the `contact` and
+ * `manifold` queries apply it to their world answers (see {@link snapFaceNormal}).
+ */
+export function registerFaceNormalSnap(type: number, fn: FaceNormalSnapFn | null): void {
+  faceNormalSnaps[type] = fn;
+}
+
+/**
+ * The world answer's normal (A toward B) through the snaps of A's and B's types, when they
+ * registered one; `pointA`, `pointB` are the contact's points on A and B (world frame). The
+ * pair routines answer in A's frame, flipped from B's when the table holds the mirrored pair,
+ * and the queries rotate that answer into the world: a face normal of B (or of A, after a flip)
+ * arrives rounded by the rotations between the frames; the snap gives it back exactly.
+ */
+export function snapFaceNormal(
+  normal: Vec3,
+  a: Shape,
+  poseA: Isometry,
+  pointA: Vec3,
+  b: Shape,
+  poseB: Isometry,
+  pointB: Vec3,
+): void {
+  const fa = faceNormalSnaps[a.type];
+  if (fa) fa(normal, a, poseA, pointA, 1);
+  const fb = faceNormalSnaps[b.type];
+  if (fb) fb(normal, b, poseB, pointB, -1);
 }
 
 /** Throws `CollideError("unsupported_pair")` naming the pair and the operation. */

@@ -4,7 +4,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Contact } from "../narrowphase/contact.js";
 import { makeContact } from "../narrowphase/contact.js";
-import { contactPair } from "../narrowphase/pair-table.js";
+import { contactPair, snapFaceNormal } from "../narrowphase/pair-table.js";
 import type { Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
 import { checkPrediction, pairPose } from "./frames.js";
@@ -39,6 +39,7 @@ export function contact(
   iso.transformVector(out.normal, poseA, out.normal);
   iso.transformPoint(out.pointA, poseA, out.pointA);
   iso.transformPoint(out.pointB, poseA, out.pointB);
+  snapFaceNormal(out.normal, a, poseA, out.pointA, b, poseB, out.pointB);
   if (contactHasNaN(out)) refusePair("contact", a, poseA, b, poseB);
   return out;
 }

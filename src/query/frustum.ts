@@ -20,7 +20,7 @@
  * so it reports exactly the volumes that share a point with the frustum.
  */
 
-import { CollideError, invalidValue } from "../errors.js";
+import { CollideError, checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Quat } from "../math/quat.js";
@@ -82,6 +82,16 @@ function checkFiniteNumber(field: string, x: unknown): asserts x is number {
     invalidValue(field, x, "must be a finite number");
 }
 
+const CAMERA_KEYS = {
+  position: "any",
+  rotation: "any",
+  fovY: "any",
+  aspect: "any",
+  near: "any",
+  far: "any",
+} as const;
+const CAMERA_SPEC = optionsSpec("makeFrustum", "frustum", CAMERA_KEYS);
+
 /**
  * The frustum of a perspective camera (see {@link FrustumCamera}; three.js's convention: it looks
  * along its local −z, +y up, vertical field of view `fovY`). Throws `CollideError`
@@ -92,6 +102,10 @@ export function makeFrustum(camera: FrustumCamera, field = "frustum"): Frustum {
   const p = field ? `${field}.` : "";
   if (camera === null || typeof camera !== "object")
     invalidValue(field, camera, "must be a camera {position, rotation, fovY, aspect, near, far}");
+  checkOptions(
+    camera,
+    field === "frustum" ? CAMERA_SPEC : optionsSpec("makeFrustum", field, CAMERA_KEYS),
+  );
   const { position, rotation, fovY, aspect, near, far } = camera;
   checkVec3(`${p}position`, position);
   checkUnitQuat(`${p}rotation`, rotation);

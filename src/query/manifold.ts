@@ -4,7 +4,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { ContactManifold } from "../narrowphase/contact.js";
 import { makeContactManifold } from "../narrowphase/contact.js";
-import { manifoldPair } from "../narrowphase/pair-table.js";
+import { manifoldPair, snapFaceNormal } from "../narrowphase/pair-table.js";
 import type { Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
 import { checkPrediction, pairPose } from "./frames.js";
@@ -41,6 +41,14 @@ export function manifold(
     const p = out.points[i];
     iso.transformPoint(p.pointA, poseA, p.pointA);
     iso.transformPoint(p.pointB, poseA, p.pointB);
+  }
+  if (out.count > 0) {
+    // The deepest point's contact gave the manifold its normal.
+    let deepest = out.points[0];
+    for (let i = 1; i < out.count; i++) {
+      if (out.points[i].distance < deepest.distance) deepest = out.points[i];
+    }
+    snapFaceNormal(out.normal, a, poseA, deepest.pointA, b, poseB, deepest.pointB);
   }
   if (manifoldHasNaN(out)) refusePair("manifold", a, poseA, b, poseB);
   return out;

@@ -23,8 +23,8 @@
  *   depth grows until the bound meets the tolerance or the cell budget is spent.
  */
 
-import { CollideError, invalidValue } from "../errors.js";
-import { ballBoxVolume } from "../geometry/ball-box-volume.js";
+import { CollideError, checkOptions, invalidValue, optionsSpec } from "../errors.js";
+import { ballBoxVolumeBounded } from "../geometry/ball-box-volume.js";
 import {
   boxFaces,
   clipPolytopeFaces,
@@ -72,6 +72,11 @@ export interface OverlapVolumeOptions {
 }
 
 const DEFAULT_RELATIVE_TOLERANCE = 1e-3;
+const OVERLAP_VOLUME_SPEC = optionsSpec("overlapVolume", "options", {
+  relativeTolerance: "number",
+  tolerance: "number",
+  maxCells: "number",
+});
 const DEFAULT_MAX_CELLS = 2_000_000;
 /** Octree depth of the first refinement round of the adaptive method. */
 const FIRST_DEPTH = 3;
@@ -99,6 +104,8 @@ export function overlapVolume(
   poseB: Isometry,
   options: OverlapVolumeOptions = {},
 ): OverlapVolume {
+  if (options === undefined) invalidValue("options", options, "must be an object");
+  checkOptions(options, OVERLAP_VOLUME_SPEC);
   const rel = options.relativeTolerance ?? DEFAULT_RELATIVE_TOLERANCE;
   const abs = options.tolerance ?? 0;
   const maxCells = options.maxCells ?? DEFAULT_MAX_CELLS;
@@ -136,11 +143,10 @@ export function overlapVolume(
     return { volume: r.volume, errorBound: 0 };
   }
   if (a.type === ShapeType.Sphere && b.type === ShapeType.Cuboid) {
-    return { volume: sphereCuboid(a as Sphere, b as Cuboid, bInA), errorBound: 0 };
+    return sphereCuboid(a as Sphere, poseA, b as Cuboid, poseB);
   }
   if (a.type === ShapeType.Cuboid && b.type === ShapeType.Sphere) {
-    const aInB = iso.invert(iso.identity(), bInA);
-    return { volume: sphereCuboid(b as Sphere, a as Cuboid, aInB), errorBound: 0 };
+    return sphereCuboid(b as Sphere, poseB, a as Cuboid, poseA);
   }
   if (isPolytope(a.type) && isPolytope(b.type)) {
     if (a.type === ShapeType.Cuboid && b.type === ShapeType.Cuboid) {
@@ -152,20 +158,73 @@ export function overlapVolume(
   return adaptive(a, b, bInA, rel, abs, maxCells);
 }
 
-/** Exact |ball ∩ box| with the box at `boxInSphere` in the sphere's frame. */
-function sphereCuboid(s: Sphere, c: Cuboid, boxInSphere: Isometry): number {
-  // The sphere's centre in the box's frame.
-  const p = iso.inverseTransformPoint(vec3.create(), boxInSphere, vec3.create());
+/**
+ * |ball ∩ box| from the world poses, the same computation whichever argument came first: the
+ * sphere's centre is taken into the box's frame straight from the two world translations and
+ * folded into the positive octant (the box is symmetric), so (a, b) and (b, a) give identical
+ * bits. errorBound = the integral's own bound (src/geometry/ball-box-volume.ts) + the volume
+ * the rounding of the box's six planes in the sphere's frame can move (the ball is exact there):
+ * a plane moved by δ moves the volume by at most δ times the intersection's face on it, at most
+ * the ball's cross-section by that plane and the box's face; doubled for second-order terms.
+ */
+function sphereCuboid(s: Sphere, poseS: Isometry, c: Cuboid, poseC: Isometry): OverlapVolume {
+  const ts = poseS.translation;
+  const tc = poseC.translation;
+  const q = poseC.rotation;
+  const p = iso.inverseTransformPoint(vec3.create(), poseC, ts);
+  const px = Math.abs(p.x);
+  const py = Math.abs(p.y);
+  const pz = Math.abs(p.z);
   const h = c.halfExtents;
-  return ballBoxVolume(
-    s.radius,
-    -h.x - p.x,
-    -h.y - p.y,
-    -h.z - p.z,
-    h.x - p.x,
-    h.y - p.y,
-    h.z - p.z,
-  );
+  const r = s.radius;
+  const x0 = -h.x - px;
+  const y0 = -h.y - py;
+  const z0 = -h.z - pz;
+  const x1 = h.x - px;
+  const y1 = h.y - py;
+  const z1 = h.z - pz;
+  const res = ballBoxVolumeBounded(r, x0, y0, z0, x1, y1, z1);
+  // δ: the difference of the translations (one rounding), the rotation by a quaternion that may
+  // be off unit length by |q|² − 1 (its stretch, plus about 12 roundings of the rotation), the
+  // plane offsets h ± p and the division by r (one each).
+  const dx = ts.x - tc.x;
+  const dy = ts.y - tc.y;
+  const dz = ts.z - tc.z;
+  const d = Math.abs(dx) + Math.abs(dy) + Math.abs(dz);
+  const stretch = Math.abs(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w - 1);
+  const translations =
+    Math.abs(ts.x) +
+    Math.abs(ts.y) +
+    Math.abs(ts.z) +
+    Math.abs(tc.x) +
+    Math.abs(tc.y) +
+    Math.abs(tc.z);
+  const delta =
+    UNIT_ROUNDOFF * (2 * translations + 16 * d + 4 * (px + py + pz + h.x + h.y + h.z + r)) +
+    (stretch + 8 * UNIT_ROUNDOFF) * d;
+  if (res.volume === 0) {
+    // Apart or touching: inside the error only if the shapes are within δ of overlapping.
+    // (x0, y0, z0 < 0 after the folding: the box's nearest point to the centre is clamped by x1…)
+    const gap = Math.hypot(Math.max(0, -x1), Math.max(0, -y1), Math.max(0, -z1)) - r;
+    if (gap > 2 * delta) return { volume: 0, errorBound: 0 };
+    // A sliver of thickness ≤ 2δ: bounded by the ball's surface times that.
+    return { volume: 0, errorBound: 4 * Math.PI * r * r * 4 * delta };
+  }
+  // dV/d(plane offset) is the area of the intersection's face on that plane, at most the ball's
+  // cross-section there and the box's face.
+  const ex = Math.min(x1, r) - Math.max(x0, -r);
+  const ey = Math.min(y1, r) - Math.max(y0, -r);
+  const ez = Math.min(z1, r) - Math.max(z0, -r);
+  const faces =
+    2 * Math.min(ey * ez, Math.max(crossSection(r, x0), crossSection(r, x1))) +
+    2 * Math.min(ex * ez, Math.max(crossSection(r, y0), crossSection(r, y1))) +
+    2 * Math.min(ex * ey, Math.max(crossSection(r, z0), crossSection(r, z1)));
+  return { volume: res.volume, errorBound: res.errorBound + 2 * faces * delta };
+}
+
+/** Area of the ball of radius r's cross-section by the plane at distance |t| from its centre. */
+function crossSection(r: number, t: number): number {
+  return Math.abs(t) < r ? Math.PI * (r - t) * (r + t) : 0;
 }
 
 /** The faces of a box or hull, transformed by `pose`. */

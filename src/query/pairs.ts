@@ -6,7 +6,7 @@ import type { BroadPhase } from "../broadphase/broad-phase.js";
 import { createBroadPhase } from "../broadphase/by-name.js";
 import { PairSet } from "../broadphase/pair-set.js";
 import { WORLD_MAX_PAIRS } from "../constants.js";
-import { CollideError, invalidValue } from "../errors.js";
+import { CollideError, checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import * as aabb from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import { aabbShape } from "../shapes/index.js";
@@ -51,6 +51,8 @@ export interface PairsOptions {
   maxPairs?: number;
 }
 
+const PAIRS_SPEC = optionsSpec("computePairs", "options", { maxPairs: "number" });
+
 /**
  * Every pair `[i, j]` (i < j, sorted ascending) of `shapes` that intersect or touch, with each
  * shape at its world pose. The result does not depend on `broadphase`, which only changes the
@@ -66,6 +68,7 @@ export function computePairs(
   broadphase: BroadPhaseName = "brute",
   options: PairsOptions = {},
 ): [number, number][] {
+  checkOptions(options, PAIRS_SPEC);
   return computePairsLimited(
     shapes,
     broadphase,

@@ -3,7 +3,7 @@
  * compound's frame (nested compounds are flattened when made). Queries answer it child by child (the dispatch recurses), so any pair that
  * a child supports is supported for the compound.
  */
-import { invalidValue } from "../errors.js";
+import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { ConvexShape, Shape } from "./shape.js";
@@ -27,6 +27,8 @@ export interface Compound {
   readonly children: readonly CompoundChild[];
 }
 
+const CHILD_KEYS = { shape: "any", pose: "any" } as const;
+
 /**
  * A compound of `children` (each a convex shape, or a compound, with a local pose: a translation
  * and a unit quaternion). A child compound is flattened: its children join this one's, each at
@@ -47,6 +49,7 @@ export function makeCompound(
   children.forEach((c, i) => {
     const f = `${p}children[${i}]`;
     if (c === null || typeof c !== "object") invalidValue(f, c, "must be an object {shape, pose}");
+    checkOptions(c, optionsSpec("makeCompound", f, CHILD_KEYS));
     checkPose(f, c.pose);
     const s = c.shape as Shape;
     const type = s !== null && typeof s === "object" ? s.type : undefined;

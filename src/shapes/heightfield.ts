@@ -34,7 +34,7 @@ import {
   HEIGHTFIELD_RAY_SKIP_TOLERANCE,
   MESH_ACTIVE_EDGE_COS,
 } from "../constants.js";
-import { invalidValue } from "../errors.js";
+import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
 import { pushMeshBvhHit } from "../geometry/mesh-bvh.js";
 import { RAY_MISS, rayTriangle } from "../geometry/ray-primitives.js";
@@ -122,6 +122,15 @@ function checkScale(field: string, v: number): void {
     invalidValue(field, v, "must be a finite number > 0");
 }
 
+const HEIGHTFIELD_KEYS = {
+  rows: "any",
+  cols: "any",
+  heights: "any",
+  scale: "any",
+  holes: "any",
+} as const;
+const HEIGHTFIELD_SPEC = optionsSpec("makeHeightfield", "heightfield", HEIGHTFIELD_KEYS);
+
 /**
  * A heightfield (see the module doc) from `desc`; the heights and holes are copied, and the
  * min/max tree is built in one pass over the heights (linear time).
@@ -137,6 +146,10 @@ export function makeHeightfield(desc: HeightfieldDesc, field = ""): Heightfield 
   const p = field ? `${field}.` : "";
   if (desc === null || typeof desc !== "object")
     invalidValue(field || "heightfield", desc, "must be an object");
+  checkOptions(
+    desc,
+    field ? optionsSpec("makeHeightfield", field, HEIGHTFIELD_KEYS) : HEIGHTFIELD_SPEC,
+  );
   const rows = checkCount(`${p}rows`, desc.rows);
   const cols = checkCount(`${p}cols`, desc.cols);
   const src = desc.heights;

@@ -19,7 +19,7 @@
  * it needs no special cases; it is 1 inside a closed, outward-wound mesh, 0 outside.
  */
 import { MESH_ACTIVE_EDGE_COS, MESH_WINDING_INSIDE } from "../constants.js";
-import { invalidValue } from "../errors.js";
+import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import type { MeshBvh } from "../geometry/mesh-bvh.js";
 import { buildMeshBvh, refitMeshBvh } from "../geometry/mesh-bvh.js";
 import { computeMeshPseudoNormals, type MeshPseudoNormals } from "../geometry/pseudo-normals.js";
@@ -104,6 +104,12 @@ function packVertices(vertices: ArrayLike<number> | readonly Vec3[], field: stri
   return Float64Array.from(vertices as ArrayLike<number>);
 }
 
+const MESH_SPEC = optionsSpec("makeTriangleMesh", "options", {
+  activeEdgeCos: "number",
+  indexPath: "string",
+  solid: "boolean",
+});
+
 /**
  * A triangle mesh over `vertices` (packed xyz or `Vec3[]`, local frame, scene units) and
  * `indices` (3 vertex indices per triangle, any winding; an outward counter-clockwise winding
@@ -125,6 +131,7 @@ export function makeTriangleMesh(
   field = "",
   options: TriangleMeshOptions = {},
 ): TriangleMesh {
+  checkOptions(options, MESH_SPEC);
   const p = field ? `${field}.` : "";
   const v = packVertices(vertices, `${p}vertices`);
   const vertexCount = v.length / 3;

@@ -15,7 +15,7 @@
  */
 import { checkFiniteVector } from "../broadphase/broad-phase.js";
 import { SWEPT_AABB_PAD } from "../constants.js";
-import { invalidValue } from "../errors.js";
+import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import * as aabbm from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
@@ -80,6 +80,16 @@ const bodyPose = iso.identity();
 const hit = makeShapeCastHit();
 const best = makeShapeCastHit();
 const candidates: BodyHandle[] = [];
+/** The options of {@link castShape}: the query filter and `ignoreInitialOverlap`. */
+const CAST_SHAPE_SPEC = optionsSpec("castShape", "filter", {
+  mask: "any",
+  includeSensors: "any",
+  exclude: "any",
+  predicate: "any",
+  ignoreInitialOverlap: "boolean",
+});
+/** The filter alone, handed to the world's box query (reused: no allocation per cast). */
+const boxFilter: QueryFilter = {};
 
 function copyHit(out: ShapeCastHit, h: ShapeCastHit): void {
   out.toi = h.toi;
@@ -111,6 +121,8 @@ export function castShape(
   filter: ShapeCastOptions = {},
   out?: WorldShapeCastHit,
 ): WorldShapeCastHit | null {
+  if (filter === undefined) invalidValue("filter", filter, "must be an object");
+  checkOptions(filter, CAST_SHAPE_SPEC);
   checkShape("shape", shape);
   if (!Number.isFinite(boundingRadius(shape))) {
     invalidValue(
@@ -148,7 +160,16 @@ export function castShape(
   if (typeof ignoreInitial !== "boolean")
     invalidValue("filter.ignoreInitialOverlap", ignoreInitial, "must be a boolean");
   candidates.length = 0;
-  world.overlapAabb(qMin, qMax, candidates, filter);
+  boxFilter.mask = filter.mask;
+  boxFilter.includeSensors = filter.includeSensors;
+  boxFilter.exclude = filter.exclude;
+  boxFilter.predicate = filter.predicate;
+  try {
+    world.overlapAabb(qMin, qMax, candidates, boxFilter);
+  } finally {
+    boxFilter.exclude = undefined;
+    boxFilter.predicate = undefined;
+  }
   let bestHandle = 0 as BodyHandle;
   let limit = maxToi;
   for (let i = 0; i < candidates.length; i++) {

@@ -54,7 +54,13 @@ import {
   WORLD_MAX_PAIRS,
   WORLD_QUERY_BVH_RAYS_PER_BODY,
 } from "../constants.js";
-import { CollideError, checkOptionKeys, invalidValue } from "../errors.js";
+import {
+  CollideError,
+  checkOptions,
+  invalidValue,
+  type OptionsSpec,
+  optionsSpec,
+} from "../errors.js";
 import * as aabbm from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
@@ -106,7 +112,7 @@ export interface CollisionWorldOptions {
   /**
    * The broad phase: `"brute"` (all pairs, the oracle), `"sap"` (sweep and prune), `"grid"`
    * (spatial hash), `"tree"` (dynamic AABB tree) or `"octree"` (loose octree). Changes the speed, never the result. The
-   * grid is the default: it was the fastest on every scene of bench/world-scenes.ts (lattice,
+   * grid is the default: it was the fastest on every scene of the repository's benchmark (lattice,
    * random walks, a level, piles of sizes 1:100; README's broad-phase guide). A {@link BroadPhase} instance (empty, used by
    * this world only) may be given instead of a name, such as `createGpuBroadPhase(device)` of
    * `collide/gpu`: the core never imports the GPU code. A broad phase with `requiresAsync` set
@@ -152,9 +158,10 @@ export interface CollisionWorldOptions {
    * flags are bitwise those of the last step reuses its answer, and a moved pair first tries
    * the axis that separated it last time. Changes the speed, never the result: contacts and
    * events are bitwise those of a cold step. Used when the narrow phase runs on the calling
-   * thread (no `executor`). Off by default for now: the warm path still allocates about 2–3 KB
-   * per step on the 1,000-body benchmark scene (test/world/steady-state.test.ts holds the world
-   * to zero), to be found and removed before it becomes the default.
+   * thread (no `executor`). It allocates nothing per step. Off by default: on every scene of the
+   * repository's benchmark it was slower than cold steps (warm ÷ cold 1.15–1.43), because no
+   * pair's inputs repeat when every body moves and the move buffer already carries the pairs of
+   * bodies that did not move.
    * @default false
    */
   warmStart: boolean;
@@ -169,17 +176,47 @@ export interface CollisionWorldOptions {
 }
 
 /** The fields of {@link BodyDesc}; `addBody` refuses any other (a typo such as `sensr`). */
-const BODY_DESC_KEYS = new Set([
-  "shape",
-  "pose",
-  "kind",
-  "layer",
-  "mask",
-  "sensor",
-  "userData",
-  "ccd",
-]);
+const BODY_SPEC = optionsSpec("addBody", "body", {
+  shape: "any",
+  pose: "any",
+  kind: "string",
+  layer: "number",
+  mask: "number",
+  sensor: "boolean",
+  userData: "any",
+  ccd: "boolean",
+});
 
+/** The options of the world's constructor. */
+const WORLD_SPEC = optionsSpec("CollisionWorld", "options", {
+  broadphase: "any",
+  prediction: "number",
+  aabbMargin: "number",
+  profile: "boolean",
+  executor: "any",
+  maxPairs: "number",
+  warmStart: "boolean",
+  sleepAfterSteps: "number",
+});
+
+/** The {@link QueryFilter} fields, shared by every world query's options (values checked by beginFilter). */
+const FILTER_KEYS = {
+  mask: "any",
+  includeSensors: "any",
+  exclude: "any",
+  predicate: "any",
+} as const;
+const RAY_KEYS = { ...FILTER_KEYS, solid: "boolean", ignoreInitialOverlap: "boolean" } as const;
+/** The options specs of the world queries (module constants: the check allocates nothing). */
+const RAY_CLOSEST_SPEC = optionsSpec("castRayClosest", "options", RAY_KEYS);
+const RAY_ALL_SPEC = optionsSpec("castRayAll", "options", RAY_KEYS);
+const RAY_ANY_SPEC = optionsSpec("castRayAny", "options", RAY_KEYS);
+const OVERLAP_AABB_SPEC = optionsSpec("overlapAabb", "filter", FILTER_KEYS);
+const OVERLAP_SHAPE_SPEC = optionsSpec("overlapShape", "filter", FILTER_KEYS);
+const OVERLAP_FRUSTUM_SPEC = optionsSpec("overlapFrustum", "options", {
+  ...FILTER_KEYS,
+  mode: "string",
+});
 /** The default {@link CollisionWorldOptions}. */
 export function defaultCollisionWorldOptions(): CollisionWorldOptions {
   return {
@@ -513,7 +550,8 @@ export class CollisionWorld {
   /** A new, empty world; `options` overrides {@link defaultCollisionWorldOptions}. */
   constructor(options: Partial<CollisionWorldOptions> = {}) {
     const defaults = defaultCollisionWorldOptions();
-    checkOptionKeys(options, defaults);
+    if (options === undefined) invalidValue("options", options, "must be an object");
+    checkOptions(options, WORLD_SPEC);
     const o = { ...defaults, ...options };
     if (typeof o.profile !== "boolean") {
       invalidValue("options.profile", o.profile, "must be a boolean");
@@ -589,15 +627,7 @@ export class CollisionWorld {
     if (desc === null || typeof desc !== "object" || Array.isArray(desc)) {
       invalidValue("body", desc, "must be an object");
     }
-    for (const key in desc) {
-      if (!BODY_DESC_KEYS.has(key)) {
-        invalidValue(
-          `body.${key}`,
-          (desc as unknown as Record<string, unknown>)[key],
-          "is not a body field",
-        );
-      }
-    }
+    checkOptions(desc, BODY_SPEC);
     checkShape("body.shape", desc.shape);
     checkWorldPose("body.pose", desc.pose);
     const layer = desc.layer ?? DEFAULT_LAYER;
@@ -1085,8 +1115,12 @@ export class CollisionWorld {
     }
     const fullStatic = k.staticBounded > 0 && movedStatic > this.bp.size;
     // Pairs kept from the last step: neither body in the move buffer.
+    // Keys are written to the sets' storage directly (PairSet.room): a key passed to `addKey`
+    // is boxed whenever V8 does not inline it here (measured 4.9 KB per step under load).
     const kept = this.keptPairs;
     kept.clear();
+    let keptKeys = kept.storage;
+    let kw = 0;
     const old = this.pairs;
     for (let i = 0; i < old.size; i++) {
       const key = old.keyAt(i);
@@ -1097,13 +1131,17 @@ export class CollisionWorld {
         const staticPair = kind[lo] === KIND_STATIC || kind[hi] === KIND_STATIC;
         if (staticPair ? fullStatic : fullMoving) continue;
       }
-      kept.addKey(key);
+      if (kw === keptKeys.length) {
+        kept.setSize(kw);
+        keptKeys = kept.room();
+      }
+      keptKeys[kw++] = key;
     }
+    kept.setSize(kw);
     // Pairs found now.
     const found = this.foundPairs;
     found.clear();
-    if (allMoving !== null)
-      for (let i = 0; i < allMoving.size; i++) found.addKey(allMoving.keyAt(i));
+    if (allMoving !== null) found.appendKeys(allMoving.storage, 0, allMoving.size);
     const box = k.box;
     const unbounded = this.unbounded;
     for (let i = 0; i < dirtyCount; i++) {
@@ -1154,6 +1192,8 @@ export class CollisionWorld {
     // Merge the two ascending sets.
     const next = this.nextPairs;
     next.clear();
+    let nextKeys = next.storage;
+    let w = 0;
     let i = 0;
     let j = 0;
     const nk = kept.size;
@@ -1161,18 +1201,23 @@ export class CollisionWorld {
     while (i < nk || j < nf) {
       const a = i < nk ? kept.keyAt(i) : Infinity;
       const c = j < nf ? found.keyAt(j) : Infinity;
+      if (w === nextKeys.length) {
+        next.setSize(w);
+        nextKeys = next.room();
+      }
       if (a < c) {
-        next.addKey(a);
+        nextKeys[w++] = a;
         i++;
       } else if (c < a) {
-        next.addKey(c);
+        nextKeys[w++] = c;
         j++;
       } else {
-        next.addKey(a);
+        nextKeys[w++] = a;
         i++;
         j++;
       }
     }
+    next.setSize(w);
   }
 
   /** Move-buffer query of a moving body: pairs it with moving body `id`. */
@@ -1507,7 +1552,7 @@ export class CollisionWorld {
     options: RayCastOptions = {},
     out?: WorldRayHit,
   ): WorldRayHit | null {
-    this.beginRay(caster, origin, dir, maxToi, options, null);
+    this.beginRay(caster, origin, dir, maxToi, options, null, RAY_CLOSEST_SPEC);
     this.castRayAll(origin, dir, maxToi);
     for (const u of this.unbounded) this.visitRay(u, 0);
     this.qCaster = null;
@@ -1526,7 +1571,7 @@ export class CollisionWorld {
     options: RayCastOptions = {},
     out: WorldRayHit[] = [],
   ): WorldRayHit[] {
-    this.beginRay(caster, origin, dir, maxToi, options, out);
+    this.beginRay(caster, origin, dir, maxToi, options, out, RAY_ALL_SPEC);
     this.castRayAll(origin, dir, maxToi);
     for (const u of this.unbounded) this.visitRay(u, 0);
     this.qAll = null;
@@ -1549,7 +1594,7 @@ export class CollisionWorld {
     options: RayCastOptions = {},
     out?: WorldRayHit,
   ): WorldRayHit | null {
-    this.beginRay(caster, origin, dir, maxToi, options, null);
+    this.beginRay(caster, origin, dir, maxToi, options, null, RAY_ANY_SPEC);
     this.qAny = true;
     try {
       this.castRayAll(origin, dir, maxToi);
@@ -1578,7 +1623,7 @@ export class CollisionWorld {
     checkVec3("min", min);
     checkVec3("max", max);
     if (!Array.isArray(out)) invalidValue("out", out, "must be an array");
-    this.beginFilter(filter);
+    this.beginFilter(filter, OVERLAP_AABB_SPEC);
     vec3.copy(this.qMin, min);
     vec3.copy(this.qMax, max);
     this.qOut = out;
@@ -1603,7 +1648,7 @@ export class CollisionWorld {
     checkShape("shape", shape);
     checkWorldPose("pose", pose);
     if (!Array.isArray(out)) invalidValue("out", out, "must be an array");
-    this.beginFilter(filter);
+    this.beginFilter(filter, OVERLAP_SHAPE_SPEC);
     aabbShape(box, shape, pose);
     if (!vec3.isFiniteVec(box.min) || !vec3.isFiniteVec(box.max)) {
       invalidValue("pose.translation", pose.translation, "puts the shape's AABB out of range");
@@ -1635,13 +1680,13 @@ export class CollisionWorld {
     out: BodyHandle[] = [],
   ): BodyHandle[] {
     checkFrustum("frustum", frustum);
-    if (options === null || typeof options !== "object")
-      invalidValue("options", options, "must be an object");
+    if (options === undefined) invalidValue("options", options, "must be an object");
+    checkOptions(options, OVERLAP_FRUSTUM_SPEC);
     const mode = options.mode ?? "exact";
     if (mode !== "exact" && mode !== "conservative")
       invalidValue("options.mode", mode, 'must be "exact" or "conservative"');
     if (!Array.isArray(out)) invalidValue("out", out, "must be an array");
-    this.beginFilter(options);
+    this.beginFilter(options, OVERLAP_FRUSTUM_SPEC);
     this.qFrustum = frustum;
     this.qFrustumExact = mode === "exact";
     vec3.copy(this.qMin, frustum.min);
@@ -1838,17 +1883,20 @@ export class CollisionWorld {
     a[k + 5] = box.max.z;
   }
 
-  private beginFilter(filter: QueryFilter): void {
-    if (filter === null || typeof filter !== "object")
-      invalidValue("filter", filter, "must be an object");
-    const mask = filter.mask ?? DEFAULT_MASK;
+  private beginFilter(filter: QueryFilter, spec: OptionsSpec): void {
+    if (filter === undefined) invalidValue(spec.field, filter, "must be an object");
+    checkOptions(filter, spec);
+    // `undefined` is "not set"; `null` is refused like any other wrong value.
+    const mask = filter.mask === undefined ? DEFAULT_MASK : filter.mask;
     checkFilterBits("filter.mask", mask);
-    const sensors = filter.includeSensors ?? true;
+    const sensors = filter.includeSensors === undefined ? true : filter.includeSensors;
     if (typeof sensors !== "boolean")
       invalidValue("filter.includeSensors", sensors, "must be a boolean");
-    const predicate = filter.predicate ?? null;
+    const predicate = filter.predicate === undefined ? null : filter.predicate;
     if (predicate !== null && typeof predicate !== "function")
       invalidValue("filter.predicate", predicate, "must be a function (handle) => boolean");
+    if (predicate === null && filter.predicate === null)
+      invalidValue("filter.predicate", null, "must be a function (handle) => boolean");
     this.qExcludeOne = -1;
     this.qExcludeList = null;
     this.qExcludeSet = null;
@@ -1891,10 +1939,11 @@ export class CollisionWorld {
     maxToi: number,
     options: RayCastOptions,
     all: WorldRayHit[] | null,
+    spec: OptionsSpec,
   ): void {
     checkRay(origin, dir, maxToi);
     if (dir.x === 0 && dir.y === 0 && dir.z === 0) invalidValue("dir", dir, "must not be zero");
-    this.beginFilter(options);
+    this.beginFilter(options, spec);
     const ignoreInitial = options.ignoreInitialOverlap ?? false;
     if (typeof ignoreInitial !== "boolean")
       invalidValue("options.ignoreInitialOverlap", ignoreInitial, "must be a boolean");

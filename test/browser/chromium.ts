@@ -1,5 +1,22 @@
 /** Shared by the browser tests: Debian's Chromium, its flags, and the viewer's frame-rate probe. */
+import { mkdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import type { Page } from "playwright-core";
+
+/**
+ * Where the browser tests write their screenshots, `docs/<sub>` of the repository when
+ * `COLLIDE_SCREENSHOTS=1` (`npm run screenshots`: the README's images), else a folder under the
+ * system's temporary folder, so that a test run leaves the tracked tree as it was.
+ */
+export function screenshotDir(sub = ""): string {
+  const dir =
+    process.env.COLLIDE_SCREENSHOTS === "1"
+      ? join(resolve(import.meta.dirname, "../.."), "docs", sub)
+      : join(tmpdir(), "collide-screenshots", sub);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
 
 /** Debian's Chromium (scripts/test-setup.sh installs it). */
 export const CHROMIUM = "/usr/bin/chromium";

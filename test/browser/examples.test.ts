@@ -6,7 +6,8 @@
  * `collide query` lines with its answers on `window.__example`; the answers must match the
  * command's (`node dist/cli/main.js query`, an independent path: JSON parsing and the query
  * dispatcher) for the same lines. Dragging with the mouse must change the contact count as
- * expected, and each page leaves a screenshot in docs/examples/ for the README.
+ * expected, and each page leaves a screenshot (in docs/examples/ for the README with
+ * `npm run screenshots`; see `screenshotDir`).
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,6 +18,7 @@ import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { build } from "vite";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { serveStatic } from "../../scripts/serve-static.js";
+import { screenshotDir } from "./chromium.js";
 
 declare global {
   interface Window {
@@ -31,7 +33,7 @@ declare global {
 const ROOT = resolve(import.meta.dirname, "../..");
 const CLI = join(ROOT, "dist/cli/main.js");
 const SITE = join(ROOT, "examples/web");
-const SHOTS = join(ROOT, "docs/examples");
+const SHOTS = screenshotDir("examples");
 
 let context: BrowserContext | null = null;
 let server: Server | null = null;

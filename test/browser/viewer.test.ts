@@ -8,7 +8,8 @@
  * (4) a ray from the mouse against `castRayClosest`; (5) dragging a body off the floor ends its
  * contact (count and end event); (6) a mesh pair's closest triangle against a brute-force scan
  * of every triangle with the `distance` query; (7) the demo plays at the display's rate
- * (frames per second printed). Screenshots go to docs/ for the README.
+ * (frames per second printed). Screenshots go to docs/ for the README with `npm run screenshots`
+ * (else to a temporary folder: see `screenshotDir`).
  */
 import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -34,7 +35,13 @@ import { makeTriangle } from "../../src/shapes/triangle.js";
 import type { TriangleMesh } from "../../src/shapes/triangle-mesh.js";
 import { CollisionWorld } from "../../src/world/collision-world.js";
 import { castRayClosest } from "../../src/world/ray-cast.js";
-import { CHROMIUM, CHROMIUM_ARGS, measureViewer, type ViewerRates } from "./chromium.js";
+import {
+  CHROMIUM,
+  CHROMIUM_ARGS,
+  measureViewer,
+  screenshotDir,
+  type ViewerRates,
+} from "./chromium.js";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const CLI = join(ROOT, "dist/cli/main.js");
@@ -212,7 +219,7 @@ describe("collide view SCENE", () => {
     }
     await page.getByTestId("epa-toggle").check();
     await page.waitForTimeout(300);
-    await page.screenshot({ path: join(ROOT, "docs/viewer.png") });
+    await page.screenshot({ path: join(screenshotDir(), "viewer.png") });
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);
@@ -324,7 +331,8 @@ describe("collide view --demo", () => {
   it("picks a mesh pair (closest triangle, by brute force) and plays in the page", async () => {
     const bodies = 60;
     const demoUrl = await startViewer(["--demo", "--bodies", String(bodies)]);
-    const { page, errors } = await openViewer(demoUrl);
+    // Opened paused (`?play=0`): the pair is picked at frame 0, then play is pressed.
+    const { page, errors } = await openViewer(`${demoUrl}?play=0`);
     expect(await page.getByTestId("frame-index").textContent()).toBe("0");
 
     // The bunny mesh and the first crowd body, at frame 0 (nothing has moved yet).
@@ -369,7 +377,7 @@ describe("collide view --demo", () => {
       corner(shownTriangle, 2),
     );
     expect(distance(shown, meshPose, body.shape, bodyPose).distance).toBeCloseTo(bestD, 9);
-    await page.screenshot({ path: join(ROOT, "docs/viewer-mesh-pair.png") });
+    await page.screenshot({ path: join(screenshotDir(), "viewer-mesh-pair.png") });
 
     // Play: frames advance in the worker, the page draws at the display's rate.
     await page.getByTestId("demo-play").click();
@@ -383,7 +391,7 @@ describe("collide view --demo", () => {
     // It plays: the page draws new frames and the worker steps (no wall-clock threshold).
     expect(rates.framesDrawn).toBeGreaterThan(0);
     expect(rates.workerFrames).toBeGreaterThan(0);
-    await page.screenshot({ path: join(ROOT, "docs/viewer-demo.png") });
+    await page.screenshot({ path: join(screenshotDir(), "viewer-demo.png") });
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);
@@ -419,10 +427,18 @@ describe("the package from npm pack", () => {
       expect(files).toContain("dist/viewer/index.html");
       expect(files).toContain("dist/cli/main.js");
       expect(files.some((f) => f.startsWith("dist/viewer/assets/worker-"))).toBe(true);
-      // The shipped declarations point at docs that ship, not at the repository's shared/.
+      // The shipped declarations point at files that ship: not at the repository's shared/,
+      // and every src/… or docs/… file they name is in the package (src/ ships, for the
+      // declarations' references and the source maps).
+      const shipped = new Set(files);
       for (const f of files.filter((p) => p.endsWith(".d.ts"))) {
-        expect(readFileSync(join(ROOT, f), "utf8"), f).not.toContain("shared/");
+        const text = readFileSync(join(ROOT, f), "utf8");
+        expect(text, f).not.toContain("shared/");
+        for (const [ref] of text.matchAll(/\b(?:src|docs)\/[\w./-]*\w\.(?:ts|md)\b/g)) {
+          expect(shipped.has(ref), `${f} names ${ref}`).toBe(true);
+        }
       }
+      expect(files.some((p) => p.startsWith("examples/web/dist/"))).toBe(false);
       const app = join(dir, "app");
       mkdirSync(app);
       writeFileSync(join(app, "package.json"), '{ "name": "app", "private": true }\n');
@@ -452,8 +468,9 @@ describe("the package from npm pack", () => {
       });
       expect(busy.status).toBe(1);
       expect(busy.stderr).toMatch(/^collide: --port \d+ is in use/);
+      // The demo plays as soon as it is loaded: no button to press.
       const { page, errors } = await openViewer(address);
-      await page.getByTestId("demo-play").click();
+      await expect.poll(() => page.getByTestId("demo-play").textContent()).toBe("pause");
       await expect
         .poll(async () => Number(await page.getByTestId("frame-index").textContent()), {
           timeout: 20_000,

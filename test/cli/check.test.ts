@@ -140,7 +140,9 @@ describe("collide check", () => {
     writeFileSync(arr, "[]");
     const a = runCli(["check", arr]);
     expect(a.status).toBe(1);
-    expect(a.stderr).toContain("must be an object (got [])");
+    expect(a.stderr).toMatch(
+      /scene file \S+ must hold one JSON object with "bodies" .*, not an array/,
+    );
   });
 
   it("loads a scene whose mesh lies outside its folder only with --allow-outside", () => {

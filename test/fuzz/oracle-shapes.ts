@@ -280,9 +280,15 @@ function coneLocal(hh: number, r: number): Piece & { r: number } {
 /** Face triangles (outward) of the hull of `pts` by brute force over triples. */
 export function hullFaces(pts: V[]): { tri: [V, V, V]; n: V; o: number }[] {
   const out: { tri: [V, V, V]; n: V; o: number }[] = [];
+  // Tolerances relative to the hull's own extent about its centroid (a small hull far from the
+  // origin would otherwise have every face under the thresholds and no face at all).
+  let c: V = [0, 0, 0];
+  for (const p of pts) c = add(c, p);
+  c = scale(c, 1 / pts.length);
+  const q = pts.map((p) => sub(p, c));
   let ext = 0;
-  for (const p of pts) ext = Math.max(ext, norm(p));
-  const tol = 1e-12 * ext;
+  for (const p of q) ext = Math.max(ext, norm(p));
+  const tol = 1e-12 * ext + 4 * Number.EPSILON * norm(c);
   for (let i = 0; i < pts.length; i++)
     for (let j = i + 1; j < pts.length; j++)
       for (let k = j + 1; k < pts.length; k++) {

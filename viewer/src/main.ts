@@ -314,6 +314,10 @@ function onReady(m: Extract<FromWorker, { type: "ready" }>): void {
   el("line-budget").textContent = String(LINE_BUDGET);
   el("lines-note").hidden = wireSegments <= LINE_BUDGET && aabbSegments <= LINE_BUDGET;
   applyToggles();
+  // The demo plays as soon as it is loaded (`?play=0` opens it paused, at frame 0).
+  if (m.mode === "demo" && new URLSearchParams(location.search).get("play") !== "0") {
+    send({ type: "play", playing: true });
+  }
 }
 
 function onFrame(f: FrameMessage): void {

@@ -36,16 +36,32 @@ function capsuleFeature(f: SupportFeature, c: Capsule, d: Vec3): void {
     setPoint(f, 0);
     return;
   }
-  const r = c.radius;
+  // The side line facing d: the core pushed out by r along d's part normal to the axis, on the
+  // surface (a + r·d is inside the capsule at the end where the axis slopes along d).
+  const ux = c.b.x - c.a.x;
+  const uy = c.b.y - c.a.y;
+  const uz = c.b.z - c.a.z;
+  const uu = ux * ux + uy * uy + uz * uz;
+  const k = uu > 0 ? (d.x * ux + d.y * uy + d.z * uz) / uu : 0;
+  let px = d.x - k * ux;
+  let py = d.y - k * uy;
+  let pz = d.z - k * uz;
+  const pl = Math.sqrt(px * px + py * py + pz * pz);
+  const r = pl > 0 ? c.radius / pl : c.radius;
+  if (!(pl > 0)) {
+    px = d.x;
+    py = d.y;
+    pz = d.z;
+  }
   setSegment(
     f,
     0,
-    c.a.x + r * d.x,
-    c.a.y + r * d.y,
-    c.a.z + r * d.z,
-    c.b.x + r * d.x,
-    c.b.y + r * d.y,
-    c.b.z + r * d.z,
+    c.a.x + r * px,
+    c.a.y + r * py,
+    c.a.z + r * pz,
+    c.b.x + r * px,
+    c.b.y + r * py,
+    c.b.z + r * pz,
     1,
     2,
   );
