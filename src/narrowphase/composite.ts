@@ -27,10 +27,9 @@
  * nests at most a few levels); `bInA` is copied at entry and `out` written only after the last
  * nested call, as the pair table's flip requires.
  */
-import { MESH_FEATURE_BARYCENTRIC_TOLERANCE, MESH_MANIFOLD_MERGE_COS } from "../constants.js";
+import { MESH_MANIFOLD_MERGE_COS } from "../constants.js";
 import { CollideError } from "../errors.js";
 import { reduceManifoldPoints } from "../geometry/clip.js";
-import { closestPointOnTriangle } from "../geometry/closest-point.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
 import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
 import type { Aabb } from "../math/aabb.js";
@@ -47,7 +46,7 @@ import { ShapeType } from "../shapes/shape.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import { copyManifold, MAX_MANIFOLD_POINTS, makeContact, makeContactManifold } from "./contact.js";
-import { faceContactTriangleConvex } from "./face-depth.js";
+import { fixInternalEdgeContact } from "./face-depth.js";
 import { manifoldFromContact } from "./manifold.js";
 import { contactPair, intersectsPair, manifoldPair, unsupportedPair } from "./pair-table.js";
 
@@ -303,23 +302,17 @@ function copyContact(out: Contact, c: Contact): void {
   vec3.copy(out.pointB, c.pointB);
 }
 
-const cpt = vec3.create();
-const faceN = vec3.create();
 const ca = vec3.create();
 const cb = vec3.create();
 const cc = vec3.create();
-const e1 = vec3.create();
-const e2 = vec3.create();
-const weights = [0, 0, 0];
+const flippedContact = makeContact();
 
 /**
- * Internal edges of a surface part (A's frame; the part, a triangle, is B): a penetrating
- * contact on an inactive edge of part i — or on a corner whose two edges in that triangle are
- * inactive — takes the triangle's face normal (on A's side) (Jolt's `ActiveEdges::FixNormal`;
- * the same rule as a triangle mesh's, src/narrowphase/convex-mesh.ts), with its depth and
- * witnesses measured again along that normal when A is convex (src/narrowphase/face-depth.ts;
- * else the depth and the triangle's point are kept). `l.part` holds part i and `l.partInA` its
- * pose.
+ * Internal edges of a surface part (A's frame; the part, a triangle, is B): the library's one
+ * internal-edge rule (src/narrowphase/face-depth.ts's `fixInternalEdgeContact`, as a triangle
+ * mesh applies it) on the contact seen from the triangle, with A as the shape re-measured along
+ * the face normal when A is support-mapped (else the depth and the triangle's point are kept).
+ * `l.part` holds part i and `l.partInA` its pose.
  */
 function fixInternalEdge(
   c: Contact,
@@ -333,56 +326,29 @@ function fixInternalEdge(
   const flags = (view.edgeFlags as (s: Shape, i: number) => number)(b, i);
   if (flags === 7) return;
   const t = l.part.triangle;
-  iso.transformPoint(ca, l.partInA, t.a);
-  iso.transformPoint(cb, l.partInA, t.b);
-  iso.transformPoint(cc, l.partInA, t.c);
-  vec3.sub(e1, cb, ca);
-  vec3.sub(e2, cc, ca);
-  vec3.cross(faceN, e1, e2);
-  if (!(vec3.normalize(faceN, faceN) > 0)) return;
-  closestPointOnTriangle(cpt, c.pointB, ca, cb, cc, weights);
-  const eps = MESH_FEATURE_BARYCENTRIC_TOLERANCE;
-  let small = 0;
-  let k0 = -1;
-  let big = -1;
-  for (let k = 0; k < 3; k++) {
-    if (weights[k] < eps) {
-      small++;
-      k0 = k;
-    } else big = k;
-  }
-  if (small === 0) return;
-  if (small === 1) {
-    if (flags & (1 << ((k0 + 1) % 3))) return;
-  } else if (big < 0 || flags & (1 << big) || flags & (1 << ((big + 2) % 3))) return;
-  // The side of A: along the contact normal reversed (from the triangle toward A), or, for a
-  // zero normal, toward A's origin.
-  let side = -vec3.dot(faceN, c.normal);
-  if (side === 0) side = -vec3.dot(faceN, ca);
-  if (isSupportMappedType(a.type)) {
-    vec3.copy(triInA.a, ca);
-    vec3.copy(triInA.b, cb);
-    vec3.copy(triInA.c, cc);
-    if (faceContactTriangleConvex(faceContact, triInA, faceN, a as ConvexShape, IDENTITY, side)) {
-      c.distance = faceContact.distance;
-      vec3.negate(c.normal, faceContact.normal);
-      vec3.copy(c.pointA, faceContact.pointB);
-      vec3.copy(c.pointB, faceContact.pointA);
-      return;
-    }
-  }
-  if (side < 0) vec3.negate(faceN, faceN);
-  vec3.negate(c.normal, faceN);
-  vec3.addScaled(c.pointA, c.pointB, faceN, c.distance);
+  iso.transformPoint(triInA.a, l.partInA, t.a);
+  iso.transformPoint(triInA.b, l.partInA, t.b);
+  iso.transformPoint(triInA.c, l.partInA, t.c);
+  // The contact seen from the triangle (its A), so the rule reads it in its own order.
+  const f = flippedContact;
+  f.distance = c.distance;
+  vec3.negate(f.normal, c.normal);
+  vec3.copy(f.pointA, c.pointB);
+  vec3.copy(f.pointB, c.pointA);
+  const convexA = isSupportMappedType(a.type) ? (a as ConvexShape) : null;
+  fixInternalEdgeContact(f, triInA, flags, convexA, IDENTITY);
+  c.distance = f.distance;
+  vec3.negate(c.normal, f.normal);
+  vec3.copy(c.pointA, f.pointB);
+  vec3.copy(c.pointB, f.pointA);
 }
 
 const triInA: Triangle = {
   type: ShapeType.Triangle,
-  a: vec3.create(),
-  b: vec3.create(),
-  c: vec3.create(),
+  a: ca,
+  b: cb,
+  c: cc,
 };
-const faceContact = makeContact();
 
 function storeContact(l: Level, k: number, part: number, c: Contact): void {
   l.stored = growFloat64(l.stored, STRIDE * (k + 1));

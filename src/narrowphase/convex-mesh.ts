@@ -6,8 +6,9 @@
  *
  * Method (parry's and Jolt's composite-shape queries): B's AABB in the mesh's frame selects the
  * candidate triangles through the mesh's BVH; each candidate is an ordinary convex triangle,
- * tested against B by the convex pair routines (a closed form for spheres, GJK/EPA for the
- * rest, src/narrowphase/convex-convex.ts). A mesh built without `solid` is a surface: a shape
+ * handed with B to the pair table's unflipped (triangle, B) routine when it has one
+ * (triangle–sphere's closed form, src/narrowphase/sphere-triangle.ts), else to GJK/EPA
+ * (convex-convex.ts) with the triangle as A. A mesh built without `solid` is a surface: a shape
  * wholly inside it touches nothing; a solid mesh (`solid: true`, closed) also holds the shapes
  * wholly inside it, answered by src/narrowphase/mesh-solid.ts when no triangle meets B.
  *
@@ -36,9 +37,8 @@
  * and contact buffers grow only for a query larger than any before).
  */
 
-import { MESH_FEATURE_BARYCENTRIC_TOLERANCE, MESH_MANIFOLD_MERGE_COS } from "../constants.js";
+import { MESH_MANIFOLD_MERGE_COS } from "../constants.js";
 import { reduceManifoldPoints } from "../geometry/clip.js";
-import { closestPointOnTriangle } from "../geometry/closest-point.js";
 import {
   isMeshBvhLeaf,
   makeMeshBvhHits,
@@ -59,7 +59,7 @@ import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
-import { getMeshTriangle, meshTriangleNormal } from "../shapes/triangle-mesh.js";
+import { getMeshTriangle } from "../shapes/triangle-mesh.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import {
   MAX_MANIFOLD_POINTS,
@@ -72,10 +72,21 @@ import {
   distanceConvexConvex,
   intersectsConvexConvex,
 } from "./convex-convex.js";
-import { faceContactTriangleConvex } from "./face-depth.js";
+import { fixInternalEdgeContact } from "./face-depth.js";
 import { manifoldFromContact } from "./manifold.js";
 import { containedConvexContact, solidMeshHoldsConvex } from "./mesh-solid.js";
-import { projectOntoTriangleFace } from "./sphere-triangle.js";
+import { contactFlipped, contactPair, distancePair, intersectsPair } from "./pair-table.js";
+
+/**
+ * True when the pair table has a routine of its own for (triangle, B's type) in that order (the
+ * sphere: src/narrowphase/sphere-triangle.ts): the mesh's triangles go through it. Otherwise the
+ * entry is the flip of a GJK/EPA (B, triangle) registration, and the triangle is handed to
+ * GJK/EPA in the mesh's order (A the triangle) directly, whose answers the fuzzer's ratchet and
+ * the mesh tests were measured with (flipping them raised the wrong answers, see the commit).
+ */
+function ordered(b: ConvexShape): boolean {
+  return !contactFlipped(ShapeType.Triangle, b.type);
+}
 
 /** Feature ids of mesh manifold points: triangle index · 2^21 + the triangle's own id mod 2^21. */
 const TRIANGLE_FEATURE_FIELD = 2 ** 21;
@@ -88,10 +99,10 @@ const tri: Triangle = {
 };
 const hits = makeMeshBvhHits();
 const boxB: Aabb = aabbOps.empty();
-const weights = [0, 0, 0];
-const cp = vec3.create();
-const faceN = vec3.create();
-const rel = vec3.create();
+const _weights = [0, 0, 0];
+const _cp = vec3.create();
+const _faceN = vec3.create();
+const _rel = vec3.create();
 
 /** Candidate triangles whose own boxes overlap B's box grown by `margin`; returns their count. */
 function candidates(mesh: TriangleMesh, b: ConvexShape, bInA: Isometry, margin: number): number {
@@ -124,29 +135,6 @@ function candidates(mesh: TriangleMesh, b: ConvexShape, bInA: Isometry, margin: 
   return kept;
 }
 
-/**
- * Sphere (radius r, centre `center` in the triangle's frame) against the scratch triangle, in
- * closed form (Ericson 2005, §5.2.7): false when the gap exceeds `maxGap`.
- */
-function contactSphereTri(out: Contact, r: number, center: Vec3, maxGap: number): boolean {
-  closestPointOnTriangle(cp, center, tri.a, tri.b, tri.c, weights);
-  projectOntoTriangleFace(cp, center, tri.a, tri.b, tri.c);
-  vec3.sub(rel, center, cp);
-  const d = vec3.length(rel);
-  if (d - r > maxGap) return false;
-  if (d > 0) vec3.scale(out.normal, rel, 1 / d);
-  else {
-    vec3.sub(faceN, tri.b, tri.a);
-    vec3.sub(rel, tri.c, tri.a);
-    vec3.cross(out.normal, faceN, rel);
-    if (!(vec3.normalize(out.normal, out.normal) > 0)) vec3.set(out.normal, 0, 0, 1);
-  }
-  out.distance = d - r;
-  vec3.copy(out.pointA, cp);
-  vec3.addScaled(out.pointB, center, out.normal, -r);
-  return true;
-}
-
 /** Contact of triangle t (loaded into `tri`) with B; false beyond `prediction`. */
 function triangleContact(
   out: Contact,
@@ -158,85 +146,26 @@ function triangleContact(
 ): boolean {
   getMeshTriangle(mesh, t, tri.a, tri.b, tri.c);
   const maxGap = Math.max(prediction, 0);
-  if (b.type === ShapeType.Sphere) {
-    if (!contactSphereTri(out, b.radius, bInA.translation, maxGap)) return false;
+  if (ordered(b)) {
+    if (!contactPair(out, tri, b, bInA, maxGap)) return false;
   } else if (!contactConvexConvex(out, tri, b, bInA, maxGap)) return false;
-  fixInternalEdge(out, mesh, t, b, bInA);
+  fixInternalEdgeContact(out, tri, mesh.activeEdges[t], b, bInA);
   return true;
-}
-
-const faceContact = makeContact();
-
-/**
- * Replaces an inactive-edge (or inactive-vertex) normal of a penetrating contact by the face
- * normal of triangle t (in `tri`), on B's side (see the module doc).
- */
-function fixInternalEdge(
-  out: Contact,
-  mesh: TriangleMesh,
-  t: number,
-  b: ConvexShape,
-  bInA: Isometry,
-): void {
-  if (out.distance > 0) return;
-  if (!(meshTriangleNormal(faceN, mesh, t) > 0)) return;
-  closestPointOnTriangle(cp, out.pointA, tri.a, tri.b, tri.c, weights);
-  const eps = MESH_FEATURE_BARYCENTRIC_TOLERANCE;
-  const flags = mesh.activeEdges[t];
-  let small = 0;
-  let k0 = -1;
-  let big = -1;
-  for (let k = 0; k < 3; k++) {
-    if (weights[k] < eps) {
-      small++;
-      k0 = k;
-    } else big = k;
-  }
-  if (small === 0) return;
-  if (small === 1) {
-    // On the edge opposite corner k0: edge (k0 + 1) runs from corner k0+1 to k0+2.
-    if (flags & (1 << ((k0 + 1) % 3))) return;
-  } else {
-    // On corner `big`: its edges in this triangle are `big` and `big + 2`.
-    if (big < 0 || flags & (1 << big) || flags & (1 << ((big + 2) % 3))) return;
-  }
-  let side = vec3.dot(faceN, out.normal);
-  if (side === 0) {
-    vec3.sub(rel, bInA.translation, tri.a);
-    side = vec3.dot(faceN, rel);
-  }
-  // The depth along the face normal, over this triangle only (src/narrowphase/face-depth.ts):
-  // the edge contact's depth is a sideways push, too shallow; the depth below the whole plane
-  // would overstate it wherever B reaches past the face.
-  if (faceContactTriangleConvex(faceContact, tri, faceN, b, bInA, side)) {
-    out.distance = faceContact.distance;
-    vec3.copy(out.normal, faceContact.normal);
-    vec3.copy(out.pointA, faceContact.pointA);
-    vec3.copy(out.pointB, faceContact.pointB);
-    return;
-  }
-  if (side < 0) vec3.negate(faceN, faceN);
-  vec3.copy(out.normal, faceN);
-  vec3.addScaled(out.pointB, out.pointA, faceN, out.distance);
 }
 
 /**
  * True when mesh `a` and convex shape `b` (B posed by `bInA` in the mesh's frame) intersect:
  * some triangle touches or overlaps B (touching counts; the mesh is a surface). BVH culling,
- * then a closed form for spheres and GJK for the rest (van den Bergen 2003, §4.3).
+ * then each candidate triangle through the pair table (a closed form for spheres, GJK for the
+ * rest: van den Bergen 2003, §4.3).
  */
 export function intersectsMeshConvex(a: TriangleMesh, b: ConvexShape, bInA: Isometry): boolean {
   const n = candidates(a, b, bInA, 0);
   for (let h = 0; h < n; h++) {
     const t = hits.ids[h];
     getMeshTriangle(a, t, tri.a, tri.b, tri.c);
-    if (b.type === ShapeType.Sphere) {
-      // The closest point of contactSphereTri (the face projection in the face region), so
-      // that intersects and contact agree on triangles of any size.
-      closestPointOnTriangle(cp, bInA.translation, tri.a, tri.b, tri.c);
-      projectOntoTriangleFace(cp, bInA.translation, tri.a, tri.b, tri.c);
-      if (vec3.distance(cp, bInA.translation) <= b.radius) return true;
-    } else if (intersectsConvexConvex(tri, b, bInA)) return true;
+    if (ordered(b) ? intersectsPair(tri, b, bInA) : intersectsConvexConvex(tri, b, bInA))
+      return true;
   }
   return solidMeshHoldsConvex(a, b, bInA);
 }
@@ -359,26 +288,14 @@ function surfaceDistanceMeshConvex(
       for (let s = start; s < end; s++) {
         const t = bvh.primitives[s];
         getMeshTriangle(a, t, tri.a, tri.b, tri.c);
-        let d: number;
-        if (b.type === ShapeType.Sphere) {
-          closestPointOnTriangle(cp, bInA.translation, tri.a, tri.b, tri.c);
-          projectOntoTriangleFace(cp, bInA.translation, tri.a, tri.b, tri.c);
-          const dc = vec3.distance(cp, bInA.translation);
-          d = Math.max(0, dc - b.radius);
-          if (d < best) {
-            vec3.copy(out.pointA, cp);
-            if (dc > 0) vec3.lerp(out.pointB, bInA.translation, cp, b.radius / dc);
-            else vec3.copy(out.pointB, cp);
-          }
-        } else {
-          distanceConvexConvex(triDistance, tri, b, bInA);
-          d = triDistance.distance;
-          if (d < best) {
-            vec3.copy(out.pointA, triDistance.pointA);
-            vec3.copy(out.pointB, triDistance.pointB);
-          }
+        if (ordered(b)) distancePair(triDistance, tri, b, bInA);
+        else distanceConvexConvex(triDistance, tri, b, bInA);
+        const d = triDistance.distance;
+        if (d < best) {
+          best = d;
+          vec3.copy(out.pointA, triDistance.pointA);
+          vec3.copy(out.pointB, triDistance.pointB);
         }
-        if (d < best) best = d;
         if (best === 0) break;
       }
       if (best === 0) break;

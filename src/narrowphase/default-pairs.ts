@@ -11,7 +11,7 @@
  * 3. Anything × composite (a type with a composite view: triangle mesh, compound, heightfield) → the one
  *    generic composite mid-phase (composite.ts), part by part through this same table.
  * 4. Specialised pairs override those defaults: sphere–sphere and sphere–cuboid (with world-pose
- *    overlap tests), sphere–capsule, sphere–triangle, capsule–capsule, cuboid–cuboid (SAT), and
+ *    overlap tests), sphere–capsule, sphere–triangle (an unflipped entry per order), capsule–capsule, cuboid–cuboid (SAT), and
  *    the triangle mesh against convex shapes, half-spaces and meshes (BVH branch and bound with
  *    internal-edge normals).
  *
@@ -80,6 +80,7 @@ import {
   manifoldViaContact,
   type PairRoutines,
   registerFaceNormalSnap,
+  registerOrderedPair,
   registerPair,
 } from "./pair-table.js";
 import { registerRevolutionPairs } from "./revolution-pairs.js";
@@ -98,8 +99,11 @@ import {
 } from "./sphere-sphere.js";
 import {
   contactSphereTriangle,
+  contactTriangleSphere,
   distanceSphereTriangle,
+  distanceTriangleSphere,
   intersectsSphereTriangle,
+  intersectsTriangleSphere,
 } from "./sphere-triangle.js";
 
 type Op = "intersects" | "distance" | "contact" | "manifold";
@@ -235,11 +239,19 @@ export function registerDefaultPairs(): void {
     contact: contactCapsuleCapsule,
     manifold: manifoldViaContact(contactCapsuleCapsule, manifoldFromContact),
   });
+  // One closed form, an unflipped entry per order (the mesh's triangles come as A, the
+  // composite's parts as B; src/narrowphase/sphere-triangle.ts).
   registerPair(ShapeType.Sphere, ShapeType.Triangle, {
     intersects: intersectsSphereTriangle,
     distance: distanceSphereTriangle,
     contact: contactSphereTriangle,
     manifold: manifoldOfSingleContact(contactSphereTriangle),
+  });
+  registerOrderedPair(ShapeType.Triangle, ShapeType.Sphere, {
+    intersects: intersectsTriangleSphere,
+    distance: distanceTriangleSphere,
+    contact: contactTriangleSphere,
+    manifold: manifoldOfSingleContact(contactTriangleSphere),
   });
   registerPair(ShapeType.Sphere, ShapeType.Cuboid, {
     intersects: intersectsSphereCuboid,

@@ -22,7 +22,15 @@
  *
  * Over a surface whose triangles share a plane, the deepest of these contacts is the depth of
  * S's support point below the plane wherever that point lies over the surface.
+ *
+ * {@link fixInternalEdgeContact} is the one internal-edge rule of the library: it decides from a
+ * triangle's active-edge bits whether a contact lies on an inactive edge or corner and, if so,
+ * rewrites it along the face normal with this depth. The triangle mesh
+ * (src/narrowphase/convex-mesh.ts) and the surfaces of the generic composite mid-phase
+ * (src/narrowphase/composite.ts: heightfields) both call it.
  */
+import { MESH_FEATURE_BARYCENTRIC_TOLERANCE } from "../constants.js";
+import { closestPointOnTriangle } from "../geometry/closest-point.js";
 import { gjkRayCast, makeGjkRayHit } from "../geometry/gjk-raycast.js";
 import { MinkowskiDifference, TransformedSupport } from "../geometry/support.js";
 import type { Isometry } from "../math/isometry.js";
@@ -33,6 +41,7 @@ import { supportOf } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { Contact, DistanceResult } from "./contact.js";
+import { makeContact } from "./contact.js";
 import { distanceConvexConvex, ShapeCoreSupport } from "./convex-convex.js";
 
 const down = vec3.create();
@@ -127,4 +136,76 @@ export function faceContactTriangleConvex(
   vec3.copy(out.pointA, touch.pointA);
   vec3.addScaled(out.pointB, touch.pointB, normal, -depth);
   return true;
+}
+
+const faceN = vec3.create();
+const closest = vec3.create();
+const weights = [0, 0, 0];
+const faceContact = makeContact();
+
+/**
+ * The internal-edge rule (Jolt's `ActiveEdges::FixNormal`; Bullet's
+ * `btAdjustInternalEdgeContacts`), for the contact `c` of triangle `tri` (as A: normal from T
+ * toward S, pointA on T, pointB on S, all in one frame) with a shape S posed by `sPose` in that
+ * frame. `flags` are T's active-edge bits (bit e set when the edge from corner e to corner e + 1
+ * is a real ridge; src/shapes/triangle-mesh.ts).
+ *
+ * A penetrating contact (distance ≤ 0) whose point on T lies on an inactive edge (barycentric
+ * weight of the opposite corner below `MESH_FEATURE_BARYCENTRIC_TOLERANCE`), or on a corner
+ * whose two edges in T are both inactive, takes T's face normal on S's side (the side the
+ * contact normal points to; for a zero normal, the side of S's origin). When S is support-mapped
+ * (`s` given) the depth and the witnesses are measured again along that normal over T
+ * ({@link faceContactTriangleConvex}); otherwise (or when that finds no depth) the depth and T's
+ * point are kept and S's point is moved along the new normal. Any other contact is left as it
+ * is; a separated contact keeps its exact closest-point normal. Allocation free.
+ */
+export function fixInternalEdgeContact(
+  c: Contact,
+  tri: Triangle,
+  flags: number,
+  s: ConvexShape | null,
+  sPose: Isometry,
+): void {
+  if (c.distance > 0 || flags === 7) return;
+  vec3.sub(e, tri.b, tri.a);
+  vec3.sub(r, tri.c, tri.a);
+  vec3.cross(faceN, e, r);
+  if (!(vec3.normalize(faceN, faceN) > 0)) return;
+  closestPointOnTriangle(closest, c.pointA, tri.a, tri.b, tri.c, weights);
+  const eps = MESH_FEATURE_BARYCENTRIC_TOLERANCE;
+  let small = 0;
+  let k0 = -1;
+  let big = -1;
+  for (let k = 0; k < 3; k++) {
+    if (weights[k] < eps) {
+      small++;
+      k0 = k;
+    } else big = k;
+  }
+  if (small === 0) return;
+  if (small === 1) {
+    // On the edge opposite corner k0: edge (k0 + 1) runs from corner k0+1 to k0+2.
+    if (flags & (1 << ((k0 + 1) % 3))) return;
+  } else {
+    // On corner `big`: its edges in this triangle are `big` and `big + 2`.
+    if (big < 0 || flags & (1 << big) || flags & (1 << ((big + 2) % 3))) return;
+  }
+  let side = vec3.dot(faceN, c.normal);
+  if (side === 0) {
+    vec3.sub(r, sPose.translation, tri.a);
+    side = vec3.dot(faceN, r);
+  }
+  // The depth along the face normal, over this triangle only: the edge contact's depth is a
+  // sideways push, too shallow; the depth below the whole plane would overstate it wherever S
+  // reaches past the face.
+  if (s !== null && faceContactTriangleConvex(faceContact, tri, faceN, s, sPose, side)) {
+    c.distance = faceContact.distance;
+    vec3.copy(c.normal, faceContact.normal);
+    vec3.copy(c.pointA, faceContact.pointA);
+    vec3.copy(c.pointB, faceContact.pointB);
+    return;
+  }
+  if (side < 0) vec3.negate(faceN, faceN);
+  vec3.copy(c.normal, faceN);
+  vec3.addScaled(c.pointB, c.pointA, faceN, c.distance);
 }

@@ -159,6 +159,27 @@ export function registerPair<A extends Shape, B extends Shape>(
   set(k, m, fns.manifold as ManifoldFn | undefined, manifoldColumn);
 }
 
+/**
+ * Registers routines for the ordered pair `(typeA, typeB)` alone, unflipped, leaving the
+ * mirrored entry as it is: for a pair whose two orders each have a routine of their own (one
+ * closed form with a frame adaptor per order, as sphere–triangle's), so that neither order pays
+ * the flip. Call it after the
+ * {@link registerPair} of the pair, which writes both entries.
+ */
+export function registerOrderedPair<A extends Shape, B extends Shape>(
+  typeA: A["type"],
+  typeB: B["type"],
+  fns: PairRoutines<A, B>,
+): void {
+  const k = typeA * N + typeB;
+  set(k, k, fns.intersects as IntersectsFn | undefined, intersectsColumn);
+  const poses = fns.intersectsPoses as IntersectsPosesFn | undefined;
+  if (poses) intersectsPosesTable[k] = poses;
+  set(k, k, fns.distance as DistanceFn | undefined, distanceColumn);
+  set(k, k, fns.contact as ContactFn | undefined, contactColumn);
+  set(k, k, fns.manifold as ManifoldFn | undefined, manifoldColumn);
+}
+
 function set<F>(k: number, m: number, f: F | undefined, c: Column<F>): void {
   if (!f) return;
   c.fns[k] = f;

@@ -1,8 +1,16 @@
 /**
- * Sphere–triangle: the closest point of the triangle to the sphere's centre by Voronoi regions
- * (Ericson 2005, §5.1.5 and §5.2.7), then the radius. A centre exactly on the triangle gets the
- * triangle's normal (oriented toward B's side of A, deterministic), a degenerate triangle an
- * edge-perpendicular direction.
+ * Sphere–triangle, the one routine of the pair in the library: the closest point of the triangle
+ * to the sphere's centre by Voronoi regions (Ericson 2005, §5.1.5 and §5.2.7), then the radius.
+ * A centre exactly on the triangle gets the triangle's normal (oriented toward the side of the
+ * plane the centre lies on, deterministic), a degenerate triangle an edge-perpendicular
+ * direction.
+ *
+ * One closed form ({@link contactSphereTriangleCore}, all points in one frame) serves both orders
+ * of the pair table, each unflipped: (sphere, triangle) with the triangle moved into the
+ * sphere's frame (`…SphereTriangle`: what the generic composite mid-phase asks for a surface's
+ * part, src/narrowphase/composite.ts), and (triangle, sphere) with the centre moved into the
+ * triangle's frame (`…TriangleSphere`: the triangle mesh's own frame,
+ * src/narrowphase/convex-mesh.ts), so neither pays a flip.
  */
 import { closestPointOnTriangle } from "../geometry/closest-point.js";
 import type { Isometry } from "../math/isometry.js";
@@ -70,24 +78,76 @@ function edgeSide(p: Vec3, p0: Vec3, p1: Vec3, n: Vec3): number {
   return vec3.dot(crossTmp, n);
 }
 
+/**
+ * True when the sphere of radius `r` centred at `center` and triangle (a, b, c) (one frame)
+ * overlap or touch. The closest point is the one {@link contactSphereTriangleCore} uses (in the
+ * face region, the projection on the plane), so the two agree: the barycentric closest point
+ * alone is off the plane by rounding relative to the triangle's size (a triangle spanning 1e20
+ * put it about 1e4 away from a sphere's centre that `contact` found 0.5 deep).
+ */
+function intersectsSphereTriangleCore(center: Vec3, r: number, a: Vec3, b: Vec3, c: Vec3): boolean {
+  closestPointOnTriangle(closest, center, a, b, c);
+  projectOntoTriangleFace(closest, center, a, b, c);
+  return vec3.distanceSq(closest, center) <= r * r;
+}
+
+/**
+ * The sphere–triangle contact in one frame: sphere of radius `r` at `center`, triangle (a, b, c);
+ * false when the gap exceeds `prediction`. `sphereFirst`: the sphere is A (normal from the
+ * centre toward the triangle's closest point, pointA on the sphere) or B (normal from the
+ * triangle toward the centre, pointA on the triangle).
+ */
+function contactSphereTriangleCore(
+  out: Contact,
+  center: Vec3,
+  r: number,
+  a: Vec3,
+  b: Vec3,
+  c: Vec3,
+  prediction: number,
+  sphereFirst: boolean,
+): boolean {
+  closestPointOnTriangle(closest, center, a, b, c);
+  vec3.sub(e1, b, a);
+  vec3.sub(e2, c, a);
+  vec3.cross(fallback, e1, e2);
+  if (!vec3.tryNormalize(fallback, fallback)) {
+    if (vec3.normalize(e1, e1) === 0) vec3.normalize(e1, e2);
+    perpendicular(fallback, e1);
+  } else {
+    projectOntoTriangleFace(closest, center, a, b, c);
+  }
+  // Used only when the centre lies on the triangle, where either side is a minimum: the sign is
+  // fixed by the plane's offset from the centre so that the choice is deterministic (from A
+  // toward B).
+  if (sphereFirst) vec3.sub(e2, a, center);
+  else vec3.sub(e2, center, a);
+  if (vec3.dot(fallback, e2) < 0) vec3.negate(fallback, fallback);
+  return sphereFirst
+    ? contactFromCorePoints(out, center, closest, r, 0, prediction, fallback)
+    : contactFromCorePoints(out, closest, center, 0, r, prediction, fallback);
+}
+
 function loadTriangle(b: Triangle, bInA: Isometry): void {
   iso.transformPoint(ta, bInA, b.a);
   iso.transformPoint(tb, bInA, b.b);
   iso.transformPoint(tc, bInA, b.c);
-  closestPointOnTriangle(closest, origin, ta, tb, tc);
 }
 
-/**
- * True when sphere A and triangle B overlap or touch. The closest point is the one
- * {@link contactSphereTriangle} uses (in the face region, the projection on the plane), so the
- * two agree: the barycentric closest point alone is off the plane by rounding relative to the
- * triangle's size (a triangle spanning 1e20 put it about 1e4 away from a sphere's centre that
- * `contact` found 0.5 deep).
- */
+/** True when sphere A and triangle B (B at `bInA`, A's frame) overlap or touch. */
 export function intersectsSphereTriangle(a: Sphere, b: Triangle, bInA: Isometry): boolean {
   loadTriangle(b, bInA);
-  projectOntoTriangleFace(closest, origin, ta, tb, tc);
-  return vec3.lengthSq(closest) <= a.radius * a.radius;
+  return intersectsSphereTriangleCore(origin, a.radius, ta, tb, tc);
+}
+
+/** True when triangle A and sphere B (B at `bInA`, A's frame) overlap or touch. */
+export function intersectsTriangleSphere(a: Triangle, b: Sphere, bInA: Isometry): boolean {
+  const center = bInA.translation;
+  closestPointOnTriangle(closest, center, a.a, a.b, a.c);
+  projectOntoTriangleFace(closest, center, a.a, a.b, a.c);
+  // The gap as distanceTriangleSphere and contactTriangleSphere measure it (|c − p| − r, not
+  // squared lengths), so the three agree on a sphere that exactly touches.
+  return vec3.distance(closest, center) <= b.radius;
 }
 
 /**
@@ -102,19 +162,27 @@ export function contactSphereTriangle(
   prediction: number,
 ): boolean {
   loadTriangle(b, bInA);
-  vec3.sub(e1, tb, ta);
-  vec3.sub(e2, tc, ta);
-  vec3.cross(fallback, e1, e2);
-  if (!vec3.tryNormalize(fallback, fallback)) {
-    if (vec3.normalize(e1, e1) === 0) vec3.normalize(e1, e2);
-    perpendicular(fallback, e1);
-  } else {
-    projectOntoTriangleFace(closest, origin, ta, tb, tc);
-  }
-  // Used only when the centre lies on the triangle, where either side is a minimum: the sign is
-  // fixed by the plane offset so that the choice is deterministic.
-  if (vec3.dot(fallback, ta) < 0) vec3.negate(fallback, fallback);
-  return contactFromCorePoints(out, origin, closest, a.radius, 0, prediction, fallback);
+  return contactSphereTriangleCore(out, origin, a.radius, ta, tb, tc, prediction, true);
+}
+
+/**
+ * Contact of triangle A and sphere B in A's frame; false when the gap exceeds `prediction`.
+ * Normal from the triangle's closest point toward the sphere's centre.
+ */
+export function contactTriangleSphere(
+  out: Contact,
+  a: Triangle,
+  b: Sphere,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  const center = bInA.translation;
+  closestPointOnTriangle(closest, center, a.a, a.b, a.c);
+  projectOntoTriangleFace(closest, center, a.a, a.b, a.c);
+  // Rejected on the gap |c − p| − r, as intersectsTriangleSphere and distanceTriangleSphere
+  // measure it (a sphere that exactly touches is touching in all three).
+  if (vec3.distance(closest, center) - b.radius > prediction) return false;
+  return contactSphereTriangleCore(out, center, b.radius, a.a, a.b, a.c, Infinity, false);
 }
 
 const distanceContact: Contact = {
@@ -124,11 +192,18 @@ const distanceContact: Contact = {
   pointB: vec3.create(),
 };
 
+function distanceFromContact(out: DistanceResult): DistanceResult {
+  out.distance = Math.max(0, distanceContact.distance);
+  vec3.copy(out.pointA, distanceContact.pointA);
+  vec3.copy(out.pointB, distanceContact.pointB);
+  return out;
+}
+
 /**
  * Closest points of sphere A and triangle B in A's frame (the deepest points when they
- * overlap, distance 0), by the closed form of {@link contactSphereTriangle}, so that distance,
- * `intersects` and `contact` agree (GJK's tolerance is relative to the triangle's size, which
- * gave distance 0 for a unit sphere 1 away from a triangle spanning 1e20).
+ * overlap, distance 0), by the closed form of the contact, so that distance, `intersects` and
+ * `contact` agree (GJK's tolerance is relative to the triangle's size, which gave distance 0
+ * for a unit sphere 1 away from a triangle spanning 1e20).
  */
 export function distanceSphereTriangle(
   out: DistanceResult,
@@ -137,8 +212,32 @@ export function distanceSphereTriangle(
   bInA: Isometry,
 ): DistanceResult {
   contactSphereTriangle(distanceContact, a, b, bInA, Number.POSITIVE_INFINITY);
-  out.distance = Math.max(0, distanceContact.distance);
-  vec3.copy(out.pointA, distanceContact.pointA);
-  vec3.copy(out.pointB, distanceContact.pointB);
+  return distanceFromContact(out);
+}
+
+/**
+ * {@link distanceSphereTriangle} with the triangle as A, by the same closest point
+ * (`intersects`' and the contact's): distance max(0, |c − p| − r), pointA the triangle's closest
+ * point p, pointB the sphere's point toward it (its deepest point when they overlap); a centre
+ * exactly on the triangle takes the contact's normal. No normal is formed otherwise: a triangle
+ * mesh's distance asks this of every triangle its branch and bound visits.
+ */
+export function distanceTriangleSphere(
+  out: DistanceResult,
+  a: Triangle,
+  b: Sphere,
+  bInA: Isometry,
+): DistanceResult {
+  const center = bInA.translation;
+  closestPointOnTriangle(closest, center, a.a, a.b, a.c);
+  projectOntoTriangleFace(closest, center, a.a, a.b, a.c);
+  const d = vec3.distance(closest, center);
+  if (!(d > 0)) {
+    contactTriangleSphere(distanceContact, a, b, bInA, Number.POSITIVE_INFINITY);
+    return distanceFromContact(out);
+  }
+  out.distance = Math.max(0, d - b.radius);
+  vec3.copy(out.pointA, closest);
+  vec3.lerp(out.pointB, center, closest, b.radius / d);
   return out;
 }
