@@ -20,9 +20,10 @@
  * (each panel sits at a distance from the branch points at least a third of its width: the
  * rule converges like 3^(−2n)), the tiny end pieces bounded by monotonicity. A quadrant of a
  * cap (a = b = 0) has the closed form π(1 − c)²(2 + c)/12. (Derived for this file; checked against
- * 60-digit tanh–sinh quadrature of the cross-section area in scripts/ball-box-oracle.py and
+ * 60-digit tanh–sinh quadrature of the cross-section area in the repository's scripts/ball-box-oracle.py and
  * test/query/ball-box-volume.test.ts.) Computed in units of the radius, so any scale works.
  */
+import { productError } from "../math/scalar.js";
 
 /** Unit roundoff of doubles, 2^-53. */
 const UNIT_ROUNDOFF = 2 ** -53;
@@ -64,18 +65,6 @@ const GL_WEIGHTS = new Float64Array(GL_ORDER);
     GL_NODES[i] = 0.5 * (1 - x);
     GL_WEIGHTS[i] = 1 / ((1 - x * x) * dp * dp);
   }
-}
-
-/** Exact a·b's rounding error (Dekker's TwoProduct via Veltkamp splitting). */
-const SPLIT = 134217729;
-function productError(a: number, b: number, p: number): number {
-  const ca = SPLIT * a;
-  const ah = ca - (ca - a);
-  const al = a - ah;
-  const cb = SPLIT * b;
-  const bh = cb - (cb - b);
-  const bl = b - bh;
-  return ah * bh - p + ah * bl + al * bh + al * bl;
 }
 
 /** 1 − a² − b² − c², compensated (error ≈ u times the result, not times 1). */

@@ -48,3 +48,22 @@ export function hypot3(x: number, y: number, z: number): number {
   const c = z / m;
   return m * Math.sqrt(a * a + b * b + c * c);
 }
+
+/** Veltkamp's splitting constant 2^27 + 1 (Dekker's exact product). */
+const SPLIT = 134217729;
+
+/**
+ * The rounding error of a product: `a·b − p` exactly, where `p = fl(a·b)` (Dekker's TwoProduct
+ * through Veltkamp's splitting; exact for finite products that neither overflow nor underflow),
+ * so 0 exactly when the product is exact. Shewchuk, "Adaptive precision floating-point
+ * arithmetic" (1997), §2.
+ */
+export function productError(a: number, b: number, p: number): number {
+  const ca = SPLIT * a;
+  const ah = ca - (ca - a);
+  const al = a - ah;
+  const cb = SPLIT * b;
+  const bh = cb - (cb - b);
+  const bl = b - bh;
+  return ah * bh - p + ah * bl + al * bh + al * bl;
+}

@@ -36,6 +36,7 @@ import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
+import { productError } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
@@ -324,20 +325,6 @@ const CLIP_ROUNDING_FACTOR = 64;
 function sumError(a: number, b: number, s: number): number {
   const bb = s - a;
   return a - (s - bb) + (b - bb);
-}
-
-/** Veltkamp's splitting constant 2^27 + 1 (Dekker's exact product). */
-const SPLIT = 134217729;
-
-/** a·b's rounding error (Dekker's TwoProduct, exact for finite products): 0 when p = fl(a·b) is exact. */
-function productError(a: number, b: number, p: number): number {
-  const ca = SPLIT * a;
-  const ah = ca - (ca - a);
-  const al = a - ah;
-  const cb = SPLIT * b;
-  const bh = cb - (cb - b);
-  const bl = b - bh;
-  return ah * bh - p + ah * bl + al * bh + al * bl;
 }
 
 /**
