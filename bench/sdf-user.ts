@@ -27,10 +27,13 @@ type Vec = { x: number; y: number; z: number };
 type Pose = { translation: Vec; rotation: { x: number; y: number; z: number; w: number } };
 
 const useSrc = process.argv.includes("--src");
+// The built package by a computed path, so that type-checking a clean clone (no dist/ yet) does
+// not look for it.
+const dir = useSrc ? "../src" : "../dist";
 // biome-ignore lint/suspicious/noExplicitAny: the module is the dist/ or the src/ build.
-const lib: any = useSrc ? await import("../src/index.js") : await import("../dist/index.js");
+const lib: any = await import(`${dir}/index.js`);
 // biome-ignore lint/suspicious/noExplicitAny: as above.
-const node: any = useSrc ? await import("../src/node.js") : await import("../dist/node.js");
+const node: any = await import(`${dir}/node.js`);
 
 /** Mulberry32: a small seeded generator, so that every run sees the same points. */
 function rng(seed: number): () => number {
