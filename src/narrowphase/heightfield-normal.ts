@@ -72,6 +72,11 @@ export function snapHeightfieldNormal(
         vec3.sub(e1, tb, ta);
         vec3.sub(e2, tc, ta);
         vec3.cross(face, e1, e2);
+        // Divided by its largest component first, so an axis-aligned normal (a flat cell, at
+        // any scale) comes out exactly ±1 along its axis: |y| / √(y²) may round below 1.
+        const big = Math.max(Math.abs(face.x), Math.abs(face.y), Math.abs(face.z));
+        if (!(big > 0 && big < Number.POSITIVE_INFINITY)) continue;
+        vec3.set(face, face.x / big, face.y / big, face.z / big);
         if (!(vec3.normalize(face, face) > 0)) continue;
         iso.transformVector(face, pose, face);
         if (sign < 0) vec3.negate(face, face);

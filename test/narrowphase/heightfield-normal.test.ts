@@ -150,6 +150,47 @@ describe("a flat heightfield's contact normal is exactly its up vector", () => {
     );
   });
 
+  it("a flat field at any scale and height: exactly (0, 1, 0) (a scaled cell's normal once rounded to 0.9999999999999999)", () => {
+    // Found by a fresh user: scale (0.7, 0.1, 1.3) with heights 0.3 gave y = 1 − 2^-53 in about
+    // one contact in five, because the face normal (0, −sx·sz, 0) was normalised by √(y²).
+    const box = makeCuboid({ x: 0.5, y: 0.3, z: 0.7 });
+    fc.assert(
+      fc.property(
+        fc.double({ min: 1, max: 20, noNaN: true }),
+        fc.double({ min: 0.01, max: 10, noNaN: true }),
+        fc.double({ min: 1, max: 20, noNaN: true }),
+        fc.double({ min: -3, max: 3, noNaN: true }),
+        unitQuat,
+        fc.double({ min: 0.3, max: 0.7, noNaN: true }),
+        fc.double({ min: 0.3, max: 0.7, noNaN: true }),
+        (sx, sy, sz, h, q, u, v) => {
+          const field = makeHeightfield({
+            rows: 8,
+            cols: 8,
+            heights: new Float64Array(64).fill(h),
+            scale: { x: sx, y: sy, z: sz },
+          });
+          const top = h * sy;
+          const pose: Isometry = {
+            translation: { x: 7 * sx * u, y: top + 0.2, z: 7 * sz * v },
+            rotation: q,
+          };
+          // Where the answer is the field's face normal (within 1e-9: not a box face's normal,
+          // which a box nearly level on one thin cell may give), it is exactly (0, 1, 0).
+          fc.pre(!nearlyLevel(axes, q));
+          const c = contact(field, ID, box, pose);
+          fc.pre(c !== null && c.distance < 0 && Math.abs(c.normal.y - 1) < 1e-9);
+          expect(same(c?.normal, 0, 1, 0)).toBe(true);
+          const cr = contact(box, pose, field, ID);
+          if (cr !== null && Math.abs(cr.normal.y + 1) < 1e-9) {
+            expect(same(cr.normal, 0, -1, 0)).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
   it("a rotated field: its rotation applied once to (0, 1, 0), for any rotation of the shape", () => {
     fc.assert(
       fc.property(
