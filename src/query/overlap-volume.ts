@@ -105,6 +105,26 @@ export function overlapVolume(
   poseB: Isometry,
   options: OverlapVolumeOptions = {},
 ): OverlapVolume {
+  const r = overlapVolumeOf(a, poseA, b, poseB, options);
+  // Shapes so large that the volume (a length cubed) overflows: refused, never Infinity or NaN.
+  if (!(Number.isFinite(r.volume) && Number.isFinite(r.errorBound))) {
+    throw new CollideError(
+      "invalid_value",
+      "a",
+      r.volume,
+      `overlapVolume: the shapes are too large for a finite volume (volume ${r.volume}, errorBound ${r.errorBound}): scale the scene down`,
+    );
+  }
+  return r;
+}
+
+function overlapVolumeOf(
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+  options: OverlapVolumeOptions,
+): OverlapVolume {
   if (options === undefined) invalidValue("options", options, "must be an object");
   checkOptions(options, OVERLAP_VOLUME_SPEC);
   const rel = options.relativeTolerance ?? DEFAULT_RELATIVE_TOLERANCE;

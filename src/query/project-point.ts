@@ -214,10 +214,12 @@ export function projectPoint(
   checkVec3("point", point);
   checkPose("pose", pose);
   checkOffset("point", point, pose.translation, "pose.translation");
+  if (typeof solid !== "boolean") invalidValue("solid", solid, "must be a boolean");
   projectPointShape(out, shape, pose, point, solid);
   if (Number.isNaN(out.distance) || hasNaN3(out.point)) {
     refuseBadInputs("projectPoint", [["shape", shape]], [["pose", pose]], [["point", point]]);
   }
+  if (out.distance === Number.POSITIVE_INFINITY) tooFar("point", point);
   return out;
 }
 
@@ -261,6 +263,20 @@ export function projectPoints(
   for (let i = 0; i < points.length; i++) {
     if (!Number.isFinite(points[i])) invalidValue(`points[${i}]`, points[i], "must be finite");
   }
+  if (
+    out !== undefined &&
+    (out === null ||
+      typeof out !== "object" ||
+      !(out.points instanceof Float64Array) ||
+      !(out.signedDistances instanceof Float64Array) ||
+      !(out.triangles instanceof Int32Array))
+  ) {
+    invalidValue(
+      "out",
+      out,
+      "must be undefined or {points: Float64Array, signedDistances: Float64Array, triangles: Int32Array}",
+    );
+  }
   const r: PointProjections = {
     points: out && out.points.length >= 3 * n ? out.points : new Float64Array(3 * n),
     signedDistances:
@@ -277,6 +293,21 @@ export function projectPoints(
     r.points[3 * i + 2] = batchWorld.z;
     r.signedDistances[i] = meshQuery.inside ? -meshQuery.distance : meshQuery.distance;
     r.triangles[i] = meshQuery.triangle;
+    if (meshQuery.distance === Number.POSITIVE_INFINITY) {
+      tooFar(`points[${3 * i}]`, { x: points[3 * i], y: points[3 * i + 1], z: points[3 * i + 2] });
+    }
   }
   return r;
+}
+
+/**
+ * Refuses a point so far from the shape that its squared distance overflows (beyond about
+ * 1e154 scene units): the search could not tell the closest feature.
+ */
+function tooFar(field: string, point: Vec3): never {
+  invalidValue(
+    field,
+    point,
+    "is too far from the shape (its squared distance overflows a double): bring it within 1e150",
+  );
 }

@@ -1,0 +1,70 @@
+/**
+ * Bad input a fresh user found in the signed-distance and overlap-volume queries: each refused
+ * with a `CollideError` naming the field and the value, never an Infinity, a NaN or a
+ * TypeError.
+ */
+import { describe, expect, it } from "vitest";
+import { CollideError } from "../../src/errors.js";
+import * as iso from "../../src/math/isometry.js";
+import { loadBunny } from "../../src/models/bunny.js";
+import { overlapVolume } from "../../src/query/overlap-volume.js";
+import { projectPoint, projectPoints } from "../../src/query/project-point.js";
+import { makeCuboid } from "../../src/shapes/cuboid.js";
+import { makeSphere } from "../../src/shapes/sphere.js";
+import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
+import "../../src/index.js";
+
+const bunny = loadBunny();
+const mesh = makeTriangleMesh(bunny.positions, bunny.cells, "", { solid: true });
+const I = iso.identity();
+
+function refusal(f: () => unknown): CollideError {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(CollideError);
+    return e as CollideError;
+  }
+  throw new Error("no error");
+}
+
+describe("bad input to projectPoint, projectPoints and overlapVolume", () => {
+  it("projectPoint: a `solid` that is not a boolean names `solid`", () => {
+    for (const solid of ["yes", 0, null, 1]) {
+      // biome-ignore lint/suspicious/noExplicitAny: the bad input on purpose.
+      const e = refusal(() => projectPoint(mesh, I, { x: 0.9, y: 2.8, z: 0.3 }, solid as any));
+      expect(e.field).toBe("solid");
+    }
+    expect(projectPoint(mesh, I, { x: 0.9, y: 2.8, z: 0.3 }, false).distance).toBeGreaterThan(0);
+  });
+
+  it("projectPoints: an `out` that is not a PointProjections names `out`", () => {
+    for (const out of [{ points: 5 }, { pts: 1 }, null, 3]) {
+      // biome-ignore lint/suspicious/noExplicitAny: the bad input on purpose.
+      const e = refusal(() => projectPoints(mesh, I, new Float64Array(3), out as any));
+      expect(e.field).toBe("out");
+    }
+  });
+
+  it("a point whose squared distance overflows is refused, naming it (1e154 still answers)", () => {
+    const near = projectPoint(mesh, I, { x: 1e154, y: 0, z: 0 });
+    expect(Number.isFinite(near.distance)).toBe(true);
+    expect(near.distance).toBeCloseTo(1e154, -140);
+    expect(refusal(() => projectPoint(mesh, I, { x: 1e155, y: 0, z: 0 })).field).toBe("point");
+    const e = refusal(() => projectPoints(mesh, I, new Float64Array([0, 0, 0, 1e155, 0, 0])));
+    expect(e.field).toBe("points[3]");
+  });
+
+  it("overlapVolume: shapes whose volume overflows are refused, never Infinity or NaN", () => {
+    const big = makeCuboid({ x: 1e103, y: 1e103, z: 1e103 });
+    const at = (x: number) => ({
+      translation: { x, y: 0, z: 0 },
+      rotation: { x: 0, y: 0, z: 0, w: 1 },
+    });
+    refusal(() => overlapVolume(big, at(0), big, at(1e103)));
+    refusal(() => overlapVolume(makeSphere(1e103), at(0), big, at(1e103)));
+    // A finite one still answers exactly: two unit cubes offset by half overlap by 0.5.
+    const unit = makeCuboid({ x: 0.5, y: 0.5, z: 0.5 });
+    expect(overlapVolume(unit, at(0), unit, at(0.5)).volume).toBe(0.5);
+  });
+});
