@@ -32,9 +32,10 @@ const SPHERE_BOX_APP_MAX_BYTES = 20_000;
 /**
  * Ceiling on the same app on the main entry, bytes: it registers every pair routine when it
  * loads (src/narrowphase/dispatch.ts) and every shape definition, so the app holds them all
- * (measured 164.1 kB on 2026-12-02).
+ * (measured 164.1 kB on 2026-12-02; 170.1 kB after that day's merges: the cancellation-free
+ * ball–box volume, the options checks of every public function, the face-normal snap).
  */
-const SPHERE_BOX_MAIN_APP_MAX_BYTES = 170_000;
+const SPHERE_BOX_MAIN_APP_MAX_BYTES = 176_000;
 
 const SPHERE_BOX_APP = `
 import {
