@@ -256,6 +256,11 @@ export function registerFaceNormalSnap(type: number, fn: FaceNormalSnapFn | null
   faceNormalSnaps[type] = fn;
 }
 
+/** True when shape type `type` registered a face-normal snap (see {@link registerFaceNormalSnap}). */
+export function hasFaceNormalSnap(type: number): boolean {
+  return faceNormalSnaps[type] !== null;
+}
+
 /**
  * The world answer's normal (A toward B) through the snaps of A's and B's types, when they
  * registered one; `pointA`, `pointB` are the contact's points on A and B (world frame). The

@@ -36,8 +36,10 @@ import {
   contactFlipped,
   contactPair,
   contactRoutine,
+  hasFaceNormalSnap,
   intersectsPair,
   manifoldPair,
+  snapFaceNormal,
 } from "../narrowphase/pair-table.js";
 import { boundingRadiusOf } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
@@ -164,12 +166,12 @@ export function narrowPair(
   if (f === null || offsetOutOfRange(bInA)) {
     if (!contactPair(c, sa, sb, bInA, prediction)) return none(out, offset);
     widen(m, c, sa, sb, bInA, fl, fh, prediction);
-    return writeRecord(out, offset, c, m, poseA, false);
+    return writeRecord(out, offset, c, m, sa, poseA, sb, poseB, false);
   }
   if (!contactFlipped(sa.type, sb.type)) {
     if (!f(c, sa, sb, bInA, prediction)) return none(out, offset);
     widen(m, c, sa, sb, bInA, fl, fh, prediction);
-    return writeRecord(out, offset, c, m, poseA, false);
+    return writeRecord(out, offset, c, m, sa, poseA, sb, poseB, false);
   }
   // A flipped entry takes (higher, lower): A's pose in B's frame by the very inversion the pair
   // table's dispatcher uses, so that the answer is bitwise the `contact` query's; the record is
@@ -177,7 +179,7 @@ export function narrowPair(
   iso.invert(aInB, bInA);
   if (!f(c, sb, sa, aInB, prediction)) return none(out, offset);
   widen(m, c, sb, sa, aInB, fh, fl, prediction);
-  return writeRecord(out, offset, c, m, poseB, true);
+  return writeRecord(out, offset, c, m, sb, poseB, sa, poseA, true);
 }
 
 /** Writes the NARROW_NONE record at `out[offset]` and returns NARROW_NONE. */
@@ -218,26 +220,42 @@ function writeRecord(
   offset: number,
   c: Contact,
   m: ContactManifold,
+  first: Shape,
   frame: Isometry,
+  second: Shape,
+  secondPose: Isometry,
   flip: boolean,
 ): number {
   iso.transformVector(m.normal, frame, m.normal);
   const n = m.normal;
+  const count = m.count;
+  for (let p = 0; p < count; p++) {
+    const pt = m.points[p];
+    iso.transformPoint(pt.pointA, frame, pt.pointA);
+    iso.transformPoint(pt.pointB, frame, pt.pointB);
+  }
+  // A face normal of a shape type with a snap (the heightfield) made exact, as the `contact`
+  // and `manifold` queries do (src/narrowphase/heightfield-normal.ts), at the deepest point.
+  if (count > 0 && (hasFaceNormalSnap(first.type) || hasFaceNormalSnap(second.type))) {
+    let deepest = 0;
+    for (let p = 1; p < count; p++) {
+      if (m.points[p].distance < m.points[deepest].distance) deepest = p;
+    }
+    const pt = m.points[deepest];
+    snapFaceNormal(n, first, frame, pt.pointA, second, secondPose, pt.pointB);
+  }
   out[offset] = NARROW_CONTACT;
   out[offset + 2] = c.distance;
   // Reversed as 0 − x, not −x: a zero component stays +0 (−0 would print as "-0").
   out[offset + 3] = flip ? 0 - n.x : n.x;
   out[offset + 4] = flip ? 0 - n.y : n.y;
   out[offset + 5] = flip ? 0 - n.z : n.z;
-  const count = m.count;
   out[offset + 6] = count;
   let k = offset + NARROW_HEADER;
   for (let p = 0; p < count; p++, k += NARROW_POINT_STRIDE) {
     const pt = m.points[p];
     const wa = flip ? pt.pointB : pt.pointA;
     const wb = flip ? pt.pointA : pt.pointB;
-    iso.transformPoint(wa, frame, wa);
-    iso.transformPoint(wb, frame, wb);
     out[k] = wa.x;
     out[k + 1] = wa.y;
     out[k + 2] = wa.z;
