@@ -47,6 +47,10 @@ export function describeValue(value: unknown): string {
   if (typeof value === "number") return Number.isNaN(value) ? "NaN" : String(value);
   if (typeof value === "string") return JSON.stringify(value);
   if (value === undefined) return "undefined";
+  // A typed array as the numbers it holds (JSON would print it as an object: "{}" when empty).
+  if (ArrayBuffer.isView(value) && !(value instanceof DataView)) {
+    value = Array.from((value as Float64Array).subarray(0, 40));
+  }
   try {
     const s = JSON.stringify(value, (_k, v) =>
       typeof v === "number" && !Number.isFinite(v) ? NON_FINITE_MARK + String(v) : v,

@@ -67,4 +67,11 @@ describe("bad input to projectPoint, projectPoints and overlapVolume", () => {
     const unit = makeCuboid({ x: 0.5, y: 0.5, z: 0.5 });
     expect(overlapVolume(unit, at(0), unit, at(0.5)).volume).toBe(0.5);
   });
+
+  it("an error shows a typed array as its numbers (an empty one as [], not {})", async () => {
+    const { describeValue } = await import("../../src/errors.js");
+    expect(describeValue(new Float64Array(0))).toBe("[]");
+    expect(describeValue(new Float64Array([1, 2.5]))).toBe("[1,2.5]");
+    expect(describeValue(new Float64Array([Number.NaN]))).toBe("[NaN]");
+  });
 });
