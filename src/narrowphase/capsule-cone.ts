@@ -7,11 +7,9 @@
  */
 import { RevolutionKind } from "../geometry/revolution.js";
 import type { Isometry } from "../math/isometry.js";
-import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
 import type { Cone } from "../shapes/cone.js";
-import type { Contact, DistanceResult } from "./contact.js";
-import { makeContact } from "./contact.js";
+import type { Contact } from "./contact.js";
 import { contactCapsuleRevolution, intersectsCapsuleRevolution } from "./rounded-revolution.js";
 
 /**
@@ -32,23 +30,4 @@ export function contactCapsuleCone(
 /** True when capsule A and cone B (at `bInA`) overlap or touch. */
 export function intersectsCapsuleCone(a: Capsule, b: Cone, bInA: Isometry): boolean {
   return intersectsCapsuleRevolution(a, b, RevolutionKind.Cone, bInA);
-}
-
-const viaContact = makeContact();
-
-/**
- * Closest points of capsule A and cone B: distance ≥ 0 and the witnesses on each surface; the
- * deepest points of the contact when they overlap (distance 0).
- */
-export function distanceCapsuleCone(
-  out: DistanceResult,
-  a: Capsule,
-  b: Cone,
-  bInA: Isometry,
-): DistanceResult {
-  contactCapsuleCone(viaContact, a, b, bInA, Number.POSITIVE_INFINITY);
-  out.distance = Math.max(0, viaContact.distance);
-  vec3.copy(out.pointA, viaContact.pointA);
-  vec3.copy(out.pointB, viaContact.pointB);
-  return out;
 }

@@ -452,6 +452,24 @@ export type FromContactFn<A extends Shape, B extends Shape> = (
 ) => unknown;
 
 /**
+ * The table's distance routine of a pair from its contact routine, asked with an unbounded
+ * prediction: the distance is the contact's signed distance clamped at 0 (0 when they overlap),
+ * the witnesses its points (each pair gets its own contact scratch).
+ */
+export function distanceViaContact<A extends Shape, B extends Shape>(
+  contactFn: ContactFn<A, B>,
+): DistanceFn<A, B> {
+  const c = makeContact();
+  return (out, a, b, bInA) => {
+    contactFn(c, a, b, bInA, Number.POSITIVE_INFINITY);
+    out.distance = Math.max(0, c.distance);
+    vec3.copy(out.pointA, c.pointA);
+    vec3.copy(out.pointB, c.pointB);
+    return out;
+  };
+}
+
+/**
  * The table's manifold routine of a pair from its contact routine and a routine that widens a
  * contact into a manifold (each such pair gets its own contact scratch).
  */

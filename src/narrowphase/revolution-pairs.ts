@@ -7,22 +7,14 @@
 
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
-import { contactCapsuleCone, distanceCapsuleCone, intersectsCapsuleCone } from "./capsule-cone.js";
-import {
-  contactCapsuleCylinder,
-  distanceCapsuleCylinder,
-  intersectsCapsuleCylinder,
-} from "./capsule-cylinder.js";
+import { contactCapsuleCone, intersectsCapsuleCone } from "./capsule-cone.js";
+import { contactCapsuleCylinder, intersectsCapsuleCylinder } from "./capsule-cylinder.js";
 import { makeContact } from "./contact.js";
 import { manifoldFromContact } from "./manifold.js";
 import type { ContactFn, ManifoldFn } from "./pair-table.js";
-import { registerPair } from "./pair-table.js";
-import { contactSphereCone, distanceSphereCone, intersectsSphereCone } from "./sphere-cone.js";
-import {
-  contactSphereCylinder,
-  distanceSphereCylinder,
-  intersectsSphereCylinder,
-} from "./sphere-cylinder.js";
+import { distanceViaContact, registerPair } from "./pair-table.js";
+import { contactSphereCone, intersectsSphereCone } from "./sphere-cone.js";
+import { contactSphereCylinder, intersectsSphereCylinder } from "./sphere-cylinder.js";
 
 /** The manifold routine of a convex pair from its contact routine (reference-face clipping). */
 function manifoldOf<A extends ConvexShape & Shape, B extends ConvexShape & Shape>(
@@ -40,25 +32,25 @@ function manifoldOf<A extends ConvexShape & Shape, B extends ConvexShape & Shape
 export function registerRevolutionPairs(): void {
   registerPair(ShapeType.Sphere, ShapeType.Cylinder, {
     intersects: intersectsSphereCylinder,
-    distance: distanceSphereCylinder,
+    distance: distanceViaContact(contactSphereCylinder),
     contact: contactSphereCylinder,
     manifold: manifoldOf(contactSphereCylinder),
   });
   registerPair(ShapeType.Sphere, ShapeType.Cone, {
     intersects: intersectsSphereCone,
-    distance: distanceSphereCone,
+    distance: distanceViaContact(contactSphereCone),
     contact: contactSphereCone,
     manifold: manifoldOf(contactSphereCone),
   });
   registerPair(ShapeType.Capsule, ShapeType.Cylinder, {
     intersects: intersectsCapsuleCylinder,
-    distance: distanceCapsuleCylinder,
+    distance: distanceViaContact(contactCapsuleCylinder),
     contact: contactCapsuleCylinder,
     manifold: manifoldOf(contactCapsuleCylinder),
   });
   registerPair(ShapeType.Capsule, ShapeType.Cone, {
     intersects: intersectsCapsuleCone,
-    distance: distanceCapsuleCone,
+    distance: distanceViaContact(contactCapsuleCone),
     contact: contactCapsuleCone,
     manifold: manifoldOf(contactCapsuleCone),
   });

@@ -6,11 +6,9 @@
  */
 import { RevolutionKind } from "../geometry/revolution.js";
 import type { Isometry } from "../math/isometry.js";
-import * as vec3 from "../math/vec3.js";
 import type { Cone } from "../shapes/cone.js";
 import type { Sphere } from "../shapes/sphere.js";
-import type { Contact, DistanceResult } from "./contact.js";
-import { makeContact } from "./contact.js";
+import type { Contact } from "./contact.js";
 import { contactBallRevolution, intersectsBallRevolution } from "./rounded-revolution.js";
 
 /**
@@ -40,23 +38,4 @@ export function contactSphereCone(
 /** True when sphere A and cone B (at `bInA`) overlap or touch. */
 export function intersectsSphereCone(a: Sphere, b: Cone, bInA: Isometry): boolean {
   return intersectsBallRevolution(a.radius, RevolutionKind.Cone, b.halfHeight, b.radius, bInA);
-}
-
-const viaContact = makeContact();
-
-/**
- * Closest points of sphere A and cone B: distance ≥ 0 and the witnesses on each surface; the
- * deepest points of the contact when they overlap (distance 0).
- */
-export function distanceSphereCone(
-  out: DistanceResult,
-  a: Sphere,
-  b: Cone,
-  bInA: Isometry,
-): DistanceResult {
-  contactSphereCone(viaContact, a, b, bInA, Number.POSITIVE_INFINITY);
-  out.distance = Math.max(0, viaContact.distance);
-  vec3.copy(out.pointA, viaContact.pointA);
-  vec3.copy(out.pointB, viaContact.pointB);
-  return out;
 }

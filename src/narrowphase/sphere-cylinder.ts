@@ -6,11 +6,9 @@
  */
 import { RevolutionKind } from "../geometry/revolution.js";
 import type { Isometry } from "../math/isometry.js";
-import * as vec3 from "../math/vec3.js";
 import type { Cylinder } from "../shapes/cylinder.js";
 import type { Sphere } from "../shapes/sphere.js";
-import type { Contact, DistanceResult } from "./contact.js";
-import { makeContact } from "./contact.js";
+import type { Contact } from "./contact.js";
 import { contactBallRevolution, intersectsBallRevolution } from "./rounded-revolution.js";
 
 /**
@@ -40,23 +38,4 @@ export function contactSphereCylinder(
 /** True when sphere A and cylinder B (at `bInA`) overlap or touch. */
 export function intersectsSphereCylinder(a: Sphere, b: Cylinder, bInA: Isometry): boolean {
   return intersectsBallRevolution(a.radius, RevolutionKind.Cylinder, b.halfHeight, b.radius, bInA);
-}
-
-const viaContact = makeContact();
-
-/**
- * Closest points of sphere A and cylinder B: distance ≥ 0 and the witnesses on each surface; the
- * deepest points of the contact when they overlap (distance 0).
- */
-export function distanceSphereCylinder(
-  out: DistanceResult,
-  a: Sphere,
-  b: Cylinder,
-  bInA: Isometry,
-): DistanceResult {
-  contactSphereCylinder(viaContact, a, b, bInA, Number.POSITIVE_INFINITY);
-  out.distance = Math.max(0, viaContact.distance);
-  vec3.copy(out.pointA, viaContact.pointA);
-  vec3.copy(out.pointB, viaContact.pointB);
-  return out;
 }
