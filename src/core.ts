@@ -20,7 +20,9 @@
  * entry's table). The routines take A's frame with B's pose in A's frame (`bInA`); one pair
  * registered in one order answers both orders (the table writes the mirrored entry flipped).
  * The registrations are the module's state: they hold for every query of the page or process,
- * whichever entry it comes through.
+ * whichever entry it comes through. Shape types load the same way: each `make…` loads its own
+ * type's definition, so the bundle holds only the types the application makes (a hand-built
+ * shape of a type whose `make…` it never imports is refused with a `CollideError` naming `type`).
  */
 
 export { CollideError, type CollideErrorCode } from "./errors.js";

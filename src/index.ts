@@ -14,6 +14,21 @@
 // (package.json lists this module under "sideEffects", so bundlers keep the import). The entry
 // `collide/core` (src/core.ts) leaves the table to the application.
 import "./narrowphase/dispatch.js";
+// Every built-in shape type's definition (each `make…` module loads its own; these imports keep
+// them all in a bundle even when the app makes no shape of a type, so that a hand-built or
+// JSON-read shape of any type is answered). Listed under package.json's "sideEffects".
+import "./shapes/defs/sphere.js";
+import "./shapes/defs/cuboid.js";
+import "./shapes/defs/capsule.js";
+import "./shapes/defs/cylinder.js";
+import "./shapes/defs/cone.js";
+import "./shapes/defs/convex-polyhedron.js";
+import "./shapes/defs/triangle.js";
+import "./shapes/defs/triangle-mesh.js";
+import "./shapes/defs/half-space.js";
+import "./shapes/defs/compound.js";
+import "./shapes/rounded.js";
+import "./shapes/heightfield.js";
 
 export type {
   AabbQueryCallback,
@@ -130,7 +145,7 @@ export {
   heightfieldGeometry,
   makeHeightfield,
 } from "./shapes/heightfield.js";
-export { aabbShape, supportShape } from "./shapes/index.js";
+export { aabbShape, supportShape } from "./shapes/registry.js";
 export {
   makeRoundedConvexPolyhedron,
   makeRoundedCuboid,

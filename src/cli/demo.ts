@@ -29,7 +29,7 @@ import { loadBunny } from "../node.js";
 import { intersects } from "../query/intersects.js";
 import { makeConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import { makeCuboid } from "../shapes/cuboid.js";
-import { aabbShape } from "../shapes/index.js";
+import { aabbShape } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { makeSphere } from "../shapes/sphere.js";
 

@@ -7,6 +7,8 @@
  * the file system: mesh files are read by the server (src/io) and arrive as arrays.
  */
 import { z } from "zod";
+// Every shape type of the main entry, so that every JSON name is known.
+import "../index.js";
 import { invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";

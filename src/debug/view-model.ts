@@ -13,7 +13,7 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { contact } from "../query/contact.js";
 import { distance } from "../query/distance.js";
-import { aabbShape } from "../shapes/index.js";
+import { aabbShape } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { aabbTriangleMesh, type TriangleMesh } from "../shapes/triangle-mesh.js";

@@ -113,6 +113,17 @@ function checkPositive(field: string, v: number): void {
 }
 
 /** Builds a core from counter-clockwise points (x, y pairs) with distinct consecutive vertices. */
+/**
+ * Freezes a 2D shape deeply (its vectors and core; typed arrays cannot be frozen and are its own
+ * copies), as the 3D constructors do: a changed shape is a new shape.
+ */
+function frozen<T extends object>(s: T): T {
+  for (const v of Object.values(s)) {
+    if (v !== null && typeof v === "object" && !ArrayBuffer.isView(v)) Object.freeze(v);
+  }
+  return Object.freeze(s);
+}
+
 function makeCore(xy: readonly number[], radius: number): Core2 {
   const count = xy.length / 2;
   const verts = Float64Array.from(xy);
@@ -146,7 +157,7 @@ function segmentCore(a: Vec2, b: Vec2, r: number): Core2 {
  */
 export function makeCircle(radius: number, field = "radius"): Circle2 {
   checkPositive(field, radius);
-  return { type: ShapeType2.Circle, radius, core: makeCore([0, 0], radius) };
+  return frozen({ type: ShapeType2.Circle, radius, core: makeCore([0, 0], radius) });
 }
 
 /**
@@ -163,7 +174,7 @@ export function makeRect(halfExtents: Vec2, field = "halfExtents"): Rect2 {
   else if (hy === 0) xy = [-hx, 0, hx, 0];
   else if (hx === 0) xy = [0, -hy, 0, hy];
   else xy = [-hx, -hy, hx, -hy, hx, hy, -hx, hy];
-  return { type: ShapeType2.Rect, halfExtents: { x: hx, y: hy }, core: makeCore(xy, 0) };
+  return frozen({ type: ShapeType2.Rect, halfExtents: { x: hx, y: hy }, core: makeCore(xy, 0) });
 }
 
 /**
@@ -263,7 +274,7 @@ export function makePolygon(points: readonly Vec2[], field = "points"): Polygon2
   }
   const xy: number[] = [];
   for (const p of kept) xy.push(p.x, p.y);
-  return { type: ShapeType2.Polygon, core: makeCore(xy, 0) };
+  return frozen({ type: ShapeType2.Polygon, core: makeCore(xy, 0) });
 }
 
 /**
@@ -275,13 +286,13 @@ export function makeCapsule(a: Vec2, b: Vec2, radius: number, field = ""): Capsu
   checkVec(f("a"), a);
   checkVec(f("b"), b);
   checkPositive(f("radius"), radius);
-  return {
+  return frozen({
     type: ShapeType2.Capsule,
     a: { x: a.x, y: a.y },
     b: { x: b.x, y: b.y },
     radius,
     core: segmentCore(a, b, radius),
-  };
+  });
 }
 
 /** A segment `a`–`b` (local frame); a = b gives a point. Throws `CollideError` naming `field.a`/`field.b`. */
@@ -289,12 +300,12 @@ export function makeSegment(a: Vec2, b: Vec2, field = ""): Segment2 {
   const f = (k: string) => (field ? `${field}.${k}` : k);
   checkVec(f("a"), a);
   checkVec(f("b"), b);
-  return {
+  return frozen({
     type: ShapeType2.Segment,
     a: { x: a.x, y: a.y },
     b: { x: b.x, y: b.y },
     core: segmentCore(a, b, 0),
-  };
+  });
 }
 
 // Posed constructors in world coordinates: each recentres the shape on a point of its own so

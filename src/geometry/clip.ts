@@ -140,7 +140,7 @@ export function clipPolygonByPlane(
  * this array rather than as four double arguments keeps the hot clipping loop free of the heap
  * numbers V8 allocates for doubles passed to a call it does not inline.
  */
-const clipPlane = new Float64Array(4);
+const clipPlane = /* @__PURE__ */ new Float64Array(4);
 
 function setClipPlane(nx: number, ny: number, nz: number, offset: number): void {
   clipPlane[0] = nx;
@@ -294,7 +294,7 @@ function absTripleN(
  * return value: V8 boxes (allocates) a double returned by a call it does not inline, and the
  * loops of {@link reduceManifoldPoints} are too large for it to inline this one.
  */
-const hullArea = new Float64Array(1);
+const hullArea = /* @__PURE__ */ new Float64Array(1);
 
 /**
  * Twice the area of the convex hull of points i, j, k, l of packed `xyz`, projected along `n`:

@@ -40,16 +40,21 @@ export function makeGjkRayHit(): GjkRayHit {
   return { toi: 0, normal: vec3.create() };
 }
 
-const simplex = [vec3.create(), vec3.create(), vec3.create(), vec3.create()];
-const weights = new Float64Array(4);
-const x = vec3.create();
-const v = vec3.create();
-const p = vec3.create();
-const closest = vec3.create();
-const tmp = vec3.create();
-const lastN = vec3.create();
-const farOrigin = vec3.create();
-const backDir = vec3.create();
+const simplex = [
+  /* @__PURE__ */ vec3.create(),
+  /* @__PURE__ */ vec3.create(),
+  /* @__PURE__ */ vec3.create(),
+  /* @__PURE__ */ vec3.create(),
+];
+const weights = /* @__PURE__ */ new Float64Array(4);
+const x = /* @__PURE__ */ vec3.create();
+const v = /* @__PURE__ */ vec3.create();
+const p = /* @__PURE__ */ vec3.create();
+const closest = /* @__PURE__ */ vec3.create();
+const tmp = /* @__PURE__ */ vec3.create();
+const lastN = /* @__PURE__ */ vec3.create();
+const farOrigin = /* @__PURE__ */ vec3.create();
+const backDir = /* @__PURE__ */ vec3.create();
 
 /** out = the full set's support point in direction dir (core support + margin along dir). */
 function supportFull(out: Vec3, map: SupportMap, dir: Vec3): Vec3 {

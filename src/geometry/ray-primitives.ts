@@ -241,7 +241,7 @@ export function rayIntervalCuboid(out: RayInterval, h: Vec3, o: Vec3, d: Vec3): 
   return true;
 }
 
-const capU = vec3.create();
+const capU = /* @__PURE__ */ vec3.create();
 
 /**
  * The line o + t·d inside the capsule of radius r around segment a–b (a = b is a ball). The
@@ -536,7 +536,7 @@ export function rayIntervalConvexPolyhedron(
 /** Value returned by {@link rayTriangle} when the determinant is exactly zero (see there). */
 export const RAY_TRIANGLE_DEGENERATE = -2;
 
-const triN = vec3.create();
+const triN = /* @__PURE__ */ vec3.create();
 
 /**
  * The watertight ray–triangle test (Woop, Benthin & Wald 2013): the ray o + t·d (t ≥ 0, d ≠ 0)

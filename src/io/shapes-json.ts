@@ -6,6 +6,8 @@
 import { existsSync, realpathSync } from "node:fs";
 import { isAbsolute, relative, resolve } from "node:path";
 import { z } from "zod";
+// Every shape type of the main entry, so that every JSON name is known.
+import "../index.js";
 import { CollideError, describeValue, invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
@@ -14,16 +16,19 @@ import * as vec3 from "../math/vec3.js";
 import { isConvexType } from "../narrowphase/dispatch.js";
 import { makeCapsule } from "../shapes/capsule.js";
 import { type Compound, makeCompound } from "../shapes/compound.js";
-import { makeCone } from "../shapes/cone.js";
 import { makeConvexPolyhedron } from "../shapes/convex-polyhedron.js";
-import { makeCuboid, makeCuboidFromMinMax } from "../shapes/cuboid.js";
-import { makeCylinder } from "../shapes/cylinder.js";
-import { makeHalfSpace } from "../shapes/half-space.js";
+import { makeCuboidFromMinMax } from "../shapes/cuboid.js";
 import { makeHeightfield } from "../shapes/heightfield.js";
-import { makeRoundedConvexPolyhedron, makeRoundedCuboid } from "../shapes/rounded.js";
+import {
+  findShapeDef,
+  MAX_SHAPE_TYPES,
+  type ShapeDef,
+  type ShapeJson,
+  shapeDefByJsonName,
+} from "../shapes/registry.js";
+import { makeRoundedConvexPolyhedron } from "../shapes/rounded.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
-import { makeSphere } from "../shapes/sphere.js";
 import { makeTriangle } from "../shapes/triangle.js";
 import { makeTriangleMesh } from "../shapes/triangle-mesh.js";
 import { checkUnitQuat } from "../shapes/validate.js";
@@ -35,31 +40,15 @@ const num = z.number();
 const vec = z.tuple([num, num, num]);
 const quatJson = z.tuple([num, num, num, num]);
 
-/** Schemas of the 3D JSON shapes by `type`. */
-export const SHAPE_SCHEMAS = {
-  sphere: z.strictObject({ type: z.literal("sphere"), center: vec, radius: num }),
+/**
+ * Schemas of the 3D JSON shapes whose docs/FORMATS.md form is not a definition's JSON form plus
+ * a placement (see {@link PLACED_FORMS}), by `type`: the axis-aligned box by its corners, the
+ * capsule and triangle by world points, the hulls by nested points, the heightfield's hole flags,
+ * the compound's children and the mesh's file.
+ */
+const SHAPE_SCHEMAS = {
   aabb: z.strictObject({ type: z.literal("aabb"), min: vec, max: vec }),
-  box: z.strictObject({
-    type: z.literal("box"),
-    center: vec,
-    halfExtents: vec,
-    rotation: quatJson.optional(),
-  }),
   capsule: z.strictObject({ type: z.literal("capsule"), a: vec, b: vec, radius: num }),
-  cylinder: z.strictObject({
-    type: z.literal("cylinder"),
-    center: vec,
-    halfHeight: num,
-    radius: num,
-    rotation: quatJson.optional(),
-  }),
-  cone: z.strictObject({
-    type: z.literal("cone"),
-    center: vec,
-    halfHeight: num,
-    radius: num,
-    rotation: quatJson.optional(),
-  }),
   convex: z.strictObject({
     type: z.literal("convex"),
     points: z.array(vec),
@@ -67,13 +56,6 @@ export const SHAPE_SCHEMAS = {
     rotation: quatJson.optional(),
   }),
   triangle: z.strictObject({ type: z.literal("triangle"), a: vec, b: vec, c: vec }),
-  roundedBox: z.strictObject({
-    type: z.literal("roundedBox"),
-    center: vec,
-    halfExtents: vec,
-    radius: num,
-    rotation: quatJson.optional(),
-  }),
   roundedConvex: z.strictObject({
     type: z.literal("roundedConvex"),
     points: z.array(vec),
@@ -81,7 +63,6 @@ export const SHAPE_SCHEMAS = {
     position: vec.optional(),
     rotation: quatJson.optional(),
   }),
-  halfspace: z.strictObject({ type: z.literal("halfspace"), normal: vec, offset: num }),
   heightfield: z.strictObject({
     type: z.literal("heightfield"),
     rows: num,
@@ -117,8 +98,119 @@ export const SHAPE_SCHEMAS = {
   }),
 } as const;
 
-/** The JSON shape type names this version accepts. */
-export const SHAPE_TYPES = Object.keys(SHAPE_SCHEMAS) as (keyof typeof SHAPE_SCHEMAS)[];
+/**
+ * How a docs/FORMATS.md shape form places a shape: its definition's JSON form (src/shapes/defs/,
+ * `ShapeDef.json`: the schema, and the reader through the type's `make…`) under the scene's name,
+ * plus the placement fields — a required `center` or an optional `position`, and an optional
+ * `rotation` (a unit quaternion; identity when omitted).
+ */
+interface PlacedForm {
+  /** The definition's JSON name (`ShapeJsonDef.name`). */
+  def: string;
+  /** `center`: required centre; `position`: optional origin (0 when omitted); `none`. */
+  origin: "center" | "position" | "none";
+  /** Whether the form takes a `rotation`. */
+  rotation: boolean;
+}
+
+/**
+ * The FORMATS.md forms read through the shape definitions by scene name. Every registered type
+ * whose definition's JSON name is neither here nor in {@link SHAPE_SCHEMAS} (a type added after
+ * these, such as a new shape's definition) is read the same way under its own name, with an
+ * optional `position` and `rotation`: adding a shape needs no change here.
+ */
+const PLACED_FORMS: Record<string, PlacedForm> = {
+  sphere: { def: "sphere", origin: "center", rotation: false },
+  box: { def: "cuboid", origin: "center", rotation: true },
+  cylinder: { def: "cylinder", origin: "center", rotation: true },
+  cone: { def: "cone", origin: "center", rotation: true },
+  roundedBox: { def: "roundedBox", origin: "center", rotation: true },
+  halfspace: { def: "halfspace", origin: "none", rotation: false },
+};
+
+/** Definition JSON names that a form above or in SHAPE_SCHEMAS covers. */
+const COVERED_DEFS = new Set<string>([
+  ...Object.values(PLACED_FORMS).map((f) => f.def),
+  ...["cuboid", "capsule", "convex", "triangle", "roundedConvex", "heightfield", "compound"],
+  "mesh",
+]);
+
+/** Every definition registered (the main entry's types, imported above), in type id order. */
+function registeredDefs(): ShapeDef[] {
+  const out: ShapeDef[] = [];
+  for (let t = 0; t < MAX_SHAPE_TYPES; t++) {
+    const d = findShapeDef(t);
+    if (d) out.push(d);
+  }
+  return out;
+}
+
+/** The placed form of a JSON shape type name, or null. */
+function placedForm(type: string): PlacedForm | null {
+  const f = PLACED_FORMS[type];
+  if (f) return f;
+  if (COVERED_DEFS.has(type) || !shapeDefByJsonName(type)) return null;
+  return { def: type, origin: "position", rotation: true };
+}
+
+/** The JSON shape type names this version accepts (the types registered when it loads). */
+export const SHAPE_TYPES: readonly string[] = [
+  // The docs/FORMATS.md order.
+  ...["sphere", "aabb", "box", "capsule", "cylinder", "cone", "convex", "triangle"],
+  ...["roundedBox", "roundedConvex", "halfspace", "heightfield", "compound", "mesh"],
+  ...registeredDefs()
+    .map((d) => d.json.name)
+    .filter((n) => !COVERED_DEFS.has(n)),
+];
+
+/** {@link SHAPE_TYPES} and the names of types registered since (for messages). */
+function shapeTypeNames(): string[] {
+  const later = registeredDefs()
+    .map((d) => d.json.name)
+    .filter((n) => !COVERED_DEFS.has(n) && !SHAPE_TYPES.includes(n));
+  return [...SHAPE_TYPES, ...later];
+}
+
+const placedSchemas = new Map<string, z.ZodType>();
+
+/** The schema of placed form `type`: the definition's, renamed, with its placement fields. */
+function placedSchema(type: string, form: PlacedForm, def: ShapeDef): z.ZodType {
+  let schema = placedSchemas.get(type);
+  if (!schema) {
+    const base = def.json.schema(z) as z.ZodObject;
+    const extra: Record<string, z.ZodType> = { type: z.literal(type) };
+    if (form.origin === "center") extra.center = vec;
+    if (form.origin === "position") extra.position = vec.optional();
+    if (form.rotation) extra.rotation = quatJson.optional();
+    schema = base.extend(extra);
+    placedSchemas.set(type, schema);
+  }
+  return schema;
+}
+
+/** Reads a placed form (see {@link PlacedForm}) through its definition. */
+function parsePlaced(json: object, type: string, form: PlacedForm, field: string): PosedShape {
+  const def = shapeDefByJsonName(form.def) as ShapeDef;
+  const s = parseWith(placedSchema(type, form, def), json, field) as ShapeJson & {
+    center?: number[];
+    position?: number[];
+    rotation?: number[];
+  };
+  const origin = s.center ?? s.position;
+  return {
+    shape: def.json.fromJson({ ...s, type: form.def }, field, (j, f) => definitionShape(j, f)),
+    pose: pose(origin ? v3(origin) : vec3.create(), field, s.rotation),
+  };
+}
+
+/** A shape in its definition's JSON form (a placed form's nested shape), local frame. */
+function definitionShape(json: ShapeJson, field: string): Shape {
+  const type = json !== null && typeof json === "object" ? json.type : undefined;
+  const def = typeof type === "string" ? shapeDefByJsonName(type) : null;
+  if (!def) return invalidValue(`${field}.type`, type, "is not a known shape type");
+  const j = parseWith(def.json.schema(z), json, field) as ShapeJson;
+  return def.json.fromJson(j, field, (c, f) => definitionShape(c, f));
+}
 
 /** Types named by docs/FORMATS.md that later versions add. */
 const LATER_TYPES = new Set<string>([]);
@@ -228,26 +320,17 @@ function parseShapeJson(json: unknown, field: string, ctx: ShapeParseContext): P
       `${tfield} ${describeValue(type)} is not supported by this version`,
     );
   }
+  const placed = typeof type === "string" ? placedForm(type) : null;
+  if (placed) return parsePlaced(json as object, type as string, placed, field);
   if (typeof type !== "string" || !(type in SHAPE_SCHEMAS)) {
-    invalidValue(tfield, type, `must be one of ${SHAPE_TYPES.join(", ")}`);
+    invalidValue(tfield, type, `must be one of ${shapeTypeNames().join(", ")}`);
   }
   const p = (k: string) => `${field}.${k}`;
   switch (type as keyof typeof SHAPE_SCHEMAS) {
-    case "sphere": {
-      const s = parseWith(SHAPE_SCHEMAS.sphere, json, field);
-      return { shape: makeSphere(s.radius, p("radius")), pose: pose(v3(s.center), field) };
-    }
     case "aabb": {
       const s = parseWith(SHAPE_SCHEMAS.aabb, json, field);
       const { shape, center } = makeCuboidFromMinMax(v3(s.min), v3(s.max), field);
       return { shape, pose: pose(center, field) };
-    }
-    case "box": {
-      const s = parseWith(SHAPE_SCHEMAS.box, json, field);
-      return {
-        shape: makeCuboid(v3(s.halfExtents), p("halfExtents")),
-        pose: pose(v3(s.center), field, s.rotation),
-      };
     }
     case "capsule": {
       const s = parseWith(SHAPE_SCHEMAS.capsule, json, field);
@@ -261,20 +344,6 @@ function parseShapeJson(json: unknown, field: string, ctx: ShapeParseContext): P
         pose: pose(mid, field),
       };
     }
-    case "cylinder": {
-      const s = parseWith(SHAPE_SCHEMAS.cylinder, json, field);
-      return {
-        shape: makeCylinder(s.halfHeight, s.radius, field),
-        pose: pose(v3(s.center), field, s.rotation),
-      };
-    }
-    case "cone": {
-      const s = parseWith(SHAPE_SCHEMAS.cone, json, field);
-      return {
-        shape: makeCone(s.halfHeight, s.radius, field),
-        pose: pose(v3(s.center), field, s.rotation),
-      };
-    }
     case "convex": {
       const s = parseWith(SHAPE_SCHEMAS.convex, json, field);
       const pts = new Float64Array(s.points.length * 3);
@@ -284,13 +353,6 @@ function parseShapeJson(json: unknown, field: string, ctx: ShapeParseContext): P
         pose: pose(s.position ? v3(s.position) : vec3.create(), field, s.rotation),
       };
     }
-    case "roundedBox": {
-      const s = parseWith(SHAPE_SCHEMAS.roundedBox, json, field);
-      return {
-        shape: makeRoundedCuboid(v3(s.halfExtents), s.radius, field),
-        pose: pose(v3(s.center), field, s.rotation),
-      };
-    }
     case "roundedConvex": {
       const s = parseWith(SHAPE_SCHEMAS.roundedConvex, json, field);
       const pts = new Float64Array(s.points.length * 3);
@@ -298,13 +360,6 @@ function parseShapeJson(json: unknown, field: string, ctx: ShapeParseContext): P
       return {
         shape: makeRoundedConvexPolyhedron(pts, s.radius, field),
         pose: pose(s.position ? v3(s.position) : vec3.create(), field, s.rotation),
-      };
-    }
-    case "halfspace": {
-      const s = parseWith(SHAPE_SCHEMAS.halfspace, json, field);
-      return {
-        shape: makeHalfSpace(v3(s.normal), s.offset, field),
-        pose: pose(vec3.create(), field),
       };
     }
     case "heightfield": {

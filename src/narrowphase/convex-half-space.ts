@@ -13,7 +13,7 @@ import * as quat from "../math/quat.js";
 import * as vec3 from "../math/vec3.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import type { HalfSpace } from "../shapes/half-space.js";
-import { aabbShape, supportShape } from "../shapes/index.js";
+import { aabbShape, supportShape } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";

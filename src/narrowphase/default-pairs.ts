@@ -16,16 +16,19 @@
  *    internal-edge normals).
  *
  * Each registration names the pair once in any order; the table writes the mirrored entry as a
- * flipped one. This module only defines {@link registerDefaultPairs}; src/narrowphase/dispatch.ts
+ * flipped one. The overrides are registered first, by type id; the capability defaults then fill
+ * only the operations left empty, for every registered type and, through `onShapeRegistered`,
+ * for every type whose definition loads later (each `make…` module loads its own type's, so the
+ * order in which modules load does not matter). This module only defines
+ * {@link registerDefaultPairs}; src/narrowphase/dispatch.ts
  * calls it when loaded (the main entry `collide` loads that), and `collide/core` leaves it to the
  * application.
  */
 import { isCompositeType } from "../shapes/composite.js";
-import { HEIGHTFIELD_SHAPE_TYPE } from "../shapes/heightfield.js";
-import { isSupportMappedType } from "../shapes/registry.js";
-import { ROUNDED_SHAPE_TYPES } from "../shapes/rounded.js";
+import { findShapeDef, isSupportMappedType } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_COUNT, ShapeType } from "../shapes/shape.js";
+import { onShapeRegistered } from "../shapes/shape-def.js";
 import { contactCapsuleCapsule, intersectsCapsuleCapsule } from "./capsule-capsule.js";
 import {
   contactShapeComposite,
@@ -72,8 +75,10 @@ import {
   manifoldMeshMesh,
 } from "./mesh-mesh.js";
 import {
+  hasPairRoutine,
   manifoldOfSingleContact,
   manifoldViaContact,
+  type PairRoutines,
   registerFaceNormalSnap,
   registerOrderedPair,
   registerPair,
@@ -101,48 +106,92 @@ import {
   intersectsTriangleSphere,
 } from "./sphere-triangle.js";
 
+type Op = "intersects" | "distance" | "contact" | "manifold";
+const OPS: readonly Op[] = ["intersects", "distance", "contact", "manifold"];
+
 /**
- * Installs the capability defaults and the specialised overrides (see the module docs): after
- * it, every pair of the built-in shape types is answered. Loading this module calls it; with
- * `collide/core` the application calls it when it wants every pair.
+ * Registers, for pair (ta, tb), the routines of `fns` whose operation has none yet (a routine
+ * registered before — a specialised override, the application's own — stays).
  */
-export function registerDefaultPairs(): void {
-  // The rounded types register from their own module, imported above, so before this runs.
-  void ROUNDED_SHAPE_TYPES;
-  // The heightfield registers its definition and composite view from its module, imported above;
-  // its contact normals are snapped to its exact face normals (src/narrowphase/heightfield-normal.ts).
-  registerFaceNormalSnap(HEIGHTFIELD_SHAPE_TYPE, snapHeightfieldNormal);
+function fill<A extends Shape, B extends Shape>(
+  ta: A["type"],
+  tb: B["type"],
+  fns: PairRoutines<A, B>,
+): void {
+  const missing: PairRoutines<A, B> = {};
+  let any = false;
+  for (const op of OPS) {
+    if (fns[op] && !hasPairRoutine(op, ta, tb)) {
+      (missing as Record<Op, unknown>)[op] = fns[op];
+      any = true;
+    }
+  }
+  if (any) registerPair(ta, tb, missing);
+}
+
+/**
+ * The capability defaults (see the module docs) of every pair of registered types that involves
+ * type `only` (every pair when −1), for the operations that have no routine yet, in order of
+ * priority: the triangle mesh's own routines, support-mapped pairs, half-spaces, then the generic
+ * composite mid-phase (composites from the highest type id down, so that of two composites the
+ * one with the higher id is B, as the composite routine takes it).
+ */
+function fillCapabilityPairs(only: number): void {
   const all: number[] = [];
   for (let t = 0; t < SHAPE_TYPE_COUNT; t++) all.push(t);
+  const involves = (ta: number, tb: number) => only < 0 || ta === only || tb === only;
   const supportMapped = all.filter(isSupportMappedType);
-  // 1–2. Support-mapped × support-mapped, × half-space; half-space × half-space.
+  const mesh = ShapeType.TriangleMesh;
+  if (findShapeDef(mesh)) {
+    for (const t of supportMapped) {
+      if (!involves(mesh, t)) continue;
+      fill(mesh, t as ConvexShape["type"], {
+        intersects: intersectsMeshConvex,
+        distance: distanceMeshConvex,
+        contact: contactMeshConvex,
+        manifold: manifoldMeshConvex,
+      });
+    }
+    if (findShapeDef(ShapeType.HalfSpace) && involves(mesh, ShapeType.HalfSpace)) {
+      fill(mesh, ShapeType.HalfSpace, {
+        intersects: intersectsMeshHalfSpace,
+        distance: distanceMeshHalfSpace,
+        contact: contactMeshHalfSpace,
+        manifold: manifoldViaContact(contactMeshHalfSpace, manifoldMeshHalfSpace),
+      });
+    }
+    if (involves(mesh, mesh)) {
+      fill(mesh, mesh, {
+        intersects: intersectsMeshMesh,
+        distance: distanceMeshMesh,
+        contact: contactMeshMesh,
+        manifold: manifoldViaContact(contactMeshMesh, manifoldMeshMesh),
+      });
+    }
+  }
   for (const ta of supportMapped) {
     for (const tb of supportMapped) {
-      if (tb < ta) continue;
-      registerPair<ConvexShape, ConvexShape>(ta as ConvexShape["type"], tb as ConvexShape["type"], {
+      if (tb < ta || !involves(ta, tb)) continue;
+      fill<ConvexShape, ConvexShape>(ta as ConvexShape["type"], tb as ConvexShape["type"], {
         intersects: intersectsConvexConvex,
         distance: distanceConvexConvex,
         contact: contactConvexConvex,
         manifold: manifoldViaContact(contactConvexConvex, manifoldFromContact),
       });
     }
-    registerPair(ta as ConvexShape["type"], ShapeType.HalfSpace, {
+    if (!findShapeDef(ShapeType.HalfSpace) || !involves(ta, ShapeType.HalfSpace)) continue;
+    fill(ta as ConvexShape["type"], ShapeType.HalfSpace, {
       intersects: intersectsConvexHalfSpace,
       distance: distanceConvexHalfSpace,
       contact: contactConvexHalfSpace,
       manifold: manifoldViaContact(contactConvexHalfSpace, manifoldConvexHalfSpace),
     });
   }
-  registerPair(ShapeType.HalfSpace, ShapeType.HalfSpace, {
-    intersects: intersectsHalfSpaceHalfSpace,
-    distance: distanceHalfSpaceHalfSpace,
-    contact: contactHalfSpaceHalfSpace,
-    manifold: manifoldHalfSpaceHalfSpace,
-  });
-  // 3. Anything × composite: the generic composite mid-phase.
-  for (const tc of all.filter(isCompositeType)) {
-    for (const t of all) {
-      registerPair(t as Shape["type"], tc as Shape["type"], {
+  const registered = all.filter((t) => findShapeDef(t) !== null);
+  for (const tc of registered.filter(isCompositeType).reverse()) {
+    for (const t of registered) {
+      if (!involves(t, tc)) continue;
+      fill(t as Shape["type"], tc as Shape["type"], {
         intersects: intersectsShapeComposite,
         distance: distanceShapeComposite,
         contact: contactShapeComposite,
@@ -150,7 +199,29 @@ export function registerDefaultPairs(): void {
       });
     }
   }
-  // 4. Specialised overrides.
+}
+
+let installed = false;
+
+/**
+ * Installs the specialised overrides and the capability defaults (see the module docs): after
+ * it, every pair of the registered shape types is answered, and a type whose definition
+ * registers later (its module loads later) gets its capability pairs then. Loading
+ * src/narrowphase/dispatch.ts calls it; with `collide/core` the application calls it when it
+ * wants every pair. Calling it again restores the defaults.
+ */
+export function registerDefaultPairs(): void {
+  // Overrides first (by type id: they need no definition loaded), then the capability defaults
+  // fill every operation left empty.
+  // The heightfield's contact normals are snapped to its exact face normals
+  // (src/narrowphase/heightfield-normal.ts).
+  registerFaceNormalSnap(ShapeType.Heightfield, snapHeightfieldNormal);
+  registerPair(ShapeType.HalfSpace, ShapeType.HalfSpace, {
+    intersects: intersectsHalfSpaceHalfSpace,
+    distance: distanceHalfSpaceHalfSpace,
+    contact: contactHalfSpaceHalfSpace,
+    manifold: manifoldHalfSpaceHalfSpace,
+  });
   registerPair(ShapeType.Sphere, ShapeType.Sphere, {
     intersects: intersectsSphereSphere,
     intersectsPoses: intersectsSphereSpherePoses,
@@ -196,25 +267,9 @@ export function registerDefaultPairs(): void {
   });
   // Closed forms of sphere and capsule against cylinder and cone (src/narrowphase/revolution-pairs.ts).
   registerRevolutionPairs();
-  // The triangle mesh's own routines against support-mapped shapes, half-spaces and meshes.
-  for (const t of supportMapped) {
-    registerPair(ShapeType.TriangleMesh, t as ConvexShape["type"], {
-      intersects: intersectsMeshConvex,
-      distance: distanceMeshConvex,
-      contact: contactMeshConvex,
-      manifold: manifoldMeshConvex,
-    });
+  fillCapabilityPairs(-1);
+  if (!installed) {
+    installed = true;
+    onShapeRegistered(fillCapabilityPairs);
   }
-  registerPair(ShapeType.TriangleMesh, ShapeType.HalfSpace, {
-    intersects: intersectsMeshHalfSpace,
-    distance: distanceMeshHalfSpace,
-    contact: contactMeshHalfSpace,
-    manifold: manifoldViaContact(contactMeshHalfSpace, manifoldMeshHalfSpace),
-  });
-  registerPair(ShapeType.TriangleMesh, ShapeType.TriangleMesh, {
-    intersects: intersectsMeshMesh,
-    distance: distanceMeshMesh,
-    contact: contactMeshMesh,
-    manifold: manifoldViaContact(contactMeshMesh, manifoldMeshMesh),
-  });
 }

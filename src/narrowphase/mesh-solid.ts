@@ -22,7 +22,7 @@ import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { supportShape } from "../shapes/index.js";
+import { supportShape } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import { containsPointTriangleMesh } from "../shapes/triangle-mesh.js";

@@ -6,6 +6,8 @@
  */
 // A worker answers every pair of the built-in types (the pair table's default registrations).
 import "../narrowphase/dispatch.js";
+// Every built-in shape type: the shapes arrive as plain data, made by no constructor here.
+import "../index.js";
 import type { CandidateMergeJob } from "../broadphase/candidate-merge.js";
 import type { Shape } from "../shapes/shape.js";
 import { runBlocks, runMergeChunks } from "./blocks.js";

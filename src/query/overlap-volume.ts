@@ -41,7 +41,7 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Cuboid } from "../shapes/cuboid.js";
-import { aabbShape } from "../shapes/index.js";
+import { aabbShape } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { isConvexShapeType, SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";

@@ -9,7 +9,7 @@ import { WORLD_MAX_PAIRS } from "../constants.js";
 import { CollideError, checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import * as aabb from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
-import { aabbShape } from "../shapes/index.js";
+import { aabbShape } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { checkShape } from "../shapes/validate.js";

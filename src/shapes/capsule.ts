@@ -9,6 +9,8 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
 import { checkPositive, checkVec3 } from "./validate.js";
+// Its definition (the record in the shape definitions' table), loaded with the constructor.
+import "./defs/capsule.js";
 
 /** A capsule: the points within `radius` (> 0) of the local segment from `a` to `b`. */
 export interface Capsule {

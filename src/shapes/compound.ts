@@ -9,6 +9,8 @@ import * as iso from "../math/isometry.js";
 import type { ConvexShape, Shape } from "./shape.js";
 import { brandShape, isConvexShapeType, ShapeType, shapeTypeName } from "./shape.js";
 import { checkShape, checkUnitQuat, checkVec3 } from "./validate.js";
+// Its definition (the record in the shape definitions' table), loaded with the constructor.
+import "./defs/compound.js";
 
 function checkPose(field: string, pose: Isometry): void {
   checkVec3(`${field}.position`, pose.translation);

@@ -8,6 +8,8 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
 import { checkPositive } from "./validate.js";
+// Its definition (the record in the shape definitions' table), loaded with the constructor.
+import "./defs/cone.js";
 
 /** A solid cone: apex (0, halfHeight, 0), base disc of `radius` at y = −halfHeight. */
 export interface Cone {

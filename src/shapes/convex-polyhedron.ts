@@ -22,6 +22,8 @@ import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
+// Its definition (the record in the shape definitions' table), loaded with the constructor.
+import "./defs/convex-polyhedron.js";
 
 /** A convex polyhedron in its local frame (the hull's arrays, read-only by convention). */
 export interface ConvexPolyhedron extends ConvexHull {

@@ -12,6 +12,8 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
 import { checkNonNegativeVec3, checkVec3 } from "./validate.js";
+// Its definition (the record in the shape definitions' table), loaded with the constructor.
+import "./defs/cuboid.js";
 
 /** A box with half extents `halfExtents` (≥ 0 on every axis, scene units) about its origin. */
 export interface Cuboid {

@@ -8,6 +8,8 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
 import { checkPositive } from "./validate.js";
+// Its definition (the record in the shape definitions' table), loaded with the constructor.
+import "./defs/cylinder.js";
 
 /** A solid cylinder: |y| ≤ halfHeight, x² + z² ≤ radius² in its local frame. */
 export interface Cylinder {

@@ -8,6 +8,8 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
 import { checkFinite, checkVec3 } from "./validate.js";
+// Its definition (the record in the shape definitions' table), loaded with the constructor.
+import "./defs/half-space.js";
 
 /** Tolerance on the length of a half-space normal given as unit (unitless). */
 const UNIT_NORMAL_TOLERANCE = 1e-6;

@@ -45,6 +45,8 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, isBrandedShape, SHAPE_TYPE_NAMES, ShapeType } from "./shape.js";
 import { registerCompositeView, registerShape, type ShapeDef } from "./shape-def.js";
+// Its parts are triangles: their definition loads with it.
+import "./defs/triangle.js";
 
 /**
  * The min/max tree of a heightfield: level 0 holds one [min, max] pair of unscaled heights per
@@ -936,8 +938,6 @@ const heightfieldDef: ShapeDef<Heightfield> = {
   },
 };
 
-registerShape(heightfieldDef);
-
 registerCompositeView(ShapeType.Heightfield, {
   partCount: (s) => 2 * heightfieldCellCount(s as Heightfield),
   queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) =>
@@ -952,6 +952,8 @@ registerCompositeView(ShapeType.Heightfield, {
   castRay: (outNormal, s, o, d, maxToi) =>
     castRayHeightfield(outNormal, s as Heightfield, o, d, maxToi),
 });
+// After its composite view, so that the pair table's defaults see a composite type.
+registerShape(heightfieldDef);
 
 /** The heightfield's type id (importing this module registers its definition and view). */
 export const HEIGHTFIELD_SHAPE_TYPE = ShapeType.Heightfield;

@@ -5,8 +5,10 @@
  * loads, no boxed doubles). Code that needs to know something about "a shape" asks the table,
  * not a `switch (shape.type)`.
  *
- * Importing this module loads the built-in definitions (src/shapes/defs/index.ts), one file per
- * type, each registering its record when it loads. A new type is one more definition file (see
+ * It loads no definition: each type's record registers itself when its constructor's module
+ * loads (src/shapes/sphere.ts imports src/shapes/defs/sphere.ts, …), so a shape made by a
+ * `make…` always finds its record, and an application bundles only the types it makes. The main
+ * entry (src/index.ts) loads every built-in type. A new type is one more definition file (see
  * docs/DESIGN.md, "Adding a shape").
  */
 import type { Aabb } from "../math/aabb.js";
@@ -14,8 +16,7 @@ import type { Isometry } from "../math/isometry.js";
 import { hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import "./defs/index.js";
-import type { Shape } from "./shape.js";
+import type { ConvexShape, Shape, ShapeType } from "./shape.js";
 import { shapeDef } from "./shape-def.js";
 
 export type {
@@ -32,6 +33,7 @@ export {
   isRoundedType,
   isSupportMappedType,
   MAX_SHAPE_TYPES,
+  NO_DEFINITION,
   registerShape,
   shapeDef,
   shapeDefByJsonName,
@@ -47,7 +49,26 @@ export function aabbOf(out: Aabb, s: Shape, pose: Isometry): Aabb {
   return shapeDef(s.type).aabb(out, s, pose);
 }
 
-const fullDir = vec3.create();
+/** out = the tight world AABB of shape `s` placed at `pose`. */
+export function aabbShape(out: Aabb, s: Shape, pose: Isometry): Aabb {
+  return shapeDef(s.type).aabb(out, s, pose);
+}
+
+/**
+ * {@link aabbShape} for a shape whose type id `type` (equal to `s.type`) the caller keeps apart,
+ * as the world does in a typed array: the definitions' table is indexed by it, so the shape's
+ * own type is never loaded and each per-type routine sees one shape layout (no boxed doubles).
+ */
+export function aabbShapeOfType(out: Aabb, type: ShapeType, s: Shape, pose: Isometry): Aabb {
+  return shapeDef(type).aabb(out, s, pose);
+}
+
+/** out = the support point of convex shape `s` in local direction `dir` (local frame). */
+export function supportShape(out: Vec3, s: ConvexShape, dir: Vec3): Vec3 {
+  return supportOf(out, s, dir);
+}
+
+const fullDir = /* @__PURE__ */ vec3.create();
 
 /**
  * out = the support point of support-mapped `s` along local `dir`: the core's support pushed

@@ -10,6 +10,7 @@
  * which also loads the built-in definitions.
  */
 import type { z } from "zod";
+import { invalidValue } from "../errors.js";
 import type { SupportFeature } from "../geometry/feature.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
@@ -217,21 +218,49 @@ const supportMapped = new Uint8Array(MAX_SHAPE_TYPES);
 const rounded = new Uint8Array(MAX_SHAPE_TYPES);
 const byJsonName = new Map<string, ShapeDef>();
 
-/** Registers the definition of its type (replacing one registered before). */
+const listeners: ((type: number) => void)[] = [];
+
+/**
+ * Registers the definition of its type (replacing one registered before), then tells the
+ * listeners ({@link onShapeRegistered}): each type's module calls it when it loads, in whatever
+ * order modules load.
+ */
 export function registerShape<S extends Shape>(def: ShapeDef<S>): void {
   const d = def as unknown as ShapeDef;
   defs[def.type] = d;
   supportMapped[def.type] = def.supportMapped ? 1 : 0;
   rounded[def.type] = def.roundedCore ? 1 : 0;
   byJsonName.set(def.json.name, d);
+  for (const f of listeners) f(def.type);
 }
 
-/** The definition of shape type `type`; throws `RangeError` for an id with none. */
+/**
+ * Calls `f(type)` for every definition registered from now on (the pair table's default
+ * registrations use it to give a type loaded after them its capability pairs,
+ * src/narrowphase/default-pairs.ts).
+ */
+export function onShapeRegistered(f: (type: number) => void): void {
+  listeners.push(f);
+}
+
+/**
+ * The definition of shape type `type`. Throws `CollideError` (`invalid_value`, field "type") for
+ * an id with none: not a shape type, or one whose module has not loaded (a hand-built shape of a
+ * type whose `make…` the application never imports from `collide/core`).
+ */
 export function shapeDef(type: number): ShapeDef {
   const d = defs[type];
-  if (!d) throw new RangeError(`no shape definition for type ${type}`);
+  if (!d) return noDefinition(type);
   return d;
 }
+
+function noDefinition(type: unknown): never {
+  return invalidValue("type", type, NO_DEFINITION);
+}
+
+/** Why a shape type id has no record (the message of {@link shapeDef}'s error). */
+export const NO_DEFINITION =
+  "is not a known shape type, or its definition is not loaded (it loads with its make… constructor, or with the main entry)";
 
 /** The definition of shape type `type`, or null (any value) when none is registered. */
 export function findShapeDef(type: unknown): ShapeDef | null {

@@ -5,6 +5,8 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
 import { checkPositive } from "./validate.js";
+// Its definition (the record in the shape definitions' table), loaded with the constructor.
+import "./defs/sphere.js";
 
 /** A sphere of `radius` (> 0, scene units) centred on the local origin. */
 export interface Sphere {

@@ -31,6 +31,10 @@ import * as vec3 from "../math/vec3.js";
 import type { ConvexPolyhedron } from "./convex-polyhedron.js";
 import { makeConvexPolyhedron } from "./convex-polyhedron.js";
 import { brandShape, ShapeType } from "./shape.js";
+// Its definition (the record in the shape definitions' table), loaded with the constructor.
+import "./defs/triangle-mesh.js";
+// Its parts are triangles: their definition loads with it.
+import "./defs/triangle.js";
 
 /** A triangle mesh in its local frame (arrays are read-only by convention; see the module doc). */
 export interface TriangleMesh {

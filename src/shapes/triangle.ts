@@ -6,6 +6,8 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
 import { checkVec3 } from "./validate.js";
+// Its definition (the record in the shape definitions' table), loaded with the constructor.
+import "./defs/triangle.js";
 
 /** A triangle with corners `a`, `b`, `c` (local frame, scene units). */
 export interface Triangle {

@@ -12,8 +12,8 @@ import { invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import type { Quat } from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
-import { findShapeDef, shapeDef } from "./registry.js";
-import type { Shape } from "./shape.js";
+import { findShapeDef, NO_DEFINITION, shapeDef } from "./registry.js";
+import { SHAPE_TYPE_COUNT, type Shape } from "./shape.js";
 
 /** Throws unless `x` is a finite number. */
 export function checkFinite(field: string, x: number): void {
@@ -113,7 +113,10 @@ export function checkShape(field: string, shape: Shape): void {
     invalidValue(`${field}.type`, type, "must be a ShapeType id");
   }
   const def = findShapeDef(type);
-  if (!def) invalidValue(`${field}.type`, type, "is not a known shape type");
+  if (!def) {
+    const why = type < SHAPE_TYPE_COUNT ? NO_DEFINITION : "is not a known shape type";
+    invalidValue(`${field}.type`, type, why);
+  }
   def.check(field, shape);
 }
 

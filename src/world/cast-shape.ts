@@ -27,7 +27,7 @@ import {
   makeShapeCastHit,
   type ShapeCastHit,
 } from "../query/cast-shapes.js";
-import { aabbShape } from "../shapes/index.js";
+import { aabbShape } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { shapeTypeName } from "../shapes/shape.js";
 import type { CollisionWorld, QueryFilter } from "./collision-world.js";

@@ -50,7 +50,7 @@ import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { boundingRadius, castShapesNonlinearInto, makeShapeCastHit } from "../query/cast-shapes.js";
-import { aabbShape } from "../shapes/index.js";
+import { aabbShape } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { type BodyStore, FLAG_ALIVE, FLAG_SENSOR } from "./body-store.js";
 import { type BodyHandle, packHandle } from "./handles.js";

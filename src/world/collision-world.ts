@@ -75,8 +75,7 @@ import {
   frustumIntersectsShapeUnchecked,
   frustumTestAabb,
 } from "../query/frustum.js";
-import { aabbShape, aabbShapeOfType } from "../shapes/index.js";
-import { isSupportMappedType } from "../shapes/registry.js";
+import { aabbShape, aabbShapeOfType, isSupportMappedType } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { checkVec3 } from "../shapes/validate.js";

@@ -8,6 +8,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { CollideError } from "../../src/errors.js";
+// Every shape type's definition, as the main entry loads them: the shapes below are hand-built,
+// so no make… module loads theirs.
+import "../../src/index.js";
 import * as iso from "../../src/math/isometry.js";
 import { castShapes } from "../../src/query/cast-shapes.js";
 import { contact } from "../../src/query/contact.js";

@@ -10,6 +10,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+// The main entry loads every built-in type (each constructor's module loads its own record).
+import "../../src/index.js";
 import * as iso from "../../src/math/isometry.js";
 import type { Vec3 } from "../../src/math/vec3.js";
 import * as vec3 from "../../src/math/vec3.js";

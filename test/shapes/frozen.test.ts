@@ -21,6 +21,9 @@ import {
   makeCuboid,
   makeCylinder,
   makeHalfSpace,
+  makeHeightfield,
+  makeRoundedConvexPolyhedron,
+  makeRoundedCuboid,
   makeSphere,
   makeTriangle,
   makeTriangleMesh,
@@ -47,6 +50,17 @@ function everyShape(): [string, Shape][] {
         { shape: makeSphere(1), pose: isometry.create({ x: 1, y: 0, z: 0 }) },
         { shape: makeCuboid({ x: 1, y: 1, z: 1 }), pose: isometry.create({ x: -1, y: 0, z: 0 }) },
       ]),
+    ],
+    ["roundedCuboid", makeRoundedCuboid({ x: 1, y: 2, z: 3 }, 0.25)],
+    ["roundedConvex", makeRoundedConvexPolyhedron(cube, 0.25)],
+    [
+      "heightfield",
+      makeHeightfield({
+        rows: 2,
+        cols: 3,
+        heights: [0, 1, 0, 1, 0, 1],
+        scale: { x: 1, y: 1, z: 1 },
+      }),
     ],
   ];
 }
@@ -146,6 +160,35 @@ describe("shapes from make… are deeply frozen", () => {
     expect(
       intersects(box, isometry.identity(), makeSphere(1), isometry.create({ x: 0, y: 2.5, z: 0 })),
     ).toBe(false);
+  });
+
+  it("2D shapes too: a circle's radius, a rectangle's half extents, a capsule's points", () => {
+    const { makeCapsule: capsule2, makeCircle, makePolygon, makeRect, makeSegment } = collide.dim2;
+    const shapes: object[] = [
+      makeCircle(1),
+      makeRect({ x: 1, y: 2 }),
+      makePolygon([
+        { x: 0, y: 0 },
+        { x: 1, y: 0 },
+        { x: 0, y: 1 },
+      ]),
+      capsule2({ x: 0, y: 0 }, { x: 1, y: 0 }, 0.5),
+      makeSegment({ x: 0, y: 0 }, { x: 1, y: 0 }),
+    ];
+    for (const shape of shapes) {
+      for (const [path, part] of reachable(shape, "shape")) {
+        expect([path, Object.isFrozen(part)]).toEqual([path, true]);
+      }
+    }
+    const c = makeCircle(1) as { radius: number };
+    expect(() => {
+      c.radius = Number.NaN;
+    }).toThrow(TypeError);
+    const r = makeRect({ x: 1, y: 2 });
+    expect(() => {
+      (r.halfExtents as { x: number }).x = -1;
+    }).toThrow(TypeError);
+    expect(r.halfExtents.x).toBe(1);
   });
 
   it("the public entry does not offer the brand", () => {

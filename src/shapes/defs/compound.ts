@@ -170,25 +170,6 @@ export const compoundDef: ShapeDef<Compound> = {
   },
 };
 
-registerShape(compoundDef);
-
-/** Child boxes of a compound in its frame, 6 doubles per child, built once per compound object. */
-const childBoxes = new WeakMap<Compound, Float64Array>();
-
-function boxesOf(c: Compound): Float64Array {
-  let boxes = childBoxes.get(c);
-  if (boxes) return boxes;
-  boxes = new Float64Array(6 * c.children.length);
-  for (let i = 0; i < c.children.length; i++) {
-    const ch = c.children[i];
-    shapeDef(ch.shape.type).aabb(childBox, ch.shape, ch.pose);
-    boxes.set([childBox.min.x, childBox.min.y, childBox.min.z], 6 * i);
-    boxes.set([childBox.max.x, childBox.max.y, childBox.max.z], 6 * i + 3);
-  }
-  childBoxes.set(c, boxes);
-  return boxes;
-}
-
 registerCompositeView(ShapeType.Compound, {
   partCount: (s) => (s as Compound).children.length,
   queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) => {
@@ -208,3 +189,22 @@ registerCompositeView(ShapeType.Compound, {
     slot.hasPose = true;
   },
 });
+// After its composite view, so that the pair table's defaults see a composite type.
+registerShape(compoundDef);
+
+/** Child boxes of a compound in its frame, 6 doubles per child, built once per compound object. */
+const childBoxes = new WeakMap<Compound, Float64Array>();
+
+function boxesOf(c: Compound): Float64Array {
+  let boxes = childBoxes.get(c);
+  if (boxes) return boxes;
+  boxes = new Float64Array(6 * c.children.length);
+  for (let i = 0; i < c.children.length; i++) {
+    const ch = c.children[i];
+    shapeDef(ch.shape.type).aabb(childBox, ch.shape, ch.pose);
+    boxes.set([childBox.min.x, childBox.min.y, childBox.min.z], 6 * i);
+    boxes.set([childBox.max.x, childBox.max.y, childBox.max.z], 6 * i + 3);
+  }
+  childBoxes.set(c, boxes);
+  return boxes;
+}

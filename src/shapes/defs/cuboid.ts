@@ -23,7 +23,7 @@ import { registerShape } from "../shape-def.js";
 import { checkNonNegativeVec3 } from "../validate.js";
 import { finishRayHit, maxAbs, rayInterval, scaledVec, vecFromJson, vecJson } from "./helpers.js";
 
-const signs = vec3.create();
+const signs = /* @__PURE__ */ vec3.create();
 
 function cuboidFace(f: SupportFeature, c: Cuboid, d: Vec3): void {
   const i = vec3.maxAbsAxis(d);

@@ -98,9 +98,9 @@ export class DefSupportMap implements SupportMap {
   }
 }
 
-const ballDir = vec3.create();
-const basisU = vec3.create();
-const basisV = vec3.create();
+const ballDir = /* @__PURE__ */ vec3.create();
+const basisU = /* @__PURE__ */ vec3.create();
+const basisV = /* @__PURE__ */ vec3.create();
 
 /**
  * Projection onto the ball of `radius` around `c` (a capsule's closest core point when `axis`
@@ -145,7 +145,7 @@ export function projectOnBall(
 }
 
 /** The unit azimuth (x, 0, z) of the last {@link azimuth} call; (1, 0, 0) on the axis. */
-export const azimuthDir = vec3.create();
+export const azimuthDir = /* @__PURE__ */ vec3.create();
 
 /**
  * Distance ρ of p from the local Y axis, with its azimuth as a unit (x, 0, z) in
@@ -179,7 +179,7 @@ export function projectInside(out: PointProjection, p: Vec3): PointProjection {
 }
 
 /** The ray interval scratch of the definitions' closed-form ray casts. */
-export const rayInterval: RayInterval = makeRayInterval();
+export const rayInterval: RayInterval = /* @__PURE__ */ makeRayInterval();
 
 /**
  * Finishes a closed-form ray cast on {@link rayInterval}: the entry (or, hollow from inside, the
@@ -193,8 +193,8 @@ export function finishRayHit(out: LocalRayHit, maxT: number, len: number, solid:
   return true;
 }
 
-const gjkHit = makeGjkRayHit();
-const defSupport = new DefSupportMap();
+const gjkHit = /* @__PURE__ */ makeGjkRayHit();
+const defSupport = /* @__PURE__ */ new DefSupportMap();
 
 /**
  * The GJK ray cast (van den Bergen 2004) of support-mapped `s` through its definition's core and

@@ -13,7 +13,7 @@ import { aabbSphere, makeSphere, type Sphere } from "../sphere.js";
 import { checkPositive } from "../validate.js";
 import { fin, finishRayHit, projectOnBall, rayInterval } from "./helpers.js";
 
-const centre = vec3.create();
+const centre = /* @__PURE__ */ vec3.create();
 
 /** The sphere's record in the shape definitions' table. */
 export const sphereDef: ShapeDef<Sphere> = {

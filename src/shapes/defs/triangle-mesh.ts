@@ -122,8 +122,6 @@ export const triangleMeshDef: ShapeDef<TriangleMesh> = {
   },
 };
 
-registerShape(triangleMeshDef);
-
 registerCompositeView(ShapeType.TriangleMesh, {
   partCount: (s) => (s as TriangleMesh).triangleCount,
   queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) =>
@@ -135,3 +133,5 @@ registerCompositeView(ShapeType.TriangleMesh, {
     slot.hasPose = false;
   },
 });
+// After its composite view, so that the pair table's defaults see a composite type.
+registerShape(triangleMeshDef);
