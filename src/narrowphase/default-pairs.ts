@@ -107,26 +107,33 @@ import {
 } from "./sphere-triangle.js";
 
 type Op = "intersects" | "distance" | "contact" | "manifold";
-const OPS: readonly Op[] = ["intersects", "distance", "contact", "manifold"];
 
 /**
  * Registers, for pair (ta, tb), the routines of `fns` whose operation has none yet (a routine
  * registered before — a specialised override, the application's own — stays).
+ *
+ * The partial set is one object literal with its four keys always present, in a fixed order, the
+ * ones not wanted `undefined`; never an empty `{}` given keys one by one. An empty literal has
+ * the same root map as every four-property literal, so `{}` whose first key became `distance`
+ * (a function) shared its map with the `Contact` records ({ distance: 0, normal, pointA,
+ * pointB }) and made their `distance` field tagged: every double stored there was then boxed in
+ * a new heap number, 3.5 KB per world step (see docs/DESIGN.md, the rules).
  */
 function fill<A extends Shape, B extends Shape>(
   ta: A["type"],
   tb: B["type"],
   fns: PairRoutines<A, B>,
 ): void {
-  const missing: PairRoutines<A, B> = {};
-  let any = false;
-  for (const op of OPS) {
-    if (fns[op] && !hasPairRoutine(op, ta, tb)) {
-      (missing as Record<Op, unknown>)[op] = fns[op];
-      any = true;
-    }
+  const want = (op: Op) => fns[op] !== undefined && !hasPairRoutine(op, ta, tb);
+  const missing: PairRoutines<A, B> = {
+    intersects: want("intersects") ? fns.intersects : undefined,
+    distance: want("distance") ? fns.distance : undefined,
+    contact: want("contact") ? fns.contact : undefined,
+    manifold: want("manifold") ? fns.manifold : undefined,
+  };
+  if (missing.intersects || missing.distance || missing.contact || missing.manifold) {
+    registerPair(ta, tb, missing);
   }
-  if (any) registerPair(ta, tb, missing);
 }
 
 /**
