@@ -60,28 +60,60 @@ export interface ContactManifold {
   count: number;
 }
 
-/** A new zeroed distance result (allocates). */
-export function makeDistanceResult(): DistanceResult {
-  return { distance: 0, pointA: vec3.create(), pointB: vec3.create() };
+// The records below are instances of private classes, not object literals: a class has a root
+// map of its own, so no other object can join their maps' transition tree. An object literal
+// shares its root with every literal of as many properties (and `{}` with every four-property
+// one), so any `{ distance: someFunction, … }` anywhere in the process — an application's
+// `registerPair(a, b, { distance, contact, manifold, intersects })` — would make a literal
+// record's `distance` field tagged, and every double a routine stored there would allocate a heap
+// number (docs/DESIGN.md, the rules).
+
+class DistanceRecord implements DistanceResult {
+  distance = 0;
+  pointA: Vec3 = vec3.create();
+  pointB: Vec3 = vec3.create();
 }
 
-/** A new zeroed contact (allocates). */
+class ContactRecord implements Contact {
+  distance = 0;
+  normal: Vec3 = vec3.create(0, 0, 1);
+  pointA: Vec3 = vec3.create();
+  pointB: Vec3 = vec3.create();
+}
+
+class ManifoldPointRecord implements ManifoldPoint {
+  pointA: Vec3 = vec3.create();
+  pointB: Vec3 = vec3.create();
+  distance = 0;
+  featureId = 0;
+}
+
+class ManifoldRecord implements ContactManifold {
+  normal: Vec3 = vec3.create(0, 0, 1);
+  points: ManifoldPoint[] = [];
+  count = 0;
+}
+
+/** A new zeroed distance result (allocates). */
+export function makeDistanceResult(): DistanceResult {
+  return new DistanceRecord();
+}
+
+/** A new zeroed contact, normal (0, 0, 1) (allocates). */
 export function makeContact(): Contact {
-  return {
-    distance: 0,
-    normal: vec3.create(0, 0, 1),
-    pointA: vec3.create(),
-    pointB: vec3.create(),
-  };
+  return new ContactRecord();
+}
+
+/** A new zeroed manifold point (allocates). */
+export function makeManifoldPoint(): ManifoldPoint {
+  return new ManifoldPointRecord();
 }
 
 /** A new empty manifold with preallocated points (allocates). */
 export function makeContactManifold(): ContactManifold {
-  const points: ManifoldPoint[] = [];
-  for (let i = 0; i < MAX_MANIFOLD_POINTS; i++) {
-    points.push({ pointA: vec3.create(), pointB: vec3.create(), distance: 0, featureId: 0 });
-  }
-  return { normal: vec3.create(0, 0, 1), points, count: 0 };
+  const m = new ManifoldRecord();
+  for (let i = 0; i < MAX_MANIFOLD_POINTS; i++) m.points.push(new ManifoldPointRecord());
+  return m;
 }
 
 /** out = c with A and B swapped: normal negated, witness points exchanged. */

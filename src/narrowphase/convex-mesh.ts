@@ -65,6 +65,7 @@ import {
   MAX_MANIFOLD_POINTS,
   makeContact,
   makeContactManifold,
+  makeDistanceResult,
   singleContactManifold,
 } from "./contact.js";
 import {
@@ -217,16 +218,12 @@ export function contactMeshConvex(
 
 const solidA = vec3.create();
 const solidB = vec3.create();
-const solidDistance: DistanceResult = {
-  distance: 0,
-  pointA: vec3.create(),
-  pointB: vec3.create(),
-};
+const solidDistance: DistanceResult = makeDistanceResult();
 const solidContact = makeContact();
 
 let nodeStack = new Int32Array(128);
 let nodeLower = new Float64Array(128);
-const triDistance: DistanceResult = { distance: 0, pointA: vec3.create(), pointB: vec3.create() };
+const triDistance: DistanceResult = makeDistanceResult();
 
 function pushNode(top: number, i: number, lower: number): number {
   nodeStack = growInt32(nodeStack, top + 1);

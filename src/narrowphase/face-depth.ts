@@ -41,7 +41,7 @@ import { supportOf } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { Contact, DistanceResult } from "./contact.js";
-import { makeContact } from "./contact.js";
+import { makeContact, makeDistanceResult } from "./contact.js";
 import { distanceConvexConvex, ShapeCoreSupport } from "./convex-convex.js";
 
 const down = vec3.create();
@@ -58,7 +58,7 @@ const posedS = new TransformedSupport();
 const difference = new MinkowskiDifference();
 const hit = makeGjkRayHit();
 const moved: Isometry = iso.identity();
-const touch: DistanceResult = { distance: 0, pointA: vec3.create(), pointB: vec3.create() };
+const touch: DistanceResult = makeDistanceResult();
 
 /** (edge (v → w) × (p − v))·N ≥ 0: p lies on the inner side of the edge, seen along N. */
 function insideEdge(v: Vec3, w: Vec3, p: Vec3, n: Vec3): boolean {

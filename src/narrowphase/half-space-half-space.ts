@@ -23,7 +23,7 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { HalfSpace } from "../shapes/half-space.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
-import { singleContactManifold } from "./contact.js";
+import { makeContact, singleContactManifold } from "./contact.js";
 
 const nB = vec3.create();
 const common = vec3.create();
@@ -95,12 +95,7 @@ export function contactHalfSpaceHalfSpace(
   return true;
 }
 
-const contact: Contact = {
-  distance: 0,
-  normal: vec3.create(),
-  pointA: vec3.create(),
-  pointB: vec3.create(),
-};
+const contact: Contact = makeContact();
 
 /** Distance (≥ 0) and witness points of two half-spaces (see the module docs), A's frame. */
 export function distanceHalfSpaceHalfSpace(

@@ -68,7 +68,7 @@ import type { RoundedShape } from "../shapes/rounded.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Contact, ContactManifold } from "./contact.js";
-import { MAX_MANIFOLD_POINTS } from "./contact.js";
+import { MAX_MANIFOLD_POINTS, makeContact } from "./contact.js";
 
 /** Vertices of the regular polygon inscribed in a cylinder cap or cone base (fixed at 8). */
 export { MANIFOLD_CAP_POLYGON_VERTICES } from "../geometry/feature.js";
@@ -141,12 +141,7 @@ function singleContact(out: ContactManifold, contact: Contact): ContactManifold 
   return out;
 }
 
-const coreContact: Contact = {
-  distance: 0,
-  normal: vec3.create(),
-  pointA: vec3.create(),
-  pointB: vec3.create(),
-};
+const coreContact: Contact = makeContact();
 
 /**
  * The manifold of a pair with a rounded shape: the manifold of the cores, with the contact

@@ -43,7 +43,12 @@ import type { Triangle } from "../shapes/triangle.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import { getMeshTriangle } from "../shapes/triangle-mesh.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
-import { makeContact, makeContactManifold, singleContactManifold } from "./contact.js";
+import {
+  makeContact,
+  makeContactManifold,
+  makeDistanceResult,
+  singleContactManifold,
+} from "./contact.js";
 import {
   contactConvexConvex,
   distanceConvexConvex,
@@ -537,11 +542,7 @@ function nested(a: TriangleMesh, b: TriangleMesh, bInA: Isometry): number {
   return 0;
 }
 
-const nestedDistance: DistanceResult = {
-  distance: 0,
-  pointA: vec3.create(),
-  pointB: vec3.create(),
-};
+const nestedDistance: DistanceResult = makeDistanceResult();
 const nestedContact = makeContact();
 /** Whether the last {@link contactMeshMesh} answered a nested pair (one manifold point). */
 let lastNested = false;
@@ -577,7 +578,7 @@ function sortPairs(out: TrianglePairs): void {
   }
 }
 
-const pairDistance: DistanceResult = { distance: 0, pointA: vec3.create(), pointB: vec3.create() };
+const pairDistance: DistanceResult = makeDistanceResult();
 
 /**
  * Closest points of meshes `a` and `b` (B posed by `bInA` in A's frame), in A's frame:

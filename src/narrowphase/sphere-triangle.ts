@@ -20,6 +20,7 @@ import * as vec3 from "../math/vec3.js";
 import type { Sphere } from "../shapes/sphere.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { Contact, DistanceResult } from "./contact.js";
+import { makeContact } from "./contact.js";
 import { contactFromCorePoints, perpendicular } from "./rounded.js";
 
 const origin = vec3.create();
@@ -185,12 +186,7 @@ export function contactTriangleSphere(
   return contactSphereTriangleCore(out, center, b.radius, a.a, a.b, a.c, Infinity, false);
 }
 
-const distanceContact: Contact = {
-  distance: 0,
-  normal: vec3.create(),
-  pointA: vec3.create(),
-  pointB: vec3.create(),
-};
+const distanceContact: Contact = makeContact();
 
 function distanceFromContact(out: DistanceResult): DistanceResult {
   out.distance = Math.max(0, distanceContact.distance);

@@ -1,7 +1,8 @@
 /**
  * Child-process probe of test/world/steady-state.test.ts, run as
  * `node --expose-gc --no-memory-reducer --import tsx test/world/steady-state-probe.ts <broadphase> <n> <steps> <mode> [warm]`
- * (`WARMUP=<frames>` sets the warm-up, 1,000 by default): builds the benchmark scene, collects the
+ * (`WARMUP=<frames>` sets the warm-up, 1,000 by default; `APP_LITERALS=1` first builds object
+ * literals an application might, see below): builds the benchmark scene, collects the
  * set-up's garbage, warms the world up (so that the JIT has compiled the step), then runs `steps`
  * steps moving every body each frame, and prints as JSON the heap growth over those steps and
  * the number of collections that ran meanwhile (a PerformanceObserver of "gc" entries). When no
@@ -31,6 +32,23 @@ const warmStart = process.argv[6] === "warm";
 const warmup = Number(process.env.WARMUP ?? 1000);
 
 const scene = makeBenchScene(n, 7);
+// APP_LITERALS=1: objects an application may well write before it makes its world (pair
+// routines as `collide/core` users register them, key by key or in any key order). Object
+// literals share root maps with every literal of as many properties, so these would make the
+// `distance` field of literal contact records tagged (every stored double boxed): the records
+// are class instances so that nothing outside can reach their maps (src/narrowphase/contact.ts).
+if (process.env.APP_LITERALS === "1") {
+  const f = () => false;
+  const routines: Record<string, unknown>[] = [
+    { distance: f, contact: f, manifold: f, intersects: f },
+    { distance: f, contact: f, manifold: f },
+    { pointA: f, pointB: f, distance: f, featureId: f },
+  ];
+  const keyByKey: Record<string, unknown> = {};
+  keyByKey.distance = f;
+  routines.push(keyByKey, { ...{ distance: "n/a", normal: null, pointA: null, pointB: null } });
+  if (routines.length !== 5) throw new Error("unreachable");
+}
 // "threads": the full pipeline with a 2-thread WorkerExecutor (narrow phase and, on the grid,
 // the candidate merge on both threads); the calling thread's heap is measured.
 const executor = mode === "threads" ? new WorkerExecutor({ threads: 2, minPairs: 0 }) : null;
