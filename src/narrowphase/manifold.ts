@@ -69,6 +69,8 @@ import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Contact, ContactManifold } from "./contact.js";
 import { MAX_MANIFOLD_POINTS, makeContact } from "./contact.js";
+// The deferred shape operations this module calls (features, ray casts, point projections).
+import "../shapes/defs/ops.js";
 
 /** Vertices of the regular polygon inscribed in a cylinder cap or cone base (fixed at 8). */
 export { MANIFOLD_CAP_POLYGON_VERTICES } from "../geometry/feature.js";

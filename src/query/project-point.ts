@@ -31,6 +31,8 @@ import { checkVec3 } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
 import { closestPointOnMesh, makeMeshPointQuery } from "./mesh-distance.js";
+// The deferred shape operations this module calls (features, ray casts, point projections).
+import "../shapes/defs/ops.js";
 
 export type { PointProjection } from "../shapes/registry.js";
 

@@ -31,6 +31,8 @@ import { checkVec3, isShapeFinite } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
 import { makePointProjection, projectPointLocal, unsupportedShape } from "./project-point.js";
+// The deferred shape operations this module calls (features, ray casts, point projections).
+import "../shapes/defs/ops.js";
 
 /** A ray hit in the world frame. */
 export interface RayHit {

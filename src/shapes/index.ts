@@ -5,6 +5,9 @@
  * shape type).
  */
 
+// The deferred operations of the built-in definitions (src/shapes/defs/ops.ts).
+import "./defs/ops.js";
+
 export * from "./capsule.js";
 export * from "./compound.js";
 export * from "./cone.js";

@@ -210,6 +210,30 @@ export interface ShapeDef<S extends Shape = Shape> {
   readonly json: ShapeJsonDef<S>;
 }
 
+/**
+ * The heavy operations of a record — manifold features, ray cast, point projection — which a
+ * definition may leave to a module of their own ({@link registerShapeOps}), so that an
+ * application that never asks for them (a `collide/core` app calling only `intersects`) does not
+ * bundle them. A record that defers them holds {@link DEFERRED} in each of the four fields
+ * until its operations register.
+ */
+export type ShapeOps<S extends Shape = Shape> = Pick<
+  ShapeDef<S>,
+  "feature" | "edgeFeature" | "rayCast" | "projectPoint"
+>;
+
+/**
+ * The placeholder of a deferred operation (see {@link ShapeOps}): called, it throws. The query
+ * modules that use the operations (src/narrowphase/manifold.ts, src/query/raycast.ts,
+ * src/query/project-point.ts) import src/shapes/defs/ops.ts, which registers those of every
+ * built-in type, so it is never called through them.
+ */
+export function DEFERRED(): never {
+  throw new Error(
+    "a shape definition's deferred operation was called before it registered (import src/shapes/defs/ops.ts)",
+  );
+}
+
 /** Room for the built-in types and those registered later (the type ids are small integers). */
 export const MAX_SHAPE_TYPES = 32;
 
@@ -219,6 +243,28 @@ const rounded = new Uint8Array(MAX_SHAPE_TYPES);
 const byJsonName = new Map<string, ShapeDef>();
 
 const listeners: ((type: number) => void)[] = [];
+/** Operations registered before their type's record ({@link registerShapeOps}), by type id. */
+const pendingOps: (ShapeOps | null)[] = new Array(MAX_SHAPE_TYPES).fill(null);
+
+/** Writes `ops` into `d`'s four operation fields (records are plain data, not frozen). */
+function installOps(d: ShapeDef, ops: ShapeOps): void {
+  const w = d as { -readonly [K in keyof ShapeOps]: ShapeOps[K] };
+  w.feature = ops.feature;
+  w.edgeFeature = ops.edgeFeature;
+  w.rayCast = ops.rayCast;
+  w.projectPoint = ops.projectPoint;
+}
+
+/**
+ * Registers the deferred operations of shape type `type` (see {@link ShapeOps}): written into
+ * its record now, or when the record registers if it has not yet (modules load in any order).
+ */
+export function registerShapeOps<S extends Shape>(type: S["type"], ops: ShapeOps<S>): void {
+  const o = ops as unknown as ShapeOps;
+  const d = defs[type];
+  if (d) installOps(d, o);
+  else pendingOps[type] = o;
+}
 
 /**
  * Registers the definition of its type (replacing one registered before), then tells the
@@ -227,6 +273,8 @@ const listeners: ((type: number) => void)[] = [];
  */
 export function registerShape<S extends Shape>(def: ShapeDef<S>): void {
   const d = def as unknown as ShapeDef;
+  const ops = pendingOps[def.type];
+  if (ops && d.rayCast === DEFERRED) installOps(d, ops);
   defs[def.type] = d;
   supportMapped[def.type] = def.supportMapped ? 1 : 0;
   rounded[def.type] = def.roundedCore ? 1 : 0;

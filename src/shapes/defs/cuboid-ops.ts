@@ -1,0 +1,125 @@
+/**
+ * The cuboid's deferred operations (src/shapes/shape-def.ts, `ShapeOps`): ray cast by the slab
+ * test, point projection by clamping (Ericson 2005, §5.3.3 and §5.1.3); supporting faces and
+ * edges for manifolds by the largest axis of the direction. Registered when this module loads;
+ * src/shapes/defs/ops.ts loads it for the queries that use them.
+ */
+
+import { type ClipPolygon, pushClipVertex } from "../../geometry/clip.js";
+import {
+  FEATURE_POLYGON,
+  FEATURE_SEGMENT,
+  SEGMENT_SIN,
+  type SupportFeature,
+  setPoint,
+} from "../../geometry/feature.js";
+import { rayIntervalCuboid } from "../../geometry/ray-primitives.js";
+import type { Vec3 } from "../../math/vec3.js";
+import * as vec3 from "../../math/vec3.js";
+import type { Cuboid } from "../cuboid.js";
+import { ShapeType } from "../shape.js";
+import type { PointProjection } from "../shape-def.js";
+import { registerShapeOps } from "../shape-def.js";
+import { finishRayHit, rayInterval } from "./helpers.js";
+
+const signs = vec3.create();
+
+function cuboidFace(f: SupportFeature, c: Cuboid, d: Vec3): void {
+  const i = vec3.maxAbsAxis(d);
+  const s = vec3.getAxis(d, i) >= 0 ? 1 : -1;
+  const j = (i + 1) % 3;
+  const k = (i + 2) % 3;
+  f.kind = FEATURE_POLYGON;
+  f.index = 2 * i + (s < 0 ? 1 : 0);
+  f.cos = Math.abs(vec3.getAxis(d, i));
+  vec3.set(f.normal, 0, 0, 0);
+  vec3.setAxis(f.normal, i, s);
+  f.poly.count = 0;
+  for (let q = 0; q < 4; q++) {
+    // Counter-clockwise about +e_i is (+,+), (−,+), (−,−), (+,−) in (j, k); reversed for −e_i.
+    const qq = s > 0 ? q : (4 - q) % 4;
+    vec3.set(signs, 0, 0, 0);
+    vec3.setAxis(signs, i, s);
+    vec3.setAxis(signs, j, qq === 0 || qq === 3 ? 1 : -1);
+    vec3.setAxis(signs, k, qq < 2 ? 1 : -1);
+    pushCorner(f.poly, c, signs);
+  }
+}
+
+/** Appends the box corner with the given ±1 signs, tagged 1 + its corner index. */
+function pushCorner(poly: ClipPolygon, c: Cuboid, sg: Vec3): void {
+  const h = c.halfExtents;
+  const tag = 1 + (sg.x > 0 ? 1 : 0) + (sg.y > 0 ? 2 : 0) + (sg.z > 0 ? 4 : 0);
+  pushClipVertex(poly, sg.x * h.x, sg.y * h.y, sg.z * h.z, tag);
+}
+
+function cuboidEdge(f: SupportFeature, c: Cuboid, d: Vec3): void {
+  const h = c.halfExtents;
+  vec3.set(signs, d.x >= 0 ? 1 : -1, d.y >= 0 ? 1 : -1, d.z >= 0 ? 1 : -1);
+  let best = -1;
+  let bestSin = Infinity;
+  for (let j = 0; j < 3; j++) {
+    if (!(vec3.getAxis(h, j) > 0)) continue;
+    const sn = Math.abs(vec3.getAxis(d, j));
+    if (sn < bestSin) {
+      bestSin = sn;
+      best = j;
+    }
+  }
+  const corner = (signs.x > 0 ? 1 : 0) + (signs.y > 0 ? 2 : 0) + (signs.z > 0 ? 4 : 0);
+  if (best < 0 || bestSin > SEGMENT_SIN) {
+    setPoint(f, 6 + 3 * corner);
+    return;
+  }
+  f.kind = FEATURE_SEGMENT;
+  f.index = 6 + 3 * corner + best;
+  f.cos = 0;
+  f.poly.count = 0;
+  pushCorner(f.poly, c, signs);
+  vec3.setAxis(signs, best, -vec3.getAxis(signs, best));
+  pushCorner(f.poly, c, signs);
+}
+
+function projectCuboid(out: PointProjection, c: Cuboid, p: Vec3, solid: boolean): PointProjection {
+  const h = c.halfExtents;
+  const inside = Math.abs(p.x) <= h.x && Math.abs(p.y) <= h.y && Math.abs(p.z) <= h.z;
+  out.inside = inside;
+  if (!inside) {
+    vec3.set(
+      out.point,
+      Math.min(Math.max(p.x, -h.x), h.x),
+      Math.min(Math.max(p.y, -h.y), h.y),
+      Math.min(Math.max(p.z, -h.z), h.z),
+    );
+    out.distance = vec3.distance(p, out.point);
+    return out;
+  }
+  vec3.copy(out.point, p);
+  if (solid) {
+    out.distance = 0;
+    return out;
+  }
+  // Hollow from inside: push to the nearest face (first axis on ties).
+  let best = 0;
+  let bestGap = Infinity;
+  for (let i = 0; i < 3; i++) {
+    const gap = vec3.getAxis(h, i) - Math.abs(vec3.getAxis(p, i));
+    if (gap < bestGap) {
+      bestGap = gap;
+      best = i;
+    }
+  }
+  const pi = vec3.getAxis(p, best);
+  vec3.setAxis(out.point, best, pi < 0 ? -vec3.getAxis(h, best) : vec3.getAxis(h, best));
+  out.distance = bestGap;
+  return out;
+}
+
+registerShapeOps<Cuboid>(ShapeType.Cuboid, {
+  feature: cuboidFace,
+  edgeFeature: cuboidEdge,
+  // The raw direction keeps the slab times exact ((h − o)/d is one rounding from the truth).
+  rayCast: (out, s, o, _dUnit, dRaw, _len, maxToi, solid) =>
+    rayIntervalCuboid(rayInterval, s.halfExtents, o, dRaw) && finishRayHit(out, maxToi, 1, solid),
+  projectPoint: projectCuboid,
+});
