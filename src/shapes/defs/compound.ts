@@ -5,7 +5,8 @@
  * nearest over the children (null here).
  */
 import { invalidValue } from "../../errors.js";
-import { pushMeshBvhHit } from "../../geometry/mesh-bvh.js";
+import type { MeshBvh } from "../../geometry/mesh-bvh.js";
+import { buildMeshBvh, pushMeshBvhHit } from "../../geometry/mesh-bvh.js";
 import type { Aabb } from "../../math/aabb.js";
 import type { Isometry } from "../../math/isometry.js";
 import * as iso from "../../math/isometry.js";
@@ -189,6 +190,17 @@ function boxesOf(c: Compound): Float64Array {
   return boxes;
 }
 
+/** A BVH over a compound's child boxes (the composite path's distance search), built once. */
+const childTrees = new WeakMap<Compound, MeshBvh>();
+
+function treeOf(c: Compound): MeshBvh {
+  let tree = childTrees.get(c);
+  if (tree) return tree;
+  tree = buildMeshBvh(boxesOf(c), c.children.length);
+  childTrees.set(c, tree);
+  return tree;
+}
+
 registerCompositeView(ShapeType.Compound, {
   partCount: (s) => (s as Compound).children.length,
   queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) => {
@@ -207,4 +219,5 @@ registerCompositeView(ShapeType.Compound, {
     iso.copy(slot.pose, ch.pose);
     slot.hasPose = true;
   },
+  tree: (s) => treeOf(s as Compound),
 });
