@@ -7,8 +7,11 @@
  * (`process.cpuUsage`, lower quartile of 9 rounds after 2 warm-up rounds) per query of each tree, the ratio (this / base), the load average, and
  * how many answers differ (and by how much).
  *
- * Run: `git archive main src | tar -x -C /tmp/base && ln -s $PWD/node_modules /tmp/base/`
- * then `node --import tsx bench/composite-ratio.ts /tmp/base/src`.
+ * Run: `git archive main src tsconfig.json package.json | tar -x -C /tmp/base && ln -s
+ * $PWD/node_modules /tmp/base/` then `node --import tsx bench/composite-ratio.ts /tmp/base/src`.
+ * The base needs the tsconfig.json and package.json: without them tsx compiles it to another
+ * target and the base runs 3–9× slower (an A/A run read ratios of 0.12–0.3). The tree loaded
+ * first measures ~4% faster (A/A geometric mean 0.96): compare against an A/A run.
  */
 import { loadavg } from "node:os";
 import { pathToFileURL } from "node:url";

@@ -42,6 +42,7 @@ import { ShapeType } from "../shapes/shape.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import { getMeshTriangle } from "../shapes/triangle-mesh.js";
+import { addMergedManifold, beginMergedManifold, endMergedManifold } from "./composite.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import {
   makeContact,
@@ -54,7 +55,6 @@ import {
   distanceConvexConvex,
   intersectsConvexConvex,
 } from "./convex-convex.js";
-import { addMeshManifoldPoints, beginMeshManifold, endMeshManifold } from "./convex-mesh.js";
 import { manifoldFromContact } from "./manifold.js";
 import { containedMeshContact, solidMeshHoldsMesh } from "./mesh-solid.js";
 
@@ -737,7 +737,7 @@ export function manifoldMeshMesh(
   if (!contactMeshMesh(manifoldContact, a, b, bInA, prediction) || lastNested)
     return singleContactManifold(out, contact);
   vec3.copy(mergeNormal, manifoldContact.normal);
-  beginMeshManifold();
+  beginMergedManifold(mergeNormal);
   const p = Math.max(0, prediction);
   for (let k = 0; k < storedCount; k++) {
     loadContact(manifoldContact, k);
@@ -746,8 +746,8 @@ export function manifoldMeshMesh(
     getMeshTriangle(a, tai, ta0, ta1, ta2);
     loadB(b, stored[STRIDE * k + 1], bInA);
     manifoldFromContact(pairManifold, triA, triB, identityPose, manifoldContact, p);
-    addMeshManifoldPoints(pairManifold, mergeNormal, tai);
+    addMergedManifold(pairManifold, tai);
   }
-  if (!endMeshManifold(out, mergeNormal)) singleContactManifold(out, contact);
+  if (!endMergedManifold(out)) singleContactManifold(out, contact);
   return out;
 }

@@ -34,7 +34,7 @@ const n = vec3.create();
 const X = { x: 1, y: 0, z: 0 };
 
 /** out = a point of convex B (posed by `bInA`) in A's frame: its support along its local +x. */
-function pointOfConvex(out: Vec3, b: ConvexShape, bInA: Isometry): Vec3 {
+export function pointOfConvex(out: Vec3, b: ConvexShape, bInA: Isometry): Vec3 {
   supportShape(out, b, X);
   return iso.transformPoint(out, bInA, out);
 }

@@ -7,15 +7,17 @@
  * type. A triangle mesh's parts are its triangles (found through its BVH); a compound's parts are
  * its children (found through their boxes in the compound's frame, computed once per compound
  * object — shapes are immutable). A heightfield's parts are its cell triangles
- * (src/shapes/heightfield.ts), found through its min/max tree, with the optional `edgeFlags`
- * (internal edges of a surface) and `castRay` (its cell walk) of the view.
+ * (src/shapes/heightfield.ts), found through its min/max tree. The optional capabilities:
+ * `edgeFlags` (internal edges of a surface: mesh, heightfield), `tree` (a BVH over the parts for
+ * the best-first distance search: mesh, compound), `containsPoint` (a closed solid: a mesh made
+ * with `solid: true`) and `castRay` (an ordered ray walk of its own: heightfield).
  *
  * A part is written into a {@link CompositePart} slot that the caller owns (one per recursion
  * level): `shape` (a convex shape; for a mesh a scratch `Triangle` overwritten at each call),
  * `pose` (the part's pose in the composite's frame) and `hasPose` (false when that pose is the
  * identity, so callers skip a multiplication).
  */
-import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
+import type { MeshBvh, MeshBvhHits } from "../geometry/mesh-bvh.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -69,13 +71,26 @@ export interface CompositeView {
   /** Writes part `i` of `s` into `slot`. */
   part(slot: CompositePart, s: Shape, i: number): void;
   /**
-   * For a composite whose parts are the triangles of one surface (a heightfield): the
+   * For a composite whose parts are the triangles of one surface (a triangle mesh, a heightfield): the
    * active-edge bits of part `i` (bit e set when the edge from corner e to corner e + 1 of the
    * triangle `part` writes is a real ridge; src/shapes/triangle-mesh.ts). When present, the
    * composite path gives penetrating contacts on inactive edges the face normal and merges the
-   * manifolds of the parts that agree with the deepest contact, as a triangle mesh does.
+   * manifolds of the parts that agree with the deepest contact (src/narrowphase/composite.ts).
    */
   edgeFlags?(s: Shape, i: number): number;
+  /**
+   * A bounding-volume tree over the parts (its primitive ids are part indices; boxes in the
+   * composite's frame): the composite path's distance is then a best-first branch and bound over
+   * it. When absent, the distance grows a search box until it finds a part.
+   */
+  tree?(s: Shape): MeshBvh;
+  /**
+   * For a composite that can be a closed solid (a triangle mesh made with `solid: true`): true
+   * when point `p` (local frame) lies inside the solid `s` bounds; always false when `s` is a
+   * surface. The composite path then counts a shape wholly inside as touching
+   * (src/narrowphase/mesh-solid.ts).
+   */
+  containsPoint?(s: Shape, p: Vec3): boolean;
   /**
    * An ordered ray cast of its own (a heightfield's cell walk): the nearest hit of o + t·d (local
    * frame, t ∈ [0, maxToi] in multiples of d) with the unit normal facing the origin written to

@@ -5,7 +5,8 @@
  * nearest over the children (null here).
  */
 import { invalidValue } from "../../errors.js";
-import { pushMeshBvhHit } from "../../geometry/mesh-bvh.js";
+import type { MeshBvh } from "../../geometry/mesh-bvh.js";
+import { buildMeshBvh, pushMeshBvhHit } from "../../geometry/mesh-bvh.js";
 import type { Aabb } from "../../math/aabb.js";
 import type { Isometry } from "../../math/isometry.js";
 import * as iso from "../../math/isometry.js";
@@ -170,6 +171,34 @@ export const compoundDef: ShapeDef<Compound> = {
   },
 };
 
+/** Child boxes of a compound in its frame, 6 doubles per child, built once per compound object. */
+const childBoxes = new WeakMap<Compound, Float64Array>();
+
+function boxesOf(c: Compound): Float64Array {
+  let boxes = childBoxes.get(c);
+  if (boxes) return boxes;
+  boxes = new Float64Array(6 * c.children.length);
+  for (let i = 0; i < c.children.length; i++) {
+    const ch = c.children[i];
+    shapeDef(ch.shape.type).aabb(childBox, ch.shape, ch.pose);
+    boxes.set([childBox.min.x, childBox.min.y, childBox.min.z], 6 * i);
+    boxes.set([childBox.max.x, childBox.max.y, childBox.max.z], 6 * i + 3);
+  }
+  childBoxes.set(c, boxes);
+  return boxes;
+}
+
+/** A BVH over a compound's child boxes (the composite path's distance search), built once. */
+const childTrees = new WeakMap<Compound, MeshBvh>();
+
+function treeOf(c: Compound): MeshBvh {
+  let tree = childTrees.get(c);
+  if (tree) return tree;
+  tree = buildMeshBvh(boxesOf(c), c.children.length);
+  childTrees.set(c, tree);
+  return tree;
+}
+
 registerCompositeView(ShapeType.Compound, {
   partCount: (s) => (s as Compound).children.length,
   queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) => {
@@ -188,23 +217,7 @@ registerCompositeView(ShapeType.Compound, {
     iso.copy(slot.pose, ch.pose);
     slot.hasPose = true;
   },
+  tree: (s) => treeOf(s as Compound),
 });
 // After its composite view, so that the pair table's defaults see a composite type.
 registerShape(compoundDef);
-
-/** Child boxes of a compound in its frame, 6 doubles per child, built once per compound object. */
-const childBoxes = new WeakMap<Compound, Float64Array>();
-
-function boxesOf(c: Compound): Float64Array {
-  let boxes = childBoxes.get(c);
-  if (boxes) return boxes;
-  boxes = new Float64Array(6 * c.children.length);
-  for (let i = 0; i < c.children.length; i++) {
-    const ch = c.children[i];
-    shapeDef(ch.shape.type).aabb(childBox, ch.shape, ch.pose);
-    boxes.set([childBox.min.x, childBox.min.y, childBox.min.z], 6 * i);
-    boxes.set([childBox.max.x, childBox.max.y, childBox.max.z], 6 * i + 3);
-  }
-  childBoxes.set(c, boxes);
-  return boxes;
-}

@@ -6,6 +6,7 @@
  * (src/query/mesh-distance.ts); both import nothing above the shapes.
  */
 import { invalidValue } from "../../errors.js";
+import type { MeshBvhHits } from "../../geometry/mesh-bvh.js";
 import { queryMeshBvhAabb } from "../../geometry/mesh-bvh.js";
 import * as vec3 from "../../math/vec3.js";
 import { castRayTriangleMesh, makeMeshRayHit } from "../../narrowphase/mesh-ray.js";
@@ -15,6 +16,7 @@ import type { ShapeDef } from "../shape-def.js";
 import { registerCompositeView, registerShape } from "../shape-def.js";
 import {
   aabbTriangleMesh,
+  containsPointTriangleMesh,
   getMeshTriangle,
   makeTriangleMesh,
   type TriangleMesh,
@@ -122,16 +124,59 @@ export const triangleMeshDef: ShapeDef<TriangleMesh> = {
   },
 };
 
+/**
+ * The BVH's leaf hits narrowed to the triangles whose own boxes overlap the box (touching
+ * counts): a leaf holds several triangles, and each one kept costs a pair query.
+ */
+function queryMeshTriangles(
+  out: MeshBvhHits,
+  mesh: TriangleMesh,
+  minx: number,
+  miny: number,
+  minz: number,
+  maxx: number,
+  maxy: number,
+  maxz: number,
+): number {
+  const n = queryMeshBvhAabb(out, mesh.bvh, minx, miny, minz, maxx, maxy, maxz);
+  const v = mesh.vertices;
+  const idx = mesh.indices;
+  let kept = 0;
+  for (let h = 0; h < n; h++) {
+    const t = out.ids[h];
+    const a = 3 * idx[3 * t];
+    const b = 3 * idx[3 * t + 1];
+    const c = 3 * idx[3 * t + 2];
+    if (
+      Math.max(v[a], v[b], v[c]) < minx ||
+      Math.min(v[a], v[b], v[c]) > maxx ||
+      Math.max(v[a + 1], v[b + 1], v[c + 1]) < miny ||
+      Math.min(v[a + 1], v[b + 1], v[c + 1]) > maxy ||
+      Math.max(v[a + 2], v[b + 2], v[c + 2]) < minz ||
+      Math.min(v[a + 2], v[b + 2], v[c + 2]) > maxz
+    ) {
+      continue;
+    }
+    out.ids[kept++] = t;
+  }
+  out.count = kept;
+  return kept;
+}
+
 registerCompositeView(ShapeType.TriangleMesh, {
   partCount: (s) => (s as TriangleMesh).triangleCount,
   queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) =>
-    queryMeshBvhAabb(out, (s as TriangleMesh).bvh, minx, miny, minz, maxx, maxy, maxz),
+    queryMeshTriangles(out, s as TriangleMesh, minx, miny, minz, maxx, maxy, maxz),
   part: (slot, s, i) => {
     const t = slot.triangle;
     getMeshTriangle(s as TriangleMesh, i, t.a, t.b, t.c);
     slot.shape = t;
     slot.hasPose = false;
   },
+  edgeFlags: (s, i) => (s as TriangleMesh).activeEdges[i],
+  tree: (s) => (s as TriangleMesh).bvh,
+  containsPoint: (s, p) =>
+    (s as TriangleMesh).solid && containsPointTriangleMesh(s as TriangleMesh, p),
 });
 // After its composite view, so that the pair table's defaults see a composite type.
 registerShape(triangleMeshDef);
