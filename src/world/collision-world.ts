@@ -1266,7 +1266,7 @@ export class CollisionWorld {
     const dirty = this.kinds.dirty;
     const cache = this.cache;
     const prediction = this.options.prediction;
-    cache.beginFrame();
+    cache.beginFrame(pairs.size);
     let filtered = 0;
     let sensorPairs = 0;
     const n = pairs.size;

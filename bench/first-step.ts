@@ -1,0 +1,178 @@
+/**
+ * The world's first step against its steady step, on a scene of bench/scenes.ts: builds the
+ * world (as bench/scene-runner.ts's `collide` engine), times the first step (wall clock and the
+ * process's CPU time, `process.cpuUsage`), its broad / narrow split (`profile`), then
+ * `--steady` frames for the steady median; with `--worlds K`, builds and steps K worlds one after
+ * the other in the same process (a second world's first step runs warm code: what is left of
+ * its first step is not JIT compilation).
+ *
+ * `node --no-liftoff --import tsx bench/first-step.ts [--scene random] [--n 50000]
+ * [--worlds 2] [--steady 15] [--broadphase grid] [--profile PREFIX]` (`--profile`: a CPU profile
+ * of each first step to PREFIX-scene-world.cpuprofile)
+ */
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
+import { loadavg } from "node:os";
+import type { Isometry } from "../src/math/isometry.js";
+import { makeCuboid } from "../src/shapes/cuboid.js";
+import { makeSphere } from "../src/shapes/sphere.js";
+import { type BodyHandle, CollisionWorld, type WorldBroadPhase } from "../src/world/index.js";
+import { makeScene, type SceneName } from "./scenes.js";
+
+/** One world's first step and steady step. */
+export interface FirstStepRun {
+  setupMs: number;
+  firstMs: number;
+  firstCpuMs: number;
+  firstBroadMs: number;
+  firstNarrowMs: number;
+  /** Growth of the resident set over the first step, MB (fresh pages touched). */
+  firstRssMb: number;
+  /** Minor page faults of the first step (fresh pages, each zeroed by the kernel). */
+  firstFaults: number;
+  next: number[];
+  steadyMs: number;
+  steadyCpuMs: number;
+  steadyBroadMs: number;
+  steadyNarrowMs: number;
+  contacts: number;
+}
+
+const cpu = () => {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+};
+
+/** Builds the world of `sceneName` and times its first and steady steps. */
+export function runFirstStep(
+  sceneName: SceneName,
+  n: number,
+  steady: number,
+  broadphase: WorldBroadPhase,
+  profileFile = "",
+): FirstStepRun {
+  const scene = makeScene(sceneName, n, 1);
+  scene.move(0);
+  const t0 = performance.now();
+  const world = new CollisionWorld({ profile: true, broadphase });
+  const { size, rot, pos, staticCount } = scene;
+  const handles: BodyHandle[] = [];
+  for (let i = 0; i < scene.n; i++) {
+    const shape =
+      scene.kind[i] === 0
+        ? makeSphere(size[3 * i])
+        : makeCuboid({ x: size[3 * i], y: size[3 * i + 1], z: size[3 * i + 2] });
+    const pose: Isometry = {
+      translation: { x: pos[3 * i], y: pos[3 * i + 1], z: pos[3 * i + 2] },
+      rotation: { x: rot[4 * i], y: rot[4 * i + 1], z: rot[4 * i + 2], w: rot[4 * i + 3] },
+    };
+    handles.push(
+      i < staticCount
+        ? world.addBody({ shape, pose, kind: "static" })
+        : world.addBody({ shape, pose }),
+    );
+  }
+  const setupMs = performance.now() - t0;
+  const moving = handles.slice(staticCount);
+  const m = moving.length;
+  const bulk = new Float64Array(7 * m);
+  for (let j = 0; j < m; j++) {
+    bulk.set(rot.subarray(4 * (staticCount + j), 4 * (staticCount + j) + 4), 7 * j + 3);
+  }
+  let frame = 0;
+  const step = () => {
+    scene.move(++frame);
+    for (let j = 0; j < m; j++) {
+      const k = 3 * (staticCount + j);
+      bulk[7 * j] = pos[k];
+      bulk[7 * j + 1] = pos[k + 1];
+      bulk[7 * j + 2] = pos[k + 2];
+    }
+    world.setPoses(moving, bulk);
+    world.step();
+  };
+  let session: Session | null = null;
+  if (profileFile !== "") {
+    session = new Session();
+    session.connect();
+    session.post("Profiler.enable");
+    session.post("Profiler.setSamplingInterval", { interval: 100 });
+    session.post("Profiler.start");
+  }
+  const rss0 = process.memoryUsage().rss;
+  const faults0 = process.resourceUsage().minorPageFault;
+  let c = cpu();
+  let t = performance.now();
+  step();
+  const firstRssMb = (process.memoryUsage().rss - rss0) / 2 ** 20;
+  const firstFaults = process.resourceUsage().minorPageFault - faults0;
+  const firstMs = performance.now() - t;
+  const firstCpuMs = cpu() - c;
+  if (session !== null) {
+    const s = session;
+    s.post("Profiler.stop", (err, res) => {
+      if (err === null) writeFileSync(profileFile, JSON.stringify(res.profile));
+      s.disconnect();
+    });
+  }
+  const firstBroadMs = world.stats.broadPhaseMs;
+  const firstNarrowMs = world.stats.narrowPhaseMs;
+  const next: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    t = performance.now();
+    step();
+    next.push(performance.now() - t);
+  }
+  for (let i = 0; i < 6; i++) step();
+  const times: number[] = [];
+  let broad = 0;
+  let narrow = 0;
+  c = cpu();
+  for (let i = 0; i < steady; i++) {
+    t = performance.now();
+    step();
+    times.push(performance.now() - t);
+    broad += world.stats.broadPhaseMs;
+    narrow += world.stats.narrowPhaseMs;
+  }
+  const steadyCpuMs = (cpu() - c) / steady;
+  times.sort((a, b) => a - b);
+  return {
+    setupMs,
+    firstMs,
+    firstCpuMs,
+    firstBroadMs,
+    firstNarrowMs,
+    firstRssMb,
+    firstFaults,
+    next,
+    steadyMs: times[times.length >> 1],
+    steadyCpuMs,
+    steadyBroadMs: broad / steady,
+    steadyNarrowMs: narrow / steady,
+    contacts: world.contactCount,
+  };
+}
+
+if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).href) {
+  const argv = process.argv.slice(2);
+  const arg = (name: string, fallback: string) => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : fallback;
+  };
+  const f = (x: number) => x.toFixed(1);
+  for (const sceneName of arg("scene", "random").split(",") as SceneName[]) {
+    for (let w = 0; w < Number(arg("worlds", "1")); w++) {
+      const r = runFirstStep(
+        sceneName,
+        Number(arg("n", "50000")),
+        Number(arg("steady", "15")),
+        arg("broadphase", "grid") as WorldBroadPhase,
+        arg("profile", "") === "" ? "" : `${arg("profile", "")}-${sceneName}-${w + 1}.cpuprofile`,
+      );
+      process.stdout.write(
+        `${sceneName} n=${arg("n", "50000")} world ${w + 1}: setup ${f(r.setupMs)} ms, first ${f(r.firstMs)} ms (cpu ${f(r.firstCpuMs)}, broad ${f(r.firstBroadMs)}, narrow ${f(r.firstNarrowMs)}, rss +${f(r.firstRssMb)} MB, ${r.firstFaults} faults), next ${r.next.map(f).join(" ")}, steady median ${f(r.steadyMs)} ms (cpu ${f(r.steadyCpuMs)}, broad ${f(r.steadyBroadMs)}, narrow ${f(r.steadyNarrowMs)}), first/steady ${(r.firstMs / r.steadyMs).toFixed(1)}×, cpu ratio ${(r.firstCpuMs / r.steadyCpuMs).toFixed(1)}×, contacts ${r.contacts}, load ${loadavg()[0].toFixed(1)}\n`,
+      );
+    }
+  }
+}
