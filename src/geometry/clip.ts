@@ -442,6 +442,9 @@ export function reduceManifoldPoints(
   const gain = 1 + MANIFOLD_REDUCTION_IMPROVEMENT;
   // Depths equal to rounding (relative to the contact's size) all count as the deepest.
   const deepLimit = distances[i0] + MANIFOLD_REDUCTION_IMPROVEMENT * Math.sqrt(far2);
+  // Four candidates: the one 4-set is the greedy choice itself (a replacement could only name
+  // the same four indices), so the search below would return exactly this.
+  if (count === REDUCED_MANIFOLD_POINTS) return sortSmall(outIndices, q[0], q[1], q[2], q[3]);
   if (count <= MANIFOLD_REDUCTION_EXHAUSTIVE_LIMIT) {
     // Small sets (every face–face case in practice): the exact best 4-set containing a deepest
     // point, keeping the greedy choice unless another is strictly larger.

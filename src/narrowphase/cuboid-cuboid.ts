@@ -28,8 +28,8 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import { supportCuboid } from "../shapes/cuboid.js";
-import type { Contact } from "./contact.js";
-import { makeContactManifold } from "./contact.js";
+import type { Contact, ContactManifold } from "./contact.js";
+import { copyManifold, makeContactManifold } from "./contact.js";
 import { contactConvexConvex } from "./convex-convex.js";
 import { manifoldFromContact } from "./manifold.js";
 
@@ -397,6 +397,80 @@ export function lastCuboidSat(): Readonly<CuboidSatResult> {
 }
 
 const witnessManifold = makeContactManifold();
+/**
+ * What {@link witnessManifold} was computed from (by {@link faceWitnessCuboidCuboid}): the
+ * shapes, B's pose in A's frame (translation xyz, rotation xyzw), and the contact's normal xyz
+ * and distance; `witnessValid` is false until then and when it fell back to the single contact.
+ */
+let witnessA: Cuboid | null = null;
+let witnessB: Cuboid | null = null;
+const witnessKey = new Float64Array(11);
+let witnessValid = false;
+
+/** Stores the key of the witness manifold just computed for (a, b, bInA, contact c). */
+function keepWitnessKey(a: Cuboid, b: Cuboid, bInA: Isometry, c: Contact): void {
+  witnessA = a;
+  witnessB = b;
+  const k = witnessKey;
+  const t = bInA.translation;
+  const q = bInA.rotation;
+  k[0] = t.x;
+  k[1] = t.y;
+  k[2] = t.z;
+  k[3] = q.x;
+  k[4] = q.y;
+  k[5] = q.z;
+  k[6] = q.w;
+  k[7] = c.normal.x;
+  k[8] = c.normal.y;
+  k[9] = c.normal.z;
+  k[10] = c.distance;
+  // The single-contact fallback (feature id 0) copies the contact's witness points, which
+  // faceWitnessCuboidCuboid then moves: not reusable.
+  const m = witnessManifold;
+  witnessValid = !(m.count === 1 && m.points[0].featureId === 0);
+}
+
+/**
+ * The manifold of boxes A and B from contact `c` (B at `bInA` in A's frame) — exactly
+ * `manifoldFromContact(out, a, b, bInA, c, prediction)` — reusing the manifold that the last
+ * {@link contactCuboidCuboid} built for its witness points when it was built from the same
+ * shapes, pose, normal and distance and the same point limit (`max(prediction, distance)` as
+ * with prediction 0): a box–box contact then clips its faces once instead of twice. Every
+ * input of the clipping is compared, so the answer is the same either way. Returns out.
+ */
+export function manifoldCuboidCuboid(
+  out: ContactManifold,
+  a: Cuboid,
+  b: Cuboid,
+  bInA: Isometry,
+  c: Contact,
+  prediction: number,
+): ContactManifold {
+  const k = witnessKey;
+  const t = bInA.translation;
+  const q = bInA.rotation;
+  if (
+    witnessValid &&
+    a === witnessA &&
+    b === witnessB &&
+    Math.max(prediction, c.distance) === Math.max(0, c.distance) &&
+    k[10] === c.distance &&
+    k[7] === c.normal.x &&
+    k[8] === c.normal.y &&
+    k[9] === c.normal.z &&
+    k[0] === t.x &&
+    k[1] === t.y &&
+    k[2] === t.z &&
+    k[3] === q.x &&
+    k[4] === q.y &&
+    k[5] === q.z &&
+    k[6] === q.w
+  ) {
+    return copyManifold(out, witnessManifold);
+  }
+  return manifoldFromContact(out, a, b, bInA, c, prediction);
+}
 
 /**
  * Moves the witness points of a face-axis contact (from {@link contactCuboidCuboidSat}) onto the
@@ -407,8 +481,10 @@ const witnessManifold = makeContactManifold();
  * Equally deep points (parallel faces) are averaged.
  */
 export function faceWitnessCuboidCuboid(out: Contact, a: Cuboid, b: Cuboid, bInA: Isometry): void {
+  witnessValid = false;
   if (sat.kind === AXIS_EDGE) return;
   manifoldFromContact(witnessManifold, a, b, bInA, out, 0);
+  keepWitnessKey(a, b, bInA, out);
   let bestDistance = Infinity;
   for (let i = 0; i < witnessManifold.count; i++) {
     bestDistance = Math.min(bestDistance, witnessManifold.points[i].distance);

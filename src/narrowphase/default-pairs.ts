@@ -53,7 +53,11 @@ import {
   intersectsMeshConvex,
   manifoldMeshConvex,
 } from "./convex-mesh.js";
-import { contactCuboidCuboid, intersectsCuboidCuboid } from "./cuboid-cuboid.js";
+import {
+  contactCuboidCuboid,
+  intersectsCuboidCuboid,
+  manifoldCuboidCuboid,
+} from "./cuboid-cuboid.js";
 import {
   contactHalfSpaceHalfSpace,
   distanceHalfSpaceHalfSpace,
@@ -270,7 +274,7 @@ export function registerDefaultPairs(): void {
   registerPair(ShapeType.Cuboid, ShapeType.Cuboid, {
     intersects: intersectsCuboidCuboid,
     contact: contactCuboidCuboid,
-    manifold: manifoldViaContact(contactCuboidCuboid, manifoldFromContact),
+    manifold: manifoldViaContact(contactCuboidCuboid, manifoldCuboidCuboid),
   });
   // Closed forms of sphere and capsule against cylinder and cone (src/narrowphase/revolution-pairs.ts).
   registerRevolutionPairs();

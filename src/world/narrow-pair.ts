@@ -30,6 +30,7 @@ import * as iso from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
 import type { Contact, ContactManifold } from "../narrowphase/contact.js";
 import { MAX_MANIFOLD_POINTS, makeContact, makeContactManifold } from "../narrowphase/contact.js";
+import { manifoldCuboidCuboid } from "../narrowphase/cuboid-cuboid.js";
 import { offsetOutOfRange } from "../narrowphase/extreme-scale.js";
 import { manifoldFromContact } from "../narrowphase/manifold.js";
 import {
@@ -41,8 +42,10 @@ import {
   manifoldPair,
   snapFaceNormal,
 } from "../narrowphase/pair-table.js";
+import type { Cuboid } from "../shapes/cuboid.js";
 import { boundingRadiusOf } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
+import { ShapeType } from "../shapes/shape.js";
 import { FLAG_CONVEX, FLAG_SENSOR } from "./body-store.js";
 
 /** Record kind: the pair does not touch (nothing to report). */
@@ -203,6 +206,11 @@ function widen(
   prediction: number,
 ): void {
   if ((fa & fb & FLAG_CONVEX) !== 0) {
+    if (a.type === ShapeType.Cuboid && b.type === ShapeType.Cuboid) {
+      // The same manifold, reusing the clipping the box–box contact did for its witnesses.
+      manifoldCuboidCuboid(m, a as Cuboid, b as Cuboid, bInA, c, prediction);
+      return;
+    }
     manifoldFromContact(m, a as ConvexShape, b as ConvexShape, bInA, c, prediction);
   } else if (!manifoldPair(m, a, b, bInA, prediction)) {
     singleContact(m, c);
