@@ -76,24 +76,58 @@ export function makeEpaResult(): EpaResult {
 
 // ---------------------------------------------------------------------------------------------
 // Arenas.
+//
+// The polytope is a closed triangle mesh with face adjacency: edge e of face f runs from corner e
+// to corner e + 1 (mod 3), and fAdj[3f + e] is the twin half-edge 3g + e' of the neighbour g
+// across it. The faces that see a new support point are found by a flood from the closest face
+// over this adjacency (not by testing every face), and the flood walks the horizon in loop order,
+// so the new fan is linked to its neighbours as it is made. Removed faces go to a free list and
+// their slots are reused: a polytope of V vertices has 2V − 4 faces, so MAX_FACES bounds the live
+// ones. A removed face, and a face without a normal (zero area), has fDist = +∞, so the closest
+// face is a plain minimum over the slots.
 
 const MAX_VERTICES = EPA_MAX_ITERATIONS + 8;
 const MAX_FACES = 2 * MAX_VERTICES + 8;
-const MAX_EDGES = 3 * MAX_FACES;
 
 const vw = new Float64Array(3 * MAX_VERTICES);
 const va = new Float64Array(3 * MAX_VERTICES);
 const vb = new Float64Array(3 * MAX_VERTICES);
 let nv = 0;
 
+/** Corner vertex indices of each face, counter-clockwise seen from outside. */
 const fIdx = new Int32Array(3 * MAX_FACES);
+/** Twin half-edge (3·face + edge) across each edge. */
+const fAdj = new Int32Array(3 * MAX_FACES);
 const fNrm = new Float64Array(3 * MAX_FACES);
+/** Plane distance of each face; +∞ for a removed face or a face without a normal. */
 const fDist = new Float64Array(MAX_FACES);
-let nf = 0;
+/** 1 for a live face (with or without a normal), 0 for a free slot. */
+const fLive = new Uint8Array(MAX_FACES);
+/** Flood marks: `stamp` for a face that sees the new point, −`stamp` for one tested and not. */
+const fMark = new Int32Array(MAX_FACES);
+/** Slots in use: every face index is below it. */
+let faceTop = 0;
+const freeFaces = new Int32Array(MAX_FACES);
+let nFree = 0;
+/** Live faces with a normal. */
+let nNormal = 0;
+let stamp = 0;
 
-const edges = new Int32Array(2 * MAX_EDGES);
-const visible = new Uint8Array(MAX_FACES);
-let ne = 0;
+/** Horizon edges in loop order: from hA to hB, with the twin half-edge of the face beyond. */
+const hA = new Int32Array(3 * MAX_FACES);
+const hB = new Int32Array(3 * MAX_FACES);
+const hTwin = new Int32Array(3 * MAX_FACES);
+let nh = 0;
+/** Faces that see the new point. */
+const visList = new Int32Array(MAX_FACES);
+let nVis = 0;
+/** Flood stack: face, first edge, edges done, edges to do. */
+const stFace = new Int32Array(MAX_FACES);
+const stEdge = new Int32Array(MAX_FACES);
+const stDone = new Int32Array(MAX_FACES);
+const stTodo = new Int32Array(MAX_FACES);
+/** New face of each horizon edge. */
+const newFaces = new Int32Array(3 * MAX_FACES);
 
 const pa = vec3.create();
 const pb = vec3.create();
@@ -156,9 +190,32 @@ function lineDistSq(i: number, j: number, k: number): number {
   return vec3.lengthSq(t0) / ee;
 }
 
-/** Appends face (i, j, k) with its outward unit normal; returns false when it has no normal. */
-function pushFace(i: number, j: number, k: number): boolean {
+/** A free face slot (the caller has checked that one exists). */
+function allocFace(): number {
+  const f = nFree > 0 ? freeFaces[--nFree] : faceTop++;
+  fLive[f] = 1;
+  fMark[f] = 0;
+  return f;
+}
+
+/** Returns face f's slot to the free list. */
+function freeFace(f: number): void {
+  if (fDist[f] !== Number.POSITIVE_INFINITY) nNormal--;
+  fLive[f] = 0;
+  fDist[f] = Number.POSITIVE_INFINITY;
+  freeFaces[nFree++] = f;
+}
+
+/**
+ * Sets face f to (i, j, k) with its outward unit normal; a face without one (zero area: i, j, k
+ * in line, as coplanar box corners make) keeps its place in the mesh with fDist = +∞, so it is
+ * never the closest face and is taken away by the flood of any neighbour that sees a new point.
+ */
+function setFace(f: number, i: number, j: number, k: number): void {
   // In scalars (no vector objects): this runs for every new face of every iteration.
+  fIdx[3 * f] = i;
+  fIdx[3 * f + 1] = j;
+  fIdx[3 * f + 2] = k;
   const ox = vw[3 * i];
   const oy = vw[3 * i + 1];
   const oz = vw[3 * i + 2];
@@ -174,12 +231,11 @@ function pushFace(i: number, j: number, k: number): boolean {
   const cy = az * bx - ax * bz;
   const cz = ax * by - ay * bx;
   const nn = cx * cx + cy * cy + cz * cz;
-  if (!(nn > GJK_DEGENERATE_SIMPLEX_TOLERANCE ** 2 * l1 * l2) || nf >= MAX_FACES) return false;
+  if (!(nn > GJK_DEGENERATE_SIMPLEX_TOLERANCE ** 2 * l1 * l2)) {
+    fDist[f] = Number.POSITIVE_INFINITY;
+    return;
+  }
   const inv = 1 / Math.sqrt(nn);
-  const f = nf++;
-  fIdx[3 * f] = i;
-  fIdx[3 * f + 1] = j;
-  fIdx[3 * f + 2] = k;
   const nx = cx * inv;
   const ny = cy * inv;
   const nz = cz * inv;
@@ -187,36 +243,77 @@ function pushFace(i: number, j: number, k: number): boolean {
   fNrm[3 * f + 1] = ny;
   fNrm[3 * f + 2] = nz;
   fDist[f] = nx * ox + ny * oy + nz * oz;
-  return true;
+  nNormal++;
 }
 
-/** Removes face f by moving the last face into its slot. */
-function removeFace(f: number): void {
-  const last = --nf;
-  if (f === last) return;
-  fIdx[3 * f] = fIdx[3 * last];
-  fIdx[3 * f + 1] = fIdx[3 * last + 1];
-  fIdx[3 * f + 2] = fIdx[3 * last + 2];
-  fNrm[3 * f] = fNrm[3 * last];
-  fNrm[3 * f + 1] = fNrm[3 * last + 1];
-  fNrm[3 * f + 2] = fNrm[3 * last + 2];
-  fDist[f] = fDist[last];
-}
-
-/** Adds directed edge i→j to the horizon list, or cancels it against j→i. */
-function toggleEdge(i: number, j: number): boolean {
-  for (let e = 0; e < ne; e++) {
-    if (edges[2 * e] === j && edges[2 * e + 1] === i) {
-      ne--;
-      edges[2 * e] = edges[2 * ne];
-      edges[2 * e + 1] = edges[2 * ne + 1];
-      return true;
+/**
+ * Floods from face f (which sees vertex q) over the faces that see q — those with q more than
+ * `floor` above their plane, and faces without a normal next to one — marking them with `stamp`
+ * into visList, and writes the horizon, the edges between them and the rest, in loop order (a
+ * depth-first walk that turns the same way round every face). Returns false when the horizon is
+ * not one closed loop (the visible faces are not a disk: rounding).
+ */
+function floodVisible(f: number, q: number, floor: number): boolean {
+  const qx = vw[3 * q];
+  const qy = vw[3 * q + 1];
+  const qz = vw[3 * q + 2];
+  if (stamp >= 0x3fffffff) {
+    stamp = 0;
+    fMark.fill(0);
+  }
+  const s = ++stamp;
+  nVis = 0;
+  nh = 0;
+  fMark[f] = s;
+  visList[nVis++] = f;
+  let sp = 0;
+  stFace[0] = f;
+  stEdge[0] = 0;
+  stDone[0] = 0;
+  stTodo[0] = 3;
+  sp = 1;
+  while (sp > 0) {
+    const top = sp - 1;
+    const g = stFace[top];
+    const done = stDone[top];
+    if (done === stTodo[top]) {
+      sp--;
+      continue;
+    }
+    stDone[top] = done + 1;
+    let e = stEdge[top] + done;
+    if (e >= 3) e -= 3;
+    const he = fAdj[3 * g + e];
+    const h = (he / 3) | 0;
+    const m = fMark[h];
+    if (m === s) continue;
+    let sees = false;
+    if (m !== -s) {
+      const d = fDist[h];
+      sees =
+        d === Number.POSITIVE_INFINITY ||
+        fNrm[3 * h] * qx + fNrm[3 * h + 1] * qy + fNrm[3 * h + 2] * qz - d > floor;
+    }
+    if (sees) {
+      fMark[h] = s;
+      visList[nVis++] = h;
+      let te = he - 3 * h + 1;
+      if (te >= 3) te -= 3;
+      stFace[sp] = h;
+      stEdge[sp] = te;
+      stDone[sp] = 0;
+      stTodo[sp] = 2;
+      sp++;
+    } else {
+      fMark[h] = -s;
+      hA[nh] = fIdx[3 * g + e];
+      hB[nh] = fIdx[3 * g + (e === 2 ? 0 : e + 1)];
+      hTwin[nh] = he;
+      nh++;
     }
   }
-  if (ne >= MAX_EDGES) return false;
-  edges[2 * ne] = i;
-  edges[2 * ne + 1] = j;
-  ne++;
+  if (nh < 3) return false;
+  for (let i = 0; i < nh; i++) if (hB[i] !== hA[i + 1 === nh ? 0 : i + 1]) return false;
   return true;
 }
 
@@ -297,7 +394,7 @@ function closestCoplanarFace(out: EpaResult, f: number, slack: number): number {
   if (bestRes === 0) return 0;
   let best = f;
   const d = fDist[f];
-  for (let g = 0; g < nf; g++) {
+  for (let g = 0; g < faceTop; g++) {
     if (g === f || !(fDist[g] <= d + slack)) continue;
     const c =
       fNrm[3 * g] * fNrm[3 * f] +
@@ -396,9 +493,14 @@ function copyVertex(to: number, from: number): void {
 const centroid = vec3.create();
 const TET_FACES = [0, 1, 2, 0, 3, 1, 0, 2, 3, 1, 3, 2];
 
-/** Builds the 4 outward faces of the tetrahedron in vertices 0..3; false when it is flat. */
+/**
+ * Builds the 4 outward faces of the tetrahedron in vertices 0..3 and their adjacency; false
+ * when it is flat (a face without a normal).
+ */
 function buildTetrahedron(): boolean {
-  nf = 0;
+  faceTop = 0;
+  nFree = 0;
+  nNormal = 0;
   vec3.set(centroid, 0, 0, 0);
   for (let i = 0; i < 4; i++) {
     centroid.x += 0.25 * vw[3 * i];
@@ -406,9 +508,10 @@ function buildTetrahedron(): boolean {
     centroid.z += 0.25 * vw[3 * i + 2];
   }
   const F = TET_FACES;
-  for (let f = 0; f < 4; f++) {
-    if (!pushFace(F[3 * f], F[3 * f + 1], F[3 * f + 2])) return false;
-    const g = nf - 1;
+  for (let g = 0; g < 4; g++) {
+    allocFace();
+    setFace(g, F[3 * g], F[3 * g + 1], F[3 * g + 2]);
+    if (fDist[g] === Number.POSITIVE_INFINITY) return false;
     const side =
       fNrm[3 * g] * centroid.x +
       fNrm[3 * g + 1] * centroid.y +
@@ -424,6 +527,18 @@ function buildTetrahedron(): boolean {
       fNrm[3 * g + 2] = -fNrm[3 * g + 2];
       fDist[g] = -fDist[g];
     }
+  }
+  // Adjacency: the twin of edge i→j is the edge j→i (every edge of a tetrahedron has one when
+  // the faces are consistently outward; rounding on a near-flat one may leave one without).
+  for (let h = 0; h < 12; h++) {
+    const i = fIdx[h];
+    const j = fIdx[h % 3 === 2 ? h - 2 : h + 1];
+    let twin = -1;
+    for (let k = 0; k < 12; k++) {
+      if (fIdx[k] === j && fIdx[k % 3 === 2 ? k - 2 : k + 1] === i) twin = k;
+    }
+    if (twin < 0) return false;
+    fAdj[h] = twin;
   }
   return true;
 }
@@ -456,7 +571,8 @@ export function epa(
   tolerance: number = EPA_TOLERANCE,
 ): EpaResult {
   nv = 0;
-  nf = 0;
+  faceTop = 0;
+  nFree = 0;
   size[0] = 0;
   out.iterations = 0;
   const count = Math.min(Math.max(simplex.count, 0), 4);
@@ -501,10 +617,10 @@ export function epa(
     // Locals for the module's arenas: V8 reloads a module binding at every use in a loop.
     const fd = fDist;
     const fn = fNrm;
-    const count = nf;
+    const top = faceTop;
     let f = 0;
     let dist = fd[0];
-    for (let g = 1; g < count; g++) {
+    for (let g = 1; g < top; g++) {
       const x = fd[g];
       if (x < dist) {
         dist = x;
@@ -528,10 +644,7 @@ export function epa(
     const nz = fn[3 * f + 2];
     vec3.set(nDir, nx, ny, nz);
     const q = addSupport(a, b, nDir);
-    const qx = vw[3 * q];
-    const qy = vw[3 * q + 1];
-    const qz = vw[3 * q + 2];
-    const supDist = qx * nx + qy * ny + qz * nz;
+    const supDist = vw[3 * q] * nx + vw[3 * q + 1] * ny + vw[3 * q + 2] * nz;
     const floor = GJK_ROUNDING_TOLERANCE * Math.sqrt(size[0]);
     let done = supDist - dist <= tolerance * Math.max(dist, 0) + floor;
     for (let c = 0; c < 3; c++) if (vertexDistSq(fIdx[3 * f + c], q) <= floor * floor) done = true;
@@ -540,28 +653,12 @@ export function epa(
       status = EpaStatus.Converged;
       break;
     }
-    // Faces that see q, and their horizon.
-    ne = 0;
-    let ok = true;
-    const vis = visible;
-    const fi = fIdx;
-    let seen = 0;
-    for (let g = 0; g < count; g++) {
-      const s = fn[3 * g] * qx + fn[3 * g + 1] * qy + fn[3 * g + 2] * qz - fd[g];
-      // Faces within rounding of q's plane are not visible: q joins them coplanar, which keeps
-      // the visible set a disk (one horizon loop) when support points are coplanar.
-      if (g === f || s > floor) {
-        vis[g] = 1;
-        seen++;
-        const i = fi[3 * g];
-        const j = fi[3 * g + 1];
-        const k = fi[3 * g + 2];
-        ok = toggleEdge(i, j) && toggleEdge(j, k) && toggleEdge(k, i) && ok;
-      } else vis[g] = 0;
-    }
-    if (!ok || ne < 3 || nf - 1 + ne > MAX_FACES) {
+    // Faces that see q, and their horizon. Faces within rounding of q's plane do not see it:
+    // q joins them coplanar, which keeps the visible set a disk when support points are coplanar.
+    const closed = floodVisible(f, q, floor);
+    if (!closed || nFree + nVis + MAX_FACES - faceTop < nh) {
       nv--;
-      status = ok ? EpaStatus.MaxIterations : EpaStatus.Degenerate;
+      status = closed ? EpaStatus.MaxIterations : EpaStatus.Degenerate;
       break;
     }
     // The polytope changes: save the closest face for a run that ends before the next one.
@@ -573,16 +670,23 @@ export function epa(
     savedFace[2] = nz;
     savedFace[3] = dist;
     current = false;
-    for (let g = count - 1; seen > 0; g--) {
-      if (vis[g]) {
-        removeFace(g);
-        seen--;
-      }
+    for (let v = 0; v < nVis; v++) freeFace(visList[v]);
+    // The fan from q to the horizon: edge 0 of each new face is its horizon edge (twin beyond),
+    // edge 1 (hB → q) meets edge 2 of the next one, edge 2 (q → hA) edge 1 of the previous one.
+    for (let e = 0; e < nh; e++) {
+      const g = allocFace();
+      newFaces[e] = g;
+      setFace(g, hA[e], hB[e], q);
+      fAdj[3 * g] = hTwin[e];
+      fAdj[hTwin[e]] = 3 * g;
     }
-    // A zero-area new face (q in line with its horizon edge, as with coplanar box corners)
-    // bounds nothing: it is left out, the others still close the polytope geometrically.
-    for (let e = 0; e < ne; e++) pushFace(edges[2 * e], edges[2 * e + 1], q);
-    if (nf < 4) {
+    for (let e = 0; e < nh; e++) {
+      const g = newFaces[e];
+      const next = newFaces[e + 1 === nh ? 0 : e + 1];
+      fAdj[3 * g + 1] = 3 * next + 2;
+      fAdj[3 * next + 2] = 3 * g + 1;
+    }
+    if (nNormal < 4) {
       status = EpaStatus.Degenerate;
       iter++;
       break;

@@ -86,6 +86,8 @@ export interface MeshBvhOptions {
 // build, these small ones are reused).
 const binCount = new Uint32Array(64);
 const binBounds = new Float64Array(64 * 6);
+/** Per bin: the box of its doubled centroids (min xyz, max xyz). */
+const binCentroids = new Float64Array(64 * 6);
 const rightBounds = new Float64Array(64 * 6);
 const rightCount = new Uint32Array(64);
 
@@ -476,8 +478,43 @@ function splitNode(
     splitHalves(w, stack, t, start + (n >> 1));
     return axis;
   }
-  splitHalves(w, stack, t, mid);
+  if (n <= MESH_BVH_SAH_MIN_PRIMITIVES) splitHalves(w, stack, t, mid);
+  else binnedHalves(stack, t, mid, best, maxBins);
   return axis;
+}
+
+/**
+ * {@link splitHalves} after a binned split at bin `best`: each side's box and centroid box is the
+ * union of its bins' (min and max are exact, so the same numbers as a pass over the slots, for
+ * a pass over at most 64 bins).
+ */
+function binnedHalves(stack: Float64Array, t: number, mid: number, best: number, bins: number) {
+  const end = stack[t + 1];
+  const r = t + TASK;
+  unionBins(stack, t, 0, best + 1);
+  unionBins(stack, r, best + 1, bins);
+  stack[t + 1] = mid;
+  stack[r] = mid;
+  stack[r + 1] = end;
+}
+
+/** Writes the union of the boxes and centroid boxes of bins [from, to) into the task at t. */
+function unionBins(stack: Float64Array, t: number, from: number, to: number): void {
+  for (let k = 0; k < 6; k += 3) {
+    const sign = k === 0 ? 1 : -1;
+    for (let c = k; c < k + 3; c++) {
+      let b = sign * Infinity;
+      let m = sign * Infinity;
+      for (let i = from; i < to; i++) {
+        const x = binBounds[6 * i + c];
+        const y = binCentroids[6 * i + c];
+        if (sign > 0 ? x < b : x > b) b = x;
+        if (sign > 0 ? y < m : y > m) m = y;
+      }
+      stack[t + 4 + c] = b;
+      stack[t + 10 + c] = m;
+    }
+  }
 }
 
 /** Least SAH cost found by the last {@link sweepBins} call (areas × counts). */
@@ -507,6 +544,12 @@ function binSlots(
     binBounds[o + 3] = -Infinity;
     binBounds[o + 4] = -Infinity;
     binBounds[o + 5] = -Infinity;
+    binCentroids[o] = Infinity;
+    binCentroids[o + 1] = Infinity;
+    binCentroids[o + 2] = Infinity;
+    binCentroids[o + 3] = -Infinity;
+    binCentroids[o + 4] = -Infinity;
+    binCentroids[o + 5] = -Infinity;
   }
   const last = bins - 1;
   for (let s = start; s < end; s++) {
@@ -528,6 +571,15 @@ function binSlots(
     if (x1 > binBounds[o + 3]) binBounds[o + 3] = x1;
     if (y1 > binBounds[o + 4]) binBounds[o + 4] = y1;
     if (z1 > binBounds[o + 5]) binBounds[o + 5] = z1;
+    const cx = x0 + x1;
+    const cy = y0 + y1;
+    const cz = z0 + z1;
+    if (cx < binCentroids[o]) binCentroids[o] = cx;
+    if (cy < binCentroids[o + 1]) binCentroids[o + 1] = cy;
+    if (cz < binCentroids[o + 2]) binCentroids[o + 2] = cz;
+    if (cx > binCentroids[o + 3]) binCentroids[o + 3] = cx;
+    if (cy > binCentroids[o + 4]) binCentroids[o + 4] = cy;
+    if (cz > binCentroids[o + 5]) binCentroids[o + 5] = cz;
   }
 }
 

@@ -9,9 +9,13 @@ import { EPA_MAX_ITERATIONS, EPA_POLYTOPE_TOLERANCE } from "../../src/constants.
 import { EpaStatus, epa, makeEpaResult } from "../../src/geometry/epa.js";
 import { GjkStatus, gjk, makeGjkResult } from "../../src/geometry/gjk.js";
 import { PointCloudSupport, TransformedSupport } from "../../src/geometry/support.js";
+import { contact } from "../../src/index.js";
+import type { Isometry } from "../../src/math/isometry.js";
 import * as iso from "../../src/math/isometry.js";
 import type { Vec3 } from "../../src/math/vec3.js";
 import * as vec3 from "../../src/math/vec3.js";
+import type { ConvexPolyhedron } from "../../src/shapes/convex-polyhedron.js";
+import { makeConvexPolyhedron } from "../../src/shapes/convex-polyhedron.js";
 import { unitQuat, vec as vecRaw } from "../oracles/arbitraries.js";
 
 /**
@@ -205,5 +209,138 @@ describe("epa from small simplices and flat differences", () => {
     epa(e, supA, supBLocal, g.simplex, null);
     expect(e.depth).toBe(0);
     expect(Math.abs(e.normal.z)).toBeCloseTo(1, 12);
+  });
+});
+
+/**
+ * Oracle for two convex polyhedra: SAT over A's and B's hull face normals and the cross products
+ * of their hull edges (the facet normals of A − B are among these), each axis's overlap by brute
+ * force over the vertices. Independent of GJK and EPA: only the hull record (quickhull) is shared.
+ */
+function hullSatDepth(a: ConvexPolyhedron, b: ConvexPolyhedron, bPose: Isometry): number {
+  const va: Vec3[] = [];
+  for (let i = 0; i < a.vertices.length; i += 3)
+    va.push(vec3.create(a.vertices[i], a.vertices[i + 1], a.vertices[i + 2]));
+  const vb: Vec3[] = [];
+  for (let i = 0; i < b.vertices.length; i += 3) {
+    const p = vec3.create(b.vertices[i], b.vertices[i + 1], b.vertices[i + 2]);
+    vb.push(iso.transformPoint(p, bPose, p));
+  }
+  const rot = (v: Vec3) => iso.transformVector(vec3.create(), bPose, v);
+  const normals = (h: ConvexPolyhedron) => {
+    const out: Vec3[] = [];
+    for (let f = 0; f < h.faceCount; f++)
+      out.push(
+        vec3.create(h.faceNormals[3 * f], h.faceNormals[3 * f + 1], h.faceNormals[3 * f + 2]),
+      );
+    return out;
+  };
+  const edges = (h: ConvexPolyhedron) => {
+    const out: Vec3[] = [];
+    const v = h.vertices;
+    for (let e = 0; e < h.edges.length; e += 2) {
+      const i = 3 * h.edges[e];
+      const j = 3 * h.edges[e + 1];
+      out.push(vec3.create(v[j] - v[i], v[j + 1] - v[i + 1], v[j + 2] - v[i + 2]));
+    }
+    return out;
+  };
+  let best = Infinity;
+  const tryAxis = (d: Vec3) => {
+    const l = vec3.length(d);
+    if (!(l > 0)) return;
+    const n = vec3.scale(vec3.create(), d, 1 / l);
+    best = Math.min(best, overlapAlong(va, vb, n), overlapAlong(va, vb, vec3.negate(n, n)));
+  };
+  for (const n of normals(a)) tryAxis(n);
+  for (const n of normals(b)) tryAxis(rot(n));
+  const eb = edges(b).map(rot);
+  for (const u of edges(a))
+    for (const w of eb) {
+      const c = vec3.cross(vec3.create(), u, w);
+      if (vec3.lengthSq(c) > 1e-20 * vec3.lengthSq(u) * vec3.lengthSq(w)) tryAxis(c);
+    }
+  return best;
+}
+
+describe("hull–hull contact (GJK + EPA) against SAT over the hulls' faces and edge pairs", () => {
+  // Hulls of 12–40 points (the polytope grows through many iterations, so faces are freed and
+  // their slots reused), including box-like and squashed ones with coplanar support points.
+  const hullPointsArb: fc.Arbitrary<Vec3[]> = fc
+    .tuple(
+      fc.array(vec(-1, 1), { minLength: 12, maxLength: 40 }),
+      fc.constantFrom("sphere", "sphere", "cloud", "squashed", "box"),
+    )
+    .map(([pts, kind]) => {
+      if (kind === "sphere") {
+        return pts.map((p) => {
+          const l = Math.hypot(p.x, p.y, p.z) || 1;
+          return { x: p.x / l, y: (0.8 * p.y) / l, z: p.z / l };
+        });
+      }
+      if (kind === "squashed") return pts.map((p) => ({ x: p.x, y: 0.05 * p.y, z: p.z }));
+      if (kind === "box") {
+        // Points on the faces of a box: many coplanar support points.
+        return pts.map((p) => {
+          const a = [p.x, p.y, p.z];
+          const k = Math.abs(p.x) > Math.abs(p.y) ? (Math.abs(p.x) > Math.abs(p.z) ? 0 : 2) : 1;
+          a[k] = a[k] < 0 ? -0.7 : 0.7;
+          return { x: a[0], y: a[1], z: a[2] };
+        });
+      }
+      return pts;
+    });
+
+  it("depth within 1e-6 of the size, the normal attains it, witnesses 'depth' apart along it", () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(
+        hullPointsArb,
+        hullPointsArb,
+        vec(-0.5, 0.5),
+        unitQuat,
+        fc.constantFrom(1e-2, 1, 1, 1e3),
+        (pa, pb, t, rotation, s) => {
+          let a: ConvexPolyhedron;
+          let b: ConvexPolyhedron;
+          try {
+            a = makeConvexPolyhedron(pa.map((p) => vec3.scale(vec3.create(), p, s)));
+            b = makeConvexPolyhedron(pb.map((p) => vec3.scale(vec3.create(), p, s)));
+          } catch {
+            return;
+          }
+          const poseA = iso.create(vec3.create(), { x: 0, y: 0, z: 0, w: 1 });
+          const poseB = iso.create(vec3.scale(vec3.create(), t, s), rotation);
+          const c = contact(a, poseA, b, poseB, 0);
+          const sat = hullSatDepth(a, b, poseB);
+          const tol = 1e-6 * s;
+          if (sat < -tol) {
+            expect(c).toBeNull();
+            return;
+          }
+          if (sat <= tol) return; // touching within the tolerance: either answer
+          expect(c).not.toBeNull();
+          if (!c) return;
+          expect(Math.abs(-c.distance - sat)).toBeLessThanOrEqual(tol);
+          expect(Math.abs(vec3.length(c.normal) - 1)).toBeLessThan(1e-12);
+          const va: Vec3[] = [];
+          for (let i = 0; i < a.vertices.length; i += 3)
+            va.push(vec3.create(a.vertices[i], a.vertices[i + 1], a.vertices[i + 2]));
+          const vb: Vec3[] = [];
+          for (let i = 0; i < b.vertices.length; i += 3) {
+            const p = vec3.create(b.vertices[i], b.vertices[i + 1], b.vertices[i + 2]);
+            vb.push(iso.transformPoint(p, poseB, p));
+          }
+          expect(Math.abs(overlapAlong(va, vb, c.normal) + c.distance)).toBeLessThanOrEqual(tol);
+          const diff = vec3.sub(vec3.create(), c.pointA, c.pointB);
+          expect(
+            vec3.distance(diff, vec3.scale(vec3.create(), c.normal, -c.distance)),
+          ).toBeLessThan(tol);
+          checked++;
+        },
+      ),
+      { numRuns: 150 },
+    );
+    expect(checked).toBeGreaterThan(50);
   });
 });

@@ -234,3 +234,78 @@ describe("meshBvhNodeRayEntry", () => {
     expect(meshBvhNodeRayEntry(bvh, 0, 0, -1, 0.5, Infinity, 1, Infinity, 10)).toBe(1);
   });
 });
+
+describe("buildMeshBvh on random triangle soups (fast-check)", () => {
+  /** Triangle boxes of random triangles; some share corners, some are clustered or repeated. */
+  const soup = fc
+    .tuple(
+      fc.array(
+        fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.integer({ min: 0, max: 3 })),
+        {
+          minLength: 1,
+          maxLength: 400,
+        },
+      ),
+      fc.integer({ min: 1, max: 2 ** 31 - 1 }),
+      fc.constantFrom(1e-3, 1, 1e4),
+    )
+    .map(([seeds, seed, s]) => {
+      const rng = makeRandom(seed);
+      const n = seeds.length;
+      const b = new Float64Array(6 * n);
+      for (let i = 0; i < n; i++) {
+        const [c, kind] = seeds[i];
+        for (let k = 0; k < 3; k++) {
+          // kind 0: anywhere; 1: clustered on a line; 2: a copy of the previous; 3: tiny.
+          const base = kind === 1 ? c : rng() * 2 - 1;
+          let lo = base;
+          let hi = base;
+          for (let corner = 0; corner < 3; corner++) {
+            const x = base + (kind === 3 ? 1e-9 : 0.2) * (rng() - 0.5);
+            lo = Math.min(lo, x);
+            hi = Math.max(hi, x);
+          }
+          b[6 * i + k] = s * lo;
+          b[6 * i + 3 + k] = s * hi;
+        }
+        if (kind === 2 && i > 0) for (let k = 0; k < 6; k++) b[6 * i + k] = b[6 * (i - 1) + k];
+      }
+      return b;
+    });
+
+  it("every primitive in exactly one leaf, and every node box exactly the union of its contents", () => {
+    fc.assert(
+      fc.property(
+        soup,
+        fc.constantFrom(2, 3, 16, 64),
+        fc.constantFrom(1, 2, 4, 8),
+        (prim, bins, maxLeafSize) => {
+          const n = prim.length / 6;
+          const bvh = buildMeshBvh(prim, n, { bins, maxLeafSize });
+          checkInvariants(bvh, prim, n);
+          // Tight: a leaf's box is the union of its primitives' boxes, an inner node's the union
+          // of its children's, to the bit (min and max are exact).
+          for (let i = bvh.nodeCount - 1; i >= 0; i--) {
+            const u = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+            const grow = (src: ArrayLike<number>, o: number) => {
+              for (let k = 0; k < 3; k++) {
+                u[k] = Math.min(u[k], src[o + k]);
+                u[3 + k] = Math.max(u[3 + k], src[o + 3 + k]);
+              }
+            };
+            if (isMeshBvhLeaf(bvh, i)) {
+              const s = meshBvhLeafOffset(bvh, i);
+              for (let q = s; q < s + meshBvhLeafCount(bvh, i); q++)
+                grow(prim, 6 * bvh.primitives[q]);
+            } else {
+              grow(bvh.bounds, 6 * (i + 1));
+              grow(bvh.bounds, 6 * meshBvhRightChild(bvh, i));
+            }
+            for (let k = 0; k < 6; k++) expect(bvh.bounds[6 * i + k]).toBe(u[k]);
+          }
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+});
