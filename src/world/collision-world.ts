@@ -1258,12 +1258,18 @@ export class CollisionWorld {
     // Merge the two ascending sets.
     const next = this.nextPairs;
     next.clear();
+    const nk = kept.size;
+    const nf = found.size;
+    if (nk === 0 || nf === 0) {
+      // One set empty (every body in the move buffer, or none found): a copy, no merge.
+      const src = nk === 0 ? found : kept;
+      next.appendKeys(src.storage, 0, src.size);
+      return;
+    }
     let nextKeys = next.storage;
     let w = 0;
     let i = 0;
     let j = 0;
-    const nk = kept.size;
-    const nf = found.size;
     while (i < nk || j < nf) {
       const a = i < nk ? kept.keyAt(i) : Infinity;
       const c = j < nf ? found.keyAt(j) : Infinity;
