@@ -33,6 +33,16 @@ export function threadCpuMs(): number {
   }
 }
 
+/** On-CPU time of the calling thread so far, nanoseconds (Linux schedstat; 0 where missing). */
+export function threadCpuNs(): number {
+  try {
+    const s = readFileSync("/proc/thread-self/schedstat", "utf8");
+    return Number(s.slice(0, s.indexOf(" ")));
+  } catch {
+    return 0;
+  }
+}
+
 /** One run's numbers. */
 export interface ThreadRun {
   scene: SceneName;
@@ -48,6 +58,15 @@ export interface ThreadRun {
   narrowMs: number;
   contacts: number;
   load1: number;
+  /**
+   * With an executor: the calling thread's on-CPU time per step inside the executor's parallel
+   * jobs (narrow phase with its ordered merge, candidate merge, poses) and outside them (the
+   * serial part), ms. With threads 0 (everything on the calling thread) they are the step's
+   * parallel work P and serial work S, so S + P / 2 is the critical path of two threads with a
+   * free core each, whatever the machine's load.
+   */
+  inJobsMs: number;
+  serialMs: number;
 }
 
 /** Runs the world on `sceneName` with `threads` threads (1: no executor). */
@@ -65,6 +84,23 @@ export async function runThreads(
   if (threads !== 1) {
     executor = new WorkerExecutor({ threads: Math.max(1, threads) });
     await executor.ready();
+  }
+  // Time the calling thread spends in the executor's jobs (instance methods wrapped).
+  let inJobsNs = 0;
+  if (executor !== null) {
+    const ex = executor as unknown as Record<string, (...a: unknown[]) => unknown>;
+    for (const name of ["runNarrowPhase", "runCandidateMerge", "runPoseBoxes"]) {
+      const f = ex[name];
+      if (typeof f !== "function") continue;
+      ex[name] = (...a: unknown[]) => {
+        const t0 = threadCpuNs();
+        try {
+          return f.apply(executor, a);
+        } finally {
+          inJobsNs += threadCpuNs() - t0;
+        }
+      };
+    }
   }
   scene.move(0);
   const world = new CollisionWorld({ profile: true, executor });
@@ -117,6 +153,8 @@ export async function runThreads(
   }
   const c0 = process.cpuUsage();
   const m0 = threadCpuMs();
+  const n0 = threadCpuNs();
+  inJobsNs = 0;
   for (let i = 0; i < frames; i++) {
     t = performance.now();
     step();
@@ -126,6 +164,7 @@ export async function runThreads(
   }
   const c = process.cpuUsage(c0);
   const callerCpuMs = (threadCpuMs() - m0) / frames;
+  const callerNs = threadCpuNs() - n0;
   if (session !== null) {
     const { profile } = await session.post("Profiler.stop");
     writeFileSync(profileFile, JSON.stringify(profile));
@@ -148,6 +187,8 @@ export async function runThreads(
     narrowMs: narrow / frames,
     contacts,
     load1: loadavg()[0],
+    inJobsMs: inJobsNs / 1e6 / frames,
+    serialMs: (callerNs - inJobsNs) / 1e6 / frames,
   };
 }
 
@@ -169,7 +210,7 @@ if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).
       );
       const f = (x: number) => x.toFixed(1);
       process.stdout.write(
-        `${r.scene} n=${r.n} threads=${r.threads}: median ${f(r.medianMs)} ms, cpu ${f(r.cpuMs)} ms/step (caller ${f(r.callerCpuMs)}), broad ${f(r.broadMs)}, narrow ${f(r.narrowMs)}, first ${f(r.firstStepMs)} ms, next ${r.steadyFirstFive.map(f).join(" ")}, contacts ${r.contacts}, load ${r.load1.toFixed(1)}\n`,
+        `${r.scene} n=${r.n} threads=${r.threads}: median ${f(r.medianMs)} ms, cpu ${f(r.cpuMs)} ms/step (caller ${f(r.callerCpuMs)}), broad ${f(r.broadMs)}, narrow ${f(r.narrowMs)}, first ${f(r.firstStepMs)} ms, next ${r.steadyFirstFive.map(f).join(" ")}, contacts ${r.contacts}, load ${r.load1.toFixed(1)}${r.threads === 1 ? "" : `, caller in jobs ${f(r.inJobsMs)}, serial ${f(r.serialMs)}${r.threads === 0 ? ` (S + P/2 = ${f(r.serialMs + r.inJobsMs / 2)})` : ""}`}\n`,
       );
     }
   }

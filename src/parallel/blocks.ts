@@ -8,6 +8,7 @@ import { type CandidateMergeJob, mergeCandidateChunk } from "../broadphase/candi
 import { PAIR_KEY_BASE } from "../broadphase/pair-set.js";
 import type { Shape } from "../shapes/shape.js";
 import { NARROW_NONE, NARROW_RECORD_STRIDE, narrowPair } from "../world/narrow-pair.js";
+import { type PoseBoxesJob, poseBoxesChunk } from "../world/pose-boxes.js";
 import { CTRL_NEXT_BLOCK, PARALLEL_BLOCK_PAIRS } from "./protocol.js";
 
 /**
@@ -84,6 +85,26 @@ export function runMergeChunks(
     const c = Atomics.add(control, CTRL_NEXT_BLOCK, 1);
     if (c >= chunks) return done;
     mergeCandidateChunk(job, c, chunks);
+    done++;
+  }
+}
+
+/**
+ * Takes chunks of the poses job `job` from `control[CTRL_NEXT_BLOCK]` until all `chunks` are
+ * taken and runs each (src/world/pose-boxes.ts) with `shapes` by slot. Returns the chunks this
+ * thread did.
+ */
+export function runPoseChunks(
+  control: Int32Array,
+  job: PoseBoxesJob,
+  shapes: readonly (Shape | undefined)[],
+  chunks: number,
+): number {
+  let done = 0;
+  for (;;) {
+    const c = Atomics.add(control, CTRL_NEXT_BLOCK, 1);
+    if (c >= chunks) return done;
+    poseBoxesChunk(job, shapes, c);
     done++;
   }
 }

@@ -47,8 +47,14 @@ export const CTRL_MERGE_FILTER = 11;
 export const CTRL_MERGE_CHUNKS = 12;
 /** Control slot (merge job): old candidates per chunk. */
 export const CTRL_MERGE_CHUNK_SIZE = 13;
+/** Control slot (poses job): bodies in the batch. */
+export const CTRL_POSE_COUNT = 14;
+/** Control slot (poses job): number of chunks. */
+export const CTRL_POSE_CHUNKS = 15;
+/** Control slot (poses job): bodies per chunk. */
+export const CTRL_POSE_CHUNK_SIZE = 16;
 /** Number of control slots. */
-export const CTRL_SLOTS = 16;
+export const CTRL_SLOTS = 20;
 
 /** Job kind: the narrow phase of a step (blocks of pairs, src/parallel/blocks.ts). */
 export const JOB_NARROW = 0;
@@ -57,6 +63,14 @@ export const JOB_NARROW = 0;
  * parallel part of the broad phase.
  */
 export const JOB_MERGE = 1;
+/**
+ * Job kind: the first pass of the world's `setPoses` (chunks of src/world/pose-boxes.ts: each
+ * body's checks and boxes), taken from the same shared counter.
+ */
+export const JOB_POSES = 2;
+
+/** Doubles of the shared job parameters: [0] prediction (narrow phase), [1] half prediction (poses job). */
+export const PARAM_SLOTS = 2;
 
 /**
  * Pairs per block of the work queue: small enough that the threads finish together (dynamic
@@ -97,9 +111,22 @@ export interface MergeBuffers {
   chunkLengths: SharedArrayBuffer;
 }
 
+/**
+ * The shared arrays of the poses job (src/world/pose-boxes.ts), sent when any of them was
+ * replaced since the last poses job.
+ */
+export interface PoseBuffers {
+  poses: SharedArrayBuffer;
+  slots: SharedArrayBuffer;
+  pose: SharedArrayBuffer;
+  boxes: SharedArrayBuffer;
+  status: SharedArrayBuffer;
+}
+
 /** A message from the executor to a worker. */
 export type WorkerMessage =
   | { type: "buffers"; buffers: SharedBuffers }
+  | { type: "pose-buffers"; buffers: PoseBuffers }
   | { type: "merge-buffers"; buffers: MergeBuffers }
   | {
       type: "shapes";
@@ -132,7 +159,7 @@ export type WebWorkerMessage =
 export interface WorkerInit {
   /** The control array's buffer (Int32 × {@link CTRL_SLOTS}). */
   control: SharedArrayBuffer;
-  /** The job's parameters (Float64: prediction). */
+  /** The job's parameters (Float64 × {@link PARAM_SLOTS}). */
   params: SharedArrayBuffer;
   /** The port carrying {@link WorkerMessage}s. */
   port: MessagePort;

@@ -37,7 +37,13 @@ import { checkOptionKeys, invalidValue } from "../errors.js";
 import type { Shape } from "../shapes/shape.js";
 import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "../world/executor.js";
 import { NARROW_RECORD_STRIDE } from "../world/narrow-pair.js";
-import { runBlock, runBlocks, runMergeChunks } from "./blocks.js";
+import {
+  POSE_CHUNK_PENDING,
+  type PoseBoxesJob,
+  type PoseBoxesRunner,
+  poseBoxesChunk,
+} from "../world/pose-boxes.js";
+import { runBlock, runBlocks, runMergeChunks, runPoseChunks } from "./blocks.js";
 import {
   CTRL_DONE,
   CTRL_ERROR,
@@ -50,13 +56,19 @@ import {
   CTRL_MERGE_OLD,
   CTRL_NEXT_BLOCK,
   CTRL_PAIR_COUNT,
+  CTRL_POSE_CHUNK_SIZE,
+  CTRL_POSE_CHUNKS,
+  CTRL_POSE_COUNT,
   CTRL_READY,
   CTRL_SLOTS,
   JOB_MERGE,
   JOB_NARROW,
+  JOB_POSES,
   type MergeBuffers,
   PARALLEL_BLOCK_PAIRS,
   PARALLEL_JOB_TIMEOUT_MS,
+  PARAM_SLOTS,
+  type PoseBuffers,
   type SharedBuffers,
   type WorkerMessage,
 } from "./protocol.js";
@@ -137,7 +149,9 @@ function waitWhileEqual(a: Int32Array, index: number, value: number, ms: number)
  * `worker_threads` in src/parallel/executor.ts, Web Workers in src/parallel/browser.ts), posts
  * `WorkerMessage`s (src/parallel/protocol.ts) to them and wakes them for a job.
  */
-export abstract class SharedMemoryExecutor implements StepExecutor, CandidateMergeRunner {
+export abstract class SharedMemoryExecutor
+  implements StepExecutor, CandidateMergeRunner, PoseBoxesRunner
+{
   /** Threads, the calling thread included. */
   readonly threads: number;
   private readonly minPairs: number;
@@ -146,7 +160,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor, CandidateMer
   /** The shared control array (slots of src/parallel/protocol.ts). */
   protected readonly control = new Int32Array(new SharedArrayBuffer(4 * CTRL_SLOTS));
   /** The job's parameters (Float64: prediction). */
-  protected readonly params = new Float64Array(new SharedArrayBuffer(8));
+  protected readonly params = new Float64Array(new SharedArrayBuffer(8 * PARAM_SLOTS));
   private pairs: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private pose: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private flags: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
@@ -191,6 +205,8 @@ export abstract class SharedMemoryExecutor implements StepExecutor, CandidateMer
   private sentFlags: ArrayBufferLike | null = null;
   // The merge job's arrays the workers were last sent (see shareMergeBuffers).
   private readonly sentMerge: (ArrayBufferLike | null)[] = new Array(11).fill(null);
+  // The poses job's arrays the workers were last sent (see sharePoseBuffers).
+  private readonly sentPoses: (ArrayBufferLike | null)[] = new Array(5).fill(null);
 
   /**
    * Checks `options` (overriding {@link defaultWorkerExecutorOptions}); the subclass then starts
@@ -267,7 +283,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor, CandidateMer
         this.jobFlags = this.flags;
       }
       this.shareBuffers();
-      this.syncShapes(input);
+      this.syncShapes(input.shapes, input.slotCount, input.shapesVersion);
       this.params[0] = input.prediction;
       control[CTRL_JOB_KIND] = JOB_NARROW;
       control[CTRL_PAIR_COUNT] = n;
@@ -344,6 +360,96 @@ export abstract class SharedMemoryExecutor implements StepExecutor, CandidateMer
     for (let c = 0; c < chunks; c++) {
       if (Atomics.load(lengths, 2 * c) < 0) mergeCandidateChunk(job, c, chunks);
     }
+  }
+
+  /**
+   * Runs the `chunks` chunks of the first pass of the world's `setPoses` (src/world/pose-boxes.ts)
+   * over the threads, the calling thread included, the slots' shapes being `shapes`, and returns
+   * when every chunk is done (a chunk a failed worker left is run here; a chunk's own failure is
+   * its status, for the world to handle). Runs alone on the calling thread before the workers
+   * are ready, for one chunk, or when an array of `job` is not in shared memory. Throws
+   * `CollideError` after {@link dispose}.
+   */
+  runPoseBoxes(
+    job: PoseBoxesJob,
+    chunks: number,
+    shapes: readonly (Shape | undefined)[],
+    slotCount: number,
+    shapesVersion: number,
+  ): void {
+    if (this.disposed) invalidValue("executor", "disposed", "has been disposed");
+    const status = job.status;
+    status.fill(POSE_CHUNK_PENDING, 0, chunks);
+    const control = this.control;
+    const ready = Atomics.load(control, CTRL_READY) >= this.workerCount;
+    if (this.workerCount === 0 || chunks < 2 || !ready || !this.sharePoseBuffers(job)) {
+      for (let c = 0; c < chunks; c++) poseBoxesChunk(job, shapes, c);
+      return;
+    }
+    this.syncShapes(shapes, slotCount, shapesVersion);
+    this.params[1] = job.halfPrediction;
+    control[CTRL_JOB_KIND] = JOB_POSES;
+    control[CTRL_POSE_COUNT] = job.count;
+    control[CTRL_POSE_CHUNKS] = chunks;
+    control[CTRL_POSE_CHUNK_SIZE] = job.chunkSize;
+    control[CTRL_NEXT_BLOCK] = 0;
+    control[CTRL_DONE] = 0;
+    control[CTRL_ERROR] = 0;
+    this.wake();
+    try {
+      runPoseChunks(control, job, shapes, chunks);
+    } catch {
+      // The chunk left unfinished is run again below.
+    }
+    this.waitForWorkers();
+    for (let c = 0; c < chunks; c++) {
+      if (Atomics.load(status, c) === POSE_CHUNK_PENDING) poseBoxesChunk(job, shapes, c);
+    }
+  }
+
+  /** Waits until every worker has left the current job. */
+  private waitForWorkers(): void {
+    const control = this.control;
+    const workers = this.workerCount;
+    const t0 = Date.now();
+    for (;;) {
+      const d = Atomics.load(control, CTRL_DONE);
+      if (d >= workers) break;
+      waitWhileEqual(control, CTRL_DONE, d, WORKER_POLL_MS);
+      if (Date.now() - t0 > PARALLEL_JOB_TIMEOUT_MS) {
+        invalidValue("executor", this.threads, "a worker thread stopped answering");
+      }
+    }
+  }
+
+  /**
+   * Sends the workers the poses job's arrays when any was replaced since the last poses job.
+   * Returns false (nothing sent) when some array is not in shared memory.
+   */
+  private sharePoseBuffers(job: PoseBoxesJob): boolean {
+    const sent = this.sentPoses;
+    let state = 0;
+    state |= mergeBufferState(job.poses, sent, 0);
+    state |= mergeBufferState(job.slots, sent, 1);
+    state |= mergeBufferState(job.pose, sent, 2);
+    state |= mergeBufferState(job.boxes, sent, 3);
+    state |= mergeBufferState(job.status, sent, 4);
+    if ((state & 2) !== 0) return false;
+    if (state === 0) return true;
+    sent[0] = job.poses.buffer;
+    sent[1] = job.slots.buffer;
+    sent[2] = job.pose.buffer;
+    sent[3] = job.boxes.buffer;
+    sent[4] = job.status.buffer;
+    const buffers: PoseBuffers = {
+      poses: job.poses.buffer as SharedArrayBuffer,
+      slots: job.slots.buffer as SharedArrayBuffer,
+      pose: job.pose.buffer as SharedArrayBuffer,
+      boxes: job.boxes.buffer as SharedArrayBuffer,
+      status: job.status.buffer as SharedArrayBuffer,
+    };
+    this.post({ type: "pose-buffers", buffers });
+    return true;
   }
 
   /**
@@ -520,12 +626,15 @@ export abstract class SharedMemoryExecutor implements StepExecutor, CandidateMer
   }
 
   /** Sends the workers the slots whose shape object changed since the last job. */
-  private syncShapes(input: NarrowPhaseInput): void {
-    const { shapes, slotCount } = input;
+  private syncShapes(
+    shapes: readonly (Shape | undefined)[],
+    slotCount: number,
+    shapesVersion: number,
+  ): void {
     // Nothing to look for when the same world's shapes have not changed since the last job.
-    if (shapes === this.syncedShapes && input.shapesVersion === this.syncedVersion) return;
+    if (shapes === this.syncedShapes && shapesVersion === this.syncedVersion) return;
     this.syncedShapes = shapes;
-    this.syncedVersion = input.shapesVersion;
+    this.syncedVersion = shapesVersion;
     const known = this.knownShapes;
     const changes = this.slotChanges;
     for (let s = 0; s < slotCount; s++) {

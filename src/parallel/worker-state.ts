@@ -10,7 +10,8 @@ import "../narrowphase/dispatch.js";
 import "../index.js";
 import type { CandidateMergeJob } from "../broadphase/candidate-merge.js";
 import type { Shape } from "../shapes/shape.js";
-import { runBlocks, runMergeChunks } from "./blocks.js";
+import type { PoseBoxesJob } from "../world/pose-boxes.js";
+import { runBlocks, runMergeChunks, runPoseChunks } from "./blocks.js";
 import {
   CTRL_DONE,
   CTRL_ERROR,
@@ -22,7 +23,11 @@ import {
   CTRL_MERGE_NEW,
   CTRL_MERGE_OLD,
   CTRL_PAIR_COUNT,
+  CTRL_POSE_CHUNK_SIZE,
+  CTRL_POSE_CHUNKS,
+  CTRL_POSE_COUNT,
   JOB_MERGE,
+  JOB_POSES,
   type WorkerMessage,
 } from "./protocol.js";
 
@@ -56,6 +61,18 @@ export class WorkerState {
     outCount: 0,
   };
 
+  /** The poses job's arrays (counts set per job from the control array). */
+  private readonly poses: PoseBoxesJob = {
+    poses: new Float64Array(0),
+    slots: new Int32Array(0),
+    count: 0,
+    chunkSize: 1,
+    pose: new Float64Array(0),
+    halfPrediction: 0,
+    boxes: new Float64Array(0),
+    status: new Int32Array(0),
+  };
+
   /** `control` and `params`: the executor's shared control array and job parameters. */
   constructor(
     private readonly control: Int32Array,
@@ -71,6 +88,14 @@ export class WorkerState {
       this.flags = new Uint8Array(b.flags);
       this.out = new Float64Array(b.out);
       this.blockLength = new Int32Array(b.blockLength);
+    } else if (msg.type === "pose-buffers") {
+      const b = msg.buffers;
+      const p = this.poses;
+      p.poses = new Float64Array(b.poses);
+      p.slots = new Int32Array(b.slots);
+      p.pose = new Float64Array(b.pose);
+      p.boxes = new Float64Array(b.boxes);
+      p.status = new Int32Array(b.status);
     } else if (msg.type === "merge-buffers") {
       const b = msg.buffers;
       const m = this.merge;
@@ -101,7 +126,14 @@ export class WorkerState {
   runJob(): void {
     const control = this.control;
     try {
-      if (Atomics.load(control, CTRL_JOB_KIND) === JOB_MERGE) {
+      const kind = Atomics.load(control, CTRL_JOB_KIND);
+      if (kind === JOB_POSES) {
+        const p = this.poses;
+        p.count = control[CTRL_POSE_COUNT];
+        p.chunkSize = control[CTRL_POSE_CHUNK_SIZE];
+        p.halfPrediction = this.params[1];
+        runPoseChunks(control, p, this.slotShapes, control[CTRL_POSE_CHUNKS]);
+      } else if (kind === JOB_MERGE) {
         const m = this.merge;
         m.oldCount = control[CTRL_MERGE_OLD];
         m.chunkSize = control[CTRL_MERGE_CHUNK_SIZE];

@@ -64,6 +64,7 @@ import {
 import * as aabbm from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import { newFloat64, newInt32 } from "../math/typed-arrays.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { intersectsPair } from "../narrowphase/pair-table.js";
@@ -100,6 +101,13 @@ import { checkWorldOptionValues, makeNamedBroadPhase } from "./core/world-option
 import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "./executor.js";
 import { type BodyHandle, MAX_BODY_SLOT, packHandle } from "./handles.js";
 import { NARROW_NONE, NARROW_RECORD_STRIDE, NARROW_SENSOR, narrowPair } from "./narrow-pair.js";
+import {
+  POSE_BOX_STRIDE,
+  POSE_BOXES_CHUNK,
+  POSE_CHUNK_DONE,
+  type PoseBoxesJob,
+  poseBoxesChunks,
+} from "./pose-boxes.js";
 import { checkFilterBits, checkShape, checkWorldPose } from "./validate.js";
 import { WarmStartCache, type WarmStartStats } from "./warm-start-cache.js";
 
@@ -389,6 +397,8 @@ const bpMin = vec3.create();
 const bpMax = vec3.create();
 const displacement = vec3.create();
 const posesScratch = iso.identity();
+/** Smallest `setPoses` batch whose first pass runs on the executor's threads (two chunks). */
+const PARALLEL_POSES_MIN = 2 * POSE_BOXES_CHUNK;
 const rayHitScratch: RayShapeHit = { toi: 0, point: vec3.create(), normal: vec3.create() };
 
 /** Reads the pose at `poses[o .. o+6]` (tx, ty, tz, qx, qy, qz, qw) into `out`. */
@@ -477,8 +487,21 @@ export class CollisionWorld {
   private ccdOut: number[] = [];
   private readonly ccdPush: (id: number) => unknown;
   /** Scratch of {@link setPoses}: slots, and tight and broad-phase boxes (12 doubles each). */
-  private posesSlots = new Int32Array(0);
-  private posesBoxes = new Float64Array(0);
+  private posesSlots: Int32Array = new Int32Array(0);
+  private posesBoxes: Float64Array = new Float64Array(0);
+  /** The batch's poses copied to shared memory for the parallel first pass of {@link setPoses}. */
+  private posesIn: Float64Array = new Float64Array(0);
+  /** The parallel first pass of {@link setPoses} (src/world/pose-boxes.ts). */
+  private readonly poseJob: PoseBoxesJob = {
+    poses: new Float64Array(0),
+    slots: new Int32Array(0),
+    count: 0,
+    chunkSize: POSE_BOXES_CHUNK,
+    pose: new Float64Array(0),
+    halfPrediction: 0,
+    boxes: new Float64Array(0),
+    status: new Int32Array(0),
+  };
   /** True while a {@link stepAsync} awaits its broad phase: bodies may not change meanwhile. */
   private stepping = false;
   /** Slots of unbounded bodies (half-spaces), ascending: outside the broad phase. */
@@ -742,14 +765,19 @@ export class CollisionWorld {
     }
     const b = this.bodies;
     if (this.posesSlots.length < n) {
-      this.posesSlots = new Int32Array(Math.max(n, 2 * this.posesSlots.length));
-      this.posesBoxes = new Float64Array(12 * this.posesSlots.length);
+      const cap = Math.max(n, 2 * this.posesSlots.length);
+      const shared = this.options.executor !== null && typeof SharedArrayBuffer === "function";
+      this.posesSlots = newInt32(cap, shared);
+      this.posesBoxes = newFloat64(POSE_BOX_STRIDE * cap, shared);
     }
     const slots = this.posesSlots;
     const boxes = this.posesBoxes;
     const p = posesScratch;
-    // Pass 1: validate every handle and pose and compute every box; nothing changes yet.
-    for (let i = 0; i < n; i++) {
+    // Pass 1: validate every handle and pose and compute every box; nothing changes yet. A
+    // large batch does it on the executor's threads first; this loop then only runs when some
+    // body needs it (an error to throw in order, a half-space).
+    const parallel = this.parallelPoseBoxes(handles, poses, n);
+    for (let i = 0; i < n && !parallel; i++) {
       const h = handles[i];
       const slot = this.slotOf(h);
       if (slot < 0) {
@@ -826,6 +854,44 @@ export class CollisionWorld {
       for (let j = 0; j < 7; j++) pose[q + j] = poses[o + j];
       this.writeTightBox(slot);
     }
+  }
+
+  /**
+   * The first pass of {@link setPoses} on the executor's threads (src/world/pose-boxes.ts): the
+   * handles are resolved here, then every body's checks and boxes run in chunks. Returns true
+   * when every body's slot and boxes are in `posesSlots`/`posesBoxes`; false when the batch is
+   * small, there is no such executor, or some body needs the serial pass (which then throws
+   * the error in order, or handles it).
+   */
+  private parallelPoseBoxes(handles: ArrayLike<number>, poses: Float64Array, n: number): boolean {
+    const ex = this.options.executor;
+    if (ex === null || ex.runPoseBoxes === undefined || n < PARALLEL_POSES_MIN) return false;
+    const slots = this.posesSlots;
+    if (!(slots.buffer instanceof SharedArrayBuffer)) return false;
+    for (let i = 0; i < n; i++) {
+      const slot = this.slotOf(handles[i]);
+      if (slot < 0) return false;
+      slots[i] = slot;
+    }
+    let input = poses;
+    if (!(poses.buffer instanceof SharedArrayBuffer)) {
+      if (this.posesIn.length < 7 * n) this.posesIn = newFloat64(7 * slots.length, true);
+      this.posesIn.set(poses);
+      input = this.posesIn;
+    }
+    const b = this.bodies;
+    const job = this.poseJob;
+    job.poses = input;
+    job.slots = slots;
+    job.count = n;
+    job.pose = b.pose;
+    job.halfPrediction = this.halfPrediction;
+    job.boxes = this.posesBoxes;
+    const chunks = poseBoxesChunks(job);
+    if (job.status.length < chunks) job.status = newInt32(2 * chunks, true);
+    ex.runPoseBoxes(job, chunks, b.shapes, b.slotCount, b.shapesVersion);
+    for (let c = 0; c < chunks; c++) if (job.status[c] !== POSE_CHUNK_DONE) return false;
+    return true;
   }
 
   /**
@@ -1191,12 +1257,18 @@ export class CollisionWorld {
     // Merge the two ascending sets.
     const next = this.nextPairs;
     next.clear();
+    const nk = kept.size;
+    const nf = found.size;
+    if (nk === 0 || nf === 0) {
+      // One set empty (every body in the move buffer, or none found): a copy, no merge.
+      const src = nk === 0 ? found : kept;
+      next.appendKeys(src.storage, 0, src.size);
+      return;
+    }
     let nextKeys = next.storage;
     let w = 0;
     let i = 0;
     let j = 0;
-    const nk = kept.size;
-    const nf = found.size;
     while (i < nk || j < nf) {
       const a = i < nk ? kept.keyAt(i) : Infinity;
       const c = j < nf ? found.keyAt(j) : Infinity;

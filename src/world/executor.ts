@@ -16,6 +16,7 @@
  */
 import type { CandidateMergeJob } from "../broadphase/candidate-merge.js";
 import type { Shape } from "../shapes/shape.js";
+import type { PoseBoxesJob } from "./pose-boxes.js";
 
 /** What a step hands to {@link StepExecutor.runNarrowPhase}. Arrays are read, not kept. */
 export interface NarrowPhaseInput {
@@ -71,4 +72,17 @@ export interface StepExecutor {
    * phase runs in parallel too.
    */
   runCandidateMerge?(job: CandidateMergeJob, chunks: number): void;
+  /**
+   * Optional: runs the chunks `0 .. chunks − 1` of the first pass of `setPoses` (each body's
+   * checks and boxes, src/world/pose-boxes.ts) over the threads, with `shapes[0 .. slotCount)`
+   * the slots' shapes (`shapesVersion` as in {@link NarrowPhaseInput}), and returns when all are
+   * done. When present, a large `setPoses` batch runs its first pass through it.
+   */
+  runPoseBoxes?(
+    job: PoseBoxesJob,
+    chunks: number,
+    shapes: readonly (Shape | undefined)[],
+    slotCount: number,
+    shapesVersion: number,
+  ): void;
 }

@@ -27,6 +27,8 @@ const steps = Number(process.argv[4] ?? 1000);
  * others moved by one `setPoses` call per frame.
  */
 const mode = process.argv[5] ?? "full";
+/** "kinds" or "threads-kinds" (the same with the 2-thread executor: `setPoses` batches of 4,096+ bodies run their first pass on both threads). */
+const kinds = mode === "kinds" || mode === "threads-kinds";
 /** "warm": the world's `warmStart` option on (src/world/warm-start-cache.ts). */
 const warmStart = process.argv[6] === "warm";
 const warmup = Number(process.env.WARMUP ?? 1000);
@@ -51,7 +53,10 @@ if (process.env.APP_LITERALS === "1") {
 }
 // "threads": the full pipeline with a 2-thread WorkerExecutor (narrow phase and, on the grid,
 // the candidate merge on both threads); the calling thread's heap is measured.
-const executor = mode === "threads" ? new WorkerExecutor({ threads: 2, minPairs: 0 }) : null;
+const executor =
+  mode === "threads" || mode === "threads-kinds"
+    ? new WorkerExecutor({ threads: 2, minPairs: 0 })
+    : null;
 if (executor !== null) await executor.ready();
 const world = new CollisionWorld({ broadphase, executor, warmStart });
 const poses: Isometry[] = [];
@@ -72,9 +77,9 @@ for (let i = 0; i < n; i++) {
     },
   };
   poses.push(p);
-  const kind = mode === "kinds" && i % 4 === 0 ? "static" : "dynamic";
+  const kind = kinds && i % 4 === 0 ? "static" : "dynamic";
   handles.push(world.addBody({ shape, pose: p, kind, mask: mode === "broad" ? 0 : 0xffffffff }));
-  if (mode === "kinds" && i % 4 === 1) world.sleep(handles[i]);
+  if (kinds && i % 4 === 1) world.sleep(handles[i]);
 }
 /** The bodies `setPoses` moves in "kinds" mode, and their poses. */
 const movers = handles.filter((_, i) => i % 4 >= 2);
@@ -84,7 +89,7 @@ const moverPoses = new Float64Array(7 * movers.length);
 function frame(f: number): number {
   moveScene(scene, f);
   const pos = scene.pos;
-  if (mode === "kinds") {
+  if (kinds) {
     for (let j = 0; j < moverIndex.length; j++) {
       const i = moverIndex[j];
       const r = poses[i].rotation;

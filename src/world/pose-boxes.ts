@@ -1,0 +1,169 @@
+/**
+ * The first pass of `CollisionWorld.setPoses` cut into chunks that any thread may run: for each
+ * body `i` of the batch, check its pose `poses[7i .. 7i+6]` (finite numbers, a unit quaternion,
+ * a finite displacement from the body's current pose) and compute its tight box and its
+ * broad-phase box (the tight box grown by half the prediction distance and the rounding pad),
+ * written as 12 doubles from `boxes[12i]`. The arithmetic is the world's own (`computeBoxes`
+ * of src/world/collision-world.ts), so every thread gives bitwise the same boxes.
+ *
+ * A chunk does not throw: it stops at the first body it cannot handle here — a bad value, an
+ * AABB out of range, a half-space (whose broad-phase box the world leaves as it was), a body
+ * without a shape — and reports failure; the world then runs its own first pass on the calling
+ * thread, which throws the error one thread throws, or handles the half-space.
+ */
+import { UNIT_QUATERNION_TOLERANCE, WORLD_AABB_ROUNDING_PAD } from "../constants.js";
+import * as aabbm from "../math/aabb.js";
+import * as iso from "../math/isometry.js";
+import { aabbShapeOfType } from "../shapes/index.js";
+import { type Shape, ShapeType } from "../shapes/shape.js";
+
+/** Bodies per chunk of the parallel first pass of `setPoses`. */
+export const POSE_BOXES_CHUNK = 2048;
+
+/** Doubles per body of {@link PoseBoxesJob.boxes}: tight min xyz, max xyz, broad min xyz, max xyz. */
+export const POSE_BOX_STRIDE = 12;
+
+/** Chunk status: not done yet. */
+export const POSE_CHUNK_PENDING = -1;
+/** Chunk status: every body done. */
+export const POSE_CHUNK_DONE = 0;
+/** Chunk status: stopped at a body the world must handle on the calling thread. */
+export const POSE_CHUNK_FAILED = 1;
+
+/** The arrays of one parallel first pass of `setPoses` (shared memory when run on workers). */
+export interface PoseBoxesJob {
+  /** The new poses, 7 doubles per body of the batch. */
+  poses: Float64Array;
+  /** The slot of each body of the batch (the caller resolved the handles). */
+  slots: Int32Array;
+  /** Bodies in the batch. */
+  count: number;
+  /** Bodies per chunk (a positive integer). */
+  chunkSize: number;
+  /** The world's current poses, 7 doubles per slot (read only). */
+  pose: Float64Array;
+  /** Half the world's prediction distance. */
+  halfPrediction: number;
+  /** Output: {@link POSE_BOX_STRIDE} doubles per body of the batch. */
+  boxes: Float64Array;
+  /** Per chunk: {@link POSE_CHUNK_PENDING} until done, then DONE or FAILED (atomic store). */
+  status: Int32Array;
+}
+
+/** Number of chunks of `job` (at least 1). */
+export function poseBoxesChunks(job: PoseBoxesJob): number {
+  return Math.max(1, Math.ceil(job.count / job.chunkSize));
+}
+
+const scratchPose = iso.identity();
+const scratchBox = aabbm.empty();
+
+/**
+ * Runs chunk `c` of `job` (module docs) with `shapes` = the shape of each slot, and publishes
+ * its status (an atomic store, after which its boxes are visible to every thread).
+ */
+export function poseBoxesChunk(
+  job: PoseBoxesJob,
+  shapes: readonly (Shape | undefined)[],
+  c: number,
+): void {
+  const { poses, slots, pose, boxes } = job;
+  const hp = job.halfPrediction;
+  const end = Math.min(job.count, (c + 1) * job.chunkSize);
+  const p = scratchPose;
+  const t = p.translation;
+  const r = p.rotation;
+  const box = scratchBox;
+  let status = POSE_CHUNK_DONE;
+  for (let i = c * job.chunkSize; i < end; i++) {
+    const o = 7 * i;
+    const tx = poses[o];
+    const ty = poses[o + 1];
+    const tz = poses[o + 2];
+    const qx = poses[o + 3];
+    const qy = poses[o + 4];
+    const qz = poses[o + 5];
+    const qw = poses[o + 6];
+    // NaN and ±Infinity fail here (x − x is NaN for both).
+    const finite = tx - tx + (ty - ty) + (tz - tz) + (qx - qx) + (qy - qy) + (qz - qz) + (qw - qw);
+    if (finite !== 0) {
+      status = POSE_CHUNK_FAILED;
+      break;
+    }
+    const len2 = qx * qx + qy * qy + qz * qz + qw * qw;
+    if (!(Math.abs(Math.sqrt(len2) - 1) <= UNIT_QUATERNION_TOLERANCE)) {
+      status = POSE_CHUNK_FAILED;
+      break;
+    }
+    const slot = slots[i];
+    const q = 7 * slot;
+    const d = tx - pose[q] + (ty - pose[q + 1]) + (tz - pose[q + 2]);
+    const shape = shapes[slot];
+    if (d - d !== 0 || shape === undefined || shape.type === ShapeType.HalfSpace) {
+      status = POSE_CHUNK_FAILED;
+      break;
+    }
+    t.x = tx;
+    t.y = ty;
+    t.z = tz;
+    r.x = qx;
+    r.y = qy;
+    r.z = qz;
+    r.w = qw;
+    aabbShapeOfType(box, shape.type, shape, p);
+    const mn = box.min;
+    const mx = box.max;
+    const big = Math.max(
+      Math.abs(mn.x),
+      Math.abs(mn.y),
+      Math.abs(mn.z),
+      Math.abs(mx.x),
+      Math.abs(mx.y),
+      Math.abs(mx.z),
+    );
+    const h = hp + WORLD_AABB_ROUNDING_PAD * big;
+    const k = POSE_BOX_STRIDE * i;
+    boxes[k] = mn.x;
+    boxes[k + 1] = mn.y;
+    boxes[k + 2] = mn.z;
+    boxes[k + 3] = mx.x;
+    boxes[k + 4] = mx.y;
+    boxes[k + 5] = mx.z;
+    const b0 = mn.x - h;
+    const b1 = mn.y - h;
+    const b2 = mn.z - h;
+    const b3 = mx.x + h;
+    const b4 = mx.y + h;
+    const b5 = mx.z + h;
+    if (b0 - b0 + (b1 - b1) + (b2 - b2) + (b3 - b3) + (b4 - b4) + (b5 - b5) !== 0) {
+      status = POSE_CHUNK_FAILED;
+      break;
+    }
+    boxes[k + 6] = b0;
+    boxes[k + 7] = b1;
+    boxes[k + 8] = b2;
+    boxes[k + 9] = b3;
+    boxes[k + 10] = b4;
+    boxes[k + 11] = b5;
+  }
+  Atomics.store(job.status, c, status);
+}
+
+/**
+ * Runs the chunks of the first pass of `setPoses` over threads: a parallel executor
+ * (`WorkerExecutor` of `collide/parallel`) implements it.
+ */
+export interface PoseBoxesRunner {
+  /**
+   * Runs every chunk `0 .. chunks − 1` of `job` with `poseBoxesChunk` on any thread in any
+   * order, the slots' shapes being `shapes[0 .. slotCount)` (`shapesVersion` as in
+   * `NarrowPhaseInput`), and returns when all are done.
+   */
+  runPoseBoxes(
+    job: PoseBoxesJob,
+    chunks: number,
+    shapes: readonly (Shape | undefined)[],
+    slotCount: number,
+    shapesVersion: number,
+  ): void;
+}
