@@ -621,7 +621,9 @@ function castHorizon(
  * time of impact, world frame) or null when they do not touch by maxToi; toi 0 exactly when
  * they already touch (as `intersects`), never for a gap. Allocates the answer. Accuracy
  * (docs/FORMATS.md, "Accuracy"): the shapes are in contact at toi within 16 times the distance
- * bar, and not before it by more than that bar over the closing speed.
+ * bar (relative to the smaller shape, plus the rounding of the motion, 64·ε·|v_B − v_A|·toi),
+ * and not before it by more than that bar over the closing speed, wherever the pair is (the
+ * search runs in a frame at A's starting position).
  * @throws CollideError `invalid_value` for a non-finite velocity, a relative displacement over
  * `maxToi` beyond the range of doubles, a negative or NaN `maxToi` (or Infinity with an
  * unbounded half-space), or a bad pose, or
