@@ -455,7 +455,7 @@ export const GJK_RAYCAST_TOLERANCE = 1e-10;
 
 /**
  * Relative distance tolerance of the time-of-impact search (src/query/cast-shapes.ts): the
- * shapes count as touching when their gap is below this times the sum of their bounding radii
+ * shapes count as touching when their gap is below this times the smaller bounding radius
  * (plus GJK_ROUNDING_TOLERANCE times the coordinates' magnitude). Conservative advancement
  * approaches contact from before, so the reported time of impact is early by at most this gap
  * over the closing speed (Mirtich 1996; Box2D's `b2TimeOfImpact` target uses a linear slop,

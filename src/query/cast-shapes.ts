@@ -40,12 +40,17 @@ import { hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { makeContact } from "../narrowphase/contact.js";
-import { contactPair, intersectsPair, unsupportedPair } from "../narrowphase/pair-table.js";
+import {
+  contactPair,
+  intersectsPair,
+  intersectsPosesPair,
+  unsupportedPair,
+} from "../narrowphase/pair-table.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, isCompositeType, makeCompositePart } from "../shapes/composite.js";
 import { aabbShape, boundingRadiusOf } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
-import { ShapeType } from "../shapes/shape.js";
+import { isBrandedShape, ShapeType } from "../shapes/shape.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg, relativePose } from "./frames.js";
@@ -141,6 +146,14 @@ function makeSide(motion: Motion): Side {
  */
 let skipInitial = false;
 
+/**
+ * When set (castShapesInto without `ignoreInitialOverlap`), the time-0 question is already
+ * answered for the whole pair by the `intersects` query's predicate, and it said apart: no part
+ * of a cast may then answer toi 0, and a part whose contact routine sees a rounding-level
+ * overlap at time 0 meets at the first time after 0 (or never, when the motion separates it).
+ */
+let startDecided = false;
+
 const SCRATCH_SHAPE: Shape = { type: ShapeType.Sphere, radius: 0 };
 const sideA = makeSide(motionA);
 const sideB = makeSide(motionB);
@@ -206,8 +219,14 @@ function originSpread(maxT: number): number {
 function advance(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
   const rA = boundingRadiusOf(a.shape);
   const rB = boundingRadiusOf(b.shape);
-  const shapeTol =
-    SHAPE_CAST_TOLERANCE * ((Number.isFinite(rA) ? rA : 0) + (Number.isFinite(rB) ? rB : 0));
+  // The stopping gap follows the smaller shape (a tolerance relative to the larger one lets a
+  // small shape stop early by many times its own accuracy: mixed scales, issue 16); an
+  // unbounded side (a half-space) takes the other's size.
+  const fA = Number.isFinite(rA) ? rA : 0;
+  const fB = Number.isFinite(rB) ? rB : 0;
+  const small = Number.isFinite(rA) && Number.isFinite(rB) ? Math.min(rA, rB) : Math.max(fA, fB);
+  const large = Math.max(fA, fB);
+  const shapeTol = SHAPE_CAST_TOLERANCE * small;
   let leverA = a.lever;
   let leverB = b.lever;
   if (a.angular > 0 && !Number.isFinite(leverA)) leverA = originSpread(maxT) + leverB;
@@ -223,13 +242,15 @@ function advance(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
     // At time 0 the pair's own predicate decides: toi 0 exactly when `intersects` is true, so
     // distance, intersects and castShapes agree (issue 16, class 8: boxes 2^-29 apart gave toi
     // 0; a contact routine's rounding-level gap or overlap never decides it).
-    const touching = t === 0 && intersectsPair(a.shape, b.shape, relativePose(poseA, poseB));
+    // When the whole pair's start is decided (apart), a part never answers toi 0.
+    const touching =
+      t === 0 && !startDecided && intersectsPair(a.shape, b.shape, relativePose(poseA, poseB));
     const gap = contactAt(out, a.shape, b.shape, t);
     if (touching) return true;
     // The rounding part of the tolerance follows the coordinates at the current time, not the
-    // farthest point of the whole motion (a huge maxToi must not make every gap "touching").
-    // The rounding part follows the shapes' offset from each other, not from the origin.
-    const coord = vec3.distance(poseA.translation, poseB.translation);
+    // farthest point of the whole motion (a huge maxToi must not make every gap "touching"),
+    // and the shapes' offset from each other and their sizes, not their distance from the origin.
+    const coord = Math.max(vec3.distance(poseA.translation, poseB.translation), large);
     if (t > 0 && (gap <= 0 || gap <= shapeTol + GJK_ROUNDING_TOLERANCE * coord)) return true;
     vec3.copy(nW, out.normal);
     const mu = -vec3.dot(relVel, nW) + spin;
@@ -302,6 +323,7 @@ function castSides(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
 function castComposite(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
   if (
     !skipInitial &&
+    !startDecided &&
     b.shape.type === ShapeType.TriangleMesh &&
     (b.shape as TriangleMesh).solid &&
     intersectsPair(a.shape, b.shape, relativePose(sidePoseAt(poseA, a, 0), sidePoseAt(poseB, b, 0)))
@@ -437,19 +459,54 @@ export function castShapesInto(
   maxToi: number,
   ignoreInitialOverlap = false,
 ): boolean {
-  iso.copy(motionA.pose0, poseA0);
-  vec3.copy(motionA.velocity, velocityA);
+  if (!ignoreInitialOverlap && intersectsAtStart(a, poseA0, b, poseB0)) {
+    // Toi 0 exactly when the `intersects` query says so (issue 16, class 8), with the contact
+    // there (world poses as given).
+    iso.copy(poseA, poseA0);
+    iso.copy(poseB, poseB0);
+    contactAt(out, a, b, 0);
+    return true;
+  }
+  // The search runs in an offset-free frame: A at rest with its position at the origin, B moving
+  // with the relative velocity. The offset of the pair from the world origin then rounds
+  // nothing (at 1e7 from the origin a world coordinate's ulp is 2e-9, far above the accuracy
+  // of a small pair's time of impact); the answer is moved back at the end.
+  vec3.set(motionA.pose0.translation, 0, 0, 0);
+  quat.copy(motionA.pose0.rotation, poseA0.rotation);
+  vec3.set(motionA.velocity, 0, 0, 0);
   motionA.q1 = null;
-  iso.copy(motionB.pose0, poseB0);
-  vec3.copy(motionB.velocity, velocityB);
+  vec3.sub(motionB.pose0.translation, poseB0.translation, poseA0.translation);
+  quat.copy(motionB.pose0.rotation, poseB0.rotation);
+  vec3.sub(motionB.velocity, velocityB, velocityA);
   motionB.q1 = null;
   skipInitial = ignoreInitialOverlap;
+  startDecided = !ignoreInitialOverlap;
   try {
     const found = castBodies(out, a, b, maxToi, 0, 0);
+    if (found) {
+      vec3.addScaled(shift, poseA0.translation, velocityA, out.toi);
+      vec3.add(out.pointA, out.pointA, shift);
+      vec3.add(out.pointB, out.pointB, shift);
+    }
     return found && !(ignoreInitialOverlap && out.toi === 0);
   } finally {
     skipInitial = false;
+    startDecided = false;
   }
+}
+
+const shift = vec3.create();
+
+/**
+ * The `intersects` query's predicate on world poses (src/query/intersects.ts): the pair's
+ * world-pose routine when it has one, else its routine on B's pose in A's frame. No validation.
+ */
+function intersectsAtStart(a: Shape, poseA0: Isometry, b: Shape, poseB0: Isometry): boolean {
+  if (isBrandedShape(a) && isBrandedShape(b)) {
+    const hit = intersectsPosesPair(a, poseA0, b, poseB0);
+    if (hit >= 0) return hit === 1;
+  }
+  return intersectsPair(a, b, relativePose(poseA0, poseB0));
 }
 
 /**
@@ -563,7 +620,9 @@ function castHorizon(
  * time of impact, world frame) or null when they do not touch by maxToi; toi 0 exactly when
  * they already touch (as `intersects`), never for a gap. Allocates the answer. Accuracy
  * (docs/FORMATS.md, "Accuracy"): the shapes are in contact at toi within 16 times the distance
- * bar, and not before it by more than that bar over the closing speed.
+ * bar (relative to the smaller shape, plus the rounding of the motion, 64·ε·|v_B − v_A|·toi),
+ * and not before it by more than that bar over the closing speed, wherever the pair is (the
+ * search runs in a frame at A's starting position).
  * @throws CollideError `invalid_value` for a non-finite velocity, a relative displacement over
  * `maxToi` beyond the range of doubles, a negative or NaN `maxToi` (or Infinity with an
  * unbounded half-space), or a bad pose, or
@@ -632,15 +691,24 @@ export function castShapesNonlinearInto(
   poseB1: Isometry,
   maxToi = 1,
 ): boolean {
-  iso.copy(motionA.pose0, poseA0);
-  vec3.sub(motionA.velocity, poseA1.translation, poseA0.translation);
-  iso.copy(motionB.pose0, poseB0);
+  // Offset-free frame: both poses relative to A's initial position (see castShapesInto).
+  const o = poseA0.translation;
+  vec3.set(motionA.pose0.translation, 0, 0, 0);
+  quat.copy(motionA.pose0.rotation, poseA0.rotation);
+  vec3.sub(motionA.velocity, poseA1.translation, o);
+  vec3.sub(motionB.pose0.translation, poseB0.translation, o);
+  quat.copy(motionB.pose0.rotation, poseB0.rotation);
   vec3.sub(motionB.velocity, poseB1.translation, poseB0.translation);
   const angularA = shortestArc(q1A, poseA0.rotation, poseA1.rotation);
   const angularB = shortestArc(q1B, poseB0.rotation, poseB1.rotation);
   motionA.q1 = angularA > 0 ? q1A : null;
   motionB.q1 = angularB > 0 ? q1B : null;
-  return castBodies(out, a, b, Math.min(maxToi, 1), angularA, angularB);
+  const found = castBodies(out, a, b, Math.min(maxToi, 1), angularA, angularB);
+  if (found) {
+    vec3.add(out.pointA, out.pointA, o);
+    vec3.add(out.pointB, out.pointB, o);
+  }
+  return found;
 }
 
 /** out = q1 or −q1, whichever is nearer q0; returns nlerp's angular-speed bound (0 if equal). */

@@ -107,7 +107,7 @@ const OPS = [
   "pairs",
 ];
 
-interface Ctx {
+export interface Ctx {
   lastIntersects: boolean | null;
   report: FuzzReport;
   pair: string;
@@ -273,7 +273,7 @@ function checkPointOn(
 }
 
 /** Runs and checks every op on one scenario. */
-function runScenario(ctx: Ctx, sc: Scenario): void {
+export function runScenario(ctx: Ctx, sc: Scenario): void {
   const A = oshape(sc.localA);
   const B = oshape(sc.localB);
   const wA = sc.worldA;
@@ -695,6 +695,30 @@ function movedTruth(P: PairInfo, sc: Scenario, t: number, w: V, hints: V[]): Sha
   return pairTruth(A, B, hints, false);
 }
 
+/**
+ * True when the shapes certainly meet after the advancement's hit at time t (gap T.upper within
+ * the cast's bar there): a null cast is then wrong. A gap within the bar is not a meeting by
+ * itself: shapes apart by a few ulps (exact-apart scenarios, or touching ones that `intersects`
+ * calls apart, as its bar allows) that graze or separate never touch, and null is right for
+ * them. So the oracle looks ahead along the motion to where the shapes, closing at μ along the
+ * gap's direction, would overlap by twice the depth that makes `intersects` owe true
+ * (max(1e-7·s, 1e3·64·ε·L), pairInfo's mustTrue), and owes a hit only when they overlap there
+ * by that depth (or share a point deep in both, for pairs without a depth).
+ */
+function clearlyMeet(P: PairInfo, sc: Scenario, t: number, T: ShapePairTruth, w: V): boolean {
+  const n = unit(sub(T.pB, T.pA));
+  const mu = norm(n) > 0 ? -dot(w, n) : norm(w);
+  if (!(mu > 0)) return false;
+  const need = Math.max(1e-7 * P.s, 1e3 * P.tolAmb);
+  const t2 = Math.min(t + (Math.max(T.upper, 0) + 2 * need) / mu, sc.maxToi * (1 - 1e-9));
+  const B2 = oshape(translateShape(sc.localB, scale(w, t2)));
+  const T2 = pairTruth(P.A, B2, [T.pA, T.pB], true);
+  if (T2.upper > P.tolAmb) return false;
+  if (T2.depthKnown) return T2.depth > need;
+  const p = T2.pA;
+  return shapeSigned(P.A, p) < -1e3 * P.tolAmb && shapeSigned(B2, p) < -1e3 * P.tolAmb;
+}
+
 function checkCast(ctx: Ctx, sc: Scenario, P: PairInfo): void {
   if (P.A.halfspace || P.B.halfspace) {
     // Half-spaces are unbounded: the swept test still applies through pairTruth.
@@ -722,14 +746,19 @@ function checkCast(ctx: Ctx, sc: Scenario, P: PairInfo): void {
   let t = 0;
   let T = P.truth;
   let hit = T.upper <= P.tolAmb;
-  const tolPos = distTol(ctx, P, 0) * 16;
+  // The bar: 16 distance bars (FORMATS.md), plus the rounding of the relative motion itself: a
+  // time of impact is a double, and B's displacement w·t is known only to its rounding
+  // (64·ε·|w|·t), which exceeds the shapes' own bar when a small pair travels far.
+  const tolShape = distTol(ctx, P, 0) * 16;
+  const travel = (time: number) => 64 * EPS * speed * time;
+  let tolPos = tolShape;
   for (let i = 0; i < 60 && !hit && t <= sc.maxToi; i++) {
     const step = T.lower > 0 ? T.lower / speed : 0;
     if (!(step > 0)) break;
     t += step;
     if (t > sc.maxToi) break;
     T = movedTruth(P, sc, t, w, [T.pA, T.pB]);
-    if (T.upper <= tolPos) hit = true;
+    if (T.upper <= tolShape + travel(t)) hit = true;
   }
   const inter = ctx.lastIntersects;
   if (r !== null && inter !== null) {
@@ -738,10 +767,11 @@ function checkCast(ctx: Ctx, sc: Scenario, P: PairInfo): void {
   }
   if (r === null) {
     if (inter) issues.push("null, but intersects is true");
-    if (hit && t < sc.maxToi * (1 - 1e-9) - tolPos / speed)
+    if (hit && t < sc.maxToi * (1 - 1e-9) - tolPos / speed && clearlyMeet(P, sc, t, T, w))
       issues.push(`null, but the shapes meet at t ≈ ${t}`);
   } else {
     const toi = r.toi;
+    tolPos = tolShape + travel(Math.max(toi, t));
     if (!(toi >= 0 && toi <= sc.maxToi)) issues.push(`toi ${toi} outside [0, maxToi]`);
     // The shapes must not be certified apart at the reported toi.
     const Tt = movedTruth(P, sc, toi, w, [local(sc, toV(r.pointA)), local(sc, toV(r.pointB))]);
