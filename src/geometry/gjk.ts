@@ -85,6 +85,13 @@ export interface GjkResult {
   iterations: number;
   /** False when GJK_MAX_ITERATIONS stopped the run (the answer is the best so far). */
   converged: boolean;
+  /**
+   * Separated, but only as an upper bound: the run stalled at a core distance under
+   * 2^-30 of the Minkowski difference's size without finding a separating axis (the last
+   * support point lay beyond the origin). The sets touch, or overlap or are apart by less than
+   * GJK resolves: the caller decides (refining the normal on the sphere).
+   */
+  unproven: boolean;
   /** The final simplex (EPA continues from it when Intersecting). */
   readonly simplex: GjkSimplex;
 }
@@ -135,6 +142,7 @@ export function makeGjkResult(): GjkResult {
     direction: vec3.create(1, 0, 0),
     iterations: 0,
     converged: true,
+    unproven: false,
     simplex: makeGjkSimplex(),
   };
 }
@@ -457,6 +465,13 @@ export function normalizeScaled(out: Vec3, a: Vec3): number {
   return m * len;
 }
 
+/**
+ * Core distance, relative to the Minkowski difference's size, under which a stalled GJK run
+ * that found no separating axis reports the sets intersecting: well above the 1e-12 that a
+ * sliver simplex's rounding reaches, well below any gap the distance bar could tell apart.
+ */
+const GJK_STALL_TOUCH = 2 ** -30;
+
 const v = vec3.create();
 const negV = vec3.create();
 const wA = vec3.create();
@@ -504,6 +519,9 @@ export function gjk(
   let converged = false;
   let lowerBound = 0;
   let iter = 0;
+  // Stopped without progress while the last support point lay beyond the origin (v·w ≤ 0):
+  // no separating axis was found.
+  let unproven = false;
   const round2 = GJK_ROUNDING_TOLERANCE * GJK_ROUNDING_TOLERANCE;
   for (; iter < GJK_MAX_ITERATIONS; iter++) {
     vec3.negate(negV, v);
@@ -537,6 +555,7 @@ export function gjk(
       for (let i = 0; i < s.count; i++) if (vec3.exactEquals(s.w[i], w)) dup = true;
       if (dup) {
         converged = true;
+        unproven = vw <= 0;
         break;
       }
     }
@@ -559,6 +578,7 @@ export function gjk(
       copySimplex(best, s);
     } else if (++stalls > GJK_MAX_STALLED_ITERATIONS) {
       converged = true;
+      unproven = vw <= 0;
       iter++;
       break;
     }
@@ -570,6 +590,15 @@ export function gjk(
     vec3.negate(lastDir, v);
   }
   if (status === GjkStatus.Separated && vv > bestVV) copySimplex(s, best);
+  // A stall with no separating axis and |v| at the rounding level of a sliver simplex (a long
+  // thin triangle nearly through the origin, whose reduction loses every new support point):
+  // the origin is within |v| of A − B and nothing separates it. The distance stays |v| (an
+  // upper bound); `unproven` tells the caller that the sets may touch or overlap by less than
+  // GJK can resolve (issue 16: intersects false for a pair in contact).
+  out.unproven =
+    status === GjkStatus.Separated &&
+    unproven &&
+    bestVV <= GJK_STALL_TOUCH * GJK_STALL_TOUCH * maxWW;
   out.status = status;
   out.iterations = iter;
   out.converged = converged;

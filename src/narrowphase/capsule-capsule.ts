@@ -9,9 +9,11 @@ import {
 } from "../geometry/closest-segments.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import * as quat from "../math/quat.js";
 import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
-import type { Contact } from "./contact.js";
+import { type Contact, makeContact } from "./contact.js";
+import { canonicalOrder } from "./convex-convex.js";
 import { contactFromCorePoints, dropAxial, perpendicular } from "./rounded.js";
 
 const a2 = vec3.create();
@@ -37,6 +39,39 @@ export function contactCapsuleCapsule(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  const order = canonicalOrder(bInA);
+  const direct =
+    order !== 0
+      ? order > 0
+      : a.radius < b.radius || (a.radius === b.radius && lengthSq(a) <= lengthSq(b));
+  if (direct) return contactOrdered(out, a, b, bInA, prediction);
+  // The other order, solved as (B, A) and flipped: contact(B, A) is contact(A, B) flipped up to
+  // the rounding of the inverse pose, ties (parallel or crossing axes) included (issue 16).
+  iso.invert(aInB, bInA);
+  if (!contactOrdered(flipped, b, a, aInB, prediction)) return false;
+  out.distance = flipped.distance;
+  quat.rotate(out.normal, bInA.rotation, flipped.normal);
+  vec3.negate(out.normal, out.normal);
+  iso.transformPoint(out.pointA, bInA, flipped.pointB);
+  iso.transformPoint(out.pointB, bInA, flipped.pointA);
+  return true;
+}
+
+function lengthSq(c: Capsule): number {
+  return vec3.distanceSq(c.a, c.b);
+}
+
+const aInB: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z: 0, w: 1 } };
+const flipped = makeContact();
+
+/** {@link contactCapsuleCapsule} in the order given. */
+function contactOrdered(
+  out: Contact,
+  a: Capsule,
+  b: Capsule,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
   iso.transformPoint(a2, bInA, b.a);
   iso.transformPoint(b2, bInA, b.b);
   closestPointsSegmentSegment(c1, c2, a.a, a.b, a2, b2, params);
@@ -44,8 +79,11 @@ export function contactCapsuleCapsule(
   vec3.sub(axis2, b2, a2);
   vec3.cross(fallback, axis, axis2);
   if (vec3.normalize(fallback, fallback) === 0) {
-    vec3.normalize(axis, axis);
-    perpendicular(fallback, axis);
+    // Parallel axes, or one segment a point: perpendicular to the longer axis (a point's zero
+    // axis gave +x, not perpendicular to the other capsule, whose overlap along it is larger).
+    const ax = vec3.lengthSq(axis) >= vec3.lengthSq(axis2) ? axis : axis2;
+    vec3.normalize(ax, ax);
+    perpendicular(fallback, ax);
   }
   if (vec3.dot(fallback, bInA.translation) < 0) vec3.negate(fallback, fallback);
   // Closest points inside both segments are joined along the common perpendicular, inside one
@@ -66,11 +104,12 @@ export function contactCapsuleCapsule(
   return contactFromCorePoints(out, c1, c2, a.radius, b.radius, prediction, fallback);
 }
 
-/** True when capsules A and B overlap or touch. */
+/**
+ * True when capsules A and B overlap or touch: exactly when {@link contactCapsuleCapsule} at
+ * prediction 0 answers (one truth with distance and contact on touching pairs, issue 16).
+ */
 export function intersectsCapsuleCapsule(a: Capsule, b: Capsule, bInA: Isometry): boolean {
-  iso.transformPoint(a2, bInA, b.a);
-  iso.transformPoint(b2, bInA, b.b);
-  closestPointsSegmentSegment(c1, c2, a.a, a.b, a2, b2, params);
-  const r = a.radius + b.radius;
-  return vec3.distanceSq(c1, c2) <= r * r;
+  return contactCapsuleCapsule(scratch, a, b, bInA, 0);
 }
+
+const scratch = makeContact();

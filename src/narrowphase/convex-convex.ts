@@ -47,6 +47,7 @@ import {
 import type { SupportMap } from "../geometry/support.js";
 import { TransformedSupport } from "../geometry/support.js";
 import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
@@ -194,7 +195,22 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   gjk(gjkOut, coreA, coreBInA, initDir, maxGap + r);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   const polytopes = isPolytope(a) && isPolytope(b);
-  if (gjkOut.status === GjkStatus.Separated && gjkOut.distance > 0) {
+  const unproven = gjkOut.unproven;
+  if (unproven) {
+    // GJK stalled on a sliver simplex without a separating axis, |v| at its rounding level: the
+    // pair touches, overlaps or is apart by less than GJK resolves. Candidate 1: the least
+    // overlap over directions refined from GJK's axis (a gap when negative; GJK's witnesses
+    // place flat-on-flat contacts). Candidate 2: EPA from GJK's simplex, below — the refinement
+    // alone can end in a local minimum of the overlap (another face of a small box). The least
+    // overlap of the two is kept (both are attained by their directions).
+    refineOverlapNormal(refined, coreA, coreBInA, gjkOut.direction, gjkOut.pointA, gjkOut.pointB);
+    snapToFaceNormal(a, b, bInA, gjkOut.pointA, gjkOut.pointB);
+    unprovenOverlap = refined.overlap;
+    vec3.copy(unprovenNormal, refined.normal);
+    vec3.copy(unprovenA, refined.pointA);
+    vec3.copy(unprovenB, refined.pointB);
+  }
+  if (!unproven && gjkOut.status === GjkStatus.Separated && gjkOut.distance > 0) {
     vec3.copy(solvedNormal, gjkOut.direction);
     solvedDistance = gjkOut.distance - r;
     vec3.addScaled(solvedA, gjkOut.pointA, solvedNormal, rA);
@@ -262,16 +278,32 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
       vec3.copy(solvedB, refined.pointB);
     }
   }
+  // EPA's answer from a sliver simplex only where clearly less (its flat-polytope witnesses can
+  // lie far from the contact on a tie).
+  if (unproven && !(depth < unprovenOverlap - UNPROVEN_SLACK * simplexSize(gjkOut.simplex))) {
+    depth = unprovenOverlap;
+    vec3.copy(solvedNormal, unprovenNormal);
+    vec3.copy(solvedA, unprovenA);
+    vec3.copy(solvedB, unprovenB);
+  }
   solvedDistance = 0 - (depth + r);
   vec3.addScaled(solvedA, solvedA, solvedNormal, rA);
   vec3.addScaled(solvedB, solvedB, solvedNormal, -rB);
   return true;
 }
 
+let unprovenOverlap = 0;
+const unprovenNormal = vec3.create(1, 0, 0);
+const unprovenA = vec3.create();
+const unprovenB = vec3.create();
+
 const sA = vec3.create();
 const sB = vec3.create();
 const negN = vec3.create();
 const refined = makeNormalRefinement();
+
+/** Relative margin by which EPA must beat the refinement after an unproven GJK run. */
+const UNPROVEN_SLACK = 2 ** -40;
 
 /** Largest |w| over the simplex's Minkowski-difference points: the scale of GJK's rounding. */
 function simplexSize(s: GjkSimplex): number {
@@ -558,6 +590,46 @@ function satDepth(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
   return best;
 }
 
+const aInB: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z: 0, w: 1 } };
+
+/** Quaternion components (and translation components, relative) below this decide nothing. */
+const CANONICAL_TINY = 2 ** -40;
+
+/**
+ * For two shapes of one type: true when (A, B) at `bInA` is the order solved directly, false
+ * when the pair is solved as (B, A) at bInA⁻¹ and flipped, so that both orders run the same
+ * computation and contact(B, A) is contact(A, B) flipped up to the rounding of the inverse pose
+ * (issue 16: flips; GJK's start, EPA's polytope and the refinement's local minimum otherwise
+ * depend on the order). Decided by the relative rotation, whose inverse is its conjugate
+ * exactly (taken with w ≥ 0: the first clearly non-zero of x, y, z positive), then, for a
+ * relative rotation at the identity, by the translation (its inverse then −t): the two orders
+ * get complementary answers. Returns 1 (this order), −1 (the other) or 0 (the relative pose is
+ * the identity to 2^-40: the caller decides by the shapes).
+ */
+export function canonicalOrder(bInA: Isometry): number {
+  const q = bInA.rotation;
+  const sgn = q.w < 0 ? -1 : 1;
+  if (Math.abs(q.x) > CANONICAL_TINY) return sgn * q.x > 0 ? 1 : -1;
+  if (Math.abs(q.y) > CANONICAL_TINY) return sgn * q.y > 0 ? 1 : -1;
+  if (Math.abs(q.z) > CANONICAL_TINY) return sgn * q.z > 0 ? 1 : -1;
+  const t = bInA.translation;
+  const m = CANONICAL_TINY * Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z));
+  if (Math.abs(t.x) > m) return t.x > 0 ? 1 : -1;
+  if (Math.abs(t.y) > m) return t.y > 0 ? 1 : -1;
+  if (Math.abs(t.z) > m) return t.z > 0 ? 1 : -1;
+  return 0;
+}
+
+/**
+ * Whether a pair of one type is solved in the order given ({@link canonicalOrder}); at the
+ * identity relative pose, directly (the documented +x of coincident centres).
+ */
+function solveDirect(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
+  if (a.type !== b.type) return true;
+  const c = canonicalOrder(bInA);
+  return c >= 0;
+}
+
 /**
  * True when convex shapes `a` and `b` (B posed by `bInA` in A's frame) intersect; touching
  * counts. Exact up to rounding: a gap of 1e-9 is a gap. GJK on the cores with early out on a
@@ -569,7 +641,7 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
   vec3.copy(initDir, coreBInA.pose.translation);
   gjk(gjkOut, coreA, coreBInA, initDir, r);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
-  if (gjkOut.status === GjkStatus.Intersecting) return true;
+  if (gjkOut.status === GjkStatus.Intersecting || gjkOut.unproven) return true;
   // Touching within the rounding of the pair's size counts (as in distanceConvexConvex).
   return gjkOut.distance - r <= TOUCH_TOLERANCE * (simplexSize(gjkOut.simplex) + r);
 }
@@ -587,6 +659,15 @@ export function distanceConvexConvex(
   b: ConvexShape,
   bInA: Isometry,
 ): DistanceResult {
+  if (!solveDirect(a, b, bInA)) {
+    // Same type, the other order: solved as (B, A) and flipped (see canonicalOrder).
+    iso.invert(aInB, bInA);
+    solve(b, a, aInB, Infinity);
+    out.distance = Math.max(solvedDistance, 0);
+    iso.transformPoint(out.pointA, bInA, solvedB);
+    iso.transformPoint(out.pointB, bInA, solvedA);
+    return out;
+  }
   solve(a, b, bInA, Infinity);
   out.distance = Math.max(solvedDistance, 0);
   vec3.copy(out.pointA, solvedA);
@@ -609,6 +690,17 @@ export function contactConvexConvex(
   prediction: number,
 ): boolean {
   const maxGap = Number.isNaN(prediction) ? 0 : Math.max(prediction, 0);
+  if (!solveDirect(a, b, bInA)) {
+    iso.invert(aInB, bInA);
+    if (!solve(b, a, aInB, maxGap)) return false;
+    if (solvedDistance > maxGap) return false;
+    out.distance = solvedDistance;
+    quat.rotate(out.normal, bInA.rotation, solvedNormal);
+    vec3.negate(out.normal, out.normal);
+    iso.transformPoint(out.pointA, bInA, solvedB);
+    iso.transformPoint(out.pointB, bInA, solvedA);
+    return true;
+  }
   if (!solve(a, b, bInA, maxGap)) return false;
   if (solvedDistance > maxGap) return false;
   out.distance = solvedDistance;

@@ -79,6 +79,7 @@ import {
   manifoldMeshMesh,
 } from "./mesh-mesh.js";
 import {
+  distanceViaContact,
   hasPairRoutine,
   manifoldOfSingleContact,
   manifoldViaContact,
@@ -240,13 +241,17 @@ export function registerDefaultPairs(): void {
     contact: contactSphereSphere,
     manifold: manifoldOfSingleContact(contactSphereSphere),
   });
+  // Distance through the same closed form as intersects and contact (one truth on touching
+  // pairs; GJK's distance decided touching by its own tolerance).
   registerPair(ShapeType.Sphere, ShapeType.Capsule, {
     intersects: intersectsSphereCapsule,
+    distance: distanceViaContact(contactSphereCapsule),
     contact: contactSphereCapsule,
     manifold: manifoldOfSingleContact(contactSphereCapsule),
   });
   registerPair(ShapeType.Capsule, ShapeType.Capsule, {
     intersects: intersectsCapsuleCapsule,
+    distance: distanceViaContact(contactCapsuleCapsule),
     contact: contactCapsuleCapsule,
     manifold: manifoldViaContact(contactCapsuleCapsule, manifoldFromContact),
   });

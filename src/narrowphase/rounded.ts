@@ -9,6 +9,8 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Contact } from "./contact.js";
 
+const coreDir = vec3.create();
+
 /**
  * Fills `out` from core points `pA` (on A's core) and `pB` (on B's core), radii `rA`, `rB`
  * (scene units) and `fallbackNormal` (unit, from A toward B) used when the core points coincide.
@@ -24,12 +26,13 @@ export function contactFromCorePoints(
   fallbackNormal: Vec3,
 ): boolean {
   const r = rA + rB;
-  const limit = r + prediction;
-  const d2 = vec3.distanceSq(pA, pB);
-  if (limit < 0 || d2 > limit * limit) return false;
-  vec3.sub(out.normal, pB, pA);
-  const d = vec3.normalize(out.normal, out.normal);
-  if (d === 0) vec3.copy(out.normal, fallbackNormal);
+  // The gap is decided on the distance as returned (d − r), not on d² against (r + prediction)²,
+  // whose rounding differs: a pair whose distance rounds to 0 is a contact at prediction 0
+  // (issue 16: intersects, distance and contact agree on touching pairs).
+  vec3.sub(coreDir, pB, pA);
+  const d = vec3.normalize(coreDir, coreDir);
+  if (!(d - r <= prediction)) return false;
+  vec3.copy(out.normal, d === 0 ? fallbackNormal : coreDir);
   out.distance = d - r;
   vec3.addScaled(out.pointA, pA, out.normal, rA);
   vec3.addScaled(out.pointB, pB, out.normal, -rB);

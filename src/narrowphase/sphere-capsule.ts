@@ -10,7 +10,7 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
 import type { Sphere } from "../shapes/sphere.js";
-import type { Contact } from "./contact.js";
+import { type Contact, makeContact } from "./contact.js";
 import { contactFromCorePoints, dropAxial, perpendicular } from "./rounded.js";
 
 const origin = vec3.create();
@@ -50,11 +50,13 @@ function same(p: Vec3, q: Vec3): boolean {
   return p.x === q.x && p.y === q.y && p.z === q.z;
 }
 
-/** True when sphere A and capsule B overlap or touch. */
+/**
+ * True when sphere A and capsule B overlap or touch: exactly when {@link contactSphereCapsule}
+ * at prediction 0 answers (the same closest point, axial part dropped, so `intersects`,
+ * `distance` and `contact` agree on touching pairs; issue 16, one truth across operations).
+ */
 export function intersectsSphereCapsule(a: Sphere, b: Capsule, bInA: Isometry): boolean {
-  iso.transformPoint(a2, bInA, b.a);
-  iso.transformPoint(b2, bInA, b.b);
-  closestPointOnSegment(onSegment, origin, a2, b2);
-  const r = a.radius + b.radius;
-  return vec3.lengthSq(onSegment) <= r * r;
+  return contactSphereCapsule(scratch, a, b, bInA, 0);
 }
+
+const scratch = makeContact();

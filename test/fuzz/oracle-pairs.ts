@@ -322,3 +322,54 @@ export function pairTruth(A: OShape, B: OShape, hints: V[], wantDepth: boolean):
 }
 
 export { add, dist, dot, norm, scale, sub, unit };
+
+/**
+ * A certificate of intersection for two convex pieces: the largest δ found such that a point lies
+ * δ inside both (for a flat piece, a triangle, whose signed distance is never negative: a point
+ * on it, its own projection, δ inside the other). Pattern search in space on the concave
+ * function p ↦ min(−signed_A(p), −signed_B(p)) from the given starts; every evaluated point is
+ * a certificate (up to the rounding of the signed distances), so the result is a LOWER bound on
+ * the depth of the common interior — unlike the least overlap over directions, which is an
+ * upper bound on the penetration depth and proves nothing about intersection.
+ */
+export function commonInteriorDepth(a: Piece, b: Piece, starts: V[], scaleHint: number): number {
+  const flatA = !(a.signed(a.center) < 0);
+  const flatB = !(b.signed(b.center) < 0);
+  if (flatA && flatB) return Number.NEGATIVE_INFINITY;
+  const score = (p0: V): number => {
+    const p = flatA ? a.closest(p0) : flatB ? b.closest(p0) : p0;
+    const ia = flatA ? Infinity : -a.signed(p);
+    const ib = flatB ? Infinity : -b.signed(p);
+    return Math.min(ia, ib);
+  };
+  let best = Number.NEGATIVE_INFINITY;
+  let p: V = starts[0] ?? a.center;
+  for (const s of starts) {
+    const v = score(s);
+    if (v > best) {
+      best = v;
+      p = s;
+    }
+  }
+  const dirs: V[] = [];
+  for (const x of [-1, 0, 1])
+    for (const y of [-1, 0, 1])
+      for (const z of [-1, 0, 1]) if (x || y || z) dirs.push(unit([x, y, z]));
+  let step = Math.max(scaleHint, Math.abs(best)) * 0.5;
+  const minStep = step * 2 ** -40;
+  for (let n = 0; n < 1500 && step > minStep; ) {
+    let moved = false;
+    for (const d of dirs) {
+      const c = add(p, scale(d, step));
+      const v = score(c);
+      n++;
+      if (v > best) {
+        best = v;
+        p = c;
+        moved = true;
+      }
+    }
+    step = moved ? step * 1.5 : step * 0.5;
+  }
+  return best;
+}
