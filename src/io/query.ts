@@ -24,6 +24,7 @@ import type { Sphere } from "../shapes/sphere.js";
 import type { MeshData } from "./mesh-loaders.js";
 import { loadMeshFile, loadMeshFileSync, meshFileKind } from "./mesh-loaders.js";
 import { answerQuery2D } from "./query-2d.js";
+import { sceneForm } from "./scene-forms.js";
 import type { ShapeParseContext } from "./shapes-json.js";
 import { parseShape } from "./shapes-json.js";
 import { echoAsGiven, parseJsonText, parseWith } from "./validate-json.js";
@@ -127,28 +128,13 @@ export function answerQuery(q: unknown, ctx: ShapeParseContext = {}): unknown {
 }
 
 /**
- * The JSON field that sets the translation of a shape's pose, by its `type` (`center`,
- * `position`, or `min` for an `aabb`, whose centre comes from min and max), or null for the
- * types placed by their own points (capsule, triangle, half-space).
+ * The JSON field that sets the translation of a shape's pose, by its form (`center`, `position`,
+ * or `min` for an `aabb`, whose centre comes from min and max), or null for the forms placed by
+ * their own points (capsule, triangle, half-space).
  */
 function translationField(json: unknown): string | null {
   const type = json !== null && typeof json === "object" ? (json as { type?: unknown }).type : null;
-  switch (type) {
-    case "sphere":
-    case "box":
-    case "cylinder":
-    case "cone":
-      return "center";
-    case "convex":
-    case "mesh":
-    case "heightfield":
-    case "compound":
-      return "position";
-    case "aabb":
-      return "min";
-    default:
-      return null;
-  }
+  return (typeof type === "string" && sceneForm(type)?.translationField) || null;
 }
 
 /**

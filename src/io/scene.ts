@@ -11,6 +11,7 @@ import { z } from "zod";
 import { CollideError, invalidValue } from "../errors.js";
 import type { MeshData } from "./mesh-loaders.js";
 import { loadMeshFile } from "./mesh-loaders.js";
+import { sceneForm } from "./scene-forms.js";
 import type { PosedShape, ShapeParseContext } from "./shapes-json.js";
 import { parseShape, resolveMeshPath } from "./shapes-json.js";
 import { parseJsonText, parseWith } from "./validate-json.js";
@@ -127,12 +128,14 @@ export async function loadSceneAsync(path: string, options: LoadSceneOptions = {
   const bodies = (json as { bodies?: unknown }).bodies;
   if (Array.isArray(bodies)) {
     for (let i = 0; i < bodies.length; i++) {
-      const shape = (bodies[i] as { shape?: { type?: unknown; file?: unknown } } | null)?.shape;
-      if (shape?.type !== "mesh" || typeof shape.file !== "string") continue;
+      const shape = (bodies[i] as { shape?: { type?: unknown } } | null)?.shape;
+      if (shape === null || typeof shape !== "object" || typeof shape.type !== "string") continue;
+      const file = sceneForm(shape.type)?.meshFile?.(shape as Record<string, unknown>);
+      if (typeof file !== "string") continue;
       const field = `bodies[${i}].shape.file`;
-      if (shape.file === "")
-        invalidValue(field, shape.file, "is empty: it must name an .obj, .gltf or .glb file");
-      const abs = resolveMeshPath(shape.file, field, ctx);
+      if (file === "")
+        invalidValue(field, file, "is empty: it must name an .obj, .gltf or .glb file");
+      const abs = resolveMeshPath(file, field, ctx);
       if (!files.has(abs)) files.set(abs, await loadMeshFile(abs, field, ctx));
     }
   }
