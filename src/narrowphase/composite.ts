@@ -124,6 +124,9 @@ interface Level {
   reduceN: Vec3;
   solidA: Vec3;
   solidB: Vec3;
+  /** Branch and bound: the nearest part's points so far (`out` is written after the search). */
+  nearA: Vec3;
+  nearB: Vec3;
   point: Vec3;
   /** Surface manifolds: the part contacts, [part, distance, normal xyz, pointA xyz, pointB xyz]. */
   stored: Float64Array<ArrayBuffer>;
@@ -168,6 +171,8 @@ function makeLevel(): Level {
     reduceN: vec3.create(),
     solidA: vec3.create(),
     solidB: vec3.create(),
+    nearA: vec3.create(),
+    nearB: vec3.create(),
     point: vec3.create(),
     stored: new Float64Array(STRIDE * 16),
     pointA: new Float64Array(3 * 64),
@@ -397,6 +402,10 @@ function surfaceDistance(out: DistanceResult, l: Level): DistanceResult {
   if (!treeOf) return growingDistance(out, l);
   const bvh = treeOf(l.comp);
   if (bvh.nodeCount === 0) return out;
+  // `out` may be the pair table's flip scratch, which the part queries below reuse when a
+  // part's pair is itself flipped: the nearest points are kept in the level and written last.
+  vec3.copy(l.nearA, l.pose.translation);
+  vec3.copy(l.nearB, l.pose.translation);
   aabbShape(l.box, l.other, l.rel);
   const lo = l.box.min;
   const hi = l.box.max;
@@ -415,8 +424,8 @@ function surfaceDistance(out: DistanceResult, l: Level): DistanceResult {
         distancePart(d, l, p);
         if (d.distance < best) {
           best = d.distance;
-          vec3.copy(out.pointA, d.pointA);
-          vec3.copy(out.pointB, d.pointB);
+          vec3.copy(l.nearA, d.pointA);
+          vec3.copy(l.nearB, d.pointB);
         }
         if (best === 0) break;
       }
@@ -436,11 +445,13 @@ function surfaceDistance(out: DistanceResult, l: Level): DistanceResult {
       top = pushNode(l, top, right, dr);
     }
   }
-  out.distance = best;
   if (best === 0 && contactLevel(l.contact, l, 0)) {
-    vec3.copy(out.pointA, l.contact.pointA);
-    vec3.copy(out.pointB, l.contact.pointB);
+    vec3.copy(l.nearA, l.contact.pointA);
+    vec3.copy(l.nearB, l.contact.pointB);
   }
+  out.distance = best;
+  vec3.copy(out.pointA, l.nearA);
+  vec3.copy(out.pointB, l.nearB);
   return out;
 }
 
