@@ -99,6 +99,22 @@ export function optionsSpec(
 }
 
 /**
+ * `defaults` with every key of `options` whose value is not `undefined` written over it: the
+ * options merge of the constructors, where `undefined` means "not set" (README), so that
+ * `{ executor: maybeExecutor }` keeps the default when `maybeExecutor` is `undefined`. A new
+ * object; `options` may be `undefined`.
+ */
+export function withDefaults<T extends object>(defaults: T, options: Partial<T> | undefined): T {
+  const o = { ...defaults };
+  if (options === undefined || options === null) return o;
+  for (const key of Object.keys(options) as (keyof T)[]) {
+    const v = options[key];
+    if (v !== undefined) o[key] = v as T[keyof T];
+  }
+  return o;
+}
+
+/**
  * The options check of every public function taking an options (or description) object:
  * throws `CollideError` unless `options` is `undefined` (nothing set) or an object whose every
  * own enumerable key is one of `spec.keys` — `unknown_field` naming `<field>.<key>` and the

@@ -27,7 +27,7 @@
  * nothing. Queries are not reentrant: a callback must not query or modify the same tree.
  */
 import { AABB_DISPLACEMENT_MULTIPLIER, AABB_MARGIN } from "../constants.js";
-import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
+import { checkOptions, invalidValue, optionsSpec, withDefaults } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
 import {
   type AabbQueryCallback,
@@ -120,7 +120,7 @@ export class DynamicTree implements BroadPhase {
   /** A new, empty tree; `options` overrides {@link defaultDynamicTreeOptions}. */
   constructor(options: Partial<DynamicTreeOptions> = {}) {
     checkOptions(options, TREE_SPEC);
-    const o = { ...defaultDynamicTreeOptions(), ...options };
+    const o = withDefaults(defaultDynamicTreeOptions(), options);
     if (!(Number.isFinite(o.margin) && o.margin >= 0)) {
       invalidValue("options.margin", o.margin, "must be a finite number >= 0");
     }

@@ -44,7 +44,7 @@ import {
   SPATIAL_HASH_FAT_MARGIN,
   SPATIAL_HASH_MAX_CELLS_PER_BODY,
 } from "../constants.js";
-import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
+import { checkOptions, invalidValue, optionsSpec, withDefaults } from "../errors.js";
 import {
   growFloat64Mem,
   growInt32Mem,
@@ -268,7 +268,7 @@ export class SpatialHash implements BroadPhase {
   /** A new, empty spatial hash; `options` overrides {@link defaultSpatialHashOptions}. */
   constructor(options: Partial<SpatialHashOptions> = {}) {
     checkOptions(options, HASH_SPEC);
-    const o = { ...defaultSpatialHashOptions(), ...options };
+    const o = withDefaults(defaultSpatialHashOptions(), options);
     if (!(Number.isFinite(o.cellSize) && o.cellSize >= 0)) {
       invalidValue("options.cellSize", o.cellSize, "must be a finite number >= 0 (0 = automatic)");
     }

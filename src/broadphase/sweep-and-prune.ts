@@ -16,7 +16,7 @@
  */
 
 import { SAP_AXIS_SWITCH_RATIO } from "../constants.js";
-import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
+import { checkOptions, invalidValue, optionsSpec, withDefaults } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
 import {
   type AabbQueryCallback,
@@ -85,7 +85,7 @@ export class SweepAndPrune implements BroadPhase {
   /** A new, empty sweep and prune; `options` overrides {@link defaultSweepAndPruneOptions}. */
   constructor(options: Partial<SweepAndPruneOptions> = {}) {
     checkOptions(options, SAP_SPEC);
-    const o = { ...defaultSweepAndPruneOptions(), ...options };
+    const o = withDefaults(defaultSweepAndPruneOptions(), options);
     if (o.axis !== "auto" && o.axis !== 0 && o.axis !== 1 && o.axis !== 2) {
       invalidValue("options.axis", o.axis, 'must be 0, 1, 2 or "auto"');
     }

@@ -8,6 +8,7 @@
  * compounds child by child. AABBs and OBBs are 12-edge boxes; contacts are their points and a
  * normal segment.
  */
+import { withDefaults } from "../errors.js";
 import type { Obb } from "../geometry/obb-fit.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
@@ -155,7 +156,7 @@ export function drawShape(
   color: number = DebugColors.shape,
   options: Partial<ShapeDrawOptions> = {},
 ): DebugDraw {
-  const o = { ...defaultShapeDrawOptions(), ...options };
+  const o = withDefaults(defaultShapeDrawOptions(), options);
   const n = Math.max(3, Math.floor(o.segments));
   const quarter = Math.max(1, Math.round(n / 4));
   const half = 2 * quarter;

@@ -26,7 +26,13 @@
 import type { BroadPhase } from "../broadphase/broad-phase.js";
 import { PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
 import { AABB_MARGIN, WORLD_MAX_PAIRS } from "../constants.js";
-import { checkOptions, invalidValue, type OptionsSpec, optionsSpec } from "../errors.js";
+import {
+  checkOptions,
+  invalidValue,
+  type OptionsSpec,
+  optionsSpec,
+  withDefaults,
+} from "../errors.js";
 import { FLAG_ALIVE, FLAG_SENSOR, SlotStore } from "../world/core/slot-store.js";
 import { checkWorldOptionValues, makeNamedBroadPhase } from "../world/core/world-options.js";
 import { MAX_BODY_SLOT } from "../world/handles.js";
@@ -236,7 +242,7 @@ export class CollisionWorld2D {
   constructor(options: Partial<CollisionWorld2DOptions> = {}) {
     if (options === undefined) invalidValue("options", options, "must be an object");
     checkOptions(options, WORLD2_SPEC);
-    const o = { ...defaultCollisionWorld2DOptions(), ...options };
+    const o = withDefaults(defaultCollisionWorld2DOptions(), options);
     checkWorldOptionValues(o);
     this.pairs.setLimit(o.maxPairs, "options.maxPairs");
     this.bp = makeNamedBroadPhase(o.broadphase, o.aabbMargin, BROAD_PHASE_NAMES, false);

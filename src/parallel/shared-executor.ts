@@ -33,7 +33,7 @@ import {
   type CandidateMergeRunner,
   mergeCandidateChunk,
 } from "../broadphase/candidate-merge.js";
-import { checkOptionKeys, invalidValue } from "../errors.js";
+import { checkOptionKeys, invalidValue, withDefaults } from "../errors.js";
 import type { Shape } from "../shapes/shape.js";
 import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "../world/executor.js";
 import { NARROW_RECORD_STRIDE } from "../world/narrow-pair.js";
@@ -216,7 +216,7 @@ export abstract class SharedMemoryExecutor
   protected constructor(options: Partial<WorkerExecutorOptions>) {
     const defaults = defaultWorkerExecutorOptions();
     checkOptionKeys(options, defaults);
-    const o = { ...defaults, ...options };
+    const o = withDefaults(defaults, options);
     if (!(Number.isInteger(o.threads) && o.threads >= 1 && o.threads <= 64)) {
       invalidValue("options.threads", o.threads, "must be an integer in [1, 64]");
     }

@@ -60,6 +60,7 @@ import {
   invalidValue,
   type OptionsSpec,
   optionsSpec,
+  withDefaults,
 } from "../errors.js";
 import * as aabbm from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
@@ -574,7 +575,7 @@ export class CollisionWorld {
     const defaults = defaultCollisionWorldOptions();
     if (options === undefined) invalidValue("options", options, "must be an object");
     checkOptions(options, WORLD_SPEC);
-    const o = { ...defaults, ...options };
+    const o = withDefaults(defaults, options);
     if (typeof o.profile !== "boolean") {
       invalidValue("options.profile", o.profile, "must be a boolean");
     }

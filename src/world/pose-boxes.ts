@@ -44,9 +44,9 @@ export interface PoseBoxesJob {
   pose: Float64Array;
   /** Half the world's prediction distance. */
   halfPrediction: number;
-  /** Output: {@link POSE_BOX_STRIDE} doubles per body of the batch. */
+  /** Output: `POSE_BOX_STRIDE` doubles per body of the batch. */
   boxes: Float64Array;
-  /** Per chunk: {@link POSE_CHUNK_PENDING} until done, then DONE or FAILED (atomic store). */
+  /** Per chunk: `POSE_CHUNK_PENDING` until done, then DONE or FAILED (atomic store). */
   status: Int32Array;
 }
 
