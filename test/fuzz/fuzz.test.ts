@@ -41,9 +41,11 @@ const SEED = Number(process.env.FUZZ_SEED ?? 16);
  * GJK's stalled near-touching gap marked unproven (intersects true, contact and distance from the
  * smaller of the refined normal and EPA), sphere–capsule and capsule–capsule deciding touching
  * by one closed form, same-type pairs computed in one canonical order and flipped, and the
- * oracle proving a curved pair's overlap by a point inside both shapes.
+ * oracle proving a curved pair's overlap by a point inside both shapes. 384 with the composite
+ * distance writing its result after the part queries (compound witness points; seed 17: 388,
+ * seed 18: 341).
  */
-const KNOWN_WRONG = 464;
+const KNOWN_WRONG = 384;
 
 describe("differential fuzzer", () => {
   it(`${QUERIES} queries from seed ${SEED}: no errors, at most the known wrong answers`, {
