@@ -104,12 +104,21 @@ export function defaultSpatialHashOptions(): SpatialHashOptions {
 /** Cell side used when every box is a point and every centre coincides (any size is exact). */
 const DEGENERATE_CELL_SIZE = 1;
 /**
- * Largest |cell index| the grid uses (2^40): the cell side is raised to at least
- * max |coordinate| / 2^40 at each rebuild, so that cell indices stay exact integers in a double
- * and `x + 1` always advances (tiny boxes far from the origin would otherwise need indices past
- * 2^53). Queries reaching beyond fall back to scanning the bodies.
+ * Largest |cell index| the grid uses (2^40): the cell side is raised at each rebuild to at least
+ * the 99th percentile of the bodies' |coordinate| / 2^39, so that cell indices stay exact
+ * integers in a double and `x + 1` always advances (tiny boxes far from the origin would
+ * otherwise need indices past 2^53); the few bodies beyond go to the overflow list. Queries
+ * reaching beyond fall back to scanning the bodies.
  */
 const MAX_CELL_INDEX = 2 ** 40;
+
+/** True when a body's cell range (`range[k .. k + 5]`) reaches past MAX_CELL_INDEX. */
+function beyondCellIndex(range: Float64Array, k: number): boolean {
+  return (
+    Math.max(-range[k], -range[k + 1], -range[k + 2], range[k + 3], range[k + 4], range[k + 5]) >
+    MAX_CELL_INDEX
+  );
+}
 /**
  * Most grid slabs a ray may cross per body before `castRay` scans the bodies instead of walking
  * the grid (each slab costs a few cell look-ups, a body one slab test).
@@ -947,13 +956,15 @@ export class SpatialHash implements BroadPhase {
       this.writeFat(id);
       const k = 6 * id;
       let cells = 1;
+      let far = false;
       for (let j = 0; j < 3; j++) {
         const lo = Math.floor(fat[k + j] / s);
         const hi = Math.floor(fat[k + 3 + j] / s);
-        if (Math.max(-lo, hi) > MAX_CELL_INDEX) return false;
+        // Past the largest cell index: the body goes to the overflow list (place()).
+        if (Math.max(-lo, hi) > MAX_CELL_INDEX) far = true;
         cells *= hi - lo + 1;
       }
-      if (cells <= maxCells) newCells += cells;
+      if (!far && cells <= maxCells) newCells += cells;
     }
     if (2 * (this.occupiedCount + newCells) > this.slotStamp.length) return false;
     if (this.poolTop > POOL_REBUILD_RATIO * (this.liveEntries + newCells) + MIN_TABLE_CAPACITY) {
@@ -1253,7 +1264,7 @@ export class SpatialHash implements BroadPhase {
       (range[k + 3] - range[k] + 1) *
       (range[k + 4] - range[k + 1] + 1) *
       (range[k + 5] - range[k + 2] + 1);
-    if (cells > this.options.maxCellsPerBody) {
+    if (cells > this.options.maxCellsPerBody || beyondCellIndex(range, k)) {
       this.addOverflow(id);
       return;
     }
@@ -1340,8 +1351,23 @@ export class SpatialHash implements BroadPhase {
         if (a > maxAbs) maxAbs = a;
       }
     }
-    // Room for the margin: fat boxes reach at most half a cell beyond the boxes.
-    const s = Math.max(this.cell, maxAbs / (MAX_CELL_INDEX / 2));
+    // Room for the margin: fat boxes reach at most half a cell beyond the boxes. The cell is
+    // raised for the bulk of the bodies only: a few bodies far from the rest (beyond the 99th
+    // percentile of the coordinates' magnitude) go to the overflow list, so that one body
+    // teleported to 1e15 does not put every other body in one cell.
+    let reach = maxAbs;
+    if (maxAbs / (MAX_CELL_INDEX / 2) > this.cell && count > 1) {
+      this.sizes = growFloat64(this.sizes, count);
+      for (let i = 0; i < count; i++) {
+        const k = 6 * live[i];
+        let a = 0;
+        for (let j = 0; j < 6; j++) a = Math.max(a, Math.abs(box[k + j]));
+        this.sizes[i] = a;
+      }
+      heapSortRange(this.sizes, 0, count);
+      reach = this.sizes[Math.floor(OVERFLOW_QUANTILE * (count - 1))];
+    }
+    const s = Math.max(this.cell, reach / (MAX_CELL_INDEX / 2));
     this.s = s;
     const fat = this.fat;
     for (let i = 0; i < count; i++) this.writeFat(live[i]);
@@ -1363,7 +1389,7 @@ export class SpatialHash implements BroadPhase {
         (range[k + 3] - range[k] + 1) *
         (range[k + 4] - range[k + 1] + 1) *
         (range[k + 5] - range[k + 2] + 1);
-      if (cells > maxCells) {
+      if (cells > maxCells || beyondCellIndex(range, k)) {
         this.addOverflow(id);
         continue;
       }
