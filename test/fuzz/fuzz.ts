@@ -1023,6 +1023,24 @@ function checkProject(ctx: Ctx, sc: Scenario, S: OShape, wS: Record<string, unkn
   if (issues.length) fail(ctx, "projectPoint", issues.join("; "), line, r, Infinity);
 }
 
+/**
+ * The oracle's translation of B that makes A and B touch: minus the certified gap along the
+ * direction between the oracle's closest points; null for two half-spaces, a non-positive or
+ * unbounded gap, or coincident points (the scenarios' "touching" placement).
+ */
+export function touchDisplacement(
+  a: Record<string, unknown>,
+  b: Record<string, unknown>,
+): number[] | null {
+  const A = oshape(a);
+  const B = oshape(b);
+  if (A.halfspace && B.halfspace) return null;
+  const T = pairTruth(A, B, [], false);
+  if (!(T.upper > 0) || !Number.isFinite(T.upper)) return null;
+  const u = unit(sub(T.pB, T.pA));
+  if (norm(u) === 0) return null;
+  return scale(u, -T.upper);
+}
 /** Runs the fuzzer. */
 export function runFuzz(options: FuzzOptions): FuzzReport {
   const opts = {
@@ -1045,16 +1063,7 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
   };
   const rng = new Rng(opts.seed);
   const t0 = performance.now();
-  const touch = (a: Record<string, unknown>, b: Record<string, unknown>): number[] | null => {
-    const A = oshape(a);
-    const B = oshape(b);
-    if (A.halfspace && B.halfspace) return null;
-    const T = pairTruth(A, B, [], false);
-    if (!(T.upper > 0) || !Number.isFinite(T.upper)) return null;
-    const u = unit(sub(T.pB, T.pA));
-    if (norm(u) === 0) return null;
-    return scale(u, -T.upper);
-  };
+  const touch = touchDisplacement;
   let n = 0;
   while (report.queries < opts.queries) {
     const ta = types[n % types.length];

@@ -19,6 +19,7 @@ import * as iso from "../../src/math/isometry.js";
 import * as vec3 from "../../src/math/vec3.js";
 import { castShapes } from "../../src/query/cast-shapes.js";
 import { makeSphere } from "../../src/shapes/index.js";
+import { touchDisplacement } from "../fuzz/fuzz.js";
 import {
   makeScenario,
   Rng,
@@ -26,7 +27,7 @@ import {
   type ShapeTypeName,
   translateShape,
 } from "../fuzz/generate.js";
-import { dist, norm, pairTruth, scale, sub, unit } from "../fuzz/oracle-pairs.js";
+import { dist, norm, pairTruth, scale, sub } from "../fuzz/oracle-pairs.js";
 import { oshape, type V } from "../fuzz/oracle-shapes.js";
 
 const EPS = Number.EPSILON;
@@ -252,16 +253,7 @@ function movedB(sc: Scenario, w: V, t: number) {
 const CONVEX: ShapeTypeName[] = ["sphere", "box", "aabb", "capsule", "cylinder", "cone", "convex"];
 const ALL: ShapeTypeName[] = [...CONVEX, "triangle", "mesh", "compound"];
 
-const touchFn = (a: Record<string, unknown>, b: Record<string, unknown>): number[] | null => {
-  const A = oshape(a);
-  const B = oshape(b);
-  if (A.halfspace && B.halfspace) return null;
-  const T = pairTruth(A, B, [], false);
-  if (!(T.upper > 0) || !Number.isFinite(T.upper)) return null;
-  const u = unit(sub(T.pB, T.pA));
-  if (norm(u) === 0) return null;
-  return scale(u, -T.upper);
-};
+const touchFn = touchDisplacement;
 
 /**
  * Checks one cast against dense sampling of the oracle's distance bounds along the motion:
