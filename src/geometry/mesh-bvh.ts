@@ -85,8 +85,6 @@ export interface MeshBvhOptions {
 // build, these small ones are reused).
 const binCount = new Uint32Array(64);
 const binBounds = new Float64Array(64 * 6);
-/** Per bin: the box of its doubled centroids (min xyz, max xyz). */
-const binCentroids = new Float64Array(64 * 6);
 const rightBounds = new Float64Array(64 * 6);
 const rightCount = new Uint32Array(64);
 
@@ -458,22 +456,6 @@ function splitNode(
   return axis;
 }
 
-/** Writes the union of the centroid boxes of bins [from, to) into the task at t. */
-function unionBins(stack: Float64Array, t: number, from: number, to: number): void {
-  for (let c = 0; c < 3; c++) {
-    let m = Infinity;
-    let x = -Infinity;
-    for (let i = from; i < to; i++) {
-      const a = binCentroids[6 * i + c];
-      const b = binCentroids[6 * i + 3 + c];
-      if (a < m) m = a;
-      if (b > x) x = b;
-    }
-    stack[t + 4 + c] = m;
-    stack[t + 7 + c] = x;
-  }
-}
-
 /** Slots binned per SAH node at most (about: a node of n slots bins every ⌊n / SAH_SAMPLE⌋-th). */
 const SAH_SAMPLE = 1024;
 
@@ -508,12 +490,6 @@ function binSlots(
     binBounds[o + 3] = -Infinity;
     binBounds[o + 4] = -Infinity;
     binBounds[o + 5] = -Infinity;
-    binCentroids[o] = Infinity;
-    binCentroids[o + 1] = Infinity;
-    binCentroids[o + 2] = Infinity;
-    binCentroids[o + 3] = -Infinity;
-    binCentroids[o + 4] = -Infinity;
-    binCentroids[o + 5] = -Infinity;
   }
   const last = bins - 1;
   // A large node is binned from a sample of about SAH_SAMPLE evenly spaced slots: the SAH
