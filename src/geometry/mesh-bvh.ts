@@ -74,10 +74,9 @@ export interface MeshBvhOptions {
   /** Bins per axis of the binned SAH. @default MESH_BVH_SAH_BINS (16) */
   bins?: number;
   /**
-   * Let the build reorder `primBounds` in place (when it is a Float64Array) instead of copying
-   * it: afterwards box s of `primBounds` is that of primitive `primitives[s]`, in leaf order.
-   * For callers that made the boxes for the build only (a triangle mesh's): saves a copy of 48
-   * bytes per primitive. @default false
+   * Accepted for compatibility and ignored: the build reads `primBounds` and never writes it
+   * (it used to reorder the boxes in place to save a copy; it now copies only centroids).
+   * @default false
    */
   reorderBounds?: boolean;
 }
@@ -86,13 +85,11 @@ export interface MeshBvhOptions {
 // build, these small ones are reused).
 const binCount = new Uint32Array(64);
 const binBounds = new Float64Array(64 * 6);
-/** Per bin: the box of its doubled centroids (min xyz, max xyz). */
-const binCentroids = new Float64Array(64 * 6);
 const rightBounds = new Float64Array(64 * 6);
 const rightCount = new Uint32Array(64);
 
-/** Numbers per task on the build stack: start, end, depth, parent, node box (6), centroid box (6). */
-const TASK = 16;
+/** Numbers per task on the build stack: start, end, depth, parent, centroid box (6). */
+const TASK = 10;
 
 /** Surface area of the box (min xyz, max xyz); 0 for an empty box. */
 function boxArea(
@@ -148,16 +145,15 @@ function unionPrimitives(
 }
 
 /**
- * The working set of one build: the primitives' boxes (`wb`, 6 per slot) stored by slot and
- * permuted together with the ids, so every pass over a node reads consecutive memory
- * (three-mesh-bvh and Embree do the same). Centroids are used doubled, min + max per axis (one
- * addition, no array of their own).
+ * The working set of one build: the primitive ids (`prim`, the caller's output) and their doubled
+ * centroids (`cen`, min + max per axis, 3 per slot) permuted together, so the partitions move 28
+ * bytes per slot and read consecutive memory; the boxes themselves stay in the caller's array and
+ * are read through the ids, by the SAH's bins and by the final fit of the node boxes.
  */
 interface BuildArrays {
   prim: Uint32Array;
-  wb: Float64Array;
-  /** Node boxes and words while building (capacity 2n − 1 nodes; copied out at the end). */
-  bounds: Float64Array;
+  cen: Float64Array;
+  /** Node words while building (capacity up to 2n − 1 nodes; copied or viewed at the end). */
   data: Uint32Array;
 }
 
@@ -168,13 +164,15 @@ interface BuildArrays {
  * SAH-based bounding volume hierarchies", §3; cost model of MacDonald & Booth 1990 with
  * {@link MESH_BVH_TRAVERSAL_COST}). A node is split at the bin boundary of least SAH cost; it
  * stays a leaf when no split is cheaper than testing its primitives and it has at most
- * `maxLeafSize` of them, or at depth {@link MESH_BVH_MAX_DEPTH}. Primitives whose centroids all
- * coincide are split in halves by slot. One pass bins a node (SAH nodes only), one partitions
- * it in place (ids and boxes swapped together, reading one coordinate pair per slot) and one
- * measures each child's box and centroid box. With `reorderBounds` the caller's boxes are the
- * working array (no copy); the node arrays are handed over as views. Deterministic. Throws
- * `CollideError` for a `primBounds` shorter than 6·count or with non-finite values, and for bad
- * options.
+ * `maxLeafSize` of them, or at depth {@link MESH_BVH_MAX_DEPTH}. Nodes of at most
+ * {@link MESH_BVH_SAH_MIN_PRIMITIVES} are split at their centroid box's midpoint. Primitives
+ * whose centroids all coincide are split in halves by slot. The build partitions ids and
+ * centroids in place and carries each node's centroid box (from the bins, or one pass over a
+ * midpoint split's centroids); the node boxes are fitted once at the end, leaves from their
+ * primitives and inner nodes from their children (a reverse sweep, as {@link refitMeshBvh}), so
+ * each is exactly the union of its primitives' boxes. Deterministic; `primBounds` is only read.
+ * Throws `CollideError` for a `primBounds` shorter than 6·count or with non-finite values, and
+ * for bad options.
  */
 export function buildMeshBvh(
   primBounds: ArrayLike<number>,
@@ -200,17 +198,15 @@ export function buildMeshBvh(
       depth: 0,
     };
   }
-  const own =
-    options.reorderBounds === true && primBounds instanceof Float64Array ? primBounds : null;
-  const w = buildArrays(primitives, count, maxLeaf, own);
-  let bounds = w.bounds;
-  let data = w.data;
+  const w = buildArrays(primitives, count, maxLeaf);
   const stack = buildStack;
   loadPrimitives(w, primBounds, count, stack);
   stack[0] = 0;
   stack[1] = count;
   stack[2] = 0;
   stack[3] = -1;
+  const pb: ArrayLike<number> = primBounds;
+  let data = w.data;
   let top = 1;
   let nodeCount = 0;
   let maxDepth = 0;
@@ -220,26 +216,24 @@ export function buildMeshBvh(
   while (top > 0) {
     top--;
     const t = TASK * top;
-    const start = stack[t];
-    const end = stack[t + 1];
-    const depth = stack[t + 2];
-    const parent = stack[t + 3];
+    const start = stack[t] | 0;
+    const end = stack[t + 1] | 0;
+    const depth = stack[t + 2] | 0;
+    const parent = stack[t + 3] | 0;
     const node = nodeCount++;
     if (2 * node === data.length) {
       growNodes(w, count);
-      bounds = w.bounds;
       data = w.data;
     }
     if (parent >= 0) data[2 * parent] = node;
     if (depth > maxDepth) maxDepth = depth;
-    for (let k = 0; k < 6; k++) bounds[6 * node + k] = stack[t + 4 + k];
     const n = end - start;
     if (n === 1 || depth >= MESH_BVH_MAX_DEPTH) {
       data[2 * node] = start;
       data[2 * node + 1] = n;
       continue;
     }
-    const axis = splitNode(w, stack, t, bins, maxLeaf);
+    const axis = splitNode(w, pb, stack, t, bins, maxLeaf);
     if (axis < 0) {
       data[2 * node] = start;
       data[2 * node + 1] = n;
@@ -260,16 +254,19 @@ export function buildMeshBvh(
     stack[r + 3] = -1;
     top += 2;
   }
-  // The kept scratch is copied out; a build's own node arrays are handed over as views (their
+  // The kept scratch is copied out; a build's own node array is handed over as a view (its
   // unused tail was never written, so it holds no memory pages: copying would fault in twice).
-  const shared = scratch !== null && bounds === scratch.bounds;
-  return {
+  const bvh: MeshBvh = {
     nodeCount,
-    bounds: shared ? bounds.slice(0, 6 * nodeCount) : bounds.subarray(0, 6 * nodeCount),
-    data: shared ? data.slice(0, 2 * nodeCount) : data.subarray(0, 2 * nodeCount),
+    bounds: new Float64Array(6 * nodeCount),
+    data:
+      scratch !== null && data === scratch.data
+        ? data.slice(0, 2 * nodeCount)
+        : data.subarray(0, 2 * nodeCount),
     primitives,
     depth: maxDepth,
   };
+  return refitMeshBvh(bvh, pb);
 }
 
 /** The build's task stack (one pending right task per level, plus the current one). */
@@ -279,7 +276,7 @@ const buildStack = new Float64Array(TASK * (MESH_BVH_MAX_DEPTH + 2));
 let scratch: BuildArrays | null = null;
 
 /**
- * Largest build whose working arrays are kept for the next one (about 9 MB): fresh large typed
+ * Largest build whose working arrays are kept for the next one (about 3 MB): fresh large typed
  * arrays cost a page fault per 4 KB on first touch, which on a loaded machine was most of a
  * bunny's build; a huge mesh's arrays are not kept alive after its build.
  */
@@ -287,35 +284,22 @@ const SCRATCH_KEPT_PRIMITIVES = 1 << 16;
 
 /**
  * Working arrays for `count` primitives (the ids are written into `prim`, the caller's output).
- * The node arrays start at about one node per primitive (leaves of up to `maxLeaf` ≥ 2 need
+ * The node words start at about one node per primitive (leaves of up to `maxLeaf` ≥ 2 need
  * fewer) and grow by half when full, up to the 2n − 1 nodes of any binary tree with n leaves.
  */
-function buildArrays(
-  prim: Uint32Array,
-  count: number,
-  maxLeaf: number,
-  own: Float64Array | null,
-): BuildArrays {
+function buildArrays(prim: Uint32Array, count: number, maxLeaf: number): BuildArrays {
   const most = Math.max(1, 2 * count - 1);
   const nodes = maxLeaf === 1 ? most : Math.min(most, count + MIN_NODE_CAPACITY);
-  if (
-    scratch !== null &&
-    (own !== null ? count <= SCRATCH_KEPT_PRIMITIVES : scratch.wb.length >= 6 * count)
-  ) {
-    if (scratch.data.length < 2 * nodes) {
-      scratch.bounds = new Float64Array(6 * nodes);
-      scratch.data = new Uint32Array(2 * nodes);
-    }
-    if (own !== null) return { prim, wb: own, bounds: scratch.bounds, data: scratch.data };
+  if (scratch !== null && scratch.cen.length >= 3 * count) {
+    if (scratch.data.length < 2 * nodes) scratch.data = new Uint32Array(2 * nodes);
     scratch.prim = prim;
     return scratch;
   }
-  const kept = own === null && count <= SCRATCH_KEPT_PRIMITIVES;
+  const kept = count <= SCRATCH_KEPT_PRIMITIVES;
   const n = kept ? Math.min(SCRATCH_KEPT_PRIMITIVES, 2 * count) : count;
   const w: BuildArrays = {
     prim,
-    wb: own ?? new Float64Array(6 * n),
-    bounds: new Float64Array(6 * nodes),
+    cen: new Float64Array(3 * n),
     data: new Uint32Array(2 * nodes),
   };
   if (kept) scratch = w;
@@ -325,21 +309,18 @@ function buildArrays(
 /** Nodes of headroom over one per primitive in a first node allocation. */
 const MIN_NODE_CAPACITY = 64;
 
-/** Grows the node arrays of `w` by half (at most to 2·count − 1 nodes), keeping their content. */
+/** Grows the node words of `w` by half (at most to 2·count − 1 nodes), keeping their content. */
 function growNodes(w: BuildArrays, count: number): void {
   const nodes = w.data.length / 2;
   const grown = Math.min(Math.max(1, 2 * count - 1), nodes + (nodes >> 1) + MIN_NODE_CAPACITY);
-  const bounds = new Float64Array(6 * grown);
-  bounds.set(w.bounds);
   const data = new Uint32Array(2 * grown);
   data.set(w.data);
-  w.bounds = bounds;
   w.data = data;
 }
 
 /**
- * Fills the working arrays from the caller's boxes (checking them), and writes the root's box and
- * centroid box into the task at stack[0..15].
+ * Fills the working arrays from the caller's boxes (checking them), and writes the root's
+ * centroid box into the task at stack[4..9].
  */
 function loadPrimitives(
   w: BuildArrays,
@@ -347,13 +328,7 @@ function loadPrimitives(
   count: number,
   stack: Float64Array,
 ): void {
-  const { prim, wb } = w;
-  let a = Infinity;
-  let b = Infinity;
-  let c = Infinity;
-  let d = -Infinity;
-  let e = -Infinity;
-  let f = -Infinity;
+  const { prim, cen } = w;
   let ca = Infinity;
   let cb = Infinity;
   let cc = Infinity;
@@ -363,30 +338,15 @@ function loadPrimitives(
   for (let i = 0; i < count; i++) {
     prim[i] = i;
     const o = 6 * i;
-    const x0 = primBounds[o];
-    const y0 = primBounds[o + 1];
-    const z0 = primBounds[o + 2];
-    const x1 = primBounds[o + 3];
-    const y1 = primBounds[o + 4];
-    const z1 = primBounds[o + 5];
-    const cx = x0 + x1;
-    const cy = y0 + y1;
-    const cz = z0 + z1;
+    const cx = primBounds[o] + primBounds[o + 3];
+    const cy = primBounds[o + 1] + primBounds[o + 4];
+    const cz = primBounds[o + 2] + primBounds[o + 5];
     // Non-finite bounds (or a NaN) make a non-finite centroid sum.
     if (!(Number.isFinite(cx) && Number.isFinite(cy) && Number.isFinite(cz)))
       badPrimitive(primBounds, i);
-    wb[o] = x0;
-    wb[o + 1] = y0;
-    wb[o + 2] = z0;
-    wb[o + 3] = x1;
-    wb[o + 4] = y1;
-    wb[o + 5] = z1;
-    if (x0 < a) a = x0;
-    if (y0 < b) b = y0;
-    if (z0 < c) c = z0;
-    if (x1 > d) d = x1;
-    if (y1 > e) e = y1;
-    if (z1 > f) f = z1;
+    cen[3 * i] = cx;
+    cen[3 * i + 1] = cy;
+    cen[3 * i + 2] = cz;
     if (cx < ca) ca = cx;
     if (cy < cb) cb = cy;
     if (cz < cc) cc = cz;
@@ -394,18 +354,12 @@ function loadPrimitives(
     if (cy > ce) ce = cy;
     if (cz > cf) cf = cz;
   }
-  stack[4] = a;
-  stack[5] = b;
-  stack[6] = c;
-  stack[7] = d;
-  stack[8] = e;
-  stack[9] = f;
-  stack[10] = ca;
-  stack[11] = cb;
-  stack[12] = cc;
-  stack[13] = cd;
-  stack[14] = ce;
-  stack[15] = cf;
+  stack[4] = ca;
+  stack[5] = cb;
+  stack[6] = cc;
+  stack[7] = cd;
+  stack[8] = ce;
+  stack[9] = cf;
 }
 
 /** Throws naming the first non-finite coordinate of primitive i (or a sum that overflows). */
@@ -422,25 +376,26 @@ function badPrimitive(primBounds: ArrayLike<number>, i: number): never {
 }
 
 /**
- * Splits the node whose task is at stack[t..t+15]: bins its slots along the axis of largest
+ * Splits the node whose task is at stack[t..t+9]: bins its slots along the axis of largest
  * centroid extent, picks the SAH boundary and partitions in place. On a split, returns the axis
- * and writes the left child's task at t and the right child's at t + 16 (start, end, box,
- * centroid box; depth and parent are the caller's). Returns −1 to keep a leaf.
+ * and writes the left child's task at t and the right child's at t + TASK (start, end, centroid
+ * box; depth and parent are the caller's). Returns −1 to keep a leaf.
  */
 function splitNode(
   w: BuildArrays,
+  pb: ArrayLike<number>,
   stack: Float64Array,
   t: number,
   maxBins: number,
   maxLeaf: number,
 ): number {
-  const start = stack[t];
-  const end = stack[t + 1];
+  const start = stack[t] | 0;
+  const end = stack[t + 1] | 0;
   const n = end - start;
   let axis = 0;
-  let ext = stack[t + 13] - stack[t + 10];
-  const ey = stack[t + 14] - stack[t + 11];
-  const ez = stack[t + 15] - stack[t + 12];
+  let ext = stack[t + 7] - stack[t + 4];
+  const ey = stack[t + 8] - stack[t + 5];
+  const ez = stack[t + 9] - stack[t + 6];
   if (ey > ext) {
     axis = 1;
     ext = ey;
@@ -450,83 +405,74 @@ function splitNode(
     ext = ez;
   }
   if (!(ext > 0)) {
-    // Every centroid coincides: halves by slot, if the leaf would be too big.
+    // Every centroid coincides: halves by slot, if the leaf would be too big; both halves keep
+    // the (one-point) centroid box.
     if (n <= maxLeaf) return -1;
-    splitHalves(w, stack, t, start + (n >> 1));
+    const r = t + TASK;
+    for (let k = 4; k < TASK; k++) stack[r + k] = stack[t + k];
+    const mid = start + (n >> 1);
+    stack[t + 1] = mid;
+    stack[r] = mid;
+    stack[r + 1] = end;
     return 0;
   }
-  const lo = stack[t + 10 + axis];
-  let scale: number;
-  let best: number;
+  const lo = stack[t + 4 + axis];
   if (n <= MESH_BVH_SAH_MIN_PRIMITIVES) {
     // Small nodes, the great majority: a leaf when small enough, else the centroid box's
     // midpoint (three-mesh-bvh's "center" split): two bins, the left one kept.
     if (n <= maxLeaf) return -1;
-    scale = 2 / ext;
-    best = 0;
-  } else {
-    scale = maxBins / ext;
-    binSlots(w, start, end, axis, lo, scale, maxBins);
-    best = sweepBins(maxBins);
-    const parentArea = areaAt(stack, t + 4);
+    const mid = partitionSlots(w, start, end, axis, lo, 2 / ext, 0);
+    splitHalves(w, stack, t, mid === start || mid === end ? start + (n >> 1) : mid);
+    return axis;
+  }
+  const scale = maxBins / ext;
+  binSlots(w, pb, start, end, axis, lo, scale, maxBins);
+  const best = sweepBins(maxBins);
+  if (n <= maxLeaf) {
+    // The node's box is the union of all bins' (the left side of the last boundary and the
+    // right side's last bin).
+    const o = 6 * (maxBins - 1);
+    let parentArea = 0;
+    if (maxBins > 1) {
+      parentArea = boxArea(
+        Math.min(leftBox[0], binBounds[o]),
+        Math.min(leftBox[1], binBounds[o + 1]),
+        Math.min(leftBox[2], binBounds[o + 2]),
+        Math.max(leftBox[3], binBounds[o + 3]),
+        Math.max(leftBox[4], binBounds[o + 4]),
+        Math.max(leftBox[5], binBounds[o + 5]),
+      );
+    }
     const splitCost = MESH_BVH_TRAVERSAL_COST + (parentArea > 0 ? bestCost / parentArea : n);
-    if (splitCost >= n && n <= maxLeaf) return -1;
+    if (splitCost >= n) return -1;
   }
   const mid = partitionSlots(w, start, end, axis, lo, scale, best);
   if (mid === start || mid === end) {
-    // The midpoint rounded onto an end of a tiny centroid range: halves by slot.
+    // The boundary rounded onto an end of a tiny centroid range: halves by slot.
     splitHalves(w, stack, t, start + (n >> 1));
     return axis;
   }
-  if (n <= MESH_BVH_SAH_MIN_PRIMITIVES) splitHalves(w, stack, t, mid);
-  else binnedHalves(stack, t, mid, best, maxBins);
+  splitHalves(w, stack, t, mid);
   return axis;
 }
 
-/**
- * {@link splitHalves} after a binned split at bin `best`: each side's box and centroid box is the
- * union of its bins' (min and max are exact, so the same numbers as a pass over the slots, for
- * a pass over at most 64 bins).
- */
-function binnedHalves(stack: Float64Array, t: number, mid: number, best: number, bins: number) {
-  const end = stack[t + 1];
-  const r = t + TASK;
-  unionBins(stack, t, 0, best + 1);
-  unionBins(stack, r, best + 1, bins);
-  stack[t + 1] = mid;
-  stack[r] = mid;
-  stack[r + 1] = end;
-}
-
-/** Writes the union of the boxes and centroid boxes of bins [from, to) into the task at t. */
-function unionBins(stack: Float64Array, t: number, from: number, to: number): void {
-  for (let k = 0; k < 6; k += 3) {
-    const sign = k === 0 ? 1 : -1;
-    for (let c = k; c < k + 3; c++) {
-      let b = sign * Infinity;
-      let m = sign * Infinity;
-      for (let i = from; i < to; i++) {
-        const x = binBounds[6 * i + c];
-        const y = binCentroids[6 * i + c];
-        if (sign > 0 ? x < b : x > b) b = x;
-        if (sign > 0 ? y < m : y > m) m = y;
-      }
-      stack[t + 4 + c] = b;
-      stack[t + 10 + c] = m;
-    }
-  }
-}
+/** Slots binned per SAH node at most (about: a node of n slots bins every ⌊n / SAH_SAMPLE⌋-th). */
+const SAH_SAMPLE = 4096;
 
 /** Least SAH cost found by the last {@link sweepBins} call (areas × counts). */
 let bestCost = Infinity;
+/** The union of the boxes of bins [0, bins − 1) after {@link sweepBins}. */
+const leftBox = new Float64Array(6);
 
 /**
- * Bins slots [start, end) by centroid along `axis` (`lo`, `scale` = bins / extent): counts and
- * boxes per bin. A function of its own so that V8 optimizes it whole instead of entering its
- * caller mid-loop (on-stack replacement), which had made the caller deoptimize at every call.
+ * Bins slots [start, end) by centroid along `axis` (`lo`, `scale` = bins / extent): counts,
+ * boxes (read from `pb` through the ids) and centroid boxes per bin. A function of its own so
+ * that V8 optimizes it whole instead of entering its caller mid-loop (on-stack replacement),
+ * which had made the caller deoptimize at every call.
  */
 function binSlots(
   w: BuildArrays,
+  pb: ArrayLike<number>,
   start: number,
   end: number,
   axis: number,
@@ -534,7 +480,7 @@ function binSlots(
   scale: number,
   bins: number,
 ): void {
-  const wb = w.wb;
+  const { prim, cen } = w;
   binCount.fill(0, 0, bins);
   for (let k = 0; k < bins; k++) {
     const o = 6 * k;
@@ -544,50 +490,38 @@ function binSlots(
     binBounds[o + 3] = -Infinity;
     binBounds[o + 4] = -Infinity;
     binBounds[o + 5] = -Infinity;
-    binCentroids[o] = Infinity;
-    binCentroids[o + 1] = Infinity;
-    binCentroids[o + 2] = Infinity;
-    binCentroids[o + 3] = -Infinity;
-    binCentroids[o + 4] = -Infinity;
-    binCentroids[o + 5] = -Infinity;
   }
   const last = bins - 1;
-  for (let s = start; s < end; s++) {
-    const q = 6 * s;
+  // A large node is binned from a sample of about SAH_SAMPLE evenly spaced slots: the SAH
+  // estimate of a boundary needs boxes and counts only up to a common factor.
+  const step = Math.max(1, Math.floor((end - start) / SAH_SAMPLE));
+  for (let s = start; s < end; s += step) {
     // lo is the least centroid: the offset is ≥ 0, so truncation is the floor.
-    let k = ((wb[q + axis] + wb[q + 3 + axis] - lo) * scale) | 0;
+    let k = ((cen[3 * s + axis] - lo) * scale) | 0;
     if (k > last) k = last;
     binCount[k]++;
     const o = 6 * k;
-    const x0 = wb[q];
-    const y0 = wb[q + 1];
-    const z0 = wb[q + 2];
-    const x1 = wb[q + 3];
-    const y1 = wb[q + 4];
-    const z1 = wb[q + 5];
+    const q = 6 * prim[s];
+    const x0 = pb[q];
+    const y0 = pb[q + 1];
+    const z0 = pb[q + 2];
+    const x1 = pb[q + 3];
+    const y1 = pb[q + 4];
+    const z1 = pb[q + 5];
     if (x0 < binBounds[o]) binBounds[o] = x0;
     if (y0 < binBounds[o + 1]) binBounds[o + 1] = y0;
     if (z0 < binBounds[o + 2]) binBounds[o + 2] = z0;
     if (x1 > binBounds[o + 3]) binBounds[o + 3] = x1;
     if (y1 > binBounds[o + 4]) binBounds[o + 4] = y1;
     if (z1 > binBounds[o + 5]) binBounds[o + 5] = z1;
-    const cx = x0 + x1;
-    const cy = y0 + y1;
-    const cz = z0 + z1;
-    if (cx < binCentroids[o]) binCentroids[o] = cx;
-    if (cy < binCentroids[o + 1]) binCentroids[o + 1] = cy;
-    if (cz < binCentroids[o + 2]) binCentroids[o + 2] = cz;
-    if (cx > binCentroids[o + 3]) binCentroids[o + 3] = cx;
-    if (cy > binCentroids[o + 4]) binCentroids[o + 4] = cy;
-    if (cz > binCentroids[o + 5]) binCentroids[o + 5] = cz;
   }
 }
 
 /**
  * Sweeps the bin boundaries for the least SAH cost (left area × left count + right area × right
- * count): returns the last bin of the left side, with the cost in `bestCost` and the right-side
- * unions in `rightBounds`. Both ends of the centroid range have bins, so a boundary with two
- * non-empty sides always exists.
+ * count): returns the last bin of the left side, with the cost in `bestCost`, the right-side
+ * unions in `rightBounds` and the union of all bins but the last in `leftBox`. Both ends of the
+ * centroid range have bins, so a boundary with two non-empty sides always exists.
  */
 function sweepBins(bins: number): number {
   let ra = Infinity;
@@ -640,17 +574,21 @@ function sweepBins(bins: number): number {
       best = k;
     }
   }
+  leftBox[0] = la;
+  leftBox[1] = lb;
+  leftBox[2] = lc;
+  leftBox[3] = ld;
+  leftBox[4] = le;
+  leftBox[5] = lf;
   bestCost = cost;
   return best;
 }
 
 /**
- * Partitions slots [start, end) in place (Hoare: ids and boxes swapped together) by the bin of
- * their doubled centroid along `axis` (bin k = ⌊(c − lo)·scale⌋): bins at or below `best`
+ * Partitions slots [start, end) in place (Hoare: ids and centroids swapped together) by the bin
+ * of their doubled centroid along `axis` (bin k = ⌊(c − lo)·scale⌋): bins at or below `best`
  * first. The SAH split passes its bins and boundary; a centroid-midpoint split passes two bins
- * (scale = 2 / extent) and `best` = 0. Reads one coordinate pair per slot; the children's boxes
- * are measured afterwards ({@link slotBoxes}), in passes of their own, which V8 keeps in
- * registers where one loop growing four boxes spilled. Returns the first slot of the right side.
+ * (scale = 2 / extent) and `best` = 0. Returns the first slot of the right side.
  */
 function partitionSlots(
   w: BuildArrays,
@@ -661,55 +599,56 @@ function partitionSlots(
   scale: number,
   best: number,
 ): number {
-  const { prim, wb } = w;
+  const { prim, cen } = w;
   let i = start;
   let j = end - 1;
   for (;;) {
-    while (i <= j && (((wb[6 * i + axis] + wb[6 * i + 3 + axis] - lo) * scale) | 0) <= best) i++;
-    while (i <= j && (((wb[6 * j + axis] + wb[6 * j + 3 + axis] - lo) * scale) | 0) > best) j--;
+    while (i <= j && (((cen[3 * i + axis] - lo) * scale) | 0) <= best) i++;
+    while (i <= j && (((cen[3 * j + axis] - lo) * scale) | 0) > best) j--;
     if (i >= j) return i;
-    swapSlots(prim, wb, i, j);
+    const p = prim[i];
+    prim[i] = prim[j];
+    prim[j] = p;
+    const a = 3 * i;
+    const b = 3 * j;
+    const x = cen[a];
+    const y = cen[a + 1];
+    const z = cen[a + 2];
+    cen[a] = cen[b];
+    cen[a + 1] = cen[b + 1];
+    cen[a + 2] = cen[b + 2];
+    cen[b] = x;
+    cen[b + 1] = y;
+    cen[b + 2] = z;
     i++;
     j--;
   }
 }
 
-/** Swaps slots i and j of the working arrays. */
-function swapSlots(prim: Uint32Array, wb: Float64Array, i: number, j: number) {
-  const p = prim[i];
-  prim[i] = prim[j];
-  prim[j] = p;
-  for (let k = 0; k < 6; k++) {
-    const x = wb[6 * i + k];
-    wb[6 * i + k] = wb[6 * j + k];
-    wb[6 * j + k] = x;
-  }
-}
-
 /**
  * Splits the task at t into slots [start, mid) and [mid, end) as they lie (partitioned, or their
- * centroids all coincide), measuring both sides' boxes; the left task at t, the right at t + 16.
+ * centroids all coincide), measuring both sides' centroid boxes; the left task at t, the right at
+ * t + TASK.
  */
 function splitHalves(w: BuildArrays, stack: Float64Array, t: number, mid: number): void {
-  const start = stack[t];
-  const end = stack[t + 1];
+  const start = stack[t] | 0;
+  const end = stack[t + 1] | 0;
   const r = t + TASK;
-  slotBoxes(w, start, mid, stack, t);
-  slotBoxes(w, mid, end, stack, r);
+  centroidBox(w.cen, start, mid, stack, t);
+  centroidBox(w.cen, mid, end, stack, r);
   stack[t + 1] = mid;
   stack[r] = mid;
   stack[r + 1] = end;
 }
 
-/** Writes the box and the centroid box of slots [start, end) into the task at t. */
-function slotBoxes(w: BuildArrays, start: number, end: number, stack: Float64Array, t: number) {
-  const wb = w.wb;
-  let a = Infinity;
-  let b = Infinity;
-  let c = Infinity;
-  let d = -Infinity;
-  let e = -Infinity;
-  let f = -Infinity;
+/** Writes the centroid box of slots [start, end) into the task at t. */
+function centroidBox(
+  cen: Float64Array,
+  start: number,
+  end: number,
+  stack: Float64Array,
+  t: number,
+) {
   let ca = Infinity;
   let cb = Infinity;
   let cc = Infinity;
@@ -717,16 +656,9 @@ function slotBoxes(w: BuildArrays, start: number, end: number, stack: Float64Arr
   let ce = -Infinity;
   let cf = -Infinity;
   for (let s = start; s < end; s++) {
-    const q = 6 * s;
-    if (wb[q] < a) a = wb[q];
-    if (wb[q + 1] < b) b = wb[q + 1];
-    if (wb[q + 2] < c) c = wb[q + 2];
-    if (wb[q + 3] > d) d = wb[q + 3];
-    if (wb[q + 4] > e) e = wb[q + 4];
-    if (wb[q + 5] > f) f = wb[q + 5];
-    const x = wb[q] + wb[q + 3];
-    const y = wb[q + 1] + wb[q + 4];
-    const z = wb[q + 2] + wb[q + 5];
+    const x = cen[3 * s];
+    const y = cen[3 * s + 1];
+    const z = cen[3 * s + 2];
     if (x < ca) ca = x;
     if (y < cb) cb = y;
     if (z < cc) cc = z;
@@ -734,18 +666,12 @@ function slotBoxes(w: BuildArrays, start: number, end: number, stack: Float64Arr
     if (y > ce) ce = y;
     if (z > cf) cf = z;
   }
-  stack[t + 4] = a;
-  stack[t + 5] = b;
-  stack[t + 6] = c;
-  stack[t + 7] = d;
-  stack[t + 8] = e;
-  stack[t + 9] = f;
-  stack[t + 10] = ca;
-  stack[t + 11] = cb;
-  stack[t + 12] = cc;
-  stack[t + 13] = cd;
-  stack[t + 14] = ce;
-  stack[t + 15] = cf;
+  stack[t + 4] = ca;
+  stack[t + 5] = cb;
+  stack[t + 6] = cc;
+  stack[t + 7] = cd;
+  stack[t + 8] = ce;
+  stack[t + 9] = cf;
 }
 
 /**

@@ -82,7 +82,7 @@ describe("buildMeshBvh", () => {
     }
   });
 
-  it("builds the same tree when allowed to reorder the boxes in place, which end in leaf order", () => {
+  it("builds the same tree with the (ignored) reorderBounds option, and never writes the boxes", () => {
     // Sizes on both sides of the kept scratch (2^16 primitives), so both node-array paths run.
     for (const n of [700, 70_000]) {
       const prim = randomBoxes(n, n, 10, 0.3);
@@ -98,13 +98,8 @@ describe("buildMeshBvh", () => {
       expect(differ(b.bounds, a.bounds)).toBe(0);
       expect(differ(b.data, a.data)).toBe(0);
       expect(differ(b.primitives, a.primitives)).toBe(0);
-      let misplaced = 0;
-      for (let s = 0; s < n; s++) {
-        const p = a.primitives[s];
-        for (let k = 0; k < 6; k++) if (copy[6 * s + k] !== prim[6 * p + k]) misplaced++;
-      }
-      expect(misplaced).toBe(0);
-      if (n < 1000) checkInvariants(b, prim, n);
+      expect(differ(copy, prim)).toBe(0);
+      checkInvariants(b, prim, n); // 70,000: the root and its children bin a sample of the slots
     }
   });
 
