@@ -699,15 +699,35 @@ const CANONICAL_TINY = 2 ** -40;
  * exactly (taken with w ≥ 0: the first clearly non-zero of x, y, z positive), then, for a
  * relative rotation at the identity, by the translation (its inverse then −t): the two orders
  * get complementary answers. Returns 1 (this order), −1 (the other) or 0 (the relative pose is
- * the identity to 2^-40: the caller decides by the shapes).
+ * the identity to 2^-40, or a half turn whose axis is normal to the translation: the caller
+ * decides by the shapes).
  */
 export function canonicalOrder(bInA: Isometry): number {
   const q = bInA.rotation;
+  const t = bInA.translation;
+  if (Math.abs(q.w) <= CANONICAL_TINY) {
+    // A half turn is its own inverse: the two orders have the same rotation and the sign of w is
+    // rounding (it had made a cap-on-cap pair under a half turn take different ties in the two
+    // orders). The inverse pose's translation −R⁻¹t = t − 2(t·k)k for the half turn's axis k
+    // (sign fixed: its first clearly non-zero component positive) reverses t·k: decide by it.
+    const kx = q.x;
+    const ky = q.y;
+    const kz = q.z;
+    const s =
+      Math.abs(kx) > CANONICAL_TINY
+        ? Math.sign(kx)
+        : Math.abs(ky) > CANONICAL_TINY
+          ? Math.sign(ky)
+          : Math.sign(kz);
+    const tk = s * (t.x * kx + t.y * ky + t.z * kz);
+    const m = CANONICAL_TINY * Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z));
+    if (Math.abs(tk) > m) return tk > 0 ? 1 : -1;
+    return 0;
+  }
   const sgn = q.w < 0 ? -1 : 1;
   if (Math.abs(q.x) > CANONICAL_TINY) return sgn * q.x > 0 ? 1 : -1;
   if (Math.abs(q.y) > CANONICAL_TINY) return sgn * q.y > 0 ? 1 : -1;
   if (Math.abs(q.z) > CANONICAL_TINY) return sgn * q.z > 0 ? 1 : -1;
-  const t = bInA.translation;
   const m = CANONICAL_TINY * Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z));
   if (Math.abs(t.x) > m) return t.x > 0 ? 1 : -1;
   if (Math.abs(t.y) > m) return t.y > 0 ? 1 : -1;
@@ -722,7 +742,13 @@ export function canonicalOrder(bInA: Isometry): number {
 function solveDirect(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
   if (a.type !== b.type) return true;
   const c = canonicalOrder(bInA);
-  return c >= 0;
+  if (c !== 0) return c > 0;
+  // A symmetric relative pose: the smaller cylinder or cone first (radius, then half height).
+  if (a.type === ShapeType.Cylinder || a.type === ShapeType.Cone) {
+    const bb = b as typeof a;
+    return (bb.radius - a.radius || bb.halfHeight - a.halfHeight || 1) > 0;
+  }
+  return true;
 }
 
 /**
