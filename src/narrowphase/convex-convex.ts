@@ -44,6 +44,11 @@ import {
   refineOverlapNormal,
   setOverlapNormal,
 } from "../geometry/refine-normal.js";
+import {
+  makeRevolutionProjection,
+  projectRevolution,
+  RevolutionKind,
+} from "../geometry/revolution.js";
 import type { SupportMap } from "../geometry/support.js";
 import { TransformedSupport } from "../geometry/support.js";
 import type { Isometry } from "../math/isometry.js";
@@ -205,6 +210,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     // overlap of the two is kept (both are attained by their directions).
     refineOverlapNormal(refined, coreA, coreBInA, gjkOut.direction, gjkOut.pointA, gjkOut.pointB);
     snapToFaceNormal(a, b, bInA, gjkOut.pointA, gjkOut.pointB);
+    snapToRevolution(a, b, bInA);
     unprovenOverlap = refined.overlap;
     vec3.copy(unprovenNormal, refined.normal);
     vec3.copy(unprovenA, refined.pointA);
@@ -271,6 +277,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     const lower = epaOut.status === EpaStatus.Converged ? epaOut.depth : Number.NEGATIVE_INFINITY;
     refineOverlapNormal(refined, coreA, coreBInA, solvedNormal, solvedA, solvedB, lower);
     snapToFaceNormal(a, b, bInA, solvedA, solvedB);
+    snapToRevolution(a, b, bInA);
     if (refined.overlap <= depth || !polytopes) {
       depth = refined.overlap;
       vec3.copy(solvedNormal, refined.normal);
@@ -327,6 +334,7 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
   if (core - sep <= GJK_POLISH_AGREEMENT * core) return;
   refineOverlapNormal(refined, coreA, coreBInA, solvedNormal);
   snapToFaceNormal(pairA, pairB, pairBInA, null, null);
+  snapToRevolution(pairA, pairB, pairBInA);
   const gap = -refined.overlap - coreA.margin - coreB.margin;
   if (!(gap <= solvedDistance) || gap <= 0) return;
   const size = Math.max(vec3.length(refined.pointA), vec3.length(refined.pointB), -refined.overlap);
@@ -392,6 +400,93 @@ function snapToFaceNormal(
   }
   if (found) setOverlapNormal(refined, coreA, coreBInA, snapN, hintA, hintB);
 }
+
+const revProj = makeRevolutionProjection();
+const revQ = vec3.create();
+const revN = vec3.create();
+const revBestN = vec3.create();
+const revBestA = vec3.create();
+const revBestB = vec3.create();
+const revInv: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z: 0, w: 1 } };
+
+/**
+ * Against a cylinder or a cone the refinement can stop short where the overlap has a kink (a
+ * vertex or rim on the cone's slant, whose support jumps between apex and rim) or is nearly flat
+ * over a large radius of curvature: its witness on the curved shape, placed along the normal
+ * behind the other's, is then off the surface by the error of the depth. The solids of
+ * revolution have an exact projection (src/geometry/revolution.ts), which gives the optimum's
+ * own condition instead: at the least overlap (or the largest gap) the other shape's deepest
+ * point q = s(n) projects onto the curved surface with outward normal ∓n. Iterates
+ * n ← ∓normal(project(s(n))) from the refined end (a few steps: one for a vertex, a linear
+ * contraction for two curved surfaces) and keeps the last n whose overlap is no worse than the
+ * refinement's (to rounding) and which is a fixed point to REVOLUTION_FIXED_COS; the witnesses
+ * are then s(n) and its projection, each exactly on its shape and facing along n.
+ */
+function snapToRevolution(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
+  if (curved(b)) revolutionFixedPoint(b, 1, bInA);
+  if (curved(a)) revolutionFixedPoint(a, 0, bInA);
+}
+
+/** {@link snapToRevolution} onto the curved shape `s`: side 1 is B (posed by bInA), 0 is A. */
+function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): void {
+  if (s.type !== ShapeType.Cylinder && s.type !== ShapeType.Cone) return;
+  const core = side === 1 ? coreB : coreA;
+  const h = s.halfHeight * core.scale;
+  const r = s.radius * core.scale;
+  const kind = s.type === ShapeType.Cylinder ? RevolutionKind.Cylinder : RevolutionKind.Cone;
+  const size = Math.max(vec3.length(refined.pointA), vec3.length(refined.pointB), h, r);
+  const limit = refined.overlap + FACE_SNAP_SLACK * size;
+  if (side === 1) iso.invert(revInv, bInA);
+  // q: the other shape's witness, the start of the iteration.
+  vec3.copy(revQ, side === 1 ? refined.pointA : refined.pointB);
+  let found = false;
+  let best = Number.POSITIVE_INFINITY;
+  for (let it = 0; it < REVOLUTION_ITERATIONS; it++) {
+    // Project q onto the curved shape (its local frame), n = ∓ its outward normal (A → B).
+    if (side === 1) iso.transformPoint(snapLocal, revInv, revQ);
+    else vec3.copy(snapLocal, revQ);
+    projectRevolution(revProj, kind, h, r, snapLocal);
+    if (side === 1) {
+      quat.rotate(revN, bInA.rotation, revProj.normal);
+      vec3.negate(revN, revN);
+    } else vec3.copy(revN, revProj.normal);
+    if (normalizeScaled(revN, revN) === 0) return;
+    // Fixed point: the normal at q's projection is the direction q was the support along.
+    if (it > 0 && vec3.dot(revN, revBestN) >= REVOLUTION_FIXED_COS && best <= limit) {
+      found = true;
+      if (side === 1) iso.transformPoint(revBestB, bInA, revProj.point);
+      else vec3.copy(revBestA, revProj.point);
+      break;
+    }
+    const o = overlapAlong(revN);
+    // Converging: no worse than the last step beyond rounding (the sequence of overlaps falls).
+    if (!(o <= Math.min(best, limit) + FACE_SNAP_SLACK * size)) break;
+    best = o;
+    vec3.copy(revBestN, revN);
+    // The other shape's support along the new normal: the next q and its witness.
+    if (side === 1) {
+      vec3.copy(revQ, sA);
+      vec3.copy(revBestA, sA);
+    } else {
+      vec3.copy(revQ, sB);
+      vec3.copy(revBestB, sB);
+    }
+  }
+  if (!found) return;
+  vec3.copy(refined.normal, revBestN);
+  refined.overlap = best;
+  vec3.copy(refined.pointA, revBestA);
+  vec3.copy(refined.pointB, revBestB);
+  vec3.sub(revQ, revBestA, revBestB);
+  vec3.addScaled(revQ, revQ, revBestN, -vec3.dot(revQ, revBestN));
+  refined.gradient = vec3.length(revQ);
+}
+
+/** Steps of {@link snapToRevolution}'s fixed-point iteration. */
+const REVOLUTION_ITERATIONS = 8;
+
+/** Cosine under which the projection's normal repeats the direction (a fixed point). */
+const REVOLUTION_FIXED_COS = 1 - 2 ** -44;
 
 /** Cosine of the largest angle between the refined normal and a face normal it is snapped to. */
 const FACE_SNAP_COS = 1 - 2 ** -20;
@@ -604,15 +699,35 @@ const CANONICAL_TINY = 2 ** -40;
  * exactly (taken with w ≥ 0: the first clearly non-zero of x, y, z positive), then, for a
  * relative rotation at the identity, by the translation (its inverse then −t): the two orders
  * get complementary answers. Returns 1 (this order), −1 (the other) or 0 (the relative pose is
- * the identity to 2^-40: the caller decides by the shapes).
+ * the identity to 2^-40, or a half turn whose axis is normal to the translation: the caller
+ * decides by the shapes).
  */
 export function canonicalOrder(bInA: Isometry): number {
   const q = bInA.rotation;
+  const t = bInA.translation;
+  if (Math.abs(q.w) <= CANONICAL_TINY) {
+    // A half turn is its own inverse: the two orders have the same rotation and the sign of w is
+    // rounding (it had made a cap-on-cap pair under a half turn take different ties in the two
+    // orders). The inverse pose's translation −R⁻¹t = t − 2(t·k)k for the half turn's axis k
+    // (sign fixed: its first clearly non-zero component positive) reverses t·k: decide by it.
+    const kx = q.x;
+    const ky = q.y;
+    const kz = q.z;
+    const s =
+      Math.abs(kx) > CANONICAL_TINY
+        ? Math.sign(kx)
+        : Math.abs(ky) > CANONICAL_TINY
+          ? Math.sign(ky)
+          : Math.sign(kz);
+    const tk = s * (t.x * kx + t.y * ky + t.z * kz);
+    const m = CANONICAL_TINY * Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z));
+    if (Math.abs(tk) > m) return tk > 0 ? 1 : -1;
+    return 0;
+  }
   const sgn = q.w < 0 ? -1 : 1;
   if (Math.abs(q.x) > CANONICAL_TINY) return sgn * q.x > 0 ? 1 : -1;
   if (Math.abs(q.y) > CANONICAL_TINY) return sgn * q.y > 0 ? 1 : -1;
   if (Math.abs(q.z) > CANONICAL_TINY) return sgn * q.z > 0 ? 1 : -1;
-  const t = bInA.translation;
   const m = CANONICAL_TINY * Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z));
   if (Math.abs(t.x) > m) return t.x > 0 ? 1 : -1;
   if (Math.abs(t.y) > m) return t.y > 0 ? 1 : -1;
@@ -627,7 +742,13 @@ export function canonicalOrder(bInA: Isometry): number {
 function solveDirect(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
   if (a.type !== b.type) return true;
   const c = canonicalOrder(bInA);
-  return c >= 0;
+  if (c !== 0) return c > 0;
+  // A symmetric relative pose: the smaller cylinder or cone first (radius, then half height).
+  if (a.type === ShapeType.Cylinder || a.type === ShapeType.Cone) {
+    const bb = b as typeof a;
+    return (bb.radius - a.radius || bb.halfHeight - a.halfHeight || 1) > 0;
+  }
+  return true;
 }
 
 /**

@@ -10,6 +10,11 @@ import { ShapeType } from "../shapes/shape.js";
 import { contactCapsuleCone, intersectsCapsuleCone } from "./capsule-cone.js";
 import { contactCapsuleCylinder, intersectsCapsuleCylinder } from "./capsule-cylinder.js";
 import { makeContact } from "./contact.js";
+import {
+  contactCylinderCylinder,
+  distanceCylinderCylinder,
+  intersectsCylinderCylinder,
+} from "./cylinder-cylinder.js";
 import { manifoldFromContact } from "./manifold.js";
 import type { ContactFn, ManifoldFn } from "./pair-table.js";
 import { distanceViaContact, registerPair } from "./pair-table.js";
@@ -28,7 +33,10 @@ function manifoldOf<A extends ConvexShape & Shape, B extends ConvexShape & Shape
   };
 }
 
-/** Registers sphere–cylinder, sphere–cone, capsule–cylinder and capsule–cone. */
+/**
+ * Registers sphere–cylinder, sphere–cone, capsule–cylinder, capsule–cone and cylinder–cylinder
+ * (closed form for parallel axes, the general narrow phase otherwise).
+ */
 export function registerRevolutionPairs(): void {
   registerPair(ShapeType.Sphere, ShapeType.Cylinder, {
     intersects: intersectsSphereCylinder,
@@ -53,5 +61,11 @@ export function registerRevolutionPairs(): void {
     distance: distanceViaContact(contactCapsuleCone),
     contact: contactCapsuleCone,
     manifold: manifoldOf(contactCapsuleCone),
+  });
+  registerPair(ShapeType.Cylinder, ShapeType.Cylinder, {
+    intersects: intersectsCylinderCylinder,
+    distance: distanceCylinderCylinder,
+    contact: contactCylinderCylinder,
+    manifold: manifoldOf(contactCylinderCylinder),
   });
 }

@@ -43,9 +43,11 @@ const SEED = Number(process.env.FUZZ_SEED ?? 16);
  * by one closed form, same-type pairs computed in one canonical order and flipped, and the
  * oracle proving a curved pair's overlap by a point inside both shapes. 384 with the composite
  * distance writing its result after the part queries (compound witness points; seed 17: 388,
- * seed 18: 341).
+ * seed 18: 341). 326 with a curved contact's normal taken to the fixed point of the exact projection
+ * onto the cylinder or cone (witnesses on the curved surface), parallel cylinders in closed form
+ * and same-type half turns ordered by their translation (seed 17: 317, seed 18: 273).
  */
-const KNOWN_WRONG = 384;
+const KNOWN_WRONG = 326;
 
 describe("differential fuzzer", () => {
   it(`${QUERIES} queries from seed ${SEED}: no errors, at most the known wrong answers`, {
