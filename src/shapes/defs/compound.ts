@@ -15,6 +15,7 @@ import { type Compound, makeCompound } from "../compound.js";
 import type { ConvexShape } from "../shape.js";
 import { isConvexShapeType, SHAPE_TYPE_NAMES, ShapeType, shapeTypeName } from "../shape.js";
 import type { ShapeDef, ShapeJson, ShapeView } from "../shape-def.js";
+import { meshBvhTree } from "../composite.js";
 import { registerCompositeView, registerShape, shapeDef } from "../shape-def.js";
 import { checkIsometry, checkObject, checkShape } from "../validate.js";
 import { cachedPerShape, fin, finite3, vecFromJson, vecJson } from "./helpers.js";
@@ -199,6 +200,8 @@ function treeOf(c: Compound): MeshBvh {
   return tree;
 }
 
+const compoundTree = meshBvhTree((s) => treeOf(s as Compound));
+
 registerCompositeView(ShapeType.Compound, {
   partCount: (s) => (s as Compound).children.length,
   queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) => {
@@ -217,7 +220,7 @@ registerCompositeView(ShapeType.Compound, {
     iso.copy(slot.pose, ch.pose);
     slot.hasPose = true;
   },
-  tree: (s) => treeOf(s as Compound),
+  tree: compoundTree,
 });
 // After its composite view, so that the pair table's defaults see a composite type.
 registerShape(compoundDef);
