@@ -55,8 +55,8 @@ function box(h: V) {
   const v: number[] = [];
   for (let k = 0; k < 8; k++) v.push(k & 1 ? h.x : -h.x, k & 2 ? h.y : -h.y, k & 4 ? h.z : -h.z);
   const idx = [
-    0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1,
-    3, 5, 3, 7, 5,
+    0, 2, 1, 1, 2, 3, 4, 5, 6, 5, 7, 6, 0, 1, 4, 1, 5, 4, 2, 6, 3, 3, 6, 7, 0, 4, 2, 2, 4, 6, 1, 3,
+    5, 3, 7, 5,
   ];
   return { v, idx };
 }
@@ -99,7 +99,10 @@ function shapes(api: Api, seed: number) {
   out.push({ name: "grid", shape: api.makeTriangleMesh(gv, gi) });
   const rot = (a: number) => ({ x: 0, y: Math.sin(a / 2), z: 0, w: Math.cos(a / 2) });
   const kids = [
-    { shape: api.makeSphere(0.25), pose: { translation: { x: 0.4, y: 0, z: 0 }, rotation: rot(0) } },
+    {
+      shape: api.makeSphere(0.25),
+      pose: { translation: { x: 0.4, y: 0, z: 0 }, rotation: rot(0) },
+    },
     {
       shape: api.makeCuboid({ x: 0.2, y: 0.3, z: 0.15 }),
       pose: { translation: { x: -0.3, y: 0.1, z: 0.1 }, rotation: rot(0.7) },

@@ -13,6 +13,23 @@
  *   a GJK/EPA registration, to GJK/EPA in the triangle-first order directly (the order the
  *   fuzzer's ratchet and the mesh tests were measured with).
  *
+ * - `…CompositeComposite` (both composites with a `tree`: mesh–mesh, mesh–compound,
+ *   compound–compound) — the two trees descended together (Gottschalk, Lin & Manocha 1996;
+ *   Ericson 2005, §6.3.2: the larger node split first; B's node boxes brought into A's frame as
+ *   the boxes of their rotated boxes), node pairs farther apart than the prediction dropped, and
+ *   at a pair of leaves each part pair whose boxes are that close asked through the table: in A's
+ *   frame, A's part first (B's bare triangles moved into A's frame, as mesh–mesh always did;
+ *   GJK/EPA directly where the table's entry is a flipped one, as part-first), or, when A's part
+ *   has a pose (a compound's child), from B's part, B's part first and flipped back — the frames
+ *   the nested compound queries used, so the answers are theirs. Internal edges are fixed on a
+ *   surface's part against a part of a solid kind (two surfaces: none, as mesh–mesh). A solid
+ *   (`containsPoint`) holding the other's surface is decided by one point of that surface and
+ *   answered through the nearest surface with the enclosed surface's extreme part point; a solid
+ *   holding parts of a compound asks each such part against it through the table. Distance is a
+ *   branch and bound over node pairs. Manifold: two surfaces merge the agreeing part-pair
+ *   manifolds; else A against B's deepest part through the table (B not a surface), or A's
+ *   deepest part against B.
+ *
  * S's bounding box in C's frame (grown by the prediction distance) selects the candidate parts
  * through the view's bounding-volume query; each part is posed (`bInA ∘ partPose` when C is B;
  * S in the part's frame when C is A) and handed to the pair table, which flips, rescales and
@@ -21,9 +38,9 @@
  * - intersects: some part intersects S (or a solid C holds S, below).
  * - contact: the part contact with the smallest signed distance (ties to the first part in the
  *   view's order, so deterministic).
- * - distance: with a view `tree` (meshes, compounds), branch and bound over it: nodes farther
- *   (box to box) than the best part distance so far are skipped, the nearer child is visited
- *   first; without one (heightfields), contact with a growing prediction. When some part
+ * - distance: with a view `tree` (meshes, compounds, heightfields), branch and bound over it:
+ *   nodes farther (box to box) than the best part distance so far are skipped, the nearest child
+ *   is visited first; without one, contact with a growing prediction. When some part
  *   intersects S, 0 with the deepest contact's points.
  * - manifold: for a surface (a view with `edgeFlags`: mesh, heightfield) the manifolds of every
  *   part whose contact normal agrees with the deepest one's (within `MESH_MANIFOLD_MERGE_COS`),
@@ -53,9 +70,9 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Mat3 } from "../math/mat3.js";
 import * as mat3 from "../math/mat3.js";
+import * as quat from "../math/quat.js";
 import { growFloat64, growInt32 } from "../math/typed-arrays.js";
 import type { Vec3 } from "../math/vec3.js";
-import * as quat from "../math/quat.js";
 import * as vec3 from "../math/vec3.js";
 import type { CompositePart, CompositeTree, CompositeView } from "../shapes/composite.js";
 import {
@@ -1208,9 +1225,23 @@ function directPair(l: Level): boolean {
   return contactFlipped(l.part.shape.type, tb) && isSupportMappedType(tb);
 }
 
+/**
+ * The part-pair `intersects` of two bare triangles in one frame (two surfaces' parts, B's moved
+ * into A's frame): Möller's test (mesh-mesh.ts), set by `registerDefaultPairs`; null, the
+ * table's (triangle, triangle) routine.
+ */
+let bareTrianglesIntersect: ((a: Triangle, b: Triangle) => boolean) | null = null;
+
+/** Sets the part-pair test of two bare triangles (see {@link bareTrianglesIntersect}). */
+export function setBareTrianglesIntersect(fn: ((a: Triangle, b: Triangle) => boolean) | null) {
+  bareTrianglesIntersect = fn;
+}
+
 function intersectsPartPair(l: Level): boolean {
   const pa = l.part.shape;
   const pb = l.otherPart.shape;
+  if (bareTrianglesIntersect !== null && bareTriangle(l.part) && bareTriangle(l.otherPart))
+    return bareTrianglesIntersect(l.part.triangle, l.otherPart.triangle);
   if (l.part.hasPose) return intersectsPair(pb, pa, posedInOther(l));
   if (directPair(l)) return intersectsConvexConvex(pa, pb as ConvexShape, l.otherPose);
   return intersectsPair(pa, pb, l.otherPose);
@@ -1219,7 +1250,13 @@ function intersectsPartPair(l: Level): boolean {
 const pairFlip = makeContact();
 
 /** Contact of the loaded part pair within `prediction`, A's frame and order, internal edges fixed. */
-function contactPartPair(c: Contact, l: Level, ia: number, ib: number, prediction: number): boolean {
+function contactPartPair(
+  c: Contact,
+  l: Level,
+  ia: number,
+  ib: number,
+  prediction: number,
+): boolean {
   const pa = l.part;
   const pb = l.otherPart;
   if (pa.hasPose) {
@@ -1512,7 +1549,13 @@ const extremeDir = vec3.create();
  * surfaces' closest points `pA`, `pB` (A's frame): the normal the way out (pA − pB), the depth
  * the enclosed surface's extreme part point along it (mesh-solid.ts's rule, over the parts).
  */
-function containedSurfaceContact(out: Contact, l: Level, pA: Vec3, pB: Vec3, bInside: boolean): void {
+function containedSurfaceContact(
+  out: Contact,
+  l: Level,
+  pA: Vec3,
+  pB: Vec3,
+  bInside: boolean,
+): void {
   const n = l.mergeN;
   vec3.sub(n, pA, pB);
   const len = vec3.length(n);

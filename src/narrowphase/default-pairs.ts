@@ -39,6 +39,7 @@ import {
   intersectsShapeComposite,
   manifoldCompositeComposite,
   manifoldShapeComposite,
+  setBareTrianglesIntersect,
 } from "./composite.js";
 import {
   contactConvexConvex,
@@ -76,7 +77,7 @@ import {
   intersectsMeshHalfSpace,
   manifoldMeshHalfSpace,
 } from "./mesh-half-space.js";
-import { intersectsTrianglePair } from "./mesh-mesh.js";
+import { intersectsTrianglesInFrame } from "./mesh-mesh.js";
 import {
   distanceViaContact,
   hasPairRoutine,
@@ -286,8 +287,9 @@ export function registerDefaultPairs(): void {
     contact: contactTriangleSphere,
     manifold: manifoldOfSingleContact(contactTriangleSphere),
   });
-  // Möller's triangle–triangle test (the part pairs of two meshes); the rest of the pair is GJK/EPA.
-  registerPair(ShapeType.Triangle, ShapeType.Triangle, { intersects: intersectsTrianglePair });
+  // Möller's triangle–triangle test for the part pairs of two surfaces (mesh–mesh); a triangle
+  // pair otherwise is GJK/EPA's.
+  setBareTrianglesIntersect(intersectsTrianglesInFrame);
   registerPair(ShapeType.Sphere, ShapeType.Cuboid, {
     intersects: intersectsSphereCuboid,
     intersectsPoses: intersectsSphereCuboidPoses,

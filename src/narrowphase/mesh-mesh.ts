@@ -6,7 +6,7 @@
  * triangle-pair manifolds that agree with it, a solid mesh holding the other through the view's
  * `containsPoint`). No traversal of its own.
  *
- * Triangle–triangle intersection, the table's (triangle, triangle) `intersects`: Möller's
+ * Triangle–triangle intersection, the part-pair test of two meshes' triangles: Möller's
  * interval overlap test (Möller 1997, "A fast triangle–triangle intersection test", JGT 2(2)):
  * each triangle is classified against the other's plane, the two intervals on the planes'
  * common line must overlap, and coplanar pairs take a 2D test (edge crossings, then a corner of
@@ -267,28 +267,10 @@ export function intersectsTriangleTriangle(
   return aLo <= ivHi && ivLo <= aHi;
 }
 
-/**
- * The pair table's triangle–triangle `intersects` (registered in default-pairs.ts): Möller's test
- * on A's corners and B's moved into A's frame (not moved when `bInA` is the identity, as for the
- * part pairs of two meshes, whose B triangles the composite path has already moved).
- */
-export function intersectsTrianglePair(a: Triangle, b: Triangle, bInA: Isometry): boolean {
-  const t = bInA.translation;
-  const q = bInA.rotation;
-  if (t.x === 0 && t.y === 0 && t.z === 0 && q.x === 0 && q.y === 0 && q.z === 0 && q.w === 1)
-    return intersectsTriangleTriangle(a.a, a.b, a.c, b.a, b.b, b.c);
-  iso.transformPoint(movedB.a, bInA, b.a);
-  iso.transformPoint(movedB.b, bInA, b.b);
-  iso.transformPoint(movedB.c, bInA, b.c);
-  return intersectsTriangleTriangle(a.a, a.b, a.c, movedB.a, movedB.b, movedB.c);
+/** Möller's test on two triangles in one frame (the composite path's bare-triangle part pairs). */
+export function intersectsTrianglesInFrame(a: Triangle, b: Triangle): boolean {
+  return intersectsTriangleTriangle(a.a, a.b, a.c, b.a, b.b, b.c);
 }
-
-const movedB: Triangle = {
-  type: ShapeType.Triangle,
-  a: vec3.create(),
-  b: vec3.create(),
-  c: vec3.create(),
-};
 
 // ---------------------------------------------------------------------------------------------
 // Mesh against mesh: the generic composite path's two-tree routines

@@ -43,8 +43,8 @@ import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { brandShape, isBrandedShape, SHAPE_TYPE_NAMES, ShapeType } from "./shape.js";
 import type { CompositeTree } from "./composite.js";
+import { brandShape, isBrandedShape, SHAPE_TYPE_NAMES, ShapeType } from "./shape.js";
 import { registerCompositeView, registerShape, type ShapeDef } from "./shape-def.js";
 // Its parts are triangles: their definition loads with it.
 import "./defs/triangle.js";

@@ -11,9 +11,9 @@ import { queryMeshBvhAabb } from "../../geometry/mesh-bvh.js";
 import * as vec3 from "../../math/vec3.js";
 import { castRayTriangleMesh, makeMeshRayHit } from "../../narrowphase/mesh-ray.js";
 import { closestPointOnMesh, makeMeshPointQuery } from "../../query/mesh-distance.js";
+import { meshBvhTree } from "../composite.js";
 import { isBrandedShape, SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { ShapeDef } from "../shape-def.js";
-import { meshBvhTree } from "../composite.js";
 import { registerCompositeView, registerShape } from "../shape-def.js";
 import {
   aabbTriangleMesh,
