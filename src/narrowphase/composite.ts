@@ -1490,8 +1490,10 @@ function solidParts(l: Level, prediction: number, found: boolean, aSolid: boolea
   let any = found;
   for (let i = 0; i < n; i++) {
     if (aSolid) {
-      loadOtherPart(l, i);
       const q = l.otherPart;
+      l.otherView.part(q, l.other, i);
+      if (q.hasPose) iso.multiply(l.otherPose, l.pose, q.pose);
+      else iso.copy(l.otherPose, l.pose);
       if (!isSupportMappedType(q.shape.type)) continue;
       if (!contains(l.comp, pointOfConvex(l.point, q.shape as ConvexShape, l.otherPose))) continue;
       if (!contactPair(l.contact, l.comp, q.shape, l.otherPose, prediction)) continue;
