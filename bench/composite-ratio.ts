@@ -1,8 +1,9 @@
 /**
  * Same-process speed ratio and answer check of the mesh and heightfield pair queries between
  * this tree (`src/`) and a base tree (another checkout's `src/`, e.g. `git archive main src`):
- * `intersects`, `distance`, `contact` and `manifold` of a sphere, a cuboid, a capsule and a
- * convex polyhedron against the Stanford bunny and against a heightfield, over the same seeded
+ * `intersects`, `distance`, `contact` and `manifold` of a sphere, a cuboid, a capsule, a
+ * convex polyhedron, a small sphere mesh (mesh × mesh) and a compound (mesh × compound) against
+ * the Stanford bunny and against a heightfield, over the same seeded
  * poses near the surface, rounds alternating between the two trees. Reports CPU time
  * (`process.cpuUsage`, lower quartile of 9 rounds after 2 warm-up rounds) per query of each tree, the ratio (this / base), the load average, and
  * how many answers differ (and by how much).
@@ -51,6 +52,39 @@ function scene(api: Api, node: Node): Scene {
     { x: 0, y: -0.2, z: 0.3 },
     { x: 0.1, y: 0, z: -0.3 },
   ]);
+  // A closed UV sphere mesh (mesh × mesh) and a compound (mesh × compound): the two-tree pairs.
+  const sv: number[] = [0, 0.3, 0];
+  const si: number[] = [];
+  const R = 6;
+  const C = 8;
+  for (let i = 1; i < R; i++)
+    for (let j = 0; j < C; j++) {
+      const th = (Math.PI * i) / R;
+      const ph = (2 * Math.PI * j) / C;
+      sv.push(
+        0.3 * Math.sin(th) * Math.cos(ph),
+        0.3 * Math.cos(th),
+        0.3 * Math.sin(th) * Math.sin(ph),
+      );
+    }
+  sv.push(0, -0.3, 0);
+  const at = (i: number, j: number) => 1 + (i - 1) * C + (j % C);
+  for (let j = 0; j < C; j++) si.push(0, at(1, j + 1), at(1, j));
+  for (let i = 1; i < R - 1; i++)
+    for (let j = 0; j < C; j++)
+      si.push(at(i, j), at(i, j + 1), at(i + 1, j + 1), at(i, j), at(i + 1, j + 1), at(i + 1, j));
+  for (let j = 0; j < C; j++) si.push(R * C - C + 1, at(R - 1, j), at(R - 1, j + 1));
+  const id = api.isometry.identity();
+  const compound = api.makeCompound([
+    {
+      shape: api.makeSphere(0.15),
+      pose: { translation: { x: 0.15, y: 0, z: 0 }, rotation: id.rotation },
+    },
+    {
+      shape: api.makeCuboid({ x: 0.1, y: 0.15, z: 0.1 }),
+      pose: { translation: { x: -0.15, y: 0, z: 0 }, rotation: id.rotation },
+    },
+  ]);
   return {
     api,
     shapes: [
@@ -58,12 +92,14 @@ function scene(api: Api, node: Node): Scene {
       api.makeCuboid({ x: 0.3, y: 0.2, z: 0.25 }),
       api.makeCapsule({ x: 0, y: -0.25, z: 0 }, { x: 0, y: 0.25, z: 0 }, 0.15),
       hull,
+      api.makeTriangleMesh(sv, si),
+      compound,
     ],
     targets: [bunny, hf],
   };
 }
 
-const names = ["sphere", "cuboid", "capsule", "hull"];
+const names = ["sphere", "cuboid", "capsule", "hull", "sphereMesh", "compound"];
 const targetNames = ["bunny", "heightfield"];
 const ops = ["intersects", "distance", "contact", "manifold"] as const;
 

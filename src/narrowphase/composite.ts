@@ -13,6 +13,23 @@
  *   a GJK/EPA registration, to GJK/EPA in the triangle-first order directly (the order the
  *   fuzzer's ratchet and the mesh tests were measured with).
  *
+ * - `…CompositeComposite` (both composites with a `tree`: mesh–mesh, mesh–compound,
+ *   compound–compound) — the two trees descended together (Gottschalk, Lin & Manocha 1996;
+ *   Ericson 2005, §6.3.2: the larger node split first; B's node boxes brought into A's frame as
+ *   the boxes of their rotated boxes), node pairs farther apart than the prediction dropped, and
+ *   at a pair of leaves each part pair whose boxes are that close asked through the table: in A's
+ *   frame, A's part first (B's bare triangles moved into A's frame, as mesh–mesh always did;
+ *   GJK/EPA directly where the table's entry is a flipped one, as part-first), or, when A's part
+ *   has a pose (a compound's child), from B's part, B's part first and flipped back — the frames
+ *   the nested compound queries used, so the answers are theirs. Internal edges are fixed on a
+ *   surface's part against a part of a solid kind (two surfaces: none, as mesh–mesh). A solid
+ *   (`containsPoint`) holding the other's surface is decided by one point of that surface and
+ *   answered through the nearest surface with the enclosed surface's extreme part point; a solid
+ *   holding parts of a compound asks each such part against it through the table. Distance is a
+ *   branch and bound over node pairs. Manifold: two surfaces merge the agreeing part-pair
+ *   manifolds; else A against B's deepest part through the table (B not a surface), or A's
+ *   deepest part against B.
+ *
  * S's bounding box in C's frame (grown by the prediction distance) selects the candidate parts
  * through the view's bounding-volume query; each part is posed (`bInA ∘ partPose` when C is B;
  * S in the part's frame when C is A) and handed to the pair table, which flips, rescales and
@@ -21,9 +38,9 @@
  * - intersects: some part intersects S (or a solid C holds S, below).
  * - contact: the part contact with the smallest signed distance (ties to the first part in the
  *   view's order, so deterministic).
- * - distance: with a view `tree` (meshes, compounds), branch and bound over it: nodes farther
- *   (box to box) than the best part distance so far are skipped, the nearer child is visited
- *   first; without one (heightfields), contact with a growing prediction. When some part
+ * - distance: with a view `tree` (meshes, compounds, heightfields), branch and bound over it:
+ *   nodes farther (box to box) than the best part distance so far are skipped, the nearest child
+ *   is visited first; without one, contact with a growing prediction. When some part
  *   intersects S, 0 with the deepest contact's points.
  * - manifold: for a surface (a view with `edgeFlags`: mesh, heightfield) the manifolds of every
  *   part whose contact normal agrees with the deepest one's (within `MESH_MANIFOLD_MERGE_COS`),
@@ -47,23 +64,23 @@ import { MESH_MANIFOLD_MERGE_COS } from "../constants.js";
 import { CollideError } from "../errors.js";
 import { reduceManifoldPoints } from "../geometry/clip.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
-import {
-  isMeshBvhLeaf,
-  makeMeshBvhHits,
-  meshBvhLeafCount,
-  meshBvhLeafOffset,
-  meshBvhNodeBoxDistanceSq,
-  meshBvhRightChild,
-} from "../geometry/mesh-bvh.js";
+import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import type { Mat3 } from "../math/mat3.js";
+import * as mat3 from "../math/mat3.js";
+import * as quat from "../math/quat.js";
 import { growFloat64, growInt32 } from "../math/typed-arrays.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import type { CompositePart, CompositeView } from "../shapes/composite.js";
-import { compositeView, makeCompositePart } from "../shapes/composite.js";
-import { aabbShape, isSupportMappedType } from "../shapes/registry.js";
+import type { CompositePart, CompositeTree, CompositeView } from "../shapes/composite.js";
+import {
+  COMPOSITE_TREE_MAX_CHILDREN,
+  compositeView,
+  makeCompositePart,
+} from "../shapes/composite.js";
+import { aabbShape, isSupportMappedType, supportShape } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Triangle } from "../shapes/triangle.js";
@@ -135,9 +152,34 @@ interface Level {
   pointB: Float64Array<ArrayBuffer>;
   pointDist: Float64Array<ArrayBuffer>;
   pointFeature: Float64Array<ArrayBuffer>;
-  /** Branch and bound: node stack and each node's squared box distance. */
+  /** Branch and bound: node stack (two ids per entry for two trees) and each entry's squared box distance. */
   nodes: Int32Array<ArrayBuffer>;
   lower: Float64Array<ArrayBuffer>;
+  /** A node's children and their squared box distances; their visiting order. */
+  kids: Int32Array<ArrayBuffer>;
+  kidLower: Float64Array<ArrayBuffer>;
+  kidOrder: Int32Array<ArrayBuffer>;
+  /** Node boxes (the composite's; the other composite's, and it in the composite's frame). */
+  nodeBox: Float64Array<ArrayBuffer>;
+  otherBox: Float64Array<ArrayBuffer>;
+  otherInA: Float64Array<ArrayBuffer>;
+  /** Two composites: the other's view, part slot, part ids of a leaf, rotation of the pose. */
+  otherView: CompositeView;
+  otherPart: CompositePart;
+  otherHits: MeshBvhHits;
+  rot: Mat3;
+  /** Two composites: B's part pose in A's frame (identity once its corners are moved there). */
+  otherPose: Isometry;
+  /** Two composites: the part boxes in A's frame (min xyz, max xyz; A's then B's). */
+  partBoxes: Float64Array<ArrayBuffer>;
+  /** Two composites: the stored part-pair contacts' B parts (the A part is `stored[k·STRIDE]`). */
+  otherIds: Int32Array<ArrayBuffer>;
+  storedCount: number;
+  /** Two composites: the parts of the deepest contact (−1: none on that side). */
+  bestPart: number;
+  bestOther: number;
+  /** Two composites: the last contact was a solid's holding the other's surface. */
+  contained: boolean;
 }
 
 const NO_VIEW: CompositeView = {
@@ -179,8 +221,25 @@ function makeLevel(): Level {
     pointB: new Float64Array(3 * 64),
     pointDist: new Float64Array(64),
     pointFeature: new Float64Array(64),
-    nodes: new Int32Array(128),
+    nodes: new Int32Array(256),
     lower: new Float64Array(128),
+    kids: new Int32Array(COMPOSITE_TREE_MAX_CHILDREN),
+    kidLower: new Float64Array(COMPOSITE_TREE_MAX_CHILDREN),
+    kidOrder: new Int32Array(COMPOSITE_TREE_MAX_CHILDREN),
+    nodeBox: new Float64Array(6),
+    otherBox: new Float64Array(6),
+    otherInA: new Float64Array(6),
+    otherView: NO_VIEW,
+    otherPart: makeCompositePart(),
+    otherHits: makeMeshBvhHits(16),
+    rot: mat3.create(),
+    otherPose: iso.identity(),
+    partBoxes: new Float64Array(12),
+    otherIds: new Int32Array(16),
+    storedCount: 0,
+    bestPart: -1,
+    bestOther: -1,
+    contained: false,
   };
 }
 
@@ -389,6 +448,31 @@ function pushNode(l: Level, top: number, i: number, lower: number): number {
   return top + 1;
 }
 
+/** Squared distance between box `b` (min xyz, max xyz) and the box [lo, hi] (0 when they overlap). */
+function boxDistanceSq(b: Float64Array, lo: Vec3, hi: Vec3): number {
+  const dx = Math.max(0, b[0] - hi.x, lo.x - b[3]);
+  const dy = Math.max(0, b[1] - hi.y, lo.y - b[4]);
+  const dz = Math.max(0, b[2] - hi.z, lo.z - b[5]);
+  return dx * dx + dy * dy + dz * dz;
+}
+
+/**
+ * Orders the first `k` children of `l.kids` by `l.kidLower` into `l.kidOrder`, nearest first
+ * (stable: equal bounds keep the tree's order, so of two the first child is visited first).
+ */
+function orderKids(l: Level, k: number): void {
+  const order = l.kidOrder;
+  const lower = l.kidLower;
+  for (let a = 0; a < k; a++) {
+    let b = a;
+    while (b > 0 && lower[order[b - 1]] > lower[a]) {
+      order[b] = order[b - 1];
+      b--;
+    }
+    order[b] = a;
+  }
+}
+
 /**
  * Closest points of the composite's parts (its surface) and S, the caller's frame: branch and
  * bound over the view's tree, else contact with a growing prediction. When some part meets S,
@@ -398,10 +482,9 @@ function surfaceDistance(out: DistanceResult, l: Level): DistanceResult {
   out.distance = Infinity;
   vec3.copy(out.pointA, l.pose.translation);
   vec3.copy(out.pointB, l.pose.translation);
-  const treeOf = l.view.tree;
-  if (!treeOf) return growingDistance(out, l);
-  const bvh = treeOf(l.comp);
-  if (bvh.nodeCount === 0) return out;
+  const tree = l.view.tree;
+  const root = tree ? tree.root(l.comp) : -1;
+  if (!tree || root < 0) return growingDistance(out, l);
   // `out` may be the pair table's flip scratch, which the part queries below reuse when a
   // part's pair is itself flipped: the nearest points are kept in the level and written last.
   vec3.copy(l.nearA, l.pose.translation);
@@ -411,16 +494,15 @@ function surfaceDistance(out: DistanceResult, l: Level): DistanceResult {
   const hi = l.box.max;
   const d = l.partDist;
   let best = Infinity;
-  let top = pushNode(l, 0, 0, 0);
+  let top = pushNode(l, 0, root, 0);
   while (top > 0) {
     top--;
     const i = l.nodes[top];
     if (l.lower[top] > best * best) continue;
-    if (isMeshBvhLeaf(bvh, i)) {
-      const start = meshBvhLeafOffset(bvh, i);
-      const end = start + meshBvhLeafCount(bvh, i);
-      for (let s = start; s < end; s++) {
-        const p = loadPart(l, bvh.primitives[s]);
+    if (tree.isLeaf(l.comp, i)) {
+      const n = tree.leafParts(l.hits, l.comp, i);
+      for (let h = 0; h < n; h++) {
+        const p = loadPart(l, l.hits.ids[h]);
         distancePart(d, l, p);
         if (d.distance < best) {
           best = d.distance;
@@ -432,17 +514,16 @@ function surfaceDistance(out: DistanceResult, l: Level): DistanceResult {
       if (best === 0) break;
       continue;
     }
-    const left = i + 1;
-    const right = meshBvhRightChild(bvh, i);
-    const dl = meshBvhNodeBoxDistanceSq(bvh, left, lo.x, lo.y, lo.z, hi.x, hi.y, hi.z);
-    const dr = meshBvhNodeBoxDistanceSq(bvh, right, lo.x, lo.y, lo.z, hi.x, hi.y, hi.z);
-    // Push the farther child first so that the nearer is visited next.
-    if (dl <= dr) {
-      top = pushNode(l, top, right, dr);
-      top = pushNode(l, top, left, dl);
-    } else {
-      top = pushNode(l, top, left, dl);
-      top = pushNode(l, top, right, dr);
+    const k = tree.children(l.kids, l.comp, i);
+    for (let c = 0; c < k; c++) {
+      tree.box(l.nodeBox, l.comp, l.kids[c]);
+      l.kidLower[c] = boxDistanceSq(l.nodeBox, lo, hi);
+    }
+    // Pushed farthest first, so that the nearest is visited next.
+    orderKids(l, k);
+    for (let c = k - 1; c >= 0; c--) {
+      const o = l.kidOrder[c];
+      top = pushNode(l, top, l.kids[o], l.kidLower[o]);
     }
   }
   if (best === 0 && contactLevel(l.contact, l, 0)) {
@@ -560,17 +641,64 @@ function manifoldLevel(out: ContactManifold, l: Level, prediction: number): bool
 }
 
 // ---------------------------------------------------------------------------------------------
-// Shape against composite: A any shape, B the composite
+// The routines the pair table calls, both orders and two composites, through one wrapper
 // ---------------------------------------------------------------------------------------------
+
+const OP_INTERSECTS = 0;
+const OP_DISTANCE = 1;
+const OP_CONTACT = 2;
+const OP_MANIFOLD = 3;
+const OP_NAMES = ["intersects", "distance", "contact", "manifold"];
+
+/** The composite is the caller's B (S is A). */
+const COMPOSITE_B = 0;
+/** The composite is the caller's A (part-first). */
+const COMPOSITE_A = 1;
+/** Both are composites with trees, descended together (A's and B's). */
+const TWO_TREES = 2;
+
+/**
+ * The one entry of the composite routines: takes a level for composite `c` and shape `s` (B at
+ * `bInA` in A's frame; `mode` says which is A), runs operation `op` into `out` and leaves the
+ * level whatever happens. Returns the operation's boolean (true for distance).
+ */
+function run(
+  op: number,
+  out: Contact | DistanceResult | ContactManifold | null,
+  mode: number,
+  c: Shape,
+  s: Shape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  const l = enter(viewOf(c, s, OP_NAMES[op]), c, s, bInA, mode !== COMPOSITE_B);
+  try {
+    if (mode === TWO_TREES) {
+      l.otherView = viewOf(s, c, OP_NAMES[op]);
+      if (op === OP_INTERSECTS) return intersectsTwoTrees(l);
+      if (op === OP_DISTANCE) {
+        distanceTwoTrees(out as DistanceResult, l);
+        return true;
+      }
+      if (op === OP_CONTACT) return contactTwoTrees(out as Contact, l, prediction);
+      return manifoldTwoTrees(out as ContactManifold, l, prediction);
+    }
+    if (op === OP_INTERSECTS) return intersectsLevel(l);
+    if (op === OP_DISTANCE) {
+      distanceLevel(out as DistanceResult, l);
+      return true;
+    }
+    if (op === OP_CONTACT) return contactLevel(out as Contact, l, prediction);
+    return manifoldLevel(out as ContactManifold, l, prediction);
+  } finally {
+    l.otherView = NO_VIEW;
+    leave(l);
+  }
+}
 
 /** True when A touches or overlaps some part of composite B (B at `bInA`, A's frame). */
 export function intersectsShapeComposite(a: Shape, b: Shape, bInA: Isometry): boolean {
-  const l = enter(viewOf(b, a, "intersects"), b, a, bInA, false);
-  try {
-    return intersectsLevel(l);
-  } finally {
-    leave(l);
-  }
+  return run(OP_INTERSECTS, null, COMPOSITE_B, b, a, bInA, 0);
 }
 
 /**
@@ -584,12 +712,7 @@ export function contactShapeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  const l = enter(viewOf(b, a, "contact"), b, a, bInA, false);
-  try {
-    return contactLevel(out, l, prediction);
-  } finally {
-    leave(l);
-  }
+  return run(OP_CONTACT, out, COMPOSITE_B, b, a, bInA, prediction);
 }
 
 /**
@@ -602,12 +725,8 @@ export function distanceShapeComposite(
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
-  const l = enter(viewOf(b, a, "distance"), b, a, bInA, false);
-  try {
-    return distanceLevel(out, l);
-  } finally {
-    leave(l);
-  }
+  run(OP_DISTANCE, out, COMPOSITE_B, b, a, bInA, 0);
+  return out;
 }
 
 /**
@@ -622,26 +741,12 @@ export function manifoldShapeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  const l = enter(viewOf(b, a, "manifold"), b, a, bInA, false);
-  try {
-    return manifoldLevel(out, l, prediction);
-  } finally {
-    leave(l);
-  }
+  return run(OP_MANIFOLD, out, COMPOSITE_B, b, a, bInA, prediction);
 }
-
-// ---------------------------------------------------------------------------------------------
-// Composite against shape: A the composite, B any shape (part-first)
-// ---------------------------------------------------------------------------------------------
 
 /** True when composite A and B (B at `bInA`, A's frame) touch or overlap (a solid A holding B counts). */
 export function intersectsCompositeShape(a: Shape, b: Shape, bInA: Isometry): boolean {
-  const l = enter(viewOf(a, b, "intersects"), a, b, bInA, true);
-  try {
-    return intersectsLevel(l);
-  } finally {
-    leave(l);
-  }
+  return run(OP_INTERSECTS, null, COMPOSITE_A, a, b, bInA, 0);
 }
 
 /**
@@ -656,12 +761,7 @@ export function contactCompositeShape(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  const l = enter(viewOf(a, b, "contact"), a, b, bInA, true);
-  try {
-    return contactLevel(out, l, prediction);
-  } finally {
-    leave(l);
-  }
+  return run(OP_CONTACT, out, COMPOSITE_A, a, b, bInA, prediction);
 }
 
 /**
@@ -675,12 +775,8 @@ export function distanceCompositeShape(
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
-  const l = enter(viewOf(a, b, "distance"), a, b, bInA, true);
-  try {
-    return distanceLevel(out, l);
-  } finally {
-    leave(l);
-  }
+  run(OP_DISTANCE, out, COMPOSITE_A, a, b, bInA, 0);
+  return out;
 }
 
 /** Contact manifold of composite A and B within `prediction` (A's frame; see the module doc). */
@@ -691,12 +787,48 @@ export function manifoldCompositeShape(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  const l = enter(viewOf(a, b, "manifold"), a, b, bInA, true);
-  try {
-    return manifoldLevel(out, l, prediction);
-  } finally {
-    leave(l);
-  }
+  return run(OP_MANIFOLD, out, COMPOSITE_A, a, b, bInA, prediction);
+}
+
+/**
+ * True when composites A and B (both with a `tree`; B at `bInA`, A's frame) touch or overlap:
+ * some part pair does, or a solid holds the other (see the module doc).
+ */
+export function intersectsCompositeComposite(a: Shape, b: Shape, bInA: Isometry): boolean {
+  return run(OP_INTERSECTS, null, TWO_TREES, a, b, bInA, 0);
+}
+
+/** Contact of composites A and B within `prediction` (A's frame): the deepest part-pair contact. */
+export function contactCompositeComposite(
+  out: Contact,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  return run(OP_CONTACT, out, TWO_TREES, a, b, bInA, prediction);
+}
+
+/** Closest points of composites A and B (A's frame): branch and bound over node pairs. */
+export function distanceCompositeComposite(
+  out: DistanceResult,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+): DistanceResult {
+  run(OP_DISTANCE, out, TWO_TREES, a, b, bInA, 0);
+  return out;
+}
+
+/** Contact manifold of composites A and B within `prediction` (A's frame; see the module doc). */
+export function manifoldCompositeComposite(
+  out: ContactManifold,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  return run(OP_MANIFOLD, out, TWO_TREES, a, b, bInA, prediction);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -896,39 +1028,719 @@ function pushPoint(l: Level, count: number, pa: Vec3, pb: Vec3, feature: number)
 }
 
 // ---------------------------------------------------------------------------------------------
-// Merged manifolds for a caller's own traversal (mesh–mesh)
+// Two composites: their trees descended together
 // ---------------------------------------------------------------------------------------------
 
-const merge = makeLevel();
-let mergeCount = 0;
+/** Intersecting part pairs: `count` pairs (A's part, B's part) packed in `pairs`. */
+export interface PartPairs {
+  /** Number of pairs. */
+  count: number;
+  /** 2 per pair: A's part, B's part; grown as needed. */
+  pairs: Uint32Array;
+}
 
-/** Starts a merged manifold along unit normal `n` (A toward B; points ranked on B's side). */
-export function beginMergedManifold(n: Vec3): void {
-  vec3.copy(merge.mergeN, n);
-  vec3.copy(merge.reduceN, n);
-  mergeCount = 0;
+/** A new empty pair list (allocates). */
+export function makePartPairs(capacity = 64): PartPairs {
+  return { count: 0, pairs: new Uint32Array(2 * Math.max(1, capacity)) };
+}
+
+function pushPartPair(out: PartPairs, ia: number, ib: number): void {
+  if (2 * out.count === out.pairs.length) {
+    const p = new Uint32Array(2 * out.pairs.length);
+    p.set(out.pairs);
+    out.pairs = p;
+  }
+  out.pairs[2 * out.count] = ia;
+  out.pairs[2 * out.count + 1] = ib;
+  out.count++;
 }
 
 /**
- * Adds the points of one part's manifold `m` (kept when its normal lies within
- * `MESH_MANIFOLD_MERGE_COS` of the merge normal), measured along it; feature ids prefixed by
- * `part` (part · 2^21 + the point's id mod 2^21).
+ * Every intersecting (or touching) part pair of composites `a` and `b` (both with a `tree`; B at
+ * `bInA`, A's frame) into `out` (reset first) as (A's part, B's part), sorted by A's then B's
+ * part. Returns their number. Allocates only when `out` must grow (and to sort).
  */
-export function addMergedManifold(m: ContactManifold, part: number): void {
-  if (vec3.dot(m.normal, merge.mergeN) < MESH_MANIFOLD_MERGE_COS) return;
-  for (let q = 0; q < m.count; q++) {
-    const pt = m.points[q];
-    mergeCount = pushPoint(
-      merge,
-      mergeCount,
-      pt.pointA,
-      pt.pointB,
-      part * PART_FEATURE_FIELD + (pt.featureId % PART_FEATURE_FIELD),
-    );
+export function intersectingPartPairs(out: PartPairs, a: Shape, b: Shape, bInA: Isometry): number {
+  out.count = 0;
+  const l = enter(viewOf(a, b, "intersects"), a, b, bInA, true);
+  try {
+    l.otherView = viewOf(b, a, "intersects");
+    walkTwoTrees(l, 0, WALK_PAIRS, 0, out);
+  } finally {
+    l.otherView = NO_VIEW;
+    leave(l);
   }
+  const n = out.count;
+  if (n < 2) return n;
+  const keys = new Float64Array(n);
+  for (let k = 0; k < n; k++) keys[k] = out.pairs[2 * k] * 2 ** 32 + out.pairs[2 * k + 1];
+  keys.sort();
+  for (let k = 0; k < n; k++) {
+    out.pairs[2 * k] = Math.floor(keys[k] / 2 ** 32);
+    out.pairs[2 * k + 1] = keys[k] % 2 ** 32;
+  }
+  return n;
 }
 
-/** Ends a merged manifold: the points reduced to ≤ 4 into `out`; false when there are none. */
-export function endMergedManifold(out: ContactManifold): boolean {
-  return finishMerge(out, merge, mergeCount, merge.pointB);
+const WALK_ANY = 0;
+const WALK_CONTACTS = 1;
+const WALK_PAIRS = 2;
+
+function pushPairNode(l: Level, top: number, i: number, j: number, lower: number): number {
+  l.nodes = growInt32(l.nodes, 2 * (top + 1));
+  l.lower = growFloat64(l.lower, top + 1);
+  l.nodes[2 * top] = i;
+  l.nodes[2 * top + 1] = j;
+  l.lower[top] = lower;
+  return top + 1;
+}
+
+/** B's node `j`: its box (B's frame) into `l.otherBox`, the AABB of that box in A's frame into `l.otherInA`. */
+function otherNodeInA(l: Level, tree: CompositeTree, j: number): void {
+  tree.box(l.otherBox, l.other, j);
+  const b = l.otherBox;
+  const cx = 0.5 * (b[0] + b[3]);
+  const cy = 0.5 * (b[1] + b[4]);
+  const cz = 0.5 * (b[2] + b[5]);
+  const hx = 0.5 * (b[3] - b[0]);
+  const hy = 0.5 * (b[4] - b[1]);
+  const hz = 0.5 * (b[5] - b[2]);
+  const t = l.pose.translation;
+  const m = l.rot;
+  // mat3 is row-major: m[3·row + col].
+  const wx = m[0] * cx + m[1] * cy + m[2] * cz + t.x;
+  const wy = m[3] * cx + m[4] * cy + m[5] * cz + t.y;
+  const wz = m[6] * cx + m[7] * cy + m[8] * cz + t.z;
+  const ex = Math.abs(m[0]) * hx + Math.abs(m[1]) * hy + Math.abs(m[2]) * hz;
+  const ey = Math.abs(m[3]) * hx + Math.abs(m[4]) * hy + Math.abs(m[5]) * hz;
+  const ez = Math.abs(m[6]) * hx + Math.abs(m[7]) * hy + Math.abs(m[8]) * hz;
+  const o = l.otherInA;
+  o[0] = wx - ex;
+  o[1] = wy - ey;
+  o[2] = wz - ez;
+  o[3] = wx + ex;
+  o[4] = wy + ey;
+  o[5] = wz + ez;
+}
+
+/** A's node `i`: its box into `l.nodeBox`; returns its squared gap to `l.otherInA` (0 when they overlap). */
+function nodeGapSq(l: Level, tree: CompositeTree, i: number): number {
+  tree.box(l.nodeBox, l.comp, i);
+  const a = l.nodeBox;
+  const b = l.otherInA;
+  const dx = Math.max(0, a[0] - b[3], b[0] - a[3]);
+  const dy = Math.max(0, a[1] - b[4], b[1] - a[4]);
+  const dz = Math.max(0, a[2] - b[5], b[2] - a[5]);
+  return dx * dx + dy * dy + dz * dz;
+}
+
+function boxArea(b: Float64Array): number {
+  const dx = b[3] - b[0];
+  const dy = b[4] - b[1];
+  const dz = b[5] - b[2];
+  return dx * dy + dy * dz + dz * dx;
+}
+
+const partAabb: Aabb = { min: vec3.create(), max: vec3.create() };
+
+function writeBox(out: Float64Array, o: number, box: Aabb): void {
+  out[o] = box.min.x;
+  out[o + 1] = box.min.y;
+  out[o + 2] = box.min.z;
+  out[o + 3] = box.max.x;
+  out[o + 4] = box.max.y;
+  out[o + 5] = box.max.z;
+}
+
+function triangleBox(out: Float64Array, o: number, t: Triangle): void {
+  out[o] = Math.min(t.a.x, t.b.x, t.c.x);
+  out[o + 1] = Math.min(t.a.y, t.b.y, t.c.y);
+  out[o + 2] = Math.min(t.a.z, t.b.z, t.c.z);
+  out[o + 3] = Math.max(t.a.x, t.b.x, t.c.x);
+  out[o + 4] = Math.max(t.a.y, t.b.y, t.c.y);
+  out[o + 5] = Math.max(t.a.z, t.b.z, t.c.z);
+}
+
+/** True when the slot's part is a bare triangle (no pose): its corners can be moved instead of posed. */
+function bareTriangle(p: CompositePart): boolean {
+  return !p.hasPose && p.shape === p.triangle;
+}
+
+/**
+ * Loads B's part `i` into `l.otherPart` with `l.otherPose` its pose in A's frame — a bare
+ * triangle's corners are moved into A's frame and the pose is the identity — and its box in
+ * A's frame into `l.partBoxes[6..12)`.
+ */
+function loadOtherPart(l: Level, i: number): void {
+  const q = l.otherPart;
+  l.otherView.part(q, l.other, i);
+  if (bareTriangle(q)) {
+    const t = q.triangle;
+    iso.transformPoint(t.a, l.pose, t.a);
+    iso.transformPoint(t.b, l.pose, t.b);
+    iso.transformPoint(t.c, l.pose, t.c);
+    iso.copy(l.otherPose, IDENTITY);
+    triangleBox(l.partBoxes, 6, t);
+    return;
+  }
+  if (q.hasPose) iso.multiply(l.otherPose, l.pose, q.pose);
+  else iso.copy(l.otherPose, l.pose);
+  writeBox(l.partBoxes, 6, aabbShape(partAabb, q.shape, l.otherPose));
+}
+
+/** Loads A's part `i` into `l.part` and its box (A's frame) into `l.partBoxes[0..6)`. */
+function loadPairPart(l: Level, i: number): void {
+  const q = l.part;
+  l.view.part(q, l.comp, i);
+  if (bareTriangle(q)) triangleBox(l.partBoxes, 0, q.triangle);
+  else writeBox(l.partBoxes, 0, aabbShape(partAabb, q.shape, q.hasPose ? q.pose : IDENTITY));
+}
+
+/** True when the loaded parts' boxes are within `margin` of each other. */
+function partBoxesNear(l: Level, margin: number): boolean {
+  const b = l.partBoxes;
+  return !(
+    b[3] + margin < b[6] ||
+    b[9] + margin < b[0] ||
+    b[4] + margin < b[7] ||
+    b[10] + margin < b[1] ||
+    b[5] + margin < b[8] ||
+    b[11] + margin < b[2]
+  );
+}
+
+/**
+ * The frame of a part pair's query: A's (A's part first, B's at `l.otherPose`) when A's part has
+ * no pose; else B's part's (B's part first, A's part at inv(`l.otherPose`) ∘ its pose, into
+ * `l.partPose`), the order the pair takes when a compound's parts meet through the table.
+ */
+function posedInOther(l: Level): Isometry {
+  iso.invert(l.partInv, l.otherPose);
+  return iso.multiply(l.partPose, l.partInv, l.part.pose);
+}
+
+/** True when the (A part, B part) query goes to GJK/EPA directly (see {@link direct}). */
+function directPair(l: Level): boolean {
+  const tb = l.otherPart.shape.type;
+  return contactFlipped(l.part.shape.type, tb) && isSupportMappedType(tb);
+}
+
+/**
+ * The part-pair `intersects` of two bare triangles in one frame (two surfaces' parts, B's moved
+ * into A's frame): Möller's test (mesh-mesh.ts), set by `registerDefaultPairs`; null, the
+ * table's (triangle, triangle) routine.
+ */
+let bareTrianglesIntersect: ((a: Triangle, b: Triangle) => boolean) | null = null;
+
+/** Sets the part-pair test of two bare triangles (see {@link bareTrianglesIntersect}). */
+export function setBareTrianglesIntersect(fn: ((a: Triangle, b: Triangle) => boolean) | null) {
+  bareTrianglesIntersect = fn;
+}
+
+function intersectsPartPair(l: Level): boolean {
+  const pa = l.part.shape;
+  const pb = l.otherPart.shape;
+  if (bareTrianglesIntersect !== null && bareTriangle(l.part) && bareTriangle(l.otherPart))
+    return bareTrianglesIntersect(l.part.triangle, l.otherPart.triangle);
+  if (l.part.hasPose) return intersectsPair(pb, pa, posedInOther(l));
+  if (directPair(l)) return intersectsConvexConvex(pa, pb as ConvexShape, l.otherPose);
+  return intersectsPair(pa, pb, l.otherPose);
+}
+
+const pairFlip = makeContact();
+
+/** Contact of the loaded part pair within `prediction`, A's frame and order, internal edges fixed. */
+function contactPartPair(
+  c: Contact,
+  l: Level,
+  ia: number,
+  ib: number,
+  prediction: number,
+): boolean {
+  const pa = l.part;
+  const pb = l.otherPart;
+  if (pa.hasPose) {
+    const t = pairFlip;
+    if (!contactPair(t, pb.shape, pa.shape, posedInOther(l), prediction)) return false;
+    c.distance = t.distance;
+    iso.transformVector(c.normal, l.otherPose, t.normal);
+    vec3.negate(c.normal, c.normal);
+    iso.transformPoint(c.pointA, l.otherPose, t.pointB);
+    iso.transformPoint(c.pointB, l.otherPose, t.pointA);
+  } else {
+    const maxGap = Math.max(prediction, 0);
+    if (directPair(l)) {
+      if (!contactConvexConvex(c, pa.shape, pb.shape as ConvexShape, l.otherPose, maxGap))
+        return false;
+    } else if (!contactPair(c, pa.shape, pb.shape, l.otherPose, maxGap)) return false;
+  }
+  if (c.distance > 0) return true;
+  // Internal edges: a surface's part against a part of a solid kind (two surfaces: none).
+  const edgesA = l.view.edgeFlags;
+  const edgesB = l.otherView.edgeFlags;
+  if (edgesA && !edgesB && bareTriangle(pa)) {
+    const flags = edgesA(l.comp, ia);
+    if (flags === 7) return true;
+    const s = isSupportMappedType(pb.shape.type) ? (pb.shape as ConvexShape) : null;
+    fixInternalEdgeContact(c, pa.triangle, flags, s, l.otherPose);
+  } else if (edgesB && !edgesA && bareTriangle(pb)) {
+    const flags = edgesB(l.other, ib);
+    if (flags === 7) return true;
+    const s = isSupportMappedType(pa.shape.type) ? (pa.shape as ConvexShape) : null;
+    const f = flippedContact;
+    f.distance = c.distance;
+    vec3.negate(f.normal, c.normal);
+    vec3.copy(f.pointA, c.pointB);
+    vec3.copy(f.pointB, c.pointA);
+    fixInternalEdgeContact(f, pb.triangle, flags, s, pa.hasPose ? pa.pose : IDENTITY);
+    c.distance = f.distance;
+    vec3.negate(c.normal, f.normal);
+    vec3.copy(c.pointA, f.pointB);
+    vec3.copy(c.pointB, f.pointA);
+  }
+  return true;
+}
+
+const pairFlipDistance = makeDistanceResult();
+
+/** Distance of the loaded part pair, A's frame and order. */
+function distancePartPair(d: DistanceResult, l: Level): DistanceResult {
+  const pa = l.part.shape;
+  const pb = l.otherPart.shape;
+  if (l.part.hasPose) {
+    const t = pairFlipDistance;
+    distancePair(t, pb, pa, posedInOther(l));
+    d.distance = t.distance;
+    iso.transformPoint(d.pointA, l.otherPose, t.pointB);
+    iso.transformPoint(d.pointB, l.otherPose, t.pointA);
+    return d;
+  }
+  if (directPair(l)) return distanceConvexConvex(d, pa, pb as ConvexShape, l.otherPose);
+  return distancePair(d, pa, pb, l.otherPose);
+}
+
+/**
+ * Descends both trees over the node pairs whose boxes are within `margin` (the larger node split
+ * first; Gottschalk, Lin & Manocha 1996; Ericson 2005, §6.3.2) and at leaf pairs tests the part
+ * pairs whose boxes are that close: `WALK_ANY` returns true at the first intersecting pair,
+ * `WALK_CONTACTS` stores every part-pair contact within `prediction` (`l.stored`, count in
+ * `l.storedCount`), `WALK_PAIRS` lists the intersecting pairs in `pairs`.
+ */
+function walkTwoTrees(
+  l: Level,
+  margin: number,
+  walk: number,
+  prediction: number,
+  pairs: PartPairs | null,
+): boolean {
+  l.storedCount = 0;
+  const tA = l.view.tree as CompositeTree;
+  const tB = l.otherView.tree as CompositeTree;
+  const rA = tA.root(l.comp);
+  const rB = tB.root(l.other);
+  if (rA < 0 || rB < 0) return false;
+  mat3.fromQuat(l.rot, l.pose.rotation);
+  const m2 = margin * margin;
+  let top = pushPairNode(l, 0, rA, rB, 0);
+  while (top > 0) {
+    top--;
+    const i = l.nodes[2 * top];
+    const j = l.nodes[2 * top + 1];
+    otherNodeInA(l, tB, j);
+    if (nodeGapSq(l, tA, i) > m2) continue;
+    const leafA = tA.isLeaf(l.comp, i);
+    const leafB = tB.isLeaf(l.other, j);
+    if (leafA && leafB) {
+      const nB = tB.leafParts(l.otherHits, l.other, j);
+      const nA = tA.leafParts(l.hits, l.comp, i);
+      for (let p = 0; p < nB; p++) {
+        const ib = l.otherHits.ids[p];
+        loadOtherPart(l, ib);
+        for (let q = 0; q < nA; q++) {
+          const ia = l.hits.ids[q];
+          loadPairPart(l, ia);
+          if (!partBoxesNear(l, margin)) continue;
+          if (walk === WALK_CONTACTS) {
+            if (contactPartPair(l.contact, l, ia, ib, prediction)) storePairContact(l, ia, ib);
+            continue;
+          }
+          if (!intersectsPartPair(l)) continue;
+          if (walk === WALK_ANY) return true;
+          if (pairs) pushPartPair(pairs, ia, ib);
+        }
+      }
+      continue;
+    }
+    if (leafB || (!leafA && boxArea(l.nodeBox) >= boxArea(l.otherBox))) {
+      const k = tA.children(l.kids, l.comp, i);
+      for (let c = k - 1; c >= 0; c--) top = pushPairNode(l, top, l.kids[c], j, 0);
+    } else {
+      const k = tB.children(l.kids, l.other, j);
+      for (let c = k - 1; c >= 0; c--) top = pushPairNode(l, top, i, l.kids[c], 0);
+    }
+  }
+  return false;
+}
+
+function storePairContact(l: Level, ia: number, ib: number): void {
+  const k = l.storedCount++;
+  storeContact(l, k, ia, l.contact);
+  l.otherIds = growInt32(l.otherIds, k + 1);
+  l.otherIds[k] = ib;
+}
+
+/**
+ * Closest points of the two composites' parts (A's frame): branch and bound over node pairs
+ * (a pair whose boxes are farther apart than the best part distance so far is dropped; of a
+ * node's children the nearer pair is visited first). When some pair meets, 0 with the deepest
+ * contact's points. Returns the distance, with the points in `l.nearA`, `l.nearB`.
+ */
+function surfaceDistanceTwoTrees(l: Level): number {
+  vec3.set(l.nearA, 0, 0, 0);
+  vec3.copy(l.nearB, l.pose.translation);
+  const tA = l.view.tree as CompositeTree;
+  const tB = l.otherView.tree as CompositeTree;
+  const rA = tA.root(l.comp);
+  const rB = tB.root(l.other);
+  if (rA < 0 || rB < 0) return Infinity;
+  mat3.fromQuat(l.rot, l.pose.rotation);
+  const d = l.partDist;
+  let best = Infinity;
+  otherNodeInA(l, tB, rB);
+  let top = pushPairNode(l, 0, rA, rB, nodeGapSq(l, tA, rA));
+  while (top > 0 && best > 0) {
+    top--;
+    const i = l.nodes[2 * top];
+    const j = l.nodes[2 * top + 1];
+    if (l.lower[top] > best * best) continue;
+    const leafA = tA.isLeaf(l.comp, i);
+    const leafB = tB.isLeaf(l.other, j);
+    if (leafA && leafB) {
+      const nB = tB.leafParts(l.otherHits, l.other, j);
+      const nA = tA.leafParts(l.hits, l.comp, i);
+      for (let p = 0; p < nB && best > 0; p++) {
+        loadOtherPart(l, l.otherHits.ids[p]);
+        for (let q = 0; q < nA; q++) {
+          l.view.part(l.part, l.comp, l.hits.ids[q]);
+          distancePartPair(d, l);
+          if (d.distance < best) {
+            best = d.distance;
+            vec3.copy(l.nearA, d.pointA);
+            vec3.copy(l.nearB, d.pointB);
+            if (best === 0) break;
+          }
+        }
+      }
+      continue;
+    }
+    // The children of the larger node, each paired with the other node, nearest pushed last.
+    let k: number;
+    if (leafB || (!leafA && nodeArea(l, tA, i) >= otherNodeArea(l, tB, j))) {
+      k = tA.children(l.kids, l.comp, i);
+      otherNodeInA(l, tB, j);
+      for (let c = 0; c < k; c++) l.kidLower[c] = nodeGapSq(l, tA, l.kids[c]);
+      orderKids(l, k);
+      for (let c = k - 1; c >= 0; c--) {
+        const o = l.kidOrder[c];
+        top = pushPairNode(l, top, l.kids[o], j, l.kidLower[o]);
+      }
+    } else {
+      k = tB.children(l.kids, l.other, j);
+      for (let c = 0; c < k; c++) {
+        otherNodeInA(l, tB, l.kids[c]);
+        l.kidLower[c] = nodeGapSq(l, tA, i);
+      }
+      orderKids(l, k);
+      for (let c = k - 1; c >= 0; c--) {
+        const o = l.kidOrder[c];
+        top = pushPairNode(l, top, i, l.kids[o], l.kidLower[o]);
+      }
+    }
+  }
+  if (best === 0 && contactTwoTrees(l.contact, l, 0)) {
+    vec3.copy(l.nearA, l.contact.pointA);
+    vec3.copy(l.nearB, l.contact.pointB);
+  }
+  return best;
+}
+
+function nodeArea(l: Level, tree: CompositeTree, i: number): number {
+  tree.box(l.nodeBox, l.comp, i);
+  return boxArea(l.nodeBox);
+}
+
+function otherNodeArea(l: Level, tree: CompositeTree, j: number): number {
+  tree.box(l.otherBox, l.other, j);
+  return boxArea(l.otherBox);
+}
+
+/**
+ * Solids holding parts of a composite that is not a surface (a compound inside a solid mesh):
+ * each of B's parts (or A's, when B is the solid) with a point inside the solid is asked
+ * against the whole solid through the table (which counts a part wholly inside as touching,
+ * with its contact through the nearest surface); the deepest such contact replaces `l.best` when
+ * deeper. Returns whether `l.best` holds a contact (`found` on entry), its B part in `l.bestOther`.
+ */
+function solidParts(l: Level, prediction: number, found: boolean, aSolid: boolean): boolean {
+  const solid = aSolid ? l.view : l.otherView;
+  const contains = solid.containsPoint as (s: Shape, p: Vec3) => boolean;
+  const partsView = aSolid ? l.otherView : l.view;
+  const parts = aSolid ? l.other : l.comp;
+  const n = partsView.partCount(parts);
+  let any = found;
+  for (let i = 0; i < n; i++) {
+    if (aSolid) {
+      const q = l.otherPart;
+      l.otherView.part(q, l.other, i);
+      if (q.hasPose) iso.multiply(l.otherPose, l.pose, q.pose);
+      else iso.copy(l.otherPose, l.pose);
+      if (!isSupportMappedType(q.shape.type)) continue;
+      if (!contains(l.comp, pointOfConvex(l.point, q.shape as ConvexShape, l.otherPose))) continue;
+      if (!contactPair(l.contact, l.comp, q.shape, l.otherPose, prediction)) continue;
+    } else {
+      l.view.part(l.part, l.comp, i);
+      const q = l.part;
+      if (!isSupportMappedType(q.shape.type)) continue;
+      // A's part in B's frame: inv(bInA) ∘ its pose.
+      iso.invert(l.partInv, l.pose);
+      if (q.hasPose) iso.multiply(l.partPose, l.partInv, q.pose);
+      else iso.copy(l.partPose, l.partInv);
+      if (!contains(l.other, pointOfConvex(l.point, q.shape as ConvexShape, l.partPose))) continue;
+      // B in the part's frame: the contact (part, B), then into A's frame.
+      iso.invert(l.partInv, l.partPose);
+      if (!contactPair(pairFlip, q.shape, l.other, l.partInv, prediction)) continue;
+      copyContact(l.contact, pairFlip);
+      if (q.hasPose) contactToComposite(l.contact, q.pose);
+    }
+    if (any && !(l.contact.distance < l.best.distance)) continue;
+    any = true;
+    copyContact(l.best, l.contact);
+    l.bestOther = aSolid ? i : -1;
+    l.bestPart = aSolid ? -1 : i;
+  }
+  return any;
+}
+
+/**
+ * A solid composite holding the other composite's surface (two meshes, one solid): 1 when A
+ * holds B, −1 when B holds A, 0 otherwise; one point of the surface decides (its surface meets
+ * none of the solid's parts: see mesh-solid.ts).
+ */
+function nestedSurface(l: Level): number {
+  const inA = l.view.containsPoint;
+  const inB = l.otherView.containsPoint;
+  if (inA && l.otherView.edgeFlags && l.otherView.partCount(l.other) > 0) {
+    loadOtherPart(l, 0);
+    const q = l.otherPart;
+    if (inA(l.comp, pointOfConvex(l.point, q.shape as ConvexShape, l.otherPose))) return 1;
+  }
+  if (inB && l.view.edgeFlags && l.view.partCount(l.comp) > 0) {
+    l.view.part(l.part, l.comp, 0);
+    const q = l.part;
+    pointOfConvex(l.point, q.shape as ConvexShape, q.hasPose ? q.pose : IDENTITY);
+    iso.inverseTransformPoint(l.point, l.pose, l.point);
+    if (inB(l.other, l.point)) return -1;
+  }
+  return 0;
+}
+
+const extremeDir = vec3.create();
+
+/**
+ * The contact of a surface wholly inside the solid other (`bInside`: B inside A), from the
+ * surfaces' closest points `pA`, `pB` (A's frame): the normal the way out (pA − pB), the depth
+ * the enclosed surface's extreme part point along it (mesh-solid.ts's rule, over the parts).
+ */
+function containedSurfaceContact(
+  out: Contact,
+  l: Level,
+  pA: Vec3,
+  pB: Vec3,
+  bInside: boolean,
+): void {
+  const n = l.mergeN;
+  vec3.sub(n, pA, pB);
+  const len = vec3.length(n);
+  if (len > 0) vec3.scale(n, n, 1 / len);
+  else vec3.set(n, 0, 1, 0);
+  const view = bInside ? l.otherView : l.view;
+  const s = bInside ? l.other : l.comp;
+  const count = view.partCount(s);
+  let best = bInside ? Infinity : -Infinity;
+  const p = l.solidA;
+  for (let i = 0; i < count; i++) {
+    let pose: Isometry;
+    let q: CompositePart;
+    if (bInside) {
+      loadOtherPart(l, i);
+      q = l.otherPart;
+      pose = l.otherPose;
+    } else {
+      l.view.part(l.part, l.comp, i);
+      q = l.part;
+      pose = q.hasPose ? q.pose : IDENTITY;
+    }
+    if (bareTriangle(q)) {
+      best = extremeCorner(q.triangle.a, n, best, bInside, p);
+      best = extremeCorner(q.triangle.b, n, best, bInside, p);
+      best = extremeCorner(q.triangle.c, n, best, bInside, p);
+      continue;
+    }
+    quat.inverseRotate(extremeDir, pose.rotation, n);
+    if (bInside) vec3.negate(extremeDir, extremeDir);
+    supportShape(l.solidB, q.shape as ConvexShape, extremeDir);
+    iso.transformPoint(l.solidB, pose, l.solidB);
+    best = extremeCorner(l.solidB, n, best, bInside, p);
+  }
+  vec3.copy(out.normal, n);
+  if (bInside) {
+    vec3.copy(out.pointA, pA);
+    vec3.copy(out.pointB, p);
+  } else {
+    vec3.copy(out.pointA, p);
+    vec3.copy(out.pointB, pB);
+  }
+  out.distance = Math.min(0, vec3.dot(n, out.pointB) - vec3.dot(n, out.pointA));
+}
+
+/** The running extreme along `n` (least when `least`), `p` the point achieving it. */
+function extremeCorner(v: Vec3, n: Vec3, best: number, least: boolean, p: Vec3): number {
+  const s = vec3.dot(n, v);
+  if (least ? s < best : s > best) {
+    vec3.copy(p, v);
+    return s;
+  }
+  return best;
+}
+
+/** The two composites' contact within `prediction` into `out` (see the module doc). */
+function contactTwoTrees(out: Contact, l: Level, prediction: number): boolean {
+  const p = Math.max(0, prediction);
+  walkTwoTrees(l, p, WALK_CONTACTS, p, null);
+  l.contained = false;
+  let found = l.storedCount > 0;
+  if (found) {
+    let best = 0;
+    for (let k = 1; k < l.storedCount; k++)
+      if (l.stored[STRIDE * k + 1] < l.stored[STRIDE * best + 1]) best = k;
+    l.bestPart = loadContact(l, l.best, best);
+    l.bestOther = l.otherIds[best];
+  }
+  if (l.view.containsPoint && !l.otherView.edgeFlags) found = solidParts(l, p, found, true);
+  if (l.otherView.containsPoint && !l.view.edgeFlags) found = solidParts(l, p, found, false);
+  if (!(found && l.best.distance <= 0)) {
+    const k = nestedSurface(l);
+    if (k !== 0) {
+      // The surfaces' closest points (their distance is positive: no pair meets).
+      surfaceDistanceTwoTrees(l);
+      containedSurfaceContact(out, l, l.nearA, l.nearB, k > 0);
+      l.contained = true;
+      return true;
+    }
+  }
+  if (found) copyContact(out, l.best);
+  return found;
+}
+
+function intersectsTwoTrees(l: Level): boolean {
+  if (walkTwoTrees(l, 0, WALK_ANY, 0, null)) return true;
+  if (l.view.containsPoint && !l.otherView.edgeFlags && solidParts(l, 0, false, true)) return true;
+  if (l.otherView.containsPoint && !l.view.edgeFlags && solidParts(l, 0, false, false)) return true;
+  return nestedSurface(l) !== 0;
+}
+
+function distanceTwoTrees(out: DistanceResult, l: Level): void {
+  let d = surfaceDistanceTwoTrees(l);
+  if (d > 0 && Number.isFinite(d)) {
+    const holdsParts =
+      (l.view.containsPoint && !l.otherView.edgeFlags && solidParts(l, 0, false, true)) ||
+      (l.otherView.containsPoint && !l.view.edgeFlags && solidParts(l, 0, false, false));
+    if (holdsParts) {
+      if (contactTwoTrees(l.contact, l, 0)) {
+        vec3.copy(l.nearA, l.contact.pointA);
+        vec3.copy(l.nearB, l.contact.pointB);
+      }
+      d = 0;
+    } else {
+      const k = nestedSurface(l);
+      if (k !== 0) {
+        containedSurfaceContact(l.contact, l, l.nearA, l.nearB, k > 0);
+        vec3.copy(l.nearA, l.contact.pointA);
+        vec3.copy(l.nearB, l.contact.pointB);
+        d = 0;
+      }
+    }
+  }
+  out.distance = d;
+  vec3.copy(out.pointA, l.nearA);
+  vec3.copy(out.pointB, l.nearB);
+}
+
+/**
+ * The two composites' manifold within `prediction`: two surfaces merge the manifolds of the
+ * part pairs whose normals agree with the deepest contact's (as a surface against a shape);
+ * otherwise the manifold of the surface-or-whole side against the deepest part of the other:
+ * when B is not a surface, A against B's deepest part through the table; else A's deepest part
+ * against B. A solid holding a surface gives its one contact.
+ */
+function manifoldTwoTrees(out: ContactManifold, l: Level, prediction: number): boolean {
+  if (!contactTwoTrees(l.best, l, prediction)) return false;
+  if (l.contained) {
+    singleContactManifold(out, l.best);
+    return true;
+  }
+  const p = Math.max(0, prediction);
+  const m = l.manifold;
+  if (!l.otherView.edgeFlags) {
+    loadOtherPart(l, l.bestOther);
+    if (!manifoldPair(m, l.comp, l.otherPart.shape, l.otherPose, prediction)) return false;
+    copyManifold(out, m);
+    return true;
+  }
+  if (!l.view.edgeFlags) {
+    l.view.part(l.part, l.comp, l.bestPart);
+    const q = l.part;
+    // B in the part's frame, then the manifold into A's frame.
+    if (q.hasPose) {
+      iso.invert(l.partInv, q.pose);
+      iso.multiply(l.partPose, l.partInv, l.pose);
+    } else iso.copy(l.partPose, l.pose);
+    if (!manifoldPair(m, q.shape, l.other, l.partPose, prediction)) return false;
+    if (q.hasPose) {
+      iso.transformVector(m.normal, q.pose, m.normal);
+      for (let k = 0; k < m.count; k++) {
+        iso.transformPoint(m.points[k].pointA, q.pose, m.points[k].pointA);
+        iso.transformPoint(m.points[k].pointB, q.pose, m.points[k].pointB);
+      }
+    }
+    copyManifold(out, m);
+    return true;
+  }
+  // Two surfaces: merge over the stored part pairs (`contactTwoTrees` left them in the level).
+  vec3.copy(l.mergeN, l.best.normal);
+  vec3.copy(l.reduceN, l.mergeN);
+  let count = 0;
+  for (let k = 0; k < l.storedCount; k++) {
+    const ia = loadContact(l, l.contact, k);
+    if (vec3.dot(l.contact.normal, l.mergeN) < MESH_MANIFOLD_MERGE_COS) continue;
+    l.view.part(l.part, l.comp, ia);
+    loadOtherPart(l, l.otherIds[k]);
+    const pb = l.otherPart.shape;
+    if (!l.part.hasPose && isSupportMappedType(pb.type) && isSupportMappedType(l.part.shape.type))
+      manifoldFromContact(m, l.part.shape, pb as ConvexShape, l.otherPose, l.contact, p);
+    else continue;
+    if (vec3.dot(m.normal, l.mergeN) < MESH_MANIFOLD_MERGE_COS) continue;
+    for (let q = 0; q < m.count; q++) {
+      const pt = m.points[q];
+      count = pushPoint(
+        l,
+        count,
+        pt.pointA,
+        pt.pointB,
+        ia * PART_FEATURE_FIELD + (pt.featureId % PART_FEATURE_FIELD),
+      );
+    }
+  }
+  if (!finishMerge(out, l, count, l.pointB)) singleContactManifold(out, l.best);
+  return true;
 }

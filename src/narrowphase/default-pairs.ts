@@ -24,17 +24,22 @@
  * calls it when loaded (the main entry `collide` loads that), and `collide/core` leaves it to the
  * application.
  */
-import { isCompositeType } from "../shapes/composite.js";
+import { compositeView, isCompositeType } from "../shapes/composite.js";
 import { findShapeDef, isSupportMappedType } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_COUNT, ShapeType } from "../shapes/shape.js";
 import { onShapeRegistered } from "../shapes/shape-def.js";
 import { contactCapsuleCapsule, intersectsCapsuleCapsule } from "./capsule-capsule.js";
 import {
+  contactCompositeComposite,
   contactShapeComposite,
+  distanceCompositeComposite,
   distanceShapeComposite,
+  intersectsCompositeComposite,
   intersectsShapeComposite,
+  manifoldCompositeComposite,
   manifoldShapeComposite,
+  setBareTrianglesIntersect,
 } from "./composite.js";
 import {
   contactConvexConvex,
@@ -72,12 +77,7 @@ import {
   intersectsMeshHalfSpace,
   manifoldMeshHalfSpace,
 } from "./mesh-half-space.js";
-import {
-  contactMeshMesh,
-  distanceMeshMesh,
-  intersectsMeshMesh,
-  manifoldMeshMesh,
-} from "./mesh-mesh.js";
+import { intersectsTrianglesInFrame } from "./mesh-mesh.js";
 import {
   distanceViaContact,
   hasPairRoutine,
@@ -172,14 +172,6 @@ function fillCapabilityPairs(only: number): void {
         manifold: manifoldViaContact(contactMeshHalfSpace, manifoldMeshHalfSpace),
       });
     }
-    if (involves(mesh, mesh)) {
-      fill(mesh, mesh, {
-        intersects: intersectsMeshMesh,
-        distance: distanceMeshMesh,
-        contact: contactMeshMesh,
-        manifold: manifoldViaContact(contactMeshMesh, manifoldMeshMesh),
-      });
-    }
   }
   for (const ta of supportMapped) {
     for (const tb of supportMapped) {
@@ -200,7 +192,21 @@ function fillCapabilityPairs(only: number): void {
     });
   }
   const registered = all.filter((t) => findShapeDef(t) !== null);
-  for (const tc of registered.filter(isCompositeType).reverse()) {
+  const composites = registered.filter(isCompositeType).reverse();
+  // Two composites with trees: the trees descended together (the heightfield's pairs excepted,
+  // see the module doc).
+  for (const tc of composites) {
+    for (const t of composites) {
+      if (t > tc || !involves(t, tc) || !twoTrees(t, tc)) continue;
+      fill(t as Shape["type"], tc as Shape["type"], {
+        intersects: intersectsCompositeComposite,
+        distance: distanceCompositeComposite,
+        contact: contactCompositeComposite,
+        manifold: manifoldCompositeComposite,
+      });
+    }
+  }
+  for (const tc of composites) {
     for (const t of registered) {
       if (!involves(t, tc)) continue;
       fill(t as Shape["type"], tc as Shape["type"], {
@@ -211,6 +217,18 @@ function fillCapabilityPairs(only: number): void {
       });
     }
   }
+}
+
+/**
+ * True when composite types `ta` and `tb` take the two-tree routines: both views have a tree,
+ * and neither is the heightfield, whose pairs with composites keep the part-by-part path (its
+ * answers fix the internal edges of both surfaces and ask each cell triangle in the field's own
+ * frame, the two-tree's fix none between two surfaces and move B's triangles into A's frame: the
+ * switch would change their answers, and is left for a change of its own).
+ */
+function twoTrees(ta: number, tb: number): boolean {
+  if (ta === ShapeType.Heightfield || tb === ShapeType.Heightfield) return false;
+  return compositeView(ta)?.tree !== undefined && compositeView(tb)?.tree !== undefined;
 }
 
 let installed = false;
@@ -269,6 +287,9 @@ export function registerDefaultPairs(): void {
     contact: contactTriangleSphere,
     manifold: manifoldOfSingleContact(contactTriangleSphere),
   });
+  // Möller's triangle–triangle test for the part pairs of two surfaces (mesh–mesh); a triangle
+  // pair otherwise is GJK/EPA's.
+  setBareTrianglesIntersect(intersectsTrianglesInFrame);
   registerPair(ShapeType.Sphere, ShapeType.Cuboid, {
     intersects: intersectsSphereCuboid,
     intersectsPoses: intersectsSphereCuboidPoses,

@@ -15,7 +15,9 @@
  * enclosed shape whose closest point lies on a face this is the exact penetration depth; for a
  * non-convex mesh it is the overlap along that way out (an upper bound of the depth).
  *
- * All in the mesh's (A's) frame; nothing allocates.
+ * A mesh wholly inside a solid mesh is answered the same way by the composite path's two-tree
+ * routines (src/narrowphase/composite.ts, over the enclosed surface's parts). All in the mesh's
+ * (A's) frame; nothing allocates.
  */
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
@@ -42,13 +44,6 @@ export function pointOfConvex(out: Vec3, b: ConvexShape, bInA: Isometry): Vec3 {
 /** True when solid mesh `a` holds convex B (B touching none of `a`'s triangles). */
 export function solidMeshHoldsConvex(a: TriangleMesh, b: ConvexShape, bInA: Isometry): boolean {
   return a.solid && containsPointTriangleMesh(a, pointOfConvex(point, b, bInA));
-}
-
-/** True when solid mesh `a` holds mesh B (no triangle of B touching one of `a`'s). */
-export function solidMeshHoldsMesh(a: TriangleMesh, b: TriangleMesh, bInA: Isometry): boolean {
-  if (!a.solid || b.vertexCount === 0) return false;
-  vec3.set(point, b.vertices[0], b.vertices[1], b.vertices[2]);
-  return containsPointTriangleMesh(a, iso.transformPoint(point, bInA, point));
 }
 
 /** n = unit(pA − pB); false when the points coincide (the surfaces meet). */
@@ -81,42 +76,4 @@ export function containedConvexContact(
   vec3.copy(out.pointB, point);
   vec3.copy(out.normal, n);
   out.distance = Math.min(0, vec3.dot(n, point) - vec3.dot(n, pA));
-}
-
-/**
- * The contact of mesh B wholly inside solid mesh A (`bInside`) or of mesh A wholly inside solid
- * mesh B, from the surfaces' closest points (A's frame; see the module doc). The enclosed
- * mesh's extreme point is found over its vertices.
- */
-export function containedMeshContact(
-  out: Contact,
-  a: TriangleMesh,
-  b: TriangleMesh,
-  bInA: Isometry,
-  pA: Vec3,
-  pB: Vec3,
-  bInside: boolean,
-): void {
-  if (!wayOut(pA, pB)) vec3.set(n, 0, 1, 0);
-  const m = bInside ? b : a;
-  let best = bInside ? Infinity : -Infinity;
-  const v = m.vertices;
-  for (let i = 0; i < m.vertexCount; i++) {
-    vec3.set(dirLocal, v[3 * i], v[3 * i + 1], v[3 * i + 2]);
-    if (bInside) iso.transformPoint(dirLocal, bInA, dirLocal);
-    const s = vec3.dot(n, dirLocal);
-    if (bInside ? s < best : s > best) {
-      best = s;
-      vec3.copy(point, dirLocal);
-    }
-  }
-  vec3.copy(out.normal, n);
-  if (bInside) {
-    vec3.copy(out.pointA, pA);
-    vec3.copy(out.pointB, point);
-  } else {
-    vec3.copy(out.pointA, point);
-    vec3.copy(out.pointB, pB);
-  }
-  out.distance = Math.min(0, vec3.dot(n, out.pointB) - vec3.dot(n, out.pointA));
 }

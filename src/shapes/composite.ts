@@ -18,6 +18,13 @@
  * identity, so callers skip a multiplication).
  */
 import type { MeshBvh, MeshBvhHits } from "../geometry/mesh-bvh.js";
+import {
+  isMeshBvhLeaf,
+  meshBvhLeafCount,
+  meshBvhLeafOffset,
+  meshBvhRightChild,
+  pushMeshBvhHit,
+} from "../geometry/mesh-bvh.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -79,11 +86,12 @@ export interface CompositeView {
    */
   edgeFlags?(s: Shape, i: number): number;
   /**
-   * A bounding-volume tree over the parts (its primitive ids are part indices; boxes in the
-   * composite's frame): the composite path's distance is then a best-first branch and bound over
-   * it. When absent, the distance grows a search box until it finds a part.
+   * A bounding-volume tree over the parts (boxes in the composite's frame; see
+   * {@link CompositeTree}): the composite path's distance is then a best-first branch and bound
+   * over it, and two composites with trees are descended together (src/narrowphase/composite.ts).
+   * When absent, the distance grows a search box until it finds a part.
    */
-  tree?(s: Shape): MeshBvh;
+  tree?: CompositeTree;
   /**
    * For a composite that can be a closed solid (a triangle mesh made with `solid: true`): true
    * when point `p` (local frame) lies inside the solid `s` bounds; always false when `s` is a
@@ -97,6 +105,61 @@ export interface CompositeView {
    * `outNormal`, or a negative number on a miss. When absent, the ray's box selects the parts.
    */
   castRay?(outNormal: Vec3, s: Shape, o: Vec3, d: Vec3, maxToi: number): number;
+}
+
+/**
+ * A bounding-volume tree over a composite's parts as the composite path walks it: integer node
+ * ids (small: they cross calls in hot loops), each node a box in the composite's frame that
+ * bounds every part below it, an inner node with up to {@link COMPOSITE_TREE_MAX_CHILDREN}
+ * children, a leaf with its parts. A mesh's and a compound's tree is their `MeshBvh`
+ * ({@link meshBvhTree}); a heightfield's is its min/max tree, refined below its blocks down to
+ * single cells (src/shapes/heightfield.ts).
+ */
+export interface CompositeTree {
+  /** The root's id, or −1 when `s` has no parts (or no tree the walk can use). */
+  root(s: Shape): number;
+  /** True when `node` is a leaf. */
+  isLeaf(s: Shape, node: number): boolean;
+  /** Writes the ids of inner node `node`'s children into `out` (in order); returns their count. */
+  children(out: Int32Array, s: Shape, node: number): number;
+  /** Writes `node`'s box into `out` (min x, y, z, max x, y, z). */
+  box(out: Float64Array, s: Shape, node: number): void;
+  /** Writes leaf `node`'s part ids into `out` (reset first); returns their count. */
+  leafParts(out: MeshBvhHits, s: Shape, node: number): number;
+}
+
+/** The most children an inner node of a {@link CompositeTree} may have. */
+export const COMPOSITE_TREE_MAX_CHILDREN = 4;
+
+/** The {@link CompositeTree} of a composite whose tree is a `MeshBvh` over its part ids. */
+export function meshBvhTree(bvhOf: (s: Shape) => MeshBvh): CompositeTree {
+  return {
+    root: (s) => (bvhOf(s).nodeCount === 0 ? -1 : 0),
+    isLeaf: (s, node) => isMeshBvhLeaf(bvhOf(s), node),
+    children: (out, s, node) => {
+      out[0] = node + 1;
+      out[1] = meshBvhRightChild(bvhOf(s), node);
+      return 2;
+    },
+    box: (out, s, node) => {
+      const b = bvhOf(s).bounds;
+      const o = 6 * node;
+      out[0] = b[o];
+      out[1] = b[o + 1];
+      out[2] = b[o + 2];
+      out[3] = b[o + 3];
+      out[4] = b[o + 4];
+      out[5] = b[o + 5];
+    },
+    leafParts: (out, s, node) => {
+      const bvh = bvhOf(s);
+      const start = meshBvhLeafOffset(bvh, node);
+      const end = start + meshBvhLeafCount(bvh, node);
+      out.count = 0;
+      for (let k = start; k < end; k++) pushMeshBvhHit(out, bvh.primitives[k]);
+      return out.count;
+    },
+  };
 }
 
 export { compositeView, isCompositeType, registerCompositeView } from "./shape-def.js";

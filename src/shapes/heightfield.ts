@@ -43,6 +43,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
+import type { CompositeTree } from "./composite.js";
 import { brandShape, isBrandedShape, SHAPE_TYPE_NAMES, ShapeType } from "./shape.js";
 import { registerCompositeView, registerShape, type ShapeDef } from "./shape-def.js";
 // Its parts are triangles: their definition loads with it.
@@ -938,6 +939,132 @@ const heightfieldDef: ShapeDef<Heightfield> = {
   },
 };
 
+// ---------------------------------------------------------------------------------------------
+// The composite path's tree: the min/max tree, refined below its blocks down to single cells
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Node ids of the heightfield's {@link CompositeTree}: `index · 16 + (k + V)`, with V = log2 of the
+ * block side and k the level — k ≥ 0 the min/max tree's levels (a node of level k spans
+ * `blockCells · 2^k` cells a side), k < 0 the refinements of a block down to single cells (k = −V,
+ * the leaves: a cell and its two triangles), `index` = row · (nodes a row) + column. A field too
+ * large for the code (more than 2^27 cells, or more than 16 levels in all) has no tree: the
+ * composite path then grows a search box instead.
+ */
+const NODE_CODE = 16;
+const BLOCK_LEVELS_BELOW = Math.round(Math.log2(HEIGHTFIELD_BLOCK_CELLS));
+
+function nodeSpan(k: number): number {
+  return k >= 0 ? HEIGHTFIELD_BLOCK_CELLS << k : HEIGHTFIELD_BLOCK_CELLS >> -k;
+}
+
+/** Nodes a row (along x) at level k. */
+function nodeCols(hf: Heightfield, k: number): number {
+  return k >= 0 ? hf.tree.levelCols[k] : Math.ceil((hf.cols - 1) / nodeSpan(k));
+}
+
+/** Nodes a column (along z) at level k. */
+function nodeRows(hf: Heightfield, k: number): number {
+  return k >= 0 ? hf.tree.levelRows[k] : Math.ceil((hf.rows - 1) / nodeSpan(k));
+}
+
+function treeRoot(hf: Heightfield): number {
+  const code = hf.tree.levels - 1 + BLOCK_LEVELS_BELOW;
+  if (code >= NODE_CODE || heightfieldCellCount(hf) >= 2 ** 27) return -1;
+  return code;
+}
+
+/** The scaled [min, max] of the heights of the cells in rows [r0, r1) and columns [c0, c1) that are not holes, into box[1] and box[4]. */
+function cellRangeHeights(
+  box: Float64Array,
+  hf: Heightfield,
+  r0: number,
+  r1: number,
+  c0: number,
+  c1: number,
+): void {
+  const cols = hf.cols;
+  const cellCols = cols - 1;
+  const h = hf.heights;
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (let r = r0; r < r1; r++) {
+    for (let c = c0; c < c1; c++) {
+      if (isHeightfieldHole(hf, r * cellCols + c)) continue;
+      const v = r * cols + c;
+      lo = Math.min(lo, h[v], h[v + 1], h[v + cols], h[v + cols + 1]);
+      hi = Math.max(hi, h[v], h[v + 1], h[v + cols], h[v + cols + 1]);
+    }
+  }
+  box[1] = lo * hf.scale.y;
+  box[4] = hi * hf.scale.y;
+}
+
+const heightfieldTree: CompositeTree = {
+  root: (s) => treeRoot(s as Heightfield),
+  isLeaf: (_s, node) => (node & (NODE_CODE - 1)) === 0,
+  children: (out, s, node) => {
+    const hf = s as Heightfield;
+    const k = (node & (NODE_CODE - 1)) - BLOCK_LEVELS_BELOW;
+    const index = node >> 4;
+    const cols = nodeCols(hf, k);
+    const i = Math.floor(index / cols);
+    const j = index - i * cols;
+    const ck = k - 1;
+    const rowsC = nodeRows(hf, ck);
+    const colsC = nodeCols(hf, ck);
+    const t = hf.tree;
+    let n = 0;
+    for (let q = 0; q < 4; q++) {
+      const ci = 2 * i + (q >> 1);
+      const cj = 2 * j + (q & 1);
+      if (ci >= rowsC || cj >= colsC) continue;
+      const ci2 = ci * colsC + cj;
+      // A block of holes only has no parts.
+      if (ck >= 0) {
+        const o = 2 * (t.levelOffset[ck] + ci2);
+        if (!(t.bounds[o] <= t.bounds[o + 1])) continue;
+      }
+      out[n++] = ci2 * NODE_CODE + ck + BLOCK_LEVELS_BELOW;
+    }
+    return n;
+  },
+  box: (out, s, node) => {
+    const hf = s as Heightfield;
+    const k = (node & (NODE_CODE - 1)) - BLOCK_LEVELS_BELOW;
+    const index = node >> 4;
+    const cols = nodeCols(hf, k);
+    const i = Math.floor(index / cols);
+    const j = index - i * cols;
+    const span = nodeSpan(k);
+    const r0 = i * span;
+    const c0 = j * span;
+    const r1 = Math.min(r0 + span, hf.rows - 1);
+    const c1 = Math.min(c0 + span, hf.cols - 1);
+    out[0] = c0 * hf.scale.x;
+    out[2] = r0 * hf.scale.z;
+    out[3] = c1 * hf.scale.x;
+    out[5] = r1 * hf.scale.z;
+    if (k >= 0) {
+      const t = hf.tree;
+      const o = 2 * (t.levelOffset[k] + index);
+      out[1] = t.bounds[o] * hf.scale.y;
+      out[4] = t.bounds[o + 1] * hf.scale.y;
+    } else cellRangeHeights(out, hf, r0, r1, c0, c1);
+  },
+  leafParts: (out, s, node) => {
+    const hf = s as Heightfield;
+    out.count = 0;
+    const cell = node >> 4;
+    // A leaf's index is its cell's (a row of leaves is a row of cells).
+    if (!isHeightfieldHole(hf, cell)) {
+      pushMeshBvhHit(out, 2 * cell);
+      pushMeshBvhHit(out, 2 * cell + 1);
+    }
+    return out.count;
+  },
+};
+
 registerCompositeView(ShapeType.Heightfield, {
   partCount: (s) => 2 * heightfieldCellCount(s as Heightfield),
   queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) =>
@@ -949,6 +1076,7 @@ registerCompositeView(ShapeType.Heightfield, {
     slot.hasPose = false;
   },
   edgeFlags: (s, i) => heightfieldEdgeFlags(s as Heightfield, i),
+  tree: heightfieldTree,
   castRay: (outNormal, s, o, d, maxToi) =>
     castRayHeightfield(outNormal, s as Heightfield, o, d, maxToi),
 });

@@ -11,6 +11,7 @@ import type { Aabb } from "../../math/aabb.js";
 import type { Isometry } from "../../math/isometry.js";
 import * as iso from "../../math/isometry.js";
 import * as vec3 from "../../math/vec3.js";
+import { meshBvhTree } from "../composite.js";
 import { type Compound, makeCompound } from "../compound.js";
 import type { ConvexShape } from "../shape.js";
 import { isConvexShapeType, SHAPE_TYPE_NAMES, ShapeType, shapeTypeName } from "../shape.js";
@@ -199,6 +200,8 @@ function treeOf(c: Compound): MeshBvh {
   return tree;
 }
 
+const compoundTree = meshBvhTree((s) => treeOf(s as Compound));
+
 registerCompositeView(ShapeType.Compound, {
   partCount: (s) => (s as Compound).children.length,
   queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) => {
@@ -217,7 +220,7 @@ registerCompositeView(ShapeType.Compound, {
     iso.copy(slot.pose, ch.pose);
     slot.hasPose = true;
   },
-  tree: (s) => treeOf(s as Compound),
+  tree: compoundTree,
 });
 // After its composite view, so that the pair table's defaults see a composite type.
 registerShape(compoundDef);

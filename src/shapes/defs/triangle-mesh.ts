@@ -11,6 +11,7 @@ import { queryMeshBvhAabb } from "../../geometry/mesh-bvh.js";
 import * as vec3 from "../../math/vec3.js";
 import { castRayTriangleMesh, makeMeshRayHit } from "../../narrowphase/mesh-ray.js";
 import { closestPointOnMesh, makeMeshPointQuery } from "../../query/mesh-distance.js";
+import { meshBvhTree } from "../composite.js";
 import { isBrandedShape, SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { ShapeDef } from "../shape-def.js";
 import { registerCompositeView, registerShape } from "../shape-def.js";
@@ -163,6 +164,8 @@ function queryMeshTriangles(
   return kept;
 }
 
+const meshTree = meshBvhTree((s) => (s as TriangleMesh).bvh);
+
 registerCompositeView(ShapeType.TriangleMesh, {
   partCount: (s) => (s as TriangleMesh).triangleCount,
   queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) =>
@@ -174,7 +177,7 @@ registerCompositeView(ShapeType.TriangleMesh, {
     slot.hasPose = false;
   },
   edgeFlags: (s, i) => (s as TriangleMesh).activeEdges[i],
-  tree: (s) => (s as TriangleMesh).bvh,
+  tree: meshTree,
   containsPoint: (s, p) =>
     (s as TriangleMesh).solid && containsPointTriangleMesh(s as TriangleMesh, p),
 });
