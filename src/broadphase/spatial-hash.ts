@@ -23,8 +23,9 @@
  * every ten or so steps instead of every step, and a teleported body costs only its own update;
  * a box whose motion is not known yet (inserted, never moved out) has a tenth of a cell.
  * With a parallel runner ({@link SpatialHash.setParallel}, a world's `WorkerExecutor`) the
- * update's pass over every candidate runs in chunks on several threads
- * (src/broadphase/candidate-merge.ts), with the same pairs in the same order.
+ * update's pass over every candidate (src/broadphase/candidate-merge.ts) and the moved bodies'
+ * cell queries (src/broadphase/cell-query.ts) run in chunks on several threads, with the same
+ * pairs in the same order.
  * Bodies that would occupy more than `maxCellsPerBody` cells go to an overflow list that is
  * tested against every body, so huge boxes stay correct and cheap.
  *
