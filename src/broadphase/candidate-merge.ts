@@ -14,6 +14,7 @@
  * numbers it wrote; the caller then closes the gaps ({@link compactCandidateMerge}). Integer
  * keys only, so every thread gives bitwise the same output.
  */
+import type { CellQueryJob } from "./cell-query.js";
 import { PAIR_KEY_BASE } from "./pair-set.js";
 
 /** Old candidates per chunk of the grid's parallel merge (`CandidateMergeJob.chunkSize`). */
@@ -184,4 +185,10 @@ export interface CandidateMergeRunner {
    * in any order, and returns when all are done.
    */
   runCandidateMerge(job: CandidateMergeJob, chunks: number): void;
+  /**
+   * Optional: runs every chunk `0 .. chunks − 1` of the grid's cell queries `job`
+   * (src/broadphase/cell-query.ts) with `cellQueryChunk`, on any thread in any order, and
+   * returns when all are done. Without it the grid runs them on the calling thread.
+   */
+  runCellQueries?(job: CellQueryJob, chunks: number): void;
 }

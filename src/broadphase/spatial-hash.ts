@@ -23,8 +23,9 @@
  * every ten or so steps instead of every step, and a teleported body costs only its own update;
  * a box whose motion is not known yet (inserted, never moved out) has a tenth of a cell.
  * With a parallel runner ({@link SpatialHash.setParallel}, a world's `WorkerExecutor`) the
- * update's pass over every candidate runs in chunks on several threads
- * (src/broadphase/candidate-merge.ts), with the same pairs in the same order.
+ * update's pass over every candidate (src/broadphase/candidate-merge.ts) and the moved bodies'
+ * cell queries (src/broadphase/cell-query.ts) run in chunks on several threads, with the same
+ * pairs in the same order.
  * Bodies that would occupy more than `maxCellsPerBody` cells go to an overflow list that is
  * tested against every body, so huge boxes stay correct and cheap.
  *
@@ -71,6 +72,16 @@ import {
   candidateMergeChunks,
   compactCandidateMerge,
 } from "./candidate-merge.js";
+import {
+  CELL_ENTRY_STRIDE,
+  CELL_QUERY_CHUNK,
+  CELL_QUERY_ROOM_PER_BODY,
+  type CellQueryJob,
+  cellHash,
+  cellQueryChunk,
+  cellQueryChunks,
+  mergeSortedRuns,
+} from "./cell-query.js";
 import { heapSortRange, PAIR_KEY_BASE, PairSet } from "./pair-set.js";
 
 /** Settings of {@link SpatialHash}. */
@@ -132,8 +143,6 @@ const STAMP_LIMIT = 0x7fffffff;
  * quotes the output's limit, since more than that many candidates were found either way).
  */
 const CANDIDATE_LIMIT_SLACK = 2 ** 16;
-/** Doubles per entry of `SpatialHash.cellData`: min xyz, max xyz, lower cell index xyz. */
-const CELL_ENTRY_STRIDE = 9;
 
 /**
  * One over the fraction of the proxies that may leave their fat boxes between two queries before
@@ -190,7 +199,7 @@ export class SpatialHash implements BroadPhase {
    * Fat box of each proxy in the grid: its box grown by its margin when it was last (re)placed.
    * The cell lists and the candidates hold these and stay valid while every box stays inside.
    */
-  private fat = new Float64Array(0);
+  private fat: Float64Array = new Float64Array(0);
   /** Margin of each proxy's fat box, scene units (chosen from its displacement). */
   private pad = new Float64Array(0);
   /** The pairs whose fat boxes overlap, sorted (valid when `built` and the buffer is empty). */
@@ -218,10 +227,10 @@ export class SpatialHash implements BroadPhase {
   private mergePairs: PairSet | null = null;
   private readonly emitPairs: (from: number, to: number) => void;
   /** Cell range of each proxy's fat box: `(x0, y0, z0, x1, y1, z1)`. */
-  private range = new Float64Array(0);
+  private range: Float64Array = new Float64Array(0);
   private isOverflow = new Uint8Array(0);
   /** 1 while the proxy's entries are linked in the cell lists. */
-  private inGrid = new Uint8Array(0);
+  private inGrid: Uint8Array = new Uint8Array(0);
   private overflow = new Int32Array(8);
   /** Position of each overflow proxy in `overflow`. */
   private overflowPos = new Int32Array(0);
@@ -230,22 +239,31 @@ export class SpatialHash implements BroadPhase {
   /** Union of the normal (non-overflow) bodies' fat boxes (grown, never shrunk, between builds). */
   private readonly bounds = new Float64Array(6);
   /** The move buffer: proxies inserted, removed or moved out of their fat box since the query. */
-  private moved = new Int32Array(16);
+  private moved: Int32Array = new Int32Array(16);
   private movedCount = 0;
   /** `movedStamp[id] === movedGeneration` while `id` is in the move buffer. */
   private movedStamp: Int32Array = new Int32Array(0);
   private movedGeneration = 1;
-  /** Keys of the moved bodies' new candidate pairs (scratch of an incremental update). */
+  /** Keys of the moved bodies' new candidate pairs, sorted (scratch of an incremental update). */
   private newKeys: Float64Array = new Float64Array(64);
+  /** The cell queries of the moved bodies (src/broadphase/cell-query.ts), kept across steps. */
+  private readonly cellJob: CellQueryJob;
+  /** The cell queries' output: each chunk's sorted run, then the overflow pairs' run. */
+  private cellKeys: Float64Array = new Float64Array(0);
+  private cellLengths: Int32Array = new Int32Array(0);
+  /** Scratch of the merge of those runs. */
+  private runStart = new Int32Array(16);
+  private runEnd = new Int32Array(16);
+  private runHeap = new Int32Array(16);
   // Open-addressing cell table, valid for slots whose stamp equals `generation`; each slot owns
   // a block of the entry pool: `slotCount` entries from `slotStart`, room for `slotCap`.
   private tableShift = 32;
-  private slotX = new Float64Array(0);
-  private slotY = new Float64Array(0);
-  private slotZ = new Float64Array(0);
-  private slotStamp = new Int32Array(0);
-  private slotStart = new Int32Array(0);
-  private slotCount = new Int32Array(0);
+  private slotX: Float64Array = new Float64Array(0);
+  private slotY: Float64Array = new Float64Array(0);
+  private slotZ: Float64Array = new Float64Array(0);
+  private slotStamp: Int32Array = new Int32Array(0);
+  private slotStart: Int32Array = new Int32Array(0);
+  private slotCount: Int32Array = new Int32Array(0);
   private slotCap = new Int32Array(0);
   private generation = 0;
   private occupied = new Int32Array(16);
@@ -256,8 +274,8 @@ export class SpatialHash implements BroadPhase {
    * consecutive; a full cell moves to the pool's end with twice the room (the old block is
    * reclaimed at the next rebuild).
    */
-  private pBody = new Int32Array(16);
-  private pData = new Float64Array(16 * CELL_ENTRY_STRIDE);
+  private pBody: Int32Array = new Int32Array(16);
+  private pData: Float64Array = new Float64Array(16 * CELL_ENTRY_STRIDE);
   private poolTop = 0;
   /** Entries in the cells (the pool holds more: slack and abandoned blocks). */
   private liveEntries = 0;
@@ -306,6 +324,29 @@ export class SpatialHash implements BroadPhase {
       pairKeys: this.pairScratch,
       chunkLengths: this.chunkLengths,
       outCount: 0,
+    };
+    this.cellJob = {
+      moved: this.moved,
+      movedCount: 0,
+      chunkSize: CELL_QUERY_CHUNK,
+      movedStamp: this.movedStamp,
+      generation: 0,
+      inGrid: this.inGrid,
+      fat: this.fat,
+      range: this.range,
+      slotX: this.slotX,
+      slotY: this.slotY,
+      slotZ: this.slotZ,
+      slotStamp: this.slotStamp,
+      slotStart: this.slotStart,
+      slotCount: this.slotCount,
+      tableShift: this.tableShift,
+      tableGeneration: 0,
+      pBody: this.pBody,
+      pData: this.pData,
+      keys: this.cellKeys,
+      chunkRoom: CELL_QUERY_CHUNK * CELL_QUERY_ROOM_PER_BODY,
+      chunkLengths: this.cellLengths,
     };
     this.emitPairs = (from, to) =>
       (this.mergePairs as PairSet).appendKeys(this.pairScratch, from, to);
@@ -360,13 +401,16 @@ export class SpatialHash implements BroadPhase {
   /** Candidate merges run in chunks through the parallel runner so far: for tests and profiling. */
   parallelMerges = 0;
 
+  /** Incremental updates whose cell queries ran through the parallel runner: for tests and profiling. */
+  parallelCellQueries = 0;
+
   /** Adds proxy `id` with box `[min, max]`; throws `CollideError` on a present id or a bad box. */
   insert(id: number, min: Vec3, max: Vec3): void {
     this.proxies.add(id, min, max);
     if (id >= this.isOverflow.length) {
       const n = this.proxies.slot.length;
-      this.range = growFloat64(this.range, 6 * n);
-      this.fat = growFloat64(this.fat, 6 * n);
+      this.range = growFloat64Mem(this.range, 6 * n, this.shared);
+      this.fat = growFloat64Mem(this.fat, 6 * n, this.shared);
       this.pad = growFloat64(this.pad, n);
       const flags = new Uint8Array(n);
       flags.set(this.isOverflow);
@@ -421,7 +465,7 @@ export class SpatialHash implements BroadPhase {
   private buffer(id: number): void {
     if (!this.built || this.movedStamp[id] === this.movedGeneration) return;
     this.movedStamp[id] = this.movedGeneration;
-    this.moved = growInt32(this.moved, this.movedCount + 1);
+    this.moved = growInt32Mem(this.moved, this.movedCount + 1, this.shared);
     this.moved[this.movedCount++] = id;
   }
 
@@ -979,70 +1023,8 @@ export class SpatialHash implements BroadPhase {
       if (this.isOverflow[id] === 1) this.removeOverflow(id);
       if (this.proxies.has(id)) this.place(id);
     }
-    // New candidates of the moved bodies: each pair once (module docs).
-    let nk = 0;
-    const range = this.range;
-    const data = this.pData;
-    const bodies = this.pBody;
-    const D = CELL_ENTRY_STRIDE;
-    const { live, count } = this.proxies;
-    for (let i = 0; i < m; i++) {
-      const id = moved[i];
-      if (!this.proxies.has(id)) continue;
-      const k = 6 * id;
-      const minX = fat[k];
-      const minY = fat[k + 1];
-      const minZ = fat[k + 2];
-      const maxX = fat[k + 3];
-      const maxY = fat[k + 4];
-      const maxZ = fat[k + 5];
-      if (this.inGrid[id] === 1) {
-        const rx = range[k];
-        const ry = range[k + 1];
-        const rz = range[k + 2];
-        for (let x = rx; x <= range[k + 3]; x++) {
-          for (let y = ry; y <= range[k + 4]; y++) {
-            for (let z = rz; z <= range[k + 5]; z++) {
-              const slot = this.lookup(x, y, z);
-              const start = this.slotStart[slot];
-              const end = start + this.slotCount[slot];
-              for (let e = start; e < end; e++) {
-                const j = bodies[e];
-                if (j === id || (j < id && this.movedStamp[j] === gen)) continue;
-                const p = D * e;
-                if (
-                  data[p] > maxX ||
-                  minX > data[p + 3] ||
-                  data[p + 1] > maxY ||
-                  minY > data[p + 4] ||
-                  data[p + 2] > maxZ ||
-                  minZ > data[p + 5] ||
-                  Math.max(rx, data[p + 6]) !== x ||
-                  Math.max(ry, data[p + 7]) !== y ||
-                  Math.max(rz, data[p + 8]) !== z
-                ) {
-                  continue;
-                }
-                nk = this.pushKey(nk, id, j);
-              }
-            }
-          }
-        }
-        for (let o = 0; o < this.overflowCount; o++) {
-          const j = this.overflow[o];
-          if (this.movedStamp[j] === gen) continue;
-          if (boxesOverlap(fat, k, fat, 6 * j)) nk = this.pushKey(nk, id, j);
-        }
-      } else {
-        for (let l = 0; l < count; l++) {
-          const j = live[l];
-          if (j === id) continue;
-          if (j < id && this.isOverflow[j] === 1 && this.movedStamp[j] === gen) continue;
-          if (boxesOverlap(fat, k, fat, 6 * j)) nk = this.pushKey(nk, id, j);
-        }
-      }
-    }
-    heapSortRange(this.newKeys, 0, nk);
+    // New candidates of the moved bodies: each pair once (module docs), sorted in newKeys.
+    const nk = this.queryMovedCells();
     if (
       this.runner !== null &&
       this.shared &&
@@ -1198,11 +1180,148 @@ export class SpatialHash implements BroadPhase {
     this.finishUpdate();
   }
 
-  /** Appends the key of pair (a, b) to `newKeys[n]`; returns n + 1. */
+  /** Appends the key of pair (a, b) to `cellKeys[n]`; returns n + 1. */
   private pushKey(n: number, a: number, b: number): number {
-    if (n === this.newKeys.length) this.newKeys = growFloat64Mem(this.newKeys, n + 1, this.shared);
-    this.newKeys[n] = a < b ? a * PAIR_KEY_BASE + b : b * PAIR_KEY_BASE + a;
+    if (n === this.cellKeys.length) {
+      this.cellKeys = growFloat64Mem(this.cellKeys, n + 1, this.shared);
+    }
+    this.cellKeys[n] = a < b ? a * PAIR_KEY_BASE + b : b * PAIR_KEY_BASE + a;
     return n + 1;
+  }
+
+  /**
+   * The new candidates of the moved bodies, each pair once, sorted into `newKeys`; returns
+   * their number. The moved bodies are linked at their new cells. The grid bodies' cell
+   * queries run in chunks (src/broadphase/cell-query.ts), on the runner's threads when it has
+   * them; the pairs with an overflow body are found here, serially. The keys are unique, so
+   * the sorted list is the same however the chunks ran.
+   */
+  private queryMovedCells(): number {
+    const m = this.movedCount;
+    const job = this.cellJob;
+    const parallel =
+      this.runner !== null &&
+      this.shared &&
+      this.runner.runCellQueries !== undefined &&
+      m > CELL_QUERY_CHUNK;
+    if (parallel) this.shareCellTables();
+    job.moved = this.moved;
+    job.movedCount = m;
+    job.movedStamp = this.movedStamp;
+    job.generation = this.movedGeneration;
+    job.inGrid = this.inGrid;
+    job.fat = this.fat;
+    job.range = this.range;
+    job.slotX = this.slotX;
+    job.slotY = this.slotY;
+    job.slotZ = this.slotZ;
+    job.slotStamp = this.slotStamp;
+    job.slotStart = this.slotStart;
+    job.slotCount = this.slotCount;
+    job.tableShift = this.tableShift;
+    job.tableGeneration = this.generation;
+    job.pBody = this.pBody;
+    job.pData = this.pData;
+    const chunks = cellQueryChunks(job);
+    if (this.cellLengths.length < chunks + 1) {
+      this.cellLengths = growInt32Mem(this.cellLengths, chunks + 1, this.shared);
+      this.runStart = growInt32(this.runStart, chunks + 1);
+      this.runEnd = growInt32(this.runEnd, chunks + 1);
+      this.runHeap = growInt32(this.runHeap, chunks + 1);
+    }
+    job.chunkLengths = this.cellLengths;
+    if (this.cellKeys.length < chunks * job.chunkRoom) {
+      this.cellKeys = growFloat64Mem(this.cellKeys, chunks * job.chunkRoom, this.shared);
+    }
+    job.keys = this.cellKeys;
+    this.cellLengths.fill(-1, 0, chunks);
+    if (parallel && chunks >= 2) {
+      (this.runner as Required<CandidateMergeRunner>).runCellQueries(job, chunks);
+      this.parallelCellQueries++;
+    } else {
+      for (let c = 0; c < chunks; c++) cellQueryChunk(job, c);
+    }
+    let most = 0;
+    for (let c = 0; c < chunks; c++) most = Math.max(most, this.cellLengths[c]);
+    if (most > job.chunkRoom) {
+      // A chunk found more keys than its room: grow the room, run every chunk again (here).
+      let room = job.chunkRoom;
+      while (room < most) room *= 2;
+      job.chunkRoom = room;
+      this.cellKeys = growFloat64Mem(this.cellKeys, chunks * room, this.shared);
+      job.keys = this.cellKeys;
+      for (let c = 0; c < chunks; c++) cellQueryChunk(job, c);
+    }
+    const room = job.chunkRoom;
+    const starts = this.runStart;
+    const ends = this.runEnd;
+    let total = 0;
+    for (let c = 0; c < chunks; c++) {
+      starts[c] = c * room;
+      ends[c] = c * room + this.cellLengths[c];
+      total += this.cellLengths[c];
+    }
+    // Pairs with an overflow body, serially, as one more sorted run after the chunks' regions.
+    const from = chunks * room;
+    let n = from;
+    const moved = this.moved;
+    const gen = this.movedGeneration;
+    const fat = this.fat;
+    for (
+      let i = 0;
+      i < m && (this.overflowCount > 0 || this.normalCount < this.proxies.count);
+      i++
+    ) {
+      const id = moved[i];
+      if (!this.proxies.has(id)) continue;
+      const k = 6 * id;
+      if (this.inGrid[id] === 1) {
+        for (let o = 0; o < this.overflowCount; o++) {
+          const j = this.overflow[o];
+          if (this.movedStamp[j] === gen) continue;
+          if (boxesOverlap(fat, k, fat, 6 * j)) n = this.pushKey(n, id, j);
+        }
+      } else {
+        const { live, count } = this.proxies;
+        for (let l = 0; l < count; l++) {
+          const j = live[l];
+          if (j === id) continue;
+          if (j < id && this.isOverflow[j] === 1 && this.movedStamp[j] === gen) continue;
+          if (boxesOverlap(fat, k, fat, 6 * j)) n = this.pushKey(n, id, j);
+        }
+      }
+    }
+    heapSortRange(this.cellKeys, from, n);
+    starts[chunks] = from;
+    ends[chunks] = n;
+    total += n - from;
+    if (this.newKeys.length < total) {
+      this.newKeys = growFloat64Mem(this.newKeys, total, this.shared);
+    }
+    return mergeSortedRuns(this.cellKeys, starts, ends, chunks + 1, this.runHeap, this.newKeys);
+  }
+
+  /**
+   * Moves the arrays the cell queries read into shared memory where they are not yet (after a
+   * rebuild or a growth replaced one): nothing to do in a steady state.
+   */
+  private shareCellTables(): void {
+    this.moved = toSharedInt32(this.moved, true);
+    this.fat = toSharedFloat64(this.fat, true);
+    this.range = toSharedFloat64(this.range, true);
+    this.slotX = toSharedFloat64(this.slotX, true);
+    this.slotY = toSharedFloat64(this.slotY, true);
+    this.slotZ = toSharedFloat64(this.slotZ, true);
+    this.slotStamp = toSharedInt32(this.slotStamp, true);
+    this.slotStart = toSharedInt32(this.slotStart, true);
+    this.slotCount = toSharedInt32(this.slotCount, true);
+    this.pBody = toSharedInt32(this.pBody, true);
+    this.pData = toSharedFloat64(this.pData, true);
+    if (!(this.inGrid.buffer instanceof SharedArrayBuffer)) {
+      const a = new Uint8Array(new SharedArrayBuffer(this.inGrid.length));
+      a.set(this.inGrid);
+      this.inGrid = a;
+    }
   }
 
   /** Removes the cell entries of `id` (found in the cells of its range): swap with the last. */
@@ -1318,8 +1437,8 @@ export class SpatialHash implements BroadPhase {
   /** Makes the pool hold at least `n` entries. */
   private growPool(n: number): void {
     if (n <= this.pBody.length) return;
-    this.pBody = growInt32(this.pBody, n);
-    this.pData = growFloat64(this.pData, CELL_ENTRY_STRIDE * this.pBody.length);
+    this.pBody = growInt32Mem(this.pBody, n, this.shared);
+    this.pData = growFloat64Mem(this.pData, CELL_ENTRY_STRIDE * this.pBody.length, this.shared);
   }
 
   /**
@@ -1509,8 +1628,7 @@ export class SpatialHash implements BroadPhase {
   }
 
   private hash(x: number, y: number, z: number): number {
-    const h = Math.imul(x | 0, 73856093) ^ Math.imul(y | 0, 19349663) ^ Math.imul(z | 0, 83492791);
-    return Math.imul(h, 0x9e3779b1) >>> this.tableShift;
+    return cellHash(x, y, z, this.tableShift);
   }
 
   /** The slot of cell (x, y, z), or −1 when it was never occupied since the last rebuild. */

@@ -5,6 +5,7 @@
  * chunk loop of the grid's parallel candidate merge (src/broadphase/candidate-merge.ts).
  */
 import { type CandidateMergeJob, mergeCandidateChunk } from "../broadphase/candidate-merge.js";
+import { type CellQueryJob, cellQueryChunk } from "../broadphase/cell-query.js";
 import { PAIR_KEY_BASE } from "../broadphase/pair-set.js";
 import type { Shape } from "../shapes/shape.js";
 import { NARROW_NONE, NARROW_RECORD_STRIDE, narrowPair } from "../world/narrow-pair.js";
@@ -105,6 +106,21 @@ export function runPoseChunks(
     const c = Atomics.add(control, CTRL_NEXT_BLOCK, 1);
     if (c >= chunks) return done;
     poseBoxesChunk(job, shapes, c);
+    done++;
+  }
+}
+
+/**
+ * Takes chunks of the grid's cell queries `job` from `control[CTRL_NEXT_BLOCK]` until all
+ * `chunks` are taken and runs each (src/broadphase/cell-query.ts). Returns the chunks this
+ * thread did.
+ */
+export function runCellChunks(control: Int32Array, job: CellQueryJob, chunks: number): number {
+  let done = 0;
+  for (;;) {
+    const c = Atomics.add(control, CTRL_NEXT_BLOCK, 1);
+    if (c >= chunks) return done;
+    cellQueryChunk(job, c);
     done++;
   }
 }

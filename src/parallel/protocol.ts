@@ -3,9 +3,11 @@
  * worker threads (src/parallel/worker.ts): the slots of the control array, the block size of the
  * work queue and the messages that carry buffers and shapes.
  *
- * A job is the narrow phase of one world step ({@link JOB_NARROW}) or the grid's candidate merge
+ * A job is the narrow phase of one world step ({@link JOB_NARROW}), the grid's candidate merge
  * ({@link JOB_MERGE}, chunks of src/broadphase/candidate-merge.ts taken from the same shared
- * counter, the caller closing the gaps between their outputs afterwards). For the narrow phase, the calling thread writes the job's pairs,
+ * counter, the caller closing the gaps between their outputs afterwards), the grid's cell
+ * queries of its moved bodies ({@link JOB_CELLS}) or the first pass of `setPoses`
+ * ({@link JOB_POSES}). For the narrow phase, the calling thread writes the job's pairs,
  * poses and flags into shared buffers, bumps the job generation and wakes the workers
  * (`Atomics.notify`); then every thread, the caller included, takes blocks of
  * {@link PARALLEL_BLOCK_PAIRS} consecutive pairs from a shared counter (`Atomics.add`) until none
@@ -53,8 +55,22 @@ export const CTRL_POSE_COUNT = 14;
 export const CTRL_POSE_CHUNKS = 15;
 /** Control slot (poses job): bodies per chunk. */
 export const CTRL_POSE_CHUNK_SIZE = 16;
+/** Control slot (cell queries job): moved bodies. */
+export const CTRL_CELL_MOVED = 17;
+/** Control slot (cell queries job): moved bodies per chunk. */
+export const CTRL_CELL_CHUNK_SIZE = 18;
+/** Control slot (cell queries job): the move buffer's stamp. */
+export const CTRL_CELL_GENERATION = 19;
+/** Control slot (cell queries job): the cell table's hash shift. */
+export const CTRL_CELL_SHIFT = 20;
+/** Control slot (cell queries job): the stamp of the cell table's live slots. */
+export const CTRL_CELL_TABLE_GENERATION = 21;
+/** Control slot (cell queries job): keys per chunk's output region. */
+export const CTRL_CELL_ROOM = 22;
+/** Control slot (cell queries job): number of chunks. */
+export const CTRL_CELL_CHUNKS = 23;
 /** Number of control slots. */
-export const CTRL_SLOTS = 20;
+export const CTRL_SLOTS = 24;
 
 /** Job kind: the narrow phase of a step (blocks of pairs, src/parallel/blocks.ts). */
 export const JOB_NARROW = 0;
@@ -68,6 +84,11 @@ export const JOB_MERGE = 1;
  * body's checks and boxes), taken from the same shared counter.
  */
 export const JOB_POSES = 2;
+/**
+ * Job kind: the cell queries of the grid's moved bodies (chunks of
+ * src/broadphase/cell-query.ts), taken from the same shared counter.
+ */
+export const JOB_CELLS = 3;
 
 /** Doubles of the shared job parameters: [0] prediction (narrow phase), [1] half prediction (poses job). */
 export const PARAM_SLOTS = 2;
@@ -123,11 +144,34 @@ export interface PoseBuffers {
   status: SharedArrayBuffer;
 }
 
+/**
+ * The shared arrays of the grid's cell queries (src/broadphase/cell-query.ts), sent when any of
+ * them was replaced since the last cell queries job.
+ */
+export interface CellBuffers {
+  moved: SharedArrayBuffer;
+  movedStamp: SharedArrayBuffer;
+  inGrid: SharedArrayBuffer;
+  fat: SharedArrayBuffer;
+  range: SharedArrayBuffer;
+  slotX: SharedArrayBuffer;
+  slotY: SharedArrayBuffer;
+  slotZ: SharedArrayBuffer;
+  slotStamp: SharedArrayBuffer;
+  slotStart: SharedArrayBuffer;
+  slotCount: SharedArrayBuffer;
+  pBody: SharedArrayBuffer;
+  pData: SharedArrayBuffer;
+  keys: SharedArrayBuffer;
+  chunkLengths: SharedArrayBuffer;
+}
+
 /** A message from the executor to a worker. */
 export type WorkerMessage =
   | { type: "buffers"; buffers: SharedBuffers }
   | { type: "pose-buffers"; buffers: PoseBuffers }
   | { type: "merge-buffers"; buffers: MergeBuffers }
+  | { type: "cell-buffers"; buffers: CellBuffers }
   | {
       type: "shapes";
       /** New shapes by id. */

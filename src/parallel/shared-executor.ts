@@ -33,6 +33,7 @@ import {
   type CandidateMergeRunner,
   mergeCandidateChunk,
 } from "../broadphase/candidate-merge.js";
+import { type CellQueryJob, cellQueryChunk } from "../broadphase/cell-query.js";
 import { checkOptionKeys, invalidValue, withDefaults } from "../errors.js";
 import type { Shape } from "../shapes/shape.js";
 import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "../world/executor.js";
@@ -43,8 +44,16 @@ import {
   type PoseBoxesRunner,
   poseBoxesChunk,
 } from "../world/pose-boxes.js";
-import { runBlock, runBlocks, runMergeChunks, runPoseChunks } from "./blocks.js";
+import { runBlock, runBlocks, runCellChunks, runMergeChunks, runPoseChunks } from "./blocks.js";
 import {
+  type CellBuffers,
+  CTRL_CELL_CHUNK_SIZE,
+  CTRL_CELL_CHUNKS,
+  CTRL_CELL_GENERATION,
+  CTRL_CELL_MOVED,
+  CTRL_CELL_ROOM,
+  CTRL_CELL_SHIFT,
+  CTRL_CELL_TABLE_GENERATION,
   CTRL_DONE,
   CTRL_ERROR,
   CTRL_JOB_KIND,
@@ -61,6 +70,7 @@ import {
   CTRL_POSE_COUNT,
   CTRL_READY,
   CTRL_SLOTS,
+  JOB_CELLS,
   JOB_MERGE,
   JOB_NARROW,
   JOB_POSES,
@@ -150,7 +160,7 @@ function waitWhileEqual(a: Int32Array, index: number, value: number, ms: number)
  * `WorkerMessage`s (src/parallel/protocol.ts) to them and wakes them for a job.
  */
 export abstract class SharedMemoryExecutor
-  implements StepExecutor, CandidateMergeRunner, PoseBoxesRunner
+  implements StepExecutor, Required<CandidateMergeRunner>, PoseBoxesRunner
 {
   /** Threads, the calling thread included. */
   readonly threads: number;
@@ -205,6 +215,8 @@ export abstract class SharedMemoryExecutor
   private sentFlags: ArrayBufferLike | null = null;
   // The merge job's arrays the workers were last sent (see shareMergeBuffers).
   private readonly sentMerge: (ArrayBufferLike | null)[] = new Array(11).fill(null);
+  // The cell queries job's arrays the workers were last sent (see shareCellBuffers).
+  private readonly sentCells: (ArrayBufferLike | null)[] = new Array(15).fill(null);
   // The poses job's arrays the workers were last sent (see sharePoseBuffers).
   private readonly sentPoses: (ArrayBufferLike | null)[] = new Array(5).fill(null);
 
@@ -363,6 +375,46 @@ export abstract class SharedMemoryExecutor
   }
 
   /**
+   * Runs the `chunks` chunks of the grid's cell queries `job` (src/broadphase/cell-query.ts)
+   * over the threads, the calling thread included, and returns when every chunk is done (a
+   * chunk a failed worker left is run here). Runs alone on the calling thread before the
+   * workers are ready, for one chunk, or when an array of `job` is not in shared memory.
+   * Throws `CollideError` after {@link dispose}.
+   */
+  runCellQueries(job: CellQueryJob, chunks: number): void {
+    if (this.disposed) invalidValue("executor", "disposed", "has been disposed");
+    const lengths = job.chunkLengths;
+    lengths.fill(-1, 0, chunks);
+    const control = this.control;
+    const ready = Atomics.load(control, CTRL_READY) >= this.workerCount;
+    if (this.workerCount === 0 || chunks < 2 || !ready || !this.shareCellBuffers(job)) {
+      for (let c = 0; c < chunks; c++) cellQueryChunk(job, c);
+      return;
+    }
+    control[CTRL_JOB_KIND] = JOB_CELLS;
+    control[CTRL_CELL_MOVED] = job.movedCount;
+    control[CTRL_CELL_CHUNK_SIZE] = job.chunkSize;
+    control[CTRL_CELL_GENERATION] = job.generation;
+    control[CTRL_CELL_SHIFT] = job.tableShift;
+    control[CTRL_CELL_TABLE_GENERATION] = job.tableGeneration;
+    control[CTRL_CELL_ROOM] = job.chunkRoom;
+    control[CTRL_CELL_CHUNKS] = chunks;
+    control[CTRL_NEXT_BLOCK] = 0;
+    control[CTRL_DONE] = 0;
+    control[CTRL_ERROR] = 0;
+    this.wake();
+    try {
+      runCellChunks(control, job, chunks);
+    } catch {
+      // The chunk left unfinished is run again below.
+    }
+    this.waitForWorkers();
+    for (let c = 0; c < chunks; c++) {
+      if (Atomics.load(lengths, c) < 0) cellQueryChunk(job, c);
+    }
+  }
+
+  /**
    * Runs the `chunks` chunks of the first pass of the world's `setPoses` (src/world/pose-boxes.ts)
    * over the threads, the calling thread included, the slots' shapes being `shapes`, and returns
    * when every chunk is done (a chunk a failed worker left is run here; a chunk's own failure is
@@ -449,6 +501,67 @@ export abstract class SharedMemoryExecutor
       status: job.status.buffer as SharedArrayBuffer,
     };
     this.post({ type: "pose-buffers", buffers });
+    return true;
+  }
+
+  /**
+   * Sends the workers the cell queries job's arrays when any was replaced since the last such
+   * job. Returns false (nothing sent) when some array is not in shared memory.
+   */
+  private shareCellBuffers(job: CellQueryJob): boolean {
+    const sent = this.sentCells;
+    // No array literal here: this runs every step and allocates nothing.
+    let state = 0;
+    state |= mergeBufferState(job.moved, sent, 0);
+    state |= mergeBufferState(job.movedStamp, sent, 1);
+    state |= mergeBufferState(job.inGrid, sent, 2);
+    state |= mergeBufferState(job.fat, sent, 3);
+    state |= mergeBufferState(job.range, sent, 4);
+    state |= mergeBufferState(job.slotX, sent, 5);
+    state |= mergeBufferState(job.slotY, sent, 6);
+    state |= mergeBufferState(job.slotZ, sent, 7);
+    state |= mergeBufferState(job.slotStamp, sent, 8);
+    state |= mergeBufferState(job.slotStart, sent, 9);
+    state |= mergeBufferState(job.slotCount, sent, 10);
+    state |= mergeBufferState(job.pBody, sent, 11);
+    state |= mergeBufferState(job.pData, sent, 12);
+    state |= mergeBufferState(job.keys, sent, 13);
+    state |= mergeBufferState(job.chunkLengths, sent, 14);
+    if ((state & 2) !== 0) return false;
+    if (state === 0) return true;
+    sent[0] = job.moved.buffer;
+    sent[1] = job.movedStamp.buffer;
+    sent[2] = job.inGrid.buffer;
+    sent[3] = job.fat.buffer;
+    sent[4] = job.range.buffer;
+    sent[5] = job.slotX.buffer;
+    sent[6] = job.slotY.buffer;
+    sent[7] = job.slotZ.buffer;
+    sent[8] = job.slotStamp.buffer;
+    sent[9] = job.slotStart.buffer;
+    sent[10] = job.slotCount.buffer;
+    sent[11] = job.pBody.buffer;
+    sent[12] = job.pData.buffer;
+    sent[13] = job.keys.buffer;
+    sent[14] = job.chunkLengths.buffer;
+    const buffers: CellBuffers = {
+      moved: job.moved.buffer as SharedArrayBuffer,
+      movedStamp: job.movedStamp.buffer as SharedArrayBuffer,
+      inGrid: job.inGrid.buffer as SharedArrayBuffer,
+      fat: job.fat.buffer as SharedArrayBuffer,
+      range: job.range.buffer as SharedArrayBuffer,
+      slotX: job.slotX.buffer as SharedArrayBuffer,
+      slotY: job.slotY.buffer as SharedArrayBuffer,
+      slotZ: job.slotZ.buffer as SharedArrayBuffer,
+      slotStamp: job.slotStamp.buffer as SharedArrayBuffer,
+      slotStart: job.slotStart.buffer as SharedArrayBuffer,
+      slotCount: job.slotCount.buffer as SharedArrayBuffer,
+      pBody: job.pBody.buffer as SharedArrayBuffer,
+      pData: job.pData.buffer as SharedArrayBuffer,
+      keys: job.keys.buffer as SharedArrayBuffer,
+      chunkLengths: job.chunkLengths.buffer as SharedArrayBuffer,
+    };
+    this.post({ type: "cell-buffers", buffers });
     return true;
   }
 

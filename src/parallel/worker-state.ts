@@ -9,10 +9,18 @@ import "../narrowphase/dispatch.js";
 // Every built-in shape type: the shapes arrive as plain data, made by no constructor here.
 import "../index.js";
 import type { CandidateMergeJob } from "../broadphase/candidate-merge.js";
+import type { CellQueryJob } from "../broadphase/cell-query.js";
 import type { Shape } from "../shapes/shape.js";
 import type { PoseBoxesJob } from "../world/pose-boxes.js";
-import { runBlocks, runMergeChunks, runPoseChunks } from "./blocks.js";
+import { runBlocks, runCellChunks, runMergeChunks, runPoseChunks } from "./blocks.js";
 import {
+  CTRL_CELL_CHUNK_SIZE,
+  CTRL_CELL_CHUNKS,
+  CTRL_CELL_GENERATION,
+  CTRL_CELL_MOVED,
+  CTRL_CELL_ROOM,
+  CTRL_CELL_SHIFT,
+  CTRL_CELL_TABLE_GENERATION,
   CTRL_DONE,
   CTRL_ERROR,
   CTRL_JOB_KIND,
@@ -26,6 +34,7 @@ import {
   CTRL_POSE_CHUNK_SIZE,
   CTRL_POSE_CHUNKS,
   CTRL_POSE_COUNT,
+  JOB_CELLS,
   JOB_MERGE,
   JOB_POSES,
   type WorkerMessage,
@@ -73,6 +82,31 @@ export class WorkerState {
     status: new Int32Array(0),
   };
 
+  /** The grid's cell queries' arrays (counts set per job from the control array). */
+  private readonly cells: CellQueryJob = {
+    moved: new Int32Array(0),
+    movedCount: 0,
+    chunkSize: 1,
+    movedStamp: new Int32Array(0),
+    generation: 0,
+    inGrid: new Uint8Array(0),
+    fat: new Float64Array(0),
+    range: new Float64Array(0),
+    slotX: new Float64Array(0),
+    slotY: new Float64Array(0),
+    slotZ: new Float64Array(0),
+    slotStamp: new Int32Array(0),
+    slotStart: new Int32Array(0),
+    slotCount: new Int32Array(0),
+    tableShift: 32,
+    tableGeneration: 0,
+    pBody: new Int32Array(0),
+    pData: new Float64Array(0),
+    keys: new Float64Array(0),
+    chunkRoom: 1,
+    chunkLengths: new Int32Array(0),
+  };
+
   /** `control` and `params`: the executor's shared control array and job parameters. */
   constructor(
     private readonly control: Int32Array,
@@ -110,6 +144,24 @@ export class WorkerState {
       m.outHi = new Int32Array(b.outHi);
       m.pairKeys = new Float64Array(b.pairKeys);
       m.chunkLengths = new Int32Array(b.chunkLengths);
+    } else if (msg.type === "cell-buffers") {
+      const b = msg.buffers;
+      const q = this.cells;
+      q.moved = new Int32Array(b.moved);
+      q.movedStamp = new Int32Array(b.movedStamp);
+      q.inGrid = new Uint8Array(b.inGrid);
+      q.fat = new Float64Array(b.fat);
+      q.range = new Float64Array(b.range);
+      q.slotX = new Float64Array(b.slotX);
+      q.slotY = new Float64Array(b.slotY);
+      q.slotZ = new Float64Array(b.slotZ);
+      q.slotStamp = new Int32Array(b.slotStamp);
+      q.slotStart = new Int32Array(b.slotStart);
+      q.slotCount = new Int32Array(b.slotCount);
+      q.pBody = new Int32Array(b.pBody);
+      q.pData = new Float64Array(b.pData);
+      q.keys = new Float64Array(b.keys);
+      q.chunkLengths = new Int32Array(b.chunkLengths);
     } else {
       for (let i = 0; i < msg.ids.length; i++) this.shapesById[msg.ids[i]] = msg.shapes[i];
       for (let i = 0; i + 1 < msg.slots.length; i += 2) {
@@ -127,7 +179,16 @@ export class WorkerState {
     const control = this.control;
     try {
       const kind = Atomics.load(control, CTRL_JOB_KIND);
-      if (kind === JOB_POSES) {
+      if (kind === JOB_CELLS) {
+        const q = this.cells;
+        q.movedCount = control[CTRL_CELL_MOVED];
+        q.chunkSize = control[CTRL_CELL_CHUNK_SIZE];
+        q.generation = control[CTRL_CELL_GENERATION];
+        q.tableShift = control[CTRL_CELL_SHIFT];
+        q.tableGeneration = control[CTRL_CELL_TABLE_GENERATION];
+        q.chunkRoom = control[CTRL_CELL_ROOM];
+        runCellChunks(control, q, control[CTRL_CELL_CHUNKS]);
+      } else if (kind === JOB_POSES) {
         const p = this.poses;
         p.count = control[CTRL_POSE_COUNT];
         p.chunkSize = control[CTRL_POSE_CHUNK_SIZE];

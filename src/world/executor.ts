@@ -15,6 +15,7 @@
  * parallel narrow phase instead of following it.
  */
 import type { CandidateMergeJob } from "../broadphase/candidate-merge.js";
+import type { CellQueryJob } from "../broadphase/cell-query.js";
 import type { Shape } from "../shapes/shape.js";
 import type { PoseBoxesJob } from "./pose-boxes.js";
 
@@ -72,6 +73,12 @@ export interface StepExecutor {
    * phase runs in parallel too.
    */
   runCandidateMerge?(job: CandidateMergeJob, chunks: number): void;
+  /**
+   * Optional: runs the chunks `0 .. chunks − 1` of the grid broad phase's cell queries of its
+   * moved bodies (src/broadphase/cell-query.ts) over the threads and returns when all are done
+   * (handed to the broad phase with `runCandidateMerge`).
+   */
+  runCellQueries?(job: CellQueryJob, chunks: number): void;
   /**
    * Optional: runs the chunks `0 .. chunks − 1` of the first pass of `setPoses` (each body's
    * checks and boxes, src/world/pose-boxes.ts) over the threads, with `shapes[0 .. slotCount)`

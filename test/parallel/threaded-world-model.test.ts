@@ -3,7 +3,7 @@
  * property over random programs of steps on scene (b)'s bodies (bench/scenes.ts): each step a
  * random walk of a random share of the bodies through `setPoses` (batches large enough that its
  * first pass runs on the executor's threads, src/world/pose-boxes.ts, and that the grid's
- * candidate merge runs in chunks), teleports, a handle given twice, a bad pose (the same error,
+ * candidate merge and its moved bodies' cell queries run in chunks), teleports, a handle given twice, a bad pose (the same error,
  * the world unchanged), removals, additions, `sleep`, automatic sleep, and static bodies (some
  * moved). After every step the contacts, events and counters, and every live body's box, must be
  * bitwise those of one thread. No timing is asserted.
@@ -195,7 +195,11 @@ async function twinProgram(
   }
   const grid = (par as unknown as { bp: SpatialHash }).bp;
   expect(grid.parallelMerges).toBeGreaterThan(0);
+  parallelCellQueries += grid.parallelCellQueries;
 }
+
+/** Incremental grid updates whose cell queries ran on the threads, over every program. */
+let parallelCellQueries = 0;
 
 describe("the threaded step (poses, broad phase, narrow phase) is bitwise the single-threaded one", () => {
   it("random programs of walks, teleports, duplicates, bad poses, removals, additions, sleep and static bodies", async () => {
@@ -210,5 +214,7 @@ describe("the threaded step (poses, broad phase, narrow phase) is bitwise the si
       ),
       { numRuns: 4 },
     );
+    // The moved bodies' cell queries (src/broadphase/cell-query.ts) were among the jobs run.
+    expect(parallelCellQueries).toBeGreaterThan(0);
   }, 600_000);
 });
