@@ -51,6 +51,7 @@ import {
   AABB_MARGIN,
   UNIT_QUATERNION_TOLERANCE,
   WORLD_AABB_ROUNDING_PAD,
+  WORLD_MAX_COORDINATE,
   WORLD_MAX_PAIRS,
   WORLD_QUERY_BVH_RAYS_PER_BODY,
 } from "../constants.js";
@@ -103,6 +104,7 @@ import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "./executor
 import { type BodyHandle, MAX_BODY_SLOT, packHandle } from "./handles.js";
 import { NARROW_NONE, NARROW_RECORD_STRIDE, NARROW_SENSOR, narrowPair } from "./narrow-pair.js";
 import {
+  boxWithinBound,
   POSE_BOX_STRIDE,
   POSE_BOXES_CHUNK,
   POSE_CHUNK_DONE,
@@ -269,7 +271,9 @@ export interface BodyDesc {
    * its pose now, and each pair it touches on the way is reported in {@link CollisionWorld.impacts}
    * (src/world/ccd.ts). Without it a small body moving farther than its size in one step can
    * pass through a thin wall unreported (a sphere of radius 0.1 moving 100 units through a wall
-   * 0.01 thick). Convex, non-sensor bodies only; see {@link CollisionWorld.setCcd}. @default false
+   * 0.01 thick). Every shape but a half-space is swept. A sensor may not have `ccd` (it reports
+   * overlaps at the step's poses, as Rapier's and Jolt's sensors do): `addBody` and `setCcd`
+   * refuse it with a `CollideError` naming `body.ccd` (or the handle). @default false
    */
   ccd?: boolean;
 }
@@ -642,8 +646,8 @@ export class CollisionWorld {
    * Adds a body and returns its handle. The body takes part from the next `step()` on; queries
    * see it at once. Throws `CollideError` (the world unchanged) for an invalid or unsupported
    * shape, a pose with a non-finite translation or a non-unit quaternion, a pose so far out that
-   * its AABB is not finite, layer/mask bits outside [0, 2^32 − 1], or a non-boolean `sensor`
-   * or `ccd`.
+   * its AABB is not finite, layer/mask bits outside [0, 2^32 − 1], a non-boolean `sensor`
+   * or `ccd`, or `ccd` on a sensor or a static body.
    */
   addBody(desc: BodyDesc): BodyHandle {
     this.checkNotStepping();
@@ -665,6 +669,15 @@ export class CollisionWorld {
     const kind = KIND_NAMES.indexOf(kindName);
     if (kind < 0 || typeof kindName !== "string") {
       invalidValue("body.kind", kindName, 'must be "static", "kinematic" or "dynamic"');
+    }
+    if (sensor && ccd) {
+      // A sensor reports overlaps at the step's poses and takes no part in sweeps (as Rapier's
+      // and Jolt's sensors): a sensor with ccd would be accepted and never report a sweep.
+      invalidValue(
+        "body.ccd",
+        ccd,
+        "must be false for a sensor (continuous collision is for non-sensor bodies; a sensor reports overlaps at the step's poses)",
+      );
     }
     if (kind === KIND_STATIC && ccd) {
       invalidValue(
@@ -817,8 +830,15 @@ export class CollisionWorld {
       try {
         this.computeBoxes("poses", type, b.shapes[slot] as Shape, p, unbounded);
       } catch {
-        // Named here, not before: a field string built per body would allocate.
-        invalidValue(`poses[${o}]`, poses[o], "puts the body's AABB out of range");
+        // Named here, not before: a field string built per body would allocate. The field is
+        // the translation component of largest magnitude (the one past the bound).
+        let j = o;
+        for (let c = 1; c < 3; c++) if (Math.abs(poses[o + c]) > Math.abs(poses[j])) j = o + c;
+        invalidValue(
+          `poses[${j}]`,
+          poses[j],
+          `puts the body's AABB out of range (its coordinates must lie within ±${WORLD_MAX_COORDINATE})`,
+        );
       }
       const k = 12 * i;
       boxes[k] = box.min.x;
@@ -1533,13 +1553,16 @@ export class CollisionWorld {
   /**
    * Turns continuous collision detection of body `handle` on or off (see {@link BodyDesc.ccd}).
    * Turning it on starts the sweep at the body's current pose. Throws `CollideError` on a stale
-   * handle or a non-boolean `enabled`.
+   * handle, a non-boolean `enabled`, or turning it on for a static body or a sensor.
    */
   setCcd(handle: BodyHandle, enabled: boolean): void {
     const slot = this.requireSlot("handle", handle);
     if (typeof enabled !== "boolean") invalidValue("enabled", enabled, "must be a boolean");
     if (enabled && this.kinds.kind[slot] === KIND_STATIC) {
       invalidValue("handle", handle, "is a static body: continuous collision needs a moving body");
+    }
+    if (enabled && (this.bodies.flags[slot] & FLAG_SENSOR) !== 0) {
+      invalidValue("handle", handle, "is a sensor: continuous collision is for non-sensor bodies");
     }
     if (!enabled) this.ccd.remove(slot);
     else if (!this.ccd.has(slot)) this.ccd.add(slot, this.bodies.pose);
@@ -1812,8 +1835,13 @@ export class CollisionWorld {
     const h = this.halfPrediction + WORLD_AABB_ROUNDING_PAD * big;
     vec3.set(bpMin, mn.x - h, mn.y - h, mn.z - h);
     vec3.set(bpMax, mx.x + h, mx.y + h, mx.z + h);
-    if (!vec3.isFiniteVec(bpMin) || !vec3.isFiniteVec(bpMax)) {
-      invalidValue(`${field}.translation`, pose.translation, "puts the body's AABB out of range");
+    // The same test as src/world/pose-boxes.ts (the threaded setPoses refuses the same poses).
+    if (!boxWithinBound(bpMin.x, bpMin.y, bpMin.z, bpMax.x, bpMax.y, bpMax.z)) {
+      invalidValue(
+        `${field}.translation`,
+        pose.translation,
+        `puts the body's AABB out of range (its coordinates must lie within ±${WORLD_MAX_COORDINATE})`,
+      );
     }
   }
 

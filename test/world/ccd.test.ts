@@ -377,9 +377,31 @@ describe("filters, skips and the flag's life cycle", () => {
     expect(
       sweep((w) => w.addBody({ shape: bullet, pose: at(0), ccd: true }), { sensor: true }),
     ).toBe(0);
-    expect(sweep((w) => w.addBody({ shape: bullet, pose: at(0), ccd: true, sensor: true }))).toBe(
-      0,
-    );
+  });
+
+  it("refuses ccd on a sensor (a sensor reports overlaps at the step's poses), world unchanged", () => {
+    const bullet = makeSphere(0.1);
+    const w = new CollisionWorld();
+    const err = (() => {
+      try {
+        w.addBody({ shape: bullet, pose: at(0), ccd: true, sensor: true });
+      } catch (e) {
+        return e;
+      }
+      return null;
+    })();
+    expect(err).toBeInstanceOf(CollideError);
+    expect((err as CollideError).field).toBe("body.ccd");
+    expect((err as CollideError).message).toMatch(/sensor/);
+    expect(w.bodyCount).toBe(0);
+    const s = w.addBody({ shape: bullet, pose: at(0), sensor: true });
+    expect(() => w.setCcd(s, true)).toThrow(/sensor/);
+    expect(w.isCcd(s)).toBe(false);
+    w.setCcd(s, false); // turning it off is always allowed
+    // A non-sensor sweeping through a sensor wall: no impact (sensor pairs are not swept).
+    expect(
+      sweep((w) => w.addBody({ shape: bullet, pose: at(0), ccd: true }), { sensor: true }),
+    ).toBe(0);
   });
 
   it("sweeps against triangle-mesh candidates (they were skipped, issue 14)", () => {
