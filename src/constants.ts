@@ -521,6 +521,16 @@ export const GJK_SUPPORT_ROUNDING = 16 * 2 ** -52;
 export const WORLD_AABB_ROUNDING_PAD = 1e-12;
 
 /**
+ * Largest coordinate magnitude of a world body's (broad-phase) AABB: `addBody`, `setPose` and
+ * `setPoses` refuse a pose that puts a coordinate past ±this with a `CollideError` naming the
+ * field and value, the world unchanged. Finite is not enough: 1e308 is finite, but the world
+ * takes differences and sums of coordinates (offsets between bodies, box extents, padded boxes),
+ * and those overflow past about 9e307; this bound leaves a factor of 1e7 of headroom. Scene units.
+ * @default 1e300
+ */
+export const WORLD_MAX_COORDINATE = 1e300;
+
+/**
  * Relative padding of the swept boxes of continuous collision detection and of the world's
  * shape cast (src/world/ccd.ts, src/world/cast-shape.ts): each side of the box enclosing a
  * motion moves out by this times (the box's largest coordinate magnitude + the moving shape's

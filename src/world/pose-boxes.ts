@@ -11,7 +11,11 @@
  * without a shape — and reports failure; the world then runs its own first pass on the calling
  * thread, which throws the error one thread throws, or handles the half-space.
  */
-import { UNIT_QUATERNION_TOLERANCE, WORLD_AABB_ROUNDING_PAD } from "../constants.js";
+import {
+  UNIT_QUATERNION_TOLERANCE,
+  WORLD_AABB_ROUNDING_PAD,
+  WORLD_MAX_COORDINATE,
+} from "../constants.js";
 import * as aabbm from "../math/aabb.js";
 import * as iso from "../math/isometry.js";
 import { aabbShapeOfType } from "../shapes/index.js";
@@ -135,7 +139,7 @@ export function poseBoxesChunk(
     const b3 = mx.x + h;
     const b4 = mx.y + h;
     const b5 = mx.z + h;
-    if (b0 - b0 + (b1 - b1) + (b2 - b2) + (b3 - b3) + (b4 - b4) + (b5 - b5) !== 0) {
+    if (!boxWithinBound(b0, b1, b2, b3, b4, b5)) {
       status = POSE_CHUNK_FAILED;
       break;
     }
@@ -166,4 +170,28 @@ export interface PoseBoxesRunner {
     slotCount: number,
     shapesVersion: number,
   ): void;
+}
+
+/**
+ * True when every coordinate of a broad-phase box lies within ±`WORLD_MAX_COORDINATE` (false for
+ * NaN): the one test of the serial (collision-world.ts) and threaded passes, so both refuse the
+ * same poses.
+ */
+export function boxWithinBound(
+  b0: number,
+  b1: number,
+  b2: number,
+  b3: number,
+  b4: number,
+  b5: number,
+): boolean {
+  const m = WORLD_MAX_COORDINATE;
+  return (
+    Math.abs(b0) <= m &&
+    Math.abs(b1) <= m &&
+    Math.abs(b2) <= m &&
+    Math.abs(b3) <= m &&
+    Math.abs(b4) <= m &&
+    Math.abs(b5) <= m
+  );
 }
