@@ -28,7 +28,7 @@ export interface ShapeCastHit2 {
 
 function checkVelocity(field: string, v: Vec2): void {
   if (v === null || typeof v !== "object" || !Number.isFinite(v.x) || !Number.isFinite(v.y)) {
-    invalidValue(field, v, "must be a finite vector [x, y]");
+    invalidValue(field, v, "must be a finite vector {x, y}");
   }
 }
 

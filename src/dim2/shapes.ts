@@ -103,7 +103,7 @@ function checkFinite(field: string, v: number): void {
 
 function checkVec(field: string, v: Vec2): void {
   if (v === null || typeof v !== "object" || !Number.isFinite(v.x) || !Number.isFinite(v.y)) {
-    invalidValue(field, v, "must be a finite vector [x, y]");
+    invalidValue(field, v, "must be a finite vector {x, y}");
   }
 }
 

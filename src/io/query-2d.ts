@@ -89,7 +89,11 @@ export function parseShape2D(json: unknown, field: string): PosedShape2 {
     }
     case "polygon": {
       const s = parseWith(SHAPE2D_SCHEMAS.polygon, json, field);
-      return polygonAt(s.points.map(v2), field);
+      try {
+        return polygonAt(s.points.map(v2), field);
+      } catch (e) {
+        throw asGiven(e, field ? `${field}.points` : "points", s.points);
+      }
     }
     case "capsule": {
       const s = parseWith(SHAPE2D_SCHEMAS.capsule, json, field);
@@ -288,5 +292,32 @@ export function answerQuery2D(q: unknown): unknown {
     "op",
     op,
     `op ${describeValue(op)} is not supported with dim 2`,
+  );
+}
+
+/**
+ * A polygon's error with its value as the input gave it (`[x, y]` pairs), not as the converted
+ * `{x, y}` points the shape routines saw (a fresh user's report: the collinear-points message
+ * printed objects the input never had). `e` is rethrown unchanged unless it names `f` or
+ * `f[i]`.
+ */
+function asGiven(e: unknown, f: string, given: readonly (readonly number[])[]): unknown {
+  if (!(e instanceof CollideError) || e.code !== "invalid_value") return e;
+  let value: unknown;
+  if (e.field === f) value = given;
+  else {
+    const m = /^\[(\d+)\]$/.exec(e.field.slice(f.length));
+    if (!e.field.startsWith(f) || !m) return e;
+    value = given[Number(m[1])];
+  }
+  const prefix = `${e.field} `;
+  const end = e.message.lastIndexOf(" (got ");
+  if (!e.message.startsWith(prefix) || end < prefix.length) return e;
+  const reason = e.message.slice(prefix.length, end);
+  return new CollideError(
+    "invalid_value",
+    e.field,
+    value,
+    `${e.field} ${reason} (got ${describeValue(value)})`,
   );
 }

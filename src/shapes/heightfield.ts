@@ -146,9 +146,22 @@ const HEIGHTFIELD_SPEC = optionsSpec("makeHeightfield", "heightfield", HEIGHTFIE
  * touch nothing).
  */
 export function makeHeightfield(desc: HeightfieldDesc, field = ""): Heightfield {
+  if (typeof field !== "string") {
+    // makeHeightfield(3, 3, heights): positional arguments, not the one description object. The
+    // second argument is then not a field name (a fresh user saw "3 must be an object").
+    invalidValue(
+      "heightfield",
+      desc,
+      "must be one object { rows, cols, heights, scale?, holes? }: makeHeightfield takes a description, not positional arguments",
+    );
+  }
   const p = field ? `${field}.` : "";
   if (desc === null || typeof desc !== "object")
-    invalidValue(field || "heightfield", desc, "must be an object");
+    invalidValue(
+      field || "heightfield",
+      desc,
+      "must be an object { rows, cols, heights, scale?, holes? }",
+    );
   checkOptions(
     desc,
     field ? optionsSpec("makeHeightfield", field, HEIGHTFIELD_KEYS) : HEIGHTFIELD_SPEC,

@@ -12,6 +12,7 @@ import { CollideError } from "../../src/errors.js";
 import { WorkerExecutor } from "../../src/parallel/index.js";
 import { makeCuboid, makeSphere } from "../../src/shapes/index.js";
 import { CollisionWorld } from "../../src/world/collision-world.js";
+import type { BodyHandle } from "../../src/world/handles.js";
 
 const I = { x: 0, y: 0, z: 0, w: 1 };
 const at = (x: number, y = 0, z = 0) => ({ translation: { x, y, z }, rotation: I });
@@ -80,8 +81,8 @@ describe("world pose bound: the AABB within ±1e300", () => {
     const serial = new CollisionWorld();
     const threaded = new CollisionWorld({ executor: ex });
     const n = 5000;
-    const hs: number[] = [];
-    const ht: number[] = [];
+    const hs: BodyHandle[] = [];
+    const ht: BodyHandle[] = [];
     for (let i = 0; i < n; i++) {
       hs.push(serial.addBody({ shape: makeSphere(0.4), pose: at(i) }));
       ht.push(threaded.addBody({ shape: makeSphere(0.4), pose: at(i) }));
