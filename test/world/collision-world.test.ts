@@ -575,8 +575,13 @@ describe("CollisionWorld handles and bad input", () => {
       expectCollideError(() => w.setPose(h, p));
       expectCollideError(() => w.addBody({ shape: makeSphere(1), pose: p }));
     }
-    // A pose whose AABB overflows: a huge sphere 1.7e308 from the origin.
-    const big = w.addBody({ shape: makeSphere(1e308), pose: pose(0, 0, 0), mask: 0 });
+    // A pose whose AABB overflows: a huge sphere 1.7e308 from the origin. (A box past
+    // ±WORLD_MAX_COORDINATE = 1e300 is refused too: a sphere of radius 1e308 at the origin.)
+    expectCollideError(
+      () => w.addBody({ shape: makeSphere(1e308), pose: pose(0, 0, 0) }),
+      "body.pose.translation",
+    );
+    const big = w.addBody({ shape: makeSphere(1e299), pose: pose(0, 0, 0), mask: 0 });
     const bigState = worldState(w);
     expectCollideError(() => w.setPose(big, pose(1.7e308, 0, 0)), "pose.translation");
     expectCollideError(
