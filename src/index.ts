@@ -40,6 +40,7 @@ export type {
   CandidateMergeJob,
   CandidateMergeRunner,
 } from "./broadphase/candidate-merge.js";
+export type { CellQueryJob } from "./broadphase/cell-query.js";
 export {
   DynamicTree,
   type DynamicTreeOptions,
