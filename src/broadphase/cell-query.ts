@@ -63,7 +63,7 @@ export interface CellQueryJob {
   /** The table's hash shift ({@link cellHash}) and the stamp of its live slots. */
   tableShift: number;
   tableGeneration: number;
-  /** The entry pool: body and {@link CELL_ENTRY_STRIDE} doubles per entry. */
+  /** The entry pool: body and `CELL_ENTRY_STRIDE` (9) doubles per entry. */
   pBody: Int32Array;
   pData: Float64Array;
   /** Output keys: chunk c's region is `[c · chunkRoom, (c + 1) · chunkRoom)`. */
