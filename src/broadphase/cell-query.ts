@@ -60,7 +60,7 @@ export interface CellQueryJob {
   slotStamp: Int32Array;
   slotStart: Int32Array;
   slotCount: Int32Array;
-  /** The table's hash shift ({@link cellHash}) and the stamp of its live slots. */
+  /** The table's hash shift (`cellHash`) and the stamp of its live slots. */
   tableShift: number;
   tableGeneration: number;
   /** The entry pool: body and `CELL_ENTRY_STRIDE` (9) doubles per entry. */
