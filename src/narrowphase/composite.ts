@@ -162,6 +162,8 @@ interface Level {
   /** Node boxes (the composite's; the other composite's, and it in the composite's frame). */
   nodeBox: Float64Array<ArrayBuffer>;
   otherBox: Float64Array<ArrayBuffer>;
+  /** The solid's root box in `solidParts`. */
+  solidBox: Float64Array<ArrayBuffer>;
   otherInA: Float64Array<ArrayBuffer>;
   /** Two composites: the other's view, part slot, part ids of a leaf, rotation of the pose. */
   otherView: CompositeView;
@@ -228,6 +230,7 @@ function makeLevel(): Level {
     kidOrder: new Int32Array(COMPOSITE_TREE_MAX_CHILDREN),
     nodeBox: new Float64Array(6),
     otherBox: new Float64Array(6),
+    solidBox: new Float64Array(6),
     otherInA: new Float64Array(6),
     otherView: NO_VIEW,
     otherPart: makeCompositePart(),
@@ -1341,21 +1344,32 @@ function walkTwoTrees(
   if (rA < 0 || rB < 0) return false;
   mat3.fromQuat(l.rot, l.pose.rotation);
   const m2 = margin * margin;
+  // B's node box in A's frame and B's loaded part are kept while they stay the same: a deep A
+  // against a small B (a mesh against a compound) pops many pairs with one B node and one B part.
+  let boxOf = -1;
+  let leafB = false;
+  let loaded = -1;
   let top = pushPairNode(l, 0, rA, rB, 0);
   while (top > 0) {
     top--;
     const i = l.nodes[2 * top];
     const j = l.nodes[2 * top + 1];
-    otherNodeInA(l, tB, j);
+    if (j !== boxOf) {
+      otherNodeInA(l, tB, j);
+      leafB = tB.isLeaf(l.other, j);
+      boxOf = j;
+    }
     if (nodeGapSq(l, tA, i) > m2) continue;
     const leafA = tA.isLeaf(l.comp, i);
-    const leafB = tB.isLeaf(l.other, j);
     if (leafA && leafB) {
       const nB = tB.leafParts(l.otherHits, l.other, j);
       const nA = tA.leafParts(l.hits, l.comp, i);
       for (let p = 0; p < nB; p++) {
         const ib = l.otherHits.ids[p];
-        loadOtherPart(l, ib);
+        if (ib !== loaded) {
+          loadOtherPart(l, ib);
+          loaded = ib;
+        }
         for (let q = 0; q < nA; q++) {
           const ia = l.hits.ids[q];
           loadPairPart(l, ia);
@@ -1487,6 +1501,13 @@ function solidParts(l: Level, prediction: number, found: boolean, aSolid: boolea
   const partsView = aSolid ? l.otherView : l.view;
   const parts = aSolid ? l.other : l.comp;
   const n = partsView.partCount(parts);
+  // The solid's box (its own frame): a part point outside it is outside the solid.
+  const solidShape = aSolid ? l.comp : l.other;
+  const box = l.solidBox;
+  const tree = solid.tree;
+  const root = tree ? tree.root(solidShape) : -1;
+  if (tree && root >= 0) tree.box(box, solidShape, root);
+  else box.set(UNBOUNDED_BOX);
   let any = found;
   for (let i = 0; i < n; i++) {
     if (aSolid) {
@@ -1495,7 +1516,8 @@ function solidParts(l: Level, prediction: number, found: boolean, aSolid: boolea
       if (q.hasPose) iso.multiply(l.otherPose, l.pose, q.pose);
       else iso.copy(l.otherPose, l.pose);
       if (!isSupportMappedType(q.shape.type)) continue;
-      if (!contains(l.comp, pointOfConvex(l.point, q.shape as ConvexShape, l.otherPose))) continue;
+      pointOfConvex(l.point, q.shape as ConvexShape, l.otherPose);
+      if (!boxHolds(box, l.point) || !contains(l.comp, l.point)) continue;
       if (!contactPair(l.contact, l.comp, q.shape, l.otherPose, prediction)) continue;
     } else {
       l.view.part(l.part, l.comp, i);
@@ -1505,7 +1527,8 @@ function solidParts(l: Level, prediction: number, found: boolean, aSolid: boolea
       iso.invert(l.partInv, l.pose);
       if (q.hasPose) iso.multiply(l.partPose, l.partInv, q.pose);
       else iso.copy(l.partPose, l.partInv);
-      if (!contains(l.other, pointOfConvex(l.point, q.shape as ConvexShape, l.partPose))) continue;
+      pointOfConvex(l.point, q.shape as ConvexShape, l.partPose);
+      if (!boxHolds(box, l.point) || !contains(l.other, l.point)) continue;
       // B in the part's frame: the contact (part, B), then into A's frame.
       iso.invert(l.partInv, l.partPose);
       if (!contactPair(pairFlip, q.shape, l.other, l.partInv, prediction)) continue;
@@ -1519,6 +1542,13 @@ function solidParts(l: Level, prediction: number, found: boolean, aSolid: boolea
     l.bestPart = aSolid ? -1 : i;
   }
   return any;
+}
+
+const UNBOUNDED_BOX = [-Infinity, -Infinity, -Infinity, Infinity, Infinity, Infinity];
+
+/** True when point `p` lies in box `b` (min x, y, z, max x, y, z), boundary included. */
+function boxHolds(b: Float64Array, p: Vec3): boolean {
+  return p.x >= b[0] && p.y >= b[1] && p.z >= b[2] && p.x <= b[3] && p.y <= b[4] && p.z <= b[5];
 }
 
 /**
