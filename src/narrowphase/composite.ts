@@ -80,7 +80,7 @@ import {
   compositeView,
   makeCompositePart,
 } from "../shapes/composite.js";
-import { aabbShape, isSupportMappedType, supportShape } from "../shapes/registry.js";
+import { aabbShape, isSupportMappedType, supportOf, supportShape } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Triangle } from "../shapes/triangle.js";
@@ -412,15 +412,101 @@ function holds(l: Level): boolean {
 function bestPartContact(l: Level, prediction: number): boolean {
   const n = candidates(l, prediction);
   let found = false;
+  let bestPart = -1;
   for (let h = 0; h < n; h++) {
     const i = l.hits.ids[h];
     const p = loadPart(l, i);
     if (!contactPart(l.contact, l, i, p, prediction)) continue;
-    if (found && !(l.contact.distance < l.best.distance)) continue;
+    if (found && !takesNew(l, bestPart)) continue;
     found = true;
+    bestPart = i;
     copyContact(l.best, l.contact);
   }
   return found;
+}
+
+/**
+ * Whether the new part's contact (`l.contact`, part loaded) replaces the best one (part
+ * `bestPart`): when deeper by more than rounding; at the same depth to rounding (typically both
+ * touching, where a part's normal is not unique), when the best normal does not achieve the
+ * depth on the new part while the new normal achieves it on the best part, else when deeper. A
+ * cylinder beside a box mesh, its end faces in the planes of the box's top and bottom, touches
+ * the bottom triangles with any normal between the side face's and (0,1,0), and the first part's
+ * (0,1,0) cut through the side face (a fresh user's report). The tie rule needs support-mapped
+ * parts and S. The loaded part may change (callers reload before use). Allocation free.
+ */
+function takesNew(l: Level, bestPart: number): boolean {
+  const c = l.contact;
+  const b = l.best;
+  const deeper = c.distance < b.distance;
+  if (!isSupportMappedType(l.part.shape.type) || !isSupportMappedType(l.other.type)) return deeper;
+  const scale = Math.max(
+    Math.abs(c.pointA.x),
+    Math.abs(c.pointA.y),
+    Math.abs(c.pointA.z),
+    Math.abs(b.pointA.x),
+    Math.abs(b.pointA.y),
+    Math.abs(b.pointA.z),
+  );
+  if (!(Math.abs(c.distance - b.distance) <= TIE_RELATIVE * scale)) return deeper;
+  const depth = -Math.min(c.distance, b.distance);
+  const bestOnNew = partOverlapAlong(l, b.normal) <= depth + tieSlack;
+  vec3.copy(tieNormal, c.normal);
+  loadPart(l, bestPart);
+  const newOnBest = partOverlapAlong(l, tieNormal) <= depth + tieSlack;
+  if (bestOnNew !== newOnBest) return newOnBest;
+  return deeper;
+}
+
+/** Depths equal to this much of the contact points' magnitude are a tie ({@link takesNew}). */
+const TIE_RELATIVE = 2 ** -40;
+
+const tieNormal = vec3.create();
+const tieDir = vec3.create();
+const tieP = vec3.create();
+const tieQ = vec3.create();
+let tieSlack = 0;
+
+/**
+ * Overlap of the loaded part and S along unit `n` (the caller's frame, from the caller's A
+ * toward B): h_A(n) + h_B(−n), positive when they overlap along n. Sets `tieSlack` to its
+ * rounding bound (2^-40 of the support points' magnitude).
+ */
+function partOverlapAlong(l: Level, n: Vec3): number {
+  const part = l.part.shape as ConvexShape;
+  const s = l.other as ConvexShape;
+  // The part in the caller's frame: C as A, its own pose (or none); C as B, partPose.
+  // S in the caller's frame: C as A, l.pose; C as B, the identity.
+  const sign = l.first ? 1 : -1;
+  vec3.scale(tieDir, n, sign);
+  if (l.first && l.part.hasPose) {
+    iso.inverseTransformVector(tieP, l.part.pose, tieDir);
+    supportOf(tieP, part, vec3.copy(tieDir, tieP));
+    iso.transformPoint(tieP, l.part.pose, tieP);
+  } else if (l.first) supportOf(tieP, part, tieDir);
+  else {
+    iso.inverseTransformVector(tieP, l.partPose, tieDir);
+    supportOf(tieP, part, vec3.copy(tieDir, tieP));
+    iso.transformPoint(tieP, l.partPose, tieP);
+  }
+  vec3.scale(tieDir, n, -sign);
+  if (l.first) {
+    iso.inverseTransformVector(tieQ, l.pose, tieDir);
+    supportOf(tieQ, s, vec3.copy(tieDir, tieQ));
+    iso.transformPoint(tieQ, l.pose, tieQ);
+  } else supportOf(tieQ, s, tieDir);
+  tieSlack =
+    TIE_RELATIVE *
+    Math.max(
+      Math.abs(tieP.x),
+      Math.abs(tieP.y),
+      Math.abs(tieP.z),
+      Math.abs(tieQ.x),
+      Math.abs(tieQ.y),
+      Math.abs(tieQ.z),
+    );
+  // A's point along n minus B's point along n: positive when A reaches past B.
+  return sign * (vec3.dot(tieP, n) - vec3.dot(tieQ, n));
 }
 
 /** The level's contact (see {@link contactShapeComposite}), solids included. */

@@ -96,7 +96,8 @@ export function faceContactTriangleConvex(
   const pastAlongN = plane - vec3.dot(n, deepest);
   const pastAgainstN = vec3.dot(n, highest) - plane;
   vec3.copy(normal, n);
-  if (pastAgainstN < pastAlongN || (pastAgainstN === pastAlongN && hint < 0)) {
+  const flip = pastAgainstN < pastAlongN || (pastAgainstN === pastAlongN && hint < 0);
+  if (flip) {
     vec3.negate(normal, n);
     vec3.copy(deepest, highest);
   }
@@ -111,7 +112,7 @@ export function faceContactTriangleConvex(
     // Over the triangle: its depth past the plane.
     vec3.sub(r, tri.a, deepest);
     const depth = vec3.dot(r, normal);
-    out.distance = -depth;
+    out.distance = depth > 0 ? -depth : 0; // never −0
     vec3.copy(out.normal, normal);
     vec3.copy(out.pointB, deepest);
     vec3.addScaled(out.pointA, deepest, normal, depth);
@@ -123,15 +124,19 @@ export function faceContactTriangleConvex(
   difference.reset(coreT, posedS);
   vec3.set(origin, 0, 0, 0);
   if (!gjkRayCast(hit, difference, origin, normal, Infinity, false)) return false;
-  const depth = hit.toi;
-  if (!Number.isFinite(depth)) return false;
+  if (!Number.isFinite(hit.toi)) return false;
+  // s* is at most S's depth past the plane (S moved by that lies wholly on the normal's side of
+  // the plane): the ray cast's tolerance must not deepen it. A curved S whose flat side lies in
+  // the plane (a cylinder standing beside a box mesh) touches with depth exactly 0, not −8e-9.
+  const past = flip ? pastAgainstN : pastAlongN;
+  const depth = Math.max(0, Math.min(hit.toi, past));
   vec3.addScaled(moved.translation, sPose.translation, normal, depth);
   moved.rotation.x = sPose.rotation.x;
   moved.rotation.y = sPose.rotation.y;
   moved.rotation.z = sPose.rotation.z;
   moved.rotation.w = sPose.rotation.w;
   distanceConvexConvex(touch, tri, s, moved);
-  out.distance = -depth;
+  out.distance = depth > 0 ? -depth : 0; // never −0
   vec3.copy(out.normal, normal);
   vec3.copy(out.pointA, touch.pointA);
   vec3.addScaled(out.pointB, touch.pointB, normal, -depth);

@@ -393,11 +393,41 @@ function castComposite(out: ShapeCastHit, a: Side, b: Side, maxT: number): boole
       limit = l.hit.toi;
       copyHit(l.best, l.hit);
     }
-    if (found) copyHit(out, l.best);
+    if (found) {
+      copyHit(out, l.best);
+      wholeContactAt(out, a, b);
+    }
     return found;
   } finally {
     castDepth--;
   }
+}
+
+/**
+ * The normal and points of composite cast `out` (at out.toi) taken again from the contact of the
+ * whole pair there: at the time of impact several parts may touch at once (a cylinder reaching a
+ * box mesh's side face with its end faces in the planes of the box's top and bottom touches six
+ * triangles), and a lone part's normal need not separate the others (the bottom triangle's
+ * (0,1,0) cut through the side face, with both points at a far corner). The composite contact
+ * picks among touching parts the normal that achieves the depth on the others. The part's answer
+ * stays when the pair's contact sees nothing that close (rounding).
+ */
+function wholeContactAt(out: ShapeCastHit, a: Side, b: Side): void {
+  const t = out.toi;
+  sidePoseAt(poseA, a, t);
+  sidePoseAt(poseB, b, t);
+  // The cast stops within its tolerance of touching (see `advance`): look that far.
+  const rA = boundingRadiusOf(a.shape);
+  const rB = boundingRadiusOf(b.shape);
+  const small = Math.min(Number.isFinite(rA) ? rA : rB, Number.isFinite(rB) ? rB : rA);
+  const reach =
+    2 * vec3.distance(out.pointA, out.pointB) +
+    SHAPE_CAST_TOLERANCE * (Number.isFinite(small) ? small : 0) +
+    GJK_ROUNDING_TOLERANCE * vec3.distance(poseA.translation, poseB.translation);
+  if (!contactPair(contact, a.shape, b.shape, relativePose(poseA, poseB), reach)) return;
+  iso.transformVector(out.normal, poseA, contact.normal);
+  iso.transformPoint(out.pointA, poseA, contact.pointA);
+  iso.transformPoint(out.pointB, poseA, contact.pointB);
 }
 
 const IDENTITY = iso.identity();
