@@ -1739,6 +1739,7 @@ function contactTwoTrees(out: Contact, l: Level, prediction: number): boolean {
     let best = 0;
     for (let k = 1; k < l.storedCount; k++)
       if (l.stored[STRIDE * k + 1] < l.stored[STRIDE * best + 1]) best = k;
+    if (l.storedCount > 1) best = tiedTrianglePair(l, best);
     l.bestPart = loadContact(l, l.best, best);
     l.bestOther = l.otherIds[best];
   }
@@ -1756,6 +1757,49 @@ function contactTwoTrees(out: Contact, l: Level, prediction: number): boolean {
   }
   if (found) copyContact(out, l.best);
   return found;
+}
+
+/** At most this many tied contacts' normals are tried ({@link tiedTrianglePair}): bounded work. */
+const TIE_TRIES = 8;
+
+/**
+ * Among the stored part-pair contacts of two surfaces at the deepest depth (to rounding, 2^-40
+ * of the points' magnitude), the first whose normal achieves that depth on every tied triangle
+ * pair (their corners overlap by no more along it), so that the normal separates the surfaces
+ * where they touch; else `best` (the first deepest). Coplanar triangles touching face to face
+ * touch with either normal, and the first pair's could point from B into A: two box meshes face
+ * to face gave the normal toward A in one order (a fresh user's report: swapped casts not
+ * negations). Bare triangles only; O(TIE_TRIES · tied pairs), allocation free.
+ */
+function tiedTrianglePair(l: Level, best: number): number {
+  const s = l.stored;
+  const ob = STRIDE * best;
+  const d = s[ob + 1];
+  let scale = 0;
+  for (let c = 5; c < 11; c++) scale = Math.max(scale, Math.abs(s[ob + c]));
+  const band = TIE_RELATIVE * scale;
+  const n = tieNormal;
+  let tries = 0;
+  for (let j = 0; j < l.storedCount && tries < TIE_TRIES; j++) {
+    if (!(s[STRIDE * j + 1] - d <= band)) continue;
+    tries++;
+    vec3.set(n, s[STRIDE * j + 2], s[STRIDE * j + 3], s[STRIDE * j + 4]);
+    let valid = true;
+    for (let k = 0; k < l.storedCount && valid; k++) {
+      if (k === j || !(s[STRIDE * k + 1] - d <= band)) continue;
+      l.view.part(l.part, l.comp, s[STRIDE * k]);
+      loadOtherPart(l, l.otherIds[k]);
+      if (!bareTriangle(l.part) || !bareTriangle(l.otherPart)) return best;
+      const ta = l.part.triangle;
+      const tb = l.otherPart.triangle;
+      // Overlap along n of A's triangle (max n·p) and B's (min n·q): past the depth, n cuts it.
+      const hA = Math.max(vec3.dot(n, ta.a), vec3.dot(n, ta.b), vec3.dot(n, ta.c));
+      const lB = Math.min(vec3.dot(n, tb.a), vec3.dot(n, tb.b), vec3.dot(n, tb.c));
+      valid = hA - lB <= -d + band + TIE_RELATIVE * Math.max(Math.abs(hA), Math.abs(lB));
+    }
+    if (valid) return j;
+  }
+  return best;
 }
 
 function intersectsTwoTrees(l: Level): boolean {

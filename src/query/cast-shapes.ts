@@ -40,6 +40,7 @@ import { hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { makeContact } from "../narrowphase/contact.js";
+import { canonicalOrder } from "../narrowphase/convex-convex.js";
 import {
   contactPair,
   intersectsPair,
@@ -489,6 +490,82 @@ export function castShapesInto(
   maxToi: number,
   ignoreInitialOverlap = false,
 ): boolean {
+  if (!swapsOrder(a, poseA0, velocityA, b, poseB0, velocityB))
+    return castOrdered(
+      out,
+      a,
+      poseA0,
+      velocityA,
+      b,
+      poseB0,
+      velocityB,
+      maxToi,
+      ignoreInitialOverlap,
+    );
+  const found = castOrdered(
+    swappedHit,
+    b,
+    poseB0,
+    velocityB,
+    a,
+    poseA0,
+    velocityA,
+    maxToi,
+    ignoreInitialOverlap,
+  );
+  if (found) flipHit(out, swappedHit);
+  return found;
+}
+
+const swappedHit = makeShapeCastHit();
+const orderVelocity = vec3.create();
+
+/**
+ * True when a pair of two composites of one type (mesh–mesh, compound–compound) is cast as
+ * (B, A) and flipped, so that both argument orders run one computation and swapping A and B
+ * negates the normal and swaps the points (issue 16, must-have 2; the parts' ties and the
+ * A-centred frame otherwise differ by order). Decided by the relative pose at time 0
+ * ({@link canonicalOrder}), then by the relative velocity in A's frame, whose swap negates it.
+ */
+function swapsOrder(
+  a: Shape,
+  poseA0: Isometry,
+  velocityA: Vec3,
+  b: Shape,
+  poseB0: Isometry,
+  velocityB: Vec3,
+): boolean {
+  if (a.type !== b.type || !isCompositeType(a.type)) return false;
+  const c = canonicalOrder(relativePose(poseA0, poseB0));
+  if (c !== 0) return c < 0;
+  vec3.sub(orderVelocity, velocityB, velocityA);
+  quat.inverseRotate(orderVelocity, poseA0.rotation, orderVelocity);
+  const v = orderVelocity;
+  if (v.x !== 0) return v.x < 0;
+  if (v.y !== 0) return v.y < 0;
+  return v.z < 0;
+}
+
+/** out = hit `h` of the pair (B, A), seen as (A, B): the normal negated, the points swapped. */
+function flipHit(out: ShapeCastHit, h: ShapeCastHit): void {
+  out.toi = h.toi;
+  vec3.negate(out.normal, h.normal);
+  vec3.copy(out.pointA, h.pointB);
+  vec3.copy(out.pointB, h.pointA);
+}
+
+/** {@link castShapesInto} in the order given. */
+function castOrdered(
+  out: ShapeCastHit,
+  a: Shape,
+  poseA0: Isometry,
+  velocityA: Vec3,
+  b: Shape,
+  poseB0: Isometry,
+  velocityB: Vec3,
+  maxToi: number,
+  ignoreInitialOverlap: boolean,
+): boolean {
   if (!ignoreInitialOverlap && intersectsAtStart(a, poseA0, b, poseB0)) {
     // Toi 0 exactly when the `intersects` query says so (issue 16, class 8), with the contact
     // there (world poses as given).
@@ -720,6 +797,28 @@ export function castShapesNonlinearInto(
   poseB0: Isometry,
   poseB1: Isometry,
   maxToi = 1,
+): boolean {
+  vec3.sub(orderVelocity, poseB1.translation, poseB0.translation);
+  vec3.sub(orderDelta, poseA1.translation, poseA0.translation);
+  if (!swapsOrder(a, poseA0, orderDelta, b, poseB0, orderVelocity))
+    return castNonlinearOrdered(out, a, poseA0, poseA1, b, poseB0, poseB1, maxToi);
+  const found = castNonlinearOrdered(swappedHit, b, poseB0, poseB1, a, poseA0, poseA1, maxToi);
+  if (found) flipHit(out, swappedHit);
+  return found;
+}
+
+const orderDelta = vec3.create();
+
+/** {@link castShapesNonlinearInto} in the order given. */
+function castNonlinearOrdered(
+  out: ShapeCastHit,
+  a: Shape,
+  poseA0: Isometry,
+  poseA1: Isometry,
+  b: Shape,
+  poseB0: Isometry,
+  poseB1: Isometry,
+  maxToi: number,
 ): boolean {
   // Offset-free frame: both poses relative to A's initial position (see castShapesInto).
   const o = poseA0.translation;
