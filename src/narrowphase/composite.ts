@@ -417,7 +417,7 @@ function bestPartContact(l: Level, prediction: number): boolean {
     const i = l.hits.ids[h];
     const p = loadPart(l, i);
     if (!contactPart(l.contact, l, i, p, prediction)) continue;
-    if (found && !takesNew(l, bestPart)) continue;
+    if (found && !takesNew(l, bestPart, i, p)) continue;
     found = true;
     bestPart = i;
     copyContact(l.best, l.contact);
@@ -435,7 +435,7 @@ function bestPartContact(l: Level, prediction: number): boolean {
  * (0,1,0) cut through the side face (a fresh user's report). The tie rule needs support-mapped
  * parts and S. The loaded part may change (callers reload before use). Allocation free.
  */
-function takesNew(l: Level, bestPart: number): boolean {
+function takesNew(l: Level, bestPart: number, newPart: number, newQueryPose: Isometry): boolean {
   const c = l.contact;
   const b = l.best;
   const deeper = c.distance < b.distance;
@@ -450,12 +450,61 @@ function takesNew(l: Level, bestPart: number): boolean {
   );
   if (!(Math.abs(c.distance - b.distance) <= TIE_RELATIVE * scale)) return deeper;
   const depth = -Math.min(c.distance, b.distance);
+  // The new part's query pose may be the level's scratch, which loading the best part rewrites.
+  const newPose = iso.copy(tiePose, newQueryPose);
   const bestOnNew = partOverlapAlong(l, b.normal) <= depth + tieSlack;
   vec3.copy(tieNormal, c.normal);
-  loadPart(l, bestPart);
+  const p = loadPart(l, bestPart);
   const newOnBest = partOverlapAlong(l, tieNormal) <= depth + tieSlack;
   if (bestOnNew !== newOnBest) return newOnBest;
+  if (bestOnNew) return deeper;
+  // Neither normal achieves the depth on the other part. A touching pair's normal is not unique
+  // (a vertex on a vertex takes any direction of a cone), and the pair asked in the other
+  // argument order gives another of its normals: the first of the best part's and the new
+  // part's that achieves the depth on both parts is taken (a polyhedron's edge resting on the
+  // boundary vertex of two terrain triangles: the lone triangles' normals cut through each
+  // other, the edge–edge normal separates both; heightfield.test.ts).
+  for (let k = 0; k < 2; k++) {
+    const onBest = k === 0;
+    if (!onBest) loadPart(l, newPart);
+    if (!reverseNormal(tieAlt, l, onBest ? p : newPose)) continue;
+    if (!(partOverlapAlong(l, tieAlt) <= depth + tieSlack)) continue;
+    loadPart(l, onBest ? newPart : bestPart);
+    if (!(partOverlapAlong(l, tieAlt) <= depth + tieSlack)) continue;
+    vec3.copy(deeper ? c.normal : b.normal, tieAlt);
+    return deeper;
+  }
   return deeper;
+}
+
+const tiePose = iso.identity();
+const tieAlt = vec3.create();
+const tieContact = makeContact();
+const tieInv = iso.identity();
+
+/**
+ * The normal (caller's frame and order) of the loaded part and S asked in the other argument
+ * order by GJK/EPA (`p` the part query's pose from {@link loadPart}); false when they are apart.
+ * Support-mapped part and S only.
+ */
+function reverseNormal(out: Vec3, l: Level, p: Isometry): boolean {
+  const t = tieContact;
+  iso.invert(tieInv, p);
+  const part = l.part.shape as ConvexShape;
+  const s = l.other as ConvexShape;
+  // C as A: the part at the origin, S at p → S first, the part at inv(p) (S's frame).
+  // C as B: S at the origin, the part at p → the part first, S at inv(p) (the part's frame).
+  if (
+    !(l.first
+      ? contactConvexConvex(t, s, part, tieInv, 0)
+      : contactConvexConvex(t, part, s, tieInv, 0))
+  )
+    return false;
+  if (t.distance > 0) return false;
+  iso.transformVector(out, p, t.normal);
+  vec3.negate(out, out);
+  if (l.first && l.part.hasPose) iso.transformVector(out, l.part.pose, out);
+  return true;
 }
 
 /** Depths equal to this much of the contact points' magnitude are a tie ({@link takesNew}). */
