@@ -1953,3 +1953,143 @@ function manifoldTwoTrees(out: ContactManifold, l: Level, prediction: number): b
   if (!finishMerge(out, l, count, l.pointB)) singleContactManifold(out, l.best);
   return true;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Least key over part pairs (castShapes' time of impact of two composites)
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * A search for the least key over the part pairs of two composites (castShapes: the time of
+ * impact), given by the caller: a lower bound of the key over the parts under two node boxes
+ * (each in its composite's frame), and the key of one part pair.
+ */
+export interface PartPairSearch {
+  /**
+   * A lower bound of the key of every part pair under A's node box `boxA` and B's `boxB` (min x,
+   * y, z, max x, y, z, each in its composite's frame); Infinity drops the pair.
+   */
+  lower(boxA: Float64Array, boxB: Float64Array): number;
+  /** The key of A's part `ia` against B's part `ib` when below `limit` (else anything ≥ it). */
+  pair(ia: number, ib: number, limit: number): number;
+}
+
+/** Scratch of one nesting depth of {@link leastOverPartPairs} (a part pair may nest one). */
+interface PairSearchLevel {
+  nodes: Int32Array<ArrayBuffer>;
+  lower: Float64Array<ArrayBuffer>;
+  kidsA: Int32Array<ArrayBuffer>;
+  kidsB: Int32Array<ArrayBuffer>;
+  boxA: Float64Array<ArrayBuffer>;
+  boxB: Float64Array<ArrayBuffer>;
+  hitsA: MeshBvhHits;
+  hitsB: MeshBvhHits;
+}
+
+const pairSearchLevels: PairSearchLevel[] = [];
+let pairSearchDepth = 0;
+
+function pairSearchLevel(): PairSearchLevel {
+  while (pairSearchLevels.length <= pairSearchDepth)
+    pairSearchLevels.push({
+      nodes: new Int32Array(64),
+      lower: new Float64Array(32),
+      kidsA: new Int32Array(COMPOSITE_TREE_MAX_CHILDREN),
+      kidsB: new Int32Array(COMPOSITE_TREE_MAX_CHILDREN),
+      boxA: new Float64Array(6),
+      boxB: new Float64Array(6),
+      hitsA: makeMeshBvhHits(16),
+      hitsB: makeMeshBvhHits(16),
+    });
+  return pairSearchLevels[pairSearchDepth];
+}
+
+function pushSearchPair(s: PairSearchLevel, top: number, i: number, j: number, lower: number) {
+  s.nodes = growInt32(s.nodes, 2 * (top + 1));
+  s.lower = growFloat64(s.lower, top + 1);
+  s.nodes[2 * top] = i;
+  s.nodes[2 * top + 1] = j;
+  s.lower[top] = lower;
+  return top + 1;
+}
+
+/**
+ * The least key below `limit` over the part pairs of composites `a` and `b` (both with a view
+ * `tree`), by branch and bound over node pairs: a pair whose lower bound is not below the best
+ * key so far (or `limit`) is dropped; of a node's children (the node of larger box area split,
+ * as the two-tree walk) the pairs are pushed so that the least bound is visited first. Returns
+ * the least key found, or `limit` when no pair is below it; the caller keeps its own answer of
+ * the pair that gave it. Re-entrant (a part pair may run another search).
+ */
+export function leastOverPartPairs(
+  a: Shape,
+  b: Shape,
+  search: PartPairSearch,
+  limit: number,
+): number {
+  const tA = (compositeView(a.type) as CompositeView).tree as CompositeTree;
+  const tB = (compositeView(b.type) as CompositeView).tree as CompositeTree;
+  const rA = tA.root(a);
+  const rB = tB.root(b);
+  if (rA < 0 || rB < 0) return limit;
+  const s = pairSearchLevel();
+  pairSearchDepth++;
+  try {
+    let best = limit;
+    tA.box(s.boxA, a, rA);
+    tB.box(s.boxB, b, rB);
+    let top = pushSearchPair(s, 0, rA, rB, search.lower(s.boxA, s.boxB));
+    while (top > 0) {
+      top--;
+      if (!(s.lower[top] < best)) continue;
+      const i = s.nodes[2 * top];
+      const j = s.nodes[2 * top + 1];
+      const leafA = tA.isLeaf(a, i);
+      const leafB = tB.isLeaf(b, j);
+      if (leafA && leafB) {
+        const nA = tA.leafParts(s.hitsA, a, i);
+        const nB = tB.leafParts(s.hitsB, b, j);
+        for (let p = 0; p < nA; p++) {
+          const ia = s.hitsA.ids[p];
+          for (let q = 0; q < nB; q++) {
+            const key = search.pair(ia, s.hitsB.ids[q], best);
+            if (key < best) best = key;
+          }
+        }
+        continue;
+      }
+      tA.box(s.boxA, a, i);
+      tB.box(s.boxB, b, j);
+      const splitA = leafB || (!leafA && boxArea(s.boxA) >= boxArea(s.boxB));
+      const k = splitA ? tA.children(s.kidsA, a, i) : tB.children(s.kidsB, b, j);
+      const base = top;
+      for (let c = 0; c < k; c++) {
+        const ci = splitA ? s.kidsA[c] : i;
+        const cj = splitA ? j : s.kidsB[c];
+        tA.box(s.boxA, a, ci);
+        tB.box(s.boxB, b, cj);
+        const lo = search.lower(s.boxA, s.boxB);
+        if (!(lo < best)) continue;
+        top = pushSearchPair(s, top, ci, cj, lo);
+      }
+      // Insertion sort of the pushed children by bound, greatest deepest (least popped first).
+      for (let x = base + 1; x < top; x++) {
+        const lo = s.lower[x];
+        const ni = s.nodes[2 * x];
+        const nj = s.nodes[2 * x + 1];
+        let y = x - 1;
+        while (y >= base && s.lower[y] < lo) {
+          s.lower[y + 1] = s.lower[y];
+          s.nodes[2 * y + 2] = s.nodes[2 * y];
+          s.nodes[2 * y + 3] = s.nodes[2 * y + 1];
+          y--;
+        }
+        s.lower[y + 1] = lo;
+        s.nodes[2 * y + 2] = ni;
+        s.nodes[2 * y + 3] = nj;
+      }
+    }
+    return best;
+  } finally {
+    pairSearchDepth--;
+  }
+}

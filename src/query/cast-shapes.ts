@@ -34,11 +34,15 @@ import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
 import * as aabbm from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import type { Mat3 } from "../math/mat3.js";
+import * as mat3 from "../math/mat3.js";
 import type { Quat } from "../math/quat.js";
 import * as quat from "../math/quat.js";
 import { hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
+import type { PartPairSearch } from "../narrowphase/composite.js";
+import { leastOverPartPairs } from "../narrowphase/composite.js";
 import { makeContact } from "../narrowphase/contact.js";
 import { canonicalOrder } from "../narrowphase/convex-convex.js";
 import {
@@ -278,6 +282,22 @@ interface CastLevel {
   frame: Isometry;
   posA0: Vec3;
   posA1: Vec3;
+  /** Two composites ({@link castTwoComposites}): A's part, the sides, the search and its bounds. */
+  partOfA: CompositePart;
+  sideOfA: Side;
+  sideA: Side;
+  sideB: Side;
+  maxT: number;
+  found: boolean;
+  search: PartPairSearch;
+  frameB: Isometry;
+  rel: Isometry;
+  rot: Mat3;
+  vel: Vec3;
+  linear: boolean;
+  pad: number;
+  ca: Vec3;
+  cb: Vec3;
 }
 
 const castLevels: CastLevel[] = [];
@@ -285,7 +305,7 @@ let castDepth = 0;
 
 function castLevel(): CastLevel {
   while (castLevels.length <= castDepth) {
-    castLevels.push({
+    const l: CastLevel = {
       hits: makeMeshBvhHits(16),
       part: makeCompositePart(),
       side: makeSide(motionA),
@@ -294,7 +314,27 @@ function castLevel(): CastLevel {
       frame: iso.identity(),
       posA0: vec3.create(),
       posA1: vec3.create(),
-    });
+      partOfA: makeCompositePart(),
+      sideOfA: makeSide(motionA),
+      sideA: sideA,
+      sideB: sideB,
+      maxT: 0,
+      found: false,
+      search: { lower: () => 0, pair: () => Infinity },
+      frameB: iso.identity(),
+      rel: iso.identity(),
+      rot: mat3.create(),
+      vel: vec3.create(),
+      linear: true,
+      pad: 0,
+      ca: vec3.create(),
+      cb: vec3.create(),
+    };
+    l.search = {
+      lower: (ba, bb) => castNodeBound(l, ba, bb),
+      pair: (ia, ib, limit) => castPartPair(l, ia, ib, limit),
+    };
+    castLevels.push(l);
   }
   return castLevels[castDepth];
 }
@@ -303,6 +343,7 @@ const swapped = makeShapeCastHit();
 
 /** The cast of side A against side B, whatever their kinds (composite, convex, half-space). */
 function castSides(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
+  if (castsTwoTrees(a.shape.type, b.shape.type)) return castTwoComposites(out, a, b, maxT);
   if (isCompositeType(b.shape.type)) return castComposite(out, a, b, maxT);
   if (isCompositeType(a.shape.type)) {
     if (!castComposite(swapped, b, a, maxT)) return false;
@@ -432,6 +473,164 @@ function wholeContactAt(out: ShapeCastHit, a: Side, b: Side): void {
 }
 
 const IDENTITY = iso.identity();
+
+/**
+ * True when a pair of composite types is cast through the composite module's node-pair search
+ * ({@link castTwoComposites}): both views have a tree and neither is the heightfield (whose
+ * pairs with composites keep the part-by-part cast, as their other queries keep their path).
+ */
+function castsTwoTrees(ta: number, tb: number): boolean {
+  if (ta === ShapeType.Heightfield || tb === ShapeType.Heightfield) return false;
+  if (!isCompositeType(ta) || !isCompositeType(tb)) return false;
+  return compositeView(ta)?.tree !== undefined && compositeView(tb)?.tree !== undefined;
+}
+
+/**
+ * The cast of two composite sides: the earliest time of impact over their part pairs, by the
+ * composite module's branch and bound over node pairs ({@link leastOverPartPairs}), each part
+ * pair cast as two sides (a compound's child may be composite itself) up to the best time so
+ * far. A node pair's bound: under linear motion (neither rotates) the time B's node box, moving
+ * in A's frame, first meets A's; else conservative advancement on the boxes' bounding balls
+ * (their gap at time 0 over the fastest their centres can close). The normal and points are the
+ * whole pair's contact at the time of impact (see {@link wholeContactAt}). A solid mesh holding
+ * the other at time 0 touches no part pair: toi 0 there.
+ */
+function castTwoComposites(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
+  if (
+    !skipInitial &&
+    !startDecided &&
+    (isSolidMesh(a.shape) || isSolidMesh(b.shape)) &&
+    intersectsPair(a.shape, b.shape, relativePose(sidePoseAt(poseA, a, 0), sidePoseAt(poseB, b, 0)))
+  ) {
+    contactAt(out, a.shape, b.shape, 0);
+    return true;
+  }
+  const l = castLevel();
+  castDepth++;
+  try {
+    l.sideA = a;
+    l.sideB = b;
+    l.maxT = maxT;
+    l.found = false;
+    prepareBounds(l, a, b, maxT);
+    leastOverPartPairs(a.shape, b.shape, l.search, Infinity);
+    if (!l.found) return false;
+    copyHit(out, l.best);
+    wholeContactAt(out, a, b);
+    return true;
+  } finally {
+    castDepth--;
+  }
+}
+
+function isSolidMesh(s: Shape): boolean {
+  return s.type === ShapeType.TriangleMesh && (s as TriangleMesh).solid;
+}
+
+/** Loads part `i` of composite side `c` into `side` (the part's shape, its pose from the body). */
+function loadPartSide(side: Side, part: CompositePart, c: Side, i: number): void {
+  (compositeView(c.shape.type) as CompositeView).part(part, c.shape, i);
+  side.shape = part.shape;
+  side.motion = c.motion;
+  side.lever = c.lever;
+  side.angular = c.angular;
+  side.hasPart = true;
+  if (c.hasPart) iso.copy(side.part, c.part);
+  else iso.copy(side.part, IDENTITY);
+  if (part.hasPose) iso.multiply(side.part, side.part, part.pose);
+}
+
+/** The key of one part pair of {@link castTwoComposites}: its toi when below `limit`. */
+function castPartPair(l: CastLevel, ia: number, ib: number, limit: number): number {
+  loadPartSide(l.side, l.part, l.sideB, ib);
+  loadPartSide(l.sideOfA, l.partOfA, l.sideA, ia);
+  if (!castSides(l.hit, l.sideOfA, l.side, Math.min(limit, l.maxT))) return Infinity;
+  if (skipInitial && l.hit.toi === 0) return Infinity;
+  if (!(l.hit.toi < limit)) return Infinity;
+  l.found = true;
+  copyHit(l.best, l.hit);
+  return l.hit.toi;
+}
+
+/**
+ * The node-pair bounds' constants of {@link castTwoComposites}: the boxes grow by a margin over
+ * the cast's stopping gap (a part cast stops that far before touching, so its toi may be that
+ * much before its boxes meet); under linear motion B's frame in A's (rotation, translation at
+ * time 0) and its velocity there; else each side's pose at time 0 and its speed bounds.
+ */
+function prepareBounds(l: CastLevel, a: Side, b: Side, maxT: number): void {
+  const spread = Number.isFinite(maxT) ? originSpread(maxT) : 0;
+  l.pad =
+    4 *
+    (SHAPE_CAST_TOLERANCE + GJK_ROUNDING_TOLERANCE) *
+    (boundingRadiusOf(a.shape) + boundingRadiusOf(b.shape) + spread + 1e-300);
+  sidePoseAt(l.frame, a, 0);
+  sidePoseAt(l.frameB, b, 0);
+  l.linear = !(a.angular > 0) && !(b.angular > 0);
+  if (l.linear) {
+    iso.invMul(l.rel, l.frame, l.frameB);
+    mat3.fromQuat(l.rot, l.rel.rotation);
+    vec3.sub(l.vel, b.motion.velocity, a.motion.velocity);
+    quat.inverseRotate(l.vel, l.frame.rotation, l.vel);
+  }
+}
+
+/** {@link castTwoComposites}' lower bound of the toi under A's node box `ba` and B's `bb`. */
+function castNodeBound(l: CastLevel, ba: Float64Array, bb: Float64Array): number {
+  const pad = l.pad;
+  if (l.linear) {
+    // B's box in A's frame: centre R·c + T moving with l.vel, half extents |R|·h.
+    const m = l.rot;
+    const t = l.rel.translation;
+    const cx = 0.5 * (bb[0] + bb[3]);
+    const cy = 0.5 * (bb[1] + bb[4]);
+    const cz = 0.5 * (bb[2] + bb[5]);
+    const hx = 0.5 * (bb[3] - bb[0]);
+    const hy = 0.5 * (bb[4] - bb[1]);
+    const hz = 0.5 * (bb[5] - bb[2]);
+    let enter = 0;
+    let exit = Infinity;
+    for (let k = 0; k < 3; k++) {
+      const r = 3 * k;
+      const c = m[r] * cx + m[r + 1] * cy + m[r + 2] * cz + (k === 0 ? t.x : k === 1 ? t.y : t.z);
+      const e = Math.abs(m[r]) * hx + Math.abs(m[r + 1]) * hy + Math.abs(m[r + 2]) * hz;
+      const reach = e + 0.5 * (ba[k + 3] - ba[k]) + pad;
+      const gap = c - 0.5 * (ba[k] + ba[k + 3]);
+      const v = k === 0 ? l.vel.x : k === 1 ? l.vel.y : l.vel.z;
+      // |gap + v·t| ≤ reach.
+      if (v === 0) {
+        if (Math.abs(gap) > reach) return Infinity;
+        continue;
+      }
+      const t0 = (-reach - gap) / v;
+      const t1 = (reach - gap) / v;
+      enter = Math.max(enter, Math.min(t0, t1));
+      exit = Math.min(exit, Math.max(t0, t1));
+    }
+    return enter <= exit ? enter : Infinity;
+  }
+  // Bounding balls: centres in the world at time 0, each moving at most |v| + ω·|centre offset|.
+  const a = l.sideA;
+  const b = l.sideB;
+  ballCentre(l.ca, ba, l.frame);
+  ballCentre(l.cb, bb, l.frameB);
+  const ra = 0.5 * Math.hypot(ba[3] - ba[0], ba[4] - ba[1], ba[5] - ba[2]);
+  const rb = 0.5 * Math.hypot(bb[3] - bb[0], bb[4] - bb[1], bb[5] - bb[2]);
+  const gap = vec3.distance(l.ca, l.cb) - ra - rb - pad;
+  if (!(gap > 0)) return 0;
+  const speed =
+    vec3.length(a.motion.velocity) +
+    vec3.length(b.motion.velocity) +
+    a.angular * (vec3.distance(l.ca, a.motion.pose0.translation) + ra) +
+    b.angular * (vec3.distance(l.cb, b.motion.pose0.translation) + rb);
+  return speed > 0 ? gap / speed : Infinity;
+}
+
+/** out = the world centre at time 0 of box `b` (in the frame posed by `frame`). */
+function ballCentre(out: Vec3, b: Float64Array, frame: Isometry): void {
+  vec3.set(out, 0.5 * (b[0] + b[3]), 0.5 * (b[1] + b[4]), 0.5 * (b[2] + b[5]));
+  iso.transformPoint(out, frame, out);
+}
 
 /** out = side `s`'s reference point at time t: its body origin, or its shape's origin. */
 function referencePoint(out: Vec3, s: Side, t: number, body: boolean): Vec3 {
