@@ -1224,7 +1224,13 @@ const WALK_ANY = 0;
 const WALK_CONTACTS = 1;
 const WALK_PAIRS = 2;
 
-function pushPairNode(l: Level, top: number, i: number, j: number, lower: number): number {
+/** A stack of node pairs (two ids per entry) with each entry's lower bound. */
+interface PairStack {
+  nodes: Int32Array<ArrayBuffer>;
+  lower: Float64Array<ArrayBuffer>;
+}
+
+function pushPairNode(l: PairStack, top: number, i: number, j: number, lower: number): number {
   l.nodes = growInt32(l.nodes, 2 * (top + 1));
   l.lower = growFloat64(l.lower, top + 1);
   l.nodes[2 * top] = i;
@@ -1974,9 +1980,7 @@ export interface PartPairSearch {
 }
 
 /** Scratch of one nesting depth of {@link leastOverPartPairs} (a part pair may nest one). */
-interface PairSearchLevel {
-  nodes: Int32Array<ArrayBuffer>;
-  lower: Float64Array<ArrayBuffer>;
+interface PairSearchLevel extends PairStack {
   kidsA: Int32Array<ArrayBuffer>;
   kidsB: Int32Array<ArrayBuffer>;
   boxA: Float64Array<ArrayBuffer>;
@@ -2001,15 +2005,6 @@ function pairSearchLevel(): PairSearchLevel {
       hitsB: makeMeshBvhHits(16),
     });
   return pairSearchLevels[pairSearchDepth];
-}
-
-function pushSearchPair(s: PairSearchLevel, top: number, i: number, j: number, lower: number) {
-  s.nodes = growInt32(s.nodes, 2 * (top + 1));
-  s.lower = growFloat64(s.lower, top + 1);
-  s.nodes[2 * top] = i;
-  s.nodes[2 * top + 1] = j;
-  s.lower[top] = lower;
-  return top + 1;
 }
 
 /**
@@ -2037,7 +2032,7 @@ export function leastOverPartPairs(
     let best = limit;
     tA.box(s.boxA, a, rA);
     tB.box(s.boxB, b, rB);
-    let top = pushSearchPair(s, 0, rA, rB, search.lower(s.boxA, s.boxB));
+    let top = pushPairNode(s, 0, rA, rB, search.lower(s.boxA, s.boxB));
     while (top > 0) {
       top--;
       if (!(s.lower[top] < best)) continue;
@@ -2069,7 +2064,7 @@ export function leastOverPartPairs(
         tB.box(s.boxB, b, cj);
         const lo = search.lower(s.boxA, s.boxB);
         if (!(lo < best)) continue;
-        top = pushSearchPair(s, top, ci, cj, lo);
+        top = pushPairNode(s, top, ci, cj, lo);
       }
       // Insertion sort of the pushed children by bound, greatest deepest (least popped first).
       for (let x = base + 1; x < top; x++) {

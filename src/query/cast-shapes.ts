@@ -347,10 +347,7 @@ function castSides(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
   if (isCompositeType(b.shape.type)) return castComposite(out, a, b, maxT);
   if (isCompositeType(a.shape.type)) {
     if (!castComposite(swapped, b, a, maxT)) return false;
-    out.toi = swapped.toi;
-    vec3.negate(out.normal, swapped.normal);
-    vec3.copy(out.pointA, swapped.pointB);
-    vec3.copy(out.pointB, swapped.pointA);
+    flipHit(out, swapped);
     return true;
   }
   return advance(out, a, b, maxT);
