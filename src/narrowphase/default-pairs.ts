@@ -193,8 +193,7 @@ function fillCapabilityPairs(only: number): void {
   }
   const registered = all.filter((t) => findShapeDef(t) !== null);
   const composites = registered.filter(isCompositeType).reverse();
-  // Two composites with trees: the trees descended together (the heightfield's pairs excepted,
-  // see the module doc).
+  // Two composites with trees: the trees descended together.
   for (const tc of composites) {
     for (const t of composites) {
       if (t > tc || !involves(t, tc) || !twoTrees(t, tc)) continue;
@@ -220,14 +219,12 @@ function fillCapabilityPairs(only: number): void {
 }
 
 /**
- * True when composite types `ta` and `tb` take the two-tree routines: both views have a tree,
- * and neither is the heightfield, whose pairs with composites keep the part-by-part path (its
- * answers fix the internal edges of both surfaces and ask each cell triangle in the field's own
- * frame, the two-tree's fix none between two surfaces and move B's triangles into A's frame: the
- * switch would change their answers, and is left for a change of its own).
+ * True when composite types `ta` and `tb` take the two-tree routines: both views have a tree
+ * (mesh, compound, heightfield: the heightfield's min/max tree refined to cells). A heightfield
+ * is then a mesh of its cell triangles: against a mesh or another field (two surfaces) no
+ * internal edge is fixed, against a compound's children its own are.
  */
 function twoTrees(ta: number, tb: number): boolean {
-  if (ta === ShapeType.Heightfield || tb === ShapeType.Heightfield) return false;
   return compositeView(ta)?.tree !== undefined && compositeView(tb)?.tree !== undefined;
 }
 
