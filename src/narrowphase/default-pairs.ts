@@ -197,7 +197,8 @@ function fillCapabilityPairs(only: number): void {
   for (const tc of composites) {
     for (const t of composites) {
       if (t > tc || !involves(t, tc) || !twoTrees(t, tc)) continue;
-      fill(t as Shape["type"], tc as Shape["type"], {
+      const [ta, tb] = treeOrder(t, tc);
+      fill(ta as Shape["type"], tb as Shape["type"], {
         intersects: intersectsCompositeComposite,
         distance: distanceCompositeComposite,
         contact: contactCompositeComposite,
@@ -226,6 +227,17 @@ function fillCapabilityPairs(only: number): void {
  */
 function twoTrees(ta: number, tb: number): boolean {
   return compositeView(ta)?.tree !== undefined && compositeView(tb)?.tree !== undefined;
+}
+
+/**
+ * The order (A, B) in which the two-tree routines take composite types `t` < `tc`: the
+ * heightfield as A, else `tc` as B. The walk tests B's node boxes moved into A's frame as the
+ * boxes of their rotated boxes; a field's nodes are wide and flat, so rotated they would grow far
+ * beyond the field (a 16 × 2 × 16 block tilted 30° spans 16 × 10 × 16) and keep many more node
+ * pairs. The table answers the other order through its flip.
+ */
+function treeOrder(t: number, tc: number): [number, number] {
+  return tc === ShapeType.Heightfield && t !== tc ? [tc, t] : [t, tc];
 }
 
 let installed = false;
