@@ -193,12 +193,12 @@ function fillCapabilityPairs(only: number): void {
   }
   const registered = all.filter((t) => findShapeDef(t) !== null);
   const composites = registered.filter(isCompositeType).reverse();
-  // Two composites with trees: the trees descended together (the heightfield's pairs excepted,
-  // see the module doc).
+  // Two composites with trees: the trees descended together.
   for (const tc of composites) {
     for (const t of composites) {
       if (t > tc || !involves(t, tc) || !twoTrees(t, tc)) continue;
-      fill(t as Shape["type"], tc as Shape["type"], {
+      const [ta, tb] = treeOrder(t, tc);
+      fill(ta as Shape["type"], tb as Shape["type"], {
         intersects: intersectsCompositeComposite,
         distance: distanceCompositeComposite,
         contact: contactCompositeComposite,
@@ -220,15 +220,24 @@ function fillCapabilityPairs(only: number): void {
 }
 
 /**
- * True when composite types `ta` and `tb` take the two-tree routines: both views have a tree,
- * and neither is the heightfield, whose pairs with composites keep the part-by-part path (its
- * answers fix the internal edges of both surfaces and ask each cell triangle in the field's own
- * frame, the two-tree's fix none between two surfaces and move B's triangles into A's frame: the
- * switch would change their answers, and is left for a change of its own).
+ * True when composite types `ta` and `tb` take the two-tree routines: both views have a tree
+ * (mesh, compound, heightfield: the heightfield's min/max tree refined to cells). A heightfield
+ * is then a mesh of its cell triangles: against a mesh or another field (two surfaces) no
+ * internal edge is fixed, against a compound's children its own are.
  */
 function twoTrees(ta: number, tb: number): boolean {
-  if (ta === ShapeType.Heightfield || tb === ShapeType.Heightfield) return false;
   return compositeView(ta)?.tree !== undefined && compositeView(tb)?.tree !== undefined;
+}
+
+/**
+ * The order (A, B) in which the two-tree routines take composite types `t` < `tc`: the
+ * heightfield as A, else `tc` as B. The walk tests B's node boxes moved into A's frame as the
+ * boxes of their rotated boxes; a field's nodes are wide and flat, so rotated they would grow far
+ * beyond the field (a 16 × 2 × 16 block tilted 30° spans 16 × 10 × 16) and keep many more node
+ * pairs. The table answers the other order through its flip.
+ */
+function treeOrder(t: number, tc: number): [number, number] {
+  return tc === ShapeType.Heightfield && t !== tc ? [tc, t] : [t, tc];
 }
 
 let installed = false;
