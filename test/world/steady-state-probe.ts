@@ -14,6 +14,7 @@ import type { Isometry } from "../../src/math/isometry.js";
 import { WorkerExecutor } from "../../src/parallel/index.js";
 import { makeCuboid } from "../../src/shapes/cuboid.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
+import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
 import { type BodyHandle, CollisionWorld, type WorldBroadPhase } from "../../src/world/index.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -24,7 +25,9 @@ const steps = Number(process.argv[4] ?? 1000);
 /**
  * "full": the whole pipeline; "broad": masks 0, so the step is broad phase + filter + cache;
  * "kinds": every fourth body static and every fourth (offset 1) asleep, neither moved; the
- * others moved by one `setPoses` call per frame.
+ * others moved by one `setPoses` call per frame; "mesh": every fourth body a triangle mesh (a
+ * closed box of 12 triangles with the box's half extents, or the sphere's radius), so the step
+ * runs the mesh pairs (mesh–sphere, mesh–box, mesh–mesh) through the composite mid-phase.
  */
 const mode = process.argv[5] ?? "full";
 /** "kinds" or "threads-kinds" (the same with the 2-thread executor: `setPoses` batches of 4,096+ bodies run their first pass on both threads). */
@@ -32,6 +35,24 @@ const kinds = mode === "kinds" || mode === "threads-kinds";
 /** "warm": the world's `warmStart` option on (src/world/warm-start-cache.ts). */
 const warmStart = process.argv[6] === "warm";
 const warmup = Number(process.env.WARMUP ?? 1000);
+const meshes = mode === "mesh";
+
+/** A closed box of 12 triangles with half extents `x, y, z` (outward winding). */
+function boxMesh(x: number, y: number, z: number) {
+  const v: number[] = [];
+  for (let i = 0; i < 8; i++) v.push(i & 1 ? x : -x, i & 2 ? y : -y, i & 4 ? z : -z);
+  const quads = [
+    [0, 2, 3, 1],
+    [4, 5, 7, 6],
+    [0, 1, 5, 4],
+    [2, 6, 7, 3],
+    [0, 4, 6, 2],
+    [1, 3, 7, 5],
+  ];
+  const idx: number[] = [];
+  for (const [a, b, c, d] of quads) idx.push(a, b, c, a, c, d);
+  return makeTriangleMesh(v, idx);
+}
 
 const scene = makeBenchScene(n, 7);
 // APP_LITERALS=1: objects an application may well write before it makes its world (pair
@@ -64,9 +85,13 @@ const handles: BodyHandle[] = [];
 for (let i = 0; i < n; i++) {
   const sz = scene.size;
   const shape =
-    scene.kind[i] === 0
-      ? makeSphere(sz[3 * i])
-      : makeCuboid({ x: sz[3 * i], y: sz[3 * i + 1], z: sz[3 * i + 2] });
+    meshes && i % 4 === 0
+      ? scene.kind[i] === 0
+        ? boxMesh(sz[3 * i], sz[3 * i], sz[3 * i])
+        : boxMesh(sz[3 * i], sz[3 * i + 1], sz[3 * i + 2])
+      : scene.kind[i] === 0
+        ? makeSphere(sz[3 * i])
+        : makeCuboid({ x: sz[3 * i], y: sz[3 * i + 1], z: sz[3 * i + 2] });
   const p: Isometry = {
     translation: { x: scene.pos[3 * i], y: scene.pos[3 * i + 1], z: scene.pos[3 * i + 2] },
     rotation: {
@@ -136,12 +161,12 @@ gc();
 gc();
 let sink = run(1, warmup);
 /**
- * Up to `WINDOWS` (4) consecutive windows of `steps` steps; the first with no collection and less
+ * Up to `WINDOWS` (env, 4 by default) consecutive windows of `steps` steps; the first with no collection and less
  * than `ACCEPT_BYTES_PER_STEP` of growth is reported (else the last). On a loaded machine the
  * JIT's background compilation can finish late, inside the first window, and the interpreted
  * steps before it allocate: later windows show the steady state the test is about.
  */
-const WINDOWS = 4;
+const WINDOWS = Number(process.env.WINDOWS ?? 4);
 const ACCEPT_BYTES_PER_STEP = 256;
 let frameNo = warmup;
 let result = { growth: 0, gcs: 0, before: 0, window: 0 };
