@@ -6,7 +6,7 @@
  * faces. Weights go to an optional `weights` array (one per vertex, summing to 1).
  */
 import { GJK_DEGENERATE_SIMPLEX_TOLERANCE } from "../constants.js";
-import { clamp } from "../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 
@@ -32,11 +32,13 @@ export function closestPointOnSegment(
 ): Vec3 {
   vec3.sub(ab, b, a);
   vec3.sub(ap, p, a);
-  const ee = vec3.dot(ab, ab);
+  // Dot products written out here and below: a double returned by a call V8 does not inline is
+  // boxed (allocated), and these run per triangle under the mesh pairs' deep call chains.
+  const ee = ab.x * ab.x + ab.y * ab.y + ab.z * ab.z;
   let t = 0;
   if (ee > 0) {
-    t = vec3.dot(ap, ab) / ee;
-    t = clamp(t, 0, 1);
+    t = (ap.x * ab.x + ap.y * ab.y + ap.z * ab.z) / ee;
+    t = Math.min(Math.max(t, 0), 1);
   }
   if (weights) {
     weights[0] = 1 - t;
@@ -116,24 +118,24 @@ export function closestPointOnTriangle(
 ): Vec3 {
   vec3.sub(ab, b, a);
   vec3.sub(ac, c, a);
-  const abab = vec3.dot(ab, ab);
-  const acac = vec3.dot(ac, ac);
-  const abac = vec3.dot(ab, ac);
+  const abab = ab.x * ab.x + ab.y * ab.y + ab.z * ab.z;
+  const acac = ac.x * ac.x + ac.y * ac.y + ac.z * ac.z;
+  const abac = ab.x * ac.x + ab.y * ac.y + ab.z * ac.z;
   const area2 = abab * acac - abac * abac;
   const tol = GJK_DEGENERATE_SIMPLEX_TOLERANCE;
   if (!(area2 > tol * tol * abab * acac) || !(abab > 0) || !(acac > 0)) {
     return closestOnTriangleEdges(out, p, a, b, c, weights);
   }
   vec3.sub(ap, p, a);
-  const d1 = vec3.dot(ab, ap);
-  const d2 = vec3.dot(ac, ap);
+  const d1 = ab.x * ap.x + ab.y * ap.y + ab.z * ap.z;
+  const d2 = ac.x * ap.x + ac.y * ap.y + ac.z * ap.z;
   if (d1 <= 0 && d2 <= 0) {
     edgeWeights(weights, 0, 1, 0);
     return vec3.copy(out, a);
   }
   vec3.sub(bp, p, b);
-  const d3 = vec3.dot(ab, bp);
-  const d4 = vec3.dot(ac, bp);
+  const d3 = ab.x * bp.x + ab.y * bp.y + ab.z * bp.z;
+  const d4 = ac.x * bp.x + ac.y * bp.y + ac.z * bp.z;
   if (d3 >= 0 && d4 <= d3) {
     edgeWeights(weights, 0, 1, 1);
     return vec3.copy(out, b);
@@ -145,8 +147,8 @@ export function closestPointOnTriangle(
     return vec3.addScaled(out, a, ab, t);
   }
   vec3.sub(cp, p, c);
-  const d5 = vec3.dot(ab, cp);
-  const d6 = vec3.dot(ac, cp);
+  const d5 = ab.x * cp.x + ab.y * cp.y + ab.z * cp.z;
+  const d6 = ac.x * cp.x + ac.y * cp.y + ac.z * cp.z;
   if (d6 >= 0 && d5 <= d6) {
     edgeWeights(weights, 0, 2, 1);
     return vec3.copy(out, c);
@@ -180,6 +182,17 @@ export function closestPointOnTriangle(
 }
 
 const tetW = [0, 0, 0];
+/** The three edge lengths of {@link closestPointOnTetrahedron}. */
+const lens = new Float64Array(3);
+
+/** out[i] = |a| as {@link hypot3} computes it (its common case inline: no double crosses a call). */
+function lengthInto(a: Vec3, out: Float64Array, i: number): void {
+  const x = a.x;
+  const y = a.y;
+  const z = a.z;
+  const s = x * x + y * y + z * z;
+  out[i] = s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX ? Math.sqrt(s) : hypot3(x, y, z);
+}
 const faceP = vec3.create();
 const n = vec3.create();
 const e1 = vec3.create();
@@ -212,8 +225,11 @@ export function closestPointOnTetrahedron(
   vec3.sub(e2, c, a);
   vec3.sub(e3, d, a);
   vec3.cross(n, e2, e3);
-  const vol = vec3.dot(e1, n);
-  const scale = vec3.length(e1) * vec3.length(e2) * vec3.length(e3);
+  const vol = e1.x * n.x + e1.y * n.y + e1.z * n.z;
+  lengthInto(e1, lens, 0);
+  lengthInto(e2, lens, 1);
+  lengthInto(e3, lens, 2);
+  const scale = lens[0] * lens[1] * lens[2];
   const flat = !(Math.abs(vol) > GJK_DEGENERATE_SIMPLEX_TOLERANCE * scale);
   const verts = tetVerts;
   verts[0] = a;
@@ -223,11 +239,11 @@ export function closestPointOnTetrahedron(
   if (!flat) {
     // Barycentric weights of p by signed sub-volumes; p is inside when all are ≥ 0.
     vec3.set(ap, px - a.x, py - a.y, pz - a.z);
-    const wb = vec3.dot(ap, n) / vol;
+    const wb = (ap.x * n.x + ap.y * n.y + ap.z * n.z) / vol;
     vec3.cross(n, e3, e1);
-    const wc = vec3.dot(ap, n) / vol;
+    const wc = (ap.x * n.x + ap.y * n.y + ap.z * n.z) / vol;
     vec3.cross(n, e1, e2);
-    const wd = vec3.dot(ap, n) / vol;
+    const wd = (ap.x * n.x + ap.y * n.y + ap.z * n.z) / vol;
     const wa = 1 - wb - wc - wd;
     if (wa >= 0 && wb >= 0 && wc >= 0 && wd >= 0) {
       if (weights) {
