@@ -182,6 +182,51 @@ for (let w = 1; w <= WINDOWS; w++) {
   result = { growth: after - before, gcs, before, window: w };
   if (gcs === 0 && after - before < ACCEPT_BYTES_PER_STEP * steps) break;
 }
+// HEAP_PROFILE=1: one more window of `steps` steps under V8's sampling heap profiler (interval
+// 512 bytes), and its allocation sites by self size on stderr (a diagnosis aid; not measured).
+if (process.env.HEAP_PROFILE === "1") {
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  await session.post("HeapProfiler.enable");
+  await session.post("HeapProfiler.startSampling", {
+    samplingInterval: 512,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  sink += run(frameNo + 1, frameNo + steps);
+  frameNo += steps;
+  const { profile } = (await session.post("HeapProfiler.stopSampling")) as {
+    profile: { head: HeapNode };
+  };
+  interface HeapNode {
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    selfSize: number;
+    children: HeapNode[];
+  }
+  const sites: { size: number; at: string }[] = [];
+  const walk = (node: HeapNode, stack: string[]) => {
+    const cf = node.callFrame;
+    const here = `${cf.functionName || "(anon)"} ${cf.url.split("/").slice(-2).join("/")}:${cf.lineNumber + 1}`;
+    const path = [...stack, here];
+    if (node.selfSize > 0) sites.push({ size: node.selfSize, at: path.slice(-4).join(" < ") });
+    for (const c of node.children) walk(c, path);
+  };
+  walk(profile.head, []);
+  if (process.env.HEAP_BY === "leaf") {
+    const byLeaf = new Map<string, number>();
+    for (const s of sites) {
+      const leaf = s.at.split(" < ").pop() as string;
+      byLeaf.set(leaf, (byLeaf.get(leaf) ?? 0) + s.size);
+    }
+    sites.length = 0;
+    for (const [at, size] of byLeaf) sites.push({ size, at });
+  }
+  sites.sort((a, b) => b.size - a.size);
+  for (const s of sites.slice(0, Number(process.env.HEAP_TOP ?? 25)))
+    process.stderr.write(`${(s.size / steps).toFixed(0).padStart(8)} B/step  ${s.at}\n`);
+  session.disconnect();
+}
 const gcsDuring = result.gcs;
 gc();
 const afterGc = process.memoryUsage().heapUsed;
@@ -205,4 +250,5 @@ process.stdout.write(
     sink,
   })}\n`,
 );
+(globalThis as { __dumpMaps?: () => void }).__dumpMaps?.();
 await executor?.dispose();
