@@ -45,11 +45,18 @@ export function closestPointOnSegment(
     weights[1] = t;
   }
   if (t === 1) return vec3.copy(out, b);
-  return vec3.addScaled(out, a, ab, t);
+  // out = a + ab·t, written out (t would be boxed passed to a call V8 does not inline).
+  out.x = a.x + ab.x * t;
+  out.y = a.y + ab.y * t;
+  out.z = a.z + ab.z * t;
+  return out;
 }
 
-/** Writes (1 − t, t) on the edge (i, j) of a 3-weight array, zero for the third vertex. */
-function edgeWeights(weights: Weights | undefined, i: number, j: number, t: number): void {
+/**
+ * Writes (1 − t, t) on the edge (i, j) of a 3-weight array, zero for the third vertex; t is 0 or 1
+ * (a small integer crosses a call unboxed; other t are written inline).
+ */
+function edgeWeights(weights: Weights | undefined, i: number, j: number, t: 0 | 1): void {
   if (!weights) return;
   weights[0] = 0;
   weights[1] = 0;
@@ -99,8 +106,17 @@ function closestOnTriangleEdges(
       bz = segP.z;
     }
   }
-  edgeWeights(weights, bi, bj, bt);
-  return vec3.set(out, bx, by, bz);
+  if (weights) {
+    weights[0] = 0;
+    weights[1] = 0;
+    weights[2] = 0;
+    weights[bi] = 1 - bt;
+    weights[bj] = bt;
+  }
+  out.x = bx;
+  out.y = by;
+  out.z = bz;
+  return out;
 }
 
 /**
@@ -143,8 +159,15 @@ export function closestPointOnTriangle(
   const vc = d1 * d4 - d3 * d2;
   if (vc <= 0 && d1 >= 0 && d3 <= 0) {
     const t = d1 - d3 > 0 ? d1 / (d1 - d3) : 0;
-    edgeWeights(weights, 0, 1, t);
-    return vec3.addScaled(out, a, ab, t);
+    if (weights) {
+      weights[0] = 1 - t;
+      weights[1] = t;
+      weights[2] = 0;
+    }
+    out.x = a.x + ab.x * t;
+    out.y = a.y + ab.y * t;
+    out.z = a.z + ab.z * t;
+    return out;
   }
   vec3.sub(cp, p, c);
   const d5 = ab.x * cp.x + ab.y * cp.y + ab.z * cp.z;
@@ -156,15 +179,29 @@ export function closestPointOnTriangle(
   const vb = d5 * d2 - d1 * d6;
   if (vb <= 0 && d2 >= 0 && d6 <= 0) {
     const t = d2 - d6 > 0 ? d2 / (d2 - d6) : 0;
-    edgeWeights(weights, 0, 2, t);
-    return vec3.addScaled(out, a, ac, t);
+    if (weights) {
+      weights[0] = 1 - t;
+      weights[1] = 0;
+      weights[2] = t;
+    }
+    out.x = a.x + ac.x * t;
+    out.y = a.y + ac.y * t;
+    out.z = a.z + ac.z * t;
+    return out;
   }
   const va = d3 * d6 - d5 * d4;
   if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
     const den = d4 - d3 + (d5 - d6);
     const t = den > 0 ? (d4 - d3) / den : 0;
-    edgeWeights(weights, 1, 2, t);
-    return vec3.lerp(out, b, c, t);
+    if (weights) {
+      weights[0] = 0;
+      weights[1] = 1 - t;
+      weights[2] = t;
+    }
+    out.x = b.x + (c.x - b.x) * t;
+    out.y = b.y + (c.y - b.y) * t;
+    out.z = b.z + (c.z - b.z) * t;
+    return out;
   }
   const denom = va + vb + vc;
   if (!(denom > 0)) return closestOnTriangleEdges(out, p, a, b, c, weights);
@@ -178,7 +215,10 @@ export function closestPointOnTriangle(
   const ox = a.x + ab.x * v + ac.x * w;
   const oy = a.y + ab.y * v + ac.y * w;
   const oz = a.z + ab.z * v + ac.z * w;
-  return vec3.set(out, ox, oy, oz);
+  out.x = ox;
+  out.y = oy;
+  out.z = oz;
+  return out;
 }
 
 const tetW = [0, 0, 0];
@@ -238,7 +278,9 @@ export function closestPointOnTetrahedron(
   verts[3] = d;
   if (!flat) {
     // Barycentric weights of p by signed sub-volumes; p is inside when all are ≥ 0.
-    vec3.set(ap, px - a.x, py - a.y, pz - a.z);
+    ap.x = px - a.x;
+    ap.y = py - a.y;
+    ap.z = pz - a.z;
     const wb = (ap.x * n.x + ap.y * n.y + ap.z * n.z) / vol;
     vec3.cross(n, e3, e1);
     const wc = (ap.x * n.x + ap.y * n.y + ap.z * n.z) / vol;
@@ -252,27 +294,34 @@ export function closestPointOnTetrahedron(
         weights[2] = wc;
         weights[3] = wd;
       }
-      return vec3.set(out, px, py, pz);
+      out.x = px;
+      out.y = py;
+      out.z = pz;
+      return out;
     }
     const ws = tetSigns;
     ws[0] = wa;
     ws[1] = wb;
     ws[2] = wc;
     ws[3] = wd;
-    return closestOnTetFaces(out, px, py, pz, verts, ws, weights);
+    return closestOnTetFaces(out, p, verts, ws, weights);
   }
-  return closestOnTetFaces(out, px, py, pz, verts, null, weights);
+  return closestOnTetFaces(out, p, verts, null, weights);
 }
 
+/** The closest point to p over the tetrahedron's faces (those with a negative sign, if signs). */
 function closestOnTetFaces(
   out: Vec3,
-  px: number,
-  py: number,
-  pz: number,
+  p: Vec3,
   verts: Vec3[],
   signs: readonly number[] | null,
   weights?: Weights,
 ): Vec3 {
+  // p is read here, before `out` (which may alias it) is written at the end; the vertices are
+  // never written.
+  const px = p.x;
+  const py = p.y;
+  const pz = p.z;
   let best = Infinity;
   let bx = verts[0].x;
   let by = verts[0].y;
@@ -309,5 +358,8 @@ function closestOnTetFaces(
     weights[TET_FACES[3 * bf + 1]] = bw1;
     weights[TET_FACES[3 * bf + 2]] = bw2;
   }
-  return vec3.set(out, bx, by, bz);
+  out.x = bx;
+  out.y = by;
+  out.z = bz;
+  return out;
 }

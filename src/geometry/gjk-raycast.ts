@@ -79,7 +79,13 @@ function supportFull(out: Vec3, map: SupportMap, dir: Vec3): Vec3 {
   if (m > 0) {
     lengthInto(dir);
     const len = io[3];
-    if (len > 0) vec3.addScaled(out, out, dir, m / len);
+    if (len > 0) {
+      // out += dir·(m / len), written out: a double passed to a call V8 does not inline is boxed.
+      const k = m / len;
+      out.x = out.x + dir.x * k;
+      out.y = out.y + dir.y * k;
+      out.z = out.z + dir.z * k;
+    }
   }
   return out;
 }
@@ -155,7 +161,9 @@ function cast(map: SupportMap, o: Vec3, d: Vec3): boolean {
       if (vd >= 0) return false;
       lambda -= vw / vd;
       if (!(lambda <= maxToi)) return false;
-      vec3.addScaled(x, o, d, lambda);
+      x.x = o.x + d.x * lambda;
+      x.y = o.y + d.y * lambda;
+      x.z = o.z + d.z * lambda;
       vec3.copy(lastN, v);
       advanced = true;
     }
