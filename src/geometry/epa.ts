@@ -183,7 +183,10 @@ const t1 = vec3.create();
 const t2 = vec3.create();
 
 function loadW(out: Vec3, i: number): Vec3 {
-  return vec3.set(out, vw[3 * i], vw[3 * i + 1], vw[3 * i + 2]);
+  out.x = vw[3 * i];
+  out.y = vw[3 * i + 1];
+  out.z = vw[3 * i + 2];
+  return out;
 }
 
 /** io[0] = squared distance of vertex `k` from the line through vertices i, j. */
@@ -369,28 +372,30 @@ function faceResultOf(
   const nz = nrm[at + 2];
   const d = dist[dAt];
   out.depth = Math.max(d, 0);
-  vec3.set(out.normal, nx, ny, nz);
+  const normal = out.normal;
+  normal.x = nx;
+  normal.y = ny;
+  normal.z = nz;
   loadW(wi, i);
   loadW(wj, j);
   loadW(wk, k);
-  vec3.set(pFace, nx * d, ny * d, nz * d);
+  pFace.x = nx * d;
+  pFace.y = ny * d;
+  pFace.z = nz * d;
   closestPointOnTriangle(pFace, pFace, wi, wj, wk, bary);
   const residual = (pFace.x - nx * d) ** 2 + (pFace.y - ny * d) ** 2 + (pFace.z - nz * d) ** 2;
   const l0 = bary[0];
   const l1 = bary[1];
   const l2 = bary[2];
-  vec3.set(
-    out.pointA,
-    l0 * va[3 * i] + l1 * va[3 * j] + l2 * va[3 * k],
-    l0 * va[3 * i + 1] + l1 * va[3 * j + 1] + l2 * va[3 * k + 1],
-    l0 * va[3 * i + 2] + l1 * va[3 * j + 2] + l2 * va[3 * k + 2],
-  );
-  vec3.set(
-    out.pointB,
-    l0 * vb[3 * i] + l1 * vb[3 * j] + l2 * vb[3 * k],
-    l0 * vb[3 * i + 1] + l1 * vb[3 * j + 1] + l2 * vb[3 * k + 1],
-    l0 * vb[3 * i + 2] + l1 * vb[3 * j + 2] + l2 * vb[3 * k + 2],
-  );
+  // Written out, not through vec3.set: no double passed to a call.
+  const pA = out.pointA;
+  pA.x = l0 * va[3 * i] + l1 * va[3 * j] + l2 * va[3 * k];
+  pA.y = l0 * va[3 * i + 1] + l1 * va[3 * j + 1] + l2 * va[3 * k + 1];
+  pA.z = l0 * va[3 * i + 2] + l1 * va[3 * j + 2] + l2 * va[3 * k + 2];
+  const pB = out.pointB;
+  pB.x = l0 * vb[3 * i] + l1 * vb[3 * j] + l2 * vb[3 * k];
+  pB.y = l0 * vb[3 * i + 1] + l1 * vb[3 * j + 1] + l2 * vb[3 * k + 1];
+  pB.z = l0 * vb[3 * i + 2] + l1 * vb[3 * j + 2] + l2 * vb[3 * k + 2];
   io[1] = residual;
 }
 
@@ -659,7 +664,9 @@ export function epa(
     const nx = fn[3 * f];
     const ny = fn[3 * f + 1];
     const nz = fn[3 * f + 2];
-    vec3.set(nDir, nx, ny, nz);
+    nDir.x = nx;
+    nDir.y = ny;
+    nDir.z = nz;
     const q = addSupport(a, b, nDir);
     const supDist = vw[3 * q] * nx + vw[3 * q + 1] * ny + vw[3 * q + 2] * nz;
     const floor = GJK_ROUNDING_TOLERANCE * Math.sqrt(size[0]);

@@ -275,7 +275,10 @@ function s2d(W: Vec3[], i: number, j: number, k: number, lam: Float64Array): num
     return s2dEdges(W, i, j, k, 7, lam);
   }
   // Projection of the origin on the plane, then 2D signed areas on the best coordinate plane.
-  vec3.scale(proj, nrm, (nrm.x * a.x + nrm.y * a.y + nrm.z * a.z) / nn);
+  const t = (nrm.x * a.x + nrm.y * a.y + nrm.z * a.z) / nn;
+  proj.x = nrm.x * t;
+  proj.y = nrm.y * t;
+  proj.z = nrm.z * t;
   const axis = vec3.maxAbsAxis(nrm);
   // (u, v) = (y, z), (x, z) or (x, y): the plane of the two other axes.
   const au = axis === 0 ? a.y : a.x;
@@ -445,12 +448,17 @@ function simplexClosestPoint(out: Vec3, s: GjkSimplex): void {
     y += l * W[i].y;
     z += l * W[i].z;
   }
-  vec3.set(out, x, y, z);
+  out.x = x;
+  out.y = y;
+  out.z = z;
   if (n === 2) {
     vec3.sub(e1, W[1], W[0]);
     const ee = e1.x * e1.x + e1.y * e1.y + e1.z * e1.z;
     if (ee > 0 && Number.isFinite(ee)) {
-      vec3.addScaled(out, out, e1, -(out.x * e1.x + out.y * e1.y + out.z * e1.z) / ee);
+      const k = -(out.x * e1.x + out.y * e1.y + out.z * e1.z) / ee;
+      out.x = out.x + e1.x * k;
+      out.y = out.y + e1.y * k;
+      out.z = out.z + e1.z * k;
     }
     return;
   }
@@ -461,7 +469,11 @@ function simplexClosestPoint(out: Vec3, s: GjkSimplex): void {
   if (nn > 0 && Number.isFinite(nn)) {
     const w0 = W[0];
     const t = (nrm.x * w0.x + nrm.y * w0.y + nrm.z * w0.z) / nn;
-    if (Number.isFinite(t)) vec3.scale(out, nrm, t);
+    if (Number.isFinite(t)) {
+      out.x = nrm.x * t;
+      out.y = nrm.y * t;
+      out.z = nrm.z * t;
+    }
   }
 }
 
@@ -472,8 +484,16 @@ export function simplexWitnesses(outA: Vec3, outB: Vec3, s: GjkSimplex): void {
   vec3.set(outA, 0, 0, 0);
   vec3.set(outB, 0, 0, 0);
   for (let i = 0; i < s.count; i++) {
-    vec3.addScaled(outA, outA, s.a[i], s.weights[i]);
-    vec3.addScaled(outB, outB, s.b[i], s.weights[i]);
+    // outA += a_i·λ_i, outB += b_i·λ_i, written out (no double passed to a call).
+    const l = s.weights[i];
+    const a = s.a[i];
+    const b = s.b[i];
+    outA.x = outA.x + a.x * l;
+    outA.y = outA.y + a.y * l;
+    outA.z = outA.z + a.z * l;
+    outB.x = outB.x + b.x * l;
+    outB.y = outB.y + b.y * l;
+    outB.z = outB.z + b.z * l;
   }
 }
 
@@ -497,7 +517,9 @@ export function tryNormalizeScaled(out: Vec3, a: Vec3): boolean {
   const y = a.y / m;
   const z = a.z / m;
   const len = Math.sqrt(x * x + y * y + z * z);
-  vec3.set(out, x / len, y / len, z / len);
+  out.x = x / len;
+  out.y = y / len;
+  out.z = z / len;
   scratch[2] = m * len;
   return true;
 }
@@ -547,7 +569,9 @@ export function gjk(
   } else {
     vec3.set(v, -1, 0, 0);
   }
-  vec3.set(lastDir, -v.x || 0, -v.y || 0, -v.z || 0);
+  lastDir.x = -v.x || 0;
+  lastDir.y = -v.y || 0;
+  lastDir.z = -v.z || 0;
   let vv = Infinity;
   let bestVV = Infinity;
   let stalls = 0;
