@@ -2,8 +2,9 @@
  * Child-process probe of test/world/steady-state.test.ts, run as
  * `node --expose-gc --no-memory-reducer --import tsx test/world/steady-state-probe.ts <broadphase> <n> <steps> <mode> [warm]`
  * (`WARMUP=<frames>` sets the warm-up, 1,000 by default; `APP_LITERALS=1` first builds object
- * literals an application might, see below): builds the benchmark scene, collects the
- * set-up's garbage, warms the world up (so that the JIT has compiled the step), then runs `steps`
+ * literals an application might, see below; `HEAP_PROFILE=1` adds a window under V8's sampling
+ * heap profiler and prints its allocation sites, `HEAP_BY=leaf` by allocating function): builds
+ * the benchmark scene, collects the set-up's garbage, warms the world up (so that the JIT has compiled the step), then runs `steps`
  * steps moving every body each frame, and prints as JSON the heap growth over those steps and
  * the number of collections that ran meanwhile (a PerformanceObserver of "gc" entries). When no
  * collection ran, heap growth is the number of bytes allocated.
@@ -250,5 +251,4 @@ process.stdout.write(
     sink,
   })}\n`,
 );
-(globalThis as { __dumpMaps?: () => void }).__dumpMaps?.();
 await executor?.dispose();
