@@ -576,6 +576,18 @@ export class SpatialHash implements BroadPhase {
       this.mergeParallel(out, 0);
       return out;
     }
+    out.setSize(this.filterCandidates(out));
+    return out;
+  }
+
+  /**
+   * The candidate filter of computePairs; returns the pair count. Its own method so that no call
+   * follows the loop: V8 enters the loop through on-stack-replaced code compiled before the
+   * method's tail had ever run, so a call after the loop (`out.setSize`) had no type feedback
+   * there and deoptimized the step every frame (`--trace-deopt`: "Insufficient type feedback
+   * for call", 1 per step on the grid at 1,000 bodies).
+   */
+  private filterCandidates(out: PairSet): number {
     const c = this.candidates;
     const box = this.proxies.box;
     const los = this.candidateLo;
@@ -609,8 +621,7 @@ export class SpatialHash implements BroadPhase {
         keys[w++] = ck[i];
       }
     }
-    out.setSize(w);
-    return out;
+    return w;
   }
 
   /** Fills `candidateLo/Hi` from the sorted `candidates`. */

@@ -6,7 +6,7 @@
  * faces. Weights go to an optional `weights` array (one per vertex, summing to 1).
  */
 import { GJK_DEGENERATE_SIMPLEX_TOLERANCE } from "../constants.js";
-import { clamp } from "../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 
@@ -32,22 +32,31 @@ export function closestPointOnSegment(
 ): Vec3 {
   vec3.sub(ab, b, a);
   vec3.sub(ap, p, a);
-  const ee = vec3.dot(ab, ab);
+  // Dot products written out here and below: a double returned by a call V8 does not inline is
+  // boxed (allocated), and these run per triangle under the mesh pairs' deep call chains.
+  const ee = ab.x * ab.x + ab.y * ab.y + ab.z * ab.z;
   let t = 0;
   if (ee > 0) {
-    t = vec3.dot(ap, ab) / ee;
-    t = clamp(t, 0, 1);
+    t = (ap.x * ab.x + ap.y * ab.y + ap.z * ab.z) / ee;
+    t = Math.min(Math.max(t, 0), 1);
   }
   if (weights) {
     weights[0] = 1 - t;
     weights[1] = t;
   }
   if (t === 1) return vec3.copy(out, b);
-  return vec3.addScaled(out, a, ab, t);
+  // out = a + ab·t, written out (t would be boxed passed to a call V8 does not inline).
+  out.x = a.x + ab.x * t;
+  out.y = a.y + ab.y * t;
+  out.z = a.z + ab.z * t;
+  return out;
 }
 
-/** Writes (1 − t, t) on the edge (i, j) of a 3-weight array, zero for the third vertex. */
-function edgeWeights(weights: Weights | undefined, i: number, j: number, t: number): void {
+/**
+ * Writes (1 − t, t) on the edge (i, j) of a 3-weight array, zero for the third vertex; t is 0 or 1
+ * (a small integer crosses a call unboxed; other t are written inline).
+ */
+function edgeWeights(weights: Weights | undefined, i: number, j: number, t: 0 | 1): void {
   if (!weights) return;
   weights[0] = 0;
   weights[1] = 0;
@@ -97,8 +106,17 @@ function closestOnTriangleEdges(
       bz = segP.z;
     }
   }
-  edgeWeights(weights, bi, bj, bt);
-  return vec3.set(out, bx, by, bz);
+  if (weights) {
+    weights[0] = 0;
+    weights[1] = 0;
+    weights[2] = 0;
+    weights[bi] = 1 - bt;
+    weights[bj] = bt;
+  }
+  out.x = bx;
+  out.y = by;
+  out.z = bz;
+  return out;
 }
 
 /**
@@ -116,24 +134,24 @@ export function closestPointOnTriangle(
 ): Vec3 {
   vec3.sub(ab, b, a);
   vec3.sub(ac, c, a);
-  const abab = vec3.dot(ab, ab);
-  const acac = vec3.dot(ac, ac);
-  const abac = vec3.dot(ab, ac);
+  const abab = ab.x * ab.x + ab.y * ab.y + ab.z * ab.z;
+  const acac = ac.x * ac.x + ac.y * ac.y + ac.z * ac.z;
+  const abac = ab.x * ac.x + ab.y * ac.y + ab.z * ac.z;
   const area2 = abab * acac - abac * abac;
   const tol = GJK_DEGENERATE_SIMPLEX_TOLERANCE;
   if (!(area2 > tol * tol * abab * acac) || !(abab > 0) || !(acac > 0)) {
     return closestOnTriangleEdges(out, p, a, b, c, weights);
   }
   vec3.sub(ap, p, a);
-  const d1 = vec3.dot(ab, ap);
-  const d2 = vec3.dot(ac, ap);
+  const d1 = ab.x * ap.x + ab.y * ap.y + ab.z * ap.z;
+  const d2 = ac.x * ap.x + ac.y * ap.y + ac.z * ap.z;
   if (d1 <= 0 && d2 <= 0) {
     edgeWeights(weights, 0, 1, 0);
     return vec3.copy(out, a);
   }
   vec3.sub(bp, p, b);
-  const d3 = vec3.dot(ab, bp);
-  const d4 = vec3.dot(ac, bp);
+  const d3 = ab.x * bp.x + ab.y * bp.y + ab.z * bp.z;
+  const d4 = ac.x * bp.x + ac.y * bp.y + ac.z * bp.z;
   if (d3 >= 0 && d4 <= d3) {
     edgeWeights(weights, 0, 1, 1);
     return vec3.copy(out, b);
@@ -141,12 +159,19 @@ export function closestPointOnTriangle(
   const vc = d1 * d4 - d3 * d2;
   if (vc <= 0 && d1 >= 0 && d3 <= 0) {
     const t = d1 - d3 > 0 ? d1 / (d1 - d3) : 0;
-    edgeWeights(weights, 0, 1, t);
-    return vec3.addScaled(out, a, ab, t);
+    if (weights) {
+      weights[0] = 1 - t;
+      weights[1] = t;
+      weights[2] = 0;
+    }
+    out.x = a.x + ab.x * t;
+    out.y = a.y + ab.y * t;
+    out.z = a.z + ab.z * t;
+    return out;
   }
   vec3.sub(cp, p, c);
-  const d5 = vec3.dot(ab, cp);
-  const d6 = vec3.dot(ac, cp);
+  const d5 = ab.x * cp.x + ab.y * cp.y + ab.z * cp.z;
+  const d6 = ac.x * cp.x + ac.y * cp.y + ac.z * cp.z;
   if (d6 >= 0 && d5 <= d6) {
     edgeWeights(weights, 0, 2, 1);
     return vec3.copy(out, c);
@@ -154,15 +179,29 @@ export function closestPointOnTriangle(
   const vb = d5 * d2 - d1 * d6;
   if (vb <= 0 && d2 >= 0 && d6 <= 0) {
     const t = d2 - d6 > 0 ? d2 / (d2 - d6) : 0;
-    edgeWeights(weights, 0, 2, t);
-    return vec3.addScaled(out, a, ac, t);
+    if (weights) {
+      weights[0] = 1 - t;
+      weights[1] = 0;
+      weights[2] = t;
+    }
+    out.x = a.x + ac.x * t;
+    out.y = a.y + ac.y * t;
+    out.z = a.z + ac.z * t;
+    return out;
   }
   const va = d3 * d6 - d5 * d4;
   if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
     const den = d4 - d3 + (d5 - d6);
     const t = den > 0 ? (d4 - d3) / den : 0;
-    edgeWeights(weights, 1, 2, t);
-    return vec3.lerp(out, b, c, t);
+    if (weights) {
+      weights[0] = 0;
+      weights[1] = 1 - t;
+      weights[2] = t;
+    }
+    out.x = b.x + (c.x - b.x) * t;
+    out.y = b.y + (c.y - b.y) * t;
+    out.z = b.z + (c.z - b.z) * t;
+    return out;
   }
   const denom = va + vb + vc;
   if (!(denom > 0)) return closestOnTriangleEdges(out, p, a, b, c, weights);
@@ -176,10 +215,24 @@ export function closestPointOnTriangle(
   const ox = a.x + ab.x * v + ac.x * w;
   const oy = a.y + ab.y * v + ac.y * w;
   const oz = a.z + ab.z * v + ac.z * w;
-  return vec3.set(out, ox, oy, oz);
+  out.x = ox;
+  out.y = oy;
+  out.z = oz;
+  return out;
 }
 
 const tetW = [0, 0, 0];
+/** The three edge lengths of {@link closestPointOnTetrahedron}. */
+const lens = new Float64Array(3);
+
+/** out[i] = |a| as {@link hypot3} computes it (its common case inline: no double crosses a call). */
+function lengthInto(a: Vec3, out: Float64Array, i: number): void {
+  const x = a.x;
+  const y = a.y;
+  const z = a.z;
+  const s = x * x + y * y + z * z;
+  out[i] = s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX ? Math.sqrt(s) : hypot3(x, y, z);
+}
 const faceP = vec3.create();
 const n = vec3.create();
 const e1 = vec3.create();
@@ -212,8 +265,11 @@ export function closestPointOnTetrahedron(
   vec3.sub(e2, c, a);
   vec3.sub(e3, d, a);
   vec3.cross(n, e2, e3);
-  const vol = vec3.dot(e1, n);
-  const scale = vec3.length(e1) * vec3.length(e2) * vec3.length(e3);
+  const vol = e1.x * n.x + e1.y * n.y + e1.z * n.z;
+  lengthInto(e1, lens, 0);
+  lengthInto(e2, lens, 1);
+  lengthInto(e3, lens, 2);
+  const scale = lens[0] * lens[1] * lens[2];
   const flat = !(Math.abs(vol) > GJK_DEGENERATE_SIMPLEX_TOLERANCE * scale);
   const verts = tetVerts;
   verts[0] = a;
@@ -222,12 +278,14 @@ export function closestPointOnTetrahedron(
   verts[3] = d;
   if (!flat) {
     // Barycentric weights of p by signed sub-volumes; p is inside when all are ≥ 0.
-    vec3.set(ap, px - a.x, py - a.y, pz - a.z);
-    const wb = vec3.dot(ap, n) / vol;
+    ap.x = px - a.x;
+    ap.y = py - a.y;
+    ap.z = pz - a.z;
+    const wb = (ap.x * n.x + ap.y * n.y + ap.z * n.z) / vol;
     vec3.cross(n, e3, e1);
-    const wc = vec3.dot(ap, n) / vol;
+    const wc = (ap.x * n.x + ap.y * n.y + ap.z * n.z) / vol;
     vec3.cross(n, e1, e2);
-    const wd = vec3.dot(ap, n) / vol;
+    const wd = (ap.x * n.x + ap.y * n.y + ap.z * n.z) / vol;
     const wa = 1 - wb - wc - wd;
     if (wa >= 0 && wb >= 0 && wc >= 0 && wd >= 0) {
       if (weights) {
@@ -236,27 +294,34 @@ export function closestPointOnTetrahedron(
         weights[2] = wc;
         weights[3] = wd;
       }
-      return vec3.set(out, px, py, pz);
+      out.x = px;
+      out.y = py;
+      out.z = pz;
+      return out;
     }
     const ws = tetSigns;
     ws[0] = wa;
     ws[1] = wb;
     ws[2] = wc;
     ws[3] = wd;
-    return closestOnTetFaces(out, px, py, pz, verts, ws, weights);
+    return closestOnTetFaces(out, p, verts, ws, weights);
   }
-  return closestOnTetFaces(out, px, py, pz, verts, null, weights);
+  return closestOnTetFaces(out, p, verts, null, weights);
 }
 
+/** The closest point to p over the tetrahedron's faces (those with a negative sign, if signs). */
 function closestOnTetFaces(
   out: Vec3,
-  px: number,
-  py: number,
-  pz: number,
+  p: Vec3,
   verts: Vec3[],
   signs: readonly number[] | null,
   weights?: Weights,
 ): Vec3 {
+  // p is read here, before `out` (which may alias it) is written at the end; the vertices are
+  // never written.
+  const px = p.x;
+  const py = p.y;
+  const pz = p.z;
   let best = Infinity;
   let bx = verts[0].x;
   let by = verts[0].y;
@@ -293,5 +358,8 @@ function closestOnTetFaces(
     weights[TET_FACES[3 * bf + 1]] = bw1;
     weights[TET_FACES[3 * bf + 2]] = bw2;
   }
-  return vec3.set(out, bx, by, bz);
+  out.x = bx;
+  out.y = by;
+  out.z = bz;
+  return out;
 }

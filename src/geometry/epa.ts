@@ -28,7 +28,7 @@ import {
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { closestPointOnTriangle } from "./closest-point.js";
-import { type GjkSimplex, normalizeScaled, simplexWitnesses } from "./gjk.js";
+import { type GjkSimplex, normalizeScaled, simplexWitnesses, tryNormalizeScaled } from "./gjk.js";
 import type { SupportMap } from "./support.js";
 
 /** How an EPA run ended. */
@@ -139,6 +139,14 @@ const negDir = vec3.create();
  */
 const size = new Float64Array(1);
 
+/**
+ * Doubles that would otherwise cross a call (boxed when V8 does not inline it, as under the mesh
+ * pairs' deep call chains): [0] the result of {@link vertexDistSq} and {@link lineDistSq}, [1]
+ * the squared residual of {@link faceResultOf} and {@link closestCoplanarFace}, [2] the `slack`
+ * argument of closestCoplanarFace, [3] the `floor` argument of {@link floodVisible}.
+ */
+const io = new Float64Array(4);
+
 /** Adds the support point of A − B along `dir` to the vertex arena; returns its index. */
 function addSupport(a: SupportMap, b: SupportMap, dir: Vec3): number {
   a.support(pa, dir);
@@ -162,11 +170,12 @@ function addSupport(a: SupportMap, b: SupportMap, dir: Vec3): number {
   return nv++;
 }
 
-function vertexDistSq(i: number, j: number): number {
+/** io[0] = squared distance between vertices i and j. */
+function vertexDistSq(i: number, j: number): void {
   const dx = vw[3 * i] - vw[3 * j];
   const dy = vw[3 * i + 1] - vw[3 * j + 1];
   const dz = vw[3 * i + 2] - vw[3 * j + 2];
-  return dx * dx + dy * dy + dz * dz;
+  io[0] = dx * dx + dy * dy + dz * dz;
 }
 
 const t0 = vec3.create();
@@ -174,20 +183,26 @@ const t1 = vec3.create();
 const t2 = vec3.create();
 
 function loadW(out: Vec3, i: number): Vec3 {
-  return vec3.set(out, vw[3 * i], vw[3 * i + 1], vw[3 * i + 2]);
+  out.x = vw[3 * i];
+  out.y = vw[3 * i + 1];
+  out.z = vw[3 * i + 2];
+  return out;
 }
 
-/** Squared distance of vertex `k` from the line through vertices i, j. */
-function lineDistSq(i: number, j: number, k: number): number {
+/** io[0] = squared distance of vertex `k` from the line through vertices i, j. */
+function lineDistSq(i: number, j: number, k: number): void {
   loadW(t0, i);
   loadW(t1, j);
   loadW(t2, k);
   vec3.sub(t1, t1, t0);
   vec3.sub(t2, t2, t0);
-  const ee = vec3.lengthSq(t1);
-  if (!(ee > 0)) return vec3.lengthSq(t2);
+  const ee = t1.x * t1.x + t1.y * t1.y + t1.z * t1.z;
+  if (!(ee > 0)) {
+    io[0] = t2.x * t2.x + t2.y * t2.y + t2.z * t2.z;
+    return;
+  }
   vec3.cross(t0, t1, t2);
-  return vec3.lengthSq(t0) / ee;
+  io[0] = (t0.x * t0.x + t0.y * t0.y + t0.z * t0.z) / ee;
 }
 
 /** A free face slot (the caller has checked that one exists). */
@@ -248,12 +263,13 @@ function setFace(f: number, i: number, j: number, k: number): void {
 
 /**
  * Floods from face f (which sees vertex q) over the faces that see q — those with q more than
- * `floor` above their plane, and faces without a normal next to one — marking them with `stamp`
+ * `floor` (io[3]) above their plane, and faces without a normal next to one — marking them with `stamp`
  * into visList, and writes the horizon, the edges between them and the rest, in loop order (a
  * depth-first walk that turns the same way round every face). Returns false when the horizon is
  * not one closed loop (the visible faces are not a disk: rounding).
  */
-function floodVisible(f: number, q: number, floor: number): boolean {
+function floodVisible(f: number, q: number): boolean {
+  const floor = io[3];
   const qx = vw[3 * q];
   const qy = vw[3 * q + 1];
   const qz = vw[3 * q + 2];
@@ -330,68 +346,71 @@ const wj = vec3.create();
 const wk = vec3.create();
 
 /**
- * Writes depth, normal and witnesses of face f into out; returns the squared distance between
- * the origin's projection on the face plane and the face (0 when it falls inside the face).
+ * Writes depth, normal and witnesses of face f into out, and to io[1] the squared distance
+ * between the origin's projection on the face plane and the face (0 when it falls inside it).
  */
-function faceResult(out: EpaResult, f: number): number {
-  return faceResultOf(
-    out,
-    fIdx[3 * f],
-    fIdx[3 * f + 1],
-    fIdx[3 * f + 2],
-    fNrm[3 * f],
-    fNrm[3 * f + 1],
-    fNrm[3 * f + 2],
-    fDist[f],
-  );
+function faceResult(out: EpaResult, f: number): void {
+  faceResultOf(out, fIdx[3 * f], fIdx[3 * f + 1], fIdx[3 * f + 2], fNrm, 3 * f, fDist, f);
 }
 
-/** {@link faceResult} of the face (i, j, k) with unit normal n and plane distance d. */
+/**
+ * {@link faceResult} of the face (i, j, k) with unit normal n = `nrm[at..at+2]` and plane
+ * distance d = `dist[dAt]` (arrays and indices: no double crosses the call).
+ */
 function faceResultOf(
   out: EpaResult,
   i: number,
   j: number,
   k: number,
-  nx: number,
-  ny: number,
-  nz: number,
-  d: number,
-): number {
+  nrm: Float64Array,
+  at: number,
+  dist: Float64Array,
+  dAt: number,
+): void {
+  const nx = nrm[at];
+  const ny = nrm[at + 1];
+  const nz = nrm[at + 2];
+  const d = dist[dAt];
   out.depth = Math.max(d, 0);
-  vec3.set(out.normal, nx, ny, nz);
+  const normal = out.normal;
+  normal.x = nx;
+  normal.y = ny;
+  normal.z = nz;
   loadW(wi, i);
   loadW(wj, j);
   loadW(wk, k);
-  vec3.set(pFace, nx * d, ny * d, nz * d);
+  pFace.x = nx * d;
+  pFace.y = ny * d;
+  pFace.z = nz * d;
   closestPointOnTriangle(pFace, pFace, wi, wj, wk, bary);
   const residual = (pFace.x - nx * d) ** 2 + (pFace.y - ny * d) ** 2 + (pFace.z - nz * d) ** 2;
   const l0 = bary[0];
   const l1 = bary[1];
   const l2 = bary[2];
-  vec3.set(
-    out.pointA,
-    l0 * va[3 * i] + l1 * va[3 * j] + l2 * va[3 * k],
-    l0 * va[3 * i + 1] + l1 * va[3 * j + 1] + l2 * va[3 * k + 1],
-    l0 * va[3 * i + 2] + l1 * va[3 * j + 2] + l2 * va[3 * k + 2],
-  );
-  vec3.set(
-    out.pointB,
-    l0 * vb[3 * i] + l1 * vb[3 * j] + l2 * vb[3 * k],
-    l0 * vb[3 * i + 1] + l1 * vb[3 * j + 1] + l2 * vb[3 * k + 1],
-    l0 * vb[3 * i + 2] + l1 * vb[3 * j + 2] + l2 * vb[3 * k + 2],
-  );
-  return residual;
+  // Written out, not through vec3.set: no double passed to a call.
+  const pA = out.pointA;
+  pA.x = l0 * va[3 * i] + l1 * va[3 * j] + l2 * va[3 * k];
+  pA.y = l0 * va[3 * i + 1] + l1 * va[3 * j + 1] + l2 * va[3 * k + 1];
+  pA.z = l0 * va[3 * i + 2] + l1 * va[3 * j + 2] + l2 * va[3 * k + 2];
+  const pB = out.pointB;
+  pB.x = l0 * vb[3 * i] + l1 * vb[3 * j] + l2 * vb[3 * k];
+  pB.y = l0 * vb[3 * i + 1] + l1 * vb[3 * j + 1] + l2 * vb[3 * k + 1];
+  pB.z = l0 * vb[3 * i + 2] + l1 * vb[3 * j + 2] + l2 * vb[3 * k + 2];
+  io[1] = residual;
 }
 
 /**
  * Among the faces coplanar with the closest face f (same normal, distance within `slack`),
  * writes the one that holds the origin's projection: a face of A − B with more than 3 corners
- * is split into triangles, and the first one found need not contain the contact point. Returns
- * the squared residual of the chosen face (0 when it holds the projection).
+ * is split into triangles, and the first one found need not contain the contact point. Writes
+ * the squared residual of the chosen face (0 when it holds the projection) to io[1]; `slack` is
+ * io[2].
  */
-function closestCoplanarFace(out: EpaResult, f: number, slack: number): number {
-  let bestRes = faceResult(out, f);
-  if (bestRes === 0) return 0;
+function closestCoplanarFace(out: EpaResult, f: number): void {
+  const slack = io[2];
+  faceResult(out, f);
+  let bestRes = io[1];
+  if (bestRes === 0) return;
   let best = f;
   const d = fDist[f];
   for (let g = 0; g < faceTop; g++) {
@@ -401,14 +420,15 @@ function closestCoplanarFace(out: EpaResult, f: number, slack: number): number {
       fNrm[3 * g + 1] * fNrm[3 * f + 1] +
       fNrm[3 * g + 2] * fNrm[3 * f + 2];
     if (!(c >= 1 - GJK_DEGENERATE_SIMPLEX_TOLERANCE)) continue;
-    const r = faceResult(out, g);
+    faceResult(out, g);
+    const r = io[1];
     if (r < bestRes) {
       bestRes = r;
       best = g;
-      if (r === 0) return 0;
+      if (r === 0) return;
     }
   }
-  return faceResult(out, best);
+  faceResult(out, best);
 }
 
 /**
@@ -422,7 +442,8 @@ function growToTetrahedron(a: SupportMap, b: SupportMap): number {
       vec3.set(dirs, AXES[3 * d], AXES[3 * d + 1], AXES[3 * d + 2]);
       const q = addSupport(a, b, dirs);
       const floor = GJK_ROUNDING_TOLERANCE * GJK_ROUNDING_TOLERANCE * size[0];
-      if (vertexDistSq(0, q) > floor) break;
+      vertexDistSq(0, q);
+      if (io[0] > floor) break;
       nv--;
     }
     if (nv === 1) return 1;
@@ -431,7 +452,7 @@ function growToTetrahedron(a: SupportMap, b: SupportMap): number {
     loadW(axisE, 1);
     loadW(t0, 0);
     vec3.sub(axisE, axisE, t0);
-    normalizeScaled(axisE, axisE);
+    tryNormalizeScaled(axisE, axisE);
     vec3.orthonormalBasis(u, wv, axisE);
     let best = -1;
     let bestD = 0;
@@ -440,7 +461,8 @@ function growToTetrahedron(a: SupportMap, b: SupportMap): number {
       if (d < 2) vec3.scale(dirs, u, s);
       else vec3.scale(dirs, wv, s);
       const q = addSupport(a, b, dirs);
-      const dd = lineDistSq(0, 1, q);
+      lineDistSq(0, 1, q);
+      const dd = io[0];
       if (dd > bestD) {
         bestD = dd;
         best = q;
@@ -462,9 +484,9 @@ function growToTetrahedron(a: SupportMap, b: SupportMap): number {
     vec3.sub(t1, t1, t0);
     vec3.sub(t2, t2, t0);
     vec3.cross(u, t1, t2);
-    normalizeScaled(u, u);
+    tryNormalizeScaled(u, u);
     loadW(wv, 0);
-    const base = vec3.dot(u, wv);
+    const base = u.x * wv.x + u.y * wv.y + u.z * wv.z;
     const q1 = addSupport(a, b, u);
     vec3.negate(dirs, u);
     const q2 = addSupport(a, b, dirs);
@@ -588,7 +610,7 @@ export function epa(
     vb[k] = simplex.b[i].x;
     vb[k + 1] = simplex.b[i].y;
     vb[k + 2] = simplex.b[i].z;
-    const l = vec3.lengthSq(w);
+    const l = w.x * w.x + w.y * w.y + w.z * w.z;
     if (l > size[0]) size[0] = l;
   }
   if (nv === 0) {
@@ -642,12 +664,17 @@ export function epa(
     const nx = fn[3 * f];
     const ny = fn[3 * f + 1];
     const nz = fn[3 * f + 2];
-    vec3.set(nDir, nx, ny, nz);
+    nDir.x = nx;
+    nDir.y = ny;
+    nDir.z = nz;
     const q = addSupport(a, b, nDir);
     const supDist = vw[3 * q] * nx + vw[3 * q + 1] * ny + vw[3 * q + 2] * nz;
     const floor = GJK_ROUNDING_TOLERANCE * Math.sqrt(size[0]);
     let done = supDist - dist <= tolerance * Math.max(dist, 0) + floor;
-    for (let c = 0; c < 3; c++) if (vertexDistSq(fIdx[3 * f + c], q) <= floor * floor) done = true;
+    for (let c = 0; c < 3; c++) {
+      vertexDistSq(fIdx[3 * f + c], q);
+      if (io[0] <= floor * floor) done = true;
+    }
     if (done) {
       nv--;
       status = EpaStatus.Converged;
@@ -655,7 +682,8 @@ export function epa(
     }
     // Faces that see q, and their horizon. Faces within rounding of q's plane do not see it:
     // q joins them coplanar, which keeps the visible set a disk when support points are coplanar.
-    const closed = floodVisible(f, q, floor);
+    io[3] = floor;
+    const closed = floodVisible(f, q);
     if (!closed || nFree + nVis + MAX_FACES - faceTop < nh) {
       nv--;
       status = closed ? EpaStatus.MaxIterations : EpaStatus.Degenerate;
@@ -695,19 +723,11 @@ export function epa(
   let residual = 0;
   if (best >= 0) {
     // The answer, from the face (among those coplanar with the closest) holding the projection.
-    if (current) residual = closestCoplanarFace(out, best, slack);
-    else {
-      residual = faceResultOf(
-        out,
-        savedI,
-        savedJ,
-        savedK,
-        savedFace[0],
-        savedFace[1],
-        savedFace[2],
-        savedFace[3],
-      );
-    }
+    if (current) {
+      io[2] = slack;
+      closestCoplanarFace(out, best);
+    } else faceResultOf(out, savedI, savedJ, savedK, savedFace, 0, savedFace, 3);
+    residual = io[1];
   }
   const residualLimit = slack * slack;
   out.iterations = iter;

@@ -18,6 +18,7 @@
  * reported as the hit. No allocation.
  */
 import { GJK_MAX_ITERATIONS, GJK_RAYCAST_TOLERANCE, GJK_ROUNDING_TOLERANCE } from "../constants.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import {
@@ -55,31 +56,53 @@ const tmp = /* @__PURE__ */ vec3.create();
 const lastN = /* @__PURE__ */ vec3.create();
 const farOrigin = /* @__PURE__ */ vec3.create();
 const backDir = /* @__PURE__ */ vec3.create();
+/**
+ * Doubles that would otherwise cross a call (boxed when V8 does not inline it, as under the mesh
+ * pairs' deep call chains): [0] the `maxToi` of {@link cast}, [1] its λ, [2] {@link setExtent}'s
+ * size, [3] a length of {@link lengthInto}.
+ */
+const io = /* @__PURE__ */ new Float64Array(4);
+
+/** io[3] = |a| as `vec3.length` (hypot3) computes it, its common case inline. */
+function lengthInto(a: Vec3): void {
+  const ax = a.x;
+  const ay = a.y;
+  const az = a.z;
+  const s = ax * ax + ay * ay + az * az;
+  io[3] = s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX ? Math.sqrt(s) : hypot3(ax, ay, az);
+}
 
 /** out = the full set's support point in direction dir (core support + margin along dir). */
 function supportFull(out: Vec3, map: SupportMap, dir: Vec3): Vec3 {
   map.support(out, dir);
   const m = map.margin;
   if (m > 0) {
-    const len = vec3.length(dir);
-    if (len > 0) vec3.addScaled(out, out, dir, m / len);
+    lengthInto(dir);
+    const len = io[3];
+    if (len > 0) {
+      // out += dir·(m / len), written out: a double passed to a call V8 does not inline is boxed.
+      const k = m / len;
+      out.x = out.x + dir.x * k;
+      out.y = out.y + dir.y * k;
+      out.z = out.z + dir.z * k;
+    }
   }
   return out;
 }
 
-/** Size of the set: the largest width along the coordinate axes (plus the margin's). */
-function setExtent(map: SupportMap): number {
+/** io[2] = size of the set: the largest width along the coordinate axes (plus the margin's). */
+function setExtent(map: SupportMap): void {
   let ext = 0;
   for (let i = 0; i < 3; i++) {
     vec3.set(tmp, 0, 0, 0);
     vec3.setAxis(tmp, i, 1);
     map.support(p, tmp);
-    const hi = vec3.getAxis(p, i);
+    const hi = i === 0 ? p.x : i === 1 ? p.y : p.z;
     vec3.setAxis(tmp, i, -1);
     map.support(p, tmp);
-    ext = Math.max(ext, hi - vec3.getAxis(p, i));
+    ext = Math.max(ext, hi - (i === 0 ? p.x : i === 1 ? p.y : p.z));
   }
-  return ext + 2 * map.margin;
+  io[2] = ext + 2 * map.margin;
 }
 
 /**
@@ -105,34 +128,42 @@ function reduce(count: number): number {
 }
 
 /**
- * Core loop: casts from `o` along `d`; returns λ ≥ 0 (writing the unit normal to `lastN`, or
- * zero when λ = 0 and the origin is inside), or −1 on a miss or when λ would exceed maxToi.
+ * Core loop: casts from `o` along `d` up to λ = maxToi = io[0]; returns false on a miss or when
+ * λ would exceed maxToi, else true with λ ≥ 0 in io[1] (and the unit normal in `lastN`, or zero
+ * when λ = 0 and the origin is inside).
  */
-function cast(map: SupportMap, o: Vec3, d: Vec3, maxToi: number): number {
+function cast(map: SupportMap, o: Vec3, d: Vec3): boolean {
+  const maxToi = io[0];
   let lambda = 0;
   vec3.copy(x, o);
   vec3.set(lastN, 0, 0, 0);
   supportFull(simplex[0], map, d);
   let count = 1;
   vec3.sub(v, x, simplex[0]);
-  const size = setExtent(map);
-  const coord = Math.max(vec3.length(o), vec3.length(simplex[0]));
+  setExtent(map);
+  const size = io[2];
+  lengthInto(o);
+  const lenO = io[3];
+  lengthInto(simplex[0]);
+  const coord = Math.max(lenO, io[3]);
   const eps = GJK_RAYCAST_TOLERANCE * size + GJK_ROUNDING_TOLERANCE * coord;
   const eps2 = eps * eps;
   let prevVV = Infinity;
   for (let iter = 0; iter < GJK_MAX_ITERATIONS; iter++) {
-    const vv = vec3.lengthSq(v);
+    const vv = v.x * v.x + v.y * v.y + v.z * v.z;
     if (vv <= eps2) break;
     supportFull(p, map, v);
     vec3.sub(tmp, x, p);
-    const vw = vec3.dot(v, tmp);
+    const vw = v.x * tmp.x + v.y * tmp.y + v.z * tmp.z;
     let advanced = false;
     if (vw > 0) {
-      const vd = vec3.dot(v, d);
-      if (vd >= 0) return -1;
+      const vd = v.x * d.x + v.y * d.y + v.z * d.z;
+      if (vd >= 0) return false;
       lambda -= vw / vd;
-      if (!(lambda <= maxToi)) return -1;
-      vec3.addScaled(x, o, d, lambda);
+      if (!(lambda <= maxToi)) return false;
+      x.x = o.x + d.x * lambda;
+      x.y = o.y + d.y * lambda;
+      x.z = o.z + d.z * lambda;
       vec3.copy(lastN, v);
       advanced = true;
     }
@@ -149,8 +180,9 @@ function cast(map: SupportMap, o: Vec3, d: Vec3, maxToi: number): number {
     if (count === 4) vec3.set(v, 0, 0, 0);
   }
   // lastN was set with v·(x − p) > 0, so it is non-zero whenever λ > 0.
-  if (lambda === 0 || vec3.normalize(lastN, lastN) === 0) vec3.set(lastN, 0, 0, 0);
-  return lambda;
+  if (lambda === 0 || !vec3.tryNormalize(lastN, lastN)) vec3.set(lastN, 0, 0, 0);
+  io[1] = lambda;
+  return true;
 }
 
 /**
@@ -169,18 +201,20 @@ export function gjkRayCast(
   maxToi: number,
   solid: boolean,
 ): boolean {
-  const dLen = vec3.length(d);
+  lengthInto(d);
+  const dLen = io[3];
   if (!(dLen > 0)) {
     // A point: inside (a zero-length cast from it "hits" a solid set) or not.
     if (!solid) return false;
-    const lam = cast(map, o, vec3.set(tmp, 1, 0, 0), 0);
-    if (lam !== 0) return false;
+    io[0] = 0;
+    if (!cast(map, o, vec3.set(tmp, 1, 0, 0)) || io[1] !== 0) return false;
     out.toi = 0;
     vec3.set(out.normal, 0, 0, 0);
     return true;
   }
-  const lam = cast(map, o, d, maxToi);
-  if (lam < 0) return false;
+  io[0] = maxToi;
+  if (!cast(map, o, d)) return false;
+  const lam = io[1];
   if (lam > 0 || solid) {
     out.toi = lam;
     vec3.copy(out.normal, lastN);
@@ -188,12 +222,15 @@ export function gjkRayCast(
   }
   // Hollow from inside: cast back from a point beyond the set.
   supportFull(p, map, d);
-  const reach = vec3.distance(o, p) + setExtent(map);
+  const toP = vec3.distance(o, p);
+  setExtent(map); // (uses p)
+  const reach = toP + io[2];
   const far = (2 * reach) / dLen + 1;
   vec3.addScaled(farOrigin, o, d, far);
   vec3.negate(backDir, d);
-  const back = cast(map, farOrigin, backDir, far);
-  if (back < 0) return false;
+  io[0] = far;
+  if (!cast(map, farOrigin, backDir)) return false;
+  const back = io[1];
   const toi = Math.max(0, far - back);
   if (!(toi <= maxToi)) return false;
   out.toi = toi;

@@ -31,6 +31,7 @@ import {
   GJK_SUPPORT_ROUNDING,
   GJK_TOLERANCE,
 } from "../constants.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { SupportMap } from "./support.js";
@@ -174,8 +175,25 @@ const lamEdge = new Float64Array(4);
 const lamFace = new Float64Array(4);
 const lamBest = new Float64Array(4);
 
-/** |Σ lam_i W_i|² over the vertices of `mask`. */
-function weightedLengthSq(W: Vec3[], lam: Float64Array, mask: number): number {
+/**
+ * Scratch for results that would otherwise cross a call as a returned double (boxed when V8 does
+ * not inline the call, as under the mesh pairs' deep call chains): [0] |Σ λ W|² of
+ * {@link weightedLengthSq}, [1] |v|² of {@link reduceSimplex}, [2] the length of
+ * {@link tryNormalizeScaled}.
+ */
+const scratch = new Float64Array(3);
+
+/** |a| as {@link hypot3} computes it, for the components of `a` (its common case inline). */
+function lengthInto(a: Vec3, out: Float64Array, i: number): void {
+  const x = a.x;
+  const y = a.y;
+  const z = a.z;
+  const s = x * x + y * y + z * z;
+  out[i] = s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX ? Math.sqrt(s) : hypot3(x, y, z);
+}
+
+/** scratch[0] = |Σ lam_i W_i|² over the vertices of `mask`. */
+function weightedLengthSq(W: Vec3[], lam: Float64Array, mask: number): void {
   let x = 0;
   let y = 0;
   let z = 0;
@@ -186,7 +204,7 @@ function weightedLengthSq(W: Vec3[], lam: Float64Array, mask: number): number {
       z += lam[i] * W[i].z;
     }
   }
-  return x * x + y * y + z * z;
+  scratch[0] = x * x + y * y + z * z;
 }
 
 /** Closest point of segment W[i]W[j] to the origin. */
@@ -211,11 +229,6 @@ function s1d(W: Vec3[], i: number, j: number, lam: Float64Array): number {
   return (1 << i) | (1 << j);
 }
 
-/** Twice the signed area of the 2D triangle (p, q, r) in coordinates (u, v). */
-function area2(pu: number, pv: number, qu: number, qv: number, ru: number, rv: number): number {
-  return (qu - pu) * (rv - pv) - (qv - pv) * (ru - pu);
-}
-
 /** Best of the segment sub-problems among (i,j), (j,k), (i,k) selected by `which` bits 0..2. */
 function s2dEdges(
   W: Vec3[],
@@ -231,7 +244,8 @@ function s2dEdges(
     if (!(which & (1 << e))) continue;
     lamEdge.fill(0);
     const m = s1d(W, e === 0 ? j : i, e === 2 ? j : k, lamEdge);
-    const d = weightedLengthSq(W, lamEdge, m);
+    weightedLengthSq(W, lamEdge, m);
+    const d = scratch[0];
     if (d < best) {
       best = d;
       bestMask = m;
@@ -252,27 +266,34 @@ function s2d(W: Vec3[], i: number, j: number, k: number, lam: Float64Array): num
   vec3.sub(e1, b, a);
   vec3.sub(e2, c, a);
   vec3.cross(nrm, e1, e2);
-  const nn = vec3.lengthSq(nrm);
-  if (!(nn > DEG * DEG * vec3.lengthSq(e1) * vec3.lengthSq(e2))) {
+  // Dot products, lengths and areas written out: a double returned by a call V8 does not
+  // inline is boxed (allocated).
+  const nn = nrm.x * nrm.x + nrm.y * nrm.y + nrm.z * nrm.z;
+  const ee1 = e1.x * e1.x + e1.y * e1.y + e1.z * e1.z;
+  const ee2 = e2.x * e2.x + e2.y * e2.y + e2.z * e2.z;
+  if (!(nn > DEG * DEG * ee1 * ee2)) {
     return s2dEdges(W, i, j, k, 7, lam);
   }
   // Projection of the origin on the plane, then 2D signed areas on the best coordinate plane.
-  vec3.scale(proj, nrm, vec3.dot(nrm, a) / nn);
+  const t = (nrm.x * a.x + nrm.y * a.y + nrm.z * a.z) / nn;
+  proj.x = nrm.x * t;
+  proj.y = nrm.y * t;
+  proj.z = nrm.z * t;
   const axis = vec3.maxAbsAxis(nrm);
-  const u = axis === 0 ? 1 : 0;
-  const v = axis === 2 ? 1 : 2;
-  const au = vec3.getAxis(a, u);
-  const av = vec3.getAxis(a, v);
-  const bu = vec3.getAxis(b, u);
-  const bv = vec3.getAxis(b, v);
-  const cu = vec3.getAxis(c, u);
-  const cv = vec3.getAxis(c, v);
-  const pu = vec3.getAxis(proj, u);
-  const pv = vec3.getAxis(proj, v);
-  const mu = area2(au, av, bu, bv, cu, cv);
-  const ci = area2(pu, pv, bu, bv, cu, cv);
-  const cj = area2(au, av, pu, pv, cu, cv);
-  const ck = area2(au, av, bu, bv, pu, pv);
+  // (u, v) = (y, z), (x, z) or (x, y): the plane of the two other axes.
+  const au = axis === 0 ? a.y : a.x;
+  const av = axis === 2 ? a.y : a.z;
+  const bu = axis === 0 ? b.y : b.x;
+  const bv = axis === 2 ? b.y : b.z;
+  const cu = axis === 0 ? c.y : c.x;
+  const cv = axis === 2 ? c.y : c.z;
+  const pu = axis === 0 ? proj.y : proj.x;
+  const pv = axis === 2 ? proj.y : proj.z;
+  // Twice the signed areas of the 2D triangles (abc, pbc, apc, abp): (q − p) × (r − p).
+  const mu = (bu - au) * (cv - av) - (bv - av) * (cu - au);
+  const ci = (bu - pu) * (cv - pv) - (bv - pv) * (cu - pu);
+  const cj = (pu - au) * (cv - av) - (pv - av) * (cu - au);
+  const ck = (bu - au) * (pv - av) - (bv - av) * (pu - au);
   const oi = ci * mu >= 0;
   const oj = cj * mu >= 0;
   const ok = ck * mu >= 0;
@@ -292,6 +313,9 @@ const FACE_I = [1, 0, 0, 0];
 const FACE_J = [2, 2, 1, 1];
 const FACE_K = [3, 3, 3, 2];
 
+/** The three edge lengths of {@link s3d}. */
+const lens = new Float64Array(3);
+
 /** Closest point of tetrahedron W[0..3] to the origin. */
 function s3d(W: Vec3[], lam: Float64Array): number {
   const p0 = W[0];
@@ -302,18 +326,21 @@ function s3d(W: Vec3[], lam: Float64Array): number {
   vec3.sub(e2, p2, p0);
   vec3.sub(e3, p3, p0);
   vec3.cross(nrm, e2, e3);
-  const det = vec3.dot(e1, nrm);
-  const scale = vec3.length(e1) * vec3.length(e2) * vec3.length(e3);
+  const det = e1.x * nrm.x + e1.y * nrm.y + e1.z * nrm.z;
+  lengthInto(e1, lens, 0);
+  lengthInto(e2, lens, 1);
+  lengthInto(e3, lens, 2);
+  const scale = lens[0] * lens[1] * lens[2];
   let which = 15;
   if (Math.abs(det) > DEG * scale) {
     // Signed volumes with the origin in place of each vertex (cofactors of the last row).
     vec3.cross(nrm, p2, p3);
-    const c0 = vec3.dot(p1, nrm);
-    const c1 = -vec3.dot(p0, nrm);
+    const c0 = p1.x * nrm.x + p1.y * nrm.y + p1.z * nrm.z;
+    const c1 = -(p0.x * nrm.x + p0.y * nrm.y + p0.z * nrm.z);
     vec3.cross(nrm, p1, p3);
-    const c2 = vec3.dot(p0, nrm);
+    const c2 = p0.x * nrm.x + p0.y * nrm.y + p0.z * nrm.z;
     vec3.cross(nrm, p1, p2);
-    const c3 = -vec3.dot(p0, nrm);
+    const c3 = -(p0.x * nrm.x + p0.y * nrm.y + p0.z * nrm.z);
     const o0 = c0 * det >= 0;
     const o1 = c1 * det >= 0;
     const o2 = c2 * det >= 0;
@@ -335,7 +362,8 @@ function s3d(W: Vec3[], lam: Float64Array): number {
     if (!(which & (1 << f))) continue;
     lamFace.fill(0);
     const m = s2d(W, FACE_I[f], FACE_J[f], FACE_K[f], lamFace);
-    const d = weightedLengthSq(W, lamFace, m);
+    weightedLengthSq(W, lamFace, m);
+    const d = scratch[0];
     if (d < best) {
       best = d;
       bestMask = m;
@@ -347,9 +375,9 @@ function s3d(W: Vec3[], lam: Float64Array): number {
 
 /**
  * Reduces `s` to the face supporting its point closest to the origin; writes that point to `v`
- * and returns |v|². A full tetrahedron holding the origin keeps count 4 (v = 0).
+ * and |v|² to scratch[1]. A full tetrahedron holding the origin keeps count 4 (v = 0).
  */
-function reduceSimplex(s: GjkSimplex, v: Vec3): number {
+function reduceSimplex(s: GjkSimplex, v: Vec3): void {
   lamBest.fill(0);
   let mask: number;
   switch (s.count) {
@@ -385,7 +413,7 @@ function reduceSimplex(s: GjkSimplex, v: Vec3): number {
   }
   s.count = n;
   simplexClosestPoint(v, s);
-  return n === 4 ? 0 : vec3.lengthSq(v);
+  scratch[1] = n === 4 ? 0 : v.x * v.x + v.y * v.y + v.z * v.z;
 }
 
 /**
@@ -420,20 +448,32 @@ function simplexClosestPoint(out: Vec3, s: GjkSimplex): void {
     y += l * W[i].y;
     z += l * W[i].z;
   }
-  vec3.set(out, x, y, z);
+  out.x = x;
+  out.y = y;
+  out.z = z;
   if (n === 2) {
     vec3.sub(e1, W[1], W[0]);
-    const ee = vec3.lengthSq(e1);
-    if (ee > 0 && Number.isFinite(ee)) vec3.addScaled(out, out, e1, -vec3.dot(out, e1) / ee);
+    const ee = e1.x * e1.x + e1.y * e1.y + e1.z * e1.z;
+    if (ee > 0 && Number.isFinite(ee)) {
+      const k = -(out.x * e1.x + out.y * e1.y + out.z * e1.z) / ee;
+      out.x = out.x + e1.x * k;
+      out.y = out.y + e1.y * k;
+      out.z = out.z + e1.z * k;
+    }
     return;
   }
   vec3.sub(e1, W[1], W[0]);
   vec3.sub(e2, W[2], W[0]);
   vec3.cross(nrm, e1, e2);
-  const nn = vec3.lengthSq(nrm);
+  const nn = nrm.x * nrm.x + nrm.y * nrm.y + nrm.z * nrm.z;
   if (nn > 0 && Number.isFinite(nn)) {
-    const t = vec3.dot(nrm, W[0]) / nn;
-    if (Number.isFinite(t)) vec3.scale(out, nrm, t);
+    const w0 = W[0];
+    const t = (nrm.x * w0.x + nrm.y * w0.y + nrm.z * w0.z) / nn;
+    if (Number.isFinite(t)) {
+      out.x = nrm.x * t;
+      out.y = nrm.y * t;
+      out.z = nrm.z * t;
+    }
   }
 }
 
@@ -444,8 +484,16 @@ export function simplexWitnesses(outA: Vec3, outB: Vec3, s: GjkSimplex): void {
   vec3.set(outA, 0, 0, 0);
   vec3.set(outB, 0, 0, 0);
   for (let i = 0; i < s.count; i++) {
-    vec3.addScaled(outA, outA, s.a[i], s.weights[i]);
-    vec3.addScaled(outB, outB, s.b[i], s.weights[i]);
+    // outA += a_i·λ_i, outB += b_i·λ_i, written out (no double passed to a call).
+    const l = s.weights[i];
+    const a = s.a[i];
+    const b = s.b[i];
+    outA.x = outA.x + a.x * l;
+    outA.y = outA.y + a.y * l;
+    outA.z = outA.z + a.z * l;
+    outB.x = outB.x + b.x * l;
+    outB.y = outB.y + b.y * l;
+    outB.z = outB.z + b.z * l;
   }
 }
 
@@ -455,14 +503,25 @@ export function simplexWitnesses(outA: Vec3, outB: Vec3, s: GjkSimplex): void {
  * unchanged when `a` is zero or not finite; otherwise returns a positive number.
  */
 export function normalizeScaled(out: Vec3, a: Vec3): number {
+  return tryNormalizeScaled(out, a) ? scratch[2] : 0;
+}
+
+/**
+ * {@link normalizeScaled} returning whether it normalized (a boolean crosses a call unboxed; a
+ * double returned by a call V8 does not inline is allocated).
+ */
+export function tryNormalizeScaled(out: Vec3, a: Vec3): boolean {
   const m = Math.max(Math.abs(a.x), Math.abs(a.y), Math.abs(a.z));
-  if (!(m > 0) || !Number.isFinite(m)) return 0;
+  if (!(m > 0) || !Number.isFinite(m)) return false;
   const x = a.x / m;
   const y = a.y / m;
   const z = a.z / m;
   const len = Math.sqrt(x * x + y * y + z * z);
-  vec3.set(out, x / len, y / len, z / len);
-  return m * len;
+  out.x = x / len;
+  out.y = y / len;
+  out.z = z / len;
+  scratch[2] = m * len;
+  return true;
 }
 
 /**
@@ -505,12 +564,14 @@ export function gjk(
 ): GjkResult {
   const s = out.simplex;
   s.count = 0;
-  if (initialDir && normalizeScaled(v, initialDir) > 0) {
+  if (initialDir && tryNormalizeScaled(v, initialDir)) {
     vec3.negate(v, v);
   } else {
     vec3.set(v, -1, 0, 0);
   }
-  vec3.set(lastDir, -v.x || 0, -v.y || 0, -v.z || 0);
+  lastDir.x = -v.x || 0;
+  lastDir.y = -v.y || 0;
+  lastDir.z = -v.z || 0;
   let vv = Infinity;
   let bestVV = Infinity;
   let stalls = 0;
@@ -528,9 +589,9 @@ export function gjk(
     a.support(wA, negV);
     b.support(wB, v);
     vec3.sub(w, wA, wB);
-    const vw = vec3.dot(v, w);
-    const vLenSq = vec3.lengthSq(v);
-    maxWW = Math.max(maxWW, vec3.lengthSq(w));
+    const vw = v.x * w.x + v.y * w.y + v.z * w.z;
+    const vLenSq = v.x * v.x + v.y * v.y + v.z * v.z;
+    maxWW = Math.max(maxWW, w.x * w.x + w.y * w.y + w.z * w.z);
     // A lower bound within rounding of maxDistance is not proof: touching stays touching.
     const limit = maxDistance + GJK_ROUNDING_TOLERANCE * Math.sqrt(maxWW);
     if (vw > 0 && vw * vw > limit * limit * vLenSq) {
@@ -564,7 +625,8 @@ export function gjk(
     vec3.copy(s.a[n], wA);
     vec3.copy(s.b[n], wB);
     s.count = n + 1;
-    const vvNew = reduceSimplex(s, v);
+    reduceSimplex(s, v);
+    const vvNew = scratch[1];
     if (trace) trace.record(iter, s, v);
     if (s.count === 4 || vvNew <= round2 * maxWW) {
       status = GjkStatus.Intersecting;
@@ -611,9 +673,10 @@ export function gjk(
     // v of the kept simplex, orthogonal to it (not pointA − pointB, which carries the rounding
     // of the shapes' coordinates, 1e6 away from the origin, rather than of the simplex).
     simplexClosestPoint(v, s);
-    out.distance = vec3.length(v);
+    lengthInto(v, scratch, 0);
+    out.distance = scratch[0];
     if (out.distance > 0) vec3.negate(lastDir, v);
   }
-  if (normalizeScaled(out.direction, lastDir) === 0) vec3.set(out.direction, 1, 0, 0);
+  if (!tryNormalizeScaled(out.direction, lastDir)) vec3.set(out.direction, 1, 0, 0);
   return out;
 }

@@ -18,6 +18,7 @@ import {
 } from "../constants.js";
 import * as aabbm from "../math/aabb.js";
 import * as iso from "../math/isometry.js";
+import type { Vec3 } from "../math/vec3.js";
 import { aabbShapeOfType } from "../shapes/index.js";
 import { type Shape, ShapeType } from "../shapes/shape.js";
 
@@ -193,5 +194,21 @@ export function boxWithinBound(
     Math.abs(b3) <= m &&
     Math.abs(b4) <= m &&
     Math.abs(b5) <= m
+  );
+}
+
+/**
+ * {@link boxWithinBound} of the box `[min, max]`, given as vectors (the serial `setPose` path:
+ * six doubles passed to a call V8 does not inline would be boxed).
+ */
+export function vecsWithinBound(min: Vec3, max: Vec3): boolean {
+  const m = WORLD_MAX_COORDINATE;
+  return (
+    Math.abs(min.x) <= m &&
+    Math.abs(min.y) <= m &&
+    Math.abs(min.z) <= m &&
+    Math.abs(max.x) <= m &&
+    Math.abs(max.y) <= m &&
+    Math.abs(max.z) <= m
   );
 }

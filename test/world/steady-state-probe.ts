@@ -2,8 +2,9 @@
  * Child-process probe of test/world/steady-state.test.ts, run as
  * `node --expose-gc --no-memory-reducer --import tsx test/world/steady-state-probe.ts <broadphase> <n> <steps> <mode> [warm]`
  * (`WARMUP=<frames>` sets the warm-up, 1,000 by default; `APP_LITERALS=1` first builds object
- * literals an application might, see below): builds the benchmark scene, collects the
- * set-up's garbage, warms the world up (so that the JIT has compiled the step), then runs `steps`
+ * literals an application might, see below; `HEAP_PROFILE=1` adds a window under V8's sampling
+ * heap profiler and prints its allocation sites, `HEAP_BY=leaf` by allocating function): builds
+ * the benchmark scene, collects the set-up's garbage, warms the world up (so that the JIT has compiled the step), then runs `steps`
  * steps moving every body each frame, and prints as JSON the heap growth over those steps and
  * the number of collections that ran meanwhile (a PerformanceObserver of "gc" entries). When no
  * collection ran, heap growth is the number of bytes allocated.
@@ -14,6 +15,7 @@ import type { Isometry } from "../../src/math/isometry.js";
 import { WorkerExecutor } from "../../src/parallel/index.js";
 import { makeCuboid } from "../../src/shapes/cuboid.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
+import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
 import { type BodyHandle, CollisionWorld, type WorldBroadPhase } from "../../src/world/index.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -24,7 +26,9 @@ const steps = Number(process.argv[4] ?? 1000);
 /**
  * "full": the whole pipeline; "broad": masks 0, so the step is broad phase + filter + cache;
  * "kinds": every fourth body static and every fourth (offset 1) asleep, neither moved; the
- * others moved by one `setPoses` call per frame.
+ * others moved by one `setPoses` call per frame; "mesh": every fourth body a triangle mesh (a
+ * closed box of 12 triangles with the box's half extents, or the sphere's radius), so the step
+ * runs the mesh pairs (mesh–sphere, mesh–box, mesh–mesh) through the composite mid-phase.
  */
 const mode = process.argv[5] ?? "full";
 /** "kinds" or "threads-kinds" (the same with the 2-thread executor: `setPoses` batches of 4,096+ bodies run their first pass on both threads). */
@@ -32,6 +36,24 @@ const kinds = mode === "kinds" || mode === "threads-kinds";
 /** "warm": the world's `warmStart` option on (src/world/warm-start-cache.ts). */
 const warmStart = process.argv[6] === "warm";
 const warmup = Number(process.env.WARMUP ?? 1000);
+const meshes = mode === "mesh";
+
+/** A closed box of 12 triangles with half extents `x, y, z` (outward winding). */
+function boxMesh(x: number, y: number, z: number) {
+  const v: number[] = [];
+  for (let i = 0; i < 8; i++) v.push(i & 1 ? x : -x, i & 2 ? y : -y, i & 4 ? z : -z);
+  const quads = [
+    [0, 2, 3, 1],
+    [4, 5, 7, 6],
+    [0, 1, 5, 4],
+    [2, 6, 7, 3],
+    [0, 4, 6, 2],
+    [1, 3, 7, 5],
+  ];
+  const idx: number[] = [];
+  for (const [a, b, c, d] of quads) idx.push(a, b, c, a, c, d);
+  return makeTriangleMesh(v, idx);
+}
 
 const scene = makeBenchScene(n, 7);
 // APP_LITERALS=1: objects an application may well write before it makes its world (pair
@@ -64,9 +86,13 @@ const handles: BodyHandle[] = [];
 for (let i = 0; i < n; i++) {
   const sz = scene.size;
   const shape =
-    scene.kind[i] === 0
-      ? makeSphere(sz[3 * i])
-      : makeCuboid({ x: sz[3 * i], y: sz[3 * i + 1], z: sz[3 * i + 2] });
+    meshes && i % 4 === 0
+      ? scene.kind[i] === 0
+        ? boxMesh(sz[3 * i], sz[3 * i], sz[3 * i])
+        : boxMesh(sz[3 * i], sz[3 * i + 1], sz[3 * i + 2])
+      : scene.kind[i] === 0
+        ? makeSphere(sz[3 * i])
+        : makeCuboid({ x: sz[3 * i], y: sz[3 * i + 1], z: sz[3 * i + 2] });
   const p: Isometry = {
     translation: { x: scene.pos[3 * i], y: scene.pos[3 * i + 1], z: scene.pos[3 * i + 2] },
     rotation: {
@@ -136,12 +162,12 @@ gc();
 gc();
 let sink = run(1, warmup);
 /**
- * Up to `WINDOWS` (4) consecutive windows of `steps` steps; the first with no collection and less
+ * Up to `WINDOWS` (env, 4 by default) consecutive windows of `steps` steps; the first with no collection and less
  * than `ACCEPT_BYTES_PER_STEP` of growth is reported (else the last). On a loaded machine the
  * JIT's background compilation can finish late, inside the first window, and the interpreted
  * steps before it allocate: later windows show the steady state the test is about.
  */
-const WINDOWS = 4;
+const WINDOWS = Number(process.env.WINDOWS ?? 4);
 const ACCEPT_BYTES_PER_STEP = 256;
 let frameNo = warmup;
 let result = { growth: 0, gcs: 0, before: 0, window: 0 };
@@ -156,6 +182,51 @@ for (let w = 1; w <= WINDOWS; w++) {
   await new Promise((r) => setTimeout(r, 50));
   result = { growth: after - before, gcs, before, window: w };
   if (gcs === 0 && after - before < ACCEPT_BYTES_PER_STEP * steps) break;
+}
+// HEAP_PROFILE=1: one more window of `steps` steps under V8's sampling heap profiler (interval
+// 512 bytes), and its allocation sites by self size on stderr (a diagnosis aid; not measured).
+if (process.env.HEAP_PROFILE === "1") {
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  await session.post("HeapProfiler.enable");
+  await session.post("HeapProfiler.startSampling", {
+    samplingInterval: 512,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  sink += run(frameNo + 1, frameNo + steps);
+  frameNo += steps;
+  const { profile } = (await session.post("HeapProfiler.stopSampling")) as {
+    profile: { head: HeapNode };
+  };
+  interface HeapNode {
+    callFrame: { functionName: string; url: string; lineNumber: number };
+    selfSize: number;
+    children: HeapNode[];
+  }
+  const sites: { size: number; at: string }[] = [];
+  const walk = (node: HeapNode, stack: string[]) => {
+    const cf = node.callFrame;
+    const here = `${cf.functionName || "(anon)"} ${cf.url.split("/").slice(-2).join("/")}:${cf.lineNumber + 1}`;
+    const path = [...stack, here];
+    if (node.selfSize > 0) sites.push({ size: node.selfSize, at: path.slice(-4).join(" < ") });
+    for (const c of node.children) walk(c, path);
+  };
+  walk(profile.head, []);
+  if (process.env.HEAP_BY === "leaf") {
+    const byLeaf = new Map<string, number>();
+    for (const s of sites) {
+      const leaf = s.at.split(" < ").pop() as string;
+      byLeaf.set(leaf, (byLeaf.get(leaf) ?? 0) + s.size);
+    }
+    sites.length = 0;
+    for (const [at, size] of byLeaf) sites.push({ size, at });
+  }
+  sites.sort((a, b) => b.size - a.size);
+  for (const s of sites.slice(0, Number(process.env.HEAP_TOP ?? 25)))
+    process.stderr.write(`${(s.size / steps).toFixed(0).padStart(8)} B/step  ${s.at}\n`);
+  session.disconnect();
 }
 const gcsDuring = result.gcs;
 gc();
