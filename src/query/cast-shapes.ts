@@ -547,7 +547,9 @@ function checkRelativeMotion(velocityA: Vec3, velocityB: Vec3, maxToi: number): 
 }
 
 function checkMaxToi(maxToi: number): void {
-  if (!(maxToi >= 0)) invalidValue("maxToi", maxToi, "must be a number ≥ 0 (or Infinity)");
+  // typeof first: "10" >= 0 is true in JavaScript.
+  if (typeof maxToi !== "number" || !(maxToi >= 0))
+    invalidValue("maxToi", maxToi, "must be a number ≥ 0 (or Infinity)");
 }
 
 const castBoxA = aabbm.empty();
