@@ -237,8 +237,7 @@ function advance(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
   if (a.angular > 0 && !Number.isFinite(leverA)) leverA = originSpread(maxT) + leverB;
   if (b.angular > 0 && !Number.isFinite(leverB)) leverB = originSpread(maxT) + leverA;
   const spin = (a.angular > 0 ? a.angular * leverA : 0) + (b.angular > 0 ? b.angular * leverB : 0);
-  if (!Number.isFinite(spin))
-    unsupportedPair(a.shape, b.shape, "castShapesNonlinear (two rotating half-spaces)");
+  if (!Number.isFinite(spin)) return castTurningHalfSpaces(out, a, b);
   vec3.sub(relVel, b.motion.velocity, a.motion.velocity);
   let t = 0;
   for (let iter = 0; iter < SHAPE_CAST_MAX_ITERATIONS; iter++) {
@@ -270,6 +269,26 @@ function advance(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
   sidePoseAt(poseB, b, t);
   contactAt(out, a.shape, b.shape, t);
   return true;
+}
+
+/**
+ * Two half-spaces, one of them rotating: both lever arms are unbounded, so conservative
+ * advancement has no bound. Two half-spaces overlap at time 0 unless their normals are exactly
+ * opposite; then they meet at toi 0, as the linear cast answers. Apart at time 0 (opposite
+ * normals), the pair is refused by name.
+ */
+function castTurningHalfSpaces(out: ShapeCastHit, a: Side, b: Side): boolean {
+  sidePoseAt(poseA, a, 0);
+  sidePoseAt(poseB, b, 0);
+  if (!startDecided && intersectsPair(a.shape, b.shape, relativePose(poseA, poseB))) {
+    contactAt(out, a.shape, b.shape, 0);
+    return true;
+  }
+  return unsupportedPair(
+    a.shape,
+    b.shape,
+    "castShapesNonlinear (two half-spaces apart at time 0, one of them rotating)",
+  );
 }
 
 /** Scratch of one composite level of a cast. */
@@ -831,7 +850,9 @@ function checkRelativeMotion(velocityA: Vec3, velocityB: Vec3, maxToi: number): 
 }
 
 function checkMaxToi(maxToi: number): void {
-  if (!(maxToi >= 0)) invalidValue("maxToi", maxToi, "must be a number ≥ 0 (or Infinity)");
+  // typeof first: "10" >= 0 is true in JavaScript.
+  if (typeof maxToi !== "number" || !(maxToi >= 0))
+    invalidValue("maxToi", maxToi, "must be a number ≥ 0 (or Infinity)");
 }
 
 const castBoxA = aabbm.empty();

@@ -206,5 +206,7 @@ function relativePoseChecked(out: Isometry, poseA: Isometry, poseB: Isometry): b
 
 /** Throws `CollideError` unless `prediction` is a number ≥ 0 (+Infinity allowed). */
 export function checkPrediction(prediction: number): void {
-  if (!(prediction >= 0)) invalidValue("prediction", prediction, "must be ≥ 0");
+  // typeof first: "5" >= 0 and null >= 0 are true in JavaScript (a string was taken as 5).
+  if (typeof prediction !== "number" || !(prediction >= 0))
+    invalidValue("prediction", prediction, "must be a number ≥ 0");
 }

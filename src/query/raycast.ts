@@ -229,7 +229,10 @@ export function raycast(
   if (dir.x === 0 && dir.y === 0 && dir.z === 0) {
     invalidValue("direction", [dir.x, dir.y, dir.z], "must not be the zero vector");
   }
-  if (!(maxToi >= 0)) invalidValue("maxToi", maxToi, "must be ≥ 0");
+  if (typeof maxToi !== "number" || !(maxToi >= 0))
+    invalidValue("maxToi", maxToi, "must be a number ≥ 0");
+  // As projectPoint: a truthy "no" was taken as solid.
+  if (typeof solid !== "boolean") invalidValue("solid", solid, "must be a boolean");
   checkShapeArg("shape", shape);
   checkPose("pose", pose);
   checkOffset("origin", origin, pose.translation, "pose.translation");

@@ -13,6 +13,8 @@ import { checkShape, checkUnitQuat, checkVec3 } from "./validate.js";
 import "./defs/compound.js";
 
 function checkPose(field: string, pose: Isometry): void {
+  if (pose === null || typeof pose !== "object")
+    invalidValue(`${field}.pose`, pose, "must be a pose {translation, rotation}");
   checkVec3(`${field}.position`, pose.translation);
   checkUnitQuat(`${field}.rotation`, pose.rotation);
 }

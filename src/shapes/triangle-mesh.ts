@@ -89,7 +89,16 @@ export interface TriangleMeshOptions {
   solid?: boolean;
 }
 
+/**
+ * Throws `CollideError` naming `field` unless `a` is an array or a typed array (a string, null
+ * or a plain object reached `.length` and threw a TypeError, or was read as characters).
+ */
+function checkArrayArg(field: string, a: unknown, what: string): void {
+  if (!Array.isArray(a) && !ArrayBuffer.isView(a)) invalidValue(field, a, `must be ${what}`);
+}
+
 function packVertices(vertices: ArrayLike<number> | readonly Vec3[], field: string): Float64Array {
+  checkArrayArg(field, vertices, "an array of numbers (packed xyz) or of {x, y, z} vectors");
   if (vertices.length > 0 && typeof vertices[0] === "object") {
     const vs = vertices as readonly Vec3[];
     const out = new Float64Array(3 * vs.length);
@@ -105,6 +114,13 @@ function packVertices(vertices: ArrayLike<number> | readonly Vec3[], field: stri
   }
   if (vertices.length % 3 !== 0)
     invalidValue(field, vertices.length, "must hold 3 numbers per vertex (length a multiple of 3)");
+  if (Array.isArray(vertices)) {
+    // Float64Array.from would turn "1" into 1 and null into 0.
+    for (let i = 0; i < vertices.length; i++) {
+      if (typeof vertices[i] !== "number")
+        invalidValue(`${field}[${i}]`, vertices[i], "must be a number (packed xyz)");
+    }
+  }
   return Float64Array.from(vertices as ArrayLike<number>);
 }
 
@@ -138,6 +154,7 @@ export function makeTriangleMesh(
   checkOptions(options, MESH_SPEC);
   const p = field ? `${field}.` : "";
   const v = packVertices(vertices, `${p}vertices`);
+  checkArrayArg(`${p}indices`, indices, "an array of vertex indices, 3 per triangle");
   const vertexCount = v.length / 3;
   if (indices.length % 3 !== 0)
     invalidValue(`${p}indices`, indices.length, "must hold 3 vertex indices per triangle");
