@@ -9,11 +9,12 @@
  * the world frame (each body's bounding radius, from its shape definition, cached per slot), which
  * settles most candidate pairs of a broad phase before any relative pose is formed; then the
  * pair table's contact routine for the two shape types is looked up with its flip and called in
- * the order it takes (with the relative pose inverted exactly as the table's dispatcher inverts
- * it, so that every contact is bitwise the `contact` query's), and the contact within the
+ * the order it takes (with the relative pose formed in that order, as the `contact` query forms
+ * it, so that every contact is bitwise the query's), and the contact within the
  * prediction distance is widened into a manifold of up to 4 points in that same order
  * (`manifoldFromContact` for two convex shapes, else the table's manifold, else the single
- * contact), converted to the world frame once. The result is written as one record of
+ * contact), converted to the world frame once. A contact within a rounding band of touching is
+ * decided by the pair's intersects test, as the queries decide it (src/narrowphase/touching.ts). The result is written as one record of
  * {@link NARROW_RECORD_STRIDE} doubles in the layout of the contact cache
  * (src/world/contact-cache.ts) from offset 2 on:
  *
@@ -42,6 +43,7 @@ import {
   manifoldPair,
   snapFaceNormal,
 } from "../narrowphase/pair-table.js";
+import { agreeContact, TOUCH_BAND } from "../narrowphase/touching.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import { boundingRadiusOf } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
@@ -162,25 +164,36 @@ export function narrowPair(
   readPose(poseA, pose, lo);
   readPose(poseB, pose, hi);
   iso.invMul(bInA, poseA, poseB);
+  // The routines are asked to the prediction plus the near-touching band (written out: no
+  // double crosses a call here), and agreeContact decides the band by intersects and drops what
+  // lies beyond the prediction (src/narrowphase/touching.ts, as the `contact` query).
+  const bt = bInA.translation;
+  const ask = prediction + TOUCH_BAND * Math.max(Math.abs(bt.x), Math.abs(bt.y), Math.abs(bt.z));
   // The table's routine; far outside unit scale (or with no routine) the table's dispatcher
   // answers: it changes units first (src/narrowphase/extreme-scale.ts), or throws
   // unsupported_pair.
   const f = contactRoutine(sa.type, sb.type);
   if (f === null || offsetOutOfRange(bInA)) {
-    if (!contactPair(c, sa, sb, bInA, prediction)) return none(out, offset);
+    if (!contactPair(c, sa, sb, bInA, ask)) return none(out, offset);
+    if (!agreeContact(c, sa, poseA, sb, poseB, bInA, prediction)) return none(out, offset);
     widen(m, c, sa, sb, bInA, fl, fh, prediction);
     return writeRecord(out, offset, c, m, sa, poseA, sb, poseB, false);
   }
   if (!contactFlipped(sa.type, sb.type)) {
-    if (!f(c, sa, sb, bInA, prediction)) return none(out, offset);
+    if (!f(c, sa, sb, bInA, ask)) return none(out, offset);
+    if (!agreeContact(c, sa, poseA, sb, poseB, bInA, prediction)) return none(out, offset);
     widen(m, c, sa, sb, bInA, fl, fh, prediction);
     return writeRecord(out, offset, c, m, sa, poseA, sb, poseB, false);
   }
-  // A flipped entry takes (higher, lower): A's pose in B's frame by the very inversion the pair
-  // table's dispatcher uses, so that the answer is bitwise the `contact` query's; the record is
+  // A flipped entry takes (higher, lower): A's pose in B's frame formed from the world poses in
+  // that order, as the `contact` query forms it for a flipped entry (src/query/frames.ts,
+  // `swappedPairPose`), so that the answer is bitwise the query's in either order; the record is
   // computed in the higher slot's frame and written for (lower, higher).
-  iso.invert(aInB, bInA);
-  if (!f(c, sb, sa, aInB, prediction)) return none(out, offset);
+  iso.invMul(aInB, poseB, poseA);
+  const at = aInB.translation;
+  const askBA = prediction + TOUCH_BAND * Math.max(Math.abs(at.x), Math.abs(at.y), Math.abs(at.z));
+  if (!f(c, sb, sa, aInB, askBA)) return none(out, offset);
+  if (!agreeContact(c, sb, poseB, sa, poseA, aInB, prediction)) return none(out, offset);
   widen(m, c, sb, sa, aInB, fh, fl, prediction);
   return writeRecord(out, offset, c, m, sb, poseB, sa, poseA, true);
 }
