@@ -19,7 +19,8 @@ import type { Isometry } from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import { isBrandedShape, type Shape } from "../shapes/shape.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
-import { intersectsPair, intersectsPosesPair } from "./pair-table.js";
+import { canonicalOrder } from "./convex-convex.js";
+import { intersectsPair, intersectsPosesPair, pairFlipped } from "./pair-table.js";
 
 /**
  * Relative width of the near-touching band, times the largest coordinate magnitude of the answer
@@ -36,6 +37,25 @@ export const TOUCH_BAND = 2 ** -20;
  */
 export function touchReach(prediction: number, t: Vec3): number {
   return prediction + TOUCH_BAND * Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z));
+}
+
+/**
+ * True when a query of `op` for (a, b), B at `bInA` in A's frame, calls the pair table in the
+ * order (b, a), with A's pose in B's frame formed from the world poses (src/query/frames.ts,
+ * `swappedPairPose`), and flips the answer: for a table entry that is the flip of a registration
+ * in (b, a)'s order, and for two shapes of one type when {@link canonicalOrder} of `bInA` says the
+ * other order. Both orders of a query then run one computation on the same input bit for bit,
+ * so contact(B, A) is contact(A, B) with the normal negated and the points exchanged exactly
+ * (issue 16: a tie at a touching vertex otherwise went to different parts or normals).
+ */
+export function queryOrderSwapped(
+  op: "intersects" | "distance" | "contact" | "manifold",
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+): boolean {
+  if (a.type === b.type) return canonicalOrder(bInA) < 0;
+  return pairFlipped(op, a.type, b.type);
 }
 
 /** Unit roundoff: the smallest gap {@link agreeContact} reports is this times the magnitude. */

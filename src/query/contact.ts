@@ -5,8 +5,8 @@ import * as iso from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
 import type { Contact } from "../narrowphase/contact.js";
 import { makeContact } from "../narrowphase/contact.js";
-import { contactPair, pairFlipped, snapFaceNormal } from "../narrowphase/pair-table.js";
-import { agreeContact, touchReach } from "../narrowphase/touching.js";
+import { contactPair, snapFaceNormal } from "../narrowphase/pair-table.js";
+import { agreeContact, queryOrderSwapped, touchReach } from "../narrowphase/touching.js";
 import type { Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
 import { checkPrediction, pairPose, swappedPairPose } from "./frames.js";
@@ -40,7 +40,7 @@ export function contact(
   const bInA = pairPose(a, poseA, b, poseB);
   // A flipped entry is called in its routine's order with the pose formed in that order, so
   // that contact(B, A) is contact(A, B) flipped exactly (see swappedPairPose).
-  const flip = pairFlipped("contact", a.type, b.type);
+  const flip = queryOrderSwapped("contact", a, b, bInA);
   let hit: boolean;
   if (flip) {
     const aInB = swappedPairPose(poseA, poseB);

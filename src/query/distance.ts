@@ -5,8 +5,8 @@ import * as iso from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
 import type { DistanceResult } from "../narrowphase/contact.js";
 import { makeDistanceResult } from "../narrowphase/contact.js";
-import { distancePair, pairFlipped } from "../narrowphase/pair-table.js";
-import { agreeDistance } from "../narrowphase/touching.js";
+import { distancePair } from "../narrowphase/pair-table.js";
+import { agreeDistance, queryOrderSwapped } from "../narrowphase/touching.js";
 import type { Shape } from "../shapes/shape.js";
 import { pairPose, swappedPairPose } from "./frames.js";
 import { distanceHasNaN, refusePair } from "./guard.js";
@@ -33,7 +33,7 @@ export function distance(
   out: DistanceResult = makeDistanceResult(),
 ): DistanceResult {
   const bInA = pairPose(a, poseA, b, poseB);
-  if (pairFlipped("distance", a.type, b.type)) {
+  if (queryOrderSwapped("distance", a, b, bInA)) {
     // In the routine's order, the pose formed in that order (see swappedPairPose): distance(B,
     // A) is distance(A, B) with the points exchanged, exactly.
     const aInB = swappedPairPose(poseA, poseB);

@@ -1,6 +1,7 @@
 /** The `intersects` query: do two posed shapes overlap or touch? */
 import type { Isometry } from "../math/isometry.js";
-import { intersectsPair, intersectsPosesPair, pairFlipped } from "../narrowphase/pair-table.js";
+import { intersectsPair, intersectsPosesPair } from "../narrowphase/pair-table.js";
+import { queryOrderSwapped } from "../narrowphase/touching.js";
 import { isBrandedShape, type Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
 import { pairPose, swappedPairPose } from "./frames.js";
@@ -36,7 +37,7 @@ export function intersects(a: Shape, poseA: Isometry, b: Shape, poseB: Isometry)
   const bInA = pairPose(a, poseA, b, poseB);
   // A flipped entry in its routine's order, the pose formed in that order (see swappedPairPose):
   // intersects(B, A) is intersects(A, B) bit for bit, and decided on the same input as contact.
-  const hit = pairFlipped("intersects", a.type, b.type)
+  const hit = queryOrderSwapped("intersects", a, b, bInA)
     ? intersectsPair(b, a, swappedPairPose(poseA, poseB))
     : intersectsPair(a, b, bInA);
   // The deciding comparisons are the pair routine's: NaN makes them false (or, negated, true),

@@ -4,8 +4,8 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { ContactManifold } from "../narrowphase/contact.js";
 import { flipManifold, makeContactManifold } from "../narrowphase/contact.js";
-import { manifoldPair, pairFlipped, snapFaceNormal } from "../narrowphase/pair-table.js";
-import { agreeManifold } from "../narrowphase/touching.js";
+import { manifoldPair, snapFaceNormal } from "../narrowphase/pair-table.js";
+import { agreeManifold, queryOrderSwapped } from "../narrowphase/touching.js";
 import type { Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
 import { checkPrediction, pairPose, swappedPairPose } from "./frames.js";
@@ -36,7 +36,7 @@ export function manifold(
   checkPrediction(prediction);
   const bInA = pairPose(a, poseA, b, poseB);
   // A flipped entry in its routine's order, the pose formed in that order (see swappedPairPose).
-  const flip = pairFlipped("manifold", a.type, b.type);
+  const flip = queryOrderSwapped("manifold", a, b, bInA);
   let hit: boolean;
   if (flip) {
     const aInB = swappedPairPose(poseA, poseB);

@@ -31,6 +31,7 @@ import * as iso from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
 import type { Contact, ContactManifold } from "../narrowphase/contact.js";
 import { MAX_MANIFOLD_POINTS, makeContact, makeContactManifold } from "../narrowphase/contact.js";
+import { canonicalOrder } from "../narrowphase/convex-convex.js";
 import { manifoldCuboidCuboid } from "../narrowphase/cuboid-cuboid.js";
 import { offsetOutOfRange } from "../narrowphase/extreme-scale.js";
 import { manifoldFromContact } from "../narrowphase/manifold.js";
@@ -179,7 +180,10 @@ export function narrowPair(
     widen(m, c, sa, sb, bInA, fl, fh, prediction);
     return writeRecord(out, offset, c, m, sa, poseA, sb, poseB, false);
   }
-  if (!contactFlipped(sa.type, sb.type)) {
+  // The order the queries take (src/narrowphase/touching.ts, queryOrderSwapped): a flipped
+  // entry, or two shapes of one type in their canonical order (the routine is the same).
+  const swap = sa.type === sb.type ? canonicalOrder(bInA) < 0 : contactFlipped(sa.type, sb.type);
+  if (!swap) {
     if (!f(c, sa, sb, bInA, ask)) return none(out, offset);
     if (!agreeContact(c, sa, poseA, sb, poseB, bInA, prediction)) return none(out, offset);
     widen(m, c, sa, sb, bInA, fl, fh, prediction);
