@@ -111,13 +111,26 @@ export function agreeContact(
   prediction: number,
 ): boolean {
   const d = c.distance;
+  // The magnitude written out (the world's narrow phase calls this per contact: no double
+  // returned from a call).
+  const p = c.pointA;
+  const q = c.pointB;
+  const t = bInA.translation;
+  const m = Math.max(
+    Math.abs(p.x),
+    Math.abs(p.y),
+    Math.abs(p.z),
+    Math.abs(q.x),
+    Math.abs(q.y),
+    Math.abs(q.z),
+    Math.abs(t.x),
+    Math.abs(t.y),
+    Math.abs(t.z),
+  );
   if (d > 0) {
-    if (d <= TOUCH_BAND * magnitude(c.pointA, c.pointB, bInA.translation)) {
-      if (intersectsAsQuery(a, poseA, b, poseB, bInA)) c.distance = 0;
-    }
+    if (d <= TOUCH_BAND * m && intersectsAsQuery(a, poseA, b, poseB, bInA)) c.distance = 0;
     return c.distance <= prediction;
   }
-  const m = magnitude(c.pointA, c.pointB, bInA.translation);
   if (!(-d <= TOUCH_BAND * m)) return true;
   if (intersectsAsQuery(a, poseA, b, poseB, bInA)) return true;
   const gap = Math.max(EPS * m, Number.MIN_VALUE);

@@ -44,7 +44,7 @@ import {
   manifoldPair,
   snapFaceNormal,
 } from "../narrowphase/pair-table.js";
-import { agreeContact, TOUCH_BAND } from "../narrowphase/touching.js";
+import { agreeContact } from "../narrowphase/touching.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import { boundingRadiusOf } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
@@ -165,17 +165,17 @@ export function narrowPair(
   readPose(poseA, pose, lo);
   readPose(poseB, pose, hi);
   iso.invMul(bInA, poseA, poseB);
-  // The routines are asked to the prediction plus the near-touching band (written out: no
-  // double crosses a call here), and agreeContact decides the band by intersects and drops what
-  // lies beyond the prediction (src/narrowphase/touching.ts, as the `contact` query).
-  const bt = bInA.translation;
-  const ask = prediction + TOUCH_BAND * Math.max(Math.abs(bt.x), Math.abs(bt.y), Math.abs(bt.z));
+  // A contact found within the near-touching band is decided by intersects (agreeContact,
+  // src/narrowphase/touching.ts, as the `contact` query). The routines are asked to the
+  // prediction itself, not to the query's prediction plus the band: that sum, a new double passed
+  // to a call that is not inlined, would be boxed for every pair; so a gap within the band that
+  // intersects calls touching is still apart here.
   // The table's routine; far outside unit scale (or with no routine) the table's dispatcher
   // answers: it changes units first (src/narrowphase/extreme-scale.ts), or throws
   // unsupported_pair.
   const f = contactRoutine(sa.type, sb.type);
   if (f === null || offsetOutOfRange(bInA)) {
-    if (!contactPair(c, sa, sb, bInA, ask)) return none(out, offset);
+    if (!contactPair(c, sa, sb, bInA, prediction)) return none(out, offset);
     if (!agreeContact(c, sa, poseA, sb, poseB, bInA, prediction)) return none(out, offset);
     widen(m, c, sa, sb, bInA, fl, fh, prediction);
     return writeRecord(out, offset, c, m, sa, poseA, sb, poseB, false);
@@ -184,7 +184,7 @@ export function narrowPair(
   // entry, or two shapes of one type in their canonical order (the routine is the same).
   const swap = sa.type === sb.type ? canonicalOrder(bInA) < 0 : contactFlipped(sa.type, sb.type);
   if (!swap) {
-    if (!f(c, sa, sb, bInA, ask)) return none(out, offset);
+    if (!f(c, sa, sb, bInA, prediction)) return none(out, offset);
     if (!agreeContact(c, sa, poseA, sb, poseB, bInA, prediction)) return none(out, offset);
     widen(m, c, sa, sb, bInA, fl, fh, prediction);
     return writeRecord(out, offset, c, m, sa, poseA, sb, poseB, false);
@@ -194,9 +194,7 @@ export function narrowPair(
   // `swappedPairPose`), so that the answer is bitwise the query's in either order; the record is
   // computed in the higher slot's frame and written for (lower, higher).
   iso.invMul(aInB, poseB, poseA);
-  const at = aInB.translation;
-  const askBA = prediction + TOUCH_BAND * Math.max(Math.abs(at.x), Math.abs(at.y), Math.abs(at.z));
-  if (!f(c, sb, sa, aInB, askBA)) return none(out, offset);
+  if (!f(c, sb, sa, aInB, prediction)) return none(out, offset);
   if (!agreeContact(c, sb, poseB, sa, poseA, aInB, prediction)) return none(out, offset);
   widen(m, c, sb, sa, aInB, fh, fl, prediction);
   return writeRecord(out, offset, c, m, sb, poseB, sa, poseA, true);
