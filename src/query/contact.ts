@@ -58,9 +58,13 @@ export function contact(
     return refusePair("contact", a, poseA, b, poseB);
   }
   if (flip) {
-    // The answer of (B, A) in B's frame: negate the normal, exchange the points.
-    iso.transformVector(out.normal, poseB, out.normal);
-    vec3.negate(out.normal, out.normal);
+    // The answer of (B, A) in B's frame: reverse the normal (as 0 − x, as the world and
+    // flipManifold do: a zero component stays +0), exchange the points.
+    const n = out.normal;
+    iso.transformVector(n, poseB, n);
+    n.x = 0 - n.x;
+    n.y = 0 - n.y;
+    n.z = 0 - n.z;
     iso.transformPoint(swapTmp, poseB, out.pointB);
     iso.transformPoint(out.pointB, poseB, out.pointA);
     vec3.copy(out.pointA, swapTmp);

@@ -170,31 +170,31 @@ export function narrowPair(
   // prediction itself, not to the query's prediction plus the band: that sum, a new double passed
   // to a call that is not inlined, would be boxed for every pair; so a gap within the band that
   // intersects calls touching is still apart here.
-  // The table's routine; far outside unit scale (or with no routine) the table's dispatcher
-  // answers: it changes units first (src/narrowphase/extreme-scale.ts), or throws
-  // unsupported_pair.
-  const f = contactRoutine(sa.type, sb.type);
-  if (f === null || offsetOutOfRange(bInA)) {
-    if (!contactPair(c, sa, sb, bInA, prediction)) return none(out, offset);
-    if (!agreeContact(c, sa, poseA, sb, poseB, bInA, prediction)) return none(out, offset);
-    widen(m, c, sa, sb, bInA, fl, fh, prediction);
-    return writeRecord(out, offset, c, m, sa, poseA, sb, poseB, false);
-  }
   // The order the queries take (src/narrowphase/touching.ts, queryOrderSwapped): a flipped
-  // entry, or two shapes of one type in their canonical order (the routine is the same).
+  // entry, or two shapes of one type in their canonical order (the routine is the same). It is
+  // decided before anything else, so that every branch below — the table's routine, or, far
+  // outside unit scale, the table's dispatcher — runs in the query's order on the query's pose.
+  const f = contactRoutine(sa.type, sb.type);
   const swap = sa.type === sb.type ? canonicalOrder(bInA) < 0 : contactFlipped(sa.type, sb.type);
   if (!swap) {
-    if (!f(c, sa, sb, bInA, prediction)) return none(out, offset);
+    // Far outside unit scale (or with no routine) the table's dispatcher answers: it changes
+    // units first (src/narrowphase/extreme-scale.ts), or throws unsupported_pair.
+    if (f === null || offsetOutOfRange(bInA)) {
+      if (!contactPair(c, sa, sb, bInA, prediction)) return none(out, offset);
+    } else if (!f(c, sa, sb, bInA, prediction)) return none(out, offset);
     if (!agreeContact(c, sa, poseA, sb, poseB, bInA, prediction)) return none(out, offset);
     widen(m, c, sa, sb, bInA, fl, fh, prediction);
     return writeRecord(out, offset, c, m, sa, poseA, sb, poseB, false);
   }
-  // A flipped entry takes (higher, lower): A's pose in B's frame formed from the world poses in
-  // that order, as the `contact` query forms it for a flipped entry (src/query/frames.ts,
-  // `swappedPairPose`), so that the answer is bitwise the query's in either order; the record is
-  // computed in the higher slot's frame and written for (lower, higher).
+  // The other order, (higher, lower): A's pose in B's frame formed from the world poses in that
+  // order, as the queries form it (src/query/frames.ts, `swappedPairPose`), so that the answer is
+  // bitwise the query's in either order; the record is computed in the higher slot's frame and
+  // written for (lower, higher). The table's entry for (B, A) is not flipped, so the dispatcher
+  // (far outside unit scale) calls the same routine in the same order on the same pose.
   iso.invMul(aInB, poseB, poseA);
-  if (!f(c, sb, sa, aInB, prediction)) return none(out, offset);
+  if (f === null || offsetOutOfRange(aInB)) {
+    if (!contactPair(c, sb, sa, aInB, prediction)) return none(out, offset);
+  } else if (!f(c, sb, sa, aInB, prediction)) return none(out, offset);
   if (!agreeContact(c, sb, poseB, sa, poseA, aInB, prediction)) return none(out, offset);
   widen(m, c, sb, sa, aInB, fh, fl, prediction);
   return writeRecord(out, offset, c, m, sb, poseB, sa, poseA, true);
