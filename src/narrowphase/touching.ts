@@ -16,11 +16,12 @@
  * one comparison.
  */
 import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import { isBrandedShape, type Shape } from "../shapes/shape.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import { canonicalOrder } from "./convex-convex.js";
-import { intersectsPair, intersectsPosesPair, pairFlipped } from "./pair-table.js";
+import { intersectsPair, intersectsPosesPair, manifoldPair, pairFlipped } from "./pair-table.js";
 
 /**
  * Relative width of the near-touching band, times the largest coordinate magnitude of the answer
@@ -76,6 +77,31 @@ export function intersectsAsQuery(
   if (isBrandedShape(a) && isBrandedShape(b)) {
     const hit = intersectsPosesPair(a, poseA, b, poseB);
     if (hit >= 0) return hit === 1;
+  }
+  return intersectsPair(a, b, bInA);
+}
+
+/**
+ * The `intersects` query's decision (src/query/intersects.ts) for A at world `poseA` and B at
+ * `poseB`, `bInA` B's pose in A's frame as the query forms it: the pair's world-pose routine when
+ * it has one, else the table's routine in the order the queries take ({@link queryOrderSwapped}),
+ * the other order's pose formed from the world poses into `aInB` (a scratch). For the world's
+ * sensor pairs, which report exactly what `intersects` reports.
+ */
+export function intersectsInQueryOrder(
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+  bInA: Isometry,
+  aInB: Isometry,
+): boolean {
+  if (isBrandedShape(a) && isBrandedShape(b)) {
+    const hit = intersectsPosesPair(a, poseA, b, poseB);
+    if (hit >= 0) return hit === 1;
+  }
+  if (queryOrderSwapped("intersects", a, b, bInA)) {
+    return intersectsPair(b, a, iso.invMul(aInB, poseB, poseA));
   }
   return intersectsPair(a, b, bInA);
 }
@@ -141,8 +167,9 @@ export function agreeContact(
 
 /**
  * Makes manifold `mf` of A and B (as {@link agreeContact}) agree with intersects near touching:
- * false when it must be dropped (intersects says apart and the smallest resolvable gap exceeds
- * `prediction`); its point distances are left as found.
+ * false when it must be dropped (a gap beyond `prediction` that is not a touch within the band,
+ * or an overlap within the band that intersects calls apart whose smallest resolvable gap
+ * exceeds `prediction`); its point distances are left as found.
  */
 export function agreeManifold(
   mf: ContactManifold,
@@ -158,11 +185,36 @@ export function agreeManifold(
   for (let i = 1; i < mf.count; i++) if (mf.points[i].distance < mf.points[k].distance) k = i;
   const p = mf.points[k];
   const d = p.distance;
-  if (d > 0) return true;
   const m = magnitude(p.pointA, p.pointB, bInA.translation);
+  if (d > 0) {
+    // Within the prediction, or found within the band (manifoldInBand) and touching, as
+    // agreeContact decides the contact.
+    if (d <= prediction) return true;
+    return d <= TOUCH_BAND * m && intersectsAsQuery(a, poseA, b, poseB, bInA);
+  }
   if (!(-d <= TOUCH_BAND * m)) return true;
   if (intersectsAsQuery(a, poseA, b, poseB, bInA)) return true;
   return Math.max(EPS * m, Number.MIN_VALUE) <= prediction;
+}
+
+/**
+ * The manifold of A and B (A's frame, B at `bInA`; world poses `poseA`, `poseB`) within the
+ * near-touching band, for a caller whose routine found none within `prediction`: false when
+ * the intersects test says apart; else the routine asked to {@link touchReach}`(prediction)`,
+ * as the `contact` query asks (a gap within the band that intersects calls touching is a
+ * contact there, so the manifold is not null either; its point distances are left as found).
+ */
+export function manifoldInBand(
+  out: ContactManifold,
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  if (!intersectsAsQuery(a, poseA, b, poseB, bInA)) return false;
+  return manifoldPair(out, a, b, bInA, touchReach(prediction, bInA.translation));
 }
 
 /**

@@ -5,7 +5,7 @@ import * as iso from "../math/isometry.js";
 import type { ContactManifold } from "../narrowphase/contact.js";
 import { flipManifold, makeContactManifold } from "../narrowphase/contact.js";
 import { manifoldPair, snapFaceNormal } from "../narrowphase/pair-table.js";
-import { agreeManifold, queryOrderSwapped } from "../narrowphase/touching.js";
+import { agreeManifold, manifoldInBand, queryOrderSwapped } from "../narrowphase/touching.js";
 import type { Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
 import { checkPrediction, pairPose, swappedPairPose } from "./frames.js";
@@ -41,11 +41,13 @@ export function manifold(
   if (flip) {
     const aInB = swappedPairPose(poseA, poseB);
     hit =
-      manifoldPair(swapped, b, a, aInB, prediction) &&
+      (manifoldPair(swapped, b, a, aInB, prediction) ||
+        manifoldInBand(swapped, b, poseB, a, poseA, aInB, prediction)) &&
       agreeManifold(swapped, b, poseB, a, poseA, aInB, prediction);
   } else {
     hit =
-      manifoldPair(out, a, b, bInA, prediction) &&
+      (manifoldPair(out, a, b, bInA, prediction) ||
+        manifoldInBand(out, a, poseA, b, poseB, bInA, prediction)) &&
       agreeManifold(out, a, poseA, b, poseB, bInA, prediction);
   }
   if (!hit) {

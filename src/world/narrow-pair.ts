@@ -40,11 +40,10 @@ import {
   contactPair,
   contactRoutine,
   hasFaceNormalSnap,
-  intersectsPair,
   manifoldPair,
   snapFaceNormal,
 } from "../narrowphase/pair-table.js";
-import { agreeContact } from "../narrowphase/touching.js";
+import { agreeContact, intersectsInQueryOrder } from "../narrowphase/touching.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import { boundingRadiusOf } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
@@ -147,7 +146,9 @@ export function narrowPair(
     readPose(poseA, pose, lo);
     readPose(poseB, pose, hi);
     iso.invMul(bInA, poseA, poseB);
-    const kind = intersectsPair(sa, sb, bInA) ? NARROW_SENSOR : NARROW_NONE;
+    // Exactly the `intersects` query's answer (its order, its pose for the other order).
+    const hit = intersectsInQueryOrder(sa, poseA, sb, poseB, bInA, aInB);
+    const kind = hit ? NARROW_SENSOR : NARROW_NONE;
     out[offset] = kind;
     return kind;
   }
