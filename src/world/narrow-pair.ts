@@ -36,6 +36,7 @@ import { manifoldCuboidCuboid } from "../narrowphase/cuboid-cuboid.js";
 import { offsetOutOfRange } from "../narrowphase/extreme-scale.js";
 import { manifoldFromContact } from "../narrowphase/manifold.js";
 import {
+  type ContactFn,
   contactFlipped,
   contactPair,
   contactRoutine,
@@ -43,7 +44,12 @@ import {
   manifoldPair,
   snapFaceNormal,
 } from "../narrowphase/pair-table.js";
-import { agreeContact, intersectsInQueryOrder } from "../narrowphase/touching.js";
+import {
+  agreeContact,
+  intersectsAsQuery,
+  intersectsInQueryOrder,
+  touchReach,
+} from "../narrowphase/touching.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import { boundingRadiusOf } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
@@ -168,9 +174,11 @@ export function narrowPair(
   iso.invMul(bInA, poseA, poseB);
   // A contact found within the near-touching band is decided by intersects (agreeContact,
   // src/narrowphase/touching.ts, as the `contact` query). The routines are asked to the
-  // prediction itself, not to the query's prediction plus the band: that sum, a new double passed
-  // to a call that is not inlined, would be boxed for every pair; so a gap within the band that
-  // intersects calls touching is still apart here.
+  // prediction itself first, not to the query's prediction plus the band: that sum, a new double
+  // passed to a call that is not inlined, would be boxed for every pair. Only when the routine
+  // finds nothing within the prediction and the pair's intersects test says touching is it asked
+  // again to the query's reach (bandContact): the query's answer, at one boxed double for such
+  // pairs only.
   // The order the queries take (src/narrowphase/touching.ts, queryOrderSwapped): a flipped
   // entry, or two shapes of one type in their canonical order (the routine is the same). It is
   // decided before anything else, so that every branch below — the table's routine, or, far
@@ -180,9 +188,13 @@ export function narrowPair(
   if (!swap) {
     // Far outside unit scale (or with no routine) the table's dispatcher answers: it changes
     // units first (src/narrowphase/extreme-scale.ts), or throws unsupported_pair.
-    if (f === null || offsetOutOfRange(bInA)) {
-      if (!contactPair(c, sa, sb, bInA, prediction)) return none(out, offset);
-    } else if (!f(c, sa, sb, bInA, prediction)) return none(out, offset);
+    const found =
+      f === null || offsetOutOfRange(bInA)
+        ? contactPair(c, sa, sb, bInA, prediction)
+        : f(c, sa, sb, bInA, prediction);
+    if (!found && !bandContact(c, f, sa, poseA, sb, poseB, bInA, prediction)) {
+      return none(out, offset);
+    }
     if (!agreeContact(c, sa, poseA, sb, poseB, bInA, prediction)) return none(out, offset);
     widen(m, c, sa, sb, bInA, fl, fh, prediction);
     return writeRecord(out, offset, c, m, sa, poseA, sb, poseB, false);
@@ -193,12 +205,43 @@ export function narrowPair(
   // written for (lower, higher). The table's entry for (B, A) is not flipped, so the dispatcher
   // (far outside unit scale) calls the same routine in the same order on the same pose.
   iso.invMul(aInB, poseB, poseA);
-  if (f === null || offsetOutOfRange(aInB)) {
-    if (!contactPair(c, sb, sa, aInB, prediction)) return none(out, offset);
-  } else if (!f(c, sb, sa, aInB, prediction)) return none(out, offset);
+  const found =
+    f === null || offsetOutOfRange(aInB)
+      ? contactPair(c, sb, sa, aInB, prediction)
+      : f(c, sb, sa, aInB, prediction);
+  if (!found && !bandContact(c, f, sb, poseB, sa, poseA, aInB, prediction)) {
+    return none(out, offset);
+  }
   if (!agreeContact(c, sb, poseB, sa, poseA, aInB, prediction)) return none(out, offset);
   widen(m, c, sb, sa, aInB, fh, fl, prediction);
   return writeRecord(out, offset, c, m, sb, poseB, sa, poseA, true);
+}
+
+/**
+ * The contact of A and B (in the routine's order: `f` takes (a, b), B at `bInA`; world poses
+ * `poseA`, `poseB`) that the `contact` query finds when the routine, asked to `prediction`, found
+ * none: the query asks to `touchReach(prediction, bInA.translation)` (the prediction plus the
+ * near-touching band) and keeps a gap beyond the prediction only when the intersects test says
+ * touching (agreeContact). So: false when intersects says apart (the query then has no contact
+ * either), else the routine's answer to the query's reach, which the caller passes through
+ * agreeContact as the query does. Not inlined into the hot path; its boxed reach is paid only
+ * by pairs that intersects calls touching and the routine called apart.
+ */
+function bandContact(
+  c: Contact,
+  f: ContactFn | null,
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  if (!intersectsAsQuery(a, poseA, b, poseB, bInA)) return false;
+  const reach = touchReach(prediction, bInA.translation);
+  return f === null || offsetOutOfRange(bInA)
+    ? contactPair(c, a, b, bInA, reach)
+    : f(c, a, b, bInA, reach);
 }
 
 /** Writes the NARROW_NONE record at `out[offset]` and returns NARROW_NONE. */
