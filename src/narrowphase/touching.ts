@@ -167,9 +167,8 @@ export function agreeContact(
 
 /**
  * Makes manifold `mf` of A and B (as {@link agreeContact}) agree with intersects near touching:
- * false when it must be dropped (a gap beyond `prediction` that is not a touch within the band,
- * or an overlap within the band that intersects calls apart whose smallest resolvable gap
- * exceeds `prediction`); its point distances are left as found.
+ * false when it must be dropped (an overlap within the band that intersects calls apart whose
+ * smallest resolvable gap exceeds `prediction`); its point distances are left as found.
  */
 export function agreeManifold(
   mf: ContactManifold,
@@ -185,13 +184,8 @@ export function agreeManifold(
   for (let i = 1; i < mf.count; i++) if (mf.points[i].distance < mf.points[k].distance) k = i;
   const p = mf.points[k];
   const d = p.distance;
+  if (d > 0) return true;
   const m = magnitude(p.pointA, p.pointB, bInA.translation);
-  if (d > 0) {
-    // Within the prediction, or found within the band (manifoldInBand) and touching, as
-    // agreeContact decides the contact.
-    if (d <= prediction) return true;
-    return d <= TOUCH_BAND * m && intersectsAsQuery(a, poseA, b, poseB, bInA);
-  }
   if (!(-d <= TOUCH_BAND * m)) return true;
   if (intersectsAsQuery(a, poseA, b, poseB, bInA)) return true;
   return Math.max(EPS * m, Number.MIN_VALUE) <= prediction;
@@ -201,8 +195,9 @@ export function agreeManifold(
  * The manifold of A and B (A's frame, B at `bInA`; world poses `poseA`, `poseB`) within the
  * near-touching band, for a caller whose routine found none within `prediction`: false when
  * the intersects test says apart; else the routine asked to {@link touchReach}`(prediction)`,
- * as the `contact` query asks (a gap within the band that intersects calls touching is a
- * contact there, so the manifold is not null either; its point distances are left as found).
+ * as the `contact` query asks, kept when its deepest gap lies within the prediction or the band
+ * (a gap within the band that intersects calls touching is a contact there, so the manifold is
+ * not null either; its point distances are left as found).
  */
 export function manifoldInBand(
   out: ContactManifold,
@@ -214,7 +209,14 @@ export function manifoldInBand(
   prediction: number,
 ): boolean {
   if (!intersectsAsQuery(a, poseA, b, poseB, bInA)) return false;
-  return manifoldPair(out, a, b, bInA, touchReach(prediction, bInA.translation));
+  if (!manifoldPair(out, a, b, bInA, touchReach(prediction, bInA.translation))) return false;
+  if (out.count === 0) return true;
+  // Kept as agreeContact keeps the contact: its deepest gap within the prediction or the band.
+  let k = 0;
+  for (let i = 1; i < out.count; i++) if (out.points[i].distance < out.points[k].distance) k = i;
+  const p = out.points[k];
+  const d = p.distance;
+  return d <= prediction || d <= TOUCH_BAND * magnitude(p.pointA, p.pointB, bInA.translation);
 }
 
 /**
