@@ -987,13 +987,18 @@ function manifoldSurface(out: ContactManifold, l: Level, prediction: number): bo
   let stored = 0;
   let best = -1;
   let bestDistance = Infinity;
+  let bestPart = -1;
   for (let h = 0; h < n; h++) {
     const i = l.hits.ids[h];
     const p = loadPart(l, i);
     if (!contactPart(l.contact, l, i, p, prediction)) continue;
-    if (l.contact.distance < bestDistance) {
+    // The contact's rule (deeperPart: near ties to the lower part index), so that the manifold's
+    // normal is the contact's.
+    if (best < 0 || deeperPart(l.contact, i, l.best, bestPart)) {
       bestDistance = l.contact.distance;
       best = stored;
+      bestPart = i;
+      copyContact(l.best, l.contact);
     }
     storeContact(l, stored++, i, l.contact);
   }
