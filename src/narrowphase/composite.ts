@@ -60,7 +60,7 @@
  * nested call, as the pair table's flip requires. No allocation per call in steady state (the
  * buffers grow only for a query larger than any before).
  */
-import { MESH_MANIFOLD_MERGE_COS } from "../constants.js";
+import { MESH_MANIFOLD_MERGE_COS, WORLD_AABB_ROUNDING_PAD } from "../constants.js";
 import { CollideError } from "../errors.js";
 import { reduceManifoldPoints } from "../geometry/clip.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
@@ -309,6 +309,7 @@ function candidates(l: Level, margin: number): number {
   if (!(m > 0)) m = 0; // NaN or negative: no margin
   const lo = l.box.min;
   const hi = l.box.max;
+  m += candidatePad(lo, hi);
   return l.view.queryAabb(
     l.hits,
     l.comp,
@@ -319,6 +320,27 @@ function candidates(l: Level, margin: number): number {
     hi.y + m,
     hi.z + m,
   );
+}
+
+/**
+ * Rounding pad of a candidate box (issue 16, one truth across operations): S's box in the
+ * composite's frame and the parts' boxes are each rounded by their frame changes, so a part that
+ * exactly touches S can miss a box query with no margin by a few ulps of the coordinates —
+ * `intersects` and `contact` then skipped a part that `distance`'s branch and bound (which culls
+ * by a strict comparison) found at distance 0. The pad, the world's broad-phase rounding pad
+ * (`WORLD_AABB_ROUNDING_PAD`, 1e-12) times the box's largest coordinate magnitude,
+ * only adds candidates; each is still decided by its pair routine.
+ */
+function candidatePad(lo: Vec3, hi: Vec3): number {
+  const c = Math.max(
+    Math.abs(lo.x),
+    Math.abs(lo.y),
+    Math.abs(lo.z),
+    Math.abs(hi.x),
+    Math.abs(hi.y),
+    Math.abs(hi.z),
+  );
+  return c < Infinity ? c * WORLD_AABB_ROUNDING_PAD : 0;
 }
 
 /**
@@ -429,7 +451,8 @@ function bestPartContact(l: Level, prediction: number): boolean {
  * Whether the new part's contact (`l.contact`, part loaded) replaces the best one (part
  * `bestPart`): when deeper by more than rounding; at the same depth to rounding (typically both
  * touching, where a part's normal is not unique), when the best normal does not achieve the
- * depth on the new part while the new normal achieves it on the best part, else when deeper. A
+ * depth on the new part while the new normal achieves it on the best part, else by
+ * {@link deeperPart} (near ties to the lower part index, the same in both argument orders). A
  * cylinder beside a box mesh, its end faces in the planes of the box's top and bottom, touches
  * the bottom triangles with any normal between the side face's and (0,1,0), and the first part's
  * (0,1,0) cut through the side face (a fresh user's report). The tie rule needs support-mapped
@@ -438,7 +461,8 @@ function bestPartContact(l: Level, prediction: number): boolean {
 function takesNew(l: Level, bestPart: number, newPart: number, newQueryPose: Isometry): boolean {
   const c = l.contact;
   const b = l.best;
-  const deeper = c.distance < b.distance;
+  // Deeper beyond rounding, or a near tie to the lower part index (order-independent).
+  const deeper = deeperPart(c, newPart, b, bestPart);
   if (!isSupportMappedType(l.part.shape.type) || !isSupportMappedType(l.other.type)) return deeper;
   const scale = Math.max(
     Math.abs(c.pointA.x),
@@ -557,6 +581,35 @@ function partOverlapAlong(l: Level, n: Vec3): number {
   // A's point along n minus B's point along n: positive when A reaches past B.
   return sign * (vec3.dot(tieP, n) - vec3.dot(tieQ, n));
 }
+
+/**
+ * True when part contact `c` of part `i` beats the best so far (`best`, part `bestPart`): deeper
+ * by more than the rounding of its coordinates, or as deep within that rounding and of a lower
+ * part index. A vertex or edge touching several parts gives them depths that differ only by the
+ * rounding of the pose, which differs between contact(A, B) and contact(B, A) (one pose is the
+ * other's inverse); taking the first in the view's hit order then chose different parts, with
+ * unrelated normals, in the two orders (issue 16: the flipped normal not negated). The part
+ * index is the same in both orders, so the near tie goes to the same part.
+ */
+function deeperPart(c: Contact, i: number, best: Contact, bestPart: number): boolean {
+  const tie =
+    PART_TIE *
+    Math.max(
+      Math.abs(c.pointA.x),
+      Math.abs(c.pointA.y),
+      Math.abs(c.pointA.z),
+      Math.abs(best.pointA.x),
+      Math.abs(best.pointA.y),
+      Math.abs(best.pointA.z),
+    );
+  const d = c.distance;
+  const b = best.distance;
+  if (d < b - tie) return true;
+  return d <= b + tie && i < bestPart;
+}
+
+/** Relative rounding band of {@link deeperPart}: 16 ulps of the contact's coordinates. */
+const PART_TIE = 2 ** -48;
 
 /** The level's contact (see {@link contactShapeComposite}), solids included. */
 function contactLevel(out: Contact, l: Level, prediction: number): boolean {
@@ -1072,16 +1125,22 @@ function manifoldSurface(out: ContactManifold, l: Level, prediction: number): bo
   let stored = 0;
   let best = -1;
   let bestDistance = Infinity;
+  let bestPart = -1;
   for (let h = 0; h < n; h++) {
     const i = l.hits.ids[h];
     const p = loadPart(l, i);
     if (!contactPart(l.contact, l, i, p, prediction)) continue;
-    if (l.contact.distance < bestDistance) {
+    // The contact's rule (takesNew), so that the manifold's normal is the contact's.
+    if (best < 0 || takesNew(l, bestPart, i, p)) {
       bestDistance = l.contact.distance;
       best = stored;
+      bestPart = i;
+      copyContact(l.best, l.contact);
     }
     storeContact(l, stored++, i, l.contact);
   }
+  // takesNew may have given the kept best another of its tied normals.
+  if (best >= 0) storeContact(l, best, bestPart, l.best);
   if (!(best >= 0 && bestDistance <= 0) && holds(l)) {
     // S inside the solid: the one-point manifold of the contact through the nearest surface.
     contactLevel(l.contact, l, prediction);

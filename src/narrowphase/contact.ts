@@ -143,11 +143,16 @@ export function singleContactManifold(out: ContactManifold, contact: Contact): C
 /**
  * out = manifold `m` of the pair (B, A) given in B's frame, re-expressed for the pair (A, B) in
  * A's frame (`bInA` = B's pose in A's frame): normal rotated and negated, witness points
- * exchanged and transformed; distances and feature ids kept. `out` must not alias `m`.
+ * exchanged and transformed; distances and feature ids kept. `out` must not alias `m`. The normal
+ * is reversed as 0 − x, as the world's narrow phase reverses it (a zero component stays +0), so
+ * that the `manifold` query of a pair taken in the other order is the world's record bit for bit.
  */
 export function flipManifold(out: ContactManifold, m: ContactManifold, bInA: Isometry): void {
-  iso.transformVector(out.normal, bInA, m.normal);
-  vec3.negate(out.normal, out.normal);
+  const n = out.normal;
+  iso.transformVector(n, bInA, m.normal);
+  n.x = 0 - n.x;
+  n.y = 0 - n.y;
+  n.z = 0 - n.z;
   for (let q = 0; q < m.count; q++) {
     const s = m.points[q];
     const d = out.points[q];

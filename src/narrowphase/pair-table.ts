@@ -204,6 +204,32 @@ export function contactFlipped(typeA: number, typeB: number): boolean {
   return contactColumn.flipped[typeA * N + typeB] === 1;
 }
 
+/**
+ * True when the table answers `op` for the ordered types (typeA, typeB) by calling the routine
+ * registered for (typeB, typeA) with the shapes swapped. The queries then call the routine in its
+ * own order themselves, with the pose formed from the world poses in that order
+ * (src/query/frames.ts, `swappedPairPose`), so that both orders of a query compute the same thing.
+ */
+export function pairFlipped(
+  op: "intersects" | "distance" | "contact" | "manifold",
+  typeA: number,
+  typeB: number,
+): boolean {
+  const k = typeA * N + typeB;
+  const c =
+    op === "intersects"
+      ? intersectsColumn
+      : op === "distance"
+        ? // Without a distance routine, distance is answered through the contact routine.
+          distanceTable[k] === null
+          ? contactColumn
+          : distanceColumn
+        : op === "contact"
+          ? contactColumn
+          : manifoldColumn;
+  return c.flipped[k] === 1;
+}
+
 /** True when `op` has a routine for the pair of types (in either order). */
 export function hasPairRoutine(
   op: "intersects" | "distance" | "contact" | "manifold",

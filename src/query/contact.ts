@@ -2,13 +2,17 @@
 
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import * as vec3 from "../math/vec3.js";
 import type { Contact } from "../narrowphase/contact.js";
 import { makeContact } from "../narrowphase/contact.js";
 import { contactPair, snapFaceNormal } from "../narrowphase/pair-table.js";
+import { agreeContact, queryOrderSwapped, touchReach } from "../narrowphase/touching.js";
 import type { Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
-import { checkPrediction, pairPose } from "./frames.js";
+import { checkPrediction, pairPose, swappedPairPose } from "./frames.js";
 import { contactHasNaN, refusePair } from "./guard.js";
+
+const swapTmp = vec3.create();
 
 /**
  * The contact of shape `a` at world pose `poseA` and `b` at `poseB`, in the world frame: `null`
@@ -20,7 +24,9 @@ import { contactHasNaN, refusePair } from "./guard.js";
  * comes with a non-finite shape (src/query/guard.ts); `unsupported_pair`. Accuracy
  * (docs/FORMATS.md, "Accuracy"): a gap as `distance`'s; a depth within 1e-6·depth + 64·ε·L
  * (curved pairs refined to about 1e-9·depth, src/geometry/refine-normal.ts); the normal achieves
- * the depth; witnesses on their surfaces; null exactly when `intersects` is false (prediction 0).
+ * the depth; witnesses on their surfaces; null exactly when `intersects` is false (prediction 0):
+ * an answer within a rounding band of touching is decided by the intersects test
+ * (src/narrowphase/touching.ts).
  */
 export function contact(
   a: Shape,
@@ -31,14 +37,42 @@ export function contact(
   out: Contact = makeContact(),
 ): Contact | null {
   checkPrediction(prediction);
-  if (!contactPair(out, a, b, pairPose(a, poseA, b, poseB), prediction)) {
+  const bInA = pairPose(a, poseA, b, poseB);
+  // A flipped entry is called in its routine's order with the pose formed in that order, so
+  // that contact(B, A) is contact(A, B) flipped exactly (see swappedPairPose).
+  const flip = queryOrderSwapped("contact", a, b, bInA);
+  let hit: boolean;
+  if (flip) {
+    const aInB = swappedPairPose(poseA, poseB);
+    hit =
+      contactPair(out, b, a, aInB, touchReach(prediction, aInB.translation)) &&
+      agreeContact(out, b, poseB, a, poseA, aInB, prediction);
+  } else {
+    hit =
+      contactPair(out, a, b, bInA, touchReach(prediction, bInA.translation)) &&
+      agreeContact(out, a, poseA, b, poseB, bInA, prediction);
+  }
+  if (!hit) {
     // "Apart" may come from a NaN comparison: it stands only for finite shapes.
     if (isShapeFinite(a) && isShapeFinite(b)) return null;
     return refusePair("contact", a, poseA, b, poseB);
   }
-  iso.transformVector(out.normal, poseA, out.normal);
-  iso.transformPoint(out.pointA, poseA, out.pointA);
-  iso.transformPoint(out.pointB, poseA, out.pointB);
+  if (flip) {
+    // The answer of (B, A) in B's frame: reverse the normal (as 0 − x, as the world and
+    // flipManifold do: a zero component stays +0), exchange the points.
+    const n = out.normal;
+    iso.transformVector(n, poseB, n);
+    n.x = 0 - n.x;
+    n.y = 0 - n.y;
+    n.z = 0 - n.z;
+    iso.transformPoint(swapTmp, poseB, out.pointB);
+    iso.transformPoint(out.pointB, poseB, out.pointA);
+    vec3.copy(out.pointA, swapTmp);
+  } else {
+    iso.transformVector(out.normal, poseA, out.normal);
+    iso.transformPoint(out.pointA, poseA, out.pointA);
+    iso.transformPoint(out.pointB, poseA, out.pointB);
+  }
   snapFaceNormal(out.normal, a, poseA, out.pointA, b, poseB, out.pointB);
   if (contactHasNaN(out)) refusePair("contact", a, poseA, b, poseB);
   return out;

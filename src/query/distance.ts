@@ -2,12 +2,16 @@
 
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import * as vec3 from "../math/vec3.js";
 import type { DistanceResult } from "../narrowphase/contact.js";
 import { makeDistanceResult } from "../narrowphase/contact.js";
 import { distancePair } from "../narrowphase/pair-table.js";
+import { agreeDistance, queryOrderSwapped } from "../narrowphase/touching.js";
 import type { Shape } from "../shapes/shape.js";
-import { pairPose } from "./frames.js";
+import { pairPose, swappedPairPose } from "./frames.js";
 import { distanceHasNaN, refusePair } from "./guard.js";
+
+const swapTmp = vec3.create();
 
 /**
  * Distance (≥ 0, scene units) between shape `a` at world pose `poseA` and `b` at `poseB`, with
@@ -18,7 +22,8 @@ import { distanceHasNaN, refusePair } from "./guard.js";
  * hold a NaN (src/query/guard.ts); `unsupported_pair`. GJK (van den Bergen 2003) for general convex
  * pairs; closed forms for sphere pairs. Accuracy (docs/FORMATS.md, "Accuracy"): within
  * 1e-9·max(d, s) + 64·ε·L (s the smaller shape's size, L the pair's size, never its offset from
- * the origin), exactly 0 when `intersects` is true; points on their surfaces to that bar.
+ * the origin), exactly 0 when `intersects` is true (an answer within a rounding band of touching is decided by
+ * the intersects test, src/narrowphase/touching.ts); points on their surfaces to that bar.
  */
 export function distance(
   a: Shape,
@@ -27,9 +32,22 @@ export function distance(
   poseB: Isometry,
   out: DistanceResult = makeDistanceResult(),
 ): DistanceResult {
-  distancePair(out, a, b, pairPose(a, poseA, b, poseB));
-  iso.transformPoint(out.pointA, poseA, out.pointA);
-  iso.transformPoint(out.pointB, poseA, out.pointB);
+  const bInA = pairPose(a, poseA, b, poseB);
+  if (queryOrderSwapped("distance", a, b, bInA)) {
+    // In the routine's order, the pose formed in that order (see swappedPairPose): distance(B,
+    // A) is distance(A, B) with the points exchanged, exactly.
+    const aInB = swappedPairPose(poseA, poseB);
+    distancePair(out, b, a, aInB);
+    agreeDistance(out, b, poseB, a, poseA, aInB);
+    iso.transformPoint(swapTmp, poseB, out.pointB);
+    iso.transformPoint(out.pointB, poseB, out.pointA);
+    vec3.copy(out.pointA, swapTmp);
+  } else {
+    distancePair(out, a, b, bInA);
+    agreeDistance(out, a, poseA, b, poseB, bInA);
+    iso.transformPoint(out.pointA, poseA, out.pointA);
+    iso.transformPoint(out.pointB, poseA, out.pointB);
+  }
   if (distanceHasNaN(out)) refusePair("distance", a, poseA, b, poseB);
   return out;
 }

@@ -112,6 +112,20 @@ export function pairPose(a: Shape, poseA: Isometry, b: Shape, poseB: Isometry): 
   return offsetChecked(iso.invMul(bInAScratch, poseA, poseB), poseB);
 }
 
+const aInBScratch = iso.identity();
+
+/**
+ * A's pose in B's frame (poseB⁻¹ ∘ poseA; a module scratch, valid until the next call), after
+ * {@link pairPose} validated the arguments: the pose the pair table's routine takes when its
+ * entry for (A, B) is the flip of a registration in (B, A)'s order (see `pairFlipped`). Forming
+ * it from the world poses, not by inverting `bInA`, gives the routine the same input bit for bit
+ * whichever order the caller named the shapes in (issue 16: swapping A and B swaps the points and
+ * negates the normal exactly).
+ */
+export function swappedPairPose(poseA: Isometry, poseB: Isometry): Isometry {
+  return offsetChecked(iso.invMul(aInBScratch, poseB, poseA), poseB);
+}
+
 /**
  * `bInA`, unless its offset overflowed (two finite poses about 2e308 apart): then a
  * `CollideError` naming `poseB`, instead of an infinite offset that the pair routines would

@@ -1,9 +1,10 @@
 /** The `intersects` query: do two posed shapes overlap or touch? */
 import type { Isometry } from "../math/isometry.js";
 import { intersectsPair, intersectsPosesPair } from "../narrowphase/pair-table.js";
+import { queryOrderSwapped } from "../narrowphase/touching.js";
 import { isBrandedShape, type Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
-import { pairPose } from "./frames.js";
+import { pairPose, swappedPairPose } from "./frames.js";
 import { refusePair } from "./guard.js";
 
 /**
@@ -33,7 +34,12 @@ export function intersects(a: Shape, poseA: Isometry, b: Shape, poseB: Isometry)
     const hit = intersectsPosesPair(a, poseA, b, poseB);
     if (hit >= 0) return hit === 1;
   }
-  const hit = intersectsPair(a, b, pairPose(a, poseA, b, poseB));
+  const bInA = pairPose(a, poseA, b, poseB);
+  // A flipped entry in its routine's order, the pose formed in that order (see swappedPairPose):
+  // intersects(B, A) is intersects(A, B) bit for bit, and decided on the same input as contact.
+  const hit = queryOrderSwapped("intersects", a, b, bInA)
+    ? intersectsPair(b, a, swappedPairPose(poseA, poseB))
+    : intersectsPair(a, b, bInA);
   // The deciding comparisons are the pair routine's: NaN makes them false (or, negated, true),
   // so the answer stands only when both shapes are finite.
   if (isShapeFinite(a) && isShapeFinite(b)) return hit;

@@ -3,12 +3,15 @@
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { ContactManifold } from "../narrowphase/contact.js";
-import { makeContactManifold } from "../narrowphase/contact.js";
+import { flipManifold, makeContactManifold } from "../narrowphase/contact.js";
 import { manifoldPair, snapFaceNormal } from "../narrowphase/pair-table.js";
+import { agreeManifold, manifoldInBand, queryOrderSwapped } from "../narrowphase/touching.js";
 import type { Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
-import { checkPrediction, pairPose } from "./frames.js";
+import { checkPrediction, pairPose, swappedPairPose } from "./frames.js";
 import { manifoldHasNaN, refusePair } from "./guard.js";
+
+const swapped: ContactManifold = makeContactManifold();
 
 /**
  * The contact manifold of shape `a` at world pose `poseA` and `b` at `poseB`, in the world
@@ -31,16 +34,37 @@ export function manifold(
   out: ContactManifold = makeContactManifold(),
 ): ContactManifold | null {
   checkPrediction(prediction);
-  if (!manifoldPair(out, a, b, pairPose(a, poseA, b, poseB), prediction)) {
+  const bInA = pairPose(a, poseA, b, poseB);
+  // A flipped entry in its routine's order, the pose formed in that order (see swappedPairPose).
+  const flip = queryOrderSwapped("manifold", a, b, bInA);
+  let hit: boolean;
+  if (flip) {
+    const aInB = swappedPairPose(poseA, poseB);
+    hit =
+      (manifoldPair(swapped, b, a, aInB, prediction) ||
+        manifoldInBand(swapped, b, poseB, a, poseA, aInB, prediction)) &&
+      agreeManifold(swapped, b, poseB, a, poseA, aInB, prediction);
+  } else {
+    hit =
+      (manifoldPair(out, a, b, bInA, prediction) ||
+        manifoldInBand(out, a, poseA, b, poseB, bInA, prediction)) &&
+      agreeManifold(out, a, poseA, b, poseB, bInA, prediction);
+  }
+  if (!hit) {
     // "Apart" may come from a NaN comparison: it stands only for finite shapes.
     if (isShapeFinite(a) && isShapeFinite(b)) return null;
     return refusePair("manifold", a, poseA, b, poseB);
   }
-  iso.transformVector(out.normal, poseA, out.normal);
-  for (let i = 0; i < out.count; i++) {
-    const p = out.points[i];
-    iso.transformPoint(p.pointA, poseA, p.pointA);
-    iso.transformPoint(p.pointB, poseA, p.pointB);
+  if (flip) {
+    // (B, A) in B's frame into (A, B) in the world: normal negated, points exchanged.
+    flipManifold(out, swapped, poseB);
+  } else {
+    iso.transformVector(out.normal, poseA, out.normal);
+    for (let i = 0; i < out.count; i++) {
+      const p = out.points[i];
+      iso.transformPoint(p.pointA, poseA, p.pointA);
+      iso.transformPoint(p.pointB, poseA, p.pointB);
+    }
   }
   if (out.count > 0) {
     // The deepest point's contact gave the manifold its normal.

@@ -5,7 +5,7 @@
 import type { BroadPhase } from "../broadphase/broad-phase.js";
 import { createBroadPhase } from "../broadphase/by-name.js";
 import { PairSet } from "../broadphase/pair-set.js";
-import { WORLD_MAX_PAIRS } from "../constants.js";
+import { WORLD_AABB_ROUNDING_PAD, WORLD_MAX_PAIRS } from "../constants.js";
 import { CollideError, checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import * as aabb from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
@@ -97,8 +97,10 @@ export function computePairsLimited(
   const unbounded: number[] = [];
   shapes.forEach((s, i) => {
     aabbShape(box, s.shape, s.pose);
-    if (isFiniteAabb(box)) bp.insert(i, box.min, box.max);
-    else {
+    if (isFiniteAabb(box)) {
+      padForRounding(box);
+      bp.insert(i, box.min, box.max);
+    } else {
       // Only a half-space is unbounded by nature; anything else may hold a NaN.
       if (s.shape?.type !== ShapeType.HalfSpace) checkEntry(shapes, i);
       unbounded.push(i);
@@ -142,6 +144,33 @@ export function computePairsLimited(
     if (hit) result.push([i, j]);
   });
   return result;
+}
+
+/**
+ * Grows `box` by the world's rounding pad (`WORLD_AABB_ROUNDING_PAD` × its largest coordinate
+ * magnitude), as the world's broad phase does: two shapes that touch exactly can get tight boxes
+ * a few ulps apart, and the pair must still reach `intersects`, which decides (issue 16: `pairs`
+ * agrees with `intersects`).
+ */
+function padForRounding(box: aabb.Aabb): void {
+  const mn = box.min;
+  const mx = box.max;
+  const h =
+    WORLD_AABB_ROUNDING_PAD *
+    Math.max(
+      Math.abs(mn.x),
+      Math.abs(mn.y),
+      Math.abs(mn.z),
+      Math.abs(mx.x),
+      Math.abs(mx.y),
+      Math.abs(mx.z),
+    );
+  mn.x -= h;
+  mn.y -= h;
+  mn.z -= h;
+  mx.x += h;
+  mx.y += h;
+  mx.z += h;
 }
 
 /**

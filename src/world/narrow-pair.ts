@@ -9,11 +9,12 @@
  * the world frame (each body's bounding radius, from its shape definition, cached per slot), which
  * settles most candidate pairs of a broad phase before any relative pose is formed; then the
  * pair table's contact routine for the two shape types is looked up with its flip and called in
- * the order it takes (with the relative pose inverted exactly as the table's dispatcher inverts
- * it, so that every contact is bitwise the `contact` query's), and the contact within the
+ * the order it takes (with the relative pose formed in that order, as the `contact` query forms
+ * it, so that every contact is bitwise the query's), and the contact within the
  * prediction distance is widened into a manifold of up to 4 points in that same order
  * (`manifoldFromContact` for two convex shapes, else the table's manifold, else the single
- * contact), converted to the world frame once. The result is written as one record of
+ * contact), converted to the world frame once. A contact within a rounding band of touching is
+ * decided by the pair's intersects test, as the queries decide it (src/narrowphase/touching.ts). The result is written as one record of
  * {@link NARROW_RECORD_STRIDE} doubles in the layout of the contact cache
  * (src/world/contact-cache.ts) from offset 2 on:
  *
@@ -30,18 +31,25 @@ import * as iso from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
 import type { Contact, ContactManifold } from "../narrowphase/contact.js";
 import { MAX_MANIFOLD_POINTS, makeContact, makeContactManifold } from "../narrowphase/contact.js";
+import { canonicalOrder } from "../narrowphase/convex-convex.js";
 import { manifoldCuboidCuboid } from "../narrowphase/cuboid-cuboid.js";
 import { offsetOutOfRange } from "../narrowphase/extreme-scale.js";
 import { manifoldFromContact } from "../narrowphase/manifold.js";
 import {
+  type ContactFn,
   contactFlipped,
   contactPair,
   contactRoutine,
   hasFaceNormalSnap,
-  intersectsPair,
   manifoldPair,
   snapFaceNormal,
 } from "../narrowphase/pair-table.js";
+import {
+  agreeContact,
+  intersectsAsQuery,
+  intersectsInQueryOrder,
+  touchReach,
+} from "../narrowphase/touching.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import { boundingRadiusOf } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
@@ -144,7 +152,9 @@ export function narrowPair(
     readPose(poseA, pose, lo);
     readPose(poseB, pose, hi);
     iso.invMul(bInA, poseA, poseB);
-    const kind = intersectsPair(sa, sb, bInA) ? NARROW_SENSOR : NARROW_NONE;
+    // Exactly the `intersects` query's answer (its order, its pose for the other order).
+    const hit = intersectsInQueryOrder(sa, poseA, sb, poseB, bInA, aInB);
+    const kind = hit ? NARROW_SENSOR : NARROW_NONE;
     out[offset] = kind;
     return kind;
   }
@@ -162,27 +172,76 @@ export function narrowPair(
   readPose(poseA, pose, lo);
   readPose(poseB, pose, hi);
   iso.invMul(bInA, poseA, poseB);
-  // The table's routine; far outside unit scale (or with no routine) the table's dispatcher
-  // answers: it changes units first (src/narrowphase/extreme-scale.ts), or throws
-  // unsupported_pair.
+  // A contact found within the near-touching band is decided by intersects (agreeContact,
+  // src/narrowphase/touching.ts, as the `contact` query). The routines are asked to the
+  // prediction itself first, not to the query's prediction plus the band: that sum, a new double
+  // passed to a call that is not inlined, would be boxed for every pair. Only when the routine
+  // finds nothing within the prediction and the pair's intersects test says touching is it asked
+  // again to the query's reach (bandContact): the query's answer, at one boxed double for such
+  // pairs only.
+  // The order the queries take (src/narrowphase/touching.ts, queryOrderSwapped): a flipped
+  // entry, or two shapes of one type in their canonical order (the routine is the same). It is
+  // decided before anything else, so that every branch below — the table's routine, or, far
+  // outside unit scale, the table's dispatcher — runs in the query's order on the query's pose.
   const f = contactRoutine(sa.type, sb.type);
-  if (f === null || offsetOutOfRange(bInA)) {
-    if (!contactPair(c, sa, sb, bInA, prediction)) return none(out, offset);
+  const swap = sa.type === sb.type ? canonicalOrder(bInA) < 0 : contactFlipped(sa.type, sb.type);
+  if (!swap) {
+    // Far outside unit scale (or with no routine) the table's dispatcher answers: it changes
+    // units first (src/narrowphase/extreme-scale.ts), or throws unsupported_pair.
+    const found =
+      f === null || offsetOutOfRange(bInA)
+        ? contactPair(c, sa, sb, bInA, prediction)
+        : f(c, sa, sb, bInA, prediction);
+    if (!found && !bandContact(c, f, sa, poseA, sb, poseB, bInA, prediction)) {
+      return none(out, offset);
+    }
+    if (!agreeContact(c, sa, poseA, sb, poseB, bInA, prediction)) return none(out, offset);
     widen(m, c, sa, sb, bInA, fl, fh, prediction);
     return writeRecord(out, offset, c, m, sa, poseA, sb, poseB, false);
   }
-  if (!contactFlipped(sa.type, sb.type)) {
-    if (!f(c, sa, sb, bInA, prediction)) return none(out, offset);
-    widen(m, c, sa, sb, bInA, fl, fh, prediction);
-    return writeRecord(out, offset, c, m, sa, poseA, sb, poseB, false);
+  // The other order, (higher, lower): A's pose in B's frame formed from the world poses in that
+  // order, as the queries form it (src/query/frames.ts, `swappedPairPose`), so that the answer is
+  // bitwise the query's in either order; the record is computed in the higher slot's frame and
+  // written for (lower, higher). The table's entry for (B, A) is not flipped, so the dispatcher
+  // (far outside unit scale) calls the same routine in the same order on the same pose.
+  iso.invMul(aInB, poseB, poseA);
+  const found =
+    f === null || offsetOutOfRange(aInB)
+      ? contactPair(c, sb, sa, aInB, prediction)
+      : f(c, sb, sa, aInB, prediction);
+  if (!found && !bandContact(c, f, sb, poseB, sa, poseA, aInB, prediction)) {
+    return none(out, offset);
   }
-  // A flipped entry takes (higher, lower): A's pose in B's frame by the very inversion the pair
-  // table's dispatcher uses, so that the answer is bitwise the `contact` query's; the record is
-  // computed in the higher slot's frame and written for (lower, higher).
-  iso.invert(aInB, bInA);
-  if (!f(c, sb, sa, aInB, prediction)) return none(out, offset);
+  if (!agreeContact(c, sb, poseB, sa, poseA, aInB, prediction)) return none(out, offset);
   widen(m, c, sb, sa, aInB, fh, fl, prediction);
   return writeRecord(out, offset, c, m, sb, poseB, sa, poseA, true);
+}
+
+/**
+ * The contact of A and B (in the routine's order: `f` takes (a, b), B at `bInA`; world poses
+ * `poseA`, `poseB`) that the `contact` query finds when the routine, asked to `prediction`, found
+ * none: the query asks to `touchReach(prediction, bInA.translation)` (the prediction plus the
+ * near-touching band) and keeps a gap beyond the prediction only when the intersects test says
+ * touching (agreeContact). So: false when intersects says apart (the query then has no contact
+ * either), else the routine's answer to the query's reach, which the caller passes through
+ * agreeContact as the query does. Not inlined into the hot path; its boxed reach is paid only
+ * by pairs that intersects calls touching and the routine called apart.
+ */
+function bandContact(
+  c: Contact,
+  f: ContactFn | null,
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  if (!intersectsAsQuery(a, poseA, b, poseB, bInA)) return false;
+  const reach = touchReach(prediction, bInA.translation);
+  return f === null || offsetOutOfRange(bInA)
+    ? contactPair(c, a, b, bInA, reach)
+    : f(c, a, b, bInA, reach);
 }
 
 /** Writes the NARROW_NONE record at `out[offset]` and returns NARROW_NONE. */

@@ -45,9 +45,13 @@ const SEED = Number(process.env.FUZZ_SEED ?? 16);
  * distance writing its result after the part queries (compound witness points; seed 17: 388,
  * seed 18: 341). 326 with a curved contact's normal taken to the fixed point of the exact projection
  * onto the cylinder or cone (witnesses on the curved surface), parallel cylinders in closed form
- * and same-type half turns ordered by their translation (seed 17: 317, seed 18: 273).
+ * and same-type half turns ordered by their translation (seed 17: 317, seed 18: 273). 234 with
+ * one truth across operations (src/narrowphase/touching.ts: queries and the world call a pair in
+ * one order with the pose formed in that order, near-touching answers decided by intersects —
+ * in the world too, and in `manifold` — candidate boxes padded for rounding, part ties to the
+ * lower index in contact and manifold; seed 17: 201, seed 18: 168).
  */
-const KNOWN_WRONG = 326;
+const KNOWN_WRONG = 234;
 
 describe("differential fuzzer", () => {
   it(`${QUERIES} queries from seed ${SEED}: no errors, at most the known wrong answers`, {

@@ -7,7 +7,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Isometry } from "../../src/math/isometry.js";
+import * as iso from "../../src/math/isometry.js";
 import type { ContactManifold } from "../../src/narrowphase/contact.js";
+import { canonicalOrder } from "../../src/narrowphase/convex-convex.js";
+import { offsetOutOfRange } from "../../src/narrowphase/extreme-scale.js";
+import { contact } from "../../src/query/contact.js";
 import { manifold } from "../../src/query/manifold.js";
 import { makeCuboid } from "../../src/shapes/cuboid.js";
 import type { Shape } from "../../src/shapes/shape.js";
@@ -106,5 +110,56 @@ describe("world box–box manifolds", () => {
       ),
       { numRuns: 150 },
     );
+  });
+
+  it("equal the manifold query bitwise when the pair is solved in the other order far outside unit scale", () => {
+    // Regression (fast-check seed 20261201): two boxes 7.5e-75 apart, B's offset outside
+    // [2^-128, 2^128] (the world took the table's dispatcher in the order (A, B)) and the
+    // relative pose's canonical order the other one (the queries took (B, A) on the pose formed
+    // from the world poses in that order). Each insertion order: the world's record is the
+    // manifold query's, the contact query's depth is the record's, and the contact in the other
+    // order is this one flipped exactly (+0 stays +0).
+    const r = Math.SQRT1_2;
+    const a = makeCuboid({ x: 0.0497, y: 0.0426, z: 0.0256 });
+    const b = makeCuboid({ x: 0.0321, y: 0.0309, z: 0.0356 });
+    const pa: Isometry = {
+      translation: { x: 0, y: 0, z: 0 },
+      rotation: { x: 0, y: r, z: 0, w: r },
+    };
+    const pb: Isometry = {
+      translation: { x: -7.5e-75, y: 0, z: 0 },
+      rotation: { x: 0, y: 0, z: 0, w: 1 },
+    };
+    const bInA = iso.invMul(iso.identity(), pa, pb);
+    expect(offsetOutOfRange(bInA)).toBe(true);
+    expect(canonicalOrder(bInA)).toBe(-1);
+    for (const [s0, p0, s1, p1] of [
+      [a, pa, b, pb],
+      [b, pb, a, pa],
+    ] as const) {
+      const world = new CollisionWorld();
+      const h0 = world.addBody({ shape: s0, pose: p0 });
+      world.addBody({ shape: s1, pose: p1 });
+      world.step();
+      expect(world.contactCount).toBe(1);
+      const wc = makeWorldContact();
+      world.readContact(0, wc);
+      expect(wc.a).toBe(h0);
+      const q = manifold(s0, p0, s1, p1) as ContactManifold;
+      expect(q).not.toBeNull();
+      expect(dump(wc.manifold)).toEqual(dump(q));
+      const c = contact(s0, p0, s1, p1);
+      expect(c).not.toBeNull();
+      expect(c?.distance).toBe(wc.distance);
+      // The other order's contact is this one flipped exactly (+0 stays +0).
+      const f = contact(s1, p1, s0, p0);
+      expect([f?.normal.x, f?.normal.y, f?.normal.z]).toEqual([
+        0 - (c?.normal.x as number),
+        0 - (c?.normal.y as number),
+        0 - (c?.normal.z as number),
+      ]);
+      expect(f?.pointA).toEqual(c?.pointB);
+      expect(f?.pointB).toEqual(c?.pointA);
+    }
   });
 });
