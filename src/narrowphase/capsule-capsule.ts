@@ -12,8 +12,8 @@ import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
+import { canonicalOrder } from "./canonical-order.js";
 import { type Contact, makeContact } from "./contact.js";
-import { canonicalOrder } from "./convex-convex.js";
 import { contactFromCorePoints, dropAxial, perpendicular } from "./rounded.js";
 
 const a2 = vec3.create();

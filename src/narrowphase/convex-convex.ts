@@ -60,6 +60,7 @@ import { supportCuboid } from "../shapes/cuboid.js";
 import { shapeDef } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
+import { canonicalOrder } from "./canonical-order.js";
 import type { Contact, DistanceResult } from "./contact.js";
 import { pairRescaleFactor } from "./extreme-scale.js";
 
@@ -686,54 +687,6 @@ function satDepth(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
 }
 
 const aInB: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z: 0, w: 1 } };
-
-/** Quaternion components (and translation components, relative) below this decide nothing. */
-const CANONICAL_TINY = 2 ** -40;
-
-/**
- * For two shapes of one type: true when (A, B) at `bInA` is the order solved directly, false
- * when the pair is solved as (B, A) at bInA⁻¹ and flipped, so that both orders run the same
- * computation and contact(B, A) is contact(A, B) flipped up to the rounding of the inverse pose
- * (issue 16: flips; GJK's start, EPA's polytope and the refinement's local minimum otherwise
- * depend on the order). Decided by the relative rotation, whose inverse is its conjugate
- * exactly (taken with w ≥ 0: the first clearly non-zero of x, y, z positive), then, for a
- * relative rotation at the identity, by the translation (its inverse then −t): the two orders
- * get complementary answers. Returns 1 (this order), −1 (the other) or 0 (the relative pose is
- * the identity to 2^-40, or a half turn whose axis is normal to the translation: the caller
- * decides by the shapes).
- */
-export function canonicalOrder(bInA: Isometry): number {
-  const q = bInA.rotation;
-  const t = bInA.translation;
-  if (Math.abs(q.w) <= CANONICAL_TINY) {
-    // A half turn is its own inverse: the two orders have the same rotation and the sign of w is
-    // rounding (it had made a cap-on-cap pair under a half turn take different ties in the two
-    // orders). The inverse pose's translation −R⁻¹t = t − 2(t·k)k for the half turn's axis k
-    // (sign fixed: its first clearly non-zero component positive) reverses t·k: decide by it.
-    const kx = q.x;
-    const ky = q.y;
-    const kz = q.z;
-    const s =
-      Math.abs(kx) > CANONICAL_TINY
-        ? Math.sign(kx)
-        : Math.abs(ky) > CANONICAL_TINY
-          ? Math.sign(ky)
-          : Math.sign(kz);
-    const tk = s * (t.x * kx + t.y * ky + t.z * kz);
-    const m = CANONICAL_TINY * Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z));
-    if (Math.abs(tk) > m) return tk > 0 ? 1 : -1;
-    return 0;
-  }
-  const sgn = q.w < 0 ? -1 : 1;
-  if (Math.abs(q.x) > CANONICAL_TINY) return sgn * q.x > 0 ? 1 : -1;
-  if (Math.abs(q.y) > CANONICAL_TINY) return sgn * q.y > 0 ? 1 : -1;
-  if (Math.abs(q.z) > CANONICAL_TINY) return sgn * q.z > 0 ? 1 : -1;
-  const m = CANONICAL_TINY * Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z));
-  if (Math.abs(t.x) > m) return t.x > 0 ? 1 : -1;
-  if (Math.abs(t.y) > m) return t.y > 0 ? 1 : -1;
-  if (Math.abs(t.z) > m) return t.z > 0 ? 1 : -1;
-  return 0;
-}
 
 /**
  * Whether a pair of one type is solved in the order given ({@link canonicalOrder}); at the

@@ -20,9 +20,9 @@ import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import * as vec3 from "../math/vec3.js";
 import type { Cylinder } from "../shapes/cylinder.js";
+import { canonicalOrder } from "./canonical-order.js";
 import type { Contact, DistanceResult } from "./contact.js";
 import {
-  canonicalOrder,
   contactConvexConvex,
   distanceConvexConvex,
   intersectsConvexConvex,

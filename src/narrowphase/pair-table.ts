@@ -272,7 +272,7 @@ export type FaceNormalSnapFn = (
   sign: number,
 ) => void;
 
-const faceNormalSnaps: (FaceNormalSnapFn | null)[] = new Array(N).fill(null);
+const faceNormalSnaps: (FaceNormalSnapFn | null)[] = /* @__PURE__ */ new Array(N).fill(null);
 
 /**
  * Registers (or, with null, removes) the face-normal snap of a shape type: the `contact` and
@@ -322,9 +322,9 @@ export function unsupportedPair(a: Shape, b: Shape, op: string): never {
 }
 
 const aInB = iso.identity();
-const flipContactScratch: Contact = makeContact();
-const flipDistance: DistanceResult = makeDistanceResult();
-const flipManifoldScratch: ContactManifold = makeContactManifold();
+const flipContactScratch: Contact = /* @__PURE__ */ makeContact();
+const flipDistance: DistanceResult = /* @__PURE__ */ makeDistanceResult();
+const flipManifoldScratch: ContactManifold = /* @__PURE__ */ makeContactManifold();
 
 /**
  * The rescale factor of a pair far from unit scale (src/narrowphase/extreme-scale.ts), or 1: a
@@ -373,7 +373,7 @@ export function distancePair(
   return out;
 }
 
-const viaContact: Contact = makeContact();
+const viaContact: Contact = /* @__PURE__ */ makeContact();
 
 /** Distance through the pair's contact routine with an unbounded prediction. */
 function distanceFromContact(

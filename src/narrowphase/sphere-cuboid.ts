@@ -20,9 +20,9 @@ import type { Sphere } from "../shapes/sphere.js";
 import type { Contact, DistanceResult } from "./contact.js";
 import { UNIT_SQ_MAX, UNIT_SQ_MIN } from "./pose-pair.js";
 
-const centerInB = vec3.create();
-const closestInB = vec3.create();
-const normalInB = vec3.create();
+const centerInB = /* @__PURE__ */ vec3.create();
+const closestInB = /* @__PURE__ */ vec3.create();
+const normalInB = /* @__PURE__ */ vec3.create();
 
 /** Sphere centre (A's origin) in B's frame. */
 function sphereCenterInBox(bInA: Isometry): Vec3 {
@@ -43,7 +43,7 @@ function clampIntoBox(p: Vec3, h: Vec3): void {
 }
 
 /** Distance from the point to the face found by the last {@link nearestFace} call. */
-const faceDistance = new Float64Array(1);
+const faceDistance = /* @__PURE__ */ new Float64Array(1);
 
 /**
  * The face of the box nearest to interior point `p` (B's frame): sets `normalInB` to its outward

@@ -19,8 +19,8 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import { isBrandedShape, type Shape } from "../shapes/shape.js";
+import { canonicalOrder } from "./canonical-order.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
-import { canonicalOrder } from "./convex-convex.js";
 import { intersectsPair, intersectsPosesPair, manifoldPair, pairFlipped } from "./pair-table.js";
 
 /**

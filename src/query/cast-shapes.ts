@@ -41,10 +41,10 @@ import * as quat from "../math/quat.js";
 import { hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
+import { canonicalOrder } from "../narrowphase/canonical-order.js";
 import type { PartPairSearch } from "../narrowphase/composite.js";
 import { leastOverPartPairs } from "../narrowphase/composite.js";
 import { makeContact } from "../narrowphase/contact.js";
-import { canonicalOrder } from "../narrowphase/convex-convex.js";
 import {
   contactPair,
   intersectsPair,

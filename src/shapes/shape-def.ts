@@ -332,7 +332,7 @@ export function isRoundedType(type: number): boolean {
   return rounded[type] === 1;
 }
 
-const views: (CompositeView | null)[] = new Array(MAX_SHAPE_TYPES).fill(null);
+const views: (CompositeView | null)[] = /* @__PURE__ */ new Array(MAX_SHAPE_TYPES).fill(null);
 
 /**
  * Registers the composite view of shape type `type` (src/shapes/composite.ts; called once per
