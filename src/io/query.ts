@@ -230,7 +230,8 @@ function parseLocal(
   for (const j of jsons) {
     const t = (j as Json).type;
     const f = typeof t === "string" ? POSITION_FIELDS[t] : undefined;
-    if (!f || !f.every((k) => isVec((j as Json)[k]))) return { shapes, o: null };
+    if (f === undefined) return { shapes, o: null };
+    if (!f.every((k) => isVec((j as Json)[k]))) return { shapes, o: null };
     fields.push(f);
   }
   let small = 0;

@@ -1094,7 +1094,11 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
 }
 
 /** Runs every op of one recorded scenario (a failure's `scenario`) again; returns its failures. */
-export function replayScenario(sc: Scenario, pair: string, options?: Partial<FuzzOptions>): Failure[] {
+export function replayScenario(
+  sc: Scenario,
+  pair: string,
+  options?: Partial<FuzzOptions>,
+): Failure[] {
   const report: FuzzReport = {
     table: new Map(),
     failures: [],
