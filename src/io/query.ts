@@ -252,7 +252,9 @@ function parseLocal(
     });
     if (m === 0) continue;
     const u = 2 ** (Math.floor(Math.log2(m)) - 52);
-    o[i] = Math.round(p0[i] / u) * u;
+    // (Subnormal coordinates: u underflows to 0; that axis stays unshifted.)
+    const oi = Math.round(p0[i] / u) * u;
+    if (u > 0 && Number.isFinite(oi)) o[i] = oi;
   }
   if (o[0] === 0 && o[1] === 0 && o[2] === 0) return { shapes, o: null };
   const moved = jsons.map((j, k) => {
