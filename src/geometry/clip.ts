@@ -254,6 +254,19 @@ export function clipPolygonAgainstPolygon(
     let sx = ey * normal.z - ez * normal.y;
     let sy = ez * normal.x - ex * normal.z;
     let sz = ex * normal.y - ey * normal.x;
+    if (ex === 0 && ey === 0 && ez === 0) {
+      // A zero-length edge (a face collapsed to a segment: the face of a box of zero thickness
+      // lists each end twice): the plane through that vertex facing away from the centroid,
+      // which bounds the segment at this end. Without it the segment's ends clipped nothing
+      // and witness points lay 6.5e4 beyond a flat box (issue 16).
+      const vx = c[a] - cx;
+      const vy = c[a + 1] - cy;
+      const vz = c[a + 2] - cz;
+      const vn = vx * normal.x + vy * normal.y + vz * normal.z;
+      sx = vx - vn * normal.x;
+      sy = vy - vn * normal.y;
+      sz = vz - vn * normal.z;
+    }
     if (sx * (cx - c[a]) + sy * (cy - c[a + 1]) + sz * (cz - c[a + 2]) > 0) {
       sx = -sx;
       sy = -sy;

@@ -233,9 +233,51 @@ function keep(out: SegmentRevolutionResult, t: number): void {
  * otherwise the root of the derivative is bracketed and bisected on its sign
  * ({@link SEGMENT_SEARCH_ITERATIONS} steps) — the sign of a normal's dot product stays reliable
  * where the distance itself is too flat to compare, so the parameter converges to the rounding
- * and the normal there is orthogonal to the segment to the rounding. Returns `out`.
+ * and the normal there is orthogonal to the segment to the rounding. A segment whose ends are
+ * both within {@link SEGMENT_TIE_ULPS} rounding units of the minimum is level over its whole
+ * length (convexity): any of its points is nearest, and the search's pick followed the rounding
+ * of the frame change, which differs between the argument orders of a pair (a capsule lying on a
+ * cylinder's cap took one end in one order and the other end in the other); it answers with
+ * the segment's midpoint, as the parallel cylinders take the middle of their common part.
+ * Returns `out`.
  */
 export function closestSegmentRevolution(
+  out: SegmentRevolutionResult,
+  kind: RevolutionKind,
+  h: number,
+  r: number,
+  a: Vec3,
+  b: Vec3,
+): SegmentRevolutionResult {
+  searchSegment(out, kind, h, r, a, b);
+  const f0 = signedAt(kind, h, r, a, b, 0);
+  const f1 = signedAt(kind, h, r, a, b, 1);
+  const m = Math.max(
+    Math.abs(a.x),
+    Math.abs(a.y),
+    Math.abs(a.z),
+    Math.abs(b.x),
+    Math.abs(b.y),
+    Math.abs(b.z),
+  );
+  const tol = SEGMENT_TIE_ULPS * Number.EPSILON * (m + h + r);
+  const f = out.projection.distance;
+  if (f0 - f <= tol && f1 - f <= tol) {
+    signedAt(kind, h, r, a, b, 0.5);
+    keep(out, 0.5);
+  }
+  return out;
+}
+
+/**
+ * Rounding units (of the segment's coordinates plus the solid's size) within which the signed
+ * distances at a segment's two ends count as level with its minimum (see
+ * {@link closestSegmentRevolution}); the projection rounds a few operations on each coordinate.
+ */
+export const SEGMENT_TIE_ULPS = 16;
+
+/** The search of {@link closestSegmentRevolution} without its tie rule. */
+function searchSegment(
   out: SegmentRevolutionResult,
   kind: RevolutionKind,
   h: number,

@@ -172,6 +172,105 @@ function nameInputFields(e: unknown, q: unknown): unknown {
   return new CollideError(e.code, field, e.value, message);
 }
 
+/**
+ * The JSON position fields of the forms that a pair query takes into a local frame first (see
+ * {@link parseLocal}); a form not listed (mesh, compound, heightfield, half-space, …) keeps the
+ * query in the world frame.
+ */
+const POSITION_FIELDS: Record<string, readonly string[]> = {
+  sphere: ["center"],
+  aabb: ["min", "max"],
+  box: ["center"],
+  capsule: ["a", "b"],
+  cylinder: ["center"],
+  cone: ["center"],
+  convex: ["position"],
+  triangle: ["a", "b", "c"],
+};
+
+type Json = Record<string, unknown>;
+const isVec = (v: unknown): v is number[] =>
+  Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === "number" && Number.isFinite(x));
+
+/** A rough size of a JSON shape in its own frame (its spread of positions and its sizes). */
+function jsonExtent(j: Json, fields: readonly string[]): number {
+  let e = 0;
+  const p0 = j[fields[0]] as number[];
+  for (const f of fields) {
+    const p = j[f] as number[];
+    for (let i = 0; i < 3; i++) e = Math.max(e, Math.abs(p[i] - p0[i]));
+  }
+  for (const k of ["radius", "halfHeight"])
+    if (typeof j[k] === "number") e = Math.max(e, j[k] as number);
+  if (isVec(j.halfExtents)) e = Math.max(e, ...j.halfExtents.map(Math.abs));
+  if (Array.isArray(j.points))
+    for (const p of j.points) if (isVec(p)) e = Math.max(e, ...p.map(Math.abs));
+  return e;
+}
+
+/**
+ * Parses the shapes of a query (each validated as given first, so that errors name the line's
+ * own numbers) and, when every one is a form of {@link POSITION_FIELDS} with a position, parses
+ * them again moved by −o into a local frame at the smallest shape: o is that shape's first
+ * position rounded, per axis, to a multiple of the rounding unit of the largest coordinate on
+ * that axis, so every shifted coordinate x − o is exact (both are multiples of x's unit) unless
+ * the shapes are farther apart than their coordinates' precision. The forms placed by their own
+ * points (aabb, capsule, triangle) turn them into a pose and sizes: in the world frame at 4e7
+ * that rounds by half an ulp of the offset (an aabb's centre (min + max)/2 moved its faces by
+ * 4.7e-10 against a sphere of 0.015); in the local frame by half an ulp of the pair's size.
+ * Returns the shapes and o (null when not moved); answers' points are moved back by +o.
+ */
+function parseLocal(
+  jsons: readonly unknown[],
+  names: readonly string[],
+  ctx: ShapeParseContext,
+): { shapes: ReturnType<typeof parseShape>[]; o: number[] | null } {
+  const shapes = jsons.map((j, i) => parseShape(j, names[i], ctx));
+  const fields: (readonly string[])[] = [];
+  for (const j of jsons) {
+    const t = (j as Json).type;
+    const f = typeof t === "string" ? POSITION_FIELDS[t] : undefined;
+    if (f === undefined) return { shapes, o: null };
+    if (!f.every((k) => isVec((j as Json)[k]))) return { shapes, o: null };
+    fields.push(f);
+  }
+  let small = 0;
+  let smallExtent = Number.POSITIVE_INFINITY;
+  jsons.forEach((j, i) => {
+    const e = jsonExtent(j as Json, fields[i]);
+    if (e < smallExtent) {
+      smallExtent = e;
+      small = i;
+    }
+  });
+  const p0 = (jsons[small] as Json)[fields[small][0]] as number[];
+  const o = [0, 0, 0];
+  for (let i = 0; i < 3; i++) {
+    let m = 0;
+    jsons.forEach((j, k) => {
+      for (const f of fields[k]) m = Math.max(m, Math.abs(((j as Json)[f] as number[])[i]));
+    });
+    if (m === 0) continue;
+    const u = 2 ** (Math.floor(Math.log2(m)) - 52);
+    // (Subnormal coordinates: u underflows to 0; that axis stays unshifted.)
+    const oi = Math.round(p0[i] / u) * u;
+    if (u > 0 && Number.isFinite(oi)) o[i] = oi;
+  }
+  if (o[0] === 0 && o[1] === 0 && o[2] === 0) return { shapes, o: null };
+  const moved = jsons.map((j, k) => {
+    const c: Json = { ...(j as Json) };
+    for (const f of fields[k]) c[f] = (c[f] as number[]).map((x, i) => x - o[i]);
+    return parseShape(c, names[k], ctx);
+  });
+  return { shapes: moved, o };
+}
+
+/** [x, y, z] of `v` moved back from a local frame by +o (see {@link parseLocal}). */
+function arrAt(v: Vec3, o: number[] | null): [number, number, number] {
+  if (o === null) return arr(v);
+  return [v.x + o[0] + 0, v.y + o[1] + 0, v.z + o[2] + 0];
+}
+
 function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
   if (q === null || typeof q !== "object" || Array.isArray(q)) {
     throw new CollideError(
@@ -206,44 +305,55 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
   switch (op) {
     case "intersects": {
       const l = parseWith(pairSchema, q, "");
-      const a = parseShape(l.a, "a", ctx);
-      const b = parseShape(l.b, "b", ctx);
+      const {
+        shapes: [a, b],
+      } = parseLocal([l.a, l.b], ["a", "b"], ctx);
       return { intersects: intersects(a.shape, a.pose, b.shape, b.pose) };
     }
     case "distance": {
       const l = parseWith(pairSchema, q, "");
-      const a = parseShape(l.a, "a", ctx);
-      const b = parseShape(l.b, "b", ctx);
+      const {
+        shapes: [a, b],
+        o,
+      } = parseLocal([l.a, l.b], ["a", "b"], ctx);
       const d = distance(a.shape, a.pose, b.shape, b.pose);
-      return { distance: d.distance, pointA: arr(d.pointA), pointB: arr(d.pointB) };
+      return { distance: d.distance, pointA: arrAt(d.pointA, o), pointB: arrAt(d.pointB, o) };
     }
     case "contact": {
       const l = parseWith(contactSchema, q, "");
       // Validated (≥ 0) by contact() / manifold() themselves.
       const prediction = l.prediction ?? 0;
-      const a = parseShape(l.a, "a", ctx);
-      const b = parseShape(l.b, "b", ctx);
+      const {
+        shapes: [a, b],
+        o,
+      } = parseLocal([l.a, l.b], ["a", "b"], ctx);
       const c = contact(a.shape, a.pose, b.shape, b.pose, prediction);
       if (!c) return null;
       return {
         distance: c.distance,
         normal: arr(c.normal),
-        pointA: arr(c.pointA),
-        pointB: arr(c.pointB),
+        pointA: arrAt(c.pointA, o),
+        pointB: arrAt(c.pointB, o),
       };
     }
     case "manifold": {
       const l = parseWith(contactSchema, q, "");
       // Validated (≥ 0) by contact() / manifold() themselves.
       const prediction = l.prediction ?? 0;
-      const a = parseShape(l.a, "a", ctx);
-      const b = parseShape(l.b, "b", ctx);
+      const {
+        shapes: [a, b],
+        o,
+      } = parseLocal([l.a, l.b], ["a", "b"], ctx);
       const m = manifold(a.shape, a.pose, b.shape, b.pose, prediction);
       if (!m) return null;
       const points = [];
       for (let i = 0; i < m.count; i++) {
         const p = m.points[i];
-        points.push({ pointA: arr(p.pointA), pointB: arr(p.pointB), distance: p.distance });
+        points.push({
+          pointA: arrAt(p.pointA, o),
+          pointB: arrAt(p.pointB, o),
+          distance: p.distance,
+        });
       }
       return { normal: arr(m.normal), points };
     }
@@ -277,8 +387,10 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
     case "castShapes": {
       const l = parseWith(castShapesSchema, q, "");
       if (!(l.maxToi >= 0)) invalidValue("maxToi", l.maxToi, "must be ≥ 0");
-      const a = parseShape(l.a, "a", ctx);
-      const b = parseShape(l.b, "b", ctx);
+      const {
+        shapes: [a, b],
+        o,
+      } = parseLocal([l.a, l.b], ["a", "b"], ctx);
       const va = l.velocityA;
       const vb = l.velocityB;
       const hit = castShapes(
@@ -294,8 +406,8 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
       return {
         toi: hit.toi,
         normal: arr(hit.normal),
-        pointA: arr(hit.pointA),
-        pointB: arr(hit.pointB),
+        pointA: arrAt(hit.pointA, o),
+        pointB: arrAt(hit.pointB, o),
       };
     }
     case "volume": {
@@ -349,7 +461,11 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
     }
     case "pairs": {
       const l = parseWith(pairsSchema, q, "");
-      const shapes = l.shapes.map((s, i) => parseShape(s, `shapes[${i}]`, ctx));
+      const { shapes } = parseLocal(
+        l.shapes,
+        l.shapes.map((_, i) => `shapes[${i}]`),
+        ctx,
+      );
       const broadphase = (l.broadphase ?? "brute") as BroadPhaseName;
       return {
         pairs: computePairsLimited(shapes, broadphase, l.maxPairs ?? WORLD_MAX_PAIRS, "maxPairs"),

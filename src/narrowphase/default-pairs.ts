@@ -91,8 +91,11 @@ import {
 import { registerRevolutionPairs } from "./revolution-pairs.js";
 import { contactSphereCapsule, intersectsSphereCapsule } from "./sphere-capsule.js";
 import {
+  contactCuboidSphere,
   contactSphereCuboid,
+  distanceCuboidSphere,
   distanceSphereCuboid,
+  intersectsCuboidSphere,
   intersectsSphereCuboid,
   intersectsSphereCuboidPoses,
 } from "./sphere-cuboid.js";
@@ -305,6 +308,14 @@ export function registerDefaultPairs(): void {
     distance: distanceSphereCuboid,
     contact: contactSphereCuboid,
     manifold: manifoldOfSingleContact(contactSphereCuboid),
+  });
+  // The box-first order has routines of its own: the sphere's centre in the box's frame is then
+  // B's offset as given, not inverted twice (src/narrowphase/sphere-cuboid.ts).
+  registerOrderedPair(ShapeType.Cuboid, ShapeType.Sphere, {
+    intersects: intersectsCuboidSphere,
+    distance: distanceCuboidSphere,
+    contact: contactCuboidSphere,
+    manifold: manifoldOfSingleContact(contactCuboidSphere),
   });
   registerPair(ShapeType.Cuboid, ShapeType.Cuboid, {
     intersects: intersectsCuboidCuboid,

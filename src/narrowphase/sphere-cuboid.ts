@@ -106,7 +106,9 @@ const SPHERE_BOX_R2_MAX = 2 ** 256;
  * sphere `a` at `poseA` and box `b` at `poseB` overlap or touch, 0 when apart, −1 when it
  * cannot tell — a pose that is not finite numbers with a unit quaternion (src/narrowphase/
  * pose-pair.ts), r² outside [2^-256, 2^256] (where the comparison of squares could overflow or
- * underflow; the rescaling path answers) or a NaN size. The centre is taken into the box's frame
+ * underflow; the rescaling path answers), a NaN size, or a sphere with a rotation other than the
+ * identity (then the A-frame path answers: its centre in the box's frame, and with it the
+ * touching decision, is bitwise the one of `distance` and `contact` only without one). The centre is taken into the box's frame
  * by conj(q) and clamped (Ericson 2005, §5.2.5): one inverse rotation, no relative pose.
  */
 export function intersectsSphereCuboidPoses(
@@ -168,6 +170,9 @@ export function intersectsSphereCuboidPoses(
   ) {
     return -1;
   }
+  // A turned sphere: the A-frame routines see its centre through its rotation (rounded), so the
+  // A-frame path answers, the same predicate on the same numbers as distance and contact.
+  if (sx !== 0 || sy !== 0 || sz !== 0) return -1;
   const dx = cx - tx;
   const dy = cy - ty;
   const dz = cz - tz;
@@ -193,26 +198,20 @@ export function intersectsSphereCuboidPoses(
   return -1;
 }
 
+/** Signed distance of the last {@link boxFeature} call (a typed array: see faceDistance). */
+const featureDistance = new Float64Array(1);
+
 /**
- * Contact of sphere A and box B in A's frame: false when the gap exceeds `prediction`; else the
- * signed distance, the unit normal from the sphere toward the box, the sphere's surface point
- * and the box's surface point.
+ * The closest feature of box (half extents `h`) to a sphere of radius `r` centred at `p` (the
+ * box's frame), when their gap is at most `limit` − r: sets `closestInB` (the box's point),
+ * `normalInB` (the box's outward unit normal there, toward the sphere) and `featureDistance[0]`
+ * (the signed distance). Returns false when the gap exceeds it. Touching is decided by the one
+ * predicate of every sphere–box query, |p − clamp(p)|² ≤ r² (as {@link intersectsSphereCuboid}
+ * and {@link intersectsSphereCuboidPoses}): the signed distance is clamped to ≤ 0 when it holds
+ * and to > 0 when it does not, so `intersects`, `distance` and `contact` never disagree on a
+ * pair whose gap is below the rounding of |p − clamp(p)| − r.
  */
-export function contactSphereCuboid(
-  out: Contact,
-  a: Sphere,
-  b: Cuboid,
-  bInA: Isometry,
-  prediction: number,
-): boolean {
-  const h = b.halfExtents;
-  const r = a.radius;
-  const limit = r + prediction;
-  if (limit < 0) return false;
-  const reach = limit + vec3.length(h);
-  const t = bInA.translation;
-  if (t.x * t.x + t.y * t.y + t.z * t.z > reach * reach) return false;
-  const p = sphereCenterInBox(bInA);
+function boxFeature(p: Vec3, h: Vec3, r: number, limit: number): boolean {
   clampIntoBox(p, h);
   const dx = p.x - closestInB.x;
   const dy = p.y - closestInB.y;
@@ -235,11 +234,38 @@ export function contactSphereCuboid(
     closestInB.y = p.y + normalInB.y * toFace;
     closestInB.z = p.z + normalInB.z * toFace;
   }
+  const touching = d2 <= r * r;
+  if (touching) distance = Math.min(distance, 0);
+  else if (!(distance > 0)) distance = Number.MIN_VALUE;
+  featureDistance[0] = distance;
+  return true;
+}
+
+/**
+ * Contact of sphere A and box B in A's frame: false when the gap exceeds `prediction`; else the
+ * signed distance, the unit normal from the sphere toward the box, the sphere's surface point
+ * and the box's surface point.
+ */
+export function contactSphereCuboid(
+  out: Contact,
+  a: Sphere,
+  b: Cuboid,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  const h = b.halfExtents;
+  const r = a.radius;
+  const limit = r + prediction;
+  if (limit < 0) return false;
+  const reach = limit + vec3.length(h);
+  const t = bInA.translation;
+  if (t.x * t.x + t.y * t.y + t.z * t.z > reach * reach) return false;
+  if (!boxFeature(sphereCenterInBox(bInA), h, r, limit)) return false;
   // Box's outward normal points toward the sphere; the contact normal (A → B) is its negation.
   iso.transformPoint(out.pointB, bInA, closestInB);
   quat.rotate(out.normal, bInA.rotation, normalInB);
   vec3.negate(out.normal, out.normal);
-  out.distance = distance;
+  out.distance = featureDistance[0];
   vec3.scale(out.pointA, out.normal, r);
   return true;
 }
@@ -251,22 +277,73 @@ export function distanceSphereCuboid(
   b: Cuboid,
   bInA: Isometry,
 ): DistanceResult {
-  const p = sphereCenterInBox(bInA);
-  const h = b.halfExtents;
-  clampIntoBox(p, h);
-  const d2 = vec3.distanceSq(p, closestInB);
-  let d = 0;
-  if (d2 > 0) {
-    vec3.sub(normalInB, p, closestInB);
-    d = vec3.normalize(normalInB, normalInB);
-  } else {
-    nearestFace(p, h);
-    vec3.addScaled(closestInB, p, normalInB, faceDistance[0]);
-  }
+  const r = a.radius;
+  boxFeature(sphereCenterInBox(bInA), b.halfExtents, r, Number.POSITIVE_INFINITY);
   iso.transformPoint(out.pointB, bInA, closestInB);
   quat.rotate(normalInB, bInA.rotation, normalInB);
   // Sphere's witness: toward the box (−normal of the box face).
-  vec3.scale(out.pointA, normalInB, -a.radius);
-  out.distance = Math.max(0, d - a.radius);
+  vec3.scale(out.pointA, normalInB, -r);
+  out.distance = Math.max(0, featureDistance[0]);
+  return out;
+}
+
+/*
+ * The box-first order (A = box, B = sphere): the sphere's centre in the box's frame is B's
+ * offset itself, bitwise the centre the world-pose test and the world's narrow phase compute for
+ * this order. Through the flipped entry it was taken out of the box's frame and back
+ * (invert, then −Rᵀt): at a sphere of radius 4e5 against a box of 1e-3 those two roundings
+ * made `distance` 2.3e-10 and `contact` null where `intersects` said touching.
+ */
+
+/** True when box A and sphere B (at `bInA`) overlap or touch. */
+export function intersectsCuboidSphere(a: Cuboid, b: Sphere, bInA: Isometry): boolean {
+  const h = a.halfExtents;
+  const r = b.radius;
+  const reach = r + vec3.length(h);
+  const p = bInA.translation;
+  if (p.x * p.x + p.y * p.y + p.z * p.z > reach * reach) return false;
+  clampIntoBox(p, h);
+  const dx = p.x - closestInB.x;
+  const dy = p.y - closestInB.y;
+  const dz = p.z - closestInB.z;
+  return dx * dx + dy * dy + dz * dz <= r * r;
+}
+
+/** Contact of box A and sphere B in A's frame (normal from the box toward the sphere). */
+export function contactCuboidSphere(
+  out: Contact,
+  a: Cuboid,
+  b: Sphere,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  const h = a.halfExtents;
+  const r = b.radius;
+  const limit = r + prediction;
+  if (limit < 0) return false;
+  const reach = limit + vec3.length(h);
+  const p = bInA.translation;
+  if (p.x * p.x + p.y * p.y + p.z * p.z > reach * reach) return false;
+  if (!boxFeature(p, h, r, limit)) return false;
+  vec3.copy(out.pointA, closestInB);
+  vec3.copy(out.normal, normalInB);
+  out.distance = featureDistance[0];
+  vec3.addScaled(out.pointB, p, normalInB, -r);
+  return true;
+}
+
+/** Closest points of box A and sphere B in A's frame (deepest points when they overlap). */
+export function distanceCuboidSphere(
+  out: DistanceResult,
+  a: Cuboid,
+  b: Sphere,
+  bInA: Isometry,
+): DistanceResult {
+  const r = b.radius;
+  const p = bInA.translation;
+  boxFeature(p, a.halfExtents, r, Number.POSITIVE_INFINITY);
+  vec3.copy(out.pointA, closestInB);
+  vec3.addScaled(out.pointB, p, normalInB, -r);
+  out.distance = Math.max(0, featureDistance[0]);
   return out;
 }

@@ -112,11 +112,12 @@ function contactSphereTriangleCore(
   vec3.sub(e1, b, a);
   vec3.sub(e2, c, a);
   vec3.cross(fallback, e1, e2);
+  let onFace = false;
   if (!vec3.tryNormalize(fallback, fallback)) {
     if (vec3.normalize(e1, e1) === 0) vec3.normalize(e1, e2);
     perpendicular(fallback, e1);
   } else {
-    projectOntoTriangleFace(closest, center, a, b, c);
+    onFace = projectOntoTriangleFace(closest, center, a, b, c);
   }
   // Used only when the centre lies on the triangle, where either side is a minimum: the sign is
   // fixed by the plane's offset from the centre so that the choice is deterministic (from A
@@ -124,9 +125,57 @@ function contactSphereTriangleCore(
   if (sphereFirst) vec3.sub(e2, a, center);
   else vec3.sub(e2, center, a);
   if (vec3.dot(fallback, e2) < 0) vec3.negate(fallback, fallback);
-  return sphereFirst
+  const hit = sphereFirst
     ? contactFromCorePoints(out, center, closest, r, 0, prediction, fallback)
     : contactFromCorePoints(out, closest, center, 0, r, prediction, fallback);
+  // (Coincident centre and closest point: the fallback normal stands.)
+  if (!hit || vec3.exactEquals(closest, center)) return hit;
+  const n = out.normal;
+  if (onFace) {
+    // In the face's region the normal is the face normal itself: centre − projection is along
+    // it only up to the rounding of the centre's coordinates (about ε·|centre − a|).
+    const s = n.x * faceNormal.x + n.y * faceNormal.y + n.z * faceNormal.z >= 0 ? 1 : -1;
+    vec3.scale(n, faceNormal, s);
+  } else if (
+    !vec3.exactEquals(closest, a) &&
+    !vec3.exactEquals(closest, b) &&
+    !vec3.exactEquals(closest, c)
+  ) {
+    // In an edge's region the normal is perpendicular to that edge: centre − closest point is
+    // so only up to the rounding of the centre's coordinates, which tilts the normal along the
+    // edge by about ε·|centre|/gap; over an edge 1e5 times the sphere that missed the depth by
+    // 6.9e-7 (issue 16). The along-edge part is removed; the distance stays |centre − q| − r.
+    nearestEdgeDirection(edge, closest, a, b, c);
+    const along = n.x * edge.x + n.y * edge.y + n.z * edge.z;
+    n.x -= along * edge.x;
+    n.y -= along * edge.y;
+    n.z -= along * edge.z;
+    if (!vec3.tryNormalize(n, n)) return hit;
+  } else return hit;
+  if (sphereFirst) vec3.addScaled(out.pointA, center, n, r);
+  else vec3.addScaled(out.pointB, center, n, -r);
+  return hit;
+}
+
+/**
+ * out = the unit direction of the edge of triangle (a, b, c) whose line passes nearest to `q`
+ * (a point on the triangle's boundary): |(q − p0) × (p1 − p0)| / |p1 − p0| smallest.
+ */
+function nearestEdgeDirection(out: Vec3, q: Vec3, a: Vec3, b: Vec3, c: Vec3): void {
+  let best = Number.POSITIVE_INFINITY;
+  for (let k = 0; k < 3; k++) {
+    const p0 = k === 0 ? a : k === 1 ? b : c;
+    const p1 = k === 0 ? b : k === 1 ? c : a;
+    vec3.sub(e1, p1, p0);
+    if (!vec3.tryNormalize(e1, e1)) continue;
+    vec3.sub(e2, q, p0);
+    vec3.cross(crossTmp, e2, e1);
+    const d = crossTmp.x * crossTmp.x + crossTmp.y * crossTmp.y + crossTmp.z * crossTmp.z;
+    if (d < best) {
+      best = d;
+      vec3.copy(out, e1);
+    }
+  }
 }
 
 function loadTriangle(b: Triangle, bInA: Isometry): void {

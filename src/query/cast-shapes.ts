@@ -261,7 +261,10 @@ function advance(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
     if (!(mu > 0)) return false;
     // Apart at time 0 by the predicate but not by the contact's gap (rounding): they meet at
     // once, at the first time after 0.
-    const tNext = gap > 0 ? t + gap / mu : t > 0 ? t : Number.MIN_VALUE;
+    // (A gap below the rounding, as a closed form's smallest positive distance for a pair its
+    // predicate calls apart, advances to that first time too: gap/mu underflows to 0.)
+    let tNext = gap > 0 ? t + gap / mu : t > 0 ? t : Number.MIN_VALUE;
+    if (t === 0 && !(tNext > 0)) tNext = Number.MIN_VALUE;
     if (!(tNext <= maxT)) return false;
     t = tNext;
   }

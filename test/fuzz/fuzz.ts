@@ -83,6 +83,8 @@ export interface Failure {
   reason: string;
   line: Record<string, unknown>;
   answer: unknown;
+  /** The scenario (local shapes and offset), for replaying the failure with `replayScenario`. */
+  scenario?: Scenario;
 }
 
 /** The result of a run. */
@@ -113,6 +115,7 @@ export interface Ctx {
   report: FuzzReport;
   pair: string;
   opts: Required<Omit<FuzzOptions, "types" | "ops">> & { ops: Set<string> };
+  sc?: Scenario;
 }
 
 function cell(ctx: Ctx, op: string): Cell {
@@ -161,7 +164,7 @@ function fail(
   if (Number.isFinite(err)) c.maxError = Math.max(c.maxError, err);
   else c.maxError = Infinity;
   if (ctx.report.failures.length < ctx.opts.maxFailures) {
-    ctx.report.failures.push({ pair: ctx.pair, op, reason, line, answer });
+    ctx.report.failures.push({ pair: ctx.pair, op, reason, line, answer, scenario: ctx.sc });
   }
 }
 
@@ -1071,7 +1074,7 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
     n++;
     const sc = makeScenario(rng, ta, tb, touch);
     const pair = [ta, tb].sort((x, y) => TYPES.indexOf(x) - TYPES.indexOf(y)).join("-");
-    const ctx: Ctx = { report, pair, opts, lastIntersects: null };
+    const ctx: Ctx = { report, pair, opts, lastIntersects: null, sc };
     try {
       runScenario(ctx, sc);
     } catch (e) {
@@ -1088,6 +1091,33 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
   }
   report.seconds = (performance.now() - t0) / 1000;
   return report;
+}
+
+/** Runs every op of one recorded scenario (a failure's `scenario`) again; returns its failures. */
+export function replayScenario(
+  sc: Scenario,
+  pair: string,
+  options?: Partial<FuzzOptions>,
+): Failure[] {
+  const report: FuzzReport = {
+    table: new Map(),
+    failures: [],
+    queries: 0,
+    wrong: 0,
+    unsupported: 0,
+    errors: 0,
+    seconds: 0,
+  };
+  const opts = {
+    queries: 0,
+    seed: 0,
+    depthRel: options?.depthRel ?? 1e-6,
+    distRel: options?.distRel ?? 1e-9,
+    maxFailures: Number.POSITIVE_INFINITY,
+    ops: new Set(options?.ops ?? OPS),
+  };
+  runScenario({ report, pair, opts, lastIntersects: null, sc }, sc);
+  return report.failures;
 }
 
 /** The table as text: one row per pair, one column per op (queries/wrong/max error). */
