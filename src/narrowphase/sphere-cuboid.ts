@@ -85,7 +85,9 @@ export function intersectsSphereCuboid(a: Sphere, b: Cuboid, bInA: Isometry): bo
   const h = b.halfExtents;
   const r = a.radius;
   // Bounding-sphere early-out: the box lies within |h| of its centre.
-  const reach = r + vec3.length(h);
+  // |h| written out (hypot3's arithmetic): no double returned from a call.
+  const hh = h.x * h.x + h.y * h.y + h.z * h.z;
+  const reach = r + (hh > HYPOT_SAFE_MIN && hh < HYPOT_SAFE_MAX ? Math.sqrt(hh) : vec3.length(h));
   const t = bInA.translation;
   if (t.x * t.x + t.y * t.y + t.z * t.z > reach * reach) return false;
   const p = sphereCenterInBox(bInA);
@@ -199,11 +201,20 @@ export function intersectsSphereCuboidPoses(
 }
 
 /** Signed distance of the last {@link boxFeature} call (a typed array: see faceDistance). */
-const featureDistance = new Float64Array(1);
+const featureDistance = /* @__PURE__ */ new Float64Array(1);
 
 /**
- * The closest feature of box (half extents `h`) to a sphere of radius `r` centred at `p` (the
- * box's frame), when their gap is at most `limit` − r: sets `closestInB` (the box's point),
+ * {@link boxFeature}'s two doubles, the sphere's radius (0) and the gap limit (1): passed in a
+ * typed array, not as arguments — V8 boxes a double passed to a call it does not inline, and the
+ * world's narrow phase calls the sphere–box contact per pair per step (heap numbers, ~90 B/step
+ * on the 1,000-body scene, when they were arguments).
+ */
+const featureArgs = /* @__PURE__ */ new Float64Array(2);
+
+/**
+ * The closest feature of box (half extents `h`) to a sphere of radius `r` = `featureArgs[0]`
+ * centred at `p` (the box's frame), when their gap is at most `limit` − r (`limit` =
+ * `featureArgs[1]`): sets `closestInB` (the box's point),
  * `normalInB` (the box's outward unit normal there, toward the sphere) and `featureDistance[0]`
  * (the signed distance). Returns false when the gap exceeds it. Touching is decided by the one
  * predicate of every sphere–box query, |p − clamp(p)|² ≤ r² (as {@link intersectsSphereCuboid}
@@ -211,7 +222,9 @@ const featureDistance = new Float64Array(1);
  * and to > 0 when it does not, so `intersects`, `distance` and `contact` never disagree on a
  * pair whose gap is below the rounding of |p − clamp(p)| − r.
  */
-function boxFeature(p: Vec3, h: Vec3, r: number, limit: number): boolean {
+function boxFeature(p: Vec3, h: Vec3): boolean {
+  const r = featureArgs[0];
+  const limit = featureArgs[1];
   clampIntoBox(p, h);
   const dx = p.x - closestInB.x;
   const dy = p.y - closestInB.y;
@@ -219,11 +232,22 @@ function boxFeature(p: Vec3, h: Vec3, r: number, limit: number): boolean {
   const d2 = dx * dx + dy * dy + dz * dz;
   if (d2 > limit * limit) return false;
   let distance: number;
-  if (d2 > 0) {
-    // Outside: the box's outward normal at the closest point is (p − closest)/|p − closest|.
-    vec3.set(normalInB, dx, dy, dz);
-    distance =
-      (d2 > HYPOT_SAFE_MIN && d2 < HYPOT_SAFE_MAX ? Math.sqrt(d2) : vec3.length(normalInB)) - r;
+  if (d2 > HYPOT_SAFE_MIN && d2 < HYPOT_SAFE_MAX) {
+    // Outside: the box's outward normal at the closest point is (p − closest)/|p − closest|
+    // (vec3.tryNormalize's arithmetic, written out: no double crosses a call here, which the
+    // world's narrow phase reaches per pair).
+    const len = Math.sqrt(d2);
+    const inv = 1 / len;
+    normalInB.x = dx * inv;
+    normalInB.y = dy * inv;
+    normalInB.z = dz * inv;
+    distance = len - r;
+  } else if (d2 > 0) {
+    // Outside at a length the squares do not resolve: rescaled.
+    normalInB.x = dx;
+    normalInB.y = dy;
+    normalInB.z = dz;
+    distance = vec3.length(normalInB) - r;
     vec3.tryNormalize(normalInB, normalInB);
   } else {
     // Centre inside or on the surface: push out through the nearest face.
@@ -257,16 +281,23 @@ export function contactSphereCuboid(
   const r = a.radius;
   const limit = r + prediction;
   if (limit < 0) return false;
-  const reach = limit + vec3.length(h);
+  // |h| written out (hypot3's arithmetic): no double returned from a call.
+  const hh = h.x * h.x + h.y * h.y + h.z * h.z;
+  const reach =
+    limit + (hh > HYPOT_SAFE_MIN && hh < HYPOT_SAFE_MAX ? Math.sqrt(hh) : vec3.length(h));
   const t = bInA.translation;
   if (t.x * t.x + t.y * t.y + t.z * t.z > reach * reach) return false;
-  if (!boxFeature(sphereCenterInBox(bInA), h, r, limit)) return false;
+  featureArgs[0] = r;
+  featureArgs[1] = limit;
+  if (!boxFeature(sphereCenterInBox(bInA), h)) return false;
   // Box's outward normal points toward the sphere; the contact normal (A → B) is its negation.
   iso.transformPoint(out.pointB, bInA, closestInB);
   quat.rotate(out.normal, bInA.rotation, normalInB);
   vec3.negate(out.normal, out.normal);
   out.distance = featureDistance[0];
-  vec3.scale(out.pointA, out.normal, r);
+  out.pointA.x = out.normal.x * r;
+  out.pointA.y = out.normal.y * r;
+  out.pointA.z = out.normal.z * r;
   return true;
 }
 
@@ -278,11 +309,15 @@ export function distanceSphereCuboid(
   bInA: Isometry,
 ): DistanceResult {
   const r = a.radius;
-  boxFeature(sphereCenterInBox(bInA), b.halfExtents, r, Number.POSITIVE_INFINITY);
+  featureArgs[0] = r;
+  featureArgs[1] = Number.POSITIVE_INFINITY;
+  boxFeature(sphereCenterInBox(bInA), b.halfExtents);
   iso.transformPoint(out.pointB, bInA, closestInB);
   quat.rotate(normalInB, bInA.rotation, normalInB);
   // Sphere's witness: toward the box (−normal of the box face).
-  vec3.scale(out.pointA, normalInB, -r);
+  out.pointA.x = normalInB.x * -r;
+  out.pointA.y = normalInB.y * -r;
+  out.pointA.z = normalInB.z * -r;
   out.distance = Math.max(0, featureDistance[0]);
   return out;
 }
@@ -299,7 +334,9 @@ export function distanceSphereCuboid(
 export function intersectsCuboidSphere(a: Cuboid, b: Sphere, bInA: Isometry): boolean {
   const h = a.halfExtents;
   const r = b.radius;
-  const reach = r + vec3.length(h);
+  // |h| written out (hypot3's arithmetic): no double returned from a call.
+  const hh = h.x * h.x + h.y * h.y + h.z * h.z;
+  const reach = r + (hh > HYPOT_SAFE_MIN && hh < HYPOT_SAFE_MAX ? Math.sqrt(hh) : vec3.length(h));
   const p = bInA.translation;
   if (p.x * p.x + p.y * p.y + p.z * p.z > reach * reach) return false;
   clampIntoBox(p, h);
@@ -321,14 +358,21 @@ export function contactCuboidSphere(
   const r = b.radius;
   const limit = r + prediction;
   if (limit < 0) return false;
-  const reach = limit + vec3.length(h);
+  // |h| written out (hypot3's arithmetic): no double returned from a call.
+  const hh = h.x * h.x + h.y * h.y + h.z * h.z;
+  const reach =
+    limit + (hh > HYPOT_SAFE_MIN && hh < HYPOT_SAFE_MAX ? Math.sqrt(hh) : vec3.length(h));
   const p = bInA.translation;
   if (p.x * p.x + p.y * p.y + p.z * p.z > reach * reach) return false;
-  if (!boxFeature(p, h, r, limit)) return false;
+  featureArgs[0] = r;
+  featureArgs[1] = limit;
+  if (!boxFeature(p, h)) return false;
   vec3.copy(out.pointA, closestInB);
   vec3.copy(out.normal, normalInB);
   out.distance = featureDistance[0];
-  vec3.addScaled(out.pointB, p, normalInB, -r);
+  out.pointB.x = p.x + normalInB.x * -r;
+  out.pointB.y = p.y + normalInB.y * -r;
+  out.pointB.z = p.z + normalInB.z * -r;
   return true;
 }
 
@@ -341,9 +385,13 @@ export function distanceCuboidSphere(
 ): DistanceResult {
   const r = b.radius;
   const p = bInA.translation;
-  boxFeature(p, a.halfExtents, r, Number.POSITIVE_INFINITY);
+  featureArgs[0] = r;
+  featureArgs[1] = Number.POSITIVE_INFINITY;
+  boxFeature(p, a.halfExtents);
   vec3.copy(out.pointA, closestInB);
-  vec3.addScaled(out.pointB, p, normalInB, -r);
+  out.pointB.x = p.x + normalInB.x * -r;
+  out.pointB.y = p.y + normalInB.y * -r;
+  out.pointB.z = p.z + normalInB.z * -r;
   out.distance = Math.max(0, featureDistance[0]);
   return out;
 }
