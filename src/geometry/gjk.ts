@@ -30,6 +30,7 @@ import {
   GJK_ROUNDING_TOLERANCE,
   GJK_SUPPORT_ROUNDING,
   GJK_TOLERANCE,
+  TOUCH_TOLERANCE,
 } from "../constants.js";
 import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -629,6 +630,33 @@ export function gjk(
     const vvNew = scratch[1];
     if (trace) trace.record(iter, s, v);
     if (s.count === 4 || vvNew <= round2 * maxWW) {
+      if (s.count < 4 && vvNew > 0) {
+        // |v| at GJK's rounding tolerance (1e-13 of the support points' size: hundreds of
+        // ulps) is no proof of contact: one more support pair along the new v, and a
+        // separation along it beyond the touching tolerance (32 ulps of the size, as the
+        // callers' touching test) is a gap (issue 16: a triangle 9.1e-13 below a box of 42
+        // and a cone's rim 1.7e-18 from a box of 6e-5 were "intersecting"). Written out: no
+        // double crosses a call.
+        vec3.negate(negV, v);
+        a.support(wA, negV);
+        b.support(wB, v);
+        const sx = wA.x - wB.x;
+        const sy = wA.y - wB.y;
+        const sz = wA.z - wB.z;
+        const sep = v.x * sx + v.y * sy + v.z * sz;
+        const ww = Math.max(maxWW, sx * sx + sy * sy + sz * sz);
+        if (sep > 0 && sep * sep > TOUCH_TOLERANCE * TOUCH_TOLERANCE * ww * vvNew) {
+          vv = vvNew;
+          if (vvNew < bestVV) {
+            bestVV = vvNew;
+            copySimplex(best, s);
+          }
+          vec3.negate(lastDir, v);
+          converged = true;
+          iter++;
+          break;
+        }
+      }
       status = GjkStatus.Intersecting;
       converged = true;
       iter++;

@@ -45,17 +45,13 @@ import { canonicalOrder } from "../narrowphase/canonical-order.js";
 import type { PartPairSearch } from "../narrowphase/composite.js";
 import { leastOverPartPairs } from "../narrowphase/composite.js";
 import { makeContact } from "../narrowphase/contact.js";
-import {
-  contactPair,
-  intersectsPair,
-  intersectsPosesPair,
-  unsupportedPair,
-} from "../narrowphase/pair-table.js";
+import { contactPair, intersectsPair, unsupportedPair } from "../narrowphase/pair-table.js";
+import { intersectsInQueryOrder } from "../narrowphase/touching.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, isCompositeType, makeCompositePart } from "../shapes/composite.js";
 import { aabbShape, boundingRadiusOf } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
-import { isBrandedShape, ShapeType } from "../shapes/shape.js";
+import { ShapeType } from "../shapes/shape.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg, relativePose } from "./frames.js";
@@ -824,15 +820,17 @@ const shift = vec3.create();
 
 /**
  * The `intersects` query's predicate on world poses (src/query/intersects.ts): the pair's
- * world-pose routine when it has one, else its routine on B's pose in A's frame. No validation.
+ * world-pose routine when it has one, else its routine in the order the query calls it
+ * (src/narrowphase/touching.ts, `intersectsInQueryOrder`). No validation.
  */
 function intersectsAtStart(a: Shape, poseA0: Isometry, b: Shape, poseB0: Isometry): boolean {
-  if (isBrandedShape(a) && isBrandedShape(b)) {
-    const hit = intersectsPosesPair(a, poseA0, b, poseB0);
-    if (hit >= 0) return hit === 1;
-  }
-  return intersectsPair(a, b, relativePose(poseA0, poseB0));
+  // In the query's order, the other order's pose formed from the world poses (a flipped entry
+  // through its own inverse had called a box at 4e7 and a small mesh touching where the
+  // intersects query, in the mesh's order, said apart: toi 0 against intersects false).
+  return intersectsInQueryOrder(a, poseA0, b, poseB0, relativePose(poseA0, poseB0), startAInB);
 }
+
+const startAInB = iso.identity();
 
 /**
  * Throws `CollideError` naming `velocityB` when B's motion relative to A over `maxToi` is not a
