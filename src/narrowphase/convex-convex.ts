@@ -715,7 +715,15 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
   vec3.copy(initDir, coreBInA.pose.translation);
   gjk(gjkOut, coreA, coreBInA, initDir, r);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
-  if (gjkOut.status === GjkStatus.Intersecting || gjkOut.unproven) return true;
+  if (gjkOut.status === GjkStatus.Intersecting) return true;
+  if (gjkOut.unproven) {
+    // GJK stalled without a separating axis at its rounding level: the least overlap over
+    // directions refined from its axis decides; a gap along the refined normal beyond the
+    // touching tolerance separates (issue 16: a turned cylinder of 1e-6 4.4e-20 from a
+    // triangle was "intersecting").
+    refineOverlapNormal(refined, coreA, coreBInA, gjkOut.direction);
+    return !(refined.overlap + r < -TOUCH_TOLERANCE * (simplexSize(gjkOut.simplex) + r));
+  }
   // Touching within the rounding of the pair's size counts (as in distanceConvexConvex).
   return gjkOut.distance - r <= TOUCH_TOLERANCE * (simplexSize(gjkOut.simplex) + r);
 }
