@@ -53,9 +53,11 @@ const SEED = Number(process.env.FUZZ_SEED ?? 16);
  * that: 227 with sphere–box box-first routines and one touching predicate, clipping against
  * faces collapsed to segments, the capsule's ends kept exact, sphere–triangle normals
  * perpendicular to the edge, and the query's pair ops in a local frame; seed 17: 246, seed 18: 218.)
- * 145 with both (seed 17: 128, seed 18: 114).
+ * 145 with both (seed 17: 128, seed 18: 114). 110 with GJK's rounding-level simplex and its
+ * stall tested for a gap beyond the touching tolerance, and castShapes' start decided in the
+ * intersects query's order (seed 17: 90, seed 18: 92).
  */
-const KNOWN_WRONG = 145;
+const KNOWN_WRONG = 110;
 
 describe("differential fuzzer", () => {
   it(`${QUERIES} queries from seed ${SEED}: no errors, at most the known wrong answers`, {
