@@ -257,6 +257,14 @@ function parseLocal(
     if (u > 0 && Number.isFinite(oi)) o[i] = oi;
   }
   if (o[0] === 0 && o[1] === 0 && o[2] === 0) return { shapes, o: null };
+  // Shapes farther apart than double precision spans (1e308 and −1e308): a shift would overflow
+  // a coordinate; left in the world frame, the query refuses them naming the line's fields.
+  for (let k = 0; k < jsons.length; k++) {
+    for (const f of fields[k]) {
+      const p = (jsons[k] as Json)[f] as number[];
+      for (let i = 0; i < 3; i++) if (!Number.isFinite(p[i] - o[i])) return { shapes, o: null };
+    }
+  }
   const moved = jsons.map((j, k) => {
     const c: Json = { ...(j as Json) };
     for (const f of fields[k]) c[f] = (c[f] as number[]).map((x, i) => x - o[i]);

@@ -197,11 +197,16 @@ describe("issue 16: distance and contact agree with intersects at touching", () 
         ],
       },
     };
-    // Was: intersects true, distance 1.06e-12, contact null.
-    expect(answerQuery({ ...line, op: "intersects" })).toEqual({ intersects: true });
-    expect((answerQuery(line) as { distance: number }).distance).toBe(0);
+    // Was: intersects true, distance 1.06e-12, contact null. The pair is within the rounding of
+    // its coordinates (5.7e4, ulp 7.3e-12) of touching — the fuzzer's oracle has no certificate
+    // either way — so either verdict is right, but one in every query: since GJK's separation
+    // test at its rounding tolerance (src/geometry/gjk.ts) it is apart by 1.07e-12 in all.
+    const hit = (answerQuery({ ...line, op: "intersects" }) as { intersects: boolean }).intersects;
+    const d = (answerQuery(line) as { distance: number }).distance;
+    expect(d === 0).toBe(hit);
+    expect(d).toBeLessThan(8e-12);
     const c = answerQuery({ ...line, op: "contact" }) as ContactJson | null;
-    expect(c).not.toBeNull();
-    expect(c?.distance).toBeLessThanOrEqual(0);
+    expect(c !== null).toBe(hit);
+    if (c) expect(c.distance).toBeLessThanOrEqual(0);
   });
 });
