@@ -154,7 +154,10 @@ function roundedDef<S extends RoundedShape>(
     name: SHAPE_TYPE_NAMES[type],
     supportMapped: true,
     composite: false,
-    polytope: false,
+    polytope: null,
+    revolution: null,
+    unbounded: false,
+    pointFeature: false,
     aabb: aabbRounded,
     boundingRadius: (s) => shapeDef(s.core.type).boundingRadius(s.core) + s.radius,
     writeMagnitude: (out, s) => {
