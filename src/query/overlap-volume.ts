@@ -45,6 +45,8 @@ import type { Shape } from "../shapes/shape.js";
 import { isConvexShapeType, SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
 import { boundingRadius } from "./cast-shapes.js";
+// The cuboid's closed faces and planes are deferred to its operations module.
+import "../shapes/defs/ops.js";
 import { pairPose } from "./frames.js";
 import { makePointProjection, projectPointLocal } from "./project-point.js";
 import { sphereSphereIntersection } from "./volume.js";

@@ -5,7 +5,6 @@
  * tests overlaps does not bundle them.
  */
 
-import { boxFaces } from "../../geometry/polytope-volume.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
 import { aabbCuboid, type Cuboid, makeCuboid, supportCuboid } from "../cuboid.js";
@@ -33,14 +32,10 @@ export const cuboidDef: ShapeDef<Cuboid> = {
     edgeCount: () => 3,
     edgeDirection: unitAxis,
     flat: false,
-    faces: (s) => {
-      const { x, y, z } = s.halfExtents;
-      return boxFaces(-x, -y, -z, x, y, z);
-    },
-    planes: (s) => {
-      const { x, y, z } = s.halfExtents;
-      return [1, 0, 0, x, -1, 0, 0, x, 0, 1, 0, y, 0, -1, 0, y, 0, 0, 1, z, 0, 0, -1, z];
-    },
+    // Its closed faces and planes (the overlap volume's clipping) are set by cuboid-ops.ts, as
+    // its other heavy operations: an app that never asks for them does not bundle them.
+    faces: null,
+    planes: null,
   },
   revolution: null,
   unbounded: false,
