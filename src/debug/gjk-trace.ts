@@ -36,8 +36,9 @@ import * as vec3 from "../math/vec3.js";
 import { makeContact } from "../narrowphase/contact.js";
 import { contactConvexConvex, ShapeCoreSupport } from "../narrowphase/convex-convex.js";
 import { isConvexType } from "../narrowphase/dispatch.js";
+import { shapeDef } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
-import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
+import { SHAPE_TYPE_NAMES } from "../shapes/shape.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 
 /** One GJK iteration, world frame. */
@@ -131,11 +132,7 @@ export function isTraceable(s: Shape | TriangleMesh): s is ConvexShape {
 
 /** True for the shapes whose core is a polytope (flat faces only). */
 function isPolytope(s: ConvexShape): boolean {
-  return (
-    s.type === ShapeType.Cuboid ||
-    s.type === ShapeType.ConvexPolyhedron ||
-    s.type === ShapeType.Triangle
-  );
+  return shapeDef(s.type).polytope !== null;
 }
 
 function requireConvex(field: string, s: Shape | TriangleMesh): ConvexShape {

@@ -16,7 +16,7 @@ import { distance } from "../query/distance.js";
 import { aabbShape } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
-import { aabbTriangleMesh, type TriangleMesh } from "../shapes/triangle-mesh.js";
+import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import type { DemoContact } from "./demo-frames.js";
 import { DebugDraw, type DebugDrawData } from "./draw.js";
 import { drawEpaPolytope, drawGjkStep, drawMinkowskiDifference } from "./gjk-draw.js";
@@ -91,8 +91,7 @@ export function aabbOfShape(
   shape: Shape | TriangleMesh,
   pose: Isometry,
 ): aabbm.Aabb {
-  if (shape.type === ShapeType.TriangleMesh)
-    return aabbTriangleMesh(out, shape as TriangleMesh, pose);
+  // Every type's record has its AABB (the mesh's included).
   return aabbShape(out, shape as Shape, pose);
 }
 

@@ -44,11 +44,7 @@ import {
   refineOverlapNormal,
   setOverlapNormal,
 } from "../geometry/refine-normal.js";
-import {
-  makeRevolutionProjection,
-  projectRevolution,
-  RevolutionKind,
-} from "../geometry/revolution.js";
+import { makeRevolutionProjection, projectRevolution } from "../geometry/revolution.js";
 import type { SupportMap } from "../geometry/support.js";
 import { TransformedSupport } from "../geometry/support.js";
 import type { Isometry } from "../math/isometry.js";
@@ -57,7 +53,7 @@ import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { supportCuboid } from "../shapes/cuboid.js";
-import { shapeDef } from "../shapes/registry.js";
+import { type PolytopeAxes, shapeDef } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { canonicalOrder } from "./canonical-order.js";
@@ -136,14 +132,14 @@ function loadPair(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
   return k;
 }
 
-/** True for the shapes whose core has a curved surface (cylinder, cone). */
+/** True for the solids of revolution (cylinder, cone: a curved core with an exact projection). */
 function curved(s: ConvexShape): boolean {
-  return s.type === ShapeType.Cylinder || s.type === ShapeType.Cone;
+  return shapeDef(s.type).revolution !== null;
 }
 
 /** True for the shapes whose core is a polytope (flat faces only): SAT applies. */
 function isPolytope(s: ConvexShape): boolean {
-  return shapeDef(s.type).polytope;
+  return shapeDef(s.type).polytope !== null;
 }
 
 const coreA = new ShapeCoreSupport();
@@ -381,8 +377,10 @@ function snapToFaceNormal(
       quat.conjugate(invRot, bInA.rotation);
       quat.rotate(snapLocal, invRot, n);
     }
+    const poly = shapeDef(s.type).polytope;
     for (let i = 0; i < count; i++) {
-      if (i < faceCount(s)) faceNormal(snapC, s, i);
+      // The faces of a polytope; the caps' normal of a solid of revolution (local ±Y).
+      if (poly !== null && i < poly.faceCount(s)) poly.faceNormal(snapC, s, i);
       else vec3.set(snapC, 0, 1, 0);
       const l = vec3.length(snapC);
       if (!(l > 0)) continue;
@@ -403,6 +401,9 @@ function snapToFaceNormal(
 }
 
 const revProj = makeRevolutionProjection();
+/** A solid of revolution's half height and radius ({@link Revolution.dims}). */
+const revDims = new Float64Array(2);
+const revDimsB = new Float64Array(2);
 const revQ = vec3.create();
 const revN = vec3.create();
 const revBestN = vec3.create();
@@ -430,11 +431,13 @@ function snapToRevolution(a: ConvexShape, b: ConvexShape, bInA: Isometry): void 
 
 /** {@link snapToRevolution} onto the curved shape `s`: side 1 is B (posed by bInA), 0 is A. */
 function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): void {
-  if (s.type !== ShapeType.Cylinder && s.type !== ShapeType.Cone) return;
+  const rev = shapeDef(s.type).revolution;
+  if (rev === null) return;
   const core = side === 1 ? coreB : coreA;
-  const h = s.halfHeight * core.scale;
-  const r = s.radius * core.scale;
-  const kind = s.type === ShapeType.Cylinder ? RevolutionKind.Cylinder : RevolutionKind.Cone;
+  rev.dims(revDims, s);
+  const h = revDims[0] * core.scale;
+  const r = revDims[1] * core.scale;
+  const kind = rev.kind;
   const size = Math.max(vec3.length(refined.pointA), vec3.length(refined.pointB), h, r);
   const limit = refined.overlap + FACE_SNAP_SLACK * size;
   if (side === 1) iso.invert(revInv, bInA);
@@ -604,77 +607,36 @@ const faceAxis = vec3.create();
 const edgeA = vec3.create();
 const edgeB = vec3.create();
 const cross = vec3.create();
-const triN = vec3.create();
 
-/** Number of SAT face normals of shape s (local frame). */
+/** Number of SAT face normals of shape s (its polytope capability's; 0 for a non-polytope). */
 function faceCount(s: ConvexShape): number {
-  if (s.type === ShapeType.Cuboid) return 3;
-  if (s.type === ShapeType.Triangle) return 1;
-  if (s.type === ShapeType.ConvexPolyhedron) return s.faceCount;
-  return 0;
-}
-
-/** out = face normal i of shape s, local frame (not necessarily unit). */
-function faceNormal(out: Vec3, s: ConvexShape, i: number): Vec3 {
-  if (s.type === ShapeType.Cuboid)
-    return vec3.set(out, i === 0 ? 1 : 0, i === 1 ? 1 : 0, i === 2 ? 1 : 0);
-  if (s.type === ShapeType.Triangle) {
-    vec3.sub(edgeA, s.b, s.a);
-    vec3.sub(triN, s.c, s.a);
-    return vec3.cross(out, edgeA, triN);
-  }
-  if (s.type === ShapeType.ConvexPolyhedron) {
-    const n = s.faceNormals;
-    return vec3.set(out, n[3 * i], n[3 * i + 1], n[3 * i + 2]);
-  }
-  return vec3.set(out, 0, 0, 0);
-}
-
-/** Number of SAT edge directions of shape s. */
-function edgeCount(s: ConvexShape): number {
-  if (s.type === ShapeType.Cuboid || s.type === ShapeType.Triangle) return 3;
-  if (s.type === ShapeType.ConvexPolyhedron) return s.edges.length / 2;
-  return 0;
-}
-
-/** out = edge direction i of shape s, local frame (not necessarily unit). */
-function edgeDir(out: Vec3, s: ConvexShape, i: number): Vec3 {
-  if (s.type === ShapeType.Cuboid)
-    return vec3.set(out, i === 0 ? 1 : 0, i === 1 ? 1 : 0, i === 2 ? 1 : 0);
-  if (s.type === ShapeType.Triangle) {
-    const p = i === 0 ? s.a : i === 1 ? s.b : s.c;
-    const q = i === 0 ? s.b : i === 1 ? s.c : s.a;
-    return vec3.sub(out, q, p);
-  }
-  if (s.type === ShapeType.ConvexPolyhedron) {
-    const v = s.vertices;
-    const i0 = 3 * s.edges[2 * i];
-    const i1 = 3 * s.edges[2 * i + 1];
-    return vec3.set(out, v[i1] - v[i0], v[i1 + 1] - v[i0 + 1], v[i1 + 2] - v[i0 + 2]);
-  }
-  return vec3.set(out, 0, 0, 0);
+  const p = shapeDef(s.type).polytope;
+  return p === null ? 0 : p.faceCount(s);
 }
 
 /**
  * SAT penetration depth of two polytopes (cores = shapes): the minimum overlap over the face
- * normals of A and B and the cross products of their edges; writes its axis to fallbackNormal.
+ * normals of A and B and the cross products of their edges (each shape's polytope capability,
+ * src/shapes/shape-def.ts); writes its axis to fallbackNormal.
  */
 function satDepth(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
+  const pa = shapeDef(a.type).polytope as PolytopeAxes;
+  const pb = shapeDef(b.type).polytope as PolytopeAxes;
   let best = Infinity;
-  const fa = faceCount(a);
-  for (let i = 0; i < fa; i++) best = tryAxis(faceNormal(faceAxis, a, i), best);
-  const fb = faceCount(b);
+  const fa = pa.faceCount(a);
+  for (let i = 0; i < fa; i++) best = tryAxis(pa.faceNormal(faceAxis, a, i), best);
+  const fb = pb.faceCount(b);
   for (let i = 0; i < fb; i++) {
-    faceNormal(faceAxis, b, i);
+    pb.faceNormal(faceAxis, b, i);
     best = tryAxis(quat.rotate(faceAxis, bInA.rotation, faceAxis), best);
   }
-  const ea = edgeCount(a);
-  const eb = edgeCount(b);
+  const ea = pa.edgeCount(a);
+  const eb = pb.edgeCount(b);
   for (let i = 0; i < ea; i++) {
-    edgeDir(edgeA, a, i);
+    pa.edgeDirection(edgeA, a, i);
     const la = vec3.lengthSq(edgeA);
     for (let j = 0; j < eb; j++) {
-      edgeDir(edgeB, b, j);
+      pb.edgeDirection(edgeB, b, j);
       quat.rotate(edgeB, bInA.rotation, edgeB);
       vec3.cross(cross, edgeA, edgeB);
       if (!(vec3.lengthSq(cross) > SAT_PARALLEL_EDGE_TOLERANCE * la * vec3.lengthSq(edgeB))) {
@@ -697,9 +659,11 @@ function solveDirect(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
   const c = canonicalOrder(bInA);
   if (c !== 0) return c > 0;
   // A symmetric relative pose: the smaller cylinder or cone first (radius, then half height).
-  if (a.type === ShapeType.Cylinder || a.type === ShapeType.Cone) {
-    const bb = b as typeof a;
-    return (bb.radius - a.radius || bb.halfHeight - a.halfHeight || 1) > 0;
+  const rev = shapeDef(a.type).revolution;
+  if (rev !== null) {
+    rev.dims(revDims, a);
+    rev.dims(revDimsB, b);
+    return (revDimsB[1] - revDims[1] || revDimsB[0] - revDims[0] || 1) > 0;
   }
   return true;
 }

@@ -233,14 +233,14 @@ function twoTrees(ta: number, tb: number): boolean {
 }
 
 /**
- * The order (A, B) in which the two-tree routines take composite types `t` < `tc`: the
- * heightfield as A, else `tc` as B. The walk tests B's node boxes moved into A's frame as the
+ * The order (A, B) in which the two-tree routines take composite types `t` < `tc`: a flat tree
+ * (the heightfield's, its view's `flatTree`) as A, else `tc` as B. The walk tests B's node boxes moved into A's frame as the
  * boxes of their rotated boxes; a field's nodes are wide and flat, so rotated they would grow far
  * beyond the field (a 16 × 2 × 16 block tilted 30° spans 16 × 10 × 16) and keep many more node
  * pairs. The table answers the other order through its flip.
  */
 function treeOrder(t: number, tc: number): [number, number] {
-  return tc === ShapeType.Heightfield && t !== tc ? [tc, t] : [t, tc];
+  return compositeView(tc)?.flatTree === true && t !== tc ? [tc, t] : [t, tc];
 }
 
 let installed = false;

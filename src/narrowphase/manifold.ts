@@ -63,10 +63,9 @@ import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { isRoundedType, shapeDef } from "../shapes/registry.js";
+import { isPointFeatureType, isRoundedType, shapeDef } from "../shapes/registry.js";
 import type { RoundedShape } from "../shapes/rounded.js";
 import type { ConvexShape } from "../shapes/shape.js";
-import { ShapeType } from "../shapes/shape.js";
 import type { Contact, ContactManifold } from "./contact.js";
 import { MAX_MANIFOLD_POINTS, makeContact } from "./contact.js";
 // The deferred shape operations this module calls (features, ray casts, point projections).
@@ -219,9 +218,10 @@ export function manifoldFromContact(
   const unit = vec3.tryNormalize(nrm, contact.normal);
   vec3.copy(out.normal, unit ? nrm : contact.normal);
   if (!unit) return singleContact(out, contact);
-  // A sphere's supporting feature is its one point, so the manifold is the contact itself:
-  // answered before the features are built (the same result the clipping path gives).
-  if (a.type === ShapeType.Sphere || b.type === ShapeType.Sphere) {
+  // A sphere's supporting feature is its one point (its record's `pointFeature`), so the manifold
+  // is the contact itself: answered before the features are built (the same result the clipping
+  // path gives).
+  if (isPointFeatureType(a.type) || isPointFeatureType(b.type)) {
     return singleContact(out, contact);
   }
   vec3.negate(tmp, nrm);

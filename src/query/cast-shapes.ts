@@ -52,7 +52,6 @@ import { compositeView, isCompositeType, makeCompositePart } from "../shapes/com
 import { aabbShape, boundingRadiusOf } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
-import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg, relativePose } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
@@ -381,8 +380,7 @@ function castComposite(out: ShapeCastHit, a: Side, b: Side, maxT: number): boole
   if (
     !skipInitial &&
     !startDecided &&
-    b.shape.type === ShapeType.TriangleMesh &&
-    (b.shape as TriangleMesh).solid &&
+    isSolid(b.shape) &&
     intersectsPair(a.shape, b.shape, relativePose(sidePoseAt(poseA, a, 0), sidePoseAt(poseB, b, 0)))
   ) {
     // A solid mesh holding A touches no triangle, so no part's cast sees it: toi 0 here.
@@ -491,13 +489,15 @@ const IDENTITY = iso.identity();
 
 /**
  * True when a pair of composite types is cast through the composite module's node-pair search
- * ({@link castTwoComposites}): both views have a tree and neither is the heightfield (whose
- * pairs with composites keep the part-by-part cast, as their other queries keep their path).
+ * ({@link castTwoComposites}): both views have a tree and neither is flat (`flatTree`, the
+ * heightfield: its pairs with composites keep the part-by-part cast, as their other queries keep
+ * their path).
  */
 function castsTwoTrees(ta: number, tb: number): boolean {
-  if (ta === ShapeType.Heightfield || tb === ShapeType.Heightfield) return false;
-  if (!isCompositeType(ta) || !isCompositeType(tb)) return false;
-  return compositeView(ta)?.tree !== undefined && compositeView(tb)?.tree !== undefined;
+  const va = compositeView(ta);
+  const vb = compositeView(tb);
+  if (va === null || vb === null || va.flatTree === true || vb.flatTree === true) return false;
+  return va.tree !== undefined && vb.tree !== undefined;
 }
 
 /**
@@ -514,7 +514,7 @@ function castTwoComposites(out: ShapeCastHit, a: Side, b: Side, maxT: number): b
   if (
     !skipInitial &&
     !startDecided &&
-    (isSolidMesh(a.shape) || isSolidMesh(b.shape)) &&
+    (isSolid(a.shape) || isSolid(b.shape)) &&
     intersectsPair(a.shape, b.shape, relativePose(sidePoseAt(poseA, a, 0), sidePoseAt(poseB, b, 0)))
   ) {
     contactAt(out, a.shape, b.shape, 0);
@@ -538,8 +538,10 @@ function castTwoComposites(out: ShapeCastHit, a: Side, b: Side, maxT: number): b
   }
 }
 
-function isSolidMesh(s: Shape): boolean {
-  return s.type === ShapeType.TriangleMesh && (s as TriangleMesh).solid;
+/** True for a closed solid composite (its view's `isSolid`: a mesh made with `solid: true`). */
+function isSolid(s: Shape): boolean {
+  const view = compositeView(s.type);
+  return view?.isSolid?.(s) === true;
 }
 
 /** Loads part `i` of composite side `c` into `side` (the part's shape, its pose from the body). */

@@ -9,9 +9,8 @@ import { invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
-import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Shape } from "../shapes/shape.js";
-import { isBrandedShape, ShapeType } from "../shapes/shape.js";
+import { isBrandedShape } from "../shapes/shape.js";
 import { checkShape, checkUnitQuat, checkVec3 } from "../shapes/validate.js";
 
 const bInAScratch = iso.identity();
@@ -69,33 +68,18 @@ export function poseOk(p: Isometry): boolean {
 }
 
 /**
- * Throws `CollideError` unless `s` is a valid shape. A shape built by a `make…` constructor
- * (which carries `SHAPE_BRAND`) is trusted after one property load, except that a convex
- * polyhedron's `vertexCount` and `faceCount` are checked against its arrays (the narrow phase
- * loops up to those counts, so an infinite or oversized count would never end). A hand-built
- * object is validated in full by `checkShape`, which names the bad field (`a.radius`,
- * `b.halfExtents.x`, …): negative sizes, strings, infinities and missing fields are refused.
+ * Throws `CollideError` unless `s` is a valid shape. A shape built by a `make…` constructor is
+ * trusted after one `WeakSet` lookup (src/shapes/shape.ts's `isBrandedShape`: the mark cannot be
+ * forged, and the shape is deeply frozen, so its fields and counts are still those the
+ * constructor checked). A hand-built object is validated in full by `checkShape`, which names
+ * the bad field (`a.radius`, `b.halfExtents.x`, …): negative sizes, strings, infinities and
+ * missing fields are refused.
  */
 export function checkShapeArg(field: string, s: Shape): void {
   if (s === null || typeof s !== "object" || typeof (s as { type: unknown }).type !== "number") {
     invalidValue(field, s, "must be a shape made by a make… constructor");
   }
   if (!isBrandedShape(s)) checkShape(field, s);
-  else if (s.type === ShapeType.ConvexPolyhedron && !polyhedronCountsOk(s)) checkShape(field, s);
-}
-
-/** True when a polyhedron's vertex and face counts match its vertex and face-offset arrays. */
-function polyhedronCountsOk(s: ConvexPolyhedron): boolean {
-  const v = s.vertices;
-  const fo = s.faceOffsets;
-  return (
-    v !== null &&
-    typeof v === "object" &&
-    fo !== null &&
-    typeof fo === "object" &&
-    s.vertexCount === v.length / 3 &&
-    s.faceCount === fo.length - 1
-  );
 }
 
 /**

@@ -39,13 +39,14 @@ import * as quat from "../math/quat.js";
 import { productError } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Cuboid } from "../shapes/cuboid.js";
-import { aabbShape } from "../shapes/registry.js";
+import { aabbShape, type PolytopeAxes, shapeDef } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { isConvexShapeType, SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
 import { boundingRadius } from "./cast-shapes.js";
+// The cuboid's closed faces and planes are deferred to its operations module.
+import "../shapes/defs/ops.js";
 import { pairPose } from "./frames.js";
 import { makePointProjection, projectPointLocal } from "./project-point.js";
 import { sphereSphereIntersection } from "./volume.js";
@@ -84,8 +85,15 @@ const FIRST_DEPTH = 3;
 /** Deepest octree level the adaptive method goes to. */
 const MAX_DEPTH = 14;
 
+/** True for a closed solid polytope (a box, a hull): its faces and planes are known. */
 function isPolytope(t: number): boolean {
-  return t === ShapeType.Cuboid || t === ShapeType.ConvexPolyhedron;
+  const p = shapeDef(t).polytope;
+  return p !== null && p.faces !== null && p.planes !== null;
+}
+
+/** True for a flat polytope (a triangle): no volume. */
+function isFlat(t: number): boolean {
+  return shapeDef(t).polytope?.flat === true;
 }
 
 /**
@@ -151,7 +159,7 @@ function overlapVolumeOf(
       );
     }
   }
-  if (a.type === ShapeType.Triangle || b.type === ShapeType.Triangle) {
+  if (isFlat(a.type) || isFlat(b.type)) {
     return { volume: 0, errorBound: 0 };
   }
   if (a.type === ShapeType.Sphere && b.type === ShapeType.Sphere) {
@@ -248,24 +256,9 @@ function crossSection(r: number, t: number): number {
   return Math.abs(t) < r ? Math.PI * (r - t) * (r + t) : 0;
 }
 
-/** The faces of a box or hull, transformed by `pose`. */
+/** The faces of a closed polytope (its polytope capability's), transformed by `pose`. */
 function polytopeFacesOf(s: Shape, pose: Isometry): PolytopeFaces {
-  let faces: PolytopeFaces;
-  if (s.type === ShapeType.Cuboid) {
-    const h = s.halfExtents;
-    faces = boxFaces(-h.x, -h.y, -h.z, h.x, h.y, h.z);
-  } else {
-    const c = s as ConvexPolyhedron;
-    faces = [];
-    for (let f = 0; f < c.faceCount; f++) {
-      const face: number[] = [];
-      for (let k = c.faceOffsets[f]; k < c.faceOffsets[f + 1]; k++) {
-        const i = c.faceVertices[k];
-        face.push(c.vertices[3 * i], c.vertices[3 * i + 1], c.vertices[3 * i + 2]);
-      }
-      faces.push(face);
-    }
-  }
+  const faces = ((shapeDef(s.type).polytope as PolytopeAxes).faces as (s: Shape) => number[][])(s);
   const t = vec3.create();
   for (const f of faces) {
     for (let i = 0; i < f.length; i += 3) {
@@ -279,48 +272,9 @@ function polytopeFacesOf(s: Shape, pose: Isometry): PolytopeFaces {
   return faces;
 }
 
-/** The face planes (n, d: n·p ≤ d inside) of a box or hull under `pose`, packed 4 per plane. */
+/** The face planes (n, d: n·p ≤ d inside) of a closed polytope under `pose`, packed 4 per plane. */
 function polytopePlanesOf(s: Shape, pose: Isometry): number[] {
-  const local: number[] = [];
-  if (s.type === ShapeType.Cuboid) {
-    const h = s.halfExtents;
-    local.push(
-      1,
-      0,
-      0,
-      h.x,
-      -1,
-      0,
-      0,
-      h.x,
-      0,
-      1,
-      0,
-      h.y,
-      0,
-      -1,
-      0,
-      h.y,
-      0,
-      0,
-      1,
-      h.z,
-      0,
-      0,
-      -1,
-      h.z,
-    );
-  } else {
-    const c = s as ConvexPolyhedron;
-    for (let f = 0; f < c.faceCount; f++) {
-      local.push(
-        c.faceNormals[3 * f],
-        c.faceNormals[3 * f + 1],
-        c.faceNormals[3 * f + 2],
-        c.facePlaneOffsets[f],
-      );
-    }
-  }
+  const local = ((shapeDef(s.type).polytope as PolytopeAxes).planes as (s: Shape) => number[])(s);
   const n = vec3.create();
   const out: number[] = [];
   for (let i = 0; i < local.length; i += 4) {

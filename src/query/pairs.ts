@@ -9,9 +9,8 @@ import { WORLD_AABB_ROUNDING_PAD, WORLD_MAX_PAIRS } from "../constants.js";
 import { CollideError, checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import * as aabb from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
-import { aabbShape } from "../shapes/registry.js";
+import { aabbShape, isUnboundedType } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
-import { ShapeType } from "../shapes/shape.js";
 import { checkShape } from "../shapes/validate.js";
 import { checkPose } from "./frames.js";
 import { intersects } from "./intersects.js";
@@ -101,8 +100,9 @@ export function computePairsLimited(
       padForRounding(box);
       bp.insert(i, box.min, box.max);
     } else {
-      // Only a half-space is unbounded by nature; anything else may hold a NaN.
-      if (s.shape?.type !== ShapeType.HalfSpace) checkEntry(shapes, i);
+      // Only an unbounded type (a half-space) has no finite box by nature; anything else may
+      // hold a NaN.
+      if (!isUnboundedType(s.shape?.type)) checkEntry(shapes, i);
       unbounded.push(i);
     }
   });

@@ -100,6 +100,17 @@ export interface CompositeView {
    */
   containsPoint?(s: Shape, p: Vec3): boolean;
   /**
+   * With {@link containsPoint}: true when `s` is a closed solid (a mesh made with `solid: true`),
+   * false for a surface. The shape casts start a solid holding the other at time 0.
+   */
+  isSolid?(s: Shape): boolean;
+  /**
+   * True for a tree of wide, flat nodes (a heightfield's blocks): in a pair of two trees it is
+   * walked as A (B's node boxes, rotated into A's frame, would grow far beyond such a node), and
+   * the shape casts against it keep the part-by-part cast. Absent (false) otherwise.
+   */
+  readonly flatTree?: boolean;
+  /**
    * An ordered ray cast of its own (a heightfield's cell walk): the nearest hit of o + t·d (local
    * frame, t ∈ [0, maxToi] in multiples of d) with the unit normal facing the origin written to
    * `outNormal`, or a negative number on a miss. When absent, the ray's box selects the parts.

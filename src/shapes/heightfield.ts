@@ -887,7 +887,10 @@ const heightfieldDef: ShapeDef<Heightfield> = {
   name: SHAPE_TYPE_NAMES[ShapeType.Heightfield],
   supportMapped: false,
   composite: true,
-  polytope: false,
+  polytope: null,
+  revolution: null,
+  unbounded: false,
+  pointFeature: false,
   aabb: aabbHeightfield,
   boundingRadius: boundingRadiusHeightfield,
   writeMagnitude: (out) => {
@@ -1079,6 +1082,7 @@ const heightfieldTree: CompositeTree = {
 };
 
 registerCompositeView(ShapeType.Heightfield, {
+  flatTree: true,
   partCount: (s) => 2 * heightfieldCellCount(s as Heightfield),
   queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) =>
     queryHeightfieldAabb(out, s as Heightfield, minx, miny, minz, maxx, maxy, maxz),

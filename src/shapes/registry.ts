@@ -22,6 +22,8 @@ import { shapeDef } from "./shape-def.js";
 export type {
   LocalRayHit,
   PointProjection,
+  PolytopeAxes,
+  Revolution,
   ShapeDef,
   ShapeJson,
   ShapeJsonDef,
@@ -30,8 +32,10 @@ export type {
 } from "./shape-def.js";
 export {
   findShapeDef,
+  isPointFeatureType,
   isRoundedType,
   isSupportMappedType,
+  isUnboundedType,
   MAX_SHAPE_TYPES,
   NO_DEFINITION,
   registerShape,

@@ -9,23 +9,19 @@
  * the GJK ray cast answer a rounded shape with no routine of its own; its manifold is the
  * core's, pushed out by the radius (src/narrowphase/manifold.ts, through `roundedCore`); its
  * point projection is the core's moved by the radius; its JSON form, validation, finiteness
- * check and debug view are in its record.
+ * check and debug view are in its record. The parts both records share are built by
+ * `roundedShapeDef` (src/shapes/defs/helpers.ts, with `projectRounded`, `aabbRounded` and
+ * `checkRoundingRadius`), which a new rounded type's definition file imports the same way.
  */
-import { invalidValue } from "../errors.js";
-import type { Aabb } from "../math/aabb.js";
-import type { Isometry } from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
-import * as vec3 from "../math/vec3.js";
 import type { ConvexPolyhedron } from "./convex-polyhedron.js";
 import { makeConvexPolyhedron } from "./convex-polyhedron.js";
 import type { Cuboid } from "./cuboid.js";
 import { makeCuboid } from "./cuboid.js";
-import { fin, rayCastSupportMapped, vecFromJson, vecJson } from "./defs/helpers.js";
-import type { Shape } from "./shape.js";
-import { brandShape, SHAPE_TYPE_NAMES, ShapeType, shapeTypeName } from "./shape.js";
-import type { PointProjection, ShapeDef, ShapeView } from "./shape-def.js";
+import { checkRoundingRadius, roundedShapeDef, vecFromJson, vecJson } from "./defs/helpers.js";
+import { brandShape, ShapeType } from "./shape.js";
+import type { ShapeDef } from "./shape-def.js";
 import { registerShape, shapeDef } from "./shape-def.js";
-import { checkFinite, checkNonNegative, checkObject, checkShape } from "./validate.js";
 
 /** A box (half extents `core.halfExtents`) with edges and corners rounded by `radius`. */
 export interface RoundedCuboid {
@@ -56,7 +52,7 @@ export type RoundedShape = RoundedCuboid | RoundedConvexPolyhedron;
 export function makeRoundedCuboid(halfExtents: Vec3, radius: number, field = ""): RoundedCuboid {
   const p = field ? `${field}.` : "";
   const core = makeCuboid(halfExtents, `${p}halfExtents`);
-  checkRadius(`${p}radius`, radius);
+  checkRoundingRadius(`${p}radius`, radius);
   return brandShape({ type: ShapeType.RoundedCuboid, core, radius });
 }
 
@@ -72,126 +68,12 @@ export function makeRoundedConvexPolyhedron(
 ): RoundedConvexPolyhedron {
   const p = field ? `${field}.` : "";
   const core = makeConvexPolyhedron(points, `${p}points`);
-  checkRadius(`${p}radius`, radius);
+  checkRoundingRadius(`${p}radius`, radius);
   return brandShape({ type: ShapeType.RoundedConvexPolyhedron, core, radius });
 }
 
-function checkRadius(field: string, r: number): void {
-  checkFinite(field, r);
-  checkNonNegative(field, r);
-}
-
-/** out = the world AABB of rounded `s` at `pose`: the core's, grown by the radius. */
-function aabbRounded(out: Aabb, s: RoundedShape, pose: Isometry): Aabb {
-  shapeDef(s.core.type).aabb(out, s.core, pose);
-  const r = s.radius;
-  out.min.x -= r;
-  out.min.y -= r;
-  out.min.z -= r;
-  out.max.x += r;
-  out.max.y += r;
-  out.max.z += r;
-  return out;
-}
-
-const roundedDir = vec3.create();
-
-/**
- * Projection onto a rounded shape: the core swept by a ball of `radius` (Ericson 2005, §5.1:
- * the closest point of a sphere-swept volume is the core's closest point moved by the radius
- * toward the query point). Outside the core, the core's closest point q at distance d: inside
- * when d ≤ radius, the surface point q + radius·(p − q)/d. Inside the core (hollow query), the
- * core's nearest boundary point q at depth d moved on outward: q + radius·(q − p)/d, at distance
- * d + radius (the rounded face over a core face is that face moved by the radius).
- */
-function projectRounded(
-  out: PointProjection,
-  s: RoundedShape,
-  p: Vec3,
-  solid: boolean,
-): PointProjection {
-  const core = s.core as Shape;
-  const radius = s.radius;
-  const project = shapeDef(core.type).projectPoint as NonNullable<ShapeDef["projectPoint"]>;
-  project(out, core, p, false);
-  const d = out.distance;
-  if (!out.inside) {
-    out.inside = d <= radius;
-    if (out.inside && solid) {
-      vec3.copy(out.point, p);
-      out.distance = 0;
-      return out;
-    }
-    // Normalised with rescaling: a subnormal gap would overflow 1/d (and 0·∞ is NaN).
-    vec3.sub(roundedDir, p, out.point);
-    if (vec3.normalize(roundedDir, roundedDir) === 0) vec3.set(roundedDir, 0, 0, 0);
-    vec3.addScaled(out.point, out.point, roundedDir, radius);
-    out.distance = Math.abs(d - radius);
-    return out;
-  }
-  out.inside = true;
-  if (solid) {
-    vec3.copy(out.point, p);
-    out.distance = 0;
-    return out;
-  }
-  vec3.sub(roundedDir, out.point, p);
-  if (vec3.normalize(roundedDir, roundedDir) === 0) vec3.set(roundedDir, 0, 0, 0);
-  vec3.addScaled(out.point, out.point, roundedDir, radius);
-  out.distance = d + radius;
-  return out;
-}
-
-/** The parts both rounded records share, for core type `coreType`. */
-function roundedDef<S extends RoundedShape>(
-  type: S["type"],
-  coreType: S["core"]["type"],
-  view: (s: S) => ShapeView,
-  json: ShapeDef<S>["json"],
-): ShapeDef<S> {
-  return {
-    type,
-    name: SHAPE_TYPE_NAMES[type],
-    supportMapped: true,
-    composite: false,
-    polytope: false,
-    aabb: aabbRounded,
-    boundingRadius: (s) => shapeDef(s.core.type).boundingRadius(s.core) + s.radius,
-    writeMagnitude: (out, s) => {
-      shapeDef(s.core.type).writeMagnitude(out, s.core);
-      out[0] += s.radius;
-    },
-    scaled: null,
-    coreSupport: (out, s, dir) =>
-      (shapeDef(s.core.type).coreSupport as (o: Vec3, c: Shape, d: Vec3) => Vec3)(out, s.core, dir),
-    margin: (s) => s.radius,
-    roundedCore: (s) => s.core,
-    // The manifold builder clips the core's features (roundedCore) and pushes them out.
-    feature: null,
-    edgeFeature: null,
-    rayCast: (out, s, o, dUnit, _dRaw, len, maxToi, solid) =>
-      rayCastSupportMapped(out, s, o, dUnit, len, maxToi, solid),
-    projectPoint: projectRounded,
-    check: (field, s) => {
-      checkObject(`${field}.core`, s.core);
-      if (s.core.type !== coreType) {
-        invalidValue(`${field}.core.type`, s.core.type, `must be ${shapeTypeName(coreType)}`);
-      }
-      checkShape(`${field}.core`, s.core);
-      checkFinite(`${field}.radius`, s.radius);
-      checkNonNegative(`${field}.radius`, s.radius);
-    },
-    isFinite: (s) => {
-      const c = s.core;
-      return fin(s.radius) && c !== null && typeof c === "object" && shapeDef(c.type).isFinite(c);
-    },
-    view,
-    json,
-  };
-}
-
 /** The rounded cuboid's record in the shape definitions' table. */
-export const roundedCuboidDef: ShapeDef<RoundedCuboid> = roundedDef<RoundedCuboid>(
+export const roundedCuboidDef: ShapeDef<RoundedCuboid> = roundedShapeDef<RoundedCuboid>(
   ShapeType.RoundedCuboid,
   ShapeType.Cuboid,
   (s) => {
@@ -220,7 +102,7 @@ export const roundedCuboidDef: ShapeDef<RoundedCuboid> = roundedDef<RoundedCuboi
 
 /** The rounded convex polyhedron's record in the shape definitions' table. */
 export const roundedConvexPolyhedronDef: ShapeDef<RoundedConvexPolyhedron> =
-  roundedDef<RoundedConvexPolyhedron>(
+  roundedShapeDef<RoundedConvexPolyhedron>(
     ShapeType.RoundedConvexPolyhedron,
     ShapeType.ConvexPolyhedron,
     // Drawn as its core hull (the radius is not drawn).

@@ -12,6 +12,7 @@
 import type { z } from "zod";
 import { invalidValue } from "../errors.js";
 import type { SupportFeature } from "../geometry/feature.js";
+import type { RevolutionKind } from "../geometry/revolution.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -114,6 +115,55 @@ export interface ShapeJsonDef<S extends Shape = Shape> {
 }
 
 /**
+ * The separating-axis view of a polytope ({@link ShapeDef.polytope}): its distinct face normals
+ * and edge directions in its local frame, not necessarily unit (a box has 3 of each, a
+ * triangle 1 face normal and 3 edges, a hull its faces and unique edges). The SAT depth of two
+ * polytopes and the snapping of a refined normal to a face normal read them
+ * (src/narrowphase/convex-convex.ts). Counts are small integers; the writers allocate nothing.
+ */
+export interface PolytopeAxes<S extends Shape = Shape> {
+  /** Number of face normals of `s`. */
+  faceCount(s: S): number;
+  /** out = face normal `i` of `s` (local frame). */
+  faceNormal(out: Vec3, s: S, i: number): Vec3;
+  /** Number of edge directions of `s`. */
+  edgeCount(s: S): number;
+  /** out = edge direction `i` of `s` (local frame). */
+  edgeDirection(out: Vec3, s: S, i: number): Vec3;
+  /**
+   * True for a flat polytope (a triangle: no volume, its one face seen from both sides); false
+   * for a closed solid, whose {@link faces} then give its boundary.
+   */
+  readonly flat: boolean;
+  /**
+   * The face polygons of a closed solid polytope, each packed xyz in cyclic order, local frame
+   * (allocates; the exact overlap volume of two polytopes clips them,
+   * src/query/overlap-volume.ts); null for a flat one.
+   */
+  readonly faces: ((s: S) => number[][]) | null;
+  /**
+   * The face planes of a closed solid polytope, packed 4 per face as (n, d) with n·p ≤ d
+   * inside, local frame (allocates); null for a flat one.
+   */
+  readonly planes: ((s: S) => number[]) | null;
+}
+
+/**
+ * A solid of revolution about local Y ({@link ShapeDef.revolution}): which profile, and its
+ * sizes. The convex–convex solver snaps its witnesses onto the curved surface by the exact
+ * projection of src/geometry/revolution.ts.
+ */
+export interface Revolution<S extends Shape = Shape> {
+  /** The profile: a cylinder's rectangle or a cone's triangle (src/geometry/revolution.ts). */
+  readonly kind: RevolutionKind;
+  /**
+   * Writes the half height to `out[0]` and the base radius to `out[1]` (scene units; through a
+   * typed array, not returned doubles, which V8 would box across the call).
+   */
+  dims(out: Float64Array, s: S): void;
+}
+
+/**
  * Everything the library needs to know about one shape type. Code that needs to know something
  * about "a shape" asks the table ({@link shapeDef}), never a `switch (shape.type)`.
  */
@@ -126,8 +176,27 @@ export interface ShapeDef<S extends Shape = Shape> {
   readonly supportMapped: boolean;
   /** True for a composite (a view of parts, src/shapes/composite.ts). */
   readonly composite: boolean;
-  /** True when the core is a polytope (flat faces only: SAT over its faces and edges applies). */
-  readonly polytope: boolean;
+  /**
+   * For a polytope (flat faces only: SAT over its faces and edges applies), its face normals
+   * and edge directions; null for any other type (a rounded shape's core has its own).
+   */
+  readonly polytope: PolytopeAxes<S> | null;
+  /**
+   * For a solid of revolution (cylinder, cone): its profile and sizes; null for every other
+   * type.
+   */
+  readonly revolution: Revolution<S> | null;
+  /**
+   * True for a shape with no finite bounds (the half-space): its AABB is infinite, so the world
+   * and the batch queries keep it out of their broad phases and test it against every other
+   * shape.
+   */
+  readonly unbounded: boolean;
+  /**
+   * True when the supporting feature along every direction is one point (the sphere): a
+   * manifold with it is its contact, answered before any feature is built.
+   */
+  readonly pointFeature: boolean;
   /** out = the tight (or, for meshes, conservative) world AABB of `s` placed at `pose`. */
   aabb(out: Aabb, s: S, pose: Isometry): Aabb;
   /**
@@ -240,6 +309,8 @@ export const MAX_SHAPE_TYPES = 32;
 const defs: (ShapeDef | null)[] = new Array(MAX_SHAPE_TYPES).fill(null);
 const supportMapped = new Uint8Array(MAX_SHAPE_TYPES);
 const rounded = new Uint8Array(MAX_SHAPE_TYPES);
+const unboundedTypes = new Uint8Array(MAX_SHAPE_TYPES);
+const pointFeatureTypes = new Uint8Array(MAX_SHAPE_TYPES);
 const byJsonName = new Map<string, ShapeDef>();
 
 const listeners: ((type: number) => void)[] = [];
@@ -278,6 +349,8 @@ export function registerShape<S extends Shape>(def: ShapeDef<S>): void {
   defs[def.type] = d;
   supportMapped[def.type] = def.supportMapped ? 1 : 0;
   rounded[def.type] = def.roundedCore ? 1 : 0;
+  unboundedTypes[def.type] = def.unbounded ? 1 : 0;
+  pointFeatureTypes[def.type] = def.pointFeature ? 1 : 0;
   byJsonName.set(def.json.name, d);
   for (const f of listeners) f(def.type);
 }
@@ -330,6 +403,19 @@ export function isSupportMappedType(type: number | undefined): boolean {
 /** True when `type` is a registered rounded type (its shapes hold `core` and `radius`). */
 export function isRoundedType(type: number): boolean {
   return rounded[type] === 1;
+}
+
+/**
+ * True when `type` is a registered unbounded type ({@link ShapeDef.unbounded}: the half-space);
+ * one typed-array load, for the world's per-body and per-pair tests.
+ */
+export function isUnboundedType(type: number): boolean {
+  return unboundedTypes[type] === 1;
+}
+
+/** True when `type` is a registered type whose every supporting feature is one point. */
+export function isPointFeatureType(type: number): boolean {
+  return pointFeatureTypes[type] === 1;
 }
 
 const views: (CompositeView | null)[] = /* @__PURE__ */ new Array(MAX_SHAPE_TYPES).fill(null);

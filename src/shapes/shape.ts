@@ -98,21 +98,43 @@ export function isConvexShapeType(type: number | undefined): boolean {
 }
 
 /**
- * The mark of a shape built, and so validated, by one of the `make…` constructors: a
- * non-enumerable, read-only symbol-keyed property (invisible to `JSON.stringify`, `Object.keys`,
- * structured clones and equality helpers). The pair queries trust a marked shape and validate an
- * unmarked, hand-built one in full (`checkShape`), so a bad hand-built shape is refused with the
- * field named instead of answered — at the cost of one property load per shape.
+ * Returns its argument from the constructor, so that {@link ShapeMark}'s private field is
+ * stamped onto an existing object (the shape) instead of a new one.
  */
-export const SHAPE_BRAND: unique symbol = Symbol("collide.shape");
+class Stamp {
+  constructor(o: object) {
+    // biome-ignore lint/correctness/noConstructorReturn: the private-field stamp (see ShapeMark).
+    return o;
+  }
+}
 
 /**
- * Marks `s` as built by a constructor (see {@link SHAPE_BRAND}) and freezes it deeply (see
+ * The mark of a shape built, and so validated, by one of the `make…` constructors: a private
+ * class field stamped onto the shape. It cannot be forged (a private name is not a property: no
+ * `Object.getOwnPropertySymbols`, no copy by spread or `Object.assign`, none on a hand-built
+ * object), is invisible on the object (`JSON.stringify`, `Object.keys`, structured clones,
+ * equality helpers), and is tested by `#mark in s` — one inline-cached load, as fast as the
+ * symbol-keyed property it replaces (a module-private `WeakSet` costs a hash lookup: +7 ns on a
+ * 22 ns sphere–box `intersects`, measured; docs/DESIGN.md). The pair queries trust a marked shape
+ * and validate an unmarked, hand-built one in full (`checkShape`), so a bad hand-built shape is
+ * refused with the field named instead of answered. A marked shape is deeply frozen, so it stays
+ * valid.
+ */
+class ShapeMark extends Stamp {
+  #mark = true;
+  /** True when `o` carries the mark. */
+  static has(o: object): boolean {
+    return #mark in o;
+  }
+}
+
+/**
+ * Marks `s` as built by a constructor (see {@link isBrandedShape}) and freezes it deeply (see
  * {@link deepFreezeShape}); returns it. Internal: not part of the public entry, so a user cannot
  * mark a hand-built object as validated.
  */
 export function brandShape<T extends object>(s: T): T {
-  Object.defineProperty(s, SHAPE_BRAND, { value: true });
+  new ShapeMark(s);
   return deepFreezeShape(s);
 }
 
@@ -133,7 +155,7 @@ export function deepFreezeShape<T extends object>(s: T): T {
   return s;
 }
 
-/** True when `s` carries {@link SHAPE_BRAND} (built by a `make…` constructor). */
+/** True when `s` was built, and validated, by a `make…` constructor ({@link brandShape}). */
 export function isBrandedShape(s: object): boolean {
-  return (s as { [SHAPE_BRAND]?: boolean })[SHAPE_BRAND] === true;
+  return ShapeMark.has(s);
 }

@@ -78,7 +78,12 @@ import {
   frustumIntersectsShapeUnchecked,
   frustumTestAabb,
 } from "../query/frustum.js";
-import { aabbShape, aabbShapeOfType, isSupportMappedType } from "../shapes/registry.js";
+import {
+  aabbShape,
+  aabbShapeOfType,
+  isSupportMappedType,
+  isUnboundedType,
+} from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { checkVec3 } from "../shapes/validate.js";
@@ -686,7 +691,7 @@ export class CollisionWorld {
         "must be false for a static body (a static body does not move)",
       );
     }
-    const unbounded = desc.shape.type === ShapeType.HalfSpace;
+    const unbounded = isUnboundedType(desc.shape.type);
     this.computeBoxes("body.pose", desc.shape.type, desc.shape, desc.pose, unbounded);
     const b = this.bodies;
     if (b.peekSlot() > MAX_BODY_SLOT) {
@@ -712,6 +717,8 @@ export class CollisionWorld {
       FLAG_ALIVE |
       (sensor ? FLAG_SENSOR : 0) |
       (isSupportMappedType(desc.shape.type) ? FLAG_CONVEX : 0) |
+      // The two bits of the world's specialised sphere/box fast path (narrow-pair.ts and the
+      // warm-start cache's cuboid SAT axis): typed overrides of those pairs, not capabilities.
       (desc.shape.type === ShapeType.Sphere ? FLAG_SPHERE : 0) |
       (desc.shape.type === ShapeType.Cuboid ? FLAG_CUBOID : 0);
     b.touchCount[slot] = 0;
@@ -735,7 +742,7 @@ export class CollisionWorld {
     checkWorldPose("pose", pose);
     const b = this.bodies;
     const type = b.shapeType[slot] as ShapeType;
-    const unbounded = type === ShapeType.HalfSpace;
+    const unbounded = isUnboundedType(type);
     this.computeBoxes("pose", type, b.shapes[slot] as Shape, pose, unbounded);
     const k = 7 * slot;
     vec3.set(
@@ -826,7 +833,7 @@ export class CollisionWorld {
       }
       readPoseAt(p, poses, o);
       const type = b.shapeType[slot] as ShapeType;
-      const unbounded = type === ShapeType.HalfSpace;
+      const unbounded = isUnboundedType(type);
       try {
         this.computeBoxes("poses", type, b.shapes[slot] as Shape, p, unbounded);
       } catch {
@@ -871,7 +878,7 @@ export class CollisionWorld {
       vec3.set(box.max, boxes[k + 3], boxes[k + 4], boxes[k + 5]);
       vec3.set(bpMin, boxes[k + 6], boxes[k + 7], boxes[k + 8]);
       vec3.set(bpMax, boxes[k + 9], boxes[k + 10], boxes[k + 11]);
-      this.applyMove(slot, b.shapeType[slot] === ShapeType.HalfSpace);
+      this.applyMove(slot, isUnboundedType(b.shapeType[slot]));
       for (let j = 0; j < 7; j++) pose[q + j] = poses[o + j];
       this.writeTightBox(slot);
     }
@@ -1213,7 +1220,7 @@ export class CollisionWorld {
       const lo = Math.floor(key / PAIR_KEY_BASE);
       const hi = key - lo * PAIR_KEY_BASE;
       if (dirty[lo] !== 0 || dirty[hi] !== 0) continue;
-      if (type[lo] !== ShapeType.HalfSpace && type[hi] !== ShapeType.HalfSpace) {
+      if (!isUnboundedType(type[lo]) && !isUnboundedType(type[hi])) {
         const staticPair = kind[lo] === KIND_STATIC || kind[hi] === KIND_STATIC;
         if (staticPair ? fullStatic : fullMoving) continue;
       }
@@ -1236,12 +1243,12 @@ export class CollisionWorld {
       const dStatic = kind[d] === KIND_STATIC;
       // A moved static box with every moving body querying the static structure: nothing to do
       // (the first step after a level is added lists every static body here).
-      if (dStatic && fullStatic && unbounded.length === 0 && type[d] !== ShapeType.HalfSpace) {
+      if (dStatic && fullStatic && unbounded.length === 0 && !isUnboundedType(type[d])) {
         continue;
       }
-      if (type[d] === ShapeType.HalfSpace) {
+      if (isUnboundedType(type[d])) {
         for (let s = 0; s < b.slotCount; s++) {
-          if ((flags[s] & FLAG_ALIVE) === 0 || type[s] === ShapeType.HalfSpace) continue;
+          if ((flags[s] & FLAG_ALIVE) === 0 || isUnboundedType(type[s])) continue;
           if (dStatic && kind[s] === KIND_STATIC) continue;
           found.add(d, s);
         }
@@ -1268,7 +1275,7 @@ export class CollisionWorld {
     if (fullStatic) {
       for (let s = 0; s < b.slotCount; s++) {
         if ((flags[s] & FLAG_ALIVE) === 0 || kind[s] === KIND_STATIC) continue;
-        if (type[s] === ShapeType.HalfSpace) continue;
+        if (isUnboundedType(type[s])) continue;
         this.pairQuerySlot = s;
         k.queryStatic(s, b.slotCount, this.staticPairVisitor);
       }
@@ -1964,7 +1971,7 @@ export class CollisionWorld {
     const boxes = this.queryBvhBoxes;
     let count = 0;
     for (let slot = 0; slot < b.slotCount && count < n; slot++) {
-      if ((b.flags[slot] & FLAG_ALIVE) === 0 || b.shapeType[slot] === ShapeType.HalfSpace) continue;
+      if ((b.flags[slot] & FLAG_ALIVE) === 0 || isUnboundedType(b.shapeType[slot])) continue;
       const k = 6 * slot;
       let big = 0;
       for (let j = 0; j < 6; j++) big = Math.max(big, Math.abs(b.aabb[k + j]));

@@ -20,7 +20,8 @@ import * as aabbm from "../math/aabb.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import { aabbShapeOfType } from "../shapes/index.js";
-import { type Shape, ShapeType } from "../shapes/shape.js";
+import { isUnboundedType } from "../shapes/registry.js";
+import type { Shape } from "../shapes/shape.js";
 
 /** Bodies per chunk of the parallel first pass of `setPoses`. */
 export const POSE_BOXES_CHUNK = 2048;
@@ -104,7 +105,7 @@ export function poseBoxesChunk(
     const q = 7 * slot;
     const d = tx - pose[q] + (ty - pose[q + 1]) + (tz - pose[q + 2]);
     const shape = shapes[slot];
-    if (d - d !== 0 || shape === undefined || shape.type === ShapeType.HalfSpace) {
+    if (d - d !== 0 || shape === undefined || isUnboundedType(shape.type)) {
       status = POSE_CHUNK_FAILED;
       break;
     }

@@ -3,7 +3,7 @@
  * as strings, infinities, missing fields, non-unit half-space normals, a mesh without its BVH,
  * an empty compound, null): every pair query refuses them with a `CollideError` naming the
  * field, where it used to answer (a −1 sphere had distance 0.316) or throw a `TypeError`. Shapes
- * from the `make…` constructors carry `SHAPE_BRAND` and skip the check; hand-built valid
+ * from the `make…` constructors carry the validated mark and skip the check; hand-built valid
  * shapes are validated and answered exactly as the built ones.
  */
 import { describe, expect, it } from "vitest";

@@ -4,8 +4,10 @@
  * changed, so a shape cannot change under a world or a cached BVH (setting a sphere's radius to
  * NaN after `addBody` used to make the next step report a contact at distance NaN). Typed arrays
  * cannot be frozen in JavaScript; the constructors copy their input into them, so changing what
- * the caller passed in changes nothing. The public entry no longer offers `brandShape` or
- * `SHAPE_BRAND`.
+ * the caller passed in changes nothing (tested below for every constructor that takes an array:
+ * mesh, hull, rounded hull, heightfield, compound). The public entry does not offer
+ * `brandShape`, and the mark of a validated shape (a private class field) cannot be copied onto
+ * a hand-built object.
  */
 import { describe, expect, it } from "vitest";
 import * as collide from "../../src/index.js";
@@ -30,6 +32,7 @@ import {
   quat,
   type Shape,
 } from "../../src/index.js";
+import { isBrandedShape } from "../../src/shapes/shape.js";
 
 const cube = [-1, -1, -1, 1, -1, -1, -1, 1, -1, 1, 1, -1, -1, -1, 1, 1, -1, 1, -1, 1, 1, 1, 1, 1];
 
@@ -189,6 +192,97 @@ describe("shapes from make… are deeply frozen", () => {
       (r.halfExtents as { x: number }).x = -1;
     }).toThrow(TypeError);
     expect(r.halfExtents.x).toBe(1);
+  });
+
+  it("typed-array inputs are copied too: mesh, hull, rounded hull, heightfield", () => {
+    const v = new Float64Array([0, 0, 0, 1, 0, 0, 0, 1, 0]);
+    const idx = new Uint32Array([0, 1, 2]);
+    const m = makeTriangleMesh(v, idx);
+    v.fill(Number.NaN);
+    idx.fill(9);
+    expect(Array.from(m.vertices)).toEqual([0, 0, 0, 1, 0, 0, 0, 1, 0]);
+    expect(Array.from(m.indices)).toEqual([0, 1, 2]);
+    const pts = Float64Array.from(cube);
+    const hull = makeConvexPolyhedron(pts);
+    const rounded = makeRoundedConvexPolyhedron(pts, 0.25);
+    pts.fill(100);
+    expect(Math.max(...hull.vertices)).toBe(1);
+    expect(Math.max(...rounded.core.vertices)).toBe(1);
+    const heights = new Float64Array([0, 1, 0, 1, 0, 1]);
+    const holes = new Uint8Array([0, 1]);
+    const field = makeHeightfield({
+      rows: 2,
+      cols: 3,
+      heights,
+      scale: { x: 1, y: 1, z: 1 },
+      holes,
+    });
+    const holesBefore = Array.from(field.holes ?? []);
+    heights.fill(50);
+    holes.fill(0);
+    expect(Array.from(field.heights)).toEqual([0, 1, 0, 1, 0, 1]);
+    expect(Array.from(field.holes ?? [])).toEqual(holesBefore);
+    expect(holesBefore.length).toBeGreaterThan(0);
+    // No array the shape holds is the caller's (or shares its buffer).
+    const inputs: ArrayBufferLike[] = [
+      v.buffer,
+      idx.buffer,
+      pts.buffer,
+      heights.buffer,
+      holes.buffer,
+    ];
+    for (const s of [m, hull, rounded.core, field]) {
+      for (const x of Object.values(s)) {
+        if (ArrayBuffer.isView(x)) expect(inputs).not.toContain(x.buffer);
+      }
+    }
+    // The answers follow the shape, not the caller's arrays: a sphere above the hull's top face.
+    const id = quat.identity();
+    const c = contact(
+      hull,
+      { translation: { x: 0, y: 0, z: 0 }, rotation: id },
+      makeSphere(0.5),
+      { translation: { x: 0, y: 1.25, z: 0 }, rotation: id },
+      0,
+    );
+    expect(c?.distance).toBeCloseTo(-0.25, 12);
+  });
+
+  it("a compound's children array and poses are copied: changing them later changes nothing", () => {
+    const pose = isometry.create({ x: 1, y: 0, z: 0 });
+    const children = [{ shape: makeSphere(1), pose }];
+    const k = makeCompound(children);
+    (pose.translation as { x: number }).x = 50;
+    children.push({ shape: makeSphere(3), pose: isometry.identity() });
+    expect(k.children).toHaveLength(1);
+    expect(k.children[0].pose.translation.x).toBe(1);
+  });
+
+  it("nested vectors of every shape are frozen: writing one throws and changes nothing", () => {
+    for (const [name, shape] of everyShape()) {
+      for (const [path, part] of reachable(shape, "shape")) {
+        if (Array.isArray(part)) continue;
+        for (const [k, v] of Object.entries(part)) {
+          if (typeof v !== "number") continue;
+          expect(() => {
+            (part as Record<string, number>)[k] = Number.NaN;
+          }, `${name}: ${path}.${k}`).toThrow(TypeError);
+          expect((part as Record<string, number>)[k], `${name}: ${path}.${k}`).toBe(v);
+        }
+      }
+    }
+  });
+
+  it("the validated mark cannot be copied or forged onto a hand-built shape", () => {
+    const s = makeSphere(1);
+    expect(isBrandedShape(s)).toBe(true);
+    expect(Object.getOwnPropertySymbols(s)).toEqual([]);
+    expect(Object.keys(s)).toEqual(["type", "radius"]);
+    const copies: object[] = [{ ...s }, Object.assign({}, s), structuredClone(s)];
+    for (const c of copies) expect(isBrandedShape(c)).toBe(false);
+    // A copy with a bad radius is validated in full, so refused naming the field.
+    const bad = { ...s, radius: -1 };
+    expect(() => intersects(bad, isometry.identity(), s, isometry.identity())).toThrow(/a\.radius/);
   });
 
   it("the public entry does not offer the brand", () => {

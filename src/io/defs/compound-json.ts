@@ -4,12 +4,9 @@
  * own placement), and the compound's optional `position` and `rotation`.
  */
 import { z } from "zod";
-import { invalidValue } from "../../errors.js";
 import * as iso from "../../math/isometry.js";
-import { isConvexType } from "../../narrowphase/dispatch.js";
 import { type Compound, makeCompound } from "../../shapes/compound.js";
 import type { ConvexShape } from "../../shapes/shape.js";
-import { ShapeType } from "../../shapes/shape.js";
 import { positionPose, quatJson, registerSceneForm, vecJson } from "../scene-forms.js";
 
 interface ChildJson {
@@ -40,13 +37,8 @@ registerSceneForm({
     const children = s.children.map((c, i) => {
       const cf = `${field}.children[${i}]`;
       const child = ctx.child(c.shape, `${cf}.shape`);
-      if (!isConvexType(child.shape.type) && child.shape.type !== ShapeType.Compound) {
-        invalidValue(
-          `${cf}.shape.type`,
-          (c.shape as { type: unknown }).type,
-          "must be a convex shape or a compound",
-        );
-      }
+      // A child that is neither convex nor a compound is refused by makeCompound, naming
+      // `${cf}.shape.type` and the type's name.
       // The child's own placement (centre, or points' frame) composed with its position/rotation.
       const local = positionPose(c, cf);
       return {

@@ -88,7 +88,10 @@ export const capsuleDef: ShapeDef<Capsule> = {
   name: SHAPE_TYPE_NAMES[ShapeType.Capsule],
   supportMapped: true,
   composite: false,
-  polytope: false,
+  polytope: null,
+  revolution: null,
+  unbounded: false,
+  pointFeature: false,
   aabb: aabbCapsule,
   boundingRadius: (s) => Math.max(vec3.length(s.a), vec3.length(s.b)) + s.radius,
   writeMagnitude: (out, s) => {

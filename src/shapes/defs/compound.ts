@@ -102,7 +102,10 @@ export const compoundDef: ShapeDef<Compound> = {
   name: SHAPE_TYPE_NAMES[ShapeType.Compound],
   supportMapped: false,
   composite: true,
-  polytope: false,
+  polytope: null,
+  revolution: null,
+  unbounded: false,
+  pointFeature: false,
   aabb: aabbCompound,
   boundingRadius: (s) =>
     cachedPerShape(s, () => {

@@ -15,6 +15,7 @@ import {
   setSegment,
 } from "../../geometry/feature.js";
 import { rayIntervalCone } from "../../geometry/ray-primitives.js";
+import { RevolutionKind } from "../../geometry/revolution.js";
 import { hypot2 } from "../../math/scalar.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
@@ -89,7 +90,16 @@ export const coneDef: ShapeDef<Cone> = {
   name: SHAPE_TYPE_NAMES[ShapeType.Cone],
   supportMapped: true,
   composite: false,
-  polytope: false,
+  polytope: null,
+  revolution: {
+    kind: RevolutionKind.Cone,
+    dims: (out, s) => {
+      out[0] = s.halfHeight;
+      out[1] = s.radius;
+    },
+  },
+  unbounded: false,
+  pointFeature: false,
   aabb: aabbCone,
   boundingRadius: (s) => hypot2(s.halfHeight, s.radius),
   writeMagnitude: (out, s) => {

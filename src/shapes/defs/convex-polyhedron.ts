@@ -304,13 +304,54 @@ function hullMagnitude(s: ConvexPolyhedron): number {
   });
 }
 
+/** The face polygons of hull `c`, each packed xyz in its stored (cyclic) order. */
+function hullFaces(c: ConvexPolyhedron): number[][] {
+  const faces: number[][] = [];
+  for (let f = 0; f < c.faceCount; f++) {
+    const face: number[] = [];
+    for (let k = c.faceOffsets[f]; k < c.faceOffsets[f + 1]; k++) {
+      const i = c.faceVertices[k];
+      face.push(c.vertices[3 * i], c.vertices[3 * i + 1], c.vertices[3 * i + 2]);
+    }
+    faces.push(face);
+  }
+  return faces;
+}
+
 /** The convex polyhedron's record in the shape definitions' table. */
 export const convexPolyhedronDef: ShapeDef<ConvexPolyhedron> = {
   type: ShapeType.ConvexPolyhedron,
   name: SHAPE_TYPE_NAMES[ShapeType.ConvexPolyhedron],
   supportMapped: true,
   composite: false,
-  polytope: true,
+  // SAT's axes: the face normals and the unique edges.
+  polytope: {
+    faceCount: (s) => s.faceCount,
+    faceNormal: (out, s, i) => {
+      const n = s.faceNormals;
+      return vec3.set(out, n[3 * i], n[3 * i + 1], n[3 * i + 2]);
+    },
+    edgeCount: (s) => s.edges.length / 2,
+    edgeDirection: (out, s, i) => {
+      const v = s.vertices;
+      const i0 = 3 * s.edges[2 * i];
+      const i1 = 3 * s.edges[2 * i + 1];
+      return vec3.set(out, v[i1] - v[i0], v[i1 + 1] - v[i0 + 1], v[i1 + 2] - v[i0 + 2]);
+    },
+    flat: false,
+    faces: hullFaces,
+    planes: (s) => {
+      const out: number[] = [];
+      const n = s.faceNormals;
+      for (let f = 0; f < s.faceCount; f++) {
+        out.push(n[3 * f], n[3 * f + 1], n[3 * f + 2], s.facePlaneOffsets[f]);
+      }
+      return out;
+    },
+  },
+  revolution: null,
+  unbounded: false,
+  pointFeature: false,
   aabb: aabbConvexPolyhedron,
   boundingRadius: (s) => cachedPerShape(s, () => maxVertexDistance(s.vertices)),
   writeMagnitude: (out, s) => {

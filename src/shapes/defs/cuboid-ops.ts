@@ -13,6 +13,7 @@ import {
   type SupportFeature,
   setPoint,
 } from "../../geometry/feature.js";
+import { boxFaces } from "../../geometry/polytope-volume.js";
 import { rayIntervalCuboid } from "../../geometry/ray-primitives.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
@@ -20,6 +21,7 @@ import type { Cuboid } from "../cuboid.js";
 import { ShapeType } from "../shape.js";
 import type { PointProjection } from "../shape-def.js";
 import { registerShapeOps } from "../shape-def.js";
+import { cuboidDef } from "./cuboid.js";
 import { finishRayHit, rayInterval } from "./helpers.js";
 
 const signs = vec3.create();
@@ -123,3 +125,18 @@ registerShapeOps<Cuboid>(ShapeType.Cuboid, {
     rayIntervalCuboid(rayInterval, s.halfExtents, o, dRaw) && finishRayHit(out, maxToi, 1, solid),
   projectPoint: projectCuboid,
 });
+
+// The closed polytope's faces and planes (src/query/overlap-volume.ts clips them), deferred with
+// the operations above: written into the record's polytope axes, whose other fields are set.
+const axes = cuboidDef.polytope as {
+  faces: ((s: Cuboid) => number[][]) | null;
+  planes: ((s: Cuboid) => number[]) | null;
+};
+axes.faces = (s) => {
+  const { x, y, z } = s.halfExtents;
+  return boxFaces(-x, -y, -z, x, y, z);
+};
+axes.planes = (s) => {
+  const { x, y, z } = s.halfExtents;
+  return [1, 0, 0, x, -1, 0, 0, x, 0, 1, 0, y, 0, -1, 0, y, 0, 0, 1, z, 0, 0, -1, z];
+};

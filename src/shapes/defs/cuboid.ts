@@ -5,6 +5,7 @@
  * tests overlaps does not bundle them.
  */
 
+import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
 import { aabbCuboid, type Cuboid, makeCuboid, supportCuboid } from "../cuboid.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
@@ -13,13 +14,32 @@ import { DEFERRED, registerShape } from "../shape-def.js";
 import { checkNonNegativeVec3 } from "../validate.js";
 import { maxAbs, scaledVec, vecFromJson, vecJson } from "./helpers.js";
 
+/** out = the unit vector along local axis `i` (0 x, 1 y, 2 z). */
+function unitAxis(out: Vec3, _s: Cuboid, i: number): Vec3 {
+  return vec3.set(out, i === 0 ? 1 : 0, i === 1 ? 1 : 0, i === 2 ? 1 : 0);
+}
+
 /** The cuboid's record in the shape definitions' table. */
 export const cuboidDef: ShapeDef<Cuboid> = {
   type: ShapeType.Cuboid,
   name: SHAPE_TYPE_NAMES[ShapeType.Cuboid],
   supportMapped: true,
   composite: false,
-  polytope: true,
+  // SAT's axes: the three face normals, which are also the three edge directions.
+  polytope: {
+    faceCount: () => 3,
+    faceNormal: unitAxis,
+    edgeCount: () => 3,
+    edgeDirection: unitAxis,
+    flat: false,
+    // Its closed faces and planes (the overlap volume's clipping) are set by cuboid-ops.ts, as
+    // its other heavy operations: an app that never asks for them does not bundle them.
+    faces: null,
+    planes: null,
+  },
+  revolution: null,
+  unbounded: false,
+  pointFeature: false,
   aabb: aabbCuboid,
   boundingRadius: (s) => vec3.length(s.halfExtents),
   writeMagnitude: (out, s) => {

@@ -13,6 +13,7 @@ import {
   setSegment,
 } from "../../geometry/feature.js";
 import { rayIntervalCylinder } from "../../geometry/ray-primitives.js";
+import { RevolutionKind } from "../../geometry/revolution.js";
 import { hypot2 } from "../../math/scalar.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
@@ -84,7 +85,16 @@ export const cylinderDef: ShapeDef<Cylinder> = {
   name: SHAPE_TYPE_NAMES[ShapeType.Cylinder],
   supportMapped: true,
   composite: false,
-  polytope: false,
+  polytope: null,
+  revolution: {
+    kind: RevolutionKind.Cylinder,
+    dims: (out, s) => {
+      out[0] = s.halfHeight;
+      out[1] = s.radius;
+    },
+  },
+  unbounded: false,
+  pointFeature: false,
   aabb: aabbCylinder,
   boundingRadius: (s) => hypot2(s.halfHeight, s.radius),
   writeMagnitude: (out, s) => {

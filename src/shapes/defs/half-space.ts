@@ -49,7 +49,10 @@ export const halfSpaceDef: ShapeDef<HalfSpace> = {
   name: SHAPE_TYPE_NAMES[ShapeType.HalfSpace],
   supportMapped: false,
   composite: false,
-  polytope: false,
+  polytope: null,
+  revolution: null,
+  unbounded: true,
+  pointFeature: false,
   aabb: aabbHalfSpace,
   boundingRadius: () => Infinity,
   writeMagnitude: (out) => {

@@ -2,18 +2,26 @@
  * Small helpers shared by the shape definitions (src/shapes/defs/): JSON vectors, the
  * allocation-free finiteness probes, per-object caches, a support map over any support-mapped
  * shape (for the GJK ray cast), and the point projections shared by several types (a ball around
- * a point or a segment, the 2D profile of a solid of revolution; Ericson 2005, §5.1).
+ * a point or a segment, the 2D profile of a solid of revolution; Ericson 2005, §5.1), and the
+ * building blocks of a rounded type (a core swept by a ball: {@link roundedShapeDef},
+ * {@link projectRounded}, {@link aabbRounded}, {@link checkRoundingRadius}), which a new rounded
+ * type's definition imports from here.
  */
 import { GJK_ROUNDING_TOLERANCE } from "../../constants.js";
+import { invalidValue } from "../../errors.js";
 import { gjkRayCast, makeGjkRayHit } from "../../geometry/gjk-raycast.js";
 import { makeRayInterval, type RayInterval, selectRayHit } from "../../geometry/ray-primitives.js";
 import type { SupportMap } from "../../geometry/support.js";
+import type { Aabb } from "../../math/aabb.js";
+import type { Isometry } from "../../math/isometry.js";
 import { hypot2, hypot3 } from "../../math/scalar.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
 import type { Shape } from "../shape.js";
-import type { LocalRayHit, PointProjection, Vec3Json } from "../shape-def.js";
+import { SHAPE_TYPE_NAMES, shapeTypeName } from "../shape.js";
+import type { LocalRayHit, PointProjection, ShapeDef, ShapeView, Vec3Json } from "../shape-def.js";
 import { shapeDef } from "../shape-def.js";
+import { checkFinite, checkNonNegative, checkObject, checkShape } from "../validate.js";
 
 /** `[x, y, z]` of a vector (allocates). */
 export function vecJson(v: Vec3): Vec3Json {
@@ -213,4 +221,140 @@ export function rayCastSupportMapped(
   vec3.copy(out.normal, gjkHit.normal);
   out.toi = gjkHit.toi / len;
   return true;
+}
+
+/** What every rounded shape holds: a support-mapped `core` swept by a ball of `radius`. */
+export interface RoundedLike {
+  readonly type: number;
+  /** The core (its own type's shape, local frame). */
+  readonly core: Shape;
+  /** Radius of the ball (≥ 0, scene units). */
+  readonly radius: number;
+}
+
+/** Throws `CollideError` naming `field` unless the rounding radius `r` is finite and ≥ 0. */
+export function checkRoundingRadius(field: string, r: number): void {
+  checkFinite(field, r);
+  checkNonNegative(field, r);
+}
+
+/** out = the world AABB of rounded `s` at `pose`: the core's, grown by the radius. */
+export function aabbRounded(out: Aabb, s: RoundedLike, pose: Isometry): Aabb {
+  shapeDef(s.core.type).aabb(out, s.core, pose);
+  const r = s.radius;
+  out.min.x -= r;
+  out.min.y -= r;
+  out.min.z -= r;
+  out.max.x += r;
+  out.max.y += r;
+  out.max.z += r;
+  return out;
+}
+
+const roundedDir = vec3.create();
+
+/**
+ * Projection onto a rounded shape: the core swept by a ball of `radius` (Ericson 2005, §5.1:
+ * the closest point of a sphere-swept volume is the core's closest point moved by the radius
+ * toward the query point). Outside the core, the core's closest point q at distance d: inside
+ * when d ≤ radius, the surface point q + radius·(p − q)/d. Inside the core (hollow query), the
+ * core's nearest boundary point q at depth d moved on outward: q + radius·(q − p)/d, at distance
+ * d + radius (the rounded face over a core face is that face moved by the radius).
+ */
+export function projectRounded(
+  out: PointProjection,
+  s: RoundedLike,
+  p: Vec3,
+  solid: boolean,
+): PointProjection {
+  const core = s.core as Shape;
+  const radius = s.radius;
+  const project = shapeDef(core.type).projectPoint as NonNullable<ShapeDef["projectPoint"]>;
+  project(out, core, p, false);
+  const d = out.distance;
+  if (!out.inside) {
+    out.inside = d <= radius;
+    if (out.inside && solid) {
+      vec3.copy(out.point, p);
+      out.distance = 0;
+      return out;
+    }
+    // Normalised with rescaling: a subnormal gap would overflow 1/d (and 0·∞ is NaN).
+    vec3.sub(roundedDir, p, out.point);
+    if (vec3.normalize(roundedDir, roundedDir) === 0) vec3.set(roundedDir, 0, 0, 0);
+    vec3.addScaled(out.point, out.point, roundedDir, radius);
+    out.distance = Math.abs(d - radius);
+    return out;
+  }
+  out.inside = true;
+  if (solid) {
+    vec3.copy(out.point, p);
+    out.distance = 0;
+    return out;
+  }
+  vec3.sub(roundedDir, out.point, p);
+  if (vec3.normalize(roundedDir, roundedDir) === 0) vec3.set(roundedDir, 0, 0, 0);
+  vec3.addScaled(out.point, out.point, roundedDir, radius);
+  out.distance = d + radius;
+  return out;
+}
+
+/**
+ * The record of a rounded type `type` whose core is of type `coreType` (its objects hold `core`
+ * and `radius`, made by a `make…` that checks the core and `checkRoundingRadius`): everything but
+ * its debug `view` and its `json` form, which the caller gives. Support = the core's + the
+ * radius as margin; AABB, bounding radius and magnitude grown by the radius; manifold from the
+ * core's features (`roundedCore`); ray cast by the GJK ray cast; projection by
+ * {@link projectRounded}; checks of the core (of `coreType`) and the radius. The rounded cuboid
+ * and rounded convex polyhedron (src/shapes/rounded.ts) are built by it; so is a new rounded
+ * type (docs/DESIGN.md, "Adding a shape").
+ */
+export function roundedShapeDef<S extends Shape & RoundedLike>(
+  type: S["type"],
+  coreType: number,
+  view: (s: S) => ShapeView,
+  json: ShapeDef<S>["json"],
+): ShapeDef<S> {
+  return {
+    type,
+    name: SHAPE_TYPE_NAMES[type],
+    supportMapped: true,
+    composite: false,
+    polytope: null,
+    revolution: null,
+    unbounded: false,
+    pointFeature: false,
+    aabb: aabbRounded,
+    boundingRadius: (s) => shapeDef(s.core.type).boundingRadius(s.core) + s.radius,
+    writeMagnitude: (out, s) => {
+      shapeDef(s.core.type).writeMagnitude(out, s.core);
+      out[0] += s.radius;
+    },
+    scaled: null,
+    coreSupport: (out, s, dir) =>
+      (shapeDef(s.core.type).coreSupport as (o: Vec3, c: Shape, d: Vec3) => Vec3)(out, s.core, dir),
+    margin: (s) => s.radius,
+    roundedCore: (s) => s.core,
+    // The manifold builder clips the core's features (roundedCore) and pushes them out.
+    feature: null,
+    edgeFeature: null,
+    rayCast: (out, s, o, dUnit, _dRaw, len, maxToi, solid) =>
+      rayCastSupportMapped(out, s, o, dUnit, len, maxToi, solid),
+    projectPoint: projectRounded,
+    check: (field, s) => {
+      checkObject(`${field}.core`, s.core);
+      if (s.core.type !== coreType) {
+        invalidValue(`${field}.core.type`, s.core.type, `must be ${shapeTypeName(coreType)}`);
+      }
+      checkShape(`${field}.core`, s.core);
+      checkFinite(`${field}.radius`, s.radius);
+      checkNonNegative(`${field}.radius`, s.radius);
+    },
+    isFinite: (s) => {
+      const c = s.core;
+      return fin(s.radius) && c !== null && typeof c === "object" && shapeDef(c.type).isFinite(c);
+    },
+    view,
+    json,
+  };
 }

@@ -18,7 +18,10 @@ export const sphereDef: ShapeDef<Sphere> = {
   name: SHAPE_TYPE_NAMES[ShapeType.Sphere],
   supportMapped: true,
   composite: false,
-  polytope: false,
+  polytope: null,
+  revolution: null,
+  unbounded: false,
+  pointFeature: true,
   aabb: aabbSphere,
   boundingRadius: (s) => s.radius,
   writeMagnitude: (out, s) => {

@@ -49,7 +49,10 @@ export const triangleMeshDef: ShapeDef<TriangleMesh> = {
   name: SHAPE_TYPE_NAMES[ShapeType.TriangleMesh],
   supportMapped: false,
   composite: true,
-  polytope: false,
+  polytope: null,
+  revolution: null,
+  unbounded: false,
+  pointFeature: false,
   aabb: aabbTriangleMesh,
   boundingRadius: (s) => cachedPerShape(s, () => maxVertexDistance(s.vertices)),
   writeMagnitude: (out) => {
@@ -180,6 +183,7 @@ registerCompositeView(ShapeType.TriangleMesh, {
   tree: meshTree,
   containsPoint: (s, p) =>
     (s as TriangleMesh).solid && containsPointTriangleMesh(s as TriangleMesh, p),
+  isSolid: (s) => (s as TriangleMesh).solid,
 });
 // After its composite view, so that the pair table's defaults see a composite type.
 registerShape(triangleMeshDef);

@@ -133,13 +133,36 @@ function projectTriangle(out: PointProjection, s: Triangle, p: Vec3): PointProje
   return out;
 }
 
+const triU = vec3.create();
+const triV = vec3.create();
+
 /** The triangle's record in the shape definitions' table. */
 export const triangleDef: ShapeDef<Triangle> = {
   type: ShapeType.Triangle,
   name: SHAPE_TYPE_NAMES[ShapeType.Triangle],
   supportMapped: true,
   composite: false,
-  polytope: true,
+  // SAT's axes: the one face normal (either side) and the three edges.
+  polytope: {
+    faceCount: () => 1,
+    faceNormal: (out, t) => {
+      vec3.sub(triU, t.b, t.a);
+      vec3.sub(triV, t.c, t.a);
+      return vec3.cross(out, triU, triV);
+    },
+    edgeCount: () => 3,
+    edgeDirection: (out, t, i) => {
+      const p = i === 0 ? t.a : i === 1 ? t.b : t.c;
+      const q = i === 0 ? t.b : i === 1 ? t.c : t.a;
+      return vec3.sub(out, q, p);
+    },
+    flat: true,
+    faces: null,
+    planes: null,
+  },
+  revolution: null,
+  unbounded: false,
+  pointFeature: false,
   aabb: aabbTriangle,
   boundingRadius: (s) => Math.max(vec3.length(s.a), vec3.length(s.b), vec3.length(s.c)),
   writeMagnitude: (out, s) => {
