@@ -189,7 +189,9 @@ function lengthInto(a: Vec3, out: Float64Array, i: number): void {
   const y = a.y;
   const z = a.z;
   const s = x * x + y * y + z * z;
-  out[i] = s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX ? Math.sqrt(s) : hypot3(x, y, z);
+  // Two stores: a conditional merging √s with hypot3's tagged result would box √s.
+  if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) out[i] = Math.sqrt(s);
+  else out[i] = hypot3(x, y, z);
 }
 
 /** scratch[0] = |Σ lam_i W_i|² over the vertices of `mask`. */

@@ -93,7 +93,11 @@ export class ShapeCoreSupport implements SupportMap {
     const def = shapeDef(shape.type);
     this.shape = shape;
     this.scale = 1;
-    this.margin = def.margin(shape);
+    // writeMargin where the margin is not 0: a double returned by a call is boxed.
+    if (def.writeMargin !== undefined) {
+      def.writeMargin(marginIo, shape);
+      this.margin = marginIo[0];
+    } else this.margin = def.margin(shape);
     this.coreSupport = def.coreSupport as (out: Vec3, s: ConvexShape, dir: Vec3) => Vec3;
     return this;
   }
@@ -111,6 +115,8 @@ export class ShapeCoreSupport implements SupportMap {
     return out;
   }
 }
+
+const marginIo = new Float64Array(1);
 
 const scaledBInA: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z: 0, w: 1 } };
 
