@@ -564,6 +564,25 @@ export function gjk(
   maxDistance = Infinity,
   trace?: GjkTrace,
 ): GjkResult {
+  gjkLimit[0] = maxDistance;
+  return gjkToLimit(out, a, b, initialDir, trace);
+}
+
+/**
+ * The `maxDistance` of {@link gjkToLimit}: a computed double passed to a call V8 does not inline
+ * is boxed (allocated), as under the mesh pairs' deep call chains, so hot callers write it here.
+ */
+export const gjkLimit = new Float64Array(1);
+
+/** {@link gjk} with `maxDistance` read from `gjkLimit[0]`. */
+export function gjkToLimit(
+  out: GjkResult,
+  a: SupportMap,
+  b: SupportMap,
+  initialDir: Vec3 | null,
+  trace?: GjkTrace,
+): GjkResult {
+  const maxDistance = gjkLimit[0];
   const s = out.simplex;
   s.count = 0;
   if (initialDir && tryNormalizeScaled(v, initialDir)) {

@@ -393,7 +393,7 @@ function contactPart(c: Contact, l: Level, i: number, p: Isometry, prediction: n
   if (l.first) {
     // Math.max(prediction, 0) as a choice of the argument: a computed double is boxed passed to a
     // call V8 does not inline; the caller's own number is not.
-    const maxGap = prediction > 0 || prediction !== prediction ? prediction : 0;
+    const maxGap = prediction > 0 || Number.isNaN(prediction) ? prediction : 0;
     if (direct(l)) {
       if (!contactConvexConvex(c, l.part.shape, l.other as ConvexShape, p, maxGap)) return false;
     } else if (!contactPair(c, l.part.shape, l.other, p, maxGap)) return false;
