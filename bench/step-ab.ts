@@ -5,7 +5,11 @@
  * swapped every frame), CPU milliseconds per step (process.cpuUsage: a loaded machine inflates it
  * less than wall time). `AA=1` runs this tree against itself (the A/A noise). Also counts the
  * frames whose contact counts differ.
- * `BASE=/tmp/base node --import tsx bench/step-ab.ts piles 10000 [frames] [warm-up]`.
+ * `BASE=/tmp/base node --import tsx bench/step-ab.ts piles 10000 [frames] [warm-up]`; `BP=grid`
+ * sets the broad phase, `FIRST=k` instead times the first step of k fresh world pairs (built and
+ * stepped alternately, the order swapped each round). The base root needs this tree's
+ * `tsconfig.json` and `package.json` (and `node_modules`): without them tsx compiled the base
+ * differently and its step measured 2.6× slower than the same source here.
  */
 import { makeScene, type SceneName } from "./scenes.js";
 
@@ -32,7 +36,10 @@ type WorldModule = typeof Bw;
 type CuboidModule = typeof Bc;
 type SphereModule = typeof Bs;
 function build(W: WorldModule, mc: CuboidModule["makeCuboid"], ms: SphereModule["makeSphere"]) {
-  const world = new W.CollisionWorld({ profile: true });
+  const world = new W.CollisionWorld({
+    profile: true,
+    ...(process.env.BP ? { broadphase: process.env.BP as "grid" } : {}),
+  });
   const { size, rot, pos } = scene;
   const hs: number[] = [];
   for (let i = 0; i < scene.n; i++) {
@@ -67,6 +74,39 @@ function build(W: WorldModule, mc: CuboidModule["makeCuboid"], ms: SphereModule[
       world.step();
     },
   };
+}
+const firstRounds = Number(process.env.FIRST ?? 0);
+if (firstRounds > 0) {
+  const fA: number[] = [];
+  const fB: number[] = [];
+  scene.move(1);
+  for (let r = 0; r < firstRounds; r++) {
+    for (const side of r % 2 === 0 ? ["A", "B"] : ["B", "A"]) {
+      const e =
+        side === "A"
+          ? build(Aw, Ac.makeCuboid, As.makeSphere)
+          : build(Bw, Bc.makeCuboid, Bs.makeSphere);
+      const c0 = process.cpuUsage();
+      e.step();
+      const c = process.cpuUsage(c0);
+      (side === "A" ? fA : fB).push((c.user + c.system) / 1000);
+    }
+  }
+  const sorted = (v: number[]) => [...v].sort((a, b) => a - b);
+  const mA = sorted(fA)[fA.length >> 1];
+  const mB = sorted(fB)[fB.length >> 1];
+  console.log(
+    JSON.stringify({
+      scene: sceneName,
+      n,
+      first: true,
+      aa: same,
+      base: fA,
+      new: fB,
+      ratio: +(mB / mA).toFixed(3),
+    }),
+  );
+  process.exit(0);
 }
 const A = build(Aw, Ac.makeCuboid, As.makeSphere);
 const B = build(Bw, Bc.makeCuboid, Bs.makeSphere);

@@ -103,6 +103,21 @@ export function pushClipVertex(
   poly.count = i + 1;
 }
 
+/**
+ * {@link pushClipVertex} of point `p`: its coordinates are read here, since doubles passed to a
+ * call V8 does not inline are boxed (allocated).
+ */
+export function pushClipPoint(poly: ClipPolygon, p: Vec3, tag: number): void {
+  const i = poly.count;
+  if (i >= poly.tags.length) reserveClipPolygon(poly, i + 1);
+  const j = 3 * i;
+  poly.xyz[j] = p.x;
+  poly.xyz[j + 1] = p.y;
+  poly.xyz[j + 2] = p.z;
+  poly.tags[i] = tag;
+  poly.count = i + 1;
+}
+
 /** out = src (vertices and tags); returns out. */
 export function copyClipPolygon(out: ClipPolygon, src: ClipPolygon): ClipPolygon {
   if (out === src) return out;

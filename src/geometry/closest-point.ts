@@ -65,7 +65,7 @@ function edgeWeights(weights: Weights | undefined, i: number, j: number, t: 0 | 
   weights[j] = t;
 }
 
-const segW = [0, 0];
+const segW = new Float64Array(2);
 const segP = vec3.create();
 
 /**
@@ -93,7 +93,9 @@ function closestOnTriangleEdges(
   for (let e = 0; e < 3; e++) {
     const u = e === 0 ? a : e === 1 ? b : c;
     const v = e === 0 ? b : e === 1 ? c : a;
-    vec3.set(segP, px, py, pz);
+    segP.x = px;
+    segP.y = py;
+    segP.z = pz;
     closestPointOnSegment(segP, segP, u, v, segW);
     const d = (segP.x - px) ** 2 + (segP.y - py) ** 2 + (segP.z - pz) ** 2;
     if (d < best) {
@@ -221,7 +223,7 @@ export function closestPointOnTriangle(
   return out;
 }
 
-const tetW = [0, 0, 0];
+const tetW = new Float64Array(3);
 /** The three edge lengths of {@link closestPointOnTetrahedron}. */
 const lens = new Float64Array(3);
 
@@ -231,7 +233,9 @@ function lengthInto(a: Vec3, out: Float64Array, i: number): void {
   const y = a.y;
   const z = a.z;
   const s = x * x + y * y + z * z;
-  out[i] = s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX ? Math.sqrt(s) : hypot3(x, y, z);
+  // Two stores: a conditional merging √s with hypot3's tagged result would box √s.
+  if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) out[i] = Math.sqrt(s);
+  else out[i] = hypot3(x, y, z);
 }
 const faceP = vec3.create();
 const n = vec3.create();
@@ -242,7 +246,7 @@ const e3 = vec3.create();
 /** Face k of a tetrahedron omits vertex k; these are its corners (indices into a, b, c, d). */
 const TET_FACES = [1, 2, 3, 0, 3, 2, 0, 1, 3, 0, 2, 1];
 const tetVerts: Vec3[] = [ab, ab, ab, ab];
-const tetSigns = [0, 0, 0, 0];
+const tetSigns = new Float64Array(4);
 
 /**
  * out = the point of tetrahedron abcd closest to p (Ericson 2005, §5.1.6): p itself when inside,
@@ -314,7 +318,7 @@ function closestOnTetFaces(
   out: Vec3,
   p: Vec3,
   verts: Vec3[],
-  signs: readonly number[] | null,
+  signs: Float64Array | null,
   weights?: Weights,
 ): Vec3 {
   // p is read here, before `out` (which may alias it) is written at the end; the vertices are
@@ -335,7 +339,9 @@ function closestOnTetFaces(
     const i = TET_FACES[3 * f];
     const j = TET_FACES[3 * f + 1];
     const k = TET_FACES[3 * f + 2];
-    vec3.set(faceP, px, py, pz);
+    faceP.x = px;
+    faceP.y = py;
+    faceP.z = pz;
     closestPointOnTriangle(faceP, faceP, verts[i], verts[j], verts[k], tetW);
     const dd = (faceP.x - px) ** 2 + (faceP.y - py) ** 2 + (faceP.z - pz) ** 2;
     if (dd < best) {

@@ -340,7 +340,7 @@ const axisE = vec3.create();
 const AXES = [1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 1, 0, 0, -1];
 
 const pFace = vec3.create();
-const bary = [0, 0, 0];
+const bary = new Float64Array(3);
 const wi = vec3.create();
 const wj = vec3.create();
 const wk = vec3.create();

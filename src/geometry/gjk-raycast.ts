@@ -69,7 +69,10 @@ function lengthInto(a: Vec3): void {
   const ay = a.y;
   const az = a.z;
   const s = ax * ax + ay * ay + az * az;
-  io[3] = s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX ? Math.sqrt(s) : hypot3(ax, ay, az);
+  // Two stores, not one of a conditional: a merge of √s with hypot3's (tagged) result is tagged,
+  // so V8 boxed √s on the common path.
+  if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) io[3] = Math.sqrt(s);
+  else io[3] = hypot3(ax, ay, az);
 }
 
 /** out = the full set's support point in direction dir (core support + margin along dir). */

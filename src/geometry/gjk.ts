@@ -190,7 +190,9 @@ function lengthInto(a: Vec3, out: Float64Array, i: number): void {
   const y = a.y;
   const z = a.z;
   const s = x * x + y * y + z * z;
-  out[i] = s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX ? Math.sqrt(s) : hypot3(x, y, z);
+  // Two stores: a conditional merging √s with hypot3's tagged result would box √s.
+  if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) out[i] = Math.sqrt(s);
+  else out[i] = hypot3(x, y, z);
 }
 
 /** scratch[0] = |Σ lam_i W_i|² over the vertices of `mask`. */
@@ -563,6 +565,25 @@ export function gjk(
   maxDistance = Infinity,
   trace?: GjkTrace,
 ): GjkResult {
+  gjkLimit[0] = maxDistance;
+  return gjkToLimit(out, a, b, initialDir, trace);
+}
+
+/**
+ * The `maxDistance` of {@link gjkToLimit}: a computed double passed to a call V8 does not inline
+ * is boxed (allocated), as under the mesh pairs' deep call chains, so hot callers write it here.
+ */
+export const gjkLimit = new Float64Array(1);
+
+/** {@link gjk} with `maxDistance` read from `gjkLimit[0]`. */
+export function gjkToLimit(
+  out: GjkResult,
+  a: SupportMap,
+  b: SupportMap,
+  initialDir: Vec3 | null,
+  trace?: GjkTrace,
+): GjkResult {
+  const maxDistance = gjkLimit[0];
   const s = out.simplex;
   s.count = 0;
   if (initialDir && tryNormalizeScaled(v, initialDir)) {

@@ -765,6 +765,30 @@ export function queryMeshBvhAabb(
   maxy: number,
   maxz: number,
 ): number {
+  const box = argBox;
+  box[0] = minx;
+  box[1] = miny;
+  box[2] = minz;
+  box[3] = maxx;
+  box[4] = maxy;
+  box[5] = maxz;
+  return queryMeshBvhBox(out, bvh, box);
+}
+
+const argBox = new Float64Array(6);
+
+/**
+ * {@link queryMeshBvhAabb} of the box `box` (min xyz, max xyz): the composite mid-phase's entry,
+ * which passes its box in a typed array (six doubles passed to a call V8 does not inline are
+ * six allocations).
+ */
+export function queryMeshBvhBox(out: MeshBvhHits, bvh: MeshBvh, box: Float64Array): number {
+  const minx = box[0];
+  const miny = box[1];
+  const minz = box[2];
+  const maxx = box[3];
+  const maxy = box[4];
+  const maxz = box[5];
   out.count = 0;
   if (bvh.nodeCount === 0) return 0;
   const b = bvh.bounds;

@@ -309,29 +309,9 @@ function candidates(l: Level, margin: number): number {
   if (!(m > 0)) m = 0; // NaN or negative: no margin
   const lo = l.box.min;
   const hi = l.box.max;
-  m += candidatePad(lo, hi);
-  return l.view.queryAabb(
-    l.hits,
-    l.comp,
-    lo.x - m,
-    lo.y - m,
-    lo.z - m,
-    hi.x + m,
-    hi.y + m,
-    hi.z + m,
-  );
-}
-
-/**
- * Rounding pad of a candidate box (issue 16, one truth across operations): S's box in the
- * composite's frame and the parts' boxes are each rounded by their frame changes, so a part that
- * exactly touches S can miss a box query with no margin by a few ulps of the coordinates —
- * `intersects` and `contact` then skipped a part that `distance`'s branch and bound (which culls
- * by a strict comparison) found at distance 0. The pad, the world's broad-phase rounding pad
- * (`WORLD_AABB_ROUNDING_PAD`, 1e-12) times the box's largest coordinate magnitude,
- * only adds candidates; each is still decided by its pair routine.
- */
-function candidatePad(lo: Vec3, hi: Vec3): number {
+  // The pad (see candidatePad) written out, and the box passed in a typed array: a double passed
+  // to or returned by a call V8 does not inline is boxed (allocated), as under the mesh pairs'
+  // deep call chains.
   const c = Math.max(
     Math.abs(lo.x),
     Math.abs(lo.y),
@@ -340,8 +320,42 @@ function candidatePad(lo: Vec3, hi: Vec3): number {
     Math.abs(hi.y),
     Math.abs(hi.z),
   );
-  return c < Infinity ? c * WORLD_AABB_ROUNDING_PAD : 0;
+  m += c < Infinity ? c * WORLD_AABB_ROUNDING_PAD : 0;
+  const q = l.view.queryBox;
+  if (q === undefined) {
+    return l.view.queryAabb(
+      l.hits,
+      l.comp,
+      lo.x - m,
+      lo.y - m,
+      lo.z - m,
+      hi.x + m,
+      hi.y + m,
+      hi.z + m,
+    );
+  }
+  const b = queryBox;
+  b[0] = lo.x - m;
+  b[1] = lo.y - m;
+  b[2] = lo.z - m;
+  b[3] = hi.x + m;
+  b[4] = hi.y + m;
+  b[5] = hi.z + m;
+  return q(l.hits, l.comp, b);
 }
+
+/** The candidate box of {@link candidates} (min xyz, max xyz). */
+const queryBox = new Float64Array(6);
+
+/*
+ * candidatePad: the rounding pad of a candidate box (issue 16, one truth across operations): S's
+ * box in the composite's frame and the parts' boxes are each rounded by their frame changes, so a
+ * part that exactly touches S can miss a box query with no margin by a few ulps of the
+ * coordinates — `intersects` and `contact` then skipped a part that `distance`'s branch and bound
+ * (which culls by a strict comparison) found at distance 0. The pad, the world's broad-phase
+ * rounding pad (`WORLD_AABB_ROUNDING_PAD`, 1e-12) times the box's largest coordinate magnitude,
+ * only adds candidates; each is still decided by its pair routine. (Written out in candidates.)
+ */
 
 /**
  * Writes part `i` into the level and forms the pose its pair query takes, returned: C as B, the
@@ -377,7 +391,9 @@ function intersectsPart(l: Level, p: Isometry): boolean {
 /** Contact of the loaded part and S in the caller's frame and order, internal edges fixed. */
 function contactPart(c: Contact, l: Level, i: number, p: Isometry, prediction: number): boolean {
   if (l.first) {
-    const maxGap = Math.max(prediction, 0);
+    // Math.max(prediction, 0) as a choice of the argument: a computed double is boxed passed to a
+    // call V8 does not inline; the caller's own number is not.
+    const maxGap = prediction > 0 || Number.isNaN(prediction) ? prediction : 0;
     if (direct(l)) {
       if (!contactConvexConvex(c, l.part.shape, l.other as ConvexShape, p, maxGap)) return false;
     } else if (!contactPair(c, l.part.shape, l.other, p, maxGap)) return false;
@@ -476,10 +492,11 @@ function takesNew(l: Level, bestPart: number, newPart: number, newQueryPose: Iso
   const depth = -Math.min(c.distance, b.distance);
   // The new part's query pose may be the level's scratch, which loading the best part rewrites.
   const newPose = iso.copy(tiePose, newQueryPose);
-  const bestOnNew = partOverlapAlong(l, b.normal) <= depth + tieSlack;
+  tieIo[0] = depth;
+  const bestOnNew = partOverlapWithin(l, b.normal);
   vec3.copy(tieNormal, c.normal);
   const p = loadPart(l, bestPart);
-  const newOnBest = partOverlapAlong(l, tieNormal) <= depth + tieSlack;
+  const newOnBest = partOverlapWithin(l, tieNormal);
   if (bestOnNew !== newOnBest) return newOnBest;
   if (bestOnNew) return deeper;
   // Neither normal achieves the depth on the other part. A touching pair's normal is not unique
@@ -492,9 +509,9 @@ function takesNew(l: Level, bestPart: number, newPart: number, newQueryPose: Iso
     const onBest = k === 0;
     if (!onBest) loadPart(l, newPart);
     if (!reverseNormal(tieAlt, l, onBest ? p : newPose)) continue;
-    if (!(partOverlapAlong(l, tieAlt) <= depth + tieSlack)) continue;
+    if (!partOverlapWithin(l, tieAlt)) continue;
     loadPart(l, onBest ? newPart : bestPart);
-    if (!(partOverlapAlong(l, tieAlt) <= depth + tieSlack)) continue;
+    if (!partOverlapWithin(l, tieAlt)) continue;
     vec3.copy(deeper ? c.normal : b.normal, tieAlt);
     return deeper;
   }
@@ -538,14 +555,18 @@ const tieNormal = vec3.create();
 const tieDir = vec3.create();
 const tieP = vec3.create();
 const tieQ = vec3.create();
-let tieSlack = 0;
+/**
+ * [0] the tie's depth (set by {@link takesNew}): a double in a typed array, not an argument or a
+ * module variable (either boxes it).
+ */
+const tieIo = new Float64Array(1);
 
 /**
- * Overlap of the loaded part and S along unit `n` (the caller's frame, from the caller's A
- * toward B): h_A(n) + h_B(−n), positive when they overlap along n. Sets `tieSlack` to its
- * rounding bound (2^-40 of the support points' magnitude).
+ * Whether the overlap of the loaded part and S along unit `n` (the caller's frame, from the
+ * caller's A toward B), h_A(n) + h_B(−n) (positive when they overlap along n), is at most the
+ * tie's depth `tieIo[0]` plus its rounding bound (2^-40 of the support points' magnitude).
  */
-function partOverlapAlong(l: Level, n: Vec3): number {
+function partOverlapWithin(l: Level, n: Vec3): boolean {
   const part = l.part.shape as ConvexShape;
   const s = l.other as ConvexShape;
   // The part in the caller's frame: C as A, its own pose (or none); C as B, partPose.
@@ -568,7 +589,7 @@ function partOverlapAlong(l: Level, n: Vec3): number {
     supportOf(tieQ, s, vec3.copy(tieDir, tieQ));
     iso.transformPoint(tieQ, l.pose, tieQ);
   } else supportOf(tieQ, s, tieDir);
-  tieSlack =
+  const slack =
     TIE_RELATIVE *
     Math.max(
       Math.abs(tieP.x),
@@ -579,7 +600,10 @@ function partOverlapAlong(l: Level, n: Vec3): number {
       Math.abs(tieQ.z),
     );
   // A's point along n minus B's point along n: positive when A reaches past B.
-  return sign * (vec3.dot(tieP, n) - vec3.dot(tieQ, n));
+  const overlap =
+    sign *
+    (tieP.x * n.x + tieP.y * n.y + tieP.z * n.z - (tieQ.x * n.x + tieQ.y * n.y + tieQ.z * n.z));
+  return overlap <= tieIo[0] + slack;
 }
 
 /**
@@ -1326,22 +1350,32 @@ function otherNodeInA(l: Level, tree: CompositeTree, j: number): void {
   o[5] = wz + ez;
 }
 
-/** A's node `i`: its box into `l.nodeBox`; returns its squared gap to `l.otherInA` (0 when they overlap). */
-function nodeGapSq(l: Level, tree: CompositeTree, i: number): number {
+/**
+ * [0] the squared gap of {@link nodeGapSq}: a double returned by a call V8 does not inline is
+ * boxed (allocated), as under the mesh pairs' deep call chains.
+ */
+const gapIo = new Float64Array(1);
+
+/** A's node `i`: its box into `l.nodeBox`; its squared gap to `l.otherInA` (0 when they overlap) into `gapIo[0]`. */
+function nodeGapSq(l: Level, tree: CompositeTree, i: number): void {
   tree.box(l.nodeBox, l.comp, i);
   const a = l.nodeBox;
   const b = l.otherInA;
   const dx = Math.max(0, a[0] - b[3], b[0] - a[3]);
   const dy = Math.max(0, a[1] - b[4], b[1] - a[4]);
   const dz = Math.max(0, a[2] - b[5], b[2] - a[5]);
-  return dx * dx + dy * dy + dz * dz;
+  gapIo[0] = dx * dx + dy * dy + dz * dz;
 }
 
-function boxArea(b: Float64Array): number {
-  const dx = b[3] - b[0];
-  const dy = b[4] - b[1];
-  const dz = b[5] - b[2];
-  return dx * dy + dy * dz + dz * dx;
+/** Whether box `a`'s surface measure (dx·dy + dy·dz + dz·dx) is at least box `b`'s. */
+function areaNotLess(a: Float64Array, b: Float64Array): boolean {
+  const ax = a[3] - a[0];
+  const ay = a[4] - a[1];
+  const az = a[5] - a[2];
+  const bx = b[3] - b[0];
+  const by = b[4] - b[1];
+  const bz = b[5] - b[2];
+  return ax * ay + ay * az + az * ax >= bx * by + by * bz + bz * bx;
 }
 
 const partAabb: Aabb = { min: vec3.create(), max: vec3.create() };
@@ -1559,7 +1593,8 @@ function walkTwoTrees(
       leafB = tB.isLeaf(l.other, j);
       boxOf = j;
     }
-    if (nodeGapSq(l, tA, i) > m2) continue;
+    nodeGapSq(l, tA, i);
+    if (gapIo[0] > m2) continue;
     const leafA = tA.isLeaf(l.comp, i);
     if (leafA && leafB) {
       const nB = tB.leafParts(l.otherHits, l.other, j);
@@ -1585,7 +1620,7 @@ function walkTwoTrees(
       }
       continue;
     }
-    if (leafB || (!leafA && boxArea(l.nodeBox) >= boxArea(l.otherBox))) {
+    if (leafB || (!leafA && areaNotLess(l.nodeBox, l.otherBox))) {
       const k = tA.children(l.kids, l.comp, i);
       for (let c = k - 1; c >= 0; c--) top = pushPairNode(l, top, l.kids[c], j, 0);
     } else {
@@ -1621,7 +1656,8 @@ function surfaceDistanceTwoTrees(l: Level): number {
   const d = l.partDist;
   let best = Infinity;
   otherNodeInA(l, tB, rB);
-  let top = pushPairNode(l, 0, rA, rB, nodeGapSq(l, tA, rA));
+  nodeGapSq(l, tA, rA);
+  let top = pushPairNode(l, 0, rA, rB, gapIo[0]);
   while (top > 0 && best > 0) {
     top--;
     const i = l.nodes[2 * top];
@@ -1649,10 +1685,13 @@ function surfaceDistanceTwoTrees(l: Level): number {
     }
     // The children of the larger node, each paired with the other node, nearest pushed last.
     let k: number;
-    if (leafB || (!leafA && nodeArea(l, tA, i) >= otherNodeArea(l, tB, j))) {
+    if (leafB || (!leafA && nodeNotSmaller(l, tA, i, tB, j))) {
       k = tA.children(l.kids, l.comp, i);
       otherNodeInA(l, tB, j);
-      for (let c = 0; c < k; c++) l.kidLower[c] = nodeGapSq(l, tA, l.kids[c]);
+      for (let c = 0; c < k; c++) {
+        nodeGapSq(l, tA, l.kids[c]);
+        l.kidLower[c] = gapIo[0];
+      }
       orderKids(l, k);
       for (let c = k - 1; c >= 0; c--) {
         const o = l.kidOrder[c];
@@ -1662,7 +1701,8 @@ function surfaceDistanceTwoTrees(l: Level): number {
       k = tB.children(l.kids, l.other, j);
       for (let c = 0; c < k; c++) {
         otherNodeInA(l, tB, l.kids[c]);
-        l.kidLower[c] = nodeGapSq(l, tA, i);
+        nodeGapSq(l, tA, i);
+        l.kidLower[c] = gapIo[0];
       }
       orderKids(l, k);
       for (let c = k - 1; c >= 0; c--) {
@@ -1678,14 +1718,17 @@ function surfaceDistanceTwoTrees(l: Level): number {
   return best;
 }
 
-function nodeArea(l: Level, tree: CompositeTree, i: number): number {
-  tree.box(l.nodeBox, l.comp, i);
-  return boxArea(l.nodeBox);
-}
-
-function otherNodeArea(l: Level, tree: CompositeTree, j: number): number {
-  tree.box(l.otherBox, l.other, j);
-  return boxArea(l.otherBox);
+/** Whether A's node `i` (box into `l.nodeBox`) measures at least B's node `j` (box into `l.otherBox`). */
+function nodeNotSmaller(
+  l: Level,
+  tA: CompositeTree,
+  i: number,
+  tB: CompositeTree,
+  j: number,
+): boolean {
+  tA.box(l.nodeBox, l.comp, i);
+  tB.box(l.otherBox, l.other, j);
+  return areaNotLess(l.nodeBox, l.otherBox);
 }
 
 /**
@@ -2113,7 +2156,7 @@ export function leastOverPartPairs(
       }
       tA.box(s.boxA, a, i);
       tB.box(s.boxB, b, j);
-      const splitA = leafB || (!leafA && boxArea(s.boxA) >= boxArea(s.boxB));
+      const splitA = leafB || (!leafA && areaNotLess(s.boxA, s.boxB));
       const k = splitA ? tA.children(s.kidsA, a, i) : tB.children(s.kidsB, b, j);
       const base = top;
       for (let c = 0; c < k; c++) {

@@ -35,7 +35,8 @@ import { EpaStatus, epa, makeEpaResult } from "../geometry/epa.js";
 import {
   type GjkSimplex,
   GjkStatus,
-  gjk,
+  gjkLimit,
+  gjkToLimit,
   makeGjkResult,
   normalizeScaled,
 } from "../geometry/gjk.js";
@@ -50,6 +51,7 @@ import { TransformedSupport } from "../geometry/support.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { supportCuboid } from "../shapes/cuboid.js";
@@ -89,7 +91,11 @@ export class ShapeCoreSupport implements SupportMap {
     const def = shapeDef(shape.type);
     this.shape = shape;
     this.scale = 1;
-    this.margin = def.margin(shape);
+    // writeMargin where the margin is not 0: a double returned by a call is boxed.
+    if (def.writeMargin !== undefined) {
+      def.writeMargin(marginIo, shape);
+      this.margin = marginIo[0];
+    } else this.margin = def.margin(shape);
     this.coreSupport = def.coreSupport as (out: Vec3, s: ConvexShape, dir: Vec3) => Vec3;
     return this;
   }
@@ -107,6 +113,8 @@ export class ShapeCoreSupport implements SupportMap {
     return out;
   }
 }
+
+const marginIo = new Float64Array(1);
 
 const scaledBInA: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z: 0, w: 1 } };
 
@@ -150,7 +158,8 @@ const epaOut = makeEpaResult();
 const initDir = vec3.create();
 
 // The answer of `solve`: signed distance of the full shapes, unit normal A→B, surface points.
-let solvedDistance = 0;
+/** [0] the signed distance (a module variable holding a double boxes every store). */
+const solvedIo = new Float64Array(1);
 const solvedNormal = vec3.create(1, 0, 0);
 const solvedA = vec3.create();
 const solvedB = vec3.create();
@@ -167,19 +176,23 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     if (!solveLoaded(a, b, scaledBInA, maxGap * k)) return false;
     // Back to scene units (division by a power of two: exact unless the result under/overflows).
     const inv = 1 / k;
-    solvedDistance *= inv;
+    solvedIo[0] *= inv;
     vec3.scale(solvedA, solvedA, inv);
     vec3.scale(solvedB, solvedB, inv);
   }
   // One truth with intersects (issue 16, must-have 2): a gap at the rounding level of the pair
   // is decided by the same test as intersectsConvexConvex (GJK with early out), which its own
   // GJK run, stopping elsewhere, can contradict by a few ulps.
+  if (solvedIo[0] > 0) {
+    lengthInto(solvedA, 1);
+    lengthInto(solvedB, 2);
+  }
   if (
-    solvedDistance > 0 &&
-    solvedDistance <= NEAR_TOUCH * Math.max(vec3.length(solvedA), vec3.length(solvedB)) &&
+    solvedIo[0] > 0 &&
+    solvedIo[0] <= NEAR_TOUCH * Math.max(sizeIo[1], sizeIo[2]) &&
     intersectsConvexConvex(a, b, bInA)
   ) {
-    solvedDistance = 0;
+    solvedIo[0] = 0;
     vec3.copy(solvedB, solvedA);
   }
   return true;
@@ -194,7 +207,11 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   const rB = coreB.margin;
   const r = rA + rB;
   vec3.copy(initDir, bInA.translation);
-  gjk(gjkOut, coreA, coreBInA, initDir, maxGap + r);
+  // Doubles through typed arrays and vector updates written out in this routine: a double passed
+  // to or returned by a call V8 does not inline is boxed (allocated), as under the mesh pairs'
+  // deep call chains.
+  gjkLimit[0] = maxGap + r;
+  gjkToLimit(gjkOut, coreA, coreBInA, initDir);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   const polytopes = isPolytope(a) && isPolytope(b);
   const unproven = gjkOut.unproven;
@@ -208,24 +225,31 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     refineOverlapNormal(refined, coreA, coreBInA, gjkOut.direction, gjkOut.pointA, gjkOut.pointB);
     snapToFaceNormal(a, b, bInA, gjkOut.pointA, gjkOut.pointB);
     snapToRevolution(a, b, bInA);
-    unprovenOverlap = refined.overlap;
+    unprovenIo[0] = refined.overlap;
     vec3.copy(unprovenNormal, refined.normal);
     vec3.copy(unprovenA, refined.pointA);
     vec3.copy(unprovenB, refined.pointB);
   }
   if (!unproven && gjkOut.status === GjkStatus.Separated && gjkOut.distance > 0) {
     vec3.copy(solvedNormal, gjkOut.direction);
-    solvedDistance = gjkOut.distance - r;
-    vec3.addScaled(solvedA, gjkOut.pointA, solvedNormal, rA);
-    vec3.addScaled(solvedB, gjkOut.pointB, solvedNormal, -rB);
-    if (solvedDistance > 0 && !polytopes) polishGap(a, b, bInA);
+    solvedIo[0] = gjkOut.distance - r;
+    const n = solvedNormal;
+    const pa = gjkOut.pointA;
+    const pb = gjkOut.pointB;
+    solvedA.x = pa.x + n.x * rA;
+    solvedA.y = pa.y + n.y * rA;
+    solvedA.z = pa.z + n.z * rA;
+    solvedB.x = pb.x + n.x * -rB;
+    solvedB.y = pb.y + n.y * -rB;
+    solvedB.z = pb.z + n.z * -rB;
+    if (solvedIo[0] > 0 && !polytopes) polishGap(a, b, bInA);
     // A gap at the rounding level of the pair's size is touching (issue 16, class 1).
-    if (
-      solvedDistance > 0 &&
-      solvedDistance <= TOUCH_TOLERANCE * (simplexSize(gjkOut.simplex) + r)
-    ) {
-      solvedDistance = 0;
-      vec3.copy(solvedB, solvedA);
+    if (solvedIo[0] > 0) {
+      simplexSize(gjkOut.simplex);
+      if (solvedIo[0] <= TOUCH_TOLERANCE * (sizeIo[0] + r)) {
+        solvedIo[0] = 0;
+        vec3.copy(solvedB, solvedA);
+      }
     }
     return true;
   }
@@ -284,19 +308,25 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   }
   // EPA's answer from a sliver simplex only where clearly less (its flat-polytope witnesses can
   // lie far from the contact on a tie).
-  if (unproven && !(depth < unprovenOverlap - UNPROVEN_SLACK * simplexSize(gjkOut.simplex))) {
-    depth = unprovenOverlap;
+  if (unproven) simplexSize(gjkOut.simplex);
+  if (unproven && !(depth < unprovenIo[0] - UNPROVEN_SLACK * sizeIo[0])) {
+    depth = unprovenIo[0];
     vec3.copy(solvedNormal, unprovenNormal);
     vec3.copy(solvedA, unprovenA);
     vec3.copy(solvedB, unprovenB);
   }
-  solvedDistance = 0 - (depth + r);
-  vec3.addScaled(solvedA, solvedA, solvedNormal, rA);
-  vec3.addScaled(solvedB, solvedB, solvedNormal, -rB);
+  solvedIo[0] = 0 - (depth + r);
+  const n = solvedNormal;
+  solvedA.x = solvedA.x + n.x * rA;
+  solvedA.y = solvedA.y + n.y * rA;
+  solvedA.z = solvedA.z + n.z * rA;
+  solvedB.x = solvedB.x + n.x * -rB;
+  solvedB.y = solvedB.y + n.y * -rB;
+  solvedB.z = solvedB.z + n.z * -rB;
   return true;
 }
 
-let unprovenOverlap = 0;
+const unprovenIo = new Float64Array(1);
 const unprovenNormal = vec3.create(1, 0, 0);
 const unprovenA = vec3.create();
 const unprovenB = vec3.create();
@@ -309,11 +339,30 @@ const refined = makeNormalRefinement();
 /** Relative margin by which EPA must beat the refinement after an unproven GJK run. */
 const UNPROVEN_SLACK = 2 ** -40;
 
-/** Largest |w| over the simplex's Minkowski-difference points: the scale of GJK's rounding. */
-function simplexSize(s: GjkSimplex): number {
+/**
+ * sizeIo[0] = the largest |w| over the simplex's Minkowski-difference points: the scale of GJK's
+ * rounding (the lengths as vec3.length computes them, through `sizeIo[1]`).
+ */
+function simplexSize(s: GjkSimplex): void {
   let m = 0;
-  for (let i = 0; i < s.count; i++) m = Math.max(m, vec3.length(s.w[i]));
-  return m;
+  for (let i = 0; i < s.count; i++) {
+    lengthInto(s.w[i], 1);
+    m = Math.max(m, sizeIo[1]);
+  }
+  sizeIo[0] = m;
+}
+
+/** [0] {@link simplexSize}'s answer, [1] and [2] lengths of {@link lengthInto}. */
+const sizeIo = new Float64Array(3);
+
+/** sizeIo[i] = |a| as `vec3.length` (hypot3) computes it, its common case inline. */
+function lengthInto(a: Vec3, i: number): void {
+  const x = a.x;
+  const y = a.y;
+  const z = a.z;
+  const s = x * x + y * y + z * z;
+  if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) sizeIo[i] = Math.sqrt(s);
+  else sizeIo[i] = hypot3(x, y, z);
 }
 
 /**
@@ -326,17 +375,17 @@ function simplexSize(s: GjkSimplex): number {
 function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): void {
   // GJK's gap is an upper bound and the separation along its direction a lower bound: when they
   // agree to 1e-11 there is nothing to polish (one support pair instead of a refinement).
-  const core = solvedDistance + coreA.margin + coreB.margin;
+  const core = solvedIo[0] + coreA.margin + coreB.margin;
   const sep = -overlapAlong(solvedNormal);
   if (core - sep <= GJK_POLISH_AGREEMENT * core) return;
   refineOverlapNormal(refined, coreA, coreBInA, solvedNormal);
   snapToFaceNormal(pairA, pairB, pairBInA, null, null);
   snapToRevolution(pairA, pairB, pairBInA);
   const gap = -refined.overlap - coreA.margin - coreB.margin;
-  if (!(gap <= solvedDistance) || gap <= 0) return;
+  if (!(gap <= solvedIo[0]) || gap <= 0) return;
   const size = Math.max(vec3.length(refined.pointA), vec3.length(refined.pointB), -refined.overlap);
   if (refined.gradient > GJK_POLISH_GRADIENT * size) return;
-  solvedDistance = gap;
+  solvedIo[0] = gap;
   vec3.copy(solvedNormal, refined.normal);
   vec3.addScaled(solvedA, refined.pointA, solvedNormal, coreA.margin);
   vec3.addScaled(solvedB, refined.pointB, solvedNormal, -coreB.margin);
@@ -677,7 +726,8 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
   loadPair(a, b, bInA);
   const r = coreA.margin + coreB.margin;
   vec3.copy(initDir, coreBInA.pose.translation);
-  gjk(gjkOut, coreA, coreBInA, initDir, r);
+  gjkLimit[0] = r; // not passed: a computed double crossing a call is boxed
+  gjkToLimit(gjkOut, coreA, coreBInA, initDir);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   if (gjkOut.status === GjkStatus.Intersecting) return true;
   if (gjkOut.unproven) {
@@ -686,10 +736,12 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
     // touching tolerance separates (issue 16: a turned cylinder of 1e-6 4.4e-20 from a
     // triangle was "intersecting").
     refineOverlapNormal(refined, coreA, coreBInA, gjkOut.direction);
-    return !(refined.overlap + r < -TOUCH_TOLERANCE * (simplexSize(gjkOut.simplex) + r));
+    simplexSize(gjkOut.simplex);
+    return !(refined.overlap + r < -TOUCH_TOLERANCE * (sizeIo[0] + r));
   }
   // Touching within the rounding of the pair's size counts (as in distanceConvexConvex).
-  return gjkOut.distance - r <= TOUCH_TOLERANCE * (simplexSize(gjkOut.simplex) + r);
+  simplexSize(gjkOut.simplex);
+  return gjkOut.distance - r <= TOUCH_TOLERANCE * (sizeIo[0] + r);
 }
 
 /**
@@ -709,13 +761,13 @@ export function distanceConvexConvex(
     // Same type, the other order: solved as (B, A) and flipped (see canonicalOrder).
     iso.invert(aInB, bInA);
     solve(b, a, aInB, Infinity);
-    out.distance = Math.max(solvedDistance, 0);
+    out.distance = Math.max(solvedIo[0], 0);
     iso.transformPoint(out.pointA, bInA, solvedB);
     iso.transformPoint(out.pointB, bInA, solvedA);
     return out;
   }
   solve(a, b, bInA, Infinity);
-  out.distance = Math.max(solvedDistance, 0);
+  out.distance = Math.max(solvedIo[0], 0);
   vec3.copy(out.pointA, solvedA);
   vec3.copy(out.pointB, solvedB);
   return out;
@@ -739,8 +791,8 @@ export function contactConvexConvex(
   if (!solveDirect(a, b, bInA)) {
     iso.invert(aInB, bInA);
     if (!solve(b, a, aInB, maxGap)) return false;
-    if (solvedDistance > maxGap) return false;
-    out.distance = solvedDistance;
+    if (solvedIo[0] > maxGap) return false;
+    out.distance = solvedIo[0];
     quat.rotate(out.normal, bInA.rotation, solvedNormal);
     vec3.negate(out.normal, out.normal);
     iso.transformPoint(out.pointA, bInA, solvedB);
@@ -748,8 +800,8 @@ export function contactConvexConvex(
     return true;
   }
   if (!solve(a, b, bInA, maxGap)) return false;
-  if (solvedDistance > maxGap) return false;
-  out.distance = solvedDistance;
+  if (solvedIo[0] > maxGap) return false;
+  out.distance = solvedIo[0];
   vec3.copy(out.normal, solvedNormal);
   vec3.copy(out.pointA, solvedA);
   vec3.copy(out.pointB, solvedB);

@@ -65,7 +65,7 @@ function insideEdge(v: Vec3, w: Vec3, p: Vec3, n: Vec3): boolean {
   vec3.sub(e, w, v);
   vec3.sub(r, p, v);
   vec3.cross(e, e, r);
-  return vec3.dot(e, n) >= 0;
+  return e.x * n.x + e.y * n.y + e.z * n.z >= 0;
 }
 
 /**
@@ -73,7 +73,7 @@ function insideEdge(v: Vec3, w: Vec3, p: Vec3, n: Vec3): boolean {
  * `sPose`) along T's unit face normal `n`, all in one frame: distance −s* (s*, the distance S
  * must move along the normal to clear T, see the module doc), the normal, pointA on T, pointB on
  * S. The normal is n or −n: the side of T's plane that S reaches less far past — the one it
- * stands on — with ties to the sign of `hint` (the caller's side: +1 for n). Returns false,
+ * stands on — with ties to −n when `hintNegative` (the caller's side), else n. Returns false,
  * leaving `out` unchanged, when no depth is found (S does not reach T along the normal).
  * Allocation free.
  */
@@ -83,7 +83,7 @@ export function faceContactTriangleConvex(
   n: Vec3,
   s: ConvexShape,
   sPose: Isometry,
-  hint: number,
+  hintNegative: boolean,
 ): boolean {
   // S's farthest points along −n and along n, in the common frame.
   iso.inverseTransformVector(down, sPose, n);
@@ -92,11 +92,13 @@ export function faceContactTriangleConvex(
   vec3.negate(down, down);
   supportOf(deepest, s, down);
   iso.transformPoint(deepest, sPose, deepest);
-  const plane = vec3.dot(n, tri.a);
-  const pastAlongN = plane - vec3.dot(n, deepest);
-  const pastAgainstN = vec3.dot(n, highest) - plane;
+  // Dot products and vector updates written out here and below: a double passed to or returned
+  // by a call V8 does not inline is boxed (allocated), as under the mesh pairs' deep call chains.
+  const plane = n.x * tri.a.x + n.y * tri.a.y + n.z * tri.a.z;
+  const pastAlongN = plane - (n.x * deepest.x + n.y * deepest.y + n.z * deepest.z);
+  const pastAgainstN = n.x * highest.x + n.y * highest.y + n.z * highest.z - plane;
   vec3.copy(normal, n);
-  const flip = pastAgainstN < pastAlongN || (pastAgainstN === pastAlongN && hint < 0);
+  const flip = pastAgainstN < pastAlongN || (pastAgainstN === pastAlongN && hintNegative);
   if (flip) {
     vec3.negate(normal, n);
     vec3.copy(deepest, highest);
@@ -111,11 +113,13 @@ export function faceContactTriangleConvex(
   ) {
     // Over the triangle: its depth past the plane.
     vec3.sub(r, tri.a, deepest);
-    const depth = vec3.dot(r, normal);
+    const depth = r.x * normal.x + r.y * normal.y + r.z * normal.z;
     out.distance = depth > 0 ? -depth : 0; // never −0
     vec3.copy(out.normal, normal);
     vec3.copy(out.pointB, deepest);
-    vec3.addScaled(out.pointA, deepest, normal, depth);
+    out.pointA.x = deepest.x + normal.x * depth;
+    out.pointA.y = deepest.y + normal.y * depth;
+    out.pointA.z = deepest.z + normal.z * depth;
     return true;
   }
   coreT.reset(tri);
@@ -130,7 +134,10 @@ export function faceContactTriangleConvex(
   // the plane (a cylinder standing beside a box mesh) touches with depth exactly 0, not −8e-9.
   const past = flip ? pastAgainstN : pastAlongN;
   const depth = Math.max(0, Math.min(hit.toi, past));
-  vec3.addScaled(moved.translation, sPose.translation, normal, depth);
+  const t = sPose.translation;
+  moved.translation.x = t.x + normal.x * depth;
+  moved.translation.y = t.y + normal.y * depth;
+  moved.translation.z = t.z + normal.z * depth;
   moved.rotation.x = sPose.rotation.x;
   moved.rotation.y = sPose.rotation.y;
   moved.rotation.z = sPose.rotation.z;
@@ -139,13 +146,15 @@ export function faceContactTriangleConvex(
   out.distance = depth > 0 ? -depth : 0; // never −0
   vec3.copy(out.normal, normal);
   vec3.copy(out.pointA, touch.pointA);
-  vec3.addScaled(out.pointB, touch.pointB, normal, -depth);
+  out.pointB.x = touch.pointB.x + normal.x * -depth;
+  out.pointB.y = touch.pointB.y + normal.y * -depth;
+  out.pointB.z = touch.pointB.z + normal.z * -depth;
   return true;
 }
 
 const faceN = vec3.create();
 const closest = vec3.create();
-const weights = [0, 0, 0];
+const weights = new Float64Array(3);
 const faceContact = makeContact();
 
 /**
@@ -175,7 +184,7 @@ export function fixInternalEdgeContact(
   vec3.sub(e, tri.b, tri.a);
   vec3.sub(r, tri.c, tri.a);
   vec3.cross(faceN, e, r);
-  if (!(vec3.normalize(faceN, faceN) > 0)) return;
+  if (!vec3.tryNormalize(faceN, faceN)) return;
   closestPointOnTriangle(closest, c.pointA, tri.a, tri.b, tri.c, weights);
   const eps = MESH_FEATURE_BARYCENTRIC_TOLERANCE;
   let small = 0;
@@ -195,15 +204,15 @@ export function fixInternalEdgeContact(
     // On corner `big`: its edges in this triangle are `big` and `big + 2`.
     if (big < 0 || flags & (1 << big) || flags & (1 << ((big + 2) % 3))) return;
   }
-  let side = vec3.dot(faceN, c.normal);
+  let side = faceN.x * c.normal.x + faceN.y * c.normal.y + faceN.z * c.normal.z;
   if (side === 0) {
     vec3.sub(r, sPose.translation, tri.a);
-    side = vec3.dot(faceN, r);
+    side = faceN.x * r.x + faceN.y * r.y + faceN.z * r.z;
   }
   // The depth along the face normal, over this triangle only: the edge contact's depth is a
   // sideways push, too shallow; the depth below the whole plane would overstate it wherever S
   // reaches past the face.
-  if (s !== null && faceContactTriangleConvex(faceContact, tri, faceN, s, sPose, side)) {
+  if (s !== null && faceContactTriangleConvex(faceContact, tri, faceN, s, sPose, side < 0)) {
     c.distance = faceContact.distance;
     vec3.copy(c.normal, faceContact.normal);
     vec3.copy(c.pointA, faceContact.pointA);
@@ -212,5 +221,8 @@ export function fixInternalEdgeContact(
   }
   if (side < 0) vec3.negate(faceN, faceN);
   vec3.copy(c.normal, faceN);
-  vec3.addScaled(c.pointB, c.pointA, faceN, c.distance);
+  const d = c.distance;
+  c.pointB.x = c.pointA.x + faceN.x * d;
+  c.pointB.y = c.pointA.y + faceN.y * d;
+  c.pointB.z = c.pointA.z + faceN.z * d;
 }

@@ -5,6 +5,7 @@
  * the caller supplies the normal (a direction perpendicular to the features), so the normal is
  * never zero or NaN.
  */
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Contact } from "./contact.js";
@@ -25,17 +26,60 @@ export function contactFromCorePoints(
   prediction: number,
   fallbackNormal: Vec3,
 ): boolean {
+  coreRadii[0] = rA;
+  coreRadii[1] = rB;
+  return contactFromCoreRadii(out, pA, pB, prediction, fallbackNormal);
+}
+
+/**
+ * The radii (A's, B's) of {@link contactFromCoreRadii}: a radius read from a shape and passed to
+ * a call V8 does not inline is boxed (allocated), as under the mesh pairs' deep call chains.
+ */
+export const coreRadii = new Float64Array(2);
+
+/**
+ * {@link contactFromCorePoints} with the radii in {@link coreRadii}; the normalisation and the
+ * points written out (no double crosses a call on the common path), bitwise the same.
+ */
+export function contactFromCoreRadii(
+  out: Contact,
+  pA: Vec3,
+  pB: Vec3,
+  prediction: number,
+  fallbackNormal: Vec3,
+): boolean {
+  const rA = coreRadii[0];
+  const rB = coreRadii[1];
   const r = rA + rB;
   // The gap is decided on the distance as returned (d − r), not on d² against (r + prediction)²,
   // whose rounding differs: a pair whose distance rounds to 0 is a contact at prediction 0
   // (issue 16: intersects, distance and contact agree on touching pairs).
-  vec3.sub(coreDir, pB, pA);
-  const d = vec3.normalize(coreDir, coreDir);
+  const x = pB.x - pA.x;
+  const y = pB.y - pA.y;
+  const z = pB.z - pA.z;
+  const s = x * x + y * y + z * z;
+  let d = 0;
+  if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) {
+    // vec3.normalize's fast path, written out.
+    d = Math.sqrt(s);
+    const inv = 1 / d;
+    coreDir.x = x * inv;
+    coreDir.y = y * inv;
+    coreDir.z = z * inv;
+  } else {
+    vec3.set(coreDir, x, y, z);
+    d = vec3.normalize(coreDir, coreDir);
+  }
   if (!(d - r <= prediction)) return false;
-  vec3.copy(out.normal, d === 0 ? fallbackNormal : coreDir);
+  const n = out.normal;
+  vec3.copy(n, d === 0 ? fallbackNormal : coreDir);
   out.distance = d - r;
-  vec3.addScaled(out.pointA, pA, out.normal, rA);
-  vec3.addScaled(out.pointB, pB, out.normal, -rB);
+  out.pointA.x = pA.x + n.x * rA;
+  out.pointA.y = pA.y + n.y * rA;
+  out.pointA.z = pA.z + n.z * rA;
+  out.pointB.x = pB.x + n.x * -rB;
+  out.pointB.y = pB.y + n.y * -rB;
+  out.pointB.z = pB.z + n.z * -rB;
   return true;
 }
 

@@ -15,13 +15,14 @@
 import { closestPointOnTriangle } from "../geometry/closest-point.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Sphere } from "../shapes/sphere.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { Contact, DistanceResult } from "./contact.js";
 import { makeContact } from "./contact.js";
-import { contactFromCorePoints, perpendicular } from "./rounded.js";
+import { contactFromCoreRadii, coreRadii, perpendicular } from "./rounded.js";
 
 const origin = vec3.create();
 const ta = vec3.create();
@@ -65,18 +66,41 @@ export function projectOntoTriangleFace(out: Vec3, p: Vec3, a: Vec3, b: Vec3, c:
  * triangle or on its boundary: p is on the inner side of each edge (Ericson 2005, §5.4.2).
  */
 function insideTriangle(p: Vec3, a: Vec3, b: Vec3, c: Vec3, n: Vec3): boolean {
-  return edgeSide(p, a, b, n) >= 0 && edgeSide(p, b, c, n) >= 0 && edgeSide(p, c, a, n) >= 0;
+  return innerSide(p, a, b, n) && innerSide(p, b, c, n) && innerSide(p, c, a, n);
 }
 
 /**
- * ((p1 − p0) × (p − p0)) · n: ≥ 0 when p is on the triangle's side of edge p0 → p1 (the edges
- * run counter-clockwise about n, which is (b − a) × (c − a) normalised).
+ * ((p1 − p0) × (p − p0)) · n ≥ 0: p is on the triangle's side of edge p0 → p1 (the edges run
+ * counter-clockwise about n, which is (b − a) × (c − a) normalised). Written out, a boolean: a
+ * double returned by a call V8 does not inline is boxed (allocated).
  */
-function edgeSide(p: Vec3, p0: Vec3, p1: Vec3, n: Vec3): number {
-  vec3.sub(edge, p1, p0);
-  vec3.sub(rel, p, p0);
-  vec3.cross(crossTmp, edge, rel);
-  return vec3.dot(crossTmp, n);
+function innerSide(p: Vec3, p0: Vec3, p1: Vec3, n: Vec3): boolean {
+  const ex = p1.x - p0.x;
+  const ey = p1.y - p0.y;
+  const ez = p1.z - p0.z;
+  const rx = p.x - p0.x;
+  const ry = p.y - p0.y;
+  const rz = p.z - p0.z;
+  const cx = ey * rz - ez * ry;
+  const cy = ez * rx - ex * rz;
+  const cz = ex * ry - ey * rx;
+  return cx * n.x + cy * n.y + cz * n.z >= 0;
+}
+
+/**
+ * Doubles that would otherwise cross a call (boxed when V8 does not inline it, as under the mesh
+ * pairs' deep call chains): [0] the distance of {@link distanceInto}.
+ */
+const io = new Float64Array(1);
+
+/** io[0] = |a − b| as `vec3.distance` (hypot3) computes it, its common case inline. */
+function distanceInto(a: Vec3, b: Vec3): void {
+  const x = a.x - b.x;
+  const y = a.y - b.y;
+  const z = a.z - b.z;
+  const s = x * x + y * y + z * z;
+  if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) io[0] = Math.sqrt(s);
+  else io[0] = hypot3(x, y, z);
 }
 
 /**
@@ -86,14 +110,18 @@ function edgeSide(p: Vec3, p0: Vec3, p1: Vec3, n: Vec3): number {
  * alone is off the plane by rounding relative to the triangle's size (a triangle spanning 1e20
  * put it about 1e4 away from a sphere's centre that `contact` found 0.5 deep).
  */
-function intersectsSphereTriangleCore(center: Vec3, r: number, a: Vec3, b: Vec3, c: Vec3): boolean {
+function intersectsSphereTriangleCore(center: Vec3, s: Sphere, a: Vec3, b: Vec3, c: Vec3): boolean {
   closestPointOnTriangle(closest, center, a, b, c);
   projectOntoTriangleFace(closest, center, a, b, c);
-  return vec3.distanceSq(closest, center) <= r * r;
+  const r = s.radius;
+  const dx = closest.x - center.x;
+  const dy = closest.y - center.y;
+  const dz = closest.z - center.z;
+  return dx * dx + dy * dy + dz * dz <= r * r;
 }
 
 /**
- * The sphere–triangle contact in one frame: sphere of radius `r` at `center`, triangle (a, b, c);
+ * The sphere–triangle contact in one frame: sphere `s` at `center`, triangle (a, b, c);
  * false when the gap exceeds `prediction`. `sphereFirst`: the sphere is A (normal from the
  * centre toward the triangle's closest point, pointA on the sphere) or B (normal from the
  * triangle toward the centre, pointA on the triangle).
@@ -101,7 +129,7 @@ function intersectsSphereTriangleCore(center: Vec3, r: number, a: Vec3, b: Vec3,
 function contactSphereTriangleCore(
   out: Contact,
   center: Vec3,
-  r: number,
+  s: Sphere,
   a: Vec3,
   b: Vec3,
   c: Vec3,
@@ -124,10 +152,14 @@ function contactSphereTriangleCore(
   // toward B).
   if (sphereFirst) vec3.sub(e2, a, center);
   else vec3.sub(e2, center, a);
-  if (vec3.dot(fallback, e2) < 0) vec3.negate(fallback, fallback);
+  if (fallback.x * e2.x + fallback.y * e2.y + fallback.z * e2.z < 0)
+    vec3.negate(fallback, fallback);
+  // The radius through coreRadii: read from the shape, it would be boxed passed to a call.
+  coreRadii[sphereFirst ? 0 : 1] = s.radius;
+  coreRadii[sphereFirst ? 1 : 0] = 0;
   const hit = sphereFirst
-    ? contactFromCorePoints(out, center, closest, r, 0, prediction, fallback)
-    : contactFromCorePoints(out, closest, center, 0, r, prediction, fallback);
+    ? contactFromCoreRadii(out, center, closest, prediction, fallback)
+    : contactFromCoreRadii(out, closest, center, prediction, fallback);
   // (Coincident centre and closest point: the fallback normal stands.)
   if (!hit || vec3.exactEquals(closest, center)) return hit;
   const n = out.normal;
@@ -152,6 +184,7 @@ function contactSphereTriangleCore(
     n.z -= along * edge.z;
     if (!vec3.tryNormalize(n, n)) return hit;
   } else return hit;
+  const r = s.radius;
   if (sphereFirst) vec3.addScaled(out.pointA, center, n, r);
   else vec3.addScaled(out.pointB, center, n, -r);
   return hit;
@@ -187,7 +220,7 @@ function loadTriangle(b: Triangle, bInA: Isometry): void {
 /** True when sphere A and triangle B (B at `bInA`, A's frame) overlap or touch. */
 export function intersectsSphereTriangle(a: Sphere, b: Triangle, bInA: Isometry): boolean {
   loadTriangle(b, bInA);
-  return intersectsSphereTriangleCore(origin, a.radius, ta, tb, tc);
+  return intersectsSphereTriangleCore(origin, a, ta, tb, tc);
 }
 
 /** True when triangle A and sphere B (B at `bInA`, A's frame) overlap or touch. */
@@ -197,7 +230,8 @@ export function intersectsTriangleSphere(a: Triangle, b: Sphere, bInA: Isometry)
   projectOntoTriangleFace(closest, center, a.a, a.b, a.c);
   // The gap as distanceTriangleSphere and contactTriangleSphere measure it (|c − p| − r, not
   // squared lengths), so the three agree on a sphere that exactly touches.
-  return vec3.distance(closest, center) <= b.radius;
+  distanceInto(closest, center);
+  return io[0] <= b.radius;
 }
 
 /**
@@ -212,7 +246,7 @@ export function contactSphereTriangle(
   prediction: number,
 ): boolean {
   loadTriangle(b, bInA);
-  return contactSphereTriangleCore(out, origin, a.radius, ta, tb, tc, prediction, true);
+  return contactSphereTriangleCore(out, origin, a, ta, tb, tc, prediction, true);
 }
 
 /**
@@ -231,8 +265,9 @@ export function contactTriangleSphere(
   projectOntoTriangleFace(closest, center, a.a, a.b, a.c);
   // Rejected on the gap |c − p| − r, as intersectsTriangleSphere and distanceTriangleSphere
   // measure it (a sphere that exactly touches is touching in all three).
-  if (vec3.distance(closest, center) - b.radius > prediction) return false;
-  return contactSphereTriangleCore(out, center, b.radius, a.a, a.b, a.c, Infinity, false);
+  distanceInto(closest, center);
+  if (io[0] - b.radius > prediction) return false;
+  return contactSphereTriangleCore(out, center, b, a.a, a.b, a.c, Infinity, false);
 }
 
 const distanceContact: Contact = makeContact();
@@ -276,13 +311,18 @@ export function distanceTriangleSphere(
   const center = bInA.translation;
   closestPointOnTriangle(closest, center, a.a, a.b, a.c);
   projectOntoTriangleFace(closest, center, a.a, a.b, a.c);
-  const d = vec3.distance(closest, center);
+  distanceInto(closest, center);
+  const d = io[0];
   if (!(d > 0)) {
     contactTriangleSphere(distanceContact, a, b, bInA, Number.POSITIVE_INFINITY);
     return distanceFromContact(out);
   }
   out.distance = Math.max(0, d - b.radius);
   vec3.copy(out.pointA, closest);
-  vec3.lerp(out.pointB, center, closest, b.radius / d);
+  // vec3.lerp written out (its t would be boxed passed to a call).
+  const t = b.radius / d;
+  out.pointB.x = center.x + (closest.x - center.x) * t;
+  out.pointB.y = center.y + (closest.y - center.y) * t;
+  out.pointB.z = center.z + (closest.z - center.z) * t;
   return out;
 }

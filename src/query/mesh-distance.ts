@@ -49,7 +49,7 @@ const ta = vec3.create();
 const tb = vec3.create();
 const tc = vec3.create();
 const q = vec3.create();
-const weights = [0, 0, 0];
+const weights = new Float64Array(3);
 /**
  * Scratch of the leaf test, so that no double crosses a call boundary (V8 would box it): the
  * query point (0–2) and the squared distance {@link triangleDistanceSq} writes (3).

@@ -75,6 +75,11 @@ export interface CompositeView {
     maxy: number,
     maxz: number,
   ): number;
+  /**
+   * {@link queryAabb} of the box `box` (min xyz, max xyz), optional: the composite mid-phase
+   * passes its box so (six doubles passed to a call V8 does not inline are six allocations).
+   */
+  queryBox?(out: MeshBvhHits, s: Shape, box: Float64Array): number;
   /** Writes part `i` of `s` into `slot`. */
   part(slot: CompositePart, s: Shape, i: number): void;
   /**

@@ -520,6 +520,26 @@ export function queryHeightfieldAabb(
   maxy: number,
   maxz: number,
 ): number {
+  const box = argBox;
+  box[0] = minx;
+  box[1] = miny;
+  box[2] = minz;
+  box[3] = maxx;
+  box[4] = maxy;
+  box[5] = maxz;
+  return queryHeightfieldBox(out, hf, box);
+}
+
+const argBox = new Float64Array(6);
+
+/** {@link queryHeightfieldAabb} of the box `box` (min xyz, max xyz; the composite mid-phase's entry). */
+function queryHeightfieldBox(out: MeshBvhHits, hf: Heightfield, box: Float64Array): number {
+  const minx = box[0];
+  const miny = box[1];
+  const minz = box[2];
+  const maxx = box[3];
+  const maxy = box[4];
+  const maxz = box[5];
   out.count = 0;
   const cellRows = hf.rows - 1;
   const cellCols = hf.cols - 1;
@@ -1086,6 +1106,7 @@ registerCompositeView(ShapeType.Heightfield, {
   partCount: (s) => 2 * heightfieldCellCount(s as Heightfield),
   queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) =>
     queryHeightfieldAabb(out, s as Heightfield, minx, miny, minz, maxx, maxy, maxz),
+  queryBox: (out, s, box) => queryHeightfieldBox(out, s as Heightfield, box),
   part: (slot, s, i) => {
     const t = slot.triangle;
     getHeightfieldTriangle(s as Heightfield, i, t.a, t.b, t.c);

@@ -13,7 +13,7 @@
  */
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
-import { hypot3 } from "../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { ConvexShape, Shape, ShapeType } from "./shape.js";
@@ -81,13 +81,34 @@ const fullDir = /* @__PURE__ */ vec3.create();
 export function supportOf(out: Vec3, s: Shape, dir: Vec3): Vec3 {
   const d = shapeDef(s.type);
   (d.coreSupport as (out: Vec3, s: Shape, dir: Vec3) => Vec3)(out, s, dir);
-  const m = d.margin(s);
+  // The margin and |dir| through a typed array, the push written out: a double returned by or
+  // passed to a call V8 does not inline is boxed (allocated), as under the mesh pairs' deep call
+  // chains. Bitwise as vec3.length, vec3.scale and vec3.add.
+  const io = supportIo;
+  if (d.writeMargin !== undefined) d.writeMargin(io, s);
+  else io[0] = d.margin(s);
+  const m = io[0];
   if (m === 0) return out;
-  const len = vec3.length(dir);
+  const x = dir.x;
+  const y = dir.y;
+  const z = dir.z;
+  const ss = x * x + y * y + z * z;
+  if (ss > HYPOT_SAFE_MIN && ss < HYPOT_SAFE_MAX) io[1] = Math.sqrt(ss);
+  else io[1] = hypot3(x, y, z);
+  const len = io[1];
   if (!(len > 0)) return out;
-  vec3.scale(fullDir, dir, m / len);
-  return vec3.add(out, out, fullDir);
+  const k = m / len;
+  fullDir.x = x * k;
+  fullDir.y = y * k;
+  fullDir.z = z * k;
+  out.x = out.x + fullDir.x;
+  out.y = out.y + fullDir.y;
+  out.z = out.z + fullDir.z;
+  return out;
 }
+
+/** [0] the margin, [1] |dir| of {@link supportOf}. */
+const supportIo = /* @__PURE__ */ new Float64Array(2);
 
 /** Largest |vertex| of a packed xyz vertex array. */
 export function maxVertexDistance(v: ArrayLike<number>): number {

@@ -225,6 +225,11 @@ export interface ShapeDef<S extends Shape = Shape> {
   /** The margin swept around the core (scene units; 0 when the core is the shape). */
   margin(s: S): number;
   /**
+   * out[0] = {@link margin}, for the types whose margin is not 0 (the rounded ones): hot paths
+   * read it so, since a double returned by a call V8 does not inline is boxed (allocated).
+   */
+  writeMargin?(out: Float64Array, s: S): void;
+  /**
    * For a rounded shape (a core swept by a ball of radius {@link margin}; its objects hold
    * `core` and `radius`, src/shapes/rounded.ts): its core. Absent for every other type.
    */

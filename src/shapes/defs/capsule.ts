@@ -105,6 +105,9 @@ export const capsuleDef: ShapeDef<Capsule> = {
   }),
   coreSupport: supportCapsuleCore,
   margin: (s) => s.radius,
+  writeMargin: (out, s) => {
+    out[0] = s.radius;
+  },
   feature: capsuleFeature,
   edgeFeature: null,
   rayCast: (out, s, o, dUnit, _dRaw, len, maxToi, solid) =>

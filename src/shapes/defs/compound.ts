@@ -5,7 +5,7 @@
  * nearest over the children (null here).
  */
 import { invalidValue } from "../../errors.js";
-import type { MeshBvh } from "../../geometry/mesh-bvh.js";
+import type { MeshBvh, MeshBvhHits } from "../../geometry/mesh-bvh.js";
 import { buildMeshBvh, pushMeshBvhHit } from "../../geometry/mesh-bvh.js";
 import type { Aabb } from "../../math/aabb.js";
 import type { Isometry } from "../../math/isometry.js";
@@ -203,20 +203,41 @@ function treeOf(c: Compound): MeshBvh {
   return tree;
 }
 
+const argBox = new Float64Array(6);
+
+/** The children whose boxes may touch the box `box` (min xyz, max xyz): the view's box query. */
+function queryCompoundBox(out: MeshBvhHits, s: Compound, box: Float64Array): number {
+  const b = boxesOf(s);
+  const minx = box[0];
+  const miny = box[1];
+  const minz = box[2];
+  const maxx = box[3];
+  const maxy = box[4];
+  const maxz = box[5];
+  out.count = 0;
+  for (let i = 0, o = 0; o < b.length; i++, o += 6) {
+    if (b[o] > maxx || b[o + 1] > maxy || b[o + 2] > maxz) continue;
+    if (b[o + 3] < minx || b[o + 4] < miny || b[o + 5] < minz) continue;
+    pushMeshBvhHit(out, i);
+  }
+  return out.count;
+}
+
 const compoundTree = meshBvhTree((s) => treeOf(s as Compound));
 
 registerCompositeView(ShapeType.Compound, {
   partCount: (s) => (s as Compound).children.length,
   queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) => {
-    const b = boxesOf(s as Compound);
-    out.count = 0;
-    for (let i = 0, o = 0; o < b.length; i++, o += 6) {
-      if (b[o] > maxx || b[o + 1] > maxy || b[o + 2] > maxz) continue;
-      if (b[o + 3] < minx || b[o + 4] < miny || b[o + 5] < minz) continue;
-      pushMeshBvhHit(out, i);
-    }
-    return out.count;
+    const box = argBox;
+    box[0] = minx;
+    box[1] = miny;
+    box[2] = minz;
+    box[3] = maxx;
+    box[4] = maxy;
+    box[5] = maxz;
+    return queryCompoundBox(out, s as Compound, box);
   },
+  queryBox: (out, s, box) => queryCompoundBox(out, s as Compound, box),
   part: (slot, s, i) => {
     const ch = (s as Compound).children[i];
     slot.shape = ch.shape;

@@ -334,6 +334,9 @@ export function roundedShapeDef<S extends Shape & RoundedLike>(
     coreSupport: (out, s, dir) =>
       (shapeDef(s.core.type).coreSupport as (o: Vec3, c: Shape, d: Vec3) => Vec3)(out, s.core, dir),
     margin: (s) => s.radius,
+    writeMargin: (out, s) => {
+      out[0] = s.radius;
+    },
     roundedCore: (s) => s.core,
     // The manifold builder clips the core's features (roundedCore) and pushes them out.
     feature: null,

@@ -30,6 +30,9 @@ export const sphereDef: ShapeDef<Sphere> = {
   scaled: (s, k) => ({ type: s.type, radius: s.radius * k }),
   coreSupport: (out) => vec3.set(out, 0, 0, 0),
   margin: (s) => s.radius,
+  writeMargin: (out, s) => {
+    out[0] = s.radius;
+  },
   feature: DEFERRED,
   edgeFeature: DEFERRED,
   rayCast: DEFERRED,

@@ -7,7 +7,7 @@
  */
 import { invalidValue } from "../../errors.js";
 import type { MeshBvhHits } from "../../geometry/mesh-bvh.js";
-import { queryMeshBvhAabb } from "../../geometry/mesh-bvh.js";
+import { queryMeshBvhBox } from "../../geometry/mesh-bvh.js";
 import * as vec3 from "../../math/vec3.js";
 import { castRayTriangleMesh, makeMeshRayHit } from "../../narrowphase/mesh-ray.js";
 import { closestPointOnMesh, makeMeshPointQuery } from "../../query/mesh-distance.js";
@@ -132,17 +132,14 @@ export const triangleMeshDef: ShapeDef<TriangleMesh> = {
  * The BVH's leaf hits narrowed to the triangles whose own boxes overlap the box (touching
  * counts): a leaf holds several triangles, and each one kept costs a pair query.
  */
-function queryMeshTriangles(
-  out: MeshBvhHits,
-  mesh: TriangleMesh,
-  minx: number,
-  miny: number,
-  minz: number,
-  maxx: number,
-  maxy: number,
-  maxz: number,
-): number {
-  const n = queryMeshBvhAabb(out, mesh.bvh, minx, miny, minz, maxx, maxy, maxz);
+function queryMeshTriangles(out: MeshBvhHits, mesh: TriangleMesh, box: Float64Array): number {
+  const n = queryMeshBvhBox(out, mesh.bvh, box);
+  const minx = box[0];
+  const miny = box[1];
+  const minz = box[2];
+  const maxx = box[3];
+  const maxy = box[4];
+  const maxz = box[5];
   const v = mesh.vertices;
   const idx = mesh.indices;
   let kept = 0;
@@ -167,12 +164,23 @@ function queryMeshTriangles(
   return kept;
 }
 
+const argBox = new Float64Array(6);
+
 const meshTree = meshBvhTree((s) => (s as TriangleMesh).bvh);
 
 registerCompositeView(ShapeType.TriangleMesh, {
   partCount: (s) => (s as TriangleMesh).triangleCount,
-  queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) =>
-    queryMeshTriangles(out, s as TriangleMesh, minx, miny, minz, maxx, maxy, maxz),
+  queryAabb: (out, s, minx, miny, minz, maxx, maxy, maxz) => {
+    const b = argBox;
+    b[0] = minx;
+    b[1] = miny;
+    b[2] = minz;
+    b[3] = maxx;
+    b[4] = maxy;
+    b[5] = maxz;
+    return queryMeshTriangles(out, s as TriangleMesh, b);
+  },
+  queryBox: (out, s, box) => queryMeshTriangles(out, s as TriangleMesh, box),
   part: (slot, s, i) => {
     const t = slot.triangle;
     getMeshTriangle(s as TriangleMesh, i, t.a, t.b, t.c);

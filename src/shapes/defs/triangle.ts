@@ -4,7 +4,7 @@
  * the GJK ray cast; point projection by the closest point on a triangle (Ericson 2005, §5.1.5).
  */
 import { GJK_ROUNDING_TOLERANCE } from "../../constants.js";
-import { pushClipVertex } from "../../geometry/clip.js";
+import { pushClipPoint } from "../../geometry/clip.js";
 import { closestPointOnTriangle } from "../../geometry/closest-point.js";
 import {
   FEATURE_POLYGON,
@@ -38,12 +38,17 @@ function triangleFace(f: SupportFeature, t: Triangle, d: Vec3): void {
   const vx = t.c.x - t.a.x;
   const vy = t.c.y - t.a.y;
   const vz = t.c.z - t.a.z;
-  vec3.set(f.normal, uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
-  if (vec3.normalize(f.normal, f.normal) === 0) {
+  // Written out, the corners pushed as vectors: doubles passed to or returned by a call V8 does
+  // not inline are boxed (allocated), as under the mesh pairs' deep call chains.
+  const n = f.normal;
+  n.x = uy * vz - uz * vy;
+  n.y = uz * vx - ux * vz;
+  n.z = ux * vy - uy * vx;
+  if (!vec3.tryNormalize(n, n)) {
     triangleEdge(f, t, d);
     return;
   }
-  let cos = vec3.dot(f.normal, d);
+  let cos = n.x * d.x + n.y * d.y + n.z * d.z;
   const flip = cos < 0;
   if (flip) {
     vec3.negate(f.normal, f.normal);
@@ -53,13 +58,13 @@ function triangleFace(f: SupportFeature, t: Triangle, d: Vec3): void {
   f.index = 0;
   f.cos = cos;
   f.poly.count = 0;
-  pushClipVertex(f.poly, t.a.x, t.a.y, t.a.z, 1);
+  pushClipPoint(f.poly, t.a, 1);
   if (flip) {
-    pushClipVertex(f.poly, t.c.x, t.c.y, t.c.z, 3);
-    pushClipVertex(f.poly, t.b.x, t.b.y, t.b.z, 2);
+    pushClipPoint(f.poly, t.c, 3);
+    pushClipPoint(f.poly, t.b, 2);
   } else {
-    pushClipVertex(f.poly, t.b.x, t.b.y, t.b.z, 2);
-    pushClipVertex(f.poly, t.c.x, t.c.y, t.c.z, 3);
+    pushClipPoint(f.poly, t.b, 2);
+    pushClipPoint(f.poly, t.c, 3);
   }
 }
 
