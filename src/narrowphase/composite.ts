@@ -174,6 +174,16 @@ interface Level {
   otherPose: Isometry;
   /** Two composites: the part boxes in A's frame (min xyz, max xyz; A's then B's). */
   partBoxes: Float64Array<ArrayBuffer>;
+  /**
+   * Two composites: a posed B part's own box (its frame; `otherFramed`) and A's frame seen from
+   * it (the inverse of `otherPose`), for the part pairs' second box test ({@link partsNearInFrame}).
+   */
+  otherLocal: Float64Array<ArrayBuffer>;
+  otherInv: Isometry;
+  otherFramed: boolean;
+  otherLocalReady: boolean;
+  frameRot: Mat3;
+  frameMargin: number;
   /** Two composites: the stored part-pair contacts' B parts (the A part is `stored[k·STRIDE]`). */
   otherIds: Int32Array<ArrayBuffer>;
   storedCount: number;
@@ -238,6 +248,12 @@ function makeLevel(): Level {
     rot: mat3.create(),
     otherPose: iso.identity(),
     partBoxes: new Float64Array(12),
+    otherLocal: new Float64Array(6),
+    otherInv: iso.identity(),
+    otherFramed: false,
+    otherLocalReady: false,
+    frameRot: mat3.create(),
+    frameMargin: 0,
     otherIds: new Int32Array(16),
     storedCount: 0,
     bestPart: -1,
@@ -1418,11 +1434,15 @@ function loadOtherPart(l: Level, i: number): void {
     iso.transformPoint(t.c, l.pose, t.c);
     iso.copy(l.otherPose, IDENTITY);
     triangleBox(l.partBoxes, 6, t);
+    l.otherFramed = false;
     return;
   }
   if (q.hasPose) iso.multiply(l.otherPose, l.pose, q.pose);
   else iso.copy(l.otherPose, l.pose);
   writeBox(l.partBoxes, 6, aabbShape(partAabb, q.shape, l.otherPose));
+  // Its own box and A's frame seen from it: computed when a part pair first needs them.
+  l.otherFramed = q.shape.type !== ShapeType.Sphere;
+  l.otherLocalReady = false;
 }
 
 /** Loads A's part `i` into `l.part` and its box (A's frame) into `l.partBoxes[0..6)`. */
@@ -1445,6 +1465,47 @@ function partBoxesNear(l: Level, margin: number): boolean {
     b[11] + margin < b[2]
   );
 }
+
+/**
+ * The loaded part pair's second box test, for a bare triangle of A against a posed B part (a
+ * compound's child): the triangle's corners moved into the part's own frame against its own box,
+ * which is tight there (the part's box in A's frame, of its rotated box, can be √3 times wider a
+ * side). Both are boxes of the parts, so it drops only pairs farther apart than `margin` (which
+ * the part query finds apart), the margin padded by 2^-36 of the coordinates' magnitude for the
+ * frame change's rounding. Spheres (the same box in every frame) and other pairs pass.
+ */
+function partsNearInFrame(l: Level, margin: number): boolean {
+  if (!l.otherFramed || !bareTriangle(l.part)) return true;
+  const own = l.otherLocal;
+  const m = l.frameRot;
+  if (!l.otherLocalReady) {
+    writeBox(own, 0, aabbShape(partAabb, l.otherPart.shape, IDENTITY));
+    iso.invert(l.otherInv, l.otherPose);
+    mat3.fromQuat(m, l.otherInv.rotation);
+    let scale = 0;
+    for (let k = 6; k < 12; k++) scale = Math.max(scale, Math.abs(l.partBoxes[k]));
+    l.frameMargin = margin + (scale + margin) * FRAME_PAD;
+    l.otherLocalReady = true;
+  }
+  const t = l.part.triangle;
+  const tr = l.otherInv.translation;
+  const g = l.frameMargin;
+  // Per axis (row r of the rotation): the corners' extent against the own box's.
+  for (let r = 0; r < 3; r++) {
+    const m0 = m[3 * r];
+    const m1 = m[3 * r + 1];
+    const m2 = m[3 * r + 2];
+    const o = r === 0 ? tr.x : r === 1 ? tr.y : tr.z;
+    const a = m0 * t.a.x + m1 * t.a.y + m2 * t.a.z + o;
+    const b = m0 * t.b.x + m1 * t.b.y + m2 * t.b.z + o;
+    const c = m0 * t.c.x + m1 * t.c.y + m2 * t.c.z + o;
+    if (Math.max(a, b, c) + g < own[r] || own[r + 3] + g < Math.min(a, b, c)) return false;
+  }
+  return true;
+}
+
+/** Relative pad of {@link partsNearInFrame}'s margin. */
+const FRAME_PAD = 2 ** -36;
 
 /**
  * The frame of a part pair's query: A's (A's part first, B's at `l.otherPose`) when A's part has
@@ -1608,7 +1669,7 @@ function walkTwoTrees(
         for (let q = 0; q < nA; q++) {
           const ia = l.hits.ids[q];
           loadPairPart(l, ia);
-          if (!partBoxesNear(l, margin)) continue;
+          if (!partBoxesNear(l, margin) || !partsNearInFrame(l, margin)) continue;
           if (walk === WALK_CONTACTS) {
             if (contactPartPair(l.contact, l, ia, ib, prediction)) storePairContact(l, ia, ib);
             continue;

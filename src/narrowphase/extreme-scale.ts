@@ -68,6 +68,42 @@ export function pairRescaleFactor(a: Shape, b: Shape, bInA: Isometry): number {
   writeMagnitude(b);
   const m = Math.max(ma, magnitude[0], maxAbs(bInA.translation));
   if (!outOfUnitRange(m)) return 1;
+  return unitFactor(m);
+}
+
+/**
+ * The change of units of a one-shape query (`raycast`, `projectPoint`) of shape `s` at local
+ * point `p` (the ray's origin, the projected point): as {@link pairRescaleFactor}, when `p`'s
+ * largest coordinate is outside [2^-128, 2^128], the power of two that brings the query's
+ * magnitude (that and the shape's size) near 1, else exactly 1; 1 too for a type without a scaled copy
+ * (meshes, hulls, compounds: a compound's children are rescaled one by one).
+ */
+export function pointRescaleFactor(s: Shape, p: Vec3): number {
+  // As the pairs' offset test: the point first (three comparisons on every ray and projection),
+  // the size only when the point is out of range.
+  const mp = maxAbs(p);
+  if (!outOfUnitRange(mp) || shapeDef(s.type).scaled === null) return 1;
+  writeMagnitude(s);
+  const m = Math.max(magnitude[0], mp);
+  return outOfUnitRange(m) ? unitFactor(m) : 1;
+}
+
+/**
+ * True when a one-shape query of a surface composite (a mesh that is not solid; its own ray cast
+ * and projection are not rescaled) at local point `p` is far from unit scale (`p`'s largest
+ * coordinate outside [2^-128, 2^128]): `raycast` and `projectPoint` then take its parts one by
+ * one, each rescaled ({@link pointRescaleFactor}).
+ */
+export function farFromUnitScale(s: Shape, p: Vec3): boolean {
+  return (
+    outOfUnitRange(maxAbs(p)) &&
+    shapeDef(s.type).scaled === null &&
+    (s as { solid?: boolean }).solid !== true
+  );
+}
+
+/** The power of two that brings magnitude `m` (out of the unit range) near 1. */
+function unitFactor(m: number): number {
   // k stays within [2^-1022, 2^1022] so that 1/k, which unscales the answer, is a normal
   // double too: near the ends of the range (a 1.6e308 offset, a subnormal size) the scaled
   // magnitude then lands a few binades from 1 instead of at 1, well inside the unit range.

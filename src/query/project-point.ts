@@ -21,6 +21,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
+import { farFromUnitScale, pointRescaleFactor, scaledShape } from "../narrowphase/extreme-scale.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, makeCompositePart } from "../shapes/composite.js";
 import { aabbOf, type PointProjection, shapeDef } from "../shapes/registry.js";
@@ -63,12 +64,26 @@ export function projectPointLocal(
 ): PointProjection {
   if (out.triangle !== undefined) out.triangle = -1;
   const project = shapeDef(shape.type).projectPoint;
-  if (project) return project(out, shape, p, solid);
+  if (project) {
+    const k = pointRescaleFactor(shape, p);
+    // A mesh far from unit scale: its triangles one by one, each rescaled.
+    if (k === 1 && farFromUnitScale(shape, p) && compositeView(shape.type))
+      return projectPointComposite(out, shape, p, solid);
+    if (k === 1) return project(out, shape, p, solid);
+    // Far from unit scale (src/narrowphase/extreme-scale.ts): the shape and the point multiplied
+    // by the power of two k (exact), the answer's lengths divided by it; allocates the copy.
+    project(out, scaledShape(shape, k), vec3.scale(scaledPoint, p, k), solid);
+    vec3.scale(out.point, out.point, 1 / k);
+    out.distance *= 1 / k;
+    return out;
+  }
   if (compositeView(shape.type)) return projectPointComposite(out, shape, p, solid);
   return unsupportedShape(shape, "projectPoint");
 }
 
 /** Scratch of one composite level of a projection. */
+const scaledPoint = vec3.create();
+
 interface ProjectLevel {
   hits: MeshBvhHits;
   part: CompositePart;

@@ -23,6 +23,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
+import { farFromUnitScale, pointRescaleFactor, scaledShape } from "../narrowphase/extreme-scale.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, makeCompositePart } from "../shapes/composite.js";
 import { type LocalRayHit, shapeDef } from "../shapes/registry.js";
@@ -65,9 +66,38 @@ const localHit: LocalRayHit = { toi: 0, normal: nL };
  */
 function castLocal(shape: Shape, maxToi: number, len: number, solid: boolean): number {
   const cast = shapeDef(shape.type).rayCast;
-  if (cast) return cast(localHit, shape, oL, dL, dR, len, maxToi, solid) ? localHit.toi : RAY_MISS;
+  if (cast) {
+    const k = pointRescaleFactor(shape, oL);
+    if (k !== 1) return castScaled(shape, maxToi, len, solid, k);
+    // A mesh far from unit scale: its triangles one by one, each rescaled.
+    if (farFromUnitScale(shape, oL) && compositeView(shape.type))
+      return castComposite(shape, maxToi, len, solid);
+    return cast(localHit, shape, oL, dL, dR, len, maxToi, solid) ? localHit.toi : RAY_MISS;
+  }
   if (compositeView(shape.type)) return castComposite(shape, maxToi, len, solid);
   return unsupportedShape(shape, "raycast");
+}
+
+const savedO = vec3.create();
+const savedD = vec3.create();
+
+/**
+ * {@link castLocal} far from unit scale (src/narrowphase/extreme-scale.ts): the shape's copy and
+ * the ray's origin and raw direction multiplied by the power of two `k` (exact), so that the
+ * closed forms' squares neither overflow nor underflow. The time of impact, in multiples of the
+ * direction, and the unit normal are the same in both units. Allocates the scaled copy (only
+ * for such rays).
+ */
+function castScaled(shape: Shape, maxToi: number, len: number, solid: boolean, k: number): number {
+  const cast = shapeDef(shape.type).rayCast as NonNullable<ReturnType<typeof shapeDef>["rayCast"]>;
+  vec3.copy(savedO, oL);
+  vec3.copy(savedD, dR);
+  vec3.scale(oL, oL, k);
+  vec3.scale(dR, dR, k);
+  const hit = cast(localHit, scaledShape(shape, k), oL, dL, dR, len * k, maxToi, solid);
+  vec3.copy(oL, savedO);
+  vec3.copy(dR, savedD);
+  return hit ? localHit.toi : RAY_MISS;
 }
 
 /** Scratch of one composite level of a ray cast. */
