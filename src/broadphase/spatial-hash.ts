@@ -66,6 +66,7 @@ import {
   raySegmentBoxEntry,
 } from "./broad-phase.js";
 import {
+  CANDIDATE_FILTER_ONLY,
   CANDIDATE_MERGE_CHUNK,
   type CandidateMergeJob,
   type CandidateMergeRunner,
@@ -570,8 +571,8 @@ export class SpatialHash implements BroadPhase {
     }
     if (this.ensureBuilt(out)) return out;
     if (this.runner !== null && this.shared && this.candidates.size > CANDIDATE_MERGE_CHUNK) {
-      // No box left its fat box: the same pass with no stale and no new candidate, in chunks
-      // on the runner's threads (it also copies the candidates over to the other buffer).
+      // No box left its fat box: the candidates filtered in chunks on the runner's threads
+      // (not copied: they stay as they are).
       this.newKeys[0] = 0;
       this.mergeParallel(out, 0);
       return out;
@@ -1149,8 +1150,12 @@ export class SpatialHash implements BroadPhase {
     const out = this.candidatesNext;
     const na = old.size;
     const total = na + nk;
-    out.clear();
-    out.reserve(total);
+    // No moved body and no new key: the candidates stay; the chunks only filter them.
+    const filterOnly = nk === 0 && this.movedCount === 0 && pairs !== null;
+    if (!filterOnly) {
+      out.clear();
+      out.reserve(total);
+    }
     if (this.nextLo.length < total) {
       this.nextLo = growInt32Mem(this.nextLo, total, true);
       this.nextHi = growInt32Mem(this.nextHi, total, true);
@@ -1173,7 +1178,7 @@ export class SpatialHash implements BroadPhase {
     job.movedStamp = this.movedStamp;
     job.generation = this.movedGeneration;
     job.box = this.proxies.box;
-    job.filter = pairs !== null ? 1 : 0;
+    job.filter = filterOnly ? CANDIDATE_FILTER_ONLY : pairs !== null ? 1 : 0;
     job.outKeys = out.storage;
     job.outLo = this.nextLo;
     job.outHi = this.nextHi;
@@ -1187,6 +1192,7 @@ export class SpatialHash implements BroadPhase {
     } finally {
       this.mergePairs = null;
     }
+    if (filterOnly) return;
     out.setSize(job.outCount);
     this.finishUpdate();
   }
