@@ -41,7 +41,16 @@ function timeMethod(obj: object, name: string, acc: Float64Array, slot: number):
   };
 }
 
-const PARTS = ["setPoses", "poseJob", "computePairs", "mergeJob", "cellJob", "buildPairs", "narrowJob", "rest"] as const;
+const PARTS = [
+  "setPoses",
+  "poseJob",
+  "computePairs",
+  "mergeJob",
+  "cellJob",
+  "buildPairs",
+  "narrowJob",
+  "rest",
+] as const;
 const JOBS = [1, 3, 4, 6];
 
 interface Entry {
@@ -94,6 +103,7 @@ for (const name of names) {
   timeMethod(world, "buildPairs", acc, 5);
   if (executor !== null) {
     timeMethod(executor, "runPoseBoxes", acc, 1);
+    timeMethod(executor, "runPoseApply", acc, 1);
     timeMethod(executor, "runCandidateMerge", acc, 3);
     timeMethod(executor, "runCellQueries", acc, 4);
     timeMethod(executor, "runNarrowPhase", acc, 6);
