@@ -90,7 +90,13 @@ export async function runThreads(
   let inJobsNs = 0;
   if (executor !== null) {
     const ex = executor as unknown as Record<string, (...a: unknown[]) => unknown>;
-    for (const name of ["runNarrowPhase", "runCandidateMerge", "runCellQueries", "runPoseBoxes"]) {
+    for (const name of [
+      "runNarrowPhase",
+      "runCandidateMerge",
+      "runCellQueries",
+      "runPoseBoxes",
+      "runPoseApply",
+    ]) {
       const f = ex[name];
       if (typeof f !== "function") continue;
       ex[name] = (...a: unknown[]) => {

@@ -95,6 +95,41 @@ export interface BroadPhase {
    * same pairs, in the same order, as on one thread.
    */
   setParallel?(runner: CandidateMergeRunner | null): void;
+  /**
+   * Optional, for a caller that has validated the box (the world's `setPoses`): `move` of live
+   * `id` to the box `boxes[at .. at+5]` (min xyz, max xyz), the displacement being
+   * `to[t .. t+2] − from[f .. f+2]`. Arrays and indices only, so no double is boxed when it is
+   * not inlined. Same effect as `move`.
+   */
+  moveFromArrays?(
+    id: number,
+    boxes: Float64Array,
+    at: number,
+    to: Float64Array,
+    t: number,
+    from: Float64Array,
+    f: number,
+  ): void;
+  /**
+   * Optional (the grid with a parallel runner): points `target` at the arrays a bulk move on
+   * other threads writes (src/world/pose-boxes.ts `applyPoseChunk`, the `moveFromArrays` of
+   * many boxes at once), in shared memory. Returns false when it cannot.
+   */
+  prepareBulkMove?(target: BulkMoveTarget): boolean;
+  /** Optional, with `prepareBulkMove`: puts `id`, which a bulk move found outside its fat box, in the move buffer. */
+  markMovedOut?(id: number): void;
+}
+
+/** The arrays of a broad phase that a bulk move writes (`BroadPhase.prepareBulkMove`). */
+export interface BulkMoveTarget {
+  /** Proxy boxes, 6 doubles per id. */
+  gridBox: Float64Array;
+  /** Fat boxes, 6 doubles per id (read). */
+  fat: Float64Array;
+  /** Per id: the margin of a box that left its fat box (written for those). */
+  pad: Float64Array;
+  /** 1: no fat boxes yet (only the boxes are written); 2: fat boxes built. */
+  grid: number;
 }
 
 /** The methods every {@link BroadPhase} has, for checking an instance given by a caller. */

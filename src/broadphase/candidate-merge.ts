@@ -45,7 +45,11 @@ export interface CandidateMergeJob {
   generation: number;
   /** Current boxes, 6 doubles per id (min xyz, max xyz). */
   box: Float64Array;
-  /** 1 to write the candidates whose current boxes overlap to `pairKeys`, 0 not to. */
+  /**
+   * 1 to write the candidates whose current boxes overlap to `pairKeys`, 0 not to;
+   * {@link CANDIDATE_FILTER_ONLY} (no new key and no moved body: the candidates stay as they
+   * are) to write only the pairs, leaving `outKeys`, `outLo`, `outHi` untouched.
+   */
   filter: number;
   /** Output keys, lower and higher ids (room for `oldCount + newCount`). */
   outKeys: Float64Array;
@@ -61,6 +65,12 @@ export interface CandidateMergeJob {
   /** After `compactCandidateMerge`: the merged candidates' count. */
   outCount: number;
 }
+
+/**
+ * `CandidateMergeJob.filter` of a step in which no box left its fat box: the candidates are
+ * only filtered (chunk `c` writes its pairs from `c·C` on), not copied.
+ */
+export const CANDIDATE_FILTER_ONLY = 2;
 
 /** Number of chunks of `job`'s merge (at least 1). */
 export function candidateMergeChunks(job: CandidateMergeJob): number {
@@ -92,6 +102,10 @@ export function chunkNewStart(job: CandidateMergeJob, c: number): number {
  * (atomic stores, after which its output is visible to every thread).
  */
 export function mergeCandidateChunk(job: CandidateMergeJob, c: number, chunks: number): void {
+  if (job.filter === CANDIDATE_FILTER_ONLY) {
+    filterCandidateChunk(job, c);
+    return;
+  }
   const { oldKeys, oldLo, oldHi, newKeys, movedStamp: stamp, box, outKeys, outLo, outHi } = job;
   const pairKeys = job.pairKeys;
   const gen = job.generation;
@@ -146,6 +160,31 @@ export function mergeCandidateChunk(job: CandidateMergeJob, c: number, chunks: n
 }
 
 /**
+ * Chunk `c` of a filter-only job ({@link CANDIDATE_FILTER_ONLY}): the old candidates
+ * `[c·C, (c+1)·C)` whose current boxes overlap, written to `pairKeys` from `c·C` on.
+ */
+function filterCandidateChunk(job: CandidateMergeJob, c: number): void {
+  const { oldKeys, oldLo, oldHi, box, pairKeys } = job;
+  const start = c * job.chunkSize;
+  const na = Math.min(job.oldCount, start + job.chunkSize);
+  let p = start;
+  for (let a = start; a < na; a++) {
+    const i = 6 * oldLo[a];
+    const j = 6 * oldHi[a];
+    const separated =
+      +(box[i] > box[j + 3]) |
+      +(box[j] > box[i + 3]) |
+      +(box[i + 1] > box[j + 4]) |
+      +(box[j + 1] > box[i + 4]) |
+      +(box[i + 2] > box[j + 5]) |
+      +(box[j + 2] > box[i + 5]);
+    if (separated === 0) pairKeys[p++] = oldKeys[a];
+  }
+  Atomics.store(job.chunkLengths, 2 * c + 1, p - start);
+  Atomics.store(job.chunkLengths, 2 * c, na - start);
+}
+
+/**
  * Closes the gaps between the chunks' outputs (in place, chunk after chunk; no allocation) and
  * sets `job.outCount`; `emitPairs(from, to)` receives each chunk's pair region of
  * `job.pairKeys` in order (the caller appends them to its pair set). Every chunk must be done.
@@ -156,11 +195,12 @@ export function compactCandidateMerge(
   emitPairs: (from: number, to: number) => void,
 ): void {
   const lengths = job.chunkLengths;
+  const copy = job.filter !== CANDIDATE_FILTER_ONLY;
   let w = 0;
   for (let c = 0; c < chunks; c++) {
     const start = c * job.chunkSize + chunkNewStart(job, c);
     const len = lengths[2 * c];
-    if (start !== w && len > 0) {
+    if (copy && start !== w && len > 0) {
       job.outKeys.copyWithin(w, start, start + len);
       job.outLo.copyWithin(w, start, start + len);
       job.outHi.copyWithin(w, start, start + len);

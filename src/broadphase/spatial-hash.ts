@@ -56,6 +56,7 @@ import type { Vec3 } from "../math/vec3.js";
 import {
   type AabbQueryCallback,
   type BroadPhase,
+  type BulkMoveTarget,
   boxesOverlap,
   checkBox,
   checkRay,
@@ -66,6 +67,7 @@ import {
   raySegmentBoxEntry,
 } from "./broad-phase.js";
 import {
+  CANDIDATE_FILTER_ONLY,
   CANDIDATE_MERGE_CHUNK,
   type CandidateMergeJob,
   type CandidateMergeRunner,
@@ -152,7 +154,7 @@ const CANDIDATE_LIMIT_SLACK = 2 ** 16;
  */
 const INCREMENTAL_MAX_DIVISOR = 4;
 /** The margin of a box that moved out: this many times its largest displacement per axis (4 and 8 tried on scene (b): 8 refits a random walk about four times less often). */
-const DISPLACEMENT_MARGIN_SCALE = 8;
+export const DISPLACEMENT_MARGIN_SCALE = 8;
 /** Largest margin, as a fraction of the cell side (larger ones make many candidates). */
 const MAX_MARGIN_CELLS = 0.5;
 /**
@@ -201,7 +203,7 @@ export class SpatialHash implements BroadPhase {
    */
   private fat: Float64Array = new Float64Array(0);
   /** Margin of each proxy's fat box, scene units (chosen from its displacement). */
-  private pad = new Float64Array(0);
+  private pad: Float64Array = new Float64Array(0);
   /** The pairs whose fat boxes overlap, sorted (valid when `built` and the buffer is empty). */
   private candidates = new PairSet();
   /** The next candidates, merged from `candidates` and the moved bodies' new pairs. */
@@ -411,7 +413,7 @@ export class SpatialHash implements BroadPhase {
       const n = this.proxies.slot.length;
       this.range = growFloat64Mem(this.range, 6 * n, this.shared);
       this.fat = growFloat64Mem(this.fat, 6 * n, this.shared);
-      this.pad = growFloat64(this.pad, n);
+      this.pad = growFloat64Mem(this.pad, n, this.shared);
       const flags = new Uint8Array(n);
       flags.set(this.isOverflow);
       this.isOverflow = flags;
@@ -453,6 +455,69 @@ export class SpatialHash implements BroadPhase {
       this.pad[id] = DISPLACEMENT_MARGIN_SCALE * d;
       this.buffer(id);
     }
+  }
+
+  /** `move` of a validated box given in arrays (BroadPhase.moveFromArrays). */
+  moveFromArrays(
+    id: number,
+    boxes: Float64Array,
+    at: number,
+    to: Float64Array,
+    t: number,
+    from: Float64Array,
+    f: number,
+  ): void {
+    const box = this.proxies.box;
+    const k = 6 * id;
+    const x0 = boxes[at];
+    const y0 = boxes[at + 1];
+    const z0 = boxes[at + 2];
+    const x1 = boxes[at + 3];
+    const y1 = boxes[at + 4];
+    const z1 = boxes[at + 5];
+    box[k] = x0;
+    box[k + 1] = y0;
+    box[k + 2] = z0;
+    box[k + 3] = x1;
+    box[k + 4] = y1;
+    box[k + 5] = z1;
+    if (!this.built) return;
+    const fb = this.fat;
+    if (
+      x0 < fb[k] ||
+      y0 < fb[k + 1] ||
+      z0 < fb[k + 2] ||
+      x1 > fb[k + 3] ||
+      y1 > fb[k + 4] ||
+      z1 > fb[k + 5]
+    ) {
+      let d = Math.max(
+        Math.abs(to[t] - from[f]),
+        Math.abs(to[t + 1] - from[f + 1]),
+        Math.abs(to[t + 2] - from[f + 2]),
+      );
+      if (!Number.isFinite(d)) d = 0;
+      this.pad[id] = DISPLACEMENT_MARGIN_SCALE * d;
+      this.buffer(id);
+    }
+  }
+
+  /** BroadPhase.prepareBulkMove: with a parallel runner, the shared boxes, fat boxes and pads. */
+  prepareBulkMove(target: BulkMoveTarget): boolean {
+    const box = this.proxies.box;
+    if (!this.shared || !(box.buffer instanceof SharedArrayBuffer)) return false;
+    this.fat = toSharedFloat64(this.fat, true);
+    this.pad = toSharedFloat64(this.pad, true);
+    target.gridBox = box;
+    target.fat = this.fat;
+    target.pad = this.pad;
+    target.grid = this.built ? 2 : 1;
+    return true;
+  }
+
+  /** BroadPhase.markMovedOut: `id` left its fat box in a bulk move (its pad is written). */
+  markMovedOut(id: number): void {
+    this.buffer(id);
   }
 
   /** Removes proxy `id`; throws `CollideError` when it is absent. */
@@ -570,8 +635,8 @@ export class SpatialHash implements BroadPhase {
     }
     if (this.ensureBuilt(out)) return out;
     if (this.runner !== null && this.shared && this.candidates.size > CANDIDATE_MERGE_CHUNK) {
-      // No box left its fat box: the same pass with no stale and no new candidate, in chunks
-      // on the runner's threads (it also copies the candidates over to the other buffer).
+      // No box left its fat box: the candidates filtered in chunks on the runner's threads
+      // (not copied: they stay as they are).
       this.newKeys[0] = 0;
       this.mergeParallel(out, 0);
       return out;
@@ -1149,8 +1214,12 @@ export class SpatialHash implements BroadPhase {
     const out = this.candidatesNext;
     const na = old.size;
     const total = na + nk;
-    out.clear();
-    out.reserve(total);
+    // No moved body and no new key: the candidates stay; the chunks only filter them.
+    const filterOnly = nk === 0 && this.movedCount === 0 && pairs !== null;
+    if (!filterOnly) {
+      out.clear();
+      out.reserve(total);
+    }
     if (this.nextLo.length < total) {
       this.nextLo = growInt32Mem(this.nextLo, total, true);
       this.nextHi = growInt32Mem(this.nextHi, total, true);
@@ -1173,7 +1242,7 @@ export class SpatialHash implements BroadPhase {
     job.movedStamp = this.movedStamp;
     job.generation = this.movedGeneration;
     job.box = this.proxies.box;
-    job.filter = pairs !== null ? 1 : 0;
+    job.filter = filterOnly ? CANDIDATE_FILTER_ONLY : pairs !== null ? 1 : 0;
     job.outKeys = out.storage;
     job.outLo = this.nextLo;
     job.outHi = this.nextHi;
@@ -1187,6 +1256,7 @@ export class SpatialHash implements BroadPhase {
     } finally {
       this.mergePairs = null;
     }
+    if (filterOnly) return;
     out.setSize(job.outCount);
     this.finishUpdate();
   }

@@ -9,7 +9,7 @@ import { type CellQueryJob, cellQueryChunk } from "../broadphase/cell-query.js";
 import { PAIR_KEY_BASE } from "../broadphase/pair-set.js";
 import type { Shape } from "../shapes/shape.js";
 import { NARROW_NONE, NARROW_RECORD_STRIDE, narrowPair } from "../world/narrow-pair.js";
-import { type PoseBoxesJob, poseBoxesChunk } from "../world/pose-boxes.js";
+import { applyPoseChunk, type PoseBoxesJob, poseBoxesChunk } from "../world/pose-boxes.js";
 import { CTRL_NEXT_BLOCK, PARALLEL_BLOCK_PAIRS } from "./protocol.js";
 
 /**
@@ -106,6 +106,21 @@ export function runPoseChunks(
     const c = Atomics.add(control, CTRL_NEXT_BLOCK, 1);
     if (c >= chunks) return done;
     poseBoxesChunk(job, shapes, c);
+    done++;
+  }
+}
+
+/**
+ * Takes chunks of the second poses pass `job` from `control[CTRL_NEXT_BLOCK]` until all
+ * `chunks` are taken and runs each (src/world/pose-boxes.ts `applyPoseChunk`). Returns the
+ * chunks this thread did.
+ */
+export function runApplyChunks(control: Int32Array, job: PoseBoxesJob, chunks: number): number {
+  let done = 0;
+  for (;;) {
+    const c = Atomics.add(control, CTRL_NEXT_BLOCK, 1);
+    if (c >= chunks) return done;
+    applyPoseChunk(job, c);
     done++;
   }
 }

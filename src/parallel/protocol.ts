@@ -69,8 +69,10 @@ export const CTRL_CELL_TABLE_GENERATION = 21;
 export const CTRL_CELL_ROOM = 22;
 /** Control slot (cell queries job): number of chunks. */
 export const CTRL_CELL_CHUNKS = 23;
+/** Control slot (second poses pass): `BulkMoveTarget.grid` (1: no fat boxes yet, 2: built). */
+export const CTRL_POSE_GRID = 24;
 /** Number of control slots. */
-export const CTRL_SLOTS = 24;
+export const CTRL_SLOTS = 25;
 
 /** Job kind: the narrow phase of a step (blocks of pairs, src/parallel/blocks.ts). */
 export const JOB_NARROW = 0;
@@ -89,6 +91,12 @@ export const JOB_POSES = 2;
  * src/broadphase/cell-query.ts), taken from the same shared counter.
  */
 export const JOB_CELLS = 3;
+/**
+ * Job kind: the second pass of the world's `setPoses` (chunks of src/world/pose-boxes.ts
+ * `applyPoseChunk`: poses and boxes written, the grid's fat-box tests), over the
+ * {@link PoseBuffers} and {@link PoseApplyBuffers}.
+ */
+export const JOB_POSE_APPLY = 4;
 
 /** Doubles of the shared job parameters: [0] prediction (narrow phase), [1] half prediction (poses job). */
 export const PARAM_SLOTS = 2;
@@ -145,6 +153,20 @@ export interface PoseBuffers {
 }
 
 /**
+ * The shared arrays of the second poses pass (src/world/pose-boxes.ts `applyPoseChunk`) beyond
+ * the {@link PoseBuffers}, sent when any of them was replaced since the last such job.
+ */
+export interface PoseApplyBuffers {
+  aabb: SharedArrayBuffer;
+  bpBox: SharedArrayBuffer;
+  kind: SharedArrayBuffer;
+  left: SharedArrayBuffer;
+  gridBox: SharedArrayBuffer;
+  fat: SharedArrayBuffer;
+  pad: SharedArrayBuffer;
+}
+
+/**
  * The shared arrays of the grid's cell queries (src/broadphase/cell-query.ts), sent when any of
  * them was replaced since the last cell queries job.
  */
@@ -170,6 +192,7 @@ export interface CellBuffers {
 export type WorkerMessage =
   | { type: "buffers"; buffers: SharedBuffers }
   | { type: "pose-buffers"; buffers: PoseBuffers }
+  | { type: "pose-apply-buffers"; buffers: PoseApplyBuffers }
   | { type: "merge-buffers"; buffers: MergeBuffers }
   | { type: "cell-buffers"; buffers: CellBuffers }
   | {

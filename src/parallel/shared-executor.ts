@@ -39,12 +39,20 @@ import type { Shape } from "../shapes/shape.js";
 import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "../world/executor.js";
 import { NARROW_RECORD_STRIDE } from "../world/narrow-pair.js";
 import {
+  applyPoseChunk,
   POSE_CHUNK_PENDING,
   type PoseBoxesJob,
   type PoseBoxesRunner,
   poseBoxesChunk,
 } from "../world/pose-boxes.js";
-import { runBlock, runBlocks, runCellChunks, runMergeChunks, runPoseChunks } from "./blocks.js";
+import {
+  runApplyChunks,
+  runBlock,
+  runBlocks,
+  runCellChunks,
+  runMergeChunks,
+  runPoseChunks,
+} from "./blocks.js";
 import {
   type CellBuffers,
   CTRL_CELL_CHUNK_SIZE,
@@ -68,16 +76,19 @@ import {
   CTRL_POSE_CHUNK_SIZE,
   CTRL_POSE_CHUNKS,
   CTRL_POSE_COUNT,
+  CTRL_POSE_GRID,
   CTRL_READY,
   CTRL_SLOTS,
   JOB_CELLS,
   JOB_MERGE,
   JOB_NARROW,
+  JOB_POSE_APPLY,
   JOB_POSES,
   type MergeBuffers,
   PARALLEL_BLOCK_PAIRS,
   PARALLEL_JOB_TIMEOUT_MS,
   PARAM_SLOTS,
+  type PoseApplyBuffers,
   type PoseBuffers,
   type SharedBuffers,
   type WorkerMessage,
@@ -219,6 +230,8 @@ export abstract class SharedMemoryExecutor
   private readonly sentCells: (ArrayBufferLike | null)[] = new Array(15).fill(null);
   // The poses job's arrays the workers were last sent (see sharePoseBuffers).
   private readonly sentPoses: (ArrayBufferLike | null)[] = new Array(5).fill(null);
+  // The second poses pass's own arrays the workers were last sent (see shareApplyBuffers).
+  private readonly sentApply: (ArrayBufferLike | null)[] = new Array(7).fill(null);
 
   /**
    * Checks `options` (overriding {@link defaultWorkerExecutorOptions}); the subclass then starts
@@ -457,6 +470,85 @@ export abstract class SharedMemoryExecutor
     for (let c = 0; c < chunks; c++) {
       if (Atomics.load(status, c) === POSE_CHUNK_PENDING) poseBoxesChunk(job, shapes, c);
     }
+  }
+
+  /**
+   * Runs the `chunks` chunks of the second pass of the world's `setPoses`
+   * (src/world/pose-boxes.ts `applyPoseChunk`) over the threads, the calling thread included,
+   * and returns when every chunk is done (a chunk a failed worker left is run here). Runs alone
+   * on the calling thread before the workers are ready, for one chunk, or when an array of
+   * `job` is not in shared memory. Throws `CollideError` after {@link dispose}.
+   */
+  runPoseApply(job: PoseBoxesJob, chunks: number): void {
+    if (this.disposed) invalidValue("executor", "disposed", "has been disposed");
+    const status = job.status;
+    status.fill(POSE_CHUNK_PENDING, 0, chunks);
+    const control = this.control;
+    const ready = Atomics.load(control, CTRL_READY) >= this.workerCount;
+    if (
+      this.workerCount === 0 ||
+      chunks < 2 ||
+      !ready ||
+      !this.sharePoseBuffers(job) ||
+      !this.shareApplyBuffers(job)
+    ) {
+      for (let c = 0; c < chunks; c++) applyPoseChunk(job, c);
+      return;
+    }
+    control[CTRL_JOB_KIND] = JOB_POSE_APPLY;
+    control[CTRL_POSE_COUNT] = job.count;
+    control[CTRL_POSE_CHUNKS] = chunks;
+    control[CTRL_POSE_CHUNK_SIZE] = job.chunkSize;
+    control[CTRL_POSE_GRID] = job.grid;
+    control[CTRL_NEXT_BLOCK] = 0;
+    control[CTRL_DONE] = 0;
+    control[CTRL_ERROR] = 0;
+    this.wake();
+    try {
+      runApplyChunks(control, job, chunks);
+    } catch {
+      // The chunk left unfinished is run again below.
+    }
+    this.waitForWorkers();
+    for (let c = 0; c < chunks; c++) {
+      if (Atomics.load(status, c) === POSE_CHUNK_PENDING) applyPoseChunk(job, c);
+    }
+  }
+
+  /**
+   * Sends the workers the second poses pass's own arrays when any was replaced since the last
+   * such job. Returns false (nothing sent) when some array is not in shared memory.
+   */
+  private shareApplyBuffers(job: PoseBoxesJob): boolean {
+    const sent = this.sentApply;
+    let state = 0;
+    state |= mergeBufferState(job.aabb, sent, 0);
+    state |= mergeBufferState(job.bpBox, sent, 1);
+    state |= mergeBufferState(job.kind, sent, 2);
+    state |= mergeBufferState(job.left, sent, 3);
+    state |= mergeBufferState(job.gridBox, sent, 4);
+    state |= mergeBufferState(job.fat, sent, 5);
+    state |= mergeBufferState(job.pad, sent, 6);
+    if ((state & 2) !== 0) return false;
+    if (state === 0) return true;
+    sent[0] = job.aabb.buffer;
+    sent[1] = job.bpBox.buffer;
+    sent[2] = job.kind.buffer;
+    sent[3] = job.left.buffer;
+    sent[4] = job.gridBox.buffer;
+    sent[5] = job.fat.buffer;
+    sent[6] = job.pad.buffer;
+    const buffers: PoseApplyBuffers = {
+      aabb: job.aabb.buffer as SharedArrayBuffer,
+      bpBox: job.bpBox.buffer as SharedArrayBuffer,
+      kind: job.kind.buffer as SharedArrayBuffer,
+      left: job.left.buffer as SharedArrayBuffer,
+      gridBox: job.gridBox.buffer as SharedArrayBuffer,
+      fat: job.fat.buffer as SharedArrayBuffer,
+      pad: job.pad.buffer as SharedArrayBuffer,
+    };
+    this.post({ type: "pose-apply-buffers", buffers });
+    return true;
   }
 
   /** Waits until every worker has left the current job. */

@@ -11,8 +11,14 @@ import "../index.js";
 import type { CandidateMergeJob } from "../broadphase/candidate-merge.js";
 import type { CellQueryJob } from "../broadphase/cell-query.js";
 import type { Shape } from "../shapes/shape.js";
-import type { PoseBoxesJob } from "../world/pose-boxes.js";
-import { runBlocks, runCellChunks, runMergeChunks, runPoseChunks } from "./blocks.js";
+import { emptyPoseBoxesJob, type PoseBoxesJob } from "../world/pose-boxes.js";
+import {
+  runApplyChunks,
+  runBlocks,
+  runCellChunks,
+  runMergeChunks,
+  runPoseChunks,
+} from "./blocks.js";
 import {
   CTRL_CELL_CHUNK_SIZE,
   CTRL_CELL_CHUNKS,
@@ -34,8 +40,10 @@ import {
   CTRL_POSE_CHUNK_SIZE,
   CTRL_POSE_CHUNKS,
   CTRL_POSE_COUNT,
+  CTRL_POSE_GRID,
   JOB_CELLS,
   JOB_MERGE,
+  JOB_POSE_APPLY,
   JOB_POSES,
   type WorkerMessage,
 } from "./protocol.js";
@@ -71,16 +79,7 @@ export class WorkerState {
   };
 
   /** The poses job's arrays (counts set per job from the control array). */
-  private readonly poses: PoseBoxesJob = {
-    poses: new Float64Array(0),
-    slots: new Int32Array(0),
-    count: 0,
-    chunkSize: 1,
-    pose: new Float64Array(0),
-    halfPrediction: 0,
-    boxes: new Float64Array(0),
-    status: new Int32Array(0),
-  };
+  private readonly poses: PoseBoxesJob = emptyPoseBoxesJob(1);
 
   /** The grid's cell queries' arrays (counts set per job from the control array). */
   private readonly cells: CellQueryJob = {
@@ -130,6 +129,16 @@ export class WorkerState {
       p.pose = new Float64Array(b.pose);
       p.boxes = new Float64Array(b.boxes);
       p.status = new Int32Array(b.status);
+    } else if (msg.type === "pose-apply-buffers") {
+      const b = msg.buffers;
+      const p = this.poses;
+      p.aabb = new Float64Array(b.aabb);
+      p.bpBox = new Float64Array(b.bpBox);
+      p.kind = new Uint8Array(b.kind);
+      p.left = new Uint8Array(b.left);
+      p.gridBox = new Float64Array(b.gridBox);
+      p.fat = new Float64Array(b.fat);
+      p.pad = new Float64Array(b.pad);
     } else if (msg.type === "merge-buffers") {
       const b = msg.buffers;
       const m = this.merge;
@@ -194,6 +203,12 @@ export class WorkerState {
         p.chunkSize = control[CTRL_POSE_CHUNK_SIZE];
         p.halfPrediction = this.params[1];
         runPoseChunks(control, p, this.slotShapes, control[CTRL_POSE_CHUNKS]);
+      } else if (kind === JOB_POSE_APPLY) {
+        const p = this.poses;
+        p.count = control[CTRL_POSE_COUNT];
+        p.chunkSize = control[CTRL_POSE_CHUNK_SIZE];
+        p.grid = control[CTRL_POSE_GRID];
+        runApplyChunks(control, p, control[CTRL_POSE_CHUNKS]);
       } else if (kind === JOB_MERGE) {
         const m = this.merge;
         m.oldCount = control[CTRL_MERGE_OLD];

@@ -30,6 +30,7 @@
  */
 import { growFloat64, growInt32 } from "../broadphase/broad-phase.js";
 import { StaticBvh } from "../broadphase/static-bvh.js";
+import { growFloat64Mem, toSharedFloat64 } from "../math/typed-arrays.js";
 
 /** Kind id of a dynamic body (the default). */
 export const KIND_DYNAMIC = 0;
@@ -50,7 +51,7 @@ export type BodyKind = "static" | "kinematic" | "dynamic";
 /** The kind names by id. */
 export const KIND_NAMES: readonly BodyKind[] = ["dynamic", "kinematic", "static"];
 
-function growU8(a: Uint8Array<ArrayBuffer>, n: number): Uint8Array<ArrayBuffer> {
+function growU8(a: Uint8Array, n: number): Uint8Array {
   if (n <= a.length) return a;
   let cap = Math.max(16, a.length);
   while (cap < n) cap *= 2;
@@ -62,16 +63,16 @@ function growU8(a: Uint8Array<ArrayBuffer>, n: number): Uint8Array<ArrayBuffer> 
 /** Kinds, broad-phase boxes, dirty marks, sleep state and the static set (see the module docs). */
 export class BodyKinds {
   /** Kind id of each slot ({@link KIND_DYNAMIC}, {@link KIND_KINEMATIC}, {@link KIND_STATIC}). */
-  kind = new Uint8Array(16);
+  kind: Uint8Array = new Uint8Array(16);
   /** 1 when the slot's (moving) body sleeps. */
-  sleeping = new Uint8Array(16);
+  sleeping: Uint8Array = new Uint8Array(16);
   /**
    * Broad-phase box of each slot: the tight box grown by half the prediction and the rounding
    * pad, `box[6s .. 6s+5] = (minx, miny, minz, maxx, maxy, maxz)` — what the broad phase holds.
    */
-  box = new Float64Array(96);
+  box: Float64Array = new Float64Array(96);
   /** 1 when the slot is in the move buffer. */
-  dirty = new Uint8Array(16);
+  dirty: Uint8Array = new Uint8Array(16);
   /** The move buffer: dirty slots, `dirtyList[0 .. dirtyCount)`, in marking order. */
   dirtyList = new Int32Array(16);
   dirtyCount = 0;
@@ -89,7 +90,7 @@ export class BodyKinds {
   /** False when static bodies were added, moved or removed since {@link staticBvh} was built. */
   staticFresh = true;
   /** 1 for a static slot with a box (in the static BVH), 0 otherwise (half-spaces, moving). */
-  private staticBox = new Uint8Array(16);
+  private staticBox: Uint8Array = new Uint8Array(16);
   private bvhIds = new Int32Array(0);
   /** Incremented by every build of {@link staticBvh}: kept static candidates of older builds are stale. */
   private staticVersion = 1;
@@ -110,6 +111,23 @@ export class BodyKinds {
   private qHead = 0;
   private qCount = 0;
 
+  /**
+   * True when {@link box} and {@link kind} live in `SharedArrayBuffer`s (a world with a parallel
+   * executor: the threaded `setPoses` writes the boxes), see {@link share}.
+   */
+  shared = false;
+
+  /** Moves {@link box} and {@link kind} into shared memory, now and after every growth. */
+  share(): void {
+    this.shared = true;
+    this.box = toSharedFloat64(this.box, true);
+    if (!(this.kind.buffer instanceof SharedArrayBuffer)) {
+      const k = new Uint8Array(new SharedArrayBuffer(this.kind.length));
+      k.set(this.kind);
+      this.kind = k;
+    }
+  }
+
   /** Grows the per-slot arrays to hold slot `slot`. */
   ensure(slot: number): void {
     const n = slot + 1;
@@ -119,7 +137,8 @@ export class BodyKinds {
     this.kind = growU8(this.kind, cap);
     this.sleeping = growU8(this.sleeping, cap);
     this.dirty = growU8(this.dirty, cap);
-    this.box = growFloat64(this.box, 6 * cap);
+    this.box = growFloat64Mem(this.box, 6 * cap, this.shared);
+    if (this.shared) this.share();
     this.lastMoved = growFloat64(this.lastMoved, cap);
     this.staticPos = growInt32(this.staticPos, cap, -1);
     this.staticBox = growU8(this.staticBox, cap);

@@ -109,6 +109,7 @@ import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "./executor
 import { type BodyHandle, MAX_BODY_SLOT, packHandle } from "./handles.js";
 import { NARROW_NONE, NARROW_RECORD_STRIDE, NARROW_SENSOR, narrowPair } from "./narrow-pair.js";
 import {
+  emptyPoseBoxesJob,
   POSE_BOX_STRIDE,
   POSE_BOXES_CHUNK,
   POSE_CHUNK_DONE,
@@ -502,16 +503,10 @@ export class CollisionWorld {
   /** The batch's poses copied to shared memory for the parallel first pass of {@link setPoses}. */
   private posesIn: Float64Array = new Float64Array(0);
   /** The parallel first pass of {@link setPoses} (src/world/pose-boxes.ts). */
-  private readonly poseJob: PoseBoxesJob = {
-    poses: new Float64Array(0),
-    slots: new Int32Array(0),
-    count: 0,
-    chunkSize: POSE_BOXES_CHUNK,
-    pose: new Float64Array(0),
-    halfPrediction: 0,
-    boxes: new Float64Array(0),
-    status: new Int32Array(0),
-  };
+  private readonly poseJob: PoseBoxesJob = emptyPoseBoxesJob(POSE_BOXES_CHUNK);
+  /** Per slot: the last batch that held it (a repeated slot keeps `setPoses`' second pass serial). */
+  private posesStamp: Int32Array = new Int32Array(0);
+  private posesGeneration = 0;
   /** True while a {@link stepAsync} awaits its broad phase: bodies may not change meanwhile. */
   private stepping = false;
   /** Slots of unbounded bodies (half-spaces), ascending: outside the broad phase. */
@@ -608,6 +603,7 @@ export class CollisionWorld {
     // threads read them in place (no per-step copy).
     const shared = o.executor !== null && typeof SharedArrayBuffer === "function";
     this.bodies = new BodyStore(shared);
+    if (shared) this.kinds.share();
     if (shared) this.filteredKeys = allocFloat64(256, true);
     this.options = Object.freeze({ ...o, profile: o.profile === true });
     this.halfPrediction = o.prediction / 2;
@@ -861,27 +857,45 @@ export class CollisionWorld {
       boxes[k + 10] = bpMax.y;
       boxes[k + 11] = bpMax.z;
     }
-    // Pass 2: apply, in order.
+    if (parallel && this.parallelPoseApply(n)) return;
+    // Pass 2: apply, in order: applyMove and the pose and tight box writes of setPose, read
+    // from the arrays (the broad phase's moveFromArrays where it has one: the box is valid).
     const pose = b.pose;
+    const aabb = b.aabb;
+    const k = this.kinds;
+    const kbox = k.box;
+    const bp = this.bp;
     for (let i = 0; i < n; i++) {
       const slot = slots[i];
       const o = 7 * i;
-      const k = 12 * i;
+      const kk = POSE_BOX_STRIDE * i;
       const q = 7 * slot;
-      vec3.set(
-        displacement,
-        poses[o] - pose[q],
-        poses[o + 1] - pose[q + 1],
-        poses[o + 2] - pose[q + 2],
-      );
-      vec3.set(box.min, boxes[k], boxes[k + 1], boxes[k + 2]);
-      vec3.set(box.max, boxes[k + 3], boxes[k + 4], boxes[k + 5]);
-      vec3.set(bpMin, boxes[k + 6], boxes[k + 7], boxes[k + 8]);
-      vec3.set(bpMax, boxes[k + 9], boxes[k + 10], boxes[k + 11]);
-      this.applyMove(slot, isUnboundedType(b.shapeType[slot]));
+      const s6 = 6 * slot;
+      const unbounded = isUnboundedType(b.shapeType[slot]);
+      if (k.kind[slot] === KIND_STATIC) {
+        if (!unbounded) k.staticFresh = false;
+      } else if (!unbounded) {
+        if (bp.moveFromArrays !== undefined) {
+          bp.moveFromArrays(slot, boxes, kk + 6, poses, o, pose, q);
+        } else {
+          vec3.set(
+            displacement,
+            poses[o] - pose[q],
+            poses[o + 1] - pose[q + 1],
+            poses[o + 2] - pose[q + 2],
+          );
+          vec3.set(bpMin, boxes[kk + 6], boxes[kk + 7], boxes[kk + 8]);
+          vec3.set(bpMax, boxes[kk + 9], boxes[kk + 10], boxes[kk + 11]);
+          bp.move(slot, bpMin, bpMax, displacement);
+        }
+      }
+      for (let j = 0; j < 6; j++) kbox[s6 + j] = boxes[kk + 6 + j];
+      k.markDirty(slot);
+      if (k.sleeping[slot] !== 0) this.wakeSlot(slot);
       for (let j = 0; j < 7; j++) pose[q + j] = poses[o + j];
-      this.writeTightBox(slot);
+      for (let j = 0; j < 6; j++) aabb[s6 + j] = boxes[kk + j];
     }
+    if (n > 0) this.bodiesChanged();
   }
 
   /**
@@ -919,6 +933,66 @@ export class CollisionWorld {
     if (job.status.length < chunks) job.status = newInt32(2 * chunks, true);
     ex.runPoseBoxes(job, chunks, b.shapes, b.slotCount, b.shapesVersion);
     for (let c = 0; c < chunks; c++) if (job.status[c] !== POSE_CHUNK_DONE) return false;
+    return true;
+  }
+
+  /**
+   * The second pass of {@link setPoses} on the executor's threads, after a parallel first pass
+   * (src/world/pose-boxes.ts `applyPoseChunk`: poses, tight and broad-phase boxes written, the
+   * grid's boxes moved and tested against their fat boxes), then, here and in order, what the
+   * serial pass does besides: the move buffers, waking, the static structure's freshness.
+   * Returns false, having changed nothing, when it cannot: no such executor, a broad phase
+   * without `prepareBulkMove` (any but the grid), an array not in shared memory, or a slot
+   * twice in the batch (the serial pass applies them in order).
+   */
+  private parallelPoseApply(n: number): boolean {
+    const ex = this.options.executor;
+    const bp = this.bp;
+    const k = this.kinds;
+    const b = this.bodies;
+    if (
+      ex === null ||
+      ex.runPoseApply === undefined ||
+      bp.prepareBulkMove === undefined ||
+      bp.markMovedOut === undefined ||
+      !k.shared ||
+      !(b.aabb.buffer instanceof SharedArrayBuffer)
+    ) {
+      return false;
+    }
+    const slots = this.posesSlots;
+    if (this.posesStamp.length < b.slotCount) {
+      this.posesStamp = new Int32Array(Math.max(b.slotCount, 2 * this.posesStamp.length));
+      this.posesGeneration = 0;
+    }
+    const stamp = this.posesStamp;
+    if (++this.posesGeneration >= 0x7fffffff) {
+      stamp.fill(0);
+      this.posesGeneration = 1;
+    }
+    const gen = this.posesGeneration;
+    for (let i = 0; i < n; i++) {
+      const s = slots[i];
+      if (stamp[s] === gen) return false;
+      stamp[s] = gen;
+    }
+    const job = this.poseJob;
+    if (!bp.prepareBulkMove(job)) return false;
+    if (job.left.length < n) job.left = new Uint8Array(new SharedArrayBuffer(slots.length));
+    job.aabb = b.aabb;
+    job.bpBox = k.box;
+    job.kind = k.kind;
+    ex.runPoseApply(job, poseBoxesChunks(job));
+    const left = job.left;
+    const kind = k.kind;
+    for (let i = 0; i < n; i++) {
+      const slot = slots[i];
+      if (kind[slot] === KIND_STATIC) k.staticFresh = false;
+      else if (left[i] !== 0) bp.markMovedOut(slot);
+      k.markDirty(slot);
+      if (k.sleeping[slot] !== 0) this.wakeSlot(slot);
+    }
+    if (n > 0) this.bodiesChanged();
     return true;
   }
 

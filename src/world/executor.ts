@@ -92,4 +92,9 @@ export interface StepExecutor {
     slotCount: number,
     shapesVersion: number,
   ): void;
+  /**
+   * Optional: runs the chunks `0 .. chunks − 1` of the second pass of `setPoses`
+   * (src/world/pose-boxes.ts `applyPoseChunk`) over the threads and returns when all are done.
+   */
+  runPoseApply?(job: PoseBoxesJob, chunks: number): void;
 }

@@ -11,6 +11,9 @@
  * without a shape — and reports failure; the world then runs its own first pass on the calling
  * thread, which throws the error one thread throws, or handles the half-space.
  */
+
+import type { BulkMoveTarget } from "../broadphase/broad-phase.js";
+import { DISPLACEMENT_MARGIN_SCALE } from "../broadphase/spatial-hash.js";
 import {
   UNIT_QUATERNION_TOLERANCE,
   WORLD_AABB_ROUNDING_PAD,
@@ -22,6 +25,7 @@ import type { Vec3 } from "../math/vec3.js";
 import { aabbShapeOfType } from "../shapes/index.js";
 import { isUnboundedType } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
+import { KIND_STATIC } from "./body-kinds.js";
 
 /** Bodies per chunk of the parallel first pass of `setPoses`. */
 export const POSE_BOXES_CHUNK = 2048;
@@ -36,8 +40,11 @@ export const POSE_CHUNK_DONE = 0;
 /** Chunk status: stopped at a body the world must handle on the calling thread. */
 export const POSE_CHUNK_FAILED = 1;
 
-/** The arrays of one parallel first pass of `setPoses` (shared memory when run on workers). */
-export interface PoseBoxesJob {
+/**
+ * The arrays of one parallel first pass of `setPoses` (shared memory when run on workers), and
+ * of its parallel second pass ({@link applyPoseChunk}: the fields from `aabb` on).
+ */
+export interface PoseBoxesJob extends BulkMoveTarget {
   /** The new poses, 7 doubles per body of the batch. */
   poses: Float64Array;
   /** The slot of each body of the batch (the caller resolved the handles). */
@@ -54,6 +61,38 @@ export interface PoseBoxesJob {
   boxes: Float64Array;
   /** Per chunk: `POSE_CHUNK_PENDING` until done, then DONE or FAILED (atomic store). */
   status: Int32Array;
+  /** Second pass: the world's tight boxes by slot, 6 doubles (written). */
+  aabb: Float64Array;
+  /** Second pass: the world's broad-phase boxes by slot, 6 doubles (written). */
+  bpBox: Float64Array;
+  /** Second pass: kind id by slot (a `KIND_STATIC` body is not in the broad phase). */
+  kind: Uint8Array;
+  /** Second pass, output by body of the batch: 1 when its box left its fat box, else 0. */
+  left: Uint8Array;
+}
+
+/** A poses job with empty arrays (set per job). */
+export function emptyPoseBoxesJob(chunkSize: number): PoseBoxesJob {
+  const f = new Float64Array(0);
+  const u = new Uint8Array(0);
+  return {
+    poses: f,
+    slots: new Int32Array(0),
+    count: 0,
+    chunkSize,
+    pose: f,
+    halfPrediction: 0,
+    boxes: f,
+    status: new Int32Array(0),
+    aabb: f,
+    bpBox: f,
+    kind: u,
+    left: u,
+    gridBox: f,
+    fat: f,
+    pad: f,
+    grid: 1,
+  };
 }
 
 /** Number of chunks of `job` (at least 1). */
@@ -156,6 +195,69 @@ export function poseBoxesChunk(
 }
 
 /**
+ * Chunk `c` of the second pass of `setPoses` on threads (every body of the batch passed the
+ * first pass, and no slot appears twice): writes each body's pose, tight box and broad-phase
+ * box, and moves its broad-phase box as the grid's `moveFromArrays` does (the fat box test, the
+ * pad of a box that left it, flagged in `left` for the caller to put in the move buffer, in
+ * order). Publishes `POSE_CHUNK_DONE` in `status[c]`. Bitwise the serial pass's writes.
+ */
+export function applyPoseChunk(job: PoseBoxesJob, c: number): void {
+  const { poses, slots, pose, boxes, aabb, bpBox, kind, left, gridBox, fat, pad } = job;
+  const built = job.grid === 2;
+  const end = Math.min(job.count, (c + 1) * job.chunkSize);
+  for (let i = c * job.chunkSize; i < end; i++) {
+    const slot = slots[i];
+    const o = 7 * i;
+    const kk = POSE_BOX_STRIDE * i;
+    const q = 7 * slot;
+    const s6 = 6 * slot;
+    const x0 = boxes[kk + 6];
+    const y0 = boxes[kk + 7];
+    const z0 = boxes[kk + 8];
+    const x1 = boxes[kk + 9];
+    const y1 = boxes[kk + 10];
+    const z1 = boxes[kk + 11];
+    let out = 0;
+    if (kind[slot] !== KIND_STATIC) {
+      gridBox[s6] = x0;
+      gridBox[s6 + 1] = y0;
+      gridBox[s6 + 2] = z0;
+      gridBox[s6 + 3] = x1;
+      gridBox[s6 + 4] = y1;
+      gridBox[s6 + 5] = z1;
+      if (
+        built &&
+        (x0 < fat[s6] ||
+          y0 < fat[s6 + 1] ||
+          z0 < fat[s6 + 2] ||
+          x1 > fat[s6 + 3] ||
+          y1 > fat[s6 + 4] ||
+          z1 > fat[s6 + 5])
+      ) {
+        let d = Math.max(
+          Math.abs(poses[o] - pose[q]),
+          Math.abs(poses[o + 1] - pose[q + 1]),
+          Math.abs(poses[o + 2] - pose[q + 2]),
+        );
+        if (!Number.isFinite(d)) d = 0;
+        pad[slot] = DISPLACEMENT_MARGIN_SCALE * d;
+        out = 1;
+      }
+    }
+    left[i] = out;
+    bpBox[s6] = x0;
+    bpBox[s6 + 1] = y0;
+    bpBox[s6 + 2] = z0;
+    bpBox[s6 + 3] = x1;
+    bpBox[s6 + 4] = y1;
+    bpBox[s6 + 5] = z1;
+    for (let j = 0; j < 7; j++) pose[q + j] = poses[o + j];
+    for (let j = 0; j < 6; j++) aabb[s6 + j] = boxes[kk + j];
+  }
+  Atomics.store(job.status, c, POSE_CHUNK_DONE);
+}
+
+/**
  * Runs the chunks of the first pass of `setPoses` over threads: a parallel executor
  * (`WorkerExecutor` of `collide/parallel`) implements it.
  */
@@ -172,6 +274,11 @@ export interface PoseBoxesRunner {
     slotCount: number,
     shapesVersion: number,
   ): void;
+  /**
+   * Optional: runs every chunk `0 .. chunks − 1` of the second pass with `applyPoseChunk` on
+   * any thread in any order (every array of `job` in shared memory) and returns when all are done.
+   */
+  runPoseApply?(job: PoseBoxesJob, chunks: number): void;
 }
 
 /**

@@ -9,6 +9,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  CANDIDATE_FILTER_ONLY,
   type CandidateMergeJob,
   candidateMergeChunks,
   compactCandidateMerge,
@@ -87,7 +88,7 @@ function runChunked(
   c: Case,
   chunkSize: number,
   order: number[],
-  filter: boolean,
+  filter: boolean | "only",
 ): { candidates: number[]; lo: number[]; hi: number[]; pairs: number[] } {
   const total = c.old.length + c.fresh.length;
   const generation = 7;
@@ -104,7 +105,7 @@ function runChunked(
     movedStamp: stamp,
     generation,
     box: c.box,
-    filter: filter ? 1 : 0,
+    filter: filter === "only" ? CANDIDATE_FILTER_ONLY : filter ? 1 : 0,
     // Garbage beyond the output, as a reused buffer holds.
     outKeys: new Float64Array(total + 3).fill(-5),
     outLo: new Int32Array(total + 3).fill(-5),
@@ -151,6 +152,26 @@ describe("candidate merge in chunks (the grid's parallel broad phase)", () => {
         },
       ),
       { numRuns: 400 },
+    );
+  });
+
+  it("filter-only chunks (no moved body, no new key) give the oracle's pairs and leave the output arrays untouched", () => {
+    fc.assert(
+      fc.property(
+        caseArb,
+        fc.integer({ min: 1, max: 9 }),
+        fc.array(fc.nat(40), { maxLength: 40 }),
+        (c0, chunkSize, order) => {
+          const c: Case = { ...c0, moved: new Set(), fresh: [] };
+          const want = oracle(c);
+          const got = runChunked(c, chunkSize, order, "only");
+          expect(got.pairs).toEqual(want.pairs);
+          // The candidates are not copied: the output keys keep the reused buffer's garbage.
+          expect(got.candidates).toEqual(want.candidates.map(() => -5));
+          expect(got.lo).toEqual(want.candidates.map(() => -5));
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

@@ -2,10 +2,10 @@
  * The threaded step as a whole against the single-threaded one (the oracle), as a fast-check
  * property over random programs of steps on scene (b)'s bodies (bench/scenes.ts): each step a
  * random walk of a random share of the bodies through `setPoses` (batches large enough that its
- * first pass runs on the executor's threads, src/world/pose-boxes.ts, and that the grid's
+ * two passes run on the executor's threads, src/world/pose-boxes.ts, and that the grid's
  * candidate merge and its moved bodies' cell queries run in chunks), teleports, a handle given twice, a bad pose (the same error,
  * the world unchanged), removals, additions, `sleep`, automatic sleep, and static bodies (some
- * moved). After every step the contacts, events and counters, and every live body's box, must be
+ * moved). After every step the contacts, events and counters, and every live body's box and pose, must be
  * bitwise those of one thread. No timing is asserted.
  */
 import fc from "fast-check";
@@ -64,6 +64,12 @@ async function twinProgram(
   const e = new WorkerExecutor({ threads: 2, minPairs: 0 });
   executors.push(e);
   await e.ready();
+  // Count the parallel second passes of setPoses (src/world/pose-boxes.ts applyPoseChunk).
+  const apply = e.runPoseApply.bind(e);
+  e.runPoseApply = (job, chunks) => {
+    poseApplies++;
+    apply(job, chunks);
+  };
   const scene = makeScene("random", N, sceneSeed);
   scene.move(0);
   const ref = new CollisionWorld({ broadphase: "grid", sleepAfterSteps });
@@ -118,6 +124,10 @@ async function twinProgram(
       const y = par.getAabb(hp);
       a.push(x.min.x, x.min.y, x.min.z, x.max.x, x.max.y, x.max.z, +ref.isSleeping(hr));
       b.push(y.min.x, y.min.y, y.min.z, y.max.x, y.max.y, y.max.z, +par.isSleeping(hp));
+      const p = ref.getPose(hr);
+      const q = par.getPose(hp);
+      a.push(p.translation.x, p.translation.y, p.translation.z, p.rotation.x, p.rotation.w);
+      b.push(q.translation.x, q.translation.y, q.translation.z, q.rotation.x, q.rotation.w);
     }
     expectSameDoubles(a, b);
   };
@@ -200,6 +210,8 @@ async function twinProgram(
 
 /** Incremental grid updates whose cell queries ran on the threads, over every program. */
 let parallelCellQueries = 0;
+/** `setPoses` batches whose second pass ran on the threads, over every program. */
+let poseApplies = 0;
 
 describe("the threaded step (poses, broad phase, narrow phase) is bitwise the single-threaded one", () => {
   it("random programs of walks, teleports, duplicates, bad poses, removals, additions, sleep and static bodies", async () => {
@@ -216,5 +228,7 @@ describe("the threaded step (poses, broad phase, narrow phase) is bitwise the si
     );
     // The moved bodies' cell queries (src/broadphase/cell-query.ts) were among the jobs run.
     expect(parallelCellQueries).toBeGreaterThan(0);
+    // So did the second pass of setPoses (poses, boxes, fat-box tests: applyPoseChunk).
+    expect(poseApplies).toBeGreaterThan(0);
   }, 600_000);
 });

@@ -17,7 +17,7 @@
  * so a pair key of the previous frame never names a reused slot.
  */
 import { invalidValue } from "../../errors.js";
-import { growFloat64, growInt32 } from "../../math/typed-arrays.js";
+import { growInt32 } from "../../math/typed-arrays.js";
 import {
   HANDLE_GENERATION_BASE,
   handleGeneration,
@@ -45,7 +45,7 @@ export class SlotStore<S> {
   /** Poses, `poseStride` doubles a slot, world frame. */
   pose: Float64Array;
   /** Tight world AABBs, `boxStride` doubles a slot: min coordinates, then max coordinates. */
-  aabb: Float64Array<ArrayBuffer>;
+  aabb: Float64Array;
   /** Collision layer bits of each slot. */
   layer = new Uint32Array(INITIAL_SLOTS);
   /** Collision mask bits of each slot. */
@@ -81,7 +81,7 @@ export class SlotStore<S> {
 
   /**
    * An empty store of `poseStride` doubles a pose and `boxStride` a box. With `shared`, the
-   * poses and flag bytes live in `SharedArrayBuffer`s, so a parallel executor's worker threads
+   * poses, tight boxes and flag bytes live in `SharedArrayBuffer`s, so a parallel executor's worker threads
    * read them in place instead of receiving a copy every step.
    */
   constructor(poseStride: number, boxStride: number, shared = false) {
@@ -89,7 +89,7 @@ export class SlotStore<S> {
     this.boxStride = boxStride;
     this.shared = shared;
     this.pose = allocFloat64(poseStride * INITIAL_SLOTS, shared);
-    this.aabb = new Float64Array(boxStride * INITIAL_SLOTS);
+    this.aabb = allocFloat64(boxStride * INITIAL_SLOTS, shared);
     this.flags = allocUint8(INITIAL_SLOTS, shared);
   }
 
@@ -166,7 +166,9 @@ export class SlotStore<S> {
     const pose = allocFloat64(this.poseStride * n, this.shared);
     pose.set(this.pose);
     this.pose = pose;
-    this.aabb = growFloat64(this.aabb, this.boxStride * n);
+    const aabb = allocFloat64(this.boxStride * n, this.shared);
+    aabb.set(this.aabb);
+    this.aabb = aabb;
     const layer = new Uint32Array(n);
     layer.set(this.layer);
     this.layer = layer;
