@@ -1745,7 +1745,8 @@ export class CollisionWorld {
   /**
    * The bodies that overlap or touch `shape` placed at `pose` (world frame; exact test, no
    * slop), in ascending handle order, appended to `out`. Uses the broad phase's box query with
-   * the shape's AABB. Throws `CollideError` for an invalid shape or pose.
+   * the shape's AABB. Throws `CollideError` for an invalid shape or pose, or a half-space
+   * (unbounded: `shape.type`).
    */
   overlapShape(
     shape: Shape,
@@ -1754,6 +1755,11 @@ export class CollisionWorld {
     filter: QueryFilter = {},
   ): BodyHandle[] {
     checkShape("shape", shape);
+    if (shape.type === ShapeType.HalfSpace) {
+      // Named as castShape names it (it was "pose.translation puts the shape's AABB out of
+      // range" for any translation: the half-space's box is unbounded).
+      invalidValue("shape.type", "halfspace", "must be a bounded shape (not a half-space)");
+    }
     checkWorldPose("pose", pose);
     if (!Array.isArray(out)) invalidValue("out", out, "must be an array");
     this.beginFilter(filter, OVERLAP_SHAPE_SPEC);

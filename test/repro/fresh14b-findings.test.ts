@@ -212,3 +212,18 @@ describe("makeCompound names a heightfield child as a heightfield", () => {
     expect(e.message).toMatch(/a heightfield/);
   });
 });
+
+describe("the world's overlapShape with a half-space is refused by its type", () => {
+  it('names shape.type (it blamed pose.translation: "puts the shape\'s AABB out of range")', () => {
+    const w = new CollisionWorld();
+    w.addBody({ shape: makeSphere(1), pose: I });
+    w.step();
+    const e = refusal(() =>
+      w.overlapShape(makeHalfSpace({ x: 0, y: 1, z: 0 }, 0), iso.create({ x: 1, y: 2, z: 3 })),
+    );
+    expect([e.code, e.field, e.value]).toEqual(["invalid_value", "shape.type", "halfspace"]);
+    // A bounded query shape is answered: the unit ball at x = 1.5 overlaps the body at 0.
+    expect(w.overlapShape(makeSphere(1), iso.create({ x: 1.5, y: 0, z: 0 })).length).toBe(1);
+    expect(w.overlapShape(makeSphere(1), iso.create({ x: 2.5, y: 0, z: 0 })).length).toBe(0);
+  });
+});
