@@ -243,7 +243,11 @@ export function defaultCollisionWorldOptions(): CollisionWorldOptions {
 
 /** What {@link CollisionWorld.addBody} takes. */
 export interface BodyDesc {
-  /** The body's shape, in its local frame (kept by reference; treat it as immutable). */
+  /**
+   * The body's shape, in its local frame (kept by reference; treat it as immutable). A shape
+   * from a `make…` constructor is deeply frozen; a hand-built one is validated here, once, and
+   * not frozen: a later change to it goes unseen by the world (its box and bounds are cached).
+   */
   shape: Shape;
   /** The body's pose in the world (copied). */
   pose: Isometry;
