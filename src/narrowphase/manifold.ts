@@ -64,7 +64,6 @@ import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { isPointFeatureType, isRoundedType, shapeDef } from "../shapes/registry.js";
-import type { RoundedShape } from "../shapes/rounded.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import type { Contact, ContactManifold } from "./contact.js";
 import { MAX_MANIFOLD_POINTS, makeContact } from "./contact.js";
@@ -160,12 +159,15 @@ function manifoldRounded(
   contact: Contact,
   prediction: number,
 ): ContactManifold {
-  const roundA = isRoundedType(a.type);
-  const roundB = isRoundedType(b.type);
-  const rA = roundA ? (a as RoundedShape).radius : 0;
-  const rB = roundB ? (b as RoundedShape).radius : 0;
-  const ca = roundA ? ((a as RoundedShape).core as ConvexShape) : a;
-  const cb = roundB ? ((b as RoundedShape).core as ConvexShape) : b;
+  // The core and the radius through the records (`roundedCore`, `margin`), not the built-in
+  // rounded types' field names, so that a rounded type added by the recipe (docs/DESIGN.md,
+  // "Adding a shape") with fields of its own gets its manifold (it was NaN).
+  const defA = shapeDef(a.type);
+  const defB = shapeDef(b.type);
+  const rA = defA.roundedCore ? defA.margin(a) : 0;
+  const rB = defB.roundedCore ? defB.margin(b) : 0;
+  const ca = defA.roundedCore ? (defA.roundedCore(a) as ConvexShape) : a;
+  const cb = defB.roundedCore ? (defB.roundedCore(b) as ConvexShape) : b;
   const n = contact.normal;
   coreContact.distance = contact.distance + rA + rB;
   vec3.copy(coreContact.normal, n);

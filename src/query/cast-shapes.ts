@@ -1095,7 +1095,9 @@ export function castShapesNonlinear(
   checkPose("poseA1", poseA1);
   checkPose("poseB0", poseB0);
   checkPose("poseB1", poseB1);
-  if (!(maxToi >= 0 && maxToi <= 1)) invalidValue("maxToi", maxToi, "must be in [0, 1]");
+  // typeof first: a string "1" or `true` was coerced to 1 and answered.
+  if (typeof maxToi !== "number" || !(maxToi >= 0 && maxToi <= 1))
+    invalidValue("maxToi", maxToi, "must be a number in [0, 1]");
   const hit = makeShapeCastHit();
   const found = castShapesNonlinearInto(hit, a, poseA0, poseA1, b, poseB0, poseB1, maxToi);
   if (castAnswerStands(found, hit, a, b)) return found ? hit : null;

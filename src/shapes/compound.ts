@@ -68,7 +68,7 @@ export function makeCompound(
       invalidValue(
         `${f}.shape.type`,
         shapeTypeName(type),
-        "must be a convex shape or a compound (a mesh or a half-space cannot be a child)",
+        "must be a convex shape or a compound (a mesh, a heightfield or a half-space cannot be a child)",
       );
     }
     checkShape(`${f}.shape`, s);

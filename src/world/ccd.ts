@@ -32,7 +32,7 @@
  * Every shape is swept and every shape is a candidate: convex shapes, triangle meshes and
  * compounds (part by part through their composite views, src/query/cast-shapes.ts) and
  * half-spaces (outside the broad phase, added to every fast body's candidates). A fast body
- * that is a half-space is not swept (it is unbounded: it has no swept box). Sensor pairs
+ * may not be a half-space (refused: it is unbounded, with no swept box). Sensor pairs
  * are not swept (a sensor reports the overlap at the step's poses). A slow body is taken at its
  * current pose, as Box2D's continuous collision treats static bodies. A fast body's sweep starts
  * from its pose at `addBody` / `setCcd(…, true)` until the first step.

@@ -249,7 +249,11 @@ export function defaultCollisionWorldOptions(): CollisionWorldOptions {
 
 /** What {@link CollisionWorld.addBody} takes. */
 export interface BodyDesc {
-  /** The body's shape, in its local frame (kept by reference; treat it as immutable). */
+  /**
+   * The body's shape, in its local frame (kept by reference; treat it as immutable). A shape
+   * from a `make…` constructor is deeply frozen; a hand-built one is validated here, once, and
+   * not frozen: a later change to it goes unseen by the world (its box and bounds are cached).
+   */
   shape: Shape;
   /** The body's pose in the world (copied). */
   pose: Isometry;
@@ -277,9 +281,11 @@ export interface BodyDesc {
    * its pose now, and each pair it touches on the way is reported in {@link CollisionWorld.impacts}
    * (src/world/ccd.ts). Without it a small body moving farther than its size in one step can
    * pass through a thin wall unreported (a sphere of radius 0.1 moving 100 units through a wall
-   * 0.01 thick). Every shape but a half-space is swept. A sensor may not have `ccd` (it reports
-   * overlaps at the step's poses, as Rapier's and Jolt's sensors do): `addBody` and `setCcd`
-   * refuse it with a `CollideError` naming `body.ccd` (or the handle). @default false
+   * 0.01 thick). Every shape but a half-space is swept. A sensor or a half-space may not have
+   * `ccd` (a sensor reports overlaps at the step's poses, as Rapier's and Jolt's sensors do; a
+   * half-space is unbounded, so it has no swept box, but the fast bodies are swept against it):
+   * `addBody` and `setCcd` refuse it with a `CollideError` naming `body.ccd` (or the handle).
+   * @default false
    */
   ccd?: boolean;
 }
@@ -688,6 +694,14 @@ export class CollisionWorld {
       );
     }
     const unbounded = isUnboundedType(desc.shape.type);
+    if (unbounded && ccd) {
+      // It would be accepted and never swept (an unbounded shape has no swept box): refused.
+      invalidValue(
+        "body.ccd",
+        ccd,
+        "must be false for a half-space (it is unbounded and cannot be swept; the fast bodies moving against it are)",
+      );
+    }
     this.computeBoxes("body.pose", desc.shape.type, desc.shape, desc.pose, unbounded);
     const b = this.bodies;
     if (b.peekSlot() > MAX_BODY_SLOT) {
@@ -1634,7 +1648,7 @@ export class CollisionWorld {
   /**
    * Turns continuous collision detection of body `handle` on or off (see {@link BodyDesc.ccd}).
    * Turning it on starts the sweep at the body's current pose. Throws `CollideError` on a stale
-   * handle, a non-boolean `enabled`, or turning it on for a static body or a sensor.
+   * handle, a non-boolean `enabled`, or turning it on for a static body, a sensor or a half-space.
    */
   setCcd(handle: BodyHandle, enabled: boolean): void {
     const slot = this.requireSlot("handle", handle);
@@ -1644,6 +1658,9 @@ export class CollisionWorld {
     }
     if (enabled && (this.bodies.flags[slot] & FLAG_SENSOR) !== 0) {
       invalidValue("handle", handle, "is a sensor: continuous collision is for non-sensor bodies");
+    }
+    if (enabled && this.bodies.shapeType[slot] === ShapeType.HalfSpace) {
+      invalidValue("handle", handle, "is a half-space: an unbounded shape cannot be swept");
     }
     if (!enabled) this.ccd.remove(slot);
     else if (!this.ccd.has(slot)) this.ccd.add(slot, this.bodies.pose);
@@ -1813,7 +1830,8 @@ export class CollisionWorld {
   /**
    * The bodies that overlap or touch `shape` placed at `pose` (world frame; exact test, no
    * slop), in ascending handle order, appended to `out`. Uses the broad phase's box query with
-   * the shape's AABB. Throws `CollideError` for an invalid shape or pose.
+   * the shape's AABB. Throws `CollideError` for an invalid shape or pose, or a half-space
+   * (unbounded: `shape.type`).
    */
   overlapShape(
     shape: Shape,
@@ -1822,6 +1840,11 @@ export class CollisionWorld {
     filter: QueryFilter = {},
   ): BodyHandle[] {
     checkShape("shape", shape);
+    if (shape.type === ShapeType.HalfSpace) {
+      // Named as castShape names it (it was "pose.translation puts the shape's AABB out of
+      // range" for any translation: the half-space's box is unbounded).
+      invalidValue("shape.type", "halfspace", "must be a bounded shape (not a half-space)");
+    }
     checkWorldPose("pose", pose);
     if (!Array.isArray(out)) invalidValue("out", out, "must be an array");
     this.beginFilter(filter, OVERLAP_SHAPE_SPEC);

@@ -374,7 +374,7 @@ describe("nested compounds: made, added and queried alike; no internal numbers i
     );
     expect(e.field).toBe("children[0].shape.type");
     expect(e.message).toBe(
-      'children[0].shape.type must be a convex shape or a compound (a mesh or a half-space cannot be a child) (got "mesh")',
+      'children[0].shape.type must be a convex shape or a compound (a mesh, a heightfield or a half-space cannot be a child) (got "mesh")',
     );
     expect(e.message).not.toMatch(/\b7\b/);
   });
