@@ -227,6 +227,8 @@ export interface ShapeDef<S extends Shape = Shape> {
   /**
    * out[0] = {@link margin}, for the types whose margin is not 0 (the rounded ones): hot paths
    * read it so, since a double returned by a call V8 does not inline is boxed (allocated).
+   * It must write what `margin` returns: a record that overrides `margin` (say, one spread from
+   * a built-in rounded record) overrides this too; absent, the margin is read through `margin`.
    */
   writeMargin?(out: Float64Array, s: S): void;
   /**

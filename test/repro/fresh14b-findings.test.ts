@@ -56,6 +56,7 @@ describe("a rounded type added by the recipe, with fields of its own names", () 
     | "writeMagnitude"
     | "coreSupport"
     | "margin"
+    | "writeMargin"
     | "roundedCore"
     | "check"
     | "isFinite"
@@ -65,6 +66,7 @@ describe("a rounded type added by the recipe, with fields of its own names", () 
     writeMagnitude(out: Float64Array, s: BoxRounded): void;
     coreSupport(out: Vec3, s: BoxRounded, d: Vec3): Vec3;
     margin(s: BoxRounded): number;
+    writeMargin(out: Float64Array, s: BoxRounded): void;
     roundedCore(s: BoxRounded): Shape;
     check(field: string, s: BoxRounded): void;
     isFinite(s: BoxRounded): boolean;
@@ -89,6 +91,10 @@ describe("a rounded type added by the recipe, with fields of its own names", () 
     coreSupport: (out, s, d) =>
       (cuboid.coreSupport as (o: Vec3, c: Shape, d: Vec3) => Vec3)(out, boxOf(s), d),
     margin: (s) => s.rounding,
+    // The record overrides writeMargin with margin: the spread one reads the built-ins' `radius`.
+    writeMargin: (out, s) => {
+      out[0] = s.rounding;
+    },
     roundedCore: (s) => s.box,
     projectPoint: null,
     check: (field, s) => {
