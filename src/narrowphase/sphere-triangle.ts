@@ -184,9 +184,12 @@ function contactSphereTriangleCore(
     n.z -= along * edge.z;
     if (!vec3.tryNormalize(n, n)) return hit;
   } else return hit;
-  const r = s.radius;
-  if (sphereFirst) vec3.addScaled(out.pointA, center, n, r);
-  else vec3.addScaled(out.pointB, center, n, -r);
+  // Written out: a double passed to a call V8 does not inline is boxed (allocated).
+  const r = sphereFirst ? s.radius : -s.radius;
+  const p = sphereFirst ? out.pointA : out.pointB;
+  p.x = center.x + n.x * r;
+  p.y = center.y + n.y * r;
+  p.z = center.z + n.z * r;
   return hit;
 }
 
