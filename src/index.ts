@@ -33,6 +33,7 @@ import "./shapes/heightfield.js";
 export type {
   AabbQueryCallback,
   BroadPhase,
+  BulkMoveTarget,
   RayCastCallback,
 } from "./broadphase/broad-phase.js";
 export { BruteForceBroadPhase } from "./broadphase/brute-force.js";

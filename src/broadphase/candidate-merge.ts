@@ -47,7 +47,7 @@ export interface CandidateMergeJob {
   box: Float64Array;
   /**
    * 1 to write the candidates whose current boxes overlap to `pairKeys`, 0 not to;
-   * {@link CANDIDATE_FILTER_ONLY} (no new key and no moved body: the candidates stay as they
+   * `CANDIDATE_FILTER_ONLY` (no new key and no moved body: the candidates stay as they
    * are) to write only the pairs, leaving `outKeys`, `outLo`, `outHi` untouched.
    */
   filter: number;
@@ -160,7 +160,7 @@ export function mergeCandidateChunk(job: CandidateMergeJob, c: number, chunks: n
 }
 
 /**
- * Chunk `c` of a filter-only job ({@link CANDIDATE_FILTER_ONLY}): the old candidates
+ * Chunk `c` of a filter-only job (`CANDIDATE_FILTER_ONLY`): the old candidates
  * `[c·C, (c+1)·C)` whose current boxes overlap, written to `pairKeys` from `c·C` on.
  */
 function filterCandidateChunk(job: CandidateMergeJob, c: number): void {

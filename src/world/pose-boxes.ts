@@ -42,7 +42,7 @@ export const POSE_CHUNK_FAILED = 1;
 
 /**
  * The arrays of one parallel first pass of `setPoses` (shared memory when run on workers), and
- * of its parallel second pass ({@link applyPoseChunk}: the fields from `aabb` on).
+ * of its parallel second pass (`applyPoseChunk`: the fields from `aabb` on).
  */
 export interface PoseBoxesJob extends BulkMoveTarget {
   /** The new poses, 7 doubles per body of the batch. */
