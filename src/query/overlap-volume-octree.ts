@@ -24,13 +24,13 @@
  * along a mesh's edges and wherever a mesh's triangles are smaller than the cell).
  */
 
+import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
 import {
   boxFaces,
   clipPolytopeFaces,
   polytopeFacesVolume,
   tetrahedronFractionBelow,
 } from "../geometry/polytope-volume.js";
-import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";

@@ -1,26 +1,44 @@
 /**
- * The volume of overlap of two convex shapes (an interference volume): `{volume, errorBound}`,
- * the true volume lying within `volume ± errorBound`.
+ * The volume of overlap of two shapes (an interference volume): `{volume, errorBound}`, the
+ * true volume lying within `volume ± errorBound`. Every pair of shape types is answered:
  *
- * - **Exact** (errorBound 0, up to rounding): a triangle with anything (no volume); two
- *   spheres (the lens, src/query/volume.ts); a sphere and a box (a closed form,
- *   src/geometry/ball-box-volume.ts); two polytopes — boxes and convex hulls — by clipping one
- *   by every face plane of the other and summing the tetrahedra of the intersection polytope
- *   (src/geometry/polytope-volume.ts).
- * - **Adaptive, with a rigorous bound** for every other pair (capsules, cylinders, cones, a
- *   sphere with a hull…). K = A ∩ B is the set where ψ = max(d_A, d_B) ≤ 0, d the signed
- *   distance (negative inside), convex and 1-Lipschitz for convex shapes. An octree over the
- *   overlap of the two bounding boxes classifies a cell of centre c and half-diagonal ρ as
- *   outside K when ψ(c) ≥ ρ and inside when d_A(c), d_B(c) ≤ −ρ (Lipschitz); the others are
- *   split down to a depth, and at the leaves K's volume in the cell is bracketed:
+ * - **No volume**: a surface — a triangle, a flat convex polygon, a mesh that is not `solid`, a
+ *   heightfield (a surface in every query, docs/FORMATS.md) — meets anything in a set of volume
+ *   0: `{0, 0}`, half-spaces included.
+ * - **Two half-spaces**: `Infinity` (errorBound 0) when they share an unbounded region (normals
+ *   not exactly opposite, or opposite with a slab of positive thickness between the planes), 0
+ *   when opposite normals touch or face each other across a gap.
+ * - **Exact** (errorBound 0, up to rounding, which the bound covers): two spheres (the lens,
+ *   src/query/volume.ts); a sphere and a box (a closed form, src/geometry/ball-box-volume.ts);
+ *   two polytopes — boxes and convex hulls — by clipping one by every face plane of the other
+ *   and summing the tetrahedra of the intersection polytope (src/geometry/polytope-volume.ts);
+ *   a half-space with a sphere (a cap), with a polytope (clipped by its plane), with a solid
+ *   mesh (the triangles clipped by the plane, src/query/overlap-volume-half-space.ts); a
+ *   compound whose children's boxes do not overlap: the sum over its children, each pair by
+ *   its own method (children that only touch share no volume).
+ * - **Adaptive, with a rigorous bound** for every other pair (capsules, cylinders, cones,
+ *   rounded shapes, a sphere with a hull, any of them with a half-space; a compound whose
+ *   children overlap — the volume of the union of its children, never the sum; a solid mesh with
+ *   anything but a half-space): an octree over the overlap of the two bounding boxes
+ *   (src/query/overlap-volume-octree.ts). A cell of centre c and half-diagonal ρ is outside
+ *   A ∩ B when an operand's signed distance (negative inside, 1-Lipschitz; a compound's the
+ *   least of its children's, a solid mesh's from its point projection) is ≥ ρ at c, inside when
+ *   both are ≤ −ρ; the others are split down to a depth, and at the leaves the volume in the
+ *   cell is bracketed:
  *   - above, by the cell clipped by the supporting planes of A and of B at the points closest
- *     to c (every convex set lies behind its supporting planes);
+ *     to c (every convex set lies behind its supporting planes; a compound's children that
+ *     reach the cell, up to three, by inclusion–exclusion; a solid mesh whose triangles in the
+ *     cell lie in one thin slab, by that slab's outer side);
  *   - below, by the parts of the cell's six Kuhn tetrahedra where the linear interpolation of
- *     ψ's corner values is ≤ 0 (a convex ψ lies below its interpolation on a simplex, so that
- *     region is inside K).
- *   Both brackets are second order in the cell size, so the bound shrinks four times per
- *   level. The answer is the sum of the midpoints, the bound the sum of the half-widths; the
- *   depth grows until the bound meets the tolerance or the cell budget is spent.
+ *     ψ = max(d_A, d_B)'s corner values is ≤ 0 (a convex ψ lies below its interpolation on a
+ *     simplex, so that region is inside A ∩ B); 0 where an operand offers no convex piece.
+ *   The brackets are second order in the cell size on convex boundaries, mesh faces and a
+ *   single child's boundary, so the bound shrinks four times per level there; first order where
+ *   children overlap inside one cell, along mesh edges and where a mesh's triangles are smaller
+ *   than the cell. The answer is the sum of the midpoints, the bound the sum of the half-widths;
+ *   the depth grows until the bound meets the tolerance or the cell budget (`maxCells`) is
+ *   spent: at the budget the last complete round's answer and bound are returned (0 ± the box
+ *   overlap's volume if not even the first round completes), so the bound always holds.
  */
 
 import { CollideError, checkOptions, invalidValue, optionsSpec } from "../errors.js";
@@ -36,8 +54,8 @@ import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import { productError } from "../math/scalar.js";
 import * as vec3 from "../math/vec3.js";
-import type { Compound } from "../shapes/compound.js";
 import { type CompositeView, compositeView } from "../shapes/composite.js";
+import type { Compound } from "../shapes/compound.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import type { HalfSpace } from "../shapes/half-space.js";
 import { aabbShape, type PolytopeAxes, shapeDef } from "../shapes/registry.js";
@@ -56,11 +74,14 @@ import {
   UnionOperand,
   type VolumeOperand,
 } from "./overlap-volume-octree.js";
-import { sphereSphereIntersection, sphericalCapVolume, sphereVolume } from "./volume.js";
+import { sphereSphereIntersection, sphereVolume, sphericalCapVolume } from "./volume.js";
 
 /** The answer of {@link overlapVolume}: the volume (unit³) and a bound on its error (unit³). */
 export interface OverlapVolume {
-  /** Volume of A ∩ B, in the cube of the scene unit. */
+  /**
+   * Volume of A ∩ B, in the cube of the scene unit; `Infinity` (exact) for two half-spaces that
+   * share an unbounded region.
+   */
   volume: number;
   /** The true volume lies in [volume − errorBound, volume + errorBound]; 0 when exact. */
   errorBound: number;
@@ -100,14 +121,21 @@ function isFlat(t: number): boolean {
 }
 
 /**
- * The volume of overlap of two convex shapes at world poses: `{volume, errorBound}` (unit³).
- * Exact (errorBound 0) for sphere–sphere, sphere–box, and any pair of boxes and convex hulls
- * (intersection polytope by plane clipping); a triangle gives 0. Other pairs (capsule, cylinder,
- * cone, a sphere with a hull…) by an adaptive octree whose reported `errorBound` is rigorous
- * (up to rounding): see the module doc. Throws `CollideError`: `invalid_value` for a bad shape,
- * pose or option (naming it), `unsupported_pair` for a shape that is not convex (mesh,
- * half-space, compound). Sources: Ericson 2005, §8.3.4 (polygon clipping); Hermite–Hadamard
- * style convexity brackets for the adaptive method.
+ * The volume of overlap of two shapes at world poses: `{volume, errorBound}` (unit³), for every
+ * pair of shape types. Per type: a convex solid is itself; a half-space is the solid behind its
+ * plane (with a shape: the volume of the shape's part behind the plane; two half-spaces:
+ * `Infinity` when they share an unbounded region, else 0); a compound is the union of its
+ * children (overlapping children count once); a mesh made with `solid: true` is the solid it
+ * bounds; a surface — a triangle, a flat polygon, a mesh that is not solid, a heightfield — has
+ * no volume, so its overlap with anything is 0. Exact (errorBound covering only rounding) for
+ * sphere–sphere, sphere–box, boxes and convex hulls (plane clipping), a half-space with a
+ * sphere, a polytope or a solid mesh, and compounds whose children's boxes do not overlap
+ * (summed child by child); the other pairs by an adaptive octree whose reported `errorBound` is
+ * rigorous (up to rounding), refined until it meets `relativeTolerance`/`tolerance` or
+ * `maxCells` is spent: see the module doc. Throws `CollideError` `invalid_value` for a bad
+ * shape, pose or option (naming it), or when a finite volume overflows a double. Sources:
+ * Ericson 2005, §8.3.4 (polygon clipping); Hermite–Hadamard style convexity brackets for the
+ * adaptive method; the divergence theorem for a mesh cut by a plane.
  */
 export function overlapVolume(
   a: Shape,
