@@ -146,7 +146,8 @@ export function overlapVolume(
 ): OverlapVolume {
   const r = overlapVolumeOf(a, poseA, b, poseB, options);
   // Two half-spaces sharing an unbounded region: Infinity, exactly (errorBound 0).
-  if (r.volume === Infinity && r.errorBound === 0 && a.type === b.type) return r;
+  if (r.volume === Infinity && a.type === ShapeType.HalfSpace && b.type === ShapeType.HalfSpace)
+    return r;
   // Shapes so large that the volume (a length cubed) overflows: refused, never Infinity or NaN.
   if (!(Number.isFinite(r.volume) && Number.isFinite(r.errorBound))) {
     throw new CollideError(
