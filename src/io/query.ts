@@ -432,7 +432,10 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
         return { volume: r.volume, surfaceArea: r.surfaceArea, iou: r.iou, errorBound: 0 };
       }
       const r = overlapVolume(a.shape, a.pose, b.shape, b.pose);
-      return { volume: r.volume, errorBound: r.errorBound };
+      // Two half-spaces sharing an unbounded region: Infinity, which JSON cannot print; the
+      // largest double instead, as `contact` reports their distance (docs/FORMATS.md).
+      const volume = r.volume === Infinity ? Number.MAX_VALUE : r.volume;
+      return { volume, errorBound: r.errorBound };
     }
     case "boundingSphere": {
       const l = parseWith(boundingSphereSchema, q, "");

@@ -1,45 +1,63 @@
 /**
- * The volume of overlap of two convex shapes (an interference volume): `{volume, errorBound}`,
- * the true volume lying within `volume ± errorBound`.
+ * The volume of overlap of two shapes (an interference volume): `{volume, errorBound}`, the
+ * true volume lying within `volume ± errorBound`. Every pair of shape types is answered:
  *
- * - **Exact** (errorBound 0, up to rounding): a triangle with anything (no volume); two
- *   spheres (the lens, src/query/volume.ts); a sphere and a box (a closed form,
- *   src/geometry/ball-box-volume.ts); two polytopes — boxes and convex hulls — by clipping one
- *   by every face plane of the other and summing the tetrahedra of the intersection polytope
- *   (src/geometry/polytope-volume.ts).
- * - **Adaptive, with a rigorous bound** for every other pair (capsules, cylinders, cones, a
- *   sphere with a hull…). K = A ∩ B is the set where ψ = max(d_A, d_B) ≤ 0, d the signed
- *   distance (negative inside), convex and 1-Lipschitz for convex shapes. An octree over the
- *   overlap of the two bounding boxes classifies a cell of centre c and half-diagonal ρ as
- *   outside K when ψ(c) ≥ ρ and inside when d_A(c), d_B(c) ≤ −ρ (Lipschitz); the others are
- *   split down to a depth, and at the leaves K's volume in the cell is bracketed:
+ * - **No volume**: a surface — a triangle, a flat convex polygon, a mesh that is not `solid`, a
+ *   heightfield (a surface in every query, docs/FORMATS.md) — meets anything in a set of volume
+ *   0: `{0, 0}`, half-spaces included.
+ * - **Two half-spaces**: `Infinity` (errorBound 0) when they share an unbounded region (normals
+ *   not exactly opposite, or opposite with a slab of positive thickness between the planes), 0
+ *   when opposite normals touch or face each other across a gap.
+ * - **Exact** (errorBound 0, up to rounding, which the bound covers): two spheres (the lens,
+ *   src/query/volume.ts); a sphere and a box (a closed form, src/geometry/ball-box-volume.ts);
+ *   two polytopes — boxes and convex hulls — by clipping one by every face plane of the other
+ *   and summing the tetrahedra of the intersection polytope (src/geometry/polytope-volume.ts);
+ *   a half-space with a sphere (a cap), with a polytope (clipped by its plane), with a solid
+ *   mesh (the triangles clipped by the plane, src/query/overlap-volume-half-space.ts); a
+ *   compound whose children's boxes do not overlap: the sum over its children, each pair by
+ *   its own method (children that only touch share no volume).
+ * - **Adaptive, with a rigorous bound** for every other pair (capsules, cylinders, cones,
+ *   rounded shapes, a sphere with a hull, any of them with a half-space; a compound whose
+ *   children overlap — the volume of the union of its children, never the sum; a solid mesh with
+ *   anything but a half-space): an octree over the overlap of the two bounding boxes
+ *   (src/query/overlap-volume-octree.ts). A cell of centre c and half-diagonal ρ is outside
+ *   A ∩ B when an operand's signed distance (negative inside, 1-Lipschitz; a compound's the
+ *   least of its children's, a solid mesh's from its point projection) is ≥ ρ at c, inside when
+ *   both are ≤ −ρ; the others are split down to a depth, and at the leaves the volume in the
+ *   cell is bracketed:
  *   - above, by the cell clipped by the supporting planes of A and of B at the points closest
- *     to c (every convex set lies behind its supporting planes);
+ *     to c (every convex set lies behind its supporting planes; a compound's children that
+ *     reach the cell, up to three, by inclusion–exclusion; a solid mesh whose triangles in the
+ *     cell lie in one thin slab, by that slab's outer side);
  *   - below, by the parts of the cell's six Kuhn tetrahedra where the linear interpolation of
- *     ψ's corner values is ≤ 0 (a convex ψ lies below its interpolation on a simplex, so that
- *     region is inside K).
- *   Both brackets are second order in the cell size, so the bound shrinks four times per
- *   level. The answer is the sum of the midpoints, the bound the sum of the half-widths; the
- *   depth grows until the bound meets the tolerance or the cell budget is spent.
+ *     ψ = max(d_A, d_B)'s corner values is ≤ 0 (a convex ψ lies below its interpolation on a
+ *     simplex, so that region is inside A ∩ B); 0 where an operand offers no convex piece.
+ *   The brackets are second order in the cell size on convex boundaries, mesh faces and a
+ *   single child's boundary, so the bound shrinks four times per level there; first order where
+ *   children overlap inside one cell, along mesh edges and where a mesh's triangles are smaller
+ *   than the cell. The answer is the sum of the midpoints, the bound the sum of the half-widths;
+ *   the depth grows until the bound meets the tolerance or the cell budget (`maxCells`) is
+ *   spent: at the budget the last complete round's answer and bound are returned (0 ± the box
+ *   overlap's volume if not even the first round completes), so the bound always holds.
  */
 
 import { CollideError, checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import { ballBoxVolumeBounded } from "../geometry/ball-box-volume.js";
 import {
-  boxFaces,
   clipPolytopeFaces,
   type PolytopeFaces,
   polytopeFacesVolume,
-  tetrahedronFractionBelow,
 } from "../geometry/polytope-volume.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import { productError } from "../math/scalar.js";
-import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
+import { type CompositeView, compositeView } from "../shapes/composite.js";
+import type { Compound } from "../shapes/compound.js";
 import type { Cuboid } from "../shapes/cuboid.js";
+import type { HalfSpace } from "../shapes/half-space.js";
 import { aabbShape, type PolytopeAxes, shapeDef } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { isConvexShapeType, SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
@@ -48,12 +66,22 @@ import { boundingRadius } from "./cast-shapes.js";
 // The cuboid's closed faces and planes are deferred to its operations module.
 import "../shapes/defs/ops.js";
 import { pairPose } from "./frames.js";
-import { makePointProjection, projectPointLocal } from "./project-point.js";
-import { sphereSphereIntersection } from "./volume.js";
+import { solidBelowPlane } from "./overlap-volume-half-space.js";
+import {
+  adaptiveVolume,
+  ConvexOperand,
+  SolidOperand,
+  UnionOperand,
+  type VolumeOperand,
+} from "./overlap-volume-octree.js";
+import { sphereSphereIntersection, sphereVolume, sphericalCapVolume } from "./volume.js";
 
 /** The answer of {@link overlapVolume}: the volume (unit³) and a bound on its error (unit³). */
 export interface OverlapVolume {
-  /** Volume of A ∩ B, in the cube of the scene unit. */
+  /**
+   * Volume of A ∩ B, in the cube of the scene unit; `Infinity` (exact) for two half-spaces that
+   * share an unbounded region.
+   */
   volume: number;
   /** The true volume lies in [volume − errorBound, volume + errorBound]; 0 when exact. */
   errorBound: number;
@@ -80,10 +108,6 @@ const OVERLAP_VOLUME_SPEC = optionsSpec("overlapVolume", "options", {
   maxCells: "number",
 });
 const DEFAULT_MAX_CELLS = 2_000_000;
-/** Octree depth of the first refinement round of the adaptive method. */
-const FIRST_DEPTH = 3;
-/** Deepest octree level the adaptive method goes to. */
-const MAX_DEPTH = 14;
 
 /** True for a closed solid polytope (a box, a hull): its faces and planes are known. */
 function isPolytope(t: number): boolean {
@@ -97,14 +121,21 @@ function isFlat(t: number): boolean {
 }
 
 /**
- * The volume of overlap of two convex shapes at world poses: `{volume, errorBound}` (unit³).
- * Exact (errorBound 0) for sphere–sphere, sphere–box, and any pair of boxes and convex hulls
- * (intersection polytope by plane clipping); a triangle gives 0. Other pairs (capsule, cylinder,
- * cone, a sphere with a hull…) by an adaptive octree whose reported `errorBound` is rigorous
- * (up to rounding): see the module doc. Throws `CollideError`: `invalid_value` for a bad shape,
- * pose or option (naming it), `unsupported_pair` for a shape that is not convex (mesh,
- * half-space, compound). Sources: Ericson 2005, §8.3.4 (polygon clipping); Hermite–Hadamard
- * style convexity brackets for the adaptive method.
+ * The volume of overlap of two shapes at world poses: `{volume, errorBound}` (unit³), for every
+ * pair of shape types. Per type: a convex solid is itself; a half-space is the solid behind its
+ * plane (with a shape: the volume of the shape's part behind the plane; two half-spaces:
+ * `Infinity` when they share an unbounded region, else 0); a compound is the union of its
+ * children (overlapping children count once); a mesh made with `solid: true` is the solid it
+ * bounds; a surface — a triangle, a flat polygon, a mesh that is not solid, a heightfield — has
+ * no volume, so its overlap with anything is 0. Exact (errorBound covering only rounding) for
+ * sphere–sphere, sphere–box, boxes and convex hulls (plane clipping), a half-space with a
+ * sphere, a polytope or a solid mesh, and compounds whose children's boxes do not overlap
+ * (summed child by child); the other pairs by an adaptive octree whose reported `errorBound` is
+ * rigorous (up to rounding), refined until it meets `relativeTolerance`/`tolerance` or
+ * `maxCells` is spent: see the module doc. Throws `CollideError` `invalid_value` for a bad
+ * shape, pose or option (naming it), or when a finite volume overflows a double. Sources:
+ * Ericson 2005, §8.3.4 (polygon clipping); Hermite–Hadamard style convexity brackets for the
+ * adaptive method; the divergence theorem for a mesh cut by a plane.
  */
 export function overlapVolume(
   a: Shape,
@@ -114,6 +145,9 @@ export function overlapVolume(
   options: OverlapVolumeOptions = {},
 ): OverlapVolume {
   const r = overlapVolumeOf(a, poseA, b, poseB, options);
+  // Two half-spaces sharing an unbounded region: Infinity, exactly (errorBound 0).
+  if (r.volume === Infinity && a.type === ShapeType.HalfSpace && b.type === ShapeType.HalfSpace)
+    return r;
   // Shapes so large that the volume (a length cubed) overflows: refused, never Infinity or NaN.
   if (!(Number.isFinite(r.volume) && Number.isFinite(r.errorBound))) {
     throw new CollideError(
@@ -144,48 +178,222 @@ function overlapVolumeOf(
     invalidValue("options.tolerance", abs, "must be a finite number ≥ 0");
   if (!Number.isInteger(maxCells) || maxCells < 1)
     invalidValue("options.maxCells", maxCells, "must be an integer ≥ 1");
-  const bInA = iso.copy(iso.identity(), pairPose(a, poseA, b, poseB));
-  for (const [field, s] of [
-    ["a", a],
-    ["b", b],
-  ] as const) {
-    if (!isConvexShapeType(s.type)) {
-      const name = SHAPE_TYPE_NAMES[s.type] ?? String(s.type);
-      throw new CollideError(
-        "unsupported_pair",
-        `${field}.type`,
-        name,
-        `overlapVolume takes two convex shapes: ${field} is a ${name}`,
-      );
-    }
-  }
-  if (isFlat(a.type) || isFlat(b.type)) {
-    return { volume: 0, errorBound: 0 };
-  }
-  if (a.type === ShapeType.Sphere && b.type === ShapeType.Sphere) {
-    const r = sphereSphereIntersection(
-      vec3.create(),
-      (a as Sphere).radius,
-      bInA.translation,
-      (b as Sphere).radius,
-    );
-    return { volume: r.volume, errorBound: 0 };
-  }
-  if (a.type === ShapeType.Sphere && b.type === ShapeType.Cuboid) {
-    return sphereCuboid(a as Sphere, poseA, b as Cuboid, poseB);
-  }
-  if (a.type === ShapeType.Cuboid && b.type === ShapeType.Sphere) {
-    return sphereCuboid(b as Sphere, poseB, a as Cuboid, poseA);
-  }
-  if (isPolytope(a.type) && isPolytope(b.type)) {
-    if (a.type === ShapeType.Cuboid && b.type === ShapeType.Cuboid) {
-      const aligned = alignedBoxes(a as Cuboid, poseA, b as Cuboid, poseB);
-      if (aligned) return aligned;
-    }
-    return polytopePolytope(a, b, bInA, poseA, poseB);
-  }
-  return adaptive(a, b, bInA, rel, abs, maxCells);
+  return pairVolume(a, poseA, b, poseB, rel, abs, maxCells);
 }
+
+/** How a shape takes part in an overlap volume. */
+const Kind = {
+  /** No volume: a triangle, a flat polygon, a surface mesh, a heightfield. */
+  Surface: 0,
+  /** A convex solid (support-mapped, not flat). */
+  Convex: 1,
+  /** A half-space. */
+  HalfSpace: 2,
+  /** A closed solid composite (a mesh made with `solid: true`). */
+  Solid: 3,
+  /** The union of its parts (a compound). */
+  Union: 4,
+} as const;
+
+function kindOf(field: string, s: Shape): number {
+  if (isConvexShapeType(s.type)) return isFlat(s.type) ? Kind.Surface : Kind.Convex;
+  if (s.type === ShapeType.HalfSpace) return Kind.HalfSpace;
+  const view = compositeView(s.type);
+  if (view !== null) {
+    if (view.isSolid?.(s) === true) return Kind.Solid;
+    // The parts of a surface (its triangles) have no volume; a compound is the union of its own.
+    return view.edgeFlags ? Kind.Surface : Kind.Union;
+  }
+  const name = SHAPE_TYPE_NAMES[s.type] ?? String(s.type);
+  throw new CollideError(
+    "unsupported_pair",
+    `${field}.type`,
+    name,
+    `overlapVolume: a ${name} has no volume this version knows`,
+  );
+}
+
+/** The overlap volume of any two validated shapes, options checked (recursive for compounds). */
+function pairVolume(
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+  rel: number,
+  abs: number,
+  maxCells: number,
+): OverlapVolume {
+  const bInA = iso.copy(iso.identity(), pairPose(a, poseA, b, poseB));
+  const ka = kindOf("a", a);
+  const kb = kindOf("b", b);
+  if (ka === Kind.Surface || kb === Kind.Surface) return { volume: 0, errorBound: 0 };
+  if (ka === Kind.HalfSpace && kb === Kind.HalfSpace)
+    return halfSpaceHalfSpace(a as HalfSpace, b as HalfSpace, bInA);
+  if (ka === Kind.HalfSpace || kb === Kind.HalfSpace) {
+    const flip = ka === Kind.HalfSpace;
+    const s = flip ? b : a;
+    const poseS = flip ? poseB : poseA;
+    const h = (flip ? a : b) as HalfSpace;
+    const poseH = flip ? poseA : poseB;
+    const k = flip ? kb : ka;
+    // In the solid's frame, from the world poses: both argument orders give the same bits.
+    const exact = k === Kind.Convex || k === Kind.Solid ? halfSpaceExact(s, poseS, h, poseH) : null;
+    if (exact !== null) return exact;
+  }
+  if (ka === Kind.Union || kb === Kind.Union) {
+    const split =
+      ka === Kind.Union
+        ? disjointChildrenVolume(a as Compound, poseA, b, poseB, rel, abs, maxCells, false)
+        : disjointChildrenVolume(b as Compound, poseB, a, poseA, rel, abs, maxCells, true);
+    if (split !== null) return split;
+  }
+  if (ka === Kind.Convex && kb === Kind.Convex) {
+    if (a.type === ShapeType.Sphere && b.type === ShapeType.Sphere) {
+      const r = sphereSphereIntersection(
+        vec3.create(),
+        (a as Sphere).radius,
+        bInA.translation,
+        (b as Sphere).radius,
+      );
+      return { volume: r.volume, errorBound: 0 };
+    }
+    if (a.type === ShapeType.Sphere && b.type === ShapeType.Cuboid) {
+      return sphereCuboid(a as Sphere, poseA, b as Cuboid, poseB);
+    }
+    if (a.type === ShapeType.Cuboid && b.type === ShapeType.Sphere) {
+      return sphereCuboid(b as Sphere, poseB, a as Cuboid, poseA);
+    }
+    if (isPolytope(a.type) && isPolytope(b.type)) {
+      if (a.type === ShapeType.Cuboid && b.type === ShapeType.Cuboid) {
+        const aligned = alignedBoxes(a as Cuboid, poseA, b as Cuboid, poseB);
+        if (aligned) return aligned;
+      }
+      return polytopePolytope(a, b, bInA, poseA, poseB);
+    }
+  }
+  return adaptive(a, ka, b, kb, bInA, rel, abs, maxCells);
+}
+
+/**
+ * Two half-spaces: unless their normals are exactly opposite (the rule of every other
+ * half-space pair, src/narrowphase/half-space-half-space.ts), they share an unbounded region:
+ * Infinity; exactly opposite, they share the slab between their planes: Infinity when it has a
+ * thickness, 0 when they touch or face each other across a gap.
+ */
+function halfSpaceHalfSpace(a: HalfSpace, b: HalfSpace, bInA: Isometry): OverlapVolume {
+  const n = quat.rotate(vec3.create(), bInA.rotation, b.normal);
+  const nA = a.normal;
+  if (!(n.x === -nA.x && n.y === -nA.y && n.z === -nA.z))
+    return { volume: Infinity, errorBound: 0 };
+  const dB = b.offset + vec3.dot(n, bInA.translation);
+  // A: nA·p ≤ dA; B: −nA·p ≤ dB: the slab −dB ≤ nA·p ≤ dA, of thickness dA + dB.
+  return { volume: a.offset + dB > 0 ? Infinity : 0, errorBound: 0 };
+}
+
+/**
+ * A convex solid or a closed solid mesh below a half-space, when a closed form exists: a
+ * sphere (a cap), a polytope (clipped by the plane), a solid mesh (its triangles clipped by
+ * the plane, src/query/overlap-volume-half-space.ts); null for the others (the octree).
+ */
+function halfSpaceExact(
+  s: Shape,
+  poseS: Isometry,
+  h: HalfSpace,
+  poseH: Isometry,
+): OverlapVolume | null {
+  const hInS = pairPose(s, poseS, h, poseH);
+  const n = quat.rotate(vec3.create(), hInS.rotation, h.normal);
+  const d = h.offset + vec3.dot(n, hInS.translation);
+  // δ: the plane's rounding in the solid's frame: the rotation by a quaternion off unit length
+  // by |q|² − 1, the pose composition's and the dot product's roundings.
+  const q = poseH.rotation;
+  const stretch = Math.abs(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w - 1);
+  const qs = poseS.rotation;
+  const stretchS = Math.abs(qs.x * qs.x + qs.y * qs.y + qs.z * qs.z + qs.w * qs.w - 1);
+  const moved =
+    vec3.length(poseS.translation) + vec3.length(poseH.translation) + vec3.length(hInS.translation);
+  const delta =
+    (32 * UNIT_ROUNDOFF + 2 * (stretch + stretchS)) * (moved + Math.abs(h.offset) + Math.abs(d));
+  const ln = vec3.length(n);
+  if (s.type === ShapeType.Sphere) return sphereBelowPlane((s as Sphere).radius, d / ln, delta);
+  if (isPolytope(s.type)) {
+    const magnitude = boundingRadius(s) + moved + Math.abs(h.offset);
+    return polytopeClipped(polytopeFacesOf(s, iso.identity()), [n.x, n.y, n.z, d], magnitude);
+  }
+  if (compositeView(s.type) !== null) return solidBelowPlane(s, n.x, n.y, n.z, d, delta);
+  return null;
+}
+
+/**
+ * The part of a ball of radius r (centre at the origin) where n·p ≤ d, |n| = 1: a cap of height
+ * r + d (or the ball less the cap of height r − d), πh²(3r − h)/3. errorBound: a plane moved by
+ * δ changes it by at most the cross-section there, πr²δ, plus the formula's own roundings.
+ */
+function sphereBelowPlane(r: number, d: number, delta: number): OverlapVolume {
+  const whole = sphereVolume(r);
+  let volume: number;
+  if (d >= r) volume = whole;
+  else if (d <= -r) volume = 0;
+  else volume = d > 0 ? whole - sphericalCapVolume(r, r - d) : sphericalCapVolume(r, r + d);
+  const near = Math.abs(d) - r < delta;
+  return { volume, errorBound: (near ? Math.PI * r * r * delta : 0) + 16 * UNIT_ROUNDOFF * volume };
+}
+
+/**
+ * A compound whose children's boxes do not overlap (so the children overlap in no volume): the
+ * sum over its children of child × other, each exact where its pair is; the tolerances and the
+ * cell budget shared among them. Null when two children's boxes overlap (or there are more than
+ * {@link DISJOINT_CHECK_MAX_CHILDREN}). `flipped`: the compound was B (the child goes second, so
+ * the argument order of the child pairs is the caller's).
+ */
+function disjointChildrenVolume(
+  c: Compound,
+  poseC: Isometry,
+  other: Shape,
+  poseO: Isometry,
+  rel: number,
+  abs: number,
+  maxCells: number,
+  flipped: boolean,
+): OverlapVolume | null {
+  const kids = c.children.filter((k) => !isFlat(k.shape.type));
+  if (kids.length === 0) return { volume: 0, errorBound: 0 };
+  if (kids.length > DISJOINT_CHECK_MAX_CHILDREN) return null;
+  const boxes = kids.map((k) =>
+    aabbShape({ min: vec3.create(), max: vec3.create() }, k.shape, k.pose),
+  );
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const p = boxes[i];
+      const q = boxes[j];
+      if (
+        p.min.x < q.max.x &&
+        q.min.x < p.max.x &&
+        p.min.y < q.max.y &&
+        q.min.y < p.max.y &&
+        p.min.z < q.max.z &&
+        q.min.z < p.max.z
+      )
+        return null;
+    }
+  }
+  let volume = 0;
+  let errorBound = 0;
+  const cells = Math.max(1, Math.floor(maxCells / kids.length));
+  const pose = iso.identity();
+  for (const k of kids) {
+    iso.multiply(pose, poseC, k.pose);
+    const r = flipped
+      ? pairVolume(other, poseO, k.shape, pose, rel, abs / kids.length, cells)
+      : pairVolume(k.shape, pose, other, poseO, rel, abs / kids.length, cells);
+    volume += r.volume;
+    errorBound += r.errorBound;
+  }
+  return { volume, errorBound: errorBound + 2 * kids.length * UNIT_ROUNDOFF * volume };
+}
+
+/** Most children whose boxes {@link disjointChildrenVolume} compares pairwise. */
+const DISJOINT_CHECK_MAX_CHILDREN = 1024;
 
 /**
  * |ball ∩ box| from the world poses, the same computation whichever argument came first: the
@@ -374,8 +582,20 @@ function polytopePolytope(
   poseA: Isometry,
   poseB: Isometry,
 ): OverlapVolume {
-  let faces = polytopeFacesOf(a, iso.identity());
-  const planes = polytopePlanesOf(b, bInA);
+  const magnitude =
+    boundingRadius(a) +
+    boundingRadius(b) +
+    vec3.length(bInA.translation) +
+    vec3.length(poseA.translation) +
+    vec3.length(poseB.translation);
+  return polytopeClipped(polytopeFacesOf(a, iso.identity()), polytopePlanesOf(b, bInA), magnitude);
+}
+
+/**
+ * The volume of the polytope `faces` clipped by the `planes` (n, d packed 4 per plane: n·p ≤ d
+ * kept), with the rounding bound of {@link polytopePolytope}; `magnitude` bounds the coordinates.
+ */
+function polytopeClipped(faces: PolytopeFaces, planes: number[], magnitude: number): OverlapVolume {
   for (let i = 0; i < planes.length && faces.length > 0; i += 4) {
     faces = clipPolytopeFaces(faces, planes[i], planes[i + 1], planes[i + 2], planes[i + 3]);
   }
@@ -401,181 +621,58 @@ function polytopePolytope(
     }
   }
   const diameter = Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
-  const magnitude =
-    boundingRadius(a) +
-    boundingRadius(b) +
-    vec3.length(bInA.translation) +
-    vec3.length(poseA.translation) +
-    vec3.length(poseB.translation);
   const errorBound =
     CLIP_ROUNDING_FACTOR * UNIT_ROUNDOFF * (area * magnitude + tetrahedra * diameter ** 3);
   return { volume, errorBound };
 }
 
-/** Signed distance and closest point to one posed convex shape (A's frame). */
-class SignedDistance {
-  private readonly proj = makePointProjection();
-  private readonly local = vec3.create();
-  /** Closest boundary point of the last {@link eval}, A's frame. */
-  readonly closest = vec3.create();
-
-  constructor(
-    private readonly shape: Shape,
-    private readonly pose: Isometry,
-  ) {}
-
-  /** ψ of the shape at p (negative inside); fills {@link closest}. */
-  eval(p: Vec3): number {
-    iso.inverseTransformPoint(this.local, this.pose, p);
-    projectPointLocal(this.proj, this.shape, this.local, false);
-    iso.transformPoint(this.closest, this.pose, this.proj.point);
-    return this.proj.inside ? -this.proj.distance : this.proj.distance;
+/** The octree's operand for a shape of kind `k` at `pose` (A's frame), with its box there. */
+function operandOf(s: Shape, k: number, pose: Isometry): { op: VolumeOperand; box: Aabb } {
+  const box = aabbShape({ min: vec3.create(), max: vec3.create() }, s, pose);
+  if (k === Kind.Union) {
+    const parts: ConvexOperand[] = [];
+    const boxes: Aabb[] = [];
+    for (const c of (s as Compound).children) {
+      if (isFlat(c.shape.type)) continue;
+      const p = iso.multiply(iso.identity(), pose, c.pose);
+      parts.push(new ConvexOperand(c.shape, p));
+      boxes.push(aabbShape({ min: vec3.create(), max: vec3.create() }, c.shape, p));
+    }
+    return { op: new UnionOperand(parts, boxes), box };
   }
+  if (k === Kind.Solid) {
+    const view = compositeView(s.type) as CompositeView;
+    return { op: new SolidOperand(s, pose, view, boundingRadius(s)), box };
+  }
+  return { op: new ConvexOperand(s, pose), box };
 }
 
-/** Kuhn triangulation of the unit cube: the corner indices (bit 0 = x, 1 = y, 2 = z). */
-const KUHN_TETRAHEDRA: readonly (readonly number[])[] = [
-  [0, 1, 3, 7],
-  [0, 1, 5, 7],
-  [0, 2, 3, 7],
-  [0, 2, 6, 7],
-  [0, 4, 5, 7],
-  [0, 4, 6, 7],
-];
-
+/** The adaptive octree (src/query/overlap-volume-octree.ts) over the overlap of the two boxes. */
 function adaptive(
   a: Shape,
+  ka: number,
   b: Shape,
+  kb: number,
   bInA: Isometry,
   rel: number,
   abs: number,
   maxCells: number,
 ): OverlapVolume {
-  const boxA: Aabb = aabbShape({ min: vec3.create(), max: vec3.create() }, a, iso.identity());
-  const boxB: Aabb = aabbShape({ min: vec3.create(), max: vec3.create() }, b, bInA);
-  const x0 = Math.max(boxA.min.x, boxB.min.x);
-  const y0 = Math.max(boxA.min.y, boxB.min.y);
-  const z0 = Math.max(boxA.min.z, boxB.min.z);
-  const x1 = Math.min(boxA.max.x, boxB.max.x);
-  const y1 = Math.min(boxA.max.y, boxB.max.y);
-  const z1 = Math.min(boxA.max.z, boxB.max.z);
-  if (!(x0 < x1 && y0 < y1 && z0 < z1)) return { volume: 0, errorBound: 0 };
-  const dA = new SignedDistance(a, iso.identity());
-  const dB = new SignedDistance(b, bInA);
-  let best: OverlapVolume = { volume: 0, errorBound: (x1 - x0) * (y1 - y0) * (z1 - z0) };
-  let spent = 0;
-  for (let depth = FIRST_DEPTH; depth <= MAX_DEPTH; depth++) {
-    const r = octree(dA, dB, x0, y0, z0, x1, y1, z1, depth, maxCells - spent);
-    spent += r.cells;
-    if (r.complete && r.errorBound <= best.errorBound) {
-      best = { volume: r.volume, errorBound: r.errorBound };
-    }
-    if (!r.complete || best.errorBound <= Math.max(abs, rel * best.volume)) break;
-  }
-  return best;
-}
-
-interface OctreeResult {
-  volume: number;
-  errorBound: number;
-  cells: number;
-  complete: boolean;
-}
-
-const corners = new Float64Array(8);
-const cornerPoint = vec3.create();
-const centre = vec3.create();
-const normalA = vec3.create();
-const normalB = vec3.create();
-
-/** One refinement round: the octree to `depth` levels over the box, within `budget` cells. */
-function octree(
-  dA: SignedDistance,
-  dB: SignedDistance,
-  x0: number,
-  y0: number,
-  z0: number,
-  x1: number,
-  y1: number,
-  z1: number,
-  depth: number,
-  budget: number,
-): OctreeResult {
-  let volume = 0;
-  let errorBound = 0;
-  let cells = 0;
-  // Explicit stack of cells: min corner, size, level.
-  const stack: number[] = [x0, y0, z0, x1 - x0, y1 - y0, z1 - z0, 0];
-  while (stack.length > 0) {
-    const level = stack.pop() as number;
-    const sz = stack.pop() as number;
-    const sy = stack.pop() as number;
-    const sx = stack.pop() as number;
-    const cz = stack.pop() as number;
-    const cy = stack.pop() as number;
-    const cx = stack.pop() as number;
-    if (++cells > budget) return { volume, errorBound, cells, complete: false };
-    vec3.set(centre, cx + 0.5 * sx, cy + 0.5 * sy, cz + 0.5 * sz);
-    const rho = 0.5 * Math.hypot(sx, sy, sz);
-    const cellVolume = sx * sy * sz;
-    const da = dA.eval(centre);
-    const db = dB.eval(centre);
-    if (Math.max(da, db) >= rho) continue;
-    if (da <= -rho && db <= -rho) {
-      volume += cellVolume;
-      continue;
-    }
-    if (level < depth) {
-      const hx = 0.5 * sx;
-      const hy = 0.5 * sy;
-      const hz = 0.5 * sz;
-      for (let k = 0; k < 8; k++) {
-        stack.push(
-          cx + (k & 1 ? hx : 0),
-          cy + (k & 2 ? hy : 0),
-          cz + (k & 4 ? hz : 0),
-          hx,
-          hy,
-          hz,
-          level + 1,
-        );
-      }
-      continue;
-    }
-    // Upper bracket: the cell behind both supporting planes at the closest points.
-    let faces = boxFaces(cx, cy, cz, cx + sx, cy + sy, cz + sz);
-    const haveA = supportingNormal(normalA, centre, da, dA.closest);
-    const offA = vec3.dot(normalA, dA.closest);
-    const haveB = supportingNormal(normalB, centre, db, dB.closest);
-    const offB = vec3.dot(normalB, dB.closest);
-    if (haveA) faces = clipPolytopeFaces(faces, normalA.x, normalA.y, normalA.z, offA);
-    if (haveB && faces.length > 0)
-      faces = clipPolytopeFaces(faces, normalB.x, normalB.y, normalB.z, offB);
-    const upper = Math.min(cellVolume, polytopeFacesVolume(faces));
-    // Lower bracket: where the interpolated ψ is ≤ 0 in the Kuhn tetrahedra.
-    for (let k = 0; k < 8; k++) {
-      vec3.set(cornerPoint, cx + (k & 1 ? sx : 0), cy + (k & 2 ? sy : 0), cz + (k & 4 ? sz : 0));
-      corners[k] = Math.max(dA.eval(cornerPoint), dB.eval(cornerPoint));
-    }
-    let lower = 0;
-    for (const t of KUHN_TETRAHEDRA) {
-      lower +=
-        (cellVolume / 6) *
-        tetrahedronFractionBelow(corners[t[0]], corners[t[1]], corners[t[2]], corners[t[3]]);
-    }
-    const lo = Math.min(lower, upper);
-    volume += 0.5 * (lo + upper);
-    errorBound += 0.5 * (upper - lo);
-  }
-  return { volume, errorBound, cells, complete: true };
-}
-
-/**
- * out = the outward unit normal of the supporting plane through `closest`, the point of the
- * shape's boundary nearest to `p` (signed distance `d`): along p − closest outside, closest − p
- * inside. False when p is on the boundary (no direction).
- */
-function supportingNormal(out: Vec3, p: Vec3, d: number, closest: Vec3): boolean {
-  vec3.sub(out, d >= 0 ? p : closest, d >= 0 ? closest : p);
-  return vec3.normalize(out, out) > 0;
+  const A = operandOf(a, ka, iso.identity());
+  const B = operandOf(b, kb, bInA);
+  const boxA = A.box;
+  const boxB = B.box;
+  return adaptiveVolume(
+    A.op,
+    B.op,
+    Math.max(boxA.min.x, boxB.min.x),
+    Math.max(boxA.min.y, boxB.min.y),
+    Math.max(boxA.min.z, boxB.min.z),
+    Math.min(boxA.max.x, boxB.max.x),
+    Math.min(boxA.max.y, boxB.max.y),
+    Math.min(boxA.max.z, boxB.max.z),
+    rel,
+    abs,
+    maxCells,
+  );
 }
