@@ -127,3 +127,32 @@ describe("mesh vertices in a form makeTriangleMesh does not take (fresh14c)", ()
     expect(e.message).toContain("triangle 0");
   });
 });
+
+describe("collide query: a number beyond the doubles (fresh14c)", () => {
+  it("1e999 (read as Infinity by JSON.parse) is 'must be a finite number', not 'must be a number'", async () => {
+    const { answerQueryLine } = await import("../../src/node.js");
+    const message = (line: string): string => {
+      const a = answerQueryLine(line, 0) as { line: string; failed: boolean };
+      expect(a.failed).toBe(true);
+      const e = JSON.parse(a.line).error;
+      expect(e.code).toBe("invalid_value");
+      return e.message;
+    };
+    expect(
+      message(
+        '{"op":"intersects","a":{"type":"sphere","center":[0,0,0],"radius":1e999},"b":{"type":"sphere","center":[1,0,0],"radius":1}}',
+      ),
+    ).toBe("a.radius must be a finite number (got Infinity)");
+    expect(
+      message(
+        '{"op":"raycast","shape":{"type":"sphere","center":[0,0,0],"radius":1},"origin":[0,0,-1e999],"direction":[1,0,0],"maxToi":1}',
+      ),
+    ).toBe("origin[2] must be a finite number (got -Infinity)");
+    // A string is still "must be a number".
+    expect(
+      message(
+        '{"op":"intersects","a":{"type":"sphere","center":[0,0,0],"radius":"1"},"b":{"type":"sphere","center":[1,0,0],"radius":1}}',
+      ),
+    ).toBe('a.radius must be a number (got "1")');
+  });
+});
