@@ -9,17 +9,36 @@ import type { Vec3 } from "../math/vec3.js";
 export type PointSet = ArrayLike<number> | readonly Vec3[];
 
 /**
+ * Throws `CollideError` naming `field` unless `points` is an array or a typed array: a number, a
+ * string, a `Map` or a plain object would otherwise read as an empty set (NaN centres) or as
+ * characters.
+ */
+function checkPointArray(points: unknown, field: string): void {
+  if (!Array.isArray(points) && !ArrayBuffer.isView(points)) {
+    invalidValue(field, points, "must be an array of {x, y, z} points or of numbers (packed xyz)");
+  }
+}
+
+/**
  * Packs `{x, y, z}` points into a new `Float64Array` of length 3n (allocates).
- * @throws CollideError (`invalid_value`, naming `field`) when the array is empty or a point is
- * missing or has a non-finite coordinate.
+ * @throws CollideError (`invalid_value`, naming `field`) when `points` is not an array, is empty,
+ * or a point is missing, an `[x, y, z]` array or has a non-finite coordinate.
  */
 export function packPoints(points: readonly Vec3[], field = "points"): Float64Array {
-  if (points == null || points.length === 0) {
+  checkPointArray(points, field);
+  if (points.length === 0) {
     invalidValue(field, points, "must hold at least one point");
   }
   const out = new Float64Array(points.length * 3);
   for (let i = 0; i < points.length; i++) {
     const p = points[i];
+    if (Array.isArray(p)) {
+      invalidValue(
+        field,
+        p,
+        `must hold {x, y, z} points or packed numbers, not [x, y, z] arrays (point ${i})`,
+      );
+    }
     if (p == null || !Number.isFinite(p.x) || !Number.isFinite(p.y) || !Number.isFinite(p.z)) {
       invalidValue(field, p, `must have finite coordinates (point ${i})`);
     }
@@ -33,11 +52,12 @@ export function packPoints(points: readonly Vec3[], field = "points"): Float64Ar
 /**
  * Validates a point set and returns its packed coordinates (the input itself when it is
  * already packed, else a new packed copy).
- * @throws CollideError (`invalid_value`, naming `field`) on an empty set, a length that is not
- * a multiple of 3, or a non-finite coordinate.
+ * @throws CollideError (`invalid_value`, naming `field`) on a value that is not an array or a
+ * typed array, an empty set, a length that is not a multiple of 3, or a non-finite coordinate.
  */
 export function readPointSet(points: PointSet, field = "points"): ArrayLike<number> {
-  if (points == null || points.length === 0) {
+  checkPointArray(points, field);
+  if (points.length === 0) {
     invalidValue(field, points, "must hold at least one point");
   }
   if (typeof points[0] !== "number") return packPoints(points as readonly Vec3[], field);

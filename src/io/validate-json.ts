@@ -114,7 +114,12 @@ export function parseWith<T>(schema: z.ZodType<T>, value: unknown, prefix: strin
   if (got === undefined) {
     throw new CollideError("missing_field", field, undefined, `missing field ${field}`);
   }
-  const expected = describeExpectation(issue);
+  // JSON has no Infinity, but a number beyond the doubles (1e999) parses as one: zod calls it
+  // "not a number"; it is a number that is not finite.
+  const expected =
+    typeof got === "number" && issue.code === "invalid_type" && issue.expected === "number"
+      ? "must be a finite number"
+      : describeExpectation(issue);
   throw new CollideError(
     "invalid_value",
     field,

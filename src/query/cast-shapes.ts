@@ -1078,7 +1078,9 @@ function shortestArc(out: Quat, q0: Quat, q1: Quat): number {
  * fraction of the keyframe interval, or null. Allocates the answer.
  * @throws CollideError `invalid_value` for a bad pose or a `maxToi` outside [0, 1], or naming
  * the shape field when the answer would hold a NaN or a miss comes with a non-finite shape;
- * `unsupported_pair` for a pair without a contact routine.
+ * `unsupported_pair` for a pair without a contact routine, and for two half-spaces that are
+ * apart at time 0 (opposite normals) while one of them rotates (both lever arms are unbounded:
+ * no bound on their approach; touching at time 0 they answer toi 0).
  */
 export function castShapesNonlinear(
   a: Shape,

@@ -106,6 +106,16 @@ function packVertices(vertices: ArrayLike<number> | readonly Vec3[], field: stri
       const v = vs[i];
       if (v === null || typeof v !== "object")
         invalidValue(`${field}[${i}]`, v, "must be a vector of 3 finite numbers");
+      // An [x, y, z] array or a string coordinate would read as NaN, and the message would then
+      // show NaN instead of what was given.
+      if (Array.isArray(v))
+        invalidValue(
+          `${field}[${i}]`,
+          v,
+          "must be an {x, y, z} vector, not an [x, y, z] array (or pass packed numbers)",
+        );
+      if (typeof v.x !== "number" || typeof v.y !== "number" || typeof v.z !== "number")
+        invalidValue(`${field}[${i}]`, v, "must be a vector of 3 finite numbers");
       out[3 * i] = v.x;
       out[3 * i + 1] = v.y;
       out[3 * i + 2] = v.z;
