@@ -42,11 +42,11 @@ import { offsetOutOfRange } from "../narrowphase/extreme-scale.js";
 import { manifoldFromContact } from "../narrowphase/manifold.js";
 import {
   type ContactFn,
-  type IntersectsFn,
   contactFlipped,
   contactPair,
   contactRoutine,
   hasFaceNormalSnap,
+  type IntersectsFn,
   intersectsRoutineIs,
   manifoldPair,
   snapFaceNormal,
