@@ -187,12 +187,16 @@ function clipByScratchPlane(out: ClipPolygon, input: ClipPolygon, planeIndex: nu
     const d0 = nx * v[0] + ny * v[1] + nz * v[2] - offset;
     if (d0 <= 0) pushClipVertex(out, v[0], v[1], v[2], tags[0]);
   }
+  // Each vertex's signed distance is computed once: an edge's start is the last edge's end.
+  const last = n === 2 ? 0 : 3 * (n - 1);
+  let d0 = nx * v[last] + ny * v[last + 1] + nz * v[last + 2] - offset;
   for (let e = 0; e < edges; e++) {
-    const i0 = n === 2 ? 0 : (e + n - 1) % n;
+    // (e + n − 1) mod n and the tag mod CLIP_TAG_STRIDE below written out: an integer `%` by a
+    // variable is a division, and `%` of a double (a tag) a call to fmod in V8.
+    const i0 = n === 2 ? 0 : e === 0 ? n - 1 : e - 1;
     const i1 = n === 2 ? 1 : e;
     const a = 3 * i0;
     const b = 3 * i1;
-    const d0 = nx * v[a] + ny * v[a + 1] + nz * v[a + 2] - offset;
     const d1 = nx * v[b] + ny * v[b + 1] + nz * v[b + 2] - offset;
     const crossing = (d0 < 0 && d1 > 0) || (d0 > 0 && d1 < 0);
     if (crossing) {
@@ -202,10 +206,11 @@ function clipByScratchPlane(out: ClipPolygon, input: ClipPolygon, planeIndex: nu
         v[a] + t * (v[b] - v[a]),
         v[a + 1] + t * (v[b + 1] - v[a + 1]),
         v[a + 2] + t * (v[b + 2] - v[a + 2]),
-        planeTag + (tags[i0] % CLIP_TAG_STRIDE),
+        planeTag + (tags[i0] - Math.trunc(tags[i0] / CLIP_TAG_STRIDE) * CLIP_TAG_STRIDE),
       );
     }
     if (d1 <= 0) pushClipVertex(out, v[b], v[b + 1], v[b + 2], tags[i1]);
+    d0 = d1;
   }
   return out;
 }
@@ -262,7 +267,7 @@ export function clipPolygonAgainstPolygon(
   cz /= m;
   for (let i = 0; i < m; i++) {
     const a = 3 * i;
-    const b = 3 * ((i + 1) % m);
+    const b = i + 1 === m ? 0 : 3 * (i + 1);
     const ex = c[b] - c[a];
     const ey = c[b + 1] - c[a + 1];
     const ez = c[b + 2] - c[a + 2];

@@ -144,85 +144,284 @@ export function satCuboidCuboid(
   stopAbove = Infinity,
 ): CuboidSatResult {
   loadRotation(bInA);
-  loadHalfExtentsAndTranslation(a, b, bInA.translation);
   const ha = a.halfExtents;
   const hb = b.halfExtents;
-  const size = Math.max(ha.x, ha.y, ha.z, hb.x, hb.y, hb.z, Number.MIN_VALUE);
+  const t = bInA.translation;
+  // Everything in locals (the loops of the 15 axes unrolled): the same expressions, in the same
+  // order, as the typed-array form, so every separation is bitwise the same.
+  const r0 = R[0];
+  const r1 = R[1];
+  const r2 = R[2];
+  const r3 = R[3];
+  const r4 = R[4];
+  const r5 = R[5];
+  const r6 = R[6];
+  const r7 = R[7];
+  const r8 = R[8];
+  const m0 = absR[0];
+  const m1 = absR[1];
+  const m2 = absR[2];
+  const m3 = absR[3];
+  const m4 = absR[4];
+  const m5 = absR[5];
+  const m6 = absR[6];
+  const m7 = absR[7];
+  const m8 = absR[8];
+  const a0 = ha.x;
+  const a1 = ha.y;
+  const a2 = ha.z;
+  const b0 = hb.x;
+  const b1 = hb.y;
+  const b2 = hb.z;
+  const t0 = t.x;
+  const t1 = t.y;
+  const t2 = t.z;
+  const size = Math.max(a0, a1, a2, b0, b1, b2, Number.MIN_VALUE);
   const tie = SAT_AXIS_TIE_TOLERANCE * size;
-  let best = -Infinity;
+  let best = Number.NEGATIVE_INFINITY;
+  let s = 0;
   // Face axes of A.
-  for (let i = 0; i < 3; i++) {
-    const rb = bH[0] * absR[3 * i] + bH[1] * absR[3 * i + 1] + bH[2] * absR[3 * i + 2];
-    const s = Math.abs(tA[i]) - (aH[i] + rb);
-    if (s > best + (i === 0 ? 0 : tie)) {
-      best = s;
-      out.kind = AXIS_FACE_A;
-      out.i = i;
-      vec3.set(out.axis, 0, 0, 0);
-      vec3.setAxis(out.axis, i, tA[i] >= 0 ? 1 : -1);
-      if (best > stopAbove) {
-        out.separation = best;
-        return out;
-      }
+  s = Math.abs(t0) - (a0 + (b0 * m0 + b1 * m1 + b2 * m2));
+  if (s > best) {
+    best = s;
+    recordFaceA(out, 0, t0 >= 0 ? 1 : -1);
+    if (best > stopAbove) {
+      out.separation = best;
+      return out;
+    }
+  }
+  s = Math.abs(t1) - (a1 + (b0 * m3 + b1 * m4 + b2 * m5));
+  if (s > best + tie) {
+    best = s;
+    recordFaceA(out, 1, t1 >= 0 ? 1 : -1);
+    if (best > stopAbove) {
+      out.separation = best;
+      return out;
+    }
+  }
+  s = Math.abs(t2) - (a2 + (b0 * m6 + b1 * m7 + b2 * m8));
+  if (s > best + tie) {
+    best = s;
+    recordFaceA(out, 2, t2 >= 0 ? 1 : -1);
+    if (best > stopAbove) {
+      out.separation = best;
+      return out;
     }
   }
   // Face axes of B. A face of B within the tie of A's best face wins when B is the larger box
   // (boxBeforeA): a rule symmetric in A and B, so contact(B, A) is contact(A, B) flipped.
   const bFirst = boxBeforeA(a, b);
-  let bestB = -Infinity;
-  for (let j = 0; j < 3; j++) {
-    const tb = tA[0] * R[j] + tA[1] * R[3 + j] + tA[2] * R[6 + j];
-    const ra = aH[0] * absR[j] + aH[1] * absR[3 + j] + aH[2] * absR[6 + j];
-    const s = Math.abs(tb) - (ra + bH[j]);
-    if (s > bestB + (j === 0 ? 0 : tie) && (bFirst ? s >= best - tie : s > best + tie)) {
-      bestB = s;
+  let bestB = Number.NEGATIVE_INFINITY;
+  let tb = 0;
+  tb = t0 * r0 + t1 * r3 + t2 * r6;
+  s = Math.abs(tb) - (a0 * m0 + a1 * m3 + a2 * m6 + b0);
+  if (s > bestB && (bFirst ? s >= best - tie : s > best + tie)) {
+    bestB = s;
+    best = s;
+    // A centre offset exactly 0 along the axis takes −B_j (A's own faces take +A_i): the
+    // two rules are each other's mirror when A and B are swapped.
+    recordFaceB(out, 0, tb > 0 ? 1 : -1);
+    if (best > stopAbove) {
+      out.separation = best;
+      return out;
+    }
+  }
+  tb = t0 * r1 + t1 * r4 + t2 * r7;
+  s = Math.abs(tb) - (a0 * m1 + a1 * m4 + a2 * m7 + b1);
+  if (s > bestB + tie && (bFirst ? s >= best - tie : s > best + tie)) {
+    bestB = s;
+    best = s;
+    // A centre offset exactly 0 along the axis takes −B_j (A's own faces take +A_i): the
+    recordFaceB(out, 1, tb > 0 ? 1 : -1);
+    if (best > stopAbove) {
+      out.separation = best;
+      return out;
+    }
+  }
+  tb = t0 * r2 + t1 * r5 + t2 * r8;
+  s = Math.abs(tb) - (a0 * m2 + a1 * m5 + a2 * m8 + b2);
+  if (s > bestB + tie && (bFirst ? s >= best - tie : s > best + tie)) {
+    bestB = s;
+    best = s;
+    // A centre offset exactly 0 along the axis takes −B_j (A's own faces take +A_i): the
+    recordFaceB(out, 2, tb > 0 ? 1 : -1);
+    if (best > stopAbove) {
+      out.separation = best;
+      return out;
+    }
+  }
+  // Edge × edge axes A_i × B_j, skipping degenerate (parallel-edge) ones.
+  let lenSq = 0;
+  let len = 0;
+  let tl = 0;
+  lenSq = r3 * r3 + r6 * r6;
+  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+    len = Math.sqrt(lenSq);
+    tl = t2 * r3 - t1 * r6;
+    s = (Math.abs(tl) - (a1 * m6 + a2 * m3 + (b1 * m2 + b2 * m1))) / len;
+    if (s > best + tie) {
       best = s;
-      out.kind = AXIS_FACE_B;
-      out.j = j;
-      // A centre offset exactly 0 along the axis takes −B_j (A's own faces take +A_i): the
-      // two rules are each other's mirror when A and B are swapped.
-      const sign = tb > 0 ? 1 : -1;
-      vec3.set(out.axis, R[j] * sign, R[3 + j] * sign, R[6 + j] * sign);
+      edgeLength[0] = len;
+      recordEdge(out, 0, 0, tl >= 0 ? 1 : -1);
       if (best > stopAbove) {
         out.separation = best;
         return out;
       }
     }
   }
-  // Edge × edge axes.
-  for (let i = 0; i < 3; i++) {
-    const i1 = (i + 1) % 3;
-    const i2 = (i + 2) % 3;
-    for (let j = 0; j < 3; j++) {
-      const j1 = (j + 1) % 3;
-      const j2 = (j + 2) % 3;
-      const lenSq = R[3 * i1 + j] * R[3 * i1 + j] + R[3 * i2 + j] * R[3 * i2 + j];
-      if (lenSq <= SAT_PARALLEL_EDGE_TOLERANCE) continue;
-      const len = Math.sqrt(lenSq);
-      const tl = tA[i2] * R[3 * i1 + j] - tA[i1] * R[3 * i2 + j];
-      const ra = aH[i1] * absR[3 * i2 + j] + aH[i2] * absR[3 * i1 + j];
-      const rb = bH[j1] * absR[3 * i + j2] + bH[j2] * absR[3 * i + j1];
-      const s = (Math.abs(tl) - (ra + rb)) / len;
-      if (s > best + tie) {
-        best = s;
-        out.kind = AXIS_EDGE;
-        out.i = i;
-        out.j = j;
-        // L = e_i × (column j of R), in A's frame.
-        vec3.set(axisTmp, 0, 0, 0);
-        vec3.setAxis(axisTmp, i, 1);
-        const bj = vec3.set(out.axis, R[j], R[3 + j], R[6 + j]);
-        vec3.cross(out.axis, axisTmp, bj);
-        vec3.scale(out.axis, out.axis, (tl >= 0 ? 1 : -1) / len);
-        if (best > stopAbove) {
-          out.separation = best;
-          return out;
-        }
+  lenSq = r4 * r4 + r7 * r7;
+  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+    len = Math.sqrt(lenSq);
+    tl = t2 * r4 - t1 * r7;
+    s = (Math.abs(tl) - (a1 * m7 + a2 * m4 + (b2 * m0 + b0 * m2))) / len;
+    if (s > best + tie) {
+      best = s;
+      edgeLength[0] = len;
+      recordEdge(out, 0, 1, tl >= 0 ? 1 : -1);
+      if (best > stopAbove) {
+        out.separation = best;
+        return out;
+      }
+    }
+  }
+  lenSq = r5 * r5 + r8 * r8;
+  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+    len = Math.sqrt(lenSq);
+    tl = t2 * r5 - t1 * r8;
+    s = (Math.abs(tl) - (a1 * m8 + a2 * m5 + (b0 * m1 + b1 * m0))) / len;
+    if (s > best + tie) {
+      best = s;
+      edgeLength[0] = len;
+      recordEdge(out, 0, 2, tl >= 0 ? 1 : -1);
+      if (best > stopAbove) {
+        out.separation = best;
+        return out;
+      }
+    }
+  }
+  lenSq = r6 * r6 + r0 * r0;
+  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+    len = Math.sqrt(lenSq);
+    tl = t0 * r6 - t2 * r0;
+    s = (Math.abs(tl) - (a2 * m0 + a0 * m6 + (b1 * m5 + b2 * m4))) / len;
+    if (s > best + tie) {
+      best = s;
+      edgeLength[0] = len;
+      recordEdge(out, 1, 0, tl >= 0 ? 1 : -1);
+      if (best > stopAbove) {
+        out.separation = best;
+        return out;
+      }
+    }
+  }
+  lenSq = r7 * r7 + r1 * r1;
+  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+    len = Math.sqrt(lenSq);
+    tl = t0 * r7 - t2 * r1;
+    s = (Math.abs(tl) - (a2 * m1 + a0 * m7 + (b2 * m3 + b0 * m5))) / len;
+    if (s > best + tie) {
+      best = s;
+      edgeLength[0] = len;
+      recordEdge(out, 1, 1, tl >= 0 ? 1 : -1);
+      if (best > stopAbove) {
+        out.separation = best;
+        return out;
+      }
+    }
+  }
+  lenSq = r8 * r8 + r2 * r2;
+  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+    len = Math.sqrt(lenSq);
+    tl = t0 * r8 - t2 * r2;
+    s = (Math.abs(tl) - (a2 * m2 + a0 * m8 + (b0 * m4 + b1 * m3))) / len;
+    if (s > best + tie) {
+      best = s;
+      edgeLength[0] = len;
+      recordEdge(out, 1, 2, tl >= 0 ? 1 : -1);
+      if (best > stopAbove) {
+        out.separation = best;
+        return out;
+      }
+    }
+  }
+  lenSq = r0 * r0 + r3 * r3;
+  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+    len = Math.sqrt(lenSq);
+    tl = t1 * r0 - t0 * r3;
+    s = (Math.abs(tl) - (a0 * m3 + a1 * m0 + (b1 * m8 + b2 * m7))) / len;
+    if (s > best + tie) {
+      best = s;
+      edgeLength[0] = len;
+      recordEdge(out, 2, 0, tl >= 0 ? 1 : -1);
+      if (best > stopAbove) {
+        out.separation = best;
+        return out;
+      }
+    }
+  }
+  lenSq = r1 * r1 + r4 * r4;
+  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+    len = Math.sqrt(lenSq);
+    tl = t1 * r1 - t0 * r4;
+    s = (Math.abs(tl) - (a0 * m4 + a1 * m1 + (b2 * m6 + b0 * m8))) / len;
+    if (s > best + tie) {
+      best = s;
+      edgeLength[0] = len;
+      recordEdge(out, 2, 1, tl >= 0 ? 1 : -1);
+      if (best > stopAbove) {
+        out.separation = best;
+        return out;
+      }
+    }
+  }
+  lenSq = r2 * r2 + r5 * r5;
+  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+    len = Math.sqrt(lenSq);
+    tl = t1 * r2 - t0 * r5;
+    s = (Math.abs(tl) - (a0 * m5 + a1 * m2 + (b0 * m7 + b1 * m6))) / len;
+    if (s > best + tie) {
+      best = s;
+      edgeLength[0] = len;
+      recordEdge(out, 2, 2, tl >= 0 ? 1 : -1);
+      if (best > stopAbove) {
+        out.separation = best;
+        return out;
       }
     }
   }
   out.separation = best;
   return out;
+}
+
+/** Records face `i` of A as the SAT's axis (`sign` = the side of B's centre: ±1). */
+function recordFaceA(out: CuboidSatResult, i: number, sign: number): void {
+  out.kind = AXIS_FACE_A;
+  out.i = i;
+  vec3.set(out.axis, 0, 0, 0);
+  vec3.setAxis(out.axis, i, sign);
+}
+
+/** Records face `j` of B (column j of R, times `sign` = ±1) as the SAT's axis. */
+function recordFaceB(out: CuboidSatResult, j: number, sign: number): void {
+  out.kind = AXIS_FACE_B;
+  out.j = j;
+  vec3.set(out.axis, R[j] * sign, R[3 + j] * sign, R[6 + j] * sign);
+}
+
+/** |A_i × B_j| of the edge axis being recorded (a double through an array: no boxing). */
+const edgeLength = new Float64Array(1);
+
+/** Records edge i of A × edge j of B as the SAT's axis, normalised, oriented by `sign` = ±1. */
+function recordEdge(out: CuboidSatResult, i: number, j: number, sign: number): void {
+  out.kind = AXIS_EDGE;
+  out.i = i;
+  out.j = j;
+  // L = e_i × (column j of R), in A's frame.
+  vec3.set(axisTmp, 0, 0, 0);
+  vec3.setAxis(axisTmp, i, 1);
+  const bj = vec3.set(out.axis, R[j], R[3 + j], R[6 + j]);
+  vec3.cross(out.axis, axisTmp, bj);
+  vec3.scale(out.axis, out.axis, sign / edgeLength[0]);
 }
 
 /**

@@ -345,7 +345,11 @@ export function manifoldFromContact(
     onRef.y = iy + nrm.y * st;
     onRef.z = iz + nrm.z * st;
     p.distance = t;
-    let id = featurePrefix * TAG_FIELD + (candidates.tags[i] % DUPLICATE_TAG);
+    // The tag modulo 2^26, written out: `%` of a double is a call to fmod in V8. Dividing by a
+    // power of two is exact, so are the truncation and the product, and so the difference: the
+    // same value (up to the sign of a zero, which the sum drops).
+    const tag = candidates.tags[i];
+    let id = featurePrefix * TAG_FIELD + (tag - Math.trunc(tag / DUPLICATE_TAG) * DUPLICATE_TAG);
     // Degenerate clips (vertices exactly on side planes) can repeat a tag; keep ids unique.
     for (let r = 0; r < q; r++) {
       if (out.points[r].featureId === id) {

@@ -248,6 +248,20 @@ export function hasPairRoutine(
 }
 
 /**
+ * True when the `intersects` query of the ordered types (typeA, typeB) is `fn` itself, called in
+ * that order on B's pose in A's frame: the table's unflipped routine, with no world-pose routine
+ * before it. (The world's narrow phase uses it to know what the query would compute.)
+ */
+export function intersectsRoutineIs(typeA: number, typeB: number, fn: IntersectsFn): boolean {
+  const k = typeA * N + typeB;
+  return (
+    intersectsTable[k] === fn &&
+    intersectsColumn.flipped[k] === 0 &&
+    intersectsPosesTable[k] === null
+  );
+}
+
+/**
  * The world-pose overlap test of A at `poseA` and B at `poseB` when the pair registered one:
  * 1 (overlap or touch), 0 (apart); −1 when there is none or it declined (see
  * {@link IntersectsPosesFn}).

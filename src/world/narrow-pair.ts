@@ -32,7 +32,12 @@ import * as vec3 from "../math/vec3.js";
 import { canonicalOrder } from "../narrowphase/canonical-order.js";
 import type { Contact, ContactManifold } from "../narrowphase/contact.js";
 import { MAX_MANIFOLD_POINTS, makeContact, makeContactManifold } from "../narrowphase/contact.js";
-import { manifoldCuboidCuboid } from "../narrowphase/cuboid-cuboid.js";
+import {
+  contactCuboidCuboid,
+  intersectsCuboidCuboid,
+  lastCuboidSat,
+  manifoldCuboidCuboid,
+} from "../narrowphase/cuboid-cuboid.js";
 import { offsetOutOfRange } from "../narrowphase/extreme-scale.js";
 import { manifoldFromContact } from "../narrowphase/manifold.js";
 import {
@@ -41,6 +46,8 @@ import {
   contactPair,
   contactRoutine,
   hasFaceNormalSnap,
+  type IntersectsFn,
+  intersectsRoutineIs,
   manifoldPair,
   snapFaceNormal,
 } from "../narrowphase/pair-table.js";
@@ -188,12 +195,13 @@ export function narrowPair(
   if (!swap) {
     // Far outside unit scale (or with no routine) the table's dispatcher answers: it changes
     // units first (src/narrowphase/extreme-scale.ts), or throws unsupported_pair.
-    const found =
-      f === null || offsetOutOfRange(bInA)
-        ? contactPair(c, sa, sb, bInA, prediction)
-        : f(c, sa, sb, bInA, prediction);
-    if (!found && !bandContact(c, f, sa, poseA, sb, poseB, bInA, prediction)) {
-      return none(out, offset);
+    const direct = f !== null && !offsetOutOfRange(bInA);
+    const found = direct
+      ? f(c, sa, sb, bInA, prediction)
+      : contactPair(c, sa, sb, bInA, prediction);
+    if (!found) {
+      if (direct && satApart(f, sa.type, sb.type)) return none(out, offset);
+      if (!bandContact(c, f, sa, poseA, sb, poseB, bInA, prediction)) return none(out, offset);
     }
     if (!agreeContact(c, sa, poseA, sb, poseB, bInA, prediction)) return none(out, offset);
     widen(m, c, sa, sb, bInA, fl, fh, prediction);
@@ -205,16 +213,38 @@ export function narrowPair(
   // written for (lower, higher). The table's entry for (B, A) is not flipped, so the dispatcher
   // (far outside unit scale) calls the same routine in the same order on the same pose.
   iso.invMul(aInB, poseB, poseA);
-  const found =
-    f === null || offsetOutOfRange(aInB)
-      ? contactPair(c, sb, sa, aInB, prediction)
-      : f(c, sb, sa, aInB, prediction);
-  if (!found && !bandContact(c, f, sb, poseB, sa, poseA, aInB, prediction)) {
-    return none(out, offset);
+  const direct = f !== null && !offsetOutOfRange(aInB);
+  const found = direct ? f(c, sb, sa, aInB, prediction) : contactPair(c, sb, sa, aInB, prediction);
+  if (!found) {
+    if (direct && satApart(f, sb.type, sa.type)) return none(out, offset);
+    if (!bandContact(c, f, sb, poseB, sa, poseA, aInB, prediction)) return none(out, offset);
   }
   if (!agreeContact(c, sb, poseB, sa, poseA, aInB, prediction)) return none(out, offset);
   widen(m, c, sb, sa, aInB, fh, fl, prediction);
   return writeRecord(out, offset, c, m, sb, poseB, sa, poseA, true);
+}
+
+/**
+ * True when the contact routine `f` just called for shapes of types `ta`, `tb` (in that order,
+ * directly, on B's pose in A's frame) found nothing and the pair's intersects test is certain
+ * to say apart too, so that {@link bandContact} would return false without it being run: `f` is
+ * the box–box contact, whose SAT found an axis of separation > 0 (it found nothing only then),
+ * and the table's intersects for two boxes is the box–box SAT with early exit on that same pose
+ * (`intersectsRoutineIs`). That test computes every axis with the contact SAT's very arithmetic
+ * and rejects on `|t| > rA + rB`, which holds exactly when `|t| − (rA + rB) > 0` (an IEEE
+ * difference of finite doubles is positive exactly when the first is larger; an edge axis's
+ * division by its positive length keeps the sign), and its shortcut for a pose without rotation
+ * tests the same three face values: so it returns false at that axis or before. Saves the
+ * second SAT of every box–box candidate pair that the first found apart.
+ */
+function satApart(f: ContactFn, ta: number, tb: number): boolean {
+  return (
+    ta === ShapeType.Cuboid &&
+    tb === ShapeType.Cuboid &&
+    f === (contactCuboidCuboid as ContactFn) &&
+    intersectsRoutineIs(ta, tb, intersectsCuboidCuboid as IntersectsFn) &&
+    lastCuboidSat().separation > 0
+  );
 }
 
 /**
