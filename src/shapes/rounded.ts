@@ -15,12 +15,13 @@
  * `roundedShapeDef` (src/shapes/defs/helpers.ts, with `projectRounded`, `aabbRounded` and
  * `checkRoundingRadius`), which a new rounded type's definition file imports the same way.
  */
+
+import { rayIntervalRoundedCuboid, rayIntervalRoundedPolytope } from "../geometry/ray-rounded.js";
 import type { Vec3 } from "../math/vec3.js";
 import type { ConvexPolyhedron } from "./convex-polyhedron.js";
 import { makeConvexPolyhedron } from "./convex-polyhedron.js";
 import type { Cuboid } from "./cuboid.js";
 import { makeCuboid } from "./cuboid.js";
-import { rayIntervalRoundedCuboid, rayIntervalRoundedPolytope } from "../geometry/ray-rounded.js";
 import {
   checkRoundingRadius,
   finishRayHit,
