@@ -118,10 +118,57 @@ function checkPositive(field: string, v: number): void {
  * copies), as the 3D constructors do: a changed shape is a new shape.
  */
 function frozen<T extends object>(s: T): T {
+  made2.add(s);
   for (const v of Object.values(s)) {
     if (v !== null && typeof v === "object" && !ArrayBuffer.isView(v)) Object.freeze(v);
   }
   return Object.freeze(s);
+}
+
+/** The shapes built by this module's constructors (validated, frozen): see {@link keptShape2}. */
+const made2 = new WeakSet<object>();
+
+/**
+ * The 2D shape to keep beyond the call (a world body's): `s` itself when one of the `make…`
+ * constructors built it (validated, deeply frozen); otherwise a hand-built object is rebuilt by
+ * its type's constructor from its defining fields (a circle's `radius`, a rectangle's
+ * `halfExtents`, a polygon's `core.verts`, a capsule's `a`, `b` and `radius`, a segment's `a` and
+ * `b`), which validates them (naming `<field>.radius`, …) and owns the copy: changing the
+ * hand-built object later changes nothing that was kept, and its `core` is never trusted.
+ */
+export function keptShape2(field: string, s: Shape2): Shape2 {
+  if (s === null || typeof s !== "object") {
+    return invalidValue(field, s, "must be a 2D shape (makeCircle, makeRect, makePolygon, ...)");
+  }
+  if (made2.has(s)) return s;
+  const f = (k: string) => `${field}.${k}`;
+  const h = s as unknown as Record<string, unknown>;
+  switch (s.type) {
+    case ShapeType2.Circle:
+      return makeCircle(h.radius as number, f("radius"));
+    case ShapeType2.Rect:
+      return makeRect(h.halfExtents as Vec2, f("halfExtents"));
+    case ShapeType2.Polygon: {
+      const core = h.core as Core2 | null;
+      const verts = core !== null && typeof core === "object" ? core.verts : undefined;
+      if (verts === null || typeof verts !== "object" || typeof verts.length !== "number") {
+        return invalidValue(f("core.verts"), verts, "must be the polygon's packed x, y vertices");
+      }
+      const pts: Vec2[] = [];
+      for (let i = 0; i + 1 < verts.length; i += 2) pts.push({ x: verts[i], y: verts[i + 1] });
+      return makePolygon(pts, f("core.verts"));
+    }
+    case ShapeType2.Capsule:
+      return makeCapsule(h.a as Vec2, h.b as Vec2, h.radius as number, field);
+    case ShapeType2.Segment:
+      return makeSegment(h.a as Vec2, h.b as Vec2, field);
+    default:
+      return invalidValue(
+        f("type"),
+        (s as { type: unknown }).type,
+        "must be a 2D shape type (ShapeType2)",
+      );
+  }
 }
 
 function makeCore(xy: readonly number[], radius: number): Core2 {

@@ -49,7 +49,7 @@ import { type Manifold2, makeManifold2, manifoldFromContact2 } from "./manifold2
 import type { Pose2 } from "./pose2.js";
 import * as pose2 from "./pose2.js";
 import { castRay2D, makeRayHit2, type RayHit2 } from "./raycast2.js";
-import { aabbShape2, type Shape2, ShapeType2 } from "./shapes.js";
+import { aabbShape2, keptShape2, type Shape2, ShapeType2 } from "./shapes.js";
 import type { Vec2 } from "./vec2.js";
 
 export {
@@ -123,7 +123,11 @@ export function defaultCollisionWorld2DOptions(): CollisionWorld2DOptions {
 
 /** What {@link CollisionWorld2D.addBody} takes. */
 export interface BodyDesc2D {
-  /** The body's shape in its local frame (kept by reference; treat it as immutable). */
+  /**
+   * The body's shape in its local frame: kept by reference when a `make…` built it (frozen); a
+   * hand-built object is rebuilt by its constructor (validated, frozen), so changing it later
+   * changes nothing in the world.
+   */
   shape: Shape2;
   /** The body's pose in the world (copied). */
   pose: Pose2;
@@ -263,7 +267,8 @@ export class CollisionWorld2D {
   addBody(desc: BodyDesc2D): BodyHandle2D {
     if (desc === undefined) invalidValue("body", desc, "must be an object");
     checkOptions(desc, BODY2_SPEC);
-    checkShape2("body.shape", desc.shape);
+    // A hand-built shape is rebuilt by its constructor (validated, frozen; see keptShape2).
+    const shape = keptShape2("body.shape", desc.shape);
     pose2.checkPose("body.pose", desc.pose);
     const layer = desc.layer ?? DEFAULT_LAYER;
     const mask = desc.mask ?? DEFAULT_MASK;
@@ -271,7 +276,7 @@ export class CollisionWorld2D {
     checkFilterBits("body.mask", mask);
     const sensor = desc.sensor ?? false;
     if (typeof sensor !== "boolean") invalidValue("body.sensor", sensor, "must be a boolean");
-    this.computeBoxes("body.pose", desc.shape, desc.pose);
+    this.computeBoxes("body.pose", shape, desc.pose);
     const b = this.bodies;
     if (b.peekSlot() > MAX_BODY_SLOT) {
       invalidValue("body", b.count, `exceeds the world's capacity of ${MAX_BODY_SLOT + 1} bodies`);
@@ -284,9 +289,9 @@ export class CollisionWorld2D {
     b.mask[slot] = mask;
     b.flags[slot] = FLAG_ALIVE | (sensor ? FLAG_SENSOR : 0);
     b.touchCount[slot] = 0;
-    b.shapes[slot] = desc.shape;
+    b.shapes[slot] = shape;
     b.shapesVersion++;
-    b.shapeType[slot] = desc.shape.type;
+    b.shapeType[slot] = shape.type;
     b.userData[slot] = desc.userData;
     b.count++;
     return b.handleOf(slot) as BodyHandle2D;
@@ -325,7 +330,7 @@ export class CollisionWorld2D {
     return this.readPose(out, this.bodies.requireSlot("handle", handle));
   }
 
-  /** The shape of `handle`. Throws on a stale handle. */
+  /** The shape `handle` keeps (the made shape given, or the copy of a hand-built one). Throws on a stale handle. */
   getShape(handle: BodyHandle2D): Shape2 {
     return this.bodies.shapes[this.bodies.requireSlot("handle", handle)] as Shape2;
   }

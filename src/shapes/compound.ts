@@ -8,7 +8,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { ConvexShape, Shape } from "./shape.js";
 import { brandShape, isConvexShapeType, ShapeType, shapeTypeName } from "./shape.js";
-import { checkShape, checkUnitQuat, checkVec3 } from "./validate.js";
+import { checkUnitQuat, checkVec3, keptShape } from "./validate.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/compound.js";
 
@@ -40,7 +40,9 @@ const CHILD_KEYS = { shape: "any", pose: "any" } as const;
  * and every query and the world answer nested compounds alike. Throws `CollideError` naming
  * `<field>.children` when there are none, `<field>.children[i].position` / `.rotation` for a bad
  * pose, `<field>.children[i].shape…` for an invalid child (validated in full), and
- * `<field>.children[i].shape.type` with the type's name for a mesh or half-space child.
+ * `<field>.children[i].shape.type` with the type's name for a mesh or half-space child. A child
+ * made by a `make…` is kept as it is; a hand-built one is validated and kept as the copy its
+ * `make…` builds (src/shapes/validate.ts, `keptShape`), so changing it later changes nothing.
  */
 export function makeCompound(
   children: readonly { readonly shape: ConvexShape | Compound; readonly pose: Isometry }[],
@@ -58,8 +60,7 @@ export function makeCompound(
     const s = c.shape as Shape;
     const type = s !== null && typeof s === "object" ? s.type : undefined;
     if (type === ShapeType.Compound) {
-      checkShape(`${f}.shape`, s);
-      for (const g of (s as Compound).children) {
+      for (const g of keptShape(`${f}.shape`, s as Compound).children) {
         flat.push({ shape: g.shape, pose: iso.multiply(iso.identity(), c.pose, g.pose) });
       }
       return;
@@ -71,8 +72,10 @@ export function makeCompound(
         "must be a convex shape or a compound (a mesh, a heightfield or a half-space cannot be a child)",
       );
     }
-    checkShape(`${f}.shape`, s);
-    flat.push({ shape: s as ConvexShape, pose: iso.create(c.pose.translation, c.pose.rotation) });
+    flat.push({
+      shape: keptShape(`${f}.shape`, s as ConvexShape),
+      pose: iso.create(c.pose.translation, c.pose.rotation),
+    });
   });
   return brandShape({ type: ShapeType.Compound, children: flat });
 }

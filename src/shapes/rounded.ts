@@ -5,22 +5,33 @@
  * hull with rounded edges and corners). This file is their whole definition (docs/DESIGN.md,
  * "Adding a shape", walks through it): the shapes, their constructors and one record each in
  * the shape definitions' table (src/shapes/shape-def.ts), registered when it loads. The support
- * is the core's plus the margin `radius`, so GJK/EPA, the composite path, the shape casts and
- * the GJK ray cast answer a rounded shape with no routine of its own; its manifold is the
+ * is the core's plus the margin `radius`, so GJK/EPA, the composite path and the shape casts
+ * answer a rounded shape with no routine of its own; its ray cast is in closed form (the core's
+ * faces pushed out by the radius and its edges' capsules, src/geometry/ray-rounded.ts; a new
+ * rounded type without one gets the GJK ray cast of `roundedShapeDef`); its manifold is the
  * core's, pushed out by the radius (src/narrowphase/manifold.ts, through `roundedCore`); its
  * point projection is the core's moved by the radius; its JSON form, validation, finiteness
  * check and debug view are in its record. The parts both records share are built by
  * `roundedShapeDef` (src/shapes/defs/helpers.ts, with `projectRounded`, `aabbRounded` and
  * `checkRoundingRadius`), which a new rounded type's definition file imports the same way.
  */
+
+import { rayIntervalRoundedCuboid, rayIntervalRoundedPolytope } from "../geometry/ray-rounded.js";
 import type { Vec3 } from "../math/vec3.js";
 import type { ConvexPolyhedron } from "./convex-polyhedron.js";
 import { makeConvexPolyhedron } from "./convex-polyhedron.js";
 import type { Cuboid } from "./cuboid.js";
 import { makeCuboid } from "./cuboid.js";
-import { checkRoundingRadius, roundedShapeDef, vecFromJson, vecJson } from "./defs/helpers.js";
+import {
+  checkRoundingRadius,
+  finishRayHit,
+  rayInterval,
+  roundedShapeDef,
+  vecFromJson,
+  vecJson,
+} from "./defs/helpers.js";
 import { brandShape, ShapeType } from "./shape.js";
-import type { ShapeDef } from "./shape-def.js";
+import type { LocalRayHit, ShapeDef } from "./shape-def.js";
 import { registerShape, shapeDef } from "./shape-def.js";
 
 /** A box (half extents `core.halfExtents`) with edges and corners rounded by `radius`. */
@@ -72,37 +83,65 @@ export function makeRoundedConvexPolyhedron(
   return brandShape({ type: ShapeType.RoundedConvexPolyhedron, core, radius });
 }
 
-/** The rounded cuboid's record in the shape definitions' table. */
-export const roundedCuboidDef: ShapeDef<RoundedCuboid> = roundedShapeDef<RoundedCuboid>(
-  ShapeType.RoundedCuboid,
-  ShapeType.Cuboid,
-  (s) => {
-    // Drawn as its outer box (the rounded edges and corners are inside it).
-    const h = s.core.halfExtents;
-    const r = s.radius;
-    return { type: "box", halfExtents: [h.x + r, h.y + r, h.z + r] };
-  },
-  {
-    name: "roundedBox",
-    schema: (z) =>
-      z.strictObject({
-        type: z.literal("roundedBox"),
-        halfExtents: z.tuple([z.number(), z.number(), z.number()]),
-        radius: z.number(),
-      }),
-    toJson: (s) => ({
-      type: "roundedBox",
-      halfExtents: vecJson(s.core.halfExtents),
-      radius: s.radius,
-    }),
-    fromJson: (j, field) =>
-      makeRoundedCuboid(vecFromJson(j.halfExtents as number[]), j.radius as number, field),
-  },
-);
+/** A rounding radius of 0: the shape is its core, cast by the core's own ray cast. */
+function coreRayCast(
+  out: LocalRayHit,
+  s: RoundedShape,
+  o: Vec3,
+  dUnit: Vec3,
+  dRaw: Vec3,
+  len: number,
+  maxToi: number,
+  solid: boolean,
+): boolean {
+  const cast = shapeDef(s.core.type).rayCast as NonNullable<ShapeDef["rayCast"]>;
+  return cast(out, s.core, o, dUnit, dRaw, len, maxToi, solid);
+}
 
-/** The rounded convex polyhedron's record in the shape definitions' table. */
-export const roundedConvexPolyhedronDef: ShapeDef<RoundedConvexPolyhedron> =
-  roundedShapeDef<RoundedConvexPolyhedron>(
+/**
+ * The rounded cuboid's record in the shape definitions' table; its ray cast in closed form
+ * (src/geometry/ray-rounded.ts: the box's faces pushed out, its edges' capsules).
+ */
+export const roundedCuboidDef: ShapeDef<RoundedCuboid> = {
+  ...roundedShapeDef<RoundedCuboid>(
+    ShapeType.RoundedCuboid,
+    ShapeType.Cuboid,
+    (s) => {
+      // Drawn as its outer box (the rounded edges and corners are inside it).
+      const h = s.core.halfExtents;
+      const r = s.radius;
+      return { type: "box", halfExtents: [h.x + r, h.y + r, h.z + r] };
+    },
+    {
+      name: "roundedBox",
+      schema: (z) =>
+        z.strictObject({
+          type: z.literal("roundedBox"),
+          halfExtents: z.tuple([z.number(), z.number(), z.number()]),
+          radius: z.number(),
+        }),
+      toJson: (s) => ({
+        type: "roundedBox",
+        halfExtents: vecJson(s.core.halfExtents),
+        radius: s.radius,
+      }),
+      fromJson: (j, field) =>
+        makeRoundedCuboid(vecFromJson(j.halfExtents as number[]), j.radius as number, field),
+    },
+  ),
+  rayCast: (out, s, o, dUnit, dRaw, len, maxToi, solid) =>
+    s.radius > 0
+      ? rayIntervalRoundedCuboid(rayInterval, s.core.halfExtents, s.radius, o, dUnit) &&
+        finishRayHit(out, maxToi * len, len, solid)
+      : coreRayCast(out, s, o, dUnit, dRaw, len, maxToi, solid),
+};
+
+/**
+ * The rounded convex polyhedron's record in the shape definitions' table; its ray cast in closed
+ * form over the hull's faces pushed out and its edges' capsules (src/geometry/ray-rounded.ts).
+ */
+export const roundedConvexPolyhedronDef: ShapeDef<RoundedConvexPolyhedron> = {
+  ...roundedShapeDef<RoundedConvexPolyhedron>(
     ShapeType.RoundedConvexPolyhedron,
     ShapeType.ConvexPolyhedron,
     // Drawn as its core hull (the radius is not drawn).
@@ -127,7 +166,27 @@ export const roundedConvexPolyhedronDef: ShapeDef<RoundedConvexPolyhedron> =
           field,
         ),
     },
-  );
+  ),
+  rayCast: (out, s, o, dUnit, dRaw, len, maxToi, solid) => {
+    if (!(s.radius > 0)) return coreRayCast(out, s, o, dUnit, dRaw, len, maxToi, solid);
+    const c = s.core;
+    return (
+      rayIntervalRoundedPolytope(
+        rayInterval,
+        c.vertices,
+        c.edges,
+        c.faceCount,
+        c.faceOffsets,
+        c.faceVertices,
+        c.faceNormals,
+        c.facePlaneOffsets,
+        s.radius,
+        o,
+        dUnit,
+      ) && finishRayHit(out, maxToi * len, len, solid)
+    );
+  },
+};
 
 /** The rounded shape types, registered when this module loads. */
 export const ROUNDED_SHAPE_TYPES: readonly number[] = [

@@ -109,7 +109,10 @@ export interface ShapeJsonDef<S extends Shape = Shape> {
   /**
    * The shape a JSON form (already checked against {@link schema}) describes, built by the
    * type's `make…` constructor, which throws `CollideError` naming `field` for bad numbers.
-   * `child` turns a nested JSON shape (a compound's child) into a shape.
+   * `child` turns a nested JSON shape (a compound's child) into a shape. With {@link toJson}
+   * it is also how a hand-built shape kept beyond a call is copied (`keptShape`,
+   * src/shapes/validate.ts: the world's `addBody`, a compound's children), so it must build
+   * with the `make…` constructor and `fromJson(toJson(s))` must be `s`'s shape.
    */
   fromJson(j: ShapeJson, field: string, child: (j: ShapeJson, field: string) => Shape): S;
 }

@@ -12,8 +12,9 @@ import { invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import type { Quat } from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
-import { findShapeDef, NO_DEFINITION, shapeDef } from "./registry.js";
-import { SHAPE_TYPE_COUNT, type Shape } from "./shape.js";
+import { findShapeDef, NO_DEFINITION, shapeDef, shapeDefByJsonName } from "./registry.js";
+import { isBrandedShape, SHAPE_TYPE_COUNT, type Shape } from "./shape.js";
+import type { ShapeJson } from "./shape-def.js";
 
 /** Throws unless `x` is a finite number. */
 export function checkFinite(field: string, x: number): void {
@@ -118,6 +119,39 @@ export function checkShape(field: string, shape: Shape): void {
     invalidValue(`${field}.type`, type, why);
   }
   def.check(field, shape);
+}
+
+/**
+ * The shape to keep beyond the call (a world body's, a compound's child): `shape` itself when a
+ * `make…` constructor built it (marked, deeply frozen: it cannot change); otherwise, a hand-built
+ * object is validated in full ({@link checkShape}, naming `field`) and replaced by the shape its
+ * type's `make…` builds from its defining numbers — its JSON form through its definition
+ * (`json.toJson`, then `json.fromJson`, which calls the constructor; a compound's children
+ * alike) — so it is marked, deeply frozen, laid out as a made shape, and owns its arrays:
+ * changing the hand-built object later changes nothing that was kept. A hand-built convex
+ * polyhedron is rebuilt from its vertices (the hull of its points, as `makeConvexPolyhedron`
+ * makes it). Allocates only for a hand-built shape.
+ */
+export function keptShape<S extends Shape>(field: string, shape: S): S {
+  if (shape !== null && typeof shape === "object" && isBrandedShape(shape)) return shape;
+  checkShape(field, shape);
+  const json = shapeDef(shape.type).json;
+  const copy = json.fromJson(json.toJson(shape), field, childFromJson);
+  if (!isBrandedShape(copy)) {
+    invalidValue(
+      `${field}.type`,
+      shape.type,
+      "has a definition whose json.fromJson does not build the shape with its make… constructor",
+    );
+  }
+  return copy as S;
+}
+
+/** A nested JSON shape (a compound's child) built by its type's `make…` (see keptShape). */
+function childFromJson(j: ShapeJson, field: string): Shape {
+  const def = shapeDefByJsonName(j.type);
+  if (!def) return invalidValue(`${field}.type`, j.type, "is not a known shape type");
+  return def.json.fromJson(j, field, childFromJson);
 }
 
 /**

@@ -117,7 +117,7 @@ import {
   poseBoxesChunks,
   vecsWithinBound,
 } from "./pose-boxes.js";
-import { checkFilterBits, checkShape, checkWorldPose } from "./validate.js";
+import { checkFilterBits, checkShape, checkWorldPose, keptShape } from "./validate.js";
 import { WarmStartCache, type WarmStartStats } from "./warm-start-cache.js";
 
 /** The broad phases a world can use, by name. */
@@ -250,9 +250,11 @@ export function defaultCollisionWorldOptions(): CollisionWorldOptions {
 /** What {@link CollisionWorld.addBody} takes. */
 export interface BodyDesc {
   /**
-   * The body's shape, in its local frame (kept by reference; treat it as immutable). A shape
-   * from a `make…` constructor is deeply frozen; a hand-built one is validated here, once, and
-   * not frozen: a later change to it goes unseen by the world (its box and bounds are cached).
+   * The body's shape, in its local frame. A shape from a `make…` constructor (deeply frozen) is
+   * kept by reference; a hand-built object is validated here and replaced by the copy its
+   * type's `make…` builds (deeply frozen, owning its arrays; a hull is rebuilt from its
+   * vertices), so a later change to the hand-built object changes nothing in the world.
+   * `getShape` returns the kept shape: the same object for a made shape, the copy otherwise.
    */
   shape: Shape;
   /** The body's pose in the world (copied). */
@@ -662,7 +664,8 @@ export class CollisionWorld {
       invalidValue("body", desc, "must be an object");
     }
     checkOptions(desc, BODY_SPEC);
-    checkShape("body.shape", desc.shape);
+    // A hand-built shape is validated and kept as its make… copy (marked, deeply frozen).
+    const shape = keptShape("body.shape", desc.shape);
     checkWorldPose("body.pose", desc.pose);
     const layer = desc.layer ?? DEFAULT_LAYER;
     const mask = desc.mask ?? DEFAULT_MASK;
@@ -693,7 +696,7 @@ export class CollisionWorld {
         "must be false for a static body (a static body does not move)",
       );
     }
-    const unbounded = isUnboundedType(desc.shape.type);
+    const unbounded = isUnboundedType(shape.type);
     if (unbounded && ccd) {
       // It would be accepted and never swept (an unbounded shape has no swept box): refused.
       invalidValue(
@@ -702,7 +705,7 @@ export class CollisionWorld {
         "must be false for a half-space (it is unbounded and cannot be swept; the fast bodies moving against it are)",
       );
     }
-    this.computeBoxes("body.pose", desc.shape.type, desc.shape, desc.pose, unbounded);
+    this.computeBoxes("body.pose", shape.type, shape, desc.pose, unbounded);
     const b = this.bodies;
     if (b.peekSlot() > MAX_BODY_SLOT) {
       invalidValue("body", b.count, `exceeds the world's capacity of ${MAX_BODY_SLOT + 1} bodies`);
@@ -726,15 +729,15 @@ export class CollisionWorld {
     b.flags[slot] =
       FLAG_ALIVE |
       (sensor ? FLAG_SENSOR : 0) |
-      (isSupportMappedType(desc.shape.type) ? FLAG_CONVEX : 0) |
+      (isSupportMappedType(shape.type) ? FLAG_CONVEX : 0) |
       // The two bits of the world's specialised sphere/box fast path (narrow-pair.ts and the
       // warm-start cache's cuboid SAT axis): typed overrides of those pairs, not capabilities.
-      (desc.shape.type === ShapeType.Sphere ? FLAG_SPHERE : 0) |
-      (desc.shape.type === ShapeType.Cuboid ? FLAG_CUBOID : 0);
+      (shape.type === ShapeType.Sphere ? FLAG_SPHERE : 0) |
+      (shape.type === ShapeType.Cuboid ? FLAG_CUBOID : 0);
     b.touchCount[slot] = 0;
-    b.shapes[slot] = desc.shape;
+    b.shapes[slot] = shape;
     b.shapesVersion++;
-    b.shapeType[slot] = desc.shape.type;
+    b.shapeType[slot] = shape.type;
     b.userData[slot] = desc.userData;
     if (ccd) this.ccd.add(slot, b.pose);
     b.count++;
@@ -1060,7 +1063,10 @@ export class CollisionWorld {
     return this.bodies.readPose(out, this.requireSlot("handle", handle));
   }
 
-  /** The shape of body `handle`. Throws `CollideError` on a stale handle. */
+  /**
+   * The shape body `handle` keeps: the one given to `addBody` when a `make…` built it, else the
+   * frozen copy `addBody` made of the hand-built object. Throws `CollideError` on a stale handle.
+   */
   getShape(handle: BodyHandle): Shape {
     return this.bodies.shapes[this.requireSlot("handle", handle)] as Shape;
   }

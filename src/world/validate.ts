@@ -20,6 +20,11 @@ export {
    * a well-formed shape the world's narrow phase supports (see src/shapes/validate.ts).
    */
   checkShape,
+  /**
+   * The shape a body keeps: a made shape itself, a hand-built one validated and copied by its
+   * `make…` (see src/shapes/validate.ts).
+   */
+  keptShape,
 } from "../shapes/validate.js";
 
 /** Throws `CollideError` unless `v` is an unsigned 32-bit integer (a layer or mask). */
