@@ -73,18 +73,9 @@ export class BodyKinds {
   box: Float64Array = new Float64Array(96);
   /** 1 when the slot is in the move buffer. */
   dirty: Uint8Array = new Uint8Array(16);
-  /**
-   * The move buffer's moving (non-static) slots, `dirtyList[0 .. dirtyCount)`, in marking order.
-   * Static slots (kind static when marked) are listed apart, in {@link staticDirtyList}: the
-   * first step after a level of 100,000 static bodies is added lists them all, and the step's
-   * loops over the moving bodies of the buffer then do not pass over them (each such loop ran
-   * 100,000 times in code not yet optimised, 4–28 ms apiece under load).
-   */
+  /** The move buffer: dirty slots, `dirtyList[0 .. dirtyCount)`, in marking order. */
   dirtyList = new Int32Array(16);
   dirtyCount = 0;
-  /** The move buffer's static slots, `staticDirtyList[0 .. staticDirtyCount)`, in marking order. */
-  staticDirtyList = new Int32Array(16);
-  staticDirtyCount = 0;
   /** Step index at which each slot last moved (or woke). */
   lastMoved = new Float64Array(16);
   /** Live static slots, densely packed, and each slot's position there (−1: not static). */
@@ -157,45 +148,20 @@ export class BodyKinds {
     this.scVersion = growInt32(this.scVersion, cap);
   }
 
-  /**
-   * Puts `slot` in the move buffer (once): in {@link staticDirtyList} when its kind is static,
-   * else in {@link dirtyList}. (A slot's kind is set before it is first marked and does not
-   * change while it is in the buffer.)
-   */
+  /** Puts `slot` in the move buffer (once). */
   markDirty(slot: number): void {
     if (this.dirty[slot] !== 0) return;
     this.dirty[slot] = 1;
-    if (this.kind[slot] === KIND_STATIC) {
-      if (this.staticDirtyCount === this.staticDirtyList.length) {
-        this.staticDirtyList = growInt32(this.staticDirtyList, 2 * this.staticDirtyCount);
-      }
-      this.staticDirtyList[this.staticDirtyCount++] = slot;
-      return;
-    }
     if (this.dirtyCount === this.dirtyList.length) {
       this.dirtyList = growInt32(this.dirtyList, 2 * this.dirtyCount);
     }
     this.dirtyList[this.dirtyCount++] = slot;
   }
 
-  /** Number of slots in the move buffer, moving and static. */
-  get dirtyTotal(): number {
-    return this.dirtyCount + this.staticDirtyCount;
-  }
-
-  /**
-   * Empties the move buffer. Many static slots (a level just added) are cleared by one native
-   * fill of the marks instead of a loop over them.
-   */
+  /** Empties the move buffer. */
   clearDirty(): void {
-    if (this.staticDirtyCount > 64 && 8 * this.staticDirtyCount > this.dirty.length) {
-      this.dirty.fill(0);
-    } else {
-      for (let i = 0; i < this.dirtyCount; i++) this.dirty[this.dirtyList[i]] = 0;
-      for (let i = 0; i < this.staticDirtyCount; i++) this.dirty[this.staticDirtyList[i]] = 0;
-    }
+    for (let i = 0; i < this.dirtyCount; i++) this.dirty[this.dirtyList[i]] = 0;
     this.dirtyCount = 0;
-    this.staticDirtyCount = 0;
   }
 
   /** Adds static `slot` to the static set (`bounded`: it has a box; half-spaces do not). */

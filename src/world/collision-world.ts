@@ -1241,7 +1241,7 @@ export class CollisionWorld {
    * sleep advance. Returns false when a full step is needed.
    */
   private quietStep(): boolean {
-    if (this.kinds.dirtyTotal !== 0 || this.ccd.count !== 0) return false;
+    if (this.kinds.dirtyCount !== 0 || this.ccd.count !== 0) return false;
     const ev = this.cache.events;
     if (ev.begin.count !== 0 || ev.end.count !== 0) return false;
     this.ccd.impacts.clear();
@@ -1264,9 +1264,9 @@ export class CollisionWorld {
     const k = this.kinds;
     const moving = this.bp.size;
     let moved = 0;
-    // The moving slots of the move buffer (static ones are listed apart).
     for (let i = 0; i < k.dirtyCount; i++) {
-      if (this.bp.has(k.dirtyList[i])) moved++;
+      const s = k.dirtyList[i];
+      if (k.kind[s] !== KIND_STATIC && this.bp.has(s)) moved++;
     }
     return moved > 0 && 4 * moved > moving;
   }
@@ -1284,20 +1284,17 @@ export class CollisionWorld {
   private buildPairs(allMoving: PairSet | null): void {
     const k = this.kinds;
     const b = this.bodies;
-    const { dirty, kind, dirtyList, dirtyCount, staticDirtyList, staticDirtyCount } = k;
+    const { dirty, kind, dirtyList, dirtyCount } = k;
     const type = b.shapeType;
     const flags = b.flags;
     this.ensureStaticBvh();
     const fullMoving = allMoving !== null;
-    // Live static bodies in the move buffer, counted until they outnumber the moving bodies.
-    const movingCount = this.bp.size;
     let movedStatic = 0;
-    if (k.staticBounded > 0) {
-      for (let i = 0; i < staticDirtyCount && movedStatic <= movingCount; i++) {
-        if ((flags[staticDirtyList[i]] & FLAG_ALIVE) !== 0) movedStatic++;
-      }
+    for (let i = 0; i < dirtyCount; i++) {
+      const s = dirtyList[i];
+      if (kind[s] === KIND_STATIC && (flags[s] & FLAG_ALIVE) !== 0) movedStatic++;
     }
-    const fullStatic = k.staticBounded > 0 && movedStatic > movingCount;
+    const fullStatic = k.staticBounded > 0 && movedStatic > this.bp.size;
     // Pairs kept from the last step: neither body in the move buffer.
     // Keys are written to the sets' storage directly (PairSet.room): a key passed to `addKey`
     // is boxed whenever V8 does not inline it here (measured 4.9 KB per step under load).
@@ -1328,13 +1325,8 @@ export class CollisionWorld {
     if (allMoving !== null) found.appendKeys(allMoving.storage, 0, allMoving.size);
     const box = k.box;
     const unbounded = this.unbounded;
-    // The moving slots of the move buffer, then the static ones: with every moving body
-    // querying the static structure and no half-space, a moved static box has nothing to do,
-    // and the static list (every static body, on the first step after a level is added) is
-    // skipped. (The order does not matter: `found` is sorted and deduplicated below.)
-    const lists = fullStatic && unbounded.length === 0 ? 1 : 2;
-    for (let i = 0; i < dirtyCount + (lists === 2 ? staticDirtyCount : 0); i++) {
-      const d = i < dirtyCount ? dirtyList[i] : staticDirtyList[i - dirtyCount];
+    for (let i = 0; i < dirtyCount; i++) {
+      const d = dirtyList[i];
       if ((flags[d] & FLAG_ALIVE) === 0) continue;
       const dStatic = kind[d] === KIND_STATIC;
       // A moved static box with every moving body querying the static structure: nothing to do
@@ -1543,7 +1535,7 @@ export class CollisionWorld {
     this.cache.updateTouchCounts(b.touchCount);
     b.releasePending();
     const st = this.stats;
-    st.movedBodies = this.kinds.dirtyTotal;
+    st.movedBodies = this.kinds.dirtyCount;
     this.endStepMoves();
     st.bodies = b.count;
     st.candidatePairs = n;
@@ -1610,10 +1602,9 @@ export class CollisionWorld {
     const k = this.kinds;
     const b = this.bodies;
     const queue = this.options.sleepAfterSteps > 0;
-    // The moving slots of the move buffer (static ones are listed apart).
     for (let i = 0; i < k.dirtyCount; i++) {
       const s = k.dirtyList[i];
-      if ((b.flags[s] & FLAG_ALIVE) === 0) continue;
+      if ((b.flags[s] & FLAG_ALIVE) === 0 || k.kind[s] === KIND_STATIC) continue;
       if (k.sleeping[s] === 0) k.moved(s, this.stepIndex, queue);
     }
     k.clearDirty();

@@ -46,8 +46,7 @@ type Op =
   | { t: "remove"; i: number }
   | { t: "filter"; i: number; mask: number }
   | { t: "step" }
-  | { t: "query"; pose: Isometry; size: number }
-  | { t: "level"; n: number; y: number };
+  | { t: "query"; pose: Isometry; size: number };
 
 const kindArb = fc.constantFrom<BodyKind>("static", "static", "kinematic", "dynamic");
 const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -94,16 +93,6 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     }),
   },
   { weight: 5, arbitrary: fc.constant({ t: "step" as const }) },
-  {
-    // A small level at once: more static bodies in the move buffer than moving ones, and more
-    // than the world clears one by one (body-kinds.ts `clearDirty`).
-    weight: 1,
-    arbitrary: fc.record({
-      t: fc.constant("level" as const),
-      n: fc.integer({ min: 65, max: 130 }),
-      y: fc.double({ min: -2.5, max: 1, noNaN: true }),
-    }),
-  },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -191,29 +180,6 @@ function runModel(
         live.push(h);
         kindOf.set(h, op.kind);
         model.set(h, { shape, pose: clonePose(op.pose), kind: op.kind, sensor, mask: 0xffffffff });
-        break;
-      }
-      case "level": {
-        // Unit-spaced cubes of side 1 in rows of 10: neighbours touch.
-        const shape = makeCuboid(vec3.create(0.5, 0.5, 0.5));
-        for (let i = 0; i < op.n; i++) {
-          const p = iso.create(vec3.create((i % 10) - 4.5, op.y, Math.floor(i / 10) - 4.5), {
-            x: 0,
-            y: 0,
-            z: 0,
-            w: 1,
-          });
-          const h = world.addBody({ shape, pose: p, kind: "static" });
-          live.push(h);
-          kindOf.set(h, "static");
-          model.set(h, {
-            shape,
-            pose: clonePose(p),
-            kind: "static",
-            sensor: false,
-            mask: 0xffffffff,
-          });
-        }
         break;
       }
       case "move": {
