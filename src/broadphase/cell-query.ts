@@ -22,8 +22,13 @@ import { heapSortRange, PAIR_KEY_BASE } from "./pair-set.js";
 export const CELL_QUERY_CHUNK = 64;
 /** Keys per moved body of a chunk's output region to start with (grown when a chunk needs more). */
 export const CELL_QUERY_ROOM_PER_BODY = 32;
-/** Doubles per entry of the grid's entry pool: min xyz, max xyz, lower cell index xyz. */
-export const CELL_ENTRY_STRIDE = 9;
+/**
+ * Doubles per entry of the grid's entry pool: the body's fat box, min xyz, max xyz. (The lower
+ * cell indices of the deduplication rule are read from the body's cell range when the boxes
+ * overlap: three more doubles per entry made the first build of scene (b) at 50,000 bodies
+ * write 23 MB of entries instead of 15, fresh pages at 15–50 µs each under load.)
+ */
+export const CELL_ENTRY_STRIDE = 6;
 
 /**
  * The grid's cell hash (Teschner et al. 2003) of cell `(x, y, z)` into a table of
@@ -63,7 +68,7 @@ export interface CellQueryJob {
   /** The table's hash shift (`cellHash`) and the stamp of its live slots. */
   tableShift: number;
   tableGeneration: number;
-  /** The entry pool: body and `CELL_ENTRY_STRIDE` (9) doubles per entry. */
+  /** The entry pool: body and `CELL_ENTRY_STRIDE` (6) doubles per entry (its fat box). */
   pBody: Int32Array;
   pData: Float64Array;
   /** Output keys: chunk c's region is `[c · chunkRoom, (c + 1) · chunkRoom)`. */
@@ -131,9 +136,9 @@ export function cellQueryChunk(job: CellQueryJob, c: number): void {
               minY > pData[p + 4] ||
               pData[p + 2] > maxZ ||
               minZ > pData[p + 5] ||
-              Math.max(rx, pData[p + 6]) !== x ||
-              Math.max(ry, pData[p + 7]) !== y ||
-              Math.max(rz, pData[p + 8]) !== z
+              Math.max(rx, range[6 * j]) !== x ||
+              Math.max(ry, range[6 * j + 1]) !== y ||
+              Math.max(rz, range[6 * j + 2]) !== z
             ) {
               continue;
             }
