@@ -515,7 +515,13 @@ function takesNew(l: Level, bestPart: number, newPart: number, newQueryPose: Iso
   const newOnBest = partOverlapWithin(l, tieNormal);
   if (bestOnNew !== newOnBest) return newOnBest;
   if (bestOnNew) return deeper;
-  // Neither normal achieves the depth on the other part. A touching pair's normal is not unique
+  // Neither normal achieves the depth on the other part. Penetrating parts keep their own
+  // contacts: another normal would not run through their witness points (a box mesh inside a
+  // box: the faces' contacts, measured along the face normals past the diagonal internal edges,
+  // tie on opposite faces, and the edge–edge normal of GJK/EPA with the first face's depth and
+  // points was no contact of either; issue 16).
+  if (depth > TIE_RELATIVE * scale) return deeper;
+  // A touching pair's normal is not unique
   // (a vertex on a vertex takes any direction of a cone), and the pair asked in the other
   // argument order gives another of its normals: the first of the best part's and the new
   // part's that achieves the depth on both parts is taken (a polyhedron's edge resting on the

@@ -168,7 +168,8 @@ export function agreeContact(
 /**
  * Makes manifold `mf` of A and B (as {@link agreeContact}) agree with intersects near touching:
  * false when it must be dropped (an overlap within the band that intersects calls apart whose
- * smallest resolvable gap exceeds `prediction`); its point distances are left as found.
+ * smallest resolvable gap exceeds `prediction`, or a gap past `prediction` within the band that
+ * intersects calls apart); its point distances are left as found.
  */
 export function agreeManifold(
   mf: ContactManifold,
@@ -184,8 +185,11 @@ export function agreeManifold(
   for (let i = 1; i < mf.count; i++) if (mf.points[i].distance < mf.points[k].distance) k = i;
   const p = mf.points[k];
   const d = p.distance;
-  if (d > 0) return true;
+  if (d > 0 && d <= prediction) return true;
   const m = magnitude(p.pointA, p.pointB, bInA.translation);
+  // A gap past the prediction but within the band (two box meshes touching at 1e-6: the part
+  // contact 0, its merged points 5e-22 apart) is the touch intersects decides, as for the contact.
+  if (d > 0) return !(d <= TOUCH_BAND * m) || intersectsAsQuery(a, poseA, b, poseB, bInA);
   if (!(-d <= TOUCH_BAND * m)) return true;
   if (intersectsAsQuery(a, poseA, b, poseB, bInA)) return true;
   return Math.max(EPS * m, Number.MIN_VALUE) <= prediction;

@@ -100,7 +100,9 @@ let projectDepth = 0;
  * Projection onto a composite through its view (src/shapes/composite.ts): the nearest of the
  * parts' projections, each in its part's frame. `inside` when the point is inside (or on) some
  * part; a solid composite then projects the point onto itself. Hollow (`solid` false), the
- * answer is the nearest point of the parts' surfaces.
+ * answer is, from inside some part, the boundary point of the part that holds the point deepest
+ * (a nearer part surface lies inside that part, off the union's boundary), else the nearest
+ * point of the parts' surfaces.
  */
 function projectPointComposite(
   out: PointProjection,
@@ -179,8 +181,19 @@ function nearestPart(
     else vec3.copy(l.local, p);
     projectPointLocal(l.one, l.part.shape, l.local, solid);
     if (l.part.hasPose) iso.transformPoint(l.one.point, l.part.pose, l.one.point);
-    inside = inside || l.one.inside;
-    if (found && !(l.one.distance < l.best.distance)) continue;
+    // Hollow, a point inside parts projects onto the boundary of the part that holds it deepest
+    // (the union's boundary is at least that far: a nearer part surface lies inside that part);
+    // else onto the nearest part surface.
+    const holds = l.one.inside;
+    if (found && !solid) {
+      if (inside && !holds) continue;
+      if (
+        inside === holds &&
+        !(holds ? l.one.distance > l.best.distance : l.one.distance < l.best.distance)
+      )
+        continue;
+    } else if (found && !(l.one.distance < l.best.distance)) continue;
+    inside = inside || holds;
     found = true;
     vec3.copy(l.best.point, l.one.point);
     l.best.distance = l.one.distance;
