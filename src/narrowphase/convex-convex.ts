@@ -383,7 +383,10 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
   // agree to 1e-11 there is nothing to polish (one support pair instead of a refinement).
   const core = solvedIo[0] + coreA.margin + coreB.margin;
   const sep = -overlapAlong(solvedNormal);
-  if (core - sep <= GJK_POLISH_AGREEMENT * core) return;
+  if (core - sep <= GJK_POLISH_AGREEMENT * core) {
+    if (curved(pairA) || curved(pairB)) supportWitnesses(pairA, pairB, pairBInA);
+    return;
+  }
   refineOverlapNormal(refined, coreA, coreBInA, solvedNormal);
   snapToFaceNormal(pairA, pairB, pairBInA, null, null);
   snapToRevolution(pairA, pairB, pairBInA);
@@ -396,6 +399,27 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
   vec3.addScaled(solvedA, refined.pointA, solvedNormal, coreA.margin);
   vec3.addScaled(solvedB, refined.pointB, solvedNormal, -coreB.margin);
 }
+
+/**
+ * GJK's witnesses are blends of its simplex's support points: on a curved pair they can lie
+ * inside a shape (a hull's vertex against a cylinder blended with its neighbours, 4e-10 of the
+ * size off the hull). Where GJK's gap needs no polish, the witnesses are re-placed from the
+ * support points along its direction (each exactly on its shape where unique; GJK's points as
+ * hints where both are flat, then the curved shape's exact feature), margins added as in
+ * {@link solveLoaded}.
+ */
+function supportWitnesses(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): void {
+  vec3.addScaled(snapHintA, solvedA, solvedNormal, -coreA.margin);
+  vec3.addScaled(snapHintB, solvedB, solvedNormal, coreB.margin);
+  setOverlapNormal(refined, coreA, coreBInA, solvedNormal, snapHintA, snapHintB);
+  if (curved(pairB)) featureWitnesses(pairB, 1, pairBInA);
+  if (curved(pairA)) featureWitnesses(pairA, 0, pairBInA);
+  vec3.addScaled(solvedA, refined.pointA, solvedNormal, coreA.margin);
+  vec3.addScaled(solvedB, refined.pointB, solvedNormal, -coreB.margin);
+}
+
+const snapHintA = vec3.create();
+const snapHintB = vec3.create();
 
 const snapN = vec3.create();
 const snapC = vec3.create();
@@ -667,7 +691,44 @@ function snapToRevolution(a: ConvexShape, b: ConvexShape, bInA: Isometry): void 
   if (curved(a)) revolutionFixedPoint(a, 0, bInA);
   if (curved(b)) featureWitnesses(b, 1, bInA);
   if (curved(a)) featureWitnesses(a, 0, bInA);
+  if (curved(b)) touchWitness(b, 1, bInA);
+  if (curved(a)) touchWitness(a, 0, bInA);
 }
+
+/**
+ * Touching within rounding against a rim or an apex (a hull's vertex 4e-12 from a cylinder's rim
+ * at size 1e4): the overlap is flat over the rim's cone of normals to far below its rounding, so
+ * the refinement cannot fix the normal's azimuth, and the support points along it are apart
+ * sideways (6e-6 there) while the fixed point of {@link revolutionFixedPoint} is lost to the
+ * rounding of the projection's inside/outside test. The curved shape's witness is then the exact
+ * projection of the other's onto it, when that is as near as the overlap says (both on their
+ * shapes, apart by the gap).
+ */
+function touchWitness(s: ConvexShape, side: number, bInA: Isometry): void {
+  const rev = shapeDef(s.type).revolution;
+  if (rev === null) return;
+  const pa = refined.pointA;
+  const pb = refined.pointB;
+  const n = refined.normal;
+  const size = Math.max(vec3.length(pa), vec3.length(pb));
+  vec3.sub(revQ, pb, pa);
+  vec3.addScaled(revQ, revQ, n, -vec3.dot(revQ, n));
+  const f = Math.abs(refined.overlap);
+  if (!(vec3.length(revQ) > TOUCH_SIDEWAYS * size) || !(f <= TOUCH_SIDEWAYS * size)) return;
+  const core = side === 1 ? coreB : coreA;
+  rev.dims(revDims, s);
+  if (side === 1) {
+    iso.invert(revInv, bInA);
+    iso.transformPoint(snapLocal, revInv, pa);
+  } else vec3.copy(snapLocal, pb);
+  projectRevolution(revProj, rev.kind, revDims[0] * core.scale, revDims[1] * core.scale, snapLocal);
+  if (!(Math.abs(revProj.distance) <= 2 * f + FACE_SNAP_SLACK * size)) return;
+  if (side === 1) iso.transformPoint(pb, bInA, revProj.point);
+  else vec3.copy(pa, revProj.point);
+}
+
+/** Sideways offset of the witnesses and overlap, relative to the size, of a touch at a rim. */
+const TOUCH_SIDEWAYS = 2 ** -40;
 
 /** A disc as a core: centre, unit axis, radius (a cylinder's cap, a cone's base). */
 class DiscSupport implements SupportMap {
