@@ -383,10 +383,7 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
   // agree to 1e-11 there is nothing to polish (one support pair instead of a refinement).
   const core = solvedIo[0] + coreA.margin + coreB.margin;
   const sep = -overlapAlong(solvedNormal);
-  if (core - sep <= GJK_POLISH_AGREEMENT * core) {
-    if (curved(pairA) || curved(pairB)) supportWitnesses(pairA, pairB, pairBInA);
-    return;
-  }
+  if (core - sep <= GJK_POLISH_AGREEMENT * core) return;
   refineOverlapNormal(refined, coreA, coreBInA, solvedNormal);
   snapToFaceNormal(pairA, pairB, pairBInA, null, null);
   snapToRevolution(pairA, pairB, pairBInA);
@@ -399,27 +396,6 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
   vec3.addScaled(solvedA, refined.pointA, solvedNormal, coreA.margin);
   vec3.addScaled(solvedB, refined.pointB, solvedNormal, -coreB.margin);
 }
-
-/**
- * GJK's witnesses are blends of its simplex's support points: on a curved pair they can lie
- * inside a shape (a hull's vertex against a cylinder blended with its neighbours, 4e-10 of the
- * size off the hull). Where GJK's gap needs no polish, the witnesses are re-placed from the
- * support points along its direction (each exactly on its shape where unique; GJK's points as
- * hints where both are flat, then the curved shape's exact feature), margins added as in
- * {@link solveLoaded}.
- */
-function supportWitnesses(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): void {
-  vec3.addScaled(snapHintA, solvedA, solvedNormal, -coreA.margin);
-  vec3.addScaled(snapHintB, solvedB, solvedNormal, coreB.margin);
-  setOverlapNormal(refined, coreA, coreBInA, solvedNormal, snapHintA, snapHintB);
-  if (curved(pairB)) featureWitnesses(pairB, 1, pairBInA);
-  if (curved(pairA)) featureWitnesses(pairA, 0, pairBInA);
-  vec3.addScaled(solvedA, refined.pointA, solvedNormal, coreA.margin);
-  vec3.addScaled(solvedB, refined.pointB, solvedNormal, -coreB.margin);
-}
-
-const snapHintA = vec3.create();
-const snapHintB = vec3.create();
 
 const snapN = vec3.create();
 const snapC = vec3.create();
