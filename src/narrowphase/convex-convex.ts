@@ -28,6 +28,7 @@ import {
   EPA_TOLERANCE,
   MAX_REFINE_ITERATIONS,
   PENETRATION_FALLBACK_SAMPLES,
+  REFINE_MIN_ANGLE,
   SAT_PARALLEL_EDGE_TOLERANCE,
   TOUCH_TOLERANCE,
 } from "../constants.js";
@@ -45,9 +46,13 @@ import {
   refineOverlapNormal,
   setOverlapNormal,
 } from "../geometry/refine-normal.js";
-import { makeRevolutionProjection, projectRevolution } from "../geometry/revolution.js";
+import {
+  makeRevolutionProjection,
+  projectRevolution,
+  RevolutionKind,
+} from "../geometry/revolution.js";
 import type { SupportMap } from "../geometry/support.js";
-import { TransformedSupport } from "../geometry/support.js";
+import { SegmentSupport, TransformedSupport } from "../geometry/support.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
@@ -297,6 +302,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   if (!polytopes || epaOut.status !== EpaStatus.Converged) {
     const lower = epaOut.status === EpaStatus.Converged ? epaOut.depth : Number.NEGATIVE_INFINITY;
     refineOverlapNormal(refined, coreA, coreBInA, solvedNormal, solvedA, solvedB, lower);
+    searchRevolutionRidges(a, b, bInA, solvedA, solvedB);
     snapToFaceNormal(a, b, bInA, solvedA, solvedB);
     snapToRevolution(a, b, bInA);
     if (refined.overlap <= depth || !polytopes) {
@@ -449,6 +455,189 @@ function snapToFaceNormal(
   if (found) setOverlapNormal(refined, coreA, coreBInA, snapN, hintA, hintB);
 }
 
+const ridgeX = vec3.create();
+const ridgeY = vec3.create();
+const ridgeZ = vec3.create();
+const ridgeN = vec3.create();
+const ridgeTan = vec3.create();
+const ridgeBest = vec3.create();
+const ridgeHintA = vec3.create();
+const ridgeHintB = vec3.create();
+/** Azimuth samples of the kink circle in {@link searchRevolutionRidges}. */
+const RIDGE_SAMPLES = 32;
+
+/** The overlaps at the azimuth samples of {@link ridgeMinimum}. */
+const ridgeVals = new Float64Array(RIDGE_SAMPLES);
+/** [0] c, [1] y0, [2] sign of the circle; [3] the best overlap found, [4] its azimuth. */
+const ridgeIo = new Float64Array(5);
+
+/**
+ * The refinement is local: from EPA's normal it settles in the basin it starts in, and where one
+ * shape is much smaller than a cylinder or cone it overlaps (a small box deep inside a large
+ * cylinder) EPA's normal is only good to the large shape's tolerance, which can be another basin
+ * of the small shape's support (another face of its shadow). The least overlap of a solid of
+ * revolution against anything lies on one of few sets fixed by the solid alone: a cap's normal
+ * (its support a disc), the circle of normals on which its support is a generator segment (a
+ * cylinder's side, y = 0; a cone's slant, y = r/√(4h² + r²)), where the overlap has a kink, or
+ * the smooth rim region between, where the refinement's descent converges. This tries the caps
+ * and minimises the overlap along the kink circle globally: RIDGE_SAMPLES azimuths, then
+ * bisection on the sign of the exact derivative w·dn/dφ (one-sided at a kink of the other shape)
+ * in the brackets of the two least samples. A better end is refined again (the optimum can lie
+ * just off the circle) and replaces `refined` when lower; the witnesses are placed by
+ * setOverlapNormal and the snaps that follow. Bounded: 2 + RIDGE_SAMPLES + 2·RIDGE_BISECTIONS
+ * support pairs per curved shape, plus one refinement.
+ */
+function searchRevolutionRidges(
+  a: ConvexShape,
+  b: ConvexShape,
+  bInA: Isometry,
+  hintA: Vec3,
+  hintB: Vec3,
+): void {
+  vec3.copy(ridgeHintA, hintA);
+  vec3.copy(ridgeHintB, hintB);
+  const start = refined.overlap;
+  let best = start;
+  let found = false;
+  for (let side = 0; side < 2; side++) {
+    const s = side === 0 ? a : b;
+    const rev = shapeDef(s.type).revolution;
+    if (rev === null) continue;
+    rev.dims(revDims, s);
+    const h = revDims[0];
+    const r = revDims[1];
+    vec3.set(ridgeX, 1, 0, 0);
+    vec3.set(ridgeY, 0, 1, 0);
+    vec3.set(ridgeZ, 0, 0, 1);
+    if (side === 1) {
+      quat.rotate(ridgeX, bInA.rotation, ridgeX);
+      quat.rotate(ridgeY, bInA.rotation, ridgeY);
+      quat.rotate(ridgeZ, bInA.rotation, ridgeZ);
+    }
+    // n (A → B) is A's outward normal, or minus B's.
+    const sign = side === 0 ? 1 : -1;
+    // The caps: ±Y for the cylinder, the cone's base −Y.
+    for (let k = rev.kind === RevolutionKind.Cone ? 1 : 0; k < 2; k++) {
+      vec3.scale(ridgeN, ridgeY, k === 0 ? sign : -sign);
+      const o = overlapAlong(ridgeN);
+      if (o < best) {
+        best = o;
+        vec3.copy(ridgeBest, ridgeN);
+        found = true;
+      }
+    }
+    // The kink circle: outward normals (c cos φ, y0, c sin φ) in the solid's frame.
+    if (rev.kind === RevolutionKind.Cone) {
+      const len = Math.hypot(2 * h, r);
+      ridgeIo[0] = (2 * h) / len;
+      ridgeIo[1] = r / len;
+    } else {
+      ridgeIo[0] = 1;
+      ridgeIo[1] = 0;
+    }
+    ridgeIo[2] = sign;
+    ridgeIo[3] = best;
+    if (ridgeMinimum()) {
+      best = ridgeIo[3];
+      ridgeDirection(ridgeIo[4]);
+      vec3.copy(ridgeBest, ridgeN);
+      found = true;
+    }
+  }
+  if (!found) return;
+  // The optimum can lie just off the circle: refine from its best point (never worse than it).
+  refineOverlapNormal(ridgeRefined, coreA, coreBInA, ridgeBest, ridgeHintA, ridgeHintB);
+  if (!(ridgeRefined.overlap <= best)) {
+    setOverlapNormal(ridgeRefined, coreA, coreBInA, ridgeBest, ridgeHintA, ridgeHintB);
+  }
+  if (!(ridgeRefined.overlap < start)) return;
+  vec3.copy(refined.normal, ridgeRefined.normal);
+  vec3.copy(refined.pointA, ridgeRefined.pointA);
+  vec3.copy(refined.pointB, ridgeRefined.pointB);
+  refined.overlap = ridgeRefined.overlap;
+  refined.gradient = ridgeRefined.gradient;
+  refined.step = ridgeRefined.step;
+}
+
+const ridgeRefined = makeNormalRefinement();
+
+/** Bisection steps on the derivative's sign per bracket (the bracket 4π/RIDGE_SAMPLES wide). */
+const RIDGE_BISECTIONS = 48;
+
+/**
+ * ridgeN = the unit normal (A → B, A's frame) at azimuth φ on the circle of ridgeIo and
+ * ridgeTan = dn/dφ, from the solid's axes ridgeX, ridgeY, ridgeZ.
+ */
+function ridgeDirection(phi: number): void {
+  const c = ridgeIo[0] * ridgeIo[2];
+  const y0 = ridgeIo[1] * ridgeIo[2];
+  const cs = Math.cos(phi);
+  const sn = Math.sin(phi);
+  ridgeN.x = c * (cs * ridgeX.x + sn * ridgeZ.x) + y0 * ridgeY.x;
+  ridgeN.y = c * (cs * ridgeX.y + sn * ridgeZ.y) + y0 * ridgeY.y;
+  ridgeN.z = c * (cs * ridgeX.z + sn * ridgeZ.z) + y0 * ridgeY.z;
+  ridgeTan.x = c * (cs * ridgeZ.x - sn * ridgeX.x);
+  ridgeTan.y = c * (cs * ridgeZ.y - sn * ridgeX.y);
+  ridgeTan.z = c * (cs * ridgeZ.z - sn * ridgeX.z);
+}
+
+/**
+ * Minimises the overlap along the circle of ridgeIo (see {@link searchRevolutionRidges}); when
+ * below ridgeIo[3], writes the least overlap to ridgeIo[3], its azimuth to ridgeIo[4] and
+ * returns true.
+ */
+function ridgeMinimum(): boolean {
+  const n = RIDGE_SAMPLES;
+  const dphi = (2 * Math.PI) / n;
+  // Start at the refined normal's azimuth, so its basin is sampled.
+  const sgn = ridgeIo[2];
+  const phi0 = Math.atan2(
+    sgn * vec3.dot(refined.normal, ridgeZ),
+    sgn * vec3.dot(refined.normal, ridgeX),
+  );
+  let i0 = 0;
+  for (let i = 0; i < n; i++) {
+    ridgeDirection(phi0 + i * dphi);
+    ridgeVals[i] = overlapAlong(ridgeN);
+    if (ridgeVals[i] < ridgeVals[i0]) i0 = i;
+  }
+  // The second least local minimum of the samples.
+  let i1 = -1;
+  for (let i = 0; i < n; i++) {
+    if (i === i0) continue;
+    const v = ridgeVals[i];
+    if (v <= ridgeVals[(i + n - 1) % n] && v <= ridgeVals[(i + 1) % n]) {
+      if (i1 < 0 || v < ridgeVals[i1]) i1 = i;
+    }
+  }
+  let best = ridgeVals[i0];
+  let bestPhi = phi0 + i0 * dphi;
+  for (let pass = 0; pass < 2; pass++) {
+    const i = pass === 0 ? i0 : i1;
+    if (i < 0) continue;
+    let lo = phi0 + (i - 1) * dphi;
+    let hi = phi0 + (i + 1) * dphi;
+    for (let it = 0; it < RIDGE_BISECTIONS && hi - lo > REFINE_MIN_ANGLE * 2 ** -10; it++) {
+      const mid = 0.5 * (lo + hi);
+      ridgeDirection(mid);
+      const o = overlapAlong(ridgeN);
+      if (o < best) {
+        best = o;
+        bestPhi = mid;
+      }
+      // w·dn/dφ, w = sA − sB the support points along the normal just evaluated.
+      const d =
+        (sA.x - sB.x) * ridgeTan.x + (sA.y - sB.y) * ridgeTan.y + (sA.z - sB.z) * ridgeTan.z;
+      if (d > 0) hi = mid;
+      else lo = mid;
+    }
+  }
+  if (!(best < ridgeIo[3])) return false;
+  ridgeIo[3] = best;
+  ridgeIo[4] = bestPhi;
+  return true;
+}
+
 const revProj = makeRevolutionProjection();
 /** A solid of revolution's half height and radius ({@link Revolution.dims}). */
 const revDims = new Float64Array(2);
@@ -476,7 +665,169 @@ const revInv: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z
 function snapToRevolution(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
   if (curved(b)) revolutionFixedPoint(b, 1, bInA);
   if (curved(a)) revolutionFixedPoint(a, 0, bInA);
+  if (curved(b)) featureWitnesses(b, 1, bInA);
+  if (curved(a)) featureWitnesses(a, 0, bInA);
+  if (curved(b)) touchWitness(b, 1, bInA);
+  if (curved(a)) touchWitness(a, 0, bInA);
 }
+
+/**
+ * Touching within rounding against a rim or an apex (a hull's vertex 4e-12 from a cylinder's rim
+ * at size 1e4): the overlap is flat over the rim's cone of normals to far below its rounding, so
+ * the refinement cannot fix the normal's azimuth, and the support points along it are apart
+ * sideways (6e-6 there) while the fixed point of {@link revolutionFixedPoint} is lost to the
+ * rounding of the projection's inside/outside test. The curved shape's witness is then the exact
+ * projection of the other's onto it, when that is as near as the overlap says (both on their
+ * shapes, apart by the gap).
+ */
+function touchWitness(s: ConvexShape, side: number, bInA: Isometry): void {
+  const rev = shapeDef(s.type).revolution;
+  if (rev === null) return;
+  const pa = refined.pointA;
+  const pb = refined.pointB;
+  const n = refined.normal;
+  const size = Math.max(vec3.length(pa), vec3.length(pb));
+  vec3.sub(revQ, pb, pa);
+  vec3.addScaled(revQ, revQ, n, -vec3.dot(revQ, n));
+  const f = Math.abs(refined.overlap);
+  if (!(vec3.length(revQ) > TOUCH_SIDEWAYS * size) || !(f <= TOUCH_SIDEWAYS * size)) return;
+  const core = side === 1 ? coreB : coreA;
+  rev.dims(revDims, s);
+  if (side === 1) {
+    iso.invert(revInv, bInA);
+    iso.transformPoint(snapLocal, revInv, pa);
+  } else vec3.copy(snapLocal, pb);
+  projectRevolution(revProj, rev.kind, revDims[0] * core.scale, revDims[1] * core.scale, snapLocal);
+  if (!(Math.abs(revProj.distance) <= 2 * f + FACE_SNAP_SLACK * size)) return;
+  if (side === 1) iso.transformPoint(pb, bInA, revProj.point);
+  else vec3.copy(pa, revProj.point);
+}
+
+/** Sideways offset of the witnesses and overlap, relative to the size, of a touch at a rim. */
+const TOUCH_SIDEWAYS = 2 ** -40;
+
+/** A disc as a core: centre, unit axis, radius (a cylinder's cap, a cone's base). */
+class DiscSupport implements SupportMap {
+  readonly center = vec3.create();
+  readonly axis = vec3.create(0, 1, 0);
+  radius = 0;
+  margin = 0;
+
+  /** out = the rim point farthest along dir (the centre when dir is along the axis). */
+  support(out: Vec3, dir: Vec3): Vec3 {
+    const t = vec3.dot(dir, this.axis);
+    const x = dir.x - t * this.axis.x;
+    const y = dir.y - t * this.axis.y;
+    const z = dir.z - t * this.axis.z;
+    const l = Math.hypot(x, y, z);
+    if (!(l > 0)) return vec3.copy(out, this.center);
+    const k = this.radius / l;
+    out.x = this.center.x + x * k;
+    out.y = this.center.y + y * k;
+    out.z = this.center.z + z * k;
+    return out;
+  }
+}
+
+const featureSeg = new SegmentSupport();
+const featureDisc = new DiscSupport();
+const featureGjk = makeGjkResult();
+const featureD = vec3.create();
+const featureP = vec3.create();
+const featureQ = vec3.create();
+const featureShift = vec3.create();
+
+/**
+ * Where the curved shape's support along the normal is a whole feature — a cylinder's side
+ * generator or a cone's slant generator (the normal on the kink circle), a cap or the base
+ * (the axis) — and the other's support a feature too (a box edge or face), the refinement's
+ * witnesses are blends placed on the supporting planes, which can lie off both shapes. The
+ * curved shape's feature is known exactly: moved along the normal by the overlap plus a small
+ * clearance onto the far side of the other shape's supporting plane, GJK's closest points between
+ * it and the other core are a pair facing each other along the normal, one on each feature;
+ * moved back, they are the witnesses (issue 16, class 5: witnesses on their shapes). Kept only
+ * when GJK's gap is the clearance (the features' shadows overlap).
+ */
+function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
+  const rev = shapeDef(s.type).revolution;
+  if (rev === null) return;
+  const core = side === 1 ? coreB : coreA;
+  rev.dims(revDims, s);
+  const h = revDims[0] * core.scale;
+  const r = revDims[1] * core.scale;
+  const n = refined.normal;
+  // The curved shape's outward normal, its local frame.
+  if (side === 1) {
+    quat.conjugate(invRot, bInA.rotation);
+    quat.rotate(featureD, invRot, n);
+    vec3.negate(featureD, featureD);
+  } else vec3.copy(featureD, n);
+  const d = featureD;
+  const rho = Math.hypot(d.x, d.z);
+  const cone = rev.kind === RevolutionKind.Cone;
+  let map: SupportMap;
+  if (rho <= FEATURE_ANGLE && (!cone || d.y < 0)) {
+    vec3.set(featureDisc.center, 0, d.y < 0 ? -h : h, 0);
+    vec3.set(featureDisc.axis, 0, 1, 0);
+    featureDisc.radius = r;
+    if (side === 1) {
+      iso.transformPoint(featureDisc.center, bInA, featureDisc.center);
+      quat.rotate(featureDisc.axis, bInA.rotation, featureDisc.axis);
+    }
+    map = featureDisc;
+  } else {
+    if (!(rho > 0)) return;
+    const ux = d.x / rho;
+    const uz = d.z / rho;
+    if (cone) {
+      const len = Math.hypot(2 * h, r);
+      if (!(Math.abs(d.y - r / len) <= FEATURE_ANGLE)) return;
+      vec3.set(featureP, 0, h, 0);
+    } else {
+      if (!(Math.abs(d.y) <= FEATURE_ANGLE)) return;
+      vec3.set(featureP, r * ux, h, r * uz);
+    }
+    vec3.set(featureQ, r * ux, -h, r * uz);
+    if (side === 1) {
+      iso.transformPoint(featureP, bInA, featureP);
+      iso.transformPoint(featureQ, bInA, featureQ);
+    }
+    featureSeg.reset(featureP, featureQ);
+    map = featureSeg;
+  }
+  // Moved onto the far side of the other shape's supporting plane by the clearance.
+  const size = Math.max(vec3.length(refined.pointA), vec3.length(refined.pointB), h, r);
+  const clear = FEATURE_CLEARANCE * size;
+  const f = refined.overlap;
+  vec3.scale(featureShift, n, side === 0 ? -(f + clear) : f + clear);
+  if (map === featureDisc) vec3.add(featureDisc.center, featureDisc.center, featureShift);
+  else {
+    vec3.add(featureSeg.a, featureSeg.a, featureShift);
+    vec3.add(featureSeg.b, featureSeg.b, featureShift);
+  }
+  gjkLimit[0] = Number.POSITIVE_INFINITY;
+  if (side === 0) gjkToLimit(featureGjk, map, coreBInA, n);
+  else gjkToLimit(featureGjk, coreA, map, n);
+  if (featureGjk.status !== GjkStatus.Separated || featureGjk.unproven) return;
+  // The features' shadows overlap: GJK's gap is the clearance, along the normal.
+  if (!(Math.abs(featureGjk.distance - clear) <= FEATURE_GAP_SLACK * size)) return;
+  if (side === 0) {
+    vec3.sub(refined.pointA, featureGjk.pointA, featureShift);
+    vec3.copy(refined.pointB, featureGjk.pointB);
+  } else {
+    vec3.copy(refined.pointA, featureGjk.pointA);
+    vec3.sub(refined.pointB, featureGjk.pointB, featureShift);
+  }
+}
+
+/** Angle, radians, within which the normal is on a kink circle or an axis (a flat support). */
+const FEATURE_ANGLE = 2 ** -36;
+
+/** Clearance, relative to the pair's size, by which the feature is moved past the other shape. */
+const FEATURE_CLEARANCE = 2 ** -20;
+
+/** GJK's gap minus the clearance, relative to the size, under which the features face each other. */
+const FEATURE_GAP_SLACK = 2 ** -40;
 
 /** {@link snapToRevolution} onto the curved shape `s`: side 1 is B (posed by bInA), 0 is A. */
 function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): void {
