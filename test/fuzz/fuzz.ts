@@ -35,6 +35,7 @@ import {
   commonInteriorDepth,
   dist,
   dot,
+  halfspaceGap,
   maximiseOnSphere,
   norm,
   overlapPieces,
@@ -263,16 +264,12 @@ function overlapAlong(P: PairInfo, n: V): number {
   if (B.halfspace) {
     const h = B.halfspace;
     // Overlap of A with {h.n·x ≤ o} along n: only meaningful for n = −h.n.
-    let minN = Infinity;
-    for (const p of A.pieces) minN = Math.min(minN, dot(h.n, p.support(scale(h.n, -1))));
-    const depth = h.o - minN;
+    const depth = -halfspaceGap(A, B).gap;
     return (depth / Math.max(1e-300, -dot(n, h.n))) * (dot(n, h.n) < 0 ? 1 : Infinity);
   }
   if (A.halfspace) {
     const h = A.halfspace;
-    let minN = Infinity;
-    for (const p of B.pieces) minN = Math.min(minN, dot(h.n, p.support(scale(h.n, -1))));
-    const depth = h.o - minN;
+    const depth = -halfspaceGap(B, A).gap;
     return dot(n, h.n) > 0 ? depth / dot(n, h.n) : Infinity;
   }
   return overlapPieces(A.pieces[0], B.pieces[0], n);
