@@ -273,7 +273,11 @@ function dyToNumber(d: Dy): number {
  * −T, where the magnitudes are the shape's size. In world coordinates the support point rounds at
  * the offset's ulp: a convex of 1e-4 at 15 overlapping a plane by 4.4e-16 was "apart by 4.4e-16".
  */
-export function halfspaceGap(c: OShape, hs: OShape): { gap: number; arg: V } {
+export function halfspaceGap(
+  c: OShape,
+  hs: OShape,
+  motion: { w: V; t: number } | null = null,
+): { gap: number; arg: V } {
   const hj = hs.json as { normal: number[]; offset: number };
   const j = c.json as Record<string, unknown>;
   const key = ["center", "position", "min", "a"].find((k) => Array.isArray(j[k]));
@@ -284,6 +288,11 @@ export function halfspaceGap(c: OShape, hs: OShape): { gap: number; arg: V } {
   }
   let e: Dy = dneg(dy(hj.offset));
   for (let i = 0; i < 3; i++) e = dadd(e, dmul(dy(hj.normal[i]), dy(T[i])));
+  // The shape moved by w·t (a cast's motion), the products exact too.
+  if (motion) {
+    const tt = dy(motion.t);
+    for (let i = 0; i < 3; i++) e = dadd(e, dmul(dy(hj.normal[i]), dmul(dy(motion.w[i]), tt)));
+  }
   const l = Math.hypot(hj.normal[0], hj.normal[1], hj.normal[2]);
   const n = scale(hj.normal as V, 1 / l);
   let minN = Infinity;
@@ -296,13 +305,23 @@ export function halfspaceGap(c: OShape, hs: OShape): { gap: number; arg: V } {
       arg = s;
     }
   }
-  return { gap: dyToNumber(e) / l + minN, arg: add(arg, T) };
+  const at = motion ? add(T, scale(motion.w, motion.t)) : T;
+  return { gap: dyToNumber(e) / l + minN, arg: add(arg, at) };
 }
 
-function halfspaceTruth(c: OShape, hs: OShape, cIsA: boolean): ShapePairTruth {
+/**
+ * The truth of convex shape `c` and half-space `hs` (`cIsA`: c is the pair's A), c moved by
+ * `motion` (w·t, exactly) when given.
+ */
+export function halfspaceTruth(
+  c: OShape,
+  hs: OShape,
+  cIsA: boolean,
+  motion: { w: V; t: number } | null = null,
+): ShapePairTruth {
   // Gap from the convex shape down to the plane: min over c of n·x − o.
   const h = hs.halfspace as { n: V; o: number };
-  const { gap, arg } = halfspaceGap(c, hs);
+  const { gap, arg } = halfspaceGap(c, hs, motion);
   const onPlane = sub(arg, scale(h.n, gap));
   const normalFromC = scale(h.n, -1);
   return {
