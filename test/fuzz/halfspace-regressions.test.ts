@@ -194,6 +194,18 @@ describe("issue 16: convex shapes against half-spaces far from the origin", () =
     const d = answerQuery({ op: "distance", a: hs, b: convex }) as { distance: number };
     expect(d.distance).toBe(8.764409408320477e-12);
     checkPair(hs, convex);
+    // Cast toward the plane at 61706 along +z: the toi is that gap over the closing speed
+    // (1.42034e-16), to the cast's bar (16 distance bars over the speed).
+    const cast = answerQuery({
+      op: "castShapes",
+      a: hs,
+      velocityA: [0, 0, 0],
+      b: convex,
+      velocityB: [21930.64811850167, -98457.91172196841, 61706.31456237188],
+      maxToi: 0.5687654571685339,
+    }) as { toi: number };
+    const bar = 16 * (1e-9 * 6e-6 + 64 * EPS * 1.5e-5);
+    expect(Math.abs(cast.toi * 61706.31456237188 - 8.764409408320477e-12)).toBeLessThanOrEqual(bar);
   });
 
   it("a cone on a plane: the normal is the plane's exactly", () => {
