@@ -254,7 +254,22 @@ function parseLocal(
     const u = 2 ** (Math.floor(Math.log2(m)) - 52);
     // (Subnormal coordinates: u underflows to 0; that axis stays unshifted.)
     const oi = Math.round(p0[i] / u) * u;
-    if (u > 0 && Number.isFinite(oi)) o[i] = oi;
+    if (!(u > 0 && Number.isFinite(oi))) continue;
+    // Every shifted coordinate must be exact: x − o is a multiple of x's unit, but when x is much
+    // smaller than o it needs more bits than a double holds (2.57 − (−25.99) rounds to the unit
+    // of 28.56). Such an axis stays unshifted: its coordinates are then no larger than the
+    // shapes' spread, and a shape read in the world frame is the shape the world reads.
+    let exact = true;
+    jsons.forEach((j, k) => {
+      for (const f of fields[k]) {
+        const x = ((j as Json)[f] as number[])[i];
+        // TwoSum's rounding error of x + (−o): 0 exactly when the difference is exact.
+        const d = x - oi;
+        const z = d - x;
+        if (x - (d - z) + (-oi - z) !== 0) exact = false;
+      }
+    });
+    if (exact) o[i] = oi;
   }
   if (o[0] === 0 && o[1] === 0 && o[2] === 0) return { shapes, o: null };
   // Shapes farther apart than double precision spans (1e308 and −1e308): a shift would overflow

@@ -1,10 +1,21 @@
 /**
- * Convex shape (A) against a half-space (B). The half-space {p : n·p ≤ d} is unbounded, so the
- * exact answer comes from A's support point along −n, its deepest point into the half-space:
- * signed distance s = n·p − d, normal from A toward B = −n, and B's witness point is p projected
- * onto the plane (Ericson 2005, §5.2.2 for the plane side tests; parry's `contact_halfspace_support_map`).
- * The manifold clips A's supporting feature against a proxy box whose top face lies in the plane
- * and covers A's projection, so resting boxes and capsules get their full contact area.
+ * Half-space (A) against a convex shape (B). The half-space {p : n·p ≤ o} is unbounded, so the
+ * exact answer comes from B's support point along −n, its deepest point into the half-space:
+ * signed distance s = n·p − o, normal from the half-space toward B = n, and the half-space's
+ * witness point is p projected onto the plane (Ericson 2005, §5.2.2 for the plane side tests;
+ * parry's `contact_halfspace_support_map`). The manifold clips B's supporting feature against a
+ * proxy box whose top face lies in the plane and covers B's projection, so resting boxes and
+ * capsules get their full contact area.
+ *
+ * The routines take B's pose in the half-space's frame (`bInA`, registered in the order
+ * (half-space, convex)): a half-space given in the world (the JSON form, a world body at the
+ * identity) then sees B's world pose exactly, and the plane's offset from B's origin,
+ * o − n·t, is formed with Dekker's exact products and a compensated sum (Ogita, Rump and Oishi
+ * 2005, Dot2), rounded once. That offset cancels to the size of B when B rests on a plane far
+ * from the origin; formed in B's frame from a rounded relative pose it carried the rounding of
+ * the offset (a convex of 6e-6 at 1.6e4 got a gap 1.5e-12 off, one of 1e-4 at 15 an overlap
+ * of 4.7e-15 for one of 4.4e-16, issue 16). Everything else is done in B's frame, where the
+ * magnitudes are B's size: the gap is accurate to a few ulps of B's size plus its own.
  */
 import * as aabb from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
@@ -16,58 +27,146 @@ import type { HalfSpace } from "../shapes/half-space.js";
 import { aabbShape, supportShape } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
-import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
+import {
+  type Contact,
+  type ContactManifold,
+  type DistanceResult,
+  flipManifold,
+  makeContact,
+  makeContactManifold,
+} from "./contact.js";
 import { manifoldFromContact } from "./manifold.js";
 
-const nA = vec3.create();
+/** The plane's normal in B's frame (set by {@link deepestInB}). */
+const nB = vec3.create();
 const dir = vec3.create();
+/** B's deepest point into the half-space, in B's frame (set by {@link deepestInB}). */
 const deepest = vec3.create();
+/** [0]: the plane's offset in B's frame, o − n·t (set by {@link deepestInB}). */
+const planeB = new Float64Array(1);
+const invRot = quat.identity();
 
-/** Loads B's plane in A's frame into `nA` and returns its offset; writes A's deepest point. */
-function deepestPoint(a: ConvexShape, b: HalfSpace, bInA: Isometry): number {
-  quat.rotate(nA, bInA.rotation, b.normal);
-  const d = b.offset + vec3.dot(nA, bInA.translation);
-  vec3.negate(dir, nA);
-  supportShape(deepest, a, dir);
-  return vec3.dot(nA, deepest) - d;
+/** Veltkamp's splitting constant 2^27 + 1 (Dekker's exact product). */
+const SPLIT = 134217729;
+
+/**
+ * Loads the plane in B's frame — normal into `nB`, offset o − n·t into `planeB[0]` (t: B's
+ * translation in A's frame), formed exactly and rounded once — writes B's deepest point (B's
+ * frame) into `deepest` and returns its signed distance to the plane.
+ */
+function deepestInB(a: HalfSpace, b: ConvexShape, bInA: Isometry): number {
+  const n = a.normal;
+  const t = bInA.translation;
+  // Dot2: each product split exactly into p + e (Dekker), the sum of p's by TwoSum with the
+  // errors and the e's carried to the end.
+  const nx = n.x;
+  const ny = n.y;
+  const nz = n.z;
+  const tx = t.x;
+  const ty = t.y;
+  const tz = t.z;
+  const px = nx * tx;
+  const py = ny * ty;
+  const pz = nz * tz;
+  let c = SPLIT * nx;
+  const nxh = c - (c - nx);
+  const nxl = nx - nxh;
+  c = SPLIT * ny;
+  const nyh = c - (c - ny);
+  const nyl = ny - nyh;
+  c = SPLIT * nz;
+  const nzh = c - (c - nz);
+  const nzl = nz - nzh;
+  c = SPLIT * tx;
+  const txh = c - (c - tx);
+  const txl = tx - txh;
+  c = SPLIT * ty;
+  const tyh = c - (c - ty);
+  const tyl = ty - tyh;
+  c = SPLIT * tz;
+  const tzh = c - (c - tz);
+  const tzl = tz - tzh;
+  // The products' rounding errors, exactly (Dekker): n_i·t_i = p_i + e_i.
+  const e =
+    nxh * txh -
+    px +
+    nxh * txl +
+    nxl * txh +
+    nxl * txl +
+    (nyh * tyh - py + nyh * tyl + nyl * tyh + nyl * tyl) +
+    (nzh * tzh - pz + nzh * tzl + nzl * tzh + nzl * tzl);
+  // o − px − py − pz by TwoSum, each sum's rounding error collected in err.
+  const o = a.offset;
+  const s1 = o - px;
+  let z = s1 - o;
+  let err = o - (s1 - z) + (-px - z);
+  const s2 = s1 - py;
+  z = s2 - s1;
+  err += s1 - (s2 - z) + (-py - z);
+  const s3 = s2 - pz;
+  z = s3 - s2;
+  err += s2 - (s3 - z) + (-pz - z);
+  let d = s3 + (err - e);
+  // Overflowing splits (|n|·|t| near the largest double) give NaN or infinite errors: the
+  // plain rounded offset then (it is finite when the pose was).
+  if (!(d - d === 0)) d = o - (px + py + pz);
+  planeB[0] = d;
+  // The normal in B's frame: n rotated by B's rotation inverted.
+  const q = bInA.rotation;
+  invRot.x = -q.x;
+  invRot.y = -q.y;
+  invRot.z = -q.z;
+  invRot.w = q.w;
+  quat.rotate(nB, invRot, n);
+  vec3.negate(dir, nB);
+  supportShape(deepest, b, dir);
+  return vec3.dot(nB, deepest) - d;
 }
 
-/** True when convex A touches or enters half-space B (B's pose in A's frame `bInA`). */
-export function intersectsConvexHalfSpace(a: ConvexShape, b: HalfSpace, bInA: Isometry): boolean {
-  return deepestPoint(a, b, bInA) <= 0;
+/** True when half-space A touches or holds part of convex B (B's pose in A's frame `bInA`). */
+export function intersectsHalfSpaceConvex(a: HalfSpace, b: ConvexShape, bInA: Isometry): boolean {
+  return deepestInB(a, b, bInA) <= 0;
 }
 
-/** Distance (≥ 0) and closest points of A and half-space B, in A's frame. */
-export function distanceConvexHalfSpace(
+/**
+ * Writes the witnesses in A's frame for gap `s`: B's deepest point moved into A's frame into
+ * `pointB`, its projection onto the plane (along A's normal) into `pointA`.
+ */
+function witnesses(pointA: vec3.Vec3, pointB: vec3.Vec3, a: HalfSpace, bInA: Isometry, s: number) {
+  iso.transformPoint(pointB, bInA, deepest);
+  vec3.addScaled(pointA, pointB, a.normal, -s);
+}
+
+/** Distance (≥ 0) and closest points of half-space A and convex B, in A's frame. */
+export function distanceHalfSpaceConvex(
   out: DistanceResult,
-  a: ConvexShape,
-  b: HalfSpace,
+  a: HalfSpace,
+  b: ConvexShape,
   bInA: Isometry,
 ): DistanceResult {
-  const s = deepestPoint(a, b, bInA);
+  const s = deepestInB(a, b, bInA);
   out.distance = Math.max(0, s);
-  vec3.copy(out.pointA, deepest);
-  vec3.addScaled(out.pointB, deepest, nA, -s);
+  witnesses(out.pointA, out.pointB, a, bInA, s);
   return out;
 }
 
 /**
- * Contact of A and half-space B in A's frame: false when the gap exceeds `prediction`; else the
- * signed distance, the normal −n (from A toward the solid side) and the witness points.
+ * Contact of half-space A and convex B in A's frame: false when the gap exceeds `prediction`;
+ * else the signed distance, the normal n (from A toward B: out of the solid side) and the
+ * witness points.
  */
-export function contactConvexHalfSpace(
+export function contactHalfSpaceConvex(
   out: Contact,
-  a: ConvexShape,
-  b: HalfSpace,
+  a: HalfSpace,
+  b: ConvexShape,
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  const s = deepestPoint(a, b, bInA);
+  const s = deepestInB(a, b, bInA);
   if (s > prediction) return false;
   out.distance = s;
-  vec3.negate(out.normal, nA);
-  vec3.copy(out.pointA, deepest);
-  vec3.addScaled(out.pointB, deepest, nA, -s);
+  vec3.copy(out.normal, a.normal);
+  witnesses(out.pointA, out.pointB, a, bInA, s);
   return true;
 }
 
@@ -77,22 +176,32 @@ const proxyPose = iso.identity();
 const localBox = aabb.empty();
 const identity = iso.identity();
 const zAxis = vec3.create(0, 0, 1);
+const contactInB = makeContact();
+const manifoldInB = makeContactManifold();
 
 /**
- * The contact manifold of A resting on half-space B, given their contact (A's frame): A's
- * supporting feature clipped against a proxy box face lying in B's plane.
+ * The contact manifold of convex B resting on half-space A, given their contact (A's frame):
+ * B's supporting feature clipped, in B's frame, against a proxy box face lying in the plane;
+ * each point's gap taken again from the plane in B's frame; the result moved into A's frame with
+ * A's normal.
  */
-export function manifoldConvexHalfSpace(
+export function manifoldHalfSpaceConvex(
   out: ContactManifold,
-  a: ConvexShape,
-  b: HalfSpace,
+  a: HalfSpace,
+  b: ConvexShape,
   bInA: Isometry,
-  contact: Contact,
+  _contact: Contact,
   prediction: number,
 ): ContactManifold {
-  quat.rotate(nA, bInA.rotation, b.normal);
-  const d = b.offset + vec3.dot(nA, bInA.translation);
-  aabbShape(localBox, a, identity);
+  const s = deepestInB(a, b, bInA);
+  const d = planeB[0];
+  // The contact in B's frame, B first: normal −n toward the solid side.
+  const c = contactInB;
+  c.distance = s;
+  vec3.negate(c.normal, nB);
+  vec3.copy(c.pointA, deepest);
+  vec3.addScaled(c.pointB, deepest, nB, -s);
+  aabbShape(localBox, b, identity);
   const reach =
     Math.max(
       Math.abs(localBox.min.x),
@@ -104,23 +213,35 @@ export function manifoldConvexHalfSpace(
     ) * 2;
   const r = Math.max(reach, Number.MIN_VALUE) * 2;
   vec3.set(proxyHalf, r, r, r);
-  // Proxy centre: the plane point nearest A's origin, pushed r into the solid side.
-  vec3.scale(proxyPose.translation, nA, d - r);
+  // Proxy centre: the plane point nearest B's origin, pushed r into the solid side.
+  vec3.scale(proxyPose.translation, nB, d - r);
   // Rotation taking +z to n (half-way quaternion; the antiparallel case turns about x).
-  const c = vec3.dot(zAxis, nA);
+  const cz = vec3.dot(zAxis, nB);
   const q = proxyPose.rotation;
-  if (c < -1 + Number.EPSILON) {
+  if (cz < -1 + Number.EPSILON) {
     q.x = 1;
     q.y = 0;
     q.z = 0;
     q.w = 0;
   } else {
-    vec3.cross(dir, zAxis, nA);
+    vec3.cross(dir, zAxis, nB);
     q.x = dir.x;
     q.y = dir.y;
     q.z = dir.z;
-    q.w = 1 + c;
+    q.w = 1 + cz;
     quat.normalize(q, q);
   }
-  return manifoldFromContact(out, a, proxy, proxyPose, contact, prediction);
+  const m = manifoldInB;
+  manifoldFromContact(m, b, proxy, proxyPose, c, prediction);
+  // Each point's gap from the plane itself (B's frame, where the offset is exact to a rounding),
+  // its plane witness the projection.
+  for (let i = 0; i < m.count; i++) {
+    const p = m.points[i];
+    const g = vec3.dot(nB, p.pointA) - d;
+    p.distance = g;
+    vec3.addScaled(p.pointB, p.pointA, nB, -g);
+  }
+  flipManifold(out, m, bInA);
+  vec3.copy(out.normal, a.normal);
+  return out;
 }

