@@ -143,11 +143,12 @@ describe("WorkerExecutor: threaded steps are bitwise identical to single-threade
     expect(await runTwin(14, 1, { broadphase: "sap" }, 60)).toBeGreaterThan(100);
   });
 
-  it("a pair that throws in the narrow phase throws the single-threaded error, and the executor stays usable", async () => {
-    // No shape pair is unsupported any more, so the error comes from a shape broken after it
-    // was validated (its half extents removed) — the worker's copy is broken too, since the
-    // executor sends a shape at the first threaded step. Many pairs, so that several blocks
-    // run on both threads and the failing one may be the worker's.
+  it("a hand-built shape broken after addBody changes nothing on either thread, and the executor stays usable", async () => {
+    // This test used to break a hand-built box after addBody (its half extents removed) to make
+    // a pair throw in the narrow phase, on the worker as on the caller. Since addBody keeps a
+    // frozen copy of a hand-built shape (src/shapes/validate.ts, keptShape), no shape can be
+    // broken under a world and no pair throws through the public API: the threaded and the
+    // single-threaded worlds both step, with the same contacts.
     const e = await executor(2);
     const w = new CollisionWorld({ broadphase: "brute", executor: e });
     const ref = new CollisionWorld({ broadphase: "brute" });
@@ -158,21 +159,15 @@ describe("WorkerExecutor: threaded steps are bitwise identical to single-threade
         world.addBody({ shape: makeSphere(0.5), pose: randomPose(r, 2) });
     }
     const pose = randomPose(rng, 0);
-    let refError: unknown = null;
     for (const world of [ref, w]) {
-      // A broken box would be refused by addBody: add a valid one and break it afterwards.
-      // (Shapes from makeCuboid are frozen, so the box is built by hand, validated by addBody.)
       const box = { type: ShapeType.Cuboid, halfExtents: { x: 0.5, y: 0.5, z: 0.5 } } as Shape;
       world.addBody({ shape: box, pose });
       (box as unknown as { halfExtents: unknown }).halfExtents = null;
     }
-    try {
-      ref.step();
-    } catch (err) {
-      refError = err;
-    }
-    expect(refError).toBeInstanceOf(Error);
-    expect(() => w.step()).toThrow((refError as Error).message);
+    ref.step();
+    w.step();
+    expect(w.contactCount).toBe(ref.contactCount);
+    expect(w.contactCount).toBeGreaterThan(0);
     // The same executor still serves another world.
     expect(runTwinOn(e)).toBeGreaterThan(0);
   });
