@@ -37,17 +37,15 @@ export type {
   RayCastCallback,
 } from "./broadphase/broad-phase.js";
 export { BruteForceBroadPhase } from "./broadphase/brute-force.js";
-export type {
-  CandidateMergeJob,
-  CandidateMergeRunner,
-} from "./broadphase/candidate-merge.js";
-export type { CellQueryJob } from "./broadphase/cell-query.js";
 export {
   DynamicTree,
   type DynamicTreeOptions,
   defaultDynamicTreeOptions,
 } from "./broadphase/dynamic-tree.js";
-export { MAX_PROXY_ID, PairSet, packPair, pairHi, pairLo } from "./broadphase/pair-set.js";
+// PairSet stays: a broad phase's `computePairs(out: PairSet)` (the BroadPhase interface, which a
+// custom broad phase given to the world implements) fills it and users read it (`forEach`,
+// `toArray`, `loAt`/`hiAt`). Its key packing (packPair, pairLo, pairHi, MAX_PROXY_ID) is internal.
+export { PairSet } from "./broadphase/pair-set.js";
 export {
   defaultSpatialHashOptions,
   SpatialHash,
@@ -212,6 +210,5 @@ export {
   handleSlot,
   MAX_BODY_SLOT,
 } from "./world/handles.js";
-export type { PoseBoxesJob, PoseBoxesRunner } from "./world/pose-boxes.js";
 export { castRayAll, castRayAny, castRayClosest } from "./world/ray-cast.js";
 export type { WarmStartStats } from "./world/warm-start-cache.js";

@@ -93,6 +93,7 @@ export interface BroadPhase {
    * or null for none); absent on broad phases that do not. The grid moves its arrays into shared
    * memory and runs its candidate merge in chunks (src/broadphase/candidate-merge.ts), with the
    * same pairs, in the same order, as on one thread.
+   * @internal Between the world, its broad phase and `collide/parallel`; the job types are not API.
    */
   setParallel?(runner: CandidateMergeRunner | null): void;
   /**

@@ -361,6 +361,7 @@ export class SpatialHash implements BroadPhase {
    * the threads of `runner` (src/broadphase/candidate-merge.ts); null runs it on this thread.
    * The arrays it reads move into `SharedArrayBuffer`s (where the platform has them). The pairs
    * are the same, in the same order, either way.
+   * @internal Between the world, its broad phase and `collide/parallel`; the job types are not API.
    */
   setParallel(runner: CandidateMergeRunner | null): void {
     this.runner = runner;

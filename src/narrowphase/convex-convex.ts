@@ -63,6 +63,7 @@ import { supportCuboid } from "../shapes/cuboid.js";
 import { type PolytopeAxes, shapeDef } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
+import type { Revolution } from "../shapes/shape-def.js";
 import { canonicalOrder } from "./canonical-order.js";
 import type { Contact, DistanceResult } from "./contact.js";
 import { pairRescaleFactor } from "./extreme-scale.js";
@@ -145,9 +146,23 @@ function loadPair(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
   return k;
 }
 
+/**
+ * The solid of revolution that is `s`'s core: `s` itself for a cylinder or a cone, the core of a
+ * rounded type whose core is one (a recipe-made rounded cylinder, docs/DESIGN.md "Adding a
+ * shape"), else null. The refinement and the snaps below work on the cores (the margins are
+ * added by the caller), so a rounded type's curved core takes the same exact projection.
+ */
+function revolutionCore(s: ConvexShape): ConvexShape | null {
+  const def = shapeDef(s.type);
+  if (def.revolution !== null) return s;
+  if (def.roundedCore === undefined) return null;
+  const core = def.roundedCore(s) as ConvexShape;
+  return shapeDef(core.type).revolution !== null ? core : null;
+}
+
 /** True for the solids of revolution (cylinder, cone: a curved core with an exact projection). */
 function curved(s: ConvexShape): boolean {
-  return shapeDef(s.type).revolution !== null;
+  return revolutionCore(s) !== null;
 }
 
 /** True for the shapes whose core is a polytope (flat faces only): SAT applies. */
@@ -501,9 +516,10 @@ function searchRevolutionRidges(
   let found = false;
   for (let side = 0; side < 2; side++) {
     const s = side === 0 ? a : b;
-    const rev = shapeDef(s.type).revolution;
-    if (rev === null) continue;
-    rev.dims(revDims, s);
+    const rc = revolutionCore(s);
+    if (rc === null) continue;
+    const rev = shapeDef(rc.type).revolution as Revolution;
+    rev.dims(revDims, rc);
     const h = revDims[0];
     const r = revDims[1];
     vec3.set(ridgeX, 1, 0, 0);
@@ -681,8 +697,9 @@ function snapToRevolution(a: ConvexShape, b: ConvexShape, bInA: Isometry): void 
  * shapes, apart by the gap).
  */
 function touchWitness(s: ConvexShape, side: number, bInA: Isometry): void {
-  const rev = shapeDef(s.type).revolution;
-  if (rev === null) return;
+  const rc = revolutionCore(s);
+  if (rc === null) return;
+  const rev = shapeDef(rc.type).revolution as Revolution;
   const pa = refined.pointA;
   const pb = refined.pointB;
   const n = refined.normal;
@@ -692,7 +709,7 @@ function touchWitness(s: ConvexShape, side: number, bInA: Isometry): void {
   const f = Math.abs(refined.overlap);
   if (!(vec3.length(revQ) > TOUCH_SIDEWAYS * size) || !(f <= TOUCH_SIDEWAYS * size)) return;
   const core = side === 1 ? coreB : coreA;
-  rev.dims(revDims, s);
+  rev.dims(revDims, rc);
   if (side === 1) {
     iso.invert(revInv, bInA);
     iso.transformPoint(snapLocal, revInv, pa);
@@ -749,10 +766,11 @@ const featureShift = vec3.create();
  * when GJK's gap is the clearance (the features' shadows overlap).
  */
 function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
-  const rev = shapeDef(s.type).revolution;
-  if (rev === null) return;
+  const rc = revolutionCore(s);
+  if (rc === null) return;
+  const rev = shapeDef(rc.type).revolution as Revolution;
   const core = side === 1 ? coreB : coreA;
-  rev.dims(revDims, s);
+  rev.dims(revDims, rc);
   const h = revDims[0] * core.scale;
   const r = revDims[1] * core.scale;
   const n = refined.normal;
@@ -831,10 +849,11 @@ const FEATURE_GAP_SLACK = 2 ** -40;
 
 /** {@link snapToRevolution} onto the curved shape `s`: side 1 is B (posed by bInA), 0 is A. */
 function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): void {
-  const rev = shapeDef(s.type).revolution;
-  if (rev === null) return;
+  const rc = revolutionCore(s);
+  if (rc === null) return;
+  const rev = shapeDef(rc.type).revolution as Revolution;
   const core = side === 1 ? coreB : coreA;
-  rev.dims(revDims, s);
+  rev.dims(revDims, rc);
   const h = revDims[0] * core.scale;
   const r = revDims[1] * core.scale;
   const kind = rev.kind;

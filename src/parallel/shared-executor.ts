@@ -345,6 +345,7 @@ export abstract class SharedMemoryExecutor
    * a failed worker left is run here). Runs alone on the calling thread before the workers are
    * ready, for one chunk, or when an array of `job` is not in shared memory. Throws
    * `CollideError` after {@link dispose}.
+   * @internal Between the world, its broad phase and `collide/parallel`; the job types are not API.
    */
   runCandidateMerge(job: CandidateMergeJob, chunks: number): void {
     if (this.disposed) invalidValue("executor", "disposed", "has been disposed");
@@ -393,6 +394,7 @@ export abstract class SharedMemoryExecutor
    * chunk a failed worker left is run here). Runs alone on the calling thread before the
    * workers are ready, for one chunk, or when an array of `job` is not in shared memory.
    * Throws `CollideError` after {@link dispose}.
+   * @internal Between the world, its broad phase and `collide/parallel`; the job types are not API.
    */
   runCellQueries(job: CellQueryJob, chunks: number): void {
     if (this.disposed) invalidValue("executor", "disposed", "has been disposed");
@@ -434,6 +436,7 @@ export abstract class SharedMemoryExecutor
    * its status, for the world to handle). Runs alone on the calling thread before the workers
    * are ready, for one chunk, or when an array of `job` is not in shared memory. Throws
    * `CollideError` after {@link dispose}.
+   * @internal Between the world, its broad phase and `collide/parallel`; the job types are not API.
    */
   runPoseBoxes(
     job: PoseBoxesJob,
@@ -478,6 +481,7 @@ export abstract class SharedMemoryExecutor
    * and returns when every chunk is done (a chunk a failed worker left is run here). Runs alone
    * on the calling thread before the workers are ready, for one chunk, or when an array of
    * `job` is not in shared memory. Throws `CollideError` after {@link dispose}.
+   * @internal Between the world, its broad phase and `collide/parallel`; the job types are not API.
    */
   runPoseApply(job: PoseBoxesJob, chunks: number): void {
     if (this.disposed) invalidValue("executor", "disposed", "has been disposed");

@@ -49,6 +49,7 @@ import { contactPair, intersectsPair, unsupportedPair } from "../narrowphase/pai
 import { intersectsInQueryOrder } from "../narrowphase/touching.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, isCompositeType, makeCompositePart } from "../shapes/composite.js";
+import type { HalfSpace } from "../shapes/half-space.js";
 import { aabbShape, boundingRadiusOf } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
@@ -232,7 +233,7 @@ function advance(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
   if (a.angular > 0 && !Number.isFinite(leverA)) leverA = originSpread(maxT) + leverB;
   if (b.angular > 0 && !Number.isFinite(leverB)) leverB = originSpread(maxT) + leverA;
   const spin = (a.angular > 0 ? a.angular * leverA : 0) + (b.angular > 0 ? b.angular * leverB : 0);
-  if (!Number.isFinite(spin)) return castTurningHalfSpaces(out, a, b);
+  if (!Number.isFinite(spin)) return castTurningHalfSpaces(out, a, b, maxT);
   vec3.sub(relVel, b.motion.velocity, a.motion.velocity);
   let t = 0;
   for (let iter = 0; iter < SHAPE_CAST_MAX_ITERATIONS; iter++) {
@@ -271,22 +272,124 @@ function advance(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
 
 /**
  * Two half-spaces, one of them rotating: both lever arms are unbounded, so conservative
- * advancement has no bound. Two half-spaces overlap at time 0 unless their normals are exactly
- * opposite; then they meet at toi 0, as the linear cast answers. Apart at time 0 (opposite
- * normals), the pair is refused by name.
+ * advancement on the contact routine has no bound. Two half-spaces intersect unless their
+ * normals are exactly opposite with a gap (src/narrowphase/half-space-half-space.ts), so:
+ * - touching at time 0 (any pair but opposite normals with a gap): toi 0 with that contact;
+ * - apart at time 0, and the motion keeps the normals opposite — each rotation turns its body
+ *   about its own plane's normal (which leaves the half-space the same set), or both bodies
+ *   turn by the same rotation (their relative orientation is then constant under nlerp) — the
+ *   gap g(t) = m_A(t)·(p_B(t) − p_A(t)) − d_A − d_B (m_A A's world normal, p the bodies'
+ *   origins, d the offsets) is closed by conservative advancement with the finite bound
+ *   |g'| ≤ −(v_B − v_A)·m_A + ω_A·max|p_B − p_A| (a Newton step, exact in one step, when the
+ *   normal does not turn); the contact at toi is A's normal with the points of each plane
+ *   nearest A's origin, as the other queries give for opposite half-spaces;
+ * - apart at time 0, and the relative rotation turns B's normal away from −n_A: the normals are
+ *   opposite only at isolated instants, so the half-spaces intersect at every time just after 0.
+ *   The answer is the first time after 0, toi = Number.MIN_VALUE (the same convention as a pair
+ *   apart at time 0 by its predicate but not by its contact's gap), with the contact at time 0
+ *   (normal n_A, the points of each plane nearest A's origin), when maxT > 0.
+ * A rotation "turns about the normal" or two rotations are "the same" up to the rounding of
+ * their quaternions (16ε).
  */
-function castTurningHalfSpaces(out: ShapeCastHit, a: Side, b: Side): boolean {
+function castTurningHalfSpaces(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
   sidePoseAt(poseA, a, 0);
   sidePoseAt(poseB, b, 0);
   if (!startDecided && intersectsPair(a.shape, b.shape, relativePose(poseA, poseB))) {
     contactAt(out, a.shape, b.shape, 0);
     return true;
   }
-  return unsupportedPair(
-    a.shape,
-    b.shape,
-    "castShapesNonlinear (two half-spaces apart at time 0, one of them rotating)",
+  if (a.shape.type !== ShapeType.HalfSpace || b.shape.type !== ShapeType.HalfSpace)
+    return unsupportedPair(a.shape, b.shape, "castShapesNonlinear (two unbounded shapes)");
+  if (!(maxT > 0)) return false;
+  const keepA = keepsNormal(turnA, a.motion, a.shape.normal);
+  const keepB = keepsNormal(turnB, b.motion, b.shape.normal);
+  // A turns its normal (else m_A is fixed): opposite normals held only by a shared rotation.
+  const turnsA = !keepA;
+  if (!(keepA && keepB) && !(!keepA && !keepB && sameTurn(turnA, turnB))) {
+    contactAt(out, a.shape, b.shape, 0);
+    out.toi = Number.MIN_VALUE;
+    return true;
+  }
+  const spin = turnsA ? a.angular * originSpread(maxT) : 0;
+  vec3.sub(relVel, b.motion.velocity, a.motion.velocity);
+  const dA = a.shape.offset;
+  const dB = b.shape.offset;
+  let t = 0;
+  for (let iter = 0; iter < SHAPE_CAST_MAX_ITERATIONS; iter++) {
+    const gap = halfSpaceGapAt(a, b, t, turnsA);
+    const span = vec3.distance(poseA.translation, poseB.translation);
+    const tol =
+      (SHAPE_CAST_TOLERANCE + GJK_ROUNDING_TOLERANCE) * Math.max(span, Math.abs(dA), Math.abs(dB));
+    if (t > 0 && gap <= tol) break;
+    const mu = -vec3.dot(relVel, nW) + spin;
+    if (!(mu > 0)) return false;
+    const tNext = t + gap / mu;
+    if (!(tNext <= maxT)) return false;
+    t = tNext;
+  }
+  const gap = halfSpaceGapAt(a, b, t, turnsA);
+  out.toi = t;
+  vec3.copy(out.normal, nW);
+  vec3.addScaled(out.pointA, poseA.translation, nW, dA);
+  vec3.addScaled(out.pointB, out.pointA, nW, gap);
+  return true;
+}
+
+const turnA: Quat = quat.identity();
+const turnB: Quat = quat.identity();
+const turnAxis = vec3.create();
+const TURN_EPS = 16 * Number.EPSILON;
+
+/**
+ * out = the body's turn r = q1·q0⁻¹ (identity when it does not rotate); true when the turn is
+ * about the body's world normal R(q0)·n (nlerp(q0, r·q0, t) = normalize((1 − t) + t·r)·q0 turns
+ * about r's axis at every t, so the half-space stays the same set).
+ */
+function keepsNormal(out: Quat, m: Motion, normal: Vec3): boolean {
+  if (!m.q1) {
+    out.x = 0;
+    out.y = 0;
+    out.z = 0;
+    out.w = 1;
+    return true;
+  }
+  quat.conjugate(out, m.pose0.rotation);
+  quat.multiply(out, m.q1, out);
+  quat.rotate(turnAxis, m.pose0.rotation, normal);
+  const v = hypot3(out.x, out.y, out.z);
+  const cx = out.y * turnAxis.z - out.z * turnAxis.y;
+  const cy = out.z * turnAxis.x - out.x * turnAxis.z;
+  const cz = out.x * turnAxis.y - out.y * turnAxis.x;
+  return hypot3(cx, cy, cz) <= TURN_EPS * v;
+}
+
+/**
+ * True when two turns are the same quaternion up to 16ε (both are taken the shorter way, so the
+ * same rotation gives the same nlerp path only with the same sign).
+ */
+function sameTurn(p: Quat, q: Quat): boolean {
+  return (
+    Math.abs(p.x - q.x) <= TURN_EPS &&
+    Math.abs(p.y - q.y) <= TURN_EPS &&
+    Math.abs(p.z - q.z) <= TURN_EPS &&
+    Math.abs(p.w - q.w) <= TURN_EPS
   );
+}
+
+/**
+ * The gap of two opposite half-spaces at time t: loads the poses, nW = A's world normal (turned
+ * with A's pose when `turnsA`, else at time 0); g = m_A·(p_B − p_A) − d_A − d_B.
+ */
+function halfSpaceGapAt(a: Side, b: Side, t: number, turnsA: boolean): number {
+  sidePoseAt(poseA, a, t);
+  sidePoseAt(poseB, b, t);
+  const hA = a.shape as HalfSpace;
+  const hB = b.shape as HalfSpace;
+  quat.rotate(nW, turnsA ? poseA.rotation : a.motion.pose0.rotation, hA.normal);
+  const dx = poseB.translation.x - poseA.translation.x;
+  const dy = poseB.translation.y - poseA.translation.y;
+  const dz = poseB.translation.z - poseA.translation.z;
+  return nW.x * dx + nW.y * dy + nW.z * dz - hA.offset - hB.offset;
 }
 
 /** Scratch of one composite level of a cast. */
@@ -1078,9 +1181,11 @@ function shortestArc(out: Quat, q0: Quat, q1: Quat): number {
  * fraction of the keyframe interval, or null. Allocates the answer.
  * @throws CollideError `invalid_value` for a bad pose or a `maxToi` outside [0, 1], or naming
  * the shape field when the answer would hold a NaN or a miss comes with a non-finite shape;
- * `unsupported_pair` for a pair without a contact routine, and for two half-spaces that are
- * apart at time 0 (opposite normals) while one of them rotates (both lever arms are unbounded:
- * no bound on their approach; touching at time 0 they answer toi 0).
+ * `unsupported_pair` for a pair without a contact routine. Two half-spaces apart at time 0
+ * (exactly opposite normals, a gap) while one rotates: when the motion keeps the normals
+ * opposite (each body turns about its own normal, or both by the same rotation) the time their
+ * gap closes; when it turns one normal away from the other, `Number.MIN_VALUE` (they intersect
+ * at every time after 0) with the contact at time 0 (castTurningHalfSpaces).
  */
 export function castShapesNonlinear(
   a: Shape,

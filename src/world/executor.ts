@@ -71,12 +71,14 @@ export interface StepExecutor {
    * (src/broadphase/candidate-merge.ts) over the threads and returns when all are done. When
    * present, the world hands the executor to its broad phase (`setParallel`), so that the broad
    * phase runs in parallel too.
+   * @internal Between the world, its broad phase and `collide/parallel`; the job types are not API.
    */
   runCandidateMerge?(job: CandidateMergeJob, chunks: number): void;
   /**
    * Optional: runs the chunks `0 .. chunks − 1` of the grid broad phase's cell queries of its
    * moved bodies (src/broadphase/cell-query.ts) over the threads and returns when all are done
    * (handed to the broad phase with `runCandidateMerge`).
+   * @internal Between the world, its broad phase and `collide/parallel`; the job types are not API.
    */
   runCellQueries?(job: CellQueryJob, chunks: number): void;
   /**
@@ -84,6 +86,7 @@ export interface StepExecutor {
    * checks and boxes, src/world/pose-boxes.ts) over the threads, with `shapes[0 .. slotCount)`
    * the slots' shapes (`shapesVersion` as in {@link NarrowPhaseInput}), and returns when all are
    * done. When present, a large `setPoses` batch runs its first pass through it.
+   * @internal Between the world, its broad phase and `collide/parallel`; the job types are not API.
    */
   runPoseBoxes?(
     job: PoseBoxesJob,
@@ -95,6 +98,7 @@ export interface StepExecutor {
   /**
    * Optional: runs the chunks `0 .. chunks − 1` of the second pass of `setPoses`
    * (src/world/pose-boxes.ts `applyPoseChunk`) over the threads and returns when all are done.
+   * @internal Between the world, its broad phase and `collide/parallel`; the job types are not API.
    */
   runPoseApply?(job: PoseBoxesJob, chunks: number): void;
 }

@@ -166,8 +166,8 @@ const NO_OPTIONS = new Set(
   makeContact makeContactManifold makeConvexPolyhedron makeCuboid makeCuboidFromMinMax
   makeCylinder makeDistanceResult makeFrustumFromMatrix makeHalfSpace makeObb makeRandom
   makeRayHit makeRoundedConvexPolyhedron makeRoundedCuboid makeSphere makeTriangle
-  makeWorldContact makeWorldImpact makeWorldShapeCastHit manifold meshTriangleNormal packPair
-  pairHi pairLo projectPoint projectPoints raycast sphereSphereIntersection supportShape
+  makeWorldContact makeWorldImpact makeWorldShapeCastHit manifold meshTriangleNormal
+  projectPoint projectPoints raycast sphereSphereIntersection supportShape
   updateTriangleMeshVertices windingNumberTriangleMesh dim2.EventList2D dim2.aabbShape2
   dim2.capsuleAt dim2.castRay2D dim2.castShapes2D dim2.circleAt dim2.contact2D
   dim2.contactShapes2 dim2.containsPoint2D dim2.defaultCollisionWorld2DOptions dim2.distance2D

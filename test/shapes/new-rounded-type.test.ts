@@ -10,13 +10,25 @@
 import { describe, expect, it } from "vitest";
 import "../../src/index.js";
 import * as iso from "../../src/math/isometry.js";
+import * as quat from "../../src/math/quat.js";
+import type { Vec3 } from "../../src/math/vec3.js";
+import { makeContact } from "../../src/narrowphase/contact.js";
+import { contactConvexConvex } from "../../src/narrowphase/convex-convex.js";
 import { projectPoint } from "../../src/query/project-point.js";
 import { raycast } from "../../src/query/raycast.js";
+import { makeCuboid } from "../../src/shapes/cuboid.js";
 import type { Cylinder } from "../../src/shapes/cylinder.js";
 import { makeCylinder } from "../../src/shapes/cylinder.js";
 import { roundedShapeDef } from "../../src/shapes/defs/helpers.js";
-import { brandShape, SHAPE_TYPE_COUNT, type Shape, ShapeType } from "../../src/shapes/shape.js";
+import {
+  brandShape,
+  type ConvexShape,
+  SHAPE_TYPE_COUNT,
+  type Shape,
+  ShapeType,
+} from "../../src/shapes/shape.js";
 import { findShapeDef, registerShape, shapeDefByJsonName } from "../../src/shapes/shape-def.js";
+import { makeSphere } from "../../src/shapes/sphere.js";
 
 const ROUNDED_CYLINDER = SHAPE_TYPE_COUNT + 3;
 
@@ -90,5 +102,55 @@ describe("a new rounded type from roundedShapeDef, one definition file", () => {
     const across = raycast(shape, id, { x: -5, y: 0, z: 0 }, { x: 1, y: 0, z: 0 }, 10);
     expect(across?.toi).toBeCloseTo(5 - 1.25, 9);
     expect(across?.normal.x).toBeCloseTo(-1, 9);
+  });
+
+  it("contact against a box and a sphere: witnesses on the rounded surface, the normal attains the depth", () => {
+    // Oracles: the core cylinder's exact distance (2D profile) minus 0.25 for A's witness; the
+    // overlap along the normal from exact supports (cylinder + 0.25·n, box corners) for the depth.
+    const coreDist = (p: Vec3) => {
+      const dr = Math.hypot(p.x, p.z) - 1;
+      const dy = Math.abs(p.y) - 1;
+      return dr > 0 && dy > 0 ? Math.hypot(dr, dy) : Math.max(dr, dy);
+    };
+    const cylSupport = (n: Vec3) => Math.hypot(n.x, n.z) + Math.abs(n.y) + 0.25;
+    const c = makeContact();
+    const box = makeCuboid({ x: 0.3, y: 0.4, z: 0.5 });
+    const cases: Array<[Vec3, Vec3, number]> = [
+      [{ x: 1.3, y: 0.2, z: 0.4 }, { x: 0.3, y: 0.7, z: 0.2 }, 0.9],
+      [{ x: 1.1, y: 1.2, z: -0.5 }, { x: -0.4, y: 0.1, z: 0.9 }, 2.1],
+      [{ x: -0.8, y: -1.3, z: 0.7 }, { x: 0.5, y: -0.6, z: 0.2 }, 1.4],
+    ];
+    for (const [t, axis, angle] of cases) {
+      const l = Math.hypot(axis.x, axis.y, axis.z);
+      const q = quat.fromAxisAngle(
+        quat.create(),
+        { x: axis.x / l, y: axis.y / l, z: axis.z / l },
+        angle,
+      );
+      const pose = iso.create(t, q);
+      expect(contactConvexConvex(c, shape as unknown as ConvexShape, box, pose, 0)).toBe(true);
+      const depth = -c.distance;
+      expect(depth).toBeGreaterThan(0);
+      expect(Math.abs(coreDist(c.pointA) - 0.25)).toBeLessThan(1e-9 * depth);
+      // Overlap along n: h_A(n) + h_B(−n), B's support the farthest corner along −n.
+      const n = c.normal;
+      const nb = quat.inverseRotate({ x: 0, y: 0, z: 0 }, q, n);
+      const hB =
+        0.3 * Math.abs(nb.x) +
+        0.4 * Math.abs(nb.y) +
+        0.5 * Math.abs(nb.z) -
+        (n.x * t.x + n.y * t.y + n.z * t.z);
+      expect(Math.abs(cylSupport(n) + hB - depth)).toBeLessThan(1e-9 * depth);
+    }
+    // A sphere of radius 0.5 centred at (1.5, 0.3, 0.2) overlaps the side: depth 1.25 + 0.5 − ρ.
+    const ball = makeSphere(0.5);
+    const at = { x: 1.5, y: 0.3, z: 0.2 };
+    expect(contactConvexConvex(c, shape as unknown as ConvexShape, ball, iso.create(at), 0)).toBe(
+      true,
+    );
+    const rho = Math.hypot(1.5, 0.2);
+    expect(Math.abs(-c.distance - (1.75 - rho))).toBeLessThan(1e-9);
+    expect(Math.abs(coreDist(c.pointA) - 0.25)).toBeLessThan(1e-9 * (1.75 - rho));
+    expect(c.normal.x).toBeCloseTo(1.5 / rho, 9);
   });
 });
