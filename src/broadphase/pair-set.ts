@@ -306,7 +306,7 @@ export class PairSet {
     }
   }
 
-  /** Iterates the packed keys in storage order (decode with {@link pairLo} / {@link pairHi}). */
+  /** Iterates the packed keys in storage order (decode with `pairLo` / `pairHi`). */
   *[Symbol.iterator](): IterableIterator<number> {
     for (let i = 0; i < this.count; i++) yield this.keys[i];
   }

@@ -28,11 +28,7 @@
  * browser's main thread); either way the wait is short, since the caller works on blocks until
  * none is left to take.
  */
-import {
-  type CandidateMergeJob,
-  type CandidateMergeRunner,
-  mergeCandidateChunk,
-} from "../broadphase/candidate-merge.js";
+import { type CandidateMergeJob, mergeCandidateChunk } from "../broadphase/candidate-merge.js";
 import { type CellQueryJob, cellQueryChunk } from "../broadphase/cell-query.js";
 import { checkOptionKeys, invalidValue, withDefaults } from "../errors.js";
 import type { Shape } from "../shapes/shape.js";
@@ -42,7 +38,6 @@ import {
   applyPoseChunk,
   POSE_CHUNK_PENDING,
   type PoseBoxesJob,
-  type PoseBoxesRunner,
   poseBoxesChunk,
 } from "../world/pose-boxes.js";
 import {
@@ -170,9 +165,7 @@ function waitWhileEqual(a: Int32Array, index: number, value: number, ms: number)
  * `worker_threads` in src/parallel/executor.ts, Web Workers in src/parallel/browser.ts), posts
  * `WorkerMessage`s (src/parallel/protocol.ts) to them and wakes them for a job.
  */
-export abstract class SharedMemoryExecutor
-  implements StepExecutor, Required<CandidateMergeRunner>, PoseBoxesRunner
-{
+export abstract class SharedMemoryExecutor implements StepExecutor {
   /** Threads, the calling thread included. */
   readonly threads: number;
   private readonly minPairs: number;
