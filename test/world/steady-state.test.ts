@@ -98,7 +98,9 @@ describe("CollisionWorld steady state: 1,000 bodies × 1,000 steps allocate noth
   // `distance` key) before its world made the literal records' `distance` field tagged, and the
   // step allocated 3.5 KB (every contact distance boxed). The records are class instances now.
   it("grid: application object literals with a `distance` key first change nothing: no garbage collection, < 4 KB per step", () => {
-    const r = runProbe("grid", "full", false, { APP_LITERALS: "1" });
+    // Up to 8 windows: under a loaded CI run V8's background compilation of the literal-shaped
+    // paths can finish late (seen once: collections in all four default windows).
+    const r = runProbe("grid", "full", false, { APP_LITERALS: "1", WINDOWS: "8" });
     expect(r.contacts).toBeGreaterThan(500);
     expect(r.gcsDuring, JSON.stringify(r)).toBe(0);
     expect(r.bytesPerStep, JSON.stringify(r)).toBeLessThan(4096);
