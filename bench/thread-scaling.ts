@@ -8,11 +8,16 @@
  * the load stays below the core count; the calling thread's CPU time bounds it either way.
  *
  * `node --no-liftoff --import tsx bench/thread-scaling.ts [--scene random] [--n 50000]
- * [--threads 1,2] [--frames 20] [--warmup 10] [--profile PREFIX]` (threads 0: a one-thread
+ * [--threads 1,2] [--frames 20] [--warmup 10] [--profile PREFIX] [--rt]` (threads 0: a one-thread
  * executor, the threaded code path on the calling thread alone; `--profile`: a CPU profile of
- * the measured steps, calling thread, to PREFIX-scene-threads.cpuprofile).
+ * the measured steps, calling thread, to PREFIX-scene-threads.cpuprofile; `--rt`: the measured
+ * frames under the real-time scheduler, see {@link realtime}, for wall-clock numbers close to an
+ * idle machine's on a loaded one). With an executor it also prints the on-CPU time per step of
+ * the busiest other thread (the worker) and the share of the narrow phase's blocks the calling
+ * thread ran.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { loadavg } from "node:os";
 import type { Isometry } from "../src/math/isometry.js";
@@ -44,6 +49,73 @@ export function threadCpuNs(): number {
   }
 }
 
+/**
+ * On-CPU time so far of every thread of this process but the calling one, nanoseconds by task
+ * id (Linux `/proc/self/task/TID/schedstat`; empty where missing). The executor's workers are the
+ * threads whose time grows with the jobs (V8's own helper threads take little in a steady state).
+ */
+export function otherThreadsCpuNs(): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    const self = readFileSync("/proc/thread-self/stat", "utf8");
+    const me = self.slice(0, self.indexOf(" "));
+    for (const t of readdirSync("/proc/self/task")) {
+      if (t === me) continue;
+      try {
+        const s = readFileSync(`/proc/self/task/${t}/schedstat`, "utf8");
+        out.set(t, Number(s.slice(0, s.indexOf(" "))));
+      } catch {
+        // The thread ended.
+      }
+    }
+  } catch {
+    // No /proc.
+  }
+  return out;
+}
+
+/** The largest per-thread growth from `before` to now, nanoseconds (the busiest other thread). */
+export function busiestOtherThreadNs(before: Map<string, number>): number {
+  let most = 0;
+  for (const [t, ns] of otherThreadsCpuNs()) most = Math.max(most, ns - (before.get(t) ?? ns));
+  return most;
+}
+
+/**
+ * Puts every thread of this process under the real-time FIFO scheduler (`on`) or back under the
+ * normal one (Linux `chrt`, as root). For the measured frames only (`--rt`): on a shared machine
+ * the other processes then run on what the kernel's real-time throttle leaves them (5 %), so the
+ * wall clock of the step is nearly an idle machine's. The calling thread and the `busy` threads
+ * (the executor's workers) get a higher priority than the process's other threads (V8's
+ * compiler and GC helpers), which would otherwise keep a woken worker off a core for as long as
+ * they run (FIFO threads of one priority do not preempt each other). Returns false where `chrt`
+ * refused.
+ */
+export function realtime(on: boolean, busy: readonly string[] = []): boolean {
+  try {
+    const args = on ? ["-f", "-a", "-p", "10"] : ["-o", "-a", "-p", "0"];
+    execFileSync("chrt", [...args, String(process.pid)], { stdio: "ignore" });
+    if (on) {
+      const self = readFileSync("/proc/thread-self/stat", "utf8");
+      for (const t of [self.slice(0, self.indexOf(" ")), ...busy]) {
+        execFileSync("chrt", ["-f", "-p", "20", t], { stdio: "ignore" });
+      }
+    }
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The ids of the `k` other threads whose on-CPU time grew most since `before`. */
+export function busiestOtherThreads(before: Map<string, number>, k: number): string[] {
+  return [...otherThreadsCpuNs()]
+    .map(([t, ns]) => [t, ns - (before.get(t) ?? ns)] as const)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, k)
+    .map(([t]) => t);
+}
+
 /** One run's numbers. */
 export interface ThreadRun {
   scene: SceneName;
@@ -59,6 +131,8 @@ export interface ThreadRun {
   narrowMs: number;
   contacts: number;
   load1: number;
+  /** True when the measured frames ran under the real-time scheduler (`--rt`). */
+  rt: boolean;
   /**
    * With an executor: the calling thread's on-CPU time per step inside the executor's parallel
    * jobs (narrow phase with its ordered merge, candidate merge, poses) and outside them (the
@@ -68,6 +142,10 @@ export interface ThreadRun {
    */
   inJobsMs: number;
   serialMs: number;
+  /** On-CPU time per step of the busiest other thread (a worker, with an executor), ms. */
+  workerMs: number;
+  /** Share of the narrow phase's blocks the calling thread ran. */
+  callerShare: number;
 }
 
 /** Runs the world on `sceneName` with `threads` threads (1: no executor). */
@@ -78,6 +156,7 @@ export async function runThreads(
   frames: number,
   warmup: number,
   profileFile = "",
+  rt = false,
 ): Promise<ThreadRun> {
   const scene = makeScene(sceneName, n, 1);
   let executor: WorkerExecutor | null = null;
@@ -151,6 +230,7 @@ export async function runThreads(
     step();
     early.push(performance.now() - t);
   }
+  const warm0 = otherThreadsCpuNs();
   for (let i = 0; i < warmup; i++) {
     drive();
     step();
@@ -166,7 +246,11 @@ export async function runThreads(
     await session.post("Profiler.setSamplingInterval", { interval: 200 });
     await session.post("Profiler.start");
   }
+  const isRt = rt && realtime(true, busiestOtherThreads(warm0, Math.max(0, threads - 1)));
   const c0 = process.cpuUsage();
+  const others0 = otherThreadsCpuNs();
+  let blocks = 0;
+  let callerBlocks = 0;
   let callerTicksMs = 0;
   let callerNs = 0;
   inJobsNs = 0;
@@ -181,8 +265,14 @@ export async function runThreads(
     callerTicksMs += threadCpuMs() - m0;
     broad += world.stats.broadPhaseMs;
     narrow += world.stats.narrowPhaseMs;
+    if (executor !== null) {
+      blocks += executor.lastJob.blocks;
+      callerBlocks += executor.lastJob.callerBlocks;
+    }
   }
   const c = process.cpuUsage(c0);
+  if (isRt) realtime(false);
+  const workerNs = busiestOtherThreadNs(others0);
   const callerCpuMs = callerTicksMs / frames;
   if (session !== null) {
     const { profile } = await session.post("Profiler.stop");
@@ -206,8 +296,11 @@ export async function runThreads(
     narrowMs: narrow / frames,
     contacts,
     load1: loadavg()[0],
+    rt: isRt,
     inJobsMs: inJobsNs / 1e6 / frames,
     serialMs: (callerNs - inJobsNs) / 1e6 / frames,
+    workerMs: workerNs / 1e6 / frames,
+    callerShare: blocks > 0 ? callerBlocks / blocks : 1,
   };
 }
 
@@ -226,10 +319,11 @@ if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).
         Number(arg("frames", "20")),
         Number(arg("warmup", "10")),
         arg("profile", "") === "" ? "" : `${arg("profile", "")}-${sceneName}-${threads}.cpuprofile`,
+        argv.includes("--rt"),
       );
       const f = (x: number) => x.toFixed(1);
       process.stdout.write(
-        `${r.scene} n=${r.n} threads=${r.threads}: median ${f(r.medianMs)} ms, cpu ${f(r.cpuMs)} ms/step (caller ${f(r.callerCpuMs)}), broad ${f(r.broadMs)}, narrow ${f(r.narrowMs)}, first ${f(r.firstStepMs)} ms, next ${r.steadyFirstFive.map(f).join(" ")}, contacts ${r.contacts}, load ${r.load1.toFixed(1)}${r.threads === 1 ? "" : `, caller in jobs ${f(r.inJobsMs)}, serial ${f(r.serialMs)}${r.threads === 0 ? ` (S + P/2 = ${f(r.serialMs + r.inJobsMs / 2)})` : ""}`}\n`,
+        `${r.scene} n=${r.n} threads=${r.threads}: median ${f(r.medianMs)} ms, cpu ${f(r.cpuMs)} ms/step (caller ${f(r.callerCpuMs)}), broad ${f(r.broadMs)}, narrow ${f(r.narrowMs)}, first ${f(r.firstStepMs)} ms, next ${r.steadyFirstFive.map(f).join(" ")}, contacts ${r.contacts}, load ${r.load1.toFixed(1)}${r.rt ? " (real-time)" : ""}${r.threads === 1 ? "" : `, caller in jobs ${f(r.inJobsMs)}, serial ${f(r.serialMs)}${r.threads === 0 ? ` (S + P/2 = ${f(r.serialMs + r.inJobsMs / 2)})` : `, worker ${f(r.workerMs)}, caller's narrow blocks ${(100 * r.callerShare).toFixed(0)} %`}`}\n`,
       );
     }
   }

@@ -20,7 +20,18 @@ afterAll(async () => {
   await Promise.all(executors.map((e) => e.dispose()));
 });
 
-async function twinRun(sceneName: SceneName, n: number, steps: number): Promise<number> {
+/**
+ * Runs `sceneName` with `n` bodies for `steps` steps on one thread and on two, comparing every
+ * step. With `teleports`, besides the scene's motion, every step sends some bodies (a different
+ * few each step) to another spot of the scene and a few far away (1e9 and 1e15: past the
+ * largest cell index, the grid's overflow list); they come back to their walk the next step.
+ */
+async function twinRun(
+  sceneName: SceneName,
+  n: number,
+  steps: number,
+  teleports = false,
+): Promise<number> {
   const e = new WorkerExecutor({ threads: 2, minPairs: 0 });
   executors.push(e);
   await e.ready();
@@ -46,6 +57,7 @@ async function twinRun(sceneName: SceneName, n: number, steps: number): Promise<
   }
   const live = new Uint8Array(n).fill(1);
   let touching = 0;
+  let overflowSteps = 0;
   for (let f = 1; f <= steps; f++) {
     // Frame 8 jumps: every body teleports (more than a quarter leave their fat boxes: rebuild).
     scene.move(f === 8 ? 5000 : f);
@@ -56,6 +68,18 @@ async function twinRun(sceneName: SceneName, n: number, steps: number): Promise<
       poses.set([pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]], 7 * j);
       poses.set(rot.subarray(4 * i, 4 * i + 4), 7 * j + 3);
     });
+    if (teleports && f !== 8) {
+      // Within the scene: onto another body's spot (so that it touches something there).
+      for (let j = f % 37; j < idx.length; j += 37) {
+        const other = idx[(j * 7919 + f * 104729) % idx.length];
+        poses.set([pos[3 * other] + 0.25, pos[3 * other + 1], pos[3 * other + 2]], 7 * j);
+      }
+      // Far away, two of them on the same spot (a pair between two overflow bodies).
+      for (let j = f % 211, q = 0; j < idx.length; j += 211, q++) {
+        const far = q % 3 === 2 ? 1e15 : 1e9;
+        poses.set([far, q % 3 === 0 ? far : -far, 0], 7 * j);
+      }
+    }
     ref.setPoses(
       idx.map((i) => refHandles[i]),
       poses,
@@ -85,8 +109,15 @@ async function twinRun(sceneName: SceneName, n: number, steps: number): Promise<
     expectSameDoubles(contactDoubles(ref), contactDoubles(par));
     expect(par.stats).toEqual({ ...ref.stats, broadPhaseMs: 0, narrowPhaseMs: 0 });
     touching += ref.contactCount;
+    const g = (par as unknown as { bp: SpatialHash }).bp;
+    overflowSteps += g.overflowSize > 0 ? 1 : 0;
   }
   const grid = (par as unknown as { bp: SpatialHash }).bp;
+  if (teleports) {
+    // The far bodies went to the overflow list, and the steps were incremental updates.
+    expect(overflowSteps).toBeGreaterThan(steps / 2);
+    expect(grid.rebuilds).toBeLessThan(steps / 2);
+  }
   expect(grid.parallelMerges).toBeGreaterThan(steps / 2);
   // The moved bodies' cell queries ran on the threads too (scene (b): every step moves some).
   if (sceneName === "random") expect(grid.parallelCellQueries).toBeGreaterThan(0);
@@ -97,6 +128,12 @@ async function twinRun(sceneName: SceneName, n: number, steps: number): Promise<
 }
 
 describe("the grid's broad phase on 2 threads is bitwise the single-threaded one", () => {
+  // Teleports every step: bodies leave their fat boxes by far more than their margins (the
+  // incremental update's unlink and re-placement), some to the overflow list and back.
+  it("scene (b) random, 5,000 bodies, 20 steps with random walks and teleports of a few bodies every step", async () => {
+    expect(await twinRun("random", 5000, 20, true)).toBeGreaterThan(20 * 1000);
+  }, 120_000);
+
   it("scene (a) lattice, 5,000 bodies, 16 steps with moves, a teleport, removals and additions", async () => {
     expect(await twinRun("lattice", 5000, 16)).toBeGreaterThan(16 * 1000);
   }, 120_000);
