@@ -9,7 +9,9 @@
  * S = caller − jobs and S + P / 2 bounds two threads' step on two free cores.
  *
  * `node --no-liftoff --import tsx bench/thread-ab.ts [--scene lattice] [--n 50000]
- * [--worlds serial,t0,t2] [--frames 30] [--warmup 10]`
+ * [--worlds serial,t0,t2] [--frames 30] [--warmup 10] [--rt]` (`--rt`: the measured frames under
+ * the real-time scheduler, bench/thread-scaling.ts `realtime`, for wall-clock medians close to an
+ * idle machine's on a loaded one)
  */
 import { loadavg } from "node:os";
 import type { Isometry } from "../src/math/isometry.js";
@@ -18,7 +20,7 @@ import { makeCuboid } from "../src/shapes/cuboid.js";
 import { makeSphere } from "../src/shapes/sphere.js";
 import { type BodyHandle, CollisionWorld } from "../src/world/index.js";
 import { makeScene, type SceneName } from "./scenes.js";
-import { threadCpuNs } from "./thread-scaling.js";
+import { busiestOtherThreads, otherThreadsCpuNs, realtime, threadCpuNs } from "./thread-scaling.js";
 
 type Fn = (...a: unknown[]) => unknown;
 
@@ -113,7 +115,12 @@ for (const name of names) {
 const bulk = new Float64Array(7 * n);
 for (let j = 0; j < n; j++) bulk.set(rot.subarray(4 * j, 4 * j + 4), 7 * j + 3);
 let frame = 0;
+const workers = entries.reduce((w, e) => w + Math.max(0, (e.executor?.threads ?? 1) - 1), 0);
+const warm0 = otherThreadsCpuNs();
+let rt = false;
 for (let f = 0; f < warmup + frames; f++) {
+  if (f === warmup && argv.includes("--rt"))
+    rt = realtime(true, busiestOtherThreads(warm0, workers));
   scene.move(++frame);
   for (let j = 0; j < n; j++) {
     bulk[7 * j] = pos[3 * j];
@@ -137,11 +144,12 @@ for (let f = 0; f < warmup + frames; f++) {
     if (e.world.contactCount !== c0) throw new Error(`contact counts differ at frame ${frame}`);
   }
 }
+if (rt) realtime(false);
 const ms = (ns: number) => (ns / 1e6 / frames).toFixed(2);
 process.stdout.write(
   `${sceneName} n=${n} frames=${frames} load ${loadavg()
     .map((x) => x.toFixed(1))
-    .join(" ")} (per step, calling thread on-CPU ms)\n`,
+    .join(" ")}${rt ? " (real-time)" : ""} (per step, calling thread on-CPU ms)\n`,
 );
 for (const e of entries) {
   e.times.sort((a, b) => a - b);
