@@ -22,7 +22,7 @@ import * as vec3 from "../../math/vec3.js";
 import type { Shape } from "../shape.js";
 import { SHAPE_TYPE_NAMES, shapeTypeName } from "../shape.js";
 import type { LocalRayHit, PointProjection, ShapeDef, ShapeView, Vec3Json } from "../shape-def.js";
-import { shapeDef } from "../shape-def.js";
+import { marginWith, shapeDef } from "../shape-def.js";
 import {
   checkFinite,
   checkNonNegative,
@@ -441,10 +441,12 @@ export function roundedShapeDef<S extends Shape & RoundedLike>(
     scaled: null,
     coreSupport: (out, s, dir) =>
       (shapeDef(s.core.type).coreSupport as (o: Vec3, c: Shape, d: Vec3) => Vec3)(out, s.core, dir),
-    margin: (s) => s.radius,
-    writeMargin: (out, s) => {
-      out[0] = s.radius;
-    },
+    ...marginWith<S>(
+      (s) => s.radius,
+      (out, s) => {
+        out[0] = s.radius;
+      },
+    ),
     roundedCore: (s) => s.core,
     // The manifold builder clips the core's features (roundedCore) and pushes them out.
     feature: null,
