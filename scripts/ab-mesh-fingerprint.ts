@@ -7,6 +7,7 @@ import { makeCapsule } from "../src/shapes/capsule.js";
 import { makeCuboid } from "../src/shapes/cuboid.js";
 import { makeSphere } from "../src/shapes/sphere.js";
 import { makeTriangleMesh } from "../src/shapes/triangle-mesh.js";
+import { boxMesh } from "../test/support/box-mesh.js";
 
 let seed = Number(process.argv[2] ?? 1);
 const rnd = () => {
@@ -18,21 +19,6 @@ const rnd = () => {
   seed >>>= 0;
   return seed / 4294967296;
 };
-function boxMesh(x: number, y: number, z: number) {
-  const v: number[] = [];
-  for (let i = 0; i < 8; i++) v.push(i & 1 ? x : -x, i & 2 ? y : -y, i & 4 ? z : -z);
-  const quads = [
-    [0, 2, 3, 1],
-    [4, 5, 7, 6],
-    [0, 1, 5, 4],
-    [2, 6, 7, 3],
-    [0, 4, 6, 2],
-    [1, 3, 7, 5],
-  ];
-  const idx: number[] = [];
-  for (const [a, b, c, d] of quads) idx.push(a, b, c, a, c, d);
-  return makeTriangleMesh(v, idx);
-}
 function bumpy() {
   // a random height grid mesh 4x4
   const v: number[] = [];

@@ -49,6 +49,16 @@ export function hypot3(x: number, y: number, z: number): number {
   return m * Math.sqrt(a * a + b * b + c * c);
 }
 
+/**
+ * The rounding error of a sum: `a + b − s` exactly, where `s = fl(a + b)` (Knuth's TwoSum;
+ * exact for finite sums that do not overflow), so 0 exactly when the sum is exact. Shewchuk,
+ * "Adaptive precision floating-point arithmetic" (1997), §2.
+ */
+export function sumError(a: number, b: number, s: number): number {
+  const bb = s - a;
+  return a - (s - bb) + (b - bb);
+}
+
 /** Veltkamp's splitting constant 2^27 + 1 (Dekker's exact product). */
 const SPLIT = 134217729;
 

@@ -21,6 +21,7 @@ import * as aabb from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
+import { productError, sumError } from "../math/scalar.js";
 import * as vec3 from "../math/vec3.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import type { HalfSpace } from "../shapes/half-space.js";
@@ -46,9 +47,6 @@ const deepest = vec3.create();
 const planeB = new Float64Array(1);
 const invRot = quat.identity();
 
-/** Veltkamp's splitting constant 2^27 + 1 (Dekker's exact product). */
-const SPLIT = 134217729;
-
 /**
  * Loads the plane in B's frame — normal into `nB`, offset o − n·t into `planeB[0]` (t: B's
  * translation in A's frame), formed exactly and rounded once — writes B's deepest point (B's
@@ -68,44 +66,14 @@ function deepestInB(a: HalfSpace, b: ConvexShape, bInA: Isometry): number {
   const px = nx * tx;
   const py = ny * ty;
   const pz = nz * tz;
-  let c = SPLIT * nx;
-  const nxh = c - (c - nx);
-  const nxl = nx - nxh;
-  c = SPLIT * ny;
-  const nyh = c - (c - ny);
-  const nyl = ny - nyh;
-  c = SPLIT * nz;
-  const nzh = c - (c - nz);
-  const nzl = nz - nzh;
-  c = SPLIT * tx;
-  const txh = c - (c - tx);
-  const txl = tx - txh;
-  c = SPLIT * ty;
-  const tyh = c - (c - ty);
-  const tyl = ty - tyh;
-  c = SPLIT * tz;
-  const tzh = c - (c - tz);
-  const tzl = tz - tzh;
   // The products' rounding errors, exactly (Dekker): n_i·t_i = p_i + e_i.
-  const e =
-    nxh * txh -
-    px +
-    nxh * txl +
-    nxl * txh +
-    nxl * txl +
-    (nyh * tyh - py + nyh * tyl + nyl * tyh + nyl * tyl) +
-    (nzh * tzh - pz + nzh * tzl + nzl * tzh + nzl * tzl);
+  const e = productError(nx, tx, px) + productError(ny, ty, py) + productError(nz, tz, pz);
   // o − px − py − pz by TwoSum, each sum's rounding error collected in err.
   const o = a.offset;
   const s1 = o - px;
-  let z = s1 - o;
-  let err = o - (s1 - z) + (-px - z);
   const s2 = s1 - py;
-  z = s2 - s1;
-  err += s1 - (s2 - z) + (-py - z);
   const s3 = s2 - pz;
-  z = s3 - s2;
-  err += s2 - (s3 - z) + (-pz - z);
+  const err = sumError(o, -px, s1) + sumError(s1, -py, s2) + sumError(s2, -pz, s3);
   let d = s3 + (err - e);
   // Overflowing splits (|n|·|t| near the largest double) give NaN or infinite errors: the
   // plain rounded offset then (it is finite when the pose was).

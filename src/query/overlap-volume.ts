@@ -52,7 +52,7 @@ import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
-import { productError } from "../math/scalar.js";
+import { productError, sumError } from "../math/scalar.js";
 import * as vec3 from "../math/vec3.js";
 import { type CompositeView, compositeView } from "../shapes/composite.js";
 import type { Compound } from "../shapes/compound.js";
@@ -502,12 +502,6 @@ const UNIT_ROUNDOFF = 2 ** -53;
  * with room. Unitless.
  */
 const CLIP_ROUNDING_FACTOR = 64;
-
-/** a + b's rounding error (Knuth's TwoSum, exact): 0 exactly when the sum s = fl(a + b) is exact. */
-function sumError(a: number, b: number, s: number): number {
-  const bb = s - a;
-  return a - (s - bb) + (b - bb);
-}
 
 /**
  * Two boxes with identity world rotations: the overlap is a box, its volume the product of

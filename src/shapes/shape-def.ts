@@ -230,8 +230,10 @@ export interface ShapeDef<S extends Shape = Shape> {
   /**
    * out[0] = {@link margin}, for the types whose margin is not 0 (the rounded ones): hot paths
    * read it so, since a double returned by a call V8 does not inline is boxed (allocated).
-   * It must write what `margin` returns: a record that overrides `margin` (say, one spread from
-   * a built-in rounded record) overrides this too; absent, the margin is read through `margin`.
+   * It must write what `margin` returns, so it is made together with it by {@link marginWith}:
+   * {@link registerShape} keeps it only when it was made with the record's own `margin` (a record
+   * spread from a built-in rounded one that overrides `margin` alone then reads its margin
+   * through `margin`, right if a little slower); absent, the margin is read through `margin`.
    */
   writeMargin?(out: Float64Array, s: S): void;
   /**
@@ -347,6 +349,23 @@ export function registerShapeOps<S extends Shape>(type: S["type"], ops: ShapeOps
   else pendingOps[type] = o;
 }
 
+/** Each writer made by {@link marginWith}, keyed to the margin function it writes. */
+const marginOfWriter = new WeakMap<object, object>();
+
+/**
+ * A record's `margin` and `writeMargin` made together (see {@link ShapeDef.writeMargin}):
+ * `writeMargin` must set out[0] to what `margin` returns, written out rather than by calling
+ * `margin` (a returned double would be boxed). {@link registerShape} keeps the writer only with
+ * this very `margin`.
+ */
+export function marginWith<S extends Shape>(
+  margin: (s: S) => number,
+  writeMargin: (out: Float64Array, s: S) => void,
+): { margin: (s: S) => number; writeMargin: (out: Float64Array, s: S) => void } {
+  marginOfWriter.set(writeMargin, margin);
+  return { margin, writeMargin };
+}
+
 /**
  * Registers the definition of its type (replacing one registered before), then tells the
  * listeners ({@link onShapeRegistered}): each type's module calls it when it loads, in whatever
@@ -354,6 +373,11 @@ export function registerShapeOps<S extends Shape>(type: S["type"], ops: ShapeOps
  */
 export function registerShape<S extends Shape>(def: ShapeDef<S>): void {
   const d = def as unknown as ShapeDef;
+  // A writer not made with this record's own margin (a spread record that overrode `margin`
+  // alone, or one written by hand) could disagree with it: the margin is read through `margin`.
+  if (d.writeMargin !== undefined && marginOfWriter.get(d.writeMargin) !== d.margin) {
+    delete d.writeMargin;
+  }
   const ops = pendingOps[def.type];
   if (ops && d.rayCast === DEFERRED) installOps(d, ops);
   defs[def.type] = d;

@@ -8,6 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import { boxMeshJson } from "../support/box-mesh.js";
 import { surfaceDistance } from "./oracle-pairs.js";
 import { oshape, type V } from "./oracle-shapes.js";
 
@@ -18,32 +19,6 @@ const dot = (a: V, b: V) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 const sub = (a: V, b: V): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const add = (a: V, b: V): V => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 const norm = (a: V) => Math.hypot(a[0], a[1], a[2]);
-
-/** A closed box mesh of half extents h (8 corners, 12 triangles, outward winding). */
-function boxMesh(h: V, position: V) {
-  const v: V[] = [];
-  for (const x of [-h[0], h[0]])
-    for (const y of [-h[1], h[1]]) for (const z of [-h[2], h[2]]) v.push([x, y, z]);
-  return {
-    type: "mesh",
-    vertices: v,
-    indices: [
-      [0, 1, 3],
-      [0, 3, 2],
-      [4, 6, 7],
-      [4, 7, 5],
-      [0, 4, 5],
-      [0, 5, 1],
-      [2, 3, 7],
-      [2, 7, 6],
-      [0, 2, 6],
-      [0, 6, 4],
-      [1, 5, 7],
-      [1, 7, 3],
-    ],
-    position,
-  };
-}
 
 describe("issue 16, composites: contacts whose points run along their normal", () => {
   // A closed box mesh (a surface) wholly inside a box. Each face's contact, measured along the
@@ -60,7 +35,7 @@ describe("issue 16, composites: contacts whose points run along their normal", (
       const o: V = shift ? at : [0, 0, 0];
       const line = {
         op: "contact",
-        a: boxMesh(hm, sub(at, o)),
+        a: boxMeshJson(hm, sub(at, o)),
         b: { type: "aabb", min: sub(min, o), max: sub(max, o) },
       };
       const r = answerQuery(line) as ContactJson;
@@ -111,7 +86,7 @@ describe("issue 16, composites: contacts whose points run along their normal", (
           ];
           const line = {
             op: "contact",
-            a: boxMesh(hmesh, c),
+            a: boxMeshJson(hmesh, c),
             b: { type: "aabb", min: sub(c, hbox), max: add(c, hbox) },
           };
           const r = answerQuery(line) as ContactJson;
@@ -237,7 +212,7 @@ describe("issue 16, composites: one truth at touching", () => {
   // so contact (prediction 0) is null; the merged manifold's points 5e-22 apart were kept.
   it("mesh–mesh: manifold null exactly when contact is", () => {
     const m = (h: V, position: V, rotation: number[], faces?: number[][]) => ({
-      ...boxMesh(h, position),
+      ...boxMeshJson(h, position),
       ...(faces ? { indices: faces } : {}),
       rotation,
     });

@@ -9,6 +9,7 @@
  * by an offset T0 chosen so that every shifted coordinate is exact (checked in rationals): the
  * library sees the world coordinates, the oracle the exact local ones.
  */
+import { boxMeshJson } from "../support/box-mesh.js";
 import { exactContains, exactExtent, sumIsExact } from "./exact.js";
 
 /** A seeded generator (xoshiro128**), independent of src/math/random.ts. */
@@ -191,34 +192,10 @@ function makeShape(rng: Rng, type: ShapeTypeName, s: number, c: number[], exact:
       return { type, a: pt(s), b: pt(s), c: pt(s) };
     }
     case "mesh": {
-      // A closed box mesh or an open pyramid surface.
+      // A closed box mesh (70 %) or the open surface of two of its faces.
       const h = [len(0.2, 1), len(0.2, 1), len(0.2, 1)];
-      const vs: number[][] = [];
-      for (const x of [-1, 1])
-        for (const y of [-1, 1]) for (const z of [-1, 1]) vs.push([x * h[0], y * h[1], z * h[2]]);
       const closed = rng.chance(0.7);
-      const idx = closed
-        ? [
-            [0, 1, 3],
-            [0, 3, 2],
-            [4, 6, 7],
-            [4, 7, 5],
-            [0, 4, 5],
-            [0, 5, 1],
-            [2, 3, 7],
-            [2, 7, 6],
-            [0, 2, 6],
-            [0, 6, 4],
-            [1, 5, 7],
-            [1, 7, 3],
-          ]
-        : [
-            [0, 1, 3],
-            [0, 3, 2],
-            [0, 4, 5],
-            [0, 5, 1],
-          ];
-      return withRot({ type, vertices: vs, indices: idx, position: cen });
+      return withRot(boxMeshJson(h, cen, !closed));
     }
     case "halfspace": {
       const k = rng.int(3);

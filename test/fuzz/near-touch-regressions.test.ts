@@ -9,11 +9,12 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { castShapes, intersects, makeCuboid, makeTriangleMesh } from "../../src/index.js";
+import { castShapes, intersects, makeCuboid } from "../../src/index.js";
 import { answerQuery } from "../../src/io/query.js";
 import { parseShape } from "../../src/io/shapes-json.js";
 import type { Isometry } from "../../src/math/isometry.js";
 import { CollisionWorld } from "../../src/world/collision-world.js";
+import { boxMesh } from "../support/box-mesh.js";
 
 type V = [number, number, number];
 type ContactJson = { distance: number; normal: V; pointA: V; pointB: V } | null;
@@ -186,23 +187,6 @@ describe("issue 16: a stalled GJK (no separating axis found) is no proof of cont
     expectGap(compound, tri, 4.447e-20, 64 * EPS * 2e-6);
   });
 });
-
-/** A closed box of 12 triangles with half extent `h` (outward winding). */
-function boxMesh(h: number) {
-  const v: number[] = [];
-  for (let i = 0; i < 8; i++) v.push(i & 1 ? h : -h, i & 2 ? h : -h, i & 4 ? h : -h);
-  const idx: number[] = [];
-  for (const [a, b, c, d] of [
-    [0, 2, 3, 1],
-    [4, 5, 7, 6],
-    [0, 1, 5, 4],
-    [2, 6, 7, 3],
-    [0, 4, 6, 2],
-    [1, 3, 7, 5],
-  ])
-    idx.push(a, b, c, a, c, d);
-  return makeTriangleMesh(v, idx);
-}
 
 describe("issue 16: castShapes' toi 0 is the intersects query's verdict", () => {
   it("two boxes touching at the rounding of 1e4 (seed 16): toi 0 exactly when intersects", () => {

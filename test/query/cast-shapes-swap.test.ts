@@ -11,27 +11,7 @@ import type { Isometry } from "../../src/math/isometry.js";
 import { castShapes, castShapesNonlinear } from "../../src/query/cast-shapes.js";
 import { makeTriangleMesh } from "../../src/shapes/index.js";
 import type { TriangleMesh } from "../../src/shapes/triangle-mesh.js";
-
-const BOX_TRIS = [
-  [0, 1, 3],
-  [0, 3, 2],
-  [4, 6, 7],
-  [4, 7, 5],
-  [0, 4, 5],
-  [0, 5, 1],
-  [2, 3, 7],
-  [2, 7, 6],
-  [0, 2, 6],
-  [0, 6, 4],
-  [1, 5, 7],
-  [1, 7, 3],
-].flat();
-
-function boxMesh(hx: number, hy: number, hz: number): TriangleMesh {
-  const v: number[] = [];
-  for (const x of [-hx, hx]) for (const y of [-hy, hy]) for (const z of [-hz, hz]) v.push(x, y, z);
-  return makeTriangleMesh(new Float64Array(v), new Uint32Array(BOX_TRIS));
-}
+import { boxMesh } from "../support/box-mesh.js";
 
 /** A tetrahedron mesh (an open surface when `open`: one face dropped). */
 function tetraMesh(s: number, open: boolean): TriangleMesh {

@@ -15,31 +15,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { castShapes } from "../../src/query/cast-shapes.js";
 import { contact } from "../../src/query/contact.js";
-import { makeCuboid, makeCylinder, makeTriangleMesh } from "../../src/shapes/index.js";
+import { makeCuboid, makeCylinder } from "../../src/shapes/index.js";
+import { boxMesh } from "../support/box-mesh.js";
 
 const I = { x: 0, y: 0, z: 0, w: 1 };
 const ZERO = { x: 0, y: 0, z: 0 };
-
-/** A closed box mesh with half extents (hx, hy, hz), outward-wound triangles. */
-function boxMesh(hx: number, hy: number, hz: number) {
-  const v: number[] = [];
-  for (const x of [-hx, hx]) for (const y of [-hy, hy]) for (const z of [-hz, hz]) v.push(x, y, z);
-  const tris = [
-    [0, 1, 3],
-    [0, 3, 2],
-    [4, 6, 7],
-    [4, 7, 5],
-    [0, 4, 5],
-    [0, 5, 1],
-    [2, 3, 7],
-    [2, 7, 6],
-    [0, 2, 6],
-    [0, 6, 4],
-    [1, 5, 7],
-    [1, 7, 3],
-  ].flat();
-  return makeTriangleMesh(new Float64Array(v), new Uint32Array(tris));
-}
 
 interface Case {
   hx: number;

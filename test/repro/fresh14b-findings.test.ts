@@ -66,7 +66,6 @@ describe("a rounded type added by the recipe, with fields of its own names", () 
     writeMagnitude(out: Float64Array, s: BoxRounded): void;
     coreSupport(out: Vec3, s: BoxRounded, d: Vec3): Vec3;
     margin(s: BoxRounded): number;
-    writeMargin(out: Float64Array, s: BoxRounded): void;
     roundedCore(s: BoxRounded): Shape;
     check(field: string, s: BoxRounded): void;
     isFinite(s: BoxRounded): boolean;
@@ -90,11 +89,9 @@ describe("a rounded type added by the recipe, with fields of its own names", () 
     },
     coreSupport: (out, s, d) =>
       (cuboid.coreSupport as (o: Vec3, c: Shape, d: Vec3) => Vec3)(out, boxOf(s), d),
+    // Only `margin` is overridden: the spread record's writeMargin (which reads the built-ins'
+    // `radius`) was made with the built-in margin, so registerShape drops it (marginWith).
     margin: (s) => s.rounding,
-    // The record overrides writeMargin with margin: the spread one reads the built-ins' `radius`.
-    writeMargin: (out, s) => {
-      out[0] = s.rounding;
-    },
     roundedCore: (s) => s.box,
     projectPoint: null,
     check: (field, s) => {
@@ -109,6 +106,7 @@ describe("a rounded type added by the recipe, with fields of its own names", () 
     const original = shapeDef(ShapeType.RoundedCuboid);
     registerShape(record as unknown as ShapeDef);
     try {
+      expect(shapeDef(ShapeType.RoundedCuboid).writeMargin).toBeUndefined();
       // Core half extents 1, rounding 0.5: its top face is the plane y = 1.5 over |x|, |z| ≤ 1.
       // A unit box centred at y = 2.4 has its bottom at y = 1.4: 0.1 deep, and its bottom face
       // (|x|, |z| ≤ 1) overlaps the flat top wholly: four points at depth 0.1.

@@ -15,8 +15,8 @@ import type { Isometry } from "../../src/math/isometry.js";
 import { WorkerExecutor } from "../../src/parallel/index.js";
 import { makeCuboid } from "../../src/shapes/cuboid.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
-import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
 import { type BodyHandle, CollisionWorld, type WorldBroadPhase } from "../../src/world/index.js";
+import { boxMesh } from "../support/box-mesh.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error("run with --expose-gc");
@@ -37,23 +37,6 @@ const kinds = mode === "kinds" || mode === "threads-kinds";
 const warmStart = process.argv[6] === "warm";
 const warmup = Number(process.env.WARMUP ?? 1000);
 const meshes = mode === "mesh";
-
-/** A closed box of 12 triangles with half extents `x, y, z` (outward winding). */
-function boxMesh(x: number, y: number, z: number) {
-  const v: number[] = [];
-  for (let i = 0; i < 8; i++) v.push(i & 1 ? x : -x, i & 2 ? y : -y, i & 4 ? z : -z);
-  const quads = [
-    [0, 2, 3, 1],
-    [4, 5, 7, 6],
-    [0, 1, 5, 4],
-    [2, 6, 7, 3],
-    [0, 4, 6, 2],
-    [1, 3, 7, 5],
-  ];
-  const idx: number[] = [];
-  for (const [a, b, c, d] of quads) idx.push(a, b, c, a, c, d);
-  return makeTriangleMesh(v, idx);
-}
 
 const scene = makeBenchScene(n, 7);
 // APP_LITERALS=1: objects an application may well write before it makes its world (pair

@@ -17,7 +17,7 @@ import * as vec3 from "../../math/vec3.js";
 import { aabbCapsule, type Capsule, makeCapsule, supportCapsuleCore } from "../capsule.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { PointProjection, ShapeDef } from "../shape-def.js";
-import { registerShape } from "../shape-def.js";
+import { marginWith, registerShape } from "../shape-def.js";
 import { checkPositive, checkVec3 } from "../validate.js";
 import {
   fin,
@@ -104,10 +104,12 @@ export const capsuleDef: ShapeDef<Capsule> = {
     radius: s.radius * k,
   }),
   coreSupport: supportCapsuleCore,
-  margin: (s) => s.radius,
-  writeMargin: (out, s) => {
-    out[0] = s.radius;
-  },
+  ...marginWith<Capsule>(
+    (s) => s.radius,
+    (out, s) => {
+      out[0] = s.radius;
+    },
+  ),
   feature: capsuleFeature,
   edgeFeature: null,
   rayCast: (out, s, o, dUnit, _dRaw, len, maxToi, solid) =>

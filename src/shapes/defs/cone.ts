@@ -20,11 +20,10 @@ import { hypot2 } from "../../math/scalar.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
 import { aabbCone, type Cone, makeCone, supportCone } from "../cone.js";
-import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
+import { ShapeType } from "../shape.js";
 import type { PointProjection, ShapeDef } from "../shape-def.js";
 import { registerShape } from "../shape-def.js";
-import { checkPositive } from "../validate.js";
-import { azimuth, fin, finishRayHit, fromProfile, rayInterval } from "./helpers.js";
+import { azimuth, fromProfile, revolutionSolidDef } from "./helpers.js";
 
 function coneFeature(f: SupportFeature, c: Cone, d: Vec3): void {
   const rho = hypot2(d.x, d.z);
@@ -85,48 +84,16 @@ function projectCone(out: PointProjection, c: Cone, p: Vec3, solid: boolean): Po
 }
 
 /** The cone's record in the shape definitions' table. */
-export const coneDef: ShapeDef<Cone> = {
+export const coneDef: ShapeDef<Cone> = revolutionSolidDef<Cone>({
   type: ShapeType.Cone,
-  name: SHAPE_TYPE_NAMES[ShapeType.Cone],
-  supportMapped: true,
-  composite: false,
-  polytope: null,
-  revolution: {
-    kind: RevolutionKind.Cone,
-    dims: (out, s) => {
-      out[0] = s.halfHeight;
-      out[1] = s.radius;
-    },
-  },
-  unbounded: false,
-  pointFeature: false,
+  jsonName: "cone",
+  kind: RevolutionKind.Cone,
   aabb: aabbCone,
-  boundingRadius: (s) => hypot2(s.halfHeight, s.radius),
-  writeMagnitude: (out, s) => {
-    out[0] = Math.max(s.halfHeight, s.radius);
-  },
-  scaled: (s, k) => ({ ...s, halfHeight: s.halfHeight * k, radius: s.radius * k }),
-  coreSupport: supportCone,
-  margin: () => 0,
+  support: supportCone,
   feature: coneFeature,
-  edgeFeature: null,
-  rayCast: (out, s, o, dUnit, _dRaw, len, maxToi, solid) =>
-    rayIntervalCone(rayInterval, s.halfHeight, s.radius, o, dUnit) &&
-    finishRayHit(out, maxToi * len, len, solid),
+  rayInterval: rayIntervalCone,
   projectPoint: projectCone,
-  check: (field, s) => {
-    checkPositive(`${field}.halfHeight`, s.halfHeight);
-    checkPositive(`${field}.radius`, s.radius);
-  },
-  isFinite: (s) => fin(s.halfHeight) && fin(s.radius),
-  view: (s) => ({ type: "cone", halfHeight: s.halfHeight, radius: s.radius }),
-  json: {
-    name: "cone",
-    schema: (z) =>
-      z.strictObject({ type: z.literal("cone"), halfHeight: z.number(), radius: z.number() }),
-    toJson: (s) => ({ type: "cone", halfHeight: s.halfHeight, radius: s.radius }),
-    fromJson: (j, field) => makeCone(j.halfHeight as number, j.radius as number, field),
-  },
-};
+  make: makeCone,
+});
 
 registerShape(coneDef);

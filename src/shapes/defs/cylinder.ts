@@ -18,11 +18,10 @@ import { hypot2 } from "../../math/scalar.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
 import { aabbCylinder, type Cylinder, makeCylinder, supportCylinder } from "../cylinder.js";
-import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
+import { ShapeType } from "../shape.js";
 import type { PointProjection, ShapeDef } from "../shape-def.js";
 import { registerShape } from "../shape-def.js";
-import { checkPositive } from "../validate.js";
-import { azimuth, fin, finishRayHit, fromProfile, rayInterval } from "./helpers.js";
+import { azimuth, fromProfile, revolutionSolidDef } from "./helpers.js";
 
 function cylinderFeature(f: SupportFeature, c: Cylinder, d: Vec3): void {
   const rho = hypot2(d.x, d.z);
@@ -80,48 +79,16 @@ function projectCylinder(
 }
 
 /** The cylinder's record in the shape definitions' table. */
-export const cylinderDef: ShapeDef<Cylinder> = {
+export const cylinderDef: ShapeDef<Cylinder> = revolutionSolidDef<Cylinder>({
   type: ShapeType.Cylinder,
-  name: SHAPE_TYPE_NAMES[ShapeType.Cylinder],
-  supportMapped: true,
-  composite: false,
-  polytope: null,
-  revolution: {
-    kind: RevolutionKind.Cylinder,
-    dims: (out, s) => {
-      out[0] = s.halfHeight;
-      out[1] = s.radius;
-    },
-  },
-  unbounded: false,
-  pointFeature: false,
+  jsonName: "cylinder",
+  kind: RevolutionKind.Cylinder,
   aabb: aabbCylinder,
-  boundingRadius: (s) => hypot2(s.halfHeight, s.radius),
-  writeMagnitude: (out, s) => {
-    out[0] = Math.max(s.halfHeight, s.radius);
-  },
-  scaled: (s, k) => ({ ...s, halfHeight: s.halfHeight * k, radius: s.radius * k }),
-  coreSupport: supportCylinder,
-  margin: () => 0,
+  support: supportCylinder,
   feature: cylinderFeature,
-  edgeFeature: null,
-  rayCast: (out, s, o, dUnit, _dRaw, len, maxToi, solid) =>
-    rayIntervalCylinder(rayInterval, s.halfHeight, s.radius, o, dUnit) &&
-    finishRayHit(out, maxToi * len, len, solid),
+  rayInterval: rayIntervalCylinder,
   projectPoint: projectCylinder,
-  check: (field, s) => {
-    checkPositive(`${field}.halfHeight`, s.halfHeight);
-    checkPositive(`${field}.radius`, s.radius);
-  },
-  isFinite: (s) => fin(s.halfHeight) && fin(s.radius),
-  view: (s) => ({ type: "cylinder", halfHeight: s.halfHeight, radius: s.radius }),
-  json: {
-    name: "cylinder",
-    schema: (z) =>
-      z.strictObject({ type: z.literal("cylinder"), halfHeight: z.number(), radius: z.number() }),
-    toJson: (s) => ({ type: "cylinder", halfHeight: s.halfHeight, radius: s.radius }),
-    fromJson: (j, field) => makeCylinder(j.halfHeight as number, j.radius as number, field),
-  },
-};
+  make: makeCylinder,
+});
 
 registerShape(cylinderDef);

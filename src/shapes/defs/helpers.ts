@@ -9,8 +9,10 @@
  */
 import { GJK_ROUNDING_TOLERANCE } from "../../constants.js";
 import { invalidValue } from "../../errors.js";
+import type { SupportFeature } from "../../geometry/feature.js";
 import { gjkRayCast, makeGjkRayHit } from "../../geometry/gjk-raycast.js";
 import { makeRayInterval, type RayInterval, selectRayHit } from "../../geometry/ray-primitives.js";
+import type { RevolutionKind } from "../../geometry/revolution.js";
 import type { SupportMap } from "../../geometry/support.js";
 import type { Aabb } from "../../math/aabb.js";
 import type { Isometry } from "../../math/isometry.js";
@@ -20,8 +22,14 @@ import * as vec3 from "../../math/vec3.js";
 import type { Shape } from "../shape.js";
 import { SHAPE_TYPE_NAMES, shapeTypeName } from "../shape.js";
 import type { LocalRayHit, PointProjection, ShapeDef, ShapeView, Vec3Json } from "../shape-def.js";
-import { shapeDef } from "../shape-def.js";
-import { checkFinite, checkNonNegative, checkObject, checkShape } from "../validate.js";
+import { marginWith, shapeDef } from "../shape-def.js";
+import {
+  checkFinite,
+  checkNonNegative,
+  checkObject,
+  checkPositive,
+  checkShape,
+} from "../validate.js";
 
 /** `[x, y, z]` of a vector (allocates). */
 export function vecJson(v: Vec3): Vec3Json {
@@ -433,10 +441,12 @@ export function roundedShapeDef<S extends Shape & RoundedLike>(
     scaled: null,
     coreSupport: (out, s, dir) =>
       (shapeDef(s.core.type).coreSupport as (o: Vec3, c: Shape, d: Vec3) => Vec3)(out, s.core, dir),
-    margin: (s) => s.radius,
-    writeMargin: (out, s) => {
-      out[0] = s.radius;
-    },
+    ...marginWith<S>(
+      (s) => s.radius,
+      (out, s) => {
+        out[0] = s.radius;
+      },
+    ),
     roundedCore: (s) => s.core,
     // The manifold builder clips the core's features (roundedCore) and pushes them out.
     feature: null,
@@ -459,5 +469,85 @@ export function roundedShapeDef<S extends Shape & RoundedLike>(
     },
     view,
     json,
+  };
+}
+
+/** A solid of revolution about local Y sized by a `halfHeight` and a `radius` (cylinder, cone). */
+export type RevolutionSolid = Shape & { readonly halfHeight: number; readonly radius: number };
+
+/** What tells one {@link revolutionSolidDef} from another: the type's own routines. */
+export interface RevolutionSolidParts<S extends RevolutionSolid> {
+  /** The shape's type id. */
+  type: S["type"];
+  /** The JSON `type` name, also its view's type. */
+  jsonName: "cylinder" | "cone";
+  /** Its kind for the closed-form pair routines (src/geometry/revolution.ts). */
+  kind: RevolutionKind;
+  /** World AABB at a pose. */
+  aabb: ShapeDef<S>["aabb"];
+  /** Local support point along a direction. */
+  support: (out: Vec3, s: S, dir: Vec3) => Vec3;
+  /** Supporting feature (cap polygon, side line, apex) along a direction, for manifolds. */
+  feature: (f: SupportFeature, s: S, d: Vec3) => void;
+  /** The ray's entry/exit interval against the solid (src/geometry/ray-primitives.ts). */
+  rayInterval: (out: RayInterval, h: number, r: number, o: Vec3, d: Vec3) => boolean;
+  /** Closest boundary point (local frame). */
+  projectPoint: ShapeDef<S>["projectPoint"];
+  /** The type's constructor, which validates and names `field` in its errors. */
+  make: (halfHeight: number, radius: number, field: string) => S;
+}
+
+/**
+ * The record of a solid of revolution sized by `halfHeight` and `radius` about local Y (the
+ * cylinder and the cone share every entry but their own routines, given in `p`): support mapped,
+ * no margin, bounding radius √(h² + r²), a ray cast by the exact interval of
+ * `p.rayInterval`, checks that both sizes are positive.
+ */
+export function revolutionSolidDef<S extends RevolutionSolid>(
+  p: RevolutionSolidParts<S>,
+): ShapeDef<S> {
+  const name = p.jsonName;
+  return {
+    type: p.type,
+    name: SHAPE_TYPE_NAMES[p.type],
+    supportMapped: true,
+    composite: false,
+    polytope: null,
+    revolution: {
+      kind: p.kind,
+      dims: (out, s) => {
+        out[0] = s.halfHeight;
+        out[1] = s.radius;
+      },
+    },
+    unbounded: false,
+    pointFeature: false,
+    aabb: p.aabb,
+    boundingRadius: (s) => hypot2(s.halfHeight, s.radius),
+    writeMagnitude: (out, s) => {
+      out[0] = Math.max(s.halfHeight, s.radius);
+    },
+    scaled: (s, k) => ({ ...s, halfHeight: s.halfHeight * k, radius: s.radius * k }),
+    coreSupport: p.support,
+    margin: () => 0,
+    feature: p.feature,
+    edgeFeature: null,
+    rayCast: (out, s, o, dUnit, _dRaw, len, maxToi, solid) =>
+      p.rayInterval(rayInterval, s.halfHeight, s.radius, o, dUnit) &&
+      finishRayHit(out, maxToi * len, len, solid),
+    projectPoint: p.projectPoint,
+    check: (field, s) => {
+      checkPositive(`${field}.halfHeight`, s.halfHeight);
+      checkPositive(`${field}.radius`, s.radius);
+    },
+    isFinite: (s) => fin(s.halfHeight) && fin(s.radius),
+    view: (s) => ({ type: name, halfHeight: s.halfHeight, radius: s.radius }),
+    json: {
+      name,
+      schema: (z) =>
+        z.strictObject({ type: z.literal(name), halfHeight: z.number(), radius: z.number() }),
+      toJson: (s) => ({ type: name, halfHeight: s.halfHeight, radius: s.radius }),
+      fromJson: (j, field) => p.make(j.halfHeight as number, j.radius as number, field),
+    },
   };
 }

@@ -7,7 +7,7 @@
 import * as vec3 from "../../math/vec3.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { ShapeDef } from "../shape-def.js";
-import { DEFERRED, registerShape } from "../shape-def.js";
+import { DEFERRED, marginWith, registerShape } from "../shape-def.js";
 import { aabbSphere, makeSphere, type Sphere } from "../sphere.js";
 import { checkPositive } from "../validate.js";
 import { fin } from "./helpers.js";
@@ -29,10 +29,12 @@ export const sphereDef: ShapeDef<Sphere> = {
   },
   scaled: (s, k) => ({ type: s.type, radius: s.radius * k }),
   coreSupport: (out) => vec3.set(out, 0, 0, 0),
-  margin: (s) => s.radius,
-  writeMargin: (out, s) => {
-    out[0] = s.radius;
-  },
+  ...marginWith<Sphere>(
+    (s) => s.radius,
+    (out, s) => {
+      out[0] = s.radius;
+    },
+  ),
   feature: DEFERRED,
   edgeFeature: DEFERRED,
   rayCast: DEFERRED,
