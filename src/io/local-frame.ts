@@ -16,7 +16,8 @@ import { parseShape } from "./shapes-json.js";
 
 /**
  * The JSON position fields of the forms that are taken into a local frame (see
- * {@link parseShapesLocal}); a form not listed (half-space, …) keeps the line in the world frame.
+ * {@link parseShapesLocal}); a form not listed (half-space) or a composite without a `position`
+ * keeps the line in the world frame.
  */
 const POSITION_FIELDS: Record<string, readonly string[]> = {
   sphere: ["center"],
@@ -27,6 +28,13 @@ const POSITION_FIELDS: Record<string, readonly string[]> = {
   cone: ["center"],
   convex: ["position"],
   triangle: ["a", "b", "c"],
+  // The composites are posed by their `position` (and `rotation`): their parts' coordinates are
+  // their own, so a shift moves the position only (a compound of 1e-5 at 1e7 against an aabb
+  // lost a quarter ulp of 1e7 to the aabb's centre; issue 16). Without a `position` they keep
+  // the line in the world frame.
+  mesh: ["position"],
+  compound: ["position"],
+  heightfield: ["position"],
 };
 
 type Json = Record<string, unknown>;
@@ -46,6 +54,19 @@ function jsonExtent(j: Json, fields: readonly string[]): number {
   if (isVec(j.halfExtents)) e = Math.max(e, ...j.halfExtents.map(Math.abs));
   if (Array.isArray(j.points))
     for (const p of j.points) if (isVec(p)) e = Math.max(e, ...p.map(Math.abs));
+  if (Array.isArray(j.vertices))
+    for (const p of j.vertices) if (isVec(p)) e = Math.max(e, ...p.map(Math.abs));
+  if (Array.isArray(j.children)) {
+    for (const c of j.children as Json[]) {
+      const at = isVec(c?.position) ? Math.max(...c.position.map(Math.abs)) : 0;
+      const sh = c?.shape as Json | undefined;
+      const t = sh?.type;
+      const f =
+        typeof t === "string" && Object.hasOwn(POSITION_FIELDS, t) ? POSITION_FIELDS[t] : undefined;
+      const own = f?.every((k) => isVec(sh?.[k])) ? jsonExtent(sh as Json, f) : 0;
+      e = Math.max(e, at + own);
+    }
+  }
   return e;
 }
 
