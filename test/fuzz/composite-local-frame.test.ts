@@ -8,7 +8,9 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { checkScene } from "../../src/io/check.js";
 import { answerQuery } from "../../src/io/query.js";
+import { parseScene } from "../../src/io/scene.js";
 import type { V } from "./oracle-shapes.js";
 
 type ContactJson = { distance: number; normal: V; pointA: V; pointB: V } | null;
@@ -128,6 +130,35 @@ describe("issue 16, composites far from the origin: the query's local frame", ()
     expect(Math.abs((c as NonNullable<ContactJson>).distance - want)).toBeLessThanOrEqual(
       1e-9 * want + 1e-20,
     );
+  });
+
+  it("collide check and pairs read the same frame: the world's gap is brute force's", () => {
+    const want = bruteDistance();
+    const scene = parseScene({
+      bodies: [
+        { id: "c", shape: compound },
+        { id: "box", shape: { type: "aabb", min, max } },
+      ],
+    });
+    expect(scene.origin).not.toEqual([0, 0, 0]);
+    // Apart by 3e-6: no pair at prediction 0, in `pairs` and in the check alike.
+    expect(checkScene(scene).pairs).toEqual([]);
+    expect(
+      (
+        answerQuery({ op: "pairs", shapes: [compound, { type: "aabb", min, max }] }) as {
+          pairs: number[][];
+        }
+      ).pairs,
+    ).toEqual([]);
+    const r = checkScene(scene, { prediction: 1e-5 });
+    expect(r.pairs.length).toBe(1);
+    expect(Math.abs(r.pairs[0].distance - want)).toBeLessThanOrEqual(1e-9 * want + 1e-20);
+    // Points printed in world coordinates: within the gap of the aabb's box.
+    for (const p of r.pairs[0].points)
+      for (let i = 0; i < 3; i++) {
+        expect(p.pointB[i]).toBeGreaterThanOrEqual(min[i] - 1e-8);
+        expect(p.pointB[i]).toBeLessThanOrEqual(max[i] + 1e-8);
+      }
   });
 
   it("property: a sphere child of a compound far away against an aabb: distance in the local frame", () => {
