@@ -57,6 +57,9 @@ async function sceneTransfer(path: string, allowOutside: boolean): Promise<Scene
   return {
     mode: "scene",
     title: basename(path),
+    // The bodies are posed in the scene's local frame, as `collide check` reads them, so the
+    // page's world is the check's world; the page shows world points moved by the origin.
+    origin: scene.origin ?? [0, 0, 0],
     bodies: scene.bodies.map((b) => ({
       id: b.id,
       shape: shapeToTransfer(b.shape),

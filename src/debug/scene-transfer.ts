@@ -45,7 +45,17 @@ export interface BodyTransfer {
 
 /** What the viewer's page loads once (see the module docs). */
 export type SceneTransfer =
-  | { mode: "scene"; title: string; bodies: BodyTransfer[] }
+  | {
+      mode: "scene";
+      title: string;
+      bodies: BodyTransfer[];
+      /**
+       * The world position of the frame the bodies' poses are in (the scene's local frame,
+       * src/io/scene.ts `Scene.origin`); points shown as world points are moved by it.
+       * @default [0, 0, 0]
+       */
+      origin?: V3;
+    }
   | {
       mode: "demo";
       title: string;

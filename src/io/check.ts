@@ -2,9 +2,10 @@
  * The interference check behind `collide check`: every pair of scene bodies whose distance is at
  * most the prediction distance (default 0: touching or overlapping), with its contact manifold,
  * in the output format of docs/FORMATS.md. It runs on the collision world: the scene's bodies
- * are added in file order (so handle order is scene order), one `step()` runs the broad phase,
- * the layer/mask filter and the narrow phase, and the world's contacts are the pairs. Every
- * broad phase gives the same pairs, numbers and statistics, bit for bit.
+ * are added in file order (so handle order is scene order) with their poses in the scene's
+ * local frame (`Scene.origin`: the points are moved back to the world frame), one `step()` runs
+ * the broad phase, the layer/mask filter and the narrow phase, and the world's contacts are the
+ * pairs. Every broad phase gives the same pairs, numbers and statistics, bit for bit.
  */
 import { WORLD_MAX_PAIRS } from "../constants.js";
 import { CollideError, invalidValue } from "../errors.js";
@@ -12,6 +13,7 @@ import type { BroadPhaseName } from "../query/pairs.js";
 import { CollisionWorld } from "../world/collision-world.js";
 import { makeWorldContact } from "../world/contact-cache.js";
 import type { BodyHandle } from "../world/handles.js";
+import { arrAt } from "./local-frame.js";
 import { arr } from "./query.js";
 import type { Scene } from "./scene.js";
 
@@ -101,6 +103,8 @@ export function checkScene(scene: Scene, options: Partial<CheckOptions> = {}): C
     throw e;
   }
   const pairs: CheckPair[] = [];
+  // The bodies are posed in the scene's local frame (src/io/scene.ts): points go back by +origin.
+  const origin = scene.origin ?? null;
   const c = makeWorldContact();
   for (let i = 0; i < world.contactCount; i++) {
     world.readContact(i, c);
@@ -108,7 +112,11 @@ export function checkScene(scene: Scene, options: Partial<CheckOptions> = {}): C
     const points = [];
     for (let k = 0; k < m.count; k++) {
       const p = m.points[k];
-      points.push({ pointA: arr(p.pointA), pointB: arr(p.pointB), distance: p.distance });
+      points.push({
+        pointA: arrAt(p.pointA, origin),
+        pointB: arrAt(p.pointB, origin),
+        distance: p.distance,
+      });
     }
     pairs.push({
       a: scene.bodies[index.get(c.a) as number].id,

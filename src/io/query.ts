@@ -21,6 +21,7 @@ import { raycast } from "../query/raycast.js";
 import { sphereSphereIntersection } from "../query/volume.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
+import { arrAt, parseShapesLocal as parseLocal } from "./local-frame.js";
 import type { MeshData } from "./mesh-loaders.js";
 import { loadMeshFile, loadMeshFileSync, meshFileKind } from "./mesh-loaders.js";
 import { answerQuery2D } from "./query-2d.js";
@@ -170,128 +171,6 @@ function nameInputFields(e: unknown, q: unknown): unknown {
   }
   if (field === e.field && message === e.message) return e;
   return new CollideError(e.code, field, e.value, message);
-}
-
-/**
- * The JSON position fields of the forms that a pair query takes into a local frame first (see
- * {@link parseLocal}); a form not listed (mesh, compound, heightfield, half-space, …) keeps the
- * query in the world frame.
- */
-const POSITION_FIELDS: Record<string, readonly string[]> = {
-  sphere: ["center"],
-  aabb: ["min", "max"],
-  box: ["center"],
-  capsule: ["a", "b"],
-  cylinder: ["center"],
-  cone: ["center"],
-  convex: ["position"],
-  triangle: ["a", "b", "c"],
-};
-
-type Json = Record<string, unknown>;
-const isVec = (v: unknown): v is number[] =>
-  Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === "number" && Number.isFinite(x));
-
-/** A rough size of a JSON shape in its own frame (its spread of positions and its sizes). */
-function jsonExtent(j: Json, fields: readonly string[]): number {
-  let e = 0;
-  const p0 = j[fields[0]] as number[];
-  for (const f of fields) {
-    const p = j[f] as number[];
-    for (let i = 0; i < 3; i++) e = Math.max(e, Math.abs(p[i] - p0[i]));
-  }
-  for (const k of ["radius", "halfHeight"])
-    if (typeof j[k] === "number") e = Math.max(e, j[k] as number);
-  if (isVec(j.halfExtents)) e = Math.max(e, ...j.halfExtents.map(Math.abs));
-  if (Array.isArray(j.points))
-    for (const p of j.points) if (isVec(p)) e = Math.max(e, ...p.map(Math.abs));
-  return e;
-}
-
-/**
- * Parses the shapes of a query (each validated as given first, so that errors name the line's
- * own numbers) and, when every one is a form of {@link POSITION_FIELDS} with a position, parses
- * them again moved by −o into a local frame at the smallest shape: o is that shape's first
- * position rounded, per axis, to a multiple of the rounding unit of the largest coordinate on
- * that axis, so every shifted coordinate x − o is exact (both are multiples of x's unit) unless
- * the shapes are farther apart than their coordinates' precision. The forms placed by their own
- * points (aabb, capsule, triangle) turn them into a pose and sizes: in the world frame at 4e7
- * that rounds by half an ulp of the offset (an aabb's centre (min + max)/2 moved its faces by
- * 4.7e-10 against a sphere of 0.015); in the local frame by half an ulp of the pair's size.
- * Returns the shapes and o (null when not moved); answers' points are moved back by +o.
- */
-function parseLocal(
-  jsons: readonly unknown[],
-  names: readonly string[],
-  ctx: ShapeParseContext,
-): { shapes: ReturnType<typeof parseShape>[]; o: number[] | null } {
-  const shapes = jsons.map((j, i) => parseShape(j, names[i], ctx));
-  const fields: (readonly string[])[] = [];
-  for (const j of jsons) {
-    const t = (j as Json).type;
-    const f = typeof t === "string" ? POSITION_FIELDS[t] : undefined;
-    if (f === undefined) return { shapes, o: null };
-    if (!f.every((k) => isVec((j as Json)[k]))) return { shapes, o: null };
-    fields.push(f);
-  }
-  let small = 0;
-  let smallExtent = Number.POSITIVE_INFINITY;
-  jsons.forEach((j, i) => {
-    const e = jsonExtent(j as Json, fields[i]);
-    if (e < smallExtent) {
-      smallExtent = e;
-      small = i;
-    }
-  });
-  const p0 = (jsons[small] as Json)[fields[small][0]] as number[];
-  const o = [0, 0, 0];
-  for (let i = 0; i < 3; i++) {
-    let m = 0;
-    jsons.forEach((j, k) => {
-      for (const f of fields[k]) m = Math.max(m, Math.abs(((j as Json)[f] as number[])[i]));
-    });
-    if (m === 0) continue;
-    const u = 2 ** (Math.floor(Math.log2(m)) - 52);
-    // (Subnormal coordinates: u underflows to 0; that axis stays unshifted.)
-    const oi = Math.round(p0[i] / u) * u;
-    if (!(u > 0 && Number.isFinite(oi))) continue;
-    // Every shifted coordinate must be exact: x − o is a multiple of x's unit, but when x is much
-    // smaller than o it needs more bits than a double holds (2.57 − (−25.99) rounds to the unit
-    // of 28.56). Such an axis stays unshifted: its coordinates are then no larger than the
-    // shapes' spread, and a shape read in the world frame is the shape the world reads.
-    let exact = true;
-    jsons.forEach((j, k) => {
-      for (const f of fields[k]) {
-        const x = ((j as Json)[f] as number[])[i];
-        // TwoSum's rounding error of x + (−o): 0 exactly when the difference is exact.
-        const d = x - oi;
-        const z = d - x;
-        if (x - (d - z) + (-oi - z) !== 0) exact = false;
-      }
-    });
-    if (exact) o[i] = oi;
-  }
-  if (o[0] === 0 && o[1] === 0 && o[2] === 0) return { shapes, o: null };
-  // Shapes farther apart than double precision spans (1e308 and −1e308): a shift would overflow
-  // a coordinate; left in the world frame, the query refuses them naming the line's fields.
-  for (let k = 0; k < jsons.length; k++) {
-    for (const f of fields[k]) {
-      const p = (jsons[k] as Json)[f] as number[];
-      for (let i = 0; i < 3; i++) if (!Number.isFinite(p[i] - o[i])) return { shapes, o: null };
-    }
-  }
-  const moved = jsons.map((j, k) => {
-    const c: Json = { ...(j as Json) };
-    for (const f of fields[k]) c[f] = (c[f] as number[]).map((x, i) => x - o[i]);
-    return parseShape(c, names[k], ctx);
-  });
-  return { shapes: moved, o };
-}
-
-/** [x, y, z] of `v` moved back from a local frame by +o (see {@link parseLocal}). */
-function arrAt(v: Vec3, o: number[] | null): [number, number, number] {
-  if (o === null) return arr(v);
-  return [v.x + o[0] + 0, v.y + o[1] + 0, v.z + o[2] + 0];
 }
 
 function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {

@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { z } from "zod";
 import { CollideError, invalidValue } from "../errors.js";
+import { parseShapesLocal } from "./local-frame.js";
 import type { MeshData } from "./mesh-loaders.js";
 import { loadMeshFile } from "./mesh-loaders.js";
 import { sceneForm } from "./scene-forms.js";
@@ -23,9 +24,17 @@ export interface SceneBody extends PosedShape {
   mask: number;
 }
 
-/** A parsed scene. */
+/**
+ * A parsed scene. Its bodies' shapes are read in one local frame (src/io/local-frame.ts, as the
+ * pair ops of `collide query` read a line): a body's world pose is its `pose` moved by `origin`.
+ */
 export interface Scene {
   bodies: SceneBody[];
+  /**
+   * The world position of the frame the bodies' poses are in (an exact shift per axis, 0 on an
+   * axis not shifted); `collide check` moves its points back by it. Absent means [0, 0, 0].
+   */
+  origin?: [number, number, number];
 }
 
 const u32 = z
@@ -50,12 +59,44 @@ export const DEFAULT_MASK = 0xffffffff;
  * Parses a scene object. Throws `CollideError` naming the field (`bodies[3].shape.radius`) for
  * any invalid, missing or unknown field, and for duplicate ids. `mesh` shapes' files resolve
  * through `ctx` (src/io/shapes-json.ts `ShapeParseContext`: base folder, allow-outside flag,
- * preloaded files).
+ * preloaded files). The shapes are read in one local frame ({@link Scene.origin}; the frame of
+ * src/io/local-frame.ts `parseShapesLocal`, as `collide query` reads a line).
  */
 export function parseScene(json: unknown, ctx: ShapeParseContext = {}): Scene {
   const s = parseWith(sceneSchema, json, "");
+  let valid: z.infer<typeof bodySchema>[];
+  try {
+    const ids = new Set<string>();
+    valid = s.bodies.map((raw, i) => {
+      const b = parseWith(bodySchema, raw, `bodies[${i}]`);
+      if (ids.has(b.id)) throw new Error("duplicate id");
+      ids.add(b.id);
+      return b;
+    });
+  } catch {
+    // A body's error, in the order the bodies (and their shapes) give them.
+    return parseSceneAsGiven(s.bodies, ctx);
+  }
+  const { shapes, o } = parseShapesLocal(
+    valid.map((b) => b.shape),
+    valid.map((_, i) => `bodies[${i}].shape`),
+    ctx,
+  );
+  return {
+    bodies: valid.map((b, i) => ({
+      id: b.id,
+      ...shapes[i],
+      layer: b.layer ?? DEFAULT_LAYER,
+      mask: b.mask ?? DEFAULT_MASK,
+    })),
+    origin: o ?? [0, 0, 0],
+  };
+}
+
+/** The scene's bodies read one by one in the world frame: throws the first invalid body's error. */
+function parseSceneAsGiven(raws: readonly unknown[], ctx: ShapeParseContext): Scene {
   const seen = new Set<string>();
-  const bodies = s.bodies.map((raw, i) => {
+  const bodies = raws.map((raw, i) => {
     const f = `bodies[${i}]`;
     const b = parseWith(bodySchema, raw, f);
     if (seen.has(b.id)) invalidValue(`${f}.id`, b.id, "duplicates another body's id");
@@ -63,7 +104,7 @@ export function parseScene(json: unknown, ctx: ShapeParseContext = {}): Scene {
     const posed = parseShape(b.shape, `${f}.shape`, ctx);
     return { id: b.id, ...posed, layer: b.layer ?? DEFAULT_LAYER, mask: b.mask ?? DEFAULT_MASK };
   });
-  return { bodies };
+  return { bodies, origin: [0, 0, 0] };
 }
 
 /** Options of {@link loadScene} and {@link loadSceneAsync}. */

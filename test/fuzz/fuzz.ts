@@ -19,7 +19,7 @@
  *   the pair is in `pairs`; contact(B, A) is contact(A, B) flipped.
  */
 import { answerQuery } from "../../src/io/query.js";
-import { parseShape } from "../../src/io/shapes-json.js";
+import { parseScene } from "../../src/io/scene.js";
 import { CollisionWorld } from "../../src/world/collision-world.js";
 import { exactContains } from "./exact.js";
 import {
@@ -567,18 +567,26 @@ export function runScenario(ctx: Ctx, sc: Scenario): void {
   if (ops.has("projectPoint")) checkProject(ctx, sc, A, wA);
 }
 
-/** The world at prediction 0 reports the pair touching exactly when `intersects` is true. */
+/**
+ * The world at prediction 0, built from the line's shapes as `collide check` reads a scene,
+ * reports the pair touching exactly when `intersects` is true.
+ */
 function checkWorld(ctx: Ctx, sc: Scenario, inter: boolean): void {
   const line = { op: "pairs", shapes: [sc.worldA, sc.worldB] };
   cell(ctx, "world").queries++;
   ctx.report.queries++;
   let touching: boolean;
   try {
+    // Through the parse `collide check` uses (src/io/scene.ts: the shapes in the scene's local
+    // frame, as the pair queries read a line), then the world at prediction 0.
+    const scene = parseScene({
+      bodies: [
+        { id: "a", shape: sc.worldA },
+        { id: "b", shape: sc.worldB },
+      ],
+    });
     const world = new CollisionWorld({ prediction: 0 });
-    const a = parseShape(sc.worldA, "a");
-    const b = parseShape(sc.worldB, "b");
-    const ha = world.addBody({ shape: a.shape, pose: a.pose });
-    const hb = world.addBody({ shape: b.shape, pose: b.pose });
+    const [ha, hb] = scene.bodies.map((b) => world.addBody({ shape: b.shape, pose: b.pose }));
     world.step();
     touching = world.isTouching(ha, hb);
   } catch (e) {

@@ -515,6 +515,17 @@ function buildBodyList(): void {
   );
 }
 
+/**
+ * The world position of the scene's local frame (`collide view` poses the bodies there, as
+ * `collide check` does); a point shown as a world point is moved by it.
+ */
+let sceneOrigin: readonly number[] = [0, 0, 0];
+
+/** A point of the page's (local) frame, shown in world coordinates. */
+function fmtWorld(v: readonly number[]): string {
+  return fmt(v.map((x, i) => x + sceneOrigin[i]));
+}
+
 function fmt(v: readonly number[]): string {
   const f = (x: number) => {
     const t = x.toFixed(4);
@@ -560,8 +571,8 @@ function showStep(): void {
     pre.textContent = [
       `distance ${pair.distance.toFixed(6)}`,
       `normal = ${fmt(pair.normal)}`,
-      `on ${pair.a}: ${fmt(pair.pointA)}`,
-      `on ${pair.b}: ${fmt(pair.pointB)}`,
+      `on ${pair.a}: ${fmtWorld(pair.pointA)}`,
+      `on ${pair.b}: ${fmtWorld(pair.pointB)}`,
     ].join("\n");
     setDraw(pair.draw);
     return;
@@ -709,7 +720,7 @@ function showRay(r: FrameMessage["ray"]): void {
   out.dataset.normal = JSON.stringify(r.normal);
   out.textContent =
     r.body >= 0
-      ? `ray hits ${bodies[r.body].id} at ${fmt(r.point)}, normal ${fmt(r.normal)}`
+      ? `ray hits ${bodies[r.body].id} at ${fmtWorld(r.point)}, normal ${fmt(r.normal)}`
       : "ray misses";
 }
 
@@ -792,7 +803,9 @@ async function main(): Promise<void> {
   animate(performance.now());
   const r = await fetch("api/scene");
   if (!r.ok) throw new Error(`api/scene: HTTP ${r.status}`);
-  send({ type: "init", scene: await r.json() });
+  const scene = await r.json();
+  if (scene.mode === "scene" && Array.isArray(scene.origin)) sceneOrigin = scene.origin;
+  send({ type: "init", scene });
 }
 
 main().catch(fail);

@@ -1,0 +1,181 @@
+/**
+ * The local frame in which the JSON shapes of one query line or one scene are read (issue 16,
+ * "one truth across operations"): the pair ops and `pairs` of `collide query`, `collide check`,
+ * `collide view` and the differential fuzzer's world check all read their shapes through
+ * {@link parseShapesLocal}, so the world and the pair queries see bit-identical shapes.
+ *
+ * Why: the forms placed by their own points turn them into a pose and sizes (an `aabb`'s centre
+ * (min + max)/2, a capsule's midpoint). In the world frame at 4e7 that rounds by half an ulp of
+ * the offset (an aabb's faces moved by 4.7e-10 against a sphere of 0.015; two aabbs touching
+ * exactly at 1e5 read as 1 ulp apart); moved by an exact shift into a frame at the smallest shape,
+ * it rounds by half an ulp of the line's (the scene's) spread.
+ */
+import type { Vec3 } from "../math/vec3.js";
+import type { PosedShape, ShapeParseContext } from "./shapes-json.js";
+import { parseShape } from "./shapes-json.js";
+
+/**
+ * The JSON position fields of the forms that are taken into a local frame (see
+ * {@link parseShapesLocal}); a form not listed (half-space) or a composite without a `position`
+ * keeps the line in the world frame.
+ */
+const POSITION_FIELDS: Record<string, readonly string[]> = {
+  sphere: ["center"],
+  aabb: ["min", "max"],
+  box: ["center"],
+  capsule: ["a", "b"],
+  cylinder: ["center"],
+  cone: ["center"],
+  convex: ["position"],
+  triangle: ["a", "b", "c"],
+  // The composites are posed by their `position` (and `rotation`): their parts' coordinates are
+  // their own, so a shift moves the position only (a compound of 1e-5 at 1e7 against an aabb
+  // lost a quarter ulp of 1e7 to the aabb's centre; issue 16). Without a `position` they keep
+  // the line in the world frame.
+  mesh: ["position"],
+  compound: ["position"],
+  heightfield: ["position"],
+};
+
+type Json = Record<string, unknown>;
+const isVec = (v: unknown): v is number[] =>
+  Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === "number" && Number.isFinite(x));
+
+/** A rough size of a JSON shape in its own frame (its spread of positions and its sizes). */
+function jsonExtent(j: Json, fields: readonly string[]): number {
+  let e = 0;
+  const p0 = j[fields[0]] as number[];
+  for (const f of fields) {
+    const p = j[f] as number[];
+    for (let i = 0; i < 3; i++) e = Math.max(e, Math.abs(p[i] - p0[i]));
+  }
+  for (const k of ["radius", "halfHeight"])
+    if (typeof j[k] === "number") e = Math.max(e, j[k] as number);
+  if (isVec(j.halfExtents)) e = Math.max(e, ...j.halfExtents.map(Math.abs));
+  if (Array.isArray(j.points))
+    for (const p of j.points) if (isVec(p)) e = Math.max(e, ...p.map(Math.abs));
+  if (Array.isArray(j.vertices))
+    for (const p of j.vertices) if (isVec(p)) e = Math.max(e, ...p.map(Math.abs));
+  if (Array.isArray(j.children)) {
+    for (const c of j.children as Json[]) {
+      const at = isVec(c?.position) ? Math.max(...c.position.map(Math.abs)) : 0;
+      const sh = c?.shape as Json | undefined;
+      const t = sh?.type;
+      const f =
+        typeof t === "string" && Object.hasOwn(POSITION_FIELDS, t) ? POSITION_FIELDS[t] : undefined;
+      const own = f?.every((k) => isVec(sh?.[k])) ? jsonExtent(sh as Json, f) : 0;
+      e = Math.max(e, at + own);
+    }
+  }
+  return e;
+}
+
+/** The shapes of a line or scene with the origin of the frame they are read in. */
+export interface LocalShapes {
+  /** The shapes with their poses in the local frame (world pose = pose moved by +o). */
+  shapes: PosedShape[];
+  /** The world position of the local frame's origin per axis, or null when not moved. */
+  o: [number, number, number] | null;
+}
+
+/**
+ * The per-axis shift o of {@link parseShapesLocal}, or null when the shapes stay in the world
+ * frame (a form without listed position fields, an invalid field, no axis that shifts exactly).
+ */
+function localOrigin(jsons: readonly unknown[]): [number, number, number] | null {
+  if (jsons.length === 0) return null;
+  const fields: (readonly string[])[] = [];
+  for (const j of jsons) {
+    if (j === null || typeof j !== "object") return null;
+    const t = (j as Json).type;
+    if (typeof t !== "string" || !Object.hasOwn(POSITION_FIELDS, t)) return null;
+    const f = POSITION_FIELDS[t];
+    if (!f.every((k) => isVec((j as Json)[k]))) return null;
+    fields.push(f);
+  }
+  let small = 0;
+  let smallExtent = Number.POSITIVE_INFINITY;
+  jsons.forEach((j, i) => {
+    const e = jsonExtent(j as Json, fields[i]);
+    if (e < smallExtent) {
+      smallExtent = e;
+      small = i;
+    }
+  });
+  const p0 = (jsons[small] as Json)[fields[small][0]] as number[];
+  const o: [number, number, number] = [0, 0, 0];
+  for (let i = 0; i < 3; i++) {
+    let m = 0;
+    jsons.forEach((j, k) => {
+      for (const f of fields[k]) m = Math.max(m, Math.abs(((j as Json)[f] as number[])[i]));
+    });
+    if (m === 0) continue;
+    const u = 2 ** (Math.floor(Math.log2(m)) - 52);
+    // (Subnormal coordinates: u underflows to 0; that axis stays unshifted.)
+    const oi = Math.round(p0[i] / u) * u;
+    if (!(u > 0 && Number.isFinite(oi))) continue;
+    // Every shifted coordinate must be exact: x − o is a multiple of x's unit, but when x is much
+    // smaller than o it needs more bits than a double holds (2.57 − (−25.99) rounds to the unit
+    // of 28.56). Such an axis stays unshifted: its coordinates are then no larger than the
+    // shapes' spread.
+    let exact = true;
+    for (let k = 0; k < jsons.length && exact; k++) {
+      for (const f of fields[k]) {
+        const x = ((jsons[k] as Json)[f] as number[])[i];
+        // TwoSum's rounding error of x + (−o): 0 exactly when the difference is exact.
+        const d = x - oi;
+        const z = d - x;
+        if (x - (d - z) + (-oi - z) !== 0 || !Number.isFinite(d)) exact = false;
+      }
+    }
+    if (exact) o[i] = oi;
+  }
+  if (o[0] === 0 && o[1] === 0 && o[2] === 0) return null;
+  return o;
+}
+
+/**
+ * Parses the JSON shapes of one query line or one scene (`names[i]` names shape i in errors)
+ * in one local frame: when every shape is a form of {@link POSITION_FIELDS} with its positions
+ * given, each is moved by −o first, where o is, per axis, the smallest shape's first position
+ * rounded to a multiple of the rounding unit of the largest coordinate on that axis, so every
+ * shifted coordinate x − o is exact (both are multiples of x's unit); an axis on which some
+ * coordinate would round (shapes farther apart than their coordinates' precision) stays
+ * unshifted. Otherwise (or with no axis shifted) the shapes are read as given and o is null.
+ * An `aabb` whose centre is not a double in that frame is read as the nearest box (half an ulp of
+ * the line's or scene's spread). Errors name the shapes' own numbers: a shape that fails moved
+ * is parsed again as given, in order, so the error thrown is the one the line gave. Answers'
+ * points are moved back by +o ({@link arrAt}).
+ */
+export function parseShapesLocal(
+  jsons: readonly unknown[],
+  names: readonly string[],
+  ctx: ShapeParseContext = {},
+): LocalShapes {
+  const o = localOrigin(jsons);
+  const asGiven = (): LocalShapes => ({
+    shapes: jsons.map((j, i) => parseShape(j, names[i], ctx)),
+    o: null,
+  });
+  if (o === null) return asGiven();
+  let shapes: PosedShape[];
+  try {
+    shapes = jsons.map((j, k) => {
+      const c: Json = { ...(j as Json) };
+      for (const f of POSITION_FIELDS[c.type as string])
+        c[f] = (c[f] as number[]).map((x, i) => x - o[i]);
+      return parseShape(c, names[k], ctx);
+    });
+  } catch {
+    // Throws the first error as the line gave it (or, should the shapes as given be valid,
+    // answers them in the world frame).
+    return asGiven();
+  }
+  return { shapes, o };
+}
+
+/** [x, y, z] of `v` moved back from a local frame by +o (see {@link parseShapesLocal}). */
+export function arrAt(v: Vec3, o: readonly number[] | null): [number, number, number] {
+  if (o === null) return [v.x + 0, v.y + 0, v.z + 0];
+  return [v.x + o[0] + 0, v.y + o[1] + 0, v.z + o[2] + 0];
+}
