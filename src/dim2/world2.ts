@@ -25,7 +25,7 @@
  */
 import type { BroadPhase } from "../broadphase/broad-phase.js";
 import { PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
-import { AABB_MARGIN, WORLD_MAX_PAIRS } from "../constants.js";
+import { AABB_MARGIN, WORLD_MAX_COORDINATE, WORLD_MAX_PAIRS } from "../constants.js";
 import {
   checkOptions,
   invalidValue,
@@ -666,13 +666,15 @@ export class CollisionWorld2D {
     bpMin.y = minV.y - h;
     bpMax.x = maxV.x + h;
     bpMax.y = maxV.y + h;
-    if (
-      !Number.isFinite(bpMin.x) ||
-      !Number.isFinite(bpMin.y) ||
-      !Number.isFinite(bpMax.x) ||
-      !Number.isFinite(bpMax.y)
-    ) {
-      invalidValue(`${field}.p`, pose.p, "puts the body's AABB out of range");
+    // Within ±WORLD_MAX_COORDINATE, as in the 3D world: past it the broad phases' sums and
+    // differences of coordinates overflow (a quadtree then paired a body with itself, at NaN).
+    const m = WORLD_MAX_COORDINATE;
+    if (!(bpMin.x >= -m && bpMin.y >= -m && bpMax.x <= m && bpMax.y <= m)) {
+      invalidValue(
+        `${field}.p`,
+        pose.p,
+        `puts the body's AABB out of range (its coordinates must lie within ±${m})`,
+      );
     }
   }
 

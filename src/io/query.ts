@@ -226,6 +226,8 @@ function parseLocal(
   ctx: ShapeParseContext,
 ): { shapes: ReturnType<typeof parseShape>[]; o: number[] | null } {
   const shapes = jsons.map((j, i) => parseShape(j, names[i], ctx));
+  // No shape (a `pairs` line with `shapes: []`): nothing to shift.
+  if (jsons.length === 0) return { shapes, o: null };
   const fields: (readonly string[])[] = [];
   for (const j of jsons) {
     const t = (j as Json).type;

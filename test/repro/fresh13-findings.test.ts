@@ -1,0 +1,126 @@
+/**
+ * Findings of a new user attacking the README's API and the `collide` command with bad input on
+ * a clean clone of 1301fc3 (fresh13). Each bad input must give a `CollideError` naming the field
+ * and the value (or the documented answer), never a TypeError, a NaN or a changed world.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { CollisionWorld2D, makeCircle } from "../../src/dim2/index.js";
+import * as pose2 from "../../src/dim2/pose2.js";
+import { CollideError } from "../../src/errors.js";
+import { answerQueryLine } from "../../src/io/query.js";
+import * as iso from "../../src/math/isometry.js";
+import { WorkerExecutor } from "../../src/parallel/index.js";
+import { computePairs } from "../../src/query/pairs.js";
+import { makeSphere } from "../../src/shapes/index.js";
+
+/** The CollideError `f` throws (fails the test when it returns or throws something else). */
+function caught(f: () => unknown): CollideError {
+  try {
+    f();
+  } catch (e) {
+    expect(e).toBeInstanceOf(CollideError);
+    return e as CollideError;
+  }
+  throw new Error("expected a CollideError, got an answer");
+}
+
+const sphere = { type: "sphere", center: [0, 0, 0], radius: 1 };
+
+describe("the pairs op and computePairs (fresh13)", () => {
+  it('a 3D `pairs` line with `shapes: []` answers {"pairs": []} for every broad phase', () => {
+    for (const broadphase of ["brute", "sap", "grid", "tree", "octree"]) {
+      const r = answerQueryLine(JSON.stringify({ op: "pairs", shapes: [], broadphase }), 0);
+      expect(r).toEqual({ line: '{"id":0,"result":{"pairs":[]}}', failed: false });
+    }
+    // One shape has no pair either (and the local frame of one shape still works).
+    const one = answerQueryLine(JSON.stringify({ op: "pairs", shapes: [sphere] }), 3);
+    expect(one.line).toBe('{"id":3,"result":{"pairs":[]}}');
+  });
+
+  it("computePairs refuses entries that are not {shape, pose} with the entry named", () => {
+    const ok = { shape: makeSphere(1), pose: iso.identity() };
+    const cases: [unknown, string][] = [
+      ["abc", "shapes"],
+      [undefined, "shapes"],
+      [[null], "shapes[0]"],
+      [[ok, 3], "shapes[1]"],
+      [[{ pose: iso.identity() }, ok], "shapes[0].shape"],
+      [[ok, { shape: makeSphere(1) }], "shapes[1].pose"],
+      [[{ shape: makeSphere(1), pose: {} }], "shapes[0].pose.translation"],
+      [[{ shape: {}, pose: iso.identity() }], "shapes[0].shape.type"],
+    ];
+    for (const broadphase of ["brute", "grid"] as const) {
+      for (const [shapes, field] of cases) {
+        const e = caught(() => computePairs(shapes as never, broadphase));
+        expect(e.code).toBe("invalid_value");
+        expect(e.field).toBe(field);
+      }
+    }
+  });
+});
+
+describe("mesh files (fresh13)", () => {
+  const dir = mkdtempSync(join(tmpdir(), "fresh13-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("a mesh `file` naming the base folder itself is refused as a folder, not as outside it", () => {
+    for (const file of [".", dir, "./"]) {
+      const line = JSON.stringify({
+        op: "intersects",
+        a: { type: "mesh", file },
+        b: sphere,
+      });
+      const r = answerQueryLine(line, 0, { baseDir: dir });
+      expect(r.failed).toBe(true);
+      const err = JSON.parse(r.line).error;
+      expect(err.code).toBe("invalid_value");
+      expect(err.message).toContain("a.file names the folder");
+      expect(err.message).not.toContain("leaves the folder");
+    }
+  });
+});
+
+describe("the 2D world's pose bound (fresh13)", () => {
+  it("addBody and setPose refuse coordinates past ±1e300 as the 3D world does, the world unchanged", () => {
+    for (const broadphase of ["brute", "sap", "grid", "tree", "quadtree"] as const) {
+      const w = new CollisionWorld2D({ broadphase });
+      const a = w.addBody({ shape: makeCircle(1), pose: pose2.fromAngle(0, 0) });
+      const b = w.addBody({ shape: makeCircle(1), pose: pose2.fromAngle(1.5, 0) });
+      w.step();
+      const e1 = caught(() => w.addBody({ shape: makeCircle(1), pose: pose2.fromAngle(1e308, 0) }));
+      expect(e1.field).toBe("body.pose.p");
+      expect(e1.message).toContain("±1e+300");
+      const e2 = caught(() => w.setPose(a, pose2.fromAngle(0, -1e301)));
+      expect(e2.field).toBe("pose.p");
+      const e3 = caught(() => w.addBody({ shape: makeCircle(1e308), pose: pose2.fromAngle(0, 0) }));
+      expect(e3.field).toBe("body.pose.p");
+      expect(w.handles()).toEqual([a, b]);
+      expect(w.getPose(a)).toEqual(pose2.fromAngle(0, 0));
+      w.step();
+      // Before: the quadtree paired a body with itself at distance NaN.
+      const cs = w.contacts().map((c) => [c.a, c.b, c.distance]);
+      expect(cs).toEqual([[a, b, -0.5]]);
+      // At the bound itself the world still works.
+      const far = w.addBody({ shape: makeCircle(1), pose: pose2.fromAngle(9.9e299, 0) });
+      const far2 = w.addBody({ shape: makeCircle(1), pose: pose2.fromAngle(9.9e299, 1) });
+      w.step();
+      const farContacts = w.contacts().filter((c) => c.a === far || c.b === far);
+      expect(farContacts.map((c) => [c.a, c.b, c.distance])).toEqual([[far, far2, -1]]);
+    }
+  });
+});
+
+describe("WorkerExecutor's option errors (fresh13)", () => {
+  it("name WorkerExecutor, not 'options'", () => {
+    const e1 = caught(() => new WorkerExecutor({ thread: 2 } as never));
+    expect(e1.code).toBe("unknown_field");
+    expect(e1.message).toContain(
+      'WorkerExecutor: options.thread is not an option (did you mean "threads"?)',
+    );
+    const e2 = caught(() => new WorkerExecutor(null as never));
+    expect(e2.message).toContain("the options of WorkerExecutor");
+  });
+});
