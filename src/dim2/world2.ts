@@ -48,7 +48,7 @@ import { type Contact2, contactShapes2, makeContact2 } from "./contact2.js";
 import { type Manifold2, makeManifold2, manifoldFromContact2 } from "./manifold2.js";
 import type { Pose2 } from "./pose2.js";
 import * as pose2 from "./pose2.js";
-import { castRay2D, makeRayHit2, type RayHit2 } from "./raycast2.js";
+import { castRayWorld2, makeRayHit2, type RayHit2 } from "./raycast2.js";
 import { aabbShape2, keptShape2, type Shape2, ShapeType2 } from "./shapes.js";
 import type { Vec2 } from "./vec2.js";
 
@@ -627,7 +627,7 @@ export class CollisionWorld2D {
     this.bp.castRay(rayO, rayD, maxToi, (slot) => {
       if (!this.passes(slot)) return undefined;
       this.readPose(poseA, slot);
-      const hit = castRay2D(
+      const hit = castRayWorld2(
         this.bodies.shapes[slot] as Shape2,
         poseA,
         o,

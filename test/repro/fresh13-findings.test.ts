@@ -7,7 +7,18 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CollisionWorld2D, makeCircle } from "../../src/dim2/index.js";
+import {
+  CollisionWorld2D,
+  castRay2D,
+  castShapes2D,
+  contact2D,
+  distance2D,
+  intersects2D,
+  makeCircle,
+  makeRect,
+  manifold2D,
+  projectPoint2D,
+} from "../../src/dim2/index.js";
 import * as pose2 from "../../src/dim2/pose2.js";
 import { CollideError } from "../../src/errors.js";
 import { answerQueryLine } from "../../src/io/query.js";
@@ -122,5 +133,93 @@ describe("WorkerExecutor's option errors (fresh13)", () => {
     );
     const e2 = caught(() => new WorkerExecutor(null as never));
     expect(e2.message).toContain("the options of WorkerExecutor");
+  });
+});
+
+describe("the 2D pair queries check their arguments (fresh13)", () => {
+  const P = (x: number, y = 0) => pose2.fromAngle(x, y, 0);
+  const c = makeCircle(1);
+  const r = makeRect({ x: 1, y: 1 });
+
+  it("circles at ±1e308: a CollideError naming poseB.p, not distance NaN", () => {
+    for (const f of [contact2D, distance2D, intersects2D, manifold2D] as const) {
+      const e = caught(() => f(c, P(-1e308), c, P(1e308)));
+      expect(e.field).toBe("poseB.p");
+      expect(e.message).toContain("too far from poseA.p");
+    }
+    // Finite offset, sizes that overflow with it.
+    const big = makeCircle(1e308);
+    const e = caught(() => distance2D(big, P(-1e307), big, P(1e307)));
+    expect(e.field).toBe("poseB.p");
+    // Far but representable: the right answer (a gap of 8).
+    const d = distance2D(c, P(1e300), c, P(1e300 + 2 ** 1000 * 10));
+    expect(Number.isFinite(d.distance)).toBe(true);
+  });
+
+  it("null shapes, NaN poses and NaN points are refused naming the argument", () => {
+    expect(caught(() => intersects2D(null as never, P(0), c, P(0))).field).toBe("a");
+    expect(caught(() => contact2D(c, P(0), { type: 0, radius: NaN } as never, P(0))).field).toBe(
+      "b.radius",
+    );
+    expect(caught(() => manifold2D(c, P(Number.NaN), c, P(0))).field).toBe("poseA.p");
+    expect(caught(() => projectPoint2D(c, P(0), { x: Number.NaN, y: 0 })).field).toBe("point");
+    expect(caught(() => castRay2D(c, P(0), { x: 0, y: Number.NaN }, { x: 1, y: 0 }, 1)).field).toBe(
+      "origin",
+    );
+    expect(
+      caught(() => castRay2D(r, P(0), { x: -5, y: 0 }, { x: 1, y: 0 }, Number.NaN)).field,
+    ).toBe("maxToi");
+  });
+
+  it("castShapes2D with a relative velocity that overflows is refused, not toi 0 for a gap of 8", () => {
+    const e = caught(() =>
+      castShapes2D(c, P(0), { x: 1e308, y: 0 }, c, P(10), { x: -1e308, y: 0 }, 1e308),
+    );
+    expect(e.field).toBe("velocityB");
+    // The same closing speed that fits: toi 8 / 1.5e308.
+    const hit = castShapes2D(c, P(0), { x: 1e308, y: 0 }, c, P(10), { x: -5e307, y: 0 }, 1);
+    expect(hit).not.toBeNull();
+    expect(hit?.toi).toBeCloseTo(8 / 1.5e308, 320);
+    expect(hit?.toi).toBeGreaterThan(0);
+  });
+
+  it("valid calls answer as before: a hand-built circle is the circle it describes", () => {
+    const hand = { type: 0, radius: 1 } as never;
+    expect(contact2D(hand, P(0), c, P(1.5))?.distance).toBe(-0.5);
+    expect(projectPoint2D(r, P(0), { x: 3, y: 0 })).toEqual({
+      point: { x: 1, y: 0 },
+      distance: 2,
+      inside: false,
+    });
+    expect(castRay2D(c, P(0), { x: -5, y: 0 }, { x: 1, y: 0 }, Infinity)?.toi).toBe(4);
+  });
+
+  it("a dim 2 query line names the line's fields (b.center, not poseB.p)", () => {
+    const line = JSON.stringify({
+      op: "contact",
+      dim: 2,
+      a: { type: "circle", center: [-1e308, 0], radius: 1 },
+      b: { type: "circle", center: [1e308, 0], radius: 1 },
+    });
+    const out = answerQueryLine(line, 0);
+    expect(out.failed).toBe(true);
+    const err = JSON.parse(out.line).error;
+    expect(err.message).toBe(
+      "b.center is too far from a.center: their offset overflows double precision (got [1e+308,0])",
+    );
+    const cast = answerQueryLine(
+      JSON.stringify({
+        op: "castShapes",
+        dim: 2,
+        a: { type: "circle", center: [0, 0], radius: 1 },
+        velocityA: [1e308, 0],
+        b: { type: "circle", center: [10, 0], radius: 1 },
+        velocityB: [-1e308, 0],
+        maxToi: 1e308,
+      }),
+      1,
+    );
+    expect(JSON.parse(cast.line).error.code).toBe("invalid_value");
+    expect(JSON.parse(cast.line).error.message).toContain("velocityB");
   });
 });
