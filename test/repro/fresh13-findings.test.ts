@@ -223,3 +223,66 @@ describe("the 2D pair queries check their arguments (fresh13)", () => {
     expect(JSON.parse(cast.line).error.message).toContain("velocityB");
   });
 });
+
+describe("query lines echo values as the line gave them (fresh13)", () => {
+  const err = (q: object) => JSON.parse(answerQueryLine(JSON.stringify(q), 0).line).error;
+
+  it("collinear convex points are echoed as [[x, y, z]…], not packed", () => {
+    const e = err({
+      op: "intersects",
+      a: {
+        type: "convex",
+        points: [
+          [0, 0, 0],
+          [1, 0, 0],
+          [2, 0, 0],
+        ],
+      },
+      b: sphere,
+    });
+    expect(e.code).toBe("invalid_value");
+    expect(e.message).toMatch(
+      /^a\.points are all collinear within .* \(got \[\[0,0,0\],\[1,0,0\],\[2,0,0\]\]\)$/,
+    );
+  });
+
+  it("mesh vertices and indices are triples, as FORMATS.md says; flat arrays are refused by name", () => {
+    const ok = answerQueryLine(
+      JSON.stringify({
+        op: "distance",
+        a: {
+          type: "mesh",
+          vertices: [
+            [0, 0, 0],
+            [1, 0, 0],
+            [0, 1, 0],
+          ],
+          indices: [[0, 1, 2]],
+        },
+        b: { type: "sphere", center: [0, 0, 3], radius: 1 },
+      }),
+      0,
+    );
+    expect(ok.line).toBe('{"id":0,"result":{"distance":2,"pointA":[0,0,0],"pointB":[0,0,2]}}');
+    const flatIndices = err({
+      op: "intersects",
+      a: {
+        type: "mesh",
+        vertices: [
+          [0, 0, 0],
+          [1, 0, 0],
+          [0, 1, 0],
+        ],
+        indices: [0, 1, 2],
+      },
+      b: sphere,
+    });
+    expect(flatIndices.message).toBe("a.indices[0] must be an array (got 0)");
+    const flatVertices = err({
+      op: "intersects",
+      a: { type: "mesh", vertices: [0, 0, 0, 1, 0, 0, 0, 1, 0], indices: [[0, 1, 2]] },
+      b: sphere,
+    });
+    expect(flatVertices.message).toBe("a.vertices[0] must be an array (got 0)");
+  });
+});
