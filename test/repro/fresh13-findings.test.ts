@@ -24,8 +24,11 @@ import { CollideError } from "../../src/errors.js";
 import { answerQueryLine } from "../../src/io/query.js";
 import * as iso from "../../src/math/isometry.js";
 import { WorkerExecutor } from "../../src/parallel/index.js";
+import { castShapes } from "../../src/query/cast-shapes.js";
+import { contact } from "../../src/query/contact.js";
+import { distance } from "../../src/query/distance.js";
 import { computePairs } from "../../src/query/pairs.js";
-import { makeSphere } from "../../src/shapes/index.js";
+import { makeHalfSpace, makeSphere } from "../../src/shapes/index.js";
 
 /** The CollideError `f` throws (fails the test when it returns or throws something else). */
 function caught(f: () => unknown): CollideError {
@@ -246,6 +249,13 @@ describe("query lines echo values as the line gave them (fresh13)", () => {
     );
   });
 
+  it("one convex point is 'holds 1 point', echoed as given", () => {
+    const e = err({ op: "intersects", a: { type: "convex", points: [[0, 0, 0]] }, b: sphere });
+    expect(e.message).toBe(
+      "a.points holds 1 point: a convex shape needs at least 3 non-collinear points (got [[0,0,0]])",
+    );
+  });
+
   it("mesh vertices and indices are triples, as FORMATS.md says; flat arrays are refused by name", () => {
     const ok = answerQueryLine(
       JSON.stringify({
@@ -284,5 +294,45 @@ describe("query lines echo values as the line gave them (fresh13)", () => {
       b: sphere,
     });
     expect(flatVertices.message).toBe("a.vertices[0] must be an array (got 0)");
+  });
+});
+
+describe("inputs each finite but out of range together (fresh13)", () => {
+  it("a sphere 2e308 deep in a half-space names the offset, not 'an internal fault'", () => {
+    const plane = makeHalfSpace({ x: 0, y: 1, z: 0 }, 1e308);
+    const ball = makeSphere(1);
+    const deep = iso.create({ x: 0, y: -1e308, z: 0 });
+    for (const f of [
+      () => contact(plane, iso.identity(), ball, deep),
+      () => distance(plane, iso.identity(), ball, deep),
+      () =>
+        castShapes(
+          plane,
+          iso.identity(),
+          { x: 0, y: 0, z: 0 },
+          ball,
+          deep,
+          { x: 0, y: 1, z: 0 },
+          1,
+        ),
+    ]) {
+      const e = caught(f);
+      expect(e.code).toBe("invalid_value");
+      expect(e.field).toBe("a.offset");
+      expect(e.value).toBe(1e308);
+      expect(e.message).not.toContain("internal fault");
+    }
+    // In range, the answer: depth 1e308 + 1e300 + 1.
+    const c = contact(plane, iso.identity(), ball, iso.create({ x: 0, y: -1e300, z: 0 }));
+    expect(c?.distance).toBe(-(1e308 + 1e300 + 1));
+    const line = answerQueryLine(
+      JSON.stringify({
+        op: "contact",
+        a: { type: "halfspace", normal: [0, 1, 0], offset: 1e308 },
+        b: { type: "sphere", center: [0, -1e308, 0], radius: 1 },
+      }),
+      0,
+    );
+    expect(JSON.parse(line.line).error.message).toMatch(/^a\.offset is too large for contact/);
   });
 });
