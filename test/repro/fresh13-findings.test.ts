@@ -29,6 +29,7 @@ import { contact } from "../../src/query/contact.js";
 import { distance } from "../../src/query/distance.js";
 import { computePairs } from "../../src/query/pairs.js";
 import { makeHalfSpace, makeSphere } from "../../src/shapes/index.js";
+import { CollisionWorld } from "../../src/world/index.js";
 
 /** The CollideError `f` throws (fails the test when it returns or throws something else). */
 function caught(f: () => unknown): CollideError {
@@ -334,5 +335,19 @@ describe("inputs each finite but out of range together (fresh13)", () => {
       0,
     );
     expect(JSON.parse(line.line).error.message).toMatch(/^a\.offset is too large for contact/);
+  });
+});
+
+describe("setPoses' quaternion error (fresh13)", () => {
+  it("shows the four numbers, so '(got 0.5)' reads as their length", () => {
+    const w = new CollisionWorld();
+    const h = w.addBody({ shape: makeSphere(1), pose: iso.identity() });
+    const e = caught(() => w.setPoses([h], Float64Array.from([0, 0, 0, 0, 0, 0, 0.5])));
+    expect(e.field).toBe("poses[3..6]");
+    expect(e.value).toBe(0.5);
+    expect(e.message).toBe(
+      "poses[3..6] must be a unit quaternion (qx, qy, qz, qw of length 1): [0, 0, 0, 0.5] has length (got 0.5)",
+    );
+    expect(w.getPose(h)).toEqual(iso.identity());
   });
 });
