@@ -6,12 +6,33 @@
  * or a type that a public signature uses but no entry exports (except the internal helper
  * types listed below) fails the build; `npm test` runs it.
  */
+import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 const entryPoints = Object.values(pkg.exports)
   .filter((e) => typeof e === "object" && typeof e.import === "string")
   .map((e) => e.import.replace(/^\.\/dist\//, "src/").replace(/\.js$/, ".ts"));
+
+/**
+ * False when the git remote `origin` is not on a host TypeDoc links sources to (GitHub, GitLab,
+ * Bitbucket): a clone of a local path or of another host. TypeDoc then warns "The provided git
+ * remote "origin" was not valid", which fails the build (warnings are errors), so such a clone
+ * builds the reference without source links. No git or no `origin`: TypeDoc already skips the
+ * links quietly.
+ */
+function originIsLinkable() {
+  let url;
+  try {
+    url = execFileSync("git", ["remote", "get-url", "origin"], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
+  } catch {
+    return true;
+  }
+  return /github|gitlab|bitbucket/i.test(url);
+}
 
 /** @type {Partial<import("typedoc").TypeDocOptions>} */
 export default {
@@ -31,6 +52,7 @@ export default {
     unusedMergeModuleWith: true,
   },
   treatWarningsAsErrors: true,
+  disableSources: !originIsLinkable(),
   logLevel: "Warn",
   // Exported declarations must have a docstring; fields of interfaces may go without.
   requiredToBeDocumented: [

@@ -12,7 +12,8 @@
  */
 import { CAST2D_MAX_ITERATIONS, CAST2D_TOLERANCE } from "../constants.js";
 import { invalidValue } from "../errors.js";
-import { type Contact2, contact2D, makeContact2 } from "./contact2.js";
+import { checkedShape2, checkPair2 } from "./check2.js";
+import { type Contact2, checkContactAnswer2, contactWorld2, makeContact2 } from "./contact2.js";
 import type { Pose2 } from "./pose2.js";
 import type { Shape2 } from "./shapes.js";
 import { shapeSize2 } from "./shapes.js";
@@ -41,7 +42,8 @@ const c: Contact2 = makeContact2();
  * `velocityA`, scene units per unit time) touches `b` (pose `poseB`, velocity `velocityB`), with
  * the normal from A toward B and the witness points at that time; toi 0 when they already touch
  * or overlap (then the contact's normal and deepest points); null when they do not meet by
- * `maxToi`. Throws `CollideError` for non-finite velocities or a negative `maxToi`.
+ * `maxToi`. Throws `CollideError` for an invalid shape or pose, a pair out of the range of doubles,
+ * non-finite velocities or a relative velocity that overflows, or a negative `maxToi`.
  */
 export function castShapes2D(
   a: Shape2,
@@ -52,6 +54,9 @@ export function castShapes2D(
   velocityB: Vec2,
   maxToi: number,
 ): ShapeCastHit2 | null {
+  const sa = checkedShape2("a", a);
+  const sb = checkedShape2("b", b);
+  checkPair2(sa, poseA, sb, poseB);
   checkVelocity("velocityA", velocityA);
   checkVelocity("velocityB", velocityB);
   if (typeof maxToi !== "number" || !(maxToi >= 0)) {
@@ -59,7 +64,15 @@ export function castShapes2D(
   }
   const vx = velocityB.x - velocityA.x;
   const vy = velocityB.y - velocityA.y;
-  const tol = CAST2D_TOLERANCE * (shapeSize2(a) + shapeSize2(b));
+  if (!(Number.isFinite(vx) && Number.isFinite(vy))) {
+    // An infinite closing speed advanced by 0 and reported toi 0 for shapes apart.
+    invalidValue(
+      "velocityB",
+      velocityB,
+      "relative to velocityA overflows double precision (their difference is not finite)",
+    );
+  }
+  const tol = CAST2D_TOLERANCE * (shapeSize2(sa) + shapeSize2(sb));
   pa.q.c = poseA.q.c;
   pa.q.s = poseA.q.s;
   pb.q.c = poseB.q.c;
@@ -70,13 +83,14 @@ export function castShapes2D(
     pa.p.y = poseA.p.y + velocityA.y * t;
     pb.p.x = poseB.p.x + velocityB.x * t;
     pb.p.y = poseB.p.y + velocityB.y * t;
-    contact2D(a, pa, b, pb, Infinity, c);
+    contactWorld2(c, sa, pa, sb, pb, Infinity);
     if (c.distance <= tol || it === CAST2D_MAX_ITERATIONS) break;
     const closing = -(vx * c.normal.x + vy * c.normal.y);
     if (!(closing > 0)) return null;
     t += c.distance / closing;
     if (t > maxToi) return null;
   }
+  checkContactAnswer2("castShapes2D", c);
   return {
     toi: t,
     normal: { x: c.normal.x, y: c.normal.y },

@@ -28,6 +28,7 @@
 import { SAT_AXIS_TIE_TOLERANCE } from "../constants.js";
 import { invalidValue } from "../errors.js";
 import { hypot2 } from "../math/scalar.js";
+import { checkAnswer2, checkedShape2, checkPair2 } from "./check2.js";
 import { makeWorkCore, transformCore, viewCore, type WorkCore2 } from "./core2.js";
 import { gjkDistance2, makeGjkOutput2 } from "./gjk2.js";
 import type { Pose2 } from "./pose2.js";
@@ -497,7 +498,8 @@ export function checkPrediction(prediction: number): void {
  * The contact of `a` at world pose `poseA` and `b` at `poseB` (world frame), or null when their
  * gap exceeds `prediction` (scene units, ≥ 0; default 0: touching or overlapping only). The
  * result goes to `out` when given (then nothing is allocated). Throws `CollideError` for a
- * negative or NaN prediction.
+ * negative or NaN prediction, an invalid shape or pose, a pair out of the range of doubles (see
+ * src/dim2/check2.ts) or an answer that would not be finite.
  */
 export function contact2D(
   a: Shape2,
@@ -507,21 +509,58 @@ export function contact2D(
   prediction = 0,
   out: Contact2 = makeContact2(),
 ): Contact2 | null {
+  const sa = checkedShape2("a", a);
+  const sb = checkedShape2("b", b);
+  checkPair2(sa, poseA, sb, poseB);
   checkPrediction(prediction);
+  if (!contactWorld2(out, sa, poseA, sb, poseB, prediction)) return null;
+  checkContactAnswer2("contact2D", out);
+  return out;
+}
+
+/** Throws `CollideError` when a number of contact `c` is not finite (see `checkAnswer2`). */
+export function checkContactAnswer2(op: string, c: Contact2): void {
+  checkAnswer2(op, "distance", c.distance);
+  checkAnswer2(op, "normal.x", c.normal.x);
+  checkAnswer2(op, "normal.y", c.normal.y);
+  checkAnswer2(op, "pointA.x", c.pointA.x);
+  checkAnswer2(op, "pointA.y", c.pointA.y);
+  checkAnswer2(op, "pointB.x", c.pointB.x);
+  checkAnswer2(op, "pointB.y", c.pointB.y);
+}
+
+/**
+ * {@link contact2D} without the argument checks (hot path: shapes, poses and prediction already
+ * valid); returns whether there is a contact within `prediction`, written to `out`.
+ */
+export function contactWorld2(
+  out: Contact2,
+  a: Shape2,
+  poseA: Pose2,
+  b: Shape2,
+  poseB: Pose2,
+  prediction: number,
+): boolean {
   pose2.invMul(bInAScratch, poseA, poseB);
-  if (!contactShapes2(out, a, b, bInAScratch, prediction)) return null;
+  if (!contactShapes2(out, a, b, bInAScratch, prediction)) return false;
   rot2.rotate(out.normal, poseA.q, out.normal);
   pose2.transformPoint(out.pointA, poseA, out.pointA);
   pose2.transformPoint(out.pointB, poseA, out.pointB);
-  return out;
+  return true;
 }
 
 const testOut = makeContact2();
 
-/** True when `a` at `poseA` and `b` at `poseB` overlap or touch (exact: no slop). */
+/**
+ * True when `a` at `poseA` and `b` at `poseB` overlap or touch (exact: no slop). Throws
+ * `CollideError` for an invalid shape or pose, or poses whose offset overflows.
+ */
 export function intersects2D(a: Shape2, poseA: Pose2, b: Shape2, poseB: Pose2): boolean {
+  const sa = checkedShape2("a", a);
+  const sb = checkedShape2("b", b);
+  checkPair2(sa, poseA, sb, poseB);
   pose2.invMul(bInAScratch, poseA, poseB);
-  return contactShapes2(testOut, a, b, bInAScratch, 0);
+  return contactShapes2(testOut, sa, sb, bInAScratch, 0);
 }
 
 /** Result of {@link distance2D} (world frame). */
@@ -534,10 +573,16 @@ export interface Distance2 {
 /**
  * Distance between `a` at `poseA` and `b` at `poseB` and their closest points (world frame; 2D
  * GJK on the cores, van den Bergen 2003, §4.3). When they intersect the distance is 0 and the
- * points are the deepest points of {@link contact2D}. Allocates the result.
+ * points are the deepest points of {@link contact2D}. Allocates the result. Throws as
+ * {@link contact2D} does.
  */
 export function distance2D(a: Shape2, poseA: Pose2, b: Shape2, poseB: Pose2): Distance2 {
-  const c = contact2D(a, poseA, b, poseB, Infinity, makeContact2()) as Contact2;
+  const c = makeContact2();
+  const sa = checkedShape2("a", a);
+  const sb = checkedShape2("b", b);
+  checkPair2(sa, poseA, sb, poseB);
+  contactWorld2(c, sa, poseA, sb, poseB, Infinity);
+  checkContactAnswer2("distance2D", c);
   return {
     distance: Math.max(0, c.distance),
     pointA: { x: c.pointA.x, y: c.pointA.y },

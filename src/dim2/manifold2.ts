@@ -27,6 +27,7 @@ import {
   MANIFOLD_RELATIVE_TOLERANCE,
   MANIFOLD_TOLERANCE,
 } from "../constants.js";
+import { checkAnswer2, checkedShape2, checkPair2 } from "./check2.js";
 import { type Contact2, checkPrediction, contactShapes2, makeContact2 } from "./contact2.js";
 import { makeWorkCore, transformCore, viewCore, type WorkCore2 } from "./core2.js";
 import type { Pose2 } from "./pose2.js";
@@ -222,7 +223,8 @@ export function manifoldShapes2(
 /**
  * The contact manifold (up to 2 points, world frame) of `a` at `poseA` and `b` at `poseB`, or
  * null when their gap exceeds `prediction` (scene units ≥ 0, default 0). Written to `out` when
- * given. Throws `CollideError` for a negative or NaN prediction.
+ * given. Throws `CollideError` for a negative or NaN prediction, an invalid shape or pose, a pair
+ * out of the range of doubles or an answer that would not be finite (src/dim2/check2.ts).
  */
 export function manifold2D(
   a: Shape2,
@@ -232,13 +234,35 @@ export function manifold2D(
   prediction = 0,
   out: Manifold2 = makeManifold2(),
 ): Manifold2 | null {
+  const sa = checkedShape2("a", a);
+  const sb = checkedShape2("b", b);
+  checkPair2(sa, poseA, sb, poseB);
   checkPrediction(prediction);
   pose2.invMul(bInA, poseA, poseB);
-  if (!manifoldShapes2(out, a, b, bInA, prediction)) return null;
+  if (!manifoldShapes2(out, sa, sb, bInA, prediction)) return null;
   rot2.rotate(out.normal, poseA.q, out.normal);
+  checkAnswer2("manifold2D", "normal.x", out.normal.x);
+  checkAnswer2("manifold2D", "normal.y", out.normal.y);
   for (let i = 0; i < out.count; i++) {
-    pose2.transformPoint(out.points[i].pointA, poseA, out.points[i].pointA);
-    pose2.transformPoint(out.points[i].pointB, poseA, out.points[i].pointB);
+    const pt = out.points[i];
+    pose2.transformPoint(pt.pointA, poseA, pt.pointA);
+    pose2.transformPoint(pt.pointB, poseA, pt.pointB);
+    if (
+      !(
+        Number.isFinite(pt.distance) &&
+        Number.isFinite(pt.pointA.x) &&
+        Number.isFinite(pt.pointA.y) &&
+        Number.isFinite(pt.pointB.x) &&
+        Number.isFinite(pt.pointB.y)
+      )
+    ) {
+      // The error path only: name the first bad number.
+      checkAnswer2("manifold2D", `points[${i}].distance`, pt.distance);
+      checkAnswer2("manifold2D", `points[${i}].pointA.x`, pt.pointA.x);
+      checkAnswer2("manifold2D", `points[${i}].pointA.y`, pt.pointA.y);
+      checkAnswer2("manifold2D", `points[${i}].pointB.x`, pt.pointB.x);
+      checkAnswer2("manifold2D", `points[${i}].pointB.y`, pt.pointB.y);
+    }
   }
   return out;
 }

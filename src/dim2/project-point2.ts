@@ -4,7 +4,9 @@
  * convex polygon by half-plane tests and edges). Works on the shape's core (src/dim2/shapes.ts):
  * the closest point of the core, pushed out by the core radius.
  */
+import { invalidValue } from "../errors.js";
 import { hypot2 } from "../math/scalar.js";
+import { checkAnswer2, checkedShape2, checkVec2 } from "./check2.js";
 import { type CoreProjection, makeWorkCore, projectOnCore, viewCore } from "./core2.js";
 import type { Pose2 } from "./pose2.js";
 import * as pose2 from "./pose2.js";
@@ -94,7 +96,8 @@ export function projectPointLocal2(
  * The closest point of `shape` at `pose` to the world point `point`, its distance and whether the
  * point is inside (boundary included), world frame. With `solid` (default true) a point inside
  * projects on itself at distance 0; with `solid = false` it projects on the boundary. Written to
- * `out` when given. Source: Ericson 2005, §5.1.
+ * `out` when given. Throws `CollideError` for an invalid shape, pose or point, or an answer that
+ * would not be finite (src/dim2/check2.ts). Source: Ericson 2005, §5.1.
  */
 export function projectPoint2D(
   shape: Shape2,
@@ -103,13 +106,20 @@ export function projectPoint2D(
   solid = true,
   out: PointProjection2 = makePointProjection2(),
 ): PointProjection2 {
+  const s = checkedShape2("shape", shape);
+  pose2.checkPose("pose", pose);
+  checkVec2("point", point);
+  if (typeof solid !== "boolean") invalidValue("solid", solid, "must be a boolean");
   pose2.invTransformPoint(pL, pose, point);
-  projectPointLocal2(out, shape, pL.x, pL.y, solid);
+  projectPointLocal2(out, s, pL.x, pL.y, solid);
   if (out.inside && solid) {
     out.point.x = point.x;
     out.point.y = point.y;
     return out;
   }
   pose2.transformPoint(out.point, pose, out.point);
+  checkAnswer2("projectPoint2D", "distance", out.distance);
+  checkAnswer2("projectPoint2D", "point.x", out.point.x);
+  checkAnswer2("projectPoint2D", "point.y", out.point.y);
   return out;
 }

@@ -13,7 +13,9 @@
  * point beyond the shape.
  */
 
+import { invalidValue } from "../errors.js";
 import { hypot2 } from "../math/scalar.js";
+import { checkAnswer2, checkedShape2, checkVec2 } from "./check2.js";
 import type { Pose2 } from "./pose2.js";
 import * as pose2 from "./pose2.js";
 import { makePointProjection2, projectPointLocal2 } from "./project-point2.js";
@@ -426,6 +428,8 @@ const dL = { x: 0, y: 0 };
  * for a segment the side facing the origin) or null. A solid shape (default) hit from inside gives
  * toi 0, point = origin and normal (0, 0); with `solid = false` the ray from inside reports its
  * exit. A zero direction hits only from inside a solid shape. Written to `out` when given.
+ * Throws `CollideError` for an invalid shape or pose, a non-finite origin or direction, a
+ * negative or NaN `maxToi`, or an answer that would not be finite (src/dim2/check2.ts).
  */
 export function castRay2D(
   shape: Shape2,
@@ -435,6 +439,38 @@ export function castRay2D(
   maxToi: number,
   solid = true,
   out: RayHit2 = makeRayHit2(),
+): RayHit2 | null {
+  const s = checkedShape2("shape", shape);
+  pose2.checkPose("pose", pose);
+  checkVec2("origin", origin);
+  checkVec2("direction", direction);
+  if (typeof maxToi !== "number" || !(maxToi >= 0)) {
+    invalidValue("maxToi", maxToi, "must be a number >= 0 (Infinity allowed)");
+  }
+  if (typeof solid !== "boolean") invalidValue("solid", solid, "must be a boolean");
+  const hit = castRayWorld2(s, pose, origin, direction, maxToi, solid, out);
+  if (hit !== null) {
+    checkAnswer2("castRay2D", "toi", hit.toi);
+    checkAnswer2("castRay2D", "point.x", hit.point.x);
+    checkAnswer2("castRay2D", "point.y", hit.point.y);
+    checkAnswer2("castRay2D", "normal.x", hit.normal.x);
+    checkAnswer2("castRay2D", "normal.y", hit.normal.y);
+  }
+  return hit;
+}
+
+/**
+ * {@link castRay2D} without the argument checks (the world's ray casts: shapes, poses and the
+ * ray already valid).
+ */
+export function castRayWorld2(
+  shape: Shape2,
+  pose: Pose2,
+  origin: Vec2,
+  direction: Vec2,
+  maxToi: number,
+  solid: boolean,
+  out: RayHit2,
 ): RayHit2 | null {
   pose2.invTransformPoint(oL, pose, origin);
   rot2.invRotate(dL, pose.q, direction);

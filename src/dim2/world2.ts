@@ -25,7 +25,7 @@
  */
 import type { BroadPhase } from "../broadphase/broad-phase.js";
 import { PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
-import { AABB_MARGIN, WORLD_MAX_PAIRS } from "../constants.js";
+import { AABB_MARGIN, WORLD_MAX_COORDINATE, WORLD_MAX_PAIRS } from "../constants.js";
 import {
   checkOptions,
   invalidValue,
@@ -48,7 +48,7 @@ import { type Contact2, contactShapes2, makeContact2 } from "./contact2.js";
 import { type Manifold2, makeManifold2, manifoldFromContact2 } from "./manifold2.js";
 import type { Pose2 } from "./pose2.js";
 import * as pose2 from "./pose2.js";
-import { castRay2D, makeRayHit2, type RayHit2 } from "./raycast2.js";
+import { castRayWorld2, makeRayHit2, type RayHit2 } from "./raycast2.js";
 import { aabbShape2, keptShape2, type Shape2, ShapeType2 } from "./shapes.js";
 import type { Vec2 } from "./vec2.js";
 
@@ -627,7 +627,7 @@ export class CollisionWorld2D {
     this.bp.castRay(rayO, rayD, maxToi, (slot) => {
       if (!this.passes(slot)) return undefined;
       this.readPose(poseA, slot);
-      const hit = castRay2D(
+      const hit = castRayWorld2(
         this.bodies.shapes[slot] as Shape2,
         poseA,
         o,
@@ -666,13 +666,15 @@ export class CollisionWorld2D {
     bpMin.y = minV.y - h;
     bpMax.x = maxV.x + h;
     bpMax.y = maxV.y + h;
-    if (
-      !Number.isFinite(bpMin.x) ||
-      !Number.isFinite(bpMin.y) ||
-      !Number.isFinite(bpMax.x) ||
-      !Number.isFinite(bpMax.y)
-    ) {
-      invalidValue(`${field}.p`, pose.p, "puts the body's AABB out of range");
+    // Within ±WORLD_MAX_COORDINATE, as in the 3D world: past it the broad phases' sums and
+    // differences of coordinates overflow (a quadtree then paired a body with itself, at NaN).
+    const m = WORLD_MAX_COORDINATE;
+    if (!(bpMin.x >= -m && bpMin.y >= -m && bpMax.x <= m && bpMax.y <= m)) {
+      invalidValue(
+        `${field}.p`,
+        pose.p,
+        `puts the body's AABB out of range (its coordinates must lie within ±${m})`,
+      );
     }
   }
 

@@ -376,12 +376,14 @@ function checkPoints(points: ArrayLike<number>, field: string, allowFlat: boolea
     }
   }
   if (points.length < (allowFlat ? 9 : 12)) {
+    const n = points.length / 3;
+    const held = `holds ${n} point${n === 1 ? "" : "s"}`;
     invalidValue(
       field,
       Array.from(points),
       allowFlat
-        ? `holds ${points.length / 3} points: a convex shape needs at least 3 non-collinear points`
-        : `holds ${points.length / 3} points: a hull needs at least 4 non-coplanar points`,
+        ? `${held}: a convex shape needs at least 3 non-collinear points`
+        : `${held}: a hull needs at least 4 non-coplanar points`,
     );
   }
 }

@@ -43,7 +43,7 @@ export function defaultGpuOptions(): GpuOptions {
 /** Validates `options.fallback`. */
 export function checkGpuOptions(options: Partial<GpuOptions> | undefined): GpuOptions {
   const defaults = defaultGpuOptions();
-  if (options !== undefined) checkOptionKeys(options, defaults);
+  if (options !== undefined) checkOptionKeys(options, defaults, "collide/gpu");
   const o = { ...defaults, ...(options ?? {}) };
   if (o.fallback !== "none" && o.fallback !== "cpu") {
     invalidValue("gpu.fallback", o.fallback, 'must be "none" or "cpu"');

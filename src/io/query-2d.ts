@@ -161,6 +161,63 @@ function maxToiOf(t: number): number {
  * `unsupported_pair` for the 3D-only ops (`volume`, `boundingSphere`).
  */
 export function answerQuery2D(q: unknown): unknown {
+  try {
+    return answerQuery2DNamed(q);
+  } catch (e) {
+    throw nameInputFields2D(e, q);
+  }
+}
+
+/** The JSON field of each 2D shape form that places its pose (the routines' `poseA.p`…). */
+const POSE_FIELD_2D: Readonly<Record<string, string>> = {
+  circle: "center",
+  rect: "min",
+  orect: "center",
+  polygon: "points",
+  capsule: "a",
+  segment: "a",
+};
+
+/**
+ * The error `e` with the 2D routines' argument names (`poseA.p`, `poseB.p`, `pose.p`) replaced, in
+ * its field and message, by the field of the query line that placed that shape (`a.center`,
+ * `b.points`, `shape.min`), and its value by that field's value as the line gave it: a line's
+ * error names what the line said. Any other error is returned as it is.
+ */
+function nameInputFields2D(e: unknown, q: unknown): unknown {
+  if (!(e instanceof CollideError) || q === null || typeof q !== "object") return e;
+  const line = q as Record<string, unknown>;
+  /** The line's field that placed `key`'s shape (`a.center`), or null. */
+  const placedBy = (key: string): string | null => {
+    const json = line[key];
+    const type =
+      json !== null && typeof json === "object" ? (json as { type?: unknown }).type : null;
+    const f = typeof type === "string" ? POSE_FIELD_2D[type] : undefined;
+    return f === undefined ? null : `${key}.${f}`;
+  };
+  const names: [RegExp, string | null, string][] = [
+    [/(?<![\w.])poseA\.p(?![\w.])/g, placedBy("a"), "a"],
+    [/(?<![\w.])poseB\.p(?![\w.])/g, placedBy("b"), "b"],
+    [/(?<![\w.])pose\.p(?![\w.])/g, placedBy("shape"), "shape"],
+  ];
+  let field = e.field;
+  let message = e.message;
+  let value = e.value;
+  for (const [pattern, name, key] of names) {
+    if (name === null) continue;
+    if (field.replace(pattern, name) !== field) {
+      field = name;
+      const json = line[key] as Record<string, unknown>;
+      value = json[name.slice(key.length + 1)];
+      message = message.replace(/ \(got [\s\S]*\)$/, ` (got ${describeValue(value)})`);
+    }
+    message = message.replace(pattern, name);
+  }
+  if (field === e.field && message === e.message) return e;
+  return new CollideError(e.code, field, value, message);
+}
+
+function answerQuery2DNamed(q: unknown): unknown {
   const op = (q as { op?: unknown }).op;
   switch (op) {
     case "intersects": {

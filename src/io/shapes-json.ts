@@ -76,7 +76,14 @@ export function resolveMeshPath(file: string, field: string, ctx: ShapeParseCont
   const abs = resolve(base, file);
   if (!ctx.allowOutside) {
     const rel = relative(realOrResolved(base), realOrResolved(abs));
-    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) {
+    if (rel === "") {
+      invalidValue(
+        field,
+        file,
+        `names the folder ${base} itself: it must name an .obj, .gltf or .glb file`,
+      );
+    }
+    if (rel.startsWith("..") || isAbsolute(rel)) {
       invalidValue(
         field,
         file,

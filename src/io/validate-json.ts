@@ -191,10 +191,26 @@ function isSameVector(v: unknown, a: readonly unknown[]): boolean {
 }
 
 /**
+ * True when `v` is the packed form (`[x0, y0, z0, x1, …]`, an array or typed array) of the point
+ * list `a` (`[[x0, y0, z0], [x1, …]…]`) that the input gave: a hull's or mesh's points checked
+ * after packing.
+ */
+function isSamePacked(v: unknown, a: readonly unknown[]): boolean {
+  if (!(Array.isArray(v) || v instanceof Float64Array) || a.length === 0) return false;
+  let k = 0;
+  for (const p of a) {
+    if (!Array.isArray(p)) return false;
+    for (const x of p) if (v[k++] !== x) return false;
+  }
+  return k === v.length;
+}
+
+/**
  * The error `e` with its value as the user wrote it. Shape constructors check vectors as
  * `{x, y, z}` objects, so their `CollideError`s echo that object; when the input at the error's
  * field (found in `root`, whose own path is `prefix`) is the array `[x, y, z]` holding the same
- * numbers, the error is rebuilt with that array as its value and in its message. Any other
+ * numbers, the error is rebuilt with that array as its value and in its message; likewise a
+ * packed point list (`[x0, y0, z0, x1, …]`) whose input was `[[x0, y0, z0], …]`. Any other
  * error is returned as it is.
  */
 export function echoAsGiven(e: unknown, root: unknown, prefix: string): unknown {
@@ -202,7 +218,9 @@ export function echoAsGiven(e: unknown, root: unknown, prefix: string): unknown 
   const keys = keysBelow(e.field, prefix);
   if (keys === null) return e;
   const given = valueAt(root, keys);
-  if (!Array.isArray(given) || !isSameVector(e.value, given)) return e;
+  if (!Array.isArray(given) || !(isSameVector(e.value, given) || isSamePacked(e.value, given))) {
+    return e;
+  }
   const was = `(got ${describeValue(e.value)})`;
   if (!e.message.endsWith(was)) return e;
   const message = `${e.message.slice(0, -was.length)}(got ${describeValue(given)})`;

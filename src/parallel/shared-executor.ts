@@ -233,7 +233,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
    */
   protected constructor(options: Partial<WorkerExecutorOptions>) {
     const defaults = defaultWorkerExecutorOptions();
-    checkOptionKeys(options, defaults);
+    checkOptionKeys(options, defaults, "WorkerExecutor");
     const o = withDefaults(defaults, options);
     if (!(Number.isInteger(o.threads) && o.threads >= 1 && o.threads <= 64)) {
       invalidValue("options.threads", o.threads, "must be an integer in [1, 64]");

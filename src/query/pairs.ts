@@ -89,13 +89,23 @@ export function computePairsLimited(
   if (!(Number.isInteger(maxPairs) && maxPairs >= 1)) {
     invalidValue(field, maxPairs, "must be an integer >= 1");
   }
+  if (!Array.isArray(shapes)) invalidValue("shapes", shapes, "must be an array of {shape, pose}");
   const bp = makeBroadPhase(broadphase);
   const box = aabb.empty();
   // Unbounded shapes (half-spaces) have no finite AABB: they stay out of the broad phase and
   // are tested against every other shape.
   const unbounded: number[] = [];
   shapes.forEach((s, i) => {
-    aabbShape(box, s.shape, s.pose);
+    if (s === null || typeof s !== "object") {
+      invalidValue(`shapes[${i}]`, s, "must be an object {shape, pose}");
+    }
+    try {
+      aabbShape(box, s.shape, s.pose);
+    } catch (e) {
+      // A malformed entry (no shape, a pose without a translation…): name it in the caller's terms.
+      checkEntry(shapes, i);
+      throw e;
+    }
     if (isFiniteAabb(box)) {
       padForRounding(box);
       bp.insert(i, box.min, box.max);

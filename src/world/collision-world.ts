@@ -832,7 +832,7 @@ export class CollisionWorld {
         invalidValue(
           `poses[${o + 3}..${o + 6}]`,
           Math.sqrt(len2),
-          "must be a unit quaternion (qx, qy, qz, qw of length 1)",
+          `must be a unit quaternion (qx, qy, qz, qw of length 1): [${qx}, ${qy}, ${qz}, ${qw}] has length`,
         );
       }
       slots[i] = slot;
