@@ -63,8 +63,11 @@ const SEED = Number(process.env.FUZZ_SEED ?? 16);
  * 71 with the curved pairs' ridge search and exact flat-contact witnesses and the composite
  * fixes (penetrating ties keep their own contact, hollow compound projection, the manifold's
  * touching band) merged with the above (seed 17: 60, seed 18: 67, seed 19: 67).
+ * 64 with face-depth's Newton steps (a face contact's witnesses span its depth) and the ray
+ * oracle deciding reach and first contact at the local frame's rounding (seed 17: 53, seed 18:
+ * 65, seed 19: 64).
  */
-const KNOWN_WRONG = 71;
+const KNOWN_WRONG = 64;
 
 describe("differential fuzzer", () => {
   it(`${QUERIES} queries from seed ${SEED}: no errors, at most the known wrong answers`, {
