@@ -133,17 +133,35 @@ export function faceContactTriangleConvex(
   // the plane): the ray cast's tolerance must not deepen it. A curved S whose flat side lies in
   // the plane (a cylinder standing beside a box mesh) touches with depth exactly 0, not −8e-9.
   const past = flip ? pastAgainstN : pastAlongN;
-  const depth = Math.max(0, Math.min(hit.toi, past));
+  let depth = Math.max(0, Math.min(hit.toi, past));
   const t = sPose.translation;
-  moved.translation.x = t.x + normal.x * depth;
-  moved.translation.y = t.y + normal.y * depth;
-  moved.translation.z = t.z + normal.z * depth;
   moved.rotation.x = sPose.rotation.x;
   moved.rotation.y = sPose.rotation.y;
   moved.rotation.z = sPose.rotation.z;
   moved.rotation.w = sPose.rotation.w;
-  distanceConvexConvex(touch, tri, s, moved);
-  out.distance = depth > 0 ? -depth : 0; // never −0
+  // S moved by the depth along the normal touches T: when the ray cast overshot (its stopping
+  // rule on a curved S: a cone's rim on a triangle's corner was left 8e-6 apart at depth 3.3,
+  // so (pointB − pointA)·n missed the distance by 2.5e-6 relative; issue 16), Newton steps on
+  // the gap g(s) of S moved by s: g' = u·n (u the gap's unit direction), s ← s − g²/((pB − pA)·n).
+  let gapN = 0;
+  for (let k = 0; k <= FACE_DEPTH_NEWTON_STEPS; k++) {
+    moved.translation.x = t.x + normal.x * depth;
+    moved.translation.y = t.y + normal.y * depth;
+    moved.translation.z = t.z + normal.z * depth;
+    distanceConvexConvex(touch, tri, s, moved);
+    const g = touch.distance;
+    gapN =
+      (touch.pointB.x - touch.pointA.x) * normal.x +
+      (touch.pointB.y - touch.pointA.y) * normal.y +
+      (touch.pointB.z - touch.pointA.z) * normal.z;
+    if (!(g > 0 && gapN > 0) || k === FACE_DEPTH_NEWTON_STEPS) break;
+    const next = depth - (g * g) / gapN;
+    if (!(next >= 0 && next < depth)) break;
+    depth = next;
+  }
+  // The depth the witnesses span along the normal (a gap left by the last step shortens it).
+  const spanned = gapN > 0 && gapN < depth ? depth - gapN : depth;
+  out.distance = spanned > 0 ? -spanned : 0; // never −0
   vec3.copy(out.normal, normal);
   vec3.copy(out.pointA, touch.pointA);
   out.pointB.x = touch.pointB.x + normal.x * -depth;
@@ -151,6 +169,9 @@ export function faceContactTriangleConvex(
   out.pointB.z = touch.pointB.z + normal.z * -depth;
   return true;
 }
+
+/** Newton steps of {@link faceContactTriangleConvex} on an overshot ray cast (each one GJK run). */
+const FACE_DEPTH_NEWTON_STEPS = 3;
 
 const faceN = vec3.create();
 const closest = vec3.create();

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
 import { boxMeshJson } from "../support/box-mesh.js";
-import { surfaceDistance } from "./oracle-pairs.js";
+import { pairTruth, surfaceDistance } from "./oracle-pairs.js";
 import { oshape, type V } from "./oracle-shapes.js";
 
 type ContactJson = { distance: number; normal: V; pointA: V; pointB: V } | null;
@@ -243,5 +243,220 @@ describe("issue 16, composites: one truth at touching", () => {
       expect(c === null).toBe(!hit);
       expect(mf === null).toBe(c === null);
     }
+  });
+});
+
+describe("issue 16, composites: a face contact's depth is the one its witnesses span", () => {
+  // A cone of 4–6.5 deep in a closed box mesh of 2.3 × 6.1 × 5.8 (seed 17): the contact on an
+  // internal edge is measured along the face normal by a GJK ray cast, which on the cone's rim
+  // stopped 8e-6 past the exit — S moved by that depth was apart from the triangle, so
+  // (pointB − pointA)·n missed the distance by 7.3e-6 (2.2e-6 relative, bar 1e-6).
+  const line = {
+    op: "contact",
+    a: {
+      type: "mesh",
+      vertices: [
+        [-1.1442684853699496, -3.0413532996877524, -2.902015763771147],
+        [-1.1442684853699496, -3.0413532996877524, 2.902015763771147],
+        [-1.1442684853699496, 3.0413532996877524, -2.902015763771147],
+        [-1.1442684853699496, 3.0413532996877524, 2.902015763771147],
+        [1.1442684853699496, -3.0413532996877524, -2.902015763771147],
+        [1.1442684853699496, -3.0413532996877524, 2.902015763771147],
+        [1.1442684853699496, 3.0413532996877524, -2.902015763771147],
+        [1.1442684853699496, 3.0413532996877524, 2.902015763771147],
+      ],
+      indices: [
+        [0, 1, 3],
+        [0, 3, 2],
+        [4, 6, 7],
+        [4, 7, 5],
+        [0, 4, 5],
+        [0, 5, 1],
+        [2, 3, 7],
+        [2, 7, 6],
+        [0, 2, 6],
+        [0, 6, 4],
+        [1, 5, 7],
+        [1, 7, 3],
+      ],
+      position: [0, 0, 0],
+      rotation: [0.5052084117934343, 0.3270646725496356, 0.6759633075944538, -0.4252843371311963],
+    },
+    b: {
+      type: "cone",
+      center: [1.8290891735415844, -1.099590021389913, 1.4035586540905403],
+      halfHeight: 3.893632085810786,
+      radius: 6.547050509604037,
+      rotation: [
+        -0.9376737351933974, 0.07145075177631587, 0.13420863963668703, 0.31249127579171226,
+      ],
+    },
+  };
+  it("(pointB − pointA)·n = distance, witnesses on their shapes, depth bracketed by the oracle", () => {
+    const r = answerQuery(line) as ContactJson;
+    expect(r).not.toBeNull();
+    if (!r) return;
+    const d = r.distance;
+    expect(d).toBeLessThan(0);
+    expect(Math.abs(dot(sub(r.pointB, r.pointA), r.normal) - d)).toBeLessThanOrEqual(1e-12 * -d);
+    expect(surfaceDistance(oshape(line.a), r.pointA)).toBeLessThanOrEqual(1e-12 * -d);
+    expect(surfaceDistance(oshape(line.b), r.pointB)).toBeLessThanOrEqual(1e-9 * -d);
+    // Independently (the fuzzer's certified bounds): the face triangle through the contact, in
+    // the world; the cone moved along n by a hair more than the depth clears it, by a hair less
+    // (1e-6 relative) does not. The old depth, 2.8e-6 relative too deep, failed the second.
+    const tri = {
+      type: "triangle",
+      a: rotate(line.a.rotation, line.a.vertices[2] as V),
+      b: rotate(line.a.rotation, line.a.vertices[7] as V),
+      c: rotate(line.a.rotation, line.a.vertices[6] as V),
+    };
+    const moved = (f: number) => ({
+      ...line.b,
+      center: add(line.b.center as V, r.normal.map((x) => x * -d * f) as V),
+    });
+    expect(pairTruth(oshape(tri), oshape(moved(1 + 1e-7)), [], false).lower).toBeGreaterThan(0);
+    expect(pairTruth(oshape(tri), oshape(moved(1 - 1e-6)), [], false).lower).toBeLessThan(0);
+  });
+});
+
+/** p rotated by the unit quaternion q = [x, y, z, w]. */
+function rotate(q: number[], p: V): V {
+  const u: V = [q[0], q[1], q[2]];
+  const cr = (a: V, b: V): V => [
+    a[1] * b[2] - a[2] * b[1],
+    a[2] * b[0] - a[0] * b[2],
+    a[0] * b[1] - a[1] * b[0],
+  ];
+  const t = cr(u, p).map((x) => 2 * x) as V;
+  return add(add(p, t.map((x) => q[3] * x) as V), cr(u, t));
+}
+
+describe("issue 16, composites: ray casts decided on the exact input", () => {
+  type RayJson = { toi: number; point: V; normal: V } | null;
+  it("a compound of 1e-7 at 3e8: the ray passes 3e-8 beside it (null)", () => {
+    const line = {
+      op: "raycast",
+      shape: {
+        type: "compound",
+        children: [
+          {
+            shape: {
+              type: "box",
+              center: [0, 0, 0],
+              halfExtents: [6.050699656387144e-7, 7.874490510381721e-8, 3.435638853218575e-7],
+              rotation: [
+                0.2251648076500861, -0.4043556412866155, -0.8291252885995462, -0.31360577252389527,
+              ],
+            },
+            position: [2.5929786543725083e-7, 3.198977623035616e-7, 4.6405156717278233e-7],
+          },
+          {
+            shape: { type: "sphere", center: [0, 0, 0], radius: 1.882421859021926e-7 },
+            position: [-3.604441203120074e-7, 5.879678934753237e-7, -2.8474434136458094e-7],
+            rotation: [
+              -0.51380663675204, -0.600083141992258, -0.5115767380617745, -0.33792336971617026,
+            ],
+          },
+          {
+            shape: {
+              type: "box",
+              center: [0, 0, 0],
+              halfExtents: [4.6767312202411074e-7, 4.092521080747401e-7, 2.966269703082651e-7],
+              rotation: [
+                -0.6792082813691204, -0.5011150956372259, -0.2945113399914201, 0.4481326165997719,
+              ],
+            },
+            position: [4.586118887527373e-7, -3.808525394683517e-7, -4.706627977791908e-7],
+          },
+        ],
+        position: [-84295232, 333703936, 56425504],
+      },
+      origin: [-84295232.00000001, 333703935.9999984, 56425504.000002705],
+      direction: [0.00033375604391148333, 0.0007624305920372678, -0.0007851685793196831],
+      maxToi: 0.006742971935810862,
+      solid: true,
+    };
+    expect(answerQuery(line)).toBeNull();
+  });
+  it("a box mesh at 2e5, ray from inside (solid: false): toi of the x face exactly", () => {
+    const line = {
+      op: "raycast",
+      shape: {
+        type: "mesh",
+        vertices: [
+          [-1004.7069798199537, -1827.8782510318642, -933.104600191347],
+          [-1004.7069798199537, -1827.8782510318642, 933.104600191347],
+          [-1004.7069798199537, 1827.8782510318642, -933.104600191347],
+          [-1004.7069798199537, 1827.8782510318642, 933.104600191347],
+          [1004.7069798199537, -1827.8782510318642, -933.104600191347],
+          [1004.7069798199537, -1827.8782510318642, 933.104600191347],
+          [1004.7069798199537, 1827.8782510318642, -933.104600191347],
+          [1004.7069798199537, 1827.8782510318642, 933.104600191347],
+        ],
+        indices: [
+          [0, 1, 3],
+          [0, 3, 2],
+          [4, 6, 7],
+          [4, 7, 5],
+          [0, 4, 5],
+          [0, 5, 1],
+          [2, 3, 7],
+          [2, 7, 6],
+          [0, 2, 6],
+          [0, 6, 4],
+          [1, 5, 7],
+          [1, 7, 3],
+        ],
+        position: [208825, -119139.4375, 143140.75],
+      },
+      origin: [207858.6754936992, -118032.46143236232, 143398.06082967928],
+      direction: [-0.0006384457818453082, 0.011862515931701834, 0.0004137152431352625],
+      maxToi: 1817707.2686989296,
+      solid: false,
+    };
+    const o = sub(line.origin as V, line.shape.position as V); // exact (Sterbenz)
+    const h = line.shape.vertices[7] as V;
+    const d = line.direction as V;
+    // Leaving through the face x = −h.x (the other slabs are left later).
+    const t = (-h[0] - o[0]) / d[0];
+    for (const k of [1, 2]) expect((Math.sign(d[k]) * h[k] - o[k]) / d[k]).toBeGreaterThan(t);
+    const r = answerQuery(line) as RayJson;
+    expect(r).not.toBeNull();
+    expect(Math.abs((r as { toi: number }).toi - t)).toBeLessThanOrEqual(1e-12 * t);
+  });
+  it("a box of 1e-4 at 1e8, ray grazing a corner: toi of the slab entry", () => {
+    const line = {
+      op: "raycast",
+      shape: {
+        type: "box",
+        center: [-2042492, 35102016, -117435840],
+        halfExtents: [9.603917962543309e-5, 0.000107656143164669, 0.0003434952321403921],
+        rotation: [
+          -0.3071808337495064, -0.7067692874313288, -0.5972732153509343, 0.22222019697841694,
+        ],
+      },
+      origin: [-2042491.999459682, 35102015.999370776, -117435840.00063503],
+      direction: [-0.8769805282899152, 0.9413592298858402, 0.7836297166001992],
+      maxToi: 0.0009181797893047101,
+      solid: false,
+    };
+    // The box's frame: q⁻¹ (origin − centre), the difference exact (Sterbenz).
+    const q = line.shape.rotation;
+    const inv = [-q[0], -q[1], -q[2], q[3]];
+    const o = rotate(inv, sub(line.origin as V, line.shape.center as V));
+    const d = rotate(inv, line.direction as V);
+    const h = line.shape.halfExtents as V;
+    let t0 = 0;
+    let t1 = Number.POSITIVE_INFINITY;
+    for (let k = 0; k < 3; k++) {
+      const a = (-h[k] - o[k]) / d[k];
+      const b = (h[k] - o[k]) / d[k];
+      t0 = Math.max(t0, Math.min(a, b));
+      t1 = Math.min(t1, Math.max(a, b));
+    }
+    expect(t0).toBeLessThan(t1);
+    const r = answerQuery(line) as RayJson;
+    expect(r).not.toBeNull();
+    expect(Math.abs((r as { toi: number }).toi - t0)).toBeLessThanOrEqual(1e-9 * t0);
   });
 });

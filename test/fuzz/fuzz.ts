@@ -889,6 +889,15 @@ function checkRay(
   const issues: string[] = [];
   const tolP = 1e-9 * R + 64 * EPS * R * 4 + 4 * ulpOf(ow);
   const ol = local(sc, ow);
+  // Whether the ray reaches the shape is decided on the exact input: a shape placed by its own
+  // pose (a centre or position given) is the library's shape exactly, and the ray's origin in
+  // its frame, ow − position, is exact (the two are close), so the library's miss or first
+  // contact is good to the rounding of the local frame, not to an ulp of the offset (a compound
+  // of 1e-7 at 3e8 was "reached" by a ray passing 3e-8 beside it, a box of 1e-4 at 1e8 first
+  // "reached" 6.7e-7 early by a ray grazing its corner). Forms placed by points or an offset
+  // (aabb, capsule, half-space: a centre computed in the world) keep the world's ulp.
+  const placedByPoints = S.type === "aabb" || S.type === "capsule" || S.halfspace !== null;
+  const tolReach = placedByPoints ? tolP : 1e-9 * R + 64 * EPS * R * 4 + 4 * ulpOf(ol);
   const startInside = shapeSigned(S, ol) <= 0 && (S.halfspace !== null || S.pieces.length > 0);
   const isSolidShape = S.type !== "triangle" && S.type !== "mesh";
   // Conservative advancement along the ray with the shape's distance (safe steps).
@@ -899,11 +908,29 @@ function checkRay(
       const p = add(ol, scale(dir, t));
       const [, dd] = shapeClosest(S, p);
       const sd = S.type === "mesh" || S.type === "triangle" ? dd : Math.max(0, shapeSigned(S, p));
-      if (sd <= tolP * 0.25) {
+      if (sd <= tolReach * 0.25) {
         hitT = t;
         break;
       }
       t += sd / len;
+    }
+  }
+  // The advancement stops within a quarter of the bar of the shape: a grazing ray is there
+  // well before its first contact (a box mesh's face met at 1/19 of the ray's length: 1.7e-5
+  // early against a bar of 1.5e-5). Safe steps continue to the rounding level of the local frame;
+  // taken only when they get there (a near miss that the bar let through moves on past it).
+  if (hitT >= 0) {
+    const tight = placedByPoints ? tolP * 0.25 : 64 * EPS * R + ulpOf(ol);
+    let t2 = hitT;
+    for (let i = 0; i < 400 && t2 <= maxToi; i++) {
+      const p = add(ol, scale(dir, t2));
+      const [, dd] = shapeClosest(S, p);
+      const sd = S.type === "mesh" || S.type === "triangle" ? dd : Math.max(0, shapeSigned(S, p));
+      if (sd <= tight) {
+        hitT = t2;
+        break;
+      }
+      t2 += sd / len;
     }
   }
   if (startInside && isSolidShape && solid) {
