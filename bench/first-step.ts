@@ -7,8 +7,9 @@
  * its first step is not JIT compilation).
  *
  * `node --no-liftoff --import tsx bench/first-step.ts [--scene random] [--n 50000]
- * [--worlds 2] [--steady 15] [--broadphase grid] [--profile PREFIX]` (`--profile`: a CPU profile
- * of each first step to PREFIX-scene-world.cpuprofile)
+ * [--worlds 2] [--steady 15] [--broadphase grid] [--profile PREFIX] [--heap PREFIX]` (`--profile`:
+ * a CPU profile of each first step to PREFIX-scene-world.cpuprofile; `--heap`: its sampled
+ * allocations by function to PREFIX-scene-world.txt)
  */
 import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
@@ -43,13 +44,45 @@ const cpu = () => {
   return (c.user + c.system) / 1000;
 };
 
-/** Builds the world of `sceneName` and times its first and steady steps. */
+/** A node of a sampled heap profile (the inspector's `SamplingHeapProfileNode`). */
+interface HeapNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: HeapNode[];
+}
+
+/** The sampled allocations by function and its two callers, largest first (bytes, tab, frames). */
+function heapSummary(head: HeapNode): string {
+  const bytes = new Map<string, number>();
+  const walk = (node: HeapNode, stack: string[]) => {
+    const f = node.callFrame;
+    const here = [...stack, `${f.functionName || "(anon)"}:${f.lineNumber + 1}`];
+    if (node.selfSize > 0) {
+      const key = here.slice(-3).reverse().join(" <- ");
+      bytes.set(key, (bytes.get(key) ?? 0) + node.selfSize);
+    }
+    for (const c of node.children) walk(c, here);
+  };
+  walk(head, []);
+  return [...bytes]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 40)
+    .map(([k, v]) => `${v}\t${k}`)
+    .join("\n");
+}
+
+/**
+ * Builds the world of `sceneName` and times its first and steady steps; `profileFile` /
+ * `heapFile` (when not empty) receive a CPU profile / a sampled-allocation summary of the first
+ * step.
+ */
 export function runFirstStep(
   sceneName: SceneName,
   n: number,
   steady: number,
   broadphase: WorldBroadPhase,
   profileFile = "",
+  heapFile = "",
 ): FirstStepRun {
   const scene = makeScene(sceneName, n, 1);
   scene.move(0);
@@ -99,6 +132,16 @@ export function runFirstStep(
     session.post("Profiler.setSamplingInterval", { interval: 100 });
     session.post("Profiler.start");
   }
+  if (heapFile !== "") {
+    session = session ?? new Session();
+    if (profileFile === "") session.connect();
+    session.post("HeapProfiler.enable");
+    session.post("HeapProfiler.startSampling", {
+      samplingInterval: 512,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+  }
   const rss0 = process.memoryUsage().rss;
   const faults0 = process.resourceUsage().minorPageFault;
   let c = cpu();
@@ -110,10 +153,17 @@ export function runFirstStep(
   const firstCpuMs = cpu() - c;
   if (session !== null) {
     const s = session;
-    s.post("Profiler.stop", (err, res) => {
-      if (err === null) writeFileSync(profileFile, JSON.stringify(res.profile));
-      s.disconnect();
-    });
+    if (heapFile !== "") {
+      s.post("HeapProfiler.stopSampling", (err, res) => {
+        if (err === null) writeFileSync(heapFile, heapSummary(res.profile.head));
+      });
+    }
+    if (profileFile !== "") {
+      s.post("Profiler.stop", (err, res) => {
+        if (err === null) writeFileSync(profileFile, JSON.stringify(res.profile));
+      });
+    }
+    s.disconnect();
   }
   const firstBroadMs = world.stats.broadPhaseMs;
   const firstNarrowMs = world.stats.narrowPhaseMs;
@@ -169,6 +219,7 @@ if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).
         Number(arg("steady", "15")),
         arg("broadphase", "grid") as WorldBroadPhase,
         arg("profile", "") === "" ? "" : `${arg("profile", "")}-${sceneName}-${w + 1}.cpuprofile`,
+        arg("heap", "") === "" ? "" : `${arg("heap", "")}-${sceneName}-${w + 1}.txt`,
       );
       process.stdout.write(
         `${sceneName} n=${arg("n", "50000")} world ${w + 1}: setup ${f(r.setupMs)} ms, first ${f(r.firstMs)} ms (cpu ${f(r.firstCpuMs)}, broad ${f(r.firstBroadMs)}, narrow ${f(r.firstNarrowMs)}, rss +${f(r.firstRssMb)} MB, ${r.firstFaults} faults), next ${r.next.map(f).join(" ")}, steady median ${f(r.steadyMs)} ms (cpu ${f(r.steadyCpuMs)}, broad ${f(r.steadyBroadMs)}, narrow ${f(r.steadyNarrowMs)}), first/steady ${(r.firstMs / r.steadyMs).toFixed(1)}×, cpu ratio ${(r.firstCpuMs / r.steadyCpuMs).toFixed(1)}×, contacts ${r.contacts}, load ${loadavg()[0].toFixed(1)}\n`,

@@ -3,9 +3,12 @@
  * constants for the static bodies of a collision world (100,000 boxes in tens of
  * milliseconds): a linear BVH (Lauterbach et al. 2009, "Fast BVH construction on GPUs"; Karras
  * 2012) — the boxes are sorted along a Morton (Z-order) curve of their centres, quantised to
- * 10 bits per axis, and the sorted run is split recursively at the highest Morton bit on which
- * its ends differ (at the middle when they agree), down to leaves of at most
- * {@link STATIC_BVH_LEAF_SIZE} boxes. Node boxes are the exact unions of their boxes, so
+ * 10 bits per axis (ties in input order), and the sorted run is split at the highest Morton bit
+ * on which its ends differ (at the middle when they agree), down to leaves of at most
+ * {@link STATIC_BVH_LEAF_SIZE} boxes. The build is written for its first run in a fresh process
+ * (a level's first step): the sort is the engine's native typed-array sort of one double key per
+ * box (code and index), the node build iterative, and each pass a small function, so that V8
+ * compiles small loops on the stack instead of the whole builder once per loop. Node boxes are the exact unions of their boxes, so
  * pruning never loses a box: queries are exact.
  *
  * The binned-SAH query BVH (src/broadphase/query-bvh.ts) answers rays faster once built but
@@ -44,6 +47,9 @@ function spread3(v: number): number {
   return x;
 }
 
+/** `spread3(v)` for every 10-bit v: a Morton code is three lookups, no call per box. */
+const SPREAD = Int32Array.from({ length: 1024 }, (_, v) => spread3(v));
+
 /** Throws `CollideError` unless `boxes[k .. k+5]` is finite with min <= max on every axis. */
 function checkBoxAt(boxes: ArrayLike<number>, k: number): void {
   for (let j = 0; j < 6; j++) {
@@ -55,20 +61,143 @@ function checkBoxAt(boxes: ArrayLike<number>, k: number): void {
   }
 }
 
+/**
+ * Writes into `out` the least and greatest centre of `count` boxes, per axis (min x, y, z, max
+ * x, y, z): box i at `6·ids[i]` when `byId`, else at `6i` (checked).
+ */
+function centreRange(
+  boxes: ArrayLike<number>,
+  ids: ArrayLike<number>,
+  count: number,
+  byId: boolean,
+  out: Float64Array,
+): void {
+  let lo0 = Infinity;
+  let lo1 = Infinity;
+  let lo2 = Infinity;
+  let hi0 = -Infinity;
+  let hi1 = -Infinity;
+  let hi2 = -Infinity;
+  for (let i = 0; i < count; i++) {
+    const k = byId ? 6 * ids[i] : 6 * i;
+    if (!byId) checkBoxAt(boxes, k);
+    const cx = 0.5 * boxes[k] + 0.5 * boxes[k + 3];
+    const cy = 0.5 * boxes[k + 1] + 0.5 * boxes[k + 4];
+    const cz = 0.5 * boxes[k + 2] + 0.5 * boxes[k + 5];
+    if (cx < lo0) lo0 = cx;
+    if (cy < lo1) lo1 = cy;
+    if (cz < lo2) lo2 = cz;
+    if (cx > hi0) hi0 = cx;
+    if (cy > hi1) hi1 = cy;
+    if (cz > hi2) hi2 = cz;
+  }
+  out[0] = lo0;
+  out[1] = lo1;
+  out[2] = lo2;
+  out[3] = hi0;
+  out[4] = hi1;
+  out[5] = hi2;
+}
+
+/** Sort keys carry the input index in their low 21 bits ({@link ID_BASE} = 2^21). */
+const KEY_SCALE = ID_BASE;
+
+/**
+ * Writes into `keys` each box's sort key: the Morton code of its centre (quantised to 10 bits per
+ * axis over `range`, as {@link centreRange} wrote it) times 2^21 plus its input index — below
+ * 2^51, so exact as a double, and distinct: sorting the keys orders the boxes by code, ties by
+ * input order.
+ */
+function mortonKeys(
+  boxes: ArrayLike<number>,
+  ids: ArrayLike<number>,
+  count: number,
+  byId: boolean,
+  range: Float64Array,
+  keys: Float64Array,
+): void {
+  const lo0 = range[0];
+  const lo1 = range[1];
+  const lo2 = range[2];
+  const s0 = range[3] > lo0 ? 1023 / (range[3] - lo0) : 0;
+  const s1 = range[4] > lo1 ? 1023 / (range[4] - lo1) : 0;
+  const s2 = range[5] > lo2 ? 1023 / (range[5] - lo2) : 0;
+  for (let i = 0; i < count; i++) {
+    const k = byId ? 6 * ids[i] : 6 * i;
+    const qx = Math.floor((0.5 * boxes[k] + 0.5 * boxes[k + 3] - lo0) * s0);
+    const qy = Math.floor((0.5 * boxes[k + 1] + 0.5 * boxes[k + 4] - lo1) * s1);
+    const qz = Math.floor((0.5 * boxes[k + 2] + 0.5 * boxes[k + 5] - lo2) * s2);
+    const c = SPREAD[qx & 1023] | (SPREAD[qy & 1023] << 1) | (SPREAD[qz & 1023] << 2);
+    keys[i] = c * KEY_SCALE + i;
+  }
+}
+
+/** Copies each entry's id and box to its sorted place (`keys` sorted), in `bvh`'s arrays. */
+function copyEntries(
+  boxes: ArrayLike<number>,
+  ids: ArrayLike<number>,
+  count: number,
+  byId: boolean,
+  keys: Float64Array,
+  bvh: StaticBvh,
+): void {
+  const eb = bvh.entryBox;
+  const eid = bvh.entryId;
+  for (let r = 0; r < count; r++) {
+    const key = keys[r];
+    const src = key - Math.floor(key / KEY_SCALE) * KEY_SCALE;
+    const id = ids[src];
+    eid[r] = id;
+    const k = byId ? 6 * id : 6 * src;
+    const o = 6 * r;
+    eb[o] = boxes[k];
+    eb[o + 1] = boxes[k + 1];
+    eb[o + 2] = boxes[k + 2];
+    eb[o + 3] = boxes[k + 3];
+    eb[o + 4] = boxes[k + 4];
+    eb[o + 5] = boxes[k + 5];
+  }
+}
+
+/**
+ * Fits each inner node's box (`info[2n]` ≥ 0) to the union of its children's, children first
+ * (they are numbered after their parent).
+ */
+function fitInner(b: Float64Array, info: Int32Array, nodeCount: number): void {
+  for (let n = nodeCount - 1; n >= 0; n--) {
+    const left = info[2 * n];
+    if (left < 0) continue;
+    const right = info[2 * n + 1];
+    const o = 6 * n;
+    const l = 6 * left;
+    const r = 6 * right;
+    b[o] = Math.min(b[l], b[r]);
+    b[o + 1] = Math.min(b[l + 1], b[r + 1]);
+    b[o + 2] = Math.min(b[l + 2], b[r + 2]);
+    b[o + 3] = Math.max(b[l + 3], b[r + 3]);
+    b[o + 4] = Math.max(b[l + 4], b[r + 4]);
+    b[o + 5] = Math.max(b[l + 5], b[r + 5]);
+  }
+}
+
 /** A static BVH over boxes with integer ids (see the module docs). */
 export class StaticBvh {
   private nodeBox = new Float64Array(0);
   private nodeInfo = new Int32Array(0);
   private nodeCount = 0;
-  private entryBox = new Float64Array(0);
-  private entryId = new Int32Array(0);
-  private codes = new Int32Array(0);
-  // Radix sort scratch: codes and input indices, and their second buffers.
-  private sortCode = new Int32Array(0);
-  private sortIndex = new Int32Array(0);
-  private sortCode2 = new Int32Array(0);
-  private sortIndex2 = new Int32Array(0);
-  private readonly digitCount = new Int32Array(1024);
+  /** @internal The boxes in hierarchy order. */
+  entryBox = new Float64Array(0);
+  /** @internal The ids in hierarchy order. */
+  entryId = new Int32Array(0);
+  /**
+   * Sort keys, in hierarchy order after a build: Morton code × 2^21 + input index (the node
+   * splits read the codes from them).
+   */
+  private keys = new Float64Array(0);
+  /** The centres' range of the last build (min xyz, max xyz). */
+  private readonly centreRange = new Float64Array(6);
+  /** The node build's pending runs: (start, end, parent, level) each. */
+  private tasks = new Int32Array(4 * 64);
   private entries = 0;
   private stack = new Int32Array(64);
   /** Entry indices gathered by {@link queryAabb} (grown when a query finds more). */
@@ -111,65 +240,23 @@ export class StaticBvh {
     if (!Number.isInteger(count) || count < 0 || count > ID_BASE) {
       invalidValue("count", count, `must be an integer in [0, ${ID_BASE}]`);
     }
-    let lo0 = Infinity;
-    let lo1 = Infinity;
-    let lo2 = Infinity;
-    let hi0 = -Infinity;
-    let hi1 = -Infinity;
-    let hi2 = -Infinity;
-    for (let i = 0; i < count; i++) {
-      const k = byId ? 6 * ids[i] : 6 * i;
-      if (!byId) checkBoxAt(boxes, k);
-      const cx = 0.5 * boxes[k] + 0.5 * boxes[k + 3];
-      const cy = 0.5 * boxes[k + 1] + 0.5 * boxes[k + 4];
-      const cz = 0.5 * boxes[k + 2] + 0.5 * boxes[k + 5];
-      if (cx < lo0) lo0 = cx;
-      if (cy < lo1) lo1 = cy;
-      if (cz < lo2) lo2 = cz;
-      if (cx > hi0) hi0 = cx;
-      if (cy > hi1) hi1 = cy;
-      if (cz > hi2) hi2 = cz;
-    }
-    // Sort by Morton code of the centre, ties by input order (deterministic): a stable LSD
-    // radix sort of the 30-bit codes, three passes of 10 bits (O(n), no comparisons).
+    // Each pass is a function of its own: the first build of a level runs before V8 has
+    // optimised anything, and a pass is then compiled on the stack (on-stack replacement) as a
+    // small function, not as the whole builder once per loop.
+    const range = this.centreRange;
+    centreRange(boxes, ids, count, byId, range);
+    // Sort by Morton code of the centre, ties by input order (deterministic): the keys (code
+    // and index in one double) are sorted by the engine's native typed-array sort, which needs
+    // no compilation and one array of scratch.
     this.reserve(count);
-    const codeIn = this.sortCode;
-    const idxIn = this.sortIndex;
-    const s0 = hi0 > lo0 ? 1023 / (hi0 - lo0) : 0;
-    const s1 = hi1 > lo1 ? 1023 / (hi1 - lo1) : 0;
-    const s2 = hi2 > lo2 ? 1023 / (hi2 - lo2) : 0;
-    for (let i = 0; i < count; i++) {
-      const k = byId ? 6 * ids[i] : 6 * i;
-      const qx = Math.floor((0.5 * boxes[k] + 0.5 * boxes[k + 3] - lo0) * s0);
-      const qy = Math.floor((0.5 * boxes[k + 1] + 0.5 * boxes[k + 4] - lo1) * s1);
-      const qz = Math.floor((0.5 * boxes[k + 2] + 0.5 * boxes[k + 5] - lo2) * s2);
-      codeIn[i] = spread3(qx) | (spread3(qy) << 1) | (spread3(qz) << 2);
-      idxIn[i] = i;
-    }
-    const sorted = this.radixSort(count);
-    const codes = this.codes;
-    const order = sorted === 0 ? this.sortIndex : this.sortIndex2;
-    const orderCodes = sorted === 0 ? this.sortCode : this.sortCode2;
-    const eb = this.entryBox;
-    const eid = this.entryId;
-    for (let r = 0; r < count; r++) {
-      const i = order[r];
-      codes[r] = orderCodes[r];
-      const id = ids[i];
-      eid[r] = id;
-      const k = byId ? 6 * id : 6 * i;
-      const o = 6 * r;
-      eb[o] = boxes[k];
-      eb[o + 1] = boxes[k + 1];
-      eb[o + 2] = boxes[k + 2];
-      eb[o + 3] = boxes[k + 3];
-      eb[o + 4] = boxes[k + 4];
-      eb[o + 5] = boxes[k + 5];
-    }
+    const keys = this.keys.subarray(0, count);
+    mortonKeys(boxes, ids, count, byId, range, keys);
+    keys.sort();
+    copyEntries(boxes, ids, count, byId, keys, this);
     this.entries = count;
     this.nodeCount = 0;
     let depth = 0;
-    if (count > 0) depth = this.buildRange(0, count, 0);
+    if (count > 0) depth = this.buildNodes(count);
     if (this.stack.length < 2 * depth + 8) this.stack = new Int32Array(2 * depth + 8);
   }
 
@@ -181,14 +268,10 @@ export class StaticBvh {
     if (this.entryId.length < count) {
       this.entryBox = new Float64Array(6 * count);
       this.entryId = new Int32Array(count);
-      this.codes = new Int32Array(count);
-      this.sortCode = new Int32Array(count);
-      this.sortIndex = new Int32Array(count);
-      this.sortCode2 = new Int32Array(count);
-      this.sortIndex2 = new Int32Array(count);
+      this.keys = new Float64Array(count);
     }
     // Nodes: at most 2·count − 1, about count / 2 with full leaves; start at count and double
-    // on demand in buildRange.
+    // on demand in buildNodes.
     const cap = Math.max(1, count);
     if (this.nodeInfo.length < 2 * cap) {
       this.nodeBox = new Float64Array(6 * cap);
@@ -208,79 +291,83 @@ export class StaticBvh {
   }
 
   /**
-   * Stable LSD radix sort of `sortCode[0 .. count)` (30-bit codes) with `sortIndex` alongside,
-   * three passes of 10 bits between the two buffer pairs. Returns 0 when the result is in
-   * `sortCode` / `sortIndex`, 1 when in `sortCode2` / `sortIndex2`.
+   * Builds the nodes over the sorted entries `[0, count)`, numbered depth first (a node, its
+   * left subtree, then its right one): a run of at most {@link STATIC_BVH_LEAF_SIZE} entries is
+   * a leaf, boxed as it is made; a longer one is split ({@link split}). Inner boxes are fitted
+   * afterwards by one reverse sweep (children are numbered after their parent). Iterative (an
+   * explicit stack of pending right runs), so that the first build of a level, which runs before
+   * V8 has optimised anything, makes no recursive calls. Returns the depth.
    */
-  private radixSort(count: number): number {
-    const hist = this.digitCount;
-    let srcC = this.sortCode;
-    let srcI = this.sortIndex;
-    let dstC = this.sortCode2;
-    let dstI = this.sortIndex2;
-    let where = 0;
-    for (let shift = 0; shift < 30; shift += 10) {
-      hist.fill(0);
-      for (let i = 0; i < count; i++) hist[(srcC[i] >>> shift) & 1023]++;
-      let sum = 0;
-      for (let d = 0; d < 1024; d++) {
-        const c = hist[d];
-        hist[d] = sum;
-        sum += c;
-      }
-      for (let i = 0; i < count; i++) {
-        const c = srcC[i];
-        const at = hist[(c >>> shift) & 1023]++;
-        dstC[at] = c;
-        dstI[at] = srcI[i];
-      }
-      const tc = srcC;
-      const ti = srcI;
-      srcC = dstC;
-      srcI = dstI;
-      dstC = tc;
-      dstI = ti;
-      where ^= 1;
-    }
-    return where;
-  }
-
-  /** Builds the node of sorted run `[lo, hi)`; returns the depth of its subtree. */
-  private buildRange(lo: number, hi: number, level: number): number {
-    const n = this.nodeCount++;
-    if (2 * n + 1 >= this.nodeInfo.length) this.growNodes();
-    if (hi - lo <= STATIC_BVH_LEAF_SIZE) {
-      this.nodeInfo[2 * n] = ~lo;
-      this.nodeInfo[2 * n + 1] = hi - lo;
-      const b = this.nodeBox;
-      const e = this.entryBox;
-      const o = 6 * n;
-      for (let j = 0; j < 3; j++) {
-        b[o + j] = Infinity;
-        b[o + 3 + j] = -Infinity;
-      }
-      for (let r = lo; r < hi; r++) {
-        for (let j = 0; j < 3; j++) {
-          if (e[6 * r + j] < b[o + j]) b[o + j] = e[6 * r + j];
-          if (e[6 * r + 3 + j] > b[o + 3 + j]) b[o + 3 + j] = e[6 * r + 3 + j];
+  private buildNodes(count: number): number {
+    let tasks = this.tasks;
+    tasks[0] = 0;
+    tasks[1] = count;
+    tasks[2] = -1;
+    tasks[3] = 0;
+    let top = 1;
+    let depth = 0;
+    const e = this.entryBox;
+    while (top > 0) {
+      top--;
+      const t = 4 * top;
+      const lo = tasks[t];
+      const hi = tasks[t + 1];
+      const parent = tasks[t + 2];
+      const level = tasks[t + 3];
+      const n = this.nodeCount++;
+      if (2 * n + 1 >= this.nodeInfo.length) this.growNodes();
+      const info = this.nodeInfo;
+      // A left child follows its parent; only the right child is found by its parent's words.
+      if (parent >= 0) info[n === parent + 1 ? 2 * parent : 2 * parent + 1] = n;
+      if (hi - lo <= STATIC_BVH_LEAF_SIZE) {
+        if (level + 1 > depth) depth = level + 1;
+        info[2 * n] = ~lo;
+        info[2 * n + 1] = hi - lo;
+        const b = this.nodeBox;
+        const o = 6 * n;
+        let a0 = Infinity;
+        let a1 = Infinity;
+        let a2 = Infinity;
+        let a3 = -Infinity;
+        let a4 = -Infinity;
+        let a5 = -Infinity;
+        for (let r = lo; r < hi; r++) {
+          const k = 6 * r;
+          if (e[k] < a0) a0 = e[k];
+          if (e[k + 1] < a1) a1 = e[k + 1];
+          if (e[k + 2] < a2) a2 = e[k + 2];
+          if (e[k + 3] > a3) a3 = e[k + 3];
+          if (e[k + 4] > a4) a4 = e[k + 4];
+          if (e[k + 5] > a5) a5 = e[k + 5];
         }
+        b[o] = a0;
+        b[o + 1] = a1;
+        b[o + 2] = a2;
+        b[o + 3] = a3;
+        b[o + 4] = a4;
+        b[o + 5] = a5;
+        continue;
       }
-      return 1;
+      const mid = this.split(lo, hi);
+      if (4 * (top + 2) > tasks.length) {
+        const grown = new Int32Array(2 * tasks.length);
+        grown.set(tasks);
+        this.tasks = grown;
+        tasks = grown;
+      }
+      // The right run is pushed first, so the left one is built (and numbered) first.
+      tasks[t] = mid;
+      tasks[t + 1] = hi;
+      tasks[t + 2] = n;
+      tasks[t + 3] = level + 1;
+      tasks[t + 4] = lo;
+      tasks[t + 5] = mid;
+      tasks[t + 6] = n;
+      tasks[t + 7] = level + 1;
+      top += 2;
     }
-    const mid = this.split(lo, hi);
-    const left = this.nodeCount;
-    const dl = this.buildRange(lo, mid, level + 1);
-    const right = this.nodeCount;
-    const dr = this.buildRange(mid, hi, level + 1);
-    this.nodeInfo[2 * n] = left;
-    this.nodeInfo[2 * n + 1] = right;
-    const b = this.nodeBox;
-    const o = 6 * n;
-    for (let j = 0; j < 3; j++) {
-      b[o + j] = Math.min(b[6 * left + j], b[6 * right + j]);
-      b[o + 3 + j] = Math.max(b[6 * left + 3 + j], b[6 * right + 3 + j]);
-    }
-    return 1 + Math.max(dl, dr);
+    fitInner(this.nodeBox, this.nodeInfo, this.nodeCount);
+    return depth;
   }
 
   /**
@@ -290,9 +377,9 @@ export class StaticBvh {
    */
   private split(lo: number, hi: number): number {
     const mid = (lo + hi) >>> 1;
-    const c = this.codes;
-    const first = c[lo];
-    const last = c[hi - 1];
+    const c = this.keys;
+    const first = (c[lo] / KEY_SCALE) | 0;
+    const last = (c[hi - 1] / KEY_SCALE) | 0;
     if (first === last) return mid;
     const bit = 31 - Math.clz32(first ^ last);
     const prefix = first >>> (bit + 1);
@@ -301,7 +388,7 @@ export class StaticBvh {
     let b = hi - 1;
     while (a < b) {
       const m = (a + b) >>> 1;
-      const v = c[m];
+      const v = (c[m] / KEY_SCALE) | 0;
       if (v >>> (bit + 1) === prefix && ((v >>> bit) & 1) === 0) a = m + 1;
       else b = m;
     }
@@ -445,3 +532,30 @@ export class StaticBvh {
     return visits;
   }
 }
+
+/**
+ * Builds a small hierarchy once, at load (a 4 × 4 × 4 lattice of unit boxes, two of them with
+ * the same centre, through both entry points), so that V8 has type feedback for every statement
+ * of the builder before the first large build: without it, that build (a level's first step)
+ * is optimised mid-loop with no feedback for the code after each loop, and the next build
+ * deoptimises there.
+ */
+function primeStaticBvh(): void {
+  const n = 65;
+  const boxes = new Float64Array(6 * n);
+  const ids = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    const j = i === 64 ? 0 : i;
+    const x = j & 3;
+    const y = (j >> 2) & 3;
+    const z = j >> 4;
+    boxes.set([x, y, z, x + 1, y + 1, z + 1], 6 * i);
+    ids[i] = i;
+  }
+  const bvh = new StaticBvh();
+  bvh.build(boxes, ids, n);
+  bvh.buildById(boxes, ids, n);
+  bvh.collectEntries(0, 0, 0, 1, 1, 1, ids, 0);
+}
+
+primeStaticBvh();

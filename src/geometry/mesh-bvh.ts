@@ -256,9 +256,12 @@ export function buildMeshBvh(
   }
   // The kept scratch is copied out; a build's own node array is handed over as a view (its
   // unused tail was never written, so it holds no memory pages: copying would fault in twice).
+  // A build's own centroid array is sized to hold the node boxes too (the centroids are not
+  // read again): the boxes are fitted into the pages the centroids already faulted in.
+  const ownCen = (scratch === null || w.cen !== scratch.cen) && w.cen.length >= 6 * nodeCount;
   const bvh: MeshBvh = {
     nodeCount,
-    bounds: new Float64Array(6 * nodeCount),
+    bounds: ownCen ? w.cen.subarray(0, 6 * nodeCount) : new Float64Array(6 * nodeCount),
     data:
       scratch !== null && data === scratch.data
         ? data.slice(0, 2 * nodeCount)
@@ -296,10 +299,12 @@ function buildArrays(prim: Uint32Array, count: number, maxLeaf: number): BuildAr
     return scratch;
   }
   const kept = count <= SCRATCH_KEPT_PRIMITIVES;
-  const n = kept ? Math.min(SCRATCH_KEPT_PRIMITIVES, 2 * count) : count;
+  // A kept array holds the centroids of up to twice this count; a build's own holds them (3 per
+  // primitive) and, once they are no longer read, the node boxes (6 per node).
+  const cenLength = kept ? 3 * Math.min(SCRATCH_KEPT_PRIMITIVES, 2 * count) : 6 * nodes;
   const w: BuildArrays = {
     prim,
-    cen: new Float64Array(3 * n),
+    cen: new Float64Array(cenLength),
     data: new Uint32Array(2 * nodes),
   };
   if (kept) scratch = w;
@@ -421,8 +426,8 @@ function splitNode(
     // Small nodes, the great majority: a leaf when small enough, else the centroid box's
     // midpoint (three-mesh-bvh's "center" split): two bins, the left one kept.
     if (n <= maxLeaf) return -1;
-    const mid = partitionSlots(w, start, end, axis, lo, 2 / ext, 0);
-    splitHalves(w, stack, t, mid === start || mid === end ? start + (n >> 1) : mid);
+    const mid = partitionSlots(w, stack, t, axis, lo, 2 / ext, 0);
+    if (mid === start || mid === end) splitHalves(w, stack, t, start, end, start + (n >> 1));
     return axis;
   }
   const scale = maxBins / ext;
@@ -446,13 +451,9 @@ function splitNode(
     const splitCost = MESH_BVH_TRAVERSAL_COST + (parentArea > 0 ? bestCost / parentArea : n);
     if (splitCost >= n) return -1;
   }
-  const mid = partitionSlots(w, start, end, axis, lo, scale, best);
-  if (mid === start || mid === end) {
-    // The boundary rounded onto an end of a tiny centroid range: halves by slot.
-    splitHalves(w, stack, t, start + (n >> 1));
-    return axis;
-  }
-  splitHalves(w, stack, t, mid);
+  const mid = partitionSlots(w, stack, t, axis, lo, scale, best);
+  // The boundary rounded onto an end of a tiny centroid range: halves by slot.
+  if (mid === start || mid === end) splitHalves(w, stack, t, start, end, start + (n >> 1));
   return axis;
 }
 
@@ -585,27 +586,74 @@ function sweepBins(bins: number): number {
 }
 
 /**
- * Partitions slots [start, end) in place (Hoare: ids and centroids swapped together) by the bin
- * of their doubled centroid along `axis` (bin k = ⌊(c − lo)·scale⌋): bins at or below `best`
- * first. The SAH split passes its bins and boundary; a centroid-midpoint split passes two bins
- * (scale = 2 / extent) and `best` = 0. Returns the first slot of the right side.
+ * Partitions the slots [start, end) of the task at stack[t] in place (Hoare: ids and centroids
+ * swapped together) by the bin of their doubled centroid along `axis` (bin k = ⌊(c − lo)·scale⌋):
+ * bins at or below `best` first. The SAH split passes its bins and boundary; a centroid-midpoint
+ * split passes two bins (scale = 2 / extent) and `best` = 0. Every slot is read once, by the scan
+ * that places it, which also grows its side's centroid box: the left task is written at t and
+ * the right one at t + TASK (start, end, centroid box), as {@link splitHalves} would. Returns the
+ * first slot of the right side (when it is `start` or `end`, one task is empty and the caller
+ * splits in halves instead).
  */
 function partitionSlots(
   w: BuildArrays,
-  start: number,
-  end: number,
+  stack: Float64Array,
+  t: number,
   axis: number,
   lo: number,
   scale: number,
   best: number,
 ): number {
   const { prim, cen } = w;
+  const start = stack[t] | 0;
+  const end = stack[t + 1] | 0;
+  let la = Infinity;
+  let lb = Infinity;
+  let lc = Infinity;
+  let ld = -Infinity;
+  let le = -Infinity;
+  let lf = -Infinity;
+  let ra = Infinity;
+  let rb = Infinity;
+  let rc = Infinity;
+  let rd = -Infinity;
+  let re = -Infinity;
+  let rf = -Infinity;
   let i = start;
   let j = end - 1;
   for (;;) {
-    while (i <= j && (((cen[3 * i + axis] - lo) * scale) | 0) <= best) i++;
-    while (i <= j && (((cen[3 * j + axis] - lo) * scale) | 0) > best) j--;
-    if (i >= j) return i;
+    while (i <= j) {
+      const a = 3 * i;
+      const c = cen[a + axis];
+      if ((((c - lo) * scale) | 0) > best) break;
+      const x = cen[a];
+      const y = cen[a + 1];
+      const z = cen[a + 2];
+      if (x < la) la = x;
+      if (y < lb) lb = y;
+      if (z < lc) lc = z;
+      if (x > ld) ld = x;
+      if (y > le) le = y;
+      if (z > lf) lf = z;
+      i++;
+    }
+    while (i <= j) {
+      const b = 3 * j;
+      const c = cen[b + axis];
+      if ((((c - lo) * scale) | 0) <= best) break;
+      const x = cen[b];
+      const y = cen[b + 1];
+      const z = cen[b + 2];
+      if (x < ra) ra = x;
+      if (y < rb) rb = y;
+      if (z < rc) rc = z;
+      if (x > rd) rd = x;
+      if (y > re) re = y;
+      if (z > rf) rf = z;
+      j--;
+    }
+    if (i >= j) break;
+    // Slot i goes right and slot j left: swap, and count each on its new side.
     const p = prim[i];
     prim[i] = prim[j];
     prim[j] = p;
@@ -614,25 +662,62 @@ function partitionSlots(
     const x = cen[a];
     const y = cen[a + 1];
     const z = cen[a + 2];
-    cen[a] = cen[b];
-    cen[a + 1] = cen[b + 1];
-    cen[a + 2] = cen[b + 2];
+    const u = cen[b];
+    const v = cen[b + 1];
+    const q = cen[b + 2];
+    cen[a] = u;
+    cen[a + 1] = v;
+    cen[a + 2] = q;
     cen[b] = x;
     cen[b + 1] = y;
     cen[b + 2] = z;
+    if (u < la) la = u;
+    if (v < lb) lb = v;
+    if (q < lc) lc = q;
+    if (u > ld) ld = u;
+    if (v > le) le = v;
+    if (q > lf) lf = q;
+    if (x < ra) ra = x;
+    if (y < rb) rb = y;
+    if (z < rc) rc = z;
+    if (x > rd) rd = x;
+    if (y > re) re = y;
+    if (z > rf) rf = z;
     i++;
     j--;
   }
+  const r = t + TASK;
+  stack[t + 1] = i;
+  stack[t + 4] = la;
+  stack[t + 5] = lb;
+  stack[t + 6] = lc;
+  stack[t + 7] = ld;
+  stack[t + 8] = le;
+  stack[t + 9] = lf;
+  stack[r] = i;
+  stack[r + 1] = end;
+  stack[r + 4] = ra;
+  stack[r + 5] = rb;
+  stack[r + 6] = rc;
+  stack[r + 7] = rd;
+  stack[r + 8] = re;
+  stack[r + 9] = rf;
+  return i;
 }
 
 /**
- * Splits the task at t into slots [start, mid) and [mid, end) as they lie (partitioned, or their
- * centroids all coincide), measuring both sides' centroid boxes; the left task at t, the right at
+ * Splits the task at t into slots [start, mid) and [mid, end) as they lie (a partition that left
+ * one side empty), measuring both sides' centroid boxes; the left task at t, the right at
  * t + TASK.
  */
-function splitHalves(w: BuildArrays, stack: Float64Array, t: number, mid: number): void {
-  const start = stack[t] | 0;
-  const end = stack[t + 1] | 0;
+function splitHalves(
+  w: BuildArrays,
+  stack: Float64Array,
+  t: number,
+  start: number,
+  end: number,
+  mid: number,
+): void {
   const r = t + TASK;
   centroidBox(w.cen, start, mid, stack, t);
   centroidBox(w.cen, mid, end, stack, r);

@@ -97,6 +97,59 @@ describe("StaticBvh", () => {
     ]);
   });
 
+  it("orders entries by Morton code of the centre, ties in input order, through both entry points", () => {
+    // 3,000 boxes on 7 distinct centres (many ties) plus a far corner box, ids permuted: the
+    // entries must be sorted by the centre's code (checked by recomputing it) and, within a
+    // code, keep the input order; buildById over a per-id array gives the same entries.
+    const n = 3001;
+    const centres = [
+      [0, 0, 0],
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 1],
+      [1, 1, 1],
+      [0.5, 0.25, 0.75],
+      [0.9, 0.1, 0.3],
+    ];
+    const boxes = new Float64Array(6 * n);
+    const ids = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const c = i === n - 1 ? [10, 10, 10] : centres[(i * 5) % 7];
+      const h = 0.1 + (i % 3) * 0.05;
+      boxes.set([c[0] - h, c[1] - h, c[2] - h, c[0] + h, c[1] + h, c[2] + h], 6 * i);
+      ids[i] = (i * 7) % n;
+    }
+    const bvh = new StaticBvh();
+    bvh.build(boxes, ids, n);
+    const inputOf = new Int32Array(n);
+    for (let i = 0; i < n; i++) inputOf[ids[i]] = i;
+    const q = (v: number) => Math.floor((v / 10) * 1023);
+    const morton = (i: number) => {
+      let code = 0;
+      for (let b = 9; b >= 0; b--) {
+        for (let k = 2; k >= 0; k--) {
+          const c = 0.5 * boxes[6 * i + k] + 0.5 * boxes[6 * i + 3 + k];
+          code = code * 2 + ((q(c) >> b) & 1);
+        }
+      }
+      return code;
+    };
+    let wrong = 0;
+    for (let r = 1; r < n; r++) {
+      const a = inputOf[bvh.entryIds[r - 1]];
+      const b = inputOf[bvh.entryIds[r]];
+      if (morton(a) > morton(b) || (morton(a) === morton(b) && a > b)) wrong++;
+    }
+    expect(wrong).toBe(0);
+    const perId = new Float64Array(6 * n);
+    for (let i = 0; i < n; i++) perId.set(boxes.subarray(6 * i, 6 * i + 6), 6 * ids[i]);
+    const byId = new StaticBvh();
+    byId.buildById(perId, ids, n);
+    expect(Array.from(byId.entryIds.subarray(0, n))).toEqual(
+      Array.from(bvh.entryIds.subarray(0, n)),
+    );
+  });
+
   it("refuses non-finite or inverted boxes", () => {
     const bvh = new StaticBvh();
     expect(() => bvh.build(new Float64Array([0, 0, 0, Number.NaN, 1, 1]), [0], 1)).toThrow(

@@ -156,6 +156,42 @@ describe("buildMeshBvh", () => {
     }
   });
 
+  it("a large build (its node boxes fitted into its centroid array) has exact boxes and arrays of node length", () => {
+    // Above the kept scratch (2^16 primitives) a build's node boxes reuse its centroid array when
+    // the nodes fit (leaves of 4), and get their own array when they do not (leaves of 1).
+    const n = 70_000;
+    const prim = randomBoxes(11, n, 10, 0.3);
+    for (const maxLeafSize of [4, 1]) {
+      const bvh = buildMeshBvh(prim, n, { maxLeafSize });
+      expect(bvh.bounds.length).toBe(6 * bvh.nodeCount);
+      expect(bvh.data.length).toBe(2 * bvh.nodeCount);
+      const box = new Float64Array(6 * bvh.nodeCount);
+      let wrong = 0;
+      for (let i = bvh.nodeCount - 1; i >= 0; i--) {
+        const o = 6 * i;
+        box.set([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity], o);
+        const grow = (src: ArrayLike<number>, p: number) => {
+          for (let k = 0; k < 3; k++) {
+            box[o + k] = Math.min(box[o + k], src[p + k]);
+            box[o + 3 + k] = Math.max(box[o + 3 + k], src[p + 3 + k]);
+          }
+        };
+        if (isMeshBvhLeaf(bvh, i)) {
+          const s = meshBvhLeafOffset(bvh, i);
+          for (let q = s; q < s + meshBvhLeafCount(bvh, i); q++) grow(prim, 6 * bvh.primitives[q]);
+        } else {
+          grow(box, 6 * (i + 1));
+          grow(box, 6 * meshBvhRightChild(bvh, i));
+        }
+        for (let k = 0; k < 6; k++) if (bvh.bounds[o + k] !== box[o + k]) wrong++;
+      }
+      expect(wrong).toBe(0);
+      const seen = new Uint8Array(n);
+      for (const p of bvh.primitives) seen[p]++;
+      expect(seen.every((c) => c === 1)).toBe(true);
+    }
+  });
+
   it("refuses non-finite bounds and bad options", () => {
     expect(() => buildMeshBvh(new Float64Array([0, 0, Number.NaN, 1, 1, 1]), 1)).toThrow(
       CollideError,
