@@ -87,12 +87,53 @@ function profileSigned(kind: "cylinder" | "cone", h: number, r: number, p: numbe
   return Math.max(slant, -h - y);
 }
 
+/**
+ * Contact of a ball (radius `radius`) centred at local point p of a cylinder or cone (h, r),
+ * through the general narrow phase with the error register on: [distance, bound].
+ */
+function ballInside(
+  kind: "cylinder" | "cone",
+  H: number,
+  R: number,
+  p: number[],
+  radius: number,
+  rot: quat.Quat,
+): [number, number] {
+  const out = makeContact();
+  const solid = kind === "cylinder" ? makeCylinder(H, R) : makeCone(H, R);
+  const ball = makeSphere(radius);
+  // The solid at −p in the ball's frame, turned so that nothing is axis-aligned.
+  const pose = iso.create(vec3.create(0, 0, 0), rot);
+  const moved = iso.transformPoint(vec3.create(), pose, vec3.create(p[0], p[1], p[2]));
+  vec3.negate(pose.translation, moved);
+  contactErrorIo[0] = 0;
+  contactErrorIo[1] = 1;
+  const hit = contactConvexConvex(out, ball, solid, pose, 0);
+  contactErrorIo[1] = 0;
+  expect(hit).toBe(true);
+  return [out.distance, contactErrorIo[0]];
+}
+
+/** A point strictly inside (fractions u, v of the radius and half height, azimuth w·π). */
+function insidePoint(
+  kind: "cylinder" | "cone",
+  H: number,
+  R: number,
+  u: number,
+  v: number,
+  w: number,
+) {
+  const y = v * H;
+  const rMax = kind === "cone" ? (R * (H - y)) / (2 * H) : R;
+  const rho = 0.95 * rMax * Math.abs(u);
+  return [rho * Math.cos(Math.PI * w), y, rho * Math.sin(Math.PI * w)];
+}
+
 describe("errorBound: the general narrow phase against exact depths", () => {
   const frac = fc.double({ min: -0.95, max: 0.95, noNaN: true });
-  it("a ball whose centre is inside a cylinder or a cone (GJK/EPA, refined)", () => {
-    const out = makeContact();
-    let runs = 0;
-    let tight = 0;
+  it("a ball whose centre is inside a cylinder or a cone: the truth lies within the bound", () => {
+    const rot = quat.create(0.3, -0.2, 0.5, 0.8);
+    quat.normalize(rot, rot);
     fc.assert(
       fc.property(
         fc.constantFrom("cylinder" as const, "cone" as const),
@@ -106,41 +147,50 @@ describe("errorBound: the general narrow phase against exact depths", () => {
         (kind, h, r, u, v, w, radius, scale) => {
           const H = h * scale;
           const R = r * scale;
-          // A point strictly inside: the cone's radius shrinks toward the apex.
-          const y = v * H;
-          const rMax = kind === "cone" ? (R * (H - y)) / (2 * H) : R;
-          const rho = 0.95 * rMax * Math.abs(u);
-          const ang = Math.PI * w;
-          const p = [rho * Math.cos(ang), y, rho * Math.sin(ang)];
+          const p = insidePoint(kind, H, R, u, v, w);
           const truth = profileSigned(kind, H, R, p) - radius * scale;
-          const solid = kind === "cylinder" ? makeCylinder(H, R) : makeCone(H, R);
-          const ball = makeSphere(radius * scale);
-          // The solid at −p in the ball's frame (a rotation too, so nothing is axis-aligned).
-          const rot = quat.create(0.3, -0.2, 0.5, 0.8);
-          quat.normalize(rot, rot);
-          const pose = iso.create(vec3.create(0, 0, 0), rot);
-          const local = vec3.create(p[0], p[1], p[2]);
-          const moved = iso.transformPoint(vec3.create(), pose, local);
-          vec3.negate(pose.translation, moved);
-          contactErrorIo[0] = 0;
-          contactErrorIo[1] = 1;
-          const hit = contactConvexConvex(out, ball, solid, pose, 0);
-          contactErrorIo[1] = 0;
-          expect(hit).toBe(true);
-          const bound = contactErrorIo[0];
+          const [d, bound] = ballInside(kind, H, R, p, radius * scale, rot);
           const size = Math.hypot(H, R) + radius * scale;
-          // The truth within the bound (up to the rounding of the oracle's own arithmetic).
-          expect(Math.abs(out.distance - truth)).toBeLessThanOrEqual(bound + 1e-14 * size);
-          runs++;
-          if (bound <= 1e-9 * Math.abs(truth) + 1e-13 * size) tight++;
+          // Up to the rounding of the oracle's own arithmetic.
+          expect(Math.abs(d - truth)).toBeLessThanOrEqual(bound + 1e-14 * size);
         },
       ),
       { numRuns: 300 },
     );
-    // The certificate is EPA's polytope: 1e-9 of the depth or better for most inputs (measured
-    // on 2000 random ones: median 2e-11, 90th percentile 1e-9, 99th 4e-9 relative); looser where
-    // the least overlap nearly ties between a cap and the side and EPA's 128 iterations end
-    // first (up to 3e-4 relative there), the reported depth itself still exact to rounding.
-    expect(tight).toBeGreaterThanOrEqual(0.8 * runs);
+  });
+
+  it("the bound is 1e-9 of the depth for most uniform random inputs", () => {
+    // A fixed linear congruential sequence: uniform, not fast-check's edge-biased values (whose
+    // centres on the axis are the near ties where EPA's cap ends first).
+    let seed = 12345;
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const n = 1000;
+    let tight = 0;
+    const ratios: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const kind = i % 2 ? "cone" : "cylinder";
+      const scale = 10 ** (rnd() * 6 - 3);
+      const H = (0.2 + 4.8 * rnd()) * scale;
+      const R = (0.2 + 4.8 * rnd()) * scale;
+      const p = insidePoint(kind, H, R, rnd(), rnd() * 1.9 - 0.95, 2 * rnd());
+      const radius = (0.01 + 2 * rnd()) * scale;
+      const rot = quat.create(rnd() - 0.5, rnd() - 0.5, rnd() - 0.5, rnd() - 0.5);
+      quat.normalize(rot, rot);
+      const truth = profileSigned(kind, H, R, p) - radius;
+      const [d, bound] = ballInside(kind, H, R, p, radius, rot);
+      const size = Math.hypot(H, R) + radius;
+      expect(Math.abs(d - truth)).toBeLessThanOrEqual(bound + 1e-14 * size);
+      if (bound <= 1e-9 * Math.abs(truth) + 1e-13 * size) tight++;
+      ratios.push(bound / Math.abs(truth));
+    }
+    ratios.sort((x, y) => x - y);
+    // Measured: median 2e-11, 90th percentile 1e-9, 99th 4e-9 of the depth; looser where the
+    // least overlap nearly ties between a cap and the side and EPA's 128 iterations end first
+    // (up to 3e-4 there), the reported depth itself still exact to rounding.
+    expect(tight).toBeGreaterThanOrEqual(0.85 * n);
+    expect(ratios[n / 2]).toBeLessThanOrEqual(1e-10);
   });
 });
