@@ -12,9 +12,10 @@
  * sphere this is the whole answer, overlapping or not (a ball's penetration depth against a
  * convex solid is ρ plus its centre's depth). For a capsule it is the whole answer while the
  * segment stays outside the solid (s ≥ 0: the distance of two disjoint convex sets is their
- * separation, so the capsule's depth is ρ − s); a segment that enters the solid is answered by
- * GJK/EPA with the normal refined (convex-convex.ts), whose depth is then the segment's own
- * penetration plus ρ.
+ * separation, so the capsule's depth is ρ − s); a segment that enters a cylinder in a plane
+ * through its axis has a closed form as well (`coplanarCylinder`), and any other segment that
+ * enters the solid is answered by GJK/EPA with the normal refined (convex-convex.ts), whose
+ * depth is then the segment's own penetration plus ρ.
  *
  * Touching is decided on the computed signed distance, which is exact for exactly touching
  * inputs whose contact point is representable (the issue's capsule resting on a cylinder's cap).
