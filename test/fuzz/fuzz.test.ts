@@ -62,9 +62,12 @@ const SEED = Number(process.env.FUZZ_SEED ?? 16);
  * shows halfspace–compound's child poses rounding at the compound's offset: 2 at seed 16).
  * 71 with the curved pairs' ridge search and exact flat-contact witnesses and the composite
  * fixes (penetrating ties keep their own contact, hollow compound projection, the manifold's
- * touching band) merged with the above (seed 17: 60, seed 18: 67, seed 19: 67).
+ * touching band) merged with the above (seed 17: 60, seed 18: 67, seed 19: 67). 65 with the
+ * ray oracle's grazing stop no longer taken for the first contact (a later toi is wrong only
+ * if the ray crossed the interior before it: the six it dropped were exact, checked with
+ * rationals and 60-digit roots) and the curved-feature witnesses (seed 17: 53).
  */
-const KNOWN_WRONG = 71;
+const KNOWN_WRONG = 65;
 
 describe("differential fuzzer", () => {
   it(`${QUERIES} queries from seed ${SEED}: no errors, at most the known wrong answers`, {
