@@ -905,12 +905,8 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   if (side === 0) gjkToLimit(featureGjk, map, coreBInA, n);
   else gjkToLimit(featureGjk, coreA, map, n);
   if (featureGjk.status !== GjkStatus.Separated || featureGjk.unproven) return;
-  // The features' shadows overlap: GJK's points are apart by the clearance along the normal,
-  // each on its supporting plane (measured along n, not as GJK's gap, whose own tolerance at
-  // a long generator against a small box exceeded the slack: a box of 3e-3 inside a cylinder
-  // of 220 kept EPA's witness 309 away).
-  vec3.sub(featureD, featureGjk.pointB, featureGjk.pointA);
-  if (!(Math.abs(vec3.dot(featureD, n) - clear) <= FEATURE_GAP_SLACK * size)) return;
+  // The features' shadows overlap: GJK's gap is the clearance, along the normal.
+  if (!(Math.abs(featureGjk.distance - clear) <= FEATURE_GAP_SLACK * size)) return;
   if (side === 0) {
     vec3.sub(refined.pointA, featureGjk.pointA, featureShift);
     vec3.copy(refined.pointB, featureGjk.pointB);
