@@ -65,7 +65,7 @@ const SEED = Number(process.env.FUZZ_SEED ?? 16);
  * touching band) merged with the above (seed 17: 60, seed 18: 67, seed 19: 67). 65 with the
  * ray oracle's grazing stop no longer taken for the first contact (a later toi is wrong only
  * if the ray crossed the interior before it: the six it dropped were exact, checked with
- * rationals and 60-digit roots) and the curved-feature witnesses (seed 17: 53).
+ * rationals and 60-digit roots).
  */
 const KNOWN_WRONG = 65;
 
