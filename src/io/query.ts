@@ -236,6 +236,7 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
         normal: arr(c.normal),
         pointA: arrAt(c.pointA, o),
         pointB: arrAt(c.pointB, o),
+        errorBound: c.errorBound ?? 0,
       };
     }
     case "manifold": {

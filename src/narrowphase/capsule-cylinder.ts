@@ -2,8 +2,10 @@
  * Capsule–cylinder: the capsule's segment point nearest the cylinder (an exact projection per point,
  * src/geometry/revolution.ts, minimised along the segment) and the radius added analytically
  * (rounded-revolution.ts): exact up to rounding while the segment stays outside the cylinder,
- * touching included (issue 16, class 1 and must-have 1); a segment that enters the cylinder is
- * answered by GJK/EPA with its normal refined. A's frame, B at `bInA`; no allocation.
+ * touching included (issue 16, class 1 and must-have 1); a segment that enters the cylinder in a
+ * plane through its axis (parallel or crossing axes) in closed form too (rounded-revolution.ts,
+ * `coplanarCylinder`), any other by GJK/EPA with its normal refined (its certified error then in
+ * the `contact` query's `errorBound`). A's frame, B at `bInA`; no allocation.
  */
 import { RevolutionKind } from "../geometry/revolution.js";
 import type { Isometry } from "../math/isometry.js";

@@ -33,7 +33,23 @@ export interface Contact {
   pointA: Vec3;
   /** Witness point on B's surface. */
   pointB: Vec3;
+  /**
+   * A bound on |`distance` − the true signed distance|, scene units, set by the `contact` query
+   * (src/query/contact.ts): 0 where the pair's routine is exact to its rounding (the closed
+   * forms, SAT, sphere and capsule pairs), else what the general narrow phase certified — an
+   * upper bound attained along the normal against a lower bound from GJK's or EPA's polytope
+   * (see {@link contactErrorIo}). Absent on contacts from the pair routines and the world.
+   */
+  errorBound?: number;
 }
+
+/**
+ * The error register of the `contact` query: [0] the largest error bound (scene units) that
+ * the general narrow phase (convex-convex.ts) certified since the query reset it, [1] non-zero
+ * while a query wants it computed (the bound costs one support pair per call: the world's
+ * narrow phase leaves it off). Written only by routines that are not exact to their rounding.
+ */
+export const contactErrorIo = new Float64Array(2);
 
 /** One point of a contact manifold. */
 export interface ManifoldPoint {

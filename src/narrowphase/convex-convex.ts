@@ -65,7 +65,7 @@ import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Revolution } from "../shapes/shape-def.js";
 import { canonicalOrder } from "./canonical-order.js";
-import type { Contact, DistanceResult } from "./contact.js";
+import { type Contact, contactErrorIo, type DistanceResult } from "./contact.js";
 import { pairRescaleFactor } from "./extreme-scale.js";
 
 /**
@@ -190,13 +190,18 @@ const solvedB = vec3.create();
  */
 function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): boolean {
   const k = loadPair(a, b, bInA);
+  const wanted = contactErrorIo[1] !== 0;
   if (k === 1) {
     if (!solveLoaded(a, b, bInA, maxGap)) return false;
+    if (wanted) lowerBound();
   } else {
     if (!solveLoaded(a, b, scaledBInA, maxGap * k)) return false;
+    if (wanted) lowerBound();
     // Back to scene units (division by a power of two: exact unless the result under/overflows).
     const inv = 1 / k;
     solvedIo[0] *= inv;
+    boundIo[0] *= inv;
+    boundIo[1] *= inv;
     vec3.scale(solvedA, solvedA, inv);
     vec3.scale(solvedB, solvedB, inv);
   }
@@ -215,11 +220,70 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     solvedIo[0] = 0;
     vec3.copy(solvedB, solvedA);
   }
+  if (wanted) recordError();
   return true;
 }
 
 /** Gap, relative to the witnesses' magnitude, under which {@link solve} asks intersects. */
 const NEAR_TOUCH = 2 ** -20;
+
+/**
+ * Certified bounds on the full signed distance s of the pair {@link solve} answers, in the
+ * solver's units until it scales them: [0] a lower bound, [1] an upper bound. s = −min over unit n
+ * of the overlap h_A(n) + h_B(−n) + rA + rB (gap or depth alike), so the overlap along any
+ * direction gives a lower bound (the reported normal's: {@link lowerBound}); an upper bound is
+ * a point of the Minkowski difference — GJK's closest point, |v| − r — or, when the cores
+ * intersect, minus the depth of the origin in EPA's polytope (its vertices are support points,
+ * so it lies inside the difference: its closest face is a lower bound on the depth), else −r
+ * (GJK's simplex holds the origin). Set by {@link solveLoaded} ([1]) and {@link lowerBound} ([0]).
+ */
+const boundIo = new Float64Array(2);
+
+/**
+ * boundIo[0] = the signed distance along the solved normal (cores loaded, solver units). When
+ * EPA's polytope bounds the depth and its tolerance leaves more than BOUND_TARGET of it open,
+ * EPA runs again from GJK's simplex to BOUND_EPA_TOLERANCE for a tighter boundIo[1] (queries
+ * only: the answer itself does not change).
+ */
+function lowerBound(): void {
+  const r = coreA.margin + coreB.margin;
+  boundIo[0] = 0 - overlapAlong(solvedNormal) - r;
+  if (epaBoundIo[0] === 0) return;
+  const s = solvedIo[0];
+  if (!(boundIo[1] - s > BOUND_TARGET * Math.abs(s))) return;
+  epa(epaBound, coreA, coreBInA, gjkOut.simplex, gjkOut.direction, BOUND_EPA_TOLERANCE);
+  if (epaBound.status !== EpaStatus.Converged && epaBound.status !== EpaStatus.MaxIterations) {
+    return;
+  }
+  const u = 0 - epaBound.depth - r;
+  if (u < boundIo[1]) boundIo[1] = u;
+}
+
+/** [0] 1 when the last {@link solveLoaded} ran EPA from a simplex holding the origin. */
+const epaBoundIo = new Float64Array(1);
+const epaBound = makeEpaResult();
+
+/** Relative error bound above which {@link lowerBound} tightens EPA's. */
+const BOUND_TARGET = 1e-9;
+
+/** EPA's relative tolerance when run again for the bound alone. */
+const BOUND_EPA_TOLERANCE = 1e-12;
+
+/**
+ * The error bound of the solved signed distance from {@link boundIo} (scene units), plus the
+ * rounding of the support points' evaluation (TOUCH_TOLERANCE of their magnitude), raised into
+ * the query's register {@link contactErrorIo}.
+ */
+function recordError(): void {
+  const s = solvedIo[0];
+  lengthInto(solvedA, 1);
+  lengthInto(solvedB, 2);
+  const round = TOUCH_TOLERANCE * (Math.max(sizeIo[1], sizeIo[2]) + Math.abs(s));
+  const e = Math.max(boundIo[1] - s, s - boundIo[0], 0) + round;
+  // A NaN bound (a degenerate run) claims nothing: infinite.
+  const bound = e >= 0 ? e : Number.POSITIVE_INFINITY;
+  if (!(bound <= contactErrorIo[0])) contactErrorIo[0] = bound;
+}
 
 /** {@link solve} on the cores as loaded by {@link loadPair} (B at `bInA`, in the solver's units). */
 function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): boolean {
@@ -235,6 +299,9 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   const polytopes = isPolytope(a) && isPolytope(b);
   const unproven = gjkOut.unproven;
+  // The upper bound of boundIo: GJK's closest point (a point of the Minkowski difference).
+  boundIo[1] = gjkOut.status === GjkStatus.Separated ? gjkOut.distance - r : 0 - r;
+  epaBoundIo[0] = 0;
   if (unproven) {
     // GJK stalled on a sliver simplex without a separating axis, |v| at its rounding level: the
     // pair touches, overlaps or is apart by less than GJK resolves. Candidate 1: the least
@@ -286,6 +353,17 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
         : EPA_TOLERANCE,
   );
   let depth = epaOut.depth;
+  // EPA's polytope holds the origin when GJK's simplex did (not after an unproven run): the
+  // depth of its closest face is a lower bound on the core depth (see boundIo).
+  if (
+    !unproven &&
+    gjkOut.status !== GjkStatus.Separated &&
+    (epaOut.status === EpaStatus.Converged || epaOut.status === EpaStatus.MaxIterations) &&
+    depth > 0
+  ) {
+    boundIo[1] = 0 - depth - r;
+    epaBoundIo[0] = 1;
+  } else epaBoundIo[0] = 0;
   vec3.copy(solvedNormal, epaOut.normal);
   vec3.copy(solvedA, epaOut.pointA);
   vec3.copy(solvedB, epaOut.pointB);

@@ -12,9 +12,10 @@
  * sphere this is the whole answer, overlapping or not (a ball's penetration depth against a
  * convex solid is ρ plus its centre's depth). For a capsule it is the whole answer while the
  * segment stays outside the solid (s ≥ 0: the distance of two disjoint convex sets is their
- * separation, so the capsule's depth is ρ − s); a segment that enters the solid is answered by
- * GJK/EPA with the normal refined (convex-convex.ts), whose depth is then the segment's own
- * penetration plus ρ.
+ * separation, so the capsule's depth is ρ − s); a segment that enters a cylinder in a plane
+ * through its axis has a closed form as well (`coplanarCylinder`), and any other segment that
+ * enters the solid is answered by GJK/EPA with the normal refined (convex-convex.ts), whose
+ * depth is then the segment's own penetration plus ρ.
  *
  * Touching is decided on the computed signed distance, which is exact for exactly touching
  * inputs whose contact point is representable (the issue's capsule resting on a cylinder's cap).
@@ -27,7 +28,7 @@ import {
   makeRevolutionProjection,
   makeSegmentRevolutionResult,
   projectRevolution,
-  type RevolutionKind,
+  RevolutionKind,
 } from "../geometry/revolution.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
@@ -161,6 +162,9 @@ export function contactCapsuleRevolution(
   // A segment of zero length is a point: its depth is exact whatever it is.
   const point = a.a.x === a.b.x && a.a.y === a.b.y && a.a.z === a.b.z;
   if (seg.projection.distance < 0 && !point) {
+    if (kind === RevolutionKind.Cylinder && coplanarCylinder(out, a.radius, b as Cylinder, bInA)) {
+      return true;
+    }
     return contactConvexConvex(out, a, b, bInA, prediction);
   }
   const size = Math.hypot(b.halfHeight, b.radius);
@@ -177,4 +181,209 @@ export function intersectsCapsuleRevolution(
   if (!segmentAgainst(a, kind, b.halfHeight, b.radius, bInA, a.radius)) return false;
   const size = Math.hypot(b.halfHeight, b.radius);
   return touching(seg.projection.distance - a.radius, seg.segmentPoint, a.radius, size) <= 0;
+}
+
+/**
+ * Out-of-plane offset of a capsule's segment from a plane through the cylinder's axis, in
+ * rounding units of the pair's coordinates, under which the segment counts as coplanar with the
+ * axis (parallel or crossing): moving it by that much changes the depth by no more.
+ */
+const COPLANAR_ULPS = 16;
+
+// The 2D answer of `coplanarCylinder`: candidate normal (mu, my) in the meridian plane.
+const pn = vec3.create();
+const pA = vec3.create();
+const pB = vec3.create();
+
+/**
+ * Capsule (radius `rho`, segment segA–segB in B's frame, entering the cylinder) against cylinder
+ * B when the segment lies in a plane through B's axis — parallel to it or crossing it — in closed
+ * form (issue 16, must-have 1). In that plane, coordinates (u, y) along a unit horizontal e_u and
+ * the axis, the cylinder is the rectangle R = [−r, r] × [−h, h] and the segment S is P–Q. The
+ * least overlap f(n) = h_S(n) + h_B(−n) over unit n: for n = c·m + s·n⊥ (m in the plane, n⊥ its
+ * normal, c ≥ 0) it is c·(h_S(m) + h|m_y|) + r·√(c²m_u² + s²) — the segment's support has no n⊥
+ * part, the cylinder's is r times the horizontal length — concave in c, so its minimum is at
+ * c = 1 (in the plane) or c = 0 (n = ±n⊥, f = r). In the plane the minimum of h_S(m) + h_R(−m)
+ * is the depth of the origin in the polygon S ⊕ (−R), attained at one of its edge normals: ±e_u,
+ * ±y (R's edges) and ±(Q − P)⊥ (S's). So the core depth is the least of seven closed-form
+ * values (ties to the first in that order), the capsule's depth that plus its radius. The
+ * witnesses face each other along the normal: the supporting features of S and of R (a point or
+ * an edge each) meet at the middle of the overlap of their spans across the normal. False when
+ * the segment is not coplanar with the axis (to COPLANAR_ULPS of rounding): GJK/EPA then.
+ */
+function coplanarCylinder(out: Contact, rho: number, b: Cylinder, bInA: Isometry): boolean {
+  const h = b.halfHeight;
+  const r = b.radius;
+  const P = segA;
+  const Q = segB;
+  const size = Math.max(
+    Math.abs(P.x),
+    Math.abs(P.y),
+    Math.abs(P.z),
+    Math.abs(Q.x),
+    Math.abs(Q.y),
+    Math.abs(Q.z),
+    h,
+    r,
+  );
+  const tol = COPLANAR_ULPS * Number.EPSILON * size;
+  const lp = Math.hypot(P.x, P.z);
+  const lq = Math.hypot(Q.x, Q.z);
+  // e_u: the horizontal direction of the farther end from the axis; +x when both are on it to
+  // rounding (any plane through the axis holds the segment then).
+  let ux = 1;
+  let uz = 0;
+  if (Math.max(lp, lq) > tol) {
+    ux = lp >= lq ? P.x / lp : Q.x / lq;
+    uz = lp >= lq ? P.z / lp : Q.z / lq;
+    const l = Math.hypot(ux, uz);
+    ux /= l;
+    uz /= l;
+  }
+  // Out-of-plane offsets along n⊥ = (−uz, 0, ux).
+  const v1 = ux * P.z - uz * P.x;
+  const v2 = ux * Q.z - uz * Q.x;
+  if (!(Math.abs(v1) <= tol && Math.abs(v2) <= tol)) return false;
+  const u1 = P.x * ux + P.z * uz;
+  const u2 = Q.x * ux + Q.z * uz;
+  const y1 = P.y;
+  const y2 = Q.y;
+  // Candidates: f and (mu, my); index 6 is ±n⊥.
+  let best = Math.max(u1, u2) + r;
+  let mu = 1;
+  let my = 0;
+  let perp = 0;
+  let f = r - Math.min(u1, u2);
+  if (f < best) {
+    best = f;
+    mu = -1;
+    my = 0;
+  }
+  f = Math.max(y1, y2) + h;
+  if (f < best) {
+    best = f;
+    mu = 0;
+    my = 1;
+  }
+  f = h - Math.min(y1, y2);
+  if (f < best) {
+    best = f;
+    mu = 0;
+    my = -1;
+  }
+  const eu = u2 - u1;
+  const ey = y2 - y1;
+  const len = Math.hypot(eu, ey);
+  if (len > 0) {
+    const qu = -ey / len;
+    const qy = eu / len;
+    const c = u1 * qu + y1 * qy;
+    const rr = r * Math.abs(qu) + h * Math.abs(qy);
+    f = c + rr;
+    if (f < best) {
+      best = f;
+      mu = qu;
+      my = qy;
+    }
+    f = rr - c;
+    if (f < best) {
+      best = f;
+      mu = -qu;
+      my = -qy;
+    }
+  }
+  f = Math.max(v1, v2) + r;
+  if (f < best) {
+    best = f;
+    perp = 1;
+  }
+  f = r - Math.min(v1, v2);
+  if (f < best) {
+    best = f;
+    perp = -1;
+  }
+  if (perp !== 0) {
+    // n = ±n⊥: the cylinder's support a generator at −r·n (u = 0 in the plane), the segment's
+    // the whole segment: its point on the axis's line (the nearest to it when it misses).
+    vec3.set(pn, -uz * perp, 0, ux * perp);
+    let t = 0;
+    if (u1 !== u2) t = Math.min(Math.max(u1 / (u1 - u2), 0), 1);
+    else t = 0.5;
+    const ys = y1 + t * (y2 - y1);
+    vec3.set(pA, P.x + t * (Q.x - P.x), ys, P.z + t * (Q.z - P.z));
+    vec3.set(pB, -r * pn.x, Math.min(Math.max(ys, -h), h), -r * pn.z);
+  } else {
+    vec3.set(pn, mu * ux, my, mu * uz);
+    // Spans across the normal along t = (−my, mu): the segment's support (both ends when it
+    // is level along m, else the higher end), and R's along −m (an edge for an axis normal,
+    // else a corner).
+    const tu = -my;
+    const ty = mu;
+    const d1 = u1 * mu + y1 * my;
+    const d2 = u2 * mu + y2 * my;
+    const t1 = u1 * tu + y1 * ty;
+    const t2 = u2 * tu + y2 * ty;
+    let aLo: number;
+    let aHi: number;
+    const levelS = Math.abs(d1 - d2) <= 4 * Number.EPSILON * size;
+    if (levelS) {
+      aLo = Math.min(t1, t2);
+      aHi = Math.max(t1, t2);
+    } else {
+      aLo = d1 > d2 ? t1 : t2;
+      aHi = aLo;
+    }
+    // R's support along −m: corner (−r·sgn mu, −h·sgn my); a whole edge when mu or my is 0.
+    const cu = mu > 0 ? -r : r;
+    const cy = my > 0 ? -h : h;
+    let bLo: number;
+    let bHi: number;
+    if (mu === 0) {
+      bLo = -r;
+      bHi = r;
+    } else if (my === 0) {
+      bLo = -h;
+      bHi = h;
+    } else {
+      bLo = cu * tu + cy * ty;
+      bHi = bLo;
+    }
+    const lo = Math.max(aLo, bLo);
+    const hi = Math.min(aHi, bHi);
+    // The middle of the common span (the nearer ends when they miss each other: rounding).
+    const ta = lo <= hi ? 0.5 * (lo + hi) : Math.min(Math.max(0.5 * (lo + hi), aLo), aHi);
+    const tb = lo <= hi ? ta : Math.min(Math.max(0.5 * (lo + hi), bLo), bHi);
+    // The segment's point at ta: on the segment between its ends' spans, else the higher end.
+    let su: number;
+    let sy: number;
+    if (levelS && t1 !== t2) {
+      const k = (ta - t1) / (t2 - t1);
+      su = u1 + k * eu;
+      sy = y1 + k * ey;
+    } else {
+      su = d1 >= d2 ? u1 : u2;
+      sy = d1 >= d2 ? y1 : y2;
+    }
+    // R's point at tb: on its support line m·X = −h_R(−m).
+    let ru: number;
+    let ry: number;
+    if (mu === 0) {
+      ru = tb * tu;
+      ry = cy;
+    } else if (my === 0) {
+      ru = cu;
+      ry = tb * ty;
+    } else {
+      ru = cu;
+      ry = cy;
+    }
+    vec3.set(pA, su * ux, sy, su * uz);
+    vec3.set(pB, ru * ux, ry, ru * uz);
+  }
+  out.distance = 0 - (best + rho);
+  iso.transformVector(out.normal, bInA, pn);
+  iso.transformPoint(out.pointB, bInA, pB);
+  iso.transformPoint(nearest, bInA, pA);
+  vec3.addScaled(out.pointA, nearest, out.normal, rho);
+  return true;
 }

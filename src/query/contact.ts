@@ -4,7 +4,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
 import type { Contact } from "../narrowphase/contact.js";
-import { makeContact } from "../narrowphase/contact.js";
+import { contactErrorIo, makeContact } from "../narrowphase/contact.js";
 import { contactPair, snapFaceNormal } from "../narrowphase/pair-table.js";
 import { agreeContact, queryOrderSwapped, touchReach } from "../narrowphase/touching.js";
 import type { Shape } from "../shapes/shape.js";
@@ -26,7 +26,10 @@ const swapTmp = vec3.create();
  * (curved pairs refined to about 1e-9·depth, src/geometry/refine-normal.ts); the normal achieves
  * the depth; witnesses on their surfaces; null exactly when `intersects` is false (prediction 0):
  * an answer within a rounding band of touching is decided by the intersects test
- * (src/narrowphase/touching.ts).
+ * (src/narrowphase/touching.ts). `errorBound` (scene units) bounds |distance − the true signed
+ * distance|: 0 for routines exact to their rounding (closed forms, SAT), else the general narrow
+ * phase's certificate (the distance attained along the normal against GJK's closest point or
+ * EPA's inner polytope; see `Contact.errorBound`).
  */
 export function contact(
   a: Shape,
@@ -42,15 +45,25 @@ export function contact(
   // that contact(B, A) is contact(A, B) flipped exactly (see swappedPairPose).
   const flip = queryOrderSwapped("contact", a, b, bInA);
   let hit: boolean;
-  if (flip) {
-    const aInB = swappedPairPose(poseA, poseB);
-    hit =
-      contactPair(out, b, a, aInB, touchReach(prediction, aInB.translation)) &&
-      agreeContact(out, b, poseB, a, poseA, aInB, prediction);
-  } else {
-    hit =
-      contactPair(out, a, b, bInA, touchReach(prediction, bInA.translation)) &&
-      agreeContact(out, a, poseA, b, poseB, bInA, prediction);
+  // The error register (src/narrowphase/contact.ts): reset, on for this call only.
+  contactErrorIo[0] = 0;
+  contactErrorIo[1] = 1;
+  let found = false;
+  try {
+    if (flip) {
+      const aInB = swappedPairPose(poseA, poseB);
+      found = contactPair(out, b, a, aInB, touchReach(prediction, aInB.translation));
+      const d = out.distance;
+      hit = found && agreeContact(out, b, poseB, a, poseA, aInB, prediction);
+      agreedIo[0] = d;
+    } else {
+      found = contactPair(out, a, b, bInA, touchReach(prediction, bInA.translation));
+      const d = out.distance;
+      hit = found && agreeContact(out, a, poseA, b, poseB, bInA, prediction);
+      agreedIo[0] = d;
+    }
+  } finally {
+    contactErrorIo[1] = 0;
   }
   if (!hit) {
     // "Apart" may come from a NaN comparison: it stands only for finite shapes.
@@ -75,5 +88,10 @@ export function contact(
   }
   snapFaceNormal(out.normal, a, poseA, out.pointA, b, poseB, out.pointB);
   if (contactHasNaN(out)) refusePair("contact", a, poseA, b, poseB);
+  // The routine's certified error, plus what agreeing with intersects moved the distance by.
+  out.errorBound = contactErrorIo[0] + Math.abs(out.distance - agreedIo[0]);
   return out;
 }
+
+/** [0] the distance before {@link agreeContact} (a double kept out of the call's frame). */
+const agreedIo = new Float64Array(1);
