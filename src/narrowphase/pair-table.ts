@@ -111,6 +111,9 @@ export interface PairRoutines<A extends Shape, B extends Shape> {
 
 const N = SHAPE_TYPE_COUNT;
 
+/** The keys of {@link PairRoutines}, for {@link registerPair}'s check. */
+const ROUTINE_KEY = /^(intersects(Poses)?|distance|contact|manifold)$/;
+
 /** Throws `CollideError` naming `field` unless `type` is an integer in [0, N). */
 function checkTypeId(field: string, type: number): void {
   if (!(type >= 0 && type < N && type % 1 === 0)) invalidValue(field, type, `must be in [0, ${N})`);
@@ -144,7 +147,9 @@ const manifoldTable = manifoldColumn.fns;
  * the one registered before; one omitted leaves the entry as it was. Typed: the shapes the
  * routines take are the types' own, so no cast is needed at the registration.
  * @throws CollideError `invalid_value` naming `typeA` or `typeB` for a type id that is not an
- * integer in [0, SHAPE_TYPE_COUNT) (the table's size: 99 wrote past it, 1.5 between entries).
+ * integer in [0, SHAPE_TYPE_COUNT) (the table's size: 99 wrote past it, 1.5 between entries),
+ * or `fns.<key>` for a key that is not one of {@link PairRoutines} (a misspelled `intersect` was
+ * ignored) or a routine that is not a function (undefined leaves the entry as it was).
  */
 export function registerPair<A extends Shape, B extends Shape>(
   typeA: A["type"],
@@ -154,6 +159,11 @@ export function registerPair<A extends Shape, B extends Shape>(
   // Kept small: it is in every `collide/core` app (test/browser/bundle.test.ts).
   checkTypeId("typeA", typeA);
   checkTypeId("typeB", typeB);
+  for (const key in fns) {
+    const f = (fns as Record<string, unknown>)[key];
+    if (!ROUTINE_KEY.test(key) || (f !== undefined && typeof f !== "function"))
+      invalidValue(`fns.${key}`, f, `must be a function under a key ${ROUTINE_KEY.source}`);
+  }
   const k = typeA * N + typeB;
   const m = typeB * N + typeA;
   set(k, m, fns.intersects as IntersectsFn | undefined, intersectsColumn);

@@ -1,7 +1,8 @@
 /**
  * `registerPair` (src/narrowphase/pair-table.ts, exported by `collide/core`) refuses nonsense by
  * name instead of writing it silently: a type id outside the table (99 wrote past its end, 1.5
- * between entries, -1 before it). The table is left as it was: the refusal comes before any
+ * between entries, -1 before it), a key that is not a routine's (a misspelled `intersect` was
+ * ignored) or a routine that is not a function. The table is left as it was: the refusal comes before any
  * write, so the default registrations (test/setup-pairs.ts) still answer.
  */
 import fc from "fast-check";
@@ -56,6 +57,47 @@ describe("registerPair refuses bad input by name", () => {
         expect(e.message).toContain(`[0, ${SHAPE_TYPE_COUNT})`);
       }),
     );
+    tableIntact();
+  });
+
+  it("a key that is not one of PairRoutines, or a routine that is not a function", () => {
+    const KEYS = ["intersects", "intersectsPoses", "distance", "contact", "manifold"];
+    const cases: [Record<string, unknown>, string, unknown][] = [
+      [{ intersect: never }, "fns.intersect", never],
+      [{ contacts: never }, "fns.contacts", never],
+      [{ manifold: undefined, Distance: never }, "fns.Distance", never],
+      [{ intersects: 5 }, "fns.intersects", 5],
+      [{ contact: null }, "fns.contact", null],
+      [{ intersectsPoses: "f" }, "fns.intersectsPoses", "f"],
+      [{ intersectsPosesX: never }, "fns.intersectsPosesX", never],
+    ];
+    for (const [fns, field, value] of cases) {
+      const e = refusal(() => registerPair(ShapeType.Sphere, ShapeType.Sphere, fns as never));
+      expect(e.code).toBe("invalid_value");
+      expect(e.field).toBe(field);
+      expect(e.value).toBe(value);
+      for (const k of KEYS) expect(e.message).toContain(k.replace("Poses", ""));
+    }
+    // Any other key name is refused: fast-check over strings.
+    fc.assert(
+      fc.property(
+        fc.string().filter((k) => !KEYS.includes(k) && k !== "__proto__"),
+        (k) => {
+          const e = refusal(() => registerPair(ShapeType.Sphere, ShapeType.Sphere, { [k]: never }));
+          expect(e.field).toBe(`fns.${k}`);
+        },
+      ),
+    );
+    // The valid keys, undefined (leaves the entry as it was): accepted.
+    expect(() =>
+      registerPair(ShapeType.Sphere, ShapeType.Sphere, {
+        intersects: undefined,
+        intersectsPoses: undefined,
+        distance: undefined,
+        contact: undefined,
+        manifold: undefined,
+      }),
+    ).not.toThrow();
     tableIntact();
   });
 
