@@ -27,7 +27,7 @@
  * that gives the world normal back as its exact face normal (the heightfield's,
  * src/narrowphase/heightfield-normal.ts); the `contact` and `manifold` queries apply it.
  */
-import { CollideError } from "../errors.js";
+import { CollideError, invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -111,6 +111,14 @@ export interface PairRoutines<A extends Shape, B extends Shape> {
 
 const N = SHAPE_TYPE_COUNT;
 
+/** The keys of {@link PairRoutines}, for {@link registerPair}'s check. */
+const ROUTINE_KEY = /^(intersects(Poses)?|distance|contact|manifold)$/;
+
+/** Throws `CollideError` naming `field` unless `type` is an integer in [0, N). */
+function checkTypeId(field: string, type: number): void {
+  if (!(type >= 0 && type < N && type % 1 === 0)) invalidValue(field, type, `must be in [0, ${N})`);
+}
+
 /** One operation's column of the table: a routine per ordered type pair and its flip flag. */
 interface Column<F> {
   fns: (F | null)[];
@@ -138,12 +146,24 @@ const manifoldTable = manifoldColumn.fns;
  * and B of `typeB`); the mirrored entry is written as a flipped one. A routine given replaces
  * the one registered before; one omitted leaves the entry as it was. Typed: the shapes the
  * routines take are the types' own, so no cast is needed at the registration.
+ * @throws CollideError `invalid_value` naming `typeA` or `typeB` for a type id that is not an
+ * integer in [0, SHAPE_TYPE_COUNT) (the table's size: 99 wrote past it, 1.5 between entries),
+ * or `fns.<key>` for a key that is not one of {@link PairRoutines} (a misspelled `intersect` was
+ * ignored) or a routine that is not a function (undefined leaves the entry as it was).
  */
 export function registerPair<A extends Shape, B extends Shape>(
   typeA: A["type"],
   typeB: B["type"],
   fns: PairRoutines<A, B>,
 ): void {
+  // Kept small: it is in every `collide/core` app (test/browser/bundle.test.ts).
+  checkTypeId("typeA", typeA);
+  checkTypeId("typeB", typeB);
+  for (const key in fns) {
+    const f = (fns as Record<string, unknown>)[key];
+    if (!ROUTINE_KEY.test(key) || (f !== undefined && typeof f !== "function"))
+      invalidValue(`fns.${key}`, f, `must be a function under a key ${ROUTINE_KEY.source}`);
+  }
   const k = typeA * N + typeB;
   const m = typeB * N + typeA;
   set(k, m, fns.intersects as IntersectsFn | undefined, intersectsColumn);

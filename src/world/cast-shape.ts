@@ -4,7 +4,9 @@
  * at that time — what a character controller or a thick projectile asks before it moves.
  *
  * The motion `pose + t·velocity`, t ∈ [0, maxToi], sweeps the shape's AABB over the union of its
- * boxes at t = 0 and t = maxToi (exact for a translation), padded by `SWEPT_AABB_PAD`; the
+ * boxes at t = 0 and t = maxToi (exact for a translation), padded by `SWEPT_AABB_PAD` (for
+ * maxToi Infinity, to ±Number.MAX_VALUE along the motion, each candidate then cast up to a
+ * finite horizon of its own); the
  * broad phase's box query (`overlapAabb`, with the layer mask and sensor filter) gives the
  * candidate bodies in ascending handle order, and each is cast exactly with `castShapesInto`
  * (src/query/cast-shapes.ts: conservative advancement, Mirtich 1996; a composite body — a
@@ -19,6 +21,7 @@ import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import * as aabbm from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import {
@@ -29,7 +32,7 @@ import {
 } from "../query/cast-shapes.js";
 import { aabbShape } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
-import { shapeTypeName } from "../shapes/shape.js";
+import { ShapeType, shapeTypeName } from "../shapes/shape.js";
 import type { CollisionWorld, QueryFilter } from "./collision-world.js";
 import type { BodyHandle } from "./handles.js";
 import { checkShape, checkWorldPose } from "./validate.js";
@@ -74,6 +77,11 @@ export function makeWorldShapeCastHit(): WorldShapeCastHit {
 const ZERO: Vec3 = vec3.create();
 const box0 = aabbm.empty();
 const box1 = aabbm.empty();
+/** The cast shape's world AABB at time 0. */
+const start = aabbm.empty();
+/** A candidate body's world AABB. */
+const bodyBox = aabbm.empty();
+const planeNormal = vec3.create();
 const qMin = vec3.create();
 const qMax = vec3.create();
 const bodyPose = iso.identity();
@@ -99,6 +107,84 @@ function copyHit(out: ShapeCastHit, h: ShapeCastHit): void {
 }
 
 /**
+ * Largest travel of an unbounded cast's horizon (scene units): far past every bounded body
+ * (±WORLD_MAX_COORDINATE = 1e300) and a half-space's plane at any offset a scene reaches, with
+ * room (a factor above 100) for the sums of coordinates the casts take.
+ */
+const MAX_REACH = 1e306;
+
+/**
+ * An unbounded cast (`maxToi` Infinity): the query box (qMin, qMax, the shape's padded box at
+ * time 0) reaches to ±Number.MAX_VALUE along each axis on which the shape moves. That finite box
+ * holds every point the sweep reaches: every bounded body (its box lies within
+ * ±WORLD_MAX_COORDINATE) and every half-space (the broad phase keeps those apart and tests their
+ * boxes, unbounded but for the plane of an axis-aligned one, finite at any offset) that the
+ * shape can ever touch are candidates.
+ */
+function sweepToEnd(v: Vec3): void {
+  const big = Number.MAX_VALUE;
+  if (v.x > 0) qMax.x = big;
+  else if (v.x < 0) qMin.x = -big;
+  if (v.y > 0) qMax.y = big;
+  else if (v.y < 0) qMin.y = -big;
+  if (v.z > 0) qMax.z = big;
+  else if (v.z < 0) qMin.z = -big;
+}
+
+/**
+ * The search horizon of an unbounded cast against candidate `h` (shape `body`): a finite time
+ * after which the shape (its time-0 box `start` moving with `v`) cannot touch the body, twice
+ * that time for room for rounding (as the pair query's horizon, src/query/cast-shapes.ts).
+ * A bounded body: the time the moving box leaves the body's box along some axis for good
+ * (slab exit; 0 when the shape does not move). A half-space {n·p ≤ d} (world frame): the time
+ * the moving box lies wholly inside it, max over the box of n·p falling to d (0 when the box
+ * does not approach the plane: the gap never closes after time 0). Throws `CollideError` naming
+ * `velocity` when that time, or the shape's travel over it, is beyond the range of doubles
+ * (a travel beyond {@link MAX_REACH}: a speed too slow for the distance).
+ */
+function castHorizon(world: CollisionWorld, h: BodyHandle, body: Shape, v: Vec3): number {
+  let t: number;
+  if (body.type === ShapeType.HalfSpace) {
+    quat.rotate(planeNormal, bodyPose.rotation, body.normal);
+    const n = planeNormal;
+    const d = body.offset + vec3.dot(n, bodyPose.translation);
+    const far =
+      (n.x > 0 ? n.x * start.max.x : n.x * start.min.x) +
+      (n.y > 0 ? n.y * start.max.y : n.y * start.min.y) +
+      (n.z > 0 ? n.z * start.max.z : n.z * start.min.z);
+    const rate = vec3.dot(n, v);
+    t = rate < 0 ? Math.max(0, (far - d) / -rate) : 0;
+  } else {
+    world.getAabb(h, bodyBox);
+    t = Infinity;
+    t = Math.min(t, slabExit(start.min.x, start.max.x, bodyBox.min.x, bodyBox.max.x, v.x));
+    t = Math.min(t, slabExit(start.min.y, start.max.y, bodyBox.min.y, bodyBox.max.y, v.y));
+    t = Math.min(t, slabExit(start.min.z, start.max.z, bodyBox.min.z, bodyBox.max.z, v.z));
+    if (v.x === 0 && v.y === 0 && v.z === 0) t = 0; // the shape does not move: only time 0
+  }
+  const horizon = 2 * t;
+  const reach = horizon * Math.max(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
+  if (!(reach <= MAX_REACH)) {
+    invalidValue(
+      "velocity",
+      v,
+      "is too slow for the distance to find a finite horizon with maxToi Infinity",
+    );
+  }
+  return horizon;
+}
+
+/**
+ * The time after which the interval [lo + v·t, hi + v·t] lies past [bLo, bHi] for good
+ * (≥ 0), or Infinity when v = 0 (the axis never separates them).
+ */
+function slabExit(lo: number, hi: number, bLo: number, bHi: number, v: number): number {
+  if (v > 0) return Math.max(0, (bHi - lo) / v);
+  if (v < 0) return Math.max(0, (bLo - hi) / v);
+  return Infinity;
+}
+
+/**
  * The first body of `world` that `shape` (any bounded shape: convex, mesh or compound), at
  * world pose `pose` at time 0 and moving with constant `velocity` (scene units per unit time,
  * no rotation), touches within
@@ -107,10 +193,16 @@ function copyHit(out: ShapeCastHit, h: ShapeCastHit): void {
  * given, or null. A body already touching the shape at `pose` gives toi 0, unless
  * `filter.ignoreInitialOverlap` (then the first contact after separation, per part of a
  * composite). `filter`: the {@link QueryFilter} fields (`mask`, `includeSensors`, `exclude`,
- * `predicate`) and `ignoreInitialOverlap`. Ties in
+ * `predicate`) and `ignoreInitialOverlap`. `maxToi` may be Infinity (no time limit, as for the
+ * world's ray casts and the pair query `castShapes`): the box query then reaches along the
+ * motion to the end of the doubles' range, and each candidate is searched up to a finite
+ * horizon past which the shape cannot touch it (its box left behind, or a half-space's plane
+ * crossed by the whole shape), so the answer is the one a finite `maxToi` large enough gives,
+ * half-spaces included. Ties in
  * toi go to the lower handle. Allocation free apart from the answer when `out` is omitted.
  * @throws CollideError `invalid_value` for an invalid or unbounded `shape` (a half-space), a
- * bad pose, a non-finite velocity, a `maxToi` that is negative, NaN or infinite, or bad filter bits.
+ * bad pose, a non-finite velocity, a `maxToi` that is negative or NaN, a velocity too slow for
+ * the distance to a candidate with `maxToi` Infinity, or bad filter bits.
  */
 export function castShape(
   world: CollisionWorld,
@@ -133,13 +225,18 @@ export function castShape(
   }
   checkWorldPose("pose", pose);
   checkFiniteVector("velocity", velocity);
-  if (!(typeof maxToi === "number" && maxToi >= 0 && Number.isFinite(maxToi))) {
-    invalidValue("maxToi", maxToi, "must be a finite number >= 0");
+  // typeof first: "10" >= 0 is true in JavaScript.
+  if (typeof maxToi !== "number" || !(maxToi >= 0)) {
+    invalidValue("maxToi", maxToi, "must be a number >= 0 (or Infinity)");
   }
-  aabbShape(box0, shape, pose);
-  vec3.addScaled(box1.min, box0.min, velocity, maxToi);
-  vec3.addScaled(box1.max, box0.max, velocity, maxToi);
-  aabbm.union(box0, box0, box1);
+  const unlimited = maxToi === Number.POSITIVE_INFINITY;
+  aabbShape(start, shape, pose);
+  aabbm.copy(box0, start);
+  if (!unlimited) {
+    vec3.addScaled(box1.min, box0.min, velocity, maxToi);
+    vec3.addScaled(box1.max, box0.max, velocity, maxToi);
+    aabbm.union(box0, box0, box1);
+  }
   const mn = box0.min;
   const mx = box0.max;
   const big = Math.max(
@@ -153,6 +250,7 @@ export function castShape(
   const pad = SWEPT_AABB_PAD * (big + boundingRadius(shape));
   vec3.set(qMin, mn.x - pad, mn.y - pad, mn.z - pad);
   vec3.set(qMax, mx.x + pad, mx.y + pad, mx.z + pad);
+  if (unlimited) sweepToEnd(velocity);
   if (!vec3.isFiniteVec(qMin) || !vec3.isFiniteVec(qMax)) {
     invalidValue("velocity", velocity, "sweeps the shape's AABB out of range");
   }
@@ -176,7 +274,8 @@ export function castShape(
     const h = candidates[i];
     const body = world.getShape(h);
     world.getPose(h, bodyPose);
-    if (!castShapesInto(hit, shape, pose, velocity, body, bodyPose, ZERO, limit, ignoreInitial))
+    const horizon = unlimited ? Math.min(limit, castHorizon(world, h, body, velocity)) : limit;
+    if (!castShapesInto(hit, shape, pose, velocity, body, bodyPose, ZERO, horizon, ignoreInitial))
       continue;
     if (bestHandle !== 0 && hit.toi >= best.toi) continue;
     bestHandle = h;
