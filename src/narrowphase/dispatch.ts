@@ -8,6 +8,7 @@
  */
 import { isSupportMappedType } from "../shapes/registry.js";
 import type { ShapeType } from "../shapes/shape.js";
+import "../query/guard-range.js";
 import { registerDefaultPairs } from "./default-pairs.js";
 
 registerDefaultPairs();

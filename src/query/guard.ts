@@ -8,17 +8,35 @@
  * `poseB.rotation`, `shape.vertices[7]`). When every argument passes, the NaN is an internal
  * fault and is refused all the same: a NaN never leaves a query.
  */
-import { CollideError, describeValue } from "../errors.js";
+import { CollideError } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import type { Contact, ContactManifold, DistanceResult } from "../narrowphase/contact.js";
-import { boundingRadiusOf } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { checkShape, checkVec3 } from "../shapes/validate.js";
 import { checkPose } from "./frames.js";
 
 /** A named argument of a query, for the guard's error: `[field, value]`. */
 export type NamedArg<T> = readonly [string, T];
+
+/** A check of inputs that are each valid but together out of range (throws, or returns). */
+export type RangeCheck = (
+  op: string,
+  shapes: readonly NamedArg<Shape>[],
+  poses: readonly NamedArg<Isometry>[],
+  vectors: readonly NamedArg<Vec3>[],
+) => void;
+
+let rangeCheck: RangeCheck | null = null;
+
+/**
+ * Installs the check {@link refuseBadInputs} runs after the validators (src/query/guard-range.ts,
+ * loaded with the default pair routines, so `collide/core` does not bundle it: there an
+ * out-of-range query is refused as an internal fault instead of naming its largest input).
+ */
+export function setRangeCheck(f: RangeCheck): void {
+  rangeCheck = f;
+}
 
 /**
  * Throws: validates each shape (`checkShape`), then each pose (`checkPose`), then each vector
@@ -36,59 +54,12 @@ export function refuseBadInputs(
   for (const [field, shape] of shapes) checkShape(field, shape);
   for (const [field, pose] of poses) checkPose(field, pose);
   for (const [field, v] of vectors) checkVec3(field, v);
-  refuseOutOfRange(op, shapes, poses, vectors);
+  rangeCheck?.(op, shapes, poses, vectors);
   throw new CollideError(
     "invalid_value",
     "",
     op,
     `${op} produced NaN although its inputs pass validation (an internal fault: please report the inputs)`,
-  );
-}
-
-/**
- * Throws `CollideError` (`invalid_value`) naming the largest of the inputs when their magnitudes
- * — each shape's bounding radius (a half-space's |offset|), each pose's largest translation
- * coordinate, each vector's largest coordinate — add up past an eighth of the largest double:
- * each input is finite, but the query's sums and differences of them overflow (a sphere at
- * y = −1e308 in the half-space y ≤ 1e308 is 2e308 deep). Returns when they do not.
- */
-function refuseOutOfRange(
-  op: string,
-  shapes: readonly NamedArg<Shape>[],
-  poses: readonly NamedArg<Isometry>[],
-  vectors: readonly NamedArg<Vec3>[],
-): void {
-  let total = 0;
-  let worst = -1;
-  let worstField = "";
-  let worstValue: unknown = null;
-  const add = (m: number, field: string, value: unknown): void => {
-    if (!Number.isFinite(m)) return;
-    total += m;
-    if (m > worst) {
-      worst = m;
-      worstField = field;
-      worstValue = value;
-    }
-  };
-  const largest = (v: Vec3) => Math.max(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
-  for (const [field, shape] of shapes) {
-    const r = boundingRadiusOf(shape);
-    const offset = (shape as { offset?: unknown }).offset;
-    if (!Number.isFinite(r) && typeof offset === "number") {
-      add(Math.abs(offset), `${field}.offset`, offset);
-    } else add(r, field, shape);
-  }
-  for (const [field, pose] of poses) {
-    add(largest(pose.translation), `${field}.translation`, pose.translation);
-  }
-  for (const [field, v] of vectors) add(largest(v), field, v);
-  if (Number.isFinite(8 * total) || worst < 0) return;
-  throw new CollideError(
-    "invalid_value",
-    worstField,
-    worstValue,
-    `${worstField} is too large for ${op} with the other inputs: their magnitudes add up past the range of doubles (scale the scene down or move it nearer the origin) (got ${describeValue(worstValue)})`,
   );
 }
 

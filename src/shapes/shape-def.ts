@@ -349,9 +349,6 @@ export function registerShapeOps<S extends Shape>(type: S["type"], ops: ShapeOps
   else pendingOps[type] = o;
 }
 
-/** Each writer made by {@link marginWith}, keyed to the margin function it writes. */
-const marginOfWriter = new WeakMap<object, object>();
-
 /**
  * A record's `margin` and `writeMargin` made together (see {@link ShapeDef.writeMargin}):
  * `writeMargin` must set out[0] to what `margin` returns, written out rather than by calling
@@ -362,7 +359,7 @@ export function marginWith<S extends Shape>(
   margin: (s: S) => number,
   writeMargin: (out: Float64Array, s: S) => void,
 ): { margin: (s: S) => number; writeMargin: (out: Float64Array, s: S) => void } {
-  marginOfWriter.set(writeMargin, margin);
+  (writeMargin as { margin?: unknown }).margin = margin;
   return { margin, writeMargin };
 }
 
@@ -375,7 +372,7 @@ export function registerShape<S extends Shape>(def: ShapeDef<S>): void {
   const d = def as unknown as ShapeDef;
   // A writer not made with this record's own margin (a spread record that overrode `margin`
   // alone, or one written by hand) could disagree with it: the margin is read through `margin`.
-  if (d.writeMargin !== undefined && marginOfWriter.get(d.writeMargin) !== d.margin) {
+  if (d.writeMargin && (d.writeMargin as { margin?: unknown }).margin !== d.margin) {
     delete d.writeMargin;
   }
   const ops = pendingOps[def.type];
