@@ -120,6 +120,7 @@ export class ShapeCoreSupport implements SupportMap {
   }
 }
 
+const DBG = !!process.env.TRI16DBG; // TRI16 TEMP
 const marginIo = new Float64Array(1);
 
 const scaledBInA: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z: 0, w: 1 } };
@@ -234,6 +235,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   gjkToLimit(gjkOut, coreA, coreBInA, initDir);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   const polytopes = isPolytope(a) && isPolytope(b);
+  if (DBG) console.error("gjk", gjkOut.status, gjkOut.unproven, gjkOut.distance, JSON.stringify(gjkOut.direction), gjkOut.simplex.count);
   const unproven = gjkOut.unproven;
   if (unproven) {
     // GJK stalled on a sliver simplex without a separating axis, |v| at its rounding level: the
@@ -286,9 +288,16 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
         : EPA_TOLERANCE,
   );
   let depth = epaOut.depth;
+  if (DBG) console.error("epa", epaOut.status, epaOut.depth, JSON.stringify(epaOut.normal), "ov", overlapAlong(epaOut.normal));
   vec3.copy(solvedNormal, epaOut.normal);
   vec3.copy(solvedA, epaOut.pointA);
   vec3.copy(solvedB, epaOut.pointB);
+  if (epaOut.status === EpaStatus.Converged && epaOut.witnessError > 0) {
+    // The face's blend of support points is off the shapes by more than the pair's rounding
+    // (a sliver face): the witnesses along its normal instead.
+    simplexSize(gjkOut.simplex);
+    if (epaOut.witnessError > BLEND_TRUST * sizeIo[0]) witnessesAlong(solvedNormal, depth);
+  }
   if (epaOut.status !== EpaStatus.Converged && epaOut.status !== EpaStatus.Flat) {
     // EPA's best face is a lower bound; take a guaranteed upper bound (a separating direction).
     depth = overlapAlong(solvedNormal);
@@ -320,6 +329,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     searchRevolutionRidges(a, b, bInA, solvedA, solvedB);
     snapToFaceNormal(a, b, bInA, solvedA, solvedB);
     snapToRevolution(a, b, bInA);
+    if (DBG) console.error("refined", refined.overlap, JSON.stringify(refined.normal), "depth", depth);
     if (refined.overlap <= depth || !polytopes) {
       depth = refined.overlap;
       vec3.copy(solvedNormal, refined.normal);
@@ -336,6 +346,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     vec3.copy(solvedA, unprovenA);
     vec3.copy(solvedB, unprovenB);
   }
+  if (DBG) console.error("final", depth, JSON.stringify(solvedNormal), "unproven", unprovenIo[0]);
   solvedIo[0] = 0 - (depth + r);
   const n = solvedNormal;
   solvedA.x = solvedA.x + n.x * rA;
@@ -931,12 +942,41 @@ function overlapAlong(n: Vec3): number {
   return vec3.dot(n, sA) - vec3.dot(n, sB);
 }
 
-/** Fallback witnesses: B's deepest core point along −n, and A's point depth·n ahead of it. */
+/**
+ * Witnesses of the overlap `depth` along unit n (EPA did not converge, so its face's blend is
+ * not one): the closest points of A and of B moved by (depth + δ)·n, apart by δ along n, with B's
+ * moved back — on their cores, on the support features along ±n where those overlap in
+ * projection, as the projection of (depth + δ)·n onto A − B is depth·n when n is a normal of
+ * A − B there. B's deepest point along −n with A's depth·n ahead of it had put A's witness on B
+ * (a triangle's far corner 2e3 from a cone of 1e-3 touching it) when GJK cannot separate them.
+ */
 function witnessesAlong(n: Vec3, depth: number): void {
+  simplexSize(gjkOut.simplex);
+  const size = sizeIo[0];
+  const shift = depth + WITNESS_SEPARATION * Math.max(size, Math.abs(depth));
+  vec3.scale(witnessPose.translation, n, shift);
+  witnessB.reset(coreBInA, witnessPose);
+  gjkLimit[0] = Number.POSITIVE_INFINITY;
+  gjkToLimit(witnessGjk, coreA, witnessB, n);
+  if (DBG) console.error("witnessGjk", witnessGjk.status, witnessGjk.unproven, witnessGjk.distance, shift, size, JSON.stringify(witnessGjk.pointA), JSON.stringify(witnessGjk.pointB));
+  if (witnessGjk.status === GjkStatus.Separated && !witnessGjk.unproven && shift < Infinity) {
+    vec3.copy(solvedA, witnessGjk.pointA);
+    vec3.addScaled(solvedB, witnessGjk.pointB, n, -shift);
+    return;
+  }
   vec3.negate(negN, n);
   coreBInA.support(solvedB, negN);
   vec3.addScaled(solvedA, solvedB, n, depth);
 }
+
+/** EPA's witnesses are its face's blend unless their rounding bound exceeds this times the size. */
+const BLEND_TRUST = 2 ** -44;
+
+/** δ of {@link witnessesAlong}, relative to the simplex's size: far above GJK's rounding. */
+const WITNESS_SEPARATION = 2 ** -20;
+const witnessPose: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z: 0, w: 1 } };
+const witnessB = new TransformedSupport();
+const witnessGjk = makeGjkResult();
 
 const fallbackNormal = vec3.create(1, 0, 0);
 const cand = vec3.create();
