@@ -292,11 +292,15 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   vec3.copy(solvedNormal, epaOut.normal);
   vec3.copy(solvedA, epaOut.pointA);
   vec3.copy(solvedB, epaOut.pointB);
-  if (epaOut.status === EpaStatus.Converged && epaOut.witnessError > 0) {
+  if (epaOut.status === EpaStatus.Converged) {
+    const epaDepth = depth;
+    if (polytopes) depth = nearTouchSat(a, b, bInA, depth);
+    pairSize();
     // The face's blend of support points is off the shapes by more than the pair's rounding
-    // (a sliver face): the witnesses along its normal instead.
-    simplexSize(gjkOut.simplex);
-    if (epaOut.witnessError > BLEND_TRUST * sizeIo[0]) witnessesAlong(solvedNormal, depth);
+    // (a sliver face): the witnesses along its normal instead, when GJK separates the moved
+    // shapes (else the blend stays).
+    if (depth === epaDepth && epaOut.witnessError > BLEND_TRUST * sizeIo[0])
+      separatedWitnesses(solvedNormal, depth);
   }
   if (epaOut.status !== EpaStatus.Converged && epaOut.status !== EpaStatus.Flat) {
     // EPA's best face is a lower bound; take a guaranteed upper bound (a separating direction).
@@ -951,23 +955,72 @@ function overlapAlong(n: Vec3): number {
  * (a triangle's far corner 2e3 from a cone of 1e-3 touching it) when GJK cannot separate them.
  */
 function witnessesAlong(n: Vec3, depth: number): void {
-  simplexSize(gjkOut.simplex);
-  const size = sizeIo[0];
-  const shift = depth + WITNESS_SEPARATION * Math.max(size, Math.abs(depth));
-  vec3.scale(witnessPose.translation, n, shift);
-  witnessB.reset(coreBInA, witnessPose);
-  gjkLimit[0] = Number.POSITIVE_INFINITY;
-  gjkToLimit(witnessGjk, coreA, witnessB, n);
-  if (DBG) console.error("witnessGjk", witnessGjk.status, witnessGjk.unproven, witnessGjk.distance, shift, size, JSON.stringify(witnessGjk.pointA), JSON.stringify(witnessGjk.pointB));
-  if (witnessGjk.status === GjkStatus.Separated && !witnessGjk.unproven && shift < Infinity) {
-    vec3.copy(solvedA, witnessGjk.pointA);
-    vec3.addScaled(solvedB, witnessGjk.pointB, n, -shift);
-    return;
-  }
+  if (separatedWitnesses(n, depth)) return;
   vec3.negate(negN, n);
   coreBInA.support(solvedB, negN);
   vec3.addScaled(solvedA, solvedB, n, depth);
 }
+
+/**
+ * The witnesses of {@link witnessesAlong} by GJK on B moved by (depth + δ)·n into solvedA and
+ * solvedB; false (nothing written) when GJK does not find the moved shapes apart.
+ */
+function separatedWitnesses(n: Vec3, depth: number): boolean {
+  pairSize();
+  const shift = depth + WITNESS_SEPARATION * Math.max(sizeIo[0], Math.abs(depth));
+  if (!(Math.abs(shift) < Number.POSITIVE_INFINITY)) return false;
+  vec3.scale(witnessPose.translation, n, shift);
+  witnessB.reset(coreBInA, witnessPose);
+  gjkLimit[0] = Number.POSITIVE_INFINITY;
+  gjkToLimit(witnessGjk, coreA, witnessB, n);
+  if (DBG) for (let i = 0; i < witnessGjk.simplex.count; i++) console.error(" wsx", i, witnessGjk.simplex.weights[i], JSON.stringify(witnessGjk.simplex.a[i]), JSON.stringify(witnessGjk.simplex.b[i]));
+  if (DBG) console.error("witnessGjk", witnessGjk.status, witnessGjk.unproven, witnessGjk.distance, shift, sizeIo[0]);
+  if (witnessGjk.status !== GjkStatus.Separated || witnessGjk.unproven) return false;
+  vec3.copy(solvedA, witnessGjk.pointA);
+  vec3.addScaled(solvedB, witnessGjk.pointB, n, -shift);
+  return true;
+}
+
+/**
+ * sizeIo[0] = the pair's size in the solver's frame: the largest of GJK's simplex points, of
+ * the current witnesses and of B's offset (GJK's simplex alone is a point at the origin when
+ * two corners touch).
+ */
+function pairSize(): void {
+  simplexSize(gjkOut.simplex);
+  let m = sizeIo[0];
+  lengthInto(solvedA, 1);
+  m = Math.max(m, sizeIo[1]);
+  lengthInto(solvedB, 1);
+  m = Math.max(m, sizeIo[1]);
+  lengthInto(coreBInA.pose.translation, 1);
+  sizeIo[0] = Math.max(m, sizeIo[1]);
+}
+
+/**
+ * EPA on two polytopes stops within GJK_ROUNDING_TOLERANCE of the simplex's size, seven times
+ * the 64·ε of the pair's size that the depth owes (issue 16: a box of 7e-3 touching a triangle
+ * of 50 got depth 1.3e-12 for a touch). A depth that small is taken again by SAT, exact over the
+ * face normals and edge crossings, for pairs with few edge crossings (boxes, triangles, small
+ * hulls); the shallower answer wins, its witnesses along its axis. Returns the depth.
+ */
+function nearTouchSat(a: ConvexShape, b: ConvexShape, bInA: Isometry, depth: number): number {
+  pairSize();
+  if (!(depth <= NEAR_TOUCH_SAT * sizeIo[0])) return depth;
+  const pa = shapeDef(a.type).polytope as PolytopeAxes;
+  const pb = shapeDef(b.type).polytope as PolytopeAxes;
+  if (pa.edgeCount(a) * pb.edgeCount(b) > NEAR_TOUCH_SAT_CROSSINGS) return depth;
+  const sat = satDepth(a, b, bInA);
+  if (!(sat < depth)) return depth;
+  vec3.copy(solvedNormal, fallbackNormal);
+  witnessesAlong(solvedNormal, sat);
+  return sat;
+}
+
+/** Depth, relative to the pair's size, under which {@link nearTouchSat} asks SAT. */
+const NEAR_TOUCH_SAT = 2 ** -36;
+/** Edge crossings (SAT axes) above which {@link nearTouchSat} keeps EPA's answer. */
+const NEAR_TOUCH_SAT_CROSSINGS = 1024;
 
 /** EPA's witnesses are its face's blend unless their rounding bound exceeds this times the size. */
 const BLEND_TRUST = 2 ** -44;
