@@ -1017,6 +1017,30 @@ function nearTouchSat(a: ConvexShape, b: ConvexShape, bInA: Isometry, depth: num
   return sat;
 }
 
+/**
+ * After GJK found the origin on a point, segment or triangle of A − B (within its rounding
+ * tolerance, 1e-13 of the size: hundreds of ulps), true when two polytopes with few edge
+ * crossings are apart by more than the touching tolerance along a SAT axis (issue 16: a
+ * triangle of 4e-6 apart from a hull of 6e-3 by 2.7e-16, 1.6e-14 of the pair's size, was
+ * "touching", and its contact's normal could not achieve a depth of 0). Other pairs: false.
+ */
+function polytopeGap(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
+  if (!isPolytope(a) || !isPolytope(b)) return false;
+  const pa = shapeDef(a.type).polytope as PolytopeAxes;
+  const pb = shapeDef(b.type).polytope as PolytopeAxes;
+  if (pa.edgeCount(a) * pb.edgeCount(b) > NEAR_TOUCH_SAT_CROSSINGS) return false;
+  simplexSize(gjkOut.simplex);
+  let m = sizeIo[0];
+  lengthInto(gjkOut.pointA, 1);
+  m = Math.max(m, sizeIo[1]);
+  lengthInto(gjkOut.pointB, 1);
+  m = Math.max(m, sizeIo[1]);
+  lengthInto(coreBInA.pose.translation, 1);
+  m = Math.max(m, sizeIo[1]);
+  const r = coreA.margin + coreB.margin;
+  return satDepth(a, b, bInA) + r < -TOUCH_TOLERANCE * (m + r);
+}
+
 /** Depth, relative to the pair's size, under which {@link nearTouchSat} asks SAT. */
 const NEAR_TOUCH_SAT = 2 ** -36;
 /** Edge crossings (SAT axes) above which {@link nearTouchSat} keeps EPA's answer. */
@@ -1192,7 +1216,9 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
   gjkLimit[0] = r; // not passed: a computed double crossing a call is boxed
   gjkToLimit(gjkOut, coreA, coreBInA, initDir);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
-  if (gjkOut.status === GjkStatus.Intersecting) return true;
+  if (gjkOut.status === GjkStatus.Intersecting) {
+    return gjkOut.simplex.count === 4 || !polytopeGap(a, b, bInA);
+  }
   if (gjkOut.unproven) {
     // GJK stalled without a separating axis at its rounding level: the least overlap over
     // directions refined from its axis decides; a gap along the refined normal beyond the
