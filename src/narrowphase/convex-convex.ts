@@ -998,24 +998,36 @@ function pairSize(): void {
 }
 
 /**
- * EPA on two polytopes stops within GJK_ROUNDING_TOLERANCE of the simplex's size, seven times
- * the 64·ε of the pair's size that the depth owes (issue 16: a box of 7e-3 touching a triangle
- * of 50 got depth 1.3e-12 for a touch). A depth that small is taken again by SAT, exact over the
- * face normals and edge crossings, for pairs with few edge crossings (boxes, triangles, small
- * hulls); the shallower answer wins, its witnesses along its axis. Returns the depth.
+ * EPA on two polytopes stops once the support point along its face's normal is within
+ * GJK_ROUNDING_TOLERANCE of the size above the face: hundreds of ulps, several times the 64·ε
+ * of the pair's size that the depth owes (issue 16: a box of 7e-3 touching a triangle of 50 got
+ * depth 1.3e-12 for a touch; a box against a hull of 1e6 a normal 5e-8 short of its depth).
+ * When the depth is that small, or the overlap along EPA's normal exceeds its depth by more than
+ * a few ulps of the size, SAT answers again — exact over the face normals and edge crossings —
+ * for pairs with few edge crossings (boxes, triangles, small hulls); its axis is taken when it
+ * overlaps no more than EPA's normal does, with the witnesses along it. Returns the depth.
  */
 function nearTouchSat(a: ConvexShape, b: ConvexShape, bInA: Isometry, depth: number): number {
   pairSize();
-  if (!(depth <= NEAR_TOUCH_SAT * sizeIo[0])) return depth;
+  const size = sizeIo[0];
+  const achieved = overlapAlong(solvedNormal);
+  if (!(depth <= NEAR_TOUCH_SAT * size) && !(achieved - depth > EPA_SLACK * size)) return depth;
   const pa = shapeDef(a.type).polytope as PolytopeAxes;
   const pb = shapeDef(b.type).polytope as PolytopeAxes;
   if (pa.edgeCount(a) * pb.edgeCount(b) > NEAR_TOUCH_SAT_CROSSINGS) return depth;
   const sat = satDepth(a, b, bInA);
-  if (!(sat < depth)) return depth;
+  if (!(sat <= achieved) || sat === depth) return depth;
   vec3.copy(solvedNormal, fallbackNormal);
   witnessesAlong(solvedNormal, sat);
   return sat;
 }
+
+/** Depth, relative to the pair's size, under which {@link nearTouchSat} asks SAT. */
+const NEAR_TOUCH_SAT = 2 ** -36;
+/** Excess of the overlap along EPA's normal over its depth, relative to the size, that asks SAT. */
+const EPA_SLACK = 16 * 2 ** -52;
+/** Edge crossings (SAT axes) above which {@link nearTouchSat} keeps EPA's answer. */
+const NEAR_TOUCH_SAT_CROSSINGS = 1024;
 
 /**
  * After GJK found the origin on a point, segment or triangle of A − B (within its rounding
@@ -1040,11 +1052,6 @@ function polytopeGap(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
   const r = coreA.margin + coreB.margin;
   return satDepth(a, b, bInA) + r < -TOUCH_TOLERANCE * (m + r);
 }
-
-/** Depth, relative to the pair's size, under which {@link nearTouchSat} asks SAT. */
-const NEAR_TOUCH_SAT = 2 ** -36;
-/** Edge crossings (SAT axes) above which {@link nearTouchSat} keeps EPA's answer. */
-const NEAR_TOUCH_SAT_CROSSINGS = 1024;
 
 /** EPA's witnesses are its face's blend unless their rounding bound exceeds this times the size. */
 const BLEND_TRUST = 2 ** -44;
