@@ -292,7 +292,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   vec3.copy(solvedNormal, epaOut.normal);
   vec3.copy(solvedA, epaOut.pointA);
   vec3.copy(solvedB, epaOut.pointB);
-  if (epaOut.status === EpaStatus.Converged) {
+  if (epaOut.status === EpaStatus.Converged || epaOut.status === EpaStatus.Flat) {
     const epaDepth = depth;
     if (polytopes) depth = nearTouchSat(a, b, bInA, depth);
     pairSize();
@@ -1005,7 +1005,9 @@ function pairSize(): void {
  * When the depth is that small, or the overlap along EPA's normal exceeds its depth by more than
  * a few ulps of the size, SAT answers again — exact over the face normals and edge crossings —
  * for pairs with few edge crossings (boxes, triangles, small hulls); its axis is taken when it
- * overlaps no more than EPA's normal does, with the witnesses along it. Returns the depth.
+ * overlaps less than EPA's normal does, with the witnesses along it. Also for a flat A − B
+ * (EPA's depth 0 along the plane's normal, which two triangles of 5e-6 and 4e5 overlap along by
+ * 6.6e-7). Returns the depth.
  */
 function nearTouchSat(a: ConvexShape, b: ConvexShape, bInA: Isometry, depth: number): number {
   pairSize();
@@ -1016,7 +1018,7 @@ function nearTouchSat(a: ConvexShape, b: ConvexShape, bInA: Isometry, depth: num
   const pb = shapeDef(b.type).polytope as PolytopeAxes;
   if (pa.edgeCount(a) * pb.edgeCount(b) > NEAR_TOUCH_SAT_CROSSINGS) return depth;
   const sat = satDepth(a, b, bInA);
-  if (!(sat <= achieved) || sat === depth) return depth;
+  if (!(sat < achieved)) return depth;
   vec3.copy(solvedNormal, fallbackNormal);
   witnessesAlong(solvedNormal, sat);
   return sat;
