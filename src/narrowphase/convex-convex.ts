@@ -1059,7 +1059,7 @@ function polytopeGap(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
 const BLEND_TRUST = 2 ** -44;
 
 /** δ of {@link witnessesAlong}, relative to the simplex's size: far above GJK's rounding. */
-const WITNESS_SEPARATION = 2 ** -20;
+const WITNESS_SEPARATION = 2 ** -32;
 const witnessPose: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z: 0, w: 1 } };
 const witnessB = new TransformedSupport();
 const witnessGjk = makeGjkResult();
