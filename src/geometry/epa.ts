@@ -96,7 +96,6 @@ export function makeEpaResult(): EpaResult {
 // ones. A removed face, and a face without a normal (zero area), has fDist = +∞, so the closest
 // face is a plain minimum over the slots.
 
-const DBG = !!process.env.TRI16DBG; // TRI16 TEMP
 const MAX_VERTICES = EPA_MAX_ITERATIONS + 8;
 const MAX_FACES = 2 * MAX_VERTICES + 8;
 
@@ -426,7 +425,11 @@ function blendError(i: number, j: number, k: number): number {
   const cx = vw[3 * k] - vw[3 * j];
   const cy = vw[3 * k + 1] - vw[3 * j + 1];
   const cz = vw[3 * k + 2] - vw[3 * j + 2];
-  const l2 = Math.max(ax * ax + ay * ay + az * az, bx * bx + by * by + bz * bz, cx * cx + cy * cy + cz * cz);
+  const l2 = Math.max(
+    ax * ax + ay * ay + az * az,
+    bx * bx + by * by + bz * bz,
+    cx * cx + cy * cy + cz * cz,
+  );
   const nx = ay * bz - az * by;
   const ny = az * bx - ax * bz;
   const nz = ax * by - ay * bx;
@@ -736,7 +739,6 @@ export function epa(
       status = EpaStatus.Degenerate;
       break;
     }
-    if (DBG) console.error("epa it", iter, "f", f, "dist", dist, "supDist", supDist, "floor", floor, "done", done, "n", nx, ny, nz);
     if (done) {
       nv--;
       status = EpaStatus.Converged;
@@ -794,7 +796,6 @@ export function epa(
   const residualLimit = slack * slack;
   out.iterations = iter;
   out.status = best < 0 ? EpaStatus.Degenerate : status;
-  if (DBG) console.error("witnessError", out.witnessError, "size", Math.sqrt(size[0]));
   if (out.status !== EpaStatus.Converged || residual > residualLimit) {
     // (A converged face whose blend misses the contact: its witnesses below are B's support and
     // a point depth·n ahead of it, which need not lie on A — flagged to the caller.)

@@ -120,7 +120,6 @@ export class ShapeCoreSupport implements SupportMap {
   }
 }
 
-const DBG = !!process.env.TRI16DBG; // TRI16 TEMP
 const marginIo = new Float64Array(1);
 
 const scaledBInA: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z: 0, w: 1 } };
@@ -235,7 +234,6 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   gjkToLimit(gjkOut, coreA, coreBInA, initDir);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   const polytopes = isPolytope(a) && isPolytope(b);
-  if (DBG) console.error("gjk", gjkOut.status, gjkOut.unproven, gjkOut.distance, JSON.stringify(gjkOut.direction), gjkOut.simplex.count);
   const unproven = gjkOut.unproven;
   if (unproven) {
     // GJK stalled on a sliver simplex without a separating axis, |v| at its rounding level: the
@@ -288,7 +286,6 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
         : EPA_TOLERANCE,
   );
   let depth = epaOut.depth;
-  if (DBG) console.error("epa", epaOut.status, epaOut.depth, JSON.stringify(epaOut.normal), "ov", overlapAlong(epaOut.normal));
   vec3.copy(solvedNormal, epaOut.normal);
   vec3.copy(solvedA, epaOut.pointA);
   vec3.copy(solvedB, epaOut.pointB);
@@ -333,7 +330,6 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     searchRevolutionRidges(a, b, bInA, solvedA, solvedB);
     snapToFaceNormal(a, b, bInA, solvedA, solvedB);
     snapToRevolution(a, b, bInA);
-    if (DBG) console.error("refined", refined.overlap, JSON.stringify(refined.normal), "depth", depth);
     if (refined.overlap <= depth || !polytopes) {
       depth = refined.overlap;
       vec3.copy(solvedNormal, refined.normal);
@@ -350,7 +346,6 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     vec3.copy(solvedA, unprovenA);
     vec3.copy(solvedB, unprovenB);
   }
-  if (DBG) console.error("final", depth, JSON.stringify(solvedNormal), "unproven", unprovenIo[0]);
   solvedIo[0] = 0 - (depth + r);
   const n = solvedNormal;
   solvedA.x = solvedA.x + n.x * rA;
@@ -973,8 +968,6 @@ function separatedWitnesses(n: Vec3, depth: number): boolean {
   witnessB.reset(coreBInA, witnessPose);
   gjkLimit[0] = Number.POSITIVE_INFINITY;
   gjkToLimit(witnessGjk, coreA, witnessB, n);
-  if (DBG) for (let i = 0; i < witnessGjk.simplex.count; i++) console.error(" wsx", i, witnessGjk.simplex.weights[i], JSON.stringify(witnessGjk.simplex.a[i]), JSON.stringify(witnessGjk.simplex.b[i]));
-  if (DBG) console.error("witnessGjk", witnessGjk.status, witnessGjk.unproven, witnessGjk.distance, shift, sizeIo[0]);
   if (witnessGjk.status !== GjkStatus.Separated || witnessGjk.unproven) return false;
   vec3.copy(solvedA, witnessGjk.pointA);
   vec3.addScaled(solvedB, witnessGjk.pointB, n, -shift);
