@@ -1011,7 +1011,9 @@ function nearTouchSat(a: ConvexShape, b: ConvexShape, bInA: Isometry, depth: num
   const pb = shapeDef(b.type).polytope as PolytopeAxes;
   if (pa.edgeCount(a) * pb.edgeCount(b) > NEAR_TOUCH_SAT_CROSSINGS) return depth;
   const sat = satDepth(a, b, bInA);
-  if (!(sat < achieved)) return depth;
+  // A gap beyond the touching tolerance is GJK's to measure (SAT's separation is only a lower
+  // bound on a distance): EPA's answer stays.
+  if (!(sat < achieved) || sat < -TOUCH_TOLERANCE * size) return depth;
   vec3.copy(solvedNormal, fallbackNormal);
   witnessesAlong(solvedNormal, sat);
   return sat;
