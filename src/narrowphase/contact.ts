@@ -38,7 +38,7 @@ export interface Contact {
    * (src/query/contact.ts): 0 where the pair's routine is exact to its rounding (the closed
    * forms, SAT, sphere and capsule pairs), else what the general narrow phase certified — an
    * upper bound attained along the normal against a lower bound from GJK's or EPA's polytope
-   * (see {@link contactErrorIo}). Absent on contacts from the pair routines and the world.
+   * (see `contactErrorIo` in src/narrowphase/contact.ts). Absent on contacts from the pair routines and the world.
    */
   errorBound?: number;
 }
