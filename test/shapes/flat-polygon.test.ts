@@ -194,7 +194,7 @@ describe("flat convex polygon construction", () => {
         },
         point: [0, 0, 0],
       }),
-    ).toThrow(/shape\.points .*collinear.*\[0,0,0,1,1,1,2,2,2\]/);
+    ).toThrow(/shape\.points .*collinear.*\[\[0,0,0\],\[1,1,1\],\[2,2,2\]\]/);
   });
 });
 
