@@ -57,7 +57,8 @@ export function describeValue(value: unknown): string {
     ).replace(NON_FINITE_MARKED, "$1");
     return s.length > 120 ? `${s.slice(0, 117)}...` : s;
   } catch {
-    return String(value);
+    // JSON has no functions: name one (its source, which String() gives, can be kilobytes).
+    return typeof value === "function" ? `function ${value.name}` : String(value);
   }
 }
 

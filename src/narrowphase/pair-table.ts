@@ -116,7 +116,8 @@ const ROUTINE_KEY = /^(intersects(Poses)?|distance|contact|manifold)$/;
 
 /** Throws `CollideError` naming `field` unless `type` is an integer in [0, N). */
 function checkTypeId(field: string, type: number): void {
-  if (!(type >= 0 && type < N && type % 1 === 0)) invalidValue(field, type, `must be in [0, ${N})`);
+  if (!(Number.isInteger(type) && type >= 0 && type < N))
+    invalidValue(field, type, `must be an integer in [0, ${N})`);
 }
 
 /** One operation's column of the table: a routine per ordered type pair and its flip flag. */

@@ -101,6 +101,32 @@ describe("registerPair refuses bad input by name", () => {
     tableIntact();
   });
 
+  it("a type id that is not a number is refused, and the messages say what is wanted", () => {
+    // "0" passed the range check ("0" >= 0 and "0" % 1 === 0 in JavaScript) and wrote entry 0.
+    for (const id of ["0", "1", null, true, [0]]) {
+      const e = refusal(() => registerPair(id as never, ShapeType.Sphere, { intersects: never }));
+      expect(e.field).toBe("typeA");
+      expect(e.message).toContain("must be an integer in [0, ");
+    }
+    // 1.5 lies in [0, N): the message says integer, not only the range.
+    expect(refusal(() => registerPair(ShapeType.Sphere, 1.5 as never, {})).message).toBe(
+      `typeB must be an integer in [0, ${SHAPE_TYPE_COUNT}) (got 1.5)`,
+    );
+    // A misspelled key names the routine by its name, not its source text (kilobytes).
+    function intersectsMine(): boolean {
+      const big = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20];
+      return big.length > 0;
+    }
+    const e = refusal(() =>
+      registerPair(ShapeType.Sphere, ShapeType.Sphere, { intersect: intersectsMine } as never),
+    );
+    expect(e.field).toBe("fns.intersect");
+    expect(e.value).toBe(intersectsMine);
+    expect(e.message).toContain("(got function intersectsMine)");
+    expect(e.message).not.toContain("return");
+    tableIntact();
+  });
+
   it("accepts every id in range (an empty registration changes nothing)", () => {
     for (let a = 0; a < SHAPE_TYPE_COUNT; a++) {
       for (let b = 0; b < SHAPE_TYPE_COUNT; b++) {
