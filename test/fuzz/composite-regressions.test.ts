@@ -435,3 +435,105 @@ describe("issue 16, composites: ray casts decided on the exact input", () => {
     expect(Math.abs((r as { toi: number }).toi - t0)).toBeLessThanOrEqual(1e-9 * t0);
   });
 });
+
+describe("fuzz seed 17, composites: a touching part's witnesses lie on that part", () => {
+  // Rotates v by the unit quaternion q = (x, y, z, w): v + 2w(u × v) + 2u × (u × v), written
+  // out here (independent of src/math).
+  const rotate = (q: readonly number[], v: V): V => {
+    const [x, y, z, w] = q;
+    const t: V = [2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])];
+    return [
+      v[0] + w * t[0] + (y * t[2] - z * t[1]),
+      v[1] + w * t[1] + (z * t[0] - x * t[2]),
+      v[2] + w * t[2] + (x * t[1] - y * t[0]),
+    ];
+  };
+  const conj = (q: readonly number[]) => [-q[0], -q[1], -q[2], q[3]];
+
+  // The closed box mesh (half extents h, rotated by qm, at the origin) whose corner 2,
+  // (−hx, hy, −hz), rests on the box. Each triangle alone and the hull of the 8 corners gave that
+  // corner; the mesh gave (−3791.7, −1589.3, 25839.0), a corner of the box 1.7e4 from the mesh:
+  // triangle [0, 3, 2] touched the box (gap −7e-12) along SAT's face normal, GJK on the
+  // separated pair stalled (unproven) and the fallback put A's witness at B's support point
+  // along −n — any point of the box's face — moved by the depth.
+  const h: V = [3936.0037301808734, 9906.682640590145, 5331.275955778898];
+  const qm = [0.6606253784376275, 0.6641307179405703, 0.30500460036577814, 0.17168777652353753];
+  const box = {
+    type: "box",
+    center: [15735.225171595293, -15465.856561448736, 20694.861553078677] as V,
+    halfExtents: [4439.9719908774405, 16053.792876084119, 17969.01997979211] as V,
+    rotation: [0.2709478852941146, -0.42493491487757923, 0.7271292110451811, -0.46615520164151786],
+  };
+  const mesh = { ...boxMeshJson(h, [0, 0, 0]), rotation: qm };
+  // Hand-checked: the corner in world, and in the box's frame on its face (|coordinate| = half
+  // extent on one axis, within on the others, to rounding).
+  const corner = rotate(qm, [-h[0], h[1], -h[2]]);
+
+  it("the corner touching the box is on the box's surface (the hand check)", () => {
+    expect(Math.abs(corner[0] - 4559.6094512924)).toBeLessThan(1e-6);
+    expect(Math.abs(corner[1] + 5400.0533204794)).toBeLessThan(1e-6);
+    expect(Math.abs(corner[2] - 9597.2066461913)).toBeLessThan(1e-6);
+    const local = rotate(conj(box.rotation), sub(corner, box.center));
+    const excess = local.map((c, k) => Math.abs(c) - box.halfExtents[k]);
+    expect(Math.max(...excess)).toBeLessThan(1e-8);
+    expect(Math.max(...excess)).toBeGreaterThan(-1e-8);
+  });
+
+  for (const op of ["distance", "contact"] as const) {
+    for (const flip of [false, true]) {
+      it(`${op}(${flip ? "box, mesh" : "mesh, box"}): distance 0 at the touching corner`, () => {
+        const line = { op, a: flip ? box : mesh, b: flip ? mesh : box };
+        const r = answerQuery(line) as { distance: number; pointA: V; pointB: V } | null;
+        expect(r).not.toBeNull();
+        if (!r) return;
+        expect(r.distance).toBe(0);
+        const tol = 1e-9 * norm(corner);
+        expect(norm(sub(r.pointA, corner))).toBeLessThanOrEqual(tol);
+        expect(norm(sub(r.pointB, corner))).toBeLessThanOrEqual(tol);
+      });
+    }
+  }
+
+  it("property: a rotated box mesh's corner on a rotated box's face, far from the origin, witnesses on both shapes", () => {
+    const unitQuat = fc
+      .tuple(
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+        fc.double({ min: -1, max: 1, noNaN: true }),
+      )
+      .filter((q) => norm([q[0], q[1], q[2]]) ** 2 + q[3] ** 2 > 0.01)
+      .map((q) => {
+        const l = Math.hypot(q[0], q[1], q[2], q[3]);
+        return q.map((c) => c / l);
+      });
+    const ext = fc.double({ min: 0.1, max: 2, noNaN: true });
+    fc.assert(
+      fc.property(
+        fc.tuple(ext, ext, ext),
+        fc.tuple(ext, ext, ext),
+        unitQuat,
+        unitQuat,
+        fc.integer({ min: 0, max: 7 }),
+        fc.tuple(fc.double({ min: -0.9, max: 0.9 }), fc.double({ min: -0.9, max: 0.9 })),
+        fc.constantFrom(1, 1e3, 1e4),
+        fc.constantFrom("distance", "contact"),
+        (hm, hb, qm, qb, k, [u, w], s, op) => {
+          const hmS = hm.map((c) => c * s) as V;
+          const hbS = hb.map((c) => c * s) as V;
+          const m = { ...boxMeshJson(hmS, [0, 0, 0]), rotation: qm };
+          const c = rotate(qm, m.vertices[k] as V);
+          // The box's −x face through the corner: its centre hb.x inward along the face normal.
+          const center = add(c, rotate(qb, [hbS[0], u * hbS[1], w * hbS[2]]));
+          const b = { type: "box", center, halfExtents: hbS, rotation: qb };
+          const r = answerQuery({ op, a: m, b }) as { pointA: V; pointB: V } | null;
+          if (!r) return; // apart by rounding (contact with no prediction)
+          const tol = 1e-9 * s * 4;
+          expect(surfaceDistance(oshape(m), r.pointA)).toBeLessThanOrEqual(tol);
+          expect(surfaceDistance(oshape(b), r.pointB)).toBeLessThanOrEqual(tol);
+        },
+      ),
+      { numRuns: 300, seed: 17 },
+    );
+  });
+});
