@@ -1036,30 +1036,20 @@ function witnessesAlong(n: Vec3, depth: number): void {
 
 /**
  * The witnesses of {@link witnessesAlong} by GJK on B moved by (depth + δ)·n into solvedA and
- * solvedB; false (nothing written) when GJK does not find the moved shapes apart. When GJK
- * stalls at δ (`unproven`: a sliver simplex at its rounding level), once more at the larger
- * δ of {@link WITNESS_SEPARATION_RETRY}, whose separated answer is taken even unproven: GJK's
- * points are blends of support points, on A and on the moved B whatever the simplex, where the
- * fallback of {@link witnessesAlong} puts A's witness off A when B's support feature along −n is
- * a face (a box mesh's corner on a box: a box corner 1.7e4 from the mesh; fuzz seed 17).
+ * solvedB; false (nothing written) when GJK does not find the moved shapes apart.
  */
 function separatedWitnesses(n: Vec3, depth: number): boolean {
   pairSize();
-  const size = Math.max(sizeIo[0], Math.abs(depth));
-  for (let k = 0; k < 2; k++) {
-    const shift = depth + (k === 0 ? WITNESS_SEPARATION : WITNESS_SEPARATION_RETRY) * size;
-    if (!(Math.abs(shift) < Number.POSITIVE_INFINITY)) return false;
-    vec3.scale(witnessPose.translation, n, shift);
-    witnessB.reset(coreBInA, witnessPose);
-    gjkLimit[0] = Number.POSITIVE_INFINITY;
-    gjkToLimit(witnessGjk, coreA, witnessB, n);
-    if (witnessGjk.status !== GjkStatus.Separated) return false;
-    if (witnessGjk.unproven && k === 0) continue;
-    vec3.copy(solvedA, witnessGjk.pointA);
-    vec3.addScaled(solvedB, witnessGjk.pointB, n, -shift);
-    return true;
-  }
-  return false;
+  const shift = depth + WITNESS_SEPARATION * Math.max(sizeIo[0], Math.abs(depth));
+  if (!(Math.abs(shift) < Number.POSITIVE_INFINITY)) return false;
+  vec3.scale(witnessPose.translation, n, shift);
+  witnessB.reset(coreBInA, witnessPose);
+  gjkLimit[0] = Number.POSITIVE_INFINITY;
+  gjkToLimit(witnessGjk, coreA, witnessB, n);
+  if (witnessGjk.status !== GjkStatus.Separated || witnessGjk.unproven) return false;
+  vec3.copy(solvedA, witnessGjk.pointA);
+  vec3.addScaled(solvedB, witnessGjk.pointB, n, -shift);
+  return true;
 }
 
 /**
@@ -1143,8 +1133,6 @@ const BLEND_TRUST = 2 ** -44;
 
 /** δ of {@link witnessesAlong}, relative to the simplex's size: far above GJK's rounding. */
 const WITNESS_SEPARATION = 2 ** -32;
-/** δ of {@link separatedWitnesses}' second try, after GJK stalled at {@link WITNESS_SEPARATION}. */
-const WITNESS_SEPARATION_RETRY = 2 ** -24;
 const witnessPose: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z: 0, w: 1 } };
 const witnessB = new TransformedSupport();
 const witnessGjk = makeGjkResult();
