@@ -60,15 +60,6 @@ export interface EpaResult {
   readonly pointB: Vec3;
   /** Iterations used. */
   iterations: number;
-  /**
-   * A rough bound on the rounding of the witness points (scene units): the face's barycentric
-   * weights lose accuracy as the square of its aspect (a sliver face of A − B, 1e-6 wide and 2e4
-   * long, put a witness 2e-7 off a triangle of 2e4), times the spread of its corners' support
-   * points; +∞ when no face holds the contact point (the witnesses are then B's support point
-   * along −normal and the point depth·normal ahead of it, which need not lie on A); 0 when the
-   * status is not Converged.
-   */
-  witnessError: number;
 }
 
 /** A new zeroed EPA result (allocates). */
@@ -80,7 +71,6 @@ export function makeEpaResult(): EpaResult {
     pointA: vec3.create(),
     pointB: vec3.create(),
     iterations: 0,
-    witnessError: 0,
   };
 }
 
@@ -407,50 +397,6 @@ function faceResultOf(
   pB.y = l0 * vb[3 * i + 1] + l1 * vb[3 * j + 1] + l2 * vb[3 * k + 1];
   pB.z = l0 * vb[3 * i + 2] + l1 * vb[3 * j + 2] + l2 * vb[3 * k + 2];
   io[1] = residual;
-  out.witnessError = blendError(i, j, k);
-}
-
-/**
- * {@link EpaResult.witnessError} of the blend of face (i, j, k): ε·(ℓ²/2S)²·spread, with ℓ the
- * face's longest edge, S its area (A − B's points) and spread the largest coordinate difference
- * between its corners' support points on A or on B.
- */
-function blendError(i: number, j: number, k: number): number {
-  const ax = vw[3 * j] - vw[3 * i];
-  const ay = vw[3 * j + 1] - vw[3 * i + 1];
-  const az = vw[3 * j + 2] - vw[3 * i + 2];
-  const bx = vw[3 * k] - vw[3 * i];
-  const by = vw[3 * k + 1] - vw[3 * i + 1];
-  const bz = vw[3 * k + 2] - vw[3 * i + 2];
-  const cx = vw[3 * k] - vw[3 * j];
-  const cy = vw[3 * k + 1] - vw[3 * j + 1];
-  const cz = vw[3 * k + 2] - vw[3 * j + 2];
-  const l2 = Math.max(
-    ax * ax + ay * ay + az * az,
-    bx * bx + by * by + bz * bz,
-    cx * cx + cy * cy + cz * cz,
-  );
-  const nx = ay * bz - az * by;
-  const ny = az * bx - ax * bz;
-  const nz = ax * by - ay * bx;
-  const area2 = Math.sqrt(nx * nx + ny * ny + nz * nz);
-  let spread = 0;
-  for (let c = 0; c < 3; c++) {
-    const ai = va[3 * i + c];
-    const aj = va[3 * j + c];
-    const ak = va[3 * k + c];
-    const bi = vb[3 * i + c];
-    const bj = vb[3 * j + c];
-    const bk = vb[3 * k + c];
-    spread = Math.max(
-      spread,
-      Math.max(ai, aj, ak) - Math.min(ai, aj, ak),
-      Math.max(bi, bj, bk) - Math.min(bi, bj, bk),
-    );
-  }
-  if (!(area2 > 0)) return spread;
-  const cond = l2 / area2;
-  return Math.min(Number.EPSILON * cond * cond, 1) * spread;
 }
 
 /**
@@ -724,20 +670,10 @@ export function epa(
     const q = addSupport(a, b, nDir);
     const supDist = vw[3 * q] * nx + vw[3 * q + 1] * ny + vw[3 * q + 2] * nz;
     const floor = GJK_ROUNDING_TOLERANCE * Math.sqrt(size[0]);
-    const done = supDist - dist <= tolerance * Math.max(dist, 0) + floor;
-    let repeated = false;
+    let done = supDist - dist <= tolerance * Math.max(dist, 0) + floor;
     for (let c = 0; c < 3; c++) {
       vertexDistSq(fIdx[3 * f + c], q);
-      if (io[0] <= floor * floor) repeated = true;
-    }
-    if (repeated && !done) {
-      // The support point along the face's normal is one of the face's own corners, yet lies
-      // above its plane by more than the tolerance: the normal of this sliver face is off by
-      // rounding (a triangle of 300 against a hull of 1e-6 made faces 1e-6 wide and 300 long,
-      // whose normals missed the depth by 3e-7). The face is not an answer.
-      nv--;
-      status = EpaStatus.Degenerate;
-      break;
+      if (io[0] <= floor * floor) done = true;
     }
     if (done) {
       nv--;
@@ -797,9 +733,6 @@ export function epa(
   out.iterations = iter;
   out.status = best < 0 ? EpaStatus.Degenerate : status;
   if (out.status !== EpaStatus.Converged || residual > residualLimit) {
-    // (A converged face whose blend misses the contact: its witnesses below are B's support and
-    // a point depth·n ahead of it, which need not lie on A — flagged to the caller.)
-    out.witnessError = out.status === EpaStatus.Converged ? Number.POSITIVE_INFINITY : 0;
     // No face holds the contact point: B's deepest point along −n, A's depth·n ahead of it.
     vec3.negate(negDir, out.normal);
     b.support(out.pointB, negDir);
@@ -812,7 +745,6 @@ export function epa(
 function flat(out: EpaResult, simplex: GjkSimplex, dim: number, hint: Vec3 | null): EpaResult {
   out.status = EpaStatus.Flat;
   out.depth = 0;
-  out.witnessError = 0;
   simplexWitnesses(out.pointA, out.pointB, simplex);
   const h = hint && vec3.isFiniteVec(hint) ? hint : null;
   const n = out.normal;

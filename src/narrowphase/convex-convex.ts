@@ -367,16 +367,6 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   vec3.copy(solvedNormal, epaOut.normal);
   vec3.copy(solvedA, epaOut.pointA);
   vec3.copy(solvedB, epaOut.pointB);
-  if (epaOut.status === EpaStatus.Converged || epaOut.status === EpaStatus.Flat) {
-    const epaDepth = depth;
-    if (polytopes) depth = nearTouchSat(a, b, bInA, depth);
-    pairSize();
-    // The face's blend of support points is off the shapes by more than the pair's rounding
-    // (a sliver face): the witnesses along its normal instead, when GJK separates the moved
-    // shapes (else the blend stays).
-    if (depth === epaDepth && epaOut.witnessError > BLEND_TRUST * sizeIo[0])
-      separatedWitnesses(solvedNormal, depth);
-  }
   if (epaOut.status !== EpaStatus.Converged && epaOut.status !== EpaStatus.Flat) {
     // EPA's best face is a lower bound; take a guaranteed upper bound (a separating direction).
     depth = overlapAlong(solvedNormal);
@@ -1019,123 +1009,12 @@ function overlapAlong(n: Vec3): number {
   return vec3.dot(n, sA) - vec3.dot(n, sB);
 }
 
-/**
- * Witnesses of the overlap `depth` along unit n (EPA did not converge, so its face's blend is
- * not one): the closest points of A and of B moved by (depth + δ)·n, apart by δ along n, with B's
- * moved back — on their cores, on the support features along ±n where those overlap in
- * projection, as the projection of (depth + δ)·n onto A − B is depth·n when n is a normal of
- * A − B there. B's deepest point along −n with A's depth·n ahead of it had put A's witness on B
- * (a triangle's far corner 2e3 from a cone of 1e-3 touching it) when GJK cannot separate them.
- */
+/** Fallback witnesses: B's deepest core point along −n, and A's point depth·n ahead of it. */
 function witnessesAlong(n: Vec3, depth: number): void {
-  if (separatedWitnesses(n, depth)) return;
   vec3.negate(negN, n);
   coreBInA.support(solvedB, negN);
   vec3.addScaled(solvedA, solvedB, n, depth);
 }
-
-/**
- * The witnesses of {@link witnessesAlong} by GJK on B moved by (depth + δ)·n into solvedA and
- * solvedB; false (nothing written) when GJK does not find the moved shapes apart.
- */
-function separatedWitnesses(n: Vec3, depth: number): boolean {
-  pairSize();
-  const shift = depth + WITNESS_SEPARATION * Math.max(sizeIo[0], Math.abs(depth));
-  if (!(Math.abs(shift) < Number.POSITIVE_INFINITY)) return false;
-  vec3.scale(witnessPose.translation, n, shift);
-  witnessB.reset(coreBInA, witnessPose);
-  gjkLimit[0] = Number.POSITIVE_INFINITY;
-  gjkToLimit(witnessGjk, coreA, witnessB, n);
-  if (witnessGjk.status !== GjkStatus.Separated || witnessGjk.unproven) return false;
-  vec3.copy(solvedA, witnessGjk.pointA);
-  vec3.addScaled(solvedB, witnessGjk.pointB, n, -shift);
-  return true;
-}
-
-/**
- * sizeIo[0] = the pair's size in the solver's frame: the largest of GJK's simplex points, of
- * the current witnesses and of B's offset (GJK's simplex alone is a point at the origin when
- * two corners touch).
- */
-function pairSize(): void {
-  simplexSize(gjkOut.simplex);
-  let m = sizeIo[0];
-  lengthInto(solvedA, 1);
-  m = Math.max(m, sizeIo[1]);
-  lengthInto(solvedB, 1);
-  m = Math.max(m, sizeIo[1]);
-  lengthInto(coreBInA.pose.translation, 1);
-  sizeIo[0] = Math.max(m, sizeIo[1]);
-}
-
-/**
- * EPA on two polytopes stops once the support point along its face's normal is within
- * GJK_ROUNDING_TOLERANCE of the size above the face: hundreds of ulps, several times the 64·ε
- * of the pair's size that the depth owes (issue 16: a box of 7e-3 touching a triangle of 50 got
- * depth 1.3e-12 for a touch; a box against a hull of 1e6 a normal 5e-8 short of its depth).
- * When the depth is that small, or the overlap along EPA's normal exceeds its depth by more than
- * a few ulps of the size, SAT answers again — exact over the face normals and edge crossings —
- * for pairs with few edge crossings (boxes, triangles, small hulls); its axis is taken when it
- * overlaps less than EPA's normal does, with the witnesses along it. Also for a flat A − B
- * (EPA's depth 0 along the plane's normal, which two triangles of 5e-6 and 4e5 overlap along by
- * 6.6e-7). Returns the depth.
- */
-function nearTouchSat(a: ConvexShape, b: ConvexShape, bInA: Isometry, depth: number): number {
-  pairSize();
-  const size = sizeIo[0];
-  const achieved = overlapAlong(solvedNormal);
-  if (!(depth <= NEAR_TOUCH_SAT * size) && !(achieved - depth > EPA_SLACK * size)) return depth;
-  const pa = shapeDef(a.type).polytope as PolytopeAxes;
-  const pb = shapeDef(b.type).polytope as PolytopeAxes;
-  if (pa.edgeCount(a) * pb.edgeCount(b) > NEAR_TOUCH_SAT_CROSSINGS) return depth;
-  const sat = satDepth(a, b, bInA);
-  // A gap beyond the touching tolerance is GJK's to measure (SAT's separation is only a lower
-  // bound on a distance): EPA's answer stays.
-  if (!(sat < achieved) || sat < -TOUCH_TOLERANCE * size) return depth;
-  vec3.copy(solvedNormal, fallbackNormal);
-  witnessesAlong(solvedNormal, sat);
-  return sat;
-}
-
-/** Depth, relative to the pair's size, under which {@link nearTouchSat} asks SAT. */
-const NEAR_TOUCH_SAT = 2 ** -36;
-/** Excess of the overlap along EPA's normal over its depth, relative to the size, that asks SAT. */
-const EPA_SLACK = 16 * 2 ** -52;
-/** Edge crossings (SAT axes) above which {@link nearTouchSat} keeps EPA's answer. */
-const NEAR_TOUCH_SAT_CROSSINGS = 1024;
-
-/**
- * After GJK found the origin on a point, segment or triangle of A − B (within its rounding
- * tolerance, 1e-13 of the size: hundreds of ulps), true when two polytopes with few edge
- * crossings are apart by more than the touching tolerance along a SAT axis (issue 16: a
- * triangle of 4e-6 apart from a hull of 6e-3 by 2.7e-16, 1.6e-14 of the pair's size, was
- * "touching", and its contact's normal could not achieve a depth of 0). Other pairs: false.
- */
-function polytopeGap(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
-  if (!isPolytope(a) || !isPolytope(b)) return false;
-  const pa = shapeDef(a.type).polytope as PolytopeAxes;
-  const pb = shapeDef(b.type).polytope as PolytopeAxes;
-  if (pa.edgeCount(a) * pb.edgeCount(b) > NEAR_TOUCH_SAT_CROSSINGS) return false;
-  simplexSize(gjkOut.simplex);
-  let m = sizeIo[0];
-  lengthInto(gjkOut.pointA, 1);
-  m = Math.max(m, sizeIo[1]);
-  lengthInto(gjkOut.pointB, 1);
-  m = Math.max(m, sizeIo[1]);
-  lengthInto(coreBInA.pose.translation, 1);
-  m = Math.max(m, sizeIo[1]);
-  const r = coreA.margin + coreB.margin;
-  return satDepth(a, b, bInA) + r < -TOUCH_TOLERANCE * (m + r);
-}
-
-/** EPA's witnesses are its face's blend unless their rounding bound exceeds this times the size. */
-const BLEND_TRUST = 2 ** -44;
-
-/** δ of {@link witnessesAlong}, relative to the simplex's size: far above GJK's rounding. */
-const WITNESS_SEPARATION = 2 ** -32;
-const witnessPose: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z: 0, w: 1 } };
-const witnessB = new TransformedSupport();
-const witnessGjk = makeGjkResult();
 
 const fallbackNormal = vec3.create(1, 0, 0);
 const cand = vec3.create();
@@ -1298,9 +1177,7 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
   gjkLimit[0] = r; // not passed: a computed double crossing a call is boxed
   gjkToLimit(gjkOut, coreA, coreBInA, initDir);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
-  if (gjkOut.status === GjkStatus.Intersecting) {
-    return gjkOut.simplex.count === 4 || !polytopeGap(a, b, bInA);
-  }
+  if (gjkOut.status === GjkStatus.Intersecting) return true;
   if (gjkOut.unproven) {
     // GJK stalled without a separating axis at its rounding level: the least overlap over
     // directions refined from its axis decides; a gap along the refined normal beyond the

@@ -13,7 +13,7 @@
 import type { Isometry } from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import { shapeDef } from "../shapes/registry.js";
-import { type Shape, ShapeType } from "../shapes/shape.js";
+import type { Shape } from "../shapes/shape.js";
 
 /** Largest magnitude answered without a change of units (2^128 ≈ 3.4e38). */
 const RANGE_MAX = 2 ** 128;
@@ -34,23 +34,6 @@ export function outOfUnitRange(m: number): boolean {
 export function offsetOutOfRange(bInA: Isometry): boolean {
   const t = bInA.translation;
   return outOfUnitRange(Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z)));
-}
-
-/**
- * {@link offsetOutOfRange}, or a triangle among A and B whose corners are outside [2^-128,
- * 2^128]: a triangle has no pose, its corners carry its place, so B's offset says nothing of its
- * magnitude (a triangle of 1e160 about a unit sphere had its squared edges overflow: the sphere
- * "apart by 1.4e154"). Two type comparisons more than the offset's test for other pairs.
- */
-export function pairOutOfRange(a: Shape, b: Shape, bInA: Isometry): boolean {
-  return offsetOutOfRange(bInA) || triangleOutOfRange(a) || triangleOutOfRange(b);
-}
-
-/** True for a triangle whose largest corner coordinate is outside [2^-128, 2^128] (not 0). */
-function triangleOutOfRange(s: Shape): boolean {
-  if (s.type !== ShapeType.Triangle) return false;
-  writeMagnitude(s);
-  return outOfUnitRange(magnitude[0]);
 }
 
 /** Magnitude of the last {@link writeMagnitude} call (a typed array, not a returned double). */
@@ -99,7 +82,7 @@ export function pointRescaleFactor(s: Shape, p: Vec3): number {
   // As the pairs' offset test: the point first (three comparisons on every ray and projection),
   // the size only when the point is out of range.
   const mp = maxAbs(p);
-  if (!(outOfUnitRange(mp) || triangleOutOfRange(s)) || shapeDef(s.type).scaled === null) return 1;
+  if (!outOfUnitRange(mp) || shapeDef(s.type).scaled === null) return 1;
   writeMagnitude(s);
   const m = Math.max(magnitude[0], mp);
   return outOfUnitRange(m) ? unitFactor(m) : 1;

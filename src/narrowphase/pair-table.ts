@@ -44,7 +44,7 @@ import {
 } from "./contact.js";
 import {
   isScalablePair,
-  pairOutOfRange,
+  offsetOutOfRange,
   pairRescaleFactor,
   scaledPose,
   scaledShape,
@@ -366,7 +366,7 @@ const flipManifoldScratch: ContactManifold = /* @__PURE__ */ makeContactManifold
  * comparison of B's offset almost always.
  */
 function rescaleOf(a: Shape, b: Shape, bInA: Isometry): number {
-  return pairOutOfRange(a, b, bInA) && isScalablePair(a, b) ? pairRescaleFactor(a, b, bInA) : 1;
+  return offsetOutOfRange(bInA) && isScalablePair(a, b) ? pairRescaleFactor(a, b, bInA) : 1;
 }
 
 /** True when A and B (B at `bInA`, A's frame) overlap or touch. Throws `unsupported_pair`. */

@@ -38,7 +38,7 @@ import {
   lastCuboidSat,
   manifoldCuboidCuboid,
 } from "../narrowphase/cuboid-cuboid.js";
-import { pairOutOfRange } from "../narrowphase/extreme-scale.js";
+import { offsetOutOfRange } from "../narrowphase/extreme-scale.js";
 import { manifoldFromContact } from "../narrowphase/manifold.js";
 import {
   type ContactFn,
@@ -195,7 +195,7 @@ export function narrowPair(
   if (!swap) {
     // Far outside unit scale (or with no routine) the table's dispatcher answers: it changes
     // units first (src/narrowphase/extreme-scale.ts), or throws unsupported_pair.
-    const direct = f !== null && !pairOutOfRange(sa, sb, bInA);
+    const direct = f !== null && !offsetOutOfRange(bInA);
     const found = direct
       ? f(c, sa, sb, bInA, prediction)
       : contactPair(c, sa, sb, bInA, prediction);
@@ -213,7 +213,7 @@ export function narrowPair(
   // written for (lower, higher). The table's entry for (B, A) is not flipped, so the dispatcher
   // (far outside unit scale) calls the same routine in the same order on the same pose.
   iso.invMul(aInB, poseB, poseA);
-  const direct = f !== null && !pairOutOfRange(sb, sa, aInB);
+  const direct = f !== null && !offsetOutOfRange(aInB);
   const found = direct ? f(c, sb, sa, aInB, prediction) : contactPair(c, sb, sa, aInB, prediction);
   if (!found) {
     if (direct && satApart(f, sb.type, sa.type)) return none(out, offset);
@@ -269,7 +269,7 @@ function bandContact(
 ): boolean {
   if (!intersectsAsQuery(a, poseA, b, poseB, bInA)) return false;
   const reach = touchReach(prediction, bInA.translation);
-  return f === null || pairOutOfRange(a, b, bInA)
+  return f === null || offsetOutOfRange(bInA)
     ? contactPair(c, a, b, bInA, reach)
     : f(c, a, b, bInA, reach);
 }
