@@ -29,8 +29,8 @@ const CHROMIUM = "/usr/bin/chromium";
  * the records); 15.4 kB on 2026-12-03 after registerPair's checks of its type ids and routine
  * keys (a type id of 99 wrote past the table), the writeMargin tag and the guard's range-check
  * hook (the check itself, naming the largest input, stays out of core: src/query/guard-range.ts),
- * and 15.6 kB with tri16's range check of triangle sizes in the pair table and registerPair
- * refusing non-integer ids: the ceiling is 16 kB (the 15 kB aim is missed by 0.6 kB).
+ * and 15.5 kB with registerPair refusing non-integer ids: the ceiling is 16 kB (the 15 kB aim is
+ * missed by 0.5 kB).
  */
 const SPHERE_BOX_APP_MAX_BYTES = 16_000;
 
