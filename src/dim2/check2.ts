@@ -49,6 +49,21 @@ export function checkPair2(_a: Shape2, poseA: Pose2, _b: Shape2, poseB: Pose2): 
 }
 
 /**
+ * Throws `CollideError` naming `field` when the point `p` (a ray's origin, a projected point) is
+ * past the range of doubles from the shape's `pose` (their offset not finite): a ray from 1e308
+ * toward a circle at −1e308 was "inside" it at toi 0.
+ */
+export function checkOffset2(field: string, p: Vec2, pose: Pose2): void {
+  if (!(Number.isFinite(p.x - pose.p.x) && Number.isFinite(p.y - pose.p.y))) {
+    invalidValue(
+      field,
+      p,
+      "is too far from pose.p (the shape's position): their offset overflows double precision",
+    );
+  }
+}
+
+/**
  * Throws `CollideError` when `value` (a number of the answer of `op`) is not finite: the shapes'
  * sizes and offset are finite but the answer is out of the range of doubles.
  */

@@ -6,7 +6,7 @@
  */
 import { invalidValue } from "../errors.js";
 import { hypot2 } from "../math/scalar.js";
-import { checkAnswer2, checkedShape2, checkVec2 } from "./check2.js";
+import { checkAnswer2, checkedShape2, checkOffset2, checkVec2 } from "./check2.js";
 import { type CoreProjection, makeWorkCore, projectOnCore, viewCore } from "./core2.js";
 import { pointScale2, scaledShape2 } from "./extreme-scale2.js";
 import type { Pose2 } from "./pose2.js";
@@ -111,6 +111,7 @@ export function projectPoint2D(
   pose2.checkPose("pose", pose);
   checkVec2("point", point);
   if (typeof solid !== "boolean") invalidValue("solid", solid, "must be a boolean");
+  checkOffset2("point", point, pose);
   pose2.invTransformPoint(pL, pose, point);
   // Far from unit scale, a copy of the shape and the point multiplied by k (exact; see
   // src/dim2/extreme-scale2.ts), and the answer's lengths divided by it.

@@ -15,7 +15,7 @@
 
 import { invalidValue } from "../errors.js";
 import { hypot2, unitScale } from "../math/scalar.js";
-import { checkAnswer2, checkedShape2, checkVec2 } from "./check2.js";
+import { checkAnswer2, checkedShape2, checkOffset2, checkVec2 } from "./check2.js";
 import { pointScale2 } from "./extreme-scale2.js";
 import type { Pose2 } from "./pose2.js";
 import * as pose2 from "./pose2.js";
@@ -475,6 +475,7 @@ export function castRay2D(
     invalidValue("maxToi", maxToi, "must be a number >= 0 (Infinity allowed)");
   }
   if (typeof solid !== "boolean") invalidValue("solid", solid, "must be a boolean");
+  checkOffset2("origin", origin, pose);
   const hit = castRayWorld2(s, pose, origin, direction, maxToi, solid, out);
   if (hit !== null) {
     checkAnswer2("castRay2D", "toi", hit.toi);

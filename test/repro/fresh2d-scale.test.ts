@@ -26,7 +26,10 @@ import {
   type Shape2,
   ShapeType2,
 } from "../../src/dim2/shapes.js";
+import { CollideError } from "../../src/errors.js";
+import { answerQuery } from "../../src/io/query.js";
 import { answerQuery2D } from "../../src/io/query-2d.js";
+import { registerPair } from "../../src/narrowphase/pair-table.js";
 import { num, poseArb, shapeArb } from "../dim2/arbitraries.js";
 
 const P = (x: number, y = 0, a = 0): Pose2 => pose2.fromAngle(x, y, a);
@@ -317,5 +320,85 @@ describe("2D pair queries with a shape beyond 1e154", () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("messages at the ends of the range name the user's field and value", () => {
+  /** The error of a query line (fails the test when the line answers). */
+  function lineError(line: object, answer: (q: unknown) => unknown): CollideError {
+    try {
+      answer(line);
+    } catch (e) {
+      expect(e).toBeInstanceOf(CollideError);
+      return e as CollideError;
+    }
+    throw new Error("expected a CollideError, got an answer");
+  }
+
+  it("a ±1e308 triangle: a.b is too far from a.a, quoting [1e308, −1e308, 0] (main: Infinity)", () => {
+    const tri = {
+      type: "triangle",
+      a: [-1e308, -1e308, 0],
+      b: [1e308, -1e308, 0],
+      c: [0, 1e308, 0],
+    };
+    const e = lineError(
+      { op: "distance", a: tri, b: { type: "sphere", center: [0, 0, 5], radius: 1 } },
+      answerQuery,
+    );
+    expect(e.field).toBe("a.b");
+    expect(e.value).toEqual([1e308, -1e308, 0]);
+    expect(e.message).toContain("too far from a.a");
+    expect(e.message).not.toContain("Infinity");
+  });
+
+  it("pairs: a body out of the world's range names shapes[i].center, not body.pose.p", () => {
+    const e = lineError(
+      {
+        op: "pairs",
+        dim: 2,
+        shapes: [
+          { type: "circle", center: [0, 0], radius: 1 },
+          { type: "circle", center: [1e308, 0], radius: 1 },
+        ],
+      },
+      answerQuery2D,
+    );
+    expect(e.field).toBe("shapes[1].center");
+    expect(e.value).toEqual([1e308, 0]);
+    expect(e.message).not.toContain("body.pose");
+  });
+
+  it("a ray or a point past the range of doubles from the shape is refused, not 'inside'", () => {
+    const shape = { type: "circle", center: [-1e308, 0], radius: 1 };
+    const ray = { op: "raycast", dim: 2, shape, origin: [1e308, 0], direction: [-1, 0], maxToi: 1 };
+    const e = lineError(ray, answerQuery2D);
+    expect(e.field).toBe("origin");
+    expect(e.message).toContain("too far from shape.center");
+    const pp = lineError({ op: "projectPoint", dim: 2, shape, point: [1e308, 0] }, answerQuery2D);
+    expect(pp.field).toBe("point");
+    // The library names its own arguments.
+    const lib = (() => {
+      try {
+        castRay2D(makeCircle(1), P(-1e308), { x: 1e308, y: 0 }, { x: -1, y: 0 }, 1);
+      } catch (err) {
+        return err as CollideError;
+      }
+      return null;
+    })();
+    expect(lib?.field).toBe("origin");
+  });
+
+  it("registerPair(0, 1, null) is a CollideError naming fns (main: a TypeError)", () => {
+    for (const fns of [null, undefined, 5]) {
+      let err: unknown = null;
+      try {
+        registerPair(0 as never, 1 as never, fns as never);
+      } catch (e) {
+        err = e;
+      }
+      expect(err).toBeInstanceOf(CollideError);
+      expect((err as CollideError).field).toBe("fns");
+    }
   });
 });
