@@ -475,8 +475,8 @@ export const SHAPE_CAST_MAX_ITERATIONS = 256;
 
 /**
  * Convergence tolerance of the 2D linear time of impact (src/dim2/cast-shapes2.ts), relative to
- * the two shapes' size: conservative advancement stops when the gap is at most this × (size of A
- * + size of B). Far below LINEAR_SLOP so that the reported time is exact for a query, not a
+ * the smaller shape's size (the larger one's when the smaller is a point at its origin):
+ * conservative advancement stops when the gap is at most this × that size. Far below LINEAR_SLOP so that the reported time is exact for a query, not a
  * solver. Unitless (relative).
  * @default 1e-9
  */

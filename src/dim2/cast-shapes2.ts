@@ -72,7 +72,12 @@ export function castShapes2D(
       "relative to velocityA overflows double precision (their difference is not finite)",
     );
   }
-  const tol = CAST2D_TOLERANCE * (shapeSize2(sa) + shapeSize2(sb));
+  // The stopping gap follows the smaller shape, as in 3D (src/query/cast-shapes.ts): relative to
+  // the larger one, a unit circle moving toward a 1e200 polygon stopped at once (toi 0).
+  const sizeA = shapeSize2(sa);
+  const sizeB = shapeSize2(sb);
+  const small = Math.min(sizeA, sizeB);
+  const tol = CAST2D_TOLERANCE * (small > 0 ? small : Math.max(sizeA, sizeB));
   pa.q.c = poseA.q.c;
   pa.q.s = poseA.q.s;
   pb.q.c = poseB.q.c;

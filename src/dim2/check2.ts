@@ -8,7 +8,7 @@
 import { invalidValue } from "../errors.js";
 import type { Pose2 } from "./pose2.js";
 import * as pose2 from "./pose2.js";
-import { keptShape2, type Shape2, shapeSize2 } from "./shapes.js";
+import { keptShape2, type Shape2 } from "./shapes.js";
 import type { Vec2 } from "./vec2.js";
 
 /**
@@ -28,13 +28,13 @@ export function checkVec2(field: string, v: Vec2): void {
 }
 
 /**
- * Checks the poses of a pair query (`a` and `b` already checked): each a valid pose, B's
+ * Checks the poses of a pair query (`a` and `b` already checked): each a valid pose, and B's
  * translation within the range of doubles from A's (their difference finite), as the 3D queries'
- * `poseB.translation is too far from poseA`, and the pair's extent — the offset plus both sizes —
- * small enough that the routines' sums and products of coordinates do not overflow (at most
- * about 4.5e307, a quarter of the largest double).
+ * `poseB.translation is too far from poseA`. Any finite offset and sizes are answered: far from
+ * unit scale the queries change units (src/dim2/extreme-scale2.ts), and an answer that is not
+ * finite is refused by {@link checkAnswer2}.
  */
-export function checkPair2(a: Shape2, poseA: Pose2, b: Shape2, poseB: Pose2): void {
+export function checkPair2(_a: Shape2, poseA: Pose2, _b: Shape2, poseB: Pose2): void {
   pose2.checkPose("poseA", poseA);
   pose2.checkPose("poseB", poseB);
   const dx = poseB.p.x - poseA.p.x;
@@ -46,12 +46,19 @@ export function checkPair2(a: Shape2, poseA: Pose2, b: Shape2, poseB: Pose2): vo
       "is too far from poseA.p: their offset overflows double precision",
     );
   }
-  const extent = Math.abs(dx) + Math.abs(dy) + shapeSize2(a) + shapeSize2(b);
-  if (!Number.isFinite(4 * extent)) {
+}
+
+/**
+ * Throws `CollideError` naming `field` when the point `p` (a ray's origin, a projected point) is
+ * past the range of doubles from the shape's `pose` (their offset not finite): a ray from 1e308
+ * toward a circle at −1e308 was "inside" it at toi 0.
+ */
+export function checkOffset2(field: string, p: Vec2, pose: Pose2): void {
+  if (!(Number.isFinite(p.x - pose.p.x) && Number.isFinite(p.y - pose.p.y))) {
     invalidValue(
-      "poseB.p",
-      poseB.p,
-      `with the shapes' sizes (${shapeSize2(a)} and ${shapeSize2(b)}) puts the pair out of the range doubles can answer`,
+      field,
+      p,
+      "is too far from pose.p (the shape's position): their offset overflows double precision",
     );
   }
 }

@@ -30,6 +30,7 @@ import { invalidValue } from "../errors.js";
 import { hypot2 } from "../math/scalar.js";
 import { checkAnswer2, checkedShape2, checkPair2 } from "./check2.js";
 import { makeWorkCore, transformCore, viewCore, type WorkCore2 } from "./core2.js";
+import { pairScale2, scaledShape2 } from "./extreme-scale2.js";
 import { gjkDistance2, makeGjkOutput2 } from "./gjk2.js";
 import type { Pose2 } from "./pose2.js";
 import * as pose2 from "./pose2.js";
@@ -330,9 +331,10 @@ function coreSize(c: WorkCore2): number {
 
 /**
  * Penetration contact of two overlapping (or touching) cores from the SAT results already in
- * `satA`/`satB`: the axis of largest separation (ties favour A), its separation clamped to ≤ 0.
+ * `satA`/`satB`: the axis of largest separation (ties favour A), its separation clamped to ≤ 0
+ * unless `keepGap` (the cores are within GJK's tolerance, and a positive separation is their gap).
  */
-function penetrationFromSat(out: Contact2, ca: WorkCore2, cb: WorkCore2): true {
+function penetrationFromSat(out: Contact2, ca: WorkCore2, cb: WorkCore2, keepGap = false): true {
   const rA = ca.radius;
   const rB = cb.radius;
   const tie = SAT_AXIS_TIE_TOLERANCE * coreSize(ca);
@@ -346,7 +348,7 @@ function penetrationFromSat(out: Contact2, ca: WorkCore2, cb: WorkCore2): true {
   if (satA.edge < 0) useB = true;
   else if (satB.edge >= 0 && satB.separation > satA.separation + tie) useB = true;
   if (!useB) {
-    const s = Math.min(satA.separation, 0);
+    const s = keepGap ? satA.separation : Math.min(satA.separation, 0);
     const nx = ca.normals[2 * satA.edge];
     const ny = ca.normals[2 * satA.edge + 1];
     const bx = cb.verts[2 * satA.vertex];
@@ -362,7 +364,7 @@ function penetrationFromSat(out: Contact2, ca: WorkCore2, cb: WorkCore2): true {
       by - rB * ny,
     );
   }
-  const s = Math.min(satB.separation, 0);
+  const s = keepGap ? satB.separation : Math.min(satB.separation, 0);
   const nx = -cb.normals[2 * satB.edge];
   const ny = -cb.normals[2 * satB.edge + 1];
   const ax = ca.verts[2 * satB.vertex];
@@ -425,8 +427,12 @@ export function contactCores(
     maxSeparation(satA, ca, cb);
     maxSeparation(satB, cb, ca);
   }
-  if (-r > prediction) return false;
-  return penetrationFromSat(out, ca, cb);
+  // GJK found the cores within its rounding tolerance of each other, which is relative to their
+  // size: a positive SAT separation, a lower bound on their distance, is then the closer answer
+  // (a unit circle 0.5 from the edge of a 1e200 polygon overlaps it by 0.5, not by its radius).
+  const s = Math.max(satA.separation, satB.separation, 0);
+  if (s - r > prediction) return false;
+  return penetrationFromSat(out, ca, cb, true);
 }
 
 /** General convex pair (A's frame): cores of A and of B (transformed into A's frame). */
@@ -542,10 +548,39 @@ export function contactWorld2(
   prediction: number,
 ): boolean {
   pose2.invMul(bInAScratch, poseA, poseB);
-  if (!contactShapes2(out, a, b, bInAScratch, prediction)) return false;
+  const k = pairScale2(a, b, bInAScratch);
+  if (k === 1) {
+    if (!contactShapes2(out, a, b, bInAScratch, prediction)) return false;
+  } else if (!contactScaled2(out, a, b, bInAScratch, prediction, k)) return false;
   rot2.rotate(out.normal, poseA.q, out.normal);
   pose2.transformPoint(out.pointA, poseA, out.pointA);
   pose2.transformPoint(out.pointB, poseA, out.pointB);
+  return true;
+}
+
+/**
+ * {@link contactShapes2} of the pair far from unit scale: answered on copies of the shapes and of
+ * `bInA` (overwritten) multiplied by `k`, then the answer's lengths divided by `k` (exact, see
+ * src/dim2/extreme-scale2.ts). Allocates the copies.
+ */
+function contactScaled2(
+  out: Contact2,
+  a: Shape2,
+  b: Shape2,
+  bInA: Pose2,
+  prediction: number,
+  k: number,
+): boolean {
+  bInA.p.x *= k;
+  bInA.p.y *= k;
+  const hit = contactShapes2(out, scaledShape2(a, k), scaledShape2(b, k), bInA, prediction * k);
+  if (!hit) return false;
+  const u = 1 / k;
+  out.distance *= u;
+  out.pointA.x *= u;
+  out.pointA.y *= u;
+  out.pointB.x *= u;
+  out.pointB.y *= u;
   return true;
 }
 
@@ -559,8 +594,7 @@ export function intersects2D(a: Shape2, poseA: Pose2, b: Shape2, poseB: Pose2): 
   const sa = checkedShape2("a", a);
   const sb = checkedShape2("b", b);
   checkPair2(sa, poseA, sb, poseB);
-  pose2.invMul(bInAScratch, poseA, poseB);
-  return contactShapes2(testOut, sa, sb, bInAScratch, 0);
+  return contactWorld2(testOut, sa, poseA, sb, poseB, 0);
 }
 
 /** Result of {@link distance2D} (world frame). */
@@ -582,9 +616,15 @@ export function distance2D(a: Shape2, poseA: Pose2, b: Shape2, poseB: Pose2): Di
   const sb = checkedShape2("b", b);
   checkPair2(sa, poseA, sb, poseB);
   contactWorld2(c, sa, poseA, sb, poseB, Infinity);
-  checkContactAnswer2("distance2D", c);
+  // The answer's numbers: a penetration past the largest double is distance 0 all the same.
+  const distance = Math.max(0, c.distance);
+  checkAnswer2("distance2D", "distance", distance);
+  checkAnswer2("distance2D", "pointA.x", c.pointA.x);
+  checkAnswer2("distance2D", "pointA.y", c.pointA.y);
+  checkAnswer2("distance2D", "pointB.x", c.pointB.x);
+  checkAnswer2("distance2D", "pointB.y", c.pointB.y);
   return {
-    distance: Math.max(0, c.distance),
+    distance,
     pointA: { x: c.pointA.x, y: c.pointA.y },
     pointB: { x: c.pointB.x, y: c.pointB.y },
   };

@@ -30,6 +30,7 @@ import {
 import { checkAnswer2, checkedShape2, checkPair2 } from "./check2.js";
 import { type Contact2, checkPrediction, contactShapes2, makeContact2 } from "./contact2.js";
 import { makeWorkCore, transformCore, viewCore, type WorkCore2 } from "./core2.js";
+import { pairScale2, scaledShape2 } from "./extreme-scale2.js";
 import type { Pose2 } from "./pose2.js";
 import * as pose2 from "./pose2.js";
 import * as rot2 from "./rot2.js";
@@ -239,7 +240,26 @@ export function manifold2D(
   checkPair2(sa, poseA, sb, poseB);
   checkPrediction(prediction);
   pose2.invMul(bInA, poseA, poseB);
-  if (!manifoldShapes2(out, sa, sb, bInA, prediction)) return null;
+  // Far from unit scale, the pair's copies multiplied by k (src/dim2/extreme-scale2.ts).
+  const k = pairScale2(sa, sb, bInA);
+  if (k === 1) {
+    if (!manifoldShapes2(out, sa, sb, bInA, prediction)) return null;
+  } else {
+    bInA.p.x *= k;
+    bInA.p.y *= k;
+    const ka = scaledShape2(sa, k);
+    const kb = scaledShape2(sb, k);
+    if (!manifoldShapes2(out, ka, kb, bInA, prediction * k)) return null;
+    const u = 1 / k;
+    for (let i = 0; i < out.count; i++) {
+      const pt = out.points[i];
+      pt.distance *= u;
+      pt.pointA.x *= u;
+      pt.pointA.y *= u;
+      pt.pointB.x *= u;
+      pt.pointB.y *= u;
+    }
+  }
   rot2.rotate(out.normal, poseA.q, out.normal);
   checkAnswer2("manifold2D", "normal.x", out.normal.x);
   checkAnswer2("manifold2D", "normal.y", out.normal.y);

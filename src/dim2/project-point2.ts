@@ -6,8 +6,9 @@
  */
 import { invalidValue } from "../errors.js";
 import { hypot2 } from "../math/scalar.js";
-import { checkAnswer2, checkedShape2, checkVec2 } from "./check2.js";
+import { checkAnswer2, checkedShape2, checkOffset2, checkVec2 } from "./check2.js";
 import { type CoreProjection, makeWorkCore, projectOnCore, viewCore } from "./core2.js";
+import { pointScale2, scaledShape2 } from "./extreme-scale2.js";
 import type { Pose2 } from "./pose2.js";
 import * as pose2 from "./pose2.js";
 import type { Shape2 } from "./shapes.js";
@@ -110,8 +111,19 @@ export function projectPoint2D(
   pose2.checkPose("pose", pose);
   checkVec2("point", point);
   if (typeof solid !== "boolean") invalidValue("solid", solid, "must be a boolean");
+  checkOffset2("point", point, pose);
   pose2.invTransformPoint(pL, pose, point);
-  projectPointLocal2(out, s, pL.x, pL.y, solid);
+  // Far from unit scale, a copy of the shape and the point multiplied by k (exact; see
+  // src/dim2/extreme-scale2.ts), and the answer's lengths divided by it.
+  const k = pointScale2(s, pL);
+  if (k === 1) projectPointLocal2(out, s, pL.x, pL.y, solid);
+  else {
+    projectPointLocal2(out, scaledShape2(s, k), pL.x * k, pL.y * k, solid);
+    const u = 1 / k;
+    out.point.x *= u;
+    out.point.y *= u;
+    out.distance *= u;
+  }
   if (out.inside && solid) {
     out.point.x = point.x;
     out.point.y = point.y;

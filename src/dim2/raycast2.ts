@@ -14,8 +14,9 @@
  */
 
 import { invalidValue } from "../errors.js";
-import { hypot2 } from "../math/scalar.js";
-import { checkAnswer2, checkedShape2, checkVec2 } from "./check2.js";
+import { hypot2, unitScale } from "../math/scalar.js";
+import { checkAnswer2, checkedShape2, checkOffset2, checkVec2 } from "./check2.js";
+import { pointScale2 } from "./extreme-scale2.js";
 import type { Pose2 } from "./pose2.js";
 import * as pose2 from "./pose2.js";
 import { makePointProjection2, projectPointLocal2 } from "./project-point2.js";
@@ -48,7 +49,12 @@ const MISS = -2;
 
 /**
  * Circle of radius r centred at (cx, cy): entry time from outside, INSIDE when the origin is in
- * the closed disc, or MISS. With `exit`, the exit time instead (origin inside).
+ * the closed disc, or MISS. With `exit`, the exit time instead (origin inside). The discriminant
+ * is taken from the centre's perpendicular offset from the line, r² − |l|² = (r − |l|)(r + |l|),
+ * not as b² − a·c, whose two large terms cancel when the origin is far from a small circle (Haines
+ * et al., "Precision improvements for ray/sphere intersection", Ray Tracing Gems, 2019, ch. 7);
+ * each root is taken in the form without cancellation (Ericson 2005, §5.3.2; the product of the
+ * roots is c / a). The caller keeps the inputs near unit scale (see {@link castRayWorld2}).
  */
 function rayCircle(
   hit: LocalHit,
@@ -69,19 +75,23 @@ function rayCircle(
   const c = mx * mx + my * my - r * r;
   if (c <= 0 && !exit) return INSIDE;
   if (a === 0) return MISS;
-  const disc = b * b - a * c;
-  if (disc < 0) return MISS;
-  const sq = Math.sqrt(disc);
+  if (b > 0 && !exit) return MISS;
+  // The centre's offset from the line, l = m − (b / a)·d, and r² − |l|² = disc / a.
+  const f = b / a;
+  const l = hypot2(mx - f * dx, my - f * dy);
+  const h2 = (r - l) * (r + l);
+  if (h2 < 0) return MISS;
+  const sq = Math.sqrt(a * h2);
   let t: number;
   if (exit) {
-    t = (-b + sq) / a;
+    // The larger root; for b > 0 as c / (the smaller root's numerator), which does not cancel.
+    t = b > 0 ? c / (-b - sq) : (-b + sq) / a;
   } else {
-    if (b > 0) return MISS;
-    // Stable root: c / q with q = −b + √disc avoids cancellation for far-away origins.
+    // The smaller root as c / q with q = −b + √disc ≥ 0 (both terms ≥ 0: no cancellation).
     const q = -b + sq;
     t = q > 0 ? c / q : -b / a;
   }
-  if (t < 0) t = 0;
+  if (!(t > 0)) t = 0;
   if (t > maxToi) return MISS;
   const px = mx + dx * t;
   const py = my + dy * t;
@@ -153,10 +163,14 @@ function rayRect(
   return hit.toi;
 }
 
-/** Convex polygon (Cyrus–Beck): entry, INSIDE, MISS, or exit with `exit`. */
+/**
+ * Convex polygon (Cyrus–Beck) with its vertices multiplied by `ks` (a power of two): entry,
+ * INSIDE, MISS, or exit with `exit`.
+ */
 function rayPolygon(
   hit: LocalHit,
   poly: Polygon2,
+  ks: number,
   ox: number,
   oy: number,
   dx: number,
@@ -173,7 +187,7 @@ function rayPolygon(
   for (let i = 0; i < count; i++) {
     const nx = normals[2 * i];
     const ny = normals[2 * i + 1];
-    const num = nx * (verts[2 * i] - ox) + ny * (verts[2 * i + 1] - oy);
+    const num = nx * (verts[2 * i] * ks - ox) + ny * (verts[2 * i + 1] * ks - oy);
     const den = nx * dx + ny * dy;
     if (num < 0) inside = false;
     if (den === 0) {
@@ -186,7 +200,7 @@ function rayPolygon(
       }
     } else {
       const t = num / den;
-      if (t < upper) {
+      if (t < upper || (iUp < 0 && t <= upper)) {
         upper = t;
         iUp = i;
       }
@@ -209,21 +223,25 @@ function rayPolygon(
 
 const sub: LocalHit = { toi: 0, nx: 0, ny: 0 };
 
-/** Capsule: the earliest entry into its end circles and its central rectangle; INSIDE or MISS. */
+/**
+ * Capsule with its lengths multiplied by `ks` (a power of two): the earliest entry into its end
+ * circles and its central rectangle; INSIDE or MISS.
+ */
 function rayCapsule(
   hit: LocalHit,
   cap: Capsule2,
+  ks: number,
   ox: number,
   oy: number,
   dx: number,
   dy: number,
   maxToi: number,
 ): number {
-  const r = cap.radius;
-  const ax = cap.a.x;
-  const ay = cap.a.y;
-  const bx = cap.b.x;
-  const by = cap.b.y;
+  const r = cap.radius * ks;
+  const ax = cap.a.x * ks;
+  const ay = cap.a.y * ks;
+  const bx = cap.b.x * ks;
+  const by = cap.b.y * ks;
   let best = MISS;
   const ra = rayCircle(sub, ax, ay, r, ox, oy, dx, dy, maxToi, false);
   if (ra === INSIDE) return INSIDE;
@@ -266,10 +284,14 @@ function rayCapsule(
   return best;
 }
 
-/** Segment (or point when a = b): hit time or MISS; INSIDE when the origin lies on it. */
+/**
+ * Segment (or point when a = b) with its end points multiplied by `ks` (a power of two): hit time
+ * or MISS; INSIDE when the origin lies on it.
+ */
 function raySegment(
   hit: LocalHit,
   seg: Segment2,
+  ks: number,
   ox: number,
   oy: number,
   dx0: number,
@@ -277,16 +299,13 @@ function raySegment(
   maxToi0: number,
   exit: boolean,
 ): number {
-  const ax = seg.a.x;
-  const ay = seg.a.y;
+  const ax = seg.a.x * ks;
+  const ay = seg.a.y * ks;
+  const sbx = seg.b.x * ks;
+  const sby = seg.b.y * ks;
   // Scale-free arithmetic: the segment and the offset are divided by their largest component and
   // the direction by its own, so that products never underflow; t is rescaled at the end.
-  const m = Math.max(
-    Math.abs(seg.b.x - ax),
-    Math.abs(seg.b.y - ay),
-    Math.abs(ax - ox),
-    Math.abs(ay - oy),
-  );
+  const m = Math.max(Math.abs(sbx - ax), Math.abs(sby - ay), Math.abs(ax - ox), Math.abs(ay - oy));
   const k = Math.max(Math.abs(dx0), Math.abs(dy0));
   if (m === 0) {
     // The origin is the (point) segment.
@@ -296,8 +315,8 @@ function raySegment(
     hit.ny = k > 0 ? dy0 / hypot2(dx0, dy0) : 0;
     return 0;
   }
-  const ex = (seg.b.x - ax) / m;
-  const ey = (seg.b.y - ay) / m;
+  const ex = (sbx - ax) / m;
+  const ey = (sby - ay) / m;
   const wx = (ax - ox) / m;
   const wy = (ay - oy) / m;
   const dx = k > 0 ? dx0 / k : 0;
@@ -328,7 +347,7 @@ function raySegment(
     }
     // Along the segment: it leaves at the far end point.
     const ta = (wx * dx + wy * dy) / dd;
-    const tb = (((seg.b.x - ox) / m) * dx + ((seg.b.y - oy) / m) * dy) / dd;
+    const tb = (((sbx - ox) / m) * dx + ((sby - oy) / m) * dy) / dd;
     const t = Math.max(ta, tb, 0);
     if (t > maxToi) return MISS;
     const dl = Math.sqrt(dd);
@@ -357,7 +376,7 @@ function raySegment(
   // Parallel: a hit only when collinear, at the nearer end point ahead.
   if (wx * dy - wy * dx !== 0) return MISS;
   const ta = (wx * dx + wy * dy) / dd;
-  const tb = (((seg.b.x - ox) / m) * dx + ((seg.b.y - oy) / m) * dy) / dd;
+  const tb = (((sbx - ox) / m) * dx + ((sby - oy) / m) * dy) / dd;
   let t = Math.min(ta, tb);
   if (t < 0) t = Math.max(ta, tb);
   if (t < 0 || t > maxToi) return MISS;
@@ -370,10 +389,14 @@ function raySegment(
 
 const proj = makePointProjection2();
 
-/** Entry (or, with `exit`, exit) of the local ray on `shape`: time, INSIDE or MISS. */
+/**
+ * Entry (or, with `exit`, exit) of the local ray on `shape` with its lengths multiplied by `ks` (a
+ * power of two; the origin and the direction given in those units): time, INSIDE or MISS.
+ */
 function castLocal(
   hit: LocalHit,
   shape: Shape2,
+  ks: number,
   ox: number,
   oy: number,
   dx: number,
@@ -383,19 +406,20 @@ function castLocal(
 ): number {
   switch (shape.type) {
     case ShapeType2.Circle:
-      return rayCircle(hit, 0, 0, shape.radius, ox, oy, dx, dy, maxToi, exit);
+      return rayCircle(hit, 0, 0, shape.radius * ks, ox, oy, dx, dy, maxToi, exit);
     case ShapeType2.Rect:
-      return rayRectShape(hit, shape, ox, oy, dx, dy, maxToi, exit);
+      return rayRectShape(hit, shape, ks, ox, oy, dx, dy, maxToi, exit);
     case ShapeType2.Polygon:
-      return rayPolygon(hit, shape, ox, oy, dx, dy, maxToi, exit);
+      return rayPolygon(hit, shape, ks, ox, oy, dx, dy, maxToi, exit);
     case ShapeType2.Segment:
-      return raySegment(hit, shape, ox, oy, dx, dy, maxToi, exit);
+      return raySegment(hit, shape, ks, ox, oy, dx, dy, maxToi, exit);
     case ShapeType2.Capsule: {
-      if (!exit) return rayCapsule(hit, shape, ox, oy, dx, dy, maxToi);
+      if (!exit) return rayCapsule(hit, shape, ks, ox, oy, dx, dy, maxToi);
       // Exit from inside: cast back from a point T·d beyond the shape (|o + T·d| > size).
       const dl = hypot2(dx, dy);
-      const T = (hypot2(ox, oy) + shapeSize2(shape) + shapeSize2(shape)) / dl;
-      const back = rayCapsule(hit, shape, ox + T * dx, oy + T * dy, -dx, -dy, T);
+      const size = shapeSize2(shape) * ks;
+      const T = (hypot2(ox, oy) + size + size) / dl;
+      const back = rayCapsule(hit, shape, ks, ox + T * dx, oy + T * dy, -dx, -dy, T);
       if (back < 0) return MISS;
       const t = Math.max(0, T - back);
       if (t > maxToi) return MISS;
@@ -408,6 +432,7 @@ function castLocal(
 function rayRectShape(
   hit: LocalHit,
   rect: Rect2,
+  ks: number,
   ox: number,
   oy: number,
   dx: number,
@@ -415,7 +440,9 @@ function rayRectShape(
   maxToi: number,
   exit: boolean,
 ): number {
-  return rayRect(hit, rect.halfExtents.x, rect.halfExtents.y, ox, oy, dx, dy, maxToi, exit);
+  const hx = rect.halfExtents.x * ks;
+  const hy = rect.halfExtents.y * ks;
+  return rayRect(hit, hx, hy, ox, oy, dx, dy, maxToi, exit);
 }
 
 const local: LocalHit = { toi: 0, nx: 0, ny: 0 };
@@ -448,6 +475,7 @@ export function castRay2D(
     invalidValue("maxToi", maxToi, "must be a number >= 0 (Infinity allowed)");
   }
   if (typeof solid !== "boolean") invalidValue("solid", solid, "must be a boolean");
+  checkOffset2("origin", origin, pose);
   const hit = castRayWorld2(s, pose, origin, direction, maxToi, solid, out);
   if (hit !== null) {
     checkAnswer2("castRay2D", "toi", hit.toi);
@@ -474,7 +502,19 @@ export function castRayWorld2(
 ): RayHit2 | null {
   pose2.invTransformPoint(oL, pose, origin);
   rot2.invRotate(dL, pose.q, direction);
-  let t = castLocal(local, shape, oL.x, oL.y, dL.x, dL.y, maxToi, false);
+  // Exact changes of units (powers of two, see unitScale): the direction to length about 1 (kd),
+  // and, far from unit scale, the shape and the origin too (ks), so that the routines' squares
+  // neither overflow (a 1e154 direction, a 1e160 circle) nor underflow (a 1e-170 direction). A
+  // hit at t' in those units is at t = t' · kd / ks; in the unit range ks = 1 and the answer is
+  // bit for bit the unscaled one.
+  const kd = unitScale(Math.max(Math.abs(dL.x), Math.abs(dL.y)));
+  const ks = pointScale2(shape, oL);
+  const dx = dL.x * kd;
+  const dy = dL.y * kd;
+  const ox = oL.x * ks;
+  const oy = oL.y * ks;
+  const maxToiS = (maxToi * ks) / kd;
+  let t = castLocal(local, shape, ks, ox, oy, dx, dy, maxToiS, false);
   if (t === INSIDE) {
     if (solid) {
       out.toi = 0;
@@ -484,13 +524,16 @@ export function castRayWorld2(
       out.normal.y = 0;
       return out;
     }
-    if (dL.x === 0 && dL.y === 0) return null;
-    t = castLocal(local, shape, oL.x, oL.y, dL.x, dL.y, maxToi, true);
+    if (dx === 0 && dy === 0) return null;
+    t = castLocal(local, shape, ks, ox, oy, dx, dy, maxToiS, true);
   }
   if (t < 0) return null;
-  out.toi = t;
-  out.point.x = origin.x + direction.x * t;
-  out.point.y = origin.y + direction.y * t;
+  const tScale = kd / ks;
+  t = tScale > 0 && tScale < Infinity ? t * tScale : (t * kd) / ks;
+  // The rounding of the change back may put t a hair past maxToi: it was within it.
+  out.toi = Math.min(t, maxToi);
+  out.point.x = origin.x + direction.x * out.toi;
+  out.point.y = origin.y + direction.y * out.toi;
   rot2.rotate(out.normal, pose.q, { x: local.nx, y: local.ny });
   return out;
 }

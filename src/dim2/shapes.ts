@@ -21,7 +21,7 @@
 
 import { POLYGON2D_DEGENERACY_TOLERANCE } from "../constants.js";
 import { invalidValue } from "../errors.js";
-import { hypot2 } from "../math/scalar.js";
+import { hypot2, unitScale } from "../math/scalar.js";
 import type { Pose2 } from "./pose2.js";
 import * as rot2 from "./rot2.js";
 import type { Vec2 } from "./vec2.js";
@@ -179,8 +179,13 @@ function makeCore(xy: readonly number[], radius: number): Core2 {
     for (let i = 0; i < count; i++) {
       const j = (i + 1) % count;
       // Scale by the larger component first so that tiny (even subnormal) edges keep a unit normal.
-      const dx = verts[2 * j] - verts[2 * i];
-      const dy = verts[2 * j + 1] - verts[2 * i + 1];
+      let dx = verts[2 * j] - verts[2 * i];
+      let dy = verts[2 * j + 1] - verts[2 * i + 1];
+      if (!(Number.isFinite(dx) && Number.isFinite(dy))) {
+        // An edge wider than the largest double (a polygon of ±1e308): its half has the direction.
+        dx = 0.5 * verts[2 * j] - 0.5 * verts[2 * i];
+        dy = 0.5 * verts[2 * j + 1] - 0.5 * verts[2 * i + 1];
+      }
       const m = Math.max(Math.abs(dx), Math.abs(dy));
       const ex = dx / m;
       const ey = dy / m;
@@ -235,16 +240,26 @@ export function makePolygon(points: readonly Vec2[], field = "points"): Polygon2
   if (!Array.isArray(points)) invalidValue(field, points, "must be an array of points");
   const n = points.length;
   if (n < 3) invalidValue(field, points, "must have at least 3 points");
+  let big = 0;
+  for (let i = 0; i < n; i++) {
+    checkVec(`${field}[${i}]`, points[i]);
+    big = Math.max(big, Math.abs(points[i].x), Math.abs(points[i].y));
+  }
+  // The tests below square lengths: they run on the points multiplied by a power of two that
+  // brings the largest coordinate near 1 (exact), so that a polygon of 1e200, or of ±1e308 whose
+  // width overflows a double, is judged as the same polygon of unit size. The kept vertices are
+  // the points as given.
+  const k = unitScale(big);
+  const pts: Vec2[] = points.map((p) => ({ x: p.x * k, y: p.y * k }));
   let minX = Infinity;
   let minY = Infinity;
   let maxX = -Infinity;
   let maxY = -Infinity;
   for (let i = 0; i < n; i++) {
-    checkVec(`${field}[${i}]`, points[i]);
-    minX = Math.min(minX, points[i].x);
-    minY = Math.min(minY, points[i].y);
-    maxX = Math.max(maxX, points[i].x);
-    maxY = Math.max(maxY, points[i].y);
+    minX = Math.min(minX, pts[i].x);
+    minY = Math.min(minY, pts[i].y);
+    maxX = Math.max(maxX, pts[i].x);
+    maxY = Math.max(maxY, pts[i].y);
   }
   const extent = Math.max(maxX - minX, maxY - minY);
   const lenTol = POLYGON2D_DEGENERACY_TOLERANCE * extent;
@@ -252,48 +267,46 @@ export function makePolygon(points: readonly Vec2[], field = "points"): Polygon2
   if (!(extent > 0)) invalidValue(field, points, "must have at least 3 non-collinear points");
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
-      if (hypot2(points[i].x - points[j].x, points[i].y - points[j].y) <= lenTol) {
+      if (hypot2(pts[i].x - pts[j].x, pts[i].y - pts[j].y) <= lenTol) {
         invalidValue(`${field}[${j}]`, points[j], `repeats ${field}[${i}]`);
       }
     }
   }
   // Coordinates relative to the first point keep the cross products accurate far from the origin.
-  const ox = points[0].x;
-  const oy = points[0].y;
+  const ox = pts[0].x;
+  const oy = pts[0].y;
   let area2 = 0;
   for (let i = 1; i + 1 < n; i++) {
-    area2 +=
-      (points[i].x - ox) * (points[i + 1].y - oy) - (points[i].y - oy) * (points[i + 1].x - ox);
+    area2 += (pts[i].x - ox) * (pts[i + 1].y - oy) - (pts[i].y - oy) * (pts[i + 1].x - ox);
   }
   if (Math.abs(area2) <= areaTol) {
     // Zero area: all points on one line, or a self-intersecting ("bow tie") outline.
     let far = 0;
     for (let i = 1; i < n; i++) {
-      if (
-        hypot2(points[i].x - ox, points[i].y - oy) > hypot2(points[far].x - ox, points[far].y - oy)
-      ) {
+      if (hypot2(pts[i].x - ox, pts[i].y - oy) > hypot2(pts[far].x - ox, pts[far].y - oy)) {
         far = i;
       }
     }
-    const fx = points[far].x - ox;
-    const fy = points[far].y - oy;
+    const fx = pts[far].x - ox;
+    const fy = pts[far].y - oy;
     for (let i = 1; i < n; i++) {
-      if (Math.abs(fx * (points[i].y - oy) - fy * (points[i].x - ox)) > areaTol) {
+      if (Math.abs(fx * (pts[i].y - oy) - fy * (pts[i].x - ox)) > areaTol) {
         invalidValue(field, points, "must be convex (the outline crosses itself)");
       }
     }
     invalidValue(field, points, "must have at least 3 non-collinear points");
   }
-  const ccw: Vec2[] = [];
-  for (let i = 0; i < n; i++) ccw.push(area2 > 0 ? points[i] : points[n - 1 - i]);
+  // Indices into `points`, counter-clockwise.
   const index = (k: number) => (area2 > 0 ? k : n - 1 - k);
+  const ccw: number[] = [];
+  for (let i = 0; i < n; i++) ccw.push(index(i));
   for (let i = 0; i < n; i++) {
-    const p = ccw[i];
-    const q = ccw[(i + 1) % n];
+    const p = pts[ccw[i]];
+    const q = pts[ccw[(i + 1) % n]];
     const ex = q.x - p.x;
     const ey = q.y - p.y;
     for (let j = 0; j < n; j++) {
-      const c = ex * (ccw[j].y - p.y) - ey * (ccw[j].x - p.x);
+      const c = ex * (pts[ccw[j]].y - p.y) - ey * (pts[ccw[j]].x - p.x);
       if (c < -areaTol) {
         invalidValue(
           field,
@@ -308,9 +321,9 @@ export function makePolygon(points: readonly Vec2[], field = "points"): Polygon2
     changed = false;
     const m = kept.length;
     for (let i = 0; i < m; i++) {
-      const a = kept[(i + m - 1) % m];
-      const b = kept[i];
-      const c = kept[(i + 1) % m];
+      const a = pts[kept[(i + m - 1) % m]];
+      const b = pts[kept[i]];
+      const c = pts[kept[(i + 1) % m]];
       const cr = (b.x - a.x) * (c.y - b.y) - (b.y - a.y) * (c.x - b.x);
       if (cr <= areaTol) {
         kept = kept.filter((_, k) => k !== i);
@@ -320,7 +333,7 @@ export function makePolygon(points: readonly Vec2[], field = "points"): Polygon2
     }
   }
   const xy: number[] = [];
-  for (const p of kept) xy.push(p.x, p.y);
+  for (const i of kept) xy.push(points[i].x, points[i].y);
   return frozen({ type: ShapeType2.Polygon, core: makeCore(xy, 0) });
 }
 
@@ -419,35 +432,62 @@ export function orientedRect(
   };
 }
 
-function meanOf(points: readonly Vec2[]): Vec2 {
-  let sx = 0;
-  let sy = 0;
+/**
+ * The local origin, on one axis, of a shape whose world coordinates span [lo, hi]: the middle of
+ * the span rounded to a multiple of a power of two g at or above its width. A coordinate minus it
+ * is then exact (both are multiples of the finer grid, and the difference is at most 1.5·g) except
+ * for coordinates far below the shape's size, and a span that reaches within half its width of
+ * the world origin keeps the origin itself: a polygon of 1e200 with a corner at (0, 0) and a unit
+ * circle at (3, 0) keep their offset 3, which recentring on the mean (5e199 away) rounded off.
+ * Overflow-free for any finite span (the coordinates minus it stay below the largest double).
+ */
+function localOrigin(lo: number, hi: number): number {
+  const mid = 0.5 * lo + 0.5 * hi;
+  const half = 0.5 * hi - 0.5 * lo;
+  if (!(half > 0)) return mid;
+  const g = 2 / unitScale(half);
+  return Math.round(mid / g) * g;
+}
+
+/** {@link localOrigin} on both axes of `points` (at least one; allocates). */
+function localOriginOf(points: readonly Vec2[]): Vec2 {
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
   for (const p of points) {
-    sx += p.x;
-    sy += p.y;
+    minX = Math.min(minX, p.x);
+    minY = Math.min(minY, p.y);
+    maxX = Math.max(maxX, p.x);
+    maxY = Math.max(maxY, p.y);
   }
-  return { x: sx / points.length, y: sy / points.length };
+  return { x: localOrigin(minX, maxX) + 0, y: localOrigin(minY, maxY) + 0 };
 }
 
 /**
- * A convex polygon from world `points` (either winding), recentred on their mean. Throws
- * `CollideError` as {@link makePolygon}, naming `field.points`.
+ * A convex polygon from world `points` (either winding), recentred on a point near their middle
+ * (the middle of their box rounded to a power-of-two grid as coarse as the polygon, so that the
+ * local coordinates are exact). Throws `CollideError` as {@link makePolygon}, naming
+ * `field.points`.
  */
 export function polygonAt(points: readonly Vec2[], field = ""): PosedShape2 {
   const f = field ? `${field}.points` : "points";
   if (!Array.isArray(points)) invalidValue(f, points, "must be an array of points");
   for (let i = 0; i < points.length; i++) checkVec(`${f}[${i}]`, points[i]);
-  const c = points.length > 0 ? meanOf(points) : { x: 0, y: 0 };
+  const c = points.length > 0 ? localOriginOf(points) : { x: 0, y: 0 };
   const local = points.map((p) => ({ x: p.x - c.x, y: p.y - c.y }));
   // Validate on the world points so that messages quote the user's values.
   makePolygon(points, f);
   return { shape: makePolygon(local, f), pose: { p: c, q: rot2.identity() } };
 }
 
-/** A capsule from world end points `a`, `b` and `radius` > 0, recentred on the midpoint. */
+/**
+ * A capsule from world end points `a`, `b` and `radius` > 0, recentred on a point near the
+ * midpoint (as {@link polygonAt}: the local end points are exact).
+ */
 export function capsuleAt(a: Vec2, b: Vec2, radius: number, field = ""): PosedShape2 {
   makeCapsule(a, b, radius, field);
-  const c = { x: 0.5 * a.x + 0.5 * b.x, y: 0.5 * a.y + 0.5 * b.y };
+  const c = localOriginOf([a, b]);
   return {
     shape: makeCapsule(
       { x: a.x - c.x, y: a.y - c.y },
@@ -459,10 +499,13 @@ export function capsuleAt(a: Vec2, b: Vec2, radius: number, field = ""): PosedSh
   };
 }
 
-/** A segment from world end points `a`, `b`, recentred on the midpoint. */
+/**
+ * A segment from world end points `a`, `b`, recentred on a point near the midpoint (as
+ * {@link polygonAt}: the local end points are exact).
+ */
 export function segmentAt(a: Vec2, b: Vec2, field = ""): PosedShape2 {
   makeSegment(a, b, field);
-  const c = { x: 0.5 * a.x + 0.5 * b.x, y: 0.5 * a.y + 0.5 * b.y };
+  const c = localOriginOf([a, b]);
   return {
     shape: makeSegment({ x: a.x - c.x, y: a.y - c.y }, { x: b.x - c.x, y: b.y - c.y }, field),
     pose: { p: c, q: rot2.identity() },

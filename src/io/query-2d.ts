@@ -217,6 +217,24 @@ function nameInputFields2D(e: unknown, q: unknown): unknown {
   return new CollideError(e.code, field, value, message);
 }
 
+/**
+ * The world's `addBody` error about its pose (`body.pose.p`) named by the field of the line's
+ * shape `json` at `key` that placed it (`shapes[1].center`), with that field's value; any other
+ * error as it is.
+ */
+function namePlacedBody(e: unknown, key: string, json: unknown): unknown {
+  if (!(e instanceof CollideError) || e.field !== "body.pose.p") return e;
+  const shape = json as Record<string, unknown>;
+  const f = POSE_FIELD_2D[String(shape.type)];
+  if (f === undefined) return e;
+  const name = `${key}.${f}`;
+  const value = shape[f];
+  const message = e.message
+    .replace("body.pose.p", name)
+    .replace(/ \(got [\s\S]*\)$/, ` (got ${describeValue(value)})`);
+  return new CollideError(e.code, name, value, message);
+}
+
 function answerQuery2DNamed(q: unknown): unknown {
   const op = (q as { op?: unknown }).op;
   switch (op) {
@@ -320,7 +338,13 @@ function answerQuery2DNamed(q: unknown): unknown {
         broadphase: (l.broadphase ?? "brute") as World2DBroadPhase,
         maxPairs,
       });
-      const handles = shapes.map((s) => world.addBody({ shape: s.shape, pose: s.pose }));
+      const handles = shapes.map((s, i) => {
+        try {
+          return world.addBody({ shape: s.shape, pose: s.pose });
+        } catch (e) {
+          throw namePlacedBody(e, `shapes[${i}]`, l.shapes[i]);
+        }
+      });
       const index = new Map<number, number>();
       for (let i = 0; i < handles.length; i++) index.set(handles[i], i);
       try {

@@ -77,3 +77,26 @@ export function productError(a: number, b: number, p: number): number {
   const bl = b - bh;
   return ah * bh - p + ah * bl + al * bh + al * bl;
 }
+
+/**
+ * A power of two `k` with `m · k` in [0.5, 1] for a finite magnitude `m` > 0 (exactly 1 for m in
+ * [0.5, 1], for 0 and for a non-finite m), kept within [2^-1022, 2^1022] so that `1 / k` is a
+ * normal double too (near the ends of the range `m · k` then lands a few binades from 1). A
+ * change of units by `k` is exact in binary floating point (Goldberg 1991, §2.1: multiplying by a
+ * power of two only changes the exponent), so a routine answered on `k`-scaled input and
+ * unscaled by `1 / k` gives bit for bit what it would give unscaled, without its squares and
+ * products overflowing above about 1e154 or underflowing below about 1e-154. Built by
+ * multiplication (no `Math.pow`), the same on every engine; allocates nothing.
+ */
+export function unitScale(m: number): number {
+  let k = 1;
+  if (!(m > 0) || !Number.isFinite(m)) return k;
+  if (m > 1) {
+    while (m * k > 2 ** 64 && k >= 2 ** -958) k *= 2 ** -64;
+    while (m * k > 1 && k > 2 ** -1022) k *= 0.5;
+  } else {
+    while (m * k < 2 ** -64 && k <= 2 ** 958) k *= 2 ** 64;
+    while (m * k < 0.5 && k < 2 ** 1022) k *= 2;
+  }
+  return k;
+}

@@ -142,6 +142,12 @@ const distanceTable = distanceColumn.fns;
 const contactTable = contactColumn.fns;
 const manifoldTable = manifoldColumn.fns;
 
+/** Throws `CollideError` naming `fns` unless it is an object (null read `.intersects` of null). */
+function checkFns(fns: unknown): void {
+  if (fns === null || typeof fns !== "object")
+    invalidValue("fns", fns, "must be an object of routines");
+}
+
 /**
  * Registers the routines of pair `(typeA, typeB)` (any order; the routines take A of `typeA`
  * and B of `typeB`); the mirrored entry is written as a flipped one. A routine given replaces
@@ -149,7 +155,7 @@ const manifoldTable = manifoldColumn.fns;
  * routines take are the types' own, so no cast is needed at the registration.
  * @throws CollideError `invalid_value` naming `typeA` or `typeB` for a type id that is not an
  * integer in [0, SHAPE_TYPE_COUNT) (the table's size: 99 wrote past it, 1.5 between entries),
- * or `fns.<key>` for a key that is not one of {@link PairRoutines} (a misspelled `intersect` was
+ * `fns` when it is not an object (null), or `fns.<key>` for a key that is not one of {@link PairRoutines} (a misspelled `intersect` was
  * ignored) or a routine that is not a function (undefined leaves the entry as it was).
  */
 export function registerPair<A extends Shape, B extends Shape>(
@@ -160,6 +166,7 @@ export function registerPair<A extends Shape, B extends Shape>(
   // Kept small: it is in every `collide/core` app (test/browser/bundle.test.ts).
   checkTypeId("typeA", typeA);
   checkTypeId("typeB", typeB);
+  checkFns(fns);
   for (const key in fns) {
     const f = (fns as Record<string, unknown>)[key];
     if (!ROUTINE_KEY.test(key) || (f !== undefined && typeof f !== "function"))
@@ -192,6 +199,7 @@ export function registerOrderedPair<A extends Shape, B extends Shape>(
   typeB: B["type"],
   fns: PairRoutines<A, B>,
 ): void {
+  checkFns(fns);
   const k = typeA * N + typeB;
   set(k, k, fns.intersects as IntersectsFn | undefined, intersectsColumn);
   const poses = fns.intersectsPoses as IntersectsPosesFn | undefined;

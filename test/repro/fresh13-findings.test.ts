@@ -151,10 +151,16 @@ describe("the 2D pair queries check their arguments (fresh13)", () => {
       expect(e.field).toBe("poseB.p");
       expect(e.message).toContain("too far from poseA.p");
     }
-    // Finite offset, sizes that overflow with it.
+    // Finite offset, sizes that overflow with it: answered in scaled units (fresh2d, session 15).
+    // The overlap 2e308 − 2e307 is past the largest double, so `contact` refuses its distance;
+    // `distance` (0 when they overlap) and the deepest points, ±9e307, are finite.
     const big = makeCircle(1e308);
-    const e = caught(() => distance2D(big, P(-1e307), big, P(1e307)));
-    expect(e.field).toBe("poseB.p");
+    const e = caught(() => contact2D(big, P(-1e307), big, P(1e307)));
+    expect(e.field).toBe("result.distance");
+    const dd = distance2D(big, P(-1e307), big, P(1e307));
+    expect(dd.distance).toBe(0);
+    expect(dd.pointA.x).toBeCloseTo(9e307, -293);
+    expect(dd.pointB.x).toBeCloseTo(-9e307, -293);
     // Far but representable: the right answer (a gap of 8).
     const d = distance2D(c, P(1e300), c, P(1e300 + 2 ** 1000 * 10));
     expect(Number.isFinite(d.distance)).toBe(true);

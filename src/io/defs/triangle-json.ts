@@ -3,6 +3,7 @@
  * shape is placed in a local frame at its first vertex.
  */
 import { z } from "zod";
+import { invalidValue } from "../../errors.js";
 import * as vec3 from "../../math/vec3.js";
 import { makeTriangle } from "../../shapes/triangle.js";
 import { pose, registerSceneForm, v3, vecJson } from "../scene-forms.js";
@@ -18,13 +19,22 @@ registerSceneForm({
     // vertices are within a factor 2 of each other; issue 16, class 7).
     makeTriangle(v3(s.a), v3(s.b), v3(s.c), field);
     const a = v3(s.a);
+    const b = vec3.sub(vec3.create(), v3(s.b), a);
+    const c = vec3.sub(vec3.create(), v3(s.c), a);
+    // A corner past the range of doubles from `a` (±1e308): named as the line gave it, not as
+    // the local corner's overflowed Infinity.
+    for (const [key, v] of [["b", b] as const, ["c", c] as const]) {
+      if (!(Number.isFinite(v.x) && Number.isFinite(v.y) && Number.isFinite(v.z))) {
+        const f = field ? `${field}.${key}` : key;
+        invalidValue(
+          f,
+          s[key],
+          `is too far from ${field ? `${field}.a` : "a"}: their difference overflows double precision`,
+        );
+      }
+    }
     return {
-      shape: makeTriangle(
-        vec3.create(),
-        vec3.sub(vec3.create(), v3(s.b), a),
-        vec3.sub(vec3.create(), v3(s.c), a),
-        field,
-      ),
+      shape: makeTriangle(vec3.create(), b, c, field),
       pose: pose(a, field),
     };
   },
