@@ -81,6 +81,7 @@ import {
 import {
   aabbShape,
   aabbShapeOfType,
+  boundingRadiusOf,
   isSupportMappedType,
   isUnboundedType,
 } from "../shapes/registry.js";
@@ -107,7 +108,12 @@ import {
 import { checkWorldOptionValues, makeNamedBroadPhase } from "./core/world-options.js";
 import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "./executor.js";
 import { type BodyHandle, MAX_BODY_SLOT, packHandle } from "./handles.js";
-import { NARROW_NONE, NARROW_RECORD_STRIDE, NARROW_SENSOR, narrowPair } from "./narrow-pair.js";
+import {
+  NARROW_NONE,
+  NARROW_RECORD_STRIDE,
+  NARROW_SENSOR,
+  narrowPairRadius,
+} from "./narrow-pair.js";
 import {
   emptyPoseBoxesJob,
   POSE_BOX_STRIDE,
@@ -706,6 +712,7 @@ export class CollisionWorld {
       );
     }
     this.computeBoxes("body.pose", shape.type, shape, desc.pose, unbounded);
+    const radius = boundingRadiusOf(shape);
     const b = this.bodies;
     if (b.peekSlot() > MAX_BODY_SLOT) {
       invalidValue("body", b.count, `exceeds the world's capacity of ${MAX_BODY_SLOT + 1} bodies`);
@@ -738,6 +745,7 @@ export class CollisionWorld {
     b.shapes[slot] = shape;
     b.shapesVersion++;
     b.shapeType[slot] = shape.type;
+    b.radius[slot] = radius;
     b.userData[slot] = desc.userData;
     if (ccd) this.ccd.add(slot, b.pose);
     b.count++;
@@ -1456,7 +1464,7 @@ export class CollisionWorld {
     this.pairs = pairs;
     const t1 = profile ? performance.now() : 0;
     const b = this.bodies;
-    const { layer, mask, flags, generation, shapes } = b;
+    const { layer, mask, flags, generation, shapes, radius } = b;
     const dirty = this.kinds.dirty;
     const cache = this.cache;
     const prediction = this.options.prediction;
@@ -1520,7 +1528,7 @@ export class CollisionWorld {
         tested++;
         const kind =
           warm === null
-            ? narrowPair(rec, 0, lo, hi, b.pose, flags, shapes, prediction)
+            ? narrowPairRadius(rec, 0, lo, hi, b.pose, flags, shapes, radius, prediction)
             : warm.narrow(rec, lo, hi, b.pose, flags, shapes, prediction);
         if (kind === NARROW_NONE) continue;
         const ha = packHandle(lo, generation[lo]);
