@@ -523,6 +523,12 @@ export class CollisionWorld {
   private posesGeneration = 0;
   /** True while a {@link stepAsync} awaits its broad phase: bodies may not change meanwhile. */
   private stepping = false;
+  /**
+   * True once some body had a filter that can refuse a pair (a mask other than all bits, or
+   * layer 0); until then every pair passes the layer/mask test and the step skips it (it read
+   * two arrays at random slots per candidate pair). Never reset: conservative.
+   */
+  private closedFilter = false;
   /** Slots of unbounded bodies (half-spaces), ascending: outside the broad phase. */
   private readonly unbounded: number[] = [];
   private readonly cache = new ContactCache();
@@ -733,6 +739,7 @@ export class CollisionWorld {
     this.writeTightBox(slot);
     b.layer[slot] = layer;
     b.mask[slot] = mask;
+    if (mask !== DEFAULT_MASK || layer === 0) this.closedFilter = true;
     b.flags[slot] =
       FLAG_ALIVE |
       (sensor ? FLAG_SENSOR : 0) |
@@ -1105,6 +1112,7 @@ export class CollisionWorld {
     checkFilterBits("mask", mask);
     this.bodies.layer[s] = layer;
     this.bodies.mask[s] = mask;
+    if (mask !== DEFAULT_MASK || layer === 0) this.closedFilter = true;
     this.kinds.markDirty(s);
   }
 
@@ -1510,6 +1518,8 @@ export class CollisionWorld {
       sensorPairs = this.sinkSensorPairs;
     } else {
       const rec = narrowRecord;
+      // Every pair passes the layer/mask filter while no body ever had a closed one.
+      const filters = this.closedFilter;
       let tested = 0;
       const warm = this.options.warmStart ? this.warmStarts : null;
       warm?.beginFrame(prediction);
@@ -1517,7 +1527,7 @@ export class CollisionWorld {
         const key = pairs.keyAt(i);
         const lo = Math.floor(key / PAIR_KEY_BASE);
         const hi = key - lo * PAIR_KEY_BASE;
-        if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
+        if (filters && ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0)) continue;
         filtered++;
         if (dirty[lo] === 0 && dirty[hi] === 0) {
           // A persistent pair of two unmoved bodies: its last result stands.
@@ -1526,10 +1536,16 @@ export class CollisionWorld {
           continue;
         }
         tested++;
-        const kind =
-          warm === null
-            ? narrowPairRadius(rec, 0, lo, hi, b.pose, flags, shapes, radius, prediction)
-            : warm.narrow(rec, lo, hi, b.pose, flags, shapes, prediction);
+        // Without warm starts the record is written in place in the contact cache's next
+        // record (kept by commitRecord when the pair touches), not copied from a scratch one.
+        let kind = NARROW_NONE;
+        if (warm === null) {
+          const at = cache.reserveRecord();
+          const out = cache.recordArray;
+          kind = narrowPairRadius(out, at, lo, hi, b.pose, flags, shapes, radius, prediction);
+        } else {
+          kind = warm.narrow(rec, lo, hi, b.pose, flags, shapes, prediction);
+        }
         if (kind === NARROW_NONE) continue;
         const ha = packHandle(lo, generation[lo]);
         const hb = packHandle(hi, generation[hi]);
@@ -1537,7 +1553,8 @@ export class CollisionWorld {
           cache.addSensorPair(key, ha, hb);
           sensorPairs++;
         } else {
-          cache.addContactRecord(key, ha, hb, rec, 0);
+          if (warm === null) cache.commitRecord(key, ha, hb);
+          else cache.addContactRecord(key, ha, hb, rec, 0);
           this.wakeOnContact(lo, hi);
         }
       }
