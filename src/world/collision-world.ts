@@ -1537,7 +1537,7 @@ export class CollisionWorld {
         }
         tested++;
         // Without warm starts the record is written in place in the contact cache's next
-        // record (kept by commitRecord when the pair touches), not copied from a scratch one.
+        // record (kept by commitRecordSlots when the pair touches), not copied from a scratch one.
         let kind = NARROW_NONE;
         if (warm === null) {
           const at = cache.reserveRecord();
@@ -1547,14 +1547,16 @@ export class CollisionWorld {
           kind = warm.narrow(rec, lo, hi, b.pose, flags, shapes, prediction);
         }
         if (kind === NARROW_NONE) continue;
-        const ha = packHandle(lo, generation[lo]);
-        const hb = packHandle(hi, generation[hi]);
         if (kind === NARROW_SENSOR) {
-          cache.addSensorPair(key, ha, hb);
+          cache.addSensorPair(key, packHandle(lo, generation[lo]), packHandle(hi, generation[hi]));
           sensorPairs++;
         } else {
-          if (warm === null) cache.commitRecord(key, ha, hb);
-          else cache.addContactRecord(key, ha, hb, rec, 0);
+          if (warm === null) cache.commitRecordSlots(lo, hi, generation);
+          else {
+            const ha = packHandle(lo, generation[lo]);
+            const hb = packHandle(hi, generation[hi]);
+            cache.addContactRecord(key, ha, hb, rec, 0);
+          }
           this.wakeOnContact(lo, hi);
         }
       }
