@@ -81,6 +81,7 @@ import {
 import {
   aabbShape,
   aabbShapeOfType,
+  boundingRadiusOf,
   isSupportMappedType,
   isUnboundedType,
 } from "../shapes/registry.js";
@@ -107,7 +108,12 @@ import {
 import { checkWorldOptionValues, makeNamedBroadPhase } from "./core/world-options.js";
 import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "./executor.js";
 import { type BodyHandle, MAX_BODY_SLOT, packHandle } from "./handles.js";
-import { NARROW_NONE, NARROW_RECORD_STRIDE, NARROW_SENSOR, narrowPair } from "./narrow-pair.js";
+import {
+  NARROW_NONE,
+  NARROW_RECORD_STRIDE,
+  NARROW_SENSOR,
+  narrowPairRadius,
+} from "./narrow-pair.js";
 import {
   emptyPoseBoxesJob,
   POSE_BOX_STRIDE,
@@ -517,6 +523,12 @@ export class CollisionWorld {
   private posesGeneration = 0;
   /** True while a {@link stepAsync} awaits its broad phase: bodies may not change meanwhile. */
   private stepping = false;
+  /**
+   * True once some body had a filter that can refuse a pair (a mask other than all bits, or
+   * layer 0); until then every pair passes the layer/mask test and the step skips it (it read
+   * two arrays at random slots per candidate pair). Never reset: conservative.
+   */
+  private closedFilter = false;
   /** Slots of unbounded bodies (half-spaces), ascending: outside the broad phase. */
   private readonly unbounded: number[] = [];
   private readonly cache = new ContactCache();
@@ -706,6 +718,7 @@ export class CollisionWorld {
       );
     }
     this.computeBoxes("body.pose", shape.type, shape, desc.pose, unbounded);
+    const radius = boundingRadiusOf(shape);
     const b = this.bodies;
     if (b.peekSlot() > MAX_BODY_SLOT) {
       invalidValue("body", b.count, `exceeds the world's capacity of ${MAX_BODY_SLOT + 1} bodies`);
@@ -726,6 +739,7 @@ export class CollisionWorld {
     this.writeTightBox(slot);
     b.layer[slot] = layer;
     b.mask[slot] = mask;
+    if (mask !== DEFAULT_MASK || layer === 0) this.closedFilter = true;
     b.flags[slot] =
       FLAG_ALIVE |
       (sensor ? FLAG_SENSOR : 0) |
@@ -738,6 +752,7 @@ export class CollisionWorld {
     b.shapes[slot] = shape;
     b.shapesVersion++;
     b.shapeType[slot] = shape.type;
+    b.radius[slot] = radius;
     b.userData[slot] = desc.userData;
     if (ccd) this.ccd.add(slot, b.pose);
     b.count++;
@@ -1097,6 +1112,7 @@ export class CollisionWorld {
     checkFilterBits("mask", mask);
     this.bodies.layer[s] = layer;
     this.bodies.mask[s] = mask;
+    if (mask !== DEFAULT_MASK || layer === 0) this.closedFilter = true;
     this.kinds.markDirty(s);
   }
 
@@ -1456,7 +1472,7 @@ export class CollisionWorld {
     this.pairs = pairs;
     const t1 = profile ? performance.now() : 0;
     const b = this.bodies;
-    const { layer, mask, flags, generation, shapes } = b;
+    const { layer, mask, flags, generation, shapes, radius } = b;
     const dirty = this.kinds.dirty;
     const cache = this.cache;
     const prediction = this.options.prediction;
@@ -1502,6 +1518,8 @@ export class CollisionWorld {
       sensorPairs = this.sinkSensorPairs;
     } else {
       const rec = narrowRecord;
+      // Every pair passes the layer/mask filter while no body ever had a closed one.
+      const filters = this.closedFilter;
       let tested = 0;
       const warm = this.options.warmStart ? this.warmStarts : null;
       warm?.beginFrame(prediction);
@@ -1509,7 +1527,7 @@ export class CollisionWorld {
         const key = pairs.keyAt(i);
         const lo = Math.floor(key / PAIR_KEY_BASE);
         const hi = key - lo * PAIR_KEY_BASE;
-        if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
+        if (filters && ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0)) continue;
         filtered++;
         if (dirty[lo] === 0 && dirty[hi] === 0) {
           // A persistent pair of two unmoved bodies: its last result stands.
@@ -1518,18 +1536,27 @@ export class CollisionWorld {
           continue;
         }
         tested++;
-        const kind =
-          warm === null
-            ? narrowPair(rec, 0, lo, hi, b.pose, flags, shapes, prediction)
-            : warm.narrow(rec, lo, hi, b.pose, flags, shapes, prediction);
+        // Without warm starts the record is written in place in the contact cache's next
+        // record (kept by commitRecordSlots when the pair touches), not copied from a scratch one.
+        let kind = NARROW_NONE;
+        if (warm === null) {
+          const at = cache.reserveRecord();
+          const out = cache.recordArray;
+          kind = narrowPairRadius(out, at, lo, hi, b.pose, flags, shapes, radius, prediction);
+        } else {
+          kind = warm.narrow(rec, lo, hi, b.pose, flags, shapes, prediction);
+        }
         if (kind === NARROW_NONE) continue;
-        const ha = packHandle(lo, generation[lo]);
-        const hb = packHandle(hi, generation[hi]);
         if (kind === NARROW_SENSOR) {
-          cache.addSensorPair(key, ha, hb);
+          cache.addSensorPair(key, packHandle(lo, generation[lo]), packHandle(hi, generation[hi]));
           sensorPairs++;
         } else {
-          cache.addContactRecord(key, ha, hb, rec, 0);
+          if (warm === null) cache.commitRecordSlots(lo, hi, generation);
+          else {
+            const ha = packHandle(lo, generation[lo]);
+            const hb = packHandle(hi, generation[hi]);
+            cache.addContactRecord(key, ha, hb, rec, 0);
+          }
           this.wakeOnContact(lo, hi);
         }
       }

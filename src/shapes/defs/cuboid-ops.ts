@@ -5,7 +5,7 @@
  * src/shapes/defs/ops.ts loads it for the queries that use them.
  */
 
-import { type ClipPolygon, pushClipVertex } from "../../geometry/clip.js";
+import { type ClipPolygon, pushClipVertex, reserveClipPolygon } from "../../geometry/clip.js";
 import {
   FEATURE_POLYGON,
   FEATURE_SEGMENT,
@@ -27,25 +27,45 @@ import { finishRayHit, rayInterval } from "./helpers.js";
 const signs = vec3.create();
 
 function cuboidFace(f: SupportFeature, c: Cuboid, d: Vec3): void {
-  const i = vec3.maxAbsAxis(d);
-  const s = vec3.getAxis(d, i) >= 0 ? 1 : -1;
-  const j = (i + 1) % 3;
-  const k = (i + 2) % 3;
+  // The face of the largest axis i of d (vec3.maxAbsAxis), on the side s of d's component; the
+  // corners written straight into the polygon (no per-corner helper: this runs twice for every
+  // touching box pair of a world step). A corner's coordinate is ±h exactly (the sign times h).
+  const ax = Math.abs(d.x);
+  const ay = Math.abs(d.y);
+  const az = Math.abs(d.z);
+  const i = ax >= ay ? (ax >= az ? 0 : 2) : ay >= az ? 1 : 2;
+  const di = i === 0 ? d.x : i === 1 ? d.y : d.z;
+  const s = di >= 0 ? 1 : -1;
   f.kind = FEATURE_POLYGON;
   f.index = 2 * i + (s < 0 ? 1 : 0);
-  f.cos = Math.abs(vec3.getAxis(d, i));
-  vec3.set(f.normal, 0, 0, 0);
-  vec3.setAxis(f.normal, i, s);
-  f.poly.count = 0;
+  f.cos = Math.abs(di);
+  f.normal.x = i === 0 ? s : 0;
+  f.normal.y = i === 1 ? s : 0;
+  f.normal.z = i === 2 ? s : 0;
+  const h = c.halfExtents;
+  const hx = h.x;
+  const hy = h.y;
+  const hz = h.z;
+  const poly = f.poly;
+  poly.count = 0;
+  reserveClipPolygon(poly, 4);
+  const v = poly.xyz;
+  const tags = poly.tags;
   for (let q = 0; q < 4; q++) {
-    // Counter-clockwise about +e_i is (+,+), (−,+), (−,−), (+,−) in (j, k); reversed for −e_i.
-    const qq = s > 0 ? q : (4 - q) % 4;
-    vec3.set(signs, 0, 0, 0);
-    vec3.setAxis(signs, i, s);
-    vec3.setAxis(signs, j, qq === 0 || qq === 3 ? 1 : -1);
-    vec3.setAxis(signs, k, qq < 2 ? 1 : -1);
-    pushCorner(f.poly, c, signs);
+    // Counter-clockwise about +e_i is (+,+), (−,+), (−,−), (+,−) in (j, k) = (i + 1, i + 2)
+    // mod 3; reversed for −e_i. Each corner is tagged 1 + its corner index (bit a: + on axis a).
+    const qq = s > 0 ? q : q === 0 ? 0 : 4 - q;
+    const sj = qq === 0 || qq === 3 ? 1 : -1;
+    const sk = qq < 2 ? 1 : -1;
+    const sx = i === 0 ? s : i === 1 ? sk : sj;
+    const sy = i === 0 ? sj : i === 1 ? s : sk;
+    const sz = i === 0 ? sk : i === 1 ? sj : s;
+    v[3 * q] = sx * hx;
+    v[3 * q + 1] = sy * hy;
+    v[3 * q + 2] = sz * hz;
+    tags[q] = 1 + (sx > 0 ? 1 : 0) + (sy > 0 ? 2 : 0) + (sz > 0 ? 4 : 0);
   }
+  poly.count = 4;
 }
 
 /** Appends the box corner with the given ±1 signs, tagged 1 + its corner index. */

@@ -285,6 +285,38 @@ export class PairCache<L extends PairEventList<number>> {
     return 2;
   }
 
+  /**
+   * The offset in {@link recordArray} of the contact record the next {@link commitRecordSlots}
+   * will keep, with room for it made: a narrow phase writes the record's doubles after the two
+   * handle slots in place (no copy through a scratch record), then commits it, or drops it by
+   * not committing (the next reservation returns the same offset). Read {@link recordArray}
+   * after this call: the array may have grown.
+   */
+  reserveRecord(): number {
+    const stride = this.recordStride;
+    const need = stride * (this.recordCount + 1);
+    if (need > this.records.length) this.records = growFloat64(this.records, need);
+    return stride * this.recordCount;
+  }
+
+  /** This frame's contact records (see {@link reserveRecord}); valid until the next growth. */
+  get recordArray(): Float64Array {
+    return this.records;
+  }
+
+  /**
+   * Keeps the record written at the last {@link reserveRecord} offset as the touching
+   * non-sensor pair of slots `lo < hi` (handles from `generation`, written into its first two
+   * doubles). Slots, not the packed key or handles: doubles above 2^30 passed to a call V8
+   * does not inline would be boxed. Pairs must come in ascending key order.
+   */
+  commitRecordSlots(lo: number, hi: number, generation: Uint32Array): void {
+    this.cur.pushSlots(lo, hi, generation, 0);
+    const k = this.recordStride * this.recordCount++;
+    this.records[k] = this.cur.handles[2 * this.cur.count - 2];
+    this.records[k + 1] = this.cur.handles[2 * this.cur.count - 1];
+  }
+
   /** Records a touching sensor pair (no manifold). Pairs must come in ascending key order. */
   addSensorPair(key: number, a: number, b: number): void {
     this.cur.push(key, a, b, 1);

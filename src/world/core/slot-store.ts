@@ -58,6 +58,13 @@ export class SlotStore<S> {
    * the inlined per-type routine as polymorphic, and box its doubles.
    */
   shapeType = new Uint8Array(INITIAL_SLOTS);
+  /**
+   * Bounding radius of each live slot's shape about its origin, scene units (the shape
+   * definition's `boundingRadius`, Infinity for an unbounded shape), written by the world when
+   * it adds the body: the narrow phase's world-frame reject test reads it beside the poses
+   * without loading the shape object. 0 in a world that does not use it (the 2D world).
+   */
+  radius = new Float64Array(INITIAL_SLOTS);
   /** Current generation of each slot (the generation of its live body's handle). */
   generation = new Uint32Array(INITIAL_SLOTS);
   /** Number of touching pairs (last step) each slot takes part in. */
@@ -181,6 +188,9 @@ export class SlotStore<S> {
     const shapeType = new Uint8Array(n);
     shapeType.set(this.shapeType);
     this.shapeType = shapeType;
+    const radius = new Float64Array(n);
+    radius.set(this.radius);
+    this.radius = radius;
     const gen = new Uint32Array(n);
     gen.set(this.generation);
     this.generation = gen;
