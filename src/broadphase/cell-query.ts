@@ -50,7 +50,10 @@ export interface CellQueryJob {
   update: number;
   /** Cell update: log2 of its number of classes (chunks). */
   classBits: number;
-  /** Cell update: the old cell range of the move buffer's body i at `6i` (empty: x1 < x0). */
+  /**
+   * Cell update: the old and the new cell range of the move buffer's body i at `12i` and
+   * `12i + 6` (empty, x1 < x0, outside the grid).
+   */
   oldRange: Float64Array;
   /** The move buffer: `moved[0 .. movedCount)`. */
   moved: Int32Array;

@@ -54,13 +54,14 @@ export function cellJobChunk(job: CellQueryJob, c: number): void {
 /**
  * Runs class `c` of the cell update `job` (module docs) for the move buffer's bodies from index
  * `from` on and publishes its number of deferred records in `job.chunkLengths[c]` and where it
- * stopped in `job.chunkLengths[2^classBits + c]`. `job.oldRange[6i .. 6i + 5]` is the old cell
- * range of the move buffer's body `i` (empty, `x1 < x0`, when it was not in the grid);
- * `job.range` holds the new ranges and `job.inGrid` is 1 for the bodies to link. Its room
- * (`job.chunkRoom` doubles) must hold the records of any one body's cells.
+ * stopped in `job.chunkLengths[2^classBits + c]`. `job.oldRange[12i .. 12i + 11]` holds the
+ * old and the new cell range of the move buffer's body `i` (each empty, `x1 < x0`, when it was
+ * not or is not to be in the grid), so that the classes, which all walk every moved body, read
+ * them in sequence. Its room (`job.chunkRoom` doubles) must hold the records of any one body's
+ * cells.
  */
 export function cellUpdateChunk(job: CellQueryJob, c: number, from = 0): void {
-  const { moved, oldRange, range, inGrid, fat, slotX, slotY, slotZ, slotStamp } = job;
+  const { moved, oldRange: ranges, fat, slotX, slotY, slotZ, slotStamp } = job;
   const { slotStart, slotCount, slotCap, pBody, pData, keys } = job;
   const tableGen = job.tableGeneration;
   const shift = job.tableShift;
@@ -76,24 +77,21 @@ export function cellUpdateChunk(job: CellQueryJob, c: number, from = 0): void {
   let i = from;
   for (; i < m; i++) {
     const id = moved[i];
-    const o = 6 * i;
-    const k = 6 * id;
+    const o = 12 * i;
+    const p = o + 6;
     // Stop where this body's operations, all deferred, might not fit.
-    let ops =
-      (oldRange[o + 3] - oldRange[o] + 1) *
-      (oldRange[o + 4] - oldRange[o + 1] + 1) *
-      (oldRange[o + 5] - oldRange[o + 2] + 1);
-    if (inGrid[id] === 1) {
-      ops +=
-        (range[k + 3] - range[k] + 1) *
-        (range[k + 4] - range[k + 1] + 1) *
-        (range[k + 5] - range[k + 2] + 1);
-    }
+    const ops =
+      (ranges[o + 3] - ranges[o] + 1) *
+        (ranges[o + 4] - ranges[o + 1] + 1) *
+        (ranges[o + 5] - ranges[o + 2] + 1) +
+      (ranges[p + 3] - ranges[p] + 1) *
+        (ranges[p + 4] - ranges[p + 1] + 1) *
+        (ranges[p + 5] - ranges[p + 2] + 1);
     if ((n + ops) * R > room) break;
     // Old cells: remove id's entry.
-    for (let x = oldRange[o]; x <= oldRange[o + 3]; x++) {
-      for (let y = oldRange[o + 1]; y <= oldRange[o + 4]; y++) {
-        for (let z = oldRange[o + 2]; z <= oldRange[o + 5]; z++) {
+    for (let x = ranges[o]; x <= ranges[o + 3]; x++) {
+      for (let y = ranges[o + 1]; y <= ranges[o + 4]; y++) {
+        for (let z = ranges[o + 2]; z <= ranges[o + 5]; z++) {
           let slot = cellHash(x, y, z, shift);
           if (slot >>> classShift !== c) continue;
           // The cell's slot (it exists: id is linked there).
@@ -124,11 +122,11 @@ export function cellUpdateChunk(job: CellQueryJob, c: number, from = 0): void {
         }
       }
     }
-    if (inGrid[id] !== 1) continue;
-    // New cells: append id's entry.
-    for (let x = range[k]; x <= range[k + 3]; x++) {
-      for (let y = range[k + 1]; y <= range[k + 4]; y++) {
-        for (let z = range[k + 2]; z <= range[k + 5]; z++) {
+    // New cells: append id's entry (its fat box).
+    const k = 6 * id;
+    for (let x = ranges[p]; x <= ranges[p + 3]; x++) {
+      for (let y = ranges[p + 1]; y <= ranges[p + 4]; y++) {
+        for (let z = ranges[p + 2]; z <= ranges[p + 5]; z++) {
           let slot = cellHash(x, y, z, shift);
           if (slot >>> classShift !== c) continue;
           let found = false;

@@ -23,9 +23,10 @@
  * every ten or so steps instead of every step, and a teleported body costs only its own update;
  * a box whose motion is not known yet (inserted, never moved out) has a tenth of a cell.
  * With a parallel runner ({@link SpatialHash.setParallel}, a world's `WorkerExecutor`) the
- * update's pass over every candidate (src/broadphase/candidate-merge.ts) and the moved bodies'
- * cell queries (src/broadphase/cell-query.ts) run in chunks on several threads, with the same
- * pairs in the same order.
+ * update's pass over every candidate (src/broadphase/candidate-merge.ts), the moved bodies'
+ * unlinking and re-placement (src/broadphase/cell-update.ts, in classes of cells) and their cell
+ * queries (src/broadphase/cell-query.ts) run in chunks on several threads, with the same pairs
+ * in the same order and the same entries in every cell.
  * Bodies that would occupy more than `maxCellsPerBody` cells go to an overflow list that is
  * tested against every body, so huge boxes stay correct and cheap.
  *
@@ -260,7 +261,7 @@ export class SpatialHash implements BroadPhase {
   /** The cell queries' output: each chunk's sorted run, then the overflow pairs' run. */
   private cellKeys: Float64Array = new Float64Array(0);
   private cellLengths: Int32Array = new Int32Array(0);
-  /** The old cell ranges of the move buffer's bodies (the parallel cell update's, 6 per body). */
+  /** The old and new cell ranges of the move buffer's bodies (the parallel cell update's, 12 per body). */
   private movedRange: Float64Array = new Float64Array(0);
   /** A view of `cellKeys[0 .. 6)`, where the cell update's replay stages a record's fat box. */
   private stage: Float64Array = new Float64Array(6);
@@ -1357,8 +1358,9 @@ export class SpatialHash implements BroadPhase {
     this.shareCellTables();
     const m = this.movedCount;
     const moved = this.moved;
-    if (this.movedRange.length < 6 * m)
-      this.movedRange = growFloat64Mem(this.movedRange, 6 * m, true);
+    if (this.movedRange.length < 12 * m) {
+      this.movedRange = growFloat64Mem(this.movedRange, 12 * m, true);
+    }
     const old = this.movedRange;
     const range = this.range;
     const fat = this.fat;
@@ -1370,7 +1372,14 @@ export class SpatialHash implements BroadPhase {
     for (let i = 0; i < m; i++) {
       const id = moved[i];
       const k = 6 * id;
-      const o = 6 * i;
+      const o = 12 * i;
+      // Empty ranges (nothing to unlink, nothing to link) unless set below.
+      for (let j = 0; j < 3; j++) {
+        old[o + j] = 0;
+        old[o + 3 + j] = -1;
+        old[o + 6 + j] = 0;
+        old[o + 9 + j] = -1;
+      }
       if (inGrid[id] === 1) {
         for (let j = 0; j < 6; j++) old[o + j] = range[k + j];
         const cells =
@@ -1381,12 +1390,6 @@ export class SpatialHash implements BroadPhase {
         ops += cells;
         inGrid[id] = 0;
         this.normalCount--;
-      } else {
-        // An empty range: nothing to unlink.
-        for (let j = 0; j < 3; j++) {
-          old[o + j] = 0;
-          old[o + 3 + j] = -1;
-        }
       }
       if (this.isOverflow[id] === 1) this.removeOverflow(id);
       if (!this.proxies.has(id)) continue;
@@ -1403,6 +1406,7 @@ export class SpatialHash implements BroadPhase {
         if (fat[k + j] < b[j]) b[j] = fat[k + j];
         if (fat[k + 3 + j] > b[3 + j]) b[3 + j] = fat[k + 3 + j];
       }
+      for (let j = 0; j < 6; j++) old[o + 6 + j] = range[k + j];
       this.liveEntries += cells;
       ops += cells;
       inGrid[id] = 1;
@@ -1509,6 +1513,9 @@ export class SpatialHash implements BroadPhase {
     const chunks = cellQueryChunks(job);
     if (this.cellLengths.length < chunks + 1) {
       this.cellLengths = growInt32Mem(this.cellLengths, chunks + 1, this.shared);
+    }
+    // Not tied to cellLengths, which the cell update also grows.
+    if (this.runStart.length < chunks + 1) {
       this.runStart = growInt32(this.runStart, chunks + 1);
       this.runEnd = growInt32(this.runEnd, chunks + 1);
       this.runHeap = growInt32(this.runHeap, chunks + 1);
