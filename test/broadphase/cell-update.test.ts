@@ -18,6 +18,7 @@ import type { CellQueryJob } from "../../src/broadphase/cell-query.js";
 import { cellJobChunk } from "../../src/broadphase/cell-update.js";
 import { PairSet } from "../../src/broadphase/pair-set.js";
 import { SpatialHash } from "../../src/broadphase/spatial-hash.js";
+import { makeRandom as rng } from "../../src/math/random.js";
 
 /** A runner on this thread that runs the chunks in an order that changes every job. */
 class RotatingRunner implements CandidateMergeRunner {
@@ -34,18 +35,6 @@ class RotatingRunner implements CandidateMergeRunner {
       cellJobChunk(job, this.turn % 2 === 0 ? c : chunks - 1 - c);
     }
   }
-}
-
-/** Mulberry32: a seeded generator of doubles in [0, 1). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const v = (x: number, y: number, z: number) => ({ x, y, z });
