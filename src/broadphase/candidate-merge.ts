@@ -226,9 +226,11 @@ export interface CandidateMergeRunner {
    */
   runCandidateMerge(job: CandidateMergeJob, chunks: number): void;
   /**
-   * Optional: runs every chunk `0 .. chunks − 1` of the grid's cell queries `job`
-   * (src/broadphase/cell-query.ts) with `cellQueryChunk`, on any thread in any order, and
-   * returns when all are done. Without it the grid runs them on the calling thread.
+   * Optional: runs every chunk `0 .. chunks − 1` of the grid's cell job `job` with
+   * `cellJobChunk` (src/broadphase/cell-update.ts: the cell queries of
+   * src/broadphase/cell-query.ts, or with `job.update` the classes of the cell update), on any
+   * thread in any order, and returns when all are done. Without it the grid runs its cell
+   * queries on the calling thread and its cell update serially.
    */
   runCellQueries?(job: CellQueryJob, chunks: number): void;
 }

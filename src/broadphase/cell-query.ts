@@ -40,10 +40,21 @@ export function cellHash(x: number, y: number, z: number, shift: number): number
 }
 
 /**
- * The arrays of one round of cell queries: the grid's own (read only) and the output. Every
- * array a worker thread reads or writes lives in a `SharedArrayBuffer` when it runs in parallel.
+ * The arrays of one round of cell queries (or, with `update` set, of the cell update of
+ * src/broadphase/cell-update.ts): the grid's own (read only for the queries) and the output.
+ * Every array a worker thread reads or writes lives in a `SharedArrayBuffer` when it runs in
+ * parallel.
  */
 export interface CellQueryJob {
+  /** 0: the cell queries ({@link cellQueryChunk}); 1: the cell update (`cellUpdateChunk`). */
+  update: number;
+  /** Cell update: log2 of its number of classes (chunks). */
+  classBits: number;
+  /**
+   * Cell update: the old and the new cell range of the move buffer's body i at `12i` and
+   * `12i + 6` (empty, x1 < x0, outside the grid).
+   */
+  oldRange: Float64Array;
   /** The move buffer: `moved[0 .. movedCount)`. */
   moved: Int32Array;
   movedCount: number;
@@ -65,13 +76,18 @@ export interface CellQueryJob {
   slotStamp: Int32Array;
   slotStart: Int32Array;
   slotCount: Int32Array;
+  /** Cell update: room of each slot's block (−room − 1 while the update defers the cell). */
+  slotCap: Int32Array;
   /** The table's hash shift (`cellHash`) and the stamp of its live slots. */
   tableShift: number;
   tableGeneration: number;
   /** The entry pool: body and `CELL_ENTRY_STRIDE` (6) doubles per entry (its fat box). */
   pBody: Int32Array;
   pData: Float64Array;
-  /** Output keys: chunk c's region is `[c · chunkRoom, (c + 1) · chunkRoom)`. */
+  /**
+   * Output keys (the cell update's deferred records): chunk c's region is
+   * `[c · chunkRoom, (c + 1) · chunkRoom)`.
+   */
   keys: Float64Array;
   chunkRoom: number;
   /** Keys found by each chunk, −1 until it is done (then stored atomically). */

@@ -23,9 +23,10 @@
  * every ten or so steps instead of every step, and a teleported body costs only its own update;
  * a box whose motion is not known yet (inserted, never moved out) has a tenth of a cell.
  * With a parallel runner ({@link SpatialHash.setParallel}, a world's `WorkerExecutor`) the
- * update's pass over every candidate (src/broadphase/candidate-merge.ts) and the moved bodies'
- * cell queries (src/broadphase/cell-query.ts) run in chunks on several threads, with the same
- * pairs in the same order.
+ * update's pass over every candidate (src/broadphase/candidate-merge.ts), the moved bodies'
+ * unlinking and re-placement (src/broadphase/cell-update.ts, in classes of cells) and their cell
+ * queries (src/broadphase/cell-query.ts) run in chunks on several threads, with the same pairs
+ * in the same order and the same entries in every cell.
  * Bodies that would occupy more than `maxCellsPerBody` cells go to an overflow list that is
  * tested against every body, so huge boxes stay correct and cheap.
  *
@@ -84,6 +85,13 @@ import {
   cellQueryChunks,
   mergeSortedRuns,
 } from "./cell-query.js";
+import {
+  CELL_JOB_UPDATE,
+  CELL_UPDATE_BASE,
+  CELL_UPDATE_CLASS_BITS,
+  CELL_UPDATE_RECORD,
+  cellUpdateChunk,
+} from "./cell-update.js";
 import { heapSortRange, PAIR_KEY_BASE, PairSet } from "./pair-set.js";
 
 /** Settings of {@link SpatialHash}. */
@@ -253,6 +261,10 @@ export class SpatialHash implements BroadPhase {
   /** The cell queries' output: each chunk's sorted run, then the overflow pairs' run. */
   private cellKeys: Float64Array = new Float64Array(0);
   private cellLengths: Int32Array = new Int32Array(0);
+  /** The old and new cell ranges of the move buffer's bodies (the parallel cell update's, 12 per body). */
+  private movedRange: Float64Array = new Float64Array(0);
+  /** A view of `cellKeys[0 .. 6)`, where the cell update's replay stages a record's fat box. */
+  private stage: Float64Array = new Float64Array(6);
   /** Scratch of the merge of those runs. */
   private runStart = new Int32Array(16);
   private runEnd = new Int32Array(16);
@@ -266,7 +278,7 @@ export class SpatialHash implements BroadPhase {
   private slotStamp: Int32Array = new Int32Array(0);
   private slotStart: Int32Array = new Int32Array(0);
   private slotCount: Int32Array = new Int32Array(0);
-  private slotCap = new Int32Array(0);
+  private slotCap: Int32Array = new Int32Array(0);
   private generation = 0;
   private occupied = new Int32Array(16);
   private occupiedCount = 0;
@@ -329,6 +341,9 @@ export class SpatialHash implements BroadPhase {
       outCount: 0,
     };
     this.cellJob = {
+      update: 0,
+      classBits: CELL_UPDATE_CLASS_BITS,
+      oldRange: this.movedRange,
       moved: this.moved,
       movedCount: 0,
       chunkSize: CELL_QUERY_CHUNK,
@@ -343,6 +358,7 @@ export class SpatialHash implements BroadPhase {
       slotStamp: this.slotStamp,
       slotStart: this.slotStart,
       slotCount: this.slotCount,
+      slotCap: this.slotCap,
       tableShift: this.tableShift,
       tableGeneration: 0,
       pBody: this.pBody,
@@ -407,6 +423,18 @@ export class SpatialHash implements BroadPhase {
 
   /** Incremental updates whose cell queries ran through the parallel runner: for tests and profiling. */
   parallelCellQueries = 0;
+
+  /**
+   * Incremental updates whose unlinking and re-placement ran as a cell update job through the
+   * parallel runner (src/broadphase/cell-update.ts): for tests and profiling.
+   */
+  parallelCellUpdates = 0;
+
+  /** Operations the parallel cell updates deferred to this thread (new cells, full blocks): for tests. */
+  deferredCellOps = 0;
+
+  /** Classes of the parallel cell updates run on from where they ran out of room: for tests. */
+  cellUpdateResumes = 0;
 
   /** Adds proxy `id` with box `[min, max]`; throws `CollideError` on a present id or a bad box. */
   insert(id: number, min: Vec3, max: Vec3): void {
@@ -1098,12 +1126,17 @@ export class SpatialHash implements BroadPhase {
     }
     this.occupied = growInt32(this.occupied, this.occupiedCount + newCells);
     const gen = this.movedGeneration;
-    // Unlink the moved bodies, then link the present ones at their new cells.
-    for (let i = 0; i < m; i++) {
-      const id = moved[i];
-      if (this.inGrid[id] === 1) this.unlink(id);
-      if (this.isOverflow[id] === 1) this.removeOverflow(id);
-      if (this.proxies.has(id)) this.place(id);
+    if (this.parallelCells(m)) {
+      // The same in classes of cells on the runner's threads (src/broadphase/cell-update.ts).
+      this.updateCellsParallel();
+    } else {
+      // Unlink the moved bodies, then link the present ones at their new cells.
+      for (let i = 0; i < m; i++) {
+        const id = moved[i];
+        if (this.inGrid[id] === 1) this.unlink(id);
+        if (this.isOverflow[id] === 1) this.removeOverflow(id);
+        if (this.proxies.has(id)) this.place(id);
+      }
     }
     // New candidates of the moved bodies: each pair once (module docs), sorted in newKeys.
     const nk = this.queryMovedCells();
@@ -1277,6 +1310,193 @@ export class SpatialHash implements BroadPhase {
   }
 
   /**
+   * True when the `m` moved bodies' cell jobs (their update and their queries) go through the
+   * runner: it has threads for them and more than one chunk of queries moved.
+   */
+  private parallelCells(m: number): boolean {
+    return (
+      this.runner !== null &&
+      this.shared &&
+      this.runner.runCellQueries !== undefined &&
+      m > CELL_QUERY_CHUNK
+    );
+  }
+
+  /** Points the cell job at the grid's current arrays, for the `m` bodies of the move buffer. */
+  private fillCellJob(m: number): void {
+    const job = this.cellJob;
+    job.moved = this.moved;
+    job.movedCount = m;
+    job.movedStamp = this.movedStamp;
+    job.generation = this.movedGeneration;
+    job.inGrid = this.inGrid;
+    job.fat = this.fat;
+    job.range = this.range;
+    job.oldRange = this.movedRange;
+    job.slotX = this.slotX;
+    job.slotY = this.slotY;
+    job.slotZ = this.slotZ;
+    job.slotStamp = this.slotStamp;
+    job.slotStart = this.slotStart;
+    job.slotCount = this.slotCount;
+    job.slotCap = this.slotCap;
+    job.tableShift = this.tableShift;
+    job.tableGeneration = this.generation;
+    job.pBody = this.pBody;
+    job.pData = this.pData;
+  }
+
+  /**
+   * The unlinking and re-placement of {@link update}'s moved bodies as a cell update job on the
+   * runner's threads (src/broadphase/cell-update.ts): here the overflow list, the counts, the
+   * bounds and the new ranges, body after body as `unlink` and `place` do; there the cell
+   * entries, in classes of cells; here again the operations the classes deferred, class by
+   * class, and a class that ran out of room on from where it stopped. Every cell ends
+   * with the entries `unlink` and `place` leave, in the same order.
+   */
+  private updateCellsParallel(): void {
+    this.shareCellTables();
+    const m = this.movedCount;
+    const moved = this.moved;
+    if (this.movedRange.length < 12 * m) {
+      this.movedRange = growFloat64Mem(this.movedRange, 12 * m, true);
+    }
+    const old = this.movedRange;
+    const range = this.range;
+    const fat = this.fat;
+    const inGrid = this.inGrid;
+    const b = this.bounds;
+    const s = this.s;
+    const maxCells = this.options.maxCellsPerBody;
+    let ops = 0;
+    for (let i = 0; i < m; i++) {
+      const id = moved[i];
+      const k = 6 * id;
+      const o = 12 * i;
+      // Empty ranges (nothing to unlink, nothing to link) unless set below.
+      for (let j = 0; j < 3; j++) {
+        old[o + j] = 0;
+        old[o + 3 + j] = -1;
+        old[o + 6 + j] = 0;
+        old[o + 9 + j] = -1;
+      }
+      if (inGrid[id] === 1) {
+        for (let j = 0; j < 6; j++) old[o + j] = range[k + j];
+        const cells =
+          (range[k + 3] - range[k] + 1) *
+          (range[k + 4] - range[k + 1] + 1) *
+          (range[k + 5] - range[k + 2] + 1);
+        this.liveEntries -= cells;
+        ops += cells;
+        inGrid[id] = 0;
+        this.normalCount--;
+      }
+      if (this.isOverflow[id] === 1) this.removeOverflow(id);
+      if (!this.proxies.has(id)) continue;
+      for (let j = 0; j < 6; j++) range[k + j] = Math.floor(fat[k + j] / s);
+      const cells =
+        (range[k + 3] - range[k] + 1) *
+        (range[k + 4] - range[k + 1] + 1) *
+        (range[k + 5] - range[k + 2] + 1);
+      if (cells > maxCells || beyondCellIndex(range, k)) {
+        this.addOverflow(id);
+        continue;
+      }
+      for (let j = 0; j < 3; j++) {
+        if (fat[k + j] < b[j]) b[j] = fat[k + j];
+        if (fat[k + 3 + j] > b[3 + j]) b[3 + j] = fat[k + 3 + j];
+      }
+      for (let j = 0; j < 6; j++) old[o + 6 + j] = range[k + j];
+      this.liveEntries += cells;
+      ops += cells;
+      inGrid[id] = 1;
+      this.normalCount++;
+    }
+    // Each class's room: twice its share of the operations, and room for the most cells one body
+    // may leave and enter (integer arithmetic).
+    const classes = 1 << CELL_UPDATE_CLASS_BITS;
+    const R = CELL_UPDATE_RECORD;
+    const room = R * (((2 * ops) >> CELL_UPDATE_CLASS_BITS) + 2 * maxCells + 64);
+    const keysNeeded = CELL_UPDATE_BASE + classes * room;
+    if (this.cellKeys.length < keysNeeded) {
+      this.cellKeys = growFloat64Mem(this.cellKeys, keysNeeded, true);
+    }
+    if (this.cellLengths.length < 2 * classes) {
+      this.cellLengths = growInt32Mem(this.cellLengths, 2 * classes, true);
+    }
+    const job = this.cellJob;
+    this.fillCellJob(m);
+    job.update = CELL_JOB_UPDATE;
+    job.classBits = CELL_UPDATE_CLASS_BITS;
+    const queryRoom = job.chunkRoom;
+    job.chunkRoom = room;
+    job.keys = this.cellKeys;
+    job.chunkLengths = this.cellLengths;
+    this.cellLengths.fill(-1, 0, classes);
+    try {
+      (this.runner as Required<CandidateMergeRunner>).runCellQueries(job, classes);
+      this.parallelCellUpdates++;
+      const lengths = this.cellLengths;
+      for (let c = 0; c < classes; c++) {
+        for (;;) {
+          if (lengths[c] > 0) this.replayDeferred(c, room);
+          if (lengths[classes + c] >= m) break;
+          // The class ran out of room: on from where it stopped, here.
+          this.cellUpdateResumes++;
+          cellUpdateChunk(job, c, lengths[classes + c]);
+        }
+      }
+    } finally {
+      job.chunkRoom = queryRoom;
+      job.update = 0;
+    }
+  }
+
+  /**
+   * Replays, in order, the operations class `c` of a cell update deferred
+   * (src/broadphase/cell-update.ts): removals and appends whose cell had no slot or a full block.
+   * Rare, so V8 may run it unoptimised: doubles move only through `copyWithin` and `set`.
+   */
+  private replayDeferred(c: number, room: number): void {
+    const keys = this.cellKeys;
+    if (this.stage.buffer !== keys.buffer) this.stage = keys.subarray(0, 6);
+    const moved = this.moved;
+    const R = CELL_UPDATE_RECORD;
+    const D = CELL_ENTRY_STRIDE;
+    const from = CELL_UPDATE_BASE + c * room;
+    const to = from + this.cellLengths[c] * R;
+    this.deferredCellOps += this.cellLengths[c];
+    for (let r = from; r < to; r += R) {
+      const code = keys[r];
+      const id = moved[code >> 1];
+      const x = keys[r + 1];
+      const y = keys[r + 2];
+      const z = keys[r + 3];
+      if ((code & 1) === 0) {
+        const slot = this.lookup(x, y, z);
+        const cap = this.slotCap[slot];
+        if (cap < 0) this.slotCap[slot] = -cap - 1;
+        const start = this.slotStart[slot];
+        let e = start;
+        while (this.pBody[e] !== id) e++;
+        const last = start + --this.slotCount[slot];
+        if (e !== last) {
+          this.pBody[e] = this.pBody[last];
+          this.pData.copyWithin(D * e, D * last, D * last + D);
+        }
+      } else {
+        const slot = this.findOrInsert(x, y, z);
+        const cap = this.slotCap[slot];
+        if (cap < 0) this.slotCap[slot] = -cap - 1;
+        const e = this.append(slot);
+        this.pBody[e] = id;
+        keys.copyWithin(0, r + 4, r + 10);
+        this.pData.set(this.stage, D * e);
+      }
+    }
+  }
+
+  /**
    * The new candidates of the moved bodies, each pair once, sorted into `newKeys`; returns
    * their number. The moved bodies are linked at their new cells. The grid bodies' cell
    * queries run in chunks (src/broadphase/cell-query.ts), on the runner's threads when it has
@@ -1286,32 +1506,16 @@ export class SpatialHash implements BroadPhase {
   private queryMovedCells(): number {
     const m = this.movedCount;
     const job = this.cellJob;
-    const parallel =
-      this.runner !== null &&
-      this.shared &&
-      this.runner.runCellQueries !== undefined &&
-      m > CELL_QUERY_CHUNK;
+    const parallel = this.parallelCells(m);
     if (parallel) this.shareCellTables();
-    job.moved = this.moved;
-    job.movedCount = m;
-    job.movedStamp = this.movedStamp;
-    job.generation = this.movedGeneration;
-    job.inGrid = this.inGrid;
-    job.fat = this.fat;
-    job.range = this.range;
-    job.slotX = this.slotX;
-    job.slotY = this.slotY;
-    job.slotZ = this.slotZ;
-    job.slotStamp = this.slotStamp;
-    job.slotStart = this.slotStart;
-    job.slotCount = this.slotCount;
-    job.tableShift = this.tableShift;
-    job.tableGeneration = this.generation;
-    job.pBody = this.pBody;
-    job.pData = this.pData;
+    this.fillCellJob(m);
+    job.update = 0;
     const chunks = cellQueryChunks(job);
     if (this.cellLengths.length < chunks + 1) {
       this.cellLengths = growInt32Mem(this.cellLengths, chunks + 1, this.shared);
+    }
+    // Not tied to cellLengths, which the cell update also grows.
+    if (this.runStart.length < chunks + 1) {
       this.runStart = growInt32(this.runStart, chunks + 1);
       this.runEnd = growInt32(this.runEnd, chunks + 1);
       this.runHeap = growInt32(this.runHeap, chunks + 1);
@@ -1402,6 +1606,8 @@ export class SpatialHash implements BroadPhase {
     this.slotStamp = toSharedInt32(this.slotStamp, true);
     this.slotStart = toSharedInt32(this.slotStart, true);
     this.slotCount = toSharedInt32(this.slotCount, true);
+    this.slotCap = toSharedInt32(this.slotCap, true);
+    this.movedRange = toSharedFloat64(this.movedRange, true);
     this.pBody = toSharedInt32(this.pBody, true);
     this.pData = toSharedFloat64(this.pData, true);
     if (!(this.inGrid.buffer instanceof SharedArrayBuffer)) {

@@ -5,7 +5,8 @@
  * chunk loop of the grid's parallel candidate merge (src/broadphase/candidate-merge.ts).
  */
 import { type CandidateMergeJob, mergeCandidateChunk } from "../broadphase/candidate-merge.js";
-import { type CellQueryJob, cellQueryChunk } from "../broadphase/cell-query.js";
+import type { CellQueryJob } from "../broadphase/cell-query.js";
+import { cellJobChunk } from "../broadphase/cell-update.js";
 import { PAIR_KEY_BASE } from "../broadphase/pair-set.js";
 import type { Shape } from "../shapes/shape.js";
 import { NARROW_NONE, NARROW_RECORD_STRIDE, narrowPair } from "../world/narrow-pair.js";
@@ -126,16 +127,16 @@ export function runApplyChunks(control: Int32Array, job: PoseBoxesJob, chunks: n
 }
 
 /**
- * Takes chunks of the grid's cell queries `job` from `control[CTRL_NEXT_BLOCK]` until all
- * `chunks` are taken and runs each (src/broadphase/cell-query.ts). Returns the chunks this
- * thread did.
+ * Takes chunks of the grid's cell job `job` (its cell queries, src/broadphase/cell-query.ts, or
+ * cell update, src/broadphase/cell-update.ts) from `control[CTRL_NEXT_BLOCK]` until all
+ * `chunks` are taken and runs each. Returns the chunks this thread did.
  */
 export function runCellChunks(control: Int32Array, job: CellQueryJob, chunks: number): number {
   let done = 0;
   for (;;) {
     const c = Atomics.add(control, CTRL_NEXT_BLOCK, 1);
     if (c >= chunks) return done;
-    cellQueryChunk(job, c);
+    cellJobChunk(job, c);
     done++;
   }
 }

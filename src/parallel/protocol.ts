@@ -71,8 +71,12 @@ export const CTRL_CELL_ROOM = 22;
 export const CTRL_CELL_CHUNKS = 23;
 /** Control slot (second poses pass): `BulkMoveTarget.grid` (1: no fat boxes yet, 2: built). */
 export const CTRL_POSE_GRID = 24;
+/** Control slot (cell jobs): 1 for the cell update (src/broadphase/cell-update.ts), 0 for the queries. */
+export const CTRL_CELL_UPDATE = 25;
+/** Control slot (cell update): log2 of its number of classes. */
+export const CTRL_CELL_CLASS_BITS = 26;
 /** Number of control slots. */
-export const CTRL_SLOTS = 25;
+export const CTRL_SLOTS = 27;
 
 /** Job kind: the narrow phase of a step (blocks of pairs, src/parallel/blocks.ts). */
 export const JOB_NARROW = 0;
@@ -88,7 +92,8 @@ export const JOB_MERGE = 1;
 export const JOB_POSES = 2;
 /**
  * Job kind: the cell queries of the grid's moved bodies (chunks of
- * src/broadphase/cell-query.ts), taken from the same shared counter.
+ * src/broadphase/cell-query.ts) or, with {@link CTRL_CELL_UPDATE} set, their cell update (the
+ * classes of src/broadphase/cell-update.ts), taken from the same shared counter.
  */
 export const JOB_CELLS = 3;
 /**
@@ -167,10 +172,12 @@ export interface PoseApplyBuffers {
 }
 
 /**
- * The shared arrays of the grid's cell queries (src/broadphase/cell-query.ts), sent when any of
- * them was replaced since the last cell queries job.
+ * The shared arrays of the grid's cell queries (src/broadphase/cell-query.ts) and cell update
+ * (src/broadphase/cell-update.ts), sent when any of them was replaced since the last such job.
  */
 export interface CellBuffers {
+  oldRange: SharedArrayBuffer;
+  slotCap: SharedArrayBuffer;
   moved: SharedArrayBuffer;
   movedStamp: SharedArrayBuffer;
   inGrid: SharedArrayBuffer;

@@ -29,7 +29,8 @@
  * none is left to take.
  */
 import { type CandidateMergeJob, mergeCandidateChunk } from "../broadphase/candidate-merge.js";
-import { type CellQueryJob, cellQueryChunk } from "../broadphase/cell-query.js";
+import type { CellQueryJob } from "../broadphase/cell-query.js";
+import { cellJobChunk } from "../broadphase/cell-update.js";
 import { checkOptionKeys, invalidValue, withDefaults } from "../errors.js";
 import type { Shape } from "../shapes/shape.js";
 import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "../world/executor.js";
@@ -52,11 +53,13 @@ import {
   type CellBuffers,
   CTRL_CELL_CHUNK_SIZE,
   CTRL_CELL_CHUNKS,
+  CTRL_CELL_CLASS_BITS,
   CTRL_CELL_GENERATION,
   CTRL_CELL_MOVED,
   CTRL_CELL_ROOM,
   CTRL_CELL_SHIFT,
   CTRL_CELL_TABLE_GENERATION,
+  CTRL_CELL_UPDATE,
   CTRL_DONE,
   CTRL_ERROR,
   CTRL_JOB_KIND,
@@ -220,7 +223,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
   // The merge job's arrays the workers were last sent (see shareMergeBuffers).
   private readonly sentMerge: (ArrayBufferLike | null)[] = new Array(11).fill(null);
   // The cell queries job's arrays the workers were last sent (see shareCellBuffers).
-  private readonly sentCells: (ArrayBufferLike | null)[] = new Array(15).fill(null);
+  private readonly sentCells: (ArrayBufferLike | null)[] = new Array(17).fill(null);
   // The poses job's arrays the workers were last sent (see sharePoseBuffers).
   private readonly sentPoses: (ArrayBufferLike | null)[] = new Array(5).fill(null);
   // The second poses pass's own arrays the workers were last sent (see shareApplyBuffers).
@@ -382,7 +385,8 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
   }
 
   /**
-   * Runs the `chunks` chunks of the grid's cell queries `job` (src/broadphase/cell-query.ts)
+   * Runs the `chunks` chunks of the grid's cell queries `job` (src/broadphase/cell-query.ts) —
+   * or, when `job.update` is 1, the classes of its cell update (src/broadphase/cell-update.ts) —
    * over the threads, the calling thread included, and returns when every chunk is done (a
    * chunk a failed worker left is run here). Runs alone on the calling thread before the
    * workers are ready, for one chunk, or when an array of `job` is not in shared memory.
@@ -396,10 +400,12 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
     const control = this.control;
     const ready = Atomics.load(control, CTRL_READY) >= this.workerCount;
     if (this.workerCount === 0 || chunks < 2 || !ready || !this.shareCellBuffers(job)) {
-      for (let c = 0; c < chunks; c++) cellQueryChunk(job, c);
+      for (let c = 0; c < chunks; c++) cellJobChunk(job, c);
       return;
     }
     control[CTRL_JOB_KIND] = JOB_CELLS;
+    control[CTRL_CELL_UPDATE] = job.update;
+    control[CTRL_CELL_CLASS_BITS] = job.classBits;
     control[CTRL_CELL_MOVED] = job.movedCount;
     control[CTRL_CELL_CHUNK_SIZE] = job.chunkSize;
     control[CTRL_CELL_GENERATION] = job.generation;
@@ -418,7 +424,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
     }
     this.waitForWorkers();
     for (let c = 0; c < chunks; c++) {
-      if (Atomics.load(lengths, c) < 0) cellQueryChunk(job, c);
+      if (Atomics.load(lengths, c) < 0) cellJobChunk(job, c);
     }
   }
 
@@ -616,6 +622,8 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
     state |= mergeBufferState(job.pData, sent, 12);
     state |= mergeBufferState(job.keys, sent, 13);
     state |= mergeBufferState(job.chunkLengths, sent, 14);
+    state |= mergeBufferState(job.oldRange, sent, 15);
+    state |= mergeBufferState(job.slotCap, sent, 16);
     if ((state & 2) !== 0) return false;
     if (state === 0) return true;
     sent[0] = job.moved.buffer;
@@ -633,7 +641,11 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
     sent[12] = job.pData.buffer;
     sent[13] = job.keys.buffer;
     sent[14] = job.chunkLengths.buffer;
+    sent[15] = job.oldRange.buffer;
+    sent[16] = job.slotCap.buffer;
     const buffers: CellBuffers = {
+      oldRange: job.oldRange.buffer as SharedArrayBuffer,
+      slotCap: job.slotCap.buffer as SharedArrayBuffer,
       moved: job.moved.buffer as SharedArrayBuffer,
       movedStamp: job.movedStamp.buffer as SharedArrayBuffer,
       inGrid: job.inGrid.buffer as SharedArrayBuffer,

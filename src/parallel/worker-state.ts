@@ -22,11 +22,13 @@ import {
 import {
   CTRL_CELL_CHUNK_SIZE,
   CTRL_CELL_CHUNKS,
+  CTRL_CELL_CLASS_BITS,
   CTRL_CELL_GENERATION,
   CTRL_CELL_MOVED,
   CTRL_CELL_ROOM,
   CTRL_CELL_SHIFT,
   CTRL_CELL_TABLE_GENERATION,
+  CTRL_CELL_UPDATE,
   CTRL_DONE,
   CTRL_ERROR,
   CTRL_JOB_KIND,
@@ -83,6 +85,9 @@ export class WorkerState {
 
   /** The grid's cell queries' arrays (counts set per job from the control array). */
   private readonly cells: CellQueryJob = {
+    update: 0,
+    classBits: 0,
+    oldRange: new Float64Array(0),
     moved: new Int32Array(0),
     movedCount: 0,
     chunkSize: 1,
@@ -97,6 +102,7 @@ export class WorkerState {
     slotStamp: new Int32Array(0),
     slotStart: new Int32Array(0),
     slotCount: new Int32Array(0),
+    slotCap: new Int32Array(0),
     tableShift: 32,
     tableGeneration: 0,
     pBody: new Int32Array(0),
@@ -156,6 +162,8 @@ export class WorkerState {
     } else if (msg.type === "cell-buffers") {
       const b = msg.buffers;
       const q = this.cells;
+      q.oldRange = new Float64Array(b.oldRange);
+      q.slotCap = new Int32Array(b.slotCap);
       q.moved = new Int32Array(b.moved);
       q.movedStamp = new Int32Array(b.movedStamp);
       q.inGrid = new Uint8Array(b.inGrid);
@@ -196,6 +204,8 @@ export class WorkerState {
         q.tableShift = control[CTRL_CELL_SHIFT];
         q.tableGeneration = control[CTRL_CELL_TABLE_GENERATION];
         q.chunkRoom = control[CTRL_CELL_ROOM];
+        q.update = control[CTRL_CELL_UPDATE];
+        q.classBits = control[CTRL_CELL_CLASS_BITS];
         runCellChunks(control, q, control[CTRL_CELL_CHUNKS]);
       } else if (kind === JOB_POSES) {
         const p = this.poses;

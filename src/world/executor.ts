@@ -76,7 +76,8 @@ export interface StepExecutor {
   runCandidateMerge?(job: CandidateMergeJob, chunks: number): void;
   /**
    * Optional: runs the chunks `0 .. chunks − 1` of the grid broad phase's cell queries of its
-   * moved bodies (src/broadphase/cell-query.ts) over the threads and returns when all are done
+   * moved bodies (src/broadphase/cell-query.ts), or with `job.update` the classes of their cell
+   * update (src/broadphase/cell-update.ts), over the threads and returns when all are done
    * (handed to the broad phase with `runCandidateMerge`).
    * @internal Between the world, its broad phase and `collide/parallel`; the job types are not API.
    */

@@ -1,6 +1,7 @@
 /**
- * The threaded broad phase: a world whose grid runs its candidate merge over a 2-thread
- * `WorkerExecutor` (src/broadphase/candidate-merge.ts) gives bitwise the contacts, events and
+ * The threaded broad phase: a world whose grid runs its candidate merge, its moved bodies' cell
+ * update and cell queries over a 2-thread `WorkerExecutor` (src/broadphase/candidate-merge.ts,
+ * cell-update.ts, cell-query.ts) gives bitwise the contacts, events and
  * counters of the same world on one thread (the oracle), step after step, on the benchmark's
  * scenes (a) lattice and (b) random (bench/scenes.ts) with their motion, a teleport of every
  * body (a rebuild), removals and additions. Large enough (5,000 bodies, tens of thousands of
@@ -120,10 +121,17 @@ async function twinRun(
   }
   expect(grid.parallelMerges).toBeGreaterThan(steps / 2);
   // The moved bodies' cell queries ran on the threads too (scene (b): every step moves some).
-  if (sceneName === "random") expect(grid.parallelCellQueries).toBeGreaterThan(0);
+  // and so did their unlinking and re-placement (src/broadphase/cell-update.ts).
+  if (sceneName === "random") {
+    expect(grid.parallelCellQueries).toBeGreaterThan(0);
+    expect(grid.parallelCellUpdates).toBe(grid.parallelCellQueries);
+  }
   const refGrid = (ref as unknown as { bp: SpatialHash }).bp;
   expect(refGrid.parallelMerges).toBe(0);
   expect(refGrid.parallelCellQueries).toBe(0);
+  expect(refGrid.parallelCellUpdates).toBe(0);
+  // The same rebuilds: the threads' update decides as the serial one.
+  expect(grid.rebuilds).toBe(refGrid.rebuilds);
   return touching;
 }
 
