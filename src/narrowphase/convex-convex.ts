@@ -298,7 +298,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   gjkToLimit(gjkOut, coreA, coreBInA, initDir);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   const polytopes = isPolytope(a) && isPolytope(b);
-  const unproven = gjkOut.unproven;
+  const unproven = gjkOut.unproven || curvedGapUnbacked(a, b, r);
   // The upper bound of boundIo: GJK's closest point (a point of the Minkowski difference).
   boundIo[1] = gjkOut.status === GjkStatus.Separated ? gjkOut.distance - r : 0 - r;
   epaBoundIo[0] = 0;
@@ -423,6 +423,25 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   solvedB.y = solvedB.y + n.y * -rB;
   solvedB.z = solvedB.z + n.z * -rB;
   return true;
+}
+
+/**
+ * GJK on a cylinder or cone can stall on a sliver simplex of support points that are chords of
+ * the curved surface, at a |v| far above its rounding level and with no separating axis: it then
+ * reports a gap that is no gap (issue 16: a hull's vertex 2.9e-4 inside a cylinder of radius
+ * 8786 was "apart by 2.4e-4", its witness on a chord 5.3e-4 inside the cylinder). True for a
+ * pair with a solid of revolution (never two polytopes) whose GJK gap exceeds the touching
+ * tolerance while the separation along GJK's own direction (a certified lower bound on the gap,
+ * one support pair) does not: the caller then decides it as GJK's `unproven` stall, by the
+ * least overlap refined from GJK's direction. Cores loaded; `r` the sum of the margins.
+ */
+function curvedGapUnbacked(a: ConvexShape, b: ConvexShape, r: number): boolean {
+  if (gjkOut.status !== GjkStatus.Separated || gjkOut.unproven) return false;
+  if (!curved(a) && !curved(b)) return false;
+  simplexSize(gjkOut.simplex);
+  const touch = TOUCH_TOLERANCE * (sizeIo[0] + r);
+  if (!(gjkOut.distance - r > touch)) return false;
+  return !(0 - overlapAlong(gjkOut.direction) - r > touch);
 }
 
 const unprovenIo = new Float64Array(1);
@@ -1178,7 +1197,7 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
   gjkToLimit(gjkOut, coreA, coreBInA, initDir);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   if (gjkOut.status === GjkStatus.Intersecting) return true;
-  if (gjkOut.unproven) {
+  if (gjkOut.unproven || curvedGapUnbacked(a, b, r)) {
     // GJK stalled without a separating axis at its rounding level: the least overlap over
     // directions refined from its axis decides; a gap along the refined normal beyond the
     // touching tolerance separates (issue 16: a turned cylinder of 1e-6 4.4e-20 from a
