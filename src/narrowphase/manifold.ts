@@ -15,8 +15,11 @@
  *    (planes through its edges containing the normal; Ericson 2005, §8.3.4).
  * 3. When no face is aligned (an edge–edge contact), polyhedral shapes fall back to their
  *    supporting edges; two parallel segments are clipped to each other's slab, and anything
- *    else is a single-point contact.
- * 4. Each clipped point p is measured along the normal against the reference plane: its signed
+ *    else is a single-point contact. Each clipped point of B's segment is paired with the point
+ *    of A's segment abreast of it and their distance measured along the normal: both points lie
+ *    on their segments even when the segments are offset sideways (a deep cone–cone or box-edge–
+ *    cone contact, issue 16), and no point is deeper than the shapes' overlap along the normal.
+ * 4. Each clipped point p of a face contact is measured along the normal against the reference plane: its signed
  *    distance t is exact relative to that plane, the reference-side witness is p moved by t
  *    along the normal onto the plane, and points farther than the prediction distance plus a
  *    plane tolerance (`MANIFOLD_TOLERANCE`, or `MANIFOLD_RELATIVE_TOLERANCE` of the reference
@@ -238,6 +241,10 @@ export function manifoldFromContact(
   let ref: Feature;
   let inc: Feature;
   let refIsB: boolean;
+  // Two parallel segments: each clipped point of B's segment faces the point of A's segment at
+  // its own position along it (measured along the normal), not the reference plane's point,
+  // which lies off A's segment by the segments' sideways offset.
+  let segmentRef = false;
   if (faceA || faceB) {
     refIsB = !faceA || (faceB && featB.cos * (1 - MANIFOLD_REFERENCE_FACE_TOLERANCE) > featA.cos);
     ref = refIsB ? featB : featA;
@@ -275,6 +282,7 @@ export function manifoldFromContact(
     refIsB = false;
     ref = featA;
     inc = featB;
+    segmentRef = true;
     clipPolygonAgainstPolygon(clipped, inc.poly, ref.poly, nrm, clipScratch);
   }
 
@@ -305,7 +313,16 @@ export function manifoldFromContact(
     const x = cv[3 * i];
     const y = cv[3 * i + 1];
     const z = cv[3 * i + 2];
-    const t = (planeN.x * (x - ox) + planeN.y * (y - oy) + planeN.z * (z - oz)) / mn;
+    let t = (planeN.x * (x - ox) + planeN.y * (y - oy) + planeN.z * (z - oz)) / mn;
+    if (segmentRef) {
+      // (p − q)·n, q = o + e ((p − o)·e) the point of A's segment (unit direction edgeA) abreast
+      // of p: the pair of points on the two segments, never deeper than their supports allow.
+      const s = edgeA.x * (x - ox) + edgeA.y * (y - oy) + edgeA.z * (z - oz);
+      t =
+        nrm.x * (x - ox - s * edgeA.x) +
+        nrm.y * (y - oy - s * edgeA.y) +
+        nrm.z * (z - oz - s * edgeA.z);
+    }
     if (!(t <= limit)) continue;
     // Written in place (room reserved above): doubles passed to a call are boxed by V8.
     const q = candidates.count++;
@@ -341,9 +358,16 @@ export function manifoldFromContact(
     onInc.x = ix;
     onInc.y = iy;
     onInc.z = iz;
-    onRef.x = ix + nrm.x * st;
-    onRef.y = iy + nrm.y * st;
-    onRef.z = iz + nrm.z * st;
+    if (segmentRef) {
+      const s = edgeA.x * (ix - ox) + edgeA.y * (iy - oy) + edgeA.z * (iz - oz);
+      onRef.x = ox + s * edgeA.x;
+      onRef.y = oy + s * edgeA.y;
+      onRef.z = oz + s * edgeA.z;
+    } else {
+      onRef.x = ix + nrm.x * st;
+      onRef.y = iy + nrm.y * st;
+      onRef.z = iz + nrm.z * st;
+    }
     p.distance = t;
     // The tag modulo 2^26, written out: `%` of a double is a call to fmod in V8. Dividing by a
     // power of two is exact, so are the truncation and the product, and so the difference: the

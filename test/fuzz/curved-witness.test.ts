@@ -206,4 +206,26 @@ describe("issue 16: curved contacts refined to the bars", () => {
       },
     });
   });
+
+  it("a flat box of 7e-3 at the centre of a cylinder of 600 (a side generator against a box face)", () => {
+    // Was (seed 17): pointA 6.4 off the box and pointB 309 off the cylinder: the generator's
+    // witnesses were rejected because GJK's |v| on the sliver simplex of the generator and the
+    // box was 4.7e-10 off the clearance, and EPA's blends were kept instead.
+    check({
+      a: {
+        type: "cylinder",
+        center: [0, 0, 0],
+        halfHeight: 309.12278433516394,
+        radius: 219.98464972017442,
+        rotation: [
+          0.07703870645268412, 0.393301071413277, 0.9056096543741278, -0.13874602278133394,
+        ],
+      },
+      b: {
+        type: "aabb",
+        min: [-0.0017337065174933153, -0.003408730230828992, 0],
+        max: [0.0017337065174933153, 0.003408730230828992, 0],
+      },
+    });
+  });
 });

@@ -70,9 +70,12 @@ const SEED = Number(process.env.FUZZ_SEED ?? 16);
  * gave 64 (seed 17: 53, seed 18: 65, seed 19: 64); and alone, the ray oracle's grazing stop no
  * longer taken for the first contact (a later toi is wrong only if the ray crossed the interior
  * before it: the six it dropped were exact, checked with rationals and 60-digit roots) gave 65.
- * 53 with all three merged (seed 17: 42, seed 18: 49, seed 19: 52).
+ * 53 with all three merged (seed 17: 42, seed 18: 49, seed 19: 52). 46 with two parallel
+ * segments' manifold points on both segments, a curved pair's GJK gap unbacked by the separation
+ * along its own direction decided by the refined overlap, and a curved feature's witnesses judged
+ * on GJK's points rather than its |v| (seed 17: 42 → 34).
  */
-const KNOWN_WRONG = 53;
+const KNOWN_WRONG = 46;
 
 describe("differential fuzzer", () => {
   it(`${QUERIES} queries from seed ${SEED}: no errors, at most the known wrong answers`, {

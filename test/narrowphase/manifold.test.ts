@@ -21,6 +21,7 @@ import {
   makeContactManifold,
 } from "../../src/narrowphase/contact.js";
 import { manifoldFromContact } from "../../src/narrowphase/manifold.js";
+import { makePointProjection, projectPointShape } from "../../src/query/project-point.js";
 import { makeCapsule } from "../../src/shapes/capsule.js";
 import { makeCone } from "../../src/shapes/cone.js";
 import { makeConvexPolyhedron } from "../../src/shapes/convex-polyhedron.js";
@@ -286,8 +287,17 @@ function build(
   return manifoldFromContact(makeContactManifold(), a, b, bInA, contact, prediction);
 }
 
-/** Invariants every manifold keeps. */
-function checkInvariants(m: ContactManifold, contact: Contact, tol: number): void {
+/**
+ * Invariants every manifold keeps. With the shapes given, pointB − pointA may leave the normal
+ * only where both points lie on their shapes' surfaces (two parallel segments offset sideways:
+ * each point on its own segment, issue 16).
+ */
+function checkInvariants(
+  m: ContactManifold,
+  contact: Contact,
+  tol: number,
+  shapes?: { a: ConvexShape; b: ConvexShape; bInA: Isometry },
+): void {
   expect(m.count).toBeGreaterThanOrEqual(1);
   expect(m.count).toBeLessThanOrEqual(MAX_MANIFOLD_POINTS);
   expect(Math.abs(vec3.length(m.normal) - 1)).toBeLessThan(1e-12);
@@ -305,9 +315,22 @@ function checkInvariants(m: ContactManifold, contact: Contact, tol: number): voi
     }
     const d = vec3.sub(vec3.create(), p.pointB, p.pointA);
     expect(Math.abs(vec3.dot(d, m.normal) - p.distance)).toBeLessThanOrEqual(tol);
-    // pointB − pointA is along the normal.
+    // pointB − pointA is along the normal, or both points are on their shapes.
     vec3.addScaled(d, d, m.normal, -p.distance);
-    expect(vec3.length(d)).toBeLessThanOrEqual(tol);
+    if (shapes !== undefined && vec3.length(d) > tol) {
+      const { a, b, bInA } = shapes;
+      const size = Math.max(1, vec3.length(p.pointA), vec3.length(p.pointB));
+      const onA = projectPointShape(
+        makePointProjection(),
+        a,
+        iso.create(vec3.create()),
+        p.pointA,
+        false,
+      );
+      const onB = projectPointShape(makePointProjection(), b, bInA, p.pointB, false);
+      expect(onA.distance).toBeLessThanOrEqual(tol * size);
+      expect(onB.distance).toBeLessThanOrEqual(tol * size);
+    } else expect(vec3.length(d)).toBeLessThanOrEqual(tol);
   }
   expect(ids.size).toBe(m.count);
 }
@@ -1068,7 +1091,7 @@ describe("manifoldFromContact: robustness", () => {
           const bInA = pose(x, y, z, rotation(axis, angle));
           const contact = contactOf(normal, distance, vec3.create(x / 2, y / 2, z / 2));
           const m = build(a, b, bInA, contact, prediction);
-          checkInvariants(m, contact, 1e-9);
+          checkInvariants(m, contact, 1e-9, { a, b, bInA });
           const again = build(a, b, bInA, contact, prediction);
           expect(again.count).toBe(m.count);
           for (let i = 0; i < m.count; i++) {
