@@ -18,8 +18,14 @@
  *
  * Layout: per node `n`, `nodeBox[6n .. 6n+5]` (min xyz, max xyz) and `nodeInfo[2n], [2n+1]`:
  * for an inner node the two child indices, for a leaf `~start` and the count of its run in the
- * sorted `entryBox` / `entryId` arrays. `build` allocates only to grow its arrays (kept between
- * builds); queries allocate nothing and are not reentrant.
+ * sorted `entryId` array. The entries' boxes are not copied: they are read in place from the
+ * array given to the build (entry `r`'s box at `6 · entryId[r]` for `buildById`, at `6 · i` of
+ * its input index `i` for `build`), which the caller keeps unchanged while it queries (it
+ * rebuilds when a box changes, and {@link StaticBvh.rebind}s the hierarchy when it moves the
+ * same boxes to a new array). A copy in hierarchy order was 4.8 MB of fresh pages for a level's
+ * 100,000 boxes, written on its first step at about 15 µs of kernel time per 4 KB page on the
+ * machine that measured it (bench/first-step.ts). `build` allocates only to grow its arrays
+ * (kept between builds); queries allocate nothing and are not reentrant.
  */
 import { invalidValue } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -51,7 +57,7 @@ function spread3(v: number): number {
 const SPREAD = Int32Array.from({ length: 1024 }, (_, v) => spread3(v));
 
 /** Throws `CollideError` unless `boxes[k .. k+5]` is finite with min <= max on every axis. */
-function checkBoxAt(boxes: ArrayLike<number>, k: number): void {
+function checkBoxAt(boxes: Float64Array, k: number): void {
   for (let j = 0; j < 6; j++) {
     if (!Number.isFinite(boxes[k + j]))
       invalidValue(`boxes[${k + j}]`, boxes[k + j], "must be finite");
@@ -66,7 +72,7 @@ function checkBoxAt(boxes: ArrayLike<number>, k: number): void {
  * x, y, z): box i at `6·ids[i]` when `byId`, else at `6i` (checked).
  */
 function centreRange(
-  boxes: ArrayLike<number>,
+  boxes: Float64Array,
   ids: ArrayLike<number>,
   count: number,
   byId: boolean,
@@ -109,7 +115,7 @@ const KEY_SCALE = ID_BASE;
  * input order.
  */
 function mortonKeys(
-  boxes: ArrayLike<number>,
+  boxes: Float64Array,
   ids: ArrayLike<number>,
   count: number,
   byId: boolean,
@@ -132,30 +138,23 @@ function mortonKeys(
   }
 }
 
-/** Copies each entry's id and box to its sorted place (`keys` sorted), in `bvh`'s arrays. */
-function copyEntries(
-  boxes: ArrayLike<number>,
+/**
+ * Writes each entry's id to its sorted place (`keys` sorted) in `eid`, and, for a `build` (not
+ * `byId`), its input index (where its box is) in `src`.
+ */
+function placeEntries(
   ids: ArrayLike<number>,
   count: number,
   byId: boolean,
   keys: Float64Array,
-  bvh: StaticBvh,
+  eid: Int32Array,
+  src: Int32Array,
 ): void {
-  const eb = bvh.entryBox;
-  const eid = bvh.entryId;
   for (let r = 0; r < count; r++) {
     const key = keys[r];
-    const src = key - Math.floor(key / KEY_SCALE) * KEY_SCALE;
-    const id = ids[src];
-    eid[r] = id;
-    const k = byId ? 6 * id : 6 * src;
-    const o = 6 * r;
-    eb[o] = boxes[k];
-    eb[o + 1] = boxes[k + 1];
-    eb[o + 2] = boxes[k + 2];
-    eb[o + 3] = boxes[k + 3];
-    eb[o + 4] = boxes[k + 4];
-    eb[o + 5] = boxes[k + 5];
+    const i = key - Math.floor(key / KEY_SCALE) * KEY_SCALE;
+    eid[r] = ids[i];
+    if (!byId) src[r] = i;
   }
 }
 
@@ -185,10 +184,14 @@ export class StaticBvh {
   private nodeBox = new Float64Array(0);
   private nodeInfo = new Int32Array(0);
   private nodeCount = 0;
-  /** @internal The boxes in hierarchy order. */
-  entryBox = new Float64Array(0);
   /** @internal The ids in hierarchy order. */
   entryId = new Int32Array(0);
+  /** For a {@link build}: each entry's input index, in hierarchy order (its box's number). */
+  private entrySrc = new Int32Array(0);
+  /** Each entry's box number in {@link boxes} (box `j` at `6j`): `entryId` or `entrySrc`. */
+  private boxOf: Int32Array = this.entryId;
+  /** The boxes of the last build, read in place (module docs). */
+  private boxes: Float64Array = new Float64Array(0);
   /**
    * Sort keys, in hierarchy order after a build: Morton code × 2^21 + input index (the node
    * splits read the codes from them).
@@ -210,29 +213,40 @@ export class StaticBvh {
 
   /**
    * Rebuilds the hierarchy over `count` boxes: box i has id `ids[i]` and coordinates
-   * `boxes[6i .. 6i+5]` = (min x, y, z, max x, y, z). Throws `CollideError` for a count above
-   * 2^21, a non-finite coordinate or `min > max`.
+   * `boxes[6i .. 6i+5]` = (min x, y, z, max x, y, z). The boxes are read in place, by this
+   * build and by every query until the next build: keep them unchanged meanwhile. Throws
+   * `CollideError` for a count above 2^21, a non-finite coordinate or `min > max`.
    */
-  build(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number): void {
+  build(boxes: Float64Array, ids: ArrayLike<number>, count: number): void {
     this.buildFrom(boxes, ids, count, false);
   }
 
   /**
    * Rebuilds the hierarchy over the boxes of `count` ids taken from a per-id box array: entry i
    * has id `ids[i]` and coordinates `boxes[6·ids[i] .. 6·ids[i]+5]` (the collision world's
-   * per-slot broad-phase boxes, read in place instead of copied). The boxes are taken as
+   * per-slot broad-phase boxes, read in place, by this build and by every query until the
+   * next build, instead of copied: keep them unchanged meanwhile). The boxes are taken as
    * valid (finite, min <= max: the world checked them when it took the poses) and not checked
    * again: on the first step after a level of 100,000 static bodies is added, the check ran in
    * code V8 had not optimised yet, reading 600,000 doubles. Throws `CollideError` for a count
    * above 2^21.
    */
-  buildById(boxes: ArrayLike<number>, ids: ArrayLike<number>, count: number): void {
+  buildById(boxes: Float64Array, ids: ArrayLike<number>, count: number): void {
     this.buildFrom(boxes, ids, count, true);
+  }
+
+  /**
+   * Points the hierarchy at `boxes`, a new array holding the same boxes at the same places as
+   * the one it was built over (the world's per-slot boxes after they grew or moved to shared
+   * memory). Queries read it from then on.
+   */
+  rebind(boxes: Float64Array): void {
+    this.boxes = boxes;
   }
 
   /** {@link build} (`byId` false: box i at `6i`) or {@link buildById} (box i at `6·ids[i]`). */
   private buildFrom(
-    boxes: ArrayLike<number>,
+    boxes: Float64Array,
     ids: ArrayLike<number>,
     count: number,
     byId: boolean,
@@ -248,11 +262,13 @@ export class StaticBvh {
     // Sort by Morton code of the centre, ties by input order (deterministic): the keys (code
     // and index in one double) are sorted by the engine's native typed-array sort, which needs
     // no compilation and one array of scratch.
-    this.reserve(count);
+    this.reserve(count, byId);
     const keys = this.keys.subarray(0, count);
     mortonKeys(boxes, ids, count, byId, range, keys);
     keys.sort();
-    copyEntries(boxes, ids, count, byId, keys, this);
+    placeEntries(ids, count, byId, keys, this.entryId, this.entrySrc);
+    this.boxes = boxes;
+    this.boxOf = byId ? this.entryId : this.entrySrc;
     this.entries = count;
     this.nodeCount = 0;
     let depth = 0;
@@ -261,15 +277,16 @@ export class StaticBvh {
   }
 
   /**
-   * Grows the entry, node and sort arrays to hold `count` boxes (kept between builds: a
-   * rebuild of the same or fewer boxes allocates nothing).
+   * Grows the entry, node and sort arrays to hold `count` boxes, with the input indices for a
+   * {@link build} (not `byId`) (kept between builds: a rebuild of the same or fewer boxes
+   * allocates nothing).
    */
-  private reserve(count: number): void {
+  private reserve(count: number, byId: boolean): void {
     if (this.entryId.length < count) {
-      this.entryBox = new Float64Array(6 * count);
       this.entryId = new Int32Array(count);
       this.keys = new Float64Array(count);
     }
+    if (!byId && this.entrySrc.length < count) this.entrySrc = new Int32Array(count);
     // Nodes: at most 2·count − 1, about count / 2 with full leaves; start at count and double
     // on demand in buildNodes.
     const cap = Math.max(1, count);
@@ -306,7 +323,8 @@ export class StaticBvh {
     tasks[3] = 0;
     let top = 1;
     let depth = 0;
-    const e = this.entryBox;
+    const e = this.boxes;
+    const boxOf = this.boxOf;
     while (top > 0) {
       top--;
       const t = 4 * top;
@@ -332,7 +350,7 @@ export class StaticBvh {
         let a4 = -Infinity;
         let a5 = -Infinity;
         for (let r = lo; r < hi; r++) {
-          const k = 6 * r;
+          const k = 6 * boxOf[r];
           if (e[k] < a0) a0 = e[k];
           if (e[k + 1] < a1) a1 = e[k + 1];
           if (e[k + 2] < a2) a2 = e[k + 2];
@@ -397,19 +415,13 @@ export class StaticBvh {
     return a;
   }
 
-  /** The boxes in hierarchy order, 6 per entry (read-only; valid until the next build). */
-  get entryBoxes(): Float64Array {
-    return this.entryBox;
-  }
-
   /** The ids in hierarchy order (read-only; valid until the next build). */
   get entryIds(): Int32Array {
     return this.entryId;
   }
 
   /**
-   * Appends to `out[at ..]` the entry indices (positions in {@link entryBoxes} /
-   * {@link entryIds}) of every box that overlaps or touches the box `(x0, y0, z0)`–`(x1, y1,
+   * Appends to `out[at ..]` the entry indices (positions in {@link entryIds}) of every box that overlaps or touches the box `(x0, y0, z0)`–`(x1, y1,
    * z1)`, up to `out.length`; returns the number found, which may exceed the room (then only
    * the first fit: call again with more room). No validation: the world's own boxes only.
    */
@@ -426,7 +438,8 @@ export class StaticBvh {
     if (this.entries === 0) return 0;
     const nb = this.nodeBox;
     const info = this.nodeInfo;
-    const eb = this.entryBox;
+    const eb = this.boxes;
+    const boxOf = this.boxOf;
     const stack = this.stack;
     let found = 0;
     let sp = 0;
@@ -445,7 +458,7 @@ export class StaticBvh {
       const start = ~a;
       const end = start + info[2 * n + 1];
       for (let r = start; r < end; r++) {
-        const k = 6 * r;
+        const k = 6 * boxOf[r];
         if (eb[k] > x1 || eb[k + 3] < x0 || eb[k + 1] > y1 || eb[k + 4] < y0) continue;
         if (eb[k + 2] > z1 || eb[k + 5] < z0) continue;
         if (at + found < out.length) out[at + found] = r;
@@ -489,7 +502,8 @@ export class StaticBvh {
     const { x: dx, y: dy, z: dz } = dir;
     const nb = this.nodeBox;
     const info = this.nodeInfo;
-    const eb = this.entryBox;
+    const eb = this.boxes;
+    const boxOf = this.boxOf;
     const stack = this.stack;
     let tMax = maxToi;
     let visits = 0;
@@ -519,7 +533,7 @@ export class StaticBvh {
       const start = ~a;
       const end = start + info[2 * n + 1];
       for (let r = start; r < end; r++) {
-        const t = raySegmentBoxEntry(ox, oy, oz, dx, dy, dz, tMax, eb, 6 * r);
+        const t = raySegmentBoxEntry(ox, oy, oz, dx, dy, dz, tMax, eb, 6 * boxOf[r]);
         if (t < 0) continue;
         visits++;
         const res = callback(this.entryId[r], t);

@@ -121,6 +121,8 @@ export class BodyKinds {
   share(): void {
     this.shared = true;
     this.box = toSharedFloat64(this.box, true);
+    // The static BVH reads the static bodies' boxes in place: the same boxes, a new array.
+    this.staticBvh.rebind(this.box);
     if (!(this.kind.buffer instanceof SharedArrayBuffer)) {
       const k = new Uint8Array(new SharedArrayBuffer(this.kind.length));
       k.set(this.kind);
@@ -138,6 +140,7 @@ export class BodyKinds {
     this.sleeping = growU8(this.sleeping, cap);
     this.dirty = growU8(this.dirty, cap);
     this.box = growFloat64Mem(this.box, 6 * cap, this.shared);
+    this.staticBvh.rebind(this.box);
     if (this.shared) this.share();
     this.lastMoved = growFloat64(this.lastMoved, cap);
     this.staticPos = growInt32(this.staticPos, cap, -1);
@@ -245,18 +248,17 @@ export class BodyKinds {
       f[o + 4] >= y1 &&
       f[o + 5] >= z1;
     if (!kept) this.refreshStatic(slot, slotCount);
-    const bvh = this.staticBvh;
-    const eb = bvh.entryBoxes;
-    const ids = bvh.entryIds;
+    // The static bodies' boxes are those the (fresh) BVH was built over, read in place.
+    const ids = this.staticBvh.entryIds;
     const pool = this.scPool;
     const start = this.scStart[slot];
     const end = start + this.scCount[slot];
     for (let i = start; i < end; i++) {
-      const r = pool[i];
-      const k = 6 * r;
-      if (eb[k] > x1 || eb[k + 3] < x0 || eb[k + 1] > y1 || eb[k + 4] < y0) continue;
-      if (eb[k + 2] > z1 || eb[k + 5] < z0) continue;
-      visit(ids[r]);
+      const id = ids[pool[i]];
+      const k = 6 * id;
+      if (box[k] > x1 || box[k + 3] < x0 || box[k + 1] > y1 || box[k + 4] < y0) continue;
+      if (box[k + 2] > z1 || box[k + 5] < z0) continue;
+      visit(id);
     }
   }
 

@@ -150,6 +150,57 @@ describe("StaticBvh", () => {
     );
   });
 
+  it("reads its boxes in place: after rebind to a grown copy, the old array wiped, answers equal brute force", () => {
+    // The world's per-slot boxes grow into a new array (adding bodies) without a rebuild of
+    // the static structure: the hierarchy keeps no copy, so it must read the new array.
+    const rng = (() => {
+      let s = 7;
+      return () => {
+        s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+        return s / 2 ** 32;
+      };
+    })();
+    const n = 400;
+    const boxes: number[][] = [];
+    for (let i = 0; i < n; i++) {
+      const x = 40 * rng();
+      const y = 40 * rng();
+      const z = 40 * rng();
+      const h = 0.2 + 2 * rng();
+      boxes.push([x - h, y - h, z - h, x + h, y + h, z + h]);
+    }
+    const first = new Float64Array(boxes.flat());
+    const ids = Int32Array.from(boxes.keys());
+    const bvh = new StaticBvh();
+    bvh.buildById(first, ids, n);
+    const grown = new Float64Array(2 * first.length);
+    grown.set(first);
+    bvh.rebind(grown);
+    first.fill(Number.NaN);
+    for (let q = 0; q < 50; q++) {
+      const x = 40 * rng();
+      const y = 40 * rng();
+      const z = 40 * rng();
+      const h = 4 * rng();
+      const min = [x - h, y - h, z - h];
+      const max = [x + h, y + h, z + h];
+      const got: number[] = [];
+      bvh.queryAabb(
+        vec3.create(min[0], min[1], min[2]),
+        vec3.create(max[0], max[1], max[2]),
+        (id) => {
+          got.push(id);
+        },
+      );
+      expect(got.sort((a, b) => a - b)).toEqual(brute(boxes, min, max));
+      const out = new Int32Array(n);
+      const found = bvh.collectEntries(min[0], min[1], min[2], max[0], max[1], max[2], out, 0);
+      expect(
+        Array.from(out.subarray(0, found), (r) => bvh.entryIds[r]).sort((a, b) => a - b),
+      ).toEqual(brute(boxes, min, max));
+    }
+  });
+
   it("refuses non-finite or inverted boxes", () => {
     const bvh = new StaticBvh();
     expect(() => bvh.build(new Float64Array([0, 0, 0, Number.NaN, 1, 1]), [0], 1)).toThrow(

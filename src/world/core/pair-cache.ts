@@ -157,10 +157,13 @@ class TouchList {
     this.sensors[i] = sensor;
   }
 
-  /** Room for `n` pairs in an empty list, allocated without copying. */
-  reserveEmpty(n: number): void {
-    if (n <= this.keys.length) return;
-    const cap = Math.max(n, 2 * this.keys.length);
+  /**
+   * Room for at least `least` pairs in an empty list, allocated without copying: when it has
+   * less, room for `size` (≥ `least`, at least twice the old room).
+   */
+  reserveEmpty(least: number, size: number): void {
+    if (least <= this.keys.length) return;
+    const cap = Math.max(size, 2 * this.keys.length);
     this.keys = new Float64Array(cap);
     this.handles = new Float64Array(2 * cap);
     this.sensors = new Uint8Array(cap);
@@ -229,26 +232,34 @@ export class PairCache<L extends PairEventList<number>> {
     this.recordCount = 0;
     this.carryPair = 0;
     this.carryRecord = 0;
-    this.reserveFrame(last > 0 ? last + (last >> 2) : Math.min(candidates >> 1, FIRST_FRAME_MAX));
+    if (last > 0) this.reserveFrame(last + (last >> 4), last + (last >> 2));
+    else {
+      const first = Math.min(candidates >> 1, FIRST_FRAME_MAX);
+      this.reserveFrame(first, first);
+    }
   }
 
   /**
-   * Gives this frame's (empty) records and pair list room for `n` pairs at once, allocated
-   * without copying: the last frame's count and a quarter, or half the candidate pairs (at
-   * most {@link FIRST_FRAME_MAX}) for a frame after one without contacts (the first step).
-   * Grown by doubling from a small array as they were filled, the records of the first step of
-   * scene (b) at 50,000 bodies allocated 39 MB and touched about twice the 12 MB they hold, in
-   * each of the two frames' buffers.
+   * Gives this frame's (empty) records and pair list room for at least `least` pairs at once,
+   * allocated without copying: when they hold fewer, room for `size` (≥ `least`). A frame
+   * after one with contacts asks for the last frame's count and a sixteenth, and reallocates
+   * to its count and a quarter; a frame after one without contacts (the first step) for half
+   * the candidate pairs (at most {@link FIRST_FRAME_MAX}). Grown by doubling from a small array
+   * as they were filled, the records of the first step of scene (b) at 50,000 bodies allocated
+   * 39 MB and touched about twice the 12 MB they hold, in each of the two frames' buffers. Asking
+   * for the count and a quarter every frame reallocated the first step's buffer (sized from the
+   * candidates) at the third step: 37,500 contacts asked for 47,000 records of a buffer of
+   * 40,700, and 11.7 MB of fresh pages (2,900 page faults) were written again.
    * Never shrinks and grows at least twofold, so a steady-state step allocates nothing here.
    */
-  private reserveFrame(n: number): void {
-    const need = this.recordStride * n;
-    if (need > this.records.length) {
+  private reserveFrame(least: number, size: number): void {
+    const stride = this.recordStride;
+    if (stride * least > this.records.length) {
       // Twice the old room when that is more: a count creeping up by a few pairs a frame
       // reallocates O(log) times, not every frame.
-      this.records = new Float64Array(Math.max(need, 2 * this.records.length));
+      this.records = new Float64Array(Math.max(stride * size, 2 * this.records.length));
     }
-    this.cur.reserveEmpty(n);
+    this.cur.reserveEmpty(least, size);
   }
 
   /**
