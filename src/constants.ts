@@ -320,6 +320,28 @@ export const MANIFOLD_REDUCTION_IMPROVEMENT = 1e-9;
 export const MANIFOLD_REDUCTION_EXHAUSTIVE_LIMIT = 16;
 
 /**
+ * Slack of the manifold's retried clip, in ulps of the features' largest coordinate: when
+ * clipping the incident feature against the reference face's side planes leaves nothing — two
+ * boxes touching exactly at a corner or an edge, their coordinates formed in A's frame a unit
+ * apart — the clip is done once more with the planes moved out by this many ulps of the two
+ * features' largest coordinate (a distance of `4 · ε · max |coordinate|`), so the touching part
+ * survives; without it the manifold fell back
+ * to the single contact, whose witness was any corner of the incident face (issue 16: witness
+ * points 0.18 off the other box). Unitless (count).
+ * @default 4
+ */
+export const MANIFOLD_CLIP_SLACK_ULPS = 4;
+
+/**
+ * Least area of a manifold's reference face, in ulps of its squared extent (twice the area
+ * against `MANIFOLD_FACE_AREA_ULPS · ε · extent²`): a face of a box of zero thickness is a
+ * segment listed as a polygon, whose side planes bound one side only, so it gives way to the
+ * other shape's face or to the supporting edges (src/narrowphase/manifold.ts). Unitless (count).
+ * @default 64
+ */
+export const MANIFOLD_FACE_AREA_ULPS = 64;
+
+/**
  * Scale-relative cap on `MANIFOLD_TOLERANCE`: a manifold point belongs to the contact plane
  * within min(MANIFOLD_TOLERANCE, this × the reference face's size), so that for shapes of a few
  * millimetres the plane tolerance does not swallow the shapes themselves (docs/DESIGN.md:

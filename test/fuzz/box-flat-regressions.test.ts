@@ -167,3 +167,130 @@ describe("issue 16: box–box SAT ties relative to the depth", () => {
     }
   });
 });
+
+type ManifoldJson = {
+  normal: V;
+  points: { pointA: V; pointB: V; distance: number }[];
+} | null;
+
+/**
+ * contact and manifold of a and b, both orders: witness points on their boxes within the bar of
+ * docs/FORMATS.md (1e-6·depth + 64·ε·L, plus 4 ulps of the coordinates), every manifold point's
+ * distance (pointB − pointA)·normal and none deeper than the contact.
+ */
+function expectWitnessesOnBoxes(a: unknown, b: unknown): void {
+  const A = oshape(a);
+  const B = oshape(b);
+  const L = Math.max(A.radius, B.radius, Math.hypot(...sub(A.center, B.center)));
+  for (const [x, y, X, Y] of [
+    [a, b, A, B],
+    [b, a, B, A],
+  ] as const) {
+    const c = answerQuery({ op: "contact", a: x, b: y }) as ContactJson;
+    expect(c).not.toBeNull();
+    if (!c) return;
+    const bar = 1e-6 * Math.abs(c.distance) + 64 * EPS * L;
+    const ulps = (p: V) => 4 * EPS * Math.max(...p.map(Math.abs));
+    expect(surfaceDistance(X, c.pointA)).toBeLessThan(bar + ulps(c.pointA));
+    expect(surfaceDistance(Y, c.pointB)).toBeLessThan(bar + ulps(c.pointB));
+    const m = answerQuery({ op: "manifold", a: x, b: y }) as ManifoldJson;
+    expect(m).not.toBeNull();
+    for (const p of m?.points ?? []) {
+      expect(surfaceDistance(X, p.pointA)).toBeLessThan(bar + ulps(p.pointA));
+      expect(surfaceDistance(Y, p.pointB)).toBeLessThan(bar + ulps(p.pointB));
+      expect(p.distance).toBeGreaterThanOrEqual(c.distance - bar);
+    }
+  }
+}
+
+describe("issue 16: manifold clipping of touching and flat boxes", () => {
+  it("two aabbs sharing exactly one corner: the witnesses are that corner", () => {
+    // A's min corner is B's max corner. The incident face, formed in the reference box's frame,
+    // lay one ulp outside the reference face's side plane: the clip was empty and the witness
+    // fell back to an arbitrary corner of the incident face, 0.18 off the other box.
+    const a = {
+      type: "aabb",
+      min: [6.186548147015237, 5.5445893447793795, -0.06472621618122973],
+      max: [6.260503854937888, 5.706402476509683, 0.012245220526169921],
+    };
+    const b = {
+      type: "aabb",
+      min: [5.75299863925488, 5.15265763163239, -0.3001555805358179],
+      max: [6.186548147015237, 5.5445893447793795, -0.06472621618122973],
+    };
+    const corner: V = [6.186548147015237, 5.5445893447793795, -0.06472621618122973];
+    for (const [x, y] of [
+      [a, b],
+      [b, a],
+    ]) {
+      const c = answerQuery({ op: "contact", a: x, b: y }) as ContactJson;
+      expect(c?.distance).toBe(0);
+      for (const p of [c?.pointA, c?.pointB] as V[]) {
+        expect(Math.hypot(...sub(p, corner))).toBeLessThan(16 * EPS * 6.3);
+      }
+    }
+    expectWitnessesOnBoxes(a, b);
+  });
+
+  it("a box of 3e-5 touching the edge of an aabb of 8e3: witnesses on the aabb", () => {
+    // The box's face and the aabb's edge meet along a line; in the box's frame the aabb's face
+    // lay 4.8e-14 beyond the box's face (rounding of coordinates near 5e3): clipped empty.
+    const a = {
+      type: "aabb",
+      min: [-3931.8576724080094, -1622.5631331529667, -5486.782655882789],
+      max: [3952.416662886525, 1612.6228255357792, 5494.163763213111],
+    };
+    const b = {
+      type: "box",
+      center: [-3931.8577033819556, 1612.622864616848, -358.7655739575589],
+      halfExtents: [3.097394647657171e-5, 3.908106868682225e-5, 3.489635973356449e-5],
+    };
+    expectWitnessesOnBoxes(a, b);
+  });
+
+  it("a box of zero thickness on its long edge against a box: no point deeper than the contact", () => {
+    // The flat box's side face (a segment listed as a polygon) was the reference face: its side
+    // planes bounded one side only, and a manifold point was 22.4 deep for a contact of 3.2e-5.
+    const a = {
+      type: "box",
+      center: [-1573.70703125, 2476.388671875, -179.4876708984375],
+      halfExtents: [1022.4271770993695, 872.7112012253813, 1267.6691073175489],
+      rotation: [
+        0.17492897200025104, 0.006575743278116464, -0.3875129761577519, -0.9050913255935211,
+      ],
+    };
+    const b = {
+      type: "box",
+      center: [-280.25637917569, 2884.576029432646, 812.8742614026704],
+      halfExtents: [473.55881188165495, 101.21425033833006, 0],
+      rotation: [-0.1864875367844893, 0.4175092399715023, -0.6111691009654785, -0.6460501243615088],
+    };
+    const truth = pairTruth(oshape(a), oshape(b), [], true);
+    const c = answerQuery({ op: "contact", a, b }) as ContactJson;
+    expect(Math.abs(-(c?.distance ?? 0) - truth.depth)).toBeLessThan(1e-6 * truth.depth + 1e-9);
+    expectWitnessesOnBoxes(a, b);
+  });
+
+  it("a box of 4e-3 against a flat box of 7e-3 at 2e4: manifold points on the flat box", () => {
+    const a = {
+      type: "box",
+      center: [7015.328125, 19309.046875, -1573.6640625],
+      halfExtents: [0.001975671849943562, 0.0012208893225119702, 0.000885861247454428],
+      rotation: [0.5771133421637133, 0.22724351914614505, -0.46458673481575846, 0.6320282740004094],
+    };
+    const b = {
+      type: "box",
+      center: [7015.323212190703, 19309.04502316808, -1573.664579535563],
+      halfExtents: [0.0036234048545988004, 0.0032133096217183046, 0],
+      rotation: [
+        -0.7379947799570022, -0.2160094875503907, -0.07268639447741426, 0.6351537562687537,
+      ],
+    };
+    // Checked in the pair's own frame (the oracle's points at 2e4 would carry 4e-12 of rounding).
+    const shift = (j: Record<string, unknown>) => ({
+      ...j,
+      center: sub(j.center as V, [7015.328125, 19309.046875, -1573.6640625]),
+    });
+    expectWitnessesOnBoxes(shift(a), shift(b));
+  });
+});
