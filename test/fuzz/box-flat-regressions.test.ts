@@ -294,3 +294,71 @@ describe("issue 16: manifold clipping of touching and flat boxes", () => {
     expectWitnessesOnBoxes(shift(a), shift(b));
   });
 });
+
+describe("issue 16: box–box distance of overlapping boxes from the SAT", () => {
+  /** distance(a, b) both orders: 0, the contact's witness points, on their boxes. */
+  function expectDistanceWitnesses(a: unknown, b: unknown): void {
+    const A = oshape(a);
+    const B = oshape(b);
+    const L = Math.max(A.radius, B.radius, Math.hypot(...sub(A.center, B.center)));
+    for (const [x, y, X, Y] of [
+      [a, b, A, B],
+      [b, a, B, A],
+    ] as const) {
+      const d = answerQuery({ op: "distance", a: x, b: y }) as {
+        distance: number;
+        pointA: V;
+        pointB: V;
+      };
+      const c = answerQuery({ op: "contact", a: x, b: y }) as ContactJson;
+      expect(d.distance).toBe(0);
+      const bar = 1e-6 * Math.abs(c?.distance ?? 0) + 64 * EPS * L;
+      expect(surfaceDistance(X, d.pointA)).toBeLessThan(bar);
+      expect(surfaceDistance(Y, d.pointB)).toBeLessThan(bar);
+      expect(d.pointA).toEqual(c?.pointA);
+      expect(d.pointB).toEqual(c?.pointB);
+    }
+  }
+
+  it("a box of 8e-4 in a box of 270: the witness on the big box, not 1.3e-3 off it", () => {
+    expectDistanceWitnesses(
+      {
+        type: "box",
+        center: [0, 0, 0],
+        halfExtents: [0.0003275218423442799, 0.00043800954198359646, 0.000750220889440411],
+        rotation: [
+          0.42291344690109733, -0.8791076755284584, 0.08248351659052176, 0.20374096482554632,
+        ],
+      },
+      {
+        type: "box",
+        center: [-136.69280031585788, -70.16464348558927, 43.865356601623766],
+        halfExtents: [76.962179179728, 270.25958531823176, 52.813549527104506],
+        rotation: [
+          0.11826736364786515, 0.15075481316090494, 0.21338720926200952, -0.9579935886674688,
+        ],
+      },
+    );
+  });
+
+  it("a box of 0.5 through a flat box of 1.2e4: the witness on the small box, not 9.4e3 off it", () => {
+    expectDistanceWitnesses(
+      {
+        type: "box",
+        center: [0.03825536370277405, 0.006575208157300949, -0.019492968916893005],
+        halfExtents: [0.4743826622148917, 0.12475181819455151, 0.19703710739074146],
+        rotation: [
+          0.22574523836320937, -0.6739002823112337, 0.5685786485018213, -0.41426539479543734,
+        ],
+      },
+      {
+        type: "box",
+        center: [8831.652349370463, 7700.655654746383, 1969.4063669886818],
+        halfExtents: [11527.149175808478, 6555.598437666411, 0],
+        rotation: [
+          0.2484808924544912, 0.03856487755018368, 0.24571285005412544, 0.9361598109419341,
+        ],
+      },
+    );
+  });
+});
