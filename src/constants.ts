@@ -107,15 +107,40 @@ export const CONTAINMENT_TOLERANCE = 1e-12;
 export const CIRCUMSPHERE_DEGENERACY_TOLERANCE = 1e-12;
 
 /**
- * Relative tie tolerance when the box–box SAT picks its axis of least penetration: a face axis
- * of A is kept over a face axis of B, and a face axis over an edge × edge axis, unless the
- * latter's separation is larger by more than this fraction of the boxes' size. This makes the
- * choice deterministic and stable for resting contact (Box2D's `b2_linearSlop` plays the same
- * role in its polygon SAT) while the depth stays within this relative error of the minimum.
+ * Largest tie tolerance when the box–box SAT picks its axis of least penetration, relative to
+ * the boxes' size (their largest half extent): a face axis of A is kept over a face axis of B,
+ * and a face axis over an edge × edge axis, unless the latter's separation is larger by more
+ * than the tie. This makes the choice deterministic and stable for resting contact (Box2D's
+ * `b2_linearSlop` plays the same role in its polygon SAT). The tie is this cap only for deep
+ * contacts: it is at most {@link SAT_AXIS_TIE_DEPTH_TOLERANCE} of the depth, and never below
+ * {@link SAT_AXIS_TIE_ROUNDING} ulps of the size (the rounding of an edge axis's separation), so
+ * the depth stays within the larger of those two of the minimum. A separation above this cap
+ * on any one axis therefore proves the boxes apart (the world's warm start relies on it).
  * Unitless (relative).
  * @default 1e-9
  */
 export const SAT_AXIS_TIE_TOLERANCE = 1e-9;
+
+/**
+ * The box–box SAT's tie tolerance relative to the depth (the magnitude of the best separation
+ * so far) when that is below the size cap {@link SAT_AXIS_TIE_TOLERANCE}: a flat box of size 3e5
+ * under a box corner, overlapping by 2.17e-6 on an edge axis, took a face axis 3.34e-6 deep
+ * under the size-relative tie of 3e-4 (issue 16). One tenth of the contact depth bar of
+ * docs/FORMATS.md ("Accuracy", 1e-6 relative). Unitless (relative).
+ * @default 1e-7
+ */
+export const SAT_AXIS_TIE_DEPTH_TOLERANCE = 1e-7;
+
+/**
+ * Least tie tolerance of the box–box SAT, in multiples of `Number.EPSILON` times the boxes' size
+ * (largest half extent): an edge × edge axis's separation carries a few roundings of the size
+ * (sums of half extents times rotation entries, divided by the axis length), so a face axis
+ * is not displaced by an edge axis that is better by rounding only — which keeps contacts of
+ * touching and shallow boxes on their faces, and contact(B, A) the flip of contact(A, B).
+ * Half of the ambiguity bar of docs/FORMATS.md (64 ε of the pair's size). Unitless (count).
+ * @default 32
+ */
+export const SAT_AXIS_TIE_ROUNDING = 32;
 
 /**
  * Hysteresis of sweep and prune's automatic axis choice: the sweep axis switches only when
@@ -293,6 +318,28 @@ export const MANIFOLD_REDUCTION_IMPROVEMENT = 1e-9;
  * @default 16
  */
 export const MANIFOLD_REDUCTION_EXHAUSTIVE_LIMIT = 16;
+
+/**
+ * Slack of the manifold's retried clip, in ulps of the features' largest coordinate: when
+ * clipping the incident feature against the reference face's side planes leaves nothing — two
+ * boxes touching exactly at a corner or an edge, their coordinates formed in A's frame a unit
+ * apart — the clip is done once more with the planes moved out by this many ulps of the two
+ * features' largest coordinate (a distance of `4 · ε · max |coordinate|`), so the touching part
+ * survives; without it the manifold fell back
+ * to the single contact, whose witness was any corner of the incident face (issue 16: witness
+ * points 0.18 off the other box). Unitless (count).
+ * @default 4
+ */
+export const MANIFOLD_CLIP_SLACK_ULPS = 4;
+
+/**
+ * Least area of a manifold's reference face, in ulps of its squared extent (twice the area
+ * against `MANIFOLD_FACE_AREA_ULPS · ε · extent²`): a face of a box of zero thickness is a
+ * segment listed as a polygon, whose side planes bound one side only, so it gives way to the
+ * other shape's face or to the supporting edges (src/narrowphase/manifold.ts). Unitless (count).
+ * @default 64
+ */
+export const MANIFOLD_FACE_AREA_ULPS = 64;
 
 /**
  * Scale-relative cap on `MANIFOLD_TOLERANCE`: a manifold point belongs to the contact plane

@@ -32,6 +32,9 @@ import {
 } from "../constants.js";
 import type { Vec3 } from "../math/vec3.js";
 
+/** Machine epsilon, 2^-52 (the unit of {@link clipPolygonAgainstPolygon}'s slack). */
+const EPSILON = 2 ** -52;
+
 /** Initial vertex capacity of a {@link ClipPolygon} made without an explicit capacity. Count. */
 export const CLIP_POLYGON_INITIAL_CAPACITY = 16;
 
@@ -224,8 +227,12 @@ function clipByScratchPlane(out: ClipPolygon, input: ClipPolygon, planeIndex: nu
  * unless it has zero area, when counter-clockwise about `normal` is assumed). A 2-vertex `clip`
  * is a segment: `subject` is clipped to the slab between the planes perpendicular to it through
  * its ends (`normal` is not used). A `clip` of fewer than 2 vertices leaves `subject` unclipped.
- * `scratch` is a second buffer for the passes; `out`, `scratch`, `subject` and `clip` must be
- * distinct. Returns out (possibly empty).
+ * `slackUlps` (an integer ≥ 0, default 0) moves every plane outward by that many ulps of the
+ * largest coordinate magnitude of `clip` and `subject` (`slackUlps · ε · max |c|`, a distance):
+ * a subject that touches the prism exactly, but whose coordinates were rounded a unit off the
+ * clip's, then keeps its touching part instead of vanishing (the caller's retry,
+ * src/narrowphase/manifold.ts). `scratch` is a second buffer for the passes; `out`, `scratch`, `subject` and
+ * `clip` must be distinct. Returns out (possibly empty).
  */
 export function clipPolygonAgainstPolygon(
   out: ClipPolygon,
@@ -233,6 +240,7 @@ export function clipPolygonAgainstPolygon(
   clip: ClipPolygon,
   normal: Vec3,
   scratch: ClipPolygon,
+  slackUlps = 0,
 ): ClipPolygon {
   const m = clip.count;
   const c = clip.xyz;
@@ -242,15 +250,25 @@ export function clipPolygonAgainstPolygon(
   reserveClipPolygon(scratch, subject.count + planes);
   let src = subject;
   let dst = planes % 2 === 1 ? out : scratch;
+  // The planes' outward move, a distance (0 unless asked: then 1 pass over the coordinates).
+  let slack = 0;
+  if (slackUlps > 0) {
+    let big = 0;
+    for (let i = 0; i < 3 * m; i++) big = Math.max(big, Math.abs(c[i]));
+    const v = subject.xyz;
+    for (let i = 0; i < 3 * subject.count; i++) big = Math.max(big, Math.abs(v[i]));
+    slack = slackUlps * EPSILON * big;
+  }
   if (m === 2) {
     const ex = c[3] - c[0];
     const ey = c[4] - c[1];
     const ez = c[5] - c[2];
-    setClipPlane(ex, ey, ez, ex * c[3] + ey * c[4] + ez * c[5]);
+    const move = slack === 0 ? 0 : slack * Math.sqrt(ex * ex + ey * ey + ez * ez);
+    setClipPlane(ex, ey, ez, ex * c[3] + ey * c[4] + ez * c[5] + move);
     clipByScratchPlane(dst, src, 0);
     src = dst;
     dst = out;
-    setClipPlane(-ex, -ey, -ez, -(ex * c[0] + ey * c[1] + ez * c[2]));
+    setClipPlane(-ex, -ey, -ez, -(ex * c[0] + ey * c[1] + ez * c[2]) + move);
     clipByScratchPlane(dst, src, 1);
     return out;
   }
@@ -295,7 +313,11 @@ export function clipPolygonAgainstPolygon(
     clipPlane[0] = sx;
     clipPlane[1] = sy;
     clipPlane[2] = sz;
-    clipPlane[3] = sx * c[a] + sy * c[a + 1] + sz * c[a + 2];
+    clipPlane[3] =
+      sx * c[a] +
+      sy * c[a + 1] +
+      sz * c[a + 2] +
+      (slack === 0 ? 0 : slack * Math.sqrt(sx * sx + sy * sy + sz * sz));
     clipByScratchPlane(dst, src, i);
     if (dst.count === 0) {
       out.count = 0;

@@ -10,13 +10,26 @@
  * relative to the edges' lengths (`SAT_PARALLEL_EDGE_TOLERANCE`): when the edges are parallel
  * the face axes already decide separation, so nothing is lost and exact gaps stay gaps.
  *
+ * Ties: a face axis of A is kept over a face of B, and a face over an edge × edge axis, unless
+ * the other separates by more than a tie tolerance: `SAT_AXIS_TIE_DEPTH_TOLERANCE` of the best
+ * separation's magnitude so far, at least `SAT_AXIS_TIE_ROUNDING` ulps and at most
+ * `SAT_AXIS_TIE_TOLERANCE` of the boxes' size (src/constants.ts). Faces then win against edge
+ * axes that are better by rounding only, and the depth stays within 1e-7 of the least
+ * penetration, flat or huge boxes included.
+ *
  * Contact: the axis of least penetration gives the normal (oriented from A toward B) and the
  * depth; witness points are B's deepest support point for a face of A, A's for a face of B, and
  * the closest points of the two support edges for an edge × edge axis. When the boxes are
  * apart, the SAT separation is only a lower bound of the distance, so a contact within a
- * positive `prediction` is computed by GJK (convex-convex).
+ * positive `prediction` is computed by GJK (convex-convex), and so is the distance of boxes
+ * apart; the distance of overlapping boxes is 0 with the SAT contact's witness points.
  */
-import { SAT_AXIS_TIE_TOLERANCE, SAT_PARALLEL_EDGE_TOLERANCE } from "../constants.js";
+import {
+  SAT_AXIS_TIE_DEPTH_TOLERANCE,
+  SAT_AXIS_TIE_ROUNDING,
+  SAT_AXIS_TIE_TOLERANCE,
+  SAT_PARALLEL_EDGE_TOLERANCE,
+} from "../constants.js";
 import {
   closestPointsSegmentSegment,
   type SegmentParameters,
@@ -28,9 +41,9 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import { supportCuboid } from "../shapes/cuboid.js";
-import type { Contact, ContactManifold } from "./contact.js";
-import { copyManifold, makeContactManifold } from "./contact.js";
-import { contactConvexConvex } from "./convex-convex.js";
+import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
+import { copyManifold, makeContact, makeContactManifold } from "./contact.js";
+import { contactConvexConvex, distanceConvexConvex } from "./convex-convex.js";
 import { manifoldFromContact } from "./manifold.js";
 
 const R = mat3.create();
@@ -177,13 +190,19 @@ export function satCuboidCuboid(
   const t1 = t.y;
   const t2 = t.z;
   const size = Math.max(a0, a1, a2, b0, b1, b2, Number.MIN_VALUE);
-  const tie = SAT_AXIS_TIE_TOLERANCE * size;
+  // The tie (file comment) follows the best separation so far: SAT_AXIS_TIE_DEPTH_TOLERANCE of
+  // its magnitude, between SAT_AXIS_TIE_ROUNDING ulps of the size and SAT_AXIS_TIE_TOLERANCE of
+  // it; set again whenever `best` changes (the same expression, inlined: no call returns a double).
+  const tieMax = SAT_AXIS_TIE_TOLERANCE * size;
+  const tieMin = SAT_AXIS_TIE_ROUNDING * Number.EPSILON * size;
+  let tie = tieMax;
   let best = Number.NEGATIVE_INFINITY;
   let s = 0;
   // Face axes of A.
   s = Math.abs(t0) - (a0 + (b0 * m0 + b1 * m1 + b2 * m2));
   if (s > best) {
     best = s;
+    tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
     recordFaceA(out, 0, t0 >= 0 ? 1 : -1);
     if (best > stopAbove) {
       out.separation = best;
@@ -193,6 +212,7 @@ export function satCuboidCuboid(
   s = Math.abs(t1) - (a1 + (b0 * m3 + b1 * m4 + b2 * m5));
   if (s > best + tie) {
     best = s;
+    tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
     recordFaceA(out, 1, t1 >= 0 ? 1 : -1);
     if (best > stopAbove) {
       out.separation = best;
@@ -202,6 +222,7 @@ export function satCuboidCuboid(
   s = Math.abs(t2) - (a2 + (b0 * m6 + b1 * m7 + b2 * m8));
   if (s > best + tie) {
     best = s;
+    tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
     recordFaceA(out, 2, t2 >= 0 ? 1 : -1);
     if (best > stopAbove) {
       out.separation = best;
@@ -218,6 +239,7 @@ export function satCuboidCuboid(
   if (s > bestB && (bFirst ? s >= best - tie : s > best + tie)) {
     bestB = s;
     best = s;
+    tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
     // A centre offset exactly 0 along the axis takes −B_j (A's own faces take +A_i): the
     // two rules are each other's mirror when A and B are swapped.
     recordFaceB(out, 0, tb > 0 ? 1 : -1);
@@ -231,6 +253,7 @@ export function satCuboidCuboid(
   if (s > bestB + tie && (bFirst ? s >= best - tie : s > best + tie)) {
     bestB = s;
     best = s;
+    tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
     // A centre offset exactly 0 along the axis takes −B_j (A's own faces take +A_i): the
     recordFaceB(out, 1, tb > 0 ? 1 : -1);
     if (best > stopAbove) {
@@ -243,6 +266,7 @@ export function satCuboidCuboid(
   if (s > bestB + tie && (bFirst ? s >= best - tie : s > best + tie)) {
     bestB = s;
     best = s;
+    tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
     // A centre offset exactly 0 along the axis takes −B_j (A's own faces take +A_i): the
     recordFaceB(out, 2, tb > 0 ? 1 : -1);
     if (best > stopAbove) {
@@ -261,6 +285,7 @@ export function satCuboidCuboid(
     s = (Math.abs(tl) - (a1 * m6 + a2 * m3 + (b1 * m2 + b2 * m1))) / len;
     if (s > best + tie) {
       best = s;
+      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
       recordEdge(out, 0, 0, tl >= 0 ? 1 : -1);
       if (best > stopAbove) {
@@ -276,6 +301,7 @@ export function satCuboidCuboid(
     s = (Math.abs(tl) - (a1 * m7 + a2 * m4 + (b2 * m0 + b0 * m2))) / len;
     if (s > best + tie) {
       best = s;
+      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
       recordEdge(out, 0, 1, tl >= 0 ? 1 : -1);
       if (best > stopAbove) {
@@ -291,6 +317,7 @@ export function satCuboidCuboid(
     s = (Math.abs(tl) - (a1 * m8 + a2 * m5 + (b0 * m1 + b1 * m0))) / len;
     if (s > best + tie) {
       best = s;
+      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
       recordEdge(out, 0, 2, tl >= 0 ? 1 : -1);
       if (best > stopAbove) {
@@ -306,6 +333,7 @@ export function satCuboidCuboid(
     s = (Math.abs(tl) - (a2 * m0 + a0 * m6 + (b1 * m5 + b2 * m4))) / len;
     if (s > best + tie) {
       best = s;
+      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
       recordEdge(out, 1, 0, tl >= 0 ? 1 : -1);
       if (best > stopAbove) {
@@ -321,6 +349,7 @@ export function satCuboidCuboid(
     s = (Math.abs(tl) - (a2 * m1 + a0 * m7 + (b2 * m3 + b0 * m5))) / len;
     if (s > best + tie) {
       best = s;
+      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
       recordEdge(out, 1, 1, tl >= 0 ? 1 : -1);
       if (best > stopAbove) {
@@ -336,6 +365,7 @@ export function satCuboidCuboid(
     s = (Math.abs(tl) - (a2 * m2 + a0 * m8 + (b0 * m4 + b1 * m3))) / len;
     if (s > best + tie) {
       best = s;
+      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
       recordEdge(out, 1, 2, tl >= 0 ? 1 : -1);
       if (best > stopAbove) {
@@ -351,6 +381,7 @@ export function satCuboidCuboid(
     s = (Math.abs(tl) - (a0 * m3 + a1 * m0 + (b1 * m8 + b2 * m7))) / len;
     if (s > best + tie) {
       best = s;
+      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
       recordEdge(out, 2, 0, tl >= 0 ? 1 : -1);
       if (best > stopAbove) {
@@ -366,6 +397,7 @@ export function satCuboidCuboid(
     s = (Math.abs(tl) - (a0 * m4 + a1 * m1 + (b2 * m6 + b0 * m8))) / len;
     if (s > best + tie) {
       best = s;
+      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
       recordEdge(out, 2, 1, tl >= 0 ? 1 : -1);
       if (best > stopAbove) {
@@ -381,6 +413,7 @@ export function satCuboidCuboid(
     s = (Math.abs(tl) - (a0 * m5 + a1 * m2 + (b0 * m7 + b1 * m6))) / len;
     if (s > best + tie) {
       best = s;
+      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
       recordEdge(out, 2, 2, tl >= 0 ? 1 : -1);
       if (best > stopAbove) {
@@ -496,8 +529,9 @@ export function cuboidAxisSeparation(
 export const axisSeparation = new Float64Array(2);
 
 /**
- * The tie tolerance of {@link satCuboidCuboid} for boxes `a` and `b`, scene units (its
- * arithmetic), written to `axisSeparation[1]`.
+ * The largest tie tolerance of {@link satCuboidCuboid} for boxes `a` and `b` (its cap, with its
+ * arithmetic), scene units, written to `axisSeparation[1]`: an axis separating by more proves
+ * the boxes apart, whatever the depth-relative tie of the full test.
  */
 export function cuboidSatTie(a: Cuboid, b: Cuboid): void {
   const ha = a.halfExtents;
@@ -694,8 +728,14 @@ export function faceWitnessCuboidCuboid(out: Contact, a: Cuboid, b: Cuboid, bInA
   // reference, so contact(B, A) is contact(A, B) flipped.
   const ha = a.halfExtents;
   const hb = b.halfExtents;
-  const tie =
-    SAT_AXIS_TIE_TOLERANCE * Math.max(ha.x, ha.y, ha.z, hb.x, hb.y, hb.z, Number.MIN_VALUE);
+  const size = Math.max(ha.x, ha.y, ha.z, hb.x, hb.y, hb.z, Number.MIN_VALUE);
+  const tie = Math.min(
+    SAT_AXIS_TIE_TOLERANCE * size,
+    Math.max(
+      SAT_AXIS_TIE_ROUNDING * Number.EPSILON * size,
+      SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(out.distance),
+    ),
+  );
   vec3.set(out.pointA, 0, 0, 0);
   vec3.set(out.pointB, 0, 0, 0);
   let n = 0;
@@ -727,4 +767,29 @@ export function contactCuboidCuboid(
   }
   if (prediction <= 0) return false;
   return contactConvexConvex(out, a, b, bInA, prediction);
+}
+
+const satContact = makeContact();
+
+/**
+ * Box–box distance (B at `bInA` in A's frame; A's frame out): when the boxes overlap or touch,
+ * distance 0 and the deepest points of {@link contactCuboidCuboid}'s SAT contact — witness
+ * points on the boxes, as its depth and normal are exact (GJK/EPA, asked here before, put a
+ * witness 4e5 off a flat box of that size); when the SAT separates them, GJK's closest points
+ * (the SAT separation only bounds the gap from below). Returns out.
+ */
+export function distanceCuboidCuboid(
+  out: DistanceResult,
+  a: Cuboid,
+  b: Cuboid,
+  bInA: Isometry,
+): DistanceResult {
+  if (contactCuboidCuboidSat(satContact, a, b, bInA)) {
+    faceWitnessCuboidCuboid(satContact, a, b, bInA);
+    out.distance = 0;
+    vec3.copy(out.pointA, satContact.pointA);
+    vec3.copy(out.pointB, satContact.pointB);
+    return out;
+  }
+  return distanceConvexConvex(out, a, b, bInA);
 }

@@ -60,6 +60,7 @@ import {
 } from "./convex-mesh.js";
 import {
   contactCuboidCuboid,
+  distanceCuboidCuboid,
   intersectsCuboidCuboid,
   manifoldCuboidCuboid,
 } from "./cuboid-cuboid.js";
@@ -321,6 +322,7 @@ export function registerDefaultPairs(): void {
   });
   registerPair(ShapeType.Cuboid, ShapeType.Cuboid, {
     intersects: intersectsCuboidCuboid,
+    distance: distanceCuboidCuboid,
     contact: contactCuboidCuboid,
     manifold: manifoldViaContact(contactCuboidCuboid, manifoldCuboidCuboid),
   });

@@ -10,7 +10,8 @@
  *    capsule's core pushed out by its radius, a cylinder's or cone's side line, an edge), or a
  *    point (a sphere, a cone apex, any curved patch).
  * 2. The reference face is the polygon most aligned with the normal (ties favour A, within
- *    `MANIFOLD_REFERENCE_FACE_TOLERANCE`), provided it is aligned within `MANIFOLD_FEATURE_COS`.
+ *    `MANIFOLD_REFERENCE_FACE_TOLERANCE`), provided it is aligned within `MANIFOLD_FEATURE_COS`
+ *    and has an area (a face collapsed to a segment, of a box of zero thickness, gives way).
  *    The other feature, the incident one, is clipped against the reference face's side planes
  *    (planes through its edges containing the normal; Ericson 2005, §8.3.4).
  * 3. When no face is aligned (an edge–edge contact), polyhedral shapes fall back to their
@@ -26,10 +27,13 @@
  *    feature's size when that is smaller, so millimetre shapes keep their own scale) are dropped. The rest are reduced to at most 4 that keep the
  *    largest area (src/geometry/clip.ts).
  *
- * If nothing survives (a numerical corner case, or a point feature), the manifold is the single
- * given contact. Cylinder caps and cone bases are approximated by an inscribed regular octagon
- * that includes the exact deepest rim point; it only chooses where manifold points go, and
- * every point's distance is still computed exactly against the reference plane.
+ * A clip that rounding emptied (features touching exactly, their coordinates a unit apart) is
+ * done once more with the side planes moved out by `MANIFOLD_CLIP_SLACK_ULPS` ulps of the
+ * features' largest coordinate. If nothing survives (a numerical corner case, or a point
+ * feature), the manifold is the single given contact. Cylinder caps and cone bases are
+ * approximated by an inscribed regular octagon that includes the exact deepest rim point; it
+ * only chooses where manifold points go, and every point's distance is still computed exactly
+ * against the reference plane.
  *
  * Feature ids are deterministic integers below 2^53:
  * `((refIsB · 2^12 + refFeature) · 2^12 + incidentFeature) · 2^28 + vertexTag`, where features
@@ -41,6 +45,8 @@
  */
 
 import {
+  MANIFOLD_CLIP_SLACK_ULPS,
+  MANIFOLD_FACE_AREA_ULPS,
   MANIFOLD_FEATURE_COS,
   MANIFOLD_PARALLEL_SIN,
   MANIFOLD_REFERENCE_FACE_TOLERANCE,
@@ -48,6 +54,7 @@ import {
   MANIFOLD_TOLERANCE,
 } from "../constants.js";
 import {
+  type ClipPolygon,
   clipPolygonAgainstPolygon,
   makeClipPolygon,
   reduceManifoldPoints,
@@ -132,6 +139,35 @@ function transformFeature(f: Feature, bInA: Isometry): void {
     v[3 * i + 2] = tmp.z + t.z;
   }
   quat.rotate(f.normal, bInA.rotation, f.normal);
+}
+
+/**
+ * True when polygon `poly` has an area seen along unit `n`: twice its area about its first
+ * vertex, |Σ (v_i − v_0) × (v_i+1 − v_0) · n|, above `MANIFOLD_FACE_AREA_ULPS` ulps of its
+ * largest squared extent from v_0. A face collapsed to a segment (each end listed twice) has
+ * none: its terms vanish exactly.
+ */
+function hasArea(poly: ClipPolygon, n: Vec3): boolean {
+  const v = poly.xyz;
+  const ox = v[0];
+  const oy = v[1];
+  const oz = v[2];
+  let area = 0;
+  let extent = 0;
+  let px = 0;
+  let py = 0;
+  let pz = 0;
+  for (let i = 1; i < poly.count; i++) {
+    const x = v[3 * i] - ox;
+    const y = v[3 * i + 1] - oy;
+    const z = v[3 * i + 2] - oz;
+    area += (py * z - pz * y) * n.x + (pz * x - px * z) * n.y + (px * y - py * x) * n.z;
+    extent = Math.max(extent, x * x + y * y + z * z);
+    px = x;
+    py = y;
+    pz = z;
+  }
+  return Math.abs(area) > MANIFOLD_FACE_AREA_ULPS * Number.EPSILON * extent;
 }
 
 function singleContact(out: ContactManifold, contact: Contact): ContactManifold {
@@ -236,8 +272,13 @@ export function manifoldFromContact(
   primaryFeature(featB, b, dirB);
   transformFeature(featB, bInA);
 
-  const faceA = featA.kind === POLYGON && featA.cos >= MANIFOLD_FEATURE_COS;
-  const faceB = featB.kind === POLYGON && featB.cos >= MANIFOLD_FEATURE_COS;
+  // A face with no area (a box of zero thickness lists its side faces as segments) is no
+  // reference: the other face is, or the supporting edges are (clipping against it bounded one
+  // side only, and kept points 22 deeper than the contact; issue 16).
+  const faceA =
+    featA.kind === POLYGON && featA.cos >= MANIFOLD_FEATURE_COS && hasArea(featA.poly, nrm);
+  const faceB =
+    featB.kind === POLYGON && featB.cos >= MANIFOLD_FEATURE_COS && hasArea(featB.poly, nrm);
   let ref: Feature;
   let inc: Feature;
   let refIsB: boolean;
@@ -251,6 +292,17 @@ export function manifoldFromContact(
     inc = refIsB ? featA : featB;
     if (inc.kind !== POLYGON && inc.kind !== SEGMENT) return singleContact(out, contact);
     clipPolygonAgainstPolygon(clipped, inc.poly, ref.poly, nrm, clipScratch);
+    if (clipped.count === 0) {
+      // Emptied by rounding (features touching exactly): once more with the planes moved out.
+      clipPolygonAgainstPolygon(
+        clipped,
+        inc.poly,
+        ref.poly,
+        nrm,
+        clipScratch,
+        MANIFOLD_CLIP_SLACK_ULPS,
+      );
+    }
     vec3.copy(planeN, ref.normal);
   } else {
     if (featA.kind === POLYGON) edgeFeature(featA, a, nrm);
@@ -284,6 +336,16 @@ export function manifoldFromContact(
     inc = featB;
     segmentRef = true;
     clipPolygonAgainstPolygon(clipped, inc.poly, ref.poly, nrm, clipScratch);
+    if (clipped.count === 0) {
+      clipPolygonAgainstPolygon(
+        clipped,
+        inc.poly,
+        ref.poly,
+        nrm,
+        clipScratch,
+        MANIFOLD_CLIP_SLACK_ULPS,
+      );
+    }
   }
 
   const ro = ref.poly.xyz;

@@ -387,6 +387,52 @@ describe("clipPolygonAgainstPolygon", () => {
     clipPolygonAgainstPolygon(out, subject, clipper, vec3.create(0, 0, 1), scratch);
     expect(out.count).toBe(3);
   });
+
+  it("slack keeps a subject touching the prism one ulp outside, by at most the slack", () => {
+    // The unit square and a square whose left edge lies one ulp right of x = 1 (a touch that
+    // rounding moved out): empty without slack; with 4 ulps of slack, a sliver at that edge.
+    const sq: Vec3[] = [
+      vec3.create(0, 0, 0),
+      vec3.create(1, 0, 0),
+      vec3.create(1, 1, 0),
+      vec3.create(0, 1, 0),
+    ];
+    const x1 = 1 + Number.EPSILON;
+    const right: Vec3[] = [
+      vec3.create(x1, 0, 0),
+      vec3.create(3, 0, 0),
+      vec3.create(3, 1, 0),
+      vec3.create(x1, 1, 0),
+    ];
+    const fill = (poly: ClipPolygon, pts: Vec3[]) => {
+      poly.count = 0;
+      pts.forEach((p, i) => {
+        pushClipVertex(poly, p.x, p.y, p.z, i + 1);
+      });
+    };
+    fill(subject, right);
+    fill(clipper, sq);
+    const n = vec3.create(0, 0, 1);
+    clipPolygonAgainstPolygon(out, subject, clipper, n, scratch);
+    expect(out.count).toBe(0);
+    clipPolygonAgainstPolygon(out, subject, clipper, n, scratch, 4);
+    expect(out.count).toBeGreaterThan(0);
+    for (let i = 0; i < out.count; i++) {
+      // Between the touching edge and the moved plane: x ≤ 1 + 4 ulps of 3.
+      expect(out.xyz[3 * i]).toBeGreaterThanOrEqual(x1);
+      expect(out.xyz[3 * i]).toBeLessThanOrEqual(1 + 12 * Number.EPSILON);
+      expect(out.xyz[3 * i + 1]).toBeGreaterThanOrEqual(0);
+      expect(out.xyz[3 * i + 1]).toBeLessThanOrEqual(1);
+    }
+    // A subject 16 ulps outside stays outside: the slack is 4 ulps of 3 (the largest coordinate).
+    const far = 1 + 16 * 3 * Number.EPSILON;
+    fill(
+      subject,
+      right.map((p) => vec3.create(p.x === x1 ? far : p.x, p.y, p.z)),
+    );
+    clipPolygonAgainstPolygon(out, subject, clipper, n, scratch, 4);
+    expect(out.count).toBe(0);
+  });
 });
 
 function bestSubsetArea(xyz: Float64Array, n: number, normal: Vec3, must: number): number[] {
