@@ -281,6 +281,11 @@ function loadHull(b: ConvexPolyhedron): void {
 /** The axis under test (unnormalised) and the best one so far (unit). */
 const axis = new Float64Array(3);
 /**
+ * [0] the squared lengths' product of the axis's factors (its degeneracy threshold): a double in
+ * a typed array, not an argument (a double passed to a call V8 does not inline is boxed).
+ */
+const axisScale = new Float64Array(1);
+/**
  * [0] least overlap so far (B's motion along the normal that clears A; negative: a gap), [1..3]
  * its unit normal (A toward B), [4] the largest gap found (a separating axis's), [5] 1 once an
  * axis was tested.
@@ -288,7 +293,8 @@ const axis = new Float64Array(3);
 const sat = new Float64Array(6);
 
 /** Tests `axis` (skipped when degenerate relative to `scale2`, its factors' squared lengths). */
-function testAxis(scale2: number): void {
+function testAxis(): void {
+  const scale2 = axisScale[0];
   const x = axis[0];
   const y = axis[1];
   const z = axis[2];
@@ -345,13 +351,15 @@ function runSat(): void {
   axis[0] = an[0];
   axis[1] = an[1];
   axis[2] = an[2];
-  testAxis(la2 * lb2);
+  axisScale[0] = la2 * lb2;
+  testAxis();
   // B's face normals (unit).
   for (let f = 0; f < bfCount; f++) {
     axis[0] = bn[3 * f];
     axis[1] = bn[3 * f + 1];
     axis[2] = bn[3 * f + 2];
-    testAxis(1);
+    axisScale[0] = 1;
+    testAxis();
   }
   // Edge × edge.
   for (let i = 0; i < 3; i++) {
@@ -366,13 +374,15 @@ function runSat(): void {
       axis[0] = ey * dz - ez * dy;
       axis[1] = ez * dx - ex * dz;
       axis[2] = ex * dy - ey * dx;
-      testAxis(le2 * (dx * dx + dy * dy + dz * dz));
+      axisScale[0] = le2 * (dx * dx + dy * dy + dz * dz);
+      testAxis();
     }
     // In A's plane, perpendicular to the edge (coplanar pairs).
     axis[0] = an[1] * ez - an[2] * ey;
     axis[1] = an[2] * ex - an[0] * ez;
     axis[2] = an[0] * ey - an[1] * ex;
-    testAxis(le2 * (an[0] * an[0] + an[1] * an[1] + an[2] * an[2]));
+    axisScale[0] = le2 * (an[0] * an[0] + an[1] * an[1] + an[2] * an[2]);
+    testAxis();
   }
   if (bFlat) {
     // In B's plane, perpendicular to its edges.
@@ -388,7 +398,8 @@ function runSat(): void {
       axis[0] = ny * dz - nz * dy;
       axis[1] = nz * dx - nx * dz;
       axis[2] = nx * dy - ny * dx;
-      testAxis(dx * dx + dy * dy + dz * dz);
+      axisScale[0] = dx * dx + dy * dy + dz * dz;
+      testAxis();
     }
   }
 }
@@ -411,8 +422,8 @@ const s4 = vec3.create();
 const c1 = vec3.create();
 const c2 = vec3.create();
 const params: SegmentParameters = { s: 0, t: 0 };
-/** A point projected onto a face plane. */
-const q = new Float64Array(3);
+/** [0..2] a point projected onto a face plane, [3] its squared distance (for {@link offer}). */
+const q = new Float64Array(4);
 
 /**
  * True when point q (on the plane of the face) lies in the convex polygon `verts[offsets[f] ..
@@ -455,7 +466,8 @@ const A_FACE = new Uint32Array([0, 1, 2]);
 const anUnit = new Float64Array(3);
 
 /** Offers the pair (A point at `pa` of `ap`, B point `q`) with squared distance `d2` to `best`. */
-function offer(d2: number, ap: Float64Array, pa: number, aIsQ: boolean): void {
+function offer(ap: Float64Array, pa: number, aIsQ: boolean): void {
+  const d2 = q[3];
   if (!(d2 < best[0])) return;
   best[0] = d2;
   if (aIsQ) {
@@ -494,7 +506,10 @@ function closestFeatures(): void {
       q[0] = av[i] - h * nx;
       q[1] = av[i + 1] - h * ny;
       q[2] = av[i + 2] - h * nz;
-      if (insideFace(bv, bFaceVertices, start, end, bn, 3 * f)) offer(h * h, av, i, false);
+      if (insideFace(bv, bFaceVertices, start, end, bn, 3 * f)) {
+        q[3] = h * h;
+        offer(av, i, false);
+      }
     }
   }
   // B's vertices against A's face, on either side.
@@ -512,20 +527,31 @@ function closestFeatures(): void {
       q[0] = bv[i] - h * nx;
       q[1] = bv[i + 1] - h * ny;
       q[2] = bv[i + 2] - h * nz;
-      if (insideFace(av, A_FACE, 0, 3, anUnit, 0)) offer(h * h, bv, i, true);
+      if (insideFace(av, A_FACE, 0, 3, anUnit, 0)) {
+        q[3] = h * h;
+        offer(bv, i, true);
+      }
     }
   }
   // Edges against edges.
   for (let k = 0; k < 3; k++) {
     const p = 3 * k;
     const r = 3 * ((k + 1) % 3);
-    vec3.set(s1, av[p], av[p + 1], av[p + 2]);
-    vec3.set(s2, av[r], av[r + 1], av[r + 2]);
+    s1.x = av[p];
+    s1.y = av[p + 1];
+    s1.z = av[p + 2];
+    s2.x = av[r];
+    s2.y = av[r + 1];
+    s2.z = av[r + 2];
     for (let j = 0; j < bEdges.length; j += 2) {
       const u = 3 * bEdges[j];
       const w = 3 * bEdges[j + 1];
-      vec3.set(s3, bv[u], bv[u + 1], bv[u + 2]);
-      vec3.set(s4, bv[w], bv[w + 1], bv[w + 2]);
+      s3.x = bv[u];
+      s3.y = bv[u + 1];
+      s3.z = bv[u + 2];
+      s4.x = bv[w];
+      s4.y = bv[w + 1];
+      s4.z = bv[w + 2];
       closestPointsSegmentSegment(c1, c2, s1, s2, s3, s4, params);
       const dx = c2.x - c1.x;
       const dy = c2.y - c1.y;
