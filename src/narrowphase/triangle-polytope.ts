@@ -67,6 +67,11 @@ let bv = new Float64Array(24);
 let bvCount = 0;
 let bn = new Float64Array(18);
 let bfCount = 0;
+/**
+ * Per face of B, 1 when it has no area (a box with a zero half extent: its side faces are
+ * segments): no corner of A projects into it, its points are its edges' (the edge pairs).
+ */
+let bFaceFlat = new Uint8Array(6);
 let bFaceOffsets: Uint32Array = new Uint32Array(0);
 let bFaceVertices: Uint32Array = new Uint32Array(0);
 let bEdges: Uint32Array = new Uint32Array(0);
@@ -94,7 +99,10 @@ const TRIANGLE_EDGES = new Uint32Array([0, 1, 1, 2, 2, 0]);
 
 function growB(vertices: number, faces: number, dirs: number): void {
   if (bv.length < 3 * vertices) bv = new Float64Array(3 * vertices);
-  if (bn.length < 3 * faces) bn = new Float64Array(3 * faces);
+  if (bn.length < 3 * faces) {
+    bn = new Float64Array(3 * faces);
+    bFaceFlat = new Uint8Array(faces);
+  }
   if (bd.length < 3 * dirs) bd = new Float64Array(3 * dirs);
 }
 
@@ -187,6 +195,16 @@ function loadCuboid(b: Cuboid): void {
   }
   bfCount = 6;
   bdCount = 3;
+  // Face pair k spans the two other axes: flat when either half extent is 0.
+  const fx = h.y === 0 || h.z === 0 ? 1 : 0;
+  const fy = h.x === 0 || h.z === 0 ? 1 : 0;
+  const fz = h.x === 0 || h.y === 0 ? 1 : 0;
+  bFaceFlat[0] = fx;
+  bFaceFlat[1] = fx;
+  bFaceFlat[2] = fy;
+  bFaceFlat[3] = fy;
+  bFaceFlat[4] = fz;
+  bFaceFlat[5] = fz;
   bFaceOffsets = CUBOID_FACE_OFFSETS;
   bFaceVertices = CUBOID_FACE_VERTICES;
   bEdges = CUBOID_EDGES;
@@ -222,6 +240,8 @@ function loadTriangle(b: Triangle): void {
   bn[4] = -bn[1];
   bn[5] = -bn[2];
   bfCount = 2;
+  bFaceFlat[0] = 0;
+  bFaceFlat[1] = 0;
   for (let k = 0; k < 3; k++) {
     const p = k;
     const q = (k + 1) % 3;
@@ -259,6 +279,7 @@ function loadHull(b: ConvexPolyhedron): void {
     bn[3 * i + 2] = rot[6] * x + rot[7] * y + rot[8] * z;
   }
   bfCount = f;
+  bFaceFlat.fill(0, 0, f);
   const ed = b.edges;
   for (let i = 0; i < e; i++) {
     const p = ed[2 * i];
@@ -495,7 +516,7 @@ function closestFeatures(): void {
     const nx = bn[3 * f];
     const ny = bn[3 * f + 1];
     const nz = bn[3 * f + 2];
-    if (nx === 0 && ny === 0 && nz === 0) continue;
+    if ((nx === 0 && ny === 0 && nz === 0) || bFaceFlat[f] === 1) continue;
     const start = bFaceOffsets[f];
     const end = bFaceOffsets[f + 1];
     const v0 = 3 * bFaceVertices[start];

@@ -471,3 +471,51 @@ describe("issue 16: the order of a touching pair (fuzzer, seeds 17–19)", () =>
     });
   }
 });
+
+describe("issue 16: a flat box (a zero half extent) against a triangle (fuzzer, seed 16)", () => {
+  it("a triangle's corner in the plane of a flat aabb, 0.97 beside it (was: a side face, a segment, took it in)", () => {
+    const line = {
+      a: {
+        type: "aabb",
+        min: [-0.04373052716255188, -0.029135593213140965, 0.013595044612884521],
+        max: [-0.02419927716255188, 0.031411281786859035, 0.013595044612884521],
+      },
+      b: {
+        type: "triangle",
+        a: [3.591035097837448, -0.37386215571314096, 2.1385950446128845],
+        b: [2.591035097837448, -1.498862155713141, 4.7635950446128845],
+        c: [-1.6589649021625519, -0.998862155713141, 0.013595044612884521],
+      },
+    };
+    expectConsistent(line.a, line.b);
+    const T = pairTruth(oshape(line.a), oshape(line.b), [], false);
+    const d = answerQuery({ op: "distance", a: line.a, b: line.b }) as DistanceJson;
+    expect(Math.abs(d.distance - T.upper)).toBeLessThanOrEqual(1e-12);
+    expect(T.upper - T.lower).toBeLessThanOrEqual(1e-12);
+  });
+
+  it("a triangle 3.6e-6 beside a flat aabb of 1e-6 at 500 (was: 6e-8, a witness off the aabb)", () => {
+    const line = {
+      a: {
+        type: "triangle",
+        a: [-511.7995606660843, -497.61889630556107, 130.15100103616714],
+        b: [-511.79956156015396, -497.61889630556107, 130.1509981751442],
+        c: [-511.7995598912239, -497.61889630556107, 130.1509969830513],
+      },
+      b: {
+        type: "aabb",
+        min: [-511.79956167936325, -497.6189020872116, 130.15100103616714],
+        max: [-511.79956072568893, -497.6188999414444, 130.15100103616714],
+      },
+    };
+    expectConsistent(line.a, line.b);
+    // The oracle's certified bounds (closed-form signed distances of the box and triangle), to
+    // the rounding of coordinates of 512.
+    const T = pairTruth(oshape(line.a), oshape(line.b), [], false);
+    const d = answerQuery({ op: "distance", a: line.a, b: line.b }) as DistanceJson;
+    const r = 64 * EPS * 512;
+    expect(d.distance).toBeGreaterThanOrEqual(T.lower - r);
+    expect(d.distance).toBeLessThanOrEqual(T.upper + r);
+    expect(d.distance).toBeGreaterThan(3.5e-6);
+  });
+});
