@@ -104,6 +104,7 @@ import { containedConvexContact, pointOfConvex } from "./mesh-solid.js";
 import {
   contactFlipped,
   contactPair,
+  contactRoutine,
   distancePair,
   intersectsPair,
   manifoldPair,
@@ -394,7 +395,11 @@ function loadPart(l: Level, i: number): Isometry {
  */
 function direct(l: Level): boolean {
   const t = l.part.shape.type;
-  return contactFlipped(t, l.other.type) && isSupportMappedType(l.other.type);
+  return (
+    contactFlipped(t, l.other.type) &&
+    contactRoutine(t, l.other.type) === contactConvexConvex &&
+    isSupportMappedType(l.other.type)
+  );
 }
 
 /** True when the loaded part (its query pose `p`) and S intersect. */
@@ -1525,8 +1530,13 @@ function posedInOther(l: Level): Isometry {
 
 /** True when the (A part, B part) query goes to GJK/EPA directly (see {@link direct}). */
 function directPair(l: Level): boolean {
+  const ta = l.part.shape.type;
   const tb = l.otherPart.shape.type;
-  return contactFlipped(l.part.shape.type, tb) && isSupportMappedType(tb);
+  return (
+    contactFlipped(ta, tb) &&
+    contactRoutine(ta, tb) === contactConvexConvex &&
+    isSupportMappedType(tb)
+  );
 }
 
 /**

@@ -29,6 +29,7 @@ import { findShapeDef, isSupportMappedType } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_COUNT, ShapeType } from "../shapes/shape.js";
 import { onShapeRegistered } from "../shapes/shape-def.js";
+import type { Triangle } from "../shapes/triangle.js";
 import { contactCapsuleCapsule, intersectsCapsuleCapsule } from "./capsule-capsule.js";
 import {
   contactCompositeComposite,
@@ -114,6 +115,12 @@ import {
   intersectsSphereTriangle,
   intersectsTriangleSphere,
 } from "./sphere-triangle.js";
+import {
+  contactTrianglePolytope,
+  distanceTrianglePolytope,
+  intersectsTrianglePolytope,
+  type TrianglePolytopeOther,
+} from "./triangle-polytope.js";
 
 type Op = "intersects" | "distance" | "contact" | "manifold";
 
@@ -305,6 +312,16 @@ export function registerDefaultPairs(): void {
   // Möller's triangle–triangle test for the part pairs of two surfaces (mesh–mesh); a triangle
   // pair otherwise is GJK/EPA's.
   setBareTrianglesIntersect(intersectsTrianglesInFrame);
+  // A triangle against a box, a triangle or a hull: SAT and closest features in the triangle's
+  // local frame (src/narrowphase/triangle-polytope.ts).
+  for (const t of [ShapeType.Cuboid, ShapeType.Triangle, ShapeType.ConvexPolyhedron] as const) {
+    registerPair<Triangle, TrianglePolytopeOther>(ShapeType.Triangle, t, {
+      intersects: intersectsTrianglePolytope,
+      distance: distanceTrianglePolytope,
+      contact: contactTrianglePolytope,
+      manifold: manifoldViaContact(contactTrianglePolytope, manifoldFromContact),
+    });
+  }
   registerPair(ShapeType.Sphere, ShapeType.Cuboid, {
     intersects: intersectsSphereCuboid,
     intersectsPoses: intersectsSphereCuboidPoses,

@@ -24,10 +24,6 @@ import type { Contact, DistanceResult } from "./contact.js";
 import { makeContact } from "./contact.js";
 import { contactFromCoreRadii, coreRadii, perpendicular } from "./rounded.js";
 
-const origin = vec3.create();
-const ta = vec3.create();
-const tb = vec3.create();
-const tc = vec3.create();
 const closest = vec3.create();
 const e1 = vec3.create();
 const e2 = vec3.create();
@@ -101,23 +97,6 @@ function distanceInto(a: Vec3, b: Vec3): void {
   const s = x * x + y * y + z * z;
   if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) io[0] = Math.sqrt(s);
   else io[0] = hypot3(x, y, z);
-}
-
-/**
- * True when the sphere of radius `r` centred at `center` and triangle (a, b, c) (one frame)
- * overlap or touch. The closest point is the one {@link contactSphereTriangleCore} uses (in the
- * face region, the projection on the plane), so the two agree: the barycentric closest point
- * alone is off the plane by rounding relative to the triangle's size (a triangle spanning 1e20
- * put it about 1e4 away from a sphere's centre that `contact` found 0.5 deep).
- */
-function intersectsSphereTriangleCore(center: Vec3, s: Sphere, a: Vec3, b: Vec3, c: Vec3): boolean {
-  closestPointOnTriangle(closest, center, a, b, c);
-  projectOntoTriangleFace(closest, center, a, b, c);
-  const r = s.radius;
-  const dx = closest.x - center.x;
-  const dy = closest.y - center.y;
-  const dz = closest.z - center.z;
-  return dx * dx + dy * dy + dz * dz <= r * r;
 }
 
 /**
@@ -214,16 +193,34 @@ function nearestEdgeDirection(out: Vec3, q: Vec3, a: Vec3, b: Vec3, c: Vec3): vo
   }
 }
 
-function loadTriangle(b: Triangle, bInA: Isometry): void {
-  iso.transformPoint(ta, bInA, b.a);
-  iso.transformPoint(tb, bInA, b.b);
-  iso.transformPoint(tc, bInA, b.c);
+/**
+ * The sphere's centre in the triangle's frame (B at `bInA` in the sphere's frame): the
+ * sphere-first routines answer in the triangle's frame, by the triangle-first ones, and flip
+ * (issue 16: swapping A and B must swap the points and negate the normal; each order had its own
+ * frame and rounding, and an exactly touching pair was touching in one order and 2e-13 apart in
+ * the other). For a translation alone the centre is exactly the one the other order sees.
+ */
+const centerInTriangle: Isometry = iso.identity();
+
+function loadCenter(bInA: Isometry): void {
+  iso.invert(centerInTriangle, bInA);
+}
+
+const flipped: Contact = makeContact();
+
+/** `out` = the triangle-first contact `flipped` (triangle's frame) seen from the sphere. */
+function flipInto(out: Contact, bInA: Isometry): void {
+  out.distance = flipped.distance;
+  iso.transformVector(out.normal, bInA, flipped.normal);
+  vec3.negate(out.normal, out.normal);
+  iso.transformPoint(out.pointA, bInA, flipped.pointB);
+  iso.transformPoint(out.pointB, bInA, flipped.pointA);
 }
 
 /** True when sphere A and triangle B (B at `bInA`, A's frame) overlap or touch. */
 export function intersectsSphereTriangle(a: Sphere, b: Triangle, bInA: Isometry): boolean {
-  loadTriangle(b, bInA);
-  return intersectsSphereTriangleCore(origin, a, ta, tb, tc);
+  loadCenter(bInA);
+  return intersectsTriangleSphere(b, a, centerInTriangle);
 }
 
 /** True when triangle A and sphere B (B at `bInA`, A's frame) overlap or touch. */
@@ -248,8 +245,10 @@ export function contactSphereTriangle(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  loadTriangle(b, bInA);
-  return contactSphereTriangleCore(out, origin, a, ta, tb, tc, prediction, true);
+  loadCenter(bInA);
+  if (!contactTriangleSphere(flipped, b, a, centerInTriangle, prediction)) return false;
+  flipInto(out, bInA);
+  return true;
 }
 
 /**

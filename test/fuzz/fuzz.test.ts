@@ -73,9 +73,12 @@ const SEED = Number(process.env.FUZZ_SEED ?? 16);
  * 53 with all three merged (seed 17: 42, seed 18: 49, seed 19: 52). 46 with two parallel
  * segments' manifold points on both segments, a curved pair's GJK gap unbacked by the separation
  * along its own direction decided by the refined overlap, and a curved feature's witnesses judged
- * on GJK's points rather than its |v| (seed 17: 42 → 34).
+ * on GJK's points rather than its |v| (seed 17: 42 → 34). 37 with a triangle against a box, a
+ * triangle or a hull by SAT and exact closest features in the triangle's local frame, and
+ * sphere–triangle in the triangle's frame in both orders (src/narrowphase/triangle-polytope.ts,
+ * sphere-triangle.ts; the replayed triangle failures of seeds 17/18/19 drop 2/3/12).
  */
-const KNOWN_WRONG = 46;
+const KNOWN_WRONG = 37;
 
 describe("differential fuzzer", () => {
   it(`${QUERIES} queries from seed ${SEED}: no errors, at most the known wrong answers`, {

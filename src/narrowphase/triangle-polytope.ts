@@ -1,0 +1,794 @@
+/**
+ * A triangle against a polytope — a box, another triangle or a convex polyhedron (a flat convex
+ * polygon included) — by exact feature computations instead of GJK/EPA (issue 16: a touching
+ * box mesh's witness at the far corner of a box of 7e5, a triangle's witness 2e-7 off a
+ * triangle of 1e4, normals of touching pairs that cut through the other shape).
+ *
+ * Everything happens in a local frame: the triangle's first corner is the origin, and B's
+ * vertices are rotated into A's frame and moved by (B's offset − that corner), so the
+ * arithmetic is relative to the pair's size and not to its distance from the origin (issue 16,
+ * class 7). The answers are moved back at the end.
+ *
+ * - Penetration (and `intersects`): the separating axis test over every direction along which
+ *   the Minkowski difference has a face — the triangle's normal, B's face normals, the cross
+ *   products of a triangle edge with a B edge — plus the in-plane normals of the edges of the
+ *   flat shapes (coplanar pairs). For polytopes that set contains the direction of least
+ *   overlap, so its smallest overlap is the penetration depth and its axis a normal that
+ *   achieves it (Ericson 2005, §4.4 and §5.2.1; Gottschalk, Lin & Manocha 1996). Touching within
+ *   the coordinates' rounding (a few ulps of the local frame) counts as touching.
+ * - Closest points (apart): the least of the distances of a triangle corner to a face of B
+ *   (its projection inside the face), of a B vertex to the triangle's face, and of the
+ *   triangle's edges to B's edges (Ericson 2005, §5.1.9): the closest features of two convex
+ *   polytopes are one of those pairs, so the witnesses lie on the features exactly (to their
+ *   rounding).
+ * - Witnesses of a penetration: B moved along the normal past its depth d by a clearance c is
+ *   apart from A by exactly c along the normal (the origin projects into the Minkowski
+ *   difference's face of that normal), and the closest points of that pair, B's moved back by
+ *   d + c, are a pair on A and B spanning d along the normal.
+ *
+ * The manifold clips the contact's faces as for every polytope pair (src/narrowphase/manifold.ts).
+ * Runs in the world's step (triangle meshes against boxes and hulls): every temporary lives in
+ * module scratch (typed arrays and preallocated vectors), no double crosses a call that V8 may
+ * leave out of line, nothing is allocated once a hull's vertex count has been seen.
+ */
+import {
+  closestPointsSegmentSegment,
+  type SegmentParameters,
+} from "../geometry/closest-segments.js";
+import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
+import * as mat3 from "../math/mat3.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
+import type { Cuboid } from "../shapes/cuboid.js";
+import { ShapeType } from "../shapes/shape.js";
+import type { Triangle } from "../shapes/triangle.js";
+import { canonicalOrder } from "./canonical-order.js";
+import type { Contact, DistanceResult } from "./contact.js";
+
+/** The polytopes a triangle is paired with here. */
+export type TrianglePolytopeOther = Cuboid | Triangle | ConvexPolyhedron;
+
+const EPS = 2 ** -52;
+/** Touching band of the overlap test, in ulps of the local frame's largest coordinate. */
+const TOUCH_ULPS = 16;
+/** A cross product of two edges shorter than this times their lengths' product is no axis. */
+const PARALLEL = 2 ** -40;
+/** Clearance by which B is moved past its depth to find the witnesses, relative to the pair's size. */
+const CLEARANCE = 2 ** -10;
+
+// The triangle A (local frame: corner a at the origin).
+const av = new Float64Array(9);
+/** A's unnormalised face normal (b − a) × (c − a). */
+const an = new Float64Array(3);
+// B in A's local frame.
+let bv = new Float64Array(24);
+let bvCount = 0;
+let bn = new Float64Array(18);
+let bfCount = 0;
+/**
+ * Per face of B, 1 when it has no area (a box with a zero half extent: its side faces are
+ * segments): no corner of A projects into it, its points are its edges' (the edge pairs).
+ */
+let bFaceFlat = new Uint8Array(6);
+let bFaceOffsets: Uint32Array = new Uint32Array(0);
+let bFaceVertices: Uint32Array = new Uint32Array(0);
+let bEdges: Uint32Array = new Uint32Array(0);
+/** Edge directions of B for the cross axes, packed xyz. */
+let bd = new Float64Array(36);
+let bdCount = 0;
+let bFlat = false;
+const rot = mat3.create();
+/** [0] the local frame's largest coordinate magnitude. */
+const frame = new Float64Array(1);
+/** The local frame's origin (A's frame). */
+const origin = vec3.create();
+
+const CUBOID_FACE_OFFSETS = new Uint32Array([0, 4, 8, 12, 16, 20, 24]);
+// Corner i has x = +h when bit 1 is set, y when bit 2, z when bit 4; faces +x −x +y −y +z −z.
+const CUBOID_FACE_VERTICES = new Uint32Array([
+  1, 3, 7, 5, 0, 2, 6, 4, 2, 3, 7, 6, 0, 1, 5, 4, 4, 5, 7, 6, 0, 1, 3, 2,
+]);
+const CUBOID_EDGES = new Uint32Array([
+  0, 1, 2, 3, 4, 5, 6, 7, 0, 2, 1, 3, 4, 6, 5, 7, 0, 4, 1, 5, 2, 6, 3, 7,
+]);
+const TRIANGLE_FACE_OFFSETS = new Uint32Array([0, 3, 6]);
+const TRIANGLE_FACE_VERTICES = new Uint32Array([0, 1, 2, 0, 2, 1]);
+const TRIANGLE_EDGES = new Uint32Array([0, 1, 1, 2, 2, 0]);
+
+function growB(vertices: number, faces: number, dirs: number): void {
+  if (bv.length < 3 * vertices) bv = new Float64Array(3 * vertices);
+  if (bn.length < 3 * faces) {
+    bn = new Float64Array(3 * faces);
+    bFaceFlat = new Uint8Array(faces);
+  }
+  if (bd.length < 3 * dirs) bd = new Float64Array(3 * dirs);
+}
+
+/** Writes B's local vertex (x, y, z) rotated and moved into slot i of `bv` (shift in `shift`). */
+const shift = new Float64Array(3);
+const local = new Float64Array(3);
+function putVertex(i: number): void {
+  const x = local[0];
+  const y = local[1];
+  const z = local[2];
+  bv[3 * i] = rot[0] * x + rot[1] * y + rot[2] * z + shift[0];
+  bv[3 * i + 1] = rot[3] * x + rot[4] * y + rot[5] * z + shift[1];
+  bv[3 * i + 2] = rot[6] * x + rot[7] * y + rot[8] * z + shift[2];
+}
+
+/** Normalises the 3-vector at `o` of `arr` in place (left as is when zero). */
+function normalizeAt(arr: Float64Array, o: number): void {
+  const x = arr[o];
+  const y = arr[o + 1];
+  const z = arr[o + 2];
+  const s = x * x + y * y + z * z;
+  if (!(s > 0)) return;
+  if (s > 1e-280 && s < 1e280) {
+    const k = 1 / Math.sqrt(s);
+    arr[o] = x * k;
+    arr[o + 1] = y * k;
+    arr[o + 2] = z * k;
+    return;
+  }
+  const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
+  const u = x / m;
+  const v = y / m;
+  const w = z / m;
+  const k = 1 / Math.sqrt(u * u + v * v + w * w);
+  arr[o] = u * k;
+  arr[o + 1] = v * k;
+  arr[o + 2] = w * k;
+}
+
+/** Loads the pair into the local frame (see the module doc). */
+function load(a: Triangle, b: TrianglePolytopeOther, bInA: Isometry): void {
+  vec3.copy(origin, a.a);
+  av[0] = 0;
+  av[1] = 0;
+  av[2] = 0;
+  av[3] = a.b.x - origin.x;
+  av[4] = a.b.y - origin.y;
+  av[5] = a.b.z - origin.z;
+  av[6] = a.c.x - origin.x;
+  av[7] = a.c.y - origin.y;
+  av[8] = a.c.z - origin.z;
+  an[0] = av[4] * av[8] - av[5] * av[7];
+  an[1] = av[5] * av[6] - av[3] * av[8];
+  an[2] = av[3] * av[7] - av[4] * av[6];
+  mat3.fromQuat(rot, bInA.rotation);
+  const t = bInA.translation;
+  shift[0] = t.x - origin.x;
+  shift[1] = t.y - origin.y;
+  shift[2] = t.z - origin.z;
+  if (b.type === ShapeType.Cuboid) loadCuboid(b);
+  else if (b.type === ShapeType.Triangle) loadTriangle(b);
+  else loadHull(b);
+  let m = 0;
+  for (let i = 0; i < 9; i++) m = Math.max(m, Math.abs(av[i]));
+  for (let i = 0; i < 3 * bvCount; i++) m = Math.max(m, Math.abs(bv[i]));
+  frame[0] = m;
+}
+
+function loadCuboid(b: Cuboid): void {
+  growB(8, 6, 3);
+  const h = b.halfExtents;
+  for (let i = 0; i < 8; i++) {
+    local[0] = i & 1 ? h.x : -h.x;
+    local[1] = i & 2 ? h.y : -h.y;
+    local[2] = i & 4 ? h.z : -h.z;
+    putVertex(i);
+  }
+  bvCount = 8;
+  // Faces +x −x +y −y +z −z: ± the rotation's columns.
+  for (let k = 0; k < 3; k++) {
+    bn[6 * k] = rot[k];
+    bn[6 * k + 1] = rot[3 + k];
+    bn[6 * k + 2] = rot[6 + k];
+    bn[6 * k + 3] = -rot[k];
+    bn[6 * k + 4] = -rot[3 + k];
+    bn[6 * k + 5] = -rot[6 + k];
+    bd[3 * k] = rot[k];
+    bd[3 * k + 1] = rot[3 + k];
+    bd[3 * k + 2] = rot[6 + k];
+  }
+  bfCount = 6;
+  bdCount = 3;
+  // Face pair k spans the two other axes: flat when either half extent is 0.
+  const fx = h.y === 0 || h.z === 0 ? 1 : 0;
+  const fy = h.x === 0 || h.z === 0 ? 1 : 0;
+  const fz = h.x === 0 || h.y === 0 ? 1 : 0;
+  bFaceFlat[0] = fx;
+  bFaceFlat[1] = fx;
+  bFaceFlat[2] = fy;
+  bFaceFlat[3] = fy;
+  bFaceFlat[4] = fz;
+  bFaceFlat[5] = fz;
+  bFaceOffsets = CUBOID_FACE_OFFSETS;
+  bFaceVertices = CUBOID_FACE_VERTICES;
+  bEdges = CUBOID_EDGES;
+  bFlat = false;
+}
+
+function loadTriangle(b: Triangle): void {
+  growB(3, 2, 3);
+  local[0] = b.a.x;
+  local[1] = b.a.y;
+  local[2] = b.a.z;
+  putVertex(0);
+  local[0] = b.b.x;
+  local[1] = b.b.y;
+  local[2] = b.b.z;
+  putVertex(1);
+  local[0] = b.c.x;
+  local[1] = b.c.y;
+  local[2] = b.c.z;
+  putVertex(2);
+  bvCount = 3;
+  const ux = bv[3] - bv[0];
+  const uy = bv[4] - bv[1];
+  const uz = bv[5] - bv[2];
+  const wx = bv[6] - bv[0];
+  const wy = bv[7] - bv[1];
+  const wz = bv[8] - bv[2];
+  bn[0] = uy * wz - uz * wy;
+  bn[1] = uz * wx - ux * wz;
+  bn[2] = ux * wy - uy * wx;
+  normalizeAt(bn, 0);
+  bn[3] = -bn[0];
+  bn[4] = -bn[1];
+  bn[5] = -bn[2];
+  bfCount = 2;
+  bFaceFlat[0] = 0;
+  bFaceFlat[1] = 0;
+  for (let k = 0; k < 3; k++) {
+    const p = k;
+    const q = (k + 1) % 3;
+    bd[3 * k] = bv[3 * q] - bv[3 * p];
+    bd[3 * k + 1] = bv[3 * q + 1] - bv[3 * p + 1];
+    bd[3 * k + 2] = bv[3 * q + 2] - bv[3 * p + 2];
+  }
+  bdCount = 3;
+  bFaceOffsets = TRIANGLE_FACE_OFFSETS;
+  bFaceVertices = TRIANGLE_FACE_VERTICES;
+  bEdges = TRIANGLE_EDGES;
+  bFlat = true;
+}
+
+function loadHull(b: ConvexPolyhedron): void {
+  const n = b.vertexCount;
+  const f = b.faceCount;
+  const e = b.edges.length / 2;
+  growB(n, f, e);
+  const v = b.vertices;
+  for (let i = 0; i < n; i++) {
+    local[0] = v[3 * i];
+    local[1] = v[3 * i + 1];
+    local[2] = v[3 * i + 2];
+    putVertex(i);
+  }
+  bvCount = n;
+  const fn = b.faceNormals;
+  for (let i = 0; i < f; i++) {
+    const x = fn[3 * i];
+    const y = fn[3 * i + 1];
+    const z = fn[3 * i + 2];
+    bn[3 * i] = rot[0] * x + rot[1] * y + rot[2] * z;
+    bn[3 * i + 1] = rot[3] * x + rot[4] * y + rot[5] * z;
+    bn[3 * i + 2] = rot[6] * x + rot[7] * y + rot[8] * z;
+  }
+  bfCount = f;
+  bFaceFlat.fill(0, 0, f);
+  const ed = b.edges;
+  for (let i = 0; i < e; i++) {
+    const p = ed[2 * i];
+    const q = ed[2 * i + 1];
+    bd[3 * i] = bv[3 * q] - bv[3 * p];
+    bd[3 * i + 1] = bv[3 * q + 1] - bv[3 * p + 1];
+    bd[3 * i + 2] = bv[3 * q + 2] - bv[3 * p + 2];
+  }
+  bdCount = e;
+  bFaceOffsets = b.faceOffsets;
+  bFaceVertices = b.faceVertices;
+  bEdges = b.edges;
+  bFlat = b.flat;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Separating axis test
+// ---------------------------------------------------------------------------------------------
+
+/** The axis under test (unnormalised) and the best one so far (unit). */
+const axis = new Float64Array(3);
+/**
+ * [0] the squared lengths' product of the axis's factors (its degeneracy threshold): a double in
+ * a typed array, not an argument (a double passed to a call V8 does not inline is boxed).
+ */
+const axisScale = new Float64Array(1);
+/**
+ * [0] least overlap so far (B's motion along the normal that clears A; negative: a gap), [1..3]
+ * its unit normal (A toward B), [4] the largest gap found (a separating axis's), [5] 1 once an
+ * axis was tested.
+ */
+const sat = new Float64Array(6);
+
+/** Tests `axis` (skipped when degenerate relative to `scale2`, its factors' squared lengths). */
+function testAxis(): void {
+  const scale2 = axisScale[0];
+  const x = axis[0];
+  const y = axis[1];
+  const z = axis[2];
+  const l2 = x * x + y * y + z * z;
+  if (!(l2 > PARALLEL * PARALLEL * scale2) || !(l2 > 0)) return;
+  normalizeAt(axis, 0);
+  const ux = axis[0];
+  const uy = axis[1];
+  const uz = axis[2];
+  let minA = Infinity;
+  let maxA = -Infinity;
+  for (let i = 0; i < 9; i += 3) {
+    const d = av[i] * ux + av[i + 1] * uy + av[i + 2] * uz;
+    if (d < minA) minA = d;
+    if (d > maxA) maxA = d;
+  }
+  let minB = Infinity;
+  let maxB = -Infinity;
+  for (let i = 0; i < 3 * bvCount; i += 3) {
+    const d = bv[i] * ux + bv[i + 1] * uy + bv[i + 2] * uz;
+    if (d < minB) minB = d;
+    if (d > maxB) maxB = d;
+  }
+  // B moved along +u by maxA − minB clears A; along −u by maxB − minA.
+  const plus = maxA - minB;
+  const minus = maxB - minA;
+  const o = Math.min(plus, minus);
+  if (sat[5] === 0 || o < sat[0]) {
+    sat[0] = o;
+    const s = plus <= minus ? 1 : -1;
+    sat[1] = s * ux;
+    sat[2] = s * uy;
+    sat[3] = s * uz;
+  }
+  sat[5] = 1;
+}
+
+const ea = new Float64Array(9);
+
+/** The SAT over the loaded pair: `sat` holds the least overlap and its normal. */
+function runSat(): void {
+  sat[0] = 0;
+  sat[5] = 0;
+  for (let k = 0; k < 3; k++) {
+    const p = 3 * k;
+    const q = 3 * ((k + 1) % 3);
+    ea[p] = av[q] - av[p];
+    ea[p + 1] = av[q + 1] - av[p + 1];
+    ea[p + 2] = av[q + 2] - av[p + 2];
+  }
+  const la2 = ea[0] * ea[0] + ea[1] * ea[1] + ea[2] * ea[2];
+  const lb2 = ea[3] * ea[3] + ea[4] * ea[4] + ea[5] * ea[5];
+  // A's face normal.
+  axis[0] = an[0];
+  axis[1] = an[1];
+  axis[2] = an[2];
+  axisScale[0] = la2 * lb2;
+  testAxis();
+  // B's face normals (unit).
+  for (let f = 0; f < bfCount; f++) {
+    axis[0] = bn[3 * f];
+    axis[1] = bn[3 * f + 1];
+    axis[2] = bn[3 * f + 2];
+    axisScale[0] = 1;
+    testAxis();
+  }
+  // Edge × edge.
+  for (let i = 0; i < 3; i++) {
+    const ex = ea[3 * i];
+    const ey = ea[3 * i + 1];
+    const ez = ea[3 * i + 2];
+    const le2 = ex * ex + ey * ey + ez * ez;
+    for (let j = 0; j < bdCount; j++) {
+      const dx = bd[3 * j];
+      const dy = bd[3 * j + 1];
+      const dz = bd[3 * j + 2];
+      axis[0] = ey * dz - ez * dy;
+      axis[1] = ez * dx - ex * dz;
+      axis[2] = ex * dy - ey * dx;
+      axisScale[0] = le2 * (dx * dx + dy * dy + dz * dz);
+      testAxis();
+    }
+    // In A's plane, perpendicular to the edge (coplanar pairs).
+    axis[0] = an[1] * ez - an[2] * ey;
+    axis[1] = an[2] * ex - an[0] * ez;
+    axis[2] = an[0] * ey - an[1] * ex;
+    axisScale[0] = le2 * (an[0] * an[0] + an[1] * an[1] + an[2] * an[2]);
+    testAxis();
+  }
+  if (bFlat) {
+    // In B's plane, perpendicular to its edges.
+    const nx = bn[0];
+    const ny = bn[1];
+    const nz = bn[2];
+    for (let j = 0; j < bEdges.length; j += 2) {
+      const p = 3 * bEdges[j];
+      const q = 3 * bEdges[j + 1];
+      const dx = bv[q] - bv[p];
+      const dy = bv[q + 1] - bv[p + 1];
+      const dz = bv[q + 2] - bv[p + 2];
+      axis[0] = ny * dz - nz * dy;
+      axis[1] = nz * dx - nx * dz;
+      axis[2] = nx * dy - ny * dx;
+      axisScale[0] = dx * dx + dy * dy + dz * dz;
+      testAxis();
+    }
+  }
+}
+
+/** True when the SAT's least overlap is a touch or an overlap (within the frame's rounding). */
+function satTouching(): boolean {
+  return sat[5] === 1 && sat[0] >= -TOUCH_ULPS * EPS * frame[0];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Closest features
+// ---------------------------------------------------------------------------------------------
+
+/** [0] squared distance of the best pair, [1..3] its point on A, [4..6] its point on B (local). */
+const best = new Float64Array(7);
+const s1 = vec3.create();
+const s2 = vec3.create();
+const s3 = vec3.create();
+const s4 = vec3.create();
+const c1 = vec3.create();
+const c2 = vec3.create();
+const params: SegmentParameters = { s: 0, t: 0 };
+/** [0..2] a point projected onto a face plane, [3] its squared distance (for {@link offer}). */
+const q = new Float64Array(4);
+
+/**
+ * True when point q (on the plane of the face) lies in the convex polygon `verts[offsets[f] ..
+ * offsets[f + 1]]` of `pts` with unit normal `n` at `no`: every edge sees it on one side.
+ */
+function insideFace(
+  pts: Float64Array,
+  verts: Uint32Array,
+  start: number,
+  end: number,
+  n: Float64Array,
+  no: number,
+): boolean {
+  let pos = false;
+  let neg = false;
+  const qx = q[0];
+  const qy = q[1];
+  const qz = q[2];
+  for (let k = start; k < end; k++) {
+    const p = 3 * verts[k];
+    const r = 3 * verts[k + 1 < end ? k + 1 : start];
+    const ex = pts[r] - pts[p];
+    const ey = pts[r + 1] - pts[p + 1];
+    const ez = pts[r + 2] - pts[p + 2];
+    const rx = qx - pts[p];
+    const ry = qy - pts[p + 1];
+    const rz = qz - pts[p + 2];
+    const s =
+      (ey * rz - ez * ry) * n[no] +
+      (ez * rx - ex * rz) * n[no + 1] +
+      (ex * ry - ey * rx) * n[no + 2];
+    if (s > 0) pos = true;
+    else if (s < 0) neg = true;
+    if (pos && neg) return false;
+  }
+  return true;
+}
+
+const A_FACE = new Uint32Array([0, 1, 2]);
+const anUnit = new Float64Array(3);
+
+/** Offers the pair (A point at `pa` of `ap`, B point `q`) with squared distance `d2` to `best`. */
+function offer(ap: Float64Array, pa: number, aIsQ: boolean): void {
+  const d2 = q[3];
+  if (!(d2 < best[0])) return;
+  best[0] = d2;
+  if (aIsQ) {
+    best[1] = q[0];
+    best[2] = q[1];
+    best[3] = q[2];
+    best[4] = ap[pa];
+    best[5] = ap[pa + 1];
+    best[6] = ap[pa + 2];
+  } else {
+    best[1] = ap[pa];
+    best[2] = ap[pa + 1];
+    best[3] = ap[pa + 2];
+    best[4] = q[0];
+    best[5] = q[1];
+    best[6] = q[2];
+  }
+}
+
+/** The closest points of the loaded pair into `best` (local frame). */
+function closestFeatures(): void {
+  best[0] = Infinity;
+  // A's corners against B's faces.
+  for (let f = 0; f < bfCount; f++) {
+    const nx = bn[3 * f];
+    const ny = bn[3 * f + 1];
+    const nz = bn[3 * f + 2];
+    if ((nx === 0 && ny === 0 && nz === 0) || bFaceFlat[f] === 1) continue;
+    const start = bFaceOffsets[f];
+    const end = bFaceOffsets[f + 1];
+    const v0 = 3 * bFaceVertices[start];
+    const off = nx * bv[v0] + ny * bv[v0 + 1] + nz * bv[v0 + 2];
+    for (let i = 0; i < 9; i += 3) {
+      const h = nx * av[i] + ny * av[i + 1] + nz * av[i + 2] - off;
+      if (!(h >= 0) || !(h * h < best[0])) continue;
+      q[0] = av[i] - h * nx;
+      q[1] = av[i + 1] - h * ny;
+      q[2] = av[i + 2] - h * nz;
+      if (insideFace(bv, bFaceVertices, start, end, bn, 3 * f)) {
+        q[3] = h * h;
+        offer(av, i, false);
+      }
+    }
+  }
+  // B's vertices against A's face, on either side.
+  anUnit[0] = an[0];
+  anUnit[1] = an[1];
+  anUnit[2] = an[2];
+  normalizeAt(anUnit, 0);
+  const nx = anUnit[0];
+  const ny = anUnit[1];
+  const nz = anUnit[2];
+  if (nx !== 0 || ny !== 0 || nz !== 0) {
+    for (let i = 0; i < 3 * bvCount; i += 3) {
+      const h = nx * bv[i] + ny * bv[i + 1] + nz * bv[i + 2];
+      if (!(h * h < best[0])) continue;
+      q[0] = bv[i] - h * nx;
+      q[1] = bv[i + 1] - h * ny;
+      q[2] = bv[i + 2] - h * nz;
+      if (insideFace(av, A_FACE, 0, 3, anUnit, 0)) {
+        q[3] = h * h;
+        offer(bv, i, true);
+      }
+    }
+  }
+  // Edges against edges.
+  for (let k = 0; k < 3; k++) {
+    const p = 3 * k;
+    const r = 3 * ((k + 1) % 3);
+    s1.x = av[p];
+    s1.y = av[p + 1];
+    s1.z = av[p + 2];
+    s2.x = av[r];
+    s2.y = av[r + 1];
+    s2.z = av[r + 2];
+    for (let j = 0; j < bEdges.length; j += 2) {
+      const u = 3 * bEdges[j];
+      const w = 3 * bEdges[j + 1];
+      s3.x = bv[u];
+      s3.y = bv[u + 1];
+      s3.z = bv[u + 2];
+      s4.x = bv[w];
+      s4.y = bv[w + 1];
+      s4.z = bv[w + 2];
+      closestPointsSegmentSegment(c1, c2, s1, s2, s3, s4, params);
+      const dx = c2.x - c1.x;
+      const dy = c2.y - c1.y;
+      const dz = c2.z - c1.z;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (!(d2 < best[0])) continue;
+      best[0] = d2;
+      best[1] = c1.x;
+      best[2] = c1.y;
+      best[3] = c1.z;
+      best[4] = c2.x;
+      best[5] = c2.y;
+      best[6] = c2.z;
+    }
+  }
+}
+
+/** [0] |pB − pA| of `best` (overflow-safe). */
+const gap = new Float64Array(1);
+function bestGap(): void {
+  const dx = best[4] - best[1];
+  const dy = best[5] - best[2];
+  const dz = best[6] - best[3];
+  const s = dx * dx + dy * dy + dz * dz;
+  if (s > 1e-280 && s < 1e280) {
+    gap[0] = Math.sqrt(s);
+    return;
+  }
+  const m = Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz));
+  if (m === 0) {
+    gap[0] = 0;
+    return;
+  }
+  const u = dx / m;
+  const v = dy / m;
+  const w = dz / m;
+  gap[0] = m * Math.sqrt(u * u + v * v + w * w);
+}
+
+/**
+ * The witnesses of the penetration found by the SAT (depth `sat[0]` ≥ 0 taken as at least 0,
+ * normal `sat[1..3]`) into `best`: B moved by depth + clearance along the normal, the closest
+ * points, B's moved back.
+ */
+function penetrationWitnesses(): void {
+  const d = Math.max(sat[0], 0);
+  const move = d + CLEARANCE * frame[0];
+  const nx = sat[1] * move;
+  const ny = sat[2] * move;
+  const nz = sat[3] * move;
+  for (let i = 0; i < 3 * bvCount; i += 3) {
+    bv[i] += nx;
+    bv[i + 1] += ny;
+    bv[i + 2] += nz;
+  }
+  closestFeatures();
+  for (let i = 0; i < 3 * bvCount; i += 3) {
+    bv[i] -= nx;
+    bv[i + 1] -= ny;
+    bv[i + 2] -= nz;
+  }
+  best[4] -= nx;
+  best[5] -= ny;
+  best[6] -= nz;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pair routines (triangle as A, B posed by `bInA` in A's frame)
+// ---------------------------------------------------------------------------------------------
+
+/** B's pose inverted (the swapped order of two triangles). */
+const aInB: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z: 0, w: 1 } };
+
+/**
+ * True when two triangles are solved in the order (B, A) and flipped (issue 16: swapping A and B
+ * must flip the answer exactly; at a shared corner many axes tie at overlap 0 and each order
+ * took another): by the relative pose ({@link canonicalOrder}), and at a symmetric one (two
+ * triangles given in one frame, as the queries pose them) by the corners' coordinates, the
+ * lexicographically smaller triangle first. Loads the pair in the order chosen.
+ */
+function loadOrdered(a: Triangle, b: TrianglePolytopeOther, bInA: Isometry): boolean {
+  let swap = false;
+  if (b.type === ShapeType.Triangle) {
+    const c = canonicalOrder(bInA);
+    swap = c !== 0 ? c < 0 : triangleAfter(a, b);
+  }
+  if (!swap) {
+    load(a, b, bInA);
+    return false;
+  }
+  iso.invert(aInB, bInA);
+  load(b as Triangle, a, aInB);
+  return true;
+}
+
+/** True when triangle `a`'s corners come after `b`'s, lexicographically (a, b, c; x, y, z). */
+function triangleAfter(a: Triangle, b: Triangle): boolean {
+  const k = cmp(a.a, b.a) || cmp(a.b, b.b) || cmp(a.c, b.c);
+  return k > 0;
+}
+
+function cmp(p: Vec3, r: Vec3): number {
+  if (p.x !== r.x) return p.x > r.x ? 1 : -1;
+  if (p.y !== r.y) return p.y > r.y ? 1 : -1;
+  if (p.z !== r.z) return p.z > r.z ? 1 : -1;
+  return 0;
+}
+
+/** Writes `best`'s points (local frame) to the caller's frame and order. */
+function writePoints(pa: Vec3, pb: Vec3, swapped: boolean, bInA: Isometry): void {
+  const p = swapped ? pb : pa;
+  const r = swapped ? pa : pb;
+  p.x = best[1] + origin.x;
+  p.y = best[2] + origin.y;
+  p.z = best[3] + origin.z;
+  r.x = best[4] + origin.x;
+  r.y = best[5] + origin.y;
+  r.z = best[6] + origin.z;
+  if (swapped) {
+    iso.transformPoint(pa, bInA, pa);
+    iso.transformPoint(pb, bInA, pb);
+  }
+}
+
+/** Writes the loaded frame's unit normal `axis` to `n` in the caller's frame and order. */
+function writeNormal(n: Vec3, swapped: boolean, bInA: Isometry): void {
+  n.x = axis[0];
+  n.y = axis[1];
+  n.z = axis[2];
+  if (swapped) {
+    iso.transformVector(n, bInA, n);
+    n.x = -n.x;
+    n.y = -n.y;
+    n.z = -n.z;
+  }
+}
+
+/** True when triangle `a` and polytope `b` (B at `bInA`, A's frame) overlap or touch. */
+export function intersectsTrianglePolytope(
+  a: Triangle,
+  b: TrianglePolytopeOther,
+  bInA: Isometry,
+): boolean {
+  loadOrdered(a, b, bInA);
+  runSat();
+  return satTouching();
+}
+
+/**
+ * Closest points of triangle `a` and polytope `b` (A's frame): the distance (≥ 0) and the points
+ * on A and on B; when they overlap or touch, distance 0 and the witnesses of the penetration
+ * (on A and on B, spanning its depth along the least-overlap normal). Returns `out`.
+ */
+export function distanceTrianglePolytope(
+  out: DistanceResult,
+  a: Triangle,
+  b: TrianglePolytopeOther,
+  bInA: Isometry,
+): DistanceResult {
+  const swapped = loadOrdered(a, b, bInA);
+  runSat();
+  if (satTouching()) {
+    penetrationWitnesses();
+    out.distance = 0;
+  } else {
+    closestFeatures();
+    bestGap();
+    out.distance = gap[0];
+  }
+  writePoints(out.pointA, out.pointB, swapped, bInA);
+  return out;
+}
+
+/**
+ * Contact of triangle `a` and polytope `b` (A's frame) within `prediction` (≥ 0): when they
+ * overlap or touch, distance −depth (the least overlap of the SAT, 0 for a touch), its normal
+ * (A toward B) and witnesses on A and on B spanning the depth along it; when apart by at most
+ * `prediction`, the gap, the unit direction from A's closest point to B's and those points.
+ * False when apart by more.
+ */
+export function contactTrianglePolytope(
+  out: Contact,
+  a: Triangle,
+  b: TrianglePolytopeOther,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  const swapped = loadOrdered(a, b, bInA);
+  runSat();
+  if (satTouching()) {
+    penetrationWitnesses();
+    const d = Math.max(sat[0], 0);
+    out.distance = d > 0 ? -d : 0;
+    axis[0] = sat[1];
+    axis[1] = sat[2];
+    axis[2] = sat[3];
+  } else {
+    // Apart: the SAT's gap is a lower bound of the distance.
+    if (-sat[0] > prediction) return false;
+    closestFeatures();
+    bestGap();
+    const g = gap[0];
+    if (!(g <= prediction)) return false;
+    out.distance = g;
+    if (g > 0) {
+      axis[0] = best[4] - best[1];
+      axis[1] = best[5] - best[2];
+      axis[2] = best[6] - best[3];
+      normalizeAt(axis, 0);
+    } else {
+      axis[0] = sat[1];
+      axis[1] = sat[2];
+      axis[2] = sat[3];
+    }
+  }
+  writeNormal(out.normal, swapped, bInA);
+  writePoints(out.pointA, out.pointB, swapped, bInA);
+  return true;
+}
