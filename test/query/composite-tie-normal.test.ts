@@ -121,7 +121,10 @@ describe("composite parts tied at a vertex: the normal that separates the whole 
     expect(hh.toi).toBeCloseTo(hm.toi, 12);
     expect(violation(hh.normal)).toBeLessThanOrEqual(1e-9);
     expect(violation(hm.normal)).toBeLessThanOrEqual(1e-9);
+    // At this exact vertex-on-vertex touch every normal of the cone separates (the oracle
+    // above); the heightfield and the mesh must take the same one. Which one is not pinned: the
+    // edge–edge normal n (GJK/EPA's answer for a lone triangle) or the normal of the
+    // triangle–polytope routine's SAT (issue 16), both within the cone.
     expect(vec3.dot(hh.normal, hm.normal)).toBeGreaterThan(1 - 1e-9);
-    expect(vec3.dot(hh.normal, n)).toBeGreaterThan(1 - 1e-9);
   });
 });
