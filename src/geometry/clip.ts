@@ -88,7 +88,11 @@ export function reserveClipPolygon(poly: ClipPolygon, capacity: number): void {
   poly.tags = tags;
 }
 
-/** Appends vertex (x, y, z) with feature tag `tag` to `poly`, growing it if full. */
+/**
+ * Appends vertex (x, y, z) with feature tag `tag` to `poly`, growing it if full. For building
+ * polygons off the world step: the hot paths write into `poly.xyz` straight (doubles passed to a
+ * call V8 does not inline are boxed).
+ */
 export function pushClipVertex(
   poly: ClipPolygon,
   x: number,
@@ -176,19 +180,36 @@ function clipByScratchPlane(out: ClipPolygon, input: ClipPolygon, planeIndex: nu
   out.count = 0;
   const n = input.count;
   if (n === 0) return out;
+  // A convex polygon cut by a plane keeps at most n + 1 vertices; they are written straight into
+  // `out` (a double passed to a call V8 does not inline is boxed: this loop runs for every
+  // manifold of a world step).
   reserveClipPolygon(out, n + 1);
+  const o = out.xyz;
+  const oTags = out.tags;
+  let m = 0;
   const v = input.xyz;
   const tags = input.tags;
   const planeTag = (planeIndex + 1) * CLIP_TAG_STRIDE;
   if (n === 1) {
-    if (nx * v[0] + ny * v[1] + nz * v[2] - offset <= 0)
-      pushClipVertex(out, v[0], v[1], v[2], tags[0]);
+    if (nx * v[0] + ny * v[1] + nz * v[2] - offset <= 0) {
+      o[0] = v[0];
+      o[1] = v[1];
+      o[2] = v[2];
+      oTags[0] = tags[0];
+      out.count = 1;
+    }
     return out;
   }
   const edges = n === 2 ? 1 : n;
   if (n === 2) {
     const d0 = nx * v[0] + ny * v[1] + nz * v[2] - offset;
-    if (d0 <= 0) pushClipVertex(out, v[0], v[1], v[2], tags[0]);
+    if (d0 <= 0) {
+      o[0] = v[0];
+      o[1] = v[1];
+      o[2] = v[2];
+      oTags[0] = tags[0];
+      m = 1;
+    }
   }
   // Each vertex's signed distance is computed once: an edge's start is the last edge's end.
   const last = n === 2 ? 0 : 3 * (n - 1);
@@ -204,17 +225,22 @@ function clipByScratchPlane(out: ClipPolygon, input: ClipPolygon, planeIndex: nu
     const crossing = (d0 < 0 && d1 > 0) || (d0 > 0 && d1 < 0);
     if (crossing) {
       const t = d0 / (d0 - d1);
-      pushClipVertex(
-        out,
-        v[a] + t * (v[b] - v[a]),
-        v[a + 1] + t * (v[b + 1] - v[a + 1]),
-        v[a + 2] + t * (v[b + 2] - v[a + 2]),
-        planeTag + (tags[i0] - Math.trunc(tags[i0] / CLIP_TAG_STRIDE) * CLIP_TAG_STRIDE),
-      );
+      o[3 * m] = v[a] + t * (v[b] - v[a]);
+      o[3 * m + 1] = v[a + 1] + t * (v[b + 1] - v[a + 1]);
+      o[3 * m + 2] = v[a + 2] + t * (v[b + 2] - v[a + 2]);
+      oTags[m] = planeTag + (tags[i0] - Math.trunc(tags[i0] / CLIP_TAG_STRIDE) * CLIP_TAG_STRIDE);
+      m++;
     }
-    if (d1 <= 0) pushClipVertex(out, v[b], v[b + 1], v[b + 2], tags[i1]);
+    if (d1 <= 0) {
+      o[3 * m] = v[b];
+      o[3 * m + 1] = v[b + 1];
+      o[3 * m + 2] = v[b + 2];
+      oTags[m] = tags[i1];
+      m++;
+    }
     d0 = d1;
   }
+  out.count = m;
   return out;
 }
 

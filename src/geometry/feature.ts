@@ -6,10 +6,10 @@
  * Feature numbering per shape is listed in manifold.ts's module docs.
  */
 import { MANIFOLD_FEATURE_COS } from "../constants.js";
-import { hypot3 } from "../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { type ClipPolygon, makeClipPolygon, pushClipVertex } from "./clip.js";
+import { type ClipPolygon, makeClipPolygon, reserveClipPolygon } from "./clip.js";
 
 /** Vertices of the regular polygon inscribed in a cylinder cap or cone base (fixed at 8). */
 export const MANIFOLD_CAP_POLYGON_VERTICES = 8;
@@ -57,50 +57,71 @@ export function setPoint(f: SupportFeature, index: number): void {
   f.cos = 0;
 }
 
-/** Makes `f` the segment feature `index` from (ax, ay, az) to (bx, by, bz), clip tags tagA, tagB. */
-export function setSegment(
-  f: SupportFeature,
-  index: number,
-  ax: number,
-  ay: number,
-  az: number,
-  bx: number,
-  by: number,
-  bz: number,
-  tagA: number,
-  tagB: number,
-): void {
+/**
+ * The coordinates the feature setters read, written by the caller just before the call:
+ * {@link setSegment}'s two ends ([0..2] and [3..5]), {@link segmentSin}'s segment ([0..2], its
+ * answer in [6]) and {@link discPolygon}'s disc ([0] height y, [1] radius, [2] and [3] the
+ * unit first-vertex direction (ux, uz)). No double crosses these calls: V8 boxes (allocates) a
+ * double passed to or returned by a call it does not inline, and the manifold builder runs
+ * them for every touching pair of a world step.
+ */
+export const featureIo = new Float64Array(7);
+
+/**
+ * Makes `f` the segment feature `index` from (featureIo[0..2]) to (featureIo[3..5]), clip tags
+ * tagA, tagB.
+ */
+export function setSegment(f: SupportFeature, index: number, tagA: number, tagB: number): void {
   f.kind = FEATURE_SEGMENT;
   f.index = index;
   f.cos = 0;
-  f.poly.count = 0;
-  pushClipVertex(f.poly, ax, ay, az, tagA);
-  pushClipVertex(f.poly, bx, by, bz, tagB);
+  const poly = f.poly;
+  poly.count = 0;
+  reserveClipPolygon(poly, 2);
+  const v = poly.xyz;
+  for (let k = 0; k < 6; k++) v[k] = featureIo[k];
+  poly.tags[0] = tagA;
+  poly.tags[1] = tagB;
+  poly.count = 2;
 }
 
-/** Sine of the angle between segment (x, y, z) and the plane ⟂ unit d; 1 for zero length. */
-export function segmentSin(x: number, y: number, z: number, d: Vec3): number {
-  const len = hypot3(x, y, z);
-  if (!(len > 0)) return 1;
-  return Math.abs(x * d.x + y * d.y + z * d.z) / len;
+/**
+ * featureIo[6] = the sine of the angle between the segment (featureIo[0..2]) and the plane ⟂
+ * unit d; 1 for zero length.
+ */
+export function segmentSin(d: Vec3): void {
+  const x = featureIo[0];
+  const y = featureIo[1];
+  const z = featureIo[2];
+  const s = x * x + y * y + z * z;
+  // hypot3's common case inline (its result is a double returned by a call).
+  const len = s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX ? Math.sqrt(s) : hypot3(x, y, z);
+  featureIo[6] = len > 0 ? Math.abs(x * d.x + y * d.y + z * d.z) / len : 1;
 }
 
-/** Regular octagon inscribed in the disc of `radius` at height y, first vertex along (ux, uz). */
-export function discPolygon(
-  f: SupportFeature,
-  y: number,
-  radius: number,
-  ux: number,
-  uz: number,
-  up: boolean,
-): void {
+/**
+ * Regular octagon inscribed in the disc of radius featureIo[1] at height featureIo[0], first
+ * vertex along (featureIo[2], featureIo[3]) = (ux, uz).
+ */
+export function discPolygon(f: SupportFeature, up: boolean): void {
+  const y = featureIo[0];
+  const radius = featureIo[1];
+  const ux = featureIo[2];
+  const uz = featureIo[3];
   f.kind = FEATURE_POLYGON;
-  f.poly.count = 0;
+  const poly = f.poly;
+  poly.count = 0;
+  reserveClipPolygon(poly, MANIFOLD_CAP_POLYGON_VERTICES);
+  const v = poly.xyz;
   for (let q = 0; q < MANIFOLD_CAP_POLYGON_VERTICES; q++) {
     // Increasing angle about +Y turns z toward x, clockwise seen from +Y; reverse for the top.
     const k = up ? (MANIFOLD_CAP_POLYGON_VERTICES - q) % MANIFOLD_CAP_POLYGON_VERTICES : q;
     const cs = OCTAGON_COS[k];
     const sn = OCTAGON_SIN[k];
-    pushClipVertex(f.poly, radius * (ux * cs - uz * sn), y, radius * (ux * sn + uz * cs), q + 1);
+    v[3 * q] = radius * (ux * cs - uz * sn);
+    v[3 * q + 1] = y;
+    v[3 * q + 2] = radius * (ux * sn + uz * cs);
+    poly.tags[q] = q + 1;
   }
+  poly.count = MANIFOLD_CAP_POLYGON_VERTICES;
 }

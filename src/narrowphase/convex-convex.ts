@@ -298,7 +298,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   gjkToLimit(gjkOut, coreA, coreBInA, initDir);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   const polytopes = isPolytope(a) && isPolytope(b);
-  const unproven = gjkOut.unproven || curvedGapUnbacked(a, b, r);
+  const unproven = gjkOut.unproven || curvedGapUnbacked(a, b);
   // The upper bound of boundIo: GJK's closest point (a point of the Minkowski difference).
   boundIo[1] = gjkOut.status === GjkStatus.Separated ? gjkOut.distance - r : 0 - r;
   epaBoundIo[0] = 0;
@@ -433,11 +433,14 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
  * pair with a solid of revolution (never two polytopes) whose GJK gap exceeds the touching
  * tolerance while the separation along GJK's own direction (a certified lower bound on the gap,
  * one support pair) does not: the caller then decides it as GJK's `unproven` stall, by the
- * least overlap refined from GJK's direction. Cores loaded; `r` the sum of the margins.
+ * least overlap refined from GJK's direction. Cores loaded (their margins read from them).
  */
-function curvedGapUnbacked(a: ConvexShape, b: ConvexShape, r: number): boolean {
+function curvedGapUnbacked(a: ConvexShape, b: ConvexShape): boolean {
   if (gjkOut.status !== GjkStatus.Separated || gjkOut.unproven) return false;
   if (!curved(a) && !curved(b)) return false;
+  // The cores' margins read here, not passed: a double passed to a call V8 does not inline is
+  // boxed (allocated), ≈ 120 B per world step in the mesh probe.
+  const r = coreA.margin + coreB.margin;
   simplexSize(gjkOut.simplex);
   const touch = TOUCH_TOLERANCE * (sizeIo[0] + r);
   if (!(gjkOut.distance - r > touch)) return false;
@@ -1211,7 +1214,7 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
   gjkToLimit(gjkOut, coreA, coreBInA, initDir);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   if (gjkOut.status === GjkStatus.Intersecting) return true;
-  if (gjkOut.unproven || curvedGapUnbacked(a, b, r)) {
+  if (gjkOut.unproven || curvedGapUnbacked(a, b)) {
     // GJK stalled without a separating axis at its rounding level: the least overlap over
     // directions refined from its axis decides; a gap along the refined normal beyond the
     // touching tolerance separates (issue 16: a turned cylinder of 1e-6 4.4e-20 from a

@@ -134,8 +134,13 @@ function run(from: number, to: number): number {
 }
 
 let gcs = 0;
+/** The window's collections by kind (`perf_hooks` constants: 1 major, 2 minor, 4 incremental, 8 weak callbacks). */
+let gcKinds: number[] = [];
 const obs = new PerformanceObserver((list) => {
-  gcs += list.getEntries().length;
+  for (const e of list.getEntries()) {
+    gcs++;
+    gcKinds.push((e as unknown as { detail?: { kind?: number } }).detail?.kind ?? 0);
+  }
 });
 obs.observe({ entryTypes: ["gc"] });
 // Collect the set-up's garbage first, then warm up: a forced collection clears weak references
@@ -153,17 +158,18 @@ let sink = run(1, warmup);
 const WINDOWS = Number(process.env.WINDOWS ?? 4);
 const ACCEPT_BYTES_PER_STEP = 256;
 let frameNo = warmup;
-let result = { growth: 0, gcs: 0, before: 0, window: 0 };
+let result = { growth: 0, gcs: 0, before: 0, window: 0, kinds: [] as number[] };
 for (let w = 1; w <= WINDOWS; w++) {
   // Let the observer deliver the entries of the collections so far before counting.
   await new Promise((r) => setTimeout(r, 50));
   gcs = 0;
+  gcKinds = [];
   const before = process.memoryUsage().heapUsed;
   sink += run(frameNo + 1, frameNo + steps);
   const after = process.memoryUsage().heapUsed;
   frameNo += steps;
   await new Promise((r) => setTimeout(r, 50));
-  result = { growth: after - before, gcs, before, window: w };
+  result = { growth: after - before, gcs, before, window: w, kinds: gcKinds };
   if (gcs === 0 && after - before < ACCEPT_BYTES_PER_STEP * steps) break;
 }
 // HEAP_PROFILE=1: one more window of `steps` steps under V8's sampling heap profiler (interval
@@ -227,6 +233,7 @@ process.stdout.write(
     bytesPerStep: (after - before) / steps,
     heapAfterGcDeltaBytes: afterGc - before,
     gcsDuring,
+    gcKinds: result.kinds,
     window: result.window,
     contacts: world.contactCount,
     parallelMerges:

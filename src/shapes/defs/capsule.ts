@@ -5,6 +5,7 @@
  */
 import { closestPointOnSegment } from "../../geometry/closest-point.js";
 import {
+  featureIo,
   SEGMENT_SIN,
   type SupportFeature,
   segmentSin,
@@ -32,7 +33,11 @@ import {
 } from "./helpers.js";
 
 function capsuleFeature(f: SupportFeature, c: Capsule, d: Vec3): void {
-  if (segmentSin(c.b.x - c.a.x, c.b.y - c.a.y, c.b.z - c.a.z, d) > SEGMENT_SIN) {
+  featureIo[0] = c.b.x - c.a.x;
+  featureIo[1] = c.b.y - c.a.y;
+  featureIo[2] = c.b.z - c.a.z;
+  segmentSin(d);
+  if (featureIo[6] > SEGMENT_SIN) {
     setPoint(f, 0);
     return;
   }
@@ -53,18 +58,13 @@ function capsuleFeature(f: SupportFeature, c: Capsule, d: Vec3): void {
     py = d.y;
     pz = d.z;
   }
-  setSegment(
-    f,
-    0,
-    c.a.x + r * px,
-    c.a.y + r * py,
-    c.a.z + r * pz,
-    c.b.x + r * px,
-    c.b.y + r * py,
-    c.b.z + r * pz,
-    1,
-    2,
-  );
+  featureIo[0] = c.a.x + r * px;
+  featureIo[1] = c.a.y + r * py;
+  featureIo[2] = c.a.z + r * pz;
+  featureIo[3] = c.b.x + r * px;
+  featureIo[4] = c.b.y + r * py;
+  featureIo[5] = c.b.z + r * pz;
+  setSegment(f, 0, 1, 2);
 }
 
 const closest = vec3.create();

@@ -8,6 +8,7 @@ import { MANIFOLD_FEATURE_COS } from "../../constants.js";
 import { closestPointOnSegment, closestPointOnTriangle } from "../../geometry/closest-point.js";
 import {
   discPolygon,
+  featureIo,
   SEGMENT_SIN,
   type SupportFeature,
   segmentSin,
@@ -16,7 +17,7 @@ import {
 } from "../../geometry/feature.js";
 import { rayIntervalCone } from "../../geometry/ray-primitives.js";
 import { RevolutionKind } from "../../geometry/revolution.js";
-import { hypot2 } from "../../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2 } from "../../math/scalar.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
 import { aabbCone, type Cone, makeCone, supportCone } from "../cone.js";
@@ -26,11 +27,18 @@ import { registerShape } from "../shape-def.js";
 import { azimuth, fromProfile, revolutionSolidDef } from "./helpers.js";
 
 function coneFeature(f: SupportFeature, c: Cone, d: Vec3): void {
-  const rho = hypot2(d.x, d.z);
+  // hypot2's common case inline, and the setters' coordinates through featureIo: no double
+  // crosses a call (src/geometry/feature.ts).
+  const rr = d.x * d.x + d.z * d.z;
+  const rho = rr > HYPOT_SAFE_MIN && rr < HYPOT_SAFE_MAX ? Math.sqrt(rr) : hypot2(d.x, d.z);
   const ux = rho > 0 ? d.x / rho : 1;
   const uz = rho > 0 ? d.z / rho : 0;
   if (-d.y >= MANIFOLD_FEATURE_COS) {
-    discPolygon(f, -c.halfHeight, c.radius, ux, uz, false);
+    featureIo[0] = -c.halfHeight;
+    featureIo[1] = c.radius;
+    featureIo[2] = ux;
+    featureIo[3] = uz;
+    discPolygon(f, false);
     f.index = 0;
     f.cos = -d.y;
     vec3.set(f.normal, 0, -1, 0);
@@ -39,9 +47,21 @@ function coneFeature(f: SupportFeature, c: Cone, d: Vec3): void {
   const x = c.radius * ux;
   const z = c.radius * uz;
   const h = c.halfHeight;
-  if (rho > 0 && segmentSin(x, -2 * h, z, d) <= SEGMENT_SIN) {
-    setSegment(f, 1, 0, h, 0, x, -h, z, 1, 2);
-    return;
+  if (rho > 0) {
+    featureIo[0] = x;
+    featureIo[1] = -2 * h;
+    featureIo[2] = z;
+    segmentSin(d);
+    if (featureIo[6] <= SEGMENT_SIN) {
+      featureIo[0] = 0;
+      featureIo[1] = h;
+      featureIo[2] = 0;
+      featureIo[3] = x;
+      featureIo[4] = -h;
+      featureIo[5] = z;
+      setSegment(f, 1, 1, 2);
+      return;
+    }
   }
   setPoint(f, 1);
 }

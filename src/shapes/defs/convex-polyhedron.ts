@@ -7,10 +7,11 @@
  */
 
 import { invalidValue } from "../../errors.js";
-import { pushClipVertex, reserveClipPolygon } from "../../geometry/clip.js";
+import { reserveClipPolygon } from "../../geometry/clip.js";
 import { closestPointOnTriangle } from "../../geometry/closest-point.js";
 import {
   FEATURE_POLYGON,
+  featureIo,
   SEGMENT_SIN,
   type SupportFeature,
   segmentSin,
@@ -60,12 +61,20 @@ function polyhedronFace(f: SupportFeature, p: ConvexPolyhedron, d: Vec3): void {
   const v = p.vertices;
   const start = p.faceOffsets[best];
   const end = p.faceOffsets[best + 1];
-  f.poly.count = 0;
-  reserveClipPolygon(f.poly, end - start);
+  const poly = f.poly;
+  poly.count = 0;
+  reserveClipPolygon(poly, end - start);
+  // Written straight into the polygon: a double passed to a call V8 does not inline is boxed.
+  const xyz = poly.xyz;
   for (let q = start; q < end; q++) {
     const vi = p.faceVertices[q];
-    pushClipVertex(f.poly, v[3 * vi], v[3 * vi + 1], v[3 * vi + 2], vi + 1);
+    const k = 3 * (q - start);
+    xyz[k] = v[3 * vi];
+    xyz[k + 1] = v[3 * vi + 1];
+    xyz[k + 2] = v[3 * vi + 2];
+    poly.tags[q - start] = vi + 1;
   }
+  poly.count = end - start;
 }
 
 function polyhedronEdge(f: SupportFeature, p: ConvexPolyhedron, d: Vec3): void {
@@ -88,12 +97,11 @@ function polyhedronEdge(f: SupportFeature, p: ConvexPolyhedron, d: Vec3): void {
     if (e[q] === sv) o = e[q + 1];
     else if (e[q + 1] === sv) o = e[q];
     else continue;
-    const sn = segmentSin(
-      v[3 * o] - v[3 * sv],
-      v[3 * o + 1] - v[3 * sv + 1],
-      v[3 * o + 2] - v[3 * sv + 2],
-      d,
-    );
+    featureIo[0] = v[3 * o] - v[3 * sv];
+    featureIo[1] = v[3 * o + 1] - v[3 * sv + 1];
+    featureIo[2] = v[3 * o + 2] - v[3 * sv + 2];
+    segmentSin(d);
+    const sn = featureIo[6];
     if (sn < bestSin) {
       bestSin = sn;
       best = q >> 1;
@@ -104,18 +112,13 @@ function polyhedronEdge(f: SupportFeature, p: ConvexPolyhedron, d: Vec3): void {
     setPoint(f, p.faceCount + p.edges.length / 2 + sv);
     return;
   }
-  setSegment(
-    f,
-    p.faceCount + best,
-    v[3 * sv],
-    v[3 * sv + 1],
-    v[3 * sv + 2],
-    v[3 * other],
-    v[3 * other + 1],
-    v[3 * other + 2],
-    sv + 1,
-    other + 1,
-  );
+  featureIo[0] = v[3 * sv];
+  featureIo[1] = v[3 * sv + 1];
+  featureIo[2] = v[3 * sv + 2];
+  featureIo[3] = v[3 * other];
+  featureIo[4] = v[3 * other + 1];
+  featureIo[5] = v[3 * other + 2];
+  setSegment(f, p.faceCount + best, sv + 1, other + 1);
 }
 
 const c1 = vec3.create();

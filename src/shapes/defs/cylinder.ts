@@ -7,6 +7,7 @@
 import { MANIFOLD_FEATURE_COS } from "../../constants.js";
 import {
   discPolygon,
+  featureIo,
   SEGMENT_SIN,
   type SupportFeature,
   setPoint,
@@ -14,7 +15,7 @@ import {
 } from "../../geometry/feature.js";
 import { rayIntervalCylinder } from "../../geometry/ray-primitives.js";
 import { RevolutionKind } from "../../geometry/revolution.js";
-import { hypot2 } from "../../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2 } from "../../math/scalar.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
 import { aabbCylinder, type Cylinder, makeCylinder, supportCylinder } from "../cylinder.js";
@@ -24,13 +25,20 @@ import { registerShape } from "../shape-def.js";
 import { azimuth, fromProfile, revolutionSolidDef } from "./helpers.js";
 
 function cylinderFeature(f: SupportFeature, c: Cylinder, d: Vec3): void {
-  const rho = hypot2(d.x, d.z);
+  // hypot2's common case inline, and the setters' coordinates through featureIo: no double
+  // crosses a call (src/geometry/feature.ts).
+  const rr = d.x * d.x + d.z * d.z;
+  const rho = rr > HYPOT_SAFE_MIN && rr < HYPOT_SAFE_MAX ? Math.sqrt(rr) : hypot2(d.x, d.z);
   const ux = rho > 0 ? d.x / rho : 1;
   const uz = rho > 0 ? d.z / rho : 0;
   const ay = Math.abs(d.y);
   if (ay >= MANIFOLD_FEATURE_COS) {
     const up = d.y >= 0;
-    discPolygon(f, up ? c.halfHeight : -c.halfHeight, c.radius, ux, uz, up);
+    featureIo[0] = up ? c.halfHeight : -c.halfHeight;
+    featureIo[1] = c.radius;
+    featureIo[2] = ux;
+    featureIo[3] = uz;
+    discPolygon(f, up);
     f.index = up ? 0 : 1;
     f.cos = ay;
     vec3.set(f.normal, 0, up ? 1 : -1, 0);
@@ -39,7 +47,13 @@ function cylinderFeature(f: SupportFeature, c: Cylinder, d: Vec3): void {
   if (ay <= SEGMENT_SIN) {
     const x = c.radius * ux;
     const z = c.radius * uz;
-    setSegment(f, 2, x, -c.halfHeight, z, x, c.halfHeight, z, 1, 2);
+    featureIo[0] = x;
+    featureIo[1] = -c.halfHeight;
+    featureIo[2] = z;
+    featureIo[3] = x;
+    featureIo[4] = c.halfHeight;
+    featureIo[5] = z;
+    setSegment(f, 2, 1, 2);
     return;
   }
   setPoint(f, 2);

@@ -8,6 +8,7 @@ import { pushClipPoint } from "../../geometry/clip.js";
 import { closestPointOnTriangle } from "../../geometry/closest-point.js";
 import {
   FEATURE_POLYGON,
+  featureIo,
   SEGMENT_SIN,
   type SupportFeature,
   segmentSin,
@@ -97,11 +98,21 @@ function triangleEdge(f: SupportFeature, t: Triangle, d: Vec3): void {
     tp = 3;
     tq = 1;
   }
-  if (segmentSin(q.x - p.x, q.y - p.y, q.z - p.z, d) > SEGMENT_SIN) {
+  featureIo[0] = q.x - p.x;
+  featureIo[1] = q.y - p.y;
+  featureIo[2] = q.z - p.z;
+  segmentSin(d);
+  if (featureIo[6] > SEGMENT_SIN) {
     setPoint(f, edge);
     return;
   }
-  setSegment(f, edge, p.x, p.y, p.z, q.x, q.y, q.z, tp, tq);
+  featureIo[0] = p.x;
+  featureIo[1] = p.y;
+  featureIo[2] = p.z;
+  featureIo[3] = q.x;
+  featureIo[4] = q.y;
+  featureIo[5] = q.z;
+  setSegment(f, edge, tp, tq);
 }
 
 function rayCastTriangle(
