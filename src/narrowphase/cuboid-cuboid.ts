@@ -454,7 +454,11 @@ function recordEdge(out: CuboidSatResult, i: number, j: number, sign: number): v
   vec3.setAxis(axisTmp, i, 1);
   const bj = vec3.set(out.axis, R[j], R[3 + j], R[6 + j]);
   vec3.cross(out.axis, axisTmp, bj);
-  vec3.scale(out.axis, out.axis, sign / edgeLength[0]);
+  // The scale written out: a double passed to a call V8 does not inline is boxed.
+  const k = sign / edgeLength[0];
+  out.axis.x *= k;
+  out.axis.y *= k;
+  out.axis.z *= k;
 }
 
 /**
