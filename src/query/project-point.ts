@@ -16,18 +16,24 @@
 import { CollideError, invalidValue } from "../errors.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
 import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
+import { projectOntoTriangle } from "../geometry/triangle-projection.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { farFromUnitScale, pointRescaleFactor, scaledShape } from "../narrowphase/extreme-scale.js";
+import {
+  farFromUnitScale,
+  outOfUnitRange,
+  pointRescaleFactor,
+  scaledShape,
+} from "../narrowphase/extreme-scale.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, makeCompositePart } from "../shapes/composite.js";
 import { aabbOf, type PointProjection, shapeDef } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
-import type { TriangleMesh } from "../shapes/triangle-mesh.js";
+import { getMeshTriangle, type TriangleMesh } from "../shapes/triangle-mesh.js";
 import { checkVec3 } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
@@ -65,9 +71,15 @@ export function projectPointLocal(
   if (out.triangle !== undefined) out.triangle = -1;
   const project = shapeDef(shape.type).projectPoint;
   if (project) {
-    const k = pointRescaleFactor(shape, p);
+    // A triangle projects at any scale itself (src/geometry/triangle-projection.ts): one
+    // common factor would flush a 2^-460 triangle to 0 under a point 2^893 away.
+    const k = shape.type === ShapeType.Triangle ? 1 : pointRescaleFactor(shape, p);
     // A mesh far from unit scale: its triangles one by one, each rescaled.
-    if (k === 1 && farFromUnitScale(shape, p) && compositeView(shape.type))
+    if (
+      k === 1 &&
+      compositeView(shape.type) &&
+      (farFromUnitScale(shape, p) || surfaceMeshFarFromUnitScale(shape))
+    )
       return projectPointComposite(out, shape, p, solid);
     if (k === 1) return project(out, shape, p, solid);
     // Far from unit scale (src/narrowphase/extreme-scale.ts): the shape and the point multiplied
@@ -81,6 +93,16 @@ export function projectPointLocal(
   return unsupportedShape(shape, "projectPoint");
 }
 
+/**
+ * A surface mesh (not solid) whose vertices reach outside [2^-128, 2^128] (its bounding radius,
+ * cached): the BVH walk's squared distances would overflow or underflow, so its triangles are
+ * projected one by one through the composite view (each at any scale).
+ */
+function surfaceMeshFarFromUnitScale(shape: Shape): boolean {
+  if (shape.type !== ShapeType.TriangleMesh || (shape as TriangleMesh).solid) return false;
+  return outOfUnitRange(shapeDef(shape.type).boundingRadius(shape));
+}
+
 /** Scratch of one composite level of a projection. */
 const scaledPoint = vec3.create();
 
@@ -92,6 +114,8 @@ interface ProjectLevel {
   one: PointProjection;
   found: boolean;
   inside: boolean;
+  /** The part id of `best` (a mesh's triangle index). */
+  bestId: number;
 }
 const projectLevels: ProjectLevel[] = [];
 let projectDepth = 0;
@@ -120,6 +144,7 @@ function projectPointComposite(
       one: makePointProjection(),
       found: false,
       inside: false,
+      bestId: -1,
     });
   }
   const l = projectLevels[projectDepth++];
@@ -140,6 +165,10 @@ function projectPointComposite(
       r = k >= PROJECT_MAX_GROWTHS ? Infinity : l.found ? l.best.distance : 4 * r;
     }
     out.inside = l.inside;
+    if (out.triangle !== undefined && shape.type === ShapeType.TriangleMesh && l.found)
+      out.triangle = l.bestId;
+    // A surface mesh has no inside (as its own projection, src/shapes/defs/triangle-mesh.ts).
+    if (shape.type === ShapeType.TriangleMesh && !(shape as TriangleMesh).solid) out.inside = false;
     if (l.inside && solid) {
       vec3.copy(out.point, p);
       out.distance = 0;
@@ -197,6 +226,7 @@ function nearestPart(
     found = true;
     vec3.copy(l.best.point, l.one.point);
     l.best.distance = l.one.distance;
+    l.bestId = l.hits.ids[h];
   }
   l.found = found;
   l.inside = inside;
@@ -264,6 +294,10 @@ export interface PointProjections {
 }
 
 const batchLocal = vec3.create();
+const batchTa = vec3.create();
+const batchTb = vec3.create();
+const batchTc = vec3.create();
+const batchOne = { point: vec3.create(), distance: 0, inside: false };
 const batchWorld = vec3.create();
 
 /**
@@ -317,6 +351,13 @@ export function projectPoints(
     vec3.set(batchWorld, points[3 * i], points[3 * i + 1], points[3 * i + 2]);
     iso.inverseTransformPoint(batchLocal, pose, batchWorld);
     closestPointOnMesh(meshQuery, mesh, batchLocal);
+    if (meshQuery.triangle >= 0) {
+      // The winner's projection at any scale, as projectPoint's (the same point and distance).
+      getMeshTriangle(mesh, meshQuery.triangle, batchTa, batchTb, batchTc);
+      projectOntoTriangle(batchOne, batchTa, batchTb, batchTc, batchLocal);
+      vec3.copy(meshQuery.point, batchOne.point);
+      meshQuery.distance = batchOne.distance;
+    }
     iso.transformPoint(batchWorld, pose, meshQuery.point);
     r.points[3 * i] = batchWorld.x;
     r.points[3 * i + 1] = batchWorld.y;

@@ -44,9 +44,10 @@ const SPHERE_BOX_APP_MAX_BYTES = 16_000;
  * shape capabilities, GJK's separation test, the rescaled ray casts and the allocation-free mesh
  * pairs; 207.4 kB after overlapVolume for every pair (the union octree, half-space closed forms)
  * and the rounded shapes' exact ray casts; 219.7 kB with the triangle–polytope pair routine, SAT
- * and closest features of a triangle against a box, a triangle or a hull, issue 16).
+ * and closest features of a triangle against a box, a triangle or a hull, issue 16; 224.9 kB
+ * with the triangle projection at any scale).
  */
-const SPHERE_BOX_MAIN_APP_MAX_BYTES = 223_000;
+const SPHERE_BOX_MAIN_APP_MAX_BYTES = 228_000;
 
 const SPHERE_BOX_APP = `
 import {

@@ -8,6 +8,7 @@
 import { invalidValue } from "../../errors.js";
 import type { MeshBvhHits } from "../../geometry/mesh-bvh.js";
 import { queryMeshBvhBox } from "../../geometry/mesh-bvh.js";
+import { projectOntoTriangle } from "../../geometry/triangle-projection.js";
 import * as vec3 from "../../math/vec3.js";
 import { castRayTriangleMesh, makeMeshRayHit } from "../../narrowphase/mesh-ray.js";
 import { closestPointOnMesh, makeMeshPointQuery } from "../../query/mesh-distance.js";
@@ -27,6 +28,10 @@ import { cachedPerShape, maxVertexDistance } from "./helpers.js";
 
 const meshHit = makeMeshRayHit();
 const meshQuery = makeMeshPointQuery();
+const meshTa = vec3.create();
+const meshTb = vec3.create();
+const meshTc = vec3.create();
+const meshOne = { point: vec3.create(), distance: 0, inside: false };
 
 /** Each edge of the mesh once (shared edges by their lower triangle), as vertex index pairs. */
 function meshEdges(mesh: TriangleMesh): number[] {
@@ -82,8 +87,14 @@ export const triangleMeshDef: ShapeDef<TriangleMesh> = {
       vec3.copy(out.point, p);
       out.distance = 0;
     } else {
-      vec3.copy(out.point, meshQuery.point);
-      out.distance = meshQuery.distance;
+      // The winner's projection again at any scale (src/geometry/triangle-projection.ts): the
+      // BVH walk's point carries the rounding of the corners' coordinates (a point 2 above a
+      // 1e20 triangle landed on its corners' grid, 3e4 away).
+      const t = meshQuery.triangle;
+      getMeshTriangle(s, t, meshTa, meshTb, meshTc);
+      projectOntoTriangle(meshOne, meshTa, meshTb, meshTc, p);
+      vec3.copy(out.point, meshOne.point);
+      out.distance = meshOne.distance;
     }
     return out;
   },

@@ -3,9 +3,7 @@
  * seen from both sides. Ray cast by the watertight test (Woop, Benthin & Wald 2013), edge-on by
  * the GJK ray cast; point projection by the closest point on a triangle (Ericson 2005, §5.1.5).
  */
-import { GJK_ROUNDING_TOLERANCE } from "../../constants.js";
 import { pushClipPoint } from "../../geometry/clip.js";
-import { closestPointOnTriangle } from "../../geometry/closest-point.js";
 import {
   FEATURE_POLYGON,
   featureIo,
@@ -16,6 +14,7 @@ import {
   setSegment,
 } from "../../geometry/feature.js";
 import { RAY_TRIANGLE_DEGENERATE, rayTriangle } from "../../geometry/ray-primitives.js";
+import { projectOntoTriangle } from "../../geometry/triangle-projection.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
@@ -137,16 +136,9 @@ function rayCastTriangle(
 }
 
 function projectTriangle(out: PointProjection, s: Triangle, p: Vec3): PointProjection {
-  // Flat: "inside" means on the triangle, up to the rounding of the closest point.
-  closestPointOnTriangle(out.point, p, s.a, s.b, s.c);
-  out.distance = vec3.distance(p, out.point);
-  const size = Math.max(vec3.length(s.a), vec3.length(s.b), vec3.length(s.c), vec3.length(p));
-  out.inside = out.distance <= GJK_ROUNDING_TOLERANCE * size;
-  if (out.inside) {
-    vec3.copy(out.point, p);
-    out.distance = 0;
-  }
-  return out;
+  // Flat: "inside" means on the triangle, up to the rounding of the point's offset from it
+  // (src/geometry/triangle-projection.ts; any scale).
+  return projectOntoTriangle(out, s.a, s.b, s.c, p);
 }
 
 const triU = vec3.create();
