@@ -235,6 +235,9 @@ function lengthInto(a: Vec3, out: Float64Array, i: number): void {
   const s = x * x + y * y + z * z;
   // Two stores: a conditional merging √s with hypot3's tagged result would box √s.
   if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) out[i] = Math.sqrt(s);
+  // A zero vector (an origin, a pair at the identity) answered here: hypot3's call would box
+  // its three coordinates when V8 does not inline it (27 KB per step in the mesh probe once).
+  else if (x === 0 && y === 0 && z === 0) out[i] = 0;
   else out[i] = hypot3(x, y, z);
 }
 const faceP = vec3.create();

@@ -72,6 +72,9 @@ function lengthInto(a: Vec3): void {
   // Two stores, not one of a conditional: a merge of √s with hypot3's (tagged) result is tagged,
   // so V8 boxed √s on the common path.
   if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) io[3] = Math.sqrt(s);
+  // A zero vector (an origin, a pair at the identity) answered here: hypot3's call would box
+  // its three coordinates when V8 does not inline it (27 KB per step in the mesh probe once).
+  else if (ax === 0 && ay === 0 && az === 0) io[3] = 0;
   else io[3] = hypot3(ax, ay, az);
 }
 
@@ -225,11 +228,16 @@ export function gjkRayCast(
   }
   // Hollow from inside: cast back from a point beyond the set.
   supportFull(p, map, d);
-  const toP = vec3.distance(o, p);
-  setExtent(map); // (uses p)
+  // |o − p| and o + far·d written out (through io): no double crosses a call.
+  vec3.sub(tmp, o, p);
+  lengthInto(tmp);
+  const toP = io[3];
+  setExtent(map); // (uses p and tmp)
   const reach = toP + io[2];
   const far = (2 * reach) / dLen + 1;
-  vec3.addScaled(farOrigin, o, d, far);
+  farOrigin.x = o.x + d.x * far;
+  farOrigin.y = o.y + d.y * far;
+  farOrigin.z = o.z + d.z * far;
   vec3.negate(backDir, d);
   io[0] = far;
   if (!cast(map, farOrigin, backDir)) return false;

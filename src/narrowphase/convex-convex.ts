@@ -483,6 +483,9 @@ function lengthInto(a: Vec3, i: number): void {
   const z = a.z;
   const s = x * x + y * y + z * z;
   if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) sizeIo[i] = Math.sqrt(s);
+  // A zero vector (an origin, a pair at the identity) answered here: hypot3's call would box
+  // its three coordinates when V8 does not inline it (27 KB per step in the mesh probe once).
+  else if (x === 0 && y === 0 && z === 0) sizeIo[i] = 0;
   else sizeIo[i] = hypot3(x, y, z);
 }
 

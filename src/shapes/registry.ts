@@ -94,6 +94,9 @@ export function supportOf(out: Vec3, s: Shape, dir: Vec3): Vec3 {
   const z = dir.z;
   const ss = x * x + y * y + z * z;
   if (ss > HYPOT_SAFE_MIN && ss < HYPOT_SAFE_MAX) io[1] = Math.sqrt(ss);
+  // A zero vector (an origin, a pair at the identity) answered here: hypot3's call would box
+  // its three coordinates when V8 does not inline it (27 KB per step in the mesh probe once).
+  else if (x === 0 && y === 0 && z === 0) io[1] = 0;
   else io[1] = hypot3(x, y, z);
   const len = io[1];
   if (!(len > 0)) return out;

@@ -134,7 +134,7 @@ function run(from: number, to: number): number {
 }
 
 let gcs = 0;
-/** The window's collections by kind (`perf_hooks` constants: 1 major, 2 minor, 4 incremental, 8 weak callbacks). */
+/** The window's collections by kind (`perf_hooks` constants: 1 minor, 4 major, 8 incremental, 16 weak callbacks). */
 let gcKinds: number[] = [];
 const obs = new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {

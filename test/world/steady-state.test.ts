@@ -26,6 +26,11 @@
  * step under load (keys passed to `PairSet.addKey`). Hot loops now write keys straight into the
  * set's storage (`PairSet.room`) and pass no double to a call; code run once per step uses
  * integer arithmetic, since it may still run unoptimized, where every double is allocated.
+ * The clean-clone CI failed this file in 2 of 3 runs once (all windows collecting): under load,
+ * V8 had stopped inlining the box's edge feature's helpers (`pushClipVertex` with three computed
+ * coordinates, `vec3.getAxis`), 7.6 KB per step, caught by the probe's `HEAP_PROFILE=1` window.
+ * The manifold's feature setters and the clipping loop now write coordinates into the polygon's
+ * storage or read them from `featureIo` (src/geometry/feature.ts): no double crosses a call.
  */
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
