@@ -21,6 +21,10 @@
  *   triangle's edges to B's edges (Ericson 2005, §5.1.9): the closest features of two convex
  *   polytopes are one of those pairs, so the witnesses lie on the features exactly (to their
  *   rounding).
+ * - Degenerate triangles (a segment or a point; a sliver thinner than `PARALLEL` of its edges
+ *   counts as one): their face normal is no axis; a segment in a flat B's plane adds its in-plane
+ *   normal (B's normal × the segment), and two of them against each other are decided by their
+ *   exact closest points (the gap, or at a touch a normal to both, along which the overlap is 0).
  * - Witnesses of a penetration: B moved along the normal past its depth d by a clearance c is
  *   apart from A by exactly c along the normal (the origin projects into the Minkowski
  *   difference's face of that normal), and the closest points of that pair, B's moved back by
