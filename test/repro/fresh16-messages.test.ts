@@ -92,4 +92,43 @@ describe("error messages name what is wrong with the value given (fresh16)", () 
       /span x from -1e\+308 to 1e\+308/,
     );
   });
+
+  it("a 2D polygon point near (not equal to) another is refused as near, quoting both", () => {
+    const e = error({
+      op: "intersects",
+      dim: 2,
+      a: {
+        type: "polygon",
+        points: [
+          [0, 0],
+          [1, 0],
+          [0, 1e-300],
+        ],
+      },
+      b: { type: "circle", center: [0, 0], radius: 1 },
+    });
+    expect(e.code).toBe("invalid_value");
+    expect(e.field).toBe("a.points[2]");
+    expect(e.message).toMatch(
+      /^a\.points\[2\] lies within [0-9.e+-]+ of a\.points\[0\] \(\[0,0\]\)/,
+    );
+    expect(e.message).not.toMatch(/repeats/);
+    expect(e.message).toContain("(got [0,1e-300])");
+    // An exact repeat keeps its message.
+    const r = error({
+      op: "intersects",
+      dim: 2,
+      a: {
+        type: "polygon",
+        points: [
+          [0, 0],
+          [1, 0],
+          [1, 0],
+          [0, 1],
+        ],
+      },
+      b: { type: "circle", center: [0, 0], radius: 1 },
+    });
+    expect(r.message).toBe("a.points[2] repeats a.points[1] (got [1,0])");
+  });
 });
