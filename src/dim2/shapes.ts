@@ -268,7 +268,14 @@ export function makePolygon(points: readonly Vec2[], field = "points"): Polygon2
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       if (hypot2(pts[i].x - pts[j].x, pts[i].y - pts[j].y) <= lenTol) {
-        invalidValue(`${field}[${j}]`, points[j], `repeats ${field}[${i}]`);
+        const same = points[i].x === points[j].x && points[i].y === points[j].y;
+        invalidValue(
+          `${field}[${j}]`,
+          points[j],
+          same
+            ? `repeats ${field}[${i}]`
+            : `lies within ${lenTol / k} of ${field}[${i}] (${JSON.stringify([points[i].x, points[i].y])}): a repeated point at the polygon's size`,
+        );
       }
     }
   }

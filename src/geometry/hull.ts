@@ -375,6 +375,23 @@ function checkPoints(points: ArrayLike<number>, field: string, allowFlat: boolea
       invalidValue(field, x, `coordinate ${i} must be a finite number`);
     }
   }
+  for (let j = 0; j < 3; j++) {
+    // Two points farther apart on an axis than the largest double: every tolerance and plane of
+    // the hull would be Infinity or NaN ("collinear within Infinity" for a tetrahedron).
+    let lo = Number.POSITIVE_INFINITY;
+    let hi = Number.NEGATIVE_INFINITY;
+    for (let i = j; i < points.length; i += 3) {
+      if (points[i] < lo) lo = points[i];
+      if (points[i] > hi) hi = points[i];
+    }
+    if (!Number.isFinite(hi - lo) && points.length >= 3) {
+      invalidValue(
+        field,
+        Array.from(points),
+        `span ${"xyz"[j]} from ${lo} to ${hi}: their difference overflows double precision (scale the points down)`,
+      );
+    }
+  }
   if (points.length < (allowFlat ? 9 : 12)) {
     const n = points.length / 3;
     const held = `holds ${n} point${n === 1 ? "" : "s"}`;

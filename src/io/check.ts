@@ -7,8 +7,8 @@
  * the broad phase, the layer/mask filter and the narrow phase, and the world's contacts are the
  * pairs. Every broad phase gives the same pairs, numbers and statistics, bit for bit.
  */
-import { WORLD_MAX_PAIRS } from "../constants.js";
-import { CollideError, invalidValue } from "../errors.js";
+import { WORLD_MAX_COORDINATE, WORLD_MAX_PAIRS } from "../constants.js";
+import { CollideError, describeValue, invalidValue } from "../errors.js";
 import type { BroadPhaseName } from "../query/pairs.js";
 import { CollisionWorld } from "../world/collision-world.js";
 import { makeWorldContact } from "../world/contact-cache.js";
@@ -76,6 +76,20 @@ export function checkScene(scene: Scene, options: Partial<CheckOptions> = {}): C
     try {
       h = world.addBody({ shape: b.shape, pose: b.pose, layer: b.layer, mask: b.mask });
     } catch (e) {
+      // The world refuses a body whose box leaves its bound by the pose it was given, which
+      // the scene file does not have (its shapes are posed by their own fields, and the pose is
+      // in the scene's local frame): name the body's shape and its position in the world.
+      if (e instanceof CollideError && e.field === "body.pose.translation") {
+        const t = b.pose.translation;
+        const o = scene.origin ?? [0, 0, 0];
+        const at = [t.x + o[0], t.y + o[1], t.z + o[2]];
+        throw new CollideError(
+          e.code,
+          `bodies[${i}].shape`,
+          at,
+          `bodies[${i}].shape (id ${JSON.stringify(b.id)}) puts the body's AABB (padded for rounding) out of range: its coordinates must lie within ±${WORLD_MAX_COORDINATE} (got a shape posed at ${describeValue(at)})`,
+        );
+      }
       // The world names its argument "body…": name the scene's body instead.
       if (e instanceof CollideError && e.field.startsWith("body")) {
         const field = `bodies[${i}]${e.field.slice(4)}`;

@@ -10,6 +10,7 @@
  * exactly at 1e5 read as 1 ulp apart); moved by an exact shift into a frame at the smallest shape,
  * it rounds by half an ulp of the line's (the scene's) spread.
  */
+import { WORLD_MAX_COORDINATE } from "../constants.js";
 import type { Vec3 } from "../math/vec3.js";
 import type { PosedShape, ShapeParseContext } from "./shapes-json.js";
 import { parseShape } from "./shapes-json.js";
@@ -38,6 +39,13 @@ const POSITION_FIELDS: Record<string, readonly string[]> = {
 };
 
 type Json = Record<string, unknown>;
+
+/**
+ * The largest shifted coordinate plus twice its shape's extent for which an axis is shifted: an
+ * eighth of the world's bound, so that a shape's box (its extent grown by its rotation, at most
+ * √3 times) in the local frame stays inside the bound the world checks.
+ */
+const LOCAL_FRAME_MAX = WORLD_MAX_COORDINATE / 8;
 const isVec = (v: unknown): v is number[] =>
   Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === "number" && Number.isFinite(x));
 
@@ -95,8 +103,9 @@ function localOrigin(jsons: readonly unknown[]): [number, number, number] | null
   }
   let small = 0;
   let smallExtent = Number.POSITIVE_INFINITY;
-  jsons.forEach((j, i) => {
-    const e = jsonExtent(j as Json, fields[i]);
+  const extents = jsons.map((j, i) => jsonExtent(j as Json, fields[i]));
+  jsons.forEach((_j, i) => {
+    const e = extents[i];
     if (e < smallExtent) {
       smallExtent = e;
       small = i;
@@ -126,6 +135,11 @@ function localOrigin(jsons: readonly unknown[]): [number, number, number] | null
         const d = x - oi;
         const z = d - x;
         if (x - (d - z) + (-oi - z) !== 0 || !Number.isFinite(d)) exact = false;
+        // A shift never takes a shape toward the world's coordinate bound (±1e300): shapes on
+        // both sides of the origin far apart would land up to twice as far out in the frame
+        // of one of them (two spheres at ±6e299, valid, refused by `collide check`). Near the
+        // bound the spread is that large, so the shift would gain nothing.
+        if (Math.abs(d) + 2 * extents[k] > LOCAL_FRAME_MAX) exact = false;
       }
     }
     if (exact) o[i] = oi;

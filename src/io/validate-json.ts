@@ -156,6 +156,19 @@ function describeExpectation(issue: z.core.$ZodIssue): string {
         : `is out of range: ${issue.message}`;
     case "invalid_value":
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
+    case "invalid_union": {
+      // Each form's first issue ("a.scale matches none of its forms (must be a number; must have
+      // at least 3 items)"), not zod's bare "Invalid input".
+      const forms = issue.errors
+        .filter((e) => e.length > 0)
+        .map((e) => {
+          const sub = formatPath("", e[0].path as PropertyKey[]);
+          return `${sub ? `${sub} ` : ""}${describeExpectation(e[0])}`;
+        });
+      return forms.length > 0
+        ? `matches none of its forms (${forms.join("; ")})`
+        : `is invalid: ${issue.message}`;
+    }
     default:
       return `is invalid: ${issue.message}`;
   }

@@ -21,6 +21,10 @@
  *   triangle's edges to B's edges (Ericson 2005, §5.1.9): the closest features of two convex
  *   polytopes are one of those pairs, so the witnesses lie on the features exactly (to their
  *   rounding).
+ * - Degenerate triangles (a segment or a point; a sliver thinner than `PARALLEL` of its edges
+ *   counts as one): their face normal is no axis; a segment in a flat B's plane adds its in-plane
+ *   normal (B's normal × the segment), and two of them against each other are decided by their
+ *   exact closest points (the gap, or at a touch a normal to both, along which the overlap is 0).
  * - Witnesses of a penetration: B moved along the normal past its depth d by a clearance c is
  *   apart from A by exactly c along the normal (the origin projects into the Minkowski
  *   difference's face of that normal), and the closest points of that pair, B's moved back by
@@ -235,6 +239,15 @@ function loadTriangle(b: Triangle): void {
   bn[0] = uy * wz - uz * wy;
   bn[1] = uz * wx - ux * wz;
   bn[2] = ux * wy - uy * wx;
+  // A sliver, a segment or a point (the rule that drops A's face normal in `runSat`): no face
+  // normal, so that no noise direction stands in for it; `runSat` then treats B as its edges.
+  const l2 = bn[0] * bn[0] + bn[1] * bn[1] + bn[2] * bn[2];
+  const scale2 = (ux * ux + uy * uy + uz * uz) * (wx * wx + wy * wy + wz * wz);
+  if (!(l2 > PARALLEL * PARALLEL * scale2) || !(l2 > 0)) {
+    bn[0] = 0;
+    bn[1] = 0;
+    bn[2] = 0;
+  }
   normalizeAt(bn, 0);
   bn[3] = -bn[0];
   bn[4] = -bn[1];
@@ -374,6 +387,8 @@ function runSat(): void {
   axis[2] = an[2];
   axisScale[0] = la2 * lb2;
   testAxis();
+  // A has area when its face normal was an axis; else it is a segment or a point (or a sliver).
+  const aHasArea = sat[5] === 1;
   // B's face normals (unit).
   for (let f = 0; f < bfCount; f++) {
     axis[0] = bn[3 * f];
@@ -404,6 +419,15 @@ function runSat(): void {
     axis[2] = an[0] * ey - an[1] * ex;
     axisScale[0] = le2 * (an[0] * an[0] + an[1] * an[1] + an[2] * an[2]);
     testAxis();
+    if (!aHasArea && bFlat) {
+      // A segment in a flat B's plane: the in-plane normal of the segment is a face of the
+      // Minkowski difference that A's own plane (it has none) cannot give.
+      axis[0] = bn[1] * ez - bn[2] * ey;
+      axis[1] = bn[2] * ex - bn[0] * ez;
+      axis[2] = bn[0] * ey - bn[1] * ex;
+      axisScale[0] = le2;
+      testAxis();
+    }
   }
   if (bFlat) {
     // In B's plane, perpendicular to its edges.
@@ -422,7 +446,91 @@ function runSat(): void {
       axisScale[0] = dx * dx + dy * dy + dz * dz;
       testAxis();
     }
+    // Two segments or points (A without area, B a triangle without a face normal): the axes
+    // above miss the directions in their common plane, so the exact closest features decide.
+    if (!aHasArea && bn[0] === 0 && bn[1] === 0 && bn[2] === 0) segmentsSat();
   }
+}
+
+/** [0..2] the longest edge of A, [3..5] of B (for {@link segmentsSat}). */
+const longest = new Float64Array(6);
+
+/** The longest of the `count` edge vectors packed at `src` into `longest` at `o`. */
+function longestEdge(src: Float64Array, count: number, o: number): void {
+  let b = -1;
+  longest[o] = 0;
+  longest[o + 1] = 0;
+  longest[o + 2] = 0;
+  for (let k = 0; k < 3 * count; k += 3) {
+    const l2 = src[k] * src[k] + src[k + 1] * src[k + 1] + src[k + 2] * src[k + 2];
+    if (l2 > b) {
+      b = l2;
+      longest[o] = src[k];
+      longest[o + 1] = src[k + 1];
+      longest[o + 2] = src[k + 2];
+    }
+  }
+}
+
+/**
+ * The SAT's answer for two segments or points (A and B triangles without area) from their exact
+ * closest points: the overlap −gap, along the direction from A's closest point to B's when apart;
+ * at a touch along a direction normal to both (their common plane's normal when they cross,
+ * else normal to the longer one), along which the overlap is 0.
+ */
+function segmentsSat(): void {
+  closestFeatures();
+  bestGap();
+  sat[5] = 1;
+  sat[0] = -gap[0];
+  if (gap[0] > 0) {
+    sat[1] = best[4] - best[1];
+    sat[2] = best[5] - best[2];
+    sat[3] = best[6] - best[3];
+    normalizeAt(sat, 1);
+    return;
+  }
+  longestEdge(ea, 3, 0);
+  longestEdge(bd, bdCount, 3);
+  const ax = longest[0];
+  const ay = longest[1];
+  const az = longest[2];
+  const bx = longest[3];
+  const by = longest[4];
+  const bz = longest[5];
+  const la = ax * ax + ay * ay + az * az;
+  const lb = bx * bx + by * by + bz * bz;
+  let nx = ay * bz - az * by;
+  let ny = az * bx - ax * bz;
+  let nz = ax * by - ay * bx;
+  if (!(nx * nx + ny * ny + nz * nz > PARALLEL * PARALLEL * la * lb)) {
+    // Parallel, or a point: normal to the longer direction (any normal for two points).
+    const dx = la >= lb ? ax : bx;
+    const dy = la >= lb ? ay : by;
+    const dz = la >= lb ? az : bz;
+    const mx = Math.abs(dx);
+    const my = Math.abs(dy);
+    const mz = Math.abs(dz);
+    // d × e, e the coordinate axis along which d is shortest.
+    if (mx <= my && mx <= mz) {
+      nx = 0;
+      ny = dz;
+      nz = -dy;
+    } else if (my <= mz) {
+      nx = -dz;
+      ny = 0;
+      nz = dx;
+    } else {
+      nx = dy;
+      ny = -dx;
+      nz = 0;
+    }
+    if (nx === 0 && ny === 0 && nz === 0) nz = 1;
+  }
+  sat[1] = nx;
+  sat[2] = ny;
+  sat[3] = nz;
+  normalizeAt(sat, 1);
 }
 
 /** True when the SAT's least overlap is a touch or an overlap (within the frame's rounding). */

@@ -23,7 +23,8 @@ describe("checkScene errors name the body", () => {
       err = e;
     }
     expect(err).toBeInstanceOf(CollideError);
-    expect((err as CollideError).field).toBe("bodies[1].pose.translation");
-    expect((err as CollideError).message).toMatch(/^bodies\[1\]\.pose\.translation /);
+    // The scene file has no pose: the field is the body's shape (fresh16).
+    expect((err as CollideError).field).toBe("bodies[1].shape");
+    expect((err as CollideError).message).toMatch(/^bodies\[1\]\.shape \(id "b"\) puts /);
   });
 });
