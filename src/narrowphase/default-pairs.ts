@@ -66,6 +66,12 @@ import {
   manifoldCuboidCuboid,
 } from "./cuboid-cuboid.js";
 import {
+  contactHalfSpaceComposite,
+  distanceHalfSpaceComposite,
+  intersectsHalfSpaceComposite,
+  manifoldHalfSpaceComposite,
+} from "./half-space-composite.js";
+import {
   contactHalfSpaceHalfSpace,
   distanceHalfSpaceHalfSpace,
   intersectsHalfSpaceHalfSpace,
@@ -216,6 +222,19 @@ function fillCapabilityPairs(only: number): void {
         distance: distanceCompositeComposite,
         contact: contactCompositeComposite,
         manifold: manifoldCompositeComposite,
+      });
+    }
+  }
+  // A half-space against a composite: the plane moved exactly into the composite's frame
+  // (src/narrowphase/half-space-composite.ts), then the mid-phase there.
+  if (findShapeDef(ShapeType.HalfSpace)) {
+    for (const tc of composites) {
+      if (!involves(ShapeType.HalfSpace, tc)) continue;
+      fill(ShapeType.HalfSpace, tc as Shape["type"], {
+        intersects: intersectsHalfSpaceComposite,
+        distance: distanceHalfSpaceComposite,
+        contact: contactHalfSpaceComposite,
+        manifold: manifoldHalfSpaceComposite,
       });
     }
   }
