@@ -94,6 +94,14 @@ export interface GjkResult {
    * GJK resolves: the caller decides (refining the normal on the sphere).
    */
   unproven: boolean;
+  /**
+   * Intersecting by the rounding test alone: |v| at GJK's rounding level on a simplex of fewer
+   * than four points, with no separation along v beyond the touching tolerance — but v's
+   * direction is itself rounding there, so the sets may also be apart by a few hundred ulps
+   * along another axis (a triangle's corner 3.7e-13 of the size below a cylinder's cap, issue
+   * 16). A predicate that must tell such a gap decides by refining the normal on the sphere.
+   */
+  roundingContact: boolean;
   /** The final simplex (EPA continues from it when Intersecting). */
   readonly simplex: GjkSimplex;
 }
@@ -145,6 +153,7 @@ export function makeGjkResult(): GjkResult {
     iterations: 0,
     converged: true,
     unproven: false,
+    roundingContact: false,
     simplex: makeGjkSimplex(),
   };
 }
@@ -608,6 +617,8 @@ export function gjkToLimit(
   // Stopped without progress while the last support point lay beyond the origin (v·w ≤ 0):
   // no separating axis was found.
   let unproven = false;
+  // Intersecting by |v| at the rounding level on fewer than four points.
+  let roundingContact = false;
   const round2 = GJK_ROUNDING_TOLERANCE * GJK_ROUNDING_TOLERANCE;
   for (; iter < GJK_MAX_ITERATIONS; iter++) {
     vec3.negate(negV, v);
@@ -682,6 +693,8 @@ export function gjkToLimit(
         }
       }
       status = GjkStatus.Intersecting;
+      // Not a tetrahedron holding the origin: contact by rounding only (`roundingContact`).
+      roundingContact = s.count < 4;
       converged = true;
       iter++;
       break;
@@ -713,6 +726,7 @@ export function gjkToLimit(
     status === GjkStatus.Separated &&
     unproven &&
     bestVV <= GJK_STALL_TOUCH * GJK_STALL_TOUCH * maxWW;
+  out.roundingContact = status === GjkStatus.Intersecting && roundingContact;
   out.status = status;
   out.iterations = iter;
   out.converged = converged;

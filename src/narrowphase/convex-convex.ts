@@ -1216,15 +1216,28 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
   gjkLimit[0] = r; // not passed: a computed double crossing a call is boxed
   gjkToLimit(gjkOut, coreA, coreBInA, initDir);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
-  if (gjkOut.status === GjkStatus.Intersecting) return true;
-  if (gjkOut.unproven || curvedGapUnbacked(a, b)) {
+  if (gjkOut.status === GjkStatus.Intersecting && !gjkOut.roundingContact) return true;
+  if (gjkOut.unproven || gjkOut.roundingContact || curvedGapUnbacked(a, b)) {
     // GJK stalled without a separating axis at its rounding level: the least overlap over
     // directions refined from its axis decides; a gap along the refined normal beyond the
     // touching tolerance separates (issue 16: a turned cylinder of 1e-6 4.4e-20 from a
-    // triangle was "intersecting").
+    // triangle was "intersecting"). The refinement's end snapped as the contact's unproven
+    // path snaps it (a face normal, the exact projection's fixed point on a cylinder or cone):
+    // the descent alone stopped 2e-13 of the size short of the least overlap on a cylinder's
+    // side against a triangle's corner, calling a gap of 6.9e-16 at size 5e-3 touching (the
+    // fuzzer's seed 16, triangle against a compound with that cylinder; the other argument
+    // order saw the gap). Any direction's overlap is attained, so a gap found is a gap.
     refineOverlapNormal(refined, coreA, coreBInA, gjkOut.direction);
+    snapToFaceNormal(a, b, bInA, gjkOut.pointA, gjkOut.pointB);
+    snapToRevolution(a, b, bInA);
+    // The tolerance scales with the support points' magnitude, whose rounding the overlap
+    // carries, not only with the simplex's |w|: two cylinders' rims touching at size 1 have
+    // |w| ~ 1e-6, and 5 ulps of 1 along the refined normal were taken for a gap.
     simplexSize(gjkOut.simplex);
-    return !(refined.overlap + r < -TOUCH_TOLERANCE * (sizeIo[0] + r));
+    lengthInto(refined.pointA, 1);
+    lengthInto(refined.pointB, 2);
+    const size = Math.max(sizeIo[0], sizeIo[1], sizeIo[2]);
+    return !(refined.overlap + r < -TOUCH_TOLERANCE * (size + r));
   }
   // Touching within the rounding of the pair's size counts (as in distanceConvexConvex).
   simplexSize(gjkOut.simplex);

@@ -48,13 +48,13 @@ const planeB = new Float64Array(1);
 const invRot = quat.identity();
 
 /**
- * Loads the plane in B's frame — normal into `nB`, offset o − n·t into `planeB[0]` (t: B's
- * translation in A's frame), formed exactly and rounded once — writes B's deepest point (B's
- * frame) into `deepest` and returns its signed distance to the plane.
+ * Writes into `out[0]` the offset o − n·t of half-space `a`'s plane seen from the point `t` (A's
+ * frame): the plane's offset in a frame whose origin is `t`, formed exactly (Dot2: Dekker's
+ * products, TwoSum) and rounded once, so it is accurate to its own size however far `t` and
+ * the plane are from A's origin. Overflowing splits fall back to the plain rounded offset.
  */
-function deepestInB(a: HalfSpace, b: ConvexShape, bInA: Isometry): number {
+export function planeOffsetAt(out: Float64Array, a: HalfSpace, t: vec3.Vec3): void {
   const n = a.normal;
-  const t = bInA.translation;
   // Dot2: each product split exactly into p + e (Dekker), the sum of p's by TwoSum with the
   // errors and the e's carried to the end.
   const nx = n.x;
@@ -77,6 +77,36 @@ function deepestInB(a: HalfSpace, b: ConvexShape, bInA: Isometry): number {
   let d = s3 + (err - e);
   // Overflowing splits (|n|·|t| near the largest double) give NaN or infinite errors: the
   // plain rounded offset then (it is finite when the pose was).
+  if (!(d - d === 0)) d = o - (px + py + pz);
+  out[0] = d;
+}
+
+/**
+ * Loads the plane in B's frame — normal into `nB`, offset o − n·t into `planeB[0]` (t: B's
+ * translation in A's frame), formed exactly and rounded once — writes B's deepest point (B's
+ * frame) into `deepest` and returns its signed distance to the plane.
+ */
+function deepestInB(a: HalfSpace, b: ConvexShape, bInA: Isometry): number {
+  const n = a.normal;
+  const t = bInA.translation;
+  // Dot2 inline, as planeOffsetAt (kept in this routine of the world step: split out, V8
+  // stopped inlining it here and the heightfield world allocated 4 KB per step).
+  const nx = n.x;
+  const ny = n.y;
+  const nz = n.z;
+  const tx = t.x;
+  const ty = t.y;
+  const tz = t.z;
+  const px = nx * tx;
+  const py = ny * ty;
+  const pz = nz * tz;
+  const e = productError(nx, tx, px) + productError(ny, ty, py) + productError(nz, tz, pz);
+  const o = a.offset;
+  const s1 = o - px;
+  const s2 = s1 - py;
+  const s3 = s2 - pz;
+  const err = sumError(o, -px, s1) + sumError(s1, -py, s2) + sumError(s2, -pz, s3);
+  let d = s3 + (err - e);
   if (!(d - d === 0)) d = o - (px + py + pz);
   planeB[0] = d;
   // The normal in B's frame: n rotated by B's rotation inverted.

@@ -79,8 +79,12 @@ const SEED = Number(process.env.FUZZ_SEED ?? 16);
  * sphere-triangle.ts; the replayed triangle failures of seeds 17/18/19 drop 2/3/12). 30 with
  * the curved and the triangle fixes together, beside the box–box SAT tie, clipping slack and
  * box–box distance by the SAT (box pairs had no failure at seed 16; seeds 17/18/19: 32/42/32).
+ * 23 with half-space × compound in the compound's frame (both halfspace-compound lines), and
+ * intersects deciding GJK's rounding-level contact of a point, segment or triangle simplex by
+ * the refined, snapped least overlap (triangle–compound: a cylinder child 6.9e-16 from a
+ * triangle was intersecting; cylinder–cone's normal at 1e7 also passes).
  */
-const KNOWN_WRONG = 30;
+const KNOWN_WRONG = 23;
 
 describe("differential fuzzer", () => {
   it(`${QUERIES} queries from seed ${SEED}: no errors, at most the known wrong answers`, {
