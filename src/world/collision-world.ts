@@ -503,7 +503,13 @@ export class CollisionWorld {
   private readonly pairVisitor: (id: number) => unknown;
   private readonly staticPairVisitor: (id: number) => unknown;
   private readonly fromStaticVisitor: (id: number) => unknown;
-  /** Next pair of {@link pairs} not yet carried into the contact cache (executor path). */
+  /**
+   * The step's pairs to carry over (the filter passed, neither body in the move buffer),
+   * ascending, `carryKeys[0 .. carryCount)`, and the next one not yet carried into the contact
+   * cache (executor path).
+   */
+  private carryKeys: Float64Array = new Float64Array(256);
+  private carryCount = 0;
   private carryCursor = 0;
   /** Pairs given to the narrow phase in this step. */
   private narrowCount = 0;
@@ -1491,8 +1497,15 @@ export class CollisionWorld {
           this.filteredKeys.buffer instanceof SharedArrayBuffer,
         );
       }
+      if (this.carryKeys.length < n) {
+        let cap = this.carryKeys.length;
+        while (cap < n) cap *= 2;
+        this.carryKeys = new Float64Array(cap);
+      }
       const keys = this.filteredKeys;
+      const carry = this.carryKeys;
       let tested = 0;
+      let carried = 0;
       for (let i = 0; i < n; i++) {
         const key = pairs.keyAt(i);
         const lo = Math.floor(key / PAIR_KEY_BASE);
@@ -1500,8 +1513,10 @@ export class CollisionWorld {
         if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
         filtered++;
         if (dirty[lo] !== 0 || dirty[hi] !== 0) keys[tested++] = key;
+        else carry[carried++] = key;
       }
       this.narrowCount = tested;
+      this.carryCount = carried;
       const input = this.executorInput;
       input.pairs = keys;
       input.pairCount = tested;
@@ -1607,21 +1622,18 @@ export class CollisionWorld {
   }
 
   /**
-   * Carries every kept pair of {@link pairs} below `key` (the filter passed, neither body in
+   * Carries every pair of {@link carryKeys} below `key` (the filter passed, neither body in
    * the move buffer) into the contact cache, from {@link carryCursor} on (executor path).
    */
   private carryUpTo(key: number): void {
-    const pairs = this.pairs;
-    const { layer, mask } = this.bodies;
-    const dirty = this.kinds.dirty;
+    const carry = this.carryKeys;
+    const n = this.carryCount;
     let i = this.carryCursor;
-    for (; i < pairs.size; i++) {
-      const k = pairs.keyAt(i);
+    for (; i < n; i++) {
+      const k = carry[i];
       if (k >= key) break;
       const lo = Math.floor(k / PAIR_KEY_BASE);
       const hi = k - lo * PAIR_KEY_BASE;
-      if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
-      if (dirty[lo] !== 0 || dirty[hi] !== 0) continue;
       if (this.cache.carry(lo, hi) === 1) this.sinkSensorPairs++;
     }
     this.carryCursor = i;
