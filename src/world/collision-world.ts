@@ -109,6 +109,7 @@ import { checkWorldOptionValues, makeNamedBroadPhase } from "./core/world-option
 import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "./executor.js";
 import { type BodyHandle, MAX_BODY_SLOT, packHandle } from "./handles.js";
 import {
+  NARROW_CARRY,
   NARROW_NONE,
   NARROW_RECORD_STRIDE,
   NARROW_SENSOR,
@@ -551,6 +552,7 @@ export class CollisionWorld {
     slotCount: 0,
     shapesVersion: -1,
     prediction: 0,
+    dirty: null,
   };
   private readonly ccd = new CcdState();
   private readonly halfPrediction: number;
@@ -593,6 +595,8 @@ export class CollisionWorld {
   private readonly qMax = vec3.create();
   /** Sensor pairs counted by {@link narrowSink} in the current step. */
   private sinkSensorPairs = 0;
+  /** Pairs the executor's threads found unmoved (`NARROW_CARRY` records) in the current step. */
+  private sinkCarried = 0;
   /** Merges one block of an executor's records into the contact cache (bound once). */
   private readonly narrowSink: NarrowPhaseSink;
   private readonly rayVisitor: (id: number, toi: number) => unknown;
@@ -1503,21 +1507,32 @@ export class CollisionWorld {
         this.carryKeys = new Float64Array(cap);
       }
       const keys = this.filteredKeys;
-      const carry = this.carryKeys;
+      const input = this.executorInput;
+      // Every pair passes the filter while no body ever had a closed one: an executor that
+      // carries unmoved pairs itself gets them all and sorts out the unmoved ones on its threads.
+      const threadsCarry = executor.carriesUnmoved === true && !this.closedFilter;
       let tested = 0;
       let carried = 0;
-      for (let i = 0; i < n; i++) {
-        const key = pairs.keyAt(i);
-        const lo = Math.floor(key / PAIR_KEY_BASE);
-        const hi = key - lo * PAIR_KEY_BASE;
-        if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
-        filtered++;
-        if (dirty[lo] !== 0 || dirty[hi] !== 0) keys[tested++] = key;
-        else carry[carried++] = key;
+      if (threadsCarry) {
+        const all = pairs.storage;
+        for (let i = 0; i < n; i++) keys[i] = all[i];
+        filtered = n;
+        tested = n;
+        input.dirty = dirty;
+      } else {
+        const carry = this.carryKeys;
+        for (let i = 0; i < n; i++) {
+          const key = pairs.keyAt(i);
+          const lo = Math.floor(key / PAIR_KEY_BASE);
+          const hi = key - lo * PAIR_KEY_BASE;
+          if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
+          filtered++;
+          if (dirty[lo] !== 0 || dirty[hi] !== 0) keys[tested++] = key;
+          else carry[carried++] = key;
+        }
+        input.dirty = null;
       }
-      this.narrowCount = tested;
       this.carryCount = carried;
-      const input = this.executorInput;
       input.pairs = keys;
       input.pairCount = tested;
       input.pose = b.pose;
@@ -1527,10 +1542,12 @@ export class CollisionWorld {
       input.shapesVersion = b.shapesVersion;
       input.prediction = prediction;
       this.sinkSensorPairs = 0;
+      this.sinkCarried = 0;
       this.carryCursor = 0;
       executor.runNarrowPhase(input, this.narrowSink);
       this.carryUpTo(Infinity);
       sensorPairs = this.sinkSensorPairs;
+      this.narrowCount = tested - this.sinkCarried;
     } else {
       const rec = narrowRecord;
       // Every pair passes the layer/mask filter while no body ever had a closed one.
@@ -2015,9 +2032,15 @@ export class CollisionWorld {
       const lo = Math.floor(key / PAIR_KEY_BASE);
       const hi = key - lo * PAIR_KEY_BASE;
       this.carryUpTo(key);
+      const kind = data[off];
+      if (kind === NARROW_CARRY) {
+        if (cache.carry(lo, hi) === 1) this.sinkSensorPairs++;
+        this.sinkCarried++;
+        continue;
+      }
       const ha = packHandle(lo, generation[lo]);
       const hb = packHandle(hi, generation[hi]);
-      if (data[off] === NARROW_SENSOR) {
+      if (kind === NARROW_SENSOR) {
         cache.addSensorPair(key, ha, hb);
         this.sinkSensorPairs++;
       } else {
