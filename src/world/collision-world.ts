@@ -1513,22 +1513,24 @@ export class CollisionWorld {
       const threadsCarry = executor.carriesUnmoved === true && !this.closedFilter;
       let tested = 0;
       let carried = 0;
+      const all = pairs.storage;
       if (threadsCarry) {
-        const all = pairs.storage;
         for (let i = 0; i < n; i++) keys[i] = all[i];
         filtered = n;
         tested = n;
         input.dirty = dirty;
       } else {
+        // The filter, and the pairs to carry over (listed, so that the merge walks only those).
         const carry = this.carryKeys;
         for (let i = 0; i < n; i++) {
-          const key = pairs.keyAt(i);
+          const key = all[i];
           const lo = Math.floor(key / PAIR_KEY_BASE);
           const hi = key - lo * PAIR_KEY_BASE;
-          if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
-          filtered++;
-          if (dirty[lo] !== 0 || dirty[hi] !== 0) keys[tested++] = key;
-          else carry[carried++] = key;
+          if ((layer[lo] & mask[hi]) !== 0 && (layer[hi] & mask[lo]) !== 0) {
+            filtered++;
+            if (dirty[lo] !== 0 || dirty[hi] !== 0) keys[tested++] = key;
+            else carry[carried++] = key;
+          }
         }
         input.dirty = null;
       }
