@@ -177,23 +177,9 @@ describe("WorkerExecutor: threaded steps are bitwise identical to single-threade
   });
 
   it("no layer mask, 1 thread (no workers) and 3 threads, tree with prediction: carried alike", async () => {
-    const one = await runTwinCounts(
-      16,
-      1,
-      { broadphase: "tree", prediction: 0.05 },
-      50,
-      false,
-      0.7,
-    );
-    const three = await runTwinCounts(
-      16,
-      3,
-      { broadphase: "tree", prediction: 0.05 },
-      50,
-      false,
-      0.7,
-    );
-    expect(one).toEqual(three);
+    const tree = { broadphase: "tree", prediction: 0.05 } as const;
+    const one = await runTwinCounts(16, 1, tree, 50, false, 0.7);
+    expect(await runTwinCounts(16, 3, tree, 50, false, 0.7)).toEqual(one);
     expect(one.carried).toBeGreaterThan(500);
   });
 
