@@ -78,3 +78,11 @@ export function toSharedInt32(a: Int32Array, shared: boolean): Int32Array {
   b.set(a);
   return b;
 }
+
+/** {@link toSharedFloat64} for a `Uint8Array`. */
+export function toSharedUint8(a: Uint8Array, shared: boolean): Uint8Array {
+  if (!shared || a.buffer instanceof SharedArrayBuffer) return a;
+  const b = new Uint8Array(new SharedArrayBuffer(a.length));
+  b.set(a);
+  return b;
+}

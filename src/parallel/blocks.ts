@@ -9,14 +9,21 @@ import type { CellQueryJob } from "../broadphase/cell-query.js";
 import { cellJobChunk } from "../broadphase/cell-update.js";
 import { PAIR_KEY_BASE } from "../broadphase/pair-set.js";
 import type { Shape } from "../shapes/shape.js";
-import { NARROW_NONE, NARROW_RECORD_STRIDE, narrowPair } from "../world/narrow-pair.js";
+import {
+  NARROW_CARRY,
+  NARROW_NONE,
+  NARROW_RECORD_STRIDE,
+  narrowPair,
+} from "../world/narrow-pair.js";
 import { applyPoseChunk, type PoseBoxesJob, poseBoxesChunk } from "../world/pose-boxes.js";
 import { CTRL_NEXT_BLOCK, PARALLEL_BLOCK_PAIRS } from "./protocol.js";
 
 /**
  * Takes blocks from `control[CTRL_NEXT_BLOCK]` until every pair of `pairs[0 .. pairCount)` is
  * taken; for each block writes its touching records (pair index in `[1]`) from
- * `b · PARALLEL_BLOCK_PAIRS · NARROW_RECORD_STRIDE` in `out`, then publishes their number in
+ * `b · PARALLEL_BLOCK_PAIRS · NARROW_RECORD_STRIDE` in `out` — with the move buffer `dirty`
+ * (a byte per slot, or null), a pair of two unmoved bodies is not tested but gets a
+ * `NARROW_CARRY` record (kind and pair index only) — then publishes their number in
  * `blockLength[b]` (an atomic store, after which the records are visible to every thread, and a
  * notify for a thread waiting on it). `afterBlock`, when given, runs after each block (the
  * calling thread merges finished blocks there). Returns the number of blocks this thread did.
@@ -27,6 +34,7 @@ export function runBlocks(
   pairCount: number,
   pose: Float64Array,
   flags: Uint8Array,
+  dirty: Uint8Array | null,
   shapes: readonly (Shape | undefined)[],
   prediction: number,
   out: Float64Array,
@@ -38,7 +46,7 @@ export function runBlocks(
   for (;;) {
     const b = Atomics.add(control, CTRL_NEXT_BLOCK, 1);
     if (b >= blocks) return done;
-    runBlock(b, pairs, pairCount, pose, flags, shapes, prediction, out, blockLength);
+    runBlock(b, pairs, pairCount, pose, flags, dirty, shapes, prediction, out, blockLength);
     done++;
     if (afterBlock !== null) afterBlock();
   }
@@ -51,6 +59,7 @@ export function runBlock(
   pairCount: number,
   pose: Float64Array,
   flags: Uint8Array,
+  dirty: Uint8Array | null,
   shapes: readonly (Shape | undefined)[],
   prediction: number,
   out: Float64Array,
@@ -64,7 +73,11 @@ export function runBlock(
     const key = pairs[i];
     const lo = Math.floor(key / PAIR_KEY_BASE);
     const hi = key - lo * PAIR_KEY_BASE;
-    if (narrowPair(out, off, lo, hi, pose, flags, shapes, prediction) === NARROW_NONE) continue;
+    if (dirty !== null && dirty[lo] === 0 && dirty[hi] === 0) {
+      out[off] = NARROW_CARRY;
+    } else if (narrowPair(out, off, lo, hi, pose, flags, shapes, prediction) === NARROW_NONE) {
+      continue;
+    }
     out[off + 1] = i;
     off += NARROW_RECORD_STRIDE;
     len++;

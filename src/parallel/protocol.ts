@@ -75,8 +75,13 @@ export const CTRL_POSE_GRID = 24;
 export const CTRL_CELL_UPDATE = 25;
 /** Control slot (cell update): log2 of its number of classes. */
 export const CTRL_CELL_CLASS_BITS = 26;
+/**
+ * Control slot (narrow phase): 1 when the job's pairs include those of two unmoved bodies, to be
+ * sorted out by the move buffer ({@link SharedBuffers.dirty}) instead of tested.
+ */
+export const CTRL_NARROW_CARRY = 27;
 /** Number of control slots. */
-export const CTRL_SLOTS = 27;
+export const CTRL_SLOTS = 28;
 
 /** Job kind: the narrow phase of a step (blocks of pairs, src/parallel/blocks.ts). */
 export const JOB_NARROW = 0;
@@ -121,6 +126,8 @@ export interface SharedBuffers {
   pose: SharedArrayBuffer;
   /** Flag bytes per slot. */
   flags: SharedArrayBuffer;
+  /** The move buffer, a byte per slot (read when {@link CTRL_NARROW_CARRY} is 1). */
+  dirty: SharedArrayBuffer;
   /** Output records: block b's region starts at `b · PARALLEL_BLOCK_PAIRS · NARROW_RECORD_STRIDE`. */
   out: SharedArrayBuffer;
   /** Number of records of each block (Int32). */

@@ -69,6 +69,7 @@ import {
   CTRL_MERGE_GENERATION,
   CTRL_MERGE_NEW,
   CTRL_MERGE_OLD,
+  CTRL_NARROW_CARRY,
   CTRL_NEXT_BLOCK,
   CTRL_PAIR_COUNT,
   CTRL_POSE_CHUNK_SIZE,
@@ -171,6 +172,12 @@ function waitWhileEqual(a: Int32Array, index: number, value: number, ms: number)
 export abstract class SharedMemoryExecutor implements StepExecutor {
   /** Threads, the calling thread included. */
   readonly threads: number;
+  /**
+   * True: {@link runNarrowPhase} honours the move buffer of its input (the threads sort out
+   * the pairs of two unmoved bodies).
+   * @internal
+   */
+  readonly carriesUnmoved = true;
   private readonly minPairs: number;
   /** Number of worker threads started (`threads − 1`). */
   protected workerCount = 0;
@@ -181,6 +188,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
   private pairs: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private pose: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private flags: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
+  private dirty: Uint8Array<ArrayBufferLike> = new Uint8Array(new SharedArrayBuffer(0));
   private out: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private blockLengths: Int32Array<ArrayBufferLike> = new Int32Array(0);
   private buffersChanged = true;
@@ -200,6 +208,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
   private jobPairs: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private jobPose: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private jobFlags: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
+  private jobDirty: Uint8Array<ArrayBufferLike> | null = null;
   private nextMerge = 0;
   private blockTotal = 0;
   /**
@@ -220,6 +229,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
   private sentPairs: ArrayBufferLike | null = null;
   private sentPose: ArrayBufferLike | null = null;
   private sentFlags: ArrayBufferLike | null = null;
+  private sentDirty: ArrayBufferLike | null = null;
   // The merge job's arrays the workers were last sent (see shareMergeBuffers).
   private readonly sentMerge: (ArrayBufferLike | null)[] = new Array(11).fill(null);
   // The cell queries job's arrays the workers were last sent (see shareCellBuffers).
@@ -280,6 +290,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
         this.jobPairs = input.pairs;
         this.jobPose = input.pose;
         this.jobFlags = input.flags;
+        this.jobDirty = input.dirty ?? null;
         for (let blk = 0; blk < this.blockTotal; blk++) {
           this.runBlockHere(blk);
           this.mergeReady();
@@ -303,11 +314,18 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
         this.flags.set(input.flags.subarray(0, input.slotCount));
         this.jobFlags = this.flags;
       }
+      const dirty = input.dirty ?? null;
+      if (dirty === null || isShared(dirty)) this.jobDirty = dirty;
+      else {
+        this.dirty.set(dirty.subarray(0, input.slotCount));
+        this.jobDirty = this.dirty;
+      }
       this.shareBuffers();
       this.syncShapes(input.shapes, input.slotCount, input.shapesVersion);
       this.params[0] = input.prediction;
       control[CTRL_JOB_KIND] = JOB_NARROW;
       control[CTRL_PAIR_COUNT] = n;
+      control[CTRL_NARROW_CARRY] = this.jobDirty === null ? 0 : 1;
       control[CTRL_NEXT_BLOCK] = 0;
       control[CTRL_DONE] = 0;
       control[CTRL_ERROR] = 0;
@@ -319,6 +337,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
           n,
           this.jobPose,
           this.jobFlags,
+          this.jobDirty,
           input.shapes,
           input.prediction,
           this.out,
@@ -332,6 +351,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
     } finally {
       this.job = null;
       this.sink = null;
+      this.jobDirty = null;
     }
   }
 
@@ -725,6 +745,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
       input.pairCount,
       this.jobPose,
       this.jobFlags,
+      this.jobDirty,
       input.shapes,
       input.prediction,
       this.out,
@@ -810,6 +831,11 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
       this.flags = new Uint8Array(new SharedArrayBuffer(cap));
       this.buffersChanged = true;
     }
+    const dirty = input.dirty ?? null;
+    if (dirty !== null && slots > this.dirty.length && !isShared(dirty)) {
+      this.dirty = new Uint8Array(new SharedArrayBuffer(capacityFor(slots, 64)));
+      this.buffersChanged = true;
+    }
   }
 
   /** Sends the workers the job's buffers when any of them changed since the last job. */
@@ -817,22 +843,28 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
     const pairs = this.jobPairs.buffer;
     const pose = this.jobPose.buffer;
     const flags = this.jobFlags.buffer;
+    // Without a move buffer the workers do not read it: the last one sent stands.
+    const dirty =
+      this.jobDirty === null ? (this.sentDirty ?? this.dirty.buffer) : this.jobDirty.buffer;
     if (
       !this.buffersChanged &&
       pairs === this.sentPairs &&
       pose === this.sentPose &&
-      flags === this.sentFlags
+      flags === this.sentFlags &&
+      dirty === this.sentDirty
     ) {
       return;
     }
     this.sentPairs = pairs;
     this.sentPose = pose;
     this.sentFlags = flags;
+    this.sentDirty = dirty;
     this.buffersChanged = false;
     const buffers: SharedBuffers = {
       pairs: pairs as SharedArrayBuffer,
       pose: pose as SharedArrayBuffer,
       flags: flags as SharedArrayBuffer,
+      dirty: dirty as SharedArrayBuffer,
       out: this.out.buffer as unknown as SharedArrayBuffer,
       blockLength: this.blockLengths.buffer as unknown as SharedArrayBuffer,
     };

@@ -38,6 +38,7 @@ import {
   CTRL_MERGE_GENERATION,
   CTRL_MERGE_NEW,
   CTRL_MERGE_OLD,
+  CTRL_NARROW_CARRY,
   CTRL_PAIR_COUNT,
   CTRL_POSE_CHUNK_SIZE,
   CTRL_POSE_CHUNKS,
@@ -57,6 +58,7 @@ export class WorkerState {
   private pairs: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private pose: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private flags: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
+  private dirty: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
   private out: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private blockLength: Int32Array<ArrayBufferLike> = new Int32Array(0);
   /** The candidate merge's arrays (counts set per job from the control array). */
@@ -125,6 +127,7 @@ export class WorkerState {
       this.pairs = new Float64Array(b.pairs);
       this.pose = new Float64Array(b.pose);
       this.flags = new Uint8Array(b.flags);
+      this.dirty = new Uint8Array(b.dirty);
       this.out = new Float64Array(b.out);
       this.blockLength = new Int32Array(b.blockLength);
     } else if (msg.type === "pose-buffers") {
@@ -234,6 +237,7 @@ export class WorkerState {
           Atomics.load(control, CTRL_PAIR_COUNT),
           this.pose,
           this.flags,
+          Atomics.load(control, CTRL_NARROW_CARRY) === 1 ? this.dirty : null,
           this.slotShapes,
           this.params[0],
           this.out,

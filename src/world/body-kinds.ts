@@ -30,7 +30,7 @@
  */
 import { growFloat64, growInt32 } from "../broadphase/broad-phase.js";
 import { StaticBvh } from "../broadphase/static-bvh.js";
-import { growFloat64Mem, toSharedFloat64 } from "../math/typed-arrays.js";
+import { growFloat64Mem, toSharedFloat64, toSharedUint8 } from "../math/typed-arrays.js";
 
 /** Kind id of a dynamic body (the default). */
 export const KIND_DYNAMIC = 0;
@@ -117,17 +117,14 @@ export class BodyKinds {
    */
   shared = false;
 
-  /** Moves {@link box} and {@link kind} into shared memory, now and after every growth. */
+  /** Moves {@link box}, {@link kind} and {@link dirty} into shared memory, now and after every growth. */
   share(): void {
     this.shared = true;
     this.box = toSharedFloat64(this.box, true);
     // The static BVH reads the static bodies' boxes in place: the same boxes, a new array.
     this.staticBvh.rebind(this.box);
-    if (!(this.kind.buffer instanceof SharedArrayBuffer)) {
-      const k = new Uint8Array(new SharedArrayBuffer(this.kind.length));
-      k.set(this.kind);
-      this.kind = k;
-    }
+    this.kind = toSharedUint8(this.kind, true);
+    this.dirty = toSharedUint8(this.dirty, true);
   }
 
   /** Grows the per-slot arrays to hold slot `slot`. */

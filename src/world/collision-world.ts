@@ -109,6 +109,7 @@ import { checkWorldOptionValues, makeNamedBroadPhase } from "./core/world-option
 import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "./executor.js";
 import { type BodyHandle, MAX_BODY_SLOT, packHandle } from "./handles.js";
 import {
+  NARROW_CARRY,
   NARROW_NONE,
   NARROW_RECORD_STRIDE,
   NARROW_SENSOR,
@@ -503,7 +504,13 @@ export class CollisionWorld {
   private readonly pairVisitor: (id: number) => unknown;
   private readonly staticPairVisitor: (id: number) => unknown;
   private readonly fromStaticVisitor: (id: number) => unknown;
-  /** Next pair of {@link pairs} not yet carried into the contact cache (executor path). */
+  /**
+   * The step's pairs to carry over (the filter passed, neither body in the move buffer),
+   * ascending, `carryKeys[0 .. carryCount)`, and the next one not yet carried into the contact
+   * cache (executor path).
+   */
+  private carryKeys: Float64Array = new Float64Array(256);
+  private carryCount = 0;
   private carryCursor = 0;
   /** Pairs given to the narrow phase in this step. */
   private narrowCount = 0;
@@ -545,6 +552,7 @@ export class CollisionWorld {
     slotCount: 0,
     shapesVersion: -1,
     prediction: 0,
+    dirty: null,
   };
   private readonly ccd = new CcdState();
   private readonly halfPrediction: number;
@@ -587,6 +595,8 @@ export class CollisionWorld {
   private readonly qMax = vec3.create();
   /** Sensor pairs counted by {@link narrowSink} in the current step. */
   private sinkSensorPairs = 0;
+  /** Pairs the executor's threads found unmoved (`NARROW_CARRY` records) in the current step. */
+  private sinkCarried = 0;
   /** Merges one block of an executor's records into the contact cache (bound once). */
   private readonly narrowSink: NarrowPhaseSink;
   private readonly rayVisitor: (id: number, toi: number) => unknown;
@@ -1491,18 +1501,40 @@ export class CollisionWorld {
           this.filteredKeys.buffer instanceof SharedArrayBuffer,
         );
       }
-      const keys = this.filteredKeys;
-      let tested = 0;
-      for (let i = 0; i < n; i++) {
-        const key = pairs.keyAt(i);
-        const lo = Math.floor(key / PAIR_KEY_BASE);
-        const hi = key - lo * PAIR_KEY_BASE;
-        if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
-        filtered++;
-        if (dirty[lo] !== 0 || dirty[hi] !== 0) keys[tested++] = key;
+      if (this.carryKeys.length < n) {
+        let cap = this.carryKeys.length;
+        while (cap < n) cap *= 2;
+        this.carryKeys = new Float64Array(cap);
       }
-      this.narrowCount = tested;
+      const keys = this.filteredKeys;
       const input = this.executorInput;
+      // Every pair passes the filter while no body ever had a closed one: an executor that
+      // carries unmoved pairs itself gets them all and sorts out the unmoved ones on its threads.
+      const threadsCarry = executor.carriesUnmoved === true && !this.closedFilter;
+      let tested = 0;
+      let carried = 0;
+      const all = pairs.storage;
+      if (threadsCarry) {
+        for (let i = 0; i < n; i++) keys[i] = all[i];
+        filtered = n;
+        tested = n;
+        input.dirty = dirty;
+      } else {
+        // The filter, and the pairs to carry over (listed, so that the merge walks only those).
+        const carry = this.carryKeys;
+        for (let i = 0; i < n; i++) {
+          const key = all[i];
+          const lo = Math.floor(key / PAIR_KEY_BASE);
+          const hi = key - lo * PAIR_KEY_BASE;
+          if ((layer[lo] & mask[hi]) !== 0 && (layer[hi] & mask[lo]) !== 0) {
+            filtered++;
+            if (dirty[lo] !== 0 || dirty[hi] !== 0) keys[tested++] = key;
+            else carry[carried++] = key;
+          }
+        }
+        input.dirty = null;
+      }
+      this.carryCount = carried;
       input.pairs = keys;
       input.pairCount = tested;
       input.pose = b.pose;
@@ -1512,10 +1544,12 @@ export class CollisionWorld {
       input.shapesVersion = b.shapesVersion;
       input.prediction = prediction;
       this.sinkSensorPairs = 0;
+      this.sinkCarried = 0;
       this.carryCursor = 0;
       executor.runNarrowPhase(input, this.narrowSink);
       this.carryUpTo(Infinity);
       sensorPairs = this.sinkSensorPairs;
+      this.narrowCount = tested - this.sinkCarried;
     } else {
       const rec = narrowRecord;
       // Every pair passes the layer/mask filter while no body ever had a closed one.
@@ -1607,21 +1641,18 @@ export class CollisionWorld {
   }
 
   /**
-   * Carries every kept pair of {@link pairs} below `key` (the filter passed, neither body in
+   * Carries every pair of {@link carryKeys} below `key` (the filter passed, neither body in
    * the move buffer) into the contact cache, from {@link carryCursor} on (executor path).
    */
   private carryUpTo(key: number): void {
-    const pairs = this.pairs;
-    const { layer, mask } = this.bodies;
-    const dirty = this.kinds.dirty;
+    const carry = this.carryKeys;
+    const n = this.carryCount;
     let i = this.carryCursor;
-    for (; i < pairs.size; i++) {
-      const k = pairs.keyAt(i);
+    for (; i < n; i++) {
+      const k = carry[i];
       if (k >= key) break;
       const lo = Math.floor(k / PAIR_KEY_BASE);
       const hi = k - lo * PAIR_KEY_BASE;
-      if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
-      if (dirty[lo] !== 0 || dirty[hi] !== 0) continue;
       if (this.cache.carry(lo, hi) === 1) this.sinkSensorPairs++;
     }
     this.carryCursor = i;
@@ -2003,9 +2034,15 @@ export class CollisionWorld {
       const lo = Math.floor(key / PAIR_KEY_BASE);
       const hi = key - lo * PAIR_KEY_BASE;
       this.carryUpTo(key);
+      const kind = data[off];
+      if (kind === NARROW_CARRY) {
+        if (cache.carry(lo, hi) === 1) this.sinkSensorPairs++;
+        this.sinkCarried++;
+        continue;
+      }
       const ha = packHandle(lo, generation[lo]);
       const hb = packHandle(hi, generation[hi]);
-      if (data[off] === NARROW_SENSOR) {
+      if (kind === NARROW_SENSOR) {
         cache.addSensorPair(key, ha, hb);
         this.sinkSensorPairs++;
       } else {

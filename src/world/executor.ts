@@ -40,6 +40,16 @@ export interface NarrowPhaseInput {
   shapesVersion: number;
   /** Prediction distance, scene units (≥ 0). */
   prediction: number;
+  /**
+   * The move buffer, one byte per slot (non-zero: the body moved this step), or null. Only an
+   * executor with {@link StepExecutor.carriesUnmoved} is given one; then `pairs` also holds the
+   * pairs of two unmoved bodies, which are not tested: each gets a record of kind
+   * `NARROW_CARRY` (src/world/narrow-pair.ts; only its kind and pair index written) in its
+   * place in pair order, for the world to carry the pair's last result over. With null every
+   * pair is tested.
+   * @internal Between the world and `collide/parallel`.
+   */
+  dirty?: Uint8Array | null;
 }
 
 /**
@@ -59,6 +69,12 @@ export type NarrowPhaseSink = (data: Float64Array, offset: number, count: number
 export interface StepExecutor {
   /** Number of threads the executor runs on (the calling thread included). */
   readonly threads: number;
+  /**
+   * Optional: true when {@link runNarrowPhase} honours `NarrowPhaseInput.dirty` (the threads
+   * then sort out the pairs of two unmoved bodies, not the calling thread).
+   * @internal Between the world and `collide/parallel`.
+   */
+  readonly carriesUnmoved?: boolean;
   /**
    * Runs the narrow phase of every pair of `input` and passes the records to `sink`, block by
    * block in ascending pair order, before it returns. If a pair throws, the error thrown is the

@@ -69,6 +69,12 @@ export const NARROW_NONE = 0;
 export const NARROW_SENSOR = 1;
 /** Record kind: a touching (or within-prediction) pair with a world-frame manifold. */
 export const NARROW_CONTACT = 2;
+/**
+ * Record kind of a parallel narrow phase that was given the move buffer
+ * (`NarrowPhaseInput.dirty`, src/world/executor.ts): a pair of two unmoved bodies, not tested,
+ * whose last result the world carries over. Only `kind` and `pairIndex` are written.
+ */
+export const NARROW_CARRY = 3;
 
 /** Doubles per manifold point in a narrow-phase record. */
 export const NARROW_POINT_STRIDE = 8;

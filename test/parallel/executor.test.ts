@@ -3,7 +3,10 @@
  * bitwise-identical contacts and events to the same world stepped on one thread (the oracle),
  * step after step, while bodies move, appear and disappear; mixed shapes (spheres, boxes,
  * capsules, hulls, compounds, half-spaces), sensors, layer masks and a prediction distance.
- * `minPairs: 0` forces every job through the workers, however small. No timing is asserted.
+ * Without a closed layer mask the executor is handed every pair and its threads sort out those
+ * of two unmoved bodies (carried over by the world); with one the caller filters first: both
+ * paths are run. `minPairs: 0` forces every job through the workers, however small. No timing
+ * is asserted.
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { CollideError } from "../../src/errors.js";
@@ -67,14 +70,21 @@ interface Twin {
   parHandles: BodyHandle[];
 }
 
-function addBoth(t: Twin, rng: Random, shape: Shape, extent: number): void {
+function addBoth(t: Twin, rng: Random, shape: Shape, extent: number, masks: boolean): void {
   const pose = randomPose(rng, extent);
   const sensor = rng() < 0.1;
-  const layer = rng() < 0.8 ? 1 : 2;
-  const mask = rng() < 0.8 ? 0xffffffff : 1;
+  const layer = rng() < 0.8 || !masks ? 1 : 2;
+  const mask = rng() < 0.8 || !masks ? 0xffffffff : 1;
   const desc = { shape, pose, sensor, layer, mask };
   t.refHandles.push(t.ref.addBody(desc));
   t.parHandles.push(t.par.addBody(desc));
+}
+
+/** What a twin run saw: touching pairs, and pairs the threads carried over, summed over its steps. */
+interface TwinRun {
+  touching: number;
+  /** Pairs of two unmoved bodies that went to the executor (not tested, carried over). */
+  carried: number;
 }
 
 async function runTwin(
@@ -82,24 +92,40 @@ async function runTwin(
   threads: number,
   options: Partial<CollisionWorldOptions>,
   steps: number,
+  masks = true,
+  still = 0.2,
 ): Promise<number> {
+  return (await runTwinCounts(seed, threads, options, steps, masks, still)).touching;
+}
+
+/** {@link runTwin} with layer masks or not, `still` the share of bodies left unmoved per step. */
+async function runTwinCounts(
+  seed: number,
+  threads: number,
+  options: Partial<CollisionWorldOptions>,
+  steps: number,
+  masks: boolean,
+  still: number,
+): Promise<TwinRun> {
   const rng = makeRandom(seed);
   const extent = 6;
   const shared = [makeSphere(0.35), makeCuboid({ x: 0.3, y: 0.2, z: 0.4 })];
+  const ex = await executor(threads);
   const t: Twin = {
     ref: new CollisionWorld(options),
-    par: new CollisionWorld({ ...options, executor: await executor(threads) }),
+    par: new CollisionWorld({ ...options, executor: ex }),
     refHandles: [],
     parHandles: [],
   };
-  for (let i = 0; i < 220; i++) addBoth(t, rng, randomShape(rng, shared), extent);
+  for (let i = 0; i < 220; i++) addBoth(t, rng, randomShape(rng, shared), extent, masks);
   const floor = makeHalfSpace({ x: 0, y: 1, z: 0 }, 0.5);
-  addBoth(t, rng, floor, 0);
+  addBoth(t, rng, floor, 0, masks);
   let touching = 0;
+  let carried = 0;
   for (let s = 0; s < steps; s++) {
     // Move most bodies a little.
     for (let i = 0; i < t.refHandles.length; i++) {
-      if (rng() < 0.2) continue;
+      if (rng() < still) continue;
       const pose = t.ref.getPose(t.refHandles[i]);
       pose.translation.x += 0.1 * (rng() - 0.5);
       pose.translation.y += 0.1 * (rng() - 0.5);
@@ -115,16 +141,21 @@ async function runTwin(
       t.refHandles.splice(k, 1);
       t.parHandles.splice(k, 1);
     }
-    if (rng() < 0.3) addBoth(t, rng, randomShape(rng, shared), extent);
+    if (rng() < 0.3) addBoth(t, rng, randomShape(rng, shared), extent, masks);
     t.ref.step();
     t.par.step();
+    const st = t.ref.stats;
+    // Without masks the executor got every pair, the unmoved ones included (blocks of 512).
+    const handed = masks ? st.narrowPairs : st.filteredPairs;
+    expect(ex.lastJob.blocks).toBe(Math.ceil(handed / 512));
+    if (!masks) carried += st.filteredPairs - st.narrowPairs;
     expect(t.par.contactCount).toBe(t.ref.contactCount);
     expect(eventsOf(t.par.events())).toEqual(eventsOf(t.ref.events()));
     expectSameDoubles(contactDoubles(t.ref), contactDoubles(t.par));
     expect(t.par.stats).toEqual({ ...t.ref.stats, broadPhaseMs: 0, narrowPhaseMs: 0 });
     touching += t.ref.contactCount + t.ref.stats.sensorPairs;
   }
-  return touching;
+  return { touching, carried };
 }
 
 describe("WorkerExecutor: threaded steps are bitwise identical to single-threaded ones", () => {
@@ -136,6 +167,20 @@ describe("WorkerExecutor: threaded steps are bitwise identical to single-threade
   it("2 threads, tree, prediction 0.05: 150 steps", async () => {
     const touching = await runTwin(12, 2, { broadphase: "tree", prediction: 0.05 }, 150);
     expect(touching).toBeGreaterThan(1000);
+  });
+
+  it("no layer mask: the threads sort out the pairs of two unmoved bodies (carried over, sensors too) — 2 threads, grid, 120 steps", async () => {
+    const r = await runTwinCounts(15, 2, { broadphase: "grid" }, 120, false, 0.5);
+    expect(r.touching).toBeGreaterThan(1000);
+    // A quarter of the pairs have two unmoved bodies: hundreds carried over by the threads.
+    expect(r.carried).toBeGreaterThan(500);
+  });
+
+  it("no layer mask, 1 thread (no workers) and 3 threads, tree with prediction: carried alike", async () => {
+    const tree = { broadphase: "tree", prediction: 0.05 } as const;
+    const one = await runTwinCounts(16, 1, tree, 50, false, 0.7);
+    expect(await runTwinCounts(16, 3, tree, 50, false, 0.7)).toEqual(one);
+    expect(one.carried).toBeGreaterThan(500);
   });
 
   it("3 threads (more threads than cores) and 1 thread (no workers) agree too", async () => {
