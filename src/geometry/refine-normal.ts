@@ -422,25 +422,28 @@ function anchorWitnesses(
   hintB: Vec3 | null,
 ): void {
   const tilt = Math.max(step, WITNESS_PROBE_ANGLE);
-  vec3.orthonormalBasis(t1, t2, d);
-  let moveA = 0;
-  let moveB = 0;
-  for (let k = 0; k < 8; k += 2) {
-    vec3.addScaled(trial, d, t1, PROBE_COS[k] * tilt);
-    vec3.addScaled(trial, trial, t2, PROBE_SIN[k] * tilt);
-    normalizeInPlace(trial);
-    a.support(probeA, trial);
-    vec3.negate(neg, trial);
-    b.support(probeB, neg);
-    moveA = Math.max(moveA, vec3.distance(probeA, out.pointA));
-    moveB = Math.max(moveB, vec3.distance(probeB, out.pointB));
+  moveIo[4] = tilt;
+  supportMoves(out, a, b, d, 0);
+  const moveA = moveIo[0];
+  const moveB = moveIo[1];
+  const flat =
+    SUPPORT_FLAT * tilt * Math.max(vec3.length(out.pointA), vec3.length(out.pointB), Math.abs(f));
+  // A support that moves beyond `flat` is unique still when it moves in proportion to the tilt
+  // (a curved surface or rim, whose point slides by its radius of curvature times the tilt),
+  // unlike a face's or an edge's, which jumps between corners by the feature's size whatever
+  // the tilt. `flat` is relative to the witnesses' distance from the frame's origin, so in the
+  // frame of a small shape a large one's rim (radius 24 against a cone of 1e-5) had counted as a
+  // face, and its witness was moved off it onto the small shape's line (issue 16).
+  if (moveA > flat || moveB > flat) {
+    moveIo[4] = tilt * WITNESS_SCALE_RATIO;
+    supportMoves(out, a, b, d, 2);
   }
+  const uniqueA = moveA <= flat || slides(0);
+  const uniqueB = moveB <= flat || slides(1);
   // Both supports flat (a face or an edge each, e.g. a cylinder's cap on a box face): the
   // caller's hints (EPA's witnesses, blends of support points over the overlap) moved along the
   // normal onto each shape's supporting plane.
-  const flat =
-    SUPPORT_FLAT * tilt * Math.max(vec3.length(out.pointA), vec3.length(out.pointB), Math.abs(f));
-  if (hintA && hintB && moveA > flat && moveB > flat) {
+  if (hintA && hintB && !uniqueA && !uniqueB) {
     const hA = vec3.dot(d, out.pointA);
     const hB = vec3.dot(d, out.pointB);
     vec3.addScaled(out.pointA, hintA, d, hA - vec3.dot(d, hintA));
@@ -450,10 +453,63 @@ function anchorWitnesses(
   // Both unique (curved or vertex on curved): the support points themselves, each exactly on
   // its surface, with (pointB − pointA)·d = −f; moving one onto the other's line would put it
   // off its shape by the residual tangential gradient.
-  if (moveA <= flat && moveB <= flat) return;
-  if (moveA <= moveB) vec3.addScaled(out.pointB, out.pointA, d, -f);
+  if (uniqueA && uniqueB) return;
+  if (uniqueA || (!uniqueB && moveA <= moveB)) vec3.addScaled(out.pointB, out.pointA, d, -f);
   else vec3.addScaled(out.pointA, out.pointB, d, f);
 }
+
+/**
+ * [0], [1]: how far A's and B's supports move under the witness tilt; [2], [3]: under the tilt
+ * times WITNESS_SCALE_RATIO; [4] the tilt of the next {@link supportMoves} (doubles cross calls
+ * through this array, not as arguments: a double argument of a call V8 does not inline is boxed).
+ */
+const moveIo = new Float64Array(5);
+
+/**
+ * moveIo[at], moveIo[at + 1] = the largest distance A's (B's) support point moves from
+ * out.pointA (out.pointB) when d is tilted by moveIo[4] radians in 4 tangent directions.
+ */
+function supportMoves(
+  out: NormalRefinement,
+  a: SupportMap,
+  b: SupportMap,
+  d: Vec3,
+  at: number,
+): void {
+  const tilt = moveIo[4];
+  vec3.orthonormalBasis(t1, t2, d);
+  moveIo[at] = 0;
+  moveIo[at + 1] = 0;
+  for (let k = 0; k < 8; k += 2) {
+    vec3.addScaled(trial, d, t1, PROBE_COS[k] * tilt);
+    vec3.addScaled(trial, trial, t2, PROBE_SIN[k] * tilt);
+    normalizeInPlace(trial);
+    a.support(probeA, trial);
+    vec3.negate(neg, trial);
+    b.support(probeB, neg);
+    moveIo[at] = Math.max(moveIo[at], vec3.distance(probeA, out.pointA));
+    moveIo[at + 1] = Math.max(moveIo[at + 1], vec3.distance(probeB, out.pointB));
+  }
+}
+
+/**
+ * True when side `i`'s support (0 A, 1 B), which moved by moveIo[i] under the witness tilt,
+ * moved in proportion under the tilt times WITNESS_SCALE_RATIO (moveIo[i + 2], within a factor
+ * WITNESS_SCALE_SLACK): it slides over a curved surface, continuously. A jump between a
+ * feature's corners keeps its length (the small tilt crosses the same kink) or vanishes (it
+ * does not).
+ */
+function slides(i: number): boolean {
+  const small = moveIo[i + 2];
+  const expect = moveIo[i] * WITNESS_SCALE_RATIO;
+  return small <= WITNESS_SCALE_SLACK * expect && small * WITNESS_SCALE_SLACK >= expect;
+}
+
+/** The second, smaller tilt of the proportionality test, relative to the first. */
+const WITNESS_SCALE_RATIO = 2 ** -6;
+
+/** Factor within which a support's move counts as proportional to the tilt. */
+const WITNESS_SCALE_SLACK = 4;
 
 /** A support point that moves by more than this times the tilt times the size is not unique. */
 const SUPPORT_FLAT = 16;
