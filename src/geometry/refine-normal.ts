@@ -428,33 +428,35 @@ function anchorWitnesses(
   const moveB = moveIo[1];
   const flat =
     SUPPORT_FLAT * tilt * Math.max(vec3.length(out.pointA), vec3.length(out.pointB), Math.abs(f));
-  // A support that moves beyond `flat` is unique still when it moves in proportion to the tilt
-  // (a curved surface or rim, whose point slides by its radius of curvature times the tilt),
-  // unlike a face's or an edge's, which jumps between corners by the feature's size whatever
-  // the tilt. `flat` is relative to the witnesses' distance from the frame's origin, so in the
+  // A support that moves beyond `flat` in proportion to the tilt slides over a curved surface or
+  // rim (by its radius of curvature times the tilt), unlike a face's or an edge's, which jumps
+  // between corners by the feature's size whatever the tilt: a sliding point is exactly on its
+  // shape too. `flat` is relative to the witnesses' distance from the frame's origin, so in the
   // frame of a small shape a large one's rim (radius 24 against a cone of 1e-5) had counted as a
   // face, and its witness was moved off it onto the small shape's line (issue 16).
   if (moveA > flat || moveB > flat) {
     moveIo[4] = tilt * WITNESS_SCALE_RATIO;
     supportMoves(out, a, b, d, 2);
   }
-  const uniqueA = moveA <= flat || slides(0);
-  const uniqueB = moveB <= flat || slides(1);
-  // Both supports flat (a face or an edge each, e.g. a cylinder's cap on a box face): the
-  // caller's hints (EPA's witnesses, blends of support points over the overlap) moved along the
-  // normal onto each shape's supporting plane.
-  if (hintA && hintB && !uniqueA && !uniqueB) {
+  const jumpsA = moveA > flat && !slides(0);
+  const jumpsB = moveB > flat && !slides(1);
+  // Neither jumps (each fixed or sliding: curved or vertex on curved): the support points
+  // themselves, each exactly on its surface, with (pointB − pointA)·d = −f; moving one onto the
+  // other's line would put it off its shape by the residual tangential gradient.
+  if (!jumpsA && !jumpsB) return;
+  // Both supports flat (a face or an edge each, e.g. a cylinder's cap on a box face, or a face
+  // and a rim sliding fast, a cap seen nearly face-on): the caller's hints (EPA's witnesses,
+  // blends of support points over the overlap) moved along the normal onto each shape's
+  // supporting plane.
+  if (hintA && hintB && moveA > flat && moveB > flat) {
     const hA = vec3.dot(d, out.pointA);
     const hB = vec3.dot(d, out.pointB);
     vec3.addScaled(out.pointA, hintA, d, hA - vec3.dot(d, hintA));
     vec3.addScaled(out.pointB, hintB, d, hB - vec3.dot(d, hintB));
     return;
   }
-  // Both unique (curved or vertex on curved): the support points themselves, each exactly on
-  // its surface, with (pointB − pointA)·d = −f; moving one onto the other's line would put it
-  // off its shape by the residual tangential gradient.
-  if (uniqueA && uniqueB) return;
-  if (uniqueA || (!uniqueB && moveA <= moveB)) vec3.addScaled(out.pointB, out.pointA, d, -f);
+  // The one that jumps (of two, the one that moves more) is placed on the other's line.
+  if (jumpsB && (!jumpsA || moveA <= moveB)) vec3.addScaled(out.pointB, out.pointA, d, -f);
   else vec3.addScaled(out.pointA, out.pointB, d, f);
 }
 
