@@ -82,9 +82,12 @@ const SEED = Number(process.env.FUZZ_SEED ?? 16);
  * 23 with half-space × compound in the compound's frame (both halfspace-compound lines), and
  * intersects deciding GJK's rounding-level contact of a point, segment or triangle simplex by
  * the refined, snapped least overlap (triangle–compound: a cylinder child 6.9e-16 from a
- * triangle was intersecting; cylinder–cone's normal at 1e7 also passes).
+ * triangle was intersecting; cylinder–cone's normal at 1e7 also passes). 17 with the normal
+ * refinement keeping a support that slides in proportion to the tilt (a large cone's or
+ * cylinder's rim seen from a small shape's frame had been taken for a face, its witness moved
+ * off it: aabb-cone, cone-cone and the rim-on-rim lines of test/fuzz/revolution-witness).
  */
-const KNOWN_WRONG = 23;
+const KNOWN_WRONG = 17;
 
 describe("differential fuzzer", () => {
   it(`${QUERIES} queries from seed ${SEED}: no errors, at most the known wrong answers`, {
