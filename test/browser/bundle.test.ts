@@ -45,9 +45,11 @@ const SPHERE_BOX_APP_MAX_BYTES = 16_000;
  * pairs; 207.4 kB after overlapVolume for every pair (the union octree, half-space closed forms)
  * and the rounded shapes' exact ray casts; 219.7 kB with the triangle–polytope pair routine, SAT
  * and closest features of a triangle against a box, a triangle or a hull, issue 16; 224.9 kB
- * with the triangle projection at any scale).
+ * with the triangle projection at any scale; with half-space × compound in the
+ * compound's frame, the degenerate triangles' closest features and the normal refinement's
+ * sliding supports: 229.2 kB).
  */
-const SPHERE_BOX_MAIN_APP_MAX_BYTES = 228_000;
+const SPHERE_BOX_MAIN_APP_MAX_BYTES = 234_000;
 
 const SPHERE_BOX_APP = `
 import {

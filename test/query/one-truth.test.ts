@@ -389,7 +389,12 @@ describe("issue 16: one truth across operations (meshes, compounds, triangles)",
       // touching — the fuzzer's oracle bounds its gap by [−3e-6, 3.7e-9] — and GJK's separation
       // test at its rounding tolerance (src/geometry/gjk.ts) calls it apart by 2.5e-10: in every
       // operation, both orders and the world alike, which is what this case guards.
-      if (name !== "seed 17, aabb-convex") expect(t).toBe(true);
+      // Seed 16's cylinder–cone pair is apart: the fuzzer's oracle, in a frame at the cylinder,
+      // certifies a gap of at least 4.22e-9 (above its ambiguity bar, 64ε of the pair's extent:
+      // 1.1e-9); GJK's "intersecting" at its rounding level had called it touching, and the
+      // refined least overlap now finds the gap in every operation and the world alike.
+      if (name === "seed 16, cylinder-cone") expect(t).toBe(false);
+      else if (name !== "seed 17, aabb-convex") expect(t).toBe(true);
     },
   );
 });
