@@ -89,30 +89,8 @@ export function reserveClipPolygon(poly: ClipPolygon, capacity: number): void {
 }
 
 /**
- * Appends vertex (x, y, z) with feature tag `tag` to `poly`, growing it if full. For building
- * polygons off the world step: the hot paths write into `poly.xyz` straight (doubles passed to a
- * call V8 does not inline are boxed).
- */
-export function pushClipVertex(
-  poly: ClipPolygon,
-  x: number,
-  y: number,
-  z: number,
-  tag: number,
-): void {
-  const i = poly.count;
-  if (i >= poly.tags.length) reserveClipPolygon(poly, i + 1);
-  const j = 3 * i;
-  poly.xyz[j] = x;
-  poly.xyz[j + 1] = y;
-  poly.xyz[j + 2] = z;
-  poly.tags[i] = tag;
-  poly.count = i + 1;
-}
-
-/**
- * {@link pushClipVertex} of point `p`: its coordinates are read here, since doubles passed to a
- * call V8 does not inline are boxed (allocated).
+ * Appends point `p` with feature tag `tag` to `poly`, growing it if full: its coordinates are
+ * read here, since doubles passed to a call V8 does not inline are boxed (allocated).
  */
 export function pushClipPoint(poly: ClipPolygon, p: Vec3, tag: number): void {
   const i = poly.count;

@@ -13,13 +13,13 @@ import {
   clipPolygonByPlane,
   hullArea4,
   makeClipPolygon,
-  pushClipVertex,
   reduceManifoldPoints,
 } from "../../src/geometry/clip.js";
 import type { Quat } from "../../src/math/quat.js";
 import * as quat from "../../src/math/quat.js";
 import type { Vec3 } from "../../src/math/vec3.js";
 import * as vec3 from "../../src/math/vec3.js";
+import { pushClipVertex } from "../support/clip-polygon.js";
 
 type P2 = [number, number];
 
