@@ -98,7 +98,9 @@ for (const name of names) {
       translation: { x: pos[3 * i], y: pos[3 * i + 1], z: pos[3 * i + 2] },
       rotation: { x: rot[4 * i], y: rot[4 * i + 1], z: rot[4 * i + 2], w: rot[4 * i + 3] },
     };
-    handles.push(world.addBody({ shape, pose }));
+    // Static bodies (scene (c)'s terrain) are added as such and never moved.
+    if (i < scene.staticCount) world.addBody({ shape, pose, kind: "static" });
+    else handles.push(world.addBody({ shape, pose }));
   }
   timeMethod(world, "setPoses", acc, 0);
   timeMethod((world as unknown as { bp: object }).bp, "computePairs", acc, 2);
@@ -112,8 +114,10 @@ for (const name of names) {
   }
   entries.push({ name, world, handles, executor, acc, callerNs: 0, times: [] });
 }
-const bulk = new Float64Array(7 * n);
-for (let j = 0; j < n; j++) bulk.set(rot.subarray(4 * j, 4 * j + 4), 7 * j + 3);
+const s0 = scene.staticCount;
+const bulk = new Float64Array(7 * scene.moving);
+for (let j = 0; j < scene.moving; j++)
+  bulk.set(rot.subarray(4 * (s0 + j), 4 * (s0 + j) + 4), 7 * j + 3);
 let frame = 0;
 const workers = entries.reduce((w, e) => w + Math.max(0, (e.executor?.threads ?? 1) - 1), 0);
 const warm0 = otherThreadsCpuNs();
@@ -122,10 +126,10 @@ for (let f = 0; f < warmup + frames; f++) {
   if (f === warmup && argv.includes("--rt"))
     rt = realtime(true, busiestOtherThreads(warm0, workers));
   scene.move(++frame);
-  for (let j = 0; j < n; j++) {
-    bulk[7 * j] = pos[3 * j];
-    bulk[7 * j + 1] = pos[3 * j + 1];
-    bulk[7 * j + 2] = pos[3 * j + 2];
+  for (let j = 0; j < scene.moving; j++) {
+    bulk[7 * j] = pos[3 * (s0 + j)];
+    bulk[7 * j + 1] = pos[3 * (s0 + j) + 1];
+    bulk[7 * j + 2] = pos[3 * (s0 + j) + 2];
   }
   if (f === warmup) for (const e of entries) e.acc.fill(0);
   for (let k = 0; k < entries.length; k++) {

@@ -528,6 +528,8 @@ export class CollisionWorld {
   /** Per slot: the last batch that held it (a repeated slot keeps `setPoses`' second pass serial). */
   private posesStamp: Int32Array = new Int32Array(0);
   private posesGeneration = 0;
+  /** The last parallel first pass of {@link setPoses} met a slot twice (its second pass is serial). */
+  private posesRepeated = false;
   /** True while a {@link stepAsync} awaits its broad phase: bodies may not change meanwhile. */
   private stepping = false;
   /**
@@ -952,11 +954,27 @@ export class CollisionWorld {
     if (ex === null || ex.runPoseBoxes === undefined || n < PARALLEL_POSES_MIN) return false;
     const slots = this.posesSlots;
     if (!(slots.buffer instanceof SharedArrayBuffer)) return false;
+    // The handles resolved, and a slot given twice noted for the second pass (one walk).
+    const slotCount = this.bodies.slotCount;
+    if (this.posesStamp.length < slotCount) {
+      this.posesStamp = new Int32Array(Math.max(slotCount, 2 * this.posesStamp.length));
+      this.posesGeneration = 0;
+    }
+    const stamp = this.posesStamp;
+    if (++this.posesGeneration >= 0x7fffffff) {
+      stamp.fill(0);
+      this.posesGeneration = 1;
+    }
+    const gen = this.posesGeneration;
+    let repeated = false;
     for (let i = 0; i < n; i++) {
       const slot = this.slotOf(handles[i]);
       if (slot < 0) return false;
       slots[i] = slot;
+      if (stamp[slot] === gen) repeated = true;
+      stamp[slot] = gen;
     }
+    this.posesRepeated = repeated;
     let input = poses;
     if (!(poses.buffer instanceof SharedArrayBuffer)) {
       if (this.posesIn.length < 7 * n) this.posesIn = newFloat64(7 * slots.length, true);
@@ -1003,21 +1021,7 @@ export class CollisionWorld {
       return false;
     }
     const slots = this.posesSlots;
-    if (this.posesStamp.length < b.slotCount) {
-      this.posesStamp = new Int32Array(Math.max(b.slotCount, 2 * this.posesStamp.length));
-      this.posesGeneration = 0;
-    }
-    const stamp = this.posesStamp;
-    if (++this.posesGeneration >= 0x7fffffff) {
-      stamp.fill(0);
-      this.posesGeneration = 1;
-    }
-    const gen = this.posesGeneration;
-    for (let i = 0; i < n; i++) {
-      const s = slots[i];
-      if (stamp[s] === gen) return false;
-      stamp[s] = gen;
-    }
+    if (this.posesRepeated) return false;
     const job = this.poseJob;
     if (!bp.prepareBulkMove(job)) return false;
     if (job.left.length < n) job.left = new Uint8Array(new SharedArrayBuffer(slots.length));
@@ -1295,12 +1299,14 @@ export class CollisionWorld {
   private wantsAllMovingPairs(): boolean {
     const k = this.kinds;
     const moving = this.bp.size;
+    if (4 * k.dirtyCount <= moving) return false;
     let moved = 0;
     for (let i = 0; i < k.dirtyCount; i++) {
       const s = k.dirtyList[i];
-      if (k.kind[s] !== KIND_STATIC && this.bp.has(s)) moved++;
+      // Counted only until the answer is known (every body moved: a quarter of the list).
+      if (k.kind[s] !== KIND_STATIC && this.bp.has(s) && 4 * ++moved > moving) return true;
     }
-    return moved > 0 && 4 * moved > moving;
+    return false;
   }
 
   /**
@@ -1321,6 +1327,14 @@ export class CollisionWorld {
     const flags = b.flags;
     this.ensureStaticBvh();
     const fullMoving = allMoving !== null;
+    if (fullMoving && k.staticBounded === 0 && this.unbounded.length === 0) {
+      // Only bounded moving bodies: every pair is in the broad phase's complete set (the
+      // random scene's every step, where all bodies move): one copy, no walk of the old pairs.
+      const next = this.nextPairs;
+      next.clear();
+      next.appendKeys(allMoving.storage, 0, allMoving.size);
+      return;
+    }
     let movedStatic = 0;
     for (let i = 0; i < dirtyCount; i++) {
       const s = dirtyList[i];
@@ -1666,12 +1680,16 @@ export class CollisionWorld {
     const k = this.kinds;
     const b = this.bodies;
     const queue = this.options.sleepAfterSteps > 0;
+    const { dirty, dirtyList, kind, sleeping } = k;
+    const flags = b.flags;
+    // One pass: restart the clocks and empty the move buffer (as `clearDirty`).
     for (let i = 0; i < k.dirtyCount; i++) {
-      const s = k.dirtyList[i];
-      if ((b.flags[s] & FLAG_ALIVE) === 0 || k.kind[s] === KIND_STATIC) continue;
-      if (k.sleeping[s] === 0) k.moved(s, this.stepIndex, queue);
+      const s = dirtyList[i];
+      dirty[s] = 0;
+      if ((flags[s] & FLAG_ALIVE) === 0 || kind[s] === KIND_STATIC) continue;
+      if (sleeping[s] === 0) k.moved(s, this.stepIndex, queue);
     }
-    k.clearDirty();
+    k.dirtyCount = 0;
     this.endStepSleep();
   }
 
