@@ -23,14 +23,6 @@ export const CELL_QUERY_CHUNK = 64;
 /** Keys per moved body of a chunk's output region to start with (grown when a chunk needs more). */
 export const CELL_QUERY_ROOM_PER_BODY = 32;
 /**
- * Doubles per entry of the grid's entry pool: the body's fat box, min xyz, max xyz. (The lower
- * cell indices of the deduplication rule are read from the body's cell range when the boxes
- * overlap: three more doubles per entry made the first build of scene (b) at 50,000 bodies
- * write 23 MB of entries instead of 15, fresh pages at 15–50 µs each under load.)
- */
-export const CELL_ENTRY_STRIDE = 6;
-
-/**
  * The grid's cell hash (Teschner et al. 2003) of cell `(x, y, z)` into a table of
  * `2^(32 − shift)` slots.
  */
@@ -81,9 +73,8 @@ export interface CellQueryJob {
   /** The table's hash shift (`cellHash`) and the stamp of its live slots. */
   tableShift: number;
   tableGeneration: number;
-  /** The entry pool: body and `CELL_ENTRY_STRIDE` (6) doubles per entry (its fat box). */
+  /** The entry pool: the body of each entry (its fat box is read from `fat`). */
   pBody: Int32Array;
-  pData: Float64Array;
   /**
    * Output keys (the cell update's deferred records): chunk c's region is
    * `[c · chunkRoom, (c + 1) · chunkRoom)`.
@@ -105,12 +96,11 @@ export function cellQueryChunks(job: CellQueryJob): number {
  */
 export function cellQueryChunk(job: CellQueryJob, c: number): void {
   const { moved, movedStamp, inGrid, fat, range, slotX, slotY, slotZ, slotStamp } = job;
-  const { slotStart, slotCount, pBody, pData, keys } = job;
+  const { slotStart, slotCount, pBody, keys } = job;
   const gen = job.generation;
   const tableGen = job.tableGeneration;
   const shift = job.tableShift;
   const mask = slotStamp.length - 1;
-  const D = CELL_ENTRY_STRIDE;
   const room = job.chunkRoom;
   const base = c * room;
   const end = Math.min(job.movedCount, (c + 1) * job.chunkSize);
@@ -144,14 +134,14 @@ export function cellQueryChunk(job: CellQueryJob, c: number): void {
           for (let e = start; e < stop; e++) {
             const j = pBody[e];
             if (j === id || (j < id && movedStamp[j] === gen)) continue;
-            const p = D * e;
+            const p = 6 * j;
             if (
-              pData[p] > maxX ||
-              minX > pData[p + 3] ||
-              pData[p + 1] > maxY ||
-              minY > pData[p + 4] ||
-              pData[p + 2] > maxZ ||
-              minZ > pData[p + 5] ||
+              fat[p] > maxX ||
+              minX > fat[p + 3] ||
+              fat[p + 1] > maxY ||
+              minY > fat[p + 4] ||
+              fat[p + 2] > maxZ ||
+              minZ > fat[p + 5] ||
               Math.max(rx, range[6 * j]) !== x ||
               Math.max(ry, range[6 * j + 1]) !== y ||
               Math.max(rz, range[6 * j + 2]) !== z

@@ -17,16 +17,15 @@
  * (its room stored as `−room − 1`) and every later operation of the class on it is deferred
  * too; a new cell's operations are deferred anyway (it is not found). Each class writes its
  * deferred operations, in order, as records of {@link CELL_UPDATE_RECORD} doubles `[2·i + op, x,
- * y, z, fat box]` (i: the body's index in the move buffer, op: 0 remove, 1 append; the cell; the
- * body's fat box for an append) from `CELL_UPDATE_BASE + c · chunkRoom` on in `keys`, and their
+ * y, z]` (i: the body's index in the move buffer, op: 0 remove, 1 append; the cell) from
+ * `CELL_UPDATE_BASE + c · chunkRoom` on in `keys`, and their
  * number in `chunkLengths[c]` (an atomic store). A class stops before a body whose operations
  * might not all fit in its room, and writes the index of that body (`movedCount` when it did
  * them all) in `chunkLengths[2^classBits + c]`. The caller then replays the records class by
  * class (src/broadphase/spatial-hash.ts) and runs a class that stopped on from where it stopped
  * ({@link cellUpdateChunk}'s `from`), replaying again, until it is done. The replay is rare (a
- * new cell, a full block): it moves doubles only with `copyWithin` and `set` (from
- * `keys[0 .. 6)`, where it first copies the record's box), so that code V8 may not have
- * optimised yet allocates nothing.
+ * new cell, a full block) and moves only integers (an entry is its body; the fat box is read
+ * from the body's), so that code V8 may not have optimised yet allocates nothing.
  *
  * Per cell, the operations happen in the order of the serial update (each body unlinked from its
  * old cells, then linked at its new ones, body after body), so every cell's entries end in the
@@ -34,14 +33,14 @@
  * pool do not change what any query reads. The classes do not depend on the number of threads,
  * so the table is the same on any thread count.
  */
-import { CELL_ENTRY_STRIDE, type CellQueryJob, cellHash, cellQueryChunk } from "./cell-query.js";
+import { type CellQueryJob, cellHash, cellQueryChunk } from "./cell-query.js";
 
 /** log2 of the number of classes (chunks) of the parallel cell update: 8 classes. */
 export const CELL_UPDATE_CLASS_BITS = 3;
-/** Doubles per deferred operation record: `[2·i + op, x, y, z, min xyz, max xyz]`. */
-export const CELL_UPDATE_RECORD = 10;
-/** Index in `keys` of the first class's records (`keys[0 .. 6)` is the caller's staging box). */
-export const CELL_UPDATE_BASE = 8;
+/** Doubles per deferred operation record: `[2·i + op, x, y, z]`. */
+export const CELL_UPDATE_RECORD = 4;
+/** Index in `keys` of the first class's records. */
+export const CELL_UPDATE_BASE = 0;
 /** `CellQueryJob.update` of a cell update job ({@link cellUpdateChunk}). */
 export const CELL_JOB_UPDATE = 1;
 
@@ -61,14 +60,13 @@ export function cellJobChunk(job: CellQueryJob, c: number): void {
  * cells.
  */
 export function cellUpdateChunk(job: CellQueryJob, c: number, from = 0): void {
-  const { moved, oldRange: ranges, fat, slotX, slotY, slotZ, slotStamp } = job;
-  const { slotStart, slotCount, slotCap, pBody, pData, keys } = job;
+  const { moved, oldRange: ranges, slotX, slotY, slotZ, slotStamp } = job;
+  const { slotStart, slotCount, slotCap, pBody, keys } = job;
   const tableGen = job.tableGeneration;
   const shift = job.tableShift;
   const mask = slotStamp.length - 1;
   // Home slot → class: its top classBits bits.
   const classShift = 32 - shift - job.classBits;
-  const D = CELL_ENTRY_STRIDE;
   const R = CELL_UPDATE_RECORD;
   const room = job.chunkRoom;
   const base = CELL_UPDATE_BASE + c * room;
@@ -115,15 +113,11 @@ export function cellUpdateChunk(job: CellQueryJob, c: number, from = 0): void {
           while (pBody[e] !== id) e++;
           const last = start + slotCount[slot] - 1;
           slotCount[slot] = last - start;
-          if (e !== last) {
-            pBody[e] = pBody[last];
-            for (let j = 0; j < D; j++) pData[D * e + j] = pData[D * last + j];
-          }
+          if (e !== last) pBody[e] = pBody[last];
         }
       }
     }
-    // New cells: append id's entry (its fat box).
-    const k = 6 * id;
+    // New cells: append id's entry.
     for (let x = ranges[p]; x <= ranges[p + 3]; x++) {
       for (let y = ranges[p + 1]; y <= ranges[p + 4]; y++) {
         for (let z = ranges[p + 2]; z <= ranges[p + 5]; z++) {
@@ -145,7 +139,6 @@ export function cellUpdateChunk(job: CellQueryJob, c: number, from = 0): void {
               const e = slotStart[slot] + count;
               slotCount[slot] = count + 1;
               pBody[e] = id;
-              for (let j = 0; j < 6; j++) pData[D * e + j] = fat[k + j];
               continue;
             }
             // A full block: the caller moves it; this class leaves the cell alone from now on.
@@ -156,7 +149,6 @@ export function cellUpdateChunk(job: CellQueryJob, c: number, from = 0): void {
           keys[r + 1] = x;
           keys[r + 2] = y;
           keys[r + 3] = z;
-          for (let j = 0; j < 6; j++) keys[r + 4 + j] = fat[k + j];
           n++;
         }
       }

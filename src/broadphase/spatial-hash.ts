@@ -12,7 +12,8 @@
  * overlapping fat boxes (the Verlet list of molecular dynamics). A box that leaves its fat box
  * (or is inserted or removed) goes to a move buffer (Box2D's `b2BufferMove`); the next query
  * updates only those: their cell entries are removed and added again (each cell keeps its
- * entries consecutive in a pool, with room to grow, so that a cell is read in sequence), their
+ * entries — bodies; the fat boxes are the bodies' own — consecutive in a pool, with room to
+ * grow, so that a cell is read in sequence), their
  * candidate pairs dropped and found again from their new cells, and merged into the sorted
  * candidates in one linear pass. A full rebuild — O(total cell
  * entries) with a counting pass, entries laid out cell by cell — happens only for the first
@@ -79,7 +80,6 @@ import {
   planCandidateCompaction,
 } from "./candidate-merge.js";
 import {
-  CELL_ENTRY_STRIDE,
   CELL_QUERY_CHUNK,
   CELL_QUERY_ROOM_PER_BODY,
   type CellQueryJob,
@@ -266,8 +266,6 @@ export class SpatialHash implements BroadPhase {
   private cellLengths: Int32Array = new Int32Array(0);
   /** The old and new cell ranges of the move buffer's bodies (the parallel cell update's, 12 per body). */
   private movedRange: Float64Array = new Float64Array(0);
-  /** A view of `cellKeys[0 .. 6)`, where the cell update's replay stages a record's fat box. */
-  private stage: Float64Array = new Float64Array(6);
   /** Scratch of the merge of those runs. */
   private runStart = new Int32Array(16);
   private runEnd = new Int32Array(16);
@@ -286,14 +284,14 @@ export class SpatialHash implements BroadPhase {
   private occupied = new Int32Array(16);
   private occupiedCount = 0;
   /**
-   * The entry pool: the body of each entry and (CELL_ENTRY_STRIDE doubles) its fat box, so that
-   * the pair loop of a cell reads memory in sequence (the lower cell indices of the
-   * deduplication rule come from `range`, read only for boxes that overlap). A cell's entries are
-   * consecutive; a full cell moves to the pool's end with twice the room (the old block is
-   * reclaimed at the next rebuild).
+   * The entry pool: the body of each entry; its fat box is read from {@link fat} (module docs:
+   * a copy of the fat box per entry was 48 of the pool's 52 bytes per entry — the first build of
+   * scene (b) at 50,000 bodies wrote 15 MB of copies, 3,700 fresh pages at 12–15 µs each on the
+   * machine that measured it — for a locality the pair loops did not measurably need). A cell's
+   * entries are consecutive; a full cell moves to the pool's end with twice the room (the old
+   * block is reclaimed at the next rebuild).
    */
   private pBody: Int32Array = new Int32Array(16);
-  private pData: Float64Array = new Float64Array(16 * CELL_ENTRY_STRIDE);
   private poolTop = 0;
   /** Entries in the cells (the pool holds more: slack and abandoned blocks). */
   private liveEntries = 0;
@@ -362,7 +360,6 @@ export class SpatialHash implements BroadPhase {
       tableShift: this.tableShift,
       tableGeneration: 0,
       pBody: this.pBody,
-      pData: this.pData,
       keys: this.cellKeys,
       chunkRoom: CELL_QUERY_CHUNK * CELL_QUERY_ROOM_PER_BODY,
       chunkLengths: this.cellLengths,
@@ -742,9 +739,7 @@ export class SpatialHash implements BroadPhase {
     out.clear();
     const fat = this.fat;
     const range = this.range;
-    const data = this.pData;
     const bodies = this.pBody;
-    const D = CELL_ENTRY_STRIDE;
     for (let o = 0; o < this.occupiedCount; o++) {
       const s = this.occupied[o];
       const cx = this.slotX[s];
@@ -753,27 +748,27 @@ export class SpatialHash implements BroadPhase {
       const start = this.slotStart[s];
       const end = start + this.slotCount[s];
       for (let a = start; a < end; a++) {
-        const pa = D * a;
-        const minX = data[pa];
-        const minY = data[pa + 1];
-        const minZ = data[pa + 2];
-        const maxX = data[pa + 3];
-        const maxY = data[pa + 4];
-        const maxZ = data[pa + 5];
         const r = 6 * bodies[a];
+        const minX = fat[r];
+        const minY = fat[r + 1];
+        const minZ = fat[r + 2];
+        const maxX = fat[r + 3];
+        const maxY = fat[r + 4];
+        const maxZ = fat[r + 5];
         const rx = range[r];
         const ry = range[r + 1];
         const rz = range[r + 2];
-        for (let b = a + 1, pb = pa + D; b < end; b++, pb += D) {
+        for (let b = a + 1; b < end; b++) {
+          const pb = 6 * bodies[b];
           // One branch for the six tests instead of six keeps the loop free of mispredictions
           // (their outcomes are close to random; about 1 candidate in 10 overlaps).
           const separated =
-            +(data[pb] > maxX) |
-            +(minX > data[pb + 3]) |
-            +(data[pb + 1] > maxY) |
-            +(minY > data[pb + 4]) |
-            +(data[pb + 2] > maxZ) |
-            +(minZ > data[pb + 5]);
+            +(fat[pb] > maxX) |
+            +(minX > fat[pb + 3]) |
+            +(fat[pb + 1] > maxY) |
+            +(minY > fat[pb + 4]) |
+            +(fat[pb + 2] > maxZ) |
+            +(minZ > fat[pb + 5]);
           if (
             separated === 0 &&
             // Report the pair only in the lowest cell the two boxes share (module docs).
@@ -1366,7 +1361,6 @@ export class SpatialHash implements BroadPhase {
     job.tableShift = this.tableShift;
     job.tableGeneration = this.generation;
     job.pBody = this.pBody;
-    job.pData = this.pData;
   }
 
   /**
@@ -1478,14 +1472,12 @@ export class SpatialHash implements BroadPhase {
   /**
    * Replays, in order, the operations class `c` of a cell update deferred
    * (src/broadphase/cell-update.ts): removals and appends whose cell had no slot or a full block.
-   * Rare, so V8 may run it unoptimised: doubles move only through `copyWithin` and `set`.
+   * Rare, so V8 may run it unoptimised: it moves only integers (entries are bodies).
    */
   private replayDeferred(c: number, room: number): void {
     const keys = this.cellKeys;
-    if (this.stage.buffer !== keys.buffer) this.stage = keys.subarray(0, 6);
     const moved = this.moved;
     const R = CELL_UPDATE_RECORD;
-    const D = CELL_ENTRY_STRIDE;
     const from = CELL_UPDATE_BASE + c * room;
     const to = from + this.cellLengths[c] * R;
     this.deferredCellOps += this.cellLengths[c];
@@ -1503,18 +1495,13 @@ export class SpatialHash implements BroadPhase {
         let e = start;
         while (this.pBody[e] !== id) e++;
         const last = start + --this.slotCount[slot];
-        if (e !== last) {
-          this.pBody[e] = this.pBody[last];
-          this.pData.copyWithin(D * e, D * last, D * last + D);
-        }
+        if (e !== last) this.pBody[e] = this.pBody[last];
       } else {
         const slot = this.findOrInsert(x, y, z);
         const cap = this.slotCap[slot];
         if (cap < 0) this.slotCap[slot] = -cap - 1;
         const e = this.append(slot);
         this.pBody[e] = id;
-        keys.copyWithin(0, r + 4, r + 10);
-        this.pData.set(this.stage, D * e);
       }
     }
   }
@@ -1632,7 +1619,6 @@ export class SpatialHash implements BroadPhase {
     this.slotCap = toSharedInt32(this.slotCap, true);
     this.movedRange = toSharedFloat64(this.movedRange, true);
     this.pBody = toSharedInt32(this.pBody, true);
-    this.pData = toSharedFloat64(this.pData, true);
     if (!(this.inGrid.buffer instanceof SharedArrayBuffer)) {
       const a = new Uint8Array(new SharedArrayBuffer(this.inGrid.length));
       a.set(this.inGrid);
@@ -1644,8 +1630,6 @@ export class SpatialHash implements BroadPhase {
   private unlink(id: number): void {
     const range = this.range;
     const bodies = this.pBody;
-    const data = this.pData;
-    const D = CELL_ENTRY_STRIDE;
     const k = 6 * id;
     for (let x = range[k]; x <= range[k + 3]; x++) {
       for (let y = range[k + 1]; y <= range[k + 4]; y++) {
@@ -1654,10 +1638,7 @@ export class SpatialHash implements BroadPhase {
           let e = this.slotStart[slot];
           while (bodies[e] !== id) e++;
           const last = this.slotStart[slot] + --this.slotCount[slot];
-          if (e !== last) {
-            bodies[e] = bodies[last];
-            for (let j = 0; j < D; j++) data[D * e + j] = data[D * last + j];
-          }
+          if (e !== last) bodies[e] = bodies[last];
         }
       }
     }
@@ -1714,9 +1695,6 @@ export class SpatialHash implements BroadPhase {
           const slot = this.findOrInsert(x, y, z);
           const e = this.append(slot);
           this.pBody[e] = id;
-          const d = CELL_ENTRY_STRIDE * e;
-          const data = this.pData;
-          for (let j = 0; j < 6; j++) data[d + j] = fat[k + j];
         }
       }
     }
@@ -1737,9 +1715,7 @@ export class SpatialHash implements BroadPhase {
       const to = this.poolTop;
       this.poolTop += cap;
       this.growPool(this.poolTop);
-      const D = CELL_ENTRY_STRIDE;
       this.pBody.copyWithin(to, from, from + count);
-      this.pData.copyWithin(D * to, D * from, D * (from + count));
       this.slotStart[slot] = to;
       this.slotCap[slot] = cap;
     }
@@ -1751,7 +1727,6 @@ export class SpatialHash implements BroadPhase {
   private growPool(n: number): void {
     if (n <= this.pBody.length) return;
     this.pBody = growInt32Mem(this.pBody, n, this.shared);
-    this.pData = growFloat64Mem(this.pData, CELL_ENTRY_STRIDE * this.pBody.length, this.shared);
   }
 
   /**
@@ -1764,7 +1739,6 @@ export class SpatialHash implements BroadPhase {
     if (n <= this.pBody.length) return;
     const cap = Math.max(n, 2 * this.pBody.length);
     this.pBody = new Int32Array(cap);
-    this.pData = new Float64Array(CELL_ENTRY_STRIDE * cap);
   }
 
   /** Rebuilds the cell table, the entries and the candidates from the current boxes. */
@@ -1886,22 +1860,6 @@ export class SpatialHash implements BroadPhase {
       this.pBody[this.slotStart[slot] + this.slotCount[slot]++] = entryBody[i];
     }
     this.liveEntries = e;
-    const data = this.pData;
-    const bodies = this.pBody;
-    for (let o = 0; o < this.occupiedCount; o++) {
-      const slot = this.occupied[o];
-      const from = this.slotStart[slot];
-      const to = from + this.slotCount[slot];
-      for (let i = from, d = CELL_ENTRY_STRIDE * from; i < to; i++, d += CELL_ENTRY_STRIDE) {
-        const k = 6 * bodies[i];
-        data[d] = fat[k];
-        data[d + 1] = fat[k + 1];
-        data[d + 2] = fat[k + 2];
-        data[d + 3] = fat[k + 3];
-        data[d + 4] = fat[k + 4];
-        data[d + 5] = fat[k + 5];
-      }
-    }
     this.reserveCandidates(e);
     this.enumerateCandidates(this.candidates);
     this.splitCandidates();

@@ -197,7 +197,6 @@ export interface CellBuffers {
   slotStart: SharedArrayBuffer;
   slotCount: SharedArrayBuffer;
   pBody: SharedArrayBuffer;
-  pData: SharedArrayBuffer;
   keys: SharedArrayBuffer;
   chunkLengths: SharedArrayBuffer;
 }

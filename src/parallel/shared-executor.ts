@@ -233,7 +233,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
   // The merge job's arrays the workers were last sent (see shareMergeBuffers).
   private readonly sentMerge: (ArrayBufferLike | null)[] = new Array(11).fill(null);
   // The cell queries job's arrays the workers were last sent (see shareCellBuffers).
-  private readonly sentCells: (ArrayBufferLike | null)[] = new Array(17).fill(null);
+  private readonly sentCells: (ArrayBufferLike | null)[] = new Array(16).fill(null);
   // The poses job's arrays the workers were last sent (see sharePoseBuffers).
   private readonly sentPoses: (ArrayBufferLike | null)[] = new Array(5).fill(null);
   // The second poses pass's own arrays the workers were last sent (see shareApplyBuffers).
@@ -639,11 +639,10 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
     state |= mergeBufferState(job.slotStart, sent, 9);
     state |= mergeBufferState(job.slotCount, sent, 10);
     state |= mergeBufferState(job.pBody, sent, 11);
-    state |= mergeBufferState(job.pData, sent, 12);
-    state |= mergeBufferState(job.keys, sent, 13);
-    state |= mergeBufferState(job.chunkLengths, sent, 14);
-    state |= mergeBufferState(job.oldRange, sent, 15);
-    state |= mergeBufferState(job.slotCap, sent, 16);
+    state |= mergeBufferState(job.keys, sent, 12);
+    state |= mergeBufferState(job.chunkLengths, sent, 13);
+    state |= mergeBufferState(job.oldRange, sent, 14);
+    state |= mergeBufferState(job.slotCap, sent, 15);
     if ((state & 2) !== 0) return false;
     if (state === 0) return true;
     sent[0] = job.moved.buffer;
@@ -658,11 +657,10 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
     sent[9] = job.slotStart.buffer;
     sent[10] = job.slotCount.buffer;
     sent[11] = job.pBody.buffer;
-    sent[12] = job.pData.buffer;
-    sent[13] = job.keys.buffer;
-    sent[14] = job.chunkLengths.buffer;
-    sent[15] = job.oldRange.buffer;
-    sent[16] = job.slotCap.buffer;
+    sent[12] = job.keys.buffer;
+    sent[13] = job.chunkLengths.buffer;
+    sent[14] = job.oldRange.buffer;
+    sent[15] = job.slotCap.buffer;
     const buffers: CellBuffers = {
       oldRange: job.oldRange.buffer as SharedArrayBuffer,
       slotCap: job.slotCap.buffer as SharedArrayBuffer,
@@ -678,7 +676,6 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
       slotStart: job.slotStart.buffer as SharedArrayBuffer,
       slotCount: job.slotCount.buffer as SharedArrayBuffer,
       pBody: job.pBody.buffer as SharedArrayBuffer,
-      pData: job.pData.buffer as SharedArrayBuffer,
       keys: job.keys.buffer as SharedArrayBuffer,
       chunkLengths: job.chunkLengths.buffer as SharedArrayBuffer,
     };

@@ -108,7 +108,6 @@ export class WorkerState {
     tableShift: 32,
     tableGeneration: 0,
     pBody: new Int32Array(0),
-    pData: new Float64Array(0),
     keys: new Float64Array(0),
     chunkRoom: 1,
     chunkLengths: new Int32Array(0),
@@ -179,7 +178,6 @@ export class WorkerState {
       q.slotStart = new Int32Array(b.slotStart);
       q.slotCount = new Int32Array(b.slotCount);
       q.pBody = new Int32Array(b.pBody);
-      q.pData = new Float64Array(b.pData);
       q.keys = new Float64Array(b.keys);
       q.chunkLengths = new Int32Array(b.chunkLengths);
     } else {
