@@ -16,6 +16,7 @@ import {
   narrowPair,
 } from "../world/narrow-pair.js";
 import { applyPoseChunk, type PoseBoxesJob, poseBoxesChunk } from "../world/pose-boxes.js";
+import { type StaticQueryJob, staticQueryChunk } from "../world/static-query.js";
 import { CTRL_NEXT_BLOCK, PARALLEL_BLOCK_PAIRS } from "./protocol.js";
 
 /**
@@ -150,6 +151,21 @@ export function runCellChunks(control: Int32Array, job: CellQueryJob, chunks: nu
     const c = Atomics.add(control, CTRL_NEXT_BLOCK, 1);
     if (c >= chunks) return done;
     cellJobChunk(job, c);
+    done++;
+  }
+}
+
+/**
+ * Takes chunks of the static queries job `job` from `control[CTRL_NEXT_BLOCK]` until all
+ * `chunks` are taken and runs each (src/world/static-query.ts). Returns the chunks this thread
+ * did.
+ */
+export function runStaticChunks(control: Int32Array, job: StaticQueryJob, chunks: number): number {
+  let done = 0;
+  for (;;) {
+    const c = Atomics.add(control, CTRL_NEXT_BLOCK, 1);
+    if (c >= chunks) return done;
+    staticQueryChunk(job, c);
     done++;
   }
 }

@@ -6,8 +6,8 @@
  * A job is the narrow phase of one world step ({@link JOB_NARROW}), the grid's candidate merge
  * ({@link JOB_MERGE}, chunks of src/broadphase/candidate-merge.ts taken from the same shared
  * counter, the caller closing the gaps between their outputs afterwards), the grid's cell
- * queries of its moved bodies ({@link JOB_CELLS}) or the first pass of `setPoses`
- * ({@link JOB_POSES}). For the narrow phase, the calling thread writes the job's pairs,
+ * queries of its moved bodies ({@link JOB_CELLS}), the first pass of `setPoses`
+ * ({@link JOB_POSES}) or the moving bodies' static queries ({@link JOB_STATIC}). For the narrow phase, the calling thread writes the job's pairs,
  * poses and flags into shared buffers, bumps the job generation and wakes the workers
  * (`Atomics.notify`); then every thread, the caller included, takes blocks of
  * {@link PARALLEL_BLOCK_PAIRS} consecutive pairs from a shared counter (`Atomics.add`) until none
@@ -80,8 +80,16 @@ export const CTRL_CELL_CLASS_BITS = 26;
  * sorted out by the move buffer ({@link SharedBuffers.dirty}) instead of tested.
  */
 export const CTRL_NARROW_CARRY = 27;
+/** Control slot (static queries job): querying bodies. */
+export const CTRL_STATIC_COUNT = 28;
+/** Control slot (static queries job): number of chunks. */
+export const CTRL_STATIC_CHUNKS = 29;
+/** Control slot (static queries job): bodies per chunk. */
+export const CTRL_STATIC_CHUNK_SIZE = 30;
+/** Control slot (static queries job): the current static build (older candidates are stale). */
+export const CTRL_STATIC_VERSION = 31;
 /** Number of control slots. */
-export const CTRL_SLOTS = 28;
+export const CTRL_SLOTS = 32;
 
 /** Job kind: the narrow phase of a step (blocks of pairs, src/parallel/blocks.ts). */
 export const JOB_NARROW = 0;
@@ -107,6 +115,12 @@ export const JOB_CELLS = 3;
  * {@link PoseBuffers} and {@link PoseApplyBuffers}.
  */
 export const JOB_POSE_APPLY = 4;
+/**
+ * Job kind: the moving bodies' queries of the static structure in a world step (chunks of
+ * src/world/static-query.ts: each body's kept static candidates tested), over the
+ * {@link StaticBuffers}.
+ */
+export const JOB_STATIC = 5;
 
 /** Doubles of the shared job parameters: [0] prediction (narrow phase), [1] half prediction (poses job). */
 export const PARAM_SLOTS = 2;
@@ -201,6 +215,23 @@ export interface CellBuffers {
   chunkLengths: SharedArrayBuffer;
 }
 
+/**
+ * The shared arrays of the static queries (src/world/static-query.ts), sent when any of them was
+ * replaced since the last such job.
+ */
+export interface StaticBuffers {
+  bodies: SharedArrayBuffer;
+  box: SharedArrayBuffer;
+  scBox: SharedArrayBuffer;
+  scStart: SharedArrayBuffer;
+  scCount: SharedArrayBuffer;
+  scVersion: SharedArrayBuffer;
+  pool: SharedArrayBuffer;
+  keys: SharedArrayBuffer;
+  serial: SharedArrayBuffer;
+  chunkLengths: SharedArrayBuffer;
+}
+
 /** A message from the executor to a worker. */
 export type WorkerMessage =
   | { type: "buffers"; buffers: SharedBuffers }
@@ -208,6 +239,7 @@ export type WorkerMessage =
   | { type: "pose-apply-buffers"; buffers: PoseApplyBuffers }
   | { type: "merge-buffers"; buffers: MergeBuffers }
   | { type: "cell-buffers"; buffers: CellBuffers }
+  | { type: "static-buffers"; buffers: StaticBuffers }
   | {
       type: "shapes";
       /** New shapes by id. */

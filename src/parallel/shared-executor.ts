@@ -41,6 +41,7 @@ import {
   type PoseBoxesJob,
   poseBoxesChunk,
 } from "../world/pose-boxes.js";
+import { type StaticQueryJob, staticQueryChunk } from "../world/static-query.js";
 import {
   runApplyChunks,
   runBlock,
@@ -48,6 +49,7 @@ import {
   runCellChunks,
   runMergeChunks,
   runPoseChunks,
+  runStaticChunks,
 } from "./blocks.js";
 import {
   type CellBuffers,
@@ -78,11 +80,16 @@ import {
   CTRL_POSE_GRID,
   CTRL_READY,
   CTRL_SLOTS,
+  CTRL_STATIC_CHUNK_SIZE,
+  CTRL_STATIC_CHUNKS,
+  CTRL_STATIC_COUNT,
+  CTRL_STATIC_VERSION,
   JOB_CELLS,
   JOB_MERGE,
   JOB_NARROW,
   JOB_POSE_APPLY,
   JOB_POSES,
+  JOB_STATIC,
   type MergeBuffers,
   PARALLEL_BLOCK_PAIRS,
   PARALLEL_JOB_TIMEOUT_MS,
@@ -90,6 +97,7 @@ import {
   type PoseApplyBuffers,
   type PoseBuffers,
   type SharedBuffers,
+  type StaticBuffers,
   type WorkerMessage,
 } from "./protocol.js";
 
@@ -234,6 +242,8 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
   private readonly sentMerge: (ArrayBufferLike | null)[] = new Array(11).fill(null);
   // The cell queries job's arrays the workers were last sent (see shareCellBuffers).
   private readonly sentCells: (ArrayBufferLike | null)[] = new Array(16).fill(null);
+  // The static queries job's arrays the workers were last sent (see shareStaticBuffers).
+  private readonly sentStatic: (ArrayBufferLike | null)[] = new Array(10).fill(null);
   // The poses job's arrays the workers were last sent (see sharePoseBuffers).
   private readonly sentPoses: (ArrayBufferLike | null)[] = new Array(5).fill(null);
   // The second poses pass's own arrays the workers were last sent (see shareApplyBuffers).
@@ -571,6 +581,90 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
       pad: job.pad.buffer as SharedArrayBuffer,
     };
     this.post({ type: "pose-apply-buffers", buffers });
+    return true;
+  }
+
+  /**
+   * Runs the `chunks` chunks of the world's static queries `job` (src/world/static-query.ts)
+   * over the threads, the calling thread included, and returns when every chunk is done (a
+   * chunk a failed worker left is run here). Runs alone on the calling thread before the
+   * workers are ready, for one chunk, or when an array of `job` is not in shared memory.
+   * Throws `CollideError` after {@link dispose}.
+   * @internal Between the world and `collide/parallel`; the job types are not API.
+   */
+  runStaticQueries(job: StaticQueryJob, chunks: number): void {
+    if (this.disposed) invalidValue("executor", "disposed", "has been disposed");
+    const lengths = job.chunkLengths;
+    lengths.fill(-1, 0, 2 * chunks);
+    const control = this.control;
+    const ready = Atomics.load(control, CTRL_READY) >= this.workerCount;
+    if (this.workerCount === 0 || chunks < 2 || !ready || !this.shareStaticBuffers(job)) {
+      for (let c = 0; c < chunks; c++) staticQueryChunk(job, c);
+      return;
+    }
+    control[CTRL_JOB_KIND] = JOB_STATIC;
+    control[CTRL_STATIC_COUNT] = job.count;
+    control[CTRL_STATIC_CHUNK_SIZE] = job.chunkSize;
+    control[CTRL_STATIC_VERSION] = job.staticVersion;
+    control[CTRL_STATIC_CHUNKS] = chunks;
+    control[CTRL_NEXT_BLOCK] = 0;
+    control[CTRL_DONE] = 0;
+    control[CTRL_ERROR] = 0;
+    this.wake();
+    try {
+      runStaticChunks(control, job, chunks);
+    } catch {
+      // The chunk left unfinished is run again below.
+    }
+    this.waitForWorkers();
+    for (let c = 0; c < chunks; c++) {
+      if (Atomics.load(lengths, 2 * c) < 0) staticQueryChunk(job, c);
+    }
+  }
+
+  /**
+   * Sends the workers the static queries job's arrays when any was replaced since the last
+   * such job. Returns false (nothing sent) when some array is not in shared memory.
+   */
+  private shareStaticBuffers(job: StaticQueryJob): boolean {
+    const sent = this.sentStatic;
+    // No array literal here: this runs every step and allocates nothing.
+    let state = 0;
+    state |= mergeBufferState(job.bodies, sent, 0);
+    state |= mergeBufferState(job.box, sent, 1);
+    state |= mergeBufferState(job.scBox, sent, 2);
+    state |= mergeBufferState(job.scStart, sent, 3);
+    state |= mergeBufferState(job.scCount, sent, 4);
+    state |= mergeBufferState(job.scVersion, sent, 5);
+    state |= mergeBufferState(job.pool, sent, 6);
+    state |= mergeBufferState(job.keys, sent, 7);
+    state |= mergeBufferState(job.serial, sent, 8);
+    state |= mergeBufferState(job.chunkLengths, sent, 9);
+    if ((state & 2) !== 0) return false;
+    if (state === 0) return true;
+    sent[0] = job.bodies.buffer;
+    sent[1] = job.box.buffer;
+    sent[2] = job.scBox.buffer;
+    sent[3] = job.scStart.buffer;
+    sent[4] = job.scCount.buffer;
+    sent[5] = job.scVersion.buffer;
+    sent[6] = job.pool.buffer;
+    sent[7] = job.keys.buffer;
+    sent[8] = job.serial.buffer;
+    sent[9] = job.chunkLengths.buffer;
+    const buffers: StaticBuffers = {
+      bodies: job.bodies.buffer as SharedArrayBuffer,
+      box: job.box.buffer as SharedArrayBuffer,
+      scBox: job.scBox.buffer as SharedArrayBuffer,
+      scStart: job.scStart.buffer as SharedArrayBuffer,
+      scCount: job.scCount.buffer as SharedArrayBuffer,
+      scVersion: job.scVersion.buffer as SharedArrayBuffer,
+      pool: job.pool.buffer as SharedArrayBuffer,
+      keys: job.keys.buffer as SharedArrayBuffer,
+      serial: job.serial.buffer as SharedArrayBuffer,
+      chunkLengths: job.chunkLengths.buffer as SharedArrayBuffer,
+    };
+    this.post({ type: "static-buffers", buffers });
     return true;
   }
 

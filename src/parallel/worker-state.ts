@@ -12,12 +12,14 @@ import type { CandidateMergeJob } from "../broadphase/candidate-merge.js";
 import type { CellQueryJob } from "../broadphase/cell-query.js";
 import type { Shape } from "../shapes/shape.js";
 import { emptyPoseBoxesJob, type PoseBoxesJob } from "../world/pose-boxes.js";
+import { emptyStaticQueryJob, type StaticQueryJob } from "../world/static-query.js";
 import {
   runApplyChunks,
   runBlocks,
   runCellChunks,
   runMergeChunks,
   runPoseChunks,
+  runStaticChunks,
 } from "./blocks.js";
 import {
   CTRL_CELL_CHUNK_SIZE,
@@ -44,10 +46,15 @@ import {
   CTRL_POSE_CHUNKS,
   CTRL_POSE_COUNT,
   CTRL_POSE_GRID,
+  CTRL_STATIC_CHUNK_SIZE,
+  CTRL_STATIC_CHUNKS,
+  CTRL_STATIC_COUNT,
+  CTRL_STATIC_VERSION,
   JOB_CELLS,
   JOB_MERGE,
   JOB_POSE_APPLY,
   JOB_POSES,
+  JOB_STATIC,
   type WorkerMessage,
 } from "./protocol.js";
 
@@ -112,6 +119,9 @@ export class WorkerState {
     chunkRoom: 1,
     chunkLengths: new Int32Array(0),
   };
+
+  /** The static queries' arrays (counts set per job from the control array). */
+  private readonly statics: StaticQueryJob = emptyStaticQueryJob();
 
   /** `control` and `params`: the executor's shared control array and job parameters. */
   constructor(
@@ -180,6 +190,19 @@ export class WorkerState {
       q.pBody = new Int32Array(b.pBody);
       q.keys = new Float64Array(b.keys);
       q.chunkLengths = new Int32Array(b.chunkLengths);
+    } else if (msg.type === "static-buffers") {
+      const b = msg.buffers;
+      const q = this.statics;
+      q.bodies = new Int32Array(b.bodies);
+      q.box = new Float64Array(b.box);
+      q.scBox = new Float64Array(b.scBox);
+      q.scStart = new Int32Array(b.scStart);
+      q.scCount = new Int32Array(b.scCount);
+      q.scVersion = new Int32Array(b.scVersion);
+      q.pool = new Int32Array(b.pool);
+      q.keys = new Float64Array(b.keys);
+      q.serial = new Int32Array(b.serial);
+      q.chunkLengths = new Int32Array(b.chunkLengths);
     } else {
       for (let i = 0; i < msg.ids.length; i++) this.shapesById[msg.ids[i]] = msg.shapes[i];
       for (let i = 0; i + 1 < msg.slots.length; i += 2) {
@@ -220,6 +243,12 @@ export class WorkerState {
         p.chunkSize = control[CTRL_POSE_CHUNK_SIZE];
         p.grid = control[CTRL_POSE_GRID];
         runApplyChunks(control, p, control[CTRL_POSE_CHUNKS]);
+      } else if (kind === JOB_STATIC) {
+        const q = this.statics;
+        q.count = control[CTRL_STATIC_COUNT];
+        q.chunkSize = control[CTRL_STATIC_CHUNK_SIZE];
+        q.staticVersion = control[CTRL_STATIC_VERSION];
+        runStaticChunks(control, q, control[CTRL_STATIC_CHUNKS]);
       } else if (kind === JOB_MERGE) {
         const m = this.merge;
         m.oldCount = control[CTRL_MERGE_OLD];

@@ -30,7 +30,15 @@
  */
 import { growFloat64, growInt32 } from "../broadphase/broad-phase.js";
 import { StaticBvh } from "../broadphase/static-bvh.js";
-import { growFloat64Mem, toSharedFloat64, toSharedUint8 } from "../math/typed-arrays.js";
+import {
+  growFloat64Mem,
+  growInt32Mem,
+  newInt32,
+  toSharedFloat64,
+  toSharedInt32,
+  toSharedUint8,
+} from "../math/typed-arrays.js";
+import type { StaticQueryJob } from "./static-query.js";
 
 /** Kind id of a dynamic body (the default). */
 export const KIND_DYNAMIC = 0;
@@ -97,12 +105,12 @@ export class BodyKinds {
   // Static candidates (module docs): per slot the fat box queried, the range of its entry
   // indices in `scPool` and the static version they were found at (0: none); `scLive` entries
   // of the pool's first `scLen` belong to current ranges, the rest to replaced ones.
-  private scBox = new Float64Array(96);
-  private scStart = new Int32Array(16);
-  private scCount = new Int32Array(16);
-  private scVersion = new Int32Array(16);
-  private scPool = new Int32Array(1024);
-  private scSpare = new Int32Array(1024);
+  private scBox: Float64Array = new Float64Array(96);
+  private scStart: Int32Array = new Int32Array(16);
+  private scCount: Int32Array = new Int32Array(16);
+  private scVersion: Int32Array = new Int32Array(16);
+  private scPool: Int32Array = new Int32Array(1024);
+  private scSpare: Int32Array = new Int32Array(1024);
   private scLen = 0;
   private scLive = 0;
   // Sleep queue: a ring of (slot, step) entries in step order.
@@ -125,6 +133,13 @@ export class BodyKinds {
     this.staticBvh.rebind(this.box);
     this.kind = toSharedUint8(this.kind, true);
     this.dirty = toSharedUint8(this.dirty, true);
+    // The static candidates, read by the static queries on the executor's threads.
+    this.scBox = toSharedFloat64(this.scBox, true);
+    this.scStart = toSharedInt32(this.scStart, true);
+    this.scCount = toSharedInt32(this.scCount, true);
+    this.scVersion = toSharedInt32(this.scVersion, true);
+    this.scPool = toSharedInt32(this.scPool, true);
+    this.scSpare = toSharedInt32(this.scSpare, true);
   }
 
   /** Grows the per-slot arrays to hold slot `slot`. */
@@ -142,10 +157,10 @@ export class BodyKinds {
     this.lastMoved = growFloat64(this.lastMoved, cap);
     this.staticPos = growInt32(this.staticPos, cap, -1);
     this.staticBox = growU8(this.staticBox, cap);
-    this.scBox = growFloat64(this.scBox, 6 * cap);
-    this.scStart = growInt32(this.scStart, cap);
-    this.scCount = growInt32(this.scCount, cap);
-    this.scVersion = growInt32(this.scVersion, cap);
+    this.scBox = growFloat64Mem(this.scBox, 6 * cap, this.shared);
+    this.scStart = growInt32Mem(this.scStart, cap, this.shared);
+    this.scCount = growInt32Mem(this.scCount, cap, this.shared);
+    this.scVersion = growInt32Mem(this.scVersion, cap, this.shared);
   }
 
   /** Puts `slot` in the move buffer (once). */
@@ -246,12 +261,11 @@ export class BodyKinds {
       f[o + 5] >= z1;
     if (!kept) this.refreshStatic(slot, slotCount);
     // The static bodies' boxes are those the (fresh) BVH was built over, read in place.
-    const ids = this.staticBvh.entryIds;
     const pool = this.scPool;
     const start = this.scStart[slot];
     const end = start + this.scCount[slot];
     for (let i = start; i < end; i++) {
-      const id = ids[pool[i]];
+      const id = pool[i];
       const k = 6 * id;
       if (box[k] > x1 || box[k + 3] < x0 || box[k + 1] > y1 || box[k + 4] < y0) continue;
       if (box[k + 2] > z1 || box[k + 5] < z0) continue;
@@ -295,6 +309,10 @@ export class BodyKinds {
         this.scLen,
       );
     }
+    // Kept as static slots (not entry indices), so that other threads need not the BVH.
+    const ids = bvh.entryIds;
+    const pool = this.scPool;
+    for (let i = this.scLen; i < this.scLen + found; i++) pool[i] = ids[pool[i]];
     this.scStart[slot] = this.scLen;
     this.scCount[slot] = found;
     this.scVersion[slot] = this.staticVersion;
@@ -309,7 +327,7 @@ export class BodyKinds {
   private compactStatic(need: number, slotCount: number): void {
     let cap = this.scPool.length;
     while (cap < 2 * (this.scLive + need)) cap *= 2;
-    if (this.scSpare.length < cap) this.scSpare = new Int32Array(cap);
+    if (this.scSpare.length < cap) this.scSpare = newInt32(cap, this.shared);
     const from = this.scPool;
     const to = this.scSpare;
     const v = this.staticVersion;
@@ -326,6 +344,20 @@ export class BodyKinds {
     this.scPool = to;
     this.scLen = len;
     this.scLive = len;
+  }
+
+  /**
+   * Points `job`'s candidate arrays (src/world/static-query.ts) at this set's, with the current
+   * static build. The static BVH must be fresh ({@link ensureStaticBvh}).
+   */
+  fillStaticJob(job: StaticQueryJob): void {
+    job.box = this.box;
+    job.scBox = this.scBox;
+    job.scStart = this.scStart;
+    job.scCount = this.scCount;
+    job.scVersion = this.scVersion;
+    job.pool = this.scPool;
+    job.staticVersion = this.staticVersion;
   }
 
   /** Records that `slot` moved (or woke) at step `step`; queues it for auto-sleep when `queue`. */

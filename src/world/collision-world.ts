@@ -124,6 +124,13 @@ import {
   poseBoxesChunks,
   vecsWithinBound,
 } from "./pose-boxes.js";
+import {
+  emptyStaticQueryJob,
+  STATIC_QUERY_CHUNK,
+  STATIC_QUERY_ROOM_PER_BODY,
+  type StaticQueryJob,
+  staticQueryChunks,
+} from "./static-query.js";
 import { checkFilterBits, checkShape, checkWorldPose, keptShape } from "./validate.js";
 import { WarmStartCache, type WarmStartStats } from "./warm-start-cache.js";
 
@@ -423,6 +430,9 @@ const bpMin = vec3.create();
 const bpMax = vec3.create();
 const displacement = vec3.create();
 const posesScratch = iso.identity();
+/** Fewest querying moving bodies whose static queries run on the executor's threads (two chunks). */
+const PARALLEL_STATIC_MIN = 2 * STATIC_QUERY_CHUNK;
+
 /** Smallest `setPoses` batch whose first pass runs on the executor's threads (two chunks). */
 const PARALLEL_POSES_MIN = 2 * POSE_BOXES_CHUNK;
 const rayHitScratch: RayShapeHit = { toi: 0, point: vec3.create(), normal: vec3.create() };
@@ -528,6 +538,8 @@ export class CollisionWorld {
   /** Per slot: the last batch that held it (a repeated slot keeps `setPoses`' second pass serial). */
   private posesStamp: Int32Array = new Int32Array(0);
   private posesGeneration = 0;
+  /** The moving bodies' static queries on the executor's threads (src/world/static-query.ts). */
+  private readonly staticJob: StaticQueryJob = emptyStaticQueryJob();
   /** The last parallel first pass of {@link setPoses} met a slot twice (its second pass is serial). */
   private posesRepeated = false;
   /** True while a {@link stepAsync} awaits its broad phase: bodies may not change meanwhile. */
@@ -1371,6 +1383,21 @@ export class CollisionWorld {
     if (allMoving !== null) found.appendKeys(allMoving.storage, 0, allMoving.size);
     const box = k.box;
     const unbounded = this.unbounded;
+    // Many moving bodies query the static structure: their kept candidates are tested on the
+    // executor's threads after this loop (the bodies listed here), the rest on this thread.
+    const ex = this.options.executor;
+    const staticJob =
+      ex !== null &&
+      ex.runStaticQueries !== undefined &&
+      k.shared &&
+      !fullStatic &&
+      k.staticBounded > 0 &&
+      dirtyCount >= PARALLEL_STATIC_MIN;
+    const job = this.staticJob;
+    if (staticJob && job.bodies.length < dirtyCount) {
+      job.bodies = newInt32(Math.max(dirtyCount, 2 * job.bodies.length), true);
+    }
+    let jobBodies = 0;
     for (let i = 0; i < dirtyCount; i++) {
       const d = dirtyList[i];
       if ((flags[d] & FLAG_ALIVE) === 0) continue;
@@ -1400,12 +1427,14 @@ export class CollisionWorld {
       if (!dStatic) {
         if (!fullMoving) this.bp.queryAabb(bpMin, bpMax, this.pairVisitor);
         if (!fullStatic && k.staticBounded > 0) {
-          k.queryStatic(d, b.slotCount, this.staticPairVisitor);
+          if (staticJob) job.bodies[jobBodies++] = d;
+          else k.queryStatic(d, b.slotCount, this.staticPairVisitor);
         }
       } else if (!fullStatic) {
         this.bp.queryAabb(bpMin, bpMax, this.fromStaticVisitor);
       }
     }
+    if (jobBodies > 0) this.runStaticJob(jobBodies);
     if (fullStatic) {
       for (let s = 0; s < b.slotCount; s++) {
         if ((flags[s] & FLAG_ALIVE) === 0 || kind[s] === KIND_STATIC) continue;
@@ -1451,6 +1480,41 @@ export class CollisionWorld {
       }
     }
     next.setSize(w);
+  }
+
+  /**
+   * The static queries of the `count` moving bodies listed in the static job, on the executor's
+   * threads (src/world/static-query.ts): their pairs go to {@link foundPairs} (unsorted), and
+   * the bodies a chunk left (candidates to refresh, or more pairs than its room) query here.
+   */
+  private runStaticJob(count: number): void {
+    const job = this.staticJob;
+    const k = this.kinds;
+    job.count = count;
+    k.fillStaticJob(job);
+    const chunks = staticQueryChunks(job);
+    const room = job.chunkSize * STATIC_QUERY_ROOM_PER_BODY;
+    if (job.keys.length < chunks * room) job.keys = newFloat64(chunks * room, true);
+    if (job.serial.length < chunks * job.chunkSize) {
+      job.serial = newInt32(chunks * job.chunkSize, true);
+    }
+    if (job.chunkLengths.length < 2 * chunks) job.chunkLengths = newInt32(2 * chunks, true);
+    (this.options.executor as StepExecutor).runStaticQueries?.(job, chunks);
+    const found = this.foundPairs;
+    const slotCount = this.bodies.slotCount;
+    for (let c = 0; c < chunks; c++) {
+      const from = c * room;
+      found.appendKeys(job.keys, from, from + job.chunkLengths[2 * c]);
+    }
+    for (let c = 0; c < chunks; c++) {
+      const from = c * job.chunkSize;
+      const to = from + job.chunkLengths[2 * c + 1];
+      for (let i = from; i < to; i++) {
+        const d = job.serial[i];
+        this.pairQuerySlot = d;
+        k.queryStatic(d, slotCount, this.staticPairVisitor);
+      }
+    }
   }
 
   /** Move-buffer query of a moving body: pairs it with moving body `id`. */

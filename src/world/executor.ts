@@ -18,6 +18,7 @@ import type { CandidateMergeJob } from "../broadphase/candidate-merge.js";
 import type { CellQueryJob } from "../broadphase/cell-query.js";
 import type { Shape } from "../shapes/shape.js";
 import type { PoseBoxesJob } from "./pose-boxes.js";
+import type { StaticQueryJob } from "./static-query.js";
 
 /** What a step hands to {@link StepExecutor.runNarrowPhase}. Arrays are read, not kept. */
 export interface NarrowPhaseInput {
@@ -118,4 +119,11 @@ export interface StepExecutor {
    * @internal Between the world, its broad phase and `collide/parallel`; the job types are not API.
    */
   runPoseApply?(job: PoseBoxesJob, chunks: number): void;
+  /**
+   * Optional: runs the chunks `0 .. chunks − 1` of the moving bodies' static queries
+   * (src/world/static-query.ts) over the threads and returns when all are done. When present,
+   * a step in which many moving bodies moved tests their kept static candidates through it.
+   * @internal Between the world and `collide/parallel`; the job types are not API.
+   */
+  runStaticQueries?(job: StaticQueryJob, chunks: number): void;
 }
