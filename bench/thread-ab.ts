@@ -52,8 +52,9 @@ const PARTS = [
   "buildPairs",
   "narrowJob",
   "rest",
+  "staticJob",
 ] as const;
-const JOBS = [1, 3, 4, 6];
+const JOBS = [1, 3, 4, 6, 8];
 
 interface Entry {
   name: string;
@@ -111,6 +112,7 @@ for (const name of names) {
     timeMethod(executor, "runCandidateMerge", acc, 3);
     timeMethod(executor, "runCellQueries", acc, 4);
     timeMethod(executor, "runNarrowPhase", acc, 6);
+    timeMethod(executor, "runStaticQueries", acc, 8);
   }
   entries.push({ name, world, handles, executor, acc, callerNs: 0, times: [] });
 }
