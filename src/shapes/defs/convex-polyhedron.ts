@@ -245,6 +245,16 @@ function checkConvexPolyhedron(field: string, s: ConvexPolyhedron): void {
   checkTypedArray(`${field}.faceNormals`, s.faceNormals, Float64Array);
   checkTypedArray(`${field}.facePlaneOffsets`, s.facePlaneOffsets, Float64Array);
   checkTypedArray(`${field}.edges`, s.edges, Uint32Array);
+  // The support's climb data, made by makeConvexPolyhedron; optional on a record built by hand.
+  if (s.vertexNeighborOffsets !== undefined) {
+    checkTypedArray(`${field}.vertexNeighborOffsets`, s.vertexNeighborOffsets, Uint32Array);
+  }
+  if (s.vertexNeighbors !== undefined) {
+    checkTypedArray(`${field}.vertexNeighbors`, s.vertexNeighbors, Uint32Array);
+  }
+  if (s.supportStarts !== undefined) {
+    checkTypedArray(`${field}.supportStarts`, s.supportStarts, Uint32Array);
+  }
   checkFinite(`${field}.vertexCount`, s.vertexCount);
   const v = s.vertices;
   const flat = s.flat === true;
