@@ -33,7 +33,7 @@ import {
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { LocalRayHit, PointProjection, ShapeDef } from "../shape-def.js";
 import { registerShape } from "../shape-def.js";
-import { checkFinite, checkFiniteArray, checkTypedArray } from "../validate.js";
+import { checkFinite, checkFiniteArray, checkNonNegative, checkTypedArray } from "../validate.js";
 import {
   cachedPerShape,
   fin,
@@ -255,6 +255,9 @@ function checkConvexPolyhedron(field: string, s: ConvexPolyhedron): void {
   if (s.supportStarts !== undefined) {
     checkTypedArray(`${field}.supportStarts`, s.supportStarts, Uint32Array);
   }
+  if (s.supportClimbSlack !== undefined) {
+    checkNonNegative(`${field}.supportClimbSlack`, s.supportClimbSlack);
+  }
   checkFinite(`${field}.vertexCount`, s.vertexCount);
   const v = s.vertices;
   const flat = s.flat === true;
@@ -297,6 +300,7 @@ function finitePolyhedron(c: ConvexPolyhedron): boolean {
     const ok =
       fin(c.vertexCount) &&
       fin(c.faceCount) &&
+      (c.supportClimbSlack === undefined || fin(c.supportClimbSlack)) &&
       finiteArray(c.vertices) &&
       finiteArray(c.faceNormals) &&
       finiteArray(c.facePlaneOffsets);
