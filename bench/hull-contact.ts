@@ -12,7 +12,8 @@
  * tests) and once with Jolt's default convex radius (0.05: the hull shrunk and rounded back, a
  * different shape, where Jolt runs GJK on the shrunk cores and EPA only beyond twice the radius).
  *
- * Run: `node --import tsx bench/hull-contact.ts [--time ms] [--rounds n]`; prints ns per call
+ * Run: `node --import tsx bench/hull-contact.ts [--time ms] [--rounds n] [--vertices n]` (points
+ * per hull, default 32); prints ns per call
  * for each engine in each round (the median over interleaved batches of 8 passes over the 256
  * configurations, each batch timed in CPU time with `process.cpuUsage`, since the machine may be
  * shared), and the ratio Collide / Jolt. Every task is first warmed up for `time` ms, so the
@@ -84,10 +85,11 @@ export interface HullContactRow {
 
 /** Runs `rounds` rounds of the three tasks, `time` ms each. */
 export async function runHullContactBench(
-  options: { time?: number; rounds?: number } = {},
+  options: { time?: number; rounds?: number; vertices?: number } = {},
 ): Promise<HullContactRow[]> {
   const time = options.time ?? 500;
   const rounds = options.rounds ?? 3;
+  const vertices = options.vertices ?? 32;
   const Jolt = await initJolt();
   // The collision dispatch tables are registered when a JoltInterface is made.
   const js = new Jolt.JoltSettings();
@@ -103,8 +105,8 @@ export async function runHullContactBench(
     1,
   );
   new Jolt.JoltInterface(js);
-  const pa = hullPoints(1, 32);
-  const pb = hullPoints(2, 32);
+  const pa = hullPoints(1, vertices);
+  const pb = hullPoints(2, vertices);
   const hullA = makeConvexPolyhedron(pa);
   const hullB = makeConvexPolyhedron(pb);
   const identity: Isometry = {
@@ -213,8 +215,15 @@ if (process.argv[1]?.endsWith("hull-contact.ts")) {
     const i = process.argv.indexOf(name);
     return i >= 0 ? Number(process.argv[i + 1]) : d;
   };
-  const rows = await runHullContactBench({ time: arg("--time", 500), rounds: arg("--rounds", 3) });
-  console.log("32-vertex hull–hull contact, ns per call (median), 256 overlapping configurations");
+  const vertices = arg("--vertices", 32);
+  const rows = await runHullContactBench({
+    time: arg("--time", 500),
+    rounds: arg("--rounds", 3),
+    vertices,
+  });
+  console.log(
+    `${vertices}-vertex hull–hull contact, ns per call (median), 256 overlapping configurations`,
+  );
   console.log("collide    jolt(r=0)  jolt(default r)  collide/jolt(r=0)  hits c/j");
   for (const r of rows) {
     console.log(

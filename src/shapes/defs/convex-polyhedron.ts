@@ -33,7 +33,7 @@ import {
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { LocalRayHit, PointProjection, ShapeDef } from "../shape-def.js";
 import { registerShape } from "../shape-def.js";
-import { checkFinite, checkFiniteArray, checkTypedArray } from "../validate.js";
+import { checkFinite, checkFiniteArray, checkNonNegative, checkTypedArray } from "../validate.js";
 import {
   cachedPerShape,
   fin,
@@ -245,6 +245,19 @@ function checkConvexPolyhedron(field: string, s: ConvexPolyhedron): void {
   checkTypedArray(`${field}.faceNormals`, s.faceNormals, Float64Array);
   checkTypedArray(`${field}.facePlaneOffsets`, s.facePlaneOffsets, Float64Array);
   checkTypedArray(`${field}.edges`, s.edges, Uint32Array);
+  // The support's climb data, made by makeConvexPolyhedron; optional on a record built by hand.
+  if (s.vertexNeighborOffsets !== undefined) {
+    checkTypedArray(`${field}.vertexNeighborOffsets`, s.vertexNeighborOffsets, Uint32Array);
+  }
+  if (s.vertexNeighbors !== undefined) {
+    checkTypedArray(`${field}.vertexNeighbors`, s.vertexNeighbors, Uint32Array);
+  }
+  if (s.supportStarts !== undefined) {
+    checkTypedArray(`${field}.supportStarts`, s.supportStarts, Uint32Array);
+  }
+  if (s.supportClimbSlack !== undefined) {
+    checkNonNegative(`${field}.supportClimbSlack`, s.supportClimbSlack);
+  }
   checkFinite(`${field}.vertexCount`, s.vertexCount);
   const v = s.vertices;
   const flat = s.flat === true;
@@ -287,6 +300,7 @@ function finitePolyhedron(c: ConvexPolyhedron): boolean {
     const ok =
       fin(c.vertexCount) &&
       fin(c.faceCount) &&
+      (c.supportClimbSlack === undefined || fin(c.supportClimbSlack)) &&
       finiteArray(c.vertices) &&
       finiteArray(c.faceNormals) &&
       finiteArray(c.facePlaneOffsets);
