@@ -41,7 +41,31 @@ function oraclePair(a: J, b: J, at: V) {
   const A = oshape(translateShape(a, neg));
   const B = oshape(translateShape(b, neg));
   const L = Math.max(A.radius, B.radius, norm(sub(B.center, A.center)));
-  return { A, B, local: (p: V) => sub(p, o), amb: 64 * EPS * L };
+  return { A, B, local: (p: V) => sub(p, o), amb: 64 * EPS * L, s: Math.min(A.radius, B.radius) };
+}
+
+/**
+ * The distance query of the pair, checked as the fuzzer checks it (test/fuzz/fuzz.ts), in the
+ * oracle's frame at `at`: the bar 1e-9 of the larger of the distance and the smaller shape's
+ * size plus 64ε of the pair's extent; a gap within the oracle's certified bounds and achieved by
+ * the witnesses, which lie on their shapes. Returns the answer.
+ */
+function expectDistance(a: J, b: J, at: V): DistanceJson {
+  const r = answerQuery({ op: "distance", a, b }) as DistanceJson;
+  const P = oraclePair(a, b, at);
+  const pa = P.local(r.pointA);
+  const pb = P.local(r.pointB);
+  const T = pairTruth(P.A, P.B, [pa, pb], false);
+  const d = r.distance;
+  const bar = 1e-9 * Math.max(d, P.s) + P.amb;
+  expect(surfaceDistance(P.A, pa)).toBeLessThanOrEqual(bar + 4 * ulp(r.pointA));
+  expect(surfaceDistance(P.B, pb)).toBeLessThanOrEqual(bar + 4 * ulp(r.pointB));
+  if (d > 0) {
+    expect(d).toBeGreaterThanOrEqual(T.lower - bar);
+    expect(d).toBeLessThanOrEqual(T.upper + bar);
+    expect(Math.abs(norm(sub(pb, pa)) - d)).toBeLessThanOrEqual(bar + 8 * ulp(r.pointA));
+  }
+  return r;
 }
 
 /** Separation of A and B along unit n (A toward B): minus the overlap, from the oracle. */
@@ -201,5 +225,197 @@ describe("issue 16: small against large, far from the origin (cones and cylinder
     const bar = 64 * EPS * L;
     expect(Math.abs(r.distance - gap)).toBeLessThanOrEqual(bar);
     expect(Math.abs(dot([0, 1, 0], sub(r.pointB, r.pointA)) - gap)).toBeLessThanOrEqual(bar);
+  });
+
+  it("a triangle of 1e-3 0.024 from a cone of 22: the distance, not GJK's |v| on a sliver simplex (seed 16)", () => {
+    // Was (with the solver's frame at the triangle): 0.0238127587699, 1e-10 below the certified
+    // lower bound and below |pB − pA|: GJK's simplex was a far rim point and two 2e-6 apart, and
+    // |v| from its projection fell below the distance of its own witnesses.
+    const a = {
+      type: "cone",
+      center: [98.0093994140625, 95.4005126953125, 150.4765625],
+      halfHeight: 21.594286917579122,
+      radius: 11.08393517048455,
+      rotation: [
+        -0.5691855371554961, -0.7353688601046868, -0.3338024052070788, -0.15439047301991182,
+      ],
+    };
+    const b = {
+      type: "triangle",
+      a: [102.08972354107047, 91.8529774451916, 154.37381416004706],
+      b: [102.09040123673488, 91.85301598498089, 154.37392196192667],
+      c: [102.08996535080597, 91.85339579119943, 154.3739736257131],
+    };
+    const r = expectDistance(a, b, b.c as V);
+    expect(r.distance).toBeGreaterThan(0.02381275887);
+    expect(r.distance).toBeLessThan(0.0238127589);
+  });
+
+  it("a hull of 1e-6 8.3e-9 from a compound's cone at 4.4e8: the refined gap (seed 18)", () => {
+    // Was 8.2667e-9, below the certified lower bound 8.2765e-9: the polish's test that the
+    // refined support points face each other was scaled by the witnesses' magnitude in the frame
+    // at the hull (1e-6), below the rounding of the cone's support points (at its own size).
+    const a = {
+      type: "compound",
+      children: [
+        {
+          shape: {
+            type: "capsule",
+            a: [1.10098771973862, 0.6021760371638928, 1.2020513743136878],
+            b: [-1.10098771973862, -0.6021760371638928, -1.2020513743136878],
+            radius: 0.5308338124136729,
+          },
+          position: [4.179446109776992, -2.478946240842513, 2.1544475406696812],
+          rotation: [
+            0.23558706097973015, 0.8867172573724648, -0.1651754794515889, -0.36186779791068,
+          ],
+        },
+        {
+          shape: {
+            type: "cone",
+            center: [0, 0, 0],
+            halfHeight: 1.9571620305494202,
+            radius: 1.8428555745365105,
+            rotation: [
+              -0.20289291133570614, 0.25607481844588403, 0.14806172935529846, 0.9334548077909005,
+            ],
+          },
+          position: [-3.371115018949167, -1.0249803463813925, 0.973376407463087],
+          rotation: [
+            -0.5908016487098633, -0.17507498033787003, -0.7875606737477121, 0.007095654124285339,
+          ],
+        },
+        {
+          shape: {
+            type: "cone",
+            center: [0, 0, 0],
+            halfHeight: 2.105405386044645,
+            radius: 3.5909992744561245,
+            rotation: [
+              0.4639110014103404, -0.6340142983731203, -0.552183472256591, -0.2791162216632159,
+            ],
+          },
+          position: [0.585067470214547, -3.4682374376883733, 0.12414974869051679],
+        },
+      ],
+      position: [441843712, -155329536, 180986240],
+      rotation: [
+        -0.028863423776877305, -0.3094531581214628, -0.07329758502489703, -0.9476460888570413,
+      ],
+    };
+    const h = 1.1319547263256113e-6;
+    const b = {
+      type: "convex",
+      points: [
+        [-1.0209622736123691e-7, -2.635583311594303e-7, 2.8272641572346657e-7],
+        [-5.134589322608463e-7, -8.39540446051501e-8, -1.375066910780376e-6],
+        [2.0225122276951168e-7, 8.005561880075618e-7, -1.88117937782728e-7],
+        [-1.4203847239491196e-6, -6.072656781874741e-7, 7.634567383840718e-7],
+        [4.372403061836394e-7, 1.6391113710767513e-7, 9.45392377715848e-8],
+        [-2.7454555440176165e-7, 7.149840439701904e-7, -3.87282991343163e-7],
+        [4.864997837916718e-8, -6.348362573405097e-7, -6.935714692568595e-7],
+        [-6.004990971142377e-8, -3.914335793275825e-7, 1.2518162550989587e-7],
+        [3.5569136414004277e-8, 7.668100199254013e-8, 9.534666778332479e-8],
+        [h, h, h],
+        [-h, -h, h],
+        [-h, h, -h],
+        [h, -h, -h],
+      ],
+      position: [441843712.9478804, -155329538.76140663, 180986240.65990505],
+      rotation: [
+        0.2446776477863843, -0.16027451565008508, -0.1673920354863785, -0.9415013726822601,
+      ],
+    };
+    const r = expectDistance(a, b, b.position as V);
+    expect(r.distance).toBeGreaterThan(8.276e-9);
+  });
+
+  it("a compound's cylinder touching the corner of a box of 5e3: the witness on both (seed 18)", () => {
+    // Touching within the box's rounding (a gap of 7e-13 at 5e3): the witness kept is the box's
+    // corner, 7.4e-13 from the cylinder; the cylinder's own was 4.4e-10 beyond the box's face.
+    const a = {
+      type: "compound",
+      children: [
+        {
+          shape: { type: "capsule", a: [0, 0, 0], b: [0, 0, 0], radius: 0.04677117649312319 },
+          position: [-0.00011755001218480615, -0.27033094679564, 0.05698199348800782],
+          rotation: [
+            -0.18259894814307565, -0.6424799896264589, 0.3273895575204156, -0.6683510789197651,
+          ],
+        },
+        {
+          shape: {
+            type: "cylinder",
+            center: [0, 0, 0],
+            halfHeight: 0.2659021422926339,
+            radius: 0.11250751160536095,
+            rotation: [
+              -0.3240953939655418, -0.01650952746042353, 0.014094580761995022, 0.9457753189349454,
+            ],
+          },
+          position: [0.017462410735747867, -0.21593632771468435, 0.058137736884061236],
+        },
+      ],
+      position: [0, 0, 0],
+      rotation: [0.12701298696124938, -0.08383355086944609, -0.8252376843311775, 0.543895579363831],
+    };
+    const b = {
+      type: "box",
+      center: [1406.7433655926138, 3053.7634256225138, -4847.863701318682],
+      halfExtents: [5365.527168086375, 1201.1816519736517, 2138.8222058090482],
+      rotation: [
+        -0.593127319678527, -0.42394936002622374, 0.20080151615800979, -0.6543284144013359,
+      ],
+    };
+    const r = expectDistance(a, b, [0, 0, 0]);
+    expect(r.distance).toBe(0);
+  });
+
+  it("a triangle of 2e-6 on a cylinder's cap at 3e3: witnesses facing each other (seed 17)", () => {
+    // A gap of 1.6e-14; was pointA 1.5e-11 sideways of pointB: the touch at a rim's test of
+    // rounding was scaled by the witnesses' magnitude in the frame at the triangle (1e-11), not
+    // by the cylinder's coordinates where its support points round.
+    const a = {
+      type: "cylinder",
+      center: [3053.0703125, -679.84228515625, 262.82470703125],
+      halfHeight: 0.1734146078234074,
+      radius: 0.24734048896165095,
+      rotation: [0.7764581254453282, -0.5058495971700468, -0.1880650768276485, 0.3253620926762046],
+    };
+    const b = {
+      type: "triangle",
+      a: [3052.9731113448975, -680.1248409455183, 262.8690252564408],
+      b: [3052.9731107181756, -680.1248405377941, 262.869025334616],
+      c: [3052.9731094926815, -680.1248410818469, 262.86902677999313],
+    };
+    expectDistance(a, b, a.center as V);
+  });
+
+  it("a triangle's vertex on the slant of a cone of 700 at 960: pointB on the triangle (seed 16)", () => {
+    // Overlapping by 4e-13: the witness on the triangle stays at its vertex (was 1.6e-6 off it,
+    // placed on the cone's rim point's line when the cone's support was judged fixed at the
+    // scale of the cone's frame).
+    const a = {
+      type: "cone",
+      center: [0.04224720597267151, 0.039213746786117554, -0.0297774076461792],
+      halfHeight: 662.6849082603561,
+      radius: 707.6483420605254,
+      rotation: [-0.6904123362117858, 0.02294993801921697, 0.5877061499460242, -0.4211954269304442],
+    };
+    const b = {
+      type: "triangle",
+      a: [-564.1219232651791, 772.5261668437188, 158.19799405490053],
+      b: [-564.1361616682783, 772.4337360654554, 158.16911168225656],
+      c: [-564.212374685963, 772.4638681570386, 158.0624648385764],
+    };
+    const r = expectDistance(a, b, b.b as V);
+    expect(r.distance).toBe(0);
+    const c = answerQuery({ op: "contact", a, b }) as ContactJson;
+    expect(c).not.toBeNull();
+    if (!c) return;
+    const P = oraclePair(a, b, b.b as V);
+    const bar = 1e-6 * Math.abs(c.distance) + P.amb;
+    expect(surfaceDistance(P.B, P.local(c.pointB))).toBeLessThanOrEqual(bar + 4 * ulp(c.pointB));
+    expect(surfaceDistance(P.A, P.local(c.pointA))).toBeLessThanOrEqual(bar + 4 * ulp(c.pointA));
   });
 });
