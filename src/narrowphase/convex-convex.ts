@@ -356,7 +356,11 @@ const touchPoint = new SegmentSupport();
  */
 function pointGap(p: Vec3, other: number, scene: number, at: number): void {
   if (scene !== 0) {
-    vec3.scale(touchP, p, touchIo[0]);
+    // Written out: the factor, a double, passed to a call V8 does not inline would be boxed.
+    const k = touchIo[0];
+    touchP.x = p.x * k;
+    touchP.y = p.y * k;
+    touchP.z = p.z * k;
     if (shiftIo[0] !== 0) vec3.sub(touchP, touchP, shiftA);
   } else vec3.copy(touchP, p);
   touchPoint.reset(touchP, touchP);
