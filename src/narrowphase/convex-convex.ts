@@ -669,19 +669,20 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
   // upper bound is |pA − pB|, GJK's witnesses (points of the two hulls of support points), which
   // |v| equals only up to the rounding of v's projection: on a sliver simplex (a far support
   // point and two 2e-6 apart on a cone's rim) |v| fell 1e-10 below |pA − pB| and below the
-  // distance, with the separation along v agreeing with it.
+  // distance, with the separation along v agreeing with it. |pA − pB| carries the rounding of
+  // the witnesses' coordinates (TOUCH_TOLERANCE of their magnitude), |v| does not.
   const r = coreA.margin + coreB.margin;
   const core = solvedIo[0] + r;
   const sep = -overlapAlong(solvedNormal);
   vec3.sub(polishD, gjkOut.pointA, gjkOut.pointB);
-  lengthInto(polishD, 1);
-  const far = sizeIo[1];
+  lengthInto(polishD, 0);
+  const far = sizeIo[0];
   if (far - r > boundIo[1]) boundIo[1] = far - r;
-  if (
-    Math.abs(core - sep) <= GJK_POLISH_AGREEMENT * core &&
-    Math.abs(far - core) <= GJK_POLISH_AGREEMENT * core
-  ) {
-    return;
+  if (Math.abs(core - sep) <= GJK_POLISH_AGREEMENT * core) {
+    lengthInto(gjkOut.pointA, 1);
+    lengthInto(gjkOut.pointB, 2);
+    const round = TOUCH_TOLERANCE * Math.max(sizeIo[1], sizeIo[2], shiftIo[1]);
+    if (Math.abs(far - core) <= GJK_POLISH_AGREEMENT * core + round) return;
   }
   refineOverlapNormal(refined, coreA, coreBInA, solvedNormal);
   snapToFaceNormal(pairA, pairB, pairBInA, null, null);
