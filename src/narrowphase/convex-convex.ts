@@ -66,7 +66,7 @@ import { ShapeType } from "../shapes/shape.js";
 import type { Revolution } from "../shapes/shape-def.js";
 import { canonicalOrder } from "./canonical-order.js";
 import { type Contact, contactErrorIo, type DistanceResult } from "./contact.js";
-import { pairRescaleFactor } from "./extreme-scale.js";
+import { pairMagnitudes, pairRescaleFactor } from "./extreme-scale.js";
 
 /**
  * The core of a convex shape as a {@link SupportMap} in the shape's local frame: a sphere's
@@ -84,6 +84,13 @@ export class ShapeCoreSupport implements SupportMap {
    * neither overflow nor underflow. 1 almost always.
    */
   scale = 1;
+  /**
+   * Subtracted from every support point (after {@link scale}) when {@link shifted}: the solver's
+   * frame moved to the smaller shape of a pair (see `loadPair` in this file). Zero after `reset`.
+   */
+  readonly offset = vec3.create();
+  /** Whether {@link offset} applies. */
+  shifted = false;
 
   /** The support of the core, from the shape's definition (src/shapes/registry.ts). */
   private coreSupport: (out: Vec3, s: ConvexShape, dir: Vec3) => Vec3 = supportCuboid as (
@@ -97,6 +104,7 @@ export class ShapeCoreSupport implements SupportMap {
     const def = shapeDef(shape.type);
     this.shape = shape;
     this.scale = 1;
+    this.shifted = false;
     // writeMargin where the margin is not 0: a double returned by a call is boxed.
     if (def.writeMargin !== undefined) {
       def.writeMargin(marginIo, shape);
@@ -116,35 +124,94 @@ export class ShapeCoreSupport implements SupportMap {
   support(out: Vec3, dir: Vec3): Vec3 {
     this.coreSupport(out, this.shape, dir);
     if (this.scale !== 1) vec3.scale(out, out, this.scale);
+    if (this.shifted) vec3.sub(out, out, this.offset);
     return out;
   }
 }
 
 const marginIo = new Float64Array(1);
 
+/** B's pose in the solver's frame when it is not the caller's `bInA` (rescaled or shifted). */
 const scaledBInA: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z: 0, w: 1 } };
+
+/**
+ * B's pose in the frame the last {@link loadPair} set up: the caller's `bInA` or
+ * {@link scaledBInA}. Every routine below that places B (or its features) uses this one.
+ */
+let pairBInA: Isometry = scaledBInA;
+
+/**
+ * The origin of the solver's frame in A's frame, solver units (zero unless `loadPair` shifted
+ * it): A's local point p is p − shiftA there; B is at pairBInA.
+ */
+const shiftA = vec3.create();
+/**
+ * [0] 1 when {@link shiftA} is not zero; [1] |shiftA|, else 0: the scale at which a curved A's
+ * support points round (at A's own coordinates, before the shift), which the tolerances set by
+ * rounding on A's side do not fall below.
+ */
+const shiftIo = new Float64Array(2);
+/** B's offset from A in the solver's units, whatever the shift: GJK's first direction. */
+const pairOffset = vec3.create();
 
 /**
  * Resets the cores for `a`, `b` and `coreBInA` for B at `bInA`, rescaled when the pair is out of
  * [2^-128, 2^128], where GJK's and EPA's products of up to four coordinates (signed volumes,
  * squared lengths) stay finite and normal (see `pairRescaleFactor`); returns the factor applied
  * (1 almost always).
+ *
+ * When B is much smaller than its distance from A's origin (B smaller than A and its offset more
+ * than SHIFT_RATIO times its size), the solver works in A's orientation with its origin moved to
+ * B's centre (issue 16): A's support points are then s_A − t, exact differences near the contact
+ * for A's flat features (a box's vertex minus the nearby centre of B), and every tolerance that
+ * scales with the witnesses' magnitude follows B's size instead of its distance from A's centre
+ * (a cone of 1e-5 on the edge of a box of 2e3 had its support differences rounded to 4.5e-13 in
+ * the box's frame, the minimisation along the box's edge lost in that noise, and its depth 30
+ * times the least overlap). {@link solve} moves the answer back by +t.
  */
 function loadPair(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
   coreA.reset(a);
   coreB.reset(b);
   const k = pairRescaleFactor(a, b, bInA);
-  if (k === 1) {
+  const t = bInA.translation;
+  const mB = pairMagnitudes[1];
+  const shift =
+    mB >= 0 &&
+    mB < pairMagnitudes[0] &&
+    mB * SHIFT_RATIO < Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z));
+  vec3.scale(pairOffset, t, k);
+  if (k === 1 && !shift) {
+    shiftIo[0] = 0;
+    shiftIo[1] = 0;
+    pairBInA = bInA;
     coreBInA.reset(coreB, bInA);
     return 1;
   }
-  coreA.rescale(k);
-  coreB.rescale(k);
-  vec3.scale(scaledBInA.translation, bInA.translation, k);
+  if (k !== 1) {
+    coreA.rescale(k);
+    coreB.rescale(k);
+  }
   quat.copy(scaledBInA.rotation, bInA.rotation);
+  if (shift) {
+    shiftIo[0] = 1;
+    vec3.copy(shiftA, pairOffset);
+    vec3.copy(coreA.offset, pairOffset);
+    coreA.shifted = true;
+    vec3.set(scaledBInA.translation, 0, 0, 0);
+    lengthInto(shiftA, 1);
+    shiftIo[1] = sizeIo[1];
+  } else {
+    shiftIo[0] = 0;
+    shiftIo[1] = 0;
+    vec3.copy(scaledBInA.translation, pairOffset);
+  }
+  pairBInA = scaledBInA;
   coreBInA.reset(coreB, scaledBInA);
   return k;
 }
+
+/** B's offset from A's origin, in B's sizes, above which the solver's frame moves to B. */
+const SHIFT_RATIO = 2 ** 10;
 
 /**
  * The solid of revolution that is `s`'s core: `s` itself for a cylinder or a cone, the core of a
@@ -192,11 +259,17 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
   const k = loadPair(a, b, bInA);
   const wanted = contactErrorIo[1] !== 0;
   if (k === 1) {
-    if (!solveLoaded(a, b, bInA, maxGap)) return false;
-    if (wanted) lowerBound();
-  } else {
-    if (!solveLoaded(a, b, scaledBInA, maxGap * k)) return false;
-    if (wanted) lowerBound();
+    if (!solveLoaded(a, b, pairBInA, maxGap)) return false;
+  } else if (!solveLoaded(a, b, pairBInA, maxGap * k)) return false;
+  if (wanted) lowerBound();
+  // (intersectsConvexConvex below loads the pair again.)
+  const shifted = shiftIo[0] !== 0;
+  if (shifted) {
+    // Back to A's origin (the shift was B's offset, solver units).
+    vec3.add(solvedA, solvedA, shiftA);
+    vec3.add(solvedB, solvedB, shiftA);
+  }
+  if (k !== 1) {
     // Back to scene units (division by a power of two: exact unless the result under/overflows).
     const inv = 1 / k;
     solvedIo[0] *= inv;
@@ -212,16 +285,110 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     lengthInto(solvedA, 1);
     lengthInto(solvedB, 2);
   }
-  if (
-    solvedIo[0] > 0 &&
-    solvedIo[0] <= NEAR_TOUCH * Math.max(sizeIo[1], sizeIo[2]) &&
-    intersectsConvexConvex(a, b, bInA)
-  ) {
-    solvedIo[0] = 0;
-    vec3.copy(solvedB, solvedA);
+  if (solvedIo[0] > 0 && solvedIo[0] <= NEAR_TOUCH * Math.max(sizeIo[1], sizeIo[2])) {
+    // intersectsConvexConvex may solve the pair again (into the same scratch): keep this answer.
+    saveSolved();
+    const touching = intersectsConvexConvex(a, b, bInA);
+    restoreSolved();
+    if (touching) {
+      solvedIo[0] = 0;
+      touchIo[0] = k;
+      touchWitnesses(1);
+    }
   }
   if (wanted) recordError();
   return true;
+}
+
+/** {@link saveSolved}'s copy: [0] the signed distance, [1] and [2] boundIo. */
+const savedIo = new Float64Array(3);
+const savedNormal = vec3.create();
+const savedA = vec3.create();
+const savedB = vec3.create();
+
+/** Copies the solved answer and its bounds aside. */
+function saveSolved(): void {
+  savedIo[0] = solvedIo[0];
+  savedIo[1] = boundIo[0];
+  savedIo[2] = boundIo[1];
+  vec3.copy(savedNormal, solvedNormal);
+  vec3.copy(savedA, solvedA);
+  vec3.copy(savedB, solvedB);
+}
+
+/** Restores what {@link saveSolved} kept. */
+function restoreSolved(): void {
+  solvedIo[0] = savedIo[0];
+  boundIo[0] = savedIo[1];
+  boundIo[1] = savedIo[2];
+  vec3.copy(solvedNormal, savedNormal);
+  vec3.copy(solvedA, savedA);
+  vec3.copy(solvedB, savedB);
+}
+
+/**
+ * One witness for a pair decided touching, copied to the other: of A's and B's, the one nearer
+ * the other shape (GJK from the point to the other's core, less its margin; A's on a tie). The
+ * witnesses of a pair touching within rounding can lie apart sideways (flat supports placed
+ * from EPA's blends, a sliver simplex), and then only one of them is on both shapes: a cone's
+ * witness was 1.6e-6 off a triangle of 2e-3 it touched, and a cylinder's 4.5e-10 off a box of
+ * 5e3. `scene` 1 when solvedA and solvedB are in the caller's frame and units (the solver's
+ * point is p·k − shift, k in touchIo[0]), 0 in the solver's. Cores loaded. Two GJK runs on a
+ * point, at a touch only.
+ */
+function touchWitnesses(scene: number): void {
+  pointGap(solvedA, 1, scene, 1);
+  pointGap(solvedB, 0, scene, 2);
+  if (touchIo[2] < touchIo[1]) vec3.copy(solvedA, solvedB);
+  else vec3.copy(solvedB, solvedA);
+}
+
+/** [0] the solver's change of units of the last {@link solve}; [1], [2] {@link pointGap}'s answers. */
+const touchIo = new Float64Array(3);
+const touchP = vec3.create();
+const touchGjk = makeGjkResult();
+const touchPoint = new SegmentSupport();
+
+/**
+ * touchIo[at] = the distance of point p (see {@link touchWitnesses} for `scene`) from the shape
+ * on side `other` (0 A, 1 B), solver units: GJK from the point to its core, less its margin; 0
+ * inside. Cores loaded.
+ */
+function pointGap(p: Vec3, other: number, scene: number, at: number): void {
+  if (scene !== 0) {
+    // Written out: the factor, a double, passed to a call V8 does not inline would be boxed.
+    const k = touchIo[0];
+    touchP.x = p.x * k;
+    touchP.y = p.y * k;
+    touchP.z = p.z * k;
+    if (shiftIo[0] !== 0) vec3.sub(touchP, touchP, shiftA);
+  } else vec3.copy(touchP, p);
+  touchPoint.reset(touchP, touchP);
+  gjkLimit[0] = Number.POSITIVE_INFINITY;
+  if (other === 1) gjkToLimit(touchGjk, touchPoint, coreBInA, solvedNormal);
+  else gjkToLimit(touchGjk, coreA, touchPoint, solvedNormal);
+  // |pA − pB| of GJK's witnesses, also when it called the point in contact at its rounding
+  // level (1e-13 of the support points' magnitude: 4.4e-10 beyond a box's face at size 5e3).
+  if (touchGjk.status === GjkStatus.Intersecting && !touchGjk.roundingContact) {
+    touchIo[at] = 0;
+    return;
+  }
+  vec3.sub(touchP, touchGjk.pointA, touchGjk.pointB);
+  lengthInto(touchP, 1);
+  const d = sizeIo[1] - (other === 1 ? coreB.margin : coreA.margin);
+  touchIo[at] = Math.max(d, 0);
+}
+
+/**
+ * The scale of the rounding of the overlap along a direction as {@link solveLoaded} left it: the
+ * witnesses' largest magnitude in the solver's frame (where the support points are evaluated),
+ * and the distance of that frame's origin from A's when it was moved (a curved A's support points
+ * round at A's own coordinates before the shift), to sizeIo[0]. Solver units.
+ */
+function witnessScale(): void {
+  lengthInto(solvedA, 1);
+  lengthInto(solvedB, 2);
+  sizeIo[0] = Math.max(sizeIo[1], sizeIo[2], shiftIo[1]);
 }
 
 /** Gap, relative to the witnesses' magnitude, under which {@link solve} asks intersects. */
@@ -290,7 +457,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   const rA = coreA.margin;
   const rB = coreB.margin;
   const r = rA + rB;
-  vec3.copy(initDir, bInA.translation);
+  vec3.copy(initDir, pairOffset);
   // Doubles through typed arrays and vector updates written out in this routine: a double passed
   // to or returned by a call V8 does not inline is boxed (allocated), as under the mesh pairs'
   // deep call chains.
@@ -335,7 +502,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
       simplexSize(gjkOut.simplex);
       if (solvedIo[0] <= TOUCH_TOLERANCE * (sizeIo[0] + r)) {
         solvedIo[0] = 0;
-        vec3.copy(solvedB, solvedA);
+        touchWitnesses(0);
       }
     }
     return true;
@@ -498,16 +665,42 @@ function lengthInto(a: Vec3, i: number): void {
  */
 function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): void {
   // GJK's gap is an upper bound and the separation along its direction a lower bound: when they
-  // agree to 1e-11 there is nothing to polish (one support pair instead of a refinement).
-  const core = solvedIo[0] + coreA.margin + coreB.margin;
+  // agree to 1e-11 there is nothing to polish (one support pair instead of a refinement). The
+  // upper bound is |pA − pB|, GJK's witnesses (points of the two hulls of support points), which
+  // |v| equals only up to the rounding of v's projection: on a sliver simplex (a far support
+  // point and two 2e-6 apart on a cone's rim) |v| fell 1e-10 below |pA − pB| and below the
+  // distance, with the separation along v agreeing with it. |pA − pB| carries the rounding of
+  // the witnesses' coordinates (TOUCH_TOLERANCE of their magnitude), |v| does not.
+  const r = coreA.margin + coreB.margin;
+  const core = solvedIo[0] + r;
   const sep = -overlapAlong(solvedNormal);
-  if (core - sep <= GJK_POLISH_AGREEMENT * core) return;
+  vec3.sub(polishD, gjkOut.pointA, gjkOut.pointB);
+  lengthInto(polishD, 0);
+  const far = sizeIo[0];
+  if (far - r > boundIo[1]) boundIo[1] = far - r;
+  if (Math.abs(core - sep) <= GJK_POLISH_AGREEMENT * core) {
+    lengthInto(gjkOut.pointA, 1);
+    lengthInto(gjkOut.pointB, 2);
+    const round = TOUCH_TOLERANCE * Math.max(sizeIo[1], sizeIo[2], shiftIo[1]);
+    if (Math.abs(far - core) <= GJK_POLISH_AGREEMENT * core + round) return;
+  }
   refineOverlapNormal(refined, coreA, coreBInA, solvedNormal);
   snapToFaceNormal(pairA, pairB, pairBInA, null, null);
   snapToRevolution(pairA, pairB, pairBInA);
   const gap = -refined.overlap - coreA.margin - coreB.margin;
-  if (!(gap <= solvedIo[0]) || gap <= 0) return;
-  const size = Math.max(vec3.length(refined.pointA), vec3.length(refined.pointB), -refined.overlap);
+  // A refined gap above GJK's is taken too: the separation along any direction is a certified
+  // lower bound, so GJK's |v| was then below the distance, not above it (its sliver simplex
+  // rounds: a box of 8e-3 4.5e-9 from a cone of 17 was "4.474e-9 apart", 1.6% short); where the
+  // support points face each other (the gradient test below) |sA − sB| equals the gap, an upper
+  // bound as well.
+  if (!(gap > 0)) return;
+  // A curved A's support points round at A's own coordinates, before the solver's shift.
+  const size = Math.max(
+    vec3.length(refined.pointA),
+    vec3.length(refined.pointB),
+    -refined.overlap,
+    shiftIo[1],
+  );
   if (refined.gradient > GJK_POLISH_GRADIENT * size) return;
   solvedIo[0] = gap;
   vec3.copy(solvedNormal, refined.normal);
@@ -790,6 +983,18 @@ function snapToRevolution(a: ConvexShape, b: ConvexShape, bInA: Isometry): void 
   if (curved(a)) touchWitness(a, 0, bInA);
 }
 
+/** out = solver-frame point p in A's local frame (solver units): p + shiftA when shifted. */
+function toLocalA(out: Vec3, p: Vec3): void {
+  if (shiftIo[0] !== 0) vec3.add(out, p, shiftA);
+  else vec3.copy(out, p);
+}
+
+/** out = A's local point p (solver units) in the solver's frame: p − shiftA when shifted. */
+function fromLocalA(out: Vec3, p: Vec3): void {
+  if (shiftIo[0] !== 0) vec3.sub(out, p, shiftA);
+  else vec3.copy(out, p);
+}
+
 /**
  * Touching within rounding against a rim or an apex (a hull's vertex 4e-12 from a cylinder's rim
  * at size 1e4): the overlap is flat over the rim's cone of normals to far below its rounding, so
@@ -806,7 +1011,8 @@ function touchWitness(s: ConvexShape, side: number, bInA: Isometry): void {
   const pa = refined.pointA;
   const pb = refined.pointB;
   const n = refined.normal;
-  const size = Math.max(vec3.length(pa), vec3.length(pb));
+  // A curved A's support points round at A's own coordinates, before the solver's shift.
+  const size = Math.max(vec3.length(pa), vec3.length(pb), side === 0 ? shiftIo[1] : 0);
   vec3.sub(revQ, pb, pa);
   vec3.addScaled(revQ, revQ, n, -vec3.dot(revQ, n));
   const f = Math.abs(refined.overlap);
@@ -816,11 +1022,11 @@ function touchWitness(s: ConvexShape, side: number, bInA: Isometry): void {
   if (side === 1) {
     iso.invert(revInv, bInA);
     iso.transformPoint(snapLocal, revInv, pa);
-  } else vec3.copy(snapLocal, pb);
+  } else toLocalA(snapLocal, pb);
   projectRevolution(revProj, rev.kind, revDims[0] * core.scale, revDims[1] * core.scale, snapLocal);
   if (!(Math.abs(revProj.distance) <= 2 * f + FACE_SNAP_SLACK * size)) return;
   if (side === 1) iso.transformPoint(pb, bInA, revProj.point);
-  else vec3.copy(pa, revProj.point);
+  else fromLocalA(pa, revProj.point);
 }
 
 /** Sideways offset of the witnesses and overlap, relative to the size, of a touch at a rim. */
@@ -895,7 +1101,7 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
     if (side === 1) {
       iso.transformPoint(featureDisc.center, bInA, featureDisc.center);
       quat.rotate(featureDisc.axis, bInA.rotation, featureDisc.axis);
-    }
+    } else fromLocalA(featureDisc.center, featureDisc.center);
     map = featureDisc;
   } else {
     if (!(rho > 0)) return;
@@ -913,6 +1119,9 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
     if (side === 1) {
       iso.transformPoint(featureP, bInA, featureP);
       iso.transformPoint(featureQ, bInA, featureQ);
+    } else {
+      fromLocalA(featureP, featureP);
+      fromLocalA(featureQ, featureQ);
     }
     featureSeg.reset(featureP, featureQ);
     map = featureSeg;
@@ -984,7 +1193,7 @@ function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): voi
   for (let it = 0; it < REVOLUTION_ITERATIONS; it++) {
     // Project q onto the curved shape (its local frame), n = ∓ its outward normal (A → B).
     if (side === 1) iso.transformPoint(snapLocal, revInv, revQ);
-    else vec3.copy(snapLocal, revQ);
+    else toLocalA(snapLocal, revQ);
     projectRevolution(revProj, kind, h, r, snapLocal);
     if (side === 1) {
       quat.rotate(revN, bInA.rotation, revProj.normal);
@@ -995,7 +1204,7 @@ function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): voi
     if (it > 0 && vec3.dot(revN, revBestN) >= REVOLUTION_FIXED_COS && best <= limit) {
       found = true;
       if (side === 1) iso.transformPoint(revBestB, bInA, revProj.point);
-      else vec3.copy(revBestA, revProj.point);
+      else fromLocalA(revBestA, revProj.point);
       break;
     }
     const o = overlapAlong(revN);
@@ -1033,6 +1242,9 @@ const FACE_SNAP_COS = 1 - 2 ** -20;
 
 /** Overlap increase, relative to the pair's size, within which a face normal is taken (rounding). */
 const FACE_SNAP_SLACK = 2 ** -48;
+
+/** GJK's witnesses' difference pA − pB in {@link polishGap} (its length an upper bound on the gap). */
+const polishD = vec3.create();
 
 /** Relative agreement of GJK's gap and the separation along its direction that needs no polish. */
 const GJK_POLISH_AGREEMENT = 1e-11;
@@ -1212,32 +1424,40 @@ function solveDirect(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
 export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
   loadPair(a, b, bInA);
   const r = coreA.margin + coreB.margin;
-  vec3.copy(initDir, coreBInA.pose.translation);
+  vec3.copy(initDir, pairOffset);
   gjkLimit[0] = r; // not passed: a computed double crossing a call is boxed
   gjkToLimit(gjkOut, coreA, coreBInA, initDir);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   if (gjkOut.status === GjkStatus.Intersecting && !gjkOut.roundingContact) return true;
   if (gjkOut.unproven || gjkOut.roundingContact || curvedGapUnbacked(a, b)) {
-    // GJK stalled without a separating axis at its rounding level: the least overlap over
-    // directions refined from its axis decides; a gap along the refined normal beyond the
-    // touching tolerance separates (issue 16: a turned cylinder of 1e-6 4.4e-20 from a
-    // triangle was "intersecting"). The refinement's end snapped as the contact's unproven
-    // path snaps it (a face normal, the exact projection's fixed point on a cylinder or cone):
-    // the descent alone stopped 2e-13 of the size short of the least overlap on a cylinder's
-    // side against a triangle's corner, calling a gap of 6.9e-16 at size 5e-3 touching (the
-    // fuzzer's seed 16, triangle against a compound with that cylinder; the other argument
-    // order saw the gap). Any direction's overlap is attained, so a gap found is a gap.
+    // GJK decided at its rounding level: stalled without a separating axis, or "intersecting"
+    // because |v| fell below the rounding of the largest support point it met (not a
+    // tetrahedron about the origin). First the least overlap refined from GJK's axis, its end
+    // snapped as the contact's unproven path snaps it (a face normal, the exact projection's
+    // fixed point on a cylinder or cone): the descent alone stopped 2e-13 of the size short of
+    // the least overlap on a cylinder's side against a triangle's corner, calling a gap of
+    // 6.9e-16 at size 5e-3 touching (the fuzzer's seed 16). Any direction's overlap is
+    // attained, so a gap found is a gap (issue 16: a turned cylinder of 1e-6 4.4e-20 from a
+    // triangle was "intersecting").
     refineOverlapNormal(refined, coreA, coreBInA, gjkOut.direction);
-    snapToFaceNormal(a, b, bInA, gjkOut.pointA, gjkOut.pointB);
-    snapToRevolution(a, b, bInA);
+    snapToFaceNormal(a, b, pairBInA, gjkOut.pointA, gjkOut.pointB);
+    snapToRevolution(a, b, pairBInA);
     // The tolerance scales with the support points' magnitude, whose rounding the overlap
     // carries, not only with the simplex's |w|: two cylinders' rims touching at size 1 have
     // |w| ~ 1e-6, and 5 ulps of 1 along the refined normal were taken for a gap.
+    // A curved A's support points round at A's own coordinates, before the solver's shift.
     simplexSize(gjkOut.simplex);
     lengthInto(refined.pointA, 1);
     lengthInto(refined.pointB, 2);
-    const size = Math.max(sizeIo[0], sizeIo[1], sizeIo[2]);
-    return !(refined.overlap + r < -TOUCH_TOLERANCE * (size + r));
+    const size = Math.max(sizeIo[0], sizeIo[1], sizeIo[2], shiftIo[1]);
+    if (refined.overlap + r < -TOUCH_TOLERANCE * (size + r)) return false;
+    // Then as distance and contact decide (solveLoaded: the least overlap refined from EPA's
+    // normal as well, the kink circles of a solid of revolution): the refinement from GJK's
+    // axis alone can stop in another basin (a cylinder of 2e-5 4.2e-9 from a cone of 6e4 and a
+    // cone 7.7e-10 from a triangle of 2e3 were "intersecting").
+    solveLoaded(a, b, pairBInA, Number.POSITIVE_INFINITY);
+    witnessScale();
+    return !(solvedIo[0] > TOUCH_TOLERANCE * (sizeIo[0] + r));
   }
   // Touching within the rounding of the pair's size counts (as in distanceConvexConvex).
   simplexSize(gjkOut.simplex);

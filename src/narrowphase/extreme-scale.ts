@@ -56,6 +56,12 @@ function writeMagnitude(s: Shape): void {
 }
 
 /**
+ * The sizes of A and B (as {@link writeMagnitude}: −1 for a type without one) read by the last
+ * {@link pairRescaleFactor} call, before any change of units: [0] A's, [1] B's.
+ */
+export const pairMagnitudes = new Float64Array(2);
+
+/**
  * The power of two `k` that brings the pair's magnitude (B's offset from A and both shapes'
  * sizes) near 1 when that magnitude is outside [2^-128, 2^128], else exactly 1. Built by
  * multiplication (no Math.pow), so exact and the same on every engine. Shapes without a size
@@ -66,6 +72,8 @@ export function pairRescaleFactor(a: Shape, b: Shape, bInA: Isometry): number {
   writeMagnitude(a);
   const ma = magnitude[0];
   writeMagnitude(b);
+  pairMagnitudes[0] = ma;
+  pairMagnitudes[1] = magnitude[0];
   const m = Math.max(ma, magnitude[0], maxAbs(bInA.translation));
   if (!outOfUnitRange(m)) return 1;
   return unitFactor(m);

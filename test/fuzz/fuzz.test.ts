@@ -86,8 +86,11 @@ const SEED = Number(process.env.FUZZ_SEED ?? 16);
  * refinement keeping a support that slides in proportion to the tilt (a large cone's or
  * cylinder's rim seen from a small shape's frame had been taken for a face, its witness moved
  * off it: aabb-cone, cone-cone and the rim-on-rim lines of test/fuzz/revolution-witness).
+ * 13 with the general narrow phase solving a small B in a frame at its centre (aabb-cone's
+ * cone of 1e-5 on a box edge of 2e3, box-cone's gap at 3.6e8: test/fuzz/small-large-frame;
+ * seeds 17/18: 23 → 11, 27 → 26).
  */
-const KNOWN_WRONG = 17;
+const KNOWN_WRONG = 13;
 
 describe("differential fuzzer", () => {
   it(`${QUERIES} queries from seed ${SEED}: no errors, at most the known wrong answers`, {
