@@ -7,7 +7,9 @@
  *    src/shapes/registry.ts) → GJK/EPA on cores plus margins (convex-convex.ts), with the
  *    manifold widened by reference-face clipping (manifold.ts).
  * 2. Support-mapped × half-space → the deepest support point (convex-half-space.ts); half-space
- *    × half-space → its own closed forms in every query (half-space-half-space.ts).
+ *    × triangle mesh and × heightfield → the deepest vertex, in the composite's frame
+ *    (mesh-half-space.ts, half-space-heightfield.ts); half-space × half-space → its own closed
+ *    forms in every query (half-space-half-space.ts).
  * 3. Anything × composite (a type with a composite view: triangle mesh, compound, heightfield) → the one
  *    generic composite mid-phase (composite.ts), part by part through this same table.
  * 4. Specialised pairs override those defaults: sphere–sphere and sphere–cuboid (with world-pose
@@ -77,13 +79,19 @@ import {
   intersectsHalfSpaceHalfSpace,
   manifoldHalfSpaceHalfSpace,
 } from "./half-space-half-space.js";
+import {
+  contactHalfSpaceHeightfield,
+  distanceHalfSpaceHeightfield,
+  intersectsHalfSpaceHeightfield,
+  manifoldHalfSpaceHeightfield,
+} from "./half-space-heightfield.js";
 import { snapHeightfieldNormal } from "./heightfield-normal.js";
 import { manifoldFromContact } from "./manifold.js";
 import {
-  contactMeshHalfSpace,
-  distanceMeshHalfSpace,
-  intersectsMeshHalfSpace,
-  manifoldMeshHalfSpace,
+  contactHalfSpaceMesh,
+  distanceHalfSpaceMesh,
+  intersectsHalfSpaceMesh,
+  manifoldHalfSpaceMesh,
 } from "./mesh-half-space.js";
 import { intersectsTrianglesInFrame } from "./mesh-mesh.js";
 import {
@@ -182,11 +190,12 @@ function fillCapabilityPairs(only: number): void {
       });
     }
     if (findShapeDef(ShapeType.HalfSpace) && involves(mesh, ShapeType.HalfSpace)) {
-      fill(mesh, ShapeType.HalfSpace, {
-        intersects: intersectsMeshHalfSpace,
-        distance: distanceMeshHalfSpace,
-        contact: contactMeshHalfSpace,
-        manifold: manifoldViaContact(contactMeshHalfSpace, manifoldMeshHalfSpace),
+      // In the half-space's order, computed in the mesh's frame (src/narrowphase/mesh-half-space.ts).
+      fill(ShapeType.HalfSpace, mesh, {
+        intersects: intersectsHalfSpaceMesh,
+        distance: distanceHalfSpaceMesh,
+        contact: contactHalfSpaceMesh,
+        manifold: manifoldViaContact(contactHalfSpaceMesh, manifoldHalfSpaceMesh),
       });
     }
   }
@@ -226,8 +235,7 @@ function fillCapabilityPairs(only: number): void {
     }
   }
   // A half-space against a compound: the plane moved exactly into the compound's frame
-  // (src/narrowphase/half-space-composite.ts), then the mid-phase there. Not yet the heightfield:
-  // a world of 50 fields on a plane allocated 0.7–1.8 KB more per step that way (not understood).
+  // (src/narrowphase/half-space-composite.ts), then the mid-phase there.
   if (
     findShapeDef(ShapeType.HalfSpace) &&
     findShapeDef(ShapeType.Compound) &&
@@ -238,6 +246,20 @@ function fillCapabilityPairs(only: number): void {
       distance: distanceHalfSpaceComposite,
       contact: contactHalfSpaceComposite,
       manifold: manifoldHalfSpaceComposite,
+    });
+  }
+  // A half-space against a heightfield: its deepest vertex, in the field's frame
+  // (src/narrowphase/half-space-heightfield.ts).
+  if (
+    findShapeDef(ShapeType.HalfSpace) &&
+    findShapeDef(ShapeType.Heightfield) &&
+    involves(ShapeType.HalfSpace, ShapeType.Heightfield)
+  ) {
+    fill(ShapeType.HalfSpace, ShapeType.Heightfield, {
+      intersects: intersectsHalfSpaceHeightfield,
+      distance: distanceHalfSpaceHeightfield,
+      contact: contactHalfSpaceHeightfield,
+      manifold: manifoldViaContact(contactHalfSpaceHeightfield, manifoldHalfSpaceHeightfield),
     });
   }
   for (const tc of composites) {

@@ -14,6 +14,8 @@ import type { Isometry } from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import { shapeDef } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
+import { ShapeType } from "../shapes/shape.js";
+import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 
 /** Largest magnitude answered without a change of units (2^128 ≈ 3.4e38). */
 const RANGE_MAX = 2 ** 128;
@@ -88,9 +90,11 @@ export function pairRescaleFactor(a: Shape, b: Shape, bInA: Isometry): number {
  */
 export function pointRescaleFactor(s: Shape, p: Vec3): number {
   // As the pairs' offset test: the point first (three comparisons on every ray and projection),
-  // the size only when the point is out of range.
+  // the size only when the point is out of range — or for a solid mesh, whose size alone can be
+  // (a point at the centre of a 1e155 mesh: its inside test squares the corners' offsets).
   const mp = maxAbs(p);
-  if (!outOfUnitRange(mp) || shapeDef(s.type).scaled === null) return 1;
+  if (!outOfUnitRange(mp) && !isSolidMesh(s)) return 1;
+  if (!hasScaledCopy(s)) return 1;
   writeMagnitude(s);
   const m = Math.max(magnitude[0], mp);
   return outOfUnitRange(m) ? unitFactor(m) : 1;
@@ -103,11 +107,51 @@ export function pointRescaleFactor(s: Shape, p: Vec3): number {
  * one, each rescaled ({@link pointRescaleFactor}).
  */
 export function farFromUnitScale(s: Shape, p: Vec3): boolean {
-  return (
-    outOfUnitRange(maxAbs(p)) &&
-    shapeDef(s.type).scaled === null &&
-    (s as { solid?: boolean }).solid !== true
+  return outOfUnitRange(maxAbs(p)) && !hasScaledCopy(s) && !isSolidMesh(s);
+}
+
+/**
+ * The change of units of a pair whose offset is in range but one of whose shapes is a solid mesh
+ * whose box is not (a ball at the centre of a 1e155 mesh: the mesh's inside test and closest-
+ * triangle walk square its corners' offsets): as {@link pairRescaleFactor}, else exactly 1.
+ * Cheap for every other pair: a type test, then the mesh's root box (no scan).
+ */
+export function solidMeshRescaleFactor(a: Shape, b: Shape, bInA: Isometry): number {
+  if (!solidMeshOutOfRange(a) && !solidMeshOutOfRange(b)) return 1;
+  return isScalablePair(a, b) ? pairRescaleFactor(a, b, bInA) : 1;
+}
+
+/** True for a solid mesh whose root box reaches outside [2^-128, 2^128] (or lies inside 2^-128). */
+function solidMeshOutOfRange(s: Shape): boolean {
+  if (!isSolidMesh(s)) return false;
+  const bvh = (s as TriangleMesh).bvh;
+  if (bvh.nodeCount === 0) return false;
+  const b = bvh.bounds;
+  return outOfUnitRange(
+    Math.max(
+      Math.abs(b[0]),
+      Math.abs(b[1]),
+      Math.abs(b[2]),
+      Math.abs(b[3]),
+      Math.abs(b[4]),
+      Math.abs(b[5]),
+    ),
   );
+}
+
+/** True for a triangle mesh made with `solid: true`. */
+function isSolidMesh(s: Shape): boolean {
+  return s.type === ShapeType.TriangleMesh && (s as { solid?: boolean }).solid === true;
+}
+
+/**
+ * True when shape `s` has a scaled copy ({@link scaledShape}): the types whose definition has
+ * `scaled`, except a surface mesh (its triangles are rescaled one by one; a solid mesh is copied
+ * whole, src/shapes/defs/triangle-mesh.ts).
+ */
+function hasScaledCopy(s: Shape): boolean {
+  if (shapeDef(s.type).scaled === null) return false;
+  return s.type !== ShapeType.TriangleMesh || isSolidMesh(s);
 }
 
 /** The power of two that brings magnitude `m` (out of the unit range) near 1. */
@@ -128,7 +172,7 @@ function unitFactor(m: number): number {
 
 /** True when {@link scaledShape} can copy both shapes (the closed-form pair routines' shapes). */
 export function isScalablePair(a: Shape, b: Shape): boolean {
-  return shapeDef(a.type).scaled !== null && shapeDef(b.type).scaled !== null;
+  return hasScaledCopy(a) && hasScaledCopy(b);
 }
 
 /**

@@ -2,8 +2,8 @@
  * Half-space (A) against a composite (B): the plane moved exactly into the composite's frame,
  * then the generic composite mid-phase (src/narrowphase/composite.ts) run there with the
  * composite at the identity. Registered for the compound (src/narrowphase/default-pairs.ts);
- * the heightfield keeps the mid-phase in A's frame for now (its world step allocated 0.7–1.8 KB
- * more per step through this module, not yet understood).
+ * the triangle mesh and the heightfield have routines of their own over their vertices, in
+ * their own frames (src/narrowphase/half-space-vertices.ts).
  *
  * Run in A's frame, the mid-phase poses each part as `bInA ∘ partPose`, rounded at the ulp of
  * the composite's distance from the origin: a sphere child of radius 10 in a compound at 3.5e4

@@ -33,7 +33,7 @@ import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Shape } from "../shapes/shape.js";
-import { SHAPE_TYPE_COUNT, SHAPE_TYPE_NAMES } from "../shapes/shape.js";
+import { SHAPE_TYPE_COUNT, SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import {
   flipManifold,
@@ -48,6 +48,7 @@ import {
   pairRescaleFactor,
   scaledPose,
   scaledShape,
+  solidMeshRescaleFactor,
 } from "./extreme-scale.js";
 
 /** Boolean overlap routine of a pair (touching counts). */
@@ -371,10 +372,13 @@ const flipManifoldScratch: ContactManifold = /* @__PURE__ */ makeContactManifold
 
 /**
  * The rescale factor of a pair far from unit scale (src/narrowphase/extreme-scale.ts), or 1: a
- * comparison of B's offset almost always.
+ * comparison of B's offset almost always; a solid mesh's box too (its offset to the other shape
+ * can be small when the mesh is huge).
  */
 function rescaleOf(a: Shape, b: Shape, bInA: Isometry): number {
-  return offsetOutOfRange(bInA) && isScalablePair(a, b) ? pairRescaleFactor(a, b, bInA) : 1;
+  if (offsetOutOfRange(bInA)) return isScalablePair(a, b) ? pairRescaleFactor(a, b, bInA) : 1;
+  if (a.type !== ShapeType.TriangleMesh && b.type !== ShapeType.TriangleMesh) return 1;
+  return solidMeshRescaleFactor(a, b, bInA);
 }
 
 /** True when A and B (B at `bInA`, A's frame) overlap or touch. Throws `unsupported_pair`. */

@@ -26,6 +26,7 @@ import { computeMeshPseudoNormals, type MeshPseudoNormals } from "../geometry/ps
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
+import { unitScale } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { ConvexPolyhedron } from "./convex-polyhedron.js";
@@ -454,31 +455,56 @@ export function aabbTriangleMesh(out: Aabb, mesh: TriangleMesh, pose: Isometry):
   return out;
 }
 
+/** Magnitudes the winding number takes unscaled: its cubes stay finite and normal. */
+const WINDING_RANGE_MAX = 2 ** 256;
+const WINDING_RANGE_MIN = 2 ** -256;
+
 /**
  * The generalized winding number of `mesh` at local point `p` (Jacobson et al. 2013): Σ Ω_t /
  * 4π over the triangles, with the signed solid angle Ω_t of Van Oosterom & Strackee (1983),
  * 2·atan2(a·(b×c), |a||b||c| + (a·b)|c| + (b·c)|a| + (c·a)|b|) for corners relative to p. For a
  * closed, outward-wound mesh: 1 inside, 0 outside, ½ on the surface; for open meshes a smooth
  * "insideness". A point on a vertex or an edge adds 0 for that triangle (finite, never NaN).
- * O(triangles).
+ * The solid angle is a ratio of cubes of the corners' offsets, which overflow above about
+ * 1e102 and underflow below about 1e-102: when the mesh's box or the point reaches outside
+ * [2^-256, 2^256], the offsets are first multiplied by a power of two that brings that
+ * magnitude near 1 (exact, and the same angles). O(triangles).
  */
 export function windingNumberTriangleMesh(mesh: TriangleMesh, p: Vec3): number {
   const v = mesh.vertices;
   const idx = mesh.indices;
+  const bb = mesh.bvh.bounds;
+  const m = Math.max(
+    Math.abs(p.x),
+    Math.abs(p.y),
+    Math.abs(p.z),
+    mesh.bvh.nodeCount === 0
+      ? 0
+      : Math.max(
+          Math.abs(bb[0]),
+          Math.abs(bb[1]),
+          Math.abs(bb[2]),
+          Math.abs(bb[3]),
+          Math.abs(bb[4]),
+          Math.abs(bb[5]),
+        ),
+  );
+  let k = 1;
+  if (m > WINDING_RANGE_MAX || (m > 0 && m < WINDING_RANGE_MIN)) k = unitScale(m);
   let sum = 0;
   for (let t = 0; t < mesh.triangleCount; t++) {
     const a = 3 * idx[3 * t];
     const b = 3 * idx[3 * t + 1];
     const c = 3 * idx[3 * t + 2];
-    const ax = v[a] - p.x;
-    const ay = v[a + 1] - p.y;
-    const az = v[a + 2] - p.z;
-    const bx = v[b] - p.x;
-    const by = v[b + 1] - p.y;
-    const bz = v[b + 2] - p.z;
-    const cx = v[c] - p.x;
-    const cy = v[c + 1] - p.y;
-    const cz = v[c + 2] - p.z;
+    const ax = (v[a] - p.x) * k;
+    const ay = (v[a + 1] - p.y) * k;
+    const az = (v[a + 2] - p.z) * k;
+    const bx = (v[b] - p.x) * k;
+    const by = (v[b + 1] - p.y) * k;
+    const bz = (v[b + 2] - p.z) * k;
+    const cx = (v[c] - p.x) * k;
+    const cy = (v[c + 1] - p.y) * k;
+    const cz = (v[c + 2] - p.z) * k;
     const la = Math.sqrt(ax * ax + ay * ay + az * az);
     const lb = Math.sqrt(bx * bx + by * by + bz * bz);
     const lc = Math.sqrt(cx * cx + cy * cy + cz * cz);

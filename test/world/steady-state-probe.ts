@@ -14,6 +14,8 @@ import { makeBenchScene, moveScene } from "../../bench/world-scene.js";
 import type { Isometry } from "../../src/math/isometry.js";
 import { WorkerExecutor } from "../../src/parallel/index.js";
 import { makeCuboid } from "../../src/shapes/cuboid.js";
+import { makeHalfSpace } from "../../src/shapes/half-space.js";
+import { makeHeightfield } from "../../src/shapes/heightfield.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
 import { type BodyHandle, CollisionWorld, type WorldBroadPhase } from "../../src/world/index.js";
 import { boxMesh } from "../support/box-mesh.js";
@@ -28,7 +30,10 @@ const steps = Number(process.argv[4] ?? 1000);
  * "kinds": every fourth body static and every fourth (offset 1) asleep, neither moved; the
  * others moved by one `setPoses` call per frame; "mesh": every fourth body a triangle mesh (a
  * closed box of 12 triangles with the box's half extents, or the sphere's radius), so the step
- * runs the mesh pairs (mesh–sphere, mesh–box, mesh–mesh) through the composite mid-phase.
+ * runs the mesh pairs (mesh–sphere, mesh–box, mesh–mesh) through the composite mid-phase;
+ * "plane": a static half-space and, over it, `n` bodies in a grid, heightfields (10 × 10) and
+ * closed box meshes by turns, moved up and down through the plane (the half-space × heightfield
+ * and × mesh routines, src/narrowphase/half-space-vertices.ts).
  */
 const mode = process.argv[5] ?? "full";
 /** "kinds" or "threads-kinds" (the same with the 2-thread executor: `setPoses` batches of 4,096+ bodies run their first pass on both threads). */
@@ -37,6 +42,7 @@ const kinds = mode === "kinds" || mode === "threads-kinds";
 const warmStart = process.argv[6] === "warm";
 const warmup = Number(process.env.WARMUP ?? 1000);
 const meshes = mode === "mesh";
+const plane = mode === "plane";
 
 const scene = makeBenchScene(n, 7);
 // APP_LITERALS=1: objects an application may well write before it makes its world (pair
@@ -66,7 +72,29 @@ if (executor !== null) await executor.ready();
 const world = new CollisionWorld({ broadphase, executor, warmStart });
 const poses: Isometry[] = [];
 const handles: BodyHandle[] = [];
-for (let i = 0; i < n; i++) {
+const ground = makeHeightfield({
+  rows: 10,
+  cols: 10,
+  heights: Array.from({ length: 100 }, (_, i) => 0.3 * Math.sin(i)),
+  scale: { x: 0.5, y: 1, z: 0.5 },
+});
+const groundMesh = boxMesh(1, 1, 1);
+if (plane) {
+  world.addBody({
+    shape: makeHalfSpace({ x: 0, y: 1, z: 0 }, 0),
+    pose: { translation: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: 0, w: 1 } },
+    kind: "static",
+  });
+}
+for (let i = 0; i < n && plane; i++) {
+  const p: Isometry = {
+    translation: { x: (i % 32) * 12.5, y: 0.5, z: Math.floor(i / 32) * 12.5 },
+    rotation: { x: 0, y: 0, z: 0.09983341664682815, w: 0.9950041652780258 },
+  };
+  poses.push(p);
+  handles.push(world.addBody({ shape: i % 2 === 0 ? ground : groundMesh, pose: p }));
+}
+for (let i = 0; i < n && !plane; i++) {
   const sz = scene.size;
   const shape =
     meshes && i % 4 === 0
@@ -96,6 +124,14 @@ const moverIndex = handles.map((_, i) => i).filter((i) => i % 4 >= 2);
 const moverPoses = new Float64Array(7 * movers.length);
 
 function frame(f: number): number {
+  if (plane) {
+    for (let i = 0; i < n; i++) {
+      poses[i].translation.y = 0.2 * Math.sin(0.01 * f + i);
+      world.setPose(handles[i], poses[i]);
+    }
+    world.step();
+    return world.contactCount + world.events().begin.count;
+  }
   moveScene(scene, f);
   const pos = scene.pos;
   if (kinds) {

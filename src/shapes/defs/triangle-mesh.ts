@@ -48,6 +48,27 @@ function meshEdges(mesh: TriangleMesh): number[] {
   return edges;
 }
 
+/** The last scaled copy of each mesh and its factor (a query far from unit scale asks again). */
+const scaledCopies = new WeakMap<TriangleMesh, { k: number; mesh: TriangleMesh }>();
+
+/**
+ * Mesh `s` with every vertex multiplied by `k` (a power of two: exact), the same triangles, edge
+ * threshold and semantics; the last copy per mesh is kept. Allocates the copy (only queries far
+ * from unit scale get here).
+ */
+function scaledSolidMesh(s: TriangleMesh, k: number): TriangleMesh {
+  const kept = scaledCopies.get(s);
+  if (kept !== undefined && kept.k === k) return kept.mesh;
+  const v = new Float64Array(s.vertices.length);
+  for (let i = 0; i < v.length; i++) v[i] = s.vertices[i] * k;
+  const mesh = makeTriangleMesh(v, s.indices, "", {
+    activeEdgeCos: s.activeEdgeCos,
+    solid: s.solid,
+  });
+  scaledCopies.set(s, { k, mesh });
+  return mesh;
+}
+
 /** The triangle mesh's record in the shape definitions' table. */
 export const triangleMeshDef: ShapeDef<TriangleMesh> = {
   type: ShapeType.TriangleMesh,
@@ -60,10 +81,13 @@ export const triangleMeshDef: ShapeDef<TriangleMesh> = {
   pointFeature: false,
   aabb: aabbTriangleMesh,
   boundingRadius: (s) => cachedPerShape(s, () => maxVertexDistance(s.vertices)),
-  writeMagnitude: (out) => {
-    out[0] = -1;
+  // A solid mesh's size and scaled copy, for the change of units far from unit scale
+  // (src/narrowphase/extreme-scale.ts): its inside test and closest-triangle walk square lengths.
+  // A surface mesh has neither: its triangles are rescaled one by one.
+  writeMagnitude: (out, s) => {
+    out[0] = s.solid ? triangleMeshDef.boundingRadius(s) : -1;
   },
-  scaled: null,
+  scaled: scaledSolidMesh,
   coreSupport: null,
   margin: () => 0,
   feature: null,
