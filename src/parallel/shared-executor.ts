@@ -528,6 +528,8 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
       for (let c = 0; c < chunks; c++) applyPoseChunk(job, c);
       return;
     }
+    // The apply pass grows each tight box into its broad-phase box (half the prediction).
+    this.params[1] = job.halfPrediction;
     control[CTRL_JOB_KIND] = JOB_POSE_APPLY;
     control[CTRL_POSE_COUNT] = job.count;
     control[CTRL_POSE_CHUNKS] = chunks;

@@ -242,6 +242,7 @@ export class WorkerState {
         p.count = control[CTRL_POSE_COUNT];
         p.chunkSize = control[CTRL_POSE_CHUNK_SIZE];
         p.grid = control[CTRL_POSE_GRID];
+        p.halfPrediction = this.params[1];
         runApplyChunks(control, p, control[CTRL_POSE_CHUNKS]);
       } else if (kind === JOB_STATIC) {
         const q = this.statics;

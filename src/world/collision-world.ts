@@ -528,7 +528,7 @@ export class CollisionWorld {
   private readonly ccdQuery: { queryAabb(min: Vec3, max: Vec3, out: number[]): number };
   private ccdOut: number[] = [];
   private readonly ccdPush: (id: number) => unknown;
-  /** Scratch of {@link setPoses}: slots, and tight and broad-phase boxes (12 doubles each). */
+  /** Scratch of {@link setPoses}: slots, and tight boxes (6 doubles each). */
   private posesSlots: Int32Array = new Int32Array(0);
   private posesBoxes: Float64Array = new Float64Array(0);
   /** The batch's poses copied to shared memory for the parallel first pass of {@link setPoses}. */
@@ -899,19 +899,15 @@ export class CollisionWorld {
           `puts the body's AABB out of range (its coordinates must lie within ±${WORLD_MAX_COORDINATE})`,
         );
       }
-      const k = 12 * i;
+      // The tight box only: pass 2 grows it into the broad-phase box again (bitwise as
+      // computeBoxes did), so the batch's scratch is 6 doubles a body, not 12.
+      const k = POSE_BOX_STRIDE * i;
       boxes[k] = box.min.x;
       boxes[k + 1] = box.min.y;
       boxes[k + 2] = box.min.z;
       boxes[k + 3] = box.max.x;
       boxes[k + 4] = box.max.y;
       boxes[k + 5] = box.max.z;
-      boxes[k + 6] = bpMin.x;
-      boxes[k + 7] = bpMin.y;
-      boxes[k + 8] = bpMin.z;
-      boxes[k + 9] = bpMax.x;
-      boxes[k + 10] = bpMax.y;
-      boxes[k + 11] = bpMax.z;
     }
     if (parallel && this.parallelPoseApply(n)) return;
     // Pass 2: apply, in order: applyMove and the pose and tight box writes of setPose, read
@@ -921,6 +917,7 @@ export class CollisionWorld {
     const k = this.kinds;
     const kbox = k.box;
     const bp = this.bp;
+    const hp = this.halfPrediction;
     for (let i = 0; i < n; i++) {
       const slot = slots[i];
       const o = 7 * i;
@@ -928,11 +925,31 @@ export class CollisionWorld {
       const q = 7 * slot;
       const s6 = 6 * slot;
       const unbounded = isUnboundedType(b.shapeType[slot]);
+      // The broad-phase box, grown from the tight box as computeBoxes grows it (the same
+      // operations, so bitwise its box), written to its place by slot first and read from there
+      // (a half-space has none: its place is left as it was).
+      if (!unbounded) {
+        const big = Math.max(
+          Math.abs(boxes[kk]),
+          Math.abs(boxes[kk + 1]),
+          Math.abs(boxes[kk + 2]),
+          Math.abs(boxes[kk + 3]),
+          Math.abs(boxes[kk + 4]),
+          Math.abs(boxes[kk + 5]),
+        );
+        const h = hp + WORLD_AABB_ROUNDING_PAD * big;
+        kbox[s6] = boxes[kk] - h;
+        kbox[s6 + 1] = boxes[kk + 1] - h;
+        kbox[s6 + 2] = boxes[kk + 2] - h;
+        kbox[s6 + 3] = boxes[kk + 3] + h;
+        kbox[s6 + 4] = boxes[kk + 4] + h;
+        kbox[s6 + 5] = boxes[kk + 5] + h;
+      }
       if (k.kind[slot] === KIND_STATIC) {
         if (!unbounded) k.staticFresh = false;
       } else if (!unbounded) {
         if (bp.moveFromArrays !== undefined) {
-          bp.moveFromArrays(slot, boxes, kk + 6, poses, o, pose, q);
+          bp.moveFromArrays(slot, kbox, s6, poses, o, pose, q);
         } else {
           vec3.set(
             displacement,
@@ -940,12 +957,11 @@ export class CollisionWorld {
             poses[o + 1] - pose[q + 1],
             poses[o + 2] - pose[q + 2],
           );
-          vec3.set(bpMin, boxes[kk + 6], boxes[kk + 7], boxes[kk + 8]);
-          vec3.set(bpMax, boxes[kk + 9], boxes[kk + 10], boxes[kk + 11]);
+          vec3.set(bpMin, kbox[s6], kbox[s6 + 1], kbox[s6 + 2]);
+          vec3.set(bpMax, kbox[s6 + 3], kbox[s6 + 4], kbox[s6 + 5]);
           bp.move(slot, bpMin, bpMax, displacement);
         }
       }
-      for (let j = 0; j < 6; j++) kbox[s6 + j] = boxes[kk + 6 + j];
       k.markDirty(slot);
       if (k.sleeping[slot] !== 0) this.wakeSlot(slot);
       for (let j = 0; j < 7; j++) pose[q + j] = poses[o + j];

@@ -3,7 +3,7 @@
  * body `i` of the batch, check its pose `poses[7i .. 7i+6]` (finite numbers, a unit quaternion,
  * a finite displacement from the body's current pose) and compute its tight box and its
  * broad-phase box (the tight box grown by half the prediction distance and the rounding pad),
- * written as 12 doubles from `boxes[12i]`. The arithmetic is the world's own (`computeBoxes`
+ * (the tight box written as 6 doubles from `boxes[6i]`). The arithmetic is the world's own (`computeBoxes`
  * of src/world/collision-world.ts), so every thread gives bitwise the same boxes.
  *
  * A chunk does not throw: it stops at the first body it cannot handle here — a bad value, an
@@ -30,8 +30,13 @@ import { KIND_STATIC } from "./body-kinds.js";
 /** Bodies per chunk of the parallel first pass of `setPoses`. */
 export const POSE_BOXES_CHUNK = 2048;
 
-/** Doubles per body of {@link PoseBoxesJob.boxes}: tight min xyz, max xyz, broad min xyz, max xyz. */
-export const POSE_BOX_STRIDE = 12;
+/**
+ * Doubles per body of {@link PoseBoxesJob.boxes}: the tight box's min xyz, max xyz. The second
+ * pass grows it into the broad-phase box again (the first pass's arithmetic, so bitwise its
+ * box): 12 doubles a body, both boxes, were 4.8 MB of fresh pages on the first `setPoses` of
+ * 50,000 bodies.
+ */
+export const POSE_BOX_STRIDE = 6;
 
 /** Chunk status: not done yet. */
 export const POSE_CHUNK_PENDING = -1;
@@ -184,12 +189,6 @@ export function poseBoxesChunk(
       status = POSE_CHUNK_FAILED;
       break;
     }
-    boxes[k + 6] = b0;
-    boxes[k + 7] = b1;
-    boxes[k + 8] = b2;
-    boxes[k + 9] = b3;
-    boxes[k + 10] = b4;
-    boxes[k + 11] = b5;
   }
   Atomics.store(job.status, c, status);
 }
@@ -204,6 +203,7 @@ export function poseBoxesChunk(
 export function applyPoseChunk(job: PoseBoxesJob, c: number): void {
   const { poses, slots, pose, boxes, aabb, bpBox, kind, left, gridBox, fat, pad } = job;
   const built = job.grid === 2;
+  const hp = job.halfPrediction;
   const end = Math.min(job.count, (c + 1) * job.chunkSize);
   for (let i = c * job.chunkSize; i < end; i++) {
     const slot = slots[i];
@@ -211,12 +211,22 @@ export function applyPoseChunk(job: PoseBoxesJob, c: number): void {
     const kk = POSE_BOX_STRIDE * i;
     const q = 7 * slot;
     const s6 = 6 * slot;
-    const x0 = boxes[kk + 6];
-    const y0 = boxes[kk + 7];
-    const z0 = boxes[kk + 8];
-    const x1 = boxes[kk + 9];
-    const y1 = boxes[kk + 10];
-    const z1 = boxes[kk + 11];
+    // The broad-phase box, grown from the tight box as poseBoxesChunk grew it.
+    const big = Math.max(
+      Math.abs(boxes[kk]),
+      Math.abs(boxes[kk + 1]),
+      Math.abs(boxes[kk + 2]),
+      Math.abs(boxes[kk + 3]),
+      Math.abs(boxes[kk + 4]),
+      Math.abs(boxes[kk + 5]),
+    );
+    const h = hp + WORLD_AABB_ROUNDING_PAD * big;
+    const x0 = boxes[kk] - h;
+    const y0 = boxes[kk + 1] - h;
+    const z0 = boxes[kk + 2] - h;
+    const x1 = boxes[kk + 3] + h;
+    const y1 = boxes[kk + 4] + h;
+    const z1 = boxes[kk + 5] + h;
     let out = 0;
     if (kind[slot] !== KIND_STATIC) {
       gridBox[s6] = x0;

@@ -182,6 +182,51 @@ describe("the move buffer: work proportional to what moved", () => {
     expect(a.events().end.toArray()).toEqual(b.events().end.toArray());
     expect(a.stats.movedBodies).toBe(10);
   });
+
+  it("setPoses gives every body bitwise the tight and broad-phase boxes of setPose", () => {
+    // The batch keeps only the tight box between its passes and grows it into the broad-phase
+    // box again: the same box, bit for bit, as setPose's. Rotated boxes and spheres far from
+    // the origin (the rounding pad, relative to the coordinates, is not zero), every broad phase.
+    for (const broadphase of ["grid", "tree", "sap"] as const) {
+      const a = new CollisionWorld({ broadphase, prediction: 0.03 });
+      const b = new CollisionWorld({ broadphase, prediction: 0.03 });
+      const hs: BodyHandle[] = [];
+      const poses = new Float64Array(7 * 40);
+      for (let i = 0; i < 40; i++) {
+        const shape =
+          i % 2 === 0 ? makeSphere(0.3 + 0.01 * i) : makeCuboid(vec3.create(0.2, 0.4, 0.7));
+        const h = a.addBody({ shape, pose: at(1e5 + 0.9 * i, -3e4, 0.1 * i) });
+        b.addBody({ shape, pose: at(1e5 + 0.9 * i, -3e4, 0.1 * i) });
+        hs.push(h);
+        const t = 0.37 * i;
+        const q = [Math.sin(t) * 0.6, Math.sin(t) * 0.8, 0, Math.cos(t)];
+        poses.set([1e5 + 0.9 * i + 0.011 * i, -3e4 - 0.02, 0.1 * i + 1 / 3, ...q], 7 * i);
+      }
+      a.step();
+      b.step();
+      a.setPoses(hs, poses);
+      for (let i = 0; i < 40; i++) {
+        const o = 7 * i;
+        b.setPose(hs[i], {
+          translation: vec3.create(poses[o], poses[o + 1], poses[o + 2]),
+          rotation: { x: poses[o + 3], y: poses[o + 4], z: poses[o + 5], w: poses[o + 6] },
+        });
+      }
+      // biome-ignore lint/suspicious/noExplicitAny: the world's per-slot boxes (internal)
+      const kinds = (w: CollisionWorld) => (w as any).kinds.box as Float64Array;
+      // biome-ignore lint/suspicious/noExplicitAny: the world's per-slot boxes (internal)
+      const tight = (w: CollisionWorld) => (w as any).bodies.aabb as Float64Array;
+      expect(Array.from(kinds(a).subarray(0, 6 * 40))).toEqual(
+        Array.from(kinds(b).subarray(0, 6 * 40)),
+      );
+      expect(Array.from(tight(a).subarray(0, 6 * 40))).toEqual(
+        Array.from(tight(b).subarray(0, 6 * 40)),
+      );
+      a.step();
+      b.step();
+      expect(a.contacts()).toEqual(b.contacts());
+    }
+  });
 });
 
 describe("sleeping", () => {
