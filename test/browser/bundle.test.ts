@@ -29,10 +29,12 @@ const CHROMIUM = "/usr/bin/chromium";
  * the records); 15.4 kB on 2026-12-03 after registerPair's checks of its type ids and routine
  * keys (a type id of 99 wrote past the table), the writeMargin tag and the guard's range-check
  * hook (the check itself, naming the largest input, stays out of core: src/query/guard-range.ts),
- * and 15.5 kB with registerPair refusing non-integer ids: the ceiling is 16 kB (the 15 kB aim is
- * missed by 0.5 kB).
+ * and 15.5 kB with registerPair refusing non-integer ids; 16.07 kB on 2026-12-04 with the pair
+ * table's rescale of a solid mesh whose box alone is far from unit scale (a type test and the
+ * mesh's box in `rescaleOf`; a hook installed by the mesh's module would keep it out of core):
+ * the ceiling is 16.2 kB (the 15 kB aim is missed by 1.1 kB).
  */
-const SPHERE_BOX_APP_MAX_BYTES = 16_000;
+const SPHERE_BOX_APP_MAX_BYTES = 16_200;
 
 /**
  * Ceiling on the same app on the main entry, bytes: it registers every pair routine when it
@@ -47,9 +49,11 @@ const SPHERE_BOX_APP_MAX_BYTES = 16_000;
  * and closest features of a triangle against a box, a triangle or a hull, issue 16; 224.9 kB
  * with the triangle projection at any scale; with half-space × compound in the
  * compound's frame, the degenerate triangles' closest features and the normal refinement's
- * sliding supports: 229.2 kB).
+ * sliding supports: 229.2 kB; 238.0 kB on 2026-12-04 with the small shape's frame in
+ * convex-convex, the hull's hill-climbing support, half-space × mesh and × heightfield in the
+ * composite's frame, the solid meshes' scaled copies and the world's static queries job).
  */
-const SPHERE_BOX_MAIN_APP_MAX_BYTES = 234_000;
+const SPHERE_BOX_MAIN_APP_MAX_BYTES = 242_000;
 
 const SPHERE_BOX_APP = `
 import {
