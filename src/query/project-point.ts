@@ -308,7 +308,8 @@ const batchWorld = vec3.create();
  * arrays when they are long enough (else new arrays). The per-point work allocates nothing.
  * Throws `CollideError` (`invalid_value`) for a shape that is not a triangle mesh, a mesh
  * without triangles, a bad pose, `points` not a Float64Array of 3n finite numbers (naming
- * `points[i]`). Source: Bærentzen & Aanæs 2005.
+ * `points[i]`), or a point farther than about 1e150 from the mesh (naming `points[i]`: its
+ * squared distance overflows; {@link projectPoint} answers it). Source: Bærentzen & Aanæs 2005.
  */
 export function projectPoints(
   mesh: TriangleMesh,
