@@ -48,8 +48,7 @@ export interface CandidateMergeJob {
   /**
    * 1 to write the candidates whose current boxes overlap to `pairKeys`, 0 not to;
    * `CANDIDATE_FILTER_ONLY` (no new key and no moved body: the candidates stay as they
-   * are) to write only the pairs, leaving `outKeys`, `outLo`, `outHi` untouched;
-   * `CANDIDATE_COMPACT` for the second pass of a parallel merge (see there).
+   * are) to write only the pairs, leaving `outKeys`, `outLo`, `outHi` untouched.
    */
   filter: number;
   /** Output keys, lower and higher ids (room for `oldCount + newCount`). */
@@ -72,14 +71,6 @@ export interface CandidateMergeJob {
  * only filtered (chunk `c` writes its pairs from `c·C` on), not copied.
  */
 export const CANDIDATE_FILTER_ONLY = 2;
-
-/**
- * `CandidateMergeJob.filter` of the second pass of a parallel merge: chunk `c` copies its
- * output (candidates, lower and higher ids) from `outKeys`/`outLo`/`outHi` to its compacted
- * place in `oldKeys`/`oldLo`/`oldHi` (the old candidates are no longer read by then), by the
- * plan of {@link planCandidateCompaction}; the merged candidates then live in the old arrays.
- */
-export const CANDIDATE_COMPACT = 3;
 
 /** Number of chunks of `job`'s merge (at least 1). */
 export function candidateMergeChunks(job: CandidateMergeJob): number {
@@ -113,10 +104,6 @@ export function chunkNewStart(job: CandidateMergeJob, c: number): number {
 export function mergeCandidateChunk(job: CandidateMergeJob, c: number, chunks: number): void {
   if (job.filter === CANDIDATE_FILTER_ONLY) {
     filterCandidateChunk(job, c);
-    return;
-  }
-  if (job.filter === CANDIDATE_COMPACT) {
-    compactCandidateChunk(job, c, chunks);
     return;
   }
   const { oldKeys, oldLo, oldHi, newKeys, movedStamp: stamp, box, outKeys, outLo, outHi } = job;
@@ -195,67 +182,6 @@ function filterCandidateChunk(job: CandidateMergeJob, c: number): void {
   }
   Atomics.store(job.chunkLengths, 2 * c + 1, p - start);
   Atomics.store(job.chunkLengths, 2 * c, na - start);
-}
-
-/**
- * Chunk `c` of a `CANDIDATE_COMPACT` pass: copies the chunk's merged candidates to their place
- * in the old arrays (plan in `chunkLengths[2·chunks + 4c ..]`: source start, count, destination,
- * pairs), then publishes the chunk's lengths again as the merge did.
- */
-function compactCandidateChunk(job: CandidateMergeJob, c: number, chunks: number): void {
-  const lengths = job.chunkLengths;
-  const plan = 2 * chunks + 4 * c;
-  const from = lengths[plan];
-  const len = lengths[plan + 1];
-  const to = lengths[plan + 2];
-  const { outKeys, outLo, outHi, oldKeys, oldLo, oldHi } = job;
-  for (let i = 0; i < len; i++) {
-    oldKeys[to + i] = outKeys[from + i];
-    oldLo[to + i] = outLo[from + i];
-    oldHi[to + i] = outHi[from + i];
-  }
-  Atomics.store(lengths, 2 * c + 1, lengths[plan + 3]);
-  Atomics.store(lengths, 2 * c, len);
-}
-
-/**
- * The plan of a `CANDIDATE_COMPACT` pass after a merge whose every chunk is done: writes each
- * chunk's source start, count, destination and pair count to `job.chunkLengths[2·chunks ..]`
- * (room for `6·chunks` integers needed) and returns the merged candidates' count, also set in
- * `job.outCount`. The old arrays must have room for that many.
- */
-export function planCandidateCompaction(job: CandidateMergeJob, chunks: number): number {
-  const lengths = job.chunkLengths;
-  let w = 0;
-  for (let c = 0; c < chunks; c++) {
-    const plan = 2 * chunks + 4 * c;
-    const len = lengths[2 * c];
-    lengths[plan] = c * job.chunkSize + chunkNewStart(job, c);
-    lengths[plan + 1] = len;
-    lengths[plan + 2] = w;
-    lengths[plan + 3] = lengths[2 * c + 1];
-    w += len;
-  }
-  job.outCount = w;
-  return w;
-}
-
-/**
- * Hands the pair regions of a merge's chunks, in order, to `emitPairs(from, to)` (regions of
- * `job.pairKeys`) after a `CANDIDATE_COMPACT` pass, from its plan (the old keys that locate
- * the regions are overwritten by then).
- */
-export function emitCandidatePairs(
-  job: CandidateMergeJob,
-  chunks: number,
-  emitPairs: (from: number, to: number) => void,
-): void {
-  const lengths = job.chunkLengths;
-  for (let c = 0; c < chunks; c++) {
-    const plan = 2 * chunks + 4 * c;
-    const pairs = lengths[plan + 3];
-    if (pairs > 0) emitPairs(lengths[plan], lengths[plan] + pairs);
-  }
 }
 
 /**

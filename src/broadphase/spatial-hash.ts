@@ -69,15 +69,12 @@ import {
   raySegmentBoxEntry,
 } from "./broad-phase.js";
 import {
-  CANDIDATE_COMPACT,
   CANDIDATE_FILTER_ONLY,
   CANDIDATE_MERGE_CHUNK,
   type CandidateMergeJob,
   type CandidateMergeRunner,
   candidateMergeChunks,
   compactCandidateMerge,
-  emitCandidatePairs,
-  planCandidateCompaction,
 } from "./candidate-merge.js";
 import {
   CELL_QUERY_CHUNK,
@@ -1264,18 +1261,8 @@ export class SpatialHash implements BroadPhase {
     const job = this.mergeJob;
     job.oldCount = na;
     const chunks = candidateMergeChunks(job);
-    // Two threads or more close the chunks' gaps in parallel: a second pass copies each chunk's
-    // output to its place in the old arrays (read no more by then), which must have the room.
-    const parallelCompact = !filterOnly && (this.runner as CandidateMergeRunner).threads >= 2;
-    if (parallelCompact) {
-      old.reserve(total);
-      if (this.candidateLo.length < total) {
-        this.candidateLo = growInt32Mem(this.candidateLo, total, true);
-        this.candidateHi = growInt32Mem(this.candidateHi, total, true);
-      }
-    }
-    if (this.chunkLengths.length < 6 * chunks) {
-      this.chunkLengths = growInt32Mem(this.chunkLengths, 6 * chunks, true);
+    if (this.chunkLengths.length < 2 * chunks) {
+      this.chunkLengths = growInt32Mem(this.chunkLengths, 2 * chunks, true);
     }
     job.oldKeys = old.storage;
     job.oldLo = this.candidateLo;
@@ -1294,26 +1281,13 @@ export class SpatialHash implements BroadPhase {
     job.chunkLengths = this.chunkLengths;
     (this.runner as CandidateMergeRunner).runCandidateMerge(job, chunks);
     this.parallelMerges++;
-    if (parallelCompact) {
-      planCandidateCompaction(job, chunks);
-      job.filter = CANDIDATE_COMPACT;
-      (this.runner as CandidateMergeRunner).runCandidateMerge(job, chunks);
-    }
     this.mergePairs = pairs;
     try {
-      if (parallelCompact) emitCandidatePairs(job, chunks, this.emitPairs);
-      else compactCandidateMerge(job, chunks, this.emitPairs);
+      compactCandidateMerge(job, chunks, this.emitPairs);
     } finally {
       this.mergePairs = null;
     }
     if (filterOnly) return;
-    if (parallelCompact) {
-      // The merged candidates are in the old arrays: they stay current, no swap.
-      old.setSize(job.outCount);
-      this.movedCount = 0;
-      this.nextMovedGeneration();
-      return;
-    }
     out.setSize(job.outCount);
     this.finishUpdate();
   }
