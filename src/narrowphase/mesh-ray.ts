@@ -72,6 +72,8 @@ let sz = 1;
 let rox = 0;
 let roy = 0;
 let roz = 0;
+/** The sign of the last {@link hitTriangle}'s determinant (which side of the triangle the ray saw). */
+let hitDet = 0;
 
 /** Sets up the shear for direction d; false for a zero direction. */
 function setupRay(o: Vec3, d: Vec3): boolean {
@@ -124,6 +126,7 @@ function hitTriangle(mesh: TriangleMesh, t: number): number {
   if ((u < 0 || w0 < 0 || w < 0) && (u > 0 || w0 > 0 || w > 0)) return Infinity;
   const det = u + w0 + w;
   if (det === 0) return Infinity;
+  hitDet = det;
   const tt = (u * az + w0 * bz + w * cz) * sz;
   const toi = tt / det;
   return toi >= 0 ? toi : Infinity;
@@ -173,6 +176,11 @@ export function castRayTriangleMesh(
   let best = maxToi;
   let bestTri = -1;
   let top = 0;
+  // From outside the mesh's box, the first crossing of a solid mesh's closed surface enters it,
+  // through a triangle facing the ray: triangles seen from behind are skipped. Exact, and what
+  // decides a hit far from a small mesh, where every triangle's toi rounds to the same double
+  // (a ray from 1e100 got the far side's normal).
+  const entrySign = mesh.solid && outsideRootBox(bvh, origin) ? entryDetSign(mesh) : 0;
   const e0 = entry(bvh, 0, origin, ix, iy, iz, best);
   if (e0 === Infinity) return false;
   stack[top] = 0;
@@ -188,6 +196,7 @@ export function castRayTriangleMesh(
         const t = bvh.primitives[s];
         const toi = hitTriangle(mesh, t);
         if (toi === Infinity || toi > best) continue;
+        if (entrySign * hitDet < 0) continue;
         if (toi < best || bestTri < 0 || t < bestTri) {
           best = toi;
           bestTri = t;
@@ -222,6 +231,21 @@ export function castRayTriangleMesh(
   if (bestTri < 0) return false;
   writeHit(out, mesh, bestTri, best, origin, dir);
   return true;
+}
+
+/** True when local point `p` lies outside the root box of `bvh` (which holds every vertex). */
+function outsideRootBox(bvh: MeshBvh, p: Vec3): boolean {
+  const b = bvh.bounds;
+  return p.x < b[0] || p.y < b[1] || p.z < b[2] || p.x > b[3] || p.y > b[4] || p.z > b[5];
+}
+
+/**
+ * The sign of {@link hitTriangle}'s determinant for a triangle whose outward normal faces the
+ * ray (the solid's entry side): −1 for an outward-wound mesh, +1 for an inward-wound one.
+ */
+function entryDetSign(mesh: TriangleMesh): number {
+  const pn = mesh.pseudoNormals;
+  return pn !== null && pn.orientation < 0 ? -1 : 1;
 }
 
 function entry(

@@ -65,6 +65,12 @@ function boxDistanceSq(b: Float64Array, i: number, x: number, y: number, z: numb
   return dx * dx + dy * dy + dz * dz;
 }
 
+/** True when (x, y, z) lies outside node i's box. */
+function outsideBox(b: Float64Array, i: number, x: number, y: number, z: number): boolean {
+  const o = 6 * i;
+  return x < b[o] || y < b[o + 1] || z < b[o + 2] || x > b[o + 3] || y > b[o + 4] || z > b[o + 5];
+}
+
 /**
  * probe[3] = the squared distance from the point probe[0..2] to the triangle whose corners
  * start at offsets a, b, c of `v`: the region walk of `closestPointOnTriangle` (Ericson 2005,
@@ -276,7 +282,11 @@ export function closestPointOnMesh(
   closestPointOnTriangle(out.point, p, ta, tb, tc, weights);
   out.triangle = bestTri;
   out.distance = Math.sqrt(vec3.distanceSq(p, out.point));
-  if (mesh.closed) out.inside = insideByPseudoNormal(mesh, p, out.point, bestTri, out.distance);
+  // Outside the root box (which holds every vertex) a point is outside the closed surface: exact,
+  // and what decides a point far from a small mesh, where the pseudo-normal's feature is lost to
+  // rounding (a tetrahedron seen from 4.8e80 held the point).
+  if (mesh.closed && !outsideBox(bounds, 0, px, py, pz))
+    out.inside = insideByPseudoNormal(mesh, p, out.point, bestTri, out.distance);
   return out;
 }
 

@@ -19,6 +19,7 @@ import { invalidValue } from "../errors.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
 import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
 import { RAY_MISS } from "../geometry/ray-primitives.js";
+import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -26,7 +27,7 @@ import * as vec3 from "../math/vec3.js";
 import { farFromUnitScale, pointRescaleFactor, scaledShape } from "../narrowphase/extreme-scale.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, makeCompositePart } from "../shapes/composite.js";
-import { type LocalRayHit, shapeDef } from "../shapes/registry.js";
+import { aabbOf, type LocalRayHit, shapeDef } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
@@ -65,6 +66,13 @@ const localHit: LocalRayHit = { toi: 0, normal: nL };
  * which keeps their answers exact), or for a composite the nearest over its parts.
  */
 function castLocal(shape: Shape, maxToi: number, len: number, solid: boolean): number {
+  if (compositeView(shape.type) !== null && rayOriginFar(shape))
+    return castFromNear(shape, maxToi, len, solid);
+  return castLocalNear(shape, maxToi, len, solid);
+}
+
+/** {@link castLocal} for an origin not far from the shape (see {@link castFromNear}). */
+function castLocalNear(shape: Shape, maxToi: number, len: number, solid: boolean): number {
   const cast = shapeDef(shape.type).rayCast;
   if (cast) {
     const k = pointRescaleFactor(shape, oL);
@@ -76,6 +84,55 @@ function castLocal(shape: Shape, maxToi: number, len: number, solid: boolean): n
   }
   if (compositeView(shape.type)) return castComposite(shape, maxToi, len, solid);
   return unsupportedShape(shape, "raycast");
+}
+
+/** An origin this many times the composite's bounding radius away is moved near it first. */
+const FAR_RAY = 2 ** 40;
+const farBox: Aabb = { min: vec3.create(), max: vec3.create() };
+const FAR_IDENTITY = iso.identity();
+
+/** True when the local origin oL lies farther than {@link FAR_RAY} × the shape's bounding radius. */
+function rayOriginFar(shape: Shape): boolean {
+  const m = Math.max(Math.abs(oL.x), Math.abs(oL.y), Math.abs(oL.z));
+  return m > FAR_RAY * shapeDef(shape.type).boundingRadius(shape);
+}
+
+/**
+ * A composite's ray from far away: every triangle's time of impact rounds to the same double when
+ * the origin is 1e100 from a unit mesh, and the products of a small copy's coordinates (the
+ * change of units brings the origin near 1) underflow, so a ray from 1e200 missed a unit mesh
+ * and one from 1e100 took a surface mesh's normal from its far side. The origin first moves along
+ * the ray to the plane, across the direction's largest axis, one box size before the shape's box
+ * (that coordinate set exactly; the others moved by the ray's own rounding, exact for a ray along
+ * an axis), and the cast from there adds its toi to the move's. No hit lies before that plane.
+ */
+function castFromNear(shape: Shape, maxToi: number, len: number, solid: boolean): number {
+  aabbOf(farBox, shape, FAR_IDENTITY);
+  const lo = farBox.min;
+  const hi = farBox.max;
+  const ext = Math.max(hi.x - lo.x, hi.y - lo.y, hi.z - lo.z);
+  const ax = Math.abs(dR.x);
+  const ay = Math.abs(dR.y);
+  const az = Math.abs(dR.z);
+  const a = ax >= ay && ax >= az ? 0 : ay >= az ? 1 : 2;
+  const d = a === 0 ? dR.x : a === 1 ? dR.y : dR.z;
+  const o = a === 0 ? oL.x : a === 1 ? oL.y : oL.z;
+  const x =
+    d < 0
+      ? (a === 0 ? hi.x : a === 1 ? hi.y : hi.z) + ext
+      : (a === 0 ? lo.x : a === 1 ? lo.y : lo.z) - ext;
+  // Not before that plane (moving away, or beside the box on this axis): the cast as it is.
+  if (!(d < 0 ? o > x : o < x) || !Number.isFinite(x))
+    return castLocalNear(shape, maxToi, len, solid);
+  const t = (x - o) / d;
+  if (!(t <= maxToi)) return RAY_MISS;
+  vec3.copy(savedO, oL);
+  oL.x = a === 0 ? x : oL.x + dR.x * t;
+  oL.y = a === 1 ? x : oL.y + dR.y * t;
+  oL.z = a === 2 ? x : oL.z + dR.z * t;
+  const hit = castLocalNear(shape, maxToi - t, len, solid);
+  vec3.copy(oL, savedO);
+  return hit < 0 ? hit : t + hit;
 }
 
 const savedO = vec3.create();

@@ -527,6 +527,15 @@ export function windingNumberTriangleMesh(mesh: TriangleMesh, p: Vec3): number {
  * "inside" for nearly closed meshes). O(triangles).
  */
 export function containsPointTriangleMesh(mesh: TriangleMesh, p: Vec3): boolean {
+  // Outside the box of the vertices the winding number of a closed mesh is 0 (exact, and free of
+  // the rounding of a far point's solid angles).
+  const b = mesh.bvh.bounds;
+  if (
+    mesh.closed &&
+    mesh.bvh.nodeCount > 0 &&
+    (p.x < b[0] || p.y < b[1] || p.z < b[2] || p.x > b[3] || p.y > b[4] || p.z > b[5])
+  )
+    return false;
   return Math.abs(windingNumberTriangleMesh(mesh, p)) >= MESH_WINDING_INSIDE;
 }
 

@@ -13,7 +13,7 @@ import * as vec3 from "../../math/vec3.js";
 import { castRayTriangleMesh, makeMeshRayHit } from "../../narrowphase/mesh-ray.js";
 import { closestPointOnMesh, makeMeshPointQuery } from "../../query/mesh-distance.js";
 import { meshBvhTree } from "../composite.js";
-import { isBrandedShape, SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
+import { brandShape, isBrandedShape, SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { ShapeDef } from "../shape-def.js";
 import { registerCompositeView, registerShape } from "../shape-def.js";
 import {
@@ -53,19 +53,56 @@ const scaledCopies = new WeakMap<TriangleMesh, { k: number; mesh: TriangleMesh }
 
 /**
  * Mesh `s` with every vertex multiplied by `k` (a power of two: exact), the same triangles, edge
- * threshold and semantics; the last copy per mesh is kept. Allocates the copy (only queries far
- * from unit scale get here).
+ * threshold and semantics; the last copy per mesh is kept. Its pseudo-normals, orientation and
+ * active edges — invariant under scaling — are those of `s` at its own unit scale
+ * ({@link unitScaleMesh}): computed on the copy, whose size k·|s| can be 1e-155 when a point is
+ * 1e155 away, the corners' cross products would be subnormal and the signed volume 0 (an
+ * inward-wound tetrahedron seen from 1e155 took its far side's normal). Allocates the copy (only
+ * queries far from unit scale get here).
  */
 function scaledSolidMesh(s: TriangleMesh, k: number): TriangleMesh {
   const kept = scaledCopies.get(s);
   if (kept !== undefined && kept.k === k) return kept.mesh;
+  const unit = unitScaleMesh(s);
+  const mesh = scaledMesh(s, k, unit.pseudoNormals, unit.activeEdges);
+  scaledCopies.set(s, { k, mesh });
+  return mesh;
+}
+
+/** `s`'s vertices times `k`, with the given scale-invariant normals and active edges. */
+function scaledMesh(
+  s: TriangleMesh,
+  k: number,
+  pseudoNormals: TriangleMesh["pseudoNormals"] | undefined,
+  activeEdges: Uint8Array | undefined,
+): TriangleMesh {
   const v = new Float64Array(s.vertices.length);
   for (let i = 0; i < v.length; i++) v[i] = s.vertices[i] * k;
   const mesh = makeTriangleMesh(v, s.indices, "", {
     activeEdgeCos: s.activeEdgeCos,
     solid: s.solid,
   });
-  scaledCopies.set(s, { k, mesh });
+  if (pseudoNormals === undefined || activeEdges === undefined) return mesh;
+  return brandShape({ ...mesh, pseudoNormals, activeEdges });
+}
+
+/** Each mesh's copy at its own unit scale, when it is not there itself. */
+const unitCopies = new WeakMap<TriangleMesh, TriangleMesh>();
+
+/**
+ * `s` itself when its size (largest vertex distance from its origin) lies in [2^-128, 2^128],
+ * else its copy scaled by the power of two that brings that size into [1/2, 1) (kept per mesh).
+ */
+function unitScaleMesh(s: TriangleMesh): TriangleMesh {
+  const m = triangleMeshDef.boundingRadius(s);
+  if (!(m > 2 ** 128 || (m > 0 && m < 2 ** -128))) return s;
+  const kept = unitCopies.get(s);
+  if (kept !== undefined) return kept;
+  let k = 1;
+  while (m * k >= 1) k *= 0.5;
+  while (m * k < 0.5) k *= 2;
+  const mesh = scaledMesh(s, k, undefined, undefined);
+  unitCopies.set(s, mesh);
   return mesh;
 }
 
