@@ -262,6 +262,17 @@ export const EPA_MAX_ITERATIONS = 128;
 export const EPA_POLYTOPE_TOLERANCE = 1e-10;
 
 /**
+ * The gap, relative to EPA's polytope size (the largest |w| of its Minkowski-difference
+ * points), by which EPA moves B beyond touching along its normal to find witnesses when no
+ * polytope face holds the origin's projection (a sliver face, a flat shape): GJK then finds the
+ * closest points of A and the moved B, on the features that touch along the normal, at a gap
+ * that its simplex resolves (2^-20 leaves ~32 bits of the size to the gap's direction; the
+ * sideways move is the gap times the normal's error, far below it). Unitless (relative).
+ * @default 2^-20
+ */
+export const EPA_WITNESS_GAP = 2 ** -20;
+
+/**
  * Number of directions (a Fibonacci sphere) that the curved-shape fallback of penetration depth
  * samples when EPA cannot converge, before refining the best one by local search (capped by
  * MAX_REFINE_ITERATIONS). Count.

@@ -88,9 +88,11 @@ const SEED = Number(process.env.FUZZ_SEED ?? 16);
  * off it: aabb-cone, cone-cone and the rim-on-rim lines of test/fuzz/revolution-witness).
  * 13 with the general narrow phase solving a small B in a frame at its centre (aabb-cone's
  * cone of 1e-5 on a box edge of 2e3, box-cone's gap at 3.6e8: test/fuzz/small-large-frame;
- * seeds 17/18: 23 → 11, 27 → 26).
+ * seeds 17/18: 23 → 11, 27 → 26). 7 with EPA's witnesses found by GJK between A and B moved
+ * past touching when no polytope face holds the contact point (a flat aabb grazed by a hull, a
+ * box against a compound's cone: test/fuzz/epa-witness; seeds 17/18: 11 → 10, 26 → 16).
  */
-const KNOWN_WRONG = 13;
+const KNOWN_WRONG = 7;
 
 describe("differential fuzzer", () => {
   it(`${QUERIES} queries from seed ${SEED}: no errors, at most the known wrong answers`, {
