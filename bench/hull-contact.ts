@@ -147,7 +147,13 @@ export async function runHullContactBench(
         p.translation.y + rc.GetY(),
         p.translation.z + rc.GetZ(),
       );
-      return Jolt.RMat44.prototype.sRotationTranslation(q, t);
+      // sRotationTranslation returns a reference into one static buffer of the bindings, which
+      // the next call overwrites: copied into a matrix of its own, or every configuration would
+      // be the last one.
+      const m = new Jolt.RMat44();
+      const tmp = Jolt.RMat44.prototype.sRotationTranslation(q, t);
+      for (let col = 0; col < 4; col++) m.SetColumn4(col, tmp.GetColumn4(col));
+      return m;
     });
     return { ts, b, mats };
   };
