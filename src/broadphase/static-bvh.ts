@@ -6,15 +6,10 @@
  * 10 bits per axis (ties in input order), and the sorted run is split at the highest Morton bit
  * on which its ends differ (at the middle when they agree), down to leaves of at most
  * {@link STATIC_BVH_LEAF_SIZE} boxes. The build is written for its first run in a fresh process
- * (a level's first step): the sort is a least significant digit radix sort of the 30-bit codes
- * (three stable passes of 10 bits, a pass whose digits all agree skipped; Knuth, TAOCP vol. 3,
- * §5.2.5) in int32 views of the node box array — the boxes are written last, once the splits
- * no longer read the codes — so that sorting touches no fresh memory (the native sort of one
- * double key per box it replaced needed an 800 KB key array for 100,000 boxes and took 10 ms
- * warm, the radix passes 5–6 ms); the node build is iterative and fits no box, and every box is
- * fitted by one reverse sweep afterwards; each pass is a small function, so that V8 compiles
- * small loops on the stack instead of the whole builder once per loop. Node boxes are the exact
- * unions of their boxes, so pruning never loses a box: queries are exact.
+ * (a level's first step): the sort is the engine's native typed-array sort of one double key per
+ * box (code and index), the node build iterative, and each pass a small function, so that V8
+ * compiles small loops on the stack instead of the whole builder once per loop. Node boxes are the exact unions of their boxes, so
+ * pruning never loses a box: queries are exact.
  *
  * The binned-SAH query BVH (src/broadphase/query-bvh.ts) answers rays faster once built but
  * takes seconds to build over a packed voxel terrain of 100,000 boxes; this one is what the
@@ -110,17 +105,22 @@ function centreRange(
   out[5] = hi2;
 }
 
+/** Sort keys carry the input index in their low 21 bits ({@link ID_BASE} = 2^21). */
+const KEY_SCALE = ID_BASE;
+
 /**
- * Writes into `codes` each box's Morton code: its centre quantised to 10 bits per axis over
- * `range` (as {@link centreRange} wrote it), the bits interleaved (x lowest), 30 bits in all.
+ * Writes into `keys` each box's sort key: the Morton code of its centre (quantised to 10 bits per
+ * axis over `range`, as {@link centreRange} wrote it) times 2^21 plus its input index — below
+ * 2^51, so exact as a double, and distinct: sorting the keys orders the boxes by code, ties by
+ * input order.
  */
-function mortonCodes(
+function mortonKeys(
   boxes: Float64Array,
   ids: ArrayLike<number>,
   count: number,
   byId: boolean,
   range: Float64Array,
-  codes: Int32Array,
+  keys: Float64Array,
 ): void {
   const lo0 = range[0];
   const lo1 = range[1];
@@ -133,128 +133,43 @@ function mortonCodes(
     const qx = Math.floor((0.5 * boxes[k] + 0.5 * boxes[k + 3] - lo0) * s0);
     const qy = Math.floor((0.5 * boxes[k + 1] + 0.5 * boxes[k + 4] - lo1) * s1);
     const qz = Math.floor((0.5 * boxes[k + 2] + 0.5 * boxes[k + 5] - lo2) * s2);
-    codes[i] = SPREAD[qx & 1023] | (SPREAD[qy & 1023] << 1) | (SPREAD[qz & 1023] << 2);
-  }
-}
-
-/** Bits of a Morton code sorted per radix pass (three passes cover the 30 bits). */
-const RADIX_BITS = 10;
-/** Buckets of a radix pass. */
-const RADIX = 1 << RADIX_BITS;
-
-/**
- * Counts the codes' digits of the three radix passes into `hist` (pass p's bucket d at
- * `p·RADIX + d`) and turns each pass's counts into its buckets' start offsets. Returns a bit
- * mask of the passes that move something (a pass whose digits are all equal is skipped).
- */
-function radixOffsets(codes: Int32Array, count: number, hist: Int32Array): number {
-  hist.fill(0);
-  for (let i = 0; i < count; i++) {
-    const c = codes[i];
-    hist[c & (RADIX - 1)]++;
-    hist[RADIX + ((c >>> RADIX_BITS) & (RADIX - 1))]++;
-    hist[2 * RADIX + ((c >>> (2 * RADIX_BITS)) & (RADIX - 1))]++;
-  }
-  let passes = 0;
-  for (let p = 0; p < 3; p++) {
-    let sum = 0;
-    let full = false;
-    for (let d = p * RADIX; d < (p + 1) * RADIX; d++) {
-      const n = hist[d];
-      if (n === count) full = true;
-      hist[d] = sum;
-      sum += n;
-    }
-    if (!full) passes |= 1 << p;
-  }
-  return passes;
-}
-
-/**
- * One stable radix pass: scatters `(codeIn[i], idxIn[i])` (`idxIn` null: the index `i`) by the
- * digit at bit `shift` to the offsets `hist[base ..]`, into `codeOut` and `idxOut`.
- */
-function radixPass(
-  codeIn: Int32Array,
-  idxIn: Int32Array | null,
-  count: number,
-  shift: number,
-  hist: Int32Array,
-  base: number,
-  codeOut: Int32Array,
-  idxOut: Int32Array,
-): void {
-  for (let i = 0; i < count; i++) {
-    const c = codeIn[i];
-    const j = hist[base + ((c >>> shift) & (RADIX - 1))]++;
-    codeOut[j] = c;
-    idxOut[j] = idxIn === null ? i : idxIn[i];
+    const c = SPREAD[qx & 1023] | (SPREAD[qy & 1023] << 1) | (SPREAD[qz & 1023] << 2);
+    keys[i] = c * KEY_SCALE + i;
   }
 }
 
 /**
- * Writes each entry's id to its sorted place in `eid` (`order[r]`: the input index of sorted
- * place r), and, for a `build` (not `byId`), its input index (where its box is) in `src`.
+ * Writes each entry's id to its sorted place (`keys` sorted) in `eid`, and, for a `build` (not
+ * `byId`), its input index (where its box is) in `src`.
  */
 function placeEntries(
   ids: ArrayLike<number>,
   count: number,
   byId: boolean,
-  order: Int32Array,
+  keys: Float64Array,
   eid: Int32Array,
   src: Int32Array,
 ): void {
   for (let r = 0; r < count; r++) {
-    const i = order[r];
+    const key = keys[r];
+    const i = key - Math.floor(key / KEY_SCALE) * KEY_SCALE;
     eid[r] = ids[i];
     if (!byId) src[r] = i;
   }
 }
 
 /**
- * Writes every node's box, children first (they are numbered after their parent): a leaf's the
- * union of its entries' boxes (entry r's box at `6 · boxOf[r]` in `e`), an inner node's the union
- * of its children's. One reverse sweep, apart from the node build so that each loop is a small
- * function for V8 to compile on the stack in a cold build.
+ * Fits each inner node's box (`info[2n]` ≥ 0) to the union of its children's, children first
+ * (they are numbered after their parent).
  */
-function fitNodes(
-  b: Float64Array,
-  info: Int32Array,
-  nodeCount: number,
-  e: Float64Array,
-  boxOf: Int32Array,
-): void {
+function fitInner(b: Float64Array, info: Int32Array, nodeCount: number): void {
   for (let n = nodeCount - 1; n >= 0; n--) {
     const left = info[2 * n];
+    if (left < 0) continue;
+    const right = info[2 * n + 1];
     const o = 6 * n;
-    if (left < 0) {
-      const start = ~left;
-      const end = start + info[2 * n + 1];
-      let a0 = Infinity;
-      let a1 = Infinity;
-      let a2 = Infinity;
-      let a3 = -Infinity;
-      let a4 = -Infinity;
-      let a5 = -Infinity;
-      for (let r = start; r < end; r++) {
-        const k = 6 * boxOf[r];
-        if (e[k] < a0) a0 = e[k];
-        if (e[k + 1] < a1) a1 = e[k + 1];
-        if (e[k + 2] < a2) a2 = e[k + 2];
-        if (e[k + 3] > a3) a3 = e[k + 3];
-        if (e[k + 4] > a4) a4 = e[k + 4];
-        if (e[k + 5] > a5) a5 = e[k + 5];
-      }
-      b[o] = a0;
-      b[o + 1] = a1;
-      b[o + 2] = a2;
-      b[o + 3] = a3;
-      b[o + 4] = a4;
-      b[o + 5] = a5;
-      continue;
-    }
     const l = 6 * left;
-    const r = 6 * info[2 * n + 1];
+    const r = 6 * right;
     b[o] = Math.min(b[l], b[r]);
     b[o + 1] = Math.min(b[l + 1], b[r + 1]);
     b[o + 2] = Math.min(b[l + 2], b[r + 2]);
@@ -278,19 +193,10 @@ export class StaticBvh {
   /** The boxes of the last build, read in place (module docs). */
   private boxes: Float64Array = new Float64Array(0);
   /**
-   * The Morton codes, sorted during a build (the node splits read them), and the radix sort's
-   * scratch (codes and input indices between passes): four int32 views of {@link nodeBox}'s
-   * memory, whose boxes are written only after the splits ({@link fitNodes}), so that the
-   * sort touches no memory of its own (module docs).
+   * Sort keys, in hierarchy order after a build: Morton code × 2^21 + input index (the node
+   * splits read the codes from them).
    */
-  private codes: Int32Array = new Int32Array(0);
-  private codeTmp: Int32Array = new Int32Array(0);
-  private orderA = new Int32Array(0);
-  private orderB = new Int32Array(0);
-  /** The node box array the four views above are of. */
-  private scratchOf: Float64Array | null = null;
-  /** The radix passes' bucket offsets, {@link RADIX} per pass. */
-  private readonly hist = new Int32Array(3 * RADIX);
+  private keys = new Float64Array(0);
   /** The centres' range of the last build (min xyz, max xyz). */
   private readonly centreRange = new Float64Array(6);
   /** The node build's pending runs: (start, end, parent, level) each. */
@@ -353,11 +259,14 @@ export class StaticBvh {
     // small function, not as the whole builder once per loop.
     const range = this.centreRange;
     centreRange(boxes, ids, count, byId, range);
-    // Sort by Morton code of the centre, ties by input order (deterministic): a least
-    // significant digit radix sort of the 30-bit codes, three stable passes of 10 bits over
-    // int32 arrays (a pass whose digits all agree is skipped), each pass a small loop.
+    // Sort by Morton code of the centre, ties by input order (deterministic): the keys (code
+    // and index in one double) are sorted by the engine's native typed-array sort, which needs
+    // no compilation and one array of scratch.
     this.reserve(count, byId);
-    this.sortCodes(boxes, ids, count, byId, range);
+    const keys = this.keys.subarray(0, count);
+    mortonKeys(boxes, ids, count, byId, range, keys);
+    keys.sort();
+    placeEntries(ids, count, byId, keys, this.entryId, this.entrySrc);
     this.boxes = boxes;
     this.boxOf = byId ? this.entryId : this.entrySrc;
     this.entries = count;
@@ -368,50 +277,15 @@ export class StaticBvh {
   }
 
   /**
-   * Computes the boxes' Morton codes and sorts them (radix passes), leaving the sorted codes in
-   * {@link codes} and each entry's id (and, for a {@link build}, input index) at its sorted place.
-   */
-  private sortCodes(
-    boxes: Float64Array,
-    ids: ArrayLike<number>,
-    count: number,
-    byId: boolean,
-    range: Float64Array,
-  ): void {
-    let code: Int32Array = this.codes;
-    let tmp: Int32Array = this.codeTmp;
-    let order: Int32Array | null = null;
-    let spare: Int32Array = this.orderA;
-    mortonCodes(boxes, ids, count, byId, range, code);
-    const hist = this.hist;
-    const passes = radixOffsets(code, count, hist);
-    for (let p = 0; p < 3; p++) {
-      if ((passes & (1 << p)) === 0) continue;
-      radixPass(code, order, count, p * RADIX_BITS, hist, p * RADIX, tmp, spare);
-      const c = code;
-      code = tmp;
-      tmp = c;
-      const o = order ?? this.orderB;
-      order = spare;
-      spare = o;
-    }
-    this.codes = code;
-    this.codeTmp = tmp;
-    if (order === null) {
-      // Every digit agreed (one code, or all the boxes in one quantisation cell): input order.
-      order = spare;
-      for (let i = 0; i < count; i++) order[i] = i;
-    }
-    placeEntries(ids, count, byId, order, this.entryId, this.entrySrc);
-  }
-
-  /**
    * Grows the entry, node and sort arrays to hold `count` boxes, with the input indices for a
    * {@link build} (not `byId`) (kept between builds: a rebuild of the same or fewer boxes
    * allocates nothing).
    */
   private reserve(count: number, byId: boolean): void {
-    if (this.entryId.length < count) this.entryId = new Int32Array(count);
+    if (this.entryId.length < count) {
+      this.entryId = new Int32Array(count);
+      this.keys = new Float64Array(count);
+    }
     if (!byId && this.entrySrc.length < count) this.entrySrc = new Int32Array(count);
     // Nodes: at most 2·count − 1, about count / 2 with full leaves; start at count and double
     // on demand in buildNodes.
@@ -420,37 +294,24 @@ export class StaticBvh {
       this.nodeBox = new Float64Array(6 * cap);
       this.nodeInfo = new Int32Array(2 * cap);
     }
-    // 48 bytes per node for at least `count` nodes: room for the sort's four int32 per box, laid
-    // one after the other at the front, where the first nodes' boxes go.
-    if (this.scratchOf !== this.nodeBox || this.codes.length < count) {
-      const buffer = this.nodeBox.buffer;
-      const n = Math.floor(buffer.byteLength / 48);
-      this.codes = new Int32Array(buffer, 0, n);
-      this.codeTmp = new Int32Array(buffer, 4 * n, n);
-      this.orderA = new Int32Array(buffer, 8 * n, n);
-      this.orderB = new Int32Array(buffer, 12 * n, n);
-      this.scratchOf = this.nodeBox;
-    }
   }
 
-  /** Doubles the node links (keeping the nodes built so far; their boxes come after). */
+  /** Doubles the node arrays (keeping the nodes built so far). */
   private growNodes(): void {
     const cap = 2 * Math.max(1, this.nodeInfo.length >> 1);
+    const box = new Float64Array(6 * cap);
+    box.set(this.nodeBox);
     const info = new Int32Array(2 * cap);
     info.set(this.nodeInfo);
+    this.nodeBox = box;
     this.nodeInfo = info;
-  }
-
-  /** Gives the node boxes room for every node built (they are all written afresh). */
-  private growNodeBoxes(): void {
-    this.nodeBox = new Float64Array(6 * Math.max(this.nodeCount, this.nodeInfo.length >> 1));
   }
 
   /**
    * Builds the nodes over the sorted entries `[0, count)`, numbered depth first (a node, its
    * left subtree, then its right one): a run of at most {@link STATIC_BVH_LEAF_SIZE} entries is
-   * a leaf, a longer one is split ({@link split}). Every box is fitted afterwards by one reverse
-   * sweep ({@link fitNodes}: children are numbered after their parent). Iterative (an
+   * a leaf, boxed as it is made; a longer one is split ({@link split}). Inner boxes are fitted
+   * afterwards by one reverse sweep (children are numbered after their parent). Iterative (an
    * explicit stack of pending right runs), so that the first build of a level, which runs before
    * V8 has optimised anything, makes no recursive calls. Returns the depth.
    */
@@ -462,6 +323,8 @@ export class StaticBvh {
     tasks[3] = 0;
     let top = 1;
     let depth = 0;
+    const e = this.boxes;
+    const boxOf = this.boxOf;
     while (top > 0) {
       top--;
       const t = 4 * top;
@@ -478,6 +341,29 @@ export class StaticBvh {
         if (level + 1 > depth) depth = level + 1;
         info[2 * n] = ~lo;
         info[2 * n + 1] = hi - lo;
+        const b = this.nodeBox;
+        const o = 6 * n;
+        let a0 = Infinity;
+        let a1 = Infinity;
+        let a2 = Infinity;
+        let a3 = -Infinity;
+        let a4 = -Infinity;
+        let a5 = -Infinity;
+        for (let r = lo; r < hi; r++) {
+          const k = 6 * boxOf[r];
+          if (e[k] < a0) a0 = e[k];
+          if (e[k + 1] < a1) a1 = e[k + 1];
+          if (e[k + 2] < a2) a2 = e[k + 2];
+          if (e[k + 3] > a3) a3 = e[k + 3];
+          if (e[k + 4] > a4) a4 = e[k + 4];
+          if (e[k + 5] > a5) a5 = e[k + 5];
+        }
+        b[o] = a0;
+        b[o + 1] = a1;
+        b[o + 2] = a2;
+        b[o + 3] = a3;
+        b[o + 4] = a4;
+        b[o + 5] = a5;
         continue;
       }
       const mid = this.split(lo, hi);
@@ -498,8 +384,7 @@ export class StaticBvh {
       tasks[t + 7] = level + 1;
       top += 2;
     }
-    if (this.nodeBox.length < 6 * this.nodeCount) this.growNodeBoxes();
-    fitNodes(this.nodeBox, this.nodeInfo, this.nodeCount, this.boxes, this.boxOf);
+    fitInner(this.nodeBox, this.nodeInfo, this.nodeCount);
     return depth;
   }
 
@@ -510,9 +395,9 @@ export class StaticBvh {
    */
   private split(lo: number, hi: number): number {
     const mid = (lo + hi) >>> 1;
-    const c = this.codes;
-    const first = c[lo];
-    const last = c[hi - 1];
+    const c = this.keys;
+    const first = (c[lo] / KEY_SCALE) | 0;
+    const last = (c[hi - 1] / KEY_SCALE) | 0;
     if (first === last) return mid;
     const bit = 31 - Math.clz32(first ^ last);
     const prefix = first >>> (bit + 1);
@@ -521,7 +406,7 @@ export class StaticBvh {
     let b = hi - 1;
     while (a < b) {
       const m = (a + b) >>> 1;
-      const v = c[m];
+      const v = (c[m] / KEY_SCALE) | 0;
       if (v >>> (bit + 1) === prefix && ((v >>> bit) & 1) === 0) a = m + 1;
       else b = m;
     }
