@@ -4,9 +4,9 @@
  * previous frame, the linear-merge diff into `begin` / `persist` / `end` event lists, the touch
  * query) — with the 2D contact record.
  *
- * Contact manifolds (non-sensor pairs) are stored in world frame as fixed-stride records of
- * doubles: `a, b, distance, normal xy, count`, then per point `pointA xy, pointB xy, distance,
- * id` ({@link CONTACT_RECORD_STRIDE_2D} doubles). All storage grows by doubling and is kept, so
+ * Contact manifolds (non-sensor pairs) are stored in world frame as packed records of doubles:
+ * `a, b, distance, normal xy, count`, then per point `pointA xy, pointB xy, distance, id`
+ * (6 + 6 · count doubles, at most {@link CONTACT_RECORD_STRIDE_2D}). All storage grows by doubling and is kept, so
  * a steady-state step allocates nothing here.
  */
 import {
@@ -26,10 +26,12 @@ export type BodyHandle2D = number & { readonly __brand: "BodyHandle2D" };
 const POINT_STRIDE = 6;
 /** Doubles before the points in a 2D contact record: a, b, distance, normal xy, count. */
 const HEADER = 6;
+/** Index of the point count in a 2D contact record. */
+const COUNT_INDEX = 5;
 /** Most points of a 2D manifold. */
 const MAX_POINTS = 2;
 
-/** Doubles per contact record of the 2D cache (header + 2 points). */
+/** Most doubles a contact record of the 2D cache takes (header + 2 points). */
 export const CONTACT_RECORD_STRIDE_2D = HEADER + POINT_STRIDE * MAX_POINTS;
 
 /** One event as an object ({@link EventList2D.toArray}): handles `a < b` and the sensor flag. */
@@ -58,7 +60,7 @@ export function makeWorldContact2D(): WorldContact2D {
 export class ContactCache2D extends PairCache<EventList2D> {
   /** An empty cache. */
   constructor() {
-    super(CONTACT_RECORD_STRIDE_2D, () => new EventList2D());
+    super(HEADER, COUNT_INDEX, POINT_STRIDE, MAX_POINTS, () => new EventList2D());
   }
 
   /**
@@ -86,7 +88,7 @@ export class ContactCache2D extends PairCache<EventList2D> {
     r[o + 2] = contact.distance;
     r[o + 3] = c * m.normal.x - s * m.normal.y;
     r[o + 4] = s * m.normal.x + c * m.normal.y;
-    r[o + 5] = m.count;
+    r[o + COUNT_INDEX] = m.count;
     for (let p = 0; p < m.count; p++) {
       const q = o + HEADER + POINT_STRIDE * p;
       const pt = m.points[p];
@@ -102,14 +104,14 @@ export class ContactCache2D extends PairCache<EventList2D> {
   /** Fills `out` with contact record `i` (0 ≤ i < contactCount). Returns out. */
   readContact(i: number, out: WorldContact2D): WorldContact2D {
     const r = this.records;
-    const k = CONTACT_RECORD_STRIDE_2D * i;
+    const k = this.recordOffset(i);
     out.a = r[k] as BodyHandle2D;
     out.b = r[k + 1] as BodyHandle2D;
     out.distance = r[k + 2];
     const m = out.manifold;
     m.normal.x = r[k + 3];
     m.normal.y = r[k + 4];
-    m.count = r[k + 5];
+    m.count = r[k + COUNT_INDEX];
     for (let p = 0; p < m.count; p++) {
       const q = k + HEADER + POINT_STRIDE * p;
       const pt = m.points[p];

@@ -3,10 +3,10 @@
  * src/world/core/pair-cache.ts (touch lists of this and the previous frame, the linear-merge
  * diff into `begin` / `persist` / `end` event lists, the touch query) with the 3D contact record.
  *
- * Contact manifolds (non-sensor pairs) are stored in world frame as fixed-stride records of
- * doubles: `a, b, distance, normal xyz, count`, then per point `pointA xyz, pointB xyz,
- * distance, featureId` ({@link CONTACT_RECORD_STRIDE} doubles). All storage grows by doubling
- * and is kept, so a steady-state step allocates nothing here.
+ * Contact manifolds (non-sensor pairs) are stored in world frame as packed records of doubles:
+ * `a, b, distance, normal xyz, count`, then per point `pointA xyz, pointB xyz, distance,
+ * featureId` (7 + 8 · count doubles, at most {@link CONTACT_RECORD_STRIDE}). All storage grows
+ * by doubling and is kept, so a steady-state step allocates nothing here.
  */
 import type { ContactManifold } from "../narrowphase/contact.js";
 import { MAX_MANIFOLD_POINTS, makeContactManifold } from "../narrowphase/contact.js";
@@ -17,8 +17,10 @@ import type { BodyHandle } from "./handles.js";
 const POINT_STRIDE = 8;
 /** Doubles before the points in a contact record: a, b, distance, normal xyz, count. */
 const HEADER = 7;
+/** Index of the point count in a contact record. */
+const COUNT_INDEX = 6;
 
-/** Doubles per contact record of the cache (header + 4 points). */
+/** Most doubles a contact record of the cache takes (header + 4 points). */
 export const CONTACT_RECORD_STRIDE = HEADER + POINT_STRIDE * MAX_MANIFOLD_POINTS;
 
 /**
@@ -66,7 +68,7 @@ export function makeWorldContact(): WorldContact {
 export class ContactCache extends PairCache<EventList> {
   /** An empty cache. */
   constructor() {
-    super(CONTACT_RECORD_STRIDE, () => new EventList());
+    super(HEADER, COUNT_INDEX, POINT_STRIDE, MAX_MANIFOLD_POINTS, () => new EventList());
   }
 
   /**
@@ -80,7 +82,7 @@ export class ContactCache extends PairCache<EventList> {
     r[k + 3] = m.normal.x;
     r[k + 4] = m.normal.y;
     r[k + 5] = m.normal.z;
-    r[k + 6] = m.count;
+    r[k + COUNT_INDEX] = m.count;
     k += HEADER;
     for (let i = 0; i < m.count; i++, k += POINT_STRIDE) {
       const p = m.points[i];
@@ -103,14 +105,14 @@ export class ContactCache extends PairCache<EventList> {
   addContactRecord(key: number, a: number, b: number, src: Float64Array, offset: number): void {
     const k = this.addRecord(key, a, b);
     const r = this.records;
-    const end = HEADER + POINT_STRIDE * src[offset + 6];
+    const end = HEADER + POINT_STRIDE * src[offset + COUNT_INDEX];
     for (let i = 2; i < end; i++) r[k + i] = src[offset + i];
   }
 
   /** Fills `out` with contact record `i` (0 ≤ i < contactCount). Returns out. */
   readContact(i: number, out: WorldContact): WorldContact {
     const r = this.records;
-    let k = CONTACT_RECORD_STRIDE * i;
+    let k = this.recordOffset(i);
     out.a = r[k] as BodyHandle;
     out.b = r[k + 1] as BodyHandle;
     out.distance = r[k + 2];
@@ -118,7 +120,7 @@ export class ContactCache extends PairCache<EventList> {
     m.normal.x = r[k + 3];
     m.normal.y = r[k + 4];
     m.normal.z = r[k + 5];
-    m.count = r[k + 6];
+    m.count = r[k + COUNT_INDEX];
     k += HEADER;
     for (let q = 0; q < m.count; q++, k += POINT_STRIDE) {
       const p = m.points[q];

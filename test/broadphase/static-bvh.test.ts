@@ -150,6 +150,71 @@ describe("StaticBvh", () => {
     );
   });
 
+  it("one builder reused over growing and shrinking sets, one shared centre, codes differing in one digit: order and queries exact", () => {
+    // The builder keeps its arrays between builds and grows them: the same builder over 40,
+    // 5,000, 1 and 300 boxes — random; all on one centre (one code: input order); centres
+    // differing only in their lowest code bits — gives the brute-force answers and the (code,
+    // input index) order.
+    const bvh = new StaticBvh();
+    const sets: number[][][] = [];
+    let seed = 7;
+    const rnd = () => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed / 2 ** 32;
+    };
+    const random = (n: number, spread: number) =>
+      Array.from({ length: n }, () => {
+        const c = [rnd() * spread, rnd() * spread, rnd() * spread];
+        const h = 0.05 + rnd();
+        return [c[0] - h, c[1] - h, c[2] - h, c[0] + h, c[1] + h, c[2] + h];
+      });
+    sets.push(random(40, 10));
+    sets.push(random(5000, 60));
+    sets.push(Array.from({ length: 64 }, (_, i) => [-1 - i, -1, -1, 1 + i, 1, 1]));
+    sets.push(random(1, 5));
+    // x centres 0 and 1023 / 1024 of a range of 1 apart from one far box: low x bits only.
+    sets.push(
+      Array.from({ length: 300 }, (_, i) => {
+        const x = i === 299 ? 1 : (i % 4) / 1023;
+        return [x - 0.5, -0.5, -0.5, x + 0.5, 0.5, 0.5];
+      }),
+    );
+    sets.push(random(300, 20));
+    for (const boxes of sets) {
+      const n = boxes.length;
+      const flat = new Float64Array(boxes.flat());
+      bvh.build(flat, Int32Array.from(boxes.keys()), n);
+      let lo = [Infinity, Infinity, Infinity];
+      let hi = [-Infinity, -Infinity, -Infinity];
+      const centre = (i: number, k: number) => 0.5 * flat[6 * i + k] + 0.5 * flat[6 * i + 3 + k];
+      for (let i = 0; i < n; i++) {
+        lo = lo.map((v, k) => Math.min(v, centre(i, k)));
+        hi = hi.map((v, k) => Math.max(v, centre(i, k)));
+      }
+      const morton = (i: number) => {
+        let code = 0;
+        for (let b = 9; b >= 0; b--) {
+          for (let k = 2; k >= 0; k--) {
+            const s = hi[k] > lo[k] ? 1023 / (hi[k] - lo[k]) : 0;
+            code = code * 2 + ((Math.floor((centre(i, k) - lo[k]) * s) >> b) & 1);
+          }
+        }
+        return code;
+      };
+      const want = Array.from(boxes.keys()).sort((a, b) => morton(a) - morton(b) || a - b);
+      expect(Array.from(bvh.entryIds.subarray(0, n))).toEqual(want);
+      for (let j = 0; j < 20; j++) {
+        const i = Math.floor(rnd() * n);
+        const q = [...boxes[i].slice(0, 3).map((v) => v - rnd()), ...boxes[i].slice(3)];
+        const got: number[] = [];
+        bvh.queryAabb(vec3.create(q[0], q[1], q[2]), vec3.create(q[3], q[4], q[5]), (id) => {
+          got.push(id);
+        });
+        expect(got.sort((a, b) => a - b)).toEqual(brute(boxes, q.slice(0, 3), q.slice(3)));
+      }
+    }
+  });
+
   it("reads its boxes in place: after rebind to a grown copy, the old array wiped, answers equal brute force", () => {
     // The world's per-slot boxes grow into a new array (adding bodies) without a rebuild of
     // the static structure: the hierarchy keeps no copy, so it must read the new array.

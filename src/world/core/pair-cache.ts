@@ -13,10 +13,15 @@
  * (src/world/core/slot-store.ts), so a slot is never reused while a pair key of the previous
  * frame still refers to it.
  *
- * Contact manifolds (non-sensor pairs) are stored in world frame as fixed-stride records of
- * doubles whose first two are the pair's handles; the rest of the layout, and so the stride, is
- * the dimension's (src/world/contact-cache.ts for 3D, src/dim2/contact-cache2.ts for 2D). All
- * storage grows by doubling and is kept, so a steady-state step allocates nothing here.
+ * Contact manifolds (non-sensor pairs) are stored in world frame as records of doubles packed
+ * one after the other, each as long as its manifold needs: a header whose first two doubles are
+ * the pair's handles and one of which is the point count, then that many points of a fixed
+ * stride; the layout is the dimension's (src/world/contact-cache.ts for 3D,
+ * src/dim2/contact-cache2.ts for 2D), and record `i` starts at `recordOffset(i)`. Most contacts
+ * of a scene of spheres and boxes have one point: a record of the 4 points' room (39 doubles in
+ * 3D) was 11.7 MB of each frame's buffer at 37,500 contacts, all of it fresh pages on the first
+ * two steps; packed, about 5.5 MB. All storage grows by doubling and is kept, so a steady-state
+ * step allocates nothing here.
  */
 
 import { PAIR_KEY_BASE } from "../../broadphase/pair-set.js";
@@ -184,15 +189,25 @@ class TouchList {
  * A dimension's cache extends it with the writing and reading of its record layout.
  */
 export class PairCache<L extends PairEventList<number>> {
-  /** Doubles per contact record (the dimension's layout; the pair's handles first). */
+  /** Most doubles a contact record takes (header and the most points; the handles first). */
   readonly recordStride: number;
-  /** This frame's contact records, `recordStride` doubles each. */
+  /** Doubles of a record before its points. */
+  private readonly recordHeader: number;
+  /** Doubles per manifold point of a record. */
+  private readonly pointStride: number;
+  /** Index in a record of its point count. */
+  private readonly countIndex: number;
+  /** This frame's contact records, packed (module docs). */
   protected records: Float64Array<ArrayBuffer>;
   /** Number of contact records of this frame. */
   protected recordCount = 0;
+  /** Where each of this frame's records starts in {@link records}. */
+  private recordStart = new Int32Array(INITIAL_CAPACITY);
+  /** Where the last record written starts, −1 before the first: its length is read from it. */
+  private lastStart = -1;
   /** The previous frame's contact records, read by {@link carry}. */
   private prevRecords: Float64Array<ArrayBuffer>;
-  /** {@link carry}'s cursor: position in the previous frame's pairs and records. */
+  /** {@link carry}'s cursor: position in the previous frame's pairs and records (an offset). */
   private carryPair = 0;
   private carryRecord = 0;
   private prev = new TouchList();
@@ -200,12 +215,58 @@ export class PairCache<L extends PairEventList<number>> {
   /** This step's events. */
   readonly events: PairEvents<L>;
 
-  /** An empty cache of records of `recordStride` doubles; `makeList` makes an event list. */
-  constructor(recordStride: number, makeList: () => L) {
-    this.recordStride = recordStride;
-    this.records = new Float64Array(recordStride * INITIAL_CAPACITY);
-    this.prevRecords = new Float64Array(recordStride * INITIAL_CAPACITY);
+  /**
+   * An empty cache of records of `header` doubles, the point count at `countIndex` among them,
+   * then `pointStride` doubles per point, at most `maxPoints` points; `makeList` makes an event
+   * list.
+   */
+  constructor(
+    header: number,
+    countIndex: number,
+    pointStride: number,
+    maxPoints: number,
+    makeList: () => L,
+  ) {
+    this.recordHeader = header;
+    this.countIndex = countIndex;
+    this.pointStride = pointStride;
+    this.recordStride = header + pointStride * maxPoints;
+    this.records = new Float64Array(this.recordStride * INITIAL_CAPACITY);
+    this.prevRecords = new Float64Array(this.recordStride * INITIAL_CAPACITY);
     this.events = { begin: makeList(), persist: makeList(), end: makeList() };
+  }
+
+  /** Where contact record `i` of the last step starts in {@link records} (0 ≤ i < count). */
+  protected recordOffset(i: number): number {
+    return this.recordStart[i];
+  }
+
+  /** Where the next record goes: just past the last one written this frame. */
+  private nextStart(): number {
+    const k = this.lastStart;
+    if (k < 0) return 0;
+    return k + this.recordHeader + this.pointStride * (this.records[k + this.countIndex] | 0);
+  }
+
+  /**
+   * Makes room for one more record of the most doubles at `at` (and its start entry); returns
+   * the records array (a new one when it grew).
+   */
+  private roomAt(at: number): Float64Array<ArrayBuffer> {
+    const need = at + this.recordStride;
+    if (need > this.records.length) this.records = growFloat64(this.records, need);
+    if (this.recordCount === this.recordStart.length) {
+      const grown = new Int32Array(2 * this.recordCount);
+      grown.set(this.recordStart);
+      this.recordStart = grown;
+    }
+    return this.records;
+  }
+
+  /** Keeps the record written at `at` as this frame's next one. */
+  private keepAt(at: number): void {
+    this.recordStart[this.recordCount++] = at;
+    this.lastStart = at;
   }
 
   /** Number of touching non-sensor pairs of the last step (contact records). */
@@ -225,39 +286,57 @@ export class PairCache<L extends PairEventList<number>> {
    */
   beginFrame(candidates = 0): void {
     const last = this.recordCount;
+    const lastEnd = this.nextStart();
     this.cur.count = 0;
     const r = this.records;
     this.records = this.prevRecords;
     this.prevRecords = r;
     this.recordCount = 0;
+    this.lastStart = -1;
     this.carryPair = 0;
     this.carryRecord = 0;
-    if (last > 0) this.reserveFrame(last + (last >> 4), last + (last >> 2));
-    else {
+    if (last > 0) {
+      this.reserveFrame(
+        last + (last >> 4),
+        last + (last >> 2),
+        lastEnd + (lastEnd >> 4) + this.recordStride,
+        lastEnd + (lastEnd >> 2) + this.recordStride,
+      );
+    } else {
       const first = Math.min(candidates >> 1, FIRST_FRAME_MAX);
-      this.reserveFrame(first, first);
+      const doubles = this.recordStride * (first + 1);
+      this.reserveFrame(first, first, doubles, doubles);
     }
   }
 
   /**
-   * Gives this frame's (empty) records and pair list room for at least `least` pairs at once,
-   * allocated without copying: when they hold fewer, room for `size` (≥ `least`). A frame
-   * after one with contacts asks for the last frame's count and a sixteenth, and reallocates
-   * to its count and a quarter; a frame after one without contacts (the first step) for half
-   * the candidate pairs (at most {@link FIRST_FRAME_MAX}). Grown by doubling from a small array
-   * as they were filled, the records of the first step of scene (b) at 50,000 bodies allocated
-   * 39 MB and touched about twice the 12 MB they hold, in each of the two frames' buffers. Asking
-   * for the count and a quarter every frame reallocated the first step's buffer (sized from the
-   * candidates) at the third step: 37,500 contacts asked for 47,000 records of a buffer of
-   * 40,700, and 11.7 MB of fresh pages (2,900 page faults) were written again.
-   * Never shrinks and grows at least twofold, so a steady-state step allocates nothing here.
+   * Gives this frame's (empty) records and pair list room for at least `least` pairs and
+   * `leastDoubles` doubles of records at once, allocated without copying: when they hold fewer,
+   * room for `size` pairs and `sizeDoubles` doubles. A frame after one with contacts asks for
+   * the last frame's count and doubles and a sixteenth, and reallocates to them and a quarter; a
+   * frame after one without contacts (the first step) for half the candidate pairs (at most
+   * {@link FIRST_FRAME_MAX}) of the largest records, of which only the doubles written are
+   * touched. Grown by doubling from a small array as they were filled, the records of the first
+   * step of scene (b) at 50,000 bodies allocated 39 MB and touched about twice what they hold,
+   * in each of the two frames' buffers. Asking for the count and a quarter every frame
+   * reallocated the first step's buffer (sized from the candidates) at the third step: 37,500
+   * contacts asked for 47,000 records of a buffer of 40,700, and 11.7 MB of fresh pages (2,900
+   * page faults) were written again. Never shrinks and grows at least twofold, so a
+   * steady-state step allocates nothing here.
    */
-  private reserveFrame(least: number, size: number): void {
-    const stride = this.recordStride;
-    if (stride * least > this.records.length) {
+  private reserveFrame(
+    least: number,
+    size: number,
+    leastDoubles: number,
+    sizeDoubles: number,
+  ): void {
+    if (leastDoubles > this.records.length) {
       // Twice the old room when that is more: a count creeping up by a few pairs a frame
       // reallocates O(log) times, not every frame.
-      this.records = new Float64Array(Math.max(stride * size, 2 * this.records.length));
+      this.records = new Float64Array(Math.max(sizeDoubles, 2 * this.records.length));
+    }
+    if (least > this.recordStart.length) {
+      this.recordStart = new Int32Array(Math.max(size, 2 * this.recordStart.length));
     }
     this.cur.reserveEmpty(least, size);
   }
@@ -275,8 +354,10 @@ export class PairCache<L extends PairEventList<number>> {
     const p = this.prev;
     let i = this.carryPair;
     let r = this.carryRecord;
+    const prev = this.prevRecords;
     while (i < p.count && p.keys[i] < key) {
-      if (p.sensors[i] === 0) r++;
+      if (p.sensors[i] === 0)
+        r += this.recordHeader + this.pointStride * (prev[r + this.countIndex] | 0);
       i++;
     }
     this.carryPair = i;
@@ -285,14 +366,12 @@ export class PairCache<L extends PairEventList<number>> {
     const sensor = p.sensors[i];
     this.cur.push(key, p.handles[2 * i], p.handles[2 * i + 1], sensor);
     if (sensor !== 0) return 1;
-    const stride = this.recordStride;
-    const need = stride * (this.recordCount + 1);
-    if (need > this.records.length) this.records = growFloat64(this.records, need);
+    const to = this.nextStart();
+    const dst = this.roomAt(to);
     const src = this.prevRecords;
-    const dst = this.records;
-    const from = stride * r;
-    const to = stride * this.recordCount++;
-    for (let k = 0; k < stride; k++) dst[to + k] = src[from + k];
+    const length = this.recordHeader + this.pointStride * (src[r + this.countIndex] | 0);
+    for (let k = 0; k < length; k++) dst[to + k] = src[r + k];
+    this.keepAt(to);
     return 2;
   }
 
@@ -304,10 +383,9 @@ export class PairCache<L extends PairEventList<number>> {
    * after this call: the array may have grown.
    */
   reserveRecord(): number {
-    const stride = this.recordStride;
-    const need = stride * (this.recordCount + 1);
-    if (need > this.records.length) this.records = growFloat64(this.records, need);
-    return stride * this.recordCount;
+    const at = this.nextStart();
+    this.roomAt(at);
+    return at;
   }
 
   /** This frame's contact records (see {@link reserveRecord}); valid until the next growth. */
@@ -323,9 +401,10 @@ export class PairCache<L extends PairEventList<number>> {
    */
   commitRecordSlots(lo: number, hi: number, generation: Uint32Array): void {
     this.cur.pushSlots(lo, hi, generation, 0);
-    const k = this.recordStride * this.recordCount++;
+    const k = this.nextStart();
     this.records[k] = this.cur.handles[2 * this.cur.count - 2];
     this.records[k + 1] = this.cur.handles[2 * this.cur.count - 1];
+    this.keepAt(k);
   }
 
   /** Records a touching sensor pair (no manifold). Pairs must come in ascending key order. */
@@ -349,12 +428,12 @@ export class PairCache<L extends PairEventList<number>> {
    */
   protected addRecordSlots(lo: number, hi: number, generation: Uint32Array): number {
     this.cur.pushSlots(lo, hi, generation, 0);
-    const stride = this.recordStride;
-    const need = stride * (this.recordCount + 1);
-    if (need > this.records.length) this.records = growFloat64(this.records, need);
-    const k = stride * this.recordCount++;
-    this.records[k] = this.cur.handles[2 * this.cur.count - 2];
-    this.records[k + 1] = this.cur.handles[2 * this.cur.count - 1];
+    const k = this.nextStart();
+    const r = this.roomAt(k);
+    r[k] = this.cur.handles[2 * this.cur.count - 2];
+    r[k + 1] = this.cur.handles[2 * this.cur.count - 1];
+    r[k + this.countIndex] = 0;
+    this.keepAt(k);
     return k;
   }
 
@@ -365,12 +444,12 @@ export class PairCache<L extends PairEventList<number>> {
    */
   protected addRecord(key: number, a: number, b: number): number {
     this.cur.push(key, a, b, 0);
-    const stride = this.recordStride;
-    const need = stride * (this.recordCount + 1);
-    if (need > this.records.length) this.records = growFloat64(this.records, need);
-    const k = stride * this.recordCount++;
-    this.records[k] = a;
-    this.records[k + 1] = b;
+    const k = this.nextStart();
+    const r = this.roomAt(k);
+    r[k] = a;
+    r[k + 1] = b;
+    r[k + this.countIndex] = 0;
+    this.keepAt(k);
     return k;
   }
 
@@ -445,6 +524,7 @@ export class PairCache<L extends PairEventList<number>> {
     this.prev.count = 0;
     this.cur.count = 0;
     this.recordCount = 0;
+    this.lastStart = -1;
     this.carryPair = 0;
     this.carryRecord = 0;
     this.events.begin.clear();
