@@ -276,8 +276,17 @@ export function closestPointOnMesh(
   closestPointOnTriangle(out.point, p, ta, tb, tc, weights);
   out.triangle = bestTri;
   out.distance = Math.sqrt(vec3.distanceSq(p, out.point));
-  if (mesh.closed) out.inside = insideByPseudoNormal(mesh, p, out.point, bestTri, out.distance);
+  // Outside the mesh's box a point is outside the mesh: decided exactly here, because far from
+  // it (about 1e16 times its size) the squared distances of all its triangles round alike and
+  // the walk may pick a triangle on the far side, whose pseudo-normal would call p inside.
+  if (mesh.closed && !outsideRootBox(bounds, px, py, pz))
+    out.inside = insideByPseudoNormal(mesh, p, out.point, bestTri, out.distance);
   return out;
+}
+
+/** True when (x, y, z) lies strictly outside the root box (node 0) of the bounds `b`. */
+function outsideRootBox(b: Float64Array, x: number, y: number, z: number): boolean {
+  return x < b[0] || y < b[1] || z < b[2] || x > b[3] || y > b[4] || z > b[5];
 }
 
 /** The pseudo-normal sign test at the closest point q of triangle t (see the module doc). */
