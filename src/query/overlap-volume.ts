@@ -181,7 +181,7 @@ function overflowedVolume(
   const ra = a.type === ShapeType.HalfSpace ? Infinity : boundingRadius(a);
   const rb = b.type === ShapeType.HalfSpace ? Infinity : boundingRadius(b);
   const field = rb < ra ? "b" : "a";
-  const radius = rb < ra ? rb : ra;
+  const radius = Math.min(ra, rb);
   // (4/3)πr³ of the smaller shape's bounding sphere, which holds the overlap.
   const ball = (4 / 3) * Math.PI * radius * radius * radius;
   const why = Number.isFinite(ball)
