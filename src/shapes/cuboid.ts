@@ -11,7 +11,7 @@ import * as mat3 from "../math/mat3.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
-import { checkNonNegativeVec3, checkVec3 } from "./validate.js";
+import { checkNonNegativeVec3, checkShapeVec3, checkVec3 } from "./validate.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/cuboid.js";
 
@@ -27,6 +27,7 @@ export interface Cuboid {
  * negative or not finite.
  */
 export function makeCuboid(halfExtents: Vec3, field = "halfExtents"): Cuboid {
+  checkShapeVec3(field, halfExtents);
   checkNonNegativeVec3(field, halfExtents);
   return brandShape({ type: ShapeType.Cuboid, halfExtents: vec3.clone(halfExtents) });
 }

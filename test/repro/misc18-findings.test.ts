@@ -113,3 +113,41 @@ describe("setPoses with a zero quaternion (misc18 item 3)", () => {
     expect(w.getPose(h0)).toEqual(iso.copy(iso.identity(), at(0)));
   });
 });
+
+describe("shape makers refuse an unknown key of a plain vector (misc18 item 4)", () => {
+  it("makeCuboid({x, y, z, w}) and the other makers' vectors: unknown_field naming <field>.<key>", async () => {
+    const { makeCapsule } = await import("../../src/shapes/capsule.js");
+    const { makeTriangle } = await import("../../src/shapes/triangle.js");
+    const { makeRoundedCuboid } = await import("../../src/shapes/rounded.js");
+    const o = { x: 0, y: 0, z: 0 };
+    const bad = { x: 1, y: 1, z: 1, w: 2 } as unknown as typeof o;
+    const cases: [() => unknown, string][] = [
+      [() => makeCuboid(bad), "halfExtents.w"],
+      [() => makeCapsule(o, bad, 1), "b.w"],
+      [() => makeTriangle(o, { x: 1, y: 0, z: 0 }, bad), "c.w"],
+      [() => makeRoundedCuboid(bad, 0.1), "halfExtents.w"],
+      [() => makeHalfSpace({ x: 0, y: 1, z: 0, w: 0 } as unknown as typeof o, 0), "normal.w"],
+    ];
+    for (const [f, field] of cases) {
+      const e = refusal(f);
+      expect(e.code).toBe("unknown_field");
+      expect(e.field).toBe(field);
+      expect(e.message).toMatch(
+        new RegExp(
+          `^${field.replace(".", "\\.")} is not a field of a vector \\{x, y, z\\} \\(got \\{`,
+        ),
+      );
+    }
+    // A vector class (three.js, Rapier, Babylon) is read by duck typing, whatever else it holds.
+    class Vector3 {
+      isVector3 = true;
+      constructor(
+        public x: number,
+        public y: number,
+        public z: number,
+      ) {}
+    }
+    expect(makeCuboid(new Vector3(1, 2, 3)).halfExtents).toEqual({ x: 1, y: 2, z: 3 });
+    expect(makeCuboid({ x: 1, y: 2, z: 3 }).halfExtents).toEqual({ x: 1, y: 2, z: 3 });
+  });
+});
