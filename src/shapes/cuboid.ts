@@ -27,6 +27,13 @@ export interface Cuboid {
  * negative or not finite.
  */
 export function makeCuboid(halfExtents: Vec3, field = "halfExtents"): Cuboid {
+  // makeCuboid(min, max) would name the second corner as the field ("[object Object] must…").
+  if (typeof field !== "string")
+    invalidValue(
+      "field",
+      field,
+      "of makeCuboid must be a string (the name its errors use): makeCuboid takes the half extents only; for two corners use makeCuboidFromMinMax(min, max)",
+    );
   checkShapeVec3(field, halfExtents);
   checkNonNegativeVec3(field, halfExtents);
   return brandShape({ type: ShapeType.Cuboid, halfExtents: vec3.clone(halfExtents) });

@@ -151,3 +151,45 @@ describe("shape makers refuse an unknown key of a plain vector (misc18 item 4)",
     expect(makeCuboid({ x: 1, y: 2, z: 3 }).halfExtents).toEqual({ x: 1, y: 2, z: 3 });
   });
 });
+
+describe("the 2D world beyond 1e154 (misc18 item 5)", () => {
+  it("answers as the 3D world at 1e155 and 1e200 (contact depth, ray toi from the closed forms) and refuses past ±1e300 by name", async () => {
+    const { dim2 } = await import("../../src/index.js");
+    for (const s of [1e155, 1e200, 1e-200]) {
+      const w = new dim2.CollisionWorld2D();
+      w.addBody({ shape: dim2.makeCircle(s), pose: dim2.pose2.fromAngle(0, 0) });
+      const b = w.addBody({ shape: dim2.makeCircle(s), pose: dim2.pose2.fromAngle(1.5 * s, 0) });
+      w.addBody({ shape: dim2.makeRect({ x: s, y: s }), pose: dim2.pose2.fromAngle(10 * s, 0) });
+      w.step();
+      expect(w.contactCount).toBe(1);
+      const c = w.readContact(0);
+      // Two discs of radius s whose centres are 1.5 s apart overlap by 0.5 s.
+      expect(c.distance / s).toBeCloseTo(-0.5, 14);
+      const hit = w.castRay({ x: -5 * s, y: 0 }, { x: 1, y: 0 }, 100 * s);
+      expect(hit).not.toBeNull();
+      expect((hit as { toi: number }).toi / s).toBeCloseTo(4, 14);
+      w.setPose(b, dim2.pose2.fromAngle(3 * s, 0));
+      w.step();
+      expect(w.contactCount).toBe(0);
+    }
+    const w = new dim2.CollisionWorld2D();
+    const e = refusal(() =>
+      w.addBody({ shape: dim2.makeCircle(1), pose: dim2.pose2.fromAngle(2e300, 0) }),
+    );
+    expect(e.field).toBe("body.pose.p");
+    expect(e.message).toContain("out of range");
+    expect(e.message).not.toMatch(/NaN|Infinity/);
+  });
+
+  it("makeRect(min, max) and makeCuboid(min, max) name `field` and point to the corners' maker", async () => {
+    const { dim2 } = await import("../../src/index.js");
+    const e = refusal(() => dim2.makeRect({ x: -1, y: -1 }, { x: 1, y: 1 } as unknown as string));
+    expect(e.field).toBe("field");
+    expect(e.message).toContain("rectFromMinMax");
+    const e3 = refusal(() =>
+      makeCuboid({ x: -1, y: -1, z: -1 }, { x: 1, y: 1, z: 1 } as unknown as string),
+    );
+    expect(e3.field).toBe("field");
+    expect(e3.message).toContain("makeCuboidFromMinMax");
+  });
+});
