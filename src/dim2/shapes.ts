@@ -217,6 +217,13 @@ export function makeCircle(radius: number, field = "radius"): Circle2 {
  * Zero extents are allowed (a segment or a point). Throws `CollideError` naming `field`.
  */
 export function makeRect(halfExtents: Vec2, field = "halfExtents"): Rect2 {
+  // makeRect(min, max) would name the second corner as the field ("[object Object] must be…").
+  if (typeof field !== "string")
+    invalidValue(
+      "field",
+      field,
+      "of makeRect must be a string (the name its errors use): makeRect takes the half extents only; for two corners use rectFromMinMax(min, max)",
+    );
   checkVec(field, halfExtents);
   const hx = halfExtents.x;
   const hy = halfExtents.y;

@@ -324,6 +324,18 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
           b.pose.translation,
           (b.shape as Sphere).radius,
         );
+        // JSON has no Infinity: a lens whose volume overflows is refused by the smaller ball.
+        if (!(r.volume < Infinity)) {
+          const [field, radius] =
+            (b.shape as Sphere).radius < (a.shape as Sphere).radius
+              ? ["b.radius", (b.shape as Sphere).radius]
+              : ["a.radius", (a.shape as Sphere).radius];
+          invalidValue(
+            field,
+            radius,
+            "is too large: the intersection lies in this ball, whose volume (4/3)πr³ overflows a double (above about 1.8e308); scale the scene down",
+          );
+        }
         return { volume: r.volume, surfaceArea: r.surfaceArea, iou: r.iou, errorBound: 0 };
       }
       const r = overlapVolume(a.shape, a.pose, b.shape, b.pose);

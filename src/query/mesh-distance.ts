@@ -65,12 +65,6 @@ function boxDistanceSq(b: Float64Array, i: number, x: number, y: number, z: numb
   return dx * dx + dy * dy + dz * dz;
 }
 
-/** True when (x, y, z) lies outside node i's box. */
-function outsideBox(b: Float64Array, i: number, x: number, y: number, z: number): boolean {
-  const o = 6 * i;
-  return x < b[o] || y < b[o + 1] || z < b[o + 2] || x > b[o + 3] || y > b[o + 4] || z > b[o + 5];
-}
-
 /**
  * probe[3] = the squared distance from the point probe[0..2] to the triangle whose corners
  * start at offsets a, b, c of `v`: the region walk of `closestPointOnTriangle` (Ericson 2005,
@@ -282,12 +276,17 @@ export function closestPointOnMesh(
   closestPointOnTriangle(out.point, p, ta, tb, tc, weights);
   out.triangle = bestTri;
   out.distance = Math.sqrt(vec3.distanceSq(p, out.point));
-  // Outside the root box (which holds every vertex) a point is outside the closed surface: exact,
-  // and what decides a point far from a small mesh, where the pseudo-normal's feature is lost to
-  // rounding (a tetrahedron seen from 4.8e80 held the point).
-  if (mesh.closed && !outsideBox(bounds, 0, px, py, pz))
+  // Outside the mesh's box a point is outside the mesh: decided exactly here, because far from
+  // it (about 1e16 times its size) the squared distances of all its triangles round alike and
+  // the walk may pick a triangle on the far side, whose pseudo-normal would call p inside.
+  if (mesh.closed && !outsideRootBox(bounds, px, py, pz))
     out.inside = insideByPseudoNormal(mesh, p, out.point, bestTri, out.distance);
   return out;
+}
+
+/** True when (x, y, z) lies strictly outside the root box (node 0) of the bounds `b`. */
+function outsideRootBox(b: Float64Array, x: number, y: number, z: number): boolean {
+  return x < b[0] || y < b[1] || z < b[2] || x > b[3] || y > b[4] || z > b[5];
 }
 
 /** The pseudo-normal sign test at the closest point q of triangle t (see the module doc). */

@@ -52,7 +52,7 @@ import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
-import { productError, sumError } from "../math/scalar.js";
+import { hypot3, productError, sumError } from "../math/scalar.js";
 import * as vec3 from "../math/vec3.js";
 import { type CompositeView, compositeView } from "../shapes/composite.js";
 import type { Compound } from "../shapes/compound.js";
@@ -148,16 +148,59 @@ export function overlapVolume(
   // Two half-spaces sharing an unbounded region: Infinity, exactly (errorBound 0).
   if (r.volume === Infinity && a.type === ShapeType.HalfSpace && b.type === ShapeType.HalfSpace)
     return r;
-  // Shapes so large that the volume (a length cubed) overflows: refused, never Infinity or NaN.
-  if (!(Number.isFinite(r.volume) && Number.isFinite(r.errorBound))) {
-    throw new CollideError(
-      "invalid_value",
-      "a",
-      r.volume,
-      `overlapVolume: the shapes are too large for a finite volume (volume ${r.volume}, errorBound ${r.errorBound}): scale the scene down`,
-    );
+  if (Number.isFinite(r.volume) && Number.isFinite(r.errorBound)) return r;
+  return overflowedVolume(r, a, poseA, b, poseB);
+}
+
+/**
+ * An answer whose volume or bound overflowed a double (shapes of about 1e102 and more: a volume
+ * is a length cubed). A finite volume whose bound overflowed keeps a rigorous bound from the
+ * overlap of the two world boxes, of volume T ≥ the true volume: the true volume lies in [0, T],
+ * so |volume − true| ≤ max(volume, T − volume). Otherwise refused with `invalid_value` naming
+ * the smaller shape (`a` or `b`, its bounding radius as the value): the overlap lies inside it,
+ * and its volume is what overflows — never an Infinity or a NaN in the answer or the message.
+ */
+function overflowedVolume(
+  r: OverlapVolume,
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+): OverlapVolume {
+  const boxA = aabbShape({ min: vec3.create(), max: vec3.create() }, a, poseA);
+  const boxB = aabbShape({ min: vec3.create(), max: vec3.create() }, b, poseB);
+  const ex = Math.min(boxA.max.x, boxB.max.x) - Math.max(boxA.min.x, boxB.min.x);
+  const ey = Math.min(boxA.max.y, boxB.max.y) - Math.max(boxA.min.y, boxB.min.y);
+  const ez = Math.min(boxA.max.z, boxB.max.z) - Math.max(boxA.min.z, boxB.min.z);
+  // Rounded up by a few ulps: the boxes' own rounding is far below that.
+  const t = Math.max(0, ex) * Math.max(0, ey) * Math.max(0, ez) * (1 + 8 * UNIT_ROUNDOFF);
+  if (Number.isFinite(r.volume) && r.volume >= 0 && Number.isFinite(t)) {
+    const volume = Math.min(r.volume, t);
+    return { volume, errorBound: Math.max(volume, t - volume) };
   }
-  return r;
+  const ra = a.type === ShapeType.HalfSpace ? Infinity : boundingRadius(a);
+  const rb = b.type === ShapeType.HalfSpace ? Infinity : boundingRadius(b);
+  const field = rb < ra ? "b" : "a";
+  const radius = Math.min(ra, rb);
+  // (4/3)πr³ of the smaller shape's bounding sphere, which holds the overlap.
+  const ball = (4 / 3) * Math.PI * radius * radius * radius;
+  const why = Number.isFinite(ball)
+    ? "the volume computation overflows a double at this scale"
+    : `the overlap lies inside ${field}, whose bounding sphere's volume, about ${powerOfTen(
+        Math.log10(4 / 3) + Math.log10(Math.PI) + 3 * Math.log10(radius),
+      )} unit³, exceeds the largest double (about 1.8e308)`;
+  throw new CollideError(
+    "invalid_value",
+    field,
+    radius,
+    `overlapVolume: ${field} is too large for a finite overlap volume: ${why}; scale the scene down (got ${field}'s bounding radius ${radius})`,
+  );
+}
+
+/** 10^e as text with three significant digits (`4.19e309`), for numbers beyond a double. */
+function powerOfTen(e: number): string {
+  const f = Math.floor(e);
+  return `${(10 ** (e - f)).toFixed(2)}e${f}`;
 }
 
 function overlapVolumeOf(
@@ -610,13 +653,17 @@ function polytopeClipped(faces: PolytopeFaces, planes: number[], magnitude: numb
     for (let i = 3; i + 5 < f.length; i += 3) {
       vec3.set(e1, f[i] - f[0], f[i + 1] - f[1], f[i + 2] - f[2]);
       vec3.set(e2, f[i + 3] - f[0], f[i + 4] - f[1], f[i + 5] - f[2]);
-      area += 0.5 * vec3.length(vec3.cross(c, e1, e2));
+      vec3.cross(c, e1, e2);
+      area += 0.5 * hypot3(c.x, c.y, c.z);
       tetrahedra++;
     }
   }
   const diameter = Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
+  // The small factors first: area · magnitude or diameter³ alone overflow for shapes of 1e102
+  // whose volume (and this bound) is finite.
   const errorBound =
-    CLIP_ROUNDING_FACTOR * UNIT_ROUNDOFF * (area * magnitude + tetrahedra * diameter ** 3);
+    CLIP_ROUNDING_FACTOR * UNIT_ROUNDOFF * area * magnitude +
+    CLIP_ROUNDING_FACTOR * UNIT_ROUNDOFF * tetrahedra * diameter * diameter * diameter;
   return { volume, errorBound };
 }
 

@@ -33,7 +33,7 @@ import { compositeView, makeCompositePart } from "../shapes/composite.js";
 import { aabbOf, type PointProjection, shapeDef } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
-import { getMeshTriangle, type TriangleMesh } from "../shapes/triangle-mesh.js";
+import { getMeshTriangle, makeTriangleMesh, type TriangleMesh } from "../shapes/triangle-mesh.js";
 import { checkVec3 } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
@@ -294,6 +294,7 @@ export interface PointProjections {
 }
 
 const batchLocal = vec3.create();
+const batchScaled = vec3.create();
 const batchTa = vec3.create();
 const batchTb = vec3.create();
 const batchTc = vec3.create();
@@ -301,15 +302,145 @@ const batchOne = { point: vec3.create(), distance: 0, inside: false };
 const batchWorld = vec3.create();
 
 /**
+ * The batch's units: the closest-triangle walk squares the offsets between the point and the
+ * mesh's corners, which overflow when the query's magnitude m (the point's and the mesh's largest
+ * local coordinate) is above about 1e154 and lose the answer below about 1e-154 (every corner at
+ * squared distance 0). A query with m outside [2^-128, 2^128) walks a copy of the mesh and the
+ * point multiplied by a power of two — exact — from these few, chosen so that m lands in
+ * [2^-128, 2^128) (the last two for the ends of the double range, m up to 2^1024 and down to
+ * 2^-1074, land in [2^128, 2^256) and [2^-306, 2^128), where squares still neither overflow nor
+ * fall below the answer's rounding). So at most six copies of a mesh exist, and a batch whose
+ * points share a scale (the usual case) makes one.
+ */
+const BATCH_SCALES = [2 ** -768, 2 ** -512, 2 ** -256, 1, 2 ** 256, 2 ** 512, 2 ** 768];
+/** Index of the factor 1 in {@link BATCH_SCALES}. */
+const BATCH_UNIT = 3;
+
+/** The index in {@link BATCH_SCALES} of the factor for a query of magnitude `m` (≥ 0). */
+function batchScaleIndex(m: number): number {
+  if (m < 2 ** 128) {
+    if (m >= 2 ** -128 || m === 0) return BATCH_UNIT;
+    if (m >= 2 ** -384) return BATCH_UNIT + 1;
+    return m >= 2 ** -640 ? BATCH_UNIT + 2 : BATCH_UNIT + 3;
+  }
+  if (m < 2 ** 384) return BATCH_UNIT - 1;
+  return m < 2 ** 640 ? BATCH_UNIT - 2 : BATCH_UNIT - 3;
+}
+
+/** A mesh's copies at the factors of {@link BATCH_SCALES} (by index), made when first asked. */
+const batchCopies = new WeakMap<TriangleMesh, (TriangleMesh | undefined)[]>();
+
+/**
+ * `mesh` with every vertex multiplied by `BATCH_SCALES[j]` (exact: a power of two; corners far
+ * below the mesh's scale may lose subnormal bits, far below the answer's rounding), the same
+ * triangles in the same order, edge threshold and solidity. Kept per mesh and factor; allocates
+ * the copy once (only batches far from unit scale get here).
+ */
+function batchScaledMesh(mesh: TriangleMesh, j: number): TriangleMesh {
+  let copies = batchCopies.get(mesh);
+  if (copies === undefined) {
+    copies = [];
+    batchCopies.set(mesh, copies);
+  }
+  const kept = copies[j];
+  if (kept !== undefined) return kept;
+  const k = BATCH_SCALES[j];
+  const v = new Float64Array(mesh.vertices.length);
+  for (let i = 0; i < v.length; i++) v[i] = mesh.vertices[i] * k;
+  const copy = makeTriangleMesh(v, mesh.indices, "", {
+    activeEdgeCos: mesh.activeEdgeCos,
+    solid: mesh.solid,
+  });
+  copies[j] = copy;
+  return copy;
+}
+
+/** The largest coordinate of the mesh's local box (its BVH root's bounds). */
+function meshMagnitude(mesh: TriangleMesh): number {
+  const b = mesh.bvh.bounds;
+  return Math.max(
+    Math.abs(b[0]),
+    Math.abs(b[1]),
+    Math.abs(b[2]),
+    Math.abs(b[3]),
+    Math.abs(b[4]),
+    Math.abs(b[5]),
+  );
+}
+
+/**
+ * Point i of the batch: its projection onto `mesh` (local frame) into `meshQuery` (point,
+ * distance, triangle, inside), the local point left in `batchLocal`. The closest triangle and
+ * the sign come from the walk over the BVH (at the batch's units, see {@link BATCH_SCALES}); the
+ * point and distance from the winner's projection at any scale, as projectPoint's (the same
+ * point and distance), the closest point in the world frame left in `batchWorld`. Refuses
+ * (naming the point) an offset from the pose or a distance that overflows a double. Allocation
+ * free once the copy at the point's units exists.
+ */
+function projectBatchPoint(
+  mesh: TriangleMesh,
+  pose: Isometry,
+  points: Float64Array,
+  i: number,
+  meshMag: number,
+): void {
+  vec3.set(batchWorld, points[3 * i], points[3 * i + 1], points[3 * i + 2]);
+  iso.inverseTransformPoint(batchLocal, pose, batchWorld);
+  if (!vec3.isFiniteVec(batchLocal)) {
+    invalidValue(
+      pointField(i),
+      pointValue(points, i),
+      "is too far from pose.translation: their offset overflows double precision",
+    );
+  }
+  const mp = Math.max(Math.abs(batchLocal.x), Math.abs(batchLocal.y), Math.abs(batchLocal.z));
+  const j = batchScaleIndex(Math.max(mp, meshMag));
+  if (j === BATCH_UNIT) closestPointOnMesh(meshQuery, mesh, batchLocal);
+  else {
+    vec3.scale(batchScaled, batchLocal, BATCH_SCALES[j]);
+    closestPointOnMesh(meshQuery, batchScaledMesh(mesh, j), batchScaled);
+  }
+  if (meshQuery.triangle >= 0) {
+    getMeshTriangle(mesh, meshQuery.triangle, batchTa, batchTb, batchTc);
+    projectOntoTriangle(batchOne, batchTa, batchTb, batchTc, batchLocal);
+    vec3.copy(meshQuery.point, batchOne.point);
+    meshQuery.distance = batchOne.distance;
+  }
+  if (meshQuery.distance === Number.POSITIVE_INFINITY) tooFar(pointField(i), pointValue(points, i));
+  iso.transformPoint(batchWorld, pose, meshQuery.point);
+}
+
+/** The field of point i of a packed batch: `points[3i..3i+2]`. */
+function pointField(i: number): string {
+  return `points[${3 * i}..${3 * i + 2}]`;
+}
+
+/** Point i of a packed batch as a vector (for a message; allocates). */
+function pointValue(points: Float64Array, i: number): Vec3 {
+  return { x: points[3 * i], y: points[3 * i + 1], z: points[3 * i + 2] };
+}
+
+/**
+ * Magnitude beyond which a point's distance to the mesh might overflow a double (2√3 · 2^1020
+ * is below 2^1024): such points are answered once before anything is written, so that a refusal
+ * leaves `out` as it was.
+ */
+const BATCH_OVERFLOW_RISK = 2 ** 1020;
+
+/**
  * Batch signed distance of many points to a triangle mesh (particles against a closed mesh):
  * for each point of `points` (packed xyz, world frame) the closest point of `mesh` at `pose`,
  * the signed distance (negative inside a closed mesh, by the angle-weighted pseudo-normal;
  * positive everywhere for an open one) and the closest triangle's index, written to `out`'s
- * arrays when they are long enough (else new arrays). The per-point work allocates nothing.
- * Throws `CollideError` (`invalid_value`) for a shape that is not a triangle mesh, a mesh
- * without triangles, a bad pose, `points` not a Float64Array of 3n finite numbers (naming
- * `points[i]`), or a point farther than about 1e150 from the mesh (naming `points[i]`: its
- * squared distance overflows; {@link projectPoint} answers it). Source: Bærentzen & Aanæs 2005.
+ * arrays when they are long enough (else new arrays). Every finite point is answered at any
+ * scale, as {@link projectPoint} answers it (the same closest point and distance): a mesh or
+ * points far from unit scale (beyond about 1e38 or below 1e-38) are walked on a copy of the mesh
+ * in other units (a power of two, exact), made once per mesh and scale. The per-point work
+ * allocates nothing once that copy exists. Throws `CollideError` (`invalid_value`) before
+ * writing anything for a shape that is not a triangle mesh, a mesh without triangles, a bad
+ * pose, `points` not a Float64Array of 3n finite numbers (naming `points[j]`), or a point whose
+ * offset from the pose or distance from the mesh overflows a double (two points about 1e308
+ * apart; naming `points[3i..3i+2]`). Source: Bærentzen & Aanæs 2005.
  */
 export function projectPoints(
   mesh: TriangleMesh,
@@ -342,6 +473,16 @@ export function projectPoints(
       "must be undefined or {points: Float64Array, signedDistances: Float64Array, triangles: Int32Array}",
     );
   }
+  const meshMag = meshMagnitude(mesh);
+  // Every refusal before the first write: the offsets from the pose (cheap), and the points
+  // whose distance could overflow (only at the very ends of the double range) answered once.
+  const risky = meshMag > BATCH_OVERFLOW_RISK;
+  for (let i = 0; i < n; i++) {
+    vec3.set(batchWorld, points[3 * i], points[3 * i + 1], points[3 * i + 2]);
+    iso.inverseTransformPoint(batchLocal, pose, batchWorld);
+    const mp = Math.max(Math.abs(batchLocal.x), Math.abs(batchLocal.y), Math.abs(batchLocal.z));
+    if (risky || !(mp <= BATCH_OVERFLOW_RISK)) projectBatchPoint(mesh, pose, points, i, meshMag);
+  }
   const r: PointProjections = {
     points: out && out.points.length >= 3 * n ? out.points : new Float64Array(3 * n),
     signedDistances:
@@ -349,37 +490,24 @@ export function projectPoints(
     triangles: out && out.triangles.length >= n ? out.triangles : new Int32Array(n),
   };
   for (let i = 0; i < n; i++) {
-    vec3.set(batchWorld, points[3 * i], points[3 * i + 1], points[3 * i + 2]);
-    iso.inverseTransformPoint(batchLocal, pose, batchWorld);
-    closestPointOnMesh(meshQuery, mesh, batchLocal);
-    if (meshQuery.triangle >= 0) {
-      // The winner's projection at any scale, as projectPoint's (the same point and distance).
-      getMeshTriangle(mesh, meshQuery.triangle, batchTa, batchTb, batchTc);
-      projectOntoTriangle(batchOne, batchTa, batchTb, batchTc, batchLocal);
-      vec3.copy(meshQuery.point, batchOne.point);
-      meshQuery.distance = batchOne.distance;
-    }
-    iso.transformPoint(batchWorld, pose, meshQuery.point);
+    projectBatchPoint(mesh, pose, points, i, meshMag);
     r.points[3 * i] = batchWorld.x;
     r.points[3 * i + 1] = batchWorld.y;
     r.points[3 * i + 2] = batchWorld.z;
     r.signedDistances[i] = meshQuery.inside ? -meshQuery.distance : meshQuery.distance;
     r.triangles[i] = meshQuery.triangle;
-    if (meshQuery.distance === Number.POSITIVE_INFINITY) {
-      tooFar(`points[${3 * i}]`, { x: points[3 * i], y: points[3 * i + 1], z: points[3 * i + 2] });
-    }
   }
   return r;
 }
 
 /**
- * Refuses a point so far from the shape that its squared distance overflows (beyond about
- * 1e154 scene units): the search could not tell the closest feature.
+ * Refuses a point so far from the shape that its distance overflows a double (two points about
+ * 1e308 apart).
  */
 function tooFar(field: string, point: Vec3): never {
   invalidValue(
     field,
     point,
-    "is too far from the shape (its squared distance overflows a double): bring it within 1e150",
+    "is too far from the shape: its distance overflows a double (above about 1.8e308)",
   );
 }

@@ -99,15 +99,15 @@ export function sphereSphereIntersectionInto(
   const a = r1 / unit;
   const b = r2 / unit;
   const d = dist / unit;
-  const areaUnit = unit * unit;
-  const volumeUnit = areaUnit * unit;
   const v1 = sphereVolume(a);
   const v2 = sphereVolume(b);
   if (d <= Math.abs(a - b)) {
     const small = Math.min(a, b);
     const volume = Math.min(v1, v2);
-    out.volume = volume * volumeUnit;
-    out.surfaceArea = 4 * Math.PI * small * small * areaUnit;
+    // Back to the input's unit one power of two at a time (exact): unit³ alone overflows for
+    // radii above about 1e102 whose intersection (a smaller ball) is finite.
+    out.volume = volume * unit * unit * unit;
+    out.surfaceArea = 4 * Math.PI * small * small * unit * unit;
     out.iou = volume / Math.max(v1, v2);
     return out;
   }
@@ -117,8 +117,8 @@ export function sphereSphereIntersectionInto(
   const h1 = Math.min(2 * a, gap * ((b - a + d) / (2 * d)));
   const h2 = Math.min(2 * b, gap * ((a - b + d) / (2 * d)));
   const volume = Math.min(sphericalCapVolume(a, h1) + sphericalCapVolume(b, h2), v1, v2);
-  out.volume = volume * volumeUnit;
-  out.surfaceArea = (sphericalCapArea(a, h1) + sphericalCapArea(b, h2)) * areaUnit;
+  out.volume = volume * unit * unit * unit;
+  out.surfaceArea = (sphericalCapArea(a, h1) + sphericalCapArea(b, h2)) * unit * unit;
   out.iou = volume / (v1 + v2 - volume);
   return out;
 }
@@ -136,7 +136,9 @@ export function sphereSphereIntersectionInto(
  * @param c2 centre of the second ball; @param r2 its radius (> 0).
  * @param fieldA prefix naming the first ball in error messages; @param fieldB the second's.
  * @throws CollideError (`invalid_value`, field `<prefix>.center` or `<prefix>.radius`) on a
- * non-finite centre or a radius that is not a finite number > 0.
+ * non-finite centre or a radius that is not a finite number > 0. The volume (the area) is
+ * `Infinity` when it overflows a double — an intersection wider than about 2.6e102 (1e154) —
+ * while the IoU stays the finite ratio.
  */
 export function sphereSphereIntersection(
   c1: Vec3,

@@ -8,7 +8,7 @@ import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
-import { checkPositive, checkVec3 } from "./validate.js";
+import { checkPositive, checkShapeVec3 } from "./validate.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/capsule.js";
 
@@ -26,8 +26,8 @@ export interface Capsule {
  */
 export function makeCapsule(a: Vec3, b: Vec3, radius: number, field = ""): Capsule {
   const p = field ? `${field}.` : "";
-  checkVec3(`${p}a`, a);
-  checkVec3(`${p}b`, b);
+  checkShapeVec3(`${p}a`, a);
+  checkShapeVec3(`${p}b`, b);
   checkPositive(`${p}radius`, radius);
   return brandShape({ type: ShapeType.Capsule, a: vec3.clone(a), b: vec3.clone(b), radius });
 }

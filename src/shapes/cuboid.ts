@@ -11,7 +11,7 @@ import * as mat3 from "../math/mat3.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
-import { checkNonNegativeVec3, checkVec3 } from "./validate.js";
+import { checkNonNegativeVec3, checkShapeVec3, checkVec3 } from "./validate.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/cuboid.js";
 
@@ -27,6 +27,14 @@ export interface Cuboid {
  * negative or not finite.
  */
 export function makeCuboid(halfExtents: Vec3, field = "halfExtents"): Cuboid {
+  // makeCuboid(min, max) would name the second corner as the field ("[object Object] must…").
+  if (typeof field !== "string")
+    invalidValue(
+      "field",
+      field,
+      "of makeCuboid must be a string (the name its errors use): makeCuboid takes the half extents only; for two corners use makeCuboidFromMinMax(min, max)",
+    );
+  checkShapeVec3(field, halfExtents);
   checkNonNegativeVec3(field, halfExtents);
   return brandShape({ type: ShapeType.Cuboid, halfExtents: vec3.clone(halfExtents) });
 }

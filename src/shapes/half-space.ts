@@ -7,7 +7,7 @@ import { invalidValue } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
-import { checkFinite, checkVec3 } from "./validate.js";
+import { checkFinite, checkShapeVec3 } from "./validate.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/half-space.js";
 
@@ -28,7 +28,7 @@ export interface HalfSpace {
  */
 export function makeHalfSpace(normal: Vec3, offset: number, field = ""): HalfSpace {
   const p = field ? `${field}.` : "";
-  checkVec3(`${p}normal`, normal);
+  checkShapeVec3(`${p}normal`, normal);
   checkFinite(`${p}offset`, offset);
   const len = vec3.length(normal);
   if (!(Math.abs(len - 1) <= UNIT_NORMAL_TOLERANCE)) {

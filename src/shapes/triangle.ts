@@ -5,7 +5,7 @@ import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
-import { checkVec3 } from "./validate.js";
+import { checkShapeVec3 } from "./validate.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/triangle.js";
 
@@ -23,9 +23,9 @@ export interface Triangle {
  */
 export function makeTriangle(a: Vec3, b: Vec3, c: Vec3, field = ""): Triangle {
   const p = field ? `${field}.` : "";
-  checkVec3(`${p}a`, a);
-  checkVec3(`${p}b`, b);
-  checkVec3(`${p}c`, c);
+  checkShapeVec3(`${p}a`, a);
+  checkShapeVec3(`${p}b`, b);
+  checkShapeVec3(`${p}c`, c);
   return brandShape({
     type: ShapeType.Triangle,
     a: vec3.clone(a),

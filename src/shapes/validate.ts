@@ -8,7 +8,7 @@
  * definition (src/shapes/shape-def.ts: `check`, `isFinite`).
  */
 import { UNIT_QUATERNION_TOLERANCE } from "../constants.js";
-import { invalidValue } from "../errors.js";
+import { CollideError, describeValue, invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import type { Quat } from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -44,6 +44,28 @@ export function checkVec3(field: string, v: Vec3): void {
     !Number.isFinite(v.z)
   ) {
     invalidValue(field, v, "must be a vector of 3 finite numbers");
+  }
+}
+
+/**
+ * {@link checkVec3} for a shape maker's vector argument, which also refuses an unknown key of a
+ * plain object (`{x, y, z, w}`: a quaternion or a typo, never silently dropped) with
+ * `unknown_field` naming `<field>.<key>`, as options objects are refused (src/errors.ts
+ * `checkOptions`). Instances of a class (three.js `Vector3`, Babylon's, Rapier's) are read by
+ * duck typing whatever else they hold.
+ */
+export function checkShapeVec3(field: string, v: Vec3): void {
+  checkVec3(field, v);
+  const proto = Object.getPrototypeOf(v);
+  if (proto !== Object.prototype && proto !== null) return;
+  for (const key in v) {
+    if (key === "x" || key === "y" || key === "z") continue;
+    throw new CollideError(
+      "unknown_field",
+      `${field}.${key}`,
+      (v as unknown as Record<string, unknown>)[key],
+      `${field}.${key} is not a field of a vector {x, y, z} (got ${describeValue(v)})`,
+    );
   }
 }
 

@@ -870,8 +870,8 @@ export class CollisionWorld {
       if (!(Math.abs(Math.sqrt(len2) - 1) <= UNIT_QUATERNION_TOLERANCE)) {
         invalidValue(
           `poses[${o + 3}..${o + 6}]`,
-          Math.sqrt(len2),
-          `must be a unit quaternion (qx, qy, qz, qw of length 1): [${qx}, ${qy}, ${qz}, ${qw}] has length`,
+          [qx, qy, qz, qw],
+          `(the rotation qx, qy, qz, qw of handles[${i}]) must be a unit quaternion, of length 1 within ${UNIT_QUATERNION_TOLERANCE} (the identity is 0, 0, 0, 1); its length is ${Math.sqrt(len2)}`,
         );
       }
       slots[i] = slot;

@@ -46,14 +46,15 @@ describe("bad input to projectPoint, projectPoints and overlapVolume", () => {
     }
   });
 
-  it("a far point: projectPoint answers at any distance (the solid mesh changes units); projectPoints refuses past 1e150, naming it", () => {
+  it("a far point: projectPoint and projectPoints answer at any distance (the mesh changes units)", () => {
     // The bunny lies within 0.1 of the origin: the distance is |p| to the last bit.
     for (const x of [1e154, 1e155, 1e300, -1e300]) {
       const near = projectPoint(mesh, I, { x, y: 0, z: 0 });
       expect(near.distance / Math.abs(x)).toBe(1);
+      expect(near.inside).toBe(false);
+      const batch = projectPoints(mesh, I, new Float64Array([0, 0, 0, x, 0, 0]));
+      expect(batch.signedDistances[1]).toBe(near.distance);
     }
-    const e = refusal(() => projectPoints(mesh, I, new Float64Array([0, 0, 0, 1e155, 0, 0])));
-    expect(e.field).toBe("points[3]");
   });
 
   it("overlapVolume: shapes whose volume overflows are refused, never Infinity or NaN", () => {

@@ -679,8 +679,12 @@ describe("overlapVolume: scale and overflow", () => {
       [makeSphere(1e200), makeSphere(1e200)],
       [makeCompound([{ shape: makeCuboid(v3(1e120, 1e120, 1e120)), pose: pose() }]), up],
     ] as [Shape, Shape][]) {
-      expect(() => overlapVolume(a, pose(), b, pose())).toThrow(/too large for a finite volume/);
-      expect(() => overlapVolume(b, pose(), a, pose())).toThrow(/too large for a finite volume/);
+      expect(() => overlapVolume(a, pose(), b, pose())).toThrow(
+        /too large for a finite overlap volume/,
+      );
+      expect(() => overlapVolume(b, pose(), a, pose())).toThrow(
+        /too large for a finite overlap volume/,
+      );
     }
   });
 });

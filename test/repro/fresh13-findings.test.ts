@@ -345,14 +345,14 @@ describe("inputs each finite but out of range together (fresh13)", () => {
 });
 
 describe("setPoses' quaternion error (fresh13)", () => {
-  it("shows the four numbers, so '(got 0.5)' reads as their length", () => {
+  it("shows the four numbers as the value and states their length (session 18: the body too)", () => {
     const w = new CollisionWorld();
     const h = w.addBody({ shape: makeSphere(1), pose: iso.identity() });
     const e = caught(() => w.setPoses([h], Float64Array.from([0, 0, 0, 0, 0, 0, 0.5])));
     expect(e.field).toBe("poses[3..6]");
-    expect(e.value).toBe(0.5);
+    expect(e.value).toEqual([0, 0, 0, 0.5]);
     expect(e.message).toBe(
-      "poses[3..6] must be a unit quaternion (qx, qy, qz, qw of length 1): [0, 0, 0, 0.5] has length (got 0.5)",
+      "poses[3..6] (the rotation qx, qy, qz, qw of handles[0]) must be a unit quaternion, of length 1 within 0.000001 (the identity is 0, 0, 0, 1); its length is 0.5 (got [0,0,0,0.5])",
     );
     expect(w.getPose(h)).toEqual(iso.identity());
   });

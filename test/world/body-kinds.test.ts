@@ -332,7 +332,7 @@ describe("bad input: CollideError naming the field and value, the world unchange
     expectError(() => world.setPoses(two, inf), "poses[0]", Number.POSITIVE_INFINITY);
     const skew = Float64Array.from(good);
     skew[13] = 0.5;
-    expectError(() => world.setPoses(two, skew), "poses[10..13]", 0.5);
+    expectError(() => world.setPoses(two, skew), "poses[10..13]", [0, 0, 0, 0.5]);
     const gone = world.addBody({ shape: unitBox, pose: at(50) });
     world.removeBody(gone);
     expectError(
