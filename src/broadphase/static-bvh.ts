@@ -121,7 +121,9 @@ function mortonKeys(
   byId: boolean,
   range: Float64Array,
   keys: Float64Array,
+  hist: Int32Array,
 ): void {
+  hist.fill(0);
   const lo0 = range[0];
   const lo1 = range[1];
   const lo2 = range[2];
@@ -135,7 +137,52 @@ function mortonKeys(
     const qz = Math.floor((0.5 * boxes[k + 2] + 0.5 * boxes[k + 5] - lo2) * s2);
     const c = SPREAD[qx & 1023] | (SPREAD[qy & 1023] << 1) | (SPREAD[qz & 1023] << 2);
     keys[i] = c * KEY_SCALE + i;
+    hist[c & 1023]++;
+    hist[1024 + ((c >>> 10) & 1023)]++;
+    hist[2048 + (c >>> 20)]++;
   }
+}
+
+/**
+ * Sorts `keys[0 .. count)` (distinct, Morton code × 2^21 + input index, so already in input
+ * order within a code) by code: a least-significant-digit radix sort over the code's three 10-bit
+ * digits, whose counts {@link mortonKeys} gathered in `hist` (1,024 per digit). Each pass is
+ * stable, so ties keep input order and the result is the keys' numeric order — what
+ * `keys.sort()` gives, in a few linear passes instead of a comparison sort (the native one took
+ * 13–20 ms for 100,000 keys here, the first build of a level's static bodies). A digit on which
+ * every key agrees is skipped. `scratch` holds `count` doubles; the result ends in `keys`.
+ */
+function radixSortKeys(
+  keys: Float64Array,
+  scratch: Float64Array,
+  count: number,
+  hist: Int32Array,
+): void {
+  let src = keys;
+  let dst = scratch;
+  for (let d = 0; d < 3; d++) {
+    const base = 1024 * d;
+    // Exclusive prefix sums of the digit's counts; skip the pass when one bucket holds all.
+    let sum = 0;
+    let single = false;
+    for (let v = 0; v < 1024; v++) {
+      const h = hist[base + v];
+      if (h === count) single = true;
+      hist[base + v] = sum;
+      sum += h;
+    }
+    if (single) continue;
+    const shift = 10 * d;
+    for (let i = 0; i < count; i++) {
+      const key = src[i];
+      const v = base + ((((key / KEY_SCALE) | 0) >>> shift) & 1023);
+      dst[hist[v]++] = key;
+    }
+    const t = src;
+    src = dst;
+    dst = t;
+  }
+  if (src !== keys) keys.set(src.subarray(0, count));
 }
 
 /**
@@ -199,6 +246,8 @@ export class StaticBvh {
   private keys = new Float64Array(0);
   /** The centres' range of the last build (min xyz, max xyz). */
   private readonly centreRange = new Float64Array(6);
+  /** The radix sort's counts: 1,024 per 10-bit digit of the Morton code, three digits. */
+  private readonly digitCounts = new Int32Array(3 * 1024);
   /** The node build's pending runs: (start, end, parent, level) each. */
   private tasks = new Int32Array(4 * 64);
   private entries = 0;
@@ -260,12 +309,13 @@ export class StaticBvh {
     const range = this.centreRange;
     centreRange(boxes, ids, count, byId, range);
     // Sort by Morton code of the centre, ties by input order (deterministic): the keys (code
-    // and index in one double) are sorted by the engine's native typed-array sort, which needs
-    // no compilation and one array of scratch.
+    // and index in one double) by a radix sort over the code's digits (radixSortKeys).
     this.reserve(count, byId);
     const keys = this.keys.subarray(0, count);
-    mortonKeys(boxes, ids, count, byId, range, keys);
-    keys.sort();
+    const hist = this.digitCounts;
+    mortonKeys(boxes, ids, count, byId, range, keys, hist);
+    // The node boxes' first `count` doubles are the sort's scratch: the nodes are written after.
+    radixSortKeys(keys, this.nodeBox, count, hist);
     placeEntries(ids, count, byId, keys, this.entryId, this.entrySrc);
     this.boxes = boxes;
     this.boxOf = byId ? this.entryId : this.entrySrc;
