@@ -296,9 +296,36 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
       touchWitnesses(1);
     }
   }
+  if (solvedIo[0] > 0 && (curved(a) || curved(b))) gapWitnesses(k);
   if (wanted) recordError();
   return true;
 }
+
+/**
+ * A gap of a curved pair whose witnesses lie farther apart than the gap, by more than
+ * GAP_WITNESS_SLACK of their magnitude in the solver's frame (sideways: the normal of a corner or
+ * rim near a rim is fixed only to the flatness of the gap there), taken onto both shapes by
+ * {@link polishWitnesses}. `k` the solver's change of units. Cores loaded.
+ */
+function gapWitnesses(k: number): void {
+  vec3.sub(polishD1, solvedB, solvedA);
+  lengthInto(polishD1, 0);
+  const e = sizeIo[0] - solvedIo[0];
+  vec3.scale(polishD1, solvedA, k);
+  vec3.scale(polishD2, solvedB, k);
+  if (shiftIo[0] !== 0) {
+    vec3.sub(polishD1, polishD1, shiftA);
+    vec3.sub(polishD2, polishD2, shiftA);
+  }
+  lengthInto(polishD1, 1);
+  lengthInto(polishD2, 2);
+  if (!(e * k > GAP_WITNESS_SLACK * Math.max(sizeIo[1], sizeIo[2]))) return;
+  touchIo[0] = k;
+  polishWitnesses(1, 0, 0);
+}
+
+/** Sideways offset of a gap's witnesses, relative to their magnitude, that {@link gapWitnesses} mends. */
+const GAP_WITNESS_SLACK = 2 ** -44;
 
 /** {@link saveSolved}'s copy: [0] the signed distance, [1] and [2] boundIo. */
 const savedIo = new Float64Array(3);
@@ -342,12 +369,13 @@ function touchWitnesses(scene: number): void {
   const fromB = touchIo[2] < touchIo[1];
   if (fromB) vec3.copy(solvedA, solvedB);
   else vec3.copy(solvedB, solvedA);
-  if (curved(coreA.shape) || curved(coreB.shape)) polishTouch(scene, fromB ? 1 : 0);
+  if (curved(coreA.shape) || curved(coreB.shape)) polishWitnesses(scene, fromB ? 1 : 0, 1);
 }
 
 const polishP = vec3.create();
 const polishQ = vec3.create();
 const polishBest = vec3.create();
+const polishBestQ = vec3.create();
 const polishH0 = vec3.create();
 const polishH1 = vec3.create();
 const polishD1 = vec3.create();
@@ -356,20 +384,26 @@ const polishD2 = vec3.create();
 const projectIo = new Float64Array(1);
 
 /**
- * The touch point of a pair with a cylinder or cone, taken onto both shapes by alternating
- * projections (von Neumann; Bauschke & Borwein 1996): a touch at a rim or an apex (rim on rim,
- * a box edge on a rim) fixes the normal only to about the square root of the rounding, where
- * the overlap is flat, and the witness on one shape is off the other by that angle times the
- * size (issue 16: 1.4e-9 off a cylinder of 0.7 whose rim touched another's, 2.3e-5 at 1e5). Near
- * such a touch the shapes' boundaries cross at an angle, where alternating projections onto the
- * two solids converge linearly to a common point; the point of the least gap to the other shape
- * is kept. The curved shapes project exactly (src/geometry/revolution.ts), the others by GJK
- * from the point. `on`: the shape (0 A, 1 B) solvedA lies on; `scene` as {@link touchWitnesses}.
- * Cores loaded; at a touch of a curved pair only.
+ * The witnesses of a pair with a cylinder or cone at a touch or a small gap, taken onto both
+ * shapes by alternating projections (von Neumann; Bauschke & Borwein 1996, for two convex sets
+ * they converge to a pair of nearest points, a common point when the sets meet). A touch at a
+ * rim or an apex (rim on rim, a box edge or a corner on a rim) fixes the normal only to about
+ * the square root of the rounding, where the overlap is flat, and the witness placed along it is
+ * off the other shape by that angle times the size (issue 16: 1.4e-9 off a cylinder of 0.7
+ * whose rim touched another's, 2.3e-5 at 1e5; a triangle's corner 6.9e-13 from a cone's rim
+ * with the rim's witness 2e-7 aside). Near such a contact the boundaries cross at an angle, where
+ * the projections converge linearly, slowly at a shallow angle: every second cycle is
+ * extrapolated along its steps (Aitken's Δ² by vectors) and taken back onto the shape. The pair
+ * of least gap is kept: at a touch (`touch` 1) its point on one shape for both witnesses, else
+ * both points, and its gap when below the solver's (points on both shapes attain it). The
+ * curved shapes project exactly (src/geometry/revolution.ts), the others by GJK from the point.
+ * Starts from solvedA, on shape `on` (0 A, 1 B) or near it; `scene` as {@link touchWitnesses}.
+ * Cores loaded; for curved pairs only, at a touch or where the witnesses are apart by more than
+ * the gap.
  */
-function polishTouch(scene: number, on: number): void {
+function polishWitnesses(scene: number, on: number, touch: number): void {
+  const k = scene !== 0 ? touchIo[0] : 1;
   if (scene !== 0) {
-    const k = touchIo[0];
     polishP.x = solvedA.x * k;
     polishP.y = solvedA.y * k;
     polishP.z = solvedA.z * k;
@@ -380,6 +414,7 @@ function polishTouch(scene: number, on: number): void {
   vec3.copy(polishP, polishQ);
   let side = on;
   let best = Number.POSITIVE_INFINITY;
+  let bestSide = on;
   let stalls = 0;
   // The points on `on`'s shape after each full cycle (polishH0, polishH1: the last two) for
   // the extrapolation, `cycles` of them since the last one.
@@ -389,7 +424,9 @@ function polishTouch(scene: number, on: number): void {
     const gap = projectIo[0];
     if (gap < best) {
       best = gap;
+      bestSide = side;
       vec3.copy(polishBest, polishP);
+      vec3.copy(polishBestQ, polishQ);
       stalls = 0;
     } else if (++stalls >= TOUCH_POLISH_STALLS) break;
     if (!(gap > 0)) break;
@@ -397,7 +434,7 @@ function polishTouch(scene: number, on: number): void {
     side = 1 - side;
     if (side !== on) continue;
     // Near a shallow crossing the cycles shrink by a ratio c close to 1 along one direction:
-    // x* ≈ x₂ + (x₂ − x₁)·c/(1 − c) (Aitken's Δ², by vectors), taken back onto the shape.
+    // x* ≈ x₂ + (x₂ − x₁)·c/(1 − c), taken back onto the shape.
     if (cycles >= 2) {
       vec3.sub(polishD1, polishH1, polishH0);
       vec3.sub(polishD2, polishP, polishH1);
@@ -414,22 +451,32 @@ function polishTouch(scene: number, on: number): void {
     vec3.copy(polishH1, polishP);
     cycles++;
   }
-  if (scene !== 0) {
-    if (shiftIo[0] !== 0) vec3.add(polishBest, polishBest, shiftA);
-    const inv = 1 / touchIo[0];
-    vec3.scale(polishBest, polishBest, inv);
+  if (touch === 0) {
+    // Not a touch: the pair itself, A's point first; its gap when below the solver's.
+    if (bestSide === 1) {
+      vec3.copy(polishP, polishBest);
+      vec3.copy(polishBest, polishBestQ);
+      vec3.copy(polishBestQ, polishP);
+    }
+    if (shiftIo[0] !== 0) vec3.add(polishBestQ, polishBestQ, shiftA);
+    vec3.scale(polishBestQ, polishBestQ, 1 / k);
+    vec3.copy(solvedB, polishBestQ);
+    const g = best / k;
+    if (g < solvedIo[0]) solvedIo[0] = g;
   }
+  if (shiftIo[0] !== 0) vec3.add(polishBest, polishBest, shiftA);
+  vec3.scale(polishBest, polishBest, 1 / k);
   vec3.copy(solvedA, polishBest);
-  vec3.copy(solvedB, polishBest);
+  if (touch !== 0) vec3.copy(solvedB, polishBest);
 }
 
-/** Alternating projections of {@link polishTouch}, at most. */
+/** Alternating projections of {@link polishWitnesses}, at most. */
 const TOUCH_POLISH_ITERATIONS = 24;
 
-/** Cosine above which two cycles of {@link polishTouch} run along one direction (extrapolated). */
+/** Cosine above which two cycles of {@link polishWitnesses} run along one direction (extrapolated). */
 const TOUCH_POLISH_ALIGNED = 0.99;
 
-/** Projections without a smaller gap after which {@link polishTouch} stops (rounding reached). */
+/** Projections without a smaller gap after which {@link polishWitnesses} stops (rounding reached). */
 const TOUCH_POLISH_STALLS = 3;
 
 /**
