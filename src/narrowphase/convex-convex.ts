@@ -832,6 +832,8 @@ function curvedGapUnbacked(a: ConvexShape, b: ConvexShape): boolean {
  */
 function curvedCoreGapUnbacked(a: ConvexShape, b: ConvexShape): boolean {
   if (gjkOut.status !== GjkStatus.Separated || gjkOut.unproven) return false;
+  // A core gap beyond the margins is the shapes' gap: curvedGapUnbacked's case.
+  if (!(gjkOut.distance <= coreA.margin + coreB.margin)) return false;
   if (!curved(a) && !curved(b)) return false;
   simplexSize(gjkOut.simplex);
   const touch = TOUCH_TOLERANCE * sizeIo[0];
