@@ -308,12 +308,12 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     // An overlap within the rounding of the pair's size is a touch but for its sign: one point
     // on both shapes, as at a touch (a triangle's witness 1.3e-13 beside it where it crossed a
     // cone's rim by 7e-15 at size 6); (pB − pA)·n is then 0, within that rounding of the depth.
+    // A deeper one: each witness seated on its own shape.
     lengthInto(solvedA, 1);
     lengthInto(solvedB, 2);
-    if (0 - solvedIo[0] <= TOUCH_TOLERANCE * Math.max(sizeIo[1], sizeIo[2])) {
-      touchIo[0] = k;
-      touchWitnesses(1);
-    }
+    touchIo[0] = k;
+    if (0 - solvedIo[0] <= TOUCH_TOLERANCE * Math.max(sizeIo[1], sizeIo[2])) touchWitnesses(1);
+    else seatWitnesses();
   }
   if (wanted) recordError();
   return true;
@@ -341,6 +341,36 @@ function gapWitnesses(k: number): void {
   touchIo[0] = k;
   polishWitnesses(1, 0, 0);
 }
+
+/**
+ * The witnesses of a curved pair's overlap, each taken onto its own shape where it lies outside
+ * it by more than SEAT_SLACK of the pair's magnitude in the solver's frame: a witness placed
+ * along the normal against the other's unique support (a hull's edge against a cylinder's rim)
+ * lies on the edge's supporting plane but beside the edge by the normal's error times the edge's
+ * length (issue 16: 1e-5 off a hull of 7e5 whose edge crossed the rim of a cylinder of 0.03). The
+ * nearest point of the shape moves it within that plane, so (pB − pA)·n keeps the depth. A
+ * witness inside its shape is left as it is. Cores loaded; touchIo[0] the change of units.
+ */
+function seatWitnesses(): void {
+  const k = touchIo[0];
+  lengthInto(pairBInA.translation, 0);
+  const m = Math.max(sizeIo[0], shiftIo[1]);
+  for (let side = 0; side < 2; side++) {
+    const w = side === 0 ? solvedA : solvedB;
+    polishP.x = w.x * k;
+    polishP.y = w.y * k;
+    polishP.z = w.z * k;
+    if (shiftIo[0] !== 0) vec3.sub(polishP, polishP, shiftA);
+    lengthInto(polishP, 1);
+    projectOnto(polishQ, side, polishP);
+    if (!(projectIo[0] > SEAT_SLACK * Math.max(m, sizeIo[1]))) continue;
+    if (shiftIo[0] !== 0) vec3.add(polishQ, polishQ, shiftA);
+    vec3.scale(w, polishQ, 1 / k);
+  }
+}
+
+/** Distance outside its shape, relative to the pair's magnitude, from which a witness is seated. */
+const SEAT_SLACK = 2 ** -40;
 
 /** Sideways offset of a gap's witnesses, relative to their magnitude, that {@link gapWitnesses} mends. */
 const GAP_WITNESS_SLACK = 2 ** -44;
