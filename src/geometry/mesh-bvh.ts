@@ -254,18 +254,12 @@ export function buildMeshBvh(
     stack[r + 3] = -1;
     top += 2;
   }
-  // The kept scratch is copied out; a build's own node array is handed over as a view (its
-  // unused tail was never written, so it holds no memory pages: copying would fault in twice).
-  // A build's own centroid array is sized to hold the node boxes too (the centroids are not
-  // read again): the boxes are fitted into the pages the centroids already faulted in.
-  const ownCen = (scratch === null || w.cen !== scratch.cen) && w.cen.length >= 6 * nodeCount;
+  // The working arrays are kept for the next build: the node words are copied out, and the node
+  // boxes get an array of their own, of exactly their size.
   const bvh: MeshBvh = {
     nodeCount,
-    bounds: ownCen ? w.cen.subarray(0, 6 * nodeCount) : new Float64Array(6 * nodeCount),
-    data:
-      scratch !== null && data === scratch.data
-        ? data.slice(0, 2 * nodeCount)
-        : data.subarray(0, 2 * nodeCount),
+    bounds: new Float64Array(6 * nodeCount),
+    data: data.slice(0, 2 * nodeCount),
     primitives,
     depth: maxDepth,
   };
@@ -279,35 +273,40 @@ const buildStack = new Float64Array(TASK * (MESH_BVH_MAX_DEPTH + 2));
 let scratch: BuildArrays | null = null;
 
 /**
- * Largest build whose working arrays are kept for the next one (about 3 MB): fresh large typed
- * arrays cost a page fault per 4 KB on first touch, which on a loaded machine was most of a
- * bunny's build; a huge mesh's arrays are not kept alive after its build.
+ * Working arrays of the last build above {@link SCRATCH_KEPT_PRIMITIVES} primitives, held weakly:
+ * builds run back to back (a level's meshes loaded in one task) reuse them, and the garbage
+ * collector may free them once the task that built is over.
+ */
+let largeScratch: WeakRef<BuildArrays> | null = null;
+
+/**
+ * Largest build whose working arrays are kept strongly for the next one (about 3 MB): fresh large
+ * typed arrays cost a page fault per 4 KB on first touch (12–15 µs each on a loaded virtual
+ * machine), which was most of a bunny's build; a huge mesh's arrays are held only weakly.
  */
 const SCRATCH_KEPT_PRIMITIVES = 1 << 16;
 
 /**
- * Working arrays for `count` primitives (the ids are written into `prim`, the caller's output).
- * The node words start at about one node per primitive (leaves of up to `maxLeaf` ≥ 2 need
- * fewer) and grow by half when full, up to the 2n − 1 nodes of any binary tree with n leaves.
+ * Working arrays for `count` primitives (the ids are written into `prim`, the caller's output),
+ * reused from an earlier build when they are large enough. The node words start at about one node
+ * per primitive (leaves of up to `maxLeaf` ≥ 2 need fewer) and grow by half when full, up to the
+ * 2n − 1 nodes of any binary tree with n leaves.
  */
 function buildArrays(prim: Uint32Array, count: number, maxLeaf: number): BuildArrays {
   const most = Math.max(1, 2 * count - 1);
   const nodes = maxLeaf === 1 ? most : Math.min(most, count + MIN_NODE_CAPACITY);
-  if (scratch !== null && scratch.cen.length >= 3 * count) {
-    if (scratch.data.length < 2 * nodes) scratch.data = new Uint32Array(2 * nodes);
-    scratch.prim = prim;
-    return scratch;
-  }
   const kept = count <= SCRATCH_KEPT_PRIMITIVES;
-  // A kept array holds the centroids of up to twice this count; a build's own holds them (3 per
-  // primitive) and, once they are no longer read, the node boxes (6 per node).
-  const cenLength = kept ? 3 * Math.min(SCRATCH_KEPT_PRIMITIVES, 2 * count) : 6 * nodes;
-  const w: BuildArrays = {
-    prim,
-    cen: new Float64Array(cenLength),
-    data: new Uint32Array(2 * nodes),
-  };
-  if (kept) scratch = w;
+  let w = kept ? scratch : (largeScratch?.deref() ?? null);
+  if (w === null || w.cen.length < 3 * count) {
+    // A small build's arrays are made for up to twice its count, so that slightly larger ones
+    // reuse them.
+    const room = kept ? Math.min(SCRATCH_KEPT_PRIMITIVES, 2 * count) : count;
+    w = { prim, cen: new Float64Array(3 * room), data: new Uint32Array(2 * nodes) };
+    if (kept) scratch = w;
+    else largeScratch = new WeakRef(w);
+  }
+  if (w.data.length < 2 * nodes) w.data = new Uint32Array(2 * nodes);
+  w.prim = prim;
   return w;
 }
 
