@@ -145,15 +145,19 @@ function unionPrimitives(
 }
 
 /**
- * The working set of one build: the primitive ids (`prim`, the caller's output) and their doubled
- * centroids (`cen`, min + max per axis, 3 per slot) permuted together, so the partitions move 28
- * bytes per slot and read consecutive memory; the boxes themselves stay in the caller's array and
- * are read through the ids, by the SAH's bins and by the final fit of the node boxes.
+ * The working set of one build: the primitive ids (`prim`, the caller's output), their doubled
+ * centroids (`cen`, min + max per axis, 3 per slot) and their extents (`ext`, max − min, single
+ * precision: they only weigh the SAH's bins) permuted together, so the partitions move 40 bytes
+ * per slot and the partitions and bins read consecutive memory even when the ids are scattered (a
+ * triangle soup); the exact boxes stay in the caller's array and are read through the ids once,
+ * by the final fit of the node boxes.
  */
 interface BuildArrays {
   prim: Uint32Array;
   cen: Float64Array;
-  /** Node words while building (capacity up to 2n − 1 nodes; copied or viewed at the end). */
+  /** Each slot's box extents (max − min per axis, single precision), read by the SAH's bins. */
+  ext: Float32Array;
+  /** Node words while building (capacity up to 2n − 1 nodes; copied out at the end). */
   data: Uint32Array;
 }
 
@@ -166,9 +170,10 @@ interface BuildArrays {
  * stays a leaf when no split is cheaper than testing its primitives and it has at most
  * `maxLeafSize` of them, or at depth {@link MESH_BVH_MAX_DEPTH}. Nodes of at most
  * {@link MESH_BVH_SAH_MIN_PRIMITIVES} are split at their centroid box's midpoint. Primitives
- * whose centroids all coincide are split in halves by slot. The build partitions ids and
- * centroids in place and carries each node's centroid box (from the bins, or one pass over a
- * midpoint split's centroids); the node boxes are fitted once at the end, leaves from their
+ * whose centroids all coincide are split in halves by slot. The build partitions ids, centroids
+ * and single-precision extents (which weigh the bins) in working arrays that it keeps for the next
+ * build, and carries each node's centroid box (measured by the partition pass that makes the
+ * node); the node boxes are fitted once at the end, leaves from their
  * primitives and inner nodes from their children (a reverse sweep, as {@link refitMeshBvh}), so
  * each is exactly the union of its primitives' boxes. Deterministic; `primBounds` is only read.
  * Throws `CollideError` for a `primBounds` shorter than 6·count or with non-finite values, and
@@ -233,7 +238,7 @@ export function buildMeshBvh(
       data[2 * node + 1] = n;
       continue;
     }
-    const axis = splitNode(w, pb, stack, t, bins, maxLeaf);
+    const axis = splitNode(w, stack, t, bins, maxLeaf);
     if (axis < 0) {
       data[2 * node] = start;
       data[2 * node + 1] = n;
@@ -301,7 +306,12 @@ function buildArrays(prim: Uint32Array, count: number, maxLeaf: number): BuildAr
     // A small build's arrays are made for up to twice its count, so that slightly larger ones
     // reuse them.
     const room = kept ? Math.min(SCRATCH_KEPT_PRIMITIVES, 2 * count) : count;
-    w = { prim, cen: new Float64Array(3 * room), data: new Uint32Array(2 * nodes) };
+    w = {
+      prim,
+      cen: new Float64Array(3 * room),
+      ext: new Float32Array(3 * room),
+      data: new Uint32Array(2 * nodes),
+    };
     if (kept) scratch = w;
     else largeScratch = new WeakRef(w);
   }
@@ -332,7 +342,7 @@ function loadPrimitives(
   count: number,
   stack: Float64Array,
 ): void {
-  const { prim, cen } = w;
+  const { prim, cen, ext } = w;
   let ca = Infinity;
   let cb = Infinity;
   let cc = Infinity;
@@ -351,6 +361,9 @@ function loadPrimitives(
     cen[3 * i] = cx;
     cen[3 * i + 1] = cy;
     cen[3 * i + 2] = cz;
+    ext[3 * i] = primBounds[o + 3] - primBounds[o];
+    ext[3 * i + 1] = primBounds[o + 4] - primBounds[o + 1];
+    ext[3 * i + 2] = primBounds[o + 5] - primBounds[o + 2];
     if (cx < ca) ca = cx;
     if (cy < cb) cb = cy;
     if (cz < cc) cc = cz;
@@ -387,7 +400,6 @@ function badPrimitive(primBounds: ArrayLike<number>, i: number): never {
  */
 function splitNode(
   w: BuildArrays,
-  pb: ArrayLike<number>,
   stack: Float64Array,
   t: number,
   maxBins: number,
@@ -430,7 +442,7 @@ function splitNode(
     return axis;
   }
   const scale = maxBins / ext;
-  binSlots(w, pb, start, end, axis, lo, scale, maxBins);
+  binSlots(w, start, end, axis, lo, scale, maxBins);
   const best = sweepBins(maxBins);
   if (n <= maxLeaf) {
     // The node's box is the union of all bins' (the left side of the last boundary and the
@@ -465,14 +477,14 @@ let bestCost = Infinity;
 const leftBox = new Float64Array(6);
 
 /**
- * Bins slots [start, end) by centroid along `axis` (`lo`, `scale` = bins / extent): counts,
- * boxes (read from `pb` through the ids) and centroid boxes per bin. A function of its own so
+ * Bins slots [start, end) by centroid along `axis` (`lo`, `scale` = bins / extent): counts and
+ * boxes per bin, the boxes doubled (centroid sum ∓ extent) from the slots' own arrays, so the
+ * reads are consecutive whatever the primitives' order. A function of its own so
  * that V8 optimizes it whole instead of entering its caller mid-loop (on-stack replacement),
  * which had made the caller deoptimize at every call.
  */
 function binSlots(
   w: BuildArrays,
-  pb: ArrayLike<number>,
   start: number,
   end: number,
   axis: number,
@@ -480,7 +492,7 @@ function binSlots(
   scale: number,
   bins: number,
 ): void {
-  const { prim, cen } = w;
+  const { cen, ext } = w;
   binCount.fill(0, 0, bins);
   for (let k = 0; k < bins; k++) {
     const o = 6 * k;
@@ -497,17 +509,24 @@ function binSlots(
   const step = Math.max(1, Math.floor((end - start) / SAH_SAMPLE));
   for (let s = start; s < end; s += step) {
     // lo is the least centroid: the offset is ≥ 0, so truncation is the floor.
-    let k = ((cen[3 * s + axis] - lo) * scale) | 0;
+    const q = 3 * s;
+    let k = ((cen[q + axis] - lo) * scale) | 0;
     if (k > last) k = last;
     binCount[k]++;
     const o = 6 * k;
-    const q = 6 * prim[s];
-    const x0 = pb[q];
-    const y0 = pb[q + 1];
-    const z0 = pb[q + 2];
-    const x1 = pb[q + 3];
-    const y1 = pb[q + 4];
-    const z1 = pb[q + 5];
+    // The slot's box doubled (centroid sum ∓ extent): the SAH compares areas only.
+    const cx = cen[q];
+    const cy = cen[q + 1];
+    const cz = cen[q + 2];
+    const ex = ext[q];
+    const ey = ext[q + 1];
+    const ez = ext[q + 2];
+    const x0 = cx - ex;
+    const y0 = cy - ey;
+    const z0 = cz - ez;
+    const x1 = cx + ex;
+    const y1 = cy + ey;
+    const z1 = cz + ez;
     if (x0 < binBounds[o]) binBounds[o] = x0;
     if (y0 < binBounds[o + 1]) binBounds[o + 1] = y0;
     if (z0 < binBounds[o + 2]) binBounds[o + 2] = z0;
@@ -603,7 +622,7 @@ function partitionSlots(
   scale: number,
   best: number,
 ): number {
-  const { prim, cen } = w;
+  const { prim, cen, ext } = w;
   const start = stack[t] | 0;
   const end = stack[t + 1] | 0;
   let la = Infinity;
@@ -670,6 +689,11 @@ function partitionSlots(
     cen[b] = x;
     cen[b + 1] = y;
     cen[b + 2] = z;
+    for (let k = 0; k < 3; k++) {
+      const e = ext[a + k];
+      ext[a + k] = ext[b + k];
+      ext[b + k] = e;
+    }
     if (u < la) la = u;
     if (v < lb) lb = v;
     if (q < lc) lc = q;
