@@ -245,18 +245,13 @@ export function buildMeshBvh(
       continue;
     }
     data[2 * node + 1] = MESH_BVH_INNER_FLAG | axis;
-    // splitNode wrote the two children's tasks at t (left) and t + TASK (right): swap them so
-    // the left one is popped first.
+    // splitNode wrote the left child's task at t + TASK, to be popped first, and the right one's
+    // at t; the right child's task carries the parent, which stores the right child's index.
     const r = t + TASK;
-    for (let k = 0; k < TASK; k++) {
-      const x = stack[t + k];
-      stack[t + k] = stack[r + k];
-      stack[r + k] = x;
-    }
-    stack[t + 2] = depth + 1;
-    stack[t + 3] = node;
     stack[r + 2] = depth + 1;
     stack[r + 3] = -1;
+    stack[t + 2] = depth + 1;
+    stack[t + 3] = node;
     top += 2;
   }
   // The working arrays are kept for the next build: the node words are copied out, and the node
@@ -395,7 +390,7 @@ function badPrimitive(primBounds: ArrayLike<number>, i: number): never {
 /**
  * Splits the node whose task is at stack[t..t+9]: bins its slots along the axis of largest
  * centroid extent, picks the SAH boundary and partitions in place. On a split, returns the axis
- * and writes the left child's task at t and the right child's at t + TASK (start, end, centroid
+ * and writes the left child's task at t + TASK and the right child's at t (start, end, centroid
  * box; depth and parent are the caller's). Returns −1 to keep a leaf.
  */
 function splitNode(
@@ -427,9 +422,9 @@ function splitNode(
     const r = t + TASK;
     for (let k = 4; k < TASK; k++) stack[r + k] = stack[t + k];
     const mid = start + (n >> 1);
-    stack[t + 1] = mid;
-    stack[r] = mid;
-    stack[r + 1] = end;
+    stack[r] = start;
+    stack[r + 1] = mid;
+    stack[t] = mid;
     return 0;
   }
   const lo = stack[t + 4 + axis];
@@ -437,7 +432,7 @@ function splitNode(
     // Small nodes, the great majority: a leaf when small enough, else the centroid box's
     // midpoint (three-mesh-bvh's "center" split): two bins, the left one kept.
     if (n <= maxLeaf) return -1;
-    const mid = partitionSlots(w, stack, t, axis, lo, 2 / ext, 0);
+    const mid = partitionSlots(w, stack, t, axis, lo + 0.5 * ext);
     if (mid === start || mid === end) splitHalves(w, stack, t, start, end, start + (n >> 1));
     return axis;
   }
@@ -462,7 +457,7 @@ function splitNode(
     const splitCost = MESH_BVH_TRAVERSAL_COST + (parentArea > 0 ? bestCost / parentArea : n);
     if (splitCost >= n) return -1;
   }
-  const mid = partitionSlots(w, stack, t, axis, lo, scale, best);
+  const mid = partitionSlots(w, stack, t, axis, lo + (best + 1) / scale);
   // The boundary rounded onto an end of a tiny centroid range: halves by slot.
   if (mid === start || mid === end) splitHalves(w, stack, t, start, end, start + (n >> 1));
   return axis;
@@ -604,12 +599,13 @@ function sweepBins(bins: number): number {
 }
 
 /**
- * Partitions the slots [start, end) of the task at stack[t] in place (Hoare: ids and centroids
- * swapped together) by the bin of their doubled centroid along `axis` (bin k = ⌊(c − lo)·scale⌋):
- * bins at or below `best` first. The SAH split passes its bins and boundary; a centroid-midpoint
- * split passes two bins (scale = 2 / extent) and `best` = 0. Every slot is read once, by the scan
- * that places it, which also grows its side's centroid box: the left task is written at t and
- * the right one at t + TASK (start, end, centroid box), as {@link splitHalves} would. Returns the
+ * Partitions the slots [start, end) of the task at stack[t] in place (Hoare: ids, centroids and
+ * extents swapped together) by their doubled centroid along `axis`: those below `split` first.
+ * The SAH split passes its chosen bin boundary (lo + (best + 1) / scale: a slot on it may land on
+ * either side of the bins' count by rounding, which moves one slot and no box); a centroid-midpoint
+ * split passes the midpoint of the centroid range. Every slot is read once, by the scan
+ * that places it, which also grows its side's centroid box: the left task is written at t + TASK
+ * and the right one at t (start, end, centroid box), as {@link splitHalves} would. Returns the
  * first slot of the right side (when it is `start` or `end`, one task is empty and the caller
  * splits in halves instead).
  */
@@ -618,9 +614,7 @@ function partitionSlots(
   stack: Float64Array,
   t: number,
   axis: number,
-  lo: number,
-  scale: number,
-  best: number,
+  split: number,
 ): number {
   const { prim, cen, ext } = w;
   const start = stack[t] | 0;
@@ -643,7 +637,7 @@ function partitionSlots(
     while (i <= j) {
       const a = 3 * i;
       const c = cen[a + axis];
-      if ((((c - lo) * scale) | 0) > best) break;
+      if (c >= split) break;
       const x = cen[a];
       const y = cen[a + 1];
       const z = cen[a + 2];
@@ -658,7 +652,7 @@ function partitionSlots(
     while (i <= j) {
       const b = 3 * j;
       const c = cen[b + axis];
-      if ((((c - lo) * scale) | 0) <= best) break;
+      if (c < split) break;
       const x = cen[b];
       const y = cen[b + 1];
       const z = cen[b + 2];
@@ -710,28 +704,28 @@ function partitionSlots(
     j--;
   }
   const r = t + TASK;
-  stack[t + 1] = i;
-  stack[t + 4] = la;
-  stack[t + 5] = lb;
-  stack[t + 6] = lc;
-  stack[t + 7] = ld;
-  stack[t + 8] = le;
-  stack[t + 9] = lf;
-  stack[r] = i;
-  stack[r + 1] = end;
-  stack[r + 4] = ra;
-  stack[r + 5] = rb;
-  stack[r + 6] = rc;
-  stack[r + 7] = rd;
-  stack[r + 8] = re;
-  stack[r + 9] = rf;
+  stack[r] = start;
+  stack[r + 1] = i;
+  stack[r + 4] = la;
+  stack[r + 5] = lb;
+  stack[r + 6] = lc;
+  stack[r + 7] = ld;
+  stack[r + 8] = le;
+  stack[r + 9] = lf;
+  stack[t] = i;
+  stack[t + 4] = ra;
+  stack[t + 5] = rb;
+  stack[t + 6] = rc;
+  stack[t + 7] = rd;
+  stack[t + 8] = re;
+  stack[t + 9] = rf;
   return i;
 }
 
 /**
  * Splits the task at t into slots [start, mid) and [mid, end) as they lie (a partition that left
- * one side empty), measuring both sides' centroid boxes; the left task at t, the right at
- * t + TASK.
+ * one side empty), measuring both sides' centroid boxes; the left task at t + TASK, the right at
+ * t.
  */
 function splitHalves(
   w: BuildArrays,
@@ -742,11 +736,12 @@ function splitHalves(
   mid: number,
 ): void {
   const r = t + TASK;
-  centroidBox(w.cen, start, mid, stack, t);
-  centroidBox(w.cen, mid, end, stack, r);
-  stack[t + 1] = mid;
-  stack[r] = mid;
-  stack[r + 1] = end;
+  centroidBox(w.cen, start, mid, stack, r);
+  centroidBox(w.cen, mid, end, stack, t);
+  stack[r] = start;
+  stack[r + 1] = mid;
+  stack[t] = mid;
+  stack[t + 1] = end;
 }
 
 /** Writes the centroid box of slots [start, end) into the task at t. */
