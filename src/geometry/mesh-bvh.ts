@@ -75,7 +75,7 @@ export interface MeshBvhOptions {
   bins?: number;
   /**
    * Accepted for compatibility and ignored: the build reads `primBounds` and never writes it
-   * (it used to reorder the boxes in place to save a copy; it now copies only centroids).
+   * (it used to reorder the boxes in place to save a copy; it now copies centroids and extents).
    * @default false
    */
   reorderBounds?: boolean;
