@@ -683,11 +683,15 @@ function partitionSlots(
     cen[b] = x;
     cen[b + 1] = y;
     cen[b + 2] = z;
-    for (let k = 0; k < 3; k++) {
-      const e = ext[a + k];
-      ext[a + k] = ext[b + k];
-      ext[b + k] = e;
-    }
+    const ea = ext[a];
+    const eb = ext[a + 1];
+    const ec = ext[a + 2];
+    ext[a] = ext[b];
+    ext[a + 1] = ext[b + 1];
+    ext[a + 2] = ext[b + 2];
+    ext[b] = ea;
+    ext[b + 1] = eb;
+    ext[b + 2] = ec;
     if (u < la) la = u;
     if (v < lb) lb = v;
     if (q < lc) lc = q;
