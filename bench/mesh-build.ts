@@ -7,9 +7,10 @@
  * geometry's index in place, so the index is restored to the mesh's order before each of its
  * builds (untimed): every build of both starts from the same triangle order.
  *
- * `node --import tsx bench/mesh-build.ts [bunny|big] [runs] [collide|three]`
- * (`big`: the bunny subdivided 4 times, 940,544 triangles; `FAULTS=1`: minor page faults and
- * user/system CPU of each build).
+ * `node --import tsx bench/mesh-build.ts [bunny|big|soup|grid] [runs] [collide|three]`
+ * (`big`: the bunny subdivided 4 times, 940,544 triangles; `soup`: 200,000 unconnected random
+ * triangles, ids in no spatial order; `grid`: a 400 × 400 heightfield-like grid, 318,402
+ * triangles; `FAULTS=1`: minor page faults and user/system CPU of each build).
  */
 
 import { loadavg } from "node:os";
@@ -17,6 +18,7 @@ import * as THREE from "three";
 import { MeshBVH } from "three-mesh-bvh";
 import { buildMeshBvh } from "../src/geometry/mesh-bvh.js";
 import { bunnyMeshData, type MeshData } from "../src/io/mesh-loaders.js";
+import { makeRandom } from "../src/math/random.js";
 
 function subdivide(data: MeshData, levels: number): MeshData {
   const v = Array.from(data.vertices);
@@ -52,9 +54,49 @@ function subdivide(data: MeshData, levels: number): MeshData {
   }
   return { vertices: Float64Array.from(v), indices: Uint32Array.from(idx) };
 }
+/** `n` unconnected triangles of side up to 0.03 at random in the unit cube, seeded. */
+function soup(n: number, seed: number): MeshData {
+  const rng = makeRandom(seed);
+  const vertices = new Float64Array(9 * n);
+  const indices = new Uint32Array(3 * n);
+  for (let t = 0; t < n; t++) {
+    const c = [rng(), rng(), rng()];
+    for (let i = 0; i < 9; i++) vertices[9 * t + i] = c[i % 3] + 0.03 * (rng() - 0.5);
+    indices.set([3 * t, 3 * t + 1, 3 * t + 2], 3 * t);
+  }
+  return { vertices, indices };
+}
+
+/** A `side` × `side` vertex grid in x, z with rolling, noisy heights in y (two triangles a cell). */
+function grid(side: number, seed: number): MeshData {
+  const rng = makeRandom(seed);
+  const vertices = new Float64Array(3 * side * side);
+  for (let j = 0; j < side; j++) {
+    for (let i = 0; i < side; i++) {
+      const y = 8 * Math.sin(0.05 * i) * Math.cos(0.07 * j) + rng();
+      vertices.set([i, y, j], 3 * (j * side + i));
+    }
+  }
+  const indices = new Uint32Array(6 * (side - 1) * (side - 1));
+  for (let j = 0, q = 0; j < side - 1; j++) {
+    for (let i = 0; i < side - 1; i++, q += 6) {
+      const a = j * side + i;
+      indices.set([a, a + side, a + 1, a + 1, a + side, a + side + 1], q);
+    }
+  }
+  return { vertices, indices };
+}
+
 const which = process.argv[2] ?? "bunny";
 const runs = Number(process.argv[3] ?? 9);
-const data = which === "big" ? subdivide(bunnyMeshData(), 4) : bunnyMeshData();
+const data =
+  which === "big"
+    ? subdivide(bunnyMeshData(), 4)
+    : which === "soup"
+      ? soup(200_000, 1)
+      : which === "grid"
+        ? grid(400, 2)
+        : bunnyMeshData();
 const v = data.vertices,
   idx = data.indices,
   tris = idx.length / 3;

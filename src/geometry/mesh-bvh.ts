@@ -75,7 +75,7 @@ export interface MeshBvhOptions {
   bins?: number;
   /**
    * Accepted for compatibility and ignored: the build reads `primBounds` and never writes it
-   * (it used to reorder the boxes in place to save a copy; it now copies only centroids).
+   * (it used to reorder the boxes in place to save a copy; it now copies centroids and extents).
    * @default false
    */
   reorderBounds?: boolean;
@@ -145,15 +145,19 @@ function unionPrimitives(
 }
 
 /**
- * The working set of one build: the primitive ids (`prim`, the caller's output) and their doubled
- * centroids (`cen`, min + max per axis, 3 per slot) permuted together, so the partitions move 28
- * bytes per slot and read consecutive memory; the boxes themselves stay in the caller's array and
- * are read through the ids, by the SAH's bins and by the final fit of the node boxes.
+ * The working set of one build: the primitive ids (`prim`, the caller's output), their doubled
+ * centroids (`cen`, min + max per axis, 3 per slot) and their extents (`ext`, max − min, single
+ * precision: they only weigh the SAH's bins) permuted together, so the partitions move 40 bytes
+ * per slot and the partitions and bins read consecutive memory even when the ids are scattered (a
+ * triangle soup); the exact boxes stay in the caller's array and are read through the ids once,
+ * by the final fit of the node boxes.
  */
 interface BuildArrays {
   prim: Uint32Array;
   cen: Float64Array;
-  /** Node words while building (capacity up to 2n − 1 nodes; copied or viewed at the end). */
+  /** Each slot's box extents (max − min per axis, single precision), read by the SAH's bins. */
+  ext: Float32Array;
+  /** Node words while building (capacity up to 2n − 1 nodes; copied out at the end). */
   data: Uint32Array;
 }
 
@@ -166,9 +170,10 @@ interface BuildArrays {
  * stays a leaf when no split is cheaper than testing its primitives and it has at most
  * `maxLeafSize` of them, or at depth {@link MESH_BVH_MAX_DEPTH}. Nodes of at most
  * {@link MESH_BVH_SAH_MIN_PRIMITIVES} are split at their centroid box's midpoint. Primitives
- * whose centroids all coincide are split in halves by slot. The build partitions ids and
- * centroids in place and carries each node's centroid box (from the bins, or one pass over a
- * midpoint split's centroids); the node boxes are fitted once at the end, leaves from their
+ * whose centroids all coincide are split in halves by slot. The build partitions ids, centroids
+ * and single-precision extents (which weigh the bins) in working arrays that it keeps for the next
+ * build, and carries each node's centroid box (measured by the partition pass that makes the
+ * node); the node boxes are fitted once at the end, leaves from their
  * primitives and inner nodes from their children (a reverse sweep, as {@link refitMeshBvh}), so
  * each is exactly the union of its primitives' boxes. Deterministic; `primBounds` is only read.
  * Throws `CollideError` for a `primBounds` shorter than 6·count or with non-finite values, and
@@ -233,39 +238,28 @@ export function buildMeshBvh(
       data[2 * node + 1] = n;
       continue;
     }
-    const axis = splitNode(w, pb, stack, t, bins, maxLeaf);
+    const axis = splitNode(w, stack, t, bins, maxLeaf);
     if (axis < 0) {
       data[2 * node] = start;
       data[2 * node + 1] = n;
       continue;
     }
     data[2 * node + 1] = MESH_BVH_INNER_FLAG | axis;
-    // splitNode wrote the two children's tasks at t (left) and t + TASK (right): swap them so
-    // the left one is popped first.
+    // splitNode wrote the left child's task at t + TASK, to be popped first, and the right one's
+    // at t; the right child's task carries the parent, which stores the right child's index.
     const r = t + TASK;
-    for (let k = 0; k < TASK; k++) {
-      const x = stack[t + k];
-      stack[t + k] = stack[r + k];
-      stack[r + k] = x;
-    }
-    stack[t + 2] = depth + 1;
-    stack[t + 3] = node;
     stack[r + 2] = depth + 1;
     stack[r + 3] = -1;
+    stack[t + 2] = depth + 1;
+    stack[t + 3] = node;
     top += 2;
   }
-  // The kept scratch is copied out; a build's own node array is handed over as a view (its
-  // unused tail was never written, so it holds no memory pages: copying would fault in twice).
-  // A build's own centroid array is sized to hold the node boxes too (the centroids are not
-  // read again): the boxes are fitted into the pages the centroids already faulted in.
-  const ownCen = (scratch === null || w.cen !== scratch.cen) && w.cen.length >= 6 * nodeCount;
+  // The working arrays are kept for the next build: the node words are copied out, and the node
+  // boxes get an array of their own, of exactly their size.
   const bvh: MeshBvh = {
     nodeCount,
-    bounds: ownCen ? w.cen.subarray(0, 6 * nodeCount) : new Float64Array(6 * nodeCount),
-    data:
-      scratch !== null && data === scratch.data
-        ? data.slice(0, 2 * nodeCount)
-        : data.subarray(0, 2 * nodeCount),
+    bounds: new Float64Array(6 * nodeCount),
+    data: data.slice(0, 2 * nodeCount),
     primitives,
     depth: maxDepth,
   };
@@ -279,35 +273,45 @@ const buildStack = new Float64Array(TASK * (MESH_BVH_MAX_DEPTH + 2));
 let scratch: BuildArrays | null = null;
 
 /**
- * Largest build whose working arrays are kept for the next one (about 3 MB): fresh large typed
- * arrays cost a page fault per 4 KB on first touch, which on a loaded machine was most of a
- * bunny's build; a huge mesh's arrays are not kept alive after its build.
+ * Working arrays of the last build above {@link SCRATCH_KEPT_PRIMITIVES} primitives, held weakly:
+ * builds run back to back (a level's meshes loaded in one task) reuse them, and the garbage
+ * collector may free them once the task that built is over.
+ */
+let largeScratch: WeakRef<BuildArrays> | null = null;
+
+/**
+ * Largest build whose working arrays are kept strongly for the next one (about 3 MB): fresh large
+ * typed arrays cost a page fault per 4 KB on first touch (12–15 µs each on a loaded virtual
+ * machine), which was most of a bunny's build; a huge mesh's arrays are held only weakly.
  */
 const SCRATCH_KEPT_PRIMITIVES = 1 << 16;
 
 /**
- * Working arrays for `count` primitives (the ids are written into `prim`, the caller's output).
- * The node words start at about one node per primitive (leaves of up to `maxLeaf` ≥ 2 need
- * fewer) and grow by half when full, up to the 2n − 1 nodes of any binary tree with n leaves.
+ * Working arrays for `count` primitives (the ids are written into `prim`, the caller's output),
+ * reused from an earlier build when they are large enough. The node words start at about one node
+ * per primitive (leaves of up to `maxLeaf` ≥ 2 need fewer) and grow by half when full, up to the
+ * 2n − 1 nodes of any binary tree with n leaves.
  */
 function buildArrays(prim: Uint32Array, count: number, maxLeaf: number): BuildArrays {
   const most = Math.max(1, 2 * count - 1);
   const nodes = maxLeaf === 1 ? most : Math.min(most, count + MIN_NODE_CAPACITY);
-  if (scratch !== null && scratch.cen.length >= 3 * count) {
-    if (scratch.data.length < 2 * nodes) scratch.data = new Uint32Array(2 * nodes);
-    scratch.prim = prim;
-    return scratch;
-  }
   const kept = count <= SCRATCH_KEPT_PRIMITIVES;
-  // A kept array holds the centroids of up to twice this count; a build's own holds them (3 per
-  // primitive) and, once they are no longer read, the node boxes (6 per node).
-  const cenLength = kept ? 3 * Math.min(SCRATCH_KEPT_PRIMITIVES, 2 * count) : 6 * nodes;
-  const w: BuildArrays = {
-    prim,
-    cen: new Float64Array(cenLength),
-    data: new Uint32Array(2 * nodes),
-  };
-  if (kept) scratch = w;
+  let w = kept ? scratch : (largeScratch?.deref() ?? null);
+  if (w === null || w.cen.length < 3 * count) {
+    // A small build's arrays are made for up to twice its count, so that slightly larger ones
+    // reuse them.
+    const room = kept ? Math.min(SCRATCH_KEPT_PRIMITIVES, 2 * count) : count;
+    w = {
+      prim,
+      cen: new Float64Array(3 * room),
+      ext: new Float32Array(3 * room),
+      data: new Uint32Array(2 * nodes),
+    };
+    if (kept) scratch = w;
+    else largeScratch = new WeakRef(w);
+  }
+  if (w.data.length < 2 * nodes) w.data = new Uint32Array(2 * nodes);
+  w.prim = prim;
   return w;
 }
 
@@ -333,7 +337,7 @@ function loadPrimitives(
   count: number,
   stack: Float64Array,
 ): void {
-  const { prim, cen } = w;
+  const { prim, cen, ext } = w;
   let ca = Infinity;
   let cb = Infinity;
   let cc = Infinity;
@@ -352,6 +356,9 @@ function loadPrimitives(
     cen[3 * i] = cx;
     cen[3 * i + 1] = cy;
     cen[3 * i + 2] = cz;
+    ext[3 * i] = primBounds[o + 3] - primBounds[o];
+    ext[3 * i + 1] = primBounds[o + 4] - primBounds[o + 1];
+    ext[3 * i + 2] = primBounds[o + 5] - primBounds[o + 2];
     if (cx < ca) ca = cx;
     if (cy < cb) cb = cy;
     if (cz < cc) cc = cz;
@@ -383,12 +390,11 @@ function badPrimitive(primBounds: ArrayLike<number>, i: number): never {
 /**
  * Splits the node whose task is at stack[t..t+9]: bins its slots along the axis of largest
  * centroid extent, picks the SAH boundary and partitions in place. On a split, returns the axis
- * and writes the left child's task at t and the right child's at t + TASK (start, end, centroid
+ * and writes the left child's task at t + TASK and the right child's at t (start, end, centroid
  * box; depth and parent are the caller's). Returns −1 to keep a leaf.
  */
 function splitNode(
   w: BuildArrays,
-  pb: ArrayLike<number>,
   stack: Float64Array,
   t: number,
   maxBins: number,
@@ -416,9 +422,9 @@ function splitNode(
     const r = t + TASK;
     for (let k = 4; k < TASK; k++) stack[r + k] = stack[t + k];
     const mid = start + (n >> 1);
-    stack[t + 1] = mid;
-    stack[r] = mid;
-    stack[r + 1] = end;
+    stack[r] = start;
+    stack[r + 1] = mid;
+    stack[t] = mid;
     return 0;
   }
   const lo = stack[t + 4 + axis];
@@ -426,12 +432,12 @@ function splitNode(
     // Small nodes, the great majority: a leaf when small enough, else the centroid box's
     // midpoint (three-mesh-bvh's "center" split): two bins, the left one kept.
     if (n <= maxLeaf) return -1;
-    const mid = partitionSlots(w, stack, t, axis, lo, 2 / ext, 0);
+    const mid = partitionSlots(w, stack, t, axis, lo + 0.5 * ext);
     if (mid === start || mid === end) splitHalves(w, stack, t, start, end, start + (n >> 1));
     return axis;
   }
   const scale = maxBins / ext;
-  binSlots(w, pb, start, end, axis, lo, scale, maxBins);
+  binSlots(w, start, end, axis, lo, scale, maxBins);
   const best = sweepBins(maxBins);
   if (n <= maxLeaf) {
     // The node's box is the union of all bins' (the left side of the last boundary and the
@@ -451,7 +457,7 @@ function splitNode(
     const splitCost = MESH_BVH_TRAVERSAL_COST + (parentArea > 0 ? bestCost / parentArea : n);
     if (splitCost >= n) return -1;
   }
-  const mid = partitionSlots(w, stack, t, axis, lo, scale, best);
+  const mid = partitionSlots(w, stack, t, axis, lo + (best + 1) / scale);
   // The boundary rounded onto an end of a tiny centroid range: halves by slot.
   if (mid === start || mid === end) splitHalves(w, stack, t, start, end, start + (n >> 1));
   return axis;
@@ -466,14 +472,14 @@ let bestCost = Infinity;
 const leftBox = new Float64Array(6);
 
 /**
- * Bins slots [start, end) by centroid along `axis` (`lo`, `scale` = bins / extent): counts,
- * boxes (read from `pb` through the ids) and centroid boxes per bin. A function of its own so
+ * Bins slots [start, end) by centroid along `axis` (`lo`, `scale` = bins / extent): counts and
+ * boxes per bin, the boxes doubled (centroid sum ∓ extent) from the slots' own arrays, so the
+ * reads are consecutive whatever the primitives' order. A function of its own so
  * that V8 optimizes it whole instead of entering its caller mid-loop (on-stack replacement),
  * which had made the caller deoptimize at every call.
  */
 function binSlots(
   w: BuildArrays,
-  pb: ArrayLike<number>,
   start: number,
   end: number,
   axis: number,
@@ -481,7 +487,7 @@ function binSlots(
   scale: number,
   bins: number,
 ): void {
-  const { prim, cen } = w;
+  const { cen, ext } = w;
   binCount.fill(0, 0, bins);
   for (let k = 0; k < bins; k++) {
     const o = 6 * k;
@@ -498,17 +504,24 @@ function binSlots(
   const step = Math.max(1, Math.floor((end - start) / SAH_SAMPLE));
   for (let s = start; s < end; s += step) {
     // lo is the least centroid: the offset is ≥ 0, so truncation is the floor.
-    let k = ((cen[3 * s + axis] - lo) * scale) | 0;
+    const q = 3 * s;
+    let k = ((cen[q + axis] - lo) * scale) | 0;
     if (k > last) k = last;
     binCount[k]++;
     const o = 6 * k;
-    const q = 6 * prim[s];
-    const x0 = pb[q];
-    const y0 = pb[q + 1];
-    const z0 = pb[q + 2];
-    const x1 = pb[q + 3];
-    const y1 = pb[q + 4];
-    const z1 = pb[q + 5];
+    // The slot's box doubled (centroid sum ∓ extent): the SAH compares areas only.
+    const cx = cen[q];
+    const cy = cen[q + 1];
+    const cz = cen[q + 2];
+    const ex = ext[q];
+    const ey = ext[q + 1];
+    const ez = ext[q + 2];
+    const x0 = cx - ex;
+    const y0 = cy - ey;
+    const z0 = cz - ez;
+    const x1 = cx + ex;
+    const y1 = cy + ey;
+    const z1 = cz + ez;
     if (x0 < binBounds[o]) binBounds[o] = x0;
     if (y0 < binBounds[o + 1]) binBounds[o + 1] = y0;
     if (z0 < binBounds[o + 2]) binBounds[o + 2] = z0;
@@ -586,12 +599,13 @@ function sweepBins(bins: number): number {
 }
 
 /**
- * Partitions the slots [start, end) of the task at stack[t] in place (Hoare: ids and centroids
- * swapped together) by the bin of their doubled centroid along `axis` (bin k = ⌊(c − lo)·scale⌋):
- * bins at or below `best` first. The SAH split passes its bins and boundary; a centroid-midpoint
- * split passes two bins (scale = 2 / extent) and `best` = 0. Every slot is read once, by the scan
- * that places it, which also grows its side's centroid box: the left task is written at t and
- * the right one at t + TASK (start, end, centroid box), as {@link splitHalves} would. Returns the
+ * Partitions the slots [start, end) of the task at stack[t] in place (Hoare: ids, centroids and
+ * extents swapped together) by their doubled centroid along `axis`: those below `split` first.
+ * The SAH split passes its chosen bin boundary (lo + (best + 1) / scale: a slot on it may land on
+ * either side of the bins' count by rounding, which moves one slot and no box); a centroid-midpoint
+ * split passes the midpoint of the centroid range. Every slot is read once, by the scan
+ * that places it, which also grows its side's centroid box: the left task is written at t + TASK
+ * and the right one at t (start, end, centroid box), as {@link splitHalves} would. Returns the
  * first slot of the right side (when it is `start` or `end`, one task is empty and the caller
  * splits in halves instead).
  */
@@ -600,11 +614,9 @@ function partitionSlots(
   stack: Float64Array,
   t: number,
   axis: number,
-  lo: number,
-  scale: number,
-  best: number,
+  split: number,
 ): number {
-  const { prim, cen } = w;
+  const { prim, cen, ext } = w;
   const start = stack[t] | 0;
   const end = stack[t + 1] | 0;
   let la = Infinity;
@@ -625,7 +637,7 @@ function partitionSlots(
     while (i <= j) {
       const a = 3 * i;
       const c = cen[a + axis];
-      if ((((c - lo) * scale) | 0) > best) break;
+      if (c >= split) break;
       const x = cen[a];
       const y = cen[a + 1];
       const z = cen[a + 2];
@@ -640,7 +652,7 @@ function partitionSlots(
     while (i <= j) {
       const b = 3 * j;
       const c = cen[b + axis];
-      if ((((c - lo) * scale) | 0) <= best) break;
+      if (c < split) break;
       const x = cen[b];
       const y = cen[b + 1];
       const z = cen[b + 2];
@@ -671,6 +683,15 @@ function partitionSlots(
     cen[b] = x;
     cen[b + 1] = y;
     cen[b + 2] = z;
+    const ea = ext[a];
+    const eb = ext[a + 1];
+    const ec = ext[a + 2];
+    ext[a] = ext[b];
+    ext[a + 1] = ext[b + 1];
+    ext[a + 2] = ext[b + 2];
+    ext[b] = ea;
+    ext[b + 1] = eb;
+    ext[b + 2] = ec;
     if (u < la) la = u;
     if (v < lb) lb = v;
     if (q < lc) lc = q;
@@ -687,28 +708,28 @@ function partitionSlots(
     j--;
   }
   const r = t + TASK;
-  stack[t + 1] = i;
-  stack[t + 4] = la;
-  stack[t + 5] = lb;
-  stack[t + 6] = lc;
-  stack[t + 7] = ld;
-  stack[t + 8] = le;
-  stack[t + 9] = lf;
-  stack[r] = i;
-  stack[r + 1] = end;
-  stack[r + 4] = ra;
-  stack[r + 5] = rb;
-  stack[r + 6] = rc;
-  stack[r + 7] = rd;
-  stack[r + 8] = re;
-  stack[r + 9] = rf;
+  stack[r] = start;
+  stack[r + 1] = i;
+  stack[r + 4] = la;
+  stack[r + 5] = lb;
+  stack[r + 6] = lc;
+  stack[r + 7] = ld;
+  stack[r + 8] = le;
+  stack[r + 9] = lf;
+  stack[t] = i;
+  stack[t + 4] = ra;
+  stack[t + 5] = rb;
+  stack[t + 6] = rc;
+  stack[t + 7] = rd;
+  stack[t + 8] = re;
+  stack[t + 9] = rf;
   return i;
 }
 
 /**
  * Splits the task at t into slots [start, mid) and [mid, end) as they lie (a partition that left
- * one side empty), measuring both sides' centroid boxes; the left task at t, the right at
- * t + TASK.
+ * one side empty), measuring both sides' centroid boxes; the left task at t + TASK, the right at
+ * t.
  */
 function splitHalves(
   w: BuildArrays,
@@ -719,11 +740,12 @@ function splitHalves(
   mid: number,
 ): void {
   const r = t + TASK;
-  centroidBox(w.cen, start, mid, stack, t);
-  centroidBox(w.cen, mid, end, stack, r);
-  stack[t + 1] = mid;
-  stack[r] = mid;
-  stack[r + 1] = end;
+  centroidBox(w.cen, start, mid, stack, r);
+  centroidBox(w.cen, mid, end, stack, t);
+  stack[r] = start;
+  stack[r + 1] = mid;
+  stack[t] = mid;
+  stack[t + 1] = end;
 }
 
 /** Writes the centroid box of slots [start, end) into the task at t. */

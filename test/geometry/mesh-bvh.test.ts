@@ -156,12 +156,13 @@ describe("buildMeshBvh", () => {
     }
   });
 
-  it("a large build (its node boxes fitted into its centroid array) has exact boxes and arrays of node length", () => {
-    // Above the kept scratch (2^16 primitives) a build's node boxes reuse its centroid array when
-    // the nodes fit (leaves of 4), and get their own array when they do not (leaves of 1).
+  it("a large build (its working arrays held weakly and reused) has exact boxes and arrays of node length", () => {
+    // Above the kept scratch (2^16 primitives) a build's working arrays are held weakly and reused
+    // by the next large build: leaves of 4, then leaves of 1 (its node words grow), then 4 again.
     const n = 70_000;
     const prim = randomBoxes(11, n, 10, 0.3);
-    for (const maxLeafSize of [4, 1]) {
+    const first = buildMeshBvh(prim, n);
+    for (const maxLeafSize of [4, 1, 4]) {
       const bvh = buildMeshBvh(prim, n, { maxLeafSize });
       expect(bvh.bounds.length).toBe(6 * bvh.nodeCount);
       expect(bvh.data.length).toBe(2 * bvh.nodeCount);
@@ -189,6 +190,12 @@ describe("buildMeshBvh", () => {
       const seen = new Uint8Array(n);
       for (const p of bvh.primitives) seen[p]++;
       expect(seen.every((c) => c === 1)).toBe(true);
+      if (maxLeafSize === 4) {
+        // A build on reused arrays is the same tree as on fresh ones.
+        expect(bvh.data).toEqual(first.data);
+        expect(bvh.bounds).toEqual(first.bounds);
+        expect(bvh.primitives).toEqual(first.primitives);
+      }
     }
   });
 
