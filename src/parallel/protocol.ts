@@ -140,6 +140,8 @@ export interface SharedBuffers {
   pose: SharedArrayBuffer;
   /** Flag bytes per slot. */
   flags: SharedArrayBuffer;
+  /** Bounding radius per slot (`NarrowPhaseInput.radius`), doubles. */
+  radius: SharedArrayBuffer;
   /** The move buffer, a byte per slot (read when {@link CTRL_NARROW_CARRY} is 1). */
   dirty: SharedArrayBuffer;
   /** Output records: block b's region starts at `b · PARALLEL_BLOCK_PAIRS · NARROW_RECORD_STRIDE`. */
