@@ -266,7 +266,7 @@ export const PARALLEL_JOB_TIMEOUT_MS = 60_000;
  */
 export type WebWorkerMessage =
   | WorkerMessage
-  | { type: "init"; control: SharedArrayBuffer; params: SharedArrayBuffer }
+  | { type: "init"; control: SharedArrayBuffer; params: SharedArrayBuffer; warmUp: boolean }
   | { type: "job" };
 
 /** What a worker receives as `workerData`. */
@@ -277,4 +277,6 @@ export interface WorkerInit {
   params: SharedArrayBuffer;
   /** The port carrying {@link WorkerMessage}s. */
   port: MessagePort;
+  /** Whether the worker runs the warm-up (src/parallel/warm-up.ts) before it reports ready. */
+  warmUp: boolean;
 }

@@ -113,11 +113,21 @@ export interface WorkerExecutorOptions {
    * workers costs tens of microseconds). @default 2048 pairs
    */
   minPairs: number;
+  /**
+   * Whether each worker, when it starts, runs its job code (the narrow phase, the grid's
+   * candidate merge, cell update and cell queries, both passes of `setPoses`, the static
+   * queries) on a small synthetic scene of 6,144 moving bodies over 1,024 static boxes, 16 steps
+   * (src/parallel/warm-up.ts), before it reports ready: a worker is a V8 isolate of its own, and
+   * without it the first threaded steps run the workers' share unoptimised. Costs each worker a
+   * few hundred milliseconds of CPU once, at start, and delays `ready()` by that; results are the
+   * same either way. @default true
+   */
+  warmUp: boolean;
 }
 
 /** The default {@link WorkerExecutorOptions}. */
 export function defaultWorkerExecutorOptions(): WorkerExecutorOptions {
-  return { threads: 2, minPairs: 4 * PARALLEL_BLOCK_PAIRS };
+  return { threads: 2, minPairs: 4 * PARALLEL_BLOCK_PAIRS, warmUp: true };
 }
 
 /** Polling period of the waits of the calling thread and of `ready()`, milliseconds. */
@@ -187,6 +197,8 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
    */
   readonly carriesUnmoved = true;
   private readonly minPairs: number;
+  /** Whether the workers warm up before they report ready ({@link WorkerExecutorOptions.warmUp}). */
+  protected readonly warmUp: boolean;
   /** Number of worker threads started (`threads − 1`). */
   protected workerCount = 0;
   /** The shared control array (slots of src/parallel/protocol.ts). */
@@ -267,8 +279,12 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
     if (!(typeof o.minPairs === "number" && o.minPairs >= 0)) {
       invalidValue("options.minPairs", o.minPairs, "must be a number >= 0");
     }
+    if (typeof o.warmUp !== "boolean") {
+      invalidValue("options.warmUp", o.warmUp, "must be a boolean");
+    }
     this.threads = o.threads;
     this.minPairs = o.minPairs;
+    this.warmUp = o.warmUp;
   }
 
   /** Sends `m` to every worker, in order with the other messages. */
