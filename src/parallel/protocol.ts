@@ -88,10 +88,8 @@ export const CTRL_STATIC_CHUNKS = 29;
 export const CTRL_STATIC_CHUNK_SIZE = 30;
 /** Control slot (static queries job): the current static build (older candidates are stale). */
 export const CTRL_STATIC_VERSION = 31;
-/** Control slot (record copy job): number of blocks. */
-export const CTRL_COPY_BLOCKS = 32;
 /** Number of control slots. */
-export const CTRL_SLOTS = 33;
+export const CTRL_SLOTS = 32;
 
 /** Job kind: the narrow phase of a step (blocks of pairs, src/parallel/blocks.ts). */
 export const JOB_NARROW = 0;
@@ -123,13 +121,6 @@ export const JOB_POSE_APPLY = 4;
  * {@link StaticBuffers}.
  */
 export const JOB_STATIC = 5;
-
-/**
- * Job kind: the copy of a narrow phase's records into the contact cache at their final offsets
- * (src/parallel/blocks.ts `copyBlockRecords`, blocks taken from the same shared counter), over
- * the {@link CopyBuffers}.
- */
-export const JOB_COPY = 6;
 
 /** Doubles of the shared job parameters: [0] prediction (narrow phase), [1] half prediction (poses job). */
 export const PARAM_SLOTS = 2;
@@ -243,23 +234,6 @@ export interface StaticBuffers {
   chunkLengths: SharedArrayBuffer;
 }
 
-/**
- * The shared arrays of a record copy job (src/parallel/blocks.ts `RecordCopyJob`) beyond the
- * narrow phase's {@link SharedBuffers}, sent when any of them was replaced since the last such
- * job (the contact cache's arrays alternate between two frames).
- */
-export interface CopyBuffers {
-  generation: SharedArrayBuffer;
-  touchBase: SharedArrayBuffer;
-  doubleBase: SharedArrayBuffer;
-  done: SharedArrayBuffer;
-  records: SharedArrayBuffer;
-  start: SharedArrayBuffer;
-  keys: SharedArrayBuffer;
-  handles: SharedArrayBuffer;
-  sensors: SharedArrayBuffer;
-}
-
 /** A message from the executor to a worker. */
 export type WorkerMessage =
   | { type: "buffers"; buffers: SharedBuffers }
@@ -268,7 +242,6 @@ export type WorkerMessage =
   | { type: "merge-buffers"; buffers: MergeBuffers }
   | { type: "cell-buffers"; buffers: CellBuffers }
   | { type: "static-buffers"; buffers: StaticBuffers }
-  | { type: "copy-buffers"; buffers: CopyBuffers }
   | {
       type: "shapes";
       /** New shapes by id. */

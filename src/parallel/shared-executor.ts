@@ -33,18 +33,8 @@ import type { CellQueryJob } from "../broadphase/cell-query.js";
 import { cellJobChunk } from "../broadphase/cell-update.js";
 import { checkOptionKeys, invalidValue, withDefaults } from "../errors.js";
 import type { Shape } from "../shapes/shape.js";
-import type {
-  NarrowPhaseInput,
-  NarrowPhaseSink,
-  RecordCopyTarget,
-  StepExecutor,
-} from "../world/executor.js";
-import {
-  NARROW_CONTACT,
-  NARROW_HEADER,
-  NARROW_POINT_STRIDE,
-  NARROW_RECORD_STRIDE,
-} from "../world/narrow-pair.js";
+import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "../world/executor.js";
+import { NARROW_RECORD_STRIDE } from "../world/narrow-pair.js";
 import {
   applyPoseChunk,
   POSE_CHUNK_PENDING,
@@ -53,21 +43,16 @@ import {
 } from "../world/pose-boxes.js";
 import { type StaticQueryJob, staticQueryChunk } from "../world/static-query.js";
 import {
-  copyBlockRecords,
-  emptyRecordCopyJob,
-  type RecordCopyJob,
   runApplyChunks,
   runBlock,
   runBlocks,
   runCellChunks,
-  runCopyChunks,
   runMergeChunks,
   runPoseChunks,
   runStaticChunks,
 } from "./blocks.js";
 import {
   type CellBuffers,
-  type CopyBuffers,
   CTRL_CELL_CHUNK_SIZE,
   CTRL_CELL_CHUNKS,
   CTRL_CELL_CLASS_BITS,
@@ -77,7 +62,6 @@ import {
   CTRL_CELL_SHIFT,
   CTRL_CELL_TABLE_GENERATION,
   CTRL_CELL_UPDATE,
-  CTRL_COPY_BLOCKS,
   CTRL_DONE,
   CTRL_ERROR,
   CTRL_JOB_KIND,
@@ -101,7 +85,6 @@ import {
   CTRL_STATIC_COUNT,
   CTRL_STATIC_VERSION,
   JOB_CELLS,
-  JOB_COPY,
   JOB_MERGE,
   JOB_NARROW,
   JOB_POSE_APPLY,
@@ -213,12 +196,6 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
    * @internal
    */
   readonly carriesUnmoved = true;
-  /**
-   * True: {@link runNarrowPhase} honours the record copy target of its input (the threads copy
-   * the records into the contact cache at their final offsets).
-   * @internal
-   */
-  readonly copiesRecords = true;
   private readonly minPairs: number;
   /** Whether the workers warm up before they report ready ({@link WorkerExecutorOptions.warmUp}). */
   protected readonly warmUp: boolean;
@@ -267,19 +244,6 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
     callerBlocks: number;
   } = { blocks: 0, callerBlocks: 0 };
   private readonly mergeReadyBound = (): void => this.mergeReady();
-  /** The record copy job (src/parallel/blocks.ts) and its per-block arrays. */
-  private readonly copyJob: RecordCopyJob = emptyRecordCopyJob();
-  // The record copy's own arrays the workers were last sent (see shareCopyBuffers).
-  private readonly sentCopy: (ArrayBufferLike | null)[] = new Array(9).fill(null);
-  // The scan of a job with a copy target: pairs and doubles so far, the last record's start, and
-  // whether some record is not a contact (the step then goes through the sink).
-  private scanTouches = 0;
-  private scanDoubles = 0;
-  private scanLast = -1;
-  private scanMixed = false;
-  /** The sink of a job with a copy target: counts each block, in order (see {@link scanBlock}). */
-  private readonly scanSink: NarrowPhaseSink = (data, offset, count) =>
-    this.scanBlock(data, offset, count);
   // The shapes array and version of the last shape sync.
   private syncedShapes: readonly (Shape | undefined)[] | null = null;
   private syncedVersion = -1;
@@ -393,21 +357,6 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
       }
       this.shareBuffers();
       this.syncShapes(input.shapes, input.slotCount, input.shapesVersion);
-      const copy = input.copy ?? null;
-      if (copy !== null) {
-        this.sink = this.scanSink;
-        this.scanTouches = 0;
-        this.scanDoubles = 0;
-        this.scanLast = -1;
-        this.scanMixed = false;
-        const job = this.copyJob;
-        if (job.touchBase.length < this.blockTotal) {
-          const cap = capacityFor(this.blockTotal, 64);
-          job.touchBase = new Int32Array(new SharedArrayBuffer(4 * cap));
-          job.doubleBase = new Int32Array(new SharedArrayBuffer(4 * cap));
-          job.done = new Int32Array(new SharedArrayBuffer(4 * cap));
-        }
-      }
       this.params[0] = input.prediction;
       control[CTRL_JOB_KIND] = JOB_NARROW;
       control[CTRL_PAIR_COUNT] = n;
@@ -435,7 +384,6 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
         // The block left unfinished (length −1) is run again below, in order, and rethrows.
       }
       this.finishMerge();
-      if (copy !== null) this.finishCopy(copy, sink);
     } finally {
       this.job = null;
       this.sink = null;
@@ -923,118 +871,6 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
       this.out,
       this.blockLengths,
     );
-  }
-
-  /**
-   * The sink of a job with a copy target: notes where block {@link nextMerge}'s records go in the
-   * frame (its first pair and first double), counts its pairs and doubles, and whether some record
-   * is not a contact.
-   */
-  private scanBlock(data: Float64Array, offset: number, count: number): void {
-    const job = this.copyJob;
-    job.touchBase[this.nextMerge] = this.scanTouches;
-    job.doubleBase[this.nextMerge] = this.scanDoubles;
-    let doubles = this.scanDoubles;
-    let off = offset;
-    for (let r = 0; r < count; r++, off += NARROW_RECORD_STRIDE) {
-      if (data[off] !== NARROW_CONTACT) this.scanMixed = true;
-      this.scanLast = doubles;
-      doubles += NARROW_HEADER + NARROW_POINT_STRIDE * data[off + NARROW_HEADER - 1];
-    }
-    this.scanDoubles = doubles;
-    this.scanTouches += count;
-  }
-
-  /**
-   * After a job with a copy target, every block scanned: when every record is a contact, has
-   * the target make room and the threads copy each block's records to their final places, then
-   * commits; else hands every block, in order, to the world's `sink`.
-   */
-  private finishCopy(copy: RecordCopyTarget, sink: NarrowPhaseSink): void {
-    const blocks = this.blockTotal;
-    const out = this.out;
-    if (this.scanMixed) {
-      for (let b = 0; b < blocks; b++) {
-        sink(out, b * PARALLEL_BLOCK_PAIRS * NARROW_RECORD_STRIDE, this.blockLengths[b]);
-      }
-      return;
-    }
-    copy.reserve(this.scanTouches, this.scanDoubles);
-    const job = this.copyJob;
-    job.out = out;
-    job.blockLength = this.blockLengths;
-    job.pairs = this.jobPairs;
-    job.generation = copy.generation;
-    job.records = copy.records;
-    job.start = copy.start;
-    job.keys = copy.keys;
-    job.handles = copy.handles;
-    job.sensors = copy.sensors;
-    job.done.fill(0, 0, blocks);
-    const control = this.control;
-    if (blocks < 2 || !this.shareCopyBuffers(job)) {
-      for (let b = 0; b < blocks; b++) copyBlockRecords(job, b);
-    } else {
-      control[CTRL_JOB_KIND] = JOB_COPY;
-      control[CTRL_COPY_BLOCKS] = blocks;
-      control[CTRL_NEXT_BLOCK] = 0;
-      control[CTRL_DONE] = 0;
-      control[CTRL_ERROR] = 0;
-      this.wake();
-      try {
-        runCopyChunks(control, job, blocks);
-      } catch {
-        // The block left unfinished is copied again below.
-      }
-      this.waitForWorkers();
-      for (let b = 0; b < blocks; b++) {
-        if (Atomics.load(job.done, b) === 0) copyBlockRecords(job, b);
-      }
-    }
-    copy.commit(this.scanTouches, this.scanLast);
-  }
-
-  /**
-   * Sends the workers the record copy's arrays when any was replaced since the last copy job
-   * (the cache's alternate every frame). Returns false (nothing sent) when some array is not in
-   * shared memory.
-   */
-  private shareCopyBuffers(job: RecordCopyJob): boolean {
-    const sent = this.sentCopy;
-    let state = 0;
-    state |= mergeBufferState(job.generation, sent, 0);
-    state |= mergeBufferState(job.touchBase, sent, 1);
-    state |= mergeBufferState(job.doubleBase, sent, 2);
-    state |= mergeBufferState(job.done, sent, 3);
-    state |= mergeBufferState(job.records, sent, 4);
-    state |= mergeBufferState(job.start, sent, 5);
-    state |= mergeBufferState(job.keys, sent, 6);
-    state |= mergeBufferState(job.handles, sent, 7);
-    state |= mergeBufferState(job.sensors, sent, 8);
-    if ((state & 2) !== 0) return false;
-    if (state === 0) return true;
-    sent[0] = job.generation.buffer;
-    sent[1] = job.touchBase.buffer;
-    sent[2] = job.doubleBase.buffer;
-    sent[3] = job.done.buffer;
-    sent[4] = job.records.buffer;
-    sent[5] = job.start.buffer;
-    sent[6] = job.keys.buffer;
-    sent[7] = job.handles.buffer;
-    sent[8] = job.sensors.buffer;
-    const buffers: CopyBuffers = {
-      generation: job.generation.buffer as SharedArrayBuffer,
-      touchBase: job.touchBase.buffer as SharedArrayBuffer,
-      doubleBase: job.doubleBase.buffer as SharedArrayBuffer,
-      done: job.done.buffer as SharedArrayBuffer,
-      records: job.records.buffer as SharedArrayBuffer,
-      start: job.start.buffer as SharedArrayBuffer,
-      keys: job.keys.buffer as SharedArrayBuffer,
-      handles: job.handles.buffer as SharedArrayBuffer,
-      sensors: job.sensors.buffer as SharedArrayBuffer,
-    };
-    this.post({ type: "copy-buffers", buffers });
-    return true;
   }
 
   /** Hands every finished block from `nextMerge` on, in order, to the sink. */

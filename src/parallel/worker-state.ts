@@ -14,12 +14,9 @@ import type { Shape } from "../shapes/shape.js";
 import { emptyPoseBoxesJob, type PoseBoxesJob } from "../world/pose-boxes.js";
 import { emptyStaticQueryJob, type StaticQueryJob } from "../world/static-query.js";
 import {
-  emptyRecordCopyJob,
-  type RecordCopyJob,
   runApplyChunks,
   runBlocks,
   runCellChunks,
-  runCopyChunks,
   runMergeChunks,
   runPoseChunks,
   runStaticChunks,
@@ -34,7 +31,6 @@ import {
   CTRL_CELL_SHIFT,
   CTRL_CELL_TABLE_GENERATION,
   CTRL_CELL_UPDATE,
-  CTRL_COPY_BLOCKS,
   CTRL_DONE,
   CTRL_ERROR,
   CTRL_JOB_KIND,
@@ -55,7 +51,6 @@ import {
   CTRL_STATIC_COUNT,
   CTRL_STATIC_VERSION,
   JOB_CELLS,
-  JOB_COPY,
   JOB_MERGE,
   JOB_POSE_APPLY,
   JOB_POSES,
@@ -126,9 +121,6 @@ export class WorkerState {
     chunkLengths: new Int32Array(0),
   };
 
-  /** The record copy's arrays (src/parallel/blocks.ts; the narrow phase's from its buffers). */
-  private readonly copy: RecordCopyJob = emptyRecordCopyJob();
-
   /** The static queries' arrays (counts set per job from the control array). */
   private readonly statics: StaticQueryJob = emptyStaticQueryJob();
 
@@ -149,9 +141,6 @@ export class WorkerState {
       this.dirty = new Uint8Array(b.dirty);
       this.out = new Float64Array(b.out);
       this.blockLength = new Int32Array(b.blockLength);
-      this.copy.pairs = this.pairs;
-      this.copy.out = this.out;
-      this.copy.blockLength = this.blockLength;
     } else if (msg.type === "pose-buffers") {
       const b = msg.buffers;
       const p = this.poses;
@@ -203,18 +192,6 @@ export class WorkerState {
       q.pBody = new Int32Array(b.pBody);
       q.keys = new Float64Array(b.keys);
       q.chunkLengths = new Int32Array(b.chunkLengths);
-    } else if (msg.type === "copy-buffers") {
-      const b = msg.buffers;
-      const c = this.copy;
-      c.generation = new Uint32Array(b.generation);
-      c.touchBase = new Int32Array(b.touchBase);
-      c.doubleBase = new Int32Array(b.doubleBase);
-      c.done = new Int32Array(b.done);
-      c.records = new Float64Array(b.records);
-      c.start = new Int32Array(b.start);
-      c.keys = new Float64Array(b.keys);
-      c.handles = new Float64Array(b.handles);
-      c.sensors = new Uint8Array(b.sensors);
     } else if (msg.type === "static-buffers") {
       const b = msg.buffers;
       const q = this.statics;
@@ -275,8 +252,6 @@ export class WorkerState {
         q.chunkSize = control[CTRL_STATIC_CHUNK_SIZE];
         q.staticVersion = control[CTRL_STATIC_VERSION];
         runStaticChunks(control, q, control[CTRL_STATIC_CHUNKS]);
-      } else if (kind === JOB_COPY) {
-        runCopyChunks(control, this.copy, control[CTRL_COPY_BLOCKS]);
       } else if (kind === JOB_MERGE) {
         const m = this.merge;
         m.oldCount = control[CTRL_MERGE_OLD];

@@ -106,12 +106,7 @@ import {
   type WorldEvents,
 } from "./contact-cache.js";
 import { checkWorldOptionValues, makeNamedBroadPhase } from "./core/world-options.js";
-import type {
-  NarrowPhaseInput,
-  NarrowPhaseSink,
-  RecordCopyTarget,
-  StepExecutor,
-} from "./executor.js";
+import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "./executor.js";
 import { type BodyHandle, MAX_BODY_SLOT, packHandle } from "./handles.js";
 import {
   NARROW_CARRY,
@@ -573,34 +568,6 @@ export class CollisionWorld {
     shapesVersion: -1,
     prediction: 0,
     dirty: null,
-    copy: null,
-  };
-  /**
-   * The contact cache as the target of a parallel copy of the narrow phase's records
-   * (`RecordCopyTarget`): used in a step where every moving body moved and none sleeps, so that
-   * no pair is carried over and no contact wakes a body.
-   */
-  private readonly copyTarget: RecordCopyTarget = {
-    reserve: (touches: number, doubles: number): void => {
-      const cache = this.cache;
-      const t = this.copyTarget;
-      cache.reserveBulk(touches, doubles);
-      t.records = cache.recordArray;
-      t.start = cache.bulkStarts;
-      t.keys = cache.bulkKeys;
-      t.handles = cache.bulkHandles;
-      t.sensors = cache.bulkSensors;
-      t.generation = this.bodies.generation;
-    },
-    commit: (touches: number, lastStart: number): void => {
-      this.cache.commitBulk(touches, lastStart);
-    },
-    generation: new Uint32Array(0),
-    records: new Float64Array(0),
-    start: new Int32Array(0),
-    keys: new Float64Array(0),
-    handles: new Float64Array(0),
-    sensors: new Uint8Array(0),
   };
   private readonly ccd = new CcdState();
   private readonly halfPrediction: number;
@@ -1663,17 +1630,6 @@ export class CollisionWorld {
         input.dirty = null;
       }
       this.carryCount = carried;
-      // Every moving body moved and none sleeps: no pair is carried and no contact wakes a body,
-      // so the threads may copy the records into the cache themselves (a sensor pair, should
-      // one touch, sends the step back through the sink).
-      const k = this.kinds;
-      input.copy =
-        threadsCarry &&
-        this.sleepingCount === 0 &&
-        executor.copiesRecords === true &&
-        k.dirtyCount >= b.count - k.staticCount
-          ? this.copyTarget
-          : null;
       input.pairs = keys;
       input.pairCount = tested;
       input.pose = b.pose;

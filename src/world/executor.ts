@@ -57,46 +57,6 @@ export interface NarrowPhaseInput {
    * @internal Between the world and `collide/parallel`.
    */
   dirty?: Uint8Array | null;
-  /**
-   * Optional: where the threads may copy the touching records themselves, at their final
-   * offsets, instead of handing them to the sink (see {@link RecordCopyTarget}); null or absent:
-   * every record goes through the sink.
-   * @internal Between the world and `collide/parallel`.
-   */
-  copy?: RecordCopyTarget | null;
-}
-
-/**
- * The contact cache's side of a parallel copy of the narrow phase's records
- * (`NarrowPhaseInput.copy`): when every record of a step is a contact (no sensor overlap, no
- * carried pair), the executor counts each block's records and doubles, calls {@link reserve}
- * with the totals, and then its threads copy each block's records where they finally go —
- * record `t` (in pair order) to `records[start[t] ..]` as the cache's layout (the pair's two
- * handles, then the narrow-phase record from its third double on), its pair key, handles and
- * sensor byte (0) to `keys[t]`, `handles[2t], handles[2t + 1]`, `sensors[t]` — and calls
- * {@link commit}. Otherwise it hands every record to the sink, as without a target.
- * @internal Between the world and `collide/parallel`.
- */
-export interface RecordCopyTarget {
-  /**
-   * Makes room for `touches` pairs and `doubles` doubles of records in this frame's (empty)
-   * arrays, in shared memory, and points the fields below at them.
-   */
-  reserve(touches: number, doubles: number): void;
-  /** Ends the copy: `touches` pairs were written, the last record starting at `lastStart`. */
-  commit(touches: number, lastStart: number): void;
-  /** Generation of each slot (`packHandle(slot, generation[slot])` is its handle); shared. */
-  generation: Uint32Array;
-  /** This frame's packed records. */
-  records: Float64Array;
-  /** Where each record starts in {@link records}. */
-  start: Int32Array;
-  /** Pair keys of this frame's touching pairs. */
-  keys: Float64Array;
-  /** Two handles per touching pair. */
-  handles: Float64Array;
-  /** Sensor byte per touching pair. */
-  sensors: Uint8Array;
 }
 
 /**
@@ -122,12 +82,6 @@ export interface StepExecutor {
    * @internal Between the world and `collide/parallel`.
    */
   readonly carriesUnmoved?: boolean;
-  /**
-   * Optional: true when {@link runNarrowPhase} honours `NarrowPhaseInput.copy` (the threads copy
-   * the records into the contact cache at their final offsets).
-   * @internal Between the world and `collide/parallel`.
-   */
-  readonly copiesRecords?: boolean;
   /**
    * Runs the narrow phase of every pair of `input` and passes the records to `sink`, block by
    * block in ascending pair order, before it returns. If a pair throws, the error thrown is the

@@ -29,11 +29,6 @@ import { growFloat64 } from "../../math/typed-arrays.js";
 import { HANDLE_GENERATION_BASE, handleSlot } from "../handles.js";
 
 const INITIAL_CAPACITY = 64;
-
-/** True when `a` lives in a `SharedArrayBuffer`. */
-function isShared(a: ArrayBufferView): boolean {
-  return typeof SharedArrayBuffer === "function" && a.buffer instanceof SharedArrayBuffer;
-}
 /**
  * Most pairs a frame after one without contacts reserves room for up front (half its candidate
  * pairs up to this many; 2^16 contact records are 20 MB in 3D), so that a frame with many
@@ -410,71 +405,6 @@ export class PairCache<L extends PairEventList<number>> {
     this.records[k] = this.cur.handles[2 * this.cur.count - 2];
     this.records[k + 1] = this.cur.handles[2 * this.cur.count - 1];
     this.keepAt(k);
-  }
-
-  /**
-   * A parallel copy of this frame's records (`RecordCopyTarget`, src/world/executor.ts): gives
-   * this frame's touch list and records — still empty — room for `touches` pairs and `doubles`
-   * doubles in `SharedArrayBuffer`s (allocated without copying when they are not shared or too
-   * small: the frame holds nothing yet), for other threads to write. Read {@link bulkKeys},
-   * {@link bulkHandles}, {@link bulkSensors}, {@link recordArray} and {@link bulkStarts} after it.
-   */
-  reserveBulk(touches: number, doubles: number): void {
-    const c = this.cur;
-    if (!isShared(c.keys) || c.keys.length < touches) {
-      const cap = Math.max(touches, c.keys.length, 64);
-      // Typed as the plain arrays they replace: nothing here depends on the buffer's kind.
-      c.keys = new Float64Array(
-        new SharedArrayBuffer(8 * cap),
-      ) as unknown as Float64Array<ArrayBuffer>;
-      c.handles = new Float64Array(
-        new SharedArrayBuffer(16 * cap),
-      ) as unknown as Float64Array<ArrayBuffer>;
-      c.sensors = new Uint8Array(new SharedArrayBuffer(cap)) as unknown as Uint8Array<ArrayBuffer>;
-    }
-    if (!isShared(this.recordStart) || this.recordStart.length < touches) {
-      const cap = Math.max(touches, this.recordStart.length, 64);
-      this.recordStart = new Int32Array(
-        new SharedArrayBuffer(4 * cap),
-      ) as unknown as Int32Array<ArrayBuffer>;
-    }
-    if (!isShared(this.records) || this.records.length < doubles + this.recordStride) {
-      const cap = Math.max(doubles + this.recordStride, this.records.length);
-      this.records = new Float64Array(
-        new SharedArrayBuffer(8 * cap),
-      ) as unknown as Float64Array<ArrayBuffer>;
-    }
-  }
-
-  /** This frame's pair keys (for a parallel copy, after {@link reserveBulk}). */
-  get bulkKeys(): Float64Array {
-    return this.cur.keys;
-  }
-
-  /** This frame's pairs' handles, two per pair (after {@link reserveBulk}). */
-  get bulkHandles(): Float64Array {
-    return this.cur.handles;
-  }
-
-  /** This frame's pairs' sensor bytes (after {@link reserveBulk}). */
-  get bulkSensors(): Uint8Array {
-    return this.cur.sensors;
-  }
-
-  /** Where each of this frame's records starts (after {@link reserveBulk}). */
-  get bulkStarts(): Int32Array {
-    return this.recordStart;
-  }
-
-  /**
-   * Ends a parallel copy: `touches` non-sensor pairs and their records were written into the
-   * arrays of {@link reserveBulk}, in ascending key order, the last record starting at
-   * `lastStart`.
-   */
-  commitBulk(touches: number, lastStart: number): void {
-    this.cur.count = touches;
-    this.recordCount = touches;
-    this.lastStart = touches > 0 ? lastStart : -1;
   }
 
   /** Records a touching sensor pair (no manifold). Pairs must come in ascending key order. */

@@ -66,7 +66,7 @@ export class SlotStore<S> {
    */
   radius: Float64Array;
   /** Current generation of each slot (the generation of its live body's handle). */
-  generation: Uint32Array;
+  generation = new Uint32Array(INITIAL_SLOTS);
   /** Number of touching pairs (last step) each slot takes part in. */
   touchCount = new Int32Array(INITIAL_SLOTS);
   /** Shape of each live slot. */
@@ -83,12 +83,12 @@ export class SlotStore<S> {
   private freeCount = 0;
   private pending = new Int32Array(INITIAL_SLOTS);
   private pendingCount = 0;
-  /** Whether `pose`, `aabb`, `flags`, `radius` and `generation` live in `SharedArrayBuffer`s (see the constructor). */
+  /** Whether `pose`, `aabb`, `flags` and `radius` live in `SharedArrayBuffer`s (see the constructor). */
   private readonly shared: boolean;
 
   /**
    * An empty store of `poseStride` doubles a pose and `boxStride` a box. With `shared`, the
-   * poses, tight boxes, flag bytes, bounding radii and generations live in `SharedArrayBuffer`s, so a parallel executor's worker threads
+   * poses, tight boxes, flag bytes and bounding radii live in `SharedArrayBuffer`s, so a parallel executor's worker threads
    * read them in place instead of receiving a copy every step.
    */
   constructor(poseStride: number, boxStride: number, shared = false) {
@@ -99,7 +99,6 @@ export class SlotStore<S> {
     this.aabb = allocFloat64(boxStride * INITIAL_SLOTS, shared);
     this.flags = allocUint8(INITIAL_SLOTS, shared);
     this.radius = allocFloat64(INITIAL_SLOTS, shared);
-    this.generation = allocUint32(INITIAL_SLOTS, shared);
   }
 
   /** The slot the next {@link allocate} returns (does not change state). */
@@ -193,7 +192,7 @@ export class SlotStore<S> {
     const radius = allocFloat64(n, this.shared);
     radius.set(this.radius);
     this.radius = radius;
-    const gen = allocUint32(n, this.shared);
+    const gen = new Uint32Array(n);
     gen.set(this.generation);
     this.generation = gen;
     const touch = new Int32Array(n);
@@ -205,11 +204,6 @@ export class SlotStore<S> {
 /** A zeroed `Float64Array` of `n` values, in a `SharedArrayBuffer` when `shared`. */
 export function allocFloat64(n: number, shared: boolean): Float64Array {
   return shared ? new Float64Array(new SharedArrayBuffer(8 * n)) : new Float64Array(n);
-}
-
-/** A zeroed `Uint32Array` of `n` values, in a `SharedArrayBuffer` when `shared`. */
-export function allocUint32(n: number, shared: boolean): Uint32Array {
-  return shared ? new Uint32Array(new SharedArrayBuffer(4 * n)) : new Uint32Array(n);
 }
 
 /** A zeroed `Uint8Array` of `n` values, in a `SharedArrayBuffer` when `shared`. */
