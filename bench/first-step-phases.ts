@@ -3,18 +3,23 @@
  * scene of bench/scenes.ts: wraps a few coarse methods of the world and its parts and sums the
  * main thread's CPU time spent inside each (outermost call only). Each phase's minor page
  * faults too. `node --import tsx bench/first-step-phases.ts [--scene level] [--n 1000]
- * [--broadphase grid]`; with `MARK=1` it prints the first step's CLOCK_MONOTONIC interval (ns) to
+ * [--broadphase grid] [--threads 2] [--warm-up 0]` (`--threads`: a `WorkerExecutor` of that many
+ * threads, 0 for one thread, the threaded code path on the calling thread; then also the
+ * executor's other threads' on-CPU time over the first step and a steady one, and
+ * `--warm-up 0` starts its workers without their warm-up); with `MARK=1` it prints the first step's CLOCK_MONOTONIC interval (ns) to
  * stderr, to cut a `perf record -k CLOCK_MONOTONIC -e page-faults` of the run to that step.
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { StaticBvh } from "../src/broadphase/static-bvh.js";
 import type { Isometry } from "../src/math/isometry.js";
+import { WorkerExecutor } from "../src/parallel/index.js";
 import { makeCuboid } from "../src/shapes/cuboid.js";
 import { makeSphere } from "../src/shapes/sphere.js";
 import { BodyKinds } from "../src/world/body-kinds.js";
 import { type BodyHandle, CollisionWorld } from "../src/world/index.js";
 import { makeScene, type SceneName } from "./scenes.js";
+import { otherThreadsCpuNs } from "./thread-scaling.js";
 
 const mainCpu = () =>
   Number(readFileSync("/proc/thread-self/schedstat", "utf8").split(" ")[0]) / 1e6;
@@ -49,7 +54,25 @@ const arg = (name: string, fallback: string) => {
 };
 const scene = makeScene(arg("scene", "level") as SceneName, Number(arg("n", "1000")), 1);
 scene.move(0);
-const world = new CollisionWorld({ broadphase: arg("broadphase", "grid") as "grid" });
+const threadsArg = arg("threads", "");
+let executor: WorkerExecutor | null = null;
+if (threadsArg !== "") {
+  const threads = Math.max(1, Number(threadsArg));
+  const warmUp = arg("warm-up", "1") !== "0";
+  const t = performance.now();
+  executor = new WorkerExecutor({ threads, warmUp });
+  await executor.ready();
+  process.stdout.write(
+    `executor of ${threads} threads ready in ${(performance.now() - t).toFixed(0)} ms\n`,
+  );
+}
+/** On-CPU ms of every thread but this one (the executor's workers, V8's helpers) so far. */
+const othersMs = () => {
+  let ns = 0;
+  for (const v of otherThreadsCpuNs().values()) ns += v;
+  return ns / 1e6;
+};
+const world = new CollisionWorld({ broadphase: arg("broadphase", "grid") as "grid", executor });
 const { size, rot, pos, staticCount } = scene;
 const handles: BodyHandle[] = [];
 for (let i = 0; i < scene.n; i++) {
@@ -94,6 +117,7 @@ wrap(BodyKinds.prototype, "ensureStaticBvh", "staticBvh");
 wrap(StaticBvh.prototype, "buildFrom", "bvh-build");
 wrap(W, "buildPairs", "buildPairs");
 wrap(W, "finishStep", "finishStep");
+const o0 = othersMs();
 const c0 = mainCpu();
 const f0 = faults();
 const h0 = process.hrtime.bigint();
@@ -102,12 +126,19 @@ const h1 = process.hrtime.bigint();
 if (process.env.MARK) process.stderr.write(`MARK ${h0} ${h1}\n`);
 const total = mainCpu() - c0;
 const totalFaults = faults() - f0;
+const firstWall = Number(h1 - h0) / 1e6;
+const firstOthers = othersMs() - o0;
 const rows = [...spent].map(([k, [ms, pf]]) => `${k} ${ms.toFixed(1)} ms ${pf} faults`);
 let steady = 0;
 for (let i = 0; i < 10; i++) step();
 const s0 = mainCpu();
+const so = othersMs();
+const sw = performance.now();
 for (let i = 0; i < 10; i++) step();
 steady = (mainCpu() - s0) / 10;
+const steadyOthers = (othersMs() - so) / 10;
+const steadyWall = (performance.now() - sw) / 10;
 process.stdout.write(
-  `${arg("scene", "level")} n=${arg("n", "1000")}: first main ${total.toFixed(1)} ms, ${totalFaults} faults; ${rows.join("; ")}; steady main ${steady.toFixed(1)} ms; ratio ${(total / steady).toFixed(1)}; load ${loadavg()[0].toFixed(1)}\n`,
+  `${arg("scene", "level")} n=${arg("n", "1000")}${threadsArg === "" ? "" : ` threads=${threadsArg}`}: first main ${total.toFixed(1)} ms, ${totalFaults} faults; ${rows.join("; ")}; steady main ${steady.toFixed(1)} ms; ratio ${(total / steady).toFixed(1)}; other threads first ${firstOthers.toFixed(1)} ms, steady ${steadyOthers.toFixed(1)} ms; wall first ${firstWall.toFixed(1)}, steady ${steadyWall.toFixed(1)} ms; load ${loadavg()[0].toFixed(1)}\n`,
 );
+await executor?.dispose();

@@ -9,7 +9,8 @@
  * S = caller − jobs and S + P / 2 bounds two threads' step on two free cores.
  *
  * `node --no-liftoff --import tsx bench/thread-ab.ts [--scene lattice] [--n 50000]
- * [--worlds serial,t0,t2] [--frames 30] [--warmup 10] [--rt]` (`--rt`: the measured frames under
+ * [--worlds serial,t0,t2] [--frames 30] [--warmup 10] [--warm-up 0] [--rt]` (`--warm-up 0`: the
+ * executors' workers start without their warm-up, src/parallel/warm-up.ts; `--rt`: the measured frames under
  * the real-time scheduler, bench/thread-scaling.ts `realtime`, for wall-clock medians close to an
  * idle machine's on a loaded one)
  */
@@ -20,7 +21,13 @@ import { makeCuboid } from "../src/shapes/cuboid.js";
 import { makeSphere } from "../src/shapes/sphere.js";
 import { type BodyHandle, CollisionWorld } from "../src/world/index.js";
 import { makeScene, type SceneName } from "./scenes.js";
-import { busiestOtherThreads, otherThreadsCpuNs, realtime, threadCpuNs } from "./thread-scaling.js";
+import {
+  busiestOtherThreadNs,
+  busiestOtherThreads,
+  otherThreadsCpuNs,
+  realtime,
+  threadCpuNs,
+} from "./thread-scaling.js";
 
 type Fn = (...a: unknown[]) => unknown;
 
@@ -76,6 +83,7 @@ const n = Number(arg("n", "50000"));
 const frames = Number(arg("frames", "30"));
 const warmup = Number(arg("warmup", "10"));
 const names = arg("worlds", "serial,t0,t2").split(",");
+const warmUp = arg("warm-up", "1") !== "0";
 
 const scene = makeScene(sceneName, n, 1);
 scene.move(0);
@@ -84,7 +92,7 @@ const entries: Entry[] = [];
 for (const name of names) {
   let executor: WorkerExecutor | null = null;
   if (name !== "serial") {
-    executor = new WorkerExecutor({ threads: name === "t0" ? 1 : Number(name.slice(1)) });
+    executor = new WorkerExecutor({ threads: name === "t0" ? 1 : Number(name.slice(1)), warmUp });
     await executor.ready();
   }
   const acc = new Float64Array(PARTS.length);
@@ -124,6 +132,7 @@ let frame = 0;
 const workers = entries.reduce((w, e) => w + Math.max(0, (e.executor?.threads ?? 1) - 1), 0);
 const warm0 = otherThreadsCpuNs();
 let rt = false;
+let measured0 = warm0;
 for (let f = 0; f < warmup + frames; f++) {
   if (f === warmup && argv.includes("--rt"))
     rt = realtime(true, busiestOtherThreads(warm0, workers));
@@ -133,7 +142,10 @@ for (let f = 0; f < warmup + frames; f++) {
     bulk[7 * j + 1] = pos[3 * (s0 + j) + 1];
     bulk[7 * j + 2] = pos[3 * (s0 + j) + 2];
   }
-  if (f === warmup) for (const e of entries) e.acc.fill(0);
+  if (f === warmup) {
+    for (const e of entries) e.acc.fill(0);
+    measured0 = otherThreadsCpuNs();
+  }
   for (let k = 0; k < entries.length; k++) {
     const e = entries[(k + f) % entries.length];
     const n0 = threadCpuNs();
@@ -151,11 +163,14 @@ for (let f = 0; f < warmup + frames; f++) {
   }
 }
 if (rt) realtime(false);
+const busiest = busiestOtherThreadNs(measured0);
 const ms = (ns: number) => (ns / 1e6 / frames).toFixed(2);
 process.stdout.write(
   `${sceneName} n=${n} frames=${frames} load ${loadavg()
     .map((x) => x.toFixed(1))
-    .join(" ")}${rt ? " (real-time)" : ""} (per step, calling thread on-CPU ms)\n`,
+    .join(
+      " ",
+    )}${rt ? " (real-time)" : ""} (per step, calling thread on-CPU ms; busiest other thread, a worker, ${(busiest / 1e6 / frames).toFixed(2)})\n`,
 );
 for (const e of entries) {
   e.times.sort((a, b) => a - b);

@@ -1,6 +1,6 @@
 /**
  * The block loop every thread of a parallel narrow phase runs (the caller and the workers):
- * take the next block of pairs from the shared counter, run `narrowPair` (src/world/narrow-pair.ts)
+ * take the next block of pairs from the shared counter, run `narrowPairRadius` (src/world/narrow-pair.ts)
  * on each of its pairs and keep the touching records compactly in the block's region; and the
  * chunk loop of the grid's parallel candidate merge (src/broadphase/candidate-merge.ts).
  */
@@ -13,7 +13,7 @@ import {
   NARROW_CARRY,
   NARROW_NONE,
   NARROW_RECORD_STRIDE,
-  narrowPair,
+  narrowPairRadius,
 } from "../world/narrow-pair.js";
 import { applyPoseChunk, type PoseBoxesJob, poseBoxesChunk } from "../world/pose-boxes.js";
 import { type StaticQueryJob, staticQueryChunk } from "../world/static-query.js";
@@ -35,6 +35,7 @@ export function runBlocks(
   pairCount: number,
   pose: Float64Array,
   flags: Uint8Array,
+  radius: Float64Array,
   dirty: Uint8Array | null,
   shapes: readonly (Shape | undefined)[],
   prediction: number,
@@ -47,7 +48,7 @@ export function runBlocks(
   for (;;) {
     const b = Atomics.add(control, CTRL_NEXT_BLOCK, 1);
     if (b >= blocks) return done;
-    runBlock(b, pairs, pairCount, pose, flags, dirty, shapes, prediction, out, blockLength);
+    runBlock(b, pairs, pairCount, pose, flags, radius, dirty, shapes, prediction, out, blockLength);
     done++;
     if (afterBlock !== null) afterBlock();
   }
@@ -60,6 +61,7 @@ export function runBlock(
   pairCount: number,
   pose: Float64Array,
   flags: Uint8Array,
+  radius: Float64Array,
   dirty: Uint8Array | null,
   shapes: readonly (Shape | undefined)[],
   prediction: number,
@@ -76,7 +78,9 @@ export function runBlock(
     const hi = key - lo * PAIR_KEY_BASE;
     if (dirty !== null && dirty[lo] === 0 && dirty[hi] === 0) {
       out[off] = NARROW_CARRY;
-    } else if (narrowPair(out, off, lo, hi, pose, flags, shapes, prediction) === NARROW_NONE) {
+    } else if (
+      narrowPairRadius(out, off, lo, hi, pose, flags, shapes, radius, prediction) === NARROW_NONE
+    ) {
       continue;
     }
     out[off + 1] = i;

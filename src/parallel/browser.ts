@@ -69,6 +69,7 @@ export class WorkerExecutor extends SharedMemoryExecutor {
         type: "init",
         control: this.control.buffer as SharedArrayBuffer,
         params: this.params.buffer as SharedArrayBuffer,
+        warmUp: this.warmUp,
       };
       w.postMessage(init);
       this.workers.push(w);

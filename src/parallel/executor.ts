@@ -54,6 +54,7 @@ export class WorkerExecutor extends SharedMemoryExecutor {
         control: this.control.buffer as unknown as SharedArrayBuffer,
         params: this.params.buffer as unknown as SharedArrayBuffer,
         port: channel.port2 as unknown as MessagePort,
+        warmUp: this.warmUp,
       });
       w.unref();
       w.on("error", (e) => {

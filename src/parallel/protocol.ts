@@ -140,6 +140,8 @@ export interface SharedBuffers {
   pose: SharedArrayBuffer;
   /** Flag bytes per slot. */
   flags: SharedArrayBuffer;
+  /** Bounding radius per slot (`NarrowPhaseInput.radius`), doubles. */
+  radius: SharedArrayBuffer;
   /** The move buffer, a byte per slot (read when {@link CTRL_NARROW_CARRY} is 1). */
   dirty: SharedArrayBuffer;
   /** Output records: block b's region starts at `b · PARALLEL_BLOCK_PAIRS · NARROW_RECORD_STRIDE`. */
@@ -264,7 +266,7 @@ export const PARALLEL_JOB_TIMEOUT_MS = 60_000;
  */
 export type WebWorkerMessage =
   | WorkerMessage
-  | { type: "init"; control: SharedArrayBuffer; params: SharedArrayBuffer }
+  | { type: "init"; control: SharedArrayBuffer; params: SharedArrayBuffer; warmUp: boolean }
   | { type: "job" };
 
 /** What a worker receives as `workerData`. */
@@ -275,4 +277,6 @@ export interface WorkerInit {
   params: SharedArrayBuffer;
   /** The port carrying {@link WorkerMessage}s. */
   port: MessagePort;
+  /** Whether the worker runs the warm-up (src/parallel/warm-up.ts) before it reports ready. */
+  warmUp: boolean;
 }

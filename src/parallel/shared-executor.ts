@@ -5,12 +5,12 @@
  * (src/parallel/browser.ts, Web Workers) extend it with how they start, message, wake and stop
  * their workers.
  *
- * Per step the calling thread copies the filtered pairs, the poses and the flag bytes into
- * shared buffers, sends the shapes the workers have not seen yet (structured clone, once per
+ * Per step the calling thread copies the filtered pairs, the poses, the flag bytes and the
+ * bounding radii into shared buffers (unless the world keeps them there already), sends the shapes the workers have not seen yet (structured clone, once per
  * shape object), wakes the workers and then works on the job itself; every thread takes blocks
  * of pairs from a shared counter (dynamic load balancing) and writes each block's records into
  * the block's own region, so the blocks read in order give exactly the single-threaded records
- * (src/parallel/protocol.ts). Every thread runs the same `narrowPair` code
+ * (src/parallel/protocol.ts). Every thread runs the same `narrowPairRadius` code
  * (src/world/narrow-pair.ts) on the same doubles, so contacts are bitwise identical to a
  * single-threaded step. Between its own blocks the calling thread hands every finished block,
  * in order, to the world's sink, so the world merges contacts into its cache while the workers
@@ -113,11 +113,21 @@ export interface WorkerExecutorOptions {
    * workers costs tens of microseconds). @default 2048 pairs
    */
   minPairs: number;
+  /**
+   * Whether each worker, when it starts, runs its job code (the narrow phase, the grid's
+   * candidate merge, cell update and cell queries, both passes of `setPoses`, the static
+   * queries) on a small synthetic scene of 6,144 moving bodies over 1,024 static boxes, 16 steps
+   * (src/parallel/warm-up.ts), before it reports ready: a worker is a V8 isolate of its own, and
+   * without it the first threaded steps run the workers' share unoptimised. Costs each worker a
+   * few hundred milliseconds of CPU once, at start, and delays `ready()` by that; results are the
+   * same either way. @default true
+   */
+  warmUp: boolean;
 }
 
 /** The default {@link WorkerExecutorOptions}. */
 export function defaultWorkerExecutorOptions(): WorkerExecutorOptions {
-  return { threads: 2, minPairs: 4 * PARALLEL_BLOCK_PAIRS };
+  return { threads: 2, minPairs: 4 * PARALLEL_BLOCK_PAIRS, warmUp: true };
 }
 
 /** Polling period of the waits of the calling thread and of `ready()`, milliseconds. */
@@ -187,6 +197,8 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
    */
   readonly carriesUnmoved = true;
   private readonly minPairs: number;
+  /** Whether the workers warm up before they report ready ({@link WorkerExecutorOptions.warmUp}). */
+  protected readonly warmUp: boolean;
   /** Number of worker threads started (`threads − 1`). */
   protected workerCount = 0;
   /** The shared control array (slots of src/parallel/protocol.ts). */
@@ -196,6 +208,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
   private pairs: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private pose: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private flags: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
+  private radius: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private dirty: Uint8Array<ArrayBufferLike> = new Uint8Array(new SharedArrayBuffer(0));
   private out: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private blockLengths: Int32Array<ArrayBufferLike> = new Int32Array(0);
@@ -216,6 +229,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
   private jobPairs: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private jobPose: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private jobFlags: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
+  private jobRadius: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private jobDirty: Uint8Array<ArrayBufferLike> | null = null;
   private nextMerge = 0;
   private blockTotal = 0;
@@ -237,6 +251,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
   private sentPairs: ArrayBufferLike | null = null;
   private sentPose: ArrayBufferLike | null = null;
   private sentFlags: ArrayBufferLike | null = null;
+  private sentRadius: ArrayBufferLike | null = null;
   private sentDirty: ArrayBufferLike | null = null;
   // The merge job's arrays the workers were last sent (see shareMergeBuffers).
   private readonly sentMerge: (ArrayBufferLike | null)[] = new Array(11).fill(null);
@@ -264,8 +279,12 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
     if (!(typeof o.minPairs === "number" && o.minPairs >= 0)) {
       invalidValue("options.minPairs", o.minPairs, "must be a number >= 0");
     }
+    if (typeof o.warmUp !== "boolean") {
+      invalidValue("options.warmUp", o.warmUp, "must be a boolean");
+    }
     this.threads = o.threads;
     this.minPairs = o.minPairs;
+    this.warmUp = o.warmUp;
   }
 
   /** Sends `m` to every worker, in order with the other messages. */
@@ -300,6 +319,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
         this.jobPairs = input.pairs;
         this.jobPose = input.pose;
         this.jobFlags = input.flags;
+        this.jobRadius = input.radius;
         this.jobDirty = input.dirty ?? null;
         for (let blk = 0; blk < this.blockTotal; blk++) {
           this.runBlockHere(blk);
@@ -324,6 +344,11 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
         this.flags.set(input.flags.subarray(0, input.slotCount));
         this.jobFlags = this.flags;
       }
+      if (isShared(input.radius)) this.jobRadius = input.radius;
+      else {
+        this.radius.set(input.radius.subarray(0, input.slotCount));
+        this.jobRadius = this.radius;
+      }
       const dirty = input.dirty ?? null;
       if (dirty === null || isShared(dirty)) this.jobDirty = dirty;
       else {
@@ -347,6 +372,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
           n,
           this.jobPose,
           this.jobFlags,
+          this.jobRadius,
           this.jobDirty,
           input.shapes,
           input.prediction,
@@ -838,6 +864,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
       input.pairCount,
       this.jobPose,
       this.jobFlags,
+      this.jobRadius,
       this.jobDirty,
       input.shapes,
       input.prediction,
@@ -904,8 +931,8 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
   abstract dispose(): Promise<void>;
 
   /**
-   * Grows the shared buffers to hold the job's pairs and records, and copies of its poses and
-   * flags when those are not already shared.
+   * Grows the shared buffers to hold the job's pairs and records, and copies of its poses,
+   * flags and bounding radii when those are not already shared.
    */
   private reserve(input: NarrowPhaseInput): void {
     const pairs = input.pairCount;
@@ -918,10 +945,14 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
       this.blockLengths = new Int32Array(new SharedArrayBuffer(4 * (cap / PARALLEL_BLOCK_PAIRS)));
       this.buffersChanged = true;
     }
-    if (slots > this.flags.length && !(isShared(input.pose) && isShared(input.flags))) {
+    if (
+      slots > this.flags.length &&
+      !(isShared(input.pose) && isShared(input.flags) && isShared(input.radius))
+    ) {
       const cap = capacityFor(slots, 64);
       this.pose = new Float64Array(new SharedArrayBuffer(8 * 7 * cap));
       this.flags = new Uint8Array(new SharedArrayBuffer(cap));
+      this.radius = new Float64Array(new SharedArrayBuffer(8 * cap));
       this.buffersChanged = true;
     }
     const dirty = input.dirty ?? null;
@@ -936,6 +967,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
     const pairs = this.jobPairs.buffer;
     const pose = this.jobPose.buffer;
     const flags = this.jobFlags.buffer;
+    const radius = this.jobRadius.buffer;
     // Without a move buffer the workers do not read it: the last one sent stands.
     const dirty =
       this.jobDirty === null ? (this.sentDirty ?? this.dirty.buffer) : this.jobDirty.buffer;
@@ -944,6 +976,7 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
       pairs === this.sentPairs &&
       pose === this.sentPose &&
       flags === this.sentFlags &&
+      radius === this.sentRadius &&
       dirty === this.sentDirty
     ) {
       return;
@@ -951,12 +984,14 @@ export abstract class SharedMemoryExecutor implements StepExecutor {
     this.sentPairs = pairs;
     this.sentPose = pose;
     this.sentFlags = flags;
+    this.sentRadius = radius;
     this.sentDirty = dirty;
     this.buffersChanged = false;
     const buffers: SharedBuffers = {
       pairs: pairs as SharedArrayBuffer,
       pose: pose as SharedArrayBuffer,
       flags: flags as SharedArrayBuffer,
+      radius: radius as SharedArrayBuffer,
       dirty: dirty as SharedArrayBuffer,
       out: this.out.buffer as unknown as SharedArrayBuffer,
       blockLength: this.blockLengths.buffer as unknown as SharedArrayBuffer,

@@ -5,6 +5,7 @@
  * src/parallel/protocol.ts for the protocol.
  */
 import { CTRL_READY, type WebWorkerMessage } from "./protocol.js";
+import { warmUpJobs } from "./warm-up.js";
 import { WorkerState } from "./worker-state.js";
 
 let state: WorkerState | null = null;
@@ -14,6 +15,8 @@ addEventListener("message", (e: Event) => {
   if (msg.type === "init") {
     const control = new Int32Array(msg.control);
     state = new WorkerState(control, new Float64Array(msg.params));
+    // Compile this thread's job code before the first real job (option warmUp).
+    if (msg.warmUp) warmUpJobs();
     Atomics.add(control, CTRL_READY, 1);
   } else if (msg.type === "job") state?.runJob();
   else state?.apply(msg);

@@ -65,6 +65,7 @@ export class WorkerState {
   private pairs: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private pose: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private flags: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
+  private radius: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private dirty: Uint8Array<ArrayBufferLike> = new Uint8Array(0);
   private out: Float64Array<ArrayBufferLike> = new Float64Array(0);
   private blockLength: Int32Array<ArrayBufferLike> = new Int32Array(0);
@@ -136,6 +137,7 @@ export class WorkerState {
       this.pairs = new Float64Array(b.pairs);
       this.pose = new Float64Array(b.pose);
       this.flags = new Uint8Array(b.flags);
+      this.radius = new Float64Array(b.radius);
       this.dirty = new Uint8Array(b.dirty);
       this.out = new Float64Array(b.out);
       this.blockLength = new Int32Array(b.blockLength);
@@ -265,6 +267,7 @@ export class WorkerState {
           Atomics.load(control, CTRL_PAIR_COUNT),
           this.pose,
           this.flags,
+          this.radius,
           Atomics.load(control, CTRL_NARROW_CARRY) === 1 ? this.dirty : null,
           this.slotShapes,
           this.params[0],

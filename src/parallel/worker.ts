@@ -12,6 +12,7 @@ import {
   type WorkerInit,
   type WorkerMessage,
 } from "./protocol.js";
+import { warmUpJobs } from "./warm-up.js";
 import { WorkerState } from "./worker-state.js";
 
 const init = workerData as WorkerInit;
@@ -19,6 +20,8 @@ const control = new Int32Array(init.control);
 const port = init.port as unknown as MessagePort;
 const state = new WorkerState(control, new Float64Array(init.params));
 
+// Compile this thread's job code on a synthetic scene before the first real job (option warmUp).
+if (init.warmUp) warmUpJobs();
 // Read the generation before reporting ready: the executor dispatches a job only to ready
 // workers, so this worker cannot miss the first job it is counted in.
 let generation = Atomics.load(control, CTRL_GENERATION);

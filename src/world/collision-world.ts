@@ -562,6 +562,7 @@ export class CollisionWorld {
     pairCount: 0,
     pose: new Float64Array(0),
     flags: new Uint8Array(0),
+    radius: new Float64Array(0),
     shapes: [],
     slotCount: 0,
     shapesVersion: -1,
@@ -1633,6 +1634,7 @@ export class CollisionWorld {
       input.pairCount = tested;
       input.pose = b.pose;
       input.flags = flags;
+      input.radius = radius;
       input.shapes = shapes;
       input.slotCount = b.slotCount;
       input.shapesVersion = b.shapesVersion;

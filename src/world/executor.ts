@@ -30,6 +30,12 @@ export interface NarrowPhaseInput {
   pose: Float64Array;
   /** Body flag bytes per slot (src/world/body-store.ts). */
   flags: Uint8Array;
+  /**
+   * Bounding radius of each slot's shape, scene units (`SlotStore.radius`, the shape
+   * definition's `boundingRadius`): the narrow phase's world-frame reject test reads it beside
+   * the poses (`narrowPairRadius`), so a thread needs no radius cache of its own.
+   */
+  radius: Float64Array;
   /** Shape of each slot (undefined for a free slot). */
   shapes: readonly (Shape | undefined)[];
   /** Number of slots in use (the storage high-water mark). */

@@ -64,7 +64,7 @@ export class SlotStore<S> {
    * it adds the body: the narrow phase's world-frame reject test reads it beside the poses
    * without loading the shape object. 0 in a world that does not use it (the 2D world).
    */
-  radius = new Float64Array(INITIAL_SLOTS);
+  radius: Float64Array;
   /** Current generation of each slot (the generation of its live body's handle). */
   generation = new Uint32Array(INITIAL_SLOTS);
   /** Number of touching pairs (last step) each slot takes part in. */
@@ -83,12 +83,12 @@ export class SlotStore<S> {
   private freeCount = 0;
   private pending = new Int32Array(INITIAL_SLOTS);
   private pendingCount = 0;
-  /** Whether `pose` and `flags` live in `SharedArrayBuffer`s (see the constructor). */
+  /** Whether `pose`, `aabb`, `flags` and `radius` live in `SharedArrayBuffer`s (see the constructor). */
   private readonly shared: boolean;
 
   /**
    * An empty store of `poseStride` doubles a pose and `boxStride` a box. With `shared`, the
-   * poses, tight boxes and flag bytes live in `SharedArrayBuffer`s, so a parallel executor's worker threads
+   * poses, tight boxes, flag bytes and bounding radii live in `SharedArrayBuffer`s, so a parallel executor's worker threads
    * read them in place instead of receiving a copy every step.
    */
   constructor(poseStride: number, boxStride: number, shared = false) {
@@ -98,6 +98,7 @@ export class SlotStore<S> {
     this.pose = allocFloat64(poseStride * INITIAL_SLOTS, shared);
     this.aabb = allocFloat64(boxStride * INITIAL_SLOTS, shared);
     this.flags = allocUint8(INITIAL_SLOTS, shared);
+    this.radius = allocFloat64(INITIAL_SLOTS, shared);
   }
 
   /** The slot the next {@link allocate} returns (does not change state). */
@@ -188,7 +189,7 @@ export class SlotStore<S> {
     const shapeType = new Uint8Array(n);
     shapeType.set(this.shapeType);
     this.shapeType = shapeType;
-    const radius = new Float64Array(n);
+    const radius = allocFloat64(n, this.shared);
     radius.set(this.radius);
     this.radius = radius;
     const gen = new Uint32Array(n);
