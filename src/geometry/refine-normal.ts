@@ -19,11 +19,13 @@
  * so a caller can state its error. Every evaluated f(n) is exact up to rounding for the n it
  * was evaluated at (an upper bound on the depth, a lower bound on the distance). No allocation.
  */
+
 import {
   REFINE_DESCENT_ITERATIONS,
   REFINE_MIN_ANGLE,
   REFINE_PATTERN_ITERATIONS,
 } from "../constants.js";
+import { mathHypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { SupportMap } from "./support.js";
@@ -91,7 +93,7 @@ function tangential(out: Vec3, wv: Vec3, d: Vec3): Vec3 {
 }
 
 function normalizeInPlace(v: Vec3): boolean {
-  const l = Math.hypot(v.x, v.y, v.z);
+  const l = mathHypot3(v.x, v.y, v.z);
   if (!(l > 0) || !Number.isFinite(l)) return false;
   vec3.scale(v, v, 1 / l);
   return true;
