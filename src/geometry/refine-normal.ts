@@ -77,14 +77,20 @@ const t1 = vec3.create();
 const t2 = vec3.create();
 let evaluations = 0;
 
-/** f(d) for unit d; writes the support points to sa, sb and w = sa − sb. */
-function overlap(a: SupportMap, b: SupportMap, d: Vec3, wOut: Vec3): number {
+/**
+ * [0] f(d) of the last {@link overlap}: a double in a typed array, not a return value (V8 boxes a
+ * double returned by a call it does not inline; this one ran thousands of times per step).
+ */
+const overlapIo = new Float64Array(1);
+
+/** f(d) for unit d into overlapIo[0]; writes the support points to sa, sb and w = sa − sb. */
+function overlap(a: SupportMap, b: SupportMap, d: Vec3, wOut: Vec3): void {
   evaluations++;
   a.support(sa, d);
   vec3.negate(neg, d);
   b.support(sb, neg);
   vec3.sub(wOut, sa, sb);
-  return vec3.dot(d, wOut);
+  overlapIo[0] = d.x * wOut.x + d.y * wOut.y + d.z * wOut.z;
 }
 
 /** out = w − (w·d) d. */
@@ -140,7 +146,8 @@ export function refineOverlapNormal(
   evaluations = 0;
   vec3.copy(n, start);
   if (!normalizeInPlace(n)) vec3.set(n, 1, 0, 0);
-  let f = overlap(a, b, n, w);
+  overlap(a, b, n, w);
+  let f = overlapIo[0];
   vec3.copy(out.pointA, sa);
   vec3.copy(out.pointB, sb);
   tangential(g, w, n);
@@ -154,7 +161,8 @@ export function refineOverlapNormal(
     if (!(gl > 0) || !(alpha * gl > REFINE_MIN_ANGLE)) break;
     vec3.addScaled(trial, n, g, -alpha);
     if (!normalizeInPlace(trial)) break;
-    const ft = overlap(a, b, trial, wTrial);
+    overlap(a, b, trial, wTrial);
+    const ft = overlapIo[0];
     if (ft < f) {
       tangential(gTrial, wTrial, trial);
       vec3.sub(ds, trial, n);
@@ -187,7 +195,8 @@ export function refineOverlapNormal(
       vec3.addScaled(trial, n, t1, PROBE_COS[k] * step);
       vec3.addScaled(trial, trial, t2, PROBE_SIN[k] * step);
       if (!normalizeInPlace(trial)) continue;
-      const ft = overlap(a, b, trial, wTrial);
+      overlap(a, b, trial, wTrial);
+      const ft = overlapIo[0];
       if (ft < f) {
         f = ft;
         vec3.copy(n, trial);
@@ -230,7 +239,8 @@ export function setOverlapNormal(
 ): NormalRefinement {
   evaluations = 0;
   vec3.copy(n, d);
-  const f = overlap(a, b, n, w);
+  overlap(a, b, n, w);
+  const f = overlapIo[0];
   vec3.copy(out.pointA, sa);
   vec3.copy(out.pointB, sb);
   vec3.copy(out.normal, n);
@@ -347,7 +357,8 @@ function followRidge(
     vec3.cross(trial, edgeA, edgeB);
     if (vec3.length(trial) > RIDGE_PARALLEL && normalizeInPlace(trial)) {
       if (vec3.dot(trial, n) < 0) vec3.negate(trial, trial);
-      const ft = overlap(a, b, trial, wTrial);
+      overlap(a, b, trial, wTrial);
+      const ft = overlapIo[0];
       if (ft <= best + slack) {
         best = ft;
         vec3.copy(bestN, trial);
@@ -366,7 +377,8 @@ function followRidge(
       normalizeInPlace(ridgeT);
       // Secant on φ ↦ f'(φ) = w(φ)·t(φ), the circle n(φ) = cos φ·n0 + sin φ·t0.
       let phiPrev = 0;
-      let ft = overlap(a, b, ds, wTrial);
+      overlap(a, b, ds, wTrial);
+      let ft = overlapIo[0];
       let dPrev = vec3.dot(wTrial, ridgeT);
       // Along the ridge f is smooth and flat at its minimum: the point kept is the one of least
       // |f'| among those within rounding of the pattern search's f.
@@ -387,7 +399,8 @@ function followRidge(
         vec3.scale(trial, ds, c);
         vec3.addScaled(trial, trial, ridgeT, sn);
         normalizeInPlace(trial);
-        ft = overlap(a, b, trial, wTrial);
+        overlap(a, b, trial, wTrial);
+        ft = overlapIo[0];
         // Tangent of the circle at φ: −sin φ·n0 + cos φ·t0.
         vec3.scale(dy, ds, -sn);
         vec3.addScaled(dy, dy, ridgeT, c);
