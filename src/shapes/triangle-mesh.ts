@@ -34,7 +34,7 @@ import { unitScale } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { ConvexPolyhedron } from "./convex-polyhedron.js";
-import { makeConvexPolyhedron } from "./convex-polyhedron.js";
+import { makeConvexPolyhedron, supportConvexPolyhedron } from "./convex-polyhedron.js";
 import { brandShape, ShapeType } from "./shape.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/triangle-mesh.js";
@@ -561,8 +561,8 @@ const convexSolids = new WeakMap<TriangleMesh, ConvexPolyhedron | null>();
  * triangle lies on the hull's boundary facing out — its corners within
  * `SOLID_MESH_CONVEX_TOLERANCE` of the mesh's magnitude of the hull's extent along the triangle's
  * outward normal — and the mesh winds once around an interior point (so it covers the hull's
- * boundary once). Computed on the first call (a hull and O(triangles × hull vertices)) and kept
- * per mesh; later calls allocate nothing.
+ * boundary once). Computed on the first call (a hull, a hull support per triangle and one winding
+ * number) and kept per mesh; later calls allocate nothing.
  */
 export function convexSolidOfTriangleMesh(mesh: TriangleMesh): ConvexPolyhedron | null {
   if (!mesh.solid) return null;
@@ -588,12 +588,12 @@ function convexSolidOf(mesh: TriangleMesh): ConvexPolyhedron | null {
   const tol = SOLID_MESH_CONVEX_TOLERANCE * mag;
   const orientation = mesh.pseudoNormals?.orientation ?? 1;
   const n = vec3.create();
+  const top = vec3.create();
   for (let t = 0; t < mesh.triangleCount; t++) {
     if (meshTriangleNormal(n, mesh, t) === 0) continue; // degenerate: on its neighbours' planes
     vec3.scale(n, n, orientation);
-    let extent = -Infinity;
-    for (let k = 0; k < hv.length; k += 3)
-      extent = Math.max(extent, n.x * hv[k] + n.y * hv[k + 1] + n.z * hv[k + 2]);
+    supportConvexPolyhedron(top, hull, n);
+    const extent = vec3.dot(n, top);
     for (let c = 0; c < 3; c++) {
       const o = 3 * idx[3 * t + c];
       if (extent - (n.x * v[o] + n.y * v[o + 1] + n.z * v[o + 2]) > tol) return null;

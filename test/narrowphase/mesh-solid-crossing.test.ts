@@ -19,6 +19,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Isometry } from "../../src/math/isometry.js";
 import * as iso from "../../src/math/isometry.js";
+import { makeRandom } from "../../src/math/random.js";
 import type { Vec3 } from "../../src/math/vec3.js";
 import * as vec3 from "../../src/math/vec3.js";
 import type { Contact } from "../../src/narrowphase/contact.js";
@@ -32,9 +33,9 @@ import type { Cuboid } from "../../src/shapes/cuboid.js";
 import { makeCapsule, makeCuboid, makeCylinder, makeSphere } from "../../src/shapes/index.js";
 import { type Shape, ShapeType } from "../../src/shapes/shape.js";
 import type { Sphere } from "../../src/shapes/sphere.js";
-import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
+import { convexSolidOfTriangleMesh, makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
 import { CollisionWorld } from "../../src/world/collision-world.js";
-import { cubeMesh } from "../mesh/helpers.js";
+import { cubeMesh, hullMesh } from "../mesh/helpers.js";
 import { unitQuat } from "../oracles/arbitraries.js";
 import { pointTriangleDistSq } from "../oracles/polytope-distance.js";
 
@@ -255,6 +256,37 @@ function lMesh(): { mesh: ReturnType<typeof makeTriangleMesh>; inside: (p: Vec3)
       (p.x >= 0 && p.x <= 1 && p.y >= 0 && p.y <= 2));
   return { mesh: makeTriangleMesh(v, idx, "", { solid: true }), inside };
 }
+
+describe("which solids are answered as their convex hull", () => {
+  it("convex solids (the cube, random hulls, inward winding) are; the L and a surface are not", () => {
+    expect(convexSolidOfTriangleMesh(solid)).not.toBeNull();
+    expect(convexSolidOfTriangleMesh(cubeMesh(2))).toBeNull();
+    expect(convexSolidOfTriangleMesh(lMesh().mesh)).toBeNull();
+    const rng = makeRandom(21);
+    for (let k = 0; k < 20; k++) {
+      const pts: number[] = [];
+      for (let i = 0; i < 30; i++) pts.push(rng() * 4 - 2);
+      const h = hullMesh(pts);
+      const s = makeTriangleMesh(h.vertices, h.indices, "", { solid: true });
+      expect(convexSolidOfTriangleMesh(s)).not.toBeNull();
+      // Reversed winding: the same solid.
+      const rev = Array.from(h.indices);
+      for (let t = 0; t < rev.length; t += 3) [rev[t + 1], rev[t + 2]] = [rev[t + 2], rev[t + 1]];
+      expect(
+        convexSolidOfTriangleMesh(makeTriangleMesh(h.vertices, rev, "", { solid: true })),
+      ).not.toBeNull();
+      // One vertex moved to the vertices' centroid (strictly inside): a dent, not convex.
+      const v = Float64Array.from(h.vertices);
+      for (let c = 0; c < 3; c++) {
+        let sum = 0;
+        for (let i = c; i < v.length; i += 3) sum += h.vertices[i];
+        v[c] = sum / h.vertexCount;
+      }
+      const dented = makeTriangleMesh(v, h.indices, "", { solid: true });
+      expect(convexSolidOfTriangleMesh(dented)).toBeNull();
+    }
+  });
+});
 
 describe("a non-convex solid: spheres by the signed distance (brute force)", () => {
   const { mesh, inside } = lMesh();
