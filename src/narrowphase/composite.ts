@@ -673,8 +673,7 @@ const PART_TIE = 2 ** -48;
  * answered as the solid (mesh-solid.ts's `solidMeshContact`), not by its two-sided triangles.
  */
 function solidPair(l: Level): boolean {
-  const solid = l.view.isSolid;
-  return l.first && solid !== undefined && solid(l.comp) && isSupportMappedType(l.other.type);
+  return l.first && l.view.isSolid?.(l.comp) === true && isSupportMappedType(l.other.type);
 }
 
 /**
