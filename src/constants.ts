@@ -480,6 +480,15 @@ export const HEIGHTFIELD_RAY_SKIP_TOLERANCE = 1e-12;
 export const MESH_WINDING_INSIDE = 0.5;
 
 /**
+ * How far a solid mesh's triangle may lie inside the convex hull of its vertices, relative to the
+ * largest coordinate magnitude of the mesh, for the solid to count as convex (and be answered as
+ * that hull by the pair queries: src/narrowphase/mesh-solid.ts). Far above the rounding of a
+ * plane offset (a few ulps), far below any real dent. Unitless.
+ * @default 2^-40
+ */
+export const SOLID_MESH_CONVEX_TOLERANCE = 2 ** -40;
+
+/**
  * Distance of a vertex from the other triangle's plane, relative to the pair's coordinate
  * scale, below which the triangle–triangle test counts it as on the plane (Möller 1997 snaps
  * plane distances below an epsilon to zero so that coplanar pairs take the 2D test). Unitless.

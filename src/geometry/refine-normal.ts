@@ -19,11 +19,13 @@
  * so a caller can state its error. Every evaluated f(n) is exact up to rounding for the n it
  * was evaluated at (an upper bound on the depth, a lower bound on the distance). No allocation.
  */
+
 import {
   REFINE_DESCENT_ITERATIONS,
   REFINE_MIN_ANGLE,
   REFINE_PATTERN_ITERATIONS,
 } from "../constants.js";
+import { mathHypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { SupportMap } from "./support.js";
@@ -75,14 +77,20 @@ const t1 = vec3.create();
 const t2 = vec3.create();
 let evaluations = 0;
 
-/** f(d) for unit d; writes the support points to sa, sb and w = sa − sb. */
-function overlap(a: SupportMap, b: SupportMap, d: Vec3, wOut: Vec3): number {
+/**
+ * [0] f(d) of the last {@link overlap}: a double in a typed array, not a return value (V8 boxes a
+ * double returned by a call it does not inline; this one ran thousands of times per step).
+ */
+const overlapIo = new Float64Array(1);
+
+/** f(d) for unit d into overlapIo[0]; writes the support points to sa, sb and w = sa − sb. */
+function overlap(a: SupportMap, b: SupportMap, d: Vec3, wOut: Vec3): void {
   evaluations++;
   a.support(sa, d);
   vec3.negate(neg, d);
   b.support(sb, neg);
   vec3.sub(wOut, sa, sb);
-  return vec3.dot(d, wOut);
+  overlapIo[0] = d.x * wOut.x + d.y * wOut.y + d.z * wOut.z;
 }
 
 /** out = w − (w·d) d. */
@@ -91,7 +99,7 @@ function tangential(out: Vec3, wv: Vec3, d: Vec3): Vec3 {
 }
 
 function normalizeInPlace(v: Vec3): boolean {
-  const l = Math.hypot(v.x, v.y, v.z);
+  const l = mathHypot3(v.x, v.y, v.z);
   if (!(l > 0) || !Number.isFinite(l)) return false;
   vec3.scale(v, v, 1 / l);
   return true;
@@ -138,7 +146,8 @@ export function refineOverlapNormal(
   evaluations = 0;
   vec3.copy(n, start);
   if (!normalizeInPlace(n)) vec3.set(n, 1, 0, 0);
-  let f = overlap(a, b, n, w);
+  overlap(a, b, n, w);
+  let f = overlapIo[0];
   vec3.copy(out.pointA, sa);
   vec3.copy(out.pointB, sb);
   tangential(g, w, n);
@@ -152,7 +161,8 @@ export function refineOverlapNormal(
     if (!(gl > 0) || !(alpha * gl > REFINE_MIN_ANGLE)) break;
     vec3.addScaled(trial, n, g, -alpha);
     if (!normalizeInPlace(trial)) break;
-    const ft = overlap(a, b, trial, wTrial);
+    overlap(a, b, trial, wTrial);
+    const ft = overlapIo[0];
     if (ft < f) {
       tangential(gTrial, wTrial, trial);
       vec3.sub(ds, trial, n);
@@ -185,7 +195,8 @@ export function refineOverlapNormal(
       vec3.addScaled(trial, n, t1, PROBE_COS[k] * step);
       vec3.addScaled(trial, trial, t2, PROBE_SIN[k] * step);
       if (!normalizeInPlace(trial)) continue;
-      const ft = overlap(a, b, trial, wTrial);
+      overlap(a, b, trial, wTrial);
+      const ft = overlapIo[0];
       if (ft < f) {
         f = ft;
         vec3.copy(n, trial);
@@ -228,7 +239,8 @@ export function setOverlapNormal(
 ): NormalRefinement {
   evaluations = 0;
   vec3.copy(n, d);
-  const f = overlap(a, b, n, w);
+  overlap(a, b, n, w);
+  const f = overlapIo[0];
   vec3.copy(out.pointA, sa);
   vec3.copy(out.pointB, sb);
   vec3.copy(out.normal, n);
@@ -345,7 +357,8 @@ function followRidge(
     vec3.cross(trial, edgeA, edgeB);
     if (vec3.length(trial) > RIDGE_PARALLEL && normalizeInPlace(trial)) {
       if (vec3.dot(trial, n) < 0) vec3.negate(trial, trial);
-      const ft = overlap(a, b, trial, wTrial);
+      overlap(a, b, trial, wTrial);
+      const ft = overlapIo[0];
       if (ft <= best + slack) {
         best = ft;
         vec3.copy(bestN, trial);
@@ -364,7 +377,8 @@ function followRidge(
       normalizeInPlace(ridgeT);
       // Secant on φ ↦ f'(φ) = w(φ)·t(φ), the circle n(φ) = cos φ·n0 + sin φ·t0.
       let phiPrev = 0;
-      let ft = overlap(a, b, ds, wTrial);
+      overlap(a, b, ds, wTrial);
+      let ft = overlapIo[0];
       let dPrev = vec3.dot(wTrial, ridgeT);
       // Along the ridge f is smooth and flat at its minimum: the point kept is the one of least
       // |f'| among those within rounding of the pattern search's f.
@@ -385,7 +399,8 @@ function followRidge(
         vec3.scale(trial, ds, c);
         vec3.addScaled(trial, trial, ridgeT, sn);
         normalizeInPlace(trial);
-        ft = overlap(a, b, trial, wTrial);
+        overlap(a, b, trial, wTrial);
+        ft = overlapIo[0];
         // Tangent of the circle at φ: −sin φ·n0 + cos φ·t0.
         vec3.scale(dy, ds, -sn);
         vec3.addScaled(dy, dy, ridgeT, c);

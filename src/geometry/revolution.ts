@@ -18,6 +18,7 @@
  *
  * Every routine works in the solid's local frame and allocates nothing.
  */
+import { mathHypot2 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 
@@ -59,7 +60,7 @@ function cylinderProfile(rho: number, y: number, h: number, r: number): void {
     py = Math.min(Math.max(y, -h), h);
     const dr = rho - pr;
     const dy = y - py;
-    sd = Math.hypot(dr, dy);
+    sd = mathHypot2(dr, dy);
     nr = dr / sd;
     ny = dy / sd;
     return;
@@ -89,7 +90,7 @@ function cylinderProfile(rho: number, y: number, h: number, r: number): void {
  * are acute).
  */
 function coneProfile(rho: number, y: number, h: number, r: number): void {
-  const len = Math.hypot(2 * h, r);
+  const len = mathHypot2(2 * h, r);
   const mr = (2 * h) / len;
   const my = r / len;
   // Signed distances to the slant line (through the apex) and to the base plane.
@@ -170,7 +171,7 @@ export function projectRevolution(
   r: number,
   q: Vec3,
 ): RevolutionProjection {
-  const rho = Math.hypot(q.x, q.z);
+  const rho = mathHypot2(q.x, q.z);
   if (kind === RevolutionKind.Cylinder) cylinderProfile(rho, q.y, h, r);
   else coneProfile(rho, q.y, h, r);
   out.distance = sd;

@@ -12,6 +12,7 @@
 
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 
@@ -163,8 +164,19 @@ export class PlusRadiusSupport implements SupportMap {
   support(out: Vec3, dir: Vec3): Vec3 {
     this.inner.support(out, dir);
     const r = this.inner.margin + this.radius;
-    const len = vec3.length(dir);
-    if (r > 0 && len > 0) vec3.addScaled(out, out, dir, r / len);
+    // vec3.length and addScaled written out: a double passed to or returned by a call V8 does
+    // not inline is boxed (allocated), and this runs for every support point of a rounded shape.
+    const x = dir.x;
+    const y = dir.y;
+    const z = dir.z;
+    const s = x * x + y * y + z * z;
+    const len = s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX ? Math.sqrt(s) : hypot3(x, y, z);
+    if (r > 0 && len > 0) {
+      const k = r / len;
+      out.x = out.x + x * k;
+      out.y = out.y + y * k;
+      out.z = out.z + z * k;
+    }
     return out;
   }
 }

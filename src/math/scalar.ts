@@ -49,6 +49,65 @@ export function hypot3(x: number, y: number, z: number): number {
   return m * Math.sqrt(a * a + b * b + c * c);
 }
 
+/*
+ * Math.hypot's value without its cost (session 19, the world's steady state): V8's builtin
+ * (builtins/math.tq `MathHypot`) allocates a double array for its arguments and a heap number
+ * for its result on every call — TurboFan does not inline it — so the curved shapes' kernels
+ * allocated per call. `mathHypot2`/`mathHypot3` are the same algorithm written out: the largest
+ * magnitude m (Infinity before NaN, 0 for all zeros), a Kahan-compensated sum of (|x_i|/m)², and
+ * √sum · m, so they return Math.hypot's bits (test/math/math-hypot.test.ts compares them).
+ */
+
+/** Math.hypot(x, y), bit for bit, without allocating (see the note above). */
+export function mathHypot2(x: number, y: number): number {
+  const ax = Math.abs(x);
+  const ay = Math.abs(y);
+  if (ax === Infinity || ay === Infinity) return Infinity;
+  if (Number.isNaN(ax) || Number.isNaN(ay)) return Number.NaN;
+  const m = Math.max(ax, ay);
+  if (m === 0) return 0;
+  let sum = 0;
+  let comp = 0;
+  let q = ax / m;
+  let t = q * q - comp;
+  let u = sum + t;
+  comp = u - sum - t;
+  sum = u;
+  q = ay / m;
+  t = q * q - comp;
+  u = sum + t;
+  sum = u;
+  return Math.sqrt(sum) * m;
+}
+
+/** Math.hypot(x, y, z), bit for bit, without allocating (see the note above). */
+export function mathHypot3(x: number, y: number, z: number): number {
+  const ax = Math.abs(x);
+  const ay = Math.abs(y);
+  const az = Math.abs(z);
+  if (ax === Infinity || ay === Infinity || az === Infinity) return Infinity;
+  if (Number.isNaN(ax) || Number.isNaN(ay) || Number.isNaN(az)) return Number.NaN;
+  const m = Math.max(ax, ay, az);
+  if (m === 0) return 0;
+  let sum = 0;
+  let comp = 0;
+  let q = ax / m;
+  let t = q * q - comp;
+  let u = sum + t;
+  comp = u - sum - t;
+  sum = u;
+  q = ay / m;
+  t = q * q - comp;
+  u = sum + t;
+  comp = u - sum - t;
+  sum = u;
+  q = az / m;
+  t = q * q - comp;
+  u = sum + t;
+  sum = u;
+  return Math.sqrt(sum) * m;
+}
+
 /**
  * The rounding error of a sum: `a + b − s` exactly, where `s = fl(a + b)` (Knuth's TwoSum;
  * exact for finite sums that do not overflow), so 0 exactly when the sum is exact. Shewchuk,

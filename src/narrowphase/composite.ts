@@ -84,6 +84,7 @@ import { aabbShape, isSupportMappedType, supportOf, supportShape } from "../shap
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Triangle } from "../shapes/triangle.js";
+import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import {
   copyManifold,
@@ -100,7 +101,12 @@ import {
 } from "./convex-convex.js";
 import { fixInternalEdgeContact } from "./face-depth.js";
 import { manifoldFromContact } from "./manifold.js";
-import { containedConvexContact, pointOfConvex } from "./mesh-solid.js";
+import {
+  containedConvexContact,
+  pointOfConvex,
+  solidMeshContact,
+  solidMeshManifold,
+} from "./mesh-solid.js";
 import {
   contactFlipped,
   contactPair,
@@ -662,11 +668,34 @@ function deeperPart(c: Contact, i: number, best: Contact, bestPart: number): boo
 /** Relative rounding band of {@link deeperPart}: 16 ulps of the contact's coordinates. */
 const PART_TIE = 2 ** -48;
 
+/**
+ * True when the composite is a solid (C as A) and S support-mapped: S meeting its surface is
+ * answered as the solid (mesh-solid.ts's `solidMeshContact`), not by its two-sided triangles.
+ */
+function solidPair(l: Level): boolean {
+  return l.first && l.view.isSolid?.(l.comp) === true && isSupportMappedType(l.other.type);
+}
+
+/**
+ * The solid's contact of S crossing or inside it into `out` (see {@link solidPair}); false when
+ * mesh-solid.ts has none for the pair (a non-convex solid and S not a sphere).
+ */
+function solidContact(out: Contact, l: Level, prediction: number): boolean {
+  const c = l.contact;
+  if (!solidMeshContact(c, l.comp as TriangleMesh, l.other as ConvexShape, l.pose, prediction))
+    return false;
+  copyContact(out, c);
+  return true;
+}
+
 /** The level's contact (see {@link contactShapeComposite}), solids included. */
 function contactLevel(out: Contact, l: Level, prediction: number): boolean {
   const found = bestPartContact(l, prediction);
-  if (!(found && l.best.distance <= 0) && holds(l)) {
-    // S inside the solid, touching no part: the contact through the nearest surface.
+  const overlaps = found && l.best.distance <= 0;
+  if (overlaps && solidPair(l) && solidContact(out, l, prediction)) return true;
+  if (!overlaps && holds(l)) {
+    // S inside the solid, touching no part: the solid's contact, else through the nearest surface.
+    if (solidContact(out, l, prediction)) return true;
     if (found) {
       vec3.copy(l.solidA, l.best.pointA);
       vec3.copy(l.solidB, l.best.pointB);
@@ -849,7 +878,8 @@ function distanceLevel(out: DistanceResult, l: Level): DistanceResult {
   surfaceDistance(out, l);
   if (out.distance > 0 && holds(l)) {
     // S inside the solid: distance 0 at the contact's witness points (mesh-solid.ts).
-    containedConvexContact(l.contact, l.other as ConvexShape, l.pose, out.pointA, out.pointB);
+    if (!solidMeshContact(l.contact, l.comp as TriangleMesh, l.other as ConvexShape, l.pose, 0))
+      containedConvexContact(l.contact, l.other as ConvexShape, l.pose, out.pointA, out.pointB);
     out.distance = 0;
     vec3.copy(out.pointA, l.contact.pointA);
     vec3.copy(out.pointB, l.contact.pointB);
@@ -1192,7 +1222,17 @@ function manifoldSurface(out: ContactManifold, l: Level, prediction: number): bo
   }
   // takesNew may have given the kept best another of its tied normals.
   if (best >= 0) storeContact(l, best, bestPart, l.best);
-  if (!(best >= 0 && bestDistance <= 0) && holds(l)) {
+  const overlaps = best >= 0 && bestDistance <= 0;
+  if ((overlaps && solidPair(l)) || (!overlaps && holds(l))) {
+    // S crossing or inside the solid: the solid's manifold (mesh-solid.ts).
+    const m = l.manifold;
+    const other = l.other as ConvexShape;
+    if (solidMeshManifold(m, l.contact, l.comp as TriangleMesh, other, l.pose, prediction)) {
+      copyManifold(out, m);
+      return true;
+    }
+  }
+  if (!overlaps && holds(l)) {
     // S inside the solid: the one-point manifold of the contact through the nearest surface.
     contactLevel(l.contact, l, prediction);
     singleContactManifold(out, l.contact);

@@ -56,7 +56,7 @@ import { SegmentSupport, TransformedSupport } from "../geometry/support.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
-import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3, mathHypot2, mathHypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { supportCuboid } from "../shapes/cuboid.js";
@@ -1097,7 +1097,7 @@ function searchRevolutionRidges(
     }
     // The kink circle: outward normals (c cos φ, y0, c sin φ) in the solid's frame.
     if (rev.kind === RevolutionKind.Cone) {
-      const len = Math.hypot(2 * h, r);
+      const len = mathHypot2(2 * h, r);
       ridgeIo[0] = (2 * h) / len;
       ridgeIo[1] = r / len;
     } else {
@@ -1302,7 +1302,7 @@ class DiscSupport implements SupportMap {
     const x = dir.x - t * this.axis.x;
     const y = dir.y - t * this.axis.y;
     const z = dir.z - t * this.axis.z;
-    const l = Math.hypot(x, y, z);
+    const l = mathHypot3(x, y, z);
     if (!(l > 0)) return vec3.copy(out, this.center);
     const k = this.radius / l;
     out.x = this.center.x + x * k;
@@ -1348,7 +1348,7 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
     vec3.negate(featureD, featureD);
   } else vec3.copy(featureD, n);
   const d = featureD;
-  const rho = Math.hypot(d.x, d.z);
+  const rho = mathHypot2(d.x, d.z);
   const cone = rev.kind === RevolutionKind.Cone;
   let map: SupportMap;
   if (rho <= FEATURE_ANGLE && (!cone || d.y < 0)) {
@@ -1365,7 +1365,7 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
     const ux = d.x / rho;
     const uz = d.z / rho;
     if (cone) {
-      const len = Math.hypot(2 * h, r);
+      const len = mathHypot2(2 * h, r);
       if (!(Math.abs(d.y - r / len) <= FEATURE_ANGLE)) return;
       vec3.set(featureP, 0, h, 0);
     } else {

@@ -15,9 +15,11 @@
  * B swaps the points (up to the rounding of the inverse pose). Exact up to the rounding of a
  * few operations; A's frame, no allocation.
  */
+
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
+import { mathHypot2 } from "../math/scalar.js";
 import * as vec3 from "../math/vec3.js";
 import type { Cylinder } from "../shapes/cylinder.js";
 import { canonicalOrder } from "./canonical-order.js";
@@ -41,7 +43,7 @@ export function cylinderAxesParallel(bInA: Isometry): boolean {
   // The rotated y axis: (2(xy − wz), 1 − 2(x² + z²), 2(yz + wx)); its x and z components.
   const ux = 2 * (q.x * q.y - q.w * q.z);
   const uz = 2 * (q.y * q.z + q.w * q.x);
-  return Math.hypot(ux, uz) <= CYLINDER_PARALLEL_SINE;
+  return mathHypot2(ux, uz) <= CYLINDER_PARALLEL_SINE;
 }
 
 /** Relative difference under which two choices of normal are a tie, broken by a fixed rule. */
@@ -64,7 +66,7 @@ function solveParallel(a: Cylinder, b: Cylinder, bInA: Isometry): void {
   const hB = b.halfHeight;
   const R = rA + rB;
   const H = hA + hB;
-  const rho = Math.hypot(c.x, c.z);
+  const rho = mathHypot2(c.x, c.z);
   const y = c.y;
   const ay = Math.abs(y);
   // Radial unit direction toward B's axis; +x when the axes coincide to TIE_RELATIVE of R (a tie:
@@ -83,7 +85,7 @@ function solveParallel(a: Cylinder, b: Cylinder, bInA: Isometry): void {
     // Apart: the nearest point of the Minkowski cylinder's boundary to c.
     const dr = Math.max(rho - R, 0);
     const dy = Math.max(ay - H, 0);
-    pd = Math.hypot(dr, dy);
+    pd = mathHypot2(dr, dy);
     vec3.set(pn, (dr / pd) * ux, (dy / pd) * sy, (dr / pd) * uz);
     side = rho > R;
     const capApart = ay > H;
@@ -155,7 +157,7 @@ export function intersectsCylinderCylinder(a: Cylinder, b: Cylinder, bInA: Isome
   if (!cylinderAxesParallel(bInA)) return intersectsConvexConvex(a, b, bInA);
   const c = bInA.translation;
   return (
-    Math.hypot(c.x, c.z) <= a.radius + b.radius && Math.abs(c.y) <= a.halfHeight + b.halfHeight
+    mathHypot2(c.x, c.z) <= a.radius + b.radius && Math.abs(c.y) <= a.halfHeight + b.halfHeight
   );
 }
 

@@ -16,19 +16,39 @@
  * non-convex mesh it is the overlap along that way out (an upper bound of the depth).
  *
  * A mesh wholly inside a solid mesh is answered the same way by the composite path's two-tree
- * routines (src/narrowphase/composite.ts, over the enclosed surface's parts). All in the mesh's
- * (A's) frame; nothing allocates.
+ * routines (src/narrowphase/composite.ts, over the enclosed surface's parts).
+ *
+ * A shape crossing the surface (issue 16, session 19) has triangle contacts, but a triangle is
+ * two-sided: a sphere whose centre is just inside a face got the depth r − d toward the inside
+ * (the way through the thin triangle), not r + d out of the solid, and a box more than half in
+ * was pushed in. So a support-mapped shape that meets the surface or lies inside is answered as
+ * the solid: a sphere by the mesh's signed distance at its centre (any closed mesh: the depth
+ * r − sd(c), the normal from the nearest surface point q toward the centre outside and from the
+ * centre toward q inside, witnesses q and c − r·n — the exact depth, and the answer
+ * `projectPoint` implies), any other shape, when the solid is convex, as the convex hull of the
+ * mesh's vertices through the pair table (the view's `convexSolid`: the exact penetration depth
+ * of the same solid as a convex polyhedron, with its manifold). A non-convex solid keeps, for a
+ * crossing shape other than a sphere, the deepest triangle contact. All in the mesh's (A's)
+ * frame; nothing allocates.
  */
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { supportShape } from "../shapes/registry.js";
+import { type PointProjection, shapeDef, supportShape } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
+import { ShapeType } from "../shapes/shape.js";
+import type { Sphere } from "../shapes/sphere.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
-import { containsPointTriangleMesh } from "../shapes/triangle-mesh.js";
-import type { Contact } from "./contact.js";
+import {
+  containsPointTriangleMesh,
+  convexSolidOfTriangleMesh,
+  meshTriangleNormal,
+} from "../shapes/triangle-mesh.js";
+import type { Contact, ContactManifold } from "./contact.js";
+import { singleContactManifold } from "./contact.js";
+import { contactPair, manifoldPair } from "./pair-table.js";
 
 const dirLocal = vec3.create();
 const point = vec3.create();
@@ -76,4 +96,86 @@ export function containedConvexContact(
   vec3.copy(out.pointB, point);
   vec3.copy(out.normal, n);
   out.distance = Math.min(0, vec3.dot(n, point) - vec3.dot(n, pA));
+}
+
+/** Offsets longer than this (and shorter than its inverse) are normalized by one division. */
+const DIVIDE_MIN_LENGTH = 2 ** -500;
+
+const projection: PointProjection = {
+  point: vec3.create(),
+  distance: 0,
+  inside: false,
+  triangle: -1,
+};
+const centre = vec3.create();
+
+/**
+ * The contact of sphere B (centre `bInA`'s translation) and solid mesh A from A's signed
+ * distance at the centre (see the module doc), A's frame; its distance at most 0 (the caller
+ * has found the sphere touching the surface or inside). False for a mesh without triangles.
+ */
+function sphereSolidContact(out: Contact, a: TriangleMesh, b: Sphere, bInA: Isometry): boolean {
+  vec3.copy(centre, bInA.translation);
+  shapeDef(a.type).projectPoint?.(projection, a, centre, false);
+  const d = projection.distance;
+  if (!(d < Infinity)) return false;
+  const q = projection.point;
+  vec3.sub(n, centre, q);
+  if (projection.inside) vec3.negate(n, n);
+  // Divided by its length (exact along an axis); tryNormalize rescales an offset whose square
+  // underflows (1/d overflows for a subnormal d).
+  const l = vec3.length(n);
+  let unit = true;
+  if (l > DIVIDE_MIN_LENGTH && l < 1 / DIVIDE_MIN_LENGTH) vec3.set(n, n.x / l, n.y / l, n.z / l);
+  else unit = vec3.tryNormalize(n, n);
+  if (!(d > 0) || !unit) {
+    // The centre on the surface: the outward normal of its triangle.
+    const t = projection.triangle ?? -1;
+    if (t < 0 || meshTriangleNormal(n, a, t) === 0) vec3.set(n, 0, 1, 0);
+    vec3.scale(n, n, a.pseudoNormals?.orientation ?? 1);
+  }
+  vec3.copy(out.pointA, q);
+  vec3.addScaled(out.pointB, centre, n, -b.radius);
+  vec3.copy(out.normal, n);
+  out.distance = Math.min(0, (projection.inside ? -d : d) - b.radius);
+  return true;
+}
+
+/**
+ * The contact of support-mapped B crossing solid mesh A's surface or inside it, as the solid
+ * (see the module doc), A's frame, within `prediction`: a sphere by the signed distance, another
+ * shape against the convex hull of a convex solid. False when neither applies (a non-convex
+ * solid and a shape other than a sphere) or the hull's pair finds nothing.
+ */
+export function solidMeshContact(
+  out: Contact,
+  a: TriangleMesh,
+  b: ConvexShape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  if (b.type === ShapeType.Sphere) return sphereSolidContact(out, a, b as Sphere, bInA);
+  const hull = convexSolidOfTriangleMesh(a);
+  return hull !== null && contactPair(out, hull, b, bInA, prediction);
+}
+
+/**
+ * The manifold of {@link solidMeshContact}: the hull's manifold for a convex solid, the sphere's
+ * one point; false when neither applies. `scratch` holds the sphere's contact.
+ */
+export function solidMeshManifold(
+  out: ContactManifold,
+  scratch: Contact,
+  a: TriangleMesh,
+  b: ConvexShape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  if (b.type === ShapeType.Sphere) {
+    if (!sphereSolidContact(scratch, a, b as Sphere, bInA)) return false;
+    singleContactManifold(out, scratch);
+    return true;
+  }
+  const hull = convexSolidOfTriangleMesh(a);
+  return hull !== null && manifoldPair(out, hull, b, bInA, prediction);
 }

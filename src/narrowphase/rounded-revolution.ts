@@ -32,6 +32,7 @@ import {
 } from "../geometry/revolution.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import { mathHypot2, mathHypot3 } from "../math/scalar.js";
 import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
 import type { Cone } from "../shapes/cone.js";
@@ -80,7 +81,7 @@ function fill(
  */
 function touching(d: number, coreInB: typeof centreInB, radius: number, size: number): number {
   if (!(d > 0)) return d;
-  const scale = Math.max(Math.hypot(coreInB.x, coreInB.y, coreInB.z), size) + radius;
+  const scale = Math.max(mathHypot3(coreInB.x, coreInB.y, coreInB.z), size) + radius;
   return d <= TOUCH_TOLERANCE * scale ? 0 : d;
 }
 
@@ -99,7 +100,7 @@ export function contactBallRevolution(
 ): boolean {
   iso.inverseTransformPoint(centreInB, bInA, origin);
   projectRevolution(proj, kind, h, r, centreInB);
-  return fill(out, bInA, centreInB, proj, radius, prediction, Math.hypot(h, r));
+  return fill(out, bInA, centreInB, proj, radius, prediction, mathHypot2(h, r));
 }
 
 /** True when the sphere of `radius` at A's origin and the solid at `bInA` overlap or touch. */
@@ -112,7 +113,7 @@ export function intersectsBallRevolution(
 ): boolean {
   iso.inverseTransformPoint(centreInB, bInA, origin);
   const s = projectRevolution(proj, kind, h, r, centreInB).distance;
-  return touching(s - radius, centreInB, radius, Math.hypot(h, r)) <= 0;
+  return touching(s - radius, centreInB, radius, mathHypot2(h, r)) <= 0;
 }
 
 /**
@@ -137,8 +138,8 @@ function segmentAgainst(
   const l2 = ex * ex + ey * ey + ez * ez;
   let t = l2 > 0 ? -(segA.x * ex + segA.y * ey + segA.z * ez) / l2 : 0;
   t = Math.min(Math.max(t, 0), 1);
-  const cd = Math.hypot(segA.x + t * ex, segA.y + t * ey, segA.z + t * ez);
-  if (cd - Math.hypot(h, r) > limit) return false;
+  const cd = mathHypot3(segA.x + t * ex, segA.y + t * ey, segA.z + t * ez);
+  if (cd - mathHypot2(h, r) > limit) return false;
   closestSegmentRevolution(seg, kind, h, r, segA, segB);
   return true;
 }
@@ -167,7 +168,7 @@ export function contactCapsuleRevolution(
     }
     return contactConvexConvex(out, a, b, bInA, prediction);
   }
-  const size = Math.hypot(b.halfHeight, b.radius);
+  const size = mathHypot2(b.halfHeight, b.radius);
   return fill(out, bInA, seg.segmentPoint, seg.projection, a.radius, prediction, size);
 }
 
@@ -179,7 +180,7 @@ export function intersectsCapsuleRevolution(
   bInA: Isometry,
 ): boolean {
   if (!segmentAgainst(a, kind, b.halfHeight, b.radius, bInA, a.radius)) return false;
-  const size = Math.hypot(b.halfHeight, b.radius);
+  const size = mathHypot2(b.halfHeight, b.radius);
   return touching(seg.projection.distance - a.radius, seg.segmentPoint, a.radius, size) <= 0;
 }
 
@@ -227,8 +228,8 @@ function coplanarCylinder(out: Contact, rho: number, b: Cylinder, bInA: Isometry
     r,
   );
   const tol = COPLANAR_ULPS * Number.EPSILON * size;
-  const lp = Math.hypot(P.x, P.z);
-  const lq = Math.hypot(Q.x, Q.z);
+  const lp = mathHypot2(P.x, P.z);
+  const lq = mathHypot2(Q.x, Q.z);
   // e_u: the horizontal direction of the farther end from the axis; +x when both are on it to
   // rounding (any plane through the axis holds the segment then).
   let ux = 1;
@@ -236,7 +237,7 @@ function coplanarCylinder(out: Contact, rho: number, b: Cylinder, bInA: Isometry
   if (Math.max(lp, lq) > tol) {
     ux = lp >= lq ? P.x / lp : Q.x / lq;
     uz = lp >= lq ? P.z / lp : Q.z / lq;
-    const l = Math.hypot(ux, uz);
+    const l = mathHypot2(ux, uz);
     ux /= l;
     uz /= l;
   }
@@ -273,7 +274,7 @@ function coplanarCylinder(out: Contact, rho: number, b: Cylinder, bInA: Isometry
   }
   const eu = u2 - u1;
   const ey = y2 - y1;
-  const len = Math.hypot(eu, ey);
+  const len = mathHypot2(eu, ey);
   if (len > 0) {
     const qu = -ey / len;
     const qy = eu / len;

@@ -52,9 +52,10 @@ const q = vec3.create();
 const weights = new Float64Array(3);
 /**
  * Scratch of the leaf test, so that no double crosses a call boundary (V8 would box it): the
- * query point (0–2) and the squared distance {@link triangleDistanceSq} writes (3).
+ * query point (0–2), the squared distance {@link triangleDistanceSq} writes (3) and the walk's
+ * reach (4: the best squared distance plus its rounding bound).
  */
-const probe = new Float64Array(4);
+const probe = new Float64Array(5);
 
 /** Squared distance from (x, y, z) to node i's box. */
 function boxDistanceSq(b: Float64Array, i: number, x: number, y: number, z: number): number {
@@ -188,7 +189,8 @@ function degenerateTriangleDistanceSq(v: Float64Array, a: number, b: number, c: 
 /**
  * Writes to `out` the point of `mesh` closest to the local point `p`, its distance, the index of
  * its triangle and — for a closed mesh — whether p is inside (pseudo-normal sign, see the module
- * doc). Ties between triangles at the same distance go to the lowest index. Local frame;
+ * doc). Triangles tied to rounding are decided by their closest points (see the note on ties
+ * below): the nearest point, the lowest index at equal distances. Local frame;
  * allocation free.
  */
 export function closestPointOnMesh(
@@ -216,15 +218,29 @@ export function closestPointOnMesh(
   probe[0] = px;
   probe[1] = py;
   probe[2] = pz;
+  // Rounding bound of a triangle's squared distance (see `tieWindow`), so that the walk keeps
+  // every triangle that may be the nearest: the best's and the tied ones'.
+  const mag = Math.max(
+    Math.abs(px),
+    Math.abs(py),
+    Math.abs(pz),
+    Math.abs(bounds[0]),
+    Math.abs(bounds[1]),
+    Math.abs(bounds[2]),
+    Math.abs(bounds[3]),
+    Math.abs(bounds[4]),
+    Math.abs(bounds[5]),
+  );
   let best = Infinity;
-  let bestTri = -1;
+  let reach = Infinity;
+  let tied = 0;
   let top = 0;
   stack[top] = 0;
   stackKey[top++] = 0;
   while (top > 0) {
     const i = stack[--top];
     // The box distance was computed at the push; the best may have shrunk since.
-    if (stackKey[top] > best) continue;
+    if (stackKey[top] > reach) continue;
     const word = data[2 * i + 1];
     if ((word & MESH_BVH_INNER_FLAG) === 0) {
       // A leaf: `word` is its triangle count, data[2i] its first slot (src/geometry/mesh-bvh.ts).
@@ -233,10 +249,15 @@ export function closestPointOnMesh(
         const t = primitives[k];
         triangleDistanceSq(v, 3 * idx[3 * t], 3 * idx[3 * t + 1], 3 * idx[3 * t + 2]);
         const d2 = probe[3];
-        if (d2 < best || (d2 === best && t < bestTri)) {
+        if (!(d2 <= reach)) continue;
+        if (d2 < best) {
           best = d2;
-          bestTri = t;
+          // The rounding bound of d²: its relative error, plus 2·d times the closest point's
+          // coordinate rounding (that of `mag`); 2^-40 is far above their few ulps.
+          reach = best + TIE_RELATIVE * (best + Math.sqrt(best) * mag);
+          probe[4] = reach;
         }
+        tied = keepTied(tied, t);
       }
       continue;
     }
@@ -246,26 +267,27 @@ export function closestPointOnMesh(
     const dr = boxDistanceSq(bounds, right, px, py, pz);
     // Nearer child on top of the stack.
     if (dl <= dr) {
-      if (dr <= best) {
+      if (dr <= reach) {
         stack[top] = right;
         stackKey[top++] = dr;
       }
-      if (dl <= best) {
+      if (dl <= reach) {
         stack[top] = left;
         stackKey[top++] = dl;
       }
     } else {
-      if (dl <= best) {
+      if (dl <= reach) {
         stack[top] = left;
         stackKey[top++] = dl;
       }
-      if (dr <= best) {
+      if (dr <= reach) {
         stack[top] = right;
         stackKey[top++] = dr;
       }
     }
   }
-  if (bestTri < 0) return out;
+  if (tied === 0) return out;
+  const bestTri = nearestTied(mesh, tied, p);
   // The winner's point and weights (the weights name the feature that signs the distance).
   const a = 3 * idx[3 * bestTri];
   const b = 3 * idx[3 * bestTri + 1];
@@ -282,6 +304,93 @@ export function closestPointOnMesh(
   if (mesh.closed && !outsideRootBox(bounds, px, py, pz))
     out.inside = insideByPseudoNormal(mesh, p, out.point, bestTri, out.distance);
   return out;
+}
+
+/*
+ * Ties (issue 16): far from the mesh the squared distances of the triangles around the nearest
+ * feature agree to their rounding (at 1e9 times the mesh's size they differ by about one part
+ * in 1e18, below the ulp), and the lowest-index triangle's point — on another vertex or edge of
+ * that triangle, a whole edge away from the nearest point — was returned with the right distance.
+ * So the walk keeps every triangle within the rounding bound of the best squared distance, and
+ * the tied triangles' closest points are then compared by the difference of their squared
+ * distances formed as (q_i − q_j)·((q_i − p) + (q_j − p)), whose rounding is relative to
+ * |q_i − q_j|·|q − p| instead of to |q − p|²: the exact nearest point wins (the shared vertex or
+ * edge point), and a true tie (equal distances, different points: a point inside, equidistant
+ * from two faces) still goes to the lowest index.
+ */
+
+/** Relative rounding bound of a triangle's computed squared distance d² (2^-40 ≫ its few ulps). */
+const TIE_RELATIVE = 2 ** -40;
+
+/** The walk's triangles within `reach` of the best so far: ids and squared distances. */
+let tiedIds = new Int32Array(64);
+let tiedDist = new Float64Array(64);
+
+/**
+ * Keeps triangle `t` (its squared distance in probe[3]) among the tied ones, first dropping those
+ * beyond the current reach (probe[4]); returns the new count. (Doubles in `probe`, not
+ * arguments: V8 boxes a double passed to a call it does not inline.)
+ */
+function keepTied(count: number, t: number): number {
+  const reach = probe[4];
+  let n = 0;
+  for (let k = 0; k < count; k++) {
+    if (tiedDist[k] <= reach) {
+      tiedIds[n] = tiedIds[k];
+      tiedDist[n++] = tiedDist[k];
+    }
+  }
+  if (n === tiedIds.length) {
+    const ids = new Int32Array(2 * n);
+    const dist = new Float64Array(2 * n);
+    ids.set(tiedIds);
+    dist.set(tiedDist);
+    tiedIds = ids;
+    tiedDist = dist;
+  }
+  tiedIds[n] = t;
+  tiedDist[n] = probe[3];
+  return n + 1;
+}
+
+const cand = vec3.create();
+const held = vec3.create();
+
+/**
+ * Of the tied triangles within the reach (probe[4]), the one whose closest point to `p` is
+ * nearest by the difference of squared distances (see the note above); equal to the lowest index.
+ */
+function nearestTied(mesh: TriangleMesh, count: number, p: Vec3): number {
+  const reach = probe[4];
+  let bestTri = -1;
+  for (let k = 0; k < count; k++) {
+    if (!(tiedDist[k] <= reach)) continue;
+    const t = tiedIds[k];
+    trianglePoint(cand, mesh, t, p);
+    if (bestTri >= 0) {
+      const s =
+        (cand.x - held.x) * (cand.x - p.x + (held.x - p.x)) +
+        (cand.y - held.y) * (cand.y - p.y + (held.y - p.y)) +
+        (cand.z - held.z) * (cand.z - p.z + (held.z - p.z));
+      if (!(s < 0 || (s === 0 && t < bestTri))) continue;
+    }
+    bestTri = t;
+    vec3.copy(held, cand);
+  }
+  return bestTri;
+}
+
+/** out = the point of triangle `t` of `mesh` closest to `p`. */
+function trianglePoint(out: Vec3, mesh: TriangleMesh, t: number, p: Vec3): void {
+  const v = mesh.vertices;
+  const idx = mesh.indices;
+  const a = 3 * idx[3 * t];
+  const b = 3 * idx[3 * t + 1];
+  const c = 3 * idx[3 * t + 2];
+  vec3.set(ta, v[a], v[a + 1], v[a + 2]);
+  vec3.set(tb, v[b], v[b + 1], v[b + 2]);
+  vec3.set(tc, v[c], v[c + 1], v[c + 2]);
+  closestPointOnTriangle(out, p, ta, tb, tc);
 }
 
 /** True when (x, y, z) lies strictly outside the root box (node 0) of the bounds `b`. */

@@ -18,7 +18,11 @@
  * (Van Oosterom & Strackee 1983), divided by 4π. It has no ray to graze an edge or a vertex, so
  * it needs no special cases; it is 1 inside a closed, outward-wound mesh, 0 outside.
  */
-import { MESH_ACTIVE_EDGE_COS, MESH_WINDING_INSIDE } from "../constants.js";
+import {
+  MESH_ACTIVE_EDGE_COS,
+  MESH_WINDING_INSIDE,
+  SOLID_MESH_CONVEX_TOLERANCE,
+} from "../constants.js";
 import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import type { MeshBvh } from "../geometry/mesh-bvh.js";
 import { buildMeshBvh, refitMeshBvh } from "../geometry/mesh-bvh.js";
@@ -30,7 +34,7 @@ import { unitScale } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { ConvexPolyhedron } from "./convex-polyhedron.js";
-import { makeConvexPolyhedron } from "./convex-polyhedron.js";
+import { makeConvexPolyhedron, supportConvexPolyhedron } from "./convex-polyhedron.js";
 import { brandShape, ShapeType } from "./shape.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/triangle-mesh.js";
@@ -562,4 +566,63 @@ export function containsPointTriangleMesh(mesh: TriangleMesh, p: Vec3): boolean 
  */
 export function convexHullOfTriangleMesh(mesh: TriangleMesh, field = "vertices"): ConvexPolyhedron {
   return makeConvexPolyhedron(mesh.vertices, field);
+}
+
+/** The convex solids of the meshes asked so far (null: not convex), see {@link convexSolidOfTriangleMesh}. */
+const convexSolids = new WeakMap<TriangleMesh, ConvexPolyhedron | null>();
+
+/**
+ * The solid of a `solid: true` mesh as one convex shape when that solid is convex, else null (and
+ * null for a surface mesh): the convex hull of its vertices, in the mesh's frame, when every
+ * triangle lies on the hull's boundary facing out — its corners within
+ * `SOLID_MESH_CONVEX_TOLERANCE` of the mesh's magnitude of the hull's extent along the triangle's
+ * outward normal — and the mesh winds once around an interior point (so it covers the hull's
+ * boundary once). Computed on the first call (a hull, a hull support per triangle and one winding
+ * number) and kept per mesh; later calls allocate nothing.
+ */
+export function convexSolidOfTriangleMesh(mesh: TriangleMesh): ConvexPolyhedron | null {
+  if (!mesh.solid) return null;
+  const kept = convexSolids.get(mesh);
+  if (kept !== undefined) return kept;
+  const hull = convexSolidOf(mesh);
+  convexSolids.set(mesh, hull);
+  return hull;
+}
+
+function convexSolidOf(mesh: TriangleMesh): ConvexPolyhedron | null {
+  let hull: ConvexPolyhedron;
+  try {
+    hull = makeConvexPolyhedron(mesh.vertices);
+  } catch {
+    return null; // flat: no solid to be convex
+  }
+  const hv = hull.vertices;
+  const v = mesh.vertices;
+  const idx = mesh.indices;
+  let mag = 0;
+  for (let i = 0; i < v.length; i++) mag = Math.max(mag, Math.abs(v[i]));
+  const tol = SOLID_MESH_CONVEX_TOLERANCE * mag;
+  const orientation = mesh.pseudoNormals?.orientation ?? 1;
+  const n = vec3.create();
+  const top = vec3.create();
+  for (let t = 0; t < mesh.triangleCount; t++) {
+    if (meshTriangleNormal(n, mesh, t) === 0) continue; // degenerate: on its neighbours' planes
+    vec3.scale(n, n, orientation);
+    supportConvexPolyhedron(top, hull, n);
+    const extent = vec3.dot(n, top);
+    for (let c = 0; c < 3; c++) {
+      const o = 3 * idx[3 * t + c];
+      if (extent - (n.x * v[o] + n.y * v[o + 1] + n.z * v[o + 2]) > tol) return null;
+    }
+  }
+  const centre = vec3.create();
+  for (let k = 0; k < hv.length; k += 3) {
+    centre.x += hv[k];
+    centre.y += hv[k + 1];
+    centre.z += hv[k + 2];
+  }
+  vec3.scale(centre, centre, 3 / hv.length);
+  if (Math.abs(Math.abs(windingNumberTriangleMesh(mesh, centre)) - 1) > MESH_WINDING_INSIDE)
+    return null;
+  return hull;
 }

@@ -53,9 +53,12 @@ const SPHERE_BOX_APP_MAX_BYTES = 16_600;
  * compound's frame, the degenerate triangles' closest features and the normal refinement's
  * sliding supports: 229.2 kB; 238.0 kB on 2026-12-04 with the small shape's frame in
  * convex-convex, the hull's hill-climbing support, half-space × mesh and × heightfield in the
- * composite's frame, the solid meshes' scaled copies and the world's static queries job).
+ * composite's frame, the solid meshes' scaled copies and the world's static queries job;
+ * 243.1 kB in session 19 (branch s19-solid) with a solid mesh's crossing contact — the sphere's
+ * signed distance, the convex solid's hull — projectPoint's tie rule and Math.hypot's
+ * allocation-free twins).
  */
-const SPHERE_BOX_MAIN_APP_MAX_BYTES = 242_000;
+const SPHERE_BOX_MAIN_APP_MAX_BYTES = 244_000;
 
 const SPHERE_BOX_APP = `
 import {

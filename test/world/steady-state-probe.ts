@@ -13,12 +13,18 @@ import { PerformanceObserver } from "node:perf_hooks";
 import { makeBenchScene, moveScene } from "../../bench/world-scene.js";
 import type { Isometry } from "../../src/math/isometry.js";
 import { WorkerExecutor } from "../../src/parallel/index.js";
+import { makeCapsule } from "../../src/shapes/capsule.js";
+import { makeCone } from "../../src/shapes/cone.js";
 import { makeCuboid } from "../../src/shapes/cuboid.js";
+import { makeCylinder } from "../../src/shapes/cylinder.js";
 import { makeHalfSpace } from "../../src/shapes/half-space.js";
 import { makeHeightfield } from "../../src/shapes/heightfield.js";
+import { makeRoundedConvexPolyhedron, makeRoundedCuboid } from "../../src/shapes/rounded.js";
+import type { Shape } from "../../src/shapes/shape.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
+import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
 import { type BodyHandle, CollisionWorld, type WorldBroadPhase } from "../../src/world/index.js";
-import { boxMesh } from "../support/box-mesh.js";
+import { BOX_TRIANGLES, boxCorners, boxMesh } from "../support/box-mesh.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error("run with --expose-gc");
@@ -33,7 +39,11 @@ const steps = Number(process.argv[4] ?? 1000);
  * runs the mesh pairs (mesh–sphere, mesh–box, mesh–mesh) through the composite mid-phase;
  * "plane": a static half-space and, over it, `n` bodies in a grid, heightfields (10 × 10) and
  * closed box meshes by turns, moved up and down through the plane (the half-space × heightfield
- * and × mesh routines, src/narrowphase/half-space-vertices.ts).
+ * and × mesh routines, src/narrowphase/half-space-vertices.ts); "curved": the bodies by turns a
+ * cylinder, a cone, a rounded box, a rounded convex polyhedron, a capsule and a solid closed box
+ * mesh (`solid: true`), sized like the scene's body, so the step runs the closed forms of the
+ * solids of revolution, GJK/EPA with the normal's refinement on curved supports, and the solid
+ * mesh's pairs (the surface contacts and a shape crossing or inside the solid).
  */
 const mode = process.argv[5] ?? "full";
 /** "kinds" or "threads-kinds" (the same with the 2-thread executor: `setPoses` batches of 4,096+ bodies run their first pass on both threads). */
@@ -43,6 +53,52 @@ const warmStart = process.argv[6] === "warm";
 const warmup = Number(process.env.WARMUP ?? 1000);
 const meshes = mode === "mesh";
 const plane = mode === "plane";
+const curved = mode === "curved";
+
+/** Body i of the "curved" mode (see `mode`), of the scene's size `r` (a sphere's radius). */
+function curvedShape(i: number, r: number): Shape {
+  switch (i % 6) {
+    case 0:
+      return makeCylinder(r, 0.8 * r);
+    case 1:
+      return makeCone(r, r);
+    case 2:
+      return makeRoundedCuboid({ x: 0.7 * r, y: 0.5 * r, z: 0.6 * r }, 0.2 * r);
+    case 3:
+      return makeRoundedConvexPolyhedron(
+        [
+          r,
+          0,
+          0,
+          -r,
+          0,
+          0,
+          0,
+          0.8 * r,
+          0,
+          0,
+          -0.8 * r,
+          0,
+          0,
+          0,
+          0.7 * r,
+          0.3 * r,
+          0.2 * r,
+          -0.7 * r,
+        ],
+        0.15 * r,
+      );
+    case 4:
+      return makeCapsule({ x: -0.6 * r, y: 0, z: 0 }, { x: 0.6 * r, y: 0, z: 0 }, 0.5 * r);
+    default:
+      return makeTriangleMesh(
+        new Float64Array(boxCorners(r, 0.8 * r, 0.9 * r).flat()),
+        new Uint32Array(BOX_TRIANGLES.flat()),
+        "",
+        { solid: true },
+      );
+  }
+}
 
 const scene = makeBenchScene(n, 7);
 // APP_LITERALS=1: objects an application may well write before it makes its world (pair
@@ -96,8 +152,9 @@ for (let i = 0; i < n && plane; i++) {
 }
 for (let i = 0; i < n && !plane; i++) {
   const sz = scene.size;
-  const shape =
-    meshes && i % 4 === 0
+  const shape = curved
+    ? curvedShape(i, sz[3 * i])
+    : meshes && i % 4 === 0
       ? scene.kind[i] === 0
         ? boxMesh(sz[3 * i], sz[3 * i], sz[3 * i])
         : boxMesh(sz[3 * i], sz[3 * i + 1], sz[3 * i + 2])
