@@ -1635,11 +1635,16 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
     // The tolerance scales with the support points' magnitude, whose rounding the overlap
     // carries, not only with the simplex's |w|: two cylinders' rims touching at size 1 have
     // |w| ~ 1e-6, and 5 ulps of 1 along the refined normal were taken for a gap.
-    // A curved A's support points round at A's own coordinates, before the solver's shift.
+    // A curved A's support points round at A's own coordinates, before the solver's shift, and
+    // B's at B's offset in the solver's frame, whatever their sum (issue 16: a cylinder of 5e-7
+    // on the rim of one of 3e-2, 0.03 from its centre, touching to 3e-18 — mpmath — was "apart"
+    // by 2.2e-17, 7 ulps of that offset and 3e4 times the tolerance at the witnesses' 7e-7).
     simplexSize(gjkOut.simplex);
     lengthInto(refined.pointA, 1);
     lengthInto(refined.pointB, 2);
-    const size = Math.max(sizeIo[0], sizeIo[1], sizeIo[2], shiftIo[1]);
+    const reach = Math.max(sizeIo[0], sizeIo[1], sizeIo[2], shiftIo[1]);
+    lengthInto(pairBInA.translation, 1);
+    const size = Math.max(reach, sizeIo[1]);
     if (refined.overlap + r < -TOUCH_TOLERANCE * (size + r)) return false;
     // Then as distance and contact decide (solveLoaded: the least overlap refined from EPA's
     // normal as well, the kink circles of a solid of revolution): the refinement from GJK's
