@@ -1326,7 +1326,7 @@ function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): voi
 
 const gapP = vec3.create();
 const gapQ = vec3.create();
-/** [0] the best consistency error of {@link projectGapWitness}, [1] its distance. */
+/** [0] the best consistency error of {@link projectGapWitness}, [1] its |p − q|. */
 const gapIo = new Float64Array(2);
 
 /**
@@ -1337,11 +1337,12 @@ const gapIo = new Float64Array(2);
  * solids of revolution have an exact projection (src/geometry/revolution.ts): the other shape's
  * witness p projected onto the curved shape gives a point q exactly on it, and |p − q| is a
  * distance both points attain (an upper bound on the gap, the separation along the normal a
- * lower one). Taken, with |p − q| as the gap and (p − q)'s direction as the normal, when it
- * leaves less between the two bounds than the solved witnesses' disagreement |‖pB − pA‖ − d|
- * (so the answer only gets more consistent, and by no more than it was off). Only when that
- * disagreement exceeds rounding (TOUCH_TOLERANCE of the witnesses' magnitude) and neither core has
- * a margin. Cores loaded, solver frame and units.
+ * lower one). The pair (p, q) is taken, with the lower bound as the gap (never above the true
+ * distance: castShapes' conservative advancement steps by it) and the normal kept, when it leaves
+ * less between the two bounds than the solved witnesses' disagreement |‖pB − pA‖ − d| (so the
+ * answer only gets more consistent). Only when that disagreement exceeds rounding
+ * (TOUCH_TOLERANCE of the witnesses' magnitude), the lower bound is a gap, and neither core has a
+ * margin. Cores loaded, solver frame and units.
  */
 function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
   if (coreA.margin !== 0 || coreB.margin !== 0) return;
@@ -1353,6 +1354,7 @@ function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
   if (!(err > TOUCH_TOLERANCE * sizeIo[0])) return;
   // The certified lower bound: the separation along the solved normal.
   const lower = 0 - overlapAlong(solvedNormal);
+  if (!(lower > 0)) return;
   gapIo[0] = err;
   gapIo[1] = -1;
   if (curved(b)) gapProjection(b, 1, lower);
@@ -1365,7 +1367,7 @@ function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
  * other side's witness, at most GAP_PROJECTIONS rounds (von Neumann's alternating projections:
  * the distance of each pair falls to the shapes' distance). Replaces the solved witnesses and
  * gap (not the normal: the separation along it is the certified lower bound `lower`) by the best
- * pair when better, recording its error in gapIo.
+ * pair when better (the gap then the lower bound), recording its error in gapIo.
  */
 function gapProjection(s: ConvexShape, side: number, lower: number): void {
   const rc = revolutionCore(s);
@@ -1391,7 +1393,9 @@ function gapProjection(s: ConvexShape, side: number, lower: number): void {
     if (err >= 0 && err < gapIo[0]) {
       gapIo[0] = err;
       gapIo[1] = dist;
-      solvedIo[0] = dist;
+      // The certified lower bound, not |p − q|: a gap never above the distance, so that the
+      // conservative advancement of castShapes, stepping by it, never passes the contact.
+      solvedIo[0] = lower;
       if (side === 1) {
         vec3.copy(solvedA, gapP);
         vec3.copy(solvedB, gapQ);
