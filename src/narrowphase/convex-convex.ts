@@ -562,7 +562,10 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   // are blends of support points, inside the shapes: refine the normal to the least overlap
   // and take the support points along it, on both surfaces (issue 16, classes 4 and 5).
   if (polytopes && epaOut.status === EpaStatus.Converged) {
-    depth = exactPolytopeAxis(a, b, bInA, depth);
+    // The depth in and out through axisIo: a double crossing a call V8 does not inline is boxed.
+    axisIo[1] = depth;
+    exactPolytopeAxis(a, b, bInA);
+    depth = axisIo[1];
   } else {
     const lower = epaOut.status === EpaStatus.Converged ? epaOut.depth : Number.NEGATIVE_INFINITY;
     refineOverlapNormal(refined, coreA, coreBInA, solvedNormal, solvedA, solvedB, lower);
@@ -777,8 +780,8 @@ const axisP = vec3.create();
 const axisQ = vec3.create();
 const axisC = vec3.create();
 const axisBest = vec3.create();
-/** [0] the least overlap found by {@link exactPolytopeAxis}'s candidates. */
-const axisIo = new Float64Array(1);
+/** [0] the least overlap found by {@link exactPolytopeAxis}'s candidates; [1] the depth in and out. */
+const axisIo = new Float64Array(2);
 
 /**
  * EPA on two polytopes converges to a face of its polytope that lies on a face of the Minkowski
@@ -792,15 +795,16 @@ const axisIo = new Float64Array(1);
  * (TOUCH_TOLERANCE of the witnesses' magnitude), this tries those candidates — the plane of A's
  * three corners, of B's, and the cross products of a corner difference of each — and the face
  * normals next to the best (`snapToFaceNormal`), takes the direction of least overlap when below
- * EPA's normal's, and returns its overlap: a depth that its normal achieves, an upper bound on
+ * EPA's normal's, and its overlap as the depth: a depth that its normal achieves, an upper bound on
  * the depth as EPA's was a lower one. Witnesses by `setOverlapNormal` from EPA's (moved onto each
- * shape's supporting plane where both supports are flat). Cores loaded, solver frame; returns
- * `depth` unchanged otherwise. At most 12 support pairs beyond EPA's, and only off the floor.
+ * shape's supporting plane where both supports are flat). Cores loaded, solver frame; the depth
+ * in and out through axisIo[1], unchanged otherwise. At most 12 support pairs beyond EPA's, and
+ * only off the floor.
  */
-function exactPolytopeAxis(a: ConvexShape, b: ConvexShape, bInA: Isometry, depth: number): number {
+function exactPolytopeAxis(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
   const f0 = overlapAlong(solvedNormal);
   witnessScale();
-  if (!(f0 - depth > TOUCH_TOLERANCE * sizeIo[0])) return depth;
+  if (!(f0 - axisIo[1] > TOUCH_TOLERANCE * sizeIo[0])) return;
   epaAnswerSupports(axisFaceA, axisFaceB);
   axisIo[0] = f0;
   vec3.copy(axisBest, solvedNormal);
@@ -824,13 +828,13 @@ function exactPolytopeAxis(a: ConvexShape, b: ConvexShape, bInA: Isometry, depth
       tryExactAxis();
     }
   }
-  if (!(axisIo[0] < f0)) return depth;
+  if (!(axisIo[0] < f0)) return;
   setOverlapNormal(refined, coreA, coreBInA, axisBest, solvedA, solvedB);
   snapToFaceNormal(a, b, bInA, solvedA, solvedB);
   vec3.copy(solvedNormal, refined.normal);
   vec3.copy(solvedA, refined.pointA);
   vec3.copy(solvedB, refined.pointB);
-  return refined.overlap;
+  axisIo[1] = refined.overlap;
 }
 
 /** Tries the plane normal of three corners packed in `c` ({@link tryExactAxis}). */
@@ -1326,8 +1330,11 @@ function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): voi
 
 const gapP = vec3.create();
 const gapQ = vec3.create();
-/** [0] the best consistency error of {@link projectGapWitness}, [1] its |p − q|. */
-const gapIo = new Float64Array(2);
+/**
+ * [0] the best consistency error of {@link projectGapWitness}, [1] its |p − q|, [2] the certified
+ * lower bound on the gap (doubles through this array: one passed to a call is boxed).
+ */
+const gapIo = new Float64Array(3);
 
 /**
  * A gap's witnesses must lie the gap apart, |pointB − pointA| = distance, but against a cylinder's
@@ -1357,8 +1364,9 @@ function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
   if (!(lower > 0)) return;
   gapIo[0] = err;
   gapIo[1] = -1;
-  if (curved(b)) gapProjection(b, 1, lower);
-  if (curved(a)) gapProjection(a, 0, lower);
+  gapIo[2] = lower;
+  if (curved(b)) gapProjection(b, 1);
+  if (curved(a)) gapProjection(a, 0);
 }
 
 /**
@@ -1366,10 +1374,11 @@ function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
  * `side` (0 A, 1 B; its exact projection) and the other (GJK from a point to its core), from the
  * other side's witness, at most GAP_PROJECTIONS rounds (von Neumann's alternating projections:
  * the distance of each pair falls to the shapes' distance). Replaces the solved witnesses and
- * gap (not the normal: the separation along it is the certified lower bound `lower`) by the best
+ * gap (not the normal: the separation along it is the certified lower bound gapIo[2]) by the best
  * pair when better (the gap then the lower bound), recording its error in gapIo.
  */
-function gapProjection(s: ConvexShape, side: number, lower: number): void {
+function gapProjection(s: ConvexShape, side: number): void {
+  const lower = gapIo[2];
   const rc = revolutionCore(s);
   if (rc === null) return;
   const rev = shapeDef(rc.type).revolution as Revolution;
