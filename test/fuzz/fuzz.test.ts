@@ -91,8 +91,12 @@ const SEED = Number(process.env.FUZZ_SEED ?? 16);
  * seeds 17/18: 23 → 11, 27 → 26). 7 with EPA's witnesses found by GJK between A and B moved
  * past touching when no polytope face holds the contact point (a flat aabb grazed by a hull, a
  * box against a compound's cone: test/fuzz/epa-witness; seeds 17/18: 11 → 10, 26 → 16).
+ * 3 with two polytopes' normal snapped to the exact axis of EPA's answer face, a curved gap's
+ * witnesses by alternating exact projections (its gap the certified separation) and intersects'
+ * touching tolerance counting B's offset (test/fuzz/normal-depth; seeds 17/18/19: 10 → 3,
+ * 12 → 8, 18 → 14).
  */
-const KNOWN_WRONG = 7;
+const KNOWN_WRONG = 3;
 
 describe("differential fuzzer", () => {
   it(`${QUERIES} queries from seed ${SEED}: no errors, at most the known wrong answers`, {
