@@ -59,7 +59,22 @@ function queries(L: Lib): { name: string; run: () => number }[] {
     for (let i = 0; i < CONFIGS; i++) if (f(i)) hits++;
     return hits;
   };
+  const ball = L.makeSphere(0.5);
+  const cap2 = L.makeCapsule({ x: 0, y: -0.4, z: 0 }, { x: 0, y: 0.4, z: 0 }, 0.25);
   return [
+    {
+      name: "sphere–box contact",
+      run: loop((i) => L.contact(ball, posesA[i], box, near[i], 0, c)),
+    },
+    { name: "box–box contact", run: loop((i) => L.contact(box, posesA[i], box, near[i], 0, c)) },
+    {
+      name: "capsule–capsule contact",
+      run: loop((i) => L.contact(cap, posesA[i], cap2, near[i], 0, c)),
+    },
+    {
+      name: "box–hull contact (EPA)",
+      run: loop((i) => L.contact(box, posesA[i], hull, near[i], 0, c)),
+    },
     {
       name: "hull–hull distance",
       run: loop((i) => L.distance(hull, posesA[i], hull, far[i], d).distance > 0),

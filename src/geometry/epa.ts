@@ -388,6 +388,9 @@ function faceResultOf(
   const ny = nrm[at + 1];
   const nz = nrm[at + 2];
   const d = dist[dAt];
+  answerFace[0] = i;
+  answerFace[1] = j;
+  answerFace[2] = k;
   out.depth = Math.max(d, 0);
   const normal = out.normal;
   normal.x = nx;
@@ -414,6 +417,29 @@ function faceResultOf(
   pB.y = l0 * vb[3 * i + 1] + l1 * vb[3 * j + 1] + l2 * vb[3 * k + 1];
   pB.z = l0 * vb[3 * i + 2] + l1 * vb[3 * j + 2] + l2 * vb[3 * k + 2];
   io[1] = residual;
+}
+
+/** The corners (vertex indices) of the face the last {@link epa} answer was taken from. */
+const answerFace = new Int32Array(3);
+
+/**
+ * Copies the support points of the corners of the face the last {@link epa} run took its answer
+ * from (after a run that reached a polytope: not `Flat`): A's three to `outA`, B's three to
+ * `outB`, packed xyz, in the support maps' frame. On a polytope pair the face lies on a face of
+ * the Minkowski difference, a face of one shape against a vertex of the other or an edge against
+ * an edge, so these corners name the features whose exact normal (a face's plane, an edge × edge
+ * cross product) EPA's normal approximates (src/narrowphase/convex-convex.ts, `exactPolytopeAxis`).
+ */
+export function epaAnswerSupports(outA: Float64Array, outB: Float64Array): void {
+  for (let c = 0; c < 3; c++) {
+    const v = 3 * answerFace[c];
+    outA[3 * c] = va[v];
+    outA[3 * c + 1] = va[v + 1];
+    outA[3 * c + 2] = va[v + 2];
+    outB[3 * c] = vb[v];
+    outB[3 * c + 1] = vb[v + 1];
+    outB[3 * c + 2] = vb[v + 2];
+  }
 }
 
 /**

@@ -32,7 +32,7 @@ import {
   SAT_PARALLEL_EDGE_TOLERANCE,
   TOUCH_TOLERANCE,
 } from "../constants.js";
-import { EpaStatus, epa, makeEpaResult } from "../geometry/epa.js";
+import { EpaStatus, epa, epaAnswerSupports, makeEpaResult } from "../geometry/epa.js";
 import {
   type GjkSimplex,
   GjkStatus,
@@ -40,6 +40,7 @@ import {
   gjkToLimit,
   makeGjkResult,
   normalizeScaled,
+  tryNormalizeScaled,
 } from "../geometry/gjk.js";
 import {
   makeNormalRefinement,
@@ -261,6 +262,7 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
   if (k === 1) {
     if (!solveLoaded(a, b, pairBInA, maxGap)) return false;
   } else if (!solveLoaded(a, b, pairBInA, maxGap * k)) return false;
+  if (solvedIo[0] > 0 && (curved(a) || curved(b))) projectGapWitness(a, b);
   if (wanted) lowerBound();
   // (intersectsConvexConvex below loads the pair again.)
   const shifted = shiftIo[0] !== 0;
@@ -797,7 +799,12 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   // EPA's face on a curved Minkowski difference is good to EPA_TOLERANCE only, and its witnesses
   // are blends of support points, inside the shapes: refine the normal to the least overlap
   // and take the support points along it, on both surfaces (issue 16, classes 4 and 5).
-  if (!polytopes || epaOut.status !== EpaStatus.Converged) {
+  if (polytopes && epaOut.status === EpaStatus.Converged) {
+    // The depth in and out through axisIo: a double crossing a call V8 does not inline is boxed.
+    axisIo[1] = depth;
+    exactPolytopeAxis(a, b, bInA);
+    depth = axisIo[1];
+  } else {
     const lower = epaOut.status === EpaStatus.Converged ? epaOut.depth : Number.NEGATIVE_INFINITY;
     refineOverlapNormal(refined, coreA, coreBInA, solvedNormal, solvedA, solvedB, lower);
     searchRevolutionRidges(a, b, bInA, solvedA, solvedB);
@@ -1021,6 +1028,96 @@ function snapToFaceNormal(
     }
   }
   if (found) setOverlapNormal(refined, coreA, coreBInA, snapN, hintA, hintB);
+}
+
+/** {@link epaAnswerSupports}'s corners: A's and B's support points, packed xyz. */
+const axisFaceA = new Float64Array(9);
+const axisFaceB = new Float64Array(9);
+const axisP = vec3.create();
+const axisQ = vec3.create();
+const axisC = vec3.create();
+const axisBest = vec3.create();
+/** [0] the least overlap found by {@link exactPolytopeAxis}'s candidates; [1] the depth in and out. */
+const axisIo = new Float64Array(2);
+
+/**
+ * EPA on two polytopes converges to a face of its polytope that lies on a face of the Minkowski
+ * difference, but only to its stopping floor: GJK_ROUNDING_TOLERANCE of the polytope's size
+ * (7e-8 at size 7e5), so its normal can miss the exact one by that over the size, and the overlap
+ * along it exceed its depth by that much (issue 16: an aabb against a hull of 6e5, 5e-8 too deep
+ * along EPA's normal, its manifold's points deeper than its contact). The exact normal is the
+ * face's: a face normal of A or of B, or the cross product of an edge of each (SAT's axes,
+ * Ericson 2005, §5.2.1), and the corners of EPA's answer face are support points on exactly
+ * those features. When the overlap along EPA's normal exceeds its depth beyond rounding
+ * (TOUCH_TOLERANCE of the witnesses' magnitude), this tries those candidates — the plane of A's
+ * three corners, of B's, and the cross products of a corner difference of each — and the face
+ * normals next to the best (`snapToFaceNormal`), takes the direction of least overlap when below
+ * EPA's normal's, and its overlap as the depth: a depth that its normal achieves, an upper bound on
+ * the depth as EPA's was a lower one. Witnesses by `setOverlapNormal` from EPA's (moved onto each
+ * shape's supporting plane where both supports are flat). Cores loaded, solver frame; the depth
+ * in and out through axisIo[1], unchanged otherwise. At most 12 support pairs beyond EPA's, and
+ * only off the floor.
+ */
+function exactPolytopeAxis(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
+  const f0 = overlapAlong(solvedNormal);
+  witnessScale();
+  if (!(f0 - axisIo[1] > TOUCH_TOLERANCE * sizeIo[0])) return;
+  epaAnswerSupports(axisFaceA, axisFaceB);
+  axisIo[0] = f0;
+  vec3.copy(axisBest, solvedNormal);
+  // The planes of A's corners and of B's (a face of one against a vertex or more of the other).
+  cornerPlane(axisFaceA);
+  cornerPlane(axisFaceB);
+  // Edge against edge: a difference of two of A's corners across one of B's.
+  for (let i = 0; i < 3; i++) {
+    const i2 = i === 2 ? 0 : i + 1;
+    axisP.x = axisFaceA[3 * i2] - axisFaceA[3 * i];
+    axisP.y = axisFaceA[3 * i2 + 1] - axisFaceA[3 * i + 1];
+    axisP.z = axisFaceA[3 * i2 + 2] - axisFaceA[3 * i + 2];
+    if (axisP.x === 0 && axisP.y === 0 && axisP.z === 0) continue;
+    for (let j = 0; j < 3; j++) {
+      const j2 = j === 2 ? 0 : j + 1;
+      axisQ.x = axisFaceB[3 * j2] - axisFaceB[3 * j];
+      axisQ.y = axisFaceB[3 * j2 + 1] - axisFaceB[3 * j + 1];
+      axisQ.z = axisFaceB[3 * j2 + 2] - axisFaceB[3 * j + 2];
+      if (axisQ.x === 0 && axisQ.y === 0 && axisQ.z === 0) continue;
+      vec3.cross(axisC, axisP, axisQ);
+      tryExactAxis();
+    }
+  }
+  if (!(axisIo[0] < f0)) return;
+  setOverlapNormal(refined, coreA, coreBInA, axisBest, solvedA, solvedB);
+  snapToFaceNormal(a, b, bInA, solvedA, solvedB);
+  vec3.copy(solvedNormal, refined.normal);
+  vec3.copy(solvedA, refined.pointA);
+  vec3.copy(solvedB, refined.pointB);
+  axisIo[1] = refined.overlap;
+}
+
+/** Tries the plane normal of three corners packed in `c` ({@link tryExactAxis}). */
+function cornerPlane(c: Float64Array): void {
+  axisP.x = c[3] - c[0];
+  axisP.y = c[4] - c[1];
+  axisP.z = c[5] - c[2];
+  axisQ.x = c[6] - c[0];
+  axisQ.y = c[7] - c[1];
+  axisQ.z = c[8] - c[2];
+  vec3.cross(axisC, axisP, axisQ);
+  tryExactAxis();
+}
+
+/**
+ * Takes axisC, turned toward the solved normal and normalised, into axisBest when its overlap is
+ * below axisIo[0] (a zero or non-finite axis, three corners in line, is skipped).
+ */
+function tryExactAxis(): void {
+  if (vec3.dot(axisC, solvedNormal) < 0) vec3.negate(axisC, axisC);
+  if (!tryNormalizeScaled(axisC, axisC)) return;
+  const o = overlapAlong(axisC);
+  if (o < axisIo[0]) {
+    axisIo[0] = o;
+    vec3.copy(axisBest, axisC);
+  }
 }
 
 const ridgeX = vec3.create();
@@ -1488,6 +1585,112 @@ function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): voi
   refined.gradient = vec3.length(revQ);
 }
 
+const gapP = vec3.create();
+const gapQ = vec3.create();
+/**
+ * [0] the best consistency error of {@link projectGapWitness}, [1] its |p − q|, [2] the certified
+ * lower bound on the gap (doubles through this array: one passed to a call is boxed).
+ */
+const gapIo = new Float64Array(3);
+
+/**
+ * A gap's witnesses must lie the gap apart, |pointB − pointA| = distance, but against a cylinder's
+ * or a cone's rim, apex or slant the refinement can stop with the curved shape's support point
+ * sliding off to the side of the other's (a triangle's corner 6.9e-13 from a cone's rim with the
+ * rim's support point 2e-7 away; a small cone's rim beside a large cone's slant: issue 16). The
+ * solids of revolution have an exact projection (src/geometry/revolution.ts): the other shape's
+ * witness p projected onto the curved shape gives a point q exactly on it, and |p − q| is a
+ * distance both points attain (an upper bound on the gap, the separation along the normal a
+ * lower one). The pair (p, q) is taken, with the lower bound as the gap (never above the true
+ * distance: castShapes' conservative advancement steps by it) and the normal kept, when it leaves
+ * less between the two bounds than the solved witnesses' disagreement |‖pB − pA‖ − d| (so the
+ * answer only gets more consistent). Only when that disagreement exceeds rounding
+ * (TOUCH_TOLERANCE of the witnesses' magnitude), the lower bound is a gap, and neither core has a
+ * margin. Cores loaded, solver frame and units.
+ */
+function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
+  if (coreA.margin !== 0 || coreB.margin !== 0) return;
+  const d = solvedIo[0];
+  vec3.sub(gapP, solvedB, solvedA);
+  lengthInto(gapP, 0);
+  const err = Math.abs(sizeIo[0] - d);
+  witnessScale();
+  if (!(err > TOUCH_TOLERANCE * sizeIo[0])) return;
+  // The certified lower bound: the separation along the solved normal.
+  const lower = 0 - overlapAlong(solvedNormal);
+  if (!(lower > 0)) return;
+  gapIo[0] = err;
+  gapIo[1] = -1;
+  gapIo[2] = lower;
+  if (curved(b)) gapProjection(b, 1);
+  if (curved(a)) gapProjection(a, 0);
+}
+
+/**
+ * One side of {@link projectGapWitness}: alternating projections between the curved shape on
+ * `side` (0 A, 1 B; its exact projection) and the other (GJK from a point to its core), from the
+ * other side's witness, at most GAP_PROJECTIONS rounds (von Neumann's alternating projections:
+ * the distance of each pair falls to the shapes' distance). Replaces the solved witnesses and
+ * gap (not the normal: the separation along it is the certified lower bound gapIo[2]) by the best
+ * pair when better (the gap then the lower bound), recording its error in gapIo.
+ */
+function gapProjection(s: ConvexShape, side: number): void {
+  const lower = gapIo[2];
+  const rc = revolutionCore(s);
+  if (rc === null) return;
+  const rev = shapeDef(rc.type).revolution as Revolution;
+  const core = side === 1 ? coreB : coreA;
+  rev.dims(revDims, rc);
+  const h = revDims[0] * core.scale;
+  const r = revDims[1] * core.scale;
+  if (side === 1) iso.invert(revInv, pairBInA);
+  vec3.copy(gapP, side === 1 ? solvedA : solvedB);
+  for (let it = 0; it < GAP_PROJECTIONS; it++) {
+    if (side === 1) iso.transformPoint(snapLocal, revInv, gapP);
+    else toLocalA(snapLocal, gapP);
+    projectRevolution(revProj, rev.kind, h, r, snapLocal);
+    if (!(revProj.distance > 0)) return;
+    if (side === 1) iso.transformPoint(gapQ, pairBInA, revProj.point);
+    else fromLocalA(gapQ, revProj.point);
+    vec3.sub(snapC, gapQ, gapP);
+    lengthInto(snapC, 0);
+    const dist = sizeIo[0];
+    const err = dist - lower;
+    if (err >= 0 && err < gapIo[0]) {
+      gapIo[0] = err;
+      gapIo[1] = dist;
+      // The certified lower bound, not |p − q|: a gap never above the distance, so that the
+      // conservative advancement of castShapes, stepping by it, never passes the contact.
+      solvedIo[0] = lower;
+      if (side === 1) {
+        vec3.copy(solvedA, gapP);
+        vec3.copy(solvedB, gapQ);
+      } else {
+        vec3.copy(solvedA, gapQ);
+        vec3.copy(solvedB, gapP);
+      }
+    }
+    if (it + 1 === GAP_PROJECTIONS) return;
+    // The other shape's point nearest q: the next p.
+    touchPoint.reset(gapQ, gapQ);
+    gjkLimit[0] = Number.POSITIVE_INFINITY;
+    if (side === 1) {
+      gjkToLimit(touchGjk, coreA, touchPoint, solvedNormal);
+      if (touchGjk.status !== GjkStatus.Separated) return;
+      vec3.copy(gapQ, touchGjk.pointA);
+    } else {
+      gjkToLimit(touchGjk, touchPoint, coreBInA, solvedNormal);
+      if (touchGjk.status !== GjkStatus.Separated) return;
+      vec3.copy(gapQ, touchGjk.pointB);
+    }
+    if (gapQ.x === gapP.x && gapQ.y === gapP.y && gapQ.z === gapP.z) return;
+    vec3.copy(gapP, gapQ);
+  }
+}
+
+/** Rounds of {@link gapProjection}'s alternating projections. */
+const GAP_PROJECTIONS = 8;
+
 /** Steps of {@link snapToRevolution}'s fixed-point iteration. */
 const REVOLUTION_ITERATIONS = 8;
 
@@ -1702,11 +1905,16 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
     // The tolerance scales with the support points' magnitude, whose rounding the overlap
     // carries, not only with the simplex's |w|: two cylinders' rims touching at size 1 have
     // |w| ~ 1e-6, and 5 ulps of 1 along the refined normal were taken for a gap.
-    // A curved A's support points round at A's own coordinates, before the solver's shift.
+    // A curved A's support points round at A's own coordinates, before the solver's shift, and
+    // B's at B's offset in the solver's frame, whatever their sum (issue 16: a cylinder of 5e-7
+    // on the rim of one of 3e-2, 0.03 from its centre, touching to 3e-18 — mpmath — was "apart"
+    // by 2.2e-17, 7 ulps of that offset and 3e4 times the tolerance at the witnesses' 7e-7).
     simplexSize(gjkOut.simplex);
     lengthInto(refined.pointA, 1);
     lengthInto(refined.pointB, 2);
-    const size = Math.max(sizeIo[0], sizeIo[1], sizeIo[2], shiftIo[1]);
+    const reach = Math.max(sizeIo[0], sizeIo[1], sizeIo[2], shiftIo[1]);
+    lengthInto(pairBInA.translation, 1);
+    const size = Math.max(reach, sizeIo[1]);
     if (refined.overlap + r < -TOUCH_TOLERANCE * (size + r)) return false;
     // Then as distance and contact decide (solveLoaded: the least overlap refined from EPA's
     // normal as well, the kink circles of a solid of revolution): the refinement from GJK's

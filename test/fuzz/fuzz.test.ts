@@ -94,8 +94,9 @@ const SEED = Number(process.env.FUZZ_SEED ?? 16);
  * 0 with a curved pair's witnesses at a touch, at a gap in the near-touching band or apart
  * sideways, and at an overlap within rounding taken onto both shapes by alternating exact
  * projections, deeper overlaps' witnesses seated on their own shapes, and a rounded pair's core
- * gap unbacked by GJK's own direction decided as a stall (test/fuzz/curved-polish; seeds
- * 17/18/19: 10 → 3, 12 → 2, 18 → 4, none new).
+ * gap unbacked by GJK's own direction decided as a stall (test/fuzz/curved-polish), two
+ * polytopes' normal snapped to the exact axis of EPA's answer face and intersects' touching
+ * tolerance counting B's offset (test/fuzz/normal-depth).
  */
 const KNOWN_WRONG = 0;
 
