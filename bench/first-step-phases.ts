@@ -12,12 +12,10 @@
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { StaticBvh } from "../src/broadphase/static-bvh.js";
-import type { Isometry } from "../src/math/isometry.js";
 import { WorkerExecutor } from "../src/parallel/index.js";
-import { makeCuboid } from "../src/shapes/cuboid.js";
-import { makeSphere } from "../src/shapes/sphere.js";
 import { BodyKinds } from "../src/world/body-kinds.js";
-import { type BodyHandle, CollisionWorld } from "../src/world/index.js";
+import { CollisionWorld } from "../src/world/index.js";
+import { sceneWorld } from "./scene-runner.js";
 import { makeScene, type SceneName } from "./scenes.js";
 import { otherThreadsCpuNs } from "./thread-scaling.js";
 
@@ -53,7 +51,6 @@ const arg = (name: string, fallback: string) => {
   return i >= 0 ? argv[i + 1] : fallback;
 };
 const scene = makeScene(arg("scene", "level") as SceneName, Number(arg("n", "1000")), 1);
-scene.move(0);
 const threadsArg = arg("threads", "");
 let executor: WorkerExecutor | null = null;
 if (threadsArg !== "") {
@@ -72,42 +69,10 @@ const othersMs = () => {
   for (const v of otherThreadsCpuNs().values()) ns += v;
   return ns / 1e6;
 };
-const world = new CollisionWorld({ broadphase: arg("broadphase", "grid") as "grid", executor });
-const { size, rot, pos, staticCount } = scene;
-const handles: BodyHandle[] = [];
-for (let i = 0; i < scene.n; i++) {
-  const shape =
-    scene.kind[i] === 0
-      ? makeSphere(size[3 * i])
-      : makeCuboid({ x: size[3 * i], y: size[3 * i + 1], z: size[3 * i + 2] });
-  const pose: Isometry = {
-    translation: { x: pos[3 * i], y: pos[3 * i + 1], z: pos[3 * i + 2] },
-    rotation: { x: rot[4 * i], y: rot[4 * i + 1], z: rot[4 * i + 2], w: rot[4 * i + 3] },
-  };
-  handles.push(
-    i < staticCount
-      ? world.addBody({ shape, pose, kind: "static" })
-      : world.addBody({ shape, pose }),
-  );
-}
-const moving = handles.slice(staticCount);
-const m = moving.length;
-const bulk = new Float64Array(7 * m);
-for (let j = 0; j < m; j++) {
-  bulk.set(rot.subarray(4 * (staticCount + j), 4 * (staticCount + j) + 4), 7 * j + 3);
-}
-let frame = 0;
-const step = () => {
-  scene.move(++frame);
-  for (let j = 0; j < m; j++) {
-    const k = 3 * (staticCount + j);
-    bulk[7 * j] = pos[k];
-    bulk[7 * j + 1] = pos[k + 1];
-    bulk[7 * j + 2] = pos[k + 2];
-  }
-  world.setPoses(moving, bulk);
-  world.step();
-};
+const { world, frame: step } = sceneWorld(scene, {
+  broadphase: arg("broadphase", "grid") as "grid",
+  executor,
+});
 const W = CollisionWorld.prototype;
 wrap(W, "setPoses", "setPoses");
 wrap(W, "wantsAllMovingPairs", "wantsAll");

@@ -14,10 +14,8 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { loadavg } from "node:os";
-import type { Isometry } from "../src/math/isometry.js";
-import { makeCuboid } from "../src/shapes/cuboid.js";
-import { makeSphere } from "../src/shapes/sphere.js";
-import { type BodyHandle, CollisionWorld, type WorldBroadPhase } from "../src/world/index.js";
+import type { WorldBroadPhase } from "../src/world/index.js";
+import { sceneWorld } from "./scene-runner.js";
 import { makeScene, type SceneName } from "./scenes.js";
 
 /** One world's first step and steady step. */
@@ -101,46 +99,14 @@ export function runFirstStep(
   profileFile = "",
   heapFile = "",
 ): FirstStepRun {
-  const scene = makeScene(sceneName, n, 1);
-  scene.move(0);
-  const t0 = performance.now();
-  const world = new CollisionWorld({ profile: true, broadphase });
-  const { size, rot, pos, staticCount } = scene;
-  const handles: BodyHandle[] = [];
-  for (let i = 0; i < scene.n; i++) {
-    const shape =
-      scene.kind[i] === 0
-        ? makeSphere(size[3 * i])
-        : makeCuboid({ x: size[3 * i], y: size[3 * i + 1], z: size[3 * i + 2] });
-    const pose: Isometry = {
-      translation: { x: pos[3 * i], y: pos[3 * i + 1], z: pos[3 * i + 2] },
-      rotation: { x: rot[4 * i], y: rot[4 * i + 1], z: rot[4 * i + 2], w: rot[4 * i + 3] },
-    };
-    handles.push(
-      i < staticCount
-        ? world.addBody({ shape, pose, kind: "static" })
-        : world.addBody({ shape, pose }),
-    );
-  }
-  const setupMs = performance.now() - t0;
-  const moving = handles.slice(staticCount);
-  const m = moving.length;
-  const bulk = new Float64Array(7 * m);
-  for (let j = 0; j < m; j++) {
-    bulk.set(rot.subarray(4 * (staticCount + j), 4 * (staticCount + j) + 4), 7 * j + 3);
-  }
-  let frame = 0;
-  const step = () => {
-    scene.move(++frame);
-    for (let j = 0; j < m; j++) {
-      const k = 3 * (staticCount + j);
-      bulk[7 * j] = pos[k];
-      bulk[7 * j + 1] = pos[k + 1];
-      bulk[7 * j + 2] = pos[k + 2];
-    }
-    world.setPoses(moving, bulk);
-    world.step();
-  };
+  const {
+    world,
+    setupMs,
+    frame: step,
+  } = sceneWorld(makeScene(sceneName, n, 1), {
+    profile: true,
+    broadphase,
+  });
   let session: Session | null = null;
   if (profileFile !== "") {
     session = new Session();

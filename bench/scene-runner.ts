@@ -20,6 +20,7 @@
 import type { Isometry } from "../src/math/isometry.js";
 import { WorkerExecutor } from "../src/parallel/index.js";
 import { makeCuboid } from "../src/shapes/cuboid.js";
+import type { Shape } from "../src/shapes/shape.js";
 import { makeSphere } from "../src/shapes/sphere.js";
 import {
   type BodyHandle,
@@ -63,22 +64,137 @@ export interface Engine {
   staticMode: string | null;
 }
 
+/** Body `i` of `scene`: its shape (sphere or box) and its pose at the scene's current frame. */
+export function sceneShape(scene: Scene, i: number): Shape {
+  const { size } = scene;
+  return scene.kind[i] === 0
+    ? makeSphere(size[3 * i])
+    : makeCuboid({ x: size[3 * i], y: size[3 * i + 1], z: size[3 * i + 2] });
+}
+
+/** Body `i`'s pose at the scene's current frame (a fresh object). */
+export function scenePose(scene: Scene, i: number): Isometry {
+  const { rot, pos } = scene;
+  return {
+    translation: { x: pos[3 * i], y: pos[3 * i + 1], z: pos[3 * i + 2] },
+    rotation: { x: rot[4 * i], y: rot[4 * i + 1], z: rot[4 * i + 2], w: rot[4 * i + 3] },
+  };
+}
+
+/**
+ * Adds every body of `scene` to `world` at its pose of the scene's current frame, the first
+ * `scene.staticCount` (the level's terrain) with `kind: "static"`; returns the handles in scene
+ * order, the static ones first.
+ */
+export function addSceneBodies(world: CollisionWorld, scene: Scene): BodyHandle[] {
+  const handles: BodyHandle[] = [];
+  for (let i = 0; i < scene.n; i++) {
+    const shape = sceneShape(scene, i);
+    const pose = scenePose(scene, i);
+    handles.push(
+      i < scene.staticCount
+        ? world.addBody({ shape, pose, kind: "static" })
+        : world.addBody({ shape, pose }),
+    );
+  }
+  return handles;
+}
+
+/** A scene's frames as `setPoses` input for its moving bodies (see {@link sceneDriver}). */
+export interface SceneDriver {
+  /** 7 numbers per moving body (translation xyz, rotation xyzw), in scene order. */
+  readonly bulk: Float64Array;
+  /** The frame the scene is at (0 before the first {@link SceneDriver.next}). */
+  readonly frame: number;
+  /** Moves the scene to its next frame and writes the moving bodies' translations into `bulk`. */
+  next(): void;
+}
+
+/**
+ * The driver of `scene`'s moving bodies: `bulk` holds their rotations from the start (the
+ * scenes' bodies never turn), and each `next()` moves the scene one frame on (frames 1, 2, …)
+ * and copies the moving bodies' positions in. Allocates only here.
+ */
+export function sceneDriver(scene: Scene): SceneDriver {
+  const { rot, pos, staticCount: s0, moving: m } = scene;
+  const bulk = new Float64Array(7 * m);
+  for (let j = 0; j < m; j++) bulk.set(rot.subarray(4 * (s0 + j), 4 * (s0 + j) + 4), 7 * j + 3);
+  let frame = 0;
+  return {
+    bulk,
+    get frame() {
+      return frame;
+    },
+    next() {
+      scene.move(++frame);
+      for (let j = 0; j < m; j++) {
+        const k = 3 * (s0 + j);
+        bulk[7 * j] = pos[k];
+        bulk[7 * j + 1] = pos[k + 1];
+        bulk[7 * j + 2] = pos[k + 2];
+      }
+    },
+  };
+}
+
+/** A Collide world built from a scene (see {@link sceneWorld}). */
+export interface SceneWorld {
+  world: CollisionWorld;
+  /** Every body's handle, in scene order (the static bodies first). */
+  handles: BodyHandle[];
+  /** The moving bodies' handles (`handles` from `scene.staticCount` on). */
+  moving: BodyHandle[];
+  /** Wall-clock ms of creating the world and adding the bodies. */
+  setupMs: number;
+  /** The scene's frames for `moving`. */
+  driver: SceneDriver;
+  /** `setPoses(moving, driver.bulk)` and `step()`: the world's part of a frame. */
+  step(): void;
+  /** `driver.next()` then {@link SceneWorld.step}: one whole frame. */
+  frame(): void;
+}
+
+/**
+ * The scene set-up of the world benches: puts `scene` at frame 0, creates a `CollisionWorld`
+ * with `options` and adds every body ({@link addSceneBodies}, timed as `setupMs`), with a
+ * {@link sceneDriver} for its frames. Warm-up and measured frames are the caller's.
+ */
+export function sceneWorld(scene: Scene, options: Partial<CollisionWorldOptions>): SceneWorld {
+  scene.move(0);
+  const t0 = performance.now();
+  const world = new CollisionWorld(options);
+  const handles = addSceneBodies(world, scene);
+  const setupMs = performance.now() - t0;
+  const moving = handles.slice(scene.staticCount);
+  const driver = sceneDriver(scene);
+  const step = () => {
+    world.setPoses(moving, driver.bulk);
+    world.step();
+  };
+  return {
+    world,
+    handles,
+    moving,
+    setupMs,
+    driver,
+    step,
+    frame() {
+      driver.next();
+      step();
+    },
+  };
+}
+
 function collideEngine(scene: Scene, name: string, executor: WorkerExecutor | null): Engine {
   const options: Partial<CollisionWorldOptions> = { profile: true, executor };
   const bp = name.split("/")[1];
   if (bp !== undefined) options.broadphase = bp as WorldBroadPhase;
   const world = new CollisionWorld(options);
-  const { size, rot, pos, n, staticCount } = scene;
+  const { rot, pos, n, staticCount } = scene;
   const handles: BodyHandle[] = [];
   let staticMode: string | null = null;
-  const pose = (i: number): Isometry => ({
-    translation: { x: pos[3 * i], y: pos[3 * i + 1], z: pos[3 * i + 2] },
-    rotation: { x: rot[4 * i], y: rot[4 * i + 1], z: rot[4 * i + 2], w: rot[4 * i + 3] },
-  });
-  const shape = (i: number) =>
-    scene.kind[i] === 0
-      ? makeSphere(size[3 * i])
-      : makeCuboid({ x: size[3 * i], y: size[3 * i + 1], z: size[3 * i + 2] });
+  const pose = (i: number): Isometry => scenePose(scene, i);
+  const shape = (i: number) => sceneShape(scene, i);
   for (let i = 0; i < n; i++) {
     if (i < staticCount) {
       if (staticMode === null) {

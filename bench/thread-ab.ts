@@ -15,11 +15,9 @@
  * idle machine's on a loaded one)
  */
 import { loadavg } from "node:os";
-import type { Isometry } from "../src/math/isometry.js";
 import { WorkerExecutor } from "../src/parallel/index.js";
-import { makeCuboid } from "../src/shapes/cuboid.js";
-import { makeSphere } from "../src/shapes/sphere.js";
 import { type BodyHandle, CollisionWorld } from "../src/world/index.js";
+import { addSceneBodies, sceneDriver } from "./scene-runner.js";
 import { makeScene, type SceneName } from "./scenes.js";
 import {
   busiestOtherThreadNs,
@@ -87,7 +85,6 @@ const warmUp = arg("warm-up", "1") !== "0";
 
 const scene = makeScene(sceneName, n, 1);
 scene.move(0);
-const { size, rot, pos } = scene;
 const entries: Entry[] = [];
 for (const name of names) {
   let executor: WorkerExecutor | null = null;
@@ -97,20 +94,8 @@ for (const name of names) {
   }
   const acc = new Float64Array(PARTS.length);
   const world = new CollisionWorld({ executor });
-  const handles: BodyHandle[] = [];
-  for (let i = 0; i < scene.n; i++) {
-    const shape =
-      scene.kind[i] === 0
-        ? makeSphere(size[3 * i])
-        : makeCuboid({ x: size[3 * i], y: size[3 * i + 1], z: size[3 * i + 2] });
-    const pose: Isometry = {
-      translation: { x: pos[3 * i], y: pos[3 * i + 1], z: pos[3 * i + 2] },
-      rotation: { x: rot[4 * i], y: rot[4 * i + 1], z: rot[4 * i + 2], w: rot[4 * i + 3] },
-    };
-    // Static bodies (scene (c)'s terrain) are added as such and never moved.
-    if (i < scene.staticCount) world.addBody({ shape, pose, kind: "static" });
-    else handles.push(world.addBody({ shape, pose }));
-  }
+  // Static bodies (scene (c)'s terrain) are added as such and never moved.
+  const handles = addSceneBodies(world, scene).slice(scene.staticCount);
   timeMethod(world, "setPoses", acc, 0);
   timeMethod((world as unknown as { bp: object }).bp, "computePairs", acc, 2);
   timeMethod(world, "buildPairs", acc, 5);
@@ -124,11 +109,8 @@ for (const name of names) {
   }
   entries.push({ name, world, handles, executor, acc, callerNs: 0, times: [] });
 }
-const s0 = scene.staticCount;
-const bulk = new Float64Array(7 * scene.moving);
-for (let j = 0; j < scene.moving; j++)
-  bulk.set(rot.subarray(4 * (s0 + j), 4 * (s0 + j) + 4), 7 * j + 3);
-let frame = 0;
+const driver = sceneDriver(scene);
+const { bulk } = driver;
 const workers = entries.reduce((w, e) => w + Math.max(0, (e.executor?.threads ?? 1) - 1), 0);
 const warm0 = otherThreadsCpuNs();
 let rt = false;
@@ -136,12 +118,7 @@ let measured0 = warm0;
 for (let f = 0; f < warmup + frames; f++) {
   if (f === warmup && argv.includes("--rt"))
     rt = realtime(true, busiestOtherThreads(warm0, workers));
-  scene.move(++frame);
-  for (let j = 0; j < scene.moving; j++) {
-    bulk[7 * j] = pos[3 * (s0 + j)];
-    bulk[7 * j + 1] = pos[3 * (s0 + j) + 1];
-    bulk[7 * j + 2] = pos[3 * (s0 + j) + 2];
-  }
+  driver.next();
   if (f === warmup) {
     for (const e of entries) e.acc.fill(0);
     measured0 = otherThreadsCpuNs();
@@ -159,7 +136,8 @@ for (let f = 0; f < warmup + frames; f++) {
   }
   const c0 = entries[0].world.contactCount;
   for (const e of entries) {
-    if (e.world.contactCount !== c0) throw new Error(`contact counts differ at frame ${frame}`);
+    if (e.world.contactCount !== c0)
+      throw new Error(`contact counts differ at frame ${driver.frame}`);
   }
 }
 if (rt) realtime(false);

@@ -20,11 +20,8 @@ import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import { loadavg } from "node:os";
-import type { Isometry } from "../src/math/isometry.js";
 import { WorkerExecutor } from "../src/parallel/index.js";
-import { makeCuboid } from "../src/shapes/cuboid.js";
-import { makeSphere } from "../src/shapes/sphere.js";
-import { type BodyHandle, CollisionWorld } from "../src/world/index.js";
+import { sceneWorld } from "./scene-runner.js";
 import { makeScene, type SceneName } from "./scenes.js";
 
 /** CPU time of the calling thread so far, milliseconds (0 where /proc is missing). */
@@ -188,37 +185,9 @@ export async function runThreads(
       };
     }
   }
-  scene.move(0);
-  const world = new CollisionWorld({ profile: true, executor });
-  const { size, rot, pos } = scene;
-  const handles: BodyHandle[] = [];
-  for (let i = 0; i < scene.n; i++) {
-    const shape =
-      scene.kind[i] === 0
-        ? makeSphere(size[3 * i])
-        : makeCuboid({ x: size[3 * i], y: size[3 * i + 1], z: size[3 * i + 2] });
-    const pose: Isometry = {
-      translation: { x: pos[3 * i], y: pos[3 * i + 1], z: pos[3 * i + 2] },
-      rotation: { x: rot[4 * i], y: rot[4 * i + 1], z: rot[4 * i + 2], w: rot[4 * i + 3] },
-    };
-    handles.push(world.addBody({ shape, pose }));
-  }
-  const bulk = new Float64Array(7 * n);
-  for (let j = 0; j < n; j++) bulk.set(rot.subarray(4 * j, 4 * j + 4), 7 * j + 3);
-  let frame = 0;
   // The scene's motion (the driver, not Collide) is computed before the timed part of a step.
-  const drive = () => {
-    scene.move(++frame);
-    for (let j = 0; j < n; j++) {
-      bulk[7 * j] = pos[3 * j];
-      bulk[7 * j + 1] = pos[3 * j + 1];
-      bulk[7 * j + 2] = pos[3 * j + 2];
-    }
-  };
-  const step = () => {
-    world.setPoses(handles, bulk);
-    world.step();
-  };
+  const { world, driver, step } = sceneWorld(scene, { profile: true, executor });
+  const drive = driver.next;
   drive();
   let t = performance.now();
   step();
