@@ -60,31 +60,22 @@ export function hypot3(x: number, y: number, z: number): number {
 
 /** Math.hypot(x, y), bit for bit, without allocating (see the note above). */
 export function mathHypot2(x: number, y: number): number {
-  const ax = Math.abs(x);
-  const ay = Math.abs(y);
-  if (ax === Infinity || ay === Infinity) return Infinity;
-  if (Number.isNaN(ax) || Number.isNaN(ay)) return Number.NaN;
-  const m = Math.max(ax, ay);
-  if (m === 0) return 0;
-  let sum = 0;
-  let comp = 0;
-  let q = ax / m;
-  let t = q * q - comp;
-  let u = sum + t;
-  comp = u - sum - t;
-  sum = u;
-  q = ay / m;
-  t = q * q - comp;
-  u = sum + t;
-  sum = u;
-  return Math.sqrt(sum) * m;
+  return scaledHypot(Math.abs(x), Math.abs(y), 0, false);
 }
 
 /** Math.hypot(x, y, z), bit for bit, without allocating (see the note above). */
 export function mathHypot3(x: number, y: number, z: number): number {
-  const ax = Math.abs(x);
-  const ay = Math.abs(y);
-  const az = Math.abs(z);
+  return scaledHypot(Math.abs(x), Math.abs(y), Math.abs(z), true);
+}
+
+/**
+ * The shared body of {@link mathHypot2} (`three` false, `az` 0) and {@link mathHypot3}, on
+ * magnitudes: Infinity if any is infinite, else NaN if any is NaN, else 0 if all are 0, else
+ * m·√Σ(a_i/m)² with m the largest, the sum Kahan-compensated term by term in argument order
+ * (compensation carried into each next term only, as V8's `MathHypot`). Small enough for
+ * TurboFan to inline into both callers, where `three` is a constant.
+ */
+function scaledHypot(ax: number, ay: number, az: number, three: boolean): number {
   if (ax === Infinity || ay === Infinity || az === Infinity) return Infinity;
   if (Number.isNaN(ax) || Number.isNaN(ay) || Number.isNaN(az)) return Number.NaN;
   const m = Math.max(ax, ay, az);
@@ -99,13 +90,14 @@ export function mathHypot3(x: number, y: number, z: number): number {
   q = ay / m;
   t = q * q - comp;
   u = sum + t;
-  comp = u - sum - t;
-  sum = u;
-  q = az / m;
-  t = q * q - comp;
-  u = sum + t;
-  sum = u;
-  return Math.sqrt(sum) * m;
+  if (three) {
+    comp = u - sum - t;
+    sum = u;
+    q = az / m;
+    t = q * q - comp;
+    u = sum + t;
+  }
+  return Math.sqrt(u) * m;
 }
 
 /**

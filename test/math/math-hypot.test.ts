@@ -2,8 +2,12 @@
  * mathHypot2/mathHypot3 (src/math/scalar.ts) return Math.hypot's bits: they replace it in the
  * curved shapes' kernels, where V8's builtin allocated on every call, and every answer must stay
  * bitwise the same. The oracle is Math.hypot itself, over random magnitudes from 2^-1074 to
- * 2^1023, signed zeros, subnormals, infinities and NaN.
+ * 2^1023, signed zeros, subnormals, infinities and NaN. Session 20 moved their shared body into
+ * one function; the fast-check properties below hold the new code to the session-19 code (kept
+ * here as the reference, `session19Hypot2`/`session19Hypot3`) bit for bit, and to Math.hypot
+ * within one ulp (a bound that does not rest on V8's algorithm), on any doubles and on extremes.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeRandom } from "../../src/math/random.js";
 import { mathHypot2, mathHypot3 } from "../../src/math/scalar.js";
@@ -42,5 +46,101 @@ describe("mathHypot2 and mathHypot3 are Math.hypot bit for bit", () => {
     expect(mathHypot3(Number.NaN, 0, 1)).toBeNaN();
     expect(Object.is(mathHypot3(-0, -0, 0), 0)).toBe(true);
     expect(Object.is(mathHypot2(-0, -0), 0)).toBe(true);
+  });
+});
+
+/** mathHypot2 as session 19 wrote it (the reference of the refactor). */
+function session19Hypot2(x: number, y: number): number {
+  const ax = Math.abs(x);
+  const ay = Math.abs(y);
+  if (ax === Infinity || ay === Infinity) return Infinity;
+  if (Number.isNaN(ax) || Number.isNaN(ay)) return Number.NaN;
+  const m = Math.max(ax, ay);
+  if (m === 0) return 0;
+  let sum = 0;
+  let comp = 0;
+  let q = ax / m;
+  let t = q * q - comp;
+  let u = sum + t;
+  comp = u - sum - t;
+  sum = u;
+  q = ay / m;
+  t = q * q - comp;
+  u = sum + t;
+  sum = u;
+  return Math.sqrt(sum) * m;
+}
+
+/** mathHypot3 as session 19 wrote it (the reference of the refactor). */
+function session19Hypot3(x: number, y: number, z: number): number {
+  const ax = Math.abs(x);
+  const ay = Math.abs(y);
+  const az = Math.abs(z);
+  if (ax === Infinity || ay === Infinity || az === Infinity) return Infinity;
+  if (Number.isNaN(ax) || Number.isNaN(ay) || Number.isNaN(az)) return Number.NaN;
+  const m = Math.max(ax, ay, az);
+  if (m === 0) return 0;
+  let sum = 0;
+  let comp = 0;
+  let q = ax / m;
+  let t = q * q - comp;
+  let u = sum + t;
+  comp = u - sum - t;
+  sum = u;
+  q = ay / m;
+  t = q * q - comp;
+  u = sum + t;
+  comp = u - sum - t;
+  sum = u;
+  q = az / m;
+  t = q * q - comp;
+  u = sum + t;
+  sum = u;
+  return Math.sqrt(sum) * m;
+}
+
+/** The gap from |x| to the next double up (x finite). */
+function ulp(x: number): number {
+  const v = new DataView(new ArrayBuffer(8));
+  v.setFloat64(0, Math.abs(x));
+  v.setBigUint64(0, v.getBigUint64(0) + 1n);
+  return v.getFloat64(0) - Math.abs(x);
+}
+
+/**
+ * Mostly unit-scale doubles (where the kernels run and the compensation changes bits), else any
+ * double (subnormals, ±0, ±Infinity, NaN included) or one of the extremes, each signed.
+ */
+const anyDouble = fc.oneof(
+  { arbitrary: fc.double({ min: -8, max: 8, noNaN: true }), weight: 4 },
+  fc.double(),
+  fc
+    .tuple(
+      fc.constantFrom(0, 2 ** -1074, 1e-310, 2 ** -1022, 1e-300, 1, 1e300, 1.7e308, Infinity),
+      fc.boolean(),
+    )
+    .map(([x, negative]) => (negative ? -x : x)),
+  fc.constant(Number.NaN),
+);
+
+/** Math.hypot within one ulp of its own value (exactly, where it is 0 or not finite). */
+function nearHypot(got: number, want: number): boolean {
+  if (want === 0 || !Number.isFinite(want)) return Object.is(got, want);
+  return Math.abs(got - want) <= ulp(want);
+}
+
+describe("mathHypot2 and mathHypot3 after the session-20 refactor (fast-check)", () => {
+  it("are the session-19 code bit for bit, and Math.hypot within one ulp", () => {
+    fc.assert(
+      fc.property(anyDouble, anyDouble, anyDouble, (x, y, z) => {
+        const h2 = mathHypot2(x, y);
+        const h3 = mathHypot3(x, y, z);
+        expect(Object.is(h2, session19Hypot2(x, y))).toBe(true);
+        expect(Object.is(h3, session19Hypot3(x, y, z))).toBe(true);
+        expect(nearHypot(h2, Math.hypot(x, y))).toBe(true);
+        expect(nearHypot(h3, Math.hypot(x, y, z))).toBe(true);
+      }),
+      { numRuns: 20_000, seed: 20 },
+    );
   });
 });
