@@ -71,33 +71,26 @@ export function mathHypot3(x: number, y: number, z: number): number {
 /**
  * The shared body of {@link mathHypot2} (`three` false, `az` 0) and {@link mathHypot3}, on
  * magnitudes: Infinity if any is infinite, else NaN if any is NaN, else 0 if all are 0, else
- * m·√Σ(a_i/m)² with m the largest, the sum Kahan-compensated term by term in argument order
- * (compensation carried into each next term only, as V8's `MathHypot`). Small enough for
- * TurboFan to inline into both callers, where `three` is a constant.
+ * m·√Σ(a_i/m)² with m the largest, the sum Kahan-compensated term by term in argument order as
+ * V8's `MathHypot` does (the first term's compensation is exactly 0, and the last term's is
+ * never used, so neither is computed). Small enough for TurboFan to inline into both callers,
+ * where `three` is a constant.
  */
 function scaledHypot(ax: number, ay: number, az: number, three: boolean): number {
   if (ax === Infinity || ay === Infinity || az === Infinity) return Infinity;
   if (Number.isNaN(ax) || Number.isNaN(ay) || Number.isNaN(az)) return Number.NaN;
   const m = Math.max(ax, ay, az);
   if (m === 0) return 0;
-  let sum = 0;
-  let comp = 0;
-  let q = ax / m;
-  let t = q * q - comp;
-  let u = sum + t;
-  comp = u - sum - t;
-  sum = u;
-  q = ay / m;
-  t = q * q - comp;
-  u = sum + t;
+  const a = ax / m;
+  const b = ay / m;
+  const s = a * a;
+  const t = b * b;
+  let sum = s + t;
   if (three) {
-    comp = u - sum - t;
-    sum = u;
-    q = az / m;
-    t = q * q - comp;
-    u = sum + t;
+    const c = az / m;
+    sum += c * c - (sum - s - t);
   }
-  return Math.sqrt(u) * m;
+  return Math.sqrt(sum) * m;
 }
 
 /**
