@@ -112,6 +112,30 @@ function areaAt(a: Float64Array, o: number): number {
   return boxArea(a[o], a[o + 1], a[o + 2], a[o + 3], a[o + 4], a[o + 5]);
 }
 
+/**
+ * Writes into out[o..o+5] the union of the boxes a[ia..ia+5] and b[ib..ib+5] (min xyz, max xyz;
+ * `Math.min`/`Math.max` per coordinate): a parent's box from its children's, a running union of
+ * bins. `out` may be either input at the same offset. Small, for V8 to inline at every call.
+ */
+function unionBoxes(
+  out: Float64Array,
+  o: number,
+  a: Float64Array,
+  ia: number,
+  b: Float64Array,
+  ib: number,
+): void {
+  out[o] = Math.min(a[ia], b[ib]);
+  out[o + 1] = Math.min(a[ia + 1], b[ib + 1]);
+  out[o + 2] = Math.min(a[ia + 2], b[ib + 2]);
+  out[o + 3] = Math.max(a[ia + 3], b[ib + 3]);
+  out[o + 4] = Math.max(a[ia + 4], b[ib + 4]);
+  out[o + 5] = Math.max(a[ia + 5], b[ib + 5]);
+}
+
+/** The empty box (+∞ mins, −∞ maxes): the identity of {@link unionBoxes}. */
+const EMPTY_BOX = new Float64Array([Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity]);
+
 /** Writes into bounds[6·node] the union of the primitive boxes of slots [start, end). */
 function unionPrimitives(
   out: Float64Array,
@@ -442,17 +466,10 @@ function splitNode(
   if (n <= maxLeaf) {
     // The node's box is the union of all bins' (the left side of the last boundary and the
     // right side's last bin).
-    const o = 6 * (maxBins - 1);
     let parentArea = 0;
     if (maxBins > 1) {
-      parentArea = boxArea(
-        Math.min(leftBox[0], binBounds[o]),
-        Math.min(leftBox[1], binBounds[o + 1]),
-        Math.min(leftBox[2], binBounds[o + 2]),
-        Math.max(leftBox[3], binBounds[o + 3]),
-        Math.max(leftBox[4], binBounds[o + 4]),
-        Math.max(leftBox[5], binBounds[o + 5]),
-      );
+      unionBoxes(nodeBox, 0, leftBox, 0, binBounds, 6 * (maxBins - 1));
+      parentArea = areaAt(nodeBox, 0);
     }
     const splitCost = MESH_BVH_TRAVERSAL_COST + (parentArea > 0 ? bestCost / parentArea : n);
     if (splitCost >= n) return -1;
@@ -470,6 +487,8 @@ const SAH_SAMPLE = 4096;
 let bestCost = Infinity;
 /** The union of the boxes of bins [0, bins − 1) after {@link sweepBins}. */
 const leftBox = new Float64Array(6);
+/** A node's box as the union of its bins (in {@link splitNode}). */
+const nodeBox = new Float64Array(6);
 
 /**
  * Bins slots [start, end) by centroid along `axis` (`lo`, `scale` = bins / extent): counts and
@@ -538,62 +557,32 @@ function binSlots(
  * centroid range have bins, so a boundary with two non-empty sides always exists.
  */
 function sweepBins(bins: number): number {
-  let ra = Infinity;
-  let rb = Infinity;
-  let rc = Infinity;
-  let rd = -Infinity;
-  let re = -Infinity;
-  let rf = -Infinity;
-  let rn = 0;
-  for (let k = bins - 1; k > 0; k--) {
+  // The last bin alone, then each bin's union with the bins to its right.
+  let k = bins - 1;
+  unionBoxes(rightBounds, 6 * k, binBounds, 6 * k, EMPTY_BOX, 0);
+  let rn = binCount[k];
+  rightCount[k] = rn;
+  for (k--; k > 0; k--) {
     const o = 6 * k;
-    if (binBounds[o] < ra) ra = binBounds[o];
-    if (binBounds[o + 1] < rb) rb = binBounds[o + 1];
-    if (binBounds[o + 2] < rc) rc = binBounds[o + 2];
-    if (binBounds[o + 3] > rd) rd = binBounds[o + 3];
-    if (binBounds[o + 4] > re) re = binBounds[o + 4];
-    if (binBounds[o + 5] > rf) rf = binBounds[o + 5];
+    unionBoxes(rightBounds, o, binBounds, o, rightBounds, o + 6);
     rn += binCount[k];
-    rightBounds[o] = ra;
-    rightBounds[o + 1] = rb;
-    rightBounds[o + 2] = rc;
-    rightBounds[o + 3] = rd;
-    rightBounds[o + 4] = re;
-    rightBounds[o + 5] = rf;
     rightCount[k] = rn;
   }
-  let la = Infinity;
-  let lb = Infinity;
-  let lc = Infinity;
-  let ld = -Infinity;
-  let le = -Infinity;
-  let lf = -Infinity;
+  leftBox.set(EMPTY_BOX);
   let ln = 0;
   let cost = Infinity;
   let best = 0;
-  for (let k = 0; k < bins - 1; k++) {
-    const o = 6 * k;
-    if (binBounds[o] < la) la = binBounds[o];
-    if (binBounds[o + 1] < lb) lb = binBounds[o + 1];
-    if (binBounds[o + 2] < lc) lc = binBounds[o + 2];
-    if (binBounds[o + 3] > ld) ld = binBounds[o + 3];
-    if (binBounds[o + 4] > le) le = binBounds[o + 4];
-    if (binBounds[o + 5] > lf) lf = binBounds[o + 5];
+  for (k = 0; k < bins - 1; k++) {
+    unionBoxes(leftBox, 0, leftBox, 0, binBounds, 6 * k);
     ln += binCount[k];
     const rnb = rightCount[k + 1];
     if (ln === 0 || rnb === 0) continue;
-    const c = boxArea(la, lb, lc, ld, le, lf) * ln + areaAt(rightBounds, 6 * (k + 1)) * rnb;
+    const c = areaAt(leftBox, 0) * ln + areaAt(rightBounds, 6 * (k + 1)) * rnb;
     if (c < cost) {
       cost = c;
       best = k;
     }
   }
-  leftBox[0] = la;
-  leftBox[1] = lb;
-  leftBox[2] = lc;
-  leftBox[3] = ld;
-  leftBox[4] = le;
-  leftBox[5] = lf;
   bestCost = cost;
   return best;
 }
@@ -820,12 +809,7 @@ export function refitMeshBvh(bvh: MeshBvh, primBounds: ArrayLike<number>): MeshB
       unionPrimitives(b, o, bvh.primitives, primBounds, start, start + d[2 * i + 1]);
       continue;
     }
-    const l = 6 * (i + 1);
-    const r = 6 * d[2 * i];
-    for (let k = 0; k < 3; k++) {
-      b[o + k] = Math.min(b[l + k], b[r + k]);
-      b[o + 3 + k] = Math.max(b[l + 3 + k], b[r + 3 + k]);
-    }
+    unionBoxes(b, o, b, 6 * (i + 1), b, 6 * d[2 * i]);
   }
   return bvh;
 }
