@@ -11,6 +11,7 @@ import { loadavg } from "node:os";
 import { makeCuboid } from "../src/shapes/cuboid.js";
 import { makeSphere } from "../src/shapes/sphere.js";
 import { type BodyHandle, CollisionWorld, makeWorldContact } from "../src/world/index.js";
+import { sceneDriver } from "./scene-runner.js";
 import { makeScene, type Scene } from "./scenes.js";
 
 const argv = process.argv.slice(2);
@@ -58,23 +59,11 @@ function run(scene: Scene, withStatic: boolean): Result {
     const h = world.addBody({ shape, pose, kind: i < staticCount ? "static" : "dynamic" });
     if (i >= staticCount) handles.push(h);
   }
-  const m = handles.length;
-  const bulk = new Float64Array(7 * m);
-  for (let j = 0; j < m; j++) {
-    const i = staticCount + j;
-    bulk.set(rot.subarray(4 * i, 4 * i + 4), 7 * j + 3);
-  }
+  const driver = sceneDriver(scene);
   const setupMs = cpuMs(c0);
-  let frame = 0;
   const frameFn = () => {
-    scene.move(++frame);
-    for (let j = 0; j < m; j++) {
-      const k = 3 * (staticCount + j);
-      bulk[7 * j] = pos[k];
-      bulk[7 * j + 1] = pos[k + 1];
-      bulk[7 * j + 2] = pos[k + 2];
-    }
-    world.setPoses(handles, bulk);
+    driver.next();
+    world.setPoses(handles, driver.bulk);
     world.step();
   };
   if (argv.includes("--mark")) process.stdout.write("--- first step\n");

@@ -28,6 +28,7 @@
  * (kept between builds); queries allocate nothing and are not reentrant.
  */
 import { invalidValue } from "../errors.js";
+import { unionBoxes } from "../math/packed-box.js";
 import type { Vec3 } from "../math/vec3.js";
 import {
   type AabbQueryCallback,
@@ -214,15 +215,7 @@ function fitInner(b: Float64Array, info: Int32Array, nodeCount: number): void {
     const left = info[2 * n];
     if (left < 0) continue;
     const right = info[2 * n + 1];
-    const o = 6 * n;
-    const l = 6 * left;
-    const r = 6 * right;
-    b[o] = Math.min(b[l], b[r]);
-    b[o + 1] = Math.min(b[l + 1], b[r + 1]);
-    b[o + 2] = Math.min(b[l + 2], b[r + 2]);
-    b[o + 3] = Math.max(b[l + 3], b[r + 3]);
-    b[o + 4] = Math.max(b[l + 4], b[r + 4]);
-    b[o + 5] = Math.max(b[l + 5], b[r + 5]);
+    unionBoxes(b, 6 * n, b, 6 * left, b, 6 * right);
   }
 }
 

@@ -29,6 +29,7 @@ import {
   RAY_SLAB_ROUNDING,
 } from "../constants.js";
 import { invalidValue } from "../errors.js";
+import { unionBoxes } from "../math/packed-box.js";
 
 /** Bit set in `data[2i+1]` of an inner node (the low bits hold its split axis). */
 export const MESH_BVH_INNER_FLAG = 0x80000000;
@@ -110,27 +111,6 @@ function boxArea(
 /** Surface area of the box at a[o..o+5]. */
 function areaAt(a: Float64Array, o: number): number {
   return boxArea(a[o], a[o + 1], a[o + 2], a[o + 3], a[o + 4], a[o + 5]);
-}
-
-/**
- * Writes into out[o..o+5] the union of the boxes a[ia..ia+5] and b[ib..ib+5] (min xyz, max xyz;
- * `Math.min`/`Math.max` per coordinate): a parent's box from its children's, a running union of
- * bins. `out` may be either input at the same offset. Small, for V8 to inline at every call.
- */
-function unionBoxes(
-  out: Float64Array,
-  o: number,
-  a: Float64Array,
-  ia: number,
-  b: Float64Array,
-  ib: number,
-): void {
-  out[o] = Math.min(a[ia], b[ib]);
-  out[o + 1] = Math.min(a[ia + 1], b[ib + 1]);
-  out[o + 2] = Math.min(a[ia + 2], b[ib + 2]);
-  out[o + 3] = Math.max(a[ia + 3], b[ib + 3]);
-  out[o + 4] = Math.max(a[ia + 4], b[ib + 4]);
-  out[o + 5] = Math.max(a[ia + 5], b[ib + 5]);
 }
 
 /** The empty box (+∞ mins, −∞ maxes): the identity of {@link unionBoxes}. */
