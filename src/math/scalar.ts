@@ -79,7 +79,7 @@ export function mathHypot3(x: number, y: number, z: number): number {
 function scaledHypot(ax: number, ay: number, az: number, three: boolean): number {
   if (ax === Infinity || ay === Infinity || az === Infinity) return Infinity;
   if (Number.isNaN(ax) || Number.isNaN(ay) || Number.isNaN(az)) return Number.NaN;
-  const m = Math.max(ax, ay, az);
+  const m = three ? Math.max(ax, ay, az) : Math.max(ax, ay);
   if (m === 0) return 0;
   const a = ax / m;
   const b = ay / m;
