@@ -788,8 +788,26 @@ function expand(out: EpaResult, a: SupportMap, b: SupportMap, tolerance: number)
 }
 
 /**
+ * The octahedron's directions, vertex 2k along +row k and 2k + 1 along −row k of a rotation with
+ * no zero entry (the integer orthogonal matrix [−49 −26 82; 86 −17 46; 2 94 31] / 99, determinant
+ * +1), not the axes: along an axis the support of a box square to it, or of a hull with a face
+ * across it, is a tie, and two of the six support points of a box pair then coincide (a face
+ * without a normal: no octahedron) far more often.
+ */
+const OCTA_DIRS = new Float64Array(18);
+{
+  const rows = [-49, -26, 82, 86, -17, 46, 2, 94, 31];
+  for (let k = 0; k < 3; k++) {
+    for (let c = 0; c < 3; c++) {
+      OCTA_DIRS[6 * k + c] = rows[3 * k + c] / 99;
+      OCTA_DIRS[6 * k + 3 + c] = -rows[3 * k + c] / 99;
+    }
+  }
+}
+
+/**
  * The faces of the start octahedron of {@link epaOctahedron}, vertices 0..5 the support points
- * along +x, −x, +y, −y, +z, −z: one face per octant, counter-clockwise seen from outside for the
+ * along ±d₀, ±d₁, ±d₂ ({@link OCTA_DIRS}): one face per octant of that frame, counter-clockwise seen from outside for the
  * regular octahedron (and for any octahedron that passes the checks there).
  */
 const OCTA_FACES = new Int32Array(24);
@@ -816,7 +834,8 @@ for (let h = 0; h < 24; h++) {
 /**
  * EPA without GJK, for a pair whose cores surely overlap deeply (the caller's test: e.g. the
  * balls that each shape contains overlap). The start polytope is the octahedron of the support
- * points of A − B along ±x, ±y, ±z; it is taken only when it is a proper one — every face with a
+ * points of A − B along ± three fixed orthogonal directions (not the axes: {@link OCTA_DIRS});
+ * it is taken only when it is a proper one — every face with a
  * normal, every vertex off a face at most rounding above its plane (convex), and the origin at
  * least rounding below every face plane (inside) — and then expanded as {@link epa} expands
  * GJK's simplex (same tolerance, same answer face and witnesses). Returns false, with `out`
@@ -834,9 +853,9 @@ export function epaOctahedron(
   nv = 0;
   size[0] = 0;
   for (let d = 0; d < 6; d++) {
-    dirs.x = AXES[3 * d];
-    dirs.y = AXES[3 * d + 1];
-    dirs.z = AXES[3 * d + 2];
+    dirs.x = OCTA_DIRS[3 * d];
+    dirs.y = OCTA_DIRS[3 * d + 1];
+    dirs.z = OCTA_DIRS[3 * d + 2];
     addSupport(a, b, dirs);
   }
   faceTop = 0;
