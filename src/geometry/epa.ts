@@ -667,7 +667,15 @@ export function epa(
     if (dim === 4 && !buildTetrahedron()) dim = 3;
   }
   if (dim < 4) return flat(out, simplex, dim, hint);
+  return expand(out, a, b, tolerance);
+}
 
+/**
+ * The expansion shared by {@link epa} and {@link epaOctahedron}: from the closed start polytope
+ * in the arenas (origin inside), grows it toward the boundary of A − B until the closest face is
+ * confirmed within `tolerance`, and writes `out` (see {@link epa}).
+ */
+function expand(out: EpaResult, a: SupportMap, b: SupportMap, tolerance: number): EpaResult {
   // The answer is taken once, at the end, from the closest face of the last iteration whose
   // polytope is still the current one (`current`); when the run ends after the polytope has
   // changed (a degenerate step, the iteration cap), from that face as saved (`savedI` …): its
@@ -777,6 +785,102 @@ export function epa(
   out.status = best < 0 ? EpaStatus.Degenerate : status;
   if (out.status !== EpaStatus.Converged || residual > residualLimit) touchingWitnesses(out, a, b);
   return out;
+}
+
+/**
+ * The octahedron's directions, vertex 2k along +row k and 2k + 1 along −row k of a rotation with
+ * no zero entry (the integer orthogonal matrix [−49 −26 82; 86 −17 46; 2 94 31] / 99, determinant
+ * +1), not the axes: along an axis the support of a box square to it, or of a hull with a face
+ * across it, is a tie, and two of the six support points of a box pair then coincide (a face
+ * without a normal: no octahedron) far more often.
+ */
+const OCTA_DIRS = new Float64Array(18);
+{
+  const rows = [-49, -26, 82, 86, -17, 46, 2, 94, 31];
+  for (let k = 0; k < 3; k++) {
+    for (let c = 0; c < 3; c++) {
+      OCTA_DIRS[6 * k + c] = rows[3 * k + c] / 99;
+      OCTA_DIRS[6 * k + 3 + c] = -rows[3 * k + c] / 99;
+    }
+  }
+}
+
+/**
+ * The faces of the start octahedron of {@link epaOctahedron}, vertices 0..5 the support points
+ * along ±d₀, ±d₁, ±d₂ ({@link OCTA_DIRS}): one face per octant of that frame, counter-clockwise seen from outside for the
+ * regular octahedron (and for any octahedron that passes the checks there).
+ */
+const OCTA_FACES = new Int32Array(24);
+/** Twin half-edge of each half-edge of {@link OCTA_FACES} (fixed: made once). */
+const OCTA_ADJ = new Int32Array(24);
+for (let f = 0; f < 8; f++) {
+  const x = f & 1;
+  const y = 2 + ((f >> 1) & 1);
+  const z = 4 + ((f >> 2) & 1);
+  // An odd number of negative axes mirrors the octant: the winding turns.
+  const odd = ((f & 1) ^ ((f >> 1) & 1) ^ ((f >> 2) & 1)) === 1;
+  OCTA_FACES[3 * f] = x;
+  OCTA_FACES[3 * f + 1] = odd ? z : y;
+  OCTA_FACES[3 * f + 2] = odd ? y : z;
+}
+for (let h = 0; h < 24; h++) {
+  const i = OCTA_FACES[h];
+  const j = OCTA_FACES[h % 3 === 2 ? h - 2 : h + 1];
+  for (let k = 0; k < 24; k++) {
+    if (OCTA_FACES[k] === j && OCTA_FACES[k % 3 === 2 ? k - 2 : k + 1] === i) OCTA_ADJ[h] = k;
+  }
+}
+
+/**
+ * EPA without GJK, for a pair whose cores surely overlap deeply (the caller's test: e.g. the
+ * balls that each shape contains overlap). The start polytope is the octahedron of the support
+ * points of A − B along ± three fixed orthogonal directions (not the axes: {@link OCTA_DIRS});
+ * it is taken only when it is a proper one — every face with a
+ * normal, every vertex off a face at most rounding above its plane (convex), and the origin at
+ * least rounding below every face plane (inside) — and then expanded as {@link epa} expands
+ * GJK's simplex (same tolerance, same answer face and witnesses). Returns false, with `out`
+ * untouched, when the octahedron is not such a polytope (a flat or thin difference, supports
+ * that coincide, the origin near or outside its boundary): the caller then runs GJK and
+ * {@link epa}. Six support pairs before the expansion; no allocation. Frames and units as
+ * {@link epa}.
+ */
+export function epaOctahedron(
+  out: EpaResult,
+  a: SupportMap,
+  b: SupportMap,
+  tolerance: number = EPA_TOLERANCE,
+): boolean {
+  nv = 0;
+  size[0] = 0;
+  for (let d = 0; d < 6; d++) {
+    dirs.x = OCTA_DIRS[3 * d];
+    dirs.y = OCTA_DIRS[3 * d + 1];
+    dirs.z = OCTA_DIRS[3 * d + 2];
+    addSupport(a, b, dirs);
+  }
+  faceTop = 0;
+  nFree = 0;
+  nNormal = 0;
+  const floor = GJK_ROUNDING_TOLERANCE * Math.sqrt(size[0]);
+  for (let f = 0; f < 8; f++) {
+    allocFace();
+    setFace(f, OCTA_FACES[3 * f], OCTA_FACES[3 * f + 1], OCTA_FACES[3 * f + 2]);
+    // No normal (+∞), or the origin not inside by more than rounding.
+    if (!(fDist[f] > floor) || fDist[f] === Number.POSITIVE_INFINITY) return false;
+    const nx = fNrm[3 * f];
+    const ny = fNrm[3 * f + 1];
+    const nz = fNrm[3 * f + 2];
+    const top = fDist[f] + floor;
+    // The three vertices off the face: the opposite one of each of its axes.
+    for (let c = 0; c < 3; c++) {
+      const v = OCTA_FACES[3 * f + c] ^ 1;
+      if (nx * vw[3 * v] + ny * vw[3 * v + 1] + nz * vw[3 * v + 2] > top) return false;
+    }
+  }
+  for (let h = 0; h < 24; h++) fAdj[h] = OCTA_ADJ[h];
+  out.iterations = 0;
+  expand(out, a, b, tolerance);
+  return true;
 }
 
 /** B moved by {@link touchingWitnesses}'s step along the normal (identity rotation). */

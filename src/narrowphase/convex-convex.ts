@@ -32,7 +32,13 @@ import {
   SAT_PARALLEL_EDGE_TOLERANCE,
   TOUCH_TOLERANCE,
 } from "../constants.js";
-import { EpaStatus, epa, epaAnswerSupports, makeEpaResult } from "../geometry/epa.js";
+import {
+  EpaStatus,
+  epa,
+  epaAnswerSupports,
+  epaOctahedron,
+  makeEpaResult,
+} from "../geometry/epa.js";
 import {
   type GjkSimplex,
   GjkStatus,
@@ -68,6 +74,7 @@ import type { Revolution } from "../shapes/shape-def.js";
 import { canonicalOrder } from "./canonical-order.js";
 import { type Contact, contactErrorIo, type DistanceResult } from "./contact.js";
 import { pairMagnitudes, pairRescaleFactor } from "./extreme-scale.js";
+import { deepBallOverlap } from "./inner-sphere.js";
 
 /**
  * The core of a convex shape as a {@link SupportMap} in the shape's local frame: a sphere's
@@ -658,12 +665,30 @@ function lowerBound(): void {
   if (epaBoundIo[0] === 0) return;
   const s = solvedIo[0];
   if (!(boundIo[1] - s > BOUND_TARGET * Math.abs(s))) return;
-  epa(epaBound, coreA, coreBInA, gjkOut.simplex, gjkOut.direction, BOUND_EPA_TOLERANCE);
+  if (octahedronIo[0] === 0) {
+    epa(epaBound, coreA, coreBInA, gjkOut.simplex, gjkOut.direction, BOUND_EPA_TOLERANCE);
+  } else epaOctahedron(epaBound, coreA, coreBInA, BOUND_EPA_TOLERANCE);
   if (epaBound.status !== EpaStatus.Converged && epaBound.status !== EpaStatus.MaxIterations) {
     return;
   }
   const u = 0 - epaBound.depth - r;
   if (u < boundIo[1]) boundIo[1] = u;
+}
+
+/** [0] 1 when the last {@link solveLoaded} started EPA from the octahedron ({@link octahedronStart}). */
+const octahedronIo = new Float64Array(1);
+
+/**
+ * EPA into epaOut from the octahedron of support points (`epaOctahedron`), for two polytopes
+ * whose inner balls overlap deeply (`deepBallOverlap`), in the caller's frame and units (not
+ * rescaled or shifted by {@link loadPair}); false when the test or the octahedron fails (GJK
+ * and EPA from its simplex then run). The answer goes through the same steps as EPA's from
+ * GJK's simplex (`exactPolytopeAxis`, the fallbacks).
+ */
+function octahedronStart(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
+  if (shiftIo[0] !== 0 || coreA.scale !== 1) return false;
+  if (!deepBallOverlap(a, b, bInA)) return false;
+  return epaOctahedron(epaOut, coreA, coreBInA, EPA_POLYTOPE_TOLERANCE);
 }
 
 /** [0] 1 when the last {@link solveLoaded} ran EPA from a simplex holding the origin. */
@@ -701,13 +726,19 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   // Doubles through typed arrays and vector updates written out in this routine: a double passed
   // to or returned by a call V8 does not inline is boxed (allocated), as under the mesh pairs'
   // deep call chains.
-  gjkLimit[0] = maxGap + r;
-  gjkToLimit(gjkOut, coreA, coreBInA, initDir);
-  if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   const polytopes = isPolytope(a) && isPolytope(b);
-  const unproven = gjkOut.unproven || curvedGapUnbacked(a, b) || curvedCoreGapUnbacked(a, b);
+  // Two polytopes that surely overlap deeply: EPA from an octahedron, no GJK (src/geometry/epa.ts).
+  const deep = polytopes && octahedronStart(a, b, bInA);
+  octahedronIo[0] = deep ? 1 : 0;
+  if (!deep) {
+    gjkLimit[0] = maxGap + r;
+    gjkToLimit(gjkOut, coreA, coreBInA, initDir);
+    if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
+  }
+  const unproven =
+    !deep && (gjkOut.unproven || curvedGapUnbacked(a, b) || curvedCoreGapUnbacked(a, b));
   // The upper bound of boundIo: GJK's closest point (a point of the Minkowski difference).
-  boundIo[1] = gjkOut.status === GjkStatus.Separated ? gjkOut.distance - r : 0 - r;
+  boundIo[1] = !deep && gjkOut.status === GjkStatus.Separated ? gjkOut.distance - r : 0 - r;
   epaBoundIo[0] = 0;
   if (unproven) {
     // GJK stalled on a sliver simplex without a separating axis, |v| at its rounding level: the
@@ -724,7 +755,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     vec3.copy(unprovenA, refined.pointA);
     vec3.copy(unprovenB, refined.pointB);
   }
-  if (!unproven && gjkOut.status === GjkStatus.Separated && gjkOut.distance > 0) {
+  if (!deep && !unproven && gjkOut.status === GjkStatus.Separated && gjkOut.distance > 0) {
     vec3.copy(solvedNormal, gjkOut.direction);
     solvedIo[0] = gjkOut.distance - r;
     const n = solvedNormal;
@@ -747,24 +778,26 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     }
     return true;
   }
-  epa(
-    epaOut,
-    coreA,
-    coreBInA,
-    gjkOut.simplex,
-    gjkOut.direction,
-    polytopes
-      ? EPA_POLYTOPE_TOLERANCE
-      : curved(a) || curved(b)
-        ? EPA_CURVED_TOLERANCE
-        : EPA_TOLERANCE,
-  );
+  if (!deep) {
+    epa(
+      epaOut,
+      coreA,
+      coreBInA,
+      gjkOut.simplex,
+      gjkOut.direction,
+      polytopes
+        ? EPA_POLYTOPE_TOLERANCE
+        : curved(a) || curved(b)
+          ? EPA_CURVED_TOLERANCE
+          : EPA_TOLERANCE,
+    );
+  }
   let depth = epaOut.depth;
   // EPA's polytope holds the origin when GJK's simplex did (not after an unproven run): the
   // depth of its closest face is a lower bound on the core depth (see boundIo).
   if (
     !unproven &&
-    gjkOut.status !== GjkStatus.Separated &&
+    (deep || gjkOut.status !== GjkStatus.Separated) &&
     (epaOut.status === EpaStatus.Converged || epaOut.status === EpaStatus.MaxIterations) &&
     depth > 0
   ) {

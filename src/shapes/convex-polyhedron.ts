@@ -43,7 +43,7 @@ export interface ConvexPolyhedron extends ConvexHull {
   readonly vertexNeighbors?: Uint32Array;
   /**
    * The support's first vertex for each cell of a cube map of directions (6 × 8 × 8 cells, the
-   * scan's vertex at the cell's centre), or absent on a hull of fewer than 48 vertices (whose
+   * scan's vertex at the cell's centre), or absent on a hull of fewer than 28 vertices (whose
    * support scans). Made with the neighbours.
    */
   readonly supportStarts?: Uint32Array;
@@ -118,10 +118,11 @@ const START_CELLS = 8;
 
 /**
  * Hulls with fewer vertices than this scan them and keep no cube map: the cell lookup and the
- * climb's dependent loads cost about what a scan of 32 vertices does (bench/hull-contact.ts: the
- * climb 3 % slower at 32 vertices, 1.46× faster at 128, in contact queries).
+ * climb's dependent loads cost about what a scan of that many vertices does (contact queries of
+ * overlapping hull pairs, bench/hull-contact.ts's configurations, CPU-time A/B in one process:
+ * the climb 13 % slower at 16 vertices, even at 24–28, 5 % faster at 32, 7 % at 40).
  */
-const CLIMB_MIN_VERTICES = 48;
+const CLIMB_MIN_VERTICES = 28;
 
 /**
  * The cube-map cell of `dir`: face 2·axis + (1 when that component is negative) of the axis of
@@ -262,22 +263,44 @@ function scanIndex(v: Float64Array, dir: Vec3): number {
   return best / 3;
 }
 
-/** out = the vertex farthest along `dir` (the first on a tie), by a linear scan. */
+/**
+ * out = the vertex farthest along `dir` (the first on a tie), by a linear scan over vertex pairs:
+ * the even and the odd vertices keep a best each (two independent compare chains, which the CPU
+ * overlaps), merged at the end with the lower index on a tie — the answer of a scan one by one.
+ */
 function scanSupport(out: Vec3, c: ConvexPolyhedron, dir: Vec3): Vec3 {
   const v = c.vertices;
   const n = v.length;
   const x = dir.x;
   const y = dir.y;
   const z = dir.z;
-  let best = 0;
-  let bestDot = -Infinity;
-  for (let i = 0; i < n; i += 3) {
-    const d = v[i] * x + v[i + 1] * y + v[i + 2] * z;
-    if (d > bestDot) {
-      bestDot = d;
-      best = i;
+  let best0 = 0;
+  let dot0 = Number.NEGATIVE_INFINITY;
+  let best1 = 0;
+  let dot1 = Number.NEGATIVE_INFINITY;
+  let i = 0;
+  for (; i + 3 < n; i += 6) {
+    const d0 = v[i] * x + v[i + 1] * y + v[i + 2] * z;
+    const d1 = v[i + 3] * x + v[i + 4] * y + v[i + 5] * z;
+    if (d0 > dot0) {
+      dot0 = d0;
+      best0 = i;
+    }
+    if (d1 > dot1) {
+      dot1 = d1;
+      best1 = i + 3;
     }
   }
+  if (i < n) {
+    const d0 = v[i] * x + v[i + 1] * y + v[i + 2] * z;
+    if (d0 > dot0) {
+      dot0 = d0;
+      best0 = i;
+    }
+  }
+  // The odd chain's best wins when strictly greater, or equal at a lower index (a NaN direction
+  // leaves both at their start: vertex 0, as the one-by-one scan).
+  const best = dot1 > dot0 || (dot1 === dot0 && best1 < best0) ? best1 : best0;
   // Written out, not through vec3.set: no double passed to a call.
   out.x = v[best];
   out.y = v[best + 1];

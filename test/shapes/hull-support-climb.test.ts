@@ -1,6 +1,6 @@
 /**
  * The convex polyhedron's support by hill climbing (src/shapes/convex-polyhedron.ts): on a hull
- * of 48 vertices or more the support starts at the vertex a cube map of directions holds and
+ * of 28 vertices or more the support starts at the vertex a cube map of directions holds and
  * climbs over the vertices' neighbours, scanning only on a near tie. Oracle: the plain scan over
  * every vertex (the largest dir·v, the first in vertex order on a tie), written here — the climb
  * must return exactly that vertex for every direction, ties, faces nearly normal to the direction
@@ -124,7 +124,7 @@ describe("convex polyhedron support: the hill climb is the scan", () => {
       const rng = makeRandom(100 + seed);
       const out = { x: 0, y: 0, z: 0 };
       for (const { name, hull } of hulls(seed)) {
-        expect(hull.vertexCount, name).toBeGreaterThanOrEqual(48);
+        expect(hull.vertexCount, name).toBeGreaterThanOrEqual(28);
         for (const d of directions(rng, hull)) {
           const i = scanIndex(hull, d);
           supportConvexPolyhedron(out, hull, d);
@@ -138,9 +138,9 @@ describe("convex polyhedron support: the hill climb is the scan", () => {
     });
   }
 
-  it("keeps the cube map only on hulls of 48 vertices or more", () => {
+  it("keeps the cube map only on hulls of 28 vertices or more", () => {
     const rng = makeRandom(9);
-    expect(makeConvexPolyhedron(sphereCloud(rng, 32, 1)).supportStarts).toBeUndefined();
+    expect(makeConvexPolyhedron(sphereCloud(rng, 24, 1)).supportStarts).toBeUndefined();
     expect(makeConvexPolyhedron(sphereCloud(rng, 64, 1)).supportStarts).toBeInstanceOf(Uint32Array);
   });
 
@@ -159,6 +159,36 @@ describe("convex polyhedron support: the hill climb is the scan", () => {
         hull.vertices[3 * i + 1],
         hull.vertices[3 * i + 2],
       ]);
+    }
+  });
+});
+
+describe("convex polyhedron support below the climb: the scan over vertex pairs is the scan", () => {
+  it("small hulls, odd and even vertex counts, ties (a cube, prisms, a flat polygon)", () => {
+    const rng = makeRandom(17);
+    const out = { x: 0, y: 0, z: 0 };
+    const small: { name: string; hull: ConvexPolyhedron }[] = [
+      { name: "cube", hull: makeConvexPolyhedron(prism(4, 1)) },
+      { name: "prism 5", hull: makeConvexPolyhedron(prism(5, 0.3)) },
+      { name: "flat 7", hull: makeConvexPolyhedron(flatPolygon(7)) },
+      { name: "sphere 4", hull: makeConvexPolyhedron(sphereCloud(rng, 4, 1)) },
+      { name: "sphere 15", hull: makeConvexPolyhedron(sphereCloud(rng, 15, 0.8)) },
+      { name: "sphere 27", hull: makeConvexPolyhedron(sphereCloud(rng, 27, 0.8)) },
+    ];
+    for (const { name, hull } of small) {
+      expect(hull.supportStarts, name).toBeUndefined();
+      const dirs = directions(rng, hull);
+      dirs.push({ x: Number.NaN, y: 0, z: 0 }, { x: 0, y: 0, z: 0 });
+      for (const d of dirs) {
+        supportConvexPolyhedron(out, hull, d);
+        const i = scanIndex(hull, d);
+        const v = hull.vertices;
+        expect([out.x, out.y, out.z], `${name} ${JSON.stringify(d)}`).toEqual([
+          v[3 * i],
+          v[3 * i + 1],
+          v[3 * i + 2],
+        ]);
+      }
     }
   });
 });
