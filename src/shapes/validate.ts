@@ -77,7 +77,8 @@ export function checkNonNegativeVec3(field: string, v: Vec3): void {
 
 /**
  * Throws unless `q` is a finite quaternion whose length is within UNIT_QUATERNION_TOLERANCE of 1
- * (docs/FORMATS.md: a non-unit quaternion is an error, never silently normalised).
+ * (docs/FORMATS.md: one within it is accepted and normalised before use, by `iso.unitPose`; one
+ * farther from unit is an error).
  */
 export function checkUnitQuat(field: string, q: Quat): void {
   if (
@@ -179,7 +180,7 @@ function childFromJson(j: ShapeJson, field: string): Shape {
 /**
  * Throws `CollideError` unless `pose` is an object with a finite translation (`<field>.translation`)
  * and a unit quaternion rotation (`<field>.rotation`, length within `UNIT_QUATERNION_TOLERANCE`
- * of 1). The valid case builds no strings, so it costs no allocation on per-frame paths (the
+ * of 1; the callers use it normalised, `iso.unitPose`). The valid case builds no strings, so it costs no allocation on per-frame paths (the
  * world's `setPose`, a compound's children).
  */
 export function checkIsometry(field: string, pose: Isometry): void {
