@@ -40,9 +40,11 @@ export const UNIT_QUATERNION_TOLERANCE = 1e-6;
  * within about 4ε), so that a unit quaternion costs one comparison and a renormalised one is not
  * renormalised again. The rotation it leaves unrigid is off by at most about this times the
  * rotated length: rounding. Unitless.
- * @default 8 · 2⁻⁵²
+ * @default 2e-15
  */
-export const UNIT_QUATERNION_SQ_SLACK = 8 * Number.EPSILON;
+// A short literal (about 9 ulps of 1), not 8 * Number.EPSILON: the bundler inlines it into the
+// pair queries instead of bundling this module (test/browser/bundle.test.ts).
+export const UNIT_QUATERNION_SQ_SLACK = 2e-15;
 
 /**
  * Relative tolerance of GJK's convergence test: iteration stops when the support point improves

@@ -31,11 +31,6 @@ export function create(translation: Vec3, rotation?: Quat): Isometry {
   };
 }
 
-/** Smallest |q|² of a quaternion within `UNIT_QUATERNION_TOLERANCE` of unit length. */
-const ACCEPTED_SQ_MIN = (1 - UNIT_QUATERNION_TOLERANCE) ** 2;
-/** Largest |q|² of a quaternion within `UNIT_QUATERNION_TOLERANCE` of unit length. */
-const ACCEPTED_SQ_MAX = (1 + UNIT_QUATERNION_TOLERANCE) ** 2;
-
 /**
  * The pose to compute with for a pose the caller gave: `a` itself when its rotation is unit to
  * within `UNIT_QUATERNION_SQ_SLACK` on |q|² (the common case: one read of the quaternion and a
@@ -58,7 +53,7 @@ export function unitPose(out: Isometry, a: Isometry): Isometry {
   if (!(Math.abs(s - 1) > UNIT_QUATERNION_SQ_SLACK)) return a;
   const t = a.translation;
   if (
-    !(s >= ACCEPTED_SQ_MIN && s <= ACCEPTED_SQ_MAX) ||
+    !(Math.abs(Math.sqrt(s) - 1) <= UNIT_QUATERNION_TOLERANCE) ||
     t === null ||
     typeof t !== "object" ||
     typeof x !== "number" ||

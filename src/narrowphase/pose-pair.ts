@@ -7,17 +7,9 @@
  * a sphere–box test itself (measured: a helper that validated into a typed array made the query
  * a third slower). What they cannot decide they decline (−1) for the query's validating path.
  */
-import { UNIT_QUATERNION_SQ_SLACK, UNIT_QUATERNION_TOLERANCE } from "../constants.js";
+import { UNIT_QUATERNION_TOLERANCE } from "../constants.js";
 
 /** Smallest |q|² of a quaternion within `UNIT_QUATERNION_TOLERANCE` of unit length. */
 export const UNIT_SQ_MIN = (1 - UNIT_QUATERNION_TOLERANCE) ** 2;
 /** Largest |q|² of a quaternion within `UNIT_QUATERNION_TOLERANCE` of unit length. */
 export const UNIT_SQ_MAX = (1 + UNIT_QUATERNION_TOLERANCE) ** 2;
-/**
- * Smallest |q|² of a quaternion used as it is (`UNIT_QUATERNION_SQ_SLACK`): a routine whose
- * answer depends on a rotation declines one outside [UNIT_SQ_USED_MIN, UNIT_SQ_USED_MAX], which
- * the validating path normalises before use (docs/FORMATS.md).
- */
-export const UNIT_SQ_USED_MIN = 1 - UNIT_QUATERNION_SQ_SLACK;
-/** Largest |q|² of a quaternion used as it is (see {@link UNIT_SQ_USED_MIN}). */
-export const UNIT_SQ_USED_MAX = 1 + UNIT_QUATERNION_SQ_SLACK;

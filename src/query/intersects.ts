@@ -1,6 +1,5 @@
 /** The `intersects` query: do two posed shapes overlap or touch? */
 import type { Isometry } from "../math/isometry.js";
-import * as iso from "../math/isometry.js";
 import { intersectsPair, intersectsPosesPair } from "../narrowphase/pair-table.js";
 import { queryOrderSwapped } from "../narrowphase/touching.js";
 import { isBrandedShape, type Shape } from "../shapes/shape.js";
@@ -8,15 +7,12 @@ import { isShapeFinite } from "../shapes/validate.js";
 import { pairPose, swappedPairPose } from "./frames.js";
 import { refusePair } from "./guard.js";
 
-/** Scratch poses for a rotation normalised before use (never the caller's object). */
-const unitA = iso.identity();
-const unitB = iso.identity();
-
 /**
  * True when shape `a` at world pose `poseA` and shape `b` at `poseB` overlap or touch (exact:
  * no slop; touching counts, a gap of 1e-9 is a gap). Poses are translations plus unit
  * quaternions `{x,y,z,w}` (one within `UNIT_QUATERNION_TOLERANCE` of unit length is
- * normalised before use, the caller's object untouched). Throws `CollideError`: `invalid_value` naming the argument for a bad pose
+ * normalised before use — in B's pose in A's frame, src/query/frames.ts — the caller's object
+ * untouched). Throws `CollideError`: `invalid_value` naming the argument for a bad pose
  * (non-finite translation, non-unit rotation), or naming the shape field (`a.radius`,
  * `b.halfExtents`, …) when a shape holds a NaN or infinite number — checked after answering
  * (src/query/guard.ts), so a yes/no answer never comes from a NaN comparison;
@@ -40,9 +36,6 @@ export function intersects(a: Shape, poseA: Isometry, b: Shape, poseB: Isometry)
     const hit = intersectsPosesPair(a, poseA, b, poseB);
     if (hit >= 0) return hit === 1;
   }
-  // A quaternion within the tolerance of unit length is used normalised (docs/FORMATS.md).
-  poseA = iso.unitPose(unitA, poseA);
-  poseB = iso.unitPose(unitB, poseB);
   const bInA = pairPose(a, poseA, b, poseB);
   // A flipped entry in its routine's order, the pose formed in that order (see swappedPairPose):
   // intersects(B, A) is intersects(A, B) bit for bit, and decided on the same input as contact.
