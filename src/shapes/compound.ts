@@ -8,13 +8,14 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { ConvexShape, Shape } from "./shape.js";
 import { brandShape, isConvexShapeType, ShapeType, shapeTypeName } from "./shape.js";
-import { checkUnitQuat, checkVec3, keptShape } from "./validate.js";
+import { checkPoseKeys, checkUnitQuat, checkVec3, keptShape } from "./validate.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/compound.js";
 
 function checkPose(field: string, pose: Isometry): void {
   if (pose === null || typeof pose !== "object")
     invalidValue(`${field}.pose`, pose, "must be a pose {translation, rotation}");
+  checkPoseKeys(`${field}.pose`, pose);
   checkVec3(`${field}.position`, pose.translation);
   checkUnitQuat(`${field}.rotation`, pose.rotation);
 }
