@@ -790,10 +790,17 @@ export function loadMeshFileSync(path: string, field = "file"): MeshData {
 /**
  * Mesh data of OBJ text read from `path`, refused (`invalid_value` naming `field`, value the
  * path) when it holds no triangle: an empty or failed export must not pass an interference
- * check as "no contact".
+ * check as "no contact". An error of a line (a bad index, a NaN) names `field` too, its message
+ * prefixed `<field>: ` and keeping `<path>:<line>`, as the empty file's does.
  */
 function objTriangles(text: string, path: string, field: string): MeshData {
-  const data = parseObj(text, path);
+  let data: MeshData;
+  try {
+    data = parseObj(text, path);
+  } catch (e) {
+    if (!(e instanceof CollideError)) throw e;
+    throw new CollideError(e.code, field, e.value, `${field}: ${e.message}`);
+  }
   if (data.indices.length === 0) {
     const why =
       text.trim() === ""
