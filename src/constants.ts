@@ -511,7 +511,7 @@ export const SOLID_MESH_CONVEX_TOLERANCE = 2 ** -40;
 export const TRIANGLE_PLANE_TOLERANCE = 1e-12;
 
 /**
- * Allowed deviation of c² + s² from 1 for a 2D rotation `{c, s}` before it is refused (the 2D
+ * Allowed deviation of the length √(c² + s²) from 1 for a 2D rotation `{c, s}` before it is refused (the 2D
  * counterpart of UNIT_QUATERNION_TOLERANCE; one within it is normalised before use). Unitless.
  * @default 1e-6
  */

@@ -16,6 +16,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { UNIT_QUATERNION_TOLERANCE } from "../../src/constants.js";
+import { distance2D } from "../../src/dim2/contact2.js";
+import { makeCircle, makeRect } from "../../src/dim2/shapes.js";
+import { CollisionWorld2D } from "../../src/dim2/world2.js";
 import { CollideError } from "../../src/errors.js";
 import {
   CollisionWorld,
@@ -163,6 +166,23 @@ describe("a quaternion within the tolerance is normalised before use (attack-t)"
         b: { type: "sphere", center: [h + 3, 0, 0], radius: 1 },
       }) as { distance: number };
       expect(Math.abs(ans.distance - 2), `H=${h}`).toBeLessThanOrEqual(bar(2, h));
+    }
+  });
+
+  it("2D: a rotation {c, s} within the tolerance (on its length, as a quaternion's) is normalised", () => {
+    // 90°: local +y to world −x; a rect of half extents (1, H) reaches x = ±H; a unit circle at
+    // x = H + 3 is 2 away. |(c, s)| = 1 + 9e-7 (its square off by 1.8e-6) is accepted as in 3D.
+    for (const h of SCALES) {
+      const q = { c: 0, s: 1 + 9e-7 };
+      const d = distance2D(makeRect({ x: 1, y: h }), { p: { x: 0, y: 0 }, q }, makeCircle(1), {
+        p: { x: h + 3, y: 0 },
+        q: { c: 1, s: 0 },
+      });
+      expect(Math.abs(d.distance - 2), `H=${h}`).toBeLessThanOrEqual(bar(2, h));
+      expect(q.s).toBe(1 + 9e-7);
+      const w = new CollisionWorld2D();
+      const r = w.addBody({ shape: makeRect({ x: 1, y: h }), pose: { p: { x: 0, y: 0 }, q } });
+      expect(w.getPose(r).q.s).toBe(1);
     }
   });
 
