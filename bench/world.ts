@@ -32,6 +32,7 @@ import { makeCuboid } from "../src/shapes/cuboid.js";
 import { makeSphere } from "../src/shapes/sphere.js";
 import { type BodyHandle, CollisionWorld, type WorldBroadPhase } from "../src/world/index.js";
 import { crashcatWorldEngine } from "./crashcat.js";
+import { speedWords } from "./speed-words.js";
 import { type BenchScene, makeBenchScene, moveScene } from "./world-scene.js";
 
 /** Options of {@link runWorldBench}. */
@@ -381,7 +382,12 @@ export async function runWorldBench(options: WorldBenchOptions): Promise<WorldBe
       }
       sizeRows.push({ engine: `collide-${threads}threads`, n, ...m, ratio: 0 });
       notes.push(
-        `collide-${threads}threads: ${single.engine} with a ${threads}-thread WorkerExecutor, ${(single.medianMs / m.medianMs).toFixed(2)}× faster than ${single.engine}`,
+        `collide-${threads}threads: ${single.engine} with a ${threads}-thread WorkerExecutor, ${speedWords(
+          m.medianMs,
+          single.medianMs,
+        )
+          .replace(/(faster|slower)$/, "$1 than")
+          .replace("as fast", "as fast as")} ${single.engine}`,
       );
     }
     const peers: [string, () => Engine][] = [

@@ -26,11 +26,25 @@ export const SPECULATIVE_DISTANCE = 4 * LINEAR_SLOP;
 export const AABB_MARGIN = 0.05;
 
 /**
- * Allowed deviation of a quaternion's length from 1 before it is refused (docs/FORMATS.md).
- * Unitless.
+ * Allowed deviation of a quaternion's length from 1 before it is refused (docs/FORMATS.md). A
+ * quaternion within it is accepted and normalised before use (as Rapier and Jolt users expect: a
+ * rotation composed in single precision, or read from a file, is a few 1e-7 off unit), so that
+ * every rotation the library applies is rigid. Unitless.
  * @default 1e-6
  */
 export const UNIT_QUATERNION_TOLERANCE = 1e-6;
+
+/**
+ * How far |q|² may be from 1 for a quaternion to be used as it is, without renormalising: a few
+ * ulps of 1, the rounding of a quaternion that was normalised in double precision (q / |q| lands
+ * within about 4ε), so that a unit quaternion costs one comparison and a renormalised one is not
+ * renormalised again. The rotation it leaves unrigid is off by at most about this times the
+ * rotated length: rounding. Unitless.
+ * @default 2e-15
+ */
+// A short literal (about 9 ulps of 1), not 8 * Number.EPSILON: the bundler inlines it into the
+// pair queries instead of bundling this module (test/browser/bundle.test.ts).
+export const UNIT_QUATERNION_SQ_SLACK = 2e-15;
 
 /**
  * Relative tolerance of GJK's convergence test: iteration stops when the support point improves
@@ -497,8 +511,8 @@ export const SOLID_MESH_CONVEX_TOLERANCE = 2 ** -40;
 export const TRIANGLE_PLANE_TOLERANCE = 1e-12;
 
 /**
- * Allowed deviation of c² + s² from 1 for a 2D rotation `{c, s}` before it is refused (the 2D
- * counterpart of UNIT_QUATERNION_TOLERANCE; never silently normalised). Unitless.
+ * Allowed deviation of the length √(c² + s²) from 1 for a 2D rotation `{c, s}` before it is refused (the 2D
+ * counterpart of UNIT_QUATERNION_TOLERANCE; one within it is normalised before use). Unitless.
  * @default 1e-6
  */
 export const UNIT_ROTATION2D_TOLERANCE = 1e-6;

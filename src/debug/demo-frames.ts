@@ -130,7 +130,11 @@ export function makeDemoScene(options: Partial<DemoSceneOptions> = {}): DemoScen
   const world = new CollisionWorld({ broadphase: "tree" });
   const index = new Map<BodyHandle, number>();
   const handles: BodyHandle[] = bodies.map((b, i) => {
-    const h = world.addBody({ shape: b.shape as Shape, pose: b.pose });
+    const h = world.addBody({
+      shape: b.shape as Shape,
+      pose: b.pose,
+      kind: dynamic[i] ? "dynamic" : "static",
+    });
     index.set(h, i);
     return h;
   });

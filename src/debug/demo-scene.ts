@@ -214,7 +214,9 @@ export class DemoScene {
     this.world = new CollisionWorld({ broadphase: "tree", profile: true });
     const bunny = options.model;
     const addStatic = (name: string, shape: Shape, pose: Isometry) => {
-      const handle = this.world.addBody({ shape, pose, userData: name });
+      // Static: the scenery's constant overlaps (the pieces inside the platform) are no
+      // contacts, and the world skips static–static pairs.
+      const handle = this.world.addBody({ shape, pose, userData: name, kind: "static" });
       this.bodies.push({ handle, name, shape, dynamic: false });
     };
     addStatic(

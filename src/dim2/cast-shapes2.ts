@@ -15,9 +15,14 @@ import { invalidValue } from "../errors.js";
 import { checkedShape2, checkPair2 } from "./check2.js";
 import { type Contact2, checkContactAnswer2, contactWorld2, makeContact2 } from "./contact2.js";
 import type { Pose2 } from "./pose2.js";
+import * as pose2 from "./pose2.js";
 import type { Shape2 } from "./shapes.js";
 import { shapeSize2 } from "./shapes.js";
 import type { Vec2 } from "./vec2.js";
+
+/** Scratch poses for a rotation normalised before use (never the caller's object). */
+const unitA = pose2.identity();
+const unitB = pose2.identity();
 
 /** Result of {@link castShapes2D} (world frame, at the time of impact). */
 export interface ShapeCastHit2 {
@@ -56,6 +61,9 @@ export function castShapes2D(
 ): ShapeCastHit2 | null {
   const sa = checkedShape2("a", a);
   const sb = checkedShape2("b", b);
+  // A rotation within the tolerance of unit length is used normalised (docs/FORMATS.md).
+  poseA = pose2.unitPose(unitA, poseA);
+  poseB = pose2.unitPose(unitB, poseB);
   checkPair2(sa, poseA, sb, poseB);
   checkVelocity("velocityA", velocityA);
   checkVelocity("velocityB", velocityB);

@@ -39,6 +39,10 @@ import type { Circle2, Rect2, Shape2 } from "./shapes.js";
 import { ShapeType2 } from "./shapes.js";
 import type { Vec2 } from "./vec2.js";
 
+/** Scratch poses for a rotation normalised before use (never the caller's object). */
+const unitA = pose2.identity();
+const unitB = pose2.identity();
+
 /**
  * One contact: `distance` signed (positive gap, negative penetration; depth = max(0, −distance)),
  * `normal` unit from A toward B, `pointA` on A's surface and `pointB` on B's, with
@@ -517,6 +521,9 @@ export function contact2D(
 ): Contact2 | null {
   const sa = checkedShape2("a", a);
   const sb = checkedShape2("b", b);
+  // A rotation within the tolerance of unit length is used normalised (docs/FORMATS.md).
+  poseA = pose2.unitPose(unitA, poseA);
+  poseB = pose2.unitPose(unitB, poseB);
   checkPair2(sa, poseA, sb, poseB);
   checkPrediction(prediction);
   if (!contactWorld2(out, sa, poseA, sb, poseB, prediction)) return null;
@@ -593,6 +600,9 @@ const testOut = makeContact2();
 export function intersects2D(a: Shape2, poseA: Pose2, b: Shape2, poseB: Pose2): boolean {
   const sa = checkedShape2("a", a);
   const sb = checkedShape2("b", b);
+  // A rotation within the tolerance of unit length is used normalised (docs/FORMATS.md).
+  poseA = pose2.unitPose(unitA, poseA);
+  poseB = pose2.unitPose(unitB, poseB);
   checkPair2(sa, poseA, sb, poseB);
   return contactWorld2(testOut, sa, poseA, sb, poseB, 0);
 }
@@ -614,6 +624,9 @@ export function distance2D(a: Shape2, poseA: Pose2, b: Shape2, poseB: Pose2): Di
   const c = makeContact2();
   const sa = checkedShape2("a", a);
   const sb = checkedShape2("b", b);
+  // A rotation within the tolerance of unit length is used normalised (docs/FORMATS.md).
+  poseA = pose2.unitPose(unitA, poseA);
+  poseB = pose2.unitPose(unitB, poseB);
   checkPair2(sa, poseA, sb, poseB);
   contactWorld2(c, sa, poseA, sb, poseB, Infinity);
   // The answer's numbers: a penetration past the largest double is distance 0 all the same.

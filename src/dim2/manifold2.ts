@@ -37,6 +37,10 @@ import * as rot2 from "./rot2.js";
 import type { Shape2 } from "./shapes.js";
 import type { Vec2 } from "./vec2.js";
 
+/** Scratch poses for a rotation normalised before use (never the caller's object). */
+const unitA = pose2.identity();
+const unitB = pose2.identity();
+
 /** One manifold point: witnesses on A and B, signed distance along the normal, feature id. */
 export interface ManifoldPoint2 {
   pointA: Vec2;
@@ -237,6 +241,9 @@ export function manifold2D(
 ): Manifold2 | null {
   const sa = checkedShape2("a", a);
   const sb = checkedShape2("b", b);
+  // A rotation within the tolerance of unit length is used normalised (docs/FORMATS.md).
+  poseA = pose2.unitPose(unitA, poseA);
+  poseB = pose2.unitPose(unitB, poseB);
   checkPair2(sa, poseA, sb, poseB);
   checkPrediction(prediction);
   pose2.invMul(bInA, poseA, poseB);

@@ -3,7 +3,7 @@
  * frame to the world frame as `x_W = q · x_L + p` (Box2D v3's `b2Transform`). Pair routines work
  * in A's frame with B's pose given in A's frame, `bInA = poseA⁻¹ · poseB` (docs/DESIGN.md).
  */
-import { UNIT_ROTATION2D_TOLERANCE } from "../constants.js";
+import { UNIT_QUATERNION_SQ_SLACK, UNIT_ROTATION2D_TOLERANCE } from "../constants.js";
 import { invalidValue } from "../errors.js";
 import type { Rot2 } from "./rot2.js";
 import * as rot2 from "./rot2.js";
@@ -98,9 +98,35 @@ export function invert(out: Pose2, a: Pose2): Pose2 {
 }
 
 /**
+ * The pose to compute with for a pose the caller gave (as the 3D `iso.unitPose`): `a` itself when
+ * c² + s² is within `UNIT_QUATERNION_SQ_SLACK` of 1, else `out` = `a` with its rotation divided
+ * by its length when that length is within `UNIT_ROTATION2D_TOLERANCE` of 1 (an accepted
+ * rotation is normalised before use, so it is rigid); anything else returns `a` for
+ * {@link checkPose} to refuse. Never writes `a`; allocates nothing.
+ */
+export function unitPose(out: Pose2, a: Pose2): Pose2 {
+  if (a === null || typeof a !== "object") return a;
+  const q = a.q;
+  const p = a.p;
+  if (q === null || typeof q !== "object" || p === null || typeof p !== "object") return a;
+  const c = q.c;
+  const s = q.s;
+  const n = c * c + s * s;
+  if (!(Math.abs(n - 1) > UNIT_QUATERNION_SQ_SLACK)) return a;
+  if (typeof c !== "number" || typeof s !== "number") return a;
+  if (!(Math.abs(Math.sqrt(n) - 1) <= UNIT_ROTATION2D_TOLERANCE)) return a;
+  const k = 1 / Math.sqrt(n);
+  out.p.x = p.x;
+  out.p.y = p.y;
+  out.q.c = c * k;
+  out.q.s = s * k;
+  return out;
+}
+
+/**
  * Throws `CollideError` (`invalid_value`, naming `field`) unless `pose` has a finite translation
- * and a rotation with |c² + s² − 1| ≤ UNIT_ROTATION2D_TOLERANCE (never silently normalised, as for
- * quaternions in docs/FORMATS.md).
+ * and a rotation whose length √(c² + s²) is within UNIT_ROTATION2D_TOLERANCE of 1, as a 3D
+ * quaternion's (docs/FORMATS.md; one within it is normalised before use, {@link unitPose}).
  */
 export function checkPose(field: string, pose: Pose2): void {
   if (pose === null || typeof pose !== "object") invalidValue(field, pose, "must be a pose {p, q}");
@@ -112,7 +138,7 @@ export function checkPose(field: string, pose: Pose2): void {
   if (q === null || typeof q !== "object" || !Number.isFinite(q.c) || !Number.isFinite(q.s)) {
     invalidValue(`${field}.q`, q, "must be a finite rotation {c, s}");
   }
-  if (Math.abs(q.c * q.c + q.s * q.s - 1) > UNIT_ROTATION2D_TOLERANCE) {
+  if (!(Math.abs(Math.sqrt(q.c * q.c + q.s * q.s) - 1) <= UNIT_ROTATION2D_TOLERANCE)) {
     invalidValue(`${field}.q`, q, "must be a unit rotation (c² + s² = 1)");
   }
 }

@@ -14,6 +14,9 @@ import * as pose2 from "./pose2.js";
 import type { Shape2 } from "./shapes.js";
 import type { Vec2 } from "./vec2.js";
 
+/** Scratch poses for a rotation normalised before use (never the caller's object). */
+const unitP = pose2.identity();
+
 /** Result of {@link projectPoint2D} (world frame). */
 export interface PointProjection2 {
   /** The closest point of the shape (the query point itself inside a solid shape). */
@@ -108,6 +111,8 @@ export function projectPoint2D(
   out: PointProjection2 = makePointProjection2(),
 ): PointProjection2 {
   const s = checkedShape2("shape", shape);
+  // A rotation within the tolerance of unit length is used normalised (docs/FORMATS.md).
+  pose = pose2.unitPose(unitP, pose);
   pose2.checkPose("pose", pose);
   checkVec2("point", point);
   if (typeof solid !== "boolean") invalidValue("solid", solid, "must be a boolean");

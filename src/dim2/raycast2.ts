@@ -25,6 +25,9 @@ import type { Capsule2, Polygon2, Rect2, Segment2, Shape2 } from "./shapes.js";
 import { ShapeType2, shapeSize2 } from "./shapes.js";
 import type { Vec2 } from "./vec2.js";
 
+/** Scratch poses for a rotation normalised before use (never the caller's object). */
+const unitP = pose2.identity();
+
 /** A ray hit (frame as stated by the producer). */
 export interface RayHit2 {
   toi: number;
@@ -468,6 +471,8 @@ export function castRay2D(
   out: RayHit2 = makeRayHit2(),
 ): RayHit2 | null {
   const s = checkedShape2("shape", shape);
+  // A rotation within the tolerance of unit length is used normalised (docs/FORMATS.md).
+  pose = pose2.unitPose(unitP, pose);
   pose2.checkPose("pose", pose);
   checkVec2("origin", origin);
   checkVec2("direction", direction);

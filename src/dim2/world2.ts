@@ -52,6 +52,9 @@ import { castRayWorld2, makeRayHit2, type RayHit2 } from "./raycast2.js";
 import { aabbShape2, keptShape2, type Shape2, ShapeType2 } from "./shapes.js";
 import type { Vec2 } from "./vec2.js";
 
+/** Scratch poses for a rotation normalised before use (never the caller's object). */
+const unitP = pose2.identity();
+
 export {
   type BodyHandle2D,
   EventList2D,
@@ -270,20 +273,22 @@ export class CollisionWorld2D {
     // A hand-built shape is rebuilt by its constructor (validated, frozen; see keptShape2).
     const shape = keptShape2("body.shape", desc.shape);
     pose2.checkPose("body.pose", desc.pose);
+    // Stored normalised: an accepted rotation is used normalised (docs/FORMATS.md).
+    const pose = pose2.unitPose(unitP, desc.pose);
     const layer = desc.layer ?? DEFAULT_LAYER;
     const mask = desc.mask ?? DEFAULT_MASK;
     checkFilterBits("body.layer", layer);
     checkFilterBits("body.mask", mask);
     const sensor = desc.sensor ?? false;
     if (typeof sensor !== "boolean") invalidValue("body.sensor", sensor, "must be a boolean");
-    this.computeBoxes("body.pose", shape, desc.pose);
+    this.computeBoxes("body.pose", shape, pose);
     const b = this.bodies;
     if (b.peekSlot() > MAX_BODY_SLOT) {
       invalidValue("body", b.count, `exceeds the world's capacity of ${MAX_BODY_SLOT + 1} bodies`);
     }
     const slot = b.allocate();
     this.bp.insert(slot, bpMin, bpMax);
-    this.writePose(slot, desc.pose);
+    this.writePose(slot, pose);
     this.writeBox(slot);
     b.layer[slot] = layer;
     b.mask[slot] = mask;
@@ -302,6 +307,7 @@ export class CollisionWorld2D {
     const b = this.bodies;
     const slot = b.requireSlot("handle", handle);
     pose2.checkPose("pose", pose);
+    pose = pose2.unitPose(unitP, pose);
     this.computeBoxes("pose", b.shapes[slot] as Shape2, pose);
     disp.x = pose.p.x - b.pose[4 * slot];
     disp.y = pose.p.y - b.pose[4 * slot + 1];
@@ -575,6 +581,7 @@ export class CollisionWorld2D {
   ): BodyHandle2D[] {
     checkShape2("shape", shape);
     pose2.checkPose("pose", pose);
+    pose = pose2.unitPose(unitP, pose);
     this.beginFilter(filter, OVERLAP_SHAPE2_SPEC);
     aabbShape2(minV, maxV, shape, pose);
     bpMin.x = minV.x;

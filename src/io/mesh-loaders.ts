@@ -418,13 +418,19 @@ function gltfIndex(obj: Json, key: string, where: string, dflt?: number): number
   return v;
 }
 
-/** The JSON object of glTF text; a parse error names the file but never quotes its bytes. */
-function parseGltfJson(bytes: Uint8Array, path: string, field: string): Json {
+/**
+ * The JSON object of glTF text (`chunk`: a GLB's JSON chunk); a parse error names the file but
+ * never quotes its bytes, and says it is not a glTF/GLB file at all (random bytes are neither).
+ */
+function parseGltfJson(bytes: Uint8Array, path: string, field: string, chunk = false): Json {
   let json: unknown;
   try {
     json = JSON.parse(new TextDecoder().decode(bytes));
   } catch {
-    throw new CollideError("io_error", field, path, `glTF file ${path} is not valid JSON`);
+    const why = chunk
+      ? "its JSON chunk is not valid JSON"
+      : "neither glTF JSON text nor a GLB binary (no 'glTF' header)";
+    throw new CollideError("io_error", field, path, `${path} is not a valid glTF/GLB file: ${why}`);
   }
   if (!isObject(json))
     throw new CollideError("io_error", field, path, `glTF file ${path} is not a JSON object`);
@@ -443,7 +449,7 @@ function splitGlb(
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.byteLength < GLB_HEADER_BYTES + GLB_CHUNK_HEADER_BYTES) bad("too short for a GLB");
   if (view.getUint32(0, true) !== GLB_MAGIC || view.getUint32(4, true) !== 2)
-    bad("not a glTF 2.0 binary (GLB)");
+    bad("not a valid glTF/GLB file: no glTF 2.0 binary (GLB) header");
   const length = Math.min(view.getUint32(8, true), bytes.byteLength);
   let at = GLB_HEADER_BYTES;
   let json: Json | undefined;
@@ -456,7 +462,7 @@ function splitGlb(
     const chunk = bytes.subarray(start, start + n);
     if (json === undefined) {
       if (type !== GLB_CHUNK_JSON) bad("the first chunk is not JSON");
-      json = parseGltfJson(chunk, path, field);
+      json = parseGltfJson(chunk, path, field, true);
     } else if (type === GLB_CHUNK_BIN && bin === undefined) {
       bin = chunk;
     }
@@ -629,9 +635,11 @@ async function readGltfDocument(
   const isGlb =
     bytes.byteLength >= 4 &&
     new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true) === GLB_MAGIC;
-  const { json, bin } = isGlb
-    ? splitGlb(bytes, path, field)
-    : { json: parseGltfJson(bytes, path, field), bin: undefined };
+  // A .glb without the GLB header is refused as a GLB (not parsed as JSON text).
+  const { json, bin } =
+    isGlb || /\.glb$/i.test(path)
+      ? splitGlb(bytes, path, field)
+      : { json: parseGltfJson(bytes, path, field), bin: undefined };
   const resources: Record<string, Uint8Array> = {};
   if (bin) resources[GLB_BUFFER] = bin;
   const baseDir = resolve(options.baseDir ?? gltfDir ?? ".");
@@ -782,10 +790,17 @@ export function loadMeshFileSync(path: string, field = "file"): MeshData {
 /**
  * Mesh data of OBJ text read from `path`, refused (`invalid_value` naming `field`, value the
  * path) when it holds no triangle: an empty or failed export must not pass an interference
- * check as "no contact".
+ * check as "no contact". An error of a line (a bad index, a NaN) names `field` too, its message
+ * prefixed `<field>: ` and keeping `<path>:<line>`, as the empty file's does.
  */
 function objTriangles(text: string, path: string, field: string): MeshData {
-  const data = parseObj(text, path);
+  let data: MeshData;
+  try {
+    data = parseObj(text, path);
+  } catch (e) {
+    if (!(e instanceof CollideError)) throw e;
+    throw new CollideError(e.code, field, e.value, `${field}: ${e.message}`);
+  }
   if (data.indices.length === 0) {
     const why =
       text.trim() === ""

@@ -1,7 +1,7 @@
 /**
  * The JSON shapes of docs/FORMATS.md and their conversion to Collide shapes with poses.
  * Vectors are `[x, y, z]`, rotations unit quaternions `[x, y, z, w]` (length within 1e-6 of 1,
- * never silently normalised); an omitted rotation is the identity. Unknown fields are errors.
+ * then normalised before use; farther from unit an error); an omitted rotation is the identity. Unknown fields are errors.
  * Each `type` is read by its form in the scene forms' table (src/io/scene-forms.ts), which the
  * io side of the shape definitions fills (src/io/defs/); this file only dispatches by name.
  */

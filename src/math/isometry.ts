@@ -4,6 +4,7 @@
  * frame (`bInA`), as Box2D and parry do.
  */
 
+import { UNIT_QUATERNION_SQ_SLACK, UNIT_QUATERNION_TOLERANCE } from "../constants.js";
 import type { Quat } from "./quat.js";
 import * as quat from "./quat.js";
 import type { Vec3 } from "./vec3.js";
@@ -28,6 +29,69 @@ export function create(translation: Vec3, rotation?: Quat): Isometry {
       ? { x: rotation.x, y: rotation.y, z: rotation.z, w: rotation.w }
       : { x: 0, y: 0, z: 0, w: 1 },
   };
+}
+
+/**
+ * The pose to compute with for a pose the caller gave: `a` itself when its rotation is unit to
+ * within `UNIT_QUATERNION_SQ_SLACK` on |q|² (the common case: one read of the quaternion and a
+ * comparison), else `out` = `a` with its rotation divided by its length, when that length is
+ * within `UNIT_QUATERNION_TOLERANCE` of 1 (docs/FORMATS.md: an accepted quaternion is normalised
+ * before use, so the rotation applied is rigid). Anything else — not an object, non-numbers, a
+ * length beyond the tolerance — returns `a` unchanged for the caller's validation to refuse.
+ * Never writes `a`; allocates nothing (`out` is the caller's scratch).
+ */
+export function unitPose(out: Isometry, a: Isometry): Isometry {
+  if (a === null || typeof a !== "object") return a;
+  const q = a.rotation;
+  if (q === null || typeof q !== "object") return a;
+  const x = q.x;
+  const y = q.y;
+  const z = q.z;
+  const w = q.w;
+  const s = x * x + y * y + z * z + w * w;
+  // NaN (and a coerced string near unit) stays with `a`: validation names it.
+  if (!(Math.abs(s - 1) > UNIT_QUATERNION_SQ_SLACK)) return a;
+  const t = a.translation;
+  if (
+    !(Math.abs(Math.sqrt(s) - 1) <= UNIT_QUATERNION_TOLERANCE) ||
+    t === null ||
+    typeof t !== "object" ||
+    typeof x !== "number" ||
+    typeof y !== "number" ||
+    typeof z !== "number" ||
+    typeof w !== "number"
+  ) {
+    return a;
+  }
+  const inv = 1 / Math.sqrt(s);
+  out.translation.x = t.x;
+  out.translation.y = t.y;
+  out.translation.z = t.z;
+  const r = out.rotation;
+  r.x = x * inv;
+  r.y = y * inv;
+  r.z = z * inv;
+  r.w = w * inv;
+  return out;
+}
+
+/**
+ * Normalises the quaternion at `a[o .. o+3]` (x, y, z, w) in place when its |q|² is more than
+ * `UNIT_QUATERNION_SQ_SLACK` from 1 (see {@link unitPose}); the caller has validated it (finite,
+ * length within `UNIT_QUATERNION_TOLERANCE`).
+ */
+export function unitQuatAt(a: Float64Array, o: number): void {
+  const x = a[o];
+  const y = a[o + 1];
+  const z = a[o + 2];
+  const w = a[o + 3];
+  const s = x * x + y * y + z * z + w * w;
+  if (!(Math.abs(s - 1) > UNIT_QUATERNION_SQ_SLACK)) return;
+  const inv = 1 / Math.sqrt(s);
+  a[o] = x * inv;
+  a[o + 1] = y * inv;
+  a[o + 2] = z * inv;
+  a[o + 3] = w * inv;
 }
 
 /** out = a. */

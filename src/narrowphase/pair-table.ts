@@ -124,7 +124,11 @@ function checkTypeId(field: string, type: number): void {
 /** One operation's column of the table: a routine per ordered type pair and its flip flag. */
 interface Column<F> {
   fns: (F | null)[];
-  /** Per entry: 1 when the routine answers the mirrored pair (call with A and B swapped). */
+  /**
+   * Per entry: 1 when the routine answers the mirrored pair (call with A and B swapped); 2 when
+   * it is the entry's own but the queries solve the pair in the other order (see
+   * {@link registerOrderedPair}); 0 otherwise.
+   */
   flipped: Uint8Array;
 }
 
@@ -208,6 +212,21 @@ export function registerOrderedPair<A extends Shape, B extends Shape>(
   set(k, k, fns.distance as DistanceFn | undefined, distanceColumn);
   set(k, k, fns.contact as ContactFn | undefined, contactColumn);
   set(k, k, fns.manifold as ManifoldFn | undefined, manifoldColumn);
+  // Both orders with routines of their own: the queries solve the one whose A has the larger type
+  // id (the box or the triangle, in whose frame those closed forms work), the other entry marked
+  // 2, so that both orders of a query compute the same thing (see pairFlipped; attack-t: a
+  // sphere–box pair 1e-16 apart intersected in one order and not in the other).
+  const m = typeB * N + typeA;
+  const q = typeA > typeB ? m : k;
+  for (const c of [
+    intersectsColumn,
+    distanceColumn,
+    contactColumn,
+    manifoldColumn,
+  ] as Column<unknown>[]) {
+    if (m !== k && c.fns[k] && c.fns[m] && c.flipped[k] === 0 && c.flipped[m] === 0)
+      c.flipped[q] = 2;
+  }
 }
 
 function set<F>(k: number, m: number, f: F | undefined, c: Column<F>): void {
@@ -235,10 +254,13 @@ export function contactFlipped(typeA: number, typeB: number): boolean {
 }
 
 /**
- * True when the table answers `op` for the ordered types (typeA, typeB) by calling the routine
- * registered for (typeB, typeA) with the shapes swapped. The queries then call the routine in its
- * own order themselves, with the pose formed from the world poses in that order
- * (src/query/frames.ts, `swappedPairPose`), so that both orders of a query compute the same thing.
+ * True when the queries answer `op` for the ordered types (typeA, typeB) in the order (typeB,
+ * typeA): when the table answers it by calling the routine registered for (typeB, typeA) with the
+ * shapes swapped, and when both orders have routines of their own ({@link registerOrderedPair}:
+ * sphere–box, sphere–triangle) and typeB is the larger type id (the entry marked 2). The queries then call the routine in its own order themselves,
+ * with the pose formed from the world poses in that order (src/query/frames.ts,
+ * `swappedPairPose`), so that both orders of a query compute the same thing (attack-t: a
+ * sphere–box pair 1e-16 apart intersected in one order and not in the other).
  */
 export function pairFlipped(
   op: "intersects" | "distance" | "contact" | "manifold",
@@ -257,7 +279,7 @@ export function pairFlipped(
         : op === "contact"
           ? contactColumn
           : manifoldColumn;
-  return c.flipped[k] === 1;
+  return c.flipped[k] !== 0;
 }
 
 /** True when `op` has a routine for the pair of types (in either order). */
@@ -388,7 +410,7 @@ export function intersectsPair(a: Shape, b: Shape, bInA: Isometry): boolean {
   const e = a.type * N + b.type;
   const f = intersectsTable[e];
   if (!f) return unsupportedPair(a, b, "intersects");
-  if (intersectsColumn.flipped[e] === 0) return f(a, b, bInA);
+  if (intersectsColumn.flipped[e] !== 1) return f(a, b, bInA);
   return f(b, a, iso.invert(aInB, bInA));
 }
 
@@ -412,7 +434,7 @@ export function distancePair(
   const e = a.type * N + b.type;
   const f = distanceTable[e];
   if (!f) return distanceFromContact(out, a, b, bInA);
-  if (distanceColumn.flipped[e] === 0) return f(out, a, b, bInA);
+  if (distanceColumn.flipped[e] !== 1) return f(out, a, b, bInA);
   f(flipDistance, b, a, iso.invert(aInB, bInA));
   out.distance = flipDistance.distance;
   iso.transformPoint(out.pointA, bInA, flipDistance.pointB);
@@ -468,7 +490,7 @@ export function contactPair(
   const e = a.type * N + b.type;
   const f = contactTable[e];
   if (!f) return unsupportedPair(a, b, "contact");
-  if (contactColumn.flipped[e] === 0) return f(out, a, b, bInA, prediction);
+  if (contactColumn.flipped[e] !== 1) return f(out, a, b, bInA, prediction);
   const t = flipContactScratch;
   if (!f(t, b, a, iso.invert(aInB, bInA), prediction)) return false;
   // The routine answered (B, A) in B's frame.
@@ -508,7 +530,7 @@ export function manifoldPair(
   const e = a.type * N + b.type;
   const f = manifoldTable[e];
   if (!f) return unsupportedPair(a, b, "manifold");
-  if (manifoldColumn.flipped[e] === 0) return f(out, a, b, bInA, prediction);
+  if (manifoldColumn.flipped[e] !== 1) return f(out, a, b, bInA, prediction);
   if (!f(flipManifoldScratch, b, a, iso.invert(aInB, bInA), prediction)) return false;
   flipManifold(out, flipManifoldScratch, bInA);
   return true;

@@ -1071,6 +1071,9 @@ export function castShapes(
 ): ShapeCastHit | null {
   checkShapeArg("a", a);
   checkShapeArg("b", b);
+  // A quaternion within the tolerance of unit length is used normalised (docs/FORMATS.md).
+  poseA = iso.unitPose(unitA0, poseA);
+  poseB = iso.unitPose(unitB0, poseB);
   checkPose("poseA", poseA);
   checkPose("poseB", poseB);
   checkOffset("poseB.translation", poseB.translation, poseA.translation, "poseA");
@@ -1131,6 +1134,11 @@ export function castShapesNonlinearInto(
 }
 
 const orderDelta = vec3.create();
+/** Scratch poses for a rotation normalised before use (never the caller's object). */
+const unitA0 = iso.identity();
+const unitA1 = iso.identity();
+const unitB0 = iso.identity();
+const unitB1 = iso.identity();
 
 /** {@link castShapesNonlinearInto} in the order given. */
 function castNonlinearOrdered(
@@ -1198,6 +1206,11 @@ export function castShapesNonlinear(
 ): ShapeCastHit | null {
   checkShapeArg("a", a);
   checkShapeArg("b", b);
+  // A quaternion within the tolerance of unit length is used normalised (docs/FORMATS.md).
+  poseA0 = iso.unitPose(unitA0, poseA0);
+  poseA1 = iso.unitPose(unitA1, poseA1);
+  poseB0 = iso.unitPose(unitB0, poseB0);
+  poseB1 = iso.unitPose(unitB1, poseB1);
   checkPose("poseA0", poseA0);
   checkPose("poseA1", poseA1);
   checkPose("poseB0", poseB0);

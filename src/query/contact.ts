@@ -13,13 +13,17 @@ import { checkPrediction, pairPose, swappedPairPose } from "./frames.js";
 import { contactHasNaN, refusePair } from "./guard.js";
 
 const swapTmp = vec3.create();
+/** Scratch poses for a rotation normalised before use (never the caller's object). */
+const unitA = iso.identity();
+const unitB = iso.identity();
 
 /**
  * The contact of shape `a` at world pose `poseA` and `b` at `poseB`, in the world frame: `null`
  * when their gap exceeds `prediction` (≥ 0, scene units; default 0: touching or overlapping
  * only), else the signed distance (negative = penetration depth), the unit normal from A toward
  * B, and the witness points on each surface. Writes into `out` when given. Throws `CollideError`:
- * `invalid_value` naming the argument for a bad pose (non-finite translation, non-unit rotation)
+ * `invalid_value` naming the argument for a bad pose (non-finite translation, a rotation off unit
+ * length by more than `UNIT_QUATERNION_TOLERANCE`; one within it is normalised before use)
  * or prediction, or the shape field (`a.radius`, …) when the answer would hold a NaN or a miss
  * comes with a non-finite shape (src/query/guard.ts); `unsupported_pair`. Accuracy
  * (docs/FORMATS.md, "Accuracy"): a gap as `distance`'s; a depth within 1e-6·depth + 64·ε·L
@@ -40,6 +44,9 @@ export function contact(
   out: Contact = makeContact(),
 ): Contact | null {
   checkPrediction(prediction);
+  // A quaternion within the tolerance of unit length is used normalised (docs/FORMATS.md).
+  poseA = iso.unitPose(unitA, poseA);
+  poseB = iso.unitPose(unitB, poseB);
   const bInA = pairPose(a, poseA, b, poseB);
   // A flipped entry is called in its routine's order with the pose formed in that order, so
   // that contact(B, A) is contact(A, B) flipped exactly (see swappedPairPose).

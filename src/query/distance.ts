@@ -12,13 +12,17 @@ import { pairPose, swappedPairPose } from "./frames.js";
 import { distanceHasNaN, refusePair } from "./guard.js";
 
 const swapTmp = vec3.create();
+/** Scratch poses for a rotation normalised before use (never the caller's object). */
+const unitA = iso.identity();
+const unitB = iso.identity();
 
 /**
  * Distance (≥ 0, scene units) between shape `a` at world pose `poseA` and `b` at `poseB`, with
  * the closest points on each, in the world frame. When the shapes intersect the distance is 0
  * and the points are the deepest points of {@link contact}. Writes into `out` when given.
  * Throws `CollideError`: `invalid_value` naming the argument for a bad pose (non-finite
- * translation, non-unit rotation), or the shape field (`a.radius`, …) when the answer would
+ * translation, a rotation off unit length by more than `UNIT_QUATERNION_TOLERANCE`;
+ * one within it is normalised before use), or the shape field (`a.radius`, …) when the answer would
  * hold a NaN (src/query/guard.ts); `unsupported_pair`. GJK (van den Bergen 2003) for general convex
  * pairs; closed forms for sphere pairs. Accuracy (docs/FORMATS.md, "Accuracy"): within
  * 1e-9·max(d, s) + 64·ε·L (s the smaller shape's size, L the pair's size, never its offset from
@@ -32,6 +36,9 @@ export function distance(
   poseB: Isometry,
   out: DistanceResult = makeDistanceResult(),
 ): DistanceResult {
+  // A quaternion within the tolerance of unit length is used normalised (docs/FORMATS.md).
+  poseA = iso.unitPose(unitA, poseA);
+  poseB = iso.unitPose(unitB, poseB);
   const bInA = pairPose(a, poseA, b, poseB);
   if (queryOrderSwapped("distance", a, b, bInA)) {
     // In the routine's order, the pose formed in that order (see swappedPairPose): distance(B,

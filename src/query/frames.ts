@@ -4,7 +4,7 @@
  * once. The checks are the public API's boundary: cheap (a few comparisons), and they throw
  * `CollideError` naming the argument instead of letting NaN through.
  */
-import { UNIT_QUATERNION_TOLERANCE } from "../constants.js";
+import { UNIT_QUATERNION_SQ_SLACK, UNIT_QUATERNION_TOLERANCE } from "../constants.js";
 import { invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
@@ -107,7 +107,9 @@ const aInBScratch = iso.identity();
  * negates the normal exactly).
  */
 export function swappedPairPose(poseA: Isometry, poseB: Isometry): Isometry {
-  return offsetChecked(iso.invMul(aInBScratch, poseB, poseA), poseB);
+  // The poses passed pairPose's checks, so this forms the pose (and normalises as pairPose does).
+  relativePoseChecked(aInBScratch, poseB, poseA);
+  return offsetChecked(aInBScratch, poseB);
 }
 
 /**
@@ -127,7 +129,9 @@ function offsetChecked(bInA: Isometry, poseB: Isometry): Isometry {
 
 /**
  * out = poseA⁻¹ ∘ poseB (as `iso.invMul`, bit for bit) when both poses pass the fast checks of
- * {@link poseOk}; returns false, `out` unspecified, otherwise. Each of the 14 numbers is read
+ * {@link poseOk}, a quaternion whose |q|² is off 1 by more than `UNIT_QUATERNION_SQ_SLACK` first
+ * divided by its length (docs/FORMATS.md: an accepted quaternion is used normalised; the caller's
+ * object is not written); returns false, `out` unspecified, otherwise. Each of the 14 numbers is read
  * once: this is the whole cost of a pair query's boundary, next to kernels of a few nanoseconds.
  */
 function relativePoseChecked(out: Isometry, poseA: Isometry, poseB: Isometry): boolean {
@@ -145,14 +149,14 @@ function relativePoseChecked(out: Isometry, poseA: Isometry, poseB: Isometry): b
   const bx = tb.x;
   const by = tb.y;
   const bz = tb.z;
-  const qx = qa.x;
-  const qy = qa.y;
-  const qz = qa.z;
-  const qw = qa.w;
-  const rx = qb.x;
-  const ry = qb.y;
-  const rz = qb.z;
-  const rw = qb.w;
+  let qx = qa.x;
+  let qy = qa.y;
+  let qz = qa.z;
+  let qw = qa.w;
+  let rx = qb.x;
+  let ry = qb.y;
+  let rz = qb.z;
+  let rw = qb.w;
   if (
     typeof ax !== "number" ||
     typeof ay !== "number" ||
@@ -179,6 +183,17 @@ function relativePoseChecked(out: Isometry, poseA: Isometry, poseB: Isometry): b
   if (!(sa >= UNIT_SQ_MIN && sa <= UNIT_SQ_MAX && sb >= UNIT_SQ_MIN && sb <= UNIT_SQ_MAX)) {
     return false;
   }
+  // Scaled by 1 (exact) unless off unit by more than rounding.
+  const ka = unitScale(sa);
+  const kb = unitScale(sb);
+  qx *= ka;
+  qy *= ka;
+  qz *= ka;
+  qw *= ka;
+  rx *= kb;
+  ry *= kb;
+  rz *= kb;
+  rw *= kb;
   // Translation: conj(qa) applied to tb − ta (quat.rotate's formula with q = conj(qa)).
   const vx = bx - ax;
   const vy = by - ay;
@@ -200,6 +215,14 @@ function relativePoseChecked(out: Isometry, poseA: Isometry, poseB: Isometry): b
   r.z = qw * rz + ix * ry - iy * rx + iz * rw;
   r.w = qw * rw - ix * rx - iy * ry - iz * rz;
   return true;
+}
+
+/**
+ * The factor that takes a quaternion of squared length `s` to unit length: 1 (exact) within
+ * `UNIT_QUATERNION_SQ_SLACK` of 1, else 1/√s.
+ */
+function unitScale(s: number): number {
+  return Math.abs(s - 1) > UNIT_QUATERNION_SQ_SLACK ? 1 / Math.sqrt(s) : 1;
 }
 
 /** Throws `CollideError` unless `prediction` is a number ≥ 0 (+Infinity allowed). */

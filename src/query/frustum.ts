@@ -429,6 +429,9 @@ export function checkFrustum(field: string, f: unknown): asserts f is Frustum {
     invalidValue(field, f, "must be a frustum made by makeFrustum or makeFrustumFromMatrix");
 }
 
+/** Scratch poses for a rotation normalised before use (never the caller's object). */
+const unitPoseScratch = iso.identity();
+
 /**
  * True when `shape` at world `pose` shares a point with the frustum `f` (exact: the frustum as a
  * convex polytope against the shape through the narrow phase's dispatch — GJK, SAT or the
@@ -437,6 +440,8 @@ export function checkFrustum(field: string, f: unknown): asserts f is Frustum {
 export function frustumIntersectsShape(f: Frustum, shape: Shape, pose: Isometry): boolean {
   checkFrustum("frustum", f);
   checkShapeArg("shape", shape);
+  // A quaternion within the tolerance of unit length is used normalised (docs/FORMATS.md).
+  pose = iso.unitPose(unitPoseScratch, pose);
   checkPose("pose", pose);
   return frustumIntersectsShapeUnchecked(f, shape, pose);
 }

@@ -10,7 +10,9 @@ import { refusePair } from "./guard.js";
 /**
  * True when shape `a` at world pose `poseA` and shape `b` at `poseB` overlap or touch (exact:
  * no slop; touching counts, a gap of 1e-9 is a gap). Poses are translations plus unit
- * quaternions `{x,y,z,w}`. Throws `CollideError`: `invalid_value` naming the argument for a bad pose
+ * quaternions `{x,y,z,w}` (one within `UNIT_QUATERNION_TOLERANCE` of unit length is
+ * normalised before use — in B's pose in A's frame, src/query/frames.ts — the caller's object
+ * untouched). Throws `CollideError`: `invalid_value` naming the argument for a bad pose
  * (non-finite translation, non-unit rotation), or naming the shape field (`a.radius`,
  * `b.halfExtents`, …) when a shape holds a NaN or infinite number — checked after answering
  * (src/query/guard.ts), so a yes/no answer never comes from a NaN comparison;

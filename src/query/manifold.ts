@@ -12,6 +12,9 @@ import { checkPrediction, pairPose, swappedPairPose } from "./frames.js";
 import { manifoldHasNaN, refusePair } from "./guard.js";
 
 const swapped: ContactManifold = makeContactManifold();
+/** Scratch poses for a rotation normalised before use (never the caller's object). */
+const unitA = iso.identity();
+const unitB = iso.identity();
 
 /**
  * The contact manifold of shape `a` at world pose `poseA` and `b` at `poseB`, in the world
@@ -34,6 +37,9 @@ export function manifold(
   out: ContactManifold = makeContactManifold(),
 ): ContactManifold | null {
   checkPrediction(prediction);
+  // A quaternion within the tolerance of unit length is used normalised (docs/FORMATS.md).
+  poseA = iso.unitPose(unitA, poseA);
+  poseB = iso.unitPose(unitB, poseB);
   const bInA = pairPose(a, poseA, b, poseB);
   // A flipped entry in its routine's order, the pose formed in that order (see swappedPairPose).
   const flip = queryOrderSwapped("manifold", a, b, bInA);

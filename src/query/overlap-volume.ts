@@ -108,6 +108,9 @@ const OVERLAP_VOLUME_SPEC = optionsSpec("overlapVolume", "options", {
   maxCells: "number",
 });
 const DEFAULT_MAX_CELLS = 2_000_000;
+/** Scratch poses for a rotation normalised before use (never the caller's object). */
+const unitA = iso.identity();
+const unitB = iso.identity();
 
 /** True for a closed solid polytope (a box, a hull): its faces and planes are known. */
 function isPolytope(t: number): boolean {
@@ -144,6 +147,9 @@ export function overlapVolume(
   poseB: Isometry,
   options: OverlapVolumeOptions = {},
 ): OverlapVolume {
+  // A quaternion within the tolerance of unit length is used normalised (docs/FORMATS.md).
+  poseA = iso.unitPose(unitA, poseA);
+  poseB = iso.unitPose(unitB, poseB);
   const r = overlapVolumeOf(a, poseA, b, poseB, options);
   // Two half-spaces sharing an unbounded region: Infinity, exactly (errorBound 0).
   if (r.volume === Infinity && a.type === ShapeType.HalfSpace && b.type === ShapeType.HalfSpace)

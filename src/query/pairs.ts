@@ -9,6 +9,7 @@ import { WORLD_AABB_ROUNDING_PAD, WORLD_MAX_PAIRS } from "../constants.js";
 import { CollideError, checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import * as aabb from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
 import { aabbShape, isUnboundedType } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { checkShape } from "../shapes/validate.js";
@@ -76,6 +77,9 @@ export function computePairs(
   );
 }
 
+/** Scratch poses for a rotation normalised before use (never the caller's object). */
+const unitPoseScratch = iso.identity();
+
 /**
  * {@link computePairs} with the pair limit `maxPairs` named `field` in its error (`maxPairs` on a
  * `collide query` line).
@@ -100,7 +104,8 @@ export function computePairsLimited(
       invalidValue(`shapes[${i}]`, s, "must be an object {shape, pose}");
     }
     try {
-      aabbShape(box, s.shape, s.pose);
+      // An accepted quaternion is used normalised, as intersects uses it (docs/FORMATS.md).
+      aabbShape(box, s.shape, iso.unitPose(unitPoseScratch, s.pose));
     } catch (e) {
       // A malformed entry (no shape, a pose without a translation…): name it in the caller's terms.
       checkEntry(shapes, i);

@@ -272,6 +272,8 @@ export function projectPoint(
 ): PointProjection {
   checkShapeArg("shape", shape);
   checkVec3("point", point);
+  // A quaternion within the tolerance of unit length is used normalised (docs/FORMATS.md).
+  pose = iso.unitPose(unitPoseScratch, pose);
   checkPose("pose", pose);
   checkOffset("point", point, pose.translation, "pose.translation");
   if (typeof solid !== "boolean") invalidValue("solid", solid, "must be a boolean");
@@ -313,6 +315,9 @@ const batchWorld = vec3.create();
  * points share a scale (the usual case) makes one.
  */
 const BATCH_SCALES = [2 ** -768, 2 ** -512, 2 ** -256, 1, 2 ** 256, 2 ** 512, 2 ** 768];
+/** Scratch poses for a rotation normalised before use (never the caller's object). */
+const unitPoseScratch = iso.identity();
+
 /** Index of the factor 1 in {@link BATCH_SCALES}. */
 const BATCH_UNIT = 3;
 
@@ -452,6 +457,7 @@ export function projectPoints(
   if (mesh.type !== ShapeType.TriangleMesh)
     invalidValue("mesh.type", SHAPE_TYPE_NAMES[mesh.type] ?? mesh.type, "must be a triangle mesh");
   if (mesh.triangleCount === 0) invalidValue("mesh.triangleCount", 0, "must be > 0");
+  pose = iso.unitPose(unitPoseScratch, pose);
   checkPose("pose", pose);
   if (!(points instanceof Float64Array) || points.length % 3 !== 0)
     invalidValue("points", points, "must be a Float64Array of packed xyz (length a multiple of 3)");

@@ -281,6 +281,9 @@ export function castRayShape(
   return true;
 }
 
+/** Scratch poses for a rotation normalised before use (never the caller's object). */
+const unitPoseScratch = iso.identity();
+
 /** Throws for a ray cast that produced NaN, naming the argument at fault (src/query/guard.ts). */
 function refuseRay(op: string, shape: Shape, pose: Isometry, origin: Vec3, dir: Vec3): never {
   return refuseBadInputs(
@@ -321,6 +324,8 @@ export function raycast(
   // As projectPoint: a truthy "no" was taken as solid.
   if (typeof solid !== "boolean") invalidValue("solid", solid, "must be a boolean");
   checkShapeArg("shape", shape);
+  // A quaternion within the tolerance of unit length is used normalised (docs/FORMATS.md).
+  pose = iso.unitPose(unitPoseScratch, pose);
   checkPose("pose", pose);
   checkOffset("origin", origin, pose.translation, "pose.translation");
   const hit = makeRayHit();

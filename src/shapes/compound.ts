@@ -8,13 +8,14 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { ConvexShape, Shape } from "./shape.js";
 import { brandShape, isConvexShapeType, ShapeType, shapeTypeName } from "./shape.js";
-import { checkUnitQuat, checkVec3, keptShape } from "./validate.js";
+import { checkPoseKeys, checkUnitQuat, checkVec3, keptShape } from "./validate.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/compound.js";
 
 function checkPose(field: string, pose: Isometry): void {
   if (pose === null || typeof pose !== "object")
     invalidValue(`${field}.pose`, pose, "must be a pose {translation, rotation}");
+  checkPoseKeys(`${field}.pose`, pose);
   checkVec3(`${field}.position`, pose.translation);
   checkUnitQuat(`${field}.rotation`, pose.rotation);
 }
@@ -35,7 +36,7 @@ const CHILD_KEYS = { shape: "any", pose: "any" } as const;
 
 /**
  * A compound of `children` (each a convex shape, or a compound, with a local pose: a translation
- * and a unit quaternion). A child compound is flattened: its children join this one's, each at
+ * and a unit quaternion; one within `UNIT_QUATERNION_TOLERANCE` of unit length is kept normalised). A child compound is flattened: its children join this one's, each at
  * the composed pose (child pose ∘ grandchild pose), so a compound always holds convex shapes
  * and every query and the world answer nested compounds alike. Throws `CollideError` naming
  * `<field>.children` when there are none, `<field>.children[i].position` / `.rotation` for a bad
@@ -57,11 +58,14 @@ export function makeCompound(
     if (c === null || typeof c !== "object") invalidValue(f, c, "must be an object {shape, pose}");
     checkOptions(c, optionsSpec("makeCompound", f, CHILD_KEYS));
     checkPose(f, c.pose);
+    // Kept normalised: an accepted quaternion is used normalised (docs/FORMATS.md).
+    const pose = iso.create(c.pose.translation, c.pose.rotation);
+    iso.unitPose(pose, pose);
     const s = c.shape as Shape;
     const type = s !== null && typeof s === "object" ? s.type : undefined;
     if (type === ShapeType.Compound) {
       for (const g of keptShape(`${f}.shape`, s as Compound).children) {
-        flat.push({ shape: g.shape, pose: iso.multiply(iso.identity(), c.pose, g.pose) });
+        flat.push({ shape: g.shape, pose: iso.multiply(iso.identity(), pose, g.pose) });
       }
       return;
     }
@@ -74,7 +78,7 @@ export function makeCompound(
     }
     flat.push({
       shape: keptShape(`${f}.shape`, s as ConvexShape),
-      pose: iso.create(c.pose.translation, c.pose.rotation),
+      pose,
     });
   });
   return brandShape({ type: ShapeType.Compound, children: flat });

@@ -3,6 +3,7 @@
  * local frame. It is unbounded, so it has no finite AABB and no support function; pair routines
  * against convex shapes use the convex shape's support point along −normal (its deepest point).
  */
+import { UNIT_QUATERNION_SQ_SLACK } from "../constants.js";
 import { invalidValue } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
@@ -23,7 +24,8 @@ export interface HalfSpace {
 
 /**
  * The half-space {p : normal·p ≤ offset}. `normal` must be a unit vector (its length within 1e-6
- * of 1, as for quaternions: never silently normalised); `offset` a finite length in scene units.
+ * of 1; one within it is kept normalised, as a quaternion is: docs/FORMATS.md); `offset` a finite
+ * length in scene units, kept as given (the plane's distance from the origin along the unit normal).
  * Throws `CollideError` naming `<field>.normal` or `<field>.offset`.
  */
 export function makeHalfSpace(normal: Vec3, offset: number, field = ""): HalfSpace {
@@ -34,5 +36,8 @@ export function makeHalfSpace(normal: Vec3, offset: number, field = ""): HalfSpa
   if (!(Math.abs(len - 1) <= UNIT_NORMAL_TOLERANCE)) {
     invalidValue(`${p}normal`, normal, `must be a unit vector (length ${len})`);
   }
-  return brandShape({ type: ShapeType.HalfSpace, normal: vec3.clone(normal), offset });
+  const n = vec3.clone(normal);
+  // Renormalised only when off unit by more than rounding (a unit normal keeps its bits).
+  if (Math.abs(vec3.dot(n, n) - 1) > UNIT_QUATERNION_SQ_SLACK) vec3.scale(n, n, 1 / len);
+  return brandShape({ type: ShapeType.HalfSpace, normal: n, offset });
 }

@@ -69,6 +69,28 @@ export function checkShapeVec3(field: string, v: Vec3): void {
   }
 }
 
+/**
+ * Throws `CollideError` `unknown_field` naming `<field>.<key>` when the plain object `pose` has a
+ * key other than `translation` and `rotation` (`{translation, rotation, scale: 2}`: a scale is
+ * not part of a pose, and would otherwise be silently ignored). Scans the keys (tens of
+ * nanoseconds), so it runs where a pose is kept or refused — a world body's, a compound child's,
+ * the queries' error path — not on every pair query. `pose` must be an object.
+ */
+export function checkPoseKeys(field: string, pose: Isometry): void {
+  const proto = Object.getPrototypeOf(pose);
+  if (proto !== Object.prototype && proto !== null) return;
+  for (const key in pose) {
+    if (key === "translation" || key === "rotation") continue;
+    // As checkShapeVec3 refuses an unknown key of a vector.
+    throw new CollideError(
+      "unknown_field",
+      `${field}.${key}`,
+      (pose as unknown as Record<string, unknown>)[key],
+      `${field}.${key} is not a field of a pose {translation, rotation} (got ${describeValue(pose)})`,
+    );
+  }
+}
+
 /** Throws unless every component of `v` is finite and ≥ 0. */
 export function checkNonNegativeVec3(field: string, v: Vec3): void {
   checkVec3(field, v);
@@ -77,7 +99,8 @@ export function checkNonNegativeVec3(field: string, v: Vec3): void {
 
 /**
  * Throws unless `q` is a finite quaternion whose length is within UNIT_QUATERNION_TOLERANCE of 1
- * (docs/FORMATS.md: a non-unit quaternion is an error, never silently normalised).
+ * (docs/FORMATS.md: one within it is accepted and normalised before use, by `iso.unitPose`; one
+ * farther from unit is an error).
  */
 export function checkUnitQuat(field: string, q: Quat): void {
   if (
@@ -179,7 +202,8 @@ function childFromJson(j: ShapeJson, field: string): Shape {
 /**
  * Throws `CollideError` unless `pose` is an object with a finite translation (`<field>.translation`)
  * and a unit quaternion rotation (`<field>.rotation`, length within `UNIT_QUATERNION_TOLERANCE`
- * of 1). The valid case builds no strings, so it costs no allocation on per-frame paths (the
+ * of 1; the callers use it normalised, `iso.unitPose`), and no key but those two
+ * ({@link checkPoseKeys}). The valid case builds no strings, so it costs no allocation on per-frame paths (the
  * world's `setPose`, a compound's children).
  */
 export function checkIsometry(field: string, pose: Isometry): void {
@@ -201,10 +225,12 @@ export function checkIsometry(field: string, pose: Isometry): void {
       Math.abs(Math.sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w) - 1) <=
         UNIT_QUATERNION_TOLERANCE
     ) {
+      checkPoseKeys(field, pose);
       return;
     }
   }
   checkObject(field, pose);
+  checkPoseKeys(field, pose);
   checkVec3(`${field}.translation`, pose.translation);
   checkUnitQuat(`${field}.rotation`, pose.rotation);
 }

@@ -184,6 +184,9 @@ function slabExit(lo: number, hi: number, bLo: number, bHi: number, v: number): 
   return Infinity;
 }
 
+/** Scratch poses for a rotation normalised before use (never the caller's object). */
+const unitPoseScratch = iso.identity();
+
 /**
  * The first body of `world` that `shape` (any bounded shape: convex, mesh or compound), at
  * world pose `pose` at time 0 and moving with constant `velocity` (scene units per unit time,
@@ -223,6 +226,8 @@ export function castShape(
       "must be a bounded shape (not a half-space)",
     );
   }
+  // A quaternion within the tolerance of unit length is used normalised (docs/FORMATS.md).
+  pose = iso.unitPose(unitPoseScratch, pose);
   checkWorldPose("pose", pose);
   checkFiniteVector("velocity", velocity);
   // typeof first: "10" >= 0 is true in JavaScript.

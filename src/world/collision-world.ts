@@ -437,6 +437,9 @@ const PARALLEL_STATIC_MIN = 2 * STATIC_QUERY_CHUNK;
 const PARALLEL_POSES_MIN = 2 * POSE_BOXES_CHUNK;
 const rayHitScratch: RayShapeHit = { toi: 0, point: vec3.create(), normal: vec3.create() };
 
+/** Scratch pose for a rotation normalised before use or storage (never the caller's object). */
+const unitPoseScratch = iso.identity();
+
 /** Reads the pose at `poses[o .. o+6]` (tx, ty, tz, qx, qy, qz, qw) into `out`. */
 function readPoseAt(out: Isometry, poses: Float64Array, o: number): void {
   out.translation.x = poses[o];
@@ -691,7 +694,8 @@ export class CollisionWorld {
   /**
    * Adds a body and returns its handle. The body takes part from the next `step()` on; queries
    * see it at once. Throws `CollideError` (the world unchanged) for an invalid or unsupported
-   * shape, a pose with a non-finite translation or a non-unit quaternion, a pose so far out that
+   * shape, a pose with a non-finite translation or a quaternion off unit length by more than
+   * `UNIT_QUATERNION_TOLERANCE` (one within it is stored normalised), a pose so far out that
    * its AABB is not finite, layer/mask bits outside [0, 2^32 − 1], a non-boolean `sensor`
    * or `ccd`, or `ccd` on a sensor or a static body.
    */
@@ -704,6 +708,8 @@ export class CollisionWorld {
     // A hand-built shape is validated and kept as its make… copy (marked, deeply frozen).
     const shape = keptShape("body.shape", desc.shape);
     checkWorldPose("body.pose", desc.pose);
+    // Stored normalised: an accepted quaternion is used normalised (docs/FORMATS.md).
+    const pose = iso.unitPose(unitPoseScratch, desc.pose);
     const layer = desc.layer ?? DEFAULT_LAYER;
     const mask = desc.mask ?? DEFAULT_MASK;
     checkFilterBits("body.layer", layer);
@@ -742,7 +748,7 @@ export class CollisionWorld {
         "must be false for a half-space (it is unbounded and cannot be swept; the fast bodies moving against it are)",
       );
     }
-    this.computeBoxes("body.pose", shape.type, shape, desc.pose, unbounded);
+    this.computeBoxes("body.pose", shape.type, shape, pose, unbounded);
     const radius = boundingRadiusOf(shape);
     const b = this.bodies;
     if (b.peekSlot() > MAX_BODY_SLOT) {
@@ -760,7 +766,7 @@ export class CollisionWorld {
     this.writeBpBox(slot);
     k.markDirty(slot);
     this.bodiesChanged();
-    b.writePose(slot, desc.pose);
+    b.writePose(slot, pose);
     this.writeTightBox(slot);
     b.layer[slot] = layer;
     b.mask[slot] = mask;
@@ -785,7 +791,8 @@ export class CollisionWorld {
   }
 
   /**
-   * Moves body `handle` to `pose` (world frame; copied). Throws `CollideError` (the world
+   * Moves body `handle` to `pose` (world frame; copied, its quaternion normalised when within
+   * `UNIT_QUATERNION_TOLERANCE` of unit length). Throws `CollideError` (the world
    * unchanged) for a stale or unknown handle, a non-finite translation, a non-unit quaternion, or
    * a pose whose AABB is not finite.
    */
@@ -793,6 +800,8 @@ export class CollisionWorld {
     this.checkNotStepping();
     const slot = this.requireSlot("handle", handle);
     checkWorldPose("pose", pose);
+    // Stored normalised: an accepted quaternion is used normalised (docs/FORMATS.md).
+    pose = iso.unitPose(unitPoseScratch, pose);
     const b = this.bodies;
     const type = b.shapeType[slot] as ShapeType;
     const unbounded = isUnboundedType(type);
@@ -814,7 +823,7 @@ export class CollisionWorld {
 
   /**
    * Moves many bodies at once: body `handles[i]` to the pose `poses[7i .. 7i+6]` =
-   * `(tx, ty, tz, qx, qy, qz, qw)` (world frame, a unit quaternion), with the same effect as
+   * `(tx, ty, tz, qx, qy, qz, qw)` (world frame, a unit quaternion, stored normalised), with the same effect as
    * `setPose` on each in order (a handle given twice ends at its last pose). Everything is
    * validated before anything changes: throws `CollideError` (the world unchanged) when
    * `poses` is not a `Float64Array` of exactly `7 · handles.length` numbers, a handle is stale
@@ -885,6 +894,8 @@ export class CollisionWorld {
         invalidValue(`poses[${o}]`, poses[o], "moves the body by a non-finite amount");
       }
       readPoseAt(p, poses, o);
+      // The box of the pose stored: an accepted quaternion normalised (docs/FORMATS.md).
+      iso.unitPose(p, p);
       const type = b.shapeType[slot] as ShapeType;
       const unbounded = isUnboundedType(type);
       try {
@@ -966,6 +977,7 @@ export class CollisionWorld {
       k.markDirty(slot);
       if (k.sleeping[slot] !== 0) this.wakeSlot(slot);
       for (let j = 0; j < 7; j++) pose[q + j] = poses[o + j];
+      iso.unitQuatAt(pose, q + 3);
       for (let j = 0; j < 6; j++) aabb[s6 + j] = boxes[kk + j];
     }
     if (n > 0) this.bodiesChanged();
@@ -2010,6 +2022,7 @@ export class CollisionWorld {
       invalidValue("shape.type", "halfspace", "must be a bounded shape (not a half-space)");
     }
     checkWorldPose("pose", pose);
+    pose = iso.unitPose(unitPoseScratch, pose);
     if (!Array.isArray(out)) invalidValue("out", out, "must be an array");
     this.beginFilter(filter, OVERLAP_SHAPE_SPEC);
     aabbShape(box, shape, pose);

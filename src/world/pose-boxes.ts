@@ -160,6 +160,8 @@ export function poseBoxesChunk(
     r.y = qy;
     r.z = qz;
     r.w = qw;
+    // The box of the pose stored: an accepted quaternion normalised (docs/FORMATS.md).
+    iso.unitPose(p, p);
     aabbShapeOfType(box, shape.type, shape, p);
     const mn = box.min;
     const mx = box.max;
@@ -262,6 +264,7 @@ export function applyPoseChunk(job: PoseBoxesJob, c: number): void {
     bpBox[s6 + 4] = y1;
     bpBox[s6 + 5] = z1;
     for (let j = 0; j < 7; j++) pose[q + j] = poses[o + j];
+    iso.unitQuatAt(pose, q + 3);
     for (let j = 0; j < 6; j++) aabb[s6 + j] = boxes[kk + j];
   }
   Atomics.store(job.status, c, POSE_CHUNK_DONE);

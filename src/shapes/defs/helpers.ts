@@ -231,11 +231,12 @@ export function rayCastSupportMapped(
   return true;
 }
 
-const refineProj: PointProjection = /* @__PURE__ */ {
-  point: vec3.create(),
-  distance: 0,
-  inside: false,
-};
+/** A zeroed point projection (allocates; a call, so that the bundler may drop it when unused). */
+function newProjection(): PointProjection {
+  return { point: vec3.create(), distance: 0, inside: false };
+}
+
+const refineProj = /* @__PURE__ */ newProjection();
 const refineO = /* @__PURE__ */ vec3.create();
 const refineD = /* @__PURE__ */ vec3.create();
 const refineFrom = /* @__PURE__ */ vec3.create();
