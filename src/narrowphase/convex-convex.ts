@@ -1416,6 +1416,8 @@ const featureD = vec3.create();
 const featureP = vec3.create();
 const featureQ = vec3.create();
 const featureShift = vec3.create();
+/** The feature's own outward normal (local, then A → B in the solver's frame). */
+const featureN = vec3.create();
 
 /**
  * Where the curved shape's support along the normal is a whole feature — a cylinder's side
@@ -1425,9 +1427,10 @@ const featureShift = vec3.create();
  * curved shape's feature is known exactly: moved along the normal by the overlap plus a small
  * clearance onto the far side of the other shape's supporting plane, GJK's closest points between
  * it and the other core are a pair facing each other along the normal, one on each feature;
- * moved back, they are the witnesses (issue 16, class 5: witnesses on their shapes). Kept only
- * when they are apart by the clearance along the normal and not sideways (the features'
- * shadows overlap).
+ * moved back, they are the witnesses (issue 16, class 5: witnesses on their shapes). The normal,
+ * within FEATURE_ANGLE of the feature's own, is first taken onto it where the overlap along it is
+ * no worse (to rounding). Kept only when they are apart by the clearance along the normal, to
+ * rounding, and not sideways (the features' shadows overlap).
  */
 function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   const rc = revolutionCore(s);
@@ -1449,6 +1452,8 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   const cone = rev.kind === RevolutionKind.Cone;
   let map: SupportMap;
   if (rho <= FEATURE_ANGLE && (!cone || d.y < 0)) {
+    // The feature's own normal: the axis.
+    vec3.set(featureN, 0, d.y < 0 ? -1 : 1, 0);
     vec3.set(featureDisc.center, 0, d.y < 0 ? -h : h, 0);
     vec3.set(featureDisc.axis, 0, 1, 0);
     featureDisc.radius = r;
@@ -1464,9 +1469,13 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
     if (cone) {
       const len = mathHypot2(2 * h, r);
       if (!(Math.abs(d.y - r / len) <= FEATURE_ANGLE)) return;
+      // The slant's normal at the normal's azimuth.
+      const c = (2 * h) / len;
+      vec3.set(featureN, ux * c, r / len, uz * c);
       vec3.set(featureP, 0, h, 0);
     } else {
       if (!(Math.abs(d.y) <= FEATURE_ANGLE)) return;
+      vec3.set(featureN, ux, 0, uz);
       vec3.set(featureP, r * ux, h, r * uz);
     }
     vec3.set(featureQ, r * ux, -h, r * uz);
@@ -1480,8 +1489,22 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
     featureSeg.reset(featureP, featureQ);
     map = featureSeg;
   }
-  // Moved onto the far side of the other shape's supporting plane by the clearance.
   const size = Math.max(vec3.length(refined.pointA), vec3.length(refined.pointB), h, r);
+  // The normal, within FEATURE_ANGLE of the feature's, taken onto it exactly where the overlap
+  // along it is no worse (to rounding): tilted by θ, the feature's ends differ in height by θ
+  // times its length (3e-7 along a cone's slant of 3.4e5 tilted by 1e-12), which the witnesses
+  // facing each other would carry into (pB − pA)·n.
+  if (side === 1) {
+    quat.rotate(featureN, bInA.rotation, featureN);
+    vec3.negate(featureN, featureN);
+  }
+  if (normalizeScaled(featureN, featureN) === 0) return;
+  const snapped = overlapAlong(featureN);
+  if (snapped <= refined.overlap + FACE_SNAP_SLACK * size) {
+    vec3.copy(refined.normal, featureN);
+    refined.overlap = snapped;
+  }
+  // Moved onto the far side of the other shape's supporting plane by the clearance.
   const clear = FEATURE_CLEARANCE * size;
   const f = refined.overlap;
   vec3.scale(featureShift, n, side === 0 ? -(f + clear) : f + clear);
@@ -1504,7 +1527,11 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   const lx = dx - along * n.x;
   const ly = dy - along * n.y;
   const lz = dz - along * n.z;
-  if (!(Math.abs(along - clear) <= FEATURE_GAP_SLACK * size)) return;
+  const near = Math.max(vec3.length(featureGjk.pointA), vec3.length(featureGjk.pointB));
+  // Within the rounding of the witnesses and of the features' support points (GJK's blends of
+  // a generator's ends: 6e-14 at size 383 for witnesses at 2e-3).
+  const slack = FEATURE_GAP_SLACK * near + FEATURE_ROUNDING * size;
+  if (!(Math.abs(along - clear) <= slack)) return;
   if (!(lx * lx + ly * ly + lz * lz <= FEATURE_SIDEWAYS * FEATURE_SIDEWAYS * clear * clear)) return;
   if (side === 0) {
     vec3.sub(refined.pointA, featureGjk.pointA, featureShift);
@@ -1524,8 +1551,15 @@ const FEATURE_ANGLE = 2 ** -36;
 /** Clearance, relative to the pair's size, by which the feature is moved past the other shape. */
 const FEATURE_CLEARANCE = 2 ** -20;
 
-/** GJK's gap minus the clearance, relative to the size, under which the features face each other. */
-const FEATURE_GAP_SLACK = 2 ** -40;
+/**
+ * GJK's gap minus the clearance, relative to its witnesses' magnitude, under which the features
+ * face each other (with FEATURE_ROUNDING of the size; 2^-40 of the size alone let (pB − pA)·n miss
+ * the depth by 3e-7 at a cone of 3.4e5 whose slant the normal was tilted from).
+ */
+const FEATURE_GAP_SLACK = 2 ** -44;
+
+/** The rounding of GJK's witnesses on a feature, relative to the pair's size (16 ε). */
+const FEATURE_ROUNDING = 2 ** -48;
 
 /** {@link snapToRevolution} onto the curved shape `s`: side 1 is B (posed by bInA), 0 is A. */
 function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): void {
