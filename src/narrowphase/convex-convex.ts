@@ -435,19 +435,14 @@ const projectIo = new Float64Array(1);
 
 /**
  * The witnesses of a pair with a cylinder or cone at a touch or a small gap, taken onto both
- * shapes by alternating projections (von Neumann; Bauschke & Borwein 1996, for two convex sets
- * they converge to a pair of nearest points, a common point when the sets meet). A touch at a
+ * shapes by {@link alternateProjections}. A touch at a
  * rim or an apex (rim on rim, a box edge or a corner on a rim) fixes the normal only to about
  * the square root of the rounding, where the overlap is flat, and the witness placed along it is
  * off the other shape by that angle times the size (issue 16: 1.4e-9 off a cylinder of 0.7
  * whose rim touched another's, 2.3e-5 at 1e5; a triangle's corner 6.9e-13 from a cone's rim
- * with the rim's witness 2e-7 aside). Near such a contact the boundaries cross at an angle, where
- * the projections converge linearly, slowly at a shallow angle: every second cycle is
- * extrapolated along its steps (Aitken's Δ² by vectors) and taken back onto the shape. The pair
- * of least gap is kept: at a touch (`touch` 1) its point on one shape for both witnesses, else
- * both points, and its gap when below the solver's (points on both shapes attain it). The
- * curved shapes project exactly (src/geometry/revolution.ts), the others by GJK from the point.
- * Starts from solvedA, on shape `on` (0 A, 1 B) or near it; `scene` as {@link touchWitnesses}.
+ * with the rim's witness 2e-7 aside); near such a contact the boundaries cross at an angle. The
+ * pair of least gap is kept: at a touch (`touch` 1) its point on one shape for both witnesses,
+ * else both points, and its gap when below the solver's (points on both shapes attain it). Starts from solvedA, on shape `on` (0 A, 1 B) or near it; `scene` as {@link touchWitnesses}.
  * Cores loaded; for curved pairs only, at a touch or where the witnesses are apart by more than
  * the gap.
  */
@@ -460,8 +455,47 @@ function polishWitnesses(scene: number, on: number, touch: number): void {
     if (shiftIo[0] !== 0) vec3.sub(polishP, polishP, shiftA);
   } else vec3.copy(polishP, solvedA);
   // Onto its own shape first: a witness placed along the normal can be off its shape as well.
-  projectOnto(polishQ, on, polishP);
-  vec3.copy(polishP, polishQ);
+  alternateProjections(on, TOUCH_POLISH_ITERATIONS, 1);
+  const best = polishIo[0];
+  if (touch === 0) {
+    // Not a touch: the pair itself, A's point first; its gap when below the solver's.
+    if (polishIo[1] === 1) {
+      vec3.copy(polishP, polishBest);
+      vec3.copy(polishBest, polishBestQ);
+      vec3.copy(polishBestQ, polishP);
+    }
+    if (shiftIo[0] !== 0) vec3.add(polishBestQ, polishBestQ, shiftA);
+    vec3.scale(polishBestQ, polishBestQ, 1 / k);
+    vec3.copy(solvedB, polishBestQ);
+    const g = best / k;
+    if (g < solvedIo[0]) solvedIo[0] = g;
+  }
+  if (shiftIo[0] !== 0) vec3.add(polishBest, polishBest, shiftA);
+  vec3.scale(polishBest, polishBest, 1 / k);
+  vec3.copy(solvedA, polishBest);
+  if (touch !== 0) vec3.copy(solvedB, polishBest);
+}
+
+/** [0] the least gap {@link alternateProjections} found (solver units), [1] the side of polishBest. */
+const polishIo = new Float64Array(2);
+
+/**
+ * Alternating projections between the two shapes (von Neumann; Bauschke & Borwein 1996: for two
+ * convex sets the pairs converge to a pair of nearest points, a common point when the sets
+ * meet), from polishP (solver frame), first onto shape `on` (0 A, 1 B) when `first` is 1, else
+ * polishP taken as on it: at most `iterations` projections, stopping after TOUCH_POLISH_STALLS
+ * without a smaller gap (rounding reached) or at a common point. Near a crossing of the
+ * boundaries at a shallow angle the projections converge linearly and slowly: every second cycle
+ * is extrapolated along its steps (Aitken's Δ² by vectors) and taken back onto the shape. Leaves
+ * the pair of least gap in polishBest (on side polishIo[1]) and polishBestQ (on the other), the
+ * gap in polishIo[0]. The curved shapes project exactly (src/geometry/revolution.ts), the others
+ * by GJK from the point ({@link projectOnto}). Cores loaded. Allocates nothing.
+ */
+function alternateProjections(on: number, iterations: number, first: number): void {
+  if (first !== 0) {
+    projectOnto(polishQ, on, polishP);
+    vec3.copy(polishP, polishQ);
+  }
   let side = on;
   let best = Number.POSITIVE_INFINITY;
   let bestSide = on;
@@ -469,7 +503,7 @@ function polishWitnesses(scene: number, on: number, touch: number): void {
   // The points on `on`'s shape after each full cycle (polishH0, polishH1: the last two) for
   // the extrapolation, `cycles` of them since the last one.
   let cycles = 0;
-  for (let it = 0; it < TOUCH_POLISH_ITERATIONS; it++) {
+  for (let it = 0; it < iterations; it++) {
     projectOnto(polishQ, 1 - side, polishP);
     const gap = projectIo[0];
     if (gap < best) {
@@ -501,32 +535,17 @@ function polishWitnesses(scene: number, on: number, touch: number): void {
     vec3.copy(polishH1, polishP);
     cycles++;
   }
-  if (touch === 0) {
-    // Not a touch: the pair itself, A's point first; its gap when below the solver's.
-    if (bestSide === 1) {
-      vec3.copy(polishP, polishBest);
-      vec3.copy(polishBest, polishBestQ);
-      vec3.copy(polishBestQ, polishP);
-    }
-    if (shiftIo[0] !== 0) vec3.add(polishBestQ, polishBestQ, shiftA);
-    vec3.scale(polishBestQ, polishBestQ, 1 / k);
-    vec3.copy(solvedB, polishBestQ);
-    const g = best / k;
-    if (g < solvedIo[0]) solvedIo[0] = g;
-  }
-  if (shiftIo[0] !== 0) vec3.add(polishBest, polishBest, shiftA);
-  vec3.scale(polishBest, polishBest, 1 / k);
-  vec3.copy(solvedA, polishBest);
-  if (touch !== 0) vec3.copy(solvedB, polishBest);
+  polishIo[0] = best;
+  polishIo[1] = bestSide;
 }
 
-/** Alternating projections of {@link polishWitnesses}, at most. */
+/** Projections of {@link polishWitnesses}, at most. */
 const TOUCH_POLISH_ITERATIONS = 24;
 
-/** Cosine above which two cycles of {@link polishWitnesses} run along one direction (extrapolated). */
+/** Cosine above which two cycles of {@link alternateProjections} run along one direction (extrapolated). */
 const TOUCH_POLISH_ALIGNED = 0.99;
 
-/** Projections without a smaller gap after which {@link polishWitnesses} stops (rounding reached). */
+/** Projections without a smaller gap after which {@link alternateProjections} stops (rounding reached). */
 const TOUCH_POLISH_STALLS = 3;
 
 /**
@@ -1619,111 +1638,55 @@ function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): voi
   refined.gradient = vec3.length(revQ);
 }
 
-const gapP = vec3.create();
-const gapQ = vec3.create();
-/**
- * [0] the best consistency error of {@link projectGapWitness}, [1] its |p − q|, [2] the certified
- * lower bound on the gap (doubles through this array: one passed to a call is boxed).
- */
-const gapIo = new Float64Array(3);
-
 /**
  * A gap's witnesses must lie the gap apart, |pointB − pointA| = distance, but against a cylinder's
  * or a cone's rim, apex or slant the refinement can stop with the curved shape's support point
  * sliding off to the side of the other's (a triangle's corner 6.9e-13 from a cone's rim with the
- * rim's support point 2e-7 away; a small cone's rim beside a large cone's slant: issue 16). The
- * solids of revolution have an exact projection (src/geometry/revolution.ts): the other shape's
- * witness p projected onto the curved shape gives a point q exactly on it, and |p − q| is a
- * distance both points attain (an upper bound on the gap, the separation along the normal a
- * lower one). The pair (p, q) is taken, with the lower bound as the gap (never above the true
- * distance: castShapes' conservative advancement steps by it) and the normal kept, when it leaves
- * less between the two bounds than the solved witnesses' disagreement |‖pB − pA‖ − d| (so the
- * answer only gets more consistent). Only when that disagreement exceeds rounding
- * (TOUCH_TOLERANCE of the witnesses' magnitude), the lower bound is a gap, and neither core has a
- * margin. Cores loaded, solver frame and units.
+ * rim's support point 2e-7 away; a small cone's rim beside a large cone's slant: issue 16). From
+ * the other shape's witness, on that shape, {@link alternateProjections} onto the curved one
+ * (exactly) and back give a pair on both shapes whose |p − q| is a distance both points attain
+ * (an upper bound on the gap, the separation along the normal a lower one). The pair is taken,
+ * with the lower bound as the gap (never above the true distance: castShapes' conservative
+ * advancement steps by it) and the normal kept, when it leaves less between the two bounds than
+ * the solved witnesses' disagreement |‖pB − pA‖ − d| (so the answer only gets more consistent).
+ * Only when that disagreement exceeds rounding (TOUCH_TOLERANCE of the witnesses' magnitude), the
+ * lower bound is a gap, and neither core has a margin. From each curved side's other shape, B's
+ * first. Cores loaded, solver frame and units.
  */
 function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
   if (coreA.margin !== 0 || coreB.margin !== 0) return;
   const d = solvedIo[0];
-  vec3.sub(gapP, solvedB, solvedA);
-  lengthInto(gapP, 0);
-  const err = Math.abs(sizeIo[0] - d);
+  vec3.sub(polishD1, solvedB, solvedA);
+  lengthInto(polishD1, 0);
+  let err = Math.abs(sizeIo[0] - d);
   witnessScale();
   if (!(err > TOUCH_TOLERANCE * sizeIo[0])) return;
   // The certified lower bound: the separation along the solved normal.
   const lower = 0 - overlapAlong(solvedNormal);
   if (!(lower > 0)) return;
-  gapIo[0] = err;
-  gapIo[1] = -1;
-  gapIo[2] = lower;
-  if (curved(b)) gapProjection(b, 1);
-  if (curved(a)) gapProjection(a, 0);
-}
-
-/**
- * One side of {@link projectGapWitness}: alternating projections between the curved shape on
- * `side` (0 A, 1 B; its exact projection) and the other (GJK from a point to its core), from the
- * other side's witness, at most GAP_PROJECTIONS rounds (von Neumann's alternating projections:
- * the distance of each pair falls to the shapes' distance). Replaces the solved witnesses and
- * gap (not the normal: the separation along it is the certified lower bound gapIo[2]) by the best
- * pair when better (the gap then the lower bound), recording its error in gapIo.
- */
-function gapProjection(s: ConvexShape, side: number): void {
-  const lower = gapIo[2];
-  const rc = revolutionCore(s);
-  if (rc === null) return;
-  const rev = shapeDef(rc.type).revolution as Revolution;
-  const core = side === 1 ? coreB : coreA;
-  rev.dims(revDims, rc);
-  const h = revDims[0] * core.scale;
-  const r = revDims[1] * core.scale;
-  if (side === 1) iso.invert(revInv, pairBInA);
-  vec3.copy(gapP, side === 1 ? solvedA : solvedB);
-  for (let it = 0; it < GAP_PROJECTIONS; it++) {
-    if (side === 1) iso.transformPoint(snapLocal, revInv, gapP);
-    else toLocalA(snapLocal, gapP);
-    projectRevolution(revProj, rev.kind, h, r, snapLocal);
-    if (!(revProj.distance > 0)) return;
-    if (side === 1) iso.transformPoint(gapQ, pairBInA, revProj.point);
-    else fromLocalA(gapQ, revProj.point);
-    vec3.sub(snapC, gapQ, gapP);
-    lengthInto(snapC, 0);
-    const dist = sizeIo[0];
-    const err = dist - lower;
-    if (err >= 0 && err < gapIo[0]) {
-      gapIo[0] = err;
-      gapIo[1] = dist;
-      // The certified lower bound, not |p − q|: a gap never above the distance, so that the
-      // conservative advancement of castShapes, stepping by it, never passes the contact.
-      solvedIo[0] = lower;
-      if (side === 1) {
-        vec3.copy(solvedA, gapP);
-        vec3.copy(solvedB, gapQ);
-      } else {
-        vec3.copy(solvedA, gapQ);
-        vec3.copy(solvedB, gapP);
-      }
-    }
-    if (it + 1 === GAP_PROJECTIONS) return;
-    // The other shape's point nearest q: the next p.
-    touchPoint.reset(gapQ, gapQ);
-    gjkLimit[0] = Number.POSITIVE_INFINITY;
-    if (side === 1) {
-      gjkToLimit(touchGjk, coreA, touchPoint, solvedNormal);
-      if (touchGjk.status !== GjkStatus.Separated) return;
-      vec3.copy(gapQ, touchGjk.pointA);
+  for (let side = 1; side >= 0; side--) {
+    if (!curved(side === 1 ? b : a)) continue;
+    // From the other shape's witness, taken as on it.
+    vec3.copy(polishP, side === 1 ? solvedA : solvedB);
+    alternateProjections(1 - side, GAP_PROJECTIONS, 0);
+    const e = polishIo[0] - lower;
+    if (!(e >= 0 && e < err)) continue;
+    err = e;
+    // The certified lower bound, not |p − q|: a gap never above the distance, so that the
+    // conservative advancement of castShapes, stepping by it, never passes the contact.
+    solvedIo[0] = lower;
+    if (polishIo[1] === 0) {
+      vec3.copy(solvedA, polishBest);
+      vec3.copy(solvedB, polishBestQ);
     } else {
-      gjkToLimit(touchGjk, touchPoint, coreBInA, solvedNormal);
-      if (touchGjk.status !== GjkStatus.Separated) return;
-      vec3.copy(gapQ, touchGjk.pointB);
+      vec3.copy(solvedA, polishBestQ);
+      vec3.copy(solvedB, polishBest);
     }
-    if (gapQ.x === gapP.x && gapQ.y === gapP.y && gapQ.z === gapP.z) return;
-    vec3.copy(gapP, gapQ);
   }
 }
 
-/** Rounds of {@link gapProjection}'s alternating projections. */
-const GAP_PROJECTIONS = 8;
+/** Projections of {@link projectGapWitness} from each side, at most. */
+const GAP_PROJECTIONS = 16;
 
 /** Steps of {@link snapToRevolution}'s fixed-point iteration. */
 const REVOLUTION_ITERATIONS = 8;
