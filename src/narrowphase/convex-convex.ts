@@ -350,8 +350,9 @@ function gapWitnesses(k: number): void {
  * along the normal against the other's unique support (a hull's edge against a cylinder's rim)
  * lies on the edge's supporting plane but beside the edge by the normal's error times the edge's
  * length (issue 16: 1e-5 off a hull of 7e5 whose edge crossed the rim of a cylinder of 0.03). The
- * nearest point of the shape moves it within that plane, so (pB − pA)·n keeps the depth. A
- * witness inside its shape is left as it is. Cores loaded; touchIo[0] the change of units.
+ * nearest point of the shape, kept on that plane (so that (pB − pA)·n keeps the depth) by
+ * projections onto the plane and the shape in turn, else the shape's support point along the
+ * normal. A witness inside its shape is left as it is. Cores loaded; touchIo[0] the change of units.
  */
 function seatWitnesses(): void {
   const k = touchIo[0];
@@ -364,12 +365,40 @@ function seatWitnesses(): void {
     polishP.z = w.z * k;
     if (shiftIo[0] !== 0) vec3.sub(polishP, polishP, shiftA);
     lengthInto(polishP, 1);
+    const slack = SEAT_SLACK * Math.max(m, sizeIo[1]);
     projectOnto(polishQ, side, polishP);
-    if (!(projectIo[0] > SEAT_SLACK * Math.max(m, sizeIo[1]))) continue;
+    if (!(projectIo[0] > slack)) continue;
+    // The nearest point can drop below the witness's supporting plane (beside a hull's edge whose
+    // next face slopes away: (pB − pA)·n then missed the depth by 3.5e-3 at depth 11): back onto
+    // the plane and the shape in turn, converging into their common face; else the shape's
+    // support point along the normal, on both.
+    const sgn = side === 0 ? 1 : -1;
+    const n = solvedNormal;
+    const h = sgn * vec3.dot(polishP, n);
+    let t = h - sgn * vec3.dot(polishQ, n);
+    const flat = (slack * SEAT_PLANE_SLACK) / SEAT_SLACK;
+    for (let it = 0; it < SEAT_PLANE_ITERATIONS && t > flat; it++) {
+      vec3.addScaled(polishD1, polishQ, n, sgn * t);
+      projectOnto(polishQ, side, polishD1);
+      t = h - sgn * vec3.dot(polishQ, n);
+    }
+    if (t > flat) {
+      const core = side === 0 ? coreA : coreB;
+      vec3.scale(negN, n, sgn);
+      if (side === 0) coreA.support(polishQ, negN);
+      else coreBInA.support(polishQ, negN);
+      vec3.addScaled(polishQ, polishQ, negN, core.margin);
+    }
     if (shiftIo[0] !== 0) vec3.add(polishQ, polishQ, shiftA);
     vec3.scale(w, polishQ, 1 / k);
   }
 }
+
+/** Projections of {@link seatWitnesses} between a shape and its supporting plane, at most. */
+const SEAT_PLANE_ITERATIONS = 8;
+
+/** A seated witness's drop below its supporting plane, relative to the pair's magnitude, that is rounding. */
+const SEAT_PLANE_SLACK = 2 ** -50;
 
 /** Distance outside its shape, relative to the pair's magnitude, from which a witness is seated. */
 const SEAT_SLACK = 2 ** -40;
