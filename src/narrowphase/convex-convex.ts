@@ -365,8 +365,9 @@ function seatWitnesses(): void {
     polishP.z = w.z * k;
     if (shiftIo[0] !== 0) vec3.sub(polishP, polishP, shiftA);
     lengthInto(polishP, 1);
-    const slack = SEAT_SLACK * Math.max(m, sizeIo[1]);
     projectOnto(polishQ, side, polishP);
+    // (sizeIo[1] now the distance moved: the slack of the pair's magnitude, or of that distance.)
+    const slack = SEAT_SLACK * Math.max(m, sizeIo[1]);
     if (!(projectIo[0] > slack)) continue;
     // The nearest point can drop below the witness's supporting plane (beside a hull's edge whose
     // next face slopes away: (pB − pA)·n then missed the depth by 3.5e-3 at depth 11): back onto
