@@ -365,6 +365,8 @@ function seatWitnesses(): void {
     polishP.z = w.z * k;
     if (shiftIo[0] !== 0) vec3.sub(polishP, polishP, shiftA);
     lengthInto(polishP, 1);
+    // The plane's tolerance from the witness's magnitude, before projectOnto overwrites sizeIo[1].
+    const flat = SEAT_PLANE_SLACK * Math.max(m, sizeIo[1]);
     projectOnto(polishQ, side, polishP);
     // (sizeIo[1] now the distance moved: the slack of the pair's magnitude, or of that distance.)
     const slack = SEAT_SLACK * Math.max(m, sizeIo[1]);
@@ -377,7 +379,6 @@ function seatWitnesses(): void {
     const n = solvedNormal;
     const h = sgn * vec3.dot(polishP, n);
     let t = h - sgn * vec3.dot(polishQ, n);
-    const flat = (slack * SEAT_PLANE_SLACK) / SEAT_SLACK;
     for (let it = 0; it < SEAT_PLANE_ITERATIONS && t > flat; it++) {
       vec3.addScaled(polishD1, polishQ, n, sgn * t);
       projectOnto(polishQ, side, polishD1);
