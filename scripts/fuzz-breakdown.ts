@@ -65,7 +65,14 @@ writeFileSync(
   o.out,
   report.failures
     .map((f) =>
-      JSON.stringify({ pair: f.pair, op: f.op, why: f.reason, line: f.line, answer: f.answer }),
+      JSON.stringify({
+        pair: f.pair,
+        op: f.op,
+        why: f.reason,
+        line: f.line,
+        answer: f.answer,
+        scenario: f.scenario,
+      }),
     )
     .join("\n"),
 );

@@ -357,8 +357,9 @@ function gapWitnesses(k: number): void {
  * along the normal against the other's unique support (a hull's edge against a cylinder's rim)
  * lies on the edge's supporting plane but beside the edge by the normal's error times the edge's
  * length (issue 16: 1e-5 off a hull of 7e5 whose edge crossed the rim of a cylinder of 0.03). The
- * nearest point of the shape moves it within that plane, so (pB − pA)·n keeps the depth. A
- * witness inside its shape is left as it is. Cores loaded; touchIo[0] the change of units.
+ * nearest point of the shape, kept on that plane (so that (pB − pA)·n keeps the depth) by
+ * projections onto the plane and the shape in turn, else the shape's support point along the
+ * normal. A witness inside its shape is left as it is. Cores loaded; touchIo[0] the change of units.
  */
 function seatWitnesses(): void {
   const k = touchIo[0];
@@ -371,12 +372,42 @@ function seatWitnesses(): void {
     polishP.z = w.z * k;
     if (shiftIo[0] !== 0) vec3.sub(polishP, polishP, shiftA);
     lengthInto(polishP, 1);
+    // The plane's tolerance from the witness's magnitude, before projectOnto overwrites sizeIo[1].
+    const flat = SEAT_PLANE_SLACK * Math.max(m, sizeIo[1]);
     projectOnto(polishQ, side, polishP);
-    if (!(projectIo[0] > SEAT_SLACK * Math.max(m, sizeIo[1]))) continue;
+    // (sizeIo[1] now the distance moved: the slack of the pair's magnitude, or of that distance.)
+    const slack = SEAT_SLACK * Math.max(m, sizeIo[1]);
+    if (!(projectIo[0] > slack)) continue;
+    // The nearest point can drop below the witness's supporting plane (beside a hull's edge whose
+    // next face slopes away: (pB − pA)·n then missed the depth by 3.5e-3 at depth 11): back onto
+    // the plane and the shape in turn, converging into their common face; else the shape's
+    // support point along the normal, on both.
+    const sgn = side === 0 ? 1 : -1;
+    const n = solvedNormal;
+    const h = sgn * vec3.dot(polishP, n);
+    let t = h - sgn * vec3.dot(polishQ, n);
+    for (let it = 0; it < SEAT_PLANE_ITERATIONS && t > flat; it++) {
+      vec3.addScaled(polishD1, polishQ, n, sgn * t);
+      projectOnto(polishQ, side, polishD1);
+      t = h - sgn * vec3.dot(polishQ, n);
+    }
+    if (t > flat) {
+      const core = side === 0 ? coreA : coreB;
+      vec3.scale(negN, n, sgn);
+      if (side === 0) coreA.support(polishQ, negN);
+      else coreBInA.support(polishQ, negN);
+      vec3.addScaled(polishQ, polishQ, negN, core.margin);
+    }
     if (shiftIo[0] !== 0) vec3.add(polishQ, polishQ, shiftA);
     vec3.scale(w, polishQ, 1 / k);
   }
 }
+
+/** Projections of {@link seatWitnesses} between a shape and its supporting plane, at most. */
+const SEAT_PLANE_ITERATIONS = 8;
+
+/** A seated witness's drop below its supporting plane, relative to the pair's magnitude, that is rounding. */
+const SEAT_PLANE_SLACK = 2 ** -50;
 
 /** Distance outside its shape, relative to the pair's magnitude, from which a witness is seated. */
 const SEAT_SLACK = 2 ** -40;
@@ -442,19 +473,14 @@ const projectIo = new Float64Array(1);
 
 /**
  * The witnesses of a pair with a cylinder or cone at a touch or a small gap, taken onto both
- * shapes by alternating projections (von Neumann; Bauschke & Borwein 1996, for two convex sets
- * they converge to a pair of nearest points, a common point when the sets meet). A touch at a
+ * shapes by {@link alternateProjections}. A touch at a
  * rim or an apex (rim on rim, a box edge or a corner on a rim) fixes the normal only to about
  * the square root of the rounding, where the overlap is flat, and the witness placed along it is
  * off the other shape by that angle times the size (issue 16: 1.4e-9 off a cylinder of 0.7
  * whose rim touched another's, 2.3e-5 at 1e5; a triangle's corner 6.9e-13 from a cone's rim
- * with the rim's witness 2e-7 aside). Near such a contact the boundaries cross at an angle, where
- * the projections converge linearly, slowly at a shallow angle: every second cycle is
- * extrapolated along its steps (Aitken's Δ² by vectors) and taken back onto the shape. The pair
- * of least gap is kept: at a touch (`touch` 1) its point on one shape for both witnesses, else
- * both points, and its gap when below the solver's (points on both shapes attain it). The
- * curved shapes project exactly (src/geometry/revolution.ts), the others by GJK from the point.
- * Starts from solvedA, on shape `on` (0 A, 1 B) or near it; `scene` as {@link touchWitnesses}.
+ * with the rim's witness 2e-7 aside); near such a contact the boundaries cross at an angle. The
+ * pair of least gap is kept: at a touch (`touch` 1) its point on one shape for both witnesses,
+ * else both points, and its gap when below the solver's (points on both shapes attain it). Starts from solvedA, on shape `on` (0 A, 1 B) or near it; `scene` as {@link touchWitnesses}.
  * Cores loaded; for curved pairs only, at a touch or where the witnesses are apart by more than
  * the gap.
  */
@@ -467,8 +493,47 @@ function polishWitnesses(scene: number, on: number, touch: number): void {
     if (shiftIo[0] !== 0) vec3.sub(polishP, polishP, shiftA);
   } else vec3.copy(polishP, solvedA);
   // Onto its own shape first: a witness placed along the normal can be off its shape as well.
-  projectOnto(polishQ, on, polishP);
-  vec3.copy(polishP, polishQ);
+  alternateProjections(on, TOUCH_POLISH_ITERATIONS, 1);
+  const best = polishIo[0];
+  if (touch === 0) {
+    // Not a touch: the pair itself, A's point first; its gap when below the solver's.
+    if (polishIo[1] === 1) {
+      vec3.copy(polishP, polishBest);
+      vec3.copy(polishBest, polishBestQ);
+      vec3.copy(polishBestQ, polishP);
+    }
+    if (shiftIo[0] !== 0) vec3.add(polishBestQ, polishBestQ, shiftA);
+    vec3.scale(polishBestQ, polishBestQ, 1 / k);
+    vec3.copy(solvedB, polishBestQ);
+    const g = best / k;
+    if (g < solvedIo[0]) solvedIo[0] = g;
+  }
+  if (shiftIo[0] !== 0) vec3.add(polishBest, polishBest, shiftA);
+  vec3.scale(polishBest, polishBest, 1 / k);
+  vec3.copy(solvedA, polishBest);
+  if (touch !== 0) vec3.copy(solvedB, polishBest);
+}
+
+/** [0] the least gap {@link alternateProjections} found (solver units), [1] the side of polishBest. */
+const polishIo = new Float64Array(2);
+
+/**
+ * Alternating projections between the two shapes (von Neumann; Bauschke & Borwein 1996: for two
+ * convex sets the pairs converge to a pair of nearest points, a common point when the sets
+ * meet), from polishP (solver frame), first onto shape `on` (0 A, 1 B) when `first` is 1, else
+ * polishP taken as on it: at most `iterations` projections, stopping after TOUCH_POLISH_STALLS
+ * without a smaller gap (rounding reached) or at a common point. Near a crossing of the
+ * boundaries at a shallow angle the projections converge linearly and slowly: every second cycle
+ * is extrapolated along its steps (Aitken's Δ² by vectors) and taken back onto the shape. Leaves
+ * the pair of least gap in polishBest (on side polishIo[1]) and polishBestQ (on the other), the
+ * gap in polishIo[0]. The curved shapes project exactly (src/geometry/revolution.ts), the others
+ * by GJK from the point ({@link projectOnto}). Cores loaded. Allocates nothing.
+ */
+function alternateProjections(on: number, iterations: number, first: number): void {
+  if (first !== 0) {
+    projectOnto(polishQ, on, polishP);
+    vec3.copy(polishP, polishQ);
+  }
   let side = on;
   let best = Number.POSITIVE_INFINITY;
   let bestSide = on;
@@ -476,7 +541,7 @@ function polishWitnesses(scene: number, on: number, touch: number): void {
   // The points on `on`'s shape after each full cycle (polishH0, polishH1: the last two) for
   // the extrapolation, `cycles` of them since the last one.
   let cycles = 0;
-  for (let it = 0; it < TOUCH_POLISH_ITERATIONS; it++) {
+  for (let it = 0; it < iterations; it++) {
     projectOnto(polishQ, 1 - side, polishP);
     const gap = projectIo[0];
     if (gap < best) {
@@ -508,32 +573,17 @@ function polishWitnesses(scene: number, on: number, touch: number): void {
     vec3.copy(polishH1, polishP);
     cycles++;
   }
-  if (touch === 0) {
-    // Not a touch: the pair itself, A's point first; its gap when below the solver's.
-    if (bestSide === 1) {
-      vec3.copy(polishP, polishBest);
-      vec3.copy(polishBest, polishBestQ);
-      vec3.copy(polishBestQ, polishP);
-    }
-    if (shiftIo[0] !== 0) vec3.add(polishBestQ, polishBestQ, shiftA);
-    vec3.scale(polishBestQ, polishBestQ, 1 / k);
-    vec3.copy(solvedB, polishBestQ);
-    const g = best / k;
-    if (g < solvedIo[0]) solvedIo[0] = g;
-  }
-  if (shiftIo[0] !== 0) vec3.add(polishBest, polishBest, shiftA);
-  vec3.scale(polishBest, polishBest, 1 / k);
-  vec3.copy(solvedA, polishBest);
-  if (touch !== 0) vec3.copy(solvedB, polishBest);
+  polishIo[0] = best;
+  polishIo[1] = bestSide;
 }
 
-/** Alternating projections of {@link polishWitnesses}, at most. */
+/** Projections of {@link polishWitnesses}, at most. */
 const TOUCH_POLISH_ITERATIONS = 24;
 
-/** Cosine above which two cycles of {@link polishWitnesses} run along one direction (extrapolated). */
+/** Cosine above which two cycles of {@link alternateProjections} run along one direction (extrapolated). */
 const TOUCH_POLISH_ALIGNED = 0.99;
 
-/** Projections without a smaller gap after which {@link polishWitnesses} stops (rounding reached). */
+/** Projections without a smaller gap after which {@link alternateProjections} stops (rounding reached). */
 const TOUCH_POLISH_STALLS = 3;
 
 /**
@@ -1449,6 +1499,8 @@ const featureD = vec3.create();
 const featureP = vec3.create();
 const featureQ = vec3.create();
 const featureShift = vec3.create();
+/** The feature's own outward normal (local, then A → B in the solver's frame). */
+const featureN = vec3.create();
 
 /**
  * Where the curved shape's support along the normal is a whole feature — a cylinder's side
@@ -1458,9 +1510,10 @@ const featureShift = vec3.create();
  * curved shape's feature is known exactly: moved along the normal by the overlap plus a small
  * clearance onto the far side of the other shape's supporting plane, GJK's closest points between
  * it and the other core are a pair facing each other along the normal, one on each feature;
- * moved back, they are the witnesses (issue 16, class 5: witnesses on their shapes). Kept only
- * when they are apart by the clearance along the normal and not sideways (the features'
- * shadows overlap).
+ * moved back, they are the witnesses (issue 16, class 5: witnesses on their shapes). The normal,
+ * within FEATURE_ANGLE of the feature's own, is first taken onto it where the overlap along it is
+ * no worse (to rounding). Kept only when they are apart by the clearance along the normal, to
+ * rounding, and not sideways (the features' shadows overlap).
  */
 function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   const rc = revolutionCore(s);
@@ -1482,6 +1535,8 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   const cone = rev.kind === RevolutionKind.Cone;
   let map: SupportMap;
   if (rho <= FEATURE_ANGLE && (!cone || d.y < 0)) {
+    // The feature's own normal: the axis.
+    vec3.set(featureN, 0, d.y < 0 ? -1 : 1, 0);
     vec3.set(featureDisc.center, 0, d.y < 0 ? -h : h, 0);
     vec3.set(featureDisc.axis, 0, 1, 0);
     featureDisc.radius = r;
@@ -1497,9 +1552,13 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
     if (cone) {
       const len = mathHypot2(2 * h, r);
       if (!(Math.abs(d.y - r / len) <= FEATURE_ANGLE)) return;
+      // The slant's normal at the normal's azimuth.
+      const c = (2 * h) / len;
+      vec3.set(featureN, ux * c, r / len, uz * c);
       vec3.set(featureP, 0, h, 0);
     } else {
       if (!(Math.abs(d.y) <= FEATURE_ANGLE)) return;
+      vec3.set(featureN, ux, 0, uz);
       vec3.set(featureP, r * ux, h, r * uz);
     }
     vec3.set(featureQ, r * ux, -h, r * uz);
@@ -1513,8 +1572,22 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
     featureSeg.reset(featureP, featureQ);
     map = featureSeg;
   }
-  // Moved onto the far side of the other shape's supporting plane by the clearance.
   const size = Math.max(vec3.length(refined.pointA), vec3.length(refined.pointB), h, r);
+  // The normal, within FEATURE_ANGLE of the feature's, taken onto it exactly where the overlap
+  // along it is no worse (to rounding): tilted by θ, the feature's ends differ in height by θ
+  // times its length (3e-7 along a cone's slant of 3.4e5 tilted by 1e-12), which the witnesses
+  // facing each other would carry into (pB − pA)·n.
+  if (side === 1) {
+    quat.rotate(featureN, bInA.rotation, featureN);
+    vec3.negate(featureN, featureN);
+  }
+  if (normalizeScaled(featureN, featureN) === 0) return;
+  const snapped = overlapAlong(featureN);
+  if (snapped <= refined.overlap + FACE_SNAP_SLACK * size) {
+    vec3.copy(refined.normal, featureN);
+    refined.overlap = snapped;
+  }
+  // Moved onto the far side of the other shape's supporting plane by the clearance.
   const clear = FEATURE_CLEARANCE * size;
   const f = refined.overlap;
   vec3.scale(featureShift, n, side === 0 ? -(f + clear) : f + clear);
@@ -1537,7 +1610,11 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   const lx = dx - along * n.x;
   const ly = dy - along * n.y;
   const lz = dz - along * n.z;
-  if (!(Math.abs(along - clear) <= FEATURE_GAP_SLACK * size)) return;
+  const near = Math.max(vec3.length(featureGjk.pointA), vec3.length(featureGjk.pointB));
+  // Within the rounding of the witnesses and of the features' support points (GJK's blends of
+  // a generator's ends: 6e-14 at size 383 for witnesses at 2e-3).
+  const slack = FEATURE_GAP_SLACK * near + FEATURE_ROUNDING * size;
+  if (!(Math.abs(along - clear) <= slack)) return;
   if (!(lx * lx + ly * ly + lz * lz <= FEATURE_SIDEWAYS * FEATURE_SIDEWAYS * clear * clear)) return;
   if (side === 0) {
     vec3.sub(refined.pointA, featureGjk.pointA, featureShift);
@@ -1557,8 +1634,15 @@ const FEATURE_ANGLE = 2 ** -36;
 /** Clearance, relative to the pair's size, by which the feature is moved past the other shape. */
 const FEATURE_CLEARANCE = 2 ** -20;
 
-/** GJK's gap minus the clearance, relative to the size, under which the features face each other. */
-const FEATURE_GAP_SLACK = 2 ** -40;
+/**
+ * GJK's gap minus the clearance, relative to its witnesses' magnitude, under which the features
+ * face each other (with FEATURE_ROUNDING of the size; 2^-40 of the size alone let (pB − pA)·n miss
+ * the depth by 3e-7 at a cone of 3.4e5 whose slant the normal was tilted from).
+ */
+const FEATURE_GAP_SLACK = 2 ** -44;
+
+/** The rounding of GJK's witnesses on a feature, relative to the pair's size (16 ε). */
+const FEATURE_ROUNDING = 2 ** -48;
 
 /** {@link snapToRevolution} onto the curved shape `s`: side 1 is B (posed by bInA), 0 is A. */
 function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): void {
@@ -1618,111 +1702,55 @@ function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): voi
   refined.gradient = vec3.length(revQ);
 }
 
-const gapP = vec3.create();
-const gapQ = vec3.create();
-/**
- * [0] the best consistency error of {@link projectGapWitness}, [1] its |p − q|, [2] the certified
- * lower bound on the gap (doubles through this array: one passed to a call is boxed).
- */
-const gapIo = new Float64Array(3);
-
 /**
  * A gap's witnesses must lie the gap apart, |pointB − pointA| = distance, but against a cylinder's
  * or a cone's rim, apex or slant the refinement can stop with the curved shape's support point
  * sliding off to the side of the other's (a triangle's corner 6.9e-13 from a cone's rim with the
- * rim's support point 2e-7 away; a small cone's rim beside a large cone's slant: issue 16). The
- * solids of revolution have an exact projection (src/geometry/revolution.ts): the other shape's
- * witness p projected onto the curved shape gives a point q exactly on it, and |p − q| is a
- * distance both points attain (an upper bound on the gap, the separation along the normal a
- * lower one). The pair (p, q) is taken, with the lower bound as the gap (never above the true
- * distance: castShapes' conservative advancement steps by it) and the normal kept, when it leaves
- * less between the two bounds than the solved witnesses' disagreement |‖pB − pA‖ − d| (so the
- * answer only gets more consistent). Only when that disagreement exceeds rounding
- * (TOUCH_TOLERANCE of the witnesses' magnitude), the lower bound is a gap, and neither core has a
- * margin. Cores loaded, solver frame and units.
+ * rim's support point 2e-7 away; a small cone's rim beside a large cone's slant: issue 16). From
+ * the other shape's witness, on that shape, {@link alternateProjections} onto the curved one
+ * (exactly) and back give a pair on both shapes whose |p − q| is a distance both points attain
+ * (an upper bound on the gap, the separation along the normal a lower one). The pair is taken,
+ * with the lower bound as the gap (never above the true distance: castShapes' conservative
+ * advancement steps by it) and the normal kept, when it leaves less between the two bounds than
+ * the solved witnesses' disagreement |‖pB − pA‖ − d| (so the answer only gets more consistent).
+ * Only when that disagreement exceeds rounding (TOUCH_TOLERANCE of the witnesses' magnitude), the
+ * lower bound is a gap, and neither core has a margin. From each curved side's other shape, B's
+ * first. Cores loaded, solver frame and units.
  */
 function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
   if (coreA.margin !== 0 || coreB.margin !== 0) return;
   const d = solvedIo[0];
-  vec3.sub(gapP, solvedB, solvedA);
-  lengthInto(gapP, 0);
-  const err = Math.abs(sizeIo[0] - d);
+  vec3.sub(polishD1, solvedB, solvedA);
+  lengthInto(polishD1, 0);
+  let err = Math.abs(sizeIo[0] - d);
   witnessScale();
   if (!(err > TOUCH_TOLERANCE * sizeIo[0])) return;
   // The certified lower bound: the separation along the solved normal.
   const lower = 0 - overlapAlong(solvedNormal);
   if (!(lower > 0)) return;
-  gapIo[0] = err;
-  gapIo[1] = -1;
-  gapIo[2] = lower;
-  if (curved(b)) gapProjection(b, 1);
-  if (curved(a)) gapProjection(a, 0);
-}
-
-/**
- * One side of {@link projectGapWitness}: alternating projections between the curved shape on
- * `side` (0 A, 1 B; its exact projection) and the other (GJK from a point to its core), from the
- * other side's witness, at most GAP_PROJECTIONS rounds (von Neumann's alternating projections:
- * the distance of each pair falls to the shapes' distance). Replaces the solved witnesses and
- * gap (not the normal: the separation along it is the certified lower bound gapIo[2]) by the best
- * pair when better (the gap then the lower bound), recording its error in gapIo.
- */
-function gapProjection(s: ConvexShape, side: number): void {
-  const lower = gapIo[2];
-  const rc = revolutionCore(s);
-  if (rc === null) return;
-  const rev = shapeDef(rc.type).revolution as Revolution;
-  const core = side === 1 ? coreB : coreA;
-  rev.dims(revDims, rc);
-  const h = revDims[0] * core.scale;
-  const r = revDims[1] * core.scale;
-  if (side === 1) iso.invert(revInv, pairBInA);
-  vec3.copy(gapP, side === 1 ? solvedA : solvedB);
-  for (let it = 0; it < GAP_PROJECTIONS; it++) {
-    if (side === 1) iso.transformPoint(snapLocal, revInv, gapP);
-    else toLocalA(snapLocal, gapP);
-    projectRevolution(revProj, rev.kind, h, r, snapLocal);
-    if (!(revProj.distance > 0)) return;
-    if (side === 1) iso.transformPoint(gapQ, pairBInA, revProj.point);
-    else fromLocalA(gapQ, revProj.point);
-    vec3.sub(snapC, gapQ, gapP);
-    lengthInto(snapC, 0);
-    const dist = sizeIo[0];
-    const err = dist - lower;
-    if (err >= 0 && err < gapIo[0]) {
-      gapIo[0] = err;
-      gapIo[1] = dist;
-      // The certified lower bound, not |p − q|: a gap never above the distance, so that the
-      // conservative advancement of castShapes, stepping by it, never passes the contact.
-      solvedIo[0] = lower;
-      if (side === 1) {
-        vec3.copy(solvedA, gapP);
-        vec3.copy(solvedB, gapQ);
-      } else {
-        vec3.copy(solvedA, gapQ);
-        vec3.copy(solvedB, gapP);
-      }
-    }
-    if (it + 1 === GAP_PROJECTIONS) return;
-    // The other shape's point nearest q: the next p.
-    touchPoint.reset(gapQ, gapQ);
-    gjkLimit[0] = Number.POSITIVE_INFINITY;
-    if (side === 1) {
-      gjkToLimit(touchGjk, coreA, touchPoint, solvedNormal);
-      if (touchGjk.status !== GjkStatus.Separated) return;
-      vec3.copy(gapQ, touchGjk.pointA);
+  for (let side = 1; side >= 0; side--) {
+    if (!curved(side === 1 ? b : a)) continue;
+    // From the other shape's witness, taken as on it.
+    vec3.copy(polishP, side === 1 ? solvedA : solvedB);
+    alternateProjections(1 - side, GAP_PROJECTIONS, 0);
+    const e = polishIo[0] - lower;
+    if (!(e >= 0 && e < err)) continue;
+    err = e;
+    // The certified lower bound, not |p − q|: a gap never above the distance, so that the
+    // conservative advancement of castShapes, stepping by it, never passes the contact.
+    solvedIo[0] = lower;
+    if (polishIo[1] === 0) {
+      vec3.copy(solvedA, polishBest);
+      vec3.copy(solvedB, polishBestQ);
     } else {
-      gjkToLimit(touchGjk, touchPoint, coreBInA, solvedNormal);
-      if (touchGjk.status !== GjkStatus.Separated) return;
-      vec3.copy(gapQ, touchGjk.pointB);
+      vec3.copy(solvedA, polishBestQ);
+      vec3.copy(solvedB, polishBest);
     }
-    if (gapQ.x === gapP.x && gapQ.y === gapP.y && gapQ.z === gapP.z) return;
-    vec3.copy(gapP, gapQ);
   }
 }
 
-/** Rounds of {@link gapProjection}'s alternating projections. */
-const GAP_PROJECTIONS = 8;
+/** Projections of {@link projectGapWitness} from each side, at most. */
+const GAP_PROJECTIONS = 16;
 
 /** Steps of {@link snapToRevolution}'s fixed-point iteration. */
 const REVOLUTION_ITERATIONS = 8;

@@ -27,6 +27,7 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import { quatArb } from "./arbitraries.js";
 import { replayScenario } from "./fuzz.js";
 import type { Scenario } from "./generate.js";
 import { overlapPieces, surfaceDistance } from "./oracle-pairs.js";
@@ -133,19 +134,6 @@ function rotate(q: number[], v: V): V {
   const u = cross([x, y, z], t);
   return [v[0] + w * t[0] + u[0], v[1] + w * t[1] + u[1], v[2] + w * t[2] + u[2]];
 }
-
-const quatArb = fc
-  .tuple(
-    fc.double({ min: -1, max: 1, noNaN: true }),
-    fc.double({ min: -1, max: 1, noNaN: true }),
-    fc.double({ min: -1, max: 1, noNaN: true }),
-    fc.double({ min: -1, max: 1, noNaN: true }),
-  )
-  .filter((q) => Math.hypot(...q) > 0.1)
-  .map((q) => {
-    const l = Math.hypot(...q);
-    return q.map((c) => c / l);
-  });
 
 describe("properties of the classes", () => {
   it("a small aabb barely into a large hull, any scale and offset: the normal achieves the depth, the brute-force SAT depth", () => {

@@ -1,0 +1,16 @@
+/** fast-check arbitraries shared by the fuzzer's property tests. */
+import fc from "fast-check";
+
+/** A unit quaternion [x, y, z, w]: four coordinates in [−1, 1] (norm above 0.1), normalised. */
+export const quatArb = fc
+  .tuple(
+    fc.double({ min: -1, max: 1, noNaN: true }),
+    fc.double({ min: -1, max: 1, noNaN: true }),
+    fc.double({ min: -1, max: 1, noNaN: true }),
+    fc.double({ min: -1, max: 1, noNaN: true }),
+  )
+  .filter((q) => Math.hypot(...q) > 0.1)
+  .map((q) => {
+    const l = Math.hypot(...q);
+    return q.map((c) => c / l);
+  });
