@@ -55,9 +55,14 @@ const meshes = mode === "mesh";
 const plane = mode === "plane";
 const curved = mode === "curved";
 
+/** `CURVED_ONLY=0,1` (env): the "curved" mode's bodies only of these kinds (0 cylinder, 1 cone, 2 rounded box, 3 rounded polyhedron, 4 capsule, 5 solid mesh), to find which pair allocates. */
+const CURVED_ONLY = (process.env.CURVED_ONLY ?? "")
+  .split(",")
+  .filter((s) => s !== "")
+  .map(Number);
 /** Body i of the "curved" mode (see `mode`), of the scene's size `r` (a sphere's radius). */
 function curvedShape(i: number, r: number): Shape {
-  switch (i % 6) {
+  switch (CURVED_ONLY.length > 0 ? CURVED_ONLY[i % CURVED_ONLY.length] : i % 6) {
     case 0:
       return makeCylinder(r, 0.8 * r);
     case 1:
@@ -292,7 +297,11 @@ if (process.env.HEAP_PROFILE === "1") {
     const cf = node.callFrame;
     const here = `${cf.functionName || "(anon)"} ${cf.url.split("/").slice(-2).join("/")}:${cf.lineNumber + 1}`;
     const path = [...stack, here];
-    if (node.selfSize > 0) sites.push({ size: node.selfSize, at: path.slice(-4).join(" < ") });
+    if (node.selfSize > 0)
+      sites.push({
+        size: node.selfSize,
+        at: path.slice(-Number(process.env.HEAP_DEPTH ?? 4)).join(" < "),
+      });
     for (const c of node.children) walk(c, path);
   };
   walk(profile.head, []);
