@@ -12,7 +12,7 @@
 
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
-import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3Into, hypotIo } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 
@@ -170,7 +170,11 @@ export class PlusRadiusSupport implements SupportMap {
     const y = dir.y;
     const z = dir.z;
     const s = x * x + y * y + z * z;
-    const len = s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX ? Math.sqrt(s) : hypot3(x, y, z);
+    let len = Math.sqrt(s);
+    if (!(s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX)) {
+      hypot3Into(x, y, z);
+      len = hypotIo[0];
+    }
     if (r > 0 && len > 0) {
       const k = r / len;
       out.x = out.x + x * k;

@@ -37,6 +37,30 @@ export function hypot2(x: number, y: number): number {
   return m * Math.sqrt(a * a + b * b);
 }
 
+/**
+ * [0]: the result of {@link hypot2Into} / {@link hypot3Into}. A hot path that inlines the common
+ * case `Math.sqrt(s)` and calls `hypot2`/`hypot3` outside it must not merge the two in one
+ * expression (`ok ? Math.sqrt(s) : hypot2(x, y)`): when V8 does not inline the call, the merged
+ * value is tagged and the square root is boxed (allocated) on the common path too. The rare path
+ * calls these instead and reads the result from this array, so both branches stay doubles.
+ */
+export const hypotIo = new Float64Array(2);
+
+/** hypotIo[0] = Math.hypot(hypotIo[0], hypotIo[1]) (mathHypot2): no double crosses the call. */
+export function mathHypot2Io(): void {
+  hypotIo[0] = mathHypot2(hypotIo[0], hypotIo[1]);
+}
+
+/** hypotIo[0] = hypot2(x, y). */
+export function hypot2Into(x: number, y: number): void {
+  hypotIo[0] = hypot2(x, y);
+}
+
+/** hypotIo[0] = hypot3(x, y, z). */
+export function hypot3Into(x: number, y: number, z: number): void {
+  hypotIo[0] = hypot3(x, y, z);
+}
+
 /** √(x² + y² + z²) without overflow or underflow; see {@link hypot2}. */
 export function hypot3(x: number, y: number, z: number): number {
   const s = x * x + y * y + z * z;

@@ -3,7 +3,7 @@
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
-import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2 } from "../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2Into, hypotIo } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
@@ -34,7 +34,11 @@ export function makeCone(halfHeight: number, radius: number, field = ""): Cone {
 export function supportCone(out: Vec3, c: Cone, dir: Vec3): Vec3 {
   // hypot2's common case written out and the coordinates stored directly (see supportCylinder).
   const rr = dir.x * dir.x + dir.z * dir.z;
-  const rho = rr > HYPOT_SAFE_MIN && rr < HYPOT_SAFE_MAX ? Math.sqrt(rr) : hypot2(dir.x, dir.z);
+  let rho = Math.sqrt(rr);
+  if (!(rr > HYPOT_SAFE_MIN && rr < HYPOT_SAFE_MAX)) {
+    hypot2Into(dir.x, dir.z);
+    rho = hypotIo[0];
+  }
   const h = c.halfHeight;
   const r = c.radius;
   // Apex wins when dir·apex ≥ dir·rim, i.e. dir.y·h ≥ −dir.y·h + rho·r.

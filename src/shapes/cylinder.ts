@@ -3,7 +3,7 @@
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
-import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2 } from "../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2Into, hypotIo } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
@@ -35,7 +35,11 @@ export function supportCylinder(out: Vec3, c: Cylinder, dir: Vec3): Vec3 {
   // vec3.set: inlined into a large caller whose inlining budget is spent, a call passing or
   // returning doubles boxes each one (allocates), and this runs for every support point.
   const rr = dir.x * dir.x + dir.z * dir.z;
-  const rho = rr > HYPOT_SAFE_MIN && rr < HYPOT_SAFE_MAX ? Math.sqrt(rr) : hypot2(dir.x, dir.z);
+  let rho = Math.sqrt(rr);
+  if (!(rr > HYPOT_SAFE_MIN && rr < HYPOT_SAFE_MAX)) {
+    hypot2Into(dir.x, dir.z);
+    rho = hypotIo[0];
+  }
   out.y = dir.y >= 0 ? c.halfHeight : -c.halfHeight;
   if (rho > 0) {
     out.x = (dir.x / rho) * c.radius;
