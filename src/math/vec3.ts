@@ -178,7 +178,10 @@ export function distanceInto(a: Vec3, b: Vec3): void {
 
 /** hypotIo[0] = Math.hypot(a.x, a.y, a.z), bit for bit (mathHypot3; see {@link lengthInto}). */
 export function mathLengthInto(a: Vec3): void {
-  hypotIo[0] = mathHypot3(a.x, a.y, a.z);
+  hypotIo[0] = a.x;
+  hypotIo[1] = a.y;
+  hypotIo[2] = a.z;
+  mathHypot3Io();
 }
 
 /** Below this length (about 2^-970) `normalize` rescales first; well above the subnormals. */
@@ -324,5 +327,5 @@ import {
   hypot3,
   hypot3Into,
   hypotIo,
-  mathHypot3,
+  mathHypot3Io,
 } from "./scalar.js";
