@@ -256,18 +256,27 @@ let sink = run(1, warmup);
 const WINDOWS = Number(process.env.WINDOWS ?? 4);
 const ACCEPT_BYTES_PER_STEP = 256;
 let frameNo = warmup;
-let result = { growth: 0, gcs: 0, before: 0, window: 0, kinds: [] as number[] };
+let result = { growth: 0, gcs: 0, before: 0, window: 0, kinds: [] as number[], cpuUs: 0 };
 for (let w = 1; w <= WINDOWS; w++) {
   // Let the observer deliver the entries of the collections so far before counting.
   await new Promise((r) => setTimeout(r, 50));
   gcs = 0;
   gcKinds = [];
   const before = process.memoryUsage().heapUsed;
+  const cpu0 = process.cpuUsage();
   sink += run(frameNo + 1, frameNo + steps);
+  const cpu = process.cpuUsage(cpu0);
   const after = process.memoryUsage().heapUsed;
   frameNo += steps;
   await new Promise((r) => setTimeout(r, 50));
-  result = { growth: after - before, gcs, before, window: w, kinds: gcKinds };
+  result = {
+    growth: after - before,
+    gcs,
+    before,
+    window: w,
+    kinds: gcKinds,
+    cpuUs: cpu.user + cpu.system,
+  };
   if (gcs === 0 && after - before < ACCEPT_BYTES_PER_STEP * steps) break;
 }
 // HEAP_PROFILE=1: one more window of `steps` steps under V8's sampling heap profiler (interval
@@ -337,6 +346,9 @@ process.stdout.write(
     gcsDuring,
     gcKinds: result.kinds,
     window: result.window,
+    // CPU time of the reported window per step, ms (the process's, so the JIT's background
+    // threads count too; for A/B timings on one machine).
+    cpuMsPerStep: result.cpuUs / 1000 / steps,
     contacts: world.contactCount,
     parallelMerges:
       (world as unknown as { bp: { parallelMerges?: number } }).bp.parallelMerges ?? 0,
