@@ -87,9 +87,15 @@ const overlapIo = new Float64Array(1);
 function overlap(a: SupportMap, b: SupportMap, d: Vec3, wOut: Vec3): void {
   evaluations++;
   a.support(sa, d);
-  vec3.negate(neg, d);
+  // vec3.negate and vec3.sub written out: their shared store sites have seen many kinds of
+  // object and, inlined here, would store through V8's generic handler, boxing each double.
+  neg.x = -d.x;
+  neg.y = -d.y;
+  neg.z = -d.z;
   b.support(sb, neg);
-  vec3.sub(wOut, sa, sb);
+  wOut.x = sa.x - sb.x;
+  wOut.y = sa.y - sb.y;
+  wOut.z = sa.z - sb.z;
   overlapIo[0] = d.x * wOut.x + d.y * wOut.y + d.z * wOut.z;
 }
 
