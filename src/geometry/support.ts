@@ -11,6 +11,7 @@
  */
 
 import type { Isometry } from "../math/isometry.js";
+import * as quat from "../math/quat.js";
 import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3Into, hypotIo } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
@@ -132,36 +133,13 @@ export class TransformedSupport implements SupportMap {
 
   /** out = pose · s_inner(R⁻¹ dir). */
   support(out: Vec3, dir: Vec3): Vec3 {
+    // Through quat's and vec3's helpers: written out here, the rotation's loads took this
+    // site's own (polymorphic) feedback and boxed w on every call (1 MB per step, cylinders).
     const r = this.pose.rotation;
-    // quat.inverseRotate, quat.rotate and vec3.add written out: inlined, a shared helper brings
-    // its own type feedback, and a store site that has seen many kinds of `out` object
-    // (megamorphic) stores through V8's generic handler, boxing (allocating) every double; these
-    // sites see only the support points. Same operations in the same order.
-    const qx = r.x;
-    const qy = r.y;
-    const qz = r.z;
-    const qw = r.w;
-    const dx = dir.x;
-    const dy = dir.y;
-    const dz = dir.z;
-    const ux = 2 * (-qy * dz + qz * dy);
-    const uy = 2 * (-qz * dx + qx * dz);
-    const uz = 2 * (-qx * dy + qy * dx);
-    localDir.x = dx + qw * ux + (-qy * uz + qz * uy);
-    localDir.y = dy + qw * uy + (-qz * ux + qx * uz);
-    localDir.z = dz + qw * uz + (-qx * uy + qy * ux);
+    quat.inverseRotate(localDir, r, dir);
     this.inner.support(out, localDir);
-    const vx = out.x;
-    const vy = out.y;
-    const vz = out.z;
-    const tx = 2 * (qy * vz - qz * vy);
-    const ty = 2 * (qz * vx - qx * vz);
-    const tz = 2 * (qx * vy - qy * vx);
-    const t = this.pose.translation;
-    out.x = vx + qw * tx + (qy * tz - qz * ty) + t.x;
-    out.y = vy + qw * ty + (qz * tx - qx * tz) + t.y;
-    out.z = vz + qw * tz + (qx * ty - qy * tx) + t.z;
-    return out;
+    quat.rotate(out, r, out);
+    return vec3.add(out, out, this.pose.translation);
   }
 }
 
