@@ -6,7 +6,7 @@
  * Feature numbering per shape is listed in manifold.ts's module docs.
  */
 import { MANIFOLD_FEATURE_COS } from "../constants.js";
-import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3Into, hypotIo } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { type ClipPolygon, makeClipPolygon, reserveClipPolygon } from "./clip.js";
@@ -95,7 +95,11 @@ export function segmentSin(d: Vec3): void {
   const z = featureIo[2];
   const s = x * x + y * y + z * z;
   // hypot3's common case inline (its result is a double returned by a call).
-  const len = s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX ? Math.sqrt(s) : hypot3(x, y, z);
+  let len = Math.sqrt(s);
+  if (!(s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX)) {
+    hypot3Into(x, y, z);
+    len = hypotIo[0];
+  }
   featureIo[6] = len > 0 ? Math.abs(x * d.x + y * d.y + z * d.z) / len : 1;
 }
 

@@ -25,7 +25,7 @@ import {
   REFINE_MIN_ANGLE,
   REFINE_PATTERN_ITERATIONS,
 } from "../constants.js";
-import { mathHypot3 } from "../math/scalar.js";
+import { hypotIo } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { SupportMap } from "./support.js";
@@ -87,22 +87,64 @@ const overlapIo = new Float64Array(1);
 function overlap(a: SupportMap, b: SupportMap, d: Vec3, wOut: Vec3): void {
   evaluations++;
   a.support(sa, d);
-  vec3.negate(neg, d);
+  // vec3.negate and vec3.sub written out: their shared store sites have seen many kinds of
+  // object and, inlined here, would store through V8's generic handler, boxing each double.
+  neg.x = -d.x;
+  neg.y = -d.y;
+  neg.z = -d.z;
   b.support(sb, neg);
-  vec3.sub(wOut, sa, sb);
+  wOut.x = sa.x - sb.x;
+  wOut.y = sa.y - sb.y;
+  wOut.z = sa.z - sb.z;
   overlapIo[0] = d.x * wOut.x + d.y * wOut.y + d.z * wOut.z;
 }
 
-/** out = w − (w·d) d. */
+/*
+ * No double crosses a call below unless the call is certain to be inlined: V8 boxes (allocates)
+ * a double passed to or returned by a call it does not inline, and these routines are large
+ * enough to spend TurboFan's inlining budget. So vec3's helpers with a double argument or result
+ * (addScaled, scale, dot, length, distance) are written out, in their own operation order
+ * (bitwise the same results); lengths come through hypotIo (vec3.lengthInto and kin), and doubles
+ * between the routines of this file through the Float64Arrays below.
+ */
+
+/** out = w − (w·d) d (vec3.addScaled(out, w, d, −vec3.dot(w, d)) written out). */
 function tangential(out: Vec3, wv: Vec3, d: Vec3): Vec3 {
-  return vec3.addScaled(out, wv, d, -vec3.dot(wv, d));
+  const k = -(wv.x * d.x + wv.y * d.y + wv.z * d.z);
+  out.x = wv.x + d.x * k;
+  out.y = wv.y + d.y * k;
+  out.z = wv.z + d.z * k;
+  return out;
 }
 
+/** v = v / Math.hypot(v.x, v.y, v.z) when that is positive and finite (returns true). */
 function normalizeInPlace(v: Vec3): boolean {
-  const l = mathHypot3(v.x, v.y, v.z);
+  vec3.mathLengthInto(v);
+  const l = hypotIo[0];
   if (!(l > 0) || !Number.isFinite(l)) return false;
-  vec3.scale(v, v, 1 / l);
+  const k = 1 / l;
+  v.x = v.x * k;
+  v.y = v.y * k;
+  v.z = v.z * k;
   return true;
+}
+
+/** [0] the angle of the next {@link tiltProbe}, radians. */
+const tiltIo = new Float64Array(1);
+
+/**
+ * trial = d + t1·(cos_k·θ) + t2·(sin_k·θ), θ = tiltIo[0]: probe k of 8 around unit d (t1, t2 a
+ * basis of its tangent plane), not yet normalised. Two vec3.addScaled written out.
+ */
+function tiltProbe(d: Vec3, k: number): void {
+  const c = PROBE_COS[k] * tiltIo[0];
+  trial.x = d.x + t1.x * c;
+  trial.y = d.y + t1.y * c;
+  trial.z = d.z + t1.z * c;
+  const sn = PROBE_SIN[k] * tiltIo[0];
+  trial.x = trial.x + t2.x * sn;
+  trial.y = trial.y + t2.y * sn;
+  trial.z = trial.z + t2.z * sn;
 }
 
 /** Relative gap between f(start) and a certified lower bound under which no refinement runs. */
@@ -152,14 +194,19 @@ export function refineOverlapNormal(
   vec3.copy(out.pointB, sb);
   tangential(g, w, n);
   // First step: a fraction of the angle the gradient suggests against the set's size.
-  const size = Math.max(vec3.length(w), Math.abs(f));
+  vec3.lengthInto(w);
+  const size = Math.max(hypotIo[0], Math.abs(f));
   let alpha = size > 0 ? 0.5 / size : 1;
   // A caller's certified lower bound within REFINE_CERTIFIED of f(start): nothing to refine.
   const certified = f - lowerBound <= REFINE_CERTIFIED * Math.abs(f);
   for (let it = 0; !certified && it < REFINE_DESCENT_ITERATIONS; it++) {
-    const gl = vec3.length(g);
+    vec3.lengthInto(g);
+    const gl = hypotIo[0];
     if (!(gl > 0) || !(alpha * gl > REFINE_MIN_ANGLE)) break;
-    vec3.addScaled(trial, n, g, -alpha);
+    const ma = -alpha;
+    trial.x = n.x + g.x * ma;
+    trial.y = n.y + g.y * ma;
+    trial.z = n.z + g.z * ma;
     if (!normalizeInPlace(trial)) break;
     overlap(a, b, trial, wTrial);
     const ft = overlapIo[0];
@@ -167,8 +214,8 @@ export function refineOverlapNormal(
       tangential(gTrial, wTrial, trial);
       vec3.sub(ds, trial, n);
       vec3.sub(dy, gTrial, g);
-      const sy = vec3.dot(ds, dy);
-      const ss = vec3.dot(ds, ds);
+      const sy = ds.x * dy.x + ds.y * dy.y + ds.z * dy.z;
+      const ss = ds.x * ds.x + ds.y * ds.y + ds.z * ds.z;
       // Barzilai–Borwein step; doubled when the curvature estimate is not positive.
       alpha = sy > 0 ? ss / sy : alpha * 2;
       vec3.copy(n, trial);
@@ -185,15 +232,21 @@ export function refineOverlapNormal(
   // Pattern search: settles ridges (discontinuous gradients) and confirms the optimum.
   // A smooth optimum (tangential gradient at the rounding level of the support points) needs
   // none: there the overlap is flat to second order.
-  let step =
-    certified || vec3.length(g) <= SMOOTH_GRADIENT * vec3.length(w) ? 0 : PATTERN_START_ANGLE;
+  let smooth = certified;
+  if (!smooth) {
+    vec3.lengthInto(g);
+    const lg = hypotIo[0];
+    vec3.lengthInto(w);
+    smooth = lg <= SMOOTH_GRADIENT * hypotIo[0];
+  }
+  let step = smooth ? 0 : PATTERN_START_ANGLE;
   for (let it = 0; it < REFINE_PATTERN_ITERATIONS && step > REFINE_MIN_ANGLE; it++) {
     vec3.orthonormalBasis(t1, t2, n);
     let improved = false;
     const f0 = f;
+    tiltIo[0] = step;
     for (let k = 0; k < 8; k++) {
-      vec3.addScaled(trial, n, t1, PROBE_COS[k] * step);
-      vec3.addScaled(trial, trial, t2, PROBE_SIN[k] * step);
+      tiltProbe(n, k);
       if (!normalizeInPlace(trial)) continue;
       overlap(a, b, trial, wTrial);
       const ft = overlapIo[0];
@@ -212,12 +265,20 @@ export function refineOverlapNormal(
     step = improved ? Math.min(step * PATTERN_GROWTH, REFINE_MAX_STEP) : step * 0.5;
   }
   // A smooth optimum (no pattern search) has no ridge to follow.
-  if (!certified && step > 0) f = followRidge(out, a, b, f, step);
+  if (!certified && step > 0) {
+    ridgeIo[0] = f;
+    ridgeIo[1] = step;
+    followRidge(out, a, b);
+    f = ridgeIo[0];
+  }
   tangential(g, w, n);
   vec3.copy(out.normal, n);
   out.overlap = f;
-  anchorWitnesses(out, a, b, n, f, step, hintA, hintB);
-  out.gradient = vec3.length(g);
+  ridgeIo[0] = f;
+  ridgeIo[1] = step;
+  anchorWitnesses(out, a, b, n, hintA, hintB);
+  vec3.lengthInto(g);
+  out.gradient = hypotIo[0];
   out.step = step;
   out.evaluations = evaluations;
   return out;
@@ -245,8 +306,11 @@ export function setOverlapNormal(
   vec3.copy(out.pointB, sb);
   vec3.copy(out.normal, n);
   out.overlap = f;
-  anchorWitnesses(out, a, b, n, f, 0, hintA, hintB);
-  out.gradient = vec3.length(tangential(g, w, n));
+  ridgeIo[0] = f;
+  ridgeIo[1] = 0;
+  anchorWitnesses(out, a, b, n, hintA, hintB);
+  vec3.lengthInto(tangential(g, w, n));
+  out.gradient = hypotIo[0];
   out.step = 0;
   out.evaluations += evaluations;
   return out;
@@ -265,23 +329,25 @@ const bestSa = vec3.create();
 const bestSb = vec3.create();
 
 /**
- * Writes to `edge` the unit direction of the segment supporting `m` along d when its support is
- * one (the support points under 8 tilts of d by `tilt` fall on two clusters, each within `tol`,
- * on a line), and returns true; false for a unique point or a face.
+ * [0] f and [1] the pattern search's step into {@link followRidge} and {@link anchorWitnesses},
+ * [0] the new f out of followRidge; [2] the tilt and [3] the tolerance of {@link supportEdge}.
  */
-function supportEdge(
-  edge: Vec3,
-  m: SupportMap,
-  d: Vec3,
-  sign: number,
-  tilt: number,
-  tol: number,
-): boolean {
+const ridgeIo = new Float64Array(4);
+
+/**
+ * Writes to `edge` the unit direction of the segment supporting `m` along d when its support is
+ * one (the support points under 8 tilts of d by the tilt ridgeIo[2] fall on two clusters, each
+ * within the tolerance ridgeIo[3], on a line), and returns true; false for a unique point or a
+ * face.
+ */
+function supportEdge(edge: Vec3, m: SupportMap, d: Vec3, sign: number): boolean {
+  const tilt = ridgeIo[2];
+  const tol = ridgeIo[3];
   vec3.orthonormalBasis(t1, t2, d);
   let count = 0;
+  tiltIo[0] = tilt;
   for (let k = 0; k < 8; k++) {
-    vec3.addScaled(trial, d, t1, PROBE_COS[k] * tilt);
-    vec3.addScaled(trial, trial, t2, PROBE_SIN[k] * tilt);
+    tiltProbe(d, k);
     normalizeInPlace(trial);
     if (sign < 0) vec3.negate(trial, trial);
     m.support(probeA, trial);
@@ -289,16 +355,28 @@ function supportEdge(
       vec3.copy(edgeP, probeA);
       count = 1;
     } else if (count === 1) {
-      if (vec3.distance(probeA, edgeP) > tol) {
+      vec3.distanceInto(probeA, edgeP);
+      if (hypotIo[0] > tol) {
         vec3.copy(edgeQ, probeA);
         count = 2;
       }
-    } else if (vec3.distance(probeA, edgeP) > tol && vec3.distance(probeA, edgeQ) > tol) {
-      // A third cluster: off the line through the first two means a face.
-      vec3.sub(edge, edgeQ, edgeP);
-      vec3.sub(ds, probeA, edgeP);
-      vec3.cross(dy, edge, ds);
-      if (vec3.length(dy) > tol * vec3.length(edge)) return false;
+    } else {
+      vec3.distanceInto(probeA, edgeP);
+      let third = hypotIo[0] > tol;
+      if (third) {
+        vec3.distanceInto(probeA, edgeQ);
+        third = hypotIo[0] > tol;
+      }
+      if (third) {
+        // A third cluster: off the line through the first two means a face.
+        vec3.sub(edge, edgeQ, edgeP);
+        vec3.sub(ds, probeA, edgeP);
+        vec3.cross(dy, edge, ds);
+        vec3.lengthInto(dy);
+        const off = hypotIo[0];
+        vec3.lengthInto(edge);
+        if (off > tol * hypotIo[0]) return false;
+      }
     }
   }
   if (count < 2) return false;
@@ -309,16 +387,21 @@ function supportEdge(
   // WITNESS_SCALE_RATIO a sliding support spreads that much less, within WITNESS_SCALE_SLACK (a
   // cone's rim taken for an edge stopped the ridge search 1.1e-5 rad short of a box edge on it:
   // depth 2.7e-9 relative too deep, the edge's witness 1.3e-4 off the box).
-  const spread = vec3.length(edge);
+  vec3.lengthInto(edge);
+  const spread = hypotIo[0];
   let small = 0;
+  // (c·tilt)·2⁻⁶ = c·(tilt·2⁻⁶) exactly: WITNESS_SCALE_RATIO is a power of two.
+  tiltIo[0] = tilt * WITNESS_SCALE_RATIO;
   for (let k = 0; k < 8; k++) {
-    vec3.addScaled(trial, d, t1, PROBE_COS[k] * tilt * WITNESS_SCALE_RATIO);
-    vec3.addScaled(trial, trial, t2, PROBE_SIN[k] * tilt * WITNESS_SCALE_RATIO);
+    tiltProbe(d, k);
     normalizeInPlace(trial);
     if (sign < 0) vec3.negate(trial, trial);
     m.support(probeA, trial);
     if (k === 0) vec3.copy(probeB, probeA);
-    else small = Math.max(small, vec3.distance(probeA, probeB));
+    else {
+      vec3.distanceInto(probeA, probeB);
+      small = Math.max(small, hypotIo[0]);
+    }
   }
   const expect = spread * WITNESS_SCALE_RATIO;
   if (small <= WITNESS_SCALE_SLACK * expect && small * WITNESS_SCALE_SLACK >= expect) return false;
@@ -330,23 +413,25 @@ function supportEdge(
  * across the plane normal to the edge, and the optimum lies on that plane): there the normal is
  * constrained to the great circle normal to the edge and f minimised along it by secant steps on
  * its derivative w·t (exact, the edge's end points differing only along the edge), or, with an
- * edge on each side, taken as their cross product (Ericson 2005, §5.2.1). Replaces n, w, the
- * support points in `out` and returns the new f when no worse than `f`.
+ * edge on each side, taken as their cross product (Ericson 2005, §5.2.1). Reads f from
+ * ridgeIo[0] and the last pattern-search step from ridgeIo[1]; replaces n, w, the support points
+ * in `out` and sets ridgeIo[0] to the new f when no worse than f.
  */
-function followRidge(
-  out: NormalRefinement,
-  a: SupportMap,
-  b: SupportMap,
-  f: number,
-  step: number,
-): number {
-  const size = Math.max(vec3.length(out.pointA), vec3.length(out.pointB), Math.abs(f));
-  if (!(size > 0)) return f;
+function followRidge(out: NormalRefinement, a: SupportMap, b: SupportMap): void {
+  const f = ridgeIo[0];
+  const step = ridgeIo[1];
+  vec3.lengthInto(out.pointA);
+  const la = hypotIo[0];
+  vec3.lengthInto(out.pointB);
+  const size = Math.max(la, hypotIo[0], Math.abs(f));
+  if (!(size > 0)) return;
   const tilt = Math.max(step, WITNESS_PROBE_ANGLE);
   const tol = SUPPORT_FLAT * tilt * size;
-  const onA = supportEdge(edgeA, a, n, 1, tilt, tol);
-  const onB = supportEdge(edgeB, b, n, -1, tilt, tol);
-  if (!onA && !onB) return f;
+  ridgeIo[2] = tilt;
+  ridgeIo[3] = tol;
+  const onA = supportEdge(edgeA, a, n, 1);
+  const onB = supportEdge(edgeB, b, n, -1);
+  if (!onA && !onB) return;
   const slack = RIDGE_SLACK * size;
   vec3.copy(bestN, n);
   vec3.copy(bestW, w);
@@ -355,8 +440,9 @@ function followRidge(
   let best = f;
   if (onA && onB) {
     vec3.cross(trial, edgeA, edgeB);
-    if (vec3.length(trial) > RIDGE_PARALLEL && normalizeInPlace(trial)) {
-      if (vec3.dot(trial, n) < 0) vec3.negate(trial, trial);
+    vec3.lengthInto(trial);
+    if (hypotIo[0] > RIDGE_PARALLEL && normalizeInPlace(trial)) {
+      if (trial.x * n.x + trial.y * n.y + trial.z * n.z < 0) vec3.negate(trial, trial);
       overlap(a, b, trial, wTrial);
       const ft = overlapIo[0];
       if (ft <= best + slack) {
@@ -370,7 +456,10 @@ function followRidge(
   } else {
     const e = onA ? edgeA : edgeB;
     // Start on the circle: n without its component along the edge.
-    vec3.addScaled(trial, n, e, -vec3.dot(n, e));
+    const ne = -(n.x * e.x + n.y * e.y + n.z * e.z);
+    trial.x = n.x + e.x * ne;
+    trial.y = n.y + e.y * ne;
+    trial.z = n.z + e.z * ne;
     if (normalizeInPlace(trial)) {
       vec3.copy(ds, trial);
       vec3.cross(ridgeT, e, ds);
@@ -379,7 +468,7 @@ function followRidge(
       let phiPrev = 0;
       overlap(a, b, ds, wTrial);
       let ft = overlapIo[0];
-      let dPrev = vec3.dot(wTrial, ridgeT);
+      let dPrev = wTrial.x * ridgeT.x + wTrial.y * ridgeT.y + wTrial.z * ridgeT.z;
       // Along the ridge f is smooth and flat at its minimum: the point kept is the one of least
       // |f'| among those within rounding of the pattern search's f.
       let leastSlope = Number.POSITIVE_INFINITY;
@@ -391,20 +480,30 @@ function followRidge(
         vec3.copy(bestSa, sa);
         vec3.copy(bestSb, sb);
       }
-      let phi = -dPrev / Math.max(vec3.length(wTrial), size);
+      vec3.lengthInto(wTrial);
+      let phi = -dPrev / Math.max(hypotIo[0], size);
       for (let it = 0; it < RIDGE_ITERATIONS; it++) {
         if (!(Math.abs(phi - phiPrev) > REFINE_MIN_ANGLE * 2 ** -8) || !Number.isFinite(phi)) break;
         const c = Math.cos(phi);
         const sn = Math.sin(phi);
-        vec3.scale(trial, ds, c);
-        vec3.addScaled(trial, trial, ridgeT, sn);
+        trial.x = ds.x * c;
+        trial.y = ds.y * c;
+        trial.z = ds.z * c;
+        trial.x = trial.x + ridgeT.x * sn;
+        trial.y = trial.y + ridgeT.y * sn;
+        trial.z = trial.z + ridgeT.z * sn;
         normalizeInPlace(trial);
         overlap(a, b, trial, wTrial);
         ft = overlapIo[0];
         // Tangent of the circle at φ: −sin φ·n0 + cos φ·t0.
-        vec3.scale(dy, ds, -sn);
-        vec3.addScaled(dy, dy, ridgeT, c);
-        const dv = vec3.dot(wTrial, dy);
+        const msn = -sn;
+        dy.x = ds.x * msn;
+        dy.y = ds.y * msn;
+        dy.z = ds.z * msn;
+        dy.x = dy.x + ridgeT.x * c;
+        dy.y = dy.y + ridgeT.y * c;
+        dy.z = dy.z + ridgeT.z * c;
+        const dv = wTrial.x * dy.x + wTrial.y * dy.y + wTrial.z * dy.z;
         if (ft <= f + slack && Math.abs(dv) <= leastSlope) {
           best = ft;
           leastSlope = Math.abs(dv);
@@ -421,12 +520,12 @@ function followRidge(
       }
     }
   }
-  if (bestN.x === n.x && bestN.y === n.y && bestN.z === n.z) return f;
+  if (bestN.x === n.x && bestN.y === n.y && bestN.z === n.z) return;
   vec3.copy(n, bestN);
   vec3.copy(w, bestW);
   vec3.copy(out.pointA, bestSa);
   vec3.copy(out.pointB, bestSb);
-  return best;
+  ridgeIo[0] = best;
 }
 
 /** Overlap increase, relative to the pair's size, within which a ridge point is taken (rounding). */
@@ -443,25 +542,28 @@ const RIDGE_PARALLEL = 2 ** -20;
  * surface, a vertex) and the other is a whole face or edge (whose support point is an arbitrary
  * corner of it), the unique one is kept and the other is placed `overlap` behind it along the
  * normal, on the other shape's supporting plane. Uniqueness is judged by how far each support
- * point moves when the normal is tilted by a small probe angle.
+ * point moves when the normal is tilted by a small probe angle. Reads f from ridgeIo[0] and the
+ * pattern search's last step from ridgeIo[1].
  */
 function anchorWitnesses(
   out: NormalRefinement,
   a: SupportMap,
   b: SupportMap,
   d: Vec3,
-  f: number,
-  step: number,
   hintA: Vec3 | null,
   hintB: Vec3 | null,
 ): void {
+  const f = ridgeIo[0];
+  const step = ridgeIo[1];
   const tilt = Math.max(step, WITNESS_PROBE_ANGLE);
   moveIo[4] = tilt;
   supportMoves(out, a, b, d, 0);
   const moveA = moveIo[0];
   const moveB = moveIo[1];
-  const flat =
-    SUPPORT_FLAT * tilt * Math.max(vec3.length(out.pointA), vec3.length(out.pointB), Math.abs(f));
+  vec3.lengthInto(out.pointA);
+  const la = hypotIo[0];
+  vec3.lengthInto(out.pointB);
+  const flat = SUPPORT_FLAT * tilt * Math.max(la, hypotIo[0], Math.abs(f));
   // A support that moves beyond `flat` in proportion to the tilt slides over a curved surface or
   // rim (by its radius of curvature times the tilt), unlike a face's or an edge's, which jumps
   // between corners by the feature's size whatever the tilt: a sliding point is exactly on its
@@ -486,15 +588,37 @@ function anchorWitnesses(
   // plane as the other's moved hint is on its own (a cone's rim sliding fast near its base
   // normal against a box edge had been moved 7.6e-9 off the cone).
   if (hintA && hintB && moveA > flat && moveB > flat) {
-    const hA = vec3.dot(d, out.pointA);
-    const hB = vec3.dot(d, out.pointB);
-    if (jumpsA) vec3.addScaled(out.pointA, hintA, d, hA - vec3.dot(d, hintA));
-    if (jumpsB) vec3.addScaled(out.pointB, hintB, d, hB - vec3.dot(d, hintB));
+    const pa = out.pointA;
+    const pb = out.pointB;
+    const hA = d.x * pa.x + d.y * pa.y + d.z * pa.z;
+    const hB = d.x * pb.x + d.y * pb.y + d.z * pb.z;
+    if (jumpsA) {
+      const s = hA - (d.x * hintA.x + d.y * hintA.y + d.z * hintA.z);
+      pa.x = hintA.x + d.x * s;
+      pa.y = hintA.y + d.y * s;
+      pa.z = hintA.z + d.z * s;
+    }
+    if (jumpsB) {
+      const s = hB - (d.x * hintB.x + d.y * hintB.y + d.z * hintB.z);
+      pb.x = hintB.x + d.x * s;
+      pb.y = hintB.y + d.y * s;
+      pb.z = hintB.z + d.z * s;
+    }
     return;
   }
   // The one that jumps (of two, the one that moves more) is placed on the other's line.
-  if (jumpsB && (!jumpsA || moveA <= moveB)) vec3.addScaled(out.pointB, out.pointA, d, -f);
-  else vec3.addScaled(out.pointA, out.pointB, d, f);
+  const pa = out.pointA;
+  const pb = out.pointB;
+  if (jumpsB && (!jumpsA || moveA <= moveB)) {
+    const s = -f;
+    pb.x = pa.x + d.x * s;
+    pb.y = pa.y + d.y * s;
+    pb.z = pa.z + d.z * s;
+  } else {
+    pa.x = pb.x + d.x * f;
+    pa.y = pb.y + d.y * f;
+    pa.z = pb.z + d.z * f;
+  }
 }
 
 /**
@@ -519,15 +643,17 @@ function supportMoves(
   vec3.orthonormalBasis(t1, t2, d);
   moveIo[at] = 0;
   moveIo[at + 1] = 0;
+  tiltIo[0] = tilt;
   for (let k = 0; k < 8; k += 2) {
-    vec3.addScaled(trial, d, t1, PROBE_COS[k] * tilt);
-    vec3.addScaled(trial, trial, t2, PROBE_SIN[k] * tilt);
+    tiltProbe(d, k);
     normalizeInPlace(trial);
     a.support(probeA, trial);
     vec3.negate(neg, trial);
     b.support(probeB, neg);
-    moveIo[at] = Math.max(moveIo[at], vec3.distance(probeA, out.pointA));
-    moveIo[at + 1] = Math.max(moveIo[at + 1], vec3.distance(probeB, out.pointB));
+    vec3.distanceInto(probeA, out.pointA);
+    moveIo[at] = Math.max(moveIo[at], hypotIo[0]);
+    vec3.distanceInto(probeB, out.pointB);
+    moveIo[at + 1] = Math.max(moveIo[at + 1], hypotIo[0]);
   }
 }
 

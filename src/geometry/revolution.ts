@@ -18,7 +18,7 @@
  *
  * Every routine works in the solid's local frame and allocates nothing.
  */
-import { mathHypot2 } from "../math/scalar.js";
+import { hypotIo, mathHypot2Io } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 
@@ -42,43 +42,61 @@ export function makeRevolutionProjection(): RevolutionProjection {
   return { point: vec3.create(), normal: vec3.create(0, 1, 0), distance: 0 };
 }
 
-// The 2D answer of `profileClosest`: point (pr, py), outward normal (nr, ny), signed distance.
-let pr = 0;
-let py = 0;
-let nr = 0;
-let ny = 0;
-let sd = 0;
+/*
+ * No double crosses a call here unless the call is certain to be inlined: V8 boxes (allocates) a
+ * double passed to or returned by a call it does not inline, or stored in a module-level `let`
+ * (a context slot), and these run for every snap of a witness onto a solid of revolution. So the
+ * profile routines take their inputs from and write their answer to `prof`.
+ */
 
 /**
- * The cylinder's profile [0, r] × [−h, h] against (ρ, y), ρ ≥ 0. Inside, the nearer of the side
- * and the nearer cap (the cap on a tie, so a point on the rim edge gets the cap's normal).
+ * The 2D answer of the profile routines: [0] pr, [1] py the point (ρ, y), [2] nr, [3] ny the
+ * outward normal, [4] sd the signed distance; their inputs: [5] ρ, [6] y of the query, [7] h,
+ * [8] r of the solid.
  */
-function cylinderProfile(rho: number, y: number, h: number, r: number): void {
+const prof = new Float64Array(9);
+
+/**
+ * The cylinder's profile [0, r] × [−h, h] against (ρ, y), ρ ≥ 0 (from prof[5..8]). Inside, the
+ * nearer of the side and the nearer cap (the cap on a tie, so a point on the rim edge gets the
+ * cap's normal).
+ */
+function cylinderProfile(): void {
+  const rho = prof[5];
+  const y = prof[6];
+  const h = prof[7];
+  const r = prof[8];
   const ay = Math.abs(y);
   if (rho > r || ay > h) {
-    pr = Math.min(rho, r);
-    py = Math.min(Math.max(y, -h), h);
+    const pr = Math.min(rho, r);
+    const py = Math.min(Math.max(y, -h), h);
     const dr = rho - pr;
     const dy = y - py;
-    sd = mathHypot2(dr, dy);
-    nr = dr / sd;
-    ny = dy / sd;
+    hypotIo[0] = dr;
+    hypotIo[1] = dy;
+    mathHypot2Io();
+    const sd = hypotIo[0];
+    prof[0] = pr;
+    prof[1] = py;
+    prof[2] = dr / sd;
+    prof[3] = dy / sd;
+    prof[4] = sd;
     return;
   }
   const side = r - rho;
   const cap = h - ay;
   if (cap <= side) {
-    pr = rho;
-    py = y < 0 ? -h : h;
-    nr = 0;
-    ny = y < 0 ? -1 : 1;
-    sd = -cap;
+    prof[0] = rho;
+    prof[1] = y < 0 ? -h : h;
+    prof[2] = 0;
+    prof[3] = y < 0 ? -1 : 1;
+    prof[4] = -cap;
   } else {
-    pr = r;
-    py = y;
-    nr = 1;
-    ny = 0;
-    sd = -side;
+    prof[0] = r;
+    prof[1] = y;
+    prof[2] = 1;
+    prof[3] = 0;
+    prof[4] = -side;
   }
 }
 
@@ -87,10 +105,17 @@ function cylinderProfile(rho: number, y: number, h: number, r: number): void {
  * (ρ, y), ρ ≥ 0. The slant's outward normal is (2h, r)/√(4h² + r²). Outside, the nearer of the
  * closest points on the slant and on the base segments; inside, the nearer of the two feet of
  * the perpendiculars (both inside their edges: the half-profile's angles at the apex and the rim
- * are acute).
+ * are acute). Inputs and answer in `prof`, as {@link cylinderProfile}'s.
  */
-function coneProfile(rho: number, y: number, h: number, r: number): void {
-  const len = mathHypot2(2 * h, r);
+function coneProfile(): void {
+  const rho = prof[5];
+  const y = prof[6];
+  const h = prof[7];
+  const r = prof[8];
+  hypotIo[0] = 2 * h;
+  hypotIo[1] = r;
+  mathHypot2Io();
+  const len = hypotIo[0];
   const mr = (2 * h) / len;
   const my = r / len;
   // Signed distances to the slant line (through the apex) and to the base plane.
@@ -122,40 +147,41 @@ function coneProfile(rho: number, y: number, h: number, r: number): void {
     if (!onBase && t > 0 && t < 1) {
       // Inside the slant's span: the line's own normal and signed distance, exact to the
       // rounding of the query's coordinates (the difference of two large points is not).
-      pr = Math.max(0, rho - slant * mr);
-      py = y - slant * my;
-      nr = mr;
-      ny = my;
-      sd = slant;
+      prof[0] = Math.max(0, rho - slant * mr);
+      prof[1] = y - slant * my;
+      prof[2] = mr;
+      prof[3] = my;
+      prof[4] = slant;
       return;
     }
-    pr = qr;
-    py = qy;
-    sd = Math.sqrt(d2);
+    prof[0] = qr;
+    prof[1] = qy;
+    const sd = Math.sqrt(d2);
+    prof[4] = sd;
     if (sd > 0) {
-      nr = dr / sd;
-      ny = dy / sd;
+      prof[2] = dr / sd;
+      prof[3] = dy / sd;
     } else if (slant >= base) {
-      nr = mr;
-      ny = my;
+      prof[2] = mr;
+      prof[3] = my;
     } else {
-      nr = 0;
-      ny = -1;
+      prof[2] = 0;
+      prof[3] = -1;
     }
     return;
   }
   if (-base <= -slant) {
-    pr = rho;
-    py = -h;
-    nr = 0;
-    ny = -1;
-    sd = base;
+    prof[0] = rho;
+    prof[1] = -h;
+    prof[2] = 0;
+    prof[3] = -1;
+    prof[4] = base;
   } else {
-    pr = Math.max(0, rho - slant * mr);
-    py = y - slant * my;
-    nr = mr;
-    ny = my;
-    sd = slant;
+    prof[0] = Math.max(0, rho - slant * mr);
+    prof[1] = y - slant * my;
+    prof[2] = mr;
+    prof[3] = my;
+    prof[4] = slant;
   }
 }
 
@@ -171,16 +197,64 @@ export function projectRevolution(
   r: number,
   q: Vec3,
 ): RevolutionProjection {
-  const rho = mathHypot2(q.x, q.z);
-  if (kind === RevolutionKind.Cylinder) cylinderProfile(rho, q.y, h, r);
-  else coneProfile(rho, q.y, h, r);
-  out.distance = sd;
+  prof[7] = h;
+  prof[8] = r;
+  return projectRevolutionIo(out, kind, q);
+}
+
+/**
+ * {@link projectRevolution} with the solid's half height and radius read from
+ * revolutionDims[0], [1] (no double crosses the call). Returns `out`.
+ */
+export function projectRevolutionDims(
+  out: RevolutionProjection,
+  kind: RevolutionKind,
+  q: Vec3,
+): RevolutionProjection {
+  prof[7] = revolutionDims[0];
+  prof[8] = revolutionDims[1];
+  return projectRevolutionIo(out, kind, q);
+}
+
+/** [0] the half height and [1] the radius for {@link projectRevolutionDims}. */
+export const revolutionDims = new Float64Array(2);
+
+/** {@link projectRevolution} with h and r already in prof[7], prof[8]. */
+function projectRevolutionIo(
+  out: RevolutionProjection,
+  kind: RevolutionKind,
+  q: Vec3,
+): RevolutionProjection {
+  hypotIo[0] = q.x;
+  hypotIo[1] = q.z;
+  mathHypot2Io();
+  const rho = hypotIo[0];
+  prof[5] = rho;
+  prof[6] = q.y;
+  if (kind === RevolutionKind.Cylinder) cylinderProfile();
+  else coneProfile();
+  const pr = prof[0];
+  const py = prof[1];
+  const nr = prof[2];
+  out.distance = prof[4];
   const ux = rho > 0 ? q.x / rho : 1;
   const uz = rho > 0 ? q.z / rho : 0;
-  // The query's own coordinates when the profile point keeps its ρ (exactly on its azimuth).
-  if (pr === rho) vec3.set(out.point, q.x, py, q.z);
-  else vec3.set(out.point, pr * ux, py, pr * uz);
-  vec3.set(out.normal, nr * ux, ny, nr * uz);
+  // The query's own coordinates (stored directly, not through vec3.set: see the note above)
+  // when the profile point keeps its ρ (exactly on its azimuth).
+  const p = out.point;
+  if (pr === rho) {
+    p.x = q.x;
+    p.y = py;
+    p.z = q.z;
+  } else {
+    p.x = pr * ux;
+    p.y = py;
+    p.z = pr * uz;
+  }
+  const m = out.normal;
+  m.x = nr * ux;
+  m.y = prof[3];
+  m.z = nr * uz;
   return out;
 }
 
@@ -208,17 +282,31 @@ export function makeSegmentRevolutionResult(): SegmentRevolutionResult {
 const segPoint = vec3.create();
 const scratch = makeRevolutionProjection();
 
-/** Signed distance of a + t·(b − a) to the solid (point in segPoint, projection in scratch). */
-function signedAt(kind: RevolutionKind, h: number, r: number, a: Vec3, b: Vec3, t: number): number {
+/**
+ * [0] the parameter t of the next {@link signedAt} or {@link keep}; the solid's h and r are in
+ * prof[7], prof[8] for the whole segment search (set by {@link closestSegmentRevolution}).
+ */
+const segIo = new Float64Array(1);
+
+/**
+ * Signed distance of a + t·(b − a) to the solid, t = segIo[0] (point in segPoint, projection in
+ * scratch, the distance in scratch.distance).
+ */
+function signedAt(kind: RevolutionKind, a: Vec3, b: Vec3): void {
+  const t = segIo[0];
   if (t === 0) vec3.copy(segPoint, a);
   else if (t === 1) vec3.copy(segPoint, b);
-  else vec3.set(segPoint, a.x + t * (b.x - a.x), a.y + t * (b.y - a.y), a.z + t * (b.z - a.z));
-  return projectRevolution(scratch, kind, h, r, segPoint).distance;
+  else {
+    segPoint.x = a.x + t * (b.x - a.x);
+    segPoint.y = a.y + t * (b.y - a.y);
+    segPoint.z = a.z + t * (b.z - a.z);
+  }
+  projectRevolutionIo(scratch, kind, segPoint);
 }
 
-/** Copies the last evaluation (segPoint, scratch) into `out` at parameter t. */
-function keep(out: SegmentRevolutionResult, t: number): void {
-  out.t = t;
+/** Copies the last evaluation (segPoint, scratch) into `out` at parameter t = segIo[0]. */
+function keep(out: SegmentRevolutionResult): void {
+  out.t = segIo[0];
   vec3.copy(out.segmentPoint, segPoint);
   const p = out.projection;
   vec3.copy(p.point, scratch.point);
@@ -250,9 +338,15 @@ export function closestSegmentRevolution(
   a: Vec3,
   b: Vec3,
 ): SegmentRevolutionResult {
-  searchSegment(out, kind, h, r, a, b);
-  const f0 = signedAt(kind, h, r, a, b, 0);
-  const f1 = signedAt(kind, h, r, a, b, 1);
+  prof[7] = h;
+  prof[8] = r;
+  searchSegment(out, kind, a, b);
+  segIo[0] = 0;
+  signedAt(kind, a, b);
+  const f0 = scratch.distance;
+  segIo[0] = 1;
+  signedAt(kind, a, b);
+  const f1 = scratch.distance;
   const m = Math.max(
     Math.abs(a.x),
     Math.abs(a.y),
@@ -264,8 +358,9 @@ export function closestSegmentRevolution(
   const tol = SEGMENT_TIE_ULPS * Number.EPSILON * (m + h + r);
   const f = out.projection.distance;
   if (f0 - f <= tol && f1 - f <= tol) {
-    signedAt(kind, h, r, a, b, 0.5);
-    keep(out, 0.5);
+    segIo[0] = 0.5;
+    signedAt(kind, a, b);
+    keep(out);
   }
   return out;
 }
@@ -277,26 +372,26 @@ export function closestSegmentRevolution(
  */
 export const SEGMENT_TIE_ULPS = 16;
 
-/** The search of {@link closestSegmentRevolution} without its tie rule. */
+/** The search of {@link closestSegmentRevolution} without its tie rule (h, r in prof[7], prof[8]). */
 function searchSegment(
   out: SegmentRevolutionResult,
   kind: RevolutionKind,
-  h: number,
-  r: number,
   a: Vec3,
   b: Vec3,
 ): SegmentRevolutionResult {
   const ex = b.x - a.x;
   const ey = b.y - a.y;
   const ez = b.z - a.z;
-  signedAt(kind, h, r, a, b, 0);
-  keep(out, 0);
+  segIo[0] = 0;
+  signedAt(kind, a, b);
+  keep(out);
   let n = scratch.normal;
   if (ex * n.x + ey * n.y + ez * n.z >= 0) return out;
-  signedAt(kind, h, r, a, b, 1);
+  segIo[0] = 1;
+  signedAt(kind, a, b);
   n = scratch.normal;
   if (ex * n.x + ey * n.y + ez * n.z <= 0) {
-    if (scratch.distance <= out.projection.distance) keep(out, 1);
+    if (scratch.distance <= out.projection.distance) keep(out);
     return out;
   }
   let lo = 0;
@@ -304,15 +399,18 @@ function searchSegment(
   for (let it = 0; it < SEGMENT_SEARCH_ITERATIONS; it++) {
     const mid = 0.5 * (lo + hi);
     if (!(mid > lo && mid < hi)) break;
-    signedAt(kind, h, r, a, b, mid);
+    segIo[0] = mid;
+    signedAt(kind, a, b);
     n = scratch.normal;
     if (ex * n.x + ey * n.y + ez * n.z > 0) hi = mid;
     else lo = mid;
   }
   // The better of the bracket's ends (the end point 0 was kept above).
-  const fLo = signedAt(kind, h, r, a, b, lo);
-  if (fLo <= out.projection.distance) keep(out, lo);
-  const fHi = signedAt(kind, h, r, a, b, hi);
-  if (fHi < out.projection.distance) keep(out, hi);
+  segIo[0] = lo;
+  signedAt(kind, a, b);
+  if (scratch.distance <= out.projection.distance) keep(out);
+  segIo[0] = hi;
+  signedAt(kind, a, b);
+  if (scratch.distance < out.projection.distance) keep(out);
   return out;
 }

@@ -12,7 +12,7 @@
 
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
-import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3Into, hypotIo } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 
@@ -133,6 +133,8 @@ export class TransformedSupport implements SupportMap {
 
   /** out = pose · s_inner(R⁻¹ dir). */
   support(out: Vec3, dir: Vec3): Vec3 {
+    // Through quat's and vec3's helpers: written out here, the rotation's loads took this
+    // site's own (polymorphic) feedback and boxed w on every call (1 MB per step, cylinders).
     const r = this.pose.rotation;
     quat.inverseRotate(localDir, r, dir);
     this.inner.support(out, localDir);
@@ -170,7 +172,11 @@ export class PlusRadiusSupport implements SupportMap {
     const y = dir.y;
     const z = dir.z;
     const s = x * x + y * y + z * z;
-    const len = s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX ? Math.sqrt(s) : hypot3(x, y, z);
+    let len = Math.sqrt(s);
+    if (!(s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX)) {
+      hypot3Into(x, y, z);
+      len = hypotIo[0];
+    }
     if (r > 0 && len > 0) {
       const k = r / len;
       out.x = out.x + x * k;
@@ -215,8 +221,14 @@ export class MinkowskiDifference implements SupportMap {
   /** outA = s_A(dir), outB = s_B(−dir), outW = outA − outB; returns outW. */
   supportPoints(outW: Vec3, outA: Vec3, outB: Vec3, dir: Vec3): Vec3 {
     this.a.support(outA, dir);
-    vec3.negate(negDir, dir);
+    // vec3.negate and vec3.sub written out (see TransformedSupport.support).
+    negDir.x = -dir.x;
+    negDir.y = -dir.y;
+    negDir.z = -dir.z;
     this.b.support(outB, negDir);
-    return vec3.sub(outW, outA, outB);
+    outW.x = outA.x - outB.x;
+    outW.y = outA.y - outB.y;
+    outW.z = outA.z - outB.z;
+    return outW;
   }
 }

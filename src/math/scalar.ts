@@ -37,6 +37,72 @@ export function hypot2(x: number, y: number): number {
   return m * Math.sqrt(a * a + b * b);
 }
 
+/**
+ * [0]: the result of {@link hypot2Into} / {@link hypot3Into}. A hot path that inlines the common
+ * case `Math.sqrt(s)` and calls `hypot2`/`hypot3` outside it must not merge the two in one
+ * expression (`ok ? Math.sqrt(s) : hypot2(x, y)`): when V8 does not inline the call, the merged
+ * value is tagged and the square root is boxed (allocated) on the common path too. The rare path
+ * calls these instead and reads the result from this array, so both branches stay doubles.
+ */
+export const hypotIo = new Float64Array(3);
+
+/**
+ * hypotIo[0] = Math.hypot(hypotIo[0], hypotIo[1]), bit for bit: no double crosses the call.
+ * {@link scaledHypot}'s two-argument case written out (inlined into a caller whose inlining
+ * budget is spent, a call to it would return a boxed double).
+ */
+export function mathHypot2Io(): void {
+  const ax = Math.abs(hypotIo[0]);
+  const ay = Math.abs(hypotIo[1]);
+  if (ax === Infinity || ay === Infinity) hypotIo[0] = Infinity;
+  else if (Number.isNaN(ax) || Number.isNaN(ay)) hypotIo[0] = Number.NaN;
+  else {
+    const m = Math.max(ax, ay);
+    if (m === 0) hypotIo[0] = 0;
+    else {
+      const a = ax / m;
+      const b = ay / m;
+      hypotIo[0] = Math.sqrt(a * a + b * b) * m;
+    }
+  }
+}
+
+/**
+ * hypotIo[0] = Math.hypot(hypotIo[0], hypotIo[1], hypotIo[2]), bit for bit (see
+ * {@link mathHypot2Io}; {@link scaledHypot}'s three-argument case written out).
+ */
+export function mathHypot3Io(): void {
+  const ax = Math.abs(hypotIo[0]);
+  const ay = Math.abs(hypotIo[1]);
+  const az = Math.abs(hypotIo[2]);
+  if (ax === Infinity || ay === Infinity || az === Infinity) hypotIo[0] = Infinity;
+  else if (Number.isNaN(ax) || Number.isNaN(ay) || Number.isNaN(az)) hypotIo[0] = Number.NaN;
+  else {
+    const m = Math.max(ax, ay, az);
+    if (m === 0) hypotIo[0] = 0;
+    else {
+      const a = ax / m;
+      const b = ay / m;
+      const c = az / m;
+      const s = a * a;
+      const t = b * b;
+      let sum = s + t;
+      sum += c * c - (sum - s - t);
+      hypotIo[0] = Math.sqrt(sum) * m;
+    }
+  }
+}
+
+/** hypotIo[0] = hypot2(x, y). */
+export function hypot2Into(x: number, y: number): void {
+  hypotIo[0] = hypot2(x, y);
+}
+
+/** hypotIo[0] = hypot3(x, y, z). */
+export function hypot3Into(x: number, y: number, z: number): void {
+  hypotIo[0] = hypot3(x, y, z);
+}
+
 /** √(x² + y² + z²) without overflow or underflow; see {@link hypot2}. */
 export function hypot3(x: number, y: number, z: number): number {
   const s = x * x + y * y + z * z;

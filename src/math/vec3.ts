@@ -156,6 +156,34 @@ export function distance(a: Vec3, b: Vec3): number {
   return hypot3(a.x - b.x, a.y - b.y, a.z - b.z);
 }
 
+/**
+ * hypotIo[0] (src/math/scalar.ts) = |a|, {@link length}'s bits. For hot code: a double returned
+ * by a call V8 does not inline is boxed (allocated), an argument object is not.
+ */
+export function lengthInto(a: Vec3): void {
+  const s = a.x * a.x + a.y * a.y + a.z * a.z;
+  if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) hypotIo[0] = Math.sqrt(s);
+  else hypot3Into(a.x, a.y, a.z);
+}
+
+/** hypotIo[0] = |a − b|, {@link distance}'s bits (see {@link lengthInto}). */
+export function distanceInto(a: Vec3, b: Vec3): void {
+  const x = a.x - b.x;
+  const y = a.y - b.y;
+  const z = a.z - b.z;
+  const s = x * x + y * y + z * z;
+  if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) hypotIo[0] = Math.sqrt(s);
+  else hypot3Into(x, y, z);
+}
+
+/** hypotIo[0] = Math.hypot(a.x, a.y, a.z), bit for bit (mathHypot3; see {@link lengthInto}). */
+export function mathLengthInto(a: Vec3): void {
+  hypotIo[0] = a.x;
+  hypotIo[1] = a.y;
+  hypotIo[2] = a.z;
+  mathHypot3Io();
+}
+
 /** Below this length (about 2^-970) `normalize` rescales first; well above the subnormals. */
 const TINY_LENGTH = 1e-292;
 /**
@@ -181,7 +209,10 @@ export function normalize(out: Vec3, a: Vec3): number {
     out.z = a.z * inv;
     return len;
   }
-  return normalizeRescaled(out, a);
+  // The rare path's length through hypotIo, not as a return value: merged with `len` above, a
+  // double returned by a call V8 does not inline would box the common path's length too.
+  normalizeRescaled(out, a);
+  return hypotIo[0];
 }
 
 /**
@@ -197,13 +228,19 @@ export function tryNormalize(out: Vec3, a: Vec3): boolean {
     out.z = a.z * inv;
     return true;
   }
-  return normalizeRescaled(out, a) > 0;
+  normalizeRescaled(out, a);
+  return hypotIo[0] > 0;
 }
 
-/** `normalize` for lengths outside the fast range: huge, tiny, subnormal, zero or not finite. */
-function normalizeRescaled(out: Vec3, a: Vec3): number {
+/**
+ * `normalize` for lengths outside the fast range: huge, tiny, subnormal, zero or not finite;
+ * writes normalize's return value to hypotIo[0].
+ */
+function normalizeRescaled(out: Vec3, a: Vec3): void {
   const len = hypot3(a.x, a.y, a.z);
-  if (!(len > 0) || !Number.isFinite(len)) return 0;
+  hypotIo[0] = 0;
+  if (!(len > 0) || !Number.isFinite(len)) return;
+  hypotIo[0] = len;
   if (len < TINY_LENGTH) {
     // Subnormal range: 1/len overflows and hypot has lost its relative precision, so rescale
     // by the largest component (exact enough) before normalising.
@@ -215,13 +252,12 @@ function normalizeRescaled(out: Vec3, a: Vec3): number {
     out.x = x / l;
     out.y = y / l;
     out.z = z / l;
-    return len;
+    return;
   }
   const inv = 1 / len;
   out.x = a.x * inv;
   out.y = a.y * inv;
   out.z = a.z * inv;
-  return len;
 }
 
 /** Component `i` (0 = x, 1 = y, 2 = z). */
@@ -262,8 +298,19 @@ export function orthonormalBasis(u: Vec3, v: Vec3, n: Vec3): void {
   const sign = n.z >= 0 ? 1 : -1;
   const a = -1 / (sign + n.z);
   const b = n.x * n.y * a;
-  set(u, 1 + sign * n.x * n.x * a, sign * b, -sign * n.x);
-  set(v, b, sign + n.y * n.y * a, -n.y);
+  // Stored directly, not through `set`: six doubles passed to a call V8 does not inline are boxed.
+  // (All computed before any store, as the calls did, in case u or v aliases n.)
+  const ux = 1 + sign * n.x * n.x * a;
+  const uy = sign * b;
+  const uz = -sign * n.x;
+  u.x = ux;
+  u.y = uy;
+  u.z = uz;
+  const vy = sign + n.y * n.y * a;
+  const vz = -n.y;
+  v.x = b;
+  v.y = vy;
+  v.z = vz;
 }
 
 /** Index (0, 1, 2) of the component of largest magnitude. */
@@ -274,4 +321,11 @@ export function maxAbsAxis(a: Vec3): number {
   return x >= y ? (x >= z ? 0 : 2) : y >= z ? 1 : 2;
 }
 
-import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "./scalar.js";
+import {
+  HYPOT_SAFE_MAX,
+  HYPOT_SAFE_MIN,
+  hypot3,
+  hypot3Into,
+  hypotIo,
+  mathHypot3Io,
+} from "./scalar.js";

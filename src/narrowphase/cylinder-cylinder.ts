@@ -19,7 +19,7 @@
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
-import { mathHypot2 } from "../math/scalar.js";
+import { hypotIo, mathHypot2Io } from "../math/scalar.js";
 import * as vec3 from "../math/vec3.js";
 import type { Cylinder } from "../shapes/cylinder.js";
 import { canonicalOrder } from "./canonical-order.js";
@@ -43,14 +43,21 @@ export function cylinderAxesParallel(bInA: Isometry): boolean {
   // The rotated y axis: (2(xy − wz), 1 − 2(x² + z²), 2(yz + wx)); its x and z components.
   const ux = 2 * (q.x * q.y - q.w * q.z);
   const uz = 2 * (q.y * q.z + q.w * q.x);
-  return mathHypot2(ux, uz) <= CYLINDER_PARALLEL_SINE;
+  hypotIo[0] = ux;
+  hypotIo[1] = uz;
+  mathHypot2Io();
+  return hypotIo[0] <= CYLINDER_PARALLEL_SINE;
 }
 
 /** Relative difference under which two choices of normal are a tie, broken by a fixed rule. */
 const TIE_RELATIVE = 2 ** -40;
 
 // The answer of `solveParallel`: signed distance, normal A → B, witnesses (A's frame).
-let pd = 0;
+/**
+ * [0] pd: a Float64Array slot, not a module-level `let` (a context slot, where V8 boxes every
+ * double stored).
+ */
+const pdIo = new Float64Array(1);
 const pn = vec3.create(0, 1, 0);
 const pa = vec3.create();
 const pb = vec3.create();
@@ -66,7 +73,11 @@ function solveParallel(a: Cylinder, b: Cylinder, bInA: Isometry): void {
   const hB = b.halfHeight;
   const R = rA + rB;
   const H = hA + hB;
-  const rho = mathHypot2(c.x, c.z);
+  // No double crosses a call (V8 boxes one passed to or returned by a call it does not inline).
+  hypotIo[0] = c.x;
+  hypotIo[1] = c.z;
+  mathHypot2Io();
+  const rho = hypotIo[0];
   const y = c.y;
   const ay = Math.abs(y);
   // Radial unit direction toward B's axis; +x when the axes coincide to TIE_RELATIVE of R (a tie:
@@ -85,16 +96,30 @@ function solveParallel(a: Cylinder, b: Cylinder, bInA: Isometry): void {
     // Apart: the nearest point of the Minkowski cylinder's boundary to c.
     const dr = Math.max(rho - R, 0);
     const dy = Math.max(ay - H, 0);
-    pd = mathHypot2(dr, dy);
-    vec3.set(pn, (dr / pd) * ux, (dy / pd) * sy, (dr / pd) * uz);
+    hypotIo[0] = dr;
+    hypotIo[1] = dy;
+    mathHypot2Io();
+    const pd = hypotIo[0];
+    pdIo[0] = pd;
+    pn.x = (dr / pd) * ux;
+    pn.y = (dy / pd) * sy;
+    pn.z = (dr / pd) * uz;
     side = rho > R;
     const capApart = ay > H;
     if (side) {
-      vec3.set(pa, rA * ux, 0, rA * uz);
-      vec3.set(pb, c.x - rB * ux, 0, c.z - rB * uz);
+      pa.x = rA * ux;
+      pa.y = 0;
+      pa.z = rA * uz;
+      pb.x = c.x - rB * ux;
+      pb.y = 0;
+      pb.z = c.z - rB * uz;
     } else {
-      vec3.set(pa, tMid * ux, 0, tMid * uz);
-      vec3.set(pb, tMid * ux, 0, tMid * uz);
+      pa.x = tMid * ux;
+      pa.y = 0;
+      pa.z = tMid * uz;
+      pb.x = tMid * ux;
+      pb.y = 0;
+      pb.z = tMid * uz;
     }
     if (capApart) {
       pa.y = sy * hA;
@@ -110,15 +135,27 @@ function solveParallel(a: Cylinder, b: Cylinder, bInA: Isometry): void {
   // The cap on a tie (to rounding).
   side = sideDepth < capDepth - TIE_RELATIVE * (R + H);
   if (side) {
-    pd = 0 - sideDepth;
-    vec3.set(pn, ux, 0, uz);
-    vec3.set(pa, rA * ux, yMid, rA * uz);
-    vec3.set(pb, c.x - rB * ux, yMid, c.z - rB * uz);
+    pdIo[0] = 0 - sideDepth;
+    pn.x = ux;
+    pn.y = 0;
+    pn.z = uz;
+    pa.x = rA * ux;
+    pa.y = yMid;
+    pa.z = rA * uz;
+    pb.x = c.x - rB * ux;
+    pb.y = yMid;
+    pb.z = c.z - rB * uz;
   } else {
-    pd = 0 - capDepth;
-    vec3.set(pn, 0, sy, 0);
-    vec3.set(pa, tMid * ux, sy * hA, tMid * uz);
-    vec3.set(pb, tMid * ux, y - sy * hB, tMid * uz);
+    pdIo[0] = 0 - capDepth;
+    pn.x = 0;
+    pn.y = sy;
+    pn.z = 0;
+    pa.x = tMid * ux;
+    pa.y = sy * hA;
+    pa.z = tMid * uz;
+    pb.x = tMid * ux;
+    pb.y = y - sy * hB;
+    pb.z = tMid * uz;
   }
 }
 
@@ -156,9 +193,10 @@ function solveCanonical(a: Cylinder, b: Cylinder, bInA: Isometry): void {
 export function intersectsCylinderCylinder(a: Cylinder, b: Cylinder, bInA: Isometry): boolean {
   if (!cylinderAxesParallel(bInA)) return intersectsConvexConvex(a, b, bInA);
   const c = bInA.translation;
-  return (
-    mathHypot2(c.x, c.z) <= a.radius + b.radius && Math.abs(c.y) <= a.halfHeight + b.halfHeight
-  );
+  hypotIo[0] = c.x;
+  hypotIo[1] = c.z;
+  mathHypot2Io();
+  return hypotIo[0] <= a.radius + b.radius && Math.abs(c.y) <= a.halfHeight + b.halfHeight;
 }
 
 /**
@@ -175,8 +213,8 @@ export function contactCylinderCylinder(
   if (!cylinderAxesParallel(bInA)) return contactConvexConvex(out, a, b, bInA, prediction);
   solveCanonical(a, b, bInA);
   const maxGap = Number.isNaN(prediction) ? 0 : Math.max(prediction, 0);
-  if (pd > maxGap) return false;
-  out.distance = pd;
+  if (pdIo[0] > maxGap) return false;
+  out.distance = pdIo[0];
   vec3.copy(out.normal, pn);
   vec3.copy(out.pointA, pa);
   vec3.copy(out.pointB, pb);
@@ -195,7 +233,7 @@ export function distanceCylinderCylinder(
 ): DistanceResult {
   if (!cylinderAxesParallel(bInA)) return distanceConvexConvex(out, a, b, bInA);
   solveCanonical(a, b, bInA);
-  out.distance = Math.max(pd, 0);
+  out.distance = Math.max(pdIo[0], 0);
   vec3.copy(out.pointA, pa);
   vec3.copy(out.pointB, pb);
   return out;

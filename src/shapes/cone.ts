@@ -3,7 +3,7 @@
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
-import { hypot2 } from "../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2Into, hypotIo } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
@@ -32,13 +32,30 @@ export function makeCone(halfHeight: number, radius: number, field = ""): Cone {
 
 /** out = the cone's support point in local direction `dir`: the apex or a base rim point. */
 export function supportCone(out: Vec3, c: Cone, dir: Vec3): Vec3 {
-  const rho = hypot2(dir.x, dir.z);
+  // hypot2's common case written out and the coordinates stored directly (see supportCylinder).
+  const rr = dir.x * dir.x + dir.z * dir.z;
+  let rho = Math.sqrt(rr);
+  if (!(rr > HYPOT_SAFE_MIN && rr < HYPOT_SAFE_MAX)) {
+    hypot2Into(dir.x, dir.z);
+    rho = hypotIo[0];
+  }
   const h = c.halfHeight;
   const r = c.radius;
   // Apex wins when dir·apex ≥ dir·rim, i.e. dir.y·h ≥ −dir.y·h + rho·r.
-  if (2 * h * dir.y >= rho * r) return vec3.set(out, 0, h, 0);
-  if (rho > 0) return vec3.set(out, (dir.x / rho) * r, -h, (dir.z / rho) * r);
-  return vec3.set(out, 0, -h, 0);
+  if (2 * h * dir.y >= rho * r) {
+    out.x = 0;
+    out.y = h;
+    out.z = 0;
+  } else if (rho > 0) {
+    out.x = (dir.x / rho) * r;
+    out.y = -h;
+    out.z = (dir.z / rho) * r;
+  } else {
+    out.x = 0;
+    out.y = -h;
+    out.z = 0;
+  }
+  return out;
 }
 
 const axis = vec3.create();

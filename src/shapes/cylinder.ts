@@ -3,7 +3,7 @@
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
-import { hypot2 } from "../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2Into, hypotIo } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
@@ -31,10 +31,24 @@ export function makeCylinder(halfHeight: number, radius: number, field = ""): Cy
 
 /** out = the cylinder's support point in local direction `dir`. */
 export function supportCylinder(out: Vec3, c: Cylinder, dir: Vec3): Vec3 {
-  const rho = hypot2(dir.x, dir.z);
-  const y = dir.y >= 0 ? c.halfHeight : -c.halfHeight;
-  if (rho > 0) return vec3.set(out, (dir.x / rho) * c.radius, y, (dir.z / rho) * c.radius);
-  return vec3.set(out, 0, y, 0);
+  // hypot2's common case written out, and the coordinates stored directly, not through
+  // vec3.set: inlined into a large caller whose inlining budget is spent, a call passing or
+  // returning doubles boxes each one (allocates), and this runs for every support point.
+  const rr = dir.x * dir.x + dir.z * dir.z;
+  let rho = Math.sqrt(rr);
+  if (!(rr > HYPOT_SAFE_MIN && rr < HYPOT_SAFE_MAX)) {
+    hypot2Into(dir.x, dir.z);
+    rho = hypotIo[0];
+  }
+  out.y = dir.y >= 0 ? c.halfHeight : -c.halfHeight;
+  if (rho > 0) {
+    out.x = (dir.x / rho) * c.radius;
+    out.z = (dir.z / rho) * c.radius;
+  } else {
+    out.x = 0;
+    out.z = 0;
+  }
+  return out;
 }
 
 const axis = vec3.create();

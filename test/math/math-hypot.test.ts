@@ -10,7 +10,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { makeRandom } from "../../src/math/random.js";
-import { mathHypot2, mathHypot3 } from "../../src/math/scalar.js";
+import {
+  hypotIo,
+  mathHypot2,
+  mathHypot2Io,
+  mathHypot3,
+  mathHypot3Io,
+} from "../../src/math/scalar.js";
 
 const SPECIAL = [0, -0, 1, -1, 2 ** -1074, -(2 ** -1074), 1e-310, 1e308, -1e308, 0.1, 3, 4];
 const NON_FINITE = [Infinity, -Infinity, Number.NaN];
@@ -38,6 +44,44 @@ describe("mathHypot2 and mathHypot3 are Math.hypot bit for bit", () => {
       checked++;
     }
     expect(checked).toBe(200_000);
+  });
+
+  // mathHypot2Io/mathHypot3Io: the same algorithm written out, arguments and result in hypotIo
+  // (no double crosses the call in the curved kernels). Oracle: Math.hypot.
+  it("mathHypot2Io and mathHypot3Io (through hypotIo) are Math.hypot bit for bit", () => {
+    const rng = makeRandom(20);
+    const pick = (): number => {
+      const r = rng();
+      if (r < 0.1) return SPECIAL[Math.floor(rng() * SPECIAL.length)];
+      if (r < 0.12) return NON_FINITE[Math.floor(rng() * NON_FINITE.length)];
+      const e = r < 0.8 ? Math.floor(rng() * 80) - 40 : Math.floor(rng() * 2098) - 1075;
+      return (rng() - 0.5) * 2 ** e;
+    };
+    for (let i = 0; i < 100_000; i++) {
+      const x = pick();
+      const y = pick();
+      const z = pick();
+      hypotIo[0] = x;
+      hypotIo[1] = y;
+      hypotIo[2] = z;
+      mathHypot3Io();
+      if (!Object.is(hypotIo[0], Math.hypot(x, y, z)))
+        expect([x, y, z, hypotIo[0]]).toEqual([x, y, z, Math.hypot(x, y, z)]);
+      hypotIo[0] = x;
+      hypotIo[1] = y;
+      mathHypot2Io();
+      if (!Object.is(hypotIo[0], Math.hypot(x, y)))
+        expect([x, y, hypotIo[0]]).toEqual([x, y, Math.hypot(x, y)]);
+    }
+    hypotIo[0] = Number.NaN;
+    hypotIo[1] = -Infinity;
+    hypotIo[2] = 1;
+    mathHypot3Io();
+    expect(hypotIo[0]).toBe(Infinity);
+    hypotIo[0] = -0;
+    hypotIo[1] = -0;
+    mathHypot2Io();
+    expect(Object.is(hypotIo[0], 0)).toBe(true);
   });
 
   it("Infinity wins over NaN, and all zeros give +0", () => {

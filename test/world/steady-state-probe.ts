@@ -55,9 +55,14 @@ const meshes = mode === "mesh";
 const plane = mode === "plane";
 const curved = mode === "curved";
 
+/** `CURVED_ONLY=0,1` (env): the "curved" mode's bodies only of these kinds (0 cylinder, 1 cone, 2 rounded box, 3 rounded polyhedron, 4 capsule, 5 solid mesh), to find which pair allocates. */
+const CURVED_ONLY = (process.env.CURVED_ONLY ?? "")
+  .split(",")
+  .filter((s) => s !== "")
+  .map(Number);
 /** Body i of the "curved" mode (see `mode`), of the scene's size `r` (a sphere's radius). */
 function curvedShape(i: number, r: number): Shape {
-  switch (i % 6) {
+  switch (CURVED_ONLY.length > 0 ? CURVED_ONLY[i % CURVED_ONLY.length] : i % 6) {
     case 0:
       return makeCylinder(r, 0.8 * r);
     case 1:
@@ -251,18 +256,27 @@ let sink = run(1, warmup);
 const WINDOWS = Number(process.env.WINDOWS ?? 4);
 const ACCEPT_BYTES_PER_STEP = 256;
 let frameNo = warmup;
-let result = { growth: 0, gcs: 0, before: 0, window: 0, kinds: [] as number[] };
+let result = { growth: 0, gcs: 0, before: 0, window: 0, kinds: [] as number[], cpuUs: 0 };
 for (let w = 1; w <= WINDOWS; w++) {
   // Let the observer deliver the entries of the collections so far before counting.
   await new Promise((r) => setTimeout(r, 50));
   gcs = 0;
   gcKinds = [];
   const before = process.memoryUsage().heapUsed;
+  const cpu0 = process.cpuUsage();
   sink += run(frameNo + 1, frameNo + steps);
+  const cpu = process.cpuUsage(cpu0);
   const after = process.memoryUsage().heapUsed;
   frameNo += steps;
   await new Promise((r) => setTimeout(r, 50));
-  result = { growth: after - before, gcs, before, window: w, kinds: gcKinds };
+  result = {
+    growth: after - before,
+    gcs,
+    before,
+    window: w,
+    kinds: gcKinds,
+    cpuUs: cpu.user + cpu.system,
+  };
   if (gcs === 0 && after - before < ACCEPT_BYTES_PER_STEP * steps) break;
 }
 // HEAP_PROFILE=1: one more window of `steps` steps under V8's sampling heap profiler (interval
@@ -292,7 +306,11 @@ if (process.env.HEAP_PROFILE === "1") {
     const cf = node.callFrame;
     const here = `${cf.functionName || "(anon)"} ${cf.url.split("/").slice(-2).join("/")}:${cf.lineNumber + 1}`;
     const path = [...stack, here];
-    if (node.selfSize > 0) sites.push({ size: node.selfSize, at: path.slice(-4).join(" < ") });
+    if (node.selfSize > 0)
+      sites.push({
+        size: node.selfSize,
+        at: path.slice(-Number(process.env.HEAP_DEPTH ?? 4)).join(" < "),
+      });
     for (const c of node.children) walk(c, path);
   };
   walk(profile.head, []);
@@ -328,6 +346,9 @@ process.stdout.write(
     gcsDuring,
     gcKinds: result.kinds,
     window: result.window,
+    // CPU time of the reported window per step, ms (the process's, so the JIT's background
+    // threads count too; for A/B timings on one machine).
+    cpuMsPerStep: result.cpuUs / 1000 / steps,
     contacts: world.contactCount,
     parallelMerges:
       (world as unknown as { bp: { parallelMerges?: number } }).bp.parallelMerges ?? 0,

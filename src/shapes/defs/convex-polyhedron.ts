@@ -36,6 +36,7 @@ import { registerShape } from "../shape-def.js";
 import { checkFinite, checkFiniteArray, checkNonNegative, checkTypedArray } from "../validate.js";
 import {
   cachedPerShape,
+  cachedPerShapeOf,
   fin,
   finishRayHit,
   finiteArray,
@@ -314,11 +315,16 @@ function finitePolyhedron(c: ConvexPolyhedron): boolean {
 
 /** Largest |vertex coordinate| per hull object, computed once (shapes are immutable). */
 function hullMagnitude(s: ConvexPolyhedron): number {
-  return cachedPerShape(s.vertices, () => {
-    let m = 0;
-    for (const v of s.vertices) m = Math.max(m, Math.abs(v));
-    return m;
-  });
+  // No closure: this runs for every pair (the change-of-units check), where one was allocated
+  // per call (115 KB per step in the curved steady-state probe's rounded polyhedra).
+  return cachedPerShapeOf(s.vertices, largestAbsCoordinate, s.vertices);
+}
+
+/** The largest |coordinate| of packed vertices. */
+function largestAbsCoordinate(vertices: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < vertices.length; i++) m = Math.max(m, Math.abs(vertices[i]));
+  return m;
 }
 
 /** The face polygons of hull `c`, each packed xyz in its stored (cyclic) order. */

@@ -15,7 +15,7 @@ import {
 } from "../../geometry/feature.js";
 import { rayIntervalCylinder } from "../../geometry/ray-primitives.js";
 import { RevolutionKind } from "../../geometry/revolution.js";
-import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2 } from "../../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2Into, hypotIo } from "../../math/scalar.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
 import { aabbCylinder, type Cylinder, makeCylinder, supportCylinder } from "../cylinder.js";
@@ -28,7 +28,11 @@ function cylinderFeature(f: SupportFeature, c: Cylinder, d: Vec3): void {
   // hypot2's common case inline, and the setters' coordinates through featureIo: no double
   // crosses a call (src/geometry/feature.ts).
   const rr = d.x * d.x + d.z * d.z;
-  const rho = rr > HYPOT_SAFE_MIN && rr < HYPOT_SAFE_MAX ? Math.sqrt(rr) : hypot2(d.x, d.z);
+  let rho = Math.sqrt(rr);
+  if (!(rr > HYPOT_SAFE_MIN && rr < HYPOT_SAFE_MAX)) {
+    hypot2Into(d.x, d.z);
+    rho = hypotIo[0];
+  }
   const ux = rho > 0 ? d.x / rho : 1;
   const uz = rho > 0 ? d.z / rho : 0;
   const ay = Math.abs(d.y);

@@ -78,6 +78,19 @@ export function cachedPerShape(s: object, f: () => number): number {
   return r;
 }
 
+/**
+ * {@link cachedPerShape} with a function of one argument instead of a closure: for per-step
+ * callers, where creating the closure would allocate on every call (a hit included).
+ */
+export function cachedPerShapeOf<T>(s: object, f: (arg: T) => number, arg: T): number {
+  let r = perShapeCache.get(s);
+  if (r === undefined) {
+    r = f(arg);
+    perShapeCache.set(s, r);
+  }
+  return r;
+}
+
 /** Largest |component| of `v`. */
 export function maxAbs(v: Vec3): number {
   return Math.max(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
