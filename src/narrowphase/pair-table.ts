@@ -254,6 +254,15 @@ export function contactFlipped(typeA: number, typeB: number): boolean {
 }
 
 /**
+ * True when (typeA, typeB) has a contact routine of its own but the queries solve the pair in
+ * the other order, with {@link contactRoutine}`(typeB, typeA)` (the entry marked 2 by
+ * {@link registerOrderedPair}: sphere–box, sphere–triangle), so that the world answers as they do.
+ */
+export function contactOrderSwapped(typeA: number, typeB: number): boolean {
+  return contactColumn.flipped[typeA * N + typeB] === 2;
+}
+
+/**
  * True when the queries answer `op` for the ordered types (typeA, typeB) in the order (typeB,
  * typeA): when the table answers it by calling the routine registered for (typeB, typeA) with the
  * shapes swapped, and when both orders have routines of their own ({@link registerOrderedPair}:

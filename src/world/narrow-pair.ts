@@ -43,6 +43,7 @@ import { manifoldFromContact } from "../narrowphase/manifold.js";
 import {
   type ContactFn,
   contactFlipped,
+  contactOrderSwapped,
   contactPair,
   contactRoutine,
   hasFaceNormalSnap,
@@ -223,8 +224,12 @@ export function narrowPairRadius(
   // entry, or two shapes of one type in their canonical order (the routine is the same). It is
   // decided before anything else, so that every branch below — the table's routine, or, far
   // outside unit scale, the table's dispatcher — runs in the query's order on the query's pose.
-  const f = contactRoutine(sa.type, sb.type);
-  const swap = sa.type === sb.type ? canonicalOrder(bInA) < 0 : contactFlipped(sa.type, sb.type);
+  const ordered = sa.type !== sb.type && contactOrderSwapped(sa.type, sb.type);
+  const swap =
+    sa.type === sb.type ? canonicalOrder(bInA) < 0 : ordered || contactFlipped(sa.type, sb.type);
+  // A pair with a routine per order that the queries solve in the other order (sphere–box,
+  // sphere–triangle) takes the other order's own routine; a flipped entry holds that one already.
+  const f = ordered ? contactRoutine(sb.type, sa.type) : contactRoutine(sa.type, sb.type);
   if (!swap) {
     // Far outside unit scale (or with no routine) the table's dispatcher answers: it changes
     // units first (src/narrowphase/extreme-scale.ts), or throws unsupported_pair.
