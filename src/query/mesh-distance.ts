@@ -23,7 +23,7 @@ import { MESH_BVH_INNER_FLAG, meshBvhRightChild } from "../geometry/mesh-bvh.js"
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
-import { containsPointTriangleMesh } from "../shapes/triangle-mesh.js";
+import { containsPointTriangleMesh, getMeshTriangle } from "../shapes/triangle-mesh.js";
 
 /** The answer of {@link closestPointOnMesh}, written in place. */
 export interface MeshPointQuery {
@@ -289,12 +289,7 @@ export function closestPointOnMesh(
   if (tied === 0) return out;
   const bestTri = nearestTied(mesh, tied, p);
   // The winner's point and weights (the weights name the feature that signs the distance).
-  const a = 3 * idx[3 * bestTri];
-  const b = 3 * idx[3 * bestTri + 1];
-  const c = 3 * idx[3 * bestTri + 2];
-  vec3.set(ta, v[a], v[a + 1], v[a + 2]);
-  vec3.set(tb, v[b], v[b + 1], v[b + 2]);
-  vec3.set(tc, v[c], v[c + 1], v[c + 2]);
+  getMeshTriangle(mesh, bestTri, ta, tb, tc);
   closestPointOnTriangle(out.point, p, ta, tb, tc, weights);
   out.triangle = bestTri;
   out.distance = Math.sqrt(vec3.distanceSq(p, out.point));
@@ -382,14 +377,7 @@ function nearestTied(mesh: TriangleMesh, count: number, p: Vec3): number {
 
 /** out = the point of triangle `t` of `mesh` closest to `p`. */
 function trianglePoint(out: Vec3, mesh: TriangleMesh, t: number, p: Vec3): void {
-  const v = mesh.vertices;
-  const idx = mesh.indices;
-  const a = 3 * idx[3 * t];
-  const b = 3 * idx[3 * t + 1];
-  const c = 3 * idx[3 * t + 2];
-  vec3.set(ta, v[a], v[a + 1], v[a + 2]);
-  vec3.set(tb, v[b], v[b + 1], v[b + 2]);
-  vec3.set(tc, v[c], v[c + 1], v[c + 2]);
+  getMeshTriangle(mesh, t, ta, tb, tc);
   closestPointOnTriangle(out, p, ta, tb, tc);
 }
 
