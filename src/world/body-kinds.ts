@@ -29,7 +29,7 @@
  * here; the static BVH's build allocates (it runs only when the static set changed).
  */
 import { growFloat64, growInt32 } from "../broadphase/broad-phase.js";
-import { StaticBvh } from "../broadphase/static-bvh.js";
+import { StaticBvh, warmStaticBvh } from "../broadphase/static-bvh.js";
 import {
   growFloat64Mem,
   growInt32Mem,
@@ -52,6 +52,13 @@ export const KIND_STATIC = 2;
  * side (module docs): wider keeps the candidates longer, at the cost of more kept entries.
  */
 export const STATIC_CANDIDATE_MARGIN = 0.25;
+
+/**
+ * Bounded static bodies at which the static BVH's builder is warmed up (`warmStaticBvh`, once per
+ * process): a set this large is a level being added, whose first build, at the next step, then
+ * runs optimised code; smaller sets build in a few milliseconds cold.
+ */
+export const STATIC_WARM_AT = 4096;
 
 /** A body's kind, as given in `BodyDesc.kind`. */
 export type BodyKind = "static" | "kinematic" | "dynamic";
@@ -188,7 +195,7 @@ export class BodyKinds {
     this.staticSlots[this.staticCount++] = slot;
     if (bounded) {
       this.staticBox[slot] = 1;
-      this.staticBounded++;
+      if (++this.staticBounded === STATIC_WARM_AT) warmStaticBvh();
       this.staticFresh = false;
     }
   }
@@ -330,6 +337,14 @@ export class BodyKinds {
     if (this.scSpare.length < cap) this.scSpare = newInt32(cap, this.shared);
     const from = this.scPool;
     const to = this.scSpare;
+    if (this.scLive === this.scLen) {
+      // No replaced range (the first queries after a rebuild): the pool is copied as it is,
+      // every range at its place, without a walk of the slots.
+      to.set(from.subarray(0, this.scLen));
+      this.scSpare = from;
+      this.scPool = to;
+      return;
+    }
     const v = this.staticVersion;
     let len = 0;
     for (let s = 0; s < slotCount; s++) {

@@ -7,8 +7,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { raySegmentBoxEntry } from "../../src/broadphase/broad-phase.js";
-import { StaticBvh } from "../../src/broadphase/static-bvh.js";
+import { StaticBvh, warmStaticBvh } from "../../src/broadphase/static-bvh.js";
 import { CollideError } from "../../src/errors.js";
+import { makeRandom } from "../../src/math/random.js";
 import * as vec3 from "../../src/math/vec3.js";
 
 const boxArb = fc
@@ -264,6 +265,52 @@ describe("StaticBvh", () => {
         Array.from(out.subarray(0, found), (r) => bvh.entryIds[r]).sort((a, b) => a - b),
       ).toEqual(brute(boxes, min, max));
     }
+  });
+
+  it("the warm-up leaves a built hierarchy and later builds as they were", () => {
+    const rng = makeRandom(20261204);
+    const n = 500;
+    const boxes = new Float64Array(6 * n);
+    const ids = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      const c = [30 * rng(), 30 * rng(), 30 * rng()];
+      for (let a = 0; a < 3; a++) {
+        boxes[6 * i + a] = c[a] - rng();
+        boxes[6 * i + 3 + a] = c[a] + rng();
+      }
+      ids[i] = 3 * i + 1;
+    }
+    const hits = (bvh: StaticBvh) => {
+      const out = new Int32Array(n);
+      const all: number[][] = [];
+      for (let q = 0; q < 20; q++) {
+        const k = 6 * ((q * 37) % n);
+        const found = bvh.collectEntries(
+          boxes[k] - 2,
+          boxes[k + 1] - 2,
+          boxes[k + 2] - 2,
+          boxes[k + 3] + 2,
+          boxes[k + 4] + 2,
+          boxes[k + 5] + 2,
+          out,
+          0,
+        );
+        all.push(Array.from(out.subarray(0, found)));
+      }
+      return all;
+    };
+    const before = new StaticBvh();
+    before.build(boxes, ids, n);
+    const order = Array.from(before.entryIds.subarray(0, n));
+    const found = hits(before);
+    warmStaticBvh();
+    warmStaticBvh();
+    expect(Array.from(before.entryIds.subarray(0, n))).toEqual(order);
+    expect(hits(before)).toEqual(found);
+    const after = new StaticBvh();
+    after.build(boxes, ids, n);
+    expect(Array.from(after.entryIds.subarray(0, n))).toEqual(order);
+    expect(hits(after)).toEqual(found);
   });
 
   it("refuses non-finite or inverted boxes", () => {
