@@ -11,7 +11,6 @@
  */
 
 import type { Isometry } from "../math/isometry.js";
-import * as quat from "../math/quat.js";
 import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3Into, hypotIo } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
