@@ -11,7 +11,6 @@
  */
 
 import type { Isometry } from "../math/isometry.js";
-import * as quat from "../math/quat.js";
 import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3Into, hypotIo } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
@@ -123,23 +122,61 @@ export class TransformedSupport implements SupportMap {
   /** Swept radius, scene units (the inner one). */
   margin = 0;
 
-  /** Wraps `inner` placed at `pose`; returns this. */
+  /**
+   * The pose's rotation (x, y, z, w) and translation (x, y, z), read once by {@link reset}: the
+   * support reads these doubles from a typed array, not from the pose's objects, whose maps vary
+   * with the caller (a load of a double field through polymorphic feedback is boxed).
+   */
+  private readonly q = new Float64Array(7);
+
+  /**
+   * Wraps `inner` placed at `pose`; returns this. The pose is read now: call `reset` again after
+   * changing it.
+   */
   reset(inner: SupportMap, pose: Isometry): this {
     this.inner = inner;
     this.pose = pose;
     this.margin = inner.margin;
+    const q = this.q;
+    const r = pose.rotation;
+    const t = pose.translation;
+    q[0] = r.x;
+    q[1] = r.y;
+    q[2] = r.z;
+    q[3] = r.w;
+    q[4] = t.x;
+    q[5] = t.y;
+    q[6] = t.z;
     return this;
   }
 
-  /** out = pose · s_inner(R⁻¹ dir). */
+  /** out = pose · s_inner(R⁻¹ dir): quat.inverseRotate, then quat.rotate and the translation, written out. */
   support(out: Vec3, dir: Vec3): Vec3 {
-    // Through quat's and vec3's helpers: written out here, the rotation's loads took this
-    // site's own (polymorphic) feedback and boxed w on every call (1 MB per step, cylinders).
-    const r = this.pose.rotation;
-    quat.inverseRotate(localDir, r, dir);
+    const q = this.q;
+    const qx = q[0];
+    const qy = q[1];
+    const qz = q[2];
+    const qw = q[3];
+    const dx = dir.x;
+    const dy = dir.y;
+    const dz = dir.z;
+    const ux = 2 * (-qy * dz + qz * dy);
+    const uy = 2 * (-qz * dx + qx * dz);
+    const uz = 2 * (-qx * dy + qy * dx);
+    localDir.x = dx + qw * ux + (-qy * uz + qz * uy);
+    localDir.y = dy + qw * uy + (-qz * ux + qx * uz);
+    localDir.z = dz + qw * uz + (-qx * uy + qy * ux);
     this.inner.support(out, localDir);
-    quat.rotate(out, r, out);
-    return vec3.add(out, out, this.pose.translation);
+    const vx = out.x;
+    const vy = out.y;
+    const vz = out.z;
+    const tx = 2 * (qy * vz - qz * vy);
+    const ty = 2 * (qz * vx - qx * vz);
+    const tz = 2 * (qx * vy - qy * vx);
+    out.x = vx + qw * tx + (qy * tz - qz * ty) + q[4];
+    out.y = vy + qw * ty + (qz * tx - qx * tz) + q[5];
+    out.z = vz + qw * tz + (qx * ty - qy * tx) + q[6];
+    return out;
   }
 }
 

@@ -140,7 +140,14 @@ export function lengthSq(a: Vec3): number {
 
 /** |a|, computed without overflow or underflow for huge or tiny components. */
 export function length(a: Vec3): number {
-  return hypot3(a.x, a.y, a.z);
+  // hypot3's common case written out: inlined into a caller whose inlining budget is spent, a
+  // call passing or returning doubles boxes each one (allocates).
+  const x = a.x;
+  const y = a.y;
+  const z = a.z;
+  const s = x * x + y * y + z * z;
+  if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) return Math.sqrt(s);
+  return hypot3(x, y, z);
 }
 
 /** |a − b|². */
@@ -153,7 +160,12 @@ export function distanceSq(a: Vec3, b: Vec3): number {
 
 /** |a − b|. */
 export function distance(a: Vec3, b: Vec3): number {
-  return hypot3(a.x - b.x, a.y - b.y, a.z - b.z);
+  const x = a.x - b.x;
+  const y = a.y - b.y;
+  const z = a.z - b.z;
+  const s = x * x + y * y + z * z;
+  if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) return Math.sqrt(s);
+  return hypot3(x, y, z);
 }
 
 /**

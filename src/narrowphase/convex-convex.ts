@@ -1216,8 +1216,8 @@ const RIDGE_SAMPLES = 32;
 
 /** The overlaps at the azimuth samples of {@link ridgeMinimum}. */
 const ridgeVals = new Float64Array(RIDGE_SAMPLES);
-/** [0] c, [1] y0, [2] sign of the circle; [3] the best overlap found, [4] its azimuth. */
-const ridgeIo = new Float64Array(5);
+/** [0] c, [1] y0, [2] sign of the circle; [3] the best overlap found, [4] its azimuth; [5] {@link ridgeDirection}'s azimuth. */
+const ridgeIo = new Float64Array(6);
 
 /**
  * The refinement is local: from EPA's normal it settles in the basin it starts in, and where one
@@ -1318,6 +1318,13 @@ const RIDGE_BISECTIONS = 48;
  * ridgeTan = dn/dφ, from the solid's axes ridgeX, ridgeY, ridgeZ.
  */
 function ridgeDirection(phi: number): void {
+  ridgeIo[5] = phi;
+  ridgeDirectionIo();
+}
+
+/** {@link ridgeDirection} of the azimuth ridgeIo[5] (a double argument of a call V8 does not inline is boxed). */
+function ridgeDirectionIo(): void {
+  const phi = ridgeIo[5];
   const c = ridgeIo[0] * ridgeIo[2];
   const y0 = ridgeIo[1] * ridgeIo[2];
   const cs = Math.cos(phi);
@@ -1346,7 +1353,8 @@ function ridgeMinimum(): boolean {
   );
   let i0 = 0;
   for (let i = 0; i < n; i++) {
-    ridgeDirection(phi0 + i * dphi);
+    ridgeIo[5] = phi0 + i * dphi;
+    ridgeDirectionIo();
     ridgeVals[i] = overlapAlong(ridgeN);
     if (ridgeVals[i] < ridgeVals[i0]) i0 = i;
   }
@@ -1368,7 +1376,8 @@ function ridgeMinimum(): boolean {
     let hi = phi0 + (i + 1) * dphi;
     for (let it = 0; it < RIDGE_BISECTIONS && hi - lo > REFINE_MIN_ANGLE * 2 ** -10; it++) {
       const mid = 0.5 * (lo + hi);
-      ridgeDirection(mid);
+      ridgeIo[5] = mid;
+      ridgeDirectionIo();
       const o = overlapAlong(ridgeN);
       if (o < best) {
         best = o;
@@ -1773,12 +1782,26 @@ const GJK_POLISH_AGREEMENT = 1e-11;
 /** Tangential gradient, relative to the pair's size, under which polished witnesses face each other. */
 const GJK_POLISH_GRADIENT = 1e-12;
 
-/** Core overlap along unit n: h_A(n) + h_B(−n), the depth of the separating translation n. */
+/**
+ * Core overlap along unit n: h_A(n) + h_B(−n), the depth of the separating translation n.
+ * Through {@link overlapIo}: this small function is inlined where it is called, and
+ * {@link overlapInto}, which is not, returns no double (a double returned by, or passed to, a
+ * call V8 does not inline is boxed: an allocation per support pair on curved shapes).
+ */
 function overlapAlong(n: Vec3): number {
+  overlapInto(n);
+  return overlapIo[0];
+}
+
+/** [0] the overlap of the last {@link overlapInto}. */
+const overlapIo = new Float64Array(1);
+
+/** overlapIo[0] = h_A(n) + h_B(−n) (see {@link overlapAlong}). */
+function overlapInto(n: Vec3): void {
   coreA.support(sA, n);
   vec3.negate(negN, n);
   coreBInA.support(sB, negN);
-  return vec3.dot(n, sA) - vec3.dot(n, sB);
+  overlapIo[0] = vec3.dot(n, sA) - vec3.dot(n, sB);
 }
 
 /** Fallback witnesses: B's deepest core point along −n, and A's point depth·n ahead of it. */
