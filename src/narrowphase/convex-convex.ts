@@ -324,11 +324,12 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     lengthInto(solvedB, 2);
     touchIo[0] = k;
     const m = Math.max(sizeIo[1], sizeIo[2]);
+    provenIo[1] = m;
     if (0 - solvedIo[0] <= TOUCH_TOLERANCE * m) touchWitnesses(1);
     else if (
       !(0 - solvedIo[0] <= NEAR_TOUCH * m) ||
       !(provenIo[0] >= 0 - TOUCH_TOLERANCE * m) ||
-      !overlapTouches(k)
+      !overlapTouches()
     )
       seatWitnesses();
   }
@@ -336,32 +337,42 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
   return true;
 }
 
+/** Overlap, relative to the witnesses' magnitude, that {@link overlapTouches} may call a touch (128 ε). */
+const OVERLAP_TOUCH_ROUNDING = 4 * TOUCH_TOLERANCE;
+
 /**
  * [0] the upper bound on the signed distance that {@link solveLoaded} proved (boundIo[1] before
  * {@link lowerBound} tightens it for a query's error bound: the same whether or not one is
- * asked), scene units once {@link solve} scales it back.
+ * asked), scene units once {@link solve} scales it back; [1] the witnesses' magnitude there.
  */
-const provenIo = new Float64Array(1);
+const provenIo = new Float64Array(2);
 
 /**
  * Whether a curved pair's overlap within the near-touching band, which nothing proves (the
- * solver's upper bound on the signed distance, provenIo, not below −TOUCH_TOLERANCE of the
+ * solver's upper bound on the signed distance, provenIo[0], not below −TOUCH_TOLERANCE of the
  * witnesses' magnitude: GJK's simplex held the origin only at the rounding level, EPA found no
- * depth), is a touch the refinement did not resolve: alternating projections from its witnesses
- * (as at a touch, {@link touchWitnesses}) end apart, by no more than the overlap claimed. The
- * least overlap over directions converges slowly where two rims cross (its curvature across the
- * larger rim is the smaller's radius: issue 16, a cylinder of 1.4e-4 whose rim touched the rim
- * of one of 2.2, 2e-16 apart by mpmath, stopped at an "overlap" of 6.4e-14, its seated witnesses
- * 4.2e-8 apart sideways, which the distance reported once intersects called the pair apart).
- * Then the touch's witnesses are kept, one point on both shapes as for an overlap within
- * rounding, and true returned; else the solved answer is restored. `k` the solver's change of
- * units. Cores loaded.
+ * depth) and within OVERLAP_TOUCH_ROUNDING of the witnesses' magnitude, is a touch: alternating
+ * projections from its witnesses (as at a touch, {@link touchWitnesses}) end apart by no more
+ * than the overlap claimed and within
+ * TOUCH_TOLERANCE of the witnesses' magnitude (provenIo[1]) — a pair of points on both shapes
+ * at their rounding, as for an overlap within it — and their point is kept for both witnesses
+ * (true). The least overlap over directions converges slowly where two rims cross (its
+ * curvature across the larger rim is the smaller's radius: issue 16, a cylinder of 1.4e-4 whose
+ * rim touched the rim of one of 2.2, 2e-16 apart by mpmath, stopped at an "overlap" of 6.4e-14
+ * with its seated witnesses 4.2e-8 apart sideways, which the distance reported as the gap once
+ * intersects called the pair apart). Else the solved answer is restored (false). The solver's
+ * change of units in touchIo[0] (not passed: a double crossing a call V8 does not inline is
+ * boxed). Cores loaded.
  */
-function overlapTouches(k: number): boolean {
+function overlapTouches(): boolean {
+  // Beyond TOUCH_TOLERANCE (an overlap within it is a touch already) but within a few times it:
+  // the queries' depths may err by 64 ε of the pair's extent (docs/FORMATS.md, the witnesses'
+  // magnitude standing for it), which one witness for both then misses the overlap by at most.
+  if (!(0 - solvedIo[0] <= OVERLAP_TOUCH_ROUNDING * provenIo[1])) return false;
   saveSolved();
   touchWitnesses(1);
-  const g = polishIo[0];
-  if (g > 0 && g <= (0 - savedIo[0]) * k) return true;
+  const g = polishIo[0] / touchIo[0];
+  if (g > 0 && g <= 0 - savedIo[0] && g <= TOUCH_TOLERANCE * provenIo[1]) return true;
   restoreSolved();
   return false;
 }
