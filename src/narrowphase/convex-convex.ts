@@ -269,6 +269,7 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
   if (k === 1) {
     if (!solveLoaded(a, b, pairBInA, maxGap)) return false;
   } else if (!solveLoaded(a, b, pairBInA, maxGap * k)) return false;
+  provenIo[0] = boundIo[1];
   if (solvedIo[0] > 0 && (curved(a) || curved(b))) projectGapWitness(a, b);
   if (wanted) lowerBound();
   // (intersectsConvexConvex below loads the pair again.)
@@ -284,6 +285,7 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     solvedIo[0] *= inv;
     boundIo[0] *= inv;
     boundIo[1] *= inv;
+    provenIo[0] *= inv;
     vec3.scale(solvedA, solvedA, inv);
     vec3.scale(solvedB, solvedB, inv);
   }
@@ -321,11 +323,58 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     lengthInto(solvedA, 1);
     lengthInto(solvedB, 2);
     touchIo[0] = k;
-    if (0 - solvedIo[0] <= TOUCH_TOLERANCE * Math.max(sizeIo[1], sizeIo[2])) touchWitnesses(1);
-    else seatWitnesses();
+    const m = Math.max(sizeIo[1], sizeIo[2]);
+    provenIo[1] = m;
+    if (0 - solvedIo[0] <= TOUCH_TOLERANCE * m) touchWitnesses(1);
+    else if (
+      !(0 - solvedIo[0] <= NEAR_TOUCH * m) ||
+      !(provenIo[0] >= 0 - TOUCH_TOLERANCE * m) ||
+      !overlapTouches()
+    )
+      seatWitnesses();
   }
   if (wanted) recordError();
   return true;
+}
+
+/** Overlap, relative to the witnesses' magnitude, that {@link overlapTouches} may call a touch (128 ε). */
+const OVERLAP_TOUCH_ROUNDING = 4 * TOUCH_TOLERANCE;
+
+/**
+ * [0] the upper bound on the signed distance that {@link solveLoaded} proved (boundIo[1] before
+ * {@link lowerBound} tightens it for a query's error bound: the same whether or not one is
+ * asked), scene units once {@link solve} scales it back; [1] the witnesses' magnitude there.
+ */
+const provenIo = new Float64Array(2);
+
+/**
+ * Whether a curved pair's overlap within the near-touching band, which nothing proves (the
+ * solver's upper bound on the signed distance, provenIo[0], not below −TOUCH_TOLERANCE of the
+ * witnesses' magnitude: GJK's simplex held the origin only at the rounding level, EPA found no
+ * depth) and within OVERLAP_TOUCH_ROUNDING of the witnesses' magnitude, is a touch: alternating
+ * projections from its witnesses (as at a touch, {@link touchWitnesses}) end apart by no more
+ * than the overlap claimed and within
+ * TOUCH_TOLERANCE of the witnesses' magnitude (provenIo[1]) — a pair of points on both shapes
+ * at their rounding, as for an overlap within it — and their point is kept for both witnesses
+ * (true). The least overlap over directions converges slowly where two rims cross (its
+ * curvature across the larger rim is the smaller's radius: issue 16, a cylinder of 1.4e-4 whose
+ * rim touched the rim of one of 2.2, 2e-16 apart by mpmath, stopped at an "overlap" of 6.4e-14
+ * with its seated witnesses 4.2e-8 apart sideways, which the distance reported as the gap once
+ * intersects called the pair apart). Else the solved answer is restored (false). The solver's
+ * change of units in touchIo[0] (not passed: a double crossing a call V8 does not inline is
+ * boxed). Cores loaded.
+ */
+function overlapTouches(): boolean {
+  // Beyond TOUCH_TOLERANCE (an overlap within it is a touch already) but within a few times it:
+  // the queries' depths may err by 64 ε of the pair's extent (docs/FORMATS.md, the witnesses'
+  // magnitude standing for it), which one witness for both then misses the overlap by at most.
+  if (!(0 - solvedIo[0] <= OVERLAP_TOUCH_ROUNDING * provenIo[1])) return false;
+  saveSolved();
+  touchWitnesses(1);
+  const g = polishIo[0] / touchIo[0];
+  if (g > 0 && g <= 0 - savedIo[0] && g <= TOUCH_TOLERANCE * provenIo[1]) return true;
+  restoreSolved();
+  return false;
 }
 
 /**
@@ -1041,14 +1090,27 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
   // support points face each other (the gradient test below) |sA − sB| equals the gap, an upper
   // bound as well.
   if (!(gap > 0)) return;
-  // A curved A's support points round at A's own coordinates, before the solver's shift.
+  // A curved A's support points round at A's own coordinates, before the solver's shift, and
+  // B's at B's offset in the solver's frame (issue 16: a cylinder of 4e-5 2.8e-9 from the slant
+  // of a cone 1.7 away, the gradient 6.7e-17 at the refined optimum, within the rounding of the
+  // cone's points there, 3.8e-16, but above 1e-12 of the witnesses' 4.8e-5).
+  lengthInto(pairBInA.translation, 0);
   const size = Math.max(
     vec3.length(refined.pointA),
     vec3.length(refined.pointB),
     -refined.overlap,
     shiftIo[1],
+    sizeIo[0],
   );
-  if (refined.gradient > GJK_POLISH_GRADIENT * size) return;
+  if (refined.gradient > GJK_POLISH_GRADIENT * size) {
+    // Not facing: GJK's witnesses kept (|pA − pB| the upper bound), but never a gap below the
+    // certified lower bound found, with the normal that attains it.
+    if (gap > solvedIo[0] && gap + r <= far) {
+      solvedIo[0] = gap;
+      vec3.copy(solvedNormal, refined.normal);
+    }
+    return;
+  }
   solvedIo[0] = gap;
   vec3.copy(solvedNormal, refined.normal);
   vec3.addScaled(solvedA, refined.pointA, solvedNormal, coreA.margin);
@@ -1742,12 +1804,29 @@ function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
     // From the other shape's witness, taken as on it.
     vec3.copy(polishP, side === 1 ? solvedA : solvedB);
     alternateProjections(1 - side, GAP_PROJECTIONS, 0);
-    const e = polishIo[0] - lower;
+    // The separation along the pair's own direction too: where the solved normal is off by an
+    // angle θ, the separation along it falls short of the distance by about θ²·size, which the
+    // pair's direction, near the true normal, does not (issue 16: cones of 1e-4, 1.8e-6 apart,
+    // 3.1e-14 short along the solved normal, 3e-18 along the pair's direction). Capped at |p − q|
+    // (the two agree but for rounding): still a lower bound.
+    if (polishIo[1] === 0) vec3.sub(polishD2, polishBestQ, polishBest);
+    else vec3.sub(polishD2, polishBest, polishBestQ);
+    let bound = lower;
+    let along = 0;
+    if (tryNormalizeScaled(polishD2, polishD2)) {
+      const l = Math.min(0 - overlapAlong(polishD2), polishIo[0]);
+      if (l > bound) {
+        bound = l;
+        along = 1;
+      }
+    }
+    const e = polishIo[0] - bound;
     if (!(e >= 0 && e < err)) continue;
     err = e;
     // The certified lower bound, not |p − q|: a gap never above the distance, so that the
     // conservative advancement of castShapes, stepping by it, never passes the contact.
-    solvedIo[0] = lower;
+    solvedIo[0] = bound;
+    if (along !== 0) vec3.copy(solvedNormal, polishD2);
     if (polishIo[1] === 0) {
       vec3.copy(solvedA, polishBest);
       vec3.copy(solvedB, polishBestQ);
