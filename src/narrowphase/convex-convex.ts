@@ -269,6 +269,8 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
   if (k === 1) {
     if (!solveLoaded(a, b, pairBInA, maxGap)) return false;
   } else if (!solveLoaded(a, b, pairBInA, maxGap * k)) return false;
+  // (intersectsConvexConvex below can run solveLoaded again.)
+  const fromOverlap = overlapGap;
   if (solvedIo[0] > 0 && (curved(a) || curved(b))) projectGapWitness(a, b);
   if (wanted) lowerBound();
   // (intersectsConvexConvex below loads the pair again.)
@@ -313,6 +315,11 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     touchIo[0] = k;
     if (nearGap) polishWitnesses(1, 0, 0);
     else gapWitnesses(k);
+  } else if (solvedIo[0] > 0 && fromOverlap) {
+    // A gap of two polytopes found on the overlap path (GJK called them in contact at its
+    // rounding level): its witnesses were placed along the normal, not taken from GJK's simplex.
+    touchIo[0] = k;
+    offShapeGapWitnesses();
   } else if (solvedIo[0] < 0 && (curved(a) || curved(b))) {
     // An overlap within the rounding of the pair's size is a touch but for its sign: one point
     // on both shapes, as at a touch (a triangle's witness 1.3e-13 beside it where it crossed a
@@ -350,6 +357,41 @@ function gapWitnesses(k: number): void {
   touchIo[0] = k;
   polishWitnesses(1, 0, 0);
 }
+
+/**
+ * A gap that the overlap path found ({@link overlapGap}: GJK called the pair in contact at its
+ * rounding level, EPA or the exact axes then found a separating direction) has its witnesses
+ * placed along the normal from blends of support points, on each shape's supporting plane but not
+ * necessarily on the shape: beside a hull's face whose plane a small box's edge faces, 3.2e-3 off
+ * a hull of 6e4 at a gap of 2.5e-11 (issue 16, seed 23). Where either lies off its own shape by
+ * more than SEAT_SLACK of the pair's magnitude, both are taken onto the shapes by
+ * {@link polishWitnesses} (alternating projections: a pair of nearest points, the gap theirs
+ * when less). Cores loaded; touchIo[0] the change of units. Two point projections.
+ */
+function offShapeGapWitnesses(): void {
+  const k = touchIo[0];
+  lengthInto(pairBInA.translation, 0);
+  const m = Math.max(sizeIo[0], shiftIo[1]);
+  let off = false;
+  for (let side = 0; side < 2 && !off; side++) {
+    const w = side === 0 ? solvedA : solvedB;
+    polishP.x = w.x * k;
+    polishP.y = w.y * k;
+    polishP.z = w.z * k;
+    if (shiftIo[0] !== 0) vec3.sub(polishP, polishP, shiftA);
+    lengthInto(polishP, 1);
+    const slack = SEAT_SLACK * Math.max(m, sizeIo[1]);
+    projectOnto(polishQ, side, polishP);
+    off = projectIo[0] > slack;
+  }
+  if (off) polishWitnesses(1, 0, 0);
+}
+
+/**
+ * True when the last {@link solveLoaded} answered a gap from its overlap path (EPA, SAT, the
+ * refinement), whose witnesses are placed along the normal, rather than from GJK's simplex.
+ */
+let overlapGap = false;
 
 /**
  * The witnesses of a curved pair's overlap, each taken onto its own shape where it lies outside
@@ -410,7 +452,7 @@ const SEAT_PLANE_ITERATIONS = 8;
 const SEAT_PLANE_SLACK = 2 ** -50;
 
 /** Distance outside its shape, relative to the pair's magnitude, from which a witness is seated. */
-const SEAT_SLACK = 2 ** -40;
+const SEAT_SLACK = 2 ** -48;
 
 /** Sideways offset of a gap's witnesses, relative to their magnitude, that {@link gapWitnesses} mends. */
 const GAP_WITNESS_SLACK = 2 ** -44;
@@ -785,6 +827,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     gjkToLimit(gjkOut, coreA, coreBInA, initDir);
     if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   }
+  overlapGap = false;
   const unproven =
     !deep && (gjkOut.unproven || curvedGapUnbacked(a, b) || curvedCoreGapUnbacked(a, b));
   // The upper bound of boundIo: GJK's closest point (a point of the Minkowski difference).
@@ -910,6 +953,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     vec3.copy(solvedB, unprovenB);
   }
   solvedIo[0] = 0 - (depth + r);
+  overlapGap = solvedIo[0] > 0;
   const n = solvedNormal;
   solvedA.x = solvedA.x + n.x * rA;
   solvedA.y = solvedA.y + n.y * rA;
