@@ -330,6 +330,21 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     touchIo[0] = k;
     if (0 - solvedIo[0] <= TOUCH_TOLERANCE * Math.max(sizeIo[1], sizeIo[2])) touchWitnesses(1);
     else seatWitnesses();
+  } else if (solvedIo[0] < 0) {
+    // Two polytopes overlapping within the rounding of their size: witnesses placed along the
+    // normal from EPA's blends can lie beside a ridge that a small box's edge crosses (1.7e-6
+    // off a hull of 10 whose ridge a box of 1e-5 crossed 4e-16 deep): where one is off its
+    // shape, one point on both, as at a touch. The rounding is of the pair's magnitude in the
+    // solver's frame (the hull's support points at 10 there, the witnesses at 1e-5).
+    lengthInto(solvedA, 1);
+    lengthInto(solvedB, 2);
+    const w = Math.max(sizeIo[1], sizeIo[2]) * k;
+    lengthInto(pairBInA.translation, 1);
+    const size = Math.max(w, sizeIo[1], shiftIo[1]);
+    touchIo[0] = k;
+    if ((0 - solvedIo[0]) * k <= TOUCH_TOLERANCE * size && witnessesOffShapes()) {
+      touchWitnesses(1);
+    }
   }
   if (wanted) recordError();
   return true;
@@ -369,11 +384,19 @@ function gapWitnesses(k: number): void {
  * when less). Cores loaded; touchIo[0] the change of units. Two point projections.
  */
 function offShapeGapWitnesses(): void {
+  if (witnessesOffShapes()) polishWitnesses(1, 0, 0);
+}
+
+/**
+ * True when solvedA or solvedB (the caller's frame and units; touchIo[0] the change of units)
+ * lies off its own shape by more than SEAT_SLACK of the pair's magnitude in the solver's frame.
+ * Cores loaded. At most two point projections.
+ */
+function witnessesOffShapes(): boolean {
   const k = touchIo[0];
   lengthInto(pairBInA.translation, 0);
   const m = Math.max(sizeIo[0], shiftIo[1]);
-  let off = false;
-  for (let side = 0; side < 2 && !off; side++) {
+  for (let side = 0; side < 2; side++) {
     const w = side === 0 ? solvedA : solvedB;
     polishP.x = w.x * k;
     polishP.y = w.y * k;
@@ -382,9 +405,9 @@ function offShapeGapWitnesses(): void {
     lengthInto(polishP, 1);
     const slack = SEAT_SLACK * Math.max(m, sizeIo[1]);
     projectOnto(polishQ, side, polishP);
-    off = projectIo[0] > slack;
+    if (projectIo[0] > slack) return true;
   }
-  if (off) polishWitnesses(1, 0, 0);
+  return false;
 }
 
 /**
@@ -500,6 +523,16 @@ function touchWitnesses(scene: number): void {
   if (fromB) vec3.copy(solvedA, solvedB);
   else vec3.copy(solvedB, solvedA);
   if (curved(coreA.shape) || curved(coreB.shape)) polishWitnesses(scene, fromB ? 1 : 0, 1);
+  else if (scene !== 0) {
+    // Two polytopes: polished only where the point is off either shape (blends placed along
+    // the normal beside a ridge).
+    lengthInto(pairBInA.translation, 0);
+    lengthInto(solvedA, 1);
+    const slack = SEAT_SLACK * Math.max(sizeIo[0], sizeIo[1] * touchIo[0], shiftIo[1]);
+    if (Math.min(touchIo[1], touchIo[2]) > slack || witnessesOffShapes()) {
+      polishWitnesses(scene, fromB ? 1 : 0, 1);
+    }
+  }
 }
 
 const polishP = vec3.create();
