@@ -333,17 +333,20 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
   } else if (solvedIo[0] < 0) {
     // Two polytopes overlapping within the rounding of their size: witnesses placed along the
     // normal from EPA's blends can lie beside a ridge that a small box's edge crosses (1.7e-6
-    // off a hull of 10 whose ridge a box of 1e-5 crossed 4e-16 deep): where one is off its
-    // shape, one point on both, as at a touch. The rounding is of the pair's magnitude in the
-    // solver's frame (the hull's support points at 10 there, the witnesses at 1e-5).
+    // off a hull of 10 whose ridge a box of 1e-5 crossed 4e-16 deep; the box's corner 3.9e-2
+    // off a hull of 1e6 whose ridge it crossed, 1e-8 deep by the solver): where one is off its
+    // shape, one point on both, as at a touch, or deeper each seated on its own shape. The
+    // rounding is of the pair's magnitude in the solver's frame (the hull's support points at
+    // 10 there, the witnesses at 1e-5).
     lengthInto(solvedA, 1);
     lengthInto(solvedB, 2);
     const w = Math.max(sizeIo[1], sizeIo[2]) * k;
     lengthInto(pairBInA.translation, 1);
     const size = Math.max(w, sizeIo[1], shiftIo[1]);
     touchIo[0] = k;
-    if ((0 - solvedIo[0]) * k <= TOUCH_TOLERANCE * size && witnessesOffShapes()) {
-      touchWitnesses(1);
+    if (witnessesOffShapes()) {
+      if ((0 - solvedIo[0]) * k <= TOUCH_TOLERANCE * size) touchWitnesses(1);
+      else seatWitnesses();
     }
   }
   if (wanted) recordError();
