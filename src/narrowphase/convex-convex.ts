@@ -331,7 +331,7 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     if (0 - solvedIo[0] <= TOUCH_TOLERANCE * Math.max(sizeIo[1], sizeIo[2])) touchWitnesses(1);
     else seatWitnesses();
   } else if (solvedIo[0] < 0) {
-    // Two polytopes overlapping within the rounding of their size: witnesses placed along the
+    // Two polytopes overlapping by little against their size: witnesses placed along the
     // normal from EPA's blends can lie beside a ridge that a small box's edge crosses (1.7e-6
     // off a hull of 10 whose ridge a box of 1e-5 crossed 4e-16 deep; the box's corner 3.9e-2
     // off a hull of 1e6 whose ridge it crossed, 1e-8 deep by the solver): where one is off its
@@ -344,8 +344,10 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     lengthInto(pairBInA.translation, 1);
     const size = Math.max(w, sizeIo[1], shiftIo[1]);
     touchIo[0] = k;
-    if (witnessesOffShapes()) {
-      if ((0 - solvedIo[0]) * k <= TOUCH_TOLERANCE * size) touchWitnesses(1);
+    // Only overlaps within the near-touching band (a deep one, as a stack's, pays nothing).
+    const depth = (0 - solvedIo[0]) * k;
+    if (depth <= NEAR_TOUCH * size && witnessesOffShapes()) {
+      if (depth <= TOUCH_TOLERANCE * size) touchWitnesses(1);
       else seatWitnesses();
     }
   }
@@ -420,7 +422,8 @@ function witnessesOffShapes(): boolean {
 let overlapGap = false;
 
 /**
- * The witnesses of a curved pair's overlap, each taken onto its own shape where it lies outside
+ * The witnesses of a curved pair's overlap (or of two polytopes' shallow overlap with a witness
+ * off its shape, see {@link solve}), each taken onto its own shape where it lies outside
  * it by more than SEAT_SLACK of the pair's magnitude in the solver's frame: a witness placed
  * along the normal against the other's unique support (a hull's edge against a cylinder's rim)
  * lies on the edge's supporting plane but beside the edge by the normal's error times the edge's
