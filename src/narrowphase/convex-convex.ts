@@ -270,6 +270,8 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     if (!solveLoaded(a, b, pairBInA, maxGap)) return false;
   } else if (!solveLoaded(a, b, pairBInA, maxGap * k)) return false;
   provenIo[0] = boundIo[1];
+  // (intersectsConvexConvex below can run solveLoaded again.)
+  const fromOverlap = overlapGap;
   if (solvedIo[0] > 0 && (curved(a) || curved(b))) projectGapWitness(a, b);
   if (wanted) lowerBound();
   // (intersectsConvexConvex below loads the pair again.)
@@ -315,6 +317,11 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     touchIo[0] = k;
     if (nearGap) polishWitnesses(1, 0, 0);
     else gapWitnesses(k);
+  } else if (solvedIo[0] > 0 && fromOverlap) {
+    // A gap of two polytopes found on the overlap path (GJK called them in contact at its
+    // rounding level): its witnesses were placed along the normal, not taken from GJK's simplex.
+    touchIo[0] = k;
+    offShapeGapWitnesses();
   } else if (solvedIo[0] < 0 && (curved(a) || curved(b))) {
     // An overlap within the rounding of the pair's size is a touch but for its sign: one point
     // on both shapes, as at a touch (a triangle's witness 1.3e-13 beside it where it crossed a
@@ -332,6 +339,26 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
       !overlapTouches()
     )
       seatWitnesses();
+  } else if (solvedIo[0] < 0) {
+    // Two polytopes overlapping by little against their size: witnesses placed along the
+    // normal from EPA's blends can lie beside a ridge that a small box's edge crosses (1.7e-6
+    // off a hull of 10 whose ridge a box of 1e-5 crossed 4e-16 deep; the box's corner 3.9e-2
+    // off a hull of 1e6 whose ridge it crossed, 1e-8 deep by the solver): where one is off its
+    // shape, one point on both, as at a touch, or deeper each seated on its own shape. The
+    // rounding is of the pair's magnitude in the solver's frame (the hull's support points at
+    // 10 there, the witnesses at 1e-5).
+    lengthInto(solvedA, 1);
+    lengthInto(solvedB, 2);
+    const w = Math.max(sizeIo[1], sizeIo[2]) * k;
+    lengthInto(pairBInA.translation, 1);
+    const size = Math.max(w, sizeIo[1], shiftIo[1]);
+    touchIo[0] = k;
+    // Only overlaps within the near-touching band (a deep one, as a stack's, pays nothing).
+    const depth = (0 - solvedIo[0]) * k;
+    if (depth <= NEAR_TOUCH * size && witnessesOffShapes()) {
+      if (depth <= TOUCH_TOLERANCE * size) touchWitnesses(1);
+      else seatWitnesses();
+    }
   }
   if (wanted) recordError();
   return true;
@@ -401,7 +428,51 @@ function gapWitnesses(k: number): void {
 }
 
 /**
- * The witnesses of a curved pair's overlap, each taken onto its own shape where it lies outside
+ * A gap that the overlap path found ({@link overlapGap}: GJK called the pair in contact at its
+ * rounding level, EPA or the exact axes then found a separating direction) has its witnesses
+ * placed along the normal from blends of support points, on each shape's supporting plane but not
+ * necessarily on the shape: beside a hull's face whose plane a small box's edge faces, 3.2e-3 off
+ * a hull of 6e4 at a gap of 2.5e-11 (issue 16, seed 23). Where either lies off its own shape by
+ * more than SEAT_SLACK of the pair's magnitude, both are taken onto the shapes by
+ * {@link polishWitnesses} (alternating projections: a pair of nearest points, the gap theirs
+ * when less). Cores loaded; touchIo[0] the change of units. Two point projections.
+ */
+function offShapeGapWitnesses(): void {
+  if (witnessesOffShapes()) polishWitnesses(1, 0, 0);
+}
+
+/**
+ * True when solvedA or solvedB (the caller's frame and units; touchIo[0] the change of units)
+ * lies off its own shape by more than SEAT_SLACK of the pair's magnitude in the solver's frame.
+ * Cores loaded. At most two point projections.
+ */
+function witnessesOffShapes(): boolean {
+  const k = touchIo[0];
+  lengthInto(pairBInA.translation, 0);
+  const m = Math.max(sizeIo[0], shiftIo[1]);
+  for (let side = 0; side < 2; side++) {
+    const w = side === 0 ? solvedA : solvedB;
+    polishP.x = w.x * k;
+    polishP.y = w.y * k;
+    polishP.z = w.z * k;
+    if (shiftIo[0] !== 0) vec3.sub(polishP, polishP, shiftA);
+    lengthInto(polishP, 1);
+    const slack = SEAT_SLACK * Math.max(m, sizeIo[1]);
+    projectOnto(polishQ, side, polishP);
+    if (projectIo[0] > slack) return true;
+  }
+  return false;
+}
+
+/**
+ * True when the last {@link solveLoaded} answered a gap from its overlap path (EPA, SAT, the
+ * refinement), whose witnesses are placed along the normal, rather than from GJK's simplex.
+ */
+let overlapGap = false;
+
+/**
+ * The witnesses of a curved pair's overlap (or of two polytopes' shallow overlap with a witness
+ * off its shape, see {@link solve}), each taken onto its own shape where it lies outside
  * it by more than SEAT_SLACK of the pair's magnitude in the solver's frame: a witness placed
  * along the normal against the other's unique support (a hull's edge against a cylinder's rim)
  * lies on the edge's supporting plane but beside the edge by the normal's error times the edge's
@@ -459,7 +530,7 @@ const SEAT_PLANE_ITERATIONS = 8;
 const SEAT_PLANE_SLACK = 2 ** -50;
 
 /** Distance outside its shape, relative to the pair's magnitude, from which a witness is seated. */
-const SEAT_SLACK = 2 ** -40;
+const SEAT_SLACK = 2 ** -48;
 
 /** Sideways offset of a gap's witnesses, relative to their magnitude, that {@link gapWitnesses} mends. */
 const GAP_WITNESS_SLACK = 2 ** -44;
@@ -507,6 +578,16 @@ function touchWitnesses(scene: number): void {
   if (fromB) vec3.copy(solvedA, solvedB);
   else vec3.copy(solvedB, solvedA);
   if (curved(coreA.shape) || curved(coreB.shape)) polishWitnesses(scene, fromB ? 1 : 0, 1);
+  else if (scene !== 0) {
+    // Two polytopes: polished only where the point is off either shape (blends placed along
+    // the normal beside a ridge).
+    lengthInto(pairBInA.translation, 0);
+    lengthInto(solvedA, 1);
+    const slack = SEAT_SLACK * Math.max(sizeIo[0], sizeIo[1] * touchIo[0], shiftIo[1]);
+    if (Math.min(touchIo[1], touchIo[2]) > slack || witnessesOffShapes()) {
+      polishWitnesses(scene, fromB ? 1 : 0, 1);
+    }
+  }
 }
 
 const polishP = vec3.create();
@@ -543,6 +624,7 @@ function polishWitnesses(scene: number, on: number, touch: number): void {
   } else vec3.copy(polishP, solvedA);
   // Onto its own shape first: a witness placed along the normal can be off its shape as well.
   alternateProjections(on, TOUCH_POLISH_ITERATIONS, 1);
+  if (touch !== 0) centreStarts();
   const best = polishIo[0];
   if (touch === 0) {
     // Not a touch: the pair itself, A's point first; its gap when below the solver's.
@@ -561,6 +643,44 @@ function polishWitnesses(scene: number, on: number, touch: number): void {
   vec3.scale(polishBest, polishBest, 1 / k);
   vec3.copy(solvedA, polishBest);
   if (touch !== 0) vec3.copy(solvedB, polishBest);
+}
+
+const centreBest = vec3.create();
+const centreBestQ = vec3.create();
+/** {@link centreStarts}'s copy of polishIo. */
+const centreIo = new Float64Array(2);
+
+/**
+ * At a touch where {@link alternateProjections} left its point off the other shape by more than
+ * SEAT_SLACK of the pair's magnitude: the projections start again from each shape's centre (its
+ * local origin) taken onto the other shape, and the better end is kept. Where the boundaries
+ * are tangent the projections barely move along the contact (a box's edge along a cylinder's
+ * rim, crossing it 6e-16 deep: the cycles shrank the offset along the edge by a factor 1 − 1e-9,
+ * and the point stayed 1.8e-6 along the edge from the contact, 3.1e-11 off the cylinder: issue
+ * 16, seed 27); the nearest point of one shape to the other's centre lies at the foot of the
+ * perpendicular from it, which a cap, a side or a rim touching a face or an edge has in the
+ * contact. Cores loaded, solver frame. At most two more runs of the projections.
+ */
+function centreStarts(): void {
+  lengthInto(pairBInA.translation, 0);
+  lengthInto(polishBest, 1);
+  const slack = SEAT_SLACK * Math.max(sizeIo[0], sizeIo[1], shiftIo[1]);
+  for (let side = 0; side < 2 && polishIo[0] > slack; side++) {
+    // B's centre onto A, then A's onto B.
+    if (side === 0) vec3.copy(polishP, pairBInA.translation);
+    else if (shiftIo[0] !== 0) vec3.negate(polishP, shiftA);
+    else vec3.set(polishP, 0, 0, 0);
+    vec3.copy(centreBest, polishBest);
+    vec3.copy(centreBestQ, polishBestQ);
+    centreIo[0] = polishIo[0];
+    centreIo[1] = polishIo[1];
+    alternateProjections(side, TOUCH_POLISH_ITERATIONS, 1);
+    if (polishIo[0] < centreIo[0]) continue;
+    vec3.copy(polishBest, centreBest);
+    vec3.copy(polishBestQ, centreBestQ);
+    polishIo[0] = centreIo[0];
+    polishIo[1] = centreIo[1];
+  }
 }
 
 /** [0] the least gap {@link alternateProjections} found (solver units), [1] the side of polishBest. */
@@ -834,6 +954,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     gjkToLimit(gjkOut, coreA, coreBInA, initDir);
     if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   }
+  overlapGap = false;
   const unproven =
     !deep && (gjkOut.unproven || curvedGapUnbacked(a, b) || curvedCoreGapUnbacked(a, b));
   // The upper bound of boundIo: GJK's closest point (a point of the Minkowski difference).
@@ -959,6 +1080,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     vec3.copy(solvedB, unprovenB);
   }
   solvedIo[0] = 0 - (depth + r);
+  overlapGap = solvedIo[0] > 0;
   const n = solvedNormal;
   solvedA.x = solvedA.x + n.x * rA;
   solvedA.y = solvedA.y + n.y * rA;
