@@ -16,8 +16,13 @@
  *
  * The gap, normal and witness points at each step come from the narrow phase's contact routine
  * (exact for sphere pairs, GJK on cores otherwise), so the answer at the time of impact is
- * that routine's contact. Shapes already touching or overlapping give toi 0 with their
- * contact; shapes apart at time 0 (any gap the contact routine sees) never do. The rotating form interpolates poses between two keyframes: translation linearly,
+ * that routine's contact; each step is taken on the separation along the normal from the shapes'
+ * support functions (a certified lower bound of the gap; the routine's gap is accurate only to
+ * its relative bar). Shapes already touching or overlapping give toi 0 with their contact;
+ * shapes apart at time 0 (any gap the contact routine sees) never do. A convex pair apart at 0
+ * within the stopping tolerance that a plane separates then (up to it) and whose motion opens
+ * along it never meets (the separation along a fixed plane is linear in t); with no such plane
+ * found it meets at once (docs/FORMATS.md, castShapes). The rotating form interpolates poses between two keyframes: translation linearly,
  * rotation by normalised linear interpolation of the quaternions (nlerp, no trigonometry),
  * whose angular speed is at most 4·tan(Ω/2) for the quaternions' angle Ω (the derivative of
  * nlerp peaks at the midpoint).
@@ -50,7 +55,7 @@ import { intersectsInQueryOrder } from "../narrowphase/touching.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, isCompositeType, makeCompositePart } from "../shapes/composite.js";
 import type { HalfSpace } from "../shapes/half-space.js";
-import { aabbShape, boundingRadiusOf } from "../shapes/registry.js";
+import { aabbShape, boundingRadiusOf, isSupportMappedType, supportOf } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
@@ -199,6 +204,31 @@ function contactAt(out: ShapeCastHit, a: Shape, b: Shape, t: number): number {
   return contact.distance;
 }
 
+const sepRel = iso.identity();
+const sepA = vec3.create();
+const sepB = vec3.create();
+const sepDir = vec3.create();
+
+/**
+ * The separation of convex `a` and `b` (at poseA, poseB) along the unit contact normal of the
+ * last {@link contactAt} (A's frame): min over B of n·x − max over A of n·x, from their support
+ * functions (Minkowski duality, van den Bergen 2003, §2.4). A lower bound of the gap for any
+ * unit n, exact up to the rounding of the support points; under the motion it falls no faster
+ * than the advancement's μ (the axis is fixed). NaN when a side has no support function (a
+ * half-space, whose contact gap is already a plane's exact separation).
+ */
+function separationAlongNormal(a: Shape, b: Shape): number {
+  if (!isSupportMappedType(a.type) || !isSupportMappedType(b.type)) return Number.NaN;
+  const n = contact.normal;
+  iso.invMul(sepRel, poseA, poseB);
+  supportOf(sepA, a, n);
+  vec3.negate(sepDir, n);
+  quat.inverseRotate(sepDir, sepRel.rotation, sepDir);
+  supportOf(sepB, b, sepDir);
+  iso.transformPoint(sepB, sepRel, sepB);
+  return n.x * (sepB.x - sepA.x) + n.y * (sepB.y - sepA.y) + n.z * (sepB.z - sepA.z);
+}
+
 /** Largest distance between the bodies' origins over t ∈ [0, maxT] (linear paths: at an end). */
 function originSpread(maxT: number): number {
   const a = motionA.pose0.translation;
@@ -251,15 +281,49 @@ function advance(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
     // farthest point of the whole motion (a huge maxToi must not make every gap "touching"),
     // and the shapes' offset from each other and their sizes, not their distance from the origin.
     const coord = Math.max(vec3.distance(poseA.translation, poseB.translation), large);
-    if (t > 0 && (gap <= 0 || gap <= shapeTol + GJK_ROUNDING_TOLERANCE * coord)) return true;
+    const stopTol = shapeTol + GJK_ROUNDING_TOLERANCE * coord;
+    if (t > 0 && (gap <= 0 || gap <= stopTol)) return true;
     vec3.copy(nW, out.normal);
     const mu = -vec3.dot(relVel, nW) + spin;
-    if (!(mu > 0)) return false;
+    // The step's gap is certified along the normal: the contact routine's gap is accurate only
+    // to its relative bar (1e-9·d for GJK), so d/μ from a far start overshot a small shape's
+    // contact by that much over μ (issue 16, seed 21: a cylinder of 5e-6 cast 2,547 to a mesh
+    // face ended 4.7e-7 inside it). The separation along n is a true lower bound; the gap stays
+    // when the normal separates much less (a poor normal: its plane proves little).
+    const sep = separationAlongNormal(a.shape, b.shape);
+    // Time 0 within the stopping tolerance (the predicate said apart: a rounding-level touch).
+    const startTouch = t === 0 && gap <= stopTol;
+    // Moving apart along n, proved never to meet: n separates them up to the tolerance, and
+    // the separation along n then grows at −μ (a contact could only lie within a displacement
+    // of the tolerance of the start, the touch `intersects` called apart; docs/FORMATS.md).
+    const parts = !(mu > 0) && (!startTouch || sep >= -stopTol || Number.isNaN(sep));
+    if (parts) return false;
+    if (startTouch) {
+      // The normal of a rounding-level touch may be noise (witnesses at the rounding of far
+      // coordinates) or one of many (an edge on a face): it neither proves they part nor that
+      // they meet. Without rotation a probe a little later (2^14 times the tolerance of
+      // displacement) may find a normal that separates them then and at time 0 and opens: they
+      // never meet (docs/FORMATS.md, castShapes). Otherwise they meet at once.
+      if (spin === 0 && vec3.length(relVel) === 0) return false;
+      if (spin === 0 && partsAfterProbe(out, a, b, maxT, stopTol)) return false;
+      if (!(maxT > 0)) return false;
+      if (!(mu > 0)) {
+        sidePoseAt(poseA, a, 0);
+        sidePoseAt(poseB, b, 0);
+        contactAt(out, a.shape, b.shape, 0);
+        out.toi = Number.MIN_VALUE;
+        return true;
+      }
+    }
+    // (Only when the two differ by more than half the tolerance: below that, the step on the gap
+    // lands within the tolerance, and a slightly short step would leave a curved pair's last
+    // contact in the costly near-touching polish, 1.5–2× the time of a far cast.)
+    const step = sep >= 0.5 * gap && gap - sep > 0.5 * stopTol ? sep : gap;
     // Apart at time 0 by the predicate but not by the contact's gap (rounding): they meet at
     // once, at the first time after 0.
     // (A gap below the rounding, as a closed form's smallest positive distance for a pair its
     // predicate calls apart, advances to that first time too: gap/mu underflows to 0.)
-    let tNext = gap > 0 ? t + gap / mu : t > 0 ? t : Number.MIN_VALUE;
+    let tNext = gap > 0 ? t + step / mu : t > 0 ? t : Number.MIN_VALUE;
     if (t === 0 && !(tNext > 0)) tNext = Number.MIN_VALUE;
     if (!(tNext <= maxT)) return false;
     t = tNext;
@@ -268,6 +332,35 @@ function advance(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
   sidePoseAt(poseB, b, t);
   contactAt(out, a.shape, b.shape, t);
   return true;
+}
+
+/**
+ * True when sides `a` and `b` (no rotation), within `stopTol` of touching at time 0, are apart at
+ * the probe time t1 = 2^14·stopTol / |v_B − v_A| (or maxT if sooner) by more than `stopTol` along
+ * the contact normal n there, n opens ((v_B − v_A)·n ≥ 0) and n separated them at time 0 up to
+ * `stopTol`: the separation along n, linear in t, is then at least −stopTol from time 0 on and
+ * positive after a displacement of 2·stopTol along n, so they touch at most within the
+ * tolerance of their start, never after. Overwrites the poses, the contact and `out`.
+ */
+function partsAfterProbe(
+  out: ShapeCastHit,
+  a: Side,
+  b: Side,
+  maxT: number,
+  stopTol: number,
+): boolean {
+  const t1 = Math.min(maxT, (16384 * stopTol) / vec3.length(relVel));
+  if (!(t1 > 0)) return false;
+  sidePoseAt(poseA, a, t1);
+  sidePoseAt(poseB, b, t1);
+  const gap = contactAt(out, a.shape, b.shape, t1);
+  const opens = vec3.dot(relVel, out.normal);
+  if (!(opens >= 0)) return false;
+  const sep = separationAlongNormal(a.shape, b.shape);
+  const sep1 = Number.isNaN(sep) ? gap : sep;
+  // The separation along the fixed n is linear in t: at time 0 it was sep1 − t1·opens. It must
+  // hold then too (up to the tolerance), or the probe may have passed through the other shape.
+  return sep1 > stopTol && sep1 - t1 * opens >= -stopTol;
 }
 
 /**
@@ -1048,7 +1141,12 @@ function castHorizon(
  * world's rays): the search then ends once the shapes' bounding spheres have passed each other.
  * Returns `{toi, normal, pointA, pointB}` (normal from A toward B and witness points at the
  * time of impact, world frame) or null when they do not touch by maxToi; toi 0 exactly when
- * they already touch (as `intersects`), never for a gap. Allocates the answer. Accuracy
+ * they already touch (as `intersects`), never for a gap. Shapes apart at time 0 within rounding
+ * answer their next meeting (or null) when they move apart — a plane separates them at time 0
+ * up to the stopping tolerance (1e-10 of the smaller shape plus 1e-13 of their coordinates) and
+ * the motion opens along it, so they touch at most within that tolerance of their start, as
+ * parry's cast with `stop_at_penetration` treats a separating start — and meet at once
+ * otherwise (never passing through a face they touch). Allocates the answer. Accuracy
  * (docs/FORMATS.md, "Accuracy"): the shapes are in contact at toi within 16 times the distance
  * bar (relative to the smaller shape, plus the rounding of the motion, 64·ε·|v_B − v_A|·toi),
  * and not before it by more than that bar over the closing speed, wherever the pair is (the
