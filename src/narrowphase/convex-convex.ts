@@ -409,8 +409,12 @@ const SEAT_PLANE_ITERATIONS = 8;
 /** A seated witness's drop below its supporting plane, relative to the pair's magnitude, that is rounding. */
 const SEAT_PLANE_SLACK = 2 ** -50;
 
-/** Distance outside its shape, relative to the pair's magnitude, from which a witness is seated. */
-const SEAT_SLACK = 2 ** -40;
+/**
+ * Distance outside its shape, relative to the pair's magnitude, from which a witness is seated:
+ * the touching tolerance (2^-40 left a witness 3.7e-8 outside a hull of 2e5, placed on a face's
+ * plane beyond its edge, against a bar of 64 ulps of the hull's size).
+ */
+const SEAT_SLACK = TOUCH_TOLERANCE;
 
 /** Sideways offset of a gap's witnesses, relative to their magnitude, that {@link gapWitnesses} mends. */
 const GAP_WITNESS_SLACK = 2 ** -44;
@@ -971,8 +975,12 @@ const sB = vec3.create();
 const negN = vec3.create();
 const refined = makeNormalRefinement();
 
-/** Relative margin by which EPA must beat the refinement after an unproven GJK run. */
-const UNPROVEN_SLACK = 2 ** -40;
+/**
+ * Relative margin (of the simplex's size) by which EPA must beat the refinement after an unproven
+ * GJK run: the touching tolerance, the rounding of the pair (2^-40 kept the refinement's 1.913e-10
+ * over EPA's refined 1.886e-10 for a cylinder of 7 against a hull of 15, 1.3e-12 too deep).
+ */
+const UNPROVEN_SLACK = TOUCH_TOLERANCE;
 
 /**
  * sizeIo[0] = the largest |w| over the simplex's Minkowski-difference points: the scale of GJK's
@@ -1230,10 +1238,11 @@ const ridgeIo = new Float64Array(5);
  * the smooth rim region between, where the refinement's descent converges. This tries the caps
  * and minimises the overlap along the kink circle globally: RIDGE_SAMPLES azimuths, then
  * bisection on the sign of the exact derivative w·dn/dφ (one-sided at a kink of the other shape)
- * in the brackets of the two least samples. A better end is refined again (the optimum can lie
+ * in the brackets of the two least samples; and a polytope's face normals (both signs), the
+ * optimum against a face of a polytope much larger than the other shape. A better end is refined again (the optimum can lie
  * just off the circle) and replaces `refined` when lower; the witnesses are placed by
  * setOverlapNormal and the snaps that follow. Bounded: 2 + RIDGE_SAMPLES + 2·RIDGE_BISECTIONS
- * support pairs per curved shape, plus one refinement.
+ * support pairs per curved shape, two per polytope face, plus one refinement.
  */
 function searchRevolutionRidges(
   a: ConvexShape,
@@ -1291,6 +1300,34 @@ function searchRevolutionRidges(
       ridgeDirection(ridgeIo[4]);
       vec3.copy(ridgeBest, ridgeN);
       found = true;
+    }
+  }
+  // A polytope's faces: against a much smaller shape the polytope is locally a face, an edge or
+  // a vertex, and a face's least overlap lies on its normal exactly (a kink the descent from
+  // another basin does not reach: a cone of 3e-5 on a hull of 2e5, EPA degenerate and the
+  // descent 1e-7 deep along the cone's slant where the hull's face gave 6.6e-9).
+  for (let side = 0; side < 2; side++) {
+    const s = side === 0 ? a : b;
+    const poly = shapeDef(s.type).polytope;
+    if (poly === null) continue;
+    const count = poly.faceCount(s);
+    for (let i = 0; i < count; i++) {
+      poly.faceNormal(ridgeN, s, i);
+      if (side === 1) {
+        quat.rotate(ridgeN, bInA.rotation, ridgeN);
+        vec3.negate(ridgeN, ridgeN);
+      }
+      if (!tryNormalizeScaled(ridgeN, ridgeN)) continue;
+      // Both signs: a triangle has one face normal for its two sides.
+      for (let k = 0; k < 2; k++) {
+        if (k === 1) vec3.negate(ridgeN, ridgeN);
+        const o = overlapAlong(ridgeN);
+        if (o < best) {
+          best = o;
+          vec3.copy(ridgeBest, ridgeN);
+          found = true;
+        }
+      }
     }
   }
   if (!found) return;
