@@ -26,6 +26,7 @@ import {
   EPA_CURVED_TOLERANCE,
   EPA_POLYTOPE_TOLERANCE,
   EPA_TOLERANCE,
+  GJK_ROUNDING_TOLERANCE,
   MAX_REFINE_ITERATIONS,
   PENETRATION_FALLBACK_SAMPLES,
   REFINE_MIN_ANGLE,
@@ -310,7 +311,7 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
       touchWitnesses(1);
     } else nearGap = true;
   }
-  if (solvedIo[0] > 0 && (curved(a) || curved(b))) {
+  if (solvedIo[0] > 0 && (curved(a) || curved(b) || satGapIo[0] !== 0)) {
     // A gap within the near-touching band (intersects asked already): its witnesses polished
     // whatever they are, as a touch's (a witness 4.1e-13 beside a triangle of 5e-5 that a cone
     // touched, 2e-19 apart); a wider gap only where its witnesses lie apart sideways.
@@ -529,7 +530,12 @@ const SEAT_PLANE_ITERATIONS = 8;
 /** A seated witness's drop below its supporting plane, relative to the pair's magnitude, that is rounding. */
 const SEAT_PLANE_SLACK = 2 ** -50;
 
-/** Distance outside its shape, relative to the pair's magnitude, from which a witness is seated. */
+/**
+ * Distance outside its shape, relative to the pair's magnitude, from which a witness is seated:
+ * 16 ulps, below the touching tolerance (2^-40 left a witness 3.7e-8 outside a hull of 2e5,
+ * placed on a face's plane beyond its edge, and a cone's witness 1e-8 to 4e-8 off a large box's
+ * edge, against a bar of 64 ulps of the size).
+ */
 const SEAT_SLACK = 2 ** -48;
 
 /** Sideways offset of a gap's witnesses, relative to their magnitude, that {@link gapWitnesses} mends. */
@@ -914,6 +920,12 @@ function octahedronStart(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolea
 const epaBoundIo = new Float64Array(1);
 const epaBound = makeEpaResult();
 
+/** [0] 1 when the last {@link solveLoaded} took a gap from SAT at EPA's floor (two polytopes). */
+const satGapIo = new Float64Array(1);
+
+/** Multiple of EPA's floor (GJK_ROUNDING_TOLERANCE of the size) under which two polytopes' depth is checked by SAT. */
+const POLYTOPE_SAT_FLOOR = 4;
+
 /** Relative error bound above which {@link lowerBound} tightens EPA's. */
 const BOUND_TARGET = 1e-9;
 
@@ -1012,6 +1024,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
           : EPA_TOLERANCE,
     );
   }
+  satGapIo[0] = 0;
   let depth = epaOut.depth;
   // EPA's polytope holds the origin when GJK's simplex did (not after an unproven run): the
   // depth of its closest face is a lower bound on the core depth (see boundIo).
@@ -1057,10 +1070,28 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     axisIo[1] = depth;
     exactPolytopeAxis(a, b, bInA);
     depth = axisIo[1];
+    if (!deep) {
+      // A depth within EPA's floor (GJK_ROUNDING_TOLERANCE of the support points' size) is
+      // rounding: the origin inside GJK's simplex and EPA's polytope by rounding only, their
+      // closest face need not be the difference's (a hull of 8e-4 on a hull of 1.3e5, EPA 5.7e-9
+      // deep, SAT's axes 1.6e-9 apart). SAT's least overlap (exact for two polytopes) instead.
+      simplexSize(gjkOut.simplex);
+      if (depth <= POLYTOPE_SAT_FLOOR * GJK_ROUNDING_TOLERANCE * sizeIo[0]) {
+        const sat = satDepth(a, b, bInA);
+        // EPA's witnesses are kept, on the shapes (placed on the supporting planes, a hull's was
+        // 0.54 off a box of 3.7e5 whose edge it straddled), a gap's taken onto both later.
+        if (sat < 0) satGapIo[0] = 1;
+        if (sat < depth) {
+          vec3.copy(solvedNormal, fallbackNormal);
+          depth = sat;
+        }
+      }
+    }
   } else {
     const lower = epaOut.status === EpaStatus.Converged ? epaOut.depth : Number.NEGATIVE_INFINITY;
     refineOverlapNormal(refined, coreA, coreBInA, solvedNormal, solvedA, solvedB, lower);
     searchRevolutionRidges(a, b, bInA, solvedA, solvedB);
+    if (curved(a) && curved(b)) rimPairMinimum(a, b, bInA);
     snapToFaceNormal(a, b, bInA, solvedA, solvedB);
     snapToRevolution(a, b, bInA);
     if (refined.overlap <= depth || !polytopes) {
@@ -1142,8 +1173,12 @@ const sB = vec3.create();
 const negN = vec3.create();
 const refined = makeNormalRefinement();
 
-/** Relative margin by which EPA must beat the refinement after an unproven GJK run. */
-const UNPROVEN_SLACK = 2 ** -40;
+/**
+ * Relative margin (of the simplex's size) by which EPA must beat the refinement after an unproven
+ * GJK run: the touching tolerance, the rounding of the pair (2^-40 kept the refinement's 1.913e-10
+ * over EPA's refined 1.886e-10 for a cylinder of 7 against a hull of 15, 1.3e-12 too deep).
+ */
+const UNPROVEN_SLACK = TOUCH_TOLERANCE;
 
 /**
  * sizeIo[0] = the largest |w| over the simplex's Minkowski-difference points: the scale of GJK's
@@ -1414,10 +1449,11 @@ const ridgeIo = new Float64Array(6);
  * the smooth rim region between, where the refinement's descent converges. This tries the caps
  * and minimises the overlap along the kink circle globally: RIDGE_SAMPLES azimuths, then
  * bisection on the sign of the exact derivative w·dn/dφ (one-sided at a kink of the other shape)
- * in the brackets of the two least samples. A better end is refined again (the optimum can lie
+ * in the brackets of the two least samples; and a polytope's face normals (both signs), the
+ * optimum against a face of a polytope much larger than the other shape. A better end is refined again (the optimum can lie
  * just off the circle) and replaces `refined` when lower; the witnesses are placed by
  * setOverlapNormal and the snaps that follow. Bounded: 2 + RIDGE_SAMPLES + 2·RIDGE_BISECTIONS
- * support pairs per curved shape, plus one refinement.
+ * support pairs per curved shape, two per polytope face, plus one refinement.
  */
 function searchRevolutionRidges(
   a: ConvexShape,
@@ -1477,6 +1513,34 @@ function searchRevolutionRidges(
       found = true;
     }
   }
+  // A polytope's faces: against a much smaller shape the polytope is locally a face, an edge or
+  // a vertex, and a face's least overlap lies on its normal exactly (a kink the descent from
+  // another basin does not reach: a cone of 3e-5 on a hull of 2e5, EPA degenerate and the
+  // descent 1e-7 deep along the cone's slant where the hull's face gave 6.6e-9).
+  for (let side = 0; side < 2; side++) {
+    const s = side === 0 ? a : b;
+    const poly = shapeDef(s.type).polytope;
+    if (poly === null) continue;
+    const count = poly.faceCount(s);
+    for (let i = 0; i < count; i++) {
+      poly.faceNormal(ridgeN, s, i);
+      if (side === 1) {
+        quat.rotate(ridgeN, bInA.rotation, ridgeN);
+        vec3.negate(ridgeN, ridgeN);
+      }
+      if (!tryNormalizeScaled(ridgeN, ridgeN)) continue;
+      // Both signs: a triangle has one face normal for its two sides.
+      for (let k = 0; k < 2; k++) {
+        if (k === 1) vec3.negate(ridgeN, ridgeN);
+        const o = overlapAlong(ridgeN);
+        if (o < best) {
+          best = o;
+          vec3.copy(ridgeBest, ridgeN);
+          found = true;
+        }
+      }
+    }
+  }
   if (!found) return;
   // The optimum can lie just off the circle: refine from its best point (never worse than it).
   refineOverlapNormal(ridgeRefined, coreA, coreBInA, ridgeBest, ridgeHintA, ridgeHintB);
@@ -1493,6 +1557,163 @@ function searchRevolutionRidges(
 }
 
 const ridgeRefined = makeNormalRefinement();
+
+/**
+ * Rim against rim: where the supports of two solids of revolution along the normal are both rim
+ * points (a cylinder's cap edge, a cone's base edge), the overlap is smooth but its curvature is
+ * the rims' radii, one along each rim's tangent, and their ratio (2e9: a cylinder of 1e-5 on the
+ * base rim of a cone of 3e4) makes a valley the refinement's descent and pattern probes stall in
+ * (its end 3.2e-9 deep where the least overlap was 3.9e-10). On a circle the support point's
+ * tangent is normal to the direction, so n is ±t_A × t_B for every such n, and the optimum's
+ * condition w = p_A − p_B ∥ n is that p_A − p_B is normal to both tangents: a critical point of
+ * |p_A(φ_A) − p_B(φ_B)|² over the two rims' azimuths (as two edges' cross product and distance
+ * give an edge–edge depth). Newton's method on those two azimuths (well conditioned in the rims'
+ * arc lengths unless the rims are parallel) from the refined normal's azimuths, then the overlap
+ * along ±t_A × t_B, taken into `refined` (witnesses by setOverlapNormal from the rim points)
+ * when below its overlap: an overlap evaluated along its own direction, never worse. Both cores
+ * solids of revolution; cores loaded, solver frame. At most RIM_NEWTON_STEPS steps, one support pair.
+ */
+function rimPairMinimum(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
+  if (!rimFrame(a, 0, bInA) || !rimFrame(b, 1, bInA)) return;
+  for (let it = 0; it < RIM_NEWTON_STEPS; it++) {
+    rimPoint(0);
+    rimPoint(1);
+    const rA = rimIo[0];
+    const rB = rimIo[1];
+    // w = p_A − p_B; g = ∇ ½|w|² over (φ_A, φ_B); H its Hessian.
+    vec3.sub(rimW, rimP0, rimP1);
+    const g1 = rA * vec3.dot(rimW, rimT0);
+    const g2 = -rB * vec3.dot(rimW, rimT1);
+    const h11 = rA * rA - rA * vec3.dot(rimW, rimR0);
+    const h22 = rB * rB + rB * vec3.dot(rimW, rimR1);
+    const h12 = -rA * rB * vec3.dot(rimT0, rimT1);
+    const det = h11 * h22 - h12 * h12;
+    if (!(det > 0 && h11 > 0)) {
+      // Far from the critical point (|w| above the radii's curvature terms): alternating
+      // projections of each rim's point onto the other rim, which converge at the rims'
+      // crossing angle whatever their radii.
+      rimProject(1, rimP0);
+      rimPoint(1);
+      rimProject(0, rimP1);
+      continue;
+    }
+    const d1 = (h12 * g2 - h22 * g1) / det;
+    const d2 = (h12 * g1 - h11 * g2) / det;
+    rimIo[2] += d1;
+    rimIo[3] += d2;
+    if (!(Math.abs(d1) <= Math.PI && Math.abs(d2) <= Math.PI)) return;
+    if (Math.abs(d1) <= RIM_NEWTON_ANGLE && Math.abs(d2) <= RIM_NEWTON_ANGLE) break;
+  }
+  rimPoint(0);
+  rimPoint(1);
+  vec3.cross(rimW, rimT0, rimT1);
+  if (!tryNormalizeScaled(rimW, rimW)) return;
+  if (vec3.dot(rimW, refined.normal) < 0) vec3.negate(rimW, rimW);
+  const o = overlapAlong(rimW);
+  if (!(o < refined.overlap)) return;
+  setOverlapNormal(refined, coreA, coreBInA, rimW, rimP0, rimP1);
+}
+
+/** Newton steps of {@link rimPairMinimum}, at most. */
+const RIM_NEWTON_STEPS = 12;
+
+/** Azimuth step, radians, under which {@link rimPairMinimum}'s Newton iteration stops. */
+const RIM_NEWTON_ANGLE = 2 ** -40;
+
+/** Per rim (0 A's, 1 B's): centre, axes X and Z of its plane (solver frame). */
+const rimC0 = vec3.create();
+const rimX0 = vec3.create();
+const rimZ0 = vec3.create();
+const rimC1 = vec3.create();
+const rimX1 = vec3.create();
+const rimZ1 = vec3.create();
+/** Per rim: its point, unit tangent and unit radial at the current azimuth. */
+const rimP0 = vec3.create();
+const rimT0 = vec3.create();
+const rimR0 = vec3.create();
+const rimP1 = vec3.create();
+const rimT1 = vec3.create();
+const rimR1 = vec3.create();
+const rimW = vec3.create();
+/** [0], [1] the rims' radii (solver units); [2], [3] their azimuths. */
+const rimIo = new Float64Array(4);
+
+/**
+ * Sets rim `side` (0 A, 1 B) of solid of revolution `s` from the refined normal: the rim its
+ * outward normal's axial sign picks (a cone's base only, its normal below the slant's), its
+ * frame and the normal's azimuth. False when the support along the normal is not a rim's (a
+ * cone's apex) or `s` has no revolution core.
+ */
+function rimFrame(s: ConvexShape, side: number, bInA: Isometry): boolean {
+  const rc = revolutionCore(s);
+  if (rc === null) return false;
+  const rev = shapeDef(rc.type).revolution as Revolution;
+  const core = side === 1 ? coreB : coreA;
+  rev.dims(revDims, rc);
+  const h = revDims[0] * core.scale;
+  const r = revDims[1] * core.scale;
+  // The outward normal in the solid's frame.
+  if (side === 1) {
+    quat.conjugate(invRot, bInA.rotation);
+    quat.rotate(featureD, invRot, refined.normal);
+    vec3.negate(featureD, featureD);
+  } else vec3.copy(featureD, refined.normal);
+  const d = featureD;
+  let y = -h;
+  if (rev.kind === RevolutionKind.Cone) {
+    if (!(d.y < r / mathHypot2(2 * h, r))) return false;
+  } else if (d.y > 0) y = h;
+  const c = side === 0 ? rimC0 : rimC1;
+  const x = side === 0 ? rimX0 : rimX1;
+  const z = side === 0 ? rimZ0 : rimZ1;
+  vec3.set(c, 0, y, 0);
+  vec3.set(x, 1, 0, 0);
+  vec3.set(z, 0, 0, 1);
+  if (side === 1) {
+    iso.transformPoint(c, bInA, c);
+    quat.rotate(x, bInA.rotation, x);
+    quat.rotate(z, bInA.rotation, z);
+  } else fromLocalA(c, c);
+  rimIo[side] = r;
+  rimIo[2 + side] = Math.atan2(d.z, d.x);
+  return true;
+}
+
+/** Sets rim `side`'s azimuth to that of point p about its centre (p's nearest point on the rim). */
+function rimProject(side: number, p: Vec3): void {
+  const c = side === 0 ? rimC0 : rimC1;
+  const x = side === 0 ? rimX0 : rimX1;
+  const z = side === 0 ? rimZ0 : rimZ1;
+  const dx = p.x - c.x;
+  const dy = p.y - c.y;
+  const dz = p.z - c.z;
+  const u = dx * x.x + dy * x.y + dz * x.z;
+  const v = dx * z.x + dy * z.y + dz * z.z;
+  if (u !== 0 || v !== 0) rimIo[2 + side] = Math.atan2(v, u);
+}
+
+/** Rim `side`'s point, tangent and radial at its azimuth rimIo[2 + side]. */
+function rimPoint(side: number): void {
+  const phi = rimIo[2 + side];
+  const cs = Math.cos(phi);
+  const sn = Math.sin(phi);
+  const c = side === 0 ? rimC0 : rimC1;
+  const x = side === 0 ? rimX0 : rimX1;
+  const z = side === 0 ? rimZ0 : rimZ1;
+  const p = side === 0 ? rimP0 : rimP1;
+  const t = side === 0 ? rimT0 : rimT1;
+  const rr = side === 0 ? rimR0 : rimR1;
+  const r = rimIo[side];
+  rr.x = cs * x.x + sn * z.x;
+  rr.y = cs * x.y + sn * z.y;
+  rr.z = cs * x.z + sn * z.z;
+  t.x = cs * z.x - sn * x.x;
+  t.y = cs * z.y - sn * x.y;
+  t.z = cs * z.z - sn * x.z;
+  p.x = c.x + r * rr.x;
+  p.y = c.y + r * rr.y;
+  p.z = c.z + r * rr.z;
+}
 
 /** Bisection steps on the derivative's sign per bracket (the bracket 4π/RIDGE_SAMPLES wide). */
 const RIDGE_BISECTIONS = 48;
