@@ -22,34 +22,18 @@
  * offsets up to 1e9 and replay it the same way: the witnesses on their shapes, (pB − pA)·n the
  * distance, |pB − pA| the gap, the normal achieving the depth.
  */
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { quatArb } from "./arbitraries.js";
 import { replayScenario } from "./fuzz.js";
 import { type Scenario, translateShape } from "./generate.js";
-import { add, cross, dot, oshape, quatMatrix, scale, sub, unit, type V } from "./oracle-shapes.js";
-
-interface Case {
-  seed: number;
-  pair: string;
-  op: string;
-  was: string;
-  scenario: Scenario;
-}
+import { add, cross, oshape, rotate, scale, sub, unit, type V } from "./oracle-shapes.js";
+import { loadCases, replayCases } from "./recorded-cases.js";
 
 const EPS = 2 ** -52;
 const OPS = ["intersects", "distance", "contact", "manifold"];
 
-const CASES = JSON.parse(
-  readFileSync(new URL("./witness-off-shape.cases.json", import.meta.url), "utf8"),
-) as Case[];
-
-/** Rotation of v by the quaternion q = [x, y, z, w] (the oracle's matrix). */
-function rotate(q: number[], v: V): V {
-  const m = quatMatrix(q);
-  return [dot(m[0] as V, v), dot(m[1] as V, v), dot(m[2] as V, v)];
-}
+const CASES = loadCases("./witness-off-shape.cases.json");
 
 /** The quaternion [x, y, z, w] of the rotation whose matrix has columns e1, e2, e3 (orthonormal). */
 function quatFromAxes(e1: V, e2: V, e3: V): number[] {
@@ -188,15 +172,7 @@ const offsetArb = fc
   .map(([o, x, y, z]) => scale([x, y, z], 10 ** o).map(bits21) as V);
 
 describe("issue 16: witnesses off their shapes (fuzzer seeds 23, 26, 27, 29)", () => {
-  it("recorded the failing scenarios", () => {
-    expect(CASES.length).toBe(6);
-  });
-  for (const c of CASES) {
-    it(`${c.pair} ${c.op} (seed ${c.seed}; was: ${c.was})`, () => {
-      const failures = replayScenario(c.scenario, c.pair, { ops: OPS });
-      expect(failures.map((f) => `${f.op}: ${f.reason}`)).toEqual([]);
-    });
-  }
+  replayCases(CASES, 6, { ops: OPS });
 });
 
 describe("properties of the classes", () => {
