@@ -33,7 +33,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cubePointArb, quatArb } from "./arbitraries.js";
 import { replayScenario } from "./fuzz.js";
-import type { Scenario } from "./generate.js";
+import { offsetScenario } from "./generate.js";
 import { add, dot, oshape, rotate, scale, sub, unit, type V } from "./oracle-shapes.js";
 import { loadCases, replayCases } from "./recorded-cases.js";
 
@@ -53,38 +53,9 @@ function offsetOf(u: V, mag: number): number[] {
   });
 }
 
-/** The scenario of local shapes a and b at world offset o (positions snapped so the shift is exact). */
-function scenario(a: J, b: J, o: number[]): Scenario {
-  const key = (j: J) => (j.type === "convex" ? "position" : "center");
-  const snap = (j: J): J => ({
-    ...j,
-    [key(j)]: (j[key(j)] as number[]).map((x, i) => x + o[i] - o[i]),
-  });
-  const world = (j: J): J => ({
-    ...j,
-    [key(j)]: (j[key(j)] as number[]).map((x, i) => x + o[i]),
-  });
-  const la = snap(a);
-  const lb = snap(b);
-  return {
-    mode: "touching",
-    localA: la,
-    localB: lb,
-    worldA: world(la),
-    worldB: world(lb),
-    offset: o,
-    shared: null,
-    apart: 0,
-    velocityA: [0, 0, 0],
-    velocityB: [0, 0, 0],
-    maxToi: 1,
-    prediction: 0,
-  };
-}
-
 /** Every op of the scenario (of `ops`) passes the fuzzer's bars, in both orders. */
 function passes(a: J, b: J, o: number[], pair: string, ops = OPS): void {
-  for (const sc of [scenario(a, b, o), scenario(b, a, o)]) {
+  for (const sc of [offsetScenario(a, b, o), offsetScenario(b, a, o)]) {
     const failures = replayScenario(sc, pair, { ops });
     expect(failures.map((f) => `${f.op}: ${f.reason} ${JSON.stringify(f.line)}`)).toEqual([]);
   }

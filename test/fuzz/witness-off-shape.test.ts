@@ -24,9 +24,10 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { quatMul } from "../support/quat.js";
 import { quatArb } from "./arbitraries.js";
 import { replayScenario } from "./fuzz.js";
-import { type Scenario, translateShape } from "./generate.js";
+import { offsetScenario, POSITION_FIELDS, type Scenario } from "./generate.js";
 import { add, cross, oshape, rotate, scale, sub, unit, type V } from "./oracle-shapes.js";
 import { loadCases, replayCases } from "./recorded-cases.js";
 
@@ -59,65 +60,25 @@ function quatFromAxes(e1: V, e2: V, e3: V): number[] {
   return q.map((x) => x / l);
 }
 
-/** The product a·b of quaternions [x, y, z, w] (b applied first). */
-function quatMul(a: number[], b: number[]): number[] {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
-}
-
-/** The position fields of a JSON shape (those the offset moves). */
-const POSITIONS = ["center", "min", "max", "a", "b", "c", "position"];
-
-/** The shape snapped so that moving it by `off` is exact (x ← (x + off) − off), as the fuzzer's. */
-function snap(j: Record<string, unknown>, off: V): Record<string, unknown> {
-  const o = { ...j };
-  for (const k of POSITIONS) {
-    if (o[k]) o[k] = (o[k] as number[]).map((x, i) => x + off[i] - off[i]);
-  }
-  return o;
-}
-
 /**
- * A scenario of two local shapes moved by `offset` into the world, as the fuzzer builds one: the
- * local shapes snapped so that the move is exact (the oracle answers the local pair, the library
- * the world pair).
+ * A scenario of two local shapes moved by `offset` into the world, as the fuzzer builds one
+ * (`offsetScenario`), the move checked exact (the oracle answers the local pair, the library the
+ * world pair).
  */
-function scenario(a: Record<string, unknown>, b: Record<string, unknown>, offset: V) {
-  const localA = snap(a, offset);
-  const localB = snap(b, offset);
-  const worldA = translateShape(localA, offset);
-  const worldB = translateShape(localB, offset);
+function scenario(a: Record<string, unknown>, b: Record<string, unknown>, offset: V): Scenario {
+  const sc = offsetScenario(a, b, offset);
   for (const [w, l] of [
-    [worldA, localA],
-    [worldB, localB],
+    [sc.worldA, sc.localA],
+    [sc.worldB, sc.localB],
   ]) {
-    for (const k of POSITIONS) {
+    for (const k of POSITION_FIELDS) {
       if (!l[k]) continue;
       (w[k] as number[]).forEach((x, i) => {
         expect(x - offset[i]).toBe((l[k] as number[])[i]);
       });
     }
   }
-  return {
-    mode: "touching",
-    localA,
-    localB,
-    worldA,
-    worldB,
-    offset,
-    shared: null,
-    apart: 0,
-    velocityA: [0, 0, 0],
-    velocityB: [0, 0, 0],
-    maxToi: 1,
-    prediction: 0,
-  } as Scenario;
+  return sc;
 }
 
 /**
