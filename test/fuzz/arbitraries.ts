@@ -14,3 +14,10 @@ export const quatArb = fc
     const l = Math.hypot(...q);
     return q.map((c) => c / l);
   });
+
+/** A point of the cube [−1, 1]³ (a direction or an offset before scaling). */
+export const cubePointArb = fc.tuple(
+  fc.double({ min: -1, max: 1, noNaN: true }),
+  fc.double({ min: -1, max: 1, noNaN: true }),
+  fc.double({ min: -1, max: 1, noNaN: true }),
+);

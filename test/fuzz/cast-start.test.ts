@@ -23,85 +23,33 @@
  * 1e-6..1e6 and offsets up to 1e9, approaching or separating, against the face planes (the
  * times in closed form) and dense sampling of the oracle's certified distance along the motion.
  */
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
-import { quatArb } from "./arbitraries.js";
-import { replayScenario } from "./fuzz.js";
-import type { Scenario } from "./generate.js";
+import { boxMeshJson } from "../support/box-mesh.js";
+import { cubePointArb, quatArb } from "./arbitraries.js";
+import { castLine } from "./fuzz.js";
 import { pairTruth } from "./oracle-pairs.js";
-import { dot, oshape, quatMatrix, type V } from "./oracle-shapes.js";
+import { dot, norm, oshape, rotate, sub, unrotate, type V } from "./oracle-shapes.js";
+import { loadCases, replayCases } from "./recorded-cases.js";
 
-interface Case {
-  seed: number;
-  pair: string;
-  op: string;
-  was: string;
-  scenario: Scenario;
-}
 type Json = Record<string, unknown>;
 type Hit = { toi: number; normal: V; pointA: V; pointB: V } | null;
 
 const EPS = 2 ** -52;
-const CASES = JSON.parse(
-  readFileSync(new URL("./cast-start.cases.json", import.meta.url), "utf8"),
-) as Case[];
+const CASES = loadCases("./cast-start.cases.json");
 
-/** R·v and Rᵀ·v for the quaternion q = [x, y, z, w] (the oracle's matrix). */
-function rotate(q: number[], v: V): V {
-  const m = quatMatrix(q);
-  return [dot(m[0] as V, v), dot(m[1] as V, v), dot(m[2] as V, v)];
-}
-function unrotate(q: number[], v: V): V {
-  const m = quatMatrix(q);
-  return [0, 1, 2].map((k) => m[0][k] * v[0] + m[1][k] * v[1] + m[2][k] * v[2]) as V;
-}
-const sub = (a: V, b: V): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-const norm = (a: V) => Math.hypot(...a);
-
-/** The box mesh of half extents h: 8 corners, 12 outward-wound triangles (the fuzzer's). */
-function boxMesh(h: V, position: V, rotation: number[]): Json {
-  const vertices: V[] = [];
-  for (const x of [-h[0], h[0]])
-    for (const y of [-h[1], h[1]]) for (const z of [-h[2], h[2]]) vertices.push([x, y, z]);
-  const indices = [
-    [0, 1, 3],
-    [0, 3, 2],
-    [4, 6, 7],
-    [4, 7, 5],
-    [0, 4, 5],
-    [0, 5, 1],
-    [2, 3, 7],
-    [2, 7, 6],
-    [0, 2, 6],
-    [0, 6, 4],
-    [1, 5, 7],
-    [1, 7, 3],
-  ];
-  return { type: "mesh", vertices, indices, position, rotation };
-}
+/** The box mesh of half extents h (test/support/box-mesh.ts, the fuzzer's) at `position`, turned. */
+const boxMesh = (h: V, position: V, rotation: number[]): Json => ({
+  ...boxMeshJson(h, position),
+  rotation,
+});
 
 describe("issue 16: castShapes from a start within rounding (fuzzer seeds 21, 28, 29)", () => {
-  it("recorded the failing scenarios", () => {
-    expect(CASES.length).toBe(3);
-  });
-  for (const c of CASES) {
-    it(`${c.pair} ${c.op} (seed ${c.seed}; was: ${c.was})`, () => {
-      const failures = replayScenario(c.scenario, c.pair);
-      expect(failures.map((f) => `${f.op}: ${f.reason}`)).toEqual([]);
-    });
-  }
+  replayCases(CASES, 3);
 
   it("seed 21: the cylinder meets face x = +h of the mesh when its extent along the normal closes the gap", () => {
-    const line = {
-      op: "castShapes",
-      a: CASES[0].scenario.worldA,
-      velocityA: CASES[0].scenario.velocityA,
-      b: CASES[0].scenario.worldB,
-      velocityB: CASES[0].scenario.velocityB,
-      maxToi: CASES[0].scenario.maxToi,
-    };
+    const line = castLine(CASES[0].scenario);
     const a = line.a as { halfHeight: number; radius: number };
     const b = line.b as { vertices: V[]; rotation: number[] };
     const m = rotate(b.rotation, [1, 0, 0]); // the face's outward normal (world)
@@ -144,14 +92,7 @@ describe("issue 16: castShapes from a start within rounding (fuzzer seeds 21, 28
       }
       // It starts within the rounding of a face (1e4·2^-52·64) that it leaves.
       expect(Math.abs(start)).toBeLessThan(64 * EPS * 2e4);
-      const r = answerQuery({
-        op: "castShapes",
-        a: sc.worldA,
-        velocityA: sc.velocityA,
-        b: sc.worldB,
-        velocityB: sc.velocityB,
-        maxToi: sc.maxToi,
-      }) as Hit;
+      const r = answerQuery(castLine(sc)) as Hit;
       expect(answerQuery({ op: "intersects", a: sc.worldA, b: sc.worldB })).toEqual({
         intersects: false,
       });
@@ -216,11 +157,7 @@ describe("castShapes from touching, just apart or just overlapping (property)", 
         LOG_RATIO,
         quatArb,
         fc.option(quatArb, { nil: null }), // the shape's own rotation (null: the target's)
-        fc.tuple(
-          fc.double({ min: -1, max: 1, noNaN: true }),
-          fc.double({ min: -1, max: 1, noNaN: true }),
-          fc.double({ min: -1, max: 1, noNaN: true }),
-        ),
+        cubePointArb,
         fc.double({ min: 0, max: 9, noNaN: true }), // offset exponent
         fc.integer({ min: -16, max: 64 }), // the start gap in ulps of the target's size
         fc.option(fc.double({ min: 0.05, max: 1, noNaN: true }), { nil: null, freq: 2 }), // or far: g/H
@@ -379,16 +316,8 @@ describe("castShapes from far inside a box mesh (property; the seed-21 family)",
         fc.boolean(),
         quatArb,
         quatArb,
-        fc.tuple(
-          fc.double({ min: -1, max: 1, noNaN: true }),
-          fc.double({ min: -1, max: 1, noNaN: true }),
-          fc.double({ min: -1, max: 1, noNaN: true }),
-        ),
-        fc.tuple(
-          fc.double({ min: -1, max: 1, noNaN: true }),
-          fc.double({ min: -1, max: 1, noNaN: true }),
-          fc.double({ min: -1, max: 1, noNaN: true }),
-        ),
+        cubePointArb,
+        cubePointArb,
         (k, ten, q, qA, od, dir) => {
           if (!(Math.hypot(...dir) > 0.1)) return;
           const f = ten ? 10 ** k : 2 ** (3 * k);

@@ -31,52 +31,23 @@
  * offsets up to 1e9 (it fails on 95781cd: 1.9e-8 against a bar of 2.9e-11). The rim-on-rim
  * touch with near-coplanar caps is not in it: its refinement still stalls (issue 16, open).
  */
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
 import { quatArb } from "./arbitraries.js";
-import { replayScenario } from "./fuzz.js";
-import type { Scenario } from "./generate.js";
-import { add, dist, norm, oshape, quatMatrix, scale, sub, type V } from "./oracle-shapes.js";
+import { add, dist, norm, oshape, rotate, scale, sub, type V } from "./oracle-shapes.js";
+import { loadCases, replayCases } from "./recorded-cases.js";
 
-interface Case {
-  seed: number;
-  pair: string;
-  op: string;
-  was: string;
-  scenario: Scenario;
-}
 type DistanceJson = { distance: number; pointA: V; pointB: V };
 
 const EPS = 2 ** -52;
 const ulp = (p: V) => 2 ** (Math.floor(Math.log2(Math.max(...p.map(Math.abs)) || 1)) - 52);
 
-const CASES = JSON.parse(
-  readFileSync(new URL("./certified-gap.cases.json", import.meta.url), "utf8"),
-) as Case[];
+const CASES = loadCases("./certified-gap.cases.json");
 
 describe("issue 16: curved gaps within their certified bounds (fuzzer seeds 20, 23)", () => {
-  it("recorded the failing scenarios", () => {
-    expect(CASES.length).toBe(5);
-  });
-  for (const c of CASES) {
-    it(`${c.pair} ${c.op} (seed ${c.seed}; was: ${c.was})`, () => {
-      const failures = replayScenario(c.scenario, c.pair);
-      expect(failures.map((f) => `${f.op}: ${f.reason}`)).toEqual([]);
-    });
-  }
+  replayCases(CASES, 5);
 });
-
-/** Rotation of v by the unit quaternion q = [x, y, z, w] (the oracle's matrix). */
-function rotateBy(q: number[], v: V): V {
-  const m = quatMatrix(q);
-  return [
-    m[0][0] * v[0] + m[0][1] * v[1] + m[0][2] * v[2],
-    m[1][0] * v[0] + m[1][1] * v[1] + m[1][2] * v[2],
-    m[2][0] * v[0] + m[2][1] * v[1] + m[2][2] * v[2],
-  ];
-}
 
 /** A cylinder or cone of half height h and radius r at `center` (JSON, rotation q). */
 function revolution(cone: boolean, center: V, h: number, r: number, q: number[]) {
@@ -145,8 +116,8 @@ describe("property of the class", () => {
           const x: V = [c * (rB + (top - rB) * t), -hB + 2 * hB * t, sn * (rB + (top - rB) * t)];
           const along: V = [c * (top - rB), 2 * hB, sn * (top - rB)];
           const out: V = [c * along[1], -(c * along[0] + sn * along[2]), sn * along[1]];
-          const n = scale(rotateBy(qB, scale(out, 1 / norm(out))), -1);
-          const xB = rotateBy(qB, x);
+          const n = scale(rotate(qB, scale(out, 1 / norm(out))), -1);
+          const xB = rotate(qB, x);
           const pA = oshape(a0).pieces[0].support(n);
           const cB = sub(add(pA, scale(n, delta)), xB);
           const off = offExp === 0 ? ([0, 0, 0] as V) : offsetOf(offDir, 10 ** offExp);

@@ -22,6 +22,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import { quatMul } from "../support/quat.js";
 import { replayScenario } from "./fuzz.js";
 import type { Scenario } from "./generate.js";
 import { pairTruth, surfaceDistance } from "./oracle-pairs.js";
@@ -198,7 +199,7 @@ describe("issue 16: curved witnesses at touches and small gaps (fuzzer seeds 16â
           a.normal[2] * Math.sin(h),
           Math.cos(h),
         ];
-        const qB = mulQ(qTwist, qAlign);
+        const qB = quatMul(qTwist, qAlign);
         const q = rotate(qB, b.point);
         const center = sub(a.point, q);
         const A = { type: sa.type, center: [0, 0, 0], halfHeight: a.h, radius: a.r };
@@ -266,15 +267,6 @@ function fromTo(u: V, v: V): Q {
   }
   const l = Math.hypot(...q);
   return q.map((x) => x / l) as Q;
-}
-
-function mulQ(a: Q, b: Q): Q {
-  return [
-    a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-    a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-    a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-    a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2],
-  ];
 }
 
 function rotate(q: Q, v: V): V {

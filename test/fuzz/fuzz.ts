@@ -785,11 +785,9 @@ function clearlyMeet(
   return shapeSigned(P.A, p) < -1e3 * P.tolAmb && shapeSigned(B2, p) < -1e3 * P.tolAmb;
 }
 
-function checkCast(ctx: Ctx, sc: Scenario, P: PairInfo): void {
-  if (P.A.halfspace || P.B.halfspace) {
-    // Half-spaces are unbounded: the swept test still applies through pairTruth.
-  }
-  const line = {
+/** The `collide query` castShapes line of a scenario: its world shapes, velocities and maxToi. */
+export function castLine(sc: Scenario) {
+  return {
     op: "castShapes",
     a: sc.worldA,
     velocityA: sc.velocityA,
@@ -797,6 +795,13 @@ function checkCast(ctx: Ctx, sc: Scenario, P: PairInfo): void {
     velocityB: sc.velocityB,
     maxToi: sc.maxToi,
   };
+}
+
+function checkCast(ctx: Ctx, sc: Scenario, P: PairInfo): void {
+  if (P.A.halfspace || P.B.halfspace) {
+    // Half-spaces are unbounded: the swept test still applies through pairTruth.
+  }
+  const line = castLine(sc);
   const r0 = ask(ctx, "castShapes", line);
   if (!r0.ok) return;
   const r = r0.result as {

@@ -458,11 +458,14 @@ export function makeScenario(
   };
 }
 
+/** The point fields of a JSON shape, those {@link translateShape} moves. */
+export const POSITION_FIELDS = ["center", "min", "max", "a", "b", "c", "position"] as const;
+
 /** The local shape translated by `t` (exact inputs stay exact for dyadic shifts). */
 export function translateShape(j: J, t: number[]): J {
   const sh = (p: unknown) => (p as number[]).map((x, i) => x + t[i]);
   const o: J = { ...j };
-  for (const k of ["center", "min", "max", "a", "b", "c", "position"]) {
+  for (const k of POSITION_FIELDS) {
     if (o[k]) o[k] = sh(o[k]);
   }
   if (j.type === "halfspace") {
@@ -473,4 +476,36 @@ export function translateShape(j: J, t: number[]): J {
     o.position = t;
   }
   return o;
+}
+
+/**
+ * A scenario at rest of local shapes a and b moved by `offset` into the world, as the fuzzer
+ * builds one: each local shape's point fields snapped first (x ← (x + offset) − offset) so that
+ * the move is exact in most cases (the oracle answers the local pair, the library the world
+ * pair); mode "touching", no certified point or gap, no motion, maxToi 1, prediction 0.
+ */
+export function offsetScenario(a: J, b: J, offset: number[]): Scenario {
+  const snap = (j: J): J => {
+    const o: J = { ...j };
+    for (const k of POSITION_FIELDS) {
+      if (o[k]) o[k] = (o[k] as number[]).map((x, i) => x + offset[i] - offset[i]);
+    }
+    return o;
+  };
+  const localA = snap(a);
+  const localB = snap(b);
+  return {
+    mode: "touching",
+    localA,
+    localB,
+    worldA: translateShape(localA, offset),
+    worldB: translateShape(localB, offset),
+    offset,
+    shared: null,
+    apart: 0,
+    velocityA: [0, 0, 0],
+    velocityB: [0, 0, 0],
+    maxToi: 1,
+    prediction: 0,
+  };
 }

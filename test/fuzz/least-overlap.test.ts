@@ -29,26 +29,17 @@
  * a large one's base rim; a small cylinder or cone on the surface of a large hull; a small hull
  * touching a large hull within rounding.
  */
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { quatArb } from "./arbitraries.js";
+import { cubePointArb, quatArb } from "./arbitraries.js";
 import { replayScenario } from "./fuzz.js";
-import type { Scenario } from "./generate.js";
-import { add, dot, oshape, quatMatrix, scale, sub, unit, type V } from "./oracle-shapes.js";
+import { offsetScenario } from "./generate.js";
+import { add, dot, oshape, rotate, scale, sub, unit, type V } from "./oracle-shapes.js";
+import { loadCases, replayCases } from "./recorded-cases.js";
 
 type J = Record<string, unknown>;
-interface Case {
-  seed: number;
-  pair: string;
-  op: string;
-  was: string;
-  scenario: Scenario;
-}
 
-const CASES = JSON.parse(
-  readFileSync(new URL("./least-overlap.cases.json", import.meta.url), "utf8"),
-) as Case[];
+const CASES = loadCases("./least-overlap.cases.json");
 
 const OPS = ["intersects", "distance", "contact"];
 
@@ -62,53 +53,26 @@ function offsetOf(u: V, mag: number): number[] {
   });
 }
 
-/** The scenario of local shapes a and b at world offset o (positions snapped so the shift is exact). */
-function scenario(a: J, b: J, o: number[]): Scenario {
-  const key = (j: J) => (j.type === "convex" ? "position" : "center");
-  const snap = (j: J): J => ({
-    ...j,
-    [key(j)]: (j[key(j)] as number[]).map((x, i) => x + o[i] - o[i]),
-  });
-  const world = (j: J): J => ({
-    ...j,
-    [key(j)]: (j[key(j)] as number[]).map((x, i) => x + o[i]),
-  });
-  const la = snap(a);
-  const lb = snap(b);
-  return {
-    mode: "touching",
-    localA: la,
-    localB: lb,
-    worldA: world(la),
-    worldB: world(lb),
-    offset: o,
-    shared: null,
-    apart: 0,
-    velocityA: [0, 0, 0],
-    velocityB: [0, 0, 0],
-    maxToi: 1,
-    prediction: 0,
-  };
-}
-
 /** Every op of the scenario (of `ops`) passes the fuzzer's bars, in both orders. */
 function passes(a: J, b: J, o: number[], pair: string, ops = OPS): void {
-  for (const sc of [scenario(a, b, o), scenario(b, a, o)]) {
+  for (const sc of [offsetScenario(a, b, o), offsetScenario(b, a, o)]) {
     const failures = replayScenario(sc, pair, { ops });
     expect(failures.map((f) => `${f.op}: ${f.reason} ${JSON.stringify(f.line)}`)).toEqual([]);
   }
 }
 
-const unitArb = fc
-  .tuple(
-    fc.double({ min: -1, max: 1, noNaN: true }),
-    fc.double({ min: -1, max: 1, noNaN: true }),
-    fc.double({ min: -1, max: 1, noNaN: true }),
-  )
-  .filter((v) => Math.hypot(...v) > 0.1)
-  .map((v) => unit(v as V));
+const unitArb = cubePointArb.filter((v) => Math.hypot(...v) > 0.1).map((v) => unit(v as V));
 const offsetArb = fc.tuple(unitArb, fc.constantFrom(0, 1, 1e3, 1e6, 1e9));
 const solidArb = fc.constantFrom("cylinder", "cone");
+
+/** The properties' small solid: a cylinder or cone of radius s, half height 0.7·s, at `center`. */
+const smallSolid = (type: string, center: V, s: number, rotation: number[]): J => ({
+  type,
+  center,
+  halfHeight: s * 0.7,
+  radius: s,
+  rotation,
+});
 
 /** A convex hull of size s about the origin: eight jittered cube corners. */
 function hullPoints(s: number, jitter: number[]): V[] {
@@ -125,15 +89,7 @@ const jitterArb = fc.array(fc.double({ min: -1, max: 1, noNaN: true }), {
 });
 
 describe("issue 16: depth the least overlap, at mixed scales (fuzzer seeds 20–29)", () => {
-  it("recorded the failing scenarios", () => {
-    expect(CASES.length).toBe(7);
-  });
-  for (const c of CASES) {
-    it(`${c.pair} ${c.op} (seed ${c.seed}; was: ${c.was})`, () => {
-      const failures = replayScenario(c.scenario, c.pair);
-      expect(failures.map((f) => `${f.op}: ${f.reason}`)).toEqual([]);
-    });
-  }
+  replayCases(CASES, 7);
 });
 
 describe("properties of the class", () => {
@@ -156,16 +112,8 @@ describe("properties of the class", () => {
           const s = 10 ** ea;
           const b: J = { type: tb, center: [0, 0, 0], halfHeight: R * hr, radius: R, rotation: qb };
           // B's base rim point at azimuth φ (its frame: axis Y, base at −halfHeight), rotated.
-          const m = quatMatrix(qb);
-          const q: V = [R * Math.cos(phi), -R * hr, R * Math.sin(phi)];
-          const rim: V = [dot(m[0] as V, q), dot(m[1] as V, q), dot(m[2] as V, q)];
-          const a: J = {
-            type: ta,
-            center: add(rim, scale(u, k * s)),
-            halfHeight: s * 0.7,
-            radius: s,
-            rotation: qa,
-          };
+          const rim = rotate(qb, [R * Math.cos(phi), -R * hr, R * Math.sin(phi)]);
+          const a = smallSolid(ta, add(rim, scale(u, k * s)), s, qa);
           passes(a, b, offsetOf(ou, om * Math.max(R, s)), `${ta}-${tb}`);
         },
       ),
@@ -191,13 +139,7 @@ describe("properties of the class", () => {
           const b: J = { type: "convex", points: hullPoints(S, jitter), position: [0, 0, 0] };
           const B = oshape(b);
           const p = B.pieces[0].closest(scale(d, 4 * S));
-          const a: J = {
-            type: ta,
-            center: add(p, scale(u, k * s)),
-            halfHeight: s * 0.7,
-            radius: s,
-            rotation: qa,
-          };
+          const a = smallSolid(ta, add(p, scale(u, k * s)), s, qa);
           passes(a, b, offsetOf(ou, om * S), `${ta}-convex`);
         },
       ),

@@ -23,26 +23,17 @@
  * product of a hull vertex difference with a box axis (a superset of SAT's axes, so its minimum
  * is the depth; each overlap from the oracle's support functions).
  */
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
 import { quatArb } from "./arbitraries.js";
-import { replayScenario } from "./fuzz.js";
-import type { Scenario } from "./generate.js";
 import { overlapPieces, surfaceDistance } from "./oracle-pairs.js";
 import { type OShape, oshape, type V } from "./oracle-shapes.js";
+import { type Case, loadCases, replayCases } from "./recorded-cases.js";
 
 type J = Record<string, unknown>;
 type ContactJson = { distance: number; normal: V; pointA: V; pointB: V };
 type ManifoldJson = { normal: V; points: { pointA: V; pointB: V; distance: number }[] };
-interface Case {
-  seed: number;
-  pair: string;
-  op: string;
-  was: string;
-  scenario: Scenario;
-}
 
 const EPS = 2 ** -52;
 const sub = (a: V, b: V): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -59,9 +50,7 @@ const unit = (a: V): V => {
 };
 const ulp = (p: V) => 2 ** (Math.floor(Math.log2(Math.max(...p.map(Math.abs)) || 1)) - 52);
 
-const CASES = JSON.parse(
-  readFileSync(new URL("./normal-depth.cases.json", import.meta.url), "utf8"),
-) as Case[];
+const CASES = loadCases("./normal-depth.cases.json");
 
 /** The least overlap of A (an aabb or a hull) and B (the other) over a superset of SAT's axes. */
 function bruteSatDepth(A: OShape, B: OShape, vertsA: V[], vertsB: V[]): number {
@@ -92,12 +81,7 @@ function bruteSatDepth(A: OShape, B: OShape, vertsA: V[], vertsB: V[]): number {
 }
 
 describe("issue 16: the normal achieves the depth; distances exact (fuzzer seeds 17–19)", () => {
-  for (const c of CASES) {
-    it(`${c.pair} ${c.op} (seed ${c.seed}; was: ${c.was})`, () => {
-      const failures = replayScenario(c.scenario, c.pair);
-      expect(failures.map((f) => `${f.op}: ${f.reason}`)).toEqual([]);
-    });
-  }
+  replayCases(CASES, null);
 
   it("aabb against a hull of 6e5 (seed 17): depth the brute-force SAT depth, achieved along the normal", () => {
     const c = CASES.find((x) => x.pair === "aabb-convex" && x.seed === 17) as Case;

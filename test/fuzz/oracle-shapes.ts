@@ -53,6 +53,10 @@ const mulT = (m: number[][], v: V): V => [
   m[0][1] * v[0] + m[1][1] * v[1] + m[2][1] * v[2],
   m[0][2] * v[0] + m[1][2] * v[1] + m[2][2] * v[2],
 ];
+/** R·v: v turned by the quaternion q = [x, y, z, w] ({@link quatMatrix}'s R). */
+export const rotate = (q: readonly number[] | undefined, v: V): V => mul(quatMatrix(q), v);
+/** Rᵀ·v: v turned back by the quaternion q = [x, y, z, w] (the inverse of {@link rotate}). */
+export const unrotate = (q: readonly number[] | undefined, v: V): V => mulT(quatMatrix(q), v);
 function composeRot(a: number[][], b: number[][]): number[][] {
   const out = [
     [0, 0, 0],

@@ -26,55 +26,26 @@
  * the plane's tolerance: taken after the projection it left a manifold point 1.8e-5 deeper than
  * the contact.
  */
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
 import { quatArb } from "./arbitraries.js";
-import { replayScenario } from "./fuzz.js";
-import type { Scenario } from "./generate.js";
 import { overlapPieces, surfaceDistance } from "./oracle-pairs.js";
-import { add, dot, norm, oshape, quatMatrix, scale, sub, type V } from "./oracle-shapes.js";
+import { add, dot, norm, oshape, rotate, scale, sub, type V } from "./oracle-shapes.js";
+import { loadCases, replayCases } from "./recorded-cases.js";
 
 type ContactJson = { distance: number; normal: V; pointA: V; pointB: V };
-interface Case {
-  seed: number;
-  pair: string;
-  op: string;
-  was: string;
-  scenario: Scenario;
-}
 
 const EPS = 2 ** -52;
 const ulp = (p: V) => 2 ** (Math.floor(Math.log2(Math.max(...p.map(Math.abs)) || 1)) - 52);
 
-/** Rotation of v by the quaternion q = [x, y, z, w] (the oracle's matrix). */
-function rotate(q: number[], v: V): V {
-  const m = quatMatrix(q);
-  return [dot(m[0] as V, v), dot(m[1] as V, v), dot(m[2] as V, v)];
-}
 const conj = (q: number[]) => [-q[0], -q[1], -q[2], q[3]];
 
-const load = (name: string) =>
-  JSON.parse(readFileSync(new URL(name, import.meta.url), "utf8")) as Case[];
-const CASES = load("./feature-tilt.cases.json");
-const SEAT_CASES = load("./seat-plane.cases.json");
-
-/** Every op of each recorded scenario passes the fuzzer's bars. */
-function replays(cases: Case[]): void {
-  for (const c of cases) {
-    it(`${c.pair} ${c.op} (seed ${c.seed}; was: ${c.was})`, () => {
-      const failures = replayScenario(c.scenario, c.pair);
-      expect(failures.map((f) => `${f.op}: ${f.reason}`)).toEqual([]);
-    });
-  }
-}
+const CASES = loadCases("./feature-tilt.cases.json");
+const SEAT_CASES = loadCases("./seat-plane.cases.json");
 
 describe("issue 16: a cylinder's rim under a cone's slant (fuzzer seed 19)", () => {
-  it("recorded the failing scenarios", () => {
-    expect(CASES.length).toBe(2);
-  });
-  replays(CASES);
+  replayCases(CASES, 2);
 
   it("the cone of 3.4e5 at 2e7: (pB − pA)·n the distance to 8 ulps, the normal achieving the depth", () => {
     const sc = CASES[1].scenario;
@@ -96,10 +67,7 @@ describe("issue 16: a cylinder's rim under a cone's slant (fuzzer seed 19)", () 
 });
 
 describe("issue 16: seated witnesses stay on their supporting planes (fuzzer seeds 20, 21, 24)", () => {
-  it("recorded the failing scenarios", () => {
-    expect(SEAT_CASES.length).toBe(6);
-  });
-  replays(SEAT_CASES);
+  replayCases(SEAT_CASES, 6);
 });
 
 describe("property of the class", () => {

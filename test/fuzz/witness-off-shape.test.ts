@@ -22,34 +22,19 @@
  * offsets up to 1e9 and replay it the same way: the witnesses on their shapes, (pB − pA)·n the
  * distance, |pB − pA| the gap, the normal achieving the depth.
  */
-import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { quatMul } from "../support/quat.js";
 import { quatArb } from "./arbitraries.js";
 import { replayScenario } from "./fuzz.js";
-import { type Scenario, translateShape } from "./generate.js";
-import { add, cross, dot, oshape, quatMatrix, scale, sub, unit, type V } from "./oracle-shapes.js";
-
-interface Case {
-  seed: number;
-  pair: string;
-  op: string;
-  was: string;
-  scenario: Scenario;
-}
+import { offsetScenario, POSITION_FIELDS, type Scenario } from "./generate.js";
+import { add, cross, oshape, rotate, scale, sub, unit, type V } from "./oracle-shapes.js";
+import { loadCases, replayCases } from "./recorded-cases.js";
 
 const EPS = 2 ** -52;
 const OPS = ["intersects", "distance", "contact", "manifold"];
 
-const CASES = JSON.parse(
-  readFileSync(new URL("./witness-off-shape.cases.json", import.meta.url), "utf8"),
-) as Case[];
-
-/** Rotation of v by the quaternion q = [x, y, z, w] (the oracle's matrix). */
-function rotate(q: number[], v: V): V {
-  const m = quatMatrix(q);
-  return [dot(m[0] as V, v), dot(m[1] as V, v), dot(m[2] as V, v)];
-}
+const CASES = loadCases("./witness-off-shape.cases.json");
 
 /** The quaternion [x, y, z, w] of the rotation whose matrix has columns e1, e2, e3 (orthonormal). */
 function quatFromAxes(e1: V, e2: V, e3: V): number[] {
@@ -75,65 +60,25 @@ function quatFromAxes(e1: V, e2: V, e3: V): number[] {
   return q.map((x) => x / l);
 }
 
-/** The product a·b of quaternions [x, y, z, w] (b applied first). */
-function quatMul(a: number[], b: number[]): number[] {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
-}
-
-/** The position fields of a JSON shape (those the offset moves). */
-const POSITIONS = ["center", "min", "max", "a", "b", "c", "position"];
-
-/** The shape snapped so that moving it by `off` is exact (x ← (x + off) − off), as the fuzzer's. */
-function snap(j: Record<string, unknown>, off: V): Record<string, unknown> {
-  const o = { ...j };
-  for (const k of POSITIONS) {
-    if (o[k]) o[k] = (o[k] as number[]).map((x, i) => x + off[i] - off[i]);
-  }
-  return o;
-}
-
 /**
- * A scenario of two local shapes moved by `offset` into the world, as the fuzzer builds one: the
- * local shapes snapped so that the move is exact (the oracle answers the local pair, the library
- * the world pair).
+ * A scenario of two local shapes moved by `offset` into the world, as the fuzzer builds one
+ * (`offsetScenario`), the move checked exact (the oracle answers the local pair, the library the
+ * world pair).
  */
-function scenario(a: Record<string, unknown>, b: Record<string, unknown>, offset: V) {
-  const localA = snap(a, offset);
-  const localB = snap(b, offset);
-  const worldA = translateShape(localA, offset);
-  const worldB = translateShape(localB, offset);
+function scenario(a: Record<string, unknown>, b: Record<string, unknown>, offset: V): Scenario {
+  const sc = offsetScenario(a, b, offset);
   for (const [w, l] of [
-    [worldA, localA],
-    [worldB, localB],
+    [sc.worldA, sc.localA],
+    [sc.worldB, sc.localB],
   ]) {
-    for (const k of POSITIONS) {
+    for (const k of POSITION_FIELDS) {
       if (!l[k]) continue;
       (w[k] as number[]).forEach((x, i) => {
         expect(x - offset[i]).toBe((l[k] as number[])[i]);
       });
     }
   }
-  return {
-    mode: "touching",
-    localA,
-    localB,
-    worldA,
-    worldB,
-    offset,
-    shared: null,
-    apart: 0,
-    velocityA: [0, 0, 0],
-    velocityB: [0, 0, 0],
-    maxToi: 1,
-    prediction: 0,
-  } as Scenario;
+  return sc;
 }
 
 /**
@@ -188,15 +133,7 @@ const offsetArb = fc
   .map(([o, x, y, z]) => scale([x, y, z], 10 ** o).map(bits21) as V);
 
 describe("issue 16: witnesses off their shapes (fuzzer seeds 23, 26, 27, 29)", () => {
-  it("recorded the failing scenarios", () => {
-    expect(CASES.length).toBe(6);
-  });
-  for (const c of CASES) {
-    it(`${c.pair} ${c.op} (seed ${c.seed}; was: ${c.was})`, () => {
-      const failures = replayScenario(c.scenario, c.pair, { ops: OPS });
-      expect(failures.map((f) => `${f.op}: ${f.reason}`)).toEqual([]);
-    });
-  }
+  replayCases(CASES, 6, { ops: OPS });
 });
 
 describe("properties of the classes", () => {

@@ -12,6 +12,7 @@ import { answerQuery } from "../../src/io/query.js";
 import { cylinderAxesParallel } from "../../src/narrowphase/cylinder-cylinder.js";
 import { overlapPieces, pairTruth, surfaceDistance } from "../fuzz/oracle-pairs.js";
 import { oshape, type V } from "../fuzz/oracle-shapes.js";
+import { quatMul } from "../support/quat.js";
 
 type Vec = [number, number, number];
 interface C {
@@ -151,7 +152,7 @@ describe("parallel cylinders against the independent oracle", () => {
           const turnQ: [number, number, number, number] = upsideDown
             ? [Math.cos(turn / 2), 0, Math.sin(turn / 2), 0]
             : [0, Math.sin(turn / 2), 0, Math.cos(turn / 2)];
-          const qB = mul(R, turnQ);
+          const qB = quatMul(R, turnQ);
           const cw = rotate(R, c as Vec).map((x) => x + off) as Vec;
           const a = {
             type: "cylinder",
@@ -189,17 +190,6 @@ describe("parallel cylinders against the independent oracle", () => {
     );
   });
 });
-
-function mul(a: number[], b: number[]): [number, number, number, number] {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
-}
 
 function rotate(q: number[], v: Vec): Vec {
   const [x, y, z, w] = q;

@@ -19,7 +19,7 @@ import * as iso from "../../src/math/isometry.js";
 import * as vec3 from "../../src/math/vec3.js";
 import { castShapes } from "../../src/query/cast-shapes.js";
 import { makeSphere } from "../../src/shapes/index.js";
-import { touchDisplacement } from "../fuzz/fuzz.js";
+import { castLine, touchDisplacement } from "../fuzz/fuzz.js";
 import {
   makeScenario,
   Rng,
@@ -263,14 +263,7 @@ const touchFn = touchDisplacement;
  * by clearly more than the bar (the depth at which `intersects` owes true).
  */
 function checkAgainstSampling(sc: Scenario, samples: number): boolean {
-  const line = {
-    op: "castShapes",
-    a: sc.worldA,
-    velocityA: sc.velocityA,
-    b: sc.worldB,
-    velocityB: sc.velocityB,
-    maxToi: sc.maxToi,
-  };
+  const line = castLine(sc);
   const h = answerQuery(line) as Hit;
   const inter = (
     answerQuery({ op: "intersects", a: sc.worldA, b: sc.worldB }) as {
