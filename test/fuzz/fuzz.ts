@@ -837,6 +837,24 @@ function checkCast(ctx: Ctx, sc: Scenario, P: PairInfo): void {
       hit = T.upper <= P.tolAmb;
     }
   }
+  // The same start where no such plane is found: the distance of each convex piece pair under
+  // linear motion is a convex function of t, so a piece pair within the rounding at 0 and
+  // certified apart by more than that at a probe time ε has opened and stays apart after ε. When
+  // the whole pair is certified apart at ε (B moved 1,000 bars), the cast may answer at once or
+  // the next meeting, which the advancement from ε bounds.
+  let opened = 0;
+  if (hit && inter === false && skip === undefined && speed > 0) {
+    const eps = (1e3 * tolShape) / speed;
+    if (eps < sc.maxToi) {
+      const Te = movedTruth(P, sc, eps, w, [T.pA, T.pB]);
+      if (Te.lower > 2 * P.tolAmb) {
+        opened = eps;
+        t = eps;
+        T = Te;
+        hit = false;
+      }
+    }
+  }
   for (let i = 0; i < 60 && !hit && t <= sc.maxToi; i++) {
     const step = T.lower > 0 ? T.lower / speed : 0;
     if (!(step > 0)) break;
@@ -874,7 +892,7 @@ function checkCast(ctx: Ctx, sc: Scenario, P: PairInfo): void {
     // within the rounding whose pieces open (`skip`) may also be answered "at once", a toi whose
     // travel is within the bar: the library proves the opening only from its own normals
     // (docs/FORMATS.md, castShapes), and a pair touching within the bar touches.
-    const atOnce = skip !== undefined && toi * speed <= tolPos;
+    const atOnce = (skip !== undefined && toi * speed <= tolPos) || (opened > 0 && toi <= opened);
     if (toi < t && !atOnce)
       bar(
         ctx,
