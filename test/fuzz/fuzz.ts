@@ -960,6 +960,28 @@ function lateHit(
   return deepest;
 }
 
+/**
+ * The largest depth inside convex `S` of the ray ol + t·dir over t ∈ [t0, t1]: the signed
+ * distance of a convex set is convex along a line, so golden-section search finds its least.
+ */
+function deepestAlong(S: OShape, ol: V, dir: V, t0: number, t1: number): number {
+  const f = (t: number): number => shapeSigned(S, add(ol, scale(dir, t)));
+  const g = (Math.sqrt(5) - 1) / 2;
+  let lo = Math.max(0, t0);
+  let hi = t1;
+  let best = Math.min(f(lo), f(hi));
+  for (let i = 0; i < 100 && hi > lo; i++) {
+    const m1 = hi - g * (hi - lo);
+    const m2 = lo + g * (hi - lo);
+    const f1 = f(m1);
+    const f2 = f(m2);
+    best = Math.min(best, f1, f2);
+    if (f1 < f2) hi = m2;
+    else lo = m1;
+  }
+  return -best;
+}
+
 function checkRay(
   ctx: Ctx,
   sc: Scenario,
@@ -1038,7 +1060,12 @@ function checkRay(
       issues.push(`origin inside a solid shape: expected toi 0, got ${r ? r.toi : "null"}`);
   } else if (!(startInside && isSolidShape)) {
     if (r === null) {
-      if (hitT >= 0 && hitT < maxToi * (1 - 1e-9))
+      // A form placed by points is the library's shape only to the world's rounding, so the ray
+      // "reaches" it within that bar outside; a miss is then wrong only where the ray goes as
+      // deep inside (an aabb of 1e-6 at 4.8e8 passed 2e-8 beside its edge, a miss in exact
+      // arithmetic on the input's doubles, flagged at the bar's 6e-8; seed 32).
+      const within = placedByPoints && deepestAlong(S, ol, dir, hitT, maxToi) < tolReach * 0.25;
+      if (hitT >= 0 && hitT < maxToi * (1 - 1e-9) && !within)
         issues.push(`null, but the ray reaches the shape at t ≈ ${hitT}`);
     } else {
       const p = local(sc, toV(r.point));
