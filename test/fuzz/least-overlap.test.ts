@@ -40,17 +40,7 @@ import { describe, expect, it } from "vitest";
 import { cubePointArb, quatArb } from "./arbitraries.js";
 import { replayScenario } from "./fuzz.js";
 import { offsetScenario } from "./generate.js";
-import {
-  add,
-  cross,
-  dot,
-  oshape,
-  rotate,
-  scale,
-  sub,
-  unit,
-  type V,
-} from "./oracle-shapes.js";
+import { add, cross, dot, oshape, rotate, scale, sub, unit, type V } from "./oracle-shapes.js";
 import { loadCases, replayCases } from "./recorded-cases.js";
 
 type J = Record<string, unknown>;
