@@ -51,9 +51,22 @@ function leastOverlap(A: OShape, B: OShape): number {
 function check(pair: { a: unknown; b: unknown }): void {
   const A = oshape(pair.a);
   const B = oshape(pair.b);
-  const r = answerQuery({ op: "contact", ...pair }) as ContactJson;
-  expect(r).not.toBeNull();
+  const r = answerQuery({ op: "contact", ...pair }) as ContactJson | null;
   const L = Math.max(A.radius, B.radius, norm(sub(A.center, B.center)));
+  if (r === null) {
+    // A pair touching within the rounding of its span may be answered apart (a cone of 1e-3 on
+    // a triangle of 1e3, 3.6e-15 deep by one answer, 2e-13 apart by another: 64 ε L = 1.4e-11),
+    // then with its gap within that rounding and its points on the shapes.
+    const d = answerQuery({ op: "distance", ...pair }) as ContactJson;
+    expect(d.distance).toBeLessThanOrEqual(64 * EPS * L);
+    expect(surfaceDistance(A, d.pointA)).toBeLessThanOrEqual(
+      1e-9 * Math.min(A.radius, B.radius) + 64 * EPS * L,
+    );
+    expect(surfaceDistance(B, d.pointB)).toBeLessThanOrEqual(
+      1e-9 * Math.min(A.radius, B.radius) + 64 * EPS * L,
+    );
+    return;
+  }
   const depth = -r.distance;
   const tol = 1e-6 * Math.abs(depth) + 64 * EPS * L;
   const onTol = 1e-9 * Math.min(A.radius, B.radius) + 64 * EPS * L;
