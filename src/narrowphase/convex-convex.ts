@@ -46,7 +46,6 @@ import {
   gjkLimit,
   gjkToLimit,
   makeGjkResult,
-  normalizeScaled,
   tryNormalizeScaled,
 } from "../geometry/gjk.js";
 import {
@@ -738,11 +737,18 @@ function alternateProjections(on: number, iterations: number, first: number): vo
     if (cycles >= 2) {
       vec3.sub(polishD1, polishH1, polishH0);
       vec3.sub(polishD2, polishP, polishH1);
-      const l1 = vec3.length(polishD1);
-      const l2 = vec3.length(polishD2);
+      // (Lengths through sizeIo[6], [7] and the step written out: a double crossing a call V8
+      // does not inline is boxed.)
+      lengthInto(polishD1, 6);
+      lengthInto(polishD2, 7);
+      const l1 = sizeIo[6];
+      const l2 = sizeIo[7];
       const c = l2 / l1;
       if (c > 0 && c < 1 && vec3.dot(polishD1, polishD2) >= TOUCH_POLISH_ALIGNED * l1 * l2) {
-        vec3.addScaled(polishQ, polishP, polishD2, c / (1 - c));
+        const f = c / (1 - c);
+        polishQ.x = polishP.x + polishD2.x * f;
+        polishQ.y = polishP.y + polishD2.y * f;
+        polishQ.z = polishP.z + polishD2.z * f;
         projectOnto(polishP, on, polishQ);
         cycles = 0;
       }
@@ -889,7 +895,8 @@ const boundIo = new Float64Array(2);
  */
 function lowerBound(): void {
   const r = coreA.margin + coreB.margin;
-  boundIo[0] = 0 - overlapAlong(solvedNormal) - r;
+  overlapInto(solvedNormal);
+  boundIo[0] = 0 - overlapIo[0] - r;
   if (epaBoundIo[0] === 0) return;
   const s = solvedIo[0];
   if (!(boundIo[1] - s > BOUND_TARGET * Math.abs(s))) return;
@@ -1045,9 +1052,11 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   vec3.copy(solvedB, epaOut.pointB);
   if (epaOut.status !== EpaStatus.Converged && epaOut.status !== EpaStatus.Flat) {
     // EPA's best face is a lower bound; take a guaranteed upper bound (a separating direction).
-    depth = overlapAlong(solvedNormal);
+    overlapInto(solvedNormal);
+    depth = overlapIo[0];
     if (polytopes) {
-      const sat = satDepth(a, b, bInA);
+      satDepth(a, b, bInA);
+      const sat = satIo[0];
       if (sat < depth) {
         depth = sat;
         vec3.copy(solvedNormal, fallbackNormal);
@@ -1080,7 +1089,8 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
       // deep, SAT's axes 1.6e-9 apart). SAT's least overlap (exact for two polytopes) instead.
       simplexSize(gjkOut.simplex);
       if (depth <= POLYTOPE_SAT_FLOOR * GJK_ROUNDING_TOLERANCE * sizeIo[0]) {
-        const sat = satDepth(a, b, bInA);
+        satDepth(a, b, bInA);
+        const sat = satIo[0];
         // EPA's witnesses are kept, on the shapes (placed on the supporting planes, a hull's was
         // 0.54 off a box of 3.7e5 whose edge it straddled), a gap's taken onto both later.
         if (sat < 0) satGapIo[0] = 1;
@@ -1144,7 +1154,8 @@ function curvedGapUnbacked(a: ConvexShape, b: ConvexShape): boolean {
   simplexSize(gjkOut.simplex);
   const touch = TOUCH_TOLERANCE * (sizeIo[0] + r);
   if (!(gjkOut.distance - r > touch)) return false;
-  return !(0 - overlapAlong(gjkOut.direction) - r > touch);
+  overlapInto(gjkOut.direction);
+  return !(0 - overlapIo[0] - r > touch);
 }
 
 /**
@@ -1163,7 +1174,8 @@ function curvedCoreGapUnbacked(a: ConvexShape, b: ConvexShape): boolean {
   simplexSize(gjkOut.simplex);
   const touch = TOUCH_TOLERANCE * sizeIo[0];
   if (!(gjkOut.distance > touch)) return false;
-  return !(0 - overlapAlong(gjkOut.direction) > touch);
+  overlapInto(gjkOut.direction);
+  return !(0 - overlapIo[0] > touch);
 }
 
 const unprovenIo = new Float64Array(1);
@@ -1196,8 +1208,8 @@ function simplexSize(s: GjkSimplex): void {
   sizeIo[0] = m;
 }
 
-/** [0] {@link simplexSize}'s answer, [1] and [2] lengths of {@link lengthInto}. */
-const sizeIo = new Float64Array(3);
+/** [0] {@link simplexSize}'s answer, [1] and [2] lengths of {@link lengthInto}; [3]–[5] {@link snapToFaceNormal}'s lengths, [6], [7] {@link alternateProjections}'. */
+const sizeIo = new Float64Array(8);
 
 /** sizeIo[i] = |a| as `vec3.length` (hypot3) computes it, its common case inline. */
 function lengthInto(a: Vec3, i: number): void {
@@ -1229,7 +1241,8 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
   // the witnesses' coordinates (TOUCH_TOLERANCE of their magnitude), |v| does not.
   const r = coreA.margin + coreB.margin;
   const core = solvedIo[0] + r;
-  const sep = -overlapAlong(solvedNormal);
+  overlapInto(solvedNormal);
+  const sep = -overlapIo[0];
   vec3.sub(polishD, gjkOut.pointA, gjkOut.pointB);
   lengthInto(polishD, 0);
   const far = sizeIo[0];
@@ -1299,7 +1312,11 @@ function snapToFaceNormal(
   hintB: Vec3 | null,
 ): void {
   const n = refined.normal;
-  const size = Math.max(vec3.length(refined.pointA), vec3.length(refined.pointB));
+  // Lengths through sizeIo[3..5] (its own slots), scalings written out: a double passed to or returned by a call V8
+  // does not inline is boxed (12 KB per step of a world of mesh bodies).
+  lengthInto(refined.pointA, 3);
+  lengthInto(refined.pointB, 4);
+  const size = Math.max(sizeIo[3], sizeIo[4]);
   let best = refined.overlap + FACE_SNAP_SLACK * size;
   let found = false;
   for (let side = 0; side < 2; side++) {
@@ -1317,14 +1334,19 @@ function snapToFaceNormal(
       // The faces of a polytope; the caps' normal of a solid of revolution (local ±Y).
       if (poly !== null && i < poly.faceCount(s)) poly.faceNormal(snapC, s, i);
       else vec3.set(snapC, 0, 1, 0);
-      const l = vec3.length(snapC);
+      lengthInto(snapC, 5);
+      const l = sizeIo[5];
       if (!(l > 0)) continue;
-      const c = vec3.dot(snapC, snapLocal) / l;
+      const c = (snapC.x * snapLocal.x + snapC.y * snapLocal.y + snapC.z * snapLocal.z) / l;
       if (Math.abs(c) < FACE_SNAP_COS) continue;
-      vec3.scale(snapC, snapC, (c > 0 ? 1 : -1) / l);
+      const k = (c > 0 ? 1 : -1) / l;
+      snapC.x *= k;
+      snapC.y *= k;
+      snapC.z *= k;
       if (side === 1) quat.rotate(snapC, bInA.rotation, snapC);
-      normalizeScaled(snapC, snapC);
-      const o = overlapAlong(snapC);
+      tryNormalizeScaled(snapC, snapC);
+      overlapInto(snapC);
+      const o = overlapIo[0];
       if (o <= best) {
         best = o;
         vec3.copy(snapN, snapC);
@@ -1364,7 +1386,8 @@ const axisIo = new Float64Array(2);
  * only off the floor.
  */
 function exactPolytopeAxis(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
-  const f0 = overlapAlong(solvedNormal);
+  overlapInto(solvedNormal);
+  const f0 = overlapIo[0];
   witnessScale();
   if (!(f0 - axisIo[1] > TOUCH_TOLERANCE * sizeIo[0])) return;
   epaAnswerSupports(axisFaceA, axisFaceB);
@@ -1418,7 +1441,8 @@ function cornerPlane(c: Float64Array): void {
 function tryExactAxis(): void {
   if (vec3.dot(axisC, solvedNormal) < 0) vec3.negate(axisC, axisC);
   if (!tryNormalizeScaled(axisC, axisC)) return;
-  const o = overlapAlong(axisC);
+  overlapInto(axisC);
+  const o = overlapIo[0];
   if (o < axisIo[0]) {
     axisIo[0] = o;
     vec3.copy(axisBest, axisC);
@@ -1491,7 +1515,8 @@ function searchRevolutionRidges(
     // The caps: ±Y for the cylinder, the cone's base −Y.
     for (let k = rev.kind === RevolutionKind.Cone ? 1 : 0; k < 2; k++) {
       vec3.scale(ridgeN, ridgeY, k === 0 ? sign : -sign);
-      const o = overlapAlong(ridgeN);
+      overlapInto(ridgeN);
+      const o = overlapIo[0];
       if (o < best) {
         best = o;
         vec3.copy(ridgeBest, ridgeN);
@@ -1535,7 +1560,8 @@ function searchRevolutionRidges(
       // Both signs: a triangle has one face normal for its two sides.
       for (let k = 0; k < 2; k++) {
         if (k === 1) vec3.negate(ridgeN, ridgeN);
-        const o = overlapAlong(ridgeN);
+        overlapInto(ridgeN);
+        const o = overlapIo[0];
         if (o < best) {
           best = o;
           vec3.copy(ridgeBest, ridgeN);
@@ -1657,7 +1683,8 @@ function rimPairMinimum(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
   vec3.cross(rimW, rimT0, rimT1);
   if (!tryNormalizeScaled(rimW, rimW)) return;
   if (vec3.dot(rimW, refined.normal) < 0) vec3.negate(rimW, rimW);
-  const o = overlapAlong(rimW);
+  overlapInto(rimW);
+  const o = overlapIo[0];
   if (!(o < refined.overlap)) return;
   setOverlapNormal(refined, coreA, coreBInA, rimW, rimP0, rimP1);
 }
@@ -1808,7 +1835,8 @@ function ridgeMinimum(): boolean {
   for (let i = 0; i < n; i++) {
     ridgeIo[5] = phi0 + i * dphi;
     ridgeDirectionIo();
-    ridgeVals[i] = overlapAlong(ridgeN);
+    overlapInto(ridgeN);
+    ridgeVals[i] = overlapIo[0];
     if (ridgeVals[i] < ridgeVals[i0]) i0 = i;
   }
   // The second least local minimum of the samples.
@@ -1831,7 +1859,8 @@ function ridgeMinimum(): boolean {
       const mid = 0.5 * (lo + hi);
       ridgeIo[5] = mid;
       ridgeDirectionIo();
-      const o = overlapAlong(ridgeN);
+      overlapInto(ridgeN);
+      const o = overlapIo[0];
       if (o < best) {
         best = o;
         bestPhi = mid;
@@ -2043,8 +2072,9 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
     quat.rotate(featureN, bInA.rotation, featureN);
     vec3.negate(featureN, featureN);
   }
-  if (normalizeScaled(featureN, featureN) === 0) return;
-  const snapped = overlapAlong(featureN);
+  if (!tryNormalizeScaled(featureN, featureN)) return;
+  overlapInto(featureN);
+  const snapped = overlapIo[0];
   if (snapped <= refined.overlap + FACE_SNAP_SLACK * size) {
     vec3.copy(refined.normal, featureN);
     refined.overlap = snapped;
@@ -2132,7 +2162,7 @@ function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): voi
       quat.rotate(revN, bInA.rotation, revProj.normal);
       vec3.negate(revN, revN);
     } else vec3.copy(revN, revProj.normal);
-    if (normalizeScaled(revN, revN) === 0) return;
+    if (!tryNormalizeScaled(revN, revN)) return;
     // Fixed point: the normal at q's projection is the direction q was the support along.
     if (it > 0 && vec3.dot(revN, revBestN) >= REVOLUTION_FIXED_COS && best <= limit) {
       found = true;
@@ -2140,7 +2170,8 @@ function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): voi
       else fromLocalA(revBestA, revProj.point);
       break;
     }
-    const o = overlapAlong(revN);
+    overlapInto(revN);
+    const o = overlapIo[0];
     // Converging: no worse than the last step beyond rounding (the sequence of overlaps falls).
     if (!(o <= Math.min(best, limit) + FACE_SNAP_SLACK * size)) break;
     best = o;
@@ -2188,7 +2219,8 @@ function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
   witnessScale();
   if (!(err > TOUCH_TOLERANCE * sizeIo[0])) return;
   // The certified lower bound: the separation along the solved normal.
-  const lower = 0 - overlapAlong(solvedNormal);
+  overlapInto(solvedNormal);
+  const lower = 0 - overlapIo[0];
   if (!(lower > 0)) return;
   for (let side = 1; side >= 0; side--) {
     if (!curved(side === 1 ? b : a)) continue;
@@ -2205,7 +2237,8 @@ function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
     let bound = lower;
     let along = 0;
     if (tryNormalizeScaled(polishD2, polishD2)) {
-      const l = Math.min(0 - overlapAlong(polishD2), polishIo[0]);
+      overlapInto(polishD2);
+      const l = Math.min(0 - overlapIo[0], polishIo[0]);
       if (l > bound) {
         bound = l;
         along = 1;
@@ -2252,21 +2285,15 @@ const GJK_POLISH_AGREEMENT = 1e-11;
 /** Tangential gradient, relative to the pair's size, under which polished witnesses face each other. */
 const GJK_POLISH_GRADIENT = 1e-12;
 
-/**
- * Core overlap along unit n: h_A(n) + h_B(−n), the depth of the separating translation n.
- * Through {@link overlapIo}: this small function is inlined where it is called, and
- * {@link overlapInto}, which is not, returns no double (a double returned by, or passed to, a
- * call V8 does not inline is boxed: an allocation per support pair on curved shapes).
- */
-function overlapAlong(n: Vec3): number {
-  overlapInto(n);
-  return overlapIo[0];
-}
-
 /** [0] the overlap of the last {@link overlapInto}. */
 const overlapIo = new Float64Array(1);
 
-/** overlapIo[0] = h_A(n) + h_B(−n) (see {@link overlapAlong}). */
+/**
+ * overlapIo[0] = the core overlap along unit n, h_A(n) + h_B(−n): the depth of the separating
+ * translation n. Through the io slot, each caller reading it after the call: a double returned
+ * by a call V8 does not inline is boxed (an allocation per support pair; 0.2 MB per step with
+ * curved shapes, 0.16 MB with mesh bodies from a small wrapper returning it).
+ */
 function overlapInto(n: Vec3): void {
   coreA.support(sA, n);
   vec3.negate(negN, n);
@@ -2287,21 +2314,22 @@ const tang1 = vec3.create();
 const tang2 = vec3.create();
 const probe = vec3.create();
 
-/** Tries unit axis `axis` in both signs; keeps the smaller overlap in fallbackNormal. */
-function tryAxis(axis: Vec3, best: number): number {
-  if (normalizeScaled(cand, axis) === 0) return best;
-  const o1 = overlapAlong(cand);
-  if (o1 < best) {
-    best = o1;
+/** Tries unit axis `axis` in both signs; keeps the smaller overlap in satIo[0] and its axis in fallbackNormal. */
+function tryAxis(axis: Vec3): void {
+  if (!tryNormalizeScaled(cand, axis)) return;
+  overlapInto(cand);
+  const o1 = overlapIo[0];
+  if (o1 < satIo[0]) {
+    satIo[0] = o1;
     vec3.copy(fallbackNormal, cand);
   }
   vec3.negate(cand, cand);
-  const o2 = overlapAlong(cand);
-  if (o2 < best) {
-    best = o2;
+  overlapInto(cand);
+  const o2 = overlapIo[0];
+  if (o2 < satIo[0]) {
+    satIo[0] = o2;
     vec3.copy(fallbackNormal, cand);
   }
-  return best;
 }
 
 /**
@@ -2325,7 +2353,8 @@ function sampledDepth(bInA: Isometry): number {
       const t = golden * i;
       vec3.set(tang1, Math.cos(t) * rr, y, Math.sin(t) * rr);
     }
-    const o = overlapAlong(tang1);
+    overlapInto(tang1);
+    const o = overlapIo[0];
     if (o < best) {
       best = o;
       vec3.copy(fallbackNormal, tang1);
@@ -2352,8 +2381,9 @@ function refineDirection(best: number): number {
     for (let k = 0; k < 8; k++) {
       vec3.addScaled(probe, fallbackNormal, tang1, PROBE_COS[k] * step);
       vec3.addScaled(probe, probe, tang2, PROBE_SIN[k] * step);
-      normalizeScaled(probe, probe);
-      const o = overlapAlong(probe);
+      tryNormalizeScaled(probe, probe);
+      overlapInto(probe);
+      const o = overlapIo[0];
       if (o < best) {
         best = o;
         vec3.copy(fallbackNormal, probe);
@@ -2379,18 +2409,18 @@ function faceCount(s: ConvexShape): number {
 /**
  * SAT penetration depth of two polytopes (cores = shapes): the minimum overlap over the face
  * normals of A and B and the cross products of their edges (each shape's polytope capability,
- * src/shapes/shape-def.ts); writes its axis to fallbackNormal.
+ * src/shapes/shape-def.ts), into satIo[0]; writes its axis to fallbackNormal.
  */
-function satDepth(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
+function satDepth(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
   const pa = shapeDef(a.type).polytope as PolytopeAxes;
   const pb = shapeDef(b.type).polytope as PolytopeAxes;
-  let best = Infinity;
+  satIo[0] = Number.POSITIVE_INFINITY;
   const fa = pa.faceCount(a);
-  for (let i = 0; i < fa; i++) best = tryAxis(pa.faceNormal(faceAxis, a, i), best);
+  for (let i = 0; i < fa; i++) tryAxis(pa.faceNormal(faceAxis, a, i));
   const fb = pb.faceCount(b);
   for (let i = 0; i < fb; i++) {
     pb.faceNormal(faceAxis, b, i);
-    best = tryAxis(quat.rotate(faceAxis, bInA.rotation, faceAxis), best);
+    tryAxis(quat.rotate(faceAxis, bInA.rotation, faceAxis));
   }
   const ea = pa.edgeCount(a);
   const eb = pb.edgeCount(b);
@@ -2404,11 +2434,13 @@ function satDepth(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
       if (!(vec3.lengthSq(cross) > SAT_PARALLEL_EDGE_TOLERANCE * la * vec3.lengthSq(edgeB))) {
         continue;
       }
-      best = tryAxis(cross, best);
+      tryAxis(cross);
     }
   }
-  return best;
 }
+
+/** [0] the least overlap of {@link satDepth}'s axes so far (its answer). */
+const satIo = new Float64Array(1);
 
 const aInB: Isometry = { translation: vec3.create(), rotation: { x: 0, y: 0, z: 0, w: 1 } };
 
