@@ -431,8 +431,8 @@ export class StaticBvh {
     return depth;
   }
 
-  /** Fits every inner node's box to its children's ({@link fitInner}; idempotent). */
-  private fitNodes(): void {
+  /** Fits every inner node's box to its children's ({@link fitInner}; idempotent; the build's last pass, also run alone by {@link warmStaticBvh}). */
+  fitNodes(): void {
     fitInner(this.nodeBox, this.nodeInfo, this.nodeCount);
   }
 
@@ -675,6 +675,5 @@ export function warmStaticBvh(): void {
       );
     }
   }
-  // biome-ignore lint/complexity/useLiteralKeys: the class's private method, called from outside it
-  for (let k = 0; k < WARM_FITS; k++) bvh["fitNodes"]();
+  for (let k = 0; k < WARM_FITS; k++) bvh.fitNodes();
 }
