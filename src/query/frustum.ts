@@ -335,6 +335,10 @@ const probeSphere: { type: typeof ShapeType.Sphere; radius: number } = {
   type: ShapeType.Sphere,
   radius: 1,
 };
+/** True when every coordinate of `v` is finite. */
+function isFiniteVec(v: Vec3): boolean {
+  return Number.isFinite(v.x) && Number.isFinite(v.y) && Number.isFinite(v.z);
+}
 const probeBox: Cuboid = { type: ShapeType.Cuboid, halfExtents: vec3.create() };
 const probePose: Isometry = iso.identity();
 
@@ -344,7 +348,8 @@ const probePose: Isometry = iso.identity();
  * `conservative` mode (default) by the six planes only: a ball near an edge or corner of the
  * frustum may be reported `Intersects` while outside. In `exact` mode such a ball is settled by
  * an exact test against the frustum polytope, so `Outside` means no shared point. Allocation
- * free; no validation (a hot-path routine).
+ * free; no validation (a hot-path routine): a NaN centre or radius gives `Intersects`, never
+ * `Inside` or `Outside`.
  */
 export function frustumTestSphere(
   f: Frustum,
@@ -357,10 +362,13 @@ export function frustumTestSphere(
   for (let i = 0; i < 24; i += 4) {
     const s = p[i] * center.x + p[i + 1] * center.y + p[i + 2] * center.z - p[i + 3];
     if (s > radius) return FrustumTest.Outside;
-    if (s > -radius) inside = false;
+    // Written so that a NaN (centre or radius) is never `Inside`: it is `Intersects`.
+    if (!(s <= -radius)) inside = false;
   }
   if (inside) return FrustumTest.Inside;
-  if (mode === "conservative") return FrustumTest.Intersects;
+  if (mode === "conservative" || !(isFiniteVec(center) && radius >= 0 && radius < Infinity)) {
+    return FrustumTest.Intersects;
+  }
   // (A ball of radius 0 was settled by the planes: a point is inside all six or outside one.)
   probeSphere.radius = radius;
   vec3.copy(probePose.translation, center);
@@ -374,7 +382,9 @@ export function frustumTestSphere(
  * §5.2.3): for each plane, the corner deepest inside it decides `Outside`, the corner farthest
  * out decides whether the box is wholly `Inside`. `exact` mode settles the boxes left
  * `Intersects` by an exact box–polytope test (SAT) against the frustum. Allocation free; no
- * validation.
+ * validation: an unbounded box (infinite coordinates, as a half-space's AABB) is culled by the
+ * planes it can be culled by and otherwise `Intersects` (the exact test is not run for it); a NaN
+ * coordinate gives `Intersects`, never `Inside` or `Outside`.
  */
 export function frustumTestAabb(
   f: Frustum,
@@ -388,16 +398,26 @@ export function frustumTestAabb(
     const nx = p[i];
     const ny = p[i + 1];
     const nz = p[i + 2];
-    // The corner minimising n·x (deepest inside), and the one maximising it.
+    // The corner minimising n·x (deepest inside), and the one maximising it. A zero component
+    // adds nothing (not 0 · ∞ = NaN: an unbounded box, a half-space's, against a frustum whose
+    // planes have exact zeros, as under the identity rotation).
     const near =
-      nx * (nx > 0 ? min.x : max.x) + ny * (ny > 0 ? min.y : max.y) + nz * (nz > 0 ? min.z : max.z);
+      (nx > 0 ? nx * min.x : nx < 0 ? nx * max.x : 0) +
+      (ny > 0 ? ny * min.y : ny < 0 ? ny * max.y : 0) +
+      (nz > 0 ? nz * min.z : nz < 0 ? nz * max.z : 0);
     if (near > p[i + 3]) return FrustumTest.Outside;
     const far =
-      nx * (nx > 0 ? max.x : min.x) + ny * (ny > 0 ? max.y : min.y) + nz * (nz > 0 ? max.z : min.z);
-    if (far > p[i + 3]) inside = false;
+      (nx > 0 ? nx * max.x : nx < 0 ? nx * min.x : 0) +
+      (ny > 0 ? ny * max.y : ny < 0 ? ny * min.y : 0) +
+      (nz > 0 ? nz * max.z : nz < 0 ? nz * min.z : 0);
+    // Written so that a NaN is never `Inside` (a box with a NaN coordinate is `Intersects`).
+    if (!(far <= p[i + 3])) inside = false;
   }
   if (inside) return FrustumTest.Inside;
-  if (mode === "conservative") return FrustumTest.Intersects;
+  if (mode === "conservative" || !(isFiniteVec(min) && isFiniteVec(max))) {
+    // An unbounded or NaN box is not settled by the exact box test: `Intersects`.
+    return FrustumTest.Intersects;
+  }
   vec3.set(
     probeBox.halfExtents,
     0.5 * (max.x - min.x),

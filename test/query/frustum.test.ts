@@ -471,3 +471,56 @@ describe("frustum bad input found by a fresh user", () => {
     expect(() => makeFrustum({ ...cam, aspect: 1e300 })).toThrow(/^frustum\.aspect .*1e\+300/);
   });
 });
+
+describe("half-spaces under an axis-aligned camera (found by a fresh user, session 22)", () => {
+  // Under the identity rotation the frustum's planes have exact zero components, and a
+  // half-space's AABB has infinite coordinates: the plane–corner test summed 0 · ∞ = NaN, which
+  // compared as "inside every plane", so overlapFrustum reported every half-space body.
+  const R = { x: 0, y: 0, z: 0, w: 1 };
+  const I: Isometry = { translation: { x: 0, y: 0, z: 0 }, rotation: R };
+  const f = makeFrustum({
+    position: { x: 0, y: 0, z: 0 },
+    rotation: R,
+    fovY: 1,
+    aspect: 1,
+    near: 0.1,
+    far: 10,
+  });
+  const planes: [string, Vec3, number, boolean][] = [
+    ["y ≤ −100 (far below)", { x: 0, y: 1, z: 0 }, -100, false],
+    ["z ≥ 5 (behind the camera)", { x: 0, y: 0, z: -1 }, -5, false],
+    ["z ≤ −20 (beyond far)", { x: 0, y: 0, z: 1 }, -20, false],
+    ["y ≤ 0 (through the frustum)", { x: 0, y: 1, z: 0 }, 0, true],
+    ["z ≤ −5 (across it)", { x: 0, y: 0, z: 1 }, -5, true],
+  ];
+  for (const broadphase of ["brute", "sap", "grid", "tree", "octree"] as WorldBroadPhase[]) {
+    it(`${broadphase}: exact mode answers as frustumIntersectsShape`, () => {
+      for (const [what, n, d, visible] of planes) {
+        const hs = makeHalfSpace(n, d);
+        expect(frustumIntersectsShape(f, hs, I), what).toBe(visible);
+        const w = new CollisionWorld({ broadphase });
+        const h = w.addBody({ shape: hs, pose: I });
+        const s = w.addBody({ shape: hs, pose: I, kind: "static" });
+        expect(w.overlapFrustum(f), what).toEqual(visible ? [h, s] : []);
+      }
+    });
+  }
+  it("frustumTestAabb of an unbounded box is never Inside; NaN input gives Intersects", () => {
+    const inf = Number.POSITIVE_INFINITY;
+    const below = frustumTestAabb(f, { x: -inf, y: -inf, z: -inf }, { x: inf, y: -100, z: inf });
+    expect(below).not.toBe(FrustumTest.Inside);
+    // Behind the camera along z alone: the near plane proves it outside.
+    const behind = frustumTestAabb(f, { x: -inf, y: -inf, z: 5 }, { x: inf, y: inf, z: inf });
+    expect(behind).toBe(FrustumTest.Outside);
+    const nan = Number.NaN;
+    for (const mode of ["conservative", "exact"] as const) {
+      expect(frustumTestAabb(f, { x: nan, y: 0, z: -1 }, { x: 0, y: 0, z: -1 }, mode)).toBe(
+        FrustumTest.Intersects,
+      );
+      expect(frustumTestSphere(f, { x: 0, y: 0, z: -1 }, nan, mode)).toBe(FrustumTest.Intersects);
+      expect(frustumTestSphere(f, { x: nan, y: 0, z: -1 }, 0.1, mode)).toBe(
+        FrustumTest.Intersects,
+      );
+    }
+  });
+});
