@@ -518,9 +518,7 @@ describe("half-spaces under an axis-aligned camera (found by a fresh user, sessi
         FrustumTest.Intersects,
       );
       expect(frustumTestSphere(f, { x: 0, y: 0, z: -1 }, nan, mode)).toBe(FrustumTest.Intersects);
-      expect(frustumTestSphere(f, { x: nan, y: 0, z: -1 }, 0.1, mode)).toBe(
-        FrustumTest.Intersects,
-      );
+      expect(frustumTestSphere(f, { x: nan, y: 0, z: -1 }, 0.1, mode)).toBe(FrustumTest.Intersects);
     }
   });
 });
