@@ -547,6 +547,8 @@ export class CollisionWorld {
   private posesRepeated = false;
   /** True while a {@link stepAsync} awaits its broad phase: bodies may not change meanwhile. */
   private stepping = false;
+  /** True while a query's predicate runs (see {@link checkNotStepping}). */
+  private inPredicate = false;
   /**
    * True once some body had a filter that can refuse a pair (a mask other than all bits, or
    * layer 0); until then every pair passes the layer/mask test and the step skips it (it read
@@ -1299,8 +1301,19 @@ export class CollisionWorld {
     this.finishStep(pairs, t0);
   }
 
-  /** Throws while a {@link stepAsync} is in flight (its pairs are for the bodies as they were). */
+  /**
+   * Throws while a {@link stepAsync} is in flight (its pairs are for the bodies as they were) and
+   * while a query's predicate runs (the query is walking the world's structures).
+   */
   private checkNotStepping(): void {
+    if (this.inPredicate) {
+      throw new CollideError(
+        "invalid_value",
+        "world",
+        "a query's predicate",
+        "world is in the middle of a query: its predicate must not add, move, remove, sleep or wake bodies or step the world (collect the handles and change the world after the query returns)",
+      );
+    }
     if (this.stepping) {
       throw new CollideError(
         "invalid_value",
@@ -2323,7 +2336,15 @@ export class CollisionWorld {
     if (h === this.qExcludeOne) return false;
     if (this.qExcludeList?.includes(h)) return false;
     if (this.qExcludeSet?.has(h)) return false;
-    return this.qPredicate === null || Boolean(this.qPredicate(h));
+    if (this.qPredicate === null) return true;
+    // The world is read-only while the caller's predicate runs: a body added, moved or removed
+    // there would change the structure the query is walking (checkNotStepping refuses it).
+    this.inPredicate = true;
+    try {
+      return Boolean(this.qPredicate(h));
+    } finally {
+      this.inPredicate = false;
+    }
   }
 
   private beginRay(

@@ -225,3 +225,45 @@ describe("bad filters", () => {
     ).toThrow(/filter\.ignoreInitialOverlap/);
   });
 });
+
+describe("a predicate that changes the world (found by a fresh user, session 22)", () => {
+  // The predicate runs while the query walks the broad phase: a body removed there left the walk
+  // reading a freed slot (a TypeError). The world now refuses every change from a predicate with
+  // a CollideError, and is usable again once the query has thrown.
+  it("is refused with a CollideError for every change, on every broad phase, the world unchanged", () => {
+    for (const broadphase of BROAD_PHASES) {
+      const w = new CollisionWorld({ broadphase });
+      const a = w.addBody({ shape: makeSphere(1), pose: pose(0) });
+      const b = w.addBody({ shape: makeSphere(1), pose: pose(5) });
+      w.step();
+      const changes: [string, () => void][] = [
+        ["removeBody", () => w.removeBody(a)],
+        ["addBody", () => w.addBody({ shape: makeSphere(1), pose: pose(9) })],
+        ["setPose", () => w.setPose(a, pose(1))],
+        ["setPoses", () => w.setPoses([a], new Float64Array([1, 0, 0, 0, 0, 0, 1]))],
+        ["sleep", () => w.sleep(a)],
+        ["wake", () => w.wake(a)],
+        ["step", () => w.step()],
+      ];
+      for (const [what, change] of changes) {
+        const predicate = () => {
+          change();
+          return true;
+        };
+        const o = { x: -10, y: 0, z: 0 };
+        const d = { x: 1, y: 0, z: 0 };
+        expect(() => castRayClosest(w, o, d, 100, { predicate }), what).toThrow(CollideError);
+        expect(
+          () => w.overlapAabb({ x: -9, y: -9, z: -9 }, { x: 9, y: 9, z: 9 }, [], { predicate }),
+          what,
+        ).toThrow(/predicate must not add, move, remove/);
+        // Unchanged, and usable: the same answers as before, changes allowed again.
+        expect(w.overlapAabb({ x: -9, y: -9, z: -9 }, { x: 9, y: 9, z: 9 })).toEqual([a, b]);
+        expect(w.getPose(a).translation.x, what).toBe(0);
+      }
+      w.setPose(a, pose(2));
+      w.step();
+      expect(w.getPose(a).translation.x).toBe(2);
+    }
+  });
+});
