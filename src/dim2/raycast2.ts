@@ -457,8 +457,9 @@ const dL = { x: 0, y: 0 };
  * against `shape` at `pose`. Returns the first hit `{toi, point, normal}` (outward unit normal;
  * for a segment the side facing the origin) or null. A solid shape (default) hit from inside gives
  * toi 0, point = origin and normal (0, 0); with `solid = false` the ray from inside reports its
- * exit. A zero direction hits only from inside a solid shape. Written to `out` when given.
- * Throws `CollideError` for an invalid shape or pose, a non-finite origin or direction, a
+ * exit. Written to `out` when given.
+ * Throws `CollideError` for an invalid shape or pose, a non-finite or zero direction, a
+ * non-finite origin, a
  * negative or NaN `maxToi`, or an answer that would not be finite (src/dim2/check2.ts).
  */
 export function castRay2D(
@@ -476,6 +477,10 @@ export function castRay2D(
   pose2.checkPose("pose", pose);
   checkVec2("origin", origin);
   checkVec2("direction", direction);
+  // Refused as the 3D raycast and the 2D world refuse it (a zero ray has no first hit).
+  if (direction.x === 0 && direction.y === 0) {
+    invalidValue("direction", [direction.x, direction.y], "must not be the zero vector");
+  }
   if (typeof maxToi !== "number" || !(maxToi >= 0)) {
     invalidValue("maxToi", maxToi, "must be a number >= 0 (Infinity allowed)");
   }

@@ -157,3 +157,18 @@ describe("castShapes (conservative advancement)", () => {
     );
   });
 });
+
+describe("castRay2D with a zero direction (found by a fresh user, session 22)", () => {
+  it("is refused naming the direction, as the 3D raycast and the 2D world refuse it", () => {
+    const c = makeCircle(1);
+    const pose = pose2.fromAngle(0, 0);
+    for (const origin of [
+      { x: -5, y: 0 },
+      { x: 0, y: 0 },
+    ]) {
+      expect(() => castRay2D(c, pose, origin, { x: 0, y: 0 }, 10)).toThrow(
+        /^direction .*must not be the zero vector/,
+      );
+    }
+  });
+});
