@@ -1146,6 +1146,8 @@ function flatConvexHull(
 // Public entry
 // ---------------------------------------------------------------------------------------------
 
+/** The default options (no option set): told apart from options given in the field's place. */
+const NO_HULL_OPTIONS: ConvexHullOptions = Object.freeze({});
 const HULL_SPEC = optionsSpec("computeConvexHull", "options", { allowFlat: "boolean" });
 
 /**
@@ -1158,7 +1160,8 @@ const HULL_SPEC = optionsSpec("computeConvexHull", "options", { allowFlat: "bool
  * one point / on the plane. Duplicates, interior points and coplanar clusters are fine.
  *
  * @param points packed x, y, z coordinates (`[x0, y0, z0, x1, …]`), any unit and frame.
- * @param field name of the argument in error messages.
+ * @param field name of the argument in error messages; or the options, when given in its place
+ *   (`computeConvexHull(points, { allowFlat: true })`).
  * @param options `allowFlat`: coplanar points make a flat convex polygon (see
  *   {@link ConvexHull.flat}) instead of an error.
  * @returns the hull: corner vertices (a subset of the input points, in input order), faces CCW
@@ -1170,9 +1173,21 @@ const HULL_SPEC = optionsSpec("computeConvexHull", "options", { allowFlat: "bool
  */
 export function computeConvexHull(
   points: ArrayLike<number>,
-  field = "points",
-  options: ConvexHullOptions = {},
+  field: string | ConvexHullOptions = "points",
+  options: ConvexHullOptions = NO_HULL_OPTIONS,
 ): ConvexHull {
+  // `computeConvexHull(points, { allowFlat: true })`: the options in the field's place.
+  if (typeof field === "object" && field !== null && options === NO_HULL_OPTIONS) {
+    options = field;
+    field = "points";
+  }
+  if (typeof field !== "string") {
+    invalidValue(
+      "field",
+      field,
+      "must be a string (the points' name in error messages) or the options",
+    );
+  }
   checkOptions(options, HULL_SPEC);
   const allowFlat = options.allowFlat === true;
   checkPoints(points, field, allowFlat);

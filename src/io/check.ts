@@ -8,7 +8,7 @@
  * pairs. Every broad phase gives the same pairs, numbers and statistics, bit for bit.
  */
 import { WORLD_MAX_COORDINATE, WORLD_MAX_PAIRS } from "../constants.js";
-import { CollideError, describeValue, invalidValue } from "../errors.js";
+import { CollideError, checkOptions, describeValue, invalidValue, optionsSpec } from "../errors.js";
 import type { BroadPhaseName } from "../query/pairs.js";
 import { CollisionWorld } from "../world/collision-world.js";
 import { makeWorldContact } from "../world/contact-cache.js";
@@ -29,6 +29,12 @@ export interface CheckOptions {
    */
   maxPairs: number;
 }
+
+const CHECK_SPEC = optionsSpec("checkScene", "options", {
+  broadphase: "string",
+  prediction: "number",
+  maxPairs: "number",
+});
 
 /** One reported pair of a check. */
 export interface CheckPair {
@@ -55,10 +61,23 @@ export interface CheckResult {
  * Checks every pair of bodies of `scene` that their layers and masks allow, on a
  * `CollisionWorld` with the chosen broad phase and prediction distance. `candidatePairs` counts
  * the broad phase's pairs (boxes grown by half the prediction), before the layer/mask filter.
- * Throws `CollideError` for a negative or non-finite prediction, an unknown broad phase or an
- * unsupported shape.
+ * Throws `CollideError` for a scene that is not one (no `bodies` array), an unknown option, a
+ * negative or non-finite prediction, an unknown broad phase or an unsupported shape.
  */
 export function checkScene(scene: Scene, options: Partial<CheckOptions> = {}): CheckResult {
+  checkOptions(options, CHECK_SPEC);
+  if (
+    scene === null ||
+    typeof scene !== "object" ||
+    !Array.isArray(scene.bodies) ||
+    (scene.origin !== undefined && !Array.isArray(scene.origin))
+  ) {
+    invalidValue(
+      "scene",
+      scene,
+      "must be a scene made by parseScene or loadScene ({ bodies: [...], origin? })",
+    );
+  }
   const prediction = options.prediction ?? 0;
   if (!(prediction >= 0) || !Number.isFinite(prediction)) {
     invalidValue("prediction", prediction, "must be a finite number ≥ 0");

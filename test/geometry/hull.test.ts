@@ -596,3 +596,21 @@ describe("computeConvexHull on 10^4 points", () => {
     expect(validateConvexHull(pts.subarray(0, 3 * 500), hull, hullTolerance(pts))).toEqual([]);
   });
 });
+
+describe("computeConvexHull's options in the field's place (found by a fresh user, session 22)", () => {
+  const square = [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0];
+  it("computeConvexHull(points, { allowFlat: true }) takes them as the options", () => {
+    const h = computeConvexHull(square, { allowFlat: true });
+    expect(h.flat).toBe(true);
+    expect(h.vertices.length).toBe(12);
+  });
+  it("a field that is neither a string nor the options is refused, naming it", () => {
+    expect(() => computeConvexHull(square, 7 as never)).toThrow(/^field .*must be a string/);
+    expect(() => computeConvexHull(square, { allowFlat: true }, { allowFlat: true })).toThrow(
+      /^field /,
+    );
+    expect(() => computeConvexHull(square, { alowFlat: true } as never)).toThrow(
+      /did you mean "allowFlat"/,
+    );
+  });
+});

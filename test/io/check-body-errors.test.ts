@@ -28,3 +28,22 @@ describe("checkScene errors name the body", () => {
     expect((err as CollideError).message).toMatch(/^bodies\[1\]\.shape \(id "b"\) puts /);
   });
 });
+
+describe("checkScene's own arguments (found by a fresh user, session 22)", () => {
+  const scene = parseScene({
+    bodies: [{ id: "a", shape: { type: "sphere", center: [0, 0, 0], radius: 1 } }],
+  });
+  it("refuses an unknown option with the closest valid key, and a bad option's type", () => {
+    expect(() => checkScene(scene, { predicton: 1 } as never)).toThrow(
+      /options\.predicton is not an option \(did you mean "prediction"\?\)/,
+    );
+    expect(() => checkScene(scene, { maxPairs: "9" } as never)).toThrow(/^options\.maxPairs /);
+    expect(checkScene(scene, { prediction: 0 }).stats.bodies).toBe(1);
+  });
+  it("refuses what is not a scene with a CollideError naming it", () => {
+    for (const bad of [null, undefined, 7, {}, { bodies: "x" }, { bodies: [], origin: 3 }]) {
+      expect(() => checkScene(bad as never), JSON.stringify(bad)).toThrow(CollideError);
+      expect(() => checkScene(bad as never)).toThrow(/^scene .*must be a scene made by/);
+    }
+  });
+});
