@@ -2,6 +2,7 @@
 import { CollideError } from "../errors.js";
 import { type CheckResult, checkScene, loadSceneAsync } from "../node.js";
 import type { BroadPhaseName } from "../query/pairs.js";
+import { count } from "./output.js";
 
 /**
  * Largest `--max-pairs`: 2^30 pairs (8 GiB of pair keys, about the largest typed array Node
@@ -51,7 +52,7 @@ export async function runCheckCommand(scenePath: string, o: CheckCommandOptions)
   }
   const out: string[] = [];
   out.push(
-    `${scenePath}: ${r.stats.bodies} bodies, ${r.stats.candidatePairs} candidate pairs (${o.broadphase}), ${r.pairs.length} in contact (prediction ${o.prediction}), ${r.ms.toFixed(2)} ms`,
+    `${scenePath}: ${count(r.stats.bodies, "body", "bodies")}, ${count(r.stats.candidatePairs, "candidate pair", "candidate pairs")} (${o.broadphase}), ${r.pairs.length} in contact (prediction ${o.prediction}), ${r.ms.toFixed(2)} ms`,
   );
   if (r.pairs.length > 0) {
     const w = Math.max(4, ...r.pairs.map((p) => Math.max(p.a.length, p.b.length)));

@@ -32,6 +32,7 @@ import { makeCuboid } from "../shapes/cuboid.js";
 import { aabbShape } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { makeSphere } from "../shapes/sphere.js";
+import { count } from "./output.js";
 
 /** Options of {@link runBoundingVolumes}. */
 export interface BoundingVolumeOptions {
@@ -361,7 +362,7 @@ export function formatDemo(r: DemoResult): string {
   return [
     formatBoundingVolumes(r.boundingVolumes),
     "",
-    `Demo scene: ${r.bodies} moving bodies (spheres, boxes, capsules, cylinders, hulls) ${r.gravity ? "falling under gravity onto" : "through"} ${r.staticBodies.join(", ")}`,
+    `Demo scene: ${count(r.bodies, "moving body", "moving bodies")} (spheres, boxes, capsules, cylinders, hulls) ${r.gravity ? "falling under gravity onto" : "through"} ${r.staticBodies.join(", ")}`,
     `  frames                ${r.frames}`,
     `  pairs per frame       ${r.pairsPerFrame.toFixed(1)} (broad phase, dynamic AABB tree)`,
     `  contacts per frame    ${r.contactsPerFrame.toFixed(1)}`,

@@ -51,3 +51,8 @@ export async function writeOutput(text: string): Promise<boolean> {
   }
   return !isOutputClosed();
 }
+
+/** `n` and the noun in the number it takes: `count(1, "body", "bodies")` is "1 body". */
+export function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}

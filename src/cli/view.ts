@@ -23,6 +23,7 @@ import { fileURLToPath } from "node:url";
 import { poseToTransfer, type SceneTransfer, shapeToTransfer } from "../debug/scene-transfer.js";
 import { CollideError, invalidValue } from "../errors.js";
 import { loadBunny, loadSceneAsync } from "../node.js";
+import { count } from "./output.js";
 
 /** Options of `collide view`. */
 export interface ViewCommandOptions {
@@ -270,7 +271,7 @@ export async function runViewCommand(
   process.stdout.write(`http://${LOOPBACK}:${port}/\n`);
   const summary =
     transfer.mode === "demo"
-      ? `${transfer.title}: ${bodies} moving bodies around the bunny, stepped in the page`
-      : `${transfer.title}: ${transfer.bodies.length} bodies`;
+      ? `${transfer.title}: ${count(bodies, "moving body", "moving bodies")} around the bunny, stepped in the page`
+      : `${transfer.title}: ${count(transfer.bodies.length, "body", "bodies")}`;
   process.stdout.write(`${summary}; press Ctrl+C to stop\n`);
 }

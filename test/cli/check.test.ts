@@ -166,3 +166,27 @@ describe("collide check", () => {
     expect(JSON.parse(allowed.stdout).stats.bodies).toBe(2);
   });
 });
+
+describe("collide check's header counts (found by a fresh user, session 22)", () => {
+  it('says "1 body" and "0 candidate pairs", "2 bodies" and "1 candidate pair"', () => {
+    const dir = mkdtempSync(join(tmpdir(), "collide-count-"));
+    const one = join(dir, "one.json");
+    const two = join(dir, "two.json");
+    const sphere = (x: number) => ({ type: "sphere", center: [x, 0, 0], radius: 1 });
+    writeFileSync(one, JSON.stringify({ bodies: [{ id: "a", shape: sphere(0) }] }));
+    writeFileSync(
+      two,
+      JSON.stringify({
+        bodies: [
+          { id: "a", shape: sphere(0) },
+          { id: "b", shape: sphere(1) },
+        ],
+      }),
+    );
+    const r1 = runCli(["check", one]);
+    expect(r1.status).toBe(0);
+    expect(r1.stdout).toMatch(/: 1 body, 0 candidate pairs \(/);
+    const r2 = runCli(["check", two]);
+    expect(r2.stdout).toMatch(/: 2 bodies, 1 candidate pair \(/);
+  });
+});
