@@ -34,7 +34,10 @@
  * Pairs are deduplicated without a hash set: two overlapping boxes share every cell of the
  * intersection of their cell ranges, and the pair is reported only in the lowest of them
  * (`max` of the two lower cell indices per axis), which is where the minimum corner of their
- * intersection lies. The same rule deduplicates `queryAabb`; `castRay` marks visited bodies.
+ * intersection lies. A full build tests only such pairs: it lays each cell's entries out in 8
+ * groups by the axes on which the entry's cells start at that cell, and tests the pairs of
+ * groups that together cover the three axes (about half the pairs of the cell). The same rule
+ * deduplicates `queryAabb`; `castRay` marks visited bodies.
  *
  * The automatic cell size is `cellSizeScale` × the median of the bodies' largest box side (raised,
  * when sizes span orders of magnitude, until the 99th percentile fits in `maxCellsPerBody` cells),
