@@ -582,12 +582,16 @@ export function gjk(
 }
 
 /**
- * The `maxDistance` of {@link gjkToLimit}: a computed double passed to a call V8 does not inline
- * is boxed (allocated), as under the mesh pairs' deep call chains, so hot callers write it here.
+ * [0] the `maxDistance` of {@link gjkToLimit}: a computed double passed to a call V8 does not
+ * inline is boxed (allocated), as under the mesh pairs' deep call chains, so hot callers write it
+ * here. [1] the margins (scene units, ≥ 0) the caller will subtract from the core distance, read
+ * and reset to 0 by each run: the relative termination tolerance then applies to |v| − margins,
+ * the gap or depth the caller reports, not to |v| (with a capsule of radius 4.4e5 by a box of
+ * 1.7e-8, 1e-12 of the core distance was 1.4e-7 on a gap that was 0; issue 16).
  */
-export const gjkLimit = new Float64Array(1);
+export const gjkLimit = new Float64Array(2);
 
-/** {@link gjk} with `maxDistance` read from `gjkLimit[0]`. */
+/** {@link gjk} with `maxDistance` read from `gjkLimit[0]`, the margins from `gjkLimit[1]`. */
 export function gjkToLimit(
   out: GjkResult,
   a: SupportMap,
@@ -596,6 +600,8 @@ export function gjkToLimit(
   trace?: GjkTrace,
 ): GjkResult {
   const maxDistance = gjkLimit[0];
+  const margin = gjkLimit[1];
+  gjkLimit[1] = 0;
   const s = out.simplex;
   s.count = 0;
   if (initialDir && tryNormalizeScaled(v, initialDir)) {
@@ -644,7 +650,9 @@ export function gjkToLimit(
       break;
     }
     if (s.count > 0) {
-      if (vv - vw <= GJK_TOLERANCE * vv + GJK_SUPPORT_ROUNDING * Math.sqrt(vv * maxWW)) {
+      // |v|·(|v| − margins) for |v|²: the tolerance relative to the caller's gap or depth.
+      const rel = margin > 0 ? Math.sqrt(vv) * Math.abs(Math.sqrt(vv) - margin) : vv;
+      if (vv - vw <= GJK_TOLERANCE * rel + GJK_SUPPORT_ROUNDING * Math.sqrt(vv * maxWW)) {
         converged = true;
         break;
       }

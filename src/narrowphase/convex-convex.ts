@@ -973,6 +973,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   octahedronIo[0] = deep ? 1 : 0;
   if (!deep) {
     gjkLimit[0] = maxGap + r;
+    gjkLimit[1] = r;
     gjkToLimit(gjkOut, coreA, coreBInA, initDir);
     if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   }
@@ -1139,15 +1140,17 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
  * GJK on a cylinder or cone can stall on a sliver simplex of support points that are chords of
  * the curved surface, at a |v| far above its rounding level and with no separating axis: it then
  * reports a gap that is no gap (issue 16: a hull's vertex 2.9e-4 inside a cylinder of radius
- * 8786 was "apart by 2.4e-4", its witness on a chord 5.3e-4 inside the cylinder). True for a
- * pair with a solid of revolution (never two polytopes) whose GJK gap exceeds the touching
+ * 8786 was "apart by 2.4e-4", its witness on a chord 5.3e-4 inside the cylinder); so can a long
+ * segment (a capsule's core) against a small set, the simplex a sliver of the segment's length
+ * and the set's width. True for a pair other than two polytopes (SAT decides those) whose GJK
+ * gap exceeds the touching
  * tolerance while the separation along GJK's own direction (a certified lower bound on the gap,
  * one support pair) does not: the caller then decides it as GJK's `unproven` stall, by the
  * least overlap refined from GJK's direction. Cores loaded (their margins read from them).
  */
 function curvedGapUnbacked(a: ConvexShape, b: ConvexShape): boolean {
   if (gjkOut.status !== GjkStatus.Separated || gjkOut.unproven) return false;
-  if (!curved(a) && !curved(b)) return false;
+  if (!curved(a) && !curved(b) && isPolytope(a) && isPolytope(b)) return false;
   // The cores' margins read here, not passed: a double passed to a call V8 does not inline is
   // boxed (allocated), ≈ 120 B per world step in the mesh probe.
   const r = coreA.margin + coreB.margin;
@@ -1164,13 +1167,14 @@ function curvedGapUnbacked(a: ConvexShape, b: ConvexShape): boolean {
  * that the separation along GJK's own direction does not back makes that depth wrong by as
  * much (issue 16: a capsule's segment of 2.5e5 through a cylinder of 4e-3 stalled on a sliver
  * simplex "1.4e-4 apart" while the cores overlapped by 2.3e-3, the cylinder's witness a blend
- * 1.3e-3 inside it). Cores loaded.
+ * 1.3e-3 inside it; a capsule's segment of 400 through a hull of 4.5e-4 at 5e3 "3.9e-5 apart",
+ * the depth 5.6e-4 short: seed 37 at main 704850b). Any pair but two polytopes. Cores loaded.
  */
 function curvedCoreGapUnbacked(a: ConvexShape, b: ConvexShape): boolean {
   if (gjkOut.status !== GjkStatus.Separated || gjkOut.unproven) return false;
   // A core gap beyond the margins is the shapes' gap: curvedGapUnbacked's case.
   if (!(gjkOut.distance <= coreA.margin + coreB.margin)) return false;
-  if (!curved(a) && !curved(b)) return false;
+  if (!curved(a) && !curved(b) && isPolytope(a) && isPolytope(b)) return false;
   simplexSize(gjkOut.simplex);
   const touch = TOUCH_TOLERANCE * sizeIo[0];
   if (!(gjkOut.distance > touch)) return false;
@@ -1575,14 +1579,19 @@ function searchRevolutionRidges(
   // that the descent stops at (a small cone or cylinder across a large triangle's edge).
   // Minimised as the kink circles above, where the polytope is over EDGE_CIRCLE_RATIO times the
   // solid's size (at comparable sizes EPA's normal is good to the pair's rounding and the
-  // descent's basin is the optimum's; the circles cost 1.3–1.6x a cone–hull contact).
+  // descent's basin is the optimum's; the circles cost 1.3–1.6x a cone–hull contact), or where
+  // the overlap is within NEAR_TOUCH of the pair's size: EPA's normal is then good to its
+  // tolerance of the size only, not of the depth (a box's corner across a cylinder's rim 2.5e-8
+  // deep at size 100, the descent stopped on the rim point's normal arc 1e-9 too deep; a box's
+  // edge across a cone's rim, 5e-8 at 4e4: issue 16, seeds 40 and 42 at main 704850b).
   for (let side = 0; side < 2; side++) {
     const s = side === 0 ? a : b;
     const other = side === 0 ? b : a;
     const poly = shapeDef(s.type).polytope;
     if (poly === null || revolutionCore(other) === null) continue;
     const rs = shapeDef(s.type).boundingRadius(s);
-    if (!(rs > EDGE_CIRCLE_RATIO * shapeDef(other.type).boundingRadius(other))) continue;
+    const ro = shapeDef(other.type).boundingRadius(other);
+    if (!(rs > EDGE_CIRCLE_RATIO * ro) && !(best <= NEAR_TOUCH * Math.max(rs, ro))) continue;
     const count = poly.edgeCount(s);
     for (let i = 0; i < count; i++) {
       poly.edgeDirection(ridgeY, s, i);
@@ -1832,12 +1841,14 @@ function ridgeMinimum(): boolean {
     sgn * vec3.dot(refined.normal, ridgeX),
   );
   let i0 = 0;
+  let top = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < n; i++) {
     ridgeIo[5] = phi0 + i * dphi;
     ridgeDirectionIo();
     overlapInto(ridgeN);
     ridgeVals[i] = overlapIo[0];
     if (ridgeVals[i] < ridgeVals[i0]) i0 = i;
+    if (ridgeVals[i] > top) top = ridgeVals[i];
   }
   // The second least local minimum of the samples.
   let i1 = -1;
@@ -1850,9 +1861,17 @@ function ridgeMinimum(): boolean {
   }
   let best = ridgeVals[i0];
   let bestPhi = phi0 + i0 * dphi;
-  for (let pass = 0; pass < 2; pass++) {
-    const i = pass === 0 ? i0 : i1;
-    if (i < 0) continue;
+  // Then every local minimum of the samples within (max − min)·dφ of the least: the overlap varies
+  // along the circle by at most about half its range per radian (the support of a point is a
+  // sinusoid of that amplitude), so a bracket whose sample lies higher cannot hold a lower
+  // minimum. Not only the two least: a box of 1e-6 deep in a cylinder of 3e-3 has six local
+  // minima on the side circle (its shadow's edges) 1e-8 apart, less than the samples' error, and
+  // the least was in a third bracket (issue 16, seed 40 at main 704850b: 1.2e-8 too deep).
+  const within = best + (top - best) * dphi;
+  for (let i = 0; i < n; i++) {
+    const v = ridgeVals[i];
+    const min = v <= ridgeVals[(i + n - 1) % n] && v <= ridgeVals[(i + 1) % n];
+    if (i !== i0 && i !== i1 && !(min && v <= within)) continue;
     let lo = phi0 + (i - 1) * dphi;
     let hi = phi0 + (i + 1) * dphi;
     for (let it = 0; it < RIDGE_BISECTIONS && hi - lo > REFINE_MIN_ANGLE * 2 ** -10; it++) {
@@ -2472,6 +2491,7 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
   const r = coreA.margin + coreB.margin;
   vec3.copy(initDir, pairOffset);
   gjkLimit[0] = r; // not passed: a computed double crossing a call is boxed
+  gjkLimit[1] = r;
   gjkToLimit(gjkOut, coreA, coreBInA, initDir);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   if (gjkOut.status === GjkStatus.Intersecting && !gjkOut.roundingContact) return true;
