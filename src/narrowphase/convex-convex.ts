@@ -2494,8 +2494,9 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
   gjkLimit[1] = r;
   gjkToLimit(gjkOut, coreA, coreBInA, initDir);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
-  if (gjkOut.status === GjkStatus.Intersecting && !gjkOut.roundingContact) return true;
-  if (gjkOut.unproven || gjkOut.roundingContact || curvedGapUnbacked(a, b)) {
+  const shallow = gjkOut.status === GjkStatus.Intersecting && !gjkOut.roundingContact;
+  if (shallow && !originNearFace(gjkOut.simplex)) return true;
+  if (shallow || gjkOut.unproven || gjkOut.roundingContact || curvedGapUnbacked(a, b)) {
     // GJK decided at its rounding level: stalled without a separating axis, or "intersecting"
     // because |v| fell below the rounding of the largest support point it met (not a
     // tetrahedron about the origin). First the least overlap refined from GJK's axis, its end
@@ -2534,6 +2535,38 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
   simplexSize(gjkOut.simplex);
   return gjkOut.distance - r <= TOUCH_TOLERANCE * (sizeIo[0] + r);
 }
+
+const faceE1 = vec3.create();
+const faceE2 = vec3.create();
+const faceN = vec3.create();
+
+/**
+ * Whether the origin lies within TETRAHEDRON_ROUNDING of the largest |w| from a face of GJK's
+ * final tetrahedron `s` (4 points): its containment is then no proof of contact, the signs of
+ * the sub-volumes being rounded at that scale (issue 16: a hull 1.05e-9 from a cylinder of 3.3e3,
+ * their support points 3e4 across, "intersecting" by a tetrahedron the origin was outside;
+ * seed 38 at main 704850b). Written out, no allocation.
+ */
+function originNearFace(s: GjkSimplex): boolean {
+  if (s.count !== 4) return false;
+  simplexSize(s);
+  const tol = TETRAHEDRON_ROUNDING * sizeIo[0];
+  for (let i = 0; i < 4; i++) {
+    const p = s.w[i];
+    const q = s.w[(i + 1) & 3];
+    const t = s.w[(i + 2) & 3];
+    vec3.sub(faceE1, q, p);
+    vec3.sub(faceE2, t, p);
+    vec3.cross(faceN, faceE1, faceE2);
+    lengthInto(faceN, 1);
+    const d = Math.abs(vec3.dot(faceN, p));
+    if (d <= tol * sizeIo[1]) return true;
+  }
+  return false;
+}
+
+/** Distance of the origin from a face of GJK's tetrahedron, relative to |w|, under which its containment is rounding. */
+const TETRAHEDRON_ROUNDING = 2 ** -36;
 
 /**
  * Closest points of convex shapes `a` and `b` (B posed by `bInA`): writes `out.distance` ≥ 0
