@@ -493,6 +493,25 @@ function simplexClosestPoint(out: Vec3, s: GjkSimplex): void {
 }
 
 /**
+ * The weights of a 2-point simplex `s` recomputed as the origin's projection on its edge,
+ * λ₁ = −w₀·e/|e|² (e = w₁ − w₀), when that lies on the edge: the weights the reduction left
+ * carry its own rounding, which {@link simplexClosestPoint}'s refinement of v removes from v but
+ * not from the witnesses Σ λᵢaᵢ, Σ λᵢbᵢ. Their difference then is v to the rounding of the
+ * points, and a margin added along v's direction keeps them facing (issue 16: a box's face by a
+ * capsule's side, the witnesses 4.9e-9 apart sideways at a gap of 1e-10).
+ */
+function edgeWeights(s: GjkSimplex): void {
+  const w0 = s.w[0];
+  vec3.sub(e1, s.w[1], w0);
+  const ee = e1.x * e1.x + e1.y * e1.y + e1.z * e1.z;
+  if (!(ee > 0 && Number.isFinite(ee))) return;
+  const t = -(w0.x * e1.x + w0.y * e1.y + w0.z * e1.z) / ee;
+  if (!(t >= 0 && t <= 1)) return;
+  s.weights[0] = 1 - t;
+  s.weights[1] = t;
+}
+
+/**
  * outA, outB = the witness points Σ weights·a_i, Σ weights·b_i of simplex `s` (A's frame).
  */
 export function simplexWitnesses(outA: Vec3, outB: Vec3, s: GjkSimplex): void {
@@ -738,6 +757,7 @@ export function gjkToLimit(
   out.status = status;
   out.iterations = iter;
   out.converged = converged;
+  if (status === GjkStatus.Separated && s.count === 2) edgeWeights(s);
   simplexWitnesses(out.pointA, out.pointB, s);
   if (status === GjkStatus.Intersecting) {
     out.distance = 0;
