@@ -398,6 +398,8 @@ function featureGapWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry): bo
   vec3.copy(gapContact.pointA, solvedA);
   vec3.copy(gapContact.pointB, solvedB);
   manifoldFromContact(gapManifold, a, b, bInA, gapContact, g);
+  // The given contact back (feature id 0): the features gave nothing, its witnesses unchecked.
+  if (gapManifold.count === 1 && gapManifold.points[0].featureId === 0) return false;
   let best = -1;
   for (let i = 0; i < gapManifold.count; i++) {
     if (best < 0 || gapManifold.points[i].distance < gapManifold.points[best].distance) best = i;

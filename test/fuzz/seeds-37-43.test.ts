@@ -98,9 +98,10 @@ function segmentHullDepth(p: V, q: V, pts: V[]): number {
   let best = Number.POSITIVE_INFINITY;
   const tryAxis = (axis: V) => {
     const l = norm(axis);
-    if (!(l > 0)) return;
+    // (A cross product of parallel differences is rounding: skipped before 1/l overflows.)
+    if (!(l > 1e-200)) return;
     for (const sg of [1, -1]) {
-      const n = scale(axis, sg / l);
+      const n = axis.map((x) => (sg * x) / l) as V;
       const hSeg = Math.max(dot(n, p), dot(n, q));
       const hHull = Math.max(...pts.map((x) => -dot(n, x)));
       best = Math.min(best, hSeg + hHull);
@@ -187,6 +188,37 @@ describe("issue 16: fuzzer seeds 37–43 at main 704850b", () => {
   });
 });
 
+/** `j` (a shape's JSON) with every length multiplied by k (a power of two: exact). */
+function scaledShape(j: J, k: number): J {
+  const o = structuredClone(j);
+  for (const f of ["center", "position", "min", "max", "a", "b", "c"]) {
+    if (Array.isArray(o[f])) o[f] = (o[f] as number[]).map((x) => x * k);
+  }
+  for (const f of ["halfHeight", "radius"])
+    if (typeof o[f] === "number") o[f] = (o[f] as number) * k;
+  if (Array.isArray(o.points)) o.points = (o.points as V[]).map((p) => p.map((x) => x * k));
+  return o;
+}
+
+describe("the recorded configurations at other scales and offsets (fast-check)", () => {
+  // Each scaled by 2^j (exact) and moved: 7–18 of 30 such copies failed on main 704850b.
+  for (const c of CASES) {
+    it(`${c.pair} ${c.op} (seed ${c.seed}) scaled by 2^-12..2^12, offsets to 1e9`, () => {
+      fc.assert(
+        fc.property(fc.integer({ min: -12, max: 12 }), offsetArb, (j, [ou, om]) => {
+          const k = 2 ** j;
+          const a = scaledShape(c.scenario.localA as J, k);
+          const b = scaledShape(c.scenario.localB as J, k);
+          const sc = offsetScenario(a, b, offsetOf(ou, Math.min(1e9, om * k * 1e4)));
+          const failures = replayScenario(sc, c.pair, { ops: [c.op] });
+          expect(failures.map((f) => `${f.op}: ${f.reason} ${JSON.stringify(f.line)}`)).toEqual([]);
+        }),
+        { numRuns: 20 },
+      );
+    });
+  }
+});
+
 describe("properties of the classes", () => {
   it("class 2: a capsule's segment through a small hull, any scales and offset: depth r + the segment's depth", () => {
     fc.assert(
@@ -209,7 +241,7 @@ describe("properties of the classes", () => {
           const pts = hullPoints(s, jitter, q, c);
           const capsule: J = { type: "capsule", a, b, radius: rr * L };
           const hull: J = { type: "convex", points: pts, position: [0, 0, 0] };
-          const o = offsetOf(ou, om * L);
+          const o = offsetOf(ou, Math.min(1e9, om * L));
           const sc = offsetScenario(capsule, hull, o);
           const r = answerQuery({ op: "contact", a: sc.worldA, b: sc.worldB }) as ContactJson;
           const expected = rr * L + segmentHullDepth(a, b, pts);
@@ -249,7 +281,7 @@ describe("properties of the classes", () => {
           const hi = corner.map((x, k) => (u[k] >= 0 ? x + s * ext[k] : x)) as V;
           const box: J = { type: "aabb", min: lo, max: hi };
           const capsule: J = { type: "capsule", a, b, radius: R };
-          const o = offsetOf(ou, om * R);
+          const o = offsetOf(ou, Math.min(1e9, om * R));
           const sc = offsetScenario(box, capsule, o);
           const r = answerQuery({ op: "distance", a: sc.worldA, b: sc.worldB }) as DistanceJson;
           // The box's nearest point is its corner (u·x least there): its distance from the segment
@@ -310,7 +342,7 @@ describe("properties of the classes", () => {
             rotation: q,
           };
           const hull: J = { type: "convex", points: pts, position: [0, 0, 0] };
-          passes(cyl, hull, offsetOf(ou, om * R), "cylinder-convex");
+          passes(cyl, hull, offsetOf(ou, Math.min(1e9, om * R)), "cylinder-convex");
         },
       ),
       { numRuns: 50 },
@@ -359,7 +391,10 @@ describe("properties of the classes", () => {
             points: big.map((p) => rotate(q, p)),
             position: [0, 0, 0],
           };
-          passes(A, B, offsetOf(ou, om * S), "convex-convex", ["distance", "contact"]);
+          passes(A, B, offsetOf(ou, Math.min(1e9, om * S)), "convex-convex", [
+            "distance",
+            "contact",
+          ]);
         },
       ),
       { numRuns: 40 },
@@ -391,7 +426,7 @@ describe("properties of the classes", () => {
           const hi = corner.map((x, k) => (nOut[k] >= 0 ? x + R * ext[k] : x)) as V;
           const box: J = { type: "aabb", min: lo, max: hi };
           const solid: J = { type, center: [0, 0, 0], halfHeight: H, radius: R, rotation: q };
-          passes(box, solid, offsetOf(ou, om * R), `aabb-${type}`, ["contact"]);
+          passes(box, solid, offsetOf(ou, Math.min(1e9, om * R)), `aabb-${type}`, ["contact"]);
         },
       ),
       { numRuns: 60 },
@@ -423,7 +458,7 @@ describe("properties of the classes", () => {
             radius: R,
             rotation: q,
           };
-          passes(cyl, box, offsetOf(ou, om * R), "aabb-cylinder", ["contact"]);
+          passes(cyl, box, offsetOf(ou, Math.min(1e9, om * R)), "aabb-cylinder", ["contact"]);
         },
       ),
       { numRuns: 40 },
@@ -465,7 +500,7 @@ describe("properties of the classes", () => {
             radius: R,
             rotation: q,
           };
-          passes(tri, cone, offsetOf(ou, om * R), "cone-triangle", ["contact"]);
+          passes(tri, cone, offsetOf(ou, Math.min(1e9, om * R)), "cone-triangle", ["contact"]);
         },
       ),
       { numRuns: 50 },
