@@ -493,6 +493,25 @@ function simplexClosestPoint(out: Vec3, s: GjkSimplex): void {
 }
 
 /**
+ * The weights of a 2-point simplex `s` recomputed as the origin's projection on its edge,
+ * λ₁ = −w₀·e/|e|² (e = w₁ − w₀), when that lies on the edge: the weights the reduction left
+ * carry its own rounding, which {@link simplexClosestPoint}'s refinement of v removes from v but
+ * not from the witnesses Σ λᵢaᵢ, Σ λᵢbᵢ. Their difference then is v to the rounding of the
+ * points, and a margin added along v's direction keeps them facing (issue 16: a box's face by a
+ * capsule's side, the witnesses 4.9e-9 apart sideways at a gap of 1e-10).
+ */
+function edgeWeights(s: GjkSimplex): void {
+  const w0 = s.w[0];
+  vec3.sub(e1, s.w[1], w0);
+  const ee = e1.x * e1.x + e1.y * e1.y + e1.z * e1.z;
+  if (!(ee > 0 && Number.isFinite(ee))) return;
+  const t = -(w0.x * e1.x + w0.y * e1.y + w0.z * e1.z) / ee;
+  if (!(t >= 0 && t <= 1)) return;
+  s.weights[0] = 1 - t;
+  s.weights[1] = t;
+}
+
+/**
  * outA, outB = the witness points Σ weights·a_i, Σ weights·b_i of simplex `s` (A's frame).
  */
 export function simplexWitnesses(outA: Vec3, outB: Vec3, s: GjkSimplex): void {
@@ -582,12 +601,16 @@ export function gjk(
 }
 
 /**
- * The `maxDistance` of {@link gjkToLimit}: a computed double passed to a call V8 does not inline
- * is boxed (allocated), as under the mesh pairs' deep call chains, so hot callers write it here.
+ * [0] the `maxDistance` of {@link gjkToLimit}: a computed double passed to a call V8 does not
+ * inline is boxed (allocated), as under the mesh pairs' deep call chains, so hot callers write it
+ * here. [1] the margins (scene units, ≥ 0) the caller will subtract from the core distance, read
+ * and reset to 0 by each run: the relative termination tolerance then applies to |v| − margins,
+ * the gap or depth the caller reports, not to |v| (with a capsule of radius 4.4e5 by a box of
+ * 1.7e-8, 1e-12 of the core distance was 1.4e-7 on a gap that was 0; issue 16).
  */
-export const gjkLimit = new Float64Array(1);
+export const gjkLimit = new Float64Array(2);
 
-/** {@link gjk} with `maxDistance` read from `gjkLimit[0]`. */
+/** {@link gjk} with `maxDistance` read from `gjkLimit[0]`, the margins from `gjkLimit[1]`. */
 export function gjkToLimit(
   out: GjkResult,
   a: SupportMap,
@@ -596,6 +619,8 @@ export function gjkToLimit(
   trace?: GjkTrace,
 ): GjkResult {
   const maxDistance = gjkLimit[0];
+  const margin = gjkLimit[1];
+  gjkLimit[1] = 0;
   const s = out.simplex;
   s.count = 0;
   if (initialDir && tryNormalizeScaled(v, initialDir)) {
@@ -644,7 +669,9 @@ export function gjkToLimit(
       break;
     }
     if (s.count > 0) {
-      if (vv - vw <= GJK_TOLERANCE * vv + GJK_SUPPORT_ROUNDING * Math.sqrt(vv * maxWW)) {
+      // |v|·(|v| − margins) for |v|²: the tolerance relative to the caller's gap or depth.
+      const rel = margin > 0 ? Math.sqrt(vv) * Math.abs(Math.sqrt(vv) - margin) : vv;
+      if (vv - vw <= GJK_TOLERANCE * rel + GJK_SUPPORT_ROUNDING * Math.sqrt(vv * maxWW)) {
         converged = true;
         break;
       }
@@ -730,6 +757,7 @@ export function gjkToLimit(
   out.status = status;
   out.iterations = iter;
   out.converged = converged;
+  if (status === GjkStatus.Separated && s.count === 2) edgeWeights(s);
   simplexWitnesses(out.pointA, out.pointB, s);
   if (status === GjkStatus.Intersecting) {
     out.distance = 0;

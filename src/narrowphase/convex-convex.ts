@@ -72,9 +72,16 @@ import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Revolution } from "../shapes/shape-def.js";
 import { canonicalOrder } from "./canonical-order.js";
-import { type Contact, contactErrorIo, type DistanceResult } from "./contact.js";
+import {
+  type Contact,
+  contactErrorIo,
+  type DistanceResult,
+  makeContact,
+  makeContactManifold,
+} from "./contact.js";
 import { pairMagnitudes, pairRescaleFactor } from "./extreme-scale.js";
 import { deepBallOverlap } from "./inner-sphere.js";
+import { manifoldFromContact } from "./manifold.js";
 
 /**
  * The core of a convex shape as a {@link SupportMap} in the shape's local frame: a sphere's
@@ -315,7 +322,9 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     // whatever they are, as a touch's (a witness 4.1e-13 beside a triangle of 5e-5 that a cone
     // touched, 2e-19 apart); a wider gap only where its witnesses lie apart sideways.
     touchIo[0] = k;
-    if (nearGap) polishWitnesses(1, 0, 0);
+    if (satGapIo[0] !== 0 && featureGapWitnesses(a, b, bInA)) {
+      // Two polytopes' SAT gap: the witnesses from their supporting features.
+    } else if (nearGap) polishWitnesses(1, 0, 0);
     else gapWitnesses(k);
   } else if (solvedIo[0] > 0 && fromOverlap) {
     // A gap of two polytopes found on the overlap path (GJK called them in contact at its
@@ -364,6 +373,50 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     }
   }
   if (wanted) recordError();
+  return true;
+}
+
+const gapContact = makeContact();
+const gapManifold = makeContactManifold();
+
+/**
+ * The witnesses of two polytopes' gap found by SAT (GJK stalled at its rounding level, the gap
+ * the separation along a face normal or an edge crossing, exact for the pair): the supporting
+ * features along the normal clipped as the manifold builder clips them
+ * (src/narrowphase/manifold.ts), the clipped point of least separation and its foot on the
+ * reference face, both on their shapes and (pB − pA) along the normal. Taken when that
+ * separation is the gap to TOUCH_TOLERANCE of the pair's magnitude (returns true); else the
+ * witnesses are left to the projections. Alternating projections between a small hull's edge
+ * and a large hull's nearly parallel edge shrink by 0.7% a cycle (issue 16, seed 40 at main
+ * 704850b: hulls of 2e-6 and 1.8e5 2.05e-7 apart, the witnesses 3.4e-7 apart). A's frame, scene
+ * units (after `solve`'s shift and scaling are undone).
+ */
+function featureGapWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
+  const g = solvedIo[0];
+  gapContact.distance = g;
+  vec3.copy(gapContact.normal, solvedNormal);
+  vec3.copy(gapContact.pointA, solvedA);
+  vec3.copy(gapContact.pointB, solvedB);
+  manifoldFromContact(gapManifold, a, b, bInA, gapContact, g);
+  // The given contact back (feature id 0): the features gave nothing, its witnesses unchecked.
+  if (gapManifold.count === 1 && gapManifold.points[0].featureId === 0) return false;
+  let best = -1;
+  for (let i = 0; i < gapManifold.count; i++) {
+    if (best < 0 || gapManifold.points[i].distance < gapManifold.points[best].distance) best = i;
+  }
+  if (best < 0) return false;
+  const p = gapManifold.points[best];
+  vec3.sub(polishD1, p.pointB, p.pointA);
+  lengthInto(polishD1, 0);
+  const far = sizeIo[0];
+  lengthInto(p.pointA, 1);
+  lengthInto(p.pointB, 2);
+  const m = Math.max(sizeIo[1], sizeIo[2]);
+  lengthInto(bInA.translation, 1);
+  const slack = TOUCH_TOLERANCE * Math.max(m, sizeIo[1]);
+  if (!(Math.abs(far - g) <= slack)) return false;
+  vec3.copy(solvedA, p.pointA);
+  vec3.copy(solvedB, p.pointB);
   return true;
 }
 
@@ -973,6 +1026,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   octahedronIo[0] = deep ? 1 : 0;
   if (!deep) {
     gjkLimit[0] = maxGap + r;
+    gjkLimit[1] = r;
     gjkToLimit(gjkOut, coreA, coreBInA, initDir);
     if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   }
@@ -1139,15 +1193,17 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
  * GJK on a cylinder or cone can stall on a sliver simplex of support points that are chords of
  * the curved surface, at a |v| far above its rounding level and with no separating axis: it then
  * reports a gap that is no gap (issue 16: a hull's vertex 2.9e-4 inside a cylinder of radius
- * 8786 was "apart by 2.4e-4", its witness on a chord 5.3e-4 inside the cylinder). True for a
- * pair with a solid of revolution (never two polytopes) whose GJK gap exceeds the touching
+ * 8786 was "apart by 2.4e-4", its witness on a chord 5.3e-4 inside the cylinder); so can a long
+ * segment (a capsule's core) against a small set, the simplex a sliver of the segment's length
+ * and the set's width. True for a pair other than two polytopes (SAT decides those) whose GJK
+ * gap exceeds the touching
  * tolerance while the separation along GJK's own direction (a certified lower bound on the gap,
  * one support pair) does not: the caller then decides it as GJK's `unproven` stall, by the
  * least overlap refined from GJK's direction. Cores loaded (their margins read from them).
  */
 function curvedGapUnbacked(a: ConvexShape, b: ConvexShape): boolean {
   if (gjkOut.status !== GjkStatus.Separated || gjkOut.unproven) return false;
-  if (!curved(a) && !curved(b)) return false;
+  if (!curved(a) && !curved(b) && isPolytope(a) && isPolytope(b)) return false;
   // The cores' margins read here, not passed: a double passed to a call V8 does not inline is
   // boxed (allocated), ≈ 120 B per world step in the mesh probe.
   const r = coreA.margin + coreB.margin;
@@ -1164,13 +1220,14 @@ function curvedGapUnbacked(a: ConvexShape, b: ConvexShape): boolean {
  * that the separation along GJK's own direction does not back makes that depth wrong by as
  * much (issue 16: a capsule's segment of 2.5e5 through a cylinder of 4e-3 stalled on a sliver
  * simplex "1.4e-4 apart" while the cores overlapped by 2.3e-3, the cylinder's witness a blend
- * 1.3e-3 inside it). Cores loaded.
+ * 1.3e-3 inside it; a capsule's segment of 400 through a hull of 4.5e-4 at 5e3 "3.9e-5 apart",
+ * the depth 5.6e-4 short: seed 37 at main 704850b). Any pair but two polytopes. Cores loaded.
  */
 function curvedCoreGapUnbacked(a: ConvexShape, b: ConvexShape): boolean {
   if (gjkOut.status !== GjkStatus.Separated || gjkOut.unproven) return false;
   // A core gap beyond the margins is the shapes' gap: curvedGapUnbacked's case.
   if (!(gjkOut.distance <= coreA.margin + coreB.margin)) return false;
-  if (!curved(a) && !curved(b)) return false;
+  if (!curved(a) && !curved(b) && isPolytope(a) && isPolytope(b)) return false;
   simplexSize(gjkOut.simplex);
   const touch = TOUCH_TOLERANCE * sizeIo[0];
   if (!(gjkOut.distance > touch)) return false;
@@ -1575,14 +1632,19 @@ function searchRevolutionRidges(
   // that the descent stops at (a small cone or cylinder across a large triangle's edge).
   // Minimised as the kink circles above, where the polytope is over EDGE_CIRCLE_RATIO times the
   // solid's size (at comparable sizes EPA's normal is good to the pair's rounding and the
-  // descent's basin is the optimum's; the circles cost 1.3–1.6x a cone–hull contact).
+  // descent's basin is the optimum's; the circles cost 1.3–1.6x a cone–hull contact), or where
+  // the overlap is within NEAR_TOUCH of the pair's size: EPA's normal is then good to its
+  // tolerance of the size only, not of the depth (a box's corner across a cylinder's rim 2.5e-8
+  // deep at size 100, the descent stopped on the rim point's normal arc 1e-9 too deep; a box's
+  // edge across a cone's rim, 5e-8 at 4e4: issue 16, seeds 40 and 42 at main 704850b).
   for (let side = 0; side < 2; side++) {
     const s = side === 0 ? a : b;
     const other = side === 0 ? b : a;
     const poly = shapeDef(s.type).polytope;
     if (poly === null || revolutionCore(other) === null) continue;
     const rs = shapeDef(s.type).boundingRadius(s);
-    if (!(rs > EDGE_CIRCLE_RATIO * shapeDef(other.type).boundingRadius(other))) continue;
+    const ro = shapeDef(other.type).boundingRadius(other);
+    if (!(rs > EDGE_CIRCLE_RATIO * ro) && !(best <= NEAR_TOUCH * Math.max(rs, ro))) continue;
     const count = poly.edgeCount(s);
     for (let i = 0; i < count; i++) {
       poly.edgeDirection(ridgeY, s, i);
@@ -1832,12 +1894,14 @@ function ridgeMinimum(): boolean {
     sgn * vec3.dot(refined.normal, ridgeX),
   );
   let i0 = 0;
+  let top = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < n; i++) {
     ridgeIo[5] = phi0 + i * dphi;
     ridgeDirectionIo();
     overlapInto(ridgeN);
     ridgeVals[i] = overlapIo[0];
     if (ridgeVals[i] < ridgeVals[i0]) i0 = i;
+    if (ridgeVals[i] > top) top = ridgeVals[i];
   }
   // The second least local minimum of the samples.
   let i1 = -1;
@@ -1850,9 +1914,17 @@ function ridgeMinimum(): boolean {
   }
   let best = ridgeVals[i0];
   let bestPhi = phi0 + i0 * dphi;
-  for (let pass = 0; pass < 2; pass++) {
-    const i = pass === 0 ? i0 : i1;
-    if (i < 0) continue;
+  // Then every local minimum of the samples within (max − min)·dφ of the least: the overlap varies
+  // along the circle by at most about half its range per radian (the support of a point is a
+  // sinusoid of that amplitude), so a bracket whose sample lies higher cannot hold a lower
+  // minimum. Not only the two least: a box of 1e-6 deep in a cylinder of 3e-3 has six local
+  // minima on the side circle (its shadow's edges) 1e-8 apart, less than the samples' error, and
+  // the least was in a third bracket (issue 16, seed 40 at main 704850b: 1.2e-8 too deep).
+  const within = best + (top - best) * dphi;
+  for (let i = 0; i < n; i++) {
+    const v = ridgeVals[i];
+    const min = v <= ridgeVals[(i + n - 1) % n] && v <= ridgeVals[(i + 1) % n];
+    if (i !== i0 && i !== i1 && !(min && v <= within)) continue;
     let lo = phi0 + (i - 1) * dphi;
     let hi = phi0 + (i + 1) * dphi;
     for (let it = 0; it < RIDGE_BISECTIONS && hi - lo > REFINE_MIN_ANGLE * 2 ** -10; it++) {
@@ -2472,10 +2544,12 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
   const r = coreA.margin + coreB.margin;
   vec3.copy(initDir, pairOffset);
   gjkLimit[0] = r; // not passed: a computed double crossing a call is boxed
+  gjkLimit[1] = r;
   gjkToLimit(gjkOut, coreA, coreBInA, initDir);
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
-  if (gjkOut.status === GjkStatus.Intersecting && !gjkOut.roundingContact) return true;
-  if (gjkOut.unproven || gjkOut.roundingContact || curvedGapUnbacked(a, b)) {
+  const shallow = gjkOut.status === GjkStatus.Intersecting && !gjkOut.roundingContact;
+  if (shallow && !originNearFace(gjkOut.simplex)) return true;
+  if (shallow || gjkOut.unproven || gjkOut.roundingContact || curvedGapUnbacked(a, b)) {
     // GJK decided at its rounding level: stalled without a separating axis, or "intersecting"
     // because |v| fell below the rounding of the largest support point it met (not a
     // tetrahedron about the origin). First the least overlap refined from GJK's axis, its end
@@ -2514,6 +2588,38 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
   simplexSize(gjkOut.simplex);
   return gjkOut.distance - r <= TOUCH_TOLERANCE * (sizeIo[0] + r);
 }
+
+const faceE1 = vec3.create();
+const faceE2 = vec3.create();
+const faceN = vec3.create();
+
+/**
+ * Whether the origin lies within TETRAHEDRON_ROUNDING of the largest |w| from a face of GJK's
+ * final tetrahedron `s` (4 points): its containment is then no proof of contact, the signs of
+ * the sub-volumes being rounded at that scale (issue 16: a hull 1.05e-9 from a cylinder of 3.3e3,
+ * their support points 3e4 across, "intersecting" by a tetrahedron the origin was outside;
+ * seed 38 at main 704850b). Written out, no allocation.
+ */
+function originNearFace(s: GjkSimplex): boolean {
+  if (s.count !== 4) return false;
+  simplexSize(s);
+  const tol = TETRAHEDRON_ROUNDING * sizeIo[0];
+  for (let i = 0; i < 4; i++) {
+    const p = s.w[i];
+    const q = s.w[(i + 1) & 3];
+    const t = s.w[(i + 2) & 3];
+    vec3.sub(faceE1, q, p);
+    vec3.sub(faceE2, t, p);
+    vec3.cross(faceN, faceE1, faceE2);
+    lengthInto(faceN, 1);
+    const d = Math.abs(vec3.dot(faceN, p));
+    if (d <= tol * sizeIo[1]) return true;
+  }
+  return false;
+}
+
+/** Distance of the origin from a face of GJK's tetrahedron, relative to |w|, under which its containment is rounding. */
+const TETRAHEDRON_ROUNDING = 2 ** -36;
 
 /**
  * Closest points of convex shapes `a` and `b` (B posed by `bInA`): writes `out.distance` ≥ 0
