@@ -44,6 +44,7 @@ import {
   type GjkSimplex,
   GjkStatus,
   gjkLimit,
+  gjkLowerIo,
   gjkToLimit,
   makeGjkResult,
   tryNormalizeScaled,
@@ -1158,8 +1159,12 @@ function exactPolytopeGap(): void {
   // GJK's answer certified already (the common case, shapes of like sizes): its witnesses'
   // distance (an upper bound) and |v| within the tolerance of the separation along its
   // direction (a lower bound).
-  overlapInto(solvedNormal);
-  const sep = 0 - overlapIo[0];
+  // (GJK's own last separation when it ended on its gap test, else one support pair.)
+  let sep = gjkLowerIo[0];
+  if (Number.isNaN(sep)) {
+    overlapInto(solvedNormal);
+    sep = 0 - overlapIo[0];
+  }
   vec3.sub(featureDir, gjkOut.pointA, gjkOut.pointB);
   lengthInto(featureDir, 1);
   if (sizeIo[1] - sep <= tol && Math.abs(gjkOut.distance - sep) <= tol) return;
