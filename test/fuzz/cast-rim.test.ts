@@ -24,6 +24,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import { castShapes } from "../../src/query/cast-shapes.js";
+import { makeCone } from "../../src/shapes/cone.js";
+import { makeCylinder } from "../../src/shapes/cylinder.js";
+import { makeTriangle } from "../../src/shapes/triangle.js";
 import { cubePointArb, quatArb } from "./arbitraries.js";
 import { castLine, replayScenario } from "./fuzz.js";
 import { offsetScenario } from "./generate.js";
@@ -171,6 +175,66 @@ describe("castShapes of a triangle's corner into a solid's rim (property)", () =
         },
       ),
       { numRuns: 100 },
+    );
+  });
+});
+
+describe("castShapes with a triangle in world coordinates far from the origin (library API)", () => {
+  const vec = (p: number[]) => ({ x: p[0], y: p[1], z: p[2] });
+  it("the toi at offsets up to 1e9 is the toi at the origin (fast-check)", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom("cylinder", "cone"),
+        fc.integer({ min: -3, max: 3 }),
+        fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }),
+        fc.double({ min: -12, max: -4, noNaN: true }),
+        unitArb,
+        unitArb,
+        quatArb,
+        fc.constantFrom(1e3, 1e6, 1e9),
+        (type, eS, phi, eGap, e1, ou, q, om) => {
+          const S = 10 ** eS;
+          const hh = 0.8 * S;
+          const solid = type === "cone" ? makeCone(hh, S) : makeCylinder(hh, S);
+          // A corner `gap` beyond the base rim along the base's normal tilted outward, the
+          // triangle beyond the plane normal to that direction, cast straight in along it.
+          const m = unit([Math.cos(phi), -1, Math.sin(phi)]);
+          const b0 = add([S * Math.cos(phi), -hh, S * Math.sin(phi)], scale(m, 10 ** eGap * S));
+          const t1 = unit(cross(m, e1));
+          const corners = [
+            b0,
+            add(b0, scale(add(scale(m, 0.5), t1), 0.1 * S)),
+            add(b0, scale(add(scale(m, 0.7), scale(cross(m, t1), -1)), 0.1 * S)),
+          ].map((p) => rotate(q, p));
+          const w = rotate(q, scale(m, -S));
+          const id = { translation: vec([0, 0, 0]), rotation: { x: 0, y: 0, z: 0, w: 1 } };
+          const o = offsetOf(ou, om) as V;
+          // The corners snapped so that moving them by o is exact: one geometry at two places.
+          const snapped = corners.map((p) => sub(add(p, o), o));
+          const at = (to: V) => {
+            const tri = makeTriangle(
+              vec(add(snapped[0], to)),
+              vec(add(snapped[1], to)),
+              vec(add(snapped[2], to)),
+            );
+            const pose = {
+              translation: vec(to),
+              rotation: { x: q[0], y: q[1], z: q[2], w: q[3] },
+            };
+            return castShapes(solid, pose, vec([0, 0, 0]), tri, id, vec(w), 10);
+          };
+          const h0 = at([0, 0, 0]);
+          const h1 = at(o);
+          expect(h0).not.toBeNull();
+          expect(h1).not.toBeNull();
+          // The bar: 16 distance bars of the pair (sizes S and 0.1·S), in travel at speed S.
+          const bar = 16 * (1e-9 * 0.1 * S + 64 * EPS * S);
+          expect(
+            Math.abs((h1 as { toi: number }).toi - (h0 as { toi: number }).toi) * S,
+          ).toBeLessThanOrEqual(bar);
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 });
