@@ -610,6 +610,14 @@ export function gjk(
  */
 export const gjkLimit = new Float64Array(2);
 
+/**
+ * [0] after a run that ended on its gap test (termination 1): v·w/|v| for the final v and its
+ * support point w of A − B, the separation along v, a lower bound on the distance (up to the
+ * rounding of the support points); NaN after any other ending. A typed-array slot: a double
+ * stored in a module variable or a result field is boxed.
+ */
+export const gjkLowerIo = new Float64Array(1);
+
 /** {@link gjk} with `maxDistance` read from `gjkLimit[0]`, the margins from `gjkLimit[1]`. */
 export function gjkToLimit(
   out: GjkResult,
@@ -621,6 +629,7 @@ export function gjkToLimit(
   const maxDistance = gjkLimit[0];
   const margin = gjkLimit[1];
   gjkLimit[1] = 0;
+  gjkLowerIo[0] = Number.NaN;
   const s = out.simplex;
   s.count = 0;
   if (initialDir && tryNormalizeScaled(v, initialDir)) {
@@ -672,6 +681,8 @@ export function gjkToLimit(
       // |v|·(|v| − margins) for |v|²: the tolerance relative to the caller's gap or depth.
       const rel = margin > 0 ? Math.sqrt(vv) * Math.abs(Math.sqrt(vv) - margin) : vv;
       if (vv - vw <= GJK_TOLERANCE * rel + GJK_SUPPORT_ROUNDING * Math.sqrt(vv * maxWW)) {
+        // The separation along v of its last support point: a lower bound on the distance.
+        gjkLowerIo[0] = vw / Math.sqrt(vLenSq);
         converged = true;
         break;
       }

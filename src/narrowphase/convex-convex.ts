@@ -44,6 +44,7 @@ import {
   type GjkSimplex,
   GjkStatus,
   gjkLimit,
+  gjkLowerIo,
   gjkToLimit,
   makeGjkResult,
   tryNormalizeScaled,
@@ -58,6 +59,7 @@ import {
   projectRevolution,
   RevolutionKind,
 } from "../geometry/revolution.js";
+import { polytopeFeatureGap, simplexFeatureIo } from "../geometry/simplex-features.js";
 import type { SupportMap } from "../geometry/support.js";
 import { SegmentSupport, TransformedSupport } from "../geometry/support.js";
 import type { Isometry } from "../math/isometry.js";
@@ -1064,6 +1066,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     solvedB.y = pb.y + n.y * -rB;
     solvedB.z = pb.z + n.z * -rB;
     if (solvedIo[0] > 0 && !polytopes) polishGap(a, b, bInA);
+    else if (solvedIo[0] > 0) exactPolytopeGap();
     // A gap at the rounding level of the pair's size is touching (issue 16, class 1).
     if (solvedIo[0] > 0) {
       simplexSize(gjkOut.simplex);
@@ -1187,6 +1190,48 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   solvedB.y = solvedB.y + n.y * -rB;
   solvedB.z = solvedB.z + n.z * -rB;
   return true;
+}
+
+const featurePA = vec3.create();
+const featurePB = vec3.create();
+const featureDir = vec3.create();
+
+/**
+ * Two polytopes apart: GJK's gap is the projection of the origin onto a simplex of support-point
+ * differences at the larger shape's magnitude, a sliver where an edge of a small shape crosses an
+ * edge of a large one (issue 16: a hull of 0.1 beside one of 1e5 at 1e8, 3.7e-5 relative off,
+ * below the certified lower bound; one of 1e-8 beside one of 10, 8.4e-11 over). Unless GJK's
+ * answer is certified already, the supporting features' own closest points instead
+ * ({@link polytopeFeatureGap}), taken when the separation along their normal (a certified lower
+ * bound, one support pair) agrees with their distance (an upper bound: points of the shapes) to
+ * TOUCH_TOLERANCE of the support points' magnitude, so the pair's distance is pinned between the
+ * two; else GJK's answer stays. Margins added as in {@link solveLoaded}. Cores loaded.
+ */
+function exactPolytopeGap(): void {
+  simplexSize(gjkOut.simplex);
+  const tol = TOUCH_TOLERANCE * sizeIo[0];
+  // GJK's answer certified already (the common case, shapes of like sizes): its witnesses'
+  // distance (an upper bound) and |v| within the tolerance of the separation along its
+  // direction (a lower bound).
+  // (GJK's own last separation when it ended on its gap test, else one support pair.)
+  let sep = gjkLowerIo[0];
+  if (Number.isNaN(sep)) {
+    overlapInto(solvedNormal);
+    sep = 0 - overlapIo[0];
+  }
+  vec3.sub(featureDir, gjkOut.pointA, gjkOut.pointB);
+  lengthInto(featureDir, 1);
+  if (sizeIo[1] - sep <= tol && Math.abs(gjkOut.distance - sep) <= tol) return;
+  simplexFeatureIo[0] = tol;
+  polytopeFeatureGap(featurePA, featurePB, featureDir, gjkOut.simplex, coreA, coreBInA);
+  const d = simplexFeatureIo[0];
+  if (!(d < Number.POSITIVE_INFINITY)) return;
+  const rA = coreA.margin;
+  const rB = coreB.margin;
+  solvedIo[0] = d - rA - rB;
+  vec3.copy(solvedNormal, featureDir);
+  vec3.addScaled(solvedA, featurePA, featureDir, rA);
+  vec3.addScaled(solvedB, featurePB, featureDir, -rB);
 }
 
 /**

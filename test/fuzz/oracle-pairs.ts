@@ -447,6 +447,22 @@ export function nearClosing(
       if (dist(ca, pa.center) > noise) cands.push(unit(sub(ca, pa.center)));
       const cb = pa.closest(pb.center);
       if (dist(cb, pb.center) > noise) cands.push(unit(sub(pb.center, cb)));
+      // Each piece's outward normal near the witnesses, from a point pushed well outside along
+      // their direction: q − closest(q) is a normal of the piece at closest(q) exactly (its
+      // supporting plane there), rounded as a push of 1e-3 of the piece's size, not as a gap at
+      // the rounding level (issue 16, seed 34: a triangle's corner 2e-9 from a cone's base rim,
+      // 1.5e8 from the origin, closing at 522 along the rim's normal; the candidates held none
+      // that separated and closed slower than 1,688, and a right toi was called late).
+      const g = norm(gapDir);
+      if (g > 0) {
+        const u = scale(gapDir, 1 / g);
+        const qa = add(T.pA, scale(u, 1e-3 * pa.radius));
+        const na = sub(qa, pa.closest(qa));
+        if (norm(na) > 0) cands.push(unit(na));
+        const qb = sub(T.pB, scale(u, 1e-3 * pb.radius));
+        const nb = sub(pb.closest(qb), qb);
+        if (norm(nb) > 0) cands.push(unit(nb));
+      }
       let best = -Infinity;
       let near2 = false;
       for (const c of cands) {
