@@ -53,7 +53,7 @@ import { boundingRadius, castShapesNonlinearInto, makeShapeCastHit } from "../qu
 import { aabbShape } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { type BodyStore, FLAG_ALIVE, FLAG_SENSOR } from "./body-store.js";
-import { type BodyHandle, packHandle } from "./handles.js";
+import type { BodyHandle } from "./handles.js";
 
 /** One impact of a fast body's sweep (allocating convenience form, see {@link ImpactList}). */
 export interface WorldImpact {
@@ -288,7 +288,7 @@ export class CcdState {
       this.swept = growFloat64(this.swept, 12 * nf);
     }
     for (let i = 0; i < nf; i++) this.sweep[i] = this.sweptBox(b, fast[i], i);
-    const { flags, layer, mask, shapes, generation } = b;
+    const { flags, layer, mask, shapes, handleOfSlot } = b;
     const cand = this.candidates;
     for (let i = 0; i < nf; i++) {
       if (this.sweep[i] !== SWEEP_MOVED) continue;
@@ -317,7 +317,7 @@ export class CcdState {
           s < c
             ? castShapesNonlinearInto(hit, ss, p0, p1, sc, q0, q0, 1)
             : castShapesNonlinearInto(hit, sc, q0, q0, ss, p0, p1, 1);
-        if (touched) this.record(lo, hi, generation);
+        if (touched) this.record(lo, hi, handleOfSlot);
       }
     }
     for (let i = 0; i < nf; i++) {
@@ -335,7 +335,7 @@ export class CcdState {
         b.readPose(q1, c);
         // fast[] is ascending, so s < c.
         if (castShapesNonlinearInto(hit, shapes[s] as Shape, p0, p1, shapes[c] as Shape, q0, q1, 1))
-          this.record(s, c, generation);
+          this.record(s, c, handleOfSlot);
       }
     }
     out.sortByPair();
@@ -346,11 +346,11 @@ export class CcdState {
     }
   }
 
-  private record(lo: number, hi: number, generation: Uint32Array): void {
+  private record(lo: number, hi: number, handleOfSlot: Float64Array): void {
     this.impacts.push(
       lo * PAIR_KEY_BASE + hi,
-      packHandle(lo, generation[lo]),
-      packHandle(hi, generation[hi]),
+      handleOfSlot[lo] as BodyHandle,
+      handleOfSlot[hi] as BodyHandle,
       hit.toi,
       hit.normal,
       hit.pointA,

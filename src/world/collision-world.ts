@@ -107,7 +107,7 @@ import {
 } from "./contact-cache.js";
 import { checkWorldOptionValues, makeNamedBroadPhase } from "./core/world-options.js";
 import type { NarrowPhaseInput, NarrowPhaseSink, StepExecutor } from "./executor.js";
-import { type BodyHandle, MAX_BODY_SLOT, packHandle } from "./handles.js";
+import { type BodyHandle, MAX_BODY_SLOT } from "./handles.js";
 import {
   NARROW_CARRY,
   NARROW_NONE,
@@ -787,7 +787,7 @@ export class CollisionWorld {
     b.userData[slot] = desc.userData;
     if (ccd) this.ccd.add(slot, b.pose);
     b.count++;
-    return packHandle(slot, b.generation[slot]);
+    return b.handleOf(slot) as BodyHandle;
   }
 
   /**
@@ -1240,7 +1240,7 @@ export class CollisionWorld {
     const b = this.bodies;
     const out: BodyHandle[] = [];
     for (let s = 0; s < b.slotCount; s++) {
-      if ((b.flags[s] & FLAG_ALIVE) !== 0) out.push(packHandle(s, b.generation[s]));
+      if ((b.flags[s] & FLAG_ALIVE) !== 0) out.push(b.handleOf(s) as BodyHandle);
     }
     return out;
   }
@@ -1589,7 +1589,7 @@ export class CollisionWorld {
     this.pairs = pairs;
     const t1 = profile ? performance.now() : 0;
     const b = this.bodies;
-    const { layer, mask, flags, generation, shapes, radius } = b;
+    const { layer, mask, flags, handleOfSlot, shapes, radius } = b;
     const dirty = this.kinds.dirty;
     const cache = this.cache;
     const prediction = this.options.prediction;
@@ -1690,13 +1690,13 @@ export class CollisionWorld {
         }
         if (kind === NARROW_NONE) continue;
         if (kind === NARROW_SENSOR) {
-          cache.addSensorPair(key, packHandle(lo, generation[lo]), packHandle(hi, generation[hi]));
+          cache.addSensorPair(key, handleOfSlot[lo], handleOfSlot[hi]);
           sensorPairs++;
         } else {
-          if (warm === null) cache.commitRecordSlots(lo, hi, generation);
+          if (warm === null) cache.commitRecordSlots(lo, hi, handleOfSlot);
           else {
-            const ha = packHandle(lo, generation[lo]);
-            const hb = packHandle(hi, generation[hi]);
+            const ha = handleOfSlot[lo];
+            const hb = handleOfSlot[hi];
             cache.addContactRecord(key, ha, hb, rec, 0);
           }
           this.wakeOnContact(lo, hi);
@@ -1707,7 +1707,7 @@ export class CollisionWorld {
     }
     cache.endFrame();
     this.ccd.run(b, this.ccdQuery, this.unbounded);
-    this.cache.updateTouchCounts(b.touchCount);
+    this.cache.updateTouchCounts(b.touchCount, b.slotOfId);
     b.releasePending();
     const st = this.stats;
     st.movedBodies = this.kinds.dirtyCount;
@@ -1894,12 +1894,15 @@ export class CollisionWorld {
    */
   candidatePairs(out: BodyHandle[] = []): BodyHandle[] {
     const pairs = this.pairs;
-    const generation = this.bodies.generation;
+    const handleOfSlot = this.bodies.handleOfSlot;
     for (let i = 0; i < pairs.size; i++) {
       const key = pairs.keyAt(i);
       const lo = Math.floor(key / PAIR_KEY_BASE);
       const hi = key - lo * PAIR_KEY_BASE;
-      out.push(packHandle(lo, generation[lo]), packHandle(hi, generation[hi]));
+      const a = handleOfSlot[lo] as BodyHandle;
+      const b = handleOfSlot[hi] as BodyHandle;
+      if (a < b) out.push(a, b);
+      else out.push(b, a);
     }
     return out;
   }
@@ -2139,7 +2142,7 @@ export class CollisionWorld {
    */
   private mergeRecords(data: Float64Array, offset: number, count: number): void {
     const keys = this.filteredKeys;
-    const generation = this.bodies.generation;
+    const handleOfSlot = this.bodies.handleOfSlot;
     const cache = this.cache;
     let off = offset;
     for (let r = 0; r < count; r++, off += NARROW_RECORD_STRIDE) {
@@ -2153,8 +2156,8 @@ export class CollisionWorld {
         this.sinkCarried++;
         continue;
       }
-      const ha = packHandle(lo, generation[lo]);
-      const hb = packHandle(hi, generation[hi]);
+      const ha = handleOfSlot[lo];
+      const hb = handleOfSlot[hi];
       if (kind === NARROW_SENSOR) {
         cache.addSensorPair(key, ha, hb);
         this.sinkSensorPairs++;
@@ -2319,7 +2322,7 @@ export class CollisionWorld {
     if (this.qExcludeOne < 0 && this.qExcludeList === null && this.qExcludeSet === null) {
       if (this.qPredicate === null) return true;
     }
-    const h = packHandle(slot, b.generation[slot]);
+    const h = b.handleOf(slot) as BodyHandle;
     if (h === this.qExcludeOne) return false;
     if (this.qExcludeList?.includes(h)) return false;
     if (this.qExcludeSet?.has(h)) return false;
@@ -2364,7 +2367,7 @@ export class CollisionWorld {
     }
     if (all !== null) {
       all.push({
-        handle: packHandle(slot, this.bodies.generation[slot]),
+        handle: this.bodies.handleOf(slot) as BodyHandle,
         toi: h.toi,
         point: vec3.clone(h.point),
         normal: vec3.clone(h.normal),
@@ -2392,7 +2395,7 @@ export class CollisionWorld {
       point: vec3.create(),
       normal: vec3.create(),
     };
-    hit.handle = packHandle(this.qBestSlot, this.bodies.generation[this.qBestSlot]);
+    hit.handle = this.bodies.handleOf(this.qBestSlot) as BodyHandle;
     hit.toi = this.qBestToi;
     vec3.copy(hit.point, this.qBestPoint);
     vec3.copy(hit.normal, this.qBestNormal);
@@ -2417,7 +2420,7 @@ export class CollisionWorld {
 
   private visitAabb(slot: number): unknown {
     if (this.passes(slot) && this.overlapsQueryBox(slot)) {
-      this.qOut.push(packHandle(slot, this.bodies.generation[slot]));
+      this.qOut.push(this.bodies.handleOf(slot) as BodyHandle);
     }
     return undefined;
   }
@@ -2437,7 +2440,7 @@ export class CollisionWorld {
         return undefined;
       }
     }
-    this.qOut.push(packHandle(slot, this.bodies.generation[slot]));
+    this.qOut.push(this.bodies.handleOf(slot) as BodyHandle);
     return undefined;
   }
 
@@ -2446,7 +2449,7 @@ export class CollisionWorld {
     this.bodies.readPose(poseB, slot);
     iso.invMul(bInA, this.qPose, poseB);
     if (intersectsPair(this.qShape as Shape, this.bodies.shapes[slot] as Shape, bInA)) {
-      this.qOut.push(packHandle(slot, this.bodies.generation[slot]));
+      this.qOut.push(this.bodies.handleOf(slot) as BodyHandle);
     }
     return undefined;
   }

@@ -28,12 +28,15 @@ export const HANDLE_GENERATION_BASE = 2 ** 20;
 /** Largest slot a world can hold: the broad phase's largest proxy id (2^26 − 1). */
 export const MAX_BODY_SLOT = MAX_PROXY_ID;
 
-/** The handle of `slot` at `generation` (no validation). */
-export function packHandle(slot: number, generation: number): BodyHandle {
-  return ((slot + 1) * HANDLE_GENERATION_BASE + generation) as BodyHandle;
+/** The handle of body id `id` at `generation` (no validation). */
+export function packHandle(id: number, generation: number): BodyHandle {
+  return ((id + 1) * HANDLE_GENERATION_BASE + generation) as BodyHandle;
 }
 
-/** The slot of a well-formed handle (no validation): `floor(handle / 2^20) − 1`. */
+/**
+ * The body id of a well-formed handle (no validation): `floor(handle / 2^20) − 1`. The id is the
+ * body's slot until the world reorders its slots (src/world/core/slot-store.ts).
+ */
 export function handleSlot(handle: number): number {
   return Math.floor(handle / HANDLE_GENERATION_BASE) - 1;
 }
