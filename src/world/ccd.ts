@@ -265,6 +265,31 @@ export class CcdState {
     this.prev.set(poses.subarray(7 * slot, 7 * slot + 7), 7 * slot);
   }
 
+  /**
+   * Moves the fast flags and previous poses of every slot `s` to slot `newOf[s]` (the world's
+   * spatial reordering, src/world/core/slot-store.ts `permute`; `oldOf` the inverse).
+   */
+  permute(newOf: Int32Array, oldOf: Int32Array): void {
+    const fast = this.fast;
+    if (fast.length === 0) return;
+    for (let i = 0; i < fast.length; i++) {
+      const s = newOf[fast[i]];
+      fast[i] = s;
+    }
+    fast.sort((x, y) => x - y);
+    const n = Math.min(oldOf.length, this.isFast.length);
+    const isFast = new Uint8Array(this.isFast.length);
+    const prev = new Float64Array(this.prev.length);
+    for (let s = 0; s < n; s++) {
+      const o = oldOf[s];
+      if (o >= this.isFast.length) continue;
+      isFast[s] = this.isFast[o];
+      for (let j = 0; j < 7; j++) prev[7 * s + j] = this.prev[7 * o + j];
+    }
+    this.isFast = isFast;
+    this.prev = prev;
+  }
+
   /** Clears the fast flag of `slot` (no-op when it is not fast). */
   remove(slot: number): void {
     if (!this.has(slot)) return;
