@@ -21,11 +21,12 @@
  * 4. records each pair that touches at some time of the sweep as an impact, read after the step
  *    from `world.impacts()` (Box2D v3 style: an event array, no callback inside the step).
  *
- * An impact names the pair `(a, b)` (lower handle first), the time of impact `toi` ∈ [0, 1] as
+ * An impact names the pair `(a, b)` (the body of the lower slot first: the lower handle unless
+ * the world reordered its slots, see `reorderSlotsAt`), the time of impact `toi` ∈ [0, 1] as
  * a fraction of the step (0 = the pose at the previous step, 1 = the pose now), and the unit
  * normal from a toward b and the witness points at that time, world frame. A pair that touches
  * at the start of the sweep has toi 0; a pair that still touches at the end is reported as a
- * contact by the discrete step as well. Impacts come in ascending `(a, b)` order; the same
+ * contact by the discrete step as well. Impacts come in ascending slot-pair order; the same
  * operations give the same impacts with every broad phase (the candidate set is exact for the
  * box and sorted).
  *
@@ -57,7 +58,7 @@ import type { BodyHandle } from "./handles.js";
 
 /** One impact of a fast body's sweep (allocating convenience form, see {@link ImpactList}). */
 export interface WorldImpact {
-  /** The pair's lower handle. */
+  /** The pair's body of the lower slot (the lower handle unless the world reordered its slots). */
   a: BodyHandle;
   /** The pair's higher handle. */
   b: BodyHandle;
@@ -102,7 +103,7 @@ export class ImpactList {
     return this.n;
   }
 
-  /** The lower handle of impact `i` (0 ≤ i < count). */
+  /** The first body (lower slot) of impact `i` (0 ≤ i < count). */
   a(i: number): BodyHandle {
     return this.rec[IMPACT_STRIDE * this.order[i]] as BodyHandle;
   }

@@ -371,6 +371,21 @@ describe("spatial reordering of the world's slots", () => {
     expectSameAnswers(answer(wr), answer(wo));
   });
 
+  it("keeps bodies added in spatial order (a lattice, row by row) in their slots", () => {
+    const w = new CollisionWorld({ reorderSlotsAt: 64 });
+    for (let z = 0; z < 10; z++) {
+      for (let y = 0; y < 10; y++) {
+        for (let x = 0; x < 10; x++) {
+          w.addBody({ shape: makeSphere(0.55), pose: iso.create({ x, y, z }) });
+        }
+      }
+    }
+    w.step();
+    const a = answer(w);
+    expect(a.contacts.size).toBe(2700);
+    expect(a.handleOrdered).toBe(true);
+  });
+
   it("validates the option", () => {
     expect(() => new CollisionWorld({ reorderSlotsAt: -1 })).toThrow(/reorderSlotsAt/);
     expect(() => new CollisionWorld({ reorderSlotsAt: Number.NaN })).toThrow(/reorderSlotsAt/);

@@ -7,7 +7,8 @@
  *
  * Both frames' pair lists are sorted ascending by the packed slot pair (`lo · 2^26 + hi`, see
  * src/broadphase/pair-set.ts), so the diff is one linear merge and every event list comes out
- * in `(lower handle, higher handle)` order. Each entry keeps the two handles it had when it was
+ * in slot-pair order, each event naming the body of its lower slot first: `(lower handle, higher
+ * handle)` order until the 3D world reorders its slots (src/world/core/slot-store.ts). Each entry keeps the two handles it had when it was
  * recorded, so an `end` caused by `removeBody` still names the removed body's (now stale)
  * handle; the world keeps a removed body's slot reserved until that step has run
  * (src/world/core/slot-store.ts), so a slot is never reused while a pair key of the previous
