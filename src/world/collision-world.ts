@@ -593,10 +593,9 @@ export class CollisionWorld {
   private readonly staticJob: StaticQueryJob = emptyStaticQueryJob();
   /** The last parallel first pass of {@link setPoses} met a slot twice (its second pass is serial). */
   private posesRepeated = false;
-  /** Scratch of {@link posesRanks}: counts per slot, the batch's slots and places, its sorted poses. */
+  /** Scratch of {@link posesBySlot}: counts per slot, the batch's slots, its sorted poses. */
   private posesCount: Int32Array = new Int32Array(0);
   private posesHandleSlots: Int32Array = new Int32Array(0);
-  private posesRank: Int32Array = new Int32Array(0);
   private posesSorted: Float64Array = new Float64Array(0);
   /** True while a {@link stepAsync} awaits its broad phase: bodies may not change meanwhile. */
   private stepping = false;
@@ -922,23 +921,21 @@ export class CollisionWorld {
     // large batch does it on the executor's threads first; this loop then only runs when some
     // body needs it (an error to throw in order, a half-space).
     const parallel = this.parallelPoseBoxes(handles, poses, n);
-    // Serial, a large batch out of slot order: the first pass, in handle order, writes each
-    // entry's pose and box to its place in slot order (posesRanks), so that the second pass
-    // reads and writes the bodies' storage in order; a bad entry sends the pass again without
-    // the places, which throws the error of the first one.
+    // Serial, a large batch: its entries copied in ascending slot order first (posesBySlot), so
+    // that both passes read and write the bodies' storage in order; a bad entry then sends the
+    // pass again over the batch in handle order, which throws the error of the first one.
     let src = poses;
     if (!parallel) {
-      const rank = this.posesRanks(handles, n);
-      if (rank === null) this.posesFirstPass(handles, poses, n, null);
+      const bySlot = this.posesBySlot(handles, poses, n);
+      if (bySlot === null) this.posesFirstPass(handles, poses, n, false);
       else {
         try {
-          this.posesFirstPass(handles, poses, n, rank);
-          this.posesCheckMoves(n);
+          this.posesFirstPass(handles, bySlot, n, true);
         } catch (e) {
-          this.posesFirstPass(handles, poses, n, null);
+          this.posesFirstPass(handles, poses, n, false);
           throw e;
         }
-        src = this.posesSorted;
+        src = bySlot;
       }
     }
     if (parallel && this.parallelPoseApply(n)) return;
@@ -1005,32 +1002,25 @@ export class CollisionWorld {
   }
 
   /**
-   * The first pass of {@link setPoses} (see there): validates every entry `i` in handle order
-   * and writes its slot to `posesSlots[w]` and its tight box to `posesBoxes[6w ..]`, at `w = i`;
-   * or, given `rank` ({@link posesRanks}: the slots already resolved and placed), at
-   * `w = rank[i]`, with its pose copied to `posesSorted[7w ..]` and without the check of a
-   * finite displacement, which {@link posesCheckMoves} then makes in slot order. Throws
-   * `CollideError` at the first bad entry; changes nothing else.
+   * The first pass of {@link setPoses} (see there): validates every entry `i` in order and
+   * writes its slot to `posesSlots[i]` (`resolved`: already there, the entries being those of
+   * {@link posesBySlot}) and its tight box to `posesBoxes[6i ..]`. Throws `CollideError` at the
+   * first bad entry; changes nothing else.
    */
   private posesFirstPass(
     handles: ArrayLike<number>,
     poses: Float64Array,
     n: number,
-    rank: Int32Array | null,
+    resolved: boolean,
   ): void {
     const b = this.bodies;
     const slots = this.posesSlots;
     const boxes = this.posesBoxes;
-    const sorted = this.posesSorted;
-    const handleSlots = this.posesHandleSlots;
     const p = posesScratch;
     for (let i = 0; i < n; i++) {
       let slot = 0;
-      let w = i;
-      if (rank !== null) {
-        slot = handleSlots[i];
-        w = rank[i];
-      } else {
+      if (resolved) slot = slots[i];
+      else {
         const h = handles[i];
         slot = this.slotOf(h);
         if (slot < 0) {
@@ -1055,17 +1045,15 @@ export class CollisionWorld {
           `(the rotation qx, qy, qz, qw of handles[${i}]) must be a unit quaternion, of length 1 within ${UNIT_QUATERNION_TOLERANCE} (the identity is 0, 0, 0, 1); its length is ${Math.sqrt(len2)}`,
         );
       }
+      if (!resolved) slots[i] = slot;
       const q = 7 * slot;
-      if (rank !== null) {
-        const t = 7 * w;
-        for (let j = 0; j < 7; j++) sorted[t + j] = poses[o + j];
-      } else if (
+      if (
         !Number.isFinite(poses[o] - b.pose[q]) ||
         !Number.isFinite(poses[o + 1] - b.pose[q + 1]) ||
         !Number.isFinite(poses[o + 2] - b.pose[q + 2])
       ) {
         invalidValue(`poses[${o}]`, poses[o], "moves the body by a non-finite amount");
-      } else slots[i] = slot;
+      }
       readPoseAt(p, poses, o);
       // The box of the pose stored: an accepted quaternion normalised (docs/FORMATS.md).
       iso.unitPose(p, p);
@@ -1086,7 +1074,7 @@ export class CollisionWorld {
       }
       // The tight box only: pass 2 grows it into the broad-phase box again (bitwise as
       // computeBoxes did), so the batch's scratch is 6 doubles a body, not 12.
-      const k = POSE_BOX_STRIDE * w;
+      const k = POSE_BOX_STRIDE * i;
       boxes[k] = box.min.x;
       boxes[k + 1] = box.min.y;
       boxes[k + 2] = box.min.z;
@@ -1097,14 +1085,18 @@ export class CollisionWorld {
   }
 
   /**
-   * Places a large {@link setPoses} batch in ascending slot order: resolves the `n` handles
-   * (into `posesHandleSlots`), sorts the entries by slot, stably (a counting sort: O(n + slots),
-   * scratch kept), writes the sorted slots to `posesSlots` and returns each entry's place, or
-   * null — for a batch already in ascending slot order, too small to gain from it (fewer than
-   * {@link POSES_SORT_MIN} bodies or than a quarter of the slots), or holding a handle that is
-   * not live (the pass in handle order then throws).
+   * A large {@link setPoses} batch in ascending slot order: resolves the `n` handles, sorts the
+   * entries by slot, stably (a counting sort: O(n + slots), scratch kept), and returns their poses
+   * in that order (7 doubles each), with their slots in `posesSlots` — or `poses` itself when it
+   * is already in ascending slot order. Returns null for a batch too small to gain from it (fewer
+   * than {@link POSES_SORT_MIN} bodies or than a quarter of the slots) or holding a handle that
+   * is not live (the pass in handle order then throws).
    */
-  private posesRanks(handles: ArrayLike<number>, n: number): Int32Array | null {
+  private posesBySlot(
+    handles: ArrayLike<number>,
+    poses: Float64Array,
+    n: number,
+  ): Float64Array | null {
     const slotCount = this.bodies.slotCount;
     if (n < POSES_SORT_MIN || 4 * n < slotCount) return null;
     if (this.posesCount.length < slotCount + 1) {
@@ -1113,55 +1105,43 @@ export class CollisionWorld {
     if (this.posesHandleSlots.length < n) {
       const cap = Math.max(n, 2 * this.posesHandleSlots.length);
       this.posesHandleSlots = new Int32Array(cap);
-      this.posesRank = new Int32Array(cap);
       this.posesSorted = new Float64Array(7 * cap);
     }
     const count = this.posesCount;
-    const handleSlots = this.posesHandleSlots;
+    const bySlot = this.posesHandleSlots;
     count.fill(0, 0, slotCount + 1);
     let ascending = true;
     let last = -1;
     for (let i = 0; i < n; i++) {
       const slot = this.slotOf(handles[i]);
       if (slot < 0) return null;
-      handleSlots[i] = slot;
+      bySlot[i] = slot;
       count[slot + 1]++;
       if (slot <= last) ascending = false;
       last = slot;
     }
-    if (ascending) return null;
+    const slots = this.posesSlots;
+    if (ascending) {
+      for (let i = 0; i < n; i++) slots[i] = bySlot[i];
+      return poses;
+    }
     for (let s = 0; s < slotCount; s++) count[s + 1] += count[s];
-    const rank = this.posesRank;
-    const slots = this.posesSlots;
+    const out = this.posesSorted;
     for (let i = 0; i < n; i++) {
-      const slot = handleSlots[i];
+      const slot = bySlot[i];
       const r = count[slot]++;
-      rank[i] = r;
       slots[r] = slot;
+      const o = 7 * i;
+      const w = 7 * r;
+      out[w] = poses[o];
+      out[w + 1] = poses[o + 1];
+      out[w + 2] = poses[o + 2];
+      out[w + 3] = poses[o + 3];
+      out[w + 4] = poses[o + 4];
+      out[w + 5] = poses[o + 5];
+      out[w + 6] = poses[o + 6];
     }
-    return rank;
-  }
-
-  /**
-   * The check of a finite displacement of {@link posesFirstPass}, for a batch it placed in slot
-   * order (`posesSorted`, `posesSlots`): throws `CollideError` (whose field the pass in handle
-   * order then names) when some entry's move is not finite.
-   */
-  private posesCheckMoves(n: number): void {
-    const pose = this.bodies.pose;
-    const sorted = this.posesSorted;
-    const slots = this.posesSlots;
-    for (let r = 0; r < n; r++) {
-      const o = 7 * r;
-      const q = 7 * slots[r];
-      if (
-        !Number.isFinite(sorted[o] - pose[q]) ||
-        !Number.isFinite(sorted[o + 1] - pose[q + 1]) ||
-        !Number.isFinite(sorted[o + 2] - pose[q + 2])
-      ) {
-        invalidValue("poses", sorted[o], "moves the body by a non-finite amount");
-      }
-    }
+    return out;
   }
 
   /**
