@@ -206,6 +206,35 @@ function placeEntries(
   }
 }
 
+/** Most boxes {@link sortByMorton} orders (2^21, the sort keys' index field). */
+export const MORTON_ORDER_MAX = ID_BASE;
+
+/**
+ * Writes into `out[0 .. count)` the ids `ids[0 .. count)` sorted along the Morton (Z-order)
+ * curve of their boxes' centres (`boxes[6·id .. 6·id+5]`, min xyz then max xyz, taken as valid):
+ * the 30-bit code of 10 bits per axis, quantised over the centres' range, ties in input order —
+ * the order the static BVH's build sorts its entries in (Karras 2012), through the same radix
+ * sort. Throws `CollideError` when `count` exceeds {@link MORTON_ORDER_MAX}. Allocates its keys
+ * and scratch (O(count)).
+ */
+export function sortByMorton(
+  boxes: Float64Array,
+  ids: Int32Array,
+  count: number,
+  out: Int32Array,
+): void {
+  if (!Number.isInteger(count) || count < 0 || count > ID_BASE) {
+    invalidValue("count", count, `must be an integer in [0, ${ID_BASE}]`);
+  }
+  const range = new Float64Array(6);
+  centreRange(boxes, ids, count, true, range);
+  const keys = new Float64Array(count);
+  const hist = new Int32Array(3 * 1024);
+  mortonKeys(boxes, ids, count, true, range, keys, hist);
+  radixSortKeys(keys, new Float64Array(count), count, hist);
+  placeEntries(ids, count, true, keys, out, out);
+}
+
 /**
  * Fits each inner node's box (`info[2n]` ≥ 0) to the union of its children's, children first
  * (they are numbered after their parent).

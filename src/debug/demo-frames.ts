@@ -127,7 +127,11 @@ export function makeDemoScene(options: Partial<DemoSceneOptions> = {}): DemoScen
     dynamic.push(true);
   }
 
-  const world = new CollisionWorld({ broadphase: "tree" });
+  // Contacts in body order, a < b (DemoContact): no spatial reordering of the slots.
+  const world = new CollisionWorld({
+    broadphase: "tree",
+    reorderSlotsAt: Number.POSITIVE_INFINITY,
+  });
   const index = new Map<BodyHandle, number>();
   const handles: BodyHandle[] = bodies.map((b, i) => {
     const h = world.addBody({

@@ -64,7 +64,7 @@ export class ContactCache2D extends PairCache<EventList2D> {
   }
 
   /**
-   * Records the touching pair of slots `lo < hi` (handles from their `generation`s): the signed
+   * Records the touching pair of slots `lo < hi` (handles from `handleOfSlot`): the signed
    * distance of its contact `contact` and its manifold `m`, both in A's frame, turned to the
    * world frame by A's pose `pose[4·lo .. 4·lo+3]` (translation xy, cos, sin). Pairs must come
    * in ascending slot-pair order. Takes no double argument (V8 would box it when the call is not
@@ -73,12 +73,12 @@ export class ContactCache2D extends PairCache<EventList2D> {
   addContactSlots(
     lo: number,
     hi: number,
-    generation: Uint32Array,
+    handleOfSlot: Float64Array,
     contact: Contact2,
     m: Manifold2,
     pose: Float64Array,
   ): void {
-    const o = this.addRecordSlots(lo, hi, generation);
+    const o = this.addRecordSlots(lo, hi, handleOfSlot);
     const r = this.records;
     const k = 4 * lo;
     const px = pose[k];

@@ -398,7 +398,7 @@ export class CollisionWorld2D {
     const t1 = profile ? performance.now() : 0;
     const prediction = this.options.prediction;
     const b = this.bodies;
-    const { layer, mask, flags, generation, shapes, pose } = b;
+    const { layer, mask, flags, handleOfSlot, shapes, pose } = b;
     const cache = this.cache;
     cache.beginFrame();
     let filtered = 0;
@@ -417,17 +417,17 @@ export class CollisionWorld2D {
       const sb = shapes[hi] as Shape2;
       if (((flags[lo] | flags[hi]) & FLAG_SENSOR) !== 0) {
         if (contactShapes2(cScratch, sa, sb, bInA, 0)) {
-          cache.addSensorSlots(lo, hi, generation);
+          cache.addSensorSlots(lo, hi, handleOfSlot);
           sensorPairs++;
         }
         continue;
       }
       if (!contactShapes2(cScratch, sa, sb, bInA, prediction)) continue;
       const m = manifoldFromContact2(mScratch, sa, sb, bInA, cScratch, prediction);
-      cache.addContactSlots(lo, hi, generation, cScratch, m, pose);
+      cache.addContactSlots(lo, hi, handleOfSlot, cScratch, m, pose);
     }
     cache.endFrame();
-    cache.updateTouchCounts(b.touchCount);
+    cache.updateTouchCounts(b.touchCount, b.slotOfId);
     b.releasePending();
     const st = this.stats;
     st.bodies = b.count;

@@ -88,7 +88,14 @@ export function checkScene(scene: Scene, options: Partial<CheckOptions> = {}): C
   }
   const name = options.broadphase ?? "brute";
   const t0 = performance.now();
-  const world = new CollisionWorld({ broadphase: name, prediction, maxPairs });
+  // No spatial reordering of the slots: one step would not repay it, and the pairs keep scene
+  // order with the lower scene index first (docs/FORMATS.md).
+  const world = new CollisionWorld({
+    broadphase: name,
+    prediction,
+    maxPairs,
+    reorderSlotsAt: Number.POSITIVE_INFINITY,
+  });
   const index = new Map<BodyHandle, number>();
   scene.bodies.forEach((b, i) => {
     let h: BodyHandle;

@@ -38,6 +38,7 @@ import {
   toSharedInt32,
   toSharedUint8,
 } from "../math/typed-arrays.js";
+import { gatherRows } from "./core/slot-store.js";
 import type { StaticQueryJob } from "./static-query.js";
 
 /** Kind id of a dynamic body (the default). */
@@ -168,6 +169,35 @@ export class BodyKinds {
     this.scStart = growInt32Mem(this.scStart, cap, this.shared);
     this.scCount = growInt32Mem(this.scCount, cap, this.shared);
     this.scVersion = growInt32Mem(this.scVersion, cap, this.shared);
+  }
+
+  /**
+   * Moves the state of every slot `s` < `slotCount` to slot `newOf[s]` (`oldOf` the inverse;
+   * the world's spatial reordering, src/world/core/slot-store.ts `permute`): kinds, sleep flags,
+   * dirty marks and the move buffer, boxes, move clocks and the sleep queue, the static set.
+   * The static BVH is rebuilt at its next use (its entries are slots) and the kept static
+   * candidates are dropped with it. Allocates scratch (a permutation is rare).
+   */
+  permute(newOf: Int32Array, oldOf: Int32Array, slotCount: number): void {
+    gatherRows(this.kind, oldOf, slotCount, 1);
+    gatherRows(this.sleeping, oldOf, slotCount, 1);
+    gatherRows(this.dirty, oldOf, slotCount, 1);
+    gatherRows(this.box, oldOf, slotCount, 6);
+    gatherRows(this.lastMoved, oldOf, slotCount, 1);
+    gatherRows(this.staticPos, oldOf, slotCount, 1);
+    gatherRows(this.staticBox, oldOf, slotCount, 1);
+    for (let i = 0; i < this.dirtyCount; i++) this.dirtyList[i] = newOf[this.dirtyList[i]];
+    for (let i = 0; i < this.staticCount; i++) {
+      this.staticSlots[i] = newOf[this.staticSlots[i]];
+    }
+    for (let i = 0; i < this.qCount; i++) {
+      const j = (this.qHead + i) % this.qSlot.length;
+      this.qSlot[j] = newOf[this.qSlot[j]];
+    }
+    this.scVersion.fill(0);
+    this.scLen = 0;
+    this.scLive = 0;
+    if (this.staticBounded > 0) this.staticFresh = false;
   }
 
   /** Puts `slot` in the move buffer (once). */

@@ -21,11 +21,12 @@
  * 4. records each pair that touches at some time of the sweep as an impact, read after the step
  *    from `world.impacts()` (Box2D v3 style: an event array, no callback inside the step).
  *
- * An impact names the pair `(a, b)` (lower handle first), the time of impact `toi` ∈ [0, 1] as
+ * An impact names the pair `(a, b)` (the body of the lower slot first: the lower handle unless
+ * the world reordered its slots, see `reorderSlotsAt`), the time of impact `toi` ∈ [0, 1] as
  * a fraction of the step (0 = the pose at the previous step, 1 = the pose now), and the unit
  * normal from a toward b and the witness points at that time, world frame. A pair that touches
  * at the start of the sweep has toi 0; a pair that still touches at the end is reported as a
- * contact by the discrete step as well. Impacts come in ascending `(a, b)` order; the same
+ * contact by the discrete step as well. Impacts come in ascending slot-pair order; the same
  * operations give the same impacts with every broad phase (the candidate set is exact for the
  * box and sorted).
  *
@@ -53,11 +54,11 @@ import { boundingRadius, castShapesNonlinearInto, makeShapeCastHit } from "../qu
 import { aabbShape } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { type BodyStore, FLAG_ALIVE, FLAG_SENSOR } from "./body-store.js";
-import { type BodyHandle, packHandle } from "./handles.js";
+import type { BodyHandle } from "./handles.js";
 
 /** One impact of a fast body's sweep (allocating convenience form, see {@link ImpactList}). */
 export interface WorldImpact {
-  /** The pair's lower handle. */
+  /** The pair's body of the lower slot (the lower handle unless the world reordered its slots). */
   a: BodyHandle;
   /** The pair's higher handle. */
   b: BodyHandle;
@@ -102,7 +103,7 @@ export class ImpactList {
     return this.n;
   }
 
-  /** The lower handle of impact `i` (0 ≤ i < count). */
+  /** The first body (lower slot) of impact `i` (0 ≤ i < count). */
   a(i: number): BodyHandle {
     return this.rec[IMPACT_STRIDE * this.order[i]] as BodyHandle;
   }
@@ -265,6 +266,31 @@ export class CcdState {
     this.prev.set(poses.subarray(7 * slot, 7 * slot + 7), 7 * slot);
   }
 
+  /**
+   * Moves the fast flags and previous poses of every slot `s` to slot `newOf[s]` (the world's
+   * spatial reordering, src/world/core/slot-store.ts `permute`; `oldOf` the inverse).
+   */
+  permute(newOf: Int32Array, oldOf: Int32Array): void {
+    const fast = this.fast;
+    if (fast.length === 0) return;
+    for (let i = 0; i < fast.length; i++) {
+      const s = newOf[fast[i]];
+      fast[i] = s;
+    }
+    fast.sort((x, y) => x - y);
+    const n = Math.min(oldOf.length, this.isFast.length);
+    const isFast = new Uint8Array(this.isFast.length);
+    const prev = new Float64Array(this.prev.length);
+    for (let s = 0; s < n; s++) {
+      const o = oldOf[s];
+      if (o >= this.isFast.length) continue;
+      isFast[s] = this.isFast[o];
+      for (let j = 0; j < 7; j++) prev[7 * s + j] = this.prev[7 * o + j];
+    }
+    this.isFast = isFast;
+    this.prev = prev;
+  }
+
   /** Clears the fast flag of `slot` (no-op when it is not fast). */
   remove(slot: number): void {
     if (!this.has(slot)) return;
@@ -288,7 +314,7 @@ export class CcdState {
       this.swept = growFloat64(this.swept, 12 * nf);
     }
     for (let i = 0; i < nf; i++) this.sweep[i] = this.sweptBox(b, fast[i], i);
-    const { flags, layer, mask, shapes, generation } = b;
+    const { flags, layer, mask, shapes, handleOfSlot } = b;
     const cand = this.candidates;
     for (let i = 0; i < nf; i++) {
       if (this.sweep[i] !== SWEEP_MOVED) continue;
@@ -317,7 +343,7 @@ export class CcdState {
           s < c
             ? castShapesNonlinearInto(hit, ss, p0, p1, sc, q0, q0, 1)
             : castShapesNonlinearInto(hit, sc, q0, q0, ss, p0, p1, 1);
-        if (touched) this.record(lo, hi, generation);
+        if (touched) this.record(lo, hi, handleOfSlot);
       }
     }
     for (let i = 0; i < nf; i++) {
@@ -335,7 +361,7 @@ export class CcdState {
         b.readPose(q1, c);
         // fast[] is ascending, so s < c.
         if (castShapesNonlinearInto(hit, shapes[s] as Shape, p0, p1, shapes[c] as Shape, q0, q1, 1))
-          this.record(s, c, generation);
+          this.record(s, c, handleOfSlot);
       }
     }
     out.sortByPair();
@@ -346,11 +372,11 @@ export class CcdState {
     }
   }
 
-  private record(lo: number, hi: number, generation: Uint32Array): void {
+  private record(lo: number, hi: number, handleOfSlot: Float64Array): void {
     this.impacts.push(
       lo * PAIR_KEY_BASE + hi,
-      packHandle(lo, generation[lo]),
-      packHandle(hi, generation[hi]),
+      handleOfSlot[lo] as BodyHandle,
+      handleOfSlot[hi] as BodyHandle,
       hit.toi,
       hit.normal,
       hit.pointA,

@@ -25,14 +25,17 @@ export const CONTACT_RECORD_STRIDE = HEADER + POINT_STRIDE * MAX_MANIFOLD_POINTS
 
 /**
  * One contact event, as returned by {@link EventList.toArray} (allocating convenience form):
- * the pair's lower handle `a`, higher handle `b`, and `sensor`, true when either body is a
+ * the pair's bodies `a`, `b` (`a` < `b` unless the world reordered its slots, see
+ * `reorderSlotsAt`: then `a` is the body of the lower storage slot), and `sensor`, true when either body is a
  * sensor (an overlap without contact points).
  */
 export type WorldEvent = PairEvent<BodyHandle>;
 
 /**
  * A list of pair events filled by the step, read after it: `count` events, the `i`-th between
- * bodies `a(i) < b(i)`, in ascending `(a, b)` order. Valid until the next step.
+ * bodies `a(i) < b(i)`, in ascending `(a, b)` order — until the world reorders its slots
+ * (`reorderSlotsAt`): then in ascending slot-pair order, `a(i)` the body of the lower slot.
+ * Valid until the next step.
  */
 export class EventList extends PairEventList<BodyHandle> {}
 
@@ -41,12 +44,13 @@ export type WorldEvents = PairEvents<EventList>;
 
 /**
  * A touching, non-sensor pair's contact in world frame, read by `CollisionWorld.readContact`:
- * the pair's handles (lower first), the signed distance of the pair (the narrow phase's contact:
+ * the pair's handles (lower first; the lower slot's first after the world reordered its slots,
+ * see `reorderSlotsAt`), the signed distance of the pair (the narrow phase's contact:
  * negative = penetration depth) and its manifold (unit normal from A
  * toward B, 1–4 points with witness points on A and B, signed distances and feature ids).
  */
 export interface WorldContact {
-  /** The lower handle (body A). */
+  /** Body A: the lower handle (the lower slot's after the world reordered its slots). */
   a: BodyHandle;
   /** The higher handle (body B). */
   b: BodyHandle;

@@ -1,25 +1,28 @@
 /**
  * Generational body handles (Box2D v3's `b2BodyId`, slotmap keys in Rust engines).
  *
- * A {@link BodyHandle} packs a storage slot and that slot's generation into one integer double:
- * `handle = (slot + 1) · 2^20 + generation`. The slot is the body's index in the world's
- * structure-of-arrays storage and its broad-phase proxy id; the generation is bumped every time
- * the slot is freed, so a handle kept after `removeBody` is recognised as stale even when the
- * slot has been reused. Consequences of the layout:
+ * A {@link BodyHandle} packs a body id and that id's generation into one integer double:
+ * `handle = (id + 1) · 2^20 + generation`. The id maps to the body's slot — its index in the
+ * world's structure-of-arrays storage and its broad-phase proxy id — through the slot store
+ * (src/world/core/slot-store.ts), so the world may move a body to another slot (the 3D world's
+ * spatial reordering) without changing its handle; an id and a slot are taken and freed
+ * together, so they are equal until the world reorders its slots. The generation is bumped every
+ * time the body is removed, so a handle kept after `removeBody` is recognised as stale even when
+ * the id has been reused. Consequences of the layout:
  *
- * - 0 is never a valid handle (slot + 1 ≥ 1), so 0 can mean "no body";
- * - for the live bodies of a world, ascending handle order is ascending slot order, which is
- *   the order of the broad phase's packed pairs; the world's `(lower handle, higher handle)`
- *   pair order therefore costs no extra sort;
- * - handles are integers below 2^46 (slots below 2^26, the broad phase's id limit), exact in a
+ * - 0 is never a valid handle (id + 1 ≥ 1), so 0 can mean "no body";
+ * - until the world reorders its slots, ascending handle order is ascending slot order, which
+ *   is the order of the broad phase's packed pairs; the world's `(lower handle, higher handle)`
+ *   pair order therefore costs no extra sort (after a reordering pairs follow slot order);
+ * - handles are integers below 2^46 (ids below 2^26, the broad phase's id limit), exact in a
  *   double and usable as `Map` keys;
- * - a slot's generation wraps after 2^20 reuses; a handle that old could be mistaken for a live
+ * - an id's generation wraps after 2^20 reuses; a handle that old could be mistaken for a live
  *   one (Box2D's 16-bit revision has the same, documented, limit).
  */
 
 import { MAX_PROXY_ID } from "../broadphase/pair-set.js";
 
-/** A body of a {@link CollisionWorld}: a branded integer (slot + generation), never 0. */
+/** A body of a {@link CollisionWorld}: a branded integer (id + generation), never 0. */
 export type BodyHandle = number & { readonly __brand: "BodyHandle" };
 
 /** Number of generations a slot goes through before its handles repeat (2^20). */
@@ -28,12 +31,15 @@ export const HANDLE_GENERATION_BASE = 2 ** 20;
 /** Largest slot a world can hold: the broad phase's largest proxy id (2^26 − 1). */
 export const MAX_BODY_SLOT = MAX_PROXY_ID;
 
-/** The handle of `slot` at `generation` (no validation). */
-export function packHandle(slot: number, generation: number): BodyHandle {
-  return ((slot + 1) * HANDLE_GENERATION_BASE + generation) as BodyHandle;
+/** The handle of body id `id` at `generation` (no validation). */
+export function packHandle(id: number, generation: number): BodyHandle {
+  return ((id + 1) * HANDLE_GENERATION_BASE + generation) as BodyHandle;
 }
 
-/** The slot of a well-formed handle (no validation): `floor(handle / 2^20) − 1`. */
+/**
+ * The body id of a well-formed handle (no validation): `floor(handle / 2^20) − 1`. The id is the
+ * body's slot until the world reorders its slots (src/world/core/slot-store.ts).
+ */
 export function handleSlot(handle: number): number {
   return Math.floor(handle / HANDLE_GENERATION_BASE) - 1;
 }

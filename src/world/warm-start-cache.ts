@@ -206,6 +206,11 @@ export class WarmStartCache {
     cur.count = e + 1;
   }
 
+  /** Number of entries kept from the last frame (pairs its narrow phase ran or carried). */
+  get size(): number {
+    return this.prev.count;
+  }
+
   /** Forgets every entry (keeps storage). */
   clear(): void {
     this.prev.count = 0;

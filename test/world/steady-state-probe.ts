@@ -130,7 +130,14 @@ const executor =
     ? new WorkerExecutor({ threads: 2, minPairs: 0 })
     : null;
 if (executor !== null) await executor.ready();
-const world = new CollisionWorld({ broadphase, executor, warmStart });
+/** `REORDER_AT=<bodies>` (env): the world's `reorderSlotsAt` (its spatial reordering of the slots at the first step). */
+const reorderAt = process.env.REORDER_AT;
+const world = new CollisionWorld({
+  broadphase,
+  executor,
+  warmStart,
+  ...(reorderAt === undefined ? {} : { reorderSlotsAt: Number(reorderAt) }),
+});
 const poses: Isometry[] = [];
 const handles: BodyHandle[] = [];
 const ground = makeHeightfield({

@@ -7,7 +7,8 @@
  *
  * Both frames' pair lists are sorted ascending by the packed slot pair (`lo · 2^26 + hi`, see
  * src/broadphase/pair-set.ts), so the diff is one linear merge and every event list comes out
- * in `(lower handle, higher handle)` order. Each entry keeps the two handles it had when it was
+ * in slot-pair order, each event naming the body of its lower slot first: `(lower handle, higher
+ * handle)` order until the 3D world reorders its slots (src/world/core/slot-store.ts). Each entry keeps the two handles it had when it was
  * recorded, so an `end` caused by `removeBody` still names the removed body's (now stale)
  * handle; the world keeps a removed body's slot reserved until that step has run
  * (src/world/core/slot-store.ts), so a slot is never reused while a pair key of the previous
@@ -26,7 +27,7 @@
 
 import { PAIR_KEY_BASE } from "../../broadphase/pair-set.js";
 import { growFloat64 } from "../../math/typed-arrays.js";
-import { HANDLE_GENERATION_BASE, handleSlot } from "../handles.js";
+import { handleSlot } from "../handles.js";
 
 const INITIAL_CAPACITY = 64;
 /**
@@ -149,16 +150,17 @@ class TouchList {
   }
 
   /**
-   * Appends the pair of slots `lo < hi` with the handles of their `generation`s. Takes small
+   * Appends the pair of slots `lo < hi` with their bodies' handles `handleOfSlot[lo]`,
+   * `handleOfSlot[hi]` (src/world/core/slot-store.ts). Takes small
    * integers only and computes the key and handles (doubles above 2^31) here: a double passed
    * to a call V8 does not inline is boxed (allocated).
    */
-  pushSlots(lo: number, hi: number, generation: Uint32Array, sensor: number): void {
+  pushSlots(lo: number, hi: number, handleOfSlot: Float64Array, sensor: number): void {
     this.reserve();
     const i = this.count++;
     this.keys[i] = lo * PAIR_KEY_BASE + hi;
-    this.handles[2 * i] = (lo + 1) * HANDLE_GENERATION_BASE + generation[lo];
-    this.handles[2 * i + 1] = (hi + 1) * HANDLE_GENERATION_BASE + generation[hi];
+    this.handles[2 * i] = handleOfSlot[lo];
+    this.handles[2 * i + 1] = handleOfSlot[hi];
     this.sensors[i] = sensor;
   }
 
@@ -395,12 +397,12 @@ export class PairCache<L extends PairEventList<number>> {
 
   /**
    * Keeps the record written at the last {@link reserveRecord} offset as the touching
-   * non-sensor pair of slots `lo < hi` (handles from `generation`, written into its first two
+   * non-sensor pair of slots `lo < hi` (handles from `handleOfSlot`, written into its first two
    * doubles). Slots, not the packed key or handles: doubles above 2^30 passed to a call V8
    * does not inline would be boxed. Pairs must come in ascending key order.
    */
-  commitRecordSlots(lo: number, hi: number, generation: Uint32Array): void {
-    this.cur.pushSlots(lo, hi, generation, 0);
+  commitRecordSlots(lo: number, hi: number, handleOfSlot: Float64Array): void {
+    this.cur.pushSlots(lo, hi, handleOfSlot, 0);
     const k = this.nextStart();
     this.records[k] = this.cur.handles[2 * this.cur.count - 2];
     this.records[k + 1] = this.cur.handles[2 * this.cur.count - 1];
@@ -413,21 +415,21 @@ export class PairCache<L extends PairEventList<number>> {
   }
 
   /**
-   * Records the touching sensor pair of slots `lo < hi` (handles from the slots' `generation`s;
+   * Records the touching sensor pair of slots `lo < hi` (handles from `handleOfSlot`;
    * no manifold). Pairs must come in ascending slot-pair order.
    */
-  addSensorSlots(lo: number, hi: number, generation: Uint32Array): void {
-    this.cur.pushSlots(lo, hi, generation, 1);
+  addSensorSlots(lo: number, hi: number, handleOfSlot: Float64Array): void {
+    this.cur.pushSlots(lo, hi, handleOfSlot, 1);
   }
 
   /**
-   * Records the touching non-sensor pair of slots `lo < hi` (handles from the slots'
-   * `generation`s) and appends a contact record whose first two doubles are its handles;
+   * Records the touching non-sensor pair of slots `lo < hi` (handles from
+   * `handleOfSlot`) and appends a contact record whose first two doubles are its handles;
    * returns the record's offset in {@link records}, for the caller to write the rest. Pairs must
    * come in ascending slot-pair order.
    */
-  protected addRecordSlots(lo: number, hi: number, generation: Uint32Array): number {
-    this.cur.pushSlots(lo, hi, generation, 0);
+  protected addRecordSlots(lo: number, hi: number, handleOfSlot: Float64Array): number {
+    this.cur.pushSlots(lo, hi, handleOfSlot, 0);
     const k = this.nextStart();
     const r = this.roomAt(k);
     r[k] = this.cur.handles[2 * this.cur.count - 2];
@@ -503,19 +505,19 @@ export class PairCache<L extends PairEventList<number>> {
   }
 
   /**
-   * Updates the per-slot touching-pair counts `touchCount` (indexed by slot) from this step's
-   * begin and end events. The slot store holds a removed body's slot while its count is above 0
+   * Updates the per-slot touching-pair counts `touchCount` (indexed by slot; `slotOfId` the
+   * slot of each body id, src/world/core/slot-store.ts) from this step's begin and end events. The slot store holds a removed body's slot while its count is above 0
    * (src/world/core/slot-store.ts).
    */
-  updateTouchCounts(touchCount: Int32Array): void {
+  updateTouchCounts(touchCount: Int32Array, slotOfId: Int32Array): void {
     const { begin, end } = this.events;
     for (let i = 0; i < begin.count; i++) {
-      touchCount[handleSlot(begin.a(i))]++;
-      touchCount[handleSlot(begin.b(i))]++;
+      touchCount[slotOfId[handleSlot(begin.a(i))]]++;
+      touchCount[slotOfId[handleSlot(begin.b(i))]]++;
     }
     for (let i = 0; i < end.count; i++) {
-      touchCount[handleSlot(end.a(i))]--;
-      touchCount[handleSlot(end.b(i))]--;
+      touchCount[slotOfId[handleSlot(end.a(i))]]--;
+      touchCount[slotOfId[handleSlot(end.b(i))]]--;
     }
   }
 

@@ -9,12 +9,15 @@
  * step, all in typed arrays that grow by doubling. Only the shapes and user data, which are the
  * user's objects, live in plain arrays.
  *
- * Handles are generational (src/world/handles.ts): `(slot + 1) · 2^20 + generation`, so 0 is
- * never a handle and ascending handle order is slot order. Slots are recycled through a LIFO
- * free list, so the same sequence of operations always gives the same slots and handles
- * (determinism). A slot freed while its body still has touching pairs from the last step is only
- * "pending" until the next step has reported their `end` events (src/world/core/pair-cache.ts),
- * so a pair key of the previous frame never names a reused slot.
+ * Handles are generational (src/world/handles.ts): `(id + 1) · 2^20 + generation`, so 0 is
+ * never a handle. A body's id names it for its whole life while its slot may change: the world
+ * may move bodies between slots ({@link SlotStore.permute}, the 3D world's spatial reordering),
+ * through `slotOfId` / `idOfSlot`. A slot and its id are taken and freed together, through LIFO
+ * free lists, so until a permutation id = slot (ascending handle order is slot order), and the
+ * same sequence of operations always gives the same slots and handles (determinism). A slot
+ * freed while its body still has touching pairs from the last step is only "pending" (its id
+ * too) until the next step has reported their `end` events (src/world/core/pair-cache.ts), so a
+ * pair key of the previous frame never names a reused slot.
  */
 import { invalidValue } from "../../errors.js";
 import { growInt32 } from "../../math/typed-arrays.js";
@@ -65,8 +68,17 @@ export class SlotStore<S> {
    * without loading the shape object. 0 in a world that does not use it (the 2D world).
    */
   radius: Float64Array;
-  /** Current generation of each slot (the generation of its live body's handle). */
+  /** Current generation of each body id (the generation of its live body's handle). */
   generation = new Uint32Array(INITIAL_SLOTS);
+  /** Body id of each slot in use (live or pending). */
+  idOfSlot = new Int32Array(INITIAL_SLOTS);
+  /** Slot of each body id in use (a live or pending slot's); stale for a free id. */
+  slotOfId = new Int32Array(INITIAL_SLOTS).fill(-1);
+  /**
+   * Handle of each live slot's body, `packHandle(idOfSlot[s], generation[idOfSlot[s]])`, kept
+   * so that the step's pair lists read one double per body.
+   */
+  handleOfSlot = new Float64Array(INITIAL_SLOTS);
   /** Number of touching pairs (last step) each slot takes part in. */
   touchCount = new Int32Array(INITIAL_SLOTS);
   /** Shape of each live slot. */
@@ -81,6 +93,11 @@ export class SlotStore<S> {
   shapesVersion = 0;
   private free = new Int32Array(INITIAL_SLOTS);
   private freeCount = 0;
+  /** Free ids (LIFO, freed with their slots: without a permutation the same as {@link free}). */
+  private freeIds = new Int32Array(INITIAL_SLOTS);
+  private freeIdCount = 0;
+  /** Number of ids ever used (≤ {@link slotCount}). */
+  private idCount = 0;
   private pending = new Int32Array(INITIAL_SLOTS);
   private pendingCount = 0;
   /** Whether `pose`, `aabb`, `flags` and `radius` live in `SharedArrayBuffer`s (see the constructor). */
@@ -106,11 +123,22 @@ export class SlotStore<S> {
     return this.freeCount > 0 ? this.free[this.freeCount - 1] : this.slotCount;
   }
 
-  /** Takes the next free slot (see {@link peekSlot}), growing storage when needed. */
+  /**
+   * Takes the next free slot (see {@link peekSlot}) and the next free body id, growing storage
+   * when needed; {@link handleOf} the slot is the new body's handle.
+   */
   allocate(): number {
-    if (this.freeCount > 0) return this.free[--this.freeCount];
-    const s = this.slotCount++;
-    if (s >= this.flags.length) this.grow(2 * this.flags.length);
+    let s: number;
+    if (this.freeCount > 0) s = this.free[--this.freeCount];
+    else {
+      s = this.slotCount++;
+      if (s >= this.flags.length) this.grow(2 * this.flags.length);
+    }
+    const id = this.freeIdCount > 0 ? this.freeIds[--this.freeIdCount] : this.idCount++;
+    if (id >= this.generation.length) this.grow(2 * this.generation.length);
+    this.idOfSlot[s] = id;
+    this.slotOfId[id] = s;
+    this.handleOfSlot[s] = packHandle(id, this.generation[id]);
     return s;
   }
 
@@ -119,17 +147,18 @@ export class SlotStore<S> {
     return slot >= 0 && slot < this.slotCount && (this.flags[slot] & FLAG_ALIVE) !== 0;
   }
 
-  /** The handle of the body in `slot` (its current generation; no liveness check). */
+  /** The handle of the body in live `slot` (no liveness check). */
   handleOf(slot: number): number {
-    return packHandle(slot, this.generation[slot]);
+    return this.handleOfSlot[slot];
   }
 
   /** The live slot of `handle`, or −1 (a stale, unknown or malformed handle). Never throws. */
   slotOf(handle: number): number {
     if (!isHandleShaped(handle)) return -1;
-    const s = handleSlot(handle);
-    if (!this.isAlive(s) || this.generation[s] !== handleGeneration(handle)) return -1;
-    return s;
+    const id = handleSlot(handle);
+    if (id >= this.idCount || this.generation[id] !== handleGeneration(handle)) return -1;
+    const s = this.slotOfId[id];
+    return s >= 0 && this.isAlive(s) ? s : -1;
   }
 
   /** The live slot of `handle`; throws `CollideError` naming `field` when it is not live. */
@@ -145,7 +174,9 @@ export class SlotStore<S> {
    */
   kill(slot: number): void {
     this.flags[slot] = 0;
-    this.generation[slot] = (this.generation[slot] + 1) % HANDLE_GENERATION_BASE;
+    const id = this.idOfSlot[slot];
+    // slotOfId[id] stays until the slot is released: the next step's `end` events name it.
+    this.generation[id] = (this.generation[id] + 1) % HANDLE_GENERATION_BASE;
     this.shapes[slot] = undefined;
     this.shapesVersion++;
     this.userData[slot] = undefined;
@@ -168,6 +199,45 @@ export class SlotStore<S> {
   private release(slot: number): void {
     if (this.freeCount === this.free.length) this.free = growInt32(this.free, 2 * this.freeCount);
     this.free[this.freeCount++] = slot;
+    if (this.freeIdCount === this.freeIds.length) {
+      this.freeIds = growInt32(this.freeIds, 2 * this.freeIdCount);
+    }
+    this.freeIds[this.freeIdCount++] = this.idOfSlot[slot];
+  }
+
+  /**
+   * Moves every slot `s` < {@link slotCount} to slot `newOf[s]` (`oldOf` its inverse, both
+   * permutations of `[0, slotCount)`), with everything stored per slot: poses, boxes, filters,
+   * flags, shapes, user data, touch counts, ids (so every handle keeps naming its body) and the
+   * free and pending lists. The caller moves its own per-slot state. Allocates scratch (a
+   * permutation is rare: see the 3D world's spatial reordering).
+   */
+  permute(newOf: Int32Array, oldOf: Int32Array): void {
+    const n = this.slotCount;
+    gatherRows(this.pose, oldOf, n, this.poseStride);
+    gatherRows(this.aabb, oldOf, n, this.boxStride);
+    gatherRows(this.layer, oldOf, n, 1);
+    gatherRows(this.mask, oldOf, n, 1);
+    gatherRows(this.flags, oldOf, n, 1);
+    gatherRows(this.shapeType, oldOf, n, 1);
+    gatherRows(this.radius, oldOf, n, 1);
+    gatherRows(this.touchCount, oldOf, n, 1);
+    gatherRows(this.idOfSlot, oldOf, n, 1);
+    gatherRows(this.handleOfSlot, oldOf, n, 1);
+    const shapes = this.shapes.slice(0, n);
+    const userData = this.userData.slice(0, n);
+    for (let s = 0; s < n; s++) {
+      this.shapes[s] = shapes[oldOf[s]];
+      this.userData[s] = userData[oldOf[s]];
+      if (this.isAlive(s)) this.slotOfId[this.idOfSlot[s]] = s;
+    }
+    for (let i = 0; i < this.freeCount; i++) this.free[i] = newOf[this.free[i]];
+    for (let i = 0; i < this.pendingCount; i++) {
+      const s = newOf[this.pending[i]];
+      this.pending[i] = s;
+      this.slotOfId[this.idOfSlot[s]] = s;
+    }
+    this.shapesVersion++;
   }
 
   private grow(n: number): void {
@@ -195,9 +265,36 @@ export class SlotStore<S> {
     const gen = new Uint32Array(n);
     gen.set(this.generation);
     this.generation = gen;
+    const idOfSlot = new Int32Array(n);
+    idOfSlot.set(this.idOfSlot);
+    this.idOfSlot = idOfSlot;
+    const slotOfId = new Int32Array(n).fill(-1);
+    slotOfId.set(this.slotOfId);
+    this.slotOfId = slotOfId;
+    const handleOfSlot = new Float64Array(n);
+    handleOfSlot.set(this.handleOfSlot);
+    this.handleOfSlot = handleOfSlot;
     const touch = new Int32Array(n);
     touch.set(this.touchCount);
     this.touchCount = touch;
+  }
+}
+
+/**
+ * Reorders the first `n` rows of `stride` values of `a` in place: row `s` becomes the old row
+ * `oldOf[s]` (through a copy of those rows).
+ */
+export function gatherRows(
+  a: Float64Array | Int32Array | Uint32Array | Uint8Array,
+  oldOf: Int32Array,
+  n: number,
+  stride: number,
+): void {
+  const copy = a.slice(0, n * stride);
+  for (let s = 0; s < n; s++) {
+    const from = oldOf[s] * stride;
+    const to = s * stride;
+    for (let j = 0; j < stride; j++) a[to + j] = copy[from + j];
   }
 }
 
