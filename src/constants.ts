@@ -675,11 +675,14 @@ export const WORLD_QUERY_BVH_RAYS_PER_BODY = 1;
  * of their boxes (the `reorderSlotsAt` option of src/world/collision-world.ts). Measured (CPU
  * time, bench/scenes.ts `random`, bodies added in random order, a frame of setPoses + step): at
  * 10,000 bodies reordering gained nothing (12.0–12.4 ms without, 12.9–14.2 with), at 20,000
- * 1.0–1.2×, at 50,000 1.0–1.1× (piles 1.1–1.2×); the threshold sits where it starts to pay.
+ * 1.0–1.2×, at 50,000 1.0–1.1× (piles 1.1–1.2×); 16,384 is where it starts to pay. Off by
+ * default (Infinity): the gain is small beside its costs — the first step about 60 ms slower at
+ * 50,000 bodies, and a reordered world's pairs name their bodies in slot order, so `a < b` by
+ * handle no longer holds — until `setPoses` in a user's order stops losing what the step gains.
  * Bodies.
- * @default 16384
+ * @default Infinity (16,384 is the measured break-even, for `reorderSlotsAt`)
  */
-export const WORLD_REORDER_SLOTS_AT = 16384;
+export const WORLD_REORDER_SLOTS_AT = Number.POSITIVE_INFINITY;
 
 /**
  * Relative padding of the narrow phase's bounding-sphere pre-test for spheres and boxes

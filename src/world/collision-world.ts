@@ -218,8 +218,8 @@ export interface CollisionWorldOptions {
    * Measured (CPU time, bench/scenes.ts, 50,000 bodies added in random order): a frame of
    * `setPoses` and `step` 1.0–1.1× faster on the random walk (the step 1.2×, `setPoses` 2×
    * slower: its handles no longer in slot order), 1.1–1.2× on the piles; the first step about
-   * 60 ms slower; no gain at 10,000 bodies.
-   * @default WORLD_REORDER_SLOTS_AT = 16,384 bodies
+   * 60 ms slower; no gain at 10,000 bodies. Off by default; 16,384 is the measured break-even.
+   * @default WORLD_REORDER_SLOTS_AT = Infinity (off)
    */
   reorderSlotsAt: number;
 }
