@@ -65,12 +65,12 @@ const sa = vec3.create();
 const sb = vec3.create();
 const neg = vec3.create();
 const w = vec3.create();
-const g = vec3.create();
-const gPrev = vec3.create();
+/** The tangential gradient at n, and at the trial direction ({@link refineOverlapNormal} swaps the two on a step). */
+let g = vec3.create();
 const n = vec3.create();
 const trial = vec3.create();
 const wTrial = vec3.create();
-const gTrial = vec3.create();
+let gTrial = vec3.create();
 const ds = vec3.create();
 const dy = vec3.create();
 const t1 = vec3.create();
@@ -225,12 +225,11 @@ export function refineOverlapNormal(
       alpha = sy > 0 ? ss / sy : alpha * 2;
       vec3.copy(n, trial);
       vec3.copy(w, wTrial);
-      vec3.copy(gPrev, g);
-      // Written out: the shared vec3.copy's stores, where V8 does not know the target's map,
-      // are generic calls that box the coordinates.
-      g.x = gTrial.x;
-      g.y = gTrial.y;
-      g.z = gTrial.z;
+      // The trial's gradient becomes g by swapping the two vectors (gTrial is written before it
+      // is read again): a copy's store into g compiled to a generic store, boxing each coordinate.
+      const swap = g;
+      g = gTrial;
+      gTrial = swap;
       f = ft;
       vec3.copy(out.pointA, sa);
       vec3.copy(out.pointB, sb);

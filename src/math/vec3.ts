@@ -181,6 +181,8 @@ export function distance(a: Vec3, b: Vec3): number {
 export function lengthInto(a: Vec3): void {
   const s = a.x * a.x + a.y * a.y + a.z * a.z;
   if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) hypotIo[0] = Math.sqrt(s);
+  // A zero vector answered here (hypot3's 0): the call would box its three arguments.
+  else if (a.x === 0 && a.y === 0 && a.z === 0) hypotIo[0] = 0;
   else hypot3Into(a.x, a.y, a.z);
 }
 
@@ -191,6 +193,7 @@ export function distanceInto(a: Vec3, b: Vec3): void {
   const z = a.z - b.z;
   const s = x * x + y * y + z * z;
   if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) hypotIo[0] = Math.sqrt(s);
+  else if (x === 0 && y === 0 && z === 0) hypotIo[0] = 0;
   else hypot3Into(x, y, z);
 }
 
