@@ -96,7 +96,8 @@ export function segmentSin(d: Vec3): void {
   const s = x * x + y * y + z * z;
   // hypot3's common case inline (its result is a double returned by a call).
   let len = Math.sqrt(s);
-  if (!(s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX)) {
+  // (A zero vector: √0 is hypot3's 0, and the call would box its arguments.)
+  if (!(s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) && !(x === 0 && y === 0 && z === 0)) {
     hypot3Into(x, y, z);
     len = hypotIo[0];
   }

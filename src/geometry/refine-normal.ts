@@ -65,12 +65,12 @@ const sa = vec3.create();
 const sb = vec3.create();
 const neg = vec3.create();
 const w = vec3.create();
-const g = vec3.create();
-const gPrev = vec3.create();
+/** The tangential gradient at n, and at the trial direction ({@link refineOverlapNormal} swaps the two on a step). */
+let g = vec3.create();
 const n = vec3.create();
 const trial = vec3.create();
 const wTrial = vec3.create();
-const gTrial = vec3.create();
+let gTrial = vec3.create();
 const ds = vec3.create();
 const dy = vec3.create();
 const t1 = vec3.create();
@@ -168,12 +168,16 @@ const REFINE_MAX_STEP = 0.25;
 const PROBE_COS = [1, Math.SQRT1_2, 0, -Math.SQRT1_2, -1, -Math.SQRT1_2, 0, Math.SQRT1_2];
 const PROBE_SIN = [0, Math.SQRT1_2, 1, Math.SQRT1_2, 0, -Math.SQRT1_2, -1, -Math.SQRT1_2];
 
+/** [0] the certified lower bound of a {@link refineOverlapNormal} call whose `bounded` is true. */
+export const refineLowerIo = new Float64Array(1);
+
 /**
  * Minimises f(n) = h_A(n) + h_B(−n) over unit n from `start` (any non-zero direction, A's frame):
  * `a` and `b` are the two support maps in A's frame (cores; the caller adds margins). Writes
- * `out` and returns it; `out.overlap` is never above f(start). `lowerBound`: a certified lower
- * bound on min f when the caller has one (EPA's closest face); when f(start) is within 1e-11 of
- * it only the witnesses are placed. `hintA`, `hintB`: witness candidates for flat-on-flat
+ * `out` and returns it; `out.overlap` is never above f(start). `bounded`: true when the caller
+ * has a certified lower bound on min f (EPA's closest face), written to refineLowerIo[0] (a
+ * double passed to a call V8 does not inline is boxed); when f(start) is within 1e-11 of it only
+ * the witnesses are placed. `hintA`, `hintB`: witness candidates for flat-on-flat
  * supports (see anchorWitnesses).
  */
 export function refineOverlapNormal(
@@ -183,8 +187,9 @@ export function refineOverlapNormal(
   start: Vec3,
   hintA: Vec3 | null = null,
   hintB: Vec3 | null = null,
-  lowerBound = Number.NEGATIVE_INFINITY,
+  bounded = false,
 ): NormalRefinement {
+  const lowerBound = bounded ? refineLowerIo[0] : Number.NEGATIVE_INFINITY;
   evaluations = 0;
   vec3.copy(n, start);
   if (!normalizeInPlace(n)) vec3.set(n, 1, 0, 0);
@@ -220,8 +225,11 @@ export function refineOverlapNormal(
       alpha = sy > 0 ? ss / sy : alpha * 2;
       vec3.copy(n, trial);
       vec3.copy(w, wTrial);
-      vec3.copy(gPrev, g);
-      vec3.copy(g, gTrial);
+      // The trial's gradient becomes g by swapping the two vectors (gTrial is written before it
+      // is read again): a copy's store into g compiled to a generic store, boxing each coordinate.
+      const swap = g;
+      g = gTrial;
+      gTrial = swap;
       f = ft;
       vec3.copy(out.pointA, sa);
       vec3.copy(out.pointB, sb);

@@ -141,13 +141,17 @@ export function lengthSq(a: Vec3): number {
 /** |a|, computed without overflow or underflow for huge or tiny components. */
 export function length(a: Vec3): number {
   // hypot3's common case written out: inlined into a caller whose inlining budget is spent, a
-  // call passing or returning doubles boxes each one (allocates).
+  // call passing or returning doubles boxes each one (allocates). Inlined, the function's value
+  // merges √s with the rare path's: a zero vector (an origin: common) answered here, and the
+  // call's result made a number by `+`, since a merge with the tagged result of a call V8 does
+  // not inline is tagged and boxes √s on the common path too (a heap number per call).
   const x = a.x;
   const y = a.y;
   const z = a.z;
   const s = x * x + y * y + z * z;
   if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) return Math.sqrt(s);
-  return hypot3(x, y, z);
+  if (x === 0 && y === 0 && z === 0) return 0;
+  return +hypot3(x, y, z);
 }
 
 /** |a − b|². */
@@ -165,7 +169,9 @@ export function distance(a: Vec3, b: Vec3): number {
   const z = a.z - b.z;
   const s = x * x + y * y + z * z;
   if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) return Math.sqrt(s);
-  return hypot3(x, y, z);
+  // As in length: no merge of √s with a tagged call result.
+  if (x === 0 && y === 0 && z === 0) return 0;
+  return +hypot3(x, y, z);
 }
 
 /**
@@ -175,6 +181,8 @@ export function distance(a: Vec3, b: Vec3): number {
 export function lengthInto(a: Vec3): void {
   const s = a.x * a.x + a.y * a.y + a.z * a.z;
   if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) hypotIo[0] = Math.sqrt(s);
+  // A zero vector answered here (hypot3's 0): the call would box its three arguments.
+  else if (a.x === 0 && a.y === 0 && a.z === 0) hypotIo[0] = 0;
   else hypot3Into(a.x, a.y, a.z);
 }
 
@@ -185,6 +193,7 @@ export function distanceInto(a: Vec3, b: Vec3): void {
   const z = a.z - b.z;
   const s = x * x + y * y + z * z;
   if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) hypotIo[0] = Math.sqrt(s);
+  else if (x === 0 && y === 0 && z === 0) hypotIo[0] = 0;
   else hypot3Into(x, y, z);
 }
 

@@ -51,13 +51,15 @@ import {
 } from "../geometry/gjk.js";
 import {
   makeNormalRefinement,
+  refineLowerIo,
   refineOverlapNormal,
   setOverlapNormal,
 } from "../geometry/refine-normal.js";
 import {
   makeRevolutionProjection,
-  projectRevolution,
+  projectRevolutionDims,
   RevolutionKind,
+  revolutionDims,
 } from "../geometry/revolution.js";
 import { polytopeFeatureGap, simplexFeatureIo } from "../geometry/simplex-features.js";
 import type { SupportMap } from "../geometry/support.js";
@@ -65,14 +67,21 @@ import { SegmentSupport, TransformedSupport } from "../geometry/support.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
-import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3, mathHypot2, mathHypot3 } from "../math/scalar.js";
+import {
+  HYPOT_SAFE_MAX,
+  HYPOT_SAFE_MIN,
+  hypot3,
+  hypotIo,
+  mathHypot2Io,
+  mathHypot3Io,
+} from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { supportCuboid } from "../shapes/cuboid.js";
 import { type PolytopeAxes, shapeDef } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
-import type { Revolution } from "../shapes/shape-def.js";
+import { type Revolution, writeBoundingRadiusOf } from "../shapes/shape-def.js";
 import { canonicalOrder } from "./canonical-order.js";
 import {
   type Contact,
@@ -562,22 +571,33 @@ function seatWitnesses(): void {
     // support point along the normal, on both.
     const sgn = side === 0 ? 1 : -1;
     const n = solvedNormal;
-    const h = sgn * vec3.dot(polishP, n);
-    let t = h - sgn * vec3.dot(polishQ, n);
+    // (vec3.dot written out: where V8 does not inline it, its returned double is boxed.)
+    const h = sgn * (polishP.x * n.x + polishP.y * n.y + polishP.z * n.z);
+    let t = h - sgn * (polishQ.x * n.x + polishQ.y * n.y + polishQ.z * n.z);
+    // The vec3 steps written out: a double passed to a call V8 does not inline is boxed.
     for (let it = 0; it < SEAT_PLANE_ITERATIONS && t > flat; it++) {
-      vec3.addScaled(polishD1, polishQ, n, sgn * t);
+      const st = sgn * t;
+      polishD1.x = polishQ.x + n.x * st;
+      polishD1.y = polishQ.y + n.y * st;
+      polishD1.z = polishQ.z + n.z * st;
       projectOnto(polishQ, side, polishD1);
-      t = h - sgn * vec3.dot(polishQ, n);
+      t = h - sgn * (polishQ.x * n.x + polishQ.y * n.y + polishQ.z * n.z);
     }
     if (t > flat) {
       const core = side === 0 ? coreA : coreB;
       vec3.scale(negN, n, sgn);
       if (side === 0) coreA.support(polishQ, negN);
       else coreBInA.support(polishQ, negN);
-      vec3.addScaled(polishQ, polishQ, negN, core.margin);
+      const mg = core.margin;
+      polishQ.x += negN.x * mg;
+      polishQ.y += negN.y * mg;
+      polishQ.z += negN.z * mg;
     }
     if (shiftIo[0] !== 0) vec3.add(polishQ, polishQ, shiftA);
-    vec3.scale(w, polishQ, 1 / k);
+    const inv = 1 / k;
+    w.x = polishQ.x * inv;
+    w.y = polishQ.y * inv;
+    w.z = polishQ.z * inv;
   }
 }
 
@@ -692,9 +712,18 @@ function polishWitnesses(scene: number, on: number, touch: number): void {
   if (touch === 0) {
     // Not a touch: the pair itself, A's point first; its gap when below the solver's.
     if (polishIo[1] === 1) {
-      vec3.copy(polishP, polishBest);
-      vec3.copy(polishBest, polishBestQ);
-      vec3.copy(polishBestQ, polishP);
+      // The swap written out: the shared vec3.copy's stores, where V8 does not know the
+      // target's map, are generic calls that box the coordinates.
+      const x = polishBest.x;
+      const y = polishBest.y;
+      const z = polishBest.z;
+      polishBest.x = polishBestQ.x;
+      polishBest.y = polishBestQ.y;
+      polishBest.z = polishBestQ.z;
+      polishBestQ.x = x;
+      polishBestQ.y = y;
+      polishBestQ.z = z;
+      vec3.copy(polishP, polishBestQ);
     }
     if (shiftIo[0] !== 0) vec3.add(polishBestQ, polishBestQ, shiftA);
     vec3.scale(polishBestQ, polishBestQ, 1 / k);
@@ -808,8 +837,13 @@ function alternateProjections(on: number, iterations: number, first: number): vo
         cycles = 0;
       }
     }
-    vec3.copy(polishH0, polishH1);
-    vec3.copy(polishH1, polishP);
+    // Written out: the shared vec3.copy's stores can be generic calls boxing the coordinates.
+    polishH0.x = polishH1.x;
+    polishH0.y = polishH1.y;
+    polishH0.z = polishH1.z;
+    polishH1.x = polishP.x;
+    polishH1.y = polishP.y;
+    polishH1.z = polishP.z;
     cycles++;
   }
   polishIo[0] = best;
@@ -838,13 +872,10 @@ function projectOnto(out: Vec3, side: number, p: Vec3): void {
     rev.dims(revDims, rc);
     if (side === 1) iso.inverseTransformPoint(snapLocal, pairBInA, p);
     else toLocalA(snapLocal, p);
-    projectRevolution(
-      revProj,
-      rev.kind,
-      revDims[0] * core.scale,
-      revDims[1] * core.scale,
-      snapLocal,
-    );
+    // The solid's sizes through revolutionDims: doubles passed to a call V8 does not inline are boxed.
+    revolutionDims[0] = revDims[0] * core.scale;
+    revolutionDims[1] = revDims[1] * core.scale;
+    projectRevolutionDims(revProj, rev.kind, snapLocal);
     if (!(revProj.distance > core.margin)) {
       vec3.copy(out, p);
       projectIo[0] = 0;
@@ -1121,9 +1152,14 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     } else {
       // Refine EPA's normal, and independently the best of the sampled directions.
       vec3.copy(fallbackNormal, solvedNormal);
-      depth = refineDirection(depth);
+      // Through refineIo (a double returned by a call V8 does not inline is tagged, and merged
+      // into `depth` it would box every depth on the common path too).
+      refineIo[0] = depth;
+      refineDirection();
+      depth = refineIo[0];
       vec3.copy(solvedNormal, fallbackNormal);
-      const sampled = sampledDepth(bInA);
+      sampledDepth(bInA);
+      const sampled = refineIo[0];
       if (sampled < depth) {
         depth = sampled;
         vec3.copy(solvedNormal, fallbackNormal);
@@ -1158,8 +1194,10 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
       }
     }
   } else {
-    const lower = epaOut.status === EpaStatus.Converged ? epaOut.depth : Number.NEGATIVE_INFINITY;
-    refineOverlapNormal(refined, coreA, coreBInA, solvedNormal, solvedA, solvedB, lower);
+    // EPA's depth, a certified lower bound when it converged, through refineLowerIo.
+    const bounded = epaOut.status === EpaStatus.Converged;
+    if (bounded) refineLowerIo[0] = epaOut.depth;
+    refineOverlapNormal(refined, coreA, coreBInA, solvedNormal, solvedA, solvedB, bounded);
     searchRevolutionRidges(a, b, bInA, solvedA, solvedB);
     if (curved(a) && curved(b)) rimPairMinimum(a, b, bInA);
     snapToFaceNormal(a, b, bInA, solvedA, solvedB);
@@ -1310,8 +1348,8 @@ function simplexSize(s: GjkSimplex): void {
   sizeIo[0] = m;
 }
 
-/** [0] {@link simplexSize}'s answer, [1] and [2] lengths of {@link lengthInto}; [3]–[5] {@link snapToFaceNormal}'s lengths, [6], [7] {@link alternateProjections}'. */
-const sizeIo = new Float64Array(8);
+/** [0] {@link simplexSize}'s answer, [1] and [2] lengths of {@link lengthInto}; [3]–[5] {@link snapToFaceNormal}'s lengths, [6], [7] {@link alternateProjections}', [8], [9] {@link featureWitnesses}' and {@link revolutionFixedPoint}'s. */
+const sizeIo = new Float64Array(10);
 
 /** sizeIo[i] = |a| as `vec3.length` (hypot3) computes it, its common case inline. */
 function lengthInto(a: Vec3, i: number): void {
@@ -1370,13 +1408,9 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
   // of a cone 1.7 away, the gradient 6.7e-17 at the refined optimum, within the rounding of the
   // cone's points there, 3.8e-16, but above 1e-12 of the witnesses' 4.8e-5).
   lengthInto(pairBInA.translation, 0);
-  const size = Math.max(
-    vec3.length(refined.pointA),
-    vec3.length(refined.pointB),
-    -refined.overlap,
-    shiftIo[1],
-    sizeIo[0],
-  );
+  lengthInto(refined.pointA, 8);
+  lengthInto(refined.pointB, 9);
+  const size = Math.max(sizeIo[8], sizeIo[9], -refined.overlap, shiftIo[1], sizeIo[0]);
   if (refined.gradient > GJK_POLISH_GRADIENT * size) {
     // Not facing: GJK's witnesses kept (|pA − pB| the upper bound), but never a gap below the
     // certified lower bound found, with the normal that attains it.
@@ -1566,6 +1600,8 @@ const RIDGE_SAMPLES = 32;
 const ridgeVals = new Float64Array(RIDGE_SAMPLES);
 /** [0] c, [1] y0, [2] sign of the circle; [3] the best overlap found, [4] its azimuth; [5] {@link ridgeDirection}'s azimuth. */
 const ridgeIo = new Float64Array(6);
+/** [0] a bounding radius of {@link searchRevolutionRidges}. */
+const ridgeRadiusIo = new Float64Array(1);
 
 /**
  * The refinement is local: from EPA's normal it settles in the basin it starts in, and where one
@@ -1627,7 +1663,10 @@ function searchRevolutionRidges(
     }
     // The kink circle: outward normals (c cos φ, y0, c sin φ) in the solid's frame.
     if (rev.kind === RevolutionKind.Cone) {
-      const len = mathHypot2(2 * h, r);
+      hypotIo[0] = 2 * h;
+      hypotIo[1] = r;
+      mathHypot2Io();
+      const len = hypotIo[0];
       ridgeIo[0] = (2 * h) / len;
       ridgeIo[1] = r / len;
     } else {
@@ -1687,8 +1726,11 @@ function searchRevolutionRidges(
     const other = side === 0 ? b : a;
     const poly = shapeDef(s.type).polytope;
     if (poly === null || revolutionCore(other) === null) continue;
-    const rs = shapeDef(s.type).boundingRadius(s);
-    const ro = shapeDef(other.type).boundingRadius(other);
+    // The radii through ridgeRadiusIo (a double returned by a call V8 does not inline is boxed).
+    writeBoundingRadiusOf(ridgeRadiusIo, s);
+    const rs = ridgeRadiusIo[0];
+    writeBoundingRadiusOf(ridgeRadiusIo, other);
+    const ro = ridgeRadiusIo[0];
     if (!(rs > EDGE_CIRCLE_RATIO * ro) && !(best <= NEAR_TOUCH * Math.max(rs, ro))) continue;
     const count = poly.edgeCount(s);
     for (let i = 0; i < count; i++) {
@@ -1843,12 +1885,18 @@ function rimFrame(s: ConvexShape, side: number, bInA: Isometry): boolean {
   const d = featureD;
   let y = -h;
   if (rev.kind === RevolutionKind.Cone) {
-    if (!(d.y < r / mathHypot2(2 * h, r))) return false;
+    hypotIo[0] = 2 * h;
+    hypotIo[1] = r;
+    mathHypot2Io();
+    if (!(d.y < r / hypotIo[0])) return false;
   } else if (d.y > 0) y = h;
   const c = side === 0 ? rimC0 : rimC1;
   const x = side === 0 ? rimX0 : rimX1;
   const z = side === 0 ? rimZ0 : rimZ1;
-  vec3.set(c, 0, y, 0);
+  // Written out: a double passed to a call V8 does not inline is boxed.
+  c.x = 0;
+  c.y = y;
+  c.z = 0;
   vec3.set(x, 1, 0, 0);
   vec3.set(z, 0, 0, 1);
   if (side === 1) {
@@ -2057,18 +2105,24 @@ function touchWitness(s: ConvexShape, side: number, bInA: Isometry): void {
   const pb = refined.pointB;
   const n = refined.normal;
   // A curved A's support points round at A's own coordinates, before the solver's shift.
-  const size = Math.max(vec3.length(pa), vec3.length(pb), side === 0 ? shiftIo[1] : 0);
+  // The lengths through sizeIo: vec3.length, where V8 does not inline it, returns a boxed double.
+  lengthInto(pa, 8);
+  lengthInto(pb, 9);
+  const size = Math.max(sizeIo[8], sizeIo[9], side === 0 ? shiftIo[1] : 0);
   vec3.sub(revQ, pb, pa);
   vec3.addScaled(revQ, revQ, n, -vec3.dot(revQ, n));
   const f = Math.abs(refined.overlap);
-  if (!(vec3.length(revQ) > TOUCH_SIDEWAYS * size) || !(f <= TOUCH_SIDEWAYS * size)) return;
+  lengthInto(revQ, 8);
+  if (!(sizeIo[8] > TOUCH_SIDEWAYS * size) || !(f <= TOUCH_SIDEWAYS * size)) return;
   const core = side === 1 ? coreB : coreA;
   rev.dims(revDims, rc);
   if (side === 1) {
     iso.invert(revInv, bInA);
     iso.transformPoint(snapLocal, revInv, pa);
   } else toLocalA(snapLocal, pb);
-  projectRevolution(revProj, rev.kind, revDims[0] * core.scale, revDims[1] * core.scale, snapLocal);
+  revolutionDims[0] = revDims[0] * core.scale;
+  revolutionDims[1] = revDims[1] * core.scale;
+  projectRevolutionDims(revProj, rev.kind, snapLocal);
   if (!(Math.abs(revProj.distance) <= 2 * f + FACE_SNAP_SLACK * size)) return;
   if (side === 1) iso.transformPoint(pb, bInA, revProj.point);
   else fromLocalA(pa, revProj.point);
@@ -2090,7 +2144,13 @@ class DiscSupport implements SupportMap {
     const x = dir.x - t * this.axis.x;
     const y = dir.y - t * this.axis.y;
     const z = dir.z - t * this.axis.z;
-    const l = mathHypot3(x, y, z);
+    // Math.hypot's bits through hypotIo: mathHypot3's call, where not inlined, boxes its
+    // arguments and result.
+    hypotIo[0] = x;
+    hypotIo[1] = y;
+    hypotIo[2] = z;
+    mathHypot3Io();
+    const l = hypotIo[0];
     if (!(l > 0)) return vec3.copy(out, this.center);
     const k = this.radius / l;
     out.x = this.center.x + x * k;
@@ -2139,13 +2199,20 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
     vec3.negate(featureD, featureD);
   } else vec3.copy(featureD, n);
   const d = featureD;
-  const rho = mathHypot2(d.x, d.z);
+  // Math.hypot's bits through hypotIo, and the feature's points and normal written out: a
+  // double passed to or returned by a call V8 does not inline is boxed.
+  hypotIo[0] = d.x;
+  hypotIo[1] = d.z;
+  mathHypot2Io();
+  const rho = hypotIo[0];
   const cone = rev.kind === RevolutionKind.Cone;
   let map: SupportMap;
   if (rho <= FEATURE_ANGLE && (!cone || d.y < 0)) {
     // The feature's own normal: the axis.
     vec3.set(featureN, 0, d.y < 0 ? -1 : 1, 0);
-    vec3.set(featureDisc.center, 0, d.y < 0 ? -h : h, 0);
+    featureDisc.center.x = 0;
+    featureDisc.center.y = d.y < 0 ? -h : h;
+    featureDisc.center.z = 0;
     vec3.set(featureDisc.axis, 0, 1, 0);
     featureDisc.radius = r;
     if (side === 1) {
@@ -2158,18 +2225,31 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
     const ux = d.x / rho;
     const uz = d.z / rho;
     if (cone) {
-      const len = mathHypot2(2 * h, r);
+      hypotIo[0] = 2 * h;
+      hypotIo[1] = r;
+      mathHypot2Io();
+      const len = hypotIo[0];
       if (!(Math.abs(d.y - r / len) <= FEATURE_ANGLE)) return;
       // The slant's normal at the normal's azimuth.
       const c = (2 * h) / len;
-      vec3.set(featureN, ux * c, r / len, uz * c);
-      vec3.set(featureP, 0, h, 0);
+      featureN.x = ux * c;
+      featureN.y = r / len;
+      featureN.z = uz * c;
+      featureP.x = 0;
+      featureP.y = h;
+      featureP.z = 0;
     } else {
       if (!(Math.abs(d.y) <= FEATURE_ANGLE)) return;
-      vec3.set(featureN, ux, 0, uz);
-      vec3.set(featureP, r * ux, h, r * uz);
+      featureN.x = ux;
+      featureN.y = 0;
+      featureN.z = uz;
+      featureP.x = r * ux;
+      featureP.y = h;
+      featureP.z = r * uz;
     }
-    vec3.set(featureQ, r * ux, -h, r * uz);
+    featureQ.x = r * ux;
+    featureQ.y = -h;
+    featureQ.z = r * uz;
     if (side === 1) {
       iso.transformPoint(featureP, bInA, featureP);
       iso.transformPoint(featureQ, bInA, featureQ);
@@ -2180,7 +2260,10 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
     featureSeg.reset(featureP, featureQ);
     map = featureSeg;
   }
-  const size = Math.max(vec3.length(refined.pointA), vec3.length(refined.pointB), h, r);
+  // The lengths through sizeIo: vec3.length, where V8 does not inline it, returns a boxed double.
+  lengthInto(refined.pointA, 8);
+  lengthInto(refined.pointB, 9);
+  const size = Math.max(sizeIo[8], sizeIo[9], h, r);
   // The normal, within FEATURE_ANGLE of the feature's, taken onto it exactly where the overlap
   // along it is no worse (to rounding): tilted by θ, the feature's ends differ in height by θ
   // times its length (3e-7 along a cone's slant of 3.4e5 tilted by 1e-12), which the witnesses
@@ -2199,7 +2282,10 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   // Moved onto the far side of the other shape's supporting plane by the clearance.
   const clear = FEATURE_CLEARANCE * size;
   const f = refined.overlap;
-  vec3.scale(featureShift, n, side === 0 ? -(f + clear) : f + clear);
+  const shift = side === 0 ? -(f + clear) : f + clear;
+  featureShift.x = n.x * shift;
+  featureShift.y = n.y * shift;
+  featureShift.z = n.z * shift;
   if (map === featureDisc) vec3.add(featureDisc.center, featureDisc.center, featureShift);
   else {
     vec3.add(featureSeg.a, featureSeg.a, featureShift);
@@ -2219,7 +2305,9 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   const lx = dx - along * n.x;
   const ly = dy - along * n.y;
   const lz = dz - along * n.z;
-  const near = Math.max(vec3.length(featureGjk.pointA), vec3.length(featureGjk.pointB));
+  lengthInto(featureGjk.pointA, 8);
+  lengthInto(featureGjk.pointB, 9);
+  const near = Math.max(sizeIo[8], sizeIo[9]);
   // Within the rounding of the witnesses and of the features' support points (GJK's blends of
   // a generator's ends: 6e-14 at size 383 for witnesses at 2e-3).
   const slack = FEATURE_GAP_SLACK * near + FEATURE_ROUNDING * size;
@@ -2263,7 +2351,10 @@ function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): voi
   const h = revDims[0] * core.scale;
   const r = revDims[1] * core.scale;
   const kind = rev.kind;
-  const size = Math.max(vec3.length(refined.pointA), vec3.length(refined.pointB), h, r);
+  // The lengths through sizeIo: vec3.length, where V8 does not inline it, returns a boxed double.
+  lengthInto(refined.pointA, 8);
+  lengthInto(refined.pointB, 9);
+  const size = Math.max(sizeIo[8], sizeIo[9], h, r);
   const limit = refined.overlap + FACE_SNAP_SLACK * size;
   if (side === 1) iso.invert(revInv, bInA);
   // q: the other shape's witness, the start of the iteration.
@@ -2274,14 +2365,18 @@ function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): voi
     // Project q onto the curved shape (its local frame), n = ∓ its outward normal (A → B).
     if (side === 1) iso.transformPoint(snapLocal, revInv, revQ);
     else toLocalA(snapLocal, revQ);
-    projectRevolution(revProj, kind, h, r, snapLocal);
+    revolutionDims[0] = h;
+    revolutionDims[1] = r;
+    projectRevolutionDims(revProj, kind, snapLocal);
     if (side === 1) {
       quat.rotate(revN, bInA.rotation, revProj.normal);
       vec3.negate(revN, revN);
     } else vec3.copy(revN, revProj.normal);
     if (!tryNormalizeScaled(revN, revN)) return;
     // Fixed point: the normal at q's projection is the direction q was the support along.
-    if (it > 0 && vec3.dot(revN, revBestN) >= REVOLUTION_FIXED_COS && best <= limit) {
+    // (vec3.dot written out: where V8 does not inline it, its returned double is boxed.)
+    const cos = revN.x * revBestN.x + revN.y * revBestN.y + revN.z * revBestN.z;
+    if (it > 0 && cos >= REVOLUTION_FIXED_COS && best <= limit) {
       found = true;
       if (side === 1) iso.transformPoint(revBestB, bInA, revProj.point);
       else fromLocalA(revBestA, revProj.point);
@@ -2308,8 +2403,13 @@ function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): voi
   vec3.copy(refined.pointA, revBestA);
   vec3.copy(refined.pointB, revBestB);
   vec3.sub(revQ, revBestA, revBestB);
-  vec3.addScaled(revQ, revQ, revBestN, -vec3.dot(revQ, revBestN));
-  refined.gradient = vec3.length(revQ);
+  // revQ −= (revQ·n) n written out (a double passed to a call V8 does not inline is boxed).
+  const along = -vec3.dot(revQ, revBestN);
+  revQ.x += revBestN.x * along;
+  revQ.y += revBestN.y * along;
+  revQ.z += revBestN.z * along;
+  lengthInto(revQ, 8);
+  refined.gradient = sizeIo[8];
 }
 
 /**
@@ -2452,9 +2552,10 @@ function tryAxis(axis: Vec3): void {
 /**
  * Sampled penetration depth of the cores: min of the overlap over the six axis directions of A's
  * and of B's frames (the face normals of cylinders and cones) and PENETRATION_FALLBACK_SAMPLES
- * Fibonacci directions, refined by {@link refineDirection}.
+ * Fibonacci directions, refined by {@link refineDirection}; to refineIo[0], its direction in
+ * fallbackNormal.
  */
-function sampledDepth(bInA: Isometry): number {
+function sampledDepth(bInA: Isometry): void {
   const n = PENETRATION_FALLBACK_SAMPLES;
   const golden = Math.PI * (3 - Math.sqrt(5));
   let best = Infinity;
@@ -2477,7 +2578,8 @@ function sampledDepth(bInA: Isometry): number {
       vec3.copy(fallbackNormal, tang1);
     }
   }
-  return refineDirection(best);
+  refineIo[0] = best;
+  refineDirection();
 }
 
 /** Cosines and sines of the 8 probe angles k·π/4 of the local search. */
@@ -2488,9 +2590,10 @@ const PROBE_SIN = [0, Math.SQRT1_2, 1, Math.SQRT1_2, 0, -Math.SQRT1_2, -1, -Math
  * Local search on the unit sphere from fallbackNormal (whose overlap is `best`): probes 8
  * tangent steps (axes and diagonals, so a ridge of the overlap where a support jumps does not
  * stall it), halves the step when none improves; MAX_REFINE_ITERATIONS rounds. Returns the
- * best overlap, its direction in fallbackNormal.
+ * best overlap, its direction in fallbackNormal. `best` in and out through refineIo[0].
  */
-function refineDirection(best: number): number {
+function refineDirection(): void {
+  let best = refineIo[0];
   let step = Math.sqrt((4 * Math.PI) / PENETRATION_FALLBACK_SAMPLES);
   for (let it = 0; it < MAX_REFINE_ITERATIONS; it++) {
     vec3.orthonormalBasis(tang1, tang2, fallbackNormal);
@@ -2509,8 +2612,11 @@ function refineDirection(best: number): number {
     }
     if (!improved) step *= 0.5;
   }
-  return best;
+  refineIo[0] = best;
 }
+
+/** [0] the overlap in and out of {@link refineDirection} and out of {@link sampledDepth}. */
+const refineIo = new Float64Array(1);
 
 const faceAxis = vec3.create();
 const edgeA = vec3.create();

@@ -35,7 +35,8 @@ export function supportCone(out: Vec3, c: Cone, dir: Vec3): Vec3 {
   // hypot2's common case written out and the coordinates stored directly (see supportCylinder).
   const rr = dir.x * dir.x + dir.z * dir.z;
   let rho = Math.sqrt(rr);
-  if (!(rr > HYPOT_SAFE_MIN && rr < HYPOT_SAFE_MAX)) {
+  // (A zero pair, the axis: √0 is hypot2's 0, and the call would box its arguments.)
+  if (!(rr > HYPOT_SAFE_MIN && rr < HYPOT_SAFE_MAX) && !(dir.x === 0 && dir.z === 0)) {
     hypot2Into(dir.x, dir.z);
     rho = hypotIo[0];
   }

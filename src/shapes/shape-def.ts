@@ -209,6 +209,13 @@ export interface ShapeDef<S extends Shape = Shape> {
    */
   boundingRadius(s: S): number;
   /**
+   * out[0] = {@link boundingRadius}, for hot paths (a double returned by a call V8 does not
+   * inline is boxed). Made together with `boundingRadius` by {@link boundingRadiusWith}: as with
+   * {@link writeMargin}, {@link registerShape} keeps it only with the record's own
+   * `boundingRadius`; absent, {@link writeBoundingRadiusOf} reads `boundingRadius`.
+   */
+  writeBoundingRadius?(out: Float64Array, s: S): void;
+  /**
    * Writes to `out[0]` the shape's magnitude for the exact change of units far from unit scale
    * (its largest local coordinate or radius, src/narrowphase/extreme-scale.ts), or −1 for a type
    * without one (meshes, half-spaces, compounds). Through a typed array, not a returned double,
@@ -364,6 +371,30 @@ export function marginWith<S extends Shape>(
 }
 
 /**
+ * A record's `boundingRadius` and `writeBoundingRadius` made together (see
+ * {@link ShapeDef.writeBoundingRadius}): the writer must set out[0] to what `boundingRadius`
+ * returns, bit for bit. {@link registerShape} keeps the writer only with this very
+ * `boundingRadius`.
+ */
+export function boundingRadiusWith<S extends Shape>(
+  boundingRadius: (s: S) => number,
+  writeBoundingRadius: (out: Float64Array, s: S) => void,
+): {
+  boundingRadius: (s: S) => number;
+  writeBoundingRadius: (out: Float64Array, s: S) => void;
+} {
+  (writeBoundingRadius as { boundingRadius?: unknown }).boundingRadius = boundingRadius;
+  return { boundingRadius, writeBoundingRadius };
+}
+
+/** out[0] = the bounding radius of `s` ({@link ShapeDef.boundingRadius}), through its writer when it has one. */
+export function writeBoundingRadiusOf(out: Float64Array, s: Shape): void {
+  const d = shapeDef(s.type);
+  if (d.writeBoundingRadius !== undefined) d.writeBoundingRadius(out, s);
+  else out[0] = d.boundingRadius(s);
+}
+
+/**
  * Registers the definition of its type (replacing one registered before), then tells the
  * listeners ({@link onShapeRegistered}): each type's module calls it when it loads, in whatever
  * order modules load.
@@ -374,6 +405,12 @@ export function registerShape<S extends Shape>(def: ShapeDef<S>): void {
   // alone, or one written by hand) could disagree with it: the margin is read through `margin`.
   if (d.writeMargin && (d.writeMargin as { margin?: unknown }).margin !== d.margin) {
     delete d.writeMargin;
+  }
+  if (
+    d.writeBoundingRadius &&
+    (d.writeBoundingRadius as { boundingRadius?: unknown }).boundingRadius !== d.boundingRadius
+  ) {
+    delete d.writeBoundingRadius;
   }
   const ops = pendingOps[def.type];
   if (ops && d.rayCast === DEFERRED) installOps(d, ops);

@@ -31,7 +31,8 @@ function coneFeature(f: SupportFeature, c: Cone, d: Vec3): void {
   // crosses a call (src/geometry/feature.ts).
   const rr = d.x * d.x + d.z * d.z;
   let rho = Math.sqrt(rr);
-  if (!(rr > HYPOT_SAFE_MIN && rr < HYPOT_SAFE_MAX)) {
+  // (A zero pair, the axis: √0 is hypot2's 0, and the call would box its arguments.)
+  if (!(rr > HYPOT_SAFE_MIN && rr < HYPOT_SAFE_MAX) && !(d.x === 0 && d.z === 0)) {
     hypot2Into(d.x, d.z);
     rho = hypotIo[0];
   }

@@ -32,10 +32,9 @@ import {
 } from "../convex-polyhedron.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { LocalRayHit, PointProjection, ShapeDef } from "../shape-def.js";
-import { registerShape } from "../shape-def.js";
+import { boundingRadiusWith, registerShape } from "../shape-def.js";
 import { checkFinite, checkFiniteArray, checkNonNegative, checkTypedArray } from "../validate.js";
 import {
-  cachedPerShape,
   cachedPerShapeOf,
   fin,
   finishRayHit,
@@ -376,7 +375,13 @@ export const convexPolyhedronDef: ShapeDef<ConvexPolyhedron> = {
   unbounded: false,
   pointFeature: false,
   aabb: aabbConvexPolyhedron,
-  boundingRadius: (s) => cachedPerShape(s, () => maxVertexDistance(s.vertices)),
+  // cachedPerShapeOf, not a closure: created per call, it allocated on every call (a hit too).
+  ...boundingRadiusWith<ConvexPolyhedron>(
+    (s) => cachedPerShapeOf(s, maxVertexDistance, s.vertices),
+    (out, s) => {
+      out[0] = cachedPerShapeOf(s, maxVertexDistance, s.vertices);
+    },
+  ),
   writeMagnitude: (out, s) => {
     out[0] = hullMagnitude(s);
   },

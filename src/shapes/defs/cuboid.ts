@@ -5,12 +5,13 @@
  * tests overlaps does not bundle them.
  */
 
+import { hypotIo } from "../../math/scalar.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
 import { aabbCuboid, type Cuboid, makeCuboid, supportCuboid } from "../cuboid.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { ShapeDef } from "../shape-def.js";
-import { DEFERRED, registerShape } from "../shape-def.js";
+import { boundingRadiusWith, DEFERRED, registerShape } from "../shape-def.js";
 import { checkNonNegativeVec3 } from "../validate.js";
 import { maxAbs, scaledVec, vecFromJson, vecJson } from "./helpers.js";
 
@@ -41,7 +42,13 @@ export const cuboidDef: ShapeDef<Cuboid> = {
   unbounded: false,
   pointFeature: false,
   aabb: aabbCuboid,
-  boundingRadius: (s) => vec3.length(s.halfExtents),
+  ...boundingRadiusWith<Cuboid>(
+    (s) => vec3.length(s.halfExtents),
+    (out, s) => {
+      vec3.lengthInto(s.halfExtents);
+      out[0] = hypotIo[0];
+    },
+  ),
   writeMagnitude: (out, s) => {
     out[0] = maxAbs(s.halfExtents);
   },

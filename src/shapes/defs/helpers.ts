@@ -16,13 +16,13 @@ import type { RevolutionKind } from "../../geometry/revolution.js";
 import type { SupportMap } from "../../geometry/support.js";
 import type { Aabb } from "../../math/aabb.js";
 import type { Isometry } from "../../math/isometry.js";
-import { hypot2, hypot3 } from "../../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2, hypot3 } from "../../math/scalar.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
 import type { Shape } from "../shape.js";
 import { SHAPE_TYPE_NAMES, shapeTypeName } from "../shape.js";
 import type { LocalRayHit, PointProjection, ShapeDef, ShapeView, Vec3Json } from "../shape-def.js";
-import { marginWith, shapeDef } from "../shape-def.js";
+import { boundingRadiusWith, marginWith, shapeDef, writeBoundingRadiusOf } from "../shape-def.js";
 import {
   checkFinite,
   checkNonNegative,
@@ -447,7 +447,13 @@ export function roundedShapeDef<S extends Shape & RoundedLike>(
     unbounded: false,
     pointFeature: false,
     aabb: aabbRounded,
-    boundingRadius: (s) => shapeDef(s.core.type).boundingRadius(s.core) + s.radius,
+    ...boundingRadiusWith<S>(
+      (s) => shapeDef(s.core.type).boundingRadius(s.core) + s.radius,
+      (out, s) => {
+        writeBoundingRadiusOf(out, s.core);
+        out[0] += s.radius;
+      },
+    ),
     writeMagnitude: (out, s) => {
       shapeDef(s.core.type).writeMagnitude(out, s.core);
       out[0] += s.radius;
@@ -537,7 +543,17 @@ export function revolutionSolidDef<S extends RevolutionSolid>(
     unbounded: false,
     pointFeature: false,
     aabb: p.aabb,
-    boundingRadius: (s) => hypot2(s.halfHeight, s.radius),
+    ...boundingRadiusWith<S>(
+      (s) => hypot2(s.halfHeight, s.radius),
+      (out, s) => {
+        // hypot2's common case written out (its call would box its two arguments).
+        const x = s.halfHeight;
+        const y = s.radius;
+        const q = x * x + y * y;
+        if (q > HYPOT_SAFE_MIN && q < HYPOT_SAFE_MAX) out[0] = Math.sqrt(q);
+        else out[0] = hypot2(x, y);
+      },
+    ),
     writeMagnitude: (out, s) => {
       out[0] = Math.max(s.halfHeight, s.radius);
     },

@@ -24,7 +24,7 @@ import {
   type TriangleMesh,
 } from "../triangle-mesh.js";
 import { checkTypedArray } from "../validate.js";
-import { cachedPerShape, maxVertexDistance } from "./helpers.js";
+import { cachedPerShapeOf, maxVertexDistance } from "./helpers.js";
 
 const meshHit = makeMeshRayHit();
 const meshQuery = makeMeshPointQuery();
@@ -117,7 +117,7 @@ export const triangleMeshDef: ShapeDef<TriangleMesh> = {
   unbounded: false,
   pointFeature: false,
   aabb: aabbTriangleMesh,
-  boundingRadius: (s) => cachedPerShape(s, () => maxVertexDistance(s.vertices)),
+  boundingRadius: (s) => cachedPerShapeOf(s, maxVertexDistance, s.vertices),
   // A solid mesh's size and scaled copy, for the change of units far from unit scale
   // (src/narrowphase/extreme-scale.ts): its inside test and closest-triangle walk square lengths.
   // A surface mesh has neither: its triangles are rescaled one by one.

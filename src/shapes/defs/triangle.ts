@@ -15,11 +15,12 @@ import {
 } from "../../geometry/feature.js";
 import { RAY_TRIANGLE_DEGENERATE, rayTriangle } from "../../geometry/ray-primitives.js";
 import { projectOntoTriangle } from "../../geometry/triangle-projection.js";
+import { hypotIo } from "../../math/scalar.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { LocalRayHit, PointProjection, ShapeDef } from "../shape-def.js";
-import { registerShape } from "../shape-def.js";
+import { boundingRadiusWith, registerShape } from "../shape-def.js";
 import { aabbTriangle, makeTriangle, supportTriangle, type Triangle } from "../triangle.js";
 import { checkVec3 } from "../validate.js";
 import {
@@ -172,7 +173,17 @@ export const triangleDef: ShapeDef<Triangle> = {
   unbounded: false,
   pointFeature: false,
   aabb: aabbTriangle,
-  boundingRadius: (s) => Math.max(vec3.length(s.a), vec3.length(s.b), vec3.length(s.c)),
+  ...boundingRadiusWith<Triangle>(
+    (s) => Math.max(vec3.length(s.a), vec3.length(s.b), vec3.length(s.c)),
+    (out, s) => {
+      vec3.lengthInto(s.a);
+      const a = hypotIo[0];
+      vec3.lengthInto(s.b);
+      const b = hypotIo[0];
+      vec3.lengthInto(s.c);
+      out[0] = Math.max(a, b, hypotIo[0]);
+    },
+  ),
   writeMagnitude: (out, s) => {
     out[0] = Math.max(maxAbs(s.a), maxAbs(s.b), maxAbs(s.c));
   },
