@@ -1165,7 +1165,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
         vec3.copy(solvedNormal, fallbackNormal);
       }
     }
-    witnessesAlong(solvedNormal, depth);
+    witnessesAlong(a, b, solvedNormal, depth);
   }
   // EPA's face on a curved Minkowski difference is good to EPA_TOLERANCE only, and its witnesses
   // are blends of support points, inside the shapes: refine the normal to the least overlap
@@ -1193,6 +1193,11 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
         }
       }
     }
+    // EPA's witnesses are blends of support points at the larger shape's magnitude: with a hull
+    // of 6e-6 deep inside one of 6e5 (issue 16, seed 44 at main 862b248) the blend lay 6.8e5
+    // from the small hull. A witness outside its shape's bounding ball is no witness: B's
+    // deepest point along −n instead, and A's depth·n ahead of it.
+    if (witnessOutsideBall(a, b, bInA)) witnessesAlong(a, b, solvedNormal, depth);
   } else {
     // EPA's depth, a certified lower bound when it converged, through refineLowerIo.
     const bounded = epaOut.status === EpaStatus.Converged;
@@ -2518,8 +2523,40 @@ function overlapInto(n: Vec3): void {
   overlapIo[0] = vec3.dot(n, sA) - vec3.dot(n, sB);
 }
 
-/** Fallback witnesses: B's deepest core point along −n, and A's point depth·n ahead of it. */
-function witnessesAlong(n: Vec3, depth: number): void {
+/**
+ * True when solvedA lies outside A's bounding ball (about A's origin, A's frame) or solvedB
+ * outside B's (about B's origin, placed by `bInA`), each grown by 2^-20 of its radius and of the
+ * pair's offset for rounding: a witness that cannot be on its shape.
+ */
+function witnessOutsideBall(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
+  const t = bInA.translation;
+  const slack = 2 ** -20 * (Math.abs(t.x) + Math.abs(t.y) + Math.abs(t.z));
+  writeBoundingRadiusOf(ridgeRadiusIo, a);
+  const ra = ridgeRadiusIo[0] * (1 + 2 ** -20) + slack;
+  if (solvedA.x * solvedA.x + solvedA.y * solvedA.y + solvedA.z * solvedA.z > ra * ra) return true;
+  writeBoundingRadiusOf(ridgeRadiusIo, b);
+  const rb = ridgeRadiusIo[0] * (1 + 2 ** -20) + slack;
+  const dx = solvedB.x - t.x;
+  const dy = solvedB.y - t.y;
+  const dz = solvedB.z - t.z;
+  return dx * dx + dy * dy + dz * dz > rb * rb;
+}
+
+/**
+ * Fallback witnesses along the normal n: the smaller shape's (by bounding radius) deepest core
+ * point, and the other's depth·n from it. Anchored on the smaller shape: the larger one's
+ * deepest point along −n can lie its whole size away from the contact (a hull of 6e-6 deep in
+ * one of 6e5: the large hull's far corner, 6.8e5 from the small one; issue 16, seed 44).
+ */
+function witnessesAlong(a: ConvexShape, b: ConvexShape, n: Vec3, depth: number): void {
+  writeBoundingRadiusOf(ridgeRadiusIo, a);
+  const ra = ridgeRadiusIo[0];
+  writeBoundingRadiusOf(ridgeRadiusIo, b);
+  if (ra < ridgeRadiusIo[0]) {
+    coreA.support(solvedA, n);
+    vec3.addScaled(solvedB, solvedA, n, -depth);
+    return;
+  }
   vec3.negate(negN, n);
   coreBInA.support(solvedB, negN);
   vec3.addScaled(solvedA, solvedB, n, depth);
