@@ -30,7 +30,7 @@ import { makeCylinder } from "../../src/shapes/cylinder.js";
 import { makeTriangle } from "../../src/shapes/triangle.js";
 import { cubePointArb, quatArb } from "./arbitraries.js";
 import { castLine, replayScenario } from "./fuzz.js";
-import { offsetScenario } from "./generate.js";
+import { exactOffset, offsetScenario } from "./generate.js";
 import {
   add,
   cross,
@@ -90,16 +90,6 @@ describe("issue 16: castShapes of a corner at a cone's rim (fuzzer seed 34)", ()
 
 const unitArb = cubePointArb.filter((v) => Math.hypot(...v) > 0.1).map((v) => unit(v as V));
 
-/** A world offset of few significant bits (shifts stay exact), as the fuzzer's generator. */
-function offsetOf(u: V, mag: number): number[] {
-  return u.map((x) => {
-    const v = x * mag;
-    if (!(Math.abs(x) > 1e-3) || v === 0) return 0;
-    const e = Math.floor(Math.log2(Math.abs(v))) - 20;
-    return Math.round(v / 2 ** e) * 2 ** e;
-  });
-}
-
 describe("castShapes of a triangle's corner into a solid's rim (property)", () => {
   it("a corner near a cylinder's or cone's base rim, cast in, any scales and offset (fast-check)", () => {
     fc.assert(
@@ -142,7 +132,7 @@ describe("castShapes of a triangle's corner into a solid's rim (property)", () =
           const w = scale(u, speed);
           const world = (p: V) => rotate(q, p);
           const tri: J = { type: "triangle", a: world(pa), b: world(b), c: world(pc) };
-          const o = offsetOf(ou, om * S);
+          const o = exactOffset(ou, om * S);
           const sc = offsetScenario(solid, tri, o);
           sc.velocityB = world(w) as number[];
           sc.maxToi = 8;
@@ -208,7 +198,7 @@ describe("castShapes with a triangle in world coordinates far from the origin (l
           ].map((p) => rotate(q, p));
           const w = rotate(q, scale(m, -S));
           const id = { translation: vec([0, 0, 0]), rotation: { x: 0, y: 0, z: 0, w: 1 } };
-          const o = offsetOf(ou, om) as V;
+          const o = exactOffset(ou, om) as V;
           // The corners snapped so that moving them by o is exact: one geometry at two places.
           const snapped = corners.map((p) => sub(add(p, o), o));
           const at = (to: V) => {

@@ -479,6 +479,20 @@ export function translateShape(j: J, t: number[]): J {
 }
 
 /**
+ * A world offset along direction `u` of about magnitude `mag`, each coordinate rounded to 21
+ * significant bits so that shifting a shape by it stays exact, as the fuzzer's generator offsets
+ * its pairs (a coordinate of |u| ≤ 1e-3 is 0).
+ */
+export function exactOffset(u: readonly number[], mag: number): number[] {
+  return u.map((x) => {
+    const v = x * mag;
+    if (!(Math.abs(x) > 1e-3) || v === 0) return 0;
+    const e = Math.floor(Math.log2(Math.abs(v))) - 20;
+    return Math.round(v / 2 ** e) * 2 ** e;
+  });
+}
+
+/**
  * A scenario at rest of local shapes a and b moved by `offset` into the world, as the fuzzer
  * builds one: each local shape's point fields snapped first (x ← (x + offset) − offset) so that
  * the move is exact in most cases (the oracle answers the local pair, the library the world

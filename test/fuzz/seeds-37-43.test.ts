@@ -39,7 +39,7 @@ import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
 import { cubePointArb, quatArb } from "./arbitraries.js";
 import { replayScenario } from "./fuzz.js";
-import { offsetScenario } from "./generate.js";
+import { exactOffset, offsetScenario } from "./generate.js";
 import { overlapPieces, pairTruth } from "./oracle-pairs.js";
 import {
   add,
@@ -68,16 +68,6 @@ const byPair = (seed: number, pair: string) => {
   if (!c) throw new Error(`no case ${seed} ${pair}`);
   return c.scenario;
 };
-
-/** A world offset of few significant bits (shifts stay exact), as the fuzzer's generator. */
-function offsetOf(u: V, mag: number): number[] {
-  return u.map((x) => {
-    const v = x * mag;
-    if (!(Math.abs(x) > 1e-3) || v === 0) return 0;
-    const e = Math.floor(Math.log2(Math.abs(v))) - 20;
-    return Math.round(v / 2 ** e) * 2 ** e;
-  });
-}
 
 /** Every op of the scenario (of `ops`) passes the fuzzer's bars, in both orders. */
 function passes(a: J, b: J, o: number[], pair: string, ops = OPS): void {
@@ -209,7 +199,7 @@ describe("the recorded configurations at other scales and offsets (fast-check)",
           const k = 2 ** j;
           const a = scaledShape(c.scenario.localA as J, k);
           const b = scaledShape(c.scenario.localB as J, k);
-          const sc = offsetScenario(a, b, offsetOf(ou, Math.min(1e9, om * k * 1e4)));
+          const sc = offsetScenario(a, b, exactOffset(ou, Math.min(1e9, om * k * 1e4)));
           const failures = replayScenario(sc, c.pair, { ops: [c.op] });
           expect(failures.map((f) => `${f.op}: ${f.reason} ${JSON.stringify(f.line)}`)).toEqual([]);
         }),
@@ -241,7 +231,7 @@ describe("properties of the classes", () => {
           const pts = hullPoints(s, jitter, q, c);
           const capsule: J = { type: "capsule", a, b, radius: rr * L };
           const hull: J = { type: "convex", points: pts, position: [0, 0, 0] };
-          const o = offsetOf(ou, Math.min(1e9, om * L));
+          const o = exactOffset(ou, Math.min(1e9, om * L));
           const sc = offsetScenario(capsule, hull, o);
           const r = answerQuery({ op: "contact", a: sc.worldA, b: sc.worldB }) as ContactJson;
           const expected = rr * L + segmentHullDepth(a, b, pts);
@@ -290,7 +280,7 @@ describe("properties of the classes", () => {
           const hi = corner.map((x, k) => (u[k] >= 0 ? x + s * ext[k] : x)) as V;
           const box: J = { type: "aabb", min: lo, max: hi };
           const capsule: J = { type: "capsule", a, b, radius: R };
-          const o = offsetOf(ou, Math.min(1e9, om * R));
+          const o = exactOffset(ou, Math.min(1e9, om * R));
           const sc = offsetScenario(box, capsule, o);
           const r = answerQuery({ op: "distance", a: sc.worldA, b: sc.worldB }) as DistanceJson;
           // The box's nearest point is its corner (u·x least there): its distance from the segment
@@ -351,7 +341,7 @@ describe("properties of the classes", () => {
             rotation: q,
           };
           const hull: J = { type: "convex", points: pts, position: [0, 0, 0] };
-          passes(cyl, hull, offsetOf(ou, Math.min(1e9, om * R)), "cylinder-convex");
+          passes(cyl, hull, exactOffset(ou, Math.min(1e9, om * R)), "cylinder-convex");
         },
       ),
       { numRuns: 50 },
@@ -400,7 +390,7 @@ describe("properties of the classes", () => {
             points: big.map((p) => rotate(q, p)),
             position: [0, 0, 0],
           };
-          passes(A, B, offsetOf(ou, Math.min(1e9, om * S)), "convex-convex", [
+          passes(A, B, exactOffset(ou, Math.min(1e9, om * S)), "convex-convex", [
             "distance",
             "contact",
           ]);
@@ -435,7 +425,7 @@ describe("properties of the classes", () => {
           const hi = corner.map((x, k) => (nOut[k] >= 0 ? x + R * ext[k] : x)) as V;
           const box: J = { type: "aabb", min: lo, max: hi };
           const solid: J = { type, center: [0, 0, 0], halfHeight: H, radius: R, rotation: q };
-          passes(box, solid, offsetOf(ou, Math.min(1e9, om * R)), `aabb-${type}`, ["contact"]);
+          passes(box, solid, exactOffset(ou, Math.min(1e9, om * R)), `aabb-${type}`, ["contact"]);
         },
       ),
       { numRuns: 60 },
@@ -467,7 +457,7 @@ describe("properties of the classes", () => {
             radius: R,
             rotation: q,
           };
-          passes(cyl, box, offsetOf(ou, Math.min(1e9, om * R)), "aabb-cylinder", ["contact"]);
+          passes(cyl, box, exactOffset(ou, Math.min(1e9, om * R)), "aabb-cylinder", ["contact"]);
         },
       ),
       { numRuns: 40 },
@@ -509,7 +499,7 @@ describe("properties of the classes", () => {
             radius: R,
             rotation: q,
           };
-          passes(tri, cone, offsetOf(ou, Math.min(1e9, om * R)), "cone-triangle", ["contact"]);
+          passes(tri, cone, exactOffset(ou, Math.min(1e9, om * R)), "cone-triangle", ["contact"]);
         },
       ),
       { numRuns: 50 },
