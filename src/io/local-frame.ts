@@ -17,8 +17,9 @@ import { parseShape } from "./shapes-json.js";
 
 /**
  * The JSON position fields of the forms that are taken into a local frame (see
- * {@link parseShapesLocal}); a form not listed (half-space) or a composite without a `position`
- * keeps the line in the world frame.
+ * {@link parseShapesLocal}); a composite without a `position` keeps the line in the world frame.
+ * A half-space has no position: one whose normal is an axis moves with that axis's shift (its
+ * offset shifted exactly), one with another normal keeps the axes it has a component on.
  */
 const POSITION_FIELDS: Record<string, readonly string[]> = {
   sphere: ["center"],
@@ -78,6 +79,36 @@ function jsonExtent(j: Json, fields: readonly string[]): number {
   return e;
 }
 
+/**
+ * True when x − o is exact and stays, with twice `extent`, within {@link LOCAL_FRAME_MAX}: a
+ * shift never takes a shape toward the world's coordinate bound (±1e300) — shapes on both sides
+ * of the origin far apart would land up to twice as far out in the frame of one of them (two
+ * spheres at ±6e299, valid, refused by `collide check`); near the bound the spread is that
+ * large, so the shift would gain nothing.
+ */
+function exactShift(x: number, o: number, extent: number): boolean {
+  // TwoSum's rounding error of x + (−o): 0 exactly when the difference is exact.
+  const d = x - o;
+  const z = d - x;
+  return (
+    x - (d - z) + (-o - z) === 0 &&
+    Number.isFinite(d) &&
+    Math.abs(d) + 2 * extent <= LOCAL_FRAME_MAX
+  );
+}
+
+/**
+ * The axis a half-space's JSON normal lies along (0, 1 or 2: that component ±1, the others 0),
+ * else −1. Its plane is then x_axis = normal[axis]·offset, and a shift o of that axis moves the
+ * offset to offset − normal[axis]·o, exactly when the plane's coordinate shifts exactly.
+ */
+function planeAxis(n: readonly number[]): number {
+  for (let i = 0; i < 3; i++) {
+    if (Math.abs(n[i]) === 1 && n[(i + 1) % 3] === 0 && n[(i + 2) % 3] === 0) return i;
+  }
+  return -1;
+}
+
 /** The shapes of a line or scene with the origin of the frame they are read in. */
 export interface LocalShapes {
   /** The shapes with their poses in the local frame (world pose = pose moved by +o). */
@@ -93,20 +124,40 @@ export interface LocalShapes {
 function localOrigin(jsons: readonly unknown[]): [number, number, number] | null {
   if (jsons.length === 0) return null;
   const fields: (readonly string[])[] = [];
+  // Per axis, the plane coordinates of the half-spaces whose normal is that axis (their planes
+  // move with the shift), and whether a half-space with a normal not along an axis has a
+  // component on it (its offset would round if the axis were shifted: the axis stays put).
+  const planes: number[][] = [[], [], []];
+  const pinned = [false, false, false];
+  let placed = 0;
   for (const j of jsons) {
     if (j === null || typeof j !== "object") return null;
     const t = (j as Json).type;
+    if (t === "halfspace") {
+      const n = (j as Json).normal;
+      const d = (j as Json).offset;
+      if (!isVec(n) || typeof d !== "number" || !Number.isFinite(d)) return null;
+      const axis = planeAxis(n);
+      if (axis >= 0) planes[axis].push(n[axis] * d);
+      else for (let i = 0; i < 3; i++) if (n[i] !== 0) pinned[i] = true;
+      fields.push([]);
+      continue;
+    }
     if (typeof t !== "string" || !Object.hasOwn(POSITION_FIELDS, t)) return null;
     const f = POSITION_FIELDS[t];
     if (!f.every((k) => isVec((j as Json)[k]))) return null;
     fields.push(f);
+    placed++;
   }
+  if (placed === 0) return null;
   let small = 0;
   let smallExtent = Number.POSITIVE_INFINITY;
-  const extents = jsons.map((j, i) => jsonExtent(j as Json, fields[i]));
+  const extents = jsons.map((j, i) =>
+    fields[i].length === 0 ? 0 : jsonExtent(j as Json, fields[i]),
+  );
   jsons.forEach((_j, i) => {
     const e = extents[i];
-    if (e < smallExtent) {
+    if (fields[i].length > 0 && e < smallExtent) {
       smallExtent = e;
       small = i;
     }
@@ -114,10 +165,12 @@ function localOrigin(jsons: readonly unknown[]): [number, number, number] | null
   const p0 = (jsons[small] as Json)[fields[small][0]] as number[];
   const o: [number, number, number] = [0, 0, 0];
   for (let i = 0; i < 3; i++) {
+    if (pinned[i]) continue;
     let m = 0;
     jsons.forEach((j, k) => {
       for (const f of fields[k]) m = Math.max(m, Math.abs(((j as Json)[f] as number[])[i]));
     });
+    for (const x of planes[i]) m = Math.max(m, Math.abs(x));
     if (m === 0) continue;
     const u = 2 ** (Math.floor(Math.log2(m)) - 52);
     // (Subnormal coordinates: u underflows to 0; that axis stays unshifted.)
@@ -130,18 +183,10 @@ function localOrigin(jsons: readonly unknown[]): [number, number, number] | null
     let exact = true;
     for (let k = 0; k < jsons.length && exact; k++) {
       for (const f of fields[k]) {
-        const x = ((jsons[k] as Json)[f] as number[])[i];
-        // TwoSum's rounding error of x + (−o): 0 exactly when the difference is exact.
-        const d = x - oi;
-        const z = d - x;
-        if (x - (d - z) + (-oi - z) !== 0 || !Number.isFinite(d)) exact = false;
-        // A shift never takes a shape toward the world's coordinate bound (±1e300): shapes on
-        // both sides of the origin far apart would land up to twice as far out in the frame
-        // of one of them (two spheres at ±6e299, valid, refused by `collide check`). Near the
-        // bound the spread is that large, so the shift would gain nothing.
-        if (Math.abs(d) + 2 * extents[k] > LOCAL_FRAME_MAX) exact = false;
+        if (!exactShift(((jsons[k] as Json)[f] as number[])[i], oi, extents[k])) exact = false;
       }
     }
+    for (const x of planes[i]) if (!exactShift(x, oi, 0)) exact = false;
     if (exact) o[i] = oi;
   }
   if (o[0] === 0 && o[1] === 0 && o[2] === 0) return null;
@@ -151,7 +196,7 @@ function localOrigin(jsons: readonly unknown[]): [number, number, number] | null
 /**
  * Parses the JSON shapes of one query line or one scene (`names[i]` names shape i in errors)
  * in one local frame: when every shape is a form of {@link POSITION_FIELDS} with its positions
- * given, each is moved by −o first, where o is, per axis, the smallest shape's first position
+ * given or a half-space (see {@link localOrigin}), each is moved by −o first, where o is, per axis, the smallest shape's first position
  * rounded to a multiple of the rounding unit of the largest coordinate on that axis, so every
  * shifted coordinate x − o is exact (both are multiples of x's unit); an axis on which some
  * coordinate would round (shapes farther apart than their coordinates' precision) stays
@@ -176,6 +221,13 @@ export function parseShapesLocal(
   try {
     shapes = jsons.map((j, k) => {
       const c: Json = { ...(j as Json) };
+      if (c.type === "halfspace") {
+        // Its normal lies along a shifted axis (or has no component on any: localOrigin).
+        const n = c.normal as number[];
+        const axis = planeAxis(n);
+        if (axis >= 0) c.offset = n[axis] * (n[axis] * (c.offset as number) - o[axis]);
+        return parseShape(c, names[k], ctx);
+      }
       for (const f of POSITION_FIELDS[c.type as string])
         c[f] = (c[f] as number[]).map((x, i) => x - o[i]);
       return parseShape(c, names[k], ctx);

@@ -131,15 +131,24 @@ describe("issue 16: aabbs touching exactly far from the origin, one truth", () =
     expect(s.origin).toEqual([X, 0, 0]);
     expect(s.bodies[0].pose.translation.x).toBe(1.5 * u);
     expect(s.bodies[1].pose.translation.x).toBe(-1.5 * u);
-    // A half-space keeps the scene in the world frame (its offset would round).
+    // A half-space whose normal is an axis moves with the frame (here it has no x component:
+    // its offset stays); one with a component on x keeps x unshifted (its offset would round).
     const h = parseScene({
       bodies: [
         { id: "a", shape: A },
         { id: "h", shape: { type: "halfspace", normal: [0, 1, 0], offset: 0 } },
       ],
     });
-    expect(h.origin).toEqual([0, 0, 0]);
-    expect(h.bodies[0].pose.translation.x).toBe(X + 2 * u);
+    expect(h.origin).toEqual([X, 0, 0]);
+    expect(h.bodies[0].pose.translation.x).toBe(1.5 * u);
+    const t = parseScene({
+      bodies: [
+        { id: "a", shape: A },
+        { id: "h", shape: { type: "halfspace", normal: [0.6, 0.8, 0], offset: 0 } },
+      ],
+    });
+    expect(t.origin).toEqual([0, 0, 0]);
+    expect(t.bodies[0].pose.translation.x).toBe(X + 2 * u);
   });
 });
 
