@@ -95,8 +95,8 @@ export function makeEpaResult(): EpaResult {
 // Arenas.
 //
 // The polytope is a closed triangle mesh with face adjacency: edge e of face f runs from corner e
-// to corner e + 1 (mod 3), and fAdj[3f + e] is the twin half-edge 3g + e' of the neighbour g
-// across it. The faces that see a new support point are found by a flood from the closest face
+// to corner e + 1 (mod 3), and fAdj[3f + e] is the twin half-edge 4g + e' of the neighbour g
+// across it (4g, not 3g: the flood takes g and e' apart by a shift and a mask, not a division). The faces that see a new support point are found by a flood from the closest face
 // over this adjacency (not by testing every face), and the flood walks the horizon in loop order,
 // so the new fan is linked to its neighbours as it is made. Removed faces go to a free list and
 // their slots are reused: a polytope of V vertices has 2V − 4 faces, so MAX_FACES bounds the live
@@ -113,7 +113,7 @@ let nv = 0;
 
 /** Corner vertex indices of each face, counter-clockwise seen from outside. */
 const fIdx = new Int32Array(3 * MAX_FACES);
-/** Twin half-edge (3·face + edge) across each edge. */
+/** Twin half-edge (4·face + edge) across each edge (indexed 3·face + edge). */
 const fAdj = new Int32Array(3 * MAX_FACES);
 const fNrm = new Float64Array(3 * MAX_FACES);
 /** Plane distance of each face; +∞ for a removed face or a face without a normal. */
@@ -317,7 +317,7 @@ function floodVisible(f: number, q: number): boolean {
     let e = stEdge[top] + done;
     if (e >= 3) e -= 3;
     const he = fAdj[3 * g + e];
-    const h = (he / 3) | 0;
+    const h = he >> 2;
     const m = fMark[h];
     if (m === s) continue;
     let sees = false;
@@ -330,7 +330,7 @@ function floodVisible(f: number, q: number): boolean {
     if (sees) {
       fMark[h] = s;
       visList[nVis++] = h;
-      let te = he - 3 * h + 1;
+      let te = (he & 3) + 1;
       if (te >= 3) te -= 3;
       stFace[sp] = h;
       stEdge[sp] = te;
@@ -603,12 +603,37 @@ function buildTetrahedron(): boolean {
       if (fIdx[k] === j && fIdx[k % 3 === 2 ? k - 2 : k + 1] === i) twin = k;
     }
     if (twin < 0) return false;
-    fAdj[h] = twin;
+    fAdj[h] = 4 * ((twin / 3) | 0) + (twin % 3);
   }
   return true;
 }
 
 const nDir = vec3.create();
+/**
+ * Arena slot of the support pair that confirmed the last run's closest face (taken along nDir,
+ * left in the arenas past `nv`), or −1 when the run ended otherwise.
+ */
+let lastSupport = -1;
+
+/**
+ * After an {@link epa} or {@link epaOctahedron} run that converged by confirming its closest
+ * face: writes to `out` the direction of that last support pair (the face's unit normal, xyz),
+ * A's support point along it and B's along its negation (xyz each, the support maps' frame) and
+ * returns true — the support pair of that direction, which a caller evaluating the same maps
+ * along the same normal need not ask for again. Returns false (out untouched) otherwise.
+ */
+export function epaLastSupport(out: Float64Array): boolean {
+  const k = lastSupport;
+  if (k < 0) return false;
+  out[0] = nDir.x;
+  out[1] = nDir.y;
+  out[2] = nDir.z;
+  for (let c = 0; c < 3; c++) {
+    out[3 + c] = va[3 * k + c];
+    out[6 + c] = vb[3 * k + c];
+  }
+  return true;
+}
 /** The closest face saved before the polytope changes: normal xyz and plane distance. */
 const savedFace = new Float64Array(4);
 let savedI = 0;
@@ -639,6 +664,7 @@ export function epa(
   faceTop = 0;
   nFree = 0;
   size[0] = 0;
+  lastSupport = -1;
   out.iterations = 0;
   const count = Math.min(Math.max(simplex.count, 0), 4);
   for (let i = 0; i < count; i++) {
@@ -676,6 +702,7 @@ export function epa(
  * confirmed within `tolerance`, and writes `out` (see {@link epa}).
  */
 function expand(out: EpaResult, a: SupportMap, b: SupportMap, tolerance: number): EpaResult {
+  lastSupport = -1;
   // The answer is taken once, at the end, from the closest face of the last iteration whose
   // polytope is still the current one (`current`); when the run ends after the polytope has
   // changed (a degenerate step, the iteration cap), from that face as saved (`savedI` …): its
@@ -728,6 +755,7 @@ function expand(out: EpaResult, a: SupportMap, b: SupportMap, tolerance: number)
     }
     if (done) {
       nv--;
+      lastSupport = nv;
       status = EpaStatus.Converged;
       break;
     }
@@ -752,18 +780,58 @@ function expand(out: EpaResult, a: SupportMap, b: SupportMap, tolerance: number)
     for (let v = 0; v < nVis; v++) freeFace(visList[v]);
     // The fan from q to the horizon: edge 0 of each new face is its horizon edge (twin beyond),
     // edge 1 (hB → q) meets edge 2 of the next one, edge 2 (q → hA) edge 1 of the previous one.
+    // setFace written out (V8 does not inline it here): the faces' square roots and divisions,
+    // independent of each other, then overlap.
+    const qx = vw[3 * q];
+    const qy = vw[3 * q + 1];
+    const qz = vw[3 * q + 2];
     for (let e = 0; e < nh; e++) {
-      const g = allocFace();
+      const g = nFree > 0 ? freeFaces[--nFree] : faceTop++;
+      fLive[g] = 1;
+      fMark[g] = 0;
       newFaces[e] = g;
-      setFace(g, hA[e], hB[e], q);
-      fAdj[3 * g] = hTwin[e];
-      fAdj[hTwin[e]] = 3 * g;
+      const i = hA[e];
+      const j = hB[e];
+      fIdx[3 * g] = i;
+      fIdx[3 * g + 1] = j;
+      fIdx[3 * g + 2] = q;
+      const ox = vw[3 * i];
+      const oy = vw[3 * i + 1];
+      const oz = vw[3 * i + 2];
+      const ax = vw[3 * j] - ox;
+      const ay = vw[3 * j + 1] - oy;
+      const az = vw[3 * j + 2] - oz;
+      const bx = qx - ox;
+      const by = qy - oy;
+      const bz = qz - oz;
+      const l1 = ax * ax + ay * ay + az * az;
+      const l2 = bx * bx + by * by + bz * bz;
+      const cx = ay * bz - az * by;
+      const cy = az * bx - ax * bz;
+      const cz = ax * by - ay * bx;
+      const nn = cx * cx + cy * cy + cz * cz;
+      if (!(nn > GJK_DEGENERATE_SIMPLEX_TOLERANCE ** 2 * l1 * l2)) {
+        fDist[g] = Number.POSITIVE_INFINITY;
+      } else {
+        const inv = 1 / Math.sqrt(nn);
+        const nx = cx * inv;
+        const ny = cy * inv;
+        const nz = cz * inv;
+        fNrm[3 * g] = nx;
+        fNrm[3 * g + 1] = ny;
+        fNrm[3 * g + 2] = nz;
+        fDist[g] = nx * ox + ny * oy + nz * oz;
+        nNormal++;
+      }
+      const t = hTwin[e];
+      fAdj[3 * g] = t;
+      fAdj[3 * (t >> 2) + (t & 3)] = 4 * g;
     }
     for (let e = 0; e < nh; e++) {
       const g = newFaces[e];
       const next = newFaces[e + 1 === nh ? 0 : e + 1];
-      fAdj[3 * g + 1] = 3 * next + 2;
-      fAdj[3 * next + 2] = 3 * g + 1;
+      fAdj[3 * g + 1] = 4 * next + 2;
+      fAdj[3 * next + 2] = 4 * g + 1;
     }
     if (nNormal < 4) {
       status = EpaStatus.Degenerate;
@@ -811,7 +879,7 @@ const OCTA_DIRS = new Float64Array(18);
  * regular octahedron (and for any octahedron that passes the checks there).
  */
 const OCTA_FACES = new Int32Array(24);
-/** Twin half-edge of each half-edge of {@link OCTA_FACES} (fixed: made once). */
+/** Twin half-edge (4·face + edge) of each half-edge of {@link OCTA_FACES} (fixed: made once). */
 const OCTA_ADJ = new Int32Array(24);
 for (let f = 0; f < 8; f++) {
   const x = f & 1;
@@ -827,7 +895,9 @@ for (let h = 0; h < 24; h++) {
   const i = OCTA_FACES[h];
   const j = OCTA_FACES[h % 3 === 2 ? h - 2 : h + 1];
   for (let k = 0; k < 24; k++) {
-    if (OCTA_FACES[k] === j && OCTA_FACES[k % 3 === 2 ? k - 2 : k + 1] === i) OCTA_ADJ[h] = k;
+    if (OCTA_FACES[k] === j && OCTA_FACES[k % 3 === 2 ? k - 2 : k + 1] === i) {
+      OCTA_ADJ[h] = 4 * ((k / 3) | 0) + (k % 3);
+    }
   }
 }
 
@@ -852,6 +922,7 @@ export function epaOctahedron(
 ): boolean {
   nv = 0;
   size[0] = 0;
+  lastSupport = -1;
   for (let d = 0; d < 6; d++) {
     dirs.x = OCTA_DIRS[3 * d];
     dirs.y = OCTA_DIRS[3 * d + 1];

@@ -37,6 +37,7 @@ import {
   EpaStatus,
   epa,
   epaAnswerSupports,
+  epaLastSupport,
   epaOctahedron,
   makeEpaResult,
 } from "../geometry/epa.js";
@@ -198,6 +199,7 @@ const pairOffset = vec3.create();
 function loadPair(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
   coreA.reset(a);
   coreB.reset(b);
+  overlapMemo[9] = 0;
   const k = pairRescaleFactor(a, b, bInA);
   const t = bInA.translation;
   const mB = pairMagnitudes[1];
@@ -1123,6 +1125,8 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     );
   }
   satGapIo[0] = 0;
+  // EPA's confirming support pair (along its closest face's normal) for overlapInto.
+  if (epaLastSupport(overlapMemo)) overlapMemo[9] = 1;
   let depth = epaOut.depth;
   // EPA's polytope holds the origin when GJK's simplex did (not after an unproven run): the
   // depth of its closest face is a lower bound on the core depth (see boundIo).
@@ -2517,11 +2521,52 @@ const overlapIo = new Float64Array(1);
  * curved shapes, 0.16 MB with mesh bodies from a small wrapper returning it).
  */
 function overlapInto(n: Vec3): void {
-  coreA.support(sA, n);
-  vec3.negate(negN, n);
-  coreBInA.support(sB, negN);
+  const m = overlapMemo;
+  const x = n.x;
+  const y = n.y;
+  const z = n.z;
+  // The same direction, bit for bit (a zero's sign too), as the memo's: its support pair.
+  if (
+    m[9] === 1 &&
+    x === m[0] &&
+    y === m[1] &&
+    z === m[2] &&
+    (x !== 0 || 1 / x === 1 / m[0]) &&
+    (y !== 0 || 1 / y === 1 / m[1]) &&
+    (z !== 0 || 1 / z === 1 / m[2])
+  ) {
+    sA.x = m[3];
+    sA.y = m[4];
+    sA.z = m[5];
+    sB.x = m[6];
+    sB.y = m[7];
+    sB.z = m[8];
+  } else {
+    coreA.support(sA, n);
+    vec3.negate(negN, n);
+    coreBInA.support(sB, negN);
+    m[0] = x;
+    m[1] = y;
+    m[2] = z;
+    m[3] = sA.x;
+    m[4] = sA.y;
+    m[5] = sA.z;
+    m[6] = sB.x;
+    m[7] = sB.y;
+    m[8] = sB.z;
+    m[9] = 1;
+  }
   overlapIo[0] = vec3.dot(n, sA) - vec3.dot(n, sB);
 }
+
+/**
+ * {@link overlapInto}'s last direction [0..2], A's support point along it [3..5] and B's along
+ * its negation [6..8] (cores as loaded, solver frame), valid when [9] is 1: cleared by
+ * {@link loadPair}, seeded by EPA's confirming support pair (`epaLastSupport`). The exact-axis
+ * check and the lower bound both ask for the pair along EPA's normal, which EPA's last iteration
+ * asked for already.
+ */
+const overlapMemo = new Float64Array(10);
 
 /**
  * True when solvedA lies outside A's bounding ball (about A's origin, A's frame) or solvedB

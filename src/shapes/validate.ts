@@ -128,7 +128,7 @@ export function checkObject(field: string, v: unknown): void {
 export function checkTypedArray(
   field: string,
   v: unknown,
-  ctor: Float64ArrayConstructor | Uint32ArrayConstructor,
+  ctor: Float64ArrayConstructor | Uint32ArrayConstructor | Uint8ArrayConstructor,
 ): void {
   if (!(v instanceof ctor)) invalidValue(field, v, `must be a ${ctor.name}`);
 }

@@ -5,7 +5,9 @@
  * every vertex (the largest dir·v, the first in vertex order on a tie), written here — the climb
  * must return exactly that vertex for every direction, ties, faces nearly normal to the direction
  * and rounding included, for hulls of sphere clouds, prisms and cylinders (caps of many coplanar
- * corners), flat polygons, and clouds scaled by 1e±6 or moved 1e6 away.
+ * corners), flat polygons, and clouds scaled by 1e±6 or moved 1e6 away; and where a cell of the
+ * cube map is marked settled (its start vertex taken at once), at every corner and edge of every
+ * cell, crossed by a hair.
  */
 import { describe, expect, it } from "vitest";
 import { makeRandom } from "../../src/math/random.js";
@@ -15,6 +17,7 @@ import {
   makeConvexPolyhedron,
   supportConvexPolyhedron,
 } from "../../src/shapes/convex-polyhedron.js";
+import { checkShape } from "../../src/shapes/validate.js";
 
 /** The oracle: index of the first vertex of largest dir·v. */
 function scanIndex(c: ConvexPolyhedron, d: Vec3): number {
@@ -160,6 +163,102 @@ describe("convex polyhedron support: the hill climb is the scan", () => {
         hull.vertices[3 * i + 2],
       ]);
     }
+  });
+});
+
+describe("convex polyhedron support: settled cells answer at once, and answer the scan", () => {
+  /** Directions at the corners of every cube-map cell, nudged across each edge by 1e-12 … 1e-3. */
+  function cellCornerDirections(rng: () => number): Vec3[] {
+    const cells = 16;
+    const dirs: Vec3[] = [];
+    for (let face = 0; face < 6; face++) {
+      const axis = face >> 1;
+      const sign = face & 1 ? -1 : 1;
+      for (let i = 0; i <= cells; i++) {
+        for (let j = 0; j <= cells; j++) {
+          for (const eps of [0, 1e-12, -1e-12, 1e-6, -1e-6, 1e-3 * (rng() - 0.5)]) {
+            const u = (i / cells) * 2 - 1 + eps;
+            const w = (j / cells) * 2 - 1 - eps;
+            const m = [1, 3.7e-90, 2.1e90][Math.floor(rng() * 3)];
+            const d =
+              axis === 0
+                ? { x: sign * m, y: u * m, z: w * m }
+                : axis === 1
+                  ? { x: w * m, y: sign * m, z: u * m }
+                  : { x: u * m, y: w * m, z: sign * m };
+            dirs.push(d);
+          }
+        }
+      }
+    }
+    return dirs;
+  }
+
+  it("marks most cells of a 32-vertex hull settled, none of a flat polygon's normal cells", () => {
+    const rng = makeRandom(21);
+    const hull = makeConvexPolyhedron(sphereCloud(rng, 32, 0.8));
+    const settled = hull.supportSettled as Uint8Array;
+    expect(settled).toBeInstanceOf(Uint8Array);
+    expect(settled.length).toBe(hull.supportStarts?.length);
+    const share = settled.reduce((a, b) => a + b, 0) / settled.length;
+    expect(share).toBeGreaterThan(0.5);
+    const flat = makeConvexPolyhedron(flatPolygon(60));
+    // ±y: the polygon's normal, every corner tied there.
+    const cellsPerFace = (flat.supportSettled as Uint8Array).length / 6;
+    const S = Math.sqrt(cellsPerFace);
+    for (const face of [2, 3]) {
+      const c = (face * S + S / 2) * S + S / 2;
+      expect(flat.supportSettled?.[c]).toBe(0);
+    }
+  });
+
+  it("every cell's corners and edges, crossed by a hair, on hulls of every kind (scan oracle)", () => {
+    const rng = makeRandom(33);
+    const out = { x: 0, y: 0, z: 0 };
+    const cases = [
+      ...hulls(4),
+      { name: "sphere 32", hull: makeConvexPolyhedron(sphereCloud(rng, 32, 0.8)) },
+      { name: "prism 16", hull: makeConvexPolyhedron(prism(16, 0.5)) },
+    ];
+    for (const { name, hull } of cases) {
+      for (const d of cellCornerDirections(rng)) {
+        const i = scanIndex(hull, d);
+        supportConvexPolyhedron(out, hull, d);
+        const v = hull.vertices;
+        if (out.x !== v[3 * i] || out.y !== v[3 * i + 1] || out.z !== v[3 * i + 2]) {
+          throw new Error(`${name} dir ${JSON.stringify(d)}: vertex ${i} wanted`);
+        }
+      }
+    }
+  });
+
+  it("keeps no settled cell on a hull beyond [2^-400, 2^400], and still answers the scan", () => {
+    const rng = makeRandom(41);
+    const out = { x: 0, y: 0, z: 0 };
+    for (const k of [1e-125, 1e125]) {
+      const hull = makeConvexPolyhedron(sphereCloud(rng, 40, 1).map((x) => x * k));
+      expect((hull.supportSettled as Uint8Array).every((x) => x === 0)).toBe(true);
+      for (const d of directions(rng, hull)) {
+        const i = scanIndex(hull, d);
+        supportConvexPolyhedron(out, hull, d);
+        expect([out.x, out.y, out.z]).toEqual([
+          hull.vertices[3 * i],
+          hull.vertices[3 * i + 1],
+          hull.vertices[3 * i + 2],
+        ]);
+      }
+    }
+  });
+
+  it("refuses a hand-built record whose cube-map tables have the wrong length", () => {
+    const hull = makeConvexPolyhedron(sphereCloud(makeRandom(5), 40, 1));
+    expect(() => checkShape("s", { ...hull, supportStarts: new Uint32Array(384) })).toThrow(
+      /supportStarts/,
+    );
+    expect(() => checkShape("s", { ...hull, supportSettled: new Uint8Array(10) })).toThrow(
+      /supportSettled/,
+    );
+    expect(() => checkShape("s", hull)).not.toThrow();
   });
 });
 

@@ -28,6 +28,7 @@ import {
   aabbConvexPolyhedron,
   type ConvexPolyhedron,
   makeConvexPolyhedron,
+  SUPPORT_START_CELLS,
   supportConvexPolyhedron,
 } from "../convex-polyhedron.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
@@ -238,6 +239,13 @@ function rayCastConvexPolyhedron(
   return finishRayHit(out, maxToi, 1, solid);
 }
 
+/** A cube-map table of the support (one entry per cell of makeConvexPolyhedron's map). */
+function checkCellTable(field: string, t: Uint32Array | Uint8Array): void {
+  if (t.length !== SUPPORT_START_CELLS) {
+    invalidValue(field, t.length, `must hold ${SUPPORT_START_CELLS} cells (one per cube-map cell)`);
+  }
+}
+
 function checkConvexPolyhedron(field: string, s: ConvexPolyhedron): void {
   checkTypedArray(`${field}.vertices`, s.vertices, Float64Array);
   checkTypedArray(`${field}.faceOffsets`, s.faceOffsets, Uint32Array);
@@ -254,6 +262,11 @@ function checkConvexPolyhedron(field: string, s: ConvexPolyhedron): void {
   }
   if (s.supportStarts !== undefined) {
     checkTypedArray(`${field}.supportStarts`, s.supportStarts, Uint32Array);
+    checkCellTable(`${field}.supportStarts`, s.supportStarts);
+  }
+  if (s.supportSettled !== undefined) {
+    checkTypedArray(`${field}.supportSettled`, s.supportSettled, Uint8Array);
+    checkCellTable(`${field}.supportSettled`, s.supportSettled);
   }
   if (s.supportClimbSlack !== undefined) {
     checkNonNegative(`${field}.supportClimbSlack`, s.supportClimbSlack);
