@@ -376,9 +376,12 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     lengthInto(pairBInA.translation, 1);
     const size = Math.max(w, sizeIo[1], shiftIo[1]);
     touchIo[0] = k;
-    // Only overlaps within the near-touching band (a deep one, as a stack's, pays nothing).
+    // Only overlaps within the near-touching band (a deep one, as a stack's, pays nothing), or
+    // whose witness was moved along the normal by more than rounding to be placed (placedIo): a
+    // hint from EPA's face moved onto another face's plane (a box-like hull of 0.2 on a
+    // capsule's segment, 2e3 deep, its witness 1.5e-2 beside the hull's face; issue 16).
     const depth = (0 - solvedIo[0]) * k;
-    if (depth <= NEAR_TOUCH * size && witnessesOffShapes()) {
+    if ((depth <= NEAR_TOUCH * size || placedIo[0] > SEAT_SLACK * size) && witnessesOffShapes()) {
       if (depth <= TOUCH_TOLERANCE * size) touchWitnesses(1);
       else seatWitnesses();
     }
@@ -530,6 +533,14 @@ function witnessesOffShapes(): boolean {
   }
   return false;
 }
+
+/**
+ * [0] how far the last {@link solveLoaded} moved a witness along the normal to place it (a hint
+ * onto its shape's supporting plane, `refined.placed`, or the depth of {@link witnessesAlong}),
+ * solver units, 0 when its witnesses are support points or EPA's blends; [1] the unproven
+ * candidate's. A witness moved farther than rounding may lie beside its shape's supporting face.
+ */
+const placedIo = new Float64Array(2);
 
 /**
  * True when the last {@link solveLoaded} answered a gap from its overlap path (EPA, SAT, the
@@ -1064,6 +1075,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   }
   overlapGap = false;
+  placedIo[0] = 0;
   const unproven =
     !deep && (gjkOut.unproven || curvedGapUnbacked(a, b) || curvedCoreGapUnbacked(a, b));
   // The upper bound of boundIo: GJK's closest point (a point of the Minkowski difference).
@@ -1082,6 +1094,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     unprovenIo[0] = refined.overlap;
     vec3.copy(unprovenNormal, refined.normal);
     vec3.copy(unprovenA, refined.pointA);
+    placedIo[1] = refined.placed;
     vec3.copy(unprovenB, refined.pointB);
   }
   if (!deep && !unproven && gjkOut.status === GjkStatus.Separated && gjkOut.distance > 0) {
@@ -1166,6 +1179,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
       }
     }
     witnessesAlong(a, b, solvedNormal, depth);
+    placedIo[0] = Math.abs(depth);
   }
   // EPA's face on a curved Minkowski difference is good to EPA_TOLERANCE only, and its witnesses
   // are blends of support points, inside the shapes: refine the normal to the least overlap
@@ -1197,7 +1211,10 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     // of 6e-6 deep inside one of 6e5 (issue 16, seed 44 at main 862b248) the blend lay 6.8e5
     // from the small hull. A witness outside its shape's bounding ball is no witness: B's
     // deepest point along −n instead, and A's depth·n ahead of it.
-    if (witnessOutsideBall(a, b, bInA)) witnessesAlong(a, b, solvedNormal, depth);
+    if (witnessOutsideBall(a, b, bInA)) {
+      witnessesAlong(a, b, solvedNormal, depth);
+      placedIo[0] = Math.abs(depth);
+    }
   } else {
     // EPA's depth, a certified lower bound when it converged, through refineLowerIo.
     const bounded = epaOut.status === EpaStatus.Converged;
@@ -1212,6 +1229,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
       vec3.copy(solvedNormal, refined.normal);
       vec3.copy(solvedA, refined.pointA);
       vec3.copy(solvedB, refined.pointB);
+      placedIo[0] = refined.placed;
     }
   }
   // EPA's answer from a sliver simplex only where clearly less (its flat-polytope witnesses can
@@ -1221,6 +1239,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     depth = unprovenIo[0];
     vec3.copy(solvedNormal, unprovenNormal);
     vec3.copy(solvedA, unprovenA);
+    placedIo[0] = placedIo[1];
     vec3.copy(solvedB, unprovenB);
   }
   solvedIo[0] = 0 - (depth + r);
@@ -1560,6 +1579,7 @@ function exactPolytopeAxis(a: ConvexShape, b: ConvexShape, bInA: Isometry): void
   vec3.copy(solvedNormal, refined.normal);
   vec3.copy(solvedA, refined.pointA);
   vec3.copy(solvedB, refined.pointB);
+  placedIo[0] = refined.placed;
   axisIo[1] = refined.overlap;
 }
 
