@@ -46,6 +46,13 @@ export interface NormalRefinement {
   step: number;
   /** Number of support evaluations used. */
   evaluations: number;
+  /**
+   * How far the caller's hints were moved along the normal onto their shapes' supporting planes
+   * (the larger of the two), scene units; 0 when the witnesses are support points or one is
+   * placed on the other's line. A hint moved by more than rounding came from another feature
+   * (EPA's face before the normal changed) and can lie beside its shape's supporting face.
+   */
+  placed: number;
 }
 
 /** A fresh refinement record. */
@@ -58,6 +65,7 @@ export function makeNormalRefinement(): NormalRefinement {
     gradient: 0,
     step: 0,
     evaluations: 0,
+    placed: 0,
   };
 }
 
@@ -563,6 +571,7 @@ function anchorWitnesses(
 ): void {
   const f = ridgeIo[0];
   const step = ridgeIo[1];
+  out.placed = 0;
   const tilt = Math.max(step, WITNESS_PROBE_ANGLE);
   moveIo[4] = tilt;
   supportMoves(out, a, b, d, 0);
@@ -605,12 +614,14 @@ function anchorWitnesses(
       pa.x = hintA.x + d.x * s;
       pa.y = hintA.y + d.y * s;
       pa.z = hintA.z + d.z * s;
+      out.placed = Math.abs(s);
     }
     if (jumpsB) {
       const s = hB - (d.x * hintB.x + d.y * hintB.y + d.z * hintB.z);
       pb.x = hintB.x + d.x * s;
       pb.y = hintB.y + d.y * s;
       pb.z = hintB.z + d.z * s;
+      out.placed = Math.max(out.placed, Math.abs(s));
     }
     return;
   }

@@ -275,7 +275,7 @@ export function polytopeFeatureGap(
     if (countIo[6] !== 0) {
       const k = vec3.dot(bestN, dir) < 0 ? -1 : 1;
       vec3.scale(dir, bestN, k / Math.sqrt(vec3.dot(bestN, bestN)));
-    } else vec3.scale(dir, dir, 1 / d);
+    } else if (!segmentNormal(d)) vec3.scale(dir, dir, 1 / d);
     a.support(supA, dir);
     vec3.negate(negDir, dir);
     b.support(supB, negDir);
@@ -288,8 +288,82 @@ export function polytopeFeatureGap(
       simplexFeatureIo[1] = sep;
       return;
     }
-    const grewA = addCorner(featA, 0, supA);
-    const grewB = addCorner(featB, 1, supB);
+    let grewA = addCorner(featA, 0, supA);
+    let grewB = addCorner(featB, 1, supB);
+    // A side whose support along the direction is held already lies flat there (a face or an
+    // edge, its support an arbitrary corner of it): its corner toward the other side's new
+    // support point, by a support along the direction tilted that way (a small hull's vertex
+    // above a large face beside the diagonal its held corners span: issue 16, hulls of 1 and
+    // 1e-9, the gap 3.9e-12 for 3.8e-14).
+    if (!grewA) grewA = tiltedCorner(a, featA, 0, dir, supB);
+    if (!grewB) grewB = tiltedCorner(b, featB, 1, negDir, supA);
     if (!grewA && !grewB) return;
   }
+}
+
+/**
+ * A corner against an edge's inside (one corner held on one side, two on the other): dir, the
+ * points' difference, made normal to the edge and unit (returns true; false otherwise or when
+ * nothing is left). The closest point's parameter along the edge rounds at the edge's length,
+ * a tilt of the difference that a long edge turns into a false shortfall of the separation
+ * (a vertex 3.9e-12 below the diagonal of a face of 2, the difference tilted 1e-5 along it).
+ */
+function segmentNormal(d: number): boolean {
+  let f: Vec3[];
+  if (countIo[0] === 2 && countIo[1] === 1) f = featA;
+  else if (countIo[1] === 2 && countIo[0] === 1) f = featB;
+  else return false;
+  vec3.sub(e0, f[1], f[0]);
+  const ee = vec3.dot(e0, e0);
+  if (!(ee > 0 && ee < Number.POSITIVE_INFINITY)) return false;
+  vec3.addScaled(dir, dir, e0, -vec3.dot(dir, e0) / ee);
+  const l = Math.sqrt(vec3.dot(dir, dir));
+  if (!(l > 0 && l <= d)) return false;
+  vec3.scale(dir, dir, 1 / l);
+  return true;
+}
+
+/** Tilt of the direction, radians, by which {@link tiltedCorner} picks a flat support's corner. */
+const CORNER_TILT = 2 ** -20;
+
+const tilted = vec3.create();
+const sideways = vec3.create();
+const corner = vec3.create();
+const nearest = vec3.create();
+
+/**
+ * Adds to side f (count at countIo[side]) m's support along unit d tilted by CORNER_TILT toward
+ * point p (the other side's new support point) from the held corners' point nearest it, across
+ * d: on a face or an edge normal to d, a corner beyond the held ones' edge that p's projection
+ * lies outside (its outward normal in the face). False when p projects onto the held corners, or
+ * the corner is held already.
+ */
+function tiltedCorner(m: SupportMap, f: Vec3[], side: number, d: Vec3, p: Vec3): boolean {
+  const n = countIo[side];
+  if (n === 1) vec3.copy(nearest, f[0]);
+  else if (n === 2) {
+    closestOnSegment(p, f, 0, 1);
+    vec3.copy(nearest, q);
+  } else {
+    let best = Number.POSITIVE_INFINITY;
+    for (let j = 0; j < n; j++) {
+      for (let k = j + 1; k < n; k++) {
+        for (let l = k + 1; l < n; l++) {
+          closestOnTriangle(p, f, j, k, l);
+          const dd = vec3.distanceSq(p, q);
+          if (dd < best) {
+            best = dd;
+            vec3.copy(nearest, q);
+          }
+        }
+      }
+    }
+  }
+  vec3.sub(sideways, p, nearest);
+  vec3.addScaled(sideways, sideways, d, -vec3.dot(sideways, d));
+  const l = Math.sqrt(vec3.dot(sideways, sideways));
+  if (!(l > 0 && l < Number.POSITIVE_INFINITY)) return false;
+  vec3.addScaled(tilted, d, sideways, CORNER_TILT / l);
+  m.support(corner, tilted);
+  return addCorner(f, side, corner);
 }

@@ -378,9 +378,12 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     lengthInto(pairBInA.translation, 1);
     const size = Math.max(w, sizeIo[1], shiftIo[1]);
     touchIo[0] = k;
-    // Only overlaps within the near-touching band (a deep one, as a stack's, pays nothing).
+    // Only overlaps within the near-touching band (a deep one, as a stack's, pays nothing), or
+    // whose witness was moved along the normal by more than rounding to be placed (placedIo): a
+    // hint from EPA's face moved onto another face's plane (a box-like hull of 0.2 on a
+    // capsule's segment, 2e3 deep, its witness 1.5e-2 beside the hull's face; issue 16).
     const depth = (0 - solvedIo[0]) * k;
-    if (depth <= NEAR_TOUCH * size && witnessesOffShapes()) {
+    if ((depth <= NEAR_TOUCH * size || placedIo[0] > SEAT_SLACK * size) && witnessesOffShapes()) {
       if (depth <= TOUCH_TOLERANCE * size) touchWitnesses(1);
       else seatWitnesses();
     }
@@ -532,6 +535,14 @@ function witnessesOffShapes(): boolean {
   }
   return false;
 }
+
+/**
+ * [0] how far the last {@link solveLoaded} moved a witness along the normal to place it (a hint
+ * onto its shape's supporting plane, `refined.placed`, or the depth of {@link witnessesAlong}),
+ * solver units, 0 when its witnesses are support points or EPA's blends; [1] the unproven
+ * candidate's. A witness moved farther than rounding may lie beside its shape's supporting face.
+ */
+const placedIo = new Float64Array(2);
 
 /**
  * True when the last {@link solveLoaded} answered a gap from its overlap path (EPA, SAT, the
@@ -710,6 +721,7 @@ function polishWitnesses(scene: number, on: number, touch: number): void {
   // Onto its own shape first: a witness placed along the normal can be off its shape as well.
   alternateProjections(on, TOUCH_POLISH_ITERATIONS, 1);
   if (touch !== 0) centreStarts();
+  if (touch !== 0) faceFeatureStarts();
   const best = polishIo[0];
   if (touch === 0) {
     // Not a touch: the pair itself, A's point first; its gap when below the solver's.
@@ -775,6 +787,80 @@ function centreStarts(): void {
     polishIo[0] = centreIo[0];
     polishIo[1] = centreIo[1];
   }
+}
+
+const planeFrom = vec3.create();
+const planeN = vec3.create();
+const planeE1 = vec3.create();
+const planeE2 = vec3.create();
+const planeC = vec3.create();
+const edgeCorners: Vec3[] = [vec3.create(), vec3.create(), vec3.create()];
+const edgeGjk = makeGjkResult();
+const edgeSeg = new SegmentSupport();
+
+/**
+ * At a touch still off by more than SEAT_SLACK after {@link centreStarts}, of a curved shape on
+ * a polytope's face (GJK's simplex of the pair's polytope point projected onto it): candidates
+ * on the polytope from that face's features — the curved shape's support point toward the face
+ * (its deepest point there), taken onto the polytope, and each edge's point nearest the curved
+ * shape (GJK of the edge against its core) — each kept with its projection onto the curved shape
+ * where that pair is closer. A cap or a slant nearly parallel to the face makes the projections
+ * cycle in steps of θ² of the gap, below the rounding of the coordinates, beside the edge the
+ * shapes touch at (issue 16, seed 47: a cone's base 7.8e-3 rad from a box mesh's face at size
+ * 3e-6, touching its edge; the face's point left 1.2e-16 from the edge, 3.5e-19 off the cone,
+ * where the bar is 1.3e-19; the edge's point 6.5e-20). Cores loaded, solver frame. At most
+ * three GJK runs on a segment and eight point projections, only at such touches.
+ */
+function faceFeatureStarts(): void {
+  lengthInto(pairBInA.translation, 0);
+  lengthInto(polishBest, 1);
+  const slack = SEAT_SLACK * Math.max(sizeIo[0], sizeIo[1], shiftIo[1]);
+  if (!(polishIo[0] > slack)) return;
+  const curvedSide = curved(coreB.shape) ? 1 : curved(coreA.shape) ? 0 : -1;
+  if (curvedSide < 0) return;
+  const side = 1 - curvedSide;
+  const core = side === 1 ? coreB : coreA;
+  if (!isPolytope(core.shape) || core.margin !== 0) return;
+  vec3.copy(planeFrom, polishIo[1] === side ? polishBest : polishBestQ);
+  projectOnto(polishQ, side, planeFrom);
+  const sx = touchGjk.simplex;
+  if (sx.count !== 3) return;
+  for (let i = 0; i < 3; i++) vec3.copy(edgeCorners[i], side === 1 ? sx.b[i] : sx.a[i]);
+  const c0 = edgeCorners[0];
+  vec3.sub(planeE1, edgeCorners[1], c0);
+  vec3.sub(planeE2, edgeCorners[2], c0);
+  vec3.cross(planeN, planeE1, planeE2);
+  if (tryNormalizeScaled(planeN, planeN)) {
+    // Toward the polytope: away from the curved shape's centre's side of the face.
+    if (curvedSide === 1) vec3.copy(planeC, pairBInA.translation);
+    else fromLocalA(planeC, vec3.set(planeC, 0, 0, 0));
+    vec3.sub(planeC, planeC, c0);
+    if (vec3.dot(planeN, planeC) > 0) vec3.negate(planeN, planeN);
+    const curvedCore = curvedSide === 1 ? coreB : coreA;
+    if (curvedSide === 1) coreBInA.support(planeC, planeN);
+    else coreA.support(planeC, planeN);
+    vec3.addScaled(planeC, planeC, planeN, curvedCore.margin);
+    projectOnto(planeFrom, side, planeC);
+    keepPolytopePoint(side, curvedSide);
+  }
+  for (let i = 0; i < 3; i++) {
+    edgeSeg.reset(edgeCorners[i], edgeCorners[i === 2 ? 0 : i + 1]);
+    gjkLimit[0] = Number.POSITIVE_INFINITY;
+    if (curvedSide === 1) gjkToLimit(edgeGjk, edgeSeg, coreBInA, solvedNormal);
+    else gjkToLimit(edgeGjk, coreA, edgeSeg, solvedNormal);
+    vec3.copy(planeFrom, curvedSide === 1 ? edgeGjk.pointA : edgeGjk.pointB);
+    keepPolytopePoint(side, curvedSide);
+  }
+}
+
+/** planeFrom (a point of the polytope `side`) and its projection onto the curved side, as the polish's best pair when closer. */
+function keepPolytopePoint(side: number, curvedSide: number): void {
+  projectOnto(polishQ, curvedSide, planeFrom);
+  if (!(projectIo[0] < polishIo[0])) return;
+  polishIo[0] = projectIo[0];
+  polishIo[1] = side;
+  vec3.copy(polishBest, planeFrom);
+  vec3.copy(polishBestQ, polishQ);
 }
 
 /** [0] the least gap {@link alternateProjections} found (solver units), [1] the side of polishBest. */
@@ -1066,6 +1152,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   }
   overlapGap = false;
+  placedIo[0] = 0;
   const unproven =
     !deep && (gjkOut.unproven || curvedGapUnbacked(a, b) || curvedCoreGapUnbacked(a, b));
   // The upper bound of boundIo: GJK's closest point (a point of the Minkowski difference).
@@ -1084,6 +1171,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     unprovenIo[0] = refined.overlap;
     vec3.copy(unprovenNormal, refined.normal);
     vec3.copy(unprovenA, refined.pointA);
+    placedIo[1] = refined.placed;
     vec3.copy(unprovenB, refined.pointB);
   }
   if (!deep && !unproven && gjkOut.status === GjkStatus.Separated && gjkOut.distance > 0) {
@@ -1170,6 +1258,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
       }
     }
     witnessesAlong(a, b, solvedNormal, depth);
+    placedIo[0] = Math.abs(depth);
   }
   // EPA's face on a curved Minkowski difference is good to EPA_TOLERANCE only, and its witnesses
   // are blends of support points, inside the shapes: refine the normal to the least overlap
@@ -1201,7 +1290,10 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     // of 6e-6 deep inside one of 6e5 (issue 16, seed 44 at main 862b248) the blend lay 6.8e5
     // from the small hull. A witness outside its shape's bounding ball is no witness: B's
     // deepest point along −n instead, and A's depth·n ahead of it.
-    if (witnessOutsideBall(a, b, bInA)) witnessesAlong(a, b, solvedNormal, depth);
+    if (witnessOutsideBall(a, b, bInA)) {
+      witnessesAlong(a, b, solvedNormal, depth);
+      placedIo[0] = Math.abs(depth);
+    }
   } else {
     // EPA's depth, a certified lower bound when it converged, through refineLowerIo.
     const bounded = epaOut.status === EpaStatus.Converged;
@@ -1216,6 +1308,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
       vec3.copy(solvedNormal, refined.normal);
       vec3.copy(solvedA, refined.pointA);
       vec3.copy(solvedB, refined.pointB);
+      placedIo[0] = refined.placed;
     }
   }
   // EPA's answer from a sliver simplex only where clearly less (its flat-polytope witnesses can
@@ -1225,6 +1318,7 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     depth = unprovenIo[0];
     vec3.copy(solvedNormal, unprovenNormal);
     vec3.copy(solvedA, unprovenA);
+    placedIo[0] = placedIo[1];
     vec3.copy(solvedB, unprovenB);
   }
   solvedIo[0] = 0 - (depth + r);
@@ -1564,6 +1658,7 @@ function exactPolytopeAxis(a: ConvexShape, b: ConvexShape, bInA: Isometry): void
   vec3.copy(solvedNormal, refined.normal);
   vec3.copy(solvedA, refined.pointA);
   vec3.copy(solvedB, refined.pointB);
+  placedIo[0] = refined.placed;
   axisIo[1] = refined.overlap;
 }
 
