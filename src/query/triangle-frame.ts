@@ -91,8 +91,20 @@ export function farTriangle(s: Shape, pose: Isometry): boolean {
   const r = pose.rotation;
   if (!(r.x === 0 && r.y === 0 && r.z === 0)) return false;
   const t = s as Triangle;
-  const m = Math.max(Math.abs(t.a.x), Math.abs(t.a.y), Math.abs(t.a.z));
-  return m > TRIANGLE_FRAME_RATIO * triangleExtent(t);
+  const a = t.a;
+  // m > RATIO·extent, each corner difference compared in turn (a triangle near the origin
+  // usually fails the first).
+  const k = Math.max(Math.abs(a.x), Math.abs(a.y), Math.abs(a.z)) / TRIANGLE_FRAME_RATIO;
+  const b = t.b;
+  const c = t.c;
+  return (
+    Math.abs(b.x - a.x) < k &&
+    Math.abs(b.y - a.y) < k &&
+    Math.abs(b.z - a.z) < k &&
+    Math.abs(c.x - a.x) < k &&
+    Math.abs(c.y - a.y) < k &&
+    Math.abs(c.z - a.z) < k
+  );
 }
 
 /**
