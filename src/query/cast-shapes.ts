@@ -58,10 +58,10 @@ import type { HalfSpace } from "../shapes/half-space.js";
 import { aabbShape, boundingRadiusOf, isSupportMappedType, supportOf } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
-import type { Triangle } from "../shapes/triangle.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg, relativePose } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
+import { enterTriangleFrame, leaveTriangleFrame, makeTriangleFrame } from "./triangle-frame.js";
 
 /** A time of impact with the contact at that time, world frame. */
 export interface ShapeCastHit {
@@ -903,8 +903,7 @@ export function castShapesInto(
   maxToi: number,
   ignoreInitialOverlap = false,
 ): boolean {
-  const far = farTriangle(a, poseA0) ? a : farTriangle(b, poseB0) ? b : null;
-  if (far === null)
+  if (!enterTriangleFrame(castFrame, a, poseA0, b, poseB0))
     return castInFrame(
       out,
       a,
@@ -916,94 +915,26 @@ export function castShapesInto(
       maxToi,
       ignoreInitialOverlap,
     );
-  // The frame at the triangle's first corner (see farTriangle).
-  vec3.copy(frameOrigin, (far as Triangle).a);
-  const la = toTriangleFrame(a, poseA0, localTriA, localPoseA);
-  const lb = toTriangleFrame(b, poseB0, localTriB, localPoseB);
+  // The frame at a far triangle's first corner (src/query/triangle-frame.ts; issue 16: a triangle
+  // 0.3 wide at 1.5e8 beside a cone was cast at toi 3.7e-11, where the pair meets at 5.6e-12).
+  const f = castFrame;
   const found = castInFrame(
     out,
-    la,
-    localPoseA,
+    f.a,
+    f.poseA,
     velocityA,
-    lb,
-    localPoseB,
+    f.b,
+    f.poseB,
     velocityB,
     maxToi,
     ignoreInitialOverlap,
   );
-  vec3.add(out.pointA, out.pointA, frameOrigin);
-  vec3.add(out.pointB, out.pointB, frameOrigin);
+  leaveTriangleFrame(out.pointA, f);
+  leaveTriangleFrame(out.pointB, f);
   return found;
 }
 
-/**
- * A triangle's corners are its world coordinates when its pose is the identity (a mesh's
- * triangle given alone, `collide`'s JSON triangle): far from the origin, B's pose in A's frame
- * then rounds at that distance, not at the pair's size (issue 16: a triangle 0.3 wide at 1.5e8
- * beside a cone was 2.3e-8 from it by `distance` and cast at toi 3.7e-11, where the pair is 2e-9
- * apart and meets at 5.6e-12). True for a triangle not rotated whose first corner lies more than
- * TRIANGLE_FRAME_RATIO times its extent from its frame's origin: the cast then runs in the
- * frame at that corner ({@link toTriangleFrame}: the corners' and the poses' differences with it,
- * exact for nearby doubles), and the witnesses are moved back.
- */
-function farTriangle(s: Shape, pose: Isometry): boolean {
-  if (s.type !== ShapeType.Triangle) return false;
-  const r = pose.rotation;
-  if (!(r.x === 0 && r.y === 0 && r.z === 0)) return false;
-  const t = s as Triangle;
-  const m = Math.max(Math.abs(t.a.x), Math.abs(t.a.y), Math.abs(t.a.z));
-  const e = Math.max(
-    Math.abs(t.b.x - t.a.x),
-    Math.abs(t.b.y - t.a.y),
-    Math.abs(t.b.z - t.a.z),
-    Math.abs(t.c.x - t.a.x),
-    Math.abs(t.c.y - t.a.y),
-    Math.abs(t.c.z - t.a.z),
-  );
-  return m > TRIANGLE_FRAME_RATIO * e;
-}
-
-/** A triangle's first corner's distance from its frame's origin, in its extents, above which a cast moves to the corner. */
-const TRIANGLE_FRAME_RATIO = 2 ** 10;
-
-const frameOrigin = vec3.create();
-const localTriA = {
-  type: ShapeType.Triangle,
-  a: vec3.create(),
-  b: vec3.create(),
-  c: vec3.create(),
-};
-const localTriB = {
-  type: ShapeType.Triangle,
-  a: vec3.create(),
-  b: vec3.create(),
-  c: vec3.create(),
-};
-const localPoseA = iso.identity();
-const localPoseB = iso.identity();
-
-/**
- * Shape `s` at `pose` moved by −frameOrigin: an unrotated triangle's corners moved (into `tri`,
- * returned; its pose kept), any other shape's pose translation moved (into `local`).
- */
-function toTriangleFrame(
-  s: Shape,
-  pose: Isometry,
-  tri: { a: Vec3; b: Vec3; c: Vec3 },
-  local: Isometry,
-): Shape {
-  iso.copy(local, pose);
-  const r = pose.rotation;
-  if (s.type === ShapeType.Triangle && r.x === 0 && r.y === 0 && r.z === 0) {
-    const t = s as Triangle;
-    vec3.sub(tri.a, t.a, frameOrigin);
-    vec3.sub(tri.b, t.b, frameOrigin);
-    vec3.sub(tri.c, t.c, frameOrigin);
-    return tri as unknown as Shape;
-  }
-  vec3.sub(local.translation, pose.translation, frameOrigin);
-  return s;
-}
+const castFrame = makeTriangleFrame();
 
 /** {@link castShapesInto} in the frame given (no triangle frame). */
 function castInFrame(

@@ -11,6 +11,7 @@ import type { Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
 import { checkPrediction, pairPose, swappedPairPose } from "./frames.js";
 import { contactHasNaN, refusePair } from "./guard.js";
+import { enterTriangleFrame, leaveTriangleFrame, makeTriangleFrame } from "./triangle-frame.js";
 
 const swapTmp = vec3.create();
 /** Scratch poses for a rotation normalised before use (never the caller's object). */
@@ -48,6 +49,38 @@ export function contact(
   poseA = iso.unitPose(unitA, poseA);
   poseB = iso.unitPose(unitB, poseB);
   const bInA = pairPose(a, poseA, b, poseB);
+  if (enterTriangleFrame(frame, a, poseA, b, poseB)) {
+    // A far triangle: answered at its first corner (src/query/triangle-frame.ts).
+    const f = frame;
+    const hit = contactOf(
+      f.a,
+      f.poseA,
+      f.b,
+      f.poseB,
+      pairPose(f.a, f.poseA, f.b, f.poseB),
+      prediction,
+      out,
+    );
+    if (hit === null) return null;
+    leaveTriangleFrame(hit.pointA, f);
+    leaveTriangleFrame(hit.pointB, f);
+    return hit;
+  }
+  return contactOf(a, poseA, b, poseB, bInA, prediction, out);
+}
+
+const frame = makeTriangleFrame();
+
+/** {@link contact} of valid shapes at unit poses, B at `bInA` in A's frame. */
+function contactOf(
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+  bInA: Isometry,
+  prediction: number,
+  out: Contact,
+): Contact | null {
   // A flipped entry is called in its routine's order with the pose formed in that order, so
   // that contact(B, A) is contact(A, B) flipped exactly (see swappedPairPose).
   const flip = queryOrderSwapped("contact", a, b, bInA);

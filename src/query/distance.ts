@@ -10,6 +10,7 @@ import { agreeDistance, queryOrderSwapped } from "../narrowphase/touching.js";
 import type { Shape } from "../shapes/shape.js";
 import { pairPose, swappedPairPose } from "./frames.js";
 import { distanceHasNaN, refusePair } from "./guard.js";
+import { enterTriangleFrame, leaveTriangleFrame, makeTriangleFrame } from "./triangle-frame.js";
 
 const swapTmp = vec3.create();
 /** Scratch poses for a rotation normalised before use (never the caller's object). */
@@ -40,6 +41,28 @@ export function distance(
   poseA = iso.unitPose(unitA, poseA);
   poseB = iso.unitPose(unitB, poseB);
   const bInA = pairPose(a, poseA, b, poseB);
+  if (enterTriangleFrame(frame, a, poseA, b, poseB)) {
+    // A far triangle: answered at its first corner (src/query/triangle-frame.ts).
+    const f = frame;
+    distanceOf(out, f.a, f.poseA, f.b, f.poseB, pairPose(f.a, f.poseA, f.b, f.poseB));
+    leaveTriangleFrame(out.pointA, f);
+    leaveTriangleFrame(out.pointB, f);
+    return out;
+  }
+  return distanceOf(out, a, poseA, b, poseB, bInA);
+}
+
+const frame = makeTriangleFrame();
+
+/** {@link distance} of valid shapes at unit poses, B at `bInA` in A's frame. */
+function distanceOf(
+  out: DistanceResult,
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+  bInA: Isometry,
+): DistanceResult {
   if (queryOrderSwapped("distance", a, b, bInA)) {
     // In the routine's order, the pose formed in that order (see swappedPairPose): distance(B,
     // A) is distance(A, B) with the points exchanged, exactly.

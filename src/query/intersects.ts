@@ -6,6 +6,7 @@ import { isBrandedShape, type Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
 import { pairPose, swappedPairPose } from "./frames.js";
 import { refusePair } from "./guard.js";
+import { enterTriangleFrame, makeTriangleFrame } from "./triangle-frame.js";
 
 /**
  * True when shape `a` at world pose `poseA` and shape `b` at `poseB` overlap or touch (exact:
@@ -37,6 +38,24 @@ export function intersects(a: Shape, poseA: Isometry, b: Shape, poseB: Isometry)
     if (hit >= 0) return hit === 1;
   }
   const bInA = pairPose(a, poseA, b, poseB);
+  if (enterTriangleFrame(frame, a, poseA, b, poseB)) {
+    // A far triangle: answered at its first corner (src/query/triangle-frame.ts).
+    const f = frame;
+    return intersectsOf(f.a, f.poseA, f.b, f.poseB, pairPose(f.a, f.poseA, f.b, f.poseB));
+  }
+  return intersectsOf(a, poseA, b, poseB, bInA);
+}
+
+const frame = makeTriangleFrame();
+
+/** {@link intersects} of valid shapes, B at `bInA` in A's frame. */
+function intersectsOf(
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+  bInA: Isometry,
+): boolean {
   // A flipped entry in its routine's order, the pose formed in that order (see swappedPairPose):
   // intersects(B, A) is intersects(A, B) bit for bit, and decided on the same input as contact.
   const hit = queryOrderSwapped("intersects", a, b, bInA)

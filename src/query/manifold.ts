@@ -10,6 +10,7 @@ import type { Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
 import { checkPrediction, pairPose, swappedPairPose } from "./frames.js";
 import { manifoldHasNaN, refusePair } from "./guard.js";
+import { enterTriangleFrame, leaveTriangleFrame, makeTriangleFrame } from "./triangle-frame.js";
 
 const swapped: ContactManifold = makeContactManifold();
 /** Scratch poses for a rotation normalised before use (never the caller's object). */
@@ -41,6 +42,40 @@ export function manifold(
   poseA = iso.unitPose(unitA, poseA);
   poseB = iso.unitPose(unitB, poseB);
   const bInA = pairPose(a, poseA, b, poseB);
+  if (enterTriangleFrame(frame, a, poseA, b, poseB)) {
+    // A far triangle: answered at its first corner (src/query/triangle-frame.ts).
+    const f = frame;
+    const hit = manifoldOf(
+      f.a,
+      f.poseA,
+      f.b,
+      f.poseB,
+      pairPose(f.a, f.poseA, f.b, f.poseB),
+      prediction,
+      out,
+    );
+    if (hit === null) return null;
+    for (let i = 0; i < hit.count; i++) {
+      leaveTriangleFrame(hit.points[i].pointA, f);
+      leaveTriangleFrame(hit.points[i].pointB, f);
+    }
+    return hit;
+  }
+  return manifoldOf(a, poseA, b, poseB, bInA, prediction, out);
+}
+
+const frame = makeTriangleFrame();
+
+/** {@link manifold} of valid shapes at unit poses, B at `bInA` in A's frame. */
+function manifoldOf(
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+  bInA: Isometry,
+  prediction: number,
+  out: ContactManifold,
+): ContactManifold | null {
   // A flipped entry in its routine's order, the pose formed in that order (see swappedPairPose).
   const flip = queryOrderSwapped("manifold", a, b, bInA);
   let hit: boolean;

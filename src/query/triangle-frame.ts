@@ -1,0 +1,172 @@
+/**
+ * The frame at a far triangle's first corner, shared by the pair queries (`intersects`,
+ * `distance`, `contact`, `manifold`, `castShapes`; issue 16, class 7).
+ *
+ * A triangle has no pose of its own: given in world coordinates (a mesh's triangle taken alone,
+ * `collide`'s JSON triangle, a pose at the identity), its corners are far from its frame's origin,
+ * and every quantity formed in that frame rounds at the triangle's distance from the origin, not
+ * at the pair's size — B's support points moved into A's frame, the near-touching band of
+ * src/narrowphase/touching.ts (a fraction of the witnesses' magnitude): a triangle 0.5 wide at
+ * 1.5e8 lost ulps of 1.5e8 (3e-8) against a cone beside it. A query whose pair holds such a triangle
+ * is answered in the frame at its first corner instead: both shapes moved by minus that corner
+ * (the triangle's corners, or the other shape's pose translation), which is exact for the
+ * triangle's own coordinates near the corner (Sterbenz) and rounds the other shape's offset at the
+ * pair's spread; the answer's points are moved back by plus the corner (one rounding at their
+ * world magnitude, which no world point escapes). Distances, normals and times are those of the
+ * moved pair. Near the origin (or a rotated triangle, whose corners are its own) nothing moves: a
+ * query costs the type test of each shape and, for a triangle, a comparison of its corners.
+ */
+import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import type { Shape } from "../shapes/shape.js";
+import { ShapeType } from "../shapes/shape.js";
+import type { Triangle } from "../shapes/triangle.js";
+
+/**
+ * A triangle's first corner's distance from its frame's origin, in its extents (largest corner
+ * difference per axis), above which a pair query moves to that corner: 4. A triangle within it
+ * keeps the answers it had bit for bit; its coordinates' rounding, an ulp of 4 extents, stays
+ * far below the bars' 64ε of the pair's size (at 2^10 extents, a triangle of 3.6e5 at 2.2e8
+ * was 9.3e-9 from a cone of 1.3 it touched, 3 times the bar).
+ */
+export const TRIANGLE_FRAME_RATIO = 4;
+
+/** A pair moved into the frame at a far triangle's corner (module scratch of one query). */
+export interface TriangleFrame {
+  /** The frame's origin: the far triangle's first corner, in its frame (world frame: unrotated). */
+  readonly origin: Vec3;
+  /** Shape A in the frame (a triangle's moved copy, or A itself). */
+  a: Shape;
+  /** A's pose in the frame. */
+  readonly poseA: Isometry;
+  /** Shape B in the frame. */
+  b: Shape;
+  /** B's pose in the frame. */
+  readonly poseB: Isometry;
+  readonly triA: { type: number; a: Vec3; b: Vec3; c: Vec3 };
+  readonly triB: { type: number; a: Vec3; b: Vec3; c: Vec3 };
+}
+
+/** A new triangle frame (allocates: one per query, made once at module load). */
+export function makeTriangleFrame(): TriangleFrame {
+  const tri = () => ({
+    type: ShapeType.Triangle,
+    a: vec3.create(),
+    b: vec3.create(),
+    c: vec3.create(),
+  });
+  const placeholder = tri() as unknown as Shape;
+  return {
+    origin: vec3.create(),
+    a: placeholder,
+    poseA: iso.identity(),
+    b: placeholder,
+    poseB: iso.identity(),
+    triA: tri(),
+    triB: tri(),
+  };
+}
+
+/** The larger per-axis difference of a triangle's corners from its first (its extent). */
+function triangleExtent(t: Triangle): number {
+  return Math.max(
+    Math.abs(t.b.x - t.a.x),
+    Math.abs(t.b.y - t.a.y),
+    Math.abs(t.b.z - t.a.z),
+    Math.abs(t.c.x - t.a.x),
+    Math.abs(t.c.y - t.a.y),
+    Math.abs(t.c.z - t.a.z),
+  );
+}
+
+/**
+ * True for an unrotated triangle whose first corner lies more than {@link TRIANGLE_FRAME_RATIO}
+ * times its extent from its frame's origin (false for NaN or infinite corners: those are refused
+ * as given).
+ */
+export function farTriangle(s: Shape, pose: Isometry): boolean {
+  if (s.type !== ShapeType.Triangle) return false;
+  const r = pose.rotation;
+  if (!(r.x === 0 && r.y === 0 && r.z === 0)) return false;
+  const t = s as Triangle;
+  const a = t.a;
+  // m > RATIO·extent, each corner difference compared in turn (a triangle near the origin
+  // usually fails the first).
+  const k = Math.max(Math.abs(a.x), Math.abs(a.y), Math.abs(a.z)) / TRIANGLE_FRAME_RATIO;
+  const b = t.b;
+  const c = t.c;
+  return (
+    Math.abs(b.x - a.x) < k &&
+    Math.abs(b.y - a.y) < k &&
+    Math.abs(b.z - a.z) < k &&
+    Math.abs(c.x - a.x) < k &&
+    Math.abs(c.y - a.y) < k &&
+    Math.abs(c.z - a.z) < k
+  );
+}
+
+/**
+ * Moves the pair (`a` at `poseA`, `b` at `poseB`: valid, checked by the caller) into `f`, the
+ * frame at the first corner of its far triangle ({@link farTriangle}), and returns true; false
+ * (f untouched) when neither is one. Of two far triangles the frame is the smaller one's (the
+ * lesser extent, then the lesser corner), so that both orders of a pair move alike (swapping A
+ * and B stays exact).
+ */
+export function enterTriangleFrame(
+  f: TriangleFrame,
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+): boolean {
+  if (a.type !== ShapeType.Triangle && b.type !== ShapeType.Triangle) return false;
+  const farA = farTriangle(a, poseA);
+  const farB = farTriangle(b, poseB);
+  if (!farA && !farB) return false;
+  const at = farA && (!farB || smallerTriangle(a as Triangle, b as Triangle)) ? a : b;
+  vec3.copy(f.origin, (at as Triangle).a);
+  f.a = moveShape(a, poseA, f.triA, f.poseA, f.origin);
+  f.b = moveShape(b, poseB, f.triB, f.poseB, f.origin);
+  return true;
+}
+
+/** True when triangle `s` is the frame of the pair (s, t) of far triangles (see enterTriangleFrame). */
+function smallerTriangle(s: Triangle, t: Triangle): boolean {
+  const es = triangleExtent(s);
+  const et = triangleExtent(t);
+  if (es !== et) return es < et;
+  if (s.a.x !== t.a.x) return s.a.x < t.a.x;
+  if (s.a.y !== t.a.y) return s.a.y < t.a.y;
+  return s.a.z <= t.a.z;
+}
+
+/**
+ * Shape `s` at `pose` moved by −o: an unrotated triangle's corners moved (into `tri`, returned;
+ * its pose kept, into `local`), any other shape's pose translation moved (into `local`).
+ */
+function moveShape(
+  s: Shape,
+  pose: Isometry,
+  tri: { a: Vec3; b: Vec3; c: Vec3 },
+  local: Isometry,
+  o: Vec3,
+): Shape {
+  iso.copy(local, pose);
+  const r = pose.rotation;
+  if (s.type === ShapeType.Triangle && r.x === 0 && r.y === 0 && r.z === 0) {
+    const t = s as Triangle;
+    vec3.sub(tri.a, t.a, o);
+    vec3.sub(tri.b, t.b, o);
+    vec3.sub(tri.c, t.c, o);
+    return tri as unknown as Shape;
+  }
+  vec3.sub(local.translation, pose.translation, o);
+  return s;
+}
+
+/** p moved back from frame `f` into the caller's frame (p + f.origin, in place). */
+export function leaveTriangleFrame(p: Vec3, f: TriangleFrame): void {
+  vec3.add(p, p, f.origin);
+}
