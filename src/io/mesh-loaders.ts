@@ -24,8 +24,13 @@
  *   statements (`vt`, `vn`, `o`, `g`, `s`, `usemtl`, `mtllib`, `l`, free-form geometry, …) and
  *   refuses anything else with a `CollideError` naming the line.
  *
- * Loading errors: an unreadable or malformed file is `io_error`; a bad value in an OBJ line is
- * `invalid_value` with field `<field>:<line>`.
+ * Loading errors (every message starts with the field that named the file, `a.file: `): a file
+ * that cannot be read, or whose bytes are neither glTF JSON nor GLB, is `io_error`; a fault in a
+ * readable file is `invalid_value` naming that field, in one form for both formats
+ * ({@link meshFileFault}): `<field>: <OBJ|glTF> file <path>[:<where>] <reason> (got <value>)` —
+ * an empty file, no triangle, an index past the last vertex, a vertex that is not finite, a bad
+ * OBJ line. A glTF structure past its data (an accessor, a buffer view, a resource URI) names
+ * its place in the field, `<field>:accessors[2]`.
  */
 import type { Stats } from "node:fs";
 import {
@@ -41,7 +46,7 @@ import {
 import { dirname, extname, isAbsolute, relative, resolve } from "node:path";
 import type { GLTF } from "@gltf-transform/core";
 import { GLB_BUFFER, NodeIO } from "@gltf-transform/core";
-import { CollideError, checkOptions, invalidValue, optionsSpec } from "../errors.js";
+import { CollideError, checkOptions, describeValue, invalidValue, optionsSpec } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -230,22 +235,66 @@ export const MAX_MESH_FILE_BYTES = 512 * 1024 * 1024;
  */
 export const MAX_GLTF_VERTICES = Math.floor(MAX_MESH_FILE_BYTES / 12);
 
-/** Appends the triangles of `mesh` under world matrix m. */
+/**
+ * The error of a fault inside a mesh file, in the one form both loaders use:
+ * `invalid_value` naming `field` (the JSON field that named the file), with the message
+ * `<field>: <kind> file <path>[:<where>] <reason>[ (got <value>)]` — `<where>` a line number
+ * (OBJ) or a path into the glTF document (`meshes[0].primitives[1].indices[5]`). `value` is the
+ * offending value; omitted for a fault of the whole file (empty, no triangle), whose value is
+ * the path.
+ */
+function meshFileFault(
+  field: string,
+  kind: "OBJ" | "glTF",
+  path: string,
+  where: string,
+  reason: string,
+  ...value: [unknown?]
+): never {
+  const at = where === "" ? "" : `:${where}`;
+  const got = value.length === 0 ? "" : ` (got ${describeValue(value[0])})`;
+  throw new CollideError(
+    "invalid_value",
+    field,
+    value.length === 0 ? path : value[0],
+    `${field}: ${kind} file ${path}${at} ${reason}${got}`,
+  );
+}
+
+/** The place of vertex i of the primitive at `where` in its glTF document. */
+function positionAt(where: string, i: number): string {
+  return `${where}.attributes.POSITION[${i}]`;
+}
+
+/** Where a glTF mesh's triangles are appended from: the file, and the mesh's index in it. */
+interface GltfSource {
+  readonly field: string;
+  readonly path: string;
+  readonly meshIndex: number;
+}
+
+/**
+ * Appends the triangles of `mesh` under world matrix m, refusing (see {@link meshFileFault}) a
+ * vertex that is not finite — in the file or once under its node's matrix — and an index past
+ * its primitive's vertices.
+ */
 function appendGltfMesh(
   verts: number[],
   tris: number[],
   mesh: GltfMesh,
   m: ArrayLike<number>,
-  field: string,
+  src: GltfSource,
 ) {
+  const { field, path } = src;
   const p = new Float64Array(3);
   const el: number[] = [0, 0, 0];
-  for (const prim of mesh.listPrimitives()) {
+  mesh.listPrimitives().forEach((prim, primIndex) => {
     const mode = prim.getMode();
     if (mode !== GLTF_TRIANGLES && mode !== GLTF_TRIANGLE_STRIP && mode !== GLTF_TRIANGLE_FAN)
-      continue;
+      return;
     const pos = prim.getAttribute("POSITION");
-    if (!pos) continue;
+    if (!pos) return;
+    const where = `meshes[${src.meshIndex}].primitives[${primIndex}]`;
     const base = verts.length / 3;
     const n = pos.getCount();
     if (base + n > MAX_GLTF_VERTICES || tris.length / 3 > MAX_GLTF_VERTICES) {
@@ -253,16 +302,43 @@ function appendGltfMesh(
         "invalid_value",
         field,
         base + n,
-        `the glTF scene has more than MAX_GLTF_VERTICES (${MAX_GLTF_VERTICES}) vertices or triangles in world space (nodes may instance one mesh many times)`,
+        `${field}: the glTF scene has more than MAX_GLTF_VERTICES (${MAX_GLTF_VERTICES}) vertices or triangles in world space (nodes may instance one mesh many times)`,
       );
     }
     for (let i = 0; i < n; i++) {
       pos.getElement(i, el);
+      if (!(Number.isFinite(el[0]) && Number.isFinite(el[1]) && Number.isFinite(el[2])))
+        meshFileFault(field, "glTF", path, positionAt(where, i), "must be 3 finite numbers", [
+          ...el,
+        ]);
       transformByMat4(p, 0, m, el[0], el[1], el[2]);
+      if (!(Number.isFinite(p[0]) && Number.isFinite(p[1]) && Number.isFinite(p[2])))
+        meshFileFault(
+          field,
+          "glTF",
+          path,
+          positionAt(where, i),
+          `overflows under its node's matrix (it becomes ${describeValue(Array.from(p))})`,
+          [...el],
+        );
       verts.push(p[0], p[1], p[2]);
     }
     const ind = prim.getIndices();
     const count = ind ? ind.getCount() : n;
+    if (ind) {
+      for (let k = 0; k < count; k++) {
+        const v = ind.getScalar(k);
+        if (!(v < n))
+          meshFileFault(
+            field,
+            "glTF",
+            path,
+            `${where}.indices[${k}]`,
+            `is beyond the last vertex of its primitive (${n} vertices)`,
+            v,
+          );
+      }
+    }
     const at = (k: number) => base + (ind ? ind.getScalar(k) : k);
     if (mode === GLTF_TRIANGLES) {
       for (let k = 0; k + 2 < count; k += 3) tris.push(at(k), at(k + 1), at(k + 2));
@@ -274,24 +350,30 @@ function appendGltfMesh(
     } else {
       for (let k = 1; k + 1 < count; k++) tris.push(at(0), at(k), at(k + 1));
     }
-  }
+  });
 }
 
 /** Every triangle of a glTF document in world coordinates (see the module doc). */
-function gltfToMeshData(doc: GltfDocument, field: string): MeshData {
+function gltfToMeshData(doc: GltfDocument, path: string, field: string): MeshData {
   const verts: number[] = [];
   const tris: number[] = [];
   const root = doc.getRoot();
+  const meshes = root.listMeshes();
+  const source = (mesh: GltfMesh): GltfSource => ({
+    field,
+    path,
+    meshIndex: meshes.indexOf(mesh),
+  });
   const scenes = root.listScenes();
   const chosen = root.getDefaultScene() ?? (scenes.length > 0 ? null : undefined);
   if (chosen === undefined) {
-    for (const mesh of root.listMeshes()) appendGltfMesh(verts, tris, mesh, IDENTITY_MAT4, field);
+    for (const mesh of meshes) appendGltfMesh(verts, tris, mesh, IDENTITY_MAT4, source(mesh));
   } else {
     const list = chosen ? [chosen] : scenes;
     for (const scene of list) {
       scene.traverse((node: GltfNode) => {
         const mesh = node.getMesh();
-        if (mesh) appendGltfMesh(verts, tris, mesh, node.getWorldMatrix(), field);
+        if (mesh) appendGltfMesh(verts, tris, mesh, node.getWorldMatrix(), source(mesh));
       });
     }
   }
@@ -712,7 +794,7 @@ async function readGltfDocument(
 
 /** Mesh data of a document, refused when it holds no triangle at all (see the module doc). */
 function gltfTriangles(doc: GltfDocument, path: string, field: string): MeshData {
-  const data = gltfToMeshData(doc, field);
+  const data = gltfToMeshData(doc, path, field);
   if (data.indices.length === 0) {
     const modes = new Set<number>();
     for (const mesh of doc.getRoot().listMeshes())
@@ -721,9 +803,37 @@ function gltfTriangles(doc: GltfDocument, path: string, field: string): MeshData
       modes.size === 0
         ? "has no mesh primitives"
         : `has no triangles (primitive modes ${[...modes].sort().join(", ")}; only modes 4, 5 and 6 — triangles, strips, fans — are collision geometry)`;
-    throw new CollideError("invalid_value", field, path, `glTF file ${path} ${why}`);
+    meshFileFault(field, "glTF", path, "", `${why}; a mesh needs at least one triangle`);
   }
   return data;
+}
+
+/** True when `bytes` hold nothing but JSON white space (an empty or failed export). */
+function isBlank(bytes: Uint8Array): boolean {
+  for (const b of bytes) if (b !== 0x20 && b !== 0x0a && b !== 0x0d && b !== 0x09) return false;
+  return true;
+}
+
+/** A glTF document of `bytes`, an empty file refused as an OBJ file's is. */
+function readGltfBytes(
+  bytes: Uint8Array,
+  path: string,
+  field: string,
+  gltfDir: string | null,
+  options: MeshFileOptions,
+): Promise<GltfDocument> {
+  if (isBlank(bytes))
+    meshFileFault(field, "glTF", path, "", "is empty; a mesh needs at least one triangle");
+  return readGltfDocument(bytes, path, field, gltfDir, options);
+}
+
+/**
+ * The error `e` of loading the file named by `field`, its message starting with the field as
+ * every loader error's does (`a.file: cannot read mesh file …`); any other error as it is.
+ */
+function namedByField(e: unknown, field: string): unknown {
+  if (!(e instanceof CollideError) || field === "" || e.message.startsWith(field)) return e;
+  return new CollideError(e.code, e.field, e.value, `${field}: ${e.message}`);
 }
 
 /**
@@ -732,7 +842,9 @@ function gltfTriangles(doc: GltfDocument, path: string, field: string): MeshData
  * of at most {@link MAX_MESH_FILE_BYTES}; buffer and image URIs must stay inside
  * `options.baseDir` (see {@link MeshFileOptions}). Throws `CollideError`: `io_error` when a
  * file cannot be read or parsed, `invalid_value` (field `<field>:buffers[i].uri`, …) for a
- * refused URI, an accessor or buffer view past its data, or a file with no triangles.
+ * refused URI, an accessor or buffer view past its data; `invalid_value` naming `field` (the
+ * module doc's form) for an empty file, a file with no triangles, an index past its
+ * primitive's vertices or a vertex that is not finite (in the file or under its node's matrix).
  */
 export async function loadGltfFile(
   path: string,
@@ -740,9 +852,13 @@ export async function loadGltfFile(
   options: MeshFileOptions = {},
 ): Promise<MeshData> {
   checkOptions(options, GLTF_SPEC);
-  const bytes = readRegularFile(path, field, MAX_MESH_FILE_BYTES, "mesh file");
-  const doc = await readGltfDocument(bytes, path, field, dirname(resolve(path)), options);
-  return gltfTriangles(doc, path, field);
+  try {
+    const bytes = readRegularFile(path, field, MAX_MESH_FILE_BYTES, "mesh file");
+    const doc = await readGltfBytes(bytes, path, field, dirname(resolve(path)), options);
+    return gltfTriangles(doc, path, field);
+  } catch (e) {
+    throw namedByField(e, field);
+  }
 }
 
 /**
@@ -750,8 +866,12 @@ export async function loadGltfFile(
  * `CollideError` as {@link loadGltfFile} does.
  */
 export async function parseGlb(bytes: Uint8Array, field = "file"): Promise<MeshData> {
-  const doc = await readGltfDocument(bytes, "<glb bytes>", field, null, {});
-  return gltfTriangles(doc, "<glb bytes>", field);
+  try {
+    const doc = await readGltfBytes(bytes, "<glb bytes>", field, null, {});
+    return gltfTriangles(doc, "<glb bytes>", field);
+  } catch (e) {
+    throw namedByField(e, field);
+  }
 }
 
 /** The mesh file kinds by extension: "obj", "gltf" or null. */
@@ -772,7 +892,8 @@ function checkKind(path: string, field: string): "obj" | "gltf" {
 /**
  * Loads a mesh file synchronously: OBJ only (glTF's reader is asynchronous: use
  * {@link loadMeshFile}). Throws `CollideError`: `io_error` for an unreadable file or a glTF
- * file, `invalid_value` for a bad extension or a malformed OBJ line.
+ * file, `invalid_value` for a bad extension, an empty file, no triangle or a malformed OBJ line
+ * (a bad index, a number that is not finite), in the module doc's form.
  */
 export function loadMeshFileSync(path: string, field = "file"): MeshData {
   const kind = checkKind(path, field);
@@ -781,10 +902,14 @@ export function loadMeshFileSync(path: string, field = "file"): MeshData {
       "io_error",
       field,
       path,
-      `glTF file ${path} needs the asynchronous loader (loadMeshFile, loadSceneAsync, answerQueryLineAsync)`,
+      `${field}: glTF file ${path} needs the asynchronous loader (loadMeshFile, loadSceneAsync, answerQueryLineAsync)`,
     );
   }
-  return objTriangles(readMeshText(path, field), path, field);
+  try {
+    return objTriangles(readMeshText(path, field), path, field);
+  } catch (e) {
+    throw namedByField(e, field);
+  }
 }
 
 /**
@@ -799,7 +924,8 @@ function objTriangles(text: string, path: string, field: string): MeshData {
     data = parseObj(text, path);
   } catch (e) {
     if (!(e instanceof CollideError)) throw e;
-    throw new CollideError(e.code, field, e.value, `${field}: ${e.message}`);
+    // parseObj's message is `<path>:<line> <reason> (got <token>)`.
+    throw new CollideError(e.code, field, e.value, `${field}: OBJ file ${e.message}`);
   }
   if (data.indices.length === 0) {
     const why =
@@ -808,12 +934,7 @@ function objTriangles(text: string, path: string, field: string): MeshData {
         : data.vertices.length === 0
           ? "has no vertices and no faces"
           : "has no faces (no `f` line with 3 or more vertices)";
-    throw new CollideError(
-      "invalid_value",
-      field,
-      path,
-      `${field}: OBJ file ${path} ${why}; a mesh needs at least one triangle`,
-    );
+    meshFileFault(field, "OBJ", path, "", `${why}; a mesh needs at least one triangle`);
   }
   return data;
 }
@@ -832,7 +953,11 @@ export async function loadMeshFile(
   checkOptions(options, MESH_FILE_SPEC);
   const kind = checkKind(path, field);
   if (kind === "gltf") return loadGltfFile(path, field, options);
-  return objTriangles(readMeshText(path, field), path, field);
+  try {
+    return objTriangles(readMeshText(path, field), path, field);
+  } catch (e) {
+    throw namedByField(e, field);
+  }
 }
 
 const FILE_KEYS = { baseDir: "string", allowOutside: "boolean" } as const;

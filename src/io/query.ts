@@ -445,7 +445,12 @@ function errorLine(id: unknown, e: unknown): QueryLineAnswer {
   };
 }
 
-/** Parses a line (a leading byte order mark ignored), or gives its `invalid_json` error line. */
+/**
+ * Parses a line (a leading byte order mark ignored), or gives its error line: `invalid_json`
+ * (not JSON, nested too deep, a key given twice), or `invalid_value` naming `id` for an id that
+ * cannot be echoed as given — one holding a number beyond the doubles (`1e400` parses as
+ * Infinity, which JSON would print as null). Those error lines carry the line number as id.
+ */
 function parseLine(raw: string, lineNumber: number): ParsedLine | QueryLineAnswer {
   let query: unknown;
   try {
@@ -453,10 +458,23 @@ function parseLine(raw: string, lineNumber: number): ParsedLine | QueryLineAnswe
   } catch (e) {
     return errorLine(lineNumber, e);
   }
-  const id =
-    query !== null && typeof query === "object" && !Array.isArray(query) && "id" in query
-      ? (query as { id: unknown }).id
-      : lineNumber;
+  if (query === null || typeof query !== "object" || Array.isArray(query) || !("id" in query)) {
+    return { id: lineNumber, query };
+  }
+  const id = (query as { id: unknown }).id;
+  const bad = findNonFinite(id, "id");
+  if (bad !== null) {
+    const [field, value] = bad;
+    return errorLine(
+      lineNumber,
+      new CollideError(
+        "invalid_value",
+        field,
+        value,
+        `${field} must be a finite number: a number beyond the range of doubles (about 1.8e308) cannot be echoed (got ${describeValue(value)})`,
+      ),
+    );
+  }
   return { id, query };
 }
 
@@ -477,8 +495,9 @@ class PendingMeshLoad extends Error {
 function answerParsed(p: ParsedLine, ctx: ShapeParseContext): QueryLineAnswer {
   try {
     const result = answerQuery(p.query, ctx);
-    const bad = findNonFinite(result, "result");
-    if (bad !== null) {
+    const nonFinite = findNonFinite(result, "result");
+    if (nonFinite !== null) {
+      const bad = nonFinite[0];
       // JSON would print NaN or ±Infinity as null: refuse instead of losing the information.
       throw new CollideError(
         "invalid_value",
@@ -614,9 +633,12 @@ export async function answerQueryLineAsync(
   );
 }
 
-/** The path of the first non-finite number inside `v` (answers are small objects), or null. */
-function findNonFinite(v: unknown, path: string): string | null {
-  if (typeof v === "number") return Number.isFinite(v) ? null : path;
+/**
+ * The path and value of the first non-finite number inside `v` (answers and ids are small
+ * objects), or null.
+ */
+function findNonFinite(v: unknown, path: string): [string, number] | null {
+  if (typeof v === "number") return Number.isFinite(v) ? null : [path, v];
   if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
       const r = findNonFinite(v[i], `${path}[${i}]`);

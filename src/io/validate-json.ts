@@ -48,10 +48,183 @@ export function jsonNestingDepth(text: string, limit = MAX_JSON_DEPTH): number {
   return deepest;
 }
 
+/** A key given twice in one JSON object: its name and the field path of the second one. */
+export interface DuplicateKey {
+  /** The key, decoded (`"\u006fp"` is `op`). */
+  readonly key: string;
+  /** The field path of the repeated key, as in error messages: `op`, `a.radius`, `shapes[2].type`. */
+  readonly field: string;
+}
+
+/**
+ * An object of more keys than this is checked through a `Set` of its keys instead of comparing
+ * each new key with the earlier ones (linear per key below it, so small objects allocate
+ * nothing; constant above it, so an object of 10^5 keys stays linear).
+ */
+const DUPLICATE_SCAN_LINEAR_KEYS = 16;
+
+/** The duplicate-key scan's reusable buffers: per key start, end, escaped flag; per level. */
+let scanKeys = new Int32Array(3 * 64);
+const scanLevels = {
+  /** 1 for an object, 0 for an array, per nesting level. */
+  isObject: new Uint8Array(MAX_JSON_DEPTH + 2),
+  /** An object's first key in `scanKeys` (a key index), or an array's element index. */
+  first: new Int32Array(MAX_JSON_DEPTH + 2),
+  /** An object's key count. */
+  count: new Int32Array(MAX_JSON_DEPTH + 2),
+  /** An object's keys once it has more than {@link DUPLICATE_SCAN_LINEAR_KEYS}. */
+  sets: [] as (Set<string> | undefined)[],
+};
+
+/** The key stored at index k of `scanKeys`, decoded (its raw text if it is not valid JSON). */
+function scannedKey(text: string, k: number): string {
+  const s = scanKeys[3 * k];
+  const e = scanKeys[3 * k + 1];
+  if (scanKeys[3 * k + 2] === 0) return text.slice(s, e);
+  try {
+    return JSON.parse(text.slice(s - 1, e + 1)) as string;
+  } catch {
+    return text.slice(s, e); // text that JSON.parse refuses in any case
+  }
+}
+
+/** True when keys j and k of `scanKeys` are the same string once decoded. */
+function sameScannedKey(text: string, j: number, k: number): boolean {
+  const sj = scanKeys[3 * j];
+  const sk = scanKeys[3 * k];
+  const n = scanKeys[3 * j + 1] - sj;
+  if (scanKeys[3 * j + 2] === 0 && scanKeys[3 * k + 2] === 0) {
+    if (scanKeys[3 * k + 1] - sk !== n) return false;
+    for (let i = 0; i < n; i++)
+      if (text.charCodeAt(sj + i) !== text.charCodeAt(sk + i)) return false;
+    return true;
+  }
+  return scannedKey(text, j) === scannedKey(text, k);
+}
+
+/** What one pass over JSON text found: its nesting depth and its first duplicate key. */
+export interface JsonTextScan {
+  /** As {@link jsonNestingDepth}: the deepest nesting, or a value above the limit once past it. */
+  readonly depth: number;
+  /** The first key given twice in one object, or null (meaningful when the text is valid JSON). */
+  readonly duplicate: DuplicateKey | null;
+}
+
+/**
+ * One pass over JSON text (no parser: it follows strings, brackets, colons and commas) that
+ * measures its nesting as {@link jsonNestingDepth} does and finds the first key given twice in
+ * one object, which `JSON.parse` would resolve silently (the last wins; a reviver never sees the
+ * first). Keys are compared as decoded strings (`"op"` and `"\u006fp"` are one key). Made to run
+ * before `JSON.parse` on any text: on text that is not valid JSON its `duplicate` means nothing
+ * (the caller refuses the text as `JSON.parse` does). Stops once deeper than `limit` (at most
+ * {@link MAX_JSON_DEPTH}). Allocates nothing but its result for objects of at most
+ * {@link DUPLICATE_SCAN_LINEAR_KEYS} keys without escapes.
+ */
+export function scanJsonText(text: string, limit = MAX_JSON_DEPTH): JsonTextScan {
+  const L = scanLevels;
+  const cap = Math.min(limit, MAX_JSON_DEPTH);
+  let depth = -1;
+  let deepest = -1;
+  let keyTop = 0;
+  let expectKey = false;
+  let duplicate: DuplicateKey | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      const start = i + 1;
+      let escaped = 0;
+      for (i = start; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 0x5c) {
+          escaped = 1;
+          i++;
+        } else if (d === 0x22) break;
+      }
+      if (!expectKey) continue;
+      expectKey = false;
+      if (3 * keyTop + 3 > scanKeys.length) {
+        const grown = new Int32Array(2 * scanKeys.length);
+        grown.set(scanKeys);
+        scanKeys = grown;
+      }
+      const k = keyTop++;
+      scanKeys[3 * k] = start;
+      scanKeys[3 * k + 1] = Math.min(i, text.length);
+      scanKeys[3 * k + 2] = escaped;
+      const first = L.first[depth];
+      const n = ++L.count[depth];
+      let seen = false;
+      if (n <= DUPLICATE_SCAN_LINEAR_KEYS) {
+        for (let j = first; j < k && !seen; j++) seen = sameScannedKey(text, j, k);
+      } else {
+        let set = L.sets[depth];
+        if (set === undefined || n === DUPLICATE_SCAN_LINEAR_KEYS + 1) {
+          set = new Set<string>();
+          for (let j = first; j < k; j++) set.add(scannedKey(text, j));
+          L.sets[depth] = set;
+        }
+        const key = scannedKey(text, k);
+        seen = set.has(key);
+        set.add(key);
+      }
+      if (seen && duplicate === null) {
+        duplicate = { key: scannedKey(text, k), field: scannedPath(text, depth) };
+      }
+    } else if (c === 0x7b || c === 0x5b) {
+      depth++;
+      if (depth > deepest) {
+        deepest = depth;
+        if (deepest >= cap) break;
+      }
+      L.isObject[depth] = c === 0x7b ? 1 : 0;
+      L.first[depth] = c === 0x7b ? keyTop : 0;
+      L.count[depth] = 0;
+      L.sets[depth] = undefined;
+      expectKey = c === 0x7b;
+    } else if (c === 0x7d || c === 0x5d) {
+      // Below the top level the text is not JSON (JSON.parse refuses it): stop looking.
+      if (depth < 0) break;
+      if (L.isObject[depth] === 1) {
+        keyTop = L.first[depth];
+        L.sets[depth] = undefined;
+      }
+      depth--;
+      expectKey = false;
+    } else if (c === 0x2c && depth >= 0) {
+      if (L.isObject[depth] === 1) expectKey = true;
+      else L.first[depth]++;
+    }
+  }
+  for (let d = 0; d <= deepest && d <= cap; d++) L.sets[d] = undefined;
+  return { depth: deepest + 1, duplicate };
+}
+
+/**
+ * The first key given twice in one object of the JSON text `text`, or null: see
+ * {@link scanJsonText}.
+ */
+export function findDuplicateKey(text: string): DuplicateKey | null {
+  return scanJsonText(text).duplicate;
+}
+
+/** The field path of the scan's current position: each level's last key or element index. */
+function scannedPath(text: string, depth: number): string {
+  const path: PropertyKey[] = [];
+  for (let d = 0; d <= depth; d++) {
+    if (scanLevels.isObject[d] === 1) {
+      path.push(scannedKey(text, scanLevels.first[d] + scanLevels.count[d] - 1));
+    } else path.push(scanLevels.first[d]);
+  }
+  return formatPath("", path);
+}
+
 /**
  * Parses JSON text after removing a leading byte order mark. Throws
  * `CollideError("invalid_json")` whose message starts with `what` (e.g. "invalid JSON") for
- * text that is not JSON, or that nests arrays and objects deeper than {@link MAX_JSON_DEPTH}.
+ * text that is not JSON, that nests arrays and objects deeper than {@link MAX_JSON_DEPTH}, or
+ * that gives one key twice in an object (`{"op": "distance", "op": "intersects"}`: JSON.parse
+ * would keep the last silently; the error's field is the key's path, `op` or `a.radius`, and
+ * its value the key).
  */
 export function parseJsonText(
   text: string,
@@ -60,7 +233,8 @@ export function parseJsonText(
   value: unknown = text,
 ): unknown {
   const t = stripBom(text);
-  if (jsonNestingDepth(t) > MAX_JSON_DEPTH) {
+  const scan = scanJsonText(t);
+  if (scan.depth > MAX_JSON_DEPTH) {
     throw new CollideError(
       "invalid_json",
       field,
@@ -68,12 +242,23 @@ export function parseJsonText(
       `${what}: nesting too deep (more than ${MAX_JSON_DEPTH} levels of arrays and objects)`,
     );
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(t);
+    parsed = JSON.parse(t);
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
     throw new CollideError("invalid_json", field, value, `${what}: ${msg}`);
   }
+  const dup = scan.duplicate;
+  if (dup !== null) {
+    throw new CollideError(
+      "invalid_json",
+      dup.field,
+      dup.key,
+      `${what}: key ${JSON.stringify(dup.key)} is given twice in one object (field ${dup.field || `""`}); each key may be given once`,
+    );
+  }
+  return parsed;
 }
 
 /** Renders a path as `a.center[2]`, prefixed by `prefix` when given. */

@@ -342,14 +342,22 @@ function isFiniteVec(v: Vec3): boolean {
 const probeBox: Cuboid = { type: ShapeType.Cuboid, halfExtents: vec3.create() };
 const probePose: Isometry = iso.identity();
 
+/** Throws `CollideError` naming `mode` unless it is `"conservative"` or `"exact"`. */
+function checkMode(mode: unknown): void {
+  if (mode !== "conservative" && mode !== "exact")
+    invalidValue("mode", mode, 'must be "conservative" or "exact"');
+}
+
 /**
  * Culls the ball (centre `center`, `radius` ≥ 0, world frame) against `f`:
  * {@link FrustumTest.Outside}, `Intersects` or `Inside` (wholly inside every plane). In
  * `conservative` mode (default) by the six planes only: a ball near an edge or corner of the
  * frustum may be reported `Intersects` while outside. In `exact` mode such a ball is settled by
  * an exact test against the frustum polytope, so `Outside` means no shared point. Allocation
- * free; no validation (a hot-path routine): a NaN centre or radius gives `Intersects`, never
- * `Inside` or `Outside`.
+ * free. Throws `CollideError` (`invalid_value`) naming the argument and its value: `frustum` not
+ * made by {@link makeFrustum} or {@link makeFrustumFromMatrix}, `center` not three finite
+ * numbers, `radius` negative, NaN or infinite, `mode` neither `"conservative"` nor `"exact"`
+ * (the checks are a few comparisons; a ball of radius 0 is a point).
  */
 export function frustumTestSphere(
   f: Frustum,
@@ -357,6 +365,11 @@ export function frustumTestSphere(
   radius: number,
   mode: FrustumMode = "conservative",
 ): FrustumTest {
+  checkFrustum("frustum", f);
+  checkVec3("center", center);
+  if (typeof radius !== "number" || !(radius >= 0 && radius < Infinity))
+    invalidValue("radius", radius, "must be a finite number ≥ 0");
+  checkMode(mode);
   const p = f.planes;
   let inside = true;
   for (let i = 0; i < 24; i += 4) {
@@ -381,16 +394,58 @@ export function frustumTestSphere(
  * Culls the box [min, max] (world frame) against `f` by the plane–corner test (Ericson 2005,
  * §5.2.3): for each plane, the corner deepest inside it decides `Outside`, the corner farthest
  * out decides whether the box is wholly `Inside`. `exact` mode settles the boxes left
- * `Intersects` by an exact box–polytope test (SAT) against the frustum. Allocation free; no
- * validation: an unbounded box (infinite coordinates, as a half-space's AABB) is culled by the
- * planes it can be culled by and otherwise `Intersects` (the exact test is not run for it); a NaN
- * coordinate gives `Intersects`, never `Inside` or `Outside`.
+ * `Intersects` by an exact box–polytope test (SAT) against the frustum. Allocation free. An
+ * unbounded box (infinite coordinates, as a half-space's AABB) is allowed: it is culled by the
+ * planes it can be culled by and otherwise `Intersects` (the exact test is not run for it).
+ * Throws `CollideError` (`invalid_value`) naming the argument and its value: `frustum` not made
+ * by {@link makeFrustum} or {@link makeFrustumFromMatrix}, `min` or `max` not an object of three
+ * numbers or holding a NaN, `max.x` (`.y`, `.z`) below `min`'s, `mode` neither `"conservative"`
+ * nor `"exact"`.
  */
 export function frustumTestAabb(
   f: Frustum,
   min: Vec3,
   max: Vec3,
   mode: FrustumMode = "conservative",
+): FrustumTest {
+  checkFrustum("frustum", f);
+  checkBoxCorner("min", min);
+  checkBoxCorner("max", max);
+  if (!(min.x <= max.x)) invalidValue("max.x", max.x, `must be ≥ min.x (${min.x})`);
+  if (!(min.y <= max.y)) invalidValue("max.y", max.y, `must be ≥ min.y (${min.y})`);
+  if (!(min.z <= max.z)) invalidValue("max.z", max.z, `must be ≥ min.z (${min.z})`);
+  checkMode(mode);
+  return frustumTestAabbUnchecked(f, min, max, mode);
+}
+
+/** Throws `CollideError` naming `field` unless `v` holds three numbers, none NaN (±∞ allowed). */
+function checkBoxCorner(field: string, v: Vec3): void {
+  if (
+    v === null ||
+    typeof v !== "object" ||
+    typeof v.x !== "number" ||
+    typeof v.y !== "number" ||
+    typeof v.z !== "number" ||
+    Number.isNaN(v.x) ||
+    Number.isNaN(v.y) ||
+    Number.isNaN(v.z)
+  )
+    invalidValue(
+      field,
+      v,
+      "must be a vector of 3 numbers, none NaN (±Infinity for an unbounded box)",
+    );
+}
+
+/**
+ * {@link frustumTestAabb} without validation (the world's per-body cull, on boxes it built): a
+ * NaN coordinate gives `Intersects`, never `Inside` or `Outside`.
+ */
+export function frustumTestAabbUnchecked(
+  f: Frustum,
+  min: Vec3,
+  max: Vec3,
+  mode: FrustumMode,
 ): FrustumTest {
   const p = f.planes;
   let inside = true;

@@ -143,7 +143,7 @@ const HEIGHTFIELD_SPEC = optionsSpec("makeHeightfield", "heightfield", HEIGHTFIE
  * `heights[i]`; `scale` not a vector, or `scale.x`/`scale.y`/`scale.z` not finite and > 0;
  * a height times `scale.y`, or the field's extent, overflowing; `holes` not an array of length
  * (rows − 1)·(cols − 1) of flags (true, false, 1, 0), or a hole in every cell (the shape would
- * touch nothing).
+ * touch nothing: the error names `holes` and gives its flags).
  */
 export function makeHeightfield(desc: HeightfieldDesc, field = ""): Heightfield {
   if (typeof field !== "string") {
@@ -233,8 +233,8 @@ export function makeHeightfield(desc: HeightfieldDesc, field = ""): Heightfield 
     if (solid === 0)
       invalidValue(
         `${p}holes`,
-        "every cell",
-        "must leave at least one cell (a heightfield of holes touches nothing)",
+        hs,
+        `${cells === 1 ? "marks its only cell" : `marks every one of its ${cells} cells`} as a hole: at least one cell must be solid (a heightfield of holes touches nothing)`,
       );
   }
   const scale = { x: s.x, y: s.y, z: s.z };

@@ -79,7 +79,7 @@ import {
   type FrustumMode,
   FrustumTest,
   frustumIntersectsShapeUnchecked,
-  frustumTestAabb,
+  frustumTestAabbUnchecked,
 } from "../query/frustum.js";
 import {
   aabbShape,
@@ -2691,7 +2691,7 @@ export class CollisionWorld {
     const k = 6 * slot;
     vec3.set(frustumBoxMin, a[k], a[k + 1], a[k + 2]);
     vec3.set(frustumBoxMax, a[k + 3], a[k + 4], a[k + 5]);
-    const test = frustumTestAabb(f, frustumBoxMin, frustumBoxMax, "conservative");
+    const test = frustumTestAabbUnchecked(f, frustumBoxMin, frustumBoxMax, "conservative");
     if (test === FrustumTest.Outside) return undefined;
     if (test === FrustumTest.Intersects && this.qFrustumExact) {
       this.bodies.readPose(poseB, slot);

@@ -145,6 +145,22 @@ describe("collide check", () => {
     );
   });
 
+  it("refuses a scene that gives a key twice, naming its path (JSON.parse would keep the last)", () => {
+    const dir = mkdtempSync(join(tmpdir(), "collide-check-dup-"));
+    const scene = join(dir, "dup.json");
+    writeFileSync(
+      scene,
+      '{"bodies":[{"id":"a","shape":{"type":"sphere","center":[0,0,0],"radius":1}},' +
+        '{"id":"b","shape":{"type":"sphere","center":[0,0,0],"radius":1,"center":[9,0,0]}}]}',
+    );
+    const r = runCli(["check", scene, "--json"]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain(
+      `scene file ${scene} is not valid JSON: key "center" is given twice in one object (field bodies[1].shape.center); each key may be given once`,
+    );
+  });
+
   it("loads a scene whose mesh lies outside its folder only with --allow-outside", () => {
     const dir = mkdtempSync(join(tmpdir(), "collide-check-outside-"));
     const scene = join(dir, "scene.json");

@@ -246,3 +246,62 @@ describe("collide query: JSON edge cases of a line", () => {
     }
   });
 });
+
+describe("collide query: OBJ and glTF faults give one code and one message form", () => {
+  it("empty files, no triangles, a bad index: invalid_value, `<field>: <kind> file <path>…`, exit 1", async () => {
+    const doc = tetraDoc([0, 0, 0]);
+    // An index past the tetrahedron's 4 vertices.
+    const ind = doc.getRoot().listAccessors()[1];
+    ind.setArray(new Uint16Array([0, 2, 1, 0, 1, 3, 0, 3, 2, 1, 2, 4]));
+    writeFileSync(join(dir, "bad-index.glb"), await new NodeIO().writeBinary(doc));
+    writeFileSync(join(dir, "bad-index.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 4\n");
+    writeFileSync(join(dir, "empty.obj"), "");
+    writeFileSync(join(dir, "empty.gltf"), "");
+    writeFileSync(join(dir, "empty.glb"), "");
+    writeFileSync(join(dir, "points.obj"), "v 0 0 0\nv 1 0 0\n");
+    const files = [
+      "empty.obj",
+      "empty.gltf",
+      "empty.glb",
+      "points.obj",
+      "bad-index.obj",
+      "bad-index.glb",
+    ];
+    const r = run([
+      ...files.map((f) => ({ op: "intersects", a: mesh(f), b: sphere([0, 0, 0], 1) })),
+      { op: "intersects", a: sphere([0, 0, 0], 1), b: mesh("east.glb") },
+    ]);
+    expect(r.status).toBe(1);
+    const out = jsonLines(r.stdout);
+    expect(out.map((o) => o.id)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    const messages = out.slice(0, 6).map((o) => {
+      const e = o.error as { code: string; message: string };
+      expect(e.code).toBe("invalid_value");
+      return e.message.replace(`${dir}/`, "");
+    });
+    expect(messages).toEqual([
+      "a.file: OBJ file empty.obj is empty; a mesh needs at least one triangle",
+      "a.file: glTF file empty.gltf is empty; a mesh needs at least one triangle",
+      "a.file: glTF file empty.glb is empty; a mesh needs at least one triangle",
+      "a.file: OBJ file points.obj has no faces (no `f` line with 3 or more vertices); a mesh needs at least one triangle",
+      'a.file: OBJ file bad-index.obj:4 is beyond the last vertex (3 vertices) (got "4")',
+      "a.file: glTF file bad-index.glb:meshes[0].primitives[0].indices[11] is beyond the last vertex of its primitive (4 vertices) (got 4)",
+    ]);
+    expect(out[6].result).toEqual({ intersects: false });
+  });
+
+  it("collide check names the body's file field for an empty glTF, exit 1", () => {
+    writeFileSync(join(dir, "empty-part.gltf"), "");
+    const scene = join(dir, "empty-part.json");
+    writeFileSync(
+      scene,
+      JSON.stringify({ bodies: [{ id: "part", shape: mesh("empty-part.gltf") }] }),
+    );
+    const r = runCli(["check", scene, "--json"], undefined, { cwd: dir });
+    expect(r.status).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toContain(
+      `bodies[0].shape.file: glTF file ${join(dir, "empty-part.gltf")} is empty; a mesh needs at least one triangle`,
+    );
+  });
+});

@@ -97,6 +97,63 @@ describe("collide query", () => {
     expect(err(10).message).toContain("a.points");
   });
 
+  it("refuses a key given twice (JSON.parse would keep the last) and an id beyond the doubles, exit 1", () => {
+    const sp = JSON.stringify(sphere([0, 0, 0], 1));
+    const far = JSON.stringify(sphere([5, 0, 0], 1));
+    const lines = [
+      `{"id":"dup-op","op":"distance","op":"intersects","a":${sp},"b":${far}}`,
+      `{"id":"dup-a","op":"intersects","a":${far},"a":${sp},"b":${sp}}`,
+      `{"id":"dup-radius","op":"intersects","a":{"type":"sphere","center":[0,0,0],"radius":1,"radius":9},"b":${far}}`,
+      `{"id":1e400,"op":"intersects","a":${sp},"b":${far}}`,
+      `{"id":[1,-1e999],"op":"intersects","a":${sp},"b":${far}}`,
+      `{"id":1e308,"op":"intersects","a":${sp},"b":${far}}`,
+    ];
+    const r = runCli(["query"], `${lines.join("\n")}\n`);
+    expect(r.status).toBe(1);
+    const out = jsonLines(r.stdout);
+    // Lines that cannot be read carry their line number; a valid id is echoed.
+    expect(out.map((o) => o.id)).toEqual([0, 1, 2, 3, 4, 1e308]);
+    const err = (i: number) => out[i].error as { code: string; message: string };
+    for (const [i, key, field] of [
+      [0, "op", "op"],
+      [1, "a", "a"],
+      [2, "radius", "a.radius"],
+    ] as const) {
+      expect(err(i).code).toBe("invalid_json");
+      expect(err(i).message).toBe(
+        `invalid JSON: key "${key}" is given twice in one object (field ${field}); each key may be given once`,
+      );
+    }
+    expect(err(3).code).toBe("invalid_value");
+    expect(err(3).message).toMatch(/^id must be a finite number: .* \(got Infinity\)$/);
+    expect(err(4).code).toBe("invalid_value");
+    expect(err(4).message).toMatch(/^id\[1\] must be a finite number: .* \(got -Infinity\)$/);
+    expect(out[5].result).toEqual({ intersects: false });
+    expect(r.stdout).not.toContain("null");
+  });
+
+  it("names a heightfield whose every cell is a hole by its holes field and flags", () => {
+    const hf = {
+      type: "heightfield",
+      rows: 2,
+      cols: 3,
+      heights: [0, 0, 0, 0, 0, 0],
+      scale: [1, 1, 1],
+      holes: [true, 1],
+    };
+    const r = runCli(
+      ["query"],
+      `${JSON.stringify({ op: "intersects", a: hf, b: sphere([0, 0, 0], 1) })}\n`,
+    );
+    expect(r.status).toBe(1);
+    const [line] = jsonLines(r.stdout);
+    expect(line.error).toEqual({
+      code: "invalid_value",
+      message:
+        "a.holes marks every one of its 2 cells as a hole: at least one cell must be solid (a heightfield of holes touches nothing) (got [true,1])",
+    });
+  });
+
   it("reads a file argument, and a missing file is an error with exit 1", () => {
     const r = runCli(["query", "test/cli/no-such-file.jsonl"]);
     expect(r.status).toBe(1);

@@ -202,3 +202,140 @@ describe("mesh shapes in JSON and scenes", () => {
     );
   });
 });
+
+/**
+ * A GLB of one triangle primitive (`mode` 4 unless given) with these positions and, when given,
+ * these 16-bit indices; its node is scaled by `scale` (1 unless given).
+ */
+async function faultyGlb(
+  positions: number[],
+  indices: number[] | null,
+  options: { mode?: number; scale?: number } = {},
+): Promise<Uint8Array> {
+  const doc = new Document();
+  const buffer = doc.createBuffer();
+  const pos = doc
+    .createAccessor()
+    .setType("VEC3")
+    .setArray(new Float32Array(positions))
+    .setBuffer(buffer);
+  const prim = doc
+    .createPrimitive()
+    .setAttribute("POSITION", pos)
+    .setMode((options.mode ?? 4) as 4);
+  if (indices) {
+    prim.setIndices(
+      doc.createAccessor().setType("SCALAR").setArray(new Uint16Array(indices)).setBuffer(buffer),
+    );
+  }
+  const s = options.scale ?? 1;
+  const node = doc.createNode().setMesh(doc.createMesh().addPrimitive(prim)).setScale([s, s, s]);
+  doc.createScene().addChild(node);
+  doc.getRoot().setDefaultScene(doc.getRoot().listScenes()[0]);
+  return new NodeIO().writeBinary(doc);
+}
+
+describe("OBJ and glTF refuse the same faults alike (fresh-user attack, session 23)", () => {
+  const TRI = [0, 0, 0, 1, 0, 0, 0, 1, 0];
+  /** Each fault as an OBJ file and as glTF files, with the message's place and reason. */
+  const faults: [string, [string, string | (() => Promise<Uint8Array>), string][], RegExp][] = [
+    [
+      "empty file",
+      [
+        ["empty.obj", "", ""],
+        ["empty.gltf", "", ""],
+        ["empty.glb", "", ""],
+        ["blank.gltf", " \n\t\r\n", ""],
+      ],
+      /^is empty; a mesh needs at least one triangle$/,
+    ],
+    [
+      "no triangles",
+      [
+        ["lines.obj", "v 0 0 0\nv 1 0 0\nl 1 2\n", ""],
+        ["lines.glb", () => faultyGlb(TRI, null, { mode: 1 }), ""],
+      ],
+      /^has no (faces|triangles) \(.*\); a mesh needs at least one triangle$/,
+    ],
+    [
+      "an index past the last vertex",
+      [
+        ["index.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n", ":4"],
+        ["index.glb", () => faultyGlb(TRI, [0, 1, 9]), ":meshes[0].primitives[0].indices[2]"],
+      ],
+      /^is beyond the last vertex (of its primitive )?\(3 vertices\) \(got "?9"?\)$/,
+    ],
+    [
+      "a vertex that is not finite",
+      [
+        ["nan.obj", "v 0 0 nan\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", ":1"],
+        ["inf.obj", "v 0 0 1e999\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", ":1"],
+        [
+          "nan.glb",
+          () => faultyGlb([0, 0, Number.NaN, 1, 0, 0, 0, 1, 0], [0, 1, 2]),
+          ":meshes[0].primitives[0].attributes.POSITION[0]",
+        ],
+        [
+          "overflow.glb",
+          () => faultyGlb([0, 0, 0, 1, 0, 0, 0, 3e38, 0], [0, 1, 2], { scale: 1e300 }),
+          ":meshes[0].primitives[0].attributes.POSITION[2]",
+        ],
+      ],
+      /^(must be (a finite number|3 finite numbers)|overflows under its node's matrix \(it becomes \[.*Infinity.*\]\)) \(got ("nan"|"1e999"|\[0,0,NaN\]|\[0,3\.\d+e\+38,0\])\)$/,
+    ],
+  ];
+
+  for (const [fault, files, reason] of faults) {
+    it(`${fault}: invalid_value naming the file's field, "<field>: <kind> file <path>[:<where>] <reason>"`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "collide-mesh-faults-"));
+      for (const [name, content, where] of files) {
+        const path = join(dir, name);
+        writeFileSync(path, typeof content === "string" ? content : await content());
+        const kind = name.endsWith(".obj") ? "OBJ" : "glTF";
+        const errors = [await loadMeshFile(path, "a.file").catch((e: unknown) => e)];
+        if (kind === "OBJ") errors.push(errorOf(() => loadMeshFileSync(path, "a.file")));
+        for (const e of errors) {
+          expect(e, name).toBeInstanceOf(CollideError);
+          const c = e as CollideError;
+          expect(c.code, name).toBe("invalid_value");
+          expect(c.field, name).toBe("a.file");
+          const lead = `a.file: ${kind} file ${path}${where} `;
+          expect(c.message.startsWith(lead), `${name}: ${c.message}`).toBe(true);
+          expect(c.message.slice(lead.length), name).toMatch(reason);
+        }
+      }
+    });
+  }
+
+  it("an in-memory GLB: the same form with <glb bytes> for the path", async () => {
+    const empty = await parseGlb(new Uint8Array(0), "b.file").catch((e: CollideError) => e);
+    expect((empty as CollideError).message).toBe(
+      "b.file: glTF file <glb bytes> is empty; a mesh needs at least one triangle",
+    );
+    const bad = await parseGlb(await faultyGlb(TRI, [0, 7, 1]), "b.file").catch(
+      (e: CollideError) => e,
+    );
+    expect((bad as CollideError).message).toBe(
+      "b.file: glTF file <glb bytes>:meshes[0].primitives[0].indices[1] is beyond the last vertex of its primitive (3 vertices) (got 7)",
+    );
+  });
+
+  it("every loader error starts with the file's field, io errors included", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "collide-mesh-faults-"));
+    writeFileSync(join(dir, "junk.gltf"), "not json");
+    writeFileSync(join(dir, "short.glb"), "glTF");
+    for (const name of ["missing.obj", "missing.glb", "junk.gltf", "short.glb"]) {
+      const e = (await loadMeshFile(join(dir, name), "a.file").catch(
+        (x: unknown) => x,
+      )) as CollideError;
+      expect(e.code, name).toBe("io_error");
+      expect(e.field, name).toBe("a.file");
+      expect(e.message, name).toMatch(/^a\.file: /);
+      expect(e.message, name).toContain(name);
+    }
+    const sync = errorOf(() => loadMeshFileSync(join(dir, "missing.obj"), "a.file"));
+    expect(sync.message).toMatch(/^a\.file: cannot read mesh file .*missing\.obj: /);
+    const glb = errorOf(() => loadMeshFileSync(join(dir, "short.glb"), "a.file"));
+    expect(glb.message).toMatch(/^a\.file: glTF file .*short\.glb needs the asynchronous loader/);
+  });
+});

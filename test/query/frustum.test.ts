@@ -17,6 +17,7 @@ import {
   FrustumTest,
   frustumIntersectsShape,
   frustumTestAabb,
+  frustumTestAabbUnchecked,
   frustumTestSphere,
   makeFrustum,
   makeFrustumFromMatrix,
@@ -505,20 +506,90 @@ describe("half-spaces under an axis-aligned camera (found by a fresh user, sessi
       }
     });
   }
-  it("frustumTestAabb of an unbounded box is never Inside; NaN input gives Intersects", () => {
+  it("frustumTestAabb of an unbounded box is never Inside; the unchecked cull gives NaN Intersects", () => {
     const inf = Number.POSITIVE_INFINITY;
     const below = frustumTestAabb(f, { x: -inf, y: -inf, z: -inf }, { x: inf, y: -100, z: inf });
     expect(below).not.toBe(FrustumTest.Inside);
     // Behind the camera along z alone: the near plane proves it outside.
     const behind = frustumTestAabb(f, { x: -inf, y: -inf, z: 5 }, { x: inf, y: inf, z: inf });
     expect(behind).toBe(FrustumTest.Outside);
+    // The public entries refuse NaN (below); the world's unchecked cull never says Inside or
+    // Outside for it.
     const nan = Number.NaN;
     for (const mode of ["conservative", "exact"] as const) {
-      expect(frustumTestAabb(f, { x: nan, y: 0, z: -1 }, { x: 0, y: 0, z: -1 }, mode)).toBe(
-        FrustumTest.Intersects,
-      );
-      expect(frustumTestSphere(f, { x: 0, y: 0, z: -1 }, nan, mode)).toBe(FrustumTest.Intersects);
-      expect(frustumTestSphere(f, { x: nan, y: 0, z: -1 }, 0.1, mode)).toBe(FrustumTest.Intersects);
+      expect(
+        frustumTestAabbUnchecked(f, { x: nan, y: 0, z: -1 }, { x: 0, y: 0, z: -1 }, mode),
+      ).toBe(FrustumTest.Intersects);
     }
+  });
+});
+
+describe("frustumTestSphere and frustumTestAabb refuse bad input (fresh-user attack, session 23)", () => {
+  const f = makeFrustum({
+    position: { x: 0, y: 0, z: 0 },
+    rotation: ID,
+    fovY: 1,
+    aspect: 1,
+    near: 0.1,
+    far: 10,
+  });
+  const c = { x: 0, y: 0, z: -1 };
+  const refusal = (run: () => unknown): CollideError => {
+    try {
+      run();
+    } catch (e) {
+      expect(e).toBeInstanceOf(CollideError);
+      return e as CollideError;
+    }
+    throw new Error("did not throw");
+  };
+
+  it("a negative, NaN or infinite radius names radius and its value", () => {
+    for (const [r, got] of [
+      [-1, "-1"],
+      [-1e-300, "-1e-300"],
+      [Number.NaN, "NaN"],
+      [Number.POSITIVE_INFINITY, "Infinity"],
+    ] as const) {
+      for (const mode of ["conservative", "exact"] as const) {
+        const e = refusal(() => frustumTestSphere(f, c, r, mode));
+        expect(e.code).toBe("invalid_value");
+        expect(e.field).toBe("radius");
+        expect(e.message).toBe(`radius must be a finite number ≥ 0 (got ${got})`);
+      }
+    }
+    expect(refusal(() => frustumTestSphere(f, c, "1" as unknown as number)).field).toBe("radius");
+  });
+
+  it("a NaN or infinite centre names center; a bad frustum or mode names it", () => {
+    for (const bad of [
+      { x: Number.NaN, y: 0, z: -1 },
+      { x: 0, y: Number.POSITIVE_INFINITY, z: -1 },
+      null,
+    ]) {
+      const e = refusal(() => frustumTestSphere(f, bad as unknown as Vec3, 0.5));
+      expect(e.field).toBe("center");
+      expect(e.message).toMatch(/^center must be a vector of 3 finite numbers \(got /);
+    }
+    expect(refusal(() => frustumTestSphere({} as Frustum, c, 0.5)).field).toBe("frustum");
+    const m = refusal(() => frustumTestSphere(f, c, 0.5, "Exact" as "exact"));
+    expect(m.message).toBe('mode must be "conservative" or "exact" (got "Exact")');
+    expect(refusal(() => frustumTestAabb(f, c, c, "fast" as "exact")).field).toBe("mode");
+  });
+
+  it("frustumTestAabb: a NaN corner names min or max; an inverted box names the axis of max", () => {
+    const nan = Number.NaN;
+    expect(refusal(() => frustumTestAabb(f, { x: nan, y: 0, z: -1 }, c)).field).toBe("min");
+    expect(refusal(() => frustumTestAabb(f, c, { x: 0, y: 0, z: nan })).field).toBe("max");
+    const inv = refusal(() => frustumTestAabb(f, { x: 0, y: 1, z: -1 }, { x: 0, y: 0, z: -1 }));
+    expect(inv.field).toBe("max.y");
+    expect(inv.message).toBe("max.y must be ≥ min.y (1) (got 0)");
+  });
+
+  it("valid input answers as before: a radius of 0 is a point, a ball at the camera intersects", () => {
+    expect(frustumTestSphere(f, c, 0)).toBe(FrustumTest.Inside);
+    expect(frustumTestSphere(f, { x: 0, y: 0, z: 1 }, 0)).toBe(FrustumTest.Outside);
+    expect(frustumTestSphere(f, { x: 0, y: 0, z: 0 }, 0.5, "exact")).toBe(FrustumTest.Intersects);
+    expect(frustumTestAabb(f, c, c)).toBe(FrustumTest.Inside);
   });
 });

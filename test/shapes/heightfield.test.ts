@@ -238,6 +238,22 @@ describe("makeHeightfield: bad input names the field and the value", () => {
       expect((err as CollideError).field).toBe(`terrain.${field}`);
     });
   }
+  it("all holes: names holes and gives the flags as written (not a made-up value)", () => {
+    for (const holes of [[true], [1], new Uint8Array([1])]) {
+      let err: CollideError | undefined;
+      try {
+        makeHeightfield({ ...ok, holes: holes as boolean[] }, "terrain");
+      } catch (e) {
+        err = e as CollideError;
+      }
+      expect(err?.code).toBe("invalid_value");
+      expect(err?.field).toBe("terrain.holes");
+      expect(err?.value).toBe(holes);
+      expect(err?.message).toBe(
+        `terrain.holes marks its only cell as a hole: at least one cell must be solid (a heightfield of holes touches nothing) (got [${holes[0] === true ? "true" : "1"}])`,
+      );
+    }
+  });
   it("is frozen, copies its input, and costs 8 bytes per height plus a small tree", () => {
     const src = new Float64Array(64 * 64);
     const hf = makeHeightfield({ rows: 64, cols: 64, heights: src, scale: P(1, 1, 1) });
