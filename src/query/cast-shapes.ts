@@ -54,6 +54,7 @@ import { contactPair, intersectsPair, unsupportedPair } from "../narrowphase/pai
 import { intersectsInQueryOrder } from "../narrowphase/touching.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, isCompositeType, makeCompositePart } from "../shapes/composite.js";
+import { enterFarFrame, FarFrameSlot, leaveFarFrame } from "../shapes/far-frame.js";
 import type { HalfSpace } from "../shapes/half-space.js";
 import { aabbShape, boundingRadiusOf, isSupportMappedType, supportOf } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
@@ -61,7 +62,6 @@ import { ShapeType } from "../shapes/shape.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg, relativePose } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
-import { enterTriangleFrame, leaveTriangleFrame, makeTriangleFrame } from "./triangle-frame.js";
 
 /** A time of impact with the contact at that time, world frame. */
 export interface ShapeCastHit {
@@ -903,7 +903,8 @@ export function castShapesInto(
   maxToi: number,
   ignoreInitialOverlap = false,
 ): boolean {
-  if (!enterTriangleFrame(castFrame, a, poseA0, b, poseB0))
+  const f = enterFarFrame(FarFrameSlot.Cast, a, poseA0, b, poseB0);
+  if (f === null)
     return castInFrame(
       out,
       a,
@@ -915,9 +916,8 @@ export function castShapesInto(
       maxToi,
       ignoreInitialOverlap,
     );
-  // The frame at a far triangle's first corner (src/query/triangle-frame.ts; issue 16: a triangle
+  // The frame at a far triangle's first corner (src/shapes/triangle-frame.ts; issue 16: a triangle
   // 0.3 wide at 1.5e8 beside a cone was cast at toi 3.7e-11, where the pair meets at 5.6e-12).
-  const f = castFrame;
   const found = castInFrame(
     out,
     f.a,
@@ -929,12 +929,10 @@ export function castShapesInto(
     maxToi,
     ignoreInitialOverlap,
   );
-  leaveTriangleFrame(out.pointA, f);
-  leaveTriangleFrame(out.pointB, f);
+  leaveFarFrame(out.pointA, f);
+  leaveFarFrame(out.pointB, f);
   return found;
 }
-
-const castFrame = makeTriangleFrame();
 
 /** {@link castShapesInto} in the frame given (no triangle frame). */
 function castInFrame(

@@ -7,11 +7,11 @@ import type { Contact } from "../narrowphase/contact.js";
 import { contactErrorIo, makeContact } from "../narrowphase/contact.js";
 import { contactPair, snapFaceNormal } from "../narrowphase/pair-table.js";
 import { agreeContact, queryOrderSwapped, touchReach } from "../narrowphase/touching.js";
+import { enterFarFrame, FarFrameSlot, leaveFarFrame } from "../shapes/far-frame.js";
 import type { Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
 import { checkPrediction, pairPose, swappedPairPose } from "./frames.js";
 import { contactHasNaN, refusePair } from "./guard.js";
-import { enterTriangleFrame, leaveTriangleFrame, makeTriangleFrame } from "./triangle-frame.js";
 
 const swapTmp = vec3.create();
 /** Scratch poses for a rotation normalised before use (never the caller's object). */
@@ -49,9 +49,9 @@ export function contact(
   poseA = iso.unitPose(unitA, poseA);
   poseB = iso.unitPose(unitB, poseB);
   const bInA = pairPose(a, poseA, b, poseB);
-  if (enterTriangleFrame(frame, a, poseA, b, poseB)) {
-    // A far triangle: answered at its first corner (src/query/triangle-frame.ts).
-    const f = frame;
+  const f = enterFarFrame(FarFrameSlot.Contact, a, poseA, b, poseB);
+  if (f !== null) {
+    // A far triangle: answered at its first corner (src/shapes/triangle-frame.ts).
     const hit = contactOf(
       f.a,
       f.poseA,
@@ -62,14 +62,12 @@ export function contact(
       out,
     );
     if (hit === null) return null;
-    leaveTriangleFrame(hit.pointA, f);
-    leaveTriangleFrame(hit.pointB, f);
+    leaveFarFrame(hit.pointA, f);
+    leaveFarFrame(hit.pointB, f);
     return hit;
   }
   return contactOf(a, poseA, b, poseB, bInA, prediction, out);
 }
-
-const frame = makeTriangleFrame();
 
 /** {@link contact} of valid shapes at unit poses, B at `bInA` in A's frame. */
 function contactOf(

@@ -7,10 +7,10 @@ import type { DistanceResult } from "../narrowphase/contact.js";
 import { makeDistanceResult } from "../narrowphase/contact.js";
 import { distancePair } from "../narrowphase/pair-table.js";
 import { agreeDistance, queryOrderSwapped } from "../narrowphase/touching.js";
+import { enterFarFrame, FarFrameSlot, leaveFarFrame } from "../shapes/far-frame.js";
 import type { Shape } from "../shapes/shape.js";
 import { pairPose, swappedPairPose } from "./frames.js";
 import { distanceHasNaN, refusePair } from "./guard.js";
-import { enterTriangleFrame, leaveTriangleFrame, makeTriangleFrame } from "./triangle-frame.js";
 
 const swapTmp = vec3.create();
 /** Scratch poses for a rotation normalised before use (never the caller's object). */
@@ -41,18 +41,16 @@ export function distance(
   poseA = iso.unitPose(unitA, poseA);
   poseB = iso.unitPose(unitB, poseB);
   const bInA = pairPose(a, poseA, b, poseB);
-  if (enterTriangleFrame(frame, a, poseA, b, poseB)) {
-    // A far triangle: answered at its first corner (src/query/triangle-frame.ts).
-    const f = frame;
+  const f = enterFarFrame(FarFrameSlot.Distance, a, poseA, b, poseB);
+  if (f !== null) {
+    // A far triangle: answered at its first corner (src/shapes/triangle-frame.ts).
     distanceOf(out, f.a, f.poseA, f.b, f.poseB, pairPose(f.a, f.poseA, f.b, f.poseB));
-    leaveTriangleFrame(out.pointA, f);
-    leaveTriangleFrame(out.pointB, f);
+    leaveFarFrame(out.pointA, f);
+    leaveFarFrame(out.pointB, f);
     return out;
   }
   return distanceOf(out, a, poseA, b, poseB, bInA);
 }
-
-const frame = makeTriangleFrame();
 
 /** {@link distance} of valid shapes at unit poses, B at `bInA` in A's frame. */
 function distanceOf(

@@ -2,11 +2,11 @@
 import type { Isometry } from "../math/isometry.js";
 import { intersectsPair, intersectsPosesPair } from "../narrowphase/pair-table.js";
 import { queryOrderSwapped } from "../narrowphase/touching.js";
+import { enterFarFrame, FarFrameSlot, leaveFarFrame } from "../shapes/far-frame.js";
 import { isBrandedShape, type Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
 import { pairPose, swappedPairPose } from "./frames.js";
 import { refusePair } from "./guard.js";
-import { enterTriangleFrame, makeTriangleFrame } from "./triangle-frame.js";
 
 /**
  * True when shape `a` at world pose `poseA` and shape `b` at `poseB` overlap or touch (exact:
@@ -38,15 +38,13 @@ export function intersects(a: Shape, poseA: Isometry, b: Shape, poseB: Isometry)
     if (hit >= 0) return hit === 1;
   }
   const bInA = pairPose(a, poseA, b, poseB);
-  if (enterTriangleFrame(frame, a, poseA, b, poseB)) {
-    // A far triangle: answered at its first corner (src/query/triangle-frame.ts).
-    const f = frame;
+  const f = enterFarFrame(FarFrameSlot.Intersects, a, poseA, b, poseB);
+  if (f !== null) {
+    // A far triangle: answered at its first corner (src/shapes/triangle-frame.ts).
     return intersectsOf(f.a, f.poseA, f.b, f.poseB, pairPose(f.a, f.poseA, f.b, f.poseB));
   }
   return intersectsOf(a, poseA, b, poseB, bInA);
 }
-
-const frame = makeTriangleFrame();
 
 /** {@link intersects} of valid shapes, B at `bInA` in A's frame. */
 function intersectsOf(

@@ -6,11 +6,11 @@ import type { ContactManifold } from "../narrowphase/contact.js";
 import { flipManifold, makeContactManifold } from "../narrowphase/contact.js";
 import { manifoldPair, snapFaceNormal } from "../narrowphase/pair-table.js";
 import { agreeManifold, manifoldInBand, queryOrderSwapped } from "../narrowphase/touching.js";
+import { enterFarFrame, FarFrameSlot, leaveFarFrame } from "../shapes/far-frame.js";
 import type { Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
 import { checkPrediction, pairPose, swappedPairPose } from "./frames.js";
 import { manifoldHasNaN, refusePair } from "./guard.js";
-import { enterTriangleFrame, leaveTriangleFrame, makeTriangleFrame } from "./triangle-frame.js";
 
 const swapped: ContactManifold = makeContactManifold();
 /** Scratch poses for a rotation normalised before use (never the caller's object). */
@@ -42,9 +42,9 @@ export function manifold(
   poseA = iso.unitPose(unitA, poseA);
   poseB = iso.unitPose(unitB, poseB);
   const bInA = pairPose(a, poseA, b, poseB);
-  if (enterTriangleFrame(frame, a, poseA, b, poseB)) {
-    // A far triangle: answered at its first corner (src/query/triangle-frame.ts).
-    const f = frame;
+  const f = enterFarFrame(FarFrameSlot.Manifold, a, poseA, b, poseB);
+  if (f !== null) {
+    // A far triangle: answered at its first corner (src/shapes/triangle-frame.ts).
     const hit = manifoldOf(
       f.a,
       f.poseA,
@@ -56,15 +56,13 @@ export function manifold(
     );
     if (hit === null) return null;
     for (let i = 0; i < hit.count; i++) {
-      leaveTriangleFrame(hit.points[i].pointA, f);
-      leaveTriangleFrame(hit.points[i].pointB, f);
+      leaveFarFrame(hit.points[i].pointA, f);
+      leaveFarFrame(hit.points[i].pointB, f);
     }
     return hit;
   }
   return manifoldOf(a, poseA, b, poseB, bInA, prediction, out);
 }
-
-const frame = makeTriangleFrame();
 
 /** {@link manifold} of valid shapes at unit poses, B at `bInA` in A's frame. */
 function manifoldOf(

@@ -8,6 +8,8 @@ import { brandShape, ShapeType } from "./shape.js";
 import { checkShapeVec3 } from "./validate.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/triangle.js";
+// The pair queries' frame at a far triangle's corner (src/shapes/far-frame.ts hook).
+import "./triangle-frame.js";
 
 /** A triangle with corners `a`, `b`, `c` (local frame, scene units). */
 export interface Triangle {

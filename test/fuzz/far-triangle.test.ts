@@ -5,7 +5,7 @@
  * above it: 1.4e-10 of the cone's size off through the library's API, where the bar is 1e-9 of
  * it plus 64ε of the pair's extent; the band that decides touching, 2^-20 of the witnesses'
  * magnitude, was 143 units wide). The queries now answer a pair holding a far triangle in the
- * frame at its first corner (src/query/triangle-frame.ts).
+ * frame at its first corner (src/shapes/triangle-frame.ts).
  *
  * The property builds the pair in a local frame — a random triangle of 1e-6..1e6, a convex
  * partner (box, sphere, capsule, cone, cylinder, hull, another triangle) of 1e-6..1e6 times its size (ratios to

@@ -15,14 +15,17 @@
  * world magnitude, which no world point escapes). Distances, normals and times are those of the
  * moved pair. Near the origin (or a rotated triangle, whose corners are its own) nothing moves: a
  * query costs the type test of each shape and, for a triangle, a comparison of its corners.
+ * Loaded by the triangle's module (src/shapes/triangle.ts), which thereby sets the queries' hook
+ * (src/shapes/far-frame.ts): an app without triangles does not bundle it.
  */
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import type { Shape } from "../shapes/shape.js";
-import { ShapeType } from "../shapes/shape.js";
-import type { Triangle } from "../shapes/triangle.js";
+import { FAR_FRAME_SLOTS, type FarFrame, setFarFrameHook } from "./far-frame.js";
+import type { Shape } from "./shape.js";
+import { ShapeType } from "./shape.js";
+import type { Triangle } from "./triangle.js";
 
 /**
  * A triangle's first corner's distance from its frame's origin, in its extents (largest corner
@@ -33,18 +36,8 @@ import type { Triangle } from "../shapes/triangle.js";
  */
 export const TRIANGLE_FRAME_RATIO = 4;
 
-/** A pair moved into the frame at a far triangle's corner (module scratch of one query). */
-export interface TriangleFrame {
-  /** The frame's origin: the far triangle's first corner, in its frame (world frame: unrotated). */
-  readonly origin: Vec3;
-  /** Shape A in the frame (a triangle's moved copy, or A itself). */
-  a: Shape;
-  /** A's pose in the frame. */
-  readonly poseA: Isometry;
-  /** Shape B in the frame. */
-  b: Shape;
-  /** B's pose in the frame. */
-  readonly poseB: Isometry;
+/** A pair moved into the frame at a far triangle's corner (module scratch of one query slot). */
+export interface TriangleFrame extends FarFrame {
   readonly triA: { type: number; a: Vec3; b: Vec3; c: Vec3 };
   readonly triB: { type: number; a: Vec3; b: Vec3; c: Vec3 };
 }
@@ -166,7 +159,10 @@ function moveShape(
   return s;
 }
 
-/** p moved back from frame `f` into the caller's frame (p + f.origin, in place). */
-export function leaveTriangleFrame(p: Vec3, f: TriangleFrame): void {
-  vec3.add(p, p, f.origin);
-}
+/** One frame per query slot (src/shapes/far-frame.ts `FarFrameSlot`). */
+const frames: TriangleFrame[] = Array.from({ length: FAR_FRAME_SLOTS }, makeTriangleFrame);
+
+setFarFrameHook((slot, a, poseA, b, poseB) => {
+  const f = frames[slot];
+  return enterTriangleFrame(f, a, poseA, b, poseB) ? f : null;
+});

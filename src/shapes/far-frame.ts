@@ -1,0 +1,73 @@
+/**
+ * The hook through which the pair queries (`intersects`, `distance`, `contact`, `manifold`,
+ * `castShapes`) move a pair holding a far triangle into the frame at its first corner (issue 16,
+ * class 7; the frame itself: src/shapes/triangle-frame.ts). The triangle's module sets it when it
+ * loads, so an app that makes no triangle (collide/core's sphere–box app) bundles only this
+ * module's few lines, and a query costs one null test.
+ */
+import type { Isometry } from "../math/isometry.js";
+import type { Vec3 } from "../math/vec3.js";
+import type { Shape } from "./shape.js";
+
+/** A pair moved into the frame at a far shape's corner (the scratch of one query slot). */
+export interface FarFrame {
+  /** The frame's origin in the caller's frame (the far triangle's first corner). */
+  readonly origin: Vec3;
+  /** Shape A in the frame (a triangle's moved copy, or A itself). */
+  a: Shape;
+  /** A's pose in the frame. */
+  readonly poseA: Isometry;
+  /** Shape B in the frame. */
+  b: Shape;
+  /** B's pose in the frame. */
+  readonly poseB: Isometry;
+}
+
+/** The query slots, one scratch frame each (a cast calls distance and contact while in its own). */
+export const FarFrameSlot = {
+  Intersects: 0,
+  Distance: 1,
+  Contact: 2,
+  Manifold: 3,
+  Cast: 4,
+} as const;
+
+/** Number of query slots ({@link FarFrameSlot}). */
+export const FAR_FRAME_SLOTS = 5;
+
+type EnterFarFrame = (
+  slot: number,
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+) => FarFrame | null;
+
+let enter: EnterFarFrame | null = null;
+
+/** Sets the hook (src/shapes/triangle-frame.ts, when the triangle's module loads). */
+export function setFarFrameHook(f: EnterFarFrame): void {
+  enter = f;
+}
+
+/**
+ * The pair (valid shapes and poses, checked by the caller) moved into the frame of slot `slot`
+ * when it holds a far triangle, else null (also when no triangle module is loaded: no pair can
+ * then hold one).
+ */
+export function enterFarFrame(
+  slot: number,
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+): FarFrame | null {
+  return enter === null ? null : enter(slot, a, poseA, b, poseB);
+}
+
+/** p moved back from frame `f` into the caller's frame (p + f.origin, in place). */
+export function leaveFarFrame(p: Vec3, f: FarFrame): void {
+  p.x += f.origin.x;
+  p.y += f.origin.y;
+  p.z += f.origin.z;
+}
