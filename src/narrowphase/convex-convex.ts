@@ -1452,6 +1452,14 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
     if (gap > solvedIo[0] && gap + r <= far) {
       solvedIo[0] = gap;
       vec3.copy(solvedNormal, refined.normal);
+    } else if (
+      gap + r <= far &&
+      solvedIo[0] - gap <= TOUCH_TOLERANCE * size + BOUND_TARGET * Math.abs(gap)
+    ) {
+      // GJK's |v| at the refined separation to rounding: the refined normal, which attains it
+      // (GJK's own direction 1e-10 short of it where a rounded box of 4e-3 met a cone's slant,
+      // its support jumping between apex and rim; issue 16, session 23).
+      vec3.copy(solvedNormal, refined.normal);
     }
     return;
   }
