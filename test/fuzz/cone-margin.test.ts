@@ -9,7 +9,9 @@
  * unpolished, its error bound from it too. Fixed in src/narrowphase/convex-convex.ts: the cores'
  * gap polished as a gap is (`polishGap`, its upper bound from points of the cores) and
  * intersects deciding a touch that GJK's witnesses do not back by the refined overlap
- * (`curvedTouchUnbacked`).
+ * (`curvedTouchUnbacked`); where |v| is the refined separation to rounding, the refined normal,
+ * which attains it (GJK's own direction fell 1e-10 short of a rounded box's depth on a slant:
+ * the second property, failing on main 55602dc as the recorded cases do).
  *
  * Oracle: test/oracles/ridge-overlap.ts, the least overlap over directions searched along the
  * kink circles of the cone and cylinder as well as on the sphere (no library code). Every value
@@ -24,7 +26,7 @@ import { type J, leastOverlap, supportOf } from "../oracles/ridge-overlap.js";
 import { quatArb } from "./arbitraries.js";
 import { offsetScenario } from "./generate.js";
 import { add, norm, rotate, scale, sub, unit, type V } from "./oracle-shapes.js";
-import { check, sizeOf } from "./ridge-check.js";
+import { type Answer, check, sizeOf } from "./ridge-check.js";
 
 const EPS = 2 ** -52;
 

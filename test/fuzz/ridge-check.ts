@@ -24,7 +24,7 @@ const centreOf = (s: J): V =>
   ((s.type === "convex" || s.type === "roundedConvex" ? s.position : s.center) ?? [0, 0, 0]) as V;
 
 // biome-ignore lint/suspicious/noExplicitAny: the query's JSON answer
-type Answer = any;
+export type Answer = any;
 
 /**
  * The library's intersects, distance and contact of world shapes A, B (both orders) against the
