@@ -1186,7 +1186,9 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     solvedB.x = pb.x + n.x * -rB;
     solvedB.y = pb.y + n.y * -rB;
     solvedB.z = pb.z + n.z * -rB;
-    if (solvedIo[0] > 0 && !polytopes) polishGap(a, b, bInA);
+    // The cores apart: a gap, or a depth through the margins (the rounded shapes overlapping by
+    // less than their radii), is GJK's |v| less the margins, polished alike (issue 16, session 23).
+    if (!polytopes) polishGap(a, b, bInA);
     else if (solvedIo[0] > 0) exactPolytopeGap();
     // A gap at the rounding level of the pair's size is touching (issue 16, class 1).
     if (solvedIo[0] > 0) {
@@ -1421,6 +1423,29 @@ function curvedCoreGapUnbacked(a: ConvexShape, b: ConvexShape): boolean {
   return !(0 - overlapIo[0] > touch);
 }
 
+/**
+ * GJK's "touching" of a pair other than two polytopes, |v| within the touching tolerance of the
+ * margins, that its own witnesses do not back: |pA − pB| (points of the cores, an upper bound on
+ * their distance) beyond the margins by more than the tolerance. |v| is the projection of the
+ * origin onto a simplex at the larger shape's magnitude and can round below the cores' distance
+ * (a sliver of a cone's apex and two rim points 7e3 across, |v| 4e-8 short: a rounded box of 1e-2
+ * 1e-9 to 4e-8 from the slant was "touching"; issue 16, session 23). The caller then decides the
+ * pair as GJK's `unproven` stall. Cores loaded (their margins read from them).
+ */
+function curvedTouchUnbacked(a: ConvexShape, b: ConvexShape): boolean {
+  if (gjkOut.status !== GjkStatus.Separated || gjkOut.unproven) return false;
+  if (!curved(a) && !curved(b) && isPolytope(a) && isPolytope(b)) return false;
+  const r = coreA.margin + coreB.margin;
+  simplexSize(gjkOut.simplex);
+  lengthInto(gjkOut.pointA, 1);
+  lengthInto(gjkOut.pointB, 2);
+  const touch = TOUCH_TOLERANCE * (Math.max(sizeIo[0], sizeIo[1], sizeIo[2], shiftIo[1]) + r);
+  if (gjkOut.distance - r > touch) return false;
+  vec3.sub(polishD, gjkOut.pointA, gjkOut.pointB);
+  lengthInto(polishD, 1);
+  return sizeIo[1] - r > touch;
+}
+
 const unprovenIo = new Float64Array(1);
 const unprovenNormal = vec3.create(1, 0, 0);
 const unprovenA = vec3.create();
@@ -1472,7 +1497,11 @@ function lengthInto(a: Vec3, i: number): void {
  * the maximum over unit n of −(h_A(n) + h_B(−n)), so refine GJK's direction (a concave ascent)
  * and, when the support points along the refined normal face each other (tangential gradient
  * at the rounding level), take them and their gap (issue 16, class 6: a cone of size 20 and a
- * box of size 1e-8 had a gap 7e-4 off). Margins added as in {@link solveLoaded}.
+ * box of size 1e-8 had a gap 7e-4 off). Margins added as in {@link solveLoaded}. The cores'
+ * gap alike when the margins overlap (rounded shapes): the depth is the margins less it, and
+ * |v| on a sliver simplex of a cone's apex and rim points 7e3 across fell 3.6e-8 below the
+ * cores' distance, a rounded box of 1e-2 on the slant "6.21e-6 deep" where no direction's
+ * overlap exceeds 6.17e-6 (issue 16, session 23).
  */
 function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): void {
   // GJK's gap is an upper bound and the separation along its direction a lower bound: when they
@@ -1505,7 +1534,8 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
   // rounds: a box of 8e-3 4.5e-9 from a cone of 17 was "4.474e-9 apart", 1.6% short); where the
   // support points face each other (the gradient test below) |sA − sB| equals the gap, an upper
   // bound as well.
-  if (!(gap > 0)) return;
+  // The cores' gap (the shapes' gap or, through the margins, their depth) from here on.
+  if (!(gap + r > 0)) return;
   // A curved A's support points round at A's own coordinates, before the solver's shift, and
   // B's at B's offset in the solver's frame (issue 16: a cylinder of 4e-5 2.8e-9 from the slant
   // of a cone 1.7 away, the gradient 6.7e-17 at the refined optimum, within the rounding of the
@@ -1520,6 +1550,14 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
     if (gap > solvedIo[0] && gap + r <= far) {
       solvedIo[0] = gap;
       vec3.copy(solvedNormal, refined.normal);
+    } else if (
+      gap + r <= far &&
+      solvedIo[0] - gap <= TOUCH_TOLERANCE * size + BOUND_TARGET * Math.abs(gap)
+    ) {
+      // GJK's |v| at the refined separation to rounding: the refined normal, which attains it
+      // (GJK's own direction 1e-10 short of it where a rounded box of 4e-3 met a cone's slant,
+      // its support jumping between apex and rim; issue 16, session 23).
+      vec3.copy(solvedNormal, refined.normal);
     }
     return;
   }
@@ -1527,6 +1565,11 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
   vec3.copy(solvedNormal, refined.normal);
   vec3.addScaled(solvedA, refined.pointA, solvedNormal, coreA.margin);
   vec3.addScaled(solvedB, refined.pointB, solvedNormal, -coreB.margin);
+  // Facing support points are points of the cores: their distance bounds the gap from above as
+  // GJK's witnesses do, tighter once refined (boundIo, recordError).
+  vec3.sub(polishD, refined.pointA, refined.pointB);
+  lengthInto(polishD, 0);
+  if (sizeIo[0] - r < boundIo[1]) boundIo[1] = sizeIo[0] - r;
 }
 
 const snapN = vec3.create();
@@ -2877,7 +2920,13 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
   if (gjkOut.status === GjkStatus.BeyondMaxDistance) return false;
   const shallow = gjkOut.status === GjkStatus.Intersecting && !gjkOut.roundingContact;
   if (shallow && !originNearFace(gjkOut.simplex)) return true;
-  if (shallow || gjkOut.unproven || gjkOut.roundingContact || curvedGapUnbacked(a, b)) {
+  if (
+    shallow ||
+    gjkOut.unproven ||
+    gjkOut.roundingContact ||
+    curvedGapUnbacked(a, b) ||
+    curvedTouchUnbacked(a, b)
+  ) {
     // GJK decided at its rounding level: stalled without a separating axis, or "intersecting"
     // because |v| fell below the rounding of the largest support point it met (not a
     // tetrahedron about the origin). First the least overlap refined from GJK's axis, its end
