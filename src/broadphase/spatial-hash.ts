@@ -761,6 +761,12 @@ export class SpatialHash implements BroadPhase {
     // at 50,000 bodies, grown and copied once); when full, grown to the count the cells seen so
     // far predict (PairSet.reserve).
     c.reserve(Math.min(Math.max(entries + (entries >> 2), Math.ceil(tests / 3)), c.limit));
+    // The pairs per lower id, for sortCandidates, counted here (`counts[lo + 1]`): a pass over
+    // the candidates fewer.
+    const ids = this.inGrid.length;
+    if (this.loCounts.length < ids + 1) this.loCounts = new Int32Array(ids + 1);
+    const counts = this.loCounts;
+    counts.fill(0, 0, ids + 1);
     let keys = c.storage;
     let w = 0;
     const fat = this.fat;
@@ -803,7 +809,13 @@ export class SpatialHash implements BroadPhase {
                   );
                   keys = c.storage;
                 }
-                keys[w++] = a < b ? a * PAIR_KEY_BASE + b : b * PAIR_KEY_BASE + a;
+                if (a < b) {
+                  keys[w++] = a * PAIR_KEY_BASE + b;
+                  counts[a + 1]++;
+                } else {
+                  keys[w++] = b * PAIR_KEY_BASE + a;
+                  counts[b + 1]++;
+                }
               }
             }
           }
@@ -818,14 +830,17 @@ export class SpatialHash implements BroadPhase {
       for (let i = 0; i < count; i++) {
         const b = live[i];
         if (b === a || (this.isOverflow[b] === 1 && b < a)) continue;
-        if (boxesOverlap(fatBoxes, 6 * a, fatBoxes, 6 * b)) c.add(a, b);
+        if (boxesOverlap(fatBoxes, 6 * a, fatBoxes, 6 * b)) {
+          c.add(a, b);
+          counts[Math.min(a, b) + 1]++;
+        }
       }
     }
   }
 
   /**
-   * Sorts the candidates and fills `candidateLo/Hi`: a counting sort by lower id straight into
-   * the lo / hi arrays, each id's few higher ids sorted by insertion (a heap sort of the keys
+   * Sorts the candidates and fills `candidateLo/Hi`: a counting sort by lower id (counted by
+   * enumerateCandidates, which must run just before) straight into the lo / hi arrays, each id's few higher ids sorted by insertion (a heap sort of the keys
    * for a long run), the keys written back from them — no second key buffer (the pair set's
    * sort used one: 4.5 MB of fresh pages for scene (a)'s ~570,000 candidates at 50,000 bodies).
    * `out`, when given, receives the pairs whose current boxes overlap as the keys are written
@@ -845,10 +860,8 @@ export class SpatialHash implements BroadPhase {
     const los = this.candidateLo;
     const his = this.candidateHi;
     const ids = this.inGrid.length;
-    if (this.loCounts.length < ids + 1) this.loCounts = new Int32Array(ids + 1);
+    // counts[lo + 1]: the pairs of lower id lo (enumerateCandidates counted them).
     const counts = this.loCounts;
-    counts.fill(0, 0, ids + 1);
-    for (let i = 0; i < n; i++) counts[Math.floor(keys[i] / PAIR_KEY_BASE) + 1]++;
     for (let id = 1; id <= ids; id++) counts[id] += counts[id - 1];
     for (let i = 0; i < n; i++) {
       const key = keys[i];
@@ -1873,7 +1886,6 @@ export class SpatialHash implements BroadPhase {
     const s = Math.max(this.cell, reach / (MAX_CELL_INDEX / 2));
     this.s = s;
     const fat = this.fat;
-    for (let i = 0; i < count; i++) this.writeFat(live[i]);
     const range = this.range;
     const maxCells = this.options.maxCellsPerBody;
     const bounds = this.bounds;
@@ -1884,8 +1896,11 @@ export class SpatialHash implements BroadPhase {
     this.overflowCount = 0;
     this.normalCount = 0;
     let entries = 0;
+    // One pass per body: its fat box, its cell range and its place (each loop of a build runs
+    // once, interpreted until V8 compiles it: fewer loops, less of that).
     for (let i = 0; i < count; i++) {
       const id = live[i];
+      this.writeFat(id);
       const k = 6 * id;
       for (let j = 0; j < 6; j++) range[k + j] = Math.floor(fat[k + j] / s);
       const cells =
