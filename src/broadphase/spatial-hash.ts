@@ -851,11 +851,22 @@ export class SpatialHash implements BroadPhase {
     const n = c.size;
     const keys = c.storage;
     if (this.candidateLo.length < n) {
-      // Not copied: the old contents are scratch. An eighth more than the candidates: the
-      // updates merge into the other pair of arrays, grown as they need.
-      const cap = n + (n >> 3);
-      this.candidateLo = newInt32(cap, this.shared);
-      this.candidateHi = newInt32(cap, this.shared);
+      if (this.nextLo.length >= n) {
+        // The rebuild's entry scratch holds them (its pages already written): the two pairs of
+        // arrays trade places.
+        const lo = this.candidateLo;
+        const hi = this.candidateHi;
+        this.candidateLo = this.nextLo;
+        this.candidateHi = this.nextHi;
+        this.nextLo = lo;
+        this.nextHi = hi;
+      } else {
+        // Not copied: the old contents are scratch. An eighth more than the candidates: the
+        // updates merge into the other pair of arrays, grown as they need.
+        const cap = n + (n >> 3);
+        this.candidateLo = newInt32(cap, this.shared);
+        this.candidateHi = newInt32(cap, this.shared);
+      }
     }
     const los = this.candidateLo;
     const his = this.candidateHi;
