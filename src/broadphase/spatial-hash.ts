@@ -146,6 +146,19 @@ function beyondCellIndex(range: Float64Array, k: number): boolean {
     MAX_CELL_INDEX
   );
 }
+/** Entries of groups 0–6 of the cell whose 8 group counts start at `group[g8]` (rebuild). */
+function at7(group: Int32Array, g8: number): number {
+  return (
+    group[g8] +
+    group[g8 + 1] +
+    group[g8 + 2] +
+    group[g8 + 3] +
+    group[g8 + 4] +
+    group[g8 + 5] +
+    group[g8 + 6]
+  );
+}
+
 /**
  * Most grid slabs a ray may cross per body before `castRay` scans the bodies instead of walking
  * the grid (each slab costs a few cell look-ups, a body one slab test).
@@ -730,7 +743,8 @@ export class SpatialHash implements BroadPhase {
 
   /**
    * Fills the candidates with the pairs whose fat boxes overlap or touch, unsorted, after a
-   * rebuild laid out the `entries` cell entries by group (module docs). A pair is kept in the
+   * rebuild laid out the `entries` cell entries by group (module docs) and counted the `tests`
+   * box tests this makes (which size the candidates' storage). A pair is kept in the
    * lowest cell the two share, where on each axis at least one of the two has its first cell:
    * in the cell's entries grouped by the axes on which their cells start there (the group's
    * bits), only pairs of groups whose bits together cover the three axes are tested, and each
@@ -738,12 +752,21 @@ export class SpatialHash implements BroadPhase {
    * no test of which cell is the lowest (scene (a) at 50,000 bodies: ~4 million box tests for
    * ~570,000 candidates before).
    */
-  private enumerateCandidates(entries: number): void {
+  private enumerateCandidates(entries: number, tests: number): void {
     const c = this.candidates;
     c.clear();
-    // Room for a quarter more pairs than entries to start with; when full, grown to the count the
-    // cells seen so far predict (PairSet.reserve).
-    c.reserve(Math.min(entries + (entries >> 2), c.limit));
+    // Room for a quarter more pairs than entries, or a third of the box tests when that is more
+    // (a fifth to a quarter of the tests passed on scenes (a) and (b), 10,000 and 50,000
+    // bodies: room for a quarter more than entries was half of scene (a)'s 568,000 candidates
+    // at 50,000 bodies, grown and copied once); when full, grown to the count the cells seen so
+    // far predict (PairSet.reserve).
+    c.reserve(Math.min(Math.max(entries + (entries >> 2), Math.ceil(tests / 3)), c.limit));
+    // The pairs per lower id, for sortCandidates, counted here (`counts[lo + 1]`): a pass over
+    // the candidates fewer.
+    const ids = this.inGrid.length;
+    if (this.loCounts.length < ids + 1) this.loCounts = new Int32Array(ids + 1);
+    const counts = this.loCounts;
+    counts.fill(0, 0, ids + 1);
     let keys = c.storage;
     let w = 0;
     const fat = this.fat;
@@ -786,7 +809,13 @@ export class SpatialHash implements BroadPhase {
                   );
                   keys = c.storage;
                 }
-                keys[w++] = a < b ? a * PAIR_KEY_BASE + b : b * PAIR_KEY_BASE + a;
+                if (a < b) {
+                  keys[w++] = a * PAIR_KEY_BASE + b;
+                  counts[a + 1]++;
+                } else {
+                  keys[w++] = b * PAIR_KEY_BASE + a;
+                  counts[b + 1]++;
+                }
               }
             }
           }
@@ -801,34 +830,49 @@ export class SpatialHash implements BroadPhase {
       for (let i = 0; i < count; i++) {
         const b = live[i];
         if (b === a || (this.isOverflow[b] === 1 && b < a)) continue;
-        if (boxesOverlap(fatBoxes, 6 * a, fatBoxes, 6 * b)) c.add(a, b);
+        if (boxesOverlap(fatBoxes, 6 * a, fatBoxes, 6 * b)) {
+          c.add(a, b);
+          counts[Math.min(a, b) + 1]++;
+        }
       }
     }
   }
 
   /**
-   * Sorts the candidates and fills `candidateLo/Hi`: a counting sort by lower id straight into
-   * the lo / hi arrays, each id's few higher ids sorted by insertion (a heap sort of the keys
+   * Sorts the candidates and fills `candidateLo/Hi`: a counting sort by lower id (counted by
+   * enumerateCandidates, which must run just before) straight into the lo / hi arrays, each id's few higher ids sorted by insertion (a heap sort of the keys
    * for a long run), the keys written back from them — no second key buffer (the pair set's
    * sort used one: 4.5 MB of fresh pages for scene (a)'s ~570,000 candidates at 50,000 bodies).
+   * `out`, when given, receives the pairs whose current boxes overlap as the keys are written
+   * back, in the same order as {@link filterCandidates} (a pass over the candidates fewer).
    */
-  private sortCandidates(): void {
+  private sortCandidates(out: PairSet | null): void {
     const c = this.candidates;
     const n = c.size;
     const keys = c.storage;
     if (this.candidateLo.length < n) {
-      // Not copied: the old contents are scratch.
-      const cap = Math.max(n, 2 * this.candidateLo.length);
-      this.candidateLo = newInt32(cap, this.shared);
-      this.candidateHi = newInt32(cap, this.shared);
+      if (this.nextLo.length >= n) {
+        // The rebuild's entry scratch holds them (its pages already written): the two pairs of
+        // arrays trade places.
+        const lo = this.candidateLo;
+        const hi = this.candidateHi;
+        this.candidateLo = this.nextLo;
+        this.candidateHi = this.nextHi;
+        this.nextLo = lo;
+        this.nextHi = hi;
+      } else {
+        // Not copied: the old contents are scratch. An eighth more than the candidates: the
+        // updates merge into the other pair of arrays, grown as they need.
+        const cap = n + (n >> 3);
+        this.candidateLo = newInt32(cap, this.shared);
+        this.candidateHi = newInt32(cap, this.shared);
+      }
     }
     const los = this.candidateLo;
     const his = this.candidateHi;
     const ids = this.inGrid.length;
-    if (this.loCounts.length < ids + 1) this.loCounts = new Int32Array(ids + 1);
+    // counts[lo + 1]: the pairs of lower id lo (enumerateCandidates counted them).
     const counts = this.loCounts;
-    counts.fill(0, 0, ids + 1);
-    for (let i = 0; i < n; i++) counts[Math.floor(keys[i] / PAIR_KEY_BASE) + 1]++;
     for (let id = 1; id <= ids; id++) counts[id] += counts[id - 1];
     for (let i = 0; i < n; i++) {
       const key = keys[i];
@@ -838,11 +882,16 @@ export class SpatialHash implements BroadPhase {
       his[at] = key - lo * PAIR_KEY_BASE;
     }
     // counts[lo] is now the end of lo's run.
+    const box = this.proxies.box;
+    // Keys written to the output's storage directly (PairSet.room); no output: none are kept.
+    let outKeys = out !== null ? out.storage : keys;
+    let w = 0;
     let start = 0;
     for (let lo = 0; lo < ids; lo++) {
       const end = counts[lo];
+      if (end === start) continue;
+      const base = lo * PAIR_KEY_BASE;
       if (end - start > INSERTION_SORT_MAX_RUN) {
-        const base = lo * PAIR_KEY_BASE;
         for (let i = start; i < end; i++) keys[i] = base + his[i];
         heapSortRange(keys, start, end);
         for (let i = start; i < end; i++) his[i] = keys[i] - base;
@@ -856,11 +905,32 @@ export class SpatialHash implements BroadPhase {
           }
           his[j + 1] = v;
         }
-        const base = lo * PAIR_KEY_BASE;
         for (let i = start; i < end; i++) keys[i] = base + his[i];
+      }
+      if (out !== null) {
+        // The filter of filterCandidates, the same test in the same order.
+        const a = 6 * lo;
+        for (let i = start; i < end; i++) {
+          const b = 6 * his[i];
+          const separated =
+            +(box[a] > box[b + 3]) |
+            +(box[b] > box[a + 3]) |
+            +(box[a + 1] > box[b + 4]) |
+            +(box[b + 1] > box[a + 4]) |
+            +(box[a + 2] > box[b + 5]) |
+            +(box[b + 2] > box[a + 5]);
+          if (separated === 0) {
+            if (w === outKeys.length) {
+              out.setSize(w);
+              outKeys = out.room();
+            }
+            outKeys[w++] = keys[i];
+          }
+        }
       }
       start = end;
     }
+    if (out !== null) out.setSize(w);
   }
 
   /**
@@ -1115,7 +1185,7 @@ export class SpatialHash implements BroadPhase {
   /**
    * Brings the grid and the candidates up to date: a full rebuild or the moved bodies only.
    * Returns true when it also filled `out` with the pairs (an update merges and filters in one
-   * pass).
+   * pass; a rebuild filters as it sorts the candidates).
    */
   private ensureBuilt(out: PairSet | null = null): boolean {
     const count = this.proxies.count;
@@ -1129,8 +1199,8 @@ export class SpatialHash implements BroadPhase {
         return out !== null;
       }
     }
-    this.rebuild();
-    return false;
+    this.rebuild(out);
+    return out !== null;
   }
 
   /**
@@ -1789,8 +1859,11 @@ export class SpatialHash implements BroadPhase {
     this.pBody = new Int32Array(cap);
   }
 
-  /** Rebuilds the cell table, the entries and the candidates from the current boxes. */
-  private rebuild(): void {
+  /**
+   * Rebuilds the cell table, the entries and the candidates from the current boxes; `out`, when
+   * given, receives the pairs whose current boxes overlap (filtered as the candidates are sorted).
+   */
+  private rebuild(out: PairSet | null): void {
     this.rebuilds++;
     const { box, live, count } = this.proxies;
     if (this.options.cellSize > 0) this.cell = this.options.cellSize;
@@ -1824,7 +1897,6 @@ export class SpatialHash implements BroadPhase {
     const s = Math.max(this.cell, reach / (MAX_CELL_INDEX / 2));
     this.s = s;
     const fat = this.fat;
-    for (let i = 0; i < count; i++) this.writeFat(live[i]);
     const range = this.range;
     const maxCells = this.options.maxCellsPerBody;
     const bounds = this.bounds;
@@ -1835,8 +1907,11 @@ export class SpatialHash implements BroadPhase {
     this.overflowCount = 0;
     this.normalCount = 0;
     let entries = 0;
+    // One pass per body: its fat box, its cell range and its place (each loop of a build runs
+    // once, interpreted until V8 compiles it: fewer loops, less of that).
     for (let i = 0; i < count; i++) {
       const id = live[i];
+      this.writeFat(id);
       const k = 6 * id;
       for (let j = 0; j < 6; j++) range[k + j] = Math.floor(fat[k + j] / s);
       const cells =
@@ -1855,18 +1930,19 @@ export class SpatialHash implements BroadPhase {
         if (fat[k + 3 + j] > bounds[3 + j]) bounds[3 + j] = fat[k + 3 + j];
       }
     }
-    // The slot and body of each entry before the counting pass are listed in the candidates'
-    // lo / hi arrays, unused until splitCandidates refills them at the end of the rebuild, and
-    // sized here for the candidates the rebuild reserves (a quarter more than the entries): two
-    // scratch arrays of their own were 2 MB of fresh pages on the first step of scene (b) at
-    // 50,000 bodies (490 page faults).
-    const room = entries + (entries >> 2);
-    if (this.candidateLo.length < room) {
-      this.candidateLo = growInt32Mem(this.candidateLo, room, this.shared);
-      this.candidateHi = growInt32Mem(this.candidateHi, room, this.shared);
+    // The slot and body of each entry before the counting pass are listed in the lo / hi arrays
+    // of the next candidates, unused until an update merges into them: two scratch arrays of
+    // their own were 2 MB of fresh pages on the first step of scene (b) at 50,000 bodies (490
+    // page faults). (The current candidates' arrays, used before, were then replaced by
+    // sortCandidates when the candidates outnumbered the entries by a quarter: 12.6 MB
+    // allocated for 4.5 MB of lo / hi on scene (a) at 50,000 bodies.) Their contents are
+    // scratch: not copied when they grow.
+    if (this.nextLo.length < entries) {
+      this.nextLo = newInt32(entries + (entries >> 2), this.shared);
+      this.nextHi = newInt32(entries + (entries >> 2), this.shared);
     }
-    const entrySlot = this.candidateLo;
-    const entryBody = this.candidateHi;
+    const entrySlot = this.nextLo;
+    const entryBody = this.nextHi;
     const cells = this.cellBound(entries);
     this.occupied = growInt32(this.occupied, cells);
     // Entries per cell and group (below), 8 per occupied cell, then the groups' starts.
@@ -1906,11 +1982,25 @@ export class SpatialHash implements BroadPhase {
     }
     // Counting pass: each cell's entries consecutive, by group, with room to grow by a quarter
     // (at least MIN_CELL_ROOM in all), in the order of the occupied cells; `group[8i + g]`
-    // becomes the start of group g of occupied cell i.
+    // becomes the start of group g of occupied cell i. On the way, the box tests that
+    // enumerateCandidates will make: the pairs of groups whose bits cover the three axes.
     let start = 0;
+    let tests = 0;
     for (let i = 0; i < this.occupiedCount; i++) {
       const slot = this.occupied[i];
       this.slotStart[slot] = start;
+      const g8 = 8 * i;
+      const n7 = group[g8 + 7];
+      const n5 = group[g8 + 5];
+      const n6 = group[g8 + 6];
+      const below7 = at7(group, g8);
+      tests +=
+        n7 * below7 +
+        ((n7 * (n7 - 1)) >> 1) +
+        group[g8 + 1] * n6 +
+        group[g8 + 2] * n5 +
+        group[g8 + 3] * (group[g8 + 4] + n5 + n6) +
+        n5 * n6;
       let at = start;
       for (let g = 0; g < 8; g++) {
         const n = group[8 * i + g];
@@ -1930,8 +2020,8 @@ export class SpatialHash implements BroadPhase {
     const pBody = this.pBody;
     for (let i = 0; i < e; i++) pBody[group[entrySlot[i]]++] = entryBody[i];
     this.liveEntries = e;
-    this.enumerateCandidates(e);
-    this.sortCandidates();
+    this.enumerateCandidates(e, tests);
+    this.sortCandidates(out);
     this.built = true;
     this.movedCount = 0;
     this.nextMovedGeneration();
