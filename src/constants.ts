@@ -726,6 +726,17 @@ export const REFINE_MIN_ANGLE = 2 ** -36;
 export const TOUCH_TOLERANCE = 32 * 2 ** -52;
 
 /**
+ * Band about touching, relative to the pair's coordinate magnitude, within which a polytope
+ * pair's computed separation is rounding and an exact predicate on the input doubles decides
+ * touching (2D polygon SAT: orient2d per edge and vertex, src/dim2/contact2.ts; 3D: a gap
+ * within it of GJK's support points asks intersects, whose supporting features are tested
+ * exactly, src/narrowphase/convex-convex.ts): 2^12 times the rounding of a separation along a
+ * unit normal. Unitless (relative).
+ * @default 2⁻⁴⁰
+ */
+export const EXACT_TOUCH_BAND = 2 ** -40;
+
+/**
  * Signed distance reported for an overlap without a finite depth: two half-spaces whose
  * normals are not exactly opposite overlap in an unbounded region, so no finite translation
  * separates them. The most negative double (finite, so it prints as a JSON number), in scene

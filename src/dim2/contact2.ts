@@ -25,8 +25,14 @@
  * frame. Exact queries use no slop: touching (distance 0) is intersecting.
  */
 
-import { SAT_AXIS_TIE_TOLERANCE } from "../constants.js";
+import {
+  EXACT_TOUCH_BAND,
+  SAT_AXIS_TIE_DEPTH_TOLERANCE,
+  SAT_AXIS_TIE_ROUNDING,
+  SAT_AXIS_TIE_TOLERANCE,
+} from "../constants.js";
 import { invalidValue } from "../errors.js";
+import { orient2dSign } from "../geometry/exact-predicates.js";
 import { hypot2 } from "../math/scalar.js";
 import { checkAnswer2, checkedShape2, checkPair2 } from "./check2.js";
 import { makeWorkCore, transformCore, viewCore, type WorkCore2 } from "./core2.js";
@@ -327,9 +333,30 @@ function maxSeparation(out: SatResult, p: WorkCore2, q: WorkCore2): SatResult {
   return out;
 }
 
-function coreSize(c: WorkCore2): number {
+/**
+ * The magnitude of the points that give the two SAT separations in `satA`/`satB` (the edge's
+ * first vertex and the other core's deepest vertex, for each): the scale of their rounding,
+ * in O(1) (the cores' whole size cost 20 % of a polygon contact).
+ */
+function satScale(ca: WorkCore2, cb: WorkCore2): number {
   let m = 0;
-  for (let i = 0; i < 2 * c.count; i++) m = Math.max(m, Math.abs(c.verts[i]));
+  if (satA.edge >= 0) {
+    m = Math.max(
+      Math.abs(ca.verts[2 * satA.edge]),
+      Math.abs(ca.verts[2 * satA.edge + 1]),
+      Math.abs(cb.verts[2 * satA.vertex]),
+      Math.abs(cb.verts[2 * satA.vertex + 1]),
+    );
+  }
+  if (satB.edge >= 0) {
+    m = Math.max(
+      m,
+      Math.abs(cb.verts[2 * satB.edge]),
+      Math.abs(cb.verts[2 * satB.edge + 1]),
+      Math.abs(ca.verts[2 * satB.vertex]),
+      Math.abs(ca.verts[2 * satB.vertex + 1]),
+    );
+  }
   return m;
 }
 
@@ -341,7 +368,19 @@ function coreSize(c: WorkCore2): number {
 function penetrationFromSat(out: Contact2, ca: WorkCore2, cb: WorkCore2, keepGap = false): true {
   const rA = ca.radius;
   const rB = cb.radius;
-  const tie = SAT_AXIS_TIE_TOLERANCE * coreSize(ca);
+  // The tie, symmetric in A and B (session 23: relative to A's size alone, a corner nearly on a
+  // corner took A's axis 3.9 times the least depth deep in one order only): a tenth of the depth
+  // bar, at least the separations' rounding, at most SAT_AXIS_TIE_TOLERANCE of the size, as the
+  // box–box SAT ties (src/narrowphase/cuboid-cuboid.ts).
+  const size = satScale(ca, cb);
+  const best = Math.max(satA.separation, satB.separation);
+  const tie = Math.min(
+    SAT_AXIS_TIE_TOLERANCE * size,
+    Math.max(
+      SAT_AXIS_TIE_ROUNDING * Number.EPSILON * size,
+      SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best),
+    ),
+  );
   let useB = false;
   if (satA.edge < 0 && satB.edge < 0) {
     // Two coincident points: any direction is a minimum translation; +x is the documented choice.
@@ -406,6 +445,18 @@ export function contactCores(
     maxSeparation(satB, cb, ca);
     satDone = true;
     const s = Math.max(satA.separation, satB.separation);
+    if (r === 0) {
+      // Two polygons within the rounding of their separations of touching: the exact SAT decides
+      // (session 23: a triangle's corner on one 6e4 across, sharing the vertex (0, 0), was
+      // apart by 1.1e-16 along a rounded unit normal).
+      // The band is relative to the points whose rounding the separations carry.
+      const size = satScale(ca, cb);
+      if (Math.abs(s) <= EXACT_TOUCH_BAND * size && exactRange2(ca) && exactRange2(cb)) {
+        if (!edgeSeparates(ca, cb) && !edgeSeparates(cb, ca))
+          return penetrationFromSat(out, ca, cb);
+        return apartByRounding(out, ca, cb, prediction, size);
+      }
+    }
     // The SAT separation is a lower bound on the distance of the cores.
     if (s - r > prediction) return false;
     if (s <= 0) return penetrationFromSat(out, ca, cb);
@@ -438,6 +489,70 @@ export function contactCores(
   if (s - r > prediction) return false;
   return penetrationFromSat(out, ca, cb, true);
 }
+
+/**
+ * The contact of polygons `ca`, `cb` (no radius) that an edge separates exactly but by less
+ * than {@link EXACT_TOUCH_BAND}: their GJK or SAT contact with its distance raised to at least
+ * the smallest gap their coordinates resolve (ε of `size`, or the least double), so that an
+ * exact separation stays a gap in every op. False when that gap exceeds `prediction`.
+ */
+function apartByRounding(
+  out: Contact2,
+  ca: WorkCore2,
+  cb: WorkCore2,
+  prediction: number,
+  size: number,
+): boolean {
+  const least = Math.max(Number.EPSILON * size, Number.MIN_VALUE);
+  if (least > prediction) return false;
+  const g = gjkDistance2(gjkOut, ca, cb);
+  if (!g.overlap && g.distance >= least) {
+    if (g.distance > prediction) return false;
+    const nx = (g.bx - g.ax) / g.distance;
+    const ny = (g.by - g.ay) / g.distance;
+    return setContact(out, g.distance, nx, ny, g.ax, g.ay, g.bx, g.by);
+  }
+  penetrationFromSat(out, ca, cb, true);
+  out.distance = Math.max(out.distance, least);
+  return true;
+}
+
+/**
+ * Whether an edge of polygon core `p` (counter-clockwise, ≥ 3 vertices) has every vertex of `q`
+ * strictly outside its line, decided exactly (orient2d on the coordinates: Shewchuk 1997). For
+ * two convex polygons, one edge of either so separating them is the separating axis theorem's
+ * proof that they are apart; none is proof that they share a point (Ericson 2005, §5.2.1).
+ */
+function edgeSeparates(p: WorkCore2, q: WorkCore2): boolean {
+  const pv = p.verts;
+  const qv = q.verts;
+  const n = p.count;
+  for (let i = 0; i < n; i++) {
+    const j = i + 1 === n ? 0 : i + 1;
+    const ax = pv[2 * i];
+    const ay = pv[2 * i + 1];
+    const bx = pv[2 * j];
+    const by = pv[2 * j + 1];
+    let all = true;
+    for (let k = 0; k < q.count && all; k++) {
+      if (orient2dSign(ax, ay, bx, by, qv[2 * k], qv[2 * k + 1]) >= 0) all = false;
+    }
+    if (all) return true;
+  }
+  return false;
+}
+
+/** True when every vertex coordinate of `c` is within the exact predicates' range (2^±300). */
+function exactRange2(c: WorkCore2): boolean {
+  for (let i = 0; i < 2 * c.count; i++) {
+    const m = Math.abs(c.verts[i]);
+    if (m !== 0 && !(m < EXACT_RANGE && m * EXACT_RANGE >= 1)) return false;
+  }
+  return true;
+}
+
+/** Magnitude bound of {@link exactRange2} (src/geometry/exact-predicates.ts, `exactRange`). */
+const EXACT_RANGE = 2 ** 300;
 
 /** General convex pair (A's frame): cores of A and of B (transformed into A's frame). */
 export function contactGeneral(

@@ -26,6 +26,7 @@ import {
   EPA_CURVED_TOLERANCE,
   EPA_POLYTOPE_TOLERANCE,
   EPA_TOLERANCE,
+  EXACT_TOUCH_BAND,
   GJK_ROUNDING_TOLERANCE,
   MAX_REFINE_ITERATIONS,
   PENETRATION_FALLBACK_SAMPLES,
@@ -41,6 +42,7 @@ import {
   epaOctahedron,
   makeEpaResult,
 } from "../geometry/epa.js";
+import { exactRange, fewPointHullsMeet } from "../geometry/exact-predicates.js";
 import {
   type GjkSimplex,
   GjkStatus,
@@ -319,7 +321,10 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     lengthInto(solvedB, 2);
   }
   let nearGap = false;
-  if (solvedIo[0] > 0 && solvedIo[0] <= NEAR_TOUCH * Math.max(sizeIo[1], sizeIo[2])) {
+  if (
+    solvedIo[0] > 0 &&
+    (solvedIo[0] <= NEAR_TOUCH * Math.max(sizeIo[1], sizeIo[2]) || polytopeGapIsRounding(a, b, k))
+  ) {
     // intersectsConvexConvex may solve the pair again (into the same scratch): keep this answer.
     saveSolved();
     const touching = intersectsConvexConvex(a, b, bInA);
@@ -364,7 +369,7 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
       !overlapTouches()
     )
       seatWitnesses();
-  } else if (solvedIo[0] < 0) {
+  } else if (solvedIo[0] < 0 || (solvedIo[0] === 0 && isPolytope(a) && isPolytope(b))) {
     // Two polytopes overlapping by little against their size: witnesses placed along the
     // normal from EPA's blends can lie beside a ridge that a small box's edge crosses (1.7e-6
     // off a hull of 10 whose ridge a box of 1e-5 crossed 4e-16 deep; the box's corner 3.9e-2
@@ -1044,6 +1049,21 @@ function witnessScale(): void {
   lengthInto(solvedA, 1);
   lengthInto(solvedB, 2);
   sizeIo[0] = Math.max(sizeIo[1], sizeIo[2], shiftIo[1]);
+}
+
+/**
+ * True when two polytopes' solved gap (scene units) lies within {@link EXACT_TOUCH_BAND} of the
+ * magnitude of GJK's support points (solver units, `k` times scene units): the rounding of
+ * those points, not a separation, when the witnesses are far smaller — two hulls sharing a
+ * vertex at their frames' origin had a gap of 1.9e-16 with both witnesses there, two crossing
+ * edges 3.6e-12 among support points of 1.3e5 (session 23) — so {@link solve} asks intersects,
+ * whose exact test of the supporting features decides, as for a gap within {@link NEAR_TOUCH} of
+ * the witnesses' magnitude. Overwrites sizeIo.
+ */
+function polytopeGapIsRounding(a: ConvexShape, b: ConvexShape, k: number): boolean {
+  if (!isPolytope(a) || !isPolytope(b) || octahedronIo[0] !== 0) return false;
+  simplexSize(gjkOut.simplex);
+  return solvedIo[0] * k <= EXACT_TOUCH_BAND * sizeIo[0];
 }
 
 /** Gap, relative to the witnesses' magnitude, under which {@link solve} asks intersects. */
@@ -2902,8 +2922,41 @@ function solveDirect(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
     rev.dims(revDimsB, b);
     return (revDimsB[1] - revDims[1] || revDimsB[0] - revDims[0] || 1) > 0;
   }
-  return true;
+  // Two polytopes given in one frame (hulls of world points): the one whose data comes first,
+  // so that both orders run one computation — at a touch on a shared vertex the normal is any
+  // of a cone, and each order had found its own (session 23).
+  return polytopeDataOrder(a, b) <= 0;
 }
+
+/**
+ * The sign of the first difference between the numbers that define polytopes `a` and `b` of
+ * one type — a hull's vertex count then its vertices, a box's half extents, a triangle's corners
+ * — 0 when they are equal or not polytopes. Antisymmetric: swapping a and b negates it.
+ */
+function polytopeDataOrder(a: ConvexShape, b: ConvexShape): number {
+  if (!isPolytope(a)) return 0;
+  const ra = a as unknown as Record<string, unknown>;
+  const rb = b as unknown as Record<string, unknown>;
+  const va = ra.vertices;
+  const vb = rb.vertices;
+  if (va instanceof Float64Array && vb instanceof Float64Array) {
+    if (va.length !== vb.length) return va.length < vb.length ? -1 : 1;
+    for (let i = 0; i < va.length; i++) if (va[i] !== vb[i]) return va[i] < vb[i] ? -1 : 1;
+    return 0;
+  }
+  for (const k of POLYTOPE_VECTOR_FIELDS) {
+    const p = ra[k] as Vec3 | undefined;
+    const q = rb[k] as Vec3 | undefined;
+    if (p === undefined || q === undefined) continue;
+    if (p.x !== q.x) return p.x < q.x ? -1 : 1;
+    if (p.y !== q.y) return p.y < q.y ? -1 : 1;
+    if (p.z !== q.z) return p.z < q.z ? -1 : 1;
+  }
+  return 0;
+}
+
+/** The vector fields {@link polytopeDataOrder} compares after a hull's vertices: box, triangle. */
+const POLYTOPE_VECTOR_FIELDS = ["halfExtents", "a", "b", "c"];
 
 /**
  * True when convex shapes `a` and `b` (B posed by `bInA` in A's frame) intersect; touching
@@ -2936,6 +2989,10 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
     // 6.9e-16 at size 5e-3 touching (the fuzzer's seed 16). Any direction's overlap is
     // attained, so a gap found is a gap (issue 16: a turned cylinder of 1e-6 4.4e-20 from a
     // triangle was "intersecting").
+    // Two polytopes whose supporting points in GJK's simplex share a point exactly touch
+    // (session 23: an aabb's corner on a hull's vertex at a size ratio of 1e5 came out 5e-12
+    // apart from the refinement below, with the simplex's one point the shared vertex).
+    if (simplexPointsMeet(a, b)) return true;
     refineOverlapNormal(refined, coreA, coreBInA, gjkOut.direction);
     snapToFaceNormal(a, b, pairBInA, gjkOut.pointA, gjkOut.pointB);
     snapToRevolution(a, b, pairBInA);
@@ -2963,7 +3020,26 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
   }
   // Touching within the rounding of the pair's size counts (as in distanceConvexConvex).
   simplexSize(gjkOut.simplex);
-  return gjkOut.distance - r <= TOUCH_TOLERANCE * (sizeIo[0] + r);
+  const gap = gjkOut.distance - r;
+  if (gap <= TOUCH_TOLERANCE * (sizeIo[0] + r)) return true;
+  // A gap at the rounding level of the simplex: the closest features' exact test decides.
+  return gap <= NEAR_TOUCH * sizeIo[0] && simplexPointsMeet(a, b);
+}
+
+/**
+ * Whether polytopes `a` and `b` (no margins) provably share a point: the supporting points of
+ * GJK's final simplex in gjkOut — vertices of A and of B in the solver's frame, exact there —
+ * span features that meet exactly (src/geometry/exact-predicates.ts: equal points, a point on
+ * an edge or in a triangle of the other's points, crossing edges). False for any other pair, or
+ * points outside the predicates' exact range. Sound at any gap; asked only near touching, where
+ * the rounding of GJK's |v| and of the refined overlap (a few ulps of the support points'
+ * magnitude, which dwarfs the witnesses' at a shared vertex near the origin) cannot tell a touch.
+ */
+function simplexPointsMeet(a: ConvexShape, b: ConvexShape): boolean {
+  if (coreA.margin !== 0 || coreB.margin !== 0 || !isPolytope(a) || !isPolytope(b)) return false;
+  const s = gjkOut.simplex;
+  for (let i = 0; i < s.count; i++) if (!exactRange(s.a[i]) || !exactRange(s.b[i])) return false;
+  return fewPointHullsMeet(s.a, s.count, s.b, s.count);
 }
 
 const faceE1 = vec3.create();

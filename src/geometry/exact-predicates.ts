@@ -1,0 +1,332 @@
+/**
+ * Exact orientation predicates on input doubles, and the exact incidence tests built on them
+ * (issue 16, must-have 2: exactly touching inputs are intersecting).
+ *
+ * The sign of a 2×2 or 3×3 orientation determinant is first taken from its floating-point value
+ * when that exceeds a forward error bound (the filter); otherwise the determinant is expanded
+ * exactly as a floating-point expansion — a sum of non-overlapping doubles, each product split
+ * into its rounded value and its error term (Dekker's product, Knuth's two-sum) — whose sign is
+ * that of its most significant non-zero term. Source: J. R. Shewchuk, "Adaptive Precision
+ * Floating-Point Arithmetic and Fast Robust Geometric Predicates", Discrete & Computational
+ * Geometry 18 (1997), §2 (expansions) and §4 (orientation); the filter constants are its
+ * first-stage bounds.
+ *
+ * Exact for coordinates whose magnitudes lie in [2^-300, 2^300] or are zero (products of three
+ * coordinate differences then neither overflow nor lose their error terms to underflow);
+ * {@link exactRange} tells a caller whether its points qualify. Every buffer is preallocated:
+ * nothing here allocates.
+ */
+import type { Vec3 } from "../math/vec3.js";
+
+/** Unit roundoff of doubles, 2^-53. */
+const U = 2 ** -53;
+/** Dekker's splitter, 2^27 + 1: splits a double into two 26-bit halves. */
+const SPLITTER = 2 ** 27 + 1;
+/** Shewchuk's first-stage bound of orient2d, relative to |a·d| + |b·c|. */
+const ORIENT2_BOUND = (3 + 16 * U) * U;
+/** Shewchuk's first-stage bound of orient3d, relative to the permanent of the |differences|. */
+const ORIENT3_BOUND = (7 + 56 * U) * U;
+/** Coordinates at or beyond this magnitude (or non-zero below its inverse) are outside {@link exactRange}. */
+const RANGE = 2 ** 300;
+
+/** [0] the rounded result, [1] its error term (two-sum, two-product). */
+const pairIo = new Float64Array(2);
+
+/** pairIo = (fl(a + b), a + b − fl(a + b)) exactly (Knuth's two-sum). */
+function twoSum(a: number, b: number): void {
+  const x = a + b;
+  const bv = x - a;
+  const av = x - bv;
+  pairIo[0] = x;
+  pairIo[1] = a - av + (b - bv);
+}
+
+/** pairIo = (fl(a·b), a·b − fl(a·b)) exactly (Dekker's product with Veltkamp's split). */
+function twoProduct(a: number, b: number): void {
+  const x = a * b;
+  let c = SPLITTER * a;
+  const ahi = c - (c - a);
+  const alo = a - ahi;
+  c = SPLITTER * b;
+  const bhi = c - (c - b);
+  const blo = b - bhi;
+  pairIo[0] = x;
+  pairIo[1] = alo * blo - (x - ahi * bhi - alo * bhi - ahi * blo);
+}
+
+/**
+ * h = e + b (an expansion of elen terms plus a double) with zero terms dropped; returns h's
+ * length. h may alias e. Shewchuk's GROW-EXPANSION with zero elimination.
+ */
+function growInto(e: Float64Array, elen: number, b: number, h: Float64Array): number {
+  let q = b;
+  let n = 0;
+  for (let i = 0; i < elen; i++) {
+    twoSum(q, e[i]);
+    q = pairIo[0];
+    if (pairIo[1] !== 0) h[n++] = pairIo[1];
+  }
+  if (q !== 0 || n === 0) h[n++] = q;
+  return n;
+}
+
+/** h = e·b exactly (Shewchuk's SCALE-EXPANSION, zeros dropped); returns h's length; h ≠ e. */
+function scaleInto(e: Float64Array, elen: number, b: number, h: Float64Array): number {
+  let n = 0;
+  twoProduct(e[0], b);
+  let q = pairIo[0];
+  if (pairIo[1] !== 0) h[n++] = pairIo[1];
+  for (let i = 1; i < elen; i++) {
+    twoProduct(e[i], b);
+    const p1 = pairIo[0];
+    const p0 = pairIo[1];
+    twoSum(q, p0);
+    if (pairIo[1] !== 0) h[n++] = pairIo[1];
+    twoSum(p1, pairIo[0]);
+    q = pairIo[0];
+    if (pairIo[1] !== 0) h[n++] = pairIo[1];
+  }
+  if (q !== 0 || n === 0) h[n++] = q;
+  return n;
+}
+
+/** acc += e (acc of length alen, result written back to acc); returns the new length. */
+function addInto(acc: Float64Array, alen: number, e: Float64Array, elen: number): number {
+  let n = alen;
+  for (let i = 0; i < elen; i++) n = growInto(acc, n, e[i], acc);
+  return n;
+}
+
+/** Sign of an expansion: that of its most significant (last) non-zero term. */
+function signOf(e: Float64Array, n: number): number {
+  for (let i = n - 1; i >= 0; i--) {
+    if (e[i] > 0) return 1;
+    if (e[i] < 0) return -1;
+  }
+  return 0;
+}
+
+/** The six coordinate differences as two-term expansions: [hi, lo] per entry. */
+const diff = new Float64Array(18);
+const termA = new Float64Array(8);
+const minor = new Float64Array(32);
+const prodA = new Float64Array(64);
+const prodB = new Float64Array(64);
+const total = new Float64Array(256);
+const scratch = new Float64Array(64);
+
+/** diff[2k], diff[2k + 1] = p − q exactly (two-sum). */
+function diffAt(k: number, p: number, q: number): void {
+  twoSum(p, -q);
+  diff[2 * k] = pairIo[1];
+  diff[2 * k + 1] = pairIo[0];
+}
+
+/** out = (diff entry i)·(diff entry j) exactly; returns its length. */
+function diffProduct(i: number, j: number, out: Float64Array): number {
+  termA[0] = diff[2 * i];
+  termA[1] = diff[2 * i + 1];
+  let n = scaleInto(termA, 2, diff[2 * j], out);
+  const m = scaleInto(termA, 2, diff[2 * j + 1], scratch);
+  n = addInto(out, n, scratch, m);
+  return n;
+}
+
+/**
+ * Sign of the 2×2 determinant (bx − ax)(cy − ay) − (by − ay)(cx − ax): +1 when a, b, c turn
+ * counter-clockwise, −1 clockwise, 0 exactly collinear. Inputs within {@link exactRange}.
+ */
+export function orient2dSign(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cx: number,
+  cy: number,
+): number {
+  const l = (bx - ax) * (cy - ay);
+  const r = (by - ay) * (cx - ax);
+  const det = l - r;
+  const bound = ORIENT2_BOUND * (Math.abs(l) + Math.abs(r));
+  if (det > bound) return 1;
+  if (-det > bound) return -1;
+  diffAt(0, bx, ax);
+  diffAt(1, cy, ay);
+  diffAt(2, by, ay);
+  diffAt(3, cx, ax);
+  const n = diffProduct(0, 1, prodA);
+  const m = diffProduct(2, 3, prodB);
+  for (let i = 0; i < m; i++) prodB[i] = -prodB[i];
+  return signOf(prodA, addInto(prodA, n, prodB, m));
+}
+
+/**
+ * Sign of det[b − a; c − a; d − a] (rows): +1 when d lies on the side of the plane through a, b,
+ * c that (b − a) × (c − a) points to, −1 on the other side, 0 exactly coplanar. Inputs within
+ * {@link exactRange}.
+ */
+export function orient3dSign(a: Vec3, b: Vec3, c: Vec3, d: Vec3): number {
+  const bx = b.x - a.x;
+  const by = b.y - a.y;
+  const bz = b.z - a.z;
+  const cx = c.x - a.x;
+  const cy = c.y - a.y;
+  const cz = c.z - a.z;
+  const dx = d.x - a.x;
+  const dy = d.y - a.y;
+  const dz = d.z - a.z;
+  const m0 = cy * dz - cz * dy;
+  const m1 = cz * dx - cx * dz;
+  const m2 = cx * dy - cy * dx;
+  const det = bx * m0 + by * m1 + bz * m2;
+  const perm =
+    Math.abs(bx) * (Math.abs(cy * dz) + Math.abs(cz * dy)) +
+    Math.abs(by) * (Math.abs(cz * dx) + Math.abs(cx * dz)) +
+    Math.abs(bz) * (Math.abs(cx * dy) + Math.abs(cy * dx));
+  const bound = ORIENT3_BOUND * perm;
+  if (det > bound) return 1;
+  if (-det > bound) return -1;
+  // Entries 0..8: b − a, c − a, d − a by coordinate (x, y, z).
+  diffAt(0, b.x, a.x);
+  diffAt(1, b.y, a.y);
+  diffAt(2, b.z, a.z);
+  diffAt(3, c.x, a.x);
+  diffAt(4, c.y, a.y);
+  diffAt(5, c.z, a.z);
+  diffAt(6, d.x, a.x);
+  diffAt(7, d.y, a.y);
+  diffAt(8, d.z, a.z);
+  let t = 0;
+  // det = Σ over the three entries k of row b: b_k · (c_i d_j − c_j d_i), (k, i, j) cyclic.
+  for (let k = 0; k < 3; k++) {
+    const i = (k + 1) % 3;
+    const j = (k + 2) % 3;
+    let n = diffProduct(3 + i, 6 + j, prodA);
+    const m = diffProduct(3 + j, 6 + i, prodB);
+    for (let q = 0; q < m; q++) prodB[q] = -prodB[q];
+    n = addInto(prodA, n, prodB, m);
+    for (let q = 0; q < n; q++) minor[q] = prodA[q];
+    let h = scaleInto(minor, n, diff[2 * k], prodB);
+    t = addInto(total, t, prodB, h);
+    h = scaleInto(minor, n, diff[2 * k + 1], prodB);
+    t = addInto(total, t, prodB, h);
+  }
+  return signOf(total, t);
+}
+
+/** True when every coordinate of `p` is zero or of magnitude in [2^-300, 2^300) (see the module docs). */
+export function exactRange(p: Vec3): boolean {
+  return inRange(p.x) && inRange(p.y) && inRange(p.z);
+}
+
+function inRange(x: number): boolean {
+  const m = Math.abs(x);
+  return m === 0 || (m < RANGE && m * RANGE >= 1);
+}
+
+/** Orientation of p, q, r projected on the coordinate plane that drops axis `k` (0 x, 1 y, 2 z). */
+function orientDropping(k: number, p: Vec3, q: Vec3, r: Vec3): number {
+  if (k === 0) return orient2dSign(p.y, p.z, q.y, q.z, r.y, r.z);
+  if (k === 1) return orient2dSign(p.z, p.x, q.z, q.x, r.z, r.x);
+  return orient2dSign(p.x, p.y, q.x, q.y, r.x, r.y);
+}
+
+/** True when p, q, r are exactly collinear (every projected orientation 0). */
+function collinear(p: Vec3, q: Vec3, r: Vec3): boolean {
+  return (
+    orientDropping(0, p, q, r) === 0 &&
+    orientDropping(1, p, q, r) === 0 &&
+    orientDropping(2, p, q, r) === 0
+  );
+}
+
+/** True when p lies on the closed segment [a, b], exactly. */
+export function pointOnSegment(p: Vec3, a: Vec3, b: Vec3): boolean {
+  if (!between(p.x, a.x, b.x) || !between(p.y, a.y, b.y) || !between(p.z, a.z, b.z)) return false;
+  return collinear(a, b, p);
+}
+
+function between(x: number, a: number, b: number): boolean {
+  return a <= b ? a <= x && x <= b : b <= x && x <= a;
+}
+
+/** True when p lies in the closed triangle (a, b, c), exactly (a degenerate one: on its edges). */
+export function pointInTriangle(p: Vec3, a: Vec3, b: Vec3, c: Vec3): boolean {
+  let k = -1;
+  let s = 0;
+  for (let i = 2; i >= 0 && k < 0; i--) {
+    s = orientDropping(i, a, b, c);
+    if (s !== 0) k = i;
+  }
+  if (k < 0) return pointOnSegment(p, a, b) || pointOnSegment(p, b, c) || pointOnSegment(p, c, a);
+  if (orient3dSign(a, b, c, p) !== 0) return false;
+  // Coplanar: the projection dropping axis k maps the plane one to one, so containment is the
+  // projected one: each edge's orientation with p zero or of the triangle's sign.
+  const s1 = orientDropping(k, a, b, p);
+  if (s1 === -s) return false;
+  const s2 = orientDropping(k, b, c, p);
+  if (s2 === -s) return false;
+  return orientDropping(k, c, a, p) !== -s;
+}
+
+/**
+ * True when the segments [a0, a1] and [b0, b1] cross at a point interior to both, exactly
+ * (coplanar, and in a projection that keeps their plane each one's ends strictly on either side
+ * of the other's line); an end lying on the other segment is {@link pointOnSegment}'s case.
+ */
+export function segmentsCross(a0: Vec3, a1: Vec3, b0: Vec3, b1: Vec3): boolean {
+  if (orient3dSign(a0, a1, b0, b1) !== 0) return false;
+  for (let k = 2; k >= 0; k--) {
+    const d0 = orientDropping(k, a0, a1, b0);
+    const d1 = orientDropping(k, a0, a1, b1);
+    if (d0 === 0 || d0 !== -d1) continue;
+    const d2 = orientDropping(k, b0, b1, a0);
+    const d3 = orientDropping(k, b0, b1, a1);
+    if (d2 !== 0 && d2 === -d3) return true;
+  }
+  return false;
+}
+
+/**
+ * True when the convex hulls of a few points, `a[0..na)` and `b[0..nb)` (na, nb ≤ 4, e.g. the
+ * supporting points of GJK's simplex on each shape), share a point, as far as their vertices,
+ * edges and triangles tell exactly: a point of one equal to a point of the other, inside one of
+ * its edges or inside one of its triangles, or an edge of one crossing an edge of the other.
+ * Those are the points that two convex sets touching on a separating plane always share (the
+ * vertices of the convex polygon where their faces in that plane meet), so for touching sets
+ * whose features these points span the answer is true; a true answer is a proof that the hulls
+ * — and so any sets holding them — share a point. Points within {@link exactRange}.
+ */
+export function fewPointHullsMeet(a: Vec3[], na: number, b: Vec3[], nb: number): boolean {
+  return hullPointsIn(a, na, b, nb) || hullPointsIn(b, nb, a, na) || edgesCross(a, na, b, nb);
+}
+
+/** Whether a point of `p[0..np)` lies in a vertex, an edge or a triangle of `q[0..nq)`. */
+function hullPointsIn(p: Vec3[], np: number, q: Vec3[], nq: number): boolean {
+  for (let i = 0; i < np; i++) {
+    const x = p[i];
+    for (let j = 0; j < nq; j++) {
+      const qj = q[j];
+      if (x.x === qj.x && x.y === qj.y && x.z === qj.z) return true;
+    }
+    for (let j = 0; j < nq; j++) {
+      for (let k = j + 1; k < nq; k++) {
+        if (pointOnSegment(x, q[j], q[k])) return true;
+        for (let l = k + 1; l < nq; l++) if (pointInTriangle(x, q[j], q[k], q[l])) return true;
+      }
+    }
+  }
+  return false;
+}
+
+/** Whether an edge of `a[0..na)` crosses an edge of `b[0..nb)` at interior points of both. */
+function edgesCross(a: Vec3[], na: number, b: Vec3[], nb: number): boolean {
+  for (let i = 0; i < na; i++) {
+    for (let j = i + 1; j < na; j++) {
+      for (let k = 0; k < nb; k++) {
+        for (let l = k + 1; l < nb; l++) if (segmentsCross(a[i], a[j], b[k], b[l])) return true;
+      }
+    }
+  }
+  return false;
+}
