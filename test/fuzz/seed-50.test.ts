@@ -48,7 +48,7 @@ function dot(a: V, b: V): number {
   return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 function clamp01(t: number): number {
-  return t < 0 ? 0 : t > 1 ? 1 : t;
+  return Math.min(Math.max(t, 0), 1);
 }
 
 /** Distance of segments [p1, q1] and [p2, q2] (Ericson 2005, §5.1.9), by clamped parameters. */
@@ -150,12 +150,7 @@ describe("polytope depths and gaps below EPA's rounding of the larger size (seed
     const cb = wb.center as V;
     // World centres 4.9e7 from the origin, 2368 apart: their difference is exact (Sterbenz).
     const rel = sub(cb, ca);
-    const want = boxBoxGap(
-      wa.halfExtents as V,
-      rel,
-      wb.rotation as number[],
-      wb.halfExtents as V,
-    );
+    const want = boxBoxGap(wa.halfExtents as V, rel, wb.rotation as number[], wb.halfExtents as V);
     // (B's corner over A's −z face is 2.6e-10 below it; an edge of B passes nearer A's edge.)
     expect(want).toBeGreaterThan(1.6e-10);
     expect(want).toBeLessThan(1.63e-10);
@@ -181,7 +176,11 @@ describe("polytope depths and gaps below EPA's rounding of the larger size (seed
         (e, ratio, qr, hr, ar, inside, gapExp, offExp) => {
           const L = 2 ** e;
           const s = L * 2 ** -ratio;
-          const ha: V = [L * (0.75 + 0.25 * ar[0]), L * (0.75 + 0.25 * ar[1]), L * (0.75 + 0.25 * ar[2])];
+          const ha: V = [
+            L * (0.75 + 0.25 * ar[0]),
+            L * (0.75 + 0.25 * ar[1]),
+            L * (0.75 + 0.25 * ar[2]),
+          ];
           const hb: V = [s * (0.6 + 0.4 * hr[0]), s * (0.6 + 0.4 * hr[1]), s * (0.6 + 0.4 * hr[2])];
           const qn = Math.hypot(...qr) || 1;
           const q = qn > 1e-3 ? qr.map((x) => x / qn) : [0, 0, 0, 1];
@@ -204,7 +203,11 @@ describe("polytope depths and gaps below EPA's rounding of the larger size (seed
                 }
               }
           const g = s * 2 ** -gapExp;
-          const c: V = [-ha[0] + g * u[0] - sup[0], 0.3 * ha[1] - sup[1], -ha[2] + g * u[2] - sup[2]];
+          const c: V = [
+            -ha[0] + g * u[0] - sup[0],
+            0.3 * ha[1] - sup[1],
+            -ha[2] + g * u[2] - sup[2],
+          ];
           const a: J = { type: "box", center: [0, 0, 0], halfExtents: ha };
           const b: J = { type: "box", center: c, halfExtents: hb, rotation: q };
           const o = [2 ** offExp, -(2 ** offExp) * 0.75, 2 ** (offExp / 2)];
@@ -233,7 +236,7 @@ describe("polytope depths and gaps below EPA's rounding of the larger size (seed
           expect(want).toBeGreaterThanOrEqual(gNow - 64 * EPS * (L + s));
         },
       ),
-      { numRuns: Number(process.env.RUNS ?? 120), seed: 50 },
+      { numRuns: 120, seed: 50 },
     );
   });
 
@@ -255,7 +258,8 @@ describe("polytope depths and gaps below EPA's rounding of the larger size (seed
           const s = L * 2 ** -ratio;
           const corners: number[][] = [];
           for (const x of [-1, 1])
-            for (const y of [-1, 1]) for (const z of [-1, 1]) if (x * y * z > 0) corners.push([x, y, z]);
+            for (const y of [-1, 1])
+              for (const z of [-1, 1]) if (x * y * z > 0) corners.push([x, y, z]);
           const a: J = {
             type: "convex",
             points: [...big, ...corners].map((p) => p.map((c) => c * L)),
@@ -299,7 +303,7 @@ describe("polytope depths and gaps below EPA's rounding of the larger size (seed
           expect(failures.map((f) => `${f.op}: ${f.reason}`)).toEqual([]);
         },
       ),
-      { numRuns: Number(process.env.RUNS ?? 120), seed: 50 },
+      { numRuns: 120, seed: 50 },
     );
   });
 });
