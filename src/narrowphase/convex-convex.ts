@@ -27,7 +27,6 @@ import {
   EPA_POLYTOPE_TOLERANCE,
   EPA_TOLERANCE,
   EXACT_TOUCH_BAND,
-  GJK_ROUNDING_TOLERANCE,
   MAX_REFINE_ITERATIONS,
   PENETRATION_FALLBACK_SAMPLES,
   REFINE_MIN_ANGLE,
@@ -1127,8 +1126,14 @@ const epaBound = makeEpaResult();
 /** [0] 1 when the last {@link solveLoaded} took a gap from SAT at EPA's floor (two polytopes). */
 const satGapIo = new Float64Array(1);
 
-/** Multiple of EPA's floor (GJK_ROUNDING_TOLERANCE of the size) under which two polytopes' depth is checked by SAT. */
-const POLYTOPE_SAT_FLOOR = 4;
+/**
+ * Depth, relative to the support points' size, under which two polytopes' EPA answer is checked
+ * by SAT: EPA's closest face is the difference's to its floor of that size (GJK_ROUNDING_TOLERANCE;
+ * sliver faces where a small shape's feature meets a large one's), so its depth can exceed the
+ * least overlap by ~1e-12 of the size, or be an overlap where the shapes are apart, beyond the
+ * depth bar (1e-6·depth + 64·ε·L) only where the depth is below about 1e-6 of the size.
+ */
+const POLYTOPE_SAT_BAND = 1e-6;
 
 /** Relative error bound above which {@link lowerBound} tightens EPA's. */
 const BOUND_TARGET = 1e-9;
@@ -1291,18 +1296,27 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     exactPolytopeAxis(a, b, bInA);
     depth = axisIo[1];
     if (!deep) {
-      // A depth within EPA's floor (GJK_ROUNDING_TOLERANCE of the support points' size) is
-      // rounding: the origin inside GJK's simplex and EPA's polytope by rounding only, their
-      // closest face need not be the difference's (a hull of 8e-4 on a hull of 1.3e5, EPA 5.7e-9
-      // deep, SAT's axes 1.6e-9 apart). SAT's least overlap (exact for two polytopes) instead.
+      // A depth within POLYTOPE_SAT_BAND of the support points' size: the origin can be inside
+      // GJK's simplex and EPA's polytope by rounding only, and their closest face need not be
+      // the difference's (a hull of 8e-4 on a hull of 1.3e5, EPA 5.7e-9 deep, SAT's axes 1.6e-9
+      // apart; a box of 2e-6 by a box of 2368's edge, EPA 3.6e-9 deep, 2.6e-10 apart; a hull's
+      // face 9e-13 below EPA's of 1.6e-11). SAT's least overlap (exact for two polytopes) instead.
       simplexSize(gjkOut.simplex);
-      if (depth <= POLYTOPE_SAT_FLOOR * GJK_ROUNDING_TOLERANCE * sizeIo[0]) {
+      if (depth <= POLYTOPE_SAT_BAND * sizeIo[0]) {
         satDepth(a, b, bInA);
         const sat = satIo[0];
         // EPA's witnesses are kept, on the shapes (placed on the supporting planes, a hull's was
         // 0.54 off a box of 3.7e5 whose edge it straddled), a gap's taken onto both later.
         if (sat < 0) satGapIo[0] = 1;
-        if (sat < depth) {
+        if (sat < depth && sat >= 0) {
+          // A lesser overlap along a SAT axis: the witnesses placed along it (EPA's lie along
+          // its own normal).
+          setOverlapNormal(refined, coreA, coreBInA, fallbackNormal, solvedA, solvedB);
+          vec3.copy(solvedNormal, refined.normal);
+          vec3.copy(solvedA, refined.pointA);
+          vec3.copy(solvedB, refined.pointB);
+          depth = refined.overlap;
+        } else if (sat < depth) {
           vec3.copy(solvedNormal, fallbackNormal);
           depth = sat;
         }
