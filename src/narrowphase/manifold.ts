@@ -186,9 +186,59 @@ const coreContact: Contact = makeContact();
 const exitHit: LocalRayHit = { toi: 0, normal: vec3.create() };
 const exitFrom = vec3.create();
 const exitDir = vec3.create();
+const exitDirA = vec3.create();
 const exitSupport = vec3.create();
 /** [0] the distance from a core point to its rounded shape's surface along a direction. */
 const exitIo = new Float64Array(1);
+
+/**
+ * True, with exitIo[0] set, when core point `c` lies on polygon feature `f` (its face F, outward
+ * unit normal n) and the line from c along unit `u` leaves the rounded shape through F moved
+ * out by r: at t = r / (u·n), where the line's point less r·n lies in F's polygon. The core lies
+ * behind F's plane, so the distance there is at least t·(u·n) = r, and at most r (that point of
+ * F lies r away). A test of the face's few vertices in place of the shape's ray cast (src/
+ * narrowphase/manifold.ts's rounded points; A's frame for both).
+ */
+function faceExit(f: Feature, r: number, c: Vec3, u: Vec3): boolean {
+  if (f.kind !== POLYGON) return false;
+  const n = f.normal;
+  const un = u.x * n.x + u.y * n.y + u.z * n.z;
+  if (!(un > 0)) return false;
+  const v = f.poly.xyz;
+  const h = (c.x - v[0]) * n.x + (c.y - v[1]) * n.y + (c.z - v[2]) * n.z;
+  const m = Math.max(
+    Math.abs(c.x),
+    Math.abs(c.y),
+    Math.abs(c.z),
+    Math.abs(v[0]),
+    Math.abs(v[1]),
+    Math.abs(v[2]),
+  );
+  if (!(Math.abs(h) <= MANIFOLD_ROUNDED_SUPPORT_ULPS * Number.EPSILON * m)) return false;
+  const t = r / un;
+  const px = c.x + t * u.x - r * n.x;
+  const py = c.y + t * u.y - r * n.y;
+  const pz = c.z + t * u.z - r * n.z;
+  let pos = false;
+  let neg = false;
+  const count = f.poly.count;
+  for (let k = 0; k < count; k++) {
+    const i = 3 * k;
+    const j = 3 * (k + 1 < count ? k + 1 : 0);
+    const ex = v[j] - v[i];
+    const ey = v[j + 1] - v[i + 1];
+    const ez = v[j + 2] - v[i + 2];
+    const rx = px - v[i];
+    const ry = py - v[i + 1];
+    const rz = pz - v[i + 2];
+    const side = (ey * rz - ez * ry) * n.x + (ez * rx - ex * rz) * n.y + (ex * ry - ey * rx) * n.z;
+    if (side > 0) pos = true;
+    else if (side < 0) neg = true;
+  }
+  if (pos && neg) return false;
+  exitIo[0] = t;
+  return true;
+}
 
 /**
  * exitIo[0] = the distance from point `c` of rounded shape `s`'s core (local frame) along unit
@@ -200,7 +250,15 @@ const exitIo = new Float64Array(1);
  * from the face's is r / cos θ out, not r (issue 16: a box on a rounded box's edge, two manifold
  * points 1.36 inside the rounded box).
  */
-function roundedExit(s: ConvexShape, r: number, c: Vec3, u: Vec3): void {
+function roundedExit(
+  s: ConvexShape,
+  r: number,
+  c: Vec3,
+  u: Vec3,
+  f: Feature,
+  cA: Vec3,
+  uA: Vec3,
+): void {
   exitIo[0] = r;
   const def = shapeDef(s.type);
   const support = def.coreSupport;
@@ -211,6 +269,7 @@ function roundedExit(s: ConvexShape, r: number, c: Vec3, u: Vec3): void {
     (exitSupport.x - c.x) * u.x + (exitSupport.y - c.y) * u.y + (exitSupport.z - c.z) * u.z;
   const m = r + Math.max(Math.abs(c.x), Math.abs(c.y), Math.abs(c.z));
   if (!(delta > MANIFOLD_ROUNDED_SUPPORT_ULPS * Number.EPSILON * m)) return;
+  if (faceExit(f, r, cA, uA)) return;
   if (!cast(exitHit, s, c, u, u, 1, 2 * (r + delta), false)) return;
   const t = exitHit.toi;
   if (t >= r && t <= r + delta) exitIo[0] = t;
@@ -257,7 +316,7 @@ function manifoldRounded(
     let sA = rA;
     let sB = rB;
     if (!single && rA > 0) {
-      roundedExit(a, rA, p.pointA, m);
+      roundedExit(a, rA, p.pointA, m, featA, p.pointA, m);
       sA = exitIo[0];
     }
     if (!single && rB > 0) {
@@ -267,7 +326,8 @@ function manifoldRounded(
       quat.inverseRotate(exitFrom, bInA.rotation, exitFrom);
       vec3.negate(exitDir, m);
       quat.inverseRotate(exitDir, bInA.rotation, exitDir);
-      roundedExit(b, rB, exitFrom, exitDir);
+      vec3.negate(exitDirA, m);
+      roundedExit(b, rB, exitFrom, exitDir, featB, p.pointB, exitDirA);
       sB = exitIo[0];
     }
     vec3.addScaled(p.pointA, p.pointA, m, sA);
