@@ -188,19 +188,23 @@ const exitFrom = vec3.create();
 const exitDir = vec3.create();
 const exitDirA = vec3.create();
 const exitSupport = vec3.create();
-/** [0] the distance from a core point to its rounded shape's surface along a direction. */
+/**
+ * [0] in: the rounded shape's radius; out: the distance from a core point to its surface along a
+ * direction (through a typed array: a double passed to a call V8 does not inline is boxed).
+ */
 const exitIo = new Float64Array(1);
 
 /**
- * True, with exitIo[0] set, when core point `c` lies on polygon feature `f` (its face F, outward
- * unit normal n) and the line from c along unit `u` leaves the rounded shape through F moved
- * out by r: at t = r / (u·n), where the line's point less r·n lies in F's polygon. The core lies
- * behind F's plane, so the distance there is at least t·(u·n) = r, and at most r (that point of
- * F lies r away). A test of the face's few vertices in place of the shape's ray cast (src/
- * narrowphase/manifold.ts's rounded points; A's frame for both).
+ * True, with exitIo[0] (given: the radius r) set, when core point `c` lies on polygon feature
+ * `f` (its face F, outward unit normal n) and the line from c along unit `u` leaves the rounded
+ * shape through F moved out by r: at t = r / (u·n), where the line's point less r·n lies in F's
+ * polygon. The core lies behind F's plane, so the distance there is at least t·(u·n) = r, and
+ * at most r (that point of F lies r away): a test of the face's few vertices in place of the
+ * shape's ray cast. A's frame for every argument.
  */
-function faceExit(f: Feature, r: number, c: Vec3, u: Vec3): boolean {
+function faceExit(f: Feature, c: Vec3, u: Vec3): boolean {
   if (f.kind !== POLYGON) return false;
+  const r = exitIo[0];
   const n = f.normal;
   const un = u.x * n.x + u.y * n.y + u.z * n.z;
   if (!(un > 0)) return false;
@@ -242,24 +246,17 @@ function faceExit(f: Feature, r: number, c: Vec3, u: Vec3): boolean {
 
 /**
  * exitIo[0] = the distance from point `c` of rounded shape `s`'s core (local frame) along unit
- * local direction `u` to the shape's surface: the radius `r` when c is the core's support point
- * along u (its gap δ = h(u) − c·u below the support plane within `MANIFOLD_ROUNDED_SUPPORT_ULPS`
- * ulps of the point's magnitude), else the exit of the ray from c along u (c lies r deep: the
- * shape's hollow ray cast). Along the ray the distance to the core is at least t − δ and at most
- * t, so the exit lies in [r, r + δ]: a point of a rounded face reached along a normal tilted by θ
- * from the face's is r / cos θ out, not r (issue 16: a box on a rounded box's edge, two manifold
- * points 1.36 inside the rounded box).
+ * local direction `u` to the shape's surface (its radius r given in exitIo[0]): r when c is the
+ * core's support point along u (its gap δ = h(u) − c·u below the support plane within
+ * `MANIFOLD_ROUNDED_SUPPORT_ULPS` ulps of the point's magnitude), else where the ray from c
+ * along u leaves the shape (c lies r deep): through the face of feature `f` by {@link faceExit}
+ * (c and u in A's frame as `cA`, `uA`), else by the shape's hollow ray cast. Along the ray the
+ * distance to the core is at least t − δ and at most t, so the exit lies in [r, r + δ]: a point
+ * of a rounded face reached along a normal tilted by θ from the face's is r / cos θ out, not r
+ * (issue 16: a box on a rounded box's edge, two manifold points 1.36 inside the rounded box).
  */
-function roundedExit(
-  s: ConvexShape,
-  r: number,
-  c: Vec3,
-  u: Vec3,
-  f: Feature,
-  cA: Vec3,
-  uA: Vec3,
-): void {
-  exitIo[0] = r;
+function roundedExit(s: ConvexShape, c: Vec3, u: Vec3, f: Feature, cA: Vec3, uA: Vec3): void {
+  const r = exitIo[0];
   const def = shapeDef(s.type);
   const support = def.coreSupport;
   const cast = def.rayCast;
@@ -269,7 +266,7 @@ function roundedExit(
     (exitSupport.x - c.x) * u.x + (exitSupport.y - c.y) * u.y + (exitSupport.z - c.z) * u.z;
   const m = r + Math.max(Math.abs(c.x), Math.abs(c.y), Math.abs(c.z));
   if (!(delta > MANIFOLD_ROUNDED_SUPPORT_ULPS * Number.EPSILON * m)) return;
-  if (faceExit(f, r, cA, uA)) return;
+  if (faceExit(f, cA, uA)) return;
   if (!cast(exitHit, s, c, u, u, 1, 2 * (r + delta), false)) return;
   const t = exitHit.toi;
   if (t >= r && t <= r + delta) exitIo[0] = t;
@@ -316,7 +313,8 @@ function manifoldRounded(
     let sA = rA;
     let sB = rB;
     if (!single && rA > 0) {
-      roundedExit(a, rA, p.pointA, m, featA, p.pointA, m);
+      exitIo[0] = rA;
+      roundedExit(a, p.pointA, m, featA, p.pointA, m);
       sA = exitIo[0];
     }
     if (!single && rB > 0) {
@@ -327,7 +325,8 @@ function manifoldRounded(
       vec3.negate(exitDir, m);
       quat.inverseRotate(exitDir, bInA.rotation, exitDir);
       vec3.negate(exitDirA, m);
-      roundedExit(b, rB, exitFrom, exitDir, featB, p.pointB, exitDirA);
+      exitIo[0] = rB;
+      roundedExit(b, exitFrom, exitDir, featB, p.pointB, exitDirA);
       sB = exitIo[0];
     }
     vec3.addScaled(p.pointA, p.pointA, m, sA);
