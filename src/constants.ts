@@ -376,6 +376,16 @@ export const MANIFOLD_FACE_AREA_ULPS = 64;
 export const MANIFOLD_RELATIVE_TOLERANCE = 1e-3;
 
 /**
+ * A rounded shape's manifold point is its core point moved out by the radius along the contact
+ * normal only when that core point is the core's support point along the normal, within this
+ * many ulps of the point's magnitude (its gap below the support plane, which bounds how far the
+ * moved point can lie inside the rounded surface); otherwise the point is moved to where the
+ * line along the normal leaves the rounded shape (src/narrowphase/manifold.ts). Unitless (count).
+ * @default 16
+ */
+export const MANIFOLD_ROUNDED_SUPPORT_ULPS = 16;
+
+/**
  * Sine of the angle between a triangle's two shortest edges below which the convex hull computes
  * the triangle's normal with an exact (BigInt) cross product instead of floating point: the
  * float cross product of nearly parallel edges loses about log2(1 / sin θ) bits, which tilts the

@@ -51,6 +51,7 @@ import {
   MANIFOLD_PARALLEL_SIN,
   MANIFOLD_REFERENCE_FACE_TOLERANCE,
   MANIFOLD_RELATIVE_TOLERANCE,
+  MANIFOLD_ROUNDED_SUPPORT_ULPS,
   MANIFOLD_TOLERANCE,
 } from "../constants.js";
 import {
@@ -75,6 +76,7 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { isPointFeatureType, isRoundedType, shapeDef } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
+import type { LocalRayHit } from "../shapes/shape-def.js";
 import type { Contact, ContactManifold } from "./contact.js";
 import { MAX_MANIFOLD_POINTS, makeContact } from "./contact.js";
 // The deferred shape operations this module calls (features, ray casts, point projections).
@@ -181,14 +183,104 @@ function singleContact(out: ContactManifold, contact: Contact): ContactManifold 
 }
 
 const coreContact: Contact = makeContact();
+const exitHit: LocalRayHit = { toi: 0, normal: vec3.create() };
+const exitFrom = vec3.create();
+const exitDir = vec3.create();
+const exitDirA = vec3.create();
+const exitSupport = vec3.create();
+/**
+ * [0] in: the rounded shape's radius; out: the distance from a core point to its surface along a
+ * direction (through a typed array: a double passed to a call V8 does not inline is boxed).
+ */
+const exitIo = new Float64Array(1);
+
+/**
+ * True, with exitIo[0] (given: the radius r) set, when core point `c` lies on polygon feature
+ * `f` (its face F, outward unit normal n) and the line from c along unit `u` leaves the rounded
+ * shape through F moved out by r: at t = r / (u·n), where the line's point less r·n lies in F's
+ * polygon. The core lies behind F's plane, so the distance there is at least t·(u·n) = r, and
+ * at most r (that point of F lies r away): a test of the face's few vertices in place of the
+ * shape's ray cast. A's frame for every argument.
+ */
+function faceExit(f: Feature, c: Vec3, u: Vec3): boolean {
+  if (f.kind !== POLYGON) return false;
+  const r = exitIo[0];
+  const n = f.normal;
+  const un = u.x * n.x + u.y * n.y + u.z * n.z;
+  if (!(un > 0)) return false;
+  const v = f.poly.xyz;
+  const h = (c.x - v[0]) * n.x + (c.y - v[1]) * n.y + (c.z - v[2]) * n.z;
+  const m = Math.max(
+    Math.abs(c.x),
+    Math.abs(c.y),
+    Math.abs(c.z),
+    Math.abs(v[0]),
+    Math.abs(v[1]),
+    Math.abs(v[2]),
+  );
+  if (!(Math.abs(h) <= MANIFOLD_ROUNDED_SUPPORT_ULPS * Number.EPSILON * m)) return false;
+  const t = r / un;
+  const px = c.x + t * u.x - r * n.x;
+  const py = c.y + t * u.y - r * n.y;
+  const pz = c.z + t * u.z - r * n.z;
+  let pos = false;
+  let neg = false;
+  const count = f.poly.count;
+  for (let k = 0; k < count; k++) {
+    const i = 3 * k;
+    const j = 3 * (k + 1 < count ? k + 1 : 0);
+    const ex = v[j] - v[i];
+    const ey = v[j + 1] - v[i + 1];
+    const ez = v[j + 2] - v[i + 2];
+    const rx = px - v[i];
+    const ry = py - v[i + 1];
+    const rz = pz - v[i + 2];
+    const side = (ey * rz - ez * ry) * n.x + (ez * rx - ex * rz) * n.y + (ex * ry - ey * rx) * n.z;
+    if (side > 0) pos = true;
+    else if (side < 0) neg = true;
+  }
+  if (pos && neg) return false;
+  exitIo[0] = t;
+  return true;
+}
+
+/**
+ * exitIo[0] = the distance from point `c` of rounded shape `s`'s core (local frame) along unit
+ * local direction `u` to the shape's surface (its radius r given in exitIo[0]): r when c is the
+ * core's support point along u (its gap δ = h(u) − c·u below the support plane within
+ * `MANIFOLD_ROUNDED_SUPPORT_ULPS` ulps of the point's magnitude), else where the ray from c
+ * along u leaves the shape (c lies r deep): through the face of feature `f` by {@link faceExit}
+ * (c and u in A's frame as `cA`, `uA`), else by the shape's hollow ray cast. Along the ray the
+ * distance to the core is at least t − δ and at most t, so the exit lies in [r, r + δ]: a point
+ * of a rounded face reached along a normal tilted by θ from the face's is r / cos θ out, not r
+ * (issue 16: a box on a rounded box's edge, two manifold points 1.36 inside the rounded box).
+ */
+function roundedExit(s: ConvexShape, c: Vec3, u: Vec3, f: Feature, cA: Vec3, uA: Vec3): void {
+  const r = exitIo[0];
+  const def = shapeDef(s.type);
+  const support = def.coreSupport;
+  const cast = def.rayCast;
+  if (support === null || cast === null) return;
+  support(exitSupport, s, u);
+  const delta =
+    (exitSupport.x - c.x) * u.x + (exitSupport.y - c.y) * u.y + (exitSupport.z - c.z) * u.z;
+  const m = r + Math.max(Math.abs(c.x), Math.abs(c.y), Math.abs(c.z));
+  if (!(delta > MANIFOLD_ROUNDED_SUPPORT_ULPS * Number.EPSILON * m)) return;
+  if (faceExit(f, cA, uA)) return;
+  if (!cast(exitHit, s, c, u, u, 1, 2 * (r + delta), false)) return;
+  const t = exitHit.toi;
+  if (t >= r && t <= r + delta) exitIo[0] = t;
+}
 
 /**
  * The manifold of a pair with a rounded shape: the manifold of the cores, with the contact
  * moved onto the cores (each witness moved by its radius along the normal, the distance grown
- * by both radii and the prediction too), then every point pushed back out by the radii (A's
- * point along +n, B's along −n) and its distance shrunk by rA + rB — exact for the flat
- * features that clipping uses, as a rounded face is its core face moved by the radius (Jolt's
- * convex radius; van den Bergen 2003, §4.3.4).
+ * by both radii and the prediction too), then every point pushed back out onto the rounded
+ * surfaces along the normal (A's core point along +n, B's along −n) by {@link roundedExit}: by
+ * the radius where the normal is the core's own there — a rounded face is its core face moved by
+ * the radius (Jolt's convex radius; van den Bergen 2003, §4.3.4) — and farther where the normal
+ * leans off the core face the point lies on; its distance shrinks by both moves, so it stays
+ * (pB − pA)·n. A manifold that is the single contact keeps the contact's points.
  */
 function manifoldRounded(
   out: ContactManifold,
@@ -214,11 +306,32 @@ function manifoldRounded(
   vec3.addScaled(coreContact.pointB, contact.pointB, n, rB);
   manifoldFromContact(out, ca, cb, bInA, coreContact, prediction + rA + rB);
   const m = out.normal;
+  // The single contact (feature id 0) is the given contact moved in and out by the radii.
+  const single = out.count === 1 && out.points[0].featureId === 0;
   for (let i = 0; i < out.count; i++) {
     const p = out.points[i];
-    vec3.addScaled(p.pointA, p.pointA, m, rA);
-    vec3.addScaled(p.pointB, p.pointB, m, -rB);
-    p.distance -= rA + rB;
+    let sA = rA;
+    let sB = rB;
+    if (!single && rA > 0) {
+      exitIo[0] = rA;
+      roundedExit(a, p.pointA, m, featA, p.pointA, m);
+      sA = exitIo[0];
+    }
+    if (!single && rB > 0) {
+      // B's core point and the direction −n in B's frame.
+      const t = bInA.translation;
+      vec3.set(exitFrom, p.pointB.x - t.x, p.pointB.y - t.y, p.pointB.z - t.z);
+      quat.inverseRotate(exitFrom, bInA.rotation, exitFrom);
+      vec3.negate(exitDir, m);
+      quat.inverseRotate(exitDir, bInA.rotation, exitDir);
+      vec3.negate(exitDirA, m);
+      exitIo[0] = rB;
+      roundedExit(b, exitFrom, exitDir, featB, p.pointB, exitDirA);
+      sB = exitIo[0];
+    }
+    vec3.addScaled(p.pointA, p.pointA, m, sA);
+    vec3.addScaled(p.pointB, p.pointB, m, -sB);
+    p.distance -= sA + sB;
   }
   return out;
 }

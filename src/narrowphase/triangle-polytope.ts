@@ -599,6 +599,7 @@ function offer(ap: Float64Array, pa: number, aIsQ: boolean): void {
   const d2 = q[3];
   if (!(d2 < best[0])) return;
   best[0] = d2;
+  bestEdge[0] = 0;
   if (aIsQ) {
     best[1] = q[0];
     best[2] = q[1];
@@ -616,9 +617,17 @@ function offer(ap: Float64Array, pa: number, aIsQ: boolean): void {
   }
 }
 
+/**
+ * [0] 1 when `best` is a corner against an edge's interior (a vertex–edge pair: the one closest
+ * pair whose direction is no face of the Minkowski difference, so no SAT axis), else 0; [1..3]
+ * that edge's vector (local frame).
+ */
+const bestEdge = new Float64Array(4);
+
 /** The closest points of the loaded pair into `best` (local frame). */
 function closestFeatures(): void {
   best[0] = Infinity;
+  bestEdge[0] = 0;
   // A's corners against B's faces.
   for (let f = 0; f < bfCount; f++) {
     const nx = bn[3 * f];
@@ -688,6 +697,13 @@ function closestFeatures(): void {
       const d2 = dx * dx + dy * dy + dz * dz;
       if (!(d2 < best[0])) continue;
       best[0] = d2;
+      // A corner (one parameter at an end) against the other edge's interior.
+      const sIn = params.s > 0 && params.s < 1;
+      const tIn = params.t > 0 && params.t < 1;
+      bestEdge[0] = sIn !== tIn ? 1 : 0;
+      bestEdge[1] = sIn ? s2.x - s1.x : s4.x - s3.x;
+      bestEdge[2] = sIn ? s2.y - s1.y : s4.y - s3.y;
+      bestEdge[3] = sIn ? s2.z - s1.z : s4.z - s3.z;
       best[1] = c1.x;
       best[2] = c1.y;
       best[3] = c1.z;
@@ -718,6 +734,92 @@ function bestGap(): void {
   const v = dy / m;
   const w = dz / m;
   gap[0] = m * Math.sqrt(u * u + v * v + w * w);
+}
+
+/** [0] the loaded pair's separation along unit `axis` (B's least extent minus A's greatest). */
+const sepIo = new Float64Array(1);
+function separationAlong(): void {
+  const ux = axis[0];
+  const uy = axis[1];
+  const uz = axis[2];
+  let maxA = -Infinity;
+  for (let i = 0; i < 9; i += 3) {
+    const d = av[i] * ux + av[i + 1] * uy + av[i + 2] * uz;
+    if (d > maxA) maxA = d;
+  }
+  let minB = Infinity;
+  for (let i = 0; i < 3 * bvCount; i += 3) {
+    const d = bv[i] * ux + bv[i + 1] * uy + bv[i + 2] * uz;
+    if (d < minB) minB = d;
+  }
+  sepIo[0] = minB - maxA;
+}
+
+/** The best normal so far (unit, local frame) and its separation, for {@link gapNormal}. */
+const chosen = new Float64Array(4);
+
+function keepIfBetter(): void {
+  separationAlong();
+  if (!(sepIo[0] > chosen[3])) return;
+  chosen[0] = axis[0];
+  chosen[1] = axis[1];
+  chosen[2] = axis[2];
+  chosen[3] = sepIo[0];
+}
+
+/**
+ * The unit normal of a gap `gap[0]` > 0 between the closest points `best` into `axis`: their
+ * direction (pB − pA)/|pB − pA|, unless the separation of the pair along it falls short of the
+ * gap by more than the frame's rounding. That direction carries the rounding of the points'
+ * coordinates, ε times the frame over the gap, a tilt that a long edge turns into an overlap
+ * (issue 16: a box 4.9e-6 from the edge of a triangle of 1e6, the normal 4e-5 off and the pair
+ * overlapping by 49 along it). Then the normal is the best by separation of that direction, the
+ * SAT's best axis (a face normal or an edge pair's cross product: the exact normal of a
+ * vertex–face or edge–edge pair, and of every pair near one) and, for a corner against an edge,
+ * the direction made perpendicular to the edge (the difference less its part along the edge, so
+ * the edge's far end is no nearer along it).
+ */
+function gapNormal(): void {
+  axis[0] = best[4] - best[1];
+  axis[1] = best[5] - best[2];
+  axis[2] = best[6] - best[3];
+  normalizeAt(axis, 0);
+  const tol = TOUCH_ULPS * EPS * frame[0];
+  separationAlong();
+  if (sepIo[0] >= gap[0] - tol) return;
+  chosen[0] = axis[0];
+  chosen[1] = axis[1];
+  chosen[2] = axis[2];
+  chosen[3] = sepIo[0];
+  if (sat[5] === 1 && -sat[0] > chosen[3]) {
+    chosen[0] = sat[1];
+    chosen[1] = sat[2];
+    chosen[2] = sat[3];
+    chosen[3] = -sat[0];
+  }
+  if (bestEdge[0] === 1) {
+    const ex = bestEdge[1];
+    const ey = bestEdge[2];
+    const ez = bestEdge[3];
+    const ee = ex * ex + ey * ey + ez * ez;
+    if (ee > 0 && ee < Infinity) {
+      // Twice: the second pass removes what the first one's rounding left along the edge.
+      axis[0] = best[4] - best[1];
+      axis[1] = best[5] - best[2];
+      axis[2] = best[6] - best[3];
+      for (let k = 0; k < 2; k++) {
+        const t = (axis[0] * ex + axis[1] * ey + axis[2] * ez) / ee;
+        axis[0] -= t * ex;
+        axis[1] -= t * ey;
+        axis[2] -= t * ez;
+        normalizeAt(axis, 0);
+      }
+      keepIfBetter();
+    }
+  }
+  axis[0] = chosen[0];
+  axis[1] = chosen[1];
+  axis[2] = chosen[2];
 }
 
 /**
@@ -886,10 +988,7 @@ export function contactTrianglePolytope(
     if (!(g <= prediction)) return false;
     out.distance = g;
     if (g > 0) {
-      axis[0] = best[4] - best[1];
-      axis[1] = best[5] - best[2];
-      axis[2] = best[6] - best[3];
-      normalizeAt(axis, 0);
+      gapNormal();
     } else {
       axis[0] = sat[1];
       axis[1] = sat[2];

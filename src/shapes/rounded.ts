@@ -9,7 +9,8 @@
  * answer a rounded shape with no routine of its own; its ray cast is in closed form (the core's
  * faces pushed out by the radius and its edges' capsules, src/geometry/ray-rounded.ts; a new
  * rounded type without one gets the GJK ray cast of `roundedShapeDef`); its manifold is the
- * core's, pushed out by the radius (src/narrowphase/manifold.ts, through `roundedCore`); its
+ * core's, each point moved out along the normal onto the rounded surface (by the radius where
+ * the normal is the core's there; src/narrowphase/manifold.ts, through `roundedCore`); its
  * point projection is the core's moved by the radius; its JSON form, validation, finiteness
  * check and debug view are in its record. The parts both records share are built by
  * `roundedShapeDef` (src/shapes/defs/helpers.ts, with `projectRounded`, `aabbRounded` and
