@@ -74,11 +74,13 @@ const SPHERE_BOX_APP_MAX_BYTES = 17_400;
  * warm-up); 264.9 kB after the session-22 merges (the exact polytope gap from supporting
  * features, the far triangle's cast frame, the SAT gap's clipped feature witnesses, the curved
  * step's io slots, the world's body ids and spatial slot order, the grid's grouped first build);
- * 270.8 kB after the session-23 merges (the hull support's settled lookup cells, the pair
+ * 277.9 kB after the session-23 merges (the hull support's settled lookup cells, the pair
  * queries' far-triangle frame, the frustum tests' argument checks, the witness seating and
- * polytope feature-gap mends).
+ * polytope feature-gap mends, the exact orientation predicates certifying a shared point, the
+ * rounded manifold points' exits, the triangle gap's normal by separation, the curved margin
+ * polish, SAT checking small polytope depths).
  */
-const SPHERE_BOX_MAIN_APP_MAX_BYTES = 273_000;
+const SPHERE_BOX_MAIN_APP_MAX_BYTES = 280_000;
 
 const SPHERE_BOX_APP = `
 import {
