@@ -2,7 +2,7 @@
 import type { Isometry } from "../math/isometry.js";
 import { intersectsPair, intersectsPosesPair } from "../narrowphase/pair-table.js";
 import { queryOrderSwapped } from "../narrowphase/touching.js";
-import { enterFarFrame, FarFrameSlot, leaveFarFrame } from "../shapes/far-frame.js";
+import { enterFarFrame, FarFrameSlot } from "../shapes/far-frame.js";
 import { isBrandedShape, type Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
 import { pairPose, swappedPairPose } from "./frames.js";

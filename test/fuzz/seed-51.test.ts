@@ -84,7 +84,7 @@ describe("issue 16, seed 51: a tiny shape on a large capsule's segment", () => {
         fc.integer({ min: 1, max: 4 }),
         fc.array(fc.tuple(unit, unit, unit), { minLength: 3, maxLength: 3 }),
         (pa, pb, t, logR, logS, corners) => {
-          const radius = 10 ** logR * 1.1361446721288607;
+          const radius = 10 ** logR * 1.136144672128861;
           const a = pa.map((x) => x * radius) as V3;
           const b = pb.map((x) => x * radius) as V3;
           if (Math.hypot(...sub(b, a)) < 1e-3 * radius) return;
