@@ -15,7 +15,15 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import {
+  contact,
+  distance,
+  intersects,
+  makeConvexPolyhedron,
+  makeCuboid,
+} from "../../src/index.js";
 import { answerQuery } from "../../src/io/query.js";
+import * as iso from "../../src/math/isometry.js";
 
 type V = [number, number, number];
 
@@ -134,6 +142,20 @@ describe("a box straddling a large hull's edge (GJK's needle tetrahedron)", () =
         expect(Math.abs((r.contact as number) - sep)).toBeLessThan(1e-9);
       }
     }
+  });
+
+  it("through the library's API (poses, no JSON frame)", () => {
+    const hull = makeConvexPolyhedron(corners.map(([x, y, z]) => ({ x, y, z })));
+    const cube = makeCuboid({ x: 1, y: 0.8, z: 0.6 });
+    const [qx, qy, qz, qw] = box.rotation;
+    const poseA = iso.create({ x: 0, y: 0, z: 131072.9375 }, { x: qx, y: qy, z: qz, w: qw });
+    const poseB = iso.create({ x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 0, w: 1 });
+    const sep = satSeparation(box.center as V, box.halfExtents as V, box.rotation, corners);
+    expect(intersects(cube, poseA, hull, poseB)).toBe(true);
+    expect(distance(hull, poseB, cube, poseA).distance).toBe(0);
+    const c = contact(cube, poseA, hull, poseB, 0);
+    expect(c).not.toBeNull();
+    expect(Math.abs((c?.distance ?? 0) - sep)).toBeLessThan(1e-9);
   });
 
   it("at 2^20 and 0.8 above the edge (0.31 deep)", () => {
