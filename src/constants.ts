@@ -252,7 +252,9 @@ export const GJK_ROUNDING_TOLERANCE = 1e-13;
  * Relative flatness under which a simplex is degenerate: a triangle whose sine of angle at a
  * corner, or a tetrahedron whose volume over the product of its edge lengths, is below this is
  * treated as the union of its faces (Montanari, Petrinic & Barbieri 2017 handle the same case
- * by sign tests). Unitless (relative).
+ * by sign tests), unless its signed volumes, each taken on a face's two shorter edges, stand 64
+ * times above their rounding (a needle: a small shape's face and a far vertex of a large one,
+ * src/geometry/gjk.ts `s3d`). Unitless (relative).
  * @default 1e-10
  */
 export const GJK_DEGENERATE_SIMPLEX_TOLERANCE = 1e-10;

@@ -331,6 +331,52 @@ const FACE_K = [3, 3, 3, 2];
 /** The three edge lengths of {@link s3d}. */
 const lens = new Float64Array(3);
 
+/** The signed volumes of {@link s3d} with the origin for each vertex, and their roundings. */
+const cof = new Float64Array(4);
+const cofErr = new Float64Array(4);
+
+/**
+ * A multiple of the rounding bound of {@link signedVolume}'s volumes over which their sum decides
+ * the origin's side of every face in {@link s3d}.
+ */
+const SIGNED_VOLUME_MARGIN = 64;
+
+/**
+ * cof[i] = det(x, y, z) = x·((y − x) × (z − x)) (and its cyclic shifts), expanded at the vertex
+ * opposite the longest edge so the cross product is of the two shorter edges; cofErr[i] bounds
+ * its rounding, 8ε·|base|·|e|·|e'| (a cross product and a dot product of rounded differences).
+ */
+function signedVolume(x: Vec3, y: Vec3, z: Vec3, out: Float64Array, i: number): void {
+  // Edge opposite x is yz, opposite y is zx, opposite z is xy.
+  const yz = vec3.distanceSq(y, z);
+  const zx = vec3.distanceSq(z, x);
+  const xy = vec3.distanceSq(x, y);
+  let o = x;
+  let p = y;
+  let q = z;
+  if (zx >= yz && zx >= xy) {
+    o = y;
+    p = z;
+    q = x;
+  } else if (xy >= yz && xy >= zx) {
+    o = z;
+    p = x;
+    q = y;
+  }
+  vec3.sub(e1, p, o);
+  vec3.sub(e2, q, o);
+  vec3.cross(nrm, e1, e2);
+  out[i] = o.x * nrm.x + o.y * nrm.y + o.z * nrm.z;
+  cofErr[i] =
+    8 *
+    2 ** -52 *
+    Math.sqrt(
+      vec3.lengthSq(o) *
+        (e1.x * e1.x + e1.y * e1.y + e1.z * e1.z) *
+        (e2.x * e2.x + e2.y * e2.y + e2.z * e2.z),
+    );
+}
+
 /** Closest point of tetrahedron W[0..3] to the origin. */
 function s3d(W: Vec3[], lam: Float64Array): number {
   const p0 = W[0];
@@ -341,21 +387,47 @@ function s3d(W: Vec3[], lam: Float64Array): number {
   vec3.sub(e2, p2, p0);
   vec3.sub(e3, p3, p0);
   vec3.cross(nrm, e2, e3);
-  const det = e1.x * nrm.x + e1.y * nrm.y + e1.z * nrm.z;
+  let det = e1.x * nrm.x + e1.y * nrm.y + e1.z * nrm.z;
   lengthInto(e1, lens, 0);
   lengthInto(e2, lens, 1);
   lengthInto(e3, lens, 2);
   const scale = lens[0] * lens[1] * lens[2];
   let which = 15;
-  if (Math.abs(det) > DEG * scale) {
+  let flat = !(Math.abs(det) > DEG * scale);
+  if (flat) {
+    // Thin against its edges' product, yet its volume can stand far above its rounding: a
+    // needle (a small box's face and a vertex of a hull 1.3e5 away, the origin 0.09 inside it;
+    // issue 16, a box straddling a hull's edge "apart by 0.0888", 0.17 deep) has heights far
+    // above rounding, and the faces' minimum below is then a gap where the sets overlap. Each
+    // signed volume taken on its face's two shorter edges (rounded to about ε·|p|·|e|·|e'|, not
+    // ε·|p|³), the volume their sum: decided when it exceeds the sum of their roundings.
+    signedVolume(p1, p2, p3, cof, 0);
+    signedVolume(p0, p2, p3, cof, 1);
+    signedVolume(p0, p1, p3, cof, 2);
+    signedVolume(p0, p1, p2, cof, 3);
+    cof[1] = -cof[1];
+    cof[3] = -cof[3];
+    const vol = cof[0] + cof[1] + cof[2] + cof[3];
+    const err = cofErr[0] + cofErr[1] + cofErr[2] + cofErr[3];
+    if (Math.abs(vol) > SIGNED_VOLUME_MARGIN * err) {
+      flat = false;
+      det = vol;
+    }
+  } else {
     // Signed volumes with the origin in place of each vertex (cofactors of the last row).
     vec3.cross(nrm, p2, p3);
-    const c0 = p1.x * nrm.x + p1.y * nrm.y + p1.z * nrm.z;
-    const c1 = -(p0.x * nrm.x + p0.y * nrm.y + p0.z * nrm.z);
+    cof[0] = p1.x * nrm.x + p1.y * nrm.y + p1.z * nrm.z;
+    cof[1] = -(p0.x * nrm.x + p0.y * nrm.y + p0.z * nrm.z);
     vec3.cross(nrm, p1, p3);
-    const c2 = p0.x * nrm.x + p0.y * nrm.y + p0.z * nrm.z;
+    cof[2] = p0.x * nrm.x + p0.y * nrm.y + p0.z * nrm.z;
     vec3.cross(nrm, p1, p2);
-    const c3 = -(p0.x * nrm.x + p0.y * nrm.y + p0.z * nrm.z);
+    cof[3] = -(p0.x * nrm.x + p0.y * nrm.y + p0.z * nrm.z);
+  }
+  if (!flat) {
+    const c0 = cof[0];
+    const c1 = cof[1];
+    const c2 = cof[2];
+    const c3 = cof[3];
     const o0 = c0 * det >= 0;
     const o1 = c1 * det >= 0;
     const o2 = c2 * det >= 0;
