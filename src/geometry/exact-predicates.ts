@@ -55,11 +55,18 @@ function twoProduct(a: number, b: number): void {
 }
 
 /**
- * h = e + b (an expansion of elen terms plus a double) with zero terms dropped; returns h's
- * length. h may alias e. Shewchuk's GROW-EXPANSION with zero elimination.
+ * h = e + b, b = src[at] (an expansion of elen terms plus a double) with zero terms dropped;
+ * returns h's length. h may alias e. Shewchuk's GROW-EXPANSION with zero elimination. (The
+ * double is read here, not passed: a double passed to a call V8 does not inline is boxed.)
  */
-function growInto(e: Float64Array, elen: number, b: number, h: Float64Array): number {
-  let q = b;
+function growInto(
+  e: Float64Array,
+  elen: number,
+  src: Float64Array,
+  at: number,
+  h: Float64Array,
+): number {
+  let q = src[at];
   let n = 0;
   for (let i = 0; i < elen; i++) {
     twoSum(q, e[i]);
@@ -70,8 +77,15 @@ function growInto(e: Float64Array, elen: number, b: number, h: Float64Array): nu
   return n;
 }
 
-/** h = e·b exactly (Shewchuk's SCALE-EXPANSION, zeros dropped); returns h's length; h ≠ e. */
-function scaleInto(e: Float64Array, elen: number, b: number, h: Float64Array): number {
+/** h = e·b, b = src[at], exactly (Shewchuk's SCALE-EXPANSION, zeros dropped); returns h's length; h ≠ e. */
+function scaleInto(
+  e: Float64Array,
+  elen: number,
+  src: Float64Array,
+  at: number,
+  h: Float64Array,
+): number {
+  const b = src[at];
   let n = 0;
   twoProduct(e[0], b);
   let q = pairIo[0];
@@ -93,7 +107,7 @@ function scaleInto(e: Float64Array, elen: number, b: number, h: Float64Array): n
 /** acc += e (acc of length alen, result written back to acc); returns the new length. */
 function addInto(acc: Float64Array, alen: number, e: Float64Array, elen: number): number {
   let n = alen;
-  for (let i = 0; i < elen; i++) n = growInto(acc, n, e[i], acc);
+  for (let i = 0; i < elen; i++) n = growInto(acc, n, e, i, acc);
   return n;
 }
 
@@ -126,8 +140,8 @@ function diffAt(k: number, p: number, q: number): void {
 function diffProduct(i: number, j: number, out: Float64Array): number {
   termA[0] = diff[2 * i];
   termA[1] = diff[2 * i + 1];
-  let n = scaleInto(termA, 2, diff[2 * j], out);
-  const m = scaleInto(termA, 2, diff[2 * j + 1], scratch);
+  let n = scaleInto(termA, 2, diff, 2 * j, out);
+  const m = scaleInto(termA, 2, diff, 2 * j + 1, scratch);
   n = addInto(out, n, scratch, m);
   return n;
 }
@@ -144,6 +158,26 @@ export function orient2dSign(
   cx: number,
   cy: number,
 ): number {
+  o2[0] = ax;
+  o2[1] = ay;
+  o2[2] = bx;
+  o2[3] = by;
+  o2[4] = cx;
+  o2[5] = cy;
+  return orient2dOfIo();
+}
+
+/** The points of {@link orient2dOfIo}: ax, ay, bx, by, cx, cy. */
+const o2 = new Float64Array(6);
+
+/** {@link orient2dSign} of the points in `o2` (no double passed to a call: none boxed). */
+function orient2dOfIo(): number {
+  const ax = o2[0];
+  const ay = o2[1];
+  const bx = o2[2];
+  const by = o2[3];
+  const cx = o2[4];
+  const cy = o2[5];
   const l = (bx - ax) * (cy - ay);
   const r = (by - ay) * (cx - ax);
   const det = l - r;
@@ -206,9 +240,9 @@ export function orient3dSign(a: Vec3, b: Vec3, c: Vec3, d: Vec3): number {
     for (let q = 0; q < m; q++) prodB[q] = -prodB[q];
     n = addInto(prodA, n, prodB, m);
     for (let q = 0; q < n; q++) minor[q] = prodA[q];
-    let h = scaleInto(minor, n, diff[2 * k], prodB);
+    let h = scaleInto(minor, n, diff, 2 * k, prodB);
     t = addInto(total, t, prodB, h);
-    h = scaleInto(minor, n, diff[2 * k + 1], prodB);
+    h = scaleInto(minor, n, diff, 2 * k + 1, prodB);
     t = addInto(total, t, prodB, h);
   }
   return signOf(total, t);
@@ -226,9 +260,29 @@ function inRange(x: number): boolean {
 
 /** Orientation of p, q, r projected on the coordinate plane that drops axis `k` (0 x, 1 y, 2 z). */
 function orientDropping(k: number, p: Vec3, q: Vec3, r: Vec3): number {
-  if (k === 0) return orient2dSign(p.y, p.z, q.y, q.z, r.y, r.z);
-  if (k === 1) return orient2dSign(p.z, p.x, q.z, q.x, r.z, r.x);
-  return orient2dSign(p.x, p.y, q.x, q.y, r.x, r.y);
+  if (k === 0) {
+    o2[0] = p.y;
+    o2[1] = p.z;
+    o2[2] = q.y;
+    o2[3] = q.z;
+    o2[4] = r.y;
+    o2[5] = r.z;
+  } else if (k === 1) {
+    o2[0] = p.z;
+    o2[1] = p.x;
+    o2[2] = q.z;
+    o2[3] = q.x;
+    o2[4] = r.z;
+    o2[5] = r.x;
+  } else {
+    o2[0] = p.x;
+    o2[1] = p.y;
+    o2[2] = q.x;
+    o2[3] = q.y;
+    o2[4] = r.x;
+    o2[5] = r.y;
+  }
+  return orient2dOfIo();
 }
 
 /** True when p, q, r are exactly collinear (every projected orientation 0). */
