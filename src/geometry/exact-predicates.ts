@@ -29,31 +29,6 @@ const ORIENT3_BOUND = (7 + 56 * U) * U;
 /** Coordinates at or beyond this magnitude (or non-zero below its inverse) are outside {@link exactRange}. */
 const RANGE = 2 ** 300;
 
-/** [0] the rounded result, [1] its error term (two-sum, two-product). */
-const pairIo = new Float64Array(2);
-
-/** pairIo = (fl(a + b), a + b − fl(a + b)) exactly (Knuth's two-sum). */
-function twoSum(a: number, b: number): void {
-  const x = a + b;
-  const bv = x - a;
-  const av = x - bv;
-  pairIo[0] = x;
-  pairIo[1] = a - av + (b - bv);
-}
-
-/** pairIo = (fl(a·b), a·b − fl(a·b)) exactly (Dekker's product with Veltkamp's split). */
-function twoProduct(a: number, b: number): void {
-  const x = a * b;
-  let c = SPLITTER * a;
-  const ahi = c - (c - a);
-  const alo = a - ahi;
-  c = SPLITTER * b;
-  const bhi = c - (c - b);
-  const blo = b - bhi;
-  pairIo[0] = x;
-  pairIo[1] = alo * blo - (x - ahi * bhi - alo * bhi - ahi * blo);
-}
-
 /**
  * h = e + b, b = src[at] (an expansion of elen terms plus a double) with zero terms dropped;
  * returns h's length. h may alias e. Shewchuk's GROW-EXPANSION with zero elimination. (The
@@ -69,9 +44,13 @@ function growInto(
   let q = src[at];
   let n = 0;
   for (let i = 0; i < elen; i++) {
-    twoSum(q, e[i]);
-    q = pairIo[0];
-    if (pairIo[1] !== 0) h[n++] = pairIo[1];
+    // Two-sum of q and e[i], written out (Knuth's two-sum).
+    const b = e[i];
+    const x = q + b;
+    const bv = x - q;
+    const err = q - (x - bv) + (b - bv);
+    q = x;
+    if (err !== 0) h[n++] = err;
   }
   if (q !== 0 || n === 0) h[n++] = q;
   return n;
@@ -85,20 +64,41 @@ function scaleInto(
   at: number,
   h: Float64Array,
 ): number {
+  // Every two-product and two-sum written out (Dekker's two-product with Veltkamp's split, Knuth's two-sum): a double passed to a call
+  // V8 does not inline is boxed, and inside a large caller these small ones stop being inlined.
   const b = src[at];
+  let c = SPLITTER * b;
+  const bhi = c - (c - b);
+  const blo = b - bhi;
   let n = 0;
-  twoProduct(e[0], b);
-  let q = pairIo[0];
-  if (pairIo[1] !== 0) h[n++] = pairIo[1];
+  let a = e[0];
+  let x = a * b;
+  c = SPLITTER * a;
+  let ahi = c - (c - a);
+  let alo = a - ahi;
+  let q = x;
+  let err = alo * blo - (x - ahi * bhi - alo * bhi - ahi * blo);
+  if (err !== 0) h[n++] = err;
   for (let i = 1; i < elen; i++) {
-    twoProduct(e[i], b);
-    const p1 = pairIo[0];
-    const p0 = pairIo[1];
-    twoSum(q, p0);
-    if (pairIo[1] !== 0) h[n++] = pairIo[1];
-    twoSum(p1, pairIo[0]);
-    q = pairIo[0];
-    if (pairIo[1] !== 0) h[n++] = pairIo[1];
+    a = e[i];
+    x = a * b;
+    c = SPLITTER * a;
+    ahi = c - (c - a);
+    alo = a - ahi;
+    const p1 = x;
+    const p0 = alo * blo - (x - ahi * bhi - alo * bhi - ahi * blo);
+    // (q, p0) two-sum: its error out, its sum s.
+    let sum = q + p0;
+    let bv = sum - q;
+    err = q - (sum - bv) + (p0 - bv);
+    if (err !== 0) h[n++] = err;
+    // (p1, s) two-sum.
+    const s0 = sum;
+    sum = p1 + s0;
+    bv = sum - p1;
+    err = p1 - (sum - bv) + (s0 - bv);
+    q = sum;
+    if (err !== 0) h[n++] = err;
   }
   if (q !== 0 || n === 0) h[n++] = q;
   return n;
@@ -130,10 +130,27 @@ const total = new Float64Array(256);
 const scratch = new Float64Array(64);
 
 /** diff[2k], diff[2k + 1] = p − q exactly (two-sum). */
-function diffAt(k: number, p: number, q: number): void {
-  twoSum(p, -q);
-  diff[2 * k] = pairIo[1];
-  diff[2 * k + 1] = pairIo[0];
+/** diff entry k = o2[i] − o2[j] exactly (two-sum written out: no double passed to a call). */
+function diffIo(k: number, i: number, j: number): void {
+  const a = o2[i];
+  const b = -o2[j];
+  const x = a + b;
+  const bv = x - a;
+  diff[2 * k] = a - (x - bv) + (b - bv);
+  diff[2 * k + 1] = x;
+}
+
+/** diff entries k0, k0 + 1, k0 + 2 = p − q per axis x, y, z exactly (two-sum written out: no double passed to a call). */
+function diffXyz(k0: number, p: Vec3, q: Vec3): void {
+  for (let axis = 0; axis < 3; axis++) {
+    const a = axis === 0 ? p.x : axis === 1 ? p.y : p.z;
+    const b = -(axis === 0 ? q.x : axis === 1 ? q.y : q.z);
+    const x = a + b;
+    const bv = x - a;
+    const k = k0 + axis;
+    diff[2 * k] = a - (x - bv) + (b - bv);
+    diff[2 * k + 1] = x;
+  }
 }
 
 /** out = (diff entry i)·(diff entry j) exactly; returns its length. */
@@ -184,10 +201,10 @@ function orient2dOfIo(): number {
   const bound = ORIENT2_BOUND * (Math.abs(l) + Math.abs(r));
   if (det > bound) return 1;
   if (-det > bound) return -1;
-  diffAt(0, bx, ax);
-  diffAt(1, cy, ay);
-  diffAt(2, by, ay);
-  diffAt(3, cx, ax);
+  diffIo(0, 2, 0);
+  diffIo(1, 5, 1);
+  diffIo(2, 3, 1);
+  diffIo(3, 4, 0);
   const n = diffProduct(0, 1, prodA);
   const m = diffProduct(2, 3, prodB);
   for (let i = 0; i < m; i++) prodB[i] = -prodB[i];
@@ -221,15 +238,9 @@ export function orient3dSign(a: Vec3, b: Vec3, c: Vec3, d: Vec3): number {
   if (det > bound) return 1;
   if (-det > bound) return -1;
   // Entries 0..8: b − a, c − a, d − a by coordinate (x, y, z).
-  diffAt(0, b.x, a.x);
-  diffAt(1, b.y, a.y);
-  diffAt(2, b.z, a.z);
-  diffAt(3, c.x, a.x);
-  diffAt(4, c.y, a.y);
-  diffAt(5, c.z, a.z);
-  diffAt(6, d.x, a.x);
-  diffAt(7, d.y, a.y);
-  diffAt(8, d.z, a.z);
+  diffXyz(0, b, a);
+  diffXyz(3, c, a);
+  diffXyz(6, d, a);
   let t = 0;
   // det = Σ over the three entries k of row b: b_k · (c_i d_j − c_j d_i), (k, i, j) cyclic.
   for (let k = 0; k < 3; k++) {
@@ -250,12 +261,11 @@ export function orient3dSign(a: Vec3, b: Vec3, c: Vec3, d: Vec3): number {
 
 /** True when every coordinate of `p` is zero or of magnitude in [2^-300, 2^300) (see the module docs). */
 export function exactRange(p: Vec3): boolean {
-  return inRange(p.x) && inRange(p.y) && inRange(p.z);
-}
-
-function inRange(x: number): boolean {
-  const m = Math.abs(x);
-  return m === 0 || (m < RANGE && m * RANGE >= 1);
+  for (let axis = 0; axis < 3; axis++) {
+    const m = Math.abs(axis === 0 ? p.x : axis === 1 ? p.y : p.z);
+    if (!(m === 0 || (m < RANGE && m * RANGE >= 1))) return false;
+  }
+  return true;
 }
 
 /** Orientation of p, q, r projected on the coordinate plane that drops axis `k` (0 x, 1 y, 2 z). */
@@ -296,12 +306,12 @@ function collinear(p: Vec3, q: Vec3, r: Vec3): boolean {
 
 /** True when p lies on the closed segment [a, b], exactly. */
 export function pointOnSegment(p: Vec3, a: Vec3, b: Vec3): boolean {
-  if (!between(p.x, a.x, b.x) || !between(p.y, a.y, b.y) || !between(p.z, a.z, b.z)) return false;
+  // Each coordinate between the ends' (compared in place: a double passed to a call V8 does not
+  // inline is boxed).
+  if (a.x <= b.x ? !(a.x <= p.x && p.x <= b.x) : !(b.x <= p.x && p.x <= a.x)) return false;
+  if (a.y <= b.y ? !(a.y <= p.y && p.y <= b.y) : !(b.y <= p.y && p.y <= a.y)) return false;
+  if (a.z <= b.z ? !(a.z <= p.z && p.z <= b.z) : !(b.z <= p.z && p.z <= a.z)) return false;
   return collinear(a, b, p);
-}
-
-function between(x: number, a: number, b: number): boolean {
-  return a <= b ? a <= x && x <= b : b <= x && x <= a;
 }
 
 /** True when p lies in the closed triangle (a, b, c), exactly (a degenerate one: on its edges). */
