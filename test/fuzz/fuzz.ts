@@ -700,6 +700,20 @@ function checkContact(
       r,
       issues,
     );
+    // The normal achieves the gap: the convex shapes are apart along it by the gap (the
+    // separation along any direction is a lower bound of their distance).
+    if (!A.halfspace && !B.halfspace && A.pieces.length === 1 && B.pieces.length === 1) {
+      bar(
+        ctx,
+        "contact",
+        "normal does not achieve the gap",
+        Math.max(0, r.distance - sepPieces(A.pieces[0], B.pieces[0], n)),
+        tol,
+        line,
+        r,
+        issues,
+      );
+    }
   } else if (T.depthKnown) {
     const depth = -r.distance;
     const ach = overlapAlong(P, n);
