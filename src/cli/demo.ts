@@ -364,7 +364,7 @@ export function formatDemo(r: DemoResult): string {
     "",
     `Demo scene: ${count(r.bodies, "moving body", "moving bodies")} (spheres, boxes, capsules, cylinders, hulls) ${r.gravity ? "falling under gravity onto" : "through"} ${r.staticBodies.join(", ")}`,
     `  frames                ${r.frames}`,
-    `  pairs per frame       ${r.pairsPerFrame.toFixed(1)} (broad phase, dynamic AABB tree)`,
+    `  pairs per frame       ${r.pairsPerFrame.toFixed(1)} (broad phase, sweep and prune)`,
     `  contacts per frame    ${r.contactsPerFrame.toFixed(1)}`,
     `  ms per frame          ${r.msPerFrame.total.toFixed(2)} total: broad ${r.msPerFrame.broad.toFixed(2)}, narrow ${r.msPerFrame.narrow.toFixed(2)} (${r.passesPerFrame.toFixed(2)} of at most ${DEMO_RELAXATION_PASSES} relaxation passes), response the rest`,
     `  deepest penetration   ${r.maxPenetration.toExponential(3)} at the end (tolerance ${r.tolerance}) — ${ok ? "ok" : "ABOVE TOLERANCE"}; ${r.maxPenetrationDuringRun.toExponential(3)} at worst during the run (pairs with a moving body)`,

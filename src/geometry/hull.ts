@@ -471,14 +471,22 @@ function initialSimplex(
 ): [number, number, number, number] {
   // Thinner than a few tolerances, the merging would fold the top and bottom faces together.
   const flat = HULL_FLAT_FACTOR * tol;
-  const fail = (what: string): never =>
-    invalidValue(
+  const fail = (what: string): never => {
+    // Where the coordinates' rounding sets the tolerance (points far from the origin), say how
+    // to keep a small hull: give the points about a pose's position.
+    const { maxAbs, extent } = measure(points);
+    const far =
+      HULL_ROUNDOFF_FACTOR * Number.EPSILON * maxAbs > HULL_PLANE_TOLERANCE * extent
+        ? " (the tolerance grows with the points' distance from the origin: give them relative to the shape's position)"
+        : "";
+    return invalidValue(
       field,
       Array.from(points),
       allowFlat
-        ? `are all ${what} within ${HULL_FLAT_FACTOR * hullTolerance(points)}: a convex shape needs at least 3 non-collinear points`
-        : `are all ${what} within ${HULL_FLAT_FACTOR * hullTolerance(points)}: a hull needs at least 4 non-coplanar points`,
+        ? `are all ${what} within ${HULL_FLAT_FACTOR * hullTolerance(points)}${far}: a convex shape needs at least 3 non-collinear points`
+        : `are all ${what} within ${HULL_FLAT_FACTOR * hullTolerance(points)}${far}: a hull needs at least 4 non-coplanar points`,
     );
+  };
   let i0 = ids[0];
   let i1 = ids[0];
   let best = -1;

@@ -120,7 +120,7 @@ const raycastSchema = z.strictObject({
   shape: z.unknown(),
   origin: vec2,
   direction: vec2,
-  maxToi: num,
+  maxToi: num.optional(),
   solid: z.boolean().optional(),
 });
 const projectSchema = z.strictObject({
@@ -135,7 +135,7 @@ const castSchema = z.strictObject({
   velocityA: vec2,
   b: z.unknown(),
   velocityB: vec2,
-  maxToi: num,
+  maxToi: num.optional(),
 });
 const pairsSchema = z.strictObject({
   ...base,
@@ -294,7 +294,7 @@ function answerQuery2DNamed(q: unknown): unknown {
         s.pose,
         v2(l.origin),
         v2(l.direction),
-        maxToiOf(l.maxToi),
+        maxToiOf(l.maxToi ?? Number.POSITIVE_INFINITY),
         l.solid ?? true,
       );
       if (!hit) return null;
@@ -317,7 +317,7 @@ function answerQuery2DNamed(q: unknown): unknown {
         b.shape,
         b.pose,
         v2(l.velocityB),
-        maxToiOf(l.maxToi),
+        maxToiOf(l.maxToi ?? Number.POSITIVE_INFINITY),
       );
       if (!r) return null;
       return {

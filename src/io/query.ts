@@ -72,7 +72,7 @@ const raycastSchema = z.strictObject({
   shape: z.unknown(),
   origin: vec,
   direction: vec,
-  maxToi: num,
+  maxToi: num.optional(),
   solid: z.boolean().optional(),
 });
 const projectPointSchema = z.strictObject({
@@ -87,7 +87,7 @@ const castShapesSchema = z.strictObject({
   velocityA: vec,
   b: z.unknown(),
   velocityB: vec,
-  maxToi: num,
+  maxToi: num.optional(),
 });
 const pairsSchema = z.strictObject({
   ...base,
@@ -266,7 +266,8 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
       if (dx === 0 && dy === 0 && dz === 0) {
         invalidValue("direction", l.direction, "must not be the zero vector");
       }
-      if (!(l.maxToi >= 0)) invalidValue("maxToi", l.maxToi, "must be ≥ 0");
+      const maxToi = l.maxToi ?? Number.POSITIVE_INFINITY;
+      if (!(maxToi >= 0)) invalidValue("maxToi", maxToi, "must be ≥ 0");
       const s = parseShape(l.shape, "shape", ctx);
       const o = l.origin;
       const hit = raycast(
@@ -274,7 +275,7 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
         s.pose,
         { x: o[0], y: o[1], z: o[2] },
         { x: dx, y: dy, z: dz },
-        l.maxToi,
+        maxToi,
         l.solid ?? true,
       );
       if (!hit) return null;
@@ -289,7 +290,8 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
     }
     case "castShapes": {
       const l = parseWith(castShapesSchema, q, "");
-      if (!(l.maxToi >= 0)) invalidValue("maxToi", l.maxToi, "must be ≥ 0");
+      const maxToi = l.maxToi ?? Number.POSITIVE_INFINITY;
+      if (!(maxToi >= 0)) invalidValue("maxToi", maxToi, "must be ≥ 0");
       const {
         shapes: [a, b],
         o,
@@ -303,7 +305,7 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
         b.shape,
         b.pose,
         { x: vb[0], y: vb[1], z: vb[2] },
-        l.maxToi,
+        maxToi,
       );
       if (!hit) return null;
       return {

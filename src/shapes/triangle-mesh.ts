@@ -208,11 +208,11 @@ export function makeTriangleMesh(
     if (!Number.isFinite(v[i])) {
       const vi = Math.floor(i / 3);
       const t = idx.indexOf(vi);
-      const user = t >= 0 ? `, a corner of triangle ${Math.floor(t / 3)},` : "";
+      const user = t >= 0 ? `(a corner of triangle ${Math.floor(t / 3)}) ` : "";
       invalidValue(
         `${p}vertices[${vi}]`,
         [v[3 * vi], v[3 * vi + 1], v[3 * vi + 2]],
-        `${user} must be a vector of 3 finite numbers`,
+        `${user}must be a vector of 3 finite numbers`,
       );
     }
   }
