@@ -394,10 +394,15 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
       else seatWitnesses();
     }
   }
-  // A curved pair in contact: the normal taken onto the pair's flat features where that achieves
-  // the depth more nearly (a cone of 3e-5 touching a triangle of 5, its normal 2e-11 off the
-  // face's: 1.1e-10 of overlap along it at the far corner; issue 16).
-  if (solvedIo[0] <= 0 && (curved(a) || curved(b))) flatContactNormal(a, b, k);
+  // A curved pair touching or overlapping within the near-touching band: the normal taken onto
+  // the pair's flat features where that achieves the depth more nearly (a normal 2e-11 off a
+  // face's leaves 1e-10 of overlap along it at the corner of a triangle of 5; issue 16). A deeper
+  // contact (the world's resting ones) pays nothing: its normal is the refinement's, snapped.
+  if (solvedIo[0] <= 0 && (curved(a) || curved(b))) {
+    lengthInto(solvedA, 1);
+    lengthInto(solvedB, 2);
+    if (0 - solvedIo[0] <= NEAR_TOUCH * Math.max(sizeIo[1], sizeIo[2])) flatContactNormal(a, b, k);
+  }
   if (wanted) recordError();
   return true;
 }
