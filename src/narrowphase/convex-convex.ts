@@ -58,7 +58,9 @@ import {
   setOverlapNormal,
 } from "../geometry/refine-normal.js";
 import {
+  closestSegmentRevolution,
   makeRevolutionProjection,
+  makeSegmentRevolutionResult,
   projectRevolutionDims,
   RevolutionKind,
   revolutionDims,
@@ -392,8 +394,33 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
       else seatWitnesses();
     }
   }
+  // A curved pair touching or overlapping within the near-touching band: the normal taken onto
+  // the pair's flat features where that achieves the depth more nearly (a normal 2e-11 off a
+  // face's leaves 1e-10 of overlap along it at the corner of a triangle of 5; issue 16). A deeper
+  // contact (the world's resting ones) pays nothing: its normal is the refinement's, snapped.
+  if (solvedIo[0] <= 0 && (curved(a) || curved(b))) {
+    lengthInto(solvedA, 1);
+    lengthInto(solvedB, 2);
+    if (0 - solvedIo[0] <= NEAR_TOUCH * Math.max(sizeIo[1], sizeIo[2])) flatContactNormal(a, b, k);
+  }
   if (wanted) recordError();
   return true;
+}
+
+/**
+ * solvedNormal taken onto the flat features near it ({@link flatSeparation}) when the overlap
+ * along the candidate, margins added, is nearer the solved depth than along solvedNormal (scene
+ * units in solvedIo, `k` the solver's change of units). The depth and the witnesses are kept.
+ * Cores loaded.
+ */
+function flatContactNormal(a: ConvexShape, b: ConvexShape, k: number): void {
+  const r = coreA.margin + coreB.margin;
+  const depth = (0 - solvedIo[0]) * k;
+  overlapInto(solvedNormal);
+  const miss = Math.abs(overlapIo[0] + r - depth);
+  flatSeparation(a, b, solvedNormal);
+  if (!(Math.abs(r - flatIo[0] - depth) < miss)) return;
+  vec3.copy(solvedNormal, flatN);
 }
 
 const gapContact = makeContact();
@@ -804,16 +831,18 @@ const edgeSeg = new SegmentSupport();
 
 /**
  * At a touch still off by more than SEAT_SLACK after {@link centreStarts}, of a curved shape on
- * a polytope's face (GJK's simplex of the pair's polytope point projected onto it): candidates
- * on the polytope from that face's features — the curved shape's support point toward the face
- * (its deepest point there), taken onto the polytope, and each edge's point nearest the curved
- * shape (GJK of the edge against its core) — each kept with its projection onto the curved shape
+ * a polytope's face, edge or vertex (GJK's simplex of the pair's polytope point projected onto
+ * it): candidates on the polytope from that feature — the curved shape's support point toward a
+ * face (its deepest point there), taken onto the polytope, each edge's point nearest the curved
+ * shape (GJK of the edge against its core, and the exact search along it, {@link
+ * edgeOnRevolution}), a vertex itself — each kept with its projection onto the curved shape
  * where that pair is closer. A cap or a slant nearly parallel to the face makes the projections
  * cycle in steps of θ² of the gap, below the rounding of the coordinates, beside the edge the
  * shapes touch at (issue 16, seed 47: a cone's base 7.8e-3 rad from a box mesh's face at size
  * 3e-6, touching its edge; the face's point left 1.2e-16 from the edge, 3.5e-19 off the cone,
  * where the bar is 1.3e-19; the edge's point 6.5e-20). Cores loaded, solver frame. At most
- * three GJK runs on a segment and eight point projections, only at such touches.
+ * three GJK runs and three exact searches on a segment and eleven point projections, only at
+ * such touches.
  */
 function faceFeatureStarts(): void {
   lengthInto(pairBInA.translation, 0);
@@ -828,13 +857,22 @@ function faceFeatureStarts(): void {
   vec3.copy(planeFrom, polishIo[1] === side ? polishBest : polishBestQ);
   projectOnto(polishQ, side, planeFrom);
   const sx = touchGjk.simplex;
-  if (sx.count !== 3) return;
-  for (let i = 0; i < 3; i++) vec3.copy(edgeCorners[i], side === 1 ? sx.b[i] : sx.a[i]);
+  const count = sx.count;
+  if (count < 1 || count > 3) return;
+  for (let i = 0; i < count; i++) vec3.copy(edgeCorners[i], side === 1 ? sx.b[i] : sx.a[i]);
+  if (count === 1) {
+    // A vertex: the point itself.
+    vec3.copy(planeFrom, edgeCorners[0]);
+    keepPolytopePoint(side, curvedSide);
+    return;
+  }
   const c0 = edgeCorners[0];
-  vec3.sub(planeE1, edgeCorners[1], c0);
-  vec3.sub(planeE2, edgeCorners[2], c0);
-  vec3.cross(planeN, planeE1, planeE2);
-  if (tryNormalizeScaled(planeN, planeN)) {
+  if (count === 3) {
+    vec3.sub(planeE1, edgeCorners[1], c0);
+    vec3.sub(planeE2, edgeCorners[2], c0);
+    vec3.cross(planeN, planeE1, planeE2);
+  }
+  if (count === 3 && tryNormalizeScaled(planeN, planeN)) {
     // Toward the polytope: away from the curved shape's centre's side of the face.
     if (curvedSide === 1) vec3.copy(planeC, pairBInA.translation);
     else fromLocalA(planeC, vec3.set(planeC, 0, 0, 0));
@@ -847,13 +885,59 @@ function faceFeatureStarts(): void {
     projectOnto(planeFrom, side, planeC);
     keepPolytopePoint(side, curvedSide);
   }
-  for (let i = 0; i < 3; i++) {
-    edgeSeg.reset(edgeCorners[i], edgeCorners[i === 2 ? 0 : i + 1]);
+  // A face's three edges, or the edge the point projects onto (a curved shape touching a
+  // triangle's edge at a shallow angle: the projections crawled along it, 4.5e-10 off the
+  // triangle beside a cone of 750; issue 16).
+  const edges = count === 3 ? 3 : 1;
+  for (let i = 0; i < edges; i++) {
+    const p = edgeCorners[i];
+    const q = edgeCorners[i === 2 ? 0 : i + 1];
+    edgeSeg.reset(p, q);
     gjkLimit[0] = Number.POSITIVE_INFINITY;
     if (curvedSide === 1) gjkToLimit(edgeGjk, edgeSeg, coreBInA, solvedNormal);
     else gjkToLimit(edgeGjk, coreA, edgeSeg, solvedNormal);
     vec3.copy(planeFrom, curvedSide === 1 ? edgeGjk.pointA : edgeGjk.pointB);
     keepPolytopePoint(side, curvedSide);
+    edgeOnRevolution(curvedSide, p, q);
+    keepPolytopePoint(side, curvedSide);
+  }
+}
+
+const edgeLocalP = vec3.create();
+const edgeLocalQ = vec3.create();
+const edgeSearch = makeSegmentRevolutionResult();
+
+/**
+ * planeFrom = the point of segment p–q (solver frame) nearest the curved core on side
+ * `curvedSide`, by the exact search along the segment in the core's frame
+ * (src/geometry/revolution.ts `closestSegmentRevolution`: bisection on the sign of the signed
+ * distance's derivative, which stays reliable where the distance is too flat to compare, as
+ * along an edge crossing the surface at a shallow angle), then placed on the segment in the
+ * solver's frame (so it stays on the polytope). Cores loaded.
+ */
+function edgeOnRevolution(curvedSide: number, p: Vec3, q: Vec3): void {
+  const core = curvedSide === 1 ? coreB : coreA;
+  const rc = revolutionCore(core.shape);
+  if (rc === null) return;
+  const rev = shapeDef(rc.type).revolution as Revolution;
+  rev.dims(revDims, rc);
+  if (curvedSide === 1) {
+    iso.inverseTransformPoint(edgeLocalP, pairBInA, p);
+    iso.inverseTransformPoint(edgeLocalQ, pairBInA, q);
+  } else {
+    toLocalA(edgeLocalP, p);
+    toLocalA(edgeLocalQ, q);
+  }
+  const h = revDims[0] * core.scale;
+  const r = revDims[1] * core.scale;
+  closestSegmentRevolution(edgeSearch, rev.kind, h, r, edgeLocalP, edgeLocalQ);
+  const t = edgeSearch.t;
+  if (t === 0) vec3.copy(planeFrom, p);
+  else if (t === 1) vec3.copy(planeFrom, q);
+  else {
+    planeFrom.x = p.x + t * (q.x - p.x);
+    planeFrom.y = p.y + t * (q.y - p.y);
+    planeFrom.z = p.z + t * (q.z - p.z);
   }
 }
 
@@ -2622,9 +2706,16 @@ function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
   let err = Math.abs(sizeIo[0] - d);
   witnessScale();
   if (!(err > TOUCH_TOLERANCE * sizeIo[0])) return;
-  // The certified lower bound: the separation along the solved normal.
+  // The certified lower bound: the separation along the solved normal, or along that normal
+  // taken onto the pair's flat features ({@link flatSeparation}) where more.
   overlapInto(solvedNormal);
-  const lower = 0 - overlapIo[0];
+  let lower = 0 - overlapIo[0];
+  vec3.copy(gapLowerN, solvedNormal);
+  flatSeparation(a, b, solvedNormal);
+  if (flatIo[0] > lower) {
+    lower = flatIo[0];
+    vec3.copy(gapLowerN, flatN);
+  }
   if (!(lower > 0)) return;
   for (let side = 1; side >= 0; side--) {
     if (!curved(side === 1 ? b : a)) continue;
@@ -2634,15 +2725,22 @@ function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
     // The separation along the pair's own direction too: where the solved normal is off by an
     // angle θ, the separation along it falls short of the distance by about θ²·size, which the
     // pair's direction, near the true normal, does not (issue 16: cones of 1e-4, 1.8e-6 apart,
-    // 3.1e-14 short along the solved normal, 3e-18 along the pair's direction). Capped at |p − q|
-    // (the two agree but for rounding): still a lower bound.
+    // 3.1e-14 short along the solved normal, 3e-18 along the pair's direction); and along it
+    // taken onto the flat features. Capped at |p − q| (the two agree but for rounding): still a
+    // lower bound.
     if (polishIo[1] === 0) vec3.sub(polishD2, polishBestQ, polishBest);
     else vec3.sub(polishD2, polishBest, polishBestQ);
-    let bound = lower;
+    let bound = Math.min(lower, polishIo[0]);
     let along = 0;
     if (tryNormalizeScaled(polishD2, polishD2)) {
       overlapInto(polishD2);
-      const l = Math.min(0 - overlapIo[0], polishIo[0]);
+      let l = 0 - overlapIo[0];
+      flatSeparation(a, b, polishD2);
+      if (flatIo[0] > l) {
+        l = flatIo[0];
+        vec3.copy(polishD2, flatN);
+      }
+      l = Math.min(l, polishIo[0]);
       if (l > bound) {
         bound = l;
         along = 1;
@@ -2654,7 +2752,7 @@ function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
     // The certified lower bound, not |p − q|: a gap never above the distance, so that the
     // conservative advancement of castShapes, stepping by it, never passes the contact.
     solvedIo[0] = bound;
-    if (along !== 0) vec3.copy(solvedNormal, polishD2);
+    vec3.copy(solvedNormal, along !== 0 ? polishD2 : gapLowerN);
     if (polishIo[1] === 0) {
       vec3.copy(solvedA, polishBest);
       vec3.copy(solvedB, polishBestQ);
@@ -2667,6 +2765,150 @@ function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
 
 /** Projections of {@link projectGapWitness} from each side, at most. */
 const GAP_PROJECTIONS = 16;
+
+/** The direction of {@link projectGapWitness}'s lower bound along the solved normal. */
+const gapLowerN = vec3.create();
+/** [0] the separation of {@link flatSeparation}'s best direction (−∞ when none). */
+const flatIo = new Float64Array(1);
+/** {@link flatSeparation}'s best direction (solver frame, unit). */
+const flatN = vec3.create();
+const flatC = vec3.create();
+const flatL = vec3.create();
+/** Up to FLAT_LINES line directions per side of {@link flatSeparation}, packed xyz (solver frame). */
+const flatLines = [new Float64Array(3 * 8), new Float64Array(3 * 8)];
+const FLAT_LINES = 8;
+/** Lines kept per side ({@link flatSeparation}). */
+const flatLineCount = new Int32Array(2);
+const flatDims = new Float64Array(2);
+
+/**
+ * |cos| between a direction and a flat feature's line (an edge, a cylinder's or a cone's
+ * generator) under which {@link flatSeparation} takes the direction perpendicular to it: the
+ * angle of {@link FACE_SNAP_COS} (about 1.4e-3 rad).
+ */
+const FLAT_LINE_SIN = 2 ** -9.5;
+
+/**
+ * The largest separation −(h_A(m) + h_B(−m)) over the directions m that unit `d` (solver frame,
+ * from A toward B) becomes when taken onto the flat features of the pair near it, into flatIo[0]
+ * and flatN (−∞ when no feature is near): a face normal within {@link FACE_SNAP_COS} of d (a
+ * polytope's faces, a cylinder's caps, a cone's base); d made perpendicular to a line within
+ * {@link FLAT_LINE_SIN} of perpendicular to it (a polytope's edges, a cylinder's side generator,
+ * a cone's slant generator at d's azimuth); and the direction perpendicular to a line of each
+ * shape. Along a direction tilted by θ from a flat feature the feature's far end decides the
+ * support, so the separation falls short by θ times the feature's length — linear in θ, where a
+ * curved surface loses θ² times its radius: a direction from two witnesses 2e-9 apart at 5e-5
+ * from the frame's origin is off by 1e-11, which lost 3.9e-12 across a triangle of 0.8 beside a
+ * cylinder of 5e-5 (issue 16). Every direction's separation is a certified lower bound on the gap
+ * (Minkowski duality), so the candidates can only tighten it. Cores loaded; margins not added.
+ */
+function flatSeparation(a: ConvexShape, b: ConvexShape, d: Vec3): void {
+  flatIo[0] = Number.NEGATIVE_INFINITY;
+  for (let side = 0; side < 2; side++) {
+    const s = side === 0 ? a : b;
+    flatLineCount[side] = 0;
+    // d in the shape's local frame (B's outward direction is −d: the features do not care).
+    if (side === 0) vec3.copy(snapLocal, d);
+    else {
+      quat.conjugate(invRot, pairBInA.rotation);
+      quat.rotate(snapLocal, invRot, d);
+    }
+    const poly = shapeDef(s.type).polytope;
+    if (poly !== null) {
+      const faces = poly.faceCount(s);
+      for (let i = 0; i < faces; i++) {
+        poly.faceNormal(flatC, s, i);
+        if (!tryNormalizeScaled(flatC, flatC)) continue;
+        const c = vec3.dot(flatC, snapLocal);
+        if (Math.abs(c) < FACE_SNAP_COS) continue;
+        if (c < 0) vec3.negate(flatC, flatC);
+        flatTry(side, flatC);
+      }
+      const edges = poly.edgeCount(s);
+      for (let i = 0; i < edges; i++) {
+        poly.edgeDirection(flatL, s, i);
+        flatLine(side);
+      }
+      continue;
+    }
+    const rc = revolutionCore(s);
+    if (rc === null) continue;
+    const rev = shapeDef(rc.type).revolution as Revolution;
+    rev.dims(flatDims, rc);
+    const cone = rev.kind === RevolutionKind.Cone;
+    // The caps' normal (a cone's base only: the outward normal −Y on A's side, +Y seen as −d).
+    const y = snapLocal.y;
+    if (Math.abs(y) >= FACE_SNAP_COS && (!cone || (side === 0 ? y < 0 : y > 0))) {
+      vec3.set(flatC, 0, y < 0 ? -1 : 1, 0);
+      flatTry(side, flatC);
+    }
+    if (!cone) {
+      vec3.set(flatL, 0, 1, 0);
+      flatLine(side);
+      continue;
+    }
+    // The slant generator at d's azimuth, apex (0, h) to rim (r, −h) in the meridian plane.
+    hypotIo[0] = snapLocal.x;
+    hypotIo[1] = snapLocal.z;
+    mathHypot2Io();
+    const rho = hypotIo[0];
+    if (!(rho > 0)) continue;
+    const sg = side === 0 ? 1 : -1;
+    const r = flatDims[1];
+    flatL.x = (sg * r * snapLocal.x) / rho;
+    flatL.y = -2 * flatDims[0];
+    flatL.z = (sg * r * snapLocal.z) / rho;
+    flatLine(side);
+  }
+  // A line of each: the direction perpendicular to both (an edge across a generator).
+  const la = flatLines[0];
+  const lb = flatLines[1];
+  for (let i = 0; i < flatLineCount[0]; i++) {
+    for (let j = 0; j < flatLineCount[1]; j++) {
+      flatC.x = la[3 * i + 1] * lb[3 * j + 2] - la[3 * i + 2] * lb[3 * j + 1];
+      flatC.y = la[3 * i + 2] * lb[3 * j] - la[3 * i] * lb[3 * j + 2];
+      flatC.z = la[3 * i] * lb[3 * j + 1] - la[3 * i + 1] * lb[3 * j];
+      if (!tryNormalizeScaled(flatC, flatC)) continue;
+      const c = vec3.dot(flatC, d);
+      if (Math.abs(c) < FACE_SNAP_COS) continue;
+      if (c < 0) vec3.negate(flatC, flatC);
+      flatTry(-1, flatC);
+    }
+  }
+}
+
+/**
+ * flatL (a line of shape `side`, its local frame, any length): when d (snapLocal there) is within
+ * {@link FLAT_LINE_SIN} of perpendicular to it, d made perpendicular to it is tried and the line
+ * kept (solver frame) for the crossings of {@link flatSeparation}.
+ */
+function flatLine(side: number): void {
+  if (!tryNormalizeScaled(flatL, flatL)) return;
+  const t = vec3.dot(flatL, snapLocal);
+  if (!(Math.abs(t) <= FLAT_LINE_SIN)) return;
+  vec3.addScaled(flatC, snapLocal, flatL, -t);
+  if (!tryNormalizeScaled(flatC, flatC)) return;
+  flatTry(side, flatC);
+  if (side === 1) quat.rotate(flatL, pairBInA.rotation, flatL);
+  const k = flatLineCount[side];
+  if (k >= FLAT_LINES) return;
+  const buf = flatLines[side];
+  buf[3 * k] = flatL.x;
+  buf[3 * k + 1] = flatL.y;
+  buf[3 * k + 2] = flatL.z;
+  flatLineCount[side] = k + 1;
+}
+
+/** The unit direction m (shape `side`'s local frame; −1 the solver's) as {@link flatSeparation}'s best when it separates more. */
+function flatTry(side: number, m: Vec3): void {
+  if (side === 1) quat.rotate(m, pairBInA.rotation, m);
+  overlapInto(m);
+  const sep = 0 - overlapIo[0];
+  if (sep > flatIo[0]) {
+    flatIo[0] = sep;
+    vec3.copy(flatN, m);
+  }
+}
 
 /** Steps of {@link snapToRevolution}'s fixed-point iteration. */
 const REVOLUTION_ITERATIONS = 8;
@@ -3068,10 +3310,12 @@ const faceN = vec3.create();
 
 /**
  * Whether the origin lies within TETRAHEDRON_ROUNDING of the largest |w| from a face of GJK's
- * final tetrahedron `s` (4 points): its containment is then no proof of contact, the signs of
- * the sub-volumes being rounded at that scale (issue 16: a hull 1.05e-9 from a cylinder of 3.3e3,
- * their support points 3e4 across, "intersecting" by a tetrahedron the origin was outside;
- * seed 38 at main 704850b). Written out, no allocation.
+ * final tetrahedron `s` (4 points), or on the far side of a face from the fourth point: its
+ * containment is then no proof of contact, the signs of the sub-volumes being rounded at that
+ * scale (issue 16: a hull 1.05e-9 from a cylinder of 3.3e3, their support points 3e4 across,
+ * "intersecting" by a tetrahedron the origin was outside; seed 38 at main 704850b; a cone of
+ * 3e-5 1.1e-10 from a triangle of 5 2.5 away, three of the four points on its rim 2e-7 apart,
+ * the origin 2e-10 outside the face they span, by exact arithmetic). Written out, no allocation.
  */
 function originNearFace(s: GjkSimplex): boolean {
   if (s.count !== 4) return false;
@@ -3081,12 +3325,15 @@ function originNearFace(s: GjkSimplex): boolean {
     const p = s.w[i];
     const q = s.w[(i + 1) & 3];
     const t = s.w[(i + 2) & 3];
+    const u = s.w[(i + 3) & 3];
     vec3.sub(faceE1, q, p);
     vec3.sub(faceE2, t, p);
     vec3.cross(faceN, faceE1, faceE2);
     lengthInto(faceN, 1);
-    const d = Math.abs(vec3.dot(faceN, p));
-    if (d <= tol * sizeIo[1]) return true;
+    // The origin's side, −n·p, and the fourth point's, n·(u − p), of the face's plane.
+    const o = 0 - vec3.dot(faceN, p);
+    const v = faceN.x * (u.x - p.x) + faceN.y * (u.y - p.y) + faceN.z * (u.z - p.z);
+    if (Math.abs(o) <= tol * sizeIo[1] || o * v < 0) return true;
   }
   return false;
 }
