@@ -722,15 +722,7 @@ export class SpatialHash implements BroadPhase {
       if (i < 0) continue;
       const a = 6 * los[i];
       const b = 6 * his[i];
-      // One branch for the six interval tests (see enumerateCandidates).
-      const separated =
-        +(box[a] > box[b + 3]) |
-        +(box[b] > box[a + 3]) |
-        +(box[a + 1] > box[b + 4]) |
-        +(box[b + 1] > box[a + 4]) |
-        +(box[a + 2] > box[b + 5]) |
-        +(box[b + 2] > box[a + 5]);
-      if (separated === 0) {
+      if (packedBoxesApart(box, a, b) === 0) {
         if (w === keys.length) {
           out.setSize(w);
           keys = out.room();
@@ -908,18 +900,11 @@ export class SpatialHash implements BroadPhase {
         for (let i = start; i < end; i++) keys[i] = base + his[i];
       }
       if (out !== null) {
-        // The filter of filterCandidates, the same test in the same order.
+        // The filter of filterCandidates, the same test (packedBoxesApart) in the same order.
         const a = 6 * lo;
         for (let i = start; i < end; i++) {
           const b = 6 * his[i];
-          const separated =
-            +(box[a] > box[b + 3]) |
-            +(box[b] > box[a + 3]) |
-            +(box[a + 1] > box[b + 4]) |
-            +(box[b + 1] > box[a + 4]) |
-            +(box[a + 2] > box[b + 5]) |
-            +(box[b + 2] > box[a + 5]);
-          if (separated === 0) {
+          if (packedBoxesApart(box, a, b) === 0) {
             if (w === outKeys.length) {
               out.setSize(w);
               outKeys = out.room();
@@ -2102,4 +2087,26 @@ export class SpatialHash implements BroadPhase {
     // Unreachable: the table has at least twice as many slots as occupied cells.
     throw new Error("SpatialHash: cell table full");
   }
+}
+
+/**
+ * Non-zero when the boxes at `box[a .. a + 5]` and `box[b .. b + 5]` (min x, y, z, max x, y, z)
+ * are apart on some axis, 0 when they overlap or touch (or a coordinate is NaN): the candidate
+ * filter of `filterCandidates` and of the first build's `sortCandidates`. The six interval tests
+ * in one branch instead of six keep the loops free of mispredictions (their outcomes are close
+ * to random; see enumerateCandidates). It takes offsets and returns a small integer, so no double
+ * is boxed even where V8 does not inline it; a same-process CPU A/B against the test written out
+ * in both loops (grids of 5,000 and 20,000 random boxes, first build and steady filter,
+ * alternating, 60–120 reps; and a cold first build, one per process, 16 alternating pairs)
+ * measured no difference beyond ±2% noise, and V8 inlined it into both.
+ */
+function packedBoxesApart(box: Float64Array, a: number, b: number): number {
+  return (
+    +(box[a] > box[b + 3]) |
+    +(box[b] > box[a + 3]) |
+    +(box[a + 1] > box[b + 4]) |
+    +(box[b + 1] > box[a + 4]) |
+    +(box[a + 2] > box[b + 5]) |
+    +(box[b + 2] > box[a + 5])
+  );
 }

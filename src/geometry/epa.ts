@@ -242,6 +242,8 @@ function freeFace(f: number): void {
  * Sets face f to (i, j, k) with its outward unit normal; a face without one (zero area: i, j, k
  * in line, as coplanar box corners make) keeps its place in the mesh with fDist = +∞, so it is
  * never the closest face and is taken away by the flood of any neighbour that sees a new point.
+ * Written out again, to the operation, in `expand`'s fan loop (see the comment there): a change
+ * here is made there too, or the two kinds of face round apart.
  */
 function setFace(f: number, i: number, j: number, k: number): void {
   // In scalars (no vector objects): this runs for every new face of every iteration.
@@ -780,8 +782,10 @@ function expand(out: EpaResult, a: SupportMap, b: SupportMap, tolerance: number)
     for (let v = 0; v < nVis; v++) freeFace(visList[v]);
     // The fan from q to the horizon: edge 0 of each new face is its horizon edge (twin beyond),
     // edge 1 (hB → q) meets edge 2 of the next one, edge 2 (q → hA) edge 1 of the previous one.
-    // setFace written out (V8 does not inline it here): the faces' square roots and divisions,
-    // independent of each other, then overlap.
+    // setFace written out, the same operations in the same order (so a fan face is set bit for bit
+    // as setFace sets it): V8 does not inline setFace in this large function, and written out
+    // the faces' square roots and divisions, independent of each other, overlap, which the calls
+    // did not let them do (commit 957bfe1, measured then). Keep the two alike.
     const qx = vw[3 * q];
     const qy = vw[3 * q + 1];
     const qz = vw[3 * q + 2];

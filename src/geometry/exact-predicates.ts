@@ -11,6 +11,17 @@
  * Geometry 18 (1997), §2 (expansions) and §4 (orientation); the filter constants are its
  * first-stage bounds.
  *
+ * Two error-free transformations (Shewchuk 1997, §2) recur, each written out in place rather than
+ * called: a double passed to a call V8 does not inline is boxed (allocated), and inside larger
+ * functions V8 stopped inlining such small helpers (GJK's exact shared-point test then collected
+ * garbage every step). Each occurrence is marked by a comment naming it:
+ * - TwoSum (Knuth): x = a + b, bv = x − a, err = (a − (x − bv)) + (b − bv); then a + b = x + err
+ *   exactly (TwoDiff is TwoSum of a and −b).
+ * - TwoProduct (Dekker, with Veltkamp's split): each factor split by c = SPLITTER·a,
+ *   hi = c − (c − a), lo = a − hi into two 26-bit halves; x = a·b,
+ *   err = lo_a·lo_b − (((x − hi_a·hi_b) − lo_a·hi_b) − hi_a·lo_b); then a·b = x + err exactly
+ *   (Shewchuk's Split and Two-Product).
+ *
  * Exact for coordinates whose magnitudes lie in [2^-300, 2^300] or are zero (products of three
  * coordinate differences then neither overflow nor lose their error terms to underflow);
  * {@link exactRange} tells a caller whether its points qualify. Every buffer is preallocated:
@@ -44,7 +55,7 @@ function growInto(
   let q = src[at];
   let n = 0;
   for (let i = 0; i < elen; i++) {
-    // Two-sum of q and e[i], written out (Knuth's two-sum).
+    // TwoSum(q, b) = (x, err), written out (see the module docs).
     const b = e[i];
     const x = q + b;
     const bv = x - q;
@@ -64,13 +75,15 @@ function scaleInto(
   at: number,
   h: Float64Array,
 ): number {
-  // Every two-product and two-sum written out (Dekker's two-product with Veltkamp's split, Knuth's two-sum): a double passed to a call
-  // V8 does not inline is boxed, and inside a large caller these small ones stop being inlined.
+  // Every TwoProduct and TwoSum written out (see the module docs: a double passed to a call V8
+  // does not inline is boxed, and inside a large caller these small ones stop being inlined).
+  // Veltkamp's split of b, once for every term.
   const b = src[at];
   let c = SPLITTER * b;
   const bhi = c - (c - b);
   const blo = b - bhi;
   let n = 0;
+  // TwoProduct(e[0], b) = (x, err).
   let a = e[0];
   let x = a * b;
   c = SPLITTER * a;
@@ -80,6 +93,7 @@ function scaleInto(
   let err = alo * blo - (x - ahi * bhi - alo * bhi - ahi * blo);
   if (err !== 0) h[n++] = err;
   for (let i = 1; i < elen; i++) {
+    // TwoProduct(e[i], b) = (p1, p0).
     a = e[i];
     x = a * b;
     c = SPLITTER * a;
@@ -87,12 +101,12 @@ function scaleInto(
     alo = a - ahi;
     const p1 = x;
     const p0 = alo * blo - (x - ahi * bhi - alo * bhi - ahi * blo);
-    // (q, p0) two-sum: its error out, its sum s.
+    // TwoSum(q, p0) = (sum, err): its error out, its sum on.
     let sum = q + p0;
     let bv = sum - q;
     err = q - (sum - bv) + (p0 - bv);
     if (err !== 0) h[n++] = err;
-    // (p1, s) two-sum.
+    // TwoSum(p1, s0) = (sum, err).
     const s0 = sum;
     sum = p1 + s0;
     bv = sum - p1;
@@ -129,9 +143,9 @@ const prodB = new Float64Array(64);
 const total = new Float64Array(256);
 const scratch = new Float64Array(64);
 
-/** diff[2k], diff[2k + 1] = p − q exactly (two-sum). */
 /** diff entry k = o2[i] − o2[j] exactly (two-sum written out: no double passed to a call). */
 function diffIo(k: number, i: number, j: number): void {
+  // TwoSum(a, −o2[j]) = (x, err) (TwoDiff): entry k is [err, x].
   const a = o2[i];
   const b = -o2[j];
   const x = a + b;
@@ -145,6 +159,7 @@ function diffXyz(k0: number, p: Vec3, q: Vec3): void {
   for (let axis = 0; axis < 3; axis++) {
     const a = axis === 0 ? p.x : axis === 1 ? p.y : p.z;
     const b = -(axis === 0 ? q.x : axis === 1 ? q.y : q.z);
+    // TwoSum(a, b) = (x, err) (TwoDiff of p and q on this axis): entry k is [err, x].
     const x = a + b;
     const bv = x - a;
     const k = k0 + axis;

@@ -930,8 +930,7 @@ export function castShapesInto(
     maxToi,
     ignoreInitialOverlap,
   );
-  leaveFarFrame(out.pointA, f);
-  leaveFarFrame(out.pointB, f);
+  leaveFarFrame(f, out.pointA, out.pointB);
   return found;
 }
 

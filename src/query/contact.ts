@@ -62,8 +62,7 @@ export function contact(
       out,
     );
     if (hit === null) return null;
-    leaveFarFrame(hit.pointA, f);
-    leaveFarFrame(hit.pointB, f);
+    leaveFarFrame(f, hit.pointA, hit.pointB);
     return hit;
   }
   return contactOf(a, poseA, b, poseB, bInA, prediction, out);

@@ -45,8 +45,7 @@ export function distance(
   if (f !== null) {
     // A far triangle: answered at its first corner (src/shapes/triangle-frame.ts).
     distanceOf(out, f.a, f.poseA, f.b, f.poseB, pairPose(f.a, f.poseA, f.b, f.poseB));
-    leaveFarFrame(out.pointA, f);
-    leaveFarFrame(out.pointB, f);
+    leaveFarFrame(f, out.pointA, out.pointB);
     return out;
   }
   return distanceOf(out, a, poseA, b, poseB, bInA);

@@ -55,10 +55,8 @@ export function manifold(
       out,
     );
     if (hit === null) return null;
-    for (let i = 0; i < hit.count; i++) {
-      leaveFarFrame(hit.points[i].pointA, f);
-      leaveFarFrame(hit.points[i].pointB, f);
-    }
+    for (let i = 0; i < hit.count; i++)
+      leaveFarFrame(f, hit.points[i].pointA, hit.points[i].pointB);
     return hit;
   }
   return manifoldOf(a, poseA, b, poseB, bInA, prediction, out);

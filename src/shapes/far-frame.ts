@@ -65,9 +65,16 @@ export function enterFarFrame(
   return enter === null ? null : enter(slot, a, poseA, b, poseB);
 }
 
-/** p moved back from frame `f` into the caller's frame (p + f.origin, in place). */
-export function leaveFarFrame(p: Vec3, f: FarFrame): void {
-  p.x += f.origin.x;
-  p.y += f.origin.y;
-  p.z += f.origin.z;
+/**
+ * The answer's two witness points moved back from frame `f` into the caller's frame (each
+ * p + f.origin, in place): the step every pair query takes after answering in the frame.
+ */
+export function leaveFarFrame(f: FarFrame, pointA: Vec3, pointB: Vec3): void {
+  const o = f.origin;
+  pointA.x += o.x;
+  pointA.y += o.y;
+  pointA.z += o.z;
+  pointB.x += o.x;
+  pointB.y += o.y;
+  pointB.z += o.z;
 }

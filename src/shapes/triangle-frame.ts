@@ -37,13 +37,13 @@ import type { Triangle } from "./triangle.js";
 export const TRIANGLE_FRAME_RATIO = 4;
 
 /** A pair moved into the frame at a far triangle's corner (module scratch of one query slot). */
-export interface TriangleFrame extends FarFrame {
+interface TriangleFrame extends FarFrame {
   readonly triA: { type: number; a: Vec3; b: Vec3; c: Vec3 };
   readonly triB: { type: number; a: Vec3; b: Vec3; c: Vec3 };
 }
 
 /** A new triangle frame (allocates: one per query, made once at module load). */
-export function makeTriangleFrame(): TriangleFrame {
+function makeTriangleFrame(): TriangleFrame {
   const tri = () => ({
     type: ShapeType.Triangle,
     a: vec3.create(),
@@ -79,7 +79,7 @@ function triangleExtent(t: Triangle): number {
  * times its extent from its frame's origin (false for NaN or infinite corners: those are refused
  * as given).
  */
-export function farTriangle(s: Shape, pose: Isometry): boolean {
+function farTriangle(s: Shape, pose: Isometry): boolean {
   if (s.type !== ShapeType.Triangle) return false;
   const r = pose.rotation;
   if (!(r.x === 0 && r.y === 0 && r.z === 0)) return false;
@@ -107,7 +107,7 @@ export function farTriangle(s: Shape, pose: Isometry): boolean {
  * lesser extent, then the lesser corner), so that both orders of a pair move alike (swapping A
  * and B stays exact).
  */
-export function enterTriangleFrame(
+function enterTriangleFrame(
   f: TriangleFrame,
   a: Shape,
   poseA: Isometry,

@@ -1,5 +1,6 @@
 /** fast-check arbitraries shared by the fuzzer's property tests. */
 import fc from "fast-check";
+import { unit, type V } from "./oracle-shapes.js";
 
 /** A unit quaternion [x, y, z, w]: four coordinates in [−1, 1] (norm above 0.1), normalised. */
 export const quatArb = fc
@@ -21,3 +22,9 @@ export const cubePointArb = fc.tuple(
   fc.double({ min: -1, max: 1, noNaN: true }),
   fc.double({ min: -1, max: 1, noNaN: true }),
 );
+
+/** A unit direction: a point of {@link cubePointArb} of norm above 0.1, normalised. */
+export const unitArb = cubePointArb.filter((v) => Math.hypot(...v) > 0.1).map((v) => unit(v as V));
+
+/** An offset for `exactOffset`: a unit direction and a magnitude of 0, 1, 1e3, 1e6 or 1e9. */
+export const offsetArb = fc.tuple(unitArb, fc.constantFrom(0, 1, 1e3, 1e6, 1e9));

@@ -16,36 +16,21 @@
  * segment and the cylinder; and a fast-check property over touching cylinders and cones (each
  * made to touch rim on rim at any twist), witnesses on both shapes.
  */
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
 import { quatMul } from "../support/quat.js";
-import { replayScenario } from "./fuzz.js";
-import type { Scenario } from "./generate.js";
 import { pairTruth, surfaceDistance } from "./oracle-pairs.js";
 import { oshape, type V } from "./oracle-shapes.js";
+import { loadCaseLines, replayCases } from "./recorded-cases.js";
 
 type ContactJson = { distance: number; normal: V; pointA: V; pointB: V };
 type DistanceJson = { distance: number; pointA: V; pointB: V };
 
 const EPS = 2 ** -52;
-const here = dirname(fileURLToPath(import.meta.url));
 const OPS = ["intersects", "distance", "contact", "manifold"];
 
-interface Recorded {
-  seed: number;
-  pair: string;
-  was: string;
-  scenario: Scenario;
-}
-
-const recorded: Recorded[] = readFileSync(join(here, "curved-polish-scenarios.jsonl"), "utf8")
-  .split("\n")
-  .filter((l) => l.trim() !== "")
-  .map((l) => JSON.parse(l) as Recorded);
+const recorded = loadCaseLines("./curved-polish-scenarios.jsonl");
 
 const norm = (a: V) => Math.hypot(a[0], a[1], a[2]);
 const sub = (a: V, b: V): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -56,16 +41,7 @@ const ulpOf = (p: V) => {
 };
 
 describe("issue 16: curved witnesses at touches and small gaps (fuzzer seeds 16–19)", () => {
-  it("recorded the failing scenarios", () => {
-    expect(recorded.length).toBe(16);
-  });
-
-  for (const r of recorded) {
-    it(`seed ${r.seed} ${r.pair} (was ${r.was.slice(0, 90)})`, () => {
-      const failures = replayScenario(r.scenario, r.pair, { ops: OPS });
-      expect(failures.map((f) => `${f.op}: ${f.reason}`)).toEqual([]);
-    });
-  }
+  replayCases(recorded, 16, { ops: OPS });
 
   it("a capsule's segment through a small cylinder: depth = radius + the segment's least overlap", () => {
     // Seed 19, a compound's cylinder child: GJK on the cores stalled 1.4e-4 "apart" (2^-30 of

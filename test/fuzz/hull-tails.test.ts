@@ -28,36 +28,24 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
-import { cubePointArb, quatArb } from "./arbitraries.js";
-import { replayScenario } from "./fuzz.js";
+import { offsetArb, quatArb } from "./arbitraries.js";
 import { exactOffset, offsetScenario } from "./generate.js";
-import { add, dot, norm, rotate, scale, unit, type V } from "./oracle-shapes.js";
-import { loadCases, replayCases } from "./recorded-cases.js";
+import { add, dot, norm, rotate, scale, type V } from "./oracle-shapes.js";
+import {
+  expectPassesBothOrders,
+  loadCases,
+  replayCases,
+  replayScaledCases,
+} from "./recorded-cases.js";
 
 type J = Record<string, unknown>;
 const EPS = 2 ** -52;
 const CASES = loadCases("./hull-tails.cases.json");
 
-const unitArb = cubePointArb.filter((v) => Math.hypot(...v) > 0.1).map((v) => unit(v as V));
-const offsetArb = fc.tuple(unitArb, fc.constantFrom(0, 1, 1e3, 1e6, 1e9));
 const jitterArb = fc.array(fc.double({ min: -1, max: 1, noNaN: true }), {
   minLength: 24,
   maxLength: 24,
 });
-
-/** `j` (a shape's JSON) with every length multiplied by k (a power of two: exact). */
-function scaledShape(j: J, k: number): J {
-  const o = structuredClone(j);
-  for (const f of ["center", "position", "min", "max", "a", "b", "c"]) {
-    if (Array.isArray(o[f])) o[f] = (o[f] as number[]).map((x) => x * k);
-  }
-  for (const f of ["halfHeight", "radius"])
-    if (typeof o[f] === "number") o[f] = (o[f] as number) * k;
-  for (const f of ["points", "vertices"]) {
-    if (Array.isArray(o[f])) o[f] = (o[f] as V[]).map((p) => p.map((x) => x * k));
-  }
-  return o;
-}
 
 /** Eight jittered cube corners of half size s, turned by q. */
 function hullPoints(s: number, jitter: number[], q: number[]): V[] {
@@ -72,21 +60,7 @@ function hullPoints(s: number, jitter: number[], q: number[]): V[] {
 describe("issue 16: convex–convex tails at main 55602dc", () => {
   replayCases(CASES, 3);
 
-  for (const c of CASES) {
-    it(`${c.pair} ${c.op} (seed ${c.seed}) scaled by 2^-12..2^12, offsets to 1e9`, () => {
-      fc.assert(
-        fc.property(fc.integer({ min: -12, max: 12 }), offsetArb, (j, [ou, om]) => {
-          const k = 2 ** j;
-          const a = scaledShape(c.scenario.localA as J, k);
-          const b = scaledShape(c.scenario.localB as J, k);
-          const sc = offsetScenario(a, b, exactOffset(ou, Math.min(1e9, om * k * 1e4)));
-          const failures = replayScenario(sc, c.pair, { ops: [c.op] });
-          expect(failures.map((f) => `${f.op}: ${f.reason} ${JSON.stringify(f.line)}`)).toEqual([]);
-        }),
-        { numRuns: 20 },
-      );
-    });
-  }
+  replayScaledCases(CASES);
 
   it("class 2: a small hull a known gap from a face of a large one, size ratios 1e4–1e9: apart by that gap", () => {
     fc.assert(
@@ -141,13 +115,7 @@ describe("issue 16: convex–convex tails at main 55602dc", () => {
             intersects: boolean;
           };
           if (gap > 2 * 32 * EPS * L + 8 * EPS * norm(c)) expect(r.intersects).toBe(false);
-          for (const [x, y] of [
-            [A, B],
-            [B, A],
-          ]) {
-            const f = replayScenario(offsetScenario(x, y, o), "convex-convex");
-            expect(f.map((z) => `${z.op}: ${z.reason} ${JSON.stringify(z.line)}`)).toEqual([]);
-          }
+          expectPassesBothOrders(A, B, o, "convex-convex");
         },
       ),
       { numRuns: 60 },

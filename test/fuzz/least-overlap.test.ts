@@ -36,12 +36,11 @@
  * touching a large hull within rounding.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { cubePointArb, quatArb } from "./arbitraries.js";
-import { replayScenario } from "./fuzz.js";
-import { exactOffset, offsetScenario } from "./generate.js";
+import { describe, it } from "vitest";
+import { offsetArb, quatArb, unitArb } from "./arbitraries.js";
+import { exactOffset } from "./generate.js";
 import { add, cross, dot, oshape, rotate, scale, sub, unit, type V } from "./oracle-shapes.js";
-import { loadCases, replayCases } from "./recorded-cases.js";
+import { expectPassesBothOrders, loadCases, replayCases } from "./recorded-cases.js";
 
 type J = Record<string, unknown>;
 
@@ -51,14 +50,9 @@ const OPS = ["intersects", "distance", "contact"];
 
 /** Every op of the scenario (of `ops`) passes the fuzzer's bars, in both orders. */
 function passes(a: J, b: J, o: number[], pair: string, ops = OPS): void {
-  for (const sc of [offsetScenario(a, b, o), offsetScenario(b, a, o)]) {
-    const failures = replayScenario(sc, pair, { ops });
-    expect(failures.map((f) => `${f.op}: ${f.reason} ${JSON.stringify(f.line)}`)).toEqual([]);
-  }
+  expectPassesBothOrders(a, b, o, pair, { ops });
 }
 
-const unitArb = cubePointArb.filter((v) => Math.hypot(...v) > 0.1).map((v) => unit(v as V));
-const offsetArb = fc.tuple(unitArb, fc.constantFrom(0, 1, 1e3, 1e6, 1e9));
 const solidArb = fc.constantFrom("cylinder", "cone");
 
 /** The properties' small solid: a cylinder or cone of radius s, half height 0.7·s, at `center`. */

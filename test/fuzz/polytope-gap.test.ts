@@ -23,9 +23,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
 import { segmentSegmentDistSq } from "../oracles/polytope-distance.js";
-import { cubePointArb } from "./arbitraries.js";
-import { replayScenario } from "./fuzz.js";
-import { exactOffset, offsetScenario } from "./generate.js";
+import { unitArb } from "./arbitraries.js";
+import { exactOffset } from "./generate.js";
 import {
   add,
   closestOnTriangle,
@@ -38,6 +37,7 @@ import {
   unit,
   type V,
 } from "./oracle-shapes.js";
+import { expectPassesBothOrders } from "./recorded-cases.js";
 
 type J = Record<string, unknown>;
 
@@ -53,10 +53,7 @@ function hullPoints(s: number, jitter: number[]): V[] {
 
 /** Every op of the scenario passes the fuzzer's bars, in both orders. */
 function passes(a: J, b: J, o: number[], pair: string): void {
-  for (const sc of [offsetScenario(a, b, o), offsetScenario(b, a, o)]) {
-    const failures = replayScenario(sc, pair, { ops: ["distance"] });
-    expect(failures.map((f) => `${f.op}: ${f.reason} ${JSON.stringify(f.line)}`)).toEqual([]);
-  }
+  expectPassesBothOrders(a, b, o, pair, { ops: ["distance"] });
 }
 
 const small1: V[] = [
@@ -175,7 +172,6 @@ describe("issue 16: two polytopes' gap at size ratios of 1e6–1e9", () => {
   }
 });
 
-const unitArb = cubePointArb.filter((v) => Math.hypot(...v) > 0.1).map((v) => unit(v as V));
 const jitterArb = fc.array(fc.double({ min: -1, max: 1, noNaN: true }), {
   minLength: 24,
   maxLength: 24,

@@ -19,7 +19,8 @@ import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
-import { replayScenario } from "./fuzz.js";
+import type { Scenario } from "./generate.js";
+import { expectReplayPasses } from "./recorded-cases.js";
 
 /** An exact rational n / d (d > 0). */
 type Q = [bigint, bigint];
@@ -80,18 +81,12 @@ function rayTime(iv: [Q, Q] | null, maxToi: Q, solid: boolean): Q | null {
 const ulp = (x: number): number =>
   x === 0 ? 2 ** -1074 : 2 ** (Math.floor(Math.log2(Math.abs(x))) - 52);
 
-interface Case {
-  pair: string;
-  scenario: Parameters<typeof replayScenario>[0];
-}
-
 describe("issue 16: a ray passing beside a tiny aabb far from the origin (seed 32)", () => {
   it("the recorded line passes the fuzzer's checks", () => {
     const c = JSON.parse(
       readFileSync(new URL("./ray-near-miss.case.json", import.meta.url), "utf8"),
-    ) as Case;
-    const failures = replayScenario(c.scenario, c.pair, { ops: ["raycast"] });
-    expect(failures.map((f) => `${f.op}: ${f.reason}`)).toEqual([]);
+    ) as { pair: string; scenario: Scenario };
+    expectReplayPasses(c.scenario, c.pair, { ops: ["raycast"] });
   });
 
   it("aabb and box ray casts agree with the exact slab test, sizes 1e-6..1e6, offsets to 1e9 (fast-check)", () => {

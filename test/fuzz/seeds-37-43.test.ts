@@ -37,8 +37,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
-import { cubePointArb, quatArb } from "./arbitraries.js";
-import { replayScenario } from "./fuzz.js";
+import { offsetArb, quatArb, unitArb } from "./arbitraries.js";
 import { exactOffset, offsetScenario } from "./generate.js";
 import { overlapPieces, pairTruth } from "./oracle-pairs.js";
 import {
@@ -53,7 +52,12 @@ import {
   unit,
   type V,
 } from "./oracle-shapes.js";
-import { loadCases, replayCases } from "./recorded-cases.js";
+import {
+  expectPassesBothOrders,
+  loadCases,
+  replayCases,
+  replayScaledCases,
+} from "./recorded-cases.js";
 
 type J = Record<string, unknown>;
 type ContactJson = { distance: number; normal: V; pointA: V; pointB: V };
@@ -71,10 +75,7 @@ const byPair = (seed: number, pair: string) => {
 
 /** Every op of the scenario (of `ops`) passes the fuzzer's bars, in both orders. */
 function passes(a: J, b: J, o: number[], pair: string, ops = OPS): void {
-  for (const sc of [offsetScenario(a, b, o), offsetScenario(b, a, o)]) {
-    const failures = replayScenario(sc, pair, { ops });
-    expect(failures.map((f) => `${f.op}: ${f.reason} ${JSON.stringify(f.line)}`)).toEqual([]);
-  }
+  expectPassesBothOrders(a, b, o, pair, { ops });
 }
 
 /**
@@ -107,8 +108,6 @@ function segmentHullDepth(p: V, q: V, pts: V[]): number {
   return best;
 }
 
-const unitArb = cubePointArb.filter((v) => Math.hypot(...v) > 0.1).map((v) => unit(v as V));
-const offsetArb = fc.tuple(unitArb, fc.constantFrom(0, 1, 1e3, 1e6, 1e9));
 const jitterArb = fc.array(fc.double({ min: -1, max: 1, noNaN: true }), {
   minLength: 24,
   maxLength: 24,
@@ -178,35 +177,9 @@ describe("issue 16: fuzzer seeds 37–43 at main 704850b", () => {
   });
 });
 
-/** `j` (a shape's JSON) with every length multiplied by k (a power of two: exact). */
-function scaledShape(j: J, k: number): J {
-  const o = structuredClone(j);
-  for (const f of ["center", "position", "min", "max", "a", "b", "c"]) {
-    if (Array.isArray(o[f])) o[f] = (o[f] as number[]).map((x) => x * k);
-  }
-  for (const f of ["halfHeight", "radius"])
-    if (typeof o[f] === "number") o[f] = (o[f] as number) * k;
-  if (Array.isArray(o.points)) o.points = (o.points as V[]).map((p) => p.map((x) => x * k));
-  return o;
-}
-
 describe("the recorded configurations at other scales and offsets (fast-check)", () => {
   // Each scaled by 2^j (exact) and moved: 7–18 of 30 such copies failed on main 704850b.
-  for (const c of CASES) {
-    it(`${c.pair} ${c.op} (seed ${c.seed}) scaled by 2^-12..2^12, offsets to 1e9`, () => {
-      fc.assert(
-        fc.property(fc.integer({ min: -12, max: 12 }), offsetArb, (j, [ou, om]) => {
-          const k = 2 ** j;
-          const a = scaledShape(c.scenario.localA as J, k);
-          const b = scaledShape(c.scenario.localB as J, k);
-          const sc = offsetScenario(a, b, exactOffset(ou, Math.min(1e9, om * k * 1e4)));
-          const failures = replayScenario(sc, c.pair, { ops: [c.op] });
-          expect(failures.map((f) => `${f.op}: ${f.reason} ${JSON.stringify(f.line)}`)).toEqual([]);
-        }),
-        { numRuns: 20 },
-      );
-    });
-  }
+  replayScaledCases(CASES);
 });
 
 describe("properties of the classes", () => {
