@@ -440,8 +440,13 @@ function featureGapWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry): bo
   return true;
 }
 
-/** Overlap, relative to the witnesses' magnitude, that {@link overlapTouches} may call a touch (128 ε). */
-const OVERLAP_TOUCH_ROUNDING = 4 * TOUCH_TOLERANCE;
+/**
+ * Overlap, relative to the witnesses' magnitude, that {@link overlapTouches} may call a touch
+ * (64 ε, the depth bar's rounding term of docs/FORMATS.md: one witness for both misses the depth
+ * along the normal by the overlap; at 128 ε a box's corner 7.8e-16 inside a cylinder's rim at
+ * size 0.05 got one point for a depth of 7.8e-16, against a bar of 7.3e-16; issue 16, s24).
+ */
+const OVERLAP_TOUCH_ROUNDING = 2 * TOUCH_TOLERANCE;
 
 /**
  * [0] the upper bound on the signed distance that {@link solveLoaded} proved (boundIo[1] before
@@ -2311,8 +2316,30 @@ function touchWitness(s: ConvexShape, side: number, bInA: Isometry): void {
   revolutionDims[1] = revDims[1] * core.scale;
   projectRevolutionDims(revProj, rev.kind, snapLocal);
   if (!(Math.abs(revProj.distance) <= 2 * f + FACE_SNAP_SLACK * size)) return;
-  if (side === 1) iso.transformPoint(pb, bInA, revProj.point);
-  else fromLocalA(pa, revProj.point);
+  if (side === 1) iso.transformPoint(revQ, bInA, revProj.point);
+  else fromLocalA(revQ, revProj.point);
+  // (pB − pA)·n must stay the signed distance −overlap: the nearest point can lie on another
+  // face of the curved shape than the one n faces (a box's corner inside a cylinder of 4e-5 by
+  // 1.6e-18 below its cap, 2.7e-14 deep along the side's normal: the witnesses one point, the
+  // depth 2.7e-14; issue 16, s24). Then the other's witness moved along n by the overlap, where
+  // that lies on the curved shape to rounding; else the refinement's witnesses stay.
+  const o = side === 1 ? pa : pb;
+  const sgn = side === 1 ? 1 : -1;
+  const g = 0 - refined.overlap;
+  const tol = FACE_SNAP_SLACK * size;
+  const along = sgn * ((revQ.x - o.x) * n.x + (revQ.y - o.y) * n.y + (revQ.z - o.z) * n.z);
+  if (!(Math.abs(along - g) <= tol)) {
+    const m = sgn * g;
+    revQ.x = o.x + n.x * m;
+    revQ.y = o.y + n.y * m;
+    revQ.z = o.z + n.z * m;
+    if (side === 1) iso.transformPoint(snapLocal, revInv, revQ);
+    else toLocalA(snapLocal, revQ);
+    projectRevolutionDims(revProj, rev.kind, snapLocal);
+    if (!(Math.abs(revProj.distance) <= tol)) return;
+  }
+  if (side === 1) vec3.copy(pb, revQ);
+  else vec3.copy(pa, revQ);
 }
 
 /** Sideways offset of the witnesses and overlap, relative to the size, of a touch at a rim. */
