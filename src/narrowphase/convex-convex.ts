@@ -2286,8 +2286,8 @@ function fromLocalA(out: Vec3, p: Vec3): void {
  * the refinement cannot fix the normal's azimuth, and the support points along it are apart
  * sideways (6e-6 there) while the fixed point of {@link revolutionFixedPoint} is lost to the
  * rounding of the projection's inside/outside test. The curved shape's witness is then the exact
- * projection of the other's onto it, when that is as near as the overlap says (both on their
- * shapes, apart by the gap).
+ * projection of the other's onto it, when that is as near as the overlap says and spans it along
+ * the normal (both on their shapes, (pB − pA)·n the signed distance to rounding).
  */
 function touchWitness(s: ConvexShape, side: number, bInA: Isometry): void {
   const rc = revolutionCore(s);
