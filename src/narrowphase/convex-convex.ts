@@ -341,7 +341,7 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     touchIo[0] = k;
     if (satGapIo[0] !== 0 && featureGapWitnesses(a, b, bInA)) {
       // Two polytopes' SAT gap: the witnesses from their supporting features.
-    } else if (nearGap) polishWitnesses(1, 0, 0);
+    } else if (nearGap && !gapFeatures(a, b, pairBInA)) polishWitnesses(1, 0, 0);
     else gapWitnesses(k);
   } else if (solvedIo[0] > 0 && fromOverlap) {
     // A gap of two polytopes found on the overlap path (GJK called them in contact at its
@@ -2477,7 +2477,7 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   // The lengths through sizeIo: vec3.length, where V8 does not inline it, returns a boxed double.
   lengthInto(refined.pointA, 8);
   lengthInto(refined.pointB, 9);
-  const size = Math.max(sizeIo[8], sizeIo[9], h, r);
+  const size = Math.max(sizeIo[8], sizeIo[9], h, r, featureIo[1]);
   // The normal, within FEATURE_ANGLE of the feature's, taken onto it exactly where the overlap
   // along it is no worse (to rounding): tilted by θ, the feature's ends differ in height by θ
   // times its length (3e-7 along a cone's slant of 3.4e5 tilted by 1e-12), which the witnesses
@@ -2521,7 +2521,9 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   const lz = dz - along * n.z;
   lengthInto(featureGjk.pointA, 8);
   lengthInto(featureGjk.pointB, 9);
-  const near = Math.max(sizeIo[8], sizeIo[9]);
+  // (And B's offset: the other core's support points round at its coordinates.)
+  lengthInto(pairBInA.translation, 7);
+  const near = Math.max(sizeIo[8], sizeIo[9], sizeIo[7]);
   // Within the rounding of the witnesses and of the features' support points (GJK's blends of
   // a generator's ends: 6e-14 at size 383 for witnesses at 2e-3).
   const slack = FEATURE_GAP_SLACK * near + FEATURE_ROUNDING * size;
@@ -2534,6 +2536,55 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
     vec3.copy(refined.pointA, featureGjk.pointA);
     vec3.sub(refined.pointB, featureGjk.pointB, featureShift);
   }
+  featureIo[0] = 1;
+}
+
+/**
+ * [0] 1 when the last {@link featureWitnesses} took the features' witnesses; [1] a magnitude its
+ * clearance and roundings follow besides the features' own (0 on the overlap path).
+ */
+const featureIo = new Float64Array(2);
+
+/**
+ * A curved pair's gap (cores without margins, solver frame) whose normal lies on a cylinder's or
+ * cone's flat feature — a side or slant generator, a cap or the base — takes the features'
+ * closest points of {@link featureWitnesses} (they face each other along the normal, apart by the
+ * gap): GJK's blend of support points on a sliver simplex of a large hull's edge crossing a
+ * small cylinder's generator lay 1.5e-4 off the hull, and the polish's alternating projections,
+ * rounding at the hull's size, ended 3.9e-6 apart for a gap of 5.8e-11 (issue 16, s24). True
+ * when taken. Cores loaded; solved* in the caller's frame and units (touchIo[0] the change).
+ */
+function gapFeatures(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
+  if (coreA.margin !== 0 || coreB.margin !== 0) return false;
+  // Into the solver's frame and units (k in touchIo[0]).
+  const k = touchIo[0];
+  vec3.copy(refined.normal, solvedNormal);
+  vec3.scale(refined.pointA, solvedA, k);
+  vec3.scale(refined.pointB, solvedB, k);
+  if (shiftIo[0] !== 0) {
+    vec3.sub(refined.pointA, refined.pointA, shiftA);
+    vec3.sub(refined.pointB, refined.pointB, shiftA);
+  }
+  refined.overlap = (0 - solvedIo[0]) * k;
+  featureIo[0] = 0;
+  // The clearance past the other core at its coordinates' rounding (B's offset): GJK from a
+  // generator of 5e-4 moved 5.9e-10 clear of a hull of 2e5 called them in contact.
+  lengthInto(pairBInA.translation, 7);
+  featureIo[1] = sizeIo[7];
+  if (curved(b)) featureWitnesses(b, 1, bInA);
+  if (featureIo[0] === 0 && curved(a)) featureWitnesses(a, 0, bInA);
+  featureIo[1] = 0;
+  if (featureIo[0] === 0) return false;
+  if (shiftIo[0] !== 0) {
+    vec3.add(refined.pointA, refined.pointA, shiftA);
+    vec3.add(refined.pointB, refined.pointB, shiftA);
+  }
+  const inv = 1 / k;
+  // The gap stays the solver's (the features' witnesses are apart by it along the normal).
+  vec3.copy(solvedNormal, refined.normal);
+  vec3.scale(solvedA, refined.pointA, inv);
+  vec3.scale(solvedB, refined.pointB, inv);
+  return true;
 }
 
 /** Sideways offset of the feature witnesses, relative to the clearance, under which they face each other. */

@@ -20,7 +20,13 @@
  *   these types, seed 102): the feature witnesses (`featureWitnesses`, GJK from the slant's
  *   generator moved past the box) were taken with their separation 4.6e-9 off the clearance,
  *   within FEATURE_GAP_SLACK (2^-44 of their magnitude, 8e4), so (pB − pA)·n missed the depth by
- *   that (bar 3.1e-9). Fixed: 2^-47 (32 ε), else the refinement's witnesses stay.
+ *   that (bar 3.1e-9). Fixed: 2^-47 (32 ε), else the refinement's witnesses stay;
+ * - a hull of 2e5 whose edge crossed the side generator of a cylinder of 5e-4 5.8e-11 away (seed
+ *   102): GJK's witness, a blend on the sliver simplex, lay 1.5e-4 off the hull, and the near-gap
+ *   polish's alternating projections, rounding at the hull's size, ended 3.9e-6 apart, beside
+ *   the crossing (bar 4.8e-9). Fixed: a near gap whose normal lies on the curved shape's flat
+ *   feature takes the features' witnesses (`gapFeatures`: the generator moved clear of the hull
+ *   by 2^-20 of B's offset, where GJK resolves it, and GJK's closest points between the two).
  *
  * The compound child's transform was not the cause (the child's answer was already inconsistent;
  * its transform adds ulps of the coordinates). Each recorded scenario is replayed through the
@@ -46,7 +52,7 @@ type J = Record<string, unknown>;
 const OPS = ["intersects", "distance", "contact", "manifold"];
 
 describe("issue 16: curved witnesses at a rim or apex span the depth (session 24)", () => {
-  replayCases(loadCases("./curved-rim-witness.cases.json"), 4, { ops: OPS });
+  replayCases(loadCases("./curved-rim-witness.cases.json"), 5, { ops: OPS });
 });
 
 /** The Hamilton product of quaternions [x, y, z, w]. */
