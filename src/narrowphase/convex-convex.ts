@@ -343,7 +343,7 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     touchIo[0] = k;
     if (satGapIo[0] !== 0 && featureGapWitnesses(a, b, bInA)) {
       // Two polytopes' SAT gap: the witnesses from their supporting features.
-    } else if (nearGap) polishWitnesses(1, 0, 0);
+    } else if (nearGap && !gapFeatures(a, b, pairBInA)) polishWitnesses(1, 0, 0);
     else gapWitnesses(k);
   } else if (solvedIo[0] > 0 && fromOverlap) {
     // A gap of two polytopes found on the overlap path (GJK called them in contact at its
@@ -467,8 +467,13 @@ function featureGapWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry): bo
   return true;
 }
 
-/** Overlap, relative to the witnesses' magnitude, that {@link overlapTouches} may call a touch (128 ε). */
-const OVERLAP_TOUCH_ROUNDING = 4 * TOUCH_TOLERANCE;
+/**
+ * Overlap, relative to the witnesses' magnitude, that {@link overlapTouches} may call a touch
+ * (64 ε, the depth bar's rounding term of docs/FORMATS.md: one witness for both misses the depth
+ * along the normal by the overlap; at 128 ε a box's corner 7.8e-16 inside a cylinder's rim at
+ * size 0.05 got one point for a depth of 7.8e-16, against a bar of 7.3e-16; issue 16, s24).
+ */
+const OVERLAP_TOUCH_ROUNDING = 2 * TOUCH_TOLERANCE;
 
 /**
  * [0] the upper bound on the signed distance that {@link solveLoaded} proved (boundIo[1] before
@@ -2365,8 +2370,8 @@ function fromLocalA(out: Vec3, p: Vec3): void {
  * the refinement cannot fix the normal's azimuth, and the support points along it are apart
  * sideways (6e-6 there) while the fixed point of {@link revolutionFixedPoint} is lost to the
  * rounding of the projection's inside/outside test. The curved shape's witness is then the exact
- * projection of the other's onto it, when that is as near as the overlap says (both on their
- * shapes, apart by the gap).
+ * projection of the other's onto it, when that is as near as the overlap says and spans it along
+ * the normal (both on their shapes, (pB − pA)·n the signed distance to rounding).
  */
 function touchWitness(s: ConvexShape, side: number, bInA: Isometry): void {
   const rc = revolutionCore(s);
@@ -2395,8 +2400,30 @@ function touchWitness(s: ConvexShape, side: number, bInA: Isometry): void {
   revolutionDims[1] = revDims[1] * core.scale;
   projectRevolutionDims(revProj, rev.kind, snapLocal);
   if (!(Math.abs(revProj.distance) <= 2 * f + FACE_SNAP_SLACK * size)) return;
-  if (side === 1) iso.transformPoint(pb, bInA, revProj.point);
-  else fromLocalA(pa, revProj.point);
+  if (side === 1) iso.transformPoint(revQ, bInA, revProj.point);
+  else fromLocalA(revQ, revProj.point);
+  // (pB − pA)·n must stay the signed distance −overlap: the nearest point can lie on another
+  // face of the curved shape than the one n faces (a box's corner inside a cylinder of 4e-5 by
+  // 1.6e-18 below its cap, 2.7e-14 deep along the side's normal: the witnesses one point, the
+  // depth 2.7e-14; issue 16, s24). Then the other's witness moved along n by the overlap, where
+  // that lies on the curved shape to rounding; else the refinement's witnesses stay.
+  const o = side === 1 ? pa : pb;
+  const sgn = side === 1 ? 1 : -1;
+  const g = 0 - refined.overlap;
+  const tol = FACE_SNAP_SLACK * size;
+  const along = sgn * ((revQ.x - o.x) * n.x + (revQ.y - o.y) * n.y + (revQ.z - o.z) * n.z);
+  if (!(Math.abs(along - g) <= tol)) {
+    const m = sgn * g;
+    revQ.x = o.x + n.x * m;
+    revQ.y = o.y + n.y * m;
+    revQ.z = o.z + n.z * m;
+    if (side === 1) iso.transformPoint(snapLocal, revInv, revQ);
+    else toLocalA(snapLocal, revQ);
+    projectRevolutionDims(revProj, rev.kind, snapLocal);
+    if (!(Math.abs(revProj.distance) <= tol)) return;
+  }
+  if (side === 1) vec3.copy(pb, revQ);
+  else vec3.copy(pa, revQ);
 }
 
 /** Sideways offset of the witnesses and overlap, relative to the size, of a touch at a rim. */
@@ -2534,7 +2561,7 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   // The lengths through sizeIo: vec3.length, where V8 does not inline it, returns a boxed double.
   lengthInto(refined.pointA, 8);
   lengthInto(refined.pointB, 9);
-  const size = Math.max(sizeIo[8], sizeIo[9], h, r);
+  const size = Math.max(sizeIo[8], sizeIo[9], h, r, featureIo[1]);
   // The normal, within FEATURE_ANGLE of the feature's, taken onto it exactly where the overlap
   // along it is no worse (to rounding): tilted by θ, the feature's ends differ in height by θ
   // times its length (3e-7 along a cone's slant of 3.4e5 tilted by 1e-12), which the witnesses
@@ -2578,7 +2605,9 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   const lz = dz - along * n.z;
   lengthInto(featureGjk.pointA, 8);
   lengthInto(featureGjk.pointB, 9);
-  const near = Math.max(sizeIo[8], sizeIo[9]);
+  // (And B's offset: the other core's support points round at its coordinates.)
+  lengthInto(pairBInA.translation, 7);
+  const near = Math.max(sizeIo[8], sizeIo[9], sizeIo[7]);
   // Within the rounding of the witnesses and of the features' support points (GJK's blends of
   // a generator's ends: 6e-14 at size 383 for witnesses at 2e-3).
   const slack = FEATURE_GAP_SLACK * near + FEATURE_ROUNDING * size;
@@ -2591,6 +2620,55 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
     vec3.copy(refined.pointA, featureGjk.pointA);
     vec3.sub(refined.pointB, featureGjk.pointB, featureShift);
   }
+  featureIo[0] = 1;
+}
+
+/**
+ * [0] 1 when the last {@link featureWitnesses} took the features' witnesses; [1] a magnitude its
+ * clearance and roundings follow besides the features' own (0 on the overlap path).
+ */
+const featureIo = new Float64Array(2);
+
+/**
+ * A curved pair's gap (cores without margins, solver frame) whose normal lies on a cylinder's or
+ * cone's flat feature — a side or slant generator, a cap or the base — takes the features'
+ * closest points of {@link featureWitnesses} (they face each other along the normal, apart by the
+ * gap): GJK's blend of support points on a sliver simplex of a large hull's edge crossing a
+ * small cylinder's generator lay 1.5e-4 off the hull, and the polish's alternating projections,
+ * rounding at the hull's size, ended 3.9e-6 apart for a gap of 5.8e-11 (issue 16, s24). True
+ * when taken. Cores loaded; solved* in the caller's frame and units (touchIo[0] the change).
+ */
+function gapFeatures(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
+  if (coreA.margin !== 0 || coreB.margin !== 0) return false;
+  // Into the solver's frame and units (k in touchIo[0]).
+  const k = touchIo[0];
+  vec3.copy(refined.normal, solvedNormal);
+  vec3.scale(refined.pointA, solvedA, k);
+  vec3.scale(refined.pointB, solvedB, k);
+  if (shiftIo[0] !== 0) {
+    vec3.sub(refined.pointA, refined.pointA, shiftA);
+    vec3.sub(refined.pointB, refined.pointB, shiftA);
+  }
+  refined.overlap = (0 - solvedIo[0]) * k;
+  featureIo[0] = 0;
+  // The clearance past the other core at its coordinates' rounding (B's offset): GJK from a
+  // generator of 5e-4 moved 5.9e-10 clear of a hull of 2e5 called them in contact.
+  lengthInto(pairBInA.translation, 7);
+  featureIo[1] = sizeIo[7];
+  if (curved(b)) featureWitnesses(b, 1, bInA);
+  if (featureIo[0] === 0 && curved(a)) featureWitnesses(a, 0, bInA);
+  featureIo[1] = 0;
+  if (featureIo[0] === 0) return false;
+  if (shiftIo[0] !== 0) {
+    vec3.add(refined.pointA, refined.pointA, shiftA);
+    vec3.add(refined.pointB, refined.pointB, shiftA);
+  }
+  const inv = 1 / k;
+  // The gap stays the solver's (the features' witnesses are apart by it along the normal).
+  vec3.copy(solvedNormal, refined.normal);
+  vec3.scale(solvedA, refined.pointA, inv);
+  vec3.scale(solvedB, refined.pointB, inv);
+  return true;
 }
 
 /** Sideways offset of the feature witnesses, relative to the clearance, under which they face each other. */
@@ -2605,9 +2683,12 @@ const FEATURE_CLEARANCE = 2 ** -20;
 /**
  * GJK's gap minus the clearance, relative to its witnesses' magnitude, under which the features
  * face each other (with FEATURE_ROUNDING of the size; 2^-40 of the size alone let (pB − pA)·n miss
- * the depth by 3e-7 at a cone of 3.4e5 whose slant the normal was tilted from).
+ * the depth by 3e-7 at a cone of 3.4e5 whose slant the normal was tilted from). What it admits
+ * (pB − pA)·n misses the depth by: 32 ε, within the bar's 64 ε of the pair's extent (2^-44 let a
+ * box of 200 on the slant of a cone of 1.5e5, witnesses at 8e4, miss it by 4.6e-9 against a bar
+ * of 3.1e-9; issue 16, s24).
  */
-const FEATURE_GAP_SLACK = 2 ** -44;
+const FEATURE_GAP_SLACK = 2 ** -47;
 
 /** The rounding of GJK's witnesses on a feature, relative to the pair's size (16 ε). */
 const FEATURE_ROUNDING = 2 ** -48;

@@ -16,7 +16,7 @@
  * - a compound's cylinder of 1.4e-4 whose rim touched the rim of one of 2.2 (2e-16 apart, by
  *   60-digit alternating projections): the least overlap's refinement stopped at an "overlap" of
  *   6.4e-14 with its seated witnesses 4.2e-8 apart sideways, and once intersects called the pair
- *   apart the distance reported that sideways offset. Fixed: an overlap within 4 TOUCH_TOLERANCE
+ *   apart the distance reported that sideways offset. Fixed: an overlap within 2 TOUCH_TOLERANCE
  *   of the witnesses' magnitude that nothing proves (GJK's simplex held the origin at rounding,
  *   EPA found no depth) and from whose witnesses alternating projections end apart by less than
  *   it and within TOUCH_TOLERANCE is a touch: one witness on both shapes.
