@@ -182,8 +182,8 @@ const work = { b: makeWorkCore(), view: makeWorkCore() };
 
 /**
  * Rectangle A against rectangle B (A's frame): interval overlap on the shared axes when B has
- * exactly A's orientation, otherwise SAT on the 4 edge normals; separated rotated rectangles
- * (where the closest features may be two corners) go to the general routine.
+ * exactly A's orientation; rotated ones as two polygons (the general routine) past a SAT reject on
+ * the 4 edge normals.
  */
 export function contactRectRect(
   out: Contact2,
@@ -234,57 +234,19 @@ export function contactRectRect(
     const xm = 0.5 * lo + 0.5 * hi;
     return setContact(out, -oy, 0, sy, xm, sy * hay, xm, cy - sy * hby);
   }
-  // SAT on A's axes (1,0), (0,1) and B's axes u = q·(1,0), v = q·(0,1).
+  // Rotated: the SAT's largest separation on A's axes (1,0), (0,1) and B's u = q·(1,0),
+  // v = q·(0,1), a lower bound of the gap, rejects; the rest as any two polygons (overlapping:
+  // witnesses on both support features, the same in either order, penetrationFromSat).
   const uc = bInA.q.c;
   const us = bInA.q.s;
   const acx = Math.abs(uc);
   const acs = Math.abs(us);
-  // Separation along each axis: |c·axis| − (radius of A + radius of B) on it.
   const sA0 = Math.abs(cx) - hax - (hbx * acx + hby * acs);
   const sA1 = Math.abs(cy) - hay - (hbx * acs + hby * acx);
-  const cu = uc * cx + us * cy;
-  const cv = -us * cx + uc * cy;
-  const sB0 = Math.abs(cu) - hbx - (hax * acx + hay * acs);
-  const sB1 = Math.abs(cv) - hby - (hax * acs + hay * acx);
-  const sA = Math.max(sA0, sA1);
-  const sB = Math.max(sB0, sB1);
-  const tie = SAT_AXIS_TIE_TOLERANCE * Math.max(hax, hay, hbx, hby);
-  const useB = sB > sA + tie;
-  const s = useB ? sB : sA;
-  if (s > prediction) return false;
-  if (s > 0) return contactGeneral(out, a, b, bInA, prediction);
-  let nx: number;
-  let ny: number;
-  if (!useB) {
-    if (sA0 >= sA1) {
-      nx = cx >= 0 ? 1 : -1;
-      ny = 0;
-    } else {
-      nx = 0;
-      ny = cy >= 0 ? 1 : -1;
-    }
-    // Deepest point of B: its corner farthest along −n.
-    const du = -(nx * uc + ny * us);
-    const dv = -(-nx * us + ny * uc);
-    const lx = du >= 0 ? hbx : -hbx;
-    const ly = dv >= 0 ? hby : -hby;
-    const px = uc * lx - us * ly + cx;
-    const py = us * lx + uc * ly + cy;
-    return setContact(out, s, nx, ny, px - s * nx, py - s * ny, px, py);
-  }
-  if (sB0 >= sB1) {
-    const g = cu >= 0 ? 1 : -1;
-    nx = g * uc;
-    ny = g * us;
-  } else {
-    const g = cv >= 0 ? 1 : -1;
-    nx = -g * us;
-    ny = g * uc;
-  }
-  // Deepest point of A: its corner farthest along +n.
-  const px = nx >= 0 ? hax : -hax;
-  const py = ny >= 0 ? hay : -hay;
-  return setContact(out, s, nx, ny, px, py, px + s * nx, py + s * ny);
+  const sB0 = Math.abs(uc * cx + us * cy) - hbx - (hax * acx + hay * acs);
+  const sB1 = Math.abs(-us * cx + uc * cy) - hby - (hax * acs + hay * acx);
+  if (Math.max(sA0, sA1, sB0, sB1) > prediction) return false;
+  return contactGeneral(out, a, b, bInA, prediction);
 }
 
 /** Largest-separation edge found by {@link maxSeparation}. */
@@ -362,7 +324,8 @@ function satScale(ca: WorkCore2, cb: WorkCore2): number {
 
 /**
  * Penetration contact of two overlapping (or touching) cores from the SAT results already in
- * `satA`/`satB`: the axis of largest separation (ties favour A), its separation clamped to ≤ 0
+ * `satA`/`satB`: the axis of largest separation (tied axes by their normal, `normalRanksFirst`; the
+ * witnesses from both support features, `witnessesOnSupports`), its separation clamped to ≤ 0
  * unless `keepGap` (the cores are within GJK's tolerance, and a positive separation is their gap).
  */
 function penetrationFromSat(out: Contact2, ca: WorkCore2, cb: WorkCore2, keepGap = false): true {
@@ -389,40 +352,167 @@ function penetrationFromSat(out: Contact2, ca: WorkCore2, cb: WorkCore2, keepGap
     return setContact(out, -rA - rB, 1, 0, ax + rA, ay, cb.verts[0] - rB, cb.verts[1]);
   }
   if (satA.edge < 0) useB = true;
-  else if (satB.edge >= 0 && satB.separation > satA.separation + tie) useB = true;
-  if (!useB) {
-    const s = keepGap ? satA.separation : Math.min(satA.separation, 0);
-    const nx = ca.normals[2 * satA.edge];
-    const ny = ca.normals[2 * satA.edge + 1];
-    const bx = cb.verts[2 * satA.vertex];
-    const by = cb.verts[2 * satA.vertex + 1];
-    return setContact(
-      out,
-      s - rA - rB,
-      nx,
-      ny,
-      bx - s * nx + rA * nx,
-      by - s * ny + rA * ny,
-      bx - rB * nx,
-      by - rB * ny,
-    );
+  else if (satB.edge >= 0) {
+    // Within the tie, the axis chosen by its normal alone (oriented from A toward B): the same
+    // axis in either order, where "ties favour A" took A's in one order and B's in the other.
+    const d = satB.separation - satA.separation;
+    if (d > tie) useB = true;
+    else if (d >= -tie) {
+      witnessIo[0] = -cb.normals[2 * satB.edge];
+      witnessIo[1] = -cb.normals[2 * satB.edge + 1];
+      witnessIo[2] = ca.normals[2 * satA.edge];
+      witnessIo[3] = ca.normals[2 * satA.edge + 1];
+      useB = normalRanksFirst();
+    }
   }
-  const s = keepGap ? satB.separation : Math.min(satB.separation, 0);
-  const nx = -cb.normals[2 * satB.edge];
-  const ny = -cb.normals[2 * satB.edge + 1];
-  const ax = ca.verts[2 * satB.vertex];
-  const ay = ca.verts[2 * satB.vertex + 1];
+  const sat = useB ? satB : satA;
+  const s = keepGap ? sat.separation : Math.min(sat.separation, 0);
+  const g = useB ? -1 : 1;
+  const cn = useB ? cb.normals : ca.normals;
+  witnessIo[0] = g * cn[2 * sat.edge];
+  witnessIo[1] = g * cn[2 * sat.edge + 1];
+  witnessIo[2] = s - rA - rB;
+  witnessIo[3] = tie;
+  return witnessesOnSupports(out, ca, cb);
+}
+
+/**
+ * True when unit normal u = (witnessIo[0], [1]) comes before v = ([2], [3]) in an order that
+ * negating both keeps: larger |x|, then larger |y|, then a positive x·y. Two axes tied in depth
+ * are chosen by it, so contact(B, A) takes the axis contact(A, B) takes (its normals are the
+ * negated ones). No double crosses the call (V8 boxes one passed to a call it does not inline).
+ */
+function normalRanksFirst(): boolean {
+  const ux = witnessIo[0];
+  const uy = witnessIo[1];
+  const vx = witnessIo[2];
+  const vy = witnessIo[3];
+  const ax = Math.abs(ux);
+  const bx = Math.abs(vx);
+  if (ax !== bx) return ax > bx;
+  const ay = Math.abs(uy);
+  const by = Math.abs(vy);
+  if (ay !== by) return ay > by;
+  return ux * uy > 0 && !(vx * vy > 0);
+}
+
+/**
+ * The witnesses of the contact of cores `ca`, `cb` (one frame) along unit normal n = (nx, ny)
+ * from A toward B at signed `distance` (nx, ny, distance, tie in witnessIo[0..3]): A's support feature along n (its vertices within `tie`,
+ * the axes' tie, or the SAT's rounding of the most extreme: a vertex or an edge; an axis chosen
+ * within the tie of another, 1e-14 off parallel to a 4-unit face, still finds that face) and
+ * B's along −n, taken as intervals
+ * of the tangent (−ny, nx); the points are those features' points at the middle of the two
+ * intervals' common part (the middle of the gap between them, each clamped to its feature, when
+ * rounding leaves none), moved out by the radii. So both lie on their shapes (B's deepest
+ * corner, taken before, lay off A's face when B is the larger: 31 units off a rect of 0.25) and,
+ * the interval and its middle being the same read from either side, contact(B, A) gives the same
+ * points swapped. Returns true.
+ */
+function witnessesOnSupports(out: Contact2, ca: WorkCore2, cb: WorkCore2): true {
+  const nx = witnessIo[0];
+  const ny = witnessIo[1];
+  const distance = witnessIo[2];
+  supportFeature(supA, ca, 1);
+  supportFeature(supB, cb, -1);
+  // B's tangent runs the other way (its normal is −n): its interval is [−t1, −t0] on A's.
+  const lo = Math.max(supA[0], -supB[1]);
+  const hi = Math.min(supA[1], -supB[0]);
+  const t = 0.5 * lo + 0.5 * hi;
+  witnessIo[4] = t;
+  pointOnFeature(ptA, ca, supA);
+  witnessIo[4] = -t;
+  pointOnFeature(ptB, cb, supB);
+  const rA = ca.radius;
+  const rB = cb.radius;
   return setContact(
     out,
-    s - rA - rB,
+    distance,
     nx,
     ny,
-    ax + rA * nx,
-    ay + rA * ny,
-    ax + s * nx - rB * nx,
-    ay + s * ny - rB * ny,
+    ptA[0] + rA * nx,
+    ptA[1] + rA * ny,
+    ptB[0] - rB * nx,
+    ptB[1] - rB * ny,
   );
 }
+
+/**
+ * A core's support feature along unit `sign`·(witnessIo[0], [1]) = (nx, ny) into `f`: [0] t0,
+ * [1] t1 the tangent interval (tangent (−ny, nx)) of the vertices within witnessIo[3] or the
+ * SAT's rounding (SAT_AXIS_TIE_ROUNDING ulps of their magnitude) of the largest n·v, [2], [3]
+ * the indices of the vertices at t0 and t1, [4] that largest n·v, [5], [6] n.
+ */
+function supportFeature(f: Float64Array, c: WorkCore2, sign: number): void {
+  const nx = sign * witnessIo[0];
+  const ny = sign * witnessIo[1];
+  const v = c.verts;
+  let best = -Infinity;
+  let m = 0;
+  for (let i = 0; i < c.count; i++) {
+    const x = v[2 * i];
+    const y = v[2 * i + 1];
+    const d = nx * x + ny * y;
+    if (d > best) best = d;
+    m = Math.max(m, Math.abs(x), Math.abs(y));
+  }
+  const tol = Math.max(witnessIo[3], SAT_AXIS_TIE_ROUNDING * Number.EPSILON * m);
+  f[4] = best;
+  f[5] = nx;
+  f[6] = ny;
+  f[0] = Infinity;
+  f[1] = -Infinity;
+  for (let i = 0; i < c.count; i++) {
+    const x = v[2 * i];
+    const y = v[2 * i + 1];
+    if (!(nx * x + ny * y >= best - tol)) continue;
+    const t = nx * y - ny * x;
+    if (t < f[0]) {
+      f[0] = t;
+      f[2] = i;
+    }
+    if (t > f[1]) {
+      f[1] = t;
+      f[3] = i;
+    }
+  }
+}
+
+/**
+ * The point of support feature `f` of core `c` at tangent t = witnessIo[4] into `p`: its vertex
+ * at an end (t outside the interval, or a feature of one vertex), else the point of the
+ * support line at t (level·n + t·tangent: no parameter along the edge, which rounds to an end
+ * when t is small against the edge, a unit circle on a 1e200 square).
+ */
+function pointOnFeature(p: Float64Array, c: WorkCore2, f: Float64Array): void {
+  const t = witnessIo[4];
+  const v = c.verts;
+  const i = f[2];
+  const j = f[3];
+  if (i === j || !(t > f[0])) {
+    p[0] = v[2 * i];
+    p[1] = v[2 * i + 1];
+  } else if (!(t < f[1])) {
+    p[0] = v[2 * j];
+    p[1] = v[2 * j + 1];
+  } else {
+    const nx = f[5];
+    const ny = f[6];
+    p[0] = f[4] * nx - t * ny;
+    p[1] = f[4] * ny + t * nx;
+  }
+}
+
+/** Scratch of {@link witnessesOnSupports}: the two support features and the two points. */
+const supA = new Float64Array(7);
+const supB = new Float64Array(7);
+const ptA = new Float64Array(2);
+const ptB = new Float64Array(2);
+/**
+ * The doubles of the witness helpers, kept out of their calls: [0], [1] the normal, [2] the
+ * distance, [3] the tie (the grouping tolerance), [4] a tangent coordinate.
+ */
+const witnessIo = new Float64Array(5);
 
 const gjkOut = makeGjkOutput2();
 
@@ -662,6 +752,62 @@ export function checkContactAnswer2(op: string, c: Contact2): void {
  * valid); returns whether there is a contact within `prediction`, written to `out`.
  */
 export function contactWorld2(
+  out: Contact2,
+  a: Shape2,
+  poseA: Pose2,
+  b: Shape2,
+  poseB: Pose2,
+  prediction: number,
+): boolean {
+  if (!orderSwapped2(a, poseA, b, poseB))
+    return contactInOrder2(out, a, poseA, b, poseB, prediction);
+  // The pair in its canonical order, the answer flipped (the normal as 0 − x: a zero stays +0):
+  // contact(B, A) is contact(A, B) with the normal negated and the points swapped, bit for bit.
+  if (!contactInOrder2(out, b, poseB, a, poseA, prediction)) return false;
+  out.normal.x = 0 - out.normal.x;
+  out.normal.y = 0 - out.normal.y;
+  const x = out.pointA.x;
+  const y = out.pointA.y;
+  out.pointA.x = out.pointB.x;
+  out.pointA.y = out.pointB.y;
+  out.pointB.x = x;
+  out.pointB.y = y;
+  return true;
+}
+
+/**
+ * True when (a, poseA, b, poseB) is not the canonical order of its pair: an order that swapping
+ * the arguments reverses (the lower shape type first, then the lower pose, then the lower core,
+ * compared as numbers), so that both orders are answered by one computation. A pair equal in
+ * every number keeps its order. Allocates nothing.
+ */
+export function orderSwapped2(a: Shape2, poseA: Pose2, b: Shape2, poseB: Pose2): boolean {
+  if (a.type !== b.type) return a.type > b.type;
+  const k = orderKeys;
+  k[0] = poseA.p.x;
+  k[1] = poseB.p.x;
+  k[2] = poseA.p.y;
+  k[3] = poseB.p.y;
+  k[4] = poseA.q.c;
+  k[5] = poseB.q.c;
+  k[6] = poseA.q.s;
+  k[7] = poseB.q.s;
+  k[8] = a.core.radius;
+  k[9] = b.core.radius;
+  k[10] = a.core.count;
+  k[11] = b.core.count;
+  for (let i = 0; i < 12; i += 2) if (k[i] !== k[i + 1]) return k[i] > k[i + 1];
+  const va = a.core.verts;
+  const vb = b.core.verts;
+  for (let i = 0; i < 2 * a.core.count; i++) if (va[i] !== vb[i]) return va[i] > vb[i];
+  return false;
+}
+
+/** Scratch of {@link orderSwapped2}: the pair's numbers, A's then B's, in the order compared. */
+const orderKeys = new Float64Array(12);
+
+/** {@link contactWorld2} in the order given. */
+function contactInOrder2(
   out: Contact2,
   a: Shape2,
   poseA: Pose2,

@@ -5,8 +5,8 @@
  *
  * From one contact (src/dim2/contact2.ts) with normal n from A toward B:
  * 1. The reference edge candidates are A's edge most aligned with n and B's edge most aligned
- *    with −n; the better aligned one is the reference (exact ties favour A; the contact's SAT
- *    already favours A within SAT_AXIS_TIE_TOLERANCE, so the reference is the SAT face), provided its cosine with the normal is at least
+ *    with −n; the better aligned one is the reference (exact ties favour A, A the pair's canonical
+ *    first shape, `orderSwapped2`, so either order clips alike), provided its cosine with the normal is at least
  *    MANIFOLD_FEATURE_COS. Otherwise (a corner or a round part touches) the manifold is the
  *    single contact.
  * 2. The incident edge is the other shape's edge most anti-parallel to the reference normal.
@@ -28,7 +28,13 @@ import {
   MANIFOLD_TOLERANCE,
 } from "../constants.js";
 import { checkAnswer2, checkedShape2, checkPair2 } from "./check2.js";
-import { type Contact2, checkPrediction, contactShapes2, makeContact2 } from "./contact2.js";
+import {
+  type Contact2,
+  checkPrediction,
+  contactShapes2,
+  makeContact2,
+  orderSwapped2,
+} from "./contact2.js";
 import { makeWorkCore, transformCore, viewCore, type WorkCore2 } from "./core2.js";
 import { pairScale2, scaledShape2 } from "./extreme-scale2.js";
 import type { Pose2 } from "./pose2.js";
@@ -246,6 +252,34 @@ export function manifold2D(
   poseB = pose2.unitPose(unitB, poseB);
   checkPair2(sa, poseA, sb, poseB);
   checkPrediction(prediction);
+  if (!orderSwapped2(sa, poseA, sb, poseB))
+    return manifoldInOrder2(out, sa, poseA, sb, poseB, prediction);
+  // The pair in its canonical order, flipped (as contactWorld2): manifold(B, A) is manifold(A, B)
+  // with the normal negated and each point's two points swapped, bit for bit.
+  if (manifoldInOrder2(out, sb, poseB, sa, poseA, prediction) === null) return null;
+  out.normal.x = 0 - out.normal.x;
+  out.normal.y = 0 - out.normal.y;
+  for (let i = 0; i < out.count; i++) {
+    const pt = out.points[i];
+    const x = pt.pointA.x;
+    const y = pt.pointA.y;
+    pt.pointA.x = pt.pointB.x;
+    pt.pointA.y = pt.pointB.y;
+    pt.pointB.x = x;
+    pt.pointB.y = y;
+  }
+  return out;
+}
+
+/** {@link manifold2D} of checked shapes at unit poses, in the order given. */
+function manifoldInOrder2(
+  out: Manifold2,
+  sa: Shape2,
+  poseA: Pose2,
+  sb: Shape2,
+  poseB: Pose2,
+  prediction: number,
+): Manifold2 | null {
   pose2.invMul(bInA, poseA, poseB);
   // Far from unit scale, the pair's copies multiplied by k (src/dim2/extreme-scale2.ts).
   const k = pairScale2(sa, sb, bInA);

@@ -90,14 +90,13 @@ export function check(localA: J, localB: J, worldA: J, worldB: J, extraHints: V[
       }
       if (sure && !(-c.distance >= D - depthBar))
         bad.push(`${tag} depth ${-c.distance} < least overlap ${D}`);
-      // The normal attains the depth (from A toward B in the query's order). Not asked of the
-      // sphere's closed form here: its normal, from the points at the pair's offset, tilted
-      // 7e-14 on a cone's base of 5e4 at 6.6e4 from the origin, 7.5e-9 over a bar of 1.7e-9
-      // (noticed in passing, left to the owners of src/narrowphase/sphere-cone.ts). Nor of a
+      // The normal attains the depth (from A toward B in the query's order); the sphere's closed
+      // form too (its normal tilted up to √ε past a cone's slant when the squared distances
+      // chose the rim, test/fuzz/sphere-cone-normal.test.ts). Not asked of a
       // bare box or hull, whose depth is EPA's on the cores: a cone's apex of 4e-4 6.6e-11 into a
       // hull of 0.03, the depth right to 2e-18 but its normal 4e-10 rad off, 8.8e-16 over along
       // it against a bar of 5.4e-16 (main 55602dc as well; this file's class is the margins').
-      const flat = (j: J) => ["sphere", "box", "convex"].includes(j.type as string);
+      const flat = (j: J) => ["box", "convex"].includes(j.type as string);
       if (flat(localA) || flat(localB)) continue;
       const n = flip ? scale(c.normal, -1) : (c.normal as V);
       const along = overlapAlong(localA, localB, n, centreOf(localB));
