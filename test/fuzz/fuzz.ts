@@ -679,6 +679,21 @@ function checkContact(
     r,
     issues,
   );
+  {
+    // The witnesses face each other across the normal: pointB − pointA is distance·normal, so a
+    // point of the right edge or face but far from where the shapes meet is wrong.
+    const dp = sub(pb, pa);
+    bar(
+      ctx,
+      "contact",
+      "pointB − pointA not along the normal",
+      norm(sub(dp, scale(n, dot(dp, n)))),
+      tol + 8 * ulpOf(pa),
+      line,
+      r,
+      issues,
+    );
+  }
   if (r.distance > 0) {
     bar(
       ctx,
