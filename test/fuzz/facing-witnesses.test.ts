@@ -130,10 +130,6 @@ function check(
       for (const c of contactsOf(r)) {
         for (const f of failures(c, tri, triIsA, centre, radius, mag)) {
           out.push(`${op} ${triIsA ? "triangle first" : "small first"}: ${f}`);
-            console.log(
-              "DUMP",
-              JSON.stringify({ op, a: triIsA ? t : small, b: triIsA ? small : t }),
-            );
         }
       }
     }
