@@ -16,6 +16,7 @@ const o = new Command()
   .option("--types <list>", "comma-separated JSON shape types")
   .option("--ops <list>", "comma-separated ops")
   .option("--out <file>", "all failure lines", "fuzz-breakdown.jsonl")
+  .option("--facing", "also check that contact witnesses face each other across the normal")
   .parse()
   .opts();
 const report = runFuzz({
@@ -24,6 +25,7 @@ const report = runFuzz({
   maxFailures: Number.POSITIVE_INFINITY,
   types: o.types ? (o.types.split(",") as ShapeTypeName[]) : undefined,
   ops: o.ops ? o.ops.split(",") : undefined,
+  facing: Boolean(o.facing),
 });
 /** A failing bar: the first clause of each issue, numbers and bracketed values removed. */
 function bars(reason: string): string[] {

@@ -403,8 +403,180 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     lengthInto(solvedB, 2);
     if (0 - solvedIo[0] <= NEAR_TOUCH * Math.max(sizeIo[1], sizeIo[2])) flatContactNormal(a, b, k);
   }
+  faceWitnesses(k);
   if (wanted) recordError();
   return true;
+}
+
+const faceP = vec3.create();
+const faceX = vec3.create();
+const faceY = vec3.create();
+const faceQ = vec3.create();
+const faceY1 = vec3.create();
+const faceY2 = vec3.create();
+
+/** Sideways offset of the witnesses, relative to their magnitude, that {@link faceWitnesses} mends. */
+const FACE_WITNESS_SLACK = 2 ** -48;
+
+/**
+ * A moved witness's distance outside its shape that {@link faceWitnesses} takes for on it,
+ * relative to the pair's magnitude in the solver's frame (GJK's rounding from a point); and the
+ * witnesses' distance from their supporting planes taken for on them, relative to the distance
+ * besides (the planes' rounding at depth).
+ */
+const FACE_ON_SLACK = 2 ** -50;
+const FACE_DEPTH_SLACK = 2 ** -40;
+
+/** {@link faceWitnesses}' last pair, unconverged, kept within this many times its slack of the shapes. */
+const FACE_NEAR_SLACK = 8;
+
+/** Alternating projections of {@link faceWitnesses}, at most. */
+const FACE_ITERATIONS = 48;
+
+/**
+ * The witnesses made to face each other across the normal: pointB − pointA = distance·normal.
+ * A witness on a flat feature (a face or an edge supporting its shape along the normal) can lie
+ * anywhere on that feature and still be on the right plane, the other shape's witness elsewhere
+ * on its own: a triangle's far vertex 12 from a capsule of 0.03 crossing its edge, a cylinder's
+ * cap rim 64 beside a box's face at depth 48 (issue 16, session 24). Where they lie apart
+ * sideways by more than rounding, the contact region is sought where the two supporting features
+ * overlap seen along the normal: from B's witness, the point opposite it on A's plane is taken
+ * onto A (the nearest point, {@link projectOnto}, back on the plane), the point opposite that on
+ * B's plane onto B, and so on (projections between two convex sets of the plane, converging into
+ * their common part), until the point opposite lies on the other shape. Both witnesses stay on
+ * their supporting planes, so (pB − pA)·n keeps the distance; when no such pair is found the
+ * witnesses are left as they were. Scene units on entry and exit (solvedA, solvedB as
+ * {@link solve} leaves them), `k` the change of units, cores loaded, solver frame inside.
+ */
+function faceWitnesses(k: number): void {
+  const n = solvedNormal;
+  const dx = solvedB.x - solvedA.x;
+  const dy = solvedB.y - solvedA.y;
+  const dz = solvedB.z - solvedA.z;
+  const t = dx * n.x + dy * n.y + dz * n.z;
+  faceP.x = dx - t * n.x;
+  faceP.y = dy - t * n.y;
+  faceP.z = dz - t * n.z;
+  lengthInto(faceP, 1);
+  const lateral = sizeIo[1];
+  lengthInto(solvedA, 1);
+  lengthInto(solvedB, 2);
+  const d = solvedIo[0];
+  if (!(lateral > FACE_WITNESS_SLACK * Math.max(sizeIo[1], sizeIo[2], Math.abs(d)))) return;
+  // Into the solver's frame (p·k − shift), where the cores are.
+  const shifted = shiftIo[0] !== 0;
+  vec3.scale(faceX, solvedA, k);
+  vec3.scale(faceY, solvedB, k);
+  if (shifted) {
+    vec3.sub(faceX, faceX, shiftA);
+    vec3.sub(faceY, faceY, shiftA);
+  }
+  lengthInto(faceX, 1);
+  lengthInto(faceY, 2);
+  lengthInto(pairBInA.translation, 0);
+  const dk = d * k;
+  const on = FACE_ON_SLACK * Math.max(sizeIo[0], sizeIo[1], sizeIo[2], shiftIo[1]);
+  const flat = on + FACE_DEPTH_SLACK * Math.abs(dk);
+  // On the cores (the supporting features of a rounded shape are its core's moved by its
+  // margin along the normal, flat where the core's are; the nearest points of the rounded
+  // surface would approach them only as the square root of the step): the cores' planes hA and
+  // hB, gk apart, B's witness moved onto its core's.
+  const mA = coreA.margin;
+  const mB = coreB.margin;
+  // The cores' supporting planes along the normal; the witnesses must lie on them (else the
+  // normal or the distance is at fault, not the witnesses' place on their features: left).
+  coreA.support(faceQ, n);
+  const hA = faceQ.x * n.x + faceQ.y * n.y + faceQ.z * n.z;
+  vec3.negate(negN, n);
+  coreBInA.support(faceQ, negN);
+  const hB = faceQ.x * n.x + faceQ.y * n.y + faceQ.z * n.z;
+  const gk = hB - hA;
+  if (
+    !(Math.abs(faceX.x * n.x + faceX.y * n.y + faceX.z * n.z - mA - hA) <= flat) ||
+    !(Math.abs(faceY.x * n.x + faceY.y * n.y + faceY.z * n.z + mB - hB) <= flat) ||
+    !(Math.abs(gk - mA - mB - dk) <= flat)
+  )
+    return;
+  faceY.x += mB * n.x;
+  faceY.y += mB * n.y;
+  faceY.z += mB * n.z;
+  coreA.margin = 0;
+  coreB.margin = 0;
+  let found = false;
+  let offA = Number.POSITIVE_INFINITY;
+  let offB = 0;
+  // First B's witness opposite A's (A's on a curved feature, B's on a flat one: one step; the
+  // projections below would approach a curved feature tangent to its plane slowly).
+  faceP.x = faceX.x - mA * n.x + gk * n.x;
+  faceP.y = faceX.y - mA * n.y + gk * n.y;
+  faceP.z = faceX.z - mA * n.z + gk * n.z;
+  projectOnto(faceQ, 1, faceP);
+  if (projectIo[0] <= on) {
+    vec3.copy(faceY, faceP);
+    vec3.addScaled(faceX, faceP, n, -gk);
+    found = true;
+  }
+  for (let it = 0; it < FACE_ITERATIONS && !found; it++) {
+    if (it % 3 === 2) {
+      // Two features crossing at a small angle (two lines seen along the normal) make the
+      // projections converge geometrically: the limit extrapolated from the last three points
+      // on B's plane (Aitken's step along their common direction).
+      vec3.sub(faceP, faceY, faceY1);
+      lengthInto(faceP, 1);
+      const s1 = sizeIo[1];
+      vec3.sub(faceQ, faceY1, faceY2);
+      lengthInto(faceQ, 2);
+      const r = s1 / sizeIo[2];
+      if (r > 0 && r < 1) vec3.addScaled(faceY, faceY, faceP, r / (1 - r));
+    }
+    vec3.copy(faceY2, faceY1);
+    vec3.copy(faceY1, faceY);
+    // faceY on B's plane (on B at the start): the point opposite on A's plane, onto A.
+    faceX.x = faceY.x - gk * n.x;
+    faceX.y = faceY.y - gk * n.y;
+    faceX.z = faceY.z - gk * n.z;
+    projectOnto(faceQ, 0, faceX);
+    offA = projectIo[0];
+    if (offA <= on && offB <= on) {
+      found = true;
+      break;
+    }
+    let drop = hA - (faceQ.x * n.x + faceQ.y * n.y + faceQ.z * n.z);
+    faceX.x = faceQ.x + drop * n.x;
+    faceX.y = faceQ.y + drop * n.y;
+    faceX.z = faceQ.z + drop * n.z;
+    // The point opposite on B's plane, onto B.
+    faceY.x = faceX.x + gk * n.x;
+    faceY.y = faceX.y + gk * n.y;
+    faceY.z = faceX.z + gk * n.z;
+    projectOnto(faceQ, 1, faceY);
+    offA = Math.abs(drop);
+    offB = projectIo[0];
+    if (offA <= on && offB <= on) found = true;
+    else {
+      drop = hB - (faceQ.x * n.x + faceQ.y * n.y + faceQ.z * n.z);
+      faceY.x = faceQ.x + drop * n.x;
+      faceY.y = faceQ.y + drop * n.y;
+      faceY.z = faceQ.z + drop * n.z;
+      // (faceY off B by the lift.)
+      offB = Math.abs(drop);
+    }
+  }
+  coreA.margin = mA;
+  coreB.margin = mB;
+  // Not converged: the last pair kept where both are within the touching tolerance of their
+  // shapes (a cone's rim just touching a box's edge, the pair of 1e-6 at 30).
+  if (!found && !(Math.max(offA, offB) <= FACE_NEAR_SLACK * on)) return;
+  // Off the cores onto the surfaces.
+  vec3.addScaled(faceX, faceX, n, mA);
+  vec3.addScaled(faceY, faceY, n, -mB);
+  if (shifted) {
+    vec3.add(faceX, faceX, shiftA);
+    vec3.add(faceY, faceY, shiftA);
+  }
+  const inv = 1 / k;
+  vec3.scale(solvedA, faceX, inv);
+  vec3.scale(solvedB, faceY, inv);
 }
 
 /**

@@ -35,6 +35,8 @@
  * module scratch (typed arrays and preallocated vectors), no double crosses a call that V8 may
  * leave out of line, nothing is allocated once a hull's vertex count has been seen.
  */
+
+import { closestPointOnTriangle } from "../geometry/closest-point.js";
 import {
   closestPointsSegmentSegment,
   type SegmentParameters,
@@ -847,6 +849,83 @@ function penetrationWitnesses(): void {
   best[4] -= nx;
   best[5] -= ny;
   best[6] -= nz;
+  facingWitnesses(d);
+}
+
+const facingP = vec3.create();
+const facingQ = vec3.create();
+const facingA = vec3.create();
+const facingB = vec3.create();
+const facingC = vec3.create();
+
+/** Distance of a moved witness from its shape, in ulps of the local frame, taken for on it. */
+const FACING_ULPS = 8;
+
+/**
+ * The penetration's witnesses made to face each other: pB − pA = −depth·n. The closest points of
+ * B moved past its depth lie apart sideways where the moved pair's closest direction is not
+ * quite the SAT's normal (at a touch many axes tie: a box's witness 3.6e-5 beside a triangle's
+ * corner at 7e4, issue 16, session 24), and a flat feature's point can then be anywhere on it.
+ * A's witness moved opposite B's is kept when it lies on the triangle, else B's opposite A's
+ * when inside the polytope (within {@link FACING_ULPS} of the frame); both stay on their
+ * supporting planes.
+ */
+function facingWitnesses(d: number): void {
+  const nx = sat[1];
+  const ny = sat[2];
+  const nz = sat[3];
+  const dx = best[4] - best[1];
+  const dy = best[5] - best[2];
+  const dz = best[6] - best[3];
+  const t = dx * nx + dy * ny + dz * nz;
+  const tol = FACING_ULPS * EPS * frame[0];
+  const lx = dx - t * nx;
+  const ly = dy - t * ny;
+  const lz = dz - t * nz;
+  if (!(Math.sqrt(lx * lx + ly * ly + lz * lz) > tol)) return;
+  // A's witness opposite B's, on the triangle?
+  facingP.x = best[4] + d * nx;
+  facingP.y = best[5] + d * ny;
+  facingP.z = best[6] + d * nz;
+  if (onTriangle(av, 0, facingP, tol)) {
+    best[1] = facingP.x;
+    best[2] = facingP.y;
+    best[3] = facingP.z;
+    return;
+  }
+  facingP.x = best[1] - d * nx;
+  facingP.y = best[2] - d * ny;
+  facingP.z = best[3] - d * nz;
+  if (bvCount === 3 ? onTriangle(bv, 0, facingP, tol) : insideB(facingP, tol)) {
+    best[4] = facingP.x;
+    best[5] = facingP.y;
+    best[6] = facingP.z;
+  }
+}
+
+/** True when p lies within `tol` of the triangle of corners v[o..o+8]. */
+function onTriangle(v: Float64Array, o: number, p: Vec3, tol: number): boolean {
+  vec3.set(facingA, v[o], v[o + 1], v[o + 2]);
+  vec3.set(facingB, v[o + 3], v[o + 4], v[o + 5]);
+  vec3.set(facingC, v[o + 6], v[o + 7], v[o + 8]);
+  closestPointOnTriangle(facingQ, p, facingA, facingB, facingC);
+  const x = facingQ.x - p.x;
+  const y = facingQ.y - p.y;
+  const z = facingQ.z - p.z;
+  return x * x + y * y + z * z <= tol * tol;
+}
+
+/** True when p lies within `tol` inside every face plane of the polytope B (local frame). */
+function insideB(p: Vec3, tol: number): boolean {
+  for (let f = 0; f < bfCount; f++) {
+    const v = 3 * bFaceVertices[bFaceOffsets[f]];
+    const fx = bn[3 * f];
+    const fy = bn[3 * f + 1];
+    const fz = bn[3 * f + 2];
+    const h = (p.x - bv[v]) * fx + (p.y - bv[v + 1]) * fy + (p.z - bv[v + 2]) * fz;
+    if (h > tol * Math.sqrt(fx * fx + fy * fy + fz * fz)) return false;
+  }
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -70,6 +70,12 @@ export interface FuzzOptions {
   ops?: readonly string[];
   /** Stop collecting failure lines after this many (default 1000). */
   maxFailures?: number;
+  /**
+   * Also check that a contact's witnesses face each other across its normal (pointB − pointA
+   * along the normal; default false: not yet a bar of FORMATS.md — issue 16, session 24 finds
+   * 15 such lines at the CI's seed, cylinders and cones against compounds and hulls).
+   */
+  facing?: boolean;
 }
 
 /** One cell of the table. */
@@ -679,6 +685,21 @@ function checkContact(
     r,
     issues,
   );
+  if (ctx.opts.facing) {
+    // The witnesses face each other across the normal: pointB − pointA is distance·normal, so a
+    // point of the right edge or face but far from where the shapes meet is wrong.
+    const dp = sub(pb, pa);
+    bar(
+      ctx,
+      "contact",
+      "pointB − pointA not along the normal",
+      norm(sub(dp, scale(n, dot(dp, n)))),
+      tol + 8 * ulpOf(pa),
+      line,
+      r,
+      issues,
+    );
+  }
   if (r.distance > 0) {
     bar(
       ctx,
@@ -1244,6 +1265,7 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
     depthRel: options.depthRel ?? 1e-6,
     distRel: options.distRel ?? 1e-9,
     maxFailures: options.maxFailures ?? 1000,
+    facing: options.facing ?? false,
     ops: new Set(options.ops ?? OPS),
   };
   const types = options.types ?? TYPES;
@@ -1306,6 +1328,7 @@ export function replayScenario(
     depthRel: options?.depthRel ?? 1e-6,
     distRel: options?.distRel ?? 1e-9,
     maxFailures: Number.POSITIVE_INFINITY,
+    facing: options?.facing ?? false,
     ops: new Set(options?.ops ?? OPS),
   };
   runScenario({ report, pair, opts, lastIntersects: null, sc }, sc);
