@@ -1721,14 +1721,7 @@ export class CollisionWorld {
       }
     }
     if (jobBodies > 0) this.runStaticJob(jobBodies);
-    if (fullStatic) {
-      for (let s = 0; s < b.slotCount; s++) {
-        if ((flags[s] & FLAG_ALIVE) === 0 || kind[s] === KIND_STATIC) continue;
-        if (isUnboundedType(type[s])) continue;
-        this.pairQuerySlot = s;
-        k.queryStatic(s, b.slotCount, this.staticPairVisitor);
-      }
-    }
+    if (fullStatic) this.queryStaticAll();
     // Found holds only the broad phase's pair set (sorted, unique) when nothing else was added.
     if (allMoving === null || found.size !== allMoving.size) found.sortUnique();
     // Merge the two ascending sets.
@@ -1766,6 +1759,26 @@ export class CollisionWorld {
       }
     }
     next.setSize(w);
+  }
+
+  /**
+   * Every live bounded moving body queries the static structure (its pairs to
+   * {@link foundPairs}). A method of its own: on a level's first step this loop walks every slot
+   * (100,000 static ones) in code V8 has not compiled yet, and is compiled on the stack as this
+   * small function instead of as the whole of `buildPairs`.
+   */
+  private queryStaticAll(): void {
+    const b = this.bodies;
+    const k = this.kinds;
+    const flags = b.flags;
+    const kind = k.kind;
+    const type = b.shapeType;
+    for (let s = 0; s < b.slotCount; s++) {
+      if ((flags[s] & FLAG_ALIVE) === 0 || kind[s] === KIND_STATIC) continue;
+      if (isUnboundedType(type[s])) continue;
+      this.pairQuerySlot = s;
+      k.queryStatic(s, b.slotCount, this.staticPairVisitor);
+    }
   }
 
   /**
