@@ -315,6 +315,9 @@ export class SpatialHash implements BroadPhase {
   private groupStart: Int32Array = new Int32Array(0);
   /** Sort scratch of the rebuild: pairs per lower id. */
   private loCounts: Int32Array = new Int32Array(0);
+  /** Least and greatest live id at the last rebuild: the range of the sort's counts. */
+  private idLo = 0;
+  private idHi = 0;
   private poolTop = 0;
   /** Entries in the cells (the pool holds more: slack and abandoned blocks). */
   private liveEntries = 0;
@@ -758,7 +761,9 @@ export class SpatialHash implements BroadPhase {
     const ids = this.inGrid.length;
     if (this.loCounts.length < ids + 1) this.loCounts = new Int32Array(ids + 1);
     const counts = this.loCounts;
-    counts.fill(0, 0, ids + 1);
+    // Only the live ids' counts, `[idLo, idHi + 1]`: the ids below idLo keep zero counts (a
+    // world's moving bodies may sit at slots 100,000 and up, behind a level's static bodies).
+    counts.fill(0, this.idLo, this.idHi + 2);
     let keys = c.storage;
     let w = 0;
     const fat = this.fat;
@@ -862,10 +867,12 @@ export class SpatialHash implements BroadPhase {
     }
     const los = this.candidateLo;
     const his = this.candidateHi;
-    const ids = this.inGrid.length;
-    // counts[lo + 1]: the pairs of lower id lo (enumerateCandidates counted them).
+    // counts[lo + 1]: the pairs of lower id lo (enumerateCandidates counted them), for the
+    // live ids `[idLo, idHi]` alone (none below idLo: counts[idLo] is 0).
     const counts = this.loCounts;
-    for (let id = 1; id <= ids; id++) counts[id] += counts[id - 1];
+    const idLo = this.idLo;
+    const idHi = this.idHi;
+    for (let id = idLo + 1; id <= idHi + 1; id++) counts[id] += counts[id - 1];
     for (let i = 0; i < n; i++) {
       const key = keys[i];
       const lo = Math.floor(key / PAIR_KEY_BASE);
@@ -879,7 +886,7 @@ export class SpatialHash implements BroadPhase {
     let outKeys = out !== null ? out.storage : keys;
     let w = 0;
     let start = 0;
-    for (let lo = 0; lo < ids; lo++) {
+    for (let lo = idLo; lo <= idHi; lo++) {
       const end = counts[lo];
       if (end === start) continue;
       const base = lo * PAIR_KEY_BASE;
@@ -1892,10 +1899,14 @@ export class SpatialHash implements BroadPhase {
     this.overflowCount = 0;
     this.normalCount = 0;
     let entries = 0;
+    let idLo = count > 0 ? live[0] : 0;
+    let idHi = idLo;
     // One pass per body: its fat box, its cell range and its place (each loop of a build runs
     // once, interpreted until V8 compiles it: fewer loops, less of that).
     for (let i = 0; i < count; i++) {
       const id = live[i];
+      if (id < idLo) idLo = id;
+      if (id > idHi) idHi = id;
       this.writeFat(id);
       const k = 6 * id;
       for (let j = 0; j < 6; j++) range[k + j] = Math.floor(fat[k + j] / s);
@@ -2005,6 +2016,8 @@ export class SpatialHash implements BroadPhase {
     const pBody = this.pBody;
     for (let i = 0; i < e; i++) pBody[group[entrySlot[i]]++] = entryBody[i];
     this.liveEntries = e;
+    this.idLo = idLo;
+    this.idHi = idHi;
     this.enumerateCandidates(e, tests);
     this.sortCandidates(out);
     this.built = true;

@@ -61,6 +61,10 @@ export const STATIC_CANDIDATE_MARGIN = 0.25;
  */
 export const STATIC_WARM_AT = 4096;
 
+/** Bits of a {@link BodyKinds.dirty} mark: the slot is in the moving / the static move list. */
+const DIRTY_MOVING = 1;
+const DIRTY_STATIC = 2;
+
 /** A body's kind, as given in `BodyDesc.kind`. */
 export type BodyKind = "static" | "kinematic" | "dynamic";
 
@@ -87,11 +91,18 @@ export class BodyKinds {
    * pad, `box[6s .. 6s+5] = (minx, miny, minz, maxx, maxy, maxz)` — what the broad phase holds.
    */
   box: Float64Array = new Float64Array(96);
-  /** 1 when the slot is in the move buffer. */
+  /** Nonzero when the slot is in the move buffer (bits: which lists hold it, {@link markDirty}). */
   dirty: Uint8Array = new Uint8Array(16);
-  /** The move buffer: dirty slots, `dirtyList[0 .. dirtyCount)`, in marking order. */
+  /** The move buffer's moving (non-static) slots, `dirtyList[0 .. dirtyCount)`, in marking order. */
   dirtyList = new Int32Array(16);
   dirtyCount = 0;
+  /**
+   * The move buffer's static slots, `dirtyStatic[0 .. dirtyStaticCount)`, in marking order: kept
+   * apart so that the step's passes over the moving bodies do not walk a level's 100,000 static
+   * bodies, listed once when they are added.
+   */
+  dirtyStatic = new Int32Array(16);
+  dirtyStaticCount = 0;
   /** Step index at which each slot last moved (or woke). */
   lastMoved = new Float64Array(16);
   /** Live static slots, densely packed, and each slot's position there (−1: not static). */
@@ -187,6 +198,9 @@ export class BodyKinds {
     gatherRows(this.staticPos, oldOf, slotCount, 1);
     gatherRows(this.staticBox, oldOf, slotCount, 1);
     for (let i = 0; i < this.dirtyCount; i++) this.dirtyList[i] = newOf[this.dirtyList[i]];
+    for (let i = 0; i < this.dirtyStaticCount; i++) {
+      this.dirtyStatic[i] = newOf[this.dirtyStatic[i]];
+    }
     for (let i = 0; i < this.staticCount; i++) {
       this.staticSlots[i] = newOf[this.staticSlots[i]];
     }
@@ -200,20 +214,69 @@ export class BodyKinds {
     if (this.staticBounded > 0) this.staticFresh = false;
   }
 
-  /** Puts `slot` in the move buffer (once). */
+  /**
+   * Puts `slot` in the move buffer (once per list): in {@link dirtyStatic} when its kind (set
+   * before) is static, else in {@link dirtyList}. Its {@link dirty} mark says which lists hold
+   * it (bit 0 the moving one, bit 1 the static one): a slot whose static body was removed and
+   * which took a moving body in the same step is in both, and each list's readers take only the
+   * entries whose current kind is theirs.
+   */
   markDirty(slot: number): void {
-    if (this.dirty[slot] !== 0) return;
-    this.dirty[slot] = 1;
+    const isStatic = this.kind[slot] === KIND_STATIC;
+    const bit = isStatic ? DIRTY_STATIC : DIRTY_MOVING;
+    const mark = this.dirty[slot];
+    if ((mark & bit) !== 0) return;
+    this.dirty[slot] = mark | bit;
+    if (isStatic) {
+      if (this.dirtyStaticCount === this.dirtyStatic.length) {
+        this.dirtyStatic = growInt32(this.dirtyStatic, 2 * this.dirtyStaticCount);
+      }
+      this.dirtyStatic[this.dirtyStaticCount++] = slot;
+      return;
+    }
     if (this.dirtyCount === this.dirtyList.length) {
       this.dirtyList = growInt32(this.dirtyList, 2 * this.dirtyCount);
     }
     this.dirtyList[this.dirtyCount++] = slot;
   }
 
+  /** Slots in the move buffer, moving and static. */
+  get movedCount(): number {
+    return this.dirtyCount + this.dirtyStaticCount;
+  }
+
   /** Empties the move buffer. */
   clearDirty(): void {
     for (let i = 0; i < this.dirtyCount; i++) this.dirty[this.dirtyList[i]] = 0;
     this.dirtyCount = 0;
+    this.clearDirtyStatic();
+  }
+
+  /**
+   * Empties the static part of the move buffer (the moving part is the caller's): a level's
+   * first step lists every static body, whose marks are then cleared by one fill.
+   */
+  clearDirtyStatic(): void {
+    const n = this.dirtyStaticCount;
+    const dirty = this.dirty;
+    if (8 * n >= dirty.length && this.dirtyCount === 0) dirty.fill(0);
+    else for (let i = 0; i < n; i++) dirty[this.dirtyStatic[i]] = 0;
+    this.dirtyStaticCount = 0;
+  }
+
+  /**
+   * Static bodies of the move buffer whose `flags` have bit `alive` (the live moved static
+   * bodies).
+   */
+  liveDirtyStatic(flags: Uint8Array, alive: number): number {
+    const list = this.dirtyStatic;
+    const kind = this.kind;
+    let n = 0;
+    for (let i = 0; i < this.dirtyStaticCount; i++) {
+      const s = list[i];
+      if ((flags[s] & alive) !== 0 && kind[s] === KIND_STATIC) n++;
+    }
+    return n;
   }
 
   /** Adds static `slot` to the static set (`bounded`: it has a box; half-spaces do not). */

@@ -1572,7 +1572,7 @@ export class CollisionWorld {
    * sleep advance. Returns false when a full step is needed.
    */
   private quietStep(): boolean {
-    if (this.kinds.dirtyCount !== 0 || this.ccd.count !== 0) return false;
+    if (this.kinds.movedCount !== 0 || this.ccd.count !== 0) return false;
     const ev = this.cache.events;
     if (ev.begin.count !== 0 || ev.end.count !== 0) return false;
     this.ccd.impacts.clear();
@@ -1617,7 +1617,7 @@ export class CollisionWorld {
   private buildPairs(allMoving: PairSet | null): void {
     const k = this.kinds;
     const b = this.bodies;
-    const { dirty, kind, dirtyList, dirtyCount } = k;
+    const { dirty, kind, dirtyList, dirtyCount, dirtyStatic, dirtyStaticCount } = k;
     const type = b.shapeType;
     const flags = b.flags;
     this.ensureStaticBvh();
@@ -1630,12 +1630,11 @@ export class CollisionWorld {
       next.appendKeys(allMoving.storage, 0, allMoving.size);
       return;
     }
-    let movedStatic = 0;
-    for (let i = 0; i < dirtyCount; i++) {
-      const s = dirtyList[i];
-      if (kind[s] === KIND_STATIC && (flags[s] & FLAG_ALIVE) !== 0) movedStatic++;
-    }
-    const fullStatic = k.staticBounded > 0 && movedStatic > this.bp.size;
+    // The live moved static bodies, counted only when they may outnumber the moving bodies.
+    const fullStatic =
+      k.staticBounded > 0 &&
+      dirtyStaticCount > this.bp.size &&
+      k.liveDirtyStatic(flags, FLAG_ALIVE) > this.bp.size;
     // Pairs kept from the last step: neither body in the move buffer.
     // Keys are written to the sets' storage directly (PairSet.room): a key passed to `addKey`
     // is boxed whenever V8 does not inline it here (measured 4.9 KB per step under load).
@@ -1681,12 +1680,16 @@ export class CollisionWorld {
       job.bodies = newInt32(Math.max(dirtyCount, 2 * job.bodies.length), true);
     }
     let jobBodies = 0;
-    for (let i = 0; i < dirtyCount; i++) {
-      const d = dirtyList[i];
+    // The moved moving bodies, then the moved static ones — unless every moving body queries the
+    // static structure and no unbounded body is there to pair with (a moved static box then
+    // has nothing to do: the first step after a level is added lists every static body).
+    const statics = fullStatic && unbounded.length === 0 ? 0 : dirtyStaticCount;
+    for (let i = 0; i < dirtyCount + statics; i++) {
+      const d = i < dirtyCount ? dirtyList[i] : dirtyStatic[i - dirtyCount];
       if ((flags[d] & FLAG_ALIVE) === 0) continue;
       const dStatic = kind[d] === KIND_STATIC;
-      // A moved static box with every moving body querying the static structure: nothing to do
-      // (the first step after a level is added lists every static body here).
+      // Each list's entries of its own kind (a slot may be in both: BodyKinds.markDirty).
+      if (dStatic !== i >= dirtyCount) continue;
       if (dStatic && fullStatic && unbounded.length === 0 && !isUnboundedType(type[d])) {
         continue;
       }
@@ -1718,14 +1721,7 @@ export class CollisionWorld {
       }
     }
     if (jobBodies > 0) this.runStaticJob(jobBodies);
-    if (fullStatic) {
-      for (let s = 0; s < b.slotCount; s++) {
-        if ((flags[s] & FLAG_ALIVE) === 0 || kind[s] === KIND_STATIC) continue;
-        if (isUnboundedType(type[s])) continue;
-        this.pairQuerySlot = s;
-        k.queryStatic(s, b.slotCount, this.staticPairVisitor);
-      }
-    }
+    if (fullStatic) this.queryStaticAll();
     // Found holds only the broad phase's pair set (sorted, unique) when nothing else was added.
     if (allMoving === null || found.size !== allMoving.size) found.sortUnique();
     // Merge the two ascending sets.
@@ -1763,6 +1759,26 @@ export class CollisionWorld {
       }
     }
     next.setSize(w);
+  }
+
+  /**
+   * Every live bounded moving body queries the static structure (its pairs to
+   * {@link foundPairs}). A method of its own: on a level's first step this loop walks every slot
+   * (100,000 static ones) in code V8 has not compiled yet, and is compiled on the stack as this
+   * small function instead of as the whole of `buildPairs`.
+   */
+  private queryStaticAll(): void {
+    const b = this.bodies;
+    const k = this.kinds;
+    const flags = b.flags;
+    const kind = k.kind;
+    const type = b.shapeType;
+    for (let s = 0; s < b.slotCount; s++) {
+      if ((flags[s] & FLAG_ALIVE) === 0 || kind[s] === KIND_STATIC) continue;
+      if (isUnboundedType(type[s])) continue;
+      this.pairQuerySlot = s;
+      k.queryStatic(s, b.slotCount, this.staticPairVisitor);
+    }
   }
 
   /**
@@ -1964,7 +1980,7 @@ export class CollisionWorld {
     this.cache.updateTouchCounts(b.touchCount, b.slotOfId);
     b.releasePending();
     const st = this.stats;
-    st.movedBodies = this.kinds.dirtyCount;
+    st.movedBodies = this.kinds.movedCount;
     this.endStepMoves();
     st.bodies = b.count;
     st.candidatePairs = n;
@@ -2038,6 +2054,7 @@ export class CollisionWorld {
       if (sleeping[s] === 0) k.moved(s, this.stepIndex, queue);
     }
     k.dirtyCount = 0;
+    k.clearDirtyStatic();
     this.endStepSleep();
   }
 
