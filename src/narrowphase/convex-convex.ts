@@ -1017,9 +1017,15 @@ const edgeSeg = new SegmentSupport();
  * cycle in steps of θ² of the gap, below the rounding of the coordinates, beside the edge the
  * shapes touch at (issue 16, seed 47: a cone's base 7.8e-3 rad from a box mesh's face at size
  * 3e-6, touching its edge; the face's point left 1.2e-16 from the edge, 3.5e-19 off the cone,
- * where the bar is 1.3e-19; the edge's point 6.5e-20). Cores loaded, solver frame. At most
- * three GJK runs and three exact searches on a segment and eleven point projections, only at
- * such touches.
+ * where the bar is 1.3e-19; the edge's point 6.5e-20). The polytope's point may lie on an edge
+ * (a simplex of two: that edge alone) or a corner (one: that corner). An edge that crosses the
+ * curved core (GJK: intersecting, its witnesses no point of the crossing) gives its point deepest
+ * in the curved shape ({@link deepestOnEdge}): a cylinder's side tangent to a mesh box's bottom
+ * edge (6e-3 rad from the bottom face), its rim crossing the edge 6e-10 deep, whose projections
+ * stalled 1.2e-5 along the edge, 4.7e-7 off the box at size 1.2e6 (issue 16, seed 60). Cores
+ * loaded, solver frame. At most three GJK runs on a segment, three edge searches (80 exact
+ * projections each), three exact searches along a segment ({@link edgeOnRevolution}) and eleven
+ * point projections, only at such touches.
  */
 function faceFeatureStarts(): void {
   lengthInto(pairBInA.translation, 0);
@@ -1069,12 +1075,7 @@ function faceFeatureStarts(): void {
   for (let i = 0; i < edges; i++) {
     const p = edgeCorners[i];
     const q = edgeCorners[i === 2 ? 0 : i + 1];
-    edgeSeg.reset(p, q);
-    gjkLimit[0] = Number.POSITIVE_INFINITY;
-    if (curvedSide === 1) gjkToLimit(edgeGjk, edgeSeg, coreBInA, solvedNormal);
-    else gjkToLimit(edgeGjk, coreA, edgeSeg, solvedNormal);
-    vec3.copy(planeFrom, curvedSide === 1 ? edgeGjk.pointA : edgeGjk.pointB);
-    keepPolytopePoint(side, curvedSide);
+    featureEdge(p, q, side, curvedSide);
     edgeOnRevolution(curvedSide, p, q);
     keepPolytopePoint(side, curvedSide);
   }
@@ -1117,6 +1118,88 @@ function edgeOnRevolution(curvedSide: number, p: Vec3, q: Vec3): void {
     planeFrom.z = p.z + t * (q.z - p.z);
   }
 }
+
+/**
+ * The polytope edge p→q's point nearest the curved shape (GJK of the edge against its core) or,
+ * when the edge crosses the core, its point deepest in the curved shape, offered to the polish's
+ * best pair ({@link keepPolytopePoint}). Solver frame, cores loaded.
+ */
+function featureEdge(p: Vec3, q: Vec3, side: number, curvedSide: number): void {
+  edgeSeg.reset(p, q);
+  gjkLimit[0] = Number.POSITIVE_INFINITY;
+  if (curvedSide === 1) gjkToLimit(edgeGjk, edgeSeg, coreBInA, solvedNormal);
+  else gjkToLimit(edgeGjk, coreA, edgeSeg, solvedNormal);
+  if (edgeGjk.status === GjkStatus.Intersecting) deepestOnEdge(p, q, curvedSide);
+  else vec3.copy(planeFrom, curvedSide === 1 ? edgeGjk.pointA : edgeGjk.pointB);
+  keepPolytopePoint(side, curvedSide);
+}
+
+/** [0] {@link curvedSignedGap}'s answer, solver units. */
+const signedIo = new Float64Array(1);
+const edgeProbe = vec3.create();
+
+/**
+ * signedIo[0] = the signed distance of point `p` (solver frame) from the curved shape on `side`
+ * (its revolution core's exact projection, src/geometry/revolution.ts, less the margin;
+ * negative inside). Cores loaded; the side's core is a solid of revolution.
+ */
+function curvedSignedGap(side: number, p: Vec3): void {
+  const core = side === 1 ? coreB : coreA;
+  const rc = revolutionCore(core.shape) as ConvexShape;
+  const rev = shapeDef(rc.type).revolution as Revolution;
+  rev.dims(revDims, rc);
+  if (side === 1) iso.inverseTransformPoint(snapLocal, pairBInA, p);
+  else toLocalA(snapLocal, p);
+  revolutionDims[0] = revDims[0] * core.scale;
+  revolutionDims[1] = revDims[1] * core.scale;
+  projectRevolutionDims(revProj, rev.kind, snapLocal);
+  signedIo[0] = revProj.distance - core.margin;
+}
+
+/**
+ * planeFrom = the point of segment p→q deepest in the curved shape on `curvedSide`: the least
+ * signed distance, by golden-section search (the signed distance from a convex solid is convex,
+ * so along a segment unimodal; Kiefer 1953). {@link EDGE_SEARCH_STEPS} steps shrink the interval
+ * below the rounding of the parameter. Solver frame, cores loaded.
+ */
+function deepestOnEdge(p: Vec3, q: Vec3, curvedSide: number): void {
+  let lo = 0;
+  let hi = 1;
+  let x1 = hi - GOLDEN * (hi - lo);
+  let x2 = lo + GOLDEN * (hi - lo);
+  vec3.lerp(edgeProbe, p, q, x1);
+  curvedSignedGap(curvedSide, edgeProbe);
+  let f1 = signedIo[0];
+  vec3.lerp(edgeProbe, p, q, x2);
+  curvedSignedGap(curvedSide, edgeProbe);
+  let f2 = signedIo[0];
+  for (let i = 0; i < EDGE_SEARCH_STEPS; i++) {
+    if (f1 <= f2) {
+      hi = x2;
+      x2 = x1;
+      f2 = f1;
+      x1 = hi - GOLDEN * (hi - lo);
+      vec3.lerp(edgeProbe, p, q, x1);
+      curvedSignedGap(curvedSide, edgeProbe);
+      f1 = signedIo[0];
+    } else {
+      lo = x1;
+      x1 = x2;
+      f1 = f2;
+      x2 = lo + GOLDEN * (hi - lo);
+      vec3.lerp(edgeProbe, p, q, x2);
+      curvedSignedGap(curvedSide, edgeProbe);
+      f2 = signedIo[0];
+    }
+  }
+  vec3.lerp(planeFrom, p, q, f1 <= f2 ? x1 : x2);
+}
+
+/** The golden ratio's conjugate (√5 − 1)/2: the interval kept per step of {@link deepestOnEdge}. */
+const GOLDEN = (Math.sqrt(5) - 1) / 2;
+
+/** Steps of {@link deepestOnEdge}: 0.618^80 ≈ 2e-17, below a double's relative rounding. */
+const EDGE_SEARCH_STEPS = 80;
 
 /** planeFrom (a point of the polytope `side`) and its projection onto the curved side, as the polish's best pair when closer. */
 function keepPolytopePoint(side: number, curvedSide: number): void {
