@@ -45,6 +45,7 @@ import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import { copyManifold, makeContact, makeContactManifold } from "./contact.js";
 import { contactConvexConvex, distanceConvexConvex } from "./convex-convex.js";
 import { manifoldFromContact } from "./manifold.js";
+import { TOUCH_BAND } from "./touching.js";
 
 const R = mat3.create();
 const absR = mat3.create();
@@ -780,7 +781,8 @@ const satContact = makeContact();
  * distance 0 and the deepest points of {@link contactCuboidCuboid}'s SAT contact — witness
  * points on the boxes, as its depth and normal are exact (GJK/EPA, asked here before, put a
  * witness 4e5 off a flat box of that size); when the SAT separates them, GJK's closest points
- * (the SAT separation only bounds the gap from below). Returns out.
+ * (the SAT separation only bounds the gap from below), polished within the near-touching band
+ * ({@link polishGapWitnesses}). Returns out.
  */
 export function distanceCuboidCuboid(
   out: DistanceResult,
@@ -795,5 +797,54 @@ export function distanceCuboidCuboid(
     vec3.copy(out.pointB, satContact.pointB);
     return out;
   }
-  return distanceConvexConvex(out, a, b, bInA);
+  distanceConvexConvex(out, a, b, bInA);
+  const t = bInA.translation;
+  const m = Math.max(
+    Math.abs(t.x),
+    Math.abs(t.y),
+    Math.abs(t.z),
+    vec3.length(out.pointA),
+    vec3.length(out.pointB),
+  );
+  if (out.distance <= TOUCH_BAND * m) polishGapWitnesses(out, a, b, bInA);
+  return out;
+}
+
+const polishA = vec3.create();
+const polishB = vec3.create();
+const polishLocal = vec3.create();
+
+/** `p` (in box `a`'s frame) clamped onto the box: its closest point of `a`, into `out`. */
+function clampOnto(out: Vec3, a: Cuboid, p: Vec3): void {
+  const h = a.halfExtents;
+  out.x = Math.min(Math.max(p.x, -h.x), h.x);
+  out.y = Math.min(Math.max(p.y, -h.y), h.y);
+  out.z = Math.min(Math.max(p.z, -h.z), h.z);
+}
+
+/**
+ * A gap the SAT separates but GJK left within the near-touching band (GJK/EPA ends there at the
+ * rounding of the larger box: a box of 5e-5 whose corner touched a box of 20 had its witness on
+ * the large face 1.3e-10 sideways, while the gap was 4e-15; issue 16): the witnesses polished by
+ * alternating exact closest-point projections onto the two boxes (each step never lengthens
+ * |pB − pA|; the clamp onto a box is its closest point), the shortest pair kept, and the
+ * distance made its length. Allocates nothing.
+ */
+function polishGapWitnesses(out: DistanceResult, a: Cuboid, b: Cuboid, bInA: Isometry): void {
+  vec3.copy(polishA, out.pointA);
+  vec3.copy(polishB, out.pointB);
+  let best = vec3.distance(polishA, polishB);
+  for (let i = 0; i < 4; i++) {
+    // pB: the point of B nearest pA (clamped in B's frame); pA: the point of A nearest pB.
+    iso.inverseTransformPoint(polishLocal, bInA, polishA);
+    clampOnto(polishLocal, b, polishLocal);
+    iso.transformPoint(polishB, bInA, polishLocal);
+    clampOnto(polishA, a, polishB);
+    const d = vec3.distance(polishA, polishB);
+    if (!(d < best)) break;
+    best = d;
+    vec3.copy(out.pointA, polishA);
+    vec3.copy(out.pointB, polishB);
+  }
+  out.distance = vec3.distance(out.pointA, out.pointB);
 }
