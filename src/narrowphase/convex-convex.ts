@@ -66,7 +66,6 @@ import {
 import { polytopeFeatureGap, simplexFeatureIo } from "../geometry/simplex-features.js";
 import type { SupportMap } from "../geometry/support.js";
 import { SegmentSupport, TransformedSupport } from "../geometry/support.js";
-import { projectOntoTriangle, type TriangleProjection } from "../geometry/triangle-projection.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
@@ -981,27 +980,6 @@ function projectOnto(out: Vec3, side: number, p: Vec3): void {
     vec3.addScaled(revQ, revProj.point, revProj.normal, core.margin);
     if (side === 1) iso.transformPoint(out, pairBInA, revQ);
     else fromLocalA(out, revQ);
-  } else if (core.shape.type === ShapeType.Triangle) {
-    // A triangle's exact projection from its corner nearest p: GJK from the point blends the far
-    // corners of a triangle 1e9 times the point's distance with weights near 1e-10, its nearest
-    // point then 1e-4 off the triangle (issue 16, a cone of 1e-3 by a triangle of 1e6).
-    if (side === 1) iso.inverseTransformPoint(snapLocal, pairBInA, p);
-    else toLocalA(snapLocal, p);
-    const t = core.shape;
-    const k = core.scale;
-    vec3.scale(triA, t.a, k);
-    vec3.scale(triB, t.b, k);
-    vec3.scale(triC, t.c, k);
-    projectOntoTriangle(triProj, triA, triB, triC, snapLocal);
-    if (!(triProj.distance > core.margin)) {
-      vec3.copy(out, p);
-      projectIo[0] = 0;
-      return;
-    }
-    vec3.sub(revQ, snapLocal, triProj.point);
-    vec3.addScaled(revQ, triProj.point, revQ, core.margin / triProj.distance);
-    if (side === 1) iso.transformPoint(out, pairBInA, revQ);
-    else fromLocalA(out, revQ);
   } else {
     touchPoint.reset(p, p);
     gjkLimit[0] = Number.POSITIVE_INFINITY;
@@ -1027,11 +1005,6 @@ function projectOnto(out: Vec3, side: number, p: Vec3): void {
   lengthInto(revQ, 1);
   projectIo[0] = sizeIo[1];
 }
-
-const triA = vec3.create();
-const triB = vec3.create();
-const triC = vec3.create();
-const triProj: TriangleProjection = { point: vec3.create(), distance: 0, inside: false };
 
 /** [0] the solver's change of units of the last {@link solve}; [1], [2] {@link pointGap}'s answers. */
 const touchIo = new Float64Array(3);
