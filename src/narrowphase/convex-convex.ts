@@ -985,16 +985,7 @@ function supportStarts(): void {
       coreBInA.support(supportStart, supportStart);
     }
     vec3.copy(polishP, supportStart);
-    vec3.copy(centreBest, polishBest);
-    vec3.copy(centreBestQ, polishBestQ);
-    centreIo[0] = polishIo[0];
-    centreIo[1] = polishIo[1];
-    alternateProjections(side, TOUCH_POLISH_ITERATIONS, 1);
-    if (polishIo[0] < centreIo[0]) continue;
-    vec3.copy(polishBest, centreBest);
-    vec3.copy(polishBestQ, centreBestQ);
-    polishIo[0] = centreIo[0];
-    polishIo[1] = centreIo[1];
+    polishFrom(side);
   }
 }
 
@@ -1023,17 +1014,25 @@ function centreStarts(): void {
     if (side === 0) vec3.copy(polishP, pairBInA.translation);
     else if (shiftIo[0] !== 0) vec3.negate(polishP, shiftA);
     else vec3.set(polishP, 0, 0, 0);
-    vec3.copy(centreBest, polishBest);
-    vec3.copy(centreBestQ, polishBestQ);
-    centreIo[0] = polishIo[0];
-    centreIo[1] = polishIo[1];
-    alternateProjections(side, TOUCH_POLISH_ITERATIONS, 1);
-    if (polishIo[0] < centreIo[0]) continue;
-    vec3.copy(polishBest, centreBest);
-    vec3.copy(polishBestQ, centreBestQ);
-    polishIo[0] = centreIo[0];
-    polishIo[1] = centreIo[1];
+    polishFrom(side);
   }
+}
+
+/**
+ * The alternating projections of the polish restarted from polishP (solver frame) on `side`,
+ * their pair kept where it is closer than the best so far, else the best restored. Cores loaded.
+ */
+function polishFrom(side: number): void {
+  vec3.copy(centreBest, polishBest);
+  vec3.copy(centreBestQ, polishBestQ);
+  centreIo[0] = polishIo[0];
+  centreIo[1] = polishIo[1];
+  alternateProjections(side, TOUCH_POLISH_ITERATIONS, 1);
+  if (polishIo[0] < centreIo[0]) return;
+  vec3.copy(polishBest, centreBest);
+  vec3.copy(polishBestQ, centreBestQ);
+  polishIo[0] = centreIo[0];
+  polishIo[1] = centreIo[1];
 }
 
 const planeFrom = vec3.create();
