@@ -1153,6 +1153,71 @@ function checkMaxToi(maxToi: number): void {
 const castBoxA = aabbm.empty();
 const castBoxB = aabbm.empty();
 
+const horizonN = vec3.create();
+const horizonM = vec3.create();
+
+/**
+ * {@link castHorizon} when a shape is a half-space {p : n·p ≤ o} (posed: n and o in the world):
+ * the signed gap of the other shape along n is at most s + r (s its AABB centre's height above
+ * the plane, r its half diagonal) and closes at k = −n·(v_other − v_half); contact needs that
+ * gap ≤ 0, so no meeting after (s + r)/k, and none after time 0 when k ≤ 0 (parallel or opening
+ * motion keeps the gap). Two half-spaces meet at time 0 unless their world normals are exactly
+ * opposite (parallel planes facing apart), when the gap −(o_A + o_B) closes at n_A·(v_A − v_B).
+ * Returns twice the bound (room for rounding), 0 when only time 0 can meet.
+ */
+function halfSpaceHorizon(
+  a: Shape,
+  poseA: Isometry,
+  velocityA: Vec3,
+  b: Shape,
+  poseB: Isometry,
+  velocityB: Vec3,
+): number {
+  const halfA = a.type === ShapeType.HalfSpace;
+  const h = (halfA ? a : b) as HalfSpace;
+  const poseH = halfA ? poseA : poseB;
+  quat.rotate(horizonN, poseH.rotation, h.normal);
+  const o = h.offset + vec3.dot(horizonN, poseH.translation);
+  // Relative velocity of the other shape with respect to the half-space.
+  if (halfA) vec3.sub(horizonM, velocityB, velocityA);
+  else vec3.sub(horizonM, velocityA, velocityB);
+  const k = -vec3.dot(horizonN, horizonM);
+  let bound: number;
+  if (a.type === ShapeType.HalfSpace && b.type === ShapeType.HalfSpace) {
+    const nAx = horizonN.x;
+    const nAy = horizonN.y;
+    const nAz = horizonN.z;
+    quat.rotate(horizonN, poseB.rotation, b.normal);
+    if (!(nAx === -horizonN.x && nAy === -horizonN.y && nAz === -horizonN.z)) return 0;
+    const oB = b.offset + vec3.dot(horizonN, poseB.translation);
+    bound = -(o + oB);
+  } else {
+    const other = halfA ? b : a;
+    aabbShape(castBoxB, other, halfA ? poseB : poseA);
+    const cx = 0.5 * (castBoxB.min.x + castBoxB.max.x);
+    const cy = 0.5 * (castBoxB.min.y + castBoxB.max.y);
+    const cz = 0.5 * (castBoxB.min.z + castBoxB.max.z);
+    const r =
+      0.5 *
+      hypot3(
+        castBoxB.max.x - castBoxB.min.x,
+        castBoxB.max.y - castBoxB.min.y,
+        castBoxB.max.z - castBoxB.min.z,
+      );
+    bound = horizonN.x * cx + horizonN.y * cy + horizonN.z * cz - o + r;
+  }
+  if (!(k > 0) || !(bound > 0)) return 0;
+  const t = (2 * bound) / k;
+  if (!Number.isFinite(t)) {
+    invalidValue(
+      "maxToi",
+      Infinity,
+      "must be finite for this motion of a half-space (no finite horizon)",
+    );
+  }
+  return t;
+}
+
 /**
  * The search horizon for an unbounded `maxToi` (Infinity, as `raycast` and the world's rays
  * accept): a finite time after which the shapes cannot meet. Their world AABBs' bounding
@@ -1160,8 +1225,7 @@ const castBoxB = aabbm.empty();
  * v = vB − vA; contact needs |cB − cA + v·t| ≤ rA + rB, which holds for no t beyond the larger
  * root of that quadratic (Ericson 2005, §5.5.3, moving spheres). Returns 0 when that time is
  * past or never comes (then only time 0 is searched) and twice the root otherwise (room for the
- * rounding of the spheres). Throws `CollideError` naming `maxToi` when a shape is unbounded (a
- * half-space: no finite horizon).
+ * rounding of the spheres). With a half-space, {@link halfSpaceHorizon}.
  */
 function castHorizon(
   a: Shape,
@@ -1196,7 +1260,7 @@ function castHorizon(
   const dy = by - ay;
   const dz = bz - az;
   if (!(Number.isFinite(r) && Number.isFinite(dx) && Number.isFinite(dy) && Number.isFinite(dz))) {
-    invalidValue("maxToi", Infinity, "must be finite when a shape is unbounded (a half-space)");
+    return halfSpaceHorizon(a, poseA, velocityA, b, poseB, velocityB);
   }
   const vx = velocityB.x - velocityA.x;
   const vy = velocityB.y - velocityA.y;
