@@ -12,9 +12,13 @@
  * 2. The incident edge is the other shape's edge most anti-parallel to the reference normal.
  * 3. The incident edge is clipped to the reference edge's slab (the two side lines through the
  *    reference edge's end points, perpendicular to it), giving at most 2 points.
- * 4. Each point p is measured against the reference edge's line: separation
- *    s = n_ref·(p − v_ref) − r_ref − r_inc; the reference-side witness is p projected on the line
- *    and pushed out by r_ref, the incident witness is p pushed in by r_inc. Points with
+ * 4. A rounded incident edge (capsule, rounded polygon) not parallel to the reference edge
+ *    (sine above MANIFOLD_PARALLEL_SIN) touches at one point: the single contact. Each point p is
+ *    measured against the reference edge's line: separation s = n_ref·(p − v_ref) − r_ref − t,
+ *    t the distance along −n_ref from p to the incident rounded surface (r_inc / cos θ, or on an
+ *    end's arc; r_inc where −n_ref is the core's own normal there); the reference-side witness is
+ *    p projected on the line and pushed out by r_ref, the incident witness p moved by t along
+ *    −n_ref, so both lie on their surfaces (docs/FORMATS.md). Points with
  *    s > prediction + plane tolerance (min(MANIFOLD_TOLERANCE, MANIFOLD_RELATIVE_TOLERANCE ×
  *    the reference edge's length)) are dropped; if none remains the manifold is the single contact.
  *
@@ -24,6 +28,7 @@
  */
 import {
   MANIFOLD_FEATURE_COS,
+  MANIFOLD_PARALLEL_SIN,
   MANIFOLD_RELATIVE_TOLERANCE,
   MANIFOLD_TOLERANCE,
 } from "../constants.js";
@@ -158,6 +163,15 @@ export function manifoldCores(
   }
   const rRef = ref.radius;
   const rInc = inc.radius;
+  // A rounded incident edge leaning on the reference edge touches it at one point (the given
+  // contact); a parallel one (sine of the angle ≤ MANIFOLD_PARALLEL_SIN) gives two, each moved
+  // out to where the line along −n_ref leaves the rounded edge (r / cos θ, or on an end's arc).
+  const ex = w2x - w1x;
+  const ey = w2y - w1y;
+  const eLen = Math.sqrt(ex * ex + ey * ey);
+  const cosInc = -(inc.normals[2 * ii] * rnx + inc.normals[2 * ii + 1] * rny);
+  if (rInc > 0 && !(cosInc * cosInc >= 1 - MANIFOLD_PARALLEL_SIN * MANIFOLD_PARALLEL_SIN))
+    return single(out, c);
   const tol = Math.min(MANIFOLD_TOLERANCE, MANIFOLD_RELATIVE_TOLERANCE * len);
   const baseId = ((refIsB ? 4096 : 0) + ri) * 4096 + ii;
   let count = 0;
@@ -167,12 +181,28 @@ export function manifoldCores(
     const px = s === 0 ? w1x : s === 1 ? w2x : w1x + (w2x - w1x) * s;
     const py = s === 0 ? w1y : s === 1 ? w2y : w1y + (w2y - w1y) * s;
     const h = (px - v1x) * rnx + (py - v1y) * rny;
-    const sep = h - rRef - rInc;
+    // t: distance along u = −n_ref from p to the rounded incident edge's surface, r_inc / cos θ
+    // where the exit's foot stays on the edge, else where the line leaves the end's arc (the
+    // root of |p + t·u − w| = r_inc). Inline: a call with double arguments boxes them.
+    let t = 0;
+    if (rInc > 0) {
+      t = rInc / cosInc;
+      const f =
+        eLen > 0 ? ((px - w1x) * ex + (py - w1y) * ey - t * (rnx * ex + rny * ey)) / eLen : 0;
+      if (eLen > 0 && (f < 0 || f > eLen)) {
+        const dx = px - (f < 0 ? w1x : w2x);
+        const dy = py - (f < 0 ? w1y : w2y);
+        const bu = -(dx * rnx + dy * rny);
+        const disc = bu * bu - (dx * dx + dy * dy) + rInc * rInc;
+        t = disc > 0 ? Math.max(rInc, -bu + Math.sqrt(disc)) : rInc;
+      } else if (!(eLen > 0)) t = rInc;
+    }
+    const sep = h - rRef - t;
     if (sep > prediction + tol) continue;
     const refX = px - (h - rRef) * rnx;
     const refY = py - (h - rRef) * rny;
-    const incX = px - rInc * rnx;
-    const incY = py - rInc * rny;
+    const incX = px - t * rnx;
+    const incY = py - t * rny;
     const p = out.points[count++];
     if (refIsB) {
       p.pointA.x = incX;
