@@ -431,6 +431,9 @@ const FACE_DEPTH_SLACK = 2 ** -40;
 /** {@link faceWitnesses}' last pair, unconverged, kept within this many times its slack of the shapes. */
 const FACE_NEAR_SLACK = 8;
 
+/** {@link faceWitnesses}' unconverged pair taken onto the shapes within this fraction of the witnesses' sideways offset. */
+const FACE_FALLBACK = 2 ** -20;
+
 /** Alternating projections of {@link faceWitnesses}, at most. */
 const FACE_ITERATIONS = 48;
 
@@ -567,7 +570,20 @@ function faceWitnesses(k: number): void {
   coreB.margin = mB;
   // Not converged: the last pair kept where both are within the touching tolerance of their
   // shapes (a cone's rim just touching a box's edge, the pair of 1e-6 at 30).
-  if (!found && !(Math.max(offA, offB) <= FACE_NEAR_SLACK * on)) return;
+  if (!found && !(Math.max(offA, offB) <= FACE_NEAR_SLACK * on)) {
+    // The features do not overlap seen along the normal by a sliver against the witnesses'
+    // sideways offset: each taken onto its shape, B's, then A's opposite it.
+    if (!(Math.max(offA, offB) <= FACE_FALLBACK * lateral * k)) return;
+    coreA.margin = 0;
+    coreB.margin = 0;
+    projectOnto(faceQ, 1, faceY);
+    vec3.copy(faceY, faceQ);
+    vec3.addScaled(faceX, faceY, n, -gk);
+    projectOnto(faceQ, 0, faceX);
+    vec3.copy(faceX, faceQ);
+    coreA.margin = mA;
+    coreB.margin = mB;
+  }
   // Off the cores onto the surfaces.
   vec3.addScaled(faceX, faceX, n, mA);
   vec3.addScaled(faceY, faceY, n, -mB);

@@ -82,3 +82,81 @@ describe("a small shape penetrating a large triangle: the witnesses face each ot
           expect(Math.hypot(...sub(ps, center))).toBeLessThanOrEqual(Math.hypot(0.5, 0.3) + 1e-12);
         });
 });
+
+/**
+ * The notes' cases at a large triangle's corner (session 24): a cone of 44 and a cylinder of 109
+ * across the corner of triangles of 1.6e5 and 2e5 at depths 12.8 and 64.6. Along the face normal
+ * the small shape's deepest feature lies a sliver (8e-6, 3.6e-6) outside the triangle seen along
+ * the normal, so no exactly facing pair exists there; the witnesses were the triangle's far corner
+ * (1.6e5 and 68 off) and are now each on its shape, facing to 1e-9 of the triangle's size.
+ */
+const cornerCases = [
+  {
+    a: {
+      type: "triangle",
+      a: [0, 0, 0] as V,
+      b: [-93854.73358907085, -123898.89760422354, 40349.36423385749] as V,
+      c: [-56525.86914243875, 137041.68267406052, 63851.36819933145] as V,
+    },
+    b: {
+      type: "cone",
+      center: [-3.239877368789166, -2.466038692044094, -1.3456048958469182],
+      halfHeight: 44.5672931401494,
+      radius: 31.19710519810458,
+      rotation: [
+        0.35693824550265935, 0.9218033618370125, 0.14901338833633146, -0.02585848216718712,
+      ],
+    },
+    size: 2e5,
+    bound: Math.hypot(44.5672931401494, 31.19710519810458),
+  },
+  {
+    a: {
+      type: "triangle",
+      a: [0, 0, 0] as V,
+      b: [51958.97211108473, 12932.27423447029, -85224.00838788733] as V,
+      c: [112893.87468181751, -44154.85218568811, 190978.09283677457] as V,
+    },
+    b: {
+      type: "cylinder",
+      center: [-21.725849638256477, -37.569622377470296, 28.880001937046472],
+      halfHeight: 109.0416486519273,
+      radius: 65.42498919115639,
+      rotation: [0.32032322006869235, 0.3971068200210089, 0.5087375577758717, -0.6934589428984731],
+    },
+    size: 2.3e5,
+    bound: Math.hypot(109.0416486519273, 65.42498919115639),
+  },
+];
+
+describe("a shape across a large triangle's corner: the witnesses face each other", () => {
+  for (const [i, k] of cornerCases.entries())
+    for (const asConvex of [false, true])
+      it(`case ${i}${asConvex ? ", the triangle as a convex" : ""}`, () => {
+        const t = k.a;
+        const a = asConvex ? { type: "convex", points: [t.a, t.b, t.c] } : t;
+        const c = answerQuery({ op: "contact", a, b: k.b }) as {
+          distance: number;
+          normal: V;
+          pointA: V;
+          pointB: V;
+        };
+        const miss = sub(
+          sub(c.pointB, c.pointA),
+          c.normal.map((x) => x * c.distance),
+        );
+        expect(Math.hypot(...miss)).toBeLessThanOrEqual(1e-9 * k.size);
+        const n = cross(sub(t.b, t.a), sub(t.c, t.a));
+        const len = Math.hypot(...n);
+        expect(Math.abs(dot(c.pointA, n)) / len).toBeLessThanOrEqual(1e-12 * k.size);
+        const corners = [t.a, t.b, t.c];
+        for (let j = 0; j < 3; j++) {
+          const u = corners[j];
+          const v = corners[(j + 1) % 3];
+          expect(dot(cross(sub(v, u), sub(c.pointA, u)), n) / len).toBeGreaterThanOrEqual(
+            -1e-9 * k.size * k.size,
+          );
+        }
+        expect(Math.hypot(...sub(c.pointB, k.b.center))).toBeLessThanOrEqual(k.bound * (1 + 1e-12));
+      });
+});
