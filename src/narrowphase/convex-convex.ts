@@ -1361,7 +1361,7 @@ const TOUCH_POLISH_STALLS = 3;
 function projectOnto(out: Vec3, side: number, p: Vec3): void {
   const core = side === 1 ? coreB : coreA;
   const rc = revolutionCore(core.shape);
-  if (triangleCore(core.shape, core.scale)) {
+  if (triangleCore(side)) {
     if (side === 1) iso.inverseTransformPoint(snapLocal, pairBInA, p);
     else toLocalA(snapLocal, p);
     closestPointOnTriangle(revQ, snapLocal, projTa, projTb, projTc);
@@ -1373,7 +1373,11 @@ function projectOnto(out: Vec3, side: number, p: Vec3): void {
       projectIo[0] = 0;
       return;
     }
-    vec3.addScaled(revQ, revQ, projTa, core.margin / d);
+    // Written out: a double passed to a call V8 keeps out of line of this large routine is boxed.
+    const f = core.margin / d;
+    revQ.x += projTa.x * f;
+    revQ.y += projTa.y * f;
+    revQ.z += projTa.z * f;
     if (side === 1) iso.transformPoint(out, pairBInA, revQ);
     else fromLocalA(out, revQ);
   } else if (rc !== null) {
@@ -1390,7 +1394,10 @@ function projectOnto(out: Vec3, side: number, p: Vec3): void {
       projectIo[0] = 0;
       return;
     }
-    vec3.addScaled(revQ, revProj.point, revProj.normal, core.margin);
+    const m = core.margin;
+    revQ.x = revProj.point.x + revProj.normal.x * m;
+    revQ.y = revProj.point.y + revProj.normal.y * m;
+    revQ.z = revProj.point.z + revProj.normal.z * m;
     if (side === 1) iso.transformPoint(out, pairBInA, revQ);
     else fromLocalA(out, revQ);
   } else {
@@ -1412,7 +1419,10 @@ function projectOnto(out: Vec3, side: number, p: Vec3): void {
       projectIo[0] = 0;
       return;
     }
-    vec3.addScaled(out, c, revQ, core.margin / d);
+    const f = core.margin / d;
+    out.x = c.x + revQ.x * f;
+    out.y = c.y + revQ.y * f;
+    out.z = c.z + revQ.z * f;
   }
   vec3.sub(revQ, out, p);
   lengthInto(revQ, 1);
@@ -1424,10 +1434,15 @@ const projTb = vec3.create();
 const projTc = vec3.create();
 
 /**
- * True when the core of `s` is a triangle (a triangle, a flat hull of 3 corners, bare or
- * rounded), its corners then in projTa, projTb, projTc (local frame, times `scale`).
+ * True when the core on `side` (0 A, 1 B) is a triangle (a triangle, a flat hull of 3 corners,
+ * bare or rounded), its corners then in projTa, projTb, projTc (local frame, times its scale).
+ * The side, not the shape and scale, is passed: a double passed to a call V8 keeps out of line
+ * is boxed (7 KB per step of the mesh bodies' steady step). Cores loaded.
  */
-function triangleCore(s: ConvexShape, scale: number): boolean {
+function triangleCore(side: number): boolean {
+  const core = side === 1 ? coreB : coreA;
+  const s = core.shape;
+  const scale = core.scale;
   if (s.type === ShapeType.Triangle) {
     vec3.scale(projTa, s.a, scale);
     vec3.scale(projTb, s.b, scale);
@@ -3589,14 +3604,16 @@ function satDepth(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
   const eb = pb.edgeCount(b);
   for (let i = 0; i < ea; i++) {
     pa.edgeDirection(edgeA, a, i);
-    const la = vec3.lengthSq(edgeA);
+    // Squared lengths written out: vec3.lengthSq left out of line here returned boxed doubles
+    // (26 KB per step of the mesh bodies' steady step).
+    const la = edgeA.x * edgeA.x + edgeA.y * edgeA.y + edgeA.z * edgeA.z;
     for (let j = 0; j < eb; j++) {
       pb.edgeDirection(edgeB, b, j);
       quat.rotate(edgeB, bInA.rotation, edgeB);
       vec3.cross(cross, edgeA, edgeB);
-      if (!(vec3.lengthSq(cross) > SAT_PARALLEL_EDGE_TOLERANCE * la * vec3.lengthSq(edgeB))) {
-        continue;
-      }
+      const lc = cross.x * cross.x + cross.y * cross.y + cross.z * cross.z;
+      const lb = edgeB.x * edgeB.x + edgeB.y * edgeB.y + edgeB.z * edgeB.z;
+      if (!(lc > SAT_PARALLEL_EDGE_TOLERANCE * la * lb)) continue;
       tryAxis(cross);
     }
   }

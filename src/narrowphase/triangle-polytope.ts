@@ -849,7 +849,8 @@ function penetrationWitnesses(): void {
   best[4] -= nx;
   best[5] -= ny;
   best[6] -= nz;
-  facingWitnesses(d);
+  facingIo[0] = d;
+  facingWitnesses();
 }
 
 const facingP = vec3.create();
@@ -857,6 +858,13 @@ const facingQ = vec3.create();
 const facingA = vec3.create();
 const facingB = vec3.create();
 const facingC = vec3.create();
+
+/**
+ * [0] the depth for {@link facingWitnesses}, [1] its tolerance for {@link onTriangle} and
+ * {@link insideB}: read from here, not passed, so that no double is boxed across a call V8 keeps
+ * out of line (the mesh bodies' steady step allocated 52 KB per step when they were arguments).
+ */
+const facingIo = new Float64Array(2);
 
 /** Distance of a moved witness from its shape, in ulps of the local frame, taken for on it. */
 const FACING_ULPS = 8;
@@ -870,7 +878,8 @@ const FACING_ULPS = 8;
  * when inside the polytope (within {@link FACING_ULPS} of the frame); both stay on their
  * supporting planes.
  */
-function facingWitnesses(d: number): void {
+function facingWitnesses(): void {
+  const d = facingIo[0];
   const nx = sat[1];
   const ny = sat[2];
   const nz = sat[3];
@@ -879,6 +888,7 @@ function facingWitnesses(d: number): void {
   const dz = best[6] - best[3];
   const t = dx * nx + dy * ny + dz * nz;
   const tol = FACING_ULPS * EPS * frame[0];
+  facingIo[1] = tol;
   const lx = dx - t * nx;
   const ly = dy - t * ny;
   const lz = dz - t * nz;
@@ -887,7 +897,7 @@ function facingWitnesses(d: number): void {
   facingP.x = best[4] + d * nx;
   facingP.y = best[5] + d * ny;
   facingP.z = best[6] + d * nz;
-  if (onTriangle(av, 0, facingP, tol)) {
+  if (onTriangle(av, 0, facingP)) {
     best[1] = facingP.x;
     best[2] = facingP.y;
     best[3] = facingP.z;
@@ -896,15 +906,16 @@ function facingWitnesses(d: number): void {
   facingP.x = best[1] - d * nx;
   facingP.y = best[2] - d * ny;
   facingP.z = best[3] - d * nz;
-  if (bvCount === 3 ? onTriangle(bv, 0, facingP, tol) : insideB(facingP, tol)) {
+  if (bvCount === 3 ? onTriangle(bv, 0, facingP) : insideB(facingP)) {
     best[4] = facingP.x;
     best[5] = facingP.y;
     best[6] = facingP.z;
   }
 }
 
-/** True when p lies within `tol` of the triangle of corners v[o..o+8]. */
-function onTriangle(v: Float64Array, o: number, p: Vec3, tol: number): boolean {
+/** True when p lies within facingIo[1] of the triangle of corners v[o..o+8]. */
+function onTriangle(v: Float64Array, o: number, p: Vec3): boolean {
+  const tol = facingIo[1];
   vec3.set(facingA, v[o], v[o + 1], v[o + 2]);
   vec3.set(facingB, v[o + 3], v[o + 4], v[o + 5]);
   vec3.set(facingC, v[o + 6], v[o + 7], v[o + 8]);
@@ -915,8 +926,9 @@ function onTriangle(v: Float64Array, o: number, p: Vec3, tol: number): boolean {
   return x * x + y * y + z * z <= tol * tol;
 }
 
-/** True when p lies within `tol` inside every face plane of the polytope B (local frame). */
-function insideB(p: Vec3, tol: number): boolean {
+/** True when p lies within facingIo[1] inside every face plane of the polytope B (local frame). */
+function insideB(p: Vec3): boolean {
+  const tol = facingIo[1];
   for (let f = 0; f < bfCount; f++) {
     const v = 3 * bFaceVertices[bFaceOffsets[f]];
     const fx = bn[3 * f];
