@@ -33,7 +33,6 @@ import {
   SAT_PARALLEL_EDGE_TOLERANCE,
   TOUCH_TOLERANCE,
 } from "../constants.js";
-import { closestPointOnTriangle } from "../geometry/closest-point.js";
 import {
   EpaStatus,
   epa,
@@ -431,9 +430,6 @@ const FACE_DEPTH_SLACK = 2 ** -40;
 /** {@link faceWitnesses}' last pair, unconverged, kept within this many times its slack of the shapes. */
 const FACE_NEAR_SLACK = 8;
 
-/** {@link faceWitnesses}' unconverged pair taken onto the shapes within this fraction of the witnesses' sideways offset. */
-const FACE_FALLBACK = 2 ** -20;
-
 /** Alternating projections of {@link faceWitnesses}, at most. */
 const FACE_ITERATIONS = 48;
 
@@ -570,20 +566,7 @@ function faceWitnesses(k: number): void {
   coreB.margin = mB;
   // Not converged: the last pair kept where both are within the touching tolerance of their
   // shapes (a cone's rim just touching a box's edge, the pair of 1e-6 at 30).
-  if (!found && !(Math.max(offA, offB) <= FACE_NEAR_SLACK * on)) {
-    // The features do not overlap seen along the normal by a sliver against the witnesses'
-    // sideways offset: each taken onto its shape, B's, then A's opposite it.
-    if (!(Math.max(offA, offB) <= FACE_FALLBACK * lateral * k)) return;
-    coreA.margin = 0;
-    coreB.margin = 0;
-    projectOnto(faceQ, 1, faceY);
-    vec3.copy(faceY, faceQ);
-    vec3.addScaled(faceX, faceY, n, -gk);
-    projectOnto(faceQ, 0, faceX);
-    vec3.copy(faceX, faceQ);
-    coreA.margin = mA;
-    coreB.margin = mB;
-  }
+  if (!found && !(Math.max(offA, offB) <= FACE_NEAR_SLACK * on)) return;
   // Off the cores onto the surfaces.
   vec3.addScaled(faceX, faceX, n, mA);
   vec3.addScaled(faceY, faceY, n, -mB);
@@ -1353,34 +1336,12 @@ const TOUCH_POLISH_STALLS = 3;
 /**
  * out = the point of the shape on `side` (0 A, 1 B, with its margin) nearest to p, solver frame,
  * and projectIo[0] its distance from p (p itself and 0 inside): a cylinder's or cone's exact
- * projection, a triangle's exact nearest point ({@link closestPointOnTriangle}: GJK from a point
- * on a large triangle's plane stops at its tolerance, 6e-7 off a triangle of 1e3, and
- * {@link faceWitnesses} then left a cone's witness opposite the triangle's far corner), else GJK
- * from the point to the core. Cores loaded.
+ * projection, else GJK from the point to the core. Cores loaded.
  */
 function projectOnto(out: Vec3, side: number, p: Vec3): void {
   const core = side === 1 ? coreB : coreA;
   const rc = revolutionCore(core.shape);
-  if (triangleCore(side)) {
-    if (side === 1) iso.inverseTransformPoint(snapLocal, pairBInA, p);
-    else toLocalA(snapLocal, p);
-    closestPointOnTriangle(revQ, snapLocal, projTa, projTb, projTc);
-    vec3.sub(projTa, snapLocal, revQ);
-    lengthInto(projTa, 1);
-    const d = sizeIo[1];
-    if (!(d > core.margin)) {
-      vec3.copy(out, p);
-      projectIo[0] = 0;
-      return;
-    }
-    // Written out: a double passed to a call V8 keeps out of line of this large routine is boxed.
-    const f = core.margin / d;
-    revQ.x += projTa.x * f;
-    revQ.y += projTa.y * f;
-    revQ.z += projTa.z * f;
-    if (side === 1) iso.transformPoint(out, pairBInA, revQ);
-    else fromLocalA(out, revQ);
-  } else if (rc !== null) {
+  if (rc !== null) {
     const rev = shapeDef(rc.type).revolution as Revolution;
     rev.dims(revDims, rc);
     if (side === 1) iso.inverseTransformPoint(snapLocal, pairBInA, p);
@@ -1427,40 +1388,6 @@ function projectOnto(out: Vec3, side: number, p: Vec3): void {
   vec3.sub(revQ, out, p);
   lengthInto(revQ, 1);
   projectIo[0] = sizeIo[1];
-}
-
-const projTa = vec3.create();
-const projTb = vec3.create();
-const projTc = vec3.create();
-
-/**
- * True when the core on `side` (0 A, 1 B) is a triangle (a triangle, a flat hull of 3 corners,
- * bare or rounded), its corners then in projTa, projTb, projTc (local frame, times its scale).
- * The side, not the shape and scale, is passed: a double passed to a call V8 keeps out of line
- * is boxed (7 KB per step of the mesh bodies' steady step). Cores loaded.
- */
-function triangleCore(side: number): boolean {
-  const core = side === 1 ? coreB : coreA;
-  const s = core.shape;
-  const scale = core.scale;
-  if (s.type === ShapeType.Triangle) {
-    vec3.scale(projTa, s.a, scale);
-    vec3.scale(projTb, s.b, scale);
-    vec3.scale(projTc, s.c, scale);
-    return true;
-  }
-  const hull =
-    s.type === ShapeType.ConvexPolyhedron
-      ? s
-      : s.type === ShapeType.RoundedConvexPolyhedron
-        ? s.core
-        : null;
-  if (hull === null || hull.vertexCount !== 3) return false;
-  const v = hull.vertices;
-  vec3.set(projTa, v[0] * scale, v[1] * scale, v[2] * scale);
-  vec3.set(projTb, v[3] * scale, v[4] * scale, v[5] * scale);
-  vec3.set(projTc, v[6] * scale, v[7] * scale, v[8] * scale);
-  return true;
 }
 
 /** [0] the solver's change of units of the last {@link solve}; [1], [2] {@link pointGap}'s answers. */
