@@ -78,9 +78,12 @@ const SPHERE_BOX_APP_MAX_BYTES = 17_400;
  * queries' far-triangle frame, the frustum tests' argument checks, the witness seating and
  * polytope feature-gap mends, the exact orientation predicates certifying a shared point, the
  * rounded manifold points' exits, the triangle gap's normal by separation, the curved margin
- * polish, SAT checking small polytope depths).
+ * polish, SAT checking small polytope depths); 286.6 kB after the session-24 merges (witnesses
+ * facing each other across the normal, a curved pair's flat-feature separation and normal, edge
+ * searches of the touch polish, the box–box gap polish, the half-space cast's rebased plane and
+ * unbounded horizon, the 2D canonical order and rounded manifold exits).
  */
-const SPHERE_BOX_MAIN_APP_MAX_BYTES = 280_000;
+const SPHERE_BOX_MAIN_APP_MAX_BYTES = 290_000;
 
 const SPHERE_BOX_APP = `
 import {
