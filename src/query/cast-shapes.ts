@@ -1153,6 +1153,18 @@ function checkMaxToi(maxToi: number): void {
 const castBoxA = aabbm.empty();
 const castBoxB = aabbm.empty();
 
+/** [0..2] the centre and [3] the half diagonal of a box, by {@link boxSphere}. */
+const boxSphereIo = new Float64Array(4);
+
+/** boxSphereIo = the bounding sphere of an AABB: its centre and half its diagonal (scene units). */
+function boxSphere(box: aabbm.Aabb): void {
+  boxSphereIo[0] = 0.5 * (box.min.x + box.max.x);
+  boxSphereIo[1] = 0.5 * (box.min.y + box.max.y);
+  boxSphereIo[2] = 0.5 * (box.min.z + box.max.z);
+  boxSphereIo[3] =
+    0.5 * hypot3(box.max.x - box.min.x, box.max.y - box.min.y, box.max.z - box.min.z);
+}
+
 const horizonN = vec3.create();
 const horizonM = vec3.create();
 
@@ -1192,19 +1204,14 @@ function halfSpaceHorizon(
     const oB = b.offset + vec3.dot(horizonN, poseB.translation);
     bound = -(o + oB);
   } else {
-    const other = halfA ? b : a;
-    aabbShape(castBoxB, other, halfA ? poseB : poseA);
-    const cx = 0.5 * (castBoxB.min.x + castBoxB.max.x);
-    const cy = 0.5 * (castBoxB.min.y + castBoxB.max.y);
-    const cz = 0.5 * (castBoxB.min.z + castBoxB.max.z);
-    const r =
-      0.5 *
-      hypot3(
-        castBoxB.max.x - castBoxB.min.x,
-        castBoxB.max.y - castBoxB.min.y,
-        castBoxB.max.z - castBoxB.min.z,
-      );
-    bound = horizonN.x * cx + horizonN.y * cy + horizonN.z * cz - o + r;
+    // The other shape's world box, as castHorizon measured it.
+    boxSphere(halfA ? castBoxB : castBoxA);
+    bound =
+      horizonN.x * boxSphereIo[0] +
+      horizonN.y * boxSphereIo[1] +
+      horizonN.z * boxSphereIo[2] -
+      o +
+      boxSphereIo[3];
   }
   if (!(k > 0) || !(bound > 0)) return 0;
   const t = (2 * bound) / k;
@@ -1237,28 +1244,16 @@ function castHorizon(
 ): number {
   aabbShape(castBoxA, a, poseA);
   aabbShape(castBoxB, b, poseB);
-  const ax = 0.5 * (castBoxA.min.x + castBoxA.max.x);
-  const ay = 0.5 * (castBoxA.min.y + castBoxA.max.y);
-  const az = 0.5 * (castBoxA.min.z + castBoxA.max.z);
-  const bx = 0.5 * (castBoxB.min.x + castBoxB.max.x);
-  const by = 0.5 * (castBoxB.min.y + castBoxB.max.y);
-  const bz = 0.5 * (castBoxB.min.z + castBoxB.max.z);
-  const r =
-    0.5 *
-      hypot3(
-        castBoxA.max.x - castBoxA.min.x,
-        castBoxA.max.y - castBoxA.min.y,
-        castBoxA.max.z - castBoxA.min.z,
-      ) +
-    0.5 *
-      hypot3(
-        castBoxB.max.x - castBoxB.min.x,
-        castBoxB.max.y - castBoxB.min.y,
-        castBoxB.max.z - castBoxB.min.z,
-      );
-  const dx = bx - ax;
-  const dy = by - ay;
-  const dz = bz - az;
+  boxSphere(castBoxA);
+  const ax = boxSphereIo[0];
+  const ay = boxSphereIo[1];
+  const az = boxSphereIo[2];
+  const rA = boxSphereIo[3];
+  boxSphere(castBoxB);
+  const r = rA + boxSphereIo[3];
+  const dx = boxSphereIo[0] - ax;
+  const dy = boxSphereIo[1] - ay;
+  const dz = boxSphereIo[2] - az;
   if (!(Number.isFinite(r) && Number.isFinite(dx) && Number.isFinite(dy) && Number.isFinite(dz))) {
     return halfSpaceHorizon(a, poseA, velocityA, b, poseB, velocityB);
   }
