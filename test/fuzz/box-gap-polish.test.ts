@@ -12,6 +12,7 @@
  */
 import fc from "fast-check";
 import { describe, it } from "vitest";
+import { rotateVec } from "../support/quat.js";
 import {
   expectPassesBothOrders,
   loadCases,
@@ -21,19 +22,6 @@ import {
 
 type Q = [number, number, number, number];
 type V3 = [number, number, number];
-
-/** v rotated by unit quaternion q = [x, y, z, w]. */
-function rotate(q: Q, v: V3): V3 {
-  const [x, y, z, w] = q;
-  const tx = 2 * (y * v[2] - z * v[1]);
-  const ty = 2 * (z * v[0] - x * v[2]);
-  const tz = 2 * (x * v[1] - y * v[0]);
-  return [
-    v[0] + w * tx + (y * tz - z * ty),
-    v[1] + w * ty + (z * tx - x * tz),
-    v[2] + w * tz + (x * ty - y * tx),
-  ];
-}
 
 describe("a small box's corner on a large box's face (curved-touching, s24)", () => {
   const cases = loadCases("./box-gap-polish.cases.json");
@@ -68,13 +56,13 @@ describe("a small box's corner on a large box's face (curved-touching, s24)", ()
           const HB = hB.map((c) => c * L) as V3;
           const HA = hA.map((c) => c * s) as V3;
           const cB: V3 = [-0.7 * L, -0.8 * L, -0.2 * L];
-          const n = rotate(qB, [0, 0, 1]);
+          const n = rotateVec(qB, [0, 0, 1]);
           const local: V3 = [uv[0] * 0.5 * HB[0], uv[1] * 0.5 * HB[1], HB[2]];
-          const r = rotate(qB, local);
+          const r = rotateVec(qB, local);
           const p = [cB[0] + r[0], cB[1] + r[1], cB[2] + r[2]];
           // A's corner deepest along −n (its local frame), placed a gap of s·2^-gapExp above p.
-          const nA = rotate([-qA[0], -qA[1], -qA[2], qA[3]], n);
-          const corner = rotate(qA, [
+          const nA = rotateVec([-qA[0], -qA[1], -qA[2], qA[3]], n);
+          const corner = rotateVec(qA, [
             nA[0] > 0 ? -HA[0] : HA[0],
             nA[1] > 0 ? -HA[1] : HA[1],
             nA[2] > 0 ? -HA[2] : HA[2],

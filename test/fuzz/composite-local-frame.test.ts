@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { checkScene } from "../../src/io/check.js";
 import { answerQuery } from "../../src/io/query.js";
 import { parseScene } from "../../src/io/scene.js";
+import { rotateVec } from "../support/quat.js";
 import type { V } from "./oracle-shapes.js";
 
 type ContactJson = { distance: number; normal: V; pointA: V; pointB: V } | null;
@@ -20,17 +21,6 @@ const sub = (a: V, b: V): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const add = (a: V, b: V): V => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 const scale = (a: V, s: number): V => [a[0] * s, a[1] * s, a[2] * s];
 const norm = (a: V) => Math.hypot(a[0], a[1], a[2]);
-
-/** Rotates v by the unit quaternion q = [x, y, z, w]. */
-function rotate(q: number[], v: V): V {
-  const [x, y, z, w] = q;
-  const t: V = [2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])];
-  return [
-    v[0] + w * t[0] + (y * t[2] - z * t[1]),
-    v[1] + w * t[1] + (z * t[0] - x * t[2]),
-    v[2] + w * t[2] + (x * t[1] - y * t[0]),
-  ];
-}
 
 /** Distance from p to the box [lo, hi] (0 inside). */
 function pointBoxDistance(p: V, lo: V, hi: V): number {
@@ -104,8 +94,8 @@ describe("issue 16, composites far from the origin: the query's local frame", ()
     let best = Infinity;
     for (const c of compound.children) {
       const q = (c as { rotation?: number[] }).rotation ?? [0, 0, 0, 1];
-      const a = add(rotate(q, c.shape.a as V), c.position as V);
-      const b = add(rotate(q, c.shape.b as V), c.position as V);
+      const a = add(rotateVec(q, c.shape.a as V), c.position as V);
+      const b = add(rotateVec(q, c.shape.b as V), c.position as V);
       best = Math.min(best, segmentBoxDistance(a, b, lo, hi) - c.shape.radius);
     }
     return best;

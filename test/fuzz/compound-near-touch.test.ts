@@ -14,6 +14,7 @@ import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
 import { parseShape } from "../../src/io/shapes-json.js";
 import { CollisionWorld } from "../../src/world/collision-world.js";
+import { unrotateVec } from "../support/quat.js";
 
 type V = [number, number, number];
 type Q = [number, number, number, number];
@@ -22,19 +23,6 @@ type DistanceJson = { distance: number; pointA: V; pointB: V };
 
 const EPS = Number.EPSILON;
 const sub = (a: V, b: V): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-
-/** v rotated by the inverse of unit quaternion q (x, y, z, w), written out. */
-function unrotate(q: Q, v: V): V {
-  const [x, y, z, w] = [-q[0], -q[1], -q[2], q[3]];
-  const tx = 2 * (y * v[2] - z * v[1]);
-  const ty = 2 * (z * v[0] - x * v[2]);
-  const tz = 2 * (x * v[1] - y * v[0]);
-  return [
-    v[0] + w * tx + (y * tz - z * ty),
-    v[1] + w * ty + (z * tx - x * tz),
-    v[2] + w * tz + (x * ty - y * tx),
-  ];
-}
 
 /** The world's verdict at prediction 0 for two JSON shapes. */
 function worldTouching(a: unknown, b: unknown): boolean {
@@ -98,8 +86,8 @@ describe("issue 16, compounds: a gap at GJK's rounding level against a triangle"
     return corners.map((p) => {
       // p − compoundAt is exact (Sterbenz: both within a factor 2), the rest rounds at the
       // corners' size in the compound's frame (5e-3): below 1e-18.
-      const inCompound = unrotate(compoundRot, sub(p, compoundAt));
-      return unrotate(cylinder.rotation, sub(inCompound, cylinderAt));
+      const inCompound = unrotateVec(compoundRot, sub(p, compoundAt));
+      return unrotateVec(cylinder.rotation, sub(inCompound, cylinderAt));
     });
   }
 
@@ -151,7 +139,7 @@ describe("issue 16, compounds: a gap at GJK's rounding level against a triangle"
     // the cap's plane separates them by k·2^-44·h (2e-16 to 7e-15), to a rounding of the turn
     // (ulps of 5e-3, 1e-18), above the touching tolerance (32 ulps of the size). Before the fix
     // about one in eight of these was "intersecting" (every k up to 7).
-    const turnBy = (q: Q, v: V): V => unrotate([-q[0], -q[1], -q[2], q[3]], v);
+    const turnBy = (q: Q, v: V): V => unrotateVec([-q[0], -q[1], -q[2], q[3]], v);
     fc.assert(
       fc.property(
         fc.tuple(

@@ -19,7 +19,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
-import { quatMul } from "../support/quat.js";
+import { quatMul, rotateVec } from "../support/quat.js";
 import { pairTruth, surfaceDistance } from "./oracle-pairs.js";
 import { oshape, type V } from "./oracle-shapes.js";
 import { loadCaseLines, replayCases } from "./recorded-cases.js";
@@ -176,7 +176,7 @@ describe("issue 16: curved witnesses at touches and small gaps (fuzzer seeds 16�
           Math.cos(h),
         ];
         const qB = quatMul(qTwist, qAlign);
-        const q = rotate(qB, b.point);
+        const q = rotateVec(qB, b.point);
         const center = sub(a.point, q);
         const A = { type: sa.type, center: [0, 0, 0], halfHeight: a.h, radius: a.r };
         const B = { type: sb.type, center, halfHeight: b.h, radius: b.r, rotation: qB };
@@ -243,17 +243,4 @@ function fromTo(u: V, v: V): Q {
   }
   const l = Math.hypot(...q);
   return q.map((x) => x / l) as Q;
-}
-
-function rotate(q: Q, v: V): V {
-  const [x, y, z, w] = q;
-  // t = 2 q×v; v' = v + w t + q×t
-  const tx = 2 * (y * v[2] - z * v[1]);
-  const ty = 2 * (z * v[0] - x * v[2]);
-  const tz = 2 * (x * v[1] - y * v[0]);
-  return [
-    v[0] + w * tx + (y * tz - z * ty),
-    v[1] + w * ty + (z * tx - x * tz),
-    v[2] + w * tz + (x * ty - y * tx),
-  ];
 }

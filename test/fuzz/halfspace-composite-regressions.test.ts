@@ -14,6 +14,7 @@ import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
 import { parseShape } from "../../src/io/shapes-json.js";
 import { CollisionWorld } from "../../src/world/collision-world.js";
+import { rotateVec } from "../support/quat.js";
 import { dy } from "./exact.js";
 
 const F = 200n;
@@ -115,19 +116,6 @@ function extent(children: Child[]): number {
 }
 
 const EPS = Number.EPSILON;
-
-/** v rotated by unit quaternion q [x, y, z, w], in doubles (only to place the test's plane). */
-function rotate(q: number[], v: V3): V3 {
-  const [x, y, z, w] = q;
-  const tx = 2 * (y * v[2] - z * v[1]);
-  const ty = 2 * (z * v[0] - x * v[2]);
-  const tz = 2 * (x * v[1] - y * v[0]);
-  return [
-    v[0] + w * tx + (y * tz - z * ty),
-    v[1] + w * ty + (z * tx - x * tz),
-    v[2] + w * tz + (x * ty - y * tx),
-  ];
-}
 
 /**
  * Checks contact (both orders, a prediction), distance, intersects, pairs and the world against
@@ -252,7 +240,7 @@ describe("half-space × compound far from the origin (issue 16)", () => {
           let o: number;
           if (touch) {
             children[0] = { kind: "sphere", size: kids[0].r, position: children[0].position };
-            const c = rotate(rot, children[0].position).map((x, i) => x + position[i]);
+            const c = rotateVec(rot, children[0].position).map((x, i) => x + position[i]);
             o = normal[0] * c[0] + normal[1] * c[1] + normal[2] * c[2] - kids[0].r;
           } else {
             o = normal[0] * position[0] + normal[1] * position[1] + normal[2] * position[2];

@@ -31,6 +31,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
 import { boxMeshJson } from "../support/box-mesh.js";
+import { quatMul, rotateVec } from "../support/quat.js";
 import { replayScenario, touchDisplacement } from "./fuzz.js";
 import { offsetScenario, translateShape } from "./generate.js";
 import { loadCases, replayCases } from "./recorded-cases.js";
@@ -42,31 +43,6 @@ type Hit = { intersects: boolean };
 type Gap = { distance: number };
 
 const EPS = 2 ** -52;
-
-/** v rotated by unit quaternion q (x, y, z, w). */
-function rotate(q: Q, v: V): V {
-  const [x, y, z, w] = q;
-  const tx = 2 * (y * v[2] - z * v[1]);
-  const ty = 2 * (z * v[0] - x * v[2]);
-  const tz = 2 * (x * v[1] - y * v[0]);
-  return [
-    v[0] + w * tx + (y * tz - z * ty),
-    v[1] + w * ty + (z * tx - x * tz),
-    v[2] + w * tz + (x * ty - y * tx),
-  ];
-}
-
-/** The product a·b of quaternions (x, y, z, w): b's rotation, then a's. */
-function qmul(a: Q, b: Q): Q {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
-}
 
 function unitOf(v: number[]): V {
   const n = Math.hypot(v[0], v[1], v[2]);
@@ -124,9 +100,9 @@ describe("issue 16, mesh against compound (seeds 53, 60)", () => {
           const mesh: J = { ...boxMeshJson(h, [0, 0, 0], open), rotation: qm };
           // A point of the −x face (kept by the open mesh), on its edges often (the clamps).
           const clamp = (c: number) => Math.max(-1, Math.min(1, 1.5 * c));
-          const p = rotate(qm, [-h[0], clamp(wy) * h[1], clamp(wz) * h[2]]);
+          const p = rotateVec(qm, [-h[0], clamp(wy) * h[1], clamp(wz) * h[2]]);
           // Out of the face, tilted toward its edges.
-          const d = rotate(qm, unitOf([-1, dy, dz]));
+          const d = rotateVec(qm, unitOf([-1, dy, dz]));
           const childAt: V = [0.1 * s, -0.2 * s, 0.3 * s];
           const half = [0.6 * s, s, 0.8 * s];
           let box: J = {
@@ -153,12 +129,12 @@ describe("issue 16, mesh against compound (seeds 53, 60)", () => {
           ).toEqual([]);
           // And the compound answers as its one child does bare (the one-tree path): the same
           // touching verdict, distance 0 exactly then, the same distance to its bar otherwise.
-          const c = rotate(qComp, childAt);
+          const c = rotateVec(qComp, childAt);
           const bare: J = {
             type: "box",
             center: (box.position as number[]).map((x, i) => x + c[i]),
             halfExtents: half,
-            rotation: qmul(qComp, qBox),
+            rotation: quatMul(qComp, qBox),
           };
           const hit = (b: J) => (answerQuery({ op: "intersects", a: mesh, b }) as Hit).intersects;
           const gap = (b: J) => (answerQuery({ op: "distance", a: mesh, b }) as Gap).distance;

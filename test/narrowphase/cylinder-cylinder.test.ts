@@ -12,7 +12,7 @@ import { answerQuery } from "../../src/io/query.js";
 import { cylinderAxesParallel } from "../../src/narrowphase/cylinder-cylinder.js";
 import { overlapPieces, pairTruth, surfaceDistance } from "../fuzz/oracle-pairs.js";
 import { oshape, type V } from "../fuzz/oracle-shapes.js";
-import { quatMul } from "../support/quat.js";
+import { quatMul, rotateVec } from "../support/quat.js";
 
 type Vec = [number, number, number];
 interface C {
@@ -153,7 +153,7 @@ describe("parallel cylinders against the independent oracle", () => {
             ? [Math.cos(turn / 2), 0, Math.sin(turn / 2), 0]
             : [0, Math.sin(turn / 2), 0, Math.cos(turn / 2)];
           const qB = quatMul(R, turnQ);
-          const cw = rotate(R, c as Vec).map((x) => x + off) as Vec;
+          const cw = rotateVec(R, c as Vec).map((x) => x + off) as Vec;
           const a = {
             type: "cylinder",
             center: [off, off, off],
@@ -190,15 +190,3 @@ describe("parallel cylinders against the independent oracle", () => {
     );
   });
 });
-
-function rotate(q: number[], v: Vec): Vec {
-  const [x, y, z, w] = q;
-  const tx = 2 * (y * v[2] - z * v[1]);
-  const ty = 2 * (z * v[0] - x * v[2]);
-  const tz = 2 * (x * v[1] - y * v[0]);
-  return [
-    v[0] + w * tx + (y * tz - z * ty),
-    v[1] + w * ty + (z * tx - x * tz),
-    v[2] + w * tz + (x * ty - y * tx),
-  ];
-}
