@@ -33,6 +33,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import { closestOnTriangleVoronoi } from "./oracle-shapes.js";
 import { loadCases, replayCases } from "./recorded-cases.js";
 
 type V3 = [number, number, number];
@@ -80,34 +81,8 @@ const mulMM = (m: [V3, V3, V3], n: [V3, V3, V3]): [V3, V3, V3] => [
   mulMV(m, n[2]),
 ];
 
-/** Closest point of triangle (a, b, c) to p (Ericson 2005, §5.1.5). */
-function closestOnTriangle(p: V3, a: V3, b: V3, c: V3): V3 {
-  const ab = sub(b, a);
-  const ac = sub(c, a);
-  const ap = sub(p, a);
-  const d1 = dot(ab, ap);
-  const d2 = dot(ac, ap);
-  if (d1 <= 0 && d2 <= 0) return a;
-  const bp = sub(p, b);
-  const d3 = dot(ab, bp);
-  const d4 = dot(ac, bp);
-  if (d3 >= 0 && d4 <= d3) return b;
-  const vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0) return add(a, scale(ab, d1 / (d1 - d3)));
-  const cp = sub(p, c);
-  const d5 = dot(ab, cp);
-  const d6 = dot(ac, cp);
-  if (d6 >= 0 && d5 <= d6) return c;
-  const vb = d5 * d2 - d1 * d6;
-  if (vb <= 0 && d2 >= 0 && d6 <= 0) return add(a, scale(ac, d2 / (d2 - d6)));
-  const va = d3 * d6 - d5 * d4;
-  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0)
-    return add(b, scale(sub(c, b), (d4 - d3) / (d4 - d3 + (d5 - d6))));
-  const den = 1 / (va + vb + vc);
-  return add(a, add(scale(ab, vb * den), scale(ac, vc * den)));
-}
 const pointTriangle = (p: V3, t: V3[]): number =>
-  norm(sub(p, closestOnTriangle(p, t[0], t[1], t[2])));
+  norm(sub(p, closestOnTriangleVoronoi(p, t[0], t[1], t[2])));
 
 /** Distance of segments p0p1 and q0q1 (Ericson 2005, §5.1.9). */
 function segmentSegment(p0: V3, p1: V3, q0: V3, q1: V3): number {
@@ -447,31 +422,7 @@ describe("castShapes: a graze within the bar and a far half-space (issue 16)", (
           const S = 2 ** e;
           const comp: J = {
             type: "compound",
-            children: kids.map((k) => {
-              const size = k.size.map((x) => S * (0.2 + 0.4 * Math.abs(x))) as V3;
-              const position = k.at.map((x) => S * x);
-              if (k.kind === "box")
-                return {
-                  shape: { type: "box", center: [0, 0, 0], halfExtents: size, rotation: k.rot },
-                  position,
-                };
-              if (k.kind === "sphere")
-                return {
-                  shape: { type: "sphere", center: [0, 0, 0], radius: size[0] },
-                  position,
-                  rotation: k.rot,
-                };
-              return {
-                shape: {
-                  type: "capsule",
-                  a: [0, -size[1], 0],
-                  b: [0, size[1], 0],
-                  radius: size[0],
-                },
-                position,
-                rotation: k.rot,
-              };
-            }),
+            children: kids.map((k) => compoundChild(k, S)),
             rotation: rot,
           };
           const O = (offExp < 0 ? [0, 0, 0] : offDir.map((x) => x * 2 ** offExp)) as V3;
@@ -547,31 +498,7 @@ describe("castShapes: a graze within the bar and a far half-space (issue 16)", (
           const S = 2 ** e;
           const comp: J = {
             type: "compound",
-            children: kids.map((k) => {
-              const size = k.size.map((x) => S * (0.2 + 0.4 * Math.abs(x))) as V3;
-              const position = k.at.map((x) => S * x);
-              if (k.kind === "box")
-                return {
-                  shape: { type: "box", center: [0, 0, 0], halfExtents: size, rotation: k.rot },
-                  position,
-                };
-              if (k.kind === "sphere")
-                return {
-                  shape: { type: "sphere", center: [0, 0, 0], radius: size[0] },
-                  position,
-                  rotation: k.rot,
-                };
-              return {
-                shape: {
-                  type: "capsule",
-                  a: [0, -size[1], 0],
-                  b: [0, size[1], 0],
-                  radius: size[0],
-                },
-                position,
-                rotation: k.rot,
-              };
-            }),
+            children: kids.map((k) => compoundChild(k, S)),
             rotation: rot,
             position: offDir.map((x) => x * 2 ** offExp),
           };
@@ -680,4 +607,26 @@ function halfSpaceGap(h: J, comp: J, w: V3): { gap: number; mu: number } {
     least = Math.min(least, g);
   }
   return { gap: base + least, mu: -dot(w, n) };
+}
+
+/** A child of the compounds below: a box, sphere or capsule of size S·(0.2..0.6) at S·at. */
+function compoundChild(k: { kind: string; at: V3; size: V3; rot: number[] }, S: number): J {
+  const size = k.size.map((x) => S * (0.2 + 0.4 * Math.abs(x))) as V3;
+  const position = k.at.map((x) => S * x);
+  if (k.kind === "box")
+    return {
+      shape: { type: "box", center: [0, 0, 0], halfExtents: size, rotation: k.rot },
+      position,
+    };
+  if (k.kind === "sphere")
+    return {
+      shape: { type: "sphere", center: [0, 0, 0], radius: size[0] },
+      position,
+      rotation: k.rot,
+    };
+  return {
+    shape: { type: "capsule", a: [0, -size[1], 0], b: [0, size[1], 0], radius: size[0] },
+    position,
+    rotation: k.rot,
+  };
 }

@@ -107,6 +107,37 @@ function seg(p: V, a: V, b: V): V {
   return add(a, scale(e, t));
 }
 
+/**
+ * Closest point of triangle abc to p by its Voronoi regions (Ericson 2005, §5.1.5, written here
+ * independently): a second oracle beside {@link closestOnTriangle}, with other rounding.
+ */
+export function closestOnTriangleVoronoi(p: V, a: V, b: V, c: V): V {
+  const ab = sub(b, a);
+  const ac = sub(c, a);
+  const ap = sub(p, a);
+  const d1 = dot(ab, ap);
+  const d2 = dot(ac, ap);
+  if (d1 <= 0 && d2 <= 0) return a;
+  const bp = sub(p, b);
+  const d3 = dot(ab, bp);
+  const d4 = dot(ac, bp);
+  if (d3 >= 0 && d4 <= d3) return b;
+  const vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return add(a, scale(ab, d1 / (d1 - d3)));
+  const cp = sub(p, c);
+  const d5 = dot(ab, cp);
+  const d6 = dot(ac, cp);
+  if (d6 >= 0 && d5 <= d6) return c;
+  const vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return add(a, scale(ac, d2 / (d2 - d6)));
+  const va = d3 * d6 - d5 * d4;
+  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+    return add(b, scale(sub(c, b), (d4 - d3) / (d4 - d3 + (d5 - d6))));
+  }
+  const den = 1 / (va + vb + vc);
+  return add(a, add(scale(ab, vb * den), scale(ac, vc * den)));
+}
+
 /** Closest point of triangle abc to p (projection when inside, else the nearest edge point). */
 export function closestOnTriangle(p: V, a: V, b: V, c: V): V {
   const n = cross(sub(b, a), sub(c, a));
