@@ -12,6 +12,9 @@
  */
 import { WORLD_MAX_COORDINATE } from "../constants.js";
 import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import { planeOffsetAt } from "../narrowphase/convex-half-space.js";
+import { type HalfSpace, makeHalfSpace } from "../shapes/half-space.js";
 import type { PosedShape, ShapeParseContext } from "./shapes-json.js";
 import { parseShape } from "./shapes-json.js";
 
@@ -19,7 +22,8 @@ import { parseShape } from "./shapes-json.js";
  * The JSON position fields of the forms that are taken into a local frame (see
  * {@link parseShapesLocal}); a composite without a `position` keeps the line in the world frame.
  * A half-space has no position: one whose normal is an axis moves with that axis's shift (its
- * offset shifted exactly), one with another normal keeps the axes it has a component on.
+ * offset shifted exactly), one with another normal gets the offset o − n·shift formed exactly
+ * and rounded once (its plane moves by half an ulp of its distance from the frame's origin).
  */
 const POSITION_FIELDS: Record<string, readonly string[]> = {
   sphere: ["center"],
@@ -125,10 +129,11 @@ function localOrigin(jsons: readonly unknown[]): [number, number, number] | null
   if (jsons.length === 0) return null;
   const fields: (readonly string[])[] = [];
   // Per axis, the plane coordinates of the half-spaces whose normal is that axis (their planes
-  // move with the shift), and whether a half-space with a normal not along an axis has a
-  // component on it (its offset would round if the axis were shifted: the axis stays put).
+  // move with the shift exactly). A half-space with another normal constrains no axis: its
+  // offset is formed again in the frame (shiftedHalfSpace). Keeping the axes it had a component
+  // on in the world frame rounded an aabb's centre at its offset (a box of 2e-3 at 3.4e5 under
+  // a tilted plane read 2.7e-11 shallower; issue 16, seed 54).
   const planes: number[][] = [[], [], []];
-  const pinned = [false, false, false];
   let placed = 0;
   for (const j of jsons) {
     if (j === null || typeof j !== "object") return null;
@@ -139,7 +144,6 @@ function localOrigin(jsons: readonly unknown[]): [number, number, number] | null
       if (!isVec(n) || typeof d !== "number" || !Number.isFinite(d)) return null;
       const axis = planeAxis(n);
       if (axis >= 0) planes[axis].push(n[axis] * d);
-      else for (let i = 0; i < 3; i++) if (n[i] !== 0) pinned[i] = true;
       fields.push([]);
       continue;
     }
@@ -165,7 +169,6 @@ function localOrigin(jsons: readonly unknown[]): [number, number, number] | null
   const p0 = (jsons[small] as Json)[fields[small][0]] as number[];
   const o: [number, number, number] = [0, 0, 0];
   for (let i = 0; i < 3; i++) {
-    if (pinned[i]) continue;
     let m = 0;
     jsons.forEach((j, k) => {
       for (const f of fields[k]) m = Math.max(m, Math.abs(((j as Json)[f] as number[])[i]));
@@ -222,11 +225,14 @@ export function parseShapesLocal(
     shapes = jsons.map((j, k) => {
       const c: Json = { ...(j as Json) };
       if (c.type === "halfspace") {
-        // Its normal lies along a shifted axis (or has no component on any: localOrigin).
         const n = c.normal as number[];
         const axis = planeAxis(n);
-        if (axis >= 0) c.offset = n[axis] * (n[axis] * (c.offset as number) - o[axis]);
-        return parseShape(c, names[k], ctx);
+        if (axis >= 0) {
+          // Along an axis: the plane's coordinate shifts exactly (localOrigin).
+          c.offset = n[axis] * (n[axis] * (c.offset as number) - o[axis]);
+          return parseShape(c, names[k], ctx);
+        }
+        return shiftedHalfSpace(parseShape(c, names[k], ctx), o);
       }
       for (const f of POSITION_FIELDS[c.type as string])
         c[f] = (c[f] as number[]).map((x, i) => x - o[i]);
@@ -238,6 +244,23 @@ export function parseShapesLocal(
     return asGiven();
   }
   return { shapes, o };
+}
+
+const shift = vec3.create();
+const shiftedOffset = new Float64Array(1);
+
+/**
+ * A half-space whose normal is not an axis, read in the frame at `o`: its normal n (as parsed,
+ * bits kept) and the offset o' = offset − n·o formed exactly (Dot2) and rounded once, so the
+ * plane moves by at most half an ulp of o', the plane's distance from the local origin (the
+ * shapes' scale there), not of the world offset. Throws (the line is then read as given) when
+ * o' is not finite.
+ */
+function shiftedHalfSpace(p: PosedShape, o: readonly number[]): PosedShape {
+  const h = p.shape as HalfSpace;
+  vec3.set(shift, o[0], o[1], o[2]);
+  planeOffsetAt(shiftedOffset, h, shift);
+  return { shape: makeHalfSpace(h.normal, shiftedOffset[0]), pose: p.pose };
 }
 
 /** [x, y, z] of `v` moved back from a local frame by +o (see {@link parseShapesLocal}). */
