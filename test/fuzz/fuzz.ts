@@ -33,6 +33,7 @@ import {
 } from "./generate.js";
 import {
   add,
+  candidateAxes,
   commonInteriorDepth,
   dist,
   dot,
@@ -851,14 +852,21 @@ function apartUntil(
       const pb1 = B1.pieces[j];
       const T1 = pieceTruth(pa, pb1, [], [], false);
       if (!(T1.upper > 0)) return false;
-      // The witnesses' direction, refined as pieceTruth refines its lower bound (a direction
-      // from witnesses 3e-15 apart at 8e-6 is off by 5e-7 rad: sep along it −8e-14).
-      const [d] = maximiseOnSphere(
-        (u) => sepPieces(pa, pb1, u),
-        unit(sub(T1.pB, T1.pA)),
-        1e-3,
-        300,
-      );
+      // The best start of the witnesses' direction and the pair's axes, refined as pieceTruth
+      // refines its lower bound (a direction from witnesses 3e-15 apart at 8e-6 is off by
+      // 5e-7 rad: sep along it −8e-14).
+      let d0 = unit(sub(T1.pB, T1.pA));
+      let best = sepPieces(pa, pb1, d0);
+      for (const c of candidateAxes(P.A, B1)) {
+        for (const u of [c, scale(c, -1)]) {
+          const v = sepPieces(pa, pb1, u);
+          if (v > best) {
+            best = v;
+            d0 = u;
+          }
+        }
+      }
+      const [d] = maximiseOnSphere((u) => sepPieces(pa, pb1, u), d0, 1e-3, 300);
       if (!(sepPieces(pa, pb1, d) > round && sepPieces(pa, B0.pieces[j], d) > round)) return false;
     }
   }
@@ -985,7 +993,8 @@ function checkCast(ctx: Ctx, sc: Scenario, P: PairInfo): void {
         issues,
       );
     if (hit && toi > t && !atOnce) {
-      // The true contact lies in [t, t + gap/μ], μ the closing speed along the oracle's normal:
+      // The contact would lie at t + gap/μ were the gap to keep closing at μ (a curved pair's
+      // closes ever slower: apartUntil below), μ the closing speed along the oracle's normal:
       // the witnesses' direction when they are apart well above the rounding of their
       // coordinates, else a direction that separates the touching pieces (nearClosing; two
       // witnesses 1e-12 apart at 1e4 give noise).
