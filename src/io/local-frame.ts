@@ -23,7 +23,8 @@ import { parseShape } from "./shapes-json.js";
  * {@link parseShapesLocal}); a composite without a `position` keeps the line in the world frame.
  * A half-space has no position: one whose normal is an axis moves with that axis's shift (its
  * offset shifted exactly), one with another normal gets the offset o − n·shift formed exactly
- * and rounded once (its plane moves by half an ulp of its distance from the frame's origin).
+ * and rounded once (its plane moves by half an ulp of its distance from the frame's origin) when
+ * the line places one shape, else keeps the axes it has a component on.
  */
 const POSITION_FIELDS: Record<string, readonly string[]> = {
   sphere: ["center"],
@@ -129,11 +130,13 @@ function localOrigin(jsons: readonly unknown[]): [number, number, number] | null
   if (jsons.length === 0) return null;
   const fields: (readonly string[])[] = [];
   // Per axis, the plane coordinates of the half-spaces whose normal is that axis (their planes
-  // move with the shift exactly). A half-space with another normal constrains no axis: its
-  // offset is formed again in the frame (shiftedHalfSpace). Keeping the axes it had a component
-  // on in the world frame rounded an aabb's centre at its offset (a box of 2e-3 at 3.4e5 under
-  // a tilted plane read 2.7e-11 shallower; issue 16, seed 54).
+  // move with the shift exactly), and whether a half-space with another normal has a component
+  // on it. Such a half-space's offset is formed again in the frame (shiftedHalfSpace); alone
+  // with one placed shape it pins no axis (keeping them in the world frame rounded an aabb's
+  // centre at its offset: a box of 2e-3 at 3.4e5 under a tilted plane read 2.7e-11 shallower;
+  // issue 16, seed 54).
   const planes: number[][] = [[], [], []];
+  const pinned = [false, false, false];
   let placed = 0;
   for (const j of jsons) {
     if (j === null || typeof j !== "object") return null;
@@ -144,6 +147,7 @@ function localOrigin(jsons: readonly unknown[]): [number, number, number] | null
       if (!isVec(n) || typeof d !== "number" || !Number.isFinite(d)) return null;
       const axis = planeAxis(n);
       if (axis >= 0) planes[axis].push(n[axis] * d);
+      else for (let i = 0; i < 3; i++) if (n[i] !== 0) pinned[i] = true;
       fields.push([]);
       continue;
     }
@@ -154,6 +158,11 @@ function localOrigin(jsons: readonly unknown[]): [number, number, number] | null
     placed++;
   }
   if (placed === 0) return null;
+  // With one placed shape the frame is at it and a tilted plane's offset rounds at its distance
+  // from that shape; with more, the frame is at the smallest, and the plane would round at its
+  // distance from that one (a plane through a body at the origin, read from a frame at a body
+  // at 1e9, moved by 6e-8): the axes it has a component on then stay unshifted.
+  if (placed === 1) pinned.fill(false);
   let small = 0;
   let smallExtent = Number.POSITIVE_INFINITY;
   const extents = jsons.map((j, i) =>
@@ -169,6 +178,7 @@ function localOrigin(jsons: readonly unknown[]): [number, number, number] | null
   const p0 = (jsons[small] as Json)[fields[small][0]] as number[];
   const o: [number, number, number] = [0, 0, 0];
   for (let i = 0; i < 3; i++) {
+    if (pinned[i]) continue;
     let m = 0;
     jsons.forEach((j, k) => {
       for (const f of fields[k]) m = Math.max(m, Math.abs(((j as Json)[f] as number[])[i]));
