@@ -12,6 +12,9 @@
  */
 import { WORLD_MAX_COORDINATE } from "../constants.js";
 import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import { planeOffsetAt } from "../narrowphase/convex-half-space.js";
+import { type HalfSpace, makeHalfSpace } from "../shapes/half-space.js";
 import type { PosedShape, ShapeParseContext } from "./shapes-json.js";
 import { parseShape } from "./shapes-json.js";
 
@@ -19,7 +22,9 @@ import { parseShape } from "./shapes-json.js";
  * The JSON position fields of the forms that are taken into a local frame (see
  * {@link parseShapesLocal}); a composite without a `position` keeps the line in the world frame.
  * A half-space has no position: one whose normal is an axis moves with that axis's shift (its
- * offset shifted exactly), one with another normal keeps the axes it has a component on.
+ * offset shifted exactly), one with another normal gets the offset o − n·shift formed exactly
+ * and rounded once (its plane moves by half an ulp of its distance from the frame's origin) when
+ * the line places one shape, else keeps the axes it has a component on.
  */
 const POSITION_FIELDS: Record<string, readonly string[]> = {
   sphere: ["center"],
@@ -125,8 +130,11 @@ function localOrigin(jsons: readonly unknown[]): [number, number, number] | null
   if (jsons.length === 0) return null;
   const fields: (readonly string[])[] = [];
   // Per axis, the plane coordinates of the half-spaces whose normal is that axis (their planes
-  // move with the shift), and whether a half-space with a normal not along an axis has a
-  // component on it (its offset would round if the axis were shifted: the axis stays put).
+  // move with the shift exactly), and whether a half-space with another normal has a component
+  // on it. Such a half-space's offset is formed again in the frame (shiftedHalfSpace); alone
+  // with one placed shape it pins no axis (keeping them in the world frame rounded an aabb's
+  // centre at its offset: a box of 2e-3 at 3.4e5 under a tilted plane read 2.7e-11 shallower;
+  // issue 16, seed 54).
   const planes: number[][] = [[], [], []];
   const pinned = [false, false, false];
   let placed = 0;
@@ -150,6 +158,11 @@ function localOrigin(jsons: readonly unknown[]): [number, number, number] | null
     placed++;
   }
   if (placed === 0) return null;
+  // With one placed shape the frame is at it and a tilted plane's offset rounds at its distance
+  // from that shape; with more, the frame is at the smallest, and the plane would round at its
+  // distance from that one (a plane through a body at the origin, read from a frame at a body
+  // at 1e9, moved by 6e-8): the axes it has a component on then stay unshifted.
+  if (placed === 1) pinned.fill(false);
   let small = 0;
   let smallExtent = Number.POSITIVE_INFINITY;
   const extents = jsons.map((j, i) =>
@@ -222,11 +235,14 @@ export function parseShapesLocal(
     shapes = jsons.map((j, k) => {
       const c: Json = { ...(j as Json) };
       if (c.type === "halfspace") {
-        // Its normal lies along a shifted axis (or has no component on any: localOrigin).
         const n = c.normal as number[];
         const axis = planeAxis(n);
-        if (axis >= 0) c.offset = n[axis] * (n[axis] * (c.offset as number) - o[axis]);
-        return parseShape(c, names[k], ctx);
+        if (axis >= 0) {
+          // Along an axis: the plane's coordinate shifts exactly (localOrigin).
+          c.offset = n[axis] * (n[axis] * (c.offset as number) - o[axis]);
+          return parseShape(c, names[k], ctx);
+        }
+        return shiftedHalfSpace(parseShape(c, names[k], ctx), o);
       }
       for (const f of POSITION_FIELDS[c.type as string])
         c[f] = (c[f] as number[]).map((x, i) => x - o[i]);
@@ -238,6 +254,23 @@ export function parseShapesLocal(
     return asGiven();
   }
   return { shapes, o };
+}
+
+const shift = vec3.create();
+const shiftedOffset = new Float64Array(1);
+
+/**
+ * A half-space whose normal is not an axis, read in the frame at `o`: its normal n (as parsed,
+ * bits kept) and the offset o' = offset − n·o formed exactly (Dot2) and rounded once, so the
+ * plane moves by at most half an ulp of o', the plane's distance from the local origin (the
+ * shapes' scale there), not of the world offset. Throws (the line is then read as given) when
+ * o' is not finite.
+ */
+function shiftedHalfSpace(p: PosedShape, o: readonly number[]): PosedShape {
+  const h = p.shape as HalfSpace;
+  vec3.set(shift, o[0], o[1], o[2]);
+  planeOffsetAt(shiftedOffset, h, shift);
+  return { shape: makeHalfSpace(h.normal, shiftedOffset[0]), pose: p.pose };
 }
 
 /** [x, y, z] of `v` moved back from a local frame by +o (see {@link parseShapesLocal}). */

@@ -132,7 +132,9 @@ describe("issue 16: aabbs touching exactly far from the origin, one truth", () =
     expect(s.bodies[0].pose.translation.x).toBe(1.5 * u);
     expect(s.bodies[1].pose.translation.x).toBe(-1.5 * u);
     // A half-space whose normal is an axis moves with the frame (here it has no x component:
-    // its offset stays); one with a component on x keeps x unshifted (its offset would round).
+    // its offset stays); one with a component on x beside one placed shape moves with it too,
+    // its offset less n·origin formed exactly and rounded once (issue 16, seed 54: keeping x in
+    // the world frame rounded the aabb's centre at X).
     const h = parseScene({
       bodies: [
         { id: "a", shape: A },
@@ -147,8 +149,23 @@ describe("issue 16: aabbs touching exactly far from the origin, one truth", () =
         { id: "h", shape: { type: "halfspace", normal: [0.6, 0.8, 0], offset: 0 } },
       ],
     });
-    expect(t.origin).toEqual([0, 0, 0]);
-    expect(t.bodies[0].pose.translation.x).toBe(X + 2 * u);
+    expect(t.origin).toEqual([X, 0, 0]);
+    expect(t.bodies[0].pose.translation.x).toBe(1.5 * u);
+    // 0 − 0.6·X for the double 0.6 (0.6 − 2.2e-17): −60000 + 2.2e-12, whose nearest double is
+    // −60000 (an ulp there is 7.3e-12).
+    expect((t.bodies[1].shape as { offset: number }).offset).toBe(-60000);
+    // Beside two placed shapes it keeps x unshifted: the frame is at the smaller one, and the
+    // plane would round at its distance from that one, not from the other.
+    const t2 = parseScene({
+      bodies: [
+        { id: "a", shape: A },
+        { id: "b", shape: B },
+        { id: "h", shape: { type: "halfspace", normal: [0.6, 0.8, 0], offset: 0 } },
+      ],
+    });
+    expect(t2.origin).toEqual([0, 0, 0]);
+    expect(t2.bodies[0].pose.translation.x).toBe(X + 2 * u);
+    expect((t2.bodies[2].shape as { offset: number }).offset).toBe(0);
   });
 });
 

@@ -5,8 +5,9 @@
  * true depth 0), 1.5e-8 at y = 1.7e8 — where the bar is relative to the aabb's size. The query's
  * local frame (src/io/local-frame.ts) left every line with a half-space in the world frame; a
  * half-space whose normal lies along an axis now moves with the shift of that axis (its offset
- * shifts exactly when its plane's coordinate does), and one with another normal keeps the axes
- * it has a component on unshifted.
+ * shifts exactly when its plane's coordinate does); one with another normal kept the axes it
+ * has a component on unshifted, and now moves with the frame too, its offset less n·shift
+ * formed exactly and rounded once (seed 54: test/fuzz/seed-54.test.ts).
  *
  * Oracle: the signed distance of an axis-aligned box from the plane x_k = c along ±e_k is
  * min_k − c (normal +e_k) or −c − max_k … written out per sign below, an exact difference of two
