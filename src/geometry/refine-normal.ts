@@ -578,21 +578,24 @@ function anchorWitnesses(
   const moveA = moveIo[0];
   const moveB = moveIo[1];
   vec3.lengthInto(out.pointA);
-  const la = hypotIo[0];
+  const flatA = SUPPORT_FLAT * tilt * Math.max(hypotIo[0], Math.abs(f));
   vec3.lengthInto(out.pointB);
-  const flat = SUPPORT_FLAT * tilt * Math.max(la, hypotIo[0], Math.abs(f));
+  const flatB = SUPPORT_FLAT * tilt * Math.max(hypotIo[0], Math.abs(f));
   // A support that moves beyond `flat` in proportion to the tilt slides over a curved surface or
   // rim (by its radius of curvature times the tilt), unlike a face's or an edge's, which jumps
   // between corners by the feature's size whatever the tilt: a sliding point is exactly on its
   // shape too. `flat` is relative to the witnesses' distance from the frame's origin, so in the
   // frame of a small shape a large one's rim (radius 24 against a cone of 1e-5) had counted as a
-  // face, and its witness was moved off it onto the small shape's line (issue 16).
-  if (moveA > flat || moveB > flat) {
+  // face, and its witness was moved off it onto the small shape's line (issue 16). Each side's
+  // from its own witness: from the larger of the two, a box of 7e-3 inside a capsule of 1.2e3
+  // (segment 1e4) had its edge's jump taken for a unique point, the segment's witness placed on
+  // the box corner's line, 3.5e-3 beside the segment and 5e-9 off the capsule (issue 16, seed 54).
+  if (moveA > flatA || moveB > flatB) {
     moveIo[4] = tilt * WITNESS_SCALE_RATIO;
     supportMoves(out, a, b, d, 2);
   }
-  const jumpsA = moveA > flat && !slides(0);
-  const jumpsB = moveB > flat && !slides(1);
+  const jumpsA = moveA > flatA && !slides(0);
+  const jumpsB = moveB > flatB && !slides(1);
   // Neither jumps (each fixed or sliding: curved or vertex on curved): the support points
   // themselves, each exactly on its surface, with (pointB − pointA)·d = −f; moving one onto the
   // other's line would put it off its shape by the residual tangential gradient.
@@ -604,7 +607,7 @@ function anchorWitnesses(
   // A side that slides keeps its support point, exactly on its shape and on its supporting
   // plane as the other's moved hint is on its own (a cone's rim sliding fast near its base
   // normal against a box edge had been moved 7.6e-9 off the cone).
-  if (hintA && hintB && moveA > flat && moveB > flat) {
+  if (hintA && hintB && moveA > flatA && moveB > flatB) {
     const pa = out.pointA;
     const pb = out.pointB;
     const hA = d.x * pa.x + d.y * pa.y + d.z * pa.z;
