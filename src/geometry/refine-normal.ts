@@ -48,9 +48,10 @@ export interface NormalRefinement {
   evaluations: number;
   /**
    * How far the caller's hints were moved along the normal onto their shapes' supporting planes
-   * (the larger of the two), scene units; 0 when the witnesses are support points or one is
-   * placed on the other's line. A hint moved by more than rounding came from another feature
-   * (EPA's face before the normal changed) and can lie beside its shape's supporting face.
+   * (the larger of the two), or |overlap| when one witness is placed on the other's line, scene
+   * units; 0 when the witnesses are support points. A witness moved by more than rounding came
+   * from another feature (EPA's face before the normal changed, the other shape's support) and
+   * can lie beside its shape's supporting face or edge.
    */
   placed: number;
 }
@@ -578,21 +579,24 @@ function anchorWitnesses(
   const moveA = moveIo[0];
   const moveB = moveIo[1];
   vec3.lengthInto(out.pointA);
-  const la = hypotIo[0];
+  const flatA = SUPPORT_FLAT * tilt * Math.max(hypotIo[0], Math.abs(f));
   vec3.lengthInto(out.pointB);
-  const flat = SUPPORT_FLAT * tilt * Math.max(la, hypotIo[0], Math.abs(f));
+  const flatB = SUPPORT_FLAT * tilt * Math.max(hypotIo[0], Math.abs(f));
   // A support that moves beyond `flat` in proportion to the tilt slides over a curved surface or
   // rim (by its radius of curvature times the tilt), unlike a face's or an edge's, which jumps
   // between corners by the feature's size whatever the tilt: a sliding point is exactly on its
   // shape too. `flat` is relative to the witnesses' distance from the frame's origin, so in the
   // frame of a small shape a large one's rim (radius 24 against a cone of 1e-5) had counted as a
-  // face, and its witness was moved off it onto the small shape's line (issue 16).
-  if (moveA > flat || moveB > flat) {
+  // face, and its witness was moved off it onto the small shape's line (issue 16). Each side's
+  // from its own witness: from the larger of the two, a box of 7e-3 inside a capsule of 1.2e3
+  // (segment 1e4) had its edge's jump taken for a unique point, the segment's witness placed on
+  // the box corner's line, 3.5e-3 beside the segment and 5e-9 off the capsule (issue 16, seed 54).
+  if (moveA > flatA || moveB > flatB) {
     moveIo[4] = tilt * WITNESS_SCALE_RATIO;
     supportMoves(out, a, b, d, 2);
   }
-  const jumpsA = moveA > flat && !slides(0);
-  const jumpsB = moveB > flat && !slides(1);
+  const jumpsA = moveA > flatA && !slides(0);
+  const jumpsB = moveB > flatB && !slides(1);
   // Neither jumps (each fixed or sliding: curved or vertex on curved): the support points
   // themselves, each exactly on its surface, with (pointB − pointA)·d = −f; moving one onto the
   // other's line would put it off its shape by the residual tangential gradient.
@@ -604,7 +608,7 @@ function anchorWitnesses(
   // A side that slides keeps its support point, exactly on its shape and on its supporting
   // plane as the other's moved hint is on its own (a cone's rim sliding fast near its base
   // normal against a box edge had been moved 7.6e-9 off the cone).
-  if (hintA && hintB && moveA > flat && moveB > flat) {
+  if (hintA && hintB && moveA > flatA && moveB > flatB) {
     const pa = out.pointA;
     const pb = out.pointB;
     const hA = d.x * pa.x + d.y * pa.y + d.z * pa.z;
@@ -625,9 +629,14 @@ function anchorWitnesses(
     }
     return;
   }
-  // The one that jumps (of two, the one that moves more) is placed on the other's line.
+  // The one that jumps (of two, the one that moves more) is placed on the other's line: `f`
+  // along the normal from a point of the other shape, on its own shape only where the normal is
+  // the optimum's exactly (a normal 1.8e-6 rad off a small box's edge ridge kept its corner, and
+  // a capsule's witness placed from it lay 4e-7 beside the segment, 8e-14 off the capsule;
+  // issue 16), so it counts as placed.
   const pa = out.pointA;
   const pb = out.pointB;
+  out.placed = Math.abs(f);
   if (jumpsB && (!jumpsA || moveA <= moveB)) {
     const s = -f;
     pb.x = pa.x + d.x * s;

@@ -934,7 +934,7 @@ function polishWitnesses(scene: number, on: number, touch: number): void {
   alternateProjections(on, TOUCH_POLISH_ITERATIONS, 1);
   if (touch !== 0) centreStarts();
   if (touch !== 0) faceFeatureStarts();
-  if (touch === 0) supportStarts();
+  supportStarts();
   const best = polishIo[0];
   if (touch === 0) {
     // Not a touch: the pair itself, A's point first; its gap when below the solver's.
@@ -967,15 +967,18 @@ function polishWitnesses(scene: number, on: number, touch: number): void {
 const supportStart = vec3.create();
 
 /**
- * At a gap whose polished witnesses lie apart by more than the gap: the projections start again
- * from each shape's support point along the normal toward the other, and the better end is
- * kept. A rim or a generator facing a face at a shallow angle leaves the projections crawling
- * along the contact (a box's face on a cylinder's rim of 9.7e4, 3.7e-11 apart: they ended 8.7e-4
- * along the face, 3.9e-9 apart; issue 16, s24 stress-11); the support point is at the contact.
- * Cores loaded, solver frame. At most two more runs of the projections.
+ * At a gap whose polished witnesses lie apart by more than the gap, or a touch whose point is
+ * still off a shape: the projections start again from each shape's support point along the
+ * normal toward the other, and the better end is kept. A rim or a generator facing a face at a
+ * shallow angle leaves the projections crawling along the contact (a box's face on a cylinder's
+ * rim of 9.7e4, 3.7e-11 apart: they ended 8.7e-4 along the face, 3.9e-9 apart; issue 16, s24
+ * stress-11); the support point is at the contact. So too a cone's apex touching a cone's side
+ * (issue 16, seed 54: the projections near the apex ended 2.3e-10 from it, 1e-10 off the apex's
+ * cone at size 1e3); the apex is the support point. Cores loaded, solver frame. At most two
+ * more runs of the projections.
  */
 function supportStarts(): void {
-  const gap = solvedIo[0] * (touchIo[0] || 1);
+  const gap = Math.max(0, solvedIo[0] * (touchIo[0] || 1));
   lengthInto(pairBInA.translation, 0);
   const slack = gap + SEAT_SLACK * Math.max(sizeIo[0], shiftIo[1]);
   for (let side = 0; side < 2 && polishIo[0] > slack; side++) {
@@ -3697,12 +3700,16 @@ const faceN = vec3.create();
  * scale (issue 16: a hull 1.05e-9 from a cylinder of 3.3e3, their support points 3e4 across,
  * "intersecting" by a tetrahedron the origin was outside; seed 38 at main 704850b; a cone of
  * 3e-5 1.1e-10 from a triangle of 5 2.5 away, three of the four points on its rim 2e-7 apart,
- * the origin 2e-10 outside the face they span, by exact arithmetic). Written out, no allocation.
+ * the origin 2e-10 outside the face they span, by exact arithmetic); or within the rounding of
+ * the face's plane through its normal, large for a sliver (issue 16, seed 53: a hull 5.4e-10
+ * from a cylinder of 3e3, three points on its rim 1e-3 apart and 1e4 from the fourth, the origin
+ * "inside" by 1e-6 where the plane was known to 1e-5). Written out, no allocation.
  */
 function originNearFace(s: GjkSimplex): boolean {
   if (s.count !== 4) return false;
   simplexSize(s);
-  const tol = TETRAHEDRON_ROUNDING * sizeIo[0];
+  const m = sizeIo[0];
+  const tol = TETRAHEDRON_ROUNDING * m;
   for (let i = 0; i < 4; i++) {
     const p = s.w[i];
     const q = s.w[(i + 1) & 3];
@@ -3710,18 +3717,32 @@ function originNearFace(s: GjkSimplex): boolean {
     const u = s.w[(i + 3) & 3];
     vec3.sub(faceE1, q, p);
     vec3.sub(faceE2, t, p);
+    lengthInto(faceE1, 1);
+    lengthInto(faceE2, 2);
+    // The plane's rounding through its normal: each edge carries the rounding of the points, ε
+    // of |w| a coordinate, which turns n = e1 × e2 by up to that times (|e1| + |e2|) over |n|
+    // and moves −n·p by that times |p| ≤ |w|. A sliver face (a short edge beside two long ones)
+    // has a small |n| and a plane known only that roughly.
+    const turned = PLANE_ROUNDING * m * m * (sizeIo[1] + sizeIo[2]);
     vec3.cross(faceN, faceE1, faceE2);
     lengthInto(faceN, 1);
     // The origin's side, −n·p, and the fourth point's, n·(u − p), of the face's plane.
     const o = 0 - vec3.dot(faceN, p);
     const v = faceN.x * (u.x - p.x) + faceN.y * (u.y - p.y) + faceN.z * (u.z - p.z);
-    if (Math.abs(o) <= tol * sizeIo[1] || o * v < 0) return true;
+    if (Math.abs(o) <= tol * sizeIo[1] + turned || o * v < 0) return true;
   }
   return false;
 }
 
 /** Distance of the origin from a face of GJK's tetrahedron, relative to |w|, under which its containment is rounding. */
 const TETRAHEDRON_ROUNDING = 2 ** -36;
+
+/**
+ * The rounding of a face's plane in {@link originNearFace} through its normal's turn, relative
+ * to |w|² times the edges' lengths: 64 ε, the bound's ε of |w| a coordinate with room for the
+ * support points' own rounding.
+ */
+const PLANE_ROUNDING = 2 ** -46;
 
 /**
  * Closest points of convex shapes `a` and `b` (B posed by `bInA`): writes `out.distance` ≥ 0
