@@ -61,8 +61,13 @@ const EPS = 2 ** -52;
 const TOUCH_ULPS = 16;
 /** A cross product of two edges shorter than this times their lengths' product is no axis. */
 const PARALLEL = 2 ** -40;
-/** Clearance by which B is moved past its depth to find the witnesses, relative to the pair's size. */
+/**
+ * Clearance by which B is moved past its depth to find the witnesses, relative to the pair's
+ * shortest edge (see {@link penetrationWitnesses}).
+ */
 const CLEARANCE = 2 ** -10;
+/** Least clearance, in ulps of the local frame: far above the SAT's rounding ({@link TOUCH_ULPS}). */
+const CLEARANCE_FLOOR_ULPS = 2 ** 10;
 
 // The triangle A (local frame: corner a at the origin).
 const av = new Float64Array(9);
@@ -828,10 +833,38 @@ function gapNormal(): void {
  * The witnesses of the penetration found by the SAT (depth `sat[0]` ≥ 0 taken as at least 0,
  * normal `sat[1..3]`) into `best`: B moved by depth + clearance along the normal, the closest
  * points, B's moved back.
+ *
+ * The clearance is a fraction of the pair's shortest edge (at least {@link CLEARANCE_FLOOR_ULPS}
+ * of the frame, at most a fraction of the frame). The closest points of the moved pair slide
+ * sideways by the clearance times the angle between the normal and the pair's true normal
+ * there, and an edge e long carries a direction error of up to ε·m/e, m its coordinates'
+ * magnitude: B's vertices are rounded to the frame, and a small shape's corners given at a large
+ * offset were rounded there, so the SAT's axes that a shape's intended geometry made equal (an
+ * edge's cross product, the other's in-plane normal) tie at a touch while ε·m/e apart. A
+ * clearance of the frame's size had put a box of 5e-3 touching the edge of a triangle of 3e5
+ * with its witness 3.9e-7 beside the triangle's (issue 16, seed 16: a box mesh; the bar 4.5e-9),
+ * a triangle of 1e-6 crossing the edge of one of 100 its witness 8e-11 beside (the bar 1.4e-12).
  */
 function penetrationWitnesses(): void {
   const d = Math.max(sat[0], 0);
-  const move = d + CLEARANCE * frame[0];
+  // The shortest edge of A (its edge vectors `ea`, from runSat) and of B.
+  let e2 = Infinity;
+  for (let k = 0; k < 9; k += 3) {
+    const l2 = ea[k] * ea[k] + ea[k + 1] * ea[k + 1] + ea[k + 2] * ea[k + 2];
+    if (l2 > 0 && l2 < e2) e2 = l2;
+  }
+  for (let j = 0; j < bEdges.length; j += 2) {
+    const p = 3 * bEdges[j];
+    const r = 3 * bEdges[j + 1];
+    const dx = bv[r] - bv[p];
+    const dy = bv[r + 1] - bv[p + 1];
+    const dz = bv[r + 2] - bv[p + 2];
+    const l2 = dx * dx + dy * dy + dz * dz;
+    if (l2 > 0 && l2 < e2) e2 = l2;
+  }
+  const f = frame[0];
+  const c = CLEARANCE * Math.min(f, Math.sqrt(e2));
+  const move = d + Math.max(c, CLEARANCE_FLOOR_ULPS * EPS * f);
   const nx = sat[1] * move;
   const ny = sat[2] * move;
   const nz = sat[3] * move;
