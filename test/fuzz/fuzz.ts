@@ -24,6 +24,7 @@ import { parseScene } from "../../src/io/scene.js";
 import { CollisionWorld } from "../../src/world/collision-world.js";
 import { exactContains } from "./exact.js";
 import {
+  ALL_TYPES,
   makeScenario,
   Rng,
   type Scenario,
@@ -1287,7 +1288,7 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
     const tb = types[Math.floor(n / types.length) % types.length];
     n++;
     const sc = makeScenario(rng, ta, tb, touch);
-    const pair = [ta, tb].sort((x, y) => TYPES.indexOf(x) - TYPES.indexOf(y)).join("-");
+    const pair = [ta, tb].sort((x, y) => ALL_TYPES.indexOf(x) - ALL_TYPES.indexOf(y)).join("-");
     const ctx: Ctx = { report, pair, opts, lastIntersects: null, sc };
     try {
       runScenario(ctx, sc);
