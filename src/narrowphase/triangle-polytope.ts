@@ -1103,6 +1103,24 @@ export function contactTrianglePolytope(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  contactPredictionIo[0] = prediction;
+  return contactTrianglePolytopeIo(out, a, b, bInA);
+}
+
+/**
+ * [0] the prediction of {@link contactTrianglePolytopeIo}: a double passed to a call V8 does not
+ * inline is boxed (allocated), as the rounded pairs' prediction plus radius would be.
+ */
+export const contactPredictionIo = new Float64Array(1);
+
+/** {@link contactTrianglePolytope} with the prediction in {@link contactPredictionIo}[0]. */
+export function contactTrianglePolytopeIo(
+  out: Contact,
+  a: Triangle,
+  b: TrianglePolytopeOther,
+  bInA: Isometry,
+): boolean {
+  const prediction = contactPredictionIo[0];
   const swapped = loadOrdered(a, b, bInA);
   runSat();
   if (touching(a, b, bInA)) {

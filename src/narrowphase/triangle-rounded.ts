@@ -15,7 +15,8 @@
  * against the normal, onto the rounded surface where its supporting plane along −n is.
  *
  * Allocation-free: the core answers are written into preallocated results; no double crosses a
- * call V8 may leave out of line (the radius is read inside each routine).
+ * call V8 may leave out of line (the radius is read inside each routine, the core's prediction
+ * passed through `contactPredictionIo`).
  */
 import type { Isometry } from "../math/isometry.js";
 import type { RoundedShape } from "../shapes/rounded.js";
@@ -23,7 +24,8 @@ import type { Triangle } from "../shapes/triangle.js";
 import type { Contact, DistanceResult } from "./contact.js";
 import { makeContact } from "./contact.js";
 import {
-  contactTrianglePolytope,
+  contactPredictionIo,
+  contactTrianglePolytopeIo,
   distanceTrianglePolytope,
   intersectsTrianglePolytope,
 } from "./triangle-polytope.js";
@@ -44,7 +46,8 @@ export function contactTriangleRounded(
   prediction: number,
 ): boolean {
   const r = b.radius;
-  if (!contactTrianglePolytope(out, a, b.core, bInA, prediction + r)) return false;
+  contactPredictionIo[0] = prediction + r;
+  if (!contactTrianglePolytopeIo(out, a, b.core, bInA)) return false;
   const d = out.distance - r;
   if (!(d <= prediction)) return false;
   out.distance = d;
@@ -96,5 +99,6 @@ export function intersectsTriangleRounded(a: Triangle, b: RoundedShape, bInA: Is
   if (intersectsTrianglePolytope(a, b.core, bInA)) return true;
   const r = b.radius;
   if (!(r > 0)) return false;
-  return contactTrianglePolytope(core, a, b.core, bInA, r) && core.distance - r <= 0;
+  contactPredictionIo[0] = r;
+  return contactTrianglePolytopeIo(core, a, b.core, bInA) && core.distance - r <= 0;
 }
