@@ -65,7 +65,10 @@ export interface FuzzOptions {
   depthRel?: number;
   /** Relative bar on distances (default 1e-9). */
   distRel?: number;
-  /** Restrict to these JSON types (default all). */
+  /**
+   * Restrict to these JSON types (default: every type of `TYPES`; the opt-in rounded forms,
+   * `OPT_IN_TYPES`, only when listed here).
+   */
   types?: readonly ShapeTypeName[];
   /** Restrict to these ops. */
   ops?: readonly string[];
