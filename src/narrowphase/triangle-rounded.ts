@@ -27,16 +27,26 @@ import {
   contactPredictionIo,
   contactTrianglePolytopeIo,
   distanceTrianglePolytope,
-  intersectsTrianglePolytope,
 } from "./triangle-polytope.js";
 
 const core = makeContact();
 
 /**
+ * The core pair's contact into `out` at any gap (its prediction unbounded: the closest features
+ * always, never the SAT's early "apart", whose lower bound of the gap can round above the
+ * features' own gap), so that intersects, distance and contact decide on one number, the
+ * features' gap less the radius. False only for a non-finite gap.
+ */
+function coreContact(out: Contact, a: Triangle, b: RoundedShape, bInA: Isometry): boolean {
+  contactPredictionIo[0] = Number.POSITIVE_INFINITY;
+  return contactTrianglePolytopeIo(out, a, b.core, bInA);
+}
+
+/**
  * Contact of triangle `a` and rounded polytope `b` (B at `bInA`, A's frame) within `prediction`
- * (≥ 0, scene units): the core pair's contact within prediction + radius, its distance less the
- * radius (negative: the depth), its normal (unit, A toward B), A's witness and B's moved by the
- * radius against the normal. False when apart by more than `prediction`.
+ * (≥ 0, scene units): the core pair's contact, its distance less the radius (negative: the
+ * depth), its normal (unit, A toward B), A's witness and B's moved by the radius against the
+ * normal. False when apart by more than `prediction`.
  */
 export function contactTriangleRounded(
   out: Contact,
@@ -45,9 +55,8 @@ export function contactTriangleRounded(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  if (!coreContact(out, a, b, bInA)) return false;
   const r = b.radius;
-  contactPredictionIo[0] = prediction + r;
-  if (!contactTrianglePolytopeIo(out, a, b.core, bInA)) return false;
   const d = out.distance - r;
   if (!(d <= prediction)) return false;
   out.distance = d;
@@ -59,10 +68,10 @@ export function contactTriangleRounded(
 }
 
 /**
- * Closest points of triangle `a` and rounded polytope `b` (A's frame): when the cores are apart
- * by more than the radius, that gap less the radius, A's closest point and B's moved toward it
- * by the radius; else distance 0 with the witnesses of the contact (the deepest points, spanning
- * its depth along its normal). Returns `out`.
+ * Closest points of triangle `a` and rounded polytope `b` (A's frame): the contact's gap when
+ * positive, with A's closest point and B's (the core's moved by the radius against the normal);
+ * else distance 0 with the contact's witnesses (the deepest points, spanning its depth along its
+ * normal). Returns `out`.
  */
 export function distanceTriangleRounded(
   out: DistanceResult,
@@ -70,35 +79,21 @@ export function distanceTriangleRounded(
   b: RoundedShape,
   bInA: Isometry,
 ): DistanceResult {
+  if (!coreContact(core, a, b, bInA)) return distanceTrianglePolytope(out, a, b.core, bInA);
   const r = b.radius;
-  distanceTrianglePolytope(out, a, b.core, bInA);
-  const g = out.distance;
-  if (g - r > 0) {
-    const k = r / g;
-    const pa = out.pointA;
-    const pb = out.pointB;
-    pb.x = pb.x + (pa.x - pb.x) * k;
-    pb.y = pb.y + (pa.y - pb.y) * k;
-    pb.z = pb.z + (pa.z - pb.z) * k;
-    out.distance = g - r;
-    return out;
-  }
-  contactTriangleRounded(core, a, b, bInA, 0);
-  out.distance = 0;
+  const d = core.distance - r;
+  const n = core.normal;
+  out.distance = Math.max(d, 0);
   out.pointA.x = core.pointA.x;
   out.pointA.y = core.pointA.y;
   out.pointA.z = core.pointA.z;
-  out.pointB.x = core.pointB.x;
-  out.pointB.y = core.pointB.y;
-  out.pointB.z = core.pointB.z;
+  out.pointB.x = core.pointB.x - n.x * r;
+  out.pointB.y = core.pointB.y - n.y * r;
+  out.pointB.z = core.pointB.z - n.z * r;
   return out;
 }
 
 /** True when triangle `a` and rounded polytope `b` (B at `bInA`, A's frame) overlap or touch. */
 export function intersectsTriangleRounded(a: Triangle, b: RoundedShape, bInA: Isometry): boolean {
-  if (intersectsTrianglePolytope(a, b.core, bInA)) return true;
-  const r = b.radius;
-  if (!(r > 0)) return false;
-  contactPredictionIo[0] = r;
-  return contactTrianglePolytopeIo(core, a, b.core, bInA) && core.distance - r <= 0;
+  return coreContact(core, a, b, bInA) && core.distance - b.radius <= 0;
 }
