@@ -409,3 +409,55 @@ function edgesCross(a: Vec3[], na: number, b: Vec3[], nb: number): boolean {
   }
   return false;
 }
+
+/**
+ * True when the closed segment [p, q] and the closed triangle (a, b, c) share a point, exactly.
+ * Apart from the triangle's plane when both ends lie strictly on one side of it; across it, the
+ * crossing point lies in the triangle when the line pq turns the same way (or not at all) about
+ * each of its edges (the signs of the orientations of p, q with each edge, Plücker's side
+ * test); in the plane (or against a degenerate triangle, every orientation 0) an end inside the
+ * triangle or the segment meeting an edge. Points within {@link exactRange}; nothing allocated.
+ */
+export function segmentMeetsTriangle(p: Vec3, q: Vec3, a: Vec3, b: Vec3, c: Vec3): boolean {
+  const op = orient3dSign(a, b, c, p);
+  const oq = orient3dSign(a, b, c, q);
+  if (op !== 0 && op === oq) return false;
+  if (op === 0 && oq === 0) {
+    if (pointInTriangle(p, a, b, c) || pointInTriangle(q, a, b, c)) return true;
+    return (
+      segmentMeetsEdge(p, q, a, b) || segmentMeetsEdge(p, q, b, c) || segmentMeetsEdge(p, q, c, a)
+    );
+  }
+  const s1 = orient3dSign(p, q, a, b);
+  const s2 = orient3dSign(p, q, b, c);
+  if (s1 * s2 < 0) return false;
+  const s3 = orient3dSign(p, q, c, a);
+  return !(s1 * s3 < 0 || s2 * s3 < 0);
+}
+
+/**
+ * Whether segment [p, q] meets the edge [u, w] other than by an end of [p, q] lying on it (the
+ * caller's case): crossing inside both, or an end of the edge on the segment.
+ */
+function segmentMeetsEdge(p: Vec3, q: Vec3, u: Vec3, w: Vec3): boolean {
+  return segmentsCross(p, q, u, w) || pointOnSegment(u, p, q) || pointOnSegment(w, p, q);
+}
+
+/**
+ * True when the closed triangles (a0, a1, a2) and (b0, b1, b2) share a point, exactly on the
+ * input doubles (issue 16: two box meshes 4.5e-13 apart were called touching by a padded
+ * test). Two convex sets' common part is convex and its extreme points lie on the relative
+ * boundary of one of them, so the triangles meet exactly when an edge of one meets the other
+ * ({@link segmentMeetsTriangle}, six tests); a degenerate triangle (a segment or a point) is its
+ * edges. Points within {@link exactRange}; nothing allocated.
+ */
+export function trianglesMeet(a0: Vec3, a1: Vec3, a2: Vec3, b0: Vec3, b1: Vec3, b2: Vec3): boolean {
+  return (
+    segmentMeetsTriangle(a0, a1, b0, b1, b2) ||
+    segmentMeetsTriangle(a1, a2, b0, b1, b2) ||
+    segmentMeetsTriangle(a2, a0, b0, b1, b2) ||
+    segmentMeetsTriangle(b0, b1, a0, a1, a2) ||
+    segmentMeetsTriangle(b1, b2, a0, a1, a2) ||
+    segmentMeetsTriangle(b2, b0, a0, a1, a2)
+  );
+}

@@ -34,6 +34,8 @@ const POSITION_FIELDS: Record<string, readonly string[]> = {
   cylinder: ["center"],
   cone: ["center"],
   convex: ["position"],
+  roundedBox: ["center"],
+  roundedConvex: ["position"],
   triangle: ["a", "b", "c"],
   // The composites are posed by their `position` (and `rotation`): their parts' coordinates are
   // their own, so a shift moves the position only (a compound of 1e-5 at 1e7 against an aabb

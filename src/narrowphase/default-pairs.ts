@@ -28,6 +28,7 @@
  */
 import { compositeView, isCompositeType } from "../shapes/composite.js";
 import { findShapeDef, isSupportMappedType } from "../shapes/registry.js";
+import type { RoundedShape } from "../shapes/rounded.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_COUNT, ShapeType } from "../shapes/shape.js";
 import { onShapeRegistered } from "../shapes/shape-def.js";
@@ -135,6 +136,11 @@ import {
   intersectsTrianglePolytope,
   type TrianglePolytopeOther,
 } from "./triangle-polytope.js";
+import {
+  contactTriangleRounded,
+  distanceTriangleRounded,
+  intersectsTriangleRounded,
+} from "./triangle-rounded.js";
 
 type Op = "intersects" | "distance" | "contact" | "manifold";
 
@@ -363,6 +369,16 @@ export function registerDefaultPairs(): void {
       distance: distanceTrianglePolytope,
       contact: contactTrianglePolytope,
       manifold: manifoldViaContact(contactTrianglePolytope, manifoldFromContact),
+    });
+  }
+  // A triangle against a rounded box or hull: the triangle against the core (the same SAT and
+  // closest features), the radius added (src/narrowphase/triangle-rounded.ts).
+  for (const t of [ShapeType.RoundedCuboid, ShapeType.RoundedConvexPolyhedron] as const) {
+    registerPair<Triangle, RoundedShape>(ShapeType.Triangle, t, {
+      intersects: intersectsTriangleRounded,
+      distance: distanceTriangleRounded,
+      contact: contactTriangleRounded,
+      manifold: manifoldViaContact(contactTriangleRounded, manifoldFromContact),
     });
   }
   registerPair(ShapeType.Sphere, ShapeType.Cuboid, {

@@ -15,6 +15,7 @@
  * triangles instead. All outputs are in A's frame, normals from A toward B.
  */
 import { TRIANGLE_PLANE_TOLERANCE } from "../constants.js";
+import { exactRange, trianglesMeet } from "../geometry/exact-predicates.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -203,6 +204,7 @@ function maxSpread(a0: Vec3, a1: Vec3, a2: Vec3, b0: Vec3, b1: Vec3, b2: Vec3): 
 
 /**
  * True when the closed triangles a0a1a2 and b0b1b2 (same frame) share a point; touching counts.
+ * Decided exactly ({@link trianglesMeet}) for coordinates within `exactRange`; beyond it,
  * Möller's interval overlap test (1997) with plane distances snapped to 0 within
  * TRIANGLE_PLANE_TOLERANCE of the pair's scale, a 2D test for coplanar pairs, and GJK for a
  * degenerate (zero-area) triangle. Allocates nothing.
@@ -215,6 +217,18 @@ export function intersectsTriangleTriangle(
   b1: Vec3,
   b2: Vec3,
 ): boolean {
+  // Exactly on the doubles given (issue 16: a padded plane test called box meshes 4.5e-13
+  // apart touching, which their distance did not): the same predicate as the pair's distance
+  // and contact (src/narrowphase/triangle-polytope.ts), so intersects ⇔ distance 0.
+  if (
+    exactRange(a0) &&
+    exactRange(a1) &&
+    exactRange(a2) &&
+    exactRange(b0) &&
+    exactRange(b1) &&
+    exactRange(b2)
+  )
+    return trianglesMeet(a0, a1, a2, b0, b1, b2);
   vec3.sub(e1, a1, a0);
   vec3.sub(e2, a2, a0);
   vec3.cross(n1, e1, e2);

@@ -41,6 +41,7 @@ import {
   closestPointsSegmentSegment,
   type SegmentParameters,
 } from "../geometry/closest-segments.js";
+import { exactRange, trianglesMeet } from "../geometry/exact-predicates.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as mat3 from "../math/mat3.js";
@@ -543,6 +544,42 @@ function segmentsSat(): void {
 /** True when the SAT's least overlap is a touch or an overlap (within the frame's rounding). */
 function satTouching(): boolean {
   return sat[5] === 1 && sat[0] >= -TOUCH_ULPS * EPS * frame[0];
+}
+
+/** B's corners in A's frame (a triangle B), for {@link meetsExactly}. */
+const tb0 = vec3.create();
+const tb1 = vec3.create();
+const tb2 = vec3.create();
+/**
+ * [0] 1 when the last {@link touching} decided exactly (two triangles whose coordinates are
+ * within `exactRange`), so that its "apart" is a proof: a gap that rounds to 0 is then reported
+ * as the least positive double, not as a touch.
+ */
+const exactIo = new Int32Array(1);
+
+/**
+ * Whether triangle `a` and `b` (B at `bInA`, A's frame) touch or overlap: for two triangles,
+ * exactly on A's corners and B's moved into A's frame (issue 16: box meshes 4.5e-13 apart were
+ * touching for the pad of the SAT; Möller's test of the mesh pairs, mesh-mesh.ts, takes the
+ * same predicate), else the SAT's overlap within the frame's rounding (the SAT already run).
+ */
+function touching(a: Triangle, b: TrianglePolytopeOther, bInA: Isometry): boolean {
+  exactIo[0] = 0;
+  if (b.type !== ShapeType.Triangle) return satTouching();
+  iso.transformPoint(tb0, bInA, b.a);
+  iso.transformPoint(tb1, bInA, b.b);
+  iso.transformPoint(tb2, bInA, b.c);
+  if (
+    !exactRange(a.a) ||
+    !exactRange(a.b) ||
+    !exactRange(a.c) ||
+    !exactRange(tb0) ||
+    !exactRange(tb1) ||
+    !exactRange(tb2)
+  )
+    return satTouching();
+  exactIo[0] = 1;
+  return trianglesMeet(a.a, a.b, a.c, tb0, tb1, tb2);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1050,6 +1087,10 @@ export function intersectsTrianglePolytope(
   b: TrianglePolytopeOther,
   bInA: Isometry,
 ): boolean {
+  if (b.type === ShapeType.Triangle) {
+    const t = touching(a, b, bInA);
+    if (exactIo[0] === 1) return t;
+  }
   loadOrdered(a, b, bInA);
   runSat();
   return satTouching();
@@ -1068,13 +1109,14 @@ export function distanceTrianglePolytope(
 ): DistanceResult {
   const swapped = loadOrdered(a, b, bInA);
   runSat();
-  if (satTouching()) {
+  if (touching(a, b, bInA)) {
     penetrationWitnesses();
     out.distance = 0;
   } else {
     closestFeatures();
     bestGap();
-    out.distance = gap[0];
+    // Proven apart: a gap that rounds to 0 is still a gap.
+    out.distance = gap[0] > 0 || exactIo[0] === 0 ? gap[0] : Number.MIN_VALUE;
   }
   writePoints(out.pointA, out.pointB, swapped, bInA);
   return out;
@@ -1094,9 +1136,27 @@ export function contactTrianglePolytope(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  contactPredictionIo[0] = prediction;
+  return contactTrianglePolytopeIo(out, a, b, bInA);
+}
+
+/**
+ * [0] the prediction of {@link contactTrianglePolytopeIo}: a double passed to a call V8 does not
+ * inline is boxed (allocated), as the rounded pairs' prediction plus radius would be.
+ */
+export const contactPredictionIo = new Float64Array(1);
+
+/** {@link contactTrianglePolytope} with the prediction in {@link contactPredictionIo}[0]. */
+export function contactTrianglePolytopeIo(
+  out: Contact,
+  a: Triangle,
+  b: TrianglePolytopeOther,
+  bInA: Isometry,
+): boolean {
+  const prediction = contactPredictionIo[0];
   const swapped = loadOrdered(a, b, bInA);
   runSat();
-  if (satTouching()) {
+  if (touching(a, b, bInA)) {
     penetrationWitnesses();
     const d = Math.max(sat[0], 0);
     out.distance = d > 0 ? -d : 0;
@@ -1108,10 +1168,11 @@ export function contactTrianglePolytope(
     if (-sat[0] > prediction) return false;
     closestFeatures();
     bestGap();
-    const g = gap[0];
+    // Proven apart (two triangles decided exactly): a gap that rounds to 0 is still a gap.
+    const g = gap[0] > 0 || exactIo[0] === 0 ? gap[0] : Number.MIN_VALUE;
     if (!(g <= prediction)) return false;
     out.distance = g;
-    if (g > 0) {
+    if (gap[0] > 0) {
       gapNormal();
     } else {
       axis[0] = sat[1];

@@ -144,6 +144,20 @@ export function exactContains(j: J, p: readonly number[]): boolean | null {
       }
       return true;
     }
+    case "roundedBox": {
+      // Within r of the box: the squared excess beyond its half extents, per axis, ≤ r².
+      if (!isIdentity(j.rotation)) return null;
+      const d = dvsub(P, dv(j.center as number[]));
+      const h = dv(j.halfExtents as number[]);
+      let s: Dy = { m: 0n, e: 0 };
+      for (let k = 0; k < 3; k++) {
+        const ad = dsign(d[k]) < 0 ? dneg(d[k]) : d[k];
+        const over = dsub(ad, h[k]);
+        if (dsign(over) > 0) s = dadd(s, dmul(over, over));
+      }
+      const r = dy(j.radius as number);
+      return dcmp(s, dmul(r, r)) <= 0;
+    }
     case "capsule":
       return inCapsule(P, dv(j.a as number[]), dv(j.b as number[]), dy(j.radius as number));
     case "cylinder":
@@ -223,6 +237,18 @@ export function exactExtent(j: J, k: number, sign: number): Dy | null {
     case "box":
       if (!isIdentity(j.rotation)) return null;
       return dadd(s((j.center as number[])[k]), dy((j.halfExtents as number[])[k]));
+    case "roundedBox":
+      if (!isIdentity(j.rotation)) return null;
+      return dadd(
+        dadd(s((j.center as number[])[k]), dy((j.halfExtents as number[])[k])),
+        dy(j.radius as number),
+      );
+    case "roundedConvex": {
+      if (!isIdentity(j.rotation)) return null;
+      const off = (j.position as number[] | undefined) ?? [0, 0, 0];
+      const m = pick(j.points as number[][]) as Dy;
+      return dadd(dadd(m, s(off[k])), dy(j.radius as number));
+    }
     case "capsule":
       return dadd(pick([j.a as number[], j.b as number[]]) as Dy, dy(j.radius as number));
     case "cylinder":

@@ -24,6 +24,7 @@ import { parseScene } from "../../src/io/scene.js";
 import { CollisionWorld } from "../../src/world/collision-world.js";
 import { exactContains } from "./exact.js";
 import {
+  ALL_TYPES,
   makeScenario,
   Rng,
   type Scenario,
@@ -66,7 +67,10 @@ export interface FuzzOptions {
   depthRel?: number;
   /** Relative bar on distances (default 1e-9). */
   distRel?: number;
-  /** Restrict to these JSON types (default all). */
+  /**
+   * Restrict to these JSON types (default: every type of `TYPES`; the opt-in rounded forms,
+   * `OPT_IN_TYPES`, only when listed here).
+   */
   types?: readonly ShapeTypeName[];
   /** Restrict to these ops. */
   ops?: readonly string[];
@@ -1343,7 +1347,7 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
     const tb = types[Math.floor(n / types.length) % types.length];
     n++;
     const sc = makeScenario(rng, ta, tb, touch);
-    const pair = [ta, tb].sort((x, y) => TYPES.indexOf(x) - TYPES.indexOf(y)).join("-");
+    const pair = [ta, tb].sort((x, y) => ALL_TYPES.indexOf(x) - ALL_TYPES.indexOf(y)).join("-");
     const ctx: Ctx = { report, pair, opts, lastIntersects: null, sc };
     try {
       runScenario(ctx, sc);

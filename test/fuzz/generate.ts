@@ -85,7 +85,14 @@ export const TYPES = [
   "halfspace",
   "compound",
 ] as const;
-export type ShapeTypeName = (typeof TYPES)[number];
+/**
+ * JSON shape types the fuzzer draws only when asked (`--types`): the rounded forms, so that a
+ * default run (every pair of {@link TYPES}) keeps its draws, and so its seeds' results.
+ */
+export const OPT_IN_TYPES = ["roundedBox", "roundedConvex"] as const;
+/** Every type the fuzzer knows, in the order that names a pair ("triangle-roundedBox"). */
+export const ALL_TYPES = [...TYPES, ...OPT_IN_TYPES] as const;
+export type ShapeTypeName = (typeof ALL_TYPES)[number];
 
 type J = Record<string, unknown>;
 
@@ -167,6 +174,29 @@ function makeShape(rng: Rng, type: ShapeTypeName, s: number, c: number[], exact:
     case "cylinder":
     case "cone":
       return withRot({ type, center: cen, halfHeight: len(0.2, 1), radius: len(0.2, 1) });
+    case "roundedBox":
+      // Half extents and a radius of the shape's size together (one half extent sometimes 0:
+      // a rounded rectangle), the rounding from a sliver to most of it.
+      return withRot({
+        type,
+        center: cen,
+        halfExtents: [len(0.1, 0.8), len(0.1, 0.8), rng.chance(0.1) ? 0 : len(0.1, 0.8)],
+        radius: rng.chance(0.2) ? len(0.001, 0.01) : len(0.05, 0.5),
+      });
+    case "roundedConvex": {
+      const n = 4 + rng.int(7);
+      const pts: number[][] = [];
+      for (let i = 0; i < n; i++) pts.push(pt(s * 0.7).map((x, k) => x - cen[k]));
+      // Solid (the oracle's hull needs a volume): a tetrahedron's corners.
+      const t = len(0.2, 0.4);
+      pts.push([t, t, t], [-t, -t, t], [-t, t, -t], [t, -t, -t]);
+      return withRot({
+        type,
+        points: pts,
+        radius: rng.chance(0.2) ? len(0.001, 0.01) : len(0.05, 0.4),
+        position: cen,
+      });
+    }
     case "convex": {
       const n = 4 + rng.int(7);
       const pts: number[][] = [];
@@ -242,6 +272,8 @@ function shiftShape(j: J, off: number[]): J | null {
     cylinder: ["center"],
     cone: ["center"],
     convex: ["position"],
+    roundedBox: ["center"],
+    roundedConvex: ["position"],
     triangle: ["a", "b", "c"],
     mesh: ["position"],
     compound: ["position"],
@@ -293,6 +325,7 @@ function extremePoint(j: J, k: number, sign: number): number[] | null {
   switch (j.type) {
     case "sphere":
     case "box":
+    case "roundedBox":
     case "cylinder":
       base = [...(j.center as number[])];
       break;
@@ -316,8 +349,9 @@ function extremePoint(j: J, k: number, sign: number): number[] | null {
       break;
     }
     case "convex":
+    case "roundedConvex":
     case "mesh": {
-      const ps = (j.type === "convex" ? j.points : j.vertices) as number[][];
+      const ps = (j.type === "mesh" ? j.vertices : j.points) as number[][];
       const off = (j.position as number[] | undefined) ?? [0, 0, 0];
       const p = ps.reduce((m, p) => (sign * p[k] > sign * m[k] ? p : m));
       base = p.map((x, i) => x + off[i]);
@@ -472,7 +506,13 @@ export function translateShape(j: J, t: number[]): J {
     const n = j.normal as number[];
     o.offset = (j.offset as number) + n[0] * t[0] + n[1] * t[1] + n[2] * t[2];
   }
-  if ((j.type === "convex" || j.type === "mesh" || j.type === "compound") && !j.position) {
+  if (
+    (j.type === "convex" ||
+      j.type === "roundedConvex" ||
+      j.type === "mesh" ||
+      j.type === "compound") &&
+    !j.position
+  ) {
     o.position = t;
   }
   return o;

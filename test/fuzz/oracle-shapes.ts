@@ -171,6 +171,25 @@ function posed(rot: number[][], t: V, local: Piece & { r: number }): Piece {
   };
 }
 
+/**
+ * The points within r of a convex piece (a rounded box or hull: the core swept by a ball): the
+ * support moves r along d, the signed distance drops by r, and a point outside is pulled to r
+ * from its closest core point.
+ */
+function inflated(core: Piece, r: number): Piece {
+  return {
+    support: (d) => add(core.support(d), scale(unit(d), r)),
+    closest: (p) => {
+      const q = core.closest(p);
+      const n = dist(p, q);
+      return n <= r ? p : add(q, scale(sub(p, q), r / n));
+    },
+    signed: (p) => core.signed(p) - r,
+    center: core.center,
+    radius: core.radius + r,
+  };
+}
+
 function sphereLocal(r: number): Piece & { r: number } {
   return {
     support: (d) => scale(unit(d), r),
@@ -435,6 +454,25 @@ function piecesOf(
         verts: null,
         edges: [],
         normals: [],
+      };
+    }
+    case "roundedBox": {
+      // The box of its half extents (the core) and the radius about it; no vertices (curved).
+      const core = piecesOf({ ...j, type: "box" }, parentRot, parentT);
+      return {
+        pieces: [inflated(core.pieces[0], j.radius as number)],
+        verts: null,
+        edges: core.edges,
+        normals: core.normals,
+      };
+    }
+    case "roundedConvex": {
+      const core = piecesOf({ ...j, type: "convex" }, parentRot, parentT);
+      return {
+        pieces: [inflated(core.pieces[0], j.radius as number)],
+        verts: null,
+        edges: core.edges,
+        normals: core.normals,
       };
     }
     case "aabb":
