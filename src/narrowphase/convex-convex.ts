@@ -513,7 +513,10 @@ function faceWitnesses(k: number): void {
   projectOnto(faceQ, 1, faceP);
   if (projectIo[0] <= on) {
     vec3.copy(faceY, faceP);
-    vec3.addScaled(faceX, faceP, n, -gk);
+    // faceX = faceP − gk·n written out (a double passed to a call V8 does not inline is boxed).
+    faceX.x = faceP.x + n.x * -gk;
+    faceX.y = faceP.y + n.y * -gk;
+    faceX.z = faceP.z + n.z * -gk;
     found = true;
   }
   for (let it = 0; it < FACE_ITERATIONS && !found; it++) {
@@ -567,16 +570,24 @@ function faceWitnesses(k: number): void {
   // Not converged: the last pair kept where both are within the touching tolerance of their
   // shapes (a cone's rim just touching a box's edge, the pair of 1e-6 at 30).
   if (!found && !(Math.max(offA, offB) <= FACE_NEAR_SLACK * on)) return;
-  // Off the cores onto the surfaces.
-  vec3.addScaled(faceX, faceX, n, mA);
-  vec3.addScaled(faceY, faceY, n, -mB);
+  // Off the cores onto the surfaces (written out, as above).
+  faceX.x += n.x * mA;
+  faceX.y += n.y * mA;
+  faceX.z += n.z * mA;
+  faceY.x += n.x * -mB;
+  faceY.y += n.y * -mB;
+  faceY.z += n.z * -mB;
   if (shifted) {
     vec3.add(faceX, faceX, shiftA);
     vec3.add(faceY, faceY, shiftA);
   }
   const inv = 1 / k;
-  vec3.scale(solvedA, faceX, inv);
-  vec3.scale(solvedB, faceY, inv);
+  solvedA.x = faceX.x * inv;
+  solvedA.y = faceX.y * inv;
+  solvedA.z = faceX.z * inv;
+  solvedB.x = faceY.x * inv;
+  solvedB.y = faceY.y * inv;
+  solvedB.z = faceY.z * inv;
 }
 
 /**
@@ -3058,7 +3069,7 @@ function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): voi
   vec3.copy(refined.pointB, revBestB);
   vec3.sub(revQ, revBestA, revBestB);
   // revQ −= (revQ·n) n written out (a double passed to a call V8 does not inline is boxed).
-  const along = -vec3.dot(revQ, revBestN);
+  const along = -(revQ.x * revBestN.x + revQ.y * revBestN.y + revQ.z * revBestN.z);
   revQ.x += revBestN.x * along;
   revQ.y += revBestN.y * along;
   revQ.z += revBestN.z * along;
