@@ -443,6 +443,9 @@ const FACE_FALLBACK = 2 ** -21;
 /** A flat shape's witness's distance from its supporting plane, relative to the witnesses' sideways offset, that {@link faceWitnesses} lets pass (the normal's tilt off the face). */
 const FACE_TILT_SLACK = 2 ** -40;
 
+/** [0] the cores' gap along the normal, [1] the move allowed, for {@link faceFallback}. */
+const faceFallbackIo = new Float64Array(2);
+
 /** {@link faceWitnesses}' starting pair on the cores (solver frame). */
 const faceX0 = vec3.create();
 const faceY0 = vec3.create();
@@ -603,7 +606,9 @@ function faceWitnesses(k: number): void {
   // the normal, which is right only to its own error) the other's starting witness kept and the
   // flat one's the nearest point of the flat shape opposite it, when that moves it sideways by no
   // more than FACE_FALLBACK of the depth.
-  const kept = found || Math.max(offA, offB) <= FACE_NEAR_SLACK * on || faceFallback(gk, dk, on);
+  faceFallbackIo[0] = gk;
+  faceFallbackIo[1] = tolF;
+  const kept = found || Math.max(offA, offB) <= FACE_NEAR_SLACK * on || faceFallback();
   generatorIo[0] = 0;
   generatorIo[1] = 0;
   if (!kept) {
@@ -632,11 +637,13 @@ function faceWitnesses(k: number): void {
  * on both shapes — the last one's B point taken onto B and the point of A nearest opposite it; B's
  * starting witness and A's nearest opposite it; A's starting witness and B's nearest opposite it —
  * the one whose second point is moved least off the point opposite the first, when that move is
- * within FACE_FALLBACK·|dk| + `on` (true; written to faceX, faceY). `gk` the cores' gap along the
- * normal, `dk` the signed distance, solver units; margins 0 (the cores).
+ * within faceFallbackIo[1] (FACE_FALLBACK·|dk| + the on-shape slack; true, written to faceX,
+ * faceY). faceFallbackIo[0] the cores' gap along the normal, solver units (read from there, not
+ * passed: a double passed to a call V8 keeps out of line is boxed); margins 0 (the cores).
  */
-function faceFallback(gk: number, dk: number, on: number): boolean {
+function faceFallback(): boolean {
   if (flatCore(0) === flatCore(1)) return false;
+  const gk = faceFallbackIo[0];
   const n = solvedNormal;
   let bestMove = Number.POSITIVE_INFINITY;
   let which = -1;
@@ -673,7 +680,7 @@ function faceFallback(gk: number, dk: number, on: number): boolean {
     vec3.copy(faceX, faceX0);
     vec3.copy(faceY, faceQ);
   }
-  if (!(bestMove <= FACE_FALLBACK * Math.abs(dk) + on)) return false;
+  if (!(bestMove <= faceFallbackIo[1])) return false;
   if (which === 0) {
     vec3.copy(faceX, faceY2);
     vec3.copy(faceY, faceY1);
