@@ -732,15 +732,15 @@ function loadGenerator(side: number): void {
   const uz = (r * m.z) / mxz;
   const e0 = generatorEnds[2 * side];
   const e1 = generatorEnds[2 * side + 1];
-  let rise: number;
-  if (rev.kind === RevolutionKind.Cone) {
-    vec3.set(e0, 0, h, 0);
-    rise = h * m.y - (r * mxz - h * m.y);
-  } else {
-    vec3.set(e0, ux, h, uz);
-    rise = 2 * h * m.y;
-  }
-  vec3.set(e1, ux, -h, uz);
+  // Written out: a double passed to a call V8 keeps out of line is boxed.
+  const cone = rev.kind === RevolutionKind.Cone;
+  e0.x = cone ? 0 : ux;
+  e0.y = h;
+  e0.z = cone ? 0 : uz;
+  e1.x = ux;
+  e1.y = -h;
+  e1.z = uz;
+  const rise = cone ? h * m.y - (r * mxz - h * m.y) : 2 * h * m.y;
   if (!(Math.abs(rise) <= generatorTol[0])) return;
   if (side === 1) {
     iso.transformPoint(e0, pairBInA, e0);
