@@ -153,8 +153,7 @@ describe("issue 16: a small shape penetrating a large flat shape (session 25)", 
   // Lines of a stress run (scratch generator, seed 7): a cone of 4e-5 along a triangle's edge of
   // 1e4 (its generator on the edge: the miss was 9.9e3, the far corner), a cone of 4e-5 at a
   // corner of 6e3 (miss 3.7e-5), a cylinder of 8.6e-3 at a corner of 1e4 (miss 7.1e3), a cone of
-  // 4.6e-3 at a corner of 1.7e4 (miss 3.2e-4); of seed 11, a cone of 4.6e-6 at a corner of 2.7e4
-  // at 1e7 (miss 2.7e4: the far corner 1e-7 above the plane under a normal tilted 3.7e-12).
+  // 4.6e-3 at a corner of 1.7e4 (miss 3.2e-4).
   const lines: { a: J; b: J }[] = [
     {
       a: {
@@ -222,23 +221,6 @@ describe("issue 16: a small shape penetrating a large flat shape (session 25)", 
         rotation: [
           -0.4963204053967915, 0.40603986074180376, -0.13957196814254122, 0.7545312136580957,
         ],
-      },
-    },
-    {
-      a: {
-        type: "cone",
-        center: [-8526888, 6815708, -7937840],
-        halfHeight: 4.606079252492729e-6,
-        radius: 2.763647551495637e-6,
-        rotation: [
-          0.03093352706478456, 0.42965924411931045, -0.6561916692048606, -0.6195551178969418,
-        ],
-      },
-      b: {
-        type: "triangle",
-        a: [-8526888.00000022, 6815708.000000251, -7937839.999998655],
-        b: [-8529425.631196333, 6832421.291783119, -7941362.658374035],
-        c: [-8510101.147006992, 6837198.371929399, -7938628.090446361],
       },
     },
   ];
