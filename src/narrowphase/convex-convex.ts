@@ -434,6 +434,20 @@ const FACE_NEAR_SLACK = 8;
 const FACE_ITERATIONS = 48;
 
 /**
+ * Sideways move, relative to the depth, within which {@link faceWitnesses} takes a flat shape's
+ * nearest point opposite the other's witness when its projections found no facing pair (2^-21,
+ * half the depth bar's 1e-6 of docs/FORMATS.md: the pair then faces to within it).
+ */
+const FACE_FALLBACK = 2 ** -21;
+
+/** [0] the cores' gap along the normal, [1] the move allowed, for {@link faceFallback}. */
+const faceFallbackIo = new Float64Array(2);
+
+/** {@link faceWitnesses}' starting pair on the cores (solver frame). */
+const faceX0 = vec3.create();
+const faceY0 = vec3.create();
+
+/**
  * The witnesses made to face each other across the normal: pointB − pointA = distance·normal.
  * A witness on a flat feature (a face or an edge supporting its shape along the normal) can lie
  * anywhere on that feature and still be on the right plane, the other shape's witness elsewhere
@@ -491,10 +505,22 @@ function faceWitnesses(k: number): void {
   coreBInA.support(faceQ, negN);
   const hB = faceQ.x * n.x + faceQ.y * n.y + faceQ.z * n.z;
   const gk = hB - hA;
+  // Against a flat shape, the witnesses' distance from their planes allowed to the depth's share
+  // that the fallback allows sideways (a cylinder's witness 3.9e-9 off its plane at a depth of
+  // 4.3e-3, its partner a large triangle's far corner 7e3 away).
+  const flatA = flatCore(0);
+  const flatB = flatCore(1);
+  const tolF = FACE_FALLBACK * Math.abs(dk) + on;
+  const plane = flatA !== flatB ? Math.max(flat, tolF) : flat;
+  // The flat shape's witness is not checked: it is replaced by its projections below, and the
+  // normal's tilt off the face lifts a far corner off the plane across its sideways offset (1e-7
+  // at 2.7e4 for a tilt of 3.7e-12: a cone of 4.6e-6 at a triangle's corner).
+  const planeA = flatA && !flatB ? Number.POSITIVE_INFINITY : plane;
+  const planeB = flatB && !flatA ? Number.POSITIVE_INFINITY : plane;
   if (
-    !(Math.abs(faceX.x * n.x + faceX.y * n.y + faceX.z * n.z - mA - hA) <= flat) ||
-    !(Math.abs(faceY.x * n.x + faceY.y * n.y + faceY.z * n.z + mB - hB) <= flat) ||
-    !(Math.abs(gk - mA - mB - dk) <= flat)
+    !(Math.abs(faceX.x * n.x + faceX.y * n.y + faceX.z * n.z - mA - hA) <= planeA) ||
+    !(Math.abs(faceY.x * n.x + faceY.y * n.y + faceY.z * n.z + mB - hB) <= planeB) ||
+    !(Math.abs(gk - mA - mB - dk) <= plane)
   )
     return;
   faceY.x += mB * n.x;
@@ -502,6 +528,14 @@ function faceWitnesses(k: number): void {
   faceY.z += mB * n.z;
   coreA.margin = 0;
   coreB.margin = 0;
+  vec3.copy(faceX0, faceX);
+  vec3.copy(faceY0, faceY);
+  generatorIo[0] = 0;
+  generatorIo[1] = 0;
+  if (flatA !== flatB) {
+    generatorTol[0] = tolF;
+    loadGenerator(flatA ? 1 : 0);
+  }
   let found = false;
   let offA = Number.POSITIVE_INFINITY;
   let offB = 0;
@@ -510,7 +544,7 @@ function faceWitnesses(k: number): void {
   faceP.x = faceX.x - mA * n.x + gk * n.x;
   faceP.y = faceX.y - mA * n.y + gk * n.y;
   faceP.z = faceX.z - mA * n.z + gk * n.z;
-  projectOnto(faceQ, 1, faceP);
+  faceProject(faceQ, 1, faceP);
   if (projectIo[0] <= on) {
     vec3.copy(faceY, faceP);
     // faceX = faceP − gk·n written out (a double passed to a call V8 does not inline is boxed).
@@ -538,7 +572,7 @@ function faceWitnesses(k: number): void {
     faceX.x = faceY.x - gk * n.x;
     faceX.y = faceY.y - gk * n.y;
     faceX.z = faceY.z - gk * n.z;
-    projectOnto(faceQ, 0, faceX);
+    faceProject(faceQ, 0, faceX);
     offA = projectIo[0];
     if (offA <= on && offB <= on) {
       found = true;
@@ -552,7 +586,7 @@ function faceWitnesses(k: number): void {
     faceY.x = faceX.x + gk * n.x;
     faceY.y = faceX.y + gk * n.y;
     faceY.z = faceX.z + gk * n.z;
-    projectOnto(faceQ, 1, faceY);
+    faceProject(faceQ, 1, faceY);
     offA = Math.abs(drop);
     offB = projectIo[0];
     if (offA <= on && offB <= on) found = true;
@@ -565,12 +599,25 @@ function faceWitnesses(k: number): void {
       offB = Math.abs(drop);
     }
   }
+  // Not converged, and not within the touching tolerance of the shapes (the last pair is then
+  // kept: a cone's rim just touching a box's edge, the pair of 1e-6 at 30): against a flat shape
+  // (a large triangle's corner or edge, the other's deepest feature a sliver beyond it seen along
+  // the normal, which is right only to its own error) the other's starting witness kept and the
+  // flat one's the nearest point of the flat shape opposite it, when that moves it sideways by no
+  // more than FACE_FALLBACK of the depth.
+  faceFallbackIo[0] = gk;
+  faceFallbackIo[1] = tolF;
+  const kept = found || Math.max(offA, offB) <= FACE_NEAR_SLACK * on || faceFallback();
+  generatorIo[0] = 0;
+  generatorIo[1] = 0;
+  if (!kept) {
+    coreA.margin = mA;
+    coreB.margin = mB;
+    return;
+  }
   coreA.margin = mA;
   coreB.margin = mB;
-  // Not converged: the last pair kept where both are within the touching tolerance of their
-  // shapes (a cone's rim just touching a box's edge, the pair of 1e-6 at 30).
-  if (!found && !(Math.max(offA, offB) <= FACE_NEAR_SLACK * on)) return;
-  // Off the cores onto the surfaces (written out, as above).
+  // Off the cores onto the surfaces (written out: a double passed to a call V8 does not inline is boxed).
   faceX.x += n.x * mA;
   faceX.y += n.y * mA;
   faceX.z += n.z * mA;
@@ -588,6 +635,321 @@ function faceWitnesses(k: number): void {
   solvedB.x = faceY.x * inv;
   solvedB.y = faceY.y * inv;
   solvedB.z = faceY.z * inv;
+}
+
+/**
+ * {@link faceWitnesses}' pair when its projections found none facing, against a flat shape
+ * ({@link flatCore}: a large triangle's corner or edge, where the other's deepest feature lies a
+ * sliver beyond it seen along the normal, which is right only to its error): of three pairs each
+ * on both shapes — the last one's B point taken onto B and the point of A nearest opposite it; B's
+ * starting witness and A's nearest opposite it; A's starting witness and B's nearest opposite it —
+ * the one whose second point is moved least off the point opposite the first, when that move is
+ * within faceFallbackIo[1] (FACE_FALLBACK·|dk| + the on-shape slack; true, written to faceX,
+ * faceY). faceFallbackIo[0] the cores' gap along the normal, solver units (read from there, not
+ * passed: a double passed to a call V8 keeps out of line is boxed); margins 0 (the cores).
+ */
+function faceFallback(): boolean {
+  if (flatCore(0) === flatCore(1)) return false;
+  const gk = faceFallbackIo[0];
+  const n = solvedNormal;
+  let bestMove = Number.POSITIVE_INFINITY;
+  let which = -1;
+  // The last pair: B's point onto B, A's opposite it.
+  faceProject(faceQ, 1, faceY);
+  vec3.copy(faceY1, faceQ);
+  faceP.x = faceY1.x - gk * n.x;
+  faceP.y = faceY1.y - gk * n.y;
+  faceP.z = faceY1.z - gk * n.z;
+  faceProject(faceY2, 0, faceP);
+  if (projectIo[0] < bestMove) {
+    bestMove = projectIo[0];
+    which = 0;
+  }
+  const flatA = flatCore(0);
+  const flatB = flatCore(1);
+  faceP.x = faceY0.x - gk * n.x;
+  faceP.y = faceY0.y - gk * n.y;
+  faceP.z = faceY0.z - gk * n.z;
+  if (!flatB) faceProject(faceQ, 0, faceP);
+  if (!flatB && projectIo[0] < bestMove) {
+    bestMove = projectIo[0];
+    which = 1;
+    vec3.copy(faceX, faceQ);
+    vec3.copy(faceY, faceY0);
+  }
+  faceP.x = faceX0.x + gk * n.x;
+  faceP.y = faceX0.y + gk * n.y;
+  faceP.z = faceX0.z + gk * n.z;
+  if (!flatA) faceProject(faceQ, 1, faceP);
+  if (!flatA && projectIo[0] < bestMove) {
+    bestMove = projectIo[0];
+    which = 2;
+    vec3.copy(faceX, faceX0);
+    vec3.copy(faceY, faceQ);
+  }
+  if (!(bestMove <= faceFallbackIo[1])) return false;
+  if (which === 0) {
+    vec3.copy(faceX, faceY2);
+    vec3.copy(faceY, faceY1);
+  }
+  return true;
+}
+
+/**
+ * {@link projectOnto} for {@link faceWitnesses}: a flat core ({@link flatCore}: a triangle, a
+ * flat hull, bare or rounded) projected exactly by {@link flatProject} — GJK from a point stops at
+ * its tolerance, 6e-7 off a triangle of 1e3, so the point opposite a cone's deepest point was never
+ * taken for on the triangle and the triangle's witness stayed at its far corner (issue 16) — any
+ * other core as projectOnto does. Cores loaded (margins as the caller set them: 0 there).
+ */
+function faceProject(out: Vec3, side: number, p: Vec3): void {
+  if (flatCore(side)) flatProject(out, side, p);
+  else if (generatorIo[side] !== 0) generatorProject(out, side, p);
+  else projectOnto(out, side, p);
+}
+
+/** [0], [1] 1 when {@link faceWitnesses} projects side A's, B's core onto its generator ({@link loadGenerator}). */
+const generatorIo = new Uint8Array(2);
+/** The generators' ends, solver frame: A's in [0], [1], B's in [2], [3]. */
+const generatorEnds = [vec3.create(), vec3.create(), vec3.create(), vec3.create()];
+const generatorM = vec3.create();
+
+/**
+ * Sets generatorIo[side] (0 A, 1 B) to 1, and the ends of the generator in generatorEnds, when the
+ * core on `side` is a cylinder or a cone whose support toward the other shape (+n for A, −n for
+ * B) is a generator to within generatorTol[0] (its two ends that far apart along the normal): a
+ * curved surface tangent to its supporting plane along a line, which the alternating projections
+ * of {@link faceWitnesses} approach only as fast as the surface curves away from it (a cone of
+ * 4e-5 along a triangle's edge of 1e4 crawled 6e-9 off after 48 of them); the generator, a segment
+ * on the shape, is projected onto instead. Else 0. Cores loaded.
+ */
+function loadGenerator(side: number): void {
+  generatorIo[side] = 0;
+  const core = side === 1 ? coreB : coreA;
+  const rc = revolutionCore(core.shape);
+  if (rc === null) return;
+  const rev = shapeDef(rc.type).revolution as Revolution;
+  rev.dims(revDims, rc);
+  const h = revDims[0] * core.scale;
+  const r = revDims[1] * core.scale;
+  const m = generatorM;
+  if (side === 1) {
+    vec3.negate(negN, solvedNormal);
+    iso.inverseTransformVector(m, pairBInA, negN);
+  } else vec3.copy(m, solvedNormal);
+  const mxz = Math.sqrt(m.x * m.x + m.z * m.z);
+  if (!(mxz > 0)) return;
+  const ux = (r * m.x) / mxz;
+  const uz = (r * m.z) / mxz;
+  const e0 = generatorEnds[2 * side];
+  const e1 = generatorEnds[2 * side + 1];
+  // Written out: a double passed to a call V8 keeps out of line is boxed.
+  const cone = rev.kind === RevolutionKind.Cone;
+  e0.x = cone ? 0 : ux;
+  e0.y = h;
+  e0.z = cone ? 0 : uz;
+  e1.x = ux;
+  e1.y = -h;
+  e1.z = uz;
+  const rise = cone ? h * m.y - (r * mxz - h * m.y) : 2 * h * m.y;
+  if (!(Math.abs(rise) <= generatorTol[0])) return;
+  if (side === 1) {
+    iso.transformPoint(e0, pairBInA, e0);
+    iso.transformPoint(e1, pairBInA, e1);
+  } else {
+    fromLocalA(e0, e0);
+    fromLocalA(e1, e1);
+  }
+  generatorIo[side] = 1;
+}
+
+/** [0] the tolerance of {@link loadGenerator}, solver units. */
+const generatorTol = new Float64Array(1);
+
+/**
+ * out = the point of the generator of `side` ({@link loadGenerator}) nearest to p, solver frame,
+ * and projectIo[0] its distance from p.
+ */
+function generatorProject(out: Vec3, side: number, p: Vec3): void {
+  const e0 = generatorEnds[2 * side];
+  const e1 = generatorEnds[2 * side + 1];
+  const ex = e1.x - e0.x;
+  const ey = e1.y - e0.y;
+  const ez = e1.z - e0.z;
+  const ee = ex * ex + ey * ey + ez * ez;
+  let t = ee > 0 ? ((p.x - e0.x) * ex + (p.y - e0.y) * ey + (p.z - e0.z) * ez) / ee : 0;
+  if (t < 0) t = 0;
+  else if (t > 1) t = 1;
+  out.x = e0.x + ex * t;
+  out.y = e0.y + ey * t;
+  out.z = e0.z + ez * t;
+  const dx = out.x - p.x;
+  const dy = out.y - p.y;
+  const dz = out.z - p.z;
+  projectIo[0] = Math.sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/** The flat core's corners, packed xyz, local frame times its scale ({@link flatCore}). */
+let flatV = new Float64Array(48);
+/** [0] the flat core's corner count, [1..3] its unit normal (local frame). */
+const flatCoreIo = new Float64Array(4);
+const flatQ = vec3.create();
+const flatR = vec3.create();
+
+/**
+ * True when the core on `side` (0 A, 1 B) is flat — a triangle, or a flat convex hull (a polygon:
+ * src/geometry/hull.ts `flat`), bare or rounded — its corners then in flatV in order around the
+ * polygon (local frame, times the core's scale) and their count and unit normal in flatCoreIo. A
+ * degenerate triangle (a segment or a point) is not. Cores loaded.
+ */
+function flatCore(side: number): boolean {
+  const core = side === 1 ? coreB : coreA;
+  const s = core.shape;
+  const k = core.scale;
+  if (s.type === ShapeType.Triangle) {
+    flatV[0] = s.a.x * k;
+    flatV[1] = s.a.y * k;
+    flatV[2] = s.a.z * k;
+    flatV[3] = s.b.x * k;
+    flatV[4] = s.b.y * k;
+    flatV[5] = s.b.z * k;
+    flatV[6] = s.c.x * k;
+    flatV[7] = s.c.y * k;
+    flatV[8] = s.c.z * k;
+    flatCoreIo[0] = 3;
+    // The unit normal of the edges from the first corner.
+    const ux = flatV[3] - flatV[0];
+    const uy = flatV[4] - flatV[1];
+    const uz = flatV[5] - flatV[2];
+    const vx = flatV[6] - flatV[0];
+    const vy = flatV[7] - flatV[1];
+    const vz = flatV[8] - flatV[2];
+    const nx = uy * vz - uz * vy;
+    const ny = uz * vx - ux * vz;
+    const nz = ux * vy - uy * vx;
+    const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (!(l > 0) || !(l < Number.POSITIVE_INFINITY)) return false;
+    const uu = ux * ux + uy * uy + uz * uz;
+    const vv = vx * vx + vy * vy + vz * vz;
+    // A sliver (its area below 2^-26 of its edges' product) is no plane to project onto.
+    if (!(l > FLAT_SLIVER * Math.sqrt(uu * vv))) return false;
+    flatCoreIo[1] = nx / l;
+    flatCoreIo[2] = ny / l;
+    flatCoreIo[3] = nz / l;
+    return true;
+  }
+  const hull =
+    s.type === ShapeType.ConvexPolyhedron
+      ? s
+      : s.type === ShapeType.RoundedConvexPolyhedron
+        ? s.core
+        : null;
+  if (hull === null || !hull.flat) return false;
+  const o = hull.faceOffsets[0];
+  const count = hull.faceOffsets[1] - o;
+  if (3 * count > flatV.length) flatV = new Float64Array(6 * count);
+  const v = hull.vertices;
+  for (let i = 0; i < count; i++) {
+    const j = 3 * hull.faceVertices[o + i];
+    flatV[3 * i] = v[j] * k;
+    flatV[3 * i + 1] = v[j + 1] * k;
+    flatV[3 * i + 2] = v[j + 2] * k;
+  }
+  flatCoreIo[0] = count;
+  flatCoreIo[1] = hull.faceNormals[0];
+  flatCoreIo[2] = hull.faceNormals[1];
+  flatCoreIo[3] = hull.faceNormals[2];
+  return true;
+}
+
+/** A triangle whose area is below this fraction of its two edges' product is no plane for {@link flatCore}. */
+const FLAT_SLIVER = 2 ** -26;
+
+/**
+ * out = the point of the flat core on `side` (loaded by {@link flatCore}) nearest to p, solver
+ * frame, and projectIo[0] their distance. Worked in the core's local frame at its corner nearest
+ * to p, so that the arithmetic rounds at p's distance from that corner, not at the polygon's
+ * distance from its origin: p moved there is q; its foot q' on the plane, inside every edge
+ * (the edge's cross product with q' along the normal not negative) is the answer, else the
+ * nearest point of the edges it lies outside of (Ericson 2005, §5.1.5, by edges instead of
+ * barycentric products, which round at the product of the edges' lengths).
+ */
+function flatProject(out: Vec3, side: number, p: Vec3): void {
+  if (side === 1) iso.inverseTransformPoint(snapLocal, pairBInA, p);
+  else toLocalA(snapLocal, p);
+  const count = flatCoreIo[0];
+  const nx = flatCoreIo[1];
+  const ny = flatCoreIo[2];
+  const nz = flatCoreIo[3];
+  // The corner nearest p: the frame's origin o.
+  let io = 0;
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < count; i++) {
+    const x = snapLocal.x - flatV[3 * i];
+    const y = snapLocal.y - flatV[3 * i + 1];
+    const z = snapLocal.z - flatV[3 * i + 2];
+    const d = x * x + y * y + z * z;
+    if (d < best) {
+      best = d;
+      io = i;
+    }
+  }
+  const ox = flatV[3 * io];
+  const oy = flatV[3 * io + 1];
+  const oz = flatV[3 * io + 2];
+  const qx = snapLocal.x - ox;
+  const qy = snapLocal.y - oy;
+  const qz = snapLocal.z - oz;
+  const h = qx * nx + qy * ny + qz * nz;
+  // The foot on the plane, relative to o.
+  flatR.x = qx - h * nx;
+  flatR.y = qy - h * ny;
+  flatR.z = qz - h * nz;
+  let outside = false;
+  best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < count; i++) {
+    const j = i + 1 === count ? 0 : i + 1;
+    const ux = flatV[3 * i] - ox;
+    const uy = flatV[3 * i + 1] - oy;
+    const uz = flatV[3 * i + 2] - oz;
+    const ex = flatV[3 * j] - ox - ux;
+    const ey = flatV[3 * j + 1] - oy - uy;
+    const ez = flatV[3 * j + 2] - oz - uz;
+    const wx = flatR.x - ux;
+    const wy = flatR.y - uy;
+    const wz = flatR.z - uz;
+    const side2 = (ey * wz - ez * wy) * nx + (ez * wx - ex * wz) * ny + (ex * wy - ey * wx) * nz;
+    if (side2 >= 0) continue;
+    outside = true;
+    // The nearest point of this edge to q.
+    const ee = ex * ex + ey * ey + ez * ez;
+    let t = ee > 0 ? ((qx - ux) * ex + (qy - uy) * ey + (qz - uz) * ez) / ee : 0;
+    if (t < 0) t = 0;
+    else if (t > 1) t = 1;
+    const cx = ux + ex * t;
+    const cy = uy + ey * t;
+    const cz = uz + ez * t;
+    const dx = qx - cx;
+    const dy = qy - cy;
+    const dz = qz - cz;
+    const d = dx * dx + dy * dy + dz * dz;
+    if (d < best) {
+      best = d;
+      flatQ.x = cx;
+      flatQ.y = cy;
+      flatQ.z = cz;
+    }
+  }
+  if (outside) vec3.copy(flatR, flatQ);
+  const dx = qx - flatR.x;
+  const dy = qy - flatR.y;
+  const dz = qz - flatR.z;
+  flatR.x += ox;
+  flatR.y += oy;
+  flatR.z += oz;
+  if (side === 1) iso.transformPoint(out, pairBInA, flatR);
+  else fromLocalA(out, flatR);
+  projectIo[0] = Math.sqrt(dx * dx + dy * dy + dz * dz);
 }
 
 /**
