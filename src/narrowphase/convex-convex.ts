@@ -557,9 +557,10 @@ function faceWitnesses(k: number): void {
  * faceWitnesses' scalars (doubles crossing calls through a typed array): [0] gk, the cores'
  * planes' offset along facingN (hB − hA), [1] hA, [2] hB, [3] the convergence slack, [4] and [5]
  * the last pair's distances off A and off B, [6] 1 when both are within the slack, [7] the
- * projections' cap.
+ * projections' cap, [8] and [9] {@link faceJumps}' kinds of A's and B's supports, [10] the overlap
+ * {@link faceNormal} started from, [11] the pair's magnitude.
  */
-const faceIo = new Float64Array(10);
+const faceIo = new Float64Array(12);
 /** The normal of {@link faceProject}, solver frame. */
 const facingN = vec3.create(1, 0, 0);
 const facingN0 = vec3.create();
@@ -670,11 +671,13 @@ function faceNormal(): void {
   const size = Math.max(sizeIo[1], sizeIo[2], on / FACE_ON_SLACK);
   faceIo[6] = 0;
   vec3.copy(faceStart, facingN);
-  faceJumps(size);
+  faceIo[10] = f0;
+  faceIo[11] = size;
+  faceJumps();
   // Two features (faces, edges): the projections between them are exact; nothing to refine.
   if (faceIo[8] !== 0 && faceIo[9] !== 0) return;
   if (faceIo[8] !== 0 || faceIo[9] !== 0) {
-    faceSecant(f0, size);
+    faceSecant();
     if (faceIo[6] !== 0) return;
     // An edge seen where the optimum is beside its ridge (a cone's rim point near the generator
     // where the apex ties): the support points' offset, as where both slide.
@@ -682,7 +685,7 @@ function faceNormal(): void {
     faceIo[8] = 0;
     faceIo[9] = 0;
   }
-  faceNewton(f0, size);
+  faceNewton();
 }
 
 const faceStart = vec3.create();
@@ -692,7 +695,9 @@ const faceStart = vec3.create();
  * offset smooth in the normal), the offset's Jacobian by differences under tilts of
  * FACE_NEWTON_TILT along a basis of the plane. faceIo[6] 1 when they end converged.
  */
-function faceNewton(f0: number, size: number): void {
+function faceNewton(): void {
+  const f0 = faceIo[10];
+  const size = faceIo[11];
   const on = faceIo[3];
   for (let it = 0; it < FACE_NEWTON_STEPS; it++) {
     vec3.orthonormalBasis(faceT1, faceT2, facingN);
@@ -761,7 +766,9 @@ const FACE_NEWTON_TILT = 2 ** -30;
  * {@link faceNormal}'s secant steps from facingN (the overlap there f0 + rounding at most, the
  * pair's magnitude `size`): faceIo[6] 1 when they end converged.
  */
-function faceSecant(f0: number, size: number): void {
+function faceSecant(): void {
+  const f0 = faceIo[10];
+  const size = faceIo[11];
   const on = faceIo[3];
   faceResidual();
   for (let round = 0; round < FACE_NORMAL_ROUNDS; round++) {
@@ -812,7 +819,7 @@ const FACE_JUMP_TILT = 2 ** -20;
 const FACE_JUMP_MOVE = 16;
 
 /** Tilts across an edge's ridge by which {@link faceResidual} measures the edge, radians. */
-const FACE_RIDGE_TILTS = [2 ** -20, 2 ** -30, 2 ** -40, 0];
+const FACE_RIDGE_TILTS = new Float64Array([2 ** -20, 2 ** -30, 2 ** -40, 0]);
 
 /** A chord of an edge, in faceWitnesses' slacks, that is a jump. */
 const FACE_EDGE_CHORD = 2 ** 20;
@@ -826,7 +833,8 @@ const FACE_EDGE_SIN = 2 ** -10;
  * along one line (an edge, a cone's generator: FACE_JUMP_MOVE times the tilt times `size` or
  * more; its unit direction into faceEA, faceEB), 1 where it jumps along two (a face).
  */
-function faceJumps(size: number): void {
+function faceJumps(): void {
+  const size = faceIo[11];
   vec3.orthonormalBasis(faceT1, faceT2, facingN);
   coreA.support(faceX, facingN);
   vec3.negate(negN, facingN);
