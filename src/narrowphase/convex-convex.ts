@@ -490,7 +490,7 @@ function faceWitnesses(k: number): void {
   lengthInto(pairBInA.translation, 0);
   const dk = d * k;
   const on = FACE_ON_SLACK * Math.max(sizeIo[0], sizeIo[1], sizeIo[2], shiftIo[1]);
-  const flat = on + FACE_DEPTH_SLACK * Math.abs(dk);
+  const flat = FACE_PLANE_SLACK * on + FACE_DEPTH_SLACK * Math.abs(dk);
   // On the cores (the supporting features of a rounded shape are its core's moved by its
   // margin along the normal, flat where the core's are; the nearest points of the rounded
   // surface would approach them only as the square root of the step): the cores' planes hA and
@@ -523,6 +523,9 @@ function faceWitnesses(k: number): void {
     !(Math.abs(gk - mA - mB - dk) <= plane)
   )
     return;
+  faceX.x -= mA * n.x;
+  faceX.y -= mA * n.y;
+  faceX.z -= mA * n.z;
   faceY.x += mB * n.x;
   faceY.y += mB * n.y;
   faceY.z += mB * n.z;
@@ -536,24 +539,123 @@ function faceWitnesses(k: number): void {
     generatorTol[0] = tolF;
     loadGenerator(flatA ? 1 : 0);
   }
+  vec3.copy(facingN, n);
+  faceIo[0] = gk;
+  faceIo[1] = hA;
+  faceIo[2] = hB;
+  faceIo[3] = on;
+  faceIo[7] = FACE_ITERATIONS;
+  faceAlternate();
+  let found = faceIo[6] !== 0;
+  const offA = faceIo[4];
+  const offB = faceIo[5];
+  if (!found) {
+    // The features' footprints apart: the normal short of the optimum (the overlap's tangential
+    // gradient is their offset), refined by secant steps on that offset (the generator, a line
+    // of the support at the first normal only, no longer projected onto).
+    generatorIo[0] = 0;
+    generatorIo[1] = 0;
+    vec3.copy(facingX, faceX);
+    vec3.copy(facingY, faceY);
+    faceNormal();
+    if (faceIo[6] !== 0) found = true;
+    else {
+      vec3.copy(faceX, facingX);
+      vec3.copy(faceY, facingY);
+    }
+  }
+  // Not converged: the last pair kept where both are within the touching tolerance of their
+  // shapes (a cone's rim just touching a box's edge, the pair of 1e-6 at 30), or within
+  // FACE_DEEP_SLACK of a depth (the normal's error at the depth's own rounding, far below the
+  // witnesses' offset sideways it mends: 2.6e-9 off a cylinder 6.5e3 deep, they were 1e-2
+  // apart); else, against a flat shape (a large triangle's corner or edge, the other's deepest
+  // feature a sliver beyond it seen along the normal, which is right only to its own error) the
+  // other's starting witness kept and the flat one's the nearest point of the flat shape
+  // opposite it, when that moves it sideways by no more than FACE_FALLBACK of the depth.
+  faceFallbackIo[0] = gk;
+  faceFallbackIo[1] = tolF;
+  const kept =
+    found ||
+    Math.max(offA, offB) <= FACE_NEAR_SLACK * on + FACE_DEEP_SLACK * Math.abs(dk) ||
+    faceFallback();
+  generatorIo[0] = 0;
+  generatorIo[1] = 0;
+  coreA.margin = mA;
+  coreB.margin = mB;
+  if (!kept) return;
+  if (found) {
+    vec3.copy(solvedNormal, facingN);
+    solvedIo[0] = (faceIo[0] - mA - mB) / k;
+  }
+  const m = solvedNormal;
+  // Off the cores onto the surfaces (written out: a double passed to a call V8 does not inline is boxed).
+  faceX.x += m.x * mA;
+  faceX.y += m.y * mA;
+  faceX.z += m.z * mA;
+  faceY.x += m.x * -mB;
+  faceY.y += m.y * -mB;
+  faceY.z += m.z * -mB;
+  if (shifted) {
+    vec3.add(faceX, faceX, shiftA);
+    vec3.add(faceY, faceY, shiftA);
+  }
+  const inv = 1 / k;
+  solvedA.x = faceX.x * inv;
+  solvedA.y = faceX.y * inv;
+  solvedA.z = faceX.z * inv;
+  solvedB.x = faceY.x * inv;
+  solvedB.y = faceY.y * inv;
+  solvedB.z = faceY.z * inv;
+}
+
+/**
+ * faceWitnesses' scalars (doubles crossing calls through a typed array): [0] gk, the cores'
+ * planes' offset along facingN (hB − hA), [1] hA, [2] hB, [3] the convergence slack, [4] and [5]
+ * the last pair's distances off A and off B, [6] 1 when both are within the slack, [7] the
+ * projections' cap, [8] and [9] {@link faceJumps}' kinds of A's and B's supports, [10] the overlap
+ * {@link faceNormal} started from, [11] the pair's magnitude.
+ */
+const faceIo = new Float64Array(12);
+/** The normal of {@link faceAlternate}, solver frame. */
+const facingN = vec3.create(1, 0, 0);
+const facingN0 = vec3.create();
+const faceU = vec3.create();
+const facingX = vec3.create();
+const faceT1 = vec3.create();
+const faceEA = vec3.create();
+const faceEB = vec3.create();
+const faceT2 = vec3.create();
+const facingY = vec3.create();
+const faceR = vec3.create();
+
+/**
+ * The alternating projections of {@link faceWitnesses} between the cores' supporting features
+ * along facingN (planes faceIo[1], faceIo[2]), from faceX on A's core and faceY on B's: the last
+ * pair left in faceX, faceY (on their planes), its distances off the cores and whether both are
+ * within the slack in faceIo. Cores loaded, margins 0, solver frame.
+ */
+function faceAlternate(): void {
+  const n = facingN;
+  const gk = faceIo[0];
+  const hA = faceIo[1];
+  const hB = faceIo[2];
+  const on = faceIo[3];
   let found = false;
   let offA = Number.POSITIVE_INFINITY;
   let offB = 0;
   // First B's witness opposite A's (A's on a curved feature, B's on a flat one: one step; the
   // projections below would approach a curved feature tangent to its plane slowly).
-  faceP.x = faceX.x - mA * n.x + gk * n.x;
-  faceP.y = faceX.y - mA * n.y + gk * n.y;
-  faceP.z = faceX.z - mA * n.z + gk * n.z;
+  faceP.x = faceX.x + gk * n.x;
+  faceP.y = faceX.y + gk * n.y;
+  faceP.z = faceX.z + gk * n.z;
   faceProject(faceQ, 1, faceP);
   if (projectIo[0] <= on) {
     vec3.copy(faceY, faceP);
-    // faceX = faceP − gk·n written out (a double passed to a call V8 does not inline is boxed).
-    faceX.x = faceP.x + n.x * -gk;
-    faceX.y = faceP.y + n.y * -gk;
-    faceX.z = faceP.z + n.z * -gk;
+    vec3.addScaled(faceX, faceP, n, -gk);
+    offA = 0;
     found = true;
   }
-  for (let it = 0; it < FACE_ITERATIONS && !found; it++) {
+  for (let it = 0; it < faceIo[7] && !found; it++) {
     if (it % 3 === 2) {
       // Two features crossing at a small angle (two lines seen along the normal) make the
       // projections converge geometrically: the limit extrapolated from the last three points
@@ -599,43 +701,345 @@ function faceWitnesses(k: number): void {
       offB = Math.abs(drop);
     }
   }
-  // Not converged, and not within the touching tolerance of the shapes (the last pair is then
-  // kept: a cone's rim just touching a box's edge, the pair of 1e-6 at 30): against a flat shape
-  // (a large triangle's corner or edge, the other's deepest feature a sliver beyond it seen along
-  // the normal, which is right only to its own error) the other's starting witness kept and the
-  // flat one's the nearest point of the flat shape opposite it, when that moves it sideways by no
-  // more than FACE_FALLBACK of the depth.
-  faceFallbackIo[0] = gk;
-  faceFallbackIo[1] = tolF;
-  const kept = found || Math.max(offA, offB) <= FACE_NEAR_SLACK * on || faceFallback();
-  generatorIo[0] = 0;
-  generatorIo[1] = 0;
-  if (!kept) {
-    coreA.margin = mA;
-    coreB.margin = mB;
-    return;
-  }
-  coreA.margin = mA;
-  coreB.margin = mB;
-  // Off the cores onto the surfaces (written out: a double passed to a call V8 does not inline is boxed).
-  faceX.x += n.x * mA;
-  faceX.y += n.y * mA;
-  faceX.z += n.z * mA;
-  faceY.x += n.x * -mB;
-  faceY.y += n.y * -mB;
-  faceY.z += n.z * -mB;
-  if (shifted) {
-    vec3.add(faceX, faceX, shiftA);
-    vec3.add(faceY, faceY, shiftA);
-  }
-  const inv = 1 / k;
-  solvedA.x = faceX.x * inv;
-  solvedA.y = faceX.y * inv;
-  solvedA.z = faceX.z * inv;
-  solvedB.x = faceY.x * inv;
-  solvedB.y = faceY.y * inv;
-  solvedB.z = faceY.z * inv;
+  faceIo[4] = offA;
+  faceIo[5] = offB;
+  faceIo[6] = found ? 1 : 0;
 }
+
+/**
+ * The normal of an unconverged {@link faceAlternate} refined until the supporting features face
+ * each other. The offset sideways between the last pair (faceY − faceX − gk·n, on the planes) is
+ * the overlap's tangential gradient with its sign changed (the support points' difference w
+ * less its part along n, van den Bergen 2003, §4.3.1; of the features' offsets, the least), zero
+ * at the optimum; the normal is tilted along it, n(t) = normalize(n0 + t·u), and t found by
+ * secant steps on the offset's component along u (an edge's offset is normal to the edge, so the
+ * tilt keeps n on the edge's ridge). Kept (faceIo[6] 1, facingN, faceIo[0] and the pair) when the
+ * projections converge there and the overlap is not above n0's by more than the slack (closer to
+ * the optimum it is lower); else faceIo[6] 0. Cores loaded, margins 0, solver frame; faceX and
+ * faceY the unconverged pair on entry. At most FACE_NORMAL_ROUNDS × FACE_NORMAL_STEPS normals.
+ */
+function faceNormal(): void {
+  const on = faceIo[3];
+  const f0 = faceIo[1] - faceIo[2];
+  lengthInto(faceY, 1);
+  lengthInto(faceX, 2);
+  const size = Math.max(sizeIo[1], sizeIo[2], on / FACE_ON_SLACK);
+  faceIo[6] = 0;
+  vec3.copy(faceStart, facingN);
+  faceIo[10] = f0;
+  faceIo[11] = size;
+  faceJumps();
+  // Two features (faces, edges): the projections between them are exact; nothing to refine.
+  if (faceIo[8] !== 0 && faceIo[9] !== 0) return;
+  if (faceIo[8] !== 0 || faceIo[9] !== 0) {
+    faceSecant();
+    if (faceIo[6] !== 0) return;
+    // An edge seen where the optimum is beside its ridge (a cone's rim point near the generator
+    // where the apex ties): the support points' offset, as where both slide.
+    vec3.copy(facingN, faceStart);
+    faceIo[8] = 0;
+    faceIo[9] = 0;
+  }
+  faceNewton();
+}
+
+const faceStart = vec3.create();
+
+/**
+ * {@link faceNormal}'s Newton steps in the tangent plane of facingN (both supports sliding: the
+ * offset smooth in the normal), the offset's Jacobian by differences under tilts of
+ * FACE_NEWTON_TILT along a basis of the plane. faceIo[6] 1 when they end converged.
+ */
+function faceNewton(): void {
+  const f0 = faceIo[10];
+  const size = faceIo[11];
+  const on = faceIo[3];
+  for (let it = 0; it < FACE_NEWTON_STEPS; it++) {
+    vec3.orthonormalBasis(faceT1, faceT2, facingN);
+    vec3.copy(facingN0, facingN);
+    faceResidual();
+    faceIo[7] = FACE_NORMAL_PROJECTIONS;
+    faceIo[3] = FACE_NORMAL_SLACK * on;
+    faceAlternate();
+    faceIo[3] = on;
+    if (faceIo[6] !== 0) {
+      if (!(faceIo[1] - faceIo[2] <= f0 + on)) faceIo[6] = 0;
+      return;
+    }
+    faceResidual();
+    const r1 = faceR.x * faceT1.x + faceR.y * faceT1.y + faceR.z * faceT1.z;
+    const r2 = faceR.x * faceT2.x + faceR.y * faceT2.y + faceR.z * faceT2.z;
+    lengthInto(faceR, 1);
+    if (!(sizeIo[1] < size)) return;
+    const h = FACE_NEWTON_TILT;
+    let j11 = 0;
+    let j21 = 0;
+    let j12 = 0;
+    let j22 = 0;
+    for (let c = 0; c < 2; c++) {
+      const t = c === 0 ? faceT1 : faceT2;
+      facingN.x = facingN0.x + t.x * h;
+      facingN.y = facingN0.y + t.y * h;
+      facingN.z = facingN0.z + t.z * h;
+      lengthInto(facingN, 1);
+      const l = sizeIo[1];
+      facingN.x /= l;
+      facingN.y /= l;
+      facingN.z /= l;
+      faceResidual();
+      const a1 = (faceR.x * faceT1.x + faceR.y * faceT1.y + faceR.z * faceT1.z - r1) / h;
+      const a2 = (faceR.x * faceT2.x + faceR.y * faceT2.y + faceR.z * faceT2.z - r2) / h;
+      if (c === 0) {
+        j11 = a1;
+        j21 = a2;
+      } else {
+        j12 = a1;
+        j22 = a2;
+      }
+    }
+    const det = j11 * j22 - j12 * j21;
+    if (!(Math.abs(det) > 0)) return;
+    const d1 = -(j22 * r1 - j12 * r2) / det;
+    const d2 = -(-j21 * r1 + j11 * r2) / det;
+    if (!(Math.abs(d1) + Math.abs(d2) < FACE_NORMAL_MAX_TILT)) return;
+    facingN.x = facingN0.x + faceT1.x * d1 + faceT2.x * d2;
+    facingN.y = facingN0.y + faceT1.y * d1 + faceT2.y * d2;
+    facingN.z = facingN0.z + faceT1.z * d1 + faceT2.z * d2;
+    lengthInto(facingN, 1);
+    const l = sizeIo[1];
+    facingN.x /= l;
+    facingN.y /= l;
+    facingN.z /= l;
+  }
+}
+
+/** {@link faceNewton}'s steps at most, and its differences' tilt, radians. */
+const FACE_NEWTON_STEPS = 6;
+const FACE_NEWTON_TILT = 2 ** -30;
+
+/**
+ * {@link faceNormal}'s secant steps from facingN (the overlap there f0 + rounding at most, the
+ * pair's magnitude `size`): faceIo[6] 1 when they end converged.
+ */
+function faceSecant(): void {
+  const f0 = faceIo[10];
+  const size = faceIo[11];
+  const on = faceIo[3];
+  faceResidual();
+  for (let round = 0; round < FACE_NORMAL_ROUNDS; round++) {
+    lengthInto(faceR, 1);
+    const r0 = sizeIo[1];
+    if (!(r0 > 0) || !(r0 < size)) return;
+    vec3.scale(faceU, faceR, 1 / r0);
+    vec3.copy(facingN0, facingN);
+    let tPrev = 0;
+    let phiPrev = r0;
+    // The first tilt as for a curvature radius of the pair's size.
+    let t = r0 / size;
+    for (let it = 0; it < FACE_NORMAL_STEPS; it++) {
+      if (!(Math.abs(t) < FACE_NORMAL_MAX_TILT)) return;
+      facingN.x = facingN0.x + faceU.x * t;
+      facingN.y = facingN0.y + faceU.y * t;
+      facingN.z = facingN0.z + faceU.z * t;
+      lengthInto(facingN, 1);
+      const l = sizeIo[1];
+      facingN.x /= l;
+      facingN.y /= l;
+      facingN.z /= l;
+      faceResidual();
+      // The support points' pair projected as in faceWitnesses: converged, the normal is kept.
+      faceIo[7] = FACE_NORMAL_PROJECTIONS;
+      // (Converged within the rounding of curved supports, the residual's noise: FACE_NORMAL_SLACK.)
+      faceIo[3] = FACE_NORMAL_SLACK * on;
+      faceAlternate();
+      faceIo[3] = on;
+      if (faceIo[6] !== 0) {
+        if (!(faceIo[1] - faceIo[2] <= f0 + on)) faceIo[6] = 0;
+        return;
+      }
+      const phi = faceR.x * faceU.x + faceR.y * faceU.y + faceR.z * faceU.z;
+      const den = phi - phiPrev;
+      const next = den !== 0 ? t - (phi * (t - tPrev)) / den : t;
+      tPrev = t;
+      phiPrev = phi;
+      t = next;
+      if (!Number.isFinite(t) || t === tPrev) break;
+    }
+    // The next round from the last normal, along its own offset.
+  }
+}
+
+/** Tilt of {@link faceJumps}, radians, and a support's move beyond which (times the tilt and the size) it jumps. */
+const FACE_JUMP_TILT = 2 ** -20;
+const FACE_JUMP_MOVE = 16;
+
+/** Tilts across an edge's ridge by which {@link faceResidual} measures the edge, radians. */
+const FACE_RIDGE_TILTS = new Float64Array([2 ** -20, 2 ** -30, 2 ** -40, 0]);
+
+/** A chord of an edge, in faceWitnesses' slacks, that is a jump. */
+const FACE_EDGE_CHORD = 2 ** 20;
+
+/** Sine of the angle within which {@link faceJumps}' jumps lie along one edge. */
+const FACE_EDGE_SIN = 2 ** -10;
+
+/**
+ * faceIo[8], faceIo[9] for A's (B's) core support along facingN: 0 where it slides under tilts of
+ * FACE_JUMP_TILT (a curved surface or rim moves by its radius times the tilt), 2 where it jumps
+ * along one line (an edge, a cone's generator: FACE_JUMP_MOVE times the tilt times `size` or
+ * more; its unit direction into faceEA, faceEB), 1 where it jumps along two (a face).
+ */
+function faceJumps(): void {
+  const size = faceIo[11];
+  vec3.orthonormalBasis(faceT1, faceT2, facingN);
+  coreA.support(faceX, facingN);
+  vec3.negate(negN, facingN);
+  coreBInA.support(faceY, negN);
+  faceIo[8] = 0;
+  faceIo[9] = 0;
+  const tilt = FACE_JUMP_TILT;
+  const far = FACE_JUMP_MOVE * tilt * size;
+  for (let k = 0; k < 4; k++) {
+    const c = k === 0 ? tilt : k === 1 ? -tilt : 0;
+    const e = k === 2 ? tilt : k === 3 ? -tilt : 0;
+    faceP.x = facingN.x + faceT1.x * c + faceT2.x * e;
+    faceP.y = facingN.y + faceT1.y * c + faceT2.y * e;
+    faceP.z = facingN.z + faceT1.z * c + faceT2.z * e;
+    for (let side = 0; side < 2; side++) {
+      if (side === 0) coreA.support(faceQ, faceP);
+      else {
+        vec3.negate(negN, faceP);
+        coreBInA.support(faceQ, negN);
+      }
+      vec3.sub(faceQ, faceQ, side === 0 ? faceX : faceY);
+      lengthInto(faceQ, 1);
+      const move = sizeIo[1];
+      if (!(move > far)) continue;
+      const edge = side === 0 ? faceEA : faceEB;
+      const at = 8 + side;
+      if (faceIo[at] === 0) {
+        vec3.scale(edge, faceQ, 1 / move);
+        faceIo[at] = 2;
+      } else if (faceIo[at] === 2) {
+        vec3.cross(faceR, faceQ, edge);
+        lengthInto(faceR, 1);
+        if (sizeIo[1] > FACE_EDGE_SIN * move) faceIo[at] = 1;
+      }
+    }
+  }
+}
+
+/**
+ * The support points along facingN into faceX, faceY, their planes into faceIo[0..2], and into
+ * faceR the least offset sideways between the supporting features (the overlap's tangential
+ * gradient, sign changed; faceJumps' kinds in faceIo[8], faceIo[9], one side at most flat): the
+ * support points' offset where neither is flat; with an edge, facingN first taken onto the great
+ * circle normal to it (its ridge, where the optimum lies) and the offset along the edge dropped;
+ * with a face, the other's point opposite taken onto it. Cores loaded, margins 0.
+ */
+function faceResidual(): void {
+  const n = facingN;
+  const edgeSide = faceIo[8] === 2 ? 0 : faceIo[9] === 2 ? 1 : -1;
+  const e = edgeSide === 0 ? faceEA : faceEB;
+  // The edge's direction from its end points, the supports under tilts across its ridge ever
+  // smaller: a sliding end (a cone's rim point) moves with the tilt, and the ridge normal to the
+  // chord of a tilt τ is off the true one by about τ² times the rim's radius.
+  for (let i = 0; edgeSide >= 0 && i < FACE_RIDGE_TILTS.length; i++) {
+    const ne = n.x * e.x + n.y * e.y + n.z * e.z;
+    n.x -= ne * e.x;
+    n.y -= ne * e.y;
+    n.z -= ne * e.z;
+    lengthInto(n, 1);
+    const l = sizeIo[1];
+    n.x /= l;
+    n.y /= l;
+    n.z /= l;
+    if (i === FACE_RIDGE_TILTS.length - 1) break;
+    const tilt = FACE_RIDGE_TILTS[i];
+    faceP.x = n.x + e.x * tilt;
+    faceP.y = n.y + e.y * tilt;
+    faceP.z = n.z + e.z * tilt;
+    faceQ.x = n.x - e.x * tilt;
+    faceQ.y = n.y - e.y * tilt;
+    faceQ.z = n.z - e.z * tilt;
+    if (edgeSide === 0) {
+      coreA.support(faceX, faceP);
+      coreA.support(faceY, faceQ);
+    } else {
+      vec3.negate(faceP, faceP);
+      vec3.negate(faceQ, faceQ);
+      coreBInA.support(faceX, faceP);
+      coreBInA.support(faceY, faceQ);
+    }
+    vec3.sub(faceP, faceX, faceY);
+    lengthInto(faceP, 1);
+    const chord = sizeIo[1];
+    // No jump across this tilt (the ridge not between the two): the last chord's direction.
+    if (!(chord > FACE_EDGE_CHORD * faceIo[3])) break;
+    const sgn = edgeSide === 0 ? 1 : -1;
+    e.x = (faceP.x / chord) * sgn;
+    e.y = (faceP.y / chord) * sgn;
+    e.z = (faceP.z / chord) * sgn;
+  }
+  coreA.support(faceX, n);
+  vec3.negate(negN, n);
+  coreBInA.support(faceY, negN);
+  const hA = faceX.x * n.x + faceX.y * n.y + faceX.z * n.z;
+  const hB = faceY.x * n.x + faceY.y * n.y + faceY.z * n.z;
+  const gk = hB - hA;
+  faceIo[0] = gk;
+  faceIo[1] = hA;
+  faceIo[2] = hB;
+  if (faceIo[9] === 1) {
+    faceP.x = faceX.x + gk * n.x;
+    faceP.y = faceX.y + gk * n.y;
+    faceP.z = faceX.z + gk * n.z;
+    faceProject(faceQ, 1, faceP);
+    vec3.sub(faceR, faceQ, faceP);
+  } else if (faceIo[8] === 1) {
+    faceP.x = faceY.x - gk * n.x;
+    faceP.y = faceY.y - gk * n.y;
+    faceP.z = faceY.z - gk * n.z;
+    faceProject(faceQ, 0, faceP);
+    vec3.sub(faceR, faceP, faceQ);
+  } else vec3.sub(faceR, faceY, faceX);
+  const along = faceR.x * n.x + faceR.y * n.y + faceR.z * n.z;
+  faceR.x -= along * n.x;
+  faceR.y -= along * n.y;
+  faceR.z -= along * n.z;
+  if (edgeSide >= 0) {
+    const re = faceR.x * e.x + faceR.y * e.y + faceR.z * e.z;
+    faceR.x -= re * e.x;
+    faceR.y -= re * e.y;
+    faceR.z -= re * e.z;
+  }
+}
+
+/** Secant steps of {@link faceNormal} along one tilt direction, and the directions tried. */
+const FACE_NORMAL_STEPS = 8;
+const FACE_NORMAL_ROUNDS = 3;
+
+/**
+ * {@link faceNormal}'s pair taken for converged within this many times faceWitnesses' slack (16
+ * ulps of the magnitude): the curved supports' offset, evaluated through trigonometry and square
+ * roots, is noisy at some tens of ulps (a cylinder's and a cone's at 3.5e3, ±3e-11).
+ */
+const FACE_NORMAL_SLACK = 16;
+
+/** {@link faceNormal}'s largest tilt, radians (a refined normal is off by far less). */
+const FACE_NORMAL_MAX_TILT = 2 ** -10;
+
+/** Projections of {@link faceAlternate} at each of {@link faceNormal}'s normals. */
+const FACE_NORMAL_PROJECTIONS = 12;
+
+/** The witnesses' distance from their supporting planes, in {@link faceWitnesses}' slacks, taken for on them. */
+const FACE_PLANE_SLACK = 16;
+
+/**
+ * An unconverged pair's distance off its shapes, relative to the depth, that {@link faceWitnesses}
+ * keeps: the normal's error at the refinement's resolution (the depth is refined to about 1e-9
+ * of itself, docs/FORMATS.md), far below the witnesses' offset sideways that it mends.
+ */
+const FACE_DEEP_SLACK = 2 ** -30;
 
 /**
  * {@link faceWitnesses}' pair when its projections found none facing, against a flat shape
