@@ -572,12 +572,21 @@ function faceWitnesses(k: number): void {
   // feature a sliver beyond it seen along the normal, which is right only to its own error) the
   // other's starting witness kept and the flat one's the nearest point of the flat shape
   // opposite it, when that moves it sideways by no more than FACE_FALLBACK of the depth.
+  // The depth's share bounded by each shape's width along the normal (cores and margins): a
+  // compound's child of 1e-4 deep in a capsule of 3e3 kept a pair 7e-7 off the child, whose own
+  // bar is 2e-10 (seed 16 after the session-25 merges).
+  let deep = 0;
+  if (!found) {
+    vec3.negate(negN, n);
+    coreA.support(faceQ, negN);
+    const wA = hA - (faceQ.x * n.x + faceQ.y * n.y + faceQ.z * n.z) + 2 * mA;
+    coreBInA.support(faceQ, n);
+    const wB = faceQ.x * n.x + faceQ.y * n.y + faceQ.z * n.z - hB + 2 * mB;
+    deep = FACE_DEEP_SLACK * Math.min(Math.abs(dk), wA, wB);
+  }
   faceFallbackIo[0] = gk;
   faceFallbackIo[1] = tolF;
-  const kept =
-    found ||
-    Math.max(offA, offB) <= FACE_NEAR_SLACK * on + FACE_DEEP_SLACK * Math.abs(dk) ||
-    faceFallback();
+  const kept = found || Math.max(offA, offB) <= FACE_NEAR_SLACK * on + deep || faceFallback();
   generatorIo[0] = 0;
   generatorIo[1] = 0;
   coreA.margin = mA;
