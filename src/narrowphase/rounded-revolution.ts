@@ -14,8 +14,8 @@
  * segment stays outside the solid (s ≥ 0: the distance of two disjoint convex sets is their
  * separation, so the capsule's depth is ρ − s); a segment that enters a cylinder in a plane
  * through its axis has a closed form as well (`coplanarCylinder`), and any other segment that
- * enters or touches the solid (to CORE_TOUCH_BAND) is answered by GJK/EPA with the normal refined (convex-convex.ts), whose
- * depth is then the segment's own penetration plus ρ.
+ * enters or touches the solid (to CORE_TOUCH_BAND) is answered by GJK/EPA with the normal
+ * refined (convex-convex.ts), whose depth is then the segment's own penetration plus ρ.
  *
  * Touching is decided on the computed signed distance, which is exact for exactly touching
  * inputs whose contact point is representable (the issue's capsule resting on a cylinder's cap).
