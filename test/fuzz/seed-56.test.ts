@@ -28,7 +28,7 @@ import { answerQuery } from "../../src/io/query.js";
 import { boxMeshJson } from "../support/box-mesh.js";
 import { offsetArb, quatArb, unitArb } from "./arbitraries.js";
 import { exactOffset, offsetScenario } from "./generate.js";
-import { add, cross, dot, rotate, scale, sub, unit, type V } from "./oracle-shapes.js";
+import { add, cross, dot, rotate, scale, unit, type V } from "./oracle-shapes.js";
 import { expectReplayPasses, loadCases, replayCases } from "./recorded-cases.js";
 
 type J = Record<string, unknown>;
