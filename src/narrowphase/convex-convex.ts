@@ -295,7 +295,10 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
   provenIo[0] = boundIo[1];
   // (intersectsConvexConvex below can run solveLoaded again.)
   const fromOverlap = overlapGap;
-  if (solvedIo[0] > 0 && (curved(a) || curved(b))) projectGapWitness(a, b);
+  if (solvedIo[0] > 0 && (curved(a) || curved(b))) {
+    projectGapWitness(a, b);
+    pointGapWitness(a, b);
+  }
   if (wanted) lowerBound();
   // (intersectsConvexConvex below loads the pair again.)
   const shifted = shiftIo[0] !== 0;
@@ -3929,6 +3932,54 @@ function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
       vec3.copy(solvedA, polishBestQ);
       vec3.copy(solvedB, polishBest);
     }
+  }
+}
+
+/**
+ * A polytope apart from a cylinder or cone: where the separation along the solved normal falls
+ * short of the witnesses' distance by more than rounding, the polytope's witness projected onto
+ * the curved shape exactly ({@link projectOnto}) gives the direction between the two — the normal
+ * of the curved surface there — and, when the separation along it agrees with their distance to
+ * rounding, that pair, the direction and the separation along it (a certified lower bound, as
+ * {@link projectGapWitness} takes) are the answer. A box's corner on the meridian plane of a cone
+ * beside its slant is the nearest point of its edge, where the distance is stationary along the
+ * edge: the refinement's normal was 1.55e-9 off it, and the separation along that normal fell
+ * 2.7e-11 short across the edge of 0.018 (issue 16, seed 62). Cores loaded, solver frame and
+ * units; neither core with a margin.
+ */
+function pointGapWitness(a: ConvexShape, b: ConvexShape): void {
+  if (coreA.margin !== 0 || coreB.margin !== 0) return;
+  witnessScale();
+  const tol = TOUCH_TOLERANCE * sizeIo[0];
+  vec3.sub(polishD1, solvedB, solvedA);
+  lengthInto(polishD1, 3);
+  overlapInto(solvedNormal);
+  let err = sizeIo[3] - (0 - overlapIo[0]);
+  if (!(err > tol)) return;
+  // Never a gap below the solved one by more than the rounding of the gap itself: far from the
+  // solver's origin the separation along the new direction rounds at the coordinates (a box
+  // 94 from a cylinder at 1e9: 9.7e-8 short).
+  const floor = solvedIo[0] - TOUCH_TOLERANCE * sizeIo[3];
+  for (let side = 0; side < 2; side++) {
+    const flat = side === 0 ? a : b;
+    const round = side === 0 ? b : a;
+    if (!isPolytope(flat) || revolutionCore(round) === null) continue;
+    vec3.copy(polishP, side === 0 ? solvedA : solvedB);
+    projectOnto(polishQ, 1 - side, polishP);
+    const d = projectIo[0];
+    if (!(d > 0)) continue;
+    if (side === 0) vec3.sub(polishD2, polishQ, polishP);
+    else vec3.sub(polishD2, polishP, polishQ);
+    vec3.scale(polishD2, polishD2, 1 / d);
+    overlapInto(polishD2);
+    const lower = Math.min(0 - overlapIo[0], d);
+    const e = d - lower;
+    if (!(lower > 0 && lower >= floor && e < err)) continue;
+    err = e;
+    solvedIo[0] = lower;
+    vec3.copy(solvedNormal, polishD2);
+    vec3.copy(side === 0 ? solvedA : solvedB, polishP);
+    vec3.copy(side === 0 ? solvedB : solvedA, polishQ);
   }
 }
 
