@@ -85,6 +85,7 @@ import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
+import { convexSolidOfTriangleMesh } from "../shapes/triangle-mesh.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import {
   copyManifold,
@@ -968,8 +969,22 @@ function run(
   }
 }
 
+/**
+ * `s` as one convex shape when it is a `solid: true` mesh whose solid is convex (the convex hull
+ * of its vertices, src/shapes/triangle-mesh.ts `convexSolidOfTriangleMesh`, cached per mesh), else
+ * `s`: a convex solid mesh answers every pair exactly as that hull does (issue 16: two solid
+ * meshes whose surfaces cross get the solids' depth, not the triangles' 0).
+ */
+function solidAsConvex(s: Shape): Shape {
+  if (s.type !== ShapeType.TriangleMesh || !(s as TriangleMesh).solid) return s;
+  return convexSolidOfTriangleMesh(s as TriangleMesh) ?? s;
+}
+
 /** True when A touches or overlaps some part of composite B (B at `bInA`, A's frame). */
 export function intersectsShapeComposite(a: Shape, b: Shape, bInA: Isometry): boolean {
+  const ha = solidAsConvex(a);
+  const hb = solidAsConvex(b);
+  if (ha !== a || hb !== b) return intersectsPair(ha, hb, bInA);
   return run(OP_INTERSECTS, null, COMPOSITE_B, b, a, bInA, 0);
 }
 
@@ -984,6 +999,9 @@ export function contactShapeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  const ha = solidAsConvex(a);
+  const hb = solidAsConvex(b);
+  if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
   return run(OP_CONTACT, out, COMPOSITE_B, b, a, bInA, prediction);
 }
 
@@ -997,6 +1015,9 @@ export function distanceShapeComposite(
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
+  const ha = solidAsConvex(a);
+  const hb = solidAsConvex(b);
+  if (ha !== a || hb !== b) return distancePair(out, ha, hb, bInA);
   run(OP_DISTANCE, out, COMPOSITE_B, b, a, bInA, 0);
   return out;
 }
@@ -1013,11 +1034,17 @@ export function manifoldShapeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  const ha = solidAsConvex(a);
+  const hb = solidAsConvex(b);
+  if (ha !== a || hb !== b) return manifoldPair(out, ha, hb, bInA, prediction);
   return run(OP_MANIFOLD, out, COMPOSITE_B, b, a, bInA, prediction);
 }
 
 /** True when composite A and B (B at `bInA`, A's frame) touch or overlap (a solid A holding B counts). */
 export function intersectsCompositeShape(a: Shape, b: Shape, bInA: Isometry): boolean {
+  const ha = solidAsConvex(a);
+  const hb = solidAsConvex(b);
+  if (ha !== a || hb !== b) return intersectsPair(ha, hb, bInA);
   return run(OP_INTERSECTS, null, COMPOSITE_A, a, b, bInA, 0);
 }
 
@@ -1033,6 +1060,9 @@ export function contactCompositeShape(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  const ha = solidAsConvex(a);
+  const hb = solidAsConvex(b);
+  if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
   return run(OP_CONTACT, out, COMPOSITE_A, a, b, bInA, prediction);
 }
 
@@ -1047,6 +1077,9 @@ export function distanceCompositeShape(
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
+  const ha = solidAsConvex(a);
+  const hb = solidAsConvex(b);
+  if (ha !== a || hb !== b) return distancePair(out, ha, hb, bInA);
   run(OP_DISTANCE, out, COMPOSITE_A, a, b, bInA, 0);
   return out;
 }
@@ -1059,6 +1092,9 @@ export function manifoldCompositeShape(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  const ha = solidAsConvex(a);
+  const hb = solidAsConvex(b);
+  if (ha !== a || hb !== b) return manifoldPair(out, ha, hb, bInA, prediction);
   return run(OP_MANIFOLD, out, COMPOSITE_A, a, b, bInA, prediction);
 }
 
@@ -1067,6 +1103,9 @@ export function manifoldCompositeShape(
  * some part pair does, or a solid holds the other (see the module doc).
  */
 export function intersectsCompositeComposite(a: Shape, b: Shape, bInA: Isometry): boolean {
+  const ha = solidAsConvex(a);
+  const hb = solidAsConvex(b);
+  if (ha !== a || hb !== b) return intersectsPair(ha, hb, bInA);
   return run(OP_INTERSECTS, null, TWO_TREES, a, b, bInA, 0);
 }
 
@@ -1078,6 +1117,9 @@ export function contactCompositeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  const ha = solidAsConvex(a);
+  const hb = solidAsConvex(b);
+  if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
   return run(OP_CONTACT, out, TWO_TREES, a, b, bInA, prediction);
 }
 
@@ -1088,6 +1130,9 @@ export function distanceCompositeComposite(
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
+  const ha = solidAsConvex(a);
+  const hb = solidAsConvex(b);
+  if (ha !== a || hb !== b) return distancePair(out, ha, hb, bInA);
   run(OP_DISTANCE, out, TWO_TREES, a, b, bInA, 0);
   return out;
 }
@@ -1100,6 +1145,9 @@ export function manifoldCompositeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  const ha = solidAsConvex(a);
+  const hb = solidAsConvex(b);
+  if (ha !== a || hb !== b) return manifoldPair(out, ha, hb, bInA, prediction);
   return run(OP_MANIFOLD, out, TWO_TREES, a, b, bInA, prediction);
 }
 
