@@ -104,6 +104,8 @@ import { fixInternalEdgeContact } from "./face-depth.js";
 import { manifoldFromContact } from "./manifold.js";
 import {
   containedConvexContact,
+  crossingSolidsContact,
+  isNonConvexSolidPair,
   pointOfConvex,
   solidMeshContact,
   solidMeshManifold,
@@ -975,15 +977,20 @@ function run(
  * `s`: a convex solid mesh answers every pair exactly as that hull does (issue 16: two solid
  * meshes whose surfaces cross get the solids' depth, not the triangles' 0).
  */
-function solidAsConvex(s: Shape): Shape {
+function solidAsConvex(s: Shape, o: Shape): Shape {
   if (s.type !== ShapeType.TriangleMesh || !(s as TriangleMesh).solid) return s;
+  // Against a non-convex solid mesh both stay meshes: the two-tree path and
+  // crossingSolidsContact (src/narrowphase/mesh-solid.ts) answer the two solids.
+  if (isNonConvexSolidPair(s, o)) return s;
   return convexSolidOfTriangleMesh(s as TriangleMesh) ?? s;
 }
 
+const solidPairScratch: Contact = /* @__PURE__ */ makeContact();
+
 /** True when A touches or overlaps some part of composite B (B at `bInA`, A's frame). */
 export function intersectsShapeComposite(a: Shape, b: Shape, bInA: Isometry): boolean {
-  const ha = solidAsConvex(a);
-  const hb = solidAsConvex(b);
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return intersectsPair(ha, hb, bInA);
   return run(OP_INTERSECTS, null, COMPOSITE_B, b, a, bInA, 0);
 }
@@ -999,8 +1006,8 @@ export function contactShapeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  const ha = solidAsConvex(a);
-  const hb = solidAsConvex(b);
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
   return run(OP_CONTACT, out, COMPOSITE_B, b, a, bInA, prediction);
 }
@@ -1015,8 +1022,8 @@ export function distanceShapeComposite(
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
-  const ha = solidAsConvex(a);
-  const hb = solidAsConvex(b);
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return distancePair(out, ha, hb, bInA);
   run(OP_DISTANCE, out, COMPOSITE_B, b, a, bInA, 0);
   return out;
@@ -1034,16 +1041,16 @@ export function manifoldShapeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  const ha = solidAsConvex(a);
-  const hb = solidAsConvex(b);
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return manifoldPair(out, ha, hb, bInA, prediction);
   return run(OP_MANIFOLD, out, COMPOSITE_B, b, a, bInA, prediction);
 }
 
 /** True when composite A and B (B at `bInA`, A's frame) touch or overlap (a solid A holding B counts). */
 export function intersectsCompositeShape(a: Shape, b: Shape, bInA: Isometry): boolean {
-  const ha = solidAsConvex(a);
-  const hb = solidAsConvex(b);
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return intersectsPair(ha, hb, bInA);
   return run(OP_INTERSECTS, null, COMPOSITE_A, a, b, bInA, 0);
 }
@@ -1060,8 +1067,8 @@ export function contactCompositeShape(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  const ha = solidAsConvex(a);
-  const hb = solidAsConvex(b);
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
   return run(OP_CONTACT, out, COMPOSITE_A, a, b, bInA, prediction);
 }
@@ -1077,8 +1084,8 @@ export function distanceCompositeShape(
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
-  const ha = solidAsConvex(a);
-  const hb = solidAsConvex(b);
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return distancePair(out, ha, hb, bInA);
   run(OP_DISTANCE, out, COMPOSITE_A, a, b, bInA, 0);
   return out;
@@ -1092,8 +1099,8 @@ export function manifoldCompositeShape(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  const ha = solidAsConvex(a);
-  const hb = solidAsConvex(b);
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return manifoldPair(out, ha, hb, bInA, prediction);
   return run(OP_MANIFOLD, out, COMPOSITE_A, a, b, bInA, prediction);
 }
@@ -1103,8 +1110,8 @@ export function manifoldCompositeShape(
  * some part pair does, or a solid holds the other (see the module doc).
  */
 export function intersectsCompositeComposite(a: Shape, b: Shape, bInA: Isometry): boolean {
-  const ha = solidAsConvex(a);
-  const hb = solidAsConvex(b);
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return intersectsPair(ha, hb, bInA);
   return run(OP_INTERSECTS, null, TWO_TREES, a, b, bInA, 0);
 }
@@ -1117,10 +1124,13 @@ export function contactCompositeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  const ha = solidAsConvex(a);
-  const hb = solidAsConvex(b);
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
-  return run(OP_CONTACT, out, TWO_TREES, a, b, bInA, prediction);
+  if (!run(OP_CONTACT, out, TWO_TREES, a, b, bInA, prediction)) return false;
+  if (out.distance < 0 && isNonConvexSolidPair(a, b))
+    crossingSolidsContact(out, a as TriangleMesh, b as TriangleMesh, bInA);
+  return true;
 }
 
 /** Closest points of composites A and B (A's frame): branch and bound over node pairs. */
@@ -1130,8 +1140,8 @@ export function distanceCompositeComposite(
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
-  const ha = solidAsConvex(a);
-  const hb = solidAsConvex(b);
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return distancePair(out, ha, hb, bInA);
   run(OP_DISTANCE, out, TWO_TREES, a, b, bInA, 0);
   return out;
@@ -1145,9 +1155,19 @@ export function manifoldCompositeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  const ha = solidAsConvex(a);
-  const hb = solidAsConvex(b);
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return manifoldPair(out, ha, hb, bInA, prediction);
+  if (isNonConvexSolidPair(a, b)) {
+    // Overlapping solids: the one point of the solids' contact (crossingSolidsContact).
+    const c = solidPairScratch;
+    if (!run(OP_CONTACT, c, TWO_TREES, a, b, bInA, prediction)) return false;
+    if (c.distance < 0) {
+      crossingSolidsContact(c, a as TriangleMesh, b as TriangleMesh, bInA);
+      singleContactManifold(out, c);
+      return true;
+    }
+  }
   return run(OP_MANIFOLD, out, TWO_TREES, a, b, bInA, prediction);
 }
 
