@@ -30,6 +30,13 @@
  * of the same solid as a convex polyhedron, with its manifold). A non-convex solid keeps, for a
  * crossing shape other than a sphere, the deepest triangle contact. All in the mesh's (A's)
  * frame; nothing allocates.
+ *
+ * Two solid meshes (session 25): a convex one is its convex hull in every composite pair
+ * (composite.ts's `solidAsConvex`), so two convex solids, or one against a compound or a
+ * heightfield, get the hulls' exact answers; two of which one is not convex, whose surfaces
+ * cross properly (a triangle-pair depth < 0) or one holding the other, get an upper bound of the
+ * solids' depth with a normal that achieves it ({@link crossingSolidsContact}). Surfaces that meet
+ * only in coplanar faces or edges keep the triangles' 0 there.
  */
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
