@@ -974,11 +974,15 @@ function run(
 /**
  * `s` as one convex shape when it is a `solid: true` mesh whose solid is convex (the convex hull
  * of its vertices, src/shapes/triangle-mesh.ts `convexSolidOfTriangleMesh`, cached per mesh), else
- * `s`: a convex solid mesh answers every pair exactly as that hull does (issue 16: two solid
- * meshes whose surfaces cross get the solids' depth, not the triangles' 0).
+ * `s`: against another solid mesh a convex solid mesh answers exactly as that hull does (issue
+ * 16: two solid meshes whose surfaces cross got the triangles' 0, not the solids' depth).
  */
 function solidAsConvex(s: Shape, o: Shape): Shape {
   if (s.type !== ShapeType.TriangleMesh || !(s as TriangleMesh).solid) return s;
+  // Only against another solid mesh: a surface mesh, a heightfield or a compound keeps the
+  // composite path, whose solid-mesh semantics are already the solid's (a surface mesh inside a
+  // solid cube is pushed out through the nearest face: depth its extent + its distance there).
+  if (o.type !== ShapeType.TriangleMesh || !(o as TriangleMesh).solid) return s;
   // Against a non-convex solid mesh both stay meshes: the two-tree path and
   // crossingSolidsContact (src/narrowphase/mesh-solid.ts) answer the two solids.
   if (isNonConvexSolidPair(s, o)) return s;
