@@ -663,7 +663,10 @@ function faceAlternate(): void {
   faceProject(faceQ, 1, faceP);
   if (projectIo[0] <= on) {
     vec3.copy(faceY, faceP);
-    vec3.addScaled(faceX, faceP, n, -gk);
+    // Written out: a double passed to a call V8 keeps out of line is boxed.
+    faceX.x = faceP.x - gk * n.x;
+    faceX.y = faceP.y - gk * n.y;
+    faceX.z = faceP.z - gk * n.z;
     offA = 0;
     found = true;
   }
@@ -678,7 +681,12 @@ function faceAlternate(): void {
       vec3.sub(faceQ, faceY1, faceY2);
       lengthInto(faceQ, 2);
       const r = s1 / sizeIo[2];
-      if (r > 0 && r < 1) vec3.addScaled(faceY, faceY, faceP, r / (1 - r));
+      if (r > 0 && r < 1) {
+        const s = r / (1 - r);
+        faceY.x += faceP.x * s;
+        faceY.y += faceP.y * s;
+        faceY.z += faceP.z * s;
+      }
     }
     vec3.copy(faceY2, faceY1);
     vec3.copy(faceY1, faceY);
@@ -842,7 +850,10 @@ function faceSecant(): void {
     lengthInto(faceR, 1);
     const r0 = sizeIo[1];
     if (!(r0 > 0) || !(r0 < size)) return;
-    vec3.scale(faceU, faceR, 1 / r0);
+    const inv0 = 1 / r0;
+    faceU.x = faceR.x * inv0;
+    faceU.y = faceR.y * inv0;
+    faceU.z = faceR.z * inv0;
     vec3.copy(facingN0, facingN);
     let tPrev = 0;
     let phiPrev = r0;
@@ -929,7 +940,10 @@ function faceJumps(): void {
       const edge = side === 0 ? faceEA : faceEB;
       const at = 8 + side;
       if (faceIo[at] === 0) {
-        vec3.scale(edge, faceQ, 1 / move);
+        const invMove = 1 / move;
+        edge.x = faceQ.x * invMove;
+        edge.y = faceQ.y * invMove;
+        edge.z = faceQ.z * invMove;
         faceIo[at] = 2;
       } else if (faceIo[at] === 2) {
         vec3.cross(faceR, faceQ, edge);
