@@ -20,6 +20,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import { BOX_TRIANGLES } from "../support/box-mesh.js";
 import { quatArb } from "./arbitraries.js";
 import {
   add,
@@ -181,20 +182,7 @@ function placeLarge(
   const vertices: V[] = [];
   for (let i = 0; i < 8; i++)
     vertices.push([i & 4 ? H[0] : -H[0], i & 2 ? H[1] : -H[1], i & 1 ? H[2] : -H[2]]);
-  const indices = [
-    [0, 1, 3],
-    [0, 3, 2],
-    [4, 6, 7],
-    [4, 7, 5],
-    [0, 4, 5],
-    [0, 5, 1],
-    [2, 3, 7],
-    [2, 7, 6],
-    [0, 2, 6],
-    [0, 6, 4],
-    [1, 5, 7],
-    [1, 7, 3],
-  ];
+  const indices = BOX_TRIANGLES.map((t) => [...t]);
   // The corner (+,+,+) where the faces +x, +y, +z meet; the edge along z at x = +H, y = +H
   // (faces +x and +y); the face +x. Normals: positive combinations of those faces' normals.
   const local: V =

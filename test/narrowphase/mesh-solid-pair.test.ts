@@ -27,6 +27,7 @@ import { makeCuboid } from "../../src/shapes/index.js";
 import type { Shape } from "../../src/shapes/shape.js";
 import { makeTriangleMesh, type TriangleMesh } from "../../src/shapes/triangle-mesh.js";
 import { unitQuat } from "../oracles/arbitraries.js";
+import { BOX_TRIANGLES } from "../support/box-mesh.js";
 
 // The attack's reproducer (/work/notes/attack25-solid-mesh.jsonl): a closed cube, corners ±1.
 const CUBE = {
@@ -42,20 +43,7 @@ const CUBE = {
     [1, 1, -1],
     [1, 1, 1],
   ],
-  indices: [
-    [0, 1, 3],
-    [0, 3, 2],
-    [4, 6, 7],
-    [4, 7, 5],
-    [0, 4, 5],
-    [0, 5, 1],
-    [2, 3, 7],
-    [2, 7, 6],
-    [0, 2, 6],
-    [0, 6, 4],
-    [1, 5, 7],
-    [1, 7, 3],
-  ],
+  indices: BOX_TRIANGLES.map((t) => [...t]),
 };
 
 type Answer = { distance: number; normal: number[]; pointA: number[]; pointB: number[] };
