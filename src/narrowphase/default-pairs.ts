@@ -137,6 +137,12 @@ import {
   type TrianglePolytopeOther,
 } from "./triangle-polytope.js";
 import {
+  contactRoundedPolytope,
+  distanceRoundedPolytope,
+  intersectsRoundedPolytope,
+  type RoundedPolytopeOther,
+} from "./rounded-polytope.js";
+import {
   contactTriangleRounded,
   distanceTriangleRounded,
   intersectsTriangleRounded,
@@ -380,6 +386,26 @@ export function registerDefaultPairs(): void {
       contact: contactTriangleRounded,
       manifold: manifoldViaContact(contactTriangleRounded, manifoldFromContact),
     });
+  }
+  // Rounded boxes and hulls against each other and against plain boxes and hulls: the cores'
+  // exact routines (box–box SAT, the polytope paths of GJK/EPA), the radii added
+  // (src/narrowphase/rounded-polytope.ts).
+  const cored = [
+    ShapeType.Cuboid,
+    ShapeType.ConvexPolyhedron,
+    ShapeType.RoundedCuboid,
+    ShapeType.RoundedConvexPolyhedron,
+  ] as const;
+  for (const ta of cored) {
+    for (const tb of cored) {
+      if (tb < ta || tb < ShapeType.RoundedCuboid) continue;
+      registerPair<RoundedPolytopeOther, RoundedPolytopeOther>(ta, tb, {
+        intersects: intersectsRoundedPolytope,
+        distance: distanceRoundedPolytope,
+        contact: contactRoundedPolytope,
+        manifold: manifoldViaContact(contactRoundedPolytope, manifoldFromContact),
+      });
+    }
   }
   registerPair(ShapeType.Sphere, ShapeType.Cuboid, {
     intersects: intersectsSphereCuboid,
