@@ -106,6 +106,12 @@ import {
   registerPair,
 } from "./pair-table.js";
 import { registerRevolutionPairs } from "./revolution-pairs.js";
+import {
+  contactRoundedPolytope,
+  distanceRoundedPolytope,
+  intersectsRoundedPolytope,
+  type RoundedPolytopeOther,
+} from "./rounded-polytope.js";
 import { contactSphereCapsule, intersectsSphereCapsule } from "./sphere-capsule.js";
 import {
   contactCuboidSphere,
@@ -136,12 +142,6 @@ import {
   intersectsTrianglePolytope,
   type TrianglePolytopeOther,
 } from "./triangle-polytope.js";
-import {
-  contactRoundedPolytope,
-  distanceRoundedPolytope,
-  intersectsRoundedPolytope,
-  type RoundedPolytopeOther,
-} from "./rounded-polytope.js";
 import {
   contactTriangleRounded,
   distanceTriangleRounded,
