@@ -14,7 +14,8 @@
  *    generic composite mid-phase (composite.ts), part by part through this same table.
  * 4. Specialised pairs override those defaults: sphere–sphere and sphere–cuboid (with world-pose
  *    overlap tests), sphere–capsule, sphere–triangle (an unflipped entry per order), capsule–capsule, cuboid–cuboid (SAT), and
- *    the triangle mesh against convex shapes, half-spaces and meshes (BVH branch and bound with
+ *    rounded boxes and hulls against each other and against boxes and hulls (their cores' routines,
+ *    the radii added), the triangle mesh against convex shapes, half-spaces and meshes (BVH branch and bound with
  *    internal-edge normals).
  *
  * Each registration names the pair once in any order; the table writes the mirrored entry as a
