@@ -24,6 +24,7 @@
  */
 import { TOUCH_TOLERANCE } from "../constants.js";
 import type { Isometry } from "../math/isometry.js";
+import * as vec3 from "../math/vec3.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import type { RoundedShape } from "../shapes/rounded.js";
@@ -74,21 +75,17 @@ export function contactRoundedPolytope(
   const rA = "core" in a ? a.radius : 0;
   const rB = "core" in b ? b.radius : 0;
   let d = out.distance - (rA + rB);
-  // A gap within the rounding of the pair's coordinates (B's offset, the cores' witnesses, the
+  // A gap within the rounding of the pair's coordinates (B's offset, B's core witness, the
   // radii) is a touch: the cores' gap carries that rounding (a rounded box of 4e-4 on a face of
   // one of 200, 138 away, exactly touching, was apart by one ulp of 46).
   if (d > 0) {
     const t = bInA.translation;
-    const p = out.pointA;
     const q = out.pointB;
     const m = Math.max(
       rA + rB,
       Math.abs(t.x),
       Math.abs(t.y),
       Math.abs(t.z),
-      Math.abs(p.x),
-      Math.abs(p.y),
-      Math.abs(p.z),
       Math.abs(q.x),
       Math.abs(q.y),
       Math.abs(q.z),
@@ -123,12 +120,8 @@ export function distanceRoundedPolytope(
     return distanceConvexConvex(out, a, b, bInA);
   }
   out.distance = Math.max(core.distance, 0);
-  out.pointA.x = core.pointA.x;
-  out.pointA.y = core.pointA.y;
-  out.pointA.z = core.pointA.z;
-  out.pointB.x = core.pointB.x;
-  out.pointB.y = core.pointB.y;
-  out.pointB.z = core.pointB.z;
+  vec3.copy(out.pointA, core.pointA);
+  vec3.copy(out.pointB, core.pointB);
   return out;
 }
 
