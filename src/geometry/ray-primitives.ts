@@ -26,7 +26,7 @@
  * origin is inside, which {@link selectRayHit} answers as t = 0 for a solid shape and a miss
  * for a hollow one — never NaN.
  */
-import { hypot2, hypot3 } from "../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2, hypot3, hypotIo } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 
@@ -66,21 +66,37 @@ export function selectRayHit(
   maxToi: number,
   solid: boolean,
 ): number {
+  rayHitIo[0] = maxToi;
+  return selectRayHitIo(outNormal, iv, solid) ? rayHitIo[1] : RAY_MISS;
+}
+
+/** [0] the limit maxToi read by {@link selectRayHitIo}, [1] the time of impact it writes. */
+export const rayHitIo = /* @__PURE__ */ new Float64Array(2);
+
+/**
+ * {@link selectRayHit} through `rayHitIo` (a double passed to or returned from a call V8 does
+ * not inline is boxed): true with the time of impact in rayHitIo[1], false on a miss.
+ */
+export function selectRayHitIo(outNormal: Vec3, iv: RayInterval, solid: boolean): boolean {
+  const maxToi = rayHitIo[0];
   const t0 = iv.tEnter;
   const t1 = iv.tExit;
-  if (!(t0 <= t1) || !(t1 >= 0)) return RAY_MISS;
+  if (!(t0 <= t1) || !(t1 >= 0)) return false;
   if (t0 >= 0) {
-    if (!(t0 <= maxToi) || !Number.isFinite(t0)) return RAY_MISS;
+    if (!(t0 <= maxToi) || !Number.isFinite(t0)) return false;
     vec3.copy(outNormal, iv.normalEnter);
-    return t0 + 0; // −0 (a slab time on the surface) becomes 0
+    rayHitIo[1] = t0 + 0; // −0 (a slab time on the surface) becomes 0
+    return true;
   }
   if (solid) {
     vec3.set(outNormal, 0, 0, 0);
-    return 0;
+    rayHitIo[1] = 0;
+    return true;
   }
-  if (!(t1 <= maxToi) || !Number.isFinite(t1)) return RAY_MISS;
+  if (!(t1 <= maxToi) || !Number.isFinite(t1)) return false;
   vec3.copy(outNormal, iv.normalExit);
-  return t1 + 0;
+  rayHitIo[1] = t1 + 0;
+  return true;
 }
 
 /** Sets the interval to the whole line (the origin is inside and the direction is zero). */
@@ -92,82 +108,117 @@ function wholeLine(out: RayInterval): true {
   return true;
 }
 
-// Roots of the last quadratic solved, t0 ≤ t1.
-let root0 = 0;
-let root1 = 0;
+/*
+ * The numbers passed between this module's helpers, in typed arrays: V8 boxes (allocates) a
+ * double stored in a module `let` or passed to or returned from a call it does not inline, and a
+ * rounded shape's ray cast (12 capsules for a box, three line–ball tests each; the world's
+ * rounded manifolds cast one per point) allocated ≈ 0.2 MB per world step so (issue 15).
+ */
+/** Roots of the last quadratic solved, [0] = t0 ≤ [1] = t1. */
+const roots = /* @__PURE__ */ new Float64Array(2);
+/** {@link solveQuadratic}'s arguments a, b, c, disc. */
+const quadIn = /* @__PURE__ */ new Float64Array(4);
+/** {@link lineBall}'s arguments mx, my, mz, dx, dy, dz, r. */
+const lineIn = /* @__PURE__ */ new Float64Array(7);
 
 /**
  * Roots of a·t² + 2b·t + c = 0 given the discriminant b² − ac (≥ 0) and a ≠ 0, by the stable
  * form q = −(b + sign(b)·√disc), roots q/a and c/q (Press et al., Numerical Recipes §5.6;
- * Ericson 2005, §5.3.2). Writes root0 ≤ root1.
+ * Ericson 2005, §5.3.2), a, b, c, disc read from {@link quadIn}. Writes roots[0] ≤ roots[1].
  */
-function solveQuadratic(a: number, b: number, c: number, disc: number): void {
-  const sq = Math.sqrt(disc);
+function solveQuadratic(): void {
+  const a = quadIn[0];
+  const b = quadIn[1];
+  const c = quadIn[2];
+  const sq = Math.sqrt(quadIn[3]);
   const q = b >= 0 ? -(b + sq) : -(b - sq);
   if (q === 0) {
     // b = 0 and disc = 0 (hence c = 0): a double root at 0.
-    root0 = 0;
-    root1 = 0;
+    roots[0] = 0;
+    roots[1] = 0;
     return;
   }
   const r0 = q / a;
   const r1 = c / q;
-  root0 = Math.min(r0, r1);
-  root1 = Math.max(r0, r1);
+  roots[0] = Math.min(r0, r1);
+  roots[1] = Math.max(r0, r1);
 }
 
 /**
- * Solves |m + t·d| ≤ r for t with m, d given by components: the interval of a line inside a
+ * Solves |m + t·d| ≤ r for t with m, d given by components (read from {@link lineIn}): the interval of a line inside a
  * ball of radius r centred on the origin (or inside an infinite cylinder when m, d are the
- * components perpendicular to its axis). Writes root0 ≤ root1 and returns 1; returns 0 when the
+ * components perpendicular to its axis). Writes roots[0] ≤ roots[1] and returns 1; returns 0 when the
  * line misses; returns 2 when d = 0 and |m| ≤ r (the whole line). The direction is normalised
  * first (rescaled by its largest component, so a tiny or subnormal d keeps its precision) and the
  * discriminant is r² − |m − (m·u)u|², the squared distance of the centre from the line, which
  * stays accurate for a distant origin (Ray Tracing Gems 2019, ch. 7).
  */
-function lineBall(
-  mx: number,
-  my: number,
-  mz: number,
-  dx: number,
-  dy: number,
-  dz: number,
-  r: number,
-): number {
-  const mLen = hypot3(mx, my, mz);
+function lineBall(): number {
+  const mx = lineIn[0];
+  const my = lineIn[1];
+  const mz = lineIn[2];
+  const dx = lineIn[3];
+  const dy = lineIn[4];
+  const dz = lineIn[5];
+  const r = lineIn[6];
+  // hypot3's values written out (its common case and the zero vector, as `vec3.length` does):
+  // a call V8 does not inline would box its arguments and result.
+  const sm = mx * mx + my * my + mz * mz;
+  const mLen =
+    sm > HYPOT_SAFE_MIN && sm < HYPOT_SAFE_MAX
+      ? Math.sqrt(sm)
+      : mx === 0 && my === 0 && mz === 0
+        ? 0
+        : +hypot3(mx, my, mz);
   const c = (mLen - r) * (mLen + r);
   const big = Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz));
   if (!(big > 0)) return c <= 0 ? 2 : 0;
   let ux = dx / big;
   let uy = dy / big;
   let uz = dz / big;
-  const l = hypot3(ux, uy, uz);
+  // 1 ≤ |u|² ≤ 3: hypot3's common case.
+  const l = Math.sqrt(ux * ux + uy * uy + uz * uz);
   ux /= l;
   uy /= l;
   uz /= l;
   const dLen = big * l;
   const b = mx * ux + my * uy + mz * uz;
-  const fLen = hypot3(mx - b * ux, my - b * uy, mz - b * uz);
+  const fx = mx - b * ux;
+  const fy = my - b * uy;
+  const fz = mz - b * uz;
+  const sf = fx * fx + fy * fy + fz * fz;
+  const fLen =
+    sf > HYPOT_SAFE_MIN && sf < HYPOT_SAFE_MAX
+      ? Math.sqrt(sf)
+      : fx === 0 && fy === 0 && fz === 0
+        ? 0
+        : +hypot3(fx, fy, fz);
   const h2 = (r - fLen) * (r + fLen);
   if (h2 < 0) return 0;
   // Unit-direction roots τ of τ² + 2bτ + c = 0, then t = τ / |d|.
-  solveQuadratic(1, b, c, h2);
-  root0 /= dLen;
-  root1 /= dLen;
+  quadIn[0] = 1;
+  quadIn[1] = b;
+  quadIn[2] = c;
+  quadIn[3] = h2;
+  solveQuadratic();
+  roots[0] /= dLen;
+  roots[1] /= dLen;
   if (c <= 0) {
     // The origin is inside or on the ball: the entry is at or before 0, the exit at or after.
-    root0 = Math.min(root0, 0);
-    root1 = Math.max(root1, 0);
+    roots[0] = Math.min(roots[0], 0);
+    roots[1] = Math.max(roots[1], 0);
   }
   return 1;
 }
 
-/** out = unit vector of (x, y, z), or `fallback` negated when it is zero. */
-function unitOr(out: Vec3, x: number, y: number, z: number, fallback: Vec3): Vec3 {
-  vec3.set(out, x, y, z);
-  if (vec3.normalize(out, out) === 0) {
+/**
+ * out = out's unit vector, or `fallback` negated when it is zero (the caller writes the vector
+ * into `out` first: passed as three numbers they would be boxed).
+ */
+function unitOr(out: Vec3, fallback: Vec3): Vec3 {
+  if (!vec3.tryNormalize(out, out)) {
     vec3.negate(out, fallback);
-    if (vec3.normalize(out, out) === 0) vec3.set(out, 1, 0, 0);
+    if (!vec3.tryNormalize(out, out)) vec3.set(out, 1, 0, 0);
   }
   return out;
 }
@@ -177,13 +228,30 @@ function unitOr(out: Vec3, x: number, y: number, z: number, fallback: Vec3): Vec
  * it misses; otherwise writes the interval and the normals (p − centre)/radius at both ends.
  */
 export function rayIntervalSphere(out: RayInterval, radius: number, o: Vec3, d: Vec3): boolean {
-  const k = lineBall(o.x, o.y, o.z, d.x, d.y, d.z, radius);
+  lineIn[0] = o.x;
+  lineIn[1] = o.y;
+  lineIn[2] = o.z;
+  lineIn[3] = d.x;
+  lineIn[4] = d.y;
+  lineIn[5] = d.z;
+  lineIn[6] = radius;
+  const k = lineBall();
   if (k === 0) return false;
   if (k === 2) return wholeLine(out);
-  out.tEnter = root0;
-  out.tExit = root1;
-  unitOr(out.normalEnter, o.x + root0 * d.x, o.y + root0 * d.y, o.z + root0 * d.z, d);
-  unitOr(out.normalExit, o.x + root1 * d.x, o.y + root1 * d.y, o.z + root1 * d.z, d);
+  const t0 = roots[0];
+  const t1 = roots[1];
+  out.tEnter = t0;
+  out.tExit = t1;
+  const nIn = out.normalEnter;
+  nIn.x = o.x + t0 * d.x;
+  nIn.y = o.y + t0 * d.y;
+  nIn.z = o.z + t0 * d.z;
+  unitOr(nIn, d);
+  const nOut = out.normalExit;
+  nOut.x = o.x + t1 * d.x;
+  nOut.y = o.y + t1 * d.y;
+  nOut.z = o.z + t1 * d.z;
+  unitOr(nOut, d);
   return true;
 }
 
@@ -259,6 +327,26 @@ export function rayIntervalCapsule(
   o: Vec3,
   d: Vec3,
 ): boolean {
+  capsuleIn[0] = r;
+  return rayIntervalCapsuleIn(out, a, b, o, d);
+}
+
+/** The radius read by {@link rayIntervalCapsuleIn}. */
+export const capsuleIn = /* @__PURE__ */ new Float64Array(1);
+
+/**
+ * {@link rayIntervalCapsule} with the radius read from `capsuleIn[0]`: for callers that loop
+ * over many capsules (a rounded polytope's edges), where a radius passed to a call V8 does not
+ * inline would be boxed per call.
+ */
+export function rayIntervalCapsuleIn(
+  out: RayInterval,
+  a: Vec3,
+  b: Vec3,
+  o: Vec3,
+  d: Vec3,
+): boolean {
+  const r = capsuleIn[0];
   let tIn = Infinity;
   let tOut = -Infinity;
   let inX = 0;
@@ -272,24 +360,48 @@ export function rayIntervalCapsule(
     const mx = o.x - c.x;
     const my = o.y - c.y;
     const mz = o.z - c.z;
-    const k = lineBall(mx, my, mz, d.x, d.y, d.z, r);
+    lineIn[0] = mx;
+    lineIn[1] = my;
+    lineIn[2] = mz;
+    lineIn[3] = d.x;
+    lineIn[4] = d.y;
+    lineIn[5] = d.z;
+    lineIn[6] = r;
+    const k = lineBall();
     if (k === 2) return wholeLine(out);
     if (k === 0) continue;
-    if (root0 < tIn) {
-      tIn = root0;
-      inX = mx + root0 * d.x;
-      inY = my + root0 * d.y;
-      inZ = mz + root0 * d.z;
+    const t0 = roots[0];
+    const t1 = roots[1];
+    if (t0 < tIn) {
+      tIn = t0;
+      inX = mx + t0 * d.x;
+      inY = my + t0 * d.y;
+      inZ = mz + t0 * d.z;
     }
-    if (root1 > tOut) {
-      tOut = root1;
-      outX = mx + root1 * d.x;
-      outY = my + root1 * d.y;
-      outZ = mz + root1 * d.z;
+    if (t1 > tOut) {
+      tOut = t1;
+      outX = mx + t1 * d.x;
+      outY = my + t1 * d.y;
+      outZ = mz + t1 * d.z;
     }
   }
-  vec3.sub(capU, b, a);
-  const len = vec3.normalize(capU, capU);
+  // The axis normalised as `vec3.normalize` does, its length not returned by a call (boxed).
+  const ex = b.x - a.x;
+  const ey = b.y - a.y;
+  const ez = b.z - a.z;
+  const se = ex * ex + ey * ey + ez * ez;
+  let len = 0;
+  if (se > HYPOT_SAFE_MIN && se < HYPOT_SAFE_MAX) {
+    len = Math.sqrt(se);
+    const inv = 1 / len;
+    capU.x = ex * inv;
+    capU.y = ey * inv;
+    capU.z = ez * inv;
+  } else {
+    vec3.set(capU, ex, ey, ez);
+    vec3.tryNormalize(capU, capU);
+    len = hypotIo[0];
+  }
   if (len > 0) {
     const ux = capU.x;
     const uy = capU.y;
@@ -299,18 +411,17 @@ export function rayIntervalCapsule(
     const mz = o.z - a.z;
     const ms = mx * ux + my * uy + mz * uz;
     const ds = d.x * ux + d.y * uy + d.z * uz;
-    const k = lineBall(
-      mx - ms * ux,
-      my - ms * uy,
-      mz - ms * uz,
-      d.x - ds * ux,
-      d.y - ds * uy,
-      d.z - ds * uz,
-      r,
-    );
+    lineIn[0] = mx - ms * ux;
+    lineIn[1] = my - ms * uy;
+    lineIn[2] = mz - ms * uz;
+    lineIn[3] = d.x - ds * ux;
+    lineIn[4] = d.y - ds * uy;
+    lineIn[5] = d.z - ds * uz;
+    lineIn[6] = r;
+    const k = lineBall();
     if (k === 1) {
       for (let e = 0; e < 2; e++) {
-        const t = e === 0 ? root0 : root1;
+        const t = roots[e];
         const s = ms + t * ds;
         if (!(s >= 0 && s <= len)) continue;
         // Radial vector from the axis at parameter t.
@@ -335,8 +446,16 @@ export function rayIntervalCapsule(
   if (!(tIn <= tOut)) return false;
   out.tEnter = tIn;
   out.tExit = tOut;
-  unitOr(out.normalEnter, inX, inY, inZ, d);
-  unitOr(out.normalExit, outX, outY, outZ, d);
+  const nIn = out.normalEnter;
+  nIn.x = inX;
+  nIn.y = inY;
+  nIn.z = inZ;
+  unitOr(nIn, d);
+  const nOut = out.normalExit;
+  nOut.x = outX;
+  nOut.y = outY;
+  nOut.z = outZ;
+  unitOr(nOut, d);
   return true;
 }
 
@@ -373,7 +492,14 @@ export function rayIntervalCylinder(
   o: Vec3,
   d: Vec3,
 ): boolean {
-  const k = lineBall(o.x, 0, o.z, d.x, 0, d.z, r);
+  lineIn[0] = o.x;
+  lineIn[1] = 0;
+  lineIn[2] = o.z;
+  lineIn[3] = d.x;
+  lineIn[4] = 0;
+  lineIn[5] = d.z;
+  lineIn[6] = r;
+  const k = lineBall();
   if (k === 0) return false;
   if (k === 2) {
     out.tEnter = -Infinity;
@@ -381,10 +507,20 @@ export function rayIntervalCylinder(
     vec3.set(out.normalEnter, 0, 0, 0);
     vec3.set(out.normalExit, 0, 0, 0);
   } else {
-    out.tEnter = root0;
-    out.tExit = root1;
-    unitOr(out.normalEnter, o.x + root0 * d.x, 0, o.z + root0 * d.z, d);
-    unitOr(out.normalExit, o.x + root1 * d.x, 0, o.z + root1 * d.z, d);
+    const t0 = roots[0];
+    const t1 = roots[1];
+    out.tEnter = t0;
+    out.tExit = t1;
+    const nIn = out.normalEnter;
+    nIn.x = o.x + t0 * d.x;
+    nIn.y = 0;
+    nIn.z = o.z + t0 * d.z;
+    unitOr(nIn, d);
+    const nOut = out.normalExit;
+    nOut.x = o.x + t1 * d.x;
+    nOut.y = 0;
+    nOut.z = o.z + t1 * d.z;
+    unitOr(nOut, d);
     out.normalEnter.y = 0;
     out.normalExit.y = 0;
   }
@@ -447,18 +583,22 @@ export function rayIntervalCone(out: RayInterval, h: number, r: number, o: Vec3,
       if (a > 0) return false;
       disc = 0; // a < 0: the roots exist; rounding only.
     }
-    solveQuadratic(a, b, c, disc);
+    quadIn[0] = a;
+    quadIn[1] = b;
+    quadIn[2] = c;
+    quadIn[3] = disc;
+    solveQuadratic();
     if (a > 0) {
-      tIn = root0;
-      tOut = root1;
+      tIn = roots[0];
+      tOut = roots[1];
       sideIn = true;
       sideOut = true;
     } else if (d.y < 0) {
       // Going down: the lower nappe holds the far half-line.
-      tIn = root1;
+      tIn = roots[1];
       sideIn = true;
     } else {
-      tOut = root0;
+      tOut = roots[0];
       sideOut = true;
     }
   }

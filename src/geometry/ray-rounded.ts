@@ -23,7 +23,12 @@
  */
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { makeRayInterval, type RayInterval, rayIntervalCapsule } from "./ray-primitives.js";
+import {
+  capsuleIn,
+  makeRayInterval,
+  type RayInterval,
+  rayIntervalCapsuleIn,
+} from "./ray-primitives.js";
 
 const edgeA = /* @__PURE__ */ vec3.create();
 const edgeB = /* @__PURE__ */ vec3.create();
@@ -48,7 +53,41 @@ export function rayIntervalRoundedPolytope(
   o: Vec3,
   d: Vec3,
 ): boolean {
-  edgeCapsules(out, vertices, edges, r, o, d);
+  roundedIn[0] = r;
+  return rayIntervalRoundedPolytopeIn(
+    out,
+    vertices,
+    edges,
+    faceCount,
+    faceOffsets,
+    faceVertices,
+    faceNormals,
+    facePlaneOffsets,
+    o,
+    d,
+  );
+}
+
+/**
+ * The radius r read by {@link rayIntervalRoundedPolytopeIn} and {@link rayIntervalRoundedCuboidIn}
+ * (a typed array: a radius passed to a call V8 does not inline is boxed, once per edge before).
+ */
+export const roundedIn = /* @__PURE__ */ new Float64Array(1);
+
+/** {@link rayIntervalRoundedPolytope} with the radius read from `roundedIn[0]`. */
+export function rayIntervalRoundedPolytopeIn(
+  out: RayInterval,
+  vertices: ArrayLike<number>,
+  edges: ArrayLike<number>,
+  faceCount: number,
+  faceOffsets: ArrayLike<number>,
+  faceVertices: ArrayLike<number>,
+  faceNormals: ArrayLike<number>,
+  facePlaneOffsets: ArrayLike<number>,
+  o: Vec3,
+  d: Vec3,
+): boolean {
+  edgeCapsules(out, vertices, edges, o, d);
   pushedFaces(
     out,
     vertices,
@@ -58,7 +97,6 @@ export function rayIntervalRoundedPolytope(
     faceVertices,
     faceNormals,
     facePlaneOffsets,
-    r,
     o,
     d,
   );
@@ -74,17 +112,17 @@ export function rayIntervalRoundedPolytope(
  */
 const span = /* @__PURE__ */ new Float64Array(2);
 
-/** Starts the interval with the capsules of the edges (vertex index pairs) of `v`. */
+/** Starts the interval with the capsules (radius `roundedIn[0]`) of the edges (vertex index pairs) of `v`. */
 function edgeCapsules(
   out: RayInterval,
   v: ArrayLike<number>,
   edges: ArrayLike<number>,
-  r: number,
   o: Vec3,
   d: Vec3,
 ): void {
   span[0] = Infinity;
   span[1] = -Infinity;
+  capsuleIn[0] = roundedIn[0];
   for (let q = 0; q + 1 < edges.length; q += 2) {
     const i = 3 * edges[q];
     const j = 3 * edges[q + 1];
@@ -94,7 +132,7 @@ function edgeCapsules(
     edgeB.x = v[j];
     edgeB.y = v[j + 1];
     edgeB.z = v[j + 2];
-    if (!rayIntervalCapsule(piece, edgeA, edgeB, r, o, d)) continue;
+    if (!rayIntervalCapsuleIn(piece, edgeA, edgeB, o, d)) continue;
     if (piece.tEnter < span[0]) {
       span[0] = piece.tEnter;
       vec3.copy(out.normalEnter, piece.normalEnter);
@@ -107,7 +145,7 @@ function edgeCapsules(
 }
 
 /**
- * Adds the faces pushed out by r: where the line crosses face f's outer plane and that point,
+ * Adds the faces pushed out by r = `roundedIn[0]`: where the line crosses face f's outer plane and that point,
  * moved back by r·n, lies in the face — the polygon's loop (each side's edge function ≥ 0), or,
  * for a box of half extents `box`, |coordinate| ≤ half extent on the face's two other axes (a
  * box face may have no area: a half extent of 0).
@@ -121,10 +159,10 @@ function pushedFaces(
   faceVertices: ArrayLike<number>,
   faceNormals: ArrayLike<number>,
   facePlaneOffsets: ArrayLike<number>,
-  r: number,
   o: Vec3,
   d: Vec3,
 ): void {
+  const r = roundedIn[0];
   for (let f = 0; f < faceCount; f++) {
     const nx = faceNormals[3 * f];
     const ny = faceNormals[3 * f + 1];
@@ -203,6 +241,12 @@ export function rayIntervalRoundedCuboid(
   o: Vec3,
   d: Vec3,
 ): boolean {
+  roundedIn[0] = r;
+  return rayIntervalRoundedCuboidIn(out, h, o, d);
+}
+
+/** {@link rayIntervalRoundedCuboid} with the radius read from `roundedIn[0]`. */
+export function rayIntervalRoundedCuboidIn(out: RayInterval, h: Vec3, o: Vec3, d: Vec3): boolean {
   for (let i = 0; i < 8; i++) {
     boxVertices[3 * i] = i & 1 ? h.x : -h.x;
     boxVertices[3 * i + 1] = i & 2 ? h.y : -h.y;
@@ -214,7 +258,7 @@ export function rayIntervalRoundedCuboid(
   boxOffsets[3] = h.y;
   boxOffsets[4] = h.z;
   boxOffsets[5] = h.z;
-  edgeCapsules(out, boxVertices, BOX_EDGES, r, o, d);
+  edgeCapsules(out, boxVertices, BOX_EDGES, o, d);
   pushedFaces(
     out,
     boxVertices,
@@ -224,7 +268,6 @@ export function rayIntervalRoundedCuboid(
     BOX_FACE_VERTICES,
     BOX_FACE_NORMALS,
     boxOffsets,
-    r,
     o,
     d,
   );

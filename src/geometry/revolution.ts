@@ -154,6 +154,21 @@ function coneProfile(): void {
       dy = bdy;
       d2 = b2;
     }
+    // The rim as the nearest point (the slant's end, or the base's): (dr, dy) is the query's
+    // offset from it, exact to the rounding of ρ, so the rim is nearest only if that offset lies
+    // in the rim's cone of normals, between the base's (0, −1) and the slant's; tu carries the
+    // rounding of ρ·r against 4h² and can reach 1 for a point of the slant's region within ulps
+    // of the rim (a sphere's centre 1.4e-17 above the base at the rim's radius took the normal
+    // (0, 1), not the cone's at all, and its overlap along it was the height more; issue 16).
+    const rim = onBase ? br === r : t === 1;
+    if (rim && slant > 0 && 2 * h * dy - r * dr > 0) {
+      prof[0] = Math.max(0, rho - slant * mr);
+      prof[1] = y - slant * my;
+      prof[2] = mr;
+      prof[3] = my;
+      prof[4] = slant;
+      return;
+    }
     if (!onBase && t > 0 && t < 1) {
       // Inside the slant's span: the line's own normal and signed distance, exact to the
       // rounding of the query's coordinates (the difference of two large points is not).

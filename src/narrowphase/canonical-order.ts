@@ -4,6 +4,9 @@
  * without loading the GJK/EPA pair routine.
  */
 import type { Isometry } from "../math/isometry.js";
+import type { Compound } from "../shapes/compound.js";
+import { type Shape, ShapeType } from "../shapes/shape.js";
+import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 
 /** Quaternion components (and translation components, relative) below this decide nothing. */
 const CANONICAL_TINY = 2 ** -40;
@@ -57,4 +60,89 @@ export function canonicalOrder(bInA: Isometry): number {
   // The sign of the first translation component whose magnitude exceeds m.
   const tv = Math.abs(tx) > m ? tx : Math.abs(ty) > m ? ty : Math.abs(tz) > m ? tz : 0;
   return tv > 0 ? 1 : tv < 0 ? -1 : 0;
+}
+
+/**
+ * For two shapes of one type: true when the queries solve (A, B) at `bInA` as (B, A) and flip
+ * the answer — {@link canonicalOrder}, and where the relative pose decides nothing (the identity,
+ * or a symmetric half turn) for two meshes or two compounds their data
+ * ({@link compositeDataOrder}): the composite mid-phase keeps the first of its tied part pairs
+ * in its walk's order, which is not the other order's (issue 16, seed 56: two open box meshes
+ * of 3e-5 given concentric, each pair of faces tied at one depth with opposite normals, and each
+ * order kept another). Other types decide the identity inside their routines (convex-convex.ts,
+ * `solveDirect`; triangle-polytope.ts, `loadOrdered`).
+ */
+export function sameTypeSwapped(a: Shape, b: Shape, bInA: Isometry): boolean {
+  const c = canonicalOrder(bInA);
+  if (c !== 0) return c < 0;
+  return compositeDataOrder(a, b) > 0;
+}
+
+/**
+ * The sign of the first difference between the numbers that define composites `a` and `b` of
+ * one type — a mesh's vertex count, vertices, then indices; a compound's child count, then each
+ * child's type, pose and own numeric fields ({@link fieldOrder}) — 0 when they are equal or not
+ * meshes or compounds. Antisymmetric: swapping a and b negates it. Allocation free.
+ */
+export function compositeDataOrder(a: Shape, b: Shape): number {
+  if (a.type === ShapeType.TriangleMesh && b.type === ShapeType.TriangleMesh) {
+    const ma = a as TriangleMesh;
+    const mb = b as TriangleMesh;
+    return arrayOrder(ma.vertices, mb.vertices) || arrayOrder(ma.indices, mb.indices);
+  }
+  if (a.type !== ShapeType.Compound || b.type !== ShapeType.Compound) return 0;
+  const ca = (a as Compound).children;
+  const cb = (b as Compound).children;
+  if (ca.length !== cb.length) return ca.length < cb.length ? -1 : 1;
+  for (let i = 0; i < ca.length; i++) {
+    const p = ca[i];
+    const q = cb[i];
+    const k =
+      numberOrder(p.shape.type, q.shape.type) ||
+      fieldOrder(p.pose.translation, q.pose.translation) ||
+      fieldOrder(p.pose.rotation, q.pose.rotation) ||
+      fieldOrder(p.shape, q.shape);
+    if (k !== 0) return k;
+  }
+  return 0;
+}
+
+function numberOrder(x: number, y: number): number {
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+function arrayOrder(x: ArrayLike<number>, y: ArrayLike<number>): number {
+  if (x.length !== y.length) return x.length < y.length ? -1 : 1;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+/**
+ * The first difference of the numeric fields of two objects of one kind (one constructor: the
+ * same keys in the same order): numbers, typed arrays, and vectors or quaternions one level
+ * down. Other fields (derived caches) are skipped.
+ */
+function fieldOrder(x: object, y: object): number {
+  const rx = x as Record<string, unknown>;
+  const ry = y as Record<string, unknown>;
+  for (const key in rx) {
+    const u = rx[key];
+    const v = ry[key];
+    if (typeof u === "number" && typeof v === "number") {
+      const k = numberOrder(u, v);
+      if (k !== 0) return k;
+    } else if (ArrayBuffer.isView(u) && ArrayBuffer.isView(v)) {
+      const k = arrayOrder(u as unknown as ArrayLike<number>, v as unknown as ArrayLike<number>);
+      if (k !== 0) return k;
+    } else if (isVector(u) && isVector(v)) {
+      const k = fieldOrder(u, v);
+      if (k !== 0) return k;
+    }
+  }
+  return 0;
+}
+
+/** True for a plain {x, y, z} vector or {x, y, z, w} quaternion. */
+function isVector(u: unknown): u is object {
+  return typeof u === "object" && u !== null && typeof (u as { x?: unknown }).x === "number";
 }

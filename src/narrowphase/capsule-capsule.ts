@@ -14,7 +14,7 @@ import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
 import { canonicalOrder } from "./canonical-order.js";
 import { type Contact, makeContact } from "./contact.js";
-import { contactFromCorePoints, dropAxial, perpendicular } from "./rounded.js";
+import { contactFromCoreRadii, coreRadii, dropAxial, perpendicular } from "./rounded.js";
 
 const a2 = vec3.create();
 const b2 = vec3.create();
@@ -78,30 +78,39 @@ function contactOrdered(
   vec3.sub(axis, a.b, a.a);
   vec3.sub(axis2, b2, a2);
   vec3.cross(fallback, axis, axis2);
-  if (vec3.normalize(fallback, fallback) === 0) {
+  // tryNormalize, not normalize: a length returned by a call V8 does not inline is boxed (the
+  // same directions; false exactly where normalize returns 0).
+  if (!vec3.tryNormalize(fallback, fallback)) {
     // Parallel axes, or one segment a point: perpendicular to the longer axis (a point's zero
     // axis gave +x, not perpendicular to the other capsule, whose overlap along it is larger).
     const ax = vec3.lengthSq(axis) >= vec3.lengthSq(axis2) ? axis : axis2;
-    vec3.normalize(ax, ax);
+    vec3.tryNormalize(ax, ax);
     perpendicular(fallback, ax);
   }
-  if (vec3.dot(fallback, bInA.translation) < 0) vec3.negate(fallback, fallback);
+  const t = bInA.translation;
+  if (fallback.x * t.x + fallback.y * t.y + fallback.z * t.z < 0) vec3.negate(fallback, fallback);
   // Closest points inside both segments are joined along the common perpendicular, inside one
   // segment perpendicularly to its axis: drop what rounding leaves along the axes (crossing
   // segments otherwise got a normal along an axis, issue 16 class 3).
   const sIn = params.s > 0 && params.s < 1;
   const tIn = params.t > 0 && params.t < 1;
   if (sIn || tIn) {
-    vec3.normalize(axis, axis);
-    vec3.normalize(axis2, axis2);
+    vec3.tryNormalize(axis, axis);
+    vec3.tryNormalize(axis2, axis2);
     vec3.cross(perp, axis, axis2);
-    if (sIn && tIn && vec3.normalize(perp, perp) > 0) {
+    if (sIn && tIn && vec3.tryNormalize(perp, perp)) {
       vec3.sub(rel, c2, c1);
-      vec3.addScaled(c2, c1, perp, vec3.dot(rel, perp));
+      // c2 = c1 + (rel·perp) perp written out (a double passed to a call is boxed).
+      const along = rel.x * perp.x + rel.y * perp.y + rel.z * perp.z;
+      c2.x = c1.x + perp.x * along;
+      c2.y = c1.y + perp.y * along;
+      c2.z = c1.z + perp.z * along;
     } else if (sIn) dropAxial(c2, c1, axis);
     else dropAxial(c2, c1, axis2);
   }
-  return contactFromCorePoints(out, c1, c2, a.radius, b.radius, prediction, fallback);
+  coreRadii[0] = a.radius;
+  coreRadii[1] = b.radius;
+  return contactFromCoreRadii(out, c1, c2, prediction, fallback);
 }
 
 /**

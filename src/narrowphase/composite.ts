@@ -85,6 +85,7 @@ import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
+import { convexSolidOfTriangleMesh } from "../shapes/triangle-mesh.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import {
   copyManifold,
@@ -103,6 +104,8 @@ import { fixInternalEdgeContact } from "./face-depth.js";
 import { manifoldFromContact } from "./manifold.js";
 import {
   containedConvexContact,
+  crossingSolidsContact,
+  isNonConvexSolidPair,
   pointOfConvex,
   solidMeshContact,
   solidMeshManifold,
@@ -968,8 +971,31 @@ function run(
   }
 }
 
+/**
+ * `s` as one convex shape when it is a `solid: true` mesh whose solid is convex (the convex hull
+ * of its vertices, src/shapes/triangle-mesh.ts `convexSolidOfTriangleMesh`, cached per mesh), else
+ * `s`: against another solid mesh a convex solid mesh answers exactly as that hull does (issue
+ * 16: two solid meshes whose surfaces cross got the triangles' 0, not the solids' depth).
+ */
+function solidAsConvex(s: Shape, o: Shape): Shape {
+  if (s.type !== ShapeType.TriangleMesh || !(s as TriangleMesh).solid) return s;
+  // Only against another solid mesh: a surface mesh, a heightfield or a compound keeps the
+  // composite path, whose solid-mesh semantics are already the solid's (a surface mesh inside a
+  // solid cube is pushed out through the nearest face: depth its extent + its distance there).
+  if (o.type !== ShapeType.TriangleMesh || !(o as TriangleMesh).solid) return s;
+  // Against a non-convex solid mesh both stay meshes: the two-tree path and
+  // crossingSolidsContact (src/narrowphase/mesh-solid.ts) answer the two solids.
+  if (isNonConvexSolidPair(s, o)) return s;
+  return convexSolidOfTriangleMesh(s as TriangleMesh) ?? s;
+}
+
+const solidPairScratch: Contact = /* @__PURE__ */ makeContact();
+
 /** True when A touches or overlaps some part of composite B (B at `bInA`, A's frame). */
 export function intersectsShapeComposite(a: Shape, b: Shape, bInA: Isometry): boolean {
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
+  if (ha !== a || hb !== b) return intersectsPair(ha, hb, bInA);
   return run(OP_INTERSECTS, null, COMPOSITE_B, b, a, bInA, 0);
 }
 
@@ -984,6 +1010,9 @@ export function contactShapeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
+  if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
   return run(OP_CONTACT, out, COMPOSITE_B, b, a, bInA, prediction);
 }
 
@@ -997,6 +1026,9 @@ export function distanceShapeComposite(
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
+  if (ha !== a || hb !== b) return distancePair(out, ha, hb, bInA);
   run(OP_DISTANCE, out, COMPOSITE_B, b, a, bInA, 0);
   return out;
 }
@@ -1013,11 +1045,17 @@ export function manifoldShapeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
+  if (ha !== a || hb !== b) return manifoldPair(out, ha, hb, bInA, prediction);
   return run(OP_MANIFOLD, out, COMPOSITE_B, b, a, bInA, prediction);
 }
 
 /** True when composite A and B (B at `bInA`, A's frame) touch or overlap (a solid A holding B counts). */
 export function intersectsCompositeShape(a: Shape, b: Shape, bInA: Isometry): boolean {
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
+  if (ha !== a || hb !== b) return intersectsPair(ha, hb, bInA);
   return run(OP_INTERSECTS, null, COMPOSITE_A, a, b, bInA, 0);
 }
 
@@ -1033,6 +1071,9 @@ export function contactCompositeShape(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
+  if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
   return run(OP_CONTACT, out, COMPOSITE_A, a, b, bInA, prediction);
 }
 
@@ -1047,6 +1088,9 @@ export function distanceCompositeShape(
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
+  if (ha !== a || hb !== b) return distancePair(out, ha, hb, bInA);
   run(OP_DISTANCE, out, COMPOSITE_A, a, b, bInA, 0);
   return out;
 }
@@ -1059,6 +1103,9 @@ export function manifoldCompositeShape(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
+  if (ha !== a || hb !== b) return manifoldPair(out, ha, hb, bInA, prediction);
   return run(OP_MANIFOLD, out, COMPOSITE_A, a, b, bInA, prediction);
 }
 
@@ -1067,6 +1114,9 @@ export function manifoldCompositeShape(
  * some part pair does, or a solid holds the other (see the module doc).
  */
 export function intersectsCompositeComposite(a: Shape, b: Shape, bInA: Isometry): boolean {
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
+  if (ha !== a || hb !== b) return intersectsPair(ha, hb, bInA);
   return run(OP_INTERSECTS, null, TWO_TREES, a, b, bInA, 0);
 }
 
@@ -1078,7 +1128,13 @@ export function contactCompositeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  return run(OP_CONTACT, out, TWO_TREES, a, b, bInA, prediction);
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
+  if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
+  if (!run(OP_CONTACT, out, TWO_TREES, a, b, bInA, prediction)) return false;
+  if (out.distance < 0 && isNonConvexSolidPair(a, b))
+    crossingSolidsContact(out, a as TriangleMesh, b as TriangleMesh, bInA);
+  return true;
 }
 
 /** Closest points of composites A and B (A's frame): branch and bound over node pairs. */
@@ -1088,6 +1144,9 @@ export function distanceCompositeComposite(
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
+  if (ha !== a || hb !== b) return distancePair(out, ha, hb, bInA);
   run(OP_DISTANCE, out, TWO_TREES, a, b, bInA, 0);
   return out;
 }
@@ -1100,6 +1159,19 @@ export function manifoldCompositeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  const ha = solidAsConvex(a, b);
+  const hb = solidAsConvex(b, a);
+  if (ha !== a || hb !== b) return manifoldPair(out, ha, hb, bInA, prediction);
+  if (isNonConvexSolidPair(a, b)) {
+    // Overlapping solids: the one point of the solids' contact (crossingSolidsContact).
+    const c = solidPairScratch;
+    if (!run(OP_CONTACT, c, TWO_TREES, a, b, bInA, prediction)) return false;
+    if (c.distance < 0) {
+      crossingSolidsContact(c, a as TriangleMesh, b as TriangleMesh, bInA);
+      singleContactManifold(out, c);
+      return true;
+    }
+  }
   return run(OP_MANIFOLD, out, TWO_TREES, a, b, bInA, prediction);
 }
 

@@ -295,7 +295,10 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
   provenIo[0] = boundIo[1];
   // (intersectsConvexConvex below can run solveLoaded again.)
   const fromOverlap = overlapGap;
-  if (solvedIo[0] > 0 && (curved(a) || curved(b))) projectGapWitness(a, b);
+  if (solvedIo[0] > 0 && (curved(a) || curved(b))) {
+    projectGapWitness(a, b);
+    pointGapWitness(a, b);
+  }
   if (wanted) lowerBound();
   // (intersectsConvexConvex below loads the pair again.)
   const shifted = shiftIo[0] !== 0;
@@ -434,6 +437,20 @@ const FACE_NEAR_SLACK = 8;
 const FACE_ITERATIONS = 48;
 
 /**
+ * Sideways move, relative to the depth, within which {@link faceWitnesses} takes a flat shape's
+ * nearest point opposite the other's witness when its projections found no facing pair (2^-21,
+ * half the depth bar's 1e-6 of docs/FORMATS.md: the pair then faces to within it).
+ */
+const FACE_FALLBACK = 2 ** -21;
+
+/** [0] the cores' gap along the normal, [1] the move allowed, for {@link faceFallback}. */
+const faceFallbackIo = new Float64Array(2);
+
+/** {@link faceWitnesses}' starting pair on the cores (solver frame). */
+const faceX0 = vec3.create();
+const faceY0 = vec3.create();
+
+/**
  * The witnesses made to face each other across the normal: pointB − pointA = distance·normal.
  * A witness on a flat feature (a face or an edge supporting its shape along the normal) can lie
  * anywhere on that feature and still be on the right plane, the other shape's witness elsewhere
@@ -476,7 +493,7 @@ function faceWitnesses(k: number): void {
   lengthInto(pairBInA.translation, 0);
   const dk = d * k;
   const on = FACE_ON_SLACK * Math.max(sizeIo[0], sizeIo[1], sizeIo[2], shiftIo[1]);
-  const flat = on + FACE_DEPTH_SLACK * Math.abs(dk);
+  const flat = FACE_PLANE_SLACK * on + FACE_DEPTH_SLACK * Math.abs(dk);
   // On the cores (the supporting features of a rounded shape are its core's moved by its
   // margin along the normal, flat where the core's are; the nearest points of the rounded
   // surface would approach them only as the square root of the step): the cores' planes hA and
@@ -491,32 +508,166 @@ function faceWitnesses(k: number): void {
   coreBInA.support(faceQ, negN);
   const hB = faceQ.x * n.x + faceQ.y * n.y + faceQ.z * n.z;
   const gk = hB - hA;
+  // Against a flat shape, the witnesses' distance from their planes allowed to the depth's share
+  // that the fallback allows sideways (a cylinder's witness 3.9e-9 off its plane at a depth of
+  // 4.3e-3, its partner a large triangle's far corner 7e3 away).
+  const flatA = flatCore(0);
+  const flatB = flatCore(1);
+  const tolF = FACE_FALLBACK * Math.abs(dk) + on;
+  const plane = flatA !== flatB ? Math.max(flat, tolF) : flat;
+  // The flat shape's witness is not checked: it is replaced by its projections below, and the
+  // normal's tilt off the face lifts a far corner off the plane across its sideways offset (1e-7
+  // at 2.7e4 for a tilt of 3.7e-12: a cone of 4.6e-6 at a triangle's corner).
+  const planeA = flatA && !flatB ? Number.POSITIVE_INFINITY : plane;
+  const planeB = flatB && !flatA ? Number.POSITIVE_INFINITY : plane;
   if (
-    !(Math.abs(faceX.x * n.x + faceX.y * n.y + faceX.z * n.z - mA - hA) <= flat) ||
-    !(Math.abs(faceY.x * n.x + faceY.y * n.y + faceY.z * n.z + mB - hB) <= flat) ||
-    !(Math.abs(gk - mA - mB - dk) <= flat)
+    !(Math.abs(faceX.x * n.x + faceX.y * n.y + faceX.z * n.z - mA - hA) <= planeA) ||
+    !(Math.abs(faceY.x * n.x + faceY.y * n.y + faceY.z * n.z + mB - hB) <= planeB) ||
+    !(Math.abs(gk - mA - mB - dk) <= plane)
   )
     return;
+  faceX.x -= mA * n.x;
+  faceX.y -= mA * n.y;
+  faceX.z -= mA * n.z;
   faceY.x += mB * n.x;
   faceY.y += mB * n.y;
   faceY.z += mB * n.z;
   coreA.margin = 0;
   coreB.margin = 0;
+  vec3.copy(faceX0, faceX);
+  vec3.copy(faceY0, faceY);
+  generatorIo[0] = 0;
+  generatorIo[1] = 0;
+  if (flatA !== flatB) {
+    generatorTol[0] = tolF;
+    loadGenerator(flatA ? 1 : 0);
+  }
+  vec3.copy(facingN, n);
+  faceIo[0] = gk;
+  faceIo[1] = hA;
+  faceIo[2] = hB;
+  faceIo[3] = on;
+  faceIo[7] = FACE_ITERATIONS;
+  faceAlternate();
+  let found = faceIo[6] !== 0;
+  const offA = faceIo[4];
+  const offB = faceIo[5];
+  if (!found) {
+    // The features' footprints apart: the normal short of the optimum (the overlap's tangential
+    // gradient is their offset), refined by secant steps on that offset (the generator, a line
+    // of the support at the first normal only, no longer projected onto).
+    generatorIo[0] = 0;
+    generatorIo[1] = 0;
+    vec3.copy(facingX, faceX);
+    vec3.copy(facingY, faceY);
+    faceNormal();
+    if (faceIo[6] !== 0) found = true;
+    else {
+      vec3.copy(faceX, facingX);
+      vec3.copy(faceY, facingY);
+    }
+  }
+  // Not converged: the last pair kept where both are within the touching tolerance of their
+  // shapes (a cone's rim just touching a box's edge, the pair of 1e-6 at 30), or within
+  // FACE_DEEP_SLACK of a depth (the normal's error at the depth's own rounding, far below the
+  // witnesses' offset sideways it mends: 2.6e-9 off a cylinder 6.5e3 deep, they were 1e-2
+  // apart); else, against a flat shape (a large triangle's corner or edge, the other's deepest
+  // feature a sliver beyond it seen along the normal, which is right only to its own error) the
+  // other's starting witness kept and the flat one's the nearest point of the flat shape
+  // opposite it, when that moves it sideways by no more than FACE_FALLBACK of the depth.
+  // The depth's share bounded by each shape's width along the normal (cores and margins): a
+  // compound's child of 1e-4 deep in a capsule of 3e3 kept a pair 7e-7 off the child, whose own
+  // bar is 2e-10 (seed 16 after the session-25 merges).
+  let deep = 0;
+  if (!found) {
+    vec3.negate(negN, n);
+    coreA.support(faceQ, negN);
+    const wA = hA - (faceQ.x * n.x + faceQ.y * n.y + faceQ.z * n.z) + 2 * mA;
+    coreBInA.support(faceQ, n);
+    const wB = faceQ.x * n.x + faceQ.y * n.y + faceQ.z * n.z - hB + 2 * mB;
+    deep = FACE_DEEP_SLACK * Math.min(Math.abs(dk), wA, wB);
+  }
+  faceFallbackIo[0] = gk;
+  faceFallbackIo[1] = tolF;
+  const kept = found || Math.max(offA, offB) <= FACE_NEAR_SLACK * on + deep || faceFallback();
+  generatorIo[0] = 0;
+  generatorIo[1] = 0;
+  coreA.margin = mA;
+  coreB.margin = mB;
+  if (!kept) return;
+  if (found) {
+    vec3.copy(solvedNormal, facingN);
+    solvedIo[0] = (faceIo[0] - mA - mB) / k;
+  }
+  const m = solvedNormal;
+  // Off the cores onto the surfaces (written out: a double passed to a call V8 does not inline is boxed).
+  faceX.x += m.x * mA;
+  faceX.y += m.y * mA;
+  faceX.z += m.z * mA;
+  faceY.x += m.x * -mB;
+  faceY.y += m.y * -mB;
+  faceY.z += m.z * -mB;
+  if (shifted) {
+    vec3.add(faceX, faceX, shiftA);
+    vec3.add(faceY, faceY, shiftA);
+  }
+  const inv = 1 / k;
+  solvedA.x = faceX.x * inv;
+  solvedA.y = faceX.y * inv;
+  solvedA.z = faceX.z * inv;
+  solvedB.x = faceY.x * inv;
+  solvedB.y = faceY.y * inv;
+  solvedB.z = faceY.z * inv;
+}
+
+/**
+ * faceWitnesses' scalars (doubles crossing calls through a typed array): [0] gk, the cores'
+ * planes' offset along facingN (hB − hA), [1] hA, [2] hB, [3] the convergence slack, [4] and [5]
+ * the last pair's distances off A and off B, [6] 1 when both are within the slack, [7] the
+ * projections' cap, [8] and [9] {@link faceJumps}' kinds of A's and B's supports, [10] the overlap
+ * {@link faceNormal} started from, [11] the pair's magnitude.
+ */
+const faceIo = new Float64Array(12);
+/** The normal of {@link faceAlternate}, solver frame. */
+const facingN = vec3.create(1, 0, 0);
+const facingN0 = vec3.create();
+const faceU = vec3.create();
+const facingX = vec3.create();
+const faceT1 = vec3.create();
+const faceEA = vec3.create();
+const faceEB = vec3.create();
+const faceT2 = vec3.create();
+const facingY = vec3.create();
+const faceR = vec3.create();
+
+/**
+ * The alternating projections of {@link faceWitnesses} between the cores' supporting features
+ * along facingN (planes faceIo[1], faceIo[2]), from faceX on A's core and faceY on B's: the last
+ * pair left in faceX, faceY (on their planes), its distances off the cores and whether both are
+ * within the slack in faceIo. Cores loaded, margins 0, solver frame.
+ */
+function faceAlternate(): void {
+  const n = facingN;
+  const gk = faceIo[0];
+  const hA = faceIo[1];
+  const hB = faceIo[2];
+  const on = faceIo[3];
   let found = false;
   let offA = Number.POSITIVE_INFINITY;
   let offB = 0;
   // First B's witness opposite A's (A's on a curved feature, B's on a flat one: one step; the
   // projections below would approach a curved feature tangent to its plane slowly).
-  faceP.x = faceX.x - mA * n.x + gk * n.x;
-  faceP.y = faceX.y - mA * n.y + gk * n.y;
-  faceP.z = faceX.z - mA * n.z + gk * n.z;
-  projectOnto(faceQ, 1, faceP);
+  faceP.x = faceX.x + gk * n.x;
+  faceP.y = faceX.y + gk * n.y;
+  faceP.z = faceX.z + gk * n.z;
+  faceProject(faceQ, 1, faceP);
   if (projectIo[0] <= on) {
     vec3.copy(faceY, faceP);
     vec3.addScaled(faceX, faceP, n, -gk);
+    offA = 0;
     found = true;
   }
-  for (let it = 0; it < FACE_ITERATIONS && !found; it++) {
+  for (let it = 0; it < faceIo[7] && !found; it++) {
     if (it % 3 === 2) {
       // Two features crossing at a small angle (two lines seen along the normal) make the
       // projections converge geometrically: the limit extrapolated from the last three points
@@ -535,7 +686,7 @@ function faceWitnesses(k: number): void {
     faceX.x = faceY.x - gk * n.x;
     faceX.y = faceY.y - gk * n.y;
     faceX.z = faceY.z - gk * n.z;
-    projectOnto(faceQ, 0, faceX);
+    faceProject(faceQ, 0, faceX);
     offA = projectIo[0];
     if (offA <= on && offB <= on) {
       found = true;
@@ -549,7 +700,7 @@ function faceWitnesses(k: number): void {
     faceY.x = faceX.x + gk * n.x;
     faceY.y = faceX.y + gk * n.y;
     faceY.z = faceX.z + gk * n.z;
-    projectOnto(faceQ, 1, faceY);
+    faceProject(faceQ, 1, faceY);
     offA = Math.abs(drop);
     offB = projectIo[0];
     if (offA <= on && offB <= on) found = true;
@@ -562,21 +713,659 @@ function faceWitnesses(k: number): void {
       offB = Math.abs(drop);
     }
   }
-  coreA.margin = mA;
-  coreB.margin = mB;
-  // Not converged: the last pair kept where both are within the touching tolerance of their
-  // shapes (a cone's rim just touching a box's edge, the pair of 1e-6 at 30).
-  if (!found && !(Math.max(offA, offB) <= FACE_NEAR_SLACK * on)) return;
-  // Off the cores onto the surfaces.
-  vec3.addScaled(faceX, faceX, n, mA);
-  vec3.addScaled(faceY, faceY, n, -mB);
-  if (shifted) {
-    vec3.add(faceX, faceX, shiftA);
-    vec3.add(faceY, faceY, shiftA);
+  faceIo[4] = offA;
+  faceIo[5] = offB;
+  faceIo[6] = found ? 1 : 0;
+}
+
+/**
+ * The normal of an unconverged {@link faceAlternate} refined until the supporting features face
+ * each other. The offset sideways between the last pair (faceY − faceX − gk·n, on the planes) is
+ * the overlap's tangential gradient with its sign changed (the support points' difference w
+ * less its part along n, van den Bergen 2003, §4.3.1; of the features' offsets, the least), zero
+ * at the optimum; the normal is tilted along it, n(t) = normalize(n0 + t·u), and t found by
+ * secant steps on the offset's component along u (an edge's offset is normal to the edge, so the
+ * tilt keeps n on the edge's ridge). Kept (faceIo[6] 1, facingN, faceIo[0] and the pair) when the
+ * projections converge there and the overlap is not above n0's by more than the slack (closer to
+ * the optimum it is lower); else faceIo[6] 0. Cores loaded, margins 0, solver frame; faceX and
+ * faceY the unconverged pair on entry. At most FACE_NORMAL_ROUNDS × FACE_NORMAL_STEPS normals.
+ */
+function faceNormal(): void {
+  const on = faceIo[3];
+  const f0 = faceIo[1] - faceIo[2];
+  lengthInto(faceY, 1);
+  lengthInto(faceX, 2);
+  const size = Math.max(sizeIo[1], sizeIo[2], on / FACE_ON_SLACK);
+  faceIo[6] = 0;
+  vec3.copy(faceStart, facingN);
+  faceIo[10] = f0;
+  faceIo[11] = size;
+  faceJumps();
+  // Two features (faces, edges): the projections between them are exact; nothing to refine.
+  if (faceIo[8] !== 0 && faceIo[9] !== 0) return;
+  if (faceIo[8] !== 0 || faceIo[9] !== 0) {
+    faceSecant();
+    if (faceIo[6] !== 0) return;
+    // An edge seen where the optimum is beside its ridge (a cone's rim point near the generator
+    // where the apex ties): the support points' offset, as where both slide.
+    vec3.copy(facingN, faceStart);
+    faceIo[8] = 0;
+    faceIo[9] = 0;
   }
-  const inv = 1 / k;
-  vec3.scale(solvedA, faceX, inv);
-  vec3.scale(solvedB, faceY, inv);
+  faceNewton();
+}
+
+const faceStart = vec3.create();
+
+/**
+ * {@link faceNormal}'s Newton steps in the tangent plane of facingN (both supports sliding: the
+ * offset smooth in the normal), the offset's Jacobian by differences under tilts of
+ * FACE_NEWTON_TILT along a basis of the plane. faceIo[6] 1 when they end converged.
+ */
+function faceNewton(): void {
+  const f0 = faceIo[10];
+  const size = faceIo[11];
+  const on = faceIo[3];
+  for (let it = 0; it < FACE_NEWTON_STEPS; it++) {
+    vec3.orthonormalBasis(faceT1, faceT2, facingN);
+    vec3.copy(facingN0, facingN);
+    faceResidual();
+    faceIo[7] = FACE_NORMAL_PROJECTIONS;
+    faceIo[3] = FACE_NORMAL_SLACK * on;
+    faceAlternate();
+    faceIo[3] = on;
+    if (faceIo[6] !== 0) {
+      if (!(faceIo[1] - faceIo[2] <= f0 + on)) faceIo[6] = 0;
+      return;
+    }
+    faceResidual();
+    const r1 = faceR.x * faceT1.x + faceR.y * faceT1.y + faceR.z * faceT1.z;
+    const r2 = faceR.x * faceT2.x + faceR.y * faceT2.y + faceR.z * faceT2.z;
+    lengthInto(faceR, 1);
+    if (!(sizeIo[1] < size)) return;
+    const h = FACE_NEWTON_TILT;
+    let j11 = 0;
+    let j21 = 0;
+    let j12 = 0;
+    let j22 = 0;
+    for (let c = 0; c < 2; c++) {
+      const t = c === 0 ? faceT1 : faceT2;
+      facingN.x = facingN0.x + t.x * h;
+      facingN.y = facingN0.y + t.y * h;
+      facingN.z = facingN0.z + t.z * h;
+      lengthInto(facingN, 1);
+      const l = sizeIo[1];
+      facingN.x /= l;
+      facingN.y /= l;
+      facingN.z /= l;
+      faceResidual();
+      const a1 = (faceR.x * faceT1.x + faceR.y * faceT1.y + faceR.z * faceT1.z - r1) / h;
+      const a2 = (faceR.x * faceT2.x + faceR.y * faceT2.y + faceR.z * faceT2.z - r2) / h;
+      if (c === 0) {
+        j11 = a1;
+        j21 = a2;
+      } else {
+        j12 = a1;
+        j22 = a2;
+      }
+    }
+    const det = j11 * j22 - j12 * j21;
+    if (!(Math.abs(det) > 0)) return;
+    const d1 = -(j22 * r1 - j12 * r2) / det;
+    const d2 = -(-j21 * r1 + j11 * r2) / det;
+    if (!(Math.abs(d1) + Math.abs(d2) < FACE_NORMAL_MAX_TILT)) return;
+    facingN.x = facingN0.x + faceT1.x * d1 + faceT2.x * d2;
+    facingN.y = facingN0.y + faceT1.y * d1 + faceT2.y * d2;
+    facingN.z = facingN0.z + faceT1.z * d1 + faceT2.z * d2;
+    lengthInto(facingN, 1);
+    const l = sizeIo[1];
+    facingN.x /= l;
+    facingN.y /= l;
+    facingN.z /= l;
+  }
+}
+
+/** {@link faceNewton}'s steps at most, and its differences' tilt, radians. */
+const FACE_NEWTON_STEPS = 6;
+const FACE_NEWTON_TILT = 2 ** -30;
+
+/**
+ * {@link faceNormal}'s secant steps from facingN (the overlap there f0 + rounding at most, the
+ * pair's magnitude `size`): faceIo[6] 1 when they end converged.
+ */
+function faceSecant(): void {
+  const f0 = faceIo[10];
+  const size = faceIo[11];
+  const on = faceIo[3];
+  faceResidual();
+  for (let round = 0; round < FACE_NORMAL_ROUNDS; round++) {
+    lengthInto(faceR, 1);
+    const r0 = sizeIo[1];
+    if (!(r0 > 0) || !(r0 < size)) return;
+    vec3.scale(faceU, faceR, 1 / r0);
+    vec3.copy(facingN0, facingN);
+    let tPrev = 0;
+    let phiPrev = r0;
+    // The first tilt as for a curvature radius of the pair's size.
+    let t = r0 / size;
+    for (let it = 0; it < FACE_NORMAL_STEPS; it++) {
+      if (!(Math.abs(t) < FACE_NORMAL_MAX_TILT)) return;
+      facingN.x = facingN0.x + faceU.x * t;
+      facingN.y = facingN0.y + faceU.y * t;
+      facingN.z = facingN0.z + faceU.z * t;
+      lengthInto(facingN, 1);
+      const l = sizeIo[1];
+      facingN.x /= l;
+      facingN.y /= l;
+      facingN.z /= l;
+      faceResidual();
+      // The support points' pair projected as in faceWitnesses: converged, the normal is kept.
+      faceIo[7] = FACE_NORMAL_PROJECTIONS;
+      // (Converged within the rounding of curved supports, the residual's noise: FACE_NORMAL_SLACK.)
+      faceIo[3] = FACE_NORMAL_SLACK * on;
+      faceAlternate();
+      faceIo[3] = on;
+      if (faceIo[6] !== 0) {
+        if (!(faceIo[1] - faceIo[2] <= f0 + on)) faceIo[6] = 0;
+        return;
+      }
+      const phi = faceR.x * faceU.x + faceR.y * faceU.y + faceR.z * faceU.z;
+      const den = phi - phiPrev;
+      const next = den !== 0 ? t - (phi * (t - tPrev)) / den : t;
+      tPrev = t;
+      phiPrev = phi;
+      t = next;
+      if (!Number.isFinite(t) || t === tPrev) break;
+    }
+    // The next round from the last normal, along its own offset.
+  }
+}
+
+/** Tilt of {@link faceJumps}, radians, and a support's move beyond which (times the tilt and the size) it jumps. */
+const FACE_JUMP_TILT = 2 ** -20;
+const FACE_JUMP_MOVE = 16;
+
+/** Tilts across an edge's ridge by which {@link faceResidual} measures the edge, radians. */
+const FACE_RIDGE_TILTS = new Float64Array([2 ** -20, 2 ** -30, 2 ** -40, 0]);
+
+/** A chord of an edge, in faceWitnesses' slacks, that is a jump. */
+const FACE_EDGE_CHORD = 2 ** 20;
+
+/** Sine of the angle within which {@link faceJumps}' jumps lie along one edge. */
+const FACE_EDGE_SIN = 2 ** -10;
+
+/**
+ * faceIo[8], faceIo[9] for A's (B's) core support along facingN: 0 where it slides under tilts of
+ * FACE_JUMP_TILT (a curved surface or rim moves by its radius times the tilt), 2 where it jumps
+ * along one line (an edge, a cone's generator: FACE_JUMP_MOVE times the tilt times `size` or
+ * more; its unit direction into faceEA, faceEB), 1 where it jumps along two (a face).
+ */
+function faceJumps(): void {
+  const size = faceIo[11];
+  vec3.orthonormalBasis(faceT1, faceT2, facingN);
+  coreA.support(faceX, facingN);
+  vec3.negate(negN, facingN);
+  coreBInA.support(faceY, negN);
+  faceIo[8] = 0;
+  faceIo[9] = 0;
+  const tilt = FACE_JUMP_TILT;
+  const far = FACE_JUMP_MOVE * tilt * size;
+  for (let k = 0; k < 4; k++) {
+    const c = k === 0 ? tilt : k === 1 ? -tilt : 0;
+    const e = k === 2 ? tilt : k === 3 ? -tilt : 0;
+    faceP.x = facingN.x + faceT1.x * c + faceT2.x * e;
+    faceP.y = facingN.y + faceT1.y * c + faceT2.y * e;
+    faceP.z = facingN.z + faceT1.z * c + faceT2.z * e;
+    for (let side = 0; side < 2; side++) {
+      if (side === 0) coreA.support(faceQ, faceP);
+      else {
+        vec3.negate(negN, faceP);
+        coreBInA.support(faceQ, negN);
+      }
+      vec3.sub(faceQ, faceQ, side === 0 ? faceX : faceY);
+      lengthInto(faceQ, 1);
+      const move = sizeIo[1];
+      if (!(move > far)) continue;
+      const edge = side === 0 ? faceEA : faceEB;
+      const at = 8 + side;
+      if (faceIo[at] === 0) {
+        vec3.scale(edge, faceQ, 1 / move);
+        faceIo[at] = 2;
+      } else if (faceIo[at] === 2) {
+        vec3.cross(faceR, faceQ, edge);
+        lengthInto(faceR, 1);
+        if (sizeIo[1] > FACE_EDGE_SIN * move) faceIo[at] = 1;
+      }
+    }
+  }
+}
+
+/**
+ * The support points along facingN into faceX, faceY, their planes into faceIo[0..2], and into
+ * faceR the least offset sideways between the supporting features (the overlap's tangential
+ * gradient, sign changed; faceJumps' kinds in faceIo[8], faceIo[9], one side at most flat): the
+ * support points' offset where neither is flat; with an edge, facingN first taken onto the great
+ * circle normal to it (its ridge, where the optimum lies) and the offset along the edge dropped;
+ * with a face, the other's point opposite taken onto it. Cores loaded, margins 0.
+ */
+function faceResidual(): void {
+  const n = facingN;
+  const edgeSide = faceIo[8] === 2 ? 0 : faceIo[9] === 2 ? 1 : -1;
+  const e = edgeSide === 0 ? faceEA : faceEB;
+  // The edge's direction from its end points, the supports under tilts across its ridge ever
+  // smaller: a sliding end (a cone's rim point) moves with the tilt, and the ridge normal to the
+  // chord of a tilt τ is off the true one by about τ² times the rim's radius.
+  for (let i = 0; edgeSide >= 0 && i < FACE_RIDGE_TILTS.length; i++) {
+    const ne = n.x * e.x + n.y * e.y + n.z * e.z;
+    n.x -= ne * e.x;
+    n.y -= ne * e.y;
+    n.z -= ne * e.z;
+    lengthInto(n, 1);
+    const l = sizeIo[1];
+    n.x /= l;
+    n.y /= l;
+    n.z /= l;
+    if (i === FACE_RIDGE_TILTS.length - 1) break;
+    const tilt = FACE_RIDGE_TILTS[i];
+    faceP.x = n.x + e.x * tilt;
+    faceP.y = n.y + e.y * tilt;
+    faceP.z = n.z + e.z * tilt;
+    faceQ.x = n.x - e.x * tilt;
+    faceQ.y = n.y - e.y * tilt;
+    faceQ.z = n.z - e.z * tilt;
+    if (edgeSide === 0) {
+      coreA.support(faceX, faceP);
+      coreA.support(faceY, faceQ);
+    } else {
+      vec3.negate(faceP, faceP);
+      vec3.negate(faceQ, faceQ);
+      coreBInA.support(faceX, faceP);
+      coreBInA.support(faceY, faceQ);
+    }
+    vec3.sub(faceP, faceX, faceY);
+    lengthInto(faceP, 1);
+    const chord = sizeIo[1];
+    // No jump across this tilt (the ridge not between the two): the last chord's direction.
+    if (!(chord > FACE_EDGE_CHORD * faceIo[3])) break;
+    const sgn = edgeSide === 0 ? 1 : -1;
+    e.x = (faceP.x / chord) * sgn;
+    e.y = (faceP.y / chord) * sgn;
+    e.z = (faceP.z / chord) * sgn;
+  }
+  coreA.support(faceX, n);
+  vec3.negate(negN, n);
+  coreBInA.support(faceY, negN);
+  const hA = faceX.x * n.x + faceX.y * n.y + faceX.z * n.z;
+  const hB = faceY.x * n.x + faceY.y * n.y + faceY.z * n.z;
+  const gk = hB - hA;
+  faceIo[0] = gk;
+  faceIo[1] = hA;
+  faceIo[2] = hB;
+  if (faceIo[9] === 1) {
+    faceP.x = faceX.x + gk * n.x;
+    faceP.y = faceX.y + gk * n.y;
+    faceP.z = faceX.z + gk * n.z;
+    faceProject(faceQ, 1, faceP);
+    vec3.sub(faceR, faceQ, faceP);
+  } else if (faceIo[8] === 1) {
+    faceP.x = faceY.x - gk * n.x;
+    faceP.y = faceY.y - gk * n.y;
+    faceP.z = faceY.z - gk * n.z;
+    faceProject(faceQ, 0, faceP);
+    vec3.sub(faceR, faceP, faceQ);
+  } else vec3.sub(faceR, faceY, faceX);
+  const along = faceR.x * n.x + faceR.y * n.y + faceR.z * n.z;
+  faceR.x -= along * n.x;
+  faceR.y -= along * n.y;
+  faceR.z -= along * n.z;
+  if (edgeSide >= 0) {
+    const re = faceR.x * e.x + faceR.y * e.y + faceR.z * e.z;
+    faceR.x -= re * e.x;
+    faceR.y -= re * e.y;
+    faceR.z -= re * e.z;
+  }
+}
+
+/** Secant steps of {@link faceNormal} along one tilt direction, and the directions tried. */
+const FACE_NORMAL_STEPS = 8;
+const FACE_NORMAL_ROUNDS = 3;
+
+/**
+ * {@link faceNormal}'s pair taken for converged within this many times faceWitnesses' slack (16
+ * ulps of the magnitude): the curved supports' offset, evaluated through trigonometry and square
+ * roots, is noisy at some tens of ulps (a cylinder's and a cone's at 3.5e3, ±3e-11).
+ */
+const FACE_NORMAL_SLACK = 16;
+
+/** {@link faceNormal}'s largest tilt, radians (a refined normal is off by far less). */
+const FACE_NORMAL_MAX_TILT = 2 ** -10;
+
+/** Projections of {@link faceAlternate} at each of {@link faceNormal}'s normals. */
+const FACE_NORMAL_PROJECTIONS = 12;
+
+/** The witnesses' distance from their supporting planes, in {@link faceWitnesses}' slacks, taken for on them. */
+const FACE_PLANE_SLACK = 16;
+
+/**
+ * An unconverged pair's distance off its shapes, relative to the depth, that {@link faceWitnesses}
+ * keeps: the normal's error at the refinement's resolution (the depth is refined to about 1e-9
+ * of itself, docs/FORMATS.md), far below the witnesses' offset sideways that it mends.
+ */
+const FACE_DEEP_SLACK = 2 ** -30;
+
+/**
+ * {@link faceWitnesses}' pair when its projections found none facing, against a flat shape
+ * ({@link flatCore}: a large triangle's corner or edge, where the other's deepest feature lies a
+ * sliver beyond it seen along the normal, which is right only to its error): of three pairs each
+ * on both shapes — the last one's B point taken onto B and the point of A nearest opposite it; B's
+ * starting witness and A's nearest opposite it; A's starting witness and B's nearest opposite it —
+ * the one whose second point is moved least off the point opposite the first, when that move is
+ * within faceFallbackIo[1] (FACE_FALLBACK·|dk| + the on-shape slack; true, written to faceX,
+ * faceY). faceFallbackIo[0] the cores' gap along the normal, solver units (read from there, not
+ * passed: a double passed to a call V8 keeps out of line is boxed); margins 0 (the cores).
+ */
+function faceFallback(): boolean {
+  if (flatCore(0) === flatCore(1)) return false;
+  const gk = faceFallbackIo[0];
+  const n = solvedNormal;
+  let bestMove = Number.POSITIVE_INFINITY;
+  let which = -1;
+  // The last pair: B's point onto B, A's opposite it.
+  faceProject(faceQ, 1, faceY);
+  vec3.copy(faceY1, faceQ);
+  faceP.x = faceY1.x - gk * n.x;
+  faceP.y = faceY1.y - gk * n.y;
+  faceP.z = faceY1.z - gk * n.z;
+  faceProject(faceY2, 0, faceP);
+  if (projectIo[0] < bestMove) {
+    bestMove = projectIo[0];
+    which = 0;
+  }
+  const flatA = flatCore(0);
+  const flatB = flatCore(1);
+  faceP.x = faceY0.x - gk * n.x;
+  faceP.y = faceY0.y - gk * n.y;
+  faceP.z = faceY0.z - gk * n.z;
+  if (!flatB) faceProject(faceQ, 0, faceP);
+  if (!flatB && projectIo[0] < bestMove) {
+    bestMove = projectIo[0];
+    which = 1;
+    vec3.copy(faceX, faceQ);
+    vec3.copy(faceY, faceY0);
+  }
+  faceP.x = faceX0.x + gk * n.x;
+  faceP.y = faceX0.y + gk * n.y;
+  faceP.z = faceX0.z + gk * n.z;
+  if (!flatA) faceProject(faceQ, 1, faceP);
+  if (!flatA && projectIo[0] < bestMove) {
+    bestMove = projectIo[0];
+    which = 2;
+    vec3.copy(faceX, faceX0);
+    vec3.copy(faceY, faceQ);
+  }
+  if (!(bestMove <= faceFallbackIo[1])) return false;
+  if (which === 0) {
+    vec3.copy(faceX, faceY2);
+    vec3.copy(faceY, faceY1);
+  }
+  return true;
+}
+
+/**
+ * {@link projectOnto} for {@link faceWitnesses}: a flat core ({@link flatCore}: a triangle, a
+ * flat hull, bare or rounded) projected exactly by {@link flatProject} — GJK from a point stops at
+ * its tolerance, 6e-7 off a triangle of 1e3, so the point opposite a cone's deepest point was never
+ * taken for on the triangle and the triangle's witness stayed at its far corner (issue 16) — any
+ * other core as projectOnto does. Cores loaded (margins as the caller set them: 0 there).
+ */
+function faceProject(out: Vec3, side: number, p: Vec3): void {
+  if (flatCore(side)) flatProject(out, side, p);
+  else if (generatorIo[side] !== 0) generatorProject(out, side, p);
+  else projectOnto(out, side, p);
+}
+
+/** [0], [1] 1 when {@link faceWitnesses} projects side A's, B's core onto its generator ({@link loadGenerator}). */
+const generatorIo = new Uint8Array(2);
+/** The generators' ends, solver frame: A's in [0], [1], B's in [2], [3]. */
+const generatorEnds = [vec3.create(), vec3.create(), vec3.create(), vec3.create()];
+const generatorM = vec3.create();
+
+/**
+ * Sets generatorIo[side] (0 A, 1 B) to 1, and the ends of the generator in generatorEnds, when the
+ * core on `side` is a cylinder or a cone whose support toward the other shape (+n for A, −n for
+ * B) is a generator to within generatorTol[0] (its two ends that far apart along the normal): a
+ * curved surface tangent to its supporting plane along a line, which the alternating projections
+ * of {@link faceWitnesses} approach only as fast as the surface curves away from it (a cone of
+ * 4e-5 along a triangle's edge of 1e4 crawled 6e-9 off after 48 of them); the generator, a segment
+ * on the shape, is projected onto instead. Else 0. Cores loaded.
+ */
+function loadGenerator(side: number): void {
+  generatorIo[side] = 0;
+  const core = side === 1 ? coreB : coreA;
+  const rc = revolutionCore(core.shape);
+  if (rc === null) return;
+  const rev = shapeDef(rc.type).revolution as Revolution;
+  rev.dims(revDims, rc);
+  const h = revDims[0] * core.scale;
+  const r = revDims[1] * core.scale;
+  const m = generatorM;
+  if (side === 1) {
+    vec3.negate(negN, solvedNormal);
+    iso.inverseTransformVector(m, pairBInA, negN);
+  } else vec3.copy(m, solvedNormal);
+  const mxz = Math.sqrt(m.x * m.x + m.z * m.z);
+  if (!(mxz > 0)) return;
+  const ux = (r * m.x) / mxz;
+  const uz = (r * m.z) / mxz;
+  const e0 = generatorEnds[2 * side];
+  const e1 = generatorEnds[2 * side + 1];
+  // Written out: a double passed to a call V8 keeps out of line is boxed.
+  const cone = rev.kind === RevolutionKind.Cone;
+  e0.x = cone ? 0 : ux;
+  e0.y = h;
+  e0.z = cone ? 0 : uz;
+  e1.x = ux;
+  e1.y = -h;
+  e1.z = uz;
+  const rise = cone ? h * m.y - (r * mxz - h * m.y) : 2 * h * m.y;
+  if (!(Math.abs(rise) <= generatorTol[0])) return;
+  if (side === 1) {
+    iso.transformPoint(e0, pairBInA, e0);
+    iso.transformPoint(e1, pairBInA, e1);
+  } else {
+    fromLocalA(e0, e0);
+    fromLocalA(e1, e1);
+  }
+  generatorIo[side] = 1;
+}
+
+/** [0] the tolerance of {@link loadGenerator}, solver units. */
+const generatorTol = new Float64Array(1);
+
+/**
+ * out = the point of the generator of `side` ({@link loadGenerator}) nearest to p, solver frame,
+ * and projectIo[0] its distance from p.
+ */
+function generatorProject(out: Vec3, side: number, p: Vec3): void {
+  const e0 = generatorEnds[2 * side];
+  const e1 = generatorEnds[2 * side + 1];
+  const ex = e1.x - e0.x;
+  const ey = e1.y - e0.y;
+  const ez = e1.z - e0.z;
+  const ee = ex * ex + ey * ey + ez * ez;
+  let t = ee > 0 ? ((p.x - e0.x) * ex + (p.y - e0.y) * ey + (p.z - e0.z) * ez) / ee : 0;
+  if (t < 0) t = 0;
+  else if (t > 1) t = 1;
+  out.x = e0.x + ex * t;
+  out.y = e0.y + ey * t;
+  out.z = e0.z + ez * t;
+  const dx = out.x - p.x;
+  const dy = out.y - p.y;
+  const dz = out.z - p.z;
+  projectIo[0] = Math.sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/** The flat core's corners, packed xyz, local frame times its scale ({@link flatCore}). */
+let flatV = new Float64Array(48);
+/** [0] the flat core's corner count, [1..3] its unit normal (local frame). */
+const flatCoreIo = new Float64Array(4);
+const flatQ = vec3.create();
+const flatR = vec3.create();
+
+/**
+ * True when the core on `side` (0 A, 1 B) is flat — a triangle, or a flat convex hull (a polygon:
+ * src/geometry/hull.ts `flat`), bare or rounded — its corners then in flatV in order around the
+ * polygon (local frame, times the core's scale) and their count and unit normal in flatCoreIo. A
+ * degenerate triangle (a segment or a point) is not. Cores loaded.
+ */
+function flatCore(side: number): boolean {
+  const core = side === 1 ? coreB : coreA;
+  const s = core.shape;
+  const k = core.scale;
+  if (s.type === ShapeType.Triangle) {
+    flatV[0] = s.a.x * k;
+    flatV[1] = s.a.y * k;
+    flatV[2] = s.a.z * k;
+    flatV[3] = s.b.x * k;
+    flatV[4] = s.b.y * k;
+    flatV[5] = s.b.z * k;
+    flatV[6] = s.c.x * k;
+    flatV[7] = s.c.y * k;
+    flatV[8] = s.c.z * k;
+    flatCoreIo[0] = 3;
+    // The unit normal of the edges from the first corner.
+    const ux = flatV[3] - flatV[0];
+    const uy = flatV[4] - flatV[1];
+    const uz = flatV[5] - flatV[2];
+    const vx = flatV[6] - flatV[0];
+    const vy = flatV[7] - flatV[1];
+    const vz = flatV[8] - flatV[2];
+    const nx = uy * vz - uz * vy;
+    const ny = uz * vx - ux * vz;
+    const nz = ux * vy - uy * vx;
+    const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (!(l > 0) || !(l < Number.POSITIVE_INFINITY)) return false;
+    const uu = ux * ux + uy * uy + uz * uz;
+    const vv = vx * vx + vy * vy + vz * vz;
+    // A sliver (its area below 2^-26 of its edges' product) is no plane to project onto.
+    if (!(l > FLAT_SLIVER * Math.sqrt(uu * vv))) return false;
+    flatCoreIo[1] = nx / l;
+    flatCoreIo[2] = ny / l;
+    flatCoreIo[3] = nz / l;
+    return true;
+  }
+  const hull =
+    s.type === ShapeType.ConvexPolyhedron
+      ? s
+      : s.type === ShapeType.RoundedConvexPolyhedron
+        ? s.core
+        : null;
+  if (hull === null || !hull.flat) return false;
+  const o = hull.faceOffsets[0];
+  const count = hull.faceOffsets[1] - o;
+  if (3 * count > flatV.length) flatV = new Float64Array(6 * count);
+  const v = hull.vertices;
+  for (let i = 0; i < count; i++) {
+    const j = 3 * hull.faceVertices[o + i];
+    flatV[3 * i] = v[j] * k;
+    flatV[3 * i + 1] = v[j + 1] * k;
+    flatV[3 * i + 2] = v[j + 2] * k;
+  }
+  flatCoreIo[0] = count;
+  flatCoreIo[1] = hull.faceNormals[0];
+  flatCoreIo[2] = hull.faceNormals[1];
+  flatCoreIo[3] = hull.faceNormals[2];
+  return true;
+}
+
+/** A triangle whose area is below this fraction of its two edges' product is no plane for {@link flatCore}. */
+const FLAT_SLIVER = 2 ** -26;
+
+/**
+ * out = the point of the flat core on `side` (loaded by {@link flatCore}) nearest to p, solver
+ * frame, and projectIo[0] their distance. Worked in the core's local frame at its corner nearest
+ * to p, so that the arithmetic rounds at p's distance from that corner, not at the polygon's
+ * distance from its origin: p moved there is q; its foot q' on the plane, inside every edge
+ * (the edge's cross product with q' along the normal not negative) is the answer, else the
+ * nearest point of the edges it lies outside of (Ericson 2005, §5.1.5, by edges instead of
+ * barycentric products, which round at the product of the edges' lengths).
+ */
+function flatProject(out: Vec3, side: number, p: Vec3): void {
+  if (side === 1) iso.inverseTransformPoint(snapLocal, pairBInA, p);
+  else toLocalA(snapLocal, p);
+  const count = flatCoreIo[0];
+  const nx = flatCoreIo[1];
+  const ny = flatCoreIo[2];
+  const nz = flatCoreIo[3];
+  // The corner nearest p: the frame's origin o.
+  let io = 0;
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < count; i++) {
+    const x = snapLocal.x - flatV[3 * i];
+    const y = snapLocal.y - flatV[3 * i + 1];
+    const z = snapLocal.z - flatV[3 * i + 2];
+    const d = x * x + y * y + z * z;
+    if (d < best) {
+      best = d;
+      io = i;
+    }
+  }
+  const ox = flatV[3 * io];
+  const oy = flatV[3 * io + 1];
+  const oz = flatV[3 * io + 2];
+  const qx = snapLocal.x - ox;
+  const qy = snapLocal.y - oy;
+  const qz = snapLocal.z - oz;
+  const h = qx * nx + qy * ny + qz * nz;
+  // The foot on the plane, relative to o.
+  flatR.x = qx - h * nx;
+  flatR.y = qy - h * ny;
+  flatR.z = qz - h * nz;
+  let outside = false;
+  best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < count; i++) {
+    const j = i + 1 === count ? 0 : i + 1;
+    const ux = flatV[3 * i] - ox;
+    const uy = flatV[3 * i + 1] - oy;
+    const uz = flatV[3 * i + 2] - oz;
+    const ex = flatV[3 * j] - ox - ux;
+    const ey = flatV[3 * j + 1] - oy - uy;
+    const ez = flatV[3 * j + 2] - oz - uz;
+    const wx = flatR.x - ux;
+    const wy = flatR.y - uy;
+    const wz = flatR.z - uz;
+    const side2 = (ey * wz - ez * wy) * nx + (ez * wx - ex * wz) * ny + (ex * wy - ey * wx) * nz;
+    if (side2 >= 0) continue;
+    outside = true;
+    // The nearest point of this edge to q.
+    const ee = ex * ex + ey * ey + ez * ez;
+    let t = ee > 0 ? ((qx - ux) * ex + (qy - uy) * ey + (qz - uz) * ez) / ee : 0;
+    if (t < 0) t = 0;
+    else if (t > 1) t = 1;
+    const cx = ux + ex * t;
+    const cy = uy + ey * t;
+    const cz = uz + ez * t;
+    const dx = qx - cx;
+    const dy = qy - cy;
+    const dz = qz - cz;
+    const d = dx * dx + dy * dy + dz * dz;
+    if (d < best) {
+      best = d;
+      flatQ.x = cx;
+      flatQ.y = cy;
+      flatQ.z = cz;
+    }
+  }
+  if (outside) vec3.copy(flatR, flatQ);
+  const dx = qx - flatR.x;
+  const dy = qy - flatR.y;
+  const dz = qz - flatR.z;
+  flatR.x += ox;
+  flatR.y += oy;
+  flatR.z += oz;
+  if (side === 1) iso.transformPoint(out, pairBInA, flatR);
+  else fromLocalA(out, flatR);
+  projectIo[0] = Math.sqrt(dx * dx + dy * dy + dz * dz);
 }
 
 /**
@@ -3058,7 +3847,7 @@ function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): voi
   vec3.copy(refined.pointB, revBestB);
   vec3.sub(revQ, revBestA, revBestB);
   // revQ −= (revQ·n) n written out (a double passed to a call V8 does not inline is boxed).
-  const along = -vec3.dot(revQ, revBestN);
+  const along = -(revQ.x * revBestN.x + revQ.y * revBestN.y + revQ.z * revBestN.z);
   revQ.x += revBestN.x * along;
   revQ.y += revBestN.y * along;
   revQ.z += revBestN.z * along;
@@ -3143,6 +3932,54 @@ function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
       vec3.copy(solvedA, polishBestQ);
       vec3.copy(solvedB, polishBest);
     }
+  }
+}
+
+/**
+ * A polytope apart from a cylinder or cone: where the separation along the solved normal falls
+ * short of the witnesses' distance by more than rounding, the polytope's witness projected onto
+ * the curved shape exactly ({@link projectOnto}) gives the direction between the two — the normal
+ * of the curved surface there — and, when the separation along it agrees with their distance to
+ * rounding, that pair, the direction and the separation along it (a certified lower bound, as
+ * {@link projectGapWitness} takes) are the answer. A box's corner on the meridian plane of a cone
+ * beside its slant is the nearest point of its edge, where the distance is stationary along the
+ * edge: the refinement's normal was 1.55e-9 off it, and the separation along that normal fell
+ * 2.7e-11 short across the edge of 0.018 (issue 16, seed 62). Cores loaded, solver frame and
+ * units; neither core with a margin.
+ */
+function pointGapWitness(a: ConvexShape, b: ConvexShape): void {
+  if (coreA.margin !== 0 || coreB.margin !== 0) return;
+  witnessScale();
+  const tol = TOUCH_TOLERANCE * sizeIo[0];
+  vec3.sub(polishD1, solvedB, solvedA);
+  lengthInto(polishD1, 3);
+  overlapInto(solvedNormal);
+  let err = sizeIo[3] - (0 - overlapIo[0]);
+  if (!(err > tol)) return;
+  // Never a gap below the solved one by more than the rounding of the gap itself: far from the
+  // solver's origin the separation along the new direction rounds at the coordinates (a box
+  // 94 from a cylinder at 1e9: 9.7e-8 short).
+  const floor = solvedIo[0] - TOUCH_TOLERANCE * sizeIo[3];
+  for (let side = 0; side < 2; side++) {
+    const flat = side === 0 ? a : b;
+    const round = side === 0 ? b : a;
+    if (!isPolytope(flat) || revolutionCore(round) === null) continue;
+    vec3.copy(polishP, side === 0 ? solvedA : solvedB);
+    projectOnto(polishQ, 1 - side, polishP);
+    const d = projectIo[0];
+    if (!(d > 0)) continue;
+    if (side === 0) vec3.sub(polishD2, polishQ, polishP);
+    else vec3.sub(polishD2, polishP, polishQ);
+    vec3.scale(polishD2, polishD2, 1 / d);
+    overlapInto(polishD2);
+    const lower = Math.min(0 - overlapIo[0], d);
+    const e = d - lower;
+    if (!(lower > 0 && lower >= floor && e < err)) continue;
+    err = e;
+    solvedIo[0] = lower;
+    vec3.copy(solvedNormal, polishD2);
+    vec3.copy(side === 0 ? solvedA : solvedB, polishP);
+    vec3.copy(side === 0 ? solvedB : solvedA, polishQ);
   }
 }
 

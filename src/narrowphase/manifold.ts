@@ -193,6 +193,11 @@ const exitSupport = vec3.create();
  * direction (through a typed array: a double passed to a call V8 does not inline is boxed).
  */
 const exitIo = new Float64Array(1);
+/**
+ * [0] the prediction of {@link manifoldOfPolytopes}, [1], [2] the radii of a rounded pair
+ * (`ShapeDef.writeMargin`): typed-array slots, not arguments or returned values (boxed).
+ */
+const manifoldIo = new Float64Array(3);
 
 /**
  * True, with exitIo[0] (given: the radius r) set, when core point `c` lies on polygon feature
@@ -267,7 +272,9 @@ function roundedExit(s: ConvexShape, c: Vec3, u: Vec3, f: Feature, cA: Vec3, uA:
   const m = r + Math.max(Math.abs(c.x), Math.abs(c.y), Math.abs(c.z));
   if (!(delta > MANIFOLD_ROUNDED_SUPPORT_ULPS * Number.EPSILON * m)) return;
   if (faceExit(f, cA, uA)) return;
-  if (!cast(exitHit, s, c, u, u, 1, 2 * (r + delta), false)) return;
+  // Cast without a limit (a computed one passed to the cast would be boxed): an exit farther
+  // than 2(r + δ) > r + δ fails the test below as it would have missed within that limit.
+  if (!cast(exitHit, s, c, u, u, 1, Infinity, false)) return;
   const t = exitHit.toi;
   if (t >= r && t <= r + delta) exitIo[0] = t;
 }
@@ -293,10 +300,24 @@ function manifoldRounded(
   // The core and the radius through the records (`roundedCore`, `margin`), not the built-in
   // rounded types' field names, so that a rounded type added by the recipe (docs/DESIGN.md,
   // "Adding a shape") with fields of its own gets its manifold (it was NaN).
+  // The radii through `writeMargin` where there is one, and the cores' prediction through
+  // manifoldIo: doubles returned by or passed to these calls would be boxed.
   const defA = shapeDef(a.type);
   const defB = shapeDef(b.type);
-  const rA = defA.roundedCore ? defA.margin(a) : 0;
-  const rB = defB.roundedCore ? defB.margin(b) : 0;
+  manifoldIo[1] = 0;
+  manifoldIo[2] = 0;
+  if (defA.roundedCore) {
+    if (defA.writeMargin) defA.writeMargin(exitIo, a);
+    else exitIo[0] = defA.margin(a);
+    manifoldIo[1] = exitIo[0];
+  }
+  if (defB.roundedCore) {
+    if (defB.writeMargin) defB.writeMargin(exitIo, b);
+    else exitIo[0] = defB.margin(b);
+    manifoldIo[2] = exitIo[0];
+  }
+  const rA = manifoldIo[1];
+  const rB = manifoldIo[2];
   const ca = defA.roundedCore ? (defA.roundedCore(a) as ConvexShape) : a;
   const cb = defB.roundedCore ? (defB.roundedCore(b) as ConvexShape) : b;
   const n = contact.normal;
@@ -304,7 +325,12 @@ function manifoldRounded(
   vec3.copy(coreContact.normal, n);
   vec3.addScaled(coreContact.pointA, contact.pointA, n, -rA);
   vec3.addScaled(coreContact.pointB, contact.pointB, n, rB);
-  manifoldFromContact(out, ca, cb, bInA, coreContact, prediction + rA + rB);
+  if (isRoundedType(ca.type) || isRoundedType(cb.type)) {
+    manifoldFromContact(out, ca, cb, bInA, coreContact, prediction + rA + rB);
+  } else {
+    manifoldIo[0] = prediction + rA + rB;
+    manifoldOfPolytopes(out, ca, cb, bInA, coreContact);
+  }
   const m = out.normal;
   // The single contact (feature id 0) is the given contact moved in and out by the radii.
   const single = out.count === 1 && out.points[0].featureId === 0;
@@ -367,6 +393,23 @@ export function manifoldFromContact(
   if (isRoundedType(a.type) || isRoundedType(b.type)) {
     return manifoldRounded(out, a, b, bInA, contact, prediction);
   }
+  manifoldIo[0] = prediction;
+  return manifoldOfPolytopes(out, a, b, bInA, contact);
+}
+
+/**
+ * {@link manifoldFromContact} of two shapes neither of them rounded, the prediction read from
+ * manifoldIo[0] (a rounded pair's cores are given a prediction grown by the radii: passed to
+ * this large function, which V8 does not inline, the sum would be boxed).
+ */
+function manifoldOfPolytopes(
+  out: ContactManifold,
+  a: ConvexShape,
+  b: ConvexShape,
+  bInA: Isometry,
+  contact: Contact,
+): ContactManifold {
+  const prediction = manifoldIo[0];
   // Helpers that return doubles are avoided here: this function is too large for V8 to inline
   // them, and a double returned by a call that is not inlined is boxed (allocated).
   const unit = vec3.tryNormalize(nrm, contact.normal);

@@ -58,15 +58,25 @@ const gjkTriB: Triangle = {
 };
 const identityPose = iso.identity();
 
-/** Interval of a triangle on the planes' line: written to ivLo / ivHi. */
-let ivLo = 0;
-let ivHi = 0;
+/**
+ * {@link interval}'s arguments p0, p1, p2, d0, d1, d2 ([0..5]) and its answer, lo and hi ([6],
+ * [7]): a typed array, since V8 boxes a double passed to a call it does not inline or stored in
+ * a module `let` (a world of solid meshes allocated ≈ 0.5 MB per step so; issue 15).
+ */
+const ivIo = new Float64Array(8);
 
 /**
  * The interval on the common line of the triangle with projections p0..p2 and plane distances
- * d0..d2 (Möller 1997, §3); false when the triangle is coplanar (all distances 0).
+ * d0..d2 (Möller 1997, §3), read from and written to {@link ivIo}; false when the triangle is
+ * coplanar (all distances 0).
  */
-function interval(p0: number, p1: number, p2: number, d0: number, d1: number, d2: number): boolean {
+function interval(): boolean {
+  const p0 = ivIo[0];
+  const p1 = ivIo[1];
+  const p2 = ivIo[2];
+  const d0 = ivIo[3];
+  const d1 = ivIo[4];
+  const d2 = ivIo[5];
   let a: number;
   let b: number;
   if (d0 * d1 > 0) {
@@ -85,8 +95,8 @@ function interval(p0: number, p1: number, p2: number, d0: number, d1: number, d2
     a = p2 + ((p0 - p2) * d2) / (d2 - d0);
     b = p2 + ((p1 - p2) * d2) / (d2 - d1);
   } else return false;
-  ivLo = Math.min(a, b);
-  ivHi = Math.max(a, b);
+  ivIo[6] = Math.min(a, b);
+  ivIo[7] = Math.max(a, b);
   return true;
 }
 
@@ -190,16 +200,16 @@ function coplanar(a0: Vec3, a1: Vec3, a2: Vec3, b0: Vec3, b1: Vec3, b2: Vec3, n:
   return pointInTriangle2(P[6], P[7], P[0], P[1], P[2], P[3], P[4], P[5]);
 }
 
-function spreadOf(m: number, a0: Vec3, p: Vec3): number {
-  return Math.max(m, Math.abs(p.x - a0.x), Math.abs(p.y - a0.y), Math.abs(p.z - a0.z));
-}
-
-function maxSpread(a0: Vec3, a1: Vec3, a2: Vec3, b0: Vec3, b1: Vec3, b2: Vec3): number {
-  return spreadOf(
-    spreadOf(spreadOf(spreadOf(spreadOf(0, a0, a1), a0, a2), a0, b0), a0, b1),
-    a0,
-    b2,
-  );
+/** The largest coordinate difference of the triangles' corners from a0, into ivIo[6]. */
+function maxSpread(a0: Vec3, a1: Vec3, a2: Vec3, b0: Vec3, b1: Vec3, b2: Vec3): void {
+  const x = a0.x;
+  const y = a0.y;
+  const z = a0.z;
+  let m = Math.max(0, Math.abs(a1.x - x), Math.abs(a1.y - y), Math.abs(a1.z - z));
+  m = Math.max(m, Math.abs(a2.x - x), Math.abs(a2.y - y), Math.abs(a2.z - z));
+  m = Math.max(m, Math.abs(b0.x - x), Math.abs(b0.y - y), Math.abs(b0.z - z));
+  m = Math.max(m, Math.abs(b1.x - x), Math.abs(b1.y - y), Math.abs(b1.z - z));
+  ivIo[6] = Math.max(m, Math.abs(b2.x - x), Math.abs(b2.y - y), Math.abs(b2.z - z));
 }
 
 /**
@@ -246,8 +256,8 @@ export function intersectsTriangleTriangle(
     vec3.copy(gjkTriB.c, b2);
     return intersectsConvexConvex(gjkTriA, gjkTriB, identityPose);
   }
-  const scale = maxSpread(a0, a1, a2, b0, b1, b2);
-  const tol = TRIANGLE_PLANE_TOLERANCE * scale;
+  maxSpread(a0, a1, a2, b0, b1, b2);
+  const tol = TRIANGLE_PLANE_TOLERANCE * ivIo[6];
   // Distances of B's corners from A's plane (length units: divided by |n1|).
   const s1 = vec3.dot(n1, a0);
   let db0 = (vec3.dot(n1, b0) - s1) / l1;
@@ -272,13 +282,24 @@ export function intersectsTriangleTriangle(
   const ay = Math.abs(lineDir.y);
   const az = Math.abs(lineDir.z);
   const k = ax >= ay && ax >= az ? 0 : ay >= az ? 1 : 2;
-  if (!interval(vec3.getAxis(a0, k), vec3.getAxis(a1, k), vec3.getAxis(a2, k), da0, da1, da2))
-    return coplanar(a0, a1, a2, b0, b1, b2, n1);
-  const aLo = ivLo;
-  const aHi = ivHi;
-  if (!interval(vec3.getAxis(b0, k), vec3.getAxis(b1, k), vec3.getAxis(b2, k), db0, db1, db2))
-    return coplanar(a0, a1, a2, b0, b1, b2, n1);
-  return aLo <= ivHi && ivLo <= aHi;
+  // The projections on axis k written out (vec3.getAxis returns a double: boxed, not inlined).
+  ivIo[0] = k === 0 ? a0.x : k === 1 ? a0.y : a0.z;
+  ivIo[1] = k === 0 ? a1.x : k === 1 ? a1.y : a1.z;
+  ivIo[2] = k === 0 ? a2.x : k === 1 ? a2.y : a2.z;
+  ivIo[3] = da0;
+  ivIo[4] = da1;
+  ivIo[5] = da2;
+  if (!interval()) return coplanar(a0, a1, a2, b0, b1, b2, n1);
+  const aLo = ivIo[6];
+  const aHi = ivIo[7];
+  ivIo[0] = k === 0 ? b0.x : k === 1 ? b0.y : b0.z;
+  ivIo[1] = k === 0 ? b1.x : k === 1 ? b1.y : b1.z;
+  ivIo[2] = k === 0 ? b2.x : k === 1 ? b2.y : b2.z;
+  ivIo[3] = db0;
+  ivIo[4] = db1;
+  ivIo[5] = db2;
+  if (!interval()) return coplanar(a0, a1, a2, b0, b1, b2, n1);
+  return aLo <= ivIo[7] && ivIo[6] <= aHi;
 }
 
 /** Möller's test on two triangles in one frame (the composite path's bare-triangle part pairs). */

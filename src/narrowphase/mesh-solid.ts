@@ -30,24 +30,33 @@
  * of the same solid as a convex polyhedron, with its manifold). A non-convex solid keeps, for a
  * crossing shape other than a sphere, the deepest triangle contact. All in the mesh's (A's)
  * frame; nothing allocates.
+ *
+ * Two solid meshes (session 25): a convex one is its convex hull in every composite pair
+ * (composite.ts's `solidAsConvex`), so two convex solids, or one against a compound or a
+ * heightfield, get the hulls' exact answers; two of which one is not convex, whose surfaces
+ * cross properly (a triangle-pair depth < 0) or one holding the other, get an upper bound of the
+ * solids' depth with a normal that achieves it ({@link crossingSolidsContact}). Surfaces that meet
+ * only in coplanar faces or edges keep the triangles' 0 there.
  */
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
+import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import { type PointProjection, shapeDef, supportShape } from "../shapes/registry.js";
-import type { ConvexShape } from "../shapes/shape.js";
+import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import {
   containsPointTriangleMesh,
+  convexHullOfTriangleMesh,
   convexSolidOfTriangleMesh,
   meshTriangleNormal,
 } from "../shapes/triangle-mesh.js";
 import type { Contact, ContactManifold } from "./contact.js";
-import { singleContactManifold } from "./contact.js";
+import { makeContact, singleContactManifold } from "./contact.js";
 import { contactPair, manifoldPair } from "./pair-table.js";
 
 const dirLocal = vec3.create();
@@ -178,4 +187,109 @@ export function solidMeshManifold(
   }
   const hull = convexSolidOfTriangleMesh(a);
   return hull !== null && manifoldPair(out, hull, b, bInA, prediction);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Two solid meshes whose surfaces cross, one of them not convex (issue 16, session 25)
+// ---------------------------------------------------------------------------------------------
+
+/** The convex hulls of the non-convex solid meshes asked so far (built once per mesh). */
+const solidHulls = new WeakMap<TriangleMesh, ConvexPolyhedron>();
+
+function hullOfSolid(m: TriangleMesh): ConvexPolyhedron {
+  let h = solidHulls.get(m);
+  if (h === undefined) {
+    h = convexHullOfTriangleMesh(m);
+    solidHulls.set(m, h);
+  }
+  return h;
+}
+
+const hullContact: Contact = /* @__PURE__ */ makeContact();
+const dirB = vec3.create();
+const topA = vec3.create();
+const lowB = vec3.create();
+const bestA = vec3.create();
+const bestB = vec3.create();
+const bestN = vec3.create();
+
+/** out = the vertex of mesh `m` (its frame) farthest along `d`; returns d·out. */
+function vertexSupport(out: Vec3, m: TriangleMesh, d: Vec3): number {
+  const v = m.vertices;
+  let best = Number.NEGATIVE_INFINITY;
+  let k = 0;
+  for (let o = 0; o < v.length; o += 3) {
+    const s = d.x * v[o] + d.y * v[o + 1] + d.z * v[o + 2];
+    if (s > best) {
+      best = s;
+      k = o;
+    }
+  }
+  vec3.set(out, v[k], v[k + 1], v[k + 2]);
+  return best;
+}
+
+/**
+ * The overlap along unit `u` (A's frame, from A toward B) of the vertex sets of A and B (B posed
+ * by `bInA`): max_A u·x − min_B u·y, with those vertices in topA and lowB (A's frame). Moving B
+ * by that much along u separates the convex hulls, so the solids too.
+ */
+function vertexOverlapAlong(a: TriangleMesh, b: TriangleMesh, bInA: Isometry, u: Vec3): number {
+  vertexSupport(topA, a, u);
+  quat.inverseRotate(dirB, bInA.rotation, u);
+  vec3.negate(dirB, dirB);
+  vertexSupport(lowB, b, dirB);
+  iso.transformPoint(lowB, bInA, lowB);
+  return vec3.dot(u, topA) - vec3.dot(u, lowB);
+}
+
+/** Keeps `u` as the best normal when its overlap is smaller than `best`; returns the new best. */
+function tryNormal(a: TriangleMesh, b: TriangleMesh, bInA: Isometry, u: Vec3, best: number) {
+  const d = vertexOverlapAlong(a, b, bInA, u);
+  if (!(d < best)) return best;
+  vec3.copy(bestN, u);
+  vec3.copy(bestA, topA);
+  vec3.copy(bestB, lowB);
+  return d;
+}
+
+/** True for two solid meshes of which at least one is not convex (see {@link crossingSolidsContact}). */
+export function isNonConvexSolidPair(a: Shape, b: Shape): boolean {
+  return (
+    a.type === ShapeType.TriangleMesh &&
+    b.type === ShapeType.TriangleMesh &&
+    (a as TriangleMesh).solid &&
+    (b as TriangleMesh).solid &&
+    (convexSolidOfTriangleMesh(a as TriangleMesh) === null ||
+      convexSolidOfTriangleMesh(b as TriangleMesh) === null)
+  );
+}
+
+/**
+ * Solid meshes A and B (both `solid: true`, one not convex) whose solids overlap: `out` holds the
+ * composite path's contact (its distance < 0 — the surfaces cross properly or one solid holds the
+ * other) and is replaced by an upper bound of the solids' penetration depth with a normal that
+ * achieves it. For a unit u the solids' overlap along u (the least push of B along u that parts
+ * them) is at most max_A u·x − min_B u·y over their vertices (moving B that far parts the convex
+ * hulls, which hold the solids); the answer is that bound at the better of two normals — the
+ * composite contact's and the hulls' penetration normal (EPA on the hulls, which minimises the
+ * bound over all directions) — with depth −distance = the bound, pointA A's extreme vertex and
+ * pointB B's (so (pointB − pointA)·n = distance). Never less deep than the true depth; equal to it
+ * when the hulls' overlap is the solids' (e.g. a non-convex part that does not reach into the
+ * other). A's frame; allocates nothing after a mesh's first call (its hull, kept per mesh).
+ */
+export function crossingSolidsContact(
+  out: Contact,
+  a: TriangleMesh,
+  b: TriangleMesh,
+  bInA: Isometry,
+): void {
+  let best = tryNormal(a, b, bInA, out.normal, Number.POSITIVE_INFINITY);
+  if (contactPair(hullContact, hullOfSolid(a), hullOfSolid(b), bInA, 0))
+    best = tryNormal(a, b, bInA, hullContact.normal, best);
+  if (!(best > 0) || !(best < Number.POSITIVE_INFINITY)) return;
+  vec3.copy(out.normal, bestN);
+  vec3.copy(out.pointA, bestA);
+  vec3.copy(out.pointB, bestB);
+  out.distance = -best;
 }

@@ -14,8 +14,8 @@
  * segment stays outside the solid (s ≥ 0: the distance of two disjoint convex sets is their
  * separation, so the capsule's depth is ρ − s); a segment that enters a cylinder in a plane
  * through its axis has a closed form as well (`coplanarCylinder`), and any other segment that
- * enters the solid is answered by GJK/EPA with the normal refined (convex-convex.ts), whose
- * depth is then the segment's own penetration plus ρ.
+ * enters or touches the solid (to CORE_TOUCH_BAND) is answered by GJK/EPA with the normal
+ * refined (convex-convex.ts), whose depth is then the segment's own penetration plus ρ.
  *
  * Touching is decided on the computed signed distance, which is exact for exactly touching
  * inputs whose contact point is representable (the issue's capsule resting on a cylinder's cap).
@@ -162,14 +162,53 @@ export function contactCapsuleRevolution(
   if (!segmentAgainst(a, kind, b.halfHeight, b.radius, bInA, prediction + a.radius)) return false;
   // A segment of zero length is a point: its depth is exact whatever it is.
   const point = a.a.x === a.b.x && a.a.y === a.b.y && a.a.z === a.b.z;
-  if (seg.projection.distance < 0 && !point) {
+  const size = mathHypot2(b.halfHeight, b.radius);
+  const s = seg.projection.distance;
+  if (s < 0 && !point) {
     if (kind === RevolutionKind.Cylinder && coplanarCylinder(out, a.radius, b as Cylinder, bInA)) {
       return true;
     }
     return contactConvexConvex(out, a, b, bInA, prediction);
   }
-  const size = mathHypot2(b.halfHeight, b.radius);
+  if (!point && s < a.radius && s <= CORE_TOUCH_BAND * segmentScale(size)) {
+    // The segment touches the solid, to rounding: its nearest point's normal is undefined or
+    // noise (see CORE_TOUCH_BAND), the least overlap the full solve's (or the coplanar closed
+    // form's). Its answer stands unless it contradicts the closed form's overlap (a gap).
+    if (kind === RevolutionKind.Cylinder && coplanarCylinder(out, a.radius, b as Cylinder, bInA)) {
+      return true;
+    }
+    if (contactConvexConvex(out, a, b, bInA, prediction) && out.distance <= 0) return true;
+  }
   return fill(out, bInA, seg.segmentPoint, seg.projection, a.radius, prediction, size);
+}
+
+/**
+ * Core distance, relative to the pair's magnitude ({@link segmentScale}), at or below which a
+ * capsule's segment counts as touching the solid for its normal (issue 16, class 3 against
+ * curved shapes). At an exact touch the nearest point's normal is undefined (a segment through
+ * a rim point took the cap's normal, along which the overlap is the segment's length more), and
+ * just outside it is the direction between two points whose offset is at the rounding of their
+ * coordinates, so it can be any direction of the rim's normal cone while the least overlap is
+ * along the one perpendicular to the segment: a segment 1e-8 of the size outside a rim had its
+ * overlap along the normal 1e-7 of the size over the depth, against a bar of 1e-6 of the depth.
+ * Unitless: 2⁻²⁰, as the general narrow phase's near-touching band.
+ */
+const CORE_TOUCH_BAND = 2 ** -20;
+
+/**
+ * The magnitude of a capsule–solid pair in B's frame (after {@link segmentAgainst}): the largest
+ * of the solid's bounding radius `size` and the segment's ends' coordinates.
+ */
+function segmentScale(size: number): number {
+  return Math.max(
+    size,
+    Math.abs(segA.x),
+    Math.abs(segA.y),
+    Math.abs(segA.z),
+    Math.abs(segB.x),
+    Math.abs(segB.y),
+    Math.abs(segB.z),
+  );
 }
 
 /** True when capsule A and the solid of revolution B at `bInA` overlap or touch. */

@@ -93,7 +93,8 @@ export function perpendicular(out: Vec3, d: Vec3): Vec3 {
   if (ax <= ay && ax <= az) vec3.set(out, 0, d.z, -d.y);
   else if (ay <= az) vec3.set(out, -d.z, 0, d.x);
   else vec3.set(out, d.y, -d.x, 0);
-  vec3.normalize(out, out);
+  // tryNormalize: normalize's returned length, unused, would be boxed where not inlined.
+  vec3.tryNormalize(out, out);
   return out;
 }
 
@@ -102,6 +103,10 @@ const rel = vec3.create();
 /** q ← p + the part of (q − p) perpendicular to unit `u` (all in one frame). */
 export function dropAxial(q: Vec3, p: Vec3, u: Vec3): void {
   vec3.sub(rel, q, p);
-  vec3.addScaled(rel, rel, u, -vec3.dot(rel, u));
+  // rel −= (rel·u) u written out (a double passed to or returned by a call is boxed).
+  const along = -(rel.x * u.x + rel.y * u.y + rel.z * u.z);
+  rel.x += u.x * along;
+  rel.y += u.y * along;
+  rel.z += u.z * along;
   vec3.add(q, p, rel);
 }

@@ -19,7 +19,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import { isBrandedShape, type Shape } from "../shapes/shape.js";
-import { canonicalOrder } from "./canonical-order.js";
+import { sameTypeSwapped } from "./canonical-order.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import { intersectsPair, intersectsPosesPair, manifoldPair, pairFlipped } from "./pair-table.js";
 
@@ -44,8 +44,8 @@ export function touchReach(prediction: number, t: Vec3): number {
  * True when a query of `op` for (a, b), B at `bInA` in A's frame, calls the pair table in the
  * order (b, a), with A's pose in B's frame formed from the world poses (src/query/frames.ts,
  * `swappedPairPose`), and flips the answer: for a table entry that is the flip of a registration
- * in (b, a)'s order, and for two shapes of one type when {@link canonicalOrder} of `bInA` says the
- * other order. Both orders of a query then run one computation on the same input bit for bit,
+ * in (b, a)'s order, and for two shapes of one type when {@link sameTypeSwapped} says the other
+ * order. Both orders of a query then run one computation on the same input bit for bit,
  * so contact(B, A) is contact(A, B) with the normal negated and the points exchanged exactly
  * (issue 16: a tie at a touching vertex otherwise went to different parts or normals).
  */
@@ -55,7 +55,7 @@ export function queryOrderSwapped(
   b: Shape,
   bInA: Isometry,
 ): boolean {
-  if (a.type === b.type) return canonicalOrder(bInA) < 0;
+  if (a.type === b.type) return sameTypeSwapped(a, b, bInA);
   return pairFlipped(op, a.type, b.type);
 }
 

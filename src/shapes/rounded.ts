@@ -17,7 +17,12 @@
  * `checkRoundingRadius`), which a new rounded type's definition file imports the same way.
  */
 
-import { rayIntervalRoundedCuboid, rayIntervalRoundedPolytope } from "../geometry/ray-rounded.js";
+import { rayHitIo } from "../geometry/ray-primitives.js";
+import {
+  rayIntervalRoundedCuboidIn,
+  rayIntervalRoundedPolytopeIn,
+  roundedIn,
+} from "../geometry/ray-rounded.js";
 import type { Vec3 } from "../math/vec3.js";
 import type { ConvexPolyhedron } from "./convex-polyhedron.js";
 import { makeConvexPolyhedron } from "./convex-polyhedron.js";
@@ -25,7 +30,7 @@ import type { Cuboid } from "./cuboid.js";
 import { makeCuboid } from "./cuboid.js";
 import {
   checkRoundingRadius,
-  finishRayHit,
+  finishRayHitIn,
   rayInterval,
   roundedShapeDef,
   vecFromJson,
@@ -84,6 +89,46 @@ export function makeRoundedConvexPolyhedron(
   return brandShape({ type: ShapeType.RoundedConvexPolyhedron, core, radius });
 }
 
+/**
+ * The closed-form ray cast of a rounded shape of radius > 0 (src/geometry/ray-rounded.ts). The
+ * radius and the limit go through `roundedIn` and `rayHitIo`: doubles passed to calls V8 does
+ * not inline are boxed (the world's rounded manifolds cast one ray per point).
+ */
+function roundedRayCast(
+  out: LocalRayHit,
+  s: RoundedShape,
+  o: Vec3,
+  dUnit: Vec3,
+  len: number,
+  maxToi: number,
+  solid: boolean,
+): boolean {
+  roundedIn[0] = s.radius;
+  rayHitIo[0] = maxToi * len;
+  if (s.type === ShapeType.RoundedCuboid) {
+    if (!rayIntervalRoundedCuboidIn(rayInterval, (s as RoundedCuboid).core.halfExtents, o, dUnit))
+      return false;
+  } else {
+    const c = (s as RoundedConvexPolyhedron).core;
+    if (
+      !rayIntervalRoundedPolytopeIn(
+        rayInterval,
+        c.vertices,
+        c.edges,
+        c.faceCount,
+        c.faceOffsets,
+        c.faceVertices,
+        c.faceNormals,
+        c.facePlaneOffsets,
+        o,
+        dUnit,
+      )
+    )
+      return false;
+  }
+  return finishRayHitIn(out, len, solid);
+}
+
 /** A rounding radius of 0: the shape is its core, cast by the core's own ray cast. */
 function coreRayCast(
   out: LocalRayHit,
@@ -132,8 +177,7 @@ export const roundedCuboidDef: ShapeDef<RoundedCuboid> = {
   ),
   rayCast: (out, s, o, dUnit, dRaw, len, maxToi, solid) =>
     s.radius > 0
-      ? rayIntervalRoundedCuboid(rayInterval, s.core.halfExtents, s.radius, o, dUnit) &&
-        finishRayHit(out, maxToi * len, len, solid)
+      ? roundedRayCast(out, s, o, dUnit, len, maxToi, solid)
       : coreRayCast(out, s, o, dUnit, dRaw, len, maxToi, solid),
 };
 
@@ -168,25 +212,10 @@ export const roundedConvexPolyhedronDef: ShapeDef<RoundedConvexPolyhedron> = {
         ),
     },
   ),
-  rayCast: (out, s, o, dUnit, dRaw, len, maxToi, solid) => {
-    if (!(s.radius > 0)) return coreRayCast(out, s, o, dUnit, dRaw, len, maxToi, solid);
-    const c = s.core;
-    return (
-      rayIntervalRoundedPolytope(
-        rayInterval,
-        c.vertices,
-        c.edges,
-        c.faceCount,
-        c.faceOffsets,
-        c.faceVertices,
-        c.faceNormals,
-        c.facePlaneOffsets,
-        s.radius,
-        o,
-        dUnit,
-      ) && finishRayHit(out, maxToi * len, len, solid)
-    );
-  },
+  rayCast: (out, s, o, dUnit, dRaw, len, maxToi, solid) =>
+    s.radius > 0
+      ? roundedRayCast(out, s, o, dUnit, len, maxToi, solid)
+      : coreRayCast(out, s, o, dUnit, dRaw, len, maxToi, solid),
 };
 
 /** The rounded shape types, registered when this module loads. */

@@ -29,7 +29,7 @@ import { WORLD_BOUND_REJECT_PAD } from "../constants.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
-import { canonicalOrder } from "../narrowphase/canonical-order.js";
+import { sameTypeSwapped } from "../narrowphase/canonical-order.js";
 import type { Contact, ContactManifold } from "../narrowphase/contact.js";
 import { MAX_MANIFOLD_POINTS, makeContact, makeContactManifold } from "../narrowphase/contact.js";
 import {
@@ -226,7 +226,9 @@ export function narrowPairRadius(
   // outside unit scale, the table's dispatcher — runs in the query's order on the query's pose.
   const ordered = sa.type !== sb.type && contactOrderSwapped(sa.type, sb.type);
   const swap =
-    sa.type === sb.type ? canonicalOrder(bInA) < 0 : ordered || contactFlipped(sa.type, sb.type);
+    sa.type === sb.type
+      ? sameTypeSwapped(sa, sb, bInA)
+      : ordered || contactFlipped(sa.type, sb.type);
   // A pair with a routine per order that the queries solve in the other order (sphere–box,
   // sphere–triangle) takes the other order's own routine; a flipped entry holds that one already.
   const f = ordered ? contactRoutine(sb.type, sa.type) : contactRoutine(sa.type, sb.type);

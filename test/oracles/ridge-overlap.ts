@@ -1,7 +1,7 @@
 /**
  * The least overlap f(n) = h_A(n) + h_B(−n) over unit directions n of two convex shapes given as
  * `collide query` JSON (docs/FORMATS.md), written without the library, for a cylinder or a cone
- * against small or large rounded boxes, rounded hulls, hulls, boxes and spheres (issue 16,
+ * against small or large rounded boxes, rounded hulls, hulls, boxes, spheres and capsules (issue 16,
  * session 23). −min f is the signed distance (the gap when positive, minus the depth when the
  * shapes overlap: the distance from the origin to the boundary of A − B).
  *
@@ -59,6 +59,13 @@ export function supportOf(s: J, d: V, o: V): { value: number; point: V } {
   } else if (t === "sphere") {
     local = [0, 0, 0];
     margin = s.radius as number;
+  } else if (t === "capsule") {
+    // The end point farther along d, about o (differences only: the offset cancels).
+    const ea = sub(s.a as V, o);
+    const eb = sub(s.b as V, o);
+    const end = dot(ea, d) >= dot(eb, d) ? ea : eb;
+    const r = s.radius as number;
+    return { value: dot(end, d) + r, point: add(add(end, o), scale(d, r)) };
   } else if (t === "convex" || t === "roundedConvex") {
     let best = Number.NEGATIVE_INFINITY;
     local = [0, 0, 0];

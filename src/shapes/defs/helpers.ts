@@ -11,7 +11,13 @@ import { GJK_ROUNDING_TOLERANCE } from "../../constants.js";
 import { invalidValue } from "../../errors.js";
 import type { SupportFeature } from "../../geometry/feature.js";
 import { gjkRayCast, makeGjkRayHit } from "../../geometry/gjk-raycast.js";
-import { makeRayInterval, type RayInterval, selectRayHit } from "../../geometry/ray-primitives.js";
+import {
+  makeRayInterval,
+  type RayInterval,
+  rayHitIo,
+  selectRayHit,
+  selectRayHitIo,
+} from "../../geometry/ray-primitives.js";
 import type { RevolutionKind } from "../../geometry/revolution.js";
 import type { SupportMap } from "../../geometry/support.js";
 import type { Aabb } from "../../math/aabb.js";
@@ -219,6 +225,16 @@ export function finishRayHit(out: LocalRayHit, maxT: number, len: number, solid:
   const t = selectRayHit(out.normal, rayInterval, maxT, solid);
   if (t < 0) return false;
   out.toi = t / len;
+  return true;
+}
+
+/**
+ * {@link finishRayHit} with `maxT` read from `rayHitIo[0]` (src/geometry/ray-primitives.ts): a
+ * limit computed by the caller, or a time returned, across a call V8 does not inline is boxed.
+ */
+export function finishRayHitIn(out: LocalRayHit, len: number, solid: boolean): boolean {
+  if (!selectRayHitIo(out.normal, rayInterval, solid)) return false;
+  out.toi = rayHitIo[1] / len;
   return true;
 }
 
