@@ -14,7 +14,8 @@
  *    generic composite mid-phase (composite.ts), part by part through this same table.
  * 4. Specialised pairs override those defaults: sphere–sphere and sphere–cuboid (with world-pose
  *    overlap tests), sphere–capsule, sphere–triangle (an unflipped entry per order), capsule–capsule, cuboid–cuboid (SAT), and
- *    the triangle mesh against convex shapes, half-spaces and meshes (BVH branch and bound with
+ *    rounded boxes and hulls against each other and against boxes and hulls (their cores' routines,
+ *    the radii added), the triangle mesh against convex shapes, half-spaces and meshes (BVH branch and bound with
  *    internal-edge normals).
  *
  * Each registration names the pair once in any order; the table writes the mirrored entry as a
@@ -106,6 +107,12 @@ import {
   registerPair,
 } from "./pair-table.js";
 import { registerRevolutionPairs } from "./revolution-pairs.js";
+import {
+  contactRoundedPolytope,
+  distanceRoundedPolytope,
+  intersectsRoundedPolytope,
+  type RoundedPolytopeOther,
+} from "./rounded-polytope.js";
 import { contactSphereCapsule, intersectsSphereCapsule } from "./sphere-capsule.js";
 import {
   contactCuboidSphere,
@@ -380,6 +387,26 @@ export function registerDefaultPairs(): void {
       contact: contactTriangleRounded,
       manifold: manifoldViaContact(contactTriangleRounded, manifoldFromContact),
     });
+  }
+  // Rounded boxes and hulls against each other and against plain boxes and hulls: the cores'
+  // exact routines (box–box SAT, the polytope paths of GJK/EPA), the radii added
+  // (src/narrowphase/rounded-polytope.ts).
+  const cored = [
+    ShapeType.Cuboid,
+    ShapeType.ConvexPolyhedron,
+    ShapeType.RoundedCuboid,
+    ShapeType.RoundedConvexPolyhedron,
+  ] as const;
+  for (const ta of cored) {
+    for (const tb of cored) {
+      if (tb < ta || tb < ShapeType.RoundedCuboid) continue;
+      registerPair<RoundedPolytopeOther, RoundedPolytopeOther>(ta, tb, {
+        intersects: intersectsRoundedPolytope,
+        distance: distanceRoundedPolytope,
+        contact: contactRoundedPolytope,
+        manifold: manifoldViaContact(contactRoundedPolytope, manifoldFromContact),
+      });
+    }
   }
   registerPair(ShapeType.Sphere, ShapeType.Cuboid, {
     intersects: intersectsSphereCuboid,
