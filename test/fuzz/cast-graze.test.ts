@@ -33,7 +33,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
-import { closestOnTriangleVoronoi } from "./oracle-shapes.js";
+import { closestOnTriangleVoronoi, segmentSegmentDistance } from "./oracle-shapes.js";
 import { loadCases, replayCases } from "./recorded-cases.js";
 
 type V3 = [number, number, number];
@@ -53,7 +53,6 @@ const cross = (a: V3, b: V3): V3 => [
   a[0] * b[1] - a[1] * b[0],
 ];
 const norm = (a: V3): number => Math.hypot(a[0], a[1], a[2]);
-const clamp01 = (x: number): number => Math.min(1, Math.max(0, x));
 
 /** Rotation matrix (columns: the rotated axes) of quaternion [x, y, z, w], normalised. */
 function quatMatrix(q: readonly number[] | undefined): [V3, V3, V3] {
@@ -84,42 +83,6 @@ const mulMM = (m: [V3, V3, V3], n: [V3, V3, V3]): [V3, V3, V3] => [
 const pointTriangle = (p: V3, t: V3[]): number =>
   norm(sub(p, closestOnTriangleVoronoi(p, t[0], t[1], t[2])));
 
-/** Distance of segments p0p1 and q0q1 (Ericson 2005, §5.1.9). */
-function segmentSegment(p0: V3, p1: V3, q0: V3, q1: V3): number {
-  const d1 = sub(p1, p0);
-  const d2 = sub(q1, q0);
-  const r = sub(p0, q0);
-  const a = dot(d1, d1);
-  const e = dot(d2, d2);
-  const f = dot(d2, r);
-  let s: number;
-  let t: number;
-  if (a === 0 && e === 0) return norm(r);
-  if (a === 0) {
-    s = 0;
-    t = clamp01(f / e);
-  } else {
-    const c = dot(d1, r);
-    if (e === 0) {
-      t = 0;
-      s = clamp01(-c / a);
-    } else {
-      const b = dot(d1, d2);
-      const den = a * e - b * b;
-      s = den > 0 ? clamp01((b * f - c * e) / den) : 0;
-      t = (b * s + f) / e;
-      if (t < 0) {
-        t = 0;
-        s = clamp01(-c / a);
-      } else if (t > 1) {
-        t = 1;
-        s = clamp01((b - c) / a);
-      }
-    }
-  }
-  return norm(sub(add(p0, scale(d1, s)), add(q0, scale(d2, t))));
-}
-
 /** Distance of segment p0p1 and triangle t (0 when the segment crosses it). */
 function segmentTriangle(p0: V3, p1: V3, t: V3[]): number {
   const n = cross(sub(t[1], t[0]), sub(t[2], t[0]));
@@ -130,7 +93,7 @@ function segmentTriangle(p0: V3, p1: V3, t: V3[]): number {
     if (pointTriangle(x, t) === 0 || insideTriangle(x, t, n)) return 0;
   }
   let d = Math.min(pointTriangle(p0, t), pointTriangle(p1, t));
-  for (let i = 0; i < 3; i++) d = Math.min(d, segmentSegment(p0, p1, t[i], t[(i + 1) % 3]));
+  for (let i = 0; i < 3; i++) d = Math.min(d, segmentSegmentDistance(p0, p1, t[i], t[(i + 1) % 3]));
   return d;
 }
 function insideTriangle(x: V3, t: V3[], n: V3): boolean {
@@ -250,7 +213,7 @@ function separation(c: Child, t: V3[]): number {
     for (const k of [1, 2, 4]) {
       if (i & k) continue;
       for (let e = 0; e < 3; e++)
-        d = Math.min(d, segmentSegment(corners[i], corners[i | k], t[e], t[(e + 1) % 3]));
+        d = Math.min(d, segmentSegmentDistance(corners[i], corners[i | k], t[e], t[(e + 1) % 3]));
     }
   }
   return d;

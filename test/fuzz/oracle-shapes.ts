@@ -138,6 +138,42 @@ export function closestOnTriangleVoronoi(p: V, a: V, b: V, c: V): V {
   return add(a, add(scale(ab, vb * den), scale(ac, vc * den)));
 }
 
+/**
+ * Closest distance of segments p0p1 and q0q1 by clamped parameters (Ericson 2005, §5.1.9,
+ * written here independently; a point-like segment is a point).
+ */
+export function segmentSegmentDistance(p0: V, p1: V, q0: V, q1: V): number {
+  const d1 = sub(p1, p0);
+  const d2 = sub(q1, q0);
+  const r = sub(p0, q0);
+  const a = dot(d1, d1);
+  const e = dot(d2, d2);
+  const f = dot(d2, r);
+  const clamp = (x: number): number => Math.min(1, Math.max(0, x));
+  let s = 0;
+  let t = 0;
+  if (a === 0 && e === 0) return norm(r);
+  if (a === 0) t = clamp(f / e);
+  else {
+    const c = dot(d1, r);
+    if (e === 0) s = clamp(-c / a);
+    else {
+      const b = dot(d1, d2);
+      const den = a * e - b * b;
+      s = den > 0 ? clamp((b * f - c * e) / den) : 0;
+      t = (b * s + f) / e;
+      if (t < 0) {
+        t = 0;
+        s = clamp(-c / a);
+      } else if (t > 1) {
+        t = 1;
+        s = clamp((b - c) / a);
+      }
+    }
+  }
+  return dist(add(p0, scale(d1, s)), add(q0, scale(d2, t)));
+}
+
 /** Closest point of triangle abc to p (projection when inside, else the nearest edge point). */
 export function closestOnTriangle(p: V, a: V, b: V, c: V): V {
   const n = cross(sub(b, a), sub(c, a));

@@ -27,6 +27,7 @@ import {
   norm,
   rotate,
   scale,
+  segmentSegmentDistance,
   sub,
   type V,
 } from "./oracle-shapes.js";
@@ -62,39 +63,6 @@ function coreOf(j: J): [Poly, number] {
   return [{ vs, ns: faces.map((f) => f.n), es, tris } as Poly & { tris: [V, V, V][] }, r];
 }
 
-/** Closest distance of segments p0p1 and q0q1 (clamped parameters, Ericson 2005, §5.1.9). */
-function segSeg(p0: V, p1: V, q0: V, q1: V): number {
-  const d1 = sub(p1, p0);
-  const d2 = sub(q1, q0);
-  const r = sub(p0, q0);
-  const a = dot(d1, d1);
-  const e = dot(d2, d2);
-  const f = dot(d2, r);
-  const clamp = (x: number) => Math.min(1, Math.max(0, x));
-  let s = 0;
-  let t = 0;
-  if (a === 0 && e === 0) return dist(p0, q0);
-  if (a === 0) t = clamp(f / e);
-  else {
-    const c = dot(d1, r);
-    if (e === 0) s = clamp(-c / a);
-    else {
-      const b = dot(d1, d2);
-      const den = a * e - b * b;
-      s = den > 0 ? clamp((b * f - c * e) / den) : 0;
-      t = (b * s + f) / e;
-      if (t < 0) {
-        t = 0;
-        s = clamp(-c / a);
-      } else if (t > 1) {
-        t = 1;
-        s = clamp((b - c) / a);
-      }
-    }
-  }
-  return dist(add(p0, scale(d1, s)), add(q0, scale(d2, t)));
-}
-
 /** The cores' signed distance: −(least overlap) when they overlap, else their least distance. */
 function coreSigned(A: Poly, B: Poly): number {
   const axes: V[] = [...A.ns, ...B.ns];
@@ -118,7 +86,7 @@ function coreSigned(A: Poly, B: Poly): number {
   for (const p of B.vs)
     for (const t of ta) best = Math.min(best, dist(p, closestOnTriangle(p, ...t)));
   for (const [a0, a1] of A.es)
-    for (const [b0, b1] of B.es) best = Math.min(best, segSeg(a0, a1, b0, b1));
+    for (const [b0, b1] of B.es) best = Math.min(best, segmentSegmentDistance(a0, a1, b0, b1));
   return best;
 }
 
