@@ -216,6 +216,9 @@ export function castShape(
   filter: ShapeCastOptions = {},
   out?: WorldShapeCastHit,
 ): WorldShapeCastHit | null {
+  // Before any module scratch is touched: an outer castShape's predicate is running when this
+  // throws, and its candidates and boxes live in that scratch.
+  world.checkNotInQuery();
   if (filter === undefined) invalidValue("filter", filter, "must be an object");
   checkOptions(filter, CAST_SHAPE_SPEC);
   checkShape("shape", shape);

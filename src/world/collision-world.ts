@@ -344,7 +344,9 @@ export interface QueryFilter {
   exclude?: BodyHandle | readonly BodyHandle[] | ReadonlySet<BodyHandle>;
   /**
    * Called with the handle of each candidate that passed the other filters, before its exact
-   * test; a falsy return drops it. It must not change the world. @default none
+   * test; a falsy return drops it. It may read the world (poses, shapes, contacts) but must not
+   * change it nor start another query of the same world (a ray, cast or overlap): either throws
+   * `CollideError` `invalid_value` (field `world`), the outer query unchanged. @default none
    */
   predicate?: (handle: BodyHandle) => boolean;
 }
@@ -1472,6 +1474,25 @@ export class CollisionWorld {
   }
 
   /**
+   * Throws while a query's predicate runs: the query is walking the broad phase with the world's
+   * one set of traversal stacks and query fields, which a query started inside the predicate
+   * would overwrite (the outer query then returned too few bodies). Every query method and
+   * {@link castShape} call it before they touch any state, so the outer query is unchanged when
+   * the caller catches the error.
+   * @internal
+   */
+  checkNotInQuery(): void {
+    if (this.inPredicate) {
+      throw new CollideError(
+        "invalid_value",
+        "world",
+        "a query's predicate",
+        "world is in the middle of a query: its predicate must not start another query of the same world (collect the handles and query again after the query returns)",
+      );
+    }
+  }
+
+  /**
    * Throws while a {@link stepAsync} is in flight (its pairs are for the bodies as they were) and
    * while a query's predicate runs (the query is walking the world's structures).
    */
@@ -2263,6 +2284,7 @@ export class CollisionWorld {
     out: BodyHandle[] = [],
     filter: QueryFilter = {},
   ): BodyHandle[] {
+    this.checkNotInQuery();
     checkVec3("min", min);
     checkVec3("max", max);
     if (!Array.isArray(out)) invalidValue("out", out, "must be an array");
@@ -2289,6 +2311,7 @@ export class CollisionWorld {
     out: BodyHandle[] = [],
     filter: QueryFilter = {},
   ): BodyHandle[] {
+    this.checkNotInQuery();
     checkShape("shape", shape);
     if (shape.type === ShapeType.HalfSpace) {
       // Named as castShape names it (it was "pose.translation puts the shape's AABB out of
@@ -2329,6 +2352,7 @@ export class CollisionWorld {
     options: FrustumQueryOptions = {},
     out: BodyHandle[] = [],
   ): BodyHandle[] {
+    this.checkNotInQuery();
     checkFrustum("frustum", frustum);
     if (options === undefined) invalidValue("options", options, "must be an object");
     checkOptions(options, OVERLAP_FRUSTUM_SPEC);
@@ -2617,6 +2641,7 @@ export class CollisionWorld {
     all: WorldRayHit[] | null,
     spec: OptionsSpec,
   ): void {
+    this.checkNotInQuery();
     checkRay(origin, dir, maxToi);
     if (dir.x === 0 && dir.y === 0 && dir.z === 0) invalidValue("dir", dir, "must not be zero");
     this.beginFilter(options, spec);

@@ -267,3 +267,62 @@ describe("a predicate that changes the world (found by a fresh user, session 22)
     }
   });
 });
+
+describe("a predicate that starts another query of the same world (found by a fresh user, session 26)", () => {
+  // The world keeps one set of query fields and each broad phase one traversal stack: a query
+  // started inside a predicate overwrote them, so the outer overlapAabb returned no body, an
+  // outer castShape missed its hit, and nested rays threw TypeErrors. A nested query is now
+  // refused before it touches anything; a caller that catches that error inside its predicate
+  // gets the outer query's full answer.
+  it("is refused with a CollideError, the outer query's answer unchanged, on every broad phase", () => {
+    for (const broadphase of BROAD_PHASES) {
+      const w = new CollisionWorld({ broadphase });
+      const hs = [0, 1, 2, 3, 4, 5].map((i) =>
+        w.addBody({ shape: makeSphere(0.5), pose: pose(i) }),
+      );
+      w.step();
+      const lo = { x: -1, y: -1, z: -1 };
+      const hi = { x: 10, y: 1, z: 1 };
+      const far = { x: 100, y: 100, z: 100 };
+      const o = { x: -5, y: 0, z: 0 };
+      const d = { x: 1, y: 0, z: 0 };
+      const ball = makeSphere(0.2);
+      const nested: [string, () => unknown][] = [
+        ["overlapAabb", () => w.overlapAabb(far, far)],
+        ["overlapShape", () => w.overlapShape(ball, pose(0))],
+        ["castRayClosest", () => castRayClosest(w, o, d, 100)],
+        ["castRayAll", () => castRayAll(w, o, d, 100)],
+        ["castShape", () => castShape(w, ball, pose(-5), d, 100)],
+      ];
+      for (const [what, query] of nested) {
+        let refused = 0;
+        const predicate = () => {
+          try {
+            query();
+          } catch (e) {
+            expect(e, what).toBeInstanceOf(CollideError);
+            expect(String(e), what).toMatch(/must not start another query/);
+            refused++;
+          }
+          return true;
+        };
+        expect(w.overlapAabb(lo, hi, [], { predicate }), `${broadphase} ${what}`).toEqual(hs);
+        expect(refused, what).toBe(6);
+        const hit = castShape(w, ball, pose(-5), d, 100, { predicate });
+        // The ball (0.2) meets body 0 (0.5 at x = 0) when its centre reaches x = −0.7: toi 4.3.
+        expect(hit?.handle, what).toBe(hs[0]);
+        expect(hit?.toi, what).toBeCloseTo(4.3, 12);
+        expect(castRayClosest(w, o, d, 100, { predicate })?.handle, what).toBe(hs[0]);
+        // Not thrown through: the outer queries finished, and the world answers queries again.
+        const rethrow = () => {
+          query();
+          return true;
+        };
+        expect(() => w.overlapAabb(lo, hi, [], { predicate: rethrow })).toThrow(
+          /must not start another query/,
+        );
+        expect(w.overlapAabb(lo, hi)).toEqual(hs);
+      }
+    }
+  });
+});
