@@ -550,6 +550,17 @@ export class CollisionWorld2D {
     out: BodyHandle2D[] = [],
     filter: QueryFilter2D = {},
   ): BodyHandle2D[] {
+    // Checked here, in the caller's names and 2D values (the broad phase's own check saw the
+    // 3D box it is given, z = 0, and named it `query.min`).
+    if (!min || !Number.isFinite(min.x) || !Number.isFinite(min.y)) {
+      invalidValue("min", min, "must be a finite vector");
+    }
+    if (!max || !Number.isFinite(max.x) || !Number.isFinite(max.y)) {
+      invalidValue("max", max, "must be a finite vector");
+    }
+    if (min.x > max.x || min.y > max.y) {
+      invalidValue("max", max, `must be >= min on every axis (min ${JSON.stringify(min)})`);
+    }
     this.beginFilter(filter, OVERLAP_AABB2_SPEC);
     bpMin.x = min?.x;
     bpMin.y = min?.y;

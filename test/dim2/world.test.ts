@@ -190,6 +190,15 @@ describe("CollisionWorld2D", () => {
       w.addBody({ shape: makeCircle(1), pose: { p: { x: 0, y: 0 }, q: { c: 2, s: 0 } } }),
     ).toThrow(/body\.pose\.q/);
     expect(w.bodyCount).toBe(4);
+    // A bad box names the caller's argument and shows its 2D value (it was "query.min must be a
+    // finite vector (got {…,"z":0})": the broad phase's name and 3D copy; fresh user, session 26).
+    const one = { x: 1, y: 1 };
+    expect(() => w.overlapAabb({ x: NaN, y: 0 }, one)).toThrow(
+      /^min must be a finite vector \(got \{"x":NaN,"y":0\}\)$/,
+    );
+    expect(() => w.overlapAabb(null as never, one)).toThrow(/^min must be a finite vector/);
+    expect(() => w.overlapAabb(one, { x: 2, y: Infinity })).toThrow(/^max must be a finite/);
+    expect(() => w.overlapAabb(one, { x: 0, y: 2 })).toThrow(/^max must be >= min/);
   });
 
   it("castRay, castRayAll and overlap queries match brute force", () => {
