@@ -1646,8 +1646,8 @@ const SEAT_SLACK = 2 ** -48;
 /** Sideways offset of a gap's witnesses, relative to their magnitude, that {@link gapWitnesses} mends. */
 const GAP_WITNESS_SLACK = 2 ** -44;
 
-/** {@link saveSolved}'s copy: [0] the signed distance, [1] and [2] boundIo. */
-const savedIo = new Float64Array(3);
+/** {@link saveSolved}'s copy: [0] the signed distance, [1] and [2] boundIo, [3] satGapIo. */
+const savedIo = new Float64Array(4);
 const savedNormal = vec3.create();
 const savedA = vec3.create();
 const savedB = vec3.create();
@@ -1657,6 +1657,7 @@ function saveSolved(): void {
   savedIo[0] = solvedIo[0];
   savedIo[1] = boundIo[0];
   savedIo[2] = boundIo[1];
+  savedIo[3] = satGapIo[0];
   vec3.copy(savedNormal, solvedNormal);
   vec3.copy(savedA, solvedA);
   vec3.copy(savedB, solvedB);
@@ -1667,6 +1668,7 @@ function restoreSolved(): void {
   solvedIo[0] = savedIo[0];
   boundIo[0] = savedIo[1];
   boundIo[1] = savedIo[2];
+  satGapIo[0] = savedIo[3];
   vec3.copy(solvedNormal, savedNormal);
   vec3.copy(solvedA, savedA);
   vec3.copy(solvedB, savedB);
@@ -2372,6 +2374,11 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   }
   overlapGap = false;
   placedIo[0] = 0;
+  // Written on every path that returns an answer (the separated one below returns before EPA): a
+  // register left from an earlier pair made `solve` take this pair's gap for a SAT gap, so the
+  // same pair's witnesses depended on the calls before it (issue 16: a mesh against a rounded box
+  // answered warm-started world steps differently from cold ones in the last bit).
+  satGapIo[0] = 0;
   const unproven =
     !deep && (gjkOut.unproven || curvedGapUnbacked(a, b) || curvedCoreGapUnbacked(a, b));
   // The upper bound of boundIo: GJK's closest point (a point of the Minkowski difference).
@@ -2433,7 +2440,6 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
           : EPA_TOLERANCE,
     );
   }
-  satGapIo[0] = 0;
   // EPA's confirming support pair (along its closest face's normal) for overlapInto.
   if (epaLastSupport(overlapMemo)) overlapMemo[9] = 1;
   let depth = epaOut.depth;

@@ -379,11 +379,8 @@ export function registerDefaultPairs(): void {
     });
   }
   // A triangle against a rounded box or hull: the triangle against the core (the same SAT and
-  // closest features), the radius added (src/narrowphase/triangle-rounded.ts) — NOT registered:
-  // in the world its answers were not a pure function of the pair's inputs (warm-started steps
-  // differed from cold ones in the last bit, test/world/warm-start.test.ts), so the pair keeps
-  // the general solve until that is found (issue 16; test/fuzz/open/triangle-rounded.*).
-  for (const t of [] as (typeof ShapeType.RoundedCuboid)[]) {
+  // closest features), the radius added (src/narrowphase/triangle-rounded.ts).
+  for (const t of [ShapeType.RoundedCuboid, ShapeType.RoundedConvexPolyhedron] as const) {
     registerPair<Triangle, RoundedShape>(ShapeType.Triangle, t, {
       intersects: intersectsTriangleRounded,
       distance: distanceTriangleRounded,

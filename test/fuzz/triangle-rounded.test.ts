@@ -1,4 +1,3 @@
-// PARKED (issue 16, open): not run by vitest (not *.test.ts) while the triangle–rounded routine is unregistered in src/narrowphase/default-pairs.ts — in the world its answers differed between warm-started and cold steps in the last bit. Rename back to .test.ts when it is registered again.
 /**
  * Regression of issue 16: a triangle deep in a rounded box or a rounded hull. The pair went to
  * the general narrow phase (EPA on the swept shapes, the normal refined on a curved difference),
