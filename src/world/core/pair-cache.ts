@@ -31,11 +31,13 @@ import { handleSlot } from "../handles.js";
 
 const INITIAL_CAPACITY = 64;
 /**
- * Most pairs a frame after one without contacts reserves room for up front (half its candidate
- * pairs up to this many; 2^16 contact records are 20 MB in 3D), so that a frame with many
- * candidates and few contacts does not reserve far more than it uses.
+ * Most pairs a frame after one without contacts reserves room for up front (every candidate
+ * pair up to this many in its pair list, half of them up to this many in its records; 2^17
+ * records of two points are 24 MB in 3D), so that a frame with many candidates and few contacts
+ * does not reserve far more than it uses. (2^16 before, and the pair list as long as the records:
+ * the first step of scene (d) at 50,000 bodies, 86,000 contacts, grew its pair list by doubling.)
  */
-const FIRST_FRAME_MAX = 1 << 16;
+const FIRST_FRAME_MAX = 1 << 17;
 
 function growU8(a: Uint8Array<ArrayBuffer>, n: number): Uint8Array<ArrayBuffer> {
   if (n <= a.length) return a;
@@ -309,9 +311,12 @@ export class PairCache<L extends PairEventList<number>> {
       // Records of two points (most of a scene of spheres and boxes have one; a record of the
       // most points was 20 MB reserved for 6 MB written on scene (a) at 50,000 bodies, and the
       // ArrayBuffers a first step allocates count towards V8's external memory limit, whose
-      // crossing costs a full garbage collection): more are grown by doubling.
+      // crossing costs a full garbage collection): more are grown by doubling. The pair list
+      // (29 bytes a pair) has room for every candidate: the level's first step touches 78 % of
+      // its candidates.
+      const pairs = Math.min(candidates, FIRST_FRAME_MAX);
       const doubles = (this.recordHeader + 2 * this.pointStride) * first + this.recordStride;
-      this.reserveFrame(first, first, doubles, doubles);
+      this.reserveFrame(pairs, pairs, doubles, doubles);
     }
   }
 
@@ -320,11 +325,12 @@ export class PairCache<L extends PairEventList<number>> {
    * `leastDoubles` doubles of records at once, allocated without copying: when they hold fewer,
    * room for `size` pairs and `sizeDoubles` doubles. A frame after one with contacts asks for
    * the last frame's count and doubles and a sixteenth, and reallocates to them and a quarter; a
-   * frame after one without contacts (the first step) for half the candidate pairs (at most
-   * {@link FIRST_FRAME_MAX}) of the largest records, of which only the doubles written are
-   * touched. Grown by doubling from a small array as they were filled, the records of the first
-   * step of scene (b) at 50,000 bodies allocated 39 MB and touched about twice what they hold,
-   * in each of the two frames' buffers. Asking for the count and a quarter every frame
+   * frame after one without contacts (the first step) for every candidate pair in its pair list
+   * and half of them in its records, as records of two points (each at most
+   * {@link FIRST_FRAME_MAX}), of which only the doubles written are touched. Grown by doubling
+   * from a small array as they were filled, the records of the first step of scene (b) at
+   * 50,000 bodies allocated 39 MB and touched about twice what they hold, in each of the two
+   * frames' buffers. Asking for the count and a quarter every frame
    * reallocated the first step's buffer (sized from the candidates) at the third step: 37,500
    * contacts asked for 47,000 records of a buffer of 40,700, and 11.7 MB of fresh pages (2,900
    * page faults) were written again. Never shrinks and grows at least twofold, so a
