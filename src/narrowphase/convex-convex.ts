@@ -42,6 +42,7 @@ import {
   makeEpaResult,
 } from "../geometry/epa.js";
 import { exactRange, fewPointHullsMeet } from "../geometry/exact-predicates.js";
+import { FEATURE_SEGMENT, makeSupportFeature } from "../geometry/feature.js";
 import {
   type GjkSimplex,
   GjkStatus,
@@ -1740,6 +1741,7 @@ function polishWitnesses(scene: number, on: number, touch: number): void {
   if (touch !== 0) centreStarts();
   if (touch !== 0) faceFeatureStarts();
   supportStarts();
+  pointFeatureStarts();
   const best = polishIo[0];
   if (touch === 0) {
     // Not a touch: the pair itself, A's point first; its gap when below the solver's.
@@ -1795,6 +1797,67 @@ function supportStarts(): void {
     vec3.copy(polishP, supportStart);
     polishFrom(side);
   }
+}
+
+const pointLocal = vec3.create();
+const pointDir = vec3.create();
+const pointEdge = makeSupportFeature();
+
+/**
+ * After {@link supportStarts}, where the pair is still apart by more than the gap: the
+ * projections start again from each shape's point features at the contact — a cone's apex, and
+ * both ends of a polytope's supporting edge along the normal (`edgeFeature`: the edge most
+ * nearly across it) — and the best end is kept. Such a point is the support point along every
+ * direction of its normal cone, but where the normal lies on that cone's boundary (the cone's
+ * side, or the edge, in the plane across the normal) the support point jumps to the other end,
+ * and the normal of a touch is known only to about the square root of the rounding: a cone's
+ * apex touching a cylinder's rim with its side along the tangent plane there left the point
+ * 3.3e-11 off the cylinder at size 0.25, and a box's corner on a rim of 20 with its edge along
+ * the plane 2e-11 off the box, the projections crawling between the tangent boundaries (issue
+ * 16, seed 56's class). Cores loaded, solver frame. At most four more runs of the projections.
+ */
+function pointFeatureStarts(): void {
+  const gap = Math.max(0, solvedIo[0] * (touchIo[0] || 1));
+  lengthInto(pairBInA.translation, 0);
+  const slack = gap + SEAT_SLACK * Math.max(sizeIo[0], shiftIo[1]);
+  for (let side = 0; side < 2 && polishIo[0] > slack; side++) {
+    const core = side === 1 ? coreB : coreA;
+    const rc = revolutionCore(core.shape);
+    if (rc !== null) {
+      const rev = shapeDef(rc.type).revolution as Revolution;
+      if (rev.kind !== RevolutionKind.Cone) continue;
+      rev.dims(revDims, rc);
+      pointLocal.x = 0;
+      pointLocal.y = revDims[0] * core.scale;
+      pointLocal.z = 0;
+      pointFeatureStart(side);
+      continue;
+    }
+    const edgeFeature = shapeDef(core.shape.type).edgeFeature;
+    if (edgeFeature === null) continue;
+    // Toward the other shape, in the shape's local frame (the solver's is A's, shifted).
+    if (side === 0) vec3.copy(pointDir, solvedNormal);
+    else {
+      vec3.negate(pointDir, solvedNormal);
+      quat.inverseRotate(pointDir, pairBInA.rotation, pointDir);
+    }
+    edgeFeature(pointEdge, core.shape, pointDir);
+    if (pointEdge.kind !== FEATURE_SEGMENT) continue;
+    const v = pointEdge.poly.xyz;
+    for (let i = 0; i < 2 && polishIo[0] > slack; i++) {
+      pointLocal.x = v[3 * i] * core.scale;
+      pointLocal.y = v[3 * i + 1] * core.scale;
+      pointLocal.z = v[3 * i + 2] * core.scale;
+      pointFeatureStart(side);
+    }
+  }
+}
+
+/** {@link polishFrom} shape `side`'s point pointLocal (its local frame, solver units). */
+function pointFeatureStart(side: number): void {
+  if (side === 1) iso.transformPoint(polishP, pairBInA, pointLocal);
+  else fromLocalA(polishP, pointLocal);
+  polishFrom(side);
 }
 
 const centreBest = vec3.create();
