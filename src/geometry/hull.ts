@@ -820,6 +820,15 @@ function clusterTriangles(
       const t = queue[qi];
       if (cluster[t] >= 0) continue;
       if (!near(tri[3 * t]) || !near(tri[3 * t + 1]) || !near(tri[3 * t + 2])) continue;
+      // Only triangles facing the seed's side: near a thin rim, triangles of the opposite side
+      // of the hull pass within the tolerance of the seed's plane too, and a cluster folded over
+      // the rim would swallow the rim's corners (they would lie inside it).
+      if (
+        area[t] > 0 &&
+        !(nrm[3 * t] * sx + nrm[3 * t + 1] * sy + nrm[3 * t + 2] * sz > 0)
+      ) {
+        continue;
+      }
       let shared = 0;
       let sharedEdge = 0;
       for (let e = 0; e < 3; e++) {
@@ -949,20 +958,115 @@ function planeDistance(P: Float64Array, loop: number[], normal: Float64Array, o:
   return worst;
 }
 
+/** Distance from point v to the segment a–b (scaled coordinates). */
+function segmentDistance(P: Float64Array, v: number, a: number, b: number): number {
+  const ex = P[3 * b] - P[3 * a];
+  const ey = P[3 * b + 1] - P[3 * a + 1];
+  const ez = P[3 * b + 2] - P[3 * a + 2];
+  let wx = P[3 * v] - P[3 * a];
+  let wy = P[3 * v + 1] - P[3 * a + 1];
+  let wz = P[3 * v + 2] - P[3 * a + 2];
+  const ee = ex * ex + ey * ey + ez * ez;
+  const t = ee > 0 ? Math.min(1, Math.max(0, (wx * ex + wy * ey + wz * ez) / ee)) : 0;
+  wx -= t * ex;
+  wy -= t * ey;
+  wz -= t * ez;
+  return norm3(wx, wy, wz);
+}
+
 /**
- * True when a corner (a vertex on 3 or more faces) of the loop lies more than `tol` inside the
+ * Marks the hull's corners in `isCorner` (1) from the clusters' boundary loops: a vertex on
+ * three or more clusters, and a vertex on two clusters that lies farther than `tol` from the
+ * segment between the corners on either side of it along the boundary they share, found by
+ * Douglas–Peucker splitting of each boundary run between corners (Douglas & Peucker 1973).
+ * The second kind is a fold: two clusters that meet at a small or nearly straight dihedral
+ * angle (the top and bottom of a thin slab, a shallow crease) have planes that pass within `tol`
+ * of points up to about tol / angle off their common line, so "on both planes" does not mean
+ * "in the middle of an edge"; dropping such a vertex would cut a real corner off the hull.
+ * A loop with fewer than two corners (two clusters forming the whole surface) is anchored at its
+ * lowest vertex id and the vertex farthest from it. Deterministic and direction-independent
+ * (ties by vertex id), so two loops sharing a run mark the same vertices.
+ */
+function markCorners(
+  P: Float64Array,
+  loops: number[][],
+  onFaces: Int32Array,
+  isCorner: Uint8Array,
+  tol: number,
+): void {
+  onFaces.fill(0);
+  isCorner.fill(0);
+  for (const loop of loops) for (const v of loop) onFaces[v]++;
+  for (const loop of loops) for (const v of loop) if (onFaces[v] >= 3) isCorner[v] = 1;
+  const stackFrom: number[] = [];
+  const stackTo: number[] = [];
+  for (const loop of loops) {
+    const k = loop.length;
+    if (k < 3) continue;
+    let cornerCount = 0;
+    for (const v of loop) cornerCount += isCorner[v];
+    if (cornerCount < 2) {
+      // Anchor: a corner, else the lowest id; then the vertex farthest from it.
+      let a = -1;
+      for (const v of loop) if (isCorner[v] === 1 || (cornerCount === 0 && (a < 0 || v < a))) a = v;
+      let b = -1;
+      let best = -1;
+      for (const v of loop) {
+        if (v === a) continue;
+        const d = norm3(P[3 * v] - P[3 * a], P[3 * v + 1] - P[3 * a + 1], P[3 * v + 2] - P[3 * a + 2]);
+        if (d > best || (d === best && v < b)) {
+          best = d;
+          b = v;
+        }
+      }
+      isCorner[a] = 1;
+      isCorner[b] = 1;
+    }
+    // Runs between consecutive corners, split where a vertex is farther than tol from the chord.
+    let first = 0;
+    while (isCorner[loop[first]] === 0) first++;
+    let j = first;
+    do {
+      let next = (j + 1) % k;
+      while (isCorner[loop[next]] === 0) next = (next + 1) % k;
+      stackFrom.push(j);
+      stackTo.push(next);
+      j = next;
+    } while (j !== first);
+    while (stackFrom.length > 0) {
+      const from = stackFrom.pop() as number;
+      const to = stackTo.pop() as number;
+      let far = -1;
+      let best = tol;
+      for (let i = (from + 1) % k; i !== to; i = (i + 1) % k) {
+        const d = segmentDistance(P, loop[i], loop[from], loop[to]);
+        if (d > best || (d === best && far >= 0 && loop[i] < loop[far])) {
+          best = d;
+          far = i;
+        }
+      }
+      if (far < 0) continue;
+      isCorner[loop[far]] = 1;
+      stackFrom.push(from, far);
+      stackTo.push(far, to);
+    }
+  }
+}
+
+/**
+ * True when a corner (see {@link markCorners}) of the loop lies more than `tol` inside the
  * chord between its neighbouring corners, i.e. the corner polygon is not convex seen along
  * `normal` (the loop runs counter-clockwise about it).
  */
 function hasReflexCorner(
   P: Float64Array,
   loop: number[],
-  onFaces: Int32Array,
+  isCorner: Uint8Array,
   normal: Float64Array,
   tol: number,
 ): boolean {
   const corners: number[] = [];
-  for (const v of loop) if (onFaces[v] >= 3) corners.push(v);
+  for (const v of loop) if (isCorner[v] === 1) corners.push(v);
   const k = corners.length;
   for (let i = 0; i < k; i++) {
     const p = corners[(i + k - 1) % k];
@@ -1226,17 +1330,18 @@ export function computeConvexHull(
   // curved cap cut by the tolerance slab leaves notches) falls back to its triangles. Bounded:
   // at most count − 1 splits and each absorption removes a cluster.
   let loops = clusterLoops(hull, cluster, n);
+  if (process.env.HDBG) console.log("tri", Array.from(hull.tri), "cluster", Array.from(cluster), "loops", JSON.stringify(loops));
   const onFaces = new Int32Array(n);
+  const isCorner = new Uint8Array(n);
   const seedNormal = new Float64Array(3);
   const maxPasses = 4 * hull.count;
   for (let pass = 0; pass < maxPasses; pass++) {
-    onFaces.fill(0);
-    for (const loop of loops) for (const v of loop) onFaces[v]++;
+    markCorners(P, loops, onFaces, isCorner, tol);
     let thin = -1;
     let notched = -1;
     for (let c = 0; c < loops.length && thin < 0; c++) {
       let corners = 0;
-      for (const v of loops[c]) if (onFaces[v] >= 3) corners++;
+      for (const v of loops[c]) corners += isCorner[v];
       if (corners < 3) thin = c;
       else if (notched < 0 && corners > 3) {
         const sd = seeds[c];
@@ -1248,7 +1353,7 @@ export function computeConvexHull(
           seedNormal,
           0,
         );
-        if (hasReflexCorner(P, loops[c], onFaces, seedNormal, tol)) notched = c;
+        if (hasReflexCorner(P, loops[c], isCorner, seedNormal, tol)) notched = c;
       }
     }
     if (thin >= 0 && loops.length > 4) {
@@ -1298,14 +1403,13 @@ export function computeConvexHull(
     }
     loops = clusterLoops(hull, cluster, n);
   }
-  onFaces.fill(0);
-  for (const loop of loops) for (const v of loop) onFaces[v]++;
+  markCorners(P, loops, onFaces, isCorner, tol);
 
   // Corners in input order.
   const outIndex = new Int32Array(n).fill(-1);
   const cornerIds: number[] = [];
   for (let i = 0; i < n; i++) {
-    if (onFaces[i] >= 3) {
+    if (isCorner[i] === 1) {
       outIndex[i] = cornerIds.length;
       cornerIds.push(i);
     }
