@@ -17,9 +17,12 @@
  *    (coplanar grids, collinear runs). Floating-point distances only pick the eyes.
  * 2. **Merging coplanar triangles into faces.** Triangles are grown into clusters, largest
  *    triangle first: a neighbour joins when its vertices lie within the distance tolerance of the
- *    seed's plane and the cluster stays a topological disk. A vertex is a hull corner when it
- *    lies on three or more clusters; the others (inside a face, or in the middle of an edge) are
- *    dropped from the face loops. Repairs, one per pass: a cluster left with fewer than 3
+ *    seed's plane, it faces the seed's side (n · n_seed > 0: near a thin rim the far side's
+ *    triangles pass within the tolerance too, and a cluster folded over the rim swallowed the
+ *    rim's corners) and the cluster stays a topological disk. A vertex is a hull corner when it
+ *    lies on three or more clusters, or on two and more than `HULL_FLAT_FACTOR` tolerances off
+ *    the line of the corners beside it (a fold: see `markCorners`); the others (inside a face, or
+ *    in the middle of an edge) are dropped from the face loops. Repairs, one per pass: a cluster left with fewer than 3
  *    corners (a sliver between two faces) is absorbed by the neighbour whose plane fits it best;
  *    a cluster whose corner polygon is not convex (a nearly flat curved cap cut by the tolerance
  *    slab leaves notches) falls back to its separate triangles.
@@ -32,7 +35,9 @@
  * The distance tolerance is `HULL_PLANE_TOLERANCE × extent + HULL_ROUNDOFF_FACTOR × ε × max|x|`
  * (qhull's mix of a relative term and a roundoff term), so a unit box translated by 1e6 still
  * merges its coplanar points. Points closer than the tolerance are welded first (first one kept);
- * clouds within `HULL_FLAT_FACTOR` tolerances of a plane are refused as flat, or with `allowFlat`
+ * clouds spread across the initial triangle's plane by at most `HULL_FLAT_FACTOR` tolerances
+ * (that plane's normal computed as a needle's, exactly when needed) are refused as flat, or with
+ * `allowFlat`
  * made a flat convex polygon: the 2D hull of the points on their plane (Andrew's monotone chain)
  * as two faces, about n and about −n, on one plane (see `ConvexHull.flat`).
  * Coordinates are scaled internally by a power of two (exact) so huge and tiny clouds neither
@@ -523,31 +528,33 @@ function initialSimplex(
     }
   }
   if (!(best > flat)) fail("collinear");
-  // Farthest from the plane i0–i1–i2.
-  const fx = P[3 * i2] - P[3 * i0];
-  const fy = P[3 * i2 + 1] - P[3 * i0 + 1];
-  const fz = P[3 * i2 + 2] - P[3 * i0 + 2];
-  let nx = ey * fz - ez * fy;
-  let ny = ez * fx - ex * fz;
-  let nz = ex * fy - ey * fx;
-  const nlen = norm3(nx, ny, nz);
-  nx /= nlen;
-  ny /= nlen;
-  nz /= nlen;
+  // Farthest from the plane i0–i1–i2. Its normal by triangleNormal: for a needle (i2 barely off
+  // the line i0–i1) a plain cross product errs by about ε / sin θ, and the part of that error
+  // along the needle puts its far end (i1 itself) "off the plane" while the real thickness across
+  // it is missed.
+  const plane = [0, 0, 0];
+  triangleNormal(P, i0, i1, i2, plane, 0);
+  const [nx, ny, nz] = plane;
+  // Flat when the points' spread across the plane (both sides) is within the bar, so that a
+  // flat polygon on the mid-plane holds every point within half of it.
   let i3 = i0;
   best = -1;
+  let lo = 0;
+  let hi = 0;
   for (const i of ids) {
-    const d = Math.abs(
+    if (i === i0 || i === i1 || i === i2) continue;
+    const s =
       nx * (P[3 * i] - P[3 * i0]) +
-        ny * (P[3 * i + 1] - P[3 * i0 + 1]) +
-        nz * (P[3 * i + 2] - P[3 * i0 + 2]),
-    );
-    if (d > best) {
-      best = d;
+      ny * (P[3 * i + 1] - P[3 * i0 + 1]) +
+      nz * (P[3 * i + 2] - P[3 * i0 + 2]);
+    if (s < lo) lo = s;
+    if (s > hi) hi = s;
+    if (Math.abs(s) > best) {
+      best = Math.abs(s);
       i3 = i;
     }
   }
-  if (!(best > flat) || orient(P, i0, i1, i2, i3) === 0) {
+  if (!(hi - lo > flat) || orient(P, i0, i1, i2, i3) === 0) {
     if (allowFlat) return [i0, i1, i2, NO_FACE];
     fail("coplanar");
   }
@@ -820,6 +827,12 @@ function clusterTriangles(
       const t = queue[qi];
       if (cluster[t] >= 0) continue;
       if (!near(tri[3 * t]) || !near(tri[3 * t + 1]) || !near(tri[3 * t + 2])) continue;
+      // Only triangles facing the seed's side: near a thin rim, triangles of the opposite side
+      // of the hull pass within the tolerance of the seed's plane too, and a cluster folded over
+      // the rim would swallow the rim's corners (they would lie inside it).
+      if (area[t] > 0 && !(nrm[3 * t] * sx + nrm[3 * t + 1] * sy + nrm[3 * t + 2] * sz > 0)) {
+        continue;
+      }
       let shared = 0;
       let sharedEdge = 0;
       for (let e = 0; e < 3; e++) {
@@ -949,20 +962,121 @@ function planeDistance(P: Float64Array, loop: number[], normal: Float64Array, o:
   return worst;
 }
 
+/** Distance from point v to the line through a and b (scaled coordinates). */
+function lineDistance(P: Float64Array, v: number, a: number, b: number): number {
+  const ex = P[3 * b] - P[3 * a];
+  const ey = P[3 * b + 1] - P[3 * a + 1];
+  const ez = P[3 * b + 2] - P[3 * a + 2];
+  let wx = P[3 * v] - P[3 * a];
+  let wy = P[3 * v + 1] - P[3 * a + 1];
+  let wz = P[3 * v + 2] - P[3 * a + 2];
+  const ee = ex * ex + ey * ey + ez * ez;
+  const t = ee > 0 ? (wx * ex + wy * ey + wz * ez) / ee : 0;
+  wx -= t * ex;
+  wy -= t * ey;
+  wz -= t * ez;
+  return norm3(wx, wy, wz);
+}
+
 /**
- * True when a corner (a vertex on 3 or more faces) of the loop lies more than `tol` inside the
+ * Marks the hull's corners in `isCorner` (1) from the clusters' boundary loops: a vertex on
+ * three or more clusters, and a vertex on two clusters that lies farther than `HULL_FLAT_FACTOR`
+ * × `tol` from the line through the corners on either side of it along the boundary they share,
+ * found by Douglas–Peucker splitting of each boundary run between corners (Douglas & Peucker
+ * 1973). The second kind is a fold: two clusters that meet at a small or nearly straight dihedral
+ * angle (the top and bottom of a thin slab's rim) have planes that pass within `tol` of points
+ * up to about tol / angle off their common line, so "on both planes" does not mean "in the middle
+ * of an edge"; dropping such a vertex would cut a real corner off the hull (attack26 F2: 5 % of
+ * the size). The line, not the segment: a run that doubles back along a noisy edge past a corner
+ * keeps its old treatment. A loop with fewer than two corners (two clusters forming the whole
+ * surface) is anchored at a corner or its lowest vertex id and the vertex farthest from it.
+ * Deterministic and direction-independent (ties by vertex id), so two loops sharing a run mark
+ * the same vertices.
+ */
+function markCorners(
+  P: Float64Array,
+  loops: number[][],
+  onFaces: Int32Array,
+  isCorner: Uint8Array,
+  tol: number,
+): void {
+  onFaces.fill(0);
+  isCorner.fill(0);
+  for (const loop of loops) for (const v of loop) onFaces[v]++;
+  for (const loop of loops) for (const v of loop) if (onFaces[v] >= 3) isCorner[v] = 1;
+  const stackFrom: number[] = [];
+  const stackTo: number[] = [];
+  for (const loop of loops) {
+    const k = loop.length;
+    if (k < 3) continue;
+    let cornerCount = 0;
+    for (const v of loop) cornerCount += isCorner[v];
+    if (cornerCount < 2) {
+      // Anchor: a corner, else the lowest id; then the vertex farthest from it.
+      let a = -1;
+      for (const v of loop) if (isCorner[v] === 1 || (cornerCount === 0 && (a < 0 || v < a))) a = v;
+      let b = -1;
+      let best = -1;
+      for (const v of loop) {
+        if (v === a) continue;
+        const d = norm3(
+          P[3 * v] - P[3 * a],
+          P[3 * v + 1] - P[3 * a + 1],
+          P[3 * v + 2] - P[3 * a + 2],
+        );
+        if (d > best || (d === best && v < b)) {
+          best = d;
+          b = v;
+        }
+      }
+      isCorner[a] = 1;
+      isCorner[b] = 1;
+    }
+    // Runs between consecutive corners, split where a vertex is farther than tol from the chord.
+    let first = 0;
+    while (isCorner[loop[first]] === 0) first++;
+    let j = first;
+    do {
+      let next = (j + 1) % k;
+      while (isCorner[loop[next]] === 0) next = (next + 1) % k;
+      stackFrom.push(j);
+      stackTo.push(next);
+      j = next;
+    } while (j !== first);
+    while (stackFrom.length > 0) {
+      const from = stackFrom.pop() as number;
+      const to = stackTo.pop() as number;
+      let far = -1;
+      let best = HULL_FLAT_FACTOR * tol;
+      for (let i = (from + 1) % k; i !== to; i = (i + 1) % k) {
+        const d = lineDistance(P, loop[i], loop[from], loop[to]);
+        if (d > best || (d === best && far >= 0 && loop[i] < loop[far])) {
+          best = d;
+          far = i;
+        }
+      }
+      if (far < 0) continue;
+      isCorner[loop[far]] = 1;
+      stackFrom.push(from, far);
+      stackTo.push(far, to);
+    }
+  }
+}
+
+/**
+ * True when a corner (see {@link markCorners}) of the loop lies more than `tol` inside the
  * chord between its neighbouring corners, i.e. the corner polygon is not convex seen along
  * `normal` (the loop runs counter-clockwise about it).
  */
 function hasReflexCorner(
   P: Float64Array,
   loop: number[],
-  onFaces: Int32Array,
+  isCorner: Uint8Array,
   normal: Float64Array,
   tol: number,
 ): boolean {
   const corners: number[] = [];
-  for (const v of loop) if (onFaces[v] >= 3) corners.push(v);
+  for (const v of loop) if (isCorner[v] === 1) corners.push(v);
   const k = corners.length;
   for (let i = 0; i < k; i++) {
     const p = corners[(i + k - 1) % k];
@@ -1108,7 +1222,10 @@ function flatConvexHull(
   const faceVertices = new Uint32Array(2 * k);
   faceVertices.set(top, 0);
   faceVertices.set(bottom, k);
-  // The plane: the widest corner triangle's normal, offset halfway between the extreme points.
+  // The plane: of the two candidate normals, the widest corner triangle's and the spanning
+  // triangle's (i0, i1, far: the plane the flatness was judged on, every point within
+  // HULL_FLAT_FACTOR tolerances of it), the one the points spread least along; offset halfway
+  // between the extreme points (all input points, welded ones too).
   const wide = widestCorners(P, top, cornerIds);
   const plane = new Float64Array(3);
   triangleNormal(P, wide[0], wide[1], wide[2], plane, 0);
@@ -1117,9 +1234,12 @@ function flatConvexHull(
     plane[1] = -plane[1];
     plane[2] = -plane[2];
   }
+  const n = points.length / 3;
+  const all = Array.from({ length: n }, (_, i) => i);
+  if (planeSpread(P, all, normal, 0, i0) < planeSpread(P, all, plane, 0, i0)) plane.set(normal);
   let lo = Number.POSITIVE_INFINITY;
   let hi = Number.NEGATIVE_INFINITY;
-  for (const i of ids) {
+  for (let i = 0; i < n; i++) {
     const d =
       plane[0] * points[3 * i] + plane[1] * points[3 * i + 1] + plane[2] * points[3 * i + 2];
     if (d < lo) lo = d;
@@ -1227,16 +1347,16 @@ export function computeConvexHull(
   // at most count − 1 splits and each absorption removes a cluster.
   let loops = clusterLoops(hull, cluster, n);
   const onFaces = new Int32Array(n);
+  const isCorner = new Uint8Array(n);
   const seedNormal = new Float64Array(3);
   const maxPasses = 4 * hull.count;
   for (let pass = 0; pass < maxPasses; pass++) {
-    onFaces.fill(0);
-    for (const loop of loops) for (const v of loop) onFaces[v]++;
+    markCorners(P, loops, onFaces, isCorner, tol);
     let thin = -1;
     let notched = -1;
     for (let c = 0; c < loops.length && thin < 0; c++) {
       let corners = 0;
-      for (const v of loops[c]) if (onFaces[v] >= 3) corners++;
+      for (const v of loops[c]) corners += isCorner[v];
       if (corners < 3) thin = c;
       else if (notched < 0 && corners > 3) {
         const sd = seeds[c];
@@ -1248,7 +1368,7 @@ export function computeConvexHull(
           seedNormal,
           0,
         );
-        if (hasReflexCorner(P, loops[c], onFaces, seedNormal, tol)) notched = c;
+        if (hasReflexCorner(P, loops[c], isCorner, seedNormal, tol)) notched = c;
       }
     }
     if (thin >= 0 && loops.length > 4) {
@@ -1298,14 +1418,13 @@ export function computeConvexHull(
     }
     loops = clusterLoops(hull, cluster, n);
   }
-  onFaces.fill(0);
-  for (const loop of loops) for (const v of loop) onFaces[v]++;
+  markCorners(P, loops, onFaces, isCorner, tol);
 
   // Corners in input order.
   const outIndex = new Int32Array(n).fill(-1);
   const cornerIds: number[] = [];
   for (let i = 0; i < n; i++) {
-    if (onFaces[i] >= 3) {
+    if (isCorner[i] === 1) {
       outIndex[i] = cornerIds.length;
       cornerIds.push(i);
     }
