@@ -118,6 +118,8 @@ import {
   pointOfConvex,
   solidMeshContact,
   solidMeshManifold,
+  solidTouchBand,
+  touchingSolidsOverlap,
 } from "./mesh-solid.js";
 import {
   contactFlipped,
@@ -1141,9 +1143,25 @@ export function contactCompositeComposite(
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
   if (!run(OP_CONTACT, out, TWO_TREES, a, b, bInA, prediction)) return false;
-  if (out.distance < 0 && isNonConvexSolidPair(a, b))
+  if (isNonConvexSolidPair(a, b) && solidsOverlap(out, a, b, bInA))
     crossingSolidsContact(out, a as TriangleMesh, b as TriangleMesh, bInA);
   return true;
+}
+
+const touchPairs: PartPairs = /* @__PURE__ */ makePartPairs();
+
+/**
+ * True when solid meshes A and B, whose two-tree contact is `c`, overlap as solids: their
+ * surfaces cross properly or one holds the other (`c` deeper than the rounding band of
+ * mesh-solid.ts's `solidTouchBand`), or they meet only in coplanar faces or along edges (`c` at
+ * 0, or within that band: coplanar faces turned and moved cross by a few ulps) and mesh-solid.ts's
+ * `touchingSolidsOverlap` finds their interiors overlapping over their touching triangle pairs.
+ */
+function solidsOverlap(c: Contact, a: Shape, b: Shape, bInA: Isometry): boolean {
+  if (c.distance > 0) return false;
+  if (c.distance < -solidTouchBand(a as TriangleMesh, b as TriangleMesh, bInA)) return true;
+  const n = touchingPartPairs(touchPairs, a, b, bInA);
+  return touchingSolidsOverlap(a as TriangleMesh, b as TriangleMesh, bInA, touchPairs.pairs, n);
 }
 
 /** Closest points of composites A and B (A's frame): branch and bound over node pairs. */
@@ -1175,7 +1193,7 @@ export function manifoldCompositeComposite(
     // Overlapping solids: the one point of the solids' contact (crossingSolidsContact).
     const c = solidPairScratch;
     if (!run(OP_CONTACT, c, TWO_TREES, a, b, bInA, prediction)) return false;
-    if (c.distance < 0) {
+    if (solidsOverlap(c, a, b, bInA)) {
       crossingSolidsContact(c, a as TriangleMesh, b as TriangleMesh, bInA);
       singleContactManifold(out, c);
       return true;
@@ -1558,16 +1576,7 @@ function pushPartPair(out: PartPairs, ia: number, ib: number): void {
  * part. Returns their number. Allocates only when `out` must grow (and to sort).
  */
 export function intersectingPartPairs(out: PartPairs, a: Shape, b: Shape, bInA: Isometry): number {
-  out.count = 0;
-  const l = enter(viewOf(a, b, "intersects"), a, b, bInA, true);
-  try {
-    l.otherView = viewOf(b, a, "intersects");
-    walkTwoTrees(l, 0, WALK_PAIRS, 0, out);
-  } finally {
-    l.otherView = NO_VIEW;
-    leave(l);
-  }
-  const n = out.count;
+  const n = touchingPartPairs(out, a, b, bInA);
   if (n < 2) return n;
   const keys = new Float64Array(n);
   for (let k = 0; k < n; k++) keys[k] = out.pairs[2 * k] * 2 ** 32 + out.pairs[2 * k + 1];
@@ -1577,6 +1586,20 @@ export function intersectingPartPairs(out: PartPairs, a: Shape, b: Shape, bInA: 
     out.pairs[2 * k + 1] = keys[k] % 2 ** 32;
   }
   return n;
+}
+
+/** {@link intersectingPartPairs} in the trees' order (unsorted; allocates only to grow `out`). */
+function touchingPartPairs(out: PartPairs, a: Shape, b: Shape, bInA: Isometry): number {
+  out.count = 0;
+  const l = enter(viewOf(a, b, "intersects"), a, b, bInA, true);
+  try {
+    l.otherView = viewOf(b, a, "intersects");
+    walkTwoTrees(l, 0, WALK_PAIRS, 0, out);
+  } finally {
+    l.otherView = NO_VIEW;
+    leave(l);
+  }
+  return out.count;
 }
 
 const WALK_ANY = 0;
