@@ -44,8 +44,9 @@
  *   intersects S, 0 with the deepest contact's points.
  * - manifold: for a surface (a view with `edgeFlags`: mesh, heightfield) the manifolds of every
  *   part whose contact normal agrees with the deepest one's (within `MESH_MANIFOLD_MERGE_COS`),
- *   measured along that normal and reduced to at most 4 points that keep the largest area
- *   (src/geometry/clip.ts); for a compound the manifold of the deepest part.
+ *   each point re-paired to face across that normal ({@link facingPoint}), measured along it and
+ *   reduced to at most 4 points that keep the largest area (src/geometry/clip.ts); for a
+ *   compound the manifold of the deepest part.
  *
  * Internal edges (views with `edgeFlags`): a penetrating part contact on an inactive edge or
  * corner of its triangle takes the face normal, its depth measured again along it
@@ -80,9 +81,17 @@ import {
   compositeView,
   makeCompositePart,
 } from "../shapes/composite.js";
-import { aabbShape, isSupportMappedType, supportOf, supportShape } from "../shapes/registry.js";
+import {
+  aabbShape,
+  isSupportMappedType,
+  shapeDef,
+  supportOf,
+  supportShape,
+} from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
+import type { LocalRayHit } from "../shapes/shape-def.js";
+import { writeBoundingRadiusOf } from "../shapes/shape-def.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import { convexSolidOfTriangleMesh } from "../shapes/triangle-mesh.js";
@@ -109,6 +118,8 @@ import {
   pointOfConvex,
   solidMeshContact,
   solidMeshManifold,
+  solidTouchBand,
+  touchingSolidsOverlap,
 } from "./mesh-solid.js";
 import {
   contactFlipped,
@@ -1132,9 +1143,25 @@ export function contactCompositeComposite(
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
   if (!run(OP_CONTACT, out, TWO_TREES, a, b, bInA, prediction)) return false;
-  if (out.distance < 0 && isNonConvexSolidPair(a, b))
+  if (isNonConvexSolidPair(a, b) && solidsOverlap(out, a, b, bInA))
     crossingSolidsContact(out, a as TriangleMesh, b as TriangleMesh, bInA);
   return true;
+}
+
+const touchPairs: PartPairs = /* @__PURE__ */ makePartPairs();
+
+/**
+ * True when solid meshes A and B, whose two-tree contact is `c`, overlap as solids: their
+ * surfaces cross properly or one holds the other (`c` deeper than the rounding band of
+ * mesh-solid.ts's `solidTouchBand`), or they meet only in coplanar faces or along edges (`c` at
+ * 0, or within that band: coplanar faces turned and moved cross by a few ulps) and mesh-solid.ts's
+ * `touchingSolidsOverlap` finds their interiors overlapping over their touching triangle pairs.
+ */
+function solidsOverlap(c: Contact, a: Shape, b: Shape, bInA: Isometry): boolean {
+  if (c.distance > 0) return false;
+  if (c.distance < -solidTouchBand(a as TriangleMesh, b as TriangleMesh, bInA)) return true;
+  const n = touchingPartPairs(touchPairs, a, b, bInA);
+  return touchingSolidsOverlap(a as TriangleMesh, b as TriangleMesh, bInA, touchPairs.pairs, n);
 }
 
 /** Closest points of composites A and B (A's frame): branch and bound over node pairs. */
@@ -1166,7 +1193,7 @@ export function manifoldCompositeComposite(
     // Overlapping solids: the one point of the solids' contact (crossingSolidsContact).
     const c = solidPairScratch;
     if (!run(OP_CONTACT, c, TWO_TREES, a, b, bInA, prediction)) return false;
-    if (c.distance < 0) {
+    if (solidsOverlap(c, a, b, bInA)) {
       crossingSolidsContact(c, a as TriangleMesh, b as TriangleMesh, bInA);
       singleContactManifold(out, c);
       return true;
@@ -1329,18 +1356,146 @@ function manifoldSurface(out: ContactManifold, l: Level, prediction: number): bo
       else manifoldFromContact(m, l.other as ConvexShape, l.part.shape, p, l.contact, prediction);
     } else if (!manifoldPart(m, l, p, prediction)) continue;
     if (vec3.dot(m.normal, mergeN) < MESH_MANIFOLD_MERGE_COS) continue;
+    // The part's shape and S posed in the caller's frame, in the caller's order.
+    const partPose = l.first ? (l.part.hasPose ? l.part.pose : IDENTITY) : l.partPose;
+    const shapeA = l.first ? l.part.shape : l.other;
+    const shapeB = l.first ? l.other : l.part.shape;
+    const poseA = l.first ? partPose : IDENTITY;
+    const poseB = l.first ? l.pose : partPose;
     for (let q = 0; q < m.count; q++) {
       const pt = m.points[q];
+      // Set here: a nested composite query (manifoldPart) may have used the slot.
+      lineIo[2] = bestDistance;
+      if (!facingPoint(pt.pointA, pt.pointB, mergeN, shapeA, poseA, shapeB, poseB)) continue;
       count = pushPoint(
         l,
         count,
-        pt.pointA,
-        pt.pointB,
+        facedA,
+        facedB,
         i * PART_FEATURE_FIELD + (pt.featureId % PART_FEATURE_FIELD),
       );
     }
   }
-  return finishMerge(out, l, count, l.first ? l.pointB : l.pointA);
+  if (!finishMerge(out, l, count, l.first ? l.pointB : l.pointA)) {
+    // Every merged point was dropped (none faced the deepest contact's): that contact alone.
+    loadContact(l, l.contact, best);
+    singleContactManifold(out, l.contact);
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Merged points facing each other across the merge normal
+// ---------------------------------------------------------------------------------------------
+
+/*
+ * A part's manifold faces across its own normal: each pair of points differs by distance·n_part.
+ * Merged under the deepest contact's normal n (within MESH_MANIFOLD_MERGE_COS of n_part, up to
+ * 18°), such a pair is skewed by up to |distance|·sin 18° across n: its distance (pB − pA)·n
+ * no longer belongs to a pair of points that face each other (a box resting across a box mesh's
+ * corner, the edge contact's normal tilted off the top face: points 0.3 of the depth apart
+ * sideways; issue 16). Such a pair is re-paired along n: A's point kept and B's taken where the
+ * line through it along n first meets B (B's side facing A), or, when that line misses B, B's
+ * point kept and A's taken where the line along −n first meets A; both points are then on their
+ * shapes (each shape's own ray cast) and face each other. A pair that neither line joins, or
+ * whose distance along n is deeper than the contact's or farther than the part's own manifold
+ * allowed, is dropped (the deepest part's own points, along n already, always stay).
+ */
+
+/** The re-paired points of {@link facingPoint} (caller's frame). */
+const facedA = vec3.create();
+const facedB = vec3.create();
+const lineFrom = vec3.create();
+const lineDir = vec3.create();
+const lineBack = vec3.create();
+const lineHit: LocalRayHit = { toi: 0, normal: vec3.create() };
+/**
+ * [0] a bounding radius, then the line parameter of {@link lineEntry}; [2] the contact's
+ * distance for {@link facingPoint} (typed-array slots: doubles passed to or returned by calls are
+ * boxed).
+ */
+const lineIo = new Float64Array(3);
+
+/**
+ * Relative facing tolerance of a merged pair, in ulps of its largest coordinate: a pair already
+ * along the normal to rounding is kept as it is.
+ */
+const FACING_ULPS = 64;
+
+/**
+ * True, with lineIo[0] = t, when the line p + t·d (caller's frame, d unit) meets shape `s`
+ * posed by `pose`: t the parameter of its first point of `s` coming from t = −∞ (a flat triangle:
+ * where it crosses it). False when it misses or `s` has no ray cast (a composite). The ray is cast
+ * in `s`'s frame from a point beyond its bounding sphere (the shape's own closed-form ray cast).
+ */
+function lineEntry(s: Shape, pose: Isometry, p: Vec3, d: Vec3): boolean {
+  const cast = shapeDef(s.type).rayCast;
+  if (cast === null) return false;
+  iso.inverseTransformPoint(lineFrom, pose, p);
+  iso.inverseTransformVector(lineDir, pose, d);
+  if (!vec3.tryNormalize(lineDir, lineDir)) return false;
+  writeBoundingRadiusOf(lineIo, s);
+  const o = lineFrom;
+  const back = Math.sqrt(o.x * o.x + o.y * o.y + o.z * o.z) + 2 * lineIo[0];
+  if (!(back < Infinity)) return false;
+  lineBack.x = o.x - back * lineDir.x;
+  lineBack.y = o.y - back * lineDir.y;
+  lineBack.z = o.z - back * lineDir.z;
+  if (!cast(lineHit, s, lineBack, lineDir, lineDir, 1, Infinity, true)) return false;
+  lineIo[0] = lineHit.toi - back;
+  return true;
+}
+
+const negN = vec3.create();
+
+/**
+ * Writes to facedA, facedB the merged pair (pa on A, pb on B; caller's frame and order) facing
+ * across unit `n` (A toward B): as given when it already does to rounding, else re-paired (see
+ * above). False when it is dropped: no line joins it, or its distance along n is below the
+ * contact's (lineIo[2]) or above both the given pair's and 0.
+ */
+function facingPoint(
+  pa: Vec3,
+  pb: Vec3,
+  n: Vec3,
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+): boolean {
+  const dx = pb.x - pa.x;
+  const dy = pb.y - pa.y;
+  const dz = pb.z - pa.z;
+  const along = dx * n.x + dy * n.y + dz * n.z;
+  const sx = dx - along * n.x;
+  const sy = dy - along * n.y;
+  const sz = dz - along * n.z;
+  const scale = Math.max(
+    Math.abs(pa.x),
+    Math.abs(pa.y),
+    Math.abs(pa.z),
+    Math.abs(pb.x),
+    Math.abs(pb.y),
+    Math.abs(pb.z),
+  );
+  vec3.copy(facedA, pa);
+  vec3.copy(facedB, pb);
+  if (Math.sqrt(sx * sx + sy * sy + sz * sz) <= FACING_ULPS * Number.EPSILON * scale) return true;
+  let t = 0;
+  if (lineEntry(b, poseB, pa, n)) {
+    t = lineIo[0];
+    facedB.x = pa.x + t * n.x;
+    facedB.y = pa.y + t * n.y;
+    facedB.z = pa.z + t * n.z;
+  } else {
+    vec3.negate(negN, n);
+    if (!lineEntry(a, poseA, pb, negN)) return false;
+    t = lineIo[0];
+    facedA.x = pb.x - t * n.x;
+    facedA.y = pb.y - t * n.y;
+    facedA.z = pb.z - t * n.z;
+  }
+  return t >= lineIo[2] && t <= Math.max(along, 0);
 }
 
 /**
@@ -1421,16 +1576,7 @@ function pushPartPair(out: PartPairs, ia: number, ib: number): void {
  * part. Returns their number. Allocates only when `out` must grow (and to sort).
  */
 export function intersectingPartPairs(out: PartPairs, a: Shape, b: Shape, bInA: Isometry): number {
-  out.count = 0;
-  const l = enter(viewOf(a, b, "intersects"), a, b, bInA, true);
-  try {
-    l.otherView = viewOf(b, a, "intersects");
-    walkTwoTrees(l, 0, WALK_PAIRS, 0, out);
-  } finally {
-    l.otherView = NO_VIEW;
-    leave(l);
-  }
-  const n = out.count;
+  const n = touchingPartPairs(out, a, b, bInA);
   if (n < 2) return n;
   const keys = new Float64Array(n);
   for (let k = 0; k < n; k++) keys[k] = out.pairs[2 * k] * 2 ** 32 + out.pairs[2 * k + 1];
@@ -1440,6 +1586,20 @@ export function intersectingPartPairs(out: PartPairs, a: Shape, b: Shape, bInA: 
     out.pairs[2 * k + 1] = keys[k] % 2 ** 32;
   }
   return n;
+}
+
+/** {@link intersectingPartPairs} in the trees' order (unsorted; allocates only to grow `out`). */
+function touchingPartPairs(out: PartPairs, a: Shape, b: Shape, bInA: Isometry): number {
+  out.count = 0;
+  const l = enter(viewOf(a, b, "intersects"), a, b, bInA, true);
+  try {
+    l.otherView = viewOf(b, a, "intersects");
+    walkTwoTrees(l, 0, WALK_PAIRS, 0, out);
+  } finally {
+    l.otherView = NO_VIEW;
+    leave(l);
+  }
+  return out.count;
 }
 
 const WALK_ANY = 0;
@@ -2253,11 +2413,14 @@ function manifoldTwoTrees(out: ContactManifold, l: Level, prediction: number): b
     if (vec3.dot(m.normal, l.mergeN) < MESH_MANIFOLD_MERGE_COS) continue;
     for (let q = 0; q < m.count; q++) {
       const pt = m.points[q];
+      lineIo[2] = l.best.distance;
+      if (!facingPoint(pt.pointA, pt.pointB, l.mergeN, l.part.shape, IDENTITY, pb, l.otherPose))
+        continue;
       count = pushPoint(
         l,
         count,
-        pt.pointA,
-        pt.pointB,
+        facedA,
+        facedB,
         ia * PART_FEATURE_FIELD + (pt.featureId % PART_FEATURE_FIELD),
       );
     }

@@ -36,7 +36,9 @@
  * heightfield, get the hulls' exact answers; two of which one is not convex, whose surfaces
  * cross properly (a triangle-pair depth < 0) or one holding the other, get an upper bound of the
  * solids' depth with a normal that achieves it ({@link crossingSolidsContact}). Surfaces that meet
- * only in coplanar faces or edges keep the triangles' 0 there.
+ * only in coplanar faces or along edges, no triangle pair crossing properly, give the triangles'
+ * depth 0 whether the solids touch or overlap: {@link touchingSolidsOverlap} tells them apart
+ * (session 26), and overlapping ones get that bound too, touching ones keep 0.
  */
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
@@ -48,11 +50,13 @@ import { type PointProjection, shapeDef, supportShape } from "../shapes/registry
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
+import type { Triangle } from "../shapes/triangle.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import {
   containsPointTriangleMesh,
   convexHullOfTriangleMesh,
   convexSolidOfTriangleMesh,
+  getMeshTriangle,
   meshTriangleNormal,
 } from "../shapes/triangle-mesh.js";
 import type { Contact, ContactManifold } from "./contact.js";
@@ -292,4 +296,245 @@ export function crossingSolidsContact(
   vec3.copy(out.pointA, bestA);
   vec3.copy(out.pointB, bestB);
   out.distance = -best;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Two solid meshes whose surfaces only touch: touching or overlapping? (issue 16, session 26)
+// ---------------------------------------------------------------------------------------------
+
+/*
+ * When no triangle pair of two solid meshes crosses properly, every triangle contact has depth 0
+ * — the surfaces meet only in coplanar faces or along edges — and the solids may still overlap:
+ * a unit cube inside the arm of an L, its faces on the L's, or two Ls at one pose. The solids
+ * overlap exactly when (closed, consistently wound meshes):
+ *
+ * - two touching triangles are coplanar with the same outward side and overlap in an area: just
+ *   behind that area lie both solids; two that face each other (opposite outward sides) only
+ *   touch — two cubes sharing a face;
+ * - or a point of one surface lies strictly inside the other solid (farther than rounding from
+ *   its surface, on its inner side): the first solid's interior is next to that point. Each
+ *   triangle of a touching pair is sampled at its centroid and at the three points halfway from
+ *   it to the corners; a surface that enters the other solid without crossing its surface
+ *   properly does so over whole regions of its triangles bounded by the other's edges and
+ *   faces (the cube's inner face in the L's arm).
+ *
+ * Both tests are decided to the rounding of the meshes' coordinates in A's frame and of B's pose
+ * there ({@link solidTouchBand}): an overlap thinner than that counts as touching.
+ */
+
+/** Rounding band of {@link touchingSolidsOverlap}, in ulps of the coordinates' magnitude. */
+const SOLID_TOUCH_ULPS = 64;
+/**
+ * Its part relative to the smaller mesh's size: the rounding of the pose that placed B in A's
+ * frame (two world poses composed at an offset of up to 2^22 sizes: coplanar faces 1.8e-15 apart
+ * for cubes of 1e-3 at 10).
+ */
+const SOLID_TOUCH_RELATIVE = 2 ** -30;
+
+const triA: Triangle = {
+  type: ShapeType.Triangle,
+  a: vec3.create(),
+  b: vec3.create(),
+  c: vec3.create(),
+};
+const triB: Triangle = {
+  type: ShapeType.Triangle,
+  a: vec3.create(),
+  b: vec3.create(),
+  c: vec3.create(),
+};
+const triOther: Triangle = {
+  type: ShapeType.Triangle,
+  a: vec3.create(),
+  b: vec3.create(),
+  c: vec3.create(),
+};
+const aInB: Isometry = iso.identity();
+const normalA = vec3.create();
+const normalB = vec3.create();
+const edge = vec3.create();
+const axis = vec3.create();
+const sample = vec3.create();
+const touchProjection: PointProjection = {
+  point: vec3.create(),
+  distance: 0,
+  inside: false,
+  triangle: -1,
+};
+/** Per mesh triangle, the call that last sampled it (each triangle sampled once a call). */
+let sampledA = new Uint32Array(64);
+let sampledB = new Uint32Array(64);
+let touchCall = 0;
+
+/** The largest coordinate magnitude of the mesh's vertices (its BVH's root box). */
+function meshMagnitude(m: TriangleMesh): number {
+  const b = m.bvh.bounds;
+  if (m.bvh.nodeCount === 0) return 0;
+  return Math.max(
+    Math.abs(b[0]),
+    Math.abs(b[1]),
+    Math.abs(b[2]),
+    Math.abs(b[3]),
+    Math.abs(b[4]),
+    Math.abs(b[5]),
+  );
+}
+
+/**
+ * The rounding band of two solid meshes' touch (B at `bInA`, A's frame; scene units):
+ * `SOLID_TOUCH_ULPS` ulps of the magnitude of their coordinates there. A triangle contact no
+ * deeper is a touch to rounding (faces made coplanar by rotations and offsets cross by a few
+ * ulps), decided by {@link touchingSolidsOverlap}; a deeper one crosses properly.
+ */
+export function solidTouchBand(a: TriangleMesh, b: TriangleMesh, bInA: Isometry): number {
+  const t = bInA.translation;
+  const mag =
+    Math.max(meshMagnitude(a), meshMagnitude(b)) +
+    Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z));
+  return (
+    SOLID_TOUCH_ULPS * Number.EPSILON * mag +
+    SOLID_TOUCH_RELATIVE * Math.min(meshExtent(a), meshExtent(b))
+  );
+}
+
+/** The largest side of the mesh's box (its BVH's root box). */
+function meshExtent(m: TriangleMesh): number {
+  const b = m.bvh.bounds;
+  if (m.bvh.nodeCount === 0) return 0;
+  return Math.max(b[3] - b[0], b[4] - b[1], b[5] - b[2]);
+}
+
+/** out = the unit normal of `t` times `side` (±1, the mesh's outward orientation); false if flat. */
+function outwardNormal(out: Vec3, t: Triangle, side: number): boolean {
+  vec3.sub(edge, t.b, t.a);
+  vec3.sub(axis, t.c, t.a);
+  vec3.cross(out, edge, axis);
+  if (!vec3.tryNormalize(out, out)) return false;
+  vec3.scale(out, out, side);
+  return true;
+}
+
+/** True when every corner of `t` lies within `tol` of the plane through `p` with unit normal `n`. */
+function onPlane(t: Triangle, p: Vec3, n: Vec3, tol: number): boolean {
+  return (
+    Math.abs(n.x * (t.a.x - p.x) + n.y * (t.a.y - p.y) + n.z * (t.a.z - p.z)) <= tol &&
+    Math.abs(n.x * (t.b.x - p.x) + n.y * (t.b.y - p.y) + n.z * (t.b.z - p.z)) <= tol &&
+    Math.abs(n.x * (t.c.x - p.x) + n.y * (t.c.y - p.y) + n.z * (t.c.z - p.z)) <= tol
+  );
+}
+
+/**
+ * True when the edge (v → w) of a triangle in the plane of unit normal `n` separates triangles
+ * `s` and `t` (both in that plane) to within `tol`: their projections on the in-plane axis
+ * (w − v) × n overlap by no more than tol.
+ */
+function separatesInPlane(v: Vec3, w: Vec3, n: Vec3, s: Triangle, t: Triangle, tol: number) {
+  vec3.sub(edge, w, v);
+  vec3.cross(axis, edge, n);
+  const len = vec3.length(axis);
+  if (!(len > 0)) return false;
+  const sa = vec3.dot(axis, s.a);
+  const sb = vec3.dot(axis, s.b);
+  const sc = vec3.dot(axis, s.c);
+  const ta = vec3.dot(axis, t.a);
+  const tb = vec3.dot(axis, t.b);
+  const tc = vec3.dot(axis, t.c);
+  const band = tol * len;
+  return (
+    Math.min(ta, tb, tc) >= Math.max(sa, sb, sc) - band ||
+    Math.min(sa, sb, sc) >= Math.max(ta, tb, tc) - band
+  );
+}
+
+/**
+ * True when triangles `s` (outward unit normal `ns`) and `t` (`nt`), one frame, lie in one plane
+ * with the same outward side and overlap in an area wider than `tol` (see above).
+ */
+function coplanarSameSide(s: Triangle, ns: Vec3, t: Triangle, nt: Vec3, tol: number): boolean {
+  if (!(vec3.dot(ns, nt) > 0)) return false;
+  if (!onPlane(t, s.a, ns, tol) || !onPlane(s, t.a, nt, tol)) return false;
+  return !(
+    separatesInPlane(s.a, s.b, ns, s, t, tol) ||
+    separatesInPlane(s.b, s.c, ns, s, t, tol) ||
+    separatesInPlane(s.c, s.a, ns, s, t, tol) ||
+    separatesInPlane(t.a, t.b, ns, s, t, tol) ||
+    separatesInPlane(t.b, t.c, ns, s, t, tol) ||
+    separatesInPlane(t.c, t.a, ns, s, t, tol)
+  );
+}
+
+/**
+ * True when a sample point of triangle `t` (in solid mesh `m`'s frame) lies inside `m` farther
+ * than `tol` from its surface: the centroid and the points halfway from it to each corner.
+ */
+function sampleInside(m: TriangleMesh, t: Triangle, tol: number): boolean {
+  const project = shapeDef(m.type).projectPoint;
+  if (project === null) return false;
+  for (let k = 0; k < 4; k++) {
+    // Barycentric weights (1/3, 1/3, 1/3), then (2/3, 1/6, 1/6) and its turns.
+    const wa = k === 0 ? 1 / 3 : k === 1 ? 2 / 3 : 1 / 6;
+    const wb = k === 0 ? 1 / 3 : k === 2 ? 2 / 3 : 1 / 6;
+    const wc = k === 0 ? 1 / 3 : k === 3 ? 2 / 3 : 1 / 6;
+    sample.x = wa * t.a.x + wb * t.b.x + wc * t.c.x;
+    sample.y = wa * t.a.y + wb * t.b.y + wc * t.c.y;
+    sample.z = wa * t.a.z + wb * t.b.z + wc * t.c.z;
+    project(touchProjection, m, sample, false);
+    if (touchProjection.inside && touchProjection.distance > tol) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether solid meshes A and B (B at `bInA`, A's frame), whose surfaces meet with no triangle pair
+ * crossing deeper than {@link solidTouchBand}, overlap as solids (true) or only touch (false): decided on their touching
+ * triangle pairs, `count` pairs (A's triangle, B's) in `pairs` (see above). Allocates only to grow
+ * its per-triangle marks for a mesh larger than any before.
+ */
+export function touchingSolidsOverlap(
+  a: TriangleMesh,
+  b: TriangleMesh,
+  bInA: Isometry,
+  pairs: Uint32Array,
+  count: number,
+): boolean {
+  if (!a.solid || !b.solid) return false;
+  iso.invert(aInB, bInA);
+  const tol = solidTouchBand(a, b, bInA);
+  const sideA = a.pseudoNormals?.orientation ?? 1;
+  const sideB = b.pseudoNormals?.orientation ?? 1;
+  if (sampledA.length < a.triangleCount) sampledA = new Uint32Array(a.triangleCount);
+  if (sampledB.length < b.triangleCount) sampledB = new Uint32Array(b.triangleCount);
+  if (touchCall === 0xffffffff) {
+    sampledA.fill(0);
+    sampledB.fill(0);
+    touchCall = 0;
+  }
+  const call = ++touchCall;
+  for (let k = 0; k < count; k++) {
+    const ia = pairs[2 * k];
+    const ib = pairs[2 * k + 1];
+    getMeshTriangle(a, ia, triA.a, triA.b, triA.c);
+    getMeshTriangle(b, ib, triB.a, triB.b, triB.c);
+    iso.transformPoint(triB.a, bInA, triB.a);
+    iso.transformPoint(triB.b, bInA, triB.b);
+    iso.transformPoint(triB.c, bInA, triB.c);
+    if (
+      outwardNormal(normalA, triA, sideA) &&
+      outwardNormal(normalB, triB, sideB) &&
+      coplanarSameSide(triA, normalA, triB, normalB, tol)
+    )
+      return true;
+    if (sampledB[ib] !== call) {
+      sampledB[ib] = call;
+      if (sampleInside(a, triB, tol)) return true;
+    }
+    if (sampledA[ia] !== call) {
+      sampledA[ia] = call;
+      iso.transformPoint(triOther.a, aInB, triA.a);
+      iso.transformPoint(triOther.b, aInB, triA.b);
+      iso.transformPoint(triOther.c, aInB, triA.c);
+      if (sampleInside(b, triOther, tol)) return true;
+    }
+  }
+  return false;
 }

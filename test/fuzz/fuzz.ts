@@ -77,8 +77,8 @@ export interface FuzzOptions {
   /** Stop collecting failure lines after this many (default 1000). */
   maxFailures?: number;
   /**
-   * Also check that a contact's witnesses face each other across its normal (pointB − pointA
-   * along the normal; default false: not yet a bar of FORMATS.md — issue 16, session 24 finds
+   * Also check that a contact's witnesses, and each manifold point's, face each other across the
+   * normal (pointB − pointA along the normal; default false: not yet a bar of FORMATS.md — issue 16, session 24 finds
    * 15 such lines at the CI's seed, cylinders and cones against compounds and hulls).
    */
   facing?: boolean;
@@ -547,6 +547,19 @@ export function runScenario(ctx: Ctx, sc: Scenario): void {
           r,
           issues,
         );
+        if (ctx.opts.facing) {
+          const dp = sub(pb, pa);
+          bar(
+            ctx,
+            "manifold",
+            `points[${i}]: pointB − pointA not along the normal`,
+            norm(sub(dp, scale(n, dot(dp, n)))),
+            tol + 8 * ulpOf(pa),
+            line,
+            r,
+            issues,
+          );
+        }
         if (c)
           bar(
             ctx,

@@ -38,6 +38,7 @@ import { CollisionWorld } from "../../src/world/collision-world.js";
 import { cubeMesh, hullMesh } from "../mesh/helpers.js";
 import { unitQuat } from "../oracles/arbitraries.js";
 import { pointTriangleDistSq } from "../oracles/polytope-distance.js";
+import { insideL, lMesh } from "../support/l-mesh.js";
 
 const I = iso.identity();
 const solid = cubeMesh(2, true);
@@ -221,47 +222,11 @@ describe("a shape crossing a solid mesh gets the solid's depth", () => {
   });
 });
 
-/** The L of two boxes [0, 2] × [0, 1] × [0, 1] ∪ [0, 1] × [0, 2] × [0, 1], as a closed mesh. */
-function lMesh(): { mesh: ReturnType<typeof makeTriangleMesh>; inside: (p: Vec3) => boolean } {
-  // Profile in the xy-plane (counter-clockwise), extruded over z ∈ [0, 1].
-  const prof = [
-    [0, 0],
-    [2, 0],
-    [2, 1],
-    [1, 1],
-    [1, 2],
-    [0, 2],
-  ];
-  const n = prof.length;
-  const v: number[] = [];
-  for (const z of [0, 1]) for (const [x, y] of prof) v.push(x, y, z);
-  const idx: number[] = [];
-  // Bottom (z = 0, facing −z) and top (z = 1, facing +z): the profile split into two convex quads.
-  const quads = [
-    [0, 1, 2, 3],
-    [0, 3, 4, 5],
-  ];
-  for (const [a, b, c, d] of quads) {
-    idx.push(a, c, b, a, d, c);
-    idx.push(n + a, n + b, n + c, n + a, n + c, n + d);
-  }
-  for (let i = 0; i < n; i++) {
-    const j = (i + 1) % n;
-    idx.push(i, j, n + j, i, n + j, n + i);
-  }
-  const inside = (p: Vec3) =>
-    p.z >= 0 &&
-    p.z <= 1 &&
-    ((p.x >= 0 && p.x <= 2 && p.y >= 0 && p.y <= 1) ||
-      (p.x >= 0 && p.x <= 1 && p.y >= 0 && p.y <= 2));
-  return { mesh: makeTriangleMesh(v, idx, "", { solid: true }), inside };
-}
-
 describe("which solids are answered as their convex hull", () => {
   it("convex solids (the cube, random hulls, inward winding) are; the L and a surface are not", () => {
     expect(convexSolidOfTriangleMesh(solid)).not.toBeNull();
     expect(convexSolidOfTriangleMesh(cubeMesh(2))).toBeNull();
-    expect(convexSolidOfTriangleMesh(lMesh().mesh)).toBeNull();
+    expect(convexSolidOfTriangleMesh(lMesh())).toBeNull();
     const rng = makeRandom(21);
     for (let k = 0; k < 20; k++) {
       const pts: number[] = [];
@@ -289,7 +254,8 @@ describe("which solids are answered as their convex hull", () => {
 });
 
 describe("a non-convex solid: spheres by the signed distance (brute force)", () => {
-  const { mesh, inside } = lMesh();
+  const mesh = lMesh();
+  const inside = insideL;
   const signedDistance = (c: Vec3): number => {
     let best = Infinity;
     const P = (i: number) =>

@@ -28,6 +28,7 @@ import type { Shape } from "../../src/shapes/shape.js";
 import { makeTriangleMesh, type TriangleMesh } from "../../src/shapes/triangle-mesh.js";
 import { unitQuat } from "../oracles/arbitraries.js";
 import { BOX_TRIANGLES } from "../support/box-mesh.js";
+import { boxUnionsOverlap, lBoxes, lMesh } from "../support/l-mesh.js";
 
 // The attack's reproducer (/work/notes/attack25-solid-mesh.jsonl): a closed cube, corners ±1.
 const CUBE = {
@@ -184,58 +185,9 @@ describe("a convex solid mesh answers as its convex hull", () => {
   });
 });
 
-/** The L of two boxes [0, 2] × [0, 1] × [0, 1] ∪ [0, 1] × [0, 2] × [0, 1] as a closed solid mesh. */
-function lMesh(): TriangleMesh {
-  const prof = [
-    [0, 0],
-    [2, 0],
-    [2, 1],
-    [1, 1],
-    [1, 2],
-    [0, 2],
-  ];
-  const n = prof.length;
-  const v: number[] = [];
-  for (const z of [0, 1]) for (const [x, y] of prof) v.push(x, y, z);
-  const idx: number[] = [];
-  for (const [a, b, c, d] of [
-    [0, 1, 2, 3],
-    [0, 3, 4, 5],
-  ]) {
-    idx.push(a, c, b, a, d, c);
-    idx.push(n + a, n + b, n + c, n + a, n + c, n + d);
-  }
-  for (let i = 0; i < n; i++) {
-    const j = (i + 1) % n;
-    idx.push(i, j, n + j, i, n + j, n + i);
-  }
-  return makeTriangleMesh(v, idx, "", { solid: true });
-}
-
-/** The L's boxes (min, max), translated by t. */
-function lBoxes(t: number[]): [number[], number[]][] {
-  return [
-    [
-      [t[0], t[1], t[2]],
-      [t[0] + 2, t[1] + 1, t[2] + 1],
-    ],
-    [
-      [t[0], t[1], t[2]],
-      [t[0] + 1, t[1] + 2, t[2] + 1],
-    ],
-  ];
-}
-
 /** The interiors of the two Ls (A at the origin, B translated by t) overlap by more than `eps`. */
 function lsOverlap(t: number[], eps: number): boolean {
-  for (const [a0, a1] of lBoxes([0, 0, 0]))
-    for (const [b0, b1] of lBoxes(t)) {
-      let all = true;
-      for (let k = 0; k < 3; k++)
-        if (!(Math.min(a1[k], b1[k]) - Math.max(a0[k], b0[k]) > eps)) all = false;
-      if (all) return true;
-    }
-  return false;
+  return boxUnionsOverlap(lBoxes([0, 0, 0]), lBoxes(t)) > eps;
 }
 
 describe("non-convex solid meshes (Ls) interpenetrating", () => {
