@@ -1,7 +1,11 @@
 /**
  * Capsule–capsule: closest points of the two segments (Ericson 2005, §5.1.9), then the radii
  * added analytically. Crossing or parallel segments get a normal perpendicular to the
- * segment(s), never zero or NaN.
+ * segment(s), never zero or NaN. The normal is the direction, among the closest points' offset,
+ * the common perpendicular and the offset with an axis dropped, that separates the cores by the
+ * most (their supports, a lower bound of the core distance, equal to it in the cores' normal
+ * cone): near a touch the offset is rounding noise, and a segment is flat along its axis, so a
+ * normal off that cone overlaps by the segment's length times its tilt more than the depth.
  */
 import {
   closestPointsSegmentSegment,

@@ -302,7 +302,11 @@ function separation(n: typeof normalB, kind: RevolutionKind, h: number, r: numbe
  * coordinates, so it can be any direction of the rim's normal cone while the least overlap is
  * along the one perpendicular to the segment: a segment 1e-8 of the size outside a rim had its
  * overlap along the normal 1e-7 of the size over the depth, against a bar of 1e-6 of the depth.
- * Unitless: 2⁻²⁰, as the general narrow phase's near-touching band.
+ * Outside it, {@link flatAlongSegment} takes the normal perpendicular to the segment in the
+ * rim's normal cone where that separates more, so the band is only the rounding of the gap
+ * itself (it was 2⁻²⁰, and the general solve's normal inside it missed the depth of a capsule
+ * of 3e-6 near a cap's rim by 7.9e-12, the bar 2.7e-12). Unitless: 2⁻⁴⁴ (16 ulps of the
+ * pair's magnitude times 2⁸).
  */
 const CORE_TOUCH_BAND = 2 ** -44;
 
