@@ -101,7 +101,7 @@ function contactOrdered(
   const tIn = params.t > 0 && params.t < 1;
   vec3.cross(perp, axis, axis2);
   const hasPerp = vec3.tryNormalize(perp, perp);
-  pick[2] = CANDIDATE_MARGIN * pairScale(a);
+  writeMargin(a);
   // The natural offset first: inside both segments along their common perpendicular (crossing
   // segments otherwise got a normal along an axis, issue 16 class 3), inside one perpendicular
   // to its axis, else between the ends.
@@ -154,22 +154,27 @@ const pick = new Float64Array(3);
  */
 const CANDIDATE_MARGIN = 16 * Number.EPSILON;
 
-/** The largest coordinate of A's ends and B's ends in A's frame (a2, b2). */
-function pairScale(a: Capsule): number {
-  return Math.max(
-    Math.abs(a.a.x),
-    Math.abs(a.a.y),
-    Math.abs(a.a.z),
-    Math.abs(a.b.x),
-    Math.abs(a.b.y),
-    Math.abs(a.b.z),
-    Math.abs(a2.x),
-    Math.abs(a2.y),
-    Math.abs(a2.z),
-    Math.abs(b2.x),
-    Math.abs(b2.y),
-    Math.abs(b2.z),
-  );
+/**
+ * pick[2] ← {@link CANDIDATE_MARGIN} times the largest coordinate of A's ends and of B's ends in
+ * A's frame (a2, b2); written, not returned (a returned double is boxed where not inlined).
+ */
+function writeMargin(a: Capsule): void {
+  pick[2] =
+    CANDIDATE_MARGIN *
+    Math.max(
+      Math.abs(a.a.x),
+      Math.abs(a.a.y),
+      Math.abs(a.a.z),
+      Math.abs(a.b.x),
+      Math.abs(a.b.y),
+      Math.abs(a.b.z),
+      Math.abs(a2.x),
+      Math.abs(a2.y),
+      Math.abs(a2.z),
+      Math.abs(b2.x),
+      Math.abs(b2.y),
+      Math.abs(b2.z),
+    );
 }
 
 /** out ← the part of `rel` along the common perpendicular `perp`. */

@@ -234,7 +234,8 @@ function flatAlongSegment(
     if (w >= -END_CONE_TOLERANCE) return;
   }
   const margin = FLAT_MARGIN * segmentScale(size);
-  let best = separation(m, kind, h, r) + margin;
+  separation(m, kind, h, r);
+  let best = sepIo[0] + margin;
   vec3.copy(keep, m);
   // In 3D: m less its part along the segment.
   flat.x = m.x - k * ex;
@@ -243,7 +244,8 @@ function flatAlongSegment(
   k = mathHypot3(flat.x, flat.y, flat.z);
   if (k > 0) {
     vec3.scale(flat, flat, 1 / k);
-    const f = separation(flat, kind, h, r);
+    separation(flat, kind, h, r);
+    const f = sepIo[0];
     if (f > best) {
       best = f;
       vec3.copy(keep, flat);
@@ -268,7 +270,8 @@ function flatAlongSegment(
       flat.x = (fu / k) * ux;
       flat.y = fy / k;
       flat.z = (fu / k) * uz;
-      if (separation(flat, kind, h, r) > best) vec3.copy(keep, flat);
+      separation(flat, kind, h, r);
+      if (sepIo[0] > best) vec3.copy(keep, flat);
     }
   }
   vec3.copy(m, keep);
@@ -280,9 +283,10 @@ const keep = vec3.create();
  * The separation of the segment segA–segB from the solid (`kind`, h, r; B's frame) along unit
  * `n` pointing from the solid toward the segment: the segment's least n·x less the solid's
  * support h_B(n) (cylinder h|n_y| + r·√(n_x² + n_z²); cone the larger of its apex's h·n_y and
- * its rim's −h·n_y + r·√(n_x² + n_z²)).
+ * its rim's −h·n_y + r·√(n_x² + n_z²)), written to sepIo[0] (a returned double is boxed where
+ * not inlined).
  */
-function separation(n: typeof normalB, kind: RevolutionKind, h: number, r: number): number {
+function separation(n: typeof normalB, kind: RevolutionKind, h: number, r: number): void {
   const lo = Math.min(
     n.x * segA.x + n.y * segA.y + n.z * segA.z,
     n.x * segB.x + n.y * segB.y + n.z * segB.z,
@@ -290,8 +294,11 @@ function separation(n: typeof normalB, kind: RevolutionKind, h: number, r: numbe
   const side = r * mathHypot2(n.x, n.z);
   const support =
     kind === RevolutionKind.Cylinder ? h * Math.abs(n.y) + side : Math.max(h * n.y, side - h * n.y);
-  return lo - support;
+  sepIo[0] = lo - support;
 }
+
+/** [0] the last {@link separation}. */
+const sepIo = new Float64Array(1);
 
 /**
  * Core distance, relative to the pair's magnitude ({@link segmentScale}), at or below which a
