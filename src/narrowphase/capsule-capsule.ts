@@ -1,7 +1,11 @@
 /**
  * Capsule–capsule: closest points of the two segments (Ericson 2005, §5.1.9), then the radii
  * added analytically. Crossing or parallel segments get a normal perpendicular to the
- * segment(s), never zero or NaN.
+ * segment(s), never zero or NaN. The normal is the direction, among the closest points' offset,
+ * the common perpendicular and the offset with an axis dropped, that separates the cores by the
+ * most (their supports, a lower bound of the core distance, equal to it in the cores' normal
+ * cone): near a touch the offset is rounding noise, and a segment is flat along its axis, so a
+ * normal off that cone overlaps by the segment's length times its tilt more than the depth.
  */
 import {
   closestPointsSegmentSegment,
@@ -10,11 +14,13 @@ import {
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN } from "../math/scalar.js";
+import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
 import { canonicalOrder } from "./canonical-order.js";
 import { type Contact, makeContact } from "./contact.js";
-import { contactFromCoreRadii, coreRadii, dropAxial, perpendicular } from "./rounded.js";
+import { coreRadii, perpendicular } from "./rounded.js";
 
 const a2 = vec3.create();
 const b2 = vec3.create();
@@ -24,7 +30,6 @@ const axis = vec3.create();
 const axis2 = vec3.create();
 const fallback = vec3.create();
 const perp = vec3.create();
-const rel = vec3.create();
 const params: SegmentParameters = { s: 0, t: 0 };
 
 /**
@@ -89,28 +94,169 @@ function contactOrdered(
   }
   const t = bInA.translation;
   if (fallback.x * t.x + fallback.y * t.y + fallback.z * t.z < 0) vec3.negate(fallback, fallback);
-  // Closest points inside both segments are joined along the common perpendicular, inside one
-  // segment perpendicularly to its axis: drop what rounding leaves along the axes (crossing
-  // segments otherwise got a normal along an axis, issue 16 class 3).
+  const hasA = vec3.tryNormalize(axis, axis);
+  const hasB = vec3.tryNormalize(axis2, axis2);
+  vec3.sub(rel, c2, c1);
   const sIn = params.s > 0 && params.s < 1;
   const tIn = params.t > 0 && params.t < 1;
+  vec3.cross(perp, axis, axis2);
+  const hasPerp = vec3.tryNormalize(perp, perp);
+  writeMargin(a);
+  // The natural offset first: inside both segments along their common perpendicular (crossing
+  // segments otherwise got a normal along an axis, issue 16 class 3), inside one perpendicular
+  // to its axis, else between the ends.
+  if (sIn && tIn && hasPerp) alongPerp(cand);
+  else {
+    vec3.copy(cand, rel);
+    if (sIn) dropAlong(cand, axis);
+    else if (tIn) dropAlong(cand, axis2);
+  }
+  consider(a, 1);
+  // The others, taken only when their overlap misses the depth by less (see `consider`).
+  if (hasPerp && !(sIn && tIn)) {
+    alongPerp(cand);
+    consider(a, 0);
+  }
+  if (hasA && !sIn) {
+    vec3.copy(cand, rel);
+    dropAlong(cand, axis);
+    consider(a, 0);
+  }
+  if (hasB && !tIn) {
+    vec3.copy(cand, rel);
+    dropAlong(cand, axis2);
+    consider(a, 0);
+  }
   if (sIn || tIn) {
-    vec3.tryNormalize(axis, axis);
-    vec3.tryNormalize(axis2, axis2);
-    vec3.cross(perp, axis, axis2);
-    if (sIn && tIn && vec3.tryNormalize(perp, perp)) {
-      vec3.sub(rel, c2, c1);
-      // c2 = c1 + (rel·perp) perp written out (a double passed to a call is boxed).
-      const along = rel.x * perp.x + rel.y * perp.y + rel.z * perp.z;
-      c2.x = c1.x + perp.x * along;
-      c2.y = c1.y + perp.y * along;
-      c2.z = c1.z + perp.z * along;
-    } else if (sIn) dropAxial(c2, c1, axis);
-    else dropAxial(c2, c1, axis2);
+    vec3.copy(cand, rel);
+    consider(a, 0);
   }
   coreRadii[0] = a.radius;
   coreRadii[1] = b.radius;
-  return contactFromCoreRadii(out, c1, c2, prediction, fallback);
+  return fillFromOffset(out, c1, prediction);
+}
+
+const rel = vec3.create();
+const cand = vec3.create();
+const m = vec3.create();
+const dir = vec3.create();
+
+/**
+ * [0] the core distance of the normal kept in `m`, [1] its separation, [2] the margin by which
+ * another must beat it (no double crosses a call: see `contactFromCoreRadii`).
+ */
+const pick = new Float64Array(3);
+
+/**
+ * Rounding units of the pair's coordinates by which a later candidate's separation must beat
+ * the kept one's (see `consider`): separations are computed to a few ε of the coordinates, so
+ * ties keep the natural offset (and its exactly touching answers). Unitless.
+ */
+const CANDIDATE_MARGIN = 16 * Number.EPSILON;
+
+/**
+ * pick[2] ← {@link CANDIDATE_MARGIN} times the largest coordinate of A's ends and of B's ends in
+ * A's frame (a2, b2); written, not returned (a returned double is boxed where not inlined).
+ */
+function writeMargin(a: Capsule): void {
+  pick[2] =
+    CANDIDATE_MARGIN *
+    Math.max(
+      Math.abs(a.a.x),
+      Math.abs(a.a.y),
+      Math.abs(a.a.z),
+      Math.abs(a.b.x),
+      Math.abs(a.b.y),
+      Math.abs(a.b.z),
+      Math.abs(a2.x),
+      Math.abs(a2.y),
+      Math.abs(a2.z),
+      Math.abs(b2.x),
+      Math.abs(b2.y),
+      Math.abs(b2.z),
+    );
+}
+
+/** out ← the part of `rel` along the common perpendicular `perp`. */
+function alongPerp(out: Vec3): void {
+  const along = rel.x * perp.x + rel.y * perp.y + rel.z * perp.z;
+  out.x = perp.x * along;
+  out.y = perp.y * along;
+  out.z = perp.z * along;
+}
+
+/** v ← v minus its part along unit `u`. */
+function dropAlong(v: Vec3, u: Vec3): void {
+  const k = -(v.x * u.x + v.y * u.y + v.z * u.z);
+  v.x += u.x * k;
+  v.y += u.y * k;
+  v.z += u.z * k;
+}
+
+/**
+ * Weighs the candidate core offset `cand` (from c1 toward B's core): the cores' separation
+ * along its direction n (min over B's ends of n·x less max over A's ends) is a lower bound of
+ * their signed distance, equal to it along the exact offset, whose direction is in the cores'
+ * normal cone. The first candidate (the natural offset) is kept with its length as the core
+ * distance; a later one replaces it when its separation is larger by the margin pick[2], and
+ * then that separation is the core distance, so that the overlap along the normal is the depth
+ * by construction. Why: a rounded offset near a touch (the cores crossing, an end within
+ * rounding of the other segment, near-parallel axes) has a direction at the rounding of the
+ * points' coordinates relative to its length: noise, and a normal off the cone overlaps by a
+ * segment's length times its tilt more than the depth (a segment of 2e-5 crossing one of 7e5 at
+ * their centres: a normal 5.6e-6 off the common perpendicular, an overlap 1.9 over the depth
+ * of 6e4, issue 16); the common perpendicular or an offset with an axis dropped then separates
+ * the cores by more. A zero offset takes `fallback` (perpendicular to both axes, or to the
+ * longer when parallel) as its direction. `first`: 1 for the natural offset, else 0.
+ */
+function consider(a: Capsule, first: number): void {
+  const s = cand.x * cand.x + cand.y * cand.y + cand.z * cand.z;
+  let len = 0;
+  if (s > HYPOT_SAFE_MIN && s < HYPOT_SAFE_MAX) {
+    len = Math.sqrt(s);
+    const inv = 1 / len;
+    dir.x = cand.x * inv;
+    dir.y = cand.y * inv;
+    dir.z = cand.z * inv;
+  } else {
+    vec3.copy(dir, cand);
+    len = vec3.normalize(dir, dir);
+    if (len === 0) vec3.copy(dir, fallback);
+  }
+  const ea = dir.x * a.a.x + dir.y * a.a.y + dir.z * a.a.z;
+  const eb = dir.x * a.b.x + dir.y * a.b.y + dir.z * a.b.z;
+  const fa = dir.x * a2.x + dir.y * a2.y + dir.z * a2.z;
+  const fb = dir.x * b2.x + dir.y * b2.y + dir.z * b2.z;
+  const sep = Math.min(fa, fb) - Math.max(ea, eb);
+  if (first === 1 || sep > pick[1] + pick[2]) {
+    pick[1] = sep;
+    pick[0] = first === 1 ? len : sep;
+    vec3.copy(m, dir);
+  }
+}
+
+/**
+ * Fills `out` from A's core point `c1`, the core normal `m` (unit), the core distance pick[0]
+ * and the radii in `coreRadii`: distance d − (rA + rB), pointA c1 + rA·n, pointB
+ * c1 + (d − rB)·n. False when the distance exceeds `prediction`; the distance is decided as
+ * returned (d − r ≤ prediction), as in `contactFromCoreRadii`.
+ */
+function fillFromOffset(out: Contact, c1: Vec3, prediction: number): boolean {
+  const rA = coreRadii[0];
+  const rB = coreRadii[1];
+  const d = pick[0];
+  if (!(d - (rA + rB) <= prediction)) return false;
+  const n = out.normal;
+  vec3.copy(n, m);
+  out.distance = d - (rA + rB);
+  out.pointA.x = c1.x + n.x * rA;
+  out.pointA.y = c1.y + n.y * rA;
+  out.pointA.z = c1.z + n.z * rA;
+  const k = d - rB;
+  out.pointB.x = c1.x + n.x * k;
+  out.pointB.y = c1.y + n.y * k;
+  out.pointB.z = c1.z + n.z * k;
+  return true;
 }
 
 /**

@@ -179,8 +179,126 @@ export function contactCapsuleRevolution(
     }
     if (contactConvexConvex(out, a, b, bInA, prediction) && out.distance <= 0) return true;
   }
+  if (!point) flatAlongSegment(seg.projection.normal, seg.t, kind, b.halfHeight, b.radius, size);
   return fill(out, bInA, seg.segmentPoint, seg.projection, a.radius, prediction, size);
 }
+
+/**
+ * Violation, as a cosine, at or below which a segment's end counts as leaving the solid along
+ * the normal (see {@link flatAlongSegment}): the normal and the segment's direction are known to
+ * a few ε. Unitless.
+ */
+const END_CONE_TOLERANCE = 16 * Number.EPSILON;
+
+/**
+ * Rounding units of the pair's magnitude by which the separation along the segment-flattened
+ * normal must beat the projection's (see {@link flatAlongSegment}); the separations are
+ * computed to a few ε of the coordinates. Unitless.
+ */
+const FLAT_MARGIN = 16 * Number.EPSILON;
+
+const flat = vec3.create();
+
+/**
+ * The normal of a capsule's segment against the solid: the solid's outward normal `m` at the
+ * boundary point nearest the segment (segA–segB, B's frame, parameter `t` of the segment's
+ * nearest point), or that normal taken into the segment's normal cone there — perpendicular to
+ * the segment when the point is inside it, with the segment leaving the end along +m when it is
+ * an end — whichever separates the segment from the solid by more (their supports, in closed
+ * form); `m` is overwritten with it. The exact normal is in both cones; the computed one is the
+ * direction between two points a small gap apart, tilted by their coordinates' rounding over
+ * the gap, and a flat feature pays for a tilt at first order: the segment its length times the
+ * tilt off its own cone (a capsule of 2e-8 over a cylinder's rim of 3e-3, the segment 1.6e-8
+ * from it: 3.5e-14 over a depth of 5e-9, issue 16), a cap its radius times the tilt off its
+ * normal (a segment level under a cap, whose direction is itself known only to the rounding
+ * of its ends over its length, 1e-11 for a segment of 2.5e-5). The curved rim pays only the
+ * square of a tilt. `size` is B's bounding radius.
+ */
+function flatAlongSegment(
+  m: typeof normalB,
+  t: number,
+  kind: RevolutionKind,
+  h: number,
+  r: number,
+  size: number,
+): void {
+  const ex = segB.x - segA.x;
+  const ey = segB.y - segA.y;
+  const ez = segB.z - segA.z;
+  const l2 = ex * ex + ey * ey + ez * ez;
+  if (!(l2 > 0)) return;
+  let k = (m.x * ex + m.y * ey + m.z * ez) / l2;
+  if (t === 0 || t === 1) {
+    // The direction into the segment from its end: +e at a, −e at b; m·w ≥ 0 holds exactly.
+    const w = (t === 0 ? k : -k) * Math.sqrt(l2);
+    if (w >= -END_CONE_TOLERANCE) return;
+  }
+  const margin = FLAT_MARGIN * segmentScale(size);
+  separation(m, kind, h, r);
+  let best = sepIo[0] + margin;
+  vec3.copy(keep, m);
+  // In 3D: m less its part along the segment.
+  flat.x = m.x - k * ex;
+  flat.y = m.y - k * ey;
+  flat.z = m.z - k * ez;
+  k = mathHypot3(flat.x, flat.y, flat.z);
+  if (k > 0) {
+    vec3.scale(flat, flat, 1 / k);
+    separation(flat, kind, h, r);
+    const f = sepIo[0];
+    if (f > best) {
+      best = f;
+      vec3.copy(keep, flat);
+    }
+  }
+  // In m's meridian plane (the rim's normals, a wedge of it): the direction of that plane
+  // perpendicular to the segment, on m's side — no part along the rim's tangent.
+  const rho = mathHypot2(m.x, m.z);
+  if (rho > 0) {
+    const ux = m.x / rho;
+    const uz = m.z / rho;
+    const eu = ex * ux + ez * uz;
+    // (ey, −eu) in (û, ŷ) is perpendicular to (eu, ey); oriented along m.
+    let fu = ey;
+    let fy = -eu;
+    if (fu * rho + fy * m.y < 0) {
+      fu = -fu;
+      fy = -fy;
+    }
+    k = mathHypot2(fu, fy);
+    if (k > 0) {
+      flat.x = (fu / k) * ux;
+      flat.y = fy / k;
+      flat.z = (fu / k) * uz;
+      separation(flat, kind, h, r);
+      if (sepIo[0] > best) vec3.copy(keep, flat);
+    }
+  }
+  vec3.copy(m, keep);
+}
+
+const keep = vec3.create();
+
+/**
+ * The separation of the segment segA–segB from the solid (`kind`, h, r; B's frame) along unit
+ * `n` pointing from the solid toward the segment: the segment's least n·x less the solid's
+ * support h_B(n) (cylinder h|n_y| + r·√(n_x² + n_z²); cone the larger of its apex's h·n_y and
+ * its rim's −h·n_y + r·√(n_x² + n_z²)), written to sepIo[0] (a returned double is boxed where
+ * not inlined).
+ */
+function separation(n: typeof normalB, kind: RevolutionKind, h: number, r: number): void {
+  const lo = Math.min(
+    n.x * segA.x + n.y * segA.y + n.z * segA.z,
+    n.x * segB.x + n.y * segB.y + n.z * segB.z,
+  );
+  const side = r * mathHypot2(n.x, n.z);
+  const support =
+    kind === RevolutionKind.Cylinder ? h * Math.abs(n.y) + side : Math.max(h * n.y, side - h * n.y);
+  sepIo[0] = lo - support;
+}
+
+/** [0] the last {@link separation}. */
+const sepIo = new Float64Array(1);
 
 /**
  * Core distance, relative to the pair's magnitude ({@link segmentScale}), at or below which a
@@ -191,9 +309,13 @@ export function contactCapsuleRevolution(
  * coordinates, so it can be any direction of the rim's normal cone while the least overlap is
  * along the one perpendicular to the segment: a segment 1e-8 of the size outside a rim had its
  * overlap along the normal 1e-7 of the size over the depth, against a bar of 1e-6 of the depth.
- * Unitless: 2⁻²⁰, as the general narrow phase's near-touching band.
+ * Outside it, {@link flatAlongSegment} takes the normal perpendicular to the segment in the
+ * rim's normal cone where that separates more, so the band is only the rounding of the gap
+ * itself (it was 2⁻²⁰, and the general solve's normal inside it missed the depth of a capsule
+ * of 3e-6 near a cap's rim by 7.9e-12, the bar 2.7e-12). Unitless: 2⁻⁴⁴ (16 ulps of the
+ * pair's magnitude times 2⁸).
  */
-const CORE_TOUCH_BAND = 2 ** -20;
+const CORE_TOUCH_BAND = 2 ** -44;
 
 /**
  * The magnitude of a capsule–solid pair in B's frame (after {@link segmentAgainst}): the largest
