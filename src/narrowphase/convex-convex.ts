@@ -417,6 +417,8 @@ const faceY = vec3.create();
 const faceQ = vec3.create();
 const faceY1 = vec3.create();
 const faceY2 = vec3.create();
+const faceX1 = vec3.create();
+const faceX2 = vec3.create();
 
 // The face routines' own out = a, a − b, −a, a + b on their module vectors: inlined from the
 // shared vec3 helpers, a store took those helpers' property feedback, megamorphic (every vector
@@ -522,20 +524,20 @@ const FACE_WITNESS_SLACK = 2 ** -48;
 const FACE_ON_SLACK = 2 ** -50;
 const FACE_DEPTH_SLACK = 2 ** -40;
 
-/** {@link faceWitnesses}' last pair, unconverged, kept within this many times its slack of the shapes. */
+/** {@link faceFallback}'s move allowed, in faceWitnesses' slacks, besides its share of the depth (the touching contacts'). */
 const FACE_NEAR_SLACK = 8;
 
 /** Alternating projections of {@link faceWitnesses}, at most. */
 const FACE_ITERATIONS = 48;
 
 /**
- * Sideways move, relative to the depth, within which {@link faceWitnesses} takes a flat shape's
- * nearest point opposite the other's witness when its projections found no facing pair (2^-21,
- * half the depth bar's 1e-6 of docs/FORMATS.md: the pair then faces to within it).
+ * Move off facing, relative to the depth, within which {@link faceFallback} takes a pair on both
+ * shapes when the projections of {@link faceWitnesses} found no facing pair (2^-21, half the
+ * depth bar's 1e-6 of docs/FORMATS.md: the pair then faces to within it).
  */
 const FACE_FALLBACK = 2 ** -21;
 
-/** [0] the cores' gap along the normal, [1] the move allowed, for {@link faceFallback}. */
+/** [0] the cores' gap along the normal (on return the least move), [1] the move allowed, for {@link faceFallback}. */
 const faceFallbackIo = new Float64Array(2);
 
 /** {@link faceWitnesses}' starting pair on the cores (solver frame). */
@@ -646,8 +648,6 @@ function faceWitnesses(k: number): void {
   faceIo[7] = FACE_ITERATIONS;
   faceAlternate();
   let found = faceIo[6] !== 0;
-  const offA = faceIo[4];
-  const offB = faceIo[5];
   if (!found) {
     // The features' footprints apart: the normal short of the optimum (the overlap's tangential
     // gradient is their offset), refined by secant steps on that offset (the generator, a line
@@ -663,29 +663,18 @@ function faceWitnesses(k: number): void {
       faceCopy(faceY, facingY);
     }
   }
-  // Not converged: the last pair kept where both are within the touching tolerance of their
-  // shapes (a cone's rim just touching a box's edge, the pair of 1e-6 at 30), or within
-  // FACE_DEEP_SLACK of a depth (the normal's error at the depth's own rounding, far below the
-  // witnesses' offset sideways it mends: 2.6e-9 off a cylinder 6.5e3 deep, they were 1e-2
-  // apart); else, against a flat shape (a large triangle's corner or edge, the other's deepest
-  // feature a sliver beyond it seen along the normal, which is right only to its own error) the
-  // other's starting witness kept and the flat one's the nearest point of the flat shape
-  // opposite it, when that moves it sideways by no more than FACE_FALLBACK of the depth.
-  // The depth's share bounded by each shape's width along the normal (cores and margins): a
-  // compound's child of 1e-4 deep in a capsule of 3e3 kept a pair 7e-7 off the child, whose own
-  // bar is 2e-10 (seed 16 after the session-25 merges).
-  let deep = 0;
-  if (!found) {
-    faceNegate(negN, n);
-    coreA.support(faceQ, negN);
-    const wA = hA - (faceQ.x * n.x + faceQ.y * n.y + faceQ.z * n.z) + 2 * mA;
-    coreBInA.support(faceQ, n);
-    const wB = faceQ.x * n.x + faceQ.y * n.y + faceQ.z * n.z - hB + 2 * mB;
-    deep = FACE_DEEP_SLACK * Math.min(Math.abs(dk), wA, wB);
-  }
+  // Not converged: of the pairs on both shapes made from the last pair and the starting
+  // witnesses ({@link faceFallback}), the one facing best, when within the touching tolerance's
+  // share FACE_NEAR_SLACK·on (a cone's rim just touching a box's edge, the pair of 1e-6 at 30)
+  // plus FACE_FALLBACK of the depth (a large triangle's corner or edge, the other's deepest
+  // feature a sliver beyond it seen along the normal, right only to its own error; two lines
+  // crossing seen along the normal, a capsule's segment across a cone's generator 3.8e3 deep,
+  // whose projections crawl at the rounding of the supports). Both points lie on their shapes,
+  // so a compound's child 1e-4 deep in a capsule of 3e3, whose own bar is 2e-10, keeps its
+  // witness on it (a pair kept off the shapes by a share of the depth was 7e-7 off it, seed 16).
   faceFallbackIo[0] = gk;
-  faceFallbackIo[1] = tolF;
-  const kept = found || Math.max(offA, offB) <= FACE_NEAR_SLACK * on + deep || faceFallback();
+  faceFallbackIo[1] = FACE_NEAR_SLACK * on + FACE_FALLBACK * Math.abs(dk);
+  const kept = found || faceFallback();
   generatorIo[0] = 0;
   generatorIo[1] = 0;
   coreA.margin = mA;
@@ -1129,66 +1118,74 @@ const FACE_NORMAL_PROJECTIONS = 12;
 const FACE_PLANE_SLACK = 16;
 
 /**
- * An unconverged pair's distance off its shapes, relative to the depth, that {@link faceWitnesses}
- * keeps: the normal's error at the refinement's resolution (the depth is refined to about 1e-9
- * of itself, docs/FORMATS.md), far below the witnesses' offset sideways that it mends.
- */
-const FACE_DEEP_SLACK = 2 ** -30;
-
-/**
- * {@link faceWitnesses}' pair when its projections found none facing, against a flat shape
- * ({@link flatCore}: a large triangle's corner or edge, where the other's deepest feature lies a
- * sliver beyond it seen along the normal, which is right only to its error): of three pairs each
- * on both shapes — the last one's B point taken onto B and the point of A nearest opposite it; B's
- * starting witness and A's nearest opposite it; A's starting witness and B's nearest opposite it —
- * the one whose second point is moved least off the point opposite the first, when that move is
- * within faceFallbackIo[1] (FACE_FALLBACK·|dk| + the on-shape slack; true, written to faceX,
- * faceY). faceFallbackIo[0] the cores' gap along the normal, solver units (read from there, not
+ * {@link faceWitnesses}' pair when its projections found none facing: of four pairs each on both
+ * shapes — the last pair's B point taken onto B and the point of A nearest opposite it, and its A
+ * point onto A and B's nearest opposite it; B's starting witness and A's nearest opposite it; A's starting witness and B's nearest opposite it
+ * (a flat shape's starting witness, against a curved one, left out: its plane was not checked,
+ * it may be a far corner lifted off the plane by the normal's tilt) — the one whose points move
+ * least (the larger of their distances from the points they were taken from; the second's is
+ * how far the pair is off facing) when that move is within faceFallbackIo[1] (true, the pair in faceX, faceY; the move into faceFallbackIo[0]).
+ * faceFallbackIo[0] the cores' gap along the normal on entry, solver units (read from there, not
  * passed: a double passed to a call V8 keeps out of line is boxed); margins 0 (the cores).
  */
 function faceFallback(): boolean {
-  if (flatCore(0) === flatCore(1)) return false;
   const gk = faceFallbackIo[0];
   const n = solvedNormal;
-  let bestMove = Number.POSITIVE_INFINITY;
-  let which = -1;
+  const flatA = flatCore(0);
+  const flatB = flatCore(1);
   // The last pair: B's point onto B, A's opposite it.
-  faceProject(faceQ, 1, faceY);
-  faceCopy(faceY1, faceQ);
+  faceProject(faceY1, 1, faceY);
+  let bestMove = projectIo[0];
   faceP.x = faceY1.x - gk * n.x;
   faceP.y = faceY1.y - gk * n.y;
   faceP.z = faceY1.z - gk * n.z;
   faceProject(faceY2, 0, faceP);
-  if (projectIo[0] < bestMove) {
-    bestMove = projectIo[0];
-    which = 0;
+  if (!(projectIo[0] <= bestMove)) bestMove = projectIo[0];
+  let which = 0;
+  // Its A point onto A, B's opposite it.
+  faceProject(faceX1, 0, faceX);
+  let move = projectIo[0];
+  faceP.x = faceX1.x + gk * n.x;
+  faceP.y = faceX1.y + gk * n.y;
+  faceP.z = faceX1.z + gk * n.z;
+  faceProject(faceX2, 1, faceP);
+  if (!(projectIo[0] <= move)) move = projectIo[0];
+  if (move < bestMove) {
+    bestMove = move;
+    which = 3;
   }
-  const flatA = flatCore(0);
-  const flatB = flatCore(1);
-  faceP.x = faceY0.x - gk * n.x;
-  faceP.y = faceY0.y - gk * n.y;
-  faceP.z = faceY0.z - gk * n.z;
-  if (!flatB) faceProject(faceQ, 0, faceP);
-  if (!flatB && projectIo[0] < bestMove) {
-    bestMove = projectIo[0];
-    which = 1;
-    faceCopy(faceX, faceQ);
-    faceCopy(faceY, faceY0);
+  if (!flatB || flatA) {
+    faceP.x = faceY0.x - gk * n.x;
+    faceP.y = faceY0.y - gk * n.y;
+    faceP.z = faceY0.z - gk * n.z;
+    faceProject(faceQ, 0, faceP);
+    if (projectIo[0] < bestMove) {
+      bestMove = projectIo[0];
+      which = 1;
+      faceCopy(faceX, faceQ);
+      faceCopy(faceY, faceY0);
+    }
   }
-  faceP.x = faceX0.x + gk * n.x;
-  faceP.y = faceX0.y + gk * n.y;
-  faceP.z = faceX0.z + gk * n.z;
-  if (!flatA) faceProject(faceQ, 1, faceP);
-  if (!flatA && projectIo[0] < bestMove) {
-    bestMove = projectIo[0];
-    which = 2;
-    faceCopy(faceX, faceX0);
-    faceCopy(faceY, faceQ);
+  if (!flatA || flatB) {
+    faceP.x = faceX0.x + gk * n.x;
+    faceP.y = faceX0.y + gk * n.y;
+    faceP.z = faceX0.z + gk * n.z;
+    faceProject(faceQ, 1, faceP);
+    if (projectIo[0] < bestMove) {
+      bestMove = projectIo[0];
+      which = 2;
+      faceCopy(faceX, faceX0);
+      faceCopy(faceY, faceQ);
+    }
   }
+  faceFallbackIo[0] = bestMove;
   if (!(bestMove <= faceFallbackIo[1])) return false;
   if (which === 0) {
     faceCopy(faceX, faceY2);
     faceCopy(faceY, faceY1);
+  } else if (which === 3) {
+    faceCopy(faceX, faceX1);
+    faceCopy(faceY, faceX2);
   }
   return true;
 }
