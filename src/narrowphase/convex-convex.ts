@@ -418,6 +418,100 @@ const faceY = vec3.create();
 const faceQ = vec3.create();
 const faceY1 = vec3.create();
 const faceY2 = vec3.create();
+const faceX1 = vec3.create();
+const faceX2 = vec3.create();
+
+// The face routines' own out = a, a − b, −a, a + b on their module vectors: inlined from the
+// shared vec3 helpers, a store took those helpers' property feedback, megamorphic (every vector
+// shape of the library meets them), and V8 stored each double through a generic store, boxed
+// (16 KB per step in faceAlternate alone, the six curved kinds' probe; issue 15).
+function faceCopy(out: Vec3, a: Vec3): void {
+  out.x = a.x;
+  out.y = a.y;
+  out.z = a.z;
+}
+
+function faceSub(out: Vec3, a: Vec3, b: Vec3): void {
+  out.x = a.x - b.x;
+  out.y = a.y - b.y;
+  out.z = a.z - b.z;
+}
+
+function faceNegate(out: Vec3, a: Vec3): void {
+  out.x = -a.x;
+  out.y = -a.y;
+  out.z = -a.z;
+}
+
+function faceAdd(out: Vec3, a: Vec3, b: Vec3): void {
+  out.x = a.x + b.x;
+  out.y = a.y + b.y;
+  out.z = a.z + b.z;
+}
+
+/**
+ * out = B's local point p in the solver's frame (pairBInA applied: iso.transformPoint's
+ * arithmetic, written out for the reason above; out may be p).
+ */
+function faceFromB(out: Vec3, p: Vec3): void {
+  const q = pairBInA.rotation;
+  const tr = pairBInA.translation;
+  const tx = 2 * (q.y * p.z - q.z * p.y);
+  const ty = 2 * (q.z * p.x - q.x * p.z);
+  const tz = 2 * (q.x * p.y - q.y * p.x);
+  const x = p.x + q.w * tx + (q.y * tz - q.z * ty);
+  const y = p.y + q.w * ty + (q.z * tx - q.x * tz);
+  const z = p.z + q.w * tz + (q.x * ty - q.y * tx);
+  out.x = x + tr.x;
+  out.y = y + tr.y;
+  out.z = z + tr.z;
+}
+
+/**
+ * out = the solver frame's p (a point, or with `point` false a direction) in B's local frame
+ * (iso.inverseTransformPoint's, inverseTransformVector's arithmetic written out; out may be p).
+ */
+function faceToB(out: Vec3, p: Vec3, point: boolean): void {
+  const q = pairBInA.rotation;
+  const tr = pairBInA.translation;
+  const vx = point ? p.x - tr.x : p.x;
+  const vy = point ? p.y - tr.y : p.y;
+  const vz = point ? p.z - tr.z : p.z;
+  const tx = 2 * (-q.y * vz + q.z * vy);
+  const ty = 2 * (-q.z * vx + q.x * vz);
+  const tz = 2 * (-q.x * vy + q.y * vx);
+  out.x = vx + q.w * tx + (-q.y * tz + q.z * ty);
+  out.y = vy + q.w * ty + (-q.z * tx + q.x * tz);
+  out.z = vz + q.w * tz + (-q.x * ty + q.y * tx);
+}
+
+/** out = A's local p in the solver's frame, or with `toLocal` the reverse ({@link fromLocalA}, {@link toLocalA}, written out). */
+function faceShiftA(out: Vec3, p: Vec3, toLocal: boolean): void {
+  if (shiftIo[0] === 0) faceCopy(out, p);
+  else if (toLocal) faceAdd(out, p, shiftA);
+  else faceSub(out, p, shiftA);
+}
+
+/** [0] the tilt t of {@link faceTilt} (read from here, not passed: a double passed to a call V8 keeps out of line is boxed). */
+const faceTiltIo = new Float64Array(1);
+
+/**
+ * out = from + dir·t, t = faceTiltIo[0], then normalised when `unit`: a normal tilted along a
+ * direction of its tangent plane ({@link faceNewton}, {@link faceSecant}, {@link faceJumps},
+ * {@link faceResidual}). `out` may be `from`.
+ */
+function faceTilt(out: Vec3, from: Vec3, dir: Vec3, unit: boolean): void {
+  const t = faceTiltIo[0];
+  out.x = from.x + dir.x * t;
+  out.y = from.y + dir.y * t;
+  out.z = from.z + dir.z * t;
+  if (!unit) return;
+  lengthInto(out, 1);
+  const l = sizeIo[1];
+  out.x /= l;
+  out.y /= l;
+  out.z /= l;
+}
 
 /** Sideways offset of the witnesses, relative to their magnitude, that {@link faceWitnesses} mends. */
 const FACE_WITNESS_SLACK = 2 ** -48;
@@ -431,20 +525,20 @@ const FACE_WITNESS_SLACK = 2 ** -48;
 const FACE_ON_SLACK = 2 ** -50;
 const FACE_DEPTH_SLACK = 2 ** -40;
 
-/** {@link faceWitnesses}' last pair, unconverged, kept within this many times its slack of the shapes. */
+/** {@link faceFallback}'s move allowed, in faceWitnesses' slacks, besides its share of the depth (the touching contacts'). */
 const FACE_NEAR_SLACK = 8;
 
 /** Alternating projections of {@link faceWitnesses}, at most. */
 const FACE_ITERATIONS = 48;
 
 /**
- * Sideways move, relative to the depth, within which {@link faceWitnesses} takes a flat shape's
- * nearest point opposite the other's witness when its projections found no facing pair (2^-21,
- * half the depth bar's 1e-6 of docs/FORMATS.md: the pair then faces to within it).
+ * Move off facing, relative to the depth, within which {@link faceFallback} takes a pair on both
+ * shapes when the projections of {@link faceWitnesses} found no facing pair (2^-21, half the
+ * depth bar's 1e-6 of docs/FORMATS.md: the pair then faces to within it).
  */
 const FACE_FALLBACK = 2 ** -21;
 
-/** [0] the cores' gap along the normal, [1] the move allowed, for {@link faceFallback}. */
+/** [0] the cores' gap along the normal (on return the least move), [1] the move allowed, for {@link faceFallback}. */
 const faceFallbackIo = new Float64Array(2);
 
 /** {@link faceWitnesses}' starting pair on the cores (solver frame). */
@@ -483,11 +577,15 @@ function faceWitnesses(k: number): void {
   if (!(lateral > FACE_WITNESS_SLACK * Math.max(sizeIo[1], sizeIo[2], Math.abs(d)))) return;
   // Into the solver's frame (p·k − shift), where the cores are.
   const shifted = shiftIo[0] !== 0;
-  vec3.scale(faceX, solvedA, k);
-  vec3.scale(faceY, solvedB, k);
+  faceX.x = solvedA.x * k;
+  faceX.y = solvedA.y * k;
+  faceX.z = solvedA.z * k;
+  faceY.x = solvedB.x * k;
+  faceY.y = solvedB.y * k;
+  faceY.z = solvedB.z * k;
   if (shifted) {
-    vec3.sub(faceX, faceX, shiftA);
-    vec3.sub(faceY, faceY, shiftA);
+    faceSub(faceX, faceX, shiftA);
+    faceSub(faceY, faceY, shiftA);
   }
   lengthInto(faceX, 1);
   lengthInto(faceY, 2);
@@ -505,7 +603,7 @@ function faceWitnesses(k: number): void {
   // normal or the distance is at fault, not the witnesses' place on their features: left).
   coreA.support(faceQ, n);
   const hA = faceQ.x * n.x + faceQ.y * n.y + faceQ.z * n.z;
-  vec3.negate(negN, n);
+  faceNegate(negN, n);
   coreBInA.support(faceQ, negN);
   const hB = faceQ.x * n.x + faceQ.y * n.y + faceQ.z * n.z;
   const gk = hB - hA;
@@ -535,15 +633,15 @@ function faceWitnesses(k: number): void {
   faceY.z += mB * n.z;
   coreA.margin = 0;
   coreB.margin = 0;
-  vec3.copy(faceX0, faceX);
-  vec3.copy(faceY0, faceY);
+  faceCopy(faceX0, faceX);
+  faceCopy(faceY0, faceY);
   generatorIo[0] = 0;
   generatorIo[1] = 0;
   if (flatA !== flatB) {
     generatorTol[0] = tolF;
     loadGenerator(flatA ? 1 : 0);
   }
-  vec3.copy(facingN, n);
+  faceCopy(facingN, n);
   faceIo[0] = gk;
   faceIo[1] = hA;
   faceIo[2] = hB;
@@ -551,53 +649,40 @@ function faceWitnesses(k: number): void {
   faceIo[7] = FACE_ITERATIONS;
   faceAlternate();
   let found = faceIo[6] !== 0;
-  const offA = faceIo[4];
-  const offB = faceIo[5];
   if (!found) {
     // The features' footprints apart: the normal short of the optimum (the overlap's tangential
     // gradient is their offset), refined by secant steps on that offset (the generator, a line
     // of the support at the first normal only, no longer projected onto).
     generatorIo[0] = 0;
     generatorIo[1] = 0;
-    vec3.copy(facingX, faceX);
-    vec3.copy(facingY, faceY);
+    faceCopy(facingX, faceX);
+    faceCopy(facingY, faceY);
     faceNormal();
     if (faceIo[6] !== 0) found = true;
     else {
-      vec3.copy(faceX, facingX);
-      vec3.copy(faceY, facingY);
+      faceCopy(faceX, facingX);
+      faceCopy(faceY, facingY);
     }
   }
-  // Not converged: the last pair kept where both are within the touching tolerance of their
-  // shapes (a cone's rim just touching a box's edge, the pair of 1e-6 at 30), or within
-  // FACE_DEEP_SLACK of a depth (the normal's error at the depth's own rounding, far below the
-  // witnesses' offset sideways it mends: 2.6e-9 off a cylinder 6.5e3 deep, they were 1e-2
-  // apart); else, against a flat shape (a large triangle's corner or edge, the other's deepest
-  // feature a sliver beyond it seen along the normal, which is right only to its own error) the
-  // other's starting witness kept and the flat one's the nearest point of the flat shape
-  // opposite it, when that moves it sideways by no more than FACE_FALLBACK of the depth.
-  // The depth's share bounded by each shape's width along the normal (cores and margins): a
-  // compound's child of 1e-4 deep in a capsule of 3e3 kept a pair 7e-7 off the child, whose own
-  // bar is 2e-10 (seed 16 after the session-25 merges).
-  let deep = 0;
-  if (!found) {
-    vec3.negate(negN, n);
-    coreA.support(faceQ, negN);
-    const wA = hA - (faceQ.x * n.x + faceQ.y * n.y + faceQ.z * n.z) + 2 * mA;
-    coreBInA.support(faceQ, n);
-    const wB = faceQ.x * n.x + faceQ.y * n.y + faceQ.z * n.z - hB + 2 * mB;
-    deep = FACE_DEEP_SLACK * Math.min(Math.abs(dk), wA, wB);
-  }
+  // Not converged: of the pairs on both shapes made from the last pair and the starting
+  // witnesses ({@link faceFallback}), the one facing best, when within the touching tolerance's
+  // share FACE_NEAR_SLACK·on (a cone's rim just touching a box's edge, the pair of 1e-6 at 30)
+  // plus FACE_FALLBACK of the depth (a large triangle's corner or edge, the other's deepest
+  // feature a sliver beyond it seen along the normal, right only to its own error; two lines
+  // crossing seen along the normal, a capsule's segment across a cone's generator 3.8e3 deep,
+  // whose projections crawl at the rounding of the supports). Both points lie on their shapes,
+  // so a compound's child 1e-4 deep in a capsule of 3e3, whose own bar is 2e-10, keeps its
+  // witness on it (a pair kept off the shapes by a share of the depth was 7e-7 off it, seed 16).
   faceFallbackIo[0] = gk;
-  faceFallbackIo[1] = tolF;
-  const kept = found || Math.max(offA, offB) <= FACE_NEAR_SLACK * on + deep || faceFallback();
+  faceFallbackIo[1] = FACE_NEAR_SLACK * on + FACE_FALLBACK * Math.abs(dk);
+  const kept = found || faceFallback();
   generatorIo[0] = 0;
   generatorIo[1] = 0;
   coreA.margin = mA;
   coreB.margin = mB;
   if (!kept) return;
   if (found) {
-    vec3.copy(solvedNormal, facingN);
+    faceCopy(solvedNormal, facingN);
     solvedIo[0] = (faceIo[0] - mA - mB) / k;
   }
   const m = solvedNormal;
@@ -609,8 +694,8 @@ function faceWitnesses(k: number): void {
   faceY.y += m.y * -mB;
   faceY.z += m.z * -mB;
   if (shifted) {
-    vec3.add(faceX, faceX, shiftA);
-    vec3.add(faceY, faceY, shiftA);
+    faceAdd(faceX, faceX, shiftA);
+    faceAdd(faceY, faceY, shiftA);
   }
   const inv = 1 / k;
   solvedA.x = faceX.x * inv;
@@ -663,7 +748,7 @@ function faceAlternate(): void {
   faceP.z = faceX.z + gk * n.z;
   faceProject(faceQ, 1, faceP);
   if (projectIo[0] <= on) {
-    vec3.copy(faceY, faceP);
+    faceCopy(faceY, faceP);
     // Written out: a double passed to a call V8 keeps out of line is boxed.
     faceX.x = faceP.x - gk * n.x;
     faceX.y = faceP.y - gk * n.y;
@@ -676,10 +761,10 @@ function faceAlternate(): void {
       // Two features crossing at a small angle (two lines seen along the normal) make the
       // projections converge geometrically: the limit extrapolated from the last three points
       // on B's plane (Aitken's step along their common direction).
-      vec3.sub(faceP, faceY, faceY1);
+      faceSub(faceP, faceY, faceY1);
       lengthInto(faceP, 1);
       const s1 = sizeIo[1];
-      vec3.sub(faceQ, faceY1, faceY2);
+      faceSub(faceQ, faceY1, faceY2);
       lengthInto(faceQ, 2);
       const r = s1 / sizeIo[2];
       if (r > 0 && r < 1) {
@@ -689,8 +774,8 @@ function faceAlternate(): void {
         faceY.z += faceP.z * s;
       }
     }
-    vec3.copy(faceY2, faceY1);
-    vec3.copy(faceY1, faceY);
+    faceCopy(faceY2, faceY1);
+    faceCopy(faceY1, faceY);
     // faceY on B's plane (on B at the start): the point opposite on A's plane, onto A.
     faceX.x = faceY.x - gk * n.x;
     faceX.y = faceY.y - gk * n.y;
@@ -746,7 +831,7 @@ function faceNormal(): void {
   lengthInto(faceX, 2);
   const size = Math.max(sizeIo[1], sizeIo[2], on / FACE_ON_SLACK);
   faceIo[6] = 0;
-  vec3.copy(faceStart, facingN);
+  faceCopy(faceStart, facingN);
   faceIo[10] = f0;
   faceIo[11] = size;
   faceJumps();
@@ -757,7 +842,7 @@ function faceNormal(): void {
     if (faceIo[6] !== 0) return;
     // An edge seen where the optimum is beside its ridge (a cone's rim point near the generator
     // where the apex ties): the support points' offset, as where both slide.
-    vec3.copy(facingN, faceStart);
+    faceCopy(facingN, faceStart);
     faceIo[8] = 0;
     faceIo[9] = 0;
   }
@@ -777,7 +862,7 @@ function faceNewton(): void {
   const on = faceIo[3];
   for (let it = 0; it < FACE_NEWTON_STEPS; it++) {
     vec3.orthonormalBasis(faceT1, faceT2, facingN);
-    vec3.copy(facingN0, facingN);
+    faceCopy(facingN0, facingN);
     faceResidual();
     faceIo[7] = FACE_NORMAL_PROJECTIONS;
     faceIo[3] = FACE_NORMAL_SLACK * on;
@@ -798,15 +883,8 @@ function faceNewton(): void {
     let j12 = 0;
     let j22 = 0;
     for (let c = 0; c < 2; c++) {
-      const t = c === 0 ? faceT1 : faceT2;
-      facingN.x = facingN0.x + t.x * h;
-      facingN.y = facingN0.y + t.y * h;
-      facingN.z = facingN0.z + t.z * h;
-      lengthInto(facingN, 1);
-      const l = sizeIo[1];
-      facingN.x /= l;
-      facingN.y /= l;
-      facingN.z /= l;
+      faceTiltIo[0] = h;
+      faceTilt(facingN, facingN0, c === 0 ? faceT1 : faceT2, true);
       faceResidual();
       const a1 = (faceR.x * faceT1.x + faceR.y * faceT1.y + faceR.z * faceT1.z - r1) / h;
       const a2 = (faceR.x * faceT2.x + faceR.y * faceT2.y + faceR.z * faceT2.z - r2) / h;
@@ -823,14 +901,10 @@ function faceNewton(): void {
     const d1 = -(j22 * r1 - j12 * r2) / det;
     const d2 = -(-j21 * r1 + j11 * r2) / det;
     if (!(Math.abs(d1) + Math.abs(d2) < FACE_NORMAL_MAX_TILT)) return;
-    facingN.x = facingN0.x + faceT1.x * d1 + faceT2.x * d2;
-    facingN.y = facingN0.y + faceT1.y * d1 + faceT2.y * d2;
-    facingN.z = facingN0.z + faceT1.z * d1 + faceT2.z * d2;
-    lengthInto(facingN, 1);
-    const l = sizeIo[1];
-    facingN.x /= l;
-    facingN.y /= l;
-    facingN.z /= l;
+    faceTiltIo[0] = d1;
+    faceTilt(facingN, facingN0, faceT1, false);
+    faceTiltIo[0] = d2;
+    faceTilt(facingN, facingN, faceT2, true);
   }
 }
 
@@ -855,21 +929,15 @@ function faceSecant(): void {
     faceU.x = faceR.x * inv0;
     faceU.y = faceR.y * inv0;
     faceU.z = faceR.z * inv0;
-    vec3.copy(facingN0, facingN);
+    faceCopy(facingN0, facingN);
     let tPrev = 0;
     let phiPrev = r0;
     // The first tilt as for a curvature radius of the pair's size.
     let t = r0 / size;
     for (let it = 0; it < FACE_NORMAL_STEPS; it++) {
       if (!(Math.abs(t) < FACE_NORMAL_MAX_TILT)) return;
-      facingN.x = facingN0.x + faceU.x * t;
-      facingN.y = facingN0.y + faceU.y * t;
-      facingN.z = facingN0.z + faceU.z * t;
-      lengthInto(facingN, 1);
-      const l = sizeIo[1];
-      facingN.x /= l;
-      facingN.y /= l;
-      facingN.z /= l;
+      faceTiltIo[0] = t;
+      faceTilt(facingN, facingN0, faceU, true);
       faceResidual();
       // The support points' pair projected as in faceWitnesses: converged, the normal is kept.
       faceIo[7] = FACE_NORMAL_PROJECTIONS;
@@ -916,25 +984,22 @@ function faceJumps(): void {
   const size = faceIo[11];
   vec3.orthonormalBasis(faceT1, faceT2, facingN);
   coreA.support(faceX, facingN);
-  vec3.negate(negN, facingN);
+  faceNegate(negN, facingN);
   coreBInA.support(faceY, negN);
   faceIo[8] = 0;
   faceIo[9] = 0;
   const tilt = FACE_JUMP_TILT;
   const far = FACE_JUMP_MOVE * tilt * size;
   for (let k = 0; k < 4; k++) {
-    const c = k === 0 ? tilt : k === 1 ? -tilt : 0;
-    const e = k === 2 ? tilt : k === 3 ? -tilt : 0;
-    faceP.x = facingN.x + faceT1.x * c + faceT2.x * e;
-    faceP.y = facingN.y + faceT1.y * c + faceT2.y * e;
-    faceP.z = facingN.z + faceT1.z * c + faceT2.z * e;
+    faceTiltIo[0] = k % 2 === 0 ? tilt : -tilt;
+    faceTilt(faceP, facingN, k < 2 ? faceT1 : faceT2, false);
     for (let side = 0; side < 2; side++) {
       if (side === 0) coreA.support(faceQ, faceP);
       else {
-        vec3.negate(negN, faceP);
+        faceNegate(negN, faceP);
         coreBInA.support(faceQ, negN);
       }
-      vec3.sub(faceQ, faceQ, side === 0 ? faceX : faceY);
+      faceSub(faceQ, faceQ, side === 0 ? faceX : faceY);
       lengthInto(faceQ, 1);
       const move = sizeIo[1];
       if (!(move > far)) continue;
@@ -947,7 +1012,9 @@ function faceJumps(): void {
         edge.z = faceQ.z * invMove;
         faceIo[at] = 2;
       } else if (faceIo[at] === 2) {
-        vec3.cross(faceR, faceQ, edge);
+        faceR.x = faceQ.y * edge.z - faceQ.z * edge.y;
+        faceR.y = faceQ.z * edge.x - faceQ.x * edge.z;
+        faceR.z = faceQ.x * edge.y - faceQ.y * edge.x;
         lengthInto(faceR, 1);
         if (sizeIo[1] > FACE_EDGE_SIN * move) faceIo[at] = 1;
       }
@@ -971,33 +1038,23 @@ function faceResidual(): void {
   // smaller: a sliding end (a cone's rim point) moves with the tilt, and the ridge normal to the
   // chord of a tilt τ is off the true one by about τ² times the rim's radius.
   for (let i = 0; edgeSide >= 0 && i < FACE_RIDGE_TILTS.length; i++) {
-    const ne = n.x * e.x + n.y * e.y + n.z * e.z;
-    n.x -= ne * e.x;
-    n.y -= ne * e.y;
-    n.z -= ne * e.z;
-    lengthInto(n, 1);
-    const l = sizeIo[1];
-    n.x /= l;
-    n.y /= l;
-    n.z /= l;
+    faceTiltIo[0] = -(n.x * e.x + n.y * e.y + n.z * e.z);
+    faceTilt(n, n, e, true);
     if (i === FACE_RIDGE_TILTS.length - 1) break;
-    const tilt = FACE_RIDGE_TILTS[i];
-    faceP.x = n.x + e.x * tilt;
-    faceP.y = n.y + e.y * tilt;
-    faceP.z = n.z + e.z * tilt;
-    faceQ.x = n.x - e.x * tilt;
-    faceQ.y = n.y - e.y * tilt;
-    faceQ.z = n.z - e.z * tilt;
+    faceTiltIo[0] = FACE_RIDGE_TILTS[i];
+    faceTilt(faceP, n, e, false);
+    faceTiltIo[0] = -FACE_RIDGE_TILTS[i];
+    faceTilt(faceQ, n, e, false);
     if (edgeSide === 0) {
       coreA.support(faceX, faceP);
       coreA.support(faceY, faceQ);
     } else {
-      vec3.negate(faceP, faceP);
-      vec3.negate(faceQ, faceQ);
+      faceNegate(faceP, faceP);
+      faceNegate(faceQ, faceQ);
       coreBInA.support(faceX, faceP);
       coreBInA.support(faceY, faceQ);
     }
-    vec3.sub(faceP, faceX, faceY);
+    faceSub(faceP, faceX, faceY);
     lengthInto(faceP, 1);
     const chord = sizeIo[1];
     // No jump across this tilt (the ridge not between the two): the last chord's direction.
@@ -1008,7 +1065,7 @@ function faceResidual(): void {
     e.z = (faceP.z / chord) * sgn;
   }
   coreA.support(faceX, n);
-  vec3.negate(negN, n);
+  faceNegate(negN, n);
   coreBInA.support(faceY, negN);
   const hA = faceX.x * n.x + faceX.y * n.y + faceX.z * n.z;
   const hB = faceY.x * n.x + faceY.y * n.y + faceY.z * n.z;
@@ -1021,14 +1078,14 @@ function faceResidual(): void {
     faceP.y = faceX.y + gk * n.y;
     faceP.z = faceX.z + gk * n.z;
     faceProject(faceQ, 1, faceP);
-    vec3.sub(faceR, faceQ, faceP);
+    faceSub(faceR, faceQ, faceP);
   } else if (faceIo[8] === 1) {
     faceP.x = faceY.x - gk * n.x;
     faceP.y = faceY.y - gk * n.y;
     faceP.z = faceY.z - gk * n.z;
     faceProject(faceQ, 0, faceP);
-    vec3.sub(faceR, faceP, faceQ);
-  } else vec3.sub(faceR, faceY, faceX);
+    faceSub(faceR, faceP, faceQ);
+  } else faceSub(faceR, faceY, faceX);
   const along = faceR.x * n.x + faceR.y * n.y + faceR.z * n.z;
   faceR.x -= along * n.x;
   faceR.y -= along * n.y;
@@ -1062,66 +1119,74 @@ const FACE_NORMAL_PROJECTIONS = 12;
 const FACE_PLANE_SLACK = 16;
 
 /**
- * An unconverged pair's distance off its shapes, relative to the depth, that {@link faceWitnesses}
- * keeps: the normal's error at the refinement's resolution (the depth is refined to about 1e-9
- * of itself, docs/FORMATS.md), far below the witnesses' offset sideways that it mends.
- */
-const FACE_DEEP_SLACK = 2 ** -30;
-
-/**
- * {@link faceWitnesses}' pair when its projections found none facing, against a flat shape
- * ({@link flatCore}: a large triangle's corner or edge, where the other's deepest feature lies a
- * sliver beyond it seen along the normal, which is right only to its error): of three pairs each
- * on both shapes — the last one's B point taken onto B and the point of A nearest opposite it; B's
- * starting witness and A's nearest opposite it; A's starting witness and B's nearest opposite it —
- * the one whose second point is moved least off the point opposite the first, when that move is
- * within faceFallbackIo[1] (FACE_FALLBACK·|dk| + the on-shape slack; true, written to faceX,
- * faceY). faceFallbackIo[0] the cores' gap along the normal, solver units (read from there, not
+ * {@link faceWitnesses}' pair when its projections found none facing: of four pairs each on both
+ * shapes — the last pair's B point taken onto B and the point of A nearest opposite it, and its A
+ * point onto A and B's nearest opposite it; B's starting witness and A's nearest opposite it; A's starting witness and B's nearest opposite it
+ * (a flat shape's starting witness, against a curved one, left out: its plane was not checked,
+ * it may be a far corner lifted off the plane by the normal's tilt) — the one whose points move
+ * least (the larger of their distances from the points they were taken from; the second's is
+ * how far the pair is off facing) when that move is within faceFallbackIo[1] (true, the pair in faceX, faceY; the move into faceFallbackIo[0]).
+ * faceFallbackIo[0] the cores' gap along the normal on entry, solver units (read from there, not
  * passed: a double passed to a call V8 keeps out of line is boxed); margins 0 (the cores).
  */
 function faceFallback(): boolean {
-  if (flatCore(0) === flatCore(1)) return false;
   const gk = faceFallbackIo[0];
   const n = solvedNormal;
-  let bestMove = Number.POSITIVE_INFINITY;
-  let which = -1;
+  const flatA = flatCore(0);
+  const flatB = flatCore(1);
   // The last pair: B's point onto B, A's opposite it.
-  faceProject(faceQ, 1, faceY);
-  vec3.copy(faceY1, faceQ);
+  faceProject(faceY1, 1, faceY);
+  let bestMove = projectIo[0];
   faceP.x = faceY1.x - gk * n.x;
   faceP.y = faceY1.y - gk * n.y;
   faceP.z = faceY1.z - gk * n.z;
   faceProject(faceY2, 0, faceP);
-  if (projectIo[0] < bestMove) {
-    bestMove = projectIo[0];
-    which = 0;
+  if (!(projectIo[0] <= bestMove)) bestMove = projectIo[0];
+  let which = 0;
+  // Its A point onto A, B's opposite it.
+  faceProject(faceX1, 0, faceX);
+  let move = projectIo[0];
+  faceP.x = faceX1.x + gk * n.x;
+  faceP.y = faceX1.y + gk * n.y;
+  faceP.z = faceX1.z + gk * n.z;
+  faceProject(faceX2, 1, faceP);
+  if (!(projectIo[0] <= move)) move = projectIo[0];
+  if (move < bestMove) {
+    bestMove = move;
+    which = 3;
   }
-  const flatA = flatCore(0);
-  const flatB = flatCore(1);
-  faceP.x = faceY0.x - gk * n.x;
-  faceP.y = faceY0.y - gk * n.y;
-  faceP.z = faceY0.z - gk * n.z;
-  if (!flatB) faceProject(faceQ, 0, faceP);
-  if (!flatB && projectIo[0] < bestMove) {
-    bestMove = projectIo[0];
-    which = 1;
-    vec3.copy(faceX, faceQ);
-    vec3.copy(faceY, faceY0);
+  if (!flatB || flatA) {
+    faceP.x = faceY0.x - gk * n.x;
+    faceP.y = faceY0.y - gk * n.y;
+    faceP.z = faceY0.z - gk * n.z;
+    faceProject(faceQ, 0, faceP);
+    if (projectIo[0] < bestMove) {
+      bestMove = projectIo[0];
+      which = 1;
+      faceCopy(faceX, faceQ);
+      faceCopy(faceY, faceY0);
+    }
   }
-  faceP.x = faceX0.x + gk * n.x;
-  faceP.y = faceX0.y + gk * n.y;
-  faceP.z = faceX0.z + gk * n.z;
-  if (!flatA) faceProject(faceQ, 1, faceP);
-  if (!flatA && projectIo[0] < bestMove) {
-    bestMove = projectIo[0];
-    which = 2;
-    vec3.copy(faceX, faceX0);
-    vec3.copy(faceY, faceQ);
+  if (!flatA || flatB) {
+    faceP.x = faceX0.x + gk * n.x;
+    faceP.y = faceX0.y + gk * n.y;
+    faceP.z = faceX0.z + gk * n.z;
+    faceProject(faceQ, 1, faceP);
+    if (projectIo[0] < bestMove) {
+      bestMove = projectIo[0];
+      which = 2;
+      faceCopy(faceX, faceX0);
+      faceCopy(faceY, faceQ);
+    }
   }
+  faceFallbackIo[0] = bestMove;
   if (!(bestMove <= faceFallbackIo[1])) return false;
   if (which === 0) {
-    vec3.copy(faceX, faceY2);
-    vec3.copy(faceY, faceY1);
+    faceCopy(faceX, faceY2);
+    faceCopy(faceY, faceY1);
+  } else if (which === 3) {
+    faceCopy(faceX, faceX1);
+    faceCopy(faceY, faceX2);
   }
   return true;
 }
@@ -1165,9 +1230,9 @@ function loadGenerator(side: number): void {
   const r = revDims[1] * core.scale;
   const m = generatorM;
   if (side === 1) {
-    vec3.negate(negN, solvedNormal);
-    iso.inverseTransformVector(m, pairBInA, negN);
-  } else vec3.copy(m, solvedNormal);
+    faceNegate(negN, solvedNormal);
+    faceToB(m, negN, false);
+  } else faceCopy(m, solvedNormal);
   const mxz = Math.sqrt(m.x * m.x + m.z * m.z);
   if (!(mxz > 0)) return;
   const ux = (r * m.x) / mxz;
@@ -1185,11 +1250,11 @@ function loadGenerator(side: number): void {
   const rise = cone ? h * m.y - (r * mxz - h * m.y) : 2 * h * m.y;
   if (!(Math.abs(rise) <= generatorTol[0])) return;
   if (side === 1) {
-    iso.transformPoint(e0, pairBInA, e0);
-    iso.transformPoint(e1, pairBInA, e1);
+    faceFromB(e0, e0);
+    faceFromB(e1, e1);
   } else {
-    fromLocalA(e0, e0);
-    fromLocalA(e1, e1);
+    faceShiftA(e0, e0, false);
+    faceShiftA(e1, e1, false);
   }
   generatorIo[side] = 1;
 }
@@ -1306,8 +1371,8 @@ const FLAT_SLIVER = 2 ** -26;
  * barycentric products, which round at the product of the edges' lengths).
  */
 function flatProject(out: Vec3, side: number, p: Vec3): void {
-  if (side === 1) iso.inverseTransformPoint(snapLocal, pairBInA, p);
-  else toLocalA(snapLocal, p);
+  if (side === 1) faceToB(snapLocal, p, true);
+  else faceShiftA(snapLocal, p, true);
   const count = flatCoreIo[0];
   const nx = flatCoreIo[1];
   const ny = flatCoreIo[2];
@@ -1371,15 +1436,15 @@ function flatProject(out: Vec3, side: number, p: Vec3): void {
       flatQ.z = cz;
     }
   }
-  if (outside) vec3.copy(flatR, flatQ);
+  if (outside) faceCopy(flatR, flatQ);
   const dx = qx - flatR.x;
   const dy = qy - flatR.y;
   const dz = qz - flatR.z;
   flatR.x += ox;
   flatR.y += oy;
   flatR.z += oz;
-  if (side === 1) iso.transformPoint(out, pairBInA, flatR);
-  else fromLocalA(out, flatR);
+  if (side === 1) faceFromB(out, flatR);
+  else faceShiftA(out, flatR, false);
   projectIo[0] = Math.sqrt(dx * dx + dy * dy + dz * dz);
 }
 
