@@ -236,6 +236,9 @@ export class CollisionWorld2D {
   };
   private readonly bp: BroadPhase;
   private readonly pairs = new PairSet(256);
+  /** Per slot: the last `setPoses` batch that held it (a handle given twice is refused). */
+  private posesStamp = new Int32Array(0);
+  private posesGeneration = 0;
   private readonly half: number;
   /** The bodies: slots, handles, filters, flags, poses and boxes (the world core's store). */
   private readonly bodies = new SlotStore<Shape2>(POSE_STRIDE_2D, BOX_STRIDE_2D);
@@ -314,6 +317,50 @@ export class CollisionWorld2D {
     this.bp.move(slot, bpMin, bpMax, disp);
     this.writePose(slot, pose);
     this.writeBox(slot);
+  }
+
+  /**
+   * Moves many bodies at once: body `handles[i]` to `poses[i]` (copied), the same as
+   * {@link setPose} on each. Everything is validated before anything changes: throws
+   * `CollideError` (the world unchanged) when `poses` is not an array of `handles.length` poses,
+   * a handle is stale or unknown (field `handles[i]`), a handle is given twice (field
+   * `handles[i]` of the second, its value the handle: one pose per body per call, as the 3D
+   * world's `setPoses`), or a pose is bad or puts the body's box out of range (field
+   * `poses[i]`).
+   */
+  setPoses(handles: ArrayLike<BodyHandle2D>, poses: readonly Pose2[]): void {
+    if (handles === null || typeof handles !== "object" || typeof handles.length !== "number")
+      invalidValue("handles", handles, "must be an array or typed array of body handles");
+    const n = handles.length;
+    if (!Array.isArray(poses) || poses.length !== n)
+      invalidValue("poses", poses, `must be an array of handles.length = ${n} poses`);
+    const b = this.bodies;
+    if (this.posesStamp.length < b.slotCount) {
+      this.posesStamp = new Int32Array(Math.max(b.slotCount, 2 * this.posesStamp.length));
+      this.posesGeneration = 0;
+    }
+    const stamp = this.posesStamp;
+    if (++this.posesGeneration >= 0x7fffffff) {
+      stamp.fill(0);
+      this.posesGeneration = 1;
+    }
+    const gen = this.posesGeneration;
+    for (let i = 0; i < n; i++) {
+      const slot = b.requireSlot(`handles[${i}]`, handles[i]);
+      if (stamp[slot] === gen) {
+        let first = 0;
+        while (b.slotOf(handles[first]) !== slot) first++;
+        invalidValue(
+          `handles[${i}]`,
+          handles[i],
+          `repeats handles[${first}]: setPoses moves each body once (one pose per handle)`,
+        );
+      }
+      stamp[slot] = gen;
+      pose2.checkPose(`poses[${i}]`, poses[i]);
+      this.computeBoxes(`poses[${i}]`, b.shapes[slot] as Shape2, pose2.unitPose(unitP, poses[i]));
+    }
+    for (let i = 0; i < n; i++) this.setPose(handles[i], poses[i]);
   }
 
   /**

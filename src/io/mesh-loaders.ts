@@ -9,8 +9,9 @@
  *   allowed folder ({@link MeshFileOptions}); accessor and buffer view bounds are checked
  *   against the data (the library would silently truncate). Every mesh primitive of the default
  *   scene (or of every scene, or every mesh when there is no scene) is taken with its node's
- *   world matrix; triangle lists, strips and fans are converted to triangles, points and lines
- *   are skipped, and a file left with no triangle is refused. Its API is asynchronous, so glTF
+ *   world matrix, from the node forest we read from the JSON ({@link readGltfNodes}: disjoint
+ *   trees, the matrices as given); triangle lists, strips and fans are converted to triangles,
+ *   points and lines are skipped, and a file left with no triangle is refused. Its API is asynchronous, so glTF
  *   files load through {@link loadMeshFile} (a promise) only.
  * - OBJ: a small strict parser of our own, synchronous. The npm parsers were checked and not
  *   used: `obj-file-parser` keeps vertices per `o` object although OBJ indices are global to the
@@ -207,7 +208,6 @@ function transformByMat4(
 }
 
 type GltfDocument = Awaited<ReturnType<NodeIO["read"]>>;
-type GltfNode = ReturnType<ReturnType<GltfDocument["getRoot"]>["listNodes"]>[number];
 type GltfMesh = ReturnType<ReturnType<GltfDocument["getRoot"]>["listMeshes"]>[number];
 
 const GLTF_TRIANGLES = 4;
@@ -274,16 +274,18 @@ interface GltfSource {
 }
 
 /**
- * Appends the triangles of `mesh` under world matrix m, refusing (see {@link meshFileFault}) a
- * vertex that is not finite — in the file or once under its node's matrix — and an index past
- * its primitive's vertices.
+ * Appends the triangles of `mesh` under the matrices `m`, applied in turn (the world matrix of
+ * node `node`, or its chain of local matrices, its own first, when their product overflows),
+ * refusing (see {@link meshFileFault}) a vertex that is not finite — in the file, or once placed:
+ * naming the vertex, its value and what it becomes — and an index past its primitive's vertices.
  */
 function appendGltfMesh(
   verts: number[],
   tris: number[],
   mesh: GltfMesh,
-  m: ArrayLike<number>,
+  m: readonly ArrayLike<number>[],
   src: GltfSource,
+  node: number,
 ) {
   const { field, path } = src;
   const p = new Float64Array(3);
@@ -311,14 +313,15 @@ function appendGltfMesh(
         meshFileFault(field, "glTF", path, positionAt(where, i), "must be 3 finite numbers", [
           ...el,
         ]);
-      transformByMat4(p, 0, m, el[0], el[1], el[2]);
+      transformByMat4(p, 0, m[0], el[0], el[1], el[2]);
+      for (let k = 1; k < m.length; k++) transformByMat4(p, 0, m[k], p[0], p[1], p[2]);
       if (!(Number.isFinite(p[0]) && Number.isFinite(p[1]) && Number.isFinite(p[2])))
         meshFileFault(
           field,
           "glTF",
           path,
           positionAt(where, i),
-          `overflows under its node's matrix (it becomes ${describeValue(Array.from(p))})`,
+          `overflows under the world matrix of nodes[${node}]: it becomes ${describeValue(Array.from(p))}`,
           [...el],
         );
       verts.push(p[0], p[1], p[2]);
@@ -354,30 +357,221 @@ function appendGltfMesh(
 }
 
 /** Every triangle of a glTF document in world coordinates (see the module doc). */
-function gltfToMeshData(doc: GltfDocument, path: string, field: string): MeshData {
+function gltfToMeshData(
+  doc: GltfDocument,
+  tree: GltfNodeTree,
+  path: string,
+  field: string,
+): MeshData {
   const verts: number[] = [];
   const tris: number[] = [];
-  const root = doc.getRoot();
-  const meshes = root.listMeshes();
-  const source = (mesh: GltfMesh): GltfSource => ({
-    field,
-    path,
-    meshIndex: meshes.indexOf(mesh),
-  });
-  const scenes = root.listScenes();
-  const chosen = root.getDefaultScene() ?? (scenes.length > 0 ? null : undefined);
-  if (chosen === undefined) {
-    for (const mesh of meshes) appendGltfMesh(verts, tris, mesh, IDENTITY_MAT4, source(mesh));
+  const meshes = doc.getRoot().listMeshes();
+  const source = (meshIndex: number): GltfSource => ({ field, path, meshIndex });
+  if (tree.roots === null) {
+    meshes.forEach((mesh, i) => {
+      appendGltfMesh(verts, tris, mesh, [IDENTITY_MAT4], source(i), -1);
+    });
   } else {
-    const list = chosen ? [chosen] : scenes;
-    for (const scene of list) {
-      scene.traverse((node: GltfNode) => {
-        const mesh = node.getMesh();
-        if (mesh) appendGltfMesh(verts, tris, mesh, node.getWorldMatrix(), source(mesh));
-      });
+    // Depth first, a node before its children (the order of @gltf-transform's traverse); each
+    // item holds its ancestors' local matrices, root first, with their product.
+    const stack: { node: number; chain: Float64Array[]; parent: ArrayLike<number> }[] = [];
+    for (let r = tree.roots.length - 1; r >= 0; r--)
+      stack.push({ node: tree.roots[r], chain: [], parent: IDENTITY_MAT4 });
+    for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+      const def = tree.nodes[item.node];
+      const world = multiplyMat4(item.parent, def.matrix);
+      const chain = item.chain.concat([def.matrix]);
+      if (def.mesh >= 0) {
+        // A product that overflows (two nested scales of 1e200) may still place every vertex
+        // finitely one matrix at a time, the node's own first.
+        const m = world.every(Number.isFinite) ? [world] : chain.slice().reverse();
+        appendGltfMesh(verts, tris, meshes[def.mesh], m, source(def.mesh), item.node);
+      }
+      for (let c = def.children.length - 1; c >= 0; c--)
+        stack.push({ node: def.children[c], chain, parent: world });
     }
   }
   return { vertices: Float64Array.from(verts), indices: Uint32Array.from(tris) };
+}
+
+/** A read glTF: the document (meshes, accessors) and the node forest read from its JSON. */
+interface GltfRead {
+  doc: GltfDocument;
+  tree: GltfNodeTree;
+}
+
+/** Column-major 4×4 product a·b (allocates). */
+function multiplyMat4(a: ArrayLike<number>, b: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(16);
+  for (let c = 0; c < 4; c++)
+    for (let r = 0; r < 4; r++)
+      out[c * 4 + r] =
+        a[r] * b[c * 4] +
+        a[4 + r] * b[c * 4 + 1] +
+        a[8 + r] * b[c * 4 + 2] +
+        a[12 + r] * b[c * 4 + 3];
+  return out;
+}
+
+/** A glTF node as the loader uses it: its local matrix, children and mesh (−1: none). */
+interface GltfNodeDef {
+  matrix: Float64Array;
+  children: number[];
+  mesh: number;
+}
+
+/**
+ * The node forest a glTF file's triangles are placed by: every node, and the root nodes of the
+ * scene(s) taken (`roots` null: no scene, every mesh at the identity).
+ */
+interface GltfNodeTree {
+  nodes: GltfNodeDef[];
+  roots: number[] | null;
+}
+
+/** A fixed-length array of finite numbers at `obj[key]`, or `dflt` when absent. */
+function gltfNumbers(obj: Json, key: string, n: number, where: string, dflt: number[]): number[] {
+  const v = obj[key];
+  if (v === undefined) return dflt;
+  if (!Array.isArray(v) || v.length !== n || !v.every((x) => Number.isFinite(x)))
+    invalidValue(`${where}.${key}`, v, `must be an array of ${n} finite numbers`);
+  return v as number[];
+}
+
+/**
+ * The node forest of a glTF document's JSON ({@link GltfNodeTree}), read here and not through
+ * `@gltf-transform/core`, which decomposes a node's `matrix` into translation, rotation and
+ * scale by squaring its entries (a scale of 1e200 became Infinity, and every vertex NaN) and
+ * accepted a node that lists itself or an ancestor as a child. Each node's local matrix is its
+ * `matrix` (column-major) or T·R·S of `translation`, `rotation` (x, y, z, w) and `scale` (glTF
+ * 2.0, §5.25). Throws `CollideError` `invalid_value` naming `<field>:nodes[i]…` for a node that
+ * is not an object, a `matrix`/TRS that is not finite numbers, a child or mesh index that names
+ * no node or mesh, a node listed as the child of two nodes or as a scene root with a parent, and
+ * a cycle: a node that is its own ancestor, naming the child entry that
+ * closes it (`<field>:nodes[i].children[k]`, its value the node index); `<field>:scenes[i].nodes[k]`
+ * or `<field>.scene` for a bad scene index.
+ */
+function readGltfNodes(json: Json, field: string): GltfNodeTree {
+  const list = json.nodes === undefined ? [] : json.nodes;
+  if (!Array.isArray(list)) invalidValue(`${field}:nodes`, list, "must be an array");
+  const meshCount = Array.isArray(json.meshes) ? json.meshes.length : 0;
+  const nodes: GltfNodeDef[] = list.map((n, i) => {
+    const where = `${field}:nodes[${i}]`;
+    if (!isObject(n)) invalidValue(where, n, "must be an object");
+    const children: number[] = [];
+    if (n.children !== undefined) {
+      if (!Array.isArray(n.children))
+        invalidValue(`${where}.children`, n.children, "must be an array");
+      n.children.forEach((c, k) => {
+        if (typeof c !== "number" || !Number.isInteger(c) || c < 0 || c >= list.length)
+          invalidValue(`${where}.children[${k}]`, c, `must name a node (0 to ${list.length - 1})`);
+        children.push(c);
+      });
+    }
+    const mesh = n.mesh === undefined ? -1 : gltfIndex(n, "mesh", where);
+    if (mesh >= meshCount) invalidValue(`${where}.mesh`, mesh, "names no mesh");
+    let matrix: Float64Array;
+    if (n.matrix !== undefined) {
+      matrix = Float64Array.from(gltfNumbers(n, "matrix", 16, where, []));
+    } else {
+      const [tx, ty, tz] = gltfNumbers(n, "translation", 3, where, [0, 0, 0]);
+      const [x, y, z, w] = gltfNumbers(n, "rotation", 4, where, [0, 0, 0, 1]);
+      const [sx, sy, sz] = gltfNumbers(n, "scale", 3, where, [1, 1, 1]);
+      matrix = Float64Array.from([
+        (1 - 2 * (y * y + z * z)) * sx,
+        2 * (x * y + z * w) * sx,
+        2 * (x * z - y * w) * sx,
+        0,
+        2 * (x * y - z * w) * sy,
+        (1 - 2 * (x * x + z * z)) * sy,
+        2 * (y * z + x * w) * sy,
+        0,
+        2 * (x * z + y * w) * sz,
+        2 * (y * z - x * w) * sz,
+        (1 - 2 * (x * x + y * y)) * sz,
+        0,
+        tx,
+        ty,
+        tz,
+        1,
+      ]);
+    }
+    return { matrix, children, mesh };
+  });
+  // One parent each (glTF 2.0 §3.5.3: disjoint strict trees), then no cycle.
+  const parent = new Int32Array(nodes.length).fill(-1);
+  nodes.forEach((n, i) => {
+    n.children.forEach((c, k) => {
+      if (parent[c] >= 0 && c !== i)
+        invalidValue(
+          `${field}:nodes[${i}].children[${k}]`,
+          c,
+          `lists nodes[${c}], already a child of nodes[${parent[c]}] (glTF nodes form disjoint trees: one parent each)`,
+        );
+      if (c !== i) parent[c] = i;
+    });
+  });
+  // A cycle: depth first from every node (iteratively: a long chain must not overflow the
+  // stack), 1 = on the current path, 2 = done.
+  const state = new Uint8Array(nodes.length);
+  for (let start = 0; start < nodes.length; start++) {
+    if (state[start] !== 0) continue;
+    const path: number[] = [start];
+    const next: number[] = [0];
+    state[start] = 1;
+    while (path.length > 0) {
+      const at = path[path.length - 1];
+      const k = next[next.length - 1]++;
+      const children = nodes[at].children;
+      if (k >= children.length) {
+        state[at] = 2;
+        path.pop();
+        next.pop();
+        continue;
+      }
+      const c = children[k];
+      if (state[c] === 1)
+        invalidValue(
+          `${field}:nodes[${at}].children[${k}]`,
+          c,
+          c === at
+            ? `lists nodes[${at}] itself as a child (glTF nodes form trees)`
+            : `lists nodes[${c}], an ancestor of nodes[${at}], as a child (glTF nodes form trees)`,
+        );
+      if (state[c] === 0) {
+        state[c] = 1;
+        path.push(c);
+        next.push(0);
+      }
+    }
+  }
+  const scenes = json.scenes === undefined ? [] : json.scenes;
+  if (!Array.isArray(scenes)) invalidValue(`${field}:scenes`, scenes, "must be an array");
+  const sceneRoots = (i: number): number[] => {
+    const sc = scenes[i];
+    const where = `${field}:scenes[${i}]`;
+    if (!isObject(sc)) invalidValue(where, sc, "must be an object");
+    const roots = sc.nodes === undefined ? [] : sc.nodes;
+    if (!Array.isArray(roots)) invalidValue(`${where}.nodes`, roots, "must be an array");
+    roots.forEach((r, k) => {
+      if (typeof r !== "number" || !Number.isInteger(r) || r < 0 || r >= nodes.length)
+        invalidValue(`${where}.nodes[${k}]`, r, `must name a node (0 to ${nodes.length - 1})`);
+      if (parent[r] >= 0)
+        invalidValue(
+          `${where}.nodes[${k}]`,
+          r,
+          `names nodes[${r}], a child of nodes[${parent[r]}] (a scene lists root nodes)`,
+        );
+    });
+    return roots as number[];
+  };
+  if (json.scene !== undefined) {
+    const i = gltfIndex(json, "scene", field);
+    if (i >= scenes.length) invalidValue(`${field}:scene`, i, "names no scene");
+    return { nodes, roots: sceneRoots(i) };
+  }
+  if (scenes.length === 0) return { nodes, roots: null };
+  return { nodes, roots: scenes.flatMap((_, i) => sceneRoots(i)) };
 }
 
 function ioError(field: string, path: string, e: unknown, what: string): never {
@@ -713,7 +907,7 @@ async function readGltfDocument(
   field: string,
   gltfDir: string | null,
   options: MeshFileOptions,
-): Promise<GltfDocument> {
+): Promise<GltfRead> {
   const isGlb =
     bytes.byteLength >= 4 &&
     new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true) === GLB_MAGIC;
@@ -782,19 +976,21 @@ async function readGltfDocument(
     });
   }
   checkAccessorBounds(json, bufferBytes, field);
+  const tree = readGltfNodes(json, field);
   try {
-    return await new NodeIO().readJSON({
+    const doc = await new NodeIO().readJSON({
       json: json as unknown as GLTF.IGLTF,
       resources: resources as Record<string, Uint8Array<ArrayBuffer>>,
     });
+    return { doc, tree };
   } catch (e) {
     return ioError(field, path, e, "parse glTF");
   }
 }
 
 /** Mesh data of a document, refused when it holds no triangle at all (see the module doc). */
-function gltfTriangles(doc: GltfDocument, path: string, field: string): MeshData {
-  const data = gltfToMeshData(doc, path, field);
+function gltfTriangles({ doc, tree }: GltfRead, path: string, field: string): MeshData {
+  const data = gltfToMeshData(doc, tree, path, field);
   if (data.indices.length === 0) {
     const modes = new Set<number>();
     for (const mesh of doc.getRoot().listMeshes())
@@ -821,7 +1017,7 @@ function readGltfBytes(
   field: string,
   gltfDir: string | null,
   options: MeshFileOptions,
-): Promise<GltfDocument> {
+): Promise<GltfRead> {
   if (isBlank(bytes))
     meshFileFault(field, "glTF", path, "", "is empty; a mesh needs at least one triangle");
   return readGltfDocument(bytes, path, field, gltfDir, options);

@@ -30,6 +30,7 @@ import {
 } from "../narrowphase/extreme-scale.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, makeCompositePart } from "../shapes/composite.js";
+import { farCentredCopy } from "../shapes/far-frame.js";
 import { aabbOf, type PointProjection, shapeDef } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
@@ -277,13 +278,23 @@ export function projectPoint(
   checkPose("pose", pose);
   checkOffset("point", point, pose.translation, "pose.translation");
   if (typeof solid !== "boolean") invalidValue("solid", solid, "must be a boolean");
-  projectPointShape(out, shape, pose, point, solid);
+  // A hull given far from its frame's origin: answered in the frame at its centre (exact
+  // coordinates there), the point moved by −c and the answer back by +c.
+  const copy = farCentredCopy(farCentre, shape, pose);
+  if (copy !== null) {
+    vec3.sub(farPoint, point, farCentre);
+    projectPointShape(out, copy, pose, farPoint, solid);
+    vec3.add(out.point, out.point, farCentre);
+  } else projectPointShape(out, shape, pose, point, solid);
   if (Number.isNaN(out.distance) || hasNaN3(out.point)) {
     refuseBadInputs("projectPoint", [["shape", shape]], [["pose", pose]], [["point", point]]);
   }
   if (out.distance === Number.POSITIVE_INFINITY) tooFar("point", point);
   return out;
 }
+
+const farCentre = vec3.create();
+const farPoint = vec3.create();
 
 /** The answers of {@link projectPoints}, one entry per query point (arrays reused when given). */
 export interface PointProjections {

@@ -5,7 +5,8 @@
  * The ray is taken into the shape's local frame once (the pose is rigid, so t is unchanged) with
  * its direction normalised, so that every closed form works on a unit direction whatever the
  * caller's scale; the time of impact is then converted back to multiples of `dir` and the hit
- * point computed in the world as origin + toi·dir. Closed forms per shape (see
+ * point computed in the world as origin + toi·dir — from an origin beyond the shape's bounding ball
+ * first moved along the ray to just before it (`advanceNearShape`). Closed forms per shape (see
  * src/geometry/ray-primitives.ts): slab test for boxes, stable quadratics for spheres, capsules,
  * cylinders and cones, plane clipping for convex polyhedra, the watertight test for triangles,
  * with the GJK ray cast (src/geometry/gjk-raycast.ts) for a triangle seen edge-on or degenerate.
@@ -22,6 +23,7 @@ import { RAY_MISS } from "../geometry/ray-primitives.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import { productError, sumError } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { farFromUnitScale, pointRescaleFactor, scaledShape } from "../narrowphase/extreme-scale.js";
@@ -29,6 +31,7 @@ import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, makeCompositePart } from "../shapes/composite.js";
 import { aabbOf, type LocalRayHit, shapeDef } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
+import { writeBoundingRadiusOf } from "../shapes/shape-def.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
@@ -269,16 +272,112 @@ export function castRayShape(
     vec3.set(out.normal, 0, 0, 0);
     return true;
   }
-  const t = castLocal(shape, maxToi, len, solid);
+  // From far away, first along the ray to just before the shape's bounding ball (exactly on
+  // the ray), so the local cast and the hit point see the shape's rounding, not the origin's.
+  const t0 = advanceNearShape(nearO, shape, pose, origin, dir);
+  if (t0 > 0) {
+    if (!(t0 <= maxToi)) return false;
+    iso.inverseTransformPoint(oL, pose, nearO);
+  }
+  const rest = t0 > 0 ? maxToi - t0 + t0 * NEAR_TOI_SLACK : maxToi;
+  const t = castLocal(shape, rest, len, solid);
   if (t < 0) return false;
-  const toi = Math.min(t, maxToi);
+  const toi = Math.min(t0 > 0 ? t0 + t : t, maxToi);
   if (!Number.isFinite(toi)) return false; // beyond the doubles (a subnormal direction)
   out.toi = toi;
-  vec3.addScaled(out.point, origin, dir, toi);
+  if (t0 > 0) vec3.addScaled(out.point, nearO, dir, t);
+  else vec3.addScaled(out.point, origin, dir, toi);
   iso.transformVector(out.normal, pose, nL);
   if (hasNaN3(out.point) || hasNaN3(out.normal))
     refuseRay("castRayShape", shape, pose, origin, dir);
   return true;
+}
+
+const nearO = vec3.create();
+const radiusOut = new Float64Array(1);
+
+/**
+ * An origin moved by {@link advanceNearShape} keeps the time left to `maxToi` this much longer
+ * (relative to the move): the move's parameter is a rounded double, so a hit at `maxToi` exactly
+ * would otherwise be lost to the subtraction's rounding; the toi is clamped to `maxToi` after.
+ */
+const NEAR_TOI_SLACK = 2 ** -50;
+
+/**
+ * Slack of the advance, relative to the origin's distance from the shape's centre: the move
+ * stops this much (plus two bounding radii) before the ray's closest approach to the centre,
+ * above the rounding of that approach's parameter (a few ε of the distance), so no hit lies
+ * before the moved origin.
+ */
+const ADVANCE_SLACK = 2 ** -48;
+
+/** Most moves of {@link advanceNearShape}: each leaves 2^-48 of the distance, so 1e300 → 1. */
+const MAX_ADVANCES = 24;
+
+/**
+ * A moved origin is moved again only while this many bounding radii before the shape (the first
+ * move leaves 2^-48 of the distance, 35 units from 1e16): nearer, a move gains little and rounds
+ * the origin once more.
+ */
+const FAR_ADVANCE = 16;
+
+/**
+ * Moves a ray origin far from a shape to just before the shape's bounding ball (centred on the
+ * pose's translation, radius the shape's bounding radius r, world frame): `out` = origin + t·dir
+ * for the returned t > 0, formed exactly (Dekker's product and Knuth's sum of each coordinate,
+ * rounded once, so `out` lies on the given ray to the rounding of its own coordinates — near the
+ * shape — and not of the origin's), t stopping 2r + 2^-48·|centre − origin|₁ before the ray's
+ * closest approach to the centre, so no hit of the shape lies before it. Repeated while the
+ * origin is still more than 16·r before the shape (the parameter t is rounded at the origin's
+ * distance, which each move divides by about 2^48: twice from 1e16, a handful from 1e300). Returns the summed t (0: not moved, the origin
+ * already near, or the shape unbounded, or a coordinate beyond the exact products' range).
+ * Without it a ray from 1e9 hit a unit sphere 2.2e-8 off its surface (origin + toi·dir with toi
+ * rounded at 1e9), and from 1e16 at its top. Allocates nothing.
+ */
+function advanceNearShape(
+  out: Vec3,
+  shape: Shape,
+  pose: Isometry,
+  origin: Vec3,
+  dir: Vec3,
+): number {
+  writeBoundingRadiusOf(radiusOut, shape);
+  const r = radiusOut[0];
+  const c = pose.translation;
+  const len = vec3.length(dir);
+  if (!(r < Infinity) || !(len > 0 && len < Infinity)) return 0;
+  let ox = origin.x;
+  let oy = origin.y;
+  let oz = origin.z;
+  let total = 0;
+  for (let i = 0; i < MAX_ADVANCES; i++) {
+    const wx = c.x - ox;
+    const wy = c.y - oy;
+    const wz = c.z - oz;
+    const w = Math.abs(wx) + Math.abs(wy) + Math.abs(wz); // ≥ the distance; no overflow
+    // Closest approach to the centre along the unit direction, less the margin (a length).
+    const ahead = (wx * dir.x + wy * dir.y + wz * dir.z) / len - 2 * r - ADVANCE_SLACK * w;
+    // Once moved, again only while still far: each move rounds the origin once more.
+    if (!(ahead > (i === 0 ? 0 : FAR_ADVANCE * r) && ahead < Infinity)) break;
+    const t = ahead / len;
+    const px = t * dir.x;
+    const py = t * dir.y;
+    const pz = t * dir.z;
+    const sx = ox + px;
+    const sy = oy + py;
+    const sz = oz + pz;
+    const nx = sx + (sumError(ox, px, sx) + productError(t, dir.x, px));
+    const ny = sy + (sumError(oy, py, sy) + productError(t, dir.y, py));
+    const nz = sz + (sumError(oz, pz, sz) + productError(t, dir.z, pz));
+    if (!(Number.isFinite(nx) && Number.isFinite(ny) && Number.isFinite(nz))) break;
+    ox = nx;
+    oy = ny;
+    oz = nz;
+    total += t;
+  }
+  if (total === 0) return 0;
+  vec3.set(out, ox, oy, oz);
+  return total;
 }
 
 /** Scratch poses for a rotation normalised before use (never the caller's object). */

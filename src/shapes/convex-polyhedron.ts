@@ -24,6 +24,8 @@ import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/convex-polyhedron.js";
+// The queries' frame at a far hull's centre (src/shapes/far-frame.ts hooks).
+import { farCentre, setHullFrameMaker } from "./hull-frame.js";
 
 /** A convex polyhedron in its local frame (the hull's arrays, read-only by convention). */
 export interface ConvexPolyhedron extends ConvexHull {
@@ -72,7 +74,7 @@ export function makeConvexPolyhedron(
   field = "points",
 ): ConvexPolyhedron {
   const packed = readPointSet(points, field);
-  const hull = computeConvexHull(packed, field, { allowFlat: true });
+  const hull = hullInOwnFrame(packed, field);
   const vertexCount = hull.vertices.length / 3;
   const { offsets, neighbors } = vertexAdjacency(vertexCount, hull.edges);
   const slack = climbSlack(hull.vertices);
@@ -94,6 +96,36 @@ export function makeConvexPolyhedron(
         ? undefined
         : settledCells(hull.vertices, starts, offsets, neighbors, slack),
   });
+}
+
+/**
+ * The hull of `packed`, computed in the frame at the points' centre when they lie far from their
+ * frame's origin (src/shapes/hull-frame.ts `farCentre`: a power-of-two grid point, so the moved
+ * points are exact), then moved back (the vertices are input points, exactly; the plane offsets
+ * rounded once): its tolerances, and so which points are corners, then follow the points'
+ * spread, not their distance from the origin (issue 16: points of a hull of size 100 at 1e10
+ * within 1e-6 of a face were merged into it).
+ */
+function hullInOwnFrame(packed: ArrayLike<number>, field: string): ConvexHull {
+  const c = farCentre(packed);
+  if (c === null) return computeConvexHull(packed, field, { allowFlat: true });
+  const moved = new Float64Array(packed.length);
+  for (let i = 0; i < packed.length; i++) moved[i] = packed[i] - c[i % 3];
+  let hull: ConvexHull;
+  try {
+    hull = computeConvexHull(moved, field, { allowFlat: true });
+  } catch (e) {
+    // Refused: refused again on the points as given, so the error holds those.
+    computeConvexHull(packed, field, { allowFlat: true });
+    throw e;
+  }
+  const v = hull.vertices;
+  for (let i = 0; i < v.length; i++) v[i] += c[i % 3];
+  const n = hull.faceNormals;
+  const d = hull.facePlaneOffsets;
+  for (let f = 0; f < d.length; f++)
+    d[f] += n[3 * f] * c[0] + n[3 * f + 1] * c[1] + n[3 * f + 2] * c[2];
+  return hull;
 }
 
 /** The vertices' neighbours over the unique edges (pairs of vertex indices), as offsets + list. */
@@ -459,3 +491,5 @@ export function aabbConvexPolyhedron(out: Aabb, c: ConvexPolyhedron, pose: Isome
   vec3.add(out.max, out.max, t);
   return out;
 }
+
+setHullFrameMaker((points) => makeConvexPolyhedron(points));

@@ -44,6 +44,7 @@ type EnterFarFrame = (
 ) => FarFrame | null;
 
 let enter: EnterFarFrame | null = null;
+let enterHull: EnterFarFrame | null = null;
 
 /** Sets the hook (src/shapes/triangle-frame.ts, when the triangle's module loads). */
 export function setFarFrameHook(f: EnterFarFrame): void {
@@ -51,9 +52,35 @@ export function setFarFrameHook(f: EnterFarFrame): void {
 }
 
 /**
+ * Sets the far hull's hook (src/shapes/hull-frame.ts, when the convex polyhedron's module loads),
+ * asked after the triangle's.
+ */
+export function setFarHullFrameHook(f: EnterFarFrame): void {
+  enterHull = f;
+}
+
+type CentredCopy = (out: Vec3, s: Shape, pose: Isometry) => Shape | null;
+let centred: CentredCopy | null = null;
+
+/** Sets the hook of {@link farCentredCopy} (src/shapes/hull-frame.ts). */
+export function setFarCentredCopyHook(f: CentredCopy): void {
+  centred = f;
+}
+
+/**
+ * For a shape whose points lie far from its frame's origin (an unrotated hull given at 1e10 with
+ * no position): its copy re-centred at `out` (a point of its frame, a coarse power-of-two grid
+ * point inside its box, so the copy's coordinates are exact), the shape at `pose` then being the
+ * copy at `pose` moved by `out`; else null. For the single-shape queries (`projectPoint`).
+ */
+export function farCentredCopy(out: Vec3, s: Shape, pose: Isometry): Shape | null {
+  return centred === null ? null : centred(out, s, pose);
+}
+
+/**
  * The pair (valid shapes and poses, checked by the caller) moved into the frame of slot `slot`
- * when it holds a far triangle, else null (also when no triangle module is loaded: no pair can
- * then hold one).
+ * when it holds a far triangle, or else a far hull (src/shapes/hull-frame.ts), else null (also
+ * when no triangle or hull module is loaded: no pair can then hold one).
  */
 export function enterFarFrame(
   slot: number,
@@ -62,7 +89,9 @@ export function enterFarFrame(
   b: Shape,
   poseB: Isometry,
 ): FarFrame | null {
-  return enter === null ? null : enter(slot, a, poseA, b, poseB);
+  const f = enter === null ? null : enter(slot, a, poseA, b, poseB);
+  if (f !== null || enterHull === null) return f;
+  return enterHull(slot, a, poseA, b, poseB);
 }
 
 /**

@@ -591,13 +591,11 @@ export class CollisionWorld {
   private posesIn: Float64Array = new Float64Array(0);
   /** The parallel first pass of {@link setPoses} (src/world/pose-boxes.ts). */
   private readonly poseJob: PoseBoxesJob = emptyPoseBoxesJob(POSE_BOXES_CHUNK);
-  /** Per slot: the last batch that held it (a repeated slot keeps `setPoses`' second pass serial). */
+  /** Per slot: the last `setPoses` batch that held it (a handle given twice is refused). */
   private posesStamp: Int32Array = new Int32Array(0);
   private posesGeneration = 0;
   /** The moving bodies' static queries on the executor's threads (src/world/static-query.ts). */
   private readonly staticJob: StaticQueryJob = emptyStaticQueryJob();
-  /** The last parallel first pass of {@link setPoses} met a slot twice (its second pass is serial). */
-  private posesRepeated = false;
   /** Scratch of {@link posesBySlot}: counts per slot, the batch's slots, its sorted poses. */
   private posesCount: Int32Array = new Int32Array(0);
   private posesHandleSlots: Int32Array = new Int32Array(0);
@@ -893,11 +891,13 @@ export class CollisionWorld {
   /**
    * Moves many bodies at once: body `handles[i]` to the pose `poses[7i .. 7i+6]` =
    * `(tx, ty, tz, qx, qy, qz, qw)` (world frame, a unit quaternion, stored normalised), with the same effect as
-   * `setPose` on each in order (a handle given twice ends at its last pose). Everything is
-   * validated before anything changes: throws `CollideError` (the world unchanged) when
-   * `poses` is not a `Float64Array` of exactly `7 · handles.length` numbers, a handle is stale
-   * or unknown (field `handles[i]`), a value is not finite (field `poses[j]`), a quaternion is
-   * not of unit length, or a pose puts a body's AABB out of range. Creates no object per body.
+   * `setPose` on each. Everything is validated before anything changes: throws `CollideError`
+   * (the world unchanged) when `poses` is not a `Float64Array` of exactly `7 · handles.length`
+   * numbers, a handle is stale or unknown (field `handles[i]`), a handle is given twice (field
+   * `handles[i]` of the second, its value the handle: one pose per body per call — a repeat is
+   * almost always an indexing slip, and "the last pose wins" silently dropped the other), a value
+   * is not finite (field `poses[j]`), a quaternion is not of unit length, or a pose puts a body's
+   * AABB out of range. Creates no object per body.
    */
   setPoses(handles: ArrayLike<number>, poses: Float64Array): void {
     this.checkNotStepping();
@@ -915,6 +915,7 @@ export class CollisionWorld {
         `must be 7 × handles.length = ${7 * n} (tx, ty, tz, qx, qy, qz, qw per body)`,
       );
     }
+    this.checkPosesDistinct(handles, n);
     const b = this.bodies;
     if (this.posesSlots.length < n) {
       const cap = Math.max(n, 2 * this.posesSlots.length);
@@ -946,8 +947,8 @@ export class CollisionWorld {
       }
     }
     if (parallel && this.parallelPoseApply(n)) return;
-    // Pass 2: apply, in order (the batch's, or ascending slot order where sorted: a slot given
-    // twice then comes in batch order, so it ends at its last pose): applyMove and the pose and tight box writes of setPose, read
+    // Pass 2: apply, in order (the batch's, or ascending slot order where sorted; every slot
+    // once): applyMove and the pose and tight box writes of setPose, read
     // from the arrays (the broad phase's moveFromArrays where it has one: the box is valid).
     const pose = b.pose;
     const aabb = b.aabb;
@@ -1006,6 +1007,43 @@ export class CollisionWorld {
       for (let j = 0; j < 6; j++) aabb[s6 + j] = boxes[kk + j];
     }
     if (n > 0) this.bodiesChanged();
+  }
+
+  /**
+   * Refuses a {@link setPoses} batch that names a body twice (`invalid_value` naming the second
+   * `handles[i]`, its value the handle) or a handle that is not live (as the first pass does, in
+   * order): one walk with a per-slot stamp of the batch's generation, no allocation once the
+   * stamp array has grown to the slots.
+   */
+  private checkPosesDistinct(handles: ArrayLike<number>, n: number): void {
+    const slotCount = this.bodies.slotCount;
+    if (this.posesStamp.length < slotCount) {
+      this.posesStamp = new Int32Array(Math.max(slotCount, 2 * this.posesStamp.length));
+      this.posesGeneration = 0;
+    }
+    const stamp = this.posesStamp;
+    if (++this.posesGeneration >= 0x7fffffff) {
+      stamp.fill(0);
+      this.posesGeneration = 1;
+    }
+    const gen = this.posesGeneration;
+    for (let i = 0; i < n; i++) {
+      const h = handles[i];
+      const slot = this.slotOf(h);
+      if (slot < 0) {
+        invalidValue(`handles[${i}]`, h, "is not a live body of this world (unknown or removed)");
+      }
+      if (stamp[slot] === gen) {
+        let first = 0;
+        while (this.slotOf(handles[first]) !== slot) first++;
+        invalidValue(
+          `handles[${i}]`,
+          h,
+          `repeats handles[${first}]: setPoses moves each body once (one pose per handle)`,
+        );
+      }
+      stamp[slot] = gen;
+    }
   }
 
   /**
@@ -1166,27 +1204,12 @@ export class CollisionWorld {
     if (ex === null || ex.runPoseBoxes === undefined || n < PARALLEL_POSES_MIN) return false;
     const slots = this.posesSlots;
     if (!(slots.buffer instanceof SharedArrayBuffer)) return false;
-    // The handles resolved, and a slot given twice noted for the second pass (one walk).
-    const slotCount = this.bodies.slotCount;
-    if (this.posesStamp.length < slotCount) {
-      this.posesStamp = new Int32Array(Math.max(slotCount, 2 * this.posesStamp.length));
-      this.posesGeneration = 0;
-    }
-    const stamp = this.posesStamp;
-    if (++this.posesGeneration >= 0x7fffffff) {
-      stamp.fill(0);
-      this.posesGeneration = 1;
-    }
-    const gen = this.posesGeneration;
-    let repeated = false;
+    // The handles resolved (live and distinct: checkPosesDistinct).
     for (let i = 0; i < n; i++) {
       const slot = this.slotOf(handles[i]);
       if (slot < 0) return false;
       slots[i] = slot;
-      if (stamp[slot] === gen) repeated = true;
-      stamp[slot] = gen;
     }
-    this.posesRepeated = repeated;
     let input = poses;
     if (!(poses.buffer instanceof SharedArrayBuffer)) {
       if (this.posesIn.length < 7 * n) this.posesIn = newFloat64(7 * slots.length, true);
@@ -1214,8 +1237,7 @@ export class CollisionWorld {
    * grid's boxes moved and tested against their fat boxes), then, here and in order, what the
    * serial pass does besides: the move buffers, waking, the static structure's freshness.
    * Returns false, having changed nothing, when it cannot: no such executor, a broad phase
-   * without `prepareBulkMove` (any but the grid), an array not in shared memory, or a slot
-   * twice in the batch (the serial pass applies them in order).
+   * without `prepareBulkMove` (any but the grid), or an array not in shared memory.
    */
   private parallelPoseApply(n: number): boolean {
     const ex = this.options.executor;
@@ -1233,7 +1255,6 @@ export class CollisionWorld {
       return false;
     }
     const slots = this.posesSlots;
-    if (this.posesRepeated) return false;
     const job = this.poseJob;
     if (!bp.prepareBulkMove(job)) return false;
     if (job.left.length < n) job.left = new Uint8Array(new SharedArrayBuffer(slots.length));

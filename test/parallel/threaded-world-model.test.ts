@@ -134,7 +134,7 @@ async function twinProgram(
   for (const st of steps) {
     const rng = lcg(st.seed);
     // The batch: a share of the live bodies (static ones only when moveStatic), walked, a few
-    // teleported far, and maybe one handle twice (the last pose wins).
+    // teleported far, and maybe one handle twice (refused).
     const idx: number[] = [];
     for (let i = 0; i < N; i++) {
       if (refH[i] === -1 || (isStatic[i] === 1 && !st.moveStatic)) continue;
@@ -148,18 +148,34 @@ async function twinProgram(
       for (let j = 0; j < 3; j++) at[7 * i + j] = 60 * rng();
     }
     const batch = idx.slice();
-    if (st.duplicate && batch.length > 0) batch.push(batch[Math.floor(rng() * batch.length)]);
     const poses = new Float64Array(7 * batch.length);
     batch.forEach((i, j) => {
       poses.set(at.subarray(7 * i, 7 * i + 7), 7 * j);
     });
-    // A duplicated handle's first pose: somewhere else (the second one, its pose now, wins).
-    if (st.duplicate && batch.length > 1) {
-      const j = batch.indexOf(batch[batch.length - 1]);
-      if (j < batch.length - 1) poses[7 * j] += 3;
-    }
     const rh = batch.map((i) => refH[i] as BodyHandle);
     const ph = batch.map((i) => parH[i] as BodyHandle);
+    // A handle given twice: refused by both worlds alike, naming the repeat, neither changed
+    // (the batch is then applied without it).
+    if (st.duplicate && batch.length > 0) {
+      const j = Math.floor(rng() * batch.length);
+      const twice = new Float64Array(poses.length + 7);
+      twice.set(poses);
+      twice.set(poses.subarray(7 * j, 7 * j + 7), poses.length);
+      twice[poses.length] += 3;
+      const refusal = (w: CollisionWorld, hs: BodyHandle[]): unknown => {
+        try {
+          w.setPoses([...hs, hs[j]], twice);
+        } catch (err) {
+          return err;
+        }
+        return null;
+      };
+      const refErr = refusal(ref, rh);
+      const parErr = refusal(par, ph);
+      expect(refErr).toBeInstanceOf(CollideError);
+      expect((refErr as CollideError).field).toBe(`handles[${batch.length}]`);
+      expect((parErr as Error).message).toBe((refErr as Error).message);
+    }
     if (st.bad >= 0 && batch.length > 0) {
       const wrong = poses.slice();
       wrong[7 * Math.floor(st.bad * batch.length) + 1] = Number.NaN;

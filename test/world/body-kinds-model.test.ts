@@ -234,11 +234,17 @@ function runModel(
         if (live.length === 0) break;
         const hs = op.picks.map((i) => live[i % live.length]);
         const arr = new Float64Array(7 * hs.length);
-        hs.forEach((h, j) => {
-          const p = op.poses[j];
-          const { translation: t, rotation: q } = p;
+        for (let j = 0; j < hs.length; j++) {
+          const { translation: t, rotation: q } = op.poses[j];
           arr.set([t.x, t.y, t.z, q.x, q.y, q.z, q.w], 7 * j);
-          (model.get(h) as ModelBody).pose = clonePose(p);
+        }
+        // A handle picked twice: refused, nothing moves (the model unchanged too).
+        if (new Set(hs).size !== hs.length) {
+          expect(() => world.setPoses(hs, arr)).toThrow(/repeats handles\[\d+\]/);
+          break;
+        }
+        hs.forEach((h, j) => {
+          (model.get(h) as ModelBody).pose = clonePose(op.poses[j]);
         });
         world.setPoses(hs, arr);
         for (const h of hs) expect(world.isSleeping(h)).toBe(false);
