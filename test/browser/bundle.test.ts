@@ -86,9 +86,13 @@ const SPHERE_BOX_APP_MAX_BYTES = 18_600;
  * unbounded horizon, the 2D canonical order and rounded manifold exits); 301.9 kB after the
  * session-25 merges (the witnesses' normal refinement and flat-core projections, triangles
  * against rounded shapes on their cores, the exact triangle–triangle touch, the crossing solid
- * meshes' bound, the capsule's core-touch solve, the tilted half-space's local frame).
+ * meshes' bound, the capsule's core-touch solve, the tilted half-space's local frame); 314.0 kB
+ * after the session-26 merges (the glTF node forest read from the JSON, the far ray origin's
+ * exact advance, hulls built in a frame at their centre, the near-flat hull's corner rules, the
+ * mesh manifold's re-paired points, coplanar solid meshes, the capsule pairs' candidate normals,
+ * the face witnesses' own vector helpers, the point-feature polish starts).
  */
-const SPHERE_BOX_MAIN_APP_MAX_BYTES = 305_000;
+const SPHERE_BOX_MAIN_APP_MAX_BYTES = 318_000;
 
 const SPHERE_BOX_APP = `
 import {
