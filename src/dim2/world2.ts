@@ -237,8 +237,6 @@ export class CollisionWorld2D {
   private readonly bp: BroadPhase;
   private readonly pairs = new PairSet(256);
   /** Per slot: the last `setPoses` batch that held it (a handle given twice is refused). */
-  private posesStamp = new Int32Array(0);
-  private posesGeneration = 0;
   private readonly half: number;
   /** The bodies: slots, handles, filters, flags, poses and boxes (the world core's store). */
   private readonly bodies = new SlotStore<Shape2>(POSE_STRIDE_2D, BOX_STRIDE_2D);
@@ -335,28 +333,9 @@ export class CollisionWorld2D {
     if (!Array.isArray(poses) || poses.length !== n)
       invalidValue("poses", poses, `must be an array of handles.length = ${n} poses`);
     const b = this.bodies;
-    if (this.posesStamp.length < b.slotCount) {
-      this.posesStamp = new Int32Array(Math.max(b.slotCount, 2 * this.posesStamp.length));
-      this.posesGeneration = 0;
-    }
-    const stamp = this.posesStamp;
-    if (++this.posesGeneration >= 0x7fffffff) {
-      stamp.fill(0);
-      this.posesGeneration = 1;
-    }
-    const gen = this.posesGeneration;
+    b.beginBatch();
     for (let i = 0; i < n; i++) {
-      const slot = b.requireSlot(`handles[${i}]`, handles[i]);
-      if (stamp[slot] === gen) {
-        let first = 0;
-        while (b.slotOf(handles[first]) !== slot) first++;
-        invalidValue(
-          `handles[${i}]`,
-          handles[i],
-          `repeats handles[${first}]: setPoses moves each body once (one pose per handle)`,
-        );
-      }
-      stamp[slot] = gen;
+      const slot = b.requireBatchSlot(handles, i);
       pose2.checkPose(`poses[${i}]`, poses[i]);
       this.computeBoxes(`poses[${i}]`, b.shapes[slot] as Shape2, pose2.unitPose(unitP, poses[i]));
     }

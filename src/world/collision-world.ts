@@ -592,8 +592,6 @@ export class CollisionWorld {
   /** The parallel first pass of {@link setPoses} (src/world/pose-boxes.ts). */
   private readonly poseJob: PoseBoxesJob = emptyPoseBoxesJob(POSE_BOXES_CHUNK);
   /** Per slot: the last `setPoses` batch that held it (a handle given twice is refused). */
-  private posesStamp: Int32Array = new Int32Array(0);
-  private posesGeneration = 0;
   /** The moving bodies' static queries on the executor's threads (src/world/static-query.ts). */
   private readonly staticJob: StaticQueryJob = emptyStaticQueryJob();
   /** Scratch of {@link posesBySlot}: counts per slot, the batch's slots, its sorted poses. */
@@ -1012,38 +1010,11 @@ export class CollisionWorld {
   /**
    * Refuses a {@link setPoses} batch that names a body twice (`invalid_value` naming the second
    * `handles[i]`, its value the handle) or a handle that is not live (as the first pass does, in
-   * order): one walk with a per-slot stamp of the batch's generation, no allocation once the
-   * stamp array has grown to the slots.
+   * order): the slot store's batch stamp (`requireBatchSlot`), shared with the 2D world.
    */
   private checkPosesDistinct(handles: ArrayLike<number>, n: number): void {
-    const slotCount = this.bodies.slotCount;
-    if (this.posesStamp.length < slotCount) {
-      this.posesStamp = new Int32Array(Math.max(slotCount, 2 * this.posesStamp.length));
-      this.posesGeneration = 0;
-    }
-    const stamp = this.posesStamp;
-    if (++this.posesGeneration >= 0x7fffffff) {
-      stamp.fill(0);
-      this.posesGeneration = 1;
-    }
-    const gen = this.posesGeneration;
-    for (let i = 0; i < n; i++) {
-      const h = handles[i];
-      const slot = this.slotOf(h);
-      if (slot < 0) {
-        invalidValue(`handles[${i}]`, h, "is not a live body of this world (unknown or removed)");
-      }
-      if (stamp[slot] === gen) {
-        let first = 0;
-        while (this.slotOf(handles[first]) !== slot) first++;
-        invalidValue(
-          `handles[${i}]`,
-          h,
-          `repeats handles[${first}]: setPoses moves each body once (one pose per handle)`,
-        );
-      }
-      stamp[slot] = gen;
-    }
+    this.bodies.beginBatch();
+    for (let i = 0; i < n; i++) this.bodies.requireBatchSlot(handles, i);
   }
 
   /**

@@ -98,6 +98,9 @@ export class SlotStore<S> {
   private freeIdCount = 0;
   /** Number of ids ever used (≤ {@link slotCount}). */
   private idCount = 0;
+  /** The generation of the last batch that named each slot (see {@link beginBatch}). */
+  private batchStamp = new Int32Array(0);
+  private batchGeneration = 0;
   private pending = new Int32Array(INITIAL_SLOTS);
   private pendingCount = 0;
   /** Whether `pose`, `aabb`, `flags` and `radius` live in `SharedArrayBuffer`s (see the constructor). */
@@ -166,6 +169,43 @@ export class SlotStore<S> {
     const s = this.slotOf(handle);
     if (s < 0) invalidValue(field, handle, "is not a live body of this world (unknown or removed)");
     return s;
+  }
+
+  /**
+   * Starts a batch (a `setPoses` call) in which each body may be named once: see
+   * {@link requireBatchSlot}. No allocation once the stamp array has grown to the slots.
+   */
+  beginBatch(): void {
+    if (this.batchStamp.length < this.slotCount) {
+      this.batchStamp = new Int32Array(Math.max(this.slotCount, 2 * this.batchStamp.length));
+      this.batchGeneration = 0;
+    }
+    if (++this.batchGeneration >= 0x7fffffff) {
+      this.batchStamp.fill(0);
+      this.batchGeneration = 1;
+    }
+  }
+
+  /**
+   * The live slot of `handles[i]` in the batch begun by {@link beginBatch}: `invalid_value` for a
+   * stale or unknown handle (field `handles[i]`) or one named earlier in the batch (field
+   * `handles[i]` of the repeat, its value the handle, the message naming the first). A per-slot
+   * stamp of the batch's generation, so a batch is checked in one walk.
+   */
+  requireBatchSlot(handles: ArrayLike<number>, i: number): number {
+    const slot = this.requireSlot(`handles[${i}]`, handles[i]);
+    const gen = this.batchGeneration;
+    if (this.batchStamp[slot] === gen) {
+      let first = 0;
+      while (this.slotOf(handles[first]) !== slot) first++;
+      invalidValue(
+        `handles[${i}]`,
+        handles[i],
+        `repeats handles[${first}]: setPoses moves each body once (one pose per handle)`,
+      );
+    }
+    this.batchStamp[slot] = gen;
+    return slot;
   }
 
   /**
