@@ -106,21 +106,28 @@ export function scaledShape(j: J, k: number): J {
 
 /**
  * Registers one property test a case: its shapes scaled by 2^j (j in −12..12, exact) and moved
- * by up to 1e9 ({@link offsetArb}, at most 1e4 times the scale), its op (default: every op)
- * replayed through the fuzzer's checks, 20 runs.
+ * by up to 1e9 ({@link offsetArb}, at most 1e4 times the scale), replayed through the fuzzer's
+ * checks with `options` (default: the case's op, or every op), `numRuns` runs (default 20) from
+ * fast-check `seed` (default random).
  */
-export function replayScaledCases(cases: readonly Case[]): void {
+export function replayScaledCases(
+  cases: readonly Case[],
+  options?: Partial<FuzzOptions>,
+  numRuns = 20,
+  seed?: number,
+): void {
   for (const c of cases) {
-    it(`${c.pair} ${c.op} (seed ${c.seed}) scaled by 2^-12..2^12, offsets to 1e9`, () => {
+    const opts = options ?? (c.op === undefined ? undefined : { ops: [c.op] });
+    it(`${c.pair} ${c.op ?? ""} (seed ${c.seed}; was: ${c.was}) scaled by 2^-12..2^12, offsets to 1e9`, () => {
       fc.assert(
         fc.property(fc.integer({ min: -12, max: 12 }), offsetArb, (j, [ou, om]) => {
           const k = 2 ** j;
           const a = scaledShape(c.scenario.localA as J, k);
           const b = scaledShape(c.scenario.localB as J, k);
           const sc = offsetScenario(a, b, exactOffset(ou, Math.min(1e9, om * k * 1e4)));
-          expectReplayPasses(sc, c.pair, c.op === undefined ? undefined : { ops: [c.op] });
+          expectReplayPasses(sc, c.pair, opts);
         }),
-        { numRuns: 20 },
+        seed === undefined ? { numRuns } : { numRuns, seed },
       );
     });
   }
