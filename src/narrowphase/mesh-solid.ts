@@ -57,6 +57,7 @@ import {
   convexHullOfTriangleMesh,
   convexSolidOfTriangleMesh,
   getMeshTriangle,
+  meshMagnitude,
   meshTriangleNormal,
 } from "../shapes/triangle-mesh.js";
 import type { Contact, ContactManifold } from "./contact.js";
@@ -365,20 +366,6 @@ const touchProjection: PointProjection = {
 let sampledA = new Uint32Array(64);
 let sampledB = new Uint32Array(64);
 let touchCall = 0;
-
-/** The largest coordinate magnitude of the mesh's vertices (its BVH's root box). */
-function meshMagnitude(m: TriangleMesh): number {
-  const b = m.bvh.bounds;
-  if (m.bvh.nodeCount === 0) return 0;
-  return Math.max(
-    Math.abs(b[0]),
-    Math.abs(b[1]),
-    Math.abs(b[2]),
-    Math.abs(b[3]),
-    Math.abs(b[4]),
-    Math.abs(b[5]),
-  );
-}
 
 /**
  * The rounding band of two solid meshes' touch (B at `bInA`, A's frame; scene units):

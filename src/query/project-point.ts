@@ -34,7 +34,12 @@ import { farCentredCopy } from "../shapes/far-frame.js";
 import { aabbOf, type PointProjection, shapeDef } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
-import { getMeshTriangle, makeTriangleMesh, type TriangleMesh } from "../shapes/triangle-mesh.js";
+import {
+  getMeshTriangle,
+  makeTriangleMesh,
+  meshMagnitude,
+  type TriangleMesh,
+} from "../shapes/triangle-mesh.js";
 import { checkVec3 } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
@@ -369,19 +374,6 @@ function batchScaledMesh(mesh: TriangleMesh, j: number): TriangleMesh {
   });
   copies[j] = copy;
   return copy;
-}
-
-/** The largest coordinate of the mesh's local box (its BVH root's bounds). */
-function meshMagnitude(mesh: TriangleMesh): number {
-  const b = mesh.bvh.bounds;
-  return Math.max(
-    Math.abs(b[0]),
-    Math.abs(b[1]),
-    Math.abs(b[2]),
-    Math.abs(b[3]),
-    Math.abs(b[4]),
-    Math.abs(b[5]),
-  );
 }
 
 /**

@@ -422,6 +422,23 @@ export function updateTriangleMeshVertices(
   return brandShape(next);
 }
 
+/**
+ * The largest coordinate magnitude of the mesh's vertices in its own frame (its BVH root's box;
+ * scene units; 0 for a mesh without nodes): the scale of its coordinates' rounding.
+ */
+export function meshMagnitude(mesh: TriangleMesh): number {
+  const b = mesh.bvh.bounds;
+  if (mesh.bvh.nodeCount === 0) return 0;
+  return Math.max(
+    Math.abs(b[0]),
+    Math.abs(b[1]),
+    Math.abs(b[2]),
+    Math.abs(b[3]),
+    Math.abs(b[4]),
+    Math.abs(b[5]),
+  );
+}
+
 /** Writes the corners of triangle `t` of `mesh` (local frame) into a, b, c. */
 export function getMeshTriangle(mesh: TriangleMesh, t: number, a: Vec3, b: Vec3, c: Vec3): void {
   const v = mesh.vertices;
