@@ -9,6 +9,7 @@ import { HULL_FLAT_FACTOR } from "../../src/constants.js";
 import { CollideError } from "../../src/errors.js";
 import { computeConvexHull, hullTolerance, validateConvexHull } from "../../src/geometry/hull.js";
 import * as iso from "../../src/math/isometry.js";
+import { makeRandom } from "../../src/math/random.js";
 import { intersects } from "../../src/query/intersects.js";
 import { projectPoint } from "../../src/query/project-point.js";
 import { makeConvexPolyhedron } from "../../src/shapes/convex-polyhedron.js";
@@ -105,7 +106,7 @@ describe("nearly flat convex keeps its footprint corners (attack26 F2)", () => {
         fc.double({ min: -3, max: 9, noNaN: true }),
         fc.boolean(),
         (seed, n, logThickness, logSize, logOffset, centred) => {
-          const rand = mulberry(seed);
+          const rand = makeRandom(seed);
           const t = 10 ** logThickness;
           const size = 10 ** logSize;
           const off = centred ? 0 : 10 ** logOffset * size;
@@ -150,7 +151,7 @@ describe("nearly flat convex keeps its footprint corners (attack26 F2)", () => {
         fc.double({ min: -6, max: 6, noNaN: true }),
         fc.boolean(),
         (seed, n, logThickness, logSize, ribbon) => {
-          const rand = mulberry(seed);
+          const rand = makeRandom(seed);
           const t = 10 ** logThickness;
           const w = ribbon ? Math.sqrt(t) : t;
           const size = 10 ** logSize;
@@ -180,15 +181,3 @@ describe("nearly flat convex keeps its footprint corners (attack26 F2)", () => {
     );
   });
 });
-
-/** Seeded PRNG (mulberry32). */
-function mulberry(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
