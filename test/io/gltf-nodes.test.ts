@@ -2,7 +2,8 @@
  * Issue 16: glTF node matrices and node trees. A node `matrix` scaling by 1e200 keeps a unit
  * triangle finite (≤ 1e200) and was refused ("overflows … becomes [NaN,NaN,NaN] (got [0,0,0])":
  * @gltf-transform decomposed the matrix by squaring its entries); a node listing itself or an
- * ancestor as a child was accepted silently. The right vertices are the matrices' products
+ * ancestor as a child was accepted silently; so were (attack 26, F5) a projective node matrix, a
+ * rotation of length 0 (as identity) and a VEC2 POSITION accessor (read as (x, y, 0)). The right vertices are the matrices' products
  * written out by hand here; the files are small .gltf JSON written into a temporary folder.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
