@@ -10,7 +10,8 @@
  *   against the data (the library would silently truncate). Every mesh primitive of the default
  *   scene (or of every scene, or every mesh when there is no scene) is taken with its node's
  *   world matrix, from the node forest we read from the JSON ({@link readGltfNodes}: disjoint
- *   trees, the matrices as given); triangle lists, strips and fans are converted to triangles,
+ *   trees, affine invertible matrices, unit rotations); every POSITION accessor must be VEC3
+ *   of floats ({@link checkPositionAccessors}); triangle lists, strips and fans are converted to triangles,
  *   points and lines are skipped, and a file left with no triangle is refused. Its API is asynchronous, so glTF
  *   files load through {@link loadMeshFile} (a promise) only.
  * - OBJ: a small strict parser of our own, synchronous. The npm parsers were checked and not
@@ -47,6 +48,7 @@ import {
 import { dirname, extname, isAbsolute, relative, resolve } from "node:path";
 import type { GLTF } from "@gltf-transform/core";
 import { GLB_BUFFER, NodeIO } from "@gltf-transform/core";
+import { UNIT_QUATERNION_TOLERANCE } from "../constants.js";
 import { CollideError, checkOptions, describeValue, invalidValue, optionsSpec } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
@@ -429,6 +431,27 @@ interface GltfNodeTree {
   roots: number[] | null;
 }
 
+/**
+ * Whether the 3×3 part of column-major 4×4 `m` is singular: a zero column, or a determinant of
+ * exactly 0 once each column is divided by its largest |entry| (so a uniform scale of 1e-200,
+ * whose plain determinant 1e-600 underflows to 0, is not singular).
+ */
+function isSingular3(m: ArrayLike<number>): boolean {
+  const c: number[][] = [];
+  for (let j = 0; j < 3; j++) {
+    const col = [m[4 * j], m[4 * j + 1], m[4 * j + 2]];
+    const big = Math.max(Math.abs(col[0]), Math.abs(col[1]), Math.abs(col[2]));
+    if (big === 0) return true;
+    c.push(col.map((v) => v / big));
+  }
+  const [a, b, d] = c;
+  const det =
+    a[0] * (b[1] * d[2] - b[2] * d[1]) -
+    b[0] * (a[1] * d[2] - a[2] * d[1]) +
+    d[0] * (a[1] * b[2] - a[2] * b[1]);
+  return det === 0;
+}
+
 /** A fixed-length array of finite numbers at `obj[key]`, or `dflt` when absent. */
 function gltfNumbers(obj: Json, key: string, n: number, where: string, dflt: number[]): number[] {
   const v = obj[key];
@@ -445,8 +468,10 @@ function gltfNumbers(obj: Json, key: string, n: number, where: string, dflt: num
  * accepted a node that lists itself or an ancestor as a child. Each node's local matrix is its
  * `matrix` (column-major) or T·R·S of `translation`, `rotation` (x, y, z, w) and `scale` (glTF
  * 2.0, §5.25). Throws `CollideError` `invalid_value` naming `<field>:nodes[i]…` for a node that
- * is not an object, a `matrix`/TRS that is not finite numbers, a child or mesh index that names
- * no node or mesh, a node listed as the child of two nodes or as a scene root with a parent, and
+ * is not an object, a `matrix`/TRS that is not finite numbers, a `matrix` given with TRS, whose
+ * last row is not [0, 0, 0, 1] (projective) or whose 3×3 part is singular ({@link isSingular3}),
+ * a `rotation` not of unit length within `UNIT_QUATERNION_TOLERANCE` (normalised when within), a
+ * `scale` with a zero component, a child or mesh index that names no node or mesh, a node listed as the child of two nodes or as a scene root with a parent, and
  * a cycle: a node that is its own ancestor, naming the child entry that
  * closes it (`<field>:nodes[i].children[k]`, its value the node index); `<field>:scenes[i].nodes[k]`
  * or `<field>.scene` for a bad scene index.
@@ -473,10 +498,43 @@ function readGltfNodes(json: Json, field: string): GltfNodeTree {
     let matrix: Float64Array;
     if (n.matrix !== undefined) {
       matrix = Float64Array.from(gltfNumbers(n, "matrix", 16, where, []));
+      for (const key of ["translation", "rotation", "scale"])
+        if (n[key] !== undefined)
+          invalidValue(
+            `${where}.${key}`,
+            n[key],
+            "must not be given with matrix (a glTF node has a matrix or translation/rotation/scale)",
+          );
+      if (matrix[3] !== 0 || matrix[7] !== 0 || matrix[11] !== 0 || matrix[15] !== 1)
+        invalidValue(
+          `${where}.matrix`,
+          n.matrix,
+          "must be affine: its last row (entries 3, 7, 11, 15, column-major) must be [0, 0, 0, 1] (glTF node matrices are translation·rotation·scale)",
+        );
+      if (isSingular3(matrix))
+        invalidValue(
+          `${where}.matrix`,
+          n.matrix,
+          "must be invertible: its 3×3 part has determinant 0 and would flatten the mesh",
+        );
     } else {
       const [tx, ty, tz] = gltfNumbers(n, "translation", 3, where, [0, 0, 0]);
-      const [x, y, z, w] = gltfNumbers(n, "rotation", 4, where, [0, 0, 0, 1]);
+      let [x, y, z, w] = gltfNumbers(n, "rotation", 4, where, [0, 0, 0, 1]);
+      const len = Math.hypot(x, y, z, w);
+      if (!(Math.abs(len - 1) <= UNIT_QUATERNION_TOLERANCE))
+        invalidValue(
+          `${where}.rotation`,
+          n.rotation,
+          `must be a unit quaternion [x, y, z, w] (length within UNIT_QUATERNION_TOLERANCE, ${UNIT_QUATERNION_TOLERANCE}, of 1)`,
+        );
+      [x, y, z, w] = [x / len, y / len, z / len, w / len];
       const [sx, sy, sz] = gltfNumbers(n, "scale", 3, where, [1, 1, 1]);
+      if (sx === 0 || sy === 0 || sz === 0)
+        invalidValue(
+          `${where}.scale`,
+          n.scale,
+          "must have no zero component: a zero scale would flatten the mesh",
+        );
       matrix = Float64Array.from([
         (1 - 2 * (y * y + z * z)) * sx,
         2 * (x * y + z * w) * sx,
@@ -897,6 +955,39 @@ function checkAccessorBounds(json: Json, bufferBytes: readonly number[], field: 
 }
 
 /**
+ * Refuses a primitive whose POSITION accessor is not VEC3 of FLOAT components (glTF 2.0
+ * §3.7.2.1; other component types only with `KHR_mesh_quantization` in `extensionsUsed`):
+ * `@gltf-transform/core` read a VEC2 accessor as (x, y, 0) pairs of the wrong vertices.
+ * `invalid_value` naming `<field>:meshes[m].primitives[p].attributes.POSITION`.
+ */
+function checkPositionAccessors(json: Json, field: string): void {
+  const accessors = Array.isArray(json.accessors) ? json.accessors : [];
+  const meshes = Array.isArray(json.meshes) ? json.meshes : [];
+  const used = Array.isArray(json.extensionsUsed) ? json.extensionsUsed : [];
+  const quantized = used.includes("KHR_mesh_quantization");
+  meshes.forEach((mesh, m) => {
+    const prims = isObject(mesh) && Array.isArray(mesh.primitives) ? mesh.primitives : [];
+    prims.forEach((prim, p) => {
+      if (!isObject(prim) || !isObject(prim.attributes)) return;
+      const i = prim.attributes.POSITION;
+      if (i === undefined) return;
+      const where = `${field}:meshes[${m}].primitives[${p}].attributes.POSITION`;
+      const a = typeof i === "number" && Number.isInteger(i) ? accessors[i] : undefined;
+      if (!isObject(a))
+        invalidValue(where, i, `must name an accessor (0 to ${accessors.length - 1})`);
+      if (a.type !== "VEC3")
+        invalidValue(where, a.type, `must be a VEC3 accessor, but accessors[${i}] has type`);
+      if (a.componentType !== 5126 && !quantized)
+        invalidValue(
+          where,
+          a.componentType,
+          `must have FLOAT (5126) components (others need the KHR_mesh_quantization extension), but accessors[${i}] has componentType`,
+        );
+    });
+  });
+}
+
+/**
  * Reads a glTF (JSON text or GLB bytes) into a `@gltf-transform/core` document, with every
  * external resource read by us under the folder rule of {@link MeshFileOptions} (`gltfDir` null:
  * bytes held in memory, no external resource allowed) and the accessor bounds checked.
@@ -976,6 +1067,7 @@ async function readGltfDocument(
     });
   }
   checkAccessorBounds(json, bufferBytes, field);
+  checkPositionAccessors(json, field);
   const tree = readGltfNodes(json, field);
   try {
     const doc = await new NodeIO().readJSON({
