@@ -1637,9 +1637,25 @@ function otherNodeInA(l: Level, tree: CompositeTree, j: number): void {
   const wx = m[0] * cx + m[1] * cy + m[2] * cz + t.x;
   const wy = m[3] * cx + m[4] * cy + m[5] * cz + t.y;
   const wz = m[6] * cx + m[7] * cy + m[8] * cz + t.z;
-  const ex = Math.abs(m[0]) * hx + Math.abs(m[1]) * hy + Math.abs(m[2]) * hz;
-  const ey = Math.abs(m[3]) * hx + Math.abs(m[4]) * hy + Math.abs(m[5]) * hz;
-  const ez = Math.abs(m[6]) * hx + Math.abs(m[7]) * hy + Math.abs(m[8]) * hz;
+  // Widened by a bound on the rounding of this box and of the corners B's parts take in A's
+  // frame (iso.transformPoint, then the exact triangle test): both err by a few ulps of the
+  // node's and the offset's magnitude, so an unpadded box could sit an ulp past a part that
+  // touches A's exactly (issue 16: an L mesh and a cube of 0.1 meeting along an edge,
+  // intersects false, as the node's z-range [0, 0.1] moved by 0.1 came out [0.1 + 1 ulp, …]).
+  const pad =
+    (Math.abs(t.x) +
+      Math.abs(t.y) +
+      Math.abs(t.z) +
+      Math.abs(cx) +
+      Math.abs(cy) +
+      Math.abs(cz) +
+      hx +
+      hy +
+      hz) *
+    NODE_FRAME_PAD;
+  const ex = Math.abs(m[0]) * hx + Math.abs(m[1]) * hy + Math.abs(m[2]) * hz + pad;
+  const ey = Math.abs(m[3]) * hx + Math.abs(m[4]) * hy + Math.abs(m[5]) * hz + pad;
+  const ez = Math.abs(m[6]) * hx + Math.abs(m[7]) * hy + Math.abs(m[8]) * hz + pad;
   const o = l.otherInA;
   o[0] = wx - ex;
   o[1] = wy - ey;
@@ -1648,6 +1664,13 @@ function otherNodeInA(l: Level, tree: CompositeTree, j: number): void {
   o[4] = wy + ey;
   o[5] = wz + ez;
 }
+
+/**
+ * Relative pad of {@link otherNodeInA}'s box (of the offset's, centre's and half-sides' summed
+ * magnitudes): 2^-40, far above the rounding of a unit-quaternion rotation and a translation (a
+ * few ulps, 2^-50), far below any gap the trees prune for speed.
+ */
+const NODE_FRAME_PAD = 2 ** -40;
 
 /**
  * [0] the squared gap of {@link nodeGapSq}: a double returned by a call V8 does not inline is
@@ -2301,13 +2324,18 @@ function tiedTrianglePair(l: Level, best: number): number {
   const band = TIE_RELATIVE * scale;
   const n = tieNormal;
   let tries = 0;
+  // A touch (d ≤ 0) ties only with touches: a pair proven apart by a gap that rounds below the
+  // band (Number.MIN_VALUE, src/narrowphase/triangle-polytope.ts) taken as the best made the
+  // contact positive, and the surfaces then read as nested (issue 16: an L and a cube of 0.1
+  // touching face to face, depth −0.1).
+  const cap = d <= 0 ? 0 : Infinity;
   for (let j = 0; j < l.storedCount && tries < TIE_TRIES; j++) {
-    if (!(s[STRIDE * j + 1] - d <= band)) continue;
+    if (!(s[STRIDE * j + 1] - d <= band && s[STRIDE * j + 1] <= cap)) continue;
     tries++;
     vec3.set(n, s[STRIDE * j + 2], s[STRIDE * j + 3], s[STRIDE * j + 4]);
     let valid = true;
     for (let k = 0; k < l.storedCount && valid; k++) {
-      if (k === j || !(s[STRIDE * k + 1] - d <= band)) continue;
+      if (k === j || !(s[STRIDE * k + 1] - d <= band && s[STRIDE * k + 1] <= cap)) continue;
       l.view.part(l.part, l.comp, s[STRIDE * k]);
       loadOtherPart(l, l.otherIds[k]);
       if (!bareTriangle(l.part) || !bareTriangle(l.otherPart)) return best;
