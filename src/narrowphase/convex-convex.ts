@@ -592,6 +592,21 @@ function faceWitnesses(k: number): void {
   lengthInto(pairBInA.translation, 0);
   const dk = d * k;
   const on = FACE_ON_SLACK * Math.max(sizeIo[0], sizeIo[1], sizeIo[2], shiftIo[1]);
+  // The projections' own slack from the magnitude where a facing pair can lie: within both
+  // shapes' bounding balls (about their origins, `apart` from each other) grown by the distance,
+  // so at most apart + the lesser radius + |d| from either origin or the solver's. A starting
+  // witness at a large shape's far corner (its support along the normal, ties broken to that
+  // corner) is no measure of the rounding there: a box of 1e4's edge across a cylinder of 3e-6
+  // at 7e3 from the box's centre took a pair 1.9e-10 off the box, its far corner at 1.4e4 (issue
+  // 16, seed 57).
+  const apart = Math.max(sizeIo[0], shiftIo[1]);
+  writeBoundingRadiusOf(ridgeRadiusIo, coreA.shape);
+  const rA = ridgeRadiusIo[0];
+  writeBoundingRadiusOf(ridgeRadiusIo, coreB.shape);
+  const onPair = Math.min(
+    on,
+    FACE_ON_SLACK * (apart + Math.min(rA, ridgeRadiusIo[0]) * k + Math.abs(dk)),
+  );
   const flat = FACE_PLANE_SLACK * on + FACE_DEPTH_SLACK * Math.abs(dk);
   // On the cores (the supporting features of a rounded shape are its core's moved by its
   // margin along the normal, flat where the core's are; the nearest points of the rounded
@@ -645,7 +660,7 @@ function faceWitnesses(k: number): void {
   faceIo[0] = gk;
   faceIo[1] = hA;
   faceIo[2] = hB;
-  faceIo[3] = on;
+  faceIo[3] = onPair;
   faceIo[7] = FACE_ITERATIONS;
   faceAlternate();
   let found = faceIo[6] !== 0;
@@ -920,6 +935,23 @@ function faceSecant(): void {
   const f0 = faceIo[10];
   const size = faceIo[11];
   const on = faceIo[3];
+  // The sliding side's curvature radius is at most its bounding radius: the first tilt from the
+  // lesser of that and the pair's size. Where it is far below the size, the overlap is flat in
+  // the normal to the rounding of the size (ε·size over about √(ε·size/radius) radians), and the
+  // refined normal can be off by that much: the steps may tilt as far (a cylinder of 3e-6, its
+  // rim's tip against a box's edge at 7e3 from the box's centre, was 0.014 rad off; seed 57).
+  let radius = 0;
+  for (let side = 0; side < 2; side++) {
+    if (faceIo[8 + side] !== 0) continue;
+    const core = side === 0 ? coreA : coreB;
+    writeBoundingRadiusOf(ridgeRadiusIo, core.shape);
+    radius += ridgeRadiusIo[0] * core.scale;
+  }
+  if (!(radius > 0 && radius < size)) radius = size;
+  const maxTilt = Math.min(
+    FACE_SECANT_MAX_TILT,
+    Math.max(FACE_NORMAL_MAX_TILT, Math.sqrt((FACE_FLAT_ROUNDING * size) / radius)),
+  );
   faceResidual();
   for (let round = 0; round < FACE_NORMAL_ROUNDS; round++) {
     lengthInto(faceR, 1);
@@ -932,10 +964,10 @@ function faceSecant(): void {
     faceCopy(facingN0, facingN);
     let tPrev = 0;
     let phiPrev = r0;
-    // The first tilt as for a curvature radius of the pair's size.
-    let t = r0 / size;
+    // The first tilt as for a curvature radius of `radius`.
+    let t = r0 / radius;
     for (let it = 0; it < FACE_NORMAL_STEPS; it++) {
-      if (!(Math.abs(t) < FACE_NORMAL_MAX_TILT)) return;
+      if (!(Math.abs(t) < maxTilt)) return;
       faceTiltIo[0] = t;
       faceTilt(facingN, facingN0, faceU, true);
       faceResidual();
@@ -1111,6 +1143,14 @@ const FACE_NORMAL_SLACK = 16;
 
 /** {@link faceNormal}'s largest tilt, radians (a refined normal is off by far less). */
 const FACE_NORMAL_MAX_TILT = 2 ** -10;
+
+/**
+ * {@link faceSecant}'s tilts at most (radians) where the sliding side is far smaller than the
+ * pair's magnitude, and the overlap's rounding relative to that magnitude from which it bounds
+ * the refined normal's error (√(FACE_FLAT_ROUNDING·size/radius)).
+ */
+const FACE_SECANT_MAX_TILT = 2 ** -3;
+const FACE_FLAT_ROUNDING = 2 ** -40;
 
 /** Projections of {@link faceAlternate} at each of {@link faceNormal}'s normals. */
 const FACE_NORMAL_PROJECTIONS = 12;
