@@ -322,13 +322,24 @@ const MAX_ADVANCES = 24;
 const FAR_ADVANCE = 16;
 
 /**
+ * A move is made only while the origin is this many times farther from the shape's centre (L1)
+ * than the moved origin's coordinates are large (the centre's largest coordinate plus r): the
+ * moved origin is rounded at its own coordinates, which must be well below the distance whose
+ * rounding the move removes. A ray from 5e-4 beside a box of 1e-4 at 1e8 (origin and centre
+ * differing exactly) had been moved, its origin rounded at 1e8, so a ray grazing a corner
+ * entered 3.4e-8 late on a toi of 7.6e-4.
+ */
+const ADVANCE_GAIN = 16;
+
+/**
  * Moves a ray origin far from a shape to just before the shape's bounding ball (centred on the
  * pose's translation, radius the shape's bounding radius r, world frame): `out` = origin + t·dir
  * for the returned t > 0, formed exactly (Dekker's product and Knuth's sum of each coordinate,
  * rounded once, so `out` lies on the given ray to the rounding of its own coordinates — near the
  * shape — and not of the origin's), t stopping 2r + 2^-48·|centre − origin|₁ before the ray's
  * closest approach to the centre, so no hit of the shape lies before it. Repeated while the
- * origin is still more than 16·r before the shape (the parameter t is rounded at the origin's
+ * origin is still more than 16·r before the shape, and only while the origin is 16 times farther
+ * from the centre than the centre's largest coordinate plus r ({@link ADVANCE_GAIN}) (the parameter t is rounded at the origin's
  * distance, which each move divides by about 2^48: twice from 1e16, a handful from 1e300). Returns the summed t (0: not moved, the origin
  * already near, or the shape unbounded, or a coordinate beyond the exact products' range).
  * Without it a ray from 1e9 hit a unit sphere 2.2e-8 off its surface (origin + toi·dir with toi
@@ -350,11 +361,13 @@ function advanceNearShape(
   let oy = origin.y;
   let oz = origin.z;
   let total = 0;
+  const near = ADVANCE_GAIN * (Math.max(Math.abs(c.x), Math.abs(c.y), Math.abs(c.z)) + r);
   for (let i = 0; i < MAX_ADVANCES; i++) {
     const wx = c.x - ox;
     const wy = c.y - oy;
     const wz = c.z - oz;
     const w = Math.abs(wx) + Math.abs(wy) + Math.abs(wz); // ≥ the distance; no overflow
+    if (!(w > near)) break;
     // Closest approach to the centre along the unit direction, less the margin (a length).
     const ahead = (wx * dir.x + wy * dir.y + wz * dir.z) / len - 2 * r - ADVANCE_SLACK * w;
     // Once moved, again only while still far: each move rounds the origin once more.
