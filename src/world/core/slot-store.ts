@@ -193,7 +193,9 @@ export class SlotStore<S> {
    * stamp of the batch's generation, so a batch is checked in one walk.
    */
   requireBatchSlot(handles: ArrayLike<number>, i: number): number {
-    const slot = this.requireSlot(`handles[${i}]`, handles[i]);
+    // The field's name is formed only for an error: a template string a call allocates.
+    const slot = this.slotOf(handles[i]);
+    if (slot < 0) this.requireSlot(`handles[${i}]`, handles[i]);
     const gen = this.batchGeneration;
     if (this.batchStamp[slot] === gen) {
       let first = 0;
