@@ -28,3 +28,13 @@ export const unitArb = cubePointArb.filter((v) => Math.hypot(...v) > 0.1).map((v
 
 /** An offset for `exactOffset`: a unit direction and a magnitude of 0, 1, 1e3, 1e6 or 1e9. */
 export const offsetArb = fc.tuple(unitArb, fc.constantFrom(0, 1, 1e3, 1e6, 1e9));
+
+/**
+ * x rounded to 21 significant bits (0 below 1e-200): an offset with few bits, so the query's
+ * local frame shifts it exactly.
+ */
+export const bits21 = (x: number): number => {
+  if (!(Math.abs(x) > 1e-200)) return 0;
+  const m = 2 ** (Math.floor(Math.log2(Math.abs(x))) - 20);
+  return Math.round(x / m) * m;
+};

@@ -16,25 +16,13 @@
  */
 import fc from "fast-check";
 import { describe, it } from "vitest";
+import { rotateVec } from "../support/quat.js";
 import { offsetArb, quatArb } from "./arbitraries.js";
 import { exactOffset } from "./generate.js";
 import { expectPassesBothOrders } from "./recorded-cases.js";
 
 type J = Record<string, unknown>;
 const ops = { ops: ["intersects", "distance", "contact"] };
-
-/** v rotated by the unit quaternion q = [x, y, z, w]. */
-function rotate(q: number[], v: number[]): number[] {
-  const [x, y, z, w] = q;
-  const tx = 2 * (y * v[2] - z * v[1]);
-  const ty = 2 * (z * v[0] - x * v[2]);
-  const tz = 2 * (x * v[1] - y * v[0]);
-  return [
-    v[0] + w * tx + (y * tz - z * ty),
-    v[1] + w * ty + (z * tx - x * tz),
-    v[2] + w * tz + (x * ty - y * tx),
-  ];
-}
 
 describe("a thin capsule at a cylinder's or cone's rim (issue 16)", () => {
   it("a capsule of 2e-8, its segment 1.6e-8 outside a rim of 3e-3: the normal perpendicular to the segment", () => {
@@ -154,8 +142,8 @@ describe("a thin capsule at a cylinder's or cone's rim (issue 16)", () => {
           const b0 = Q.map((x, k) => x + u[k] * L * (1 - shift));
           const a: J = {
             type: "capsule",
-            a: rotate(q, a0),
-            b: rotate(q, b0),
+            a: rotateVec(q, a0),
+            b: rotateVec(q, b0),
             radius: rho,
           };
           const b: J = { type: kind, center: [0, 0, 0], halfHeight: h, radius: r, rotation: q };

@@ -17,7 +17,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
 import { quatMul } from "../support/quat.js";
-import { quatArb } from "./arbitraries.js";
+import { bits21, quatArb } from "./arbitraries.js";
 import { replayScenario } from "./fuzz.js";
 import { offsetScenario, type Scenario } from "./generate.js";
 import { add, cross, dot, oshape, rotate, scale, sub, unit, type V } from "./oracle-shapes.js";
@@ -102,13 +102,6 @@ describe("issue 16: a cone of 1e-3 by a triangle of 1e6 (size ratio 1e9)", () =>
     expect(verdicts(offsetScenario(TRIANGLE, CONE, [0, 0, 0]), "triangle-cone")).toEqual([]);
   });
 });
-
-/** 21 significant bits of x (the fuzzer's offsets: few bits, so that shifts stay exact). */
-const bits21 = (x: number) => {
-  if (!(Math.abs(x) > 1e-200)) return 0;
-  const m = 2 ** (Math.floor(Math.log2(Math.abs(x))) - 20);
-  return Math.round(x / m) * m;
-};
 
 const offsetArb = fc
   .tuple(

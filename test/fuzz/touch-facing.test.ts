@@ -21,7 +21,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
 import { BOX_TRIANGLES } from "../support/box-mesh.js";
-import { quatArb } from "./arbitraries.js";
+import { bits21, quatArb } from "./arbitraries.js";
 import {
   add,
   closestOnTriangle,
@@ -345,13 +345,6 @@ const dirArb = fc
     const r = Math.sqrt(Math.max(0, 1 - z * z));
     return [r * Math.cos(phi), r * Math.sin(phi), z] as V;
   });
-
-/** 21 significant bits of x (an offset that the query's local frame shifts exactly). */
-const bits21 = (x: number) => {
-  if (!(Math.abs(x) > 1e-200)) return 0;
-  const m = 2 ** (Math.floor(Math.log2(Math.abs(x))) - 20);
-  return Math.round(x / m) * m;
-};
 
 describe("property: small polytopes touching a large triangle or box mesh", () => {
   it("every contact's witnesses face each other, on their shapes (1e-6..1e6, offsets to 1e9, both orders)", () => {

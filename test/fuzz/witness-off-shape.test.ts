@@ -25,7 +25,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { quatMul } from "../support/quat.js";
-import { quatArb } from "./arbitraries.js";
+import { bits21, quatArb } from "./arbitraries.js";
 import { replayScenario } from "./fuzz.js";
 import { offsetScenario, POSITION_FIELDS, type Scenario } from "./generate.js";
 import { add, cross, oshape, rotate, scale, sub, unit, type V } from "./oracle-shapes.js";
@@ -114,13 +114,6 @@ function allVerdicts(sc: Scenario, pair: string): string[] {
     ...replayScenario(flipped, `${q}-${p}`, { ops: OPS }),
   ].map((f) => `${f.pair} ${f.op}: ${f.reason}`);
 }
-
-/** 21 significant bits of x (the fuzzer's offsets: few bits, so that shifts stay exact). */
-const bits21 = (x: number) => {
-  if (!(Math.abs(x) > 1e-200)) return 0;
-  const m = 2 ** (Math.floor(Math.log2(Math.abs(x))) - 20);
-  return Math.round(x / m) * m;
-};
 
 /** A world offset of magnitude up to 10^o along a direction from three coordinates. */
 const offsetArb = fc
