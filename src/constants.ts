@@ -35,6 +35,17 @@ export const AABB_MARGIN = 0.05;
 export const UNIT_QUATERNION_TOLERANCE = 1e-6;
 
 /**
+ * Largest |cosine| between two columns of a glTF node `matrix`'s 3×3 part (each nonzero column
+ * taken as a unit vector) for the matrix to count as translation·rotation·scale, as glTF 2.0
+ * (§3.5.3) requires of a node matrix; a matrix beyond it holds a shear and is refused. A
+ * rotation times a scale composed and stored in single precision leaves cosines below about
+ * 5e-7 (measured over random rotations and scales 1e-3..1e3); this is 20 times that, and a
+ * shear of 1e-5 radians is still far below any deliberate one. Unitless.
+ * @default 1e-5
+ */
+export const GLTF_NODE_SHEAR_TOLERANCE = 1e-5;
+
+/**
  * How far |q|² may be from 1 for a quaternion to be used as it is, without renormalising: a few
  * ulps of 1, the rounding of a quaternion that was normalised in double precision (q / |q| lands
  * within about 4ε), so that a unit quaternion costs one comparison and a renormalised one is not

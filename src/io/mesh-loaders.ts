@@ -10,7 +10,9 @@
  *   against the data (the library would silently truncate). Every mesh primitive of the default
  *   scene (or of every scene, or every mesh when there is no scene) is taken with its node's
  *   world matrix, from the node forest we read from the JSON ({@link readGltfNodes}: disjoint
- *   trees, affine invertible matrices, unit rotations); every POSITION accessor must be VEC3
+ *   trees, matrices that are translation·rotation·scale (no shear, no projection), unit
+ *   rotations); a node with a zero scale component (how exporters hide a node) gives no
+ *   triangle, nor does its subtree, as three.js draws none; every POSITION accessor must be VEC3
  *   of floats ({@link checkPositionAccessors}); triangle lists, strips and fans are converted to triangles,
  *   points and lines are skipped, and a file left with no triangle is refused. Its API is asynchronous, so glTF
  *   files load through {@link loadMeshFile} (a promise) only.
@@ -48,7 +50,7 @@ import {
 import { dirname, extname, isAbsolute, relative, resolve } from "node:path";
 import type { GLTF } from "@gltf-transform/core";
 import { GLB_BUFFER, NodeIO } from "@gltf-transform/core";
-import { UNIT_QUATERNION_TOLERANCE } from "../constants.js";
+import { GLTF_NODE_SHEAR_TOLERANCE, UNIT_QUATERNION_TOLERANCE } from "../constants.js";
 import { CollideError, checkOptions, describeValue, invalidValue, optionsSpec } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
@@ -358,13 +360,17 @@ function appendGltfMesh(
   });
 }
 
-/** Every triangle of a glTF document in world coordinates (see the module doc). */
+/**
+ * Every triangle of a glTF document in world coordinates (see the module doc), and the nodes
+ * skipped with their subtrees for a zero scale that hide a mesh, in the order met.
+ */
 function gltfToMeshData(
   doc: GltfDocument,
   tree: GltfNodeTree,
   path: string,
   field: string,
-): MeshData {
+): { data: MeshData; zeroScaled: number[] } {
+  const zeroScaled: number[] = [];
   const verts: number[] = [];
   const tris: number[] = [];
   const meshes = doc.getRoot().listMeshes();
@@ -381,6 +387,11 @@ function gltfToMeshData(
       stack.push({ node: tree.roots[r], chain: [], parent: IDENTITY_MAT4 });
     for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
       const def = tree.nodes[item.node];
+      if (def.zeroScale) {
+        // Hidden (three.js draws nothing there): its world scale, and its subtree's, is zero.
+        if (placesMesh(tree, item.node)) zeroScaled.push(item.node);
+        continue;
+      }
       const world = multiplyMat4(item.parent, def.matrix);
       const chain = item.chain.concat([def.matrix]);
       if (def.mesh >= 0) {
@@ -393,7 +404,20 @@ function gltfToMeshData(
         stack.push({ node: def.children[c], chain, parent: world });
     }
   }
-  return { vertices: Float64Array.from(verts), indices: Uint32Array.from(tris) };
+  return {
+    data: { vertices: Float64Array.from(verts), indices: Uint32Array.from(tris) },
+    zeroScaled,
+  };
+}
+
+/** Whether node `root` or a node below it holds a mesh. */
+function placesMesh(tree: GltfNodeTree, root: number): boolean {
+  const stack = [root];
+  for (let i = stack.pop(); i !== undefined; i = stack.pop()) {
+    if (tree.nodes[i].mesh >= 0) return true;
+    stack.push(...tree.nodes[i].children);
+  }
+  return false;
 }
 
 /** A read glTF: the document (meshes, accessors) and the node forest read from its JSON. */
@@ -415,11 +439,15 @@ function multiplyMat4(a: ArrayLike<number>, b: ArrayLike<number>): Float64Array 
   return out;
 }
 
-/** A glTF node as the loader uses it: its local matrix, children and mesh (−1: none). */
+/**
+ * A glTF node as the loader uses it: its local matrix, children and mesh (−1: none), and whether
+ * a zero scale hides it (it and its subtree give no triangle).
+ */
 interface GltfNodeDef {
   matrix: Float64Array;
   children: number[];
   mesh: number;
+  zeroScale: boolean;
 }
 
 /**
@@ -431,25 +459,45 @@ interface GltfNodeTree {
   roots: number[] | null;
 }
 
+/** Two columns of a node matrix's 3×3 part that are not orthogonal, and their cosine. */
+interface ColumnShear {
+  j: number;
+  k: number;
+  cosine: number;
+}
+
 /**
- * Whether the 3×3 part of column-major 4×4 `m` is singular: a zero column, or a determinant of
- * exactly 0 once each column is divided by its largest |entry| (so a uniform scale of 1e-200,
- * whose plain determinant 1e-600 underflows to 0, is not singular).
+ * The first pair of columns j < k of the 3×3 part of column-major 4×4 `m` whose cosine exceeds
+ * GLTF_NODE_SHEAR_TOLERANCE in magnitude (a shear: the part is not rotation × scale along
+ * axes), or null. Each column is divided by its largest |entry| before its length is taken, so
+ * scales of 1e-200 or 1e200 neither underflow nor overflow; a zero column (a zero scale) is
+ * orthogonal to every column.
  */
-function isSingular3(m: ArrayLike<number>): boolean {
-  const c: number[][] = [];
+function columnShear(m: ArrayLike<number>): ColumnShear | null {
+  const u: number[][] = [];
   for (let j = 0; j < 3; j++) {
     const col = [m[4 * j], m[4 * j + 1], m[4 * j + 2]];
     const big = Math.max(Math.abs(col[0]), Math.abs(col[1]), Math.abs(col[2]));
-    if (big === 0) return true;
-    c.push(col.map((v) => v / big));
+    if (big === 0) {
+      u.push([0, 0, 0]);
+      continue;
+    }
+    const len = Math.hypot(col[0] / big, col[1] / big, col[2] / big);
+    u.push(col.map((v) => v / big / len));
   }
-  const [a, b, d] = c;
-  const det =
-    a[0] * (b[1] * d[2] - b[2] * d[1]) -
-    b[0] * (a[1] * d[2] - a[2] * d[1]) +
-    d[0] * (a[1] * b[2] - a[2] * b[1]);
-  return det === 0;
+  for (let j = 0; j < 3; j++)
+    for (let k = j + 1; k < 3; k++) {
+      const cosine = u[j][0] * u[k][0] + u[j][1] * u[k][1] + u[j][2] * u[k][2];
+      if (Math.abs(cosine) > GLTF_NODE_SHEAR_TOLERANCE) return { j, k, cosine };
+    }
+  return null;
+}
+
+/** Whether the 3×3 part of column-major 4×4 `m` has a column of zeros (a zero scale). */
+function hasZeroColumn(m: ArrayLike<number>): boolean {
+  for (let j = 0; j < 3; j++)
+    if (m[4 * j] === 0 && m[4 * j + 1] === 0 && m[4 * j + 2] === 0) return true;
+  return false;
 }
 
 /** A fixed-length array of finite numbers at `obj[key]`, or `dflt` when absent. */
@@ -469,12 +517,18 @@ function gltfNumbers(obj: Json, key: string, n: number, where: string, dflt: num
  * `matrix` (column-major) or T·R·S of `translation`, `rotation` (x, y, z, w) and `scale` (glTF
  * 2.0, §5.25). Throws `CollideError` `invalid_value` naming `<field>:nodes[i]…` for a node that
  * is not an object, a `matrix`/TRS that is not finite numbers, a `matrix` given with TRS, whose
- * last row is not [0, 0, 0, 1] (projective) or whose 3×3 part is singular ({@link isSingular3}),
- * a `rotation` not of unit length within `UNIT_QUATERNION_TOLERANCE` (normalised when within), a
- * `scale` with a zero component, a child or mesh index that names no node or mesh, a node listed as the child of two nodes or as a scene root with a parent, and
+ * last row is not [0, 0, 0, 1] (projective) or whose 3×3 part holds a shear (two columns not
+ * orthogonal within `GLTF_NODE_SHEAR_TOLERANCE`, {@link columnShear}; the node's `name`, when it
+ * has one, in the message: glTF 2.0 §3.5.3 requires a matrix decomposable to T·R·S), a `rotation`
+ * not of unit length within `UNIT_QUATERNION_TOLERANCE` (normalised when within), a child or mesh
+ * index that names no node or mesh, a node listed as the child of two nodes or as a scene root
+ * with a parent, and
  * a cycle: a node that is its own ancestor, naming the child entry that
  * closes it (`<field>:nodes[i].children[k]`, its value the node index); `<field>:scenes[i].nodes[k]`
- * or `<field>.scene` for a bad scene index.
+ * or `<field>.scene` for a bad scene index. A zero scale is accepted and marks the node
+ * `zeroScale` (a `scale` with a zero component, or a `matrix` with a column of zeros, its other
+ * columns orthogonal: exactly such a T·R·S): exporters (Blender, three.js) hide a node so, and
+ * the node and its subtree then give no triangle, as three.js draws none.
  */
 function readGltfNodes(json: Json, field: string): GltfNodeTree {
   const list = json.nodes === undefined ? [] : json.nodes;
@@ -496,6 +550,7 @@ function readGltfNodes(json: Json, field: string): GltfNodeTree {
     const mesh = n.mesh === undefined ? -1 : gltfIndex(n, "mesh", where);
     if (mesh >= meshCount) invalidValue(`${where}.mesh`, mesh, "names no mesh");
     let matrix: Float64Array;
+    let zeroScale: boolean;
     if (n.matrix !== undefined) {
       matrix = Float64Array.from(gltfNumbers(n, "matrix", 16, where, []));
       for (const key of ["translation", "rotation", "scale"])
@@ -511,12 +566,14 @@ function readGltfNodes(json: Json, field: string): GltfNodeTree {
           n.matrix,
           "must be affine: its last row (entries 3, 7, 11, 15, column-major) must be [0, 0, 0, 1] (glTF node matrices are translation·rotation·scale)",
         );
-      if (isSingular3(matrix))
+      const shear = columnShear(matrix);
+      if (shear !== null)
         invalidValue(
           `${where}.matrix`,
           n.matrix,
-          "must be invertible: its 3×3 part has determinant 0 and would flatten the mesh",
+          `${typeof n.name === "string" ? `(node ${JSON.stringify(n.name)}) ` : ""}must be translation·rotation·scale, with no shear (glTF 2.0 §3.5.3): columns ${shear.j} and ${shear.k} of its 3×3 part have cosine ${Number(shear.cosine.toPrecision(3))}, beyond GLTF_NODE_SHEAR_TOLERANCE (${GLTF_NODE_SHEAR_TOLERANCE}) of orthogonal`,
         );
+      zeroScale = hasZeroColumn(matrix);
     } else {
       const [tx, ty, tz] = gltfNumbers(n, "translation", 3, where, [0, 0, 0]);
       let [x, y, z, w] = gltfNumbers(n, "rotation", 4, where, [0, 0, 0, 1]);
@@ -529,12 +586,7 @@ function readGltfNodes(json: Json, field: string): GltfNodeTree {
         );
       [x, y, z, w] = [x / len, y / len, z / len, w / len];
       const [sx, sy, sz] = gltfNumbers(n, "scale", 3, where, [1, 1, 1]);
-      if (sx === 0 || sy === 0 || sz === 0)
-        invalidValue(
-          `${where}.scale`,
-          n.scale,
-          "must have no zero component: a zero scale would flatten the mesh",
-        );
+      zeroScale = sx === 0 || sy === 0 || sz === 0;
       matrix = Float64Array.from([
         (1 - 2 * (y * y + z * z)) * sx,
         2 * (x * y + z * w) * sx,
@@ -554,7 +606,7 @@ function readGltfNodes(json: Json, field: string): GltfNodeTree {
         1,
       ]);
     }
-    return { matrix, children, mesh };
+    return { matrix, children, mesh, zeroScale };
   });
   // One parent each (glTF 2.0 §3.5.3: disjoint strict trees), then no cycle.
   const parent = new Int32Array(nodes.length).fill(-1);
@@ -1082,7 +1134,17 @@ async function readGltfDocument(
 
 /** Mesh data of a document, refused when it holds no triangle at all (see the module doc). */
 function gltfTriangles({ doc, tree }: GltfRead, path: string, field: string): MeshData {
-  const data = gltfToMeshData(doc, tree, path, field);
+  const { data, zeroScaled } = gltfToMeshData(doc, tree, path, field);
+  if (data.indices.length === 0 && zeroScaled.length > 0) {
+    const names = zeroScaled.map((i) => `nodes[${i}]`).join(", ");
+    meshFileFault(
+      field,
+      "glTF",
+      path,
+      "",
+      `has no triangles outside nodes of zero scale (${names}: a zero scale hides a node and its children); a mesh needs at least one triangle`,
+    );
+  }
   if (data.indices.length === 0) {
     const modes = new Set<number>();
     for (const mesh of doc.getRoot().listMeshes())
@@ -1131,8 +1193,10 @@ function namedByField(e: unknown, field: string): unknown {
  * `options.baseDir` (see {@link MeshFileOptions}). Throws `CollideError`: `io_error` when a
  * file cannot be read or parsed, `invalid_value` (field `<field>:buffers[i].uri`, …) for a
  * refused URI, an accessor or buffer view past its data; `invalid_value` naming `field` (the
- * module doc's form) for an empty file, a file with no triangles, an index past its
- * primitive's vertices or a vertex that is not finite (in the file or under its node's matrix).
+ * module doc's form) for an empty file, a file with no triangles (nodes of zero scale hide
+ * theirs: see {@link readGltfNodes}), an index past its primitive's vertices or a vertex that is
+ * not finite (in the file or under its node's matrix); `invalid_value` naming
+ * `<field>:nodes[i]…` for a bad node (a sheared or projective `matrix`, …).
  */
 export async function loadGltfFile(
   path: string,
