@@ -1583,8 +1583,13 @@ export function computeConvexHull(
  * every edge line of the face, within `tolerance` widened for short edges, whose direction is
  * only known to about tolerance / length); a closed 2-manifold (each directed face edge
  * once, with its reverse in another face) whose `edges` are exactly the face edges; Euler's
- * V − E + F = 2; every vertex on at least 3 faces; every input point inside or on every face
- * plane within `tolerance`. The oracle of the hull tests and of the convex-polyhedron shape.
+ * V − E + F = 2; every vertex on at least 3 faces, or on 2 and farther than `tolerance` from the
+ * line through its two neighbours along their shared edges (a corner that {@link markCorners}
+ * keeps on a fold of a thin hull, or a corner of a flat polygon; one within is the middle of an
+ * edge); every input point inside or on every face plane within `tolerance` — on a flat hull
+ * within `HULL_FLAT_FACTOR` / 2 × `tolerance`, as its plane is the mid-plane of points up to
+ * `HULL_FLAT_FACTOR` tolerances apart (the vertices, input points, likewise). The oracle of the
+ * hull tests and of the convex-polyhedron shape.
  * @param points packed xyz input of {@link computeConvexHull}.
  * @param hull its result.
  * @param tolerance distance slack in the points' unit; default {@link hullTolerance}(points).
@@ -1614,8 +1619,12 @@ export function validateConvexHull(
   for (const v of faceVertices) if (v >= V) return [`face vertex index ${v} out of range`];
   for (const v of edges) if (v >= V) return [`edge vertex index ${v} out of range`];
 
+  const planeSlack = hull.flat ? 0.5 * HULL_FLAT_FACTOR * tolerance : tolerance;
   const directed = new Map<number, number>();
   const facesOfVertex = new Int32Array(V);
+  // Each vertex's neighbours in the first face that lists it.
+  const before = new Int32Array(V).fill(-1);
+  const after = new Int32Array(V).fill(-1);
   for (let f = 0; f < F; f++) {
     const start = faceOffsets[f];
     const end = faceOffsets[f + 1];
@@ -1636,6 +1645,10 @@ export function validateConvexHull(
       const a = faceVertices[i];
       const b = faceVertices[i + 1 < end ? i + 1 : start];
       facesOfVertex[a]++;
+      if (before[a] < 0) {
+        before[a] = faceVertices[i > start ? i - 1 : end - 1];
+        after[a] = b;
+      }
       const key = a * V + b;
       if (directed.has(key)) problems.push(`directed edge ${a}→${b} is in two faces`);
       directed.set(key, f);
@@ -1643,7 +1656,7 @@ export function validateConvexHull(
       const ay = vertices[3 * a + 1];
       const az = vertices[3 * a + 2];
       const dist = nx * ax + ny * ay + nz * az - d;
-      if (Math.abs(dist) > tolerance)
+      if (Math.abs(dist) > planeSlack)
         problems.push(`face ${f} vertex ${a} is ${dist} off its plane`);
       // Inward direction of the edge within the face plane: n × (b − a).
       const ex = vertices[3 * b] - ax;
@@ -1677,7 +1690,7 @@ export function validateConvexHull(
       const s = nx * points[3 * i] + ny * points[3 * i + 1] + nz * points[3 * i + 2] - d;
       if (s > worst) worst = s;
     }
-    if (worst > tolerance) problems.push(`an input point is ${worst} outside face ${f}`);
+    if (worst > planeSlack) problems.push(`an input point is ${worst} outside face ${f}`);
   }
   for (const [key, f] of directed) {
     const a = Math.floor(key / V);
@@ -1700,7 +1713,25 @@ export function validateConvexHull(
   }
   if (V - E + F !== 2) problems.push(`Euler characteristic V − E + F = ${V - E + F}, not 2`);
   for (let v = 0; v < V; v++) {
-    if (facesOfVertex[v] < 3) problems.push(`vertex ${v} is on ${facesOfVertex[v]} faces`);
+    if (facesOfVertex[v] < 2) problems.push(`vertex ${v} is on ${facesOfVertex[v]} faces`);
+    if (facesOfVertex[v] !== 2) continue;
+    const p = before[v];
+    const q = after[v];
+    const ex = vertices[3 * q] - vertices[3 * p];
+    const ey = vertices[3 * q + 1] - vertices[3 * p + 1];
+    const ez = vertices[3 * q + 2] - vertices[3 * p + 2];
+    const wx = vertices[3 * v] - vertices[3 * p];
+    const wy = vertices[3 * v + 1] - vertices[3 * p + 1];
+    const wz = vertices[3 * v + 2] - vertices[3 * p + 2];
+    const elen = hypot3(ex, ey, ez);
+    const off =
+      elen > 0
+        ? hypot3(wy * ez - wz * ey, wz * ex - wx * ez, wx * ey - wy * ex) / elen
+        : hypot3(wx, wy, wz);
+    if (!(off > tolerance))
+      problems.push(
+        `vertex ${v} is on 2 faces and ${off} from the line through its neighbours ${p} and ${q}: the middle of an edge`,
+      );
   }
   return problems;
 }

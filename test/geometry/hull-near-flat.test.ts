@@ -131,6 +131,7 @@ describe("nearly flat convex keeps its footprint corners (attack26 F2)", () => {
           }
           expect(planeExcess(points, hull)).toBeLessThanOrEqual(bar);
           expect(supportGap(points, hull.vertices, R, rand)).toBeLessThanOrEqual(bar);
+          expect(validateConvexHull(points, hull)).toEqual([]);
           const shape = makeConvexPolyhedron(points);
           for (let i = 0; i < points.length; i += 3) {
             const q = { x: points[i], y: points[i + 1], z: points[i + 2] };
@@ -175,9 +176,123 @@ describe("nearly flat convex keeps its footprint corners (attack26 F2)", () => {
           }
           expect(planeExcess(points, hull)).toBeLessThanOrEqual(bar);
           expect(supportGap(points, hull.vertices, R, rand)).toBeLessThanOrEqual(bar);
+          expect(validateConvexHull(points, hull)).toEqual([]);
         },
       ),
       { numRuns: 400, seed: 27 },
     );
+  });
+});
+
+/** Faces of each hull vertex. */
+function facesPerVertex(hull: ReturnType<typeof computeConvexHull>): number[] {
+  const count = new Array<number>(hull.vertices.length / 3).fill(0);
+  for (const v of hull.faceVertices) count[v]++;
+  return count;
+}
+
+describe("validateConvexHull accepts the fold corners the builder keeps (a vertex on 2 faces)", () => {
+  // Seven points of a slab 8.6e-10 × 0.6 thick (rotated): the hull has 6 faces and vertex 4 on
+  // only two of them, the top and bottom meeting at a fold of the rim. The validator required 3
+  // faces per vertex and flagged it ("vertex 4 is on 2 faces"); so it did every flat polygon.
+  const pts = [
+    0.3732044509283798, -0.40428304790684416, -0.027256327493382138, 0.23996028385211124,
+    -0.127397504378328, 0.46649828800205045, 0.03301264334831983, -0.13877535611606434,
+    -0.37859122674476003, 0.09356137572597874, -0.142079684716421, -0.15555799888584396,
+    0.015146561281735629, -0.06845865157295389, -0.1911827446541571, 0.3467237792073139,
+    -0.34844641765151396, 0.07382559676500565, -0.054225799753330854, 0.11646628463223868,
+    0.21475713558717247,
+  ];
+
+  it("the 2-face vertex is a corner of the input: beyond the chord of its neighbours, along the chord's outward normal, by more than the tolerance (brute force)", () => {
+    const hull = computeConvexHull(pts, { allowFlat: true });
+    expect(hull.flat).toBe(false);
+    const v = facesPerVertex(hull).indexOf(2);
+    expect(v).toBeGreaterThanOrEqual(0);
+    // Its neighbours p, q in the first face that lists it, and that face's normal n.
+    let f = 0;
+    while (!hull.faceVertices.subarray(hull.faceOffsets[f], hull.faceOffsets[f + 1]).includes(v))
+      f++;
+    const loop = Array.from(
+      hull.faceVertices.subarray(hull.faceOffsets[f], hull.faceOffsets[f + 1]),
+    );
+    const k = loop.indexOf(v);
+    const p = loop[(k + loop.length - 1) % loop.length];
+    const q = loop[(k + 1) % loop.length];
+    const V = (i: number) => [0, 1, 2].map((j) => hull.vertices[3 * i + j]);
+    const n = [0, 1, 2].map((j) => hull.faceNormals[3 * f + j]);
+    const e = V(q).map((c, j) => c - V(p)[j]);
+    // (q − p) × n: in the face's plane, perpendicular to the chord, away from the face (ccw loop).
+    const d = [e[1] * n[2] - e[2] * n[1], e[2] * n[0] - e[0] * n[2], e[0] * n[1] - e[1] * n[0]];
+    const len = Math.hypot(...d);
+    const along = (x: number, y: number, z: number) => (x * d[0] + y * d[1] + z * d[2]) / len;
+    const mine = along(...(V(v) as [number, number, number]));
+    let others = Number.NEGATIVE_INFINITY;
+    for (let i = 0; i < pts.length; i += 3) {
+      const [x, y, z] = [pts[i], pts[i + 1], pts[i + 2]];
+      const [a, b, c] = V(v);
+      if (x !== a || y !== b || z !== c) others = Math.max(others, along(x, y, z));
+    }
+    expect(mine - others).toBeGreaterThan(HULL_FLAT_FACTOR * hullTolerance(pts));
+    expect(validateConvexHull(pts, hull)).toEqual([]);
+  });
+
+  it("a flat polygon (every vertex on its 2 faces) is valid; a vertex put in the middle of an edge is still flagged", () => {
+    const square = [0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0];
+    const flat = computeConvexHull(square, { allowFlat: true });
+    expect(flat.flat).toBe(true);
+    expect(validateConvexHull(square, flat)).toEqual([]);
+    // The unit cube with (0.5, 0, 0) put into the edge (0,0,0)–(1,0,0) of both its faces.
+    const cube: number[] = [];
+    for (let i = 0; i < 8; i++) cube.push(i & 1, (i >> 1) & 1, (i >> 2) & 1);
+    const hull = computeConvexHull(cube);
+    const at = (x: number, y: number, z: number) => {
+      for (let k = 0; k < 8; k++)
+        if (
+          hull.vertices[3 * k] === x &&
+          hull.vertices[3 * k + 1] === y &&
+          hull.vertices[3 * k + 2] === z
+        )
+          return k;
+      throw new Error("no such corner");
+    };
+    const a = at(0, 0, 0);
+    const b = at(1, 0, 0);
+    const m = 8;
+    const loops: number[][] = [];
+    for (let f = 0; f + 1 < hull.faceOffsets.length; f++) {
+      const loop = Array.from(
+        hull.faceVertices.subarray(hull.faceOffsets[f], hull.faceOffsets[f + 1]),
+      );
+      const out: number[] = [];
+      loop.forEach((u, i) => {
+        const w = loop[(i + 1) % loop.length];
+        out.push(u);
+        if ((u === a && w === b) || (u === b && w === a)) out.push(m);
+      });
+      loops.push(out);
+    }
+    const edges = Array.from(hull.edges);
+    const e = edges.findIndex(
+      (x, i) => i % 2 === 0 && ((x === a && edges[i + 1] === b) || (x === b && edges[i + 1] === a)),
+    );
+    edges.splice(e, 2, a, m, m, b);
+    const split = {
+      ...hull,
+      vertices: Float64Array.from([...hull.vertices, 0.5, 0, 0]),
+      faceOffsets: Uint32Array.from([
+        0,
+        ...loops.map((_, f) => loops.slice(0, f + 1).flat().length),
+      ]),
+      faceVertices: Uint32Array.from(loops.flat()),
+      edges: Uint32Array.from(edges),
+    };
+    // Everything else holds (V − E + F = 9 − 13 + 6 = 2, closed, planar, convex faces).
+    const problems = validateConvexHull(cube, split);
+    expect(problems).toHaveLength(1);
+    expect([
+      `vertex 8 is on 2 faces and 0 from the line through its neighbours ${a} and ${b}: the middle of an edge`,
+      `vertex 8 is on 2 faces and 0 from the line through its neighbours ${b} and ${a}: the middle of an edge`,
+    ]).toContain(problems[0]);
   });
 });
