@@ -71,6 +71,7 @@ import {
   setPoint,
 } from "../geometry/feature.js";
 import type { Isometry } from "../math/isometry.js";
+import type { Quat } from "../math/quat.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
@@ -279,6 +280,39 @@ function roundedExit(s: ConvexShape, c: Vec3, u: Vec3, f: Feature, cA: Vec3, uA:
   if (t >= r && t <= r + delta) exitIo[0] = t;
 }
 
+// manifoldRounded's own out = a, −a, a + b·s and q⁻¹ v (the vec3 and quat helpers' arithmetic,
+// bitwise): inlined from the shared helpers, a store took their megamorphic property feedback,
+// a generic store that boxed each double (1.2 KB per step in the six curved kinds' probe; issue 15).
+function roundCopy(out: Vec3, a: Vec3): void {
+  out.x = a.x;
+  out.y = a.y;
+  out.z = a.z;
+}
+
+function roundNegate(out: Vec3, a: Vec3): void {
+  out.x = -a.x;
+  out.y = -a.y;
+  out.z = -a.z;
+}
+
+function roundAddScaled(out: Vec3, a: Vec3, b: Vec3, s: number): void {
+  out.x = a.x + b.x * s;
+  out.y = a.y + b.y * s;
+  out.z = a.z + b.z * s;
+}
+
+function roundInverseRotate(out: Vec3, q: Quat, v: Vec3): void {
+  const tx = 2 * (-q.y * v.z + q.z * v.y);
+  const ty = 2 * (-q.z * v.x + q.x * v.z);
+  const tz = 2 * (-q.x * v.y + q.y * v.x);
+  const x = v.x + q.w * tx + (-q.y * tz + q.z * ty);
+  const y = v.y + q.w * ty + (-q.z * tx + q.x * tz);
+  const z = v.z + q.w * tz + (-q.x * ty + q.y * tx);
+  out.x = x;
+  out.y = y;
+  out.z = z;
+}
+
 /**
  * The manifold of a pair with a rounded shape: the manifold of the cores, with the contact
  * moved onto the cores (each witness moved by its radius along the normal, the distance grown
@@ -322,9 +356,9 @@ function manifoldRounded(
   const cb = defB.roundedCore ? (defB.roundedCore(b) as ConvexShape) : b;
   const n = contact.normal;
   coreContact.distance = contact.distance + rA + rB;
-  vec3.copy(coreContact.normal, n);
-  vec3.addScaled(coreContact.pointA, contact.pointA, n, -rA);
-  vec3.addScaled(coreContact.pointB, contact.pointB, n, rB);
+  roundCopy(coreContact.normal, n);
+  roundAddScaled(coreContact.pointA, contact.pointA, n, -rA);
+  roundAddScaled(coreContact.pointB, contact.pointB, n, rB);
   if (isRoundedType(ca.type) || isRoundedType(cb.type)) {
     manifoldFromContact(out, ca, cb, bInA, coreContact, prediction + rA + rB);
   } else {
@@ -346,17 +380,19 @@ function manifoldRounded(
     if (!single && rB > 0) {
       // B's core point and the direction −n in B's frame.
       const t = bInA.translation;
-      vec3.set(exitFrom, p.pointB.x - t.x, p.pointB.y - t.y, p.pointB.z - t.z);
-      quat.inverseRotate(exitFrom, bInA.rotation, exitFrom);
-      vec3.negate(exitDir, m);
-      quat.inverseRotate(exitDir, bInA.rotation, exitDir);
-      vec3.negate(exitDirA, m);
+      exitFrom.x = p.pointB.x - t.x;
+      exitFrom.y = p.pointB.y - t.y;
+      exitFrom.z = p.pointB.z - t.z;
+      roundInverseRotate(exitFrom, bInA.rotation, exitFrom);
+      roundNegate(exitDir, m);
+      roundInverseRotate(exitDir, bInA.rotation, exitDir);
+      roundNegate(exitDirA, m);
       exitIo[0] = rB;
       roundedExit(b, exitFrom, exitDir, featB, p.pointB, exitDirA);
       sB = exitIo[0];
     }
-    vec3.addScaled(p.pointA, p.pointA, m, sA);
-    vec3.addScaled(p.pointB, p.pointB, m, -sB);
+    roundAddScaled(p.pointA, p.pointA, m, sA);
+    roundAddScaled(p.pointB, p.pointB, m, -sB);
     p.distance -= sA + sB;
   }
   return out;

@@ -68,11 +68,29 @@ const dirLocal = vec3.create();
 const point = vec3.create();
 const n = vec3.create();
 const X = { x: 1, y: 0, z: 0 };
+const pointLocal = vec3.create();
 
 /** out = a point of convex B (posed by `bInA`) in A's frame: its support along its local +x. */
 export function pointOfConvex(out: Vec3, b: ConvexShape, bInA: Isometry): Vec3 {
-  supportShape(out, b, X);
-  return iso.transformPoint(out, bInA, out);
+  // The support into this module's own vector, then iso.transformPoint's arithmetic written out
+  // (bitwise the same): inlined here, quat.rotate's stores used that shared helper's megamorphic
+  // feedback, a generic store that boxed each double, and reading the callers' `out` (vectors
+  // of several maps, a field Smi in one and double in another) merged the loads at a tagged phi,
+  // boxing them (issue 15: 1.6 KB per step in the six curved kinds' probe).
+  const v = pointLocal;
+  supportShape(v, b, X);
+  const q = bInA.rotation;
+  const t = bInA.translation;
+  const tx = 2 * (q.y * v.z - q.z * v.y);
+  const ty = 2 * (q.z * v.x - q.x * v.z);
+  const tz = 2 * (q.x * v.y - q.y * v.x);
+  const x = v.x + q.w * tx + (q.y * tz - q.z * ty);
+  const y = v.y + q.w * ty + (q.z * tx - q.x * tz);
+  const z = v.z + q.w * tz + (q.x * ty - q.y * tx);
+  out.x = x + t.x;
+  out.y = y + t.y;
+  out.z = z + t.z;
+  return out;
 }
 
 /** True when solid mesh `a` holds convex B (B touching none of `a`'s triangles). */

@@ -31,14 +31,94 @@ import {
   RevolutionKind,
 } from "../geometry/revolution.js";
 import type { Isometry } from "../math/isometry.js";
-import * as iso from "../math/isometry.js";
-import { mathHypot2, mathHypot3 } from "../math/scalar.js";
+import { hypotIo, mathHypot2, mathHypot2Io, mathHypot3Io } from "../math/scalar.js";
+import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
 import type { Cone } from "../shapes/cone.js";
 import type { Cylinder } from "../shapes/cylinder.js";
 import type { Contact } from "./contact.js";
 import { contactConvexConvex } from "./convex-convex.js";
+
+// This file's own vector and pose helpers (the vec3 and isometry helpers' arithmetic, bitwise):
+// inlined from the shared helpers, a store took their megamorphic property feedback (every
+// vector shape of the library meets them), a generic store that boxed each double (issue 15).
+function rrSet(out: Vec3, x: number, y: number, z: number): void {
+  out.x = x;
+  out.y = y;
+  out.z = z;
+}
+
+function rrCopy(out: Vec3, a: Vec3): void {
+  out.x = a.x;
+  out.y = a.y;
+  out.z = a.z;
+}
+
+function rrNegate(out: Vec3, a: Vec3): void {
+  out.x = -a.x;
+  out.y = -a.y;
+  out.z = -a.z;
+}
+
+function rrScale(out: Vec3, a: Vec3, s: number): void {
+  out.x = a.x * s;
+  out.y = a.y * s;
+  out.z = a.z * s;
+}
+
+function rrAddScaled(out: Vec3, a: Vec3, b: Vec3, s: number): void {
+  out.x = a.x + b.x * s;
+  out.y = a.y + b.y * s;
+  out.z = a.z + b.z * s;
+}
+
+/** out = bInA's rotation applied to v (out may be v). */
+function rrTransformVector(out: Vec3, bInA: Isometry, v: Vec3): void {
+  const q = bInA.rotation;
+  const tx = 2 * (q.y * v.z - q.z * v.y);
+  const ty = 2 * (q.z * v.x - q.x * v.z);
+  const tz = 2 * (q.x * v.y - q.y * v.x);
+  const x = v.x + q.w * tx + (q.y * tz - q.z * ty);
+  const y = v.y + q.w * ty + (q.z * tx - q.x * tz);
+  const z = v.z + q.w * tz + (q.x * ty - q.y * tx);
+  out.x = x;
+  out.y = y;
+  out.z = z;
+}
+
+/** out = bInA applied to point p (out may be p). */
+function rrTransformPoint(out: Vec3, bInA: Isometry, p: Vec3): void {
+  const q = bInA.rotation;
+  const tr = bInA.translation;
+  const tx = 2 * (q.y * p.z - q.z * p.y);
+  const ty = 2 * (q.z * p.x - q.x * p.z);
+  const tz = 2 * (q.x * p.y - q.y * p.x);
+  const x = p.x + q.w * tx + (q.y * tz - q.z * ty);
+  const y = p.y + q.w * ty + (q.z * tx - q.x * tz);
+  const z = p.z + q.w * tz + (q.x * ty - q.y * tx);
+  out.x = x + tr.x;
+  out.y = y + tr.y;
+  out.z = z + tr.z;
+}
+
+/** out = the inverse of bInA applied to point p (out may be p). */
+function rrInverseTransformPoint(out: Vec3, bInA: Isometry, p: Vec3): void {
+  const q = bInA.rotation;
+  const tr = bInA.translation;
+  const vx = p.x - tr.x;
+  const vy = p.y - tr.y;
+  const vz = p.z - tr.z;
+  const tx = 2 * (-q.y * vz + q.z * vy);
+  const ty = 2 * (-q.z * vx + q.x * vz);
+  const tz = 2 * (-q.x * vy + q.y * vx);
+  const x = vx + q.w * tx + (-q.y * tz + q.z * ty);
+  const y = vy + q.w * ty + (-q.z * tx + q.x * tz);
+  const z = vz + q.w * tz + (-q.x * ty + q.y * tx);
+  out.x = x;
+  out.y = y;
+  out.z = z;
+}
 
 const origin = vec3.create();
 const centreInB = vec3.create();
@@ -50,39 +130,54 @@ const normalB = vec3.create();
 const nearest = vec3.create();
 
 /**
+ * [0] the rounded radius, [1] B's bounding radius `size`, [2] {@link touching}'s distance in and
+ * out, [3] {@link segmentScale}'s answer: no double crosses these calls, since V8 boxes
+ * (allocates) a double passed to or returned by a call it does not inline (issue 15).
+ */
+const rrIo = new Float64Array(4);
+
+/**
  * Fills `out` (A's frame) from the core point `coreInB` and its projection `p` (B's frame), the
- * rounded radius `radius`: distance s − radius, normal −m, pointB the boundary point, pointA the
- * core point plus radius along the normal. False when the distance exceeds `prediction`.
+ * rounded radius rrIo[0] (size rrIo[1]): distance s − radius, normal −m, pointB the boundary
+ * point, pointA the core point plus radius along the normal. False when the distance exceeds
+ * `prediction`.
  */
 function fill(
   out: Contact,
   bInA: Isometry,
   coreInB: typeof centreInB,
   p: typeof proj,
-  radius: number,
   prediction: number,
-  size: number,
 ): boolean {
-  const d = touching(p.distance - radius, coreInB, radius, size);
+  const radius = rrIo[0];
+  rrIo[2] = p.distance - radius;
+  touching(coreInB);
+  const d = rrIo[2];
   if (!(d <= prediction)) return false;
   out.distance = d;
-  vec3.negate(normalB, p.normal);
-  iso.transformVector(out.normal, bInA, normalB);
-  iso.transformPoint(out.pointB, bInA, p.point);
-  iso.transformPoint(nearest, bInA, coreInB);
-  vec3.addScaled(out.pointA, nearest, out.normal, radius);
+  rrNegate(normalB, p.normal);
+  rrTransformVector(out.normal, bInA, normalB);
+  rrTransformPoint(out.pointB, bInA, p.point);
+  rrTransformPoint(nearest, bInA, coreInB);
+  rrAddScaled(out.pointA, nearest, out.normal, radius);
   return true;
 }
 
 /**
- * A gap at the rounding level of the pair's size is touching (0), as GJK's gaps are in
- * convex-convex.ts (`TOUCH_TOLERANCE`, issue 16 class 1): the core point's coordinates in B's
- * frame carry the rounding of the change of frame. `size` is B's bounding radius.
+ * A gap rrIo[2] at the rounding level of the pair's size is touching (0, written back), as GJK's
+ * gaps are in convex-convex.ts (`TOUCH_TOLERANCE`, issue 16 class 1): the core point's
+ * coordinates in B's frame carry the rounding of the change of frame. The radius is rrIo[0], B's
+ * bounding radius rrIo[1].
  */
-function touching(d: number, coreInB: typeof centreInB, radius: number, size: number): number {
-  if (!(d > 0)) return d;
-  const scale = Math.max(mathHypot3(coreInB.x, coreInB.y, coreInB.z), size) + radius;
-  return d <= TOUCH_TOLERANCE * scale ? 0 : d;
+function touching(coreInB: typeof centreInB): void {
+  const d = rrIo[2];
+  if (!(d > 0)) return;
+  hypotIo[0] = coreInB.x;
+  hypotIo[1] = coreInB.y;
+  hypotIo[2] = coreInB.z;
+  mathHypot3Io();
+  const scale = Math.max(hypotIo[0], rrIo[1]) + rrIo[0];
+  rrIo[2] = d <= TOUCH_TOLERANCE * scale ? 0 : d;
 }
 
 /**
@@ -98,9 +193,11 @@ export function contactBallRevolution(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  iso.inverseTransformPoint(centreInB, bInA, origin);
+  rrInverseTransformPoint(centreInB, bInA, origin);
   projectRevolution(proj, kind, h, r, centreInB);
-  return fill(out, bInA, centreInB, proj, radius, prediction, mathHypot2(h, r));
+  rrIo[0] = radius;
+  rrIo[1] = mathHypot2(h, r);
+  return fill(out, bInA, centreInB, proj, prediction);
 }
 
 /** True when the sphere of `radius` at A's origin and the solid at `bInA` overlap or touch. */
@@ -111,26 +208,33 @@ export function intersectsBallRevolution(
   r: number,
   bInA: Isometry,
 ): boolean {
-  iso.inverseTransformPoint(centreInB, bInA, origin);
+  rrInverseTransformPoint(centreInB, bInA, origin);
   const s = projectRevolution(proj, kind, h, r, centreInB).distance;
-  return touching(s - radius, centreInB, radius, mathHypot2(h, r)) <= 0;
+  rrIo[0] = radius;
+  rrIo[1] = mathHypot2(h, r);
+  rrIo[2] = s - radius;
+  touching(centreInB);
+  return rrIo[2] <= 0;
 }
 
 /**
  * The capsule's segment against the solid, in B's frame (seg): false when the segment's nearest
- * point is farther than `limit` from the solid by a cheap bound (the segment's distance to the
- * solid's bounding sphere about its centre).
+ * point is farther than `prediction` + the capsule's radius from the solid by a cheap bound (the
+ * segment's distance to the solid's bounding sphere about its centre). rrIo[1] = B's bounding
+ * radius √(h² + r²).
  */
 function segmentAgainst(
   a: Capsule,
+  b: Revolution,
   kind: RevolutionKind,
-  h: number,
-  r: number,
   bInA: Isometry,
-  limit: number,
+  prediction: number,
 ): boolean {
-  iso.inverseTransformPoint(segA, bInA, a.a);
-  iso.inverseTransformPoint(segB, bInA, a.b);
+  const h = b.halfHeight;
+  const r = b.radius;
+  const limit = prediction + a.radius;
+  rrInverseTransformPoint(segA, bInA, a.a);
+  rrInverseTransformPoint(segB, bInA, a.b);
   // Bounding-sphere reject: the segment's distance to B's centre against √(h² + r²).
   const ex = segB.x - segA.x;
   const ey = segB.y - segA.y;
@@ -138,8 +242,16 @@ function segmentAgainst(
   const l2 = ex * ex + ey * ey + ez * ez;
   let t = l2 > 0 ? -(segA.x * ex + segA.y * ey + segA.z * ez) / l2 : 0;
   t = Math.min(Math.max(t, 0), 1);
-  const cd = mathHypot3(segA.x + t * ex, segA.y + t * ey, segA.z + t * ez);
-  if (cd - mathHypot2(h, r) > limit) return false;
+  hypotIo[0] = segA.x + t * ex;
+  hypotIo[1] = segA.y + t * ey;
+  hypotIo[2] = segA.z + t * ez;
+  mathHypot3Io();
+  const cd = hypotIo[0];
+  hypotIo[0] = h;
+  hypotIo[1] = r;
+  mathHypot2Io();
+  rrIo[1] = hypotIo[0];
+  if (cd - rrIo[1] > limit) return false;
   closestSegmentRevolution(seg, kind, h, r, segA, segB);
   return true;
 }
@@ -159,10 +271,9 @@ export function contactCapsuleRevolution(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  if (!segmentAgainst(a, kind, b.halfHeight, b.radius, bInA, prediction + a.radius)) return false;
+  if (!segmentAgainst(a, b, kind, bInA, prediction)) return false;
   // A segment of zero length is a point: its depth is exact whatever it is.
   const point = a.a.x === a.b.x && a.a.y === a.b.y && a.a.z === a.b.z;
-  const size = mathHypot2(b.halfHeight, b.radius);
   const s = seg.projection.distance;
   if (s < 0 && !point) {
     if (kind === RevolutionKind.Cylinder && coplanarCylinder(out, a.radius, b as Cylinder, bInA)) {
@@ -170,7 +281,8 @@ export function contactCapsuleRevolution(
     }
     return contactConvexConvex(out, a, b, bInA, prediction);
   }
-  if (!point && s < a.radius && s <= CORE_TOUCH_BAND * segmentScale(size)) {
+  segmentScale();
+  if (!point && s < a.radius && s <= CORE_TOUCH_BAND * rrIo[3]) {
     // The segment touches the solid, to rounding: its nearest point's normal is undefined or
     // noise (see CORE_TOUCH_BAND), the least overlap the full solve's (or the coplanar closed
     // form's). Its answer stands unless it contradicts the closed form's overlap (a gap).
@@ -179,8 +291,9 @@ export function contactCapsuleRevolution(
     }
     if (contactConvexConvex(out, a, b, bInA, prediction) && out.distance <= 0) return true;
   }
-  if (!point) flatAlongSegment(seg.projection.normal, seg.t, kind, b.halfHeight, b.radius, size);
-  return fill(out, bInA, seg.segmentPoint, seg.projection, a.radius, prediction, size);
+  if (!point) flatAlongSegment(seg.projection.normal, b, kind);
+  rrIo[0] = a.radius;
+  return fill(out, bInA, seg.segmentPoint, seg.projection, prediction);
 }
 
 /**
@@ -201,7 +314,7 @@ const flat = vec3.create();
 
 /**
  * The normal of a capsule's segment against the solid: the solid's outward normal `m` at the
- * boundary point nearest the segment (segA–segB, B's frame, parameter `t` of the segment's
+ * boundary point nearest the segment (segA–segB, B's frame, parameter seg.t of the segment's
  * nearest point), or that normal taken into the segment's normal cone there — perpendicular to
  * the segment when the point is inside it, with the segment leaving the end along +m when it is
  * an end — whichever separates the segment from the solid by more (their supports, in closed
@@ -212,16 +325,10 @@ const flat = vec3.create();
  * from it: 3.5e-14 over a depth of 5e-9, issue 16), a cap its radius times the tilt off its
  * normal (a segment level under a cap, whose direction is itself known only to the rounding
  * of its ends over its length, 1e-11 for a segment of 2.5e-5). The curved rim pays only the
- * square of a tilt. `size` is B's bounding radius.
+ * square of a tilt. B's bounding radius is rrIo[1].
  */
-function flatAlongSegment(
-  m: typeof normalB,
-  t: number,
-  kind: RevolutionKind,
-  h: number,
-  r: number,
-  size: number,
-): void {
+function flatAlongSegment(m: typeof normalB, b: Revolution, kind: RevolutionKind): void {
+  const t = seg.t;
   const ex = segB.x - segA.x;
   const ey = segB.y - segA.y;
   const ez = segB.z - segA.z;
@@ -233,27 +340,35 @@ function flatAlongSegment(
     const w = (t === 0 ? k : -k) * Math.sqrt(l2);
     if (w >= -END_CONE_TOLERANCE) return;
   }
-  const margin = FLAT_MARGIN * segmentScale(size);
-  separation(m, kind, h, r);
+  segmentScale();
+  const margin = FLAT_MARGIN * rrIo[3];
+  separation(m, b, kind);
   let best = sepIo[0] + margin;
-  vec3.copy(keep, m);
+  rrCopy(keep, m);
   // In 3D: m less its part along the segment.
   flat.x = m.x - k * ex;
   flat.y = m.y - k * ey;
   flat.z = m.z - k * ez;
-  k = mathHypot3(flat.x, flat.y, flat.z);
+  hypotIo[0] = flat.x;
+  hypotIo[1] = flat.y;
+  hypotIo[2] = flat.z;
+  mathHypot3Io();
+  k = hypotIo[0];
   if (k > 0) {
-    vec3.scale(flat, flat, 1 / k);
-    separation(flat, kind, h, r);
+    rrScale(flat, flat, 1 / k);
+    separation(flat, b, kind);
     const f = sepIo[0];
     if (f > best) {
       best = f;
-      vec3.copy(keep, flat);
+      rrCopy(keep, flat);
     }
   }
   // In m's meridian plane (the rim's normals, a wedge of it): the direction of that plane
   // perpendicular to the segment, on m's side — no part along the rim's tangent.
-  const rho = mathHypot2(m.x, m.z);
+  hypotIo[0] = m.x;
+  hypotIo[1] = m.z;
+  mathHypot2Io();
+  const rho = hypotIo[0];
   if (rho > 0) {
     const ux = m.x / rho;
     const uz = m.z / rho;
@@ -265,33 +380,41 @@ function flatAlongSegment(
       fu = -fu;
       fy = -fy;
     }
-    k = mathHypot2(fu, fy);
+    hypotIo[0] = fu;
+    hypotIo[1] = fy;
+    mathHypot2Io();
+    k = hypotIo[0];
     if (k > 0) {
       flat.x = (fu / k) * ux;
       flat.y = fy / k;
       flat.z = (fu / k) * uz;
-      separation(flat, kind, h, r);
-      if (sepIo[0] > best) vec3.copy(keep, flat);
+      separation(flat, b, kind);
+      if (sepIo[0] > best) rrCopy(keep, flat);
     }
   }
-  vec3.copy(m, keep);
+  rrCopy(m, keep);
 }
 
 const keep = vec3.create();
 
 /**
- * The separation of the segment segA–segB from the solid (`kind`, h, r; B's frame) along unit
+ * The separation of the segment segA–segB from the solid (`b` of `kind`: h, r; B's frame) along unit
  * `n` pointing from the solid toward the segment: the segment's least n·x less the solid's
  * support h_B(n) (cylinder h|n_y| + r·√(n_x² + n_z²); cone the larger of its apex's h·n_y and
  * its rim's −h·n_y + r·√(n_x² + n_z²)), written to sepIo[0] (a returned double is boxed where
  * not inlined).
  */
-function separation(n: typeof normalB, kind: RevolutionKind, h: number, r: number): void {
+function separation(n: typeof normalB, b: Revolution, kind: RevolutionKind): void {
+  const h = b.halfHeight;
+  const r = b.radius;
   const lo = Math.min(
     n.x * segA.x + n.y * segA.y + n.z * segA.z,
     n.x * segB.x + n.y * segB.y + n.z * segB.z,
   );
-  const side = r * mathHypot2(n.x, n.z);
+  hypotIo[0] = n.x;
+  hypotIo[1] = n.z;
+  mathHypot2Io();
+  const side = r * hypotIo[0];
   const support =
     kind === RevolutionKind.Cylinder ? h * Math.abs(n.y) + side : Math.max(h * n.y, side - h * n.y);
   sepIo[0] = lo - support;
@@ -318,12 +441,12 @@ const sepIo = new Float64Array(1);
 const CORE_TOUCH_BAND = 2 ** -44;
 
 /**
- * The magnitude of a capsule–solid pair in B's frame (after {@link segmentAgainst}): the largest
- * of the solid's bounding radius `size` and the segment's ends' coordinates.
+ * rrIo[3] = the magnitude of a capsule–solid pair in B's frame (after {@link segmentAgainst}):
+ * the largest of the solid's bounding radius rrIo[1] and the segment's ends' coordinates.
  */
-function segmentScale(size: number): number {
-  return Math.max(
-    size,
+function segmentScale(): void {
+  rrIo[3] = Math.max(
+    rrIo[1],
     Math.abs(segA.x),
     Math.abs(segA.y),
     Math.abs(segA.z),
@@ -340,9 +463,11 @@ export function intersectsCapsuleRevolution(
   kind: RevolutionKind,
   bInA: Isometry,
 ): boolean {
-  if (!segmentAgainst(a, kind, b.halfHeight, b.radius, bInA, a.radius)) return false;
-  const size = mathHypot2(b.halfHeight, b.radius);
-  return touching(seg.projection.distance - a.radius, seg.segmentPoint, a.radius, size) <= 0;
+  if (!segmentAgainst(a, b, kind, bInA, 0)) return false;
+  rrIo[0] = a.radius;
+  rrIo[2] = seg.projection.distance - a.radius;
+  touching(seg.segmentPoint);
+  return rrIo[2] <= 0;
 }
 
 /**
@@ -467,15 +592,15 @@ function coplanarCylinder(out: Contact, rho: number, b: Cylinder, bInA: Isometry
   if (perp !== 0) {
     // n = ±n⊥: the cylinder's support a generator at −r·n (u = 0 in the plane), the segment's
     // the whole segment: its point on the axis's line (the nearest to it when it misses).
-    vec3.set(pn, -uz * perp, 0, ux * perp);
+    rrSet(pn, -uz * perp, 0, ux * perp);
     let t = 0;
     if (u1 !== u2) t = Math.min(Math.max(u1 / (u1 - u2), 0), 1);
     else t = 0.5;
     const ys = y1 + t * (y2 - y1);
-    vec3.set(pA, P.x + t * (Q.x - P.x), ys, P.z + t * (Q.z - P.z));
-    vec3.set(pB, -r * pn.x, Math.min(Math.max(ys, -h), h), -r * pn.z);
+    rrSet(pA, P.x + t * (Q.x - P.x), ys, P.z + t * (Q.z - P.z));
+    rrSet(pB, -r * pn.x, Math.min(Math.max(ys, -h), h), -r * pn.z);
   } else {
-    vec3.set(pn, mu * ux, my, mu * uz);
+    rrSet(pn, mu * ux, my, mu * uz);
     // Spans across the normal along t = (−my, mu): the segment's support (both ends when it
     // is level along m, else the higher end), and R's along −m (an edge for an axis normal,
     // else a corner).
@@ -539,13 +664,13 @@ function coplanarCylinder(out: Contact, rho: number, b: Cylinder, bInA: Isometry
       ru = cu;
       ry = cy;
     }
-    vec3.set(pA, su * ux, sy, su * uz);
-    vec3.set(pB, ru * ux, ry, ru * uz);
+    rrSet(pA, su * ux, sy, su * uz);
+    rrSet(pB, ru * ux, ry, ru * uz);
   }
   out.distance = 0 - (best + rho);
-  iso.transformVector(out.normal, bInA, pn);
-  iso.transformPoint(out.pointB, bInA, pB);
-  iso.transformPoint(nearest, bInA, pA);
-  vec3.addScaled(out.pointA, nearest, out.normal, rho);
+  rrTransformVector(out.normal, bInA, pn);
+  rrTransformPoint(out.pointB, bInA, pB);
+  rrTransformPoint(nearest, bInA, pA);
+  rrAddScaled(out.pointA, nearest, out.normal, rho);
   return true;
 }
