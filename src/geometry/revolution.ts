@@ -314,13 +314,23 @@ const scratch = makeRevolutionProjection();
 const segIo = new Float64Array(1);
 
 /**
+ * out = a, this module's own copy: inlined from vec3.copy, a store took that shared helper's
+ * megamorphic property feedback, a generic store that boxed each double (issue 15).
+ */
+function revCopy(out: Vec3, a: Vec3): void {
+  out.x = a.x;
+  out.y = a.y;
+  out.z = a.z;
+}
+
+/**
  * Signed distance of a + t·(b − a) to the solid, t = segIo[0] (point in segPoint, projection in
  * scratch, the distance in scratch.distance).
  */
 function signedAt(kind: RevolutionKind, a: Vec3, b: Vec3): void {
   const t = segIo[0];
-  if (t === 0) vec3.copy(segPoint, a);
-  else if (t === 1) vec3.copy(segPoint, b);
+  if (t === 0) revCopy(segPoint, a);
+  else if (t === 1) revCopy(segPoint, b);
   else {
     segPoint.x = a.x + t * (b.x - a.x);
     segPoint.y = a.y + t * (b.y - a.y);
@@ -332,10 +342,10 @@ function signedAt(kind: RevolutionKind, a: Vec3, b: Vec3): void {
 /** Copies the last evaluation (segPoint, scratch) into `out` at parameter t = segIo[0]. */
 function keep(out: SegmentRevolutionResult): void {
   out.t = segIo[0];
-  vec3.copy(out.segmentPoint, segPoint);
+  revCopy(out.segmentPoint, segPoint);
   const p = out.projection;
-  vec3.copy(p.point, scratch.point);
-  vec3.copy(p.normal, scratch.normal);
+  revCopy(p.point, scratch.point);
+  revCopy(p.normal, scratch.normal);
   p.distance = scratch.distance;
 }
 
@@ -365,6 +375,34 @@ export function closestSegmentRevolution(
 ): SegmentRevolutionResult {
   prof[7] = h;
   prof[8] = r;
+  return closestSegmentOfProfile(out, kind, a, b);
+}
+
+/**
+ * {@link closestSegmentRevolution} of the solid `s` (its half height and radius read here: a
+ * double passed to a call V8 does not inline is boxed, allocated; issue 15). Returns `out`.
+ */
+export function closestSegmentRevolutionOf(
+  out: SegmentRevolutionResult,
+  kind: RevolutionKind,
+  s: { readonly halfHeight: number; readonly radius: number },
+  a: Vec3,
+  b: Vec3,
+): SegmentRevolutionResult {
+  prof[7] = s.halfHeight;
+  prof[8] = s.radius;
+  return closestSegmentOfProfile(out, kind, a, b);
+}
+
+/** {@link closestSegmentRevolution} with h, r in prof[7], prof[8]. */
+function closestSegmentOfProfile(
+  out: SegmentRevolutionResult,
+  kind: RevolutionKind,
+  a: Vec3,
+  b: Vec3,
+): SegmentRevolutionResult {
+  const h = prof[7];
+  const r = prof[8];
   searchSegment(out, kind, a, b);
   segIo[0] = 0;
   signedAt(kind, a, b);

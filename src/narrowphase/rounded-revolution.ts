@@ -24,7 +24,7 @@
 
 import { TOUCH_TOLERANCE } from "../constants.js";
 import {
-  closestSegmentRevolution,
+  closestSegmentRevolutionOf,
   makeRevolutionProjection,
   makeSegmentRevolutionResult,
   projectRevolution,
@@ -252,7 +252,7 @@ function segmentAgainst(
   mathHypot2Io();
   rrIo[1] = hypotIo[0];
   if (cd - rrIo[1] > limit) return false;
-  closestSegmentRevolution(seg, kind, h, r, segA, segB);
+  closestSegmentRevolutionOf(seg, kind, b, segA, segB);
   return true;
 }
 
