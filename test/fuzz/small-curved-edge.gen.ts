@@ -83,9 +83,9 @@ const unitOf = (v: V): V => {
 };
 
 /**
- * The curved shape's axis: [kind, a, b, c] — kind 0 at random (a, b, c a direction), 1 nearly
- * across the edge (y, the edge's direction, at 10^b rad off the xz-plane at azimuth a), 2 nearly
- * along it (10^b rad off y at azimuth a).
+ * The curved shape's axis: [kind, a, b, c] — kind 0 at random (the record's `rnd`, a point of
+ * the cube made unit), 1 nearly across the edge (10^b rad off the xz-plane, y being the edge's
+ * direction, at azimuth a; c the side), 2 nearly along it (10^b rad off y at azimuth a).
  */
 const axisArb = fc.tuple(
   fc.integer({ min: 0, max: 2 }),
