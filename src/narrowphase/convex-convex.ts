@@ -691,6 +691,18 @@ function faceWitnesses(k: number): void {
   faceFallbackIo[0] = gk;
   faceFallbackIo[1] = FACE_NEAR_SLACK * on + FACE_FALLBACK * Math.abs(dk);
   const kept = found || faceFallback();
+  if (found) {
+    // A converged pair is off its curved cores by up to the projections' slack, set by the
+    // larger shape's rounding (16 ulps of its 7e3 offset: 1e-10 off a cone of 1e-6): each
+    // witness on a cylinder or cone taken onto it (its exact projection, in its own frame), a
+    // move within that slack (issue 16, seed 57's class).
+    for (let side = 0; side < 2; side++) {
+      if (revolutionCore(side === 0 ? coreA.shape : coreB.shape) === null) continue;
+      const w = side === 0 ? faceX : faceY;
+      projectOnto(faceQ, side, w);
+      faceCopy(w, faceQ);
+    }
+  }
   generatorIo[0] = 0;
   generatorIo[1] = 0;
   coreA.margin = mA;
@@ -775,7 +787,11 @@ function faceAlternate(): void {
     if (it % 3 === 2) {
       // Two features crossing at a small angle (two lines seen along the normal) make the
       // projections converge geometrically: the limit extrapolated from the last three points
-      // on B's plane (Aitken's step along their common direction).
+      // on B's plane (Aitken's step along their common direction). The extrapolated point is
+      // off B by an amount not measured yet: offB unknown until B's projection below (its last
+      // lift was kept, and a pair was taken for converged as soon as A's point was on A, B's
+      // 1.5e-10 off a cone of 1e-6 at 7e3 from a box's centre, 7e-7 off a cylinder of 0.02
+      // at 1.7e6; issue 16, seed 57's class).
       faceSub(faceP, faceY, faceY1);
       lengthInto(faceP, 1);
       const s1 = sizeIo[1];
@@ -787,6 +803,7 @@ function faceAlternate(): void {
         faceY.x += faceP.x * s;
         faceY.y += faceP.y * s;
         faceY.z += faceP.z * s;
+        offB = Number.POSITIVE_INFINITY;
       }
     }
     faceCopy(faceY2, faceY1);
