@@ -1105,7 +1105,7 @@ function hasReflexCorner(
 /**
  * The flat hull of coplanar points (scaled coordinates P, welded `ids`): the 2D convex hull of
  * the points projected on their plane (Andrew's monotone chain, Andrew 1979), vertices within
- * `tol` of the line through their neighbours dropped, as two faces (the polygon about n, and
+ * `tol` of the segment between their neighbours dropped, as two faces (the polygon about n, and
  * reversed about −n) on one plane. `i0`–`i1` is the point set's widest chord.
  */
 function flatConvexHull(
@@ -1182,7 +1182,13 @@ function flatConvexHull(
     chain.push(k);
   }
   chain.pop();
-  // Drop corners within the tolerance of their neighbours' line (the middle of an edge).
+  // Drop corners within the tolerance of the segment between their neighbours (the middle of an
+  // edge). Not of its line: a needle's tip lies within the tolerance of the line through the
+  // corners beside it but beyond them (issue 16: a ribbon of 1e-9 of its length lost its far
+  // end, 7.9e-7 of 3e-5).
+  const between = (a: number, b: number, c: number): boolean =>
+    (X[b] - X[a]) * (X[c] - X[a]) + (Y[b] - Y[a]) * (Y[c] - Y[a]) >= 0 &&
+    (X[b] - X[c]) * (X[a] - X[c]) + (Y[b] - Y[c]) * (Y[a] - Y[c]) >= 0;
   for (let changed = true; changed && chain.length > 3; ) {
     changed = false;
     for (let j = 0; j < chain.length && chain.length > 3; j++) {
@@ -1190,7 +1196,7 @@ function flatConvexHull(
       const b = chain[j];
       const c = chain[(j + 1) % chain.length];
       const base = Math.hypot(X[c] - X[a], Y[c] - Y[a]);
-      if (turn(a, b, c) <= tol * base) {
+      if (turn(a, b, c) <= tol * base && between(a, b, c)) {
         chain.splice(j, 1);
         changed = true;
         j--;

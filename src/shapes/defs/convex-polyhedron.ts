@@ -2,13 +2,13 @@
  * The convex polyhedron's definition: the convex hull of its vertices, a polytope (SAT applies),
  * or a flat convex polygon (`flat`: two opposite faces over one loop). Ray cast by clipping
  * against the face planes (Ericson 2005, §5.3.8), point projection by the face planes inside and
- * the closest point over the faces' fan triangles outside (§5.1.5); supporting faces and edges
- * for manifolds.
+ * the closest point over the face polygons outside (each the foot on its plane or the nearest
+ * point of a side it lies beyond, §5.1.5's regions without barycentric coordinates); supporting
+ * faces and edges for manifolds.
  */
 
 import { invalidValue } from "../../errors.js";
 import { reserveClipPolygon } from "../../geometry/clip.js";
-import { closestPointOnTriangle } from "../../geometry/closest-point.js";
 import {
   FEATURE_POLYGON,
   featureIo,
@@ -122,9 +122,7 @@ function polyhedronEdge(f: SupportFeature, p: ConvexPolyhedron, d: Vec3): void {
   setSegment(f, p.faceCount + best, sv + 1, other + 1);
 }
 
-const c1 = vec3.create();
 const c2 = vec3.create();
-const c3 = vec3.create();
 const cq = vec3.create();
 
 /**
@@ -186,29 +184,98 @@ function projectConvexPolyhedron(
     out.distance = -maxSep;
     return out;
   }
-  // Outside: the nearest point over the faces' fan triangles.
-  const v = c.vertices;
-  const fo = c.faceOffsets;
-  const fv = c.faceVertices;
+  // Outside: the nearest point over the face polygons.
   let best = Infinity;
   for (let f = 0; f < faces; f++) {
-    const i0 = fv[fo[f]];
-    vec3.set(c1, v[3 * i0], v[3 * i0 + 1], v[3 * i0 + 2]);
-    for (let k = fo[f] + 1; k + 1 < fo[f + 1]; k++) {
-      const i1 = fv[k];
-      const i2 = fv[k + 1];
-      vec3.set(c2, v[3 * i1], v[3 * i1 + 1], v[3 * i1 + 2]);
-      vec3.set(c3, v[3 * i2], v[3 * i2 + 1], v[3 * i2 + 2]);
-      closestPointOnTriangle(cq, p, c1, c2, c3);
-      const d2 = vec3.distanceSq(p, cq);
-      if (d2 < best) {
-        best = d2;
-        vec3.copy(out.point, cq);
-      }
+    const d2 = closestOnFace(c, f, p);
+    if (d2 < best) {
+      best = d2;
+      vec3.copy(out.point, cq);
     }
   }
-  out.distance = vec3.distance(p, out.point);
+  out.distance = Math.sqrt(best);
   return out;
+}
+
+/**
+ * cq = the point of face f's polygon closest to `p`; returns its squared distance. The foot of p
+ * on the face's stored plane when it lies within every side of the loop (each side's outward
+ * normal in the plane (b − a) × n, so the test holds however thin the face), else the nearest
+ * point of the sides that p lies beyond (a convex polygon's nearest boundary point is on one of
+ * them), each by its clamped projection from its nearer end. The stored plane fits the loop
+ * within the hull's merging tolerance; a fan triangle's own plane, from its corners' barycentric
+ * coordinates, is lost on a sliver (a ribbon's cap triangle of 1e-6 rad put its point 3.5e-5 of
+ * its length along it, issue 16).
+ */
+function closestOnFace(c: ConvexPolyhedron, f: number, p: Vec3): number {
+  const v = c.vertices;
+  const fv = c.faceVertices;
+  const start = c.faceOffsets[f];
+  const end = c.faceOffsets[f + 1];
+  const nx = c.faceNormals[3 * f];
+  const ny = c.faceNormals[3 * f + 1];
+  const nz = c.faceNormals[3 * f + 2];
+  let best = Infinity;
+  let within = true;
+  for (let k = start; k < end; k++) {
+    const a = 3 * fv[k];
+    const b = 3 * fv[k + 1 < end ? k + 1 : start];
+    const ex = v[b] - v[a];
+    const ey = v[b + 1] - v[a + 1];
+    const ez = v[b + 2] - v[a + 2];
+    // From the side's end nearer p: the side test's terms then have p's offset from it, not the
+    // side's length (beyond a needle's tip the far end's offset rounds above the answer).
+    let o = a;
+    let sx = ex;
+    let sy = ey;
+    let sz = ez;
+    let wx = p.x - v[a];
+    let wy = p.y - v[a + 1];
+    let wz = p.z - v[a + 2];
+    const bx = p.x - v[b];
+    const by = p.y - v[b + 1];
+    const bz = p.z - v[b + 2];
+    if (bx * bx + by * by + bz * bz < wx * wx + wy * wy + wz * wz) {
+      o = b;
+      sx = -ex;
+      sy = -ey;
+      sz = -ez;
+      wx = bx;
+      wy = by;
+      wz = bz;
+    }
+    const side = (ey * nz - ez * ny) * wx + (ez * nx - ex * nz) * wy + (ex * ny - ey * nx) * wz;
+    if (!(side > 0)) continue;
+    within = false;
+    // Beyond this side: its nearest point, clamped, measured from that end.
+    const ee = sx * sx + sy * sy + sz * sz;
+    const t = ee > 0 ? (wx * sx + wy * sy + wz * sz) / ee : 0;
+    let qx = v[o];
+    let qy = v[o + 1];
+    let qz = v[o + 2];
+    if (!(t < 1)) {
+      const f = o === a ? b : a;
+      qx = v[f];
+      qy = v[f + 1];
+      qz = v[f + 2];
+    } else if (t > 0) {
+      qx += t * sx;
+      qy += t * sy;
+      qz += t * sz;
+    }
+    const dx = p.x - qx;
+    const dy = p.y - qy;
+    const dz = p.z - qz;
+    const d2 = dx * dx + dy * dy + dz * dz;
+    if (d2 < best) {
+      best = d2;
+      vec3.set(cq, qx, qy, qz);
+    }
+  }
+  if (!within) return best;
+  const sep = nx * p.x + ny * p.y + nz * p.z - c.facePlaneOffsets[f];
+  vec3.set(cq, p.x - sep * nx, p.y - sep * ny, p.z - sep * nz);
+  return sep * sep;
 }
 
 function rayCastConvexPolyhedron(
