@@ -636,6 +636,17 @@ export function epaLastSupport(out: Float64Array): boolean {
   }
   return true;
 }
+/**
+ * The least overlap n·w met by the last {@link epa} or {@link epaOctahedron} expansion, over the
+ * unit normals n it asked a support pair w = s_A(n) − s_B(−n) for: [0] that overlap (+∞ before
+ * any), [1..3] its normal (the support maps' frame). An overlap along an actual direction, so an
+ * upper bound of the depth, whatever became of the polytope: a run stopped by its cap after its
+ * closest faces turned over to rounding (a polytope of 1.2e3 about a depth of 1e-8: the faces'
+ * planes known to 1e-10, the same support points taken again in a cycle) still met the
+ * optimum's neighbourhood on the way, while the face it reports is the last one's.
+ */
+export const epaLeastIo = new Float64Array(4);
+
 /** The closest face saved before the polytope changes: normal xyz and plane distance. */
 const savedFace = new Float64Array(4);
 let savedI = 0;
@@ -667,6 +678,7 @@ export function epa(
   nFree = 0;
   size[0] = 0;
   lastSupport = -1;
+  epaLeastIo[0] = Number.POSITIVE_INFINITY;
   out.iterations = 0;
   const count = Math.min(Math.max(simplex.count, 0), 4);
   for (let i = 0; i < count; i++) {
@@ -715,6 +727,7 @@ function expand(out: EpaResult, a: SupportMap, b: SupportMap, tolerance: number)
   let slack = 0;
   let current = false;
   let iter = 0;
+  epaLeastIo[0] = Number.POSITIVE_INFINITY;
   for (; iter < EPA_MAX_ITERATIONS; iter++) {
     // Locals for the module's arenas: V8 reloads a module binding at every use in a loop.
     const fd = fDist;
@@ -749,6 +762,12 @@ function expand(out: EpaResult, a: SupportMap, b: SupportMap, tolerance: number)
     nDir.z = nz;
     const q = addSupport(a, b, nDir);
     const supDist = vw[3 * q] * nx + vw[3 * q + 1] * ny + vw[3 * q + 2] * nz;
+    if (supDist < epaLeastIo[0]) {
+      epaLeastIo[0] = supDist;
+      epaLeastIo[1] = nx;
+      epaLeastIo[2] = ny;
+      epaLeastIo[3] = nz;
+    }
     const floor = GJK_ROUNDING_TOLERANCE * Math.sqrt(size[0]);
     let done = supDist - dist <= tolerance * Math.max(dist, 0) + floor;
     for (let c = 0; c < 3; c++) {
@@ -927,6 +946,7 @@ export function epaOctahedron(
   nv = 0;
   size[0] = 0;
   lastSupport = -1;
+  epaLeastIo[0] = Number.POSITIVE_INFINITY;
   for (let d = 0; d < 6; d++) {
     dirs.x = OCTA_DIRS[3 * d];
     dirs.y = OCTA_DIRS[3 * d + 1];

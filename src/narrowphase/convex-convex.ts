@@ -38,6 +38,7 @@ import {
   epa,
   epaAnswerSupports,
   epaLastSupport,
+  epaLeastIo,
   epaOctahedron,
   makeEpaResult,
 } from "../geometry/epa.js";
@@ -2707,6 +2708,9 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
         depth = sampled;
         vec3.copy(solvedNormal, fallbackNormal);
       }
+      refineIo[0] = depth;
+      stalledCandidates(a, b, bInA);
+      depth = refineIo[0];
     }
     witnessesAlong(a, b, solvedNormal, depth);
     placedIo[0] = Math.abs(depth);
@@ -4681,6 +4685,155 @@ function refineDirection(): void {
 
 /** [0] the overlap in and out of {@link refineDirection} and out of {@link sampledDepth}. */
 const refineIo = new Float64Array(1);
+
+/**
+ * EPA stopped by its cap or a degenerate step on a pair with a curved core: its reported face
+ * can be one that rounding turned over (a box of 0.14 whose corner touched the rim of a cylinder
+ * of 270, its faces' planes known to 1e-10 about a depth of 1e-8: the same support points taken
+ * again in a cycle, the last face's normal the opposite of the depth's), and the best of the
+ * samples, refined by the pattern search, a kink that search cannot leave: a cap's normal, where
+ * the cap's support is its whole disc and every tilt but those within a narrow cone toward the
+ * other shape's contact raises the overlap by the radius times the tilt (the overlap 1.8e-3
+ * there, where the rim's normal 7e-3 rad away gave 1e-8; issue 16, test/fuzz/point-rim.test.ts).
+ * Two more candidates, each an overlap along an actual direction (an upper bound, never worse
+ * than what it replaces): the least overlap EPA met along the normals it asked a support pair for
+ * (`epaLeastIo`), and for each solid of revolution the least overlap along its rim's fan of
+ * normals (from the cap's to the side's, {@link rimFan}) at the azimuth of the other shape's
+ * support point along the best normal so far. In and out: refineIo[0], the overlap along
+ * solvedNormal. Cores loaded, solver frame.
+ */
+function stalledCandidates(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
+  if (epaLeastIo[0] < refineIo[0]) {
+    fallbackNormal.x = epaLeastIo[1];
+    fallbackNormal.y = epaLeastIo[2];
+    fallbackNormal.z = epaLeastIo[3];
+    overlapInto(fallbackNormal);
+    const o = overlapIo[0];
+    if (o < refineIo[0]) {
+      refineIo[0] = o;
+      vec3.copy(solvedNormal, fallbackNormal);
+    }
+  }
+  for (let round = 0; round < FAN_ROUNDS; round++) {
+    if (curved(b)) rimFan(b, 1, bInA);
+    if (curved(a)) rimFan(a, 0, bInA);
+  }
+}
+
+const fanY = vec3.create();
+const fanR = vec3.create();
+const fanC = vec3.create();
+const fanQ = vec3.create();
+const fanN = vec3.create();
+const fanT = vec3.create();
+const fanBest = vec3.create();
+/** The overlaps at the samples of {@link rimFan}. */
+const fanVals = new Float64Array(16);
+/** [0] the angle τ of the next {@link fanDirection}; [1] the fan's sign (n = ±the solid's normal). */
+const fanIo = new Float64Array(2);
+
+/** Rounds of {@link rimFan} (the second from the other shape's support along the first's best). */
+const FAN_ROUNDS = 2;
+
+/** Bisections of the fan's bracket in {@link rimFan}: its samples' spacing (≤ 0.12 rad) to 2^-50. */
+const FAN_BISECTIONS = 48;
+
+/**
+ * fanN = ±(cos τ·fanC + sin τ·fanR) and fanT = dfanN/dτ, τ = fanIo[0], ± = fanIo[1]: the fan's
+ * normal at angle τ from the cap's and its tangent.
+ */
+function fanDirection(): void {
+  const t = fanIo[0];
+  const c = Math.cos(t) * fanIo[1];
+  const sn = Math.sin(t) * fanIo[1];
+  fanN.x = fanC.x * c + fanR.x * sn;
+  fanN.y = fanC.y * c + fanR.y * sn;
+  fanN.z = fanC.z * c + fanR.z * sn;
+  fanT.x = fanR.x * c - fanC.x * sn;
+  fanT.y = fanR.y * c - fanC.y * sn;
+  fanT.z = fanR.z * c - fanC.z * sn;
+}
+
+/**
+ * The rim's fan of solid of revolution `s` (side 0 A, 1 B): at a rim point the outward normals
+ * run from the cap's (±Y, a cone's base −Y) to the side's, in the meridian plane, and along all
+ * of them the solid's support is that rim point; a point feature of the other shape (a box's
+ * corner) on the rim has its least overlap there, where the other's support turns from one
+ * corner to the next. The rim (the cylinder's nearer one, a cone's base) and the azimuth of the
+ * other shape's support point along solvedNormal; the overlap sampled at fanVals.length angles
+ * of the fan, then bisected on the sign of its exact derivative w·dn/dτ in the least sample's
+ * bracket (one-sided at a kink). Takes the least into solvedNormal and refineIo[0] when below.
+ * Bounded: fanVals.length + FAN_BISECTIONS support pairs and one more.
+ */
+function rimFan(s: ConvexShape, side: number, bInA: Isometry): void {
+  const rc = revolutionCore(s) as ConvexShape;
+  const rev = shapeDef(rc.type).revolution as Revolution;
+  vec3.set(fanY, 0, 1, 0);
+  // The other shape's support along the normal, relative to the solid's centre.
+  if (side === 1) {
+    quat.rotate(fanY, bInA.rotation, fanY);
+    coreA.support(fanQ, solvedNormal);
+    vec3.sub(fanQ, fanQ, bInA.translation);
+  } else {
+    vec3.negate(negN, solvedNormal);
+    coreBInA.support(fanQ, negN);
+    toLocalA(fanQ, fanQ);
+  }
+  const along = fanQ.x * fanY.x + fanQ.y * fanY.y + fanQ.z * fanY.z;
+  fanR.x = fanQ.x - fanY.x * along;
+  fanR.y = fanQ.y - fanY.y * along;
+  fanR.z = fanQ.z - fanY.z * along;
+  if (!tryNormalizeScaled(fanR, fanR)) return;
+  const cone = rev.kind === RevolutionKind.Cone;
+  // The cap's outward normal: a cone's base, a cylinder's cap on the point's side.
+  if (cone || along < 0) vec3.negate(fanC, fanY);
+  else vec3.copy(fanC, fanY);
+  // The fan's angle: to the side's normal, (2h·R + r·Y)/√(4h² + r²) for a cone.
+  let span = Math.PI / 2;
+  if (cone) {
+    rev.dims(revDims, rc);
+    span += Math.atan2(revDims[1], 2 * revDims[0]);
+  }
+  // n (A → B) is A's outward normal, or minus B's.
+  fanIo[1] = side === 0 ? 1 : -1;
+  const count = fanVals.length;
+  const step = span / (count - 1);
+  let i0 = 0;
+  for (let i = 0; i < count; i++) {
+    fanIo[0] = i * step;
+    fanDirection();
+    overlapInto(fanN);
+    fanVals[i] = overlapIo[0];
+    if (fanVals[i] < fanVals[i0]) i0 = i;
+  }
+  let best = fanVals[i0];
+  let bestT = i0 * step;
+  let lo = Math.max(0, (i0 - 1) * step);
+  let hi = Math.min(span, (i0 + 1) * step);
+  for (let it = 0; it < FAN_BISECTIONS; it++) {
+    const mid = 0.5 * (lo + hi);
+    fanIo[0] = mid;
+    fanDirection();
+    overlapInto(fanN);
+    const o = overlapIo[0];
+    if (o < best) {
+      best = o;
+      bestT = mid;
+    }
+    const d = (sA.x - sB.x) * fanT.x + (sA.y - sB.y) * fanT.y + (sA.z - sB.z) * fanT.z;
+    if (d > 0) hi = mid;
+    else lo = mid;
+  }
+  if (!(best < refineIo[0])) return;
+  fanIo[0] = bestT;
+  fanDirection();
+  vec3.copy(fanBest, fanN);
+  if (!tryNormalizeScaled(fanBest, fanBest)) return;
+  overlapInto(fanBest);
+  if (!(overlapIo[0] < refineIo[0])) return;
+  refineIo[0] = overlapIo[0];
+  vec3.copy(solvedNormal, fanBest);
+}
 
 const faceAxis = vec3.create();
 const edgeA = vec3.create();
