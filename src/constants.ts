@@ -526,6 +526,15 @@ export const MESH_WINDING_INSIDE = 0.5;
 export const SOLID_MESH_CONVEX_TOLERANCE = 2 ** -40;
 
 /**
+ * Bound (exclusive) on the magnitude of a mesh vertex's coordinates, in scene units: the BVH
+ * build sums a triangle box's min and max per axis (its centroid, doubled), which stays finite
+ * for coordinates below 2^1023. Refused at construction beyond it (`CollideError` naming the
+ * vertex).
+ * @default 2^1023 ≈ 8.99e307
+ */
+export const MESH_COORDINATE_LIMIT = 2 ** 1023;
+
+/**
  * Distance of a vertex from the other triangle's plane, relative to the pair's coordinate
  * scale, below which the triangle–triangle test counts it as on the plane (Möller 1997 snaps
  * plane distances below an epsilon to zero so that coplanar pairs take the 2D test). Unitless.

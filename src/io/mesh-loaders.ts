@@ -50,7 +50,11 @@ import {
 import { dirname, extname, isAbsolute, relative, resolve } from "node:path";
 import type { GLTF } from "@gltf-transform/core";
 import { GLB_BUFFER, NodeIO } from "@gltf-transform/core";
-import { GLTF_NODE_SHEAR_TOLERANCE, UNIT_QUATERNION_TOLERANCE } from "../constants.js";
+import {
+  GLTF_NODE_SHEAR_TOLERANCE,
+  MESH_COORDINATE_LIMIT,
+  UNIT_QUATERNION_TOLERANCE,
+} from "../constants.js";
 import { CollideError, checkOptions, describeValue, invalidValue, optionsSpec } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
@@ -156,6 +160,12 @@ export function parseObj(text: string, field = "obj"): MeshData {
         const x = Number(tok[k]);
         if (!OBJ_NUMBER.test(tok[k]) || !Number.isFinite(x))
           invalidValue(where, tok[k], "must be a finite number");
+        if (!(Math.abs(x) < MESH_COORDINATE_LIMIT))
+          invalidValue(
+            where,
+            tok[k],
+            "must be below MESH_COORDINATE_LIMIT = 2^1023 ≈ 8.99e307 in magnitude (a mesh's BVH sums a box's min and max)",
+          );
         verts.push(x);
       }
       if (tok.length === 5 && !OBJ_NUMBER.test(tok[4]))
@@ -326,6 +336,21 @@ function appendGltfMesh(
           path,
           positionAt(where, i),
           `overflows under the world matrix of nodes[${node}]: it becomes ${describeValue(Array.from(p))}`,
+          [...el],
+        );
+      if (
+        !(
+          Math.abs(p[0]) < MESH_COORDINATE_LIMIT &&
+          Math.abs(p[1]) < MESH_COORDINATE_LIMIT &&
+          Math.abs(p[2]) < MESH_COORDINATE_LIMIT
+        )
+      )
+        meshFileFault(
+          field,
+          "glTF",
+          path,
+          positionAt(where, i),
+          `under the world matrix of nodes[${node}] becomes ${describeValue(Array.from(p))}, beyond MESH_COORDINATE_LIMIT = 2^1023 ≈ 8.99e307 in magnitude (a mesh's BVH sums a box's min and max)`,
           [...el],
         );
       verts.push(p[0], p[1], p[2]);

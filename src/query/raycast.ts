@@ -23,7 +23,7 @@ import { RAY_MISS } from "../geometry/ray-primitives.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
-import { productError, sumError } from "../math/scalar.js";
+import { productError, sumError, unitScale } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { farFromUnitScale, pointRescaleFactor, scaledShape } from "../narrowphase/extreme-scale.js";
@@ -262,6 +262,80 @@ export function castRayShape(
   maxToi: number,
   solid: boolean,
 ): boolean {
+  const m = Math.max(Math.abs(dir.x), Math.abs(dir.y), Math.abs(dir.z));
+  const t = pose.translation;
+  if (
+    m === 0 ||
+    !(m < Infinity) ||
+    (m >= RAY_DIRECTION_MIN &&
+      m <= RAY_DIRECTION_MAX &&
+      Math.max(
+        Math.abs(origin.x),
+        Math.abs(origin.y),
+        Math.abs(origin.z),
+        Math.abs(t.x),
+        Math.abs(t.y),
+        Math.abs(t.z),
+      ) <= RAY_PLACE_MAX)
+  )
+    return castRayInRange(out, shape, pose, origin, dir, maxToi, solid);
+  return castRayRescaled(out, shape, pose, origin, dir, maxToi, solid, m);
+}
+
+/**
+ * A direction whose largest component lies in [2^-32, 2^32] is cast as it is when the origin and
+ * the pose's translation lie within 2^960 (≈ 1e289) of the world's origin: the ray's squared
+ * length, and the products of the direction with the origin's offset from the shape (at most
+ * 2^962 · 2^32), then stay finite. Any other is first rescaled ({@link castRayRescaled}).
+ */
+const RAY_DIRECTION_MIN = 2 ** -32;
+/** See {@link RAY_DIRECTION_MIN}. */
+const RAY_DIRECTION_MAX = 2 ** 32;
+/** See {@link RAY_DIRECTION_MIN}. */
+const RAY_PLACE_MAX = 2 ** 960;
+
+const dirScaled = vec3.create();
+
+/**
+ * {@link castRayShape} with the direction multiplied by the power of two `k` that brings its
+ * largest component `m` into [1, 2] (exact in binary floating point): the ray origin + t·dir is
+ * origin + (t / k)·(k·dir), so the cast of k·dir up to maxToi / k answers it with toi multiplied
+ * back by k (exact too), the same point and normal. Without it a ray from 1e155 along a direction
+ * of length 1e155 squared that length to infinity and hit a unit sphere at (0, 0.5, 0) with the
+ * normal (0, 1, 0) (right: (0.866, 0.5, 0)), and one of length 1e100 from 1e300 overflowed the
+ * far origin's move.
+ */
+function castRayRescaled(
+  out: RayHit,
+  shape: Shape,
+  pose: Isometry,
+  origin: Vec3,
+  dir: Vec3,
+  maxToi: number,
+  solid: boolean,
+  m: number,
+): boolean {
+  // Into [1, 2]: the toi in multiples of it is at most the distance (finite from 1.7e308).
+  const k = 2 * unitScale(m);
+  vec3.set(dirScaled, dir.x * k, dir.y * k, dir.z * k);
+  if (!castRayInRange(out, shape, pose, origin, dirScaled, maxToi / k, solid)) return false;
+  const toi = out.toi * k;
+  // maxToi / k may have overflowed (a huge direction and maxToi): the hit must be within maxToi.
+  if (!(toi <= maxToi) || !Number.isFinite(toi)) return false;
+  out.toi = toi;
+  return true;
+}
+
+/** {@link castRayShape} for a direction and a place whose products stay finite. */
+function castRayInRange(
+  out: RayHit,
+  shape: Shape,
+  pose: Isometry,
+  origin: Vec3,
+  dir: Vec3,
+  maxToi: number,
+  solid: boolean,
+): boolean {
   iso.inverseTransformPoint(oL, pose, origin);
   iso.inverseTransformVector(dR, pose, dir);
   const len = vec3.normalize(dL, dR);
@@ -369,7 +443,11 @@ function advanceNearShape(
     const w = Math.abs(wx) + Math.abs(wy) + Math.abs(wz); // ≥ the distance; no overflow
     if (!(w > near)) break;
     // Closest approach to the centre along the unit direction, less the margin (a length).
-    const ahead = (wx * dir.x + wy * dir.y + wz * dir.z) / len - 2 * r - ADVANCE_SLACK * w;
+    let along = (wx * dir.x + wy * dir.y + wz * dir.z) / len;
+    // The products overflow from about 1e308 along a direction longer than 1: over the unit one.
+    if (!(Math.abs(along) < Infinity))
+      along = wx * (dir.x / len) + wy * (dir.y / len) + wz * (dir.z / len);
+    const ahead = along - 2 * r - ADVANCE_SLACK * w;
     // Once moved, again only while still far: each move rounds the origin once more.
     if (!(ahead > (i === 0 ? 0 : FAR_ADVANCE * r) && ahead < Infinity)) break;
     const t = ahead / len;
@@ -379,9 +457,14 @@ function advanceNearShape(
     const sx = ox + px;
     const sy = oy + py;
     const sz = oz + pz;
-    const nx = sx + (sumError(ox, px, sx) + productError(t, dir.x, px));
-    const ny = sy + (sumError(oy, py, sy) + productError(t, dir.y, py));
-    const nz = sz + (sumError(oz, pz, sz) + productError(t, dir.z, pz));
+    // Dekker's split of t overflows above about 1.3e300 (a direction shorter than 1 from
+    // 1e300): the same product as (t·2^-128)·(dir·2^128), exactly.
+    const big = t > ADVANCE_SPLIT_MAX;
+    const ts = big ? t * 2 ** -128 : t;
+    const ds = big ? 2 ** 128 : 1;
+    const nx = sx + (sumError(ox, px, sx) + productError(ts, dir.x * ds, px));
+    const ny = sy + (sumError(oy, py, sy) + productError(ts, dir.y * ds, py));
+    const nz = sz + (sumError(oz, pz, sz) + productError(ts, dir.z * ds, pz));
     if (!(Number.isFinite(nx) && Number.isFinite(ny) && Number.isFinite(nz))) break;
     ox = nx;
     oy = ny;
@@ -392,6 +475,12 @@ function advanceNearShape(
   vec3.set(out, ox, oy, oz);
   return total;
 }
+
+/**
+ * Largest move parameter whose Dekker split (2^27 + 1 times it) stays finite with room: above
+ * it {@link advanceNearShape} splits t·2^-128 against dir·2^128 instead.
+ */
+const ADVANCE_SPLIT_MAX = 2 ** 960;
 
 /** Scratch poses for a rotation normalised before use (never the caller's object). */
 const unitPoseScratch = iso.identity();

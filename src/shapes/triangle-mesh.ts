@@ -20,6 +20,7 @@
  */
 import {
   MESH_ACTIVE_EDGE_COS,
+  MESH_COORDINATE_LIMIT,
   MESH_WINDING_INSIDE,
   SOLID_MESH_CONVEX_TOLERANCE,
 } from "../constants.js";
@@ -155,8 +156,8 @@ const MESH_SPEC = optionsSpec("makeTriangleMesh", "options", {
  * Throws `CollideError` (`invalid_value`) naming the triangle: an index that is not an integer
  * in [0, vertexCount) as `<field>.indices[3*t+k]` (or `indices[t][k]`, see
  * {@link TriangleMeshOptions.indexPath}) "of triangle t"; a non-finite coordinate as
- * `<field>.vertices[i]` with the first triangle that uses it; an index count that is not a
- * multiple of 3; a mesh with no vertices (`<field>.vertices`) or no triangles
+ * `<field>.vertices[i]` with the first triangle that uses it, and so a coordinate of magnitude
+ * `MESH_COORDINATE_LIMIT` (2^1023) or more; an index count that is not a multiple of 3; a mesh with no vertices (`<field>.vertices`) or no triangles
  * (`<field>.indices`): it would touch nothing, so an empty or failed export would pass an
  * interference check.
  */
@@ -205,14 +206,17 @@ export function makeTriangleMesh(
     }
   }
   for (let i = 0; i < v.length; i++) {
-    if (!Number.isFinite(v[i])) {
+    // Also refuses a NaN.
+    if (!(Math.abs(v[i]) < MESH_COORDINATE_LIMIT)) {
       const vi = Math.floor(i / 3);
       const t = idx.indexOf(vi);
       const user = t >= 0 ? `(a corner of triangle ${Math.floor(t / 3)}) ` : "";
       invalidValue(
         `${p}vertices[${vi}]`,
         [v[3 * vi], v[3 * vi + 1], v[3 * vi + 2]],
-        `${user}must be a vector of 3 finite numbers`,
+        Number.isFinite(v[i])
+          ? `${user}must have coordinates below MESH_COORDINATE_LIMIT = 2^1023 ≈ 8.99e307 in magnitude (the BVH sums a box's min and max)`
+          : `${user}must be a vector of 3 finite numbers`,
       );
     }
   }
@@ -392,7 +396,7 @@ function classifyActiveEdges(mesh: TriangleMesh): void {
  * Faster than {@link makeTriangleMesh}: the BVH keeps its topology and is refitted
  * (src/geometry/mesh-bvh.ts `refitMeshBvh`, on a copy of its boxes) and the edge neighbours are
  * shared; active edges and pseudo-normals are recomputed. Throws `CollideError` for a wrong length or a
- * non-finite coordinate (`vertices[i]`).
+ * non-finite coordinate (`vertices[i]`) or one beyond `MESH_COORDINATE_LIMIT` (2^1023).
  */
 export function updateTriangleMeshVertices(
   mesh: TriangleMesh,
@@ -403,6 +407,12 @@ export function updateTriangleMeshVertices(
   for (let i = 0; i < vertices.length; i++) {
     if (!Number.isFinite(vertices[i]))
       invalidValue(`vertices[${Math.floor(i / 3)}]`, vertices[i], "must be finite");
+    if (!(Math.abs(vertices[i]) < MESH_COORDINATE_LIMIT))
+      invalidValue(
+        `vertices[${Math.floor(i / 3)}]`,
+        vertices[i],
+        "must be below MESH_COORDINATE_LIMIT = 2^1023 ≈ 8.99e307 in magnitude",
+      );
   }
   const v = Float64Array.from(vertices);
   const boxes = new Float64Array(6 * mesh.triangleCount);
