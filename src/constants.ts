@@ -483,6 +483,15 @@ export const MESH_ACTIVE_EDGE_COS = Math.cos((5 * Math.PI) / 180);
 export const MESH_FEATURE_BARYCENTRIC_TOLERANCE = 1e-6;
 
 /**
+ * Tie band of the side a shape stands on against a surface triangle re-measured along its face
+ * normal (src/narrowphase/face-depth.ts): the shape's reaches past the triangle's plane on the
+ * two sides within this many ulps of the largest coordinate are a tie, answered on the front (the
+ * winding's normal) whatever frame or order the pair was formed in. Unitless (relative).
+ * @default 64 × 2⁻⁵²
+ */
+export const FACE_SIDE_TIE_TOLERANCE = 64 * 2 ** -52;
+
+/**
  * Cosine of the largest angle between a triangle's contact normal and a mesh manifold's normal
  * for that triangle's points to join the manifold (Jolt merges the manifolds of triangles whose
  * normals agree this well). Unitless.

@@ -491,17 +491,51 @@ function holds(l: Level): boolean {
 function bestPartContact(l: Level, prediction: number): boolean {
   const n = candidates(l, prediction);
   let found = false;
-  let bestPart = -1;
-  for (let h = 0; h < n; h++) {
-    const i = l.hits.ids[h];
-    const p = loadPart(l, i);
-    if (!contactPart(l.contact, l, i, p, prediction)) continue;
-    if (found && !takesNew(l, bestPart, i, p)) continue;
-    found = true;
-    bestPart = i;
-    copyContact(l.best, l.contact);
+  for (let pass = 0; pass < 2; pass++) {
+    found = false;
+    let bestPart = -1;
+    tieSeen[0] = 0;
+    for (let h = 0; h < n; h++) {
+      const i = l.hits.ids[h];
+      const p = loadPart(l, i);
+      if (!contactPart(l.contact, l, i, p, prediction)) continue;
+      if (found && !takesNew(l, bestPart, i, p)) continue;
+      found = true;
+      bestPart = i;
+      copyContact(l.best, l.contact);
+    }
+    if (!retryInPartOrder(l, n)) break;
   }
   return found;
+}
+
+/**
+ * [0] non-zero when {@link deeperPart} met a near tie in the current pass (a typed-array slot,
+ * as the tie's other state).
+ */
+const tieSeen = new Int32Array(1);
+
+/**
+ * After a pass over the `n` candidates that met a near tie on a surface of bare triangles: sorts
+ * the candidates in {@link lowerPart}'s order and returns true (the caller passes again). The
+ * pairwise tie rule of {@link takesNew} is not transitive among three or more tied triangles (a
+ * capsule through a field's vertex), so the winner followed the view's order, which differs
+ * between a heightfield and the mesh of its triangles; in the parts' own order it does not.
+ */
+function retryInPartOrder(l: Level, n: number): boolean {
+  if (tieSeen[0] === 0 || l.view.edgeFlags === undefined) return false;
+  const ids = l.hits.ids;
+  // Insertion sort (a few candidates; only on ties).
+  for (let h = 1; h < n; h++) {
+    const id = ids[h];
+    let k = h - 1;
+    while (k >= 0 && lowerPart(l, id, ids[k])) {
+      ids[k + 1] = ids[k];
+      k--;
+    }
+    ids[k + 1] = id;
+  }
+  return true;
 }
 
 /**
@@ -509,7 +543,7 @@ function bestPartContact(l: Level, prediction: number): boolean {
  * `bestPart`): when deeper by more than rounding; at the same depth to rounding (typically both
  * touching, where a part's normal is not unique), when the best normal does not achieve the
  * depth on the new part while the new normal achieves it on the best part, else by
- * {@link deeperPart} (near ties to the lower part index, the same in both argument orders). A
+ * {@link deeperPart} (near ties to the lower part, the same in both argument orders). A
  * cylinder beside a box mesh, its end faces in the planes of the box's top and bottom, touches
  * the bottom triangles with any normal between the side face's and (0,1,0), and the first part's
  * (0,1,0) cut through the side face (a fresh user's report). The tie rule needs support-mapped
@@ -518,8 +552,8 @@ function bestPartContact(l: Level, prediction: number): boolean {
 function takesNew(l: Level, bestPart: number, newPart: number, newQueryPose: Isometry): boolean {
   const c = l.contact;
   const b = l.best;
-  // Deeper beyond rounding, or a near tie to the lower part index (order-independent).
-  const deeper = deeperPart(c, newPart, b, bestPart);
+  // Deeper beyond rounding, or a near tie to the lower part (order-independent).
+  const deeper = deeperPart(l, c, newPart, b, bestPart);
   if (!isSupportMappedType(l.part.shape.type) || !isSupportMappedType(l.other.type)) return deeper;
   const scale = Math.max(
     Math.abs(c.pointA.x),
@@ -655,14 +689,15 @@ function partOverlapWithin(l: Level, n: Vec3): boolean {
 
 /**
  * True when part contact `c` of part `i` beats the best so far (`best`, part `bestPart`): deeper
- * by more than the rounding of its coordinates, or as deep within that rounding and of a lower
- * part index. A vertex or edge touching several parts gives them depths that differ only by the
- * rounding of the pose, which differs between contact(A, B) and contact(B, A) (one pose is the
- * other's inverse); taking the first in the view's hit order then chose different parts, with
- * unrelated normals, in the two orders (issue 16: the flipped normal not negated). The part
- * index is the same in both orders, so the near tie goes to the same part.
+ * by more than the rounding of its coordinates, or as deep within that rounding and the lower
+ * part ({@link lowerPart}). A vertex or edge touching several parts gives them depths that differ
+ * only by the rounding of the pose, which differs between contact(A, B) and contact(B, A) (one
+ * pose is the other's inverse); taking the first in the view's hit order then chose different
+ * parts, with unrelated normals, in the two orders (issue 16: the flipped normal not negated).
+ * The order is the same in both argument orders, so the near tie goes to the same part. Part `i`
+ * is loaded again on return.
  */
-function deeperPart(c: Contact, i: number, best: Contact, bestPart: number): boolean {
+function deeperPart(l: Level, c: Contact, i: number, best: Contact, bestPart: number): boolean {
   const tie =
     PART_TIE *
     Math.max(
@@ -676,7 +711,64 @@ function deeperPart(c: Contact, i: number, best: Contact, bestPart: number): boo
   const d = c.distance;
   const b = best.distance;
   if (d < b - tie) return true;
-  return d <= b + tie && i < bestPart;
+  if (d > b + tie) return false;
+  tieSeen[0] = 1;
+  return lowerPart(l, i, bestPart);
+}
+
+const cornersNew = new Float64Array(9);
+const cornersBest = new Float64Array(9);
+
+/**
+ * The order of near-tied parts `i` and `j` (true when `i` comes first; `i` loaded on return). Two
+ * triangles of a surface (parts with no pose: a mesh's, a heightfield's cells) by their corners
+ * in the composite's frame, each sorted lexicographically (x, then y, then z), compared
+ * lexicographically — their geometry, not their indices, so a heightfield and the mesh of its
+ * triangles listed in any order or winding take the same one (a capsule through a field's corner
+ * vertex, pushed out across either cell triangle, got opposite normals). Other parts (a
+ * compound's children), or two triangles with the same corners, by index.
+ */
+function lowerPart(l: Level, i: number, j: number): boolean {
+  if (l.view.edgeFlags === undefined || l.part.hasPose) return i < j;
+  l.view.part(l.part, l.comp, j);
+  sortedCorners(cornersBest, l.part.triangle);
+  l.view.part(l.part, l.comp, i);
+  sortedCorners(cornersNew, l.part.triangle);
+  for (let k = 0; k < 9; k++) {
+    if (cornersNew[k] !== cornersBest[k]) return cornersNew[k] < cornersBest[k];
+  }
+  return i < j;
+}
+
+/** out = the corners of `t` (x, y, z each), sorted lexicographically. */
+function sortedCorners(out: Float64Array, t: Triangle): void {
+  writeCorner(out, 0, t.a);
+  writeCorner(out, 3, t.b);
+  writeCorner(out, 6, t.c);
+  if (cornerAfter(out, 0, 3)) swapCorners(out, 0, 3);
+  if (cornerAfter(out, 3, 6)) swapCorners(out, 3, 6);
+  if (cornerAfter(out, 0, 3)) swapCorners(out, 0, 3);
+}
+
+function writeCorner(out: Float64Array, o: number, p: Vec3): void {
+  out[o] = p.x;
+  out[o + 1] = p.y;
+  out[o + 2] = p.z;
+}
+
+/** True when the corner at `o` comes after the one at `q` (lexicographically). */
+function cornerAfter(v: Float64Array, o: number, q: number): boolean {
+  if (v[o] !== v[q]) return v[o] > v[q];
+  if (v[o + 1] !== v[q + 1]) return v[o + 1] > v[q + 1];
+  return v[o + 2] > v[q + 2];
+}
+
+function swapCorners(v: Float64Array, o: number, q: number): void {
+  for (let k = 0; k < 3; k++) {
+    const t = v[o + k];
+    v[o + k] = v[q + k];
+    v[q + k] = t;
+  }
 }
 
 /** Relative rounding band of {@link deeperPart}: 16 ulps of the contact's coordinates. */
@@ -718,7 +810,14 @@ function contactLevel(out: Contact, l: Level, prediction: number): boolean {
       vec3.copy(l.solidA, l.dist.pointA);
       vec3.copy(l.solidB, l.dist.pointB);
     }
-    containedConvexContact(out, l.other as ConvexShape, l.pose, l.solidA, l.solidB);
+    containedConvexContact(
+      out,
+      l.comp as TriangleMesh,
+      l.other as ConvexShape,
+      l.pose,
+      l.solidA,
+      l.solidB,
+    );
     return true;
   }
   if (found) copyContact(out, l.best);
@@ -893,7 +992,14 @@ function distanceLevel(out: DistanceResult, l: Level): DistanceResult {
   if (out.distance > 0 && holds(l)) {
     // S inside the solid: distance 0 at the contact's witness points (mesh-solid.ts).
     if (!solidMeshContact(l.contact, l.comp as TriangleMesh, l.other as ConvexShape, l.pose, 0))
-      containedConvexContact(l.contact, l.other as ConvexShape, l.pose, out.pointA, out.pointB);
+      containedConvexContact(
+        l.contact,
+        l.comp as TriangleMesh,
+        l.other as ConvexShape,
+        l.pose,
+        out.pointA,
+        out.pointB,
+      );
     out.distance = 0;
     vec3.copy(out.pointA, l.contact.pointA);
     vec3.copy(out.pointB, l.contact.pointB);
@@ -1306,18 +1412,26 @@ function manifoldSurface(out: ContactManifold, l: Level, prediction: number): bo
   let best = -1;
   let bestDistance = Infinity;
   let bestPart = -1;
-  for (let h = 0; h < n; h++) {
-    const i = l.hits.ids[h];
-    const p = loadPart(l, i);
-    if (!contactPart(l.contact, l, i, p, prediction)) continue;
-    // The contact's rule (takesNew), so that the manifold's normal is the contact's.
-    if (best < 0 || takesNew(l, bestPart, i, p)) {
-      bestDistance = l.contact.distance;
-      best = stored;
-      bestPart = i;
-      copyContact(l.best, l.contact);
+  for (let pass = 0; pass < 2; pass++) {
+    stored = 0;
+    best = -1;
+    bestDistance = Infinity;
+    bestPart = -1;
+    tieSeen[0] = 0;
+    for (let h = 0; h < n; h++) {
+      const i = l.hits.ids[h];
+      const p = loadPart(l, i);
+      if (!contactPart(l.contact, l, i, p, prediction)) continue;
+      // The contact's rule (takesNew), so that the manifold's normal is the contact's.
+      if (best < 0 || takesNew(l, bestPart, i, p)) {
+        bestDistance = l.contact.distance;
+        best = stored;
+        bestPart = i;
+        copyContact(l.best, l.contact);
+      }
+      storeContact(l, stored++, i, l.contact);
     }
-    storeContact(l, stored++, i, l.contact);
+    if (!retryInPartOrder(l, n)) break;
   }
   // takesNew may have given the kept best another of its tied normals.
   if (best >= 0) storeContact(l, best, bestPart, l.best);

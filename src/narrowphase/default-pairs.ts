@@ -37,12 +37,16 @@ import type { Triangle } from "../shapes/triangle.js";
 import { contactCapsuleCapsule, intersectsCapsuleCapsule } from "./capsule-capsule.js";
 import {
   contactCompositeComposite,
+  contactCompositeShape,
   contactShapeComposite,
   distanceCompositeComposite,
+  distanceCompositeShape,
   distanceShapeComposite,
   intersectsCompositeComposite,
+  intersectsCompositeShape,
   intersectsShapeComposite,
   manifoldCompositeComposite,
+  manifoldCompositeShape,
   manifoldShapeComposite,
   setBareTrianglesIntersect,
 } from "./composite.js";
@@ -209,6 +213,20 @@ function fillCapabilityPairs(only: number): void {
         distance: distanceHalfSpaceMesh,
         contact: contactHalfSpaceMesh,
         manifold: manifoldViaContact(contactHalfSpaceMesh, manifoldHalfSpaceMesh),
+      });
+    }
+  }
+  const field = ShapeType.Heightfield;
+  if (findShapeDef(field)) {
+    // As the mesh of its triangles: the field as A, in the part-first order (the table flips
+    // (convex, heightfield)), so that both answer alike (docs/FORMATS.md).
+    for (const t of supportMapped) {
+      if (!involves(field, t)) continue;
+      fill(field, t as ConvexShape["type"], {
+        intersects: intersectsCompositeShape,
+        distance: distanceCompositeShape,
+        contact: contactCompositeShape,
+        manifold: manifoldCompositeShape,
       });
     }
   }

@@ -29,7 +29,7 @@
  * (src/narrowphase/convex-mesh.ts) and the surfaces of the generic composite mid-phase
  * (src/narrowphase/composite.ts: heightfields) both call it.
  */
-import { MESH_FEATURE_BARYCENTRIC_TOLERANCE } from "../constants.js";
+import { FACE_SIDE_TIE_TOLERANCE, MESH_FEATURE_BARYCENTRIC_TOLERANCE } from "../constants.js";
 import { closestPointOnTriangle } from "../geometry/closest-point.js";
 import { gjkRayCast, makeGjkRayHit } from "../geometry/gjk-raycast.js";
 import { MinkowskiDifference, TransformedSupport } from "../geometry/support.js";
@@ -73,7 +73,7 @@ function insideEdge(v: Vec3, w: Vec3, p: Vec3, n: Vec3): boolean {
  * `sPose`) along T's unit face normal `n`, all in one frame: distance −s* (s*, the distance S
  * must move along the normal to clear T, see the module doc), the normal, pointA on T, pointB on
  * S. The normal is n or −n: the side of T's plane that S reaches less far past — the one it
- * stands on — with ties to −n when `hintNegative` (the caller's side), else n. Returns false,
+ * stands on — with ties (to `FACE_SIDE_TIE_TOLERANCE` of the coordinates) to n. Returns false,
  * leaving `out` unchanged, when no depth is found (S does not reach T along the normal).
  * Allocation free.
  */
@@ -83,7 +83,6 @@ export function faceContactTriangleConvex(
   n: Vec3,
   s: ConvexShape,
   sPose: Isometry,
-  hintNegative: boolean,
 ): boolean {
   // S's farthest points along −n and along n, in the common frame.
   iso.inverseTransformVector(down, sPose, n);
@@ -98,7 +97,11 @@ export function faceContactTriangleConvex(
   const pastAlongN = plane - (n.x * deepest.x + n.y * deepest.y + n.z * deepest.z);
   const pastAgainstN = n.x * highest.x + n.y * highest.y + n.z * highest.z - plane;
   vec3.copy(normal, n);
-  const flip = pastAgainstN < pastAlongN || (pastAgainstN === pastAlongN && hintNegative);
+  // A tie (S's reach past the plane equal on both sides to the rounding of the coordinates: S's
+  // centre in T's plane) goes to n, T's own front: a rule of the triangle alone, so a heightfield
+  // and the mesh of its triangles, answered in different frames and orders, take the same side.
+  magnitudeOf(tri, highest, deepest);
+  const flip = pastAlongN - pastAgainstN > FACE_SIDE_TIE_TOLERANCE * magnitudeIo[0];
   if (flip) {
     vec3.negate(normal, n);
     vec3.copy(deepest, highest);
@@ -170,6 +173,18 @@ export function faceContactTriangleConvex(
   return true;
 }
 
+/** [0] the result of {@link magnitudeOf} (a double kept out of the call's frame). */
+const magnitudeIo = new Float64Array(1);
+
+/** magnitudeIo[0] = the largest coordinate magnitude of T's corners and of p and q. */
+function magnitudeOf(tri: Triangle, p: Vec3, q: Vec3): void {
+  let m = Math.max(Math.abs(tri.a.x), Math.abs(tri.a.y), Math.abs(tri.a.z));
+  m = Math.max(m, Math.abs(tri.b.x), Math.abs(tri.b.y), Math.abs(tri.b.z));
+  m = Math.max(m, Math.abs(tri.c.x), Math.abs(tri.c.y), Math.abs(tri.c.z));
+  m = Math.max(m, Math.abs(p.x), Math.abs(p.y), Math.abs(p.z));
+  magnitudeIo[0] = Math.max(m, Math.abs(q.x), Math.abs(q.y), Math.abs(q.z));
+}
+
 /** Newton steps of {@link faceContactTriangleConvex} on an overshot ray cast (each one GJK run). */
 const FACE_DEPTH_NEWTON_STEPS = 3;
 
@@ -187,12 +202,12 @@ const faceContact = makeContact();
  *
  * A penetrating contact (distance ≤ 0) whose point on T lies on an inactive edge (barycentric
  * weight of the opposite corner below `MESH_FEATURE_BARYCENTRIC_TOLERANCE`), or on a corner
- * whose two edges in T are both inactive, takes T's face normal on S's side (the side the
- * contact normal points to; for a zero normal, the side of S's origin). When S is support-mapped
- * (`s` given) the depth and the witnesses are measured again along that normal over T
- * ({@link faceContactTriangleConvex}); otherwise (or when that finds no depth) the depth and T's
- * point are kept and S's point is moved along the new normal. Any other contact is left as it
- * is; a separated contact keeps its exact closest-point normal. Allocation free.
+ * whose two edges in T are both inactive, takes T's face normal. When S is support-mapped (`s`
+ * given) the side is the one S stands on (ties to T's front) and the depth and the witnesses are
+ * measured again along that normal over T ({@link faceContactTriangleConvex}); otherwise (or
+ * when that finds no depth) it takes the side the contact normal points to (for a zero normal,
+ * the side of S's origin), the depth and T's point are kept and S's point is moved along the new
+ * normal. Any other contact is left as it is; a separated contact keeps its exact closest-point normal. Allocation free.
  */
 export function fixInternalEdgeContact(
   c: Contact,
@@ -233,7 +248,7 @@ export function fixInternalEdgeContact(
   // The depth along the face normal, over this triangle only: the edge contact's depth is a
   // sideways push, too shallow; the depth below the whole plane would overstate it wherever S
   // reaches past the face.
-  if (s !== null && faceContactTriangleConvex(faceContact, tri, faceN, s, sPose, side < 0)) {
+  if (s !== null && faceContactTriangleConvex(faceContact, tri, faceN, s, sPose)) {
     c.distance = faceContact.distance;
     vec3.copy(c.normal, faceContact.normal);
     vec3.copy(c.pointA, faceContact.pointA);

@@ -61,7 +61,7 @@ import {
   meshTriangleNormal,
 } from "../shapes/triangle-mesh.js";
 import type { Contact, ContactManifold } from "./contact.js";
-import { makeContact, singleContactManifold } from "./contact.js";
+import { contactErrorIo, makeContact, singleContactManifold } from "./contact.js";
 import { contactPair, manifoldPair } from "./pair-table.js";
 
 const dirLocal = vec3.create();
@@ -113,6 +113,7 @@ function wayOut(pA: Vec3, pB: Vec3): boolean {
  */
 export function containedConvexContact(
   out: Contact,
+  a: TriangleMesh,
   b: ConvexShape,
   bInA: Isometry,
   pA: Vec3,
@@ -128,6 +129,65 @@ export function containedConvexContact(
   vec3.copy(out.pointB, point);
   vec3.copy(out.normal, n);
   out.distance = Math.min(0, vec3.dot(n, point) - vec3.dot(n, pA));
+  if (contactErrorIo[1] !== 0) certifyContained(out.distance, a, b, bInA);
+}
+
+const AXES = [
+  vec3.create(1, 0, 0),
+  vec3.create(-1, 0, 0),
+  vec3.create(0, 1, 0),
+  vec3.create(0, -1, 0),
+  vec3.create(0, 0, 1),
+  vec3.create(0, 0, -1),
+];
+const mean = vec3.create();
+/** [0] the depth lower bound of the helpers below (a double kept out of the calls' frames). */
+const lowerIo = new Float64Array(1);
+
+/**
+ * lowerIo[0] = max(lowerIo[0], the depth of `p` (`m`'s frame) inside solid mesh `m`): its
+ * distance to the surface when inside, else unchanged. Every translation that moves a point at
+ * that depth out of the solid is at least that long, so this bounds a penetration depth from
+ * below.
+ */
+function deepenLower(m: TriangleMesh, p: Vec3): void {
+  shapeDef(m.type).projectPoint?.(lowerProjection, m, p, false);
+  if (lowerProjection.inside && lowerProjection.distance > lowerIo[0])
+    lowerIo[0] = lowerProjection.distance;
+}
+
+const lowerProjection: PointProjection = {
+  point: vec3.create(),
+  distance: 0,
+  inside: false,
+  triangle: -1,
+};
+
+/**
+ * The error register (src/narrowphase/contact.ts) for convex B wholly inside non-convex solid A
+ * answered at `distance` (an upper bound of the depth, negated): the depth is at least the
+ * deepest of B's points inside A (its six axis support points and their mean, in B by
+ * convexity), so the error is at most −distance less that, plus the rounding band.
+ */
+function certifyContained(distance: number, a: TriangleMesh, b: ConvexShape, bInA: Isometry) {
+  lowerIo[0] = 0;
+  vec3.set(mean, 0, 0, 0);
+  for (let k = 0; k < 6; k++) {
+    supportShape(point, b, AXES[k]);
+    vec3.add(mean, mean, point);
+    iso.transformPoint(point, bInA, point);
+    deepenLower(a, point);
+  }
+  vec3.scale(mean, mean, 1 / 6);
+  iso.transformPoint(mean, bInA, mean);
+  deepenLower(a, mean);
+  const t = bInA.translation;
+  const band =
+    SOLID_TOUCH_ULPS *
+    Number.EPSILON *
+    (meshMagnitude(a) + Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z)) + lowerIo[0]);
+  const bound = Math.max(0, -distance - lowerIo[0]) + band;
+  if (bound > contactErrorIo[0]) contactErrorIo[0] = bound;
 }
 
 /** Offsets longer than this (and shorter than its inverse) are normalized by one division. */
@@ -315,6 +375,35 @@ export function crossingSolidsContact(
   vec3.copy(out.pointA, bestA);
   vec3.copy(out.pointB, bestB);
   out.distance = -best;
+  if (contactErrorIo[1] !== 0) certifySolids(best, a, b, bInA);
+}
+
+const vertexIn = vec3.create();
+
+/**
+ * The error register (src/narrowphase/contact.ts) for the solids' depth bound `best` of
+ * {@link crossingSolidsContact}: a vertex of A inside B at depth δ (its distance to B's surface)
+ * stays in B under every translation shorter than δ, and so does one of B inside A, so the
+ * true depth is at least the deepest such vertex's δ, and the error at most `best` less that,
+ * plus the rounding band ({@link solidTouchBand}). O(vertices) point projections, done only when
+ * the `contact` query asks for the bound.
+ */
+function certifySolids(best: number, a: TriangleMesh, b: TriangleMesh, bInA: Isometry): void {
+  lowerIo[0] = 0;
+  const va = a.vertices;
+  for (let o = 0; o < va.length; o += 3) {
+    vec3.set(vertexIn, va[o], va[o + 1], va[o + 2]);
+    iso.inverseTransformPoint(vertexIn, bInA, vertexIn);
+    deepenLower(b, vertexIn);
+  }
+  const vb = b.vertices;
+  for (let o = 0; o < vb.length; o += 3) {
+    vec3.set(vertexIn, vb[o], vb[o + 1], vb[o + 2]);
+    iso.transformPoint(vertexIn, bInA, vertexIn);
+    deepenLower(a, vertexIn);
+  }
+  const bound = Math.max(0, best - lowerIo[0]) + solidTouchBand(a, b, bInA);
+  if (bound > contactErrorIo[0]) contactErrorIo[0] = bound;
 }
 
 // ---------------------------------------------------------------------------------------------

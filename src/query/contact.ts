@@ -31,10 +31,14 @@ const unitB = iso.identity();
  * (curved pairs refined to about 1e-9·depth, src/geometry/refine-normal.ts); the normal achieves
  * the depth; witnesses on their surfaces; null exactly when `intersects` is false (prediction 0):
  * an answer within a rounding band of touching is decided by the intersects test
- * (src/narrowphase/touching.ts). `errorBound` (scene units) bounds |distance − the true signed
- * distance|: 0 for routines exact to their rounding (closed forms, SAT), else the general narrow
- * phase's certificate (the distance attained along the normal against GJK's closest point or
- * EPA's inner polytope; see `Contact.errorBound`).
+ * (src/narrowphase/touching.ts). A composite (mesh, heightfield, compound) answers its deepest
+ * part's contact (parry's composite contact): for a surface, the depth that clears that triangle,
+ * not the least translation clearing the whole surface. `errorBound` (scene units) bounds
+ * |distance − the true signed distance| (for a composite, that part's): 0 for routines exact to
+ * their rounding (closed forms, SAT), else the general narrow phase's certificate (the distance
+ * attained along the normal against GJK's closest point or EPA's inner polytope); for the solid
+ * meshes' upper-bound depths (docs/FORMATS.md, Accuracy) the bound less a certified lower bound
+ * of the solids' depth (see `Contact.errorBound`).
  */
 export function contact(
   a: Shape,
