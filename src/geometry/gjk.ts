@@ -826,7 +826,13 @@ export function gjkToLimit(
     vv = vvNew;
     vec3.negate(lastDir, v);
   }
-  if (status === GjkStatus.Separated && vv > bestVV) copySimplex(s, best);
+  if (status === GjkStatus.Separated && vv > bestVV) {
+    copySimplex(s, best);
+    // The lower bound was the separation along the last v, not along the kept simplex's: with
+    // a face of 1e6 the two directions 4e-13 apart differ by 1.2e-6 in separation (a rounded
+    // hull of 1e-6 5.3e-6 from a hull of 1e6, its normal achieving 4.1e-6).
+    gjkLowerIo[0] = Number.NaN;
+  }
   // A stall with no separating axis and |v| at the rounding level of a sliver simplex (a long
   // thin triangle nearly through the origin, whose reduction loses every new support point):
   // the origin is within |v| of A − B and nothing separates it. The distance stays |v| (an

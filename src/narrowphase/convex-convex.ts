@@ -3129,8 +3129,8 @@ const axisIo = new Float64Array(2);
  * (TOUCH_TOLERANCE of the witnesses' magnitude), this tries those candidates — the plane of A's
  * three corners, of B's, and the cross products of a corner difference of each — and the face
  * normals next to the best (`snapToFaceNormal`), takes the direction of least overlap when below
- * EPA's normal's, and its overlap as the depth: a depth that its normal achieves, an upper bound on
- * the depth as EPA's was a lower one. Witnesses by `setOverlapNormal` from EPA's (moved onto each
+ * EPA's normal's, and its overlap as the depth (else EPA's normal's overlap): a depth that its
+ * normal achieves, an upper bound on the depth as EPA's was a lower one. Witnesses by `setOverlapNormal` from EPA's (moved onto each
  * shape's supporting plane where both supports are flat). Cores loaded, solver frame; the depth
  * in and out through axisIo[1], unchanged otherwise. At most 12 support pairs beyond EPA's, and
  * only off the floor.
@@ -3163,7 +3163,18 @@ function exactPolytopeAxis(a: ConvexShape, b: ConvexShape, bInA: Isometry): void
       tryExactAxis();
     }
   }
-  if (!(axisIo[0] < f0)) return;
+  if (!(axisIo[0] < f0)) {
+    // No candidate below EPA's normal's overlap: that overlap is the depth (attained along the
+    // normal), EPA's own depth being its face's plane rounded at the support points' magnitude
+    // (a box of 1e-6 inside a hull of 1e6, EPA 1.06e-7 shallower than its normal's overlap).
+    // Its witnesses placed along it as the candidates' are (EPA's span its own depth).
+    setOverlapNormal(refined, coreA, coreBInA, solvedNormal, solvedA, solvedB);
+    vec3.copy(solvedA, refined.pointA);
+    vec3.copy(solvedB, refined.pointB);
+    placedIo[0] = refined.placed;
+    axisIo[1] = refined.overlap;
+    return;
+  }
   setOverlapNormal(refined, coreA, coreBInA, axisBest, solvedA, solvedB);
   snapToFaceNormal(a, b, bInA, solvedA, solvedB);
   vec3.copy(solvedNormal, refined.normal);
