@@ -18,6 +18,8 @@
  * points) in tests.
  */
 
+import { dy } from "../fuzz/exact.js";
+
 type I3 = [bigint, bigint, bigint];
 
 /** The answer: the closest point of the hull (the hull's boundary for `boundary*`). */
@@ -34,24 +36,11 @@ export interface ExactHullProjection {
   boundaryPoint: [number, number, number];
 }
 
-const buf = new DataView(new ArrayBuffer(8));
-
 /** [mantissa, exponent] of a finite double x = m·2^e (m a BigInt; 0 → [0, +∞]). */
 function split(x: number): [bigint, number] {
   if (x === 0) return [0n, Number.POSITIVE_INFINITY];
-  buf.setFloat64(0, x);
-  const hi = buf.getUint32(0);
-  const lo = buf.getUint32(4);
-  const sign = hi >>> 31 ? -1n : 1n;
-  const exp = (hi >>> 20) & 0x7ff;
-  let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
-  let e: number;
-  if (exp === 0) e = -1074;
-  else {
-    mant |= 1n << 52n;
-    e = exp - 1075;
-  }
-  return [sign * mant, e];
+  const d = dy(x);
+  return [d.m, d.e];
 }
 
 const sub = (a: I3, b: I3): I3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
