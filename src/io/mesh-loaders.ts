@@ -9,7 +9,7 @@
  *   allowed folder ({@link MeshFileOptions}); accessor and buffer view bounds are checked
  *   against the data (the library would silently truncate). Every mesh primitive of the default
  *   scene (or of every scene, or every mesh when there is no scene) is taken with its node's
- *   world matrix, from the node forest we read from the JSON ({@link readGltfNodes}: disjoint
+ *   world matrix, from the node forest we read from the JSON (`readGltfNodes`: disjoint
  *   trees, matrices that are translation·rotation·scale (no shear, no projection), unit
  *   rotations); a node with a zero scale component (how exporters hide a node) gives no
  *   triangle, nor does its subtree, as three.js draws none; every POSITION accessor must be VEC3
@@ -1219,7 +1219,7 @@ function namedByField(e: unknown, field: string): unknown {
  * file cannot be read or parsed, `invalid_value` (field `<field>:buffers[i].uri`, …) for a
  * refused URI, an accessor or buffer view past its data; `invalid_value` naming `field` (the
  * module doc's form) for an empty file, a file with no triangles (nodes of zero scale hide
- * theirs: see {@link readGltfNodes}), an index past its primitive's vertices or a vertex that is
+ * theirs: see `readGltfNodes`), an index past its primitive's vertices or a vertex that is
  * not finite (in the file or under its node's matrix); `invalid_value` naming
  * `<field>:nodes[i]…` for a bad node (a sheared or projective `matrix`, …).
  */
