@@ -90,9 +90,13 @@ const SPHERE_BOX_APP_MAX_BYTES = 18_600;
  * after the session-26 merges (the glTF node forest read from the JSON, the far ray origin's
  * exact advance, hulls built in a frame at their centre, the near-flat hull's corner rules, the
  * mesh manifold's re-paired points, coplanar solid meshes, the capsule pairs' candidate normals,
- * the face witnesses' own vector helpers, the point-feature polish starts).
+ * the face witnesses' own vector helpers, the point-feature polish starts); 322.7 kB after the
+ * session-27 merges (EPA's least overlap and the rim fans at its cap, the rounded facing
+ * witnesses' gap normal, sliver hull faces projected as polygons, glTF shear and zero-scale
+ * nodes, the solid meshes' certified error bound, the ray cast's rescaled direction, the mesh
+ * coordinate limit, the curved kinds' own vector helpers).
  */
-const SPHERE_BOX_MAIN_APP_MAX_BYTES = 318_000;
+const SPHERE_BOX_MAIN_APP_MAX_BYTES = 330_000;
 
 const SPHERE_BOX_APP = `
 import {
