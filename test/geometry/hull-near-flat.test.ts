@@ -32,6 +32,30 @@ function rotation(x: number, y: number, z: number, w: number): M3 {
 }
 
 /** Worst distance of an input point outside a face plane of the hull. */
+/**
+ * n points drawn uniformly in the slab [-1, 1] × [-w, w] × [-t, t], rotated by R, scaled by
+ * `size` and moved by `o` when given (flat coordinates as a list x0, y0, z0, x1, …).
+ */
+function slabPoints(
+  rand: () => number,
+  n: number,
+  w: number,
+  t: number,
+  size: number,
+  R: M3,
+  o?: number[],
+): number[] {
+  const points: number[] = [];
+  for (let k = 0; k < n; k++) {
+    const l = [2 * rand() - 1, (2 * rand() - 1) * w, (2 * rand() - 1) * t];
+    for (let j = 0; j < 3; j++) {
+      const v = size * (R[j][0] * l[0] + R[j][1] * l[1] + R[j][2] * l[2]);
+      points.push(o ? v + o[j] : v);
+    }
+  }
+  return points;
+}
+
 function planeExcess(points: number[], hull: ReturnType<typeof computeConvexHull>): number {
   const { faceNormals: n, facePlaneOffsets: d } = hull;
   let worst = 0;
@@ -112,13 +136,7 @@ describe("nearly flat convex keeps its footprint corners (attack26 F2)", () => {
           const off = centred ? 0 : 10 ** logOffset * size;
           const R = rotation(rand() - 0.5, rand() - 0.5, rand() - 0.5, rand() - 0.5);
           const o = [0, 1, 2].map(() => (2 * rand() - 1) * off);
-          const points: number[] = [];
-          for (let k = 0; k < n; k++) {
-            const l = [2 * rand() - 1, 2 * rand() - 1, (2 * rand() - 1) * t];
-            for (let j = 0; j < 3; j++) {
-              points.push(size * (R[j][0] * l[0] + R[j][1] * l[1] + R[j][2] * l[2]) + o[j]);
-            }
-          }
+          const points = slabPoints(rand, n, 1, t, size, R, o);
           const bar = HULL_FLAT_FACTOR * hullTolerance(points);
           let hull: ReturnType<typeof computeConvexHull>;
           try {
@@ -157,13 +175,7 @@ describe("nearly flat convex keeps its footprint corners (attack26 F2)", () => {
           const w = ribbon ? Math.sqrt(t) : t;
           const size = 10 ** logSize;
           const R = rotation(rand() - 0.5, rand() - 0.5, rand() - 0.5, rand() - 0.5);
-          const points: number[] = [];
-          for (let k = 0; k < n; k++) {
-            const l = [2 * rand() - 1, (2 * rand() - 1) * w, (2 * rand() - 1) * t];
-            for (let j = 0; j < 3; j++) {
-              points.push(size * (R[j][0] * l[0] + R[j][1] * l[1] + R[j][2] * l[2]));
-            }
-          }
+          const points = slabPoints(rand, n, w, t, size, R);
           const bar = HULL_FLAT_FACTOR * hullTolerance(points);
           let hull: ReturnType<typeof computeConvexHull>;
           try {
