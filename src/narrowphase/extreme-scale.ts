@@ -76,9 +76,48 @@ export function pairRescaleFactor(a: Shape, b: Shape, bInA: Isometry): number {
   writeMagnitude(b);
   pairMagnitudes[0] = ma;
   pairMagnitudes[1] = magnitude[0];
-  const m = Math.max(ma, magnitude[0], maxAbs(bInA.translation));
+  const mb = magnitude[0];
+  const m = Math.max(ma, mb, maxAbs(bInA.translation));
   if (!outOfUnitRange(m)) return 1;
-  return unitFactor(m);
+  const k = unitFactor(m);
+  // A pair spanning more than 2^480 in size (a 1e200 triangle and a unit sphere): bringing the
+  // larger near 1 would leave the smaller's squared lengths below the normal doubles. Raise k
+  // until the smaller size is at least 2^-480 or the larger reaches 2^240 (where the products of
+  // up to four of its coordinates, a cross product's squared length, stay finite).
+  const small = ma > 0 && mb > 0 ? Math.min(ma, mb) : Math.max(ma, mb);
+  return small > 0 && small * k < SQUARE_SAFE_MIN ? raiseFactor(k, small, m) : k;
+}
+
+/** Smallest size kept by a change of units whose squares stay normal (2^-480). */
+const SQUARE_SAFE_MIN = 2 ** -480;
+/** Largest size kept by a change of units whose 4th powers stay finite (2^240). */
+const SQUARE_SAFE_MAX = 2 ** 240;
+
+/**
+ * `k` (a power of two) doubled until `small · k` reaches 2^-480 or `large · k` would pass 2^240
+ * (exact: powers of two).
+ */
+function raiseFactor(k: number, small: number, large: number): number {
+  let r = k;
+  while (small * r < SQUARE_SAFE_MIN && large * r * 2 <= SQUARE_SAFE_MAX && r < 2 ** 1022) r *= 2;
+  return r;
+}
+
+/**
+ * The change of units of a pair with a triangle (a bare triangle or a composite's part) whose
+ * offset is in range: 1 unless a shape is larger than 2^240 or smaller than 2^-480, where the
+ * triangle routines' squared cross products overflow or squared lengths underflow (a unit sphere 0.2 from a 1e200
+ * triangle was answered 1e200 away); then as {@link pairRescaleFactor}. Cheap: one size each.
+ */
+export function triangleRescaleFactor(a: Shape, b: Shape, bInA: Isometry): number {
+  writeMagnitude(a);
+  const ma = magnitude[0];
+  writeMagnitude(b);
+  const mb = magnitude[0];
+  const large = Math.max(ma, mb);
+  const small = ma > 0 && mb > 0 ? Math.min(ma, mb) : large;
+  if (large <= SQUARE_SAFE_MAX && !(small > 0 && small < SQUARE_SAFE_MIN)) return 1;
+  return isScalablePair(a, b) ? pairRescaleFactor(a, b, bInA) : 1;
 }
 
 /**

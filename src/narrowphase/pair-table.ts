@@ -49,6 +49,7 @@ import {
   scaledPose,
   scaledShape,
   solidMeshRescaleFactor,
+  triangleRescaleFactor,
 } from "./extreme-scale.js";
 
 /** Boolean overlap routine of a pair (touching counts). */
@@ -408,6 +409,8 @@ const flipManifoldScratch: ContactManifold = /* @__PURE__ */ makeContactManifold
  */
 function rescaleOf(a: Shape, b: Shape, bInA: Isometry): number {
   if (offsetOutOfRange(bInA)) return isScalablePair(a, b) ? pairRescaleFactor(a, b, bInA) : 1;
+  if (a.type === ShapeType.Triangle || b.type === ShapeType.Triangle)
+    return triangleRescaleFactor(a, b, bInA);
   if (a.type !== ShapeType.TriangleMesh && b.type !== ShapeType.TriangleMesh) return 1;
   return solidMeshRescaleFactor(a, b, bInA);
 }
