@@ -104,19 +104,13 @@ function raiseFactor(k: number, small: number, large: number): number {
 }
 
 /**
- * The change of units of a pair with a triangle (a bare triangle or a composite's part) whose
- * offset is in range: 1 unless a shape is larger than 2^240 or smaller than 2^-480, where the
- * triangle routines' squared cross products overflow or squared lengths underflow (a unit sphere 0.2 from a 1e200
- * triangle was answered 1e200 away); then as {@link pairRescaleFactor}. Cheap: one size each.
+ * The change of units of a pair with a triangle (a bare triangle or a composite's part), whose
+ * offset is in range (a triangle has no pose: its size is where it lies): as
+ * {@link pairRescaleFactor}, from both shapes' sizes. A triangle of 1e200 beside a unit sphere
+ * was answered 1e200 away (squared lengths overflowed), a hull of 1e-100 beside a triangle of
+ * 1e-100 lost the SAT's edge-crossing axes (their squared lengths underflowed).
  */
 export function triangleRescaleFactor(a: Shape, b: Shape, bInA: Isometry): number {
-  writeMagnitude(a);
-  const ma = magnitude[0];
-  writeMagnitude(b);
-  const mb = magnitude[0];
-  const large = Math.max(ma, mb);
-  const small = ma > 0 && mb > 0 ? Math.min(ma, mb) : large;
-  if (large <= SQUARE_SAFE_MAX && !(small > 0 && small < SQUARE_SAFE_MIN)) return 1;
   return isScalablePair(a, b) ? pairRescaleFactor(a, b, bInA) : 1;
 }
 

@@ -36,6 +36,7 @@ import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_COUNT, SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import {
+  contactErrorIo,
   flipManifold,
   makeContact,
   makeContactManifold,
@@ -492,10 +493,20 @@ export function contactPair(
 ): boolean {
   const k = rescaleOf(a, b, bInA);
   if (k !== 1) {
-    if (
-      !contactPair(out, scaledShape(a, k), scaledShape(b, k), scaledPose(bInA, k), prediction * k)
-    )
-      return false;
+    // The error register (src/narrowphase/contact.ts) is raised in the scaled units: brought
+    // back by 1/k too (a cone–cylinder pair of 1e40 reported an errorBound of 4e-13).
+    const e0 = contactErrorIo[0];
+    contactErrorIo[0] = 0;
+    const hit = contactPair(
+      out,
+      scaledShape(a, k),
+      scaledShape(b, k),
+      scaledPose(bInA, k),
+      prediction * k,
+    );
+    const e = contactErrorIo[0] * (1 / k);
+    contactErrorIo[0] = Math.max(e, e0);
+    if (!hit) return false;
     unscale(out, 1 / k);
     return true;
   }

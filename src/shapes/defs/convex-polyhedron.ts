@@ -465,7 +465,13 @@ export const convexPolyhedronDef: ShapeDef<ConvexPolyhedron> = {
   writeMagnitude: (out, s) => {
     out[0] = hullMagnitude(s);
   },
-  scaled: null,
+  // Every length times k (a power of two: exact), the topology and unit normals shared.
+  scaled: (s, k) => ({
+    ...s,
+    vertices: scaledArray(s.vertices, k),
+    facePlaneOffsets: scaledArray(s.facePlaneOffsets, k),
+    supportClimbSlack: s.supportClimbSlack === undefined ? undefined : s.supportClimbSlack * k,
+  }),
   coreSupport: supportConvexPolyhedron,
   margin: () => 0,
   feature: polyhedronFace,
@@ -501,3 +507,10 @@ export const convexPolyhedronDef: ShapeDef<ConvexPolyhedron> = {
 };
 
 registerShape(convexPolyhedronDef);
+
+/** A copy of `a` with every element times `k` (allocates; only out-of-range queries get here). */
+function scaledArray(a: Float64Array, k: number): Float64Array {
+  const r = new Float64Array(a.length);
+  for (let i = 0; i < a.length; i++) r[i] = a[i] * k;
+  return r;
+}

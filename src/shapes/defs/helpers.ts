@@ -474,7 +474,15 @@ export function roundedShapeDef<S extends Shape & RoundedLike>(
       shapeDef(s.core.type).writeMagnitude(out, s.core);
       out[0] += s.radius;
     },
-    scaled: null,
+    // The core's scaled copy and the radius times k (null when the core has none).
+    scaled:
+      shapeDef(coreType).scaled === null
+        ? null
+        : (s, k) => ({
+            ...s,
+            core: (shapeDef(coreType).scaled as (c: Shape, f: number) => Shape)(s.core, k),
+            radius: s.radius * k,
+          }),
     coreSupport: (out, s, dir) =>
       (shapeDef(s.core.type).coreSupport as (o: Vec3, c: Shape, d: Vec3) => Vec3)(out, s.core, dir),
     ...marginWith<S>(
