@@ -276,6 +276,19 @@ function polytopeCore(s: ConvexShape): boolean {
   return shapeDef((def.roundedCore(s) as ConvexShape).type).polytope !== null;
 }
 
+/**
+ * The polytope whose faces and edges are s's flat features: s itself (a box, hull or triangle)
+ * or a rounded box's or hull's core (the rounded shape's faces are the core's moved out by the
+ * margin, its rounded edges flat along the core's edges); null for other shapes.
+ */
+function flatPolytope(s: ConvexShape): ConvexShape | null {
+  const def = shapeDef(s.type);
+  if (def.polytope !== null) return s;
+  if (def.roundedCore === undefined) return null;
+  const core = def.roundedCore(s) as ConvexShape;
+  return shapeDef(core.type).polytope !== null ? core : null;
+}
+
 /** True for the shapes whose core is a polytope (flat faces only): SAT applies. */
 function isPolytope(s: ConvexShape): boolean {
   return shapeDef(s.type).polytope !== null;
@@ -413,11 +426,19 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
   // A curved pair touching or overlapping within the near-touching band: the normal taken onto
   // the pair's flat features where that achieves the depth more nearly (a normal 2e-11 off a
   // face's leaves 1e-10 of overlap along it at the corner of a triangle of 5; issue 16). A deeper
-  // contact (the world's resting ones) pays nothing: its normal is the refinement's, snapped.
+  // contact (the world's resting ones) pays nothing: its normal is the refinement's, snapped —
+  // but against a rounded shape whose core is apart from the curved one at any depth: the normal
+  // is then GJK's direction between the cores, good to the square root of its tolerance across
+  // flat features (a cylinder's generator across a rounded hull's core edge, 2.3e-9 rad off at a
+  // depth of 7e-12 beside a cylinder of 4e-7; issue 16, rounded-axis-depth).
   if (solvedIo[0] <= 0 && (curved(a) || curved(b))) {
     lengthInto(solvedA, 1);
     lengthInto(solvedB, 2);
-    if (0 - solvedIo[0] <= NEAR_TOUCH * Math.max(sizeIo[1], sizeIo[2])) flatContactNormal(a, b, k);
+    if (
+      0 - solvedIo[0] <= NEAR_TOUCH * Math.max(sizeIo[1], sizeIo[2]) ||
+      solvedIo[0] * k + coreA.margin + coreB.margin > 0
+    )
+      flatContactNormal(a, b, k);
   }
   faceWitnesses(k);
   if ((coreA.margin !== 0 || coreB.margin !== 0) && (curved(a) || curved(b))) gapPairNormal(k);
@@ -3049,8 +3070,8 @@ const invRot = { x: 0, y: 0, z: 0, w: 1 };
  * The refinement stops within REFINE_MIN_ANGLE of a face normal where the overlap has a kink
  * (a face of one shape against a point, edge or face of the other: the optimum is the face
  * normal exactly), and there the witness placed against the face is off it by the angle times
- * the face's size. Tries the face normals of both shapes (box, triangle and hull faces, the
- * caps of cylinders and cones) within FACE_SNAP_COS of the refined normal and takes the one of
+ * the face's size. Tries the face normals of both shapes (box, triangle and hull faces, a rounded
+ * box's or hull's core's, the caps of cylinders and cones) within FACE_SNAP_COS of the refined normal and takes the one of
  * least overlap when it is no worse than the refinement's end (to rounding), re-placing the
  * witnesses along it (issue 16: witness points on their shapes).
  */
@@ -3071,7 +3092,10 @@ function snapToFaceNormal(
   let found = false;
   for (let side = 0; side < 2; side++) {
     const s = side === 0 ? a : b;
-    const count = faceCount(s) + (curved(s) ? 1 : 0);
+    // A rounded box's or hull's faces are its core's (flatPolytope).
+    const ps = flatPolytope(s);
+    const faces = ps === null ? 0 : faceCount(ps);
+    const count = faces + (curved(s) ? 1 : 0);
     if (count === 0) continue;
     // n in the shape's local frame, to compare with its face normals before rotating any.
     if (side === 0) vec3.copy(snapLocal, n);
@@ -3079,10 +3103,10 @@ function snapToFaceNormal(
       quat.conjugate(invRot, bInA.rotation);
       quat.rotate(snapLocal, invRot, n);
     }
-    const poly = shapeDef(s.type).polytope;
     for (let i = 0; i < count; i++) {
       // The faces of a polytope; the caps' normal of a solid of revolution (local ±Y).
-      if (poly !== null && i < poly.faceCount(s)) poly.faceNormal(snapC, s, i);
+      if (ps !== null && i < faces)
+        (shapeDef(ps.type).polytope as PolytopeAxes).faceNormal(snapC, ps, i);
       else vec3.set(snapC, 0, 1, 0);
       lengthInto(snapC, 5);
       const l = sizeIo[5];
@@ -4369,8 +4393,9 @@ const FLAT_LINE_SIN = 2 ** -9.5;
  * The largest separation −(h_A(m) + h_B(−m)) over the directions m that unit `d` (solver frame,
  * from A toward B) becomes when taken onto the flat features of the pair near it, into flatIo[0]
  * and flatN (−∞ when no feature is near): a face normal within {@link FACE_SNAP_COS} of d (a
- * polytope's faces, a cylinder's caps, a cone's base); d made perpendicular to a line within
- * {@link FLAT_LINE_SIN} of perpendicular to it (a polytope's edges, a cylinder's side generator,
+ * polytope's faces, a rounded box's or hull's core's ({@link flatPolytope}), a cylinder's caps, a
+ * cone's base); d made perpendicular to a line within {@link FLAT_LINE_SIN} of perpendicular to
+ * it (a polytope's edges, a rounded shape's core's, a cylinder's side generator,
  * a cone's slant generator at d's azimuth); and the direction perpendicular to a line of each
  * shape. Along a direction tilted by θ from a flat feature the feature's far end decides the
  * support, so the separation falls short by θ times the feature's length — linear in θ, where a
@@ -4390,20 +4415,21 @@ function flatSeparation(a: ConvexShape, b: ConvexShape, d: Vec3): void {
       quat.conjugate(invRot, pairBInA.rotation);
       quat.rotate(snapLocal, invRot, d);
     }
-    const poly = shapeDef(s.type).polytope;
-    if (poly !== null) {
-      const faces = poly.faceCount(s);
+    const ps = flatPolytope(s);
+    if (ps !== null) {
+      const poly = shapeDef(ps.type).polytope as PolytopeAxes;
+      const faces = poly.faceCount(ps);
       for (let i = 0; i < faces; i++) {
-        poly.faceNormal(flatC, s, i);
+        poly.faceNormal(flatC, ps, i);
         if (!tryNormalizeScaled(flatC, flatC)) continue;
         const c = vec3.dot(flatC, snapLocal);
         if (Math.abs(c) < FACE_SNAP_COS) continue;
         if (c < 0) vec3.negate(flatC, flatC);
         flatTry(side, flatC);
       }
-      const edges = poly.edgeCount(s);
+      const edges = poly.edgeCount(ps);
       for (let i = 0; i < edges; i++) {
-        poly.edgeDirection(flatL, s, i);
+        poly.edgeDirection(flatL, ps, i);
         flatLine(side);
       }
       continue;
