@@ -18,7 +18,8 @@
  * (in the prism T + ℝ·n), which is the closed form taken first. Otherwise the GJK ray cast
  * (van den Bergen 2004; src/geometry/gjk-raycast.ts) from inside T − S finds the exit — exact
  * for polytopes, to `GJK_RAYCAST_TOLERANCE` for curved shapes — and the witnesses are the
- * closest points of T and of S moved by s*·n (they touch there).
+ * closest points of T and of S moved by s*·n (they touch there), from the pair's own exact
+ * `distance` for a box, hull, triangle or sphere S, else from GJK.
  *
  * Over a surface whose triangles share a plane, the deepest of these contacts is the depth of
  * S's support point below the plane wherever that point lies over the surface.
@@ -39,10 +40,14 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { supportOf } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
+import { ShapeType } from "../shapes/shape.js";
+import type { Sphere } from "../shapes/sphere.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { Contact, DistanceResult } from "./contact.js";
 import { makeContact, makeDistanceResult } from "./contact.js";
 import { distanceConvexConvex, ShapeCoreSupport } from "./convex-convex.js";
+import { distanceTriangleSphere } from "./sphere-triangle.js";
+import { distanceTrianglePolytope, type TrianglePolytopeOther } from "./triangle-polytope.js";
 
 const down = vec3.create();
 const deepest = vec3.create();
@@ -146,12 +151,22 @@ export function faceContactTriangleConvex(
   // rule on a curved S: a cone's rim on a triangle's corner was left 8e-6 apart at depth 3.3,
   // so (pointB − pointA)·n missed the distance by 2.5e-6 relative; issue 16), Newton steps on
   // the gap g(s) of S moved by s: g' = u·n (u the gap's unit direction), s ← s − g²/((pB − pA)·n).
+  // A box, hull or triangle S (the triangle–polytope pair's exact features) or a sphere (its
+  // closed form): the touch measured by the pair's own `distance` routine (exact to rounding,
+  // src/narrowphase/triangle-polytope.ts, sphere-triangle.ts), not by GJK, whose touching pair
+  // is undecided at its rounding level and costs a refined search for a separating axis.
+  const polytope =
+    s.type === ShapeType.Cuboid ||
+    s.type === ShapeType.ConvexPolyhedron ||
+    s.type === ShapeType.Triangle;
   let gapN = 0;
   for (let k = 0; k <= FACE_DEPTH_NEWTON_STEPS; k++) {
     moved.translation.x = t.x + normal.x * depth;
     moved.translation.y = t.y + normal.y * depth;
     moved.translation.z = t.z + normal.z * depth;
-    distanceConvexConvex(touch, tri, s, moved);
+    if (polytope) distanceTrianglePolytope(touch, tri, s as TrianglePolytopeOther, moved);
+    else if (s.type === ShapeType.Sphere) distanceTriangleSphere(touch, tri, s as Sphere, moved);
+    else distanceConvexConvex(touch, tri, s, moved);
     const g = touch.distance;
     gapN =
       (touch.pointB.x - touch.pointA.x) * normal.x +
