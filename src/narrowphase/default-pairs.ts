@@ -13,7 +13,7 @@
  * 3. Anything × composite (a type with a composite view: triangle mesh, compound, heightfield) → the one
  *    generic composite mid-phase (composite.ts), part by part through this same table.
  * 4. Specialised pairs override those defaults: sphere–sphere and sphere–cuboid (with world-pose
- *    overlap tests), sphere–capsule, sphere–triangle (an unflipped entry per order), capsule–capsule, cuboid–cuboid (SAT), and
+ *    overlap tests), sphere–capsule, sphere–hull, sphere–triangle (an unflipped entry per order), capsule–capsule, cuboid–cuboid (SAT), and
  *    rounded boxes and hulls against each other and against boxes and hulls (their cores' routines,
  *    the radii added), the triangle mesh against convex shapes, half-spaces and meshes (BVH branch and bound with
  *    internal-edge normals).
@@ -118,6 +118,11 @@ import {
   type RoundedPolytopeOther,
 } from "./rounded-polytope.js";
 import { contactSphereCapsule, intersectsSphereCapsule } from "./sphere-capsule.js";
+import {
+  contactSphereConvexPolyhedron,
+  distanceSphereConvexPolyhedron,
+  intersectsSphereConvexPolyhedron,
+} from "./sphere-convex-polyhedron.js";
 import {
   contactCuboidSphere,
   contactSphereCuboid,
@@ -362,6 +367,14 @@ export function registerDefaultPairs(): void {
     distance: distanceViaContact(contactSphereCapsule),
     contact: contactSphereCapsule,
     manifold: manifoldOfSingleContact(contactSphereCapsule),
+  });
+  // The centre's exact projection onto the hull's vertices, then the radius; a centre inside
+  // the hull is GJK/EPA's (src/narrowphase/sphere-convex-polyhedron.ts).
+  registerPair(ShapeType.Sphere, ShapeType.ConvexPolyhedron, {
+    intersects: intersectsSphereConvexPolyhedron,
+    distance: distanceSphereConvexPolyhedron,
+    contact: contactSphereConvexPolyhedron,
+    manifold: manifoldOfSingleContact(contactSphereConvexPolyhedron),
   });
   registerPair(ShapeType.Capsule, ShapeType.Capsule, {
     intersects: intersectsCapsuleCapsule,

@@ -410,6 +410,18 @@ export function supportConvexPolyhedron(out: Vec3, c: ConvexPolyhedron, dir: Vec
   return out;
 }
 
+/**
+ * The index of the vertex the support's climb starts from for `dir` (the cube map's, see
+ * {@link supportConvexPolyhedron}): near the farthest along it; 0 on a hull without the table or
+ * for a direction it does not bin. For climbs of one's own (src/geometry/hull-point.ts).
+ */
+export function supportStartVertex(c: ConvexPolyhedron, dir: Vec3): number {
+  const starts = c.supportStarts;
+  if (starts === undefined) return 0;
+  const cell = startCell(dir);
+  return cell < 0 ? 0 : starts[cell];
+}
+
 /** The index of the vertex farthest along `dir` (the first on a tie), by a linear scan. */
 function scanIndex(v: Float64Array, dir: Vec3): number {
   const n = v.length;
