@@ -1729,6 +1729,9 @@ export function validateConvexHull(
     const wx = vertices[3 * v] - vertices[3 * p];
     const wy = vertices[3 * v + 1] - vertices[3 * p + 1];
     const wz = vertices[3 * v + 2] - vertices[3 * p + 2];
+    // |w × e| / |e| written out, not markCorners' lineDistance: the check of what that keeps,
+    // independent of it, in the points' own units (hypot3; lineDistance's plain root is for the
+    // hull's coordinates scaled to magnitude ≤ 1, its squares subnormal below about 1e-154).
     const elen = hypot3(ex, ey, ez);
     const off =
       elen > 0

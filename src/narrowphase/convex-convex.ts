@@ -773,25 +773,41 @@ function faceWitnesses(k: number): void {
     faceCopy(solvedNormal, facingN);
     solvedIo[0] = (faceIo[0] - mA - mB) / k;
   }
+  surfaceIo[0] = k;
+  coresToSurfaces(faceX, faceY);
+}
+
+/** [0] {@link coresToSurfaces}' change of units k (a double crossing a call through a typed array). */
+const surfaceIo = new Float64Array(1);
+
+/**
+ * The witnesses x on A's core and y on B's (solver frame) taken off the cores onto the surfaces
+ * along the solved normal n (x + mA·n, y − mB·n, the cores' margins), out of the solver's frame
+ * (+ shiftA) and into scene units (÷ k, surfaceIo[0]) in solvedA, solvedB. x and y are
+ * overwritten. Written out on the module's own vectors: a double passed to a call V8 does not
+ * inline is boxed.
+ */
+function coresToSurfaces(x: Vec3, y: Vec3): void {
   const m = solvedNormal;
-  // Off the cores onto the surfaces (written out: a double passed to a call V8 does not inline is boxed).
-  faceX.x += m.x * mA;
-  faceX.y += m.y * mA;
-  faceX.z += m.z * mA;
-  faceY.x += m.x * -mB;
-  faceY.y += m.y * -mB;
-  faceY.z += m.z * -mB;
-  if (shifted) {
-    faceAdd(faceX, faceX, shiftA);
-    faceAdd(faceY, faceY, shiftA);
+  const mA = coreA.margin;
+  const mB = coreB.margin;
+  x.x += m.x * mA;
+  x.y += m.y * mA;
+  x.z += m.z * mA;
+  y.x += m.x * -mB;
+  y.y += m.y * -mB;
+  y.z += m.z * -mB;
+  if (shiftIo[0] !== 0) {
+    faceAdd(x, x, shiftA);
+    faceAdd(y, y, shiftA);
   }
-  const inv = 1 / k;
-  solvedA.x = faceX.x * inv;
-  solvedA.y = faceX.y * inv;
-  solvedA.z = faceX.z * inv;
-  solvedB.x = faceY.x * inv;
-  solvedB.y = faceY.y * inv;
-  solvedB.z = faceY.z * inv;
+  const inv = 1 / surfaceIo[0];
+  solvedA.x = x.x * inv;
+  solvedA.y = x.y * inv;
+  solvedA.z = x.z * inv;
+  solvedB.x = y.x * inv;
+  solvedB.y = y.y * inv;
+  solvedB.z = y.z * inv;
 }
 
 /**
@@ -4344,24 +4360,8 @@ function gapPairNormal(k: number): void {
   // A gap raised to u's separation where more (still a lower bound on the distance); a depth kept.
   const g = (sepU - mA - mB) / k;
   if (solvedIo[0] > 0 && g > solvedIo[0]) solvedIo[0] = g;
-  const u = solvedNormal;
-  pairA.x += u.x * mA;
-  pairA.y += u.y * mA;
-  pairA.z += u.z * mA;
-  pairB.x += u.x * -mB;
-  pairB.y += u.y * -mB;
-  pairB.z += u.z * -mB;
-  if (shifted) {
-    faceAdd(pairA, pairA, shiftA);
-    faceAdd(pairB, pairB, shiftA);
-  }
-  const inv = 1 / k;
-  solvedA.x = pairA.x * inv;
-  solvedA.y = pairA.y * inv;
-  solvedA.z = pairA.z * inv;
-  solvedB.x = pairB.x * inv;
-  solvedB.y = pairB.y * inv;
-  solvedB.z = pairB.z * inv;
+  surfaceIo[0] = k;
+  coresToSurfaces(pairA, pairB);
 }
 
 /** Projections of {@link projectGapWitness} from each side, at most. */

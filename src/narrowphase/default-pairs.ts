@@ -200,40 +200,43 @@ function fillCapabilityPairs(only: number): void {
   for (let t = 0; t < SHAPE_TYPE_COUNT; t++) all.push(t);
   const involves = (ta: number, tb: number) => only < 0 || ta === only || tb === only;
   const supportMapped = all.filter(isSupportMappedType);
+  // Composite × convex, the composite as A: the triangle mesh with its own routines; the
+  // heightfield as the mesh of its triangles, by the composite mid-phase in the part-first order
+  // (the table flips (convex, heightfield)), so that both answer alike (docs/FORMATS.md).
+  const fillCompositeConvex = <A extends Shape>(
+    composite: A["type"],
+    fns: PairRoutines<A, ConvexShape>,
+  ): void => {
+    if (!findShapeDef(composite)) return;
+    for (const t of supportMapped) {
+      if (involves(composite, t)) fill(composite, t as ConvexShape["type"], fns);
+    }
+  };
+  fillCompositeConvex(ShapeType.TriangleMesh, {
+    intersects: intersectsMeshConvex,
+    distance: distanceMeshConvex,
+    contact: contactMeshConvex,
+    manifold: manifoldMeshConvex,
+  });
+  fillCompositeConvex(ShapeType.Heightfield, {
+    intersects: intersectsCompositeShape,
+    distance: distanceCompositeShape,
+    contact: contactCompositeShape,
+    manifold: manifoldCompositeShape,
+  });
   const mesh = ShapeType.TriangleMesh;
-  if (findShapeDef(mesh)) {
-    for (const t of supportMapped) {
-      if (!involves(mesh, t)) continue;
-      fill(mesh, t as ConvexShape["type"], {
-        intersects: intersectsMeshConvex,
-        distance: distanceMeshConvex,
-        contact: contactMeshConvex,
-        manifold: manifoldMeshConvex,
-      });
-    }
-    if (findShapeDef(ShapeType.HalfSpace) && involves(mesh, ShapeType.HalfSpace)) {
-      // In the half-space's order, computed in the mesh's frame (src/narrowphase/mesh-half-space.ts).
-      fill(ShapeType.HalfSpace, mesh, {
-        intersects: intersectsHalfSpaceMesh,
-        distance: distanceHalfSpaceMesh,
-        contact: contactHalfSpaceMesh,
-        manifold: manifoldViaContact(contactHalfSpaceMesh, manifoldHalfSpaceMesh),
-      });
-    }
-  }
-  const field = ShapeType.Heightfield;
-  if (findShapeDef(field)) {
-    // As the mesh of its triangles: the field as A, in the part-first order (the table flips
-    // (convex, heightfield)), so that both answer alike (docs/FORMATS.md).
-    for (const t of supportMapped) {
-      if (!involves(field, t)) continue;
-      fill(field, t as ConvexShape["type"], {
-        intersects: intersectsCompositeShape,
-        distance: distanceCompositeShape,
-        contact: contactCompositeShape,
-        manifold: manifoldCompositeShape,
-      });
-    }
+  if (
+    findShapeDef(mesh) &&
+    findShapeDef(ShapeType.HalfSpace) &&
+    involves(mesh, ShapeType.HalfSpace)
+  ) {
+    // In the half-space's order, computed in the mesh's frame (src/narrowphase/mesh-half-space.ts).
+    fill(ShapeType.HalfSpace, mesh, {
+      intersects: intersectsHalfSpaceMesh,
+      distance: distanceHalfSpaceMesh,
+      contact: contactHalfSpaceMesh,
+      manifold: manifoldViaContact(contactHalfSpaceMesh, manifoldHalfSpaceMesh),
+    });
   }
   for (const ta of supportMapped) {
     for (const tb of supportMapped) {

@@ -168,8 +168,13 @@ describe("issue 16: witnesses facing each other across the normal (seed 61, the 
   });
 });
 
-/** A unit vector from two angles. */
-const dirArb = fc
+/**
+ * A unit vector from its z in [−1, 1] and an azimuth in [0, 2π], or (NaN, NaN, z): the azimuth is
+ * drawn without noNaN, so fast-check may draw NaN (at seed 24, once in 300 runs: an offset's
+ * direction, whose NaN x and y bits21 turns into 0). Kept so that seed 24 draws what it drew;
+ * touch-facing.test.ts' zPhiDirArb is the same draw with noNaN, which changes the draws.
+ */
+const zPhiDirOrNanArb = fc
   .tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: 0, max: 2 * Math.PI }))
   .map(([z, phi]) => {
     const r = Math.sqrt(Math.max(0, 1 - z * z));
@@ -189,9 +194,9 @@ describe("property: small shapes on a large triangle's corners, edges and face",
           fc.double({ min: 0.1, max: 0.9, noNaN: true }),
         ),
         quatArb,
-        dirArb,
+        zPhiDirOrNanArb,
         fc.double({ min: 0, max: 0.9, noNaN: true }),
-        fc.tuple(fc.integer({ min: 0, max: 9 }), dirArb),
+        fc.tuple(fc.integer({ min: 0, max: 9 }), zPhiDirOrNanArb),
         (e, k, type, where, [u, w], q, dir, depth, [o, odir]) => {
           const L = 10 ** e;
           const s = Math.max(L / 10 ** k, 1e-6);
