@@ -978,7 +978,7 @@ function faceNewton(): void {
     faceAlternate();
     faceIo[3] = on;
     if (faceIo[6] !== 0) {
-      if (!(faceIo[1] - faceIo[2] <= f0 + on)) faceIo[6] = 0;
+      if (!(faceIo[1] - faceIo[2] <= f0 + FACE_NORMAL_SLACK * on)) faceIo[6] = 0;
       return;
     }
     faceResidual();
@@ -1042,6 +1042,13 @@ function faceSecant(): void {
     radius += ridgeRadiusIo[0] * core.scale;
   }
   if (!(radius > 0 && radius < size)) radius = size;
+  // A rim near its cap's normal slides at its radius over the sine of the normal's angle from
+  // the cap's, beyond its bounding radius and the pair's size: the first tilt at the rate
+  // faceJumps measured (a cylinder of 512, the normal 2^-5 rad from its cap's, slid 16 times the
+  // bounding radius; the first tilt went past the optimum by as much and was refused; issue 16,
+  // point-rim-witness).
+  const measured = (faceIo[8] === 0 ? faceSlideIo[0] : 0) + (faceIo[9] === 0 ? faceSlideIo[1] : 0);
+  if (measured > radius) radius = measured;
   const maxTilt = Math.min(
     FACE_SECANT_MAX_TILT,
     Math.max(FACE_NORMAL_MAX_TILT, Math.sqrt((FACE_FLAT_ROUNDING * size) / radius)),
@@ -1051,6 +1058,14 @@ function faceSecant(): void {
     lengthInto(faceR, 1);
     const r0 = sizeIo[1];
     if (!(r0 > 0) || !(r0 < size)) return;
+    // Where neither support slides along the offset (a box's edge along a rim's tangent, the
+    // normal tilted in the rim's fan), only the overlap's own turn moves it, by f0 a radian: the
+    // tilt that cancels it, r0/f0, may be taken (2^-9 rad for a box of 4 on a cylinder of 4e-3,
+    // the offset 1.5e-12 at a depth of 9.2e-10; issue 16, point-rim-witness).
+    const reach = Math.min(
+      FACE_SECANT_MAX_TILT,
+      Math.max(maxTilt, (FACE_SECANT_REACH * r0) / Math.abs(f0)),
+    );
     const inv0 = 1 / r0;
     faceU.x = faceR.x * inv0;
     faceU.y = faceR.y * inv0;
@@ -1061,7 +1076,7 @@ function faceSecant(): void {
     // The first tilt as for a curvature radius of `radius`.
     let t = r0 / radius;
     for (let it = 0; it < FACE_NORMAL_STEPS; it++) {
-      if (!(Math.abs(t) < maxTilt)) return;
+      if (!(Math.abs(t) < reach)) return;
       faceTiltIo[0] = t;
       faceTilt(facingN, facingN0, faceU, true);
       faceResidual();
@@ -1072,7 +1087,7 @@ function faceSecant(): void {
       faceAlternate();
       faceIo[3] = on;
       if (faceIo[6] !== 0) {
-        if (!(faceIo[1] - faceIo[2] <= f0 + on)) faceIo[6] = 0;
+        if (!(faceIo[1] - faceIo[2] <= f0 + FACE_NORMAL_SLACK * on)) faceIo[6] = 0;
         return;
       }
       const phi = faceR.x * faceU.x + faceR.y * faceU.y + faceR.z * faceU.z;
@@ -1114,6 +1129,8 @@ function faceJumps(): void {
   coreBInA.support(faceY, negN);
   faceIo[8] = 0;
   faceIo[9] = 0;
+  faceSlideIo[0] = 0;
+  faceSlideIo[1] = 0;
   const tilt = FACE_JUMP_TILT;
   const far = FACE_JUMP_MOVE * tilt * size;
   for (let k = 0; k < 4; k++) {
@@ -1128,7 +1145,17 @@ function faceJumps(): void {
       faceSub(faceQ, faceQ, side === 0 ? faceX : faceY);
       lengthInto(faceQ, 1);
       const move = sizeIo[1];
-      if (!(move > far)) continue;
+      // A cylinder's or a cone's support moving by about half as much under half the tilt
+      // slides, however far ({@link faceHalfMove}).
+      let slides = !(move > far);
+      if (!slides && curved(side === 0 ? coreA.shape : coreB.shape)) {
+        faceHalfMove(side, k);
+        slides = sizeIo[2] > FACE_SLIDE_LOW * move && sizeIo[2] < FACE_SLIDE_HIGH * move;
+      }
+      if (slides) {
+        if (move > faceSlideIo[side] * tilt) faceSlideIo[side] = move / tilt;
+        continue;
+      }
       const edge = side === 0 ? faceEA : faceEB;
       const at = 8 + side;
       if (faceIo[at] === 0) {
@@ -1147,6 +1174,38 @@ function faceJumps(): void {
     }
   }
 }
+
+const faceHalf = vec3.create();
+const faceHalfS = vec3.create();
+
+/** [0], [1] the fastest slide {@link faceJumps} measured of A's, B's support: its move over the tilt (a curvature radius, solver units). */
+const faceSlideIo = new Float64Array(2);
+
+/**
+ * sizeIo[2] = the move of the support on `side` (0 A along facingN, 1 B along its opposite) from
+ * faceX (faceY) under half of {@link faceJumps}' tilt number `k`. A polytope's support jumps: under
+ * the half tilt it moves as far or not at all. A rim's slides, at its radius over the sine of the
+ * normal's angle from the cap's, beyond any multiple of the shapes' size near the cap's normal
+ * (a box's corner into a cone's rim at 2^-8 rad from it: 90 times the pair's size, taken for an
+ * edge, the rim left unrefined and the witnesses 2e-5 apart sideways at a depth of 3e-9; issue
+ * 16, point-rim-witness); under the half tilt it moves about half as far. faceT1, faceT2 as
+ * faceJumps set them.
+ */
+function faceHalfMove(side: number, k: number): void {
+  faceTiltIo[0] = (k % 2 === 0 ? FACE_JUMP_TILT : -FACE_JUMP_TILT) * 0.5;
+  faceTilt(faceHalf, facingN, k < 2 ? faceT1 : faceT2, false);
+  if (side === 0) coreA.support(faceHalfS, faceHalf);
+  else {
+    faceNegate(faceHalf, faceHalf);
+    coreBInA.support(faceHalfS, faceHalf);
+  }
+  faceSub(faceHalfS, faceHalfS, side === 0 ? faceX : faceY);
+  lengthInto(faceHalfS, 2);
+}
+
+/** The share of a tilt's move under half the tilt within which {@link faceHalfMove} takes a support for sliding. */
+const FACE_SLIDE_LOW = 0.25;
+const FACE_SLIDE_HIGH = 0.75;
 
 /**
  * The support points along facingN into faceX, faceY, their planes into faceIo[0..2], and into
@@ -1245,6 +1304,9 @@ const FACE_NORMAL_MAX_TILT = 2 ** -10;
  */
 const FACE_SECANT_MAX_TILT = 2 ** -3;
 const FACE_FLAT_ROUNDING = 2 ** -40;
+
+/** {@link faceSecant}'s reach in tilts r0/f0 (the offset over the overlap: the tilt the overlap's own turn needs). */
+const FACE_SECANT_REACH = 2;
 
 /** Projections of {@link faceAlternate} at each of {@link faceNormal}'s normals. */
 const FACE_NORMAL_PROJECTIONS = 12;

@@ -78,7 +78,7 @@ export interface PointRimParams {
  * offsets up to 1e9; drawn uniformly in value (not toward the ends of each range), the fan's ends
  * and aligned poses kept by explicit choices.
  */
-const broadArb: fc.Arbitrary<PointRimParams> = fc.record({
+export const broadArb: fc.Arbitrary<PointRimParams> = fc.record({
   kind: fc.constantFrom("cylinder" as const, "cone" as const),
   e: fc.noBias(fc.integer({ min: -20, max: 20 })),
   ratio: fc.noBias(fc.integer({ min: -12, max: 12 })),
@@ -132,7 +132,7 @@ const intRange = (min: number, max: number) => fc.noBias(fc.integer({ min, max }
  * that the pattern search does not leave, and EPA's polytope about a depth of 2^-30 of its size
  * stalls now and then.
  */
-const nearCapArb: fc.Arbitrary<PointRimParams> = fc.record({
+export const nearCapArb: fc.Arbitrary<PointRimParams> = fc.record({
   kind: fc.constantFrom("cylinder" as const, "cone" as const),
   e: intRange(-20, 20),
   ratio: intRange(-12, -8),

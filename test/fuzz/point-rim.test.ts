@@ -32,7 +32,7 @@
  * class and 3 of 12,000 near the cap's normal before, 0 after; the recorded pair turned, scaled
  * and moved (the first property): 118 of 2,000 queries before, 0 after. The same generator finds
  * a witness off the solid after `faceWitnesses` in about 1 of 3,000 cases, before and after
- * (open: test/fuzz/open/point-rim-witness.jsonl).
+ * (fixed since: test/fuzz/point-rim-witness.test.ts).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
