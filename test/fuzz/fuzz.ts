@@ -78,8 +78,9 @@ export interface FuzzOptions {
   maxFailures?: number;
   /**
    * Check that a contact's witnesses, and each manifold point's, face each other across the
-   * normal (pointB − pointA along the normal, a bar of FORMATS.md's "Accuracy"). Default true
-   * since issue 16, session 28 (the CI's seed clean with it); false leaves that bar out.
+   * normal (pointB − pointA along the normal, a bar of FORMATS.md's "Accuracy"). Default true in
+   * `runFuzz` since issue 16, session 28 (the CI's seed clean with it), false in
+   * `replayScenario`; false leaves that bar out.
    */
   facing?: boolean;
 }
@@ -1380,7 +1381,11 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
   return report;
 }
 
-/** Runs every op of one recorded scenario (a failure's `scenario`) again; returns its failures. */
+/**
+ * Runs every op of one recorded scenario (a failure's `scenario`) again; returns its failures.
+ * The facing bar is left out unless `options.facing` is true (the recorded regression cases
+ * replay as they were checked; `runFuzz` checks it by default).
+ */
 export function replayScenario(
   sc: Scenario,
   pair: string,
@@ -1401,7 +1406,7 @@ export function replayScenario(
     depthRel: options?.depthRel ?? 1e-6,
     distRel: options?.distRel ?? 1e-9,
     maxFailures: Number.POSITIVE_INFINITY,
-    facing: options?.facing ?? true,
+    facing: options?.facing ?? false,
     ops: new Set(options?.ops ?? OPS),
   };
   runScenario({ report, pair, opts, lastIntersects: null, sc }, sc);
