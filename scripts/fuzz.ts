@@ -1,5 +1,5 @@
 /**
- * `npm run fuzz -- --queries N --seed S [--out FILE] [--depth-rel R] [--types a,b] [--ops x,y] [--facing]`:
+ * `npm run fuzz -- --queries N --seed S [--out FILE] [--depth-rel R] [--types a,b] [--ops x,y] [--no-facing]`:
  * the differential fuzzer of test/fuzz/fuzz.ts. Prints the pair × op table (queries/wrong/max
  * error in units of the bar) and writes each failure as a `collide query` JSON line (with the
  * reason in `"_why"` on a separate `#` line of the text) to FILE (default fuzz-failures.jsonl).
@@ -18,7 +18,8 @@ const program = new Command()
   .option("--dist-rel <r>", "relative bar on distances", "1e-9")
   .option("--types <list>", "comma-separated JSON shape types")
   .option("--ops <list>", "comma-separated ops")
-  .option("--facing", "also check that contact witnesses face each other across the normal")
+  .option("--facing", "check that contact witnesses face each other across the normal (default)")
+  .option("--no-facing", "leave out the check that contact witnesses face each other")
   .parse();
 const o = program.opts();
 const types = o.types ? (o.types.split(",") as ShapeTypeName[]) : undefined;
@@ -32,7 +33,7 @@ const report = runFuzz({
   distRel: Number(o.distRel),
   types,
   ops: o.ops ? o.ops.split(",") : undefined,
-  facing: Boolean(o.facing),
+  facing: o.facing !== false,
 });
 console.log(formatTable(report));
 const lines = report.failures.map((f) =>

@@ -399,6 +399,16 @@ export const MANIFOLD_RELATIVE_TOLERANCE = 1e-3;
 export const MANIFOLD_ROUNDED_SUPPORT_ULPS = 16;
 
 /**
+ * A manifold point of two parallel segments (an edge along an edge or a generator) keeps its
+ * witnesses on the two segments when they face each other across the normal, pointB − pointA
+ * along it within this many ulps of their magnitude; otherwise (segments not quite parallel, or
+ * offset sideways across the normal) one witness is moved onto its shape along the normal's
+ * line through the other (src/narrowphase/manifold.ts, `facingPair`). Unitless (count).
+ * @default 16
+ */
+export const MANIFOLD_FACING_ULPS = 16;
+
+/**
  * Sine of the angle between a triangle's two shortest edges below which the convex hull computes
  * the triangle's normal with an exact (BigInt) cross product instead of floating point: the
  * float cross product of nearly parallel edges loses about log2(1 / sin θ) bits, which tilts the

@@ -20,6 +20,10 @@
  *    of A's segment abreast of it and their distance measured along the normal: both points lie
  *    on their segments even when the segments are offset sideways (a deep cone–cone or box-edge–
  *    cone contact, issue 16), and no point is deeper than the shapes' overlap along the normal.
+ *    A pair apart sideways across the normal (segments not quite parallel, or offset) is made to
+ *    face across it: the deeper of A's top along the normal on the line through B's point and
+ *    B's bottom on the line through A's point, by the shapes' ray casts (`facingPair`), so
+ *    pointB − pointA = distance·normal with both points on their shapes.
  * 4. Each clipped point p of a face contact is measured along the normal against the reference plane: its signed
  *    distance t is exact relative to that plane, the reference-side witness is p moved by t
  *    along the normal onto the plane, and points farther than the prediction distance plus a
@@ -47,6 +51,7 @@
 import {
   MANIFOLD_CLIP_SLACK_ULPS,
   MANIFOLD_FACE_AREA_ULPS,
+  MANIFOLD_FACING_ULPS,
   MANIFOLD_FEATURE_COS,
   MANIFOLD_PARALLEL_SIN,
   MANIFOLD_REFERENCE_FACE_TOLERANCE,
@@ -107,6 +112,8 @@ const clipped = makeClipPolygon();
 const clipScratch = makeClipPolygon();
 const candidates = makeClipPolygon();
 let candidateDistances = new Float64Array(candidates.tags.length);
+/** A's point (x, y, z) of each candidate of a two-segment manifold (B's is the candidate). */
+let candidatePartners = new Float64Array(3 * candidates.tags.length);
 const chosen = new Int32Array(MAX_MANIFOLD_POINTS);
 const nrm = vec3.create();
 const dirB = vec3.create();
@@ -311,6 +318,106 @@ function roundInverseRotate(out: Vec3, q: Quat, v: Vec3): void {
   out.x = x;
   out.y = y;
   out.z = z;
+}
+
+/** The pair {@link facingPair} makes face across the normal: B's point and A's (A's frame). */
+const facingB = vec3.create();
+const facingA = vec3.create();
+const facingHit: LocalRayHit = { toi: 0, normal: vec3.create() };
+const facingFrom = vec3.create();
+const facingDir = vec3.create();
+const facingSupport = vec3.create();
+const facingLocal = vec3.create();
+const facingDown = vec3.create();
+const facingOnA = vec3.create();
+const facingOnB = vec3.create();
+
+/** out = q applied to v (v rotated by q), written out as {@link roundInverseRotate} is. */
+function facingRotate(out: Vec3, q: Quat, v: Vec3): void {
+  const tx = 2 * (q.y * v.z - q.z * v.y);
+  const ty = 2 * (q.z * v.x - q.x * v.z);
+  const tz = 2 * (q.x * v.y - q.y * v.x);
+  const x = v.x + q.w * tx + (q.y * tz - q.z * ty);
+  const y = v.y + q.w * ty + (q.z * tx - q.x * tz);
+  const z = v.z + q.w * tz + (q.x * ty - q.y * tx);
+  out.x = x;
+  out.y = y;
+  out.z = z;
+}
+
+/**
+ * facingFrom = the top of convex `s` (local frame) along unit local `u` on the line through
+ * `p` along u, the point of s on that line farthest along u, found by the shape's solid ray cast
+ * along −u from p raised to s's support plane (not raised when above it); false when the line
+ * misses s.
+ */
+function topAlong(s: ConvexShape, p: Vec3, u: Vec3): boolean {
+  const def = shapeDef(s.type);
+  const support = def.coreSupport;
+  const cast = def.rayCast;
+  if (support === null || cast === null) return false;
+  support(facingSupport, s, u);
+  const lift = Math.max(
+    0,
+    (facingSupport.x - p.x) * u.x + (facingSupport.y - p.y) * u.y + (facingSupport.z - p.z) * u.z,
+  );
+  facingFrom.x = p.x + lift * u.x;
+  facingFrom.y = p.y + lift * u.y;
+  facingFrom.z = p.z + lift * u.z;
+  facingDir.x = -u.x;
+  facingDir.y = -u.y;
+  facingDir.z = -u.z;
+  if (!cast(facingHit, s, facingFrom, facingDir, facingDir, 1, Infinity, true)) return false;
+  const t = facingHit.toi;
+  facingFrom.x -= t * u.x;
+  facingFrom.y -= t * u.y;
+  facingFrom.z -= t * u.z;
+  return true;
+}
+
+/**
+ * Makes a two-segment manifold point face across unit normal `n` (A's frame): given B's point
+ * p in facingB and A's point q abreast of it in facingA, each on its supporting segment but
+ * apart sideways (segments not quite parallel, or offset across the normal: a box's edge along
+ * a cone's generator, two cones' generators a deep overlap apart), either A's point becomes the
+ * top of A along n on p's line, or B's point the bottom of B along −n on q's line (both by the
+ * shapes' ray casts, {@link topAlong}), whichever pair is deeper: pointB − pointA then lies
+ * along n and both points on their shapes. No pair on one line along n is deeper than the
+ * shapes' overlap along n; the deeper of the two keeps a box's corner poking into a cone beside
+ * its generator at its depth (p's line met the box's face where the generator crosses it, at
+ * distance 0). False, the point to be dropped, when both lines miss.
+ */
+function facingPair(a: ConvexShape, b: ConvexShape, bInA: Isometry, n: Vec3): boolean {
+  const hitA = topAlong(a, facingB, n);
+  if (hitA) roundCopy(facingOnA, facingFrom);
+  // q and −n in B's frame.
+  const tr = bInA.translation;
+  facingLocal.x = facingA.x - tr.x;
+  facingLocal.y = facingA.y - tr.y;
+  facingLocal.z = facingA.z - tr.z;
+  roundInverseRotate(facingLocal, bInA.rotation, facingLocal);
+  roundNegate(facingDown, n);
+  roundInverseRotate(facingDown, bInA.rotation, facingDown);
+  const hitB = topAlong(b, facingLocal, facingDown);
+  if (hitB) {
+    facingRotate(facingOnB, bInA.rotation, facingFrom);
+    facingOnB.x += tr.x;
+    facingOnB.y += tr.y;
+    facingOnB.z += tr.z;
+  }
+  if (!hitA && !hitB) return false;
+  // Depths along n of (p, A's top) and (B's bottom, q).
+  const depthA =
+    n.x * (facingB.x - facingOnA.x) +
+    n.y * (facingB.y - facingOnA.y) +
+    n.z * (facingB.z - facingOnA.z);
+  const depthB =
+    n.x * (facingOnB.x - facingA.x) +
+    n.y * (facingOnB.y - facingA.y) +
+    n.z * (facingOnB.z - facingA.z);
+  if (hitA && (!hitB || depthA <= depthB)) roundCopy(facingA, facingOnA);
+  else roundCopy(facingB, facingOnB);
+  return true;
 }
 
 /**
@@ -562,20 +669,51 @@ function manifoldOfPolytopes(
   reserveClipPolygon(candidates, clipped.count);
   if (candidateDistances.length < candidates.tags.length) {
     candidateDistances = new Float64Array(candidates.tags.length);
+    candidatePartners = new Float64Array(3 * candidates.tags.length);
   }
   for (let i = 0; i < clipped.count; i++) {
-    const x = cv[3 * i];
-    const y = cv[3 * i + 1];
-    const z = cv[3 * i + 2];
+    let x = cv[3 * i];
+    let y = cv[3 * i + 1];
+    let z = cv[3 * i + 2];
     let t = (planeN.x * (x - ox) + planeN.y * (y - oy) + planeN.z * (z - oz)) / mn;
+    let ax = 0;
+    let ay = 0;
+    let az = 0;
     if (segmentRef) {
       // (p − q)·n, q = o + e ((p − o)·e) the point of A's segment (unit direction edgeA) abreast
       // of p: the pair of points on the two segments, never deeper than their supports allow.
       const s = edgeA.x * (x - ox) + edgeA.y * (y - oy) + edgeA.z * (z - oz);
-      t =
-        nrm.x * (x - ox - s * edgeA.x) +
-        nrm.y * (y - oy - s * edgeA.y) +
-        nrm.z * (z - oz - s * edgeA.z);
+      ax = ox + s * edgeA.x;
+      ay = oy + s * edgeA.y;
+      az = oz + s * edgeA.z;
+      const dx = x - ax;
+      const dy = y - ay;
+      const dz = z - az;
+      t = nrm.x * dx + nrm.y * dy + nrm.z * dz;
+      // Segments offset sideways or not quite parallel: p − q leaves the normal's line, so the
+      // pair is made to face across it (`facingPair`), or dropped when no pair along p's or
+      // q's line exists.
+      const sx = dx - t * nrm.x;
+      const sy = dy - t * nrm.y;
+      const sz = dz - t * nrm.z;
+      const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z), Math.abs(ax), Math.abs(ay));
+      const side = MANIFOLD_FACING_ULPS * Number.EPSILON * Math.max(m, Math.abs(az));
+      if (sx * sx + sy * sy + sz * sz > side * side) {
+        facingB.x = x;
+        facingB.y = y;
+        facingB.z = z;
+        facingA.x = ax;
+        facingA.y = ay;
+        facingA.z = az;
+        if (!facingPair(a, b, bInA, nrm)) continue;
+        x = facingB.x;
+        y = facingB.y;
+        z = facingB.z;
+        ax = facingA.x;
+        ay = facingA.y;
+        az = facingA.z;
+        t = nrm.x * (x - ax) + nrm.y * (y - ay) + nrm.z * (z - az);
+      }
     }
     if (!(t <= limit)) continue;
     // Written in place (room reserved above): doubles passed to a call are boxed by V8.
@@ -584,6 +722,9 @@ function manifoldOfPolytopes(
     candidates.xyz[3 * q] = x;
     candidates.xyz[3 * q + 1] = y;
     candidates.xyz[3 * q + 2] = z;
+    candidatePartners[3 * q] = ax;
+    candidatePartners[3 * q + 1] = ay;
+    candidatePartners[3 * q + 2] = az;
     candidates.tags[q] = clipped.tags[i];
   }
   if (candidates.count === 0) return singleContact(out, contact);
@@ -613,10 +754,9 @@ function manifoldOfPolytopes(
     onInc.y = iy;
     onInc.z = iz;
     if (segmentRef) {
-      const s = edgeA.x * (ix - ox) + edgeA.y * (iy - oy) + edgeA.z * (iz - oz);
-      onRef.x = ox + s * edgeA.x;
-      onRef.y = oy + s * edgeA.y;
-      onRef.z = oz + s * edgeA.z;
+      onRef.x = candidatePartners[3 * i];
+      onRef.y = candidatePartners[3 * i + 1];
+      onRef.z = candidatePartners[3 * i + 2];
     } else {
       onRef.x = ix + nrm.x * st;
       onRef.y = iy + nrm.y * st;

@@ -77,9 +77,10 @@ export interface FuzzOptions {
   /** Stop collecting failure lines after this many (default 1000). */
   maxFailures?: number;
   /**
-   * Also check that a contact's witnesses, and each manifold point's, face each other across the
-   * normal (pointB − pointA along the normal; default false: not yet a bar of FORMATS.md — issue 16, session 24 finds
-   * 15 such lines at the CI's seed, cylinders and cones against compounds and hulls).
+   * Check that a contact's witnesses, and each manifold point's, face each other across the
+   * normal (pointB − pointA along the normal, a bar of FORMATS.md's "Accuracy"). Default true in
+   * `runFuzz` since issue 16, session 28 (the CI's seed clean with it), false in
+   * `replayScenario`; false leaves that bar out.
    */
   facing?: boolean;
 }
@@ -1338,7 +1339,7 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
     depthRel: options.depthRel ?? 1e-6,
     distRel: options.distRel ?? 1e-9,
     maxFailures: options.maxFailures ?? 1000,
-    facing: options.facing ?? false,
+    facing: options.facing ?? true,
     ops: new Set(options.ops ?? OPS),
   };
   const types = options.types ?? TYPES;
@@ -1380,7 +1381,11 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
   return report;
 }
 
-/** Runs every op of one recorded scenario (a failure's `scenario`) again; returns its failures. */
+/**
+ * Runs every op of one recorded scenario (a failure's `scenario`) again; returns its failures.
+ * The facing bar is left out unless `options.facing` is true (the recorded regression cases
+ * replay as they were checked; `runFuzz` checks it by default).
+ */
 export function replayScenario(
   sc: Scenario,
   pair: string,
