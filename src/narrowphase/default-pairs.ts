@@ -13,7 +13,8 @@
  * 3. Anything × composite (a type with a composite view: triangle mesh, compound, heightfield) → the one
  *    generic composite mid-phase (composite.ts), part by part through this same table.
  * 4. Specialised pairs override those defaults: sphere–sphere and sphere–cuboid (with world-pose
- *    overlap tests), sphere–capsule, sphere–hull, sphere–triangle (an unflipped entry per order), capsule–capsule, cuboid–cuboid (SAT), and
+ *    overlap tests), sphere–capsule, sphere–hull, sphere–triangle (an unflipped entry per order),
+ *    capsule–capsule, capsule–box and capsule–hull (the segment's exact features), cuboid–cuboid (SAT), and
  *    rounded boxes and hulls against each other and against boxes and hulls (their cores' routines,
  *    the radii added), the triangle mesh against convex shapes, half-spaces and meshes (BVH branch and bound with
  *    internal-edge normals).
@@ -27,6 +28,7 @@
  * calls it when loaded (the main entry `collide` loads that), and `collide/core` leaves it to the
  * application.
  */
+import type { Capsule } from "../shapes/capsule.js";
 import { compositeView, isCompositeType } from "../shapes/composite.js";
 import { findShapeDef, isSupportMappedType } from "../shapes/registry.js";
 import type { RoundedShape } from "../shapes/rounded.js";
@@ -35,6 +37,12 @@ import { SHAPE_TYPE_COUNT, ShapeType } from "../shapes/shape.js";
 import { onShapeRegistered } from "../shapes/shape-def.js";
 import type { Triangle } from "../shapes/triangle.js";
 import { contactCapsuleCapsule, intersectsCapsuleCapsule } from "./capsule-capsule.js";
+import {
+  type CapsulePolytopeOther,
+  contactCapsulePolytope,
+  distanceCapsulePolytope,
+  intersectsCapsulePolytope,
+} from "./capsule-polytope.js";
 import {
   contactCompositeComposite,
   contactCompositeShape,
@@ -385,6 +393,17 @@ export function registerDefaultPairs(): void {
     contact: contactCapsuleCapsule,
     manifold: manifoldViaContact(contactCapsuleCapsule, manifoldFromContact),
   });
+  // A capsule against a box or a hull: its segment's SAT and closest features against the
+  // polytope (the triangle routines', the segment a triangle without area), the radius added
+  // (src/narrowphase/capsule-polytope.ts).
+  for (const t of [ShapeType.Cuboid, ShapeType.ConvexPolyhedron] as const) {
+    registerPair<Capsule, CapsulePolytopeOther>(ShapeType.Capsule, t, {
+      intersects: intersectsCapsulePolytope,
+      distance: distanceCapsulePolytope,
+      contact: contactCapsulePolytope,
+      manifold: manifoldViaContact(contactCapsulePolytope, manifoldFromContact),
+    });
+  }
   // One closed form, an unflipped entry per order (the mesh's triangles come as A, the
   // composite's parts as B; src/narrowphase/sphere-triangle.ts).
   registerPair(ShapeType.Sphere, ShapeType.Triangle, {

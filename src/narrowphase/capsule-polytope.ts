@@ -1,0 +1,135 @@
+/**
+ * A capsule against a polytope — a box or a convex polyhedron — by the exact feature computations
+ * of its core segment against the polytope (src/narrowphase/triangle-polytope.ts, the segment a
+ * triangle without area), the radius added analytically (issue 16: a capsule of 1e-6 across the
+ * edge of an aabb of 2e4 at 1e6 came out 1.2e-8 too deep from EPA on the segment, which missed the
+ * axis across the box's edge and the segment).
+ *
+ * The capsule is its segment swept by a ball of radius r, so its support along a unit d is the
+ * segment's plus r·d, the overlap of the pair along every direction is the segment pair's plus r,
+ * and its least overlap — the penetration depth — is the segment pair's least overlap plus r,
+ * along the same normal: the separating axis test over the polytope's faces and the crosses of
+ * the segment with its edges (exact for polytopes, Ericson 2005, §5.2.1; a segment's Minkowski
+ * difference with a polytope has no other faces). When the segment is apart from the polytope by
+ * g along the unit direction n between their closest points (an endpoint against a face, the
+ * segment against an edge), the capsule is apart by g − r (an overlap when g < r: the depth r − g
+ * along n; van den Bergen 2003, §4.3.4). Either way the segment's witness moves by r along the
+ * normal, onto the capsule's surface where its supporting plane is. One computation decides
+ * `intersects`, `distance` and `contact` (the segment's signed distance less r), so that they
+ * agree on every pair, touching ones included; the arithmetic is relative to the capsule's first
+ * end (the triangle routine's local frame), not to the pair's distance from the origin.
+ *
+ * Allocation-free: the segment is written into a preallocated triangle, the core answer into a
+ * preallocated contact; the radius is read inside each routine, no computed double crosses a call.
+ */
+import { TOUCH_TOLERANCE } from "../constants.js";
+import type { Isometry } from "../math/isometry.js";
+import * as vec3 from "../math/vec3.js";
+import type { Capsule } from "../shapes/capsule.js";
+import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
+import type { Cuboid } from "../shapes/cuboid.js";
+import { ShapeType } from "../shapes/shape.js";
+import type { Triangle } from "../shapes/triangle.js";
+import type { Contact, DistanceResult } from "./contact.js";
+import { makeContact } from "./contact.js";
+import { distanceConvexConvex } from "./convex-convex.js";
+import { contactPredictionIo, contactTrianglePolytopeIo } from "./triangle-polytope.js";
+
+/** A polytope these routines take: a box or a convex polyhedron. */
+export type CapsulePolytopeOther = Cuboid | ConvexPolyhedron;
+
+/** The capsule's core segment as a triangle without area (corners a, b, b). */
+const segment: Triangle = {
+  type: ShapeType.Triangle,
+  a: vec3.create(),
+  b: vec3.create(),
+  c: vec3.create(),
+};
+
+const core = makeContact();
+
+/**
+ * The core pair's contact into `out` at any gap (its prediction unbounded: the closest features
+ * always, never the SAT's early "apart", whose lower bound of the gap can round above the
+ * features' own gap). False only for a non-finite gap.
+ */
+function coreContact(out: Contact, a: Capsule, b: CapsulePolytopeOther, bInA: Isometry): boolean {
+  vec3.copy(segment.a, a.a);
+  vec3.copy(segment.b, a.b);
+  vec3.copy(segment.c, a.b);
+  contactPredictionIo[0] = Number.POSITIVE_INFINITY;
+  return contactTrianglePolytopeIo(out, segment, b, bInA);
+}
+
+/**
+ * Contact of capsule `a` and box or convex polyhedron `b` (B at `bInA`, A's frame) within
+ * `prediction` (≥ 0, scene units): the segment's contact with B, its distance less the radius
+ * (negative: the depth; a gap within the rounding of the pair's coordinates is a touch, 0), its
+ * normal (unit, A toward B), A's witness moved by the radius along the normal and B's as found.
+ * False when apart by more than `prediction`.
+ */
+export function contactCapsulePolytope(
+  out: Contact,
+  a: Capsule,
+  b: CapsulePolytopeOther,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  if (!coreContact(out, a, b, bInA)) return false;
+  const r = a.radius;
+  let d = out.distance - r;
+  // A gap within the rounding of the pair's coordinates (B's offset, B's witness, the radius) is a
+  // touch, as for the rounded polytopes (src/narrowphase/rounded-polytope.ts).
+  if (d > 0) {
+    const t = bInA.translation;
+    const q = out.pointB;
+    const m = Math.max(
+      r,
+      Math.abs(t.x),
+      Math.abs(t.y),
+      Math.abs(t.z),
+      Math.abs(q.x),
+      Math.abs(q.y),
+      Math.abs(q.z),
+    );
+    if (d <= TOUCH_TOLERANCE * m) d = 0;
+  }
+  if (!(d <= prediction)) return false;
+  out.distance = d;
+  const n = out.normal;
+  out.pointA.x = out.pointA.x + n.x * r;
+  out.pointA.y = out.pointA.y + n.y * r;
+  out.pointA.z = out.pointA.z + n.z * r;
+  return true;
+}
+
+/**
+ * Closest points of capsule `a` and box or convex polyhedron `b` (as
+ * {@link contactCapsulePolytope}; A's frame): the contact's gap when positive, with its witnesses
+ * (the segment's closest point moved by the radius along the normal, B's); else distance 0 with
+ * the contact's witnesses (the deepest points, spanning its depth along its normal). Returns
+ * `out` (GJK's answer for a non-finite pair).
+ */
+export function distanceCapsulePolytope(
+  out: DistanceResult,
+  a: Capsule,
+  b: CapsulePolytopeOther,
+  bInA: Isometry,
+): DistanceResult {
+  if (!contactCapsulePolytope(core, a, b, bInA, Number.POSITIVE_INFINITY)) {
+    return distanceConvexConvex(out, a, b, bInA);
+  }
+  out.distance = Math.max(core.distance, 0);
+  vec3.copy(out.pointA, core.pointA);
+  vec3.copy(out.pointB, core.pointB);
+  return out;
+}
+
+/** True when capsule `a` and box or convex polyhedron `b` (B at `bInA`, A's frame) overlap or touch. */
+export function intersectsCapsulePolytope(
+  a: Capsule,
+  b: CapsulePolytopeOther,
+  bInA: Isometry,
+): boolean {
+  return contactCapsulePolytope(core, a, b, bInA, 0);
+}
