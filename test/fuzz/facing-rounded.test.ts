@@ -21,8 +21,8 @@
  * apart (with a prediction that reaches them), touching, overlapping from the rounding level to
  * deep — sizes 2^-20..2^20, mixed, offsets to 1e9, both orders, replayed with the facing bar on.
  * Its rotations are spread over the sphere of unit quaternions; the shared `quatArb`'s extremes
- * (axis-aligned turns with subnormal components) meet a separate open class, an axis-aligned
- * cylinder's normal against a rounded shape (test/fuzz/open/rounded-axis-depth.jsonl).
+ * (axis-aligned turns with subnormal components) meet a separate class, an axis-aligned
+ * cylinder's normal against a rounded shape (fixed since: test/fuzz/rounded-axis-depth.test.ts).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
