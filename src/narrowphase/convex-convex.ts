@@ -716,6 +716,14 @@ function faceWitnesses(k: number): void {
     // 7e-3 crawled 1.1e-6 off the cylinder after 48 projections; issue 16, seed 68).
     generatorTol[0] = flat;
     loadGenerator(polytopeCore(coreA.shape) ? 1 : 0);
+  } else if (mA !== 0 || mB !== 0) {
+    // A capsule (or a sphere) against a cylinder's or a cone's generator, the normal across both
+    // lines: the generator projected onto likewise (a capsule's segment across a cylinder's side
+    // at a depth of 4.5e-3 crawled; the fallback's pair had the cylinder's point 3.45e-10 below
+    // its supporting plane, off the generator around the axis; issue 16, seed 61).
+    generatorTol[0] = flat;
+    loadGenerator(0);
+    loadGenerator(1);
   }
   faceCopy(facingN, n);
   faceIo[0] = gk;
