@@ -946,7 +946,7 @@ const FACING_ULPS = 8;
  * corner at 7e4, issue 16, session 24), and a flat feature's point can then be anywhere on it.
  * A's witness moved opposite B's is kept when it lies on the triangle, else B's opposite A's
  * when inside the polytope (within {@link FACING_ULPS} of the frame); both stay on their
- * supporting planes.
+ * supporting planes. When both miss, {@link supportingWitnesses}.
  */
 function facingWitnesses(): void {
   const d = facingIo[0];
@@ -980,7 +980,127 @@ function facingWitnesses(): void {
     best[4] = facingP.x;
     best[5] = facingP.y;
     best[6] = facingP.z;
+    return;
   }
+  supportingWitnesses();
+}
+
+/**
+ * [0] A's greatest extent along the SAT's normal, [1] B's least, [2] the tolerance of a supporting
+ * feature (for {@link supportingWitnesses}).
+ */
+const supportIo = new Float64Array(3);
+
+/**
+ * The witnesses from the features supporting the pair along the SAT's normal n, for when the
+ * re-pairings of {@link facingWitnesses} miss (issue 16, seed 62: an aabb's edge crossing a
+ * triangle's edge 1.2e-8 deep, the moved closest points the aabb's corner against the edge,
+ * 2.3e-8 apart sideways; a hull's corner on a triangle's corner 2.2e-9 apart). The first that
+ * faces: a corner of A on its supporting plane and the point −depth·n from it inside B; a corner
+ * of B on its plane and the point +depth·n from it on A; the closest points of two edges on their
+ * supporting planes (an edge × edge axis: the common perpendicular's feet, along n) whose
+ * difference lies along n within the facing tolerance. Else `best` is kept.
+ */
+function supportingWitnesses(): void {
+  const d = facingIo[0];
+  const tol = facingIo[1];
+  const nx = sat[1];
+  const ny = sat[2];
+  const nz = sat[3];
+  let maxA = -Infinity;
+  for (let i = 0; i < 9; i += 3) {
+    const h = av[i] * nx + av[i + 1] * ny + av[i + 2] * nz;
+    if (h > maxA) maxA = h;
+  }
+  let minB = Infinity;
+  for (let i = 0; i < 3 * bvCount; i += 3) {
+    const h = bv[i] * nx + bv[i + 1] * ny + bv[i + 2] * nz;
+    if (h < minB) minB = h;
+  }
+  supportIo[0] = maxA;
+  supportIo[1] = minB;
+  supportIo[2] = tol;
+  // A's supporting corners against B.
+  for (let i = 0; i < 9; i += 3) {
+    if (!(av[i] * nx + av[i + 1] * ny + av[i + 2] * nz >= maxA - tol)) continue;
+    facingP.x = av[i] - d * nx;
+    facingP.y = av[i + 1] - d * ny;
+    facingP.z = av[i + 2] - d * nz;
+    if (bvCount === 3 ? onTriangle(bv, 0, facingP) : insideB(facingP)) {
+      best[1] = av[i];
+      best[2] = av[i + 1];
+      best[3] = av[i + 2];
+      best[4] = facingP.x;
+      best[5] = facingP.y;
+      best[6] = facingP.z;
+      return;
+    }
+  }
+  // B's supporting corners against A.
+  for (let i = 0; i < 3 * bvCount; i += 3) {
+    if (!(bv[i] * nx + bv[i + 1] * ny + bv[i + 2] * nz <= minB + tol)) continue;
+    facingP.x = bv[i] + d * nx;
+    facingP.y = bv[i + 1] + d * ny;
+    facingP.z = bv[i + 2] + d * nz;
+    if (onTriangle(av, 0, facingP)) {
+      best[1] = facingP.x;
+      best[2] = facingP.y;
+      best[3] = facingP.z;
+      best[4] = bv[i];
+      best[5] = bv[i + 1];
+      best[6] = bv[i + 2];
+      return;
+    }
+  }
+  // Supporting edges against supporting edges.
+  for (let k = 0; k < 3; k++) {
+    const p = 3 * k;
+    const r = 3 * ((k + 1) % 3);
+    if (!supportsA(p) || !supportsA(r)) continue;
+    s1.x = av[p];
+    s1.y = av[p + 1];
+    s1.z = av[p + 2];
+    s2.x = av[r];
+    s2.y = av[r + 1];
+    s2.z = av[r + 2];
+    for (let j = 0; j < bEdges.length; j += 2) {
+      const u = 3 * bEdges[j];
+      const w = 3 * bEdges[j + 1];
+      if (!supportsB(u) || !supportsB(w)) continue;
+      s3.x = bv[u];
+      s3.y = bv[u + 1];
+      s3.z = bv[u + 2];
+      s4.x = bv[w];
+      s4.y = bv[w + 1];
+      s4.z = bv[w + 2];
+      closestPointsSegmentSegment(c1, c2, s1, s2, s3, s4, params);
+      const dx = c2.x - c1.x;
+      const dy = c2.y - c1.y;
+      const dz = c2.z - c1.z;
+      const t = dx * nx + dy * ny + dz * nz;
+      const lx = dx - t * nx;
+      const ly = dy - t * ny;
+      const lz = dz - t * nz;
+      if (!(lx * lx + ly * ly + lz * lz <= tol * tol)) continue;
+      best[1] = c1.x;
+      best[2] = c1.y;
+      best[3] = c1.z;
+      best[4] = c2.x;
+      best[5] = c2.y;
+      best[6] = c2.z;
+      return;
+    }
+  }
+}
+
+/** True when A's corner at `i` is within supportIo[2] of A's supporting plane along the normal. */
+function supportsA(i: number): boolean {
+  return av[i] * sat[1] + av[i + 1] * sat[2] + av[i + 2] * sat[3] >= supportIo[0] - supportIo[2];
+}
+
+/** True when B's corner at `i` is within supportIo[2] of B's supporting plane along the normal. */
+function supportsB(i: number): boolean {
+  return bv[i] * sat[1] + bv[i + 1] * sat[2] + bv[i + 2] * sat[3] <= supportIo[1] + supportIo[2];
 }
 
 /** True when p lies within facingIo[1] of the triangle of corners v[o..o+8]. */
