@@ -79,8 +79,8 @@ export interface FuzzOptions {
   /**
    * Check that a contact's witnesses, and each manifold point's, face each other across the
    * normal (pointB − pointA along the normal, a bar of FORMATS.md's "Accuracy"). Default true in
-   * `runFuzz` since issue 16, session 28 (the CI's seed clean with it), false in
-   * `replayScenario`; false leaves that bar out.
+   * `runFuzz` since issue 16, session 28 (the CI's seed clean with it), and in `replayScenario`
+   * since session 29; false leaves that bar out (a replay opting out names its open/ line).
    */
   facing?: boolean;
 }
@@ -1383,8 +1383,8 @@ export function runFuzz(options: FuzzOptions): FuzzReport {
 
 /**
  * Runs every op of one recorded scenario (a failure's `scenario`) again; returns its failures.
- * The facing bar is left out unless `options.facing` is true (the recorded regression cases
- * replay as they were checked; `runFuzz` checks it by default).
+ * The facing bar is checked unless `options.facing` is false, as in `runFuzz` (a recorded case
+ * that opts out points to its line in test/fuzz/open/).
  */
 export function replayScenario(
   sc: Scenario,
@@ -1406,7 +1406,7 @@ export function replayScenario(
     depthRel: options?.depthRel ?? 1e-6,
     distRel: options?.distRel ?? 1e-9,
     maxFailures: Number.POSITIVE_INFINITY,
-    facing: options?.facing ?? false,
+    facing: options?.facing ?? true,
     ops: new Set(options?.ops ?? OPS),
   };
   runScenario({ report, pair, opts, lastIntersects: null, sc }, sc);
