@@ -363,12 +363,31 @@ function solveSimplex(): boolean {
 }
 
 /**
- * The closest point of hull `c`'s vertices' convex hull to point `p` (both in the hull's frame):
- * {@link HULL_POINT_OUTSIDE} with `out` = that point, `normal` = the unit direction from it
- * toward p (a face's own normal on a face, perpendicular to an edge on an edge) and
- * `hullPointIo[0]` = the distance; else {@link HULL_POINT_INSIDE} (p inside or on the hull) or
- * {@link HULL_POINT_UNDECIDED} (beyond the routine's range), or with a limit in hullPointIo[1]
- * {@link HULL_POINT_BEYOND} or {@link HULL_POINT_WITHIN}, nothing written.
+ * The closest point of hull `c`'s vertices' convex hull to point `p`, by GJK on the point against
+ * the vertices with exact feature projections (Gilbert, Johnson and Keerthi 1988; van den Bergen
+ * 2003, §4.3; see the module docs).
+ *
+ * - `out` (written): the closest point, in the hull's frame, scene units.
+ * - `normal` (written): the unit direction from `out` toward `p` (a face's own normal on a face,
+ *   perpendicular to an edge on an edge), the hull's frame.
+ * - `c`: the hull, its vertices (`c.vertices`, x, y, z per vertex) and the support's start and
+ *   neighbour lists; its stored face planes are not read.
+ * - `p`: the point, in the hull's frame, scene units.
+ * - {@link hullPointIo}: [1] (in) the limit in scene units, NaN for none; [0] (out) the distance
+ *   from `p` to the hull in scene units, written only with {@link HULL_POINT_OUTSIDE}.
+ *
+ * Returns {@link HULL_POINT_OUTSIDE} with `out`, `normal` and the distance written (exact to a
+ * few ε of the last feature's size, certified by the plane through `out`); else, with nothing
+ * written: {@link HULL_POINT_INSIDE} (p inside a tetrahedron of the vertices by exact signs, or
+ * on the boundary: distance 0); with a limit, {@link HULL_POINT_BEYOND} or
+ * {@link HULL_POINT_WITHIN} (the distance farther or nearer than it by more than rounding); and
+ * {@link HULL_POINT_UNDECIDED} when degenerate or out of range — a coordinate of `p` or of a
+ * simplex vertex's difference from `p` non-finite, of magnitude 2^120 or more, or non-zero below
+ * 2^-300 (of the hull's first vertex: non-finite or 2^120 or more); a squared distance at or
+ * below 2^-900; a first step without progress or a direction that does not normalise; an
+ * uncertified answer (GJK stalled or out of iterations) that the brute force over the vertices'
+ * triangles cannot certify. The caller then takes the general narrow phase (GJK/EPA on the
+ * shapes). Never throws; allocates nothing.
  */
 export function closestHullPoint(out: Vec3, normal: Vec3, c: ConvexPolyhedron, p: Vec3): number {
   const v = c.vertices;

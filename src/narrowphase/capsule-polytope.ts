@@ -15,12 +15,14 @@
  * segment against an edge), the capsule is apart by g − r (an overlap when g < r: the depth r − g
  * along n; van den Bergen 2003, §4.3.4). Either way the segment's witness moves by r along the
  * normal, onto the capsule's surface where its supporting plane is. One computation decides
- * `intersects`, `distance` and `contact` (the segment's signed distance less r), so that they
+ * `intersects`, `distance` and `contact` (the segment's signed distance less r; the first two are
+ * the pair table's `intersectsViaContact` and `distanceViaContact` of
+ * {@link contactCapsulePolytope}, registered by src/narrowphase/default-pairs.ts), so that they
  * agree on every pair, touching ones included; the arithmetic is relative to the capsule's first
  * end (the triangle routine's local frame), not to the pair's distance from the origin.
  *
- * Allocation-free: the segment is written into a preallocated triangle, the core answer into a
- * preallocated contact; the radius is read inside each routine, no computed double crosses a call.
+ * Allocation-free: the segment is written into a preallocated triangle, the core answer into the
+ * caller's contact; the radius is read inside the routine, no computed double crosses a call.
  */
 import { TOUCH_TOLERANCE } from "../constants.js";
 import type { Isometry } from "../math/isometry.js";
@@ -30,9 +32,7 @@ import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Triangle } from "../shapes/triangle.js";
-import type { Contact, DistanceResult } from "./contact.js";
-import { makeContact } from "./contact.js";
-import { distanceConvexConvex } from "./convex-convex.js";
+import type { Contact } from "./contact.js";
 import { contactPredictionIo, contactTrianglePolytopeIo } from "./triangle-polytope.js";
 
 /** A polytope these routines take: a box or a convex polyhedron. */
@@ -45,8 +45,6 @@ const segment: Triangle = {
   b: vec3.create(),
   c: vec3.create(),
 };
-
-const core = makeContact();
 
 /**
  * The core pair's contact into `out` at any gap (its prediction unbounded: the closest features
@@ -101,35 +99,4 @@ export function contactCapsulePolytope(
   out.pointA.y = out.pointA.y + n.y * r;
   out.pointA.z = out.pointA.z + n.z * r;
   return true;
-}
-
-/**
- * Closest points of capsule `a` and box or convex polyhedron `b` (as
- * {@link contactCapsulePolytope}; A's frame): the contact's gap when positive, with its witnesses
- * (the segment's closest point moved by the radius along the normal, B's); else distance 0 with
- * the contact's witnesses (the deepest points, spanning its depth along its normal). Returns
- * `out` (GJK's answer for a non-finite pair).
- */
-export function distanceCapsulePolytope(
-  out: DistanceResult,
-  a: Capsule,
-  b: CapsulePolytopeOther,
-  bInA: Isometry,
-): DistanceResult {
-  if (!contactCapsulePolytope(core, a, b, bInA, Number.POSITIVE_INFINITY)) {
-    return distanceConvexConvex(out, a, b, bInA);
-  }
-  out.distance = Math.max(core.distance, 0);
-  vec3.copy(out.pointA, core.pointA);
-  vec3.copy(out.pointB, core.pointB);
-  return out;
-}
-
-/** True when capsule `a` and box or convex polyhedron `b` (B at `bInA`, A's frame) overlap or touch. */
-export function intersectsCapsulePolytope(
-  a: Capsule,
-  b: CapsulePolytopeOther,
-  bInA: Isometry,
-): boolean {
-  return contactCapsulePolytope(core, a, b, bInA, 0);
 }

@@ -37,12 +37,7 @@ import { SHAPE_TYPE_COUNT, ShapeType } from "../shapes/shape.js";
 import { onShapeRegistered } from "../shapes/shape-def.js";
 import type { Triangle } from "../shapes/triangle.js";
 import { contactCapsuleCapsule, intersectsCapsuleCapsule } from "./capsule-capsule.js";
-import {
-  type CapsulePolytopeOther,
-  contactCapsulePolytope,
-  distanceCapsulePolytope,
-  intersectsCapsulePolytope,
-} from "./capsule-polytope.js";
+import { type CapsulePolytopeOther, contactCapsulePolytope } from "./capsule-polytope.js";
 import {
   contactCompositeComposite,
   contactCompositeShape,
@@ -111,6 +106,7 @@ import { intersectsTrianglesInFrame } from "./mesh-mesh.js";
 import {
   distanceViaContact,
   hasPairRoutine,
+  intersectsViaContact,
   manifoldOfSingleContact,
   manifoldViaContact,
   type PairRoutines,
@@ -119,12 +115,7 @@ import {
   registerPair,
 } from "./pair-table.js";
 import { registerRevolutionPairs } from "./revolution-pairs.js";
-import {
-  contactRoundedPolytope,
-  distanceRoundedPolytope,
-  intersectsRoundedPolytope,
-  type RoundedPolytopeOther,
-} from "./rounded-polytope.js";
+import { contactRoundedPolytope, type RoundedPolytopeOther } from "./rounded-polytope.js";
 import { contactSphereCapsule, intersectsSphereCapsule } from "./sphere-capsule.js";
 import {
   contactSphereConvexPolyhedron,
@@ -398,8 +389,8 @@ export function registerDefaultPairs(): void {
   // (src/narrowphase/capsule-polytope.ts).
   for (const t of [ShapeType.Cuboid, ShapeType.ConvexPolyhedron] as const) {
     registerPair<Capsule, CapsulePolytopeOther>(ShapeType.Capsule, t, {
-      intersects: intersectsCapsulePolytope,
-      distance: distanceCapsulePolytope,
+      intersects: intersectsViaContact(contactCapsulePolytope),
+      distance: distanceViaContact(contactCapsulePolytope, distanceConvexConvex),
       contact: contactCapsulePolytope,
       manifold: manifoldViaContact(contactCapsulePolytope, manifoldFromContact),
     });
@@ -454,8 +445,8 @@ export function registerDefaultPairs(): void {
     for (const tb of cored) {
       if (tb < ta || tb < ShapeType.RoundedCuboid) continue;
       registerPair<RoundedPolytopeOther, RoundedPolytopeOther>(ta, tb, {
-        intersects: intersectsRoundedPolytope,
-        distance: distanceRoundedPolytope,
+        intersects: intersectsViaContact(contactRoundedPolytope),
+        distance: distanceViaContact(contactRoundedPolytope, distanceConvexConvex),
         contact: contactRoundedPolytope,
         manifold: manifoldViaContact(contactRoundedPolytope, manifoldFromContact),
       });

@@ -109,6 +109,19 @@ function raiseFactor(k: number, small: number, large: number): number {
  * {@link pairRescaleFactor}, from both shapes' sizes. A triangle of 1e200 beside a unit sphere
  * was answered 1e200 away (squared lengths overflowed), a hull of 1e-100 beside a triangle of
  * 1e-100 lost the SAT's edge-crossing axes (their squared lengths underflowed).
+ *
+ * - `a`, `b`: the pair's shapes, either of them the triangle; each one's size is its largest
+ *   local coordinate or radius (a triangle's corners: where it lies), in scene units.
+ * - `bInA`: B's pose in A's frame; its translation in scene units.
+ *
+ * Returns the power of two k, in [2^-1022, 2^1022], by which the caller multiplies every length
+ * of the pair (exact in binary floating point) and divides the answer's: exactly 1 when the
+ * pair's magnitude — the larger size and B's offset — lies in [2^-128, 2^128] or is 0, and when
+ * either shape has no scaled copy (a surface mesh, a compound, a half-space: answered unscaled).
+ * Degenerate input is answered, not refused: a NaN size or offset gives 1, an infinite one
+ * 2^-1022 (the scaled pair stays non-finite, for the routine to refuse). Allocates nothing.
+ * @throws CollideError `invalid_value` naming `type` when a shape's type has no definition loaded
+ * (as {@link shapeDef}: a hand-built shape whose `make…` the application never imported).
  */
 export function triangleRescaleFactor(a: Shape, b: Shape, bInA: Isometry): number {
   return isScalablePair(a, b) ? pairRescaleFactor(a, b, bInA) : 1;

@@ -19,7 +19,8 @@
  * (van den Bergen 2004; src/geometry/gjk-raycast.ts) from inside T − S finds the exit — exact
  * for polytopes, to `GJK_RAYCAST_TOLERANCE` for curved shapes — and the witnesses are the
  * closest points of T and of S moved by s*·n (they touch there), from the pair's own exact
- * `distance` for a box, hull, triangle or sphere S, else from GJK.
+ * `distance` in the triangle-first order, looked up in the pair table (a box, hull, triangle or
+ * sphere S), else from GJK.
  *
  * Over a surface whose triangles share a plane, the deepest of these contacts is the depth of
  * S's support point below the plane wherever that point lies over the surface.
@@ -41,13 +42,11 @@ import * as vec3 from "../math/vec3.js";
 import { supportOf } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
-import type { Sphere } from "../shapes/sphere.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { Contact, DistanceResult } from "./contact.js";
 import { makeContact, makeDistanceResult } from "./contact.js";
 import { distanceConvexConvex, ShapeCoreSupport } from "./convex-convex.js";
-import { distanceTriangleSphere } from "./sphere-triangle.js";
-import { distanceTrianglePolytope, type TrianglePolytopeOther } from "./triangle-polytope.js";
+import { distanceRoutine } from "./pair-table.js";
 
 const down = vec3.create();
 const deepest = vec3.create();
@@ -151,21 +150,20 @@ export function faceContactTriangleConvex(
   // rule on a curved S: a cone's rim on a triangle's corner was left 8e-6 apart at depth 3.3,
   // so (pointB − pointA)·n missed the distance by 2.5e-6 relative; issue 16), Newton steps on
   // the gap g(s) of S moved by s: g' = u·n (u the gap's unit direction), s ← s − g²/((pB − pA)·n).
-  // A box, hull or triangle S (the triangle–polytope pair's exact features) or a sphere (its
-  // closed form): the touch measured by the pair's own `distance` routine (exact to rounding,
-  // src/narrowphase/triangle-polytope.ts, sphere-triangle.ts), not by GJK, whose touching pair
-  // is undecided at its rounding level and costs a refined search for a separating axis.
-  const polytope =
-    s.type === ShapeType.Cuboid ||
-    s.type === ShapeType.ConvexPolyhedron ||
-    s.type === ShapeType.Triangle;
+  // The touch measured by the pair's own `distance` routine in the triangle-first order, the
+  // pair table's (a box, hull or triangle S: the triangle–polytope pair's exact features; a
+  // sphere: its closed form; src/narrowphase/triangle-polytope.ts, sphere-triangle.ts), not by
+  // GJK, whose touching pair is undecided at its rounding level and costs a refined search for a
+  // separating axis; GJK when the table holds none in that order (capsule, cylinder, cone: the
+  // mirrored pair's) and for a rounded S, whose triangle–rounded routine would move its touch by
+  // up to 5e-13 of its size from GJK's (a change of results of its own, not made here).
+  const exact = "core" in s ? null : distanceRoutine(ShapeType.Triangle, s.type);
   let gapN = 0;
   for (let k = 0; k <= FACE_DEPTH_NEWTON_STEPS; k++) {
     moved.translation.x = t.x + normal.x * depth;
     moved.translation.y = t.y + normal.y * depth;
     moved.translation.z = t.z + normal.z * depth;
-    if (polytope) distanceTrianglePolytope(touch, tri, s as TrianglePolytopeOther, moved);
-    else if (s.type === ShapeType.Sphere) distanceTriangleSphere(touch, tri, s as Sphere, moved);
+    if (exact !== null) exact(touch, tri, s, moved);
     else distanceConvexConvex(touch, tri, s, moved);
     const g = touch.distance;
     gapN =

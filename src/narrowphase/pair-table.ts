@@ -250,6 +250,19 @@ export function contactRoutine(typeA: number, typeB: number): ContactFn | null {
   return contactTable[typeA * N + typeB];
 }
 
+/**
+ * The distance routine registered for the ordered type pair `(typeA, typeB)` in that order (its
+ * own entry, also one that {@link registerOrderedPair} marked for the queries to solve in the
+ * other order), or null when the entry is empty or the mirrored pair's routine (flipped): for
+ * callers that measure a pair in A's frame and order themselves, without {@link distancePair}'s
+ * flip and change of units (src/narrowphase/face-depth.ts: a shape's touch on a mesh triangle by
+ * the pair's exact routine).
+ */
+export function distanceRoutine(typeA: number, typeB: number): DistanceFn | null {
+  const k = typeA * N + typeB;
+  return distanceColumn.flipped[k] === 1 ? null : distanceTable[k];
+}
+
 /** True when {@link contactRoutine}`(typeA, typeB)` takes its shapes as (B, A). */
 export function contactFlipped(typeA: number, typeB: number): boolean {
   return contactColumn.flipped[typeA * N + typeB] === 1;
@@ -571,20 +584,39 @@ export type FromContactFn<A extends Shape, B extends Shape> = (
 
 /**
  * The table's distance routine of a pair from its contact routine, asked with an unbounded
- * prediction: the distance is the contact's signed distance clamped at 0 (0 when they overlap),
- * the witnesses its points (each pair gets its own contact scratch).
+ * prediction: the distance is the contact's signed distance clamped at 0 (0 when they overlap;
+ * scene units, A's frame), the witnesses its points (each pair gets its own contact scratch).
+ * When the contact routine answers false even so (a non-finite pair), `fallback`'s answer when
+ * one is given (GJK's, `distanceConvexConvex`, for the exact polytope pairs: the table imports
+ * no routine, so the caller names it), else the contact's record as it stands.
  */
 export function distanceViaContact<A extends Shape, B extends Shape>(
   contactFn: ContactFn<A, B>,
+  fallback?: DistanceFn<A, B>,
 ): DistanceFn<A, B> {
   const c = makeContact();
   return (out, a, b, bInA) => {
-    contactFn(c, a, b, bInA, Number.POSITIVE_INFINITY);
+    if (!contactFn(c, a, b, bInA, Number.POSITIVE_INFINITY) && fallback) {
+      return fallback(out, a, b, bInA);
+    }
     out.distance = Math.max(0, c.distance);
     vec3.copy(out.pointA, c.pointA);
     vec3.copy(out.pointB, c.pointB);
     return out;
   };
+}
+
+/**
+ * The table's intersects routine of a pair from its contact routine: true when the contact
+ * within a prediction of 0 is found (overlap or touch, the contact's signed distance ≤ 0), so
+ * that `intersects`, `distance` and `contact` decide on one number (each pair gets its own
+ * contact scratch).
+ */
+export function intersectsViaContact<A extends Shape, B extends Shape>(
+  contactFn: ContactFn<A, B>,
+): IntersectsFn<A, B> {
+  const c = makeContact();
+  return (a, b, bInA) => contactFn(c, a, b, bInA, 0);
 }
 
 /**

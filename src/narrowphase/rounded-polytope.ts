@@ -16,28 +16,26 @@
  * overlap when g < rA + rB: the depth rA + rB − g along n; van den Bergen 2003, §4.3.4). Either
  * way the cores' witnesses move by each radius along the normal, A's by +rA·n and B's by −rB·n,
  * onto the rounded surfaces where their supporting planes are. One core computation decides
- * `intersects`, `distance` and `contact` (its distance less the radii), so that they agree on
- * every pair, touching ones included.
+ * `intersects`, `distance` and `contact` (its distance less the radii; the first two are the
+ * pair table's `intersectsViaContact` and `distanceViaContact` of {@link contactRoundedPolytope},
+ * registered by src/narrowphase/default-pairs.ts), so that they agree on every pair, touching
+ * ones included.
  *
- * Allocation-free: the core answer is written into a preallocated contact; the radii are read
- * inside each routine, no computed double crosses a call.
+ * Allocation-free: the core answer is written into the caller's contact; the radii are read
+ * inside the routine, no computed double crosses a call.
  */
 import { TOUCH_TOLERANCE } from "../constants.js";
 import type { Isometry } from "../math/isometry.js";
-import * as vec3 from "../math/vec3.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import type { RoundedShape } from "../shapes/rounded.js";
 import { ShapeType } from "../shapes/shape.js";
-import type { Contact, DistanceResult } from "./contact.js";
-import { makeContact } from "./contact.js";
-import { contactConvexConvex, distanceConvexConvex } from "./convex-convex.js";
+import type { Contact } from "./contact.js";
+import { contactConvexConvex } from "./convex-convex.js";
 import { contactCuboidCuboid } from "./cuboid-cuboid.js";
 
 /** A shape these routines take: a rounded box or hull, or a plain box or hull. */
 export type RoundedPolytopeOther = RoundedShape | Cuboid | ConvexPolyhedron;
-
-const core = makeContact();
 
 /**
  * The core pair's contact into `out` at any gap (prediction unbounded: the closest features
@@ -102,34 +100,4 @@ export function contactRoundedPolytope(
   out.pointB.y = out.pointB.y - n.y * rB;
   out.pointB.z = out.pointB.z - n.z * rB;
   return true;
-}
-
-/**
- * Closest points of `a` and `b` (as {@link contactRoundedPolytope}; A's frame): the contact's gap
- * when positive, with its witnesses (the cores' closest points moved by the radii along the
- * normal); else distance 0 with the contact's witnesses (the deepest points, spanning its depth
- * along its normal). Returns `out`.
- */
-export function distanceRoundedPolytope(
-  out: DistanceResult,
-  a: RoundedPolytopeOther,
-  b: RoundedPolytopeOther,
-  bInA: Isometry,
-): DistanceResult {
-  if (!contactRoundedPolytope(core, a, b, bInA, Number.POSITIVE_INFINITY)) {
-    return distanceConvexConvex(out, a, b, bInA);
-  }
-  out.distance = Math.max(core.distance, 0);
-  vec3.copy(out.pointA, core.pointA);
-  vec3.copy(out.pointB, core.pointB);
-  return out;
-}
-
-/** True when `a` and `b` (B at `bInA`, A's frame) overlap or touch: the contact's distance ≤ 0. */
-export function intersectsRoundedPolytope(
-  a: RoundedPolytopeOther,
-  b: RoundedPolytopeOther,
-  bInA: Isometry,
-): boolean {
-  return contactRoundedPolytope(core, a, b, bInA, 0);
 }

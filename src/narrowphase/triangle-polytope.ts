@@ -783,9 +783,26 @@ function bestGap(): void {
 /** [0] the loaded pair's separation along unit `axis` (B's least extent minus A's greatest). */
 const sepIo = new Float64Array(1);
 function separationAlong(): void {
-  const ux = axis[0];
-  const uy = axis[1];
-  const uz = axis[2];
+  supportingPlanes(axis, 0);
+  sepIo[0] = supportIo[1] - supportIo[0];
+}
+
+/**
+ * [0] A's greatest extent along the last {@link supportingPlanes} direction, [1] B's least (the
+ * offsets of their supporting planes facing each other), [2] the tolerance of a supporting
+ * feature (for {@link supportingWitnesses}, {@link onSupportingPlane}).
+ */
+const supportIo = new Float64Array(3);
+
+/**
+ * The supporting planes of the loaded pair along the unit direction `u[o..o+2]` (local frame,
+ * A toward B) into `supportIo`: [0] the greatest of A's corners' extents along it, [1] the least
+ * of B's.
+ */
+function supportingPlanes(u: Float64Array, o: number): void {
+  const ux = u[o];
+  const uy = u[o + 1];
+  const uz = u[o + 2];
   let maxA = -Infinity;
   for (let i = 0; i < 9; i += 3) {
     const d = av[i] * ux + av[i + 1] * uy + av[i + 2] * uz;
@@ -796,7 +813,8 @@ function separationAlong(): void {
     const d = bv[i] * ux + bv[i + 1] * uy + bv[i + 2] * uz;
     if (d < minB) minB = d;
   }
-  sepIo[0] = minB - maxA;
+  supportIo[0] = maxA;
+  supportIo[1] = minB;
 }
 
 /** The best normal so far (unit, local frame) and its separation, for {@link gapNormal}. */
@@ -986,12 +1004,6 @@ function facingWitnesses(): void {
 }
 
 /**
- * [0] A's greatest extent along the SAT's normal, [1] B's least, [2] the tolerance of a supporting
- * feature (for {@link supportingWitnesses}).
- */
-const supportIo = new Float64Array(3);
-
-/**
  * The witnesses from the features supporting the pair along the SAT's normal n, for when the
  * re-pairings of {@link facingWitnesses} miss (issue 16, seed 62: an aabb's edge crossing a
  * triangle's edge 1.2e-8 deep, the moved closest points the aabb's corner against the edge,
@@ -1002,61 +1014,19 @@ const supportIo = new Float64Array(3);
  * difference lies along n within the facing tolerance. Else `best` is kept.
  */
 function supportingWitnesses(): void {
-  const d = facingIo[0];
   const tol = facingIo[1];
+  supportingPlanes(sat, 1);
+  supportIo[2] = tol;
+  if (supportingCornerFaces(av, 3)) return;
+  if (supportingCornerFaces(bv, bvCount)) return;
+  // Supporting edges against supporting edges.
   const nx = sat[1];
   const ny = sat[2];
   const nz = sat[3];
-  let maxA = -Infinity;
-  for (let i = 0; i < 9; i += 3) {
-    const h = av[i] * nx + av[i + 1] * ny + av[i + 2] * nz;
-    if (h > maxA) maxA = h;
-  }
-  let minB = Infinity;
-  for (let i = 0; i < 3 * bvCount; i += 3) {
-    const h = bv[i] * nx + bv[i + 1] * ny + bv[i + 2] * nz;
-    if (h < minB) minB = h;
-  }
-  supportIo[0] = maxA;
-  supportIo[1] = minB;
-  supportIo[2] = tol;
-  // A's supporting corners against B.
-  for (let i = 0; i < 9; i += 3) {
-    if (!(av[i] * nx + av[i + 1] * ny + av[i + 2] * nz >= maxA - tol)) continue;
-    facingP.x = av[i] - d * nx;
-    facingP.y = av[i + 1] - d * ny;
-    facingP.z = av[i + 2] - d * nz;
-    if (bvCount === 3 ? onTriangle(bv, 0, facingP) : insideB(facingP)) {
-      best[1] = av[i];
-      best[2] = av[i + 1];
-      best[3] = av[i + 2];
-      best[4] = facingP.x;
-      best[5] = facingP.y;
-      best[6] = facingP.z;
-      return;
-    }
-  }
-  // B's supporting corners against A.
-  for (let i = 0; i < 3 * bvCount; i += 3) {
-    if (!(bv[i] * nx + bv[i + 1] * ny + bv[i + 2] * nz <= minB + tol)) continue;
-    facingP.x = bv[i] + d * nx;
-    facingP.y = bv[i + 1] + d * ny;
-    facingP.z = bv[i + 2] + d * nz;
-    if (onTriangle(av, 0, facingP)) {
-      best[1] = facingP.x;
-      best[2] = facingP.y;
-      best[3] = facingP.z;
-      best[4] = bv[i];
-      best[5] = bv[i + 1];
-      best[6] = bv[i + 2];
-      return;
-    }
-  }
-  // Supporting edges against supporting edges.
   for (let k = 0; k < 3; k++) {
     const p = 3 * k;
     const r = 3 * ((k + 1) % 3);
-    if (!supportsA(p) || !supportsA(r)) continue;
+    if (!onSupportingPlane(av, p) || !onSupportingPlane(av, r)) continue;
     s1.x = av[p];
     s1.y = av[p + 1];
     s1.z = av[p + 2];
@@ -1066,7 +1036,7 @@ function supportingWitnesses(): void {
     for (let j = 0; j < bEdges.length; j += 2) {
       const u = 3 * bEdges[j];
       const w = 3 * bEdges[j + 1];
-      if (!supportsB(u) || !supportsB(w)) continue;
+      if (!onSupportingPlane(bv, u) || !onSupportingPlane(bv, w)) continue;
       s3.x = bv[u];
       s3.y = bv[u + 1];
       s3.z = bv[u + 2];
@@ -1093,14 +1063,47 @@ function supportingWitnesses(): void {
   }
 }
 
-/** True when A's corner at `i` is within supportIo[2] of A's supporting plane along the normal. */
-function supportsA(i: number): boolean {
-  return av[i] * sat[1] + av[i + 1] * sat[2] + av[i + 2] * sat[3] >= supportIo[0] - supportIo[2];
+/**
+ * True when corner `i` (its x's index) of `v` — A's corners `av` or B's `bv` — lies on its
+ * shape's supporting plane along the SAT's normal: within supportIo[2] of A's greatest extent
+ * or of B's least ({@link supportingPlanes}).
+ */
+function onSupportingPlane(v: Float64Array, i: number): boolean {
+  const h = v[i] * sat[1] + v[i + 1] * sat[2] + v[i + 2] * sat[3];
+  return v === av ? h >= supportIo[0] - supportIo[2] : h <= supportIo[1] + supportIo[2];
 }
 
-/** True when B's corner at `i` is within supportIo[2] of B's supporting plane along the normal. */
-function supportsB(i: number): boolean {
-  return bv[i] * sat[1] + bv[i + 1] * sat[2] + bv[i + 2] * sat[3] <= supportIo[1] + supportIo[2];
+/**
+ * The first of the `count` corners of `v` (A's `av` or B's `bv`) on its supporting plane whose
+ * point the depth facingIo[0] from it across the normal (−depth·n from A's, +depth·n from B's)
+ * lies on the other shape: true with that corner and point as `best`'s witnesses, else false
+ * with `best` kept.
+ */
+function supportingCornerFaces(v: Float64Array, count: number): boolean {
+  const fromA = v === av;
+  const s = fromA ? -facingIo[0] : facingIo[0];
+  for (let i = 0; i < 3 * count; i += 3) {
+    if (!onSupportingPlane(v, i)) continue;
+    facingP.x = v[i] + s * sat[1];
+    facingP.y = v[i + 1] + s * sat[2];
+    facingP.z = v[i + 2] + s * sat[3];
+    if (
+      fromA
+        ? !(bvCount === 3 ? onTriangle(bv, 0, facingP) : insideB(facingP))
+        : !onTriangle(av, 0, facingP)
+    )
+      continue;
+    const pa = fromA ? 1 : 4;
+    const pb = fromA ? 4 : 1;
+    best[pa] = v[i];
+    best[pa + 1] = v[i + 1];
+    best[pa + 2] = v[i + 2];
+    best[pb] = facingP.x;
+    best[pb + 1] = facingP.y;
+    best[pb + 2] = facingP.z;
+    return true;
+  }
+  return false;
 }
 
 /** True when p lies within facingIo[1] of the triangle of corners v[o..o+8]. */

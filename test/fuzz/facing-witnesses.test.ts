@@ -169,14 +169,17 @@ describe("issue 16: witnesses facing each other across the normal (seed 61, the 
 });
 
 /**
- * A unit vector from its z in [−1, 1] and an azimuth in [0, 2π], or (NaN, NaN, z): the azimuth is
- * drawn without noNaN, so fast-check may draw NaN (at seed 24, once in 300 runs: an offset's
- * direction, whose NaN x and y bits21 turns into 0). Kept so that seed 24 draws what it drew;
- * touch-facing.test.ts' zPhiDirArb is the same draw with noNaN, which changes the draws.
+ * A unit vector from its z in [−1, 1] and an azimuth in [0, 2π], or (0, 0, z) when the azimuth
+ * drawn is NaN. The azimuth is drawn without noNaN (not a NaN test: an oversight kept so that
+ * seed 24 draws what it drew; touch-facing.test.ts' zPhiDirArb is the same draw with noNaN, which
+ * changes the draws), and fast-check draws NaN once in the 300 runs at seed 24: run 58's offset
+ * direction, z = −4.3e-122. That offset was (NaN, NaN, z)·100 with x and y turned into 0 by
+ * bits21; (0, 0, z) gives it exactly, so the arbitrary never yields NaN and every run is as before.
  */
-const zPhiDirOrNanArb = fc
+const zPhiDirOrZArb = fc
   .tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: 0, max: 2 * Math.PI }))
   .map(([z, phi]) => {
+    if (Number.isNaN(phi)) return [0, 0, z] as V;
     const r = Math.sqrt(Math.max(0, 1 - z * z));
     return [r * Math.cos(phi), r * Math.sin(phi), z] as V;
   });
@@ -194,9 +197,9 @@ describe("property: small shapes on a large triangle's corners, edges and face",
           fc.double({ min: 0.1, max: 0.9, noNaN: true }),
         ),
         quatArb,
-        zPhiDirOrNanArb,
+        zPhiDirOrZArb,
         fc.double({ min: 0, max: 0.9, noNaN: true }),
-        fc.tuple(fc.integer({ min: 0, max: 9 }), zPhiDirOrNanArb),
+        fc.tuple(fc.integer({ min: 0, max: 9 }), zPhiDirOrZArb),
         (e, k, type, where, [u, w], q, dir, depth, [o, odir]) => {
           const L = 10 ** e;
           const s = Math.max(L / 10 ** k, 1e-6);

@@ -336,8 +336,8 @@ function check(big: Placed, little: Placed, mag: number): string[] {
 }
 
 /**
- * A unit vector from its z in [−1, 1] and an azimuth in [0, 2π]; never NaN, unlike
- * facing-witnesses.test.ts' zPhiDirOrNanArb.
+ * A unit vector from its z in [−1, 1] and an azimuth in [0, 2π], the azimuth never NaN (unlike
+ * facing-witnesses.test.ts' zPhiDirOrZArb, whose NaN azimuth gives (0, 0, z)).
  */
 const zPhiDirArb = fc
   .tuple(
