@@ -5271,3 +5271,30 @@ export function contactConvexConvex(
   vec3.copy(out.pointB, solvedB);
   return true;
 }
+
+/**
+ * [0] the gap (scene units, ≥ 0) {@link apartBeyond} tests: a typed-array slot, since a computed
+ * double passed to a call V8 does not inline is boxed (allocated).
+ */
+export const apartGapIo = new Float64Array(1);
+
+/**
+ * True when GJK on the cores proves convex shapes `a` and `b` (B posed by `bInA` in A's frame)
+ * apart by more than `apartGapIo[0]` (scene units) beyond their margins: a separating axis along
+ * which the surfaces are apart by more than that, plus the rounding of the support points
+ * (GJK_ROUNDING_TOLERANCE of their magnitude). False means not proven: near, touching or
+ * overlapping. Exact routines whose separating axis test is costly (a capsule's segment or a
+ * triangle against a hull of many faces) ask it first, with their own rounding added to the gap,
+ * so that a pair apart beyond their prediction costs a few support calls (Gilbert, Johnson &
+ * Keerthi 1988; van den Bergen 2003, §4.3.4: the separation along v is a lower bound on the
+ * distance).
+ */
+export function apartBeyond(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
+  const k = loadPair(a, b, bInA);
+  const r = coreA.margin + coreB.margin;
+  vec3.copy(initDir, pairOffset);
+  gjkLimit[0] = apartGapIo[0] * k + r;
+  gjkLimit[1] = r;
+  gjkToLimit(gjkOut, coreA, coreBInA, initDir);
+  return gjkOut.status === GjkStatus.BeyondMaxDistance;
+}
