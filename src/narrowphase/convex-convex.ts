@@ -4383,7 +4383,7 @@ function pointGapWitness(a: ConvexShape, b: ConvexShape): void {
   if (coreA.margin !== 0 || coreB.margin !== 0) return;
   witnessScale();
   const tol = TOUCH_TOLERANCE * sizeIo[0];
-  vec3.sub(polishD1, solvedB, solvedA);
+  faceSub(polishD1, solvedB, solvedA);
   lengthInto(polishD1, 3);
   overlapInto(solvedNormal);
   let err = sizeIo[3] - (0 - overlapIo[0]);
@@ -4396,22 +4396,25 @@ function pointGapWitness(a: ConvexShape, b: ConvexShape): void {
     const flat = side === 0 ? a : b;
     const round = side === 0 ? b : a;
     if (!isPolytope(flat) || revolutionCore(round) === null) continue;
-    vec3.copy(polishP, side === 0 ? solvedA : solvedB);
+    faceCopy(polishP, side === 0 ? solvedA : solvedB);
     projectOnto(polishQ, 1 - side, polishP);
     const d = projectIo[0];
     if (!(d > 0)) continue;
-    if (side === 0) vec3.sub(polishD2, polishQ, polishP);
-    else vec3.sub(polishD2, polishP, polishQ);
-    vec3.scale(polishD2, polishD2, 1 / d);
+    if (side === 0) faceSub(polishD2, polishQ, polishP);
+    else faceSub(polishD2, polishP, polishQ);
+    const invD = 1 / d;
+    polishD2.x *= invD;
+    polishD2.y *= invD;
+    polishD2.z *= invD;
     overlapInto(polishD2);
     const lower = Math.min(0 - overlapIo[0], d);
     const e = d - lower;
     if (!(lower > 0 && lower >= floor && e < err)) continue;
     err = e;
     solvedIo[0] = lower;
-    vec3.copy(solvedNormal, polishD2);
-    vec3.copy(side === 0 ? solvedA : solvedB, polishP);
-    vec3.copy(side === 0 ? solvedB : solvedA, polishQ);
+    faceCopy(solvedNormal, polishD2);
+    faceCopy(side === 0 ? solvedA : solvedB, polishP);
+    faceCopy(side === 0 ? solvedB : solvedA, polishQ);
   }
 }
 
@@ -5220,8 +5223,8 @@ function originNearFace(s: GjkSimplex): boolean {
     const q = s.w[(i + 1) & 3];
     const t = s.w[(i + 2) & 3];
     const u = s.w[(i + 3) & 3];
-    vec3.sub(faceE1, q, p);
-    vec3.sub(faceE2, t, p);
+    faceSub(faceE1, q, p);
+    faceSub(faceE2, t, p);
     lengthInto(faceE1, 1);
     lengthInto(faceE2, 2);
     // The plane's rounding through its normal: each edge carries the rounding of the points, ε
@@ -5229,10 +5232,10 @@ function originNearFace(s: GjkSimplex): boolean {
     // and moves −n·p by that times |p| ≤ |w|. A sliver face (a short edge beside two long ones)
     // has a small |n| and a plane known only that roughly.
     const turned = PLANE_ROUNDING * m * m * (sizeIo[1] + sizeIo[2]);
-    vec3.cross(faceN, faceE1, faceE2);
+    faceCross(faceN, faceE1, faceE2);
     lengthInto(faceN, 1);
     // The origin's side, −n·p, and the fourth point's, n·(u − p), of the face's plane.
-    const o = 0 - vec3.dot(faceN, p);
+    const o = 0 - (faceN.x * p.x + faceN.y * p.y + faceN.z * p.z);
     const v = faceN.x * (u.x - p.x) + faceN.y * (u.y - p.y) + faceN.z * (u.z - p.z);
     if (Math.abs(o) <= tol * sizeIo[1] + turned || o * v < 0) return true;
   }
