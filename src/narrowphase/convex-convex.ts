@@ -72,6 +72,7 @@ import type { SupportMap } from "../geometry/support.js";
 import { SegmentSupport, TransformedSupport } from "../geometry/support.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import type { Quat } from "../math/quat.js";
 import * as quat from "../math/quat.js";
 import {
   HYPOT_SAFE_MAX,
@@ -481,6 +482,29 @@ function faceAdd(out: Vec3, a: Vec3, b: Vec3): void {
   out.x = a.x + b.x;
   out.y = a.y + b.y;
   out.z = a.z + b.z;
+}
+
+/** out = q applied to v (quat.rotate's arithmetic, written out for the reason above; out may be v). */
+function faceRotate(out: Vec3, q: Quat, v: Vec3): void {
+  const tx = 2 * (q.y * v.z - q.z * v.y);
+  const ty = 2 * (q.z * v.x - q.x * v.z);
+  const tz = 2 * (q.x * v.y - q.y * v.x);
+  const x = v.x + q.w * tx + (q.y * tz - q.z * ty);
+  const y = v.y + q.w * ty + (q.z * tx - q.x * tz);
+  const z = v.z + q.w * tz + (q.x * ty - q.y * tx);
+  out.x = x;
+  out.y = y;
+  out.z = z;
+}
+
+/** out = a × b (vec3.cross's arithmetic, written out for the reason above; out may be a or b). */
+function faceCross(out: Vec3, a: Vec3, b: Vec3): void {
+  const x = a.y * b.z - a.z * b.y;
+  const y = a.z * b.x - a.x * b.z;
+  const z = a.x * b.y - a.y * b.x;
+  out.x = x;
+  out.y = y;
+  out.z = z;
 }
 
 /**
@@ -3147,7 +3171,11 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
     } else if (
       gap + r <= far &&
       solvedIo[0] - gap <= TOUCH_TOLERANCE * size + BOUND_TARGET * Math.abs(gap) &&
-      (far + r) * (1 - vec3.dot(solvedNormal, refined.normal)) <=
+      (far + r) *
+        (1 -
+          (solvedNormal.x * refined.normal.x +
+            solvedNormal.y * refined.normal.y +
+            solvedNormal.z * refined.normal.z)) <=
         TOUCH_TOLERANCE * size + BOUND_TARGET * Math.abs(gap)
     ) {
       // GJK's |v| at the refined separation to rounding: the refined normal, which attains it
@@ -3388,8 +3416,8 @@ function searchRevolutionRidges(
   hintA: Vec3,
   hintB: Vec3,
 ): void {
-  vec3.copy(ridgeHintA, hintA);
-  vec3.copy(ridgeHintB, hintB);
+  faceCopy(ridgeHintA, hintA);
+  faceCopy(ridgeHintB, hintB);
   const start = refined.overlap;
   let best = start;
   let found = false;
@@ -3401,24 +3429,33 @@ function searchRevolutionRidges(
     rev.dims(revDims, rc);
     const h = revDims[0];
     const r = revDims[1];
-    vec3.set(ridgeX, 1, 0, 0);
-    vec3.set(ridgeY, 0, 1, 0);
-    vec3.set(ridgeZ, 0, 0, 1);
+    ridgeX.x = 1;
+    ridgeX.y = 0;
+    ridgeX.z = 0;
+    ridgeY.x = 0;
+    ridgeY.y = 1;
+    ridgeY.z = 0;
+    ridgeZ.x = 0;
+    ridgeZ.y = 0;
+    ridgeZ.z = 1;
     if (side === 1) {
-      quat.rotate(ridgeX, bInA.rotation, ridgeX);
-      quat.rotate(ridgeY, bInA.rotation, ridgeY);
-      quat.rotate(ridgeZ, bInA.rotation, ridgeZ);
+      faceRotate(ridgeX, bInA.rotation, ridgeX);
+      faceRotate(ridgeY, bInA.rotation, ridgeY);
+      faceRotate(ridgeZ, bInA.rotation, ridgeZ);
     }
     // n (A → B) is A's outward normal, or minus B's.
     const sign = side === 0 ? 1 : -1;
     // The caps: ±Y for the cylinder, the cone's base −Y.
     for (let k = rev.kind === RevolutionKind.Cone ? 1 : 0; k < 2; k++) {
-      vec3.scale(ridgeN, ridgeY, k === 0 ? sign : -sign);
+      const ks = k === 0 ? sign : -sign;
+      ridgeN.x = ridgeY.x * ks;
+      ridgeN.y = ridgeY.y * ks;
+      ridgeN.z = ridgeY.z * ks;
       overlapInto(ridgeN);
       const o = overlapIo[0];
       if (o < best) {
         best = o;
-        vec3.copy(ridgeBest, ridgeN);
+        faceCopy(ridgeBest, ridgeN);
         found = true;
       }
     }
@@ -3439,7 +3476,7 @@ function searchRevolutionRidges(
     if (ridgeMinimum()) {
       best = ridgeIo[3];
       ridgeDirection(ridgeIo[4]);
-      vec3.copy(ridgeBest, ridgeN);
+      faceCopy(ridgeBest, ridgeN);
       found = true;
     }
   }
@@ -3455,18 +3492,18 @@ function searchRevolutionRidges(
     for (let i = 0; i < count; i++) {
       poly.faceNormal(ridgeN, s, i);
       if (side === 1) {
-        quat.rotate(ridgeN, bInA.rotation, ridgeN);
-        vec3.negate(ridgeN, ridgeN);
+        faceRotate(ridgeN, bInA.rotation, ridgeN);
+        faceNegate(ridgeN, ridgeN);
       }
       if (!tryNormalizeScaled(ridgeN, ridgeN)) continue;
       // Both signs: a triangle has one face normal for its two sides.
       for (let k = 0; k < 2; k++) {
-        if (k === 1) vec3.negate(ridgeN, ridgeN);
+        if (k === 1) faceNegate(ridgeN, ridgeN);
         overlapInto(ridgeN);
         const o = overlapIo[0];
         if (o < best) {
           best = o;
-          vec3.copy(ridgeBest, ridgeN);
+          faceCopy(ridgeBest, ridgeN);
           found = true;
         }
       }
@@ -3496,20 +3533,17 @@ function searchRevolutionRidges(
     const count = poly.edgeCount(s);
     for (let i = 0; i < count; i++) {
       poly.edgeDirection(ridgeY, s, i);
-      if (side === 1) quat.rotate(ridgeY, bInA.rotation, ridgeY);
+      if (side === 1) faceRotate(ridgeY, bInA.rotation, ridgeY);
       if (!tryNormalizeScaled(ridgeY, ridgeY)) continue;
       const ax = Math.abs(ridgeY.x);
       const ay = Math.abs(ridgeY.y);
       const az = Math.abs(ridgeY.z);
-      vec3.set(
-        ridgeZ,
-        ax <= ay && ax <= az ? 1 : 0,
-        ay < ax && ay <= az ? 1 : 0,
-        az < ax && az < ay ? 1 : 0,
-      );
-      vec3.cross(ridgeX, ridgeY, ridgeZ);
+      ridgeZ.x = ax <= ay && ax <= az ? 1 : 0;
+      ridgeZ.y = ay < ax && ay <= az ? 1 : 0;
+      ridgeZ.z = az < ax && az < ay ? 1 : 0;
+      faceCross(ridgeX, ridgeY, ridgeZ);
       if (!tryNormalizeScaled(ridgeX, ridgeX)) continue;
-      vec3.cross(ridgeZ, ridgeX, ridgeY);
+      faceCross(ridgeZ, ridgeX, ridgeY);
       ridgeIo[0] = 1;
       ridgeIo[1] = 0;
       ridgeIo[2] = 1;
@@ -3517,7 +3551,7 @@ function searchRevolutionRidges(
       if (ridgeMinimum()) {
         best = ridgeIo[3];
         ridgeDirection(ridgeIo[4]);
-        vec3.copy(ridgeBest, ridgeN);
+        faceCopy(ridgeBest, ridgeN);
         found = true;
       }
     }
@@ -3529,9 +3563,9 @@ function searchRevolutionRidges(
     setOverlapNormal(ridgeRefined, coreA, coreBInA, ridgeBest, ridgeHintA, ridgeHintB);
   }
   if (!(ridgeRefined.overlap < start)) return;
-  vec3.copy(refined.normal, ridgeRefined.normal);
-  vec3.copy(refined.pointA, ridgeRefined.pointA);
-  vec3.copy(refined.pointB, ridgeRefined.pointB);
+  faceCopy(refined.normal, ridgeRefined.normal);
+  faceCopy(refined.pointA, ridgeRefined.pointA);
+  faceCopy(refined.pointB, ridgeRefined.pointB);
   refined.overlap = ridgeRefined.overlap;
   refined.gradient = ridgeRefined.gradient;
   refined.step = ridgeRefined.step;
@@ -3565,7 +3599,7 @@ function rimPairMinimum(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
     const rA = rimIo[0];
     const rB = rimIo[1];
     // w = p_A − p_B; g = ∇ ½|w|² over (φ_A, φ_B); H its Hessian.
-    vec3.sub(rimW, rimP0, rimP1);
+    faceSub(rimW, rimP0, rimP1);
     const g1 = rA * vec3.dot(rimW, rimT0);
     const g2 = -rB * vec3.dot(rimW, rimT1);
     const h11 = rA * rA - rA * vec3.dot(rimW, rimR0);
@@ -3590,9 +3624,9 @@ function rimPairMinimum(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
   }
   rimPoint(0);
   rimPoint(1);
-  vec3.cross(rimW, rimT0, rimT1);
+  faceCross(rimW, rimT0, rimT1);
   if (!tryNormalizeScaled(rimW, rimW)) return;
-  if (vec3.dot(rimW, refined.normal) < 0) vec3.negate(rimW, rimW);
+  if (vec3.dot(rimW, refined.normal) < 0) faceNegate(rimW, rimW);
   overlapInto(rimW);
   const o = overlapIo[0];
   if (!(o < refined.overlap)) return;
@@ -3640,9 +3674,9 @@ function rimFrame(s: ConvexShape, side: number, bInA: Isometry): boolean {
   // The outward normal in the solid's frame.
   if (side === 1) {
     quat.conjugate(invRot, bInA.rotation);
-    quat.rotate(featureD, invRot, refined.normal);
-    vec3.negate(featureD, featureD);
-  } else vec3.copy(featureD, refined.normal);
+    faceRotate(featureD, invRot, refined.normal);
+    faceNegate(featureD, featureD);
+  } else faceCopy(featureD, refined.normal);
   const d = featureD;
   let y = -h;
   if (rev.kind === RevolutionKind.Cone) {
@@ -3658,12 +3692,16 @@ function rimFrame(s: ConvexShape, side: number, bInA: Isometry): boolean {
   c.x = 0;
   c.y = y;
   c.z = 0;
-  vec3.set(x, 1, 0, 0);
-  vec3.set(z, 0, 0, 1);
+  x.x = 1;
+  x.y = 0;
+  x.z = 0;
+  z.x = 0;
+  z.y = 0;
+  z.z = 1;
   if (side === 1) {
     iso.transformPoint(c, bInA, c);
-    quat.rotate(x, bInA.rotation, x);
-    quat.rotate(z, bInA.rotation, z);
+    faceRotate(x, bInA.rotation, x);
+    faceRotate(z, bInA.rotation, z);
   } else fromLocalA(c, c);
   rimIo[side] = r;
   rimIo[2 + side] = Math.atan2(d.z, d.x);
@@ -4345,7 +4383,7 @@ function pointGapWitness(a: ConvexShape, b: ConvexShape): void {
   if (coreA.margin !== 0 || coreB.margin !== 0) return;
   witnessScale();
   const tol = TOUCH_TOLERANCE * sizeIo[0];
-  vec3.sub(polishD1, solvedB, solvedA);
+  faceSub(polishD1, solvedB, solvedA);
   lengthInto(polishD1, 3);
   overlapInto(solvedNormal);
   let err = sizeIo[3] - (0 - overlapIo[0]);
@@ -4358,22 +4396,25 @@ function pointGapWitness(a: ConvexShape, b: ConvexShape): void {
     const flat = side === 0 ? a : b;
     const round = side === 0 ? b : a;
     if (!isPolytope(flat) || revolutionCore(round) === null) continue;
-    vec3.copy(polishP, side === 0 ? solvedA : solvedB);
+    faceCopy(polishP, side === 0 ? solvedA : solvedB);
     projectOnto(polishQ, 1 - side, polishP);
     const d = projectIo[0];
     if (!(d > 0)) continue;
-    if (side === 0) vec3.sub(polishD2, polishQ, polishP);
-    else vec3.sub(polishD2, polishP, polishQ);
-    vec3.scale(polishD2, polishD2, 1 / d);
+    if (side === 0) faceSub(polishD2, polishQ, polishP);
+    else faceSub(polishD2, polishP, polishQ);
+    const invD = 1 / d;
+    polishD2.x *= invD;
+    polishD2.y *= invD;
+    polishD2.z *= invD;
     overlapInto(polishD2);
     const lower = Math.min(0 - overlapIo[0], d);
     const e = d - lower;
     if (!(lower > 0 && lower >= floor && e < err)) continue;
     err = e;
     solvedIo[0] = lower;
-    vec3.copy(solvedNormal, polishD2);
-    vec3.copy(side === 0 ? solvedA : solvedB, polishP);
-    vec3.copy(side === 0 ? solvedB : solvedA, polishQ);
+    faceCopy(solvedNormal, polishD2);
+    faceCopy(side === 0 ? solvedA : solvedB, polishP);
+    faceCopy(side === 0 ? solvedB : solvedA, polishQ);
   }
 }
 
@@ -4505,11 +4546,8 @@ function flatSeparation(a: ConvexShape, b: ConvexShape, d: Vec3): void {
     const s = side === 0 ? a : b;
     flatLineCount[side] = 0;
     // d in the shape's local frame (B's outward direction is −d: the features do not care).
-    if (side === 0) vec3.copy(snapLocal, d);
-    else {
-      quat.conjugate(invRot, pairBInA.rotation);
-      quat.rotate(snapLocal, invRot, d);
-    }
+    if (side === 0) faceCopy(snapLocal, d);
+    else faceToB(snapLocal, d, false);
     const ps = flatPolytope(s);
     if (ps !== null) {
       const poly = shapeDef(ps.type).polytope as PolytopeAxes;
@@ -4517,9 +4555,9 @@ function flatSeparation(a: ConvexShape, b: ConvexShape, d: Vec3): void {
       for (let i = 0; i < faces; i++) {
         poly.faceNormal(flatC, ps, i);
         if (!tryNormalizeScaled(flatC, flatC)) continue;
-        const c = vec3.dot(flatC, snapLocal);
+        const c = flatC.x * snapLocal.x + flatC.y * snapLocal.y + flatC.z * snapLocal.z;
         if (Math.abs(c) < FACE_SNAP_COS) continue;
-        if (c < 0) vec3.negate(flatC, flatC);
+        if (c < 0) faceNegate(flatC, flatC);
         flatTry(side, flatC);
       }
       const edges = poly.edgeCount(ps);
@@ -4537,11 +4575,15 @@ function flatSeparation(a: ConvexShape, b: ConvexShape, d: Vec3): void {
     // The caps' normal (a cone's base only: the outward normal −Y on A's side, +Y seen as −d).
     const y = snapLocal.y;
     if (Math.abs(y) >= FACE_SNAP_COS && (!cone || (side === 0 ? y < 0 : y > 0))) {
-      vec3.set(flatC, 0, y < 0 ? -1 : 1, 0);
+      flatC.x = 0;
+      flatC.y = y < 0 ? -1 : 1;
+      flatC.z = 0;
       flatTry(side, flatC);
     }
     if (!cone) {
-      vec3.set(flatL, 0, 1, 0);
+      flatL.x = 0;
+      flatL.y = 1;
+      flatL.z = 0;
       flatLine(side);
       continue;
     }
@@ -4567,9 +4609,9 @@ function flatSeparation(a: ConvexShape, b: ConvexShape, d: Vec3): void {
       flatC.y = la[3 * i + 2] * lb[3 * j] - la[3 * i] * lb[3 * j + 2];
       flatC.z = la[3 * i] * lb[3 * j + 1] - la[3 * i + 1] * lb[3 * j];
       if (!tryNormalizeScaled(flatC, flatC)) continue;
-      const c = vec3.dot(flatC, d);
+      const c = flatC.x * d.x + flatC.y * d.y + flatC.z * d.z;
       if (Math.abs(c) < FACE_SNAP_COS) continue;
-      if (c < 0) vec3.negate(flatC, flatC);
+      if (c < 0) faceNegate(flatC, flatC);
       flatTry(-1, flatC);
     }
   }
@@ -4582,12 +4624,14 @@ function flatSeparation(a: ConvexShape, b: ConvexShape, d: Vec3): void {
  */
 function flatLine(side: number): void {
   if (!tryNormalizeScaled(flatL, flatL)) return;
-  const t = vec3.dot(flatL, snapLocal);
+  const t = flatL.x * snapLocal.x + flatL.y * snapLocal.y + flatL.z * snapLocal.z;
   if (!(Math.abs(t) <= FLAT_LINE_SIN)) return;
-  vec3.addScaled(flatC, snapLocal, flatL, -t);
+  flatC.x = snapLocal.x + flatL.x * -t;
+  flatC.y = snapLocal.y + flatL.y * -t;
+  flatC.z = snapLocal.z + flatL.z * -t;
   if (!tryNormalizeScaled(flatC, flatC)) return;
   flatTry(side, flatC);
-  if (side === 1) quat.rotate(flatL, pairBInA.rotation, flatL);
+  if (side === 1) faceRotate(flatL, pairBInA.rotation, flatL);
   const k = flatLineCount[side];
   if (k >= FLAT_LINES) return;
   const buf = flatLines[side];
@@ -4599,12 +4643,12 @@ function flatLine(side: number): void {
 
 /** The unit direction m (shape `side`'s local frame; −1 the solver's) as {@link flatSeparation}'s best when it separates more. */
 function flatTry(side: number, m: Vec3): void {
-  if (side === 1) quat.rotate(m, pairBInA.rotation, m);
+  if (side === 1) faceRotate(m, pairBInA.rotation, m);
   overlapInto(m);
   const sep = 0 - overlapIo[0];
   if (sep > flatIo[0]) {
     flatIo[0] = sep;
-    vec3.copy(flatN, m);
+    faceCopy(flatN, m);
   }
 }
 
@@ -4661,7 +4705,7 @@ function overlapInto(n: Vec3): void {
     sB.z = m[8];
   } else {
     coreA.support(sA, n);
-    vec3.negate(negN, n);
+    faceNegate(negN, n);
     coreBInA.support(sB, negN);
     m[0] = x;
     m[1] = y;
@@ -4674,7 +4718,7 @@ function overlapInto(n: Vec3): void {
     m[8] = sB.z;
     m[9] = 1;
   }
-  overlapIo[0] = vec3.dot(n, sA) - vec3.dot(n, sB);
+  overlapIo[0] = x * sA.x + y * sA.y + z * sA.z - (x * sB.x + y * sB.y + z * sB.z);
 }
 
 /**
@@ -5179,8 +5223,8 @@ function originNearFace(s: GjkSimplex): boolean {
     const q = s.w[(i + 1) & 3];
     const t = s.w[(i + 2) & 3];
     const u = s.w[(i + 3) & 3];
-    vec3.sub(faceE1, q, p);
-    vec3.sub(faceE2, t, p);
+    faceSub(faceE1, q, p);
+    faceSub(faceE2, t, p);
     lengthInto(faceE1, 1);
     lengthInto(faceE2, 2);
     // The plane's rounding through its normal: each edge carries the rounding of the points, ε
@@ -5188,10 +5232,10 @@ function originNearFace(s: GjkSimplex): boolean {
     // and moves −n·p by that times |p| ≤ |w|. A sliver face (a short edge beside two long ones)
     // has a small |n| and a plane known only that roughly.
     const turned = PLANE_ROUNDING * m * m * (sizeIo[1] + sizeIo[2]);
-    vec3.cross(faceN, faceE1, faceE2);
+    faceCross(faceN, faceE1, faceE2);
     lengthInto(faceN, 1);
     // The origin's side, −n·p, and the fourth point's, n·(u − p), of the face's plane.
-    const o = 0 - vec3.dot(faceN, p);
+    const o = 0 - (faceN.x * p.x + faceN.y * p.y + faceN.z * p.z);
     const v = faceN.x * (u.x - p.x) + faceN.y * (u.y - p.y) + faceN.z * (u.z - p.z);
     if (Math.abs(o) <= tol * sizeIo[1] + turned || o * v < 0) return true;
   }

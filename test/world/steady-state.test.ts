@@ -297,6 +297,12 @@ describe("CollisionWorld steady state: 1,000 bodies × 1,000 steps allocate noth
   // and polytope witness routines (~1.3 KB). Session 28's exact routines: 6.7 KB per step alone
   // (grid), 18.7 KB in one loaded clean-clone CI run, so a run over the bound is retried in a
   // fresh process (runProbeWithin). Bounded at 16 KB (issue 15, in part).
+  // Session 29: convex-convex.ts's flat-feature, ridge and rim searches, overlapInto and two
+  // witness routines through their own vector helpers, 6.7 → 6.0 KB per step (grid, tree). Most
+  // of the rest runs too rarely to be optimized within the probe's 1,100 steps (--trace-opt-
+  // verbose: satCuboidCuboid 3 of 36 ticks, faceNewton 1 of 10, topAlong 1 of 6,
+  // rayIntervalConvexPolyhedron 1 of 5, triangleEdge 2 of 5), so it runs unoptimized, where
+  // every double is a heap number.
   for (const bp of ["brute", "sap", "grid", "tree", "octree"]) {
     it(`${bp}, six curved kinds: < 16 KB per step (issue 15, in part)`, {
       timeout: 600_000,

@@ -429,16 +429,24 @@ export const convexPolyhedronDef: ShapeDef<ConvexPolyhedron> = {
   // SAT's axes: the face normals and the unique edges.
   polytope: {
     faceCount: (s) => s.faceCount,
+    // Stored here, not through vec3.set: its doubles were passed boxed and its stores, shared by
+    // every vector shape, are megamorphic (issue 15).
     faceNormal: (out, s, i) => {
       const n = s.faceNormals;
-      return vec3.set(out, n[3 * i], n[3 * i + 1], n[3 * i + 2]);
+      out.x = n[3 * i];
+      out.y = n[3 * i + 1];
+      out.z = n[3 * i + 2];
+      return out;
     },
     edgeCount: (s) => s.edges.length / 2,
     edgeDirection: (out, s, i) => {
       const v = s.vertices;
       const i0 = 3 * s.edges[2 * i];
       const i1 = 3 * s.edges[2 * i + 1];
-      return vec3.set(out, v[i1] - v[i0], v[i1 + 1] - v[i0 + 1], v[i1 + 2] - v[i0 + 2]);
+      out.x = v[i1] - v[i0];
+      out.y = v[i1 + 1] - v[i0 + 1];
+      out.z = v[i1 + 2] - v[i0 + 2];
+      return out;
     },
     flat: false,
     faces: hullFaces,
