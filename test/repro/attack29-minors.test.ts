@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { CollideError } from "../../src/errors.js";
 import { answerQueryLine } from "../../src/io/query.js";
 import * as iso from "../../src/math/isometry.js";
-import { makeCompound, makeSphere } from "../../src/shapes/index.js";
+import * as vec3 from "../../src/math/vec3.js";
+import { makeCompound, makeConvexPolyhedron, makeSphere } from "../../src/shapes/index.js";
 import { shapeDefByJsonName } from "../../src/shapes/shape-def.js";
 
 function refusal(f: () => unknown): CollideError {
@@ -101,5 +102,36 @@ describe("F3: makeCompound names the API's pose fields, the JSON readers their o
       ).field;
     expect(read([Number.NaN, 0, 0], [0, 0, 0, 1])).toBe("a.children[0].translation");
     expect(read([0, 0, 0], [0, 0, 0, 2])).toBe("a.children[0].rotation");
+  });
+});
+
+describe("F4: a thin point set is refused as collinear within 4τ, τ relative to its extent", () => {
+  /** The documented bar: 4 × (1e-10 × L + 8ε × M), L the box's largest side, M the largest |coordinate|. */
+  const bar = (L: number, M: number) => 4 * (1e-10 * L + 8 * Number.EPSILON * M);
+
+  it("the attack's set: refused, the message giving the bar 8.0e-10", () => {
+    const e = refusal(() =>
+      makeConvexPolyhedron([vec3.create(0, 0, 0), vec3.create(1, 0, 0), vec3.create(2, 1e-12, 0)]),
+    );
+    expect([e.code, e.field]).toEqual(["invalid_value", "points"]);
+    expect(e.message).toContain(`collinear within ${bar(2, 2)}`);
+    expect(bar(2, 2)).toBeCloseTo(8.0e-10, 13);
+  });
+
+  it("just past the bar a flat triangle at every scale 1e-6..1e6; just inside it refused", () => {
+    for (const s of [1e-6, 1e-3, 1, 1e3, 1e6]) {
+      const b = bar(2 * s, 2 * s);
+      const tri = (h: number) => [
+        vec3.create(0, 0, 0),
+        vec3.create(s, h, 0),
+        vec3.create(2 * s, 0, 0),
+      ];
+      const hull = makeConvexPolyhedron(tri(1.25 * b));
+      expect(hull.flat).toBe(true);
+      expect(hull.vertexCount).toBe(3);
+      expect(refusal(() => makeConvexPolyhedron(tri(0.75 * b))).message).toMatch(
+        /collinear within/,
+      );
+    }
   });
 });
