@@ -1302,8 +1302,11 @@ const HULL_SPEC = optionsSpec("computeConvexHull", "options", { allowFlat: "bool
  *   from outside with unit outward normals and plane offsets, unique edges.
  * @throws CollideError (`invalid_value` on `field`) for non-finite coordinates, a length that
  *   is not a multiple of 3, fewer than 4 points (3 with `allowFlat`), or points all coincident,
- *   collinear or (without `allowFlat`) coplanar within `HULL_FLAT_FACTOR` × `hullTolerance`;
- *   the message holds the points.
+ *   collinear or (without `allowFlat`) coplanar within `HULL_FLAT_FACTOR` × `hullTolerance` —
+ *   4 × (1e-10 × the bounding box's largest side + 8ε × the largest coordinate magnitude), so
+ *   relative to the points' extent: all within it of the line through the widest pair is
+ *   collinear (`[[0,0,0],[1,0,0],[2,1e-12,0]]`, 5e-13 off against 8.0e-10), a sliver thinner than
+ *   about 4e-10 of its length at any scale; the message holds the points and that bar.
  */
 export function computeConvexHull(
   points: ArrayLike<number>,

@@ -24,7 +24,8 @@
  *   splits the shared vertices that active-edge classification needs), ignores negative
  *   indices and turns an out-of-range index into NaN coordinates. Ours reads `v` (3 or 4
  *   numbers; w ignored) and `f` (≥ 3 references `v`, `v/vt`, `v//vn`, `v/vt/vn`, negative =
- *   relative to the last vertex, polygons fan-triangulated), ignores the other standard
+ *   relative to the last vertex, polygons fan-triangulated from their first corner, so a concave
+ *   face covers its notch: see {@link parseObj}), ignores the other standard
  *   statements (`vt`, `vn`, `o`, `g`, `s`, `usemtl`, `mtllib`, `l`, free-form geometry, …) and
  *   refuses anything else with a `CollideError` naming the line.
  *
@@ -126,6 +127,10 @@ const OBJ_INDEX = /^[+-]?\d+$/;
 
 /**
  * Parses Wavefront OBJ text into vertices and triangles (see the module doc for what is read).
+ * A face of n ≥ 3 corners becomes the fan of triangles (c0, c(k), c(k+1)), k = 1 … n − 2, in
+ * the file's order: right for a convex planar polygon (what exporters write), but a concave one
+ * gets triangles over its notch, and a non-planar one a fan from its first corner —
+ * triangulate such faces in the exporter (Blender's Triangulate Faces) for their true shape.
  * Throws `CollideError` (`invalid_value`, field `<field>:<line>`) for a malformed number or
  * reference, a face with fewer than 3 corners, an index 0 or out of range, or an unknown
  * statement.

@@ -8,8 +8,9 @@
  * point computed in the world as origin + toi·dir — from an origin beyond the shape's bounding ball
  * first moved along the ray to just before it (`advanceNearShape`). Closed forms per shape (see
  * src/geometry/ray-primitives.ts): slab test for boxes, stable quadratics for spheres, capsules,
- * cylinders and cones, plane clipping for convex polyhedra, the watertight test for triangles,
- * with the GJK ray cast (src/geometry/gjk-raycast.ts) for a triangle seen edge-on or degenerate.
+ * cylinders and cones, plane clipping for convex polyhedra, the watertight test for triangles
+ * (a surface: a ray lying in a triangle's plane, or meeting a zero-area one, misses it, as on a
+ * mesh or a heightfield; the shape definition's `surfaceRayCast`).
  *
  * Semantics (docs/FORMATS.md): the normal is the outward unit normal at the hit (for a
  * triangle, the side facing the ray's origin); a solid shape hit from inside gives toi 0,
@@ -76,7 +77,8 @@ function castLocal(shape: Shape, maxToi: number, len: number, solid: boolean): n
 
 /** {@link castLocal} for an origin not far from the shape (see {@link castFromNear}). */
 function castLocalNear(shape: Shape, maxToi: number, len: number, solid: boolean): number {
-  const cast = shapeDef(shape.type).rayCast;
+  const def = shapeDef(shape.type);
+  const cast = def.surfaceRayCast ?? def.rayCast;
   if (cast) {
     const k = pointRescaleFactor(shape, oL);
     if (k !== 1) return castScaled(shape, maxToi, len, solid, k);
@@ -149,7 +151,10 @@ const savedD = vec3.create();
  * for such rays).
  */
 function castScaled(shape: Shape, maxToi: number, len: number, solid: boolean, k: number): number {
-  const cast = shapeDef(shape.type).rayCast as NonNullable<ReturnType<typeof shapeDef>["rayCast"]>;
+  const def = shapeDef(shape.type);
+  const cast = (def.surfaceRayCast ?? def.rayCast) as NonNullable<
+    ReturnType<typeof shapeDef>["rayCast"]
+  >;
   vec3.copy(savedO, oL);
   vec3.copy(savedD, dR);
   vec3.scale(oL, oL, k);

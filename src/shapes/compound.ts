@@ -16,8 +16,8 @@ function checkPose(field: string, pose: Isometry): void {
   if (pose === null || typeof pose !== "object")
     invalidValue(`${field}.pose`, pose, "must be a pose {translation, rotation}");
   checkPoseKeys(`${field}.pose`, pose);
-  checkVec3(`${field}.position`, pose.translation);
-  checkUnitQuat(`${field}.rotation`, pose.rotation);
+  checkVec3(`${field}.pose.translation`, pose.translation);
+  checkUnitQuat(`${field}.pose.rotation`, pose.rotation);
 }
 
 /** One child of a compound: a convex shape and its pose in the compound's frame. */
@@ -39,8 +39,9 @@ const CHILD_KEYS = { shape: "any", pose: "any" } as const;
  * and a unit quaternion; one within `UNIT_QUATERNION_TOLERANCE` of unit length is kept normalised). A child compound is flattened: its children join this one's, each at
  * the composed pose (child pose ∘ grandchild pose), so a compound always holds convex shapes
  * and every query and the world answer nested compounds alike. Throws `CollideError` naming
- * `<field>.children` when there are none, `<field>.children[i].position` / `.rotation` for a bad
- * pose, `<field>.children[i].shape…` for an invalid child (validated in full), and
+ * `<field>.children` when there are none, `<field>.children[i].pose.translation` /
+ * `.pose.rotation` for a bad pose (the API's names; the JSON readers check first under their own,
+ * `position` / `translation` and `rotation`), `<field>.children[i].shape…` for an invalid child (validated in full), and
  * `<field>.children[i].shape.type` with the type's name for a mesh or half-space child. A child
  * made by a `make…` is kept as it is; a hand-built one is validated and kept as the copy its
  * `make…` builds (src/shapes/validate.ts, `keptShape`), so changing it later changes nothing.

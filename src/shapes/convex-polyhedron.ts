@@ -67,7 +67,10 @@ export interface ConvexPolyhedron extends ConvexHull {
  * The convex polyhedron hull of `points` (packed xyz or `Vec3[]`, local frame, scene units), or
  * the flat convex polygon (`flat: true`) when they are coplanar within `HULL_FLAT_FACTOR` ×
  * `hullTolerance`. Throws `CollideError` naming `field` (default "points") and holding the
- * points for non-finite coordinates, fewer than 3 points, or points all coincident or collinear.
+ * points for non-finite coordinates, fewer than 3 points, or points all coincident or collinear
+ * within that bar, 4 × (1e-10 × the points' extent + 8ε × their largest coordinate magnitude):
+ * relative to the extent, so a sliver thinner than about 4e-10 of its length is refused at any
+ * scale (src/geometry/hull.ts, `computeConvexHull`).
  */
 export function makeConvexPolyhedron(
   points: ArrayLike<number> | readonly Vec3[],

@@ -275,6 +275,22 @@ export interface ShapeDef<S extends Shape = Shape> {
       ) => boolean)
     | null;
   /**
+   * The `raycast` query's cast where it differs from {@link rayCast} (same arguments): a surface
+   * crossed by rays — a triangle, whose ray in its plane misses as on a mesh, while `rayCast`
+   * keeps the flat convex set (hit edge-on) for the narrow phase's line casts. Absent: the
+   * query uses `rayCast`.
+   */
+  readonly surfaceRayCast?: (
+    out: LocalRayHit,
+    s: S,
+    o: Vec3,
+    dUnit: Vec3,
+    dRaw: Vec3,
+    len: number,
+    maxToi: number,
+    solid: boolean,
+  ) => boolean;
+  /**
    * Writes to `out` the projection of local point `p` onto `s` (out.point local; for a hollow
    * query, `solid` false, onto the boundary even from inside). Null for a composite: the query
    * projects onto its parts through its view.

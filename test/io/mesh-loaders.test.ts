@@ -72,6 +72,20 @@ describe("parseObj", () => {
     expect(m.vertices.length).toBe(15);
   });
 
+  it("fan-triangulates a polygon from its first corner, as documented: a concave face covers its notch", () => {
+    // The pentagon (0,0) (2,0) (2,2) (1,0.5) (0,2): a V notch down to (1, 0.5) (attack 29, F2).
+    const m = parseObj("v 0 0 0\nv 2 0 0\nv 2 2 0\nv 1 0.5 0\nv 0 2 0\nf 1 2 3 4 5\n");
+    expect(Array.from(m.indices)).toEqual([0, 1, 2, 0, 2, 3, 0, 3, 4]);
+    // (1, 0.8) lies in the notch, outside the face, yet inside the fan's triangle (0, 2, 3).
+    const v = m.vertices;
+    const [i, j, k] = [0, 2, 3].map((c) => 3 * c);
+    const cross = (ax: number, ay: number, bx: number, by: number) => ax * by - ay * bx;
+    const side = (p: number, q: number) =>
+      cross(v[q] - v[p], v[q + 1] - v[p + 1], 1 - v[p], 0.8 - v[p + 1]);
+    const sides = [side(i, j), side(j, k), side(k, i)];
+    expect(sides.every((x) => x > 0) || sides.every((x) => x < 0)).toBe(true);
+  });
+
   it("refuses malformed lines with their line numbers", () => {
     expect(errorOf(() => parseObj("v 0 0\n")).field).toBe("obj:1");
     expect(errorOf(() => parseObj("v 0 0 0\nv 1 0 0\nv 1x 0 0\n")).field).toBe("obj:3");

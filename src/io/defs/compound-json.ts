@@ -7,6 +7,7 @@ import { z } from "zod";
 import * as iso from "../../math/isometry.js";
 import { type Compound, makeCompound } from "../../shapes/compound.js";
 import type { ConvexShape } from "../../shapes/shape.js";
+import { checkUnitQuat, checkVec3 } from "../../shapes/validate.js";
 import { positionPose, quatJson, registerSceneForm, vecJson } from "../scene-forms.js";
 
 interface ChildJson {
@@ -41,10 +42,12 @@ registerSceneForm({
       // `${cf}.shape.type` and the type's name.
       // The child's own placement (centre, or points' frame) composed with its position/rotation.
       const local = positionPose(c, cf);
-      return {
-        shape: child.shape as ConvexShape | Compound,
-        pose: iso.multiply(iso.identity(), local, child.pose),
-      };
+      const composed = iso.multiply(iso.identity(), local, child.pose);
+      // Named by the JSON's fields (makeCompound names the API's `pose.translation`): a
+      // composed translation may overflow, a composed rotation drift from unit length.
+      checkVec3(`${cf}.position`, composed.translation);
+      checkUnitQuat(`${cf}.rotation`, composed.rotation);
+      return { shape: child.shape as ConvexShape | Compound, pose: composed };
     });
     return { shape: makeCompound(children, field), pose: positionPose(json, field) };
   },

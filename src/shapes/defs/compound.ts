@@ -17,7 +17,7 @@ import type { ConvexShape } from "../shape.js";
 import { isConvexShapeType, SHAPE_TYPE_NAMES, ShapeType, shapeTypeName } from "../shape.js";
 import type { ShapeDef, ShapeJson, ShapeView } from "../shape-def.js";
 import { registerCompositeView, registerShape, shapeDef } from "../shape-def.js";
-import { checkIsometry, checkObject, checkShape } from "../validate.js";
+import { checkIsometry, checkObject, checkShape, checkUnitQuat, checkVec3 } from "../validate.js";
 import { cachedPerShape, fin, finite3, vecFromJson, vecJson } from "./helpers.js";
 
 const childPose: Isometry = iso.identity();
@@ -164,9 +164,13 @@ export const compoundDef: ShapeDef<Compound> = {
         (j.children as { shape: ShapeJson; translation: number[]; rotation: Quat4 }[]).map(
           (c, i) => {
             const [x, y, z, w] = c.rotation;
+            const pose = { translation: vecFromJson(c.translation), rotation: { x, y, z, w } };
+            // Named by this form's fields (makeCompound names the API's `pose.translation`).
+            checkVec3(`${field}.children[${i}].translation`, pose.translation);
+            checkUnitQuat(`${field}.children[${i}].rotation`, pose.rotation);
             return {
               shape: child(c.shape, `${field}.children[${i}].shape`) as ConvexShape | Compound,
-              pose: { translation: vecFromJson(c.translation), rotation: { x, y, z, w } },
+              pose,
             };
           },
         ),

@@ -1,7 +1,10 @@
 /**
  * The triangle's definition: the flat triangle a, b, c (local frame), a polytope with one face
- * seen from both sides. Ray cast by the watertight test (Woop, Benthin & Wald 2013), edge-on by
- * the GJK ray cast; point projection by the closest point on a triangle (Ericson 2005, §5.1.5).
+ * seen from both sides. Ray cast by the watertight test (Woop, Benthin & Wald 2013): the
+ * `raycast` query crosses its face, so a ray lying in its plane (or meeting a zero-area
+ * triangle) misses it, as on a mesh or a heightfield (`surfaceRayCast`); the narrow phase's line
+ * casts take the flat convex set, edge-on by the GJK ray cast (`rayCast`). Point projection by
+ * the closest point on a triangle (Ericson 2005, §5.1.5).
  */
 import { pushClipPoint } from "../../geometry/clip.js";
 import {
@@ -136,6 +139,25 @@ function rayCastTriangle(
   return true;
 }
 
+/**
+ * The `raycast` query's cast of a triangle, a surface: the watertight test alone. A ray whose
+ * determinant is exactly zero — lying in the triangle's plane, or against a zero-area triangle
+ * (every line meeting a segment or a point lies in a plane through it) — misses, as a mesh's
+ * triangle and a heightfield's do (src/narrowphase/mesh-ray.ts) and as parry's triangle does.
+ */
+function rayCastTriangleSurface(
+  out: LocalRayHit,
+  s: Triangle,
+  o: Vec3,
+  dRaw: Vec3,
+  maxToi: number,
+): boolean {
+  const t = rayTriangle(out.normal, s.a, s.b, s.c, o, dRaw);
+  if (!(t >= 0 && t <= maxToi)) return false;
+  out.toi = t;
+  return true;
+}
+
 function projectTriangle(out: PointProjection, s: Triangle, p: Vec3): PointProjection {
   // Flat: "inside" means on the triangle, up to the rounding of the point's offset from it
   // (src/geometry/triangle-projection.ts; any scale).
@@ -199,6 +221,8 @@ export const triangleDef: ShapeDef<Triangle> = {
   edgeFeature: triangleEdge,
   rayCast: (out, s, o, dUnit, dRaw, len, maxToi) =>
     rayCastTriangle(out, s, o, dUnit, dRaw, len, maxToi),
+  surfaceRayCast: (out, s, o, _dUnit, dRaw, _len, maxToi) =>
+    rayCastTriangleSurface(out, s, o, dRaw, maxToi),
   projectPoint: (out, s, p) => projectTriangle(out, s, p),
   check: (field, s) => {
     checkVec3(`${field}.a`, s.a);
