@@ -98,6 +98,7 @@ import {
   makeContact,
   makeContactManifold,
 } from "./contact.js";
+import { cornerIo, cornerRevolution } from "./corner-revolution.js";
 import { pairMagnitudes, pairRescaleFactor } from "./extreme-scale.js";
 import { deepBallOverlap } from "./inner-sphere.js";
 import { manifoldFromContact } from "./manifold.js";
@@ -444,6 +445,11 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
   }
   faceWitnesses(k);
   if ((coreA.margin !== 0 || coreB.margin !== 0) && (curved(a) || curved(b))) gapPairNormal(k);
+  // A polytope's corner against a cylinder or cone: the corner's closed form where its bounds meet.
+  if (cornerRevolution(a, b, bInA, solvedIo, solvedNormal, solvedA, solvedB) && wanted) {
+    boundIo[0] = Math.max(boundIo[0], cornerIo[0]);
+    boundIo[1] = Math.min(boundIo[1], cornerIo[1]);
+  }
   if (wanted) recordError();
   return true;
 }
