@@ -33,10 +33,10 @@
  * overlapping, sizes 2^-20..2^20, offsets to 1e9, both orders). Measured with that generator, pairs
  * failing the fuzzer's checks (contact, facing on): 13 of 1,000 at fast-check seed 7 before, 0
  * after; 23 of 3,000 at seed 11 before (22 "normal does not achieve the depth", 1 "… the gap"), 1
- * after (the gap, unchanged: open, rounded-flat-gap.jsonl). Still open: 1 pair of the 4,400 drawn
+ * after (the gap, unchanged then; fixed since, test/fuzz/rounded-flat.test.ts). Then open: 1 pair of the 4,400 drawn
  * after (at a random seed), a cylinder's generator against the edge of a rounded box's core face
  * turned 5e-12 rad from it, the depth GJK's, 1.5e-12 of the cores' gap short of the overlap along
- * the right normal (rounded-flat-depth.jsonl). With the generator that found the lines
+ * the right normal (fixed since, test/fuzz/rounded-flat.test.ts). With the generator that found the lines
  * (facing-rounded's, cylinders, turns from `quatArb`; 1,000 pairs at seed 1): 10 pairs before (9
  * "normal does not achieve the depth", 1 "pointB − pointA not along the normal" at a gap, a rounded
  * box's face beside a cylinder's side, the normal 1.2e-11 off the face's), 0 after.
