@@ -1756,10 +1756,10 @@ function featureFacingWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry):
   vec3.copy(gapContact.pointB, solvedB);
   manifoldFromContact(gapManifold, a, b, bInA, gapContact, Math.max(d, 0));
   // The given contact back (feature id 0): the features gave nothing.
-  if (gapManifold.count === 1 && gapManifold.points[0].featureId === 0) return;
+  const none = gapManifold.count === 1 && gapManifold.points[0].featureId === 0;
   let best = -1;
   let bestOff = lateral;
-  for (let i = 0; i < gapManifold.count; i++) {
+  for (let i = 0; i < gapManifold.count && !none; i++) {
     const p = gapManifold.points[i];
     facingOff.x = p.pointB.x - p.pointA.x - d * n.x;
     facingOff.y = p.pointB.y - p.pointA.y - d * n.y;
