@@ -454,6 +454,8 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     boundIo[1] = Math.min(boundIo[1], cornerIo[1]);
   }
   if (wanted) recordError();
+  // (After the error's record: its rounding term is of the witnesses' magnitude before.)
+  if (polytopeCore(a) && polytopeCore(b)) featureFacingWitnesses(a, b, bInA);
   return true;
 }
 
@@ -1928,6 +1930,173 @@ function featureGapWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry): bo
   vec3.copy(solvedA, p.pointA);
   vec3.copy(solvedB, p.pointB);
   return true;
+}
+
+/** {@link featureFacingWitnesses}' offset of the witnesses from facing, pB − pA − distance·n (A's frame). */
+const facingOff = vec3.create();
+
+/**
+ * Two polytopes (boxes, hulls, bare or rounded) whose witnesses still lie apart sideways after
+ * {@link faceWitnesses}: the closest points of their supporting edges along the normal, or of the
+ * manifold builder's clipped supporting features (src/narrowphase/manifold.ts), whichever pair
+ * faces more nearly across the normal. Where the supporting features are two edges, or a corner
+ * and a face, tied to rounding, and meet only near one end (a box's corner on a hull's vertex,
+ * an edge of each in the common supporting plane, 1e-14 to 1e-12 deep), the projections between
+ * hulls, by GJK from a point, stall at its rounding (2.6e-14 off at size 1, against a slack of
+ * 1.7e-15), and the witnesses stayed the support points of the tie: B's the far end of its
+ * edge, 1.93 from A's (issue 16, attack 29's F6). Taken when the pair faces within
+ * FACE_WITNESS_SLACK of the pair's magnitude (the distance and normal kept), else the witnesses
+ * are left. A's frame, scene units (after `solve`'s shift and scaling are undone).
+ */
+function featureFacingWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
+  const d = solvedIo[0];
+  const n = solvedNormal;
+  const ox = solvedB.x - solvedA.x;
+  const oy = solvedB.y - solvedA.y;
+  const oz = solvedB.z - solvedA.z;
+  const t = ox * n.x + oy * n.y + oz * n.z;
+  facingOff.x = ox - t * n.x;
+  facingOff.y = oy - t * n.y;
+  facingOff.z = oz - t * n.z;
+  lengthInto(facingOff, 0);
+  const lateral = sizeIo[0];
+  // The pair's magnitude in A's frame, where the features' corners round: A's bounding radius,
+  // B's offset plus its radius (the witnesses' own can be far smaller: a contact at A's origin).
+  writeBoundingRadiusOf(ridgeRadiusIo, a);
+  const rA = ridgeRadiusIo[0];
+  writeBoundingRadiusOf(ridgeRadiusIo, b);
+  lengthInto(bInA.translation, 1);
+  const slack = FACE_WITNESS_SLACK * Math.max(rA, sizeIo[1] + ridgeRadiusIo[0], Math.abs(d));
+  if (!(lateral > slack)) return;
+  gapContact.distance = d;
+  vec3.copy(gapContact.normal, n);
+  vec3.copy(gapContact.pointA, solvedA);
+  vec3.copy(gapContact.pointB, solvedB);
+  manifoldFromContact(gapManifold, a, b, bInA, gapContact, Math.max(d, 0));
+  // The given contact back (feature id 0): the features gave nothing.
+  const none = gapManifold.count === 1 && gapManifold.points[0].featureId === 0;
+  let best = -1;
+  let bestOff = lateral;
+  for (let i = 0; i < gapManifold.count && !none; i++) {
+    const p = gapManifold.points[i];
+    facingOff.x = p.pointB.x - p.pointA.x - d * n.x;
+    facingOff.y = p.pointB.y - p.pointA.y - d * n.y;
+    facingOff.z = p.pointB.z - p.pointA.z - d * n.z;
+    lengthInto(facingOff, 0);
+    const off = sizeIo[0];
+    if (off < bestOff && off <= slack) {
+      best = i;
+      bestOff = off;
+    }
+  }
+  // The supporting edges themselves (each polytope's edge most nearly across the normal at its
+  // support point): their closest points, which face across the normal where they cross seen
+  // along it. The manifold builder may take a face within its feature angle instead, whose
+  // clipped points then lie off the tied edges' depth (2.3e-14 against 1.2e-13).
+  if (facingEdgeEnds(a, 0, bInA) && facingEdgeEnds(b, 1, bInA)) {
+    closestOfSegments();
+    facingOff.x = edgeY.x - edgeX.x - d * n.x;
+    facingOff.y = edgeY.y - edgeX.y - d * n.y;
+    facingOff.z = edgeY.z - edgeX.z - d * n.z;
+    lengthInto(facingOff, 0);
+    const off = sizeIo[0];
+    if (off < bestOff && off <= slack) {
+      vec3.copy(solvedA, edgeX);
+      vec3.copy(solvedB, edgeY);
+      return;
+    }
+  }
+  if (best < 0) return;
+  vec3.copy(solvedA, gapManifold.points[best].pointA);
+  vec3.copy(solvedB, gapManifold.points[best].pointB);
+}
+
+/** {@link featureFacingWitnesses}' supporting edges (A's frame, on the surfaces): A's P0 P1, B's Q0 Q1. */
+const facingEnds = [vec3.create(), vec3.create(), vec3.create(), vec3.create()];
+const facingEdge = makeSupportFeature();
+const facingDir = vec3.create();
+/** {@link closestOfSegments}' answer: the closest points of the two edges (A's frame). */
+const edgeX = vec3.create();
+const edgeY = vec3.create();
+
+/**
+ * Shape `s` on `side` (0 A at the identity, 1 B at `bInA`): its core polytope's supporting edge
+ * along the solved normal (−normal for B), moved onto the surface by the margin along it, into
+ * facingEnds; false when the shape has no edge feature or its support there is a vertex.
+ */
+function facingEdgeEnds(s: ConvexShape, side: number, bInA: Isometry): boolean {
+  const core = flatPolytope(s);
+  if (core === null) return false;
+  const edgeFeature = shapeDef(core.type).edgeFeature;
+  if (edgeFeature === null) return false;
+  const m = s === core ? 0 : shapeDef(s.type).margin(s);
+  const n = solvedNormal;
+  if (side === 0) vec3.copy(facingDir, n);
+  else {
+    faceNegate(facingDir, n);
+    quat.inverseRotate(facingDir, bInA.rotation, facingDir);
+  }
+  edgeFeature(facingEdge, core, facingDir);
+  if (facingEdge.kind !== FEATURE_SEGMENT) return false;
+  const v = facingEdge.poly.xyz;
+  const f = side === 0 ? m : 0 - m;
+  for (let i = 0; i < 2; i++) {
+    const e = facingEnds[2 * side + i];
+    e.x = v[3 * i];
+    e.y = v[3 * i + 1];
+    e.z = v[3 * i + 2];
+    if (side === 1) iso.transformPoint(e, bInA, e);
+    e.x += n.x * f;
+    e.y += n.y * f;
+    e.z += n.z * f;
+  }
+  return true;
+}
+
+/**
+ * edgeX, edgeY = the closest points of segments P0P1 and Q0Q1 (facingEnds), clamped to
+ * both (Ericson 2005, §5.1.9); a degenerate segment is its first end.
+ */
+function closestOfSegments(): void {
+  const p0 = facingEnds[0];
+  const p1 = facingEnds[1];
+  const q0 = facingEnds[2];
+  const q1 = facingEnds[3];
+  const d1x = p1.x - p0.x;
+  const d1y = p1.y - p0.y;
+  const d1z = p1.z - p0.z;
+  const d2x = q1.x - q0.x;
+  const d2y = q1.y - q0.y;
+  const d2z = q1.z - q0.z;
+  const rx = p0.x - q0.x;
+  const ry = p0.y - q0.y;
+  const rz = p0.z - q0.z;
+  const aa = d1x * d1x + d1y * d1y + d1z * d1z;
+  const ee = d2x * d2x + d2y * d2y + d2z * d2z;
+  const ff = d2x * rx + d2y * ry + d2z * rz;
+  let s = 0;
+  let t = 0;
+  if (aa > 0 && ee > 0) {
+    const c = d1x * rx + d1y * ry + d1z * rz;
+    const bb = d1x * d2x + d1y * d2y + d1z * d2z;
+    const den = aa * ee - bb * bb;
+    s = den > 0 ? Math.min(Math.max((bb * ff - c * ee) / den, 0), 1) : 0;
+    t = (bb * s + ff) / ee;
+    if (t < 0) {
+      t = 0;
+      s = Math.min(Math.max(-c / aa, 0), 1);
+    } else if (t > 1) {
+      t = 1;
+      s = Math.min(Math.max((bb - c) / aa, 0), 1);
+    }
+  } else if (aa > 0) s = Math.min(Math.max(-(d1x * rx + d1y * ry + d1z * rz) / aa, 0), 1);
+  else if (ee > 0) t = Math.min(Math.max(ff / ee, 0), 1);
+  edgeX.x = p0.x + d1x * s;
+  edgeX.y = p0.y + d1y * s;
+  edgeX.z = p0.z + d1z * s;
+  edgeY.x = q0.x + d2x * t;
+  edgeY.y = q0.y + d2y * t;
+  edgeY.z = q0.z + d2z * t;
 }
 
 /**
