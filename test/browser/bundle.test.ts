@@ -99,9 +99,13 @@ const SPHERE_BOX_APP_MAX_BYTES = 19_000;
  * coordinate limit, the curved kinds' own vector helpers); 333.5 kB after the session-28 merges
  * (sphere–hull by the centre's exact closest point, capsule–box and –hull by the segment's
  * features, the manifold's facing re-pairs, the triangle's supporting-feature witnesses, scaled
- * copies of hulls and rounded shapes, the internal-edge touch by the pair's exact distance).
+ * copies of hulls and rounded shapes, the internal-edge touch by the pair's exact distance); 342.9 kB
+ * after the session-29 merges (a corner's exact nearest points on a cylinder or cone, the
+ * generator against a rounded core's segment features, the feature-pair and tied-edge facing
+ * witnesses, GJK's proof of apart before a capsule's separating axis test, the triangle's
+ * surface ray cast): the ceiling is 352 kB.
  */
-const SPHERE_BOX_MAIN_APP_MAX_BYTES = 342_000;
+const SPHERE_BOX_MAIN_APP_MAX_BYTES = 352_000;
 
 const SPHERE_BOX_APP = `
 import {
