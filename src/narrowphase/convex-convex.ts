@@ -1547,6 +1547,27 @@ function featureOntoRim(p: Vec3, side: number): void {
 }
 
 /**
+ * featureC[0], featureC[1] = the nearest points of A's feature i and B's feature j of
+ * {@link loadFeatureSegments} (segments: generators, rims' tangents, a polytope's edge), a rim's
+ * tangent point taken onto its rim (solver frame).
+ */
+function nearestFeaturePoints(i: number, j: number): void {
+  const x = featureC[0];
+  const y = featureC[1];
+  closestPointsSegmentSegment(
+    x,
+    y,
+    featureEnds[2 * i],
+    featureEnds[2 * i + 1],
+    featureEnds[4 + 2 * j],
+    featureEnds[4 + 2 * j + 1],
+    featureParams,
+  );
+  if (featureKind[i] === 1) featureOntoRim(x, 0);
+  if (featureKind[2 + j] === 1) featureOntoRim(y, 1);
+}
+
+/**
  * {@link faceWitnesses}' pair, where its projections found none facing, from the nearest points
  * of the two shapes' touching features ({@link loadFeatureSegments}: generators, rims, a
  * polytope's edge): each nearest point (a rim's taken onto the rim) with the other shape's point
@@ -1574,17 +1595,7 @@ function featurePairWitnesses(): boolean {
     if (featureKind[i] === 0) continue;
     for (let j = 0; j < 2; j++) {
       if (featureKind[2 + j] === 0) continue;
-      closestPointsSegmentSegment(
-        x,
-        y,
-        featureEnds[2 * i],
-        featureEnds[2 * i + 1],
-        featureEnds[4 + 2 * j],
-        featureEnds[4 + 2 * j + 1],
-        featureParams,
-      );
-      if (featureKind[i] === 1) featureOntoRim(x, 0);
-      if (featureKind[2 + j] === 1) featureOntoRim(y, 1);
+      nearestFeaturePoints(i, j);
       // A's point, B's opposite it; then B's point, A's opposite it.
       if (Math.abs(x.x * n.x + x.y * n.y + x.z * n.z - hA) <= best) {
         faceP.x = x.x + gk * n.x;
@@ -2533,17 +2544,7 @@ function featurePairStarts(): void {
     if (featureKind[i] === 0) continue;
     for (let j = 0; j < 2 && polishIo[0] > slack; j++) {
       if (featureKind[2 + j] === 0) continue;
-      closestPointsSegmentSegment(
-        x,
-        y,
-        featureEnds[2 * i],
-        featureEnds[2 * i + 1],
-        featureEnds[4 + 2 * j],
-        featureEnds[4 + 2 * j + 1],
-        featureParams,
-      );
-      if (featureKind[i] === 1) featureOntoRim(x, 0);
-      if (featureKind[2 + j] === 1) featureOntoRim(y, 1);
+      nearestFeaturePoints(i, j);
       vec3.copy(polishP, x);
       polishFrom(0);
       if (!(polishIo[0] > slack)) return;
