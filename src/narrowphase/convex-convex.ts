@@ -221,6 +221,12 @@ function loadPair(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
   if (k === 1 && !shift) {
     shiftIo[0] = 0;
     shiftIo[1] = 0;
+    // Zero, as documented: routines that add or subtract it unguarded (generatorCoreGap's pose)
+    // otherwise took an earlier query's shift (a cone against a rounded box after a small hull
+    // against a cone: −0.896 for −5.9e-8; a fresh-user attack, session 29).
+    shiftA.x = 0;
+    shiftA.y = 0;
+    shiftA.z = 0;
     pairBInA = bInA;
     coreBInA.reset(coreB, bInA);
     return 1;
@@ -241,6 +247,9 @@ function loadPair(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
   } else {
     shiftIo[0] = 0;
     shiftIo[1] = 0;
+    shiftA.x = 0;
+    shiftA.y = 0;
+    shiftA.z = 0;
     vec3.copy(scaledBInA.translation, pairOffset);
   }
   pairBInA = scaledBInA;
@@ -5023,7 +5032,8 @@ function generatorCoreGap(a: ConvexShape, b: ConvexShape): void {
     lengthInto(generatorContact.pointA, 1);
     lengthInto(generatorContact.pointB, 2);
     const round = TOUCH_TOLERANCE * Math.max(sizeIo[1], sizeIo[2], shiftIo[1]);
-    if (!(d - sep <= round)) continue;
+    // d is an upper bound on the cores' distance, sep a lower bound: both must meet it.
+    if (!(Math.abs(d - sep) <= round)) continue;
     solvedIo[0] = d - mA - mB;
     vec3.copy(solvedNormal, generatorU);
     const pa = curvedA ? generatorContact.pointA : generatorContact.pointB;
