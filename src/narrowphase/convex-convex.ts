@@ -103,6 +103,7 @@ import { cornerIo, cornerRevolution } from "./corner-revolution.js";
 import { pairMagnitudes, pairRescaleFactor } from "./extreme-scale.js";
 import { deepBallOverlap } from "./inner-sphere.js";
 import { manifoldFromContact } from "./manifold.js";
+import { rimContact } from "./rim-contact.js";
 import { contactPredictionIo, contactTrianglePolytopeIo } from "./triangle-polytope.js";
 
 /**
@@ -461,6 +462,10 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
   if (cornerRevolution(a, b, bInA, solvedIo, solvedNormal, solvedA, solvedB) && wanted) {
     boundIo[0] = Math.max(boundIo[0], cornerIo[0]);
     boundIo[1] = Math.min(boundIo[1], cornerIo[1]);
+  } else if (rimContact(a, b, bInA, solvedIo, solvedNormal, solvedA, solvedB) && wanted) {
+    // A box's edge or face across the solid's rim: the overlap along the answer's normal, which
+    // it achieves, a lower bound of the signed distance.
+    boundIo[0] = Math.max(boundIo[0], solvedIo[0]);
   }
   if (wanted) recordError();
   // (After the error's record: its rounding term is of the witnesses' magnitude before.)

@@ -25,7 +25,7 @@
  * lies along the tangent plane (its turn from it below {@link CORNER_EDGE_SIN}) V is no unique
  * support, and the solver's answer stays. A box's edge crossing the rim into the solid (depth
  * along an end of the fan, the witnesses apart sideways) has no such closed form and is not
- * answered here (test/fuzz/open/point-rim-facing.jsonl).
+ * answered here: src/narrowphase/rim-contact.ts runs after this routine for those.
  *
  * Frames: the routine works in the solid's local frame; its inputs and outputs are the caller's
  * (A's frame, B posed by `bInA`). No allocation per call.

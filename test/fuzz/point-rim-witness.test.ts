@@ -31,7 +31,7 @@
  * normal, and the fuzzer's checks with `facing` (replay). Measured with the class's generator
  * (its part near the cap's normal, `nearCapArb`, fast-check seed 1, 2,000 draws, both orders,
  * the checks of the property below): 66 not facing before, 0 after; the whole class
- * (`pointRimArb`, seed 1, 2,000): 44 before, 4 after (open: point-rim-facing.jsonl).
+ * (`pointRimArb`, seed 1, 2,000): 44 before, 4 after (fixed since: test/fuzz/point-rim-facing.test.ts).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -1,0 +1,451 @@
+/**
+ * A box's edge or face across a cylinder's or cone's rim, answered exactly (issue 16,
+ * point-rim-facing).
+ *
+ * Where a box overlaps a cylinder or a cone across the solid's rim (a circle: either end of a
+ * cylinder, a cone's base) and the least overlap's normal lies in the rim's fan of normals (from
+ * the cap's normal to the side's at that azimuth) or at an end of it, the solid's support along
+ * the normal is one rim point a, and the box's along its reverse is one of its edges or faces.
+ * The pair's least overlap along a candidate normal n, f(n) = h_solid(n) + h_box(−n), is an upper
+ * bound of the penetration depth (any direction's is), achieved by n by definition. The answer
+ * is the candidate of least f whose witnesses face each other across it: a (the solid's support)
+ * and b = a − f(n)·n, b on the box (it then lies on the box's supporting plane, so it is the
+ * box's support point facing a). Candidates, each a closed form or a 1-D root:
+ *
+ * - an edge of the box against a rim circle: the common perpendicular of the segment and the
+ *   circle, a local minimum over the segment's parameter t of the squared distance
+ *   g(t) = (ρ(t) − r)² + (y(t) − y_c)² from the segment's point to the circle (ρ its distance
+ *   from the axis, y_c the rim's plane), bracketed on a sampling of the sign of g′ (with the
+ *   segment's points nearest the axis and on the rim's cylinder among the samples) and bisected
+ *   on that sign to the rounding; a the circle's point at the segment point's azimuth, n the
+ *   edge's direction across the circle's tangent there (not a − b: at a depth of 1e-12 beside a
+ *   rim of 32 the difference of the two points fixes the normal to 1e-3 rad only), turned into
+ *   the fan;
+ * - an edge against a rim circle at the edge's crossing of the rim's cylinder ρ = r (the roots
+ *   of a quadratic): where the common perpendicular turns out of the fan (the edge rising from
+ *   a corner beyond the rim at 2^-30 rad), the least overlap's normal is the kink where the edge
+ *   joins the box's support, normal to the edge, and a the rim's point above the crossing;
+ * - a face of the box: n its inward normal (the solid's support along it is then the rim's
+ *   point at n's azimuth when n lies inside the fan).
+ *
+ * Each candidate is kept only where b lies on the box and a is the solid's support along n to
+ * the rounding: the answer's witnesses face each other across its normal and its normal
+ * achieves its depth by construction, whichever candidate it is.
+ *
+ * The iterative solver (GJK/EPA, the refinement and the witness polish in convex-convex.ts)
+ * reaches the depth there to its bar but its witnesses stay apart sideways: along the cap's
+ * normal the box's support is a corner beyond the rim, with no point of the cap's disc below
+ * it. {@link rimContact} runs after it, only where its witnesses do not face each other across
+ * its normal (beyond the rounding of the coordinates, TOUCH_TOLERANCE of their magnitude), and
+ * replaces it with the certified candidate of least overlap when that is no deeper than the
+ * solver's depth beyond the same rounding.
+ *
+ * Frames: the routine works in the solid's local frame (axis +y); its inputs and outputs are the
+ * caller's (A's frame, B posed by `bInA`). No allocation per call.
+ */
+import { TOUCH_TOLERANCE } from "../constants.js";
+import {
+  makeRevolutionProjection,
+  projectRevolutionDims,
+  RevolutionKind,
+  revolutionDims,
+} from "../geometry/revolution.js";
+import type { Isometry } from "../math/isometry.js";
+import * as quat from "../math/quat.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import type { Cone } from "../shapes/cone.js";
+import type { Cuboid } from "../shapes/cuboid.js";
+import type { Cylinder } from "../shapes/cylinder.js";
+import { shapeDef } from "../shapes/registry.js";
+import type { ConvexShape } from "../shapes/shape.js";
+import { ShapeType } from "../shapes/shape.js";
+
+/** Samples of g′'s sign along an edge that bracket its roots. Count. */
+export const RIM_EDGE_SAMPLES = 64;
+
+/**
+ * Sine of the angle below which an edge runs along the rim's tangent (no unique common
+ * perpendicular: the edge lies on the rim's circle of supports, a corner's or the solver's case).
+ */
+const SEGMENT_TANGENT_SIN = 2 ** -40;
+
+/** Bisection steps on g′'s sign within a bracket at most (it stops where the midpoint rounds to an end). */
+const RIM_EDGE_BISECTIONS = 200;
+
+/** The box's corners in the solid's frame, x y z interleaved, corner i's signs from its bits. */
+const corners = new Float64Array(24);
+/** The sample parameters of an edge's search, sorted. */
+const samples = new Float64Array(RIM_EDGE_SAMPLES + 4);
+/**
+ * Scratch doubles: [0] the best overlap, [1] the tolerance, [2] the rim's plane y_c, [3] its
+ * radius, [4] the candidate's overlap.
+ */
+const work = new Float64Array(5);
+const sides = new Uint8Array(1);
+const cand = vec3.create();
+const support = vec3.create();
+const bestN = vec3.create();
+const bestA = vec3.create();
+const bestB = vec3.create();
+const candB = vec3.create();
+/** The rim's point of an edge candidate (solid frame). */
+const rimPoint = vec3.create();
+const proj = makeRevolutionProjection();
+const local = vec3.create();
+const boxAxis = vec3.create();
+const p0 = vec3.create();
+const p1 = vec3.create();
+
+/** out = a box-local point p in the solid's frame (the box is B when the solid is A). */
+function toSolid(out: Vec3, bInA: Isometry, p: Vec3): void {
+  if (sides[0] === 0) {
+    quat.rotate(out, bInA.rotation, p);
+    out.x += bInA.translation.x;
+    out.y += bInA.translation.y;
+    out.z += bInA.translation.z;
+  } else {
+    out.x = p.x - bInA.translation.x;
+    out.y = p.y - bInA.translation.y;
+    out.z = p.z - bInA.translation.z;
+    quat.inverseRotate(out, bInA.rotation, out);
+  }
+}
+
+/** out = a solid-frame point p in the box's local frame. */
+function toBox(out: Vec3, bInA: Isometry, p: Vec3): void {
+  if (sides[0] === 0) {
+    out.x = p.x - bInA.translation.x;
+    out.y = p.y - bInA.translation.y;
+    out.z = p.z - bInA.translation.z;
+    quat.inverseRotate(out, bInA.rotation, out);
+  } else {
+    quat.rotate(out, bInA.rotation, p);
+    out.x += bInA.translation.x;
+    out.y += bInA.translation.y;
+    out.z += bInA.translation.z;
+  }
+}
+
+/** out = a box-local direction in the solid's frame. */
+function dirToSolid(out: Vec3, bInA: Isometry, d: Vec3): void {
+  if (sides[0] === 0) quat.rotate(out, bInA.rotation, d);
+  else quat.inverseRotate(out, bInA.rotation, d);
+}
+
+/**
+ * Tries the unit candidate normal `cand` (solid frame, from the solid toward the box): its
+ * overlap f = h_solid(cand) − min over the box's corners of cand·c, the solid's witness a (its
+ * support along cand, or with `atRim` the rim point in `rimPoint` where that is the support to
+ * the tolerance) and b = a − f·cand; kept in best* when b lies on the box (within the tolerance
+ * of its half extents) and f is below the best so far.
+ */
+function tryNormal(solid: ConvexShape, box: Cuboid, bInA: Isometry, atRim: boolean): void {
+  const sup = shapeDef(solid.type).coreSupport as (out: Vec3, s: ConvexShape, d: Vec3) => Vec3;
+  sup(support, solid, cand);
+  let least = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 24; i += 3) {
+    const t = cand.x * corners[i] + cand.y * corners[i + 1] + cand.z * corners[i + 2];
+    if (t < least) least = t;
+  }
+  const hs = cand.x * support.x + cand.y * support.y + cand.z * support.z;
+  const f = hs - least;
+  if (!(f > 0) || !(f < work[0])) return;
+  const tol = work[1];
+  if (atRim) {
+    if (!(cand.x * rimPoint.x + cand.y * rimPoint.y + cand.z * rimPoint.z >= hs - tol)) return;
+    vec3.copy(support, rimPoint);
+  }
+  candB.x = support.x - f * cand.x;
+  candB.y = support.y - f * cand.y;
+  candB.z = support.z - f * cand.z;
+  toBox(local, bInA, candB);
+  const h = box.halfExtents;
+  if (!(Math.abs(local.x) <= h.x + tol)) return;
+  if (!(Math.abs(local.y) <= h.y + tol)) return;
+  if (!(Math.abs(local.z) <= h.z + tol)) return;
+  work[0] = f;
+  vec3.copy(bestN, cand);
+  vec3.copy(bestA, support);
+  vec3.copy(bestB, candB);
+}
+
+/**
+ * Tries the unit normal `cand` with the box's supporting corners as its witnesses: its overlap f
+ * as {@link tryNormal}'s, and for each corner c within the tolerance of the box's support along
+ * −cand, a = c + f·cand, kept when a lies on the solid's boundary within the tolerance (its
+ * signed distance by the closed form of src/geometry/revolution.ts): the solver's normal on the
+ * cap where the box's supporting edge or face lies over the cap's disc (its witnesses 0.03
+ * apart beside a box of 1e-4 at 1e9).
+ */
+function tryCorners(solid: ConvexShape, kind: RevolutionKind): void {
+  const sup = shapeDef(solid.type).coreSupport as (out: Vec3, s: ConvexShape, d: Vec3) => Vec3;
+  sup(support, solid, cand);
+  let least = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < 24; i += 3) {
+    const t = cand.x * corners[i] + cand.y * corners[i + 1] + cand.z * corners[i + 2];
+    if (t < least) least = t;
+  }
+  const f = cand.x * support.x + cand.y * support.y + cand.z * support.z - least;
+  if (!(f > 0) || !(f < work[0])) return;
+  const tol = work[1];
+  for (let i = 0; i < 24; i += 3) {
+    const t = cand.x * corners[i] + cand.y * corners[i + 1] + cand.z * corners[i + 2];
+    if (!(t <= least + tol)) continue;
+    candB.x = corners[i];
+    candB.y = corners[i + 1];
+    candB.z = corners[i + 2];
+    rimPoint.x = candB.x + f * cand.x;
+    rimPoint.y = candB.y + f * cand.y;
+    rimPoint.z = candB.z + f * cand.z;
+    projectRevolutionDims(proj, kind, rimPoint);
+    if (!(Math.abs(proj.distance) <= tol)) continue;
+    work[0] = f;
+    vec3.copy(bestN, cand);
+    vec3.copy(bestA, rimPoint);
+    vec3.copy(bestB, candB);
+    return;
+  }
+}
+
+/** g′(t)/2 along p0 + t(p1 − p0) for the rim circle y = work[2], radius work[3], about the y axis. */
+function slope(t: number): number {
+  const dx = p1.x - p0.x;
+  const dy = p1.y - p0.y;
+  const dz = p1.z - p0.z;
+  const x = p0.x + t * dx;
+  const y = p0.y + t * dy;
+  const z = p0.z + t * dz;
+  const rho = Math.sqrt(x * x + z * z);
+  if (!(rho > 0)) return Number.NaN;
+  return ((rho - work[3]) * (x * dx + z * dz)) / rho + (y - work[2]) * dy;
+}
+
+/**
+ * rimPoint = the rim circle's point at the azimuth of the edge's point at t, and cand = the
+ * unit common perpendicular of the edge and the circle there (the edge's direction across the
+ * circle's tangent: well conditioned where the two points are within rounding of each other),
+ * turned into the rim's fan (positive along the bisector of the cap's normal and the side's at
+ * that azimuth). False where the edge's point is on the axis or the edge runs along the tangent.
+ */
+function edgeNormal(solid: ConvexShape, t: number): boolean {
+  const dx = p1.x - p0.x;
+  const dy = p1.y - p0.y;
+  const dz = p1.z - p0.z;
+  const x = p0.x + t * dx;
+  const z = p0.z + t * dz;
+  const rho = Math.sqrt(x * x + z * z);
+  if (!(rho > 0)) return false;
+  const ux = x / rho;
+  const uz = z / rho;
+  rimPoint.x = work[3] * ux;
+  rimPoint.y = work[2];
+  rimPoint.z = work[3] * uz;
+  // The tangent (−uz, 0, ux); cand = D × tangent.
+  cand.x = dy * ux;
+  cand.y = dz * -uz - dx * ux;
+  cand.z = dy * uz;
+  const l = Math.sqrt(cand.x * cand.x + cand.y * cand.y + cand.z * cand.z);
+  const dl = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  if (!(l > SEGMENT_TANGENT_SIN * dl)) return false;
+  // The fan's bisector: the cap's normal ±y plus the side's (a cone's side: (h·2, r)/… up).
+  const cap = work[2] > 0 ? 1 : -1;
+  let sideY = 0;
+  let sideR = 1;
+  if (solid.type === ShapeType.Cone) {
+    const hh = -work[2];
+    const r = work[3];
+    const sl = Math.sqrt(4 * hh * hh + r * r);
+    sideY = r / sl;
+    sideR = (2 * hh) / sl;
+  }
+  const side = cand.x * ux * sideR + cand.z * uz * sideR + cand.y * sideY;
+  const s = side + cand.y * cap >= 0 ? 1 / l : -1 / l;
+  cand.x *= s;
+  cand.y *= s;
+  cand.z *= s;
+  return true;
+}
+
+/** Inserts t ∈ (0, 1) into the first `n` sorted entries of `samples`; returns the new count. */
+function insertSample(n: number, t: number): number {
+  if (!(t > 0 && t < 1)) return n;
+  let i = n;
+  while (i > 0 && samples[i - 1] > t) {
+    samples[i] = samples[i - 1];
+    i--;
+  }
+  samples[i] = t;
+  return n + 1;
+}
+
+/**
+ * Every interior local minimum of the squared distance from edge p0–p1 to the rim circle,
+ * tried. g′'s sign is sampled at {@link RIM_EDGE_SAMPLES} even steps and at the edge's points
+ * nearest the axis and on the rim's cylinder ρ = r (exact roots of a quadratic): between those
+ * ρ is monotone and the minima near the rim's crossings are bracketed apart from the maximum
+ * near the axis, however short the circle against the edge.
+ */
+function edgeAgainstRim(solid: ConvexShape, box: Cuboid, bInA: Isometry): void {
+  let n = 0;
+  for (let k = 0; k <= RIM_EDGE_SAMPLES; k++) samples[n++] = k / RIM_EDGE_SAMPLES;
+  const dx = p1.x - p0.x;
+  const dz = p1.z - p0.z;
+  const qa = dx * dx + dz * dz;
+  if (qa > 0) {
+    const qb = p0.x * dx + p0.z * dz;
+    const r = work[3];
+    const qc =
+      (Math.sqrt(p0.x * p0.x + p0.z * p0.z) - r) * (Math.sqrt(p0.x * p0.x + p0.z * p0.z) + r);
+    n = insertSample(n, -qb / qa);
+    const disc = qb * qb - qa * qc;
+    if (disc >= 0) {
+      const q = -(qb + (qb >= 0 ? Math.sqrt(disc) : -Math.sqrt(disc)));
+      const ta = q / qa;
+      const tb = q !== 0 ? qc / q : ta;
+      n = insertSample(n, ta);
+      if (tb !== ta) n = insertSample(n, tb);
+      // The edge's crossings of the rim's cylinder: where the common perpendicular turns out of
+      // the fan, the least overlap's normal is the kink where the edge joins the box's support
+      // (normal to the edge, in the fan), the rim's point right above the crossing.
+      if (ta > 0 && ta < 1 && edgeNormal(solid, ta)) tryNormal(solid, box, bInA, true);
+      if (tb !== ta && tb > 0 && tb < 1 && edgeNormal(solid, tb)) tryNormal(solid, box, bInA, true);
+    }
+  }
+  let prevT = samples[0];
+  let prev = slope(prevT);
+  for (let k = 1; k < n; k++) {
+    const t = samples[k];
+    const cur = slope(t);
+    if (prev < 0 && cur > 0) {
+      let lo = prevT;
+      let hi = t;
+      for (let i = 0; i < RIM_EDGE_BISECTIONS; i++) {
+        const mid = 0.5 * (lo + hi);
+        if (mid <= lo || mid >= hi) break;
+        const s = slope(mid);
+        if (s < 0) lo = mid;
+        else if (s > 0) hi = mid;
+        else {
+          lo = mid;
+          hi = mid;
+          break;
+        }
+      }
+      if (edgeNormal(solid, 0.5 * (lo + hi))) tryNormal(solid, box, bInA, true);
+    } else if (cur === 0 && edgeNormal(solid, t)) tryNormal(solid, box, bInA, true);
+    prevT = t;
+    prev = cur;
+  }
+}
+
+/**
+ * The contact of a box and a cylinder or cone (either order) replaced by its exact rim answer
+ * where that applies (see the file's comment): reads the solved `normal` (unit, A → B, A's
+ * frame), the signed distance `io[0]` (< 0, scene units) and the witnesses; on success writes
+ * the signed distance (−the overlap), the normal and the witnesses `pointA`, `pointB` (A's
+ * frame) and returns true; otherwise changes nothing and returns false.
+ */
+export function rimContact(
+  a: ConvexShape,
+  b: ConvexShape,
+  bInA: Isometry,
+  io: Float64Array,
+  normal: Vec3,
+  pointA: Vec3,
+  pointB: Vec3,
+): boolean {
+  if (!(io[0] < 0)) return false;
+  let solid: ConvexShape;
+  let box: Cuboid;
+  const revA = a.type === ShapeType.Cylinder || a.type === ShapeType.Cone;
+  const revB = b.type === ShapeType.Cylinder || b.type === ShapeType.Cone;
+  if (revA && b.type === ShapeType.Cuboid) {
+    solid = a;
+    box = b as Cuboid;
+    sides[0] = 0;
+  } else if (revB && a.type === ShapeType.Cuboid) {
+    solid = b;
+    box = a as Cuboid;
+    sides[0] = 1;
+  } else return false;
+  const hh =
+    solid.type === ShapeType.Cylinder ? (solid as Cylinder).halfHeight : (solid as Cone).halfHeight;
+  const r = solid.type === ShapeType.Cylinder ? (solid as Cylinder).radius : (solid as Cone).radius;
+  const h = box.halfExtents;
+  let mag = Math.max(hh, r);
+  for (let i = 0; i < 8; i++) {
+    vec3.set(local, i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
+    toSolid(p0, bInA, local);
+    corners[3 * i] = p0.x;
+    corners[3 * i + 1] = p0.y;
+    corners[3 * i + 2] = p0.z;
+    mag = Math.max(mag, Math.abs(p0.x), Math.abs(p0.y), Math.abs(p0.z));
+  }
+  const tol = TOUCH_TOLERANCE * mag;
+  // Only an answer whose witnesses do not face each other across its normal.
+  const t0 = io[0];
+  const fx = pointB.x - pointA.x - t0 * normal.x;
+  const fy = pointB.y - pointA.y - t0 * normal.y;
+  const fz = pointB.z - pointA.z - t0 * normal.z;
+  if (!(Math.sqrt(fx * fx + fy * fy + fz * fz) > tol)) return false;
+  work[0] = -t0 + tol;
+  work[1] = tol;
+  const before = work[0];
+  // The solver's normal, the box's supporting corners as the witnesses.
+  if (sides[0] === 0) vec3.copy(cand, normal);
+  else {
+    quat.inverseRotate(cand, bInA.rotation, normal);
+    vec3.negate(cand, cand);
+  }
+  revolutionDims[0] = hh;
+  revolutionDims[1] = r;
+  tryCorners(
+    solid,
+    solid.type === ShapeType.Cylinder ? RevolutionKind.Cylinder : RevolutionKind.Cone,
+  );
+  // The box's faces: their inward normals.
+  for (let i = 0; i < 6; i++) {
+    vec3.set(boxAxis, 0, 0, 0);
+    const sgn = i < 3 ? -1 : 1;
+    if (i % 3 === 0) boxAxis.x = sgn;
+    else if (i % 3 === 1) boxAxis.y = sgn;
+    else boxAxis.z = sgn;
+    dirToSolid(cand, bInA, boxAxis);
+    tryNormal(solid, box, bInA, false);
+  }
+  // The box's edges against each rim: a cylinder's two, a cone's base.
+  for (let rim = 0; rim < 2; rim++) {
+    if (rim === 0 && solid.type === ShapeType.Cone) continue;
+    work[2] = rim === 0 ? hh : -hh;
+    work[3] = r;
+    for (let i = 0; i < 8; i++) {
+      for (let bit = 1; bit < 8; bit <<= 1) {
+        if (i & bit) continue;
+        const j = i | bit;
+        vec3.set(p0, corners[3 * i], corners[3 * i + 1], corners[3 * i + 2]);
+        vec3.set(p1, corners[3 * j], corners[3 * j + 1], corners[3 * j + 2]);
+        edgeAgainstRim(solid, box, bInA);
+      }
+    }
+  }
+  if (!(work[0] < before)) return false;
+  io[0] = -work[0];
+  if (sides[0] === 0) {
+    vec3.copy(normal, bestN);
+    vec3.copy(pointA, bestA);
+    vec3.copy(pointB, bestB);
+  } else {
+    quat.rotate(normal, bInA.rotation, bestN);
+    vec3.negate(normal, normal);
+    quat.rotate(pointA, bInA.rotation, bestB);
+    pointA.x += bInA.translation.x;
+    pointA.y += bInA.translation.y;
+    pointA.z += bInA.translation.z;
+    quat.rotate(pointB, bInA.rotation, bestA);
+    pointB.x += bInA.translation.x;
+    pointB.y += bInA.translation.y;
+    pointB.z += bInA.translation.z;
+  }
+  return true;
+}

@@ -1,0 +1,141 @@
+/**
+ * Issue 16, the open lines point-rim-facing.jsonl (2026-12-05; found by the generator of
+ * test/fuzz/point-rim.gen.ts with the facing check, 4 of 2,000 draws of its whole class,
+ * fast-check seed 1): a box overlapping a cone of 32 or 128 or a cylinder of 3.3e4 across the
+ * solid's rim, 1e-12 to 1.2e-4 deep, the least overlap's normal at the cap's end of the rim's fan
+ * (the cap's, or 2^-20 rad from it) or 2^-17 rad from the side's; the depth and the normal right
+ * to their bars but `contact`'s witnesses 9e-6 to 7.5 apart sideways (bars 2.3e-10 to 4.9e-7):
+ * along the cap's normal the box's support is a corner beyond the rim, and no point of the cap's
+ * disc faces it.
+ *
+ * Fixed in src/narrowphase/rim-contact.ts (`rimContact`, after `cornerRevolution`, only where the
+ * solver's witnesses do not face each other): the overlap along candidate normals from closed
+ * forms and 1-D roots — an edge of the box against a rim circle (their common perpendicular, a
+ * local minimum of the squared distance over the edge's parameter, or the kink where the edge
+ * crosses the rim's cylinder), a face's inward normal, the solver's normal with the box's
+ * supporting corners — each kept only where its witnesses (the solid's support and the point
+ * across the overlap) lie on their shapes: the least of them, no deeper than the solver's depth.
+ *
+ * Oracles, written without the library (test/oracles/revolution-depth.ts: closed-form supports
+ * and signed distances): the least overlap over directions (an upper bound of the depth; the
+ * answer's normal achieving its depth makes it a lower bound too), the generator's bounds
+ * (`pointRimBounds`), the witnesses' signed distances from their shapes, pointB − pointA against
+ * distance · normal, and the fuzzer's checks with `facing` (replay). Measured with the class's
+ * property below (its draws at the ends of the fan, fast-check seed 1, 1,000 draws, both orders):
+ * 29 not facing before, 0 after; the generator's whole class (`pointRimArb`, seeds 1–4, 3,000
+ * draws each): 6, 6, 6 and 5 before, 0 after.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { answerQuery } from "../../src/io/query.js";
+import { leastOverlap, oracleShape, overlapAlong } from "../oracles/revolution-depth.js";
+import type { Scenario } from "./generate.js";
+import type { V } from "./oracle-shapes.js";
+import { broadArb, type PointRimParams, pointRimBounds, pointRimScene } from "./point-rim.gen.js";
+import { expectReplayPasses, loadCases, replayCases } from "./recorded-cases.js";
+
+type J = Record<string, unknown>;
+interface Answer {
+  distance: number;
+  normal: V;
+  pointA: V;
+  pointB: V;
+}
+
+const EPS = 2 ** -52;
+
+/** |pointB − pointA − distance·normal|: how far the witnesses are from facing across the normal. */
+function facingError(r: Answer): number {
+  return Math.hypot(
+    r.pointB[0] - r.pointA[0] - r.distance * r.normal[0],
+    r.pointB[1] - r.pointA[1] - r.distance * r.normal[1],
+    r.pointB[2] - r.pointA[2] - r.distance * r.normal[2],
+  );
+}
+
+/** The bar of the scenario's pair: 64 ε of its extent (the shapes' sizes and their offset from each other). */
+function pairBar(sc: Scenario): number {
+  const A = oracleShape(sc.localA as J);
+  const B = oracleShape(sc.localB as J);
+  const c = (j: unknown) => ((j as J).center as V).map(Math.abs);
+  const extent = Math.max(...c(sc.localA), ...c(sc.localB)) + A.size + B.size;
+  return 64 * EPS * extent;
+}
+
+/**
+ * The class: the generator's broad draws (test/fuzz/point-rim.gen.ts: a box's corner on a
+ * cylinder's rim or a cone's base rim, sizes 2^-20..2^20, the box 2^-12..2^12 of the solid,
+ * edges 2^-10..2^-40 rad from the plane across the rim's normal m, offsets to 1e9) with m at an
+ * end of the fan — the cap's normal, or 2^-18..2^-30 rad from the cap's or the side's (the
+ * corner touching, into the solid or pushed off it: the box's edges and faces cross the rim).
+ */
+const fanEndArb: fc.Arbitrary<PointRimParams> = fc
+  .tuple(
+    broadArb,
+    fc.oneof(
+      fc.constant(["fan", 1] as ["fan", number]),
+      fc.tuple(
+        fc.constantFrom("cap" as const, "side" as const),
+        fc.noBias(fc.integer({ min: 18, max: 30 })),
+      ),
+    ),
+  )
+  .map(([g, fan]) => ({ ...g, fan }));
+
+describe("issue 16, point-rim-facing: a box's edge or face across a rim, the normal at an end of its fan", () => {
+  const cases = loadCases("./point-rim-facing.cases.json");
+  replayCases(cases, 4, { facing: true });
+
+  it("the recorded pairs, both orders: depth the least overlap, its normal achieving it, witnesses on their shapes and facing", () => {
+    for (const c of cases) {
+      const sc = c.scenario;
+      const bar = pairBar(sc);
+      const A = oracleShape(sc.localA as J);
+      const B = oracleShape(sc.localB as J);
+      const least = leastOverlap(A, B).depth;
+      for (const flip of [false, true]) {
+        const [a, b, OA, OB] = flip ? [sc.localB, sc.localA, B, A] : [sc.localA, sc.localB, A, B];
+        const r = answerQuery({ op: "contact", a, b }) as Answer;
+        expect(-r.distance).toBeLessThanOrEqual(least + bar);
+        expect(-r.distance).toBeGreaterThanOrEqual(least - 1e-6 * least - bar);
+        expect(Math.abs(overlapAlong(OA, OB, r.normal) + r.distance)).toBeLessThanOrEqual(bar);
+        expect(Math.abs(OA.signed(r.pointA))).toBeLessThanOrEqual(bar);
+        expect(Math.abs(OB.signed(r.pointB))).toBeLessThanOrEqual(bar);
+        expect(facingError(r)).toBeLessThanOrEqual(bar);
+      }
+    }
+  });
+
+  it("property: a box's corner at a rim, its edges and faces across it, the normal at the cap's or the side's end of the fan (2^-18..2^-30 rad or on it), sizes 2^-20..2^20, offsets to 1e9: witnesses on the shapes and facing, the depth within the oracle's bounds", () => {
+    fc.assert(
+      fc.property(fanEndArb, (g) => {
+        const s = pointRimScene(g);
+        const { lower, upper } = pointRimBounds(s);
+        const bar = s.bar;
+        const prediction = 4 * Math.max(bar, Math.abs(lower), Math.abs(upper));
+        for (const [sc, pair] of [
+          [s.scenario, s.pair],
+          [s.flipped, `box-${g.kind}`],
+        ] as const) {
+          const WA = oracleShape(sc.worldA as J);
+          const WB = oracleShape(sc.worldB as J);
+          const r = answerQuery({
+            op: "contact",
+            a: sc.worldA,
+            b: sc.worldB,
+            prediction,
+          }) as Answer | null;
+          expect(r).not.toBeNull();
+          if (r === null) continue;
+          expect(r.distance).toBeGreaterThanOrEqual(lower - bar);
+          expect(r.distance).toBeLessThanOrEqual(upper + bar);
+          expect(Math.abs(WA.signed(r.pointA))).toBeLessThanOrEqual(bar);
+          expect(Math.abs(WB.signed(r.pointB))).toBeLessThanOrEqual(bar);
+          expect(facingError(r)).toBeLessThanOrEqual(bar);
+          expectReplayPasses(sc, pair, { ops: ["contact"], facing: true });
+        }
+      }),
+      { numRuns: 200, seed: 1 },
+    );
+  });
+});
