@@ -267,8 +267,16 @@ export function orient3dSign(a: Vec3, b: Vec3, c: Vec3, d: Vec3): number {
   diffXyz(0, b, a);
   diffXyz(3, c, a);
   diffXyz(6, d, a);
+  return signOf(total, expandDet3());
+}
+
+/**
+ * total = det[entries 0..2; 3..5; 6..8] (rows of `diff`) exactly, expanded along the first row;
+ * returns its length.
+ */
+function expandDet3(): number {
   let t = 0;
-  // det = Σ over the three entries k of row b: b_k · (c_i d_j − c_j d_i), (k, i, j) cyclic.
+  // det = Σ over the three entries k of row 0: r0_k · (r1_i r2_j − r1_j r2_i), (k, i, j) cyclic.
   for (let k = 0; k < 3; k++) {
     const i = (k + 1) % 3;
     const j = (k + 2) % 3;
@@ -282,7 +290,130 @@ export function orient3dSign(a: Vec3, b: Vec3, c: Vec3, d: Vec3): number {
     h = scaleInto(minor, n, diff, 2 * k + 1, prodB);
     t = addInto(total, t, prodB, h);
   }
-  return signOf(total, t);
+  return t;
+}
+
+/** The sum of an expansion's terms, smallest first: its value to about one rounding. */
+function expansionValue(e: Float64Array, n: number): number {
+  let s = 0;
+  for (let i = 0; i < n; i++) s += e[i];
+  return s;
+}
+
+/** diff entries k0, k0 + 1, k0 + 2 = vector v exactly (a zero error term each). */
+function vectorXyz(k0: number, v: Vec3): void {
+  for (let axis = 0; axis < 3; axis++) {
+    const k = k0 + axis;
+    diff[2 * k] = 0;
+    diff[2 * k + 1] = axis === 0 ? v.x : axis === 1 ? v.y : v.z;
+  }
+}
+
+/**
+ * Relative error below which a filtered determinant's floating-point value is returned as its
+ * value by {@link tripleVectorValue} and {@link orient3dValue} (2^-50: a few roundings); above
+ * it the exact expansion's rounded sum.
+ */
+const VALUE_FILTER = 2 ** -50;
+
+/**
+ * [0] the value written by {@link tripleVectorValue} and {@link orient3dValue} (a typed-array
+ * slot: a double returned from a call V8 does not inline is boxed).
+ */
+export const detIo = new Float64Array(1);
+
+/**
+ * Sign of det[p − o; q − o; v] (rows) = ((p − o) × (q − o))·v, for points p, q, o and a vector
+ * v: +1, −1, or 0 exactly when v is parallel to the plane through o, p and q (or that plane is
+ * not one). The line o + t·v passes through triangle abc exactly when this sign for the edges
+ * (b, c), (c, a), (a, b) is the same or 0 for all three and not 0 for all three (Plücker's side
+ * test; their sum is ((b − a) × (c − a))·v). Inputs within {@link exactRange}.
+ */
+export function tripleVectorSign(p: Vec3, q: Vec3, o: Vec3, v: Vec3): number {
+  const px = p.x - o.x;
+  const py = p.y - o.y;
+  const pz = p.z - o.z;
+  const qx = q.x - o.x;
+  const qy = q.y - o.y;
+  const qz = q.z - o.z;
+  const m0 = qy * v.z - qz * v.y;
+  const m1 = qz * v.x - qx * v.z;
+  const m2 = qx * v.y - qy * v.x;
+  const det = px * m0 + py * m1 + pz * m2;
+  const perm =
+    Math.abs(px) * (Math.abs(qy * v.z) + Math.abs(qz * v.y)) +
+    Math.abs(py) * (Math.abs(qz * v.x) + Math.abs(qx * v.z)) +
+    Math.abs(pz) * (Math.abs(qx * v.y) + Math.abs(qy * v.x));
+  const bound = ORIENT3_BOUND * perm;
+  if (det > bound) return 1;
+  if (-det > bound) return -1;
+  diffXyz(0, p, o);
+  diffXyz(3, q, o);
+  vectorXyz(6, v);
+  return signOf(total, expandDet3());
+}
+
+/**
+ * detIo[0] = det[p − o; q − o; v] (see {@link tripleVectorSign}) to a few roundings of its value
+ * (relative, with its exact sign): the floating-point value where its error bound allows, else
+ * the exact expansion rounded. Inputs within {@link exactRange}.
+ */
+export function tripleVectorValue(p: Vec3, q: Vec3, o: Vec3, v: Vec3): void {
+  const px = p.x - o.x;
+  const py = p.y - o.y;
+  const pz = p.z - o.z;
+  const qx = q.x - o.x;
+  const qy = q.y - o.y;
+  const qz = q.z - o.z;
+  const m0 = qy * v.z - qz * v.y;
+  const m1 = qz * v.x - qx * v.z;
+  const m2 = qx * v.y - qy * v.x;
+  const det = px * m0 + py * m1 + pz * m2;
+  const perm =
+    Math.abs(px) * (Math.abs(qy * v.z) + Math.abs(qz * v.y)) +
+    Math.abs(py) * (Math.abs(qz * v.x) + Math.abs(qx * v.z)) +
+    Math.abs(pz) * (Math.abs(qx * v.y) + Math.abs(qy * v.x));
+  if (ORIENT3_BOUND * perm <= VALUE_FILTER * Math.abs(det)) {
+    detIo[0] = det;
+    return;
+  }
+  diffXyz(0, p, o);
+  diffXyz(3, q, o);
+  vectorXyz(6, v);
+  detIo[0] = expansionValue(total, expandDet3());
+}
+
+/**
+ * detIo[0] = det[b − a; c − a; d − a] (the determinant whose sign {@link orient3dSign} gives)
+ * to a few roundings of its value (relative, with its exact sign). Inputs within
+ * {@link exactRange}.
+ */
+export function orient3dValue(a: Vec3, b: Vec3, c: Vec3, d: Vec3): void {
+  const bx = b.x - a.x;
+  const by = b.y - a.y;
+  const bz = b.z - a.z;
+  const cx = c.x - a.x;
+  const cy = c.y - a.y;
+  const cz = c.z - a.z;
+  const dx = d.x - a.x;
+  const dy = d.y - a.y;
+  const dz = d.z - a.z;
+  const m0 = cy * dz - cz * dy;
+  const m1 = cz * dx - cx * dz;
+  const m2 = cx * dy - cy * dx;
+  const det = bx * m0 + by * m1 + bz * m2;
+  const perm =
+    Math.abs(bx) * (Math.abs(cy * dz) + Math.abs(cz * dy)) +
+    Math.abs(by) * (Math.abs(cz * dx) + Math.abs(cx * dz)) +
+    Math.abs(bz) * (Math.abs(cx * dy) + Math.abs(cy * dx));
+  if (ORIENT3_BOUND * perm <= VALUE_FILTER * Math.abs(det)) {
+    detIo[0] = det;
+    return;
+  }
+  diffXyz(0, b, a);
+  diffXyz(3, c, a);
+  diffXyz(6, d, a);
+  detIo[0] = expansionValue(total, expandDet3());
 }
 
 /** True when every coordinate of `p` is zero or of magnitude in [2^-300, 2^300) (see the module docs). */

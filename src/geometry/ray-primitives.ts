@@ -26,9 +26,17 @@
  * origin is inside, which {@link selectRayHit} answers as t = 0 for a solid shape and a miss
  * for a hollow one — never NaN.
  */
+
 import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2, hypot3, hypotIo } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
+import {
+  detIo,
+  orient3dSign,
+  orient3dValue,
+  tripleVectorSign,
+  tripleVectorValue,
+} from "./exact-predicates.js";
 
 /** The part of a line o + t·d inside a convex primitive: [tEnter, tExit], with end normals. */
 export interface RayInterval {
@@ -673,54 +681,67 @@ export function rayIntervalConvexPolyhedron(
   return true;
 }
 
-/** Value returned by {@link rayTriangle} when the determinant is exactly zero (see there). */
+/** Value returned by {@link rayTriangle} when the ray is exactly parallel to the triangle's plane (see there). */
 export const RAY_TRIANGLE_DEGENERATE = -2;
 
 const triN = /* @__PURE__ */ vec3.create();
 
 /**
- * The watertight ray–triangle test (Woop, Benthin & Wald 2013): the ray o + t·d (t ≥ 0, d ≠ 0)
- * against triangle abc. The vertices are translated to the ray origin and sheared so that the
- * ray becomes the +z axis; the three 2D edge functions U, V, W are then computed from the same
- * sheared values for every triangle sharing an edge, so a ray exactly through a shared edge or
- * vertex hits (an edge function of 0 counts as inside) and no ray slips between neighbours.
- * On a hit returns t ≥ 0 and writes the unit normal facing the ray's origin (the −d side) to
- * `outNormal`; on a miss returns {@link RAY_MISS}; when the determinant is exactly zero — the
- * ray is parallel to the triangle's plane, the triangle is degenerate (a segment or a point)
- * or d = 0 — returns {@link RAY_TRIANGLE_DEGENERATE} and the caller decides (a GJK ray cast).
+ * [0] the side of the triangle the last hit of {@link rayTriangleHit} came from: the sign of
+ * ((b − a) × (c − a))·d, exact (−1: the ray meets the face (b − a) × (c − a) points out of, from
+ * its front). A typed-array slot so that no double is returned through a call.
+ */
+export const rayTriangleIo = new Float64Array(1);
+
+/**
+ * The exact ray–triangle test: the ray o + t·d (t ≥ 0, d ≠ 0) against triangle abc, the one
+ * routine of every triangle a ray meets (a bare triangle, a mesh's, a heightfield's, a
+ * compound's child). Its decisions are exact on the input doubles (within
+ * `exactRange` of src/geometry/exact-predicates.ts): the line meets the closed triangle when
+ * the three signed volumes ((p − o) × (q − o))·d of its edges pq share a sign or are 0 (Plücker's
+ * side test: an edge function of 0 counts as inside, and a neighbour sharing the edge gets the
+ * exact negative, so a ray through a shared edge or vertex hits at least one of them — no
+ * cracks, as Woop, Benthin & Wald's watertight test (JCGT 2013) meant — and every such ray
+ * hits, however close to grazing), and its time of impact t = n·(a − o) / n·d (n = (b − a) ×
+ * (c − a)) is ≥ 0 exactly when o lies on or before the plane along d (orient3d's exact sign):
+ * an origin on the triangle hits at t = 0 exactly, one just behind it misses. t is the exact
+ * quotient of two determinants each to a few roundings (their filtered values, else their
+ * rounded exact expansions). Returns t, or {@link RAY_MISS}, or {@link RAY_TRIANGLE_DEGENERATE}
+ * when n·d = 0 exactly — the ray parallel to the triangle's plane (in it or not), the triangle
+ * degenerate (a segment or a point) or d = 0 — for the caller to decide (a surface misses; the
+ * narrow phase's flat convex set takes a GJK ray cast). On a hit {@link rayTriangleIo}[0] holds
+ * sign(n·d). Allocates nothing.
+ */
+export function rayTriangleHit(a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3): number {
+  const sa = tripleVectorSign(b, c, o, d);
+  const sb = tripleVectorSign(c, a, o, d);
+  if (sa * sb < 0) return RAY_MISS;
+  const sc = tripleVectorSign(a, b, o, d);
+  if (sa * sc < 0 || sb * sc < 0) return RAY_MISS;
+  // Their sum is n·d: all 0 exactly when n·d = 0 (same signs cannot cancel).
+  const side = sa !== 0 ? sa : sb !== 0 ? sb : sc;
+  if (side === 0) return RAY_TRIANGLE_DEGENERATE;
+  // orient3d(a, b, c, o) = sign n·(o − a): t ≥ 0 when it is 0 or opposite to n·d.
+  const before = orient3dSign(a, b, c, o);
+  if (before * side > 0) return RAY_MISS;
+  rayTriangleIo[0] = side;
+  if (before === 0) return 0;
+  orient3dValue(a, b, c, o);
+  const num = -detIo[0];
+  tripleVectorValue(b, c, a, d);
+  const t = num / detIo[0];
+  return Number.isFinite(t) ? t : RAY_MISS;
+}
+
+/**
+ * {@link rayTriangleHit} with the unit normal of a hit written to `outNormal`: the triangle's
+ * geometric normal on the side facing the ray's origin (the −d side; exact, from the test's side
+ * of n·d). Returns t ≥ 0, {@link RAY_MISS} or {@link RAY_TRIANGLE_DEGENERATE} (also for a
+ * triangle whose normal does not normalise).
  */
 export function rayTriangle(outNormal: Vec3, a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3): number {
-  const kz = vec3.maxAbsAxis(d);
-  const dz = vec3.getAxis(d, kz);
-  if (dz === 0) return RAY_TRIANGLE_DEGENERATE;
-  let kx = kz === 2 ? 0 : kz + 1;
-  let ky = kx === 2 ? 0 : kx + 1;
-  if (dz < 0) {
-    const tmp = kx;
-    kx = ky;
-    ky = tmp;
-  }
-  const sx = vec3.getAxis(d, kx) / dz;
-  const sy = vec3.getAxis(d, ky) / dz;
-  const sz = 1 / dz;
-  const akz = vec3.getAxis(a, kz) - vec3.getAxis(o, kz);
-  const bkz = vec3.getAxis(b, kz) - vec3.getAxis(o, kz);
-  const ckz = vec3.getAxis(c, kz) - vec3.getAxis(o, kz);
-  const ax = vec3.getAxis(a, kx) - vec3.getAxis(o, kx) - sx * akz;
-  const ay = vec3.getAxis(a, ky) - vec3.getAxis(o, ky) - sy * akz;
-  const bx = vec3.getAxis(b, kx) - vec3.getAxis(o, kx) - sx * bkz;
-  const by = vec3.getAxis(b, ky) - vec3.getAxis(o, ky) - sy * bkz;
-  const cx = vec3.getAxis(c, kx) - vec3.getAxis(o, kx) - sx * ckz;
-  const cy = vec3.getAxis(c, ky) - vec3.getAxis(o, ky) - sy * ckz;
-  const u = cx * by - cy * bx;
-  const v = ax * cy - ay * cx;
-  const w = bx * ay - by * ax;
-  if ((u < 0 || v < 0 || w < 0) && (u > 0 || v > 0 || w > 0)) return RAY_MISS;
-  const det = u + v + w;
-  if (det === 0) return RAY_TRIANGLE_DEGENERATE;
-  const t = (u * sz * akz + v * sz * bkz + w * sz * ckz) / det;
-  if (!(t >= 0) || !Number.isFinite(t)) return RAY_MISS;
-  // Geometric normal, oriented toward the ray's origin.
+  const t = rayTriangleHit(a, b, c, o, d);
+  if (t < 0) return t;
   vec3.set(
     triN,
     (b.y - a.y) * (c.z - a.z) - (b.z - a.z) * (c.y - a.y),
@@ -728,7 +749,7 @@ export function rayTriangle(outNormal: Vec3, a: Vec3, b: Vec3, c: Vec3, o: Vec3,
     (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x),
   );
   if (vec3.normalize(triN, triN) === 0) return RAY_TRIANGLE_DEGENERATE;
-  if (vec3.dot(triN, d) > 0) vec3.negate(triN, triN);
+  if (rayTriangleIo[0] > 0) vec3.negate(triN, triN);
   vec3.copy(outNormal, triN);
   return t + 0;
 }

@@ -6,12 +6,14 @@
  * nearer child is visited first (three-mesh-bvh's `raycastFirst`, Jolt's closest-hit
  * collector with an early-out fraction).
  *
- * Triangles: the watertight ray–triangle test of Woop, Benthin & Wald (2013, "Watertight
- * Ray/Triangle Intersection", JCGT 2(1)): the triangle is sheared into the ray's frame and
- * classified by three 2D edge functions. An edge shared by two triangles gives exactly opposite
- * edge function values in both, so a ray through a shared edge or vertex hits at least one of
- * them — no cracks — and a ray lying in a triangle's plane misses that triangle. `toi` is in
- * multiples of `dir` (which need not be unit): the hit is origin + toi·dir.
+ * Triangles: the exact ray–triangle test that every triangle takes (`rayTriangleHit`,
+ * src/geometry/ray-primitives.ts: Plücker's side test and the time of impact's sign on exact
+ * predicates), so a mesh answers as its triangles alone do, bit for bit. An edge shared by two
+ * triangles gets exactly opposite signs in both, so a ray through a shared edge or vertex hits at
+ * least one of them — no cracks — and a ray parallel to a triangle's plane misses that triangle.
+ * The decisions being exact, a hit lies in its triangle and so in every box holding it, which the
+ * slab test (its far bounds widened, Ize 2013) never loses. `toi` is in multiples of `dir` (which
+ * need not be unit): the hit is origin + toi·dir.
  */
 import type { MeshBvh } from "../geometry/mesh-bvh.js";
 import {
@@ -21,6 +23,7 @@ import {
   meshBvhNodeRayEntry,
   meshBvhRightChild,
 } from "../geometry/mesh-bvh.js";
+import { rayTriangleHit, rayTriangleIo } from "../geometry/ray-primitives.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
@@ -62,74 +65,41 @@ export function makeMeshRayHits(capacity = 16): MeshRayHits {
   return { count: 0, toi: new Float64Array(c), triangles: new Uint32Array(c) };
 }
 
-// Sheared ray frame of the current cast (Woop et al. 2013, §3).
-let kx = 0;
-let ky = 1;
-let kz = 2;
-let sx = 0;
-let sy = 0;
-let sz = 1;
-let rox = 0;
-let roy = 0;
-let roz = 0;
-/** The sign of the last {@link hitTriangle}'s determinant (which side of the triangle the ray saw). */
-let hitDet = 0;
+/** The side of the last {@link hitTriangle}'s hit: sign(n·dir), n its winding's normal (exact). */
+let hitSide = 0;
+// The current cast's ray and the triangle's corners (scratch; the exact test takes points).
+const rayO = vec3.create();
+const rayD = vec3.create();
+const triA = vec3.create();
+const triB = vec3.create();
+const triC = vec3.create();
 
-/** Sets up the shear for direction d; false for a zero direction. */
+/** Sets the current ray; false for a zero direction. */
 function setupRay(o: Vec3, d: Vec3): boolean {
-  const ax = Math.abs(d.x);
-  const ay = Math.abs(d.y);
-  const az = Math.abs(d.z);
-  kz = ax >= ay && ax >= az ? 0 : ay >= az ? 1 : 2;
-  const dz = kz === 0 ? d.x : kz === 1 ? d.y : d.z;
-  if (!(dz !== 0)) return false;
-  kx = (kz + 1) % 3;
-  ky = (kx + 1) % 3;
-  if (dz < 0) {
-    const t = kx;
-    kx = ky;
-    ky = t;
-  }
-  const dx = kx === 0 ? d.x : kx === 1 ? d.y : d.z;
-  const dy = ky === 0 ? d.x : ky === 1 ? d.y : d.z;
-  sx = dx / dz;
-  sy = dy / dz;
-  sz = 1 / dz;
-  rox = o.x;
-  roy = o.y;
-  roz = o.z;
+  if (d.x === 0 && d.y === 0 && d.z === 0) return false;
+  vec3.copy(rayO, o);
+  vec3.copy(rayD, d);
   return true;
 }
 
-/** Watertight hit parameter of triangle t, or Infinity on a miss (or a ray in its plane). */
+/**
+ * Hit parameter of triangle t, or Infinity on a miss (or a ray parallel to its plane): the one
+ * exact ray–triangle test of every triangle (`rayTriangleHit`, src/geometry/ray-primitives.ts),
+ * so a mesh answers bit for bit as its triangles do alone.
+ */
 function hitTriangle(mesh: TriangleMesh, t: number): number {
   const v = mesh.vertices;
   const i = mesh.indices;
   const a = 3 * i[3 * t];
   const b = 3 * i[3 * t + 1];
   const c = 3 * i[3 * t + 2];
-  const o = kz === 0 ? rox : kz === 1 ? roy : roz;
-  const ox = kx === 0 ? rox : kx === 1 ? roy : roz;
-  const oy = ky === 0 ? rox : ky === 1 ? roy : roz;
-  const az = v[a + kz] - o;
-  const bz = v[b + kz] - o;
-  const cz = v[c + kz] - o;
-  const ax = v[a + kx] - ox - sx * az;
-  const ay = v[a + ky] - oy - sy * az;
-  const bx = v[b + kx] - ox - sx * bz;
-  const by = v[b + ky] - oy - sy * bz;
-  const cx = v[c + kx] - ox - sx * cz;
-  const cy = v[c + ky] - oy - sy * cz;
-  const u = cx * by - cy * bx;
-  const w0 = ax * cy - ay * cx;
-  const w = bx * ay - by * ax;
-  if ((u < 0 || w0 < 0 || w < 0) && (u > 0 || w0 > 0 || w > 0)) return Infinity;
-  const det = u + w0 + w;
-  if (det === 0) return Infinity;
-  hitDet = det;
-  const tt = (u * az + w0 * bz + w * cz) * sz;
-  const toi = tt / det;
-  return toi >= 0 ? toi : Infinity;
+  vec3.set(triA, v[a], v[a + 1], v[a + 2]);
+  vec3.set(triB, v[b], v[b + 1], v[b + 2]);
+  vec3.set(triC, v[c], v[c + 1], v[c + 2]);
+  const toi = rayTriangleHit(triA, triB, triC, rayO, rayD);
+  if (toi < 0) return Infinity;
+  hitSide = rayTriangleIo[0];
+  return toi;
 }
 
 let stack = new Int32Array(128);
@@ -151,7 +121,7 @@ function grow(): void {
  * and returns true on a hit; false on a miss or a
  * zero direction. With `solid` true and a solid mesh (`mesh.solid`, a closed mesh made solid at
  * construction) whose inside (winding number) holds the origin, reports toi 0 at the origin with a zero normal and triangle −1 (docs/FORMATS.md's
- * solid convention). Watertight (see the module doc). Allocates nothing in steady state.
+ * solid convention). Exact and watertight (see the module doc). Allocates nothing in steady state.
  */
 export function castRayTriangleMesh(
   out: MeshRayHit,
@@ -175,12 +145,13 @@ export function castRayTriangleMesh(
   const iz = 1 / dir.z;
   let best = maxToi;
   let bestTri = -1;
+  let bestSide = 0;
   let top = 0;
   // From outside the mesh's box, the first crossing of a solid mesh's closed surface enters it,
   // through a triangle facing the ray: triangles seen from behind are skipped. Exact, and what
   // decides a hit far from a small mesh, where every triangle's toi rounds to the same double
   // (a ray from 1e100 got the far side's normal).
-  const entrySign = mesh.solid && outsideRootBox(bvh, origin) ? entryDetSign(mesh) : 0;
+  const entrySign = mesh.solid && outsideRootBox(bvh, origin) ? entrySide(mesh) : 0;
   const e0 = entry(bvh, 0, origin, ix, iy, iz, best);
   if (e0 === Infinity) return false;
   stack[top] = 0;
@@ -196,10 +167,11 @@ export function castRayTriangleMesh(
         const t = bvh.primitives[s];
         const toi = hitTriangle(mesh, t);
         if (toi === Infinity || toi > best) continue;
-        if (entrySign * hitDet < 0) continue;
+        if (entrySign * hitSide < 0) continue;
         if (toi < best || bestTri < 0 || t < bestTri) {
           best = toi;
           bestTri = t;
+          bestSide = hitSide;
         }
       }
       continue;
@@ -229,7 +201,7 @@ export function castRayTriangleMesh(
     }
   }
   if (bestTri < 0) return false;
-  writeHit(out, mesh, bestTri, best, origin, dir);
+  writeHit(out, mesh, bestTri, best, origin, dir, bestSide);
   return true;
 }
 
@@ -240,12 +212,13 @@ function outsideRootBox(bvh: MeshBvh, p: Vec3): boolean {
 }
 
 /**
- * The sign of {@link hitTriangle}'s determinant for a triangle whose outward normal faces the
- * ray (the solid's entry side): −1 for an outward-wound mesh, +1 for an inward-wound one.
+ * The side ({@link hitTriangle}'s sign of n·dir, n the winding's normal) of a triangle whose
+ * outward normal faces the ray (the solid's entry side): −1 for an outward-wound mesh, +1 for an
+ * inward-wound one.
  */
-function entryDetSign(mesh: TriangleMesh): number {
+function entrySide(mesh: TriangleMesh): number {
   const pn = mesh.pseudoNormals;
-  return pn !== null && pn.orientation < 0 ? -1 : 1;
+  return pn !== null && pn.orientation < 0 ? 1 : -1;
 }
 
 function entry(
@@ -260,7 +233,7 @@ function entry(
   return meshBvhNodeRayEntry(bvh, i, o.x, o.y, o.z, ix, iy, iz, tmax);
 }
 
-/** Fills a hit record for triangle t at toi. */
+/** Fills a hit record for triangle t at toi, hit from `side` (sign of n·dir). */
 function writeHit(
   out: MeshRayHit,
   mesh: TriangleMesh,
@@ -268,28 +241,30 @@ function writeHit(
   toi: number,
   origin: Vec3,
   dir: Vec3,
+  side: number,
 ): void {
   out.toi = toi;
   out.triangle = t;
   vec3.addScaled(out.point, origin, dir, toi);
-  meshRayHitNormal(out.normal, mesh, t, dir);
+  meshRayHitNormal(out.normal, mesh, t, side);
 }
 
 /**
- * out = the unit normal of triangle `t` at a hit of a ray of direction `dir` (local frame): for
- * a surface mesh the face normal on the side facing the ray's origin (negated when it points
- * along the ray); for a solid mesh (`mesh.solid`) the outward normal, as for every solid shape,
+ * out = the unit normal of triangle `t` at a hit from `side` — the exact sign of n·dir, n its
+ * winding's normal (`rayTriangleIo`) — in the local frame: for a surface mesh the face normal on
+ * the side facing the ray's origin (negated when n points along the ray), as a bare triangle's;
+ * for a solid mesh (`mesh.solid`) the outward normal, as for every solid shape,
  * so a hollow cast from inside reports its exit with the normal pointing out (along the ray).
  * Returns out.
  */
-export function meshRayHitNormal(out: Vec3, mesh: TriangleMesh, t: number, dir: Vec3): Vec3 {
+export function meshRayHitNormal(out: Vec3, mesh: TriangleMesh, t: number, side: number): Vec3 {
   if (!(meshTriangleNormal(out, mesh, t) > 0)) return vec3.set(out, 0, 0, 0);
   if (mesh.solid && mesh.pseudoNormals !== null) {
     // Outward: the winding's own side when the mesh winds outward, the other one otherwise.
     if (mesh.pseudoNormals.orientation < 0) vec3.negate(out, out);
     return out;
   }
-  if (vec3.dot(out, dir) > 0) vec3.negate(out, out);
+  if (side > 0) vec3.negate(out, out);
   return out;
 }
 

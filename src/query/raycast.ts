@@ -8,7 +8,7 @@
  * point computed in the world as origin + toi·dir — from an origin beyond the shape's bounding ball
  * first moved along the ray to just before it (`advanceNearShape`). Closed forms per shape (see
  * src/geometry/ray-primitives.ts): slab test for boxes, stable quadratics for spheres, capsules,
- * cylinders and cones, plane clipping for convex polyhedra, the watertight test for triangles
+ * cylinders and cones, plane clipping for convex polyhedra, the exact ray–triangle test for triangles
  * (a surface: a ray lying in a triangle's plane, or meeting a zero-area one, misses it, as on a
  * mesh or a heightfield; the shape definition's `surfaceRayCast`).
  *

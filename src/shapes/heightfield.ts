@@ -775,7 +775,7 @@ function rayBlock(
 /**
  * The nearest hit of the ray o + t·d (local frame, t ∈ [0, maxToi] in multiples of d) on `hf`:
  * returns t and writes the unit face normal on the side facing the ray's origin to `outNormal`,
- * or returns `RAY_MISS`. Watertight triangles (Woop, Benthin & Wald 2013); a ray lying in a
+ * or returns `RAY_MISS`. The exact ray–triangle test (`rayTriangleHit`, watertight); a ray lying in a
  * triangle's plane misses it, as on a triangle mesh. The cells are walked in the order the ray
  * crosses them (a 2D DDA, Amanatides & Woo 1987, first over the tree's blocks, skipping a block
  * that the ray passes above or below, then over the block's cells), and the walk stops after the

@@ -715,8 +715,12 @@ describe("adversarial rays and points", () => {
           expect(hh === null).toBe(hm === null);
           if (hh && hm) {
             expect(hh.toi).toBeCloseTo(hm.toi, 9);
-            // Brute force on triangles grown by 1e-9 (barycentric) finds the same first hit.
-            expect(hh.toi).toBeCloseTo(bruteRay(T, o, d, Infinity, 1e-9), 6);
+            // The first hit lies between brute force on triangles grown by 1e-9 (barycentric) and
+            // on triangles shrunk by as much: a ray aimed at a vertex through rounded coordinates
+            // passes within rounding of it, on whichever side its doubles put it (the exact test,
+            // src/geometry/ray-primitives.ts `rayTriangleHit`, says which).
+            expect(hh.toi).toBeGreaterThanOrEqual(bruteRay(T, o, d, Infinity, 1e-9) - 1e-6);
+            expect(hh.toi).toBeLessThanOrEqual(bruteRay(T, o, d, Infinity, -1e-9) + 1e-6);
           }
           const dyadic = [scale.x, scale.y, scale.z].every((v) => Number.isInteger(4 * v));
           if (mode === "vertex" && dyadic) {

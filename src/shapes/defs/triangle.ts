@@ -1,7 +1,7 @@
 /**
  * The triangle's definition: the flat triangle a, b, c (local frame), a polytope with one face
- * seen from both sides. Ray cast by the watertight test (Woop, Benthin & Wald 2013): the
- * `raycast` query crosses its face, so a ray lying in its plane (or meeting a zero-area
+ * seen from both sides. Ray cast by the exact ray–triangle test (`rayTriangleHit`, as a mesh's):
+ * the `raycast` query crosses its face, so a ray lying in its plane (or meeting a zero-area
  * triangle) misses it, as on a mesh or a heightfield (`surfaceRayCast`); the narrow phase's line
  * casts take the flat convex set, edge-on by the GJK ray cast (`rayCast`). Point projection by
  * the closest point on a triangle (Ericson 2005, §5.1.5).
@@ -140,8 +140,8 @@ function rayCastTriangle(
 }
 
 /**
- * The `raycast` query's cast of a triangle, a surface: the watertight test alone. A ray whose
- * determinant is exactly zero — lying in the triangle's plane, or against a zero-area triangle
+ * The `raycast` query's cast of a triangle, a surface: the exact test alone. A ray whose
+ * n·d is exactly zero — lying in the triangle's plane, or against a zero-area triangle
  * (every line meeting a segment or a point lies in a plane through it) — misses, as a mesh's
  * triangle and a heightfield's do (src/narrowphase/mesh-ray.ts) and as parry's triangle does.
  */
