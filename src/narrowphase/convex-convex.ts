@@ -634,6 +634,24 @@ const faceX0 = vec3.create();
 const faceY0 = vec3.create();
 
 /**
+ * The witnesses' lateral offset: `out` = (pB − pA) − ((pB − pA)·n)·n, the part of the witnesses'
+ * difference across the unit normal n (zero when they face each other across it, pB − pA along
+ * n), and its length (overflow-safe, {@link lengthInto}) into sizeIo[i]. Points, normal and
+ * `out` are 3-vectors in one frame and one unit (both callers: A's frame, scene units); `out` may
+ * be pA or pB, not n. For {@link faceWitnesses} and {@link featureFacingWitnesses}.
+ */
+function lateralOffsetInto(out: Vec3, pA: Vec3, pB: Vec3, n: Vec3, i: number): void {
+  const dx = pB.x - pA.x;
+  const dy = pB.y - pA.y;
+  const dz = pB.z - pA.z;
+  const t = dx * n.x + dy * n.y + dz * n.z;
+  out.x = dx - t * n.x;
+  out.y = dy - t * n.y;
+  out.z = dz - t * n.z;
+  lengthInto(out, i);
+}
+
+/**
  * The witnesses made to face each other across the normal: pointB − pointA = distance·normal.
  * A witness on a flat feature (a face or an edge supporting its shape along the normal) can lie
  * anywhere on that feature and still be on the right plane, the other shape's witness elsewhere
@@ -650,14 +668,7 @@ const faceY0 = vec3.create();
  */
 function faceWitnesses(k: number): void {
   const n = solvedNormal;
-  const dx = solvedB.x - solvedA.x;
-  const dy = solvedB.y - solvedA.y;
-  const dz = solvedB.z - solvedA.z;
-  const t = dx * n.x + dy * n.y + dz * n.z;
-  faceP.x = dx - t * n.x;
-  faceP.y = dy - t * n.y;
-  faceP.z = dz - t * n.z;
-  lengthInto(faceP, 1);
+  lateralOffsetInto(faceP, solvedA, solvedB, n, 1);
   const lateral = sizeIo[1];
   lengthInto(solvedA, 1);
   lengthInto(solvedB, 2);
@@ -1976,14 +1987,7 @@ const facingOff = vec3.create();
 function featureFacingWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
   const d = solvedIo[0];
   const n = solvedNormal;
-  const ox = solvedB.x - solvedA.x;
-  const oy = solvedB.y - solvedA.y;
-  const oz = solvedB.z - solvedA.z;
-  const t = ox * n.x + oy * n.y + oz * n.z;
-  facingOff.x = ox - t * n.x;
-  facingOff.y = oy - t * n.y;
-  facingOff.z = oz - t * n.z;
-  lengthInto(facingOff, 0);
+  lateralOffsetInto(facingOff, solvedA, solvedB, n, 0);
   const lateral = sizeIo[0];
   // The pair's magnitude in A's frame, where the features' corners round: A's bounding radius,
   // B's offset plus its radius (the witnesses' own can be far smaller: a contact at A's origin).

@@ -716,9 +716,23 @@ function closestFeatures(): void {
     }
   }
   // Edges against edges.
+  visitEdgePairs(false, offerEdgePair);
+}
+
+/**
+ * Walks the loaded pair's edge pairs, each edge of the triangle A against each edge of B (local
+ * frame), in that order: A's edge into s1 s2, B's into s3 s4, their closest points into c1 (on
+ * A's) and c2 (on B's) with the parameters in `params` (Ericson 2005, §5.1.9), then `visit`, which
+ * ends the walk by returning true. With `supporting`, only the edges whose two ends lie on their
+ * shape's supporting plane along the SAT's normal ({@link onSupportingPlane}). True when a visit
+ * ended it. The visits are module functions and read their inputs from scratch: nothing is
+ * allocated and no double crosses the call.
+ */
+function visitEdgePairs(supporting: boolean, visit: () => boolean): boolean {
   for (let k = 0; k < 3; k++) {
     const p = 3 * k;
     const r = 3 * ((k + 1) % 3);
+    if (supporting && (!onSupportingPlane(av, p) || !onSupportingPlane(av, r))) continue;
     s1.x = av[p];
     s1.y = av[p + 1];
     s1.z = av[p + 2];
@@ -728,6 +742,7 @@ function closestFeatures(): void {
     for (let j = 0; j < bEdges.length; j += 2) {
       const u = 3 * bEdges[j];
       const w = 3 * bEdges[j + 1];
+      if (supporting && (!onSupportingPlane(bv, u) || !onSupportingPlane(bv, w))) continue;
       s3.x = bv[u];
       s3.y = bv[u + 1];
       s3.z = bv[u + 2];
@@ -735,27 +750,33 @@ function closestFeatures(): void {
       s4.y = bv[w + 1];
       s4.z = bv[w + 2];
       closestPointsSegmentSegment(c1, c2, s1, s2, s3, s4, params);
-      const dx = c2.x - c1.x;
-      const dy = c2.y - c1.y;
-      const dz = c2.z - c1.z;
-      const d2 = dx * dx + dy * dy + dz * dz;
-      if (!(d2 < best[0])) continue;
-      best[0] = d2;
-      // A corner (one parameter at an end) against the other edge's interior.
-      const sIn = params.s > 0 && params.s < 1;
-      const tIn = params.t > 0 && params.t < 1;
-      bestEdge[0] = sIn !== tIn ? 1 : 0;
-      bestEdge[1] = sIn ? s2.x - s1.x : s4.x - s3.x;
-      bestEdge[2] = sIn ? s2.y - s1.y : s4.y - s3.y;
-      bestEdge[3] = sIn ? s2.z - s1.z : s4.z - s3.z;
-      best[1] = c1.x;
-      best[2] = c1.y;
-      best[3] = c1.z;
-      best[4] = c2.x;
-      best[5] = c2.y;
-      best[6] = c2.z;
+      if (visit()) return true;
     }
   }
+  return false;
+}
+
+/**
+ * {@link closestFeatures}' visit: the edge pair's closest points c1 c2 kept in `best` when nearer
+ * (squared distance), and in `bestEdge` whether it is a corner against the other edge's interior.
+ * Never ends the walk.
+ */
+function offerEdgePair(): boolean {
+  const dx = c2.x - c1.x;
+  const dy = c2.y - c1.y;
+  const dz = c2.z - c1.z;
+  const d2 = dx * dx + dy * dy + dz * dz;
+  if (!(d2 < best[0])) return false;
+  best[0] = d2;
+  // A corner (one parameter at an end) against the other edge's interior.
+  const sIn = params.s > 0 && params.s < 1;
+  const tIn = params.t > 0 && params.t < 1;
+  bestEdge[0] = sIn !== tIn ? 1 : 0;
+  bestEdge[1] = sIn ? s2.x - s1.x : s4.x - s3.x;
+  bestEdge[2] = sIn ? s2.y - s1.y : s4.y - s3.y;
+  bestEdge[3] = sIn ? s2.z - s1.z : s4.z - s3.z;
+  edgePairIntoBest();
+  return false;
 }
 
 /** [0] |pB − pA| of `best` (overflow-safe). */
@@ -1020,47 +1041,39 @@ function supportingWitnesses(): void {
   if (supportingCornerFaces(av, 3)) return;
   if (supportingCornerFaces(bv, bvCount)) return;
   // Supporting edges against supporting edges.
+  visitEdgePairs(true, facingEdgePair);
+}
+
+/** `best`'s witnesses = the visited edge pair's closest points, c1 on A and c2 on B (local frame). */
+function edgePairIntoBest(): void {
+  best[1] = c1.x;
+  best[2] = c1.y;
+  best[3] = c1.z;
+  best[4] = c2.x;
+  best[5] = c2.y;
+  best[6] = c2.z;
+}
+
+/**
+ * {@link supportingWitnesses}' visit: the edge pair's closest points c1 c2 taken as `best`'s
+ * witnesses, ending the walk, when their difference lies along the SAT's normal within the
+ * facing tolerance facingIo[1].
+ */
+function facingEdgePair(): boolean {
+  const tol = facingIo[1];
   const nx = sat[1];
   const ny = sat[2];
   const nz = sat[3];
-  for (let k = 0; k < 3; k++) {
-    const p = 3 * k;
-    const r = 3 * ((k + 1) % 3);
-    if (!onSupportingPlane(av, p) || !onSupportingPlane(av, r)) continue;
-    s1.x = av[p];
-    s1.y = av[p + 1];
-    s1.z = av[p + 2];
-    s2.x = av[r];
-    s2.y = av[r + 1];
-    s2.z = av[r + 2];
-    for (let j = 0; j < bEdges.length; j += 2) {
-      const u = 3 * bEdges[j];
-      const w = 3 * bEdges[j + 1];
-      if (!onSupportingPlane(bv, u) || !onSupportingPlane(bv, w)) continue;
-      s3.x = bv[u];
-      s3.y = bv[u + 1];
-      s3.z = bv[u + 2];
-      s4.x = bv[w];
-      s4.y = bv[w + 1];
-      s4.z = bv[w + 2];
-      closestPointsSegmentSegment(c1, c2, s1, s2, s3, s4, params);
-      const dx = c2.x - c1.x;
-      const dy = c2.y - c1.y;
-      const dz = c2.z - c1.z;
-      const t = dx * nx + dy * ny + dz * nz;
-      const lx = dx - t * nx;
-      const ly = dy - t * ny;
-      const lz = dz - t * nz;
-      if (!(lx * lx + ly * ly + lz * lz <= tol * tol)) continue;
-      best[1] = c1.x;
-      best[2] = c1.y;
-      best[3] = c1.z;
-      best[4] = c2.x;
-      best[5] = c2.y;
-      best[6] = c2.z;
-      return;
-    }
-  }
+  const dx = c2.x - c1.x;
+  const dy = c2.y - c1.y;
+  const dz = c2.z - c1.z;
+  const t = dx * nx + dy * ny + dz * nz;
+  const lx = dx - t * nx;
+  const ly = dy - t * ny;
+  const lz = dz - t * nz;
+  if (!(lx * lx + ly * ly + lz * lz <= tol * tol)) return false;
+  edgePairIntoBest();
+  return true;
 }
 
 /**
