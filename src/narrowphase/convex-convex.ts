@@ -821,7 +821,14 @@ function faceWitnesses(k: number): void {
   faceFallbackIo[0] = gk;
   faceFallbackIo[1] = FACE_NEAR_SLACK * on + FACE_FALLBACK * Math.abs(dk);
   featureWitnessIo[0] = FACE_NEAR_SLACK * on;
-  const kept = found || featurePairWitnesses() || faceFallback();
+  featureWitnessIo[1] = FACE_NORMAL_SLACK * on;
+  let kept = found || featurePairWitnesses();
+  if (!kept && featurePairNormal()) {
+    // A generator across a polytope's edge: their common perpendicular, a normal no worse.
+    found = true;
+    kept = true;
+  }
+  if (!kept) kept = faceFallback();
   if (found) {
     // A converged pair is off its curved cores by up to the projections' slack, set by the
     // larger shape's rounding (16 ulps of its 7e3 offset: 1e-10 off a cone of 1e-6): each
@@ -1472,8 +1479,11 @@ const featureEnds = [
 const featureKind = new Uint8Array(4);
 /** Side s's rim in its local frame (solver units): [2s] its height, [2s + 1] its radius. */
 const featureRim = new Float64Array(4);
-/** [0] the move {@link featurePairWitnesses} allows (the touching tolerance's share), solver units. */
-const featureWitnessIo = new Float64Array(1);
+/**
+ * [0] the move {@link featurePairWitnesses} allows (the touching tolerance's share), [1] the
+ * rounding {@link featurePairNormal} allows its supports and witnesses, solver units.
+ */
+const featureWitnessIo = new Float64Array(2);
 const featureParams = { s: 0, t: 0 };
 const featureC = [vec3.create(), vec3.create()];
 const featureL = vec3.create();
@@ -1649,6 +1659,151 @@ function featurePairWitnesses(): boolean {
     }
   }
   return kept;
+}
+
+/** {@link featurePairNormal}'s normal (the curved core's frame, then the solver's) and the edge's direction. */
+const pairM = vec3.create();
+const pairE = vec3.create();
+/** {@link featurePairNormal}'s supports along its normal (A's along m, B's along −m; solver frame). */
+const pairSA = vec3.create();
+const pairSB = vec3.create();
+
+/**
+ * Sine of the least angle between a polytope's edge and a cylinder's or cone's axis, and between
+ * the edge and the generator it crosses, for {@link featurePairNormal} (nearer parallel, the
+ * crossing is no point: a line contact, or ill-conditioned).
+ */
+const FEATURE_CROSS_SIN = 2 ** -10;
+
+/**
+ * {@link faceWitnesses}' pair and normal where its projections and {@link featurePairWitnesses}
+ * found none facing, and the supporting features are a cylinder's or a cone's generator (side
+ * or slant) and a polytope's edge ({@link loadFeatureSegments}) crossing seen along the normal:
+ * their common perpendicular m is the normal of the Minkowski difference's flat face they sweep,
+ * exact there. The refinement ends on such a ridge to its angular resolution only (a cone's
+ * generator estimated from support points under tilts), and tilted by θ the generator's and the
+ * edge's ends differ in height by θ times their lengths: the features' footprints then cross off
+ * their planes, no point of one faces the other to rounding, the seated witnesses fell to the
+ * supports' tied ends, and the projections between the cone and the hull crawled (a cone of 1e5
+ * 9.8e4 deep in a hull, the normal 4.3e-13 rad off: witnesses 1.0e5 apart sideways; issue 16,
+ * seed 68). The generator is the one whose side normal is perpendicular to the edge (a closed
+ * form: the slant normal's azimuth u has u·ê = −r·e_y / (2h·|e_xz|) for a cone of half height h
+ * and radius r, 0 for a cylinder; the root nearer the normal's), m that side normal, the
+ * witnesses the segments' nearest points, and the gap the supports' along m. Kept (true, facingN
+ * = m, faceIo[0] that gap, the pair in faceX, faceY) when m lies within FACE_NORMAL_MAX_TILT of
+ * the normal, both nearest points inside their segments, both segments support their shapes
+ * along m and the pair faces across it to featureWitnessIo[1], and the overlap along m is not
+ * above the solved one by more than that. After {@link featurePairWitnesses} (its segments
+ * loaded); cores loaded (margins 0), solver frame; faceX, faceY untouched when false.
+ */
+function featurePairNormal(): boolean {
+  // The curved side's second segment is its rim's tangent (kind 1), a polytope has none.
+  let side = -1;
+  if (featureKind[1] === 1 && featureKind[2] === 2 && featureKind[3] === 0) side = 0;
+  else if (featureKind[3] === 1 && featureKind[0] === 2 && featureKind[1] === 0) side = 1;
+  if (side < 0) return false;
+  const core = side === 1 ? coreB : coreA;
+  const rc = revolutionCore(core.shape);
+  if (rc === null) return false;
+  const rev = shapeDef(rc.type).revolution as Revolution;
+  rev.dims(revDims, rc);
+  const h = revDims[0] * core.scale;
+  const r = revDims[1] * core.scale;
+  const n = solvedNormal;
+  const tol = featureWitnessIo[1];
+  // The edge's direction and the normal (outward from the curved core) in its local frame.
+  const p0 = featureEnds[4 * (1 - side)];
+  const p1 = featureEnds[4 * (1 - side) + 1];
+  faceSub(pairE, p1, p0);
+  if (side === 1) {
+    faceToB(pairE, pairE, false);
+    faceNegate(negN, n);
+    faceToB(pairM, negN, false);
+  } else faceCopy(pairM, n);
+  const ex = pairE.x;
+  const ey = pairE.y;
+  const ez = pairE.z;
+  const exz = Math.sqrt(ex * ex + ez * ez);
+  if (!(exz > FEATURE_CROSS_SIN * Math.sqrt(ex * ex + ey * ey + ez * ez))) return false;
+  const cone = rev.kind === RevolutionKind.Cone;
+  // The side normal (c·u, sy), u the unit azimuth: (2h, r)/len on a cone's slant, (1, 0) on a
+  // cylinder's side; perpendicular to the edge where u·ê = κ.
+  const len = cone ? Math.sqrt(4 * h * h + r * r) : 1;
+  const c = cone ? (2 * h) / len : 1;
+  const sy = cone ? r / len : 0;
+  const kappa = cone ? -(r * ey) / (2 * h * exz) : 0;
+  if (!(Math.abs(kappa) < 1)) return false;
+  const ux0 = ex / exz;
+  const uz0 = ez / exz;
+  // Of the two roots u = κ·ê ± √(1 − κ²)·ê⊥ (ê⊥ = (−ê_z, ê_x)), the one on the normal's side.
+  let root = Math.sqrt(1 - kappa * kappa);
+  if (-uz0 * pairM.x + ux0 * pairM.z < 0) root = -root;
+  const ux = kappa * ux0 - root * uz0;
+  const uz = kappa * uz0 + root * ux0;
+  // The generator at u (local), into the curved side's segment of featureEnds.
+  const g0 = featureEnds[4 * side];
+  const g1 = featureEnds[4 * side + 1];
+  g0.x = cone ? 0 : r * ux;
+  g0.y = h;
+  g0.z = cone ? 0 : r * uz;
+  g1.x = r * ux;
+  g1.y = -h;
+  g1.z = r * uz;
+  pairM.x = c * ux;
+  pairM.y = sy;
+  pairM.z = c * uz;
+  if (side === 1) {
+    faceFromB(g0, g0);
+    faceFromB(g1, g1);
+    faceRotate(pairM, pairBInA.rotation, pairM);
+    faceNegate(pairM, pairM);
+  } else {
+    faceShiftA(g0, g0, false);
+    faceShiftA(g1, g1, false);
+  }
+  const m = pairM;
+  const tx = m.x - n.x;
+  const ty = m.y - n.y;
+  const tz = m.z - n.z;
+  if (!(Math.sqrt(tx * tx + ty * ty + tz * tz) <= FACE_NORMAL_MAX_TILT)) return false;
+  // The segments' nearest points: A's first.
+  const x = featureC[0];
+  const y = featureC[1];
+  closestPointsSegmentSegment(
+    x,
+    y,
+    featureEnds[0],
+    featureEnds[1],
+    featureEnds[4],
+    featureEnds[5],
+    featureParams,
+  );
+  const s = featureParams.s;
+  const t = featureParams.t;
+  if (!(s > 0 && s < 1 && t > 0 && t < 1)) return false;
+  // Both segments support their shapes along m, and the pair faces across it.
+  coreA.support(pairSA, m);
+  const hA = pairSA.x * m.x + pairSA.y * m.y + pairSA.z * m.z;
+  faceNegate(negN, m);
+  coreBInA.support(pairSB, negN);
+  const hB = pairSB.x * m.x + pairSB.y * m.y + pairSB.z * m.z;
+  const gm = hB - hA;
+  if (!(gm >= faceFallbackIo[0] - tol)) return false;
+  if (!(Math.abs(x.x * m.x + x.y * m.y + x.z * m.z - hA) <= tol)) return false;
+  if (!(Math.abs(y.x * m.x + y.y * m.y + y.z * m.z - hB) <= tol)) return false;
+  const dx = y.x - x.x;
+  const dy = y.y - x.y;
+  const dz = y.z - x.z;
+  const along = dx * m.x + dy * m.y + dz * m.z;
+  const lx = dx - along * m.x;
+  const ly = dy - along * m.y;
+  const lz = dz - along * m.z;
+  if (!(Math.sqrt(lx * lx + ly * ly + lz * lz) <= tol)) return false;
+  faceCopy(facingN, m);
+  faceCopy(faceX, x);
+  faceCopy(faceY, y);
+  faceIo[0] = gm;
+  return true;
 }
 
 /**
