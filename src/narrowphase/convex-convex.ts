@@ -467,7 +467,7 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     // it achieves, a lower bound of the signed distance.
     boundIo[0] = Math.max(boundIo[0], solvedIo[0]);
   }
-  if (wanted) recordError();
+  if (wanted) recordError(bInA);
   // (After the error's record: its rounding term is of the witnesses' magnitude before.)
   if (polytopeCore(a) && polytopeCore(b)) featureFacingWitnesses(a, b, bInA);
   return true;
@@ -3301,14 +3301,23 @@ const BOUND_EPA_TOLERANCE = 1e-12;
 
 /**
  * The error bound of the solved signed distance from {@link boundIo} (scene units), plus the
- * rounding of the support points' evaluation (TOUCH_TOLERANCE of their magnitude), raised into
- * the query's register {@link contactErrorIo}.
+ * rounding of the support points' evaluation (TOUCH_TOLERANCE of their magnitude: the witnesses',
+ * and the shapes' sizes with B's offset from A at `bInA` — a hull of 1e6 placed 1e6 away has its
+ * vertices, and so its faces' planes, rounded at that magnitude however near the origin the
+ * witnesses lie: a cylinder of 4e-7 1.3e-10 from such a hull's edge was answered 5.4e-11 deep
+ * with that as its bound; issue 16, a fresh-user attack), raised into the query's register
+ * {@link contactErrorIo}.
  */
-function recordError(): void {
+function recordError(bInA: Isometry): void {
   const s = solvedIo[0];
   lengthInto(solvedA, 1);
   lengthInto(solvedB, 2);
-  const round = TOUCH_TOLERANCE * (Math.max(sizeIo[1], sizeIo[2]) + Math.abs(s));
+  const t = bInA.translation;
+  const reach =
+    Math.max(pairMagnitudes[0], 0) +
+    Math.max(pairMagnitudes[1], 0) +
+    Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z));
+  const round = TOUCH_TOLERANCE * (Math.max(sizeIo[1], sizeIo[2], reach) + Math.abs(s));
   const e = Math.max(boundIo[1] - s, s - boundIo[0], 0) + round;
   // A NaN bound (a degenerate run) claims nothing: infinite.
   const bound = e >= 0 ? e : Number.POSITIVE_INFINITY;

@@ -15,8 +15,8 @@
  * 4. Specialised pairs override those defaults: sphere–sphere and sphere–cuboid (with world-pose
  *    overlap tests), sphere–capsule, sphere–hull, sphere–triangle (an unflipped entry per order),
  *    capsule–capsule, capsule–box and capsule–hull (the segment's exact features), cuboid–cuboid (SAT), and
- *    rounded boxes and hulls against each other and against boxes and hulls (their cores' routines,
- *    the radii added), the triangle mesh against convex shapes, half-spaces and meshes (BVH branch and bound with
+ *    rounded boxes and hulls against each other, against boxes and hulls and against cylinders
+ *    and cones (their cores' routines, the radii added), the triangle mesh against convex shapes, half-spaces and meshes (BVH branch and bound with
  *    internal-edge normals).
  *
  * Each registration names the pair once in any order; the table writes the mirrored entry as a
@@ -445,6 +445,18 @@ export function registerDefaultPairs(): void {
     for (const tb of cored) {
       if (tb < ta || tb < ShapeType.RoundedCuboid) continue;
       registerPair<RoundedPolytopeOther, RoundedPolytopeOther>(ta, tb, {
+        intersects: intersectsViaContact(contactRoundedPolytope),
+        distance: distanceViaContact(contactRoundedPolytope, distanceConvexConvex),
+        contact: contactRoundedPolytope,
+        manifold: manifoldViaContact(contactRoundedPolytope, manifoldFromContact),
+      });
+    }
+  }
+  // A rounded box or hull against a cylinder or a cone: the core against the solid by the plain
+  // polytope's paths of GJK/EPA, the radius added (src/narrowphase/rounded-polytope.ts).
+  for (const tc of [ShapeType.Cylinder, ShapeType.Cone] as const) {
+    for (const tr of [ShapeType.RoundedCuboid, ShapeType.RoundedConvexPolyhedron] as const) {
+      registerPair<RoundedPolytopeOther, RoundedPolytopeOther>(tc, tr, {
         intersects: intersectsViaContact(contactRoundedPolytope),
         distance: distanceViaContact(contactRoundedPolytope, distanceConvexConvex),
         contact: contactRoundedPolytope,

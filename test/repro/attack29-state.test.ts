@@ -72,6 +72,13 @@ describe("answers independent of the queries before them", () => {
     const d = (alone as NonNullable<C>).distance;
     expect(d).toBeLessThan(0);
     expect(Math.abs(d + 5.89e-8)).toBeLessThan(1e-10);
+    // The true signed distance at 40 digits (mpmath: −min over unit n of the cone's support plus
+    // the core box's along −n, over every feature pair's normals, less the radius; session 30's
+    // oracle of test/fuzz/attack29-rounded-rim.test.ts), covered by the errorBound.
+    const truth = -5.883056051703953e-8;
+    expect(Math.abs(d - truth)).toBeLessThan(1e-10);
+    const withBound = answerQuery(LINES[1]) as NonNullable<C> & { errorBound: number };
+    expect(Math.abs(d - truth)).toBeLessThanOrEqual(withBound.errorBound);
   });
 
   const unit = fc.tuple(
