@@ -403,10 +403,16 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     // on both shapes, as at a touch (a triangle's witness 1.3e-13 beside it where it crossed a
     // cone's rim by 7e-15 at size 6); (pB − pA)·n is then 0, within that rounding of the depth.
     // A deeper one: each witness seated on its own shape.
+    // The rounding is of the pair's magnitude in the solver's frame: its support points' (GJK's
+    // simplex) as well as the witnesses' (a cone of 0.014 whose rim crossed the edge of a
+    // triangle of 57 by 5e-15, the triangle's corners at 50 in the cone's frame: seated, the
+    // witnesses were 9e-11 apart sideways).
+    simplexSize(gjkOut.simplex);
+    const s = sizeIo[0] / k;
     lengthInto(solvedA, 1);
     lengthInto(solvedB, 2);
     touchIo[0] = k;
-    const m = Math.max(sizeIo[1], sizeIo[2]);
+    const m = Math.max(sizeIo[1], sizeIo[2], s);
     provenIo[1] = m;
     if (0 - solvedIo[0] <= TOUCH_TOLERANCE * m) touchWitnesses(1);
     else if (

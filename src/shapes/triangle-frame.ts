@@ -8,18 +8,20 @@
  * at the pair's size — B's support points moved into A's frame, the near-touching band of
  * src/narrowphase/touching.ts (a fraction of the witnesses' magnitude): a triangle 0.5 wide at
  * 1.5e8 lost ulps of 1.5e8 (3e-8) against a cone beside it. A query whose pair holds such a triangle
- * is answered in the frame at its first corner instead: both shapes moved by minus that corner
- * (the triangle's corners, or the other shape's pose translation), which is exact for the
- * triangle's own coordinates near the corner (Sterbenz) and rounds the other shape's offset at the
- * pair's spread; the answer's points are moved back by plus the corner (one rounding at their
- * world magnitude, which no world point escapes). Distances, normals and times are those of the
- * moved pair. Near the origin (or a rotated triangle, whose corners are its own) nothing moves: a
+ * is answered in the frame at its first corner instead, rounded to a power-of-two grid of 2^-20
+ * of the triangle's extent where that moves both triangles' corners exactly (a corner on the
+ * other's edge stays on it): both shapes moved by minus that origin (the triangles' corners, or
+ * the other shape's pose translation), which is exact for the triangles' coordinates near it and
+ * rounds the other shape's offset at the pair's spread; the answer's points are moved back by
+ * plus the origin (one rounding at their world magnitude, which no world point escapes).
+ * Distances, normals and times are those of the moved pair. Near the origin (or a rotated triangle, whose corners are its own) nothing moves: a
  * query costs the type test of each shape and, for a triangle, a comparison of its corners.
  * Loaded by the triangle's module (src/shapes/triangle.ts), which thereby sets the queries' hook
  * (src/shapes/far-frame.ts): an app without triangles does not bundle it.
  */
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import { GRID_ORIGIN_BITS } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { FAR_FRAME_SLOTS, type FarFrame, setFarFrameHook } from "./far-frame.js";
@@ -119,9 +121,75 @@ function enterTriangleFrame(
   const farB = farTriangle(b, poseB);
   if (!farA && !farB) return false;
   const at = farA && (!farB || smallerTriangle(a as Triangle, b as Triangle)) ? a : b;
-  vec3.copy(f.origin, (at as Triangle).a);
+  const other = at === a ? b : a;
+  const u =
+    other.type === ShapeType.Triangle && unrotated(at === a ? poseB : poseA)
+      ? (other as Triangle)
+      : null;
+  frameOrigin(f.origin, at as Triangle, u);
   f.a = moveShape(a, poseA, f.triA, f.poseA, f.origin);
   f.b = moveShape(b, poseB, f.triB, f.poseB, f.origin);
+  return true;
+}
+
+/** True when `pose` has no rotation (its quaternion's vector part is zero). */
+function unrotated(pose: Isometry): boolean {
+  const r = pose.rotation;
+  return r.x === 0 && r.y === 0 && r.z === 0;
+}
+
+/** [0] the grid step of {@link frameOrigin}, [1] the candidate coordinate on the axis at hand. */
+const grid = new Float64Array(2);
+
+/**
+ * `out` = the frame's origin for far triangle `t`, the other shape `u` when it is an unrotated
+ * triangle (else null): per axis, t's first corner rounded to a multiple of the largest power of
+ * two not above 2^-GRID_ORIGIN_BITS of t's extent (src/math/scalar.ts) when every corner of t and
+ * of u minus it is exact, else 0 (t's corner itself for a triangle without extent). Moved by the
+ * grid point, the corners keep their input values (a corner of one lying on an edge of the other
+ * stays on it: moved by the corner, rounded, two triangles touching so at 1e9 were 3e-17 apart);
+ * the grid point lies within 2^-21 of the extent from the corner, so the moved coordinates stay
+ * of the triangle's size.
+ */
+function frameOrigin(out: Vec3, t: Triangle, u: Triangle | null): void {
+  const e = Math.max(
+    Math.abs(t.b.x - t.a.x),
+    Math.abs(t.b.y - t.a.y),
+    Math.abs(t.b.z - t.a.z),
+    Math.abs(t.c.x - t.a.x),
+    Math.abs(t.c.y - t.a.y),
+    Math.abs(t.c.z - t.a.z),
+  );
+  vec3.copy(out, t.a);
+  if (!(e > 0 && e < Number.POSITIVE_INFINITY)) return;
+  grid[0] = 2 ** (Math.floor(Math.log2(e)) - GRID_ORIGIN_BITS);
+  if (grid[0] * 2 ** GRID_ORIGIN_BITS > e) grid[0] /= 2;
+  for (let axis = 0; axis < 3; axis++) {
+    const g = grid[0];
+    const x = axis === 0 ? t.a.x : axis === 1 ? t.a.y : t.a.z;
+    grid[1] = Math.round(x / g) * g;
+    // Off the grid point a corner whose difference is inexact has a magnitude at most that
+    // difference (it needs more than 53 bits): the axis's coordinates are then within twice
+    // the pair's spread of 0, and that axis is left unmoved (0 moves every corner exactly).
+    if (!(Number.isFinite(grid[1]) && shiftExact(t, axis) && (u === null || shiftExact(u, axis))))
+      grid[1] = 0;
+    if (axis === 0) out.x = grid[1];
+    else if (axis === 1) out.y = grid[1];
+    else out.z = grid[1];
+  }
+}
+
+/** True when each corner of `t` on `axis` minus grid[1] is exact (TwoSum's error term 0). */
+function shiftExact(t: Triangle, axis: number): boolean {
+  const o = grid[1];
+  for (let i = 0; i < 3; i++) {
+    const p = i === 0 ? t.a : i === 1 ? t.b : t.c;
+    const x = axis === 0 ? p.x : axis === 1 ? p.y : p.z;
+    // TwoSum(x, −o) written out: exact when its error term is 0.
+    const d = x - o;
+    const z = d - x;
+    if (!(Number.isFinite(d) && x - (d - z) + (-o - z) === 0)) return false;
+  }
   return true;
 }
 

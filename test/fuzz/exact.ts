@@ -287,3 +287,33 @@ export function exactExtent(j: J, k: number, sign: number): Dy | null {
   }
   return null;
 }
+
+/**
+ * Exactly whether closed triangles `a` and `b` (corners, doubles) share a point: no separating
+ * axis among both normals, the nine edge crosses and the six in-plane edge normals (complete for
+ * two triangles: the faces of their Minkowski difference, flat or not).
+ */
+export function exactTrianglesMeet(
+  a: readonly (readonly number[])[],
+  b: readonly (readonly number[])[],
+): boolean {
+  const A = a.map(dv);
+  const B = b.map(dv);
+  const ea = [0, 1, 2].map((i) => dvsub(A[(i + 1) % 3], A[i]));
+  const eb = [0, 1, 2].map((i) => dvsub(B[(i + 1) % 3], B[i]));
+  const na = dvcross(ea[0], ea[1]);
+  const nb = dvcross(eb[0], eb[1]);
+  const axes: DV[] = [na, nb];
+  for (const x of ea) for (const y of eb) axes.push(dvcross(x, y));
+  for (const x of ea) axes.push(dvcross(na, x));
+  for (const y of eb) axes.push(dvcross(nb, y));
+  for (const u of axes) {
+    if (u.every((c) => dsign(c) === 0)) continue;
+    const pa = A.map((p) => dvdot(p, u));
+    const pb = B.map((p) => dvdot(p, u));
+    const max = (v: Dy[]) => v.reduce((m, x) => (dcmp(x, m) > 0 ? x : m));
+    const min = (v: Dy[]) => v.reduce((m, x) => (dcmp(x, m) < 0 ? x : m));
+    if (dcmp(max(pa), min(pb)) < 0 || dcmp(max(pb), min(pa)) < 0) return false;
+  }
+  return true;
+}

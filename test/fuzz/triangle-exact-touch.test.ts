@@ -17,42 +17,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
-import { type Dy, dadd, dcmp, dmul, dsign, dsub, dy } from "./exact.js";
+import { exactTrianglesMeet as exactMeet } from "./exact.js";
 import { loadCases, replayCases } from "./recorded-cases.js";
 
 type P = number[];
-type DV = [Dy, Dy, Dy];
-const dv = (p: P): DV => [dy(p[0]), dy(p[1]), dy(p[2])];
-const vsub = (a: DV, b: DV): DV => [dsub(a[0], b[0]), dsub(a[1], b[1]), dsub(a[2], b[2])];
-const vdot = (a: DV, b: DV): Dy => dadd(dadd(dmul(a[0], b[0]), dmul(a[1], b[1])), dmul(a[2], b[2]));
-const vcross = (a: DV, b: DV): DV => [
-  dsub(dmul(a[1], b[2]), dmul(a[2], b[1])),
-  dsub(dmul(a[2], b[0]), dmul(a[0], b[2])),
-  dsub(dmul(a[0], b[1]), dmul(a[1], b[0])),
-];
-
-/** Exactly whether closed triangles `a` and `b` (corners, doubles) share a point. */
-function exactMeet(a: P[], b: P[]): boolean {
-  const A = a.map(dv);
-  const B = b.map(dv);
-  const ea = [0, 1, 2].map((i) => vsub(A[(i + 1) % 3], A[i]));
-  const eb = [0, 1, 2].map((i) => vsub(B[(i + 1) % 3], B[i]));
-  const na = vcross(ea[0], ea[1]);
-  const nb = vcross(eb[0], eb[1]);
-  const axes: DV[] = [na, nb];
-  for (const x of ea) for (const y of eb) axes.push(vcross(x, y));
-  for (const x of ea) axes.push(vcross(na, x));
-  for (const y of eb) axes.push(vcross(nb, y));
-  for (const u of axes) {
-    if (u.every((c) => dsign(c) === 0)) continue;
-    const pa = A.map((p) => vdot(p, u));
-    const pb = B.map((p) => vdot(p, u));
-    const max = (v: Dy[]) => v.reduce((m, x) => (dcmp(x, m) > 0 ? x : m));
-    const min = (v: Dy[]) => v.reduce((m, x) => (dcmp(x, m) < 0 ? x : m));
-    if (dcmp(max(pa), min(pb)) < 0 || dcmp(max(pb), min(pa)) < 0) return false;
-  }
-  return true;
-}
 
 const tri = (p: P[]) => ({ type: "triangle", a: p[0], b: p[1], c: p[2] });
 

@@ -437,12 +437,19 @@ describe("issue 16: the order of a touching pair (fuzzer, seeds 17–19)", () =>
       },
     ],
   ] as const) {
-    it(`${name}: both orders touching, the contact flipped (was: one order apart by ulps)`, () => {
+    it(`${name}: both orders agree (touching, seed 18 apart by its exact 1.8e-20), the contact flipped (was: one order apart by ulps)`, () => {
       // The sphere-first routines answer in the triangle's frame, by the triangle-first ones.
       const tri = line.a.type === "triangle" ? line.a : line.b;
       const sph = line.a.type === "triangle" ? line.b : line.a;
-      const one = answerQuery({ op: "contact", a: tri, b: sph }) as ContactJson;
-      const two = answerQuery({ op: "contact", a: sph, b: tri }) as ContactJson;
+      // Seed 18's sphere is apart from the triangle given by 1.8e-20 (exact rational arithmetic
+      // on the line's doubles, under an ulp of its radius): both orders answer that gap since the
+      // triangle is read with its corners exact (src/io/defs/triangle-json.ts; they were rounded
+      // into a frame at the first corner, which made it touch). The flipped contact is compared
+      // at a prediction that holds it.
+      const apart = name.includes("seed 18");
+      const at = apart ? { prediction: 1e-15 } : {};
+      const one = answerQuery({ op: "contact", a: tri, b: sph, ...at }) as ContactJson;
+      const two = answerQuery({ op: "contact", a: sph, b: tri, ...at }) as ContactJson;
       expect(one).not.toBeNull();
       expect(two).not.toBeNull();
       const [p, r] = [one as NonNullable<ContactJson>, two as NonNullable<ContactJson>];
@@ -454,8 +461,11 @@ describe("issue 16: the order of a touching pair (fuzzer, seeds 17–19)", () =>
       ]) {
         expect(
           (answerQuery({ op: "intersects", a: x, b: y }) as { intersects: boolean }).intersects,
-        ).toBe(true);
-        expect((answerQuery({ op: "distance", a: x, b: y }) as DistanceJson).distance).toBe(0);
+        ).toBe(!apart);
+        const d = (answerQuery({ op: "distance", a: x, b: y }) as DistanceJson).distance;
+        if (apart) expect(Math.abs(d - 1.822e-20)).toBeLessThan(64 * 2 ** -52 * 2.07e-4);
+        else expect(d).toBe(0);
+        expect(answerQuery({ op: "contact", a: x, b: y }) === null).toBe(apart);
       }
     });
   }
