@@ -95,17 +95,6 @@ const FEATURE_FIELD = 4096;
 const TAG_FIELD = 268435456;
 /** Clipper tags stay below 2^26; the two bits above count repeats of a tag within a manifold. */
 const DUPLICATE_TAG = 67108864;
-/** The tag of the contact's own point when it joins the clipped ones (below every clipper tag's repeat). */
-const CONTACT_TAG = DUPLICATE_TAG - 1;
-/**
- * The depth bar of a manifold's deepest point against its contact, relative to the depth (the
- * `contact` query's depth bar, docs/FORMATS.md, Accuracy): a clipped point shallower than the
- * contact by more than this plus {@link CONTACT_DEPTH_ULPS} ulps of the witnesses' magnitude
- * does not stand for it.
- */
-const CONTACT_DEPTH_RELATIVE = 1e-6;
-/** The rounding part of that bar, in ulps of the contact witnesses' largest coordinate (64 ε). */
-const CONTACT_DEPTH_ULPS = 64;
 
 const _NONE = FEATURE_NONE;
 const _POINT = FEATURE_POINT;
@@ -747,48 +736,6 @@ function manifoldOfPolytopes(
     candidates.tags[q] = clipped.tags[i];
   }
   if (candidates.count === 0) return singleContact(out, contact);
-  // Every clipped point shallower than the contact beyond its depth bar (the contact on a
-  // feature the reference face's clip cut away: a capsule's end touching the edge of a triangle
-  // whose face, 3° from the normal, was the reference): the contact's own pair joins them, so the
-  // manifold's deepest point is the contact's and the manifold answers where the contact does.
-  let least = Infinity;
-  for (let q = 0; q < candidates.count; q++) least = Math.min(least, candidateDistances[q]);
-  const cA = contact.pointA;
-  const cB = contact.pointB;
-  const bar =
-    CONTACT_DEPTH_RELATIVE * Math.abs(contact.distance) +
-    CONTACT_DEPTH_ULPS *
-      Number.EPSILON *
-      Math.max(
-        Math.abs(cA.x),
-        Math.abs(cA.y),
-        Math.abs(cA.z),
-        Math.abs(cB.x),
-        Math.abs(cB.y),
-        Math.abs(cB.z),
-      );
-  if (least > contact.distance + bar) {
-    reserveClipPolygon(candidates, candidates.count + 1);
-    if (candidateDistances.length < candidates.tags.length) {
-      const d = new Float64Array(candidates.tags.length);
-      d.set(candidateDistances);
-      candidateDistances = d;
-      const pp = new Float64Array(3 * candidates.tags.length);
-      pp.set(candidatePartners);
-      candidatePartners = pp;
-    }
-    const onInc = refIsB ? cA : cB;
-    const onRef = refIsB ? cB : cA;
-    const q = candidates.count++;
-    candidateDistances[q] = contact.distance;
-    candidates.xyz[3 * q] = onInc.x;
-    candidates.xyz[3 * q + 1] = onInc.y;
-    candidates.xyz[3 * q + 2] = onInc.z;
-    candidatePartners[3 * q] = onRef.x;
-    candidatePartners[3 * q + 1] = onRef.y;
-    candidatePartners[3 * q + 2] = onRef.z;
-    candidates.tags[q] = CONTACT_TAG;
-  }
 
   const count = reduceManifoldPoints(
     chosen,
