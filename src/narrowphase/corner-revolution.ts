@@ -122,9 +122,13 @@ function cornerSeparation(poly: ConvexShape): void {
   work[2] += below;
 }
 
-/** out = a polytope-local point p in the solid's frame (the polytope is B when the solid is A). */
-function toSolid(out: Vec3, bInA: Isometry, p: Vec3): void {
-  if (sides[0] === 0) {
+/**
+ * out = a polytope-local point p in the solid's frame: `bInA` is B's pose in A's frame (a unit
+ * quaternion and a translation, scene units), the polytope is B when `solidIsA`, else A. No
+ * allocation. Shared by the corner and rim routines (rim-contact.ts).
+ */
+export function polytopeToSolid(out: Vec3, bInA: Isometry, p: Vec3, solidIsA: boolean): void {
+  if (solidIsA) {
     quat.rotate(out, bInA.rotation, p);
     out.x += bInA.translation.x;
     out.y += bInA.translation.y;
@@ -263,7 +267,7 @@ export function cornerRevolution(
   dirToPolytope(dirP, bInA, dirS);
   vec3.negate(dirP, dirP);
   if (!polytopeSupport(poly, dirP)) return false;
-  toSolid(cornerS, bInA, cornerLocal);
+  polytopeToSolid(cornerS, bInA, cornerLocal, sides[0] === 0);
   const mag = Math.max(
     Math.abs(cornerS.x),
     Math.abs(cornerS.y),
@@ -308,7 +312,7 @@ export function cornerRevolution(
       else if (i === 1) scratch.y = -scratch.y;
       else scratch.z = -scratch.z;
       if (i === 0 ? !(h.x > 0) : i === 1 ? !(h.y > 0) : !(h.z > 0)) continue;
-      toSolid(edgeEnd, bInA, scratch);
+      polytopeToSolid(edgeEnd, bInA, scratch, sides[0] === 0);
       closestSegmentRevolutionOf(edgeSearch, rev.kind, solid as RevolutionSolid, cornerS, edgeEnd);
       const d = edgeSearch.projection.distance;
       if (!(d > 0 && d < best)) continue;

@@ -60,6 +60,7 @@ import type { Cylinder } from "../shapes/cylinder.js";
 import { shapeDef } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
+import { polytopeToSolid } from "./corner-revolution.js";
 
 /** Samples of g′'s sign along an edge that bracket its roots. Count. */
 export const RIM_EDGE_SAMPLES = 64;
@@ -96,21 +97,6 @@ const local = vec3.create();
 const boxAxis = vec3.create();
 const p0 = vec3.create();
 const p1 = vec3.create();
-
-/** out = a box-local point p in the solid's frame (the box is B when the solid is A). */
-function toSolid(out: Vec3, bInA: Isometry, p: Vec3): void {
-  if (sides[0] === 0) {
-    quat.rotate(out, bInA.rotation, p);
-    out.x += bInA.translation.x;
-    out.y += bInA.translation.y;
-    out.z += bInA.translation.z;
-  } else {
-    out.x = p.x - bInA.translation.x;
-    out.y = p.y - bInA.translation.y;
-    out.z = p.z - bInA.translation.z;
-    quat.inverseRotate(out, bInA.rotation, out);
-  }
-}
 
 /** out = a solid-frame point p in the box's local frame. */
 function toBox(out: Vec3, bInA: Isometry, p: Vec3): void {
@@ -376,7 +362,7 @@ export function rimContact(
   let mag = Math.max(hh, r);
   for (let i = 0; i < 8; i++) {
     vec3.set(local, i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
-    toSolid(p0, bInA, local);
+    polytopeToSolid(p0, bInA, local, sides[0] === 0);
     corners[3 * i] = p0.x;
     corners[3 * i + 1] = p0.y;
     corners[3 * i + 2] = p0.z;
