@@ -6,11 +6,14 @@
  * CPU time (`process.cpuUsage`: every thread, V8's compiler and GC helpers included), the main
  * thread's alone (Linux /proc/thread-self/schedstat), the garbage collections that fell in the
  * step (count, pause ms, from `perf_hooks`) and its minor page faults. Run it several times,
- * alternating builds, to A/B a change: `node --import tsx bench/level-first.ts [--n 1000]`.
+ * alternating builds, to A/B a change: `node --import tsx bench/level-first.ts [--n 1000]
+ * [--prepare] [--pause MS]` (`--prepare`: `prepareWorld(world)` after the bodies are added, its
+ * CPU time printed apart).
  */
 import { readFileSync, writeSync } from "node:fs";
 import { loadavg } from "node:os";
 import { PerformanceObserver } from "node:perf_hooks";
+import { prepareWorld } from "../src/world/index.js";
 import { sceneWorld } from "./scene-runner.js";
 import { makeScene } from "./scenes.js";
 
@@ -43,6 +46,10 @@ const { world, frame } = sceneWorld(makeScene("level", Number(arg("n", "1000")),
   profile: true,
 });
 const setupCpu = cpu() - c0;
+// `--prepare`: `prepareWorld` after the bodies are added (src/world/prepare.ts), timed apart.
+const q0 = cpu();
+if (argv.includes("--prepare")) prepareWorld(world);
+const prepareCpu = cpu() - q0;
 // `--pause MS`: let V8's background work of the set-up (compiles, marking) finish first.
 const pause = Number(arg("pause", "0"));
 if (pause > 0) await new Promise((r) => setTimeout(r, pause));
@@ -66,6 +73,6 @@ setTimeout(() => {
   const pause = inStep.reduce((a, g) => a + g.duration, 0);
   const kinds = inStep.map((g) => (g.kind === 1 ? "S" : g.kind === 2 ? "M" : g.kind)).join("");
   process.stdout.write(
-    `level first step: wall ${(t1 - t0).toFixed(1)} ms, cpu ${cpuMs.toFixed(1)}, main ${mainMs.toFixed(1)}, gc ${inStep.length} [${kinds}] ${pause.toFixed(1)} ms pause, ${faults} faults, contacts ${contacts}; setup cpu ${setupCpu.toFixed(0)} ms; load ${loadavg()[0].toFixed(1)}\n`,
+    `level first step: wall ${(t1 - t0).toFixed(1)} ms, cpu ${cpuMs.toFixed(1)}, main ${mainMs.toFixed(1)}, gc ${inStep.length} [${kinds}] ${pause.toFixed(1)} ms pause, ${faults} faults, contacts ${contacts}; setup cpu ${setupCpu.toFixed(0)} ms, prepare cpu ${prepareCpu.toFixed(0)} ms; load ${loadavg()[0].toFixed(1)}\n`,
   );
 }, 0);

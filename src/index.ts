@@ -210,5 +210,6 @@ export {
   handleSlot,
   MAX_BODY_SLOT,
 } from "./world/handles.js";
+export { prepareWorld } from "./world/prepare.js";
 export { castRayAll, castRayAny, castRayClosest } from "./world/ray-cast.js";
 export type { WarmStartStats } from "./world/warm-start-cache.js";

@@ -44,4 +44,10 @@ export {
   handleSlot,
   MAX_BODY_SLOT,
 } from "./handles.js";
+export {
+  PREPARE_MOVING,
+  PREPARE_STATIC,
+  PREPARE_STEPS,
+  prepareWorld,
+} from "./prepare.js";
 export { castRayAll, castRayAny, castRayClosest } from "./ray-cast.js";
