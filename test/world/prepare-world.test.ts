@@ -167,6 +167,22 @@ describe("prepareWorld", () => {
     expect(contacts).toBeGreaterThan(12 * 40);
   });
 
+  it("leaves a running world's state untouched: events, contacts and pairs of its last step", () => {
+    // Called between steps of a world that already has touching pairs (begin / persist events,
+    // warm-start state), as a level loaded while another plays: what the world reports right
+    // after the call is what it reported before it, and its next steps match an unprepared twin.
+    const a = build(4, 12, 12, 60, 1);
+    const b = build(4, 12, 12, 60, 1);
+    stepBoth(a, b, 5, 3, 1);
+    const before = snapshot(b.world);
+    const count = b.world.contactCount;
+    expect(count).toBeGreaterThan(0);
+    expect(prepareWorld(b.world)).toBeGreaterThan(0);
+    expect(snapshot(b.world)).toBe(before);
+    expect(b.world.contactCount).toBe(count);
+    stepBoth(a, b, 6, 8, 1);
+  });
+
   it("changes no answer at any scale and seed (property)", () => {
     fc.assert(
       fc.property(

@@ -23,7 +23,12 @@ import { makeRoundedConvexPolyhedron, makeRoundedCuboid } from "../../src/shapes
 import type { Shape } from "../../src/shapes/shape.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
 import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
-import { type BodyHandle, CollisionWorld, type WorldBroadPhase } from "../../src/world/index.js";
+import {
+  type BodyHandle,
+  CollisionWorld,
+  prepareWorld,
+  type WorldBroadPhase,
+} from "../../src/world/index.js";
 import { BOX_TRIANGLES, boxCorners, boxMesh } from "../support/box-mesh.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
@@ -187,6 +192,9 @@ for (let i = 0; i < n && !plane; i++) {
   handles.push(world.addBody({ shape, pose: p, kind, mask: mode === "broad" ? 0 : 0xffffffff }));
   if (kinds && i % 4 === 1) world.sleep(handles[i]);
 }
+// `PREPARE=1` (env): `prepareWorld` (src/world/prepare.ts) before the first step, as a level is
+// loaded; the steps after it must allocate no more than without it.
+if (process.env.PREPARE === "1") prepareWorld(world);
 /** The bodies `setPoses` moves in "kinds" mode, and their poses. */
 const movers = handles.filter((_, i) => i % 4 >= 2);
 const moverIndex = handles.map((_, i) => i).filter((i) => i % 4 >= 2);

@@ -129,6 +129,15 @@ describe("CollisionWorld steady state: 1,000 bodies × 1,000 steps allocate noth
       expect(r.heapAfterGcDeltaBytes).toBeLessThan(1 << 20);
     });
   }
+  // prepareWorld (src/world/prepare.ts) steps a private world on the same shapes first: the
+  // world's own steps after it allocate nothing either.
+  it("tree: static and sleeping bodies after prepareWorld: no garbage collection, < 4 KB per step", () => {
+    const r = runProbe("tree", "kinds", false, { PREPARE: "1" });
+    expect(r.contacts).toBeGreaterThan(300);
+    expect(r.gcsDuring, JSON.stringify(r)).toBe(0);
+    expect(r.bytesPerStep, JSON.stringify(r)).toBeLessThan(4096);
+    expect(r.heapAfterGcDeltaBytes).toBeLessThan(1 << 20);
+  });
   // The world's spatial reordering (reorderSlotsAt, src/world/collision-world.ts): at 1,000
   // bodies only with a lower threshold; in "kinds" mode at 4,000 bodies the 2,000 moved by one
   // setPoses call per frame are applied in slot order (counting sort, poses copied in order).
