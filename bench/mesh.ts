@@ -83,7 +83,7 @@ function subdivide(data: MeshData, levels: number): MeshData {
 }
 
 /** Rays from a sphere around the mesh toward random points of its bounding box. */
-function makeRays(data: MeshData, count: number, seed: number): Float64Array {
+export function makeRays(data: MeshData, count: number, seed: number): Float64Array {
   const v = data.vertices;
   const lo = [Infinity, Infinity, Infinity];
   const hi = [-Infinity, -Infinity, -Infinity];

@@ -4,7 +4,9 @@
  * Traversal: the mesh BVH is walked depth-first with the slab test on each node box; for the
  * closest hit, a node whose entry distance is beyond the best hit so far is skipped and the
  * nearer child is visited first (three-mesh-bvh's `raycastFirst`, Jolt's closest-hit
- * collector with an early-out fraction).
+ * collector with an early-out fraction). A ray with no zero component of its direction takes
+ * the slab test with each node's near and far bounds chosen once by the direction's signs (no NaN
+ * case, no min/max: the same entry distances, bit for bit); the others take the general one.
  *
  * Triangles: the exact ray–triangle test that every triangle takes (`rayTriangleHit`,
  * src/geometry/ray-primitives.ts: Plücker's side test and the time of impact's sign on exact
@@ -15,6 +17,8 @@
  * slab test (its far bounds widened, Ize 2013) never loses. `toi` is in multiples of `dir` (which
  * need not be unit): the hit is origin + toi·dir.
  */
+
+import { RAY_SLAB_ROUNDING } from "../constants.js";
 import type { MeshBvh } from "../geometry/mesh-bvh.js";
 import {
   isMeshBvhLeaf,
@@ -152,6 +156,20 @@ export function castRayTriangleMesh(
   // decides a hit far from a small mesh, where every triangle's toi rounds to the same double
   // (a ray from 1e100 got the far side's normal).
   const entrySign = mesh.solid && outsideRootBox(bvh, origin) ? entrySide(mesh) : 0;
+  // Finite reciprocals (every component of dir non-zero): the slab test without its NaN cases.
+  const fast = Number.isFinite(ix) && Number.isFinite(iy) && Number.isFinite(iz);
+  if (fast) {
+    slabIo[0] = origin.x;
+    slabIo[1] = origin.y;
+    slabIo[2] = origin.z;
+    slabIo[3] = ix;
+    slabIo[4] = iy;
+    slabIo[5] = iz;
+    slabNear[0] = ix < 0 ? 3 : 0;
+    slabNear[1] = iy < 0 ? 3 : 0;
+    slabNear[2] = iz < 0 ? 3 : 0;
+  }
+  const bounds = bvh.bounds;
   const e0 = entry(bvh, 0, origin, ix, iy, iz, best);
   if (e0 === Infinity) return false;
   stack[top] = 0;
@@ -178,8 +196,8 @@ export function castRayTriangleMesh(
     }
     const l = i + 1;
     const r = meshBvhRightChild(bvh, i);
-    const el = entry(bvh, l, origin, ix, iy, iz, best);
-    const er = entry(bvh, r, origin, ix, iy, iz, best);
+    const el = fast ? entryFast(bounds, l, best) : entry(bvh, l, origin, ix, iy, iz, best);
+    const er = fast ? entryFast(bounds, r, best) : entry(bvh, r, origin, ix, iy, iz, best);
     if (top + 2 > stack.length) grow();
     // Farther first, so that the nearer is popped next.
     if (el <= er) {
@@ -231,6 +249,48 @@ function entry(
   tmax: number,
 ): number {
   return meshBvhNodeRayEntry(bvh, i, o.x, o.y, o.z, ix, iy, iz, tmax);
+}
+
+/** The current ray's slab data for {@link entryFast}: [0..2] origin, [3..5] 1/dir. */
+const slabIo = new Float64Array(6);
+/**
+ * The offset (0 or 3) of each axis' near bound in a node's box (min xyz, max xyz) for
+ * {@link entryFast}: its max bound when that component of dir is negative.
+ */
+const slabNear = new Int32Array(3);
+
+/**
+ * {@link entry} for a ray whose three reciprocals are finite (no zero component of dir): the
+ * near and far bound of each slab are known from dir's signs, so the box is read without the
+ * NaN (0·∞) checks and the min/max of each slab — the same t0 and t1, bit for bit (the rounded
+ * products are monotone in the bound; `RAY_SLAB_ROUNDING` widens each far bound as there).
+ */
+function entryFast(b: Float64Array, i: number, tmax: number): number {
+  const o = 6 * i;
+  const ox = slabIo[0];
+  const oy = slabIo[1];
+  const oz = slabIo[2];
+  const ix = slabIo[3];
+  const iy = slabIo[4];
+  const iz = slabIo[5];
+  const nx = slabNear[0];
+  const ny = slabNear[1];
+  const nz = slabNear[2];
+  let t0 = 0;
+  let t1 = tmax;
+  let near = (b[o + nx] - ox) * ix;
+  let far = (b[o + 3 - nx] - ox) * ix * (1 + RAY_SLAB_ROUNDING);
+  if (near > t0) t0 = near;
+  if (far < t1) t1 = far;
+  near = (b[o + 1 + ny] - oy) * iy;
+  far = (b[o + 4 - ny] - oy) * iy * (1 + RAY_SLAB_ROUNDING);
+  if (near > t0) t0 = near;
+  if (far < t1) t1 = far;
+  near = (b[o + 2 + nz] - oz) * iz;
+  far = (b[o + 5 - nz] - oz) * iz * (1 + RAY_SLAB_ROUNDING);
+  if (near > t0) t0 = near;
+  if (far < t1) t1 = far;
+  return t0 <= t1 ? t0 : Infinity;
 }
 
 /** Fills a hit record for triangle t at toi, hit from `side` (sign of n·dir). */

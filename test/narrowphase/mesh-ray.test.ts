@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { rayTriangleHit } from "../../src/geometry/ray-primitives.js";
 import { bunnyMeshData } from "../../src/io/mesh-loaders.js";
 import { makeRandom } from "../../src/math/random.js";
 import * as vec3 from "../../src/math/vec3.js";
@@ -82,6 +83,74 @@ describe("castRayTriangleMesh", () => {
           }
         }
       }),
+      { numRuns: 60 },
+    );
+  });
+
+  // The traversal's slab test takes a path without NaN cases when no component of dir is zero
+  // (src/narrowphase/mesh-ray.ts, entryFast) and the general one otherwise: both must find, bit
+  // for bit, the triangle and toi of brute force over every triangle's exact test (the smallest
+  // toi, the lowest triangle index among equal ones), for directions of every sign pattern,
+  // components ±0 and ±1e-300 (a reciprocal of 1e300), scales 1e-6..1e6 and offsets up to 1e9.
+  it("finds bit for bit the closest hit of brute force over the exact triangle test (property)", () => {
+    const pa = vec3.create();
+    const pb = vec3.create();
+    const pc = vec3.create();
+    const special = [0, -0, 1e-300, -1e-300];
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 1e6 }),
+        fc.constantFrom(1e-6, 1, 1e6),
+        fc.constantFrom(0, 1e3, 1e9),
+        (seed, s, offset) => {
+          const rng = makeRandom(seed);
+          const soup = randomSoup(rng, 80, 6, 2);
+          const mesh = makeTriangleMesh(
+            Array.from(soup.vertices, (x) => offset + x * s),
+            soup.indices,
+          );
+          const hit = makeMeshRayHit();
+          for (let k = 0; k < 40; k++) {
+            const o = vec3.create(
+              offset + (rng() - 0.5) * 10 * s,
+              offset + (rng() - 0.5) * 10 * s,
+              offset + (rng() - 0.5) * 10 * s,
+            );
+            // Aim at a random triangle's corner or centre half the time: hits, shared edges.
+            const dir = vec3.create(rng() - 0.5, rng() - 0.5, rng() - 0.5);
+            if (k % 2 === 0) {
+              getMeshTriangle(mesh, Math.floor(rng() * mesh.triangleCount), pa, pb, pc);
+              const w = k % 4 === 0 ? [1, 0, 0] : [1 / 3, 1 / 3, 1 / 3];
+              vec3.set(
+                dir,
+                w[0] * pa.x + w[1] * pb.x + w[2] * pc.x - o.x,
+                w[0] * pa.y + w[1] * pb.y + w[2] * pc.y - o.y,
+                w[0] * pa.z + w[1] * pb.z + w[2] * pc.z - o.z,
+              );
+            }
+            if (k % 5 === 1) dir.x = special[k % 4];
+            if (k % 7 === 2) dir.z = special[(k >> 1) % 4];
+            if (dir.x === 0 && dir.y === 0 && dir.z === 0) dir.y = 1;
+            let bestToi = Number.POSITIVE_INFINITY;
+            let bestTri = -1;
+            for (let t = 0; t < mesh.triangleCount; t++) {
+              getMeshTriangle(mesh, t, pa, pb, pc);
+              const toi = rayTriangleHit(pa, pb, pc, o, dir);
+              if (toi < 0 || toi > 30 * s) continue;
+              if (toi < bestToi) {
+                bestToi = toi;
+                bestTri = t;
+              }
+            }
+            const got = castRayTriangleMesh(hit, mesh, o, dir, 30 * s);
+            expect(got).toBe(bestTri >= 0);
+            if (got) {
+              expect(hit.triangle).toBe(bestTri);
+              expect(Object.is(hit.toi, bestToi)).toBe(true);
+            }
+          }
+        },
+      ),
       { numRuns: 60 },
     );
   });
