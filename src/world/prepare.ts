@@ -11,7 +11,8 @@
  * at about a third of that. The sample is the world's own shapes (the same objects, so the
  * same hidden classes and type feedback) at their own poses, with the static bodies around them,
  * walked a little for {@link PREPARE_STEPS} steps in a separate world with the same options (no
- * executor: its worker threads warm themselves up). The given world is not changed, apart from
+ * executor: its worker threads warm themselves up; a broad phase given as an instance, which
+ * belongs to `world`, replaced by the default grid). The given world is not changed, apart from
  * its static structure and its broad phase being built (as its next step or query would), so
  * every answer of its steps — pairs, contacts, events — is the same with or without it.
  */
@@ -47,7 +48,10 @@ export function prepareWorld(world: CollisionWorld): number {
   for (const h of all) if (world.getKind(h) !== "static") moving.push(h);
   const o = world.options;
   const sample = new CollisionWorld({
-    broadphase: o.broadphase,
+    // A BroadPhase instance given to `world` is that world's alone (and holds its bodies): the
+    // sample takes the default named one instead (a GPU broad phase too, which would need
+    // `stepAsync`); the narrow phase, most of the warm-up, is the same.
+    broadphase: typeof o.broadphase === "string" ? o.broadphase : "grid",
     prediction: o.prediction,
     aabbMargin: o.aabbMargin,
     maxPairs: o.maxPairs,

@@ -10,6 +10,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { BroadPhase } from "../../src/broadphase/broad-phase.js";
+import { DynamicTree } from "../../src/broadphase/dynamic-tree.js";
 import { makeRandom, randomRotation } from "../../src/math/random.js";
 import { makeCuboid } from "../../src/shapes/cuboid.js";
 import { makeHalfSpace } from "../../src/shapes/half-space.js";
@@ -62,9 +64,19 @@ interface Built {
 }
 
 /** The scene of seed `seed`: an `nx` × `nz` × 2 slab, a half-space below it, `m` moving bodies. */
-function build(seed: number, nx: number, nz: number, m: number, scale: number): Built {
+function build(
+  seed: number,
+  nx: number,
+  nz: number,
+  m: number,
+  scale: number,
+  broadphase?: BroadPhase,
+): Built {
   const rng = makeRandom(seed);
-  const world = new CollisionWorld({ prediction: 0.01 * scale });
+  const world = new CollisionWorld({
+    prediction: 0.01 * scale,
+    ...(broadphase === undefined ? {} : { broadphase }),
+  });
   const unit = makeCuboid({ x: 0.5 * scale, y: 0.5 * scale, z: 0.5 * scale });
   for (let y = 0; y < 2; y++) {
     for (let x = 0; x < nx; x++) {
@@ -181,6 +193,15 @@ describe("prepareWorld", () => {
     expect(snapshot(b.world)).toBe(before);
     expect(b.world.contactCount).toBe(count);
     stepBoth(a, b, 6, 8, 1);
+  });
+
+  it("leaves a world's own broad phase instance to that world alone", () => {
+    // A BroadPhase instance given in the options is "used by this world only": the private
+    // sample world must not add its bodies to it (they would be paired with the world's own).
+    const a = build(7, 10, 10, 40, 1, new DynamicTree());
+    const b = build(7, 10, 10, 40, 1, new DynamicTree());
+    expect(prepareWorld(b.world)).toBeGreaterThan(0);
+    stepBoth(a, b, 8, 6, 1);
   });
 
   it("changes no answer at any scale and seed (property)", () => {
