@@ -34,7 +34,6 @@ import {
 } from "../constants.js";
 import { invalidValue } from "../errors.js";
 import { orient2dIo, orient2dSignIo } from "../geometry/exact-predicates.js";
-import { hypot2 } from "../math/scalar.js";
 import { checkAnswer2, checkedShape2, checkPair2 } from "./check2.js";
 import { makeWorkCore, transformCore, viewCore, type WorkCore2 } from "./core2.js";
 import { pairScale2, scaledShape2 } from "./extreme-scale2.js";
@@ -67,23 +66,50 @@ export function makeContact2(): Contact2 {
   return { distance: 0, normal: { x: 1, y: 0 }, pointA: { x: 0, y: 0 }, pointB: { x: 0, y: 0 } };
 }
 
-function setContact(
-  out: Contact2,
-  distance: number,
-  nx: number,
-  ny: number,
-  ax: number,
-  ay: number,
-  bx: number,
-  by: number,
-): true {
-  out.distance = distance;
-  out.normal.x = nx;
-  out.normal.y = ny;
-  out.pointA.x = ax;
-  out.pointA.y = ay;
-  out.pointB.x = bx;
-  out.pointB.y = by;
+/** [2] = the length of the vector ([0], [1]), by {@link lengthOfIo}. */
+const lenIo = new Float64Array(3);
+
+/**
+ * lenIo[2] = |(lenIo[0], lenIo[1])| without overflow or underflow, `hypot2` (src/math/scalar.ts)
+ * bit for bit: through the array, so that no double crosses the call (returned from a call V8
+ * does not inline, one is boxed).
+ */
+function lengthOfIo(): void {
+  const x = lenIo[0];
+  const y = lenIo[1];
+  const s = x * x + y * y;
+  if (s > 1e-290 && s < 1e290) {
+    lenIo[2] = Math.sqrt(s);
+    return;
+  }
+  const m = Math.max(Math.abs(x), Math.abs(y));
+  if (m === 0 || !Number.isFinite(m)) {
+    lenIo[2] = m;
+    return;
+  }
+  const a = x / m;
+  const b = y / m;
+  lenIo[2] = m * Math.sqrt(a * a + b * b);
+}
+
+/**
+ * The contact written by {@link setContact}: [0] distance, [1], [2] normal, [3], [4] pointA,
+ * [5], [6] pointB. The routines pass its doubles through this array, not as arguments: V8 boxes
+ * (allocates) a double passed to a call it does not inline, and which calls it inlines depends on
+ * its budget and on when its background compiler runs (session 31: 3.4 KB per 2D world step
+ * under CI's load, 29 B on an idle machine).
+ */
+const contactIo = new Float64Array(7);
+
+/** `out` = the contact in {@link contactIo}. Returns true. */
+function setContact(out: Contact2): true {
+  out.distance = contactIo[0];
+  out.normal.x = contactIo[1];
+  out.normal.y = contactIo[2];
+  out.pointA.x = contactIo[3];
+  out.pointA.y = contactIo[4];
+  out.pointB.x = contactIo[5];
+  out.pointB.y = contactIo[6];
   return true;
 }
 
@@ -97,26 +123,31 @@ export function contactCircleCircle(
 ): boolean {
   const cx = bInA.p.x;
   const cy = bInA.p.y;
-  const d = hypot2(cx, cy);
+  lenIo[0] = cx;
+  lenIo[1] = cy;
+  lengthOfIo();
+  const d = lenIo[2];
   const gap = d - a.radius - b.radius;
   if (gap > prediction) return false;
   // Coincident centres: any direction is a minimum translation; +x is the documented choice.
   const nx = d > 0 ? cx / d : 1;
   const ny = d > 0 ? cy / d : 0;
-  return setContact(
-    out,
-    gap,
-    nx,
-    ny,
-    a.radius * nx,
-    a.radius * ny,
-    cx - b.radius * nx,
-    cy - b.radius * ny,
-  );
+  contactIo[0] = gap;
+  contactIo[1] = nx;
+  contactIo[2] = ny;
+  contactIo[3] = a.radius * nx;
+  contactIo[4] = a.radius * ny;
+  contactIo[5] = cx - b.radius * nx;
+  contactIo[6] = cy - b.radius * ny;
+  return setContact(out);
 }
 
 const cInB = { x: 0, y: 0 };
 const tmp = { x: 0, y: 0 };
+/** Scratch of {@link contactCircleRect}: the origin, and the normal and point in B's frame. */
+const origin = { x: 0, y: 0 };
+const nInB = { x: 0, y: 0 };
+const pInB = { x: 0, y: 0 };
 
 /**
  * Circle A (at A's origin) against rectangle B by clamping the centre into B's frame (nine
@@ -129,7 +160,7 @@ export function contactCircleRect(
   bInA: Pose2,
   prediction: number,
 ): boolean {
-  pose2.invTransformPoint(cInB, bInA, { x: 0, y: 0 });
+  pose2.invTransformPoint(cInB, bInA, origin);
   const cx = cInB.x;
   const cy = cInB.y;
   const hx = b.halfExtents.x;
@@ -145,7 +176,10 @@ export function contactCircleRect(
   if (qx !== cx || qy !== cy) {
     const dx = cx - qx;
     const dy = cy - qy;
-    const d = hypot2(dx, dy);
+    lenIo[0] = dx;
+    lenIo[1] = dy;
+    lengthOfIo();
+    const d = lenIo[2];
     distance = d - r;
     if (distance > prediction) return false;
     nx = -dx / d;
@@ -172,11 +206,22 @@ export function contactCircleRect(
     }
   }
   // Back to A's frame.
-  rot2.rotate(tmp, bInA.q, { x: nx, y: ny });
+  nInB.x = nx;
+  nInB.y = ny;
+  rot2.rotate(tmp, bInA.q, nInB);
   const nAx = tmp.x;
   const nAy = tmp.y;
-  pose2.transformPoint(tmp, bInA, { x: bx, y: by });
-  return setContact(out, distance, nAx, nAy, r * nAx, r * nAy, tmp.x, tmp.y);
+  pInB.x = bx;
+  pInB.y = by;
+  pose2.transformPoint(tmp, bInA, pInB);
+  contactIo[0] = distance;
+  contactIo[1] = nAx;
+  contactIo[2] = nAy;
+  contactIo[3] = r * nAx;
+  contactIo[4] = r * nAy;
+  contactIo[5] = tmp.x;
+  contactIo[6] = tmp.y;
+  return setContact(out);
 }
 
 const work = { b: makeWorkCore(), view: makeWorkCore() };
@@ -207,18 +252,19 @@ export function contactRectRect(
     if (ox < 0 && oy < 0) {
       const gx = -ox;
       const gy = -oy;
-      const d = hypot2(gx, gy);
+      lenIo[0] = gx;
+      lenIo[1] = gy;
+      lengthOfIo();
+      const d = lenIo[2];
       if (d > prediction) return false;
-      return setContact(
-        out,
-        d,
-        (sx * gx) / d,
-        (sy * gy) / d,
-        sx * hax,
-        sy * hay,
-        cx - sx * hbx,
-        cy - sy * hby,
-      );
+      contactIo[0] = d;
+      contactIo[1] = (sx * gx) / d;
+      contactIo[2] = (sy * gy) / d;
+      contactIo[3] = sx * hax;
+      contactIo[4] = sy * hay;
+      contactIo[5] = cx - sx * hbx;
+      contactIo[6] = cy - sy * hby;
+      return setContact(out);
     }
     // Separation (or least overlap) along x when y overlaps, or when x is the shallower overlap.
     const alongX = oy >= 0 && (ox < 0 || ox <= oy);
@@ -227,13 +273,27 @@ export function contactRectRect(
       const lo = Math.max(-hay, cy - hby);
       const hi = Math.min(hay, cy + hby);
       const ym = 0.5 * lo + 0.5 * hi;
-      return setContact(out, -ox, sx, 0, sx * hax, ym, cx - sx * hbx, ym);
+      contactIo[0] = -ox;
+      contactIo[1] = sx;
+      contactIo[2] = 0;
+      contactIo[3] = sx * hax;
+      contactIo[4] = ym;
+      contactIo[5] = cx - sx * hbx;
+      contactIo[6] = ym;
+      return setContact(out);
     }
     if (-oy > prediction) return false;
     const lo = Math.max(-hax, cx - hbx);
     const hi = Math.min(hax, cx + hbx);
     const xm = 0.5 * lo + 0.5 * hi;
-    return setContact(out, -oy, 0, sy, xm, sy * hay, xm, cy - sy * hby);
+    contactIo[0] = -oy;
+    contactIo[1] = 0;
+    contactIo[2] = sy;
+    contactIo[3] = xm;
+    contactIo[4] = sy * hay;
+    contactIo[5] = xm;
+    contactIo[6] = cy - sy * hby;
+    return setContact(out);
   }
   // Rotated: the SAT's largest separation on A's axes (1,0), (0,1) and B's u = q·(1,0),
   // v = q·(0,1), a lower bound of the gap, rejects; the rest as any two polygons (overlapping:
@@ -296,37 +356,14 @@ function maxSeparation(out: SatResult, p: WorkCore2, q: WorkCore2): SatResult {
   return out;
 }
 
-/**
- * The magnitude of the points that give the two SAT separations in `satA`/`satB` (the edge's
- * first vertex and the other core's deepest vertex, for each): the scale of their rounding,
- * in O(1) (the cores' whole size cost 20 % of a polygon contact).
- */
-function satScale(ca: WorkCore2, cb: WorkCore2): number {
-  let m = 0;
-  if (satA.edge >= 0) {
-    m = Math.max(
-      Math.abs(ca.verts[2 * satA.edge]),
-      Math.abs(ca.verts[2 * satA.edge + 1]),
-      Math.abs(cb.verts[2 * satA.vertex]),
-      Math.abs(cb.verts[2 * satA.vertex + 1]),
-    );
-  }
-  if (satB.edge >= 0) {
-    m = Math.max(
-      m,
-      Math.abs(cb.verts[2 * satB.edge]),
-      Math.abs(cb.verts[2 * satB.edge + 1]),
-      Math.abs(ca.verts[2 * satB.vertex]),
-      Math.abs(ca.verts[2 * satB.vertex + 1]),
-    );
-  }
-  return m;
-}
-
-/** [0]: {@link satScale} written by {@link satScaleInto} (no double returned from a call). */
+/** [0]: written by {@link satScaleInto} (no double returned from a call). */
 const scaleIo = new Float64Array(1);
 
-/** scaleIo[0] = {@link satScale}(ca, cb), written out (its double not returned from a call). */
+/**
+ * scaleIo[0] = the magnitude of the points that give the two SAT separations in `satA`/`satB`
+ * (the edge's first vertex and the other core's deepest vertex, for each): the scale of their
+ * rounding, in O(1) (the cores' whole size cost 20 % of a polygon contact).
+ */
 function satScaleInto(ca: WorkCore2, cb: WorkCore2): void {
   let m = 0;
   if (satA.edge >= 0) {
@@ -366,7 +403,8 @@ function penetrationFromSat(out: Contact2, ca: WorkCore2, cb: WorkCore2, keepGap
   // corner took A's axis 3.9 times the least depth deep in one order only): a tenth of the depth
   // bar, at least the separations' rounding, at most SAT_AXIS_TIE_TOLERANCE of the size, as the
   // box–box SAT ties (src/narrowphase/cuboid-cuboid.ts).
-  const size = satScale(ca, cb);
+  satScaleInto(ca, cb);
+  const size = scaleIo[0];
   const best = Math.max(satA.separation, satB.separation);
   const tie = Math.min(
     SAT_AXIS_TIE_TOLERANCE * size,
@@ -380,7 +418,14 @@ function penetrationFromSat(out: Contact2, ca: WorkCore2, cb: WorkCore2, keepGap
     // Two coincident points: any direction is a minimum translation; +x is the documented choice.
     const ax = ca.verts[0];
     const ay = ca.verts[1];
-    return setContact(out, -rA - rB, 1, 0, ax + rA, ay, cb.verts[0] - rB, cb.verts[1]);
+    contactIo[0] = -rA - rB;
+    contactIo[1] = 1;
+    contactIo[2] = 0;
+    contactIo[3] = ax + rA;
+    contactIo[4] = ay;
+    contactIo[5] = cb.verts[0] - rB;
+    contactIo[6] = cb.verts[1];
+    return setContact(out);
   }
   if (satA.edge < 0) useB = true;
   else if (satB.edge >= 0) {
@@ -456,16 +501,14 @@ function witnessesOnSupports(out: Contact2, ca: WorkCore2, cb: WorkCore2): true 
   pointOnFeature(ptB, cb, supB);
   const rA = ca.radius;
   const rB = cb.radius;
-  return setContact(
-    out,
-    distance,
-    nx,
-    ny,
-    ptA[0] + rA * nx,
-    ptA[1] + rA * ny,
-    ptB[0] - rB * nx,
-    ptB[1] - rB * ny,
-  );
+  contactIo[0] = distance;
+  contactIo[1] = nx;
+  contactIo[2] = ny;
+  contactIo[3] = ptA[0] + rA * nx;
+  contactIo[4] = ptA[1] + rA * ny;
+  contactIo[5] = ptB[0] - rB * nx;
+  contactIo[6] = ptB[1] - rB * ny;
+  return setContact(out);
 }
 
 /**
@@ -592,16 +635,14 @@ export function contactCores(
     if (gap > prediction) return false;
     const nx = featIo[1];
     const ny = featIo[2];
-    return setContact(
-      out,
-      gap,
-      nx,
-      ny,
-      featIo[3] + ca.radius * nx,
-      featIo[4] + ca.radius * ny,
-      featIo[5] - cb.radius * nx,
-      featIo[6] - cb.radius * ny,
-    );
+    contactIo[0] = gap;
+    contactIo[1] = nx;
+    contactIo[2] = ny;
+    contactIo[3] = featIo[3] + ca.radius * nx;
+    contactIo[4] = featIo[4] + ca.radius * ny;
+    contactIo[5] = featIo[5] - cb.radius * nx;
+    contactIo[6] = featIo[6] - cb.radius * ny;
+    return setContact(out);
   }
   if (!satDone) {
     maxSeparation(satA, ca, cb);
@@ -718,32 +759,6 @@ function vertexEdge(pc: WorkCore2, k: number, ec: WorkCore2, i: number, vertexOf
     featIo[5] = qx;
     featIo[6] = qy;
   }
-}
-
-/** [2] = the length of the vector ([0], [1]), by {@link lengthOfIo}. */
-const lenIo = new Float64Array(3);
-
-/**
- * lenIo[2] = |(lenIo[0], lenIo[1])| without overflow or underflow (the larger component factored
- * out past the squares' safe range): through the array, so that no double crosses the call
- * (returned from a call V8 does not inline, one is boxed).
- */
-function lengthOfIo(): void {
-  const x = lenIo[0];
-  const y = lenIo[1];
-  const s = x * x + y * y;
-  if (s > 1e-290 && s < 1e290) {
-    lenIo[2] = Math.sqrt(s);
-    return;
-  }
-  const m = Math.max(Math.abs(x), Math.abs(y));
-  if (m === 0) {
-    lenIo[2] = 0;
-    return;
-  }
-  const a = x / m;
-  const b = y / m;
-  lenIo[2] = m * Math.sqrt(a * a + b * b);
 }
 
 /**
@@ -885,16 +900,14 @@ function contactCoresFloat(
     if (gap > prediction) return false;
     const nx = (g.bx - g.ax) / g.distance;
     const ny = (g.by - g.ay) / g.distance;
-    return setContact(
-      out,
-      gap,
-      nx,
-      ny,
-      g.ax + ca.radius * nx,
-      g.ay + ca.radius * ny,
-      g.bx - cb.radius * nx,
-      g.by - cb.radius * ny,
-    );
+    contactIo[0] = gap;
+    contactIo[1] = nx;
+    contactIo[2] = ny;
+    contactIo[3] = g.ax + ca.radius * nx;
+    contactIo[4] = g.ay + ca.radius * ny;
+    contactIo[5] = g.bx - cb.radius * nx;
+    contactIo[6] = g.by - cb.radius * ny;
+    return setContact(out);
   }
   if (!satDone) {
     maxSeparation(satA, ca, cb);

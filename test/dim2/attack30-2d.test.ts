@@ -148,6 +148,80 @@ describe("attack 30, F3: a circle against a long segment", () => {
   });
 });
 
+/**
+ * The attack's four `collide query` lines as they were kept in test/fuzz/open/attack30-2d.jsonl
+ * (session 30, on 1751ba2): F1rect, F1tip and F2shared intersect; F3normal's contact is r less
+ * the exact perpendicular distance deep (−9.6934e-4), along a normal that achieves it.
+ */
+const OPEN_LINES: (Line & { id: string; op: string })[] = [
+  {
+    id: "F1rect",
+    op: "intersects",
+    a: { type: "segment", a: [5e-5, 5e-5], b: [-5e-5, -5e-5] },
+    b: { type: "rect", min: [-4e-5, -9e5], max: [2e5, -3e-5] },
+  },
+  {
+    id: "F1tip",
+    op: "intersects",
+    a: { type: "segment", a: [1.5e-9, -5e-9], b: [1.5e-9, 5e-9] },
+    b: {
+      type: "polygon",
+      points: [
+        [2, 0],
+        [1, -1],
+        [1e-9, 0],
+        [1, 1],
+      ],
+    },
+  },
+  {
+    id: "F2shared",
+    op: "intersects",
+    a: { type: "segment", a: [-0.026, 0.073], b: [0.148, 0.098] },
+    b: { type: "segment", a: [0.148, 0.098], b: [-0.451, 0.047] },
+  },
+  {
+    id: "F3normal",
+    op: "contact",
+    a: {
+      type: "circle",
+      center: [-1106.9423094354663, -1117.876742680268],
+      radius: 0.0012318022032720595,
+    },
+    b: {
+      type: "segment",
+      a: [1503.1857398359343, 2210.5132843969454],
+      b: [-1106.9433265549055, -1117.8776143687219],
+    },
+  },
+];
+
+describe("attack 30: the open lines, as kept", () => {
+  for (const { id, op, ...line } of OPEN_LINES) {
+    it(`${id}: ${op}`, () => {
+      if (op === "intersects") {
+        expect(q(op, line).intersects).toBe(true);
+        return;
+      }
+      const circle = line.a as { center: P; radius: number };
+      const segment = line.b as { a: P; b: P };
+      const right = exactLineDistance(segment.a, segment.b, circle.center) - circle.radius;
+      expect(right).toBeCloseTo(-9.6934e-4, 7);
+      const c = q(op, line) as { distance: number; normal: P };
+      expect(Math.abs(c.distance - right)).toBeLessThanOrEqual(1e-6 * Math.abs(right));
+      // The normal achieves the depth: B's support along −n (both ends: the segment is
+      // perpendicular to n) lies |distance| inside the circle, up to the far end's rounding.
+      for (const e of [segment.a, segment.b]) {
+        const along =
+          c.normal[0] * (e[0] - circle.center[0]) +
+          c.normal[1] * (e[1] - circle.center[1]) -
+          circle.radius;
+        expect(Math.abs(along - c.distance)).toBeLessThanOrEqual(1e-6 * Math.abs(right) + 1e-11);
+      }
+    });
+  }
+});
+
 /** A scale in 1e-6..1e6 (log-uniform) and an offset to 1e9 on a grid of that scale. */
 const scale = fc.double({ min: -6, max: 6, noNaN: true }).map((e) => 10 ** e);
 /**
