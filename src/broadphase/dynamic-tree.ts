@@ -75,6 +75,8 @@ export function defaultDynamicTreeOptions(): DynamicTreeOptions {
 }
 
 const NULL = -1;
+/** [0]: the area written by `unionArea` and `area` (no double returned from a call). */
+const areaIo = new Float64Array(1);
 const INITIAL_NODES = 16;
 
 /**
@@ -537,24 +539,28 @@ export class DynamicTree implements BroadPhase {
     this.nodes--;
   }
 
-  /** Surface area (halved; only compared) of the union of the boxes of nodes a and b. */
-  private unionArea(a: number, b: number): number {
+  /**
+   * areaIo[0] = the surface area (halved; only compared) of the union of the boxes of nodes a
+   * and b (through the array: a double returned from a call V8 does not inline is boxed).
+   */
+  private unionArea(a: number, b: number): void {
     const x = this.box;
     const i = 6 * a;
     const j = 6 * b;
     const dx = Math.max(x[i + 3], x[j + 3]) - Math.min(x[i], x[j]);
     const dy = Math.max(x[i + 4], x[j + 4]) - Math.min(x[i + 1], x[j + 1]);
     const dz = Math.max(x[i + 5], x[j + 5]) - Math.min(x[i + 2], x[j + 2]);
-    return dx * dy + dy * dz + dz * dx;
+    areaIo[0] = dx * dy + dy * dz + dz * dx;
   }
 
-  private area(a: number): number {
+  /** areaIo[0] = the surface area (halved) of the box of node a. */
+  private area(a: number): void {
     const x = this.box;
     const i = 6 * a;
     const dx = x[i + 3] - x[i];
     const dy = x[i + 4] - x[i + 1];
     const dz = x[i + 5] - x[i + 2];
-    return dx * dy + dy * dz + dz * dx;
+    areaIo[0] = dx * dy + dy * dz + dz * dx;
   }
 
   /** Box of node `n` = union of the boxes of nodes a and b. */
@@ -573,9 +579,11 @@ export class DynamicTree implements BroadPhase {
   private findBestSibling(leaf: number): number {
     const stack = this.stack;
     const stackT = this.stackT;
-    const leafArea = this.area(leaf);
+    this.area(leaf);
+    const leafArea = areaIo[0];
     let best = this.root;
-    let bestCost = this.unionArea(this.root, leaf);
+    this.unionArea(this.root, leaf);
+    let bestCost = areaIo[0];
     let sp = 0;
     stack[sp] = this.root;
     stackT[sp++] = 0;
@@ -583,7 +591,8 @@ export class DynamicTree implements BroadPhase {
       sp--;
       const node = stack[sp];
       const inherited = stackT[sp];
-      const direct = this.unionArea(node, leaf);
+      this.unionArea(node, leaf);
+      const direct = areaIo[0];
       const cost = direct + inherited;
       if (cost < bestCost) {
         bestCost = cost;
@@ -591,7 +600,8 @@ export class DynamicTree implements BroadPhase {
       }
       const c1 = this.child1[node];
       if (c1 === NULL) continue;
-      const childInherited = inherited + direct - this.area(node);
+      this.area(node);
+      const childInherited = inherited + direct - areaIo[0];
       if (leafArea + childInherited < bestCost) {
         stack[sp] = this.child2[node];
         stackT[sp++] = childInherited;

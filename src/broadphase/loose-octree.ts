@@ -137,7 +137,8 @@ export class LooseOctree implements BroadPhase {
     if (far > 0) k = Math.max(k, Math.floor(Math.log2(far)) - INDEX_BITS);
     // log2 rounding: make sure 2^k ≥ ex.
     while (2 ** k < ex) k++;
-    return k;
+    // As an int32: a double returned from a call V8 does not inline is boxed (allocated).
+    return k | 0;
   }
 
   /** Rebuilds the cells from the tight boxes. O(n); allocates only when the world grew. */
@@ -180,7 +181,7 @@ export class LooseOctree implements BroadPhase {
       const ix = Math.floor((0.5 * (box[o] + box[o + 3])) / s);
       const iy = Math.floor((0.5 * (box[o + 1] + box[o + 4])) / s);
       const iz = this.planar ? 0 : Math.floor((0.5 * (box[o + 2] + box[o + 5])) / s);
-      const e = this.insertCell(cellKey(k, ix, iy, iz));
+      const e = this.insertCell(cellKey(k, (ix % FOLD) | 0, (iy % FOLD) | 0, (iz % FOLD) | 0));
       this.itemEntry[i] = e;
       this.cellCount[e]++;
       levelCount[k - MIN_LEVEL]++;
@@ -277,7 +278,9 @@ export class LooseOctree implements BroadPhase {
         for (let ix = x0; ix <= x1; ix++) {
           for (let iy = y0; iy <= y1; iy++) {
             for (let iz = z0; iz <= z1; iz++) {
-              const e = this.findCell(cellKey(k, ix, iy, iz));
+              const e = this.findCell(
+                cellKey(k, (ix % FOLD) | 0, (iy % FOLD) | 0, (iz % FOLD) | 0),
+              );
               if (e < 0) continue;
               const start = this.cellStart[e];
               const end = start + this.cellCount[e];
@@ -330,7 +333,7 @@ export class LooseOctree implements BroadPhase {
       for (let ix = x0; ix <= x1; ix++) {
         for (let iy = y0; iy <= y1; iy++) {
           for (let iz = z0; iz <= z1; iz++) {
-            const e = this.findCell(cellKey(k, ix, iy, iz));
+            const e = this.findCell(cellKey(k, (ix % FOLD) | 0, (iy % FOLD) | 0, (iz % FOLD) | 0));
             if (e < 0) continue;
             const start = this.cellStart[e];
             const end = start + this.cellCount[e];
@@ -386,12 +389,16 @@ function overlapsBox(box: Float64Array, o: number, min: Vec3, max: Vec3): boolea
   );
 }
 
-/** A 32-bit hash of a cell (level k, indices ix, iy, iz): collisions only merge buckets. */
-function cellKey(k: number, ix: number, iy: number, iz: number): number {
-  // Fold each index (|i| < 2^51) into 32 bits, then mix (Teschner et al. 2003 primes).
-  const fx = (ix % 4294967296) | 0;
-  const fy = (iy % 4294967296) | 0;
-  const fz = (iz % 4294967296) | 0;
+/** 2^32: a cell index (|i| < 2^51) folded into 32 bits as `(i % FOLD) | 0`. */
+const FOLD = 4294967296;
+
+/**
+ * A 32-bit hash of a cell (level k, indices folded into 32 bits by the caller, `(i % FOLD) | 0`,
+ * so that only small integers cross the call: a double passed to a call V8 does not inline is
+ * boxed): collisions only merge buckets.
+ */
+function cellKey(k: number, fx: number, fy: number, fz: number): number {
+  // Mix (Teschner et al. 2003 primes).
   const h = Math.imul(fx, 73856093) ^ Math.imul(fy, 19349663) ^ Math.imul(fz, 83492791);
   // A signed 32-bit result: a small integer to V8, never boxed when passed or stored.
   return Math.imul(h ^ (k + 1024), 0x9e3779b1);

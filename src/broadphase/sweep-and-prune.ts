@@ -404,14 +404,19 @@ export class SweepAndPrune implements BroadPhase {
     const value = v[p];
     const data = d[p];
     let q = p;
-    while (q > 0 && before(value, data, v[q - 1], d[q - 1])) {
+    // `before` written out: the end point values passed to a call V8 does not inline are boxed.
+    const side = data & 1;
+    while (q > 0 && (value < v[q - 1] || (value === v[q - 1] && side < (d[q - 1] & 1)))) {
       v[q] = v[q - 1];
       d[q] = d[q - 1];
       this.place(q);
       q--;
     }
     if (q === p) {
-      while (q + 1 < this.epCount && before(v[q + 1], d[q + 1], value, data)) {
+      while (
+        q + 1 < this.epCount &&
+        (v[q + 1] < value || (v[q + 1] === value && (d[q + 1] & 1) < side))
+      ) {
         v[q] = v[q + 1];
         d[q] = d[q + 1];
         this.place(q);

@@ -90,7 +90,16 @@ function single(out: Manifold2, c: Contact2): Manifold2 {
   return out;
 }
 
-function bestEdge(core: WorkCore2, nx: number, ny: number): number {
+/**
+ * The direction of {@link bestEdge}, written by its caller: a double passed to a call V8 does
+ * not inline is boxed (allocated).
+ */
+const dirIo = new Float64Array(2);
+
+/** The edge of `core` whose normal is most aligned with `sign`·(dirIo[0], dirIo[1]). */
+function bestEdge(core: WorkCore2, sign: number): number {
+  const nx = sign * dirIo[0];
+  const ny = sign * dirIo[1];
   let best = 0;
   let bestD = -Infinity;
   for (let i = 0; i < core.count; i++) {
@@ -117,8 +126,10 @@ export function manifoldCores(
   if (ca.count < 2 || cb.count < 2) return single(out, c);
   const nx = c.normal.x;
   const ny = c.normal.y;
-  const iA = bestEdge(ca, nx, ny);
-  const iB = bestEdge(cb, -nx, -ny);
+  dirIo[0] = nx;
+  dirIo[1] = ny;
+  const iA = bestEdge(ca, 1);
+  const iB = bestEdge(cb, -1);
   const alignA = ca.normals[2 * iA] * nx + ca.normals[2 * iA + 1] * ny;
   const alignB = -(cb.normals[2 * iB] * nx + cb.normals[2 * iB + 1] * ny);
   if (Math.max(alignA, alignB) < MANIFOLD_FEATURE_COS) return single(out, c);
@@ -128,7 +139,9 @@ export function manifoldCores(
   const ri = refIsB ? iB : iA;
   const rnx = ref.normals[2 * ri];
   const rny = ref.normals[2 * ri + 1];
-  const ii = bestEdge(inc, -rnx, -rny);
+  dirIo[0] = rnx;
+  dirIo[1] = rny;
+  const ii = bestEdge(inc, -1);
   const rj = ri + 1 === ref.count ? 0 : ri + 1;
   const ij = ii + 1 === inc.count ? 0 : ii + 1;
   const v1x = ref.verts[2 * ri];

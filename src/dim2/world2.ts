@@ -430,8 +430,11 @@ export class CollisionWorld2D {
     let filtered = 0;
     let sensorPairs = 0;
     const n = pairs.size;
+    // The keys read from the storage, not through `keyAt`: a key above 2^31 returned from a call
+    // V8 does not inline is boxed (allocated).
+    const keys = pairs.storage;
     for (let i = 0; i < n; i++) {
-      const key = pairs.keyAt(i);
+      const key = keys[i];
       const lo = Math.floor(key / PAIR_KEY_BASE);
       const hi = key - lo * PAIR_KEY_BASE;
       if ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0) continue;
