@@ -14,11 +14,12 @@
  *   is, when the polygons overlap, the minimum translation vector (the edges of the Minkowski
  *   difference A − B are the edges of A and of B, so the deepest penetration is along one of
  *   their normals);
- * - everything else (capsules, segments, circle–polygon, separated polygons): 2D GJK on the
- *   cores (src/dim2/gjk2.ts) for the distance, and, when the cores overlap, SAT on the cores'
- *   edge normals for the penetration — exact in 2D, so no EPA is needed: for a point inside a
- *   convex polygon the distance to the boundary of the polygon inflated by r is the distance to
- *   the nearest edge line plus r.
+ * - everything else (capsules, segments, circle–polygon, separated polygons): whether the cores
+ *   share a point decided exactly (orient2d), the distance of apart cores in closed form from
+ *   their closest vertex–edge pair (`contactCores`; 2D GJK only outside the exact predicates'
+ *   range), and, when the cores meet, SAT on the cores' edge normals for the penetration —
+ *   exact in 2D, so no EPA is needed: for a point inside a convex polygon the distance to the
+ *   boundary of the polygon inflated by r is the distance to the nearest edge line plus r.
  *
  * Pair routines work in A's frame with B's pose in A's frame (`bInA`); the public functions at
  * the bottom (`contact2D`, `intersects2D`, `distance2D`) take world poses and answer in the world
@@ -32,7 +33,7 @@ import {
   SAT_AXIS_TIE_TOLERANCE,
 } from "../constants.js";
 import { invalidValue } from "../errors.js";
-import { orient2dSign } from "../geometry/exact-predicates.js";
+import { orient2dIo, orient2dSignIo } from "../geometry/exact-predicates.js";
 import { hypot2 } from "../math/scalar.js";
 import { checkAnswer2, checkedShape2, checkPair2 } from "./check2.js";
 import { makeWorkCore, transformCore, viewCore, type WorkCore2 } from "./core2.js";
@@ -322,6 +323,36 @@ function satScale(ca: WorkCore2, cb: WorkCore2): number {
   return m;
 }
 
+/** [0]: {@link satScale} written by {@link satScaleInto} (no double returned from a call). */
+const scaleIo = new Float64Array(1);
+
+/** scaleIo[0] = {@link satScale}(ca, cb), written out (its double not returned from a call). */
+function satScaleInto(ca: WorkCore2, cb: WorkCore2): void {
+  let m = 0;
+  if (satA.edge >= 0) {
+    const e = 2 * satA.edge;
+    const v = 2 * satA.vertex;
+    m = Math.max(
+      Math.abs(ca.verts[e]),
+      Math.abs(ca.verts[e + 1]),
+      Math.abs(cb.verts[v]),
+      Math.abs(cb.verts[v + 1]),
+    );
+  }
+  if (satB.edge >= 0) {
+    const e = 2 * satB.edge;
+    const v = 2 * satB.vertex;
+    m = Math.max(
+      m,
+      Math.abs(cb.verts[e]),
+      Math.abs(cb.verts[e + 1]),
+      Math.abs(ca.verts[v]),
+      Math.abs(ca.verts[v + 1]),
+    );
+  }
+  scaleIo[0] = m;
+}
+
 /**
  * Penetration contact of two overlapping (or touching) cores from the SAT results already in
  * `satA`/`satB`: the axis of largest separation (tied axes by their normal, `normalRanksFirst`; the
@@ -517,12 +548,321 @@ const witnessIo = new Float64Array(5);
 const gjkOut = makeGjkOutput2();
 
 /**
- * Contact of two cores in one frame (A's): polygon cores (≥ 3 vertices each) first by SAT, whose
- * largest separation decides overlap exactly and, when they overlap, is the minimum translation
- * vector; otherwise 2D GJK for the distance and, when the cores overlap, SAT for the penetration.
- * Returns false when the gap exceeds `prediction`.
+ * Contact of two cores in one frame (A's), decided exactly where the cores' coordinates allow
+ * (within the exact predicates' range, 2^±300): whether the cores share a point by orient2d on
+ * their coordinates (Shewchuk 1997; {@link coresMeet}), past a floating-point filter — a deep
+ * SAT overlap of two polygons, or the closest features' direction separating every vertex by
+ * more than its rounding ({@link separatedAlongFeatures}). Cores apart: the distance and the
+ * witnesses of their closest features in closed form ({@link closestCoreFeatures}: a vertex
+ * against an edge, the offset taken from the edge's nearer end, so a gap is resolved to the
+ * rounding of the smaller shape and not of the larger), less the radii. Cores meeting: the SAT's
+ * minimum translation vector (exact in 2D: the edges of the Minkowski difference are the cores'
+ * edges). Outside the exact range, 2D GJK and the SAT with relative tolerances
+ * ({@link contactCoresFloat}). Returns false when the gap exceeds `prediction`.
  */
 export function contactCores(
+  out: Contact2,
+  ca: WorkCore2,
+  cb: WorkCore2,
+  prediction: number,
+): boolean {
+  if (!(exactRange2(ca) && exactRange2(cb))) return contactCoresFloat(out, ca, cb, prediction);
+  const r = ca.radius + cb.radius;
+  let satDone = false;
+  let apart = false;
+  if (ca.count >= 3 && cb.count >= 3) {
+    maxSeparation(satA, ca, cb);
+    maxSeparation(satB, cb, ca);
+    satDone = true;
+    const s = Math.max(satA.separation, satB.separation);
+    // Past the band, far beyond the separations' rounding, the SAT decides: a lower bound of
+    // the distance, or an overlap.
+    satScaleInto(ca, cb);
+    const band = EXACT_TOUCH_BAND * scaleIo[0];
+    if (s - band - r > prediction) return false;
+    if (s < -band) return penetrationFromSat(out, ca, cb);
+    apart = s > band;
+  }
+  closestCoreFeatures(ca, cb);
+  if (!apart) apart = separatedAlongFeatures(ca, cb) || !coresMeet(ca, cb);
+  if (apart) {
+    // Exactly apart: a distance that rounds to 0 is still a gap (the least double).
+    const d = featIo[0] > 0 ? featIo[0] : Number.MIN_VALUE;
+    const gap = d - r;
+    if (gap > prediction) return false;
+    const nx = featIo[1];
+    const ny = featIo[2];
+    return setContact(
+      out,
+      gap,
+      nx,
+      ny,
+      featIo[3] + ca.radius * nx,
+      featIo[4] + ca.radius * ny,
+      featIo[5] - cb.radius * nx,
+      featIo[6] - cb.radius * ny,
+    );
+  }
+  if (!satDone) {
+    maxSeparation(satA, ca, cb);
+    maxSeparation(satB, cb, ca);
+  }
+  return penetrationFromSat(out, ca, cb);
+}
+
+/**
+ * The closest features of cores `ca`, `cb` (one frame), as if apart, into {@link featIo}: the
+ * least over A's vertices against B's edges and B's vertices against A's edges (two convex
+ * polygons apart are closest at a vertex of one; Ericson 2005, §5.1.9), or the two points when
+ * neither has an edge. Each vertex–edge distance is taken from the edge's nearer end — past an
+ * end, that end; beside the edge, the offset along the edge's unit normal — so its rounding is
+ * that of the vertex's offset from the nearer end, not of the coordinates (a segment 1e-9 from
+ * the tip of a unit polygon was 4.24e-9 away through GJK, whose tolerance follows the larger).
+ */
+function closestCoreFeatures(ca: WorkCore2, cb: WorkCore2): void {
+  featIo[0] = Infinity;
+  if (ca.count === 1 && cb.count === 1) {
+    const ax = ca.verts[0];
+    const ay = ca.verts[1];
+    const bx = cb.verts[0];
+    const by = cb.verts[1];
+    const dx = bx - ax;
+    const dy = by - ay;
+    lenIo[0] = dx;
+    lenIo[1] = dy;
+    lengthOfIo();
+    const d = lenIo[2];
+    featIo[0] = d;
+    featIo[1] = d > 0 ? dx / d : 1;
+    featIo[2] = d > 0 ? dy / d : 0;
+    featIo[3] = ax;
+    featIo[4] = ay;
+    featIo[5] = bx;
+    featIo[6] = by;
+    return;
+  }
+  const ea = ca.count === 2 ? 1 : ca.count === 1 ? 0 : ca.count;
+  const eb = cb.count === 2 ? 1 : cb.count === 1 ? 0 : cb.count;
+  for (let i = 0; i < ea; i++) for (let k = 0; k < cb.count; k++) vertexEdge(cb, k, ca, i, true);
+  for (let i = 0; i < eb; i++) for (let k = 0; k < ca.count; k++) vertexEdge(ca, k, cb, i, false);
+}
+
+/**
+ * The closest features of {@link closestCoreFeatures}: [0] the distance, [1], [2] the unit
+ * normal from A toward B, [3], [4] the point on A's core, [5], [6] the point on B's core.
+ */
+const featIo = new Float64Array(7);
+
+/**
+ * Vertex k of core `pc` against edge i of core `ec` (from vertex i to i + 1): kept in
+ * {@link featIo} when nearer than its distance. `vertexOfB`: the vertex is B's and the edge A's.
+ * Past an end the offset from that end; beside the edge the offset along the edge's unit normal
+ * from the nearer end (the normal is then the edge's own, not a difference of rounded points).
+ */
+function vertexEdge(pc: WorkCore2, k: number, ec: WorkCore2, i: number, vertexOfB: boolean): void {
+  const v = ec.verts;
+  const j = i + 1 === ec.count ? 0 : i + 1;
+  const ax = v[2 * i];
+  const ay = v[2 * i + 1];
+  const bx = v[2 * j];
+  const by = v[2 * j + 1];
+  const px = pc.verts[2 * k];
+  const py = pc.verts[2 * k + 1];
+  const ex = bx - ax;
+  const ey = by - ay;
+  const dax = px - ax;
+  const day = py - ay;
+  const t = (dax * ex + day * ey) / (ex * ex + ey * ey);
+  let d: number;
+  let ux: number; // unit, from the edge's point toward the vertex
+  let uy: number;
+  let qx: number; // the edge's point
+  let qy: number;
+  if (!(t > 0) || !(t < 1)) {
+    const end = t > 0.5;
+    qx = end ? bx : ax;
+    qy = end ? by : ay;
+    const dx = end ? px - bx : dax;
+    const dy = end ? py - by : day;
+    lenIo[0] = dx;
+    lenIo[1] = dy;
+    lengthOfIo();
+    d = lenIo[2];
+    if (!(d < featIo[0])) return;
+    ux = d > 0 ? dx / d : ec.normals[2 * i];
+    uy = d > 0 ? dy / d : ec.normals[2 * i + 1];
+  } else {
+    const nx = ec.normals[2 * i];
+    const ny = ec.normals[2 * i + 1];
+    const s = t <= 0.5 ? nx * dax + ny * day : nx * (px - bx) + ny * (py - by);
+    d = Math.abs(s);
+    if (!(d < featIo[0])) return;
+    ux = s < 0 ? -nx : nx;
+    uy = s < 0 ? -ny : ny;
+    qx = px - s * nx;
+    qy = py - s * ny;
+  }
+  featIo[0] = d;
+  if (vertexOfB) {
+    featIo[1] = ux;
+    featIo[2] = uy;
+    featIo[3] = qx;
+    featIo[4] = qy;
+    featIo[5] = px;
+    featIo[6] = py;
+  } else {
+    featIo[1] = -ux;
+    featIo[2] = -uy;
+    featIo[3] = px;
+    featIo[4] = py;
+    featIo[5] = qx;
+    featIo[6] = qy;
+  }
+}
+
+/** [2] = the length of the vector ([0], [1]), by {@link lengthOfIo}. */
+const lenIo = new Float64Array(3);
+
+/**
+ * lenIo[2] = |(lenIo[0], lenIo[1])| without overflow or underflow (the larger component factored
+ * out past the squares' safe range): through the array, so that no double crosses the call
+ * (returned from a call V8 does not inline, one is boxed).
+ */
+function lengthOfIo(): void {
+  const x = lenIo[0];
+  const y = lenIo[1];
+  const s = x * x + y * y;
+  if (s > 1e-290 && s < 1e290) {
+    lenIo[2] = Math.sqrt(s);
+    return;
+  }
+  const m = Math.max(Math.abs(x), Math.abs(y));
+  if (m === 0) {
+    lenIo[2] = 0;
+    return;
+  }
+  const a = x / m;
+  const b = y / m;
+  lenIo[2] = m * Math.sqrt(a * a + b * b);
+}
+
+/**
+ * True when the direction of {@link featIo} separates every vertex of B from every vertex of A
+ * by more than the rounding of the projections (offsets from A's witness, so the bound follows
+ * the cores' extent about the contact): a floating-point filter that proves the cores apart
+ * without the exact predicates.
+ */
+function separatedAlongFeatures(ca: WorkCore2, cb: WorkCore2): boolean {
+  const nx = featIo[1];
+  const ny = featIo[2];
+  const ox = featIo[3];
+  const oy = featIo[4];
+  let maxA = -Infinity;
+  let minB = Infinity;
+  let m = 0;
+  for (let i = 0; i < ca.count; i++) {
+    const dx = ca.verts[2 * i] - ox;
+    const dy = ca.verts[2 * i + 1] - oy;
+    maxA = Math.max(maxA, nx * dx + ny * dy);
+    m = Math.max(m, Math.abs(dx) + Math.abs(dy));
+  }
+  for (let i = 0; i < cb.count; i++) {
+    const dx = cb.verts[2 * i] - ox;
+    const dy = cb.verts[2 * i + 1] - oy;
+    minB = Math.min(minB, nx * dx + ny * dy);
+    m = Math.max(m, Math.abs(dx) + Math.abs(dy));
+  }
+  return minB - maxA > SEPARATION_FILTER * m;
+}
+
+/**
+ * Bound, relative to the vertices' offsets (|dx| + |dy|) from the witness, of the rounding of
+ * a projection on a computed unit normal and of the difference of two: the offset's rounding
+ * (ε), the normal's (2ε), the dot product's (2ε), twice, with a margin. Dimensionless.
+ */
+const SEPARATION_FILTER = 32 * Number.EPSILON;
+
+/**
+ * Whether cores `ca`, `cb` (one frame, counter-clockwise, within the exact range) share a
+ * point, decided exactly by orient2d: a vertex of either in (or on) the other, or an edge of
+ * either meeting an edge of the other. Two convex polygons meet only so (Ericson 2005, §5.2.1;
+ * O'Rourke 1998, §7.6): a vertex on an edge or a shared vertex is a meeting.
+ */
+function coresMeet(ca: WorkCore2, cb: WorkCore2): boolean {
+  for (let k = 0; k < cb.count; k++) if (vertexInCore(cb, k, ca)) return true;
+  for (let k = 0; k < ca.count; k++) if (vertexInCore(ca, k, cb)) return true;
+  if (ca.count < 2 || cb.count < 2) return false;
+  const ea = ca.count === 2 ? 1 : ca.count;
+  const eb = cb.count === 2 ? 1 : cb.count;
+  for (let i = 0; i < ea; i++)
+    for (let j = 0; j < eb; j++) if (edgesMeet(ca, i, cb, j)) return true;
+  return false;
+}
+
+/** Whether vertex k of `pc` lies in or on core `c` (exact). */
+function vertexInCore(pc: WorkCore2, k: number, c: WorkCore2): boolean {
+  const px = pc.verts[2 * k];
+  const py = pc.verts[2 * k + 1];
+  const v = c.verts;
+  const n = c.count;
+  if (n === 1) return px === v[0] && py === v[1];
+  if (n === 2) {
+    return (
+      orientOf(v, 0, v, 1, pc.verts, k) === 0 &&
+      px >= Math.min(v[0], v[2]) &&
+      px <= Math.max(v[0], v[2]) &&
+      py >= Math.min(v[1], v[3]) &&
+      py <= Math.max(v[1], v[3])
+    );
+  }
+  for (let i = 0; i < n; i++) {
+    if (orientOf(v, i, v, i + 1 === n ? 0 : i + 1, pc.verts, k) < 0) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether edge i of `ca` and edge j of `cb` meet (exact), collinear overlaps aside (those hold
+ * an end of one on the other, which {@link vertexInCore} finds): each edge's ends on opposite
+ * sides of (or on) the other's line.
+ */
+function edgesMeet(ca: WorkCore2, i: number, cb: WorkCore2, j: number): boolean {
+  const av = ca.verts;
+  const bv = cb.verts;
+  const i1 = i + 1 === ca.count ? 0 : i + 1;
+  const j1 = j + 1 === cb.count ? 0 : j + 1;
+  const o1 = orientOf(av, i, av, i1, bv, j);
+  const o2 = orientOf(av, i, av, i1, bv, j1);
+  if (o1 * o2 > 0 || (o1 === 0 && o2 === 0)) return false;
+  return orientOf(bv, j, bv, j1, av, i) * orientOf(bv, j, bv, j1, av, i1) <= 0;
+}
+
+/** orient2d's sign (exact) of the points i of `p`, j of `q`, k of `r` (arrays of x, y pairs). */
+function orientOf(
+  p: Float64Array,
+  i: number,
+  q: Float64Array,
+  j: number,
+  r: Float64Array,
+  k: number,
+): number {
+  const o = orient2dIo;
+  o[0] = p[2 * i];
+  o[1] = p[2 * i + 1];
+  o[2] = q[2 * j];
+  o[3] = q[2 * j + 1];
+  o[4] = r[2 * k];
+  o[5] = r[2 * k + 1];
+  return orient2dSignIo();
+}
+
+/**
+ * {@link contactCores} for cores outside the exact predicates' range: polygon cores (≥ 3
+ * vertices each) first by SAT, whose largest separation, when the polygons overlap, is the
+ * minimum translation vector; otherwise 2D GJK for the distance and, when the cores overlap, SAT
+ * for the penetration. Returns false when the gap exceeds `prediction`.
+ */
+function contactCoresFloat(
   out: Contact2,
   ca: WorkCore2,
   cb: WorkCore2,
@@ -535,18 +875,6 @@ export function contactCores(
     maxSeparation(satB, cb, ca);
     satDone = true;
     const s = Math.max(satA.separation, satB.separation);
-    if (r === 0) {
-      // Two polygons within the rounding of their separations of touching: the exact SAT decides
-      // (session 23: a triangle's corner on one 6e4 across, sharing the vertex (0, 0), was
-      // apart by 1.1e-16 along a rounded unit normal).
-      // The band is relative to the points whose rounding the separations carry.
-      const size = satScale(ca, cb);
-      if (Math.abs(s) <= EXACT_TOUCH_BAND * size && exactRange2(ca) && exactRange2(cb)) {
-        if (!edgeSeparates(ca, cb) && !edgeSeparates(cb, ca))
-          return penetrationFromSat(out, ca, cb);
-        return apartByRounding(out, ca, cb, prediction, size);
-      }
-    }
     // The SAT separation is a lower bound on the distance of the cores.
     if (s - r > prediction) return false;
     if (s <= 0) return penetrationFromSat(out, ca, cb);
@@ -578,58 +906,6 @@ export function contactCores(
   const s = Math.max(satA.separation, satB.separation, 0);
   if (s - r > prediction) return false;
   return penetrationFromSat(out, ca, cb, true);
-}
-
-/**
- * The contact of polygons `ca`, `cb` (no radius) that an edge separates exactly but by less
- * than {@link EXACT_TOUCH_BAND}: their GJK or SAT contact with its distance raised to at least
- * the smallest gap their coordinates resolve (ε of `size`, or the least double), so that an
- * exact separation stays a gap in every op. False when that gap exceeds `prediction`.
- */
-function apartByRounding(
-  out: Contact2,
-  ca: WorkCore2,
-  cb: WorkCore2,
-  prediction: number,
-  size: number,
-): boolean {
-  const least = Math.max(Number.EPSILON * size, Number.MIN_VALUE);
-  if (least > prediction) return false;
-  const g = gjkDistance2(gjkOut, ca, cb);
-  if (!g.overlap && g.distance >= least) {
-    if (g.distance > prediction) return false;
-    const nx = (g.bx - g.ax) / g.distance;
-    const ny = (g.by - g.ay) / g.distance;
-    return setContact(out, g.distance, nx, ny, g.ax, g.ay, g.bx, g.by);
-  }
-  penetrationFromSat(out, ca, cb, true);
-  out.distance = Math.max(out.distance, least);
-  return true;
-}
-
-/**
- * Whether an edge of polygon core `p` (counter-clockwise, ≥ 3 vertices) has every vertex of `q`
- * strictly outside its line, decided exactly (orient2d on the coordinates: Shewchuk 1997). For
- * two convex polygons, one edge of either so separating them is the separating axis theorem's
- * proof that they are apart; none is proof that they share a point (Ericson 2005, §5.2.1).
- */
-function edgeSeparates(p: WorkCore2, q: WorkCore2): boolean {
-  const pv = p.verts;
-  const qv = q.verts;
-  const n = p.count;
-  for (let i = 0; i < n; i++) {
-    const j = i + 1 === n ? 0 : i + 1;
-    const ax = pv[2 * i];
-    const ay = pv[2 * i + 1];
-    const bx = pv[2 * j];
-    const by = pv[2 * j + 1];
-    let all = true;
-    for (let k = 0; k < q.count && all; k++) {
-      if (orient2dSign(ax, ay, bx, by, qv[2 * k], qv[2 * k + 1]) >= 0) all = false;
-    }
-    if (all) return true;
-  }
-  return false;
 }
 
 /** True when every vertex coordinate of `c` is within the exact predicates' range (2^±300). */
@@ -876,9 +1152,9 @@ export interface Distance2 {
 }
 
 /**
- * Distance between `a` at `poseA` and `b` at `poseB` and their closest points (world frame; 2D
- * GJK on the cores, van den Bergen 2003, §4.3). When they intersect the distance is 0 and the
- * points are the deepest points of {@link contact2D}. Allocates the result. Throws as
+ * Distance between `a` at `poseA` and `b` at `poseB` and their closest points (world frame; the
+ * cores' closest vertex–edge pair, see `contactCores`). When they intersect the distance is 0
+ * and the points are the deepest points of {@link contact2D}. Allocates the result. Throws as
  * {@link contact2D} does.
  */
 export function distance2D(a: Shape2, poseA: Pose2, b: Shape2, poseB: Pose2): Distance2 {

@@ -447,20 +447,33 @@ export function orientedRect(
 }
 
 /**
- * The local origin, on one axis, of a shape whose world coordinates span [lo, hi]: the middle of
- * the span rounded to a multiple of a power of two g at or above its width. A coordinate minus it
- * is then exact (both are multiples of the finer grid, and the difference is at most 1.5·g) except
- * for coordinates far below the shape's size, and a span that reaches within half its width of
- * the world origin keeps the origin itself: a polygon of 1e200 with a corner at (0, 0) and a unit
- * circle at (3, 0) keep their offset 3, which recentring on the mean (5e199 away) rounded off.
- * Overflow-free for any finite span (the coordinates minus it stay below the largest double).
+ * The local origin, on one axis, of a shape whose world coordinates span [lo, hi], chosen so that
+ * every coordinate minus it is exact: 0 when the span holds 0 or its near end is closer to 0
+ * than half its far end; otherwise a point o with the span inside [o/2, 2o] (Sterbenz's lemma:
+ * x − o is then exact; Goldberg 1991, Theorem 11), the middle of the span rounded to the coarsest
+ * power-of-two grid that keeps it there. A shape's coordinates and another's, offset by the
+ * difference of two such origins, are then the exact world coordinates less the first origin —
+ * two shapes sharing a world point share it in either one's frame (a chain of segments rounded
+ * at the joints, 1e-17 apart, when the origin was any grid point as coarse as the shape: a
+ * coordinate of 0.056 less 0.125 rounds). A polygon of 1e200 with a corner at (0, 0) and a unit
+ * circle at (3, 0) keep their offset 3. Overflow-free for any finite span.
  */
 function localOrigin(lo: number, hi: number): number {
-  const mid = 0.5 * lo + 0.5 * hi;
-  const half = 0.5 * hi - 0.5 * lo;
-  if (!(half > 0)) return mid;
-  const g = 2 / unitScale(half);
-  return Math.round(mid / g) * g;
+  if (!(lo > 0 || hi < 0)) return 0;
+  const near = hi < 0 ? -hi : lo;
+  const far = hi < 0 ? -lo : hi;
+  if (!(far <= 2 * near)) return 0;
+  const mid = 0.5 * near + 0.5 * far;
+  const half = 0.5 * far - 0.5 * near;
+  let g = half > 0 ? 2 / unitScale(half) : 0;
+  let o = mid;
+  while (g > 0) {
+    o = Math.round(mid / g) * g;
+    if (o >= 0.5 * far && o <= 2 * near) break;
+    g *= 0.5;
+    o = mid;
+  }
+  return hi < 0 ? -o : o;
 }
 
 /** {@link localOrigin} on both axes of `points` (at least one; allocates). */

@@ -202,6 +202,17 @@ export function orient2dSign(
 /** The points of {@link orient2dOfIo}: ax, ay, bx, by, cx, cy. */
 const o2 = new Float64Array(6);
 
+/**
+ * The points of {@link orient2dSignIo}, written by the caller: ax, ay, bx, by, cx, cy (so that
+ * a hot caller passes no double to a call, which V8 boxes when it does not inline it).
+ */
+export const orient2dIo = o2;
+
+/** {@link orient2dSign} of the points in {@link orient2dIo}. */
+export function orient2dSignIo(): number {
+  return orient2dOfIo();
+}
+
 /** {@link orient2dSign} of the points in `o2` (no double passed to a call: none boxed). */
 function orient2dOfIo(): number {
   const ax = o2[0];
