@@ -86,16 +86,23 @@ export function castShapes2D(
   const sizeB = shapeSize2(sb);
   const small = Math.min(sizeA, sizeB);
   const tol = CAST2D_TOLERANCE * (small > 0 ? small : Math.max(sizeA, sizeB));
+  // The search runs in the pair's own frame, as in 3D: A at rest at the origin, B at its offset
+  // from A moving with the relative velocity. Far from the world origin a position moved by
+  // v·t rounds to the ulp of its coordinates (7e-12 at 3.6e4), a step larger than a small
+  // pair's whole approach, which stopped the cast 2–3× late; the offset B − A rounds once, at
+  // the pair's own size, and the same bits at t = 0 as the pair queries (pose B − pose A).
   pa.q.c = poseA.q.c;
   pa.q.s = poseA.q.s;
   pb.q.c = poseB.q.c;
   pb.q.s = poseB.q.s;
+  pa.p.x = 0;
+  pa.p.y = 0;
+  const dx = poseB.p.x - poseA.p.x;
+  const dy = poseB.p.y - poseA.p.y;
   let t = 0;
   for (let it = 0; it <= CAST2D_MAX_ITERATIONS; it++) {
-    pa.p.x = poseA.p.x + velocityA.x * t;
-    pa.p.y = poseA.p.y + velocityA.y * t;
-    pb.p.x = poseB.p.x + velocityB.x * t;
-    pb.p.y = poseB.p.y + velocityB.y * t;
+    pb.p.x = dx + vx * t;
+    pb.p.y = dy + vy * t;
     contactWorld2(c, sa, pa, sb, pb, Infinity);
     if (c.distance <= tol || it === CAST2D_MAX_ITERATIONS) break;
     const closing = -(vx * c.normal.x + vy * c.normal.y);
@@ -104,10 +111,13 @@ export function castShapes2D(
     if (t > maxToi) return null;
   }
   checkContactAnswer2("castShapes2D", c);
+  // Back to the world: A's position at the time of impact.
+  const ax = poseA.p.x + velocityA.x * t;
+  const ay = poseA.p.y + velocityA.y * t;
   return {
     toi: t,
     normal: { x: c.normal.x, y: c.normal.y },
-    pointA: { x: c.pointA.x, y: c.pointA.y },
-    pointB: { x: c.pointB.x, y: c.pointB.y },
+    pointA: { x: c.pointA.x + ax, y: c.pointA.y + ay },
+    pointB: { x: c.pointB.x + ax, y: c.pointB.y + ay },
   };
 }

@@ -42,7 +42,7 @@ import type { Pose2 } from "./pose2.js";
 import * as pose2 from "./pose2.js";
 import * as rot2 from "./rot2.js";
 import type { Circle2, Rect2, Shape2 } from "./shapes.js";
-import { ShapeType2 } from "./shapes.js";
+import { rectCorners2, ShapeType2 } from "./shapes.js";
 import type { Vec2 } from "./vec2.js";
 
 /** Scratch poses for a rotation normalised before use (never the caller's object). */
@@ -149,9 +149,14 @@ const origin = { x: 0, y: 0 };
 const nInB = { x: 0, y: 0 };
 const pInB = { x: 0, y: 0 };
 
+/** Scratch corners [x0, y0, x1, y1] of the rectangles of a pair (rectCorners2). */
+const cornersA = new Float64Array(4);
+const cornersB = new Float64Array(4);
+
 /**
  * Circle A (at A's origin) against rectangle B by clamping the centre into B's frame (nine
- * Voronoi regions; centre inside or on an edge → nearest edge, ties to the x edge). A's frame.
+ * Voronoi regions; centre inside or on an edge → nearest edge, ties to the +x edge, then +y).
+ * B's faces are its exact corners (an off-centre rectangle's too). A's frame.
  */
 export function contactCircleRect(
   out: Contact2,
@@ -163,11 +168,14 @@ export function contactCircleRect(
   pose2.invTransformPoint(cInB, bInA, origin);
   const cx = cInB.x;
   const cy = cInB.y;
-  const hx = b.halfExtents.x;
-  const hy = b.halfExtents.y;
+  const k = rectCorners2(cornersB, b);
+  const x0 = k[0];
+  const y0 = k[1];
+  const x1 = k[2];
+  const y1 = k[3];
   const r = a.radius;
-  const qx = Math.max(-hx, Math.min(hx, cx));
-  const qy = Math.max(-hy, Math.min(hy, cy));
+  const qx = Math.max(x0, Math.min(x1, cx));
+  const qy = Math.max(y0, Math.min(y1, cy));
   let distance: number;
   let nx: number; // normal from A toward B, B's frame
   let ny: number;
@@ -187,22 +195,23 @@ export function contactCircleRect(
     bx = qx;
     by = qy;
   } else {
-    const sx = cx >= 0 ? 1 : -1;
-    const sy = cy >= 0 ? 1 : -1;
-    const ex = hx - sx * cx;
-    const ey = hy - sy * cy;
+    // The depth to the nearer face on each axis (the +x, +y face on a tie).
+    const sx = x1 - cx <= cx - x0 ? 1 : -1;
+    const sy = y1 - cy <= cy - y0 ? 1 : -1;
+    const ex = sx > 0 ? x1 - cx : cx - x0;
+    const ey = sy > 0 ? y1 - cy : cy - y0;
     if (ex <= ey) {
       distance = -(ex + r);
       nx = -sx;
       ny = 0;
-      bx = sx * hx;
+      bx = sx > 0 ? x1 : x0;
       by = cy;
     } else {
       distance = -(ey + r);
       nx = 0;
       ny = -sy;
       bx = cx;
-      by = sy * hy;
+      by = sy > 0 ? y1 : y0;
     }
   }
   // Back to A's frame.
@@ -228,8 +237,9 @@ const work = { b: makeWorkCore(), view: makeWorkCore() };
 
 /**
  * Rectangle A against rectangle B (A's frame): interval overlap on the shared axes when B has
- * exactly A's orientation; rotated ones as two polygons (the general routine) past a SAT reject on
- * the 4 edge normals.
+ * exactly A's orientation, on the exact corners (B's moved by its offset; far from the origin
+ * both frames' corners are exact, so touching faces touch); rotated ones as two polygons (the
+ * general routine) past a SAT reject on the 4 edge normals.
  */
 export function contactRectRect(
   out: Contact2,
@@ -238,17 +248,32 @@ export function contactRectRect(
   bInA: Pose2,
   prediction: number,
 ): boolean {
-  const hax = a.halfExtents.x;
-  const hay = a.halfExtents.y;
-  const hbx = b.halfExtents.x;
-  const hby = b.halfExtents.y;
   const cx = bInA.p.x;
   const cy = bInA.p.y;
   if (rot2.isIdentity(bInA.q)) {
-    const sx = cx >= 0 ? 1 : -1;
-    const sy = cy >= 0 ? 1 : -1;
-    const ox = hax + hbx - sx * cx;
-    const oy = hay + hby - sy * cy;
+    const ka = rectCorners2(cornersA, a);
+    const kb = rectCorners2(cornersB, b);
+    const ax0 = ka[0];
+    const ay0 = ka[1];
+    const ax1 = ka[2];
+    const ay1 = ka[3];
+    const bx0 = kb[0] + cx;
+    const by0 = kb[1] + cy;
+    const bx1 = kb[2] + cx;
+    const by1 = kb[3] + cy;
+    // Overlap on each axis toward the side of B's smaller one (+ on a tie); negative: a gap.
+    const px = ax1 - bx0;
+    const nxo = bx1 - ax0;
+    const py = ay1 - by0;
+    const nyo = by1 - ay0;
+    const sx = px <= nxo ? 1 : -1;
+    const sy = py <= nyo ? 1 : -1;
+    const ox = sx > 0 ? px : nxo;
+    const oy = sy > 0 ? py : nyo;
+    const fax = sx > 0 ? ax1 : ax0;
+    const fay = sy > 0 ? ay1 : ay0;
+    const fbx = sx > 0 ? bx0 : bx1;
+    const fby = sy > 0 ? by0 : by1;
     if (ox < 0 && oy < 0) {
       const gx = -ox;
       const gy = -oy;
@@ -260,52 +285,59 @@ export function contactRectRect(
       contactIo[0] = d;
       contactIo[1] = (sx * gx) / d;
       contactIo[2] = (sy * gy) / d;
-      contactIo[3] = sx * hax;
-      contactIo[4] = sy * hay;
-      contactIo[5] = cx - sx * hbx;
-      contactIo[6] = cy - sy * hby;
+      contactIo[3] = fax;
+      contactIo[4] = fay;
+      contactIo[5] = fbx;
+      contactIo[6] = fby;
       return setContact(out);
     }
     // Separation (or least overlap) along x when y overlaps, or when x is the shallower overlap.
     const alongX = oy >= 0 && (ox < 0 || ox <= oy);
     if (alongX) {
       if (-ox > prediction) return false;
-      const lo = Math.max(-hay, cy - hby);
-      const hi = Math.min(hay, cy + hby);
+      const lo = Math.max(ay0, by0);
+      const hi = Math.min(ay1, by1);
       const ym = 0.5 * lo + 0.5 * hi;
       contactIo[0] = -ox;
       contactIo[1] = sx;
       contactIo[2] = 0;
-      contactIo[3] = sx * hax;
+      contactIo[3] = fax;
       contactIo[4] = ym;
-      contactIo[5] = cx - sx * hbx;
+      contactIo[5] = fbx;
       contactIo[6] = ym;
       return setContact(out);
     }
     if (-oy > prediction) return false;
-    const lo = Math.max(-hax, cx - hbx);
-    const hi = Math.min(hax, cx + hbx);
+    const lo = Math.max(ax0, bx0);
+    const hi = Math.min(ax1, bx1);
     const xm = 0.5 * lo + 0.5 * hi;
     contactIo[0] = -oy;
     contactIo[1] = 0;
     contactIo[2] = sy;
     contactIo[3] = xm;
-    contactIo[4] = sy * hay;
+    contactIo[4] = fay;
     contactIo[5] = xm;
-    contactIo[6] = cy - sy * hby;
+    contactIo[6] = fby;
     return setContact(out);
   }
   // Rotated: the SAT's largest separation on A's axes (1,0), (0,1) and B's u = q·(1,0),
   // v = q·(0,1), a lower bound of the gap, rejects; the rest as any two polygons (overlapping:
-  // witnesses on both support features, the same in either order, penetrationFromSat).
+  // witnesses on both support features, the same in either order, penetrationFromSat). The
+  // centres' offset d = c_B − c_A, with the half extents rounded up over the corners.
+  const hax = a.halfExtents.x;
+  const hay = a.halfExtents.y;
+  const hbx = b.halfExtents.x;
+  const hby = b.halfExtents.y;
   const uc = bInA.q.c;
   const us = bInA.q.s;
+  const dx = cx + (uc * b.center.x - us * b.center.y) - a.center.x;
+  const dy = cy + (us * b.center.x + uc * b.center.y) - a.center.y;
   const acx = Math.abs(uc);
   const acs = Math.abs(us);
-  const sA0 = Math.abs(cx) - hax - (hbx * acx + hby * acs);
-  const sA1 = Math.abs(cy) - hay - (hbx * acs + hby * acx);
-  const sB0 = Math.abs(uc * cx + us * cy) - hbx - (hax * acx + hay * acs);
-  const sB1 = Math.abs(-us * cx + uc * cy) - hby - (hax * acs + hay * acx);
+  const sA0 = Math.abs(dx) - hax - (hbx * acx + hby * acs);
+  const sA1 = Math.abs(dy) - hay - (hbx * acs + hby * acx);
+  const sB0 = Math.abs(uc * dx + us * dy) - hbx - (hax * acx + hay * acs);
+  const sB1 = Math.abs(-us * dx + uc * dy) - hby - (hax * acs + hay * acx);
   if (Math.max(sA0, sA1, sB0, sB1) > prediction) return false;
   return contactGeneral(out, a, b, bInA, prediction);
 }

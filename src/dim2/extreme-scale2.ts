@@ -60,6 +60,7 @@ export function scaledShape2(s: Shape2, k: number): Shape2 {
       return {
         type: s.type,
         halfExtents: { x: s.halfExtents.x * k, y: s.halfExtents.y * k },
+        center: { x: s.center.x * k, y: s.center.y * k },
         core,
       };
     case ShapeType2.Polygon:

@@ -22,7 +22,7 @@ import * as pose2 from "./pose2.js";
 import { makePointProjection2, projectPointLocal2 } from "./project-point2.js";
 import * as rot2 from "./rot2.js";
 import type { Capsule2, Polygon2, Rect2, Segment2, Shape2 } from "./shapes.js";
-import { ShapeType2, shapeSize2 } from "./shapes.js";
+import { rectCorners2, ShapeType2, shapeSize2 } from "./shapes.js";
 import type { Vec2 } from "./vec2.js";
 
 /** Scratch poses for a rotation normalised before use (never the caller's object). */
@@ -105,11 +105,13 @@ function rayCircle(
   return t;
 }
 
-/** Rectangle with half extents (hx, hy) at the origin: entry, INSIDE, MISS, or exit with `exit`. */
+/** Rectangle [x0, x1] × [y0, y1]: entry, INSIDE, MISS, or exit with `exit`. */
 function rayRect(
   hit: LocalHit,
-  hx: number,
-  hy: number,
+  x0: number,
+  y0: number,
+  x1: number,
+  y1: number,
   ox: number,
   oy: number,
   dx: number,
@@ -117,7 +119,7 @@ function rayRect(
   maxToi: number,
   exit: boolean,
 ): number {
-  if (Math.abs(ox) <= hx && Math.abs(oy) <= hy && !exit) return INSIDE;
+  if (ox >= x0 && ox <= x1 && oy >= y0 && oy <= y1 && !exit) return INSIDE;
   let t0 = -Infinity;
   let t1 = Infinity;
   let n0x = 0;
@@ -125,22 +127,22 @@ function rayRect(
   let n1x = 0;
   let n1y = 0;
   if (dx === 0) {
-    if (ox < -hx || ox > hx) return MISS;
+    if (ox < x0 || ox > x1) return MISS;
   } else {
     const sx = dx > 0 ? 1 : -1;
-    const a = (-sx * hx - ox) / dx;
-    const b = (sx * hx - ox) / dx;
+    const a = ((dx > 0 ? x0 : x1) - ox) / dx;
+    const b = ((dx > 0 ? x1 : x0) - ox) / dx;
     t0 = a;
     n0x = -sx;
     t1 = b;
     n1x = sx;
   }
   if (dy === 0) {
-    if (oy < -hy || oy > hy) return MISS;
+    if (oy < y0 || oy > y1) return MISS;
   } else {
     const sy = dy > 0 ? 1 : -1;
-    const a = (-sy * hy - oy) / dy;
-    const b = (sy * hy - oy) / dy;
+    const a = ((dy > 0 ? y0 : y1) - oy) / dy;
+    const b = ((dy > 0 ? y1 : y0) - oy) / dy;
     if (a > t0) {
       t0 = a;
       n0x = 0;
@@ -275,7 +277,8 @@ function rayCapsule(
     const loy = -uy * mx + ux * my;
     const ldx = ux * dx + uy * dy;
     const ldy = -uy * dx + ux * dy;
-    const rr = rayRect(sub, 0.5 * len, r, lox, loy, ldx, ldy, maxToi, false);
+    const hl = 0.5 * len;
+    const rr = rayRect(sub, -hl, -r, hl, r, lox, loy, ldx, ldy, maxToi, false);
     if (rr === INSIDE) return INSIDE;
     if (rr >= 0 && (best < 0 || rr < best)) {
       best = rr;
@@ -432,6 +435,9 @@ function castLocal(
   }
 }
 
+/** Scratch corners of a rectangle (rectCorners2). */
+const corners = new Float64Array(4);
+
 function rayRectShape(
   hit: LocalHit,
   rect: Rect2,
@@ -443,9 +449,8 @@ function rayRectShape(
   maxToi: number,
   exit: boolean,
 ): number {
-  const hx = rect.halfExtents.x * ks;
-  const hy = rect.halfExtents.y * ks;
-  return rayRect(hit, hx, hy, ox, oy, dx, dy, maxToi, exit);
+  const k = rectCorners2(corners, rect);
+  return rayRect(hit, k[0] * ks, k[1] * ks, k[2] * ks, k[3] * ks, ox, oy, dx, dy, maxToi, exit);
 }
 
 const local: LocalHit = { toi: 0, nx: 0, ny: 0 };

@@ -1,9 +1,11 @@
 /**
  * The 2D shapes: circle, rectangle, convex polygon, capsule and segment, as plain data in their
  * local frame, placed in the world by a {@link Pose2}. An axis-aligned rectangle (`rect`) and
- * an oriented rectangle (`orect`) are the same local shape, {@link Rect2} (half extents about
- * the origin): the rectangle is axis-aligned when its pose has the identity rotation, which the
- * narrow phase detects exactly to use interval overlap instead of SAT.
+ * an oriented rectangle (`orect`) are the same local shape, {@link Rect2} (its corners, the
+ * core's vertices, about its `center`: the origin, except for {@link rectFromMinMax}'s, whose
+ * faces are the given min and max exactly): the rectangle is axis-aligned when its pose has the
+ * identity rotation, which the narrow phase detects exactly to use interval overlap instead of
+ * SAT.
  *
  * Every shape also carries its *core*, Box2D v3's view of a convex shape as a convex polygon of
  * 1–n vertices inflated by a radius (`b2ShapeProxy`): a circle is one point with its radius, a
@@ -57,10 +59,16 @@ export interface Circle2 {
   readonly core: Core2;
 }
 
-/** A rectangle with `halfExtents` ≥ 0 (scene units) about the local origin, edges along the local axes. */
+/**
+ * A rectangle with `halfExtents` ≥ 0 (scene units) about `center` (local frame; the origin unless
+ * made by {@link rectFromMinMax}), edges along the local axes. Its corners are its core's
+ * vertices, exact; `center` and `halfExtents` are their middle and half width rounded (the half
+ * width up), so the routines of the rectangle read the corners ({@link rectCorners2}).
+ */
 export interface Rect2 {
   readonly type: typeof ShapeType2.Rect;
   readonly halfExtents: Vec2;
+  readonly center: Vec2;
   readonly core: Core2;
 }
 
@@ -146,8 +154,14 @@ export function keptShape2(field: string, s: Shape2): Shape2 {
   switch (s.type) {
     case ShapeType2.Circle:
       return makeCircle(h.radius as number, f("radius"));
-    case ShapeType2.Rect:
-      return makeRect(h.halfExtents as Vec2, f("halfExtents"));
+    case ShapeType2.Rect: {
+      const r = makeRect(h.halfExtents as Vec2, f("halfExtents"));
+      const c = h.center as Vec2 | undefined;
+      if (c === undefined || (c.x === 0 && c.y === 0)) return r;
+      checkVec(f("center"), c);
+      const e = r.halfExtents;
+      return cornersRect(c.x - e.x, c.y - e.y, c.x + e.x, c.y + e.y);
+    }
     case ShapeType2.Polygon: {
       const core = h.core as Core2 | null;
       const verts = core !== null && typeof core === "object" ? core.verts : undefined;
@@ -228,12 +242,43 @@ export function makeRect(halfExtents: Vec2, field = "halfExtents"): Rect2 {
   const hx = halfExtents.x;
   const hy = halfExtents.y;
   if (hx < 0 || hy < 0) invalidValue(field, halfExtents, "must be >= 0 on every axis");
+  return cornersRect(-hx, -hy, hx, hy);
+}
+
+/**
+ * The rectangle [x0, x1] × [y0, y1] (local frame, x0 ≤ x1, y0 ≤ y1, finite): its core's vertices
+ * are these corners exactly (fewer for zero width or height), its centre and half extents their
+ * middle and half width rounded (the half width up, so it covers the corners).
+ */
+function cornersRect(x0: number, y0: number, x1: number, y1: number): Rect2 {
   let xy: number[];
-  if (hx === 0 && hy === 0) xy = [0, 0];
-  else if (hy === 0) xy = [-hx, 0, hx, 0];
-  else if (hx === 0) xy = [0, -hy, 0, hy];
-  else xy = [-hx, -hy, hx, -hy, hx, hy, -hx, hy];
-  return frozen({ type: ShapeType2.Rect, halfExtents: { x: hx, y: hy }, core: makeCore(xy, 0) });
+  if (x0 === x1 && y0 === y1) xy = [x0, y0];
+  else if (y0 === y1) xy = [x0, y0, x1, y0];
+  else if (x0 === x1) xy = [x0, y0, x0, y1];
+  else xy = [x0, y0, x1, y0, x1, y1, x0, y1];
+  const cx = 0.5 * x0 + 0.5 * x1 + 0;
+  const cy = 0.5 * y0 + 0.5 * y1 + 0;
+  return frozen({
+    type: ShapeType2.Rect,
+    halfExtents: { x: Math.max(x1 - cx, cx - x0), y: Math.max(y1 - cy, cy - y0) },
+    center: { x: cx, y: cy },
+    core: makeCore(xy, 0),
+  });
+}
+
+/**
+ * The corners of rectangle `r` (local frame) into `out` as [x0, y0, x1, y1]: its core's first
+ * vertex and the one halfway round (the core of a rectangle of zero width or height has 2
+ * vertices, of a point 1). Exact; allocates nothing.
+ */
+export function rectCorners2(out: Float64Array, r: Rect2): Float64Array {
+  const v = r.core.verts;
+  const k = 2 * (r.core.count >> 1);
+  out[0] = v[0];
+  out[1] = v[1];
+  out[2] = v[k];
+  out[3] = v[k + 1];
+  return out;
 }
 
 /**
@@ -400,7 +445,10 @@ export function circleAt(center: Vec2, radius: number, field = ""): PosedShape2 
 
 /**
  * An axis-aligned rectangle from world corners `min` ≤ `max` (a zero-thickness rectangle is
- * allowed). Throws `CollideError` naming `field.min`/`field.max`.
+ * allowed), posed at the corners' local origin (as {@link polygonAt}: the local corners are
+ * exact, so its faces are `min` and `max` exactly however far from the world origin; a centre
+ * (min + max)/2 rounded by half an ulp of the offset). Throws `CollideError` naming
+ * `field.min`/`field.max`.
  */
 export function rectFromMinMax(min: Vec2, max: Vec2, field = ""): PosedShape2 {
   const f = (k: string) => (field ? `${field}.${k}` : k);
@@ -409,11 +457,10 @@ export function rectFromMinMax(min: Vec2, max: Vec2, field = ""): PosedShape2 {
   if (min.x > max.x || min.y > max.y) {
     invalidValue(field || "rect", { min, max }, "must have min <= max on every axis");
   }
-  const cx = 0.5 * min.x + 0.5 * max.x;
-  const cy = 0.5 * min.y + 0.5 * max.y;
+  const o = localOriginOf([min, max]);
   return {
-    shape: makeRect({ x: Math.max(max.x - cx, cx - min.x), y: Math.max(max.y - cy, cy - min.y) }),
-    pose: { p: { x: cx, y: cy }, q: rot2.identity() },
+    shape: cornersRect(min.x - o.x, min.y - o.y, max.x - o.x, max.y - o.y),
+    pose: { p: o, q: rot2.identity() },
   };
 }
 

@@ -36,8 +36,11 @@ export function distToShape(shape: Shape2, pose: Pose2, p: P): number {
     case ShapeType2.Circle:
       return Math.max(0, Math.hypot(x, y) - shape.radius);
     case ShapeType2.Rect: {
-      const dx = Math.max(0, Math.abs(x) - shape.halfExtents.x);
-      const dy = Math.max(0, Math.abs(y) - shape.halfExtents.y);
+      // The exact corners (the core's first vertex and the one halfway round).
+      const v = shape.core.verts;
+      const k = 2 * (shape.core.count >> 1);
+      const dx = Math.max(0, v[0] - x, x - v[k]);
+      const dy = Math.max(0, v[1] - y, y - v[k + 1]);
       return Math.hypot(dx, dy);
     }
     case ShapeType2.Capsule:
