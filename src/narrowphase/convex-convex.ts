@@ -473,6 +473,7 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     // it achieves, a lower bound of the signed distance.
     boundIo[0] = Math.max(boundIo[0], solvedIo[0]);
   }
+  if (wanted && solvedIo[0] < 0) witnessDepthBound(a, b, bInA);
   if (wanted) recordError(bInA);
   // (After the error's record: its rounding term is of the witnesses' magnitude before.)
   if (polytopeCore(a) && polytopeCore(b)) featureFacingWitnesses(a, b, bInA);
@@ -739,12 +740,15 @@ function faceWitnesses(k: number): void {
   // at 2.7e4 for a tilt of 3.7e-12: a cone of 4.6e-6 at a triangle's corner).
   const planeA = flatA && !flatB ? Number.POSITIVE_INFINITY : plane;
   const planeB = flatB && !flatA ? Number.POSITIVE_INFINITY : plane;
-  // A rounded shape against a cylinder or a cone: a witness off its plane is started from its
+  // Against a cylinder or a cone: a witness off its plane is started from its
   // core's support point along the normal instead (on its shape and its plane), the projections
   // below taking the pair to face each other. The witnesses of a rounded box's edge across a
   // cone's rim, placed along GJK's direction or polished onto both shapes, lay 1.3e-8 and 8.8e-9
-  // off their planes and 5e-3 apart sideways at a depth of 2.4e3 (issue 16).
-  if ((mA !== 0 || mB !== 0) && (curved(coreA.shape) || curved(coreB.shape))) {
+  // off their planes and 5e-3 apart sideways at a depth of 2.4e3 (issue 16). Likewise any shape
+  // against a cylinder or a cone: a hull's witness seated at its far vertex before the normal
+  // was snapped to a cylinder's side lay 3.4e-8 below its plane, 6.2e3 from the vertex on the
+  // cylinder's axis that supports it (issue 16, attack30 F4).
+  if (curved(coreA.shape) || curved(coreB.shape)) {
     if (!(Math.abs(faceX.x * n.x + faceX.y * n.y + faceX.z * n.z - mA - hA) <= planeA)) {
       faceX.x = faceSA.x + mA * n.x;
       faceX.y = faceSA.y + mA * n.y;
@@ -3330,6 +3334,40 @@ function recordError(bInA: Isometry): void {
   if (!(bound <= contactErrorIo[0])) contactErrorIo[0] = bound;
 }
 
+/** {@link witnessDepthBound}'s witness in the solid's frame and its projection. */
+const depthLocal = vec3.create();
+const depthProj = makeRevolutionProjection();
+
+/**
+ * An upper bound of an overlap's signed distance from its witnesses: a point of one shape lying
+ * inside the other at depth δ (its signed distance from a bare cylinder or cone, exact by
+ * projection: src/geometry/revolution.ts) makes the Minkowski difference hold the solid's copy
+ * about that point, so the origin lies at least δ inside the difference: the pair's depth is at
+ * least δ, its signed distance at most −δ (boundIo[1] lowered to it). Where EPA gives no bound
+ * (a hull's corner on a cylinder's axis, the depth the radius: the bound was 0, the errorBound
+ * the whole depth; issue 16, attack30 F4), the witness on the polytope or on the smaller solid
+ * does. Scene units, A's frame (solvedA, solvedB as {@link solve} leaves them); witnesses on
+ * their shapes to rounding, which recordError adds.
+ */
+function witnessDepthBound(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
+  for (let side = 0; side < 2; side++) {
+    // The witness of side `side` inside the other shape, a bare solid of revolution.
+    const solid = side === 0 ? b : a;
+    const rev = shapeDef(solid.type).revolution;
+    if (rev === null) continue;
+    const w = side === 0 ? solvedA : solvedB;
+    if (side === 0) {
+      depthLocal.x = w.x - bInA.translation.x;
+      depthLocal.y = w.y - bInA.translation.y;
+      depthLocal.z = w.z - bInA.translation.z;
+      quat.inverseRotate(depthLocal, bInA.rotation, depthLocal);
+    } else vec3.copy(depthLocal, w);
+    rev.dims(revolutionDims, solid);
+    projectRevolutionDims(depthProj, rev.kind, depthLocal);
+    if (depthProj.distance < boundIo[1]) boundIo[1] = depthProj.distance;
+  }
+}
+
 /** {@link solve} on the cores as loaded by {@link loadPair} (B at `bInA`, in the solver's units). */
 function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): boolean {
   const rA = coreA.margin;
@@ -4189,6 +4227,54 @@ const EDGE_CIRCLE_RATIO = 2 ** 10;
  */
 function rimPairMinimum(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
   if (!rimFrame(a, 0, bInA) || !rimFrame(b, 1, bInA)) return;
+  const phiA = rimIo[2];
+  const phiB = rimIo[3];
+  rimNewton();
+  rimOverlap();
+  let best = overlapIo[0];
+  rimBestIo[0] = rimIo[2];
+  rimBestIo[1] = rimIo[3];
+  // The critical point nearest the refined normal's azimuths no better than the refinement (a
+  // line piercing a small rim's disc has several, and the refinement can stop at a kink of the
+  // overlap, a cylinder's side normal, where the supports jump from rim to generator: a cylinder
+  // of 6e-6 on the rim of one of 7e3, 3.0e-10 deep where the least overlap was 8.1e-11; issue 16,
+  // seed 67): the smaller rim's azimuth started around its circle, the larger's at the nearest
+  // point to it, the least overlap kept.
+  if (!(best < refined.overlap)) {
+    const small = rimIo[0] <= rimIo[1] ? 0 : 1;
+    const phi0 = small === 0 ? phiA : phiB;
+    for (let i = 1; i < RIM_STARTS; i++) {
+      rimIo[2 + small] = phi0 + (2 * Math.PI * i) / RIM_STARTS;
+      rimPoint(small);
+      rimProject(1 - small, small === 0 ? rimP0 : rimP1);
+      rimNewton();
+      rimOverlap();
+      const o = overlapIo[0];
+      if (o < best) {
+        best = o;
+        rimBestIo[0] = rimIo[2];
+        rimBestIo[1] = rimIo[3];
+      }
+    }
+  }
+  if (!(best < refined.overlap)) return;
+  rimIo[2] = rimBestIo[0];
+  rimIo[3] = rimBestIo[1];
+  rimOverlap();
+  setOverlapNormal(refined, coreA, coreBInA, rimW, rimP0, rimP1);
+}
+
+/** {@link rimPairMinimum}'s best azimuths (A's, B's rim), radians. */
+const rimBestIo = new Float64Array(2);
+
+/** Starts of {@link rimPairMinimum} around the smaller rim where its first critical point is no better than the refinement. */
+const RIM_STARTS = 8;
+
+/**
+ * Newton's method on the rims' azimuths rimIo[2], rimIo[3] toward a critical point of
+ * |p_A − p_B|² (see {@link rimPairMinimum}), at most RIM_NEWTON_STEPS steps; rim frames set.
+ */
+function rimNewton(): void {
   for (let it = 0; it < RIM_NEWTON_STEPS; it++) {
     rimPoint(0);
     rimPoint(1);
@@ -4216,17 +4302,25 @@ function rimPairMinimum(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
     rimIo[2] += d1;
     rimIo[3] += d2;
     if (!(Math.abs(d1) <= Math.PI && Math.abs(d2) <= Math.PI)) return;
-    if (Math.abs(d1) <= RIM_NEWTON_ANGLE && Math.abs(d2) <= RIM_NEWTON_ANGLE) break;
+    if (Math.abs(d1) <= RIM_NEWTON_ANGLE && Math.abs(d2) <= RIM_NEWTON_ANGLE) return;
   }
+}
+
+/**
+ * overlapIo[0] = the overlap along ±t_A × t_B at the rims' azimuths (rimW, the sign toward
+ * refined.normal; rim points in rimP0, rimP1), +∞ where the tangents are parallel (written, not
+ * returned: a double returned by a call V8 does not inline is boxed). Solver frame, one support pair.
+ */
+function rimOverlap(): void {
   rimPoint(0);
   rimPoint(1);
   faceCross(rimW, rimT0, rimT1);
-  if (!tryNormalizeScaled(rimW, rimW)) return;
+  if (!tryNormalizeScaled(rimW, rimW)) {
+    overlapIo[0] = Number.POSITIVE_INFINITY;
+    return;
+  }
   if (vec3.dot(rimW, refined.normal) < 0) faceNegate(rimW, rimW);
   overlapInto(rimW);
-  const o = overlapIo[0];
-  if (!(o < refined.overlap)) return;
-  setOverlapNormal(refined, coreA, coreBInA, rimW, rimP0, rimP1);
 }
 
 /** Newton steps of {@link rimPairMinimum}, at most. */
