@@ -100,7 +100,7 @@ const triM = vec3.create();
 const samples = new Float64Array(RIM_EDGE_SAMPLES + 4);
 /**
  * Scratch doubles: [0] the best overlap, [1] the tolerance, [2] the rim's plane y_c, [3] its
- * radius, [4] the candidate's overlap.
+ * radius, [4] the polytope's corners' largest coordinate magnitude.
  */
 const work = new Float64Array(5);
 const sides = new Uint8Array(1);
@@ -383,9 +383,11 @@ function edgeAgainstRim(solid: ConvexShape, poly: ConvexShape, bInA: Isometry): 
 /**
  * Candidate of a cylinder's side against edge p0–p1: the edge's point nearest the axis (inside
  * the edge and between the caps), n the side's normal at its azimuth, a the side's point at its
- * height. The solid's radius in work[3], its half height in work[2]'s magnitude.
+ * height. The solid's radius in work[3], its half height in work[2]'s magnitude (a double passed
+ * to a call V8 does not inline is boxed).
  */
-function edgeAgainstSide(solid: ConvexShape, poly: ConvexShape, bInA: Isometry, hh: number): void {
+function edgeAgainstSide(solid: ConvexShape, poly: ConvexShape, bInA: Isometry): void {
+  const hh = work[2] < 0 ? -work[2] : work[2];
   const dx = p1.x - p0.x;
   const dy = p1.y - p0.y;
   const dz = p1.z - p0.z;
@@ -409,10 +411,10 @@ function edgeAgainstSide(solid: ConvexShape, poly: ConvexShape, bInA: Isometry, 
 
 /**
  * Loads the polytope `poly` (a box or a triangle; the polytope is B when `solidIsA`) into
- * corners, edgeEnds and counts, in the solid's frame; returns the corners' largest coordinate
- * magnitude (scene units), or −1 for another type or a degenerate triangle.
+ * corners, edgeEnds and counts, in the solid's frame, and the corners' largest coordinate
+ * magnitude (scene units) into work[4]; false for another type or a degenerate triangle.
  */
-function loadPolytope(poly: ConvexShape, bInA: Isometry, solidIsA: boolean): number {
+function loadPolytope(poly: ConvexShape, bInA: Isometry, solidIsA: boolean): boolean {
   let mag = 0;
   if (poly.type === ShapeType.Cuboid) {
     const h = (poly as Cuboid).halfExtents;
@@ -435,9 +437,10 @@ function loadPolytope(poly: ConvexShape, bInA: Isometry, solidIsA: boolean): num
       }
     }
     counts[1] = 12;
-    return mag;
+    work[4] = mag;
+    return true;
   }
-  if (poly.type !== ShapeType.Triangle) return -1;
+  if (poly.type !== ShapeType.Triangle) return false;
   const t = poly as Triangle;
   counts[0] = 3;
   counts[1] = 3;
@@ -466,11 +469,12 @@ function loadPolytope(poly: ConvexShape, bInA: Isometry, solidIsA: boolean): num
   );
   // A degenerate triangle (a segment or a point) has no face to test its points against: the
   // solver's answer stays.
-  if (!(l > 0)) return -1;
+  if (!(l > 0)) return false;
   triNormal.x /= l;
   triNormal.y /= l;
   triNormal.z /= l;
-  return mag;
+  work[4] = mag;
+  return true;
 }
 
 /**
@@ -507,9 +511,9 @@ export function rimContact(
   const cylinder = solid.type === ShapeType.Cylinder;
   const hh = cylinder ? (solid as Cylinder).halfHeight : (solid as Cone).halfHeight;
   const r = cylinder ? (solid as Cylinder).radius : (solid as Cone).radius;
-  const pm = loadPolytope(poly, bInA, sides[0] === 0);
-  if (pm < 0) return false;
-  const mag = Math.max(hh, r, pm);
+  // (The magnitude through work[4]: a double returned by a call V8 does not inline is boxed.)
+  if (!loadPolytope(poly, bInA, sides[0] === 0)) return false;
+  const mag = Math.max(hh, r, work[4]);
   const tol = TOUCH_TOLERANCE * mag;
   // Only an answer whose witnesses do not face each other across its normal.
   const t0 = io[0];
@@ -559,7 +563,7 @@ export function rimContact(
       const j = 3 * edgeEnds[e + 1];
       vec3.set(p0, corners[i], corners[i + 1], corners[i + 2]);
       vec3.set(p1, corners[j], corners[j + 1], corners[j + 2]);
-      if (rim === 2) edgeAgainstSide(solid, poly, bInA, hh);
+      if (rim === 2) edgeAgainstSide(solid, poly, bInA);
       else edgeAgainstRim(solid, poly, bInA);
     }
   }
