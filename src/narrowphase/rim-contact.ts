@@ -1,19 +1,21 @@
 /**
- * A box's edge or face across a cylinder's or cone's rim, answered exactly (issue 16,
- * point-rim-facing).
+ * A box's or a triangle's edge or face across a cylinder's or cone's rim, or a triangle's edge
+ * across a cylinder's generator, answered exactly (issue 16, point-rim-facing and
+ * replay-facing).
  *
- * Where a box overlaps a cylinder or a cone across the solid's rim (a circle: either end of a
- * cylinder, a cone's base) and the least overlap's normal lies in the rim's fan of normals (from
- * the cap's normal to the side's at that azimuth) or at an end of it, the solid's support along
- * the normal is one rim point a, and the box's along its reverse is one of its edges or faces.
- * The pair's least overlap along a candidate normal n, f(n) = h_solid(n) + h_box(−n), is an upper
- * bound of the penetration depth (any direction's is), achieved by n by definition. The answer
- * is the candidate of least f whose witnesses face each other across it: a (the solid's support)
- * and b = a − f(n)·n, b on the box (it then lies on the box's supporting plane, so it is the
- * box's support point facing a). Candidates, each a closed form or a 1-D root:
+ * Where a polytope (a box, or a triangle: flat, seen from both sides) overlaps or touches a
+ * cylinder or a cone across the solid's rim (a circle: either end of a cylinder, a cone's base)
+ * and the least overlap's normal lies in the rim's fan of normals (from the cap's normal to the
+ * side's at that azimuth) or at an end of it, the solid's support along the normal is one rim
+ * point a, and the polytope's along its reverse is one of its edges or faces. The pair's least
+ * overlap along a candidate normal n, f(n) = h_solid(n) + h_poly(−n), is an upper bound of the
+ * penetration depth (any direction's is), achieved by n by definition. The answer is the
+ * candidate of least f whose witnesses face each other across it: a (the solid's support) and
+ * b = a − f(n)·n, b on the polytope (it then lies on the polytope's supporting plane, so it is
+ * the polytope's support point facing a). Candidates, each a closed form or a 1-D root:
  *
- * - an edge of the box against a rim circle: the common perpendicular of the segment and the
- *   circle, a local minimum over the segment's parameter t of the squared distance
+ * - an edge of the polytope against a rim circle: the common perpendicular of the segment and
+ *   the circle, a local minimum over the segment's parameter t of the squared distance
  *   g(t) = (ρ(t) − r)² + (y(t) − y_c)² from the segment's point to the circle (ρ its distance
  *   from the axis, y_c the rim's plane), bracketed on a sampling of the sign of g′ (with the
  *   segment's points nearest the axis and on the rim's cylinder among the samples) and bisected
@@ -23,22 +25,28 @@
  *   the fan;
  * - an edge against a rim circle at the edge's crossing of the rim's cylinder ρ = r (the roots
  *   of a quadratic): where the common perpendicular turns out of the fan (the edge rising from
- *   a corner beyond the rim at 2^-30 rad), the least overlap's normal is the kink where the edge
- *   joins the box's support, normal to the edge, and a the rim's point above the crossing;
- * - a face of the box: n its inward normal (the solid's support along it is then the rim's
- *   point at n's azimuth when n lies inside the fan).
+ *   a corner beyond the rim at 2^-30 rad; a triangle's edge touching a cap 2^-23..2^-39 rad off
+ *   its plane, the normal on the fan between the cap's and the side's), the least overlap's
+ *   normal is the kink where the edge joins the polytope's support, normal to the edge, and a
+ *   the rim's point above the crossing;
+ * - an edge against a cylinder's side at the edge's point nearest the axis (a line's closed
+ *   form): n the side's normal at that point's azimuth, a the side's point at its height (a
+ *   triangle's edge touching a generator 2^-39 rad off the tangent plane);
+ * - a face of the polytope: n its inward normal (a triangle's normal either way; the solid's
+ *   support along it is then the rim's point at n's azimuth when n lies inside the fan).
  *
- * Each candidate is kept only where b lies on the box and a is the solid's support along n to
- * the rounding: the answer's witnesses face each other across its normal and its normal
- * achieves its depth by construction, whichever candidate it is.
+ * Each candidate is kept only where b lies on the polytope and a is the solid's support along n
+ * to the rounding: the answer's witnesses face each other across its normal and its normal
+ * achieves its depth by construction, whichever candidate it is. An overlap within the rounding
+ * below 0 (a touch: the polytope on a supporting plane of the solid) is taken as 0.
  *
  * The iterative solver (GJK/EPA, the refinement and the witness polish in convex-convex.ts)
  * reaches the depth there to its bar but its witnesses stay apart sideways: along the cap's
- * normal the box's support is a corner beyond the rim, with no point of the cap's disc below
- * it. {@link rimContact} runs after it, only where its witnesses do not face each other across
- * its normal (beyond the rounding of the coordinates, TOUCH_TOLERANCE of their magnitude), and
- * replaces it with the certified candidate of least overlap when that is no deeper than the
- * solver's depth beyond the same rounding.
+ * normal the polytope's support is a corner beyond the rim, with no point of the cap's disc
+ * below it. {@link rimContact} runs after it, only where its witnesses do not face each other
+ * across its normal (beyond the rounding of the coordinates, TOUCH_TOLERANCE of their
+ * magnitude), and replaces it with the certified candidate of least overlap when that is no
+ * deeper than the solver's depth beyond the same rounding.
  *
  * Frames: the routine works in the solid's local frame (axis +y); its inputs and outputs are the
  * caller's (A's frame, B posed by `bInA`). No allocation per call.
@@ -60,6 +68,7 @@ import type { Cylinder } from "../shapes/cylinder.js";
 import { shapeDef } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
+import type { Triangle } from "../shapes/triangle.js";
 import { polytopeToSolid } from "./corner-revolution.js";
 
 /** Samples of g′'s sign along an edge that bracket its roots. Count. */
@@ -74,13 +83,24 @@ const SEGMENT_TANGENT_SIN = 2 ** -40;
 /** Bisection steps on g′'s sign within a bracket at most (it stops where the midpoint rounds to an end). */
 const RIM_EDGE_BISECTIONS = 200;
 
-/** The box's corners in the solid's frame, x y z interleaved, corner i's signs from its bits. */
+/**
+ * The polytope's corners in the solid's frame, x y z interleaved: a box's eight (corner i's
+ * signs from its bits), a triangle's three.
+ */
 const corners = new Float64Array(24);
+/** The polytope's edges as corner index pairs: a box's twelve, a triangle's three. */
+const edgeEnds = new Uint8Array(24);
+/** [0] the polytope's corner count, [1] its edge count, [2] 1 for a triangle. */
+const counts = new Uint8Array(3);
+/** A triangle's unit normal in its own frame (the candidate of its face, either way). */
+const triNormal = vec3.create();
+const triE0 = vec3.create();
+const triM = vec3.create();
 /** The sample parameters of an edge's search, sorted. */
 const samples = new Float64Array(RIM_EDGE_SAMPLES + 4);
 /**
  * Scratch doubles: [0] the best overlap, [1] the tolerance, [2] the rim's plane y_c, [3] its
- * radius, [4] the candidate's overlap.
+ * radius, [4] the polytope's corners' largest coordinate magnitude.
  */
 const work = new Float64Array(5);
 const sides = new Uint8Array(1);
@@ -98,8 +118,8 @@ const boxAxis = vec3.create();
 const p0 = vec3.create();
 const p1 = vec3.create();
 
-/** out = a solid-frame point p in the box's local frame. */
-function toBox(out: Vec3, bInA: Isometry, p: Vec3): void {
+/** out = a solid-frame point p in the polytope's local frame. */
+function toPoly(out: Vec3, bInA: Isometry, p: Vec3): void {
   if (sides[0] === 0) {
     out.x = p.x - bInA.translation.x;
     out.y = p.y - bInA.translation.y;
@@ -113,31 +133,66 @@ function toBox(out: Vec3, bInA: Isometry, p: Vec3): void {
   }
 }
 
-/** out = a box-local direction in the solid's frame. */
+/** out = a polytope-local direction in the solid's frame. */
 function dirToSolid(out: Vec3, bInA: Isometry, d: Vec3): void {
   if (sides[0] === 0) quat.rotate(out, bInA.rotation, d);
   else quat.inverseRotate(out, bInA.rotation, d);
 }
 
 /**
- * Tries the unit candidate normal `cand` (solid frame, from the solid toward the box): its
- * overlap f = h_solid(cand) − min over the box's corners of cand·c, the solid's witness a (its
- * support along cand, or with `atRim` the rim point in `rimPoint` where that is the support to
- * the tolerance) and b = a − f·cand; kept in best* when b lies on the box (within the tolerance
- * of its half extents) and f is below the best so far.
+ * True when the polytope-local point `local` lies on the polytope within the tolerance `tol`
+ * (scene units): a box's half extents; a triangle's plane and the inner sides of its edges.
  */
-function tryNormal(solid: ConvexShape, box: Cuboid, bInA: Isometry, atRim: boolean): void {
+function onPolytope(poly: ConvexShape, tol: number): boolean {
+  if (counts[2] === 0) {
+    const h = (poly as Cuboid).halfExtents;
+    if (!(Math.abs(local.x) <= h.x + tol)) return false;
+    if (!(Math.abs(local.y) <= h.y + tol)) return false;
+    return Math.abs(local.z) <= h.z + tol;
+  }
+  const t = poly as Triangle;
+  const n = triNormal;
+  const off = (local.x - t.a.x) * n.x + (local.y - t.a.y) * n.y + (local.z - t.a.z) * n.z;
+  if (!(Math.abs(off) <= tol)) return false;
+  for (let i = 0; i < 3; i++) {
+    const u = i === 0 ? t.a : i === 1 ? t.b : t.c;
+    const v = i === 0 ? t.b : i === 1 ? t.c : t.a;
+    // The edge's outward normal in the plane, (v − u) × n (n from the corners' order).
+    triE0.x = v.x - u.x;
+    triE0.y = v.y - u.y;
+    triE0.z = v.z - u.z;
+    triM.x = triE0.y * n.z - triE0.z * n.y;
+    triM.y = triE0.z * n.x - triE0.x * n.z;
+    triM.z = triE0.x * n.y - triE0.y * n.x;
+    const ml = Math.sqrt(triM.x * triM.x + triM.y * triM.y + triM.z * triM.z);
+    const out = (local.x - u.x) * triM.x + (local.y - u.y) * triM.y + (local.z - u.z) * triM.z;
+    if (!(out <= tol * ml)) return false;
+  }
+  return true;
+}
+
+/**
+ * Tries the unit candidate normal `cand` (solid frame, from the solid toward the polytope): its
+ * overlap f = h_solid(cand) − min over the polytope's corners of cand·c (one within the
+ * tolerance below 0 taken as 0, a touch), the solid's witness a (its support along cand, or
+ * with `atRim` the point in `rimPoint` where that is the support to the tolerance) and
+ * b = a − f·cand; kept in best* when b lies on the polytope (within the tolerance) and f is
+ * below the best so far.
+ */
+function tryNormal(solid: ConvexShape, poly: ConvexShape, bInA: Isometry, atRim: boolean): void {
   const sup = shapeDef(solid.type).coreSupport as (out: Vec3, s: ConvexShape, d: Vec3) => Vec3;
   sup(support, solid, cand);
   let least = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 24; i += 3) {
+  const nc = 3 * counts[0];
+  for (let i = 0; i < nc; i += 3) {
     const t = cand.x * corners[i] + cand.y * corners[i + 1] + cand.z * corners[i + 2];
     if (t < least) least = t;
   }
   const hs = cand.x * support.x + cand.y * support.y + cand.z * support.z;
-  const f = hs - least;
-  if (!(f > 0) || !(f < work[0])) return;
   const tol = work[1];
+  let f = hs - least;
+  if (!(f > -tol) || !(f < work[0])) return;
+  if (!(f > 0)) f = 0;
   if (atRim) {
     if (!(cand.x * rimPoint.x + cand.y * rimPoint.y + cand.z * rimPoint.z >= hs - tol)) return;
     vec3.copy(support, rimPoint);
@@ -145,11 +200,8 @@ function tryNormal(solid: ConvexShape, box: Cuboid, bInA: Isometry, atRim: boole
   candB.x = support.x - f * cand.x;
   candB.y = support.y - f * cand.y;
   candB.z = support.z - f * cand.z;
-  toBox(local, bInA, candB);
-  const h = box.halfExtents;
-  if (!(Math.abs(local.x) <= h.x + tol)) return;
-  if (!(Math.abs(local.y) <= h.y + tol)) return;
-  if (!(Math.abs(local.z) <= h.z + tol)) return;
+  toPoly(local, bInA, candB);
+  if (!onPolytope(poly, tol)) return;
   work[0] = f;
   vec3.copy(bestN, cand);
   vec3.copy(bestA, support);
@@ -157,25 +209,27 @@ function tryNormal(solid: ConvexShape, box: Cuboid, bInA: Isometry, atRim: boole
 }
 
 /**
- * Tries the unit normal `cand` with the box's supporting corners as its witnesses: its overlap f
- * as {@link tryNormal}'s, and for each corner c within the tolerance of the box's support along
- * −cand, a = c + f·cand, kept when a lies on the solid's boundary within the tolerance (its
- * signed distance by the closed form of src/geometry/revolution.ts): the solver's normal on the
- * cap where the box's supporting edge or face lies over the cap's disc (its witnesses 0.03
- * apart beside a box of 1e-4 at 1e9).
+ * Tries the unit normal `cand` with the polytope's supporting corners as its witnesses: its
+ * overlap f as {@link tryNormal}'s, and for each corner c within the tolerance of the
+ * polytope's support along −cand, a = c + f·cand, kept when a lies on the solid's boundary
+ * within the tolerance (its signed distance by the closed form of src/geometry/revolution.ts):
+ * the solver's normal on the cap where the box's supporting edge or face lies over the cap's
+ * disc (its witnesses 0.03 apart beside a box of 1e-4 at 1e9).
  */
 function tryCorners(solid: ConvexShape, kind: RevolutionKind): void {
   const sup = shapeDef(solid.type).coreSupport as (out: Vec3, s: ConvexShape, d: Vec3) => Vec3;
   sup(support, solid, cand);
   let least = Number.POSITIVE_INFINITY;
-  for (let i = 0; i < 24; i += 3) {
+  const nc = 3 * counts[0];
+  for (let i = 0; i < nc; i += 3) {
     const t = cand.x * corners[i] + cand.y * corners[i + 1] + cand.z * corners[i + 2];
     if (t < least) least = t;
   }
-  const f = cand.x * support.x + cand.y * support.y + cand.z * support.z - least;
-  if (!(f > 0) || !(f < work[0])) return;
   const tol = work[1];
-  for (let i = 0; i < 24; i += 3) {
+  let f = cand.x * support.x + cand.y * support.y + cand.z * support.z - least;
+  if (!(f > -tol) || !(f < work[0])) return;
+  if (!(f > 0)) f = 0;
+  for (let i = 0; i < nc; i += 3) {
     const t = cand.x * corners[i] + cand.y * corners[i + 1] + cand.z * corners[i + 2];
     if (!(t <= least + tol)) continue;
     candB.x = corners[i];
@@ -272,7 +326,7 @@ function insertSample(n: number, t: number): number {
  * ρ is monotone and the minima near the rim's crossings are bracketed apart from the maximum
  * near the axis, however short the circle against the edge.
  */
-function edgeAgainstRim(solid: ConvexShape, box: Cuboid, bInA: Isometry): void {
+function edgeAgainstRim(solid: ConvexShape, poly: ConvexShape, bInA: Isometry): void {
   let n = 0;
   for (let k = 0; k <= RIM_EDGE_SAMPLES; k++) samples[n++] = k / RIM_EDGE_SAMPLES;
   const dx = p1.x - p0.x;
@@ -294,8 +348,9 @@ function edgeAgainstRim(solid: ConvexShape, box: Cuboid, bInA: Isometry): void {
       // The edge's crossings of the rim's cylinder: where the common perpendicular turns out of
       // the fan, the least overlap's normal is the kink where the edge joins the box's support
       // (normal to the edge, in the fan), the rim's point right above the crossing.
-      if (ta > 0 && ta < 1 && edgeNormal(solid, ta)) tryNormal(solid, box, bInA, true);
-      if (tb !== ta && tb > 0 && tb < 1 && edgeNormal(solid, tb)) tryNormal(solid, box, bInA, true);
+      if (ta > 0 && ta < 1 && edgeNormal(solid, ta)) tryNormal(solid, poly, bInA, true);
+      if (tb !== ta && tb > 0 && tb < 1 && edgeNormal(solid, tb))
+        tryNormal(solid, poly, bInA, true);
     }
   }
   let prevT = samples[0];
@@ -318,19 +373,117 @@ function edgeAgainstRim(solid: ConvexShape, box: Cuboid, bInA: Isometry): void {
           break;
         }
       }
-      if (edgeNormal(solid, 0.5 * (lo + hi))) tryNormal(solid, box, bInA, true);
-    } else if (cur === 0 && edgeNormal(solid, t)) tryNormal(solid, box, bInA, true);
+      if (edgeNormal(solid, 0.5 * (lo + hi))) tryNormal(solid, poly, bInA, true);
+    } else if (cur === 0 && edgeNormal(solid, t)) tryNormal(solid, poly, bInA, true);
     prevT = t;
     prev = cur;
   }
 }
 
 /**
- * The contact of a box and a cylinder or cone (either order) replaced by its exact rim answer
- * where that applies (see the file's comment): reads the solved `normal` (unit, A → B, A's
- * frame), the signed distance `io[0]` (< 0, scene units) and the witnesses; on success writes
- * the signed distance (−the overlap), the normal and the witnesses `pointA`, `pointB` (A's
- * frame) and returns true; otherwise changes nothing and returns false.
+ * Candidate of a cylinder's side against edge p0–p1: the edge's point nearest the axis (inside
+ * the edge and between the caps), n the side's normal at its azimuth, a the side's point at its
+ * height. The solid's radius in work[3], its half height in work[2]'s magnitude (a double passed
+ * to a call V8 does not inline is boxed).
+ */
+function edgeAgainstSide(solid: ConvexShape, poly: ConvexShape, bInA: Isometry): void {
+  const hh = work[2] < 0 ? -work[2] : work[2];
+  const dx = p1.x - p0.x;
+  const dy = p1.y - p0.y;
+  const dz = p1.z - p0.z;
+  const qa = dx * dx + dz * dz;
+  if (!(qa > 0)) return;
+  const t = -(p0.x * dx + p0.z * dz) / qa;
+  if (!(t > 0 && t < 1)) return;
+  const x = p0.x + t * dx;
+  const y = p0.y + t * dy;
+  const z = p0.z + t * dz;
+  const rho = Math.sqrt(x * x + z * z);
+  if (!(rho > 0) || !(Math.abs(y) <= hh)) return;
+  cand.x = x / rho;
+  cand.y = 0;
+  cand.z = z / rho;
+  rimPoint.x = work[3] * cand.x;
+  rimPoint.y = y;
+  rimPoint.z = work[3] * cand.z;
+  tryNormal(solid, poly, bInA, true);
+}
+
+/**
+ * Loads the polytope `poly` (a box or a triangle; the polytope is B when `solidIsA`) into
+ * corners, edgeEnds and counts, in the solid's frame, and the corners' largest coordinate
+ * magnitude (scene units) into work[4]; false for another type or a degenerate triangle.
+ */
+function loadPolytope(poly: ConvexShape, bInA: Isometry, solidIsA: boolean): boolean {
+  let mag = 0;
+  if (poly.type === ShapeType.Cuboid) {
+    const h = (poly as Cuboid).halfExtents;
+    counts[0] = 8;
+    counts[2] = 0;
+    for (let i = 0; i < 8; i++) {
+      vec3.set(local, i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
+      polytopeToSolid(p0, bInA, local, solidIsA);
+      corners[3 * i] = p0.x;
+      corners[3 * i + 1] = p0.y;
+      corners[3 * i + 2] = p0.z;
+      mag = Math.max(mag, Math.abs(p0.x), Math.abs(p0.y), Math.abs(p0.z));
+    }
+    let e = 0;
+    for (let i = 0; i < 8; i++) {
+      for (let bit = 1; bit < 8; bit <<= 1) {
+        if (i & bit) continue;
+        edgeEnds[e++] = i;
+        edgeEnds[e++] = i | bit;
+      }
+    }
+    counts[1] = 12;
+    work[4] = mag;
+    return true;
+  }
+  if (poly.type !== ShapeType.Triangle) return false;
+  const t = poly as Triangle;
+  counts[0] = 3;
+  counts[1] = 3;
+  counts[2] = 1;
+  for (let i = 0; i < 3; i++) {
+    polytopeToSolid(p0, bInA, i === 0 ? t.a : i === 1 ? t.b : t.c, solidIsA);
+    corners[3 * i] = p0.x;
+    corners[3 * i + 1] = p0.y;
+    corners[3 * i + 2] = p0.z;
+    mag = Math.max(mag, Math.abs(p0.x), Math.abs(p0.y), Math.abs(p0.z));
+    edgeEnds[2 * i] = i;
+    edgeEnds[2 * i + 1] = i === 2 ? 0 : i + 1;
+  }
+  // (The vector steps written out: a double returned by a call V8 does not inline is boxed.)
+  const e0x = t.b.x - t.a.x;
+  const e0y = t.b.y - t.a.y;
+  const e0z = t.b.z - t.a.z;
+  const e1x = t.c.x - t.a.x;
+  const e1y = t.c.y - t.a.y;
+  const e1z = t.c.z - t.a.z;
+  triNormal.x = e0y * e1z - e0z * e1y;
+  triNormal.y = e0z * e1x - e0x * e1z;
+  triNormal.z = e0x * e1y - e0y * e1x;
+  const l = Math.sqrt(
+    triNormal.x * triNormal.x + triNormal.y * triNormal.y + triNormal.z * triNormal.z,
+  );
+  // A degenerate triangle (a segment or a point) has no face to test its points against: the
+  // solver's answer stays.
+  if (!(l > 0)) return false;
+  triNormal.x /= l;
+  triNormal.y /= l;
+  triNormal.z /= l;
+  work[4] = mag;
+  return true;
+}
+
+/**
+ * The contact of a box or a triangle and a cylinder or cone (either order) replaced by its
+ * exact rim answer where that applies (see the file's comment): reads the solved `normal`
+ * (unit, A → B, A's frame), the signed distance `io[0]` (< 0, scene units) and the witnesses;
+ * on success writes the signed distance (−the overlap, 0 at a touch), the normal and the
+ * witnesses `pointA`, `pointB` (A's frame) and returns true; otherwise changes nothing and
+ * returns false.
  */
 export function rimContact(
   a: ConvexShape,
@@ -343,31 +496,24 @@ export function rimContact(
 ): boolean {
   if (!(io[0] < 0)) return false;
   let solid: ConvexShape;
-  let box: Cuboid;
+  let poly: ConvexShape;
   const revA = a.type === ShapeType.Cylinder || a.type === ShapeType.Cone;
   const revB = b.type === ShapeType.Cylinder || b.type === ShapeType.Cone;
-  if (revA && b.type === ShapeType.Cuboid) {
+  if (revA && !revB) {
     solid = a;
-    box = b as Cuboid;
+    poly = b;
     sides[0] = 0;
-  } else if (revB && a.type === ShapeType.Cuboid) {
+  } else if (revB && !revA) {
     solid = b;
-    box = a as Cuboid;
+    poly = a;
     sides[0] = 1;
   } else return false;
-  const hh =
-    solid.type === ShapeType.Cylinder ? (solid as Cylinder).halfHeight : (solid as Cone).halfHeight;
-  const r = solid.type === ShapeType.Cylinder ? (solid as Cylinder).radius : (solid as Cone).radius;
-  const h = box.halfExtents;
-  let mag = Math.max(hh, r);
-  for (let i = 0; i < 8; i++) {
-    vec3.set(local, i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
-    polytopeToSolid(p0, bInA, local, sides[0] === 0);
-    corners[3 * i] = p0.x;
-    corners[3 * i + 1] = p0.y;
-    corners[3 * i + 2] = p0.z;
-    mag = Math.max(mag, Math.abs(p0.x), Math.abs(p0.y), Math.abs(p0.z));
-  }
+  const cylinder = solid.type === ShapeType.Cylinder;
+  const hh = cylinder ? (solid as Cylinder).halfHeight : (solid as Cone).halfHeight;
+  const r = cylinder ? (solid as Cylinder).radius : (solid as Cone).radius;
+  // (The magnitude through work[4]: a double returned by a call V8 does not inline is boxed.)
+  if (!loadPolytope(poly, bInA, sides[0] === 0)) return false;
+  const mag = Math.max(hh, r, work[4]);
   const tol = TOUCH_TOLERANCE * mag;
   // Only an answer whose witnesses do not face each other across its normal.
   const t0 = io[0];
@@ -378,7 +524,7 @@ export function rimContact(
   work[0] = -t0 + tol;
   work[1] = tol;
   const before = work[0];
-  // The solver's normal, the box's supporting corners as the witnesses.
+  // The solver's normal, the polytope's supporting corners as the witnesses.
   if (sides[0] === 0) vec3.copy(cand, normal);
   else {
     quat.inverseRotate(cand, bInA.rotation, normal);
@@ -386,37 +532,43 @@ export function rimContact(
   }
   revolutionDims[0] = hh;
   revolutionDims[1] = r;
-  tryCorners(
-    solid,
-    solid.type === ShapeType.Cylinder ? RevolutionKind.Cylinder : RevolutionKind.Cone,
-  );
-  // The box's faces: their inward normals.
-  for (let i = 0; i < 6; i++) {
-    vec3.set(boxAxis, 0, 0, 0);
-    const sgn = i < 3 ? -1 : 1;
-    if (i % 3 === 0) boxAxis.x = sgn;
-    else if (i % 3 === 1) boxAxis.y = sgn;
-    else boxAxis.z = sgn;
+  tryCorners(solid, cylinder ? RevolutionKind.Cylinder : RevolutionKind.Cone);
+  // The polytope's faces: a box's inward normals, a triangle's normal either way.
+  const faces = counts[2] === 0 ? 6 : 2;
+  for (let i = 0; i < faces; i++) {
+    if (counts[2] === 0) {
+      vec3.set(boxAxis, 0, 0, 0);
+      const sgn = i < 3 ? -1 : 1;
+      if (i % 3 === 0) boxAxis.x = sgn;
+      else if (i % 3 === 1) boxAxis.y = sgn;
+      else boxAxis.z = sgn;
+    } else {
+      const sgn = i === 0 ? 1 : -1;
+      boxAxis.x = sgn * triNormal.x;
+      boxAxis.y = sgn * triNormal.y;
+      boxAxis.z = sgn * triNormal.z;
+    }
     dirToSolid(cand, bInA, boxAxis);
-    tryNormal(solid, box, bInA, false);
+    tryNormal(solid, poly, bInA, false);
   }
-  // The box's edges against each rim: a cylinder's two, a cone's base.
-  for (let rim = 0; rim < 2; rim++) {
-    if (rim === 0 && solid.type === ShapeType.Cone) continue;
+  // The polytope's edges against each rim (a cylinder's two, a cone's base) and a cylinder's side.
+  const ne = 2 * counts[1];
+  for (let rim = 0; rim < 3; rim++) {
+    if (rim === 0 && !cylinder) continue;
+    if (rim === 2 && (!cylinder || counts[2] === 0)) continue;
     work[2] = rim === 0 ? hh : -hh;
     work[3] = r;
-    for (let i = 0; i < 8; i++) {
-      for (let bit = 1; bit < 8; bit <<= 1) {
-        if (i & bit) continue;
-        const j = i | bit;
-        vec3.set(p0, corners[3 * i], corners[3 * i + 1], corners[3 * i + 2]);
-        vec3.set(p1, corners[3 * j], corners[3 * j + 1], corners[3 * j + 2]);
-        edgeAgainstRim(solid, box, bInA);
-      }
+    for (let e = 0; e < ne; e += 2) {
+      const i = 3 * edgeEnds[e];
+      const j = 3 * edgeEnds[e + 1];
+      vec3.set(p0, corners[i], corners[i + 1], corners[i + 2]);
+      vec3.set(p1, corners[j], corners[j + 1], corners[j + 2]);
+      if (rim === 2) edgeAgainstSide(solid, poly, bInA);
+      else edgeAgainstRim(solid, poly, bInA);
     }
   }
   if (!(work[0] < before)) return false;
-  io[0] = -work[0];
+  io[0] = 0 - work[0];
   if (sides[0] === 0) {
     vec3.copy(normal, bestN);
     vec3.copy(pointA, bestA);
