@@ -262,7 +262,7 @@ function separationAlong(solid: ConvexShape, poly: ConvexShape, bInA: Isometry):
 
 /** out = a point of the solid's frame in the polytope's local frame (the inverse of {@link polytopeToSolid}). */
 function solidToPolytope(out: Vec3, bInA: Isometry, p: Vec3): void {
-  if (sides[0] === 1) {
+  if (sides[0] === 0) {
     out.x = p.x - bInA.translation.x;
     out.y = p.y - bInA.translation.y;
     out.z = p.z - bInA.translation.z;
