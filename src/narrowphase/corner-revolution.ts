@@ -12,8 +12,14 @@
  * answer, the witnesses facing each other across c by construction. Outside the solid near its
  * rim, Q is the rim's point at V's azimuth and c the direction from it to V, anywhere in the
  * rim's fan of normals; inside, Q is V's foot on the nearer of the cap and the side, c an end of
- * that fan. For a gap, the box's edges from V are tried alike (the signed distance is convex
- * along a segment: its least point and its projection), the nearest certified the same way.
+ * that fan. For a gap, the polytope's edges and faces at V are tried alike (a triangle's three
+ * edges and its face: a triangle is read as a hull of its three corners): an edge's least point
+ * (the signed distance is convex along a segment) and its projection, the normal there made
+ * perpendicular to the edge — and, on a rim, to the rim's tangent, the two lines' common
+ * perpendicular, since the fan's normal from the points' difference rounds at their coordinates,
+ * not at the gap (5e-6 rad off at a gap of 4e-5 beside a box of 1e6); a face's own normal, with
+ * the solid's support across it when its foot lies inside the face. The nearest is certified the
+ * same way.
  *
  * The iterative solver (GJK, the refinement and the witness polish in convex-convex.ts) reaches
  * this answer only in its limit: where an edge or a face of a large box lies within a few 2^-32
@@ -48,6 +54,7 @@ import { shapeDef } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Revolution } from "../shapes/shape-def.js";
+import type { Triangle } from "../shapes/triangle.js";
 
 /** A cylinder or a cone: its half height and radius, scene units. */
 type RevolutionSolid = { readonly halfHeight: number; readonly radius: number };
@@ -93,6 +100,37 @@ const edgeEnd = vec3.create();
 const edgePoint = vec3.create();
 const edgeSearch = makeSegmentRevolutionResult();
 const edgeIo = new Uint8Array(1);
+/** A triangle's corners, packed xyz (its local frame): the triangle read as a hull of three points. */
+const triangleV = new Float64Array(9);
+/** The corner's index among the polytope's vertices (a hull's or a triangle's). */
+const cornerIndex = new Uint32Array(1);
+/** [0] the least distance of the gap's features so far ({@link gapFeatures}), scene units. */
+const gapIo = new Float64Array(1);
+/** A face's outward normal (polytope frame, then the solid's), the solid's point along it, its foot. */
+const faceNP = vec3.create();
+const faceNS = vec3.create();
+const faceS = vec3.create();
+const faceFoot = vec3.create();
+
+/**
+ * The vertices of a hull or a triangle, packed xyz in its local frame (a triangle's copied into
+ * {@link triangleV}); null for a box.
+ */
+function polytopeVertices(poly: ConvexShape): Float64Array | null {
+  if (poly.type === ShapeType.ConvexPolyhedron) return (poly as ConvexPolyhedron).vertices;
+  if (poly.type !== ShapeType.Triangle) return null;
+  const t = poly as Triangle;
+  triangleV[0] = t.a.x;
+  triangleV[1] = t.a.y;
+  triangleV[2] = t.a.z;
+  triangleV[3] = t.b.x;
+  triangleV[4] = t.b.y;
+  triangleV[5] = t.b.z;
+  triangleV[6] = t.c.x;
+  triangleV[7] = t.c.y;
+  triangleV[8] = t.c.z;
+  return triangleV;
+}
 
 /**
  * work[2] = the separation along cand (solid frame, unit) of the whole polytope from the solid:
@@ -110,7 +148,7 @@ function cornerSeparation(poly: ConvexShape): void {
     const ez = -(cornerLocal.z > 0 ? 2 : -2) * h.z * dirP.z;
     below = Math.min(0, ex) + Math.min(0, ey) + Math.min(0, ez);
   } else {
-    const v = (poly as ConvexPolyhedron).vertices;
+    const v = polytopeVertices(poly) as Float64Array;
     for (let i = 0; i < v.length; i += 3) {
       const t =
         (v[i] - cornerLocal.x) * dirP.x +
@@ -149,7 +187,8 @@ function dirToPolytope(out: Vec3, bInA: Isometry, d: Vec3): void {
 
 /**
  * cornerLocal = the polytope's support along local direction d (a box's corner by the signs, a
- * hull's vertex by a scan). False for a polytope this routine does not answer.
+ * hull's or a triangle's vertex by a scan, its index in cornerIndex). False for a polytope this
+ * routine does not answer.
  */
 function polytopeSupport(poly: ConvexShape, d: Vec3): boolean {
   if (poly.type === ShapeType.Cuboid) {
@@ -159,8 +198,8 @@ function polytopeSupport(poly: ConvexShape, d: Vec3): boolean {
     cornerLocal.z = d.z >= 0 ? h.z : -h.z;
     return true;
   }
-  if (poly.type !== ShapeType.ConvexPolyhedron) return false;
-  const v = (poly as ConvexPolyhedron).vertices;
+  const v = polytopeVertices(poly);
+  if (v === null) return false;
   let best = 0;
   let bestDot = Number.NEGATIVE_INFINITY;
   for (let i = 0; i < v.length; i += 3) {
@@ -171,6 +210,7 @@ function polytopeSupport(poly: ConvexShape, d: Vec3): boolean {
     }
   }
   vec3.set(cornerLocal, v[best], v[best + 1], v[best + 2]);
+  cornerIndex[0] = best / 3;
   return true;
 }
 
@@ -192,7 +232,7 @@ function cornerTurnsAway(poly: ConvexShape, c: Vec3): void {
     work[3] = 1;
     return;
   }
-  const v = (poly as ConvexPolyhedron).vertices;
+  const v = polytopeVertices(poly) as Float64Array;
   for (let i = 0; i < v.length; i += 3) {
     const ex = v[i] - cornerLocal.x;
     const ey = v[i + 1] - cornerLocal.y;
@@ -220,8 +260,219 @@ function separationAlong(solid: ConvexShape, poly: ConvexShape, bInA: Isometry):
   cornerTurnsAway(poly, dirP);
 }
 
+/** out = a point of the solid's frame in the polytope's local frame (the inverse of {@link polytopeToSolid}). */
+function solidToPolytope(out: Vec3, bInA: Isometry, p: Vec3): void {
+  if (sides[0] === 0) {
+    out.x = p.x - bInA.translation.x;
+    out.y = p.y - bInA.translation.y;
+    out.z = p.z - bInA.translation.z;
+    quat.inverseRotate(out, bInA.rotation, out);
+  } else {
+    quat.rotate(out, bInA.rotation, p);
+    out.x += bInA.translation.x;
+    out.y += bInA.translation.y;
+    out.z += bInA.translation.z;
+  }
+}
+
 /**
- * The contact of a box or hull and a cylinder or cone (either order) replaced by its exact
+ * The segment from p0 to p1 (polytope frame): its nearest point to the solid, when nearer than
+ * gapIo[0], taken (gapIo[0] its distance, edgePoint it in the solid's frame, proj the solid's
+ * point and outward normal there).
+ */
+function gapEdge(solid: ConvexShape, rev: Revolution, bInA: Isometry, p0: Vec3, p1: Vec3): void {
+  polytopeToSolid(scratch, bInA, p0, sides[0] === 0);
+  polytopeToSolid(edgeEnd, bInA, p1, sides[0] === 0);
+  closestSegmentRevolutionOf(edgeSearch, rev.kind, solid as RevolutionSolid, scratch, edgeEnd);
+  const d = edgeSearch.projection.distance;
+  if (!(d > 0 && d < gapIo[0])) return;
+  gapIo[0] = d;
+  vec3.copy(edgePoint, edgeSearch.segmentPoint);
+  vec3.copy(proj.point, edgeSearch.projection.point);
+  vec3.copy(proj.normal, edgeSearch.projection.normal);
+  const t = edgeSearch.t;
+  if (!(t > 0 && t < 1)) return;
+  // The nearest point inside the edge: the normal is perpendicular to it. Where the solid's point
+  // is on a rim (its normal in the rim's fan, computed from the points' difference, which rounds
+  // at their coordinates, not at the gap: 5e-6 rad off for a gap of 4e-5 at 1e6, issue 16), also
+  // to the rim's tangent there — the common perpendicular e × t of the two lines; else the
+  // projection's normal with its part along the edge taken out.
+  const ex = edgeEnd.x - scratch.x;
+  const ey = edgeEnd.y - scratch.y;
+  const ez = edgeEnd.z - scratch.z;
+  const n = proj.normal;
+  const q = proj.point;
+  let nx: number;
+  let ny: number;
+  let nz: number;
+  const rho = Math.sqrt(q.x * q.x + q.z * q.z);
+  if (n.y !== 0 && (n.x !== 0 || n.z !== 0) && Math.abs(q.y) === dims[0] && rho > 0) {
+    // The rim's tangent (−z, 0, x)/ρ at the point.
+    const tx = -q.z / rho;
+    const tz = q.x / rho;
+    nx = ey * tz;
+    ny = ez * tx - ex * tz;
+    nz = -ey * tx;
+  } else {
+    const ee = ex * ex + ey * ey + ez * ez;
+    const along = (n.x * ex + n.y * ey + n.z * ez) / ee;
+    nx = n.x - along * ex;
+    ny = n.y - along * ey;
+    nz = n.z - along * ez;
+  }
+  let l = Math.sqrt(nx * nx + ny * ny + nz * nz);
+  if (!(l > 0) || !(l < Number.POSITIVE_INFINITY)) return;
+  if (nx * n.x + ny * n.y + nz * n.z < 0) l = -l;
+  n.x = nx / l;
+  n.y = ny / l;
+  n.z = nz / l;
+}
+
+/**
+ * The face through the corner whose outward unit normal is faceNP (polytope frame): the solid's
+ * support S across it (along −faceNP) and S's foot on the face's plane; when the foot lies inside
+ * the face ({@link footInFace}: `face` the box's axis, a hull's face index, 0 for a triangle) and
+ * S's height over the plane is a gap nearer than gapIo[0], taken as {@link gapEdge} takes an edge's.
+ */
+function gapFace(poly: ConvexShape, solid: ConvexShape, bInA: Isometry, face: number): void {
+  if (sides[0] === 0) quat.rotate(faceNS, bInA.rotation, faceNP);
+  else quat.inverseRotate(faceNS, bInA.rotation, faceNP);
+  vec3.negate(dirS, faceNS);
+  const support = shapeDef(solid.type).coreSupport as (out: Vec3, s: ConvexShape, d: Vec3) => Vec3;
+  support(faceS, solid, dirS);
+  solidToPolytope(faceFoot, bInA, faceS);
+  const gap =
+    faceNP.x * (faceFoot.x - cornerLocal.x) +
+    faceNP.y * (faceFoot.y - cornerLocal.y) +
+    faceNP.z * (faceFoot.z - cornerLocal.z);
+  if (!(gap > 0 && gap < gapIo[0])) return;
+  faceFoot.x -= gap * faceNP.x;
+  faceFoot.y -= gap * faceNP.y;
+  faceFoot.z -= gap * faceNP.z;
+  if (!footInFace(poly, face)) return;
+  gapIo[0] = gap;
+  polytopeToSolid(edgePoint, bInA, faceFoot, sides[0] === 0);
+  vec3.copy(proj.point, faceS);
+  vec3.copy(proj.normal, dirS);
+}
+
+/**
+ * True when faceFoot (polytope frame, on the face's plane) lies inside the face: a box's across
+ * axis `face` within the half extents of the other two; a hull's face `face` or a triangle inside
+ * each of its edges (the edge's cross product with the foot along the face's normal not negative).
+ */
+function footInFace(poly: ConvexShape, face: number): boolean {
+  if (poly.type === ShapeType.Cuboid) {
+    const h = (poly as Cuboid).halfExtents;
+    return (
+      (face === 0 || Math.abs(faceFoot.x) <= h.x) &&
+      (face === 1 || Math.abs(faceFoot.y) <= h.y) &&
+      (face === 2 || Math.abs(faceFoot.z) <= h.z)
+    );
+  }
+  const v = polytopeVertices(poly) as Float64Array;
+  let o = 0;
+  let count = 3;
+  let ids: Uint32Array | null = null;
+  if (poly.type === ShapeType.ConvexPolyhedron) {
+    const hull = poly as ConvexPolyhedron;
+    o = hull.faceOffsets[face];
+    count = hull.faceOffsets[face + 1] - o;
+    ids = hull.faceVertices;
+  }
+  for (let i = 0; i < count; i++) {
+    const p = 3 * (ids === null ? i : ids[o + i]);
+    const q = 3 * (ids === null ? (i + 1) % count : ids[o + ((i + 1) % count)]);
+    const ex = v[q] - v[p];
+    const ey = v[q + 1] - v[p + 1];
+    const ez = v[q + 2] - v[p + 2];
+    const fx = faceFoot.x - v[p];
+    const fy = faceFoot.y - v[p + 1];
+    const fz = faceFoot.z - v[p + 2];
+    const c =
+      (ey * fz - ez * fy) * faceNP.x +
+      (ez * fx - ex * fz) * faceNP.y +
+      (ex * fy - ey * fx) * faceNP.z;
+    if (c < 0) return false;
+  }
+  return true;
+}
+
+const edgeStart = vec3.create();
+
+/**
+ * gapIo[0] = the least distance from the solid of the polytope's edges and faces at the corner
+ * (a box's three of each; a hull's faces holding it and their edges from it; a triangle's three
+ * edges and its face, either side), with edgePoint and proj as {@link gapEdge} leaves them;
+ * +∞ when none is apart from the solid.
+ */
+function gapFeatures(poly: ConvexShape, solid: ConvexShape, rev: Revolution, bInA: Isometry): void {
+  gapIo[0] = Number.POSITIVE_INFINITY;
+  if (poly.type === ShapeType.Cuboid) {
+    const h = (poly as Cuboid).halfExtents;
+    for (let i = 0; i < 3; i++) {
+      if (i === 0 ? !(h.x > 0) : i === 1 ? !(h.y > 0) : !(h.z > 0)) continue;
+      vec3.copy(edgeStart, cornerLocal);
+      if (i === 0) edgeStart.x = -edgeStart.x;
+      else if (i === 1) edgeStart.y = -edgeStart.y;
+      else edgeStart.z = -edgeStart.z;
+      gapEdge(solid, rev, bInA, cornerLocal, edgeStart);
+      faceNP.x = i === 0 ? (cornerLocal.x > 0 ? 1 : -1) : 0;
+      faceNP.y = i === 1 ? (cornerLocal.y > 0 ? 1 : -1) : 0;
+      faceNP.z = i === 2 ? (cornerLocal.z > 0 ? 1 : -1) : 0;
+      gapFace(poly, solid, bInA, i);
+    }
+    return;
+  }
+  const v = polytopeVertices(poly) as Float64Array;
+  if (poly.type === ShapeType.Triangle) {
+    for (let i = 0; i < 3; i++) {
+      const p = 3 * i;
+      const q = 3 * ((i + 1) % 3);
+      vec3.set(edgeStart, v[p], v[p + 1], v[p + 2]);
+      vec3.set(faceFoot, v[q], v[q + 1], v[q + 2]);
+      gapEdge(solid, rev, bInA, edgeStart, faceFoot);
+    }
+    const ux = v[3] - v[0];
+    const uy = v[4] - v[1];
+    const uz = v[5] - v[2];
+    const wx = v[6] - v[0];
+    const wy = v[7] - v[1];
+    const wz = v[8] - v[2];
+    const nx = uy * wz - uz * wy;
+    const ny = uz * wx - ux * wz;
+    const nz = ux * wy - uy * wx;
+    const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (!(l > 0) || !(l < Number.POSITIVE_INFINITY)) return;
+    for (let side = 0; side < 2; side++) {
+      const sign = side === 0 ? 1 / l : -1 / l;
+      faceNP.x = nx * sign;
+      faceNP.y = ny * sign;
+      faceNP.z = nz * sign;
+      gapFace(poly, solid, bInA, 0);
+    }
+    return;
+  }
+  const hull = poly as ConvexPolyhedron;
+  const corner = cornerIndex[0];
+  for (let f = 0; f < hull.faceCount; f++) {
+    const o = hull.faceOffsets[f];
+    const count = hull.faceOffsets[f + 1] - o;
+    let at = -1;
+    for (let i = 0; i < count; i++) if (hull.faceVertices[o + i] === corner) at = i;
+    if (at < 0) continue;
+    const q = 3 * hull.faceVertices[o + ((at + 1) % count)];
+    vec3.set(edgeStart, v[q], v[q + 1], v[q + 2]);
+    gapEdge(solid, rev, bInA, cornerLocal, edgeStart);
+    faceNP.x = hull.faceNormals[3 * f];
+    faceNP.y = hull.faceNormals[3 * f + 1];
+    faceNP.z = hull.faceNormals[3 * f + 2];
+    gapFace(poly, solid, bInA, f);
+  }
+}
+
+/**
+ * The contact of a box, hull or triangle and a cylinder or cone (either order) replaced by its exact
  * corner answer where that applies (see the file's comment): reads the solved `normal` (unit,
  * A → B, A's frame) and signed distance `io[0]` (scene units), and on success writes the signed
  * distance, the normal and the witnesses `pointA`, `pointB` (A's frame) and the certified bounds
@@ -255,7 +506,12 @@ export function cornerRevolution(
     sides[0] = 1;
   } else return false;
   edgeIo[0] = 0;
-  if (poly.type !== ShapeType.Cuboid && poly.type !== ShapeType.ConvexPolyhedron) return false;
+  if (
+    poly.type !== ShapeType.Cuboid &&
+    poly.type !== ShapeType.ConvexPolyhedron &&
+    poly.type !== ShapeType.Triangle
+  )
+    return false;
   rev.dims(dims, solid);
   // The solved normal from the solid toward the polytope, in the solid's frame, and the corner
   // supporting the polytope against it.
@@ -300,27 +556,13 @@ export function cornerRevolution(
   cornerSeparation(poly);
   let lower = work[2];
   let certified = work[3] === 1 && lower >= s - tol && lower <= s + tol;
-  if (!certified && t0 > 0 && poly.type === ShapeType.Cuboid) {
-    // A gap: the box's edges from the corner, each's nearest point to the solid (the signed
-    // distance is convex along a segment: src/geometry/revolution.ts), the nearest of them
-    // certified by the separation along its normal.
-    const h = (poly as Cuboid).halfExtents;
-    let best = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < 3; i++) {
-      vec3.copy(scratch, cornerLocal);
-      if (i === 0) scratch.x = -scratch.x;
-      else if (i === 1) scratch.y = -scratch.y;
-      else scratch.z = -scratch.z;
-      if (i === 0 ? !(h.x > 0) : i === 1 ? !(h.y > 0) : !(h.z > 0)) continue;
-      polytopeToSolid(edgeEnd, bInA, scratch, sides[0] === 0);
-      closestSegmentRevolutionOf(edgeSearch, rev.kind, solid as RevolutionSolid, cornerS, edgeEnd);
-      const d = edgeSearch.projection.distance;
-      if (!(d > 0 && d < best)) continue;
-      best = d;
-      vec3.copy(edgePoint, edgeSearch.segmentPoint);
-      vec3.copy(proj.point, edgeSearch.projection.point);
-      vec3.copy(proj.normal, edgeSearch.projection.normal);
-    }
+  if (!certified && t0 > 0) {
+    // A gap: the polytope's edges and faces at the corner (a triangle's all), each's nearest
+    // point to the solid (the signed distance is convex along a segment:
+    // src/geometry/revolution.ts; a face's, the foot of the solid's support across it when that
+    // lies inside the face), the nearest of them certified by the separation along its normal.
+    gapFeatures(poly, solid, rev, bInA);
+    const best = gapIo[0];
     if (best < Number.POSITIVE_INFINITY) {
       vec3.copy(cand, proj.normal);
       separationAlong(solid, poly, bInA);

@@ -39,7 +39,7 @@ import type { RoundedShape } from "../shapes/rounded.js";
 import { ShapeType } from "../shapes/shape.js";
 import { type Contact, contactErrorIo } from "./contact.js";
 import { contactConvexConvex } from "./convex-convex.js";
-import { contactCuboidCuboid } from "./cuboid-cuboid.js";
+import { contactCuboidCuboid, satGapContact } from "./cuboid-cuboid.js";
 
 /**
  * A shape these routines take: a rounded box or hull, or a plain box or hull, or (against a
@@ -61,7 +61,11 @@ function coreContact(
   const ca = "core" in a ? a.core : a;
   const cb = "core" in b ? b.core : b;
   if (ca.type === ShapeType.Cuboid && cb.type === ShapeType.Cuboid) {
-    return contactCuboidCuboid(out, ca, cb, bInA, Number.POSITIVE_INFINITY);
+    if (!contactCuboidCuboid(out, ca, cb, bInA, Number.POSITIVE_INFINITY)) return false;
+    // Cores apart: the normal onto SAT's axis where that attains the gap (the radii taken off a
+    // gap of their size leave a contact whose normal must be exact to the pair's rounding).
+    if (out.distance > 0) satGapContact(out, ca, cb, bInA);
+    return true;
   }
   return contactConvexConvex(out, ca, cb, bInA, Number.POSITIVE_INFINITY);
 }

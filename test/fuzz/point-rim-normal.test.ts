@@ -24,8 +24,13 @@
  * along the designed normal, the corner's signed distance). Measured with the class's generator
  * (the checks of point-rim-witness.test.ts's property without the replay, both orders;
  * `pointRimArb`, seed 1, 2,000 draws): normal not achieving in 1 draw before, 0 after; its broad
- * part (`broadArb`, seed 7, 4,000 draws): 4 before, 0 after. One line stays open (a cone of 1e6 at
- * 1e9, the pair apart by 3.9e-5 where a face of the box lies 2^-18 rad from the tangent plane).
+ * part (`broadArb`, seed 7, 4,000 draws): 4 before, 0 after. The fifth line (a cone of 1e6 at
+ * 1e9, the pair apart by 3.9e-5 where a face of the box lies 2^-18 rad from the tangent plane,
+ * its nearest point on an edge from the corner 2.4 from it: normal 2.4e-6 short, bar 5.6e-7),
+ * fixed in session 31: the edge's point was found, but the normal there, in the rim's fan, came
+ * from the two points' difference, rounded at their coordinates (5e-6 rad off at a gap of 4e-5);
+ * now the edge's and the rim tangent's common perpendicular (and a gap's faces at the corner are
+ * tried too, their normals exact).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -100,6 +105,22 @@ const LINES: PointRimParams[] = [
     p: 35,
     push: [-0.5471268873661757, 0.8934683836996555, 0.8187846411019564],
     offset: [[-1, -6.676166910630643e-155, 1.6683238760241328e-270], 0],
+  },
+  {
+    // The fifth line (session 31): the nearest point on an edge from the corner, 2.4 from it
+    // along an edge of 1.7e6, the box's face 2^-18 rad from the tangent plane at the rim.
+    kind: "cone",
+    e: 20,
+    ratio: 0,
+    qA: [0.510903749667237, 0.5643711896297358, 0.601670168425127, 0.2417757790167439],
+    aspect: 2.7950848773121835,
+    at: [1.6475473700010603, false],
+    fan: ["fan", 0.33665041346102953],
+    edge: [11, ["fan", 16, true, false], ["face", 18, false]],
+    extents: [0.42523133605718616, 0.8132131658494473, 0.6474341966211796],
+    p: 34,
+    push: [-0.04034932143986225, -0.04538016580045223, -0.8419362064450979],
+    offset: [[-1, -1.3073263357642096e-162, 8.095787801448723e-207], 1000000000],
   },
 ] as PointRimParams[];
 
