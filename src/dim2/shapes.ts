@@ -63,7 +63,7 @@ export interface Circle2 {
  * A rectangle with `halfExtents` ≥ 0 (scene units) about `center` (local frame; the origin unless
  * made by {@link rectFromMinMax}), edges along the local axes. Its corners are its core's
  * vertices, exact; `center` and `halfExtents` are their middle and half width rounded (the half
- * width up), so the routines of the rectangle read the corners ({@link rectCorners2}).
+ * width up), so the routines of the rectangle read the corners (`rectCorners2`).
  */
 export interface Rect2 {
   readonly type: typeof ShapeType2.Rect;

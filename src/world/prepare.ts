@@ -10,7 +10,7 @@
  * tiers, collecting the doubles they box). A world stepped once before runs its next first step
  * at about a third of that. The sample is the world's own shapes (the same objects, so the
  * same hidden classes and type feedback) at their own poses, with the static bodies around them,
- * walked a little for {@link PREPARE_STEPS} steps in a separate world with the same options (no
+ * walked a little for `PREPARE_STEPS` steps in a separate world with the same options (no
  * executor: its worker threads warm themselves up; a broad phase given as an instance, which
  * belongs to `world`, replaced by the default grid). The given world is not changed, apart from
  * its static structure and its broad phase being built (as its next step or query would), so
@@ -34,8 +34,8 @@ const PREPARE_REACH = 0.25;
 
 /**
  * Does the first step's preparatory work of `world` now (module docs): builds its static
- * structure and broad phase and steps a private copy of up to {@link PREPARE_MOVING} of its
- * moving bodies with up to {@link PREPARE_STATIC} static bodies around them, {@link PREPARE_STEPS}
+ * structure and broad phase and steps a private copy of up to `PREPARE_MOVING` of its
+ * moving bodies with up to `PREPARE_STATIC` static bodies around them, `PREPARE_STEPS`
  * times. Call it after adding a level, before its first step; it never changes an answer of
  * `world`. Returns the number of contacts of the sample's last step (nothing of it is dead
  * code). Allocates (the sample world), once. Throws `CollideError` when called from inside one
