@@ -166,7 +166,7 @@ const NO_OPTIONS = new Set(
   makeContact makeContactManifold makeConvexPolyhedron makeCuboid makeCuboidFromMinMax
   makeCylinder makeDistanceResult makeFrustumFromMatrix makeHalfSpace makeObb makeRandom
   makeRayHit makeRoundedConvexPolyhedron makeRoundedCuboid makeSphere makeTriangle
-  makeWorldContact makeWorldImpact makeWorldShapeCastHit manifold meshTriangleNormal
+  makeWorldContact makeWorldImpact makeWorldShapeCastHit manifold meshTriangleNormal prepareWorld
   projectPoint projectPoints raycast sphereSphereIntersection supportShape
   updateTriangleMeshVertices windingNumberTriangleMesh dim2.EventList2D dim2.aabbShape2
   dim2.capsuleAt dim2.castRay2D dim2.castShapes2D dim2.circleAt dim2.contact2D
