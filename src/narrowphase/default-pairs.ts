@@ -31,10 +31,11 @@
 import type { Capsule } from "../shapes/capsule.js";
 import { compositeView, isCompositeType } from "../shapes/composite.js";
 import { findShapeDef, isSupportMappedType } from "../shapes/registry.js";
-import type { RoundedShape } from "../shapes/rounded.js";
+import type { RoundedConvexPolyhedron, RoundedCuboid, RoundedShape } from "../shapes/rounded.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_COUNT, ShapeType } from "../shapes/shape.js";
 import { onShapeRegistered } from "../shapes/shape-def.js";
+import type { Sphere } from "../shapes/sphere.js";
 import type { Triangle } from "../shapes/triangle.js";
 import { contactCapsuleCapsule, intersectsCapsuleCapsule } from "./capsule-capsule.js";
 import { type CapsulePolytopeOther, contactCapsulePolytope } from "./capsule-polytope.js";
@@ -131,6 +132,11 @@ import {
   intersectsSphereCuboid,
   intersectsSphereCuboidPoses,
 } from "./sphere-cuboid.js";
+import {
+  contactRoundedCuboidSphere,
+  contactSphereRoundedConvexPolyhedron,
+  contactSphereRoundedCuboid,
+} from "./sphere-rounded.js";
 import {
   contactSphereSphere,
   distanceSphereSphere,
@@ -485,6 +491,31 @@ export function registerDefaultPairs(): void {
     contact: contactCuboidCuboid,
     manifold: manifoldViaContact(contactCuboidCuboid, manifoldCuboidCuboid),
   });
+  // A sphere against a rounded box or hull: the centre against the core by the plain pairs'
+  // closed forms, the radii summed (src/narrowphase/sphere-rounded.ts); the box-first order with
+  // its own routine, as the plain box's.
+  registerOrderedPair<Sphere, RoundedCuboid>(ShapeType.Sphere, ShapeType.RoundedCuboid, {
+    intersects: intersectsViaContact(contactSphereRoundedCuboid),
+    distance: distanceViaContact(contactSphereRoundedCuboid),
+    contact: contactSphereRoundedCuboid,
+    manifold: manifoldOfSingleContact(contactSphereRoundedCuboid),
+  });
+  registerOrderedPair<RoundedCuboid, Sphere>(ShapeType.RoundedCuboid, ShapeType.Sphere, {
+    intersects: intersectsViaContact(contactRoundedCuboidSphere),
+    distance: distanceViaContact(contactRoundedCuboidSphere),
+    contact: contactRoundedCuboidSphere,
+    manifold: manifoldOfSingleContact(contactRoundedCuboidSphere),
+  });
+  registerPair<Sphere, RoundedConvexPolyhedron>(
+    ShapeType.Sphere,
+    ShapeType.RoundedConvexPolyhedron,
+    {
+      intersects: intersectsViaContact(contactSphereRoundedConvexPolyhedron),
+      distance: distanceViaContact(contactSphereRoundedConvexPolyhedron),
+      contact: contactSphereRoundedConvexPolyhedron,
+      manifold: manifoldOfSingleContact(contactSphereRoundedConvexPolyhedron),
+    },
+  );
   // Closed forms of sphere and capsule against cylinder and cone (src/narrowphase/revolution-pairs.ts).
   registerRevolutionPairs();
   fillCapabilityPairs(-1);
