@@ -13,7 +13,8 @@
  * 3. Anything × composite (a type with a composite view: triangle mesh, compound, heightfield) → the one
  *    generic composite mid-phase (composite.ts), part by part through this same table.
  * 4. Specialised pairs override those defaults: sphere–sphere and sphere–cuboid (with world-pose
- *    overlap tests), sphere–capsule, sphere–hull, sphere–triangle (an unflipped entry per order),
+ *    overlap tests), sphere–capsule, sphere–hull, sphere–rounded box and hull (the plain pairs'
+ *    closed forms on the core, the radii summed), sphere–triangle (an unflipped entry per order),
  *    capsule–capsule, capsule–box and capsule–hull (the segment's exact features), cuboid–cuboid (SAT), and
  *    rounded boxes and hulls against each other, against boxes and hulls and against cylinders
  *    and cones (their cores' routines, the radii added), the triangle mesh against convex shapes, half-spaces and meshes (BVH branch and bound with
