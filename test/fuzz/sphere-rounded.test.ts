@@ -23,6 +23,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import { makeRoundedCuboid } from "../../src/shapes/rounded.js";
+import { makeSphere } from "../../src/shapes/sphere.js";
+import { CollisionWorld, makeWorldContact } from "../../src/world/index.js";
 import { unitArb } from "./arbitraries.js";
 import { type Dy, dadd, dmul, dsub, dy } from "./exact.js";
 import { exactOffset } from "./generate.js";
@@ -215,6 +218,36 @@ describe("sphere against a rounded box or hull (issue 16, F-C)", () => {
     const s = answerQuery({ op: "contact", a: compound, b: LINE.a, prediction: 1 }) as Answer;
     expect(Math.abs(s.distance - direct.distance)).toBeLessThanOrEqual(1e-15);
     expect(norm(add(s.normal, direct.normal))).toBeLessThanOrEqual(1e-14);
+  });
+
+  it("the line's pair in the world: the same contact, in either insertion order", () => {
+    const direct = answerQuery({ op: "contact", ...LINE, prediction: 1 }) as Answer;
+    const [hx, hy, hz] = LINE.b.halfExtents;
+    const [qx, qy, qz, qw] = LINE.b.rotation;
+    const sphere = makeSphere(LINE.a.radius);
+    const box = makeRoundedCuboid({ x: hx, y: hy, z: hz }, LINE.b.radius);
+    const at = (c: number[], q = { x: 0, y: 0, z: 0, w: 1 }) => ({
+      translation: { x: c[0], y: c[1], z: c[2] },
+      rotation: q,
+    });
+    for (const sphereFirst of [true, false]) {
+      const w = new CollisionWorld({ broadphase: "brute", prediction: 1e-3 });
+      const bs = { shape: sphere, pose: at(LINE.a.center) };
+      const bb = { shape: box, pose: at(LINE.b.center, { x: qx, y: qy, z: qz, w: qw }) };
+      const hs = sphereFirst ? w.addBody(bs) : undefined;
+      w.addBody(bb);
+      const hs2 = sphereFirst ? hs : w.addBody(bs);
+      w.step();
+      expect(w.contactCount).toBe(1);
+      const c = makeWorldContact();
+      w.readContact(0, c);
+      const sign = c.a === hs2 ? 1 : -1;
+      const m = c.manifold;
+      expect(m.count).toBe(1);
+      expect(Math.abs(m.points[0].distance - direct.distance)).toBeLessThanOrEqual(1e-15);
+      const n: V = [m.normal.x * sign, m.normal.y * sign, m.normal.z * sign];
+      expect(norm(sub(n, direct.normal))).toBeLessThanOrEqual(1e-15);
+    }
   });
 
   it("property: tilted rounded boxes and hulls, every feature and gap, sizes and offsets", () => {
