@@ -71,6 +71,11 @@ const MAX_ITERATIONS = 64;
  * distance's error (a few ε: the rounding of the support points' differences).
  */
 const STOP_SLACK = 2 ** -50;
+/**
+ * A distance tie between two answers, relative to d·|y| + d² (y the simplex's vertices relative
+ * to the point): many times the rounding of a squared distance projected onto a feature.
+ */
+const TIE_SLACK = 2 ** -44;
 /** The early answers' margin, times |y_w| + d: many times the rounding of the bounds. */
 const EARLY_MARGIN = 2 ** -40;
 /** A triangle whose third corner lies within this times its longest edge of that edge's line is a segment. */
@@ -411,14 +416,28 @@ export function closestHullPoint(out: Vec3, normal: Vec3, c: ConvexPolyhedron, p
   vec3.set(simplex[0], v[w] - px, v[w + 1] - py, v[w + 2] - pz);
   let d2 = Number.POSITIVE_INFINITY;
   let certified = false;
+  // The last answer's feature: how many vertices span it.
+  let featureCount = 0;
   for (let it = 0; it < MAX_ITERATIONS; it++) {
     for (let q = 0; q < count; q++) if (!inRange(simplex[q])) return HULL_POINT_UNDECIDED;
     if (!solveSimplex()) return HULL_POINT_INSIDE;
     if (!(bestIo[0] < d2)) {
-      // No progress (rounding): the last answer stands.
       if (d2 === Number.POSITIVE_INFINITY) return HULL_POINT_UNDECIDED;
-      break;
+      // No progress (rounding): the last answer stands — unless the new feature has more
+      // vertices at a distance tied to rounding. Its foot then lies inside it, beside the last
+      // feature (a face's interior beside its diagonal), where the distance is flat to second
+      // order but the normal is not: the point 1e-9 beside a face's diagonal, 0.14 from it,
+      // kept the diagonal's foot and a normal 1.1e-8 rad off the face's (issue 16).
+      let m2 = 0;
+      for (let q = 0; q < count; q++) {
+        const s = simplex[q];
+        m2 = Math.max(m2, s.x * s.x + s.y * s.y + s.z * s.z);
+      }
+      if (!(count > featureCount && bestIo[0] - d2 <= TIE_SLACK * (Math.sqrt(d2 * m2) + d2))) {
+        break;
+      }
     }
+    featureCount = count;
     d2 = bestIo[0];
     if (!vec3.tryNormalize(bestN, bestN)) return HULL_POINT_UNDECIDED;
     vec3.copy(out, bestX);

@@ -13,7 +13,8 @@
  * 3. Anything × composite (a type with a composite view: triangle mesh, compound, heightfield) → the one
  *    generic composite mid-phase (composite.ts), part by part through this same table.
  * 4. Specialised pairs override those defaults: sphere–sphere and sphere–cuboid (with world-pose
- *    overlap tests), sphere–capsule, sphere–hull, sphere–triangle (an unflipped entry per order),
+ *    overlap tests), sphere–capsule, sphere–hull, sphere–rounded box and hull (the plain pairs'
+ *    closed forms on the core, the radii summed), sphere–triangle (an unflipped entry per order),
  *    capsule–capsule, capsule–box and capsule–hull (the segment's exact features), cuboid–cuboid (SAT), and
  *    rounded boxes and hulls against each other, against boxes and hulls and against cylinders
  *    and cones (their cores' routines, the radii added), the triangle mesh against convex shapes, half-spaces and meshes (BVH branch and bound with
@@ -31,10 +32,11 @@
 import type { Capsule } from "../shapes/capsule.js";
 import { compositeView, isCompositeType } from "../shapes/composite.js";
 import { findShapeDef, isSupportMappedType } from "../shapes/registry.js";
-import type { RoundedShape } from "../shapes/rounded.js";
+import type { RoundedConvexPolyhedron, RoundedCuboid, RoundedShape } from "../shapes/rounded.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_COUNT, ShapeType } from "../shapes/shape.js";
 import { onShapeRegistered } from "../shapes/shape-def.js";
+import type { Sphere } from "../shapes/sphere.js";
 import type { Triangle } from "../shapes/triangle.js";
 import { contactCapsuleCapsule, intersectsCapsuleCapsule } from "./capsule-capsule.js";
 import { type CapsulePolytopeOther, contactCapsulePolytope } from "./capsule-polytope.js";
@@ -131,6 +133,11 @@ import {
   intersectsSphereCuboid,
   intersectsSphereCuboidPoses,
 } from "./sphere-cuboid.js";
+import {
+  contactRoundedCuboidSphere,
+  contactSphereRoundedConvexPolyhedron,
+  contactSphereRoundedCuboid,
+} from "./sphere-rounded.js";
 import {
   contactSphereSphere,
   distanceSphereSphere,
@@ -485,6 +492,31 @@ export function registerDefaultPairs(): void {
     contact: contactCuboidCuboid,
     manifold: manifoldViaContact(contactCuboidCuboid, manifoldCuboidCuboid),
   });
+  // A sphere against a rounded box or hull: the centre against the core by the plain pairs'
+  // closed forms, the radii summed (src/narrowphase/sphere-rounded.ts); the box-first order with
+  // its own routine, as the plain box's.
+  registerOrderedPair<Sphere, RoundedCuboid>(ShapeType.Sphere, ShapeType.RoundedCuboid, {
+    intersects: intersectsViaContact(contactSphereRoundedCuboid),
+    distance: distanceViaContact(contactSphereRoundedCuboid),
+    contact: contactSphereRoundedCuboid,
+    manifold: manifoldOfSingleContact(contactSphereRoundedCuboid),
+  });
+  registerOrderedPair<RoundedCuboid, Sphere>(ShapeType.RoundedCuboid, ShapeType.Sphere, {
+    intersects: intersectsViaContact(contactRoundedCuboidSphere),
+    distance: distanceViaContact(contactRoundedCuboidSphere),
+    contact: contactRoundedCuboidSphere,
+    manifold: manifoldOfSingleContact(contactRoundedCuboidSphere),
+  });
+  registerPair<Sphere, RoundedConvexPolyhedron>(
+    ShapeType.Sphere,
+    ShapeType.RoundedConvexPolyhedron,
+    {
+      intersects: intersectsViaContact(contactSphereRoundedConvexPolyhedron),
+      distance: distanceViaContact(contactSphereRoundedConvexPolyhedron),
+      contact: contactSphereRoundedConvexPolyhedron,
+      manifold: manifoldOfSingleContact(contactSphereRoundedConvexPolyhedron),
+    },
+  );
   // Closed forms of sphere and capsule against cylinder and cone (src/narrowphase/revolution-pairs.ts).
   registerRevolutionPairs();
   fillCapabilityPairs(-1);

@@ -126,3 +126,17 @@ export function distanceSphereConvexPolyhedron(
 }
 
 const normalScratch = /* @__PURE__ */ vec3.create();
+
+/**
+ * The sphere's centre (A's origin) against hull B (at `bInA`) when it lies outside: true with
+ * `out.distance` the centre's distance to the hull, `out.normal` (unit, from the centre toward
+ * the hull's closest point), `out.pointB` that point and `out.pointA` the centre (A's frame);
+ * false for a centre inside the hull, on it or undecided (the caller's general path answers).
+ * For a rounded hull's pairs (src/narrowphase/sphere-rounded.ts), which add the radii.
+ */
+export function contactCentreHull(out: Contact, b: ConvexPolyhedron, bInA: Isometry): boolean {
+  if (!centreOutside(b, bInA)) return false;
+  out.distance = hullPointIo[0];
+  writeOutside(out.pointA, out.pointB, out.normal, 0, bInA);
+  return true;
+}

@@ -269,19 +269,25 @@ function boxFeature(p: Vec3, h: Vec3): boolean {
 }
 
 /**
- * Contact of sphere A and box B in A's frame: false when the gap exceeds `prediction`; else the
- * signed distance, the unit normal from the sphere toward the box, the sphere's surface point
- * and the box's surface point.
+ * The sphere's radius of {@link contactSphereBox} and {@link contactBoxSphere} (a typed array,
+ * not an argument: see featureArgs). A rounded box's pairs put the sum of the radii here: the
+ * sphere against the rounded box is the sphere of the summed radius against the core
+ * (src/narrowphase/sphere-rounded.ts).
  */
-export function contactSphereCuboid(
+export const sphereBoxRadius = /* @__PURE__ */ new Float64Array(1);
+
+/**
+ * Contact of a sphere of radius `sphereBoxRadius[0]` (A) and a box of half extents `h` (B at
+ * `bInA`) in A's frame: false when the gap exceeds `prediction`; else the signed distance, the
+ * unit normal from the sphere toward the box, the sphere's surface point and the box's.
+ */
+export function contactSphereBox(
   out: Contact,
-  a: Sphere,
-  b: Cuboid,
+  h: Vec3,
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  const h = b.halfExtents;
-  const r = a.radius;
+  const r = sphereBoxRadius[0];
   const limit = r + prediction;
   if (limit < 0) return false;
   // |h| written out (hypot3's arithmetic): no double returned from a call.
@@ -302,6 +308,22 @@ export function contactSphereCuboid(
   out.pointA.y = out.normal.y * r;
   out.pointA.z = out.normal.z * r;
   return true;
+}
+
+/**
+ * Contact of sphere A and box B in A's frame: false when the gap exceeds `prediction`; else the
+ * signed distance, the unit normal from the sphere toward the box, the sphere's surface point
+ * and the box's surface point.
+ */
+export function contactSphereCuboid(
+  out: Contact,
+  a: Sphere,
+  b: Cuboid,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  sphereBoxRadius[0] = a.radius;
+  return contactSphereBox(out, b.halfExtents, bInA, prediction);
 }
 
 /** Closest points of sphere A and box B in A's frame (deepest points when they overlap). */
@@ -349,16 +371,17 @@ export function intersectsCuboidSphere(a: Cuboid, b: Sphere, bInA: Isometry): bo
   return dx * dx + dy * dy + dz * dz <= r * r;
 }
 
-/** Contact of box A and sphere B in A's frame (normal from the box toward the sphere). */
-export function contactCuboidSphere(
+/**
+ * Contact of a box of half extents `h` (A) and a sphere of radius `sphereBoxRadius[0]` (B at
+ * `bInA`) in A's frame (normal from the box toward the sphere).
+ */
+export function contactBoxSphere(
   out: Contact,
-  a: Cuboid,
-  b: Sphere,
+  h: Vec3,
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  const h = a.halfExtents;
-  const r = b.radius;
+  const r = sphereBoxRadius[0];
   const limit = r + prediction;
   if (limit < 0) return false;
   // |h| written out (hypot3's arithmetic): no double returned from a call.
@@ -377,6 +400,18 @@ export function contactCuboidSphere(
   out.pointB.y = p.y + normalInB.y * -r;
   out.pointB.z = p.z + normalInB.z * -r;
   return true;
+}
+
+/** Contact of box A and sphere B in A's frame (normal from the box toward the sphere). */
+export function contactCuboidSphere(
+  out: Contact,
+  a: Cuboid,
+  b: Sphere,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  sphereBoxRadius[0] = b.radius;
+  return contactBoxSphere(out, a.halfExtents, bInA, prediction);
 }
 
 /** Closest points of box A and sphere B in A's frame (deepest points when they overlap). */
