@@ -260,9 +260,13 @@ function separationAlong(solid: ConvexShape, poly: ConvexShape, bInA: Isometry):
   cornerTurnsAway(poly, dirP);
 }
 
-/** out = a point of the solid's frame in the polytope's local frame (the inverse of {@link polytopeToSolid}). */
-function solidToPolytope(out: Vec3, bInA: Isometry, p: Vec3): void {
-  if (sides[0] === 0) {
+/**
+ * out = a point p of the solid's frame in the polytope's local frame, the inverse of
+ * {@link polytopeToSolid} (`bInA` B's pose in A's frame; the solid is A when `solidIsA`, else B;
+ * scene units). No allocation. Shared by the corner and rim routines (rim-contact.ts).
+ */
+export function solidToPolytope(out: Vec3, bInA: Isometry, p: Vec3, solidIsA: boolean): void {
+  if (solidIsA) {
     out.x = p.x - bInA.translation.x;
     out.y = p.y - bInA.translation.y;
     out.z = p.z - bInA.translation.z;
@@ -340,7 +344,7 @@ function gapFace(poly: ConvexShape, solid: ConvexShape, bInA: Isometry, face: nu
   vec3.negate(dirS, faceNS);
   const support = shapeDef(solid.type).coreSupport as (out: Vec3, s: ConvexShape, d: Vec3) => Vec3;
   support(faceS, solid, dirS);
-  solidToPolytope(faceFoot, bInA, faceS);
+  solidToPolytope(faceFoot, bInA, faceS, sides[0] === 0);
   const gap =
     faceNP.x * (faceFoot.x - cornerLocal.x) +
     faceNP.y * (faceFoot.y - cornerLocal.y) +

@@ -69,7 +69,7 @@ import { shapeDef } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Triangle } from "../shapes/triangle.js";
-import { polytopeToSolid } from "./corner-revolution.js";
+import { polytopeToSolid, solidToPolytope } from "./corner-revolution.js";
 
 /** Samples of g′'s sign along an edge that bracket its roots. Count. */
 export const RIM_EDGE_SAMPLES = 64;
@@ -117,21 +117,6 @@ const local = vec3.create();
 const boxAxis = vec3.create();
 const p0 = vec3.create();
 const p1 = vec3.create();
-
-/** out = a solid-frame point p in the polytope's local frame. */
-function toPoly(out: Vec3, bInA: Isometry, p: Vec3): void {
-  if (sides[0] === 0) {
-    out.x = p.x - bInA.translation.x;
-    out.y = p.y - bInA.translation.y;
-    out.z = p.z - bInA.translation.z;
-    quat.inverseRotate(out, bInA.rotation, out);
-  } else {
-    quat.rotate(out, bInA.rotation, p);
-    out.x += bInA.translation.x;
-    out.y += bInA.translation.y;
-    out.z += bInA.translation.z;
-  }
-}
 
 /** out = a polytope-local direction in the solid's frame. */
 function dirToSolid(out: Vec3, bInA: Isometry, d: Vec3): void {
@@ -200,7 +185,7 @@ function tryNormal(solid: ConvexShape, poly: ConvexShape, bInA: Isometry, atRim:
   candB.x = support.x - f * cand.x;
   candB.y = support.y - f * cand.y;
   candB.z = support.z - f * cand.z;
-  toPoly(local, bInA, candB);
+  solidToPolytope(local, bInA, candB, sides[0] === 0);
   if (!onPolytope(poly, tol)) return;
   work[0] = f;
   vec3.copy(bestN, cand);
