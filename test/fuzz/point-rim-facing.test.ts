@@ -26,41 +26,10 @@
  * (`pointRimArb`, seeds 1–4, 3,000 draws each): 6, 6, 6 and 5 before, 0 after.
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { answerQuery } from "../../src/io/query.js";
-import { leastOverlap, oracleShape, overlapAlong } from "../oracles/revolution-depth.js";
-import type { Scenario } from "./generate.js";
-import type { V } from "./oracle-shapes.js";
-import { broadArb, type PointRimParams, pointRimBounds, pointRimScene } from "./point-rim.gen.js";
-import { expectReplayPasses, loadCases, replayCases } from "./recorded-cases.js";
-
-type J = Record<string, unknown>;
-interface Answer {
-  distance: number;
-  normal: V;
-  pointA: V;
-  pointB: V;
-}
-
-const EPS = 2 ** -52;
-
-/** |pointB − pointA − distance·normal|: how far the witnesses are from facing across the normal. */
-function facingError(r: Answer): number {
-  return Math.hypot(
-    r.pointB[0] - r.pointA[0] - r.distance * r.normal[0],
-    r.pointB[1] - r.pointA[1] - r.distance * r.normal[1],
-    r.pointB[2] - r.pointA[2] - r.distance * r.normal[2],
-  );
-}
-
-/** The bar of the scenario's pair: 64 ε of its extent (the shapes' sizes and their offset from each other). */
-function pairBar(sc: Scenario): number {
-  const A = oracleShape(sc.localA as J);
-  const B = oracleShape(sc.localB as J);
-  const c = (j: unknown) => ((j as J).center as V).map(Math.abs);
-  const extent = Math.max(...c(sc.localA), ...c(sc.localB)) + A.size + B.size;
-  return 64 * EPS * extent;
-}
+import { describe, it } from "vitest";
+import { expectLeastOverlapContacts, expectPointRimFacing } from "./contact-checks.js";
+import { broadArb, type PointRimParams } from "./point-rim.gen.js";
+import { loadCases, replayCases } from "./recorded-cases.js";
 
 /**
  * The class: the generator's broad draws (test/fuzz/point-rim.gen.ts: a box's corner on a
@@ -87,53 +56,13 @@ describe("issue 16, point-rim-facing: a box's edge or face across a rim, the nor
   replayCases(cases, 4, { facing: true });
 
   it("the recorded pairs, both orders: depth the least overlap, its normal achieving it, witnesses on their shapes and facing", () => {
-    for (const c of cases) {
-      const sc = c.scenario;
-      const bar = pairBar(sc);
-      const A = oracleShape(sc.localA as J);
-      const B = oracleShape(sc.localB as J);
-      const least = leastOverlap(A, B).depth;
-      for (const flip of [false, true]) {
-        const [a, b, OA, OB] = flip ? [sc.localB, sc.localA, B, A] : [sc.localA, sc.localB, A, B];
-        const r = answerQuery({ op: "contact", a, b }) as Answer;
-        expect(-r.distance).toBeLessThanOrEqual(least + bar);
-        expect(-r.distance).toBeGreaterThanOrEqual(least - 1e-6 * least - bar);
-        expect(Math.abs(overlapAlong(OA, OB, r.normal) + r.distance)).toBeLessThanOrEqual(bar);
-        expect(Math.abs(OA.signed(r.pointA))).toBeLessThanOrEqual(bar);
-        expect(Math.abs(OB.signed(r.pointB))).toBeLessThanOrEqual(bar);
-        expect(facingError(r)).toBeLessThanOrEqual(bar);
-      }
-    }
+    expectLeastOverlapContacts(cases, { depthAtLeast: true });
   });
 
   it("property: a box's corner at a rim, its edges and faces across it, the normal at the cap's or the side's end of the fan (2^-18..2^-30 rad or on it), sizes 2^-20..2^20, offsets to 1e9: witnesses on the shapes and facing, the depth within the oracle's bounds", () => {
     fc.assert(
       fc.property(fanEndArb, (g) => {
-        const s = pointRimScene(g);
-        const { lower, upper } = pointRimBounds(s);
-        const bar = s.bar;
-        const prediction = 4 * Math.max(bar, Math.abs(lower), Math.abs(upper));
-        for (const [sc, pair] of [
-          [s.scenario, s.pair],
-          [s.flipped, `box-${g.kind}`],
-        ] as const) {
-          const WA = oracleShape(sc.worldA as J);
-          const WB = oracleShape(sc.worldB as J);
-          const r = answerQuery({
-            op: "contact",
-            a: sc.worldA,
-            b: sc.worldB,
-            prediction,
-          }) as Answer | null;
-          expect(r).not.toBeNull();
-          if (r === null) continue;
-          expect(r.distance).toBeGreaterThanOrEqual(lower - bar);
-          expect(r.distance).toBeLessThanOrEqual(upper + bar);
-          expect(Math.abs(WA.signed(r.pointA))).toBeLessThanOrEqual(bar);
-          expect(Math.abs(WB.signed(r.pointB))).toBeLessThanOrEqual(bar);
-          expect(facingError(r)).toBeLessThanOrEqual(bar);
-          expectReplayPasses(sc, pair, { ops: ["contact"], facing: true });
-        }
+        expectPointRimFacing(g);
       }),
       { numRuns: 200, seed: 1 },
     );

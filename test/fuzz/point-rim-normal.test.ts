@@ -34,19 +34,11 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { answerQuery } from "../../src/io/query.js";
-import { oracleShape, overlapAlong } from "../oracles/revolution-depth.js";
+import { overlapAlong } from "../oracles/revolution-depth.js";
+import { facingError, forEachPointRimOrder } from "./contact-checks.js";
 import { replayScenario } from "./fuzz.js";
 import type { V } from "./oracle-shapes.js";
 import { broadArb, type PointRimParams, pointRimBounds, pointRimScene } from "./point-rim.gen.js";
-
-type J = Record<string, unknown>;
-interface Answer {
-  distance: number;
-  normal: V;
-  pointA: V;
-  pointB: V;
-}
 
 /** The generator's parameters of the recorded lines (test/fuzz/open/point-rim-normal.jsonl). */
 const LINES: PointRimParams[] = [
@@ -126,50 +118,37 @@ const LINES: PointRimParams[] = [
 
 /** The checks on one generated scene, both orders; returns the failures. */
 function gapChecks(g: PointRimParams): string[] {
-  const s = pointRimScene(g);
-  const { lower, upper } = pointRimBounds(s);
-  const bar = s.bar;
   const fails: string[] = [];
-  for (const [sc, pair] of [
-    [s.scenario, s.pair],
-    [s.flipped, `box-${g.kind}`],
-  ] as const) {
-    const WA = oracleShape(sc.worldA as J);
-    const WB = oracleShape(sc.worldB as J);
-    const r = answerQuery({
-      op: "contact",
-      a: sc.worldA,
-      b: sc.worldB,
-      prediction: 4 * Math.max(bar, Math.abs(lower), Math.abs(upper)),
-    }) as Answer | null;
-    if (r === null) {
-      fails.push(`${pair}: no contact`);
-      continue;
-    }
-    const apart = Math.hypot(
-      r.pointB[0] - r.pointA[0],
-      r.pointB[1] - r.pointA[1],
-      r.pointB[2] - r.pointA[2],
-    );
-    const facing = Math.hypot(
-      r.pointB[0] - r.pointA[0] - r.distance * r.normal[0],
-      r.pointB[1] - r.pointA[1] - r.distance * r.normal[1],
-      r.pointB[2] - r.pointA[2] - r.distance * r.normal[2],
-    );
-    const checks: [string, number][] = [
-      ["distance below the separation along the designed normal", lower - r.distance],
-      ["distance above the corner's", r.distance - upper],
-      ["pointA off A", Math.abs(WA.signed(r.pointA))],
-      ["pointB off B", Math.abs(WB.signed(r.pointB))],
-      ["normal not achieving the distance", Math.abs(overlapAlong(WA, WB, r.normal) + r.distance)],
-      ["|pointB − pointA| not the distance", Math.abs(apart - Math.abs(r.distance))],
-      ["witnesses not facing", facing],
-    ];
-    for (const [what, e] of checks) if (e > bar) fails.push(`${pair}: ${what} by ${e} > ${bar}`);
-    for (const f of replayScenario(sc, pair, { facing: true, ops: ["contact", "distance"] })) {
-      fails.push(`${pair} replay ${f.op}: ${f.reason}`);
-    }
-  }
+  forEachPointRimOrder(
+    g,
+    ({ scenario: sc, pair, bar, lower, upper, worldA, worldB, contact: r }) => {
+      if (r === null) {
+        fails.push(`${pair}: no contact`);
+        return;
+      }
+      const apart = Math.hypot(
+        r.pointB[0] - r.pointA[0],
+        r.pointB[1] - r.pointA[1],
+        r.pointB[2] - r.pointA[2],
+      );
+      const checks: [string, number][] = [
+        ["distance below the separation along the designed normal", lower - r.distance],
+        ["distance above the corner's", r.distance - upper],
+        ["pointA off A", Math.abs(worldA.signed(r.pointA))],
+        ["pointB off B", Math.abs(worldB.signed(r.pointB))],
+        [
+          "normal not achieving the distance",
+          Math.abs(overlapAlong(worldA, worldB, r.normal) + r.distance),
+        ],
+        ["|pointB − pointA| not the distance", Math.abs(apart - Math.abs(r.distance))],
+        ["witnesses not facing", facingError(r)],
+      ];
+      for (const [what, e] of checks) if (e > bar) fails.push(`${pair}: ${what} by ${e} > ${bar}`);
+      for (const f of replayScenario(sc, pair, { facing: true, ops: ["contact", "distance"] })) {
+        fails.push(`${pair} replay ${f.op}: ${f.reason}`);
+      }
+    },
+  );
   return fails;
 }
 

@@ -34,41 +34,10 @@
  * (`pointRimArb`, seed 1, 2,000): 44 before, 4 after (fixed since: test/fuzz/point-rim-facing.test.ts).
  */
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
-import { answerQuery } from "../../src/io/query.js";
-import { leastOverlap, oracleShape, overlapAlong } from "../oracles/revolution-depth.js";
-import type { Scenario } from "./generate.js";
-import type { V } from "./oracle-shapes.js";
-import { nearCapArb, pointRimBounds, pointRimScene } from "./point-rim.gen.js";
-import { expectReplayPasses, loadCases, replayCases } from "./recorded-cases.js";
-
-type J = Record<string, unknown>;
-interface Answer {
-  distance: number;
-  normal: V;
-  pointA: V;
-  pointB: V;
-}
-
-const EPS = 2 ** -52;
-
-/** |pointB − pointA − distance·normal|: how far the witnesses are from facing across the normal. */
-function facingError(r: Answer): number {
-  return Math.hypot(
-    r.pointB[0] - r.pointA[0] - r.distance * r.normal[0],
-    r.pointB[1] - r.pointA[1] - r.distance * r.normal[1],
-    r.pointB[2] - r.pointA[2] - r.distance * r.normal[2],
-  );
-}
-
-/** The bar of the scenario's pair: 64 ε of its extent (the shapes' sizes and their offset from each other). */
-function pairBar(sc: Scenario): number {
-  const A = oracleShape(sc.localA as J);
-  const B = oracleShape(sc.localB as J);
-  const c = (j: unknown) => ((j as J).center as V).map(Math.abs);
-  const extent = Math.max(...c(sc.localA), ...c(sc.localB)) + A.size + B.size;
-  return 64 * EPS * extent;
-}
+import { describe, it } from "vitest";
+import { expectLeastOverlapContacts, expectPointRimFacing } from "./contact-checks.js";
+import { nearCapArb } from "./point-rim.gen.js";
+import { loadCases, replayCases } from "./recorded-cases.js";
 
 describe("issue 16, point-rim-witness: a box's corner into a rim, witnesses on the shapes and facing", () => {
   const cases = loadCases("./point-rim-witness.cases.json");
@@ -76,52 +45,13 @@ describe("issue 16, point-rim-witness: a box's corner into a rim, witnesses on t
   replayCases(cases, null, { facing: true });
 
   it("the recorded pairs, both orders: depth the least overlap, its normal achieving it, witnesses on their shapes and facing", () => {
-    for (const c of cases) {
-      const sc = c.scenario;
-      const bar = pairBar(sc);
-      const A = oracleShape(sc.localA as J);
-      const B = oracleShape(sc.localB as J);
-      const least = leastOverlap(A, B).depth;
-      for (const flip of [false, true]) {
-        const [a, b, OA, OB] = flip ? [sc.localB, sc.localA, B, A] : [sc.localA, sc.localB, A, B];
-        const r = answerQuery({ op: "contact", a, b }) as Answer;
-        expect(-r.distance).toBeLessThanOrEqual(least + bar);
-        expect(Math.abs(overlapAlong(OA, OB, r.normal) + r.distance)).toBeLessThanOrEqual(bar);
-        expect(Math.abs(OA.signed(r.pointA))).toBeLessThanOrEqual(bar);
-        expect(Math.abs(OB.signed(r.pointB))).toBeLessThanOrEqual(bar);
-        expect(facingError(r)).toBeLessThanOrEqual(bar);
-      }
-    }
+    expectLeastOverlapContacts(cases, { depthAtLeast: false });
   });
 
   it("property: a box's corner touching or into a rim near its cap's normal (2^-5..2^-9 rad), the box 2^-8..2^-12 of it, sizes 2^-20..2^20, offsets to 1e9: witnesses on the shapes and facing, the depth within the oracle's bounds", () => {
     fc.assert(
       fc.property(nearCapArb, (g) => {
-        const s = pointRimScene(g);
-        const { lower, upper } = pointRimBounds(s);
-        const bar = s.bar;
-        const prediction = 4 * Math.max(bar, Math.abs(lower), Math.abs(upper));
-        for (const [sc, pair] of [
-          [s.scenario, s.pair],
-          [s.flipped, `box-${g.kind}`],
-        ] as const) {
-          const WA = oracleShape(sc.worldA as J);
-          const WB = oracleShape(sc.worldB as J);
-          const r = answerQuery({
-            op: "contact",
-            a: sc.worldA,
-            b: sc.worldB,
-            prediction,
-          }) as Answer | null;
-          expect(r).not.toBeNull();
-          if (r === null) continue;
-          expect(r.distance).toBeGreaterThanOrEqual(lower - bar);
-          expect(r.distance).toBeLessThanOrEqual(upper + bar);
-          expect(Math.abs(WA.signed(r.pointA))).toBeLessThanOrEqual(bar);
-          expect(Math.abs(WB.signed(r.pointB))).toBeLessThanOrEqual(bar);
-          expect(facingError(r)).toBeLessThanOrEqual(bar);
-          expectReplayPasses(sc, pair, { ops: ["contact"], facing: true });
-        }
+        expectPointRimFacing(g);
       }),
       { numRuns: 300, seed: 1 },
     );

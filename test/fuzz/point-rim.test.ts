@@ -45,20 +45,13 @@ import {
 } from "../oracles/revolution-depth.js";
 import { quatMul, rotateVec } from "../support/quat.js";
 import { offsetArb } from "./arbitraries.js";
+import { type ContactAnswer, EPS, forEachPointRimOrder } from "./contact-checks.js";
 import { exactOffset, offsetScenario } from "./generate.js";
 import { add, scale, type V } from "./oracle-shapes.js";
-import { pointRimArb, pointRimBounds, pointRimScene } from "./point-rim.gen.js";
+import { pointRimArb } from "./point-rim.gen.js";
 import { expectReplayPasses, loadCases, replayCases } from "./recorded-cases.js";
 
 type J = Record<string, unknown>;
-interface Answer {
-  distance: number;
-  normal: V;
-  pointA: V;
-  pointB: V;
-}
-
-const EPS = 2 ** -52;
 
 describe("issue 16, point-rim: a box's corner on a cylinder's rim, EPA stopped by its cap", () => {
   const cases = loadCases("./point-rim.cases.json");
@@ -79,14 +72,14 @@ describe("issue 16, point-rim: a box's corner on a cylinder's rim, EPA stopped b
       [sc.localA, sc.localB, box, cyl],
       [sc.worldA, sc.worldB, box, cyl],
     ] as [J, J, OracleShape, OracleShape][]) {
-      const r = answerQuery({ op: "contact", a, b }) as Answer;
+      const r = answerQuery({ op: "contact", a, b }) as ContactAnswer;
       expect(-r.distance).toBeLessThanOrEqual(least.depth + bar);
       expect(Math.abs(overlapAlong(A, B, r.normal) + r.distance)).toBeLessThanOrEqual(bar);
-      const d = answerQuery({ op: "distance", a, b }) as Answer;
+      const d = answerQuery({ op: "distance", a, b }) as ContactAnswer;
       expect(d.distance).toBe(0);
     }
     // Witnesses on both shapes (local frame: the world's are rounded at 1e9's ulp).
-    const r = answerQuery({ op: "contact", a: sc.localA, b: sc.localB }) as Answer;
+    const r = answerQuery({ op: "contact", a: sc.localA, b: sc.localB }) as ContactAnswer;
     expect(Math.abs(box.signed(r.pointA))).toBeLessThanOrEqual(bar);
     expect(Math.abs(cyl.signed(r.pointB))).toBeLessThanOrEqual(bar);
   });
@@ -144,7 +137,7 @@ describe("issue 16, point-rim: a box's corner on a cylinder's rim, EPA stopped b
               b: t.worldB,
               // The box's size: every such pair lies closer (a gap is answered too).
               prediction: 0.3 * k,
-            }) as Answer | null;
+            }) as ContactAnswer | null;
             expect(r).not.toBeNull();
             if (r === null) continue;
             expect(-r.distance).toBeLessThanOrEqual(upper + 1e-6 * Math.abs(upper) + bar);
@@ -162,39 +155,28 @@ describe("issue 16, point-rim: a box's corner on a cylinder's rim, EPA stopped b
   it("property: a box's corner touching or into a cylinder's or cone's rim, an edge 2^-10..2^-40 rad from the tangent plane, sizes 2^-20..2^20, offsets to 1e9: the depth within the oracle's bounds, achieved by the normal, witnesses on the shapes", () => {
     fc.assert(
       fc.property(pointRimArb, (g) => {
-        const s = pointRimScene(g);
-        const { lower, upper } = pointRimBounds(s);
-        const bar = s.bar;
-        const prediction = 4 * Math.max(bar, Math.abs(lower), Math.abs(upper));
-        for (const [sc, pair] of [
-          [s.scenario, s.pair],
-          [s.flipped, `box-${g.kind}`],
-        ] as const) {
-          const A = oracleShape(sc.localA as J);
-          const B = oracleShape(sc.localB as J);
-          const WA = oracleShape(sc.worldA as J);
-          const WB = oracleShape(sc.worldB as J);
-          const r = answerQuery({
-            op: "contact",
-            a: sc.worldA,
-            b: sc.worldB,
-            prediction,
-          }) as Answer;
-          expect(r).not.toBeNull();
-          expect(r.distance).toBeGreaterThanOrEqual(lower - bar);
-          expect(r.distance).toBeLessThanOrEqual(upper + bar);
-          // The normal achieves the depth (an overlap along it, from the local shapes: the
-          // normal does not depend on the offset).
-          expect(Math.abs(overlapAlong(A, B, r.normal) + r.distance)).toBeLessThanOrEqual(bar);
-          expect(Math.abs(WA.signed(r.pointA))).toBeLessThanOrEqual(bar);
-          expect(Math.abs(WB.signed(r.pointB))).toBeLessThanOrEqual(bar);
-          const d = answerQuery({ op: "distance", a: sc.worldA, b: sc.worldB }) as Answer;
-          expect(d.distance).toBeGreaterThanOrEqual(Math.max(lower, 0) - bar);
-          expect(d.distance).toBeLessThanOrEqual(Math.max(upper, 0) + bar);
-          expect(Math.abs(WA.signed(d.pointA))).toBeLessThanOrEqual(bar);
-          expect(Math.abs(WB.signed(d.pointB))).toBeLessThanOrEqual(bar);
-          expectReplayPasses(sc, pair, { ops: ["intersects", "distance", "contact"] });
-        }
+        forEachPointRimOrder(
+          g,
+          ({ scenario: sc, pair, bar, lower, upper, worldA, worldB, contact: r }) => {
+            const A = oracleShape(sc.localA as J);
+            const B = oracleShape(sc.localB as J);
+            expect(r).not.toBeNull();
+            if (r === null) return;
+            expect(r.distance).toBeGreaterThanOrEqual(lower - bar);
+            expect(r.distance).toBeLessThanOrEqual(upper + bar);
+            // The normal achieves the depth (an overlap along it, from the local shapes: the
+            // normal does not depend on the offset).
+            expect(Math.abs(overlapAlong(A, B, r.normal) + r.distance)).toBeLessThanOrEqual(bar);
+            expect(Math.abs(worldA.signed(r.pointA))).toBeLessThanOrEqual(bar);
+            expect(Math.abs(worldB.signed(r.pointB))).toBeLessThanOrEqual(bar);
+            const d = answerQuery({ op: "distance", a: sc.worldA, b: sc.worldB }) as ContactAnswer;
+            expect(d.distance).toBeGreaterThanOrEqual(Math.max(lower, 0) - bar);
+            expect(d.distance).toBeLessThanOrEqual(Math.max(upper, 0) + bar);
+            expect(Math.abs(worldA.signed(d.pointA))).toBeLessThanOrEqual(bar);
+            expect(Math.abs(worldB.signed(d.pointB))).toBeLessThanOrEqual(bar);
+            expectReplayPasses(sc, pair, { ops: ["intersects", "distance", "contact"] });
+          },
+        );
       }),
       { numRuns: 150, seed: 1216 },
     );
