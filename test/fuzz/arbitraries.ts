@@ -38,3 +38,36 @@ export const bits21 = (x: number): number => {
   const m = 2 ** (Math.floor(Math.log2(Math.abs(x))) - 20);
   return Math.round(x / m) * m;
 };
+
+/** An angle in [0, 2π) on a grid of 2^20 steps. */
+export const angleArb = fc
+  .integer({ min: 0, max: (1 << 20) - 1 })
+  .map((i) => (i / (1 << 20)) * 2 * Math.PI);
+
+/** A unit quaternion [x, y, z, w] from three angles of {@link angleArb} (spread over the sphere, no subnormals). */
+export const rotationArb = fc.tuple(angleArb, angleArb, angleArb).map(([u, v, w]) => {
+  const s = Math.sin(u / 4 + 0.3);
+  const c = Math.cos(u / 4 + 0.3);
+  return [s * Math.sin(v), s * Math.cos(v), c * Math.sin(w), c * Math.cos(w)];
+});
+
+/**
+ * A coordinate in [−1, 1] in thousandths (fast-check's doubles favour 0 and ±1, which make most
+ * triangles degenerate and most offsets axis-aligned).
+ */
+export const thousandthArb = fc.integer({ min: -1000, max: 1000 }).map((k) => k / 1000);
+
+/** A point of the cube [−1, 1]³ in thousandths ({@link thousandthArb}). */
+export const thousandthPointArb = fc.tuple(thousandthArb, thousandthArb, thousandthArb);
+
+/** A unit quaternion [x, y, z, w]: four {@link thousandthArb} coordinates (norm above 0.1), normalised. */
+export const thousandthQuatArb = fc
+  .tuple(thousandthArb, thousandthArb, thousandthArb, thousandthArb)
+  .filter((q) => Math.hypot(...q) > 0.1)
+  .map((q) => q.map((x) => x / Math.hypot(...q)));
+
+/** A fraction in [0.2, 1]: a size relative to another (a half extent to a radius, say). */
+export const fractionArb = fc.double({ min: 0.2, max: 1, noNaN: true });
+
+/** Three {@link fractionArb}s: half extents relative to a size. */
+export const fractionTripleArb = fc.tuple(fractionArb, fractionArb, fractionArb);

@@ -33,17 +33,22 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
-import { offsetArb } from "./arbitraries.js";
+import {
+  angleArb,
+  cubePointArb,
+  fractionArb,
+  fractionTripleArb,
+  offsetArb,
+  rotationArb,
+} from "./arbitraries.js";
+import type { ContactAnswer } from "./contact-checks.js";
 import { exactOffset, offsetScenario } from "./generate.js";
 import { add, dot, norm, rotate, scale, sub, unit, unrotate, type V } from "./oracle-shapes.js";
 import { expectReplayPasses } from "./recorded-cases.js";
 
 type J = Record<string, unknown>;
-interface Answer {
-  distance: number;
-  normal: V;
-  pointA: V;
-  pointB: V;
+/** `contact`'s answer with its error bound. */
+interface Answer extends ContactAnswer {
   errorBound: number;
 }
 
@@ -195,25 +200,6 @@ describe("issue 16: the attack's rim against a tiny rounded box or hull, right a
   }
 });
 
-/** An angle in [0, 2π) on a grid of 2^20 steps. */
-const angleArb = fc
-  .integer({ min: 0, max: (1 << 20) - 1 })
-  .map((i) => (i / (1 << 20)) * 2 * Math.PI);
-
-/** A unit quaternion [x, y, z, w] from three angles (spread over the sphere). */
-const rotationArb = fc.tuple(angleArb, angleArb, angleArb).map(([u, v, w]) => {
-  const s = Math.sin(u / 4 + 0.3);
-  const c = Math.cos(u / 4 + 0.3);
-  return [s * Math.sin(v), s * Math.cos(v), c * Math.sin(w), c * Math.cos(w)];
-});
-
-const fraction = fc.double({ min: 0.2, max: 1, noNaN: true });
-const pointArb = fc.tuple(
-  fc.double({ min: -1, max: 1, noNaN: true }),
-  fc.double({ min: -1, max: 1, noNaN: true }),
-  fc.double({ min: -1, max: 1, noNaN: true }),
-);
-
 /** The core's supporting vertex (local frame) along local direction d: a box's or hull's. */
 function coreSupport(j: J, d: V): V {
   if (j.type === "roundedBox") {
@@ -234,9 +220,9 @@ for (const curvedType of ["cylinder", "cone"]) {
           fc.property(
             fc.integer({ min: 0, max: 20 }),
             fc.integer({ min: -20, max: 0 }),
-            fc.tuple(fraction, fraction),
-            fc.tuple(fraction, fraction, fraction),
-            fc.array(pointArb, { minLength: 4, maxLength: 8 }),
+            fc.tuple(fractionArb, fractionArb),
+            fractionTripleArb,
+            fc.array(cubePointArb, { minLength: 4, maxLength: 8 }),
             fc.constantFrom(0, 1e-15, 2 ** -10, 0.25),
             rotationArb,
             rotationArb,

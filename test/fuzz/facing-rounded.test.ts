@@ -27,7 +27,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
-import { offsetArb, unitArb } from "./arbitraries.js";
+import { cubePointArb, fractionTripleArb, offsetArb, rotationArb, unitArb } from "./arbitraries.js";
 import { exactOffset, offsetScenario } from "./generate.js";
 import { dot, scale, unrotate, type V } from "./oracle-shapes.js";
 import { expectReplayPasses, loadCases, replayCases, replayScaledCases } from "./recorded-cases.js";
@@ -89,26 +89,6 @@ function extent(j: J, d: V): number {
   return Math.max(h * l[1], -h * l[1] + radius * rho);
 }
 
-/** An angle in [0, 2π) on a grid of 2^20 steps. */
-const angleArb = fc
-  .integer({ min: 0, max: (1 << 20) - 1 })
-  .map((i) => (i / (1 << 20)) * 2 * Math.PI);
-
-/** A unit quaternion [x, y, z, w] from three angles (spread over the sphere, no subnormals). */
-const rotationArb = fc.tuple(angleArb, angleArb, angleArb).map(([u, v, w]) => {
-  const s = Math.sin(u / 4 + 0.3);
-  const c = Math.cos(u / 4 + 0.3);
-  return [s * Math.sin(v), s * Math.cos(v), c * Math.sin(w), c * Math.cos(w)];
-});
-
-const fraction = fc.double({ min: 0.2, max: 1, noNaN: true });
-const dims = fc.tuple(fraction, fraction, fraction);
-const pointArb = fc.tuple(
-  fc.double({ min: -1, max: 1, noNaN: true }),
-  fc.double({ min: -1, max: 1, noNaN: true }),
-  fc.double({ min: -1, max: 1, noNaN: true }),
-);
-
 for (const curvedType of ["cylinder", "cone"]) {
   for (const roundedType of ["roundedBox", "roundedConvex"]) {
     const pair = `${curvedType}-${roundedType}`;
@@ -118,9 +98,9 @@ for (const curvedType of ["cylinder", "cone"]) {
           fc.property(
             fc.integer({ min: -20, max: 20 }),
             fc.integer({ min: -4, max: 4 }),
-            dims,
-            dims,
-            fc.array(pointArb, { minLength: 4, maxLength: 10 }),
+            fractionTripleArb,
+            fractionTripleArb,
+            fc.array(cubePointArb, { minLength: 4, maxLength: 10 }),
             fc.constantFrom(2 ** -10, 2 ** -6, 2 ** -3, 0.25, 0.5),
             rotationArb,
             rotationArb,

@@ -17,17 +17,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import { quatMul } from "../support/quat.js";
+import type { ContactAnswer } from "./contact-checks.js";
 import { expectReplayPasses, loadCases } from "./recorded-cases.js";
 
 type V = [number, number, number];
 type Q = [number, number, number, number];
 type J = Record<string, unknown>;
-interface Answer {
-  distance: number;
-  normal: V;
-  pointA: V;
-  pointB: V;
-}
 
 const dot = (a: V, b: V): number => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 const sub = (a: V, b: V): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -40,18 +36,6 @@ const unit = (a: V): V => {
   const l = Math.hypot(a[0], a[1], a[2]);
   return [a[0] / l, a[1] / l, a[2] / l];
 };
-
-/** Quaternion product a·b ([x, y, z, w]). */
-function qmul(a: Q, b: Q): Q {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
-}
 
 /** v rotated by the unit quaternion q ([x, y, z, w]). */
 function rot(q: Q, v: V): V {
@@ -108,7 +92,7 @@ describe("issue 16, seed 61: a capsule deep in a compound, its normal across a c
     const child = (compound.children as J[])[0];
     const shape = child.shape as J;
     const R0 = compound.rotation as Q;
-    const q = qmul(qmul(R0, child.rotation as Q), shape.rotation as Q);
+    const q = quatMul(quatMul(R0, child.rotation as Q), shape.rotation as Q);
     const centre = rot(R0, child.position as V);
     const axis = rot(q, [0, 1, 0]);
     const h = shape.halfHeight as number;
@@ -119,7 +103,7 @@ describe("issue 16, seed 61: a capsule deep in a compound, its normal across a c
     for (const op of ["contact", "manifold"]) {
       const r0 = answerQuery({ op, a: compound, b: capsule }) as J;
       const n = r0.normal as V;
-      const pts = (op === "contact" ? [r0] : (r0.points as J[])) as unknown as Answer[];
+      const pts = (op === "contact" ? [r0] : (r0.points as J[])) as unknown as ContactAnswer[];
       expect(pts.length).toBeGreaterThan(0);
       // The deepest child is the cylinder (its depth 4.494e-3 against the others' 2.8e-3, 3.6e-3).
       expect(pts[0].distance).toBeCloseTo(-0.004494378966733123, 15);
@@ -189,7 +173,7 @@ describe("issue 16, seed 61: a capsule deep in a compound, its normal across a c
           const b: V = [C[0] + dir[0] * L, C[1] + dir[1] * L, C[2] + dir[2] * L];
           const solid = { type: kind, center: [0, 0, 0], halfHeight: h, radius: r };
           const capsule = { type: "capsule", a, b, radius };
-          const c = answerQuery({ op: "contact", a: solid, b: capsule }) as Answer | null;
+          const c = answerQuery({ op: "contact", a: solid, b: capsule }) as ContactAnswer | null;
           fc.pre(c !== null);
           if (c === null) return;
           const n = c.normal;

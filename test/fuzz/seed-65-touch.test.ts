@@ -21,7 +21,7 @@
  */
 import fc from "fast-check";
 import { describe, it } from "vitest";
-import { offsetArb } from "./arbitraries.js";
+import { angleArb, fractionTripleArb, offsetArb, rotationArb } from "./arbitraries.js";
 import { exactOffset, offsetScenario } from "./generate.js";
 import { norm, rotate, scale, unrotate, type V } from "./oracle-shapes.js";
 import { expectReplayPasses, loadCases } from "./recorded-cases.js";
@@ -36,21 +36,6 @@ describe("seed 65: a cylinder's rim touching a cone's generator or a hull's edge
       expectReplayPasses(c.scenario, c.pair, { facing: true });
     });
 });
-
-/** An angle in [0, 2π) on a grid of 2^20 steps. */
-const angleArb = fc
-  .integer({ min: 0, max: (1 << 20) - 1 })
-  .map((i) => (i / (1 << 20)) * 2 * Math.PI);
-
-/** A unit quaternion [x, y, z, w] from three angles (spread over the sphere, no subnormals). */
-const rotationArb = fc.tuple(angleArb, angleArb, angleArb).map(([u, v, w]) => {
-  const s = Math.sin(u / 4 + 0.3);
-  const c = Math.cos(u / 4 + 0.3);
-  return [s * Math.sin(v), s * Math.cos(v), c * Math.sin(w), c * Math.cos(w)];
-});
-
-const fraction = fc.double({ min: 0.2, max: 1, noNaN: true });
-const dims = fc.tuple(fraction, fraction, fraction);
 
 /**
  * B's point feature at the boundary of its cone of normals, in B's local frame: [its outward
@@ -101,8 +86,8 @@ for (const otherType of ["cone", "box", "convex"]) {
         fc.property(
           fc.integer({ min: -6, max: 6 }),
           fc.integer({ min: -4, max: 4 }),
-          dims,
-          dims,
+          fractionTripleArb,
+          fractionTripleArb,
           rotationArb,
           rotationArb,
           angleArb,

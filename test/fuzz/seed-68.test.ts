@@ -29,7 +29,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
-import { offsetArb } from "./arbitraries.js";
+import { quatMul } from "../support/quat.js";
+import { angleArb, offsetArb, rotationArb } from "./arbitraries.js";
 import { exactOffset, offsetScenario } from "./generate.js";
 import { add, cross, dot, rotate, scale, sub, unit, type V } from "./oracle-shapes.js";
 import { expectReplayPasses, loadCases, replayCases } from "./recorded-cases.js";
@@ -66,28 +67,6 @@ describe("seed 68: the right depth, normal and witnesses", () => {
     expect(Math.hypot(...sub(dp, scale(r.normal, along)))).toBeLessThan(1e-9 * depth);
   });
 });
-
-/** A unit quaternion [x, y, z, w] from three angles (spread over the sphere, no subnormals). */
-const angleArb = fc
-  .integer({ min: 0, max: (1 << 20) - 1 })
-  .map((i) => (i / (1 << 20)) * 2 * Math.PI);
-const rotationArb = fc.tuple(angleArb, angleArb, angleArb).map(([u, v, w]) => {
-  const s = Math.sin(u / 4 + 0.3);
-  const c = Math.cos(u / 4 + 0.3);
-  return [s * Math.sin(v), s * Math.cos(v), c * Math.sin(w), c * Math.cos(w)];
-});
-
-/** The Hamilton product a·b of quaternions [x, y, z, w] (b first, then a). */
-function quatMul(a: number[], b: number[]): number[] {
-  const [ax, ay, az, aw] = a;
-  const [bx, by, bz, bw] = b;
-  return [
-    aw * bx + ax * bw + ay * bz - az * by,
-    aw * by - ax * bz + ay * bw + az * bx,
-    aw * bz + ax * by - ay * bx + az * bw,
-    aw * bw - ax * bx - ay * by - az * bz,
-  ];
-}
 
 /** The quaternion [x, y, z, w] of the rotation whose matrix has columns c0, c1, c2 (orthonormal, right-handed). */
 function matrixQuat(c0: V, c1: V, c2: V): number[] {

@@ -27,16 +27,14 @@ import { makeRoundedCuboid } from "../../src/shapes/rounded.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
 import { CollisionWorld, makeWorldContact } from "../../src/world/index.js";
 import { unitArb } from "./arbitraries.js";
+import type { ContactAnswer } from "./contact-checks.js";
 import { type Dy, dadd, dmul, dsub, dy } from "./exact.js";
 import { exactOffset } from "./generate.js";
 import { add, dot, norm, scale, sub, type V } from "./oracle-shapes.js";
 
 type J = Record<string, unknown>;
-interface Answer {
-  distance: number;
-  normal: V;
-  pointA: V;
-  pointB: V;
+/** `contact`'s answer with its error bound. */
+interface Answer extends ContactAnswer {
   errorBound: number;
 }
 

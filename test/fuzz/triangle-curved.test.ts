@@ -27,6 +27,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { thousandthArb, thousandthPointArb, thousandthQuatArb } from "./arbitraries.js";
 import { replayScenario } from "./fuzz.js";
 import { exactOffset, offsetScenario } from "./generate.js";
 import {
@@ -108,28 +109,19 @@ function failures(a: J, b: J, off: number[], pair: string): string[] {
   return out;
 }
 
-// Coordinates in thousandths: fast-check's doubles favour 0 and ±1, which make most triangles
-// degenerate and most offsets axis-aligned.
-const unitInt = fc.integer({ min: -1000, max: 1000 }).map((k) => k / 1000);
-const point = fc.tuple(unitInt, unitInt, unitInt);
-const quat = fc
-  .tuple(unitInt, unitInt, unitInt, unitInt)
-  .filter((q) => Math.hypot(...q) > 0.1)
-  .map((q) => q.map((x) => x / Math.hypot(...q)));
-
 describe("issue 16: curved shapes and compounds against triangles (session 24)", () => {
   replayCases(loadCases("./triangle-curved.cases.json"), 4);
 
   it("property: a cylinder or cone (alone or a compound's child) at a small gap from a triangle's face or edge, sizes 2^-20..2^20, ratios to 2^20, offsets to 2^30", () => {
     fc.assert(
       fc.property(
-        fc.tuple(point, point, point),
+        fc.tuple(thousandthPointArb, thousandthPointArb, thousandthPointArb),
         fc.integer({ min: -20, max: 20 }),
         fc.integer({ min: -20, max: 20 }),
-        fc.tuple(fc.integer({ min: 3, max: 4 }), quat, fc.boolean()),
-        fc.tuple(fc.integer({ min: -1, max: 2 }), unitInt, unitInt),
+        fc.tuple(fc.integer({ min: 3, max: 4 }), thousandthQuatArb, fc.boolean()),
+        fc.tuple(fc.integer({ min: -1, max: 2 }), thousandthArb, thousandthArb),
         fc.tuple(fc.integer({ min: 0, max: 1 }), fc.integer({ min: -40, max: 0 })),
-        fc.tuple(point, fc.integer({ min: -5, max: 40 })),
+        fc.tuple(thousandthPointArb, fc.integer({ min: -5, max: 40 })),
         ([p0, p1, p2], eT, eR, [kind, q, inCompound], [edge, u, v], [mode, eg], [dir, eo]) => {
           const St = 2 ** eT;
           const Sb = 2 ** Math.max(-20, Math.min(20, eT + eR));
@@ -189,11 +181,16 @@ describe("issue 16: curved shapes and compounds against triangles (session 24)",
       fc.property(
         fc.integer({ min: -20, max: 20 }),
         fc.integer({ min: -20, max: 20 }),
-        fc.tuple(fc.integer({ min: 0, max: 5 }), quat, quat),
-        fc.array(point, { minLength: 4, maxLength: 8 }),
-        fc.tuple(fc.integer({ min: 0, max: 7 }), point, fc.integer({ min: -40, max: 0 }), point),
-        fc.tuple(unitInt, unitInt, unitInt),
-        fc.tuple(point, fc.integer({ min: -5, max: 40 })),
+        fc.tuple(fc.integer({ min: 0, max: 5 }), thousandthQuatArb, thousandthQuatArb),
+        fc.array(thousandthPointArb, { minLength: 4, maxLength: 8 }),
+        fc.tuple(
+          fc.integer({ min: 0, max: 7 }),
+          thousandthPointArb,
+          fc.integer({ min: -40, max: 0 }),
+          thousandthPointArb,
+        ),
+        fc.tuple(thousandthArb, thousandthArb, thousandthArb),
+        fc.tuple(thousandthPointArb, fc.integer({ min: -5, max: 40 })),
         (eB, eR, [kind, qc, q], hull, [axis, d0, eTilt, tilt], [beta, alpha, lam], [dir, eo]) => {
           const Sb = 2 ** eB;
           const St = 2 ** Math.max(-20, Math.min(20, eB + eR));

@@ -34,6 +34,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import { thousandthArb, thousandthPointArb, thousandthQuatArb } from "./arbitraries.js";
+import { type ContactAnswer, EPS } from "./contact-checks.js";
 import { replayScenario } from "./fuzz.js";
 import { exactOffset, offsetScenario, type Scenario } from "./generate.js";
 import {
@@ -53,14 +55,6 @@ import {
 import { loadCases, replayCases } from "./recorded-cases.js";
 
 type J = Record<string, unknown>;
-interface Answer {
-  distance: number;
-  normal: V;
-  pointA: V;
-  pointB: V;
-}
-
-const EPS = 2 ** -52;
 
 /** The largest coordinate magnitude of a JSON shape's points, corners and centre, and its sizes. */
 function extentOf(j: J): number {
@@ -112,7 +106,13 @@ function sampledDepth(t: J, signed: (p: V) => number): number {
  * construction's rounding (`bar`); the depth at least the sampled depth and the overlap along
  * the answer's normal equal to it (an upper bound of the depth, so it is pinned).
  */
-function touchProblems(t: J, s: J, triFirst: boolean, r: Answer | null, bar: number): string[] {
+function touchProblems(
+  t: J,
+  s: J,
+  triFirst: boolean,
+  r: ContactAnswer | null,
+  bar: number,
+): string[] {
   if (r === null) return ["contact null for a touching pair"];
   const out: string[] = [];
   const solid = oshape(s).pieces[0];
@@ -139,13 +139,6 @@ function split(sc: Scenario, world: boolean): { t: J; s: J } {
   return a.type === "triangle" ? { t: a, s: b } : { t: b, s: a };
 }
 
-const unitInt = fc.integer({ min: -1000, max: 1000 }).map((k) => k / 1000);
-const point = fc.tuple(unitInt, unitInt, unitInt);
-const quat = fc
-  .tuple(unitInt, unitInt, unitInt, unitInt)
-  .filter((q) => Math.hypot(...q) > 0.1)
-  .map((q) => q.map((x) => x / Math.hypot(...q)));
-
 describe("issue 16, replay-facing: a triangle's edge touching a cylinder's cap or generator or a cone's base at a shallow angle", () => {
   const cases = loadCases("./triangle-rim-facing.cases.json");
   replayCases(cases, 8, { facing: true });
@@ -159,7 +152,12 @@ describe("issue 16, replay-facing: a triangle's edge touching a cylinder's cap o
         const { t, s } = split(c.scenario, world);
         for (const triFirst of [true, false]) {
           const [a, b] = triFirst ? [t, s] : [s, t];
-          const r = answerQuery({ op: "contact", a, b, prediction: 4 * bar }) as Answer | null;
+          const r = answerQuery({
+            op: "contact",
+            a,
+            b,
+            prediction: 4 * bar,
+          }) as ContactAnswer | null;
           expect(touchProblems(t, s, triFirst, r, bar)).toEqual([]);
         }
       }
@@ -170,10 +168,10 @@ describe("issue 16, replay-facing: a triangle's edge touching a cylinder's cap o
     fc.assert(
       fc.property(
         fc.tuple(fc.integer({ min: -20, max: 20 }), fc.integer({ min: -12, max: 12 })),
-        fc.tuple(fc.constantFrom("cap+", "cap-", "side", "base"), quat, fc.boolean()),
-        fc.tuple(fc.integer({ min: -40, max: -20 }), point, point),
-        fc.tuple(unitInt, unitInt, unitInt),
-        fc.tuple(point, fc.integer({ min: 0, max: 40 })),
+        fc.tuple(fc.constantFrom("cap+", "cap-", "side", "base"), thousandthQuatArb, fc.boolean()),
+        fc.tuple(fc.integer({ min: -40, max: -20 }), thousandthPointArb, thousandthPointArb),
+        fc.tuple(thousandthArb, thousandthArb, thousandthArb),
+        fc.tuple(thousandthPointArb, fc.integer({ min: 0, max: 40 })),
         ([eS, eR], [feature, q, inCompound], [eTilt, tilt, d0], [beta, alpha, lam], [dir, eo]) => {
           const S = 2 ** eS;
           const St = 2 ** Math.max(-20, Math.min(20, eS + eR));
@@ -228,7 +226,7 @@ describe("issue 16, replay-facing: a triangle's edge touching a cylinder's cap o
               a: sc.worldA,
               b: sc.worldB,
               prediction: 4 * bar,
-            }) as Answer | null;
+            }) as ContactAnswer | null;
             expect(touchProblems(wt, ws, triFirst, r, bar)).toEqual([]);
             const failures = replayScenario(sc, pair, {
               ops: ["intersects", "distance", "contact", "manifold"],
