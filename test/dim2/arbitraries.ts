@@ -71,3 +71,9 @@ export function poseArb(range = 3, offset = 0): fc.Arbitrary<Pose2> {
     .record({ x: c, y: c, a: num(-Math.PI, Math.PI) })
     .map(({ x, y, a }) => pose2.fromAngle(offset + x, offset + y, a));
 }
+
+/** A size in 1e-6..1e6, log-uniform (10 to an exponent drawn in [−6, 6]). */
+export const logSizeArb = fc.double({ min: -6, max: 6, noNaN: true }).map((e) => 10 ** e);
+
+/** An offset's magnitude in 1..1e9, log-uniform (10 to an exponent drawn in [0, 9]). */
+export const logOffsetArb = fc.double({ min: 0, max: 9, noNaN: true }).map((e) => 10 ** e);

@@ -14,6 +14,8 @@ import * as pose2 from "../../src/dim2/pose2.js";
 import { makePolygon, makeSegment } from "../../src/dim2/shapes.js";
 import { CollisionWorld2D } from "../../src/dim2/world2.js";
 import { answerQuery2D } from "../../src/io/query-2d.js";
+import { logSizeArb } from "./arbitraries.js";
+import { big } from "./oracle.js";
 
 type P = [number, number];
 type Line = Record<string, unknown>;
@@ -33,18 +35,6 @@ function answers(line: Line): { hit: boolean; distance: number; contact: unknown
 
 const seg = (a: P, b: P) => ({ type: "segment", a, b });
 const poly = (points: P[]) => ({ type: "polygon", points });
-
-/** x · 2^1100 exactly, as a BigInt (every finite double is a multiple of 2^-1074). */
-function big(x: number): bigint {
-  if (x === 0) return 0n;
-  let m = x;
-  let e = 0;
-  while (!Number.isInteger(m)) {
-    m *= 2;
-    e++;
-  }
-  return BigInt(m) << BigInt(1100 - e);
-}
 
 /** The exact distance from point c to the line through a, b, rounded once at the end. */
 function exactLineDistance(a: P, b: P, c: P): number {
@@ -222,8 +212,6 @@ describe("attack 30: the open lines, as kept", () => {
   }
 });
 
-/** A scale in 1e-6..1e6 (log-uniform) and an offset to 1e9 on a grid of that scale. */
-const scale = fc.double({ min: -6, max: 6, noNaN: true }).map((e) => 10 ** e);
 /**
  * Offsets below 1e-6 flushed to 0 (as test/dim2/arbitraries.ts flushes): coordinates under
  * 2^-300 beside unit ones are outside the exact predicates' range.
@@ -246,7 +234,7 @@ describe("attack 30: properties of the classes", () => {
   it("F2: segments and triangles sharing a vertex on a grid touch (intersects, distance 0, contact)", () => {
     fc.assert(
       fc.property(
-        scale,
+        logSizeArb,
         offset,
         offset,
         fc.array(fc.integer({ min: -1000, max: 1000 }), { minLength: 8, maxLength: 8 }),
@@ -280,8 +268,8 @@ describe("attack 30: properties of the classes", () => {
   it("F1: a segment across a sharp polygon tip meets it; one beside it is exactly its gap away; a cast reaches it", () => {
     fc.assert(
       fc.property(
-        scale,
-        scale,
+        logSizeArb,
+        logSizeArb,
         fc.double({ min: -6, max: -1, noNaN: true }).map((e) => 10 ** e),
         offset,
         offset,
@@ -325,8 +313,8 @@ describe("attack 30: properties of the classes", () => {
   it("F3: a small circle near a long segment's end: the normal achieves the depth", () => {
     fc.assert(
       fc.property(
-        scale,
-        scale,
+        logSizeArb,
+        logSizeArb,
         offset,
         offset,
         fc.double({ min: 0, max: 6.28, noNaN: true }),

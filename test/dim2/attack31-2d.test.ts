@@ -12,37 +12,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery2D } from "../../src/io/query-2d.js";
+import { logOffsetArb, logSizeArb } from "./arbitraries.js";
+import { big, unbig } from "./oracle.js";
 
 type P = [number, number];
 type Line = Record<string, unknown>;
 
 function q(op: string, line: Line): Record<string, unknown> | null {
   return answerQuery2D({ dim: 2, op, ...line }) as Record<string, unknown> | null;
-}
-
-/** x · 2^1100 exactly, as a BigInt (every finite double is a multiple of 2^-1074). */
-function big(x: number): bigint {
-  if (x === 0) return 0n;
-  let m = x;
-  let e = 0;
-  while (!Number.isInteger(m)) {
-    m *= 2;
-    e++;
-  }
-  return BigInt(m) << BigInt(1100 - e);
-}
-
-/** A BigInt of {@link big}'s scale back to a double (within an ulp; exact when it fits). */
-function unbig(b: bigint): number {
-  const neg = b < 0n;
-  let a = neg ? -b : b;
-  let e = -1100;
-  while (a >= 1n << 64n) {
-    a >>= 1n;
-    e++;
-  }
-  const v = Number(a) * 2 ** e;
-  return neg ? -v : v;
 }
 
 /** The exact distance from point c to the box [lo, hi] (0 inside), rounded at the end. */
@@ -117,16 +94,14 @@ describe("attack 31, F-A: a far rect's faces are its min and max exactly", () =>
   });
 
   it("property: rects against circles, rects and face segments at offsets to 1e9 — exact answers", () => {
-    const size = fc.double({ min: -6, max: 6, noNaN: true }).map((e) => 10 ** e);
     const frac = fc.double({ min: 0, max: 1, noNaN: true });
-    const offset = fc.double({ min: 0, max: 9, noNaN: true }).map((e) => 10 ** e);
     fc.assert(
       fc.property(
-        offset,
+        logOffsetArb,
         fc.double({ min: -1, max: 1, noNaN: true }),
-        size,
-        size,
-        size,
+        logSizeArb,
+        logSizeArb,
+        logSizeArb,
         frac,
         frac,
         fc.integer({ min: 0, max: 3 }),
@@ -186,13 +161,11 @@ describe("attack 31, F-A: a far rect's faces are its min and max exactly", () =>
   });
 
   it("property: a circle cast toward a far rect stops within the tolerance of the exact face", () => {
-    const size = fc.double({ min: -6, max: 6, noNaN: true }).map((e) => 10 ** e);
-    const offset = fc.double({ min: 0, max: 9, noNaN: true }).map((e) => 10 ** e);
     fc.assert(
       fc.property(
-        offset,
-        size,
-        size,
+        logOffsetArb,
+        logSizeArb,
+        logSizeArb,
         fc.double({ min: 1.25, max: 4, noNaN: true }),
         (o, w, r, g) => {
           const min: P = [o, -0.5 * o];
@@ -247,13 +220,11 @@ describe("attack 31, F-B: castShapes far from the origin is not late", () => {
   });
 
   it("property: two circles at offsets to 1e9, a gap far below the offset's ulp, closing obliquely", () => {
-    const size = fc.double({ min: -6, max: 6, noNaN: true }).map((e) => 10 ** e);
-    const offset = fc.double({ min: 0, max: 9, noNaN: true }).map((e) => 10 ** e);
     fc.assert(
       fc.property(
-        offset,
-        size,
-        size,
+        logOffsetArb,
+        logSizeArb,
+        logSizeArb,
         fc.double({ min: -9, max: 0, noNaN: true }).map((e) => 10 ** e),
         fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }),
         fc.double({ min: -6, max: 3, noNaN: true }).map((e) => 10 ** e),
@@ -294,13 +265,11 @@ describe("attack 31, F-B: castShapes far from the origin is not late", () => {
   });
 
   it("property: segments, rects (as polygons) and circles at offsets to 1e9 meet at gap / speed", () => {
-    const size = fc.double({ min: -6, max: 6, noNaN: true }).map((e) => 10 ** e);
-    const offset = fc.double({ min: 0, max: 9, noNaN: true }).map((e) => 10 ** e);
     fc.assert(
       fc.property(
-        offset,
-        size,
-        size,
+        logOffsetArb,
+        logSizeArb,
+        logSizeArb,
         fc.double({ min: 0.01, max: 4, noNaN: true }),
         fc.double({ min: -6, max: 3, noNaN: true }).map((e) => 10 ** e),
         fc.integer({ min: 0, max: 2 }),

@@ -166,3 +166,28 @@ export function scaleOf(...shapes: Shape2[]): number {
   }
   return m;
 }
+
+/** x · 2^1100 exactly, as a BigInt (every finite double is a multiple of 2^-1074): exact sums and products of doubles. */
+export function big(x: number): bigint {
+  if (x === 0) return 0n;
+  let m = x;
+  let e = 0;
+  while (!Number.isInteger(m)) {
+    m *= 2;
+    e++;
+  }
+  return BigInt(m) << BigInt(1100 - e);
+}
+
+/** A BigInt of {@link big}'s scale (2^1100) back to a double (within an ulp; exact when it fits). */
+export function unbig(b: bigint): number {
+  const neg = b < 0n;
+  let a = neg ? -b : b;
+  let e = -1100;
+  while (a >= 1n << 64n) {
+    a >>= 1n;
+    e++;
+  }
+  const v = Number(a) * 2 ** e;
+  return neg ? -v : v;
+}
