@@ -10,14 +10,17 @@
  * that plane. The plane then separates the two with p on both: the signed distance is 0, to the
  * rounding of the pair's coordinates. Moving the hull by −δ·d makes the overlap along d exactly
  * δ, an upper bound of the depth; the deepest of points sampled along the feature bounds it
- * below. Hulls: tetrahedra, thin slabs (2^-10 of their width), boxes given as point sets and
- * clouds of up to 12 points. Nothing here imports the library.
+ * below. Hulls: tetrahedra, thin slabs (2^-10 of their width), boxes given as point sets,
+ * clouds of up to 12 points and flat convex polygons (JSON "convex" of coplanar points).
+ * Nothing here imports the library.
  */
 import fc from "fast-check";
 import { exactOffset, offsetScenario, type Scenario } from "./generate.js";
 import {
   add,
+  closestOnTriangleVoronoi,
   cross,
+  dist,
   dot,
   norm,
   oshape,
@@ -55,7 +58,7 @@ export interface HullRimParams {
   /** The solid's flat feature: a cylinder's cap (either end) or generator, or a cone's base. */
   feature: "cap+" | "cap-" | "side" | "base";
   /** The hull's kind and the feature of it lying on the plane. */
-  hull: "tetra" | "slab" | "box" | "cloud";
+  hull: "tetra" | "slab" | "box" | "cloud" | "flat";
   touch: "corner" | "edge" | "face";
   /** The solid's rotation. */
   q: number[];
@@ -84,7 +87,13 @@ export const hullRimArb: fc.Arbitrary<HullRimParams> = fc
     sizes: fc.tuple(fc.integer({ min: -20, max: 20 }), fc.integer({ min: -12, max: 12 })),
     kinds: fc.tuple(
       fc.constantFrom("cap+" as const, "cap-" as const, "side" as const, "base" as const),
-      fc.constantFrom("tetra" as const, "slab" as const, "box" as const, "cloud" as const),
+      fc.constantFrom(
+        "tetra" as const,
+        "slab" as const,
+        "box" as const,
+        "cloud" as const,
+        "flat" as const,
+      ),
       fc.constantFrom("corner" as const, "edge" as const, "face" as const),
       fc.constantFrom("none" as const, "solid" as const, "hull" as const),
     ),
@@ -128,6 +137,8 @@ export interface HullRimScene {
    * across a cone's base rim leaves the slanted side.
    */
   overlap: number;
+  /** True for a flat hull (coplanar points). */
+  flat: boolean;
   /** The `contact` query's prediction distance: beyond any gap of the pair. */
   prediction: number;
   /** The feature's points after the push (world frame, before the offset), for the lower bound. */
@@ -223,7 +234,17 @@ export function hullRimScene(g: HullRimParams): HullRimScene | null {
       }
     }
     pts.push(...feature);
-    const count = g.hull === "tetra" ? 4 - feature.length : 8;
+    if (g.hull === "flat") {
+      // A flat polygon: on the plane at a face, else on a plane through the feature rising from
+      // it across w (a corner's points then all on the far side of it).
+      const slope = g.touch === "face" ? 0 : 0.05 + 0.95 * Math.abs(g.shape[0]);
+      for (let i = 0; i < 6; i++) {
+        const [u, v] = g.above[i];
+        const vv = g.touch === "face" ? v : 0.05 + 0.95 * Math.abs(v);
+        pts.push(at(u, vv, slope * vv));
+      }
+    }
+    const count = g.hull === "flat" ? 0 : g.hull === "tetra" ? 4 - feature.length : 8;
     const hs = g.hull === "slab" ? 2 ** -10 : 1;
     for (let i = 0; i < count; i++) {
       const [u, v, h] = g.above[i];
@@ -249,11 +270,34 @@ export function hullRimScene(g: HullRimParams): HullRimScene | null {
   return {
     scenarios,
     overlap: delta,
+    flat: g.hull === "flat",
     prediction: 4 * (bar + delta),
     feature: feature.map((f) => add(pos, f)),
     bar,
     offset: off,
   };
+}
+
+/**
+ * A flat hull's distance from point q: the least over the triangles of its points' triples (in
+ * 2-D every point of the hull lies in one of them). The oracle's hull piece judges a volume.
+ */
+function flatHullDistance(j: J, q: V): number {
+  let pos: V = [0, 0, 0];
+  let h = j;
+  if (h.type === "compound") {
+    const c = (h.children as J[])[0];
+    pos = add((h.position as V | undefined) ?? [0, 0, 0], c.position as V);
+    h = c.shape as J;
+  }
+  const pts = (h.points as V[]).map((x) => add(add(x, h.position as V), pos));
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < pts.length; i++)
+    for (let k = i + 1; k < pts.length; k++)
+      for (let m = k + 1; m < pts.length; m++) {
+        best = Math.min(best, dist(q, closestOnTriangleVoronoi(q, pts[i], pts[k], pts[m])));
+      }
+  return best;
 }
 
 /** The pieces of a scenario's world shapes: hull and solid (a compound's only child). */
@@ -295,7 +339,9 @@ export function hullRimProblems(s: HullRimScene, k: number, r: Answer | null): s
   if (Math.abs(sep - r.distance) > bar) {
     out.push(`separation ${sep} along the normal ≠ distance ${r.distance}`);
   }
-  if (Math.abs(H.signed(pH)) > bar) out.push(`hull's witness ${H.signed(pH)} off it`);
+  const hj = (hullFirst ? sc.worldA : sc.worldB) as J;
+  const offHull = s.flat ? flatHullDistance(hj, pH) : Math.abs(H.signed(pH));
+  if (offHull > bar) out.push(`hull's witness ${offHull} off it`);
   if (Math.abs(S.signed(pS)) > bar) out.push(`solid's witness ${S.signed(pS)} off it`);
   const fe = norm(sub(sub(r.pointB, r.pointA), scale(r.normal, r.distance)));
   if (fe > bar) out.push(`witnesses not facing: ${fe} (bar ${bar})`);
