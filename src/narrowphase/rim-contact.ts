@@ -1,9 +1,10 @@
 /**
- * A box's or a triangle's edge or face across a cylinder's or cone's rim, or a triangle's edge
- * across a cylinder's generator, answered exactly (issue 16, point-rim-facing and
- * replay-facing).
+ * A box's, a triangle's or a convex hull's edge or face across a cylinder's or cone's rim, or a
+ * triangle's or hull's edge across a cylinder's generator, answered exactly (issue 16,
+ * point-rim-facing, replay-facing and hull-rim-facing).
  *
- * Where a polytope (a box, or a triangle: flat, seen from both sides) overlaps or touches a
+ * Where a polytope (a box, a convex hull, or a triangle or flat hull: flat, seen from both
+ * sides) overlaps or touches a
  * cylinder or a cone across the solid's rim (a circle: either end of a cylinder, a cone's base)
  * and the least overlap's normal lies in the rim's fan of normals (from the cap's normal to the
  * side's at that azimuth) or at an end of it, the solid's support along the normal is one rim
@@ -24,7 +25,8 @@
  *   rim of 32 the difference of the two points fixes the normal to 1e-3 rad only), turned into
  *   the fan;
  * - an edge against a rim circle at the edge's crossing of the rim's cylinder ρ = r (the roots
- *   of a quadratic): where the common perpendicular turns out of the fan (the edge rising from
+ *   of a quadratic, solved about the edge's point nearest the axis, where a far end's |p0|² − r²
+ *   would cancel): where the common perpendicular turns out of the fan (the edge rising from
  *   a corner beyond the rim at 2^-30 rad; a triangle's edge touching a cap 2^-23..2^-39 rad off
  *   its plane, the normal on the fan between the cap's and the side's), the least overlap's
  *   normal is the kink where the edge joins the polytope's support, normal to the edge, and a
@@ -32,8 +34,8 @@
  * - an edge against a cylinder's side at the edge's point nearest the axis (a line's closed
  *   form): n the side's normal at that point's azimuth, a the side's point at its height (a
  *   triangle's edge touching a generator 2^-39 rad off the tangent plane);
- * - a face of the polytope: n its inward normal (a triangle's normal either way; the solid's
- *   support along it is then the rim's point at n's azimuth when n lies inside the fan).
+ * - a face of the polytope: n its inward normal (a triangle's, so a flat hull's, either way;
+ *   the solid's support along it is then the rim's point at n's azimuth when n lies inside the fan).
  *
  * Each candidate is kept only where b lies on the polytope and a is the solid's support along n
  * to the rounding: the answer's witnesses face each other across its normal and its normal
@@ -63,6 +65,7 @@ import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Cone } from "../shapes/cone.js";
+import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import type { Cylinder } from "../shapes/cylinder.js";
 import { shapeDef } from "../shapes/registry.js";
@@ -83,15 +86,22 @@ const SEGMENT_TANGENT_SIN = 2 ** -40;
 /** Bisection steps on g′'s sign within a bracket at most (it stops where the midpoint rounds to an end). */
 const RIM_EDGE_BISECTIONS = 200;
 
+/** The polytope's kinds in counts[2]. */
+const POLY_BOX = 0;
+const POLY_TRIANGLE = 1;
+const POLY_HULL = 2;
+
 /**
  * The polytope's corners in the solid's frame, x y z interleaved: a box's eight (corner i's
- * signs from its bits), a triangle's three.
+ * signs from its bits), a triangle's three, a hull's vertices (grown to the largest hull seen).
  */
-const corners = new Float64Array(24);
-/** The polytope's edges as corner index pairs: a box's twelve, a triangle's three. */
-const edgeEnds = new Uint8Array(24);
-/** [0] the polytope's corner count, [1] its edge count, [2] 1 for a triangle. */
-const counts = new Uint8Array(3);
+let corners = new Float64Array(24);
+/** The polytope's edges as corner index pairs: a box's twelve, a triangle's three, a hull's. */
+let edgeEnds = new Uint32Array(24);
+/** [0] the polytope's corner count, [1] its edge count, [2] its kind (POLY_*). */
+const counts = new Uint32Array(3);
+/** A triangle's corners in its own frame, x y z interleaved (its face as a flat polygon). */
+const triCorners = new Float64Array(9);
 /** A triangle's unit normal in its own frame (the candidate of its face, either way). */
 const triNormal = vec3.create();
 const triE0 = vec3.create();
@@ -125,33 +135,64 @@ function dirToSolid(out: Vec3, bInA: Isometry, d: Vec3): void {
 }
 
 /**
+ * True when the polytope-local point `local` lies on the flat polygon of `count` corners
+ * `ids[o ..]` of `v` (x y z interleaved; ids null: 0, 1, 2, …), counter-clockwise about the unit
+ * normal `n`, within the tolerance `tol` (scene units): its plane and the inner sides of its
+ * edges. A triangle, or a flat hull's face 0.
+ */
+function onPolygon(
+  v: Float64Array,
+  ids: Uint32Array | null,
+  o: number,
+  count: number,
+  n: Vec3,
+  tol: number,
+): boolean {
+  const i0 = 3 * (ids === null ? 0 : ids[o]);
+  const off = (local.x - v[i0]) * n.x + (local.y - v[i0 + 1]) * n.y + (local.z - v[i0 + 2]) * n.z;
+  if (!(Math.abs(off) <= tol)) return false;
+  for (let i = 0; i < count; i++) {
+    const iu = 3 * (ids === null ? i : ids[o + i]);
+    const iv = 3 * (ids === null ? (i + 1) % count : ids[o + ((i + 1) % count)]);
+    // The edge's outward normal in the plane, (v − u) × n.
+    triE0.x = v[iv] - v[iu];
+    triE0.y = v[iv + 1] - v[iu + 1];
+    triE0.z = v[iv + 2] - v[iu + 2];
+    triM.x = triE0.y * n.z - triE0.z * n.y;
+    triM.y = triE0.z * n.x - triE0.x * n.z;
+    triM.z = triE0.x * n.y - triE0.y * n.x;
+    const ml = Math.sqrt(triM.x * triM.x + triM.y * triM.y + triM.z * triM.z);
+    const out =
+      (local.x - v[iu]) * triM.x + (local.y - v[iu + 1]) * triM.y + (local.z - v[iu + 2]) * triM.z;
+    if (!(out <= tol * ml)) return false;
+  }
+  return true;
+}
+
+/**
  * True when the polytope-local point `local` lies on the polytope within the tolerance `tol`
- * (scene units): a box's half extents; a triangle's plane and the inner sides of its edges.
+ * (scene units): a box's half extents; a triangle's or a flat hull's polygon; a hull's face
+ * planes.
  */
 function onPolytope(poly: ConvexShape, tol: number): boolean {
-  if (counts[2] === 0) {
+  if (counts[2] === POLY_BOX) {
     const h = (poly as Cuboid).halfExtents;
     if (!(Math.abs(local.x) <= h.x + tol)) return false;
     if (!(Math.abs(local.y) <= h.y + tol)) return false;
     return Math.abs(local.z) <= h.z + tol;
   }
-  const t = poly as Triangle;
-  const n = triNormal;
-  const off = (local.x - t.a.x) * n.x + (local.y - t.a.y) * n.y + (local.z - t.a.z) * n.z;
-  if (!(Math.abs(off) <= tol)) return false;
-  for (let i = 0; i < 3; i++) {
-    const u = i === 0 ? t.a : i === 1 ? t.b : t.c;
-    const v = i === 0 ? t.b : i === 1 ? t.c : t.a;
-    // The edge's outward normal in the plane, (v − u) × n (n from the corners' order).
-    triE0.x = v.x - u.x;
-    triE0.y = v.y - u.y;
-    triE0.z = v.z - u.z;
-    triM.x = triE0.y * n.z - triE0.z * n.y;
-    triM.y = triE0.z * n.x - triE0.x * n.z;
-    triM.z = triE0.x * n.y - triE0.y * n.x;
-    const ml = Math.sqrt(triM.x * triM.x + triM.y * triM.y + triM.z * triM.z);
-    const out = (local.x - u.x) * triM.x + (local.y - u.y) * triM.y + (local.z - u.z) * triM.z;
-    if (!(out <= tol * ml)) return false;
+  if (counts[2] === POLY_TRIANGLE) return onPolygon(triCorners, null, 0, 3, triNormal, tol);
+  const hull = poly as ConvexPolyhedron;
+  const fn = hull.faceNormals;
+  if (hull.flat) {
+    vec3.set(triNormal, fn[0], fn[1], fn[2]);
+    const o = hull.faceOffsets[0];
+    return onPolygon(hull.vertices, hull.faceVertices, o, hull.faceOffsets[1] - o, triNormal, tol);
+  }
+  const d = hull.facePlaneOffsets;
+  for (let f = 0; f < d.length; f++) {
+    const off = local.x * fn[3 * f] + local.y * fn[3 * f + 1] + local.z * fn[3 * f + 2] - d[f];
+    if (!(off <= tol)) return false;
   }
   return true;
 }
@@ -318,16 +359,20 @@ function edgeAgainstRim(solid: ConvexShape, poly: ConvexShape, bInA: Isometry): 
   const dz = p1.z - p0.z;
   const qa = dx * dx + dz * dz;
   if (qa > 0) {
-    const qb = p0.x * dx + p0.z * dz;
+    // The roots about the point nearest the axis, tm ± √((r² − ρm²)/qa): from the edge's end,
+    // (|p0|² − r²) cancels where the end lies far beyond the rim (a hull's edge of 1e5 across a
+    // rim of 64: the crossing 1.6e-8 along it off, its witness that far off the edge).
+    const tm = -(p0.x * dx + p0.z * dz) / qa;
+    n = insertSample(n, tm);
+    const mx = p0.x + tm * dx;
+    const mz = p0.z + tm * dz;
+    const rm = Math.sqrt(mx * mx + mz * mz);
     const r = work[3];
-    const qc =
-      (Math.sqrt(p0.x * p0.x + p0.z * p0.z) - r) * (Math.sqrt(p0.x * p0.x + p0.z * p0.z) + r);
-    n = insertSample(n, -qb / qa);
-    const disc = qb * qb - qa * qc;
+    const disc = ((r - rm) * (r + rm)) / qa;
     if (disc >= 0) {
-      const q = -(qb + (qb >= 0 ? Math.sqrt(disc) : -Math.sqrt(disc)));
-      const ta = q / qa;
-      const tb = q !== 0 ? qc / q : ta;
+      const hw = Math.sqrt(disc);
+      const ta = tm - hw;
+      const tb = tm + hw;
       n = insertSample(n, ta);
       if (tb !== ta) n = insertSample(n, tb);
       // The edge's crossings of the rim's cylinder: where the common perpendicular turns out of
@@ -385,9 +430,14 @@ function edgeAgainstSide(solid: ConvexShape, poly: ConvexShape, bInA: Isometry):
   const z = p0.z + t * dz;
   const rho = Math.sqrt(x * x + z * z);
   if (!(rho > 0) || !(Math.abs(y) <= hh)) return;
-  cand.x = x / rho;
+  // The common perpendicular of the edge and the axis, from the edge's direction: the point's
+  // azimuth x / ρ carries its coordinates' rounding (a hull's edge of 2.6e5 along a generator of
+  // a cylinder of 128: 1e-13 rad, 4e-9 of overlap over the edge's length).
+  const ql = Math.sqrt(qa);
+  const sgn = dz * x - dx * z >= 0 ? 1 / ql : -1 / ql;
+  cand.x = dz * sgn;
   cand.y = 0;
-  cand.z = z / rho;
+  cand.z = -dx * sgn;
   rimPoint.x = work[3] * cand.x;
   rimPoint.y = y;
   rimPoint.z = work[3] * cand.z;
@@ -395,16 +445,38 @@ function edgeAgainstSide(solid: ConvexShape, poly: ConvexShape, bInA: Isometry):
 }
 
 /**
- * Loads the polytope `poly` (a box or a triangle; the polytope is B when `solidIsA`) into
- * corners, edgeEnds and counts, in the solid's frame, and the corners' largest coordinate
- * magnitude (scene units) into work[4]; false for another type or a degenerate triangle.
+ * Loads the polytope `poly` (a box, a triangle or a convex hull; the polytope is B when
+ * `solidIsA`) into corners, edgeEnds and counts, in the solid's frame, and the corners' largest
+ * coordinate magnitude (scene units) into work[4]; false for another type or a degenerate
+ * triangle.
  */
 function loadPolytope(poly: ConvexShape, bInA: Isometry, solidIsA: boolean): boolean {
   let mag = 0;
+  if (poly.type === ShapeType.ConvexPolyhedron) {
+    const hull = poly as ConvexPolyhedron;
+    const v = hull.vertices;
+    const ed = hull.edges;
+    if (corners.length < v.length) corners = new Float64Array(v.length);
+    if (edgeEnds.length < ed.length) edgeEnds = new Uint32Array(ed.length);
+    counts[0] = v.length / 3;
+    counts[1] = ed.length / 2;
+    counts[2] = POLY_HULL;
+    for (let i = 0; i < v.length; i += 3) {
+      vec3.set(local, v[i], v[i + 1], v[i + 2]);
+      polytopeToSolid(p0, bInA, local, solidIsA);
+      corners[i] = p0.x;
+      corners[i + 1] = p0.y;
+      corners[i + 2] = p0.z;
+      mag = Math.max(mag, Math.abs(p0.x), Math.abs(p0.y), Math.abs(p0.z));
+    }
+    for (let i = 0; i < ed.length; i++) edgeEnds[i] = ed[i];
+    work[4] = mag;
+    return true;
+  }
   if (poly.type === ShapeType.Cuboid) {
     const h = (poly as Cuboid).halfExtents;
     counts[0] = 8;
-    counts[2] = 0;
+    counts[2] = POLY_BOX;
     for (let i = 0; i < 8; i++) {
       vec3.set(local, i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
       polytopeToSolid(p0, bInA, local, solidIsA);
@@ -429,9 +501,13 @@ function loadPolytope(poly: ConvexShape, bInA: Isometry, solidIsA: boolean): boo
   const t = poly as Triangle;
   counts[0] = 3;
   counts[1] = 3;
-  counts[2] = 1;
+  counts[2] = POLY_TRIANGLE;
   for (let i = 0; i < 3; i++) {
-    polytopeToSolid(p0, bInA, i === 0 ? t.a : i === 1 ? t.b : t.c, solidIsA);
+    const c = i === 0 ? t.a : i === 1 ? t.b : t.c;
+    triCorners[3 * i] = c.x;
+    triCorners[3 * i + 1] = c.y;
+    triCorners[3 * i + 2] = c.z;
+    polytopeToSolid(p0, bInA, c, solidIsA);
     corners[3 * i] = p0.x;
     corners[3 * i + 1] = p0.y;
     corners[3 * i + 2] = p0.z;
@@ -463,8 +539,8 @@ function loadPolytope(poly: ConvexShape, bInA: Isometry, solidIsA: boolean): boo
 }
 
 /**
- * The contact of a box or a triangle and a cylinder or cone (either order) replaced by its
- * exact rim answer where that applies (see the file's comment): reads the solved `normal`
+ * The contact of a box, a triangle or a convex hull and a cylinder or cone (either order)
+ * replaced by its exact rim answer where that applies (see the file's comment): reads the solved `normal`
  * (unit, A → B, A's frame), the signed distance `io[0]` (< 0, scene units) and the witnesses;
  * on success writes the signed distance (−the overlap, 0 at a touch), the normal and the
  * witnesses `pointA`, `pointB` (A's frame) and returns true; otherwise changes nothing and
@@ -518,10 +594,16 @@ export function rimContact(
   revolutionDims[0] = hh;
   revolutionDims[1] = r;
   tryCorners(solid, cylinder ? RevolutionKind.Cylinder : RevolutionKind.Cone);
-  // The polytope's faces: a box's inward normals, a triangle's normal either way.
-  const faces = counts[2] === 0 ? 6 : 2;
+  // The polytope's faces: a box's or a hull's inward normals (a flat hull's two: its normal
+  // either way), a triangle's normal either way.
+  const hull = poly as ConvexPolyhedron;
+  const faces =
+    counts[2] === POLY_BOX ? 6 : counts[2] === POLY_TRIANGLE ? 2 : hull.facePlaneOffsets.length;
   for (let i = 0; i < faces; i++) {
-    if (counts[2] === 0) {
+    if (counts[2] === POLY_HULL) {
+      const fn = hull.faceNormals;
+      vec3.set(boxAxis, -fn[3 * i], -fn[3 * i + 1], -fn[3 * i + 2]);
+    } else if (counts[2] === POLY_BOX) {
       vec3.set(boxAxis, 0, 0, 0);
       const sgn = i < 3 ? -1 : 1;
       if (i % 3 === 0) boxAxis.x = sgn;
@@ -540,7 +622,7 @@ export function rimContact(
   const ne = 2 * counts[1];
   for (let rim = 0; rim < 3; rim++) {
     if (rim === 0 && !cylinder) continue;
-    if (rim === 2 && (!cylinder || counts[2] === 0)) continue;
+    if (rim === 2 && (!cylinder || counts[2] === POLY_BOX)) continue;
     work[2] = rim === 0 ? hh : -hh;
     work[3] = r;
     for (let e = 0; e < ne; e += 2) {
