@@ -399,6 +399,19 @@ export const MANIFOLD_RELATIVE_TOLERANCE = 1e-3;
 export const MANIFOLD_ROUNDED_SUPPORT_ULPS = 16;
 
 /**
+ * A 2D manifold takes its reference edge's normal only when the contact lies on that edge's flat
+ * part: the separation along the edge's normal (the two cores' support points there, less the
+ * radii) and the deepest clipped point's separation must both equal the contact's distance
+ * within this many ulps of the features' largest coordinate (the contact's rounding bar,
+ * docs/FORMATS.md). Otherwise — a corner against a capsule's end cap, whose normal leans up to
+ * 18° off the capsule's side (issue 16: a manifold 9–70 % shallower than the contact, along
+ * another normal) — the manifold is the single contact, as Box2D v3 gives a vertex–vertex
+ * region one point (src/dim2/manifold2.ts). Unitless (count).
+ * @default 64
+ */
+export const MANIFOLD2D_DEPTH_ULPS = 64;
+
+/**
  * A manifold point of two parallel segments (an edge along an edge or a generator) keeps its
  * witnesses on the two segments when they face each other across the normal, pointB − pointA
  * along it within this many ulps of their magnitude; otherwise (segments not quite parallel, or

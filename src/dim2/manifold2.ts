@@ -8,7 +8,14 @@
  *    with −n; the better aligned one is the reference (exact ties favour A, A the pair's canonical
  *    first shape, `orderSwapped2`, so either order clips alike), provided its cosine with the normal is at least
  *    MANIFOLD_FEATURE_COS. Otherwise (a corner or a round part touches) the manifold is the
- *    single contact.
+ *    single contact. The reference edge's normal must also be a contact normal: the separation
+ *    along it (the reference edge against the incident core's support point, less the radii)
+ *    equals the contact's distance within MANIFOLD2D_DEPTH_ULPS of the features' largest
+ *    coordinate, which holds when the contact lies on the edge's flat part (its normal is then
+ *    the edge's own) and fails on a corner–corner or corner–end-cap contact, whose normal leans
+ *    off every edge's and along which the overlap is least (issue 16: a rect's corner on a
+ *    capsule's end cap took the capsule's side, 9–70 % too shallow). Box2D v3 likewise gives
+ *    the vertex–vertex regions of `b2CollidePolygons` one point along their own direction.
  * 2. The incident edge is the other shape's edge most anti-parallel to the reference normal.
  * 3. The incident edge is clipped to the reference edge's slab (the two side lines through the
  *    reference edge's end points, perpendicular to it), giving at most 2 points.
@@ -20,7 +27,9 @@
  *    p projected on the line and pushed out by r_ref, the incident witness p moved by t along
  *    −n_ref, so both lie on their surfaces (docs/FORMATS.md). Points with
  *    s > prediction + plane tolerance (min(MANIFOLD_TOLERANCE, MANIFOLD_RELATIVE_TOLERANCE ×
- *    the reference edge's length)) are dropped; if none remains the manifold is the single contact.
+ *    the reference edge's length)) are dropped; if none remains, or the deepest kept point's
+ *    separation is not the contact's distance within the same bar (the incident edge's deeper
+ *    end cut off by a side line), the manifold is the single contact.
  *
  * Feature ids: `((refIsB · 4096 + refEdge) · 4096 + incidentEdge) · 4 + k` where k is the
  * clipped point's end (0 or 1) plus 2 when it was cut by a side line; the single-contact
@@ -31,6 +40,7 @@ import {
   MANIFOLD_PARALLEL_SIN,
   MANIFOLD_RELATIVE_TOLERANCE,
   MANIFOLD_TOLERANCE,
+  MANIFOLD2D_DEPTH_ULPS,
 } from "../constants.js";
 import { checkAnswer2, checkedShape2, checkPair2 } from "./check2.js";
 import {
@@ -154,6 +164,31 @@ export function manifoldCores(
   const w1y = inc.verts[2 * ii + 1];
   const w2x = inc.verts[2 * ij];
   const w2y = inc.verts[2 * ij + 1];
+  const rRef = ref.radius;
+  const rInc = inc.radius;
+  // The reference normal must be a contact normal: the separation along it (the reference edge
+  // against the incident edge's deeper end, the incident core's support along −n_ref, less the
+  // radii) equals the contact's distance to its rounding. A contact off the edge's flat part (a
+  // corner on a capsule's end cap) is deeper along its own normal than along the edge's.
+  const v2x = ref.verts[2 * rj];
+  const v2y = ref.verts[2 * rj + 1];
+  const scale =
+    Math.max(
+      Math.abs(v1x),
+      Math.abs(v1y),
+      Math.abs(v2x),
+      Math.abs(v2y),
+      Math.abs(w1x),
+      Math.abs(w1y),
+      Math.abs(w2x),
+      Math.abs(w2y),
+    ) +
+    rRef +
+    rInc;
+  const depthBar = MANIFOLD2D_DEPTH_ULPS * Number.EPSILON * scale;
+  const h1 = (w1x - v1x) * rnx + (w1y - v1y) * rny;
+  const h2 = (w2x - v1x) * rnx + (w2y - v1y) * rny;
+  if (!(Math.abs(Math.min(h1, h2) - rRef - rInc - c.distance) <= depthBar)) return single(out, c);
   const u1 = (w1x - v1x) * tx + (w1y - v1y) * ty;
   const u2 = (w2x - v1x) * tx + (w2y - v1y) * ty;
   // Parameter range s ∈ [lo, hi] ⊂ [0, 1] of w1 + s(w2 − w1) inside the slab 0 ≤ u ≤ len.
@@ -174,8 +209,6 @@ export function manifoldCores(
     if (s1 < hi) hi = s1;
     if (lo > hi) return single(out, c);
   }
-  const rRef = ref.radius;
-  const rInc = inc.radius;
   // A rounded incident edge leaning on the reference edge touches it at one point (the given
   // contact); a parallel one (sine of the angle ≤ MANIFOLD_PARALLEL_SIN) gives two, each moved
   // out to where the line along −n_ref leaves the rounded edge (r / cos θ, or on an end's arc).
@@ -188,6 +221,7 @@ export function manifoldCores(
   const tol = Math.min(MANIFOLD_TOLERANCE, MANIFOLD_RELATIVE_TOLERANCE * len);
   const baseId = ((refIsB ? 4096 : 0) + ri) * 4096 + ii;
   let count = 0;
+  let deepest = Infinity;
   for (let k = 0; k < 2; k++) {
     const s = k === 0 ? lo : hi;
     if (k === 1 && hi === lo) break;
@@ -212,6 +246,7 @@ export function manifoldCores(
     }
     const sep = h - rRef - t;
     if (sep > prediction + tol) continue;
+    if (sep < deepest) deepest = sep;
     const refX = px - (h - rRef) * rnx;
     const refY = py - (h - rRef) * rny;
     const incX = px - t * rnx;
@@ -231,7 +266,9 @@ export function manifoldCores(
     p.distance = sep;
     p.id = baseId * 4 + k + (s !== 0 && s !== 1 ? 2 : 0);
   }
-  if (count === 0) return single(out, c);
+  // The clipped points must keep the contact's depth: the incident edge's deeper end cut off by
+  // a side line leaves a shallower manifold.
+  if (count === 0 || !(Math.abs(deepest - c.distance) <= depthBar)) return single(out, c);
   out.count = count;
   out.normal.x = refIsB ? -rnx : rnx;
   out.normal.y = refIsB ? -rny : rny;
