@@ -51,6 +51,7 @@
 import {
   MANIFOLD_CLIP_SLACK_ULPS,
   MANIFOLD_FACE_AREA_ULPS,
+  MANIFOLD_FACE_TILT_COS,
   MANIFOLD_FACING_ULPS,
   MANIFOLD_FEATURE_COS,
   MANIFOLD_PARALLEL_SIN,
@@ -108,6 +109,8 @@ const makeFeature = makeSupportFeature;
 
 const featA = makeFeature();
 const featB = makeFeature();
+/** The supporting edge of a tilted reference face's shape (its choice, not its clip). */
+const featEdge = makeFeature();
 const clipped = makeClipPolygon();
 const clipScratch = makeClipPolygon();
 const candidates = makeClipPolygon();
@@ -428,6 +431,47 @@ function facingPair(a: ConvexShape, b: ConvexShape, bInA: Isometry, n: Vec3): bo
   return true;
 }
 
+/** The point {@link seatOnSurface} moves (A's frame). */
+const seatPoint = vec3.create();
+
+/**
+ * True when convex `s` has a margin (its surface is its core swept by a ball: a capsule), with
+ * the margin left in exitIo[0].
+ */
+function hasMargin(s: ConvexShape): boolean {
+  const def = shapeDef(s.type);
+  if (def.writeMargin) def.writeMargin(exitIo, s);
+  else exitIo[0] = def.margin(s);
+  return exitIo[0] > 0;
+}
+
+/**
+ * Moves seatPoint (A's frame) along unit normal `n`'s line onto the surface of `s`: A's top along
+ * n when `onB` is false, else B's bottom along −n (B at `bInA`), by {@link topAlong}; left where
+ * it is when the line misses s. A segment feature of a shape with a margin is its core moved by
+ * the margin along the direction (a capsule's), inside the shape where its axis slopes: each
+ * clipped point is seated so that it lies on the surface and no shallower than the shape there
+ * (a capsule 5° off a face had its one manifold point 38% shallower than its contact; issue 16).
+ */
+function seatOnSurface(s: ConvexShape, bInA: Isometry, n: Vec3, onB: boolean): void {
+  if (!onB) {
+    if (topAlong(s, seatPoint, n)) roundCopy(seatPoint, facingFrom);
+    return;
+  }
+  const tr = bInA.translation;
+  facingLocal.x = seatPoint.x - tr.x;
+  facingLocal.y = seatPoint.y - tr.y;
+  facingLocal.z = seatPoint.z - tr.z;
+  roundInverseRotate(facingLocal, bInA.rotation, facingLocal);
+  roundNegate(facingDown, n);
+  roundInverseRotate(facingDown, bInA.rotation, facingDown);
+  if (!topAlong(s, facingLocal, facingDown)) return;
+  facingRotate(seatPoint, bInA.rotation, facingFrom);
+  seatPoint.x += tr.x;
+  seatPoint.y += tr.y;
+  seatPoint.z += tr.z;
+}
+
 /**
  * The manifold of a pair with a rounded shape: the manifold of the cores, with the contact
  * moved onto the cores (each witness moved by its radius along the normal, the distance grown
@@ -593,7 +637,43 @@ function manifoldOfPolytopes(
   // its own position along it (measured along the normal), not the reference plane's point,
   // which lies off A's segment by the segments' sideways offset.
   let segmentRef = false;
-  if (faceA || faceB) {
+  // A face tilted off the normal (the contact on its boundary) against a segment lying along the
+  // side plane through its supporting edge there (within `MANIFOLD_PARALLEL_SIN`): the two
+  // segments are the features (two points when parallel, else the contact). The segment crosses
+  // that side plane at a grazing angle, so the clip kept only a part far along it, shallower than
+  // the contact by the segment's slope times that distance (a cylinder along a box's edge, the
+  // face 4° off the normal: 0.06 for a contact of −1.5e-10; a capsule's pole on a triangle's
+  // edge, its face 3° off: 6.2e-8 for 1e-19; issue 16).
+  let useFace = faceA || faceB;
+  if (useFace) {
+    const faceIsB =
+      !faceA || (faceB && featB.cos * (1 - MANIFOLD_REFERENCE_FACE_TOLERANCE) > featA.cos);
+    const face = faceIsB ? featB : featA;
+    const other = faceIsB ? featA : featB;
+    if (other.kind === SEGMENT && face.cos < MANIFOLD_FACE_TILT_COS) {
+      if (faceIsB) {
+        edgeFeature(featEdge, b, dirB);
+        transformFeature(featEdge, bInA);
+      } else edgeFeature(featEdge, a, nrm);
+      if (featEdge.kind === SEGMENT) {
+        const pe = featEdge.poly.xyz;
+        const po = other.poly.xyz;
+        edgeA.x = pe[3] - pe[0];
+        edgeA.y = pe[4] - pe[1];
+        edgeA.z = pe[5] - pe[2];
+        edgeB.x = po[3] - po[0];
+        edgeB.y = po[4] - po[1];
+        edgeB.z = po[5] - po[2];
+        // The side plane through the edge holds the normal: its normal is edge × n.
+        vec3.cross(tmp, edgeA, nrm);
+        if (vec3.tryNormalize(tmp, tmp) && vec3.tryNormalize(edgeB, edgeB)) {
+          const across = tmp.x * edgeB.x + tmp.y * edgeB.y + tmp.z * edgeB.z;
+          if (Math.abs(across) <= MANIFOLD_PARALLEL_SIN) useFace = false;
+        }
+      }
+    }
+  }
+  if (useFace) {
     refIsB = !faceA || (faceB && featB.cos * (1 - MANIFOLD_REFERENCE_FACE_TOLERANCE) > featA.cos);
     ref = refIsB ? featB : featA;
     inc = refIsB ? featA : featB;
@@ -655,7 +735,52 @@ function manifoldOfPolytopes(
     }
   }
 
+  // A segment of a shape with a margin (a capsule's core moved by its radius) is seated point by
+  // point where it lies below its top along the direction (its end there, the pole, is the top):
+  // the incident one along −n when it is B's (+n when A's), A's reference segment along +n.
+  const incOnB = !refIsB;
+  const seatInc = inc.kind === SEGMENT && hasMargin(incOnB ? b : a);
+  const seatRef = segmentRef && hasMargin(a);
+  const iv = inc.poly.xyz;
+  const incSign = incOnB ? -1 : 1;
+  const incTop = !seatInc
+    ? 0
+    : incSign *
+      Math.max(
+        incSign * (nrm.x * iv[0] + nrm.y * iv[1] + nrm.z * iv[2]),
+        incSign * (nrm.x * iv[3] + nrm.y * iv[4] + nrm.z * iv[5]),
+      );
+  const incSlack = !seatInc
+    ? 0
+    : MANIFOLD_ROUNDED_SUPPORT_ULPS *
+      Number.EPSILON *
+      Math.max(
+        Math.abs(iv[0]),
+        Math.abs(iv[1]),
+        Math.abs(iv[2]),
+        Math.abs(iv[3]),
+        Math.abs(iv[4]),
+        Math.abs(iv[5]),
+      );
   const ro = ref.poly.xyz;
+  const refTop = !seatRef
+    ? 0
+    : Math.max(
+        nrm.x * ro[0] + nrm.y * ro[1] + nrm.z * ro[2],
+        nrm.x * ro[3] + nrm.y * ro[4] + nrm.z * ro[5],
+      );
+  const refSlack = !seatRef
+    ? 0
+    : MANIFOLD_ROUNDED_SUPPORT_ULPS *
+      Number.EPSILON *
+      Math.max(
+        Math.abs(ro[0]),
+        Math.abs(ro[1]),
+        Math.abs(ro[2]),
+        Math.abs(ro[3]),
+        Math.abs(ro[4]),
+        Math.abs(ro[5]),
+      );
   const ox = ro[0];
   const oy = ro[1];
   const oz = ro[2];
@@ -683,6 +808,15 @@ function manifoldOfPolytopes(
     let x = cv[3 * i];
     let y = cv[3 * i + 1];
     let z = cv[3 * i + 2];
+    if (seatInc && incSign * (incTop - (nrm.x * x + nrm.y * y + nrm.z * z)) > incSlack) {
+      seatPoint.x = x;
+      seatPoint.y = y;
+      seatPoint.z = z;
+      seatOnSurface(incOnB ? b : a, bInA, nrm, incOnB);
+      x = seatPoint.x;
+      y = seatPoint.y;
+      z = seatPoint.z;
+    }
     let t = (planeN.x * (x - ox) + planeN.y * (y - oy) + planeN.z * (z - oz)) / mn;
     let ax = 0;
     let ay = 0;
@@ -694,6 +828,15 @@ function manifoldOfPolytopes(
       ax = ox + s * edgeA.x;
       ay = oy + s * edgeA.y;
       az = oz + s * edgeA.z;
+      if (seatRef && refTop - (nrm.x * ax + nrm.y * ay + nrm.z * az) > refSlack) {
+        seatPoint.x = ax;
+        seatPoint.y = ay;
+        seatPoint.z = az;
+        seatOnSurface(a, bInA, nrm, false);
+        ax = seatPoint.x;
+        ay = seatPoint.y;
+        az = seatPoint.z;
+      }
       const dx = x - ax;
       const dy = y - ay;
       const dz = z - az;
