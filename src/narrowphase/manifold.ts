@@ -82,7 +82,7 @@ import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { isPointFeatureType, isRoundedType, shapeDef } from "../shapes/registry.js";
-import type { ConvexShape } from "../shapes/shape.js";
+import { type ConvexShape, ShapeType } from "../shapes/shape.js";
 import type { LocalRayHit } from "../shapes/shape-def.js";
 import type { Contact, ContactManifold } from "./contact.js";
 import { MAX_MANIFOLD_POINTS, makeContact } from "./contact.js";
@@ -363,7 +363,10 @@ function topAlong(s: ConvexShape, p: Vec3, u: Vec3): boolean {
   // Lifted past the core's support by twice the margin (a capsule's radius), so that the solid
   // cast starts outside a rounded shape (it started inside a capsule of 2.3e3 and answered its
   // own start, 2.2e3 off the surface: seed 65).
-  if (def.writeMargin) def.writeMargin(exitIo, s);
+  // A capsule's margin read from it: the definition's, a double returned from a call V8 does not
+  // inline, is boxed (the manifold seats a sloped capsule's points through here).
+  if (s.type === ShapeType.Capsule) exitIo[0] = s.radius;
+  else if (def.writeMargin) def.writeMargin(exitIo, s);
   else exitIo[0] = def.margin(s);
   const lift = Math.max(
     0,
@@ -435,14 +438,13 @@ function facingPair(a: ConvexShape, b: ConvexShape, bInA: Isometry, n: Vec3): bo
 const seatPoint = vec3.create();
 
 /**
- * True when convex `s` has a margin (its surface is its core swept by a ball: a capsule), with
- * the margin left in exitIo[0].
+ * True when convex `s` has a margin and a segment feature (its surface its core swept by a ball):
+ * a capsule, the one such shape (rounded boxes and hulls reach the builder as their cores). By
+ * type, not by the definition's `margin`, whose double returned from a call V8 does not inline is
+ * boxed: every box edge's manifold asked it (4 KB per step of the six-curved-kinds world).
  */
 function hasMargin(s: ConvexShape): boolean {
-  const def = shapeDef(s.type);
-  if (def.writeMargin) def.writeMargin(exitIo, s);
-  else exitIo[0] = def.margin(s);
-  return exitIo[0] > 0;
+  return s.type === ShapeType.Capsule;
 }
 
 /**
