@@ -475,6 +475,65 @@ function seatOnSurface(s: ConvexShape, bInA: Isometry, n: Vec3, onB: boolean): v
 }
 
 /**
+ * True when the clip of segment `inc` against tilted reference face `ref` (its normal more than
+ * `MANIFOLD_FACE_TILT_COS` off the unit normal nrm: the contact on the face's boundary), left in
+ * `clipped` with planeN the face's normal, leaves the contact out — its deepest point shallower
+ * than the contact's distance by more than `MANIFOLD_ROUNDED_SUPPORT_ULPS` of the points'
+ * magnitude, or nothing kept — and the segment lies along the side plane through the face's
+ * supporting edge there (the sine of its angle to that plane within `MANIFOLD_PARALLEL_SIN`):
+ * crossing that plane at a grazing angle, the clip kept only a part far along it, shallower than
+ * the contact by the segment's slope times that distance (a cylinder along a box's edge, the face
+ * 4° off the normal: 0.06 for a contact of −1.5e-10; a capsule's pole on a triangle's edge, its
+ * face 3° off: 6.2e-8 for 1e-19; issue 16). The manifold is then built from the two segments.
+ * `s` is the face's shape, B (at `bInA`) when `refIsB`. Asked only when the clip fails, so that
+ * the two segments' facing casts (run rarely, so unoptimized, where every double is allocated)
+ * are not paid by the clips that hold the contact.
+ */
+function tiltedFaceGivesWay(
+  ref: Feature,
+  inc: Feature,
+  s: ConvexShape,
+  bInA: Isometry,
+  refIsB: boolean,
+  contact: Contact,
+): boolean {
+  const v = ref.poly.xyz;
+  const ox = v[0];
+  const oy = v[1];
+  const oz = v[2];
+  const mn = Math.abs(planeN.x * nrm.x + planeN.y * nrm.y + planeN.z * nrm.z);
+  const cv = clipped.xyz;
+  let least = Infinity;
+  let m = Math.max(Math.abs(ox), Math.abs(oy), Math.abs(oz));
+  for (let i = 0; i < clipped.count; i++) {
+    const x = cv[3 * i];
+    const y = cv[3 * i + 1];
+    const z = cv[3 * i + 2];
+    least = Math.min(least, (planeN.x * (x - ox) + planeN.y * (y - oy) + planeN.z * (z - oz)) / mn);
+    m = Math.max(m, Math.abs(x), Math.abs(y), Math.abs(z));
+  }
+  if (least - contact.distance <= MANIFOLD_ROUNDED_SUPPORT_ULPS * Number.EPSILON * m) return false;
+  if (refIsB) {
+    edgeFeature(featEdge, s, dirB);
+    transformFeature(featEdge, bInA);
+  } else edgeFeature(featEdge, s, nrm);
+  if (featEdge.kind !== SEGMENT) return false;
+  const pe = featEdge.poly.xyz;
+  const po = inc.poly.xyz;
+  edgeA.x = pe[3] - pe[0];
+  edgeA.y = pe[4] - pe[1];
+  edgeA.z = pe[5] - pe[2];
+  edgeB.x = po[3] - po[0];
+  edgeB.y = po[4] - po[1];
+  edgeB.z = po[5] - po[2];
+  // The side plane through the edge holds the normal: its normal is edge × n.
+  vec3.cross(tmp, edgeA, nrm);
+  if (!vec3.tryNormalize(tmp, tmp) || !vec3.tryNormalize(edgeB, edgeB)) return false;
+  const across = tmp.x * edgeB.x + tmp.y * edgeB.y + tmp.z * edgeB.z;
+  return Math.abs(across) <= MANIFOLD_PARALLEL_SIN;
+}
+
+/**
  * The manifold of a pair with a rounded shape: the manifold of the cores, with the contact
  * moved onto the cores (each witness moved by its radius along the normal, the distance grown
  * by both radii and the prediction too), then every point pushed back out onto the rounded
@@ -632,50 +691,18 @@ function manifoldOfPolytopes(
     featA.kind === POLYGON && featA.cos >= MANIFOLD_FEATURE_COS && hasArea(featA.poly, nrm);
   const faceB =
     featB.kind === POLYGON && featB.cos >= MANIFOLD_FEATURE_COS && hasArea(featB.poly, nrm);
-  let ref: Feature;
-  let inc: Feature;
-  let refIsB: boolean;
+  let ref: Feature = featA;
+  let inc: Feature = featB;
+  let refIsB = false;
   // Two parallel segments: each clipped point of B's segment faces the point of A's segment at
   // its own position along it (measured along the normal), not the reference plane's point,
   // which lies off A's segment by the segments' sideways offset.
   let segmentRef = false;
-  // A face tilted off the normal (the contact on its boundary) against a segment lying along the
-  // side plane through its supporting edge there (within `MANIFOLD_PARALLEL_SIN`): the two
-  // segments are the features (two points when parallel, else the contact). The segment crosses
-  // that side plane at a grazing angle, so the clip kept only a part far along it, shallower than
-  // the contact by the segment's slope times that distance (a cylinder along a box's edge, the
-  // face 4° off the normal: 0.06 for a contact of −1.5e-10; a capsule's pole on a triangle's
-  // edge, its face 3° off: 6.2e-8 for 1e-19; issue 16).
-  let useFace = faceA || faceB;
-  if (useFace) {
-    const faceIsB =
-      !faceA || (faceB && featB.cos * (1 - MANIFOLD_REFERENCE_FACE_TOLERANCE) > featA.cos);
-    const face = faceIsB ? featB : featA;
-    const other = faceIsB ? featA : featB;
-    if (other.kind === SEGMENT && face.cos < MANIFOLD_FACE_TILT_COS) {
-      if (faceIsB) {
-        edgeFeature(featEdge, b, dirB);
-        transformFeature(featEdge, bInA);
-      } else edgeFeature(featEdge, a, nrm);
-      if (featEdge.kind === SEGMENT) {
-        const pe = featEdge.poly.xyz;
-        const po = other.poly.xyz;
-        edgeA.x = pe[3] - pe[0];
-        edgeA.y = pe[4] - pe[1];
-        edgeA.z = pe[5] - pe[2];
-        edgeB.x = po[3] - po[0];
-        edgeB.y = po[4] - po[1];
-        edgeB.z = po[5] - po[2];
-        // The side plane through the edge holds the normal: its normal is edge × n.
-        vec3.cross(tmp, edgeA, nrm);
-        if (vec3.tryNormalize(tmp, tmp) && vec3.tryNormalize(edgeB, edgeB)) {
-          const across = tmp.x * edgeB.x + tmp.y * edgeB.y + tmp.z * edgeB.z;
-          if (Math.abs(across) <= MANIFOLD_PARALLEL_SIN) useFace = false;
-        }
-      }
-    }
-  }
-  if (useFace) {
+  // A face tilted off the normal (the contact on its boundary) whose clip leaves the contact out,
+  // against a segment lying along the side plane through its supporting edge there: the two
+  // segments are the features instead ({@link tiltedFaceGivesWay}).
+  let faceClip = faceA || faceB;
+  if (faceClip) {
     refIsB = !faceA || (faceB && featB.cos * (1 - MANIFOLD_REFERENCE_FACE_TOLERANCE) > featA.cos);
     ref = refIsB ? featB : featA;
     inc = refIsB ? featA : featB;
@@ -693,7 +720,11 @@ function manifoldOfPolytopes(
       );
     }
     vec3.copy(planeN, ref.normal);
-  } else {
+    if (inc.kind === SEGMENT && ref.cos < MANIFOLD_FACE_TILT_COS) {
+      faceClip = !tiltedFaceGivesWay(ref, inc, refIsB ? b : a, bInA, refIsB, contact);
+    }
+  }
+  if (!faceClip) {
     if (featA.kind === POLYGON) edgeFeature(featA, a, nrm);
     if (featB.kind === POLYGON) {
       edgeFeature(featB, b, dirB);
