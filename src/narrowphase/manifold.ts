@@ -438,13 +438,15 @@ function facingPair(a: ConvexShape, b: ConvexShape, bInA: Isometry, n: Vec3): bo
 const seatPoint = vec3.create();
 
 /**
- * True when convex `s` has a margin and a segment feature (its surface its core swept by a ball):
+ * True when a convex shape of type `type` has a margin and a segment feature (its surface its core swept by a ball):
  * a capsule, the one such shape (rounded boxes and hulls reach the builder as their cores). By
  * type, not by the definition's `margin`, whose double returned from a call V8 does not inline is
- * boxed: every box edge's manifold asked it (4 KB per step of the six-curved-kinds world).
+ * boxed: every box edge's manifold asked it (4 KB per step of the six-curved-kinds world). The
+ * type is read by the caller, where every kind of shape has been seen (a read here, inlined, met a
+ * kind first after optimization: a deoptimization).
  */
-function hasMargin(s: ConvexShape): boolean {
-  return s.type === ShapeType.Capsule;
+function hasMargin(type: ShapeType): boolean {
+  return type === ShapeType.Capsule;
 }
 
 /**
@@ -472,6 +474,49 @@ function seatOnSurface(s: ConvexShape, bInA: Isometry, n: Vec3, onB: boolean): v
   seatPoint.x += tr.x;
   seatPoint.y += tr.y;
   seatPoint.z += tr.z;
+}
+
+/**
+ * Clips incident feature `inc` against reference feature `ref` along the unit normal nrm into
+ * `clipped`; emptied by rounding (features touching exactly), once more with the planes moved
+ * out by `MANIFOLD_CLIP_SLACK_ULPS`. One function for both clips of
+ * {@link manifoldOfPolytopes}, so that its rare second call has type feedback there.
+ */
+function clipFeatures(inc: Feature, ref: Feature): void {
+  clipPolygonAgainstPolygon(clipped, inc.poly, ref.poly, nrm, clipScratch);
+  if (clipped.count === 0) {
+    clipPolygonAgainstPolygon(
+      clipped,
+      inc.poly,
+      ref.poly,
+      nrm,
+      clipScratch,
+      MANIFOLD_CLIP_SLACK_ULPS,
+    );
+  }
+}
+
+/**
+ * {@link seatOnSurface} when `go`, else nothing: called on every pass by
+ * {@link manifoldOfPolytopes}, so that its call site has type feedback where the seat is rare (an
+ * optimized function deoptimizes at a call first reached after it was optimized).
+ */
+function seatOnSurfaceIf(go: boolean, s: ConvexShape, bInA: Isometry, n: Vec3, onB: boolean): void {
+  if (go) seatOnSurface(s, bInA, n, onB);
+}
+
+/**
+ * {@link facingPair} when `go`, else true (facingA and facingB left as they are): called on every
+ * pass by {@link manifoldOfPolytopes}, as {@link seatOnSurfaceIf}.
+ */
+function facingPairIf(
+  go: boolean,
+  a: ConvexShape,
+  b: ConvexShape,
+  bInA: Isometry,
+  n: Vec3,
+): boolean {
+  return !go || facingPair(a, b, bInA, n);
 }
 
 /**
@@ -674,7 +719,9 @@ function manifoldOfPolytopes(
   // A sphere's supporting feature is its one point (its record's `pointFeature`), so the manifold
   // is the contact itself: answered before the features are built (the same result the clipping
   // path gives).
-  if (isPointFeatureType(a.type) || isPointFeatureType(b.type)) {
+  const typeA = a.type;
+  const typeB = b.type;
+  if (isPointFeatureType(typeA) || isPointFeatureType(typeB)) {
     return singleContact(out, contact);
   }
   vec3.negate(tmp, nrm);
@@ -707,18 +754,7 @@ function manifoldOfPolytopes(
     ref = refIsB ? featB : featA;
     inc = refIsB ? featA : featB;
     if (inc.kind !== POLYGON && inc.kind !== SEGMENT) return singleContact(out, contact);
-    clipPolygonAgainstPolygon(clipped, inc.poly, ref.poly, nrm, clipScratch);
-    if (clipped.count === 0) {
-      // Emptied by rounding (features touching exactly): once more with the planes moved out.
-      clipPolygonAgainstPolygon(
-        clipped,
-        inc.poly,
-        ref.poly,
-        nrm,
-        clipScratch,
-        MANIFOLD_CLIP_SLACK_ULPS,
-      );
-    }
+    clipFeatures(inc, ref);
     vec3.copy(planeN, ref.normal);
     if (inc.kind === SEGMENT && ref.cos < MANIFOLD_FACE_TILT_COS) {
       faceClip = !tiltedFaceGivesWay(ref, inc, refIsB ? b : a, bInA, refIsB, contact);
@@ -755,65 +791,50 @@ function manifoldOfPolytopes(
     ref = featA;
     inc = featB;
     segmentRef = true;
-    clipPolygonAgainstPolygon(clipped, inc.poly, ref.poly, nrm, clipScratch);
-    if (clipped.count === 0) {
-      clipPolygonAgainstPolygon(
-        clipped,
-        inc.poly,
-        ref.poly,
-        nrm,
-        clipScratch,
-        MANIFOLD_CLIP_SLACK_ULPS,
-      );
-    }
+    clipFeatures(inc, ref);
   }
 
   // A segment of a shape with a margin (a capsule's core moved by its radius) is seated point by
   // point where it lies below its top along the direction (its end there, the pole, is the top):
   // the incident one along −n when it is B's (+n when A's), A's reference segment along +n.
   const incOnB = !refIsB;
-  const seatInc = inc.kind === SEGMENT && hasMargin(incOnB ? b : a);
-  const seatRef = segmentRef && hasMargin(a);
+  const seatInc = inc.kind === SEGMENT && hasMargin(incOnB ? typeB : typeA);
+  const seatRef = segmentRef && hasMargin(typeA);
   const iv = inc.poly.xyz;
   const incSign = incOnB ? -1 : 1;
-  const incTop = !seatInc
-    ? 0
-    : incSign *
-      Math.max(
-        incSign * (nrm.x * iv[0] + nrm.y * iv[1] + nrm.z * iv[2]),
-        incSign * (nrm.x * iv[3] + nrm.y * iv[4] + nrm.z * iv[5]),
-      );
-  const incSlack = !seatInc
-    ? 0
-    : MANIFOLD_ROUNDED_SUPPORT_ULPS *
-      Number.EPSILON *
-      Math.max(
-        Math.abs(iv[0]),
-        Math.abs(iv[1]),
-        Math.abs(iv[2]),
-        Math.abs(iv[3]),
-        Math.abs(iv[4]),
-        Math.abs(iv[5]),
-      );
+  const incTop =
+    incSign *
+    Math.max(
+      incSign * (nrm.x * iv[0] + nrm.y * iv[1] + nrm.z * iv[2]),
+      incSign * (nrm.x * iv[3] + nrm.y * iv[4] + nrm.z * iv[5]),
+    );
+  const incSlack =
+    MANIFOLD_ROUNDED_SUPPORT_ULPS *
+    Number.EPSILON *
+    Math.max(
+      Math.abs(iv[0]),
+      Math.abs(iv[1]),
+      Math.abs(iv[2]),
+      Math.abs(iv[3]),
+      Math.abs(iv[4]),
+      Math.abs(iv[5]),
+    );
   const ro = ref.poly.xyz;
-  const refTop = !seatRef
-    ? 0
-    : Math.max(
-        nrm.x * ro[0] + nrm.y * ro[1] + nrm.z * ro[2],
-        nrm.x * ro[3] + nrm.y * ro[4] + nrm.z * ro[5],
-      );
-  const refSlack = !seatRef
-    ? 0
-    : MANIFOLD_ROUNDED_SUPPORT_ULPS *
-      Number.EPSILON *
-      Math.max(
-        Math.abs(ro[0]),
-        Math.abs(ro[1]),
-        Math.abs(ro[2]),
-        Math.abs(ro[3]),
-        Math.abs(ro[4]),
-        Math.abs(ro[5]),
-      );
+  const refTop = Math.max(
+    nrm.x * ro[0] + nrm.y * ro[1] + nrm.z * ro[2],
+    nrm.x * ro[3] + nrm.y * ro[4] + nrm.z * ro[5],
+  );
+  const refSlack =
+    MANIFOLD_ROUNDED_SUPPORT_ULPS *
+    Number.EPSILON *
+    Math.max(
+      Math.abs(ro[0]),
+      Math.abs(ro[1]),
+      Math.abs(ro[2]),
+      Math.abs(ro[3]),
+      Math.abs(ro[4]),
+      Math.abs(ro[5]),
+    );
   const ox = ro[0];
   const oy = ro[1];
   const oz = ro[2];
@@ -841,15 +862,15 @@ function manifoldOfPolytopes(
     let x = cv[3 * i];
     let y = cv[3 * i + 1];
     let z = cv[3 * i + 2];
-    if (seatInc && incSign * (incTop - (nrm.x * x + nrm.y * y + nrm.z * z)) > incSlack) {
-      seatPoint.x = x;
-      seatPoint.y = y;
-      seatPoint.z = z;
-      seatOnSurface(incOnB ? b : a, bInA, nrm, incOnB);
-      x = seatPoint.x;
-      y = seatPoint.y;
-      z = seatPoint.z;
-    }
+    // Every pass asks (seatOnSurfaceIf), so that the rare seat leaves this function optimized.
+    const belowInc = incSign * (incTop - (nrm.x * x + nrm.y * y + nrm.z * z)) > incSlack;
+    seatPoint.x = x;
+    seatPoint.y = y;
+    seatPoint.z = z;
+    seatOnSurfaceIf(seatInc && belowInc, incOnB ? b : a, bInA, nrm, incOnB);
+    x = seatPoint.x;
+    y = seatPoint.y;
+    z = seatPoint.z;
     let t = (planeN.x * (x - ox) + planeN.y * (y - oy) + planeN.z * (z - oz)) / mn;
     let ax = 0;
     let ay = 0;
@@ -861,15 +882,14 @@ function manifoldOfPolytopes(
       ax = ox + s * edgeA.x;
       ay = oy + s * edgeA.y;
       az = oz + s * edgeA.z;
-      if (seatRef && refTop - (nrm.x * ax + nrm.y * ay + nrm.z * az) > refSlack) {
-        seatPoint.x = ax;
-        seatPoint.y = ay;
-        seatPoint.z = az;
-        seatOnSurface(a, bInA, nrm, false);
-        ax = seatPoint.x;
-        ay = seatPoint.y;
-        az = seatPoint.z;
-      }
+      const belowRef = refTop - (nrm.x * ax + nrm.y * ay + nrm.z * az) > refSlack;
+      seatPoint.x = ax;
+      seatPoint.y = ay;
+      seatPoint.z = az;
+      seatOnSurfaceIf(seatRef && belowRef, a, bInA, nrm, false);
+      ax = seatPoint.x;
+      ay = seatPoint.y;
+      az = seatPoint.z;
       const dx = x - ax;
       const dy = y - ay;
       const dz = z - az;
@@ -882,22 +902,21 @@ function manifoldOfPolytopes(
       const sz = dz - t * nrm.z;
       const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z), Math.abs(ax), Math.abs(ay));
       const side = MANIFOLD_FACING_ULPS * Number.EPSILON * Math.max(m, Math.abs(az));
-      if (sx * sx + sy * sy + sz * sz > side * side) {
-        facingB.x = x;
-        facingB.y = y;
-        facingB.z = z;
-        facingA.x = ax;
-        facingA.y = ay;
-        facingA.z = az;
-        if (!facingPair(a, b, bInA, nrm)) continue;
-        x = facingB.x;
-        y = facingB.y;
-        z = facingB.z;
-        ax = facingA.x;
-        ay = facingA.y;
-        az = facingA.z;
-        t = nrm.x * (x - ax) + nrm.y * (y - ay) + nrm.z * (z - az);
-      }
+      // Asked on every pass (facingPairIf): unchanged points give the same t again.
+      facingB.x = x;
+      facingB.y = y;
+      facingB.z = z;
+      facingA.x = ax;
+      facingA.y = ay;
+      facingA.z = az;
+      if (!facingPairIf(sx * sx + sy * sy + sz * sz > side * side, a, b, bInA, nrm)) continue;
+      x = facingB.x;
+      y = facingB.y;
+      z = facingB.z;
+      ax = facingA.x;
+      ay = facingA.y;
+      az = facingA.z;
+      t = nrm.x * (x - ax) + nrm.y * (y - ay) + nrm.z * (z - az);
     }
     if (!(t <= limit)) continue;
     // Written in place (room reserved above): doubles passed to a call are boxed by V8.
