@@ -322,6 +322,17 @@ export const PENETRATION_FALLBACK_SAMPLES = 256;
 export const MANIFOLD_FEATURE_COS = 0.95;
 
 /**
+ * A reference face whose normal is farther than this cosine from the contact normal (about
+ * 2^-20 rad: beyond the noise of a refined normal) has the contact on its boundary: against a
+ * segment lying along the side plane through the face's supporting edge there (the sine of its
+ * angle to that plane within `MANIFOLD_PARALLEL_SIN`), where the clip leaves the contact out, the manifold is built from the two
+ * segments rather than by clipping against the face, whose side plane the segment crosses at a
+ * grazing angle (src/narrowphase/manifold.ts). Unitless (a cosine).
+ * @default 1 − 2^-41
+ */
+export const MANIFOLD_FACE_TILT_COS = 1 - 2 ** -41;
+
+/**
  * Two contact segments (capsule cores, box edges) give a two-point manifold only when they are
  * parallel to within this sine of their angle; crossing segments touch at one point, the given
  * contact (Box2D v3 `b2CollideCapsules` keeps two points only for parallel segments).

@@ -51,6 +51,7 @@
 import {
   MANIFOLD_CLIP_SLACK_ULPS,
   MANIFOLD_FACE_AREA_ULPS,
+  MANIFOLD_FACE_TILT_COS,
   MANIFOLD_FACING_ULPS,
   MANIFOLD_FEATURE_COS,
   MANIFOLD_PARALLEL_SIN,
@@ -81,7 +82,7 @@ import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { isPointFeatureType, isRoundedType, shapeDef } from "../shapes/registry.js";
-import type { ConvexShape } from "../shapes/shape.js";
+import { type ConvexShape, ShapeType } from "../shapes/shape.js";
 import type { LocalRayHit } from "../shapes/shape-def.js";
 import type { Contact, ContactManifold } from "./contact.js";
 import { MAX_MANIFOLD_POINTS, makeContact } from "./contact.js";
@@ -108,6 +109,8 @@ const makeFeature = makeSupportFeature;
 
 const featA = makeFeature();
 const featB = makeFeature();
+/** The supporting edge of a tilted reference face's shape (its choice, not its clip). */
+const featEdge = makeFeature();
 const clipped = makeClipPolygon();
 const clipScratch = makeClipPolygon();
 const candidates = makeClipPolygon();
@@ -360,7 +363,10 @@ function topAlong(s: ConvexShape, p: Vec3, u: Vec3): boolean {
   // Lifted past the core's support by twice the margin (a capsule's radius), so that the solid
   // cast starts outside a rounded shape (it started inside a capsule of 2.3e3 and answered its
   // own start, 2.2e3 off the surface: seed 65).
-  if (def.writeMargin) def.writeMargin(exitIo, s);
+  // A capsule's margin read from it: the definition's, a double returned from a call V8 does not
+  // inline, is boxed (the manifold seats a sloped capsule's points through here).
+  if (s.type === ShapeType.Capsule) exitIo[0] = s.radius;
+  else if (def.writeMargin) def.writeMargin(exitIo, s);
   else exitIo[0] = def.margin(s);
   const lift = Math.max(
     0,
@@ -426,6 +432,150 @@ function facingPair(a: ConvexShape, b: ConvexShape, bInA: Isometry, n: Vec3): bo
   if (hitA && (!hitB || depthA <= depthB)) roundCopy(facingA, facingOnA);
   else roundCopy(facingB, facingOnB);
   return true;
+}
+
+/** The point {@link seatOnSurface} moves (A's frame). */
+const seatPoint = vec3.create();
+
+/**
+ * True when a convex shape of type `type` has a margin and a segment feature (its surface its core swept by a ball):
+ * a capsule, the one such shape (rounded boxes and hulls reach the builder as their cores). By
+ * type, not by the definition's `margin`, whose double returned from a call V8 does not inline is
+ * boxed: every box edge's manifold asked it (4 KB per step of the six-curved-kinds world). The
+ * type is read by the caller, where every kind of shape has been seen (a read here, inlined, met a
+ * kind first after optimization: a deoptimization).
+ */
+function hasMargin(type: ShapeType): boolean {
+  return type === ShapeType.Capsule;
+}
+
+/**
+ * Moves seatPoint (A's frame) along unit normal `n`'s line onto the surface of `s`: A's top along
+ * n when `onB` is false, else B's bottom along −n (B at `bInA`), by {@link topAlong}; left where
+ * it is when the line misses s. A segment feature of a shape with a margin is its core moved by
+ * the margin along the direction (a capsule's), inside the shape where its axis slopes: each
+ * clipped point is seated so that it lies on the surface and no shallower than the shape there
+ * (a capsule 5° off a face had its one manifold point 38% shallower than its contact; issue 16).
+ */
+function seatOnSurface(s: ConvexShape, bInA: Isometry, n: Vec3, onB: boolean): void {
+  if (!onB) {
+    if (topAlong(s, seatPoint, n)) roundCopy(seatPoint, facingFrom);
+    return;
+  }
+  const tr = bInA.translation;
+  facingLocal.x = seatPoint.x - tr.x;
+  facingLocal.y = seatPoint.y - tr.y;
+  facingLocal.z = seatPoint.z - tr.z;
+  roundInverseRotate(facingLocal, bInA.rotation, facingLocal);
+  roundNegate(facingDown, n);
+  roundInverseRotate(facingDown, bInA.rotation, facingDown);
+  if (!topAlong(s, facingLocal, facingDown)) return;
+  facingRotate(seatPoint, bInA.rotation, facingFrom);
+  seatPoint.x += tr.x;
+  seatPoint.y += tr.y;
+  seatPoint.z += tr.z;
+}
+
+/**
+ * Clips incident feature `inc` against reference feature `ref` along the unit normal nrm into
+ * `clipped`; emptied by rounding (features touching exactly), once more with the planes moved
+ * out by `MANIFOLD_CLIP_SLACK_ULPS`. One function for both clips of
+ * {@link manifoldOfPolytopes}, so that its rare second call has type feedback there.
+ */
+function clipFeatures(inc: Feature, ref: Feature): void {
+  clipPolygonAgainstPolygon(clipped, inc.poly, ref.poly, nrm, clipScratch);
+  if (clipped.count === 0) {
+    clipPolygonAgainstPolygon(
+      clipped,
+      inc.poly,
+      ref.poly,
+      nrm,
+      clipScratch,
+      MANIFOLD_CLIP_SLACK_ULPS,
+    );
+  }
+}
+
+/**
+ * {@link seatOnSurface} when `go`, else nothing: called on every pass by
+ * {@link manifoldOfPolytopes}, so that its call site has type feedback where the seat is rare (an
+ * optimized function deoptimizes at a call first reached after it was optimized).
+ */
+function seatOnSurfaceIf(go: boolean, s: ConvexShape, bInA: Isometry, n: Vec3, onB: boolean): void {
+  if (go) seatOnSurface(s, bInA, n, onB);
+}
+
+/**
+ * {@link facingPair} when `go`, else true (facingA and facingB left as they are): called on every
+ * pass by {@link manifoldOfPolytopes}, as {@link seatOnSurfaceIf}.
+ */
+function facingPairIf(
+  go: boolean,
+  a: ConvexShape,
+  b: ConvexShape,
+  bInA: Isometry,
+  n: Vec3,
+): boolean {
+  return !go || facingPair(a, b, bInA, n);
+}
+
+/**
+ * True when the clip of segment `inc` against tilted reference face `ref` (its normal more than
+ * `MANIFOLD_FACE_TILT_COS` off the unit normal nrm: the contact on the face's boundary), left in
+ * `clipped` with planeN the face's normal, leaves the contact out — its deepest point shallower
+ * than the contact's distance by more than `MANIFOLD_ROUNDED_SUPPORT_ULPS` of the points'
+ * magnitude, or nothing kept — and the segment lies along the side plane through the face's
+ * supporting edge there (the sine of its angle to that plane within `MANIFOLD_PARALLEL_SIN`):
+ * crossing that plane at a grazing angle, the clip kept only a part far along it, shallower than
+ * the contact by the segment's slope times that distance (a cylinder along a box's edge, the face
+ * 4° off the normal: 0.06 for a contact of −1.5e-10; a capsule's pole on a triangle's edge, its
+ * face 3° off: 6.2e-8 for 1e-19; issue 16). The manifold is then built from the two segments.
+ * `s` is the face's shape, B (at `bInA`) when `refIsB`. Asked only when the clip fails, so that
+ * the two segments' facing casts (run rarely, so unoptimized, where every double is allocated)
+ * are not paid by the clips that hold the contact.
+ */
+function tiltedFaceGivesWay(
+  ref: Feature,
+  inc: Feature,
+  s: ConvexShape,
+  bInA: Isometry,
+  refIsB: boolean,
+  contact: Contact,
+): boolean {
+  const v = ref.poly.xyz;
+  const ox = v[0];
+  const oy = v[1];
+  const oz = v[2];
+  const mn = Math.abs(planeN.x * nrm.x + planeN.y * nrm.y + planeN.z * nrm.z);
+  const cv = clipped.xyz;
+  let least = Infinity;
+  let m = Math.max(Math.abs(ox), Math.abs(oy), Math.abs(oz));
+  for (let i = 0; i < clipped.count; i++) {
+    const x = cv[3 * i];
+    const y = cv[3 * i + 1];
+    const z = cv[3 * i + 2];
+    least = Math.min(least, (planeN.x * (x - ox) + planeN.y * (y - oy) + planeN.z * (z - oz)) / mn);
+    m = Math.max(m, Math.abs(x), Math.abs(y), Math.abs(z));
+  }
+  if (least - contact.distance <= MANIFOLD_ROUNDED_SUPPORT_ULPS * Number.EPSILON * m) return false;
+  if (refIsB) {
+    edgeFeature(featEdge, s, dirB);
+    transformFeature(featEdge, bInA);
+  } else edgeFeature(featEdge, s, nrm);
+  if (featEdge.kind !== SEGMENT) return false;
+  const pe = featEdge.poly.xyz;
+  const po = inc.poly.xyz;
+  edgeA.x = pe[3] - pe[0];
+  edgeA.y = pe[4] - pe[1];
+  edgeA.z = pe[5] - pe[2];
+  edgeB.x = po[3] - po[0];
+  edgeB.y = po[4] - po[1];
+  edgeB.z = po[5] - po[2];
+  // The side plane through the edge holds the normal: its normal is edge × n.
+  vec3.cross(tmp, edgeA, nrm);
+  if (!vec3.tryNormalize(tmp, tmp) || !vec3.tryNormalize(edgeB, edgeB)) return false;
+  const across = tmp.x * edgeB.x + tmp.y * edgeB.y + tmp.z * edgeB.z;
+  return Math.abs(across) <= MANIFOLD_PARALLEL_SIN;
 }
 
 /**
@@ -569,7 +719,9 @@ function manifoldOfPolytopes(
   // A sphere's supporting feature is its one point (its record's `pointFeature`), so the manifold
   // is the contact itself: answered before the features are built (the same result the clipping
   // path gives).
-  if (isPointFeatureType(a.type) || isPointFeatureType(b.type)) {
+  const typeA = a.type;
+  const typeB = b.type;
+  if (isPointFeatureType(typeA) || isPointFeatureType(typeB)) {
     return singleContact(out, contact);
   }
   vec3.negate(tmp, nrm);
@@ -586,32 +738,29 @@ function manifoldOfPolytopes(
     featA.kind === POLYGON && featA.cos >= MANIFOLD_FEATURE_COS && hasArea(featA.poly, nrm);
   const faceB =
     featB.kind === POLYGON && featB.cos >= MANIFOLD_FEATURE_COS && hasArea(featB.poly, nrm);
-  let ref: Feature;
-  let inc: Feature;
-  let refIsB: boolean;
+  let ref: Feature = featA;
+  let inc: Feature = featB;
+  let refIsB = false;
   // Two parallel segments: each clipped point of B's segment faces the point of A's segment at
   // its own position along it (measured along the normal), not the reference plane's point,
   // which lies off A's segment by the segments' sideways offset.
   let segmentRef = false;
-  if (faceA || faceB) {
+  // A face tilted off the normal (the contact on its boundary) whose clip leaves the contact out,
+  // against a segment lying along the side plane through its supporting edge there: the two
+  // segments are the features instead ({@link tiltedFaceGivesWay}).
+  let faceClip = faceA || faceB;
+  if (faceClip) {
     refIsB = !faceA || (faceB && featB.cos * (1 - MANIFOLD_REFERENCE_FACE_TOLERANCE) > featA.cos);
     ref = refIsB ? featB : featA;
     inc = refIsB ? featA : featB;
     if (inc.kind !== POLYGON && inc.kind !== SEGMENT) return singleContact(out, contact);
-    clipPolygonAgainstPolygon(clipped, inc.poly, ref.poly, nrm, clipScratch);
-    if (clipped.count === 0) {
-      // Emptied by rounding (features touching exactly): once more with the planes moved out.
-      clipPolygonAgainstPolygon(
-        clipped,
-        inc.poly,
-        ref.poly,
-        nrm,
-        clipScratch,
-        MANIFOLD_CLIP_SLACK_ULPS,
-      );
-    }
+    clipFeatures(inc, ref);
     vec3.copy(planeN, ref.normal);
-  } else {
+    if (inc.kind === SEGMENT && ref.cos < MANIFOLD_FACE_TILT_COS) {
+      faceClip = !tiltedFaceGivesWay(ref, inc, refIsB ? b : a, bInA, refIsB, contact);
+    }
+  }
+  if (!faceClip) {
     if (featA.kind === POLYGON) edgeFeature(featA, a, nrm);
     if (featB.kind === POLYGON) {
       edgeFeature(featB, b, dirB);
@@ -642,20 +791,50 @@ function manifoldOfPolytopes(
     ref = featA;
     inc = featB;
     segmentRef = true;
-    clipPolygonAgainstPolygon(clipped, inc.poly, ref.poly, nrm, clipScratch);
-    if (clipped.count === 0) {
-      clipPolygonAgainstPolygon(
-        clipped,
-        inc.poly,
-        ref.poly,
-        nrm,
-        clipScratch,
-        MANIFOLD_CLIP_SLACK_ULPS,
-      );
-    }
+    clipFeatures(inc, ref);
   }
 
+  // A segment of a shape with a margin (a capsule's core moved by its radius) is seated point by
+  // point where it lies below its top along the direction (its end there, the pole, is the top):
+  // the incident one along −n when it is B's (+n when A's), A's reference segment along +n.
+  const incOnB = !refIsB;
+  const seatInc = inc.kind === SEGMENT && hasMargin(incOnB ? typeB : typeA);
+  const seatRef = segmentRef && hasMargin(typeA);
+  const iv = inc.poly.xyz;
+  const incSign = incOnB ? -1 : 1;
+  const incTop =
+    incSign *
+    Math.max(
+      incSign * (nrm.x * iv[0] + nrm.y * iv[1] + nrm.z * iv[2]),
+      incSign * (nrm.x * iv[3] + nrm.y * iv[4] + nrm.z * iv[5]),
+    );
+  const incSlack =
+    MANIFOLD_ROUNDED_SUPPORT_ULPS *
+    Number.EPSILON *
+    Math.max(
+      Math.abs(iv[0]),
+      Math.abs(iv[1]),
+      Math.abs(iv[2]),
+      Math.abs(iv[3]),
+      Math.abs(iv[4]),
+      Math.abs(iv[5]),
+    );
   const ro = ref.poly.xyz;
+  const refTop = Math.max(
+    nrm.x * ro[0] + nrm.y * ro[1] + nrm.z * ro[2],
+    nrm.x * ro[3] + nrm.y * ro[4] + nrm.z * ro[5],
+  );
+  const refSlack =
+    MANIFOLD_ROUNDED_SUPPORT_ULPS *
+    Number.EPSILON *
+    Math.max(
+      Math.abs(ro[0]),
+      Math.abs(ro[1]),
+      Math.abs(ro[2]),
+      Math.abs(ro[3]),
+      Math.abs(ro[4]),
+      Math.abs(ro[5]),
+    );
   const ox = ro[0];
   const oy = ro[1];
   const oz = ro[2];
@@ -683,6 +862,15 @@ function manifoldOfPolytopes(
     let x = cv[3 * i];
     let y = cv[3 * i + 1];
     let z = cv[3 * i + 2];
+    // Every pass asks (seatOnSurfaceIf), so that the rare seat leaves this function optimized.
+    const belowInc = incSign * (incTop - (nrm.x * x + nrm.y * y + nrm.z * z)) > incSlack;
+    seatPoint.x = x;
+    seatPoint.y = y;
+    seatPoint.z = z;
+    seatOnSurfaceIf(seatInc && belowInc, incOnB ? b : a, bInA, nrm, incOnB);
+    x = seatPoint.x;
+    y = seatPoint.y;
+    z = seatPoint.z;
     let t = (planeN.x * (x - ox) + planeN.y * (y - oy) + planeN.z * (z - oz)) / mn;
     let ax = 0;
     let ay = 0;
@@ -694,6 +882,14 @@ function manifoldOfPolytopes(
       ax = ox + s * edgeA.x;
       ay = oy + s * edgeA.y;
       az = oz + s * edgeA.z;
+      const belowRef = refTop - (nrm.x * ax + nrm.y * ay + nrm.z * az) > refSlack;
+      seatPoint.x = ax;
+      seatPoint.y = ay;
+      seatPoint.z = az;
+      seatOnSurfaceIf(seatRef && belowRef, a, bInA, nrm, false);
+      ax = seatPoint.x;
+      ay = seatPoint.y;
+      az = seatPoint.z;
       const dx = x - ax;
       const dy = y - ay;
       const dz = z - az;
@@ -706,22 +902,21 @@ function manifoldOfPolytopes(
       const sz = dz - t * nrm.z;
       const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z), Math.abs(ax), Math.abs(ay));
       const side = MANIFOLD_FACING_ULPS * Number.EPSILON * Math.max(m, Math.abs(az));
-      if (sx * sx + sy * sy + sz * sz > side * side) {
-        facingB.x = x;
-        facingB.y = y;
-        facingB.z = z;
-        facingA.x = ax;
-        facingA.y = ay;
-        facingA.z = az;
-        if (!facingPair(a, b, bInA, nrm)) continue;
-        x = facingB.x;
-        y = facingB.y;
-        z = facingB.z;
-        ax = facingA.x;
-        ay = facingA.y;
-        az = facingA.z;
-        t = nrm.x * (x - ax) + nrm.y * (y - ay) + nrm.z * (z - az);
-      }
+      // Asked on every pass (facingPairIf): unchanged points give the same t again.
+      facingB.x = x;
+      facingB.y = y;
+      facingB.z = z;
+      facingA.x = ax;
+      facingA.y = ay;
+      facingA.z = az;
+      if (!facingPairIf(sx * sx + sy * sy + sz * sz > side * side, a, b, bInA, nrm)) continue;
+      x = facingB.x;
+      y = facingB.y;
+      z = facingB.z;
+      ax = facingA.x;
+      ay = facingA.y;
+      az = facingA.z;
+      t = nrm.x * (x - ax) + nrm.y * (y - ay) + nrm.z * (z - az);
     }
     if (!(t <= limit)) continue;
     // Written in place (room reserved above): doubles passed to a call are boxed by V8.

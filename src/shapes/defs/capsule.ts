@@ -32,6 +32,16 @@ import {
   vecJson,
 } from "./helpers.js";
 
+/**
+ * The capsule's supporting feature along unit local `d`: its core a–b moved by r·d (Jolt's
+ * `GetSupportingFace`) when the axis lies within `SEGMENT_SIN` of the plane ⟂ d, else a point.
+ * The moved core spans the core's extent across d, so the end where the axis slopes along d is
+ * the capsule's support point (the cap's pole) and the segment is the capsule's top along d only
+ * when it is level: where the axis slopes, its points lie inside the capsule, and the manifold
+ * builder seats each clipped point on the surface along d (src/narrowphase/manifold.ts). The side
+ * line (the core moved by r across the axis) was on the surface but stopped r·tan α short of the
+ * pole, so a sloped capsule's manifold missed its deepest point (issue 16).
+ */
 function capsuleFeature(f: SupportFeature, c: Capsule, d: Vec3): void {
   featureIo[0] = c.b.x - c.a.x;
   featureIo[1] = c.b.y - c.a.y;
@@ -41,29 +51,13 @@ function capsuleFeature(f: SupportFeature, c: Capsule, d: Vec3): void {
     setPoint(f, 0);
     return;
   }
-  // The side line facing d: the core pushed out by r along d's part normal to the axis, on the
-  // surface (a + r·d is inside the capsule at the end where the axis slopes along d).
-  const ux = c.b.x - c.a.x;
-  const uy = c.b.y - c.a.y;
-  const uz = c.b.z - c.a.z;
-  const uu = ux * ux + uy * uy + uz * uz;
-  const k = uu > 0 ? (d.x * ux + d.y * uy + d.z * uz) / uu : 0;
-  let px = d.x - k * ux;
-  let py = d.y - k * uy;
-  let pz = d.z - k * uz;
-  const pl = Math.sqrt(px * px + py * py + pz * pz);
-  const r = pl > 0 ? c.radius / pl : c.radius;
-  if (!(pl > 0)) {
-    px = d.x;
-    py = d.y;
-    pz = d.z;
-  }
-  featureIo[0] = c.a.x + r * px;
-  featureIo[1] = c.a.y + r * py;
-  featureIo[2] = c.a.z + r * pz;
-  featureIo[3] = c.b.x + r * px;
-  featureIo[4] = c.b.y + r * py;
-  featureIo[5] = c.b.z + r * pz;
+  const r = c.radius;
+  featureIo[0] = c.a.x + r * d.x;
+  featureIo[1] = c.a.y + r * d.y;
+  featureIo[2] = c.a.z + r * d.z;
+  featureIo[3] = c.b.x + r * d.x;
+  featureIo[4] = c.b.y + r * d.y;
+  featureIo[5] = c.b.z + r * d.z;
   setSegment(f, 0, 1, 2);
 }
 
