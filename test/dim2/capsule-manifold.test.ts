@@ -14,16 +14,9 @@ import { contact2D } from "../../src/dim2/contact2.js";
 import { manifold2D } from "../../src/dim2/manifold2.js";
 import type { Pose2 } from "../../src/dim2/pose2.js";
 import * as pose2 from "../../src/dim2/pose2.js";
-import {
-  makeCapsule,
-  makeCircle,
-  makeRect,
-  makeSegment,
-  type Shape2,
-  ShapeType2,
-} from "../../src/dim2/shapes.js";
+import { makeCapsule, type Shape2, ShapeType2 } from "../../src/dim2/shapes.js";
 import { answerQuery } from "../../src/io/query.js";
-import { logOffsetArb, logSizeArb, num, polygonArb } from "./arbitraries.js";
+import { logOffsetArb, logSizeArb, num, polygonArb, shapeArb } from "./arbitraries.js";
 
 type P = [number, number];
 const EPS = Number.EPSILON;
@@ -278,25 +271,6 @@ function checkPair(a: Shape2, pa: Pose2, b: Shape2, pb: Pose2): void {
   expect(Math.abs(-leastOverlap(A, B, [tm, tc]) - deepest)).toBeLessThanOrEqual(oracleBar);
 }
 
-/** Any 2D shape of size `s` (orects are rects at a rotated pose). */
-function anyShape(s: number): fc.Arbitrary<Shape2> {
-  const len = num(0.1, 2);
-  const pt = fc.record({ x: num(-1.5, 1.5), y: num(-1.5, 1.5) });
-  return fc.oneof(
-    len.map((r) => makeCircle(s * r)),
-    fc.record({ x: len, y: len }).map((h) => makeRect({ x: s * h.x, y: s * h.y })),
-    polygonArb(s),
-    fc
-      .record({ a: pt, b: pt, r: len })
-      .map(({ a, b, r }) =>
-        makeCapsule({ x: s * a.x, y: s * a.y }, { x: s * b.x, y: s * b.y }, s * r * 0.5),
-      ),
-    fc
-      .record({ a: pt, b: pt })
-      .map(({ a, b }) => makeSegment({ x: s * a.x, y: s * a.y }, { x: s * b.x, y: s * b.y })),
-  );
-}
-
 /** Angles: any, near multiples of π/4 (parallel edges), or exactly those. */
 const angleArb = fc.oneof(
   num(-Math.PI, Math.PI),
@@ -339,7 +313,7 @@ describe("2D manifolds of pairs with a capsule: the contact's normal and depth, 
       fc.record({
         s: fc.constant(s),
         a: capsuleArb(s),
-        b: fc.oneof(capsuleArb(s), anyShape(s)),
+        b: fc.oneof(capsuleArb(s), shapeArb(s)),
         ox: offsetArb,
         oy: offsetArb,
         qa: angleArb,
@@ -369,7 +343,7 @@ describe("2D manifolds of pairs with a capsule: the contact's normal and depth, 
         s: fc.constant(s),
         l: num(0.2, 1.5),
         r: num(0.1, 1),
-        b: fc.oneof(anyShape(s), polygonArb(s)),
+        b: fc.oneof(shapeArb(s), polygonArb(s)),
         k: fc.nat(),
         phi: num(0, 0.4),
         d: num(0.3, 1.1),
