@@ -363,10 +363,7 @@ function topAlong(s: ConvexShape, p: Vec3, u: Vec3): boolean {
   // Lifted past the core's support by twice the margin (a capsule's radius), so that the solid
   // cast starts outside a rounded shape (it started inside a capsule of 2.3e3 and answered its
   // own start, 2.2e3 off the surface: seed 65).
-  // A capsule's margin read from it: the definition's, a double returned from a call V8 does not
-  // inline, is boxed (the manifold seats a sloped capsule's points through here).
-  if (s.type === ShapeType.Capsule) exitIo[0] = s.radius;
-  else if (def.writeMargin) def.writeMargin(exitIo, s);
+  if (def.writeMargin) def.writeMargin(exitIo, s);
   else exitIo[0] = def.margin(s);
   const lift = Math.max(
     0,
