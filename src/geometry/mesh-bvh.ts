@@ -917,28 +917,21 @@ export function meshBvhNodeBoxDistanceSq(
  * Entry distance of the ray origin + t·dir (t in [0, tmax]) into node `i`'s box by the slab test
  * (Kay & Kajiya 1986; Williams et al. 2005 with precomputed reciprocals `inv` = 1/dir, where a
  * zero component gives ±Infinity), each far bound widened by `RAY_SLAB_ROUNDING` so rounding
- * never loses a touching box (Ize 2013): the entry t, or Infinity when the ray misses the box.
+ * never loses a touching box (Ize 2013). `ray` holds [ox, oy, oz, 1/dx, 1/dy, 1/dz, tmax, entry]:
+ * the first seven are read; the entry t is written to `ray[7]` (Infinity on a miss). Returns true
+ * when the ray enters the box. (A register, not a returned double: a double returned from or
+ * passed to a call that V8 does not inline is boxed, one heap number per node visited.)
  */
-export function meshBvhNodeRayEntry(
-  bvh: MeshBvh,
-  i: number,
-  ox: number,
-  oy: number,
-  oz: number,
-  ix: number,
-  iy: number,
-  iz: number,
-  tmax: number,
-): number {
+export function meshBvhNodeRayEntry(bvh: MeshBvh, i: number, ray: Float64Array): boolean {
   const b = bvh.bounds;
   const o = 6 * i;
   let t0 = 0;
-  let t1 = tmax;
+  let t1 = ray[6];
   // A NaN slab bound is 0·∞: the ray runs inside the slab's boundary plane, so that slab holds
   // for every t and is skipped.
   for (let k = 0; k < 3; k++) {
-    const oo = k === 0 ? ox : k === 1 ? oy : oz;
-    const inv = k === 0 ? ix : k === 1 ? iy : iz;
+    const oo = ray[k];
+    const inv = ray[3 + k];
     const a = (b[o + k] - oo) * inv;
     const c = (b[o + 3 + k] - oo) * inv;
     if (Number.isNaN(a) || Number.isNaN(c)) continue;
@@ -947,7 +940,9 @@ export function meshBvhNodeRayEntry(
     if (near > t0) t0 = near;
     if (far < t1) t1 = far;
   }
-  return t0 <= t1 ? t0 : Infinity;
+  const hit = t0 <= t1;
+  ray[7] = hit ? t0 : Number.POSITIVE_INFINITY;
+  return hit;
 }
 
 primeBuilder();

@@ -689,9 +689,10 @@ const triN = /* @__PURE__ */ vec3.create();
 /**
  * [0] the side of the triangle the last hit of {@link rayTriangleHit} came from: the sign of
  * ((b − a) × (c − a))·d, exact (−1: the ray meets the face (b − a) × (c − a) points out of, from
- * its front). A typed-array slot so that no double is returned through a call.
+ * its front); [1] that hit's t (written by {@link rayTriangleTest}). Typed-array slots so that no
+ * double is returned through a call (V8 boxes a double returned from a call it does not inline).
  */
-export const rayTriangleIo = new Float64Array(1);
+export const rayTriangleIo = new Float64Array(2);
 
 /**
  * The exact ray–triangle test: the ray o + t·d (t ≥ 0, d ≠ 0) against triangle abc, the one
@@ -710,9 +711,20 @@ export const rayTriangleIo = new Float64Array(1);
  * when n·d = 0 exactly — the ray parallel to the triangle's plane (in it or not), the triangle
  * degenerate (a segment or a point) or d = 0 — for the caller to decide (a surface misses; the
  * narrow phase's flat convex set takes a GJK ray cast). On a hit {@link rayTriangleIo}[0] holds
- * sign(n·d). Allocates nothing.
+ * sign(n·d). Allocates nothing but the returned double's box where the call is not inlined
+ * ({@link rayTriangleTest} returns none).
  */
 export function rayTriangleHit(a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3): number {
+  const code = rayTriangleTest(a, b, c, o, d);
+  return code < 0 ? code : rayTriangleIo[1];
+}
+
+/**
+ * {@link rayTriangleHit} for hot loops: returns 0 on a hit with t in {@link rayTriangleIo}[1]
+ * and sign(n·d) in [0], else {@link RAY_MISS} or {@link RAY_TRIANGLE_DEGENERATE} (small
+ * integers: nothing is boxed, whether V8 inlines the call or not). The same decisions and t.
+ */
+export function rayTriangleTest(a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3): number {
   const sa = tripleVectorSign(b, c, o, d);
   const sb = tripleVectorSign(c, a, o, d);
   if (sa * sb < 0) return RAY_MISS;
@@ -725,12 +737,17 @@ export function rayTriangleHit(a: Vec3, b: Vec3, c: Vec3, o: Vec3, d: Vec3): num
   const before = orient3dSign(a, b, c, o);
   if (before * side > 0) return RAY_MISS;
   rayTriangleIo[0] = side;
-  if (before === 0) return 0;
+  if (before === 0) {
+    rayTriangleIo[1] = 0;
+    return 0;
+  }
   orient3dValue(a, b, c, o);
   const num = -detIo[0];
   tripleVectorValue(b, c, a, d);
   const t = num / detIo[0];
-  return Number.isFinite(t) ? t : RAY_MISS;
+  if (!Number.isFinite(t)) return RAY_MISS;
+  rayTriangleIo[1] = t;
+  return 0;
 }
 
 /**

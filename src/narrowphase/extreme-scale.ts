@@ -138,7 +138,9 @@ export function pointRescaleFactor(s: Shape, p: Vec3): number {
   // As the pairs' offset test: the point first (three comparisons on every ray and projection),
   // the size only when the point is out of range — or for a solid mesh, whose size alone can be
   // (a point at the centre of a 1e155 mesh: its inside test squares the corners' offsets).
-  const mp = maxAbs(p);
+  // Written out, not `maxAbs(p)`: a double returned from a shared helper V8 does not inline is
+  // boxed, on every ray and projection.
+  const mp = Math.max(Math.abs(p.x), Math.abs(p.y), Math.abs(p.z));
   if (!outOfUnitRange(mp) && !isSolidMesh(s)) return 1;
   if (!hasScaledCopy(s)) return 1;
   writeMagnitude(s);
@@ -153,7 +155,11 @@ export function pointRescaleFactor(s: Shape, p: Vec3): number {
  * one, each rescaled ({@link pointRescaleFactor}).
  */
 export function farFromUnitScale(s: Shape, p: Vec3): boolean {
-  return outOfUnitRange(maxAbs(p)) && !hasScaledCopy(s) && !isSolidMesh(s);
+  return (
+    outOfUnitRange(Math.max(Math.abs(p.x), Math.abs(p.y), Math.abs(p.z))) &&
+    !hasScaledCopy(s) &&
+    !isSolidMesh(s)
+  );
 }
 
 /**

@@ -27,7 +27,7 @@ import {
   meshBvhNodeRayEntry,
   meshBvhRightChild,
 } from "../geometry/mesh-bvh.js";
-import { rayTriangleHit, rayTriangleIo } from "../geometry/ray-primitives.js";
+import { rayTriangleIo, rayTriangleTest } from "../geometry/ray-primitives.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
@@ -69,6 +69,8 @@ export function makeMeshRayHits(capacity = 16): MeshRayHits {
   return { count: 0, toi: new Float64Array(c), triangles: new Uint32Array(c) };
 }
 
+/** The last {@link hitTriangle}'s hit parameter (a register: a returned double is boxed). */
+const hitIo = new Float64Array(1);
 /** The side of the last {@link hitTriangle}'s hit: sign(n·dir), n its winding's normal (exact). */
 let hitSide = 0;
 // The current cast's ray and the triangle's corners (scratch; the exact test takes points).
@@ -87,11 +89,12 @@ function setupRay(o: Vec3, d: Vec3): boolean {
 }
 
 /**
- * Hit parameter of triangle t, or Infinity on a miss (or a ray parallel to its plane): the one
- * exact ray–triangle test of every triangle (`rayTriangleHit`, src/geometry/ray-primitives.ts),
+ * Whether the current ray hits triangle t (false on a miss or a ray parallel to its plane), its
+ * hit parameter written to `hitIo[0]` and its side to `hitSide`: the one exact ray–triangle test
+ * of every triangle (`rayTriangleTest`, src/geometry/ray-primitives.ts),
  * so a mesh answers bit for bit as its triangles do alone.
  */
-function hitTriangle(mesh: TriangleMesh, t: number): number {
+function hitTriangle(mesh: TriangleMesh, t: number): boolean {
   const v = mesh.vertices;
   const i = mesh.indices;
   const a = 3 * i[3 * t];
@@ -100,10 +103,10 @@ function hitTriangle(mesh: TriangleMesh, t: number): number {
   vec3.set(triA, v[a], v[a + 1], v[a + 2]);
   vec3.set(triB, v[b], v[b + 1], v[b + 2]);
   vec3.set(triC, v[c], v[c + 1], v[c + 2]);
-  const toi = rayTriangleHit(triA, triB, triC, rayO, rayD);
-  if (toi < 0) return Infinity;
+  if (rayTriangleTest(triA, triB, triC, rayO, rayD) < 0) return false;
+  hitIo[0] = rayTriangleIo[1];
   hitSide = rayTriangleIo[0];
-  return toi;
+  return true;
 }
 
 let stack = new Int32Array(128);
@@ -144,10 +147,8 @@ export function castRayTriangleMesh(
   }
   const bvh = mesh.bvh;
   if (bvh.nodeCount === 0 || !setupRay(origin, dir) || !(maxToi >= 0)) return false;
-  const ix = 1 / dir.x;
-  const iy = 1 / dir.y;
-  const iz = 1 / dir.z;
-  let best = maxToi;
+  // The closest hit's t lives only in slabIo[6], never in a local: a local double that takes
+  // values from both a parameter and a typed array is kept boxed, one heap number per update.
   let bestTri = -1;
   let bestSide = 0;
   let top = 0;
@@ -157,37 +158,35 @@ export function castRayTriangleMesh(
   // (a ray from 1e100 got the far side's normal).
   const entrySign = mesh.solid && outsideRootBox(bvh, origin) ? entrySide(mesh) : 0;
   // Finite reciprocals (every component of dir non-zero): the slab test without its NaN cases.
-  const fast = Number.isFinite(ix) && Number.isFinite(iy) && Number.isFinite(iz);
+  loadSlab(origin, dir);
+  const fast =
+    Number.isFinite(slabIo[3]) && Number.isFinite(slabIo[4]) && Number.isFinite(slabIo[5]);
   if (fast) {
-    slabIo[0] = origin.x;
-    slabIo[1] = origin.y;
-    slabIo[2] = origin.z;
-    slabIo[3] = ix;
-    slabIo[4] = iy;
-    slabIo[5] = iz;
-    slabNear[0] = ix < 0 ? 3 : 0;
-    slabNear[1] = iy < 0 ? 3 : 0;
-    slabNear[2] = iz < 0 ? 3 : 0;
+    slabNear[0] = slabIo[3] < 0 ? 3 : 0;
+    slabNear[1] = slabIo[4] < 0 ? 3 : 0;
+    slabNear[2] = slabIo[5] < 0 ? 3 : 0;
   }
   const bounds = bvh.bounds;
-  const e0 = entry(bvh, 0, origin, ix, iy, iz, best);
-  if (e0 === Infinity) return false;
+  slabIo[6] = maxToi;
+  if (!meshBvhNodeRayEntry(bvh, 0, slabIo)) return false;
   stack[top] = 0;
-  entries[top++] = e0;
+  entries[top++] = slabIo[7];
   while (top > 0) {
     top--;
     const i = stack[top];
-    if (entries[top] > best) continue;
+    if (entries[top] > slabIo[6]) continue;
     if (isMeshBvhLeaf(bvh, i)) {
       const start = meshBvhLeafOffset(bvh, i);
       const end = start + meshBvhLeafCount(bvh, i);
       for (let s = start; s < end; s++) {
         const t = bvh.primitives[s];
-        const toi = hitTriangle(mesh, t);
-        if (toi === Infinity || toi > best) continue;
+        if (!hitTriangle(mesh, t)) continue;
+        const toi = hitIo[0];
+        const best = slabIo[6];
+        if (toi > best) continue;
         if (entrySign * hitSide < 0) continue;
         if (toi < best || bestTri < 0 || t < bestTri) {
-          best = toi;
+          slabIo[6] = toi;
           bestTri = t;
           bestSide = hitSide;
         }
@@ -196,8 +195,13 @@ export function castRayTriangleMesh(
     }
     const l = i + 1;
     const r = meshBvhRightChild(bvh, i);
-    const el = fast ? entryFast(bounds, l, best) : entry(bvh, l, origin, ix, iy, iz, best);
-    const er = fast ? entryFast(bounds, r, best) : entry(bvh, r, origin, ix, iy, iz, best);
+    // Entries through the register slabIo[7]: no double crosses a call.
+    const el = (fast ? entryFast(bounds, l) : meshBvhNodeRayEntry(bvh, l, slabIo))
+      ? slabIo[7]
+      : Number.POSITIVE_INFINITY;
+    const er = (fast ? entryFast(bounds, r) : meshBvhNodeRayEntry(bvh, r, slabIo))
+      ? slabIo[7]
+      : Number.POSITIVE_INFINITY;
     if (top + 2 > stack.length) grow();
     // Farther first, so that the nearer is popped next.
     if (el <= er) {
@@ -219,7 +223,7 @@ export function castRayTriangleMesh(
     }
   }
   if (bestTri < 0) return false;
-  writeHit(out, mesh, bestTri, best, origin, dir, bestSide);
+  writeHit(out, mesh, bestTri, origin, dir, bestSide);
   return true;
 }
 
@@ -239,20 +243,22 @@ function entrySide(mesh: TriangleMesh): number {
   return pn !== null && pn.orientation < 0 ? 1 : -1;
 }
 
-function entry(
-  bvh: MeshBvh,
-  i: number,
-  o: Vec3,
-  ix: number,
-  iy: number,
-  iz: number,
-  tmax: number,
-): number {
-  return meshBvhNodeRayEntry(bvh, i, o.x, o.y, o.z, ix, iy, iz, tmax);
+/** Loads the ray's origin and reciprocal direction (a zero component's ±Infinity) into `slabIo`. */
+function loadSlab(o: Vec3, d: Vec3): void {
+  slabIo[0] = o.x;
+  slabIo[1] = o.y;
+  slabIo[2] = o.z;
+  slabIo[3] = 1 / d.x;
+  slabIo[4] = 1 / d.y;
+  slabIo[5] = 1 / d.z;
 }
 
-/** The current ray's slab data for {@link entryFast}: [0..2] origin, [3..5] 1/dir. */
-const slabIo = new Float64Array(6);
+/**
+ * The current ray's slab data for {@link entryFast} and `meshBvhNodeRayEntry`: [0..2] origin,
+ * [3..5] 1/dir, [6] the farthest t still wanted (the closest hit so far), [7] the last node's
+ * entry t, written by the test.
+ */
+const slabIo = new Float64Array(8);
 /**
  * The offset (0 or 3) of each axis' near bound in a node's box (min xyz, max xyz) for
  * {@link entryFast}: its max bound when that component of dir is negative.
@@ -260,12 +266,12 @@ const slabIo = new Float64Array(6);
 const slabNear = new Int32Array(3);
 
 /**
- * {@link entry} for a ray whose three reciprocals are finite (no zero component of dir): the
+ * `meshBvhNodeRayEntry` for a ray whose three reciprocals are finite (no zero component of dir): the
  * near and far bound of each slab are known from dir's signs, so the box is read without the
  * NaN (0·∞) checks and the min/max of each slab — the same t0 and t1, bit for bit (the rounded
  * products are monotone in the bound; `RAY_SLAB_ROUNDING` widens each far bound as there).
  */
-function entryFast(b: Float64Array, i: number, tmax: number): number {
+function entryFast(b: Float64Array, i: number): boolean {
   const o = 6 * i;
   const ox = slabIo[0];
   const oy = slabIo[1];
@@ -277,7 +283,7 @@ function entryFast(b: Float64Array, i: number, tmax: number): number {
   const ny = slabNear[1];
   const nz = slabNear[2];
   let t0 = 0;
-  let t1 = tmax;
+  let t1 = slabIo[6];
   let near = (b[o + nx] - ox) * ix;
   let far = (b[o + 3 - nx] - ox) * ix * (1 + RAY_SLAB_ROUNDING);
   if (near > t0) t0 = near;
@@ -290,22 +296,28 @@ function entryFast(b: Float64Array, i: number, tmax: number): number {
   far = (b[o + 5 - nz] - oz) * iz * (1 + RAY_SLAB_ROUNDING);
   if (near > t0) t0 = near;
   if (far < t1) t1 = far;
-  return t0 <= t1 ? t0 : Infinity;
+  slabIo[7] = t0;
+  return t0 <= t1;
 }
 
-/** Fills a hit record for triangle t at toi, hit from `side` (sign of n·dir). */
+/**
+ * Fills a hit record for triangle t at the closest hit's t (`slabIo[6]`, read here rather than
+ * passed: a double crossing a call is boxed), hit from `side` (sign of n·dir).
+ */
 function writeHit(
   out: MeshRayHit,
   mesh: TriangleMesh,
   t: number,
-  toi: number,
   origin: Vec3,
   dir: Vec3,
   side: number,
 ): void {
+  const toi = slabIo[6];
   out.toi = toi;
   out.triangle = t;
-  vec3.addScaled(out.point, origin, dir, toi);
+  out.point.x = origin.x + dir.x * toi;
+  out.point.y = origin.y + dir.y * toi;
+  out.point.z = origin.z + dir.z * toi;
   meshRayHitNormal(out.normal, mesh, t, side);
 }
 
@@ -344,21 +356,19 @@ export function castRayTriangleMeshAll(
   out.count = 0;
   const bvh = mesh.bvh;
   if (bvh.nodeCount === 0 || !setupRay(origin, dir) || !(maxToi >= 0)) return 0;
-  const ix = 1 / dir.x;
-  const iy = 1 / dir.y;
-  const iz = 1 / dir.z;
+  loadSlab(origin, dir);
+  slabIo[6] = maxToi;
   let top = 0;
   stack[top++] = 0;
   while (top > 0) {
     const i = stack[--top];
-    if (entry(bvh, i, origin, ix, iy, iz, maxToi) === Infinity) continue;
+    if (!meshBvhNodeRayEntry(bvh, i, slabIo)) continue;
     if (isMeshBvhLeaf(bvh, i)) {
       const start = meshBvhLeafOffset(bvh, i);
       const end = start + meshBvhLeafCount(bvh, i);
       for (let s = start; s < end; s++) {
         const t = bvh.primitives[s];
-        const toi = hitTriangle(mesh, t);
-        if (toi <= maxToi) insertHit(out, toi, t);
+        if (hitTriangle(mesh, t) && hitIo[0] <= maxToi) insertHit(out, hitIo[0], t);
       }
       continue;
     }

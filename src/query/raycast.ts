@@ -62,21 +62,27 @@ const nL = vec3.create();
 const projection = makePointProjection();
 
 const localHit: LocalRayHit = { toi: 0, normal: nL };
+/**
+ * [0] the t of the last local cast that hit ({@link castLocal} and the routines under it): a
+ * register, not a returned double, which V8 boxes when it does not inline the call — one heap
+ * number per ray and per composite part.
+ */
+const castT = new Float64Array(1);
 
 /**
- * Local cast of the ray in oL, dL (unit), dR (raw; len = |dR|): returns t ≥ 0 in multiples of
- * the caller's direction (writing the normal to nL) or RAY_MISS — the shape definition's ray
- * cast (src/shapes/defs/: the quadrics on the unit direction, the flat shapes on the raw one,
+ * Local cast of the ray in oL, dL (unit), dR (raw; len = |dR|): true on a hit, with t ≥ 0 in
+ * multiples of the caller's direction in castT[0] and the normal in nL — the shape definition's
+ * ray cast (src/shapes/defs/: the quadrics on the unit direction, the flat shapes on the raw one,
  * which keeps their answers exact), or for a composite the nearest over its parts.
  */
-function castLocal(shape: Shape, maxToi: number, len: number, solid: boolean): number {
+function castLocal(shape: Shape, maxToi: number, len: number, solid: boolean): boolean {
   if (compositeView(shape.type) !== null && rayOriginFar(shape))
     return castFromNear(shape, maxToi, len, solid);
   return castLocalNear(shape, maxToi, len, solid);
 }
 
 /** {@link castLocal} for an origin not far from the shape (see {@link castFromNear}). */
-function castLocalNear(shape: Shape, maxToi: number, len: number, solid: boolean): number {
+function castLocalNear(shape: Shape, maxToi: number, len: number, solid: boolean): boolean {
   const def = shapeDef(shape.type);
   const cast = def.surfaceRayCast ?? def.rayCast;
   if (cast) {
@@ -85,7 +91,9 @@ function castLocalNear(shape: Shape, maxToi: number, len: number, solid: boolean
     // A mesh far from unit scale: its triangles one by one, each rescaled.
     if (farFromUnitScale(shape, oL) && compositeView(shape.type))
       return castComposite(shape, maxToi, len, solid);
-    return cast(localHit, shape, oL, dL, dR, len, maxToi, solid) ? localHit.toi : RAY_MISS;
+    if (!cast(localHit, shape, oL, dL, dR, len, maxToi, solid)) return false;
+    castT[0] = localHit.toi;
+    return true;
   }
   if (compositeView(shape.type)) return castComposite(shape, maxToi, len, solid);
   return unsupportedShape(shape, "raycast");
@@ -111,7 +119,7 @@ function rayOriginFar(shape: Shape): boolean {
  * (that coordinate set exactly; the others moved by the ray's own rounding, exact for a ray along
  * an axis), and the cast from there adds its toi to the move's. No hit lies before that plane.
  */
-function castFromNear(shape: Shape, maxToi: number, len: number, solid: boolean): number {
+function castFromNear(shape: Shape, maxToi: number, len: number, solid: boolean): boolean {
   aabbOf(farBox, shape, FAR_IDENTITY);
   const lo = farBox.min;
   const hi = farBox.max;
@@ -130,14 +138,15 @@ function castFromNear(shape: Shape, maxToi: number, len: number, solid: boolean)
   if (!(d < 0 ? o > x : o < x) || !Number.isFinite(x))
     return castLocalNear(shape, maxToi, len, solid);
   const t = (x - o) / d;
-  if (!(t <= maxToi)) return RAY_MISS;
+  if (!(t <= maxToi)) return false;
   vec3.copy(savedO, oL);
   oL.x = a === 0 ? x : oL.x + dR.x * t;
   oL.y = a === 1 ? x : oL.y + dR.y * t;
   oL.z = a === 2 ? x : oL.z + dR.z * t;
   const hit = castLocalNear(shape, maxToi - t, len, solid);
   vec3.copy(oL, savedO);
-  return hit < 0 ? hit : t + hit;
+  if (hit) castT[0] = t + castT[0];
+  return hit;
 }
 
 const savedO = vec3.create();
@@ -150,7 +159,7 @@ const savedD = vec3.create();
  * direction, and the unit normal are the same in both units. Allocates the scaled copy (only
  * for such rays).
  */
-function castScaled(shape: Shape, maxToi: number, len: number, solid: boolean, k: number): number {
+function castScaled(shape: Shape, maxToi: number, len: number, solid: boolean, k: number): boolean {
   const def = shapeDef(shape.type);
   const cast = (def.surfaceRayCast ?? def.rayCast) as NonNullable<
     ReturnType<typeof shapeDef>["rayCast"]
@@ -162,7 +171,8 @@ function castScaled(shape: Shape, maxToi: number, len: number, solid: boolean, k
   const hit = cast(localHit, scaledShape(shape, k), oL, dL, dR, len * k, maxToi, solid);
   vec3.copy(oL, savedO);
   vec3.copy(dR, savedD);
-  return hit ? localHit.toi : RAY_MISS;
+  if (hit) castT[0] = localHit.toi;
+  return hit;
 }
 
 /** Scratch of one composite level of a ray cast. */
@@ -183,10 +193,15 @@ let rayDepth = 0;
  * cast in its part's frame; ties to the first part in the view's order; or the view's own
  * ordered walk when it has one (a heightfield's 2D DDA over its cells). Writes nL.
  */
-function castComposite(shape: Shape, maxToi: number, len: number, solid: boolean): number {
+function castComposite(shape: Shape, maxToi: number, len: number, solid: boolean): boolean {
   const view = compositeView(shape.type) as CompositeView;
   // A view with an ordered walk of its own (a heightfield's cells) answers with it.
-  if (view.castRay) return view.castRay(nL, shape, oL, dR, maxToi);
+  if (view.castRay) {
+    const t = view.castRay(nL, shape, oL, dR, maxToi);
+    if (t < 0) return false;
+    castT[0] = t;
+    return true;
+  }
   while (rayLevels.length <= rayDepth) {
     rayLevels.push({
       hits: makeMeshBvhHits(16),
@@ -228,8 +243,8 @@ function castComposite(shape: Shape, maxToi: number, len: number, solid: boolean
         vec3.copy(dR, l.dRaw);
         vec3.copy(dL, l.dUnit);
       }
-      const t = castLocal(l.part.shape, limit, len, solid);
-      if (t < 0) continue;
+      if (!castLocal(l.part.shape, limit, len, solid)) continue;
+      const t = castT[0];
       if (best >= 0 && !(t < best)) continue;
       best = t;
       limit = Math.min(limit, t);
@@ -239,8 +254,10 @@ function castComposite(shape: Shape, maxToi: number, len: number, solid: boolean
     vec3.copy(oL, l.o);
     vec3.copy(dR, l.dRaw);
     vec3.copy(dL, l.dUnit);
-    if (best >= 0) vec3.copy(nL, l.n);
-    return best;
+    if (best < 0) return false;
+    vec3.copy(nL, l.n);
+    castT[0] = best;
+    return true;
   } finally {
     rayDepth--;
   }
@@ -358,14 +375,23 @@ function castRayInRange(
     if (!(t0 <= maxToi)) return false;
     iso.inverseTransformPoint(oL, pose, nearO);
   }
-  const rest = t0 > 0 ? maxToi - t0 + t0 * NEAR_TOI_SLACK : maxToi;
-  const t = castLocal(shape, rest, len, solid);
-  if (t < 0) return false;
+  // Without a move, the caller's maxToi is passed on as it came (a recomputed double is boxed).
+  if (
+    !(t0 > 0
+      ? castLocal(shape, maxToi - t0 + t0 * NEAR_TOI_SLACK, len, solid)
+      : castLocal(shape, maxToi, len, solid))
+  )
+    return false;
+  const t = castT[0];
   const toi = Math.min(t0 > 0 ? t0 + t : t, maxToi);
   if (!Number.isFinite(toi)) return false; // beyond the doubles (a subnormal direction)
   out.toi = toi;
-  if (t0 > 0) vec3.addScaled(out.point, nearO, dir, t);
-  else vec3.addScaled(out.point, origin, dir, toi);
+  // Written out (vec3.addScaled's double argument is boxed where the call is not inlined).
+  const from = t0 > 0 ? nearO : origin;
+  const k = t0 > 0 ? t : toi;
+  out.point.x = from.x + dir.x * k;
+  out.point.y = from.y + dir.y * k;
+  out.point.z = from.z + dir.z * k;
   iso.transformVector(out.normal, pose, nL);
   if (hasNaN3(out.point) || hasNaN3(out.normal))
     refuseRay("castRayShape", shape, pose, origin, dir);
