@@ -226,10 +226,38 @@ export function raySegmentBoxEntry(
   boxes: Float64Array,
   k: number,
 ): number {
+  const io = entryIo;
+  io[0] = ox;
+  io[1] = oy;
+  io[2] = oz;
+  io[3] = dx;
+  io[4] = dy;
+  io[5] = dz;
+  io[6] = tMax;
+  return raySegmentBoxEnters(io, boxes, k) ? io[7] : -1;
+}
+
+/** The register of {@link raySegmentBoxEntry}'s own calls. */
+const entryIo = new Float64Array(8);
+
+/**
+ * {@link raySegmentBoxEntry} through a register, for hot loops: `io` holds the segment as
+ * `[ox, oy, oz, dx, dy, dz, tMax]` (read) and receives the entry parameter in `io[7]` when the
+ * segment meets the box, which the return value says. The same formula and bits; no double
+ * crosses the call (V8 boxes one passed to or returned from a call it does not inline: seven
+ * per box test).
+ */
+export function raySegmentBoxEnters(io: Float64Array, boxes: Float64Array, k: number): boolean {
+  const ox = io[0];
+  const oy = io[1];
+  const oz = io[2];
+  const dx = io[3];
+  const dy = io[4];
+  const dz = io[5];
   let t0 = 0;
-  let t1 = tMax;
+  let t1 = io[6];
   if (dx === 0) {
-    if (ox < boxes[k] || ox > boxes[k + 3]) return -1;
+    if (ox < boxes[k] || ox > boxes[k + 3]) return false;
   } else {
     let a = (boxes[k] - ox) / dx;
     let b = (boxes[k + 3] - ox) / dx;
@@ -240,10 +268,10 @@ export function raySegmentBoxEntry(
     }
     if (a > t0) t0 = a;
     if (b < t1) t1 = b;
-    if (t0 > t1) return -1;
+    if (t0 > t1) return false;
   }
   if (dy === 0) {
-    if (oy < boxes[k + 1] || oy > boxes[k + 4]) return -1;
+    if (oy < boxes[k + 1] || oy > boxes[k + 4]) return false;
   } else {
     let a = (boxes[k + 1] - oy) / dy;
     let b = (boxes[k + 4] - oy) / dy;
@@ -254,10 +282,10 @@ export function raySegmentBoxEntry(
     }
     if (a > t0) t0 = a;
     if (b < t1) t1 = b;
-    if (t0 > t1) return -1;
+    if (t0 > t1) return false;
   }
   if (dz === 0) {
-    if (oz < boxes[k + 2] || oz > boxes[k + 5]) return -1;
+    if (oz < boxes[k + 2] || oz > boxes[k + 5]) return false;
   } else {
     let a = (boxes[k + 2] - oz) / dz;
     let b = (boxes[k + 5] - oz) / dz;
@@ -268,9 +296,10 @@ export function raySegmentBoxEntry(
     }
     if (a > t0) t0 = a;
     if (b < t1) t1 = b;
-    if (t0 > t1) return -1;
+    if (t0 > t1) return false;
   }
-  return t0;
+  io[7] = t0;
+  return true;
 }
 
 /** True when the boxes at `a[i..i+5]` and `b[j..j+5]` overlap or touch (closed intervals). */

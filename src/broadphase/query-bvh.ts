@@ -31,7 +31,7 @@
  * parameter, so a box the exact test would enter is never culled. A zero direction component
  * gives an infinite reciprocal; a plane exactly through the origin then gives NaN, which compares
  * false and keeps the box (conservative). Entries are decided by the exact
- * `raySegmentBoxEntry` that every broad phase shares, so the reported set is the same as theirs.
+ * `raySegmentBoxEntry` that every broad phase shares (its register form `raySegmentBoxEnters`), so the reported set is the same as theirs.
  *
  * Built once, queried many times: `build` allocates; the queries allocate nothing and are not
  * reentrant (a callback must not query the same hierarchy).
@@ -45,7 +45,7 @@ import {
   checkBox,
   checkRay,
   type RayCastCallback,
-  raySegmentBoxEntry,
+  raySegmentBoxEnters,
 } from "./broad-phase.js";
 
 /** Children per node. */
@@ -71,6 +71,8 @@ export class QueryBvh {
   /** Largest coordinate magnitude of any box (for the ray slack). */
   private maxAbs = 0;
   private stack = new Int32Array(0);
+  /** A ray's segment and its last entry parameter (`raySegmentBoxEnters`'s register). */
+  private readonly segmentIo = new Float64Array(8);
 
   /** Number of entries held. */
   get size(): number {
@@ -240,6 +242,14 @@ export class QueryBvh {
     let tMax = maxToi;
     let visits = 0;
     let sp = 0;
+    // The segment's register for the leaves' exact test (raySegmentBoxEnters).
+    const io = this.segmentIo;
+    io[0] = ox;
+    io[1] = oy;
+    io[2] = oz;
+    io[3] = dx;
+    io[4] = dy;
+    io[5] = dz;
     stack[sp++] = 0;
     while (sp > 0) {
       const n = stack[--sp];
@@ -282,10 +292,10 @@ export class QueryBvh {
           const start = leafStart[leaf];
           const end = start + leafCount[leaf];
           for (let e = start; e < end; e++) {
-            const t = raySegmentBoxEntry(ox, oy, oz, dx, dy, dz, tMax, entryBox, 6 * e);
-            if (t < 0) continue;
+            io[6] = tMax;
+            if (!raySegmentBoxEnters(io, entryBox, 6 * e)) continue;
             visits++;
-            const r = callback(entryId[e], t);
+            const r = callback(entryId[e], io[7]);
             if (typeof r === "number") {
               if (r < 0) return visits;
               if (r < tMax) tMax = r;

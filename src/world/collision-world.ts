@@ -374,6 +374,12 @@ export interface RayCastOptions extends QueryFilter {
   ignoreInitialOverlap?: boolean;
 }
 
+/**
+ * The ray casts' default options (all unset), shared: a default `= {}` builds a new object on
+ * every call, one allocation per ray.
+ */
+export const NO_RAY_OPTIONS: RayCastOptions = Object.freeze({});
+
 /** A ray hit in the world: the body, the time of impact, the point and the surface normal. */
 export interface WorldRayHit {
   /** The body hit. */
@@ -2205,7 +2211,7 @@ export class CollisionWorld {
     origin: Vec3,
     dir: Vec3,
     maxToi = Infinity,
-    options: RayCastOptions = {},
+    options: RayCastOptions = NO_RAY_OPTIONS,
     out?: WorldRayHit,
   ): WorldRayHit | null {
     this.beginRay(caster, origin, dir, maxToi, options, null, RAY_CLOSEST_SPEC);
@@ -2224,7 +2230,7 @@ export class CollisionWorld {
     origin: Vec3,
     dir: Vec3,
     maxToi = Infinity,
-    options: RayCastOptions = {},
+    options: RayCastOptions = NO_RAY_OPTIONS,
     out: WorldRayHit[] = [],
   ): WorldRayHit[] {
     this.beginRay(caster, origin, dir, maxToi, options, out, RAY_ALL_SPEC);
@@ -2247,7 +2253,7 @@ export class CollisionWorld {
     origin: Vec3,
     dir: Vec3,
     maxToi = Infinity,
-    options: RayCastOptions = {},
+    options: RayCastOptions = NO_RAY_OPTIONS,
     out?: WorldRayHit,
   ): WorldRayHit | null {
     this.beginRay(caster, origin, dir, maxToi, options, null, RAY_ANY_SPEC);

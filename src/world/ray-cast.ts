@@ -8,7 +8,12 @@
  */
 import type { Vec3 } from "../math/vec3.js";
 import { castRayShape } from "../query/raycast.js";
-import type { CollisionWorld, RayCastOptions, WorldRayHit } from "./collision-world.js";
+import {
+  type CollisionWorld,
+  NO_RAY_OPTIONS,
+  type RayCastOptions,
+  type WorldRayHit,
+} from "./collision-world.js";
 
 /**
  * The closest body of `world` hit by the segment `origin + t·dir`, `t ∈ [0, maxToi]` (world
@@ -23,7 +28,7 @@ export function castRayClosest(
   origin: Vec3,
   dir: Vec3,
   maxToi = Infinity,
-  options: RayCastOptions = {},
+  options: RayCastOptions = NO_RAY_OPTIONS,
   out?: WorldRayHit,
 ): WorldRayHit | null {
   return world.castRayWith(castRayShape, origin, dir, maxToi, options, out);
@@ -38,7 +43,7 @@ export function castRayAll(
   origin: Vec3,
   dir: Vec3,
   maxToi = Infinity,
-  options: RayCastOptions = {},
+  options: RayCastOptions = NO_RAY_OPTIONS,
   out: WorldRayHit[] = [],
 ): WorldRayHit[] {
   return world.castRayAllWith(castRayShape, origin, dir, maxToi, options, out);
@@ -56,7 +61,7 @@ export function castRayAny(
   origin: Vec3,
   dir: Vec3,
   maxToi = Infinity,
-  options: RayCastOptions = {},
+  options: RayCastOptions = NO_RAY_OPTIONS,
   out?: WorldRayHit,
 ): WorldRayHit | null {
   return world.castRayAnyWith(castRayShape, origin, dir, maxToi, options, out);

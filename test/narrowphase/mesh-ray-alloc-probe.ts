@@ -5,7 +5,8 @@
  * or "axis" (every direction's x zero: the general slab test with its NaN cases). Casts 20,000
  * rays at the bunny (after 20 warm-up passes, so the code is compiled), through
  * `castRayTriangleMesh` and through the public `castRayShape` at a turned, shifted pose, and
- * prints as JSON the heap growth per ray of each and the collections that ran meanwhile (none:
+ * through a world's `castRayClosest` (600 static boxes, spheres and bunnies, a caller's hit record),
+ * and prints as JSON the heap growth per ray of each and the collections that ran meanwhile (none:
  * then the growth is the bytes allocated).
  */
 import { PerformanceObserver } from "node:perf_hooks";
@@ -14,7 +15,15 @@ import * as iso from "../../src/math/isometry.js";
 import { makeRandom } from "../../src/math/random.js";
 import { castRayTriangleMesh, makeMeshRayHit } from "../../src/narrowphase/mesh-ray.js";
 import { castRayShape, makeRayHit } from "../../src/query/raycast.js";
+import { makeCuboid } from "../../src/shapes/cuboid.js";
+import { makeSphere } from "../../src/shapes/sphere.js";
 import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
+import {
+  type BodyHandle,
+  CollisionWorld,
+  castRayClosest,
+  type WorldRayHit,
+} from "../../src/world/index.js";
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error("run with --expose-gc");
@@ -80,6 +89,41 @@ function world(): number {
   }
   return hits;
 }
+// A world of 600 static bodies (boxes, spheres, the bunny) spread over 30 mesh sizes, and its
+// closest-hit ray cast with a caller's hit record.
+const scene = new CollisionWorld();
+const wr = makeRandom(12);
+for (let i = 0; i < 600; i++) {
+  const shape =
+    i % 3 === 0
+      ? makeCuboid({ x: 0.3 * r, y: 0.2 * r, z: 0.4 * r })
+      : i % 3 === 1
+        ? makeSphere(0.3 * r)
+        : mesh;
+  scene.addBody({
+    shape,
+    kind: "static",
+    pose: iso.create({ x: 30 * r * wr(), y: 30 * r * wr(), z: 30 * r * wr() }),
+  });
+}
+scene.step();
+const worldHit: WorldRayHit = {
+  handle: 0 as BodyHandle,
+  toi: 0,
+  point: { x: 0, y: 0, z: 0 },
+  normal: { x: 0, y: 0, z: 0 },
+};
+function worldRays(): number {
+  let hits = 0;
+  for (let i = 0; i < count; i++) {
+    load(i);
+    o.x += 15 * r;
+    o.y += 15 * r;
+    o.z += 15 * r;
+    if (castRayClosest(scene, o, d, 30, undefined, worldHit) !== null) hits++;
+  }
+  return hits;
+}
 let gcs = 0;
 new PerformanceObserver((list) => {
   gcs += list.getEntries().length;
@@ -101,7 +145,13 @@ function measure(run: () => number): { bytesPerRay: number; gcs: number; hits: n
 }
 const localResult = measure(local);
 const worldResult = measure(world);
+const sceneResult = measure(worldRays);
 await new Promise((resolve) => setTimeout(resolve, 0));
 console.log(
-  JSON.stringify({ mode: axis ? "axis" : "general", local: localResult, world: worldResult }),
+  JSON.stringify({
+    mode: axis ? "axis" : "general",
+    local: localResult,
+    world: worldResult,
+    scene: sceneResult,
+  }),
 );
