@@ -128,7 +128,7 @@ export const pairOffset = vec3.create();
  * scales with the witnesses' magnitude follows B's size instead of its distance from A's centre
  * (a cone of 1e-5 on the edge of a box of 2e3 had its support differences rounded to 4.5e-13 in
  * the box's frame, the minimisation along the box's edge lost in that noise, and its depth 30
- * times the least overlap). {@link solve} moves the answer back by +t.
+ * times the least overlap). `solve` moves the answer back by +t.
  */
 export function loadPair(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
   coreA.reset(a);
@@ -347,8 +347,8 @@ export const faceTiltIo = new Float64Array(1);
 
 /**
  * out = from + dir·t, t = faceTiltIo[0], then normalised when `unit`: a normal tilted along a
- * direction of its tangent plane ({@link faceNewton}, {@link faceSecant}, {@link faceJumps},
- * {@link faceResidual}). `out` may be `from`.
+ * direction of its tangent plane (`faceNewton`, `faceSecant`, `faceJumps`,
+ * `faceResidual`). `out` may be `from`.
  */
 export function faceTilt(out: Vec3, from: Vec3, dir: Vec3, unit: boolean): void {
   const t = faceTiltIo[0];
@@ -363,13 +363,13 @@ export function faceTilt(out: Vec3, from: Vec3, dir: Vec3, unit: boolean): void 
   out.z /= l;
 }
 
-/** Sideways offset of the witnesses, relative to their magnitude, that {@link faceWitnesses} mends. */
+/** Sideways offset of the witnesses, relative to their magnitude, that `faceWitnesses` mends. */
 export const FACE_WITNESS_SLACK = 2 ** -48;
 
-/** [0] the cores' gap along the normal (on return the least move), [1] the move allowed, for {@link faceFallback}. */
+/** [0] the cores' gap along the normal (on return the least move), [1] the move allowed, for `faceFallback`. */
 export const faceFallbackIo = new Float64Array(2);
 
-/** The cores' support points along the normal in {@link faceWitnesses} (A's along n, B's along −n; solver frame). */
+/** The cores' support points along the normal in `faceWitnesses` (A's along n, B's along −n; solver frame). */
 export const faceSA = vec3.create();
 export const faceSB = vec3.create();
 
@@ -377,45 +377,45 @@ export const faceSB = vec3.create();
  * faceWitnesses' scalars (doubles crossing calls through a typed array): [0] gk, the cores'
  * planes' offset along facingN (hB − hA), [1] hA, [2] hB, [3] the convergence slack, [4] and [5]
  * the last pair's distances off A and off B, [6] 1 when both are within the slack, [7] the
- * projections' cap, [8] and [9] {@link faceJumps}' kinds of A's and B's supports, [10] the overlap
- * {@link faceNormal} started from, [11] the pair's magnitude.
+ * projections' cap, [8] and [9] `faceJumps`' kinds of A's and B's supports, [10] the overlap
+ * `faceNormal` started from, [11] the pair's magnitude.
  */
 export const faceIo = new Float64Array(12);
-/** The normal of {@link faceAlternate}, solver frame. */
+/** The normal of `faceAlternate`, solver frame. */
 export const facingN = vec3.create(1, 0, 0);
 
-/** {@link faceNormal}'s largest tilt, radians (a refined normal is off by far less). */
+/** `faceNormal`'s largest tilt, radians (a refined normal is off by far less). */
 export const FACE_NORMAL_MAX_TILT = 2 ** -10;
 export const polishD1 = vec3.create();
-/** [0] {@link projectOnto}'s distance, solver units. */
+/** [0] `projectOnto`'s distance, solver units. */
 export const projectIo = new Float64Array(1);
 export const pointEdge = makeSupportFeature();
 
-/** [0] the solver's change of units of the last {@link solve}; [1], [2] {@link pointGap}'s answers. */
+/** [0] the solver's change of units of the last `solve`; [1], [2] `pointGap`'s answers. */
 export const touchIo = new Float64Array(3);
 export const touchGjk = makeGjkResult();
 export const touchPoint = new SegmentSupport();
 
 /**
- * Certified bounds on the full signed distance s of the pair {@link solve} answers, in the
+ * Certified bounds on the full signed distance s of the pair `solve` answers, in the
  * solver's units until it scales them: [0] a lower bound, [1] an upper bound. s = −min over unit n
  * of the overlap h_A(n) + h_B(−n) + rA + rB (gap or depth alike), so the overlap along any
- * direction gives a lower bound (the reported normal's: {@link lowerBound}); an upper bound is
+ * direction gives a lower bound (the reported normal's: `lowerBound`); an upper bound is
  * a point of the Minkowski difference — GJK's closest point, |v| − r — or, when the cores
  * intersect, minus the depth of the origin in EPA's polytope (its vertices are support points,
  * so it lies inside the difference: its closest face is a lower bound on the depth), else −r
- * (GJK's simplex holds the origin). Set by {@link solveLoaded} ([1]) and {@link lowerBound} ([0]).
+ * (GJK's simplex holds the origin). Set by `solveLoaded` ([1]) and `lowerBound` ([0]).
  */
 export const boundIo = new Float64Array(2);
 
-/** [0] 1 when the last {@link solveLoaded} took a gap from SAT at EPA's floor (two polytopes). */
+/** [0] 1 when the last `solveLoaded` took a gap from SAT at EPA's floor (two polytopes). */
 export const satGapIo = new Float64Array(1);
 
 export const sA = vec3.create();
 export const sB = vec3.create();
 export const negN = vec3.create();
 
-/** [0] {@link simplexSize}'s answer, [1] and [2] lengths of {@link lengthInto}; [3]–[5] {@link snapToFaceNormal}'s lengths, [6], [7] {@link alternateProjections}', [8], [9] {@link featureWitnesses}' and {@link revolutionFixedPoint}'s. */
+/** [0] `simplexSize`'s answer, [1] and [2] lengths of {@link lengthInto}; [3]–[5] `snapToFaceNormal`'s lengths, [6], [7] `alternateProjections`', [8], [9] `featureWitnesses`' and `revolutionFixedPoint`'s. */
 export const sizeIo = new Float64Array(10);
 
 /** sizeIo[i] = |a| as `vec3.length` (hypot3) computes it, its common case inline. */
@@ -431,7 +431,7 @@ export function lengthInto(a: Vec3, i: number): void {
   else sizeIo[i] = hypot3(x, y, z);
 }
 export const snapLocal = vec3.create();
-/** [0] a bounding radius of {@link searchRevolutionRidges}. */
+/** [0] a bounding radius of `searchRevolutionRidges`. */
 export const ridgeRadiusIo = new Float64Array(1);
 
 export const revProj = makeRevolutionProjection();
@@ -450,9 +450,9 @@ export function fromLocalA(out: Vec3, p: Vec3): void {
   if (shiftIo[0] !== 0) vec3.sub(out, p, shiftA);
   else vec3.copy(out, p);
 }
-/** [0] the separation of {@link flatSeparation}'s best direction (−∞ when none). */
+/** [0] the separation of `flatSeparation`'s best direction (−∞ when none). */
 export const flatIo = new Float64Array(1);
-/** {@link flatSeparation}'s best direction (solver frame, unit). */
+/** `flatSeparation`'s best direction (solver frame, unit). */
 export const flatN = vec3.create();
 export const flatDims = new Float64Array(2);
 

@@ -105,7 +105,7 @@ const faceY0 = vec3.create();
  * their common part), until the point opposite lies on the other shape. Both witnesses stay on
  * their supporting planes, so (pB − pA)·n keeps the distance; when no such pair is found the
  * witnesses are left as they were. Scene units on entry and exit (solvedA, solvedB as
- * {@link solve} leaves them), `k` the change of units, cores loaded, solver frame inside.
+ * `solve` leaves them), `k` the change of units, cores loaded, solver frame inside.
  */
 export function faceWitnesses(k: number): void {
   const n = solvedNormal;

@@ -86,7 +86,7 @@ import { manifoldFromContact } from "./manifold.js";
  * difference across the unit normal n (zero when they face each other across it, pB − pA along
  * n), and its length (overflow-safe, {@link lengthInto}) into sizeIo[i]. Points, normal and
  * `out` are 3-vectors in one frame and one unit (both callers: A's frame, scene units); `out` may
- * be pA or pB, not n. For {@link faceWitnesses} and {@link featureFacingWitnesses}.
+ * be pA or pB, not n. For `faceWitnesses` and {@link featureFacingWitnesses}.
  */
 export function lateralOffsetInto(out: Vec3, pA: Vec3, pB: Vec3, n: Vec3, i: number): void {
   const dx = pB.x - pA.x;
@@ -238,7 +238,7 @@ export function nearestFeaturePoints(i: number, j: number): void {
 }
 
 /**
- * {@link faceWitnesses}' pair, where its projections found none facing, from the nearest points
+ * `faceWitnesses`' pair, where its projections found none facing, from the nearest points
  * of the two shapes' touching features ({@link loadFeatureSegments}: generators, rims, a
  * polytope's edge): each nearest point (a rim's taken onto the rim) with the other shape's point
  * opposite it across the gap, kept when that opposite point is within featureWitnessIo[0] of its
@@ -311,7 +311,7 @@ const pairSB = vec3.create();
 const FEATURE_CROSS_SIN = 2 ** -10;
 
 /**
- * {@link faceWitnesses}' pair and normal where its projections and {@link featurePairWitnesses}
+ * `faceWitnesses`' pair and normal where its projections and {@link featurePairWitnesses}
  * found none facing, and the supporting features are a cylinder's or a cone's generator (side
  * or slant) and a polytope's edge ({@link loadFeatureSegments}) crossing seen along the normal:
  * their common perpendicular m is the normal of the Minkowski difference's flat face they sweep,
@@ -442,7 +442,7 @@ export function featurePairNormal(): boolean {
 }
 
 /**
- * {@link projectOnto} for {@link faceWitnesses}: a flat core ({@link flatCore}: a triangle, a
+ * {@link projectOnto} for `faceWitnesses`: a flat core ({@link flatCore}: a triangle, a
  * flat hull, bare or rounded) projected exactly by {@link flatProject} — GJK from a point stops at
  * its tolerance, 6e-7 off a triangle of 1e3, so the point opposite a cone's deepest point was never
  * taken for on the triangle and the triangle's witness stayed at its far corner (issue 16) — any
@@ -454,7 +454,7 @@ export function faceProject(out: Vec3, side: number, p: Vec3): void {
   else projectOnto(out, side, p);
 }
 
-/** [0], [1] 1 when {@link faceWitnesses} projects side A's, B's core onto its generator ({@link loadGenerator}). */
+/** [0], [1] 1 when `faceWitnesses` projects side A's, B's core onto its generator ({@link loadGenerator}). */
 export const generatorIo = new Uint8Array(2);
 /** The generators' ends, solver frame: A's in [0], [1], B's in [2], [3]. */
 const generatorEnds = [vec3.create(), vec3.create(), vec3.create(), vec3.create()];
@@ -465,7 +465,7 @@ const generatorM = vec3.create();
  * core on `side` is a cylinder or a cone whose support toward the other shape (+n for A, −n for
  * B) is a generator to within generatorTol[0] (its two ends that far apart along the normal): a
  * curved surface tangent to its supporting plane along a line, which the alternating projections
- * of {@link faceWitnesses} approach only as fast as the surface curves away from it (a cone of
+ * of `faceWitnesses` approach only as fast as the surface curves away from it (a cone of
  * 4e-5 along a triangle's edge of 1e4 crawled 6e-9 off after 48 of them); the generator, a segment
  * on the shape, is projected onto instead. Else 0. Cores loaded.
  */
@@ -763,7 +763,7 @@ const facingOff = vec3.create();
 
 /**
  * Two polytopes (boxes, hulls, bare or rounded) whose witnesses still lie apart sideways after
- * {@link faceWitnesses}: the closest points of their supporting edges along the normal, or of the
+ * `faceWitnesses`: the closest points of their supporting edges along the normal, or of the
  * manifold builder's clipped supporting features (src/narrowphase/manifold.ts), whichever pair
  * faces more nearly across the normal. Where the supporting features are two edges, or a corner
  * and a face, tied to rounding, and meet only near one end (a box's corner on a hull's vertex,

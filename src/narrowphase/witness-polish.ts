@@ -79,9 +79,9 @@ import {
 const OVERLAP_TOUCH_ROUNDING = 2 * TOUCH_TOLERANCE;
 
 /**
- * [0] the upper bound on the signed distance that {@link solveLoaded} proved (boundIo[1] before
- * {@link lowerBound} tightens it for a query's error bound: the same whether or not one is
- * asked), scene units once {@link solve} scales it back; [1] the witnesses' magnitude there.
+ * [0] the upper bound on the signed distance that `solveLoaded` proved (boundIo[1] before
+ * `lowerBound` tightens it for a query's error bound: the same whether or not one is
+ * asked), scene units once `solve` scales it back; [1] the witnesses' magnitude there.
  */
 export const provenIo = new Float64Array(2);
 
@@ -143,7 +143,7 @@ export function gapWitnesses(k: number): void {
 }
 
 /**
- * A gap that the overlap path found ({@link overlapGap}: GJK called the pair in contact at its
+ * A gap that the overlap path found (`overlapGap`: GJK called the pair in contact at its
  * rounding level, EPA or the exact axes then found a separating direction) has its witnesses
  * placed along the normal from blends of support points, on each shape's supporting plane but not
  * necessarily on the shape: beside a hull's face whose plane a small box's edge faces, 3.2e-3 off
@@ -180,8 +180,8 @@ export function witnessesOffShapes(): boolean {
 }
 
 /**
- * [0] how far the last {@link solveLoaded} moved a witness along the normal to place it (a hint
- * onto its shape's supporting plane, `refined.placed`, or the depth of {@link witnessesAlong}),
+ * [0] how far the last `solveLoaded` moved a witness along the normal to place it (a hint
+ * onto its shape's supporting plane, `refined.placed`, or the depth of `witnessesAlong`),
  * solver units, 0 when its witnesses are support points or EPA's blends; [1] the unproven
  * candidate's. A witness moved farther than rounding may lie beside its shape's supporting face.
  */
@@ -189,7 +189,7 @@ export const placedIo = new Float64Array(2);
 
 /**
  * The witnesses of a curved pair's overlap (or of two polytopes' shallow overlap with a witness
- * off its shape, see {@link solve}), each taken onto its own shape where it lies outside
+ * off its shape, see `solve`), each taken onto its own shape where it lies outside
  * it by more than SEAT_SLACK of the pair's magnitude in the solver's frame: a witness placed
  * along the normal against the other's unique support (a hull's edge against a cylinder's rim)
  * lies on the edge's supporting plane but beside the edge by the normal's error times the edge's
