@@ -79,7 +79,19 @@ import { type Revolution, writeBoundingRadiusOf } from "../shapes/shape-def.js";
 import type { Triangle } from "../shapes/triangle.js";
 import { canonicalOrder } from "./canonical-order.js";
 import { type Contact, contactErrorIo, type DistanceResult, makeContact } from "./contact.js";
-import {
+import { convexPair, pairBInA } from "./convex-pair.js";
+import { cornerIo, cornerRevolution } from "./corner-revolution.js";
+import { pairMagnitudes } from "./extreme-scale.js";
+import { deepBallOverlap } from "./inner-sphere.js";
+import { rimContact } from "./rim-contact.js";
+import { contactPredictionIo, contactTrianglePolytopeIo } from "./triangle-polytope.js";
+import { witnessFaces } from "./witness-faces.js";
+import { witnessFeatures } from "./witness-features.js";
+import { witnessPolish } from "./witness-polish.js";
+
+export { ShapeCoreSupport } from "./convex-pair.js";
+
+const {
   boundIo,
   coreA,
   coreB,
@@ -106,7 +118,6 @@ import {
   overlapInto,
   overlapIo,
   overlapMemo,
-  pairBInA,
   pairOffset,
   polishD1,
   polytopeCore,
@@ -129,21 +140,16 @@ import {
   solvedNormal,
   toLocalA,
   touchIo,
-} from "./convex-pair.js";
-import { cornerIo, cornerRevolution } from "./corner-revolution.js";
-import { pairMagnitudes } from "./extreme-scale.js";
-import { deepBallOverlap } from "./inner-sphere.js";
-import { rimContact } from "./rim-contact.js";
-import { contactPredictionIo, contactTrianglePolytopeIo } from "./triangle-polytope.js";
-import { coresToSurfaces, faceWitnesses, surfaceIo } from "./witness-faces.js";
-import {
+} = convexPair;
+const { coresToSurfaces, faceWitnesses, surfaceIo } = witnessFaces;
+const {
   featureFacingWitnesses,
   featureGapWitnesses,
   flatContactNormal,
   flatSeparation,
   projectOnto,
-} from "./witness-features.js";
-import {
+} = witnessFeatures;
+const {
   alternateProjections,
   gapWitnesses,
   offShapeGapWitnesses,
@@ -163,9 +169,7 @@ import {
   seatWitnesses,
   touchWitnesses,
   witnessesOffShapes,
-} from "./witness-polish.js";
-
-export { ShapeCoreSupport } from "./convex-pair.js";
+} = witnessPolish;
 
 const gjkOut = makeGjkResult();
 const epaOut = makeEpaResult();

@@ -105,15 +105,15 @@ export let pairBInA: Isometry = scaledBInA;
  * The origin of the solver's frame in A's frame, solver units (zero unless `loadPair` shifted
  * it): A's local point p is p − shiftA there; B is at pairBInA.
  */
-export const shiftA = vec3.create();
+const shiftA = vec3.create();
 /**
  * [0] 1 when {@link shiftA} is not zero; [1] |shiftA|, else 0: the scale at which a curved A's
  * support points round (at A's own coordinates, before the shift), which the tolerances set by
  * rounding on A's side do not fall below.
  */
-export const shiftIo = new Float64Array(2);
+const shiftIo = new Float64Array(2);
 /** B's offset from A in the solver's units, whatever the shift: GJK's first direction. */
-export const pairOffset = vec3.create();
+const pairOffset = vec3.create();
 
 /**
  * Resets the cores for `a`, `b` and `coreBInA` for B at `bInA`, rescaled when the pair is out of
@@ -130,7 +130,7 @@ export const pairOffset = vec3.create();
  * the box's frame, the minimisation along the box's edge lost in that noise, and its depth 30
  * times the least overlap). `solve` moves the answer back by +t.
  */
-export function loadPair(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
+function loadPair(a: ConvexShape, b: ConvexShape, bInA: Isometry): number {
   coreA.reset(a);
   coreB.reset(b);
   overlapMemo[9] = 0;
@@ -190,7 +190,7 @@ const SHIFT_RATIO = 2 ** 10;
  * shape"), else null. The refinement and the snaps below work on the cores (the margins are
  * added by the caller), so a rounded type's curved core takes the same exact projection.
  */
-export function revolutionCore(s: ConvexShape): ConvexShape | null {
+function revolutionCore(s: ConvexShape): ConvexShape | null {
   const def = shapeDef(s.type);
   if (def.revolution !== null) return s;
   if (def.roundedCore === undefined) return null;
@@ -199,7 +199,7 @@ export function revolutionCore(s: ConvexShape): ConvexShape | null {
 }
 
 /** True for the solids of revolution (cylinder, cone: a curved core with an exact projection). */
-export function curved(s: ConvexShape): boolean {
+function curved(s: ConvexShape): boolean {
   return revolutionCore(s) !== null;
 }
 
@@ -207,7 +207,7 @@ export function curved(s: ConvexShape): boolean {
  * True for the shapes whose core is a polytope: a box or hull, bare or rounded (the rounded
  * shapes' supporting features are their cores' moved by the margin).
  */
-export function polytopeCore(s: ConvexShape): boolean {
+function polytopeCore(s: ConvexShape): boolean {
   const def = shapeDef(s.type);
   if (def.polytope !== null) return true;
   if (def.roundedCore === undefined) return false;
@@ -219,7 +219,7 @@ export function polytopeCore(s: ConvexShape): boolean {
  * or a rounded box's or hull's core (the rounded shape's faces are the core's moved out by the
  * margin, its rounded edges flat along the core's edges); null for other shapes.
  */
-export function flatPolytope(s: ConvexShape): ConvexShape | null {
+function flatPolytope(s: ConvexShape): ConvexShape | null {
   const def = shapeDef(s.type);
   if (def.polytope !== null) return s;
   if (def.roundedCore === undefined) return null;
@@ -228,56 +228,56 @@ export function flatPolytope(s: ConvexShape): ConvexShape | null {
 }
 
 /** True for the shapes whose core is a polytope (flat faces only): SAT applies. */
-export function isPolytope(s: ConvexShape): boolean {
+function isPolytope(s: ConvexShape): boolean {
   return shapeDef(s.type).polytope !== null;
 }
 
-export const coreA = new ShapeCoreSupport();
-export const coreB = new ShapeCoreSupport();
-export const coreBInA = new TransformedSupport();
+const coreA = new ShapeCoreSupport();
+const coreB = new ShapeCoreSupport();
+const coreBInA = new TransformedSupport();
 
 // The answer of `solve`: signed distance of the full shapes, unit normal A→B, surface points.
 /** [0] the signed distance (a module variable holding a double boxes every store). */
-export const solvedIo = new Float64Array(1);
-export const solvedNormal = vec3.create(1, 0, 0);
-export const solvedA = vec3.create();
-export const solvedB = vec3.create();
+const solvedIo = new Float64Array(1);
+const solvedNormal = vec3.create(1, 0, 0);
+const solvedA = vec3.create();
+const solvedB = vec3.create();
 
-export const faceP = vec3.create();
-export const faceX = vec3.create();
-export const faceY = vec3.create();
-export const faceQ = vec3.create();
+const faceP = vec3.create();
+const faceX = vec3.create();
+const faceY = vec3.create();
+const faceQ = vec3.create();
 
 // The face routines' own out = a, a − b, −a, a + b on their module vectors: inlined from the
 // shared vec3 helpers, a store took those helpers' property feedback, megamorphic (every vector
 // shape of the library meets them), and V8 stored each double through a generic store, boxed
 // (16 KB per step in faceAlternate alone, the six curved kinds' probe; issue 15).
-export function faceCopy(out: Vec3, a: Vec3): void {
+function faceCopy(out: Vec3, a: Vec3): void {
   out.x = a.x;
   out.y = a.y;
   out.z = a.z;
 }
 
-export function faceSub(out: Vec3, a: Vec3, b: Vec3): void {
+function faceSub(out: Vec3, a: Vec3, b: Vec3): void {
   out.x = a.x - b.x;
   out.y = a.y - b.y;
   out.z = a.z - b.z;
 }
 
-export function faceNegate(out: Vec3, a: Vec3): void {
+function faceNegate(out: Vec3, a: Vec3): void {
   out.x = -a.x;
   out.y = -a.y;
   out.z = -a.z;
 }
 
-export function faceAdd(out: Vec3, a: Vec3, b: Vec3): void {
+function faceAdd(out: Vec3, a: Vec3, b: Vec3): void {
   out.x = a.x + b.x;
   out.y = a.y + b.y;
   out.z = a.z + b.z;
 }
 
 /** out = q applied to v (quat.rotate's arithmetic, written out for the reason above; out may be v). */
-export function faceRotate(out: Vec3, q: Quat, v: Vec3): void {
+function faceRotate(out: Vec3, q: Quat, v: Vec3): void {
   const tx = 2 * (q.y * v.z - q.z * v.y);
   const ty = 2 * (q.z * v.x - q.x * v.z);
   const tz = 2 * (q.x * v.y - q.y * v.x);
@@ -290,7 +290,7 @@ export function faceRotate(out: Vec3, q: Quat, v: Vec3): void {
 }
 
 /** out = a × b (vec3.cross's arithmetic, written out for the reason above; out may be a or b). */
-export function faceCross(out: Vec3, a: Vec3, b: Vec3): void {
+function faceCross(out: Vec3, a: Vec3, b: Vec3): void {
   const x = a.y * b.z - a.z * b.y;
   const y = a.z * b.x - a.x * b.z;
   const z = a.x * b.y - a.y * b.x;
@@ -303,7 +303,7 @@ export function faceCross(out: Vec3, a: Vec3, b: Vec3): void {
  * out = B's local point p in the solver's frame (pairBInA applied: iso.transformPoint's
  * arithmetic, written out for the reason above; out may be p).
  */
-export function faceFromB(out: Vec3, p: Vec3): void {
+function faceFromB(out: Vec3, p: Vec3): void {
   const q = pairBInA.rotation;
   const tr = pairBInA.translation;
   const tx = 2 * (q.y * p.z - q.z * p.y);
@@ -321,7 +321,7 @@ export function faceFromB(out: Vec3, p: Vec3): void {
  * out = the solver frame's p (a point, or with `point` false a direction) in B's local frame
  * (iso.inverseTransformPoint's, inverseTransformVector's arithmetic written out; out may be p).
  */
-export function faceToB(out: Vec3, p: Vec3, point: boolean): void {
+function faceToB(out: Vec3, p: Vec3, point: boolean): void {
   const q = pairBInA.rotation;
   const tr = pairBInA.translation;
   const vx = point ? p.x - tr.x : p.x;
@@ -336,21 +336,21 @@ export function faceToB(out: Vec3, p: Vec3, point: boolean): void {
 }
 
 /** out = A's local p in the solver's frame, or with `toLocal` the reverse ({@link fromLocalA}, {@link toLocalA}, written out). */
-export function faceShiftA(out: Vec3, p: Vec3, toLocal: boolean): void {
+function faceShiftA(out: Vec3, p: Vec3, toLocal: boolean): void {
   if (shiftIo[0] === 0) faceCopy(out, p);
   else if (toLocal) faceAdd(out, p, shiftA);
   else faceSub(out, p, shiftA);
 }
 
 /** [0] the tilt t of {@link faceTilt} (read from here, not passed: a double passed to a call V8 keeps out of line is boxed). */
-export const faceTiltIo = new Float64Array(1);
+const faceTiltIo = new Float64Array(1);
 
 /**
  * out = from + dir·t, t = faceTiltIo[0], then normalised when `unit`: a normal tilted along a
  * direction of its tangent plane (`faceNewton`, `faceSecant`, `faceJumps`,
  * `faceResidual`). `out` may be `from`.
  */
-export function faceTilt(out: Vec3, from: Vec3, dir: Vec3, unit: boolean): void {
+function faceTilt(out: Vec3, from: Vec3, dir: Vec3, unit: boolean): void {
   const t = faceTiltIo[0];
   out.x = from.x + dir.x * t;
   out.y = from.y + dir.y * t;
@@ -364,14 +364,14 @@ export function faceTilt(out: Vec3, from: Vec3, dir: Vec3, unit: boolean): void 
 }
 
 /** Sideways offset of the witnesses, relative to their magnitude, that `faceWitnesses` mends. */
-export const FACE_WITNESS_SLACK = 2 ** -48;
+const FACE_WITNESS_SLACK = 2 ** -48;
 
 /** [0] the cores' gap along the normal (on return the least move), [1] the move allowed, for `faceFallback`. */
-export const faceFallbackIo = new Float64Array(2);
+const faceFallbackIo = new Float64Array(2);
 
 /** The cores' support points along the normal in `faceWitnesses` (A's along n, B's along −n; solver frame). */
-export const faceSA = vec3.create();
-export const faceSB = vec3.create();
+const faceSA = vec3.create();
+const faceSB = vec3.create();
 
 /**
  * faceWitnesses' scalars (doubles crossing calls through a typed array): [0] gk, the cores'
@@ -380,21 +380,21 @@ export const faceSB = vec3.create();
  * projections' cap, [8] and [9] `faceJumps`' kinds of A's and B's supports, [10] the overlap
  * `faceNormal` started from, [11] the pair's magnitude.
  */
-export const faceIo = new Float64Array(12);
+const faceIo = new Float64Array(12);
 /** The normal of `faceAlternate`, solver frame. */
-export const facingN = vec3.create(1, 0, 0);
+const facingN = vec3.create(1, 0, 0);
 
 /** `faceNormal`'s largest tilt, radians (a refined normal is off by far less). */
-export const FACE_NORMAL_MAX_TILT = 2 ** -10;
-export const polishD1 = vec3.create();
+const FACE_NORMAL_MAX_TILT = 2 ** -10;
+const polishD1 = vec3.create();
 /** [0] `projectOnto`'s distance, solver units. */
-export const projectIo = new Float64Array(1);
-export const pointEdge = makeSupportFeature();
+const projectIo = new Float64Array(1);
+const pointEdge = makeSupportFeature();
 
 /** [0] the solver's change of units of the last `solve`; [1], [2] `pointGap`'s answers. */
-export const touchIo = new Float64Array(3);
-export const touchGjk = makeGjkResult();
-export const touchPoint = new SegmentSupport();
+const touchIo = new Float64Array(3);
+const touchGjk = makeGjkResult();
+const touchPoint = new SegmentSupport();
 
 /**
  * Certified bounds on the full signed distance s of the pair `solve` answers, in the
@@ -406,20 +406,20 @@ export const touchPoint = new SegmentSupport();
  * so it lies inside the difference: its closest face is a lower bound on the depth), else −r
  * (GJK's simplex holds the origin). Set by `solveLoaded` ([1]) and `lowerBound` ([0]).
  */
-export const boundIo = new Float64Array(2);
+const boundIo = new Float64Array(2);
 
 /** [0] 1 when the last `solveLoaded` took a gap from SAT at EPA's floor (two polytopes). */
-export const satGapIo = new Float64Array(1);
+const satGapIo = new Float64Array(1);
 
-export const sA = vec3.create();
-export const sB = vec3.create();
-export const negN = vec3.create();
+const sA = vec3.create();
+const sB = vec3.create();
+const negN = vec3.create();
 
 /** [0] `simplexSize`'s answer, [1] and [2] lengths of {@link lengthInto}; [3]–[5] `snapToFaceNormal`'s lengths, [6], [7] `alternateProjections`', [8], [9] `featureWitnesses`' and `revolutionFixedPoint`'s. */
-export const sizeIo = new Float64Array(10);
+const sizeIo = new Float64Array(10);
 
 /** sizeIo[i] = |a| as `vec3.length` (hypot3) computes it, its common case inline. */
-export function lengthInto(a: Vec3, i: number): void {
+function lengthInto(a: Vec3, i: number): void {
   const x = a.x;
   const y = a.y;
   const z = a.z;
@@ -430,37 +430,37 @@ export function lengthInto(a: Vec3, i: number): void {
   else if (x === 0 && y === 0 && z === 0) sizeIo[i] = 0;
   else sizeIo[i] = hypot3(x, y, z);
 }
-export const snapLocal = vec3.create();
+const snapLocal = vec3.create();
 /** [0] a bounding radius of `searchRevolutionRidges`. */
-export const ridgeRadiusIo = new Float64Array(1);
+const ridgeRadiusIo = new Float64Array(1);
 
-export const revProj = makeRevolutionProjection();
+const revProj = makeRevolutionProjection();
 /** A solid of revolution's half height and radius ({@link Revolution.dims}). */
-export const revDims = new Float64Array(2);
-export const revQ = vec3.create();
+const revDims = new Float64Array(2);
+const revQ = vec3.create();
 
 /** out = solver-frame point p in A's local frame (solver units): p + shiftA when shifted. */
-export function toLocalA(out: Vec3, p: Vec3): void {
+function toLocalA(out: Vec3, p: Vec3): void {
   if (shiftIo[0] !== 0) vec3.add(out, p, shiftA);
   else vec3.copy(out, p);
 }
 
 /** out = A's local point p (solver units) in the solver's frame: p − shiftA when shifted. */
-export function fromLocalA(out: Vec3, p: Vec3): void {
+function fromLocalA(out: Vec3, p: Vec3): void {
   if (shiftIo[0] !== 0) vec3.sub(out, p, shiftA);
   else vec3.copy(out, p);
 }
 /** [0] the separation of `flatSeparation`'s best direction (−∞ when none). */
-export const flatIo = new Float64Array(1);
+const flatIo = new Float64Array(1);
 /** `flatSeparation`'s best direction (solver frame, unit). */
-export const flatN = vec3.create();
-export const flatDims = new Float64Array(2);
+const flatN = vec3.create();
+const flatDims = new Float64Array(2);
 
 /** Cosine of the largest angle between the refined normal and a face normal it is snapped to. */
-export const FACE_SNAP_COS = 1 - 2 ** -20;
+const FACE_SNAP_COS = 1 - 2 ** -20;
 
 /** [0] the overlap of the last {@link overlapInto}. */
-export const overlapIo = new Float64Array(1);
+const overlapIo = new Float64Array(1);
 
 /**
  * overlapIo[0] = the core overlap along unit n, h_A(n) + h_B(−n): the depth of the separating
@@ -468,7 +468,7 @@ export const overlapIo = new Float64Array(1);
  * by a call V8 does not inline is boxed (an allocation per support pair; 0.2 MB per step with
  * curved shapes, 0.16 MB with mesh bodies from a small wrapper returning it).
  */
-export function overlapInto(n: Vec3): void {
+function overlapInto(n: Vec3): void {
   const m = overlapMemo;
   const x = n.x;
   const y = n.y;
@@ -514,4 +514,77 @@ export function overlapInto(n: Vec3): void {
  * check and the lower bound both ask for the pair along EPA's normal, which EPA's last iteration
  * asked for already.
  */
-export const overlapMemo = new Float64Array(10);
+const overlapMemo = new Float64Array(10);
+
+/**
+ * This module's bindings that the others read, as one record: each reader binds them to its own
+ * module constants once at load (an exported binding is read through a cell on every access,
+ * twice the cost of a module constant in a hot loop).
+ */
+export const convexPair = {
+  shiftA,
+  shiftIo,
+  pairOffset,
+  loadPair,
+  revolutionCore,
+  curved,
+  polytopeCore,
+  flatPolytope,
+  isPolytope,
+  coreA,
+  coreB,
+  coreBInA,
+  solvedIo,
+  solvedNormal,
+  solvedA,
+  solvedB,
+  faceP,
+  faceX,
+  faceY,
+  faceQ,
+  faceCopy,
+  faceSub,
+  faceNegate,
+  faceAdd,
+  faceRotate,
+  faceCross,
+  faceFromB,
+  faceToB,
+  faceShiftA,
+  faceTiltIo,
+  faceTilt,
+  FACE_WITNESS_SLACK,
+  faceFallbackIo,
+  faceSA,
+  faceSB,
+  faceIo,
+  facingN,
+  FACE_NORMAL_MAX_TILT,
+  polishD1,
+  projectIo,
+  pointEdge,
+  touchIo,
+  touchGjk,
+  touchPoint,
+  boundIo,
+  satGapIo,
+  sA,
+  sB,
+  negN,
+  sizeIo,
+  lengthInto,
+  snapLocal,
+  ridgeRadiusIo,
+  revProj,
+  revDims,
+  revQ,
+  toLocalA,
+  fromLocalA,
+  flatIo,
+  flatN,
+  flatDims,
+  FACE_SNAP_COS,
+  overlapIo,
+  overlapInto,
+  overlapMemo,
+};

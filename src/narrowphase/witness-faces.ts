@@ -11,7 +11,10 @@
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { writeBoundingRadiusOf } from "../shapes/shape-def.js";
-import {
+import { convexPair, pairBInA } from "./convex-pair.js";
+import { witnessFeatures } from "./witness-features.js";
+
+const {
   coreA,
   coreB,
   coreBInA,
@@ -35,7 +38,6 @@ import {
   facingN,
   lengthInto,
   negN,
-  pairBInA,
   polytopeCore,
   projectIo,
   revolutionCore,
@@ -47,8 +49,8 @@ import {
   solvedB,
   solvedIo,
   solvedNormal,
-} from "./convex-pair.js";
-import {
+} = convexPair;
+const {
   faceProject,
   featurePairNormal,
   featurePairWitnesses,
@@ -59,7 +61,7 @@ import {
   lateralOffsetInto,
   loadGenerator,
   projectOnto,
-} from "./witness-features.js";
+} = witnessFeatures;
 
 const faceY1 = vec3.create();
 const faceY2 = vec3.create();
@@ -107,7 +109,7 @@ const faceY0 = vec3.create();
  * witnesses are left as they were. Scene units on entry and exit (solvedA, solvedB as
  * `solve` leaves them), `k` the change of units, cores loaded, solver frame inside.
  */
-export function faceWitnesses(k: number): void {
+function faceWitnesses(k: number): void {
   const n = solvedNormal;
   lateralOffsetInto(faceP, solvedA, solvedB, n, 1);
   const lateral = sizeIo[1];
@@ -299,7 +301,7 @@ export function faceWitnesses(k: number): void {
 }
 
 /** [0] {@link coresToSurfaces}' change of units k (a double crossing a call through a typed array). */
-export const surfaceIo = new Float64Array(1);
+const surfaceIo = new Float64Array(1);
 
 /**
  * The witnesses x on A's core and y on B's (solver frame) taken off the cores onto the surfaces
@@ -308,7 +310,7 @@ export const surfaceIo = new Float64Array(1);
  * overwritten. Written out on the module's own vectors: a double passed to a call V8 does not
  * inline is boxed.
  */
-export function coresToSurfaces(x: Vec3, y: Vec3): void {
+function coresToSurfaces(x: Vec3, y: Vec3): void {
   const m = solvedNormal;
   const mA = coreA.margin;
   const mB = coreB.margin;
@@ -893,3 +895,10 @@ function faceFallback(): boolean {
   }
   return true;
 }
+
+/**
+ * This module's bindings that the others read, as one record: each reader binds them to its own
+ * module constants once at load (an exported binding is read through a cell on every access,
+ * twice the cost of a module constant in a hot loop).
+ */
+export const witnessFaces = { faceWitnesses, surfaceIo, coresToSurfaces };

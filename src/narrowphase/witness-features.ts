@@ -27,7 +27,10 @@ import { type PolytopeAxes, shapeDef } from "../shapes/registry.js";
 import { type ConvexShape, ShapeType } from "../shapes/shape.js";
 import { type Revolution, writeBoundingRadiusOf } from "../shapes/shape-def.js";
 import { makeContact, makeContactManifold } from "./contact.js";
-import {
+import { convexPair, pairBInA } from "./convex-pair.js";
+import { manifoldFromContact } from "./manifold.js";
+
+const {
   coreA,
   coreB,
   coreBInA,
@@ -60,7 +63,6 @@ import {
   negN,
   overlapInto,
   overlapIo,
-  pairBInA,
   pointEdge,
   polishD1,
   projectIo,
@@ -78,8 +80,7 @@ import {
   toLocalA,
   touchGjk,
   touchPoint,
-} from "./convex-pair.js";
-import { manifoldFromContact } from "./manifold.js";
+} = convexPair;
 
 /**
  * The witnesses' lateral offset: `out` = (pB − pA) − ((pB − pA)·n)·n, the part of the witnesses'
@@ -88,7 +89,7 @@ import { manifoldFromContact } from "./manifold.js";
  * `out` are 3-vectors in one frame and one unit (both callers: A's frame, scene units); `out` may
  * be pA or pB, not n. For `faceWitnesses` and {@link featureFacingWitnesses}.
  */
-export function lateralOffsetInto(out: Vec3, pA: Vec3, pB: Vec3, n: Vec3, i: number): void {
+function lateralOffsetInto(out: Vec3, pA: Vec3, pB: Vec3, n: Vec3, i: number): void {
   const dx = pB.x - pA.x;
   const dy = pB.y - pA.y;
   const dz = pB.z - pA.z;
@@ -111,16 +112,16 @@ const featureEnds = [
   vec3.create(),
 ];
 /** Side s's k-th segment in [2s + k]: 0 none, 1 a rim's tangent (its points taken onto the rim), 2 on the shape. */
-export const featureKind = new Uint8Array(4);
+const featureKind = new Uint8Array(4);
 /** Side s's rim in its local frame (solver units): [2s] its height, [2s + 1] its radius. */
 const featureRim = new Float64Array(4);
 /**
  * [0] the move {@link featurePairWitnesses} allows (the touching tolerance's share), [1] the
  * rounding {@link featurePairNormal} allows its supports and witnesses, solver units.
  */
-export const featureWitnessIo = new Float64Array(2);
+const featureWitnessIo = new Float64Array(2);
 const featureParams = { s: 0, t: 0 };
-export const featureC = [vec3.create(), vec3.create()];
+const featureC = [vec3.create(), vec3.create()];
 const featureL = vec3.create();
 
 /**
@@ -130,7 +131,7 @@ const featureL = vec3.create();
  * bottom rim toward the normal, a cone's base), a polytope's edge most nearly across the normal
  * at its supporting vertex (the shape's `edgeFeature`). Cores loaded.
  */
-export function loadFeatureSegments(side: number): void {
+function loadFeatureSegments(side: number): void {
   featureKind[2 * side] = 0;
   featureKind[2 * side + 1] = 0;
   const core = side === 1 ? coreB : coreA;
@@ -221,7 +222,7 @@ function featureOntoRim(p: Vec3, side: number): void {
  * {@link loadFeatureSegments} (segments: generators, rims' tangents, a polytope's edge), a rim's
  * tangent point taken onto its rim (solver frame).
  */
-export function nearestFeaturePoints(i: number, j: number): void {
+function nearestFeaturePoints(i: number, j: number): void {
   const x = featureC[0];
   const y = featureC[1];
   closestPointsSegmentSegment(
@@ -250,7 +251,7 @@ export function nearestFeaturePoints(i: number, j: number): void {
  * 3.4e-15 beside it (issue 16, seed 65). True with the pair in faceX, faceY; faceX, faceY
  * untouched otherwise. Cores loaded (margins 0), solver frame.
  */
-export function featurePairWitnesses(): boolean {
+function featurePairWitnesses(): boolean {
   const gk = faceFallbackIo[0];
   const n = solvedNormal;
   let best = featureWitnessIo[0];
@@ -331,7 +332,7 @@ const FEATURE_CROSS_SIN = 2 ** -10;
  * above the solved one by more than that. After {@link featurePairWitnesses} (its segments
  * loaded); cores loaded (margins 0), solver frame; faceX, faceY untouched when false.
  */
-export function featurePairNormal(): boolean {
+function featurePairNormal(): boolean {
   // The curved side's second segment is its rim's tangent (kind 1), a polytope has none.
   let side = -1;
   if (featureKind[1] === 1 && featureKind[2] === 2 && featureKind[3] === 0) side = 0;
@@ -448,14 +449,14 @@ export function featurePairNormal(): boolean {
  * taken for on the triangle and the triangle's witness stayed at its far corner (issue 16) — any
  * other core as projectOnto does. Cores loaded (margins as the caller set them: 0 there).
  */
-export function faceProject(out: Vec3, side: number, p: Vec3): void {
+function faceProject(out: Vec3, side: number, p: Vec3): void {
   if (flatCore(side)) flatProject(out, side, p);
   else if (generatorIo[side] !== 0) generatorProject(out, side, p);
   else projectOnto(out, side, p);
 }
 
 /** [0], [1] 1 when `faceWitnesses` projects side A's, B's core onto its generator ({@link loadGenerator}). */
-export const generatorIo = new Uint8Array(2);
+const generatorIo = new Uint8Array(2);
 /** The generators' ends, solver frame: A's in [0], [1], B's in [2], [3]. */
 const generatorEnds = [vec3.create(), vec3.create(), vec3.create(), vec3.create()];
 const generatorM = vec3.create();
@@ -469,7 +470,7 @@ const generatorM = vec3.create();
  * 4e-5 along a triangle's edge of 1e4 crawled 6e-9 off after 48 of them); the generator, a segment
  * on the shape, is projected onto instead. Else 0. Cores loaded.
  */
-export function loadGenerator(side: number): void {
+function loadGenerator(side: number): void {
   generatorIo[side] = 0;
   const core = side === 1 ? coreB : coreA;
   const rc = revolutionCore(core.shape);
@@ -510,7 +511,7 @@ export function loadGenerator(side: number): void {
 }
 
 /** [0] the tolerance of {@link loadGenerator}, solver units. */
-export const generatorTol = new Float64Array(1);
+const generatorTol = new Float64Array(1);
 
 /**
  * out = the point of the generator of `side` ({@link loadGenerator}) nearest to p, solver frame,
@@ -548,7 +549,7 @@ const flatR = vec3.create();
  * polygon (local frame, times the core's scale) and their count and unit normal in flatCoreIo. A
  * degenerate triangle (a segment or a point) is not. Cores loaded.
  */
-export function flatCore(side: number): boolean {
+function flatCore(side: number): boolean {
   const core = side === 1 ? coreB : coreA;
   const s = core.shape;
   const k = core.scale;
@@ -704,7 +705,7 @@ function flatProject(out: Vec3, side: number, p: Vec3): void {
  * units in solvedIo, `k` the solver's change of units). The depth and the witnesses are kept.
  * Cores loaded.
  */
-export function flatContactNormal(a: ConvexShape, b: ConvexShape, k: number): void {
+function flatContactNormal(a: ConvexShape, b: ConvexShape, k: number): void {
   const r = coreA.margin + coreB.margin;
   const depth = (0 - solvedIo[0]) * k;
   overlapInto(solvedNormal);
@@ -729,7 +730,7 @@ const gapManifold = makeContactManifold();
  * 704850b: hulls of 2e-6 and 1.8e5 2.05e-7 apart, the witnesses 3.4e-7 apart). A's frame, scene
  * units (after `solve`'s shift and scaling are undone).
  */
-export function featureGapWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
+function featureGapWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
   const g = solvedIo[0];
   gapContact.distance = g;
   vec3.copy(gapContact.normal, solvedNormal);
@@ -774,7 +775,7 @@ const facingOff = vec3.create();
  * FACE_WITNESS_SLACK of the pair's magnitude (the distance and normal kept), else the witnesses
  * are left. A's frame, scene units (after `solve`'s shift and scaling are undone).
  */
-export function featureFacingWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
+function featureFacingWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
   const d = solvedIo[0];
   const n = solvedNormal;
   lateralOffsetInto(facingOff, solvedA, solvedB, n, 0);
@@ -924,7 +925,7 @@ function closestOfSegments(): void {
  * projection, a box's clamp to its half extents, else GJK from the point to the core. Cores
  * loaded.
  */
-export function projectOnto(out: Vec3, side: number, p: Vec3): void {
+function projectOnto(out: Vec3, side: number, p: Vec3): void {
   const core = side === 1 ? coreB : coreA;
   const rc = revolutionCore(core.shape);
   if (rc !== null) {
@@ -1029,7 +1030,7 @@ const FLAT_LINE_SIN = 2 ** -9.5;
  * cylinder of 5e-5 (issue 16). Every direction's separation is a certified lower bound on the gap
  * (Minkowski duality), so the candidates can only tighten it. Cores loaded; margins not added.
  */
-export function flatSeparation(a: ConvexShape, b: ConvexShape, d: Vec3): void {
+function flatSeparation(a: ConvexShape, b: ConvexShape, d: Vec3): void {
   flatIo[0] = Number.NEGATIVE_INFINITY;
   for (let side = 0; side < 2; side++) {
     const s = side === 0 ? a : b;
@@ -1140,3 +1141,29 @@ function flatTry(side: number, m: Vec3): void {
     faceCopy(flatN, m);
   }
 }
+
+/**
+ * This module's bindings that the others read, as one record: each reader binds them to its own
+ * module constants once at load (an exported binding is read through a cell on every access,
+ * twice the cost of a module constant in a hot loop).
+ */
+export const witnessFeatures = {
+  lateralOffsetInto,
+  featureKind,
+  featureWitnessIo,
+  featureC,
+  loadFeatureSegments,
+  nearestFeaturePoints,
+  featurePairWitnesses,
+  featurePairNormal,
+  faceProject,
+  generatorIo,
+  loadGenerator,
+  generatorTol,
+  flatCore,
+  flatContactNormal,
+  featureGapWitnesses,
+  featureFacingWitnesses,
+  projectOnto,
+  flatSeparation,
+};

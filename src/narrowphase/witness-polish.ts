@@ -31,7 +31,10 @@ import * as vec3 from "../math/vec3.js";
 import { shapeDef } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import type { Revolution } from "../shapes/shape-def.js";
-import {
+import { convexPair, pairBInA } from "./convex-pair.js";
+import { witnessFeatures } from "./witness-features.js";
+
+const {
   boundIo,
   coreA,
   coreB,
@@ -41,7 +44,6 @@ import {
   isPolytope,
   lengthInto,
   negN,
-  pairBInA,
   pointEdge,
   polishD1,
   projectIo,
@@ -61,14 +63,9 @@ import {
   touchGjk,
   touchIo,
   touchPoint,
-} from "./convex-pair.js";
-import {
-  featureC,
-  featureKind,
-  loadFeatureSegments,
-  nearestFeaturePoints,
-  projectOnto,
-} from "./witness-features.js";
+} = convexPair;
+const { featureC, featureKind, loadFeatureSegments, nearestFeaturePoints, projectOnto } =
+  witnessFeatures;
 
 /**
  * Overlap, relative to the witnesses' magnitude, that {@link overlapTouches} may call a touch
@@ -83,7 +80,7 @@ const OVERLAP_TOUCH_ROUNDING = 2 * TOUCH_TOLERANCE;
  * `lowerBound` tightens it for a query's error bound: the same whether or not one is
  * asked), scene units once `solve` scales it back; [1] the witnesses' magnitude there.
  */
-export const provenIo = new Float64Array(2);
+const provenIo = new Float64Array(2);
 
 /**
  * Whether a curved pair's overlap within the near-touching band, which nothing proves (the
@@ -102,7 +99,7 @@ export const provenIo = new Float64Array(2);
  * change of units in touchIo[0] (not passed: a double crossing a call V8 does not inline is
  * boxed). Cores loaded.
  */
-export function overlapTouches(): boolean {
+function overlapTouches(): boolean {
   // Beyond TOUCH_TOLERANCE (an overlap within it is a touch already) but within a few times it:
   // the queries' depths may err by 64 ε of the pair's extent (docs/FORMATS.md, the witnesses'
   // magnitude standing for it), which one witness for both then misses the overlap by at most.
@@ -124,7 +121,7 @@ export function overlapTouches(): boolean {
  * corners with weights near 1e-10: a triangle's witness 1.9e-4 off it at 6e-4 from its corner,
  * a cone of 1e-3 by a triangle of 1e6, issue 16). `k` the solver's change of units. Cores loaded.
  */
-export function gapWitnesses(k: number): void {
+function gapWitnesses(k: number): void {
   vec3.sub(polishD1, solvedB, solvedA);
   lengthInto(polishD1, 0);
   const e = sizeIo[0] - solvedIo[0];
@@ -152,7 +149,7 @@ export function gapWitnesses(k: number): void {
  * {@link polishWitnesses} (alternating projections: a pair of nearest points, the gap theirs
  * when less). Cores loaded; touchIo[0] the change of units. Two point projections.
  */
-export function offShapeGapWitnesses(): void {
+function offShapeGapWitnesses(): void {
   if (witnessesOffShapes()) polishWitnesses(1, 0, 0);
 }
 
@@ -161,7 +158,7 @@ export function offShapeGapWitnesses(): void {
  * lies off its own shape by more than SEAT_SLACK of the pair's magnitude in the solver's frame.
  * Cores loaded. At most two point projections.
  */
-export function witnessesOffShapes(): boolean {
+function witnessesOffShapes(): boolean {
   const k = touchIo[0];
   lengthInto(pairBInA.translation, 0);
   const m = Math.max(sizeIo[0], shiftIo[1]);
@@ -185,7 +182,7 @@ export function witnessesOffShapes(): boolean {
  * solver units, 0 when its witnesses are support points or EPA's blends; [1] the unproven
  * candidate's. A witness moved farther than rounding may lie beside its shape's supporting face.
  */
-export const placedIo = new Float64Array(2);
+const placedIo = new Float64Array(2);
 
 /**
  * The witnesses of a curved pair's overlap (or of two polytopes' shallow overlap with a witness
@@ -198,7 +195,7 @@ export const placedIo = new Float64Array(2);
  * projections onto the plane and the shape in turn, else the shape's support point along the
  * normal. A witness inside its shape is left as it is. Cores loaded; touchIo[0] the change of units.
  */
-export function seatWitnesses(): void {
+function seatWitnesses(): void {
   const k = touchIo[0];
   lengthInto(pairBInA.translation, 0);
   const m = Math.max(sizeIo[0], shiftIo[1]);
@@ -263,7 +260,7 @@ const SEAT_PLANE_SLACK = 2 ** -50;
  * placed on a face's plane beyond its edge, and a cone's witness 1e-8 to 4e-8 off a large box's
  * edge, against a bar of 64 ulps of the size).
  */
-export const SEAT_SLACK = 2 ** -48;
+const SEAT_SLACK = 2 ** -48;
 
 /** Sideways offset of a gap's witnesses, relative to their magnitude, that {@link gapWitnesses} mends. */
 const GAP_WITNESS_SLACK = 2 ** -44;
@@ -275,7 +272,7 @@ const savedA = vec3.create();
 const savedB = vec3.create();
 
 /** Copies the solved answer and its bounds aside. */
-export function saveSolved(): void {
+function saveSolved(): void {
   savedIo[0] = solvedIo[0];
   savedIo[1] = boundIo[0];
   savedIo[2] = boundIo[1];
@@ -286,7 +283,7 @@ export function saveSolved(): void {
 }
 
 /** Restores what {@link saveSolved} kept. */
-export function restoreSolved(): void {
+function restoreSolved(): void {
   solvedIo[0] = savedIo[0];
   boundIo[0] = savedIo[1];
   boundIo[1] = savedIo[2];
@@ -306,7 +303,7 @@ export function restoreSolved(): void {
  * point is p·k − shift, k in touchIo[0]), 0 in the solver's. Cores loaded. Two GJK runs on a
  * point, at a touch only.
  */
-export function touchWitnesses(scene: number): void {
+function touchWitnesses(scene: number): void {
   pointGap(solvedA, 1, scene, 1);
   pointGap(solvedB, 0, scene, 2);
   const fromB = touchIo[2] < touchIo[1];
@@ -325,13 +322,13 @@ export function touchWitnesses(scene: number): void {
   }
 }
 
-export const polishP = vec3.create();
-export const polishQ = vec3.create();
-export const polishBest = vec3.create();
-export const polishBestQ = vec3.create();
+const polishP = vec3.create();
+const polishQ = vec3.create();
+const polishBest = vec3.create();
+const polishBestQ = vec3.create();
 const polishH0 = vec3.create();
 const polishH1 = vec3.create();
-export const polishD2 = vec3.create();
+const polishD2 = vec3.create();
 
 /**
  * The witnesses of a pair with a cylinder or cone at a touch or a small gap, taken onto both
@@ -346,7 +343,7 @@ export const polishD2 = vec3.create();
  * Cores loaded; for curved pairs only, at a touch or where the witnesses are apart by more than
  * the gap.
  */
-export function polishWitnesses(scene: number, on: number, touch: number): void {
+function polishWitnesses(scene: number, on: number, touch: number): void {
   const k = scene !== 0 ? touchIo[0] : 1;
   if (scene !== 0) {
     polishP.x = solvedA.x * k;
@@ -772,7 +769,7 @@ function keepPolytopePoint(side: number, curvedSide: number): void {
 }
 
 /** [0] the least gap {@link alternateProjections} found (solver units), [1] the side of polishBest. */
-export const polishIo = new Float64Array(2);
+const polishIo = new Float64Array(2);
 
 /**
  * Alternating projections between the two shapes (von Neumann; Bauschke & Borwein 1996: for two
@@ -786,7 +783,7 @@ export const polishIo = new Float64Array(2);
  * gap in polishIo[0]. The curved shapes project exactly (src/geometry/revolution.ts), the others
  * by GJK from the point ({@link projectOnto}). Cores loaded. Allocates nothing.
  */
-export function alternateProjections(on: number, iterations: number, first: number): void {
+function alternateProjections(on: number, iterations: number, first: number): void {
   if (first !== 0) {
     projectOnto(polishQ, on, polishP);
     vec3.copy(polishP, polishQ);
@@ -885,3 +882,30 @@ function pointGap(p: Vec3, other: number, scene: number, at: number): void {
   const d = sizeIo[1] - (other === 1 ? coreB.margin : coreA.margin);
   touchIo[at] = Math.max(d, 0);
 }
+
+/**
+ * This module's bindings that the others read, as one record: each reader binds them to its own
+ * module constants once at load (an exported binding is read through a cell on every access,
+ * twice the cost of a module constant in a hot loop).
+ */
+export const witnessPolish = {
+  provenIo,
+  overlapTouches,
+  gapWitnesses,
+  offShapeGapWitnesses,
+  witnessesOffShapes,
+  placedIo,
+  seatWitnesses,
+  SEAT_SLACK,
+  saveSolved,
+  restoreSolved,
+  touchWitnesses,
+  polishP,
+  polishQ,
+  polishBest,
+  polishBestQ,
+  polishD2,
+  polishWitnesses,
+  polishIo,
+  alternateProjections,
+};
