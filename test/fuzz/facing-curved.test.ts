@@ -1,7 +1,7 @@
 /**
  * Regression inputs of issue 16, "pointB − pointA not along the normal" for convex pairs with a
  * cylinder or a cone (the fuzzer's opt-in facing check, seed 16 at 10^5 queries), fixed in
- * src/narrowphase/convex-convex.ts (`faceWitnesses`, `faceNormal`): the refinement leaves the
+ * src/narrowphase/witness-faces.ts (`faceWitnesses`, `faceNormal`): the refinement leaves the
  * normal about 2^-36 rad from the least overlap, where a curved support (a rim point, a cone's
  * generator, a curved side) no longer faces the other shape's feature across it: a box's corner
  * 9.8 along its edge from the cylinder's rim point it crossed 3.7e-8 deep, two cones' support

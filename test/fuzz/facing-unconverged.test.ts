@@ -1,6 +1,6 @@
 /**
  * Regression inputs of issue 16, "pointB − pointA not along the normal" where the alternating
- * projections of src/narrowphase/convex-convex.ts's `faceWitnesses` between the supporting
+ * projections of src/narrowphase/witness-faces.ts's `faceWitnesses` between the supporting
  * features do not converge (the fuzzer's opt-in facing check, seeds 44 and 67 at 10^5 queries):
  * a capsule's segment lying across the normal, deep over a cone's generator, a cylinder's side or
  * a small box (its whole segment supports it), the projections crawling at the rounding of the

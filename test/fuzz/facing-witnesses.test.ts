@@ -2,7 +2,7 @@
  * Regression inputs of issue 16, "pointB − pointA not along the normal" (the fuzzer's check that a
  * contact's witnesses face each other where the shapes meet, seed 61 at 2·10^4 queries, and an
  * outside attack on small shapes at a large triangle's corner or edge), fixed in
- * src/narrowphase/convex-convex.ts (`faceWitnesses`) and src/narrowphase/triangle-polytope.ts
+ * src/narrowphase/witness-faces.ts (`faceWitnesses`) and src/narrowphase/triangle-polytope.ts
  * (`facingWitnesses`): a witness on a flat feature (a face or an edge supporting its shape along
  * the normal) lay anywhere on that feature — a triangle's far corner 12 from a capsule of 0.03
  * crossing its edge (a physics user's lever arm of the whole triangle), a triangle's corner 1e5

@@ -5,7 +5,7 @@
  * the normal were right, A's witness the touching corner, but B's the other end of its supporting
  * edge (a tie along the normal broken by 1e-16), up to 1.93 from A's on shapes of size 1: the
  * projections of `faceWitnesses` between hulls, by GJK from a point, stall at its rounding there.
- * Fixed in src/narrowphase/convex-convex.ts (`featureFacingWitnesses`: the tied supporting edges'
+ * Fixed in src/narrowphase/witness-features.ts (`featureFacingWitnesses`: the tied supporting edges'
  * closest points, or the manifold builder's clipped pair, when they face across the normal).
  *
  * The three attack reproducers are answered through the `collide query` answer and checked

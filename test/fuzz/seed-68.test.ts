@@ -7,7 +7,7 @@
  * difference); the refinement stopped at its angular resolution there (the normal 4.3e-13 rad off
  * the generator's and edge's common perpendicular), the seated witnesses fell to the supports'
  * tied ends (the rim's and the edge's far vertex), and the projections between the cone and the
- * hull crawled. Fixed in src/narrowphase/convex-convex.ts (`featurePairNormal`: the generator
+ * hull crawled. Fixed in src/narrowphase/witness-features.ts (`featurePairNormal`: the generator
  * whose side normal is perpendicular to the edge, in closed form, that normal and the segments'
  * nearest points). The two other recorded cases are draws of the generator below (fast-check
  * seeds 7 and 11 of its exploration, 1 pair in 1,000 and in 20,000: a hull's edge across a cone's

@@ -1,7 +1,7 @@
 /**
  * A query's answer must not depend on the queries before it (session 29's second fresh-user
  * attack, G1): the convex solver moves its frame to the smaller shape of a far pair (`loadPair`,
- * src/narrowphase/convex-convex.ts: shiftA) and left that shift in place for the next pair,
+ * src/narrowphase/convex-pair.ts: shiftA) and left that shift in place for the next pair,
  * which `generatorCoreGap` (a cylinder's or cone's generator against a rounded box's or hull's
  * core) added to B's pose unguarded: a cone of 1.3e-7 against a rounded box of 1e6 answered
  * −5.89e-8 alone and −0.8955 (the earlier pair's shift) after a small hull's query. The shift is

@@ -1,0 +1,1169 @@
+/**
+ * Witness points from the supporting features of the pair loaded in convex-pair.ts: the
+ * touching features' segments and their nearest points (`loadFeatureSegments`,
+ * `featurePairWitnesses`), a generator's common perpendicular with a polytope's edge for the
+ * normal (`featurePairNormal`), a point's projection onto a core's supporting feature or the core
+ * (`faceProject`: a flat core in a frame at its nearest corner, a generator as a segment, else
+ * `projectOnto`), a curved pair's normal taken onto the flat features (`flatContactNormal`,
+ * `flatSeparation`) and two polytopes' witnesses from their supporting edges or the manifold
+ * builder's clipped features (`featureGapWitnesses`, `featureFacingWitnesses`).
+ *
+ * Called by convex-convex.ts's solve and by the witness routines above it (witness-faces.ts,
+ * witness-polish.ts); all in the solver's frame, no allocation per call.
+ */
+
+import { TOUCH_TOLERANCE } from "../constants.js";
+import { closestPointsSegmentSegment } from "../geometry/closest-segments.js";
+import { FEATURE_SEGMENT, makeSupportFeature } from "../geometry/feature.js";
+import { GjkStatus, gjkLimit, gjkToLimit, tryNormalizeScaled } from "../geometry/gjk.js";
+import { projectRevolutionDims, RevolutionKind, revolutionDims } from "../geometry/revolution.js";
+import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
+import * as quat from "../math/quat.js";
+import { hypotIo, mathHypot2Io } from "../math/scalar.js";
+import type { Vec3 } from "../math/vec3.js";
+import * as vec3 from "../math/vec3.js";
+import { type PolytopeAxes, shapeDef } from "../shapes/registry.js";
+import { type ConvexShape, ShapeType } from "../shapes/shape.js";
+import { type Revolution, writeBoundingRadiusOf } from "../shapes/shape-def.js";
+import { makeContact, makeContactManifold } from "./contact.js";
+import { convexPair, pairBInA } from "./convex-pair.js";
+import { manifoldFromContact } from "./manifold.js";
+
+const {
+  coreA,
+  coreB,
+  coreBInA,
+  FACE_NORMAL_MAX_TILT,
+  FACE_SNAP_COS,
+  FACE_WITNESS_SLACK,
+  faceCopy,
+  faceFallbackIo,
+  faceFromB,
+  faceIo,
+  faceNegate,
+  faceP,
+  faceQ,
+  faceRotate,
+  faceSA,
+  faceSB,
+  faceShiftA,
+  faceSub,
+  faceToB,
+  faceX,
+  faceY,
+  facingN,
+  flatDims,
+  flatIo,
+  flatN,
+  flatPolytope,
+  fromLocalA,
+  isPolytope,
+  lengthInto,
+  negN,
+  overlapInto,
+  overlapIo,
+  pointEdge,
+  polishD1,
+  projectIo,
+  revDims,
+  revolutionCore,
+  revProj,
+  revQ,
+  ridgeRadiusIo,
+  sizeIo,
+  snapLocal,
+  solvedA,
+  solvedB,
+  solvedIo,
+  solvedNormal,
+  toLocalA,
+  touchGjk,
+  touchPoint,
+} = convexPair;
+
+/**
+ * The witnesses' lateral offset: `out` = (pB − pA) − ((pB − pA)·n)·n, the part of the witnesses'
+ * difference across the unit normal n (zero when they face each other across it, pB − pA along
+ * n), and its length (overflow-safe, {@link lengthInto}) into sizeIo[i]. Points, normal and
+ * `out` are 3-vectors in one frame and one unit (both callers: A's frame, scene units); `out` may
+ * be pA or pB, not n. For `faceWitnesses` and {@link featureFacingWitnesses}.
+ */
+function lateralOffsetInto(out: Vec3, pA: Vec3, pB: Vec3, n: Vec3, i: number): void {
+  const dx = pB.x - pA.x;
+  const dy = pB.y - pA.y;
+  const dz = pB.z - pA.z;
+  const t = dx * n.x + dy * n.y + dz * n.z;
+  out.x = dx - t * n.x;
+  out.y = dy - t * n.y;
+  out.z = dz - t * n.z;
+  lengthInto(out, i);
+}
+
+/** The segments of {@link featurePairWitnesses}, solver frame: side s's k-th from [4s + 2k] to [4s + 2k + 1]. */
+const featureEnds = [
+  vec3.create(),
+  vec3.create(),
+  vec3.create(),
+  vec3.create(),
+  vec3.create(),
+  vec3.create(),
+  vec3.create(),
+  vec3.create(),
+];
+/** Side s's k-th segment in [2s + k]: 0 none, 1 a rim's tangent (its points taken onto the rim), 2 on the shape. */
+const featureKind = new Uint8Array(4);
+/** Side s's rim in its local frame (solver units): [2s] its height, [2s + 1] its radius. */
+const featureRim = new Float64Array(4);
+/**
+ * [0] the move {@link featurePairWitnesses} allows (the touching tolerance's share), [1] the
+ * rounding {@link featurePairNormal} allows its supports and witnesses, solver units.
+ */
+const featureWitnessIo = new Float64Array(2);
+const featureParams = { s: 0, t: 0 };
+const featureC = [vec3.create(), vec3.create()];
+const featureL = vec3.create();
+
+/**
+ * The segments of the core on `side` (0 A, 1 B) along which it may touch the other shape at the
+ * solved normal (+n for A, −n for B), solver frame, into featureEnds and featureKind: a cylinder's
+ * or a cone's generator at the normal's azimuth and the tangent of its rim there (the top or
+ * bottom rim toward the normal, a cone's base), a polytope's edge most nearly across the normal
+ * at its supporting vertex (the shape's `edgeFeature`). Cores loaded.
+ */
+function loadFeatureSegments(side: number): void {
+  featureKind[2 * side] = 0;
+  featureKind[2 * side + 1] = 0;
+  const core = side === 1 ? coreB : coreA;
+  const m = generatorM;
+  if (side === 1) {
+    faceNegate(negN, solvedNormal);
+    faceToB(m, negN, false);
+  } else faceCopy(m, solvedNormal);
+  const e0 = featureEnds[4 * side];
+  const e1 = featureEnds[4 * side + 1];
+  const t0 = featureEnds[4 * side + 2];
+  const t1 = featureEnds[4 * side + 3];
+  const rc = revolutionCore(core.shape);
+  if (rc !== null) {
+    const rev = shapeDef(rc.type).revolution as Revolution;
+    rev.dims(revDims, rc);
+    const h = revDims[0] * core.scale;
+    const r = revDims[1] * core.scale;
+    const mxz = Math.sqrt(m.x * m.x + m.z * m.z);
+    if (!(mxz > 0)) return;
+    const ux = (r * m.x) / mxz;
+    const uz = (r * m.z) / mxz;
+    const cone = rev.kind === RevolutionKind.Cone;
+    e0.x = cone ? 0 : ux;
+    e0.y = h;
+    e0.z = cone ? 0 : uz;
+    e1.x = ux;
+    e1.y = -h;
+    e1.z = uz;
+    // The rim's tangent at the generator's end, a radius either way.
+    const y = cone || m.y < 0 ? -h : h;
+    t0.x = ux + uz;
+    t0.y = y;
+    t0.z = uz - ux;
+    t1.x = ux - uz;
+    t1.y = y;
+    t1.z = uz + ux;
+    featureRim[2 * side] = y;
+    featureRim[2 * side + 1] = r;
+    for (let i = 0; i < 4; i++) {
+      const e = featureEnds[4 * side + i];
+      if (side === 1) faceFromB(e, e);
+      else faceShiftA(e, e, false);
+    }
+    featureKind[2 * side] = 2;
+    featureKind[2 * side + 1] = 1;
+    return;
+  }
+  const edgeFeature = shapeDef(core.shape.type).edgeFeature;
+  if (edgeFeature === null || !isPolytope(core.shape)) return;
+  edgeFeature(pointEdge, core.shape, m);
+  if (pointEdge.kind !== FEATURE_SEGMENT) return;
+  const v = pointEdge.poly.xyz;
+  const k = core.scale;
+  e0.x = v[0] * k;
+  e0.y = v[1] * k;
+  e0.z = v[2] * k;
+  e1.x = v[3] * k;
+  e1.y = v[4] * k;
+  e1.z = v[5] * k;
+  if (side === 1) {
+    faceFromB(e0, e0);
+    faceFromB(e1, e1);
+  } else {
+    faceShiftA(e0, e0, false);
+    faceShiftA(e1, e1, false);
+  }
+  featureKind[2 * side] = 2;
+}
+
+/** p (solver frame, on side's rim tangent of {@link loadFeatureSegments}) taken onto that rim: radially in its plane, at its height. */
+function featureOntoRim(p: Vec3, side: number): void {
+  const l = featureL;
+  if (side === 1) faceToB(l, p, true);
+  else faceShiftA(l, p, true);
+  const rxz = Math.sqrt(l.x * l.x + l.z * l.z);
+  if (!(rxz > 0)) return;
+  const f = featureRim[2 * side + 1] / rxz;
+  l.x *= f;
+  l.y = featureRim[2 * side];
+  l.z *= f;
+  if (side === 1) faceFromB(p, l);
+  else faceShiftA(p, l, false);
+}
+
+/**
+ * featureC[0], featureC[1] = the nearest points of A's feature i and B's feature j of
+ * {@link loadFeatureSegments} (segments: generators, rims' tangents, a polytope's edge), a rim's
+ * tangent point taken onto its rim (solver frame).
+ */
+function nearestFeaturePoints(i: number, j: number): void {
+  const x = featureC[0];
+  const y = featureC[1];
+  closestPointsSegmentSegment(
+    x,
+    y,
+    featureEnds[2 * i],
+    featureEnds[2 * i + 1],
+    featureEnds[4 + 2 * j],
+    featureEnds[4 + 2 * j + 1],
+    featureParams,
+  );
+  if (featureKind[i] === 1) featureOntoRim(x, 0);
+  if (featureKind[2 + j] === 1) featureOntoRim(y, 1);
+}
+
+/**
+ * `faceWitnesses`' pair, where its projections found none facing, from the nearest points
+ * of the two shapes' touching features ({@link loadFeatureSegments}: generators, rims, a
+ * polytope's edge): each nearest point (a rim's taken onto the rim) with the other shape's point
+ * opposite it across the gap, kept when that opposite point is within featureWitnessIo[0] of its
+ * shape and the feature's point on its supporting plane. Where the normal lies at the boundary
+ * of a point's cone of normals (a cone's apex on its side's normal, a hull's vertex on its edge's),
+ * the support points along it are the point, while the shapes touch along the edge or the
+ * generator from it: a cone's generator across a cylinder's rim 1.8e-13 deep had its apex
+ * 1.4e-11 beside the rim's support point, a hull's edge across a cylinder's rim its vertex
+ * 3.4e-15 beside it (issue 16, seed 65). True with the pair in faceX, faceY; faceX, faceY
+ * untouched otherwise. Cores loaded (margins 0), solver frame.
+ */
+function featurePairWitnesses(): boolean {
+  const gk = faceFallbackIo[0];
+  const n = solvedNormal;
+  let best = featureWitnessIo[0];
+  const hA = faceSA.x * n.x + faceSA.y * n.y + faceSA.z * n.z;
+  const hB = faceSB.x * n.x + faceSB.y * n.y + faceSB.z * n.z;
+  loadFeatureSegments(0);
+  loadFeatureSegments(1);
+  let kept = false;
+  const x = featureC[0];
+  const y = featureC[1];
+  for (let i = 0; i < 2; i++) {
+    if (featureKind[i] === 0) continue;
+    for (let j = 0; j < 2; j++) {
+      if (featureKind[2 + j] === 0) continue;
+      nearestFeaturePoints(i, j);
+      // A's point, B's opposite it; then B's point, A's opposite it.
+      if (Math.abs(x.x * n.x + x.y * n.y + x.z * n.z - hA) <= best) {
+        faceP.x = x.x + gk * n.x;
+        faceP.y = x.y + gk * n.y;
+        faceP.z = x.z + gk * n.z;
+        faceProject(faceQ, 1, faceP);
+        if (projectIo[0] <= best) {
+          best = projectIo[0];
+          faceCopy(faceX, x);
+          faceCopy(faceY, faceQ);
+          kept = true;
+        }
+      }
+      if (Math.abs(y.x * n.x + y.y * n.y + y.z * n.z - hB) <= best) {
+        faceP.x = y.x - gk * n.x;
+        faceP.y = y.y - gk * n.y;
+        faceP.z = y.z - gk * n.z;
+        faceProject(faceQ, 0, faceP);
+        if (projectIo[0] <= best) {
+          best = projectIo[0];
+          faceCopy(faceX, faceQ);
+          faceCopy(faceY, y);
+          kept = true;
+        }
+      }
+    }
+  }
+  return kept;
+}
+
+/** {@link featurePairNormal}'s normal (the curved core's frame, then the solver's) and the edge's direction. */
+const pairM = vec3.create();
+const pairE = vec3.create();
+/** {@link featurePairNormal}'s supports along its normal (A's along m, B's along −m; solver frame). */
+const pairSA = vec3.create();
+const pairSB = vec3.create();
+
+/**
+ * Sine of the least angle between a polytope's edge and a cylinder's or cone's axis, and between
+ * the edge and the generator it crosses, for {@link featurePairNormal} (nearer parallel, the
+ * crossing is no point: a line contact, or ill-conditioned).
+ */
+const FEATURE_CROSS_SIN = 2 ** -10;
+
+/**
+ * `faceWitnesses`' pair and normal where its projections and {@link featurePairWitnesses}
+ * found none facing, and the supporting features are a cylinder's or a cone's generator (side
+ * or slant) and a polytope's edge ({@link loadFeatureSegments}) crossing seen along the normal:
+ * their common perpendicular m is the normal of the Minkowski difference's flat face they sweep,
+ * exact there. The refinement ends on such a ridge to its angular resolution only (a cone's
+ * generator estimated from support points under tilts), and tilted by θ the generator's and the
+ * edge's ends differ in height by θ times their lengths: the features' footprints then cross off
+ * their planes, no point of one faces the other to rounding, the seated witnesses fell to the
+ * supports' tied ends, and the projections between the cone and the hull crawled (a cone of 1e5
+ * 9.8e4 deep in a hull, the normal 4.3e-13 rad off: witnesses 1.0e5 apart sideways; issue 16,
+ * seed 68). The generator is the one whose side normal is perpendicular to the edge (a closed
+ * form: the slant normal's azimuth u has u·ê = −r·e_y / (2h·|e_xz|) for a cone of half height h
+ * and radius r, 0 for a cylinder; the root nearer the normal's), m that side normal, the
+ * witnesses the segments' nearest points, and the gap the supports' along m. Kept (true, facingN
+ * = m, faceIo[0] that gap, the pair in faceX, faceY) when m lies within FACE_NORMAL_MAX_TILT of
+ * the normal, both nearest points inside their segments, both segments support their shapes
+ * along m and the pair faces across it to featureWitnessIo[1], and the overlap along m is not
+ * above the solved one by more than that. After {@link featurePairWitnesses} (its segments
+ * loaded); cores loaded (margins 0), solver frame; faceX, faceY untouched when false.
+ */
+function featurePairNormal(): boolean {
+  // The curved side's second segment is its rim's tangent (kind 1), a polytope has none.
+  let side = -1;
+  if (featureKind[1] === 1 && featureKind[2] === 2 && featureKind[3] === 0) side = 0;
+  else if (featureKind[3] === 1 && featureKind[0] === 2 && featureKind[1] === 0) side = 1;
+  if (side < 0) return false;
+  const core = side === 1 ? coreB : coreA;
+  const rc = revolutionCore(core.shape);
+  if (rc === null) return false;
+  const rev = shapeDef(rc.type).revolution as Revolution;
+  rev.dims(revDims, rc);
+  const h = revDims[0] * core.scale;
+  const r = revDims[1] * core.scale;
+  const n = solvedNormal;
+  const tol = featureWitnessIo[1];
+  // The edge's direction and the normal (outward from the curved core) in its local frame.
+  const p0 = featureEnds[4 * (1 - side)];
+  const p1 = featureEnds[4 * (1 - side) + 1];
+  faceSub(pairE, p1, p0);
+  if (side === 1) {
+    faceToB(pairE, pairE, false);
+    faceNegate(negN, n);
+    faceToB(pairM, negN, false);
+  } else faceCopy(pairM, n);
+  const ex = pairE.x;
+  const ey = pairE.y;
+  const ez = pairE.z;
+  const exz = Math.sqrt(ex * ex + ez * ez);
+  if (!(exz > FEATURE_CROSS_SIN * Math.sqrt(ex * ex + ey * ey + ez * ez))) return false;
+  const cone = rev.kind === RevolutionKind.Cone;
+  // The side normal (c·u, sy), u the unit azimuth: (2h, r)/len on a cone's slant, (1, 0) on a
+  // cylinder's side; perpendicular to the edge where u·ê = κ.
+  const len = cone ? Math.sqrt(4 * h * h + r * r) : 1;
+  const c = cone ? (2 * h) / len : 1;
+  const sy = cone ? r / len : 0;
+  const kappa = cone ? -(r * ey) / (2 * h * exz) : 0;
+  if (!(Math.abs(kappa) < 1)) return false;
+  const ux0 = ex / exz;
+  const uz0 = ez / exz;
+  // Of the two roots u = κ·ê ± √(1 − κ²)·ê⊥ (ê⊥ = (−ê_z, ê_x)), the one on the normal's side.
+  let root = Math.sqrt(1 - kappa * kappa);
+  if (-uz0 * pairM.x + ux0 * pairM.z < 0) root = -root;
+  const ux = kappa * ux0 - root * uz0;
+  const uz = kappa * uz0 + root * ux0;
+  // The generator at u (local), into the curved side's segment of featureEnds.
+  const g0 = featureEnds[4 * side];
+  const g1 = featureEnds[4 * side + 1];
+  g0.x = cone ? 0 : r * ux;
+  g0.y = h;
+  g0.z = cone ? 0 : r * uz;
+  g1.x = r * ux;
+  g1.y = -h;
+  g1.z = r * uz;
+  pairM.x = c * ux;
+  pairM.y = sy;
+  pairM.z = c * uz;
+  if (side === 1) {
+    faceFromB(g0, g0);
+    faceFromB(g1, g1);
+    faceRotate(pairM, pairBInA.rotation, pairM);
+    faceNegate(pairM, pairM);
+  } else {
+    faceShiftA(g0, g0, false);
+    faceShiftA(g1, g1, false);
+  }
+  const m = pairM;
+  const tx = m.x - n.x;
+  const ty = m.y - n.y;
+  const tz = m.z - n.z;
+  if (!(Math.sqrt(tx * tx + ty * ty + tz * tz) <= FACE_NORMAL_MAX_TILT)) return false;
+  // The segments' nearest points: A's first.
+  const x = featureC[0];
+  const y = featureC[1];
+  closestPointsSegmentSegment(
+    x,
+    y,
+    featureEnds[0],
+    featureEnds[1],
+    featureEnds[4],
+    featureEnds[5],
+    featureParams,
+  );
+  const s = featureParams.s;
+  const t = featureParams.t;
+  if (!(s > 0 && s < 1 && t > 0 && t < 1)) return false;
+  // Both segments support their shapes along m, and the pair faces across it.
+  coreA.support(pairSA, m);
+  const hA = pairSA.x * m.x + pairSA.y * m.y + pairSA.z * m.z;
+  faceNegate(negN, m);
+  coreBInA.support(pairSB, negN);
+  const hB = pairSB.x * m.x + pairSB.y * m.y + pairSB.z * m.z;
+  const gm = hB - hA;
+  if (!(gm >= faceFallbackIo[0] - tol)) return false;
+  if (!(Math.abs(x.x * m.x + x.y * m.y + x.z * m.z - hA) <= tol)) return false;
+  if (!(Math.abs(y.x * m.x + y.y * m.y + y.z * m.z - hB) <= tol)) return false;
+  const dx = y.x - x.x;
+  const dy = y.y - x.y;
+  const dz = y.z - x.z;
+  const along = dx * m.x + dy * m.y + dz * m.z;
+  const lx = dx - along * m.x;
+  const ly = dy - along * m.y;
+  const lz = dz - along * m.z;
+  if (!(Math.sqrt(lx * lx + ly * ly + lz * lz) <= tol)) return false;
+  faceCopy(facingN, m);
+  faceCopy(faceX, x);
+  faceCopy(faceY, y);
+  faceIo[0] = gm;
+  return true;
+}
+
+/**
+ * {@link projectOnto} for `faceWitnesses`: a flat core ({@link flatCore}: a triangle, a
+ * flat hull, bare or rounded) projected exactly by {@link flatProject} — GJK from a point stops at
+ * its tolerance, 6e-7 off a triangle of 1e3, so the point opposite a cone's deepest point was never
+ * taken for on the triangle and the triangle's witness stayed at its far corner (issue 16) — any
+ * other core as projectOnto does. Cores loaded (margins as the caller set them: 0 there).
+ */
+function faceProject(out: Vec3, side: number, p: Vec3): void {
+  if (flatCore(side)) flatProject(out, side, p);
+  else if (generatorIo[side] !== 0) generatorProject(out, side, p);
+  else projectOnto(out, side, p);
+}
+
+/** [0], [1] 1 when `faceWitnesses` projects side A's, B's core onto its generator ({@link loadGenerator}). */
+const generatorIo = new Uint8Array(2);
+/** The generators' ends, solver frame: A's in [0], [1], B's in [2], [3]. */
+const generatorEnds = [vec3.create(), vec3.create(), vec3.create(), vec3.create()];
+const generatorM = vec3.create();
+
+/**
+ * Sets generatorIo[side] (0 A, 1 B) to 1, and the ends of the generator in generatorEnds, when the
+ * core on `side` is a cylinder or a cone whose support toward the other shape (+n for A, −n for
+ * B) is a generator to within generatorTol[0] (its two ends that far apart along the normal): a
+ * curved surface tangent to its supporting plane along a line, which the alternating projections
+ * of `faceWitnesses` approach only as fast as the surface curves away from it (a cone of
+ * 4e-5 along a triangle's edge of 1e4 crawled 6e-9 off after 48 of them); the generator, a segment
+ * on the shape, is projected onto instead. Else 0. Cores loaded.
+ */
+function loadGenerator(side: number): void {
+  generatorIo[side] = 0;
+  const core = side === 1 ? coreB : coreA;
+  const rc = revolutionCore(core.shape);
+  if (rc === null) return;
+  const rev = shapeDef(rc.type).revolution as Revolution;
+  rev.dims(revDims, rc);
+  const h = revDims[0] * core.scale;
+  const r = revDims[1] * core.scale;
+  const m = generatorM;
+  if (side === 1) {
+    faceNegate(negN, solvedNormal);
+    faceToB(m, negN, false);
+  } else faceCopy(m, solvedNormal);
+  const mxz = Math.sqrt(m.x * m.x + m.z * m.z);
+  if (!(mxz > 0)) return;
+  const ux = (r * m.x) / mxz;
+  const uz = (r * m.z) / mxz;
+  const e0 = generatorEnds[2 * side];
+  const e1 = generatorEnds[2 * side + 1];
+  // Written out: a double passed to a call V8 keeps out of line is boxed.
+  const cone = rev.kind === RevolutionKind.Cone;
+  e0.x = cone ? 0 : ux;
+  e0.y = h;
+  e0.z = cone ? 0 : uz;
+  e1.x = ux;
+  e1.y = -h;
+  e1.z = uz;
+  const rise = cone ? h * m.y - (r * mxz - h * m.y) : 2 * h * m.y;
+  if (!(Math.abs(rise) <= generatorTol[0])) return;
+  if (side === 1) {
+    faceFromB(e0, e0);
+    faceFromB(e1, e1);
+  } else {
+    faceShiftA(e0, e0, false);
+    faceShiftA(e1, e1, false);
+  }
+  generatorIo[side] = 1;
+}
+
+/** [0] the tolerance of {@link loadGenerator}, solver units. */
+const generatorTol = new Float64Array(1);
+
+/**
+ * out = the point of the generator of `side` ({@link loadGenerator}) nearest to p, solver frame,
+ * and projectIo[0] its distance from p.
+ */
+function generatorProject(out: Vec3, side: number, p: Vec3): void {
+  const e0 = generatorEnds[2 * side];
+  const e1 = generatorEnds[2 * side + 1];
+  const ex = e1.x - e0.x;
+  const ey = e1.y - e0.y;
+  const ez = e1.z - e0.z;
+  const ee = ex * ex + ey * ey + ez * ez;
+  let t = ee > 0 ? ((p.x - e0.x) * ex + (p.y - e0.y) * ey + (p.z - e0.z) * ez) / ee : 0;
+  if (t < 0) t = 0;
+  else if (t > 1) t = 1;
+  out.x = e0.x + ex * t;
+  out.y = e0.y + ey * t;
+  out.z = e0.z + ez * t;
+  const dx = out.x - p.x;
+  const dy = out.y - p.y;
+  const dz = out.z - p.z;
+  projectIo[0] = Math.sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/** The flat core's corners, packed xyz, local frame times its scale ({@link flatCore}). */
+let flatV = new Float64Array(48);
+/** [0] the flat core's corner count, [1..3] its unit normal (local frame). */
+const flatCoreIo = new Float64Array(4);
+const flatQ = vec3.create();
+const flatR = vec3.create();
+
+/**
+ * True when the core on `side` (0 A, 1 B) is flat — a triangle, or a flat convex hull (a polygon:
+ * src/geometry/hull.ts `flat`), bare or rounded — its corners then in flatV in order around the
+ * polygon (local frame, times the core's scale) and their count and unit normal in flatCoreIo. A
+ * degenerate triangle (a segment or a point) is not. Cores loaded.
+ */
+function flatCore(side: number): boolean {
+  const core = side === 1 ? coreB : coreA;
+  const s = core.shape;
+  const k = core.scale;
+  if (s.type === ShapeType.Triangle) {
+    flatV[0] = s.a.x * k;
+    flatV[1] = s.a.y * k;
+    flatV[2] = s.a.z * k;
+    flatV[3] = s.b.x * k;
+    flatV[4] = s.b.y * k;
+    flatV[5] = s.b.z * k;
+    flatV[6] = s.c.x * k;
+    flatV[7] = s.c.y * k;
+    flatV[8] = s.c.z * k;
+    flatCoreIo[0] = 3;
+    // The unit normal of the edges from the first corner.
+    const ux = flatV[3] - flatV[0];
+    const uy = flatV[4] - flatV[1];
+    const uz = flatV[5] - flatV[2];
+    const vx = flatV[6] - flatV[0];
+    const vy = flatV[7] - flatV[1];
+    const vz = flatV[8] - flatV[2];
+    const nx = uy * vz - uz * vy;
+    const ny = uz * vx - ux * vz;
+    const nz = ux * vy - uy * vx;
+    const l = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    if (!(l > 0) || !(l < Number.POSITIVE_INFINITY)) return false;
+    const uu = ux * ux + uy * uy + uz * uz;
+    const vv = vx * vx + vy * vy + vz * vz;
+    // A sliver (its area below 2^-26 of its edges' product) is no plane to project onto.
+    if (!(l > FLAT_SLIVER * Math.sqrt(uu * vv))) return false;
+    flatCoreIo[1] = nx / l;
+    flatCoreIo[2] = ny / l;
+    flatCoreIo[3] = nz / l;
+    return true;
+  }
+  const hull =
+    s.type === ShapeType.ConvexPolyhedron
+      ? s
+      : s.type === ShapeType.RoundedConvexPolyhedron
+        ? s.core
+        : null;
+  if (hull === null || !hull.flat) return false;
+  const o = hull.faceOffsets[0];
+  const count = hull.faceOffsets[1] - o;
+  if (3 * count > flatV.length) flatV = new Float64Array(6 * count);
+  const v = hull.vertices;
+  for (let i = 0; i < count; i++) {
+    const j = 3 * hull.faceVertices[o + i];
+    flatV[3 * i] = v[j] * k;
+    flatV[3 * i + 1] = v[j + 1] * k;
+    flatV[3 * i + 2] = v[j + 2] * k;
+  }
+  flatCoreIo[0] = count;
+  flatCoreIo[1] = hull.faceNormals[0];
+  flatCoreIo[2] = hull.faceNormals[1];
+  flatCoreIo[3] = hull.faceNormals[2];
+  return true;
+}
+
+/** A triangle whose area is below this fraction of its two edges' product is no plane for {@link flatCore}. */
+const FLAT_SLIVER = 2 ** -26;
+
+/**
+ * out = the point of the flat core on `side` (loaded by {@link flatCore}) nearest to p, solver
+ * frame, and projectIo[0] their distance. Worked in the core's local frame at its corner nearest
+ * to p, so that the arithmetic rounds at p's distance from that corner, not at the polygon's
+ * distance from its origin: p moved there is q; its foot q' on the plane, inside every edge
+ * (the edge's cross product with q' along the normal not negative) is the answer, else the
+ * nearest point of the edges it lies outside of (Ericson 2005, §5.1.5, by edges instead of
+ * barycentric products, which round at the product of the edges' lengths).
+ */
+function flatProject(out: Vec3, side: number, p: Vec3): void {
+  if (side === 1) faceToB(snapLocal, p, true);
+  else faceShiftA(snapLocal, p, true);
+  const count = flatCoreIo[0];
+  const nx = flatCoreIo[1];
+  const ny = flatCoreIo[2];
+  const nz = flatCoreIo[3];
+  // The corner nearest p: the frame's origin o.
+  let io = 0;
+  let best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < count; i++) {
+    const x = snapLocal.x - flatV[3 * i];
+    const y = snapLocal.y - flatV[3 * i + 1];
+    const z = snapLocal.z - flatV[3 * i + 2];
+    const d = x * x + y * y + z * z;
+    if (d < best) {
+      best = d;
+      io = i;
+    }
+  }
+  const ox = flatV[3 * io];
+  const oy = flatV[3 * io + 1];
+  const oz = flatV[3 * io + 2];
+  const qx = snapLocal.x - ox;
+  const qy = snapLocal.y - oy;
+  const qz = snapLocal.z - oz;
+  const h = qx * nx + qy * ny + qz * nz;
+  // The foot on the plane, relative to o.
+  flatR.x = qx - h * nx;
+  flatR.y = qy - h * ny;
+  flatR.z = qz - h * nz;
+  let outside = false;
+  best = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < count; i++) {
+    const j = i + 1 === count ? 0 : i + 1;
+    const ux = flatV[3 * i] - ox;
+    const uy = flatV[3 * i + 1] - oy;
+    const uz = flatV[3 * i + 2] - oz;
+    const ex = flatV[3 * j] - ox - ux;
+    const ey = flatV[3 * j + 1] - oy - uy;
+    const ez = flatV[3 * j + 2] - oz - uz;
+    const wx = flatR.x - ux;
+    const wy = flatR.y - uy;
+    const wz = flatR.z - uz;
+    const side2 = (ey * wz - ez * wy) * nx + (ez * wx - ex * wz) * ny + (ex * wy - ey * wx) * nz;
+    if (side2 >= 0) continue;
+    outside = true;
+    // The nearest point of this edge to q.
+    const ee = ex * ex + ey * ey + ez * ez;
+    let t = ee > 0 ? ((qx - ux) * ex + (qy - uy) * ey + (qz - uz) * ez) / ee : 0;
+    if (t < 0) t = 0;
+    else if (t > 1) t = 1;
+    const cx = ux + ex * t;
+    const cy = uy + ey * t;
+    const cz = uz + ez * t;
+    const dx = qx - cx;
+    const dy = qy - cy;
+    const dz = qz - cz;
+    const d = dx * dx + dy * dy + dz * dz;
+    if (d < best) {
+      best = d;
+      flatQ.x = cx;
+      flatQ.y = cy;
+      flatQ.z = cz;
+    }
+  }
+  if (outside) faceCopy(flatR, flatQ);
+  const dx = qx - flatR.x;
+  const dy = qy - flatR.y;
+  const dz = qz - flatR.z;
+  flatR.x += ox;
+  flatR.y += oy;
+  flatR.z += oz;
+  if (side === 1) faceFromB(out, flatR);
+  else faceShiftA(out, flatR, false);
+  projectIo[0] = Math.sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/**
+ * solvedNormal taken onto the flat features near it ({@link flatSeparation}) when the overlap
+ * along the candidate, margins added, is nearer the solved depth than along solvedNormal (scene
+ * units in solvedIo, `k` the solver's change of units). The depth and the witnesses are kept.
+ * Cores loaded.
+ */
+function flatContactNormal(a: ConvexShape, b: ConvexShape, k: number): void {
+  const r = coreA.margin + coreB.margin;
+  const depth = (0 - solvedIo[0]) * k;
+  overlapInto(solvedNormal);
+  const miss = Math.abs(overlapIo[0] + r - depth);
+  flatSeparation(a, b, solvedNormal);
+  if (!(Math.abs(r - flatIo[0] - depth) < miss)) return;
+  vec3.copy(solvedNormal, flatN);
+}
+
+const gapContact = makeContact();
+const gapManifold = makeContactManifold();
+
+/**
+ * The witnesses of two polytopes' gap found by SAT (GJK stalled at its rounding level, the gap
+ * the separation along a face normal or an edge crossing, exact for the pair): the supporting
+ * features along the normal clipped as the manifold builder clips them
+ * (src/narrowphase/manifold.ts), the clipped point of least separation and its foot on the
+ * reference face, both on their shapes and (pB − pA) along the normal. Taken when that
+ * separation is the gap to TOUCH_TOLERANCE of the pair's magnitude (returns true); else the
+ * witnesses are left to the projections. Alternating projections between a small hull's edge
+ * and a large hull's nearly parallel edge shrink by 0.7% a cycle (issue 16, seed 40 at main
+ * 704850b: hulls of 2e-6 and 1.8e5 2.05e-7 apart, the witnesses 3.4e-7 apart). A's frame, scene
+ * units (after `solve`'s shift and scaling are undone).
+ */
+function featureGapWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
+  const g = solvedIo[0];
+  gapContact.distance = g;
+  vec3.copy(gapContact.normal, solvedNormal);
+  vec3.copy(gapContact.pointA, solvedA);
+  vec3.copy(gapContact.pointB, solvedB);
+  manifoldFromContact(gapManifold, a, b, bInA, gapContact, g);
+  // The given contact back (feature id 0): the features gave nothing, its witnesses unchecked.
+  if (gapManifold.count === 1 && gapManifold.points[0].featureId === 0) return false;
+  let best = -1;
+  for (let i = 0; i < gapManifold.count; i++) {
+    if (best < 0 || gapManifold.points[i].distance < gapManifold.points[best].distance) best = i;
+  }
+  if (best < 0) return false;
+  const p = gapManifold.points[best];
+  vec3.sub(polishD1, p.pointB, p.pointA);
+  lengthInto(polishD1, 0);
+  const far = sizeIo[0];
+  lengthInto(p.pointA, 1);
+  lengthInto(p.pointB, 2);
+  const m = Math.max(sizeIo[1], sizeIo[2]);
+  lengthInto(bInA.translation, 1);
+  const slack = TOUCH_TOLERANCE * Math.max(m, sizeIo[1]);
+  if (!(Math.abs(far - g) <= slack)) return false;
+  vec3.copy(solvedA, p.pointA);
+  vec3.copy(solvedB, p.pointB);
+  return true;
+}
+
+/** {@link featureFacingWitnesses}' offset of the witnesses from facing, pB − pA − distance·n (A's frame). */
+const facingOff = vec3.create();
+
+/**
+ * Two polytopes (boxes, hulls, bare or rounded) whose witnesses still lie apart sideways after
+ * `faceWitnesses`: the closest points of their supporting edges along the normal, or of the
+ * manifold builder's clipped supporting features (src/narrowphase/manifold.ts), whichever pair
+ * faces more nearly across the normal. Where the supporting features are two edges, or a corner
+ * and a face, tied to rounding, and meet only near one end (a box's corner on a hull's vertex,
+ * an edge of each in the common supporting plane, 1e-14 to 1e-12 deep), the projections between
+ * hulls, by GJK from a point, stall at its rounding (2.6e-14 off at size 1, against a slack of
+ * 1.7e-15), and the witnesses stayed the support points of the tie: B's the far end of its
+ * edge, 1.93 from A's (issue 16, attack 29's F6). Taken when the pair faces within
+ * FACE_WITNESS_SLACK of the pair's magnitude (the distance and normal kept), else the witnesses
+ * are left. A's frame, scene units (after `solve`'s shift and scaling are undone).
+ */
+function featureFacingWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
+  const d = solvedIo[0];
+  const n = solvedNormal;
+  lateralOffsetInto(facingOff, solvedA, solvedB, n, 0);
+  const lateral = sizeIo[0];
+  // The pair's magnitude in A's frame, where the features' corners round: A's bounding radius,
+  // B's offset plus its radius (the witnesses' own can be far smaller: a contact at A's origin).
+  writeBoundingRadiusOf(ridgeRadiusIo, a);
+  const rA = ridgeRadiusIo[0];
+  writeBoundingRadiusOf(ridgeRadiusIo, b);
+  lengthInto(bInA.translation, 1);
+  const slack = FACE_WITNESS_SLACK * Math.max(rA, sizeIo[1] + ridgeRadiusIo[0], Math.abs(d));
+  if (!(lateral > slack)) return;
+  gapContact.distance = d;
+  vec3.copy(gapContact.normal, n);
+  vec3.copy(gapContact.pointA, solvedA);
+  vec3.copy(gapContact.pointB, solvedB);
+  manifoldFromContact(gapManifold, a, b, bInA, gapContact, Math.max(d, 0));
+  // The given contact back (feature id 0): the features gave nothing.
+  const none = gapManifold.count === 1 && gapManifold.points[0].featureId === 0;
+  let best = -1;
+  let bestOff = lateral;
+  for (let i = 0; i < gapManifold.count && !none; i++) {
+    const p = gapManifold.points[i];
+    facingOff.x = p.pointB.x - p.pointA.x - d * n.x;
+    facingOff.y = p.pointB.y - p.pointA.y - d * n.y;
+    facingOff.z = p.pointB.z - p.pointA.z - d * n.z;
+    lengthInto(facingOff, 0);
+    const off = sizeIo[0];
+    if (off < bestOff && off <= slack) {
+      best = i;
+      bestOff = off;
+    }
+  }
+  // The supporting edges themselves (each polytope's edge most nearly across the normal at its
+  // support point): their closest points, which face across the normal where they cross seen
+  // along it. The manifold builder may take a face within its feature angle instead, whose
+  // clipped points then lie off the tied edges' depth (2.3e-14 against 1.2e-13).
+  if (facingEdgeEnds(a, 0, bInA) && facingEdgeEnds(b, 1, bInA)) {
+    closestOfSegments();
+    facingOff.x = edgeY.x - edgeX.x - d * n.x;
+    facingOff.y = edgeY.y - edgeX.y - d * n.y;
+    facingOff.z = edgeY.z - edgeX.z - d * n.z;
+    lengthInto(facingOff, 0);
+    const off = sizeIo[0];
+    if (off < bestOff && off <= slack) {
+      vec3.copy(solvedA, edgeX);
+      vec3.copy(solvedB, edgeY);
+      return;
+    }
+  }
+  if (best < 0) return;
+  vec3.copy(solvedA, gapManifold.points[best].pointA);
+  vec3.copy(solvedB, gapManifold.points[best].pointB);
+}
+
+/** {@link featureFacingWitnesses}' supporting edges (A's frame, on the surfaces): A's P0 P1, B's Q0 Q1. */
+const facingEnds = [vec3.create(), vec3.create(), vec3.create(), vec3.create()];
+const facingEdge = makeSupportFeature();
+const facingDir = vec3.create();
+/** {@link closestOfSegments}' answer: the closest points of the two edges (A's frame). */
+const edgeX = vec3.create();
+const edgeY = vec3.create();
+
+/**
+ * Shape `s` on `side` (0 A at the identity, 1 B at `bInA`): its core polytope's supporting edge
+ * along the solved normal (−normal for B), moved onto the surface by the margin along it, into
+ * facingEnds; false when the shape has no edge feature or its support there is a vertex.
+ */
+function facingEdgeEnds(s: ConvexShape, side: number, bInA: Isometry): boolean {
+  const core = flatPolytope(s);
+  if (core === null) return false;
+  const edgeFeature = shapeDef(core.type).edgeFeature;
+  if (edgeFeature === null) return false;
+  const m = s === core ? 0 : shapeDef(s.type).margin(s);
+  const n = solvedNormal;
+  if (side === 0) vec3.copy(facingDir, n);
+  else {
+    faceNegate(facingDir, n);
+    quat.inverseRotate(facingDir, bInA.rotation, facingDir);
+  }
+  edgeFeature(facingEdge, core, facingDir);
+  if (facingEdge.kind !== FEATURE_SEGMENT) return false;
+  const v = facingEdge.poly.xyz;
+  const f = side === 0 ? m : 0 - m;
+  for (let i = 0; i < 2; i++) {
+    const e = facingEnds[2 * side + i];
+    e.x = v[3 * i];
+    e.y = v[3 * i + 1];
+    e.z = v[3 * i + 2];
+    if (side === 1) iso.transformPoint(e, bInA, e);
+    e.x += n.x * f;
+    e.y += n.y * f;
+    e.z += n.z * f;
+  }
+  return true;
+}
+
+/**
+ * edgeX, edgeY = the closest points of segments P0P1 and Q0Q1 (facingEnds), clamped to
+ * both (Ericson 2005, §5.1.9); a degenerate segment is its first end.
+ */
+function closestOfSegments(): void {
+  const p0 = facingEnds[0];
+  const p1 = facingEnds[1];
+  const q0 = facingEnds[2];
+  const q1 = facingEnds[3];
+  const d1x = p1.x - p0.x;
+  const d1y = p1.y - p0.y;
+  const d1z = p1.z - p0.z;
+  const d2x = q1.x - q0.x;
+  const d2y = q1.y - q0.y;
+  const d2z = q1.z - q0.z;
+  const rx = p0.x - q0.x;
+  const ry = p0.y - q0.y;
+  const rz = p0.z - q0.z;
+  const aa = d1x * d1x + d1y * d1y + d1z * d1z;
+  const ee = d2x * d2x + d2y * d2y + d2z * d2z;
+  const ff = d2x * rx + d2y * ry + d2z * rz;
+  let s = 0;
+  let t = 0;
+  if (aa > 0 && ee > 0) {
+    const c = d1x * rx + d1y * ry + d1z * rz;
+    const bb = d1x * d2x + d1y * d2y + d1z * d2z;
+    const den = aa * ee - bb * bb;
+    s = den > 0 ? Math.min(Math.max((bb * ff - c * ee) / den, 0), 1) : 0;
+    t = (bb * s + ff) / ee;
+    if (t < 0) {
+      t = 0;
+      s = Math.min(Math.max(-c / aa, 0), 1);
+    } else if (t > 1) {
+      t = 1;
+      s = Math.min(Math.max((bb - c) / aa, 0), 1);
+    }
+  } else if (aa > 0) s = Math.min(Math.max(-(d1x * rx + d1y * ry + d1z * rz) / aa, 0), 1);
+  else if (ee > 0) t = Math.min(Math.max(ff / ee, 0), 1);
+  edgeX.x = p0.x + d1x * s;
+  edgeX.y = p0.y + d1y * s;
+  edgeX.z = p0.z + d1z * s;
+  edgeY.x = q0.x + d2x * t;
+  edgeY.y = q0.y + d2y * t;
+  edgeY.z = q0.z + d2z * t;
+}
+
+/**
+ * out = the point of the shape on `side` (0 A, 1 B, with its margin) nearest to p, solver frame,
+ * and projectIo[0] its distance from p (p itself and 0 inside): a cylinder's or cone's exact
+ * projection, a box's clamp to its half extents, else GJK from the point to the core. Cores
+ * loaded.
+ */
+function projectOnto(out: Vec3, side: number, p: Vec3): void {
+  const core = side === 1 ? coreB : coreA;
+  const rc = revolutionCore(core.shape);
+  if (rc !== null) {
+    const rev = shapeDef(rc.type).revolution as Revolution;
+    rev.dims(revDims, rc);
+    if (side === 1) iso.inverseTransformPoint(snapLocal, pairBInA, p);
+    else toLocalA(snapLocal, p);
+    // The solid's sizes through revolutionDims: doubles passed to a call V8 does not inline are boxed.
+    revolutionDims[0] = revDims[0] * core.scale;
+    revolutionDims[1] = revDims[1] * core.scale;
+    projectRevolutionDims(revProj, rev.kind, snapLocal);
+    if (!(revProj.distance > core.margin)) {
+      vec3.copy(out, p);
+      projectIo[0] = 0;
+      return;
+    }
+    const m = core.margin;
+    revQ.x = revProj.point.x + revProj.normal.x * m;
+    revQ.y = revProj.point.y + revProj.normal.y * m;
+    revQ.z = revProj.point.z + revProj.normal.z * m;
+    if (side === 1) iso.transformPoint(out, pairBInA, revQ);
+    else fromLocalA(out, revQ);
+  } else if (core.shape.type === ShapeType.Cuboid) {
+    // A box: clamped to its half extents in its own frame, exact to the rounding of the frame's
+    // change. GJK from the point stops at its rounding level, 1e-13 of the box's support points:
+    // an apex 2.4e-11 inside a box of 1.2e4 went 3.5e-10 off the cone (issue 16).
+    if (side === 1) iso.inverseTransformPoint(snapLocal, pairBInA, p);
+    else toLocalA(snapLocal, p);
+    const h = core.shape.halfExtents;
+    const k = core.scale;
+    const hx = h.x * k;
+    const hy = h.y * k;
+    const hz = h.z * k;
+    const x = snapLocal.x;
+    const y = snapLocal.y;
+    const z = snapLocal.z;
+    revQ.x = Math.max(-hx, Math.min(x, hx));
+    revQ.y = Math.max(-hy, Math.min(y, hy));
+    revQ.z = Math.max(-hz, Math.min(z, hz));
+    if (revQ.x === x && revQ.y === y && revQ.z === z) {
+      vec3.copy(out, p);
+      projectIo[0] = 0;
+      return;
+    }
+    if (side === 1) iso.transformPoint(out, pairBInA, revQ);
+    else fromLocalA(out, revQ);
+  } else {
+    touchPoint.reset(p, p);
+    gjkLimit[0] = Number.POSITIVE_INFINITY;
+    if (side === 1) gjkToLimit(touchGjk, touchPoint, coreBInA, solvedNormal);
+    else gjkToLimit(touchGjk, coreA, touchPoint, solvedNormal);
+    if (touchGjk.status === GjkStatus.Intersecting && !touchGjk.roundingContact) {
+      vec3.copy(out, p);
+      projectIo[0] = 0;
+      return;
+    }
+    const c = side === 1 ? touchGjk.pointB : touchGjk.pointA;
+    vec3.sub(revQ, p, c);
+    lengthInto(revQ, 1);
+    const d = sizeIo[1];
+    if (!(d > core.margin)) {
+      vec3.copy(out, p);
+      projectIo[0] = 0;
+      return;
+    }
+    const f = core.margin / d;
+    out.x = c.x + revQ.x * f;
+    out.y = c.y + revQ.y * f;
+    out.z = c.z + revQ.z * f;
+  }
+  vec3.sub(revQ, out, p);
+  lengthInto(revQ, 1);
+  projectIo[0] = sizeIo[1];
+}
+const flatC = vec3.create();
+const flatL = vec3.create();
+/** Up to FLAT_LINES line directions per side of {@link flatSeparation}, packed xyz (solver frame). */
+const flatLines = [new Float64Array(3 * 8), new Float64Array(3 * 8)];
+const FLAT_LINES = 8;
+/** Lines kept per side ({@link flatSeparation}). */
+const flatLineCount = new Int32Array(2);
+
+/**
+ * |cos| between a direction and a flat feature's line (an edge, a cylinder's or a cone's
+ * generator) under which {@link flatSeparation} takes the direction perpendicular to it: the
+ * angle of {@link FACE_SNAP_COS} (about 1.4e-3 rad).
+ */
+const FLAT_LINE_SIN = 2 ** -9.5;
+
+/**
+ * The largest separation −(h_A(m) + h_B(−m)) over the directions m that unit `d` (solver frame,
+ * from A toward B) becomes when taken onto the flat features of the pair near it, into flatIo[0]
+ * and flatN (−∞ when no feature is near): a face normal within {@link FACE_SNAP_COS} of d (a
+ * polytope's faces, a rounded box's or hull's core's ({@link flatPolytope}), a cylinder's caps, a
+ * cone's base); d made perpendicular to a line within {@link FLAT_LINE_SIN} of perpendicular to
+ * it (a polytope's edges, a rounded shape's core's, a cylinder's side generator,
+ * a cone's slant generator at d's azimuth); and the direction perpendicular to a line of each
+ * shape. Along a direction tilted by θ from a flat feature the feature's far end decides the
+ * support, so the separation falls short by θ times the feature's length — linear in θ, where a
+ * curved surface loses θ² times its radius: a direction from two witnesses 2e-9 apart at 5e-5
+ * from the frame's origin is off by 1e-11, which lost 3.9e-12 across a triangle of 0.8 beside a
+ * cylinder of 5e-5 (issue 16). Every direction's separation is a certified lower bound on the gap
+ * (Minkowski duality), so the candidates can only tighten it. Cores loaded; margins not added.
+ */
+function flatSeparation(a: ConvexShape, b: ConvexShape, d: Vec3): void {
+  flatIo[0] = Number.NEGATIVE_INFINITY;
+  for (let side = 0; side < 2; side++) {
+    const s = side === 0 ? a : b;
+    flatLineCount[side] = 0;
+    // d in the shape's local frame (B's outward direction is −d: the features do not care).
+    if (side === 0) faceCopy(snapLocal, d);
+    else faceToB(snapLocal, d, false);
+    const ps = flatPolytope(s);
+    if (ps !== null) {
+      const poly = shapeDef(ps.type).polytope as PolytopeAxes;
+      const faces = poly.faceCount(ps);
+      for (let i = 0; i < faces; i++) {
+        poly.faceNormal(flatC, ps, i);
+        if (!tryNormalizeScaled(flatC, flatC)) continue;
+        const c = flatC.x * snapLocal.x + flatC.y * snapLocal.y + flatC.z * snapLocal.z;
+        if (Math.abs(c) < FACE_SNAP_COS) continue;
+        if (c < 0) faceNegate(flatC, flatC);
+        flatTry(side, flatC);
+      }
+      const edges = poly.edgeCount(ps);
+      for (let i = 0; i < edges; i++) {
+        poly.edgeDirection(flatL, ps, i);
+        flatLine(side);
+      }
+      continue;
+    }
+    const rc = revolutionCore(s);
+    if (rc === null) continue;
+    const rev = shapeDef(rc.type).revolution as Revolution;
+    rev.dims(flatDims, rc);
+    const cone = rev.kind === RevolutionKind.Cone;
+    // The caps' normal (a cone's base only: the outward normal −Y on A's side, +Y seen as −d).
+    const y = snapLocal.y;
+    if (Math.abs(y) >= FACE_SNAP_COS && (!cone || (side === 0 ? y < 0 : y > 0))) {
+      flatC.x = 0;
+      flatC.y = y < 0 ? -1 : 1;
+      flatC.z = 0;
+      flatTry(side, flatC);
+    }
+    if (!cone) {
+      flatL.x = 0;
+      flatL.y = 1;
+      flatL.z = 0;
+      flatLine(side);
+      continue;
+    }
+    // The slant generator at d's azimuth, apex (0, h) to rim (r, −h) in the meridian plane.
+    hypotIo[0] = snapLocal.x;
+    hypotIo[1] = snapLocal.z;
+    mathHypot2Io();
+    const rho = hypotIo[0];
+    if (!(rho > 0)) continue;
+    const sg = side === 0 ? 1 : -1;
+    const r = flatDims[1];
+    flatL.x = (sg * r * snapLocal.x) / rho;
+    flatL.y = -2 * flatDims[0];
+    flatL.z = (sg * r * snapLocal.z) / rho;
+    flatLine(side);
+  }
+  // A line of each: the direction perpendicular to both (an edge across a generator).
+  const la = flatLines[0];
+  const lb = flatLines[1];
+  for (let i = 0; i < flatLineCount[0]; i++) {
+    for (let j = 0; j < flatLineCount[1]; j++) {
+      flatC.x = la[3 * i + 1] * lb[3 * j + 2] - la[3 * i + 2] * lb[3 * j + 1];
+      flatC.y = la[3 * i + 2] * lb[3 * j] - la[3 * i] * lb[3 * j + 2];
+      flatC.z = la[3 * i] * lb[3 * j + 1] - la[3 * i + 1] * lb[3 * j];
+      if (!tryNormalizeScaled(flatC, flatC)) continue;
+      const c = flatC.x * d.x + flatC.y * d.y + flatC.z * d.z;
+      if (Math.abs(c) < FACE_SNAP_COS) continue;
+      if (c < 0) faceNegate(flatC, flatC);
+      flatTry(-1, flatC);
+    }
+  }
+}
+
+/**
+ * flatL (a line of shape `side`, its local frame, any length): when d (snapLocal there) is within
+ * {@link FLAT_LINE_SIN} of perpendicular to it, d made perpendicular to it is tried and the line
+ * kept (solver frame) for the crossings of {@link flatSeparation}.
+ */
+function flatLine(side: number): void {
+  if (!tryNormalizeScaled(flatL, flatL)) return;
+  const t = flatL.x * snapLocal.x + flatL.y * snapLocal.y + flatL.z * snapLocal.z;
+  if (!(Math.abs(t) <= FLAT_LINE_SIN)) return;
+  flatC.x = snapLocal.x + flatL.x * -t;
+  flatC.y = snapLocal.y + flatL.y * -t;
+  flatC.z = snapLocal.z + flatL.z * -t;
+  if (!tryNormalizeScaled(flatC, flatC)) return;
+  flatTry(side, flatC);
+  if (side === 1) faceRotate(flatL, pairBInA.rotation, flatL);
+  const k = flatLineCount[side];
+  if (k >= FLAT_LINES) return;
+  const buf = flatLines[side];
+  buf[3 * k] = flatL.x;
+  buf[3 * k + 1] = flatL.y;
+  buf[3 * k + 2] = flatL.z;
+  flatLineCount[side] = k + 1;
+}
+
+/** The unit direction m (shape `side`'s local frame; −1 the solver's) as {@link flatSeparation}'s best when it separates more. */
+function flatTry(side: number, m: Vec3): void {
+  if (side === 1) faceRotate(m, pairBInA.rotation, m);
+  overlapInto(m);
+  const sep = 0 - overlapIo[0];
+  if (sep > flatIo[0]) {
+    flatIo[0] = sep;
+    faceCopy(flatN, m);
+  }
+}
+
+/**
+ * This module's bindings that the others read, as one record: each reader binds them to its own
+ * module constants once at load (an exported binding is read through a cell on every access,
+ * twice the cost of a module constant in a hot loop).
+ */
+export const witnessFeatures = {
+  lateralOffsetInto,
+  featureKind,
+  featureWitnessIo,
+  featureC,
+  loadFeatureSegments,
+  nearestFeaturePoints,
+  featurePairWitnesses,
+  featurePairNormal,
+  faceProject,
+  generatorIo,
+  loadGenerator,
+  generatorTol,
+  flatCore,
+  flatContactNormal,
+  featureGapWitnesses,
+  featureFacingWitnesses,
+  projectOnto,
+  flatSeparation,
+};
