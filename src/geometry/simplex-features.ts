@@ -37,8 +37,11 @@ const keep: Vec3[] = [vec3.create(), vec3.create(), vec3.create(), vec3.create()
  * projection or an edge crossing (its normal in `nrm`); [6] the same for the best pair (in bestN).
  */
 const countIo = new Int32Array(7);
-/** [0] the best candidate's squared distance. */
-const bestIo = new Float64Array(1);
+/**
+ * [0] the best candidate's squared distance; [1] the best's among the candidates with a normal of
+ * their own (a face's projection, an edge crossing: tieA, tieB, tieN).
+ */
+const bestIo = new Float64Array(2);
 const q = vec3.create();
 const e0 = vec3.create();
 const e1 = vec3.create();
@@ -54,6 +57,13 @@ const dir = vec3.create();
 const negDir = vec3.create();
 const supA = vec3.create();
 const supB = vec3.create();
+const tieA = vec3.create();
+const tieB = vec3.create();
+const tieN = vec3.create();
+const tieDir = vec3.create();
+const tieNeg = vec3.create();
+const tieSupA = vec3.create();
+const tieSupB = vec3.create();
 
 /** Appends p to side f (count at countIo[side]) unless present; false when present. */
 function addCorner(f: Vec3[], side: number, p: Vec3): boolean {
@@ -139,9 +149,18 @@ function closestOnTriangle(p: Vec3, f: Vec3[], i: number, j: number, k: number):
   countIo[4] = mask;
 }
 
-/** Keeps (pa, pb) with their corner masks when closer than the best so far. */
+/**
+ * Keeps (pa, pb) with their corner masks when closer than the best so far; a pair with a normal of
+ * its own also as tieA, tieB, tieN when closer than the best such pair.
+ */
 function offer(pa: Vec3, pb: Vec3, maskA: number, maskB: number): void {
   const d = vec3.distanceSq(pa, pb);
+  if (countIo[5] !== 0 && d < bestIo[1]) {
+    bestIo[1] = d;
+    vec3.copy(tieA, pa);
+    vec3.copy(tieB, pb);
+    vec3.copy(tieN, nrm);
+  }
   if (d < bestIo[0]) {
     bestIo[0] = d;
     vec3.copy(bestA, pa);
@@ -212,6 +231,7 @@ function closestFeatures(): void {
   const na = countIo[0];
   const nb = countIo[1];
   bestIo[0] = Number.POSITIVE_INFINITY;
+  bestIo[1] = Number.POSITIVE_INFINITY;
   cornersAgainst(featA, na, featB, nb, true);
   cornersAgainst(featB, nb, featA, na, false);
   for (let i = 0; i < na; i++)
@@ -288,6 +308,16 @@ export function polytopeFeatureGap(
       simplexFeatureIo[1] = sep;
       return;
     }
+    tieIo[1] = d;
+    tieIo[2] = tol;
+    if (countIo[6] === 0 && tiedFeatureNormal(a, b)) {
+      vec3.copy(outA, tieA);
+      vec3.copy(outB, tieB);
+      vec3.copy(outN, tieDir);
+      simplexFeatureIo[0] = Math.sqrt(bestIo[1]);
+      simplexFeatureIo[1] = tieIo[0];
+      return;
+    }
     let grewA = addCorner(featA, 0, supA);
     let grewB = addCorner(featB, 1, supB);
     // A side whose support along the direction is held already lies flat there (a face or an
@@ -299,6 +329,44 @@ export function polytopeFeatureGap(
     if (!grewB) grewB = tiltedCorner(b, featB, 1, negDir, supA);
     if (!grewA && !grewB) return;
   }
+}
+
+/**
+ * {@link tiedFeatureNormal}'s doubles (through a typed array: a double passed to a call V8 does not
+ * inline is boxed): [0] out, the separation along tieDir; [1] in, the best distance d; [2] in,
+ * the tolerance.
+ */
+const tieIo = new Float64Array(3);
+
+/**
+ * A corner's closest pair whose separation falls short of its distance can tie, within the
+ * rounding of the points, with an edge crossing or a face's projection a few ulps from that
+ * corner (issue 16: a box's corner 9e-9 from where its edge crosses a rounded hull's core edge
+ * 250 away, the two distances equal in doubles): the corner's direction then tilts off the
+ * features' normal by the offset over the distance (2.6e-11 rad), which a long feature turns
+ * into a shortfall (5.2e-11 along the box's edge of 2). True when the best candidate with a
+ * normal of its own lies within the tolerance tieIo[2] of the distance tieIo[1] and the
+ * separation along that normal (one support pair, a certified lower bound; into tieIo[0], its
+ * unit direction into tieDir) meets its distance within that tolerance.
+ */
+function tiedFeatureNormal(a: SupportMap, b: SupportMap): boolean {
+  const d = tieIo[1];
+  const tol = tieIo[2];
+  const d2 = bestIo[1];
+  if (!(d2 < Number.POSITIVE_INFINITY)) return false;
+  const dt = Math.sqrt(d2);
+  if (!(dt - d <= tol)) return false;
+  vec3.sub(tieDir, tieB, tieA);
+  const nn = vec3.dot(tieN, tieN);
+  if (!(nn > 0 && nn < Number.POSITIVE_INFINITY)) return false;
+  const k = vec3.dot(tieN, tieDir) < 0 ? -1 : 1;
+  vec3.scale(tieDir, tieN, k / Math.sqrt(nn));
+  a.support(tieSupA, tieDir);
+  vec3.negate(tieNeg, tieDir);
+  b.support(tieSupB, tieNeg);
+  const sep = vec3.dot(tieDir, tieSupB) - vec3.dot(tieDir, tieSupA);
+  tieIo[0] = sep;
+  return dt - sep <= tol;
 }
 
 /**

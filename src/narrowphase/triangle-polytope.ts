@@ -668,10 +668,19 @@ function offer(ap: Float64Array, pa: number, aIsQ: boolean): void {
  */
 const bestEdge = new Float64Array(4);
 
+/**
+ * The nearest corner against an edge's interior among the edge pairs, kept apart from `best`
+ * (which a corner–corner pair a few ulps nearer can take): [0] its squared distance, [1..3] the
+ * edge's vector, [4..6] its point on A, [7..9] its point on B (local frame). For
+ * {@link gapNormal}.
+ */
+const tieEdge = new Float64Array(10);
+
 /** The closest points of the loaded pair into `best` (local frame). */
 function closestFeatures(): void {
   best[0] = Infinity;
   bestEdge[0] = 0;
+  tieEdge[0] = Infinity;
   // A's corners against B's faces.
   for (let f = 0; f < bfCount; f++) {
     const nx = bn[3 * f];
@@ -766,11 +775,23 @@ function offerEdgePair(): boolean {
   const dy = c2.y - c1.y;
   const dz = c2.z - c1.z;
   const d2 = dx * dx + dy * dy + dz * dz;
-  if (!(d2 < best[0])) return false;
-  best[0] = d2;
   // A corner (one parameter at an end) against the other edge's interior.
   const sIn = params.s > 0 && params.s < 1;
   const tIn = params.t > 0 && params.t < 1;
+  if (sIn !== tIn && d2 < tieEdge[0]) {
+    tieEdge[0] = d2;
+    tieEdge[1] = sIn ? s2.x - s1.x : s4.x - s3.x;
+    tieEdge[2] = sIn ? s2.y - s1.y : s4.y - s3.y;
+    tieEdge[3] = sIn ? s2.z - s1.z : s4.z - s3.z;
+    tieEdge[4] = c1.x;
+    tieEdge[5] = c1.y;
+    tieEdge[6] = c1.z;
+    tieEdge[7] = c2.x;
+    tieEdge[8] = c2.y;
+    tieEdge[9] = c2.z;
+  }
+  if (!(d2 < best[0])) return false;
+  best[0] = d2;
   bestEdge[0] = sIn !== tIn ? 1 : 0;
   bestEdge[1] = sIn ? s2.x - s1.x : s4.x - s3.x;
   bestEdge[2] = sIn ? s2.y - s1.y : s4.y - s3.y;
@@ -899,10 +920,40 @@ function gapNormal(): void {
       }
       keepIfBetter();
     }
-  }
+  } else if (Math.sqrt(tieEdge[0]) - gap[0] <= tol) tiedCornerEdge();
   axis[0] = chosen[0];
   axis[1] = chosen[1];
   axis[2] = chosen[2];
+}
+
+/**
+ * {@link gapNormal}'s corner against an edge's interior that ties within the frame's rounding
+ * with the nearest pair, two corners (issue 16: a capsule's cap 0.25 from a hull's corner and
+ * from the hull's edge 5.7e-10 beside it, the distances equal in doubles, the corners' direction
+ * 1.6e-9 rad off the edge's perpendicular and short of the gap by 9.8e-10 along it): that pair's
+ * difference made perpendicular to its edge, kept with its points as the witnesses when it
+ * separates the pair further than the chosen normal.
+ */
+function tiedCornerEdge(): void {
+  const ex = tieEdge[1];
+  const ey = tieEdge[2];
+  const ez = tieEdge[3];
+  const ee = ex * ex + ey * ey + ez * ez;
+  if (!(ee > 0 && ee < Infinity)) return;
+  axis[0] = tieEdge[7] - tieEdge[4];
+  axis[1] = tieEdge[8] - tieEdge[5];
+  axis[2] = tieEdge[9] - tieEdge[6];
+  for (let k = 0; k < 2; k++) {
+    const t = (axis[0] * ex + axis[1] * ey + axis[2] * ez) / ee;
+    axis[0] -= t * ex;
+    axis[1] -= t * ey;
+    axis[2] -= t * ez;
+    normalizeAt(axis, 0);
+  }
+  const before = chosen[3];
+  keepIfBetter();
+  if (!(chosen[3] > before)) return;
+  for (let k = 1; k < 7; k++) best[k] = tieEdge[k + 3];
 }
 
 /**

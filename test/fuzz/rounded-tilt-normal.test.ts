@@ -1,0 +1,253 @@
+/**
+ * Issue 16, session 30's attack F5 ("the normal achieves the reported depth" for rounded shapes far
+ * from the origin): a rounded box touching an aabb at 1.3e6, the depth −6.55e-12 right but the
+ * normal 1.3e-13 rad off the box's core face, 1.45e-11 of overlap along it (bar 1.7e-12). That line
+ * answers right on main since the snaps onto a rounded shape's core faces
+ * (test/fuzz/rounded-axis-depth.test.ts); the class generator of test/fuzz/rounded-tilt.gen.ts (a
+ * rounded box, hull or capsule against a box, aabb, hull, triangle or rounded box, faces
+ * 2^-5..2^-45 rad off parallel, touching or overlapping by 0..1e-9 of the size, sizes 1e-3..1e3,
+ * offsets to 1e9) found more: 164 of 18,322 contacts (10,000 draws of its first version, both
+ * orders, fast-check seed 2) missed the depth along their normal by more than the fuzzer's bar, the
+ * same in the local frame (the offset plays no part: the shapes' own features do; its sizes scale
+ * with the offset).
+ *
+ * Two mechanisms fixed here, one tie of doubles each (38 of those 82 pairs; the generator as
+ * committed, seed 3: 210 failing contacts of 19,076 before, 124 after). (1) A rounded hull's or
+ * box's core apart from a box or hull by about the radius, the closest points a box's corner and
+ * the core's edge where the box's edge crosses that core edge 9e-9 from the corner: the corner–edge
+ * and edge–edge distances agree to 1e-19 of 250, a tie in doubles that `polytopeFeatureGap`
+ * (src/geometry/simplex-features.ts) broke toward the corner, whose direction is 2.6e-11 rad off
+ * the edges' common perpendicular; the box's edge of 2 turns that into 5.2e-11 of overlap along it
+ * (bar 9.1e-12), and GJK's answer, kept when the feature search failed to certify, had the same
+ * normal. Now a failed certification tries the nearest candidate with a normal of its own (an edge
+ * crossing, a face's projection) within the tolerance of the best distance, taken when the
+ * separation along that normal meets its distance. (2) A capsule's cap, a point or a triangle's
+ * corner against a hull's or a rounded core's corner whose edge's inside lies 5.7e-10 beside it
+ * (`triangle-polytope`'s closest features, which capsule–polytope and triangle–rounded pairs use):
+ * the two corners' distance ties with the corner–edge pair's, the corners' direction is 1.6e-9 rad
+ * off the edge's perpendicular, and the hull's far corner 0.3 along the edge puts the normal
+ * 9.8e-10 short. Now `gapNormal` also tries the nearest corner–edge pair's direction made
+ * perpendicular to its edge, with its points, where it ties with the corners' pair
+ * (`tiedCornerEdge`).
+ *
+ * Oracles, written without the library: the overlap h_A(n) + h_B(−n) along the answer's normal from
+ * the shapes' definitions in the local frame, summed exactly over the input doubles (`overlapMiss`
+ * of rounded-tilt.gen.ts), against the fuzzer's bar (1e-6 of the depth plus 64 ε of the pair's
+ * extent); the first line's distance from the corner–edge distance at 50 digits (mpmath:
+ * 249.999999999998532114715790682, the radius plus 1.0e-14, so touching); and the fuzzer's own
+ * checks (replay, facing on). Open (test/fuzz/open/rounded-tilt-normal.jsonl): the rest the
+ * generator finds (its README paragraph): near-parallel faces of rounded box and hull cores, where
+ * the feature search cycles and GJK's gap and normal stay, and capsules against rounded boxes
+ * (GJK/EPA on the swept shapes).
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { answerQuery } from "../../src/io/query.js";
+import { offsetArb, rotationArb } from "./arbitraries.js";
+import type { ContactAnswer } from "./contact-checks.js";
+import { exactOffset, offsetScenario, type Scenario } from "./generate.js";
+import { add, dist, oshape, rotate, scale, type V } from "./oracle-shapes.js";
+import { expectReplayPasses, loadCases } from "./recorded-cases.js";
+import { overlapMiss, roundedTiltArb } from "./rounded-tilt.gen.js";
+
+type J = Record<string, unknown>;
+
+const EPS = 2 ** -52;
+const CASES = loadCases("./rounded-tilt-normal.cases.json");
+
+/** The fuzzer's bars for the scenario's pair (test/fuzz/fuzz.ts: depthTol, distTol). */
+function bar(sc: Scenario, distance: number): number {
+  const A = oshape(sc.localA);
+  const B = oshape(sc.localB);
+  const amb = 64 * EPS * Math.max(A.radius, B.radius, dist(A.center, B.center));
+  if (distance <= 0) return 1e-6 * -distance + amb;
+  return 1e-9 * Math.max(distance, Math.min(A.radius, B.radius)) + amb;
+}
+
+/** `contact` of the scenario's world pair at its prediction. */
+function contactOf(sc: Scenario): ContactAnswer | null {
+  return answerQuery({
+    op: "contact",
+    a: sc.worldA,
+    b: sc.worldB,
+    prediction: sc.prediction,
+  }) as ContactAnswer | null;
+}
+
+/**
+ * How far the answer's normal misses its depth (the overlap along it less the depth) or, apart,
+ * falls short of its gap (the separation along it, a lower bound of the distance).
+ */
+function normalMiss(sc: Scenario, r: ContactAnswer): number {
+  const a = sc.localA as J;
+  const b = sc.localB as J;
+  if (r.distance <= 0) return Math.abs(overlapMiss(a, b, r.normal, -r.distance));
+  return Math.max(0, r.distance + overlapMiss(a, b, r.normal, 0));
+}
+
+/** The scenario and its swap (B first). */
+const bothOrders = (sc: Scenario): Scenario[] =>
+  [sc, offsetScenario(sc.localB as J, sc.localA as J, sc.offset)].map((s) => ({
+    ...s,
+    prediction: sc.prediction,
+  }));
+
+/**
+ * The generator's first line (fast-check seed 1): a rounded hull (core a tetrahedron of 225 with
+ * points near its centre inside, radius 250, turned 3.8e-6 rad about y) touching a box of 1.5 by 2
+ * by 1.1 at 1e9; the box's corner 9e-9 from where its edge along y crosses the core's edge.
+ */
+const LINE: { a: J; b: J; offset: number[]; distance: number } = {
+  a: {
+    type: "roundedConvex",
+    points: [
+      [-4.1228760280753345e-117, 4.348037914743575e-270, 1.4202174552975391e-46],
+      [-1.7485784050596476e-121, 2.7453500893899026e-177, 7.83566534308333e-267],
+      [-7.840090556634896e-120, -5.615420768828526e-261, 1.3196820794646462e-298],
+      [4.3361119081272387e-293, -4.781019801016331e-43, -3.957546280211395e-111],
+      [-6.206423838395329e-289, -3.638017923421475e-258, -1.2201476347388789e-176],
+      [1.5734438058976386e-64, -4.287047884748171e-39, 1.5681692064404661e-100],
+      [4.898666235239933e-80, 2.831279175181419e-256, 1.8214440630305225e-6],
+      [1.638543118724941e-172, -1.1039487619692514e-189, 2.284650342588992e-76],
+      [224.99999999999864, 224.99999999999864, 224.99999999999864],
+      [-224.99999999999864, -224.99999999999864, 224.99999999999864],
+      [-224.99999999999864, 224.99999999999864, -224.99999999999864],
+      [224.99999999999864, -224.99999999999864, -224.99999999999864],
+    ],
+    radius: 249.99999999999852,
+    position: [0, 0, 0],
+    rotation: [
+      -2.289895380598937e-29, -1.9073486328113436e-6, -1.062582224147825e-34, 0.999999999998181,
+    ],
+  },
+  b: {
+    type: "box",
+    center: [23.22918438911438, -23.5, -475.5373950562306],
+    halfExtents: [0.7273723951158728, 0.9999999999999989, 0.5374808903780314],
+    rotation: [0, 0, 0, 1],
+  },
+  offset: [-1e9, 0, 0],
+  // The corner–edge distance less the radius (mpmath, 50 digits): apart by 1.0e-14.
+  distance: 1.004360617169e-14,
+};
+
+describe("issue 16: a rounded shape against a face tilted off parallel (attack 30, F5)", () => {
+  it("the first line, both orders: the edges' normal achieves the depth; the distance is the exact one", () => {
+    for (const sc of bothOrders(offsetScenario(LINE.a, LINE.b, LINE.offset))) {
+      const r = contactOf(sc);
+      expect(r).not.toBeNull();
+      if (!r) continue;
+      const tol = bar(sc, r.distance);
+      expect(normalMiss(sc, r)).toBeLessThanOrEqual(tol);
+      expect(Math.abs(r.distance - LINE.distance)).toBeLessThanOrEqual(tol);
+      expectReplayPasses(sc, "roundedConvex-box");
+    }
+  });
+
+  it("the generator's 38 lines (seed 2) fixed here, both orders: the normal achieves the depth", () => {
+    expect(CASES.length).toBe(38);
+    for (const c of CASES) {
+      for (const sc of bothOrders(c.scenario)) {
+        const r = contactOf(sc);
+        expect(r, c.was).not.toBeNull();
+        if (!r) continue;
+        expect(normalMiss(sc, r), `${c.pair}: ${c.was}`).toBeLessThanOrEqual(bar(sc, r.distance));
+      }
+    }
+  });
+
+  it("the generator's 38 lines pass the fuzzer's own checks", () => {
+    for (const c of CASES) expectReplayPasses(c.scenario, c.pair);
+  });
+
+  it("property: the generator builds its pairs as it says (its oracle, no library)", () => {
+    // Along the direction each pair was placed along, the overlap is the drawn depth to the
+    // fuzzer's bar, in both orders (the radius took up the offset's snapping), whenever the
+    // radius stayed positive; the property of the library's normals over this generator is open
+    // (see the header).
+    fc.assert(
+      fc.property(roundedTiltArb, (k) => {
+        const [sc, swapped] = k.scenarios;
+        const neg = k.normal.map((x) => -x);
+        const miss = overlapMiss(sc.localA as J, sc.localB as J, k.normal, k.depth);
+        const back = overlapMiss(swapped.localA as J, swapped.localB as J, neg, k.depth);
+        const tol = bar(sc, -k.depth);
+        const radius = (sc.localA as J).radius as number;
+        return !(radius > 0) || (Math.abs(miss) <= tol && Math.abs(back) <= tol);
+      }),
+      { numRuns: 300, seed: 5 },
+    );
+  });
+});
+
+/**
+ * Mechanism (2)'s class, built with its answer: a capsule whose end's ball (radius r) touches or
+ * overlaps a box's edge (bare, or a box-like hull) at t of the edge's length from its corner, t
+ * from 2^-40 to 2^-10 (the corner–corner and corner–edge distances tie in doubles), its centre
+ * along a normal m of the edge's fan (between its two faces' normals), the box turned by any
+ * rotation, sizes 2^-10..2^10, offsets to 1e9. The closest point of the box to the centre is the
+ * edge's point, so the contact's normal is R·m, its depth the drawn overlap, and the normal
+ * achieves it.
+ */
+const cornerEdgeArb = fc
+  .tuple(
+    fc.constantFrom("box", "convex"),
+    fc.integer({ min: -10, max: 10 }),
+    fc.tuple(
+      fc.double({ min: 0.2, max: 1, noNaN: true }),
+      fc.double({ min: 0.2, max: 1, noNaN: true }),
+    ),
+    fc.integer({ min: 10, max: 40 }),
+    fc.double({ min: 0.05, max: Math.PI / 2 - 0.05, noNaN: true }),
+    fc.constantFrom(0, 0, 1e-12, 1e-9),
+    rotationArb,
+    offsetArb,
+  )
+  .map(([type, e, [hy, hz], k, phi, rel, q, [ou, om]]) => {
+    const s = 2 ** e;
+    const h: V = [s, s * hy, s * hz];
+    const R = (v: V): V => rotate(q, v);
+    // The edge from the corner (h) along −x, its point t·2s from the corner; m in the edge's fan.
+    const t = 2 * s * 2 ** -k;
+    const m: V = [0, Math.cos(phi), Math.sin(phi)];
+    const r = s / 2;
+    const depth = rel * r;
+    const c: V = [h[0] - t, h[1] + (r - depth) * m[1], h[2] + (r - depth) * m[2]];
+    const box: J =
+      type === "box"
+        ? { type, center: [0, 0, 0], halfExtents: h, rotation: q }
+        : {
+            type,
+            points: [-1, 1].flatMap((x) =>
+              [-1, 1].flatMap((y) => [-1, 1].map((z) => [x * h[0], y * h[1], z * h[2]])),
+            ),
+            position: [0, 0, 0],
+            rotation: q,
+          };
+    const a = R(c);
+    const capsule: J = { type: "capsule", a, b: add(a, scale(R(m), 2 * s)), radius: r };
+    return {
+      capsule,
+      box,
+      normal: R(m),
+      depth,
+      offset: exactOffset(ou, Math.min(1e9, om * s * 1e4)),
+    };
+  });
+
+describe("issue 16: a capsule's cap on a corner that ties with its edge (mechanism 2)", () => {
+  it("property: the normal achieves the depth and is the edge's fan normal", () => {
+    fc.assert(
+      fc.property(cornerEdgeArb, (k) => {
+        for (const sc of bothOrders(offsetScenario(k.capsule, k.box, k.offset))) {
+          const r = contactOf({ ...sc, prediction: k.capsule.radius as number });
+          if (!r) return false;
+          const tol = bar(sc, r.distance);
+          if (!(normalMiss(sc, r) <= tol)) return false;
+        }
+        return true;
+      }),
+      { numRuns: 300, seed: 9 },
+    );
+  });
+});
