@@ -359,6 +359,16 @@ export const MANIFOLD_REFERENCE_FACE_TOLERANCE = 1e-3;
 export const MANIFOLD_REDUCTION_IMPROVEMENT = 1e-9;
 
 /**
+ * The manifold reduction's tie of depths (src/geometry/clip.ts): distances within
+ * `MANIFOLD_REDUCTION_IMPROVEMENT` of the contact's size of the deepest count as deepest, but
+ * not beyond this fraction of the depth (plus `MANIFOLD_DEPTH_ULPS` ulps of the coordinates), so
+ * the kept deepest point is the contact's depth to a tenth of the depth bar (1e-6 relative) even
+ * where the depth is far below the contact's size. Unitless (relative).
+ * @default 1e-7
+ */
+export const MANIFOLD_REDUCTION_DEPTH_TIE = 1e-7;
+
+/**
  * Up to this many candidate points the manifold reduction finds the largest-area 4 points
  * containing a deepest one exactly, by trying every 4-set (at most C(n, 4) area evaluations,
  * 1820 at the limit); above it a capped local search refines the greedy choice. Face–face
@@ -421,6 +431,15 @@ export const MANIFOLD_ROUNDED_SUPPORT_ULPS = 16;
  * @default 64
  */
 export const MANIFOLD2D_DEPTH_ULPS = 64;
+
+/**
+ * A 3D manifold whose deepest clipped point is shallower than the contact's distance by more than
+ * this many ulps of the contact's largest coordinate misses the contact's deepest point (a
+ * cylinder cap or cone base clipped against as its inscribed octagon, a face tilted off the
+ * normal): the contact's own pair joins its points (src/narrowphase/manifold.ts). Unitless (count).
+ * @default 64
+ */
+export const MANIFOLD_DEPTH_ULPS = 64;
 
 /**
  * A manifold point of two parallel segments (an edge along an edge or a generator) keeps its

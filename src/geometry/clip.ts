@@ -26,6 +26,8 @@
  * `(k + 1) · CLIP_TAG_STRIDE + (t mod CLIP_TAG_STRIDE)`.
  */
 import {
+  MANIFOLD_DEPTH_ULPS,
+  MANIFOLD_REDUCTION_DEPTH_TIE,
   MANIFOLD_REDUCTION_EXHAUSTIVE_LIMIT,
   MANIFOLD_REDUCTION_IMPROVEMENT,
   MAX_REFINE_ITERATIONS,
@@ -425,7 +427,8 @@ function writeHullArea4(
  * area grows (at most `MAX_REFINE_ITERATIONS` rounds). A choice is replaced only when the area
  * grows by more than the fraction `MANIFOLD_REDUCTION_IMPROVEMENT`, and distances within that
  * fraction of the contact's size of the minimum count as equally deep (a flat contact has no
- * single deepest point). Areas and distances are measured perpendicular to `normal` (unit).
+ * single deepest point), within `MANIFOLD_REDUCTION_DEPTH_TIE` of the depth at most (plus
+ * `MANIFOLD_DEPTH_ULPS` ulps of the largest coordinate). Areas and distances are measured perpendicular to `normal` (unit).
  * Ties go to the lowest index, so the choice is deterministic. Fewer points are returned when
  * the candidates are coincident in the contact plane (1), collinear (2) or when a fourth adds
  * no area (3), also when there are 4 or fewer candidates, so duplicates never survive. Writes the chosen indices in ascending order (so cyclic order
@@ -499,8 +502,19 @@ export function reduceManifoldPoints(
   q[2] = i2;
   q[3] = i3;
   const gain = 1 + MANIFOLD_REDUCTION_IMPROVEMENT;
-  // Depths equal to rounding (relative to the contact's size) all count as the deepest.
-  const deepLimit = distances[i0] + MANIFOLD_REDUCTION_IMPROVEMENT * Math.sqrt(far2);
+  // Depths equal to rounding (relative to the contact's size) all count as the deepest, but
+  // never farther from it than MANIFOLD_REDUCTION_DEPTH_TIE of the depth (plus the distances'
+  // rounding, MANIFOLD_DEPTH_ULPS of the coordinates): a point that deep into a large contact
+  // is not the contact's depth (a cone's base 2^-34 rad off a cone's, 7.8e-8 deep: a point
+  // 0.7% shallower kept in its place, the tie 2e-7; issue 16).
+  let m = 0;
+  for (let i = 0; i < 3 * count; i++) m = Math.max(m, Math.abs(xyz[i]));
+  const deepLimit =
+    distances[i0] +
+    Math.min(
+      MANIFOLD_REDUCTION_IMPROVEMENT * Math.sqrt(far2),
+      MANIFOLD_REDUCTION_DEPTH_TIE * Math.abs(distances[i0]) + MANIFOLD_DEPTH_ULPS * EPSILON * m,
+    );
   // Four candidates: the one 4-set is the greedy choice itself (a replacement could only name
   // the same four indices), so the search below would return exactly this.
   if (count === REDUCED_MANIFOLD_POINTS) return sortSmall(outIndices, q[0], q[1], q[2], q[3]);

@@ -17,6 +17,12 @@ export const MANIFOLD_CAP_POLYGON_VERTICES = 8;
 /** Largest sine of a segment's angle to the contact plane for it to be a contact feature. */
 export const SEGMENT_SIN = Math.sqrt(1 - MANIFOLD_FEATURE_COS * MANIFOLD_FEATURE_COS);
 
+/**
+ * 2^600: the factor a cylinder's or cone's feature scales a direction's tiny (x, z) pair by
+ * before taking its azimuth, exactly (a power of two), so subnormal components keep their ratio.
+ */
+export const AZIMUTH_SCALE = 2 ** 600;
+
 /** cos and sin of k · 45°, exact to rounding without trigonometric calls. */
 const OCTAGON_COS = [1, Math.SQRT1_2, 0, -Math.SQRT1_2, -1, -Math.SQRT1_2, 0, Math.SQRT1_2];
 const OCTAGON_SIN = [0, Math.SQRT1_2, 1, Math.SQRT1_2, 0, -Math.SQRT1_2, -1, -Math.SQRT1_2];

@@ -37,19 +37,23 @@
  * feature), the manifold is the single given contact. Cylinder caps and cone bases are
  * approximated by an inscribed regular octagon that includes the exact deepest rim point; it
  * only chooses where manifold points go, and every point's distance is still computed exactly
- * against the reference plane.
+ * against the reference plane. Its sides cut off what reaches the rim between two vertices, and
+ * a cylinder's or cone's side line across a face tilted off the normal keeps only its part over
+ * the face: where a cylinder or cone then leaves the contact's deepest point out, the contact's
+ * own pair joins the points (`joinContactIf`), so the manifold's deepest is the contact's depth.
  *
  * Feature ids are deterministic integers below 2^53:
  * `((refIsB · 2^12 + refFeature) · 2^12 + incidentFeature) · 2^28 + vertexTag`, where features
  * are numbered per shape (box faces 0–5 as axis·2 + [negative side], box edges from 6, hull
  * faces by index and hull edges from faceCount, triangle face 0 and edges 1–3, capsule core 0,
  * cylinder caps 0 (+Y) and 1 (−Y) and side 2, cone base 0 and side 1) and vertex tags come from
- * the clipper (≥ 1, below 2^26; a tag repeated within one manifold, possible only in degenerate
- * clips, gets 2^26 added per repeat). The single-contact fallback has feature id 0.
+ * the clipper (≥ 1, below 2^26 − 1, the contact's own pair's tag; a tag repeated within one
+ * manifold, possible only in degenerate clips, gets 2^26 added per repeat). The single-contact fallback has feature id 0.
  */
 
 import {
   MANIFOLD_CLIP_SLACK_ULPS,
+  MANIFOLD_DEPTH_ULPS,
   MANIFOLD_FACE_AREA_ULPS,
   MANIFOLD_FACE_TILT_COS,
   MANIFOLD_FACING_ULPS,
@@ -473,6 +477,65 @@ function seatOnSurface(s: ConvexShape, bInA: Isometry, n: Vec3, onB: boolean): v
   seatPoint.z += tr.z;
 }
 
+/** The clipper's tags stay below this one, the contact's own pair's ({@link joinContactIf}). */
+const CONTACT_TAG = DUPLICATE_TAG - 1;
+
+/**
+ * True for a shape type whose supporting features stand in for curved ones: a cylinder's caps
+ * and a cone's base clipped against as inscribed octagons, their side lines crossing faces
+ * ({@link joinContactIf}). By type, read by the caller, as {@link hasMargin}.
+ */
+function hasCurvedFeature(type: ShapeType): boolean {
+  return type === ShapeType.Cylinder || type === ShapeType.Cone;
+}
+
+/**
+ * When `go` (a cylinder or cone in the pair), appends the contact's own pair to the candidates
+ * if their deepest is shallower than the contact's distance by more than `MANIFOLD_DEPTH_ULPS`
+ * ulps of the largest coordinate (the contact's witnesses, the candidates, the reference face's
+ * first vertex), and returns its index (else −1). The clip misses the contact's deepest point
+ * where a cylinder cap or cone base is the reference face, clipped against as its inscribed
+ * octagon, whose sides cut off the part of the incident feature reaching the rim between two
+ * vertices (a box's corner or a cylinder's side line through a cone's base 0.97 of its radius
+ * out: 6–20% shallower than the contact), and where a cylinder's or cone's side line crosses a
+ * hull's or triangle's face tilted off the normal, the contact past the face's edge (20%
+ * shallower; issue 16). The contact's points lie on the shapes and face each other across the
+ * normal, its distance the shapes' depth. Its tag is `CONTACT_TAG`; candidates.xyz holds its
+ * incident-side point (A's when `incOnA`, B is the reference), as for the clipped points.
+ */
+function joinContactIf(go: boolean, contact: Contact, incOnA: boolean, ref: Feature): number {
+  if (!go) return -1;
+  let deepest = Infinity;
+  const cv = candidates.xyz;
+  const rv = ref.poly.xyz;
+  const pa = contact.pointA;
+  const pb = contact.pointB;
+  let m = Math.max(
+    Math.abs(pa.x),
+    Math.abs(pa.y),
+    Math.abs(pa.z),
+    Math.abs(pb.x),
+    Math.abs(pb.y),
+    Math.abs(pb.z),
+    Math.abs(rv[0]),
+    Math.abs(rv[1]),
+    Math.abs(rv[2]),
+  );
+  for (let i = 0; i < candidates.count; i++) {
+    deepest = Math.min(deepest, candidateDistances[i]);
+    m = Math.max(m, Math.abs(cv[3 * i]), Math.abs(cv[3 * i + 1]), Math.abs(cv[3 * i + 2]));
+  }
+  if (!(deepest - contact.distance > MANIFOLD_DEPTH_ULPS * Number.EPSILON * m)) return -1;
+  const q = candidates.count++;
+  const inc = incOnA ? pa : pb;
+  candidateDistances[q] = contact.distance;
+  cv[3 * q] = inc.x;
+  cv[3 * q + 1] = inc.y;
+  cv[3 * q + 2] = inc.z;
+  candidates.tags[q] = CONTACT_TAG;
+  return q;
+}
+
 /**
  * Clips incident feature `inc` against reference feature `ref` along the unit normal nrm into
  * `clipped`; emptied by rounding (features touching exactly), once more with the planes moved
@@ -850,7 +913,8 @@ function manifoldOfPolytopes(
   const limit = Math.max(prediction, contact.distance) + planeTolerance;
   const cv = clipped.xyz;
   candidates.count = 0;
-  reserveClipPolygon(candidates, clipped.count);
+  // Room for the clipped points and the contact's own pair (joinContactIf).
+  reserveClipPolygon(candidates, clipped.count + 1);
   if (candidateDistances.length < candidates.tags.length) {
     candidateDistances = new Float64Array(candidates.tags.length);
     candidatePartners = new Float64Array(3 * candidates.tags.length);
@@ -928,6 +992,12 @@ function manifoldOfPolytopes(
     candidates.tags[q] = clipped.tags[i];
   }
   if (candidates.count === 0) return singleContact(out, contact);
+  const joined = joinContactIf(
+    hasCurvedFeature(typeA) || hasCurvedFeature(typeB),
+    contact,
+    refIsB,
+    ref,
+  );
 
   const count = reduceManifoldPoints(
     chosen,
@@ -953,7 +1023,10 @@ function manifoldOfPolytopes(
     onInc.x = ix;
     onInc.y = iy;
     onInc.z = iz;
-    if (segmentRef) {
+    if (i === joined) {
+      roundCopy(p.pointA, contact.pointA);
+      roundCopy(p.pointB, contact.pointB);
+    } else if (segmentRef) {
       onRef.x = candidatePartners[3 * i];
       onRef.y = candidatePartners[3 * i + 1];
       onRef.z = candidatePartners[3 * i + 2];

@@ -7,6 +7,7 @@
 import { MANIFOLD_FEATURE_COS } from "../../constants.js";
 import { closestPointOnSegment, closestPointOnTriangle } from "../../geometry/closest-point.js";
 import {
+  AZIMUTH_SCALE,
   discPolygon,
   featureIo,
   SEGMENT_SIN,
@@ -29,15 +30,26 @@ import { azimuth, fromProfile, revolutionSolidDef } from "./helpers.js";
 function coneFeature(f: SupportFeature, c: Cone, d: Vec3): void {
   // hypot2's common case inline, and the setters' coordinates through featureIo: no double
   // crosses a call (src/geometry/feature.ts).
-  const rr = d.x * d.x + d.z * d.z;
+  let dx = d.x;
+  let dz = d.z;
+  let rr = dx * dx + dz * dz;
+  // A pair of subnormal or tiny components (a direction along the axis but for rounding) scaled
+  // by 2^600, exactly, so the azimuth is exact: their hypot, rounded to the subnormals' few
+  // bits, left (ux, uz) up to 12% off unit and the disc's octagon as much too large (issue 16).
+  // (A zero pair, the axis: √0 is 0.)
+  if (!(rr > HYPOT_SAFE_MIN) && !(dx === 0 && dz === 0)) {
+    dx *= AZIMUTH_SCALE;
+    dz *= AZIMUTH_SCALE;
+    rr = dx * dx + dz * dz;
+  }
   let rho = Math.sqrt(rr);
-  // (A zero pair, the axis: √0 is hypot2's 0, and the call would box its arguments.)
-  if (!(rr > HYPOT_SAFE_MIN && rr < HYPOT_SAFE_MAX) && !(d.x === 0 && d.z === 0)) {
-    hypot2Into(d.x, d.z);
+  // (The call would box its arguments: reached only by a direction not of unit length.)
+  if (!(rr < HYPOT_SAFE_MAX)) {
+    hypot2Into(dx, dz);
     rho = hypotIo[0];
   }
-  const ux = rho > 0 ? d.x / rho : 1;
-  const uz = rho > 0 ? d.z / rho : 0;
+  const ux = rho > 0 ? dx / rho : 1;
+  const uz = rho > 0 ? dz / rho : 0;
   if (-d.y >= MANIFOLD_FEATURE_COS) {
     featureIo[0] = -c.halfHeight;
     featureIo[1] = c.radius;
