@@ -410,6 +410,24 @@ export const MANIFOLD_RELATIVE_TOLERANCE = 1e-3;
 export const MANIFOLD_ROUNDED_SUPPORT_ULPS = 16;
 
 /**
+ * A contact manifold keeps the contact's own point when its clipped points leave the contact
+ * out: the deepest shallower than the contact's distance by more than this many ulps of the
+ * points' magnitude (a reference face among nearly parallel faces, a sliver hull's, bounds only
+ * its part of the contact region; src/narrowphase/manifold.ts). Unitless (count).
+ * @default 16
+ */
+export const MANIFOLD_CONTACT_KEEP_ULPS = 16;
+
+/**
+ * The other floor of `MANIFOLD_CONTACT_KEEP_ULPS`' test, relative to the contact's depth: a
+ * clip shallower than the contact by less holds it (a face tilted to rounding over a long box
+ * loses 1e-11 at a depth of 0.4, and its manifold stays the faces' corners). One tenth of the
+ * contact depth bar of docs/FORMATS.md ("Accuracy", 1e-6 relative). Unitless (relative).
+ * @default 1e-7
+ */
+export const MANIFOLD_CONTACT_KEEP_DEPTH = 1e-7;
+
+/**
  * A 2D manifold takes its reference edge's normal only when the contact lies on that edge's flat
  * part: the separation along the edge's normal (the two cores' support points there, less the
  * radii) and the deepest clipped point's separation must both equal the contact's distance

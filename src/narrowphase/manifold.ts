@@ -34,7 +34,10 @@
  * A clip that rounding emptied (features touching exactly, their coordinates a unit apart) is
  * done once more with the side planes moved out by `MANIFOLD_CLIP_SLACK_ULPS` ulps of the
  * features' largest coordinate. If nothing survives (a numerical corner case, or a point
- * feature), the manifold is the single given contact. Cylinder caps and cone bases are
+ * feature), the manifold is the single given contact. Points that leave the contact out (the
+ * deepest shallower than it: a reference face among nearly parallel faces, a sliver hull's,
+ * bounds only its part of the contact region) are joined by the contact's own point
+ * (`keepContactIf`). Cylinder caps and cone bases are
  * approximated by an inscribed regular octagon that includes the exact deepest rim point; it
  * only chooses where manifold points go, and every point's distance is still computed exactly
  * against the reference plane.
@@ -50,6 +53,8 @@
 
 import {
   MANIFOLD_CLIP_SLACK_ULPS,
+  MANIFOLD_CONTACT_KEEP_DEPTH,
+  MANIFOLD_CONTACT_KEEP_ULPS,
   MANIFOLD_FACE_AREA_ULPS,
   MANIFOLD_FACE_TILT_COS,
   MANIFOLD_FACING_ULPS,
@@ -576,6 +581,59 @@ function tiltedFaceGivesWay(
 }
 
 /**
+ * [0] 1 when the last manifold built from polytopes' features kept the contact's own point
+ * ({@link keepContactIf}), which depends on the contact's witnesses and not only on its normal
+ * and distance (src/narrowphase/cuboid-cuboid.ts reuses a manifold by those), else 0.
+ */
+export const keptContactIo = new Uint8Array(1);
+
+/**
+ * Adds the contact's own point to the manifold's candidates when the clip left the contact out:
+ * the deepest candidate shallower than the contact's distance by more than
+ * `MANIFOLD_CONTACT_KEEP_ULPS` ulps of the points' magnitude and `MANIFOLD_CONTACT_KEEP_DEPTH`
+ * of the depth (a face tilted to rounding over a long box loses 1e-11: the clip holds the
+ * contact there), {@link keptContactIo}[0] then 1, else 0. The incident shape's witness of the
+ * contact (B's when `refIsB` is false) with its distance, the reference side's point that witness
+ * moved by the distance along the normal (as every clipped point's), tag 0 (the clipper's are
+ * ≥ 1). A reference face among faces nearly parallel to it — a sliver hull's or a finely
+ * faceted hull's top — bounds only its own part of the contact region, and the incident
+ * feature's deepest point can lie over a neighbouring face, beyond its side planes: a flat hull
+ * across a sliver hull of 10^3 whose triangles turn by up to 7e-5 rad from each other had its
+ * manifold's deepest point 100.5 deep for a contact 127.1 deep (issue 16). Reads the candidates
+ * of {@link manifoldOfPolytopes} and appends to them (room reserved there).
+ */
+function keepContactIf(contact: Contact, refIsB: boolean): void {
+  const d = candidateDistances;
+  const cx = candidates.xyz;
+  const count = candidates.count;
+  let least = Infinity;
+  let m = 0;
+  for (let i = 0; i < count; i++) {
+    least = Math.min(least, d[i]);
+    m = Math.max(m, Math.abs(cx[3 * i]), Math.abs(cx[3 * i + 1]), Math.abs(cx[3 * i + 2]));
+  }
+  const w = refIsB ? contact.pointA : contact.pointB;
+  m = Math.max(m, Math.abs(w.x), Math.abs(w.y), Math.abs(w.z));
+  const t = contact.distance;
+  const slack = Math.max(
+    MANIFOLD_CONTACT_KEEP_ULPS * Number.EPSILON * m,
+    MANIFOLD_CONTACT_KEEP_DEPTH * Math.abs(t),
+  );
+  if (!(least - t > slack)) return;
+  keptContactIo[0] = 1;
+  const st = refIsB ? t : -t;
+  const q = candidates.count++;
+  d[q] = t;
+  cx[3 * q] = w.x;
+  cx[3 * q + 1] = w.y;
+  cx[3 * q + 2] = w.z;
+  candidatePartners[3 * q] = w.x + nrm.x * st;
+  candidatePartners[3 * q + 1] = w.y + nrm.y * st;
+  candidatePartners[3 * q + 2] = w.z + nrm.z * st;
+  candidates.tags[q] = 0;
+}
+
+/**
  * The manifold of a pair with a rounded shape: the manifold of the cores, with the contact
  * moved onto the cores (each witness moved by its radius along the normal, the distance grown
  * by both radii and the prediction too), then every point pushed back out onto the rounded
@@ -708,6 +766,7 @@ function manifoldOfPolytopes(
   contact: Contact,
 ): ContactManifold {
   const prediction = manifoldIo[0];
+  keptContactIo[0] = 0;
   // Helpers that return doubles are avoided here: this function is too large for V8 to inline
   // them, and a double returned by a call that is not inlined is boxed (allocated).
   const unit = vec3.tryNormalize(nrm, contact.normal);
@@ -850,7 +909,8 @@ function manifoldOfPolytopes(
   const limit = Math.max(prediction, contact.distance) + planeTolerance;
   const cv = clipped.xyz;
   candidates.count = 0;
-  reserveClipPolygon(candidates, clipped.count);
+  // One more slot: the contact's own point, when the clip leaves it out (keepContactIf).
+  reserveClipPolygon(candidates, clipped.count + 1);
   if (candidateDistances.length < candidates.tags.length) {
     candidateDistances = new Float64Array(candidates.tags.length);
     candidatePartners = new Float64Array(3 * candidates.tags.length);
@@ -928,6 +988,7 @@ function manifoldOfPolytopes(
     candidates.tags[q] = clipped.tags[i];
   }
   if (candidates.count === 0) return singleContact(out, contact);
+  keepContactIf(contact, refIsB);
 
   const count = reduceManifoldPoints(
     chosen,
