@@ -420,6 +420,24 @@ export const MANIFOLD_RELATIVE_TOLERANCE = 1e-3;
 export const MANIFOLD_ROUNDED_SUPPORT_ULPS = 16;
 
 /**
+ * A contact manifold keeps the contact's own point when its clipped points leave the contact
+ * out: the deepest shallower than the contact's distance by more than this many ulps of the
+ * points' magnitude (a reference face among nearly parallel faces, a sliver hull's, bounds only
+ * its part of the contact region; src/narrowphase/manifold.ts). Unitless (count).
+ * @default 16
+ */
+export const MANIFOLD_CONTACT_KEEP_ULPS = 16;
+
+/**
+ * The other floor of `MANIFOLD_CONTACT_KEEP_ULPS`' test, relative to the contact's depth: a
+ * clip shallower than the contact by less holds it (a face tilted to rounding over a long box
+ * loses 1e-11 at a depth of 0.4, and its manifold stays the faces' corners). One tenth of the
+ * contact depth bar of docs/FORMATS.md ("Accuracy", 1e-6 relative). Unitless (relative).
+ * @default 1e-7
+ */
+export const MANIFOLD_CONTACT_KEEP_DEPTH = 1e-7;
+
+/**
  * A 2D manifold takes its reference edge's normal only when the contact lies on that edge's flat
  * part: the separation along the edge's normal (the two cores' support points there, less the
  * radii) and the deepest clipped point's separation must both equal the contact's distance
@@ -433,10 +451,8 @@ export const MANIFOLD_ROUNDED_SUPPORT_ULPS = 16;
 export const MANIFOLD2D_DEPTH_ULPS = 64;
 
 /**
- * A 3D manifold whose deepest clipped point is shallower than the contact's distance by more than
- * this many ulps of the contact's largest coordinate misses the contact's deepest point (a
- * cylinder cap or cone base clipped against as its inscribed octagon, a face tilted off the
- * normal): the contact's own pair joins its points (src/narrowphase/manifold.ts). Unitless (count).
+ * The rounding allowance, in ulps of the coordinates, of the 3D manifold's point reduction's
+ * depth tie (src/geometry/clip.ts, beside `MANIFOLD_REDUCTION_DEPTH_TIE`). Unitless (count).
  * @default 64
  */
 export const MANIFOLD_DEPTH_ULPS = 64;

@@ -45,7 +45,7 @@ import { supportCuboid } from "../shapes/cuboid.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import { copyManifold, makeContact, makeContactManifold } from "./contact.js";
 import { contactConvexConvex, distanceConvexConvex } from "./convex-convex.js";
-import { manifoldFromContact } from "./manifold.js";
+import { keptContactIo, manifoldFromContact } from "./manifold.js";
 import { TOUCH_BAND } from "./touching.js";
 
 const R = mat3.create();
@@ -719,8 +719,9 @@ function keepWitnessKey(a: Cuboid, b: Cuboid, bInA: Isometry, c: Contact): void 
   k[10] = c.distance;
   // The single-contact fallback (feature id 0) copies the contact's witness points, which
   // faceWitnessCuboidCuboid then moves: not reusable.
+  // Nor is a manifold that kept the contact's own point (those witnesses, which move).
   const m = witnessManifold;
-  witnessValid = !(m.count === 1 && m.points[0].featureId === 0);
+  witnessValid = !(m.count === 1 && m.points[0].featureId === 0) && keptContactIo[0] === 0;
 }
 
 /**

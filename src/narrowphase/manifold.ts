@@ -37,10 +37,12 @@
  * feature), the manifold is the single given contact. Cylinder caps and cone bases are
  * approximated by an inscribed regular octagon that includes the exact deepest rim point; it
  * only chooses where manifold points go, and every point's distance is still computed exactly
- * against the reference plane. Its sides cut off what reaches the rim between two vertices, and
- * a cylinder's or cone's side line across a face tilted off the normal keeps only its part over
- * the face: where a cylinder or cone then leaves the contact's deepest point out, the contact's
- * own pair joins the points (`joinContactIf`), so the manifold's deepest is the contact's depth.
+ * against the reference plane. Points that leave the contact out (their deepest shallower than
+ * it: a reference face among nearly parallel faces — a sliver hull's — bounds only its part of
+ * the contact region; an octagon's sides cut off what reaches the rim between two vertices; a
+ * cylinder's or cone's side line across a face tilted off the normal keeps only its part over
+ * the face) are joined by the contact's own pair (`keepContactIf`), so the manifold's deepest
+ * point is the contact's depth.
  *
  * Feature ids are deterministic integers below 2^53:
  * `((refIsB · 2^12 + refFeature) · 2^12 + incidentFeature) · 2^28 + vertexTag`, where features
@@ -53,7 +55,8 @@
 
 import {
   MANIFOLD_CLIP_SLACK_ULPS,
-  MANIFOLD_DEPTH_ULPS,
+  MANIFOLD_CONTACT_KEEP_DEPTH,
+  MANIFOLD_CONTACT_KEEP_ULPS,
   MANIFOLD_FACE_AREA_ULPS,
   MANIFOLD_FACE_TILT_COS,
   MANIFOLD_FACING_ULPS,
@@ -477,64 +480,8 @@ function seatOnSurface(s: ConvexShape, bInA: Isometry, n: Vec3, onB: boolean): v
   seatPoint.z += tr.z;
 }
 
-/** The clipper's tags stay below this one, the contact's own pair's ({@link joinContactIf}). */
+/** The clipper's tags stay below this one, the contact's own pair's ({@link keepContactIf}). */
 const CONTACT_TAG = DUPLICATE_TAG - 1;
-
-/**
- * True for a shape type whose supporting features stand in for curved ones: a cylinder's caps
- * and a cone's base clipped against as inscribed octagons, their side lines crossing faces
- * ({@link joinContactIf}). By type, read by the caller, as {@link hasMargin}.
- */
-function hasCurvedFeature(type: ShapeType): boolean {
-  return type === ShapeType.Cylinder || type === ShapeType.Cone;
-}
-
-/**
- * When `go` (a cylinder or cone in the pair), appends the contact's own pair to the candidates
- * if their deepest is shallower than the contact's distance by more than `MANIFOLD_DEPTH_ULPS`
- * ulps of the largest coordinate (the contact's witnesses, the candidates, the reference face's
- * first vertex), and returns its index (else −1). The clip misses the contact's deepest point
- * where a cylinder cap or cone base is the reference face, clipped against as its inscribed
- * octagon, whose sides cut off the part of the incident feature reaching the rim between two
- * vertices (a box's corner or a cylinder's side line through a cone's base 0.97 of its radius
- * out: 6–20% shallower than the contact), and where a cylinder's or cone's side line crosses a
- * hull's or triangle's face tilted off the normal, the contact past the face's edge (20%
- * shallower; issue 16). The contact's points lie on the shapes and face each other across the
- * normal, its distance the shapes' depth. Its tag is `CONTACT_TAG`; candidates.xyz holds its
- * incident-side point (A's when `incOnA`, B is the reference), as for the clipped points.
- */
-function joinContactIf(go: boolean, contact: Contact, incOnA: boolean, ref: Feature): number {
-  if (!go) return -1;
-  let deepest = Infinity;
-  const cv = candidates.xyz;
-  const rv = ref.poly.xyz;
-  const pa = contact.pointA;
-  const pb = contact.pointB;
-  let m = Math.max(
-    Math.abs(pa.x),
-    Math.abs(pa.y),
-    Math.abs(pa.z),
-    Math.abs(pb.x),
-    Math.abs(pb.y),
-    Math.abs(pb.z),
-    Math.abs(rv[0]),
-    Math.abs(rv[1]),
-    Math.abs(rv[2]),
-  );
-  for (let i = 0; i < candidates.count; i++) {
-    deepest = Math.min(deepest, candidateDistances[i]);
-    m = Math.max(m, Math.abs(cv[3 * i]), Math.abs(cv[3 * i + 1]), Math.abs(cv[3 * i + 2]));
-  }
-  if (!(deepest - contact.distance > MANIFOLD_DEPTH_ULPS * Number.EPSILON * m)) return -1;
-  const q = candidates.count++;
-  const inc = incOnA ? pa : pb;
-  candidateDistances[q] = contact.distance;
-  cv[3 * q] = inc.x;
-  cv[3 * q + 1] = inc.y;
-  cv[3 * q + 2] = inc.z;
-  candidates.tags[q] = CONTACT_TAG;
-  return q;
-}
 
 /**
  * Clips incident feature `inc` against reference feature `ref` along the unit normal nrm into
@@ -636,6 +583,67 @@ function tiltedFaceGivesWay(
   if (!vec3.tryNormalize(tmp, tmp) || !vec3.tryNormalize(edgeB, edgeB)) return false;
   const across = tmp.x * edgeB.x + tmp.y * edgeB.y + tmp.z * edgeB.z;
   return Math.abs(across) <= MANIFOLD_PARALLEL_SIN;
+}
+
+/**
+ * [0] 1 when the last manifold built from polytopes' features kept the contact's own point
+ * ({@link keepContactIf}), which depends on the contact's witnesses and not only on its normal
+ * and distance (src/narrowphase/cuboid-cuboid.ts reuses a manifold by those), else 0.
+ */
+export const keptContactIo = new Uint8Array(1);
+
+/**
+ * Adds the contact's own pair to the manifold's candidates when the clip left the contact out:
+ * the deepest candidate shallower than the contact's distance by more than
+ * `MANIFOLD_CONTACT_KEEP_ULPS` ulps of the points' magnitude and `MANIFOLD_CONTACT_KEEP_DEPTH`
+ * of the depth (a face tilted to rounding over a long box loses 1e-11: the clip holds the
+ * contact there), {@link keptContactIo}[0] then 1, else 0; returns the pair's candidate index,
+ * else −1. candidates.xyz holds the incident shape's witness of the contact (B's when `refIsB`
+ * is false), as for the clipped points, with the contact's distance and tag `CONTACT_TAG`; the
+ * output takes both of the contact's witnesses, which lie on the shapes and face each other
+ * across the normal. The clip leaves the contact out where a reference face among faces nearly
+ * parallel to it — a sliver hull's or a finely faceted hull's top — bounds only its own part of
+ * the contact region, the incident feature's deepest point over a neighbouring face, beyond its
+ * side planes (a flat hull across a sliver hull of 10^3 whose triangles turn by up to 7e-5 rad
+ * from each other: the manifold's deepest point 100.5 deep for a contact 127.1 deep); where a
+ * cylinder cap or cone base is the reference face, clipped against as its inscribed octagon,
+ * whose sides cut off the part of the incident feature reaching the rim between two vertices (a
+ * box's corner or a cylinder's side line through a cone's base 0.97 of its radius out: 6–20 %
+ * shallower); and where a cylinder's or cone's side line crosses a hull's or triangle's face
+ * tilted off the normal, the contact past the face's edge (20 % shallower; issue 16). Reads the
+ * candidates of {@link manifoldOfPolytopes} and appends to them (room reserved there).
+ */
+function keepContactIf(contact: Contact, refIsB: boolean): number {
+  const d = candidateDistances;
+  const cx = candidates.xyz;
+  const count = candidates.count;
+  let least = Infinity;
+  let m = 0;
+  for (let i = 0; i < count; i++) {
+    least = Math.min(least, d[i]);
+    m = Math.max(m, Math.abs(cx[3 * i]), Math.abs(cx[3 * i + 1]), Math.abs(cx[3 * i + 2]));
+  }
+  const w = refIsB ? contact.pointA : contact.pointB;
+  const v = refIsB ? contact.pointB : contact.pointA;
+  m = Math.max(m, Math.abs(w.x), Math.abs(w.y), Math.abs(w.z));
+  m = Math.max(m, Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
+  const t = contact.distance;
+  const slack = Math.max(
+    MANIFOLD_CONTACT_KEEP_ULPS * Number.EPSILON * m,
+    MANIFOLD_CONTACT_KEEP_DEPTH * Math.abs(t),
+  );
+  if (!(least - t > slack)) return -1;
+  keptContactIo[0] = 1;
+  const q = candidates.count++;
+  d[q] = t;
+  cx[3 * q] = w.x;
+  cx[3 * q + 1] = w.y;
+  cx[3 * q + 2] = w.z;
+  candidatePartners[3 * q] = v.x;
+  candidatePartners[3 * q + 1] = v.y;
+  candidatePartners[3 * q + 2] = v.z;
+  candidates.tags[q] = CONTACT_TAG;
+  return q;
 }
 
 /**
@@ -771,6 +779,7 @@ function manifoldOfPolytopes(
   contact: Contact,
 ): ContactManifold {
   const prediction = manifoldIo[0];
+  keptContactIo[0] = 0;
   // Helpers that return doubles are avoided here: this function is too large for V8 to inline
   // them, and a double returned by a call that is not inlined is boxed (allocated).
   const unit = vec3.tryNormalize(nrm, contact.normal);
@@ -913,7 +922,7 @@ function manifoldOfPolytopes(
   const limit = Math.max(prediction, contact.distance) + planeTolerance;
   const cv = clipped.xyz;
   candidates.count = 0;
-  // Room for the clipped points and the contact's own pair (joinContactIf).
+  // One more slot: the contact's own pair, when the clip leaves it out (keepContactIf).
   reserveClipPolygon(candidates, clipped.count + 1);
   if (candidateDistances.length < candidates.tags.length) {
     candidateDistances = new Float64Array(candidates.tags.length);
@@ -992,12 +1001,7 @@ function manifoldOfPolytopes(
     candidates.tags[q] = clipped.tags[i];
   }
   if (candidates.count === 0) return singleContact(out, contact);
-  const joined = joinContactIf(
-    hasCurvedFeature(typeA) || hasCurvedFeature(typeB),
-    contact,
-    refIsB,
-    ref,
-  );
+  const kept = keepContactIf(contact, refIsB);
 
   const count = reduceManifoldPoints(
     chosen,
@@ -1023,7 +1027,7 @@ function manifoldOfPolytopes(
     onInc.x = ix;
     onInc.y = iy;
     onInc.z = iz;
-    if (i === joined) {
+    if (i === kept) {
       roundCopy(p.pointA, contact.pointA);
       roundCopy(p.pointB, contact.pointB);
     } else if (segmentRef) {

@@ -13,7 +13,7 @@ import { answerQuery } from "../../src/io/query.js";
 import { rotationArb, unitArb } from "./arbitraries.js";
 import { exactOffset, offsetScenario, type Scenario } from "./generate.js";
 import { overlapPieces, pairTruth, surfaceDistance } from "./oracle-pairs.js";
-import { dot, norm, oshape, scale, sub, type V } from "./oracle-shapes.js";
+import { dot, norm, oshape, rotate, scale, sub, type V } from "./oracle-shapes.js";
 
 type J = Record<string, unknown>;
 const EPS = 2 ** -52;
@@ -111,6 +111,96 @@ export const hullPairArb: fc.Arbitrary<HullPair> = fc
     const k = 2 ** j;
     const a = scaled(hull, k);
     const b = scaled(place(other, at), k);
+    return { a, b, scenario: offsetScenario(a, b, exactOffset(u, mag)) };
+  });
+
+// The class of test/fuzz/hull-sliver-manifold.test.ts: slivers whose faces are nearly parallel.
+
+/** A coordinate in [−1, 1] in thousandths. */
+const milli = fc.integer({ min: -1000, max: 1000 }).map((k) => k / 1000);
+
+/**
+ * A sliver's points about the origin: 5–16 points of [−1, 1]² spread across y by a thickness
+ * of 1e-7..1e-2 of the width (log-uniform; the open line's was 9e-7), so that its top and bottom
+ * are fans of nearly parallel triangles; thickness 0 (a flat hull) when `flat`.
+ */
+const sliverPoints = (flat: boolean) =>
+  fc
+    .tuple(
+      fc.array(fc.tuple(milli, milli, milli), { minLength: 5, maxLength: 16 }),
+      fc.integer({ min: 0, max: 1000 }),
+    )
+    .map(([pts, k]) => {
+      const t = flat ? 0 : 10 ** (-7 + (5 * k) / 1000);
+      return pts.map(([x, y, z]) => [x, (y * t) / 2, z] as V);
+    });
+
+const hullOf = (points: V[], rotation: number[]): J => ({ type: "convex", points, rotation });
+
+/** B about the origin: a box, an ordinary hull, a sliver or a flat hull, turned. */
+const sliverOtherArb: fc.Arbitrary<J> = fc.oneof(
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.tuple(milli, milli, milli), rotationArb).map(
+      ([h, rotation]): J => ({
+        type: "box",
+        center: [0, 0, 0],
+        halfExtents: h.map((x) => Math.max(Math.abs(x), 1e-3)),
+        rotation,
+      }),
+    ),
+  },
+  {
+    weight: 1,
+    arbitrary: fc
+      .tuple(fc.array(fc.tuple(milli, milli, milli), { minLength: 4, maxLength: 12 }), rotationArb)
+      .map(([p, r]) => hullOf(p as V[], r)),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(sliverPoints(false), rotationArb).map(([p, r]) => hullOf(p, r)),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.tuple(sliverPoints(true), rotationArb).map(([p, r]) => hullOf(p, r)),
+  },
+);
+
+/** `j`'s lengths times k, then moved by `at`. */
+function placed(j: J, k: number, at: V): J {
+  if (j.type === "box") {
+    return { ...j, center: at, halfExtents: (j.halfExtents as V).map((x) => x * k) };
+  }
+  return { ...j, points: (j.points as V[]).map((p) => p.map((x) => x * k)), position: at };
+}
+
+/**
+ * A turned sliver of width 2·2^j (j in −10..10: 1e-3..1e3) and B of 2^(j + dj) (dj in −2..2)
+ * centred near one of the sliver's points (within a quarter of B's size on each axis), the
+ * pair moved by up to 2^20 (about 1e6).
+ */
+export const sliverPairArb: fc.Arbitrary<HullPair> = fc
+  .tuple(
+    sliverPoints(false),
+    rotationArb,
+    sliverOtherArb,
+    fc.nat(15),
+    fc.tuple(milli, milli, milli),
+    fc.integer({ min: -10, max: 10 }),
+    fc.integer({ min: -2, max: 2 }),
+    unitArb,
+    fc.constantFrom(0, 1, 2 ** 10, 2 ** 20),
+  )
+  .map(([pts, rot, other, pick, shift, j, dj, u, mag]) => {
+    const k = 2 ** j;
+    const kb = 2 ** (j + dj);
+    const a = hullOf(
+      pts.map((p) => p.map((x) => x * k) as V),
+      rot,
+    );
+    const p = rotate(rot, pts[pick % pts.length]);
+    const at = p.map((x, i) => x * k + (shift[i] * kb) / 4) as V;
+    const b = placed(other, kb, at);
     return { a, b, scenario: offsetScenario(a, b, exactOffset(u, mag)) };
   });
 
