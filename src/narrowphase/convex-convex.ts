@@ -1117,8 +1117,14 @@ const RIDGE_SAMPLES = 32;
 
 /** The overlaps at the azimuth samples of {@link ridgeMinimum}. */
 const ridgeVals = new Float64Array(RIDGE_SAMPLES);
-/** [0] c, [1] y0, [2] sign of the circle; [3] the best overlap found, [4] its azimuth; [5] {@link ridgeDirection}'s azimuth. */
-const ridgeIo = new Float64Array(6);
+/**
+ * [0] c, [1] y0, [2] sign of the circle; [3] the best overlap found, [4] its azimuth; [5]
+ * {@link ridgeDirection}'s azimuth; [6] {@link ridgeCertify}'s solid: 0 none, 1 A, 2 B; [7] the
+ * circle's least overlap so far, [8] its azimuth; [9] the first sample's azimuth.
+ */
+const ridgeIo = new Float64Array(10);
+/** The solid's centre (solver frame) when ridgeIo[6] is not 0. */
+const ridgeC = vec3.create();
 
 /**
  * The refinement is local: from EPA's normal it settles in the basin it starts in, and where one
@@ -1620,10 +1626,235 @@ function ridgeMinimum(): boolean {
       else lo = mid;
     }
   }
+  if (ridgeIo[6] !== 0) {
+    ridgeIo[7] = best;
+    ridgeIo[8] = bestPhi;
+    ridgeCertify();
+    best = ridgeIo[7];
+    bestPhi = ridgeIo[8];
+  }
   if (!(best < ridgeIo[3])) return false;
   ridgeIo[3] = best;
   ridgeIo[4] = bestPhi;
   return true;
+}
+
+/** Overlaps {@link ridgeCertify} evaluates at most per circle, beyond the samples. */
+const RIDGE_CERTIFY_EVALS = 48;
+/**
+ * Gap, relative to the circle's magnitudes (the solid's support offset and the other shape's
+ * points about the solid's centre), between an interval's lower bound and its least overlap
+ * found under which {@link ridgeCertify} takes the interval as settled.
+ */
+const RIDGE_CERTIFY_TOLERANCE = 2 ** -40;
+const RIDGE_CUTS = RIDGE_SAMPLES + RIDGE_CERTIFY_EVALS;
+/** Cut k's sinusoid l_k(φ) = P cos φ + Q sin φ + E at [3k], [3k + 1], [3k + 2] (E without K). */
+const ridgeCuts = new Float64Array(3 * RIDGE_CUTS);
+/** Each sample's K_k = overlap − n·w_k (the solid's support offset, equal up to rounding). */
+const ridgeK = new Float64Array(RIDGE_SAMPLES);
+/**
+ * [0] K; [1] a lower bound, [2] its azimuth; [3] a cut's least value on the azimuths [4, 5];
+ * [6, 7] the interval bounded.
+ */
+const ridgeCertIo = new Float64Array(8);
+/** Intervals of azimuths to settle: [4k] from, [4k + 1] to, [4k + 2] and [4k + 3] their end cuts. */
+const ridgeStack = new Float64Array(4 * (RIDGE_SAMPLES + 2 * RIDGE_CERTIFY_EVALS));
+
+/**
+ * Records the support pair of the last overlapInto(ridgeN) as cut k: the other shape's support
+ * point s gives the sinusoid l_k(φ) = K + n(φ)·w_k, w_k = c − s_B against a solid A, s_A − c
+ * against a solid B (c its centre), a lower bound of the overlap at every azimuth (the solid's
+ * support along its kink circle is n·c + K exactly, the other's at least its value at s).
+ */
+function ridgeCut(k: number): void {
+  const solidA = ridgeIo[6] === 1;
+  const wx = solidA ? ridgeC.x - sB.x : sA.x - ridgeC.x;
+  const wy = solidA ? ridgeC.y - sB.y : sA.y - ridgeC.y;
+  const wz = solidA ? ridgeC.z - sB.z : sA.z - ridgeC.z;
+  const c = ridgeIo[0] * ridgeIo[2];
+  const y0 = ridgeIo[1] * ridgeIo[2];
+  ridgeCuts[3 * k] = c * (wx * ridgeX.x + wy * ridgeX.y + wz * ridgeX.z);
+  ridgeCuts[3 * k + 1] = c * (wx * ridgeZ.x + wy * ridgeZ.y + wz * ridgeZ.z);
+  ridgeCuts[3 * k + 2] = y0 * (wx * ridgeY.x + wy * ridgeY.y + wz * ridgeY.z);
+  if (k < RIDGE_SAMPLES) {
+    ridgeK[k] = overlapIo[0] - (wx * ridgeN.x + wy * ridgeN.y + wz * ridgeN.z);
+  }
+}
+
+/**
+ * Least value of cut k's sinusoid on the azimuths [ridgeCertIo[4], ridgeCertIo[5]] into
+ * ridgeCertIo[3] (its ends, or its trough when that lies between), its azimuth into
+ * ridgeCertIo[2] when below ridgeCertIo[1] (then also written there).
+ */
+function ridgeCutMin(k: number): void {
+  const p = ridgeCuts[3 * k];
+  const q = ridgeCuts[3 * k + 1];
+  const e = ridgeCuts[3 * k + 2] + ridgeCertIo[0];
+  const lo = ridgeCertIo[4];
+  const hi = ridgeCertIo[5];
+  let v = p * Math.cos(lo) + q * Math.sin(lo) + e;
+  let at = lo;
+  const vh = p * Math.cos(hi) + q * Math.sin(hi) + e;
+  if (vh < v) {
+    v = vh;
+    at = hi;
+  }
+  if (p !== 0 || q !== 0) {
+    // The trough at atan2(q, p) + π, moved into [lo, lo + 2π).
+    const t = Math.atan2(q, p) + Math.PI;
+    const u = lo + ((((t - lo) % TWO_PI) + TWO_PI) % TWO_PI);
+    if (u < hi) {
+      hypotIo[0] = p;
+      hypotIo[1] = q;
+      mathHypot2Io();
+      const vt = e - hypotIo[0];
+      if (vt < v) {
+        v = vt;
+        at = u;
+      }
+    }
+  }
+  ridgeCertIo[3] = v;
+  if (v < ridgeCertIo[1]) {
+    ridgeCertIo[1] = v;
+    ridgeCertIo[2] = at;
+  }
+}
+
+const TWO_PI = 2 * Math.PI;
+
+/**
+ * A certificate for {@link ridgeMinimum}'s least overlap along a solid's kink circle against a
+ * shape whose core has finitely many support points (a polytope, a segment, a point): the
+ * samples' brackets hold one local minimum each only where the other shape's features are
+ * coarser than the samples, and a small hull deep inside a large cylinder has one per edge of
+ * its shadow, several within a bracket (issue 16, seed 77: 3.2e-3 too deep at 653). On the
+ * circle the solid's support is n·c + K exactly, so each support point s of the other gives a
+ * sinusoid l(φ) = K + n(φ)·w below the overlap at every azimuth ({@link ridgeCut}), equal to it
+ * where s is the support. Branch and bound over the azimuths between samples: an interval's
+ * lower bound is the least of the larger of its end cuts' sinusoids (each end cut's least on
+ * its side of their crossing); an interval whose bound is not below the least overlap found
+ * (less RIDGE_CERTIFY_TOLERANCE of the magnitudes) is settled, else the overlap is evaluated at
+ * the bound's azimuth, settling the interval when it meets the bound, else splitting it there
+ * with the new support point as a cut. Against a polytope every split finds a new vertex, so it
+ * ends with the least overlap exactly (the crossing of two vertices' sinusoids, an edge of the
+ * shadow); at most RIDGE_CERTIFY_EVALS support pairs. Reads ridgeIo[7] (the least so far) and
+ * [8], writes them when lower.
+ */
+function ridgeCertify(): void {
+  const n = RIDGE_SAMPLES;
+  const dphi = TWO_PI / n;
+  const phi0 = ridgeIo[9];
+  let kk = Number.POSITIVE_INFINITY;
+  let scale = 0;
+  for (let i = 0; i < n; i++) {
+    const k = ridgeK[i];
+    if (k < kk) kk = k;
+    const m =
+      Math.abs(k) +
+      Math.abs(ridgeCuts[3 * i]) +
+      Math.abs(ridgeCuts[3 * i + 1]) +
+      Math.abs(ridgeCuts[3 * i + 2]);
+    if (m > scale) scale = m;
+  }
+  if (!(Math.abs(kk) < Number.POSITIVE_INFINITY) || !(scale < Number.POSITIVE_INFINITY)) return;
+  ridgeCertIo[0] = kk;
+  const tol = RIDGE_CERTIFY_TOLERANCE * scale;
+  let top = 0;
+  for (let i = n - 1; i >= 0; i--) {
+    ridgeStack[4 * top] = phi0 + i * dphi;
+    ridgeStack[4 * top + 1] = phi0 + (i + 1) * dphi;
+    ridgeStack[4 * top + 2] = i;
+    ridgeStack[4 * top + 3] = (i + 1) % n;
+    top++;
+  }
+  let cuts = n;
+  while (top > 0) {
+    top--;
+    const lo = ridgeStack[4 * top];
+    const hi = ridgeStack[4 * top + 1];
+    const i = ridgeStack[4 * top + 2];
+    const j = ridgeStack[4 * top + 3];
+    const incumbent = Math.min(ridgeIo[7], ridgeIo[3]);
+    ridgeCertIo[6] = lo;
+    ridgeCertIo[7] = hi;
+    ridgeSplitBound(i, j);
+    const bound = ridgeCertIo[1];
+    const at = ridgeCertIo[2];
+    // Settled: nothing below the least found here; or bounded at an end, an overlap evaluated.
+    if (!(bound < incumbent - tol) || !(at > lo && at < hi)) continue;
+    if (cuts === RIDGE_CUTS) break;
+    ridgeIo[5] = at;
+    ridgeDirectionIo();
+    overlapInto(ridgeN);
+    const o = overlapIo[0];
+    const k = cuts++;
+    ridgeCut(k);
+    if (o < ridgeIo[7]) {
+      ridgeIo[7] = o;
+      ridgeIo[8] = at;
+    }
+    if (o - bound <= tol) continue;
+    ridgeStack[4 * top] = lo;
+    ridgeStack[4 * top + 1] = at;
+    ridgeStack[4 * top + 2] = i;
+    ridgeStack[4 * top + 3] = k;
+    top++;
+    ridgeStack[4 * top] = at;
+    ridgeStack[4 * top + 1] = hi;
+    ridgeStack[4 * top + 2] = k;
+    ridgeStack[4 * top + 3] = j;
+    top++;
+  }
+}
+
+/**
+ * Lower bound of the overlap on the azimuths [ridgeCertIo[6], ridgeCertIo[7]] (less than π
+ * apart) from its end cuts i and j into ridgeCertIo[1], its azimuth into ridgeCertIo[2]: the
+ * overlap is at least l_i and at least l_j everywhere, so at least l_i below any split azimuth
+ * and l_j above it; split where l_j rises through l_i (the bound is then the larger of the two),
+ * else at an end. Azimuths through ridgeCertIo: a double argument of a call V8 does not inline
+ * is boxed.
+ */
+function ridgeSplitBound(i: number, j: number): void {
+  const lo = ridgeCertIo[6];
+  const hi = ridgeCertIo[7];
+  const dp = ridgeCuts[3 * j] - ridgeCuts[3 * i];
+  const dq = ridgeCuts[3 * j + 1] - ridgeCuts[3 * i + 1];
+  const de = ridgeCuts[3 * j + 2] - ridgeCuts[3 * i + 2];
+  // l_j − l_i = ρ cos(φ − β) + de rises through 0 at β − acos(−de/ρ).
+  let split = lo;
+  hypotIo[0] = dp;
+  hypotIo[1] = dq;
+  mathHypot2Io();
+  const rho = hypotIo[0];
+  const x = rho > 0 ? -de / rho : de >= 0 ? -2 : 2;
+  if (x >= 1) split = hi;
+  else if (x > -1) {
+    const t = Math.atan2(dq, dp) - Math.acos(x);
+    split = lo + ((((t - lo) % TWO_PI) + TWO_PI) % TWO_PI);
+    if (split > hi) {
+      // No rise within: one cut above the other throughout (to rounding).
+      const mid = 0.5 * (lo + hi);
+      split = dp * Math.cos(mid) + dq * Math.sin(mid) + de >= 0 ? lo : hi;
+    }
+  }
+  ridgeCertIo[4] = lo;
+  ridgeCertIo[5] = split;
+  ridgeCertIo[1] = Number.POSITIVE_INFINITY;
+  ridgeCertIo[2] = lo;
+  ridgeCutMin(i);
+  const below = ridgeCertIo[1];
+  const atBelow = ridgeCertIo[2];
+  ridgeCertIo[4] = split;
+  ridgeCertIo[5] = hi;
+  ridgeCertIo[1] = Number.POSITIVE_INFINITY;
+  ridgeCertIo[2] = hi;
+  ridgeCutMin(j);
+  if (below <= ridgeCertIo[1]) {
+    ridgeCertIo[1] = below;
+    ridgeCertIo[2] = atBelow;
+  }
 }
 const revDimsB = new Float64Array(2);
 const revN = vec3.create();
