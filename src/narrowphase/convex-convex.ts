@@ -1207,6 +1207,14 @@ function searchRevolutionRidges(
     }
     ridgeIo[2] = sign;
     ridgeIo[3] = best;
+    // The solid's centre (solver frame) for the certificate of ridgeCertify, where the other
+    // shape's core has finitely many support points along the circle (not a curved one).
+    ridgeIo[6] = curved(side === 0 ? b : a) ? 0 : 1 + side;
+    ridgeC.x = 0;
+    ridgeC.y = 0;
+    ridgeC.z = 0;
+    if (side === 0) fromLocalA(ridgeC, ridgeC);
+    else vec3.copy(ridgeC, bInA.translation);
     if (ridgeMinimum()) {
       best = ridgeIo[3];
       ridgeDirection(ridgeIo[4]);
@@ -1282,6 +1290,7 @@ function searchRevolutionRidges(
       ridgeIo[1] = 0;
       ridgeIo[2] = 1;
       ridgeIo[3] = best;
+      ridgeIo[6] = 0;
       if (ridgeMinimum()) {
         best = ridgeIo[3];
         ridgeDirection(ridgeIo[4]);
@@ -1577,11 +1586,13 @@ function ridgeMinimum(): boolean {
   );
   let i0 = 0;
   let top = Number.NEGATIVE_INFINITY;
+  ridgeIo[9] = phi0;
   for (let i = 0; i < n; i++) {
     ridgeIo[5] = phi0 + i * dphi;
     ridgeDirectionIo();
     overlapInto(ridgeN);
     ridgeVals[i] = overlapIo[0];
+    if (ridgeIo[6] !== 0) ridgeCut(i);
     if (ridgeVals[i] < ridgeVals[i0]) i0 = i;
     if (ridgeVals[i] > top) top = ridgeVals[i];
   }
