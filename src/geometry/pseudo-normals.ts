@@ -26,21 +26,28 @@ export interface MeshPseudoNormals {
 /**
  * The pseudo-normals of the triangles `indices` (3 per triangle) over `vertices` (packed xyz).
  * The corner angle at each vertex is atan2(|e₁ × e₂|, e₁·e₂), where |e₁ × e₂| is the triangle's
- * doubled area at each of its corners. Allocates the two arrays; O(triangles).
+ * doubled area at each of its corners. `weld` (per vertex its canonical vertex at the same
+ * position, or null: src/shapes/triangle-mesh.ts) sums the corners at one position into one
+ * vertex pseudo-normal, written to each of its vertices. Allocates the two arrays;
+ * O(triangles + vertices).
  */
 export function computeMeshPseudoNormals(
   vertices: Float64Array,
   indices: Uint32Array,
   triangleCount: number,
+  weld: Uint32Array | null = null,
 ): MeshPseudoNormals {
   const v = vertices;
   const face = new Float64Array(3 * triangleCount);
   const vertex = new Float64Array(v.length);
   let volume6 = 0;
   for (let t = 0; t < triangleCount; t++) {
-    const a = 3 * indices[3 * t];
-    const b = 3 * indices[3 * t + 1];
-    const c = 3 * indices[3 * t + 2];
+    const ia = indices[3 * t];
+    const ib = indices[3 * t + 1];
+    const ic = indices[3 * t + 2];
+    const a = 3 * ia;
+    const b = 3 * ib;
+    const c = 3 * ic;
     const abx = v[b] - v[a];
     const aby = v[b + 1] - v[a + 1];
     const abz = v[b + 2] - v[a + 2];
@@ -67,15 +74,27 @@ export function computeMeshPseudoNormals(
     const angleA = Math.atan2(area2, abx * acx + aby * acy + abz * acz);
     const angleB = Math.atan2(area2, -(abx * bcx + aby * bcy + abz * bcz));
     const angleC = Math.atan2(area2, acx * bcx + acy * bcy + acz * bcz);
-    vertex[a] += angleA * ux;
-    vertex[a + 1] += angleA * uy;
-    vertex[a + 2] += angleA * uz;
-    vertex[b] += angleB * ux;
-    vertex[b + 1] += angleB * uy;
-    vertex[b + 2] += angleB * uz;
-    vertex[c] += angleC * ux;
-    vertex[c + 1] += angleC * uy;
-    vertex[c + 2] += angleC * uz;
+    const wa = weld === null ? a : 3 * weld[ia];
+    const wb = weld === null ? b : 3 * weld[ib];
+    const wc = weld === null ? c : 3 * weld[ic];
+    vertex[wa] += angleA * ux;
+    vertex[wa + 1] += angleA * uy;
+    vertex[wa + 2] += angleA * uz;
+    vertex[wb] += angleB * ux;
+    vertex[wb + 1] += angleB * uy;
+    vertex[wb + 2] += angleB * uz;
+    vertex[wc] += angleC * ux;
+    vertex[wc + 1] += angleC * uy;
+    vertex[wc + 2] += angleC * uz;
+  }
+  if (weld !== null) {
+    for (let i = 0; i < weld.length; i++) {
+      const w = weld[i];
+      if (w === i) continue;
+      vertex[3 * i] = vertex[3 * w];
+      vertex[3 * i + 1] = vertex[3 * w + 1];
+      vertex[3 * i + 2] = vertex[3 * w + 2];
+    }
   }
   return { face, vertex, orientation: volume6 < 0 ? -1 : 1 };
 }

@@ -3,6 +3,11 @@
  * accepted) over shared vertices, with a static bounding volume hierarchy over its triangles
  * (src/geometry/mesh-bvh.ts) and per-edge "active edge" flags.
  *
+ * Adjacency is over welded positions: vertices with exactly equal coordinates are one vertex for
+ * the edge neighbours, closedness, active edges and vertex pseudo-normals (`weld`), so a triangle
+ * soup or a file exported with split vertices (per-face normals, UV seams) answers as the same
+ * triangles over shared vertices. No tolerance: vertices the user placed apart stay apart.
+ *
  * Active edges (Jolt's `ActiveEdges`, Bullet's internal-edge utility). A contact against a
  * triangle at one of its edges gives an edge normal; on a flat floor made of many triangles,
  * such a normal at a shared, internal edge makes a sliding box bump. So each triangle edge is
@@ -57,10 +62,24 @@ export interface TriangleMesh {
   readonly bvh: MeshBvh;
   /** Per triangle, bit e set when edge e (corner e → corner e+1) is active. */
   readonly activeEdges: Uint8Array;
-  /** Per triangle edge (3t + e): the triangle across it, or −1 (boundary, non-manifold). */
+  /**
+   * Per triangle edge (3t + e): the triangle across it (over welded positions), or −1
+   * (boundary, non-manifold, or a triangle with two corners at one position).
+   */
   readonly edgeNeighbors: Int32Array;
-  /** True when every edge is shared by exactly two triangles with opposite directions. */
+  /**
+   * True when every edge is shared by exactly two triangles with opposite directions (over
+   * welded positions, see {@link TriangleMesh.weld}).
+   */
   readonly closed: boolean;
+  /**
+   * Per vertex, the lowest index of a vertex at exactly the same position (each coordinate
+   * `===`; no tolerance), or null when all positions are distinct: adjacency (edge neighbours,
+   * closedness, active edges, vertex pseudo-normals) is over these welded vertices, so a soup
+   * or a split-vertex export answers as the same triangles over shared vertices. The vertex
+   * and index arrays stay as given.
+   */
+  readonly weld: Uint32Array | null;
   /**
    * The mesh's semantics in every query (issue 16, class 9; docs/FORMATS.md): true — a solid
    * bounded by the (closed) mesh, so a shape or point inside it touches it; false — a surface
@@ -151,7 +170,8 @@ const MESH_SPEC = optionsSpec("makeTriangleMesh", "options", {
  * `indices` (3 vertex indices per triangle, any winding; an outward counter-clockwise winding
  * makes {@link containsPointTriangleMesh} meaningful for closed meshes). Degenerate triangles
  * (repeated or collinear corners) and open or non-manifold meshes are accepted. Builds the BVH
- * (binned SAH) and classifies active edges; the arrays are copied.
+ * (binned SAH), welds equal positions for adjacency ({@link TriangleMesh.weld}) and classifies
+ * active edges; the arrays are copied, as given.
  *
  * Throws `CollideError` (`invalid_value`) naming the triangle: an index that is not an integer
  * in [0, vertexCount) as `<field>.indices[3*t+k]` (or `indices[t][k]`, see
@@ -226,7 +246,9 @@ export function makeTriangleMesh(
   const boxes = triangleBoxScratch(triangleCount);
   triangleBoxes(boxes, v, idx, triangleCount);
   const bvh = buildMeshBvh(boxes, triangleCount, { reorderBounds: true });
-  const { neighbors, closed } = findEdgeNeighbors(idx, vertexCount, triangleCount);
+  const weld = weldVertices(v, vertexCount);
+  const welded = weldedIndices(idx, weld);
+  const { neighbors, closed } = findEdgeNeighbors(welded, vertexCount, triangleCount);
   const solid = options.solid ?? false;
   if (typeof solid !== "boolean") invalidValue(`${p}solid`, solid, "must be true or false");
   if (solid && !closed)
@@ -248,7 +270,8 @@ export function makeTriangleMesh(
     closed,
     solid,
     activeEdgeCos,
-    pseudoNormals: closed ? computeMeshPseudoNormals(v, idx, triangleCount) : null,
+    weld,
+    pseudoNormals: closed ? computeMeshPseudoNormals(v, idx, triangleCount, weld) : null,
   };
   classifyActiveEdges(mesh);
   return brandShape(mesh);
@@ -283,9 +306,74 @@ function triangleBoxes(out: Float64Array, v: Float64Array, idx: Uint32Array, n: 
 }
 
 /**
- * Matches half-edges by their vertex pair (bucketed by the lower vertex, compressed-row style,
- * linear time): a neighbor across an edge only when exactly two half-edges share it in opposite
- * directions; closed when every edge is such a pair.
+ * Welds vertex positions for adjacency: per vertex, the lowest index of a vertex at exactly the
+ * same position (x, y and z each equal by `===`, so −0 and +0 are one coordinate; no tolerance,
+ * so vertices the user placed apart stay apart), or null when every position is distinct (the
+ * indices are then the adjacency as given). A triangle soup or a file exported with split
+ * vertices (per-face normals, UV seams) thus gets the edge neighbours, closedness and vertex
+ * pseudo-normals of the same triangles over shared vertices. Open addressing over a table of
+ * 2^k ≥ 2n slots keyed by a hash of the coordinates' bits: O(n) expected time, 12n bytes.
+ */
+function weldVertices(v: Float64Array, n: number): Uint32Array | null {
+  let size = 2;
+  while (size < 2 * n) size *= 2;
+  const mask = size - 1;
+  const table = new Int32Array(size).fill(-1);
+  const bits = new Uint32Array(v.buffer, v.byteOffset, 2 * v.length);
+  let canon: Uint32Array | null = null;
+  for (let i = 0; i < n; i++) {
+    const x = v[3 * i];
+    const y = v[3 * i + 1];
+    const z = v[3 * i + 2];
+    let h = 0x811c9dc5;
+    for (let k = 0; k < 3; k++) {
+      // A zero coordinate hashes as +0's bits, as −0 === +0.
+      const zero = v[3 * i + k] === 0;
+      h = Math.imul(h ^ (zero ? 0 : bits[6 * i + 2 * k]), 0x01000193);
+      h = Math.imul(h ^ (zero ? 0 : bits[6 * i + 2 * k + 1]), 0x01000193);
+    }
+    h ^= h >>> 15;
+    h = Math.imul(h, 0x2c1b3c6d);
+    h ^= h >>> 12;
+    let slot = h & mask;
+    let same = -1;
+    for (;;) {
+      const j = table[slot];
+      if (j < 0) break;
+      if (v[3 * j] === x && v[3 * j + 1] === y && v[3 * j + 2] === z) {
+        same = j;
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
+    if (same < 0) {
+      table[slot] = i;
+      if (canon !== null) canon[i] = i;
+      continue;
+    }
+    if (canon === null) {
+      canon = new Uint32Array(n);
+      for (let k = 0; k < i; k++) canon[k] = k;
+    }
+    canon[i] = same;
+  }
+  return canon;
+}
+
+/** The corner indices with each vertex replaced by its welded (canonical) vertex. */
+function weldedIndices(idx: Uint32Array, canon: Uint32Array | null): Uint32Array {
+  if (canon === null) return idx;
+  const w = new Uint32Array(idx.length);
+  for (let k = 0; k < idx.length; k++) w[k] = canon[idx[k]];
+  return w;
+}
+
+/**
+ * Matches half-edges by their welded vertex pair (bucketed by the lower vertex, compressed-row
+ * style, linear time): a neighbor across an edge only when exactly two half-edges share it in
+ * opposite directions; closed when every edge is such a pair. A triangle with two corners at one
+ * welded vertex (a segment or a point) takes no part: its edges have no neighbours, and it
+ * neither opens the mesh nor separates the triangles on either side of it (a collapsed sliver).
  */
 function findEdgeNeighbors(
   idx: Uint32Array,
@@ -294,30 +382,34 @@ function findEdgeNeighbors(
 ): { neighbors: Int32Array; closed: boolean } {
   const h = 3 * triangleCount;
   const start = new Uint32Array(vertexCount + 1);
-  for (let e = 0; e < h; e++) {
-    const a = idx[e];
-    const b = idx[e - (e % 3) + (((e % 3) + 1) % 3)];
+  let kept = 0;
+  for (let t = 0; t < triangleCount; t++) {
+    const a = idx[3 * t];
+    const b = idx[3 * t + 1];
+    const c = idx[3 * t + 2];
+    if (a === b || b === c || c === a) continue;
+    kept++;
     start[Math.min(a, b) + 1]++;
+    start[Math.min(b, c) + 1]++;
+    start[Math.min(c, a) + 1]++;
   }
   for (let i = 0; i < vertexCount; i++) start[i + 1] += start[i];
   const fill = start.slice(0, vertexCount);
-  const bucket = new Uint32Array(h);
+  const bucket = new Uint32Array(3 * kept);
   for (let e = 0; e < h; e++) {
+    const t = e - (e % 3);
+    if (idx[t] === idx[t + 1] || idx[t + 1] === idx[t + 2] || idx[t + 2] === idx[t]) continue;
     const a = idx[e];
-    const b = idx[e - (e % 3) + (((e % 3) + 1) % 3)];
+    const b = idx[t + (((e % 3) + 1) % 3)];
     bucket[fill[Math.min(a, b)]++] = e;
   }
   const neighbors = new Int32Array(h).fill(-1);
-  let closed = triangleCount > 0;
+  let closed = kept > 0;
   for (let vtx = 0; vtx < vertexCount; vtx++) {
     for (let s = start[vtx]; s < start[vtx + 1]; s++) {
       const e = bucket[s];
       const a = idx[e];
       const b = idx[e - (e % 3) + (((e % 3) + 1) % 3)];
-      if (a === b) {
-        closed = false; // a repeated corner: a zero-length edge of a degenerate triangle
-        continue;
-      }
       let opposite = -1;
       let opposites = 0;
       let same = 0;
@@ -425,7 +517,7 @@ export function updateTriangleMeshVertices(
     bvh,
     activeEdges: new Uint8Array(mesh.triangleCount),
     pseudoNormals: mesh.closed
-      ? computeMeshPseudoNormals(v, mesh.indices, mesh.triangleCount)
+      ? computeMeshPseudoNormals(v, mesh.indices, mesh.triangleCount, mesh.weld)
       : null,
   };
   classifyActiveEdges(next);
@@ -600,7 +692,8 @@ const convexSolids = new WeakMap<TriangleMesh, ConvexPolyhedron | null>();
 
 /**
  * The solid of a `solid: true` mesh as one convex shape when that solid is convex, else null (and
- * null for a surface mesh): the convex hull of its vertices, in the mesh's frame, when every
+ * null for a surface mesh): the convex hull of its distinct vertex positions (sorted, so the same
+ * for a soup as for the indexed mesh), in the mesh's frame, when every
  * triangle lies on the hull's boundary facing out — its corners within
  * `SOLID_MESH_CONVEX_TOLERANCE` of the mesh's magnitude of the hull's extent along the triangle's
  * outward normal — and the mesh winds once around an interior point (so it covers the hull's
@@ -616,10 +709,32 @@ export function convexSolidOfTriangleMesh(mesh: TriangleMesh): ConvexPolyhedron 
   return hull;
 }
 
+/**
+ * The mesh's distinct vertex positions (one per welded vertex) in lexicographic (x, y, z) order:
+ * the hull's input as a function of the positions alone, so a soup, a split-vertex export and
+ * the indexed mesh of the same triangles get the same convex solid, bit for bit.
+ */
+function distinctSortedPositions(mesh: TriangleMesh): Float64Array {
+  const v = mesh.vertices;
+  const weld = mesh.weld;
+  const ids: number[] = [];
+  for (let i = 0; i < mesh.vertexCount; i++) if (weld === null || weld[i] === i) ids.push(i);
+  ids.sort(
+    (i, j) => v[3 * i] - v[3 * j] || v[3 * i + 1] - v[3 * j + 1] || v[3 * i + 2] - v[3 * j + 2],
+  );
+  const out = new Float64Array(3 * ids.length);
+  for (let k = 0; k < ids.length; k++) {
+    out[3 * k] = v[3 * ids[k]];
+    out[3 * k + 1] = v[3 * ids[k] + 1];
+    out[3 * k + 2] = v[3 * ids[k] + 2];
+  }
+  return out;
+}
+
 function convexSolidOf(mesh: TriangleMesh): ConvexPolyhedron | null {
   let hull: ConvexPolyhedron;
   try {
-    hull = makeConvexPolyhedron(mesh.vertices);
+    hull = makeConvexPolyhedron(distinctSortedPositions(mesh));
   } catch {
     return null; // flat: no solid to be convex
   }
