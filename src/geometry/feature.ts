@@ -6,7 +6,7 @@
  * Feature numbering per shape is listed in manifold.ts's module docs.
  */
 import { MANIFOLD_FEATURE_COS } from "../constants.js";
-import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3Into, hypotIo } from "../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2Into, hypot3Into, hypotIo } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { type ClipPolygon, makeClipPolygon, reserveClipPolygon } from "./clip.js";
@@ -22,6 +22,39 @@ export const SEGMENT_SIN = Math.sqrt(1 - MANIFOLD_FEATURE_COS * MANIFOLD_FEATURE
  * before taking its azimuth, exactly (a power of two), so subnormal components keep their ratio.
  */
 export const AZIMUTH_SCALE = 2 ** 600;
+
+/** [0] ux, [1] uz, [2] ρ (> 0 unless the direction is along the axis) of {@link featureAzimuth}. */
+export const azimuthIo = new Float64Array(3);
+
+/**
+ * The azimuth of direction `d` about a solid's y axis, for a cylinder's or cone's supporting
+ * feature: (ux, uz), the unit direction of (d.x, d.z), into azimuthIo[0..1] ((1, 0) for a
+ * direction along the axis), and a positive ρ into azimuthIo[2] unless (d.x, d.z) is zero — the
+ * length of that pair, or of it scaled by {@link AZIMUTH_SCALE} when it is tiny (a direction
+ * along the axis but for rounding: the hypot of subnormal components, rounded to their few bits,
+ * left (ux, uz) up to 12 % off unit and the disc's octagon as much too large; issue 16). hypot's
+ * common case inline; no double crosses a call.
+ */
+export function featureAzimuth(d: Vec3): void {
+  let dx = d.x;
+  let dz = d.z;
+  let rr = dx * dx + dz * dz;
+  // (A zero pair, the axis: √0 is 0.)
+  if (!(rr > HYPOT_SAFE_MIN) && !(dx === 0 && dz === 0)) {
+    dx *= AZIMUTH_SCALE;
+    dz *= AZIMUTH_SCALE;
+    rr = dx * dx + dz * dz;
+  }
+  let rho = Math.sqrt(rr);
+  // (The call would box its arguments: reached only by a direction not of unit length.)
+  if (!(rr < HYPOT_SAFE_MAX)) {
+    hypot2Into(dx, dz);
+    rho = hypotIo[0];
+  }
+  azimuthIo[0] = rho > 0 ? dx / rho : 1;
+  azimuthIo[1] = rho > 0 ? dz / rho : 0;
+  azimuthIo[2] = rho;
+}
 
 /** cos and sin of k · 45°, exact to rounding without trigonometric calls. */
 const OCTAGON_COS = [1, Math.SQRT1_2, 0, -Math.SQRT1_2, -1, -Math.SQRT1_2, 0, Math.SQRT1_2];

@@ -902,28 +902,35 @@ function gapNormal(): void {
     chosen[3] = -sat[0];
   }
   if (bestEdge[0] === 1) {
-    const ex = bestEdge[1];
-    const ey = bestEdge[2];
-    const ez = bestEdge[3];
-    const ee = ex * ex + ey * ey + ez * ez;
-    if (ee > 0 && ee < Infinity) {
-      // Twice: the second pass removes what the first one's rounding left along the edge.
-      axis[0] = best[4] - best[1];
-      axis[1] = best[5] - best[2];
-      axis[2] = best[6] - best[3];
-      for (let k = 0; k < 2; k++) {
-        const t = (axis[0] * ex + axis[1] * ey + axis[2] * ez) / ee;
-        axis[0] -= t * ex;
-        axis[1] -= t * ey;
-        axis[2] -= t * ez;
-        normalizeAt(axis, 0);
-      }
-      keepIfBetter();
-    }
+    axis[0] = best[4] - best[1];
+    axis[1] = best[5] - best[2];
+    axis[2] = best[6] - best[3];
+    if (axisOffEdge(bestEdge)) keepIfBetter();
   } else if (Math.sqrt(tieEdge[0]) - gap[0] <= tol) tiedCornerEdge();
   axis[0] = chosen[0];
   axis[1] = chosen[1];
   axis[2] = chosen[2];
+}
+
+/**
+ * `axis` made perpendicular to the edge direction at edge[1..3] and unit: its part along the edge
+ * taken off twice (the second pass removes what the first one's rounding left along it). False,
+ * `axis` unchanged, for an edge of zero or infinite squared length.
+ */
+function axisOffEdge(edge: Float64Array): boolean {
+  const ex = edge[1];
+  const ey = edge[2];
+  const ez = edge[3];
+  const ee = ex * ex + ey * ey + ez * ez;
+  if (!(ee > 0 && ee < Infinity)) return false;
+  for (let k = 0; k < 2; k++) {
+    const t = (axis[0] * ex + axis[1] * ey + axis[2] * ez) / ee;
+    axis[0] -= t * ex;
+    axis[1] -= t * ey;
+    axis[2] -= t * ez;
+    normalizeAt(axis, 0);
+  }
+  return true;
 }
 
 /**
@@ -935,21 +942,10 @@ function gapNormal(): void {
  * separates the pair further than the chosen normal.
  */
 function tiedCornerEdge(): void {
-  const ex = tieEdge[1];
-  const ey = tieEdge[2];
-  const ez = tieEdge[3];
-  const ee = ex * ex + ey * ey + ez * ez;
-  if (!(ee > 0 && ee < Infinity)) return;
   axis[0] = tieEdge[7] - tieEdge[4];
   axis[1] = tieEdge[8] - tieEdge[5];
   axis[2] = tieEdge[9] - tieEdge[6];
-  for (let k = 0; k < 2; k++) {
-    const t = (axis[0] * ex + axis[1] * ey + axis[2] * ez) / ee;
-    axis[0] -= t * ex;
-    axis[1] -= t * ey;
-    axis[2] -= t * ez;
-    normalizeAt(axis, 0);
-  }
+  if (!axisOffEdge(tieEdge)) return;
   const before = chosen[3];
   keepIfBetter();
   if (!(chosen[3] > before)) return;

@@ -7,8 +7,9 @@
 import { MANIFOLD_FEATURE_COS } from "../../constants.js";
 import { closestPointOnSegment, closestPointOnTriangle } from "../../geometry/closest-point.js";
 import {
-  AZIMUTH_SCALE,
+  azimuthIo,
   discPolygon,
+  featureAzimuth,
   featureIo,
   SEGMENT_SIN,
   type SupportFeature,
@@ -18,7 +19,6 @@ import {
 } from "../../geometry/feature.js";
 import { rayIntervalCone } from "../../geometry/ray-primitives.js";
 import { RevolutionKind } from "../../geometry/revolution.js";
-import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2Into, hypotIo } from "../../math/scalar.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
 import { aabbCone, type Cone, makeCone, supportCone } from "../cone.js";
@@ -28,28 +28,12 @@ import { registerShape } from "../shape-def.js";
 import { azimuth, fromProfile, revolutionSolidDef } from "./helpers.js";
 
 function coneFeature(f: SupportFeature, c: Cone, d: Vec3): void {
-  // hypot2's common case inline, and the setters' coordinates through featureIo: no double
-  // crosses a call (src/geometry/feature.ts).
-  let dx = d.x;
-  let dz = d.z;
-  let rr = dx * dx + dz * dz;
-  // A pair of subnormal or tiny components (a direction along the axis but for rounding) scaled
-  // by 2^600, exactly, so the azimuth is exact: their hypot, rounded to the subnormals' few
-  // bits, left (ux, uz) up to 12% off unit and the disc's octagon as much too large (issue 16).
-  // (A zero pair, the axis: √0 is 0.)
-  if (!(rr > HYPOT_SAFE_MIN) && !(dx === 0 && dz === 0)) {
-    dx *= AZIMUTH_SCALE;
-    dz *= AZIMUTH_SCALE;
-    rr = dx * dx + dz * dz;
-  }
-  let rho = Math.sqrt(rr);
-  // (The call would box its arguments: reached only by a direction not of unit length.)
-  if (!(rr < HYPOT_SAFE_MAX)) {
-    hypot2Into(dx, dz);
-    rho = hypotIo[0];
-  }
-  const ux = rho > 0 ? dx / rho : 1;
-  const uz = rho > 0 ? dz / rho : 0;
+  // The azimuth and the setters' coordinates through registers: no double crosses a call
+  // (src/geometry/feature.ts).
+  featureAzimuth(d);
+  const ux = azimuthIo[0];
+  const uz = azimuthIo[1];
+  const rho = azimuthIo[2];
   if (-d.y >= MANIFOLD_FEATURE_COS) {
     featureIo[0] = -c.halfHeight;
     featureIo[1] = c.radius;
