@@ -45,7 +45,7 @@ import { supportCuboid } from "../shapes/cuboid.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import { copyManifold, makeContact, makeContactManifold } from "./contact.js";
 import { contactConvexConvex, distanceConvexConvex } from "./convex-convex.js";
-import { keptContactIo, manifoldFromContact } from "./manifold.js";
+import { keepContactOffIo, keptContactIo, manifoldFromContact } from "./manifold.js";
 import { TOUCH_BAND } from "./touching.js";
 
 const R = mat3.create();
@@ -776,7 +776,13 @@ export function manifoldCuboidCuboid(
 export function faceWitnessCuboidCuboid(out: Contact, a: Cuboid, b: Cuboid, bInA: Isometry): void {
   witnessValid = false;
   if (sat.kind === AXIS_EDGE) return;
+  // The clipped points only: the contact's own pair is SAT's support point, which may lie off
+  // the overlap (it is what this moves), so the manifold does not keep it (a box of 3e-5 on an
+  // aabb's edge had its witness 2e-5 off the aabb); where a fresh build would, the key is not
+  // kept (keptContactIo).
+  keepContactOffIo[0] = 1;
   manifoldFromContact(witnessManifold, a, b, bInA, out, 0);
+  keepContactOffIo[0] = 0;
   keepWitnessKey(a, b, bInA, out);
   let bestDistance = Infinity;
   for (let i = 0; i < witnessManifold.count; i++) {

@@ -591,6 +591,13 @@ function tiltedFaceGivesWay(
  * and distance (src/narrowphase/cuboid-cuboid.ts reuses a manifold by those), else 0.
  */
 export const keptContactIo = new Uint8Array(1);
+/**
+ * [0] 1 while a caller builds a manifold only to read its clipped points (the box–box contact's
+ * witnesses, src/narrowphase/cuboid-cuboid.ts): {@link keepContactIf} then marks
+ * {@link keptContactIo} where it would keep the contact's pair but adds nothing — the contact
+ * given there is provisional, its witnesses a support point that may lie off the overlap.
+ */
+export const keepContactOffIo = new Uint8Array(1);
 
 /**
  * Adds the contact's own pair to the manifold's candidates when the clip left the contact out:
@@ -634,6 +641,7 @@ function keepContactIf(contact: Contact, refIsB: boolean): number {
   );
   if (!(least - t > slack)) return -1;
   keptContactIo[0] = 1;
+  if (keepContactOffIo[0] === 1) return -1;
   const q = candidates.count++;
   d[q] = t;
   cx[3 * q] = w.x;

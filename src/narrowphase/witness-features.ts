@@ -28,7 +28,7 @@ import { type ConvexShape, ShapeType } from "../shapes/shape.js";
 import { type Revolution, writeBoundingRadiusOf } from "../shapes/shape-def.js";
 import { makeContact, makeContactManifold } from "./contact.js";
 import { convexPair, pairBInA } from "./convex-pair.js";
-import { manifoldFromContact } from "./manifold.js";
+import { keepContactOffIo, manifoldFromContact } from "./manifold.js";
 
 const {
   coreA,
@@ -736,7 +736,10 @@ function featureGapWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry): bo
   vec3.copy(gapContact.normal, solvedNormal);
   vec3.copy(gapContact.pointA, solvedA);
   vec3.copy(gapContact.pointB, solvedB);
+  // The clipped points only, not the given contact's pair (what this checks and replaces).
+  keepContactOffIo[0] = 1;
   manifoldFromContact(gapManifold, a, b, bInA, gapContact, g);
+  keepContactOffIo[0] = 0;
   // The given contact back (feature id 0): the features gave nothing, its witnesses unchecked.
   if (gapManifold.count === 1 && gapManifold.points[0].featureId === 0) return false;
   let best = -1;
@@ -792,7 +795,9 @@ function featureFacingWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry):
   vec3.copy(gapContact.normal, n);
   vec3.copy(gapContact.pointA, solvedA);
   vec3.copy(gapContact.pointB, solvedB);
+  keepContactOffIo[0] = 1;
   manifoldFromContact(gapManifold, a, b, bInA, gapContact, Math.max(d, 0));
+  keepContactOffIo[0] = 0;
   // The given contact back (feature id 0): the features gave nothing.
   const none = gapManifold.count === 1 && gapManifold.points[0].featureId === 0;
   let best = -1;
