@@ -45,6 +45,13 @@ function opposite(nA: Vec3): boolean {
 /** Newton steps on the two plane equations after the first solve in {@link commonPoint}. */
 const COMMON_POINT_STEPS = 3;
 
+/**
+ * Largest residual of the two plane equations, in ulps of the point's and offsets' magnitude, at
+ * which {@link commonPoint}'s Newton point is kept (it reaches about 4 where the line is
+ * representable).
+ */
+const COMMON_POINT_ULPS = 64;
+
 /** [0] n·p − d of the last {@link planeResidual}. */
 const residualIo = new Float64Array(1);
 
@@ -76,7 +83,9 @@ function planeResidual(n: Vec3, d: number, p: Vec3): void {
  * x = ((r_B n_A − r_A n_B) × u)/|u|² (u = n_A × n_B: n_A·x = −r_A, n_B·x = −r_B), each step
  * contracting the residuals by the rounding of u relative to sin θ, until they stop falling: the
  * point meets both plane equations to the rounding of its own coordinates. For parallel planes
- * (u = 0, or a point beyond the doubles) the point of the inner plane nearest A's origin.
+ * (u = 0, a point beyond the doubles, or normals so nearly parallel that the steps leave a
+ * residual beyond `COMMON_POINT_ULPS` of the point) the point of the inner plane nearest A's
+ * origin.
  */
 function commonPoint(nA: Vec3, dA: number, dB: number): Vec3 {
   vec3.cross(lineU, nA, nB);
@@ -101,7 +110,18 @@ function commonPoint(nA: Vec3, dA: number, dB: number): Vec3 {
       common.y += lineStep.y / s2;
       common.z += lineStep.z / s2;
     }
-    if (Number.isFinite(best)) return vec3.copy(common, commonBest);
+    // Kept when it meets both plane equations to the rounding of its own coordinates; normals
+    // parallel but for their rounding leave the line beyond what the steps can reach (a point
+    // 7.4e5 outside B at 3.2e5 from the origin, normals one ulp apart; attack 33b): such planes
+    // are taken as parallel.
+    const m = Math.max(
+      Math.abs(commonBest.x),
+      Math.abs(commonBest.y),
+      Math.abs(commonBest.z),
+      Math.abs(dA),
+      Math.abs(dB),
+    );
+    if (best <= COMMON_POINT_ULPS * Number.EPSILON * m) return vec3.copy(common, commonBest);
   }
   const c = vec3.dot(nA, nB);
   return vec3.scale(common, nA, Math.min(dA, c > 0 ? dB : -dB));

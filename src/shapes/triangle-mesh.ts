@@ -372,8 +372,9 @@ function weldedIndices(idx: Uint32Array, canon: Uint32Array | null): Uint32Array
  * Matches half-edges by their welded vertex pair (bucketed by the lower vertex, compressed-row
  * style, linear time): a neighbor across an edge only when exactly two half-edges share it in
  * opposite directions; closed when every edge is such a pair. A triangle with two corners at one
- * welded vertex (a segment or a point) takes no part: its edges have no neighbours, and it
- * neither opens the mesh nor separates the triangles on either side of it (a collapsed sliver).
+ * welded vertex (a segment or a point) takes no part: its edges have no neighbours, and it does
+ * not separate the triangles on either side of it (a collapsed sliver); it opens the mesh unless
+ * it lies on the others' surface (along one of their edges, at one of their vertices).
  */
 function findEdgeNeighbors(
   idx: Uint32Array,
@@ -427,7 +428,52 @@ function findEdgeNeighbors(
       else closed = false;
     }
   }
+  // A collapsed triangle keeps the mesh closed only where it lies on the kept surface: a segment
+  // along one of its edges, a point at one of its vertices. Elsewhere (a point triangle inside a
+  // cube) it is a part that the solid's closed surface does not hold, and the mesh is open.
+  if (closed && kept < triangleCount)
+    closed = collapsedOnSurface(idx, triangleCount, start, bucket);
   return { neighbors, closed };
+}
+
+/**
+ * True when every collapsed triangle of `idx` (two corners at one welded vertex) lies on the
+ * surface of the others: its two distinct vertices an edge of theirs (in `bucket`, the kept
+ * half-edges by lower vertex, `start` its rows), or its one vertex a corner of theirs.
+ */
+function collapsedOnSurface(
+  idx: Uint32Array,
+  triangleCount: number,
+  start: Uint32Array,
+  bucket: Uint32Array,
+): boolean {
+  let used: Uint8Array | null = null;
+  for (let t = 0; t < triangleCount; t++) {
+    const a = idx[3 * t];
+    const b = idx[3 * t + 1];
+    const c = idx[3 * t + 2];
+    if (!(a === b || b === c || c === a)) continue;
+    const u = Math.min(a, b, c);
+    const v = Math.max(a, b, c);
+    let found = false;
+    if (u === v) {
+      // A point: a corner of a kept half-edge (the corners marked once, on the first point).
+      if (used === null) {
+        used = new Uint8Array(start.length);
+        for (let e = 0; e < bucket.length; e++) used[idx[bucket[e]]] = 1;
+      }
+      found = used[u] === 1;
+    } else {
+      for (let s = start[u]; s < start[u + 1] && !found; s++) {
+        const f = bucket[s];
+        const p = idx[f];
+        const q = idx[f - (f % 3) + (((f % 3) + 1) % 3)];
+        found = (p === u && q === v) || (p === v && q === u);
+      }
+    }
+    if (!found) return false;
+  }
+  return true;
 }
 
 const na = vec3.create();
