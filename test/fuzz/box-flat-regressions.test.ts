@@ -12,10 +12,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import type { ContactJson, ManifoldJson } from "../support/answers.js";
 import { pairTruth, surfaceDistance } from "./oracle-pairs.js";
 import { oshape, type V } from "./oracle-shapes.js";
-
-type ContactJson = { distance: number; normal: V; pointA: V; pointB: V } | null;
 
 const EPS = Number.EPSILON;
 const dot = (a: V, b: V) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -38,7 +37,7 @@ function expectExactContact(a: unknown, b: unknown, depth: number): void {
     [a, b, A, B],
     [b, a, B, A],
   ] as const) {
-    const c = answerQuery({ op: "contact", a: x, b: y }) as ContactJson;
+    const c = answerQuery({ op: "contact", a: x, b: y }) as ContactJson | null;
     expect(c).not.toBeNull();
     if (!c) return;
     expect(Math.abs(-c.distance - depth)).toBeLessThan(bar);
@@ -154,7 +153,7 @@ describe("issue 16: box–box SAT ties relative to the depth", () => {
       [a, b, A, B],
       [b, a, B, A],
     ] as const) {
-      const c = answerQuery({ op: "contact", a: x, b: y }) as ContactJson;
+      const c = answerQuery({ op: "contact", a: x, b: y }) as ContactJson | null;
       if (!c) {
         // Touching within the rounding of the pair: apart is allowed only by that much.
         expect(truth.upper).toBeLessThan(bar);
@@ -167,11 +166,6 @@ describe("issue 16: box–box SAT ties relative to the depth", () => {
     }
   });
 });
-
-type ManifoldJson = {
-  normal: V;
-  points: { pointA: V; pointB: V; distance: number }[];
-} | null;
 
 /**
  * contact and manifold of a and b, both orders: witness points on their boxes within the bar of
@@ -186,14 +180,14 @@ function expectWitnessesOnBoxes(a: unknown, b: unknown): void {
     [a, b, A, B],
     [b, a, B, A],
   ] as const) {
-    const c = answerQuery({ op: "contact", a: x, b: y }) as ContactJson;
+    const c = answerQuery({ op: "contact", a: x, b: y }) as ContactJson | null;
     expect(c).not.toBeNull();
     if (!c) return;
     const bar = 1e-6 * Math.abs(c.distance) + 64 * EPS * L;
     const ulps = (p: V) => 4 * EPS * Math.max(...p.map(Math.abs));
     expect(surfaceDistance(X, c.pointA)).toBeLessThan(bar + ulps(c.pointA));
     expect(surfaceDistance(Y, c.pointB)).toBeLessThan(bar + ulps(c.pointB));
-    const m = answerQuery({ op: "manifold", a: x, b: y }) as ManifoldJson;
+    const m = answerQuery({ op: "manifold", a: x, b: y }) as ManifoldJson | null;
     expect(m).not.toBeNull();
     for (const p of m?.points ?? []) {
       expect(surfaceDistance(X, p.pointA)).toBeLessThan(bar + ulps(p.pointA));
@@ -223,7 +217,7 @@ describe("issue 16: manifold clipping of touching and flat boxes", () => {
       [a, b],
       [b, a],
     ]) {
-      const c = answerQuery({ op: "contact", a: x, b: y }) as ContactJson;
+      const c = answerQuery({ op: "contact", a: x, b: y }) as ContactJson | null;
       expect(c?.distance).toBe(0);
       for (const p of [c?.pointA, c?.pointB] as V[]) {
         expect(Math.hypot(...sub(p, corner))).toBeLessThan(16 * EPS * 6.3);
@@ -266,7 +260,7 @@ describe("issue 16: manifold clipping of touching and flat boxes", () => {
       rotation: [-0.1864875367844893, 0.4175092399715023, -0.6111691009654785, -0.6460501243615088],
     };
     const truth = pairTruth(oshape(a), oshape(b), [], true);
-    const c = answerQuery({ op: "contact", a, b }) as ContactJson;
+    const c = answerQuery({ op: "contact", a, b }) as ContactJson | null;
     expect(Math.abs(-(c?.distance ?? 0) - truth.depth)).toBeLessThan(1e-6 * truth.depth + 1e-9);
     expectWitnessesOnBoxes(a, b);
   });
@@ -310,7 +304,7 @@ describe("issue 16: box–box distance of overlapping boxes from the SAT", () =>
         pointA: V;
         pointB: V;
       };
-      const c = answerQuery({ op: "contact", a: x, b: y }) as ContactJson;
+      const c = answerQuery({ op: "contact", a: x, b: y }) as ContactJson | null;
       expect(d.distance).toBe(0);
       const bar = 1e-6 * Math.abs(c?.distance ?? 0) + 64 * EPS * L;
       expect(surfaceDistance(X, d.pointA)).toBeLessThan(bar);

@@ -34,11 +34,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import type { DistanceJson } from "../support/answers.js";
 import { quatArb } from "./arbitraries.js";
 import { add, dist, norm, oshape, rotate, scale, sub, type V } from "./oracle-shapes.js";
 import { loadCases, replayCases } from "./recorded-cases.js";
-
-type DistanceJson = { distance: number; pointA: V; pointB: V };
 
 const EPS = 2 ** -52;
 const ulp = (p: V) => 2 ** (Math.floor(Math.log2(Math.max(...p.map(Math.abs)) || 1)) - 52);

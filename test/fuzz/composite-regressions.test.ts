@@ -8,11 +8,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import type { ContactJson } from "../support/answers.js";
 import { boxMeshJson } from "../support/box-mesh.js";
 import { pairTruth, surfaceDistance } from "./oracle-pairs.js";
 import { oshape, type V } from "./oracle-shapes.js";
 
-type ContactJson = { distance: number; normal: V; pointA: V; pointB: V } | null;
 type ProjectionJson = { point: V; distance: number; inside: boolean };
 
 const dot = (a: V, b: V) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
@@ -38,7 +38,7 @@ describe("issue 16, composites: contacts whose points run along their normal", (
         a: boxMeshJson(hm, sub(at, o)),
         b: { type: "aabb", min: sub(min, o), max: sub(max, o) },
       };
-      const r = answerQuery(line) as ContactJson;
+      const r = answerQuery(line) as ContactJson | null;
       expect(r).not.toBeNull();
       if (!r) return;
       // Hand-derived: the x faces' depth along ±x, hb.x − hm.x.
@@ -89,7 +89,7 @@ describe("issue 16, composites: contacts whose points run along their normal", (
             a: boxMeshJson(hmesh, c),
             b: { type: "aabb", min: sub(c, hbox), max: add(c, hbox) },
           };
-          const r = answerQuery(line) as ContactJson;
+          const r = answerQuery(line) as ContactJson | null;
           expect(r).not.toBeNull();
           if (!r) return;
           const u = 2 ** -52 * Math.max(norm(c), s);
@@ -268,7 +268,7 @@ describe("issue 16, composites: a face contact's depth is the one its witnesses 
     },
   };
   it("(pointB − pointA)·n = distance, witnesses on their shapes, depth bracketed by the oracle", () => {
-    const r = answerQuery(line) as ContactJson;
+    const r = answerQuery(line) as ContactJson | null;
     expect(r).not.toBeNull();
     if (!r) return;
     const d = r.distance;

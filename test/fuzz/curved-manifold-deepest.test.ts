@@ -29,6 +29,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import type { ManifoldJson } from "../support/answers.js";
 import { quatArb } from "./arbitraries.js";
 import CASES from "./curved-manifold-deepest.cases.json" with { type: "json" };
 import { overlapPieces, surfaceDistance } from "./oracle-pairs.js";
@@ -40,10 +41,6 @@ interface ContactJ {
   normal: V;
   pointA: V;
   pointB: V;
-}
-interface ManifoldJ {
-  normal: V;
-  points: { pointA: V; pointB: V; distance: number }[];
 }
 
 const EPS = Number.EPSILON;
@@ -60,7 +57,7 @@ const lin = (...terms: [number, V][]): V =>
  */
 function agreement(a: J, b: J, prediction: number): [string[], number] {
   const c = answerQuery({ op: "contact", a, b, prediction } as never) as ContactJ | null;
-  const m = answerQuery({ op: "manifold", a, b, prediction } as never) as ManifoldJ | null;
+  const m = answerQuery({ op: "manifold", a, b, prediction } as never) as ManifoldJson | null;
   if ((c === null) !== (m === null)) return [[`manifold ${m === null ? "null" : "non-null"}`], NaN];
   if (c === null || m === null) return [[], NaN];
   if (m.points.length === 0) return [["manifold with no point"], c.distance];
@@ -94,7 +91,7 @@ function agreement(a: J, b: J, prediction: number): [string[], number] {
 
 /** The deepest manifold point's distance of (a, b). */
 function deepest(a: J, b: J): number {
-  const m = answerQuery({ op: "manifold", a, b } as never) as ManifoldJ;
+  const m = answerQuery({ op: "manifold", a, b } as never) as ManifoldJson;
   return Math.min(...m.points.map((p) => p.distance));
 }
 

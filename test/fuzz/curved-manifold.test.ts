@@ -23,13 +23,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import type { ManifoldJson } from "../support/answers.js";
 import { offsetArb, quatArb } from "./arbitraries.js";
 import { exactOffset } from "./generate.js";
 import { overlapPieces, surfaceDistance } from "./oracle-pairs.js";
 import { oshape, quatMatrix, unit, type V } from "./oracle-shapes.js";
 import { expectPassesBothOrders } from "./recorded-cases.js";
 
-type ManifoldJson = { normal: V; points: { pointA: V; pointB: V; distance: number }[] };
 const EPS = 2 ** -52;
 const dot = (a: V, b: V) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 const sub = (a: V, b: V): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];

@@ -19,13 +19,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import type { ContactJson, DistanceJson } from "../support/answers.js";
 import { quatMul, rotateVec } from "../support/quat.js";
 import { pairTruth, surfaceDistance } from "./oracle-pairs.js";
 import { oshape, type V } from "./oracle-shapes.js";
 import { loadCaseLines, replayCases } from "./recorded-cases.js";
-
-type ContactJson = { distance: number; normal: V; pointA: V; pointB: V };
-type DistanceJson = { distance: number; pointA: V; pointB: V };
 
 const EPS = 2 ** -52;
 const OPS = ["intersects", "distance", "contact", "manifold"];

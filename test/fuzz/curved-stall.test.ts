@@ -12,6 +12,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import type { ContactJson } from "../support/answers.js";
 import {
   commonInteriorDepth,
   overlapPieces,
@@ -20,7 +21,6 @@ import {
 } from "./oracle-pairs.js";
 import { oshape, type V } from "./oracle-shapes.js";
 
-type ContactJson = { distance: number; normal: V; pointA: V; pointB: V };
 const EPS = 2 ** -52;
 const sub = (a: V, b: V): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const norm = (a: V) => Math.hypot(a[0], a[1], a[2]);

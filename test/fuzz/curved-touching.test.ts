@@ -9,11 +9,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import type { ContactJson, DistanceJson } from "../support/answers.js";
 import { overlapPieces, pairTruth, surfaceDistance } from "./oracle-pairs.js";
 import { oshape, type V } from "./oracle-shapes.js";
 
-type ContactJson = { distance: number; normal: V; pointA: V; pointB: V } | null;
-type DistanceJson = { distance: number; pointA: V; pointB: V };
 type Line = { a: Record<string, unknown>; b: Record<string, unknown> };
 
 const EPS = Number.EPSILON;
@@ -36,7 +35,7 @@ function expectOneTruth(line: Line, size: number, pairSize: number) {
   const B = oshape(line.b);
   const inter = ask<{ intersects: boolean }>("intersects", line).intersects;
   const d = ask<DistanceJson>("distance", line);
-  const c = ask<ContactJson>("contact", line);
+  const c = ask<ContactJson | null>("contact", line);
   expect(d.distance === 0).toBe(inter);
   expect(c !== null).toBe(inter);
   const tolAmb = 64 * EPS * pairSize;
@@ -145,7 +144,7 @@ describe("issue 16: closed forms decide touching by one predicate", () => {
     expect(ask<{ intersects: boolean }>("intersects", line).intersects).toBe(false);
     const d = ask<DistanceJson>("distance", line);
     expect(Math.abs(d.distance - 6.675141061872569e-14)).toBeLessThanOrEqual(64 * EPS * 6000);
-    expect(ask<ContactJson>("contact", line)).toBeNull();
+    expect(ask<ContactJson | null>("contact", line)).toBeNull();
     expectOneTruth(line, 2749, 6000);
   });
 
@@ -161,7 +160,7 @@ describe("issue 16: closed forms decide touching by one predicate", () => {
         radius: 0.10262012342942235,
       },
     };
-    const c = ask<ContactJson>("contact", line);
+    const c = ask<ContactJson | null>("contact", line);
     expect(c).not.toBeNull();
     const axis: V = [0.35027944618651696, -0.42338173623175024, 0.5236576312409446];
     const dotAxis =
@@ -169,15 +168,15 @@ describe("issue 16: closed forms decide touching by one predicate", () => {
     expect(Math.abs(dotAxis)).toBeLessThan(1e-12);
     expect(c?.distance).toBeCloseTo(-(2.8316171873471738e-5 + 0.10262012342942235), 15);
     expectOneTruth(line, 0.1, 0.5);
-    const f = answerQuery({ op: "contact", a: line.b, b: line.a }) as ContactJson;
+    const f = answerQuery({ op: "contact", a: line.b, b: line.a }) as ContactJson | null;
     expect(norm(add(f?.normal ?? [1, 0, 0], c?.normal ?? [1, 0, 0]))).toBe(0);
   });
 });
 
 /** contact(B, A) is contact(A, B) flipped: normal negated, points swapped. */
 function expectFlipped(line: Line, size: number) {
-  const c = ask<ContactJson>("contact", line);
-  const f = answerQuery({ op: "contact", a: line.b, b: line.a }) as ContactJson;
+  const c = ask<ContactJson | null>("contact", line);
+  const f = answerQuery({ op: "contact", a: line.b, b: line.a }) as ContactJson | null;
   expect(f === null).toBe(c === null);
   if (!c || !f) return;
   const tol = 1e-9 * size + 64 * EPS * (size + norm(c.pointA));

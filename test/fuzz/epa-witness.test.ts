@@ -14,13 +14,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import type { ContactJson, ManifoldJson } from "../support/answers.js";
 import { translateShape } from "./generate.js";
 import { surfaceDistance } from "./oracle-pairs.js";
 import { oshape, type V } from "./oracle-shapes.js";
 
 type J = Record<string, unknown>;
-type ContactJson = { distance: number; normal: V; pointA: V; pointB: V };
-type ManifoldJson = { normal: V; points: { pointA: V; pointB: V; distance: number }[] };
 
 const EPS = Number.EPSILON;
 const sub = (a: V, b: V): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];

@@ -10,6 +10,7 @@
  */
 import fc from "fast-check";
 import { answerQuery } from "../../src/io/query.js";
+import type { ContactJson } from "../support/answers.js";
 import { rotationArb, unitArb } from "./arbitraries.js";
 import { exactOffset, offsetScenario, type Scenario } from "./generate.js";
 import { overlapPieces, pairTruth, surfaceDistance } from "./oracle-pairs.js";
@@ -205,7 +206,6 @@ export const sliverPairArb: fc.Arbitrary<HullPair> = fc
   });
 
 type Manifold = { normal: V; points: { pointA: V; pointB: V; distance: number }[] } | null;
-type ContactJson = { normal: V; distance: number; pointA: V; pointB: V } | null;
 
 function ulpOf(p: V): number {
   const m = Math.max(Math.abs(p[0]), Math.abs(p[1]), Math.abs(p[2]));
@@ -235,7 +235,7 @@ export function hullPairIssues(pair: HullPair, swap: boolean): string[] | undefi
   const sc = pair.scenario;
   const wA = swap ? sc.worldB : sc.worldA;
   const wB = swap ? sc.worldA : sc.worldB;
-  const c = ask({ op: "contact", a: wA, b: wB }) as ContactJson | undefined;
+  const c = ask({ op: "contact", a: wA, b: wB }) as ContactJson | null | undefined;
   if (c === undefined) return undefined;
   const m = ask({ op: "manifold", a: wA, b: wB }) as Manifold;
   const issues: string[] = [];

@@ -17,6 +17,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import type { ContactJson } from "../support/answers.js";
 import { unitArb } from "./arbitraries.js";
 import { exactOffset, offsetScenario } from "./generate.js";
 import { type HullPair, hullPairIssues, sliverPairArb } from "./hull-box-manifold.gen.js";
@@ -25,7 +26,6 @@ import { dot, oshape, rotate, type V } from "./oracle-shapes.js";
 
 type J = Record<string, unknown>;
 type Manifold = { normal: V; points: { pointA: V; pointB: V; distance: number }[] };
-type ContactJson = { normal: V; distance: number; pointA: V; pointB: V };
 
 /** The open line's pair: a sliver hull (A) and a flat hull (B, all x = 0), both turned. */
 const SLIVER: J = {

@@ -26,14 +26,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import type { ContactJson, ManifoldJson } from "../support/answers.js";
 import { quatArb } from "./arbitraries.js";
 import { overlapPieces, surfaceDistance } from "./oracle-pairs.js";
 import { type OShape, oshape, type V } from "./oracle-shapes.js";
 import { type Case, loadCases, replayCases } from "./recorded-cases.js";
 
 type J = Record<string, unknown>;
-type ContactJson = { distance: number; normal: V; pointA: V; pointB: V };
-type ManifoldJson = { normal: V; points: { pointA: V; pointB: V; distance: number }[] };
 
 const EPS = 2 ** -52;
 const sub = (a: V, b: V): V => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];

@@ -10,11 +10,9 @@ import { contact, distance, intersects, makeCuboid, makeSphere } from "../../src
 import { answerQuery } from "../../src/io/query.js";
 import { parseShape } from "../../src/io/shapes-json.js";
 import { CollisionWorld } from "../../src/world/collision-world.js";
+import type { ContactJson, DistanceJson } from "../support/answers.js";
 import { pairTruth, surfaceDistance } from "./oracle-pairs.js";
 import { oshape, type V } from "./oracle-shapes.js";
-
-type ContactJson = { distance: number; normal: V; pointA: V; pointB: V } | null;
-type DistanceJson = { distance: number; pointA: V; pointB: V };
 
 /** The world's verdict at prediction 0 for two JSON shapes. */
 function worldTouching(a: unknown, b: unknown): boolean {
@@ -39,7 +37,7 @@ function expectOneTruth(a: unknown, b: unknown): boolean {
     ).toBe(hit);
     const d = answerQuery({ op: "distance", a: x, b: y }) as DistanceJson;
     expect(d.distance === 0).toBe(hit);
-    const c = answerQuery({ op: "contact", a: x, b: y }) as ContactJson;
+    const c = answerQuery({ op: "contact", a: x, b: y }) as ContactJson | null;
     expect(c !== null).toBe(hit);
     if (c) expect(c.distance).toBeLessThanOrEqual(0);
     expect(worldTouching(x, y)).toBe(hit);
@@ -179,12 +177,12 @@ describe("issue 16: flat boxes' witness points", () => {
     const B = oshape(b);
     // Hand-derived: the least overlap is along x, A's max x − B's min x.
     const depth = 36491.125617735896 - -17741.223912544534;
-    const c = answerQuery({ op: "contact", a, b }) as NonNullable<ContactJson>;
+    const c = answerQuery({ op: "contact", a, b }) as ContactJson;
     expect(c.normal).toEqual([1, 0, 0]);
     expect(Math.abs(-c.distance - depth)).toBeLessThanOrEqual(1e-9 * depth);
     expect(surfaceDistance(A, c.pointA)).toBeLessThanOrEqual(1e-9);
     expect(surfaceDistance(B, c.pointB)).toBeLessThanOrEqual(1e-9);
-    const f = answerQuery({ op: "contact", a: b, b: a }) as NonNullable<ContactJson>;
+    const f = answerQuery({ op: "contact", a: b, b: a }) as ContactJson;
     expect(f.pointB).toEqual(c.pointA);
     const m = answerQuery({ op: "manifold", a, b }) as {
       points: { pointA: V; pointB: V }[];

@@ -12,10 +12,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import type { ContactJson } from "../support/answers.js";
 import { overlapPieces, pairTruth, surfaceDistance } from "./oracle-pairs.js";
 import { oshape, type V } from "./oracle-shapes.js";
 
-type ContactJson = { distance: number; normal: V; pointA: V; pointB: V };
 type J = Record<string, unknown>;
 
 const EPS = Number.EPSILON;

@@ -37,6 +37,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import type { ContactJson, DistanceJson } from "../support/answers.js";
 import { offsetArb, quatArb, unitArb } from "./arbitraries.js";
 import { exactOffset, offsetScenario } from "./generate.js";
 import { overlapPieces, pairTruth } from "./oracle-pairs.js";
@@ -60,8 +61,6 @@ import {
 } from "./recorded-cases.js";
 
 type J = Record<string, unknown>;
-type ContactJson = { distance: number; normal: V; pointA: V; pointB: V };
-type DistanceJson = { distance: number; pointA: V; pointB: V };
 
 const EPS = 2 ** -52;
 const CASES = loadCases("./seeds-37-43.cases.json");

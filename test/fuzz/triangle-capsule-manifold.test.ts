@@ -23,6 +23,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import type { ManifoldJson } from "../support/answers.js";
 import { replayScenario } from "./fuzz.js";
 import { exactOffset, offsetScenario } from "./generate.js";
 import { surfaceDistance } from "./oracle-pairs.js";
@@ -65,10 +66,6 @@ interface ContactJ {
   pointA: V;
   pointB: V;
 }
-interface ManifoldJ {
-  normal: V;
-  points: { pointA: V; pointB: V; distance: number }[];
-}
 
 const maxAbs = (...ps: V[]) => Math.max(...ps.flatMap((p) => p.map(Math.abs)));
 
@@ -80,7 +77,7 @@ const maxAbs = (...ps: V[]) => Math.max(...ps.flatMap((p) => p.map(Math.abs)));
  */
 function agreement(a: J, b: J, prediction: number): string[] {
   const c = answerQuery({ op: "contact", a, b, prediction } as never) as ContactJ | null;
-  const m = answerQuery({ op: "manifold", a, b, prediction } as never) as ManifoldJ | null;
+  const m = answerQuery({ op: "manifold", a, b, prediction } as never) as ManifoldJson | null;
   if ((c === null) !== (m === null)) return [`manifold ${m === null ? "null" : "non-null"}`];
   if (c === null || m === null) return [];
   if (m.points.length === 0) return ["manifold with no point"];
@@ -152,7 +149,7 @@ describe("issue 16: a sloped capsule's manifold holds its contact", () => {
   it("the recorded line: the deepest manifold point is the contact, both orders", () => {
     expect(agreement(LINE.a, LINE.b, 0)).toEqual([]);
     expect(agreement(LINE.b, LINE.a, 0)).toEqual([]);
-    const m = answerQuery({ op: "manifold", a: LINE.a, b: LINE.b } as never) as ManifoldJ;
+    const m = answerQuery({ op: "manifold", a: LINE.a, b: LINE.b } as never) as ManifoldJson;
     // Before: two points at 6.2e-8 and 2.3e-6 for a contact of −8.0e-19.
     expect(Math.min(...m.points.map((p) => p.distance))).toBeLessThan(1e-16);
     const sc = offsetScenario(LINE.a, LINE.b, [0, 0, 0]);
@@ -179,7 +176,7 @@ describe("issue 16: a sloped capsule's manifold holds its contact", () => {
           [box, cap],
           [cap, box],
         ]) {
-          const m = answerQuery({ op: "manifold", a: x, b: y } as never) as ManifoldJ;
+          const m = answerQuery({ op: "manifold", a: x, b: y } as never) as ManifoldJson;
           const least = Math.min(...m.points.map((p) => p.distance));
           expect(Math.abs(least + 0.01), `${deg}° ${box === face ? "face" : "edge"}`).toBeLessThan(
             1e-15,

@@ -29,12 +29,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import type { ContactJson } from "../support/answers.js";
 import { quatArb } from "./arbitraries.js";
 import { overlapPieces, surfaceDistance } from "./oracle-pairs.js";
 import { add, dot, norm, oshape, rotate, scale, sub, type V } from "./oracle-shapes.js";
 import { loadCases, replayCases } from "./recorded-cases.js";
-
-type ContactJson = { distance: number; normal: V; pointA: V; pointB: V };
 
 const EPS = 2 ** -52;
 const ulp = (p: V) => 2 ** (Math.floor(Math.log2(Math.max(...p.map(Math.abs)) || 1)) - 52);

@@ -18,12 +18,9 @@ import { touchDisplacement } from "../fuzz/fuzz.js";
 import { makeScenario, Rng, type ShapeTypeName } from "../fuzz/generate.js";
 import { pairTruth } from "../fuzz/oracle-pairs.js";
 import { oshape } from "../fuzz/oracle-shapes.js";
+import type { ContactJson, DistanceJson, ManifoldJson } from "../support/answers.js";
 
 type J = Record<string, unknown>;
-type V = [number, number, number];
-type ContactJson = { distance: number; normal: V; pointA: V; pointB: V } | null;
-type DistanceJson = { distance: number; pointA: V; pointB: V };
-type ManifoldJson = { normal: V; points: { pointA: V; pointB: V; distance: number }[] } | null;
 
 const q = (line: J): unknown => answerQuery(line);
 
@@ -41,8 +38,8 @@ function worldTouching(a: J, b: J): boolean {
 function answers(a: J, b: J) {
   const inter = (q({ op: "intersects", a, b }) as { intersects: boolean }).intersects;
   const d = q({ op: "distance", a, b }) as DistanceJson;
-  const c = q({ op: "contact", a, b }) as ContactJson;
-  const m = q({ op: "manifold", a, b }) as ManifoldJson;
+  const c = q({ op: "contact", a, b }) as ContactJson | null;
+  const m = q({ op: "manifold", a, b }) as ManifoldJson | null;
   const pairs = (q({ op: "pairs", shapes: [a, b] }) as { pairs: number[][] }).pairs.length === 1;
   return { inter, d, c, m, pairs };
 }
@@ -68,8 +65,8 @@ function expectOneTruth(a: J, b: J, world = true): boolean {
 
 /** contact(B, A) is contact(A, B) with the normal negated and the points exchanged, exactly. */
 function expectExactFlip(a: J, b: J): void {
-  const c = q({ op: "contact", a, b }) as ContactJson;
-  const f = q({ op: "contact", a: b, b: a }) as ContactJson;
+  const c = q({ op: "contact", a, b }) as ContactJson | null;
+  const f = q({ op: "contact", a: b, b: a }) as ContactJson | null;
   expect(f === null).toBe(c === null);
   if (c && f) {
     expect(f.distance).toBe(c.distance);

@@ -21,8 +21,7 @@ import {
   overlapAlong,
   type V,
 } from "../oracles/revolution-depth.js";
-
-type ContactJson = { distance: number; normal: V; pointA: V; pointB: V };
+import type { ContactJson } from "../support/answers.js";
 
 const REL = 1e-9;
 const EPS = Number.EPSILON;
