@@ -282,3 +282,20 @@ export function hullPairIssues(pair: HullPair, swap: boolean): string[] | undefi
     issues.push(`deepest point ${deepest} ≠ contact ${c.distance}`);
   return issues;
 }
+
+/**
+ * The property both hull-manifold tests assert over a generator of pairs: each draw in both
+ * orders has no issue of `hullPairIssues` (draws it refuses are skipped by `fc.pre`); a failing
+ * draw throws with its issues listed.
+ */
+export function hullPairsHaveNoIssues(
+  arb: fc.Arbitrary<HullPair>,
+): fc.IPropertyWithHooks<[HullPair]> {
+  return fc.property(arb, (pair) => {
+    for (const swap of [false, true]) {
+      const issues = hullPairIssues(pair, swap);
+      fc.pre(issues !== undefined);
+      if (issues.length > 0) throw new Error(`${swap ? "B–A" : "A–B"}: ${issues.join("; ")}`);
+    }
+  });
+}
