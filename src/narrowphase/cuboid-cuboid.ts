@@ -15,7 +15,10 @@
  * separation's magnitude so far, at least `SAT_AXIS_TIE_ROUNDING` ulps and at most
  * `SAT_AXIS_TIE_TOLERANCE` of the boxes' size (src/constants.ts). Faces then win against edge
  * axes that are better by rounding only, and the depth stays within 1e-7 of the least
- * penetration, flat or huge boxes included.
+ * penetration, flat or huge boxes included. An axis that separates (s > 0) always displaces a
+ * best that does not, tie or not: apart is decided by the sign, as in
+ * {@link intersectsCuboidCuboid} (a box of 1e-5 3.4e-14 under a flat box of 10 at 500 was kept
+ * touching on a side face overlapping by 3.6e-15; fuzz seed 80).
  *
  * Contact: the axis of least penetration gives the normal (oriented from A toward B) and the
  * depth; witness points are B's deepest support point for a face of A, A's for a face of B, and
@@ -212,7 +215,7 @@ export function satCuboidCuboid(
     }
   }
   s = Math.abs(t1) - (a1 + (b0 * m3 + b1 * m4 + b2 * m5));
-  if (s > best + tie) {
+  if (s > best + tie || (s > 0 && !(best > 0))) {
     best = s;
     tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
     recordFaceA(out, 1, t1 >= 0 ? 1 : -1);
@@ -222,7 +225,7 @@ export function satCuboidCuboid(
     }
   }
   s = Math.abs(t2) - (a2 + (b0 * m6 + b1 * m7 + b2 * m8));
-  if (s > best + tie) {
+  if (s > best + tie || (s > 0 && !(best > 0))) {
     best = s;
     tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
     recordFaceA(out, 2, t2 >= 0 ? 1 : -1);
@@ -238,7 +241,7 @@ export function satCuboidCuboid(
   let tb = 0;
   tb = t0 * r0 + t1 * r3 + t2 * r6;
   s = Math.abs(tb) - (a0 * m0 + a1 * m3 + a2 * m6 + b0);
-  if (s > bestB && (bFirst ? s >= best - tie : s > best + tie)) {
+  if ((s > bestB && (bFirst ? s >= best - tie : s > best + tie)) || (s > 0 && !(best > 0))) {
     bestB = s;
     best = s;
     tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
@@ -252,7 +255,7 @@ export function satCuboidCuboid(
   }
   tb = t0 * r1 + t1 * r4 + t2 * r7;
   s = Math.abs(tb) - (a0 * m1 + a1 * m4 + a2 * m7 + b1);
-  if (s > bestB + tie && (bFirst ? s >= best - tie : s > best + tie)) {
+  if ((s > bestB + tie && (bFirst ? s >= best - tie : s > best + tie)) || (s > 0 && !(best > 0))) {
     bestB = s;
     best = s;
     tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
@@ -265,7 +268,7 @@ export function satCuboidCuboid(
   }
   tb = t0 * r2 + t1 * r5 + t2 * r8;
   s = Math.abs(tb) - (a0 * m2 + a1 * m5 + a2 * m8 + b2);
-  if (s > bestB + tie && (bFirst ? s >= best - tie : s > best + tie)) {
+  if ((s > bestB + tie && (bFirst ? s >= best - tie : s > best + tie)) || (s > 0 && !(best > 0))) {
     bestB = s;
     best = s;
     tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
@@ -285,7 +288,7 @@ export function satCuboidCuboid(
     len = Math.sqrt(lenSq);
     tl = t2 * r3 - t1 * r6;
     s = (Math.abs(tl) - (a1 * m6 + a2 * m3 + (b1 * m2 + b2 * m1))) / len;
-    if (s > best + tie) {
+    if (s > best + tie || (s > 0 && !(best > 0))) {
       best = s;
       tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
@@ -301,7 +304,7 @@ export function satCuboidCuboid(
     len = Math.sqrt(lenSq);
     tl = t2 * r4 - t1 * r7;
     s = (Math.abs(tl) - (a1 * m7 + a2 * m4 + (b2 * m0 + b0 * m2))) / len;
-    if (s > best + tie) {
+    if (s > best + tie || (s > 0 && !(best > 0))) {
       best = s;
       tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
@@ -317,7 +320,7 @@ export function satCuboidCuboid(
     len = Math.sqrt(lenSq);
     tl = t2 * r5 - t1 * r8;
     s = (Math.abs(tl) - (a1 * m8 + a2 * m5 + (b0 * m1 + b1 * m0))) / len;
-    if (s > best + tie) {
+    if (s > best + tie || (s > 0 && !(best > 0))) {
       best = s;
       tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
@@ -333,7 +336,7 @@ export function satCuboidCuboid(
     len = Math.sqrt(lenSq);
     tl = t0 * r6 - t2 * r0;
     s = (Math.abs(tl) - (a2 * m0 + a0 * m6 + (b1 * m5 + b2 * m4))) / len;
-    if (s > best + tie) {
+    if (s > best + tie || (s > 0 && !(best > 0))) {
       best = s;
       tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
@@ -349,7 +352,7 @@ export function satCuboidCuboid(
     len = Math.sqrt(lenSq);
     tl = t0 * r7 - t2 * r1;
     s = (Math.abs(tl) - (a2 * m1 + a0 * m7 + (b2 * m3 + b0 * m5))) / len;
-    if (s > best + tie) {
+    if (s > best + tie || (s > 0 && !(best > 0))) {
       best = s;
       tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
@@ -365,7 +368,7 @@ export function satCuboidCuboid(
     len = Math.sqrt(lenSq);
     tl = t0 * r8 - t2 * r2;
     s = (Math.abs(tl) - (a2 * m2 + a0 * m8 + (b0 * m4 + b1 * m3))) / len;
-    if (s > best + tie) {
+    if (s > best + tie || (s > 0 && !(best > 0))) {
       best = s;
       tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
@@ -381,7 +384,7 @@ export function satCuboidCuboid(
     len = Math.sqrt(lenSq);
     tl = t1 * r0 - t0 * r3;
     s = (Math.abs(tl) - (a0 * m3 + a1 * m0 + (b1 * m8 + b2 * m7))) / len;
-    if (s > best + tie) {
+    if (s > best + tie || (s > 0 && !(best > 0))) {
       best = s;
       tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
@@ -397,7 +400,7 @@ export function satCuboidCuboid(
     len = Math.sqrt(lenSq);
     tl = t1 * r1 - t0 * r4;
     s = (Math.abs(tl) - (a0 * m4 + a1 * m1 + (b2 * m6 + b0 * m8))) / len;
-    if (s > best + tie) {
+    if (s > best + tie || (s > 0 && !(best > 0))) {
       best = s;
       tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
@@ -413,7 +416,7 @@ export function satCuboidCuboid(
     len = Math.sqrt(lenSq);
     tl = t1 * r2 - t0 * r5;
     s = (Math.abs(tl) - (a0 * m5 + a1 * m2 + (b0 * m7 + b1 * m6))) / len;
-    if (s > best + tie) {
+    if (s > best + tie || (s > 0 && !(best > 0))) {
       best = s;
       tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
       edgeLength[0] = len;
@@ -832,7 +835,38 @@ export function contactCuboidCuboid(
     return true;
   }
   if (prediction <= 0) return false;
-  return contactConvexConvex(out, a, b, bInA, prediction);
+  if (!contactConvexConvex(out, a, b, bInA, prediction)) return false;
+  // The SAT separated the boxes; GJK within the near-touching band (or touching) has its
+  // witnesses and normal only to its tolerance (a box of 1e-5 3.4e-14 under a flat box of 10 at
+  // 500: distance 0 there, both witnesses on the flat box). The exact closest pair, its
+  // direction, then the SAT's axis where it attains the gap (satGapContact).
+  if (out.distance <= TOUCH_BAND * gapMagnitude(out.pointA, out.pointB, bInA)) {
+    polishGapPair(out.pointA, out.pointB, a, b, bInA);
+    const d = vec3.distance(out.pointA, out.pointB);
+    out.distance = d;
+    if (d > 0) {
+      vec3.sub(out.normal, out.pointB, out.pointA);
+      vec3.scale(out.normal, out.normal, 1 / d);
+    }
+    satGapContact(out, a, b, bInA);
+  }
+  return true;
+}
+
+/** The largest coordinate magnitude of a gap's witnesses and B's offset (TOUCH_BAND's scale). */
+function gapMagnitude(pA: Vec3, pB: Vec3, bInA: Isometry): number {
+  const t = bInA.translation;
+  return Math.max(
+    Math.abs(t.x),
+    Math.abs(t.y),
+    Math.abs(t.z),
+    Math.abs(pA.x),
+    Math.abs(pA.y),
+    Math.abs(pA.z),
+    Math.abs(pB.x),
+    Math.abs(pB.y),
+    Math.abs(pB.z),
+  );
 }
 
 const satContact = makeContact();
@@ -859,21 +893,20 @@ export function distanceCuboidCuboid(
     return out;
   }
   distanceConvexConvex(out, a, b, bInA);
-  const t = bInA.translation;
-  const m = Math.max(
-    Math.abs(t.x),
-    Math.abs(t.y),
-    Math.abs(t.z),
-    vec3.length(out.pointA),
-    vec3.length(out.pointB),
-  );
-  if (out.distance <= TOUCH_BAND * m) polishGapWitnesses(out, a, b, bInA);
+  if (out.distance <= TOUCH_BAND * gapMagnitude(out.pointA, out.pointB, bInA)) {
+    polishGapPair(out.pointA, out.pointB, a, b, bInA);
+    out.distance = vec3.distance(out.pointA, out.pointB);
+  }
   return out;
 }
 
 const polishA = vec3.create();
 const polishB = vec3.create();
 const polishLocal = vec3.create();
+const bestA = vec3.create();
+const bestB = vec3.create();
+/** Alternating projections per start of {@link polishGapPair} (each pass ends when one does not shorten the pair). */
+const POLISH_STEPS = 8;
 
 /** `p` (in box `a`'s frame) clamped onto the box: its closest point of `a`, into `out`. */
 function clampOnto(out: Vec3, a: Cuboid, p: Vec3): void {
@@ -886,26 +919,36 @@ function clampOnto(out: Vec3, a: Cuboid, p: Vec3): void {
 /**
  * A gap the SAT separates but GJK left within the near-touching band (GJK/EPA ends there at the
  * rounding of the larger box: a box of 5e-5 whose corner touched a box of 20 had its witness on
- * the large face 1.3e-10 sideways, while the gap was 4e-15; issue 16): the witnesses polished by
- * alternating exact closest-point projections onto the two boxes (each step never lengthens
- * |pB − pA|; the clamp onto a box is its closest point), the shortest pair kept, and the
- * distance made its length. Allocates nothing.
+ * the large face 1.3e-10 sideways, while the gap was 4e-15; a box of 1e-5 3.4e-14 under a flat
+ * box of 10 at 500 got 3.6e-15 with both witnesses the flat box's corner, 7 from the small box;
+ * issue 16): the witnesses `pA`, `pB` (A's frame) replaced by the shortest pair of alternating
+ * exact closest-point projections onto the two boxes (each step never lengthens |pB − pA|; the
+ * clamp onto a box is its closest point), started from GJK's point of A and again from B's centre
+ * clamped onto A, so that a GJK pair off the boxes or short of the true gap is not kept. Both
+ * points lie on their boxes. Allocates nothing.
  */
-function polishGapWitnesses(out: DistanceResult, a: Cuboid, b: Cuboid, bInA: Isometry): void {
-  vec3.copy(polishA, out.pointA);
-  vec3.copy(polishB, out.pointB);
-  let best = vec3.distance(polishA, polishB);
-  for (let i = 0; i < 4; i++) {
-    // pB: the point of B nearest pA (clamped in B's frame); pA: the point of A nearest pB.
-    iso.inverseTransformPoint(polishLocal, bInA, polishA);
-    clampOnto(polishLocal, b, polishLocal);
-    iso.transformPoint(polishB, bInA, polishLocal);
-    clampOnto(polishA, a, polishB);
-    const d = vec3.distance(polishA, polishB);
-    if (!(d < best)) break;
-    best = d;
-    vec3.copy(out.pointA, polishA);
-    vec3.copy(out.pointB, polishB);
+function polishGapPair(pA: Vec3, pB: Vec3, a: Cuboid, b: Cuboid, bInA: Isometry): void {
+  let best = Number.POSITIVE_INFINITY;
+  for (let start = 0; start < 2; start++) {
+    if (start === 0) vec3.copy(polishA, pA);
+    else clampOnto(polishA, a, bInA.translation);
+    let last = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < POLISH_STEPS; i++) {
+      // pB: the point of B nearest pA (clamped in B's frame); pA: the point of A nearest pB.
+      iso.inverseTransformPoint(polishLocal, bInA, polishA);
+      clampOnto(polishLocal, b, polishLocal);
+      iso.transformPoint(polishB, bInA, polishLocal);
+      clampOnto(polishA, a, polishB);
+      const d = vec3.distance(polishA, polishB);
+      if (d < best) {
+        best = d;
+        vec3.copy(bestA, polishA);
+        vec3.copy(bestB, polishB);
+      }
+      if (!(d < last)) break;
+      last = d;
+    }
   }
-  out.distance = vec3.distance(out.pointA, out.pointB);
+  vec3.copy(pA, bestA);
+  vec3.copy(pB, bestB);
 }

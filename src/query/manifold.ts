@@ -20,7 +20,8 @@ const unitB = iso.identity();
 /**
  * The contact manifold of shape `a` at world pose `poseA` and `b` at `poseB`, in the world
  * frame: `null` when the gap exceeds `prediction` (≥ 0, scene units); else one unit normal from
- * A toward B and 1–4 points, each with its witness points and signed distance, chosen by
+ * A toward B and 1–4 points (the first `count` entries of `points`, which always has four slots;
+ * the others unused), each with its witness points and signed distance, chosen by
  * reference-face / incident-face clipping to keep the largest contact area (Ericson 2005,
  * §8.3.4; Box2D, Jolt). Writes into `out` when given. Throws `CollideError`:
  * `invalid_value` naming the argument for a bad pose (non-finite translation, non-unit
