@@ -55,6 +55,7 @@ import {
 } from "../geometry/gjk.js";
 import {
   makeNormalRefinement,
+  type NormalRefinement,
   refineLowerIo,
   refineOverlapNormal,
   setOverlapNormal,
@@ -1366,11 +1367,68 @@ function rimPairMinimum(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
       }
     }
   }
-  if (!(best < refined.overlap)) return;
+  // Tied with the refinement within the overlap's rounding at the rim points' magnitude: the
+  // critical point where its witnesses face each other better. The refinement stops where the
+  // overlap's change falls below that rounding, its normal off by the square root of it over the
+  // larger rim's radius, and the larger rim's support slides that far times its radius: a
+  // cylinder of 1.6e-3 across the rim of one of 1.1e3 centred 1.8e3 away, the refinement 1.1e-13
+  // below the critical point and its witnesses 1.1e-5 apart sideways, faced only by a move of
+  // 1.4e-10 off the small rim (issue 16, seed 79).
+  let tie = 0;
+  if (!(best < refined.overlap)) {
+    rimTie();
+    tie = rimIo[5];
+  }
+  if (!(best < refined.overlap + tie)) return;
   rimIo[2] = rimBestIo[0];
   rimIo[3] = rimBestIo[1];
   rimOverlap();
-  setOverlapNormal(refined, coreA, coreBInA, rimW, rimP0, rimP1);
+  if (tie === 0) {
+    setOverlapNormal(refined, coreA, coreBInA, rimW, rimP0, rimP1);
+    return;
+  }
+  setOverlapNormal(rimRefined, coreA, coreBInA, rimW, rimP0, rimP1);
+  rimLateral(refined);
+  const before = rimIo[4];
+  rimLateral(rimRefined);
+  if (!(rimIo[4] < before)) return;
+  faceCopy(refined.normal, rimRefined.normal);
+  faceCopy(refined.pointA, rimRefined.pointA);
+  faceCopy(refined.pointB, rimRefined.pointB);
+  refined.overlap = rimRefined.overlap;
+  refined.gradient = rimRefined.gradient;
+  refined.step = rimRefined.step;
+}
+
+/** {@link rimPairMinimum}'s refinement at the rims' critical point, when tied with `refined`. */
+const rimRefined = makeNormalRefinement();
+
+/**
+ * rimIo[5] = the overlap's rounding at the rim points' magnitude in the solver's frame
+ * (RIM_TIE_ROUNDING of the larger rim centre's distance plus its radius, or of the shift's, where
+ * A's supports round before it), solver units; rim frames set. Written, not returned: a double
+ * returned by a call V8 does not inline is boxed.
+ */
+function rimTie(): void {
+  const m0 = Math.sqrt(rimC0.x * rimC0.x + rimC0.y * rimC0.y + rimC0.z * rimC0.z) + rimIo[0];
+  const m1 = Math.sqrt(rimC1.x * rimC1.x + rimC1.y * rimC1.y + rimC1.z * rimC1.z) + rimIo[1];
+  rimIo[5] = RIM_TIE_ROUNDING * Math.max(m0, m1, shiftIo[1]);
+}
+
+/** Relative rounding of an overlap within which {@link rimPairMinimum}'s critical point ties the refinement (4 ulps). */
+const RIM_TIE_ROUNDING = 2 ** -50;
+
+/** rimIo[4] = |w − (w·n) n| for w = pointA − pointB of refinement r (its witnesses' sideways offset). */
+function rimLateral(r: NormalRefinement): void {
+  const n = r.normal;
+  const wx = r.pointA.x - r.pointB.x;
+  const wy = r.pointA.y - r.pointB.y;
+  const wz = r.pointA.z - r.pointB.z;
+  const d = wx * n.x + wy * n.y + wz * n.z;
+  const lx = wx - d * n.x;
+  const ly = wy - d * n.y;
+  const lz = wz - d * n.z;
+  rimIo[4] = Math.sqrt(lx * lx + ly * ly + lz * lz);
 }
 
 /** {@link rimPairMinimum}'s best azimuths (A's, B's rim), radians. */
@@ -1453,8 +1511,11 @@ const rimP1 = vec3.create();
 const rimT1 = vec3.create();
 const rimR1 = vec3.create();
 const rimW = vec3.create();
-/** [0], [1] the rims' radii (solver units); [2], [3] their azimuths. */
-const rimIo = new Float64Array(4);
+/**
+ * [0], [1] the rims' radii (solver units); [2], [3] their azimuths; [4] {@link rimLateral}'s
+ * offset; [5] {@link rimTie}'s rounding.
+ */
+const rimIo = new Float64Array(6);
 
 /**
  * Sets rim `side` (0 A, 1 B) of solid of revolution `s` from the refined normal: the rim its
