@@ -17,8 +17,24 @@
  * it (a certified lower bound of the gap) meets the features' distance (an upper bound: points of
  * the shapes) within the caller's tolerance.
  *
+ * Where the closest pair's own direction falls short, the candidates tie: faces near parallel
+ * (a rounded hull's core edge 1.1e-13 rad off a box's face, issue 16) put a corner's projection, a
+ * corner–edge pair and two edge crossings within 1e-19 of one distance, far below the rounding
+ * of their squares, while their directions differ by 6e-9 rad, which a feature of 0.5 turns into
+ * 5e-9 of separation. The separation along a direction is a lower bound of the gap and each
+ * pair's distance an upper bound, so the pair whose interval (distance − separation along its
+ * normal) is narrowest is the answer, decided by the support functions (whose rounding is of the
+ * coordinates) rather than by the squared distances: every candidate is certified so when the
+ * closest one is not (a support pair each, spent only on those within the narrowest width of the
+ * least distance), and the narrowest kept over the rounds. Rounds that end uncertified (the
+ * reduction to the closest pair's corners cycling between a corner and an edge of a face near
+ * parallel) end in one gathering: each side's corners about the narrowest pair's normal, by
+ * supports along it tilted 45° apart (a face's four corners, an edge's two ends), all pairs
+ * certified; the narrowest is kept where narrower than the caller's own answer.
+ *
  * Allocation-free (module scratch), bounded: FEATURE_MAX_ITERATIONS rounds of at most 32
- * corner–triangle and 36 edge–edge candidates.
+ * corner–triangle and 36 edge–edge candidates, and one gathering of at most GATHER_CORNERS
+ * corners a side.
  */
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
@@ -28,20 +44,34 @@ import type { SupportMap } from "./support.js";
 /** Rounds of the feature search (each: candidates, reduction, one support pair). */
 const FEATURE_MAX_ITERATIONS = 16;
 
-const featA: Vec3[] = [vec3.create(), vec3.create(), vec3.create(), vec3.create()];
-const featB: Vec3[] = [vec3.create(), vec3.create(), vec3.create(), vec3.create()];
-const keep: Vec3[] = [vec3.create(), vec3.create(), vec3.create(), vec3.create()];
+/** Corners a side holds in the search's rounds. */
+const ROUND_CORNERS = 4;
+/** Corners a side holds in the last gathering about the narrowest pair's normal. */
+const GATHER_CORNERS = 8;
+/** Directions about the normal that the gathering tilts toward (45° apart). */
+const GATHER_TILTS = 8;
+
+const corners = (): Vec3[] => Array.from({ length: GATHER_CORNERS }, () => vec3.create());
+const featA: Vec3[] = corners();
+const featB: Vec3[] = corners();
+const keep: Vec3[] = corners();
+/** [0] the corners a side may hold now (ROUND_CORNERS, or GATHER_CORNERS while gathering). */
+const capIo = new Int32Array([ROUND_CORNERS]);
 /**
  * [0] nA, [1] nB: the corners held per side; [2], [3] the best pair's corner masks on A and B;
  * [4] the mask of the last closest point; [5] 1 when the last closest point is a face's
- * projection or an edge crossing (its normal in `nrm`); [6] the same for the best pair (in bestN).
+ * projection or an edge crossing (its normal in `nrm`); [6] the same for the best pair (in bestN);
+ * [7] 1 while the candidates are certified ({@link certifyCandidates}) rather than ranked.
  */
-const countIo = new Int32Array(7);
+const countIo = new Int32Array(8);
+/** [0] the best candidate's squared distance. */
+const bestIo = new Float64Array(1);
 /**
- * [0] the best candidate's squared distance; [1] the best's among the candidates with a normal of
- * their own (a face's projection, an edge crossing: tieA, tieB, tieN).
+ * The narrowest certified candidate ({@link certifyCandidates}): [0] its width, distance less the
+ * separation along its normal (Infinity when none); [1] its distance; [2] its separation; [3]
+ * the least distance of any candidate offered (an upper bound of the gap).
  */
-const bestIo = new Float64Array(2);
+const certIo = new Float64Array(4);
 const q = vec3.create();
 const e0 = vec3.create();
 const e1 = vec3.create();
@@ -57,19 +87,24 @@ const dir = vec3.create();
 const negDir = vec3.create();
 const supA = vec3.create();
 const supB = vec3.create();
-const tieA = vec3.create();
-const tieB = vec3.create();
-const tieN = vec3.create();
-const tieDir = vec3.create();
-const tieNeg = vec3.create();
-const tieSupA = vec3.create();
-const tieSupB = vec3.create();
+const certA = vec3.create();
+const certB = vec3.create();
+const certN = vec3.create();
+const candA = vec3.create();
+const candB = vec3.create();
+const candDir = vec3.create();
+const candNeg = vec3.create();
+const candSupA = vec3.create();
+const candSupB = vec3.create();
+const candEdge = vec3.create();
+/** The pair's support maps while its candidates are certified (set by polytopeFeatureGap). */
+const mapsIo: { a: SupportMap | null; b: SupportMap | null } = { a: null, b: null };
 
 /** Appends p to side f (count at countIo[side]) unless present; false when present. */
 function addCorner(f: Vec3[], side: number, p: Vec3): boolean {
   const n = countIo[side];
   for (let j = 0; j < n; j++) if (vec3.exactEquals(f[j], p)) return false;
-  if (n === 4) return false;
+  if (n >= capIo[0]) return false;
   vec3.copy(f[n], p);
   countIo[side] = n + 1;
   return true;
@@ -102,31 +137,7 @@ function closestOnSegment(p: Vec3, f: Vec3[], i: number, j: number): void {
  * corners it needs.
  */
 function closestOnTriangle(p: Vec3, f: Vec3[], i: number, j: number, k: number): void {
-  const a = f[i];
-  const b = f[j];
-  const c = f[k];
-  vec3.sub(e1, b, a);
-  vec3.sub(e2, c, a);
-  vec3.cross(nrm, e1, e2);
-  const nn = vec3.dot(nrm, nrm);
-  if (nn > 0 && nn < Number.POSITIVE_INFINITY) {
-    vec3.sub(rel, p, a);
-    vec3.cross(e0, e1, rel);
-    const sc = vec3.dot(e0, nrm);
-    vec3.cross(e0, rel, e2);
-    const sb = vec3.dot(e0, nrm);
-    vec3.sub(rel, p, b);
-    vec3.sub(e0, c, b);
-    vec3.cross(e0, e0, rel);
-    const sa = vec3.dot(e0, nrm);
-    if (sa >= 0 && sb >= 0 && sc >= 0) {
-      vec3.sub(rel, p, a);
-      vec3.addScaled(q, p, nrm, -vec3.dot(rel, nrm) / nn);
-      countIo[4] = (1 << i) | (1 << j) | (1 << k);
-      countIo[5] = 1;
-      return;
-    }
-  }
+  if (faceProjection(p, f, i, j, k)) return;
   countIo[5] = 0;
   closestOnSegment(p, f, i, j);
   let best = vec3.distanceSq(p, q);
@@ -150,17 +161,46 @@ function closestOnTriangle(p: Vec3, f: Vec3[], i: number, j: number, k: number):
 }
 
 /**
- * Keeps (pa, pb) with their corner masks when closer than the best so far; a pair with a normal of
- * its own also as tieA, tieB, tieN when closer than the best such pair.
+ * q = p's projection along the normal of triangle f[i] f[j] f[k] (in `nrm`, not unit) when it
+ * falls inside (the edges' orientations about that normal, the face's own vectors; countIo[4]
+ * the corners, countIo[5] = 1): true; false for one outside or a degenerate triangle.
+ */
+function faceProjection(p: Vec3, f: Vec3[], i: number, j: number, k: number): boolean {
+  const a = f[i];
+  const b = f[j];
+  const c = f[k];
+  vec3.sub(e1, b, a);
+  vec3.sub(e2, c, a);
+  vec3.cross(nrm, e1, e2);
+  const nn = vec3.dot(nrm, nrm);
+  if (!(nn > 0 && nn < Number.POSITIVE_INFINITY)) return false;
+  vec3.sub(rel, p, a);
+  vec3.cross(e0, e1, rel);
+  const sc = vec3.dot(e0, nrm);
+  vec3.cross(e0, rel, e2);
+  const sb = vec3.dot(e0, nrm);
+  vec3.sub(rel, p, b);
+  vec3.sub(e0, c, b);
+  vec3.cross(e0, e0, rel);
+  const sa = vec3.dot(e0, nrm);
+  if (!(sa >= 0 && sb >= 0 && sc >= 0)) return false;
+  vec3.sub(rel, p, a);
+  vec3.addScaled(q, p, nrm, -vec3.dot(rel, nrm) / nn);
+  countIo[4] = (1 << i) | (1 << j) | (1 << k);
+  countIo[5] = 1;
+  return true;
+}
+
+/**
+ * Keeps (pa, pb) with their corner masks when closer than the best so far (while certifying,
+ * {@link certifyCandidate} instead).
  */
 function offer(pa: Vec3, pb: Vec3, maskA: number, maskB: number): void {
-  const d = vec3.distanceSq(pa, pb);
-  if (countIo[5] !== 0 && d < bestIo[1]) {
-    bestIo[1] = d;
-    vec3.copy(tieA, pa);
-    vec3.copy(tieB, pb);
-    vec3.copy(tieN, nrm);
+  if (countIo[7] !== 0) {
+    certifyCandidate(pa, pb, maskA, maskB);
+    return;
   }
+  const d = vec3.distanceSq(pa, pb);
   if (d < bestIo[0]) {
     bestIo[0] = d;
     vec3.copy(bestA, pa);
@@ -226,12 +266,120 @@ function edgeEdge(i: number, j: number, k: number, l: number): void {
   offer(qa, qb, (1 << i) | (1 << j), (1 << k) | (1 << l));
 }
 
+/**
+ * The candidate pair (pa, pb) with its corner masks certified: its direction (the features' own
+ * normal where they have one, a corner–edge difference made normal to the edge, else the
+ * difference), the separation along it (one support pair, a lower bound of the gap) and its
+ * distance (an upper bound); kept as certA, certB, certN in certIo when its width, distance less
+ * separation, is the narrowest yet.
+ */
+function certifyCandidate(pa: Vec3, pb: Vec3, maskA: number, maskB: number): void {
+  const ma = mapsIo.a;
+  const mb = mapsIo.b;
+  if (ma === null || mb === null) return;
+  vec3.copy(candA, pa);
+  vec3.copy(candB, pb);
+  vec3.sub(candDir, candB, candA);
+  const d = Math.sqrt(vec3.dot(candDir, candDir));
+  if (!(d > 0 && d < Number.POSITIVE_INFINITY)) return;
+  // Its width is at least its distance less the gap, which is at most any candidate's distance:
+  // a candidate that far above the least cannot be the narrowest (no support pair spent).
+  if (d < certIo[3]) certIo[3] = d;
+  if (!(d - certIo[3] < certIo[0])) return;
+  if (countIo[5] !== 0) {
+    const nn = vec3.dot(nrm, nrm);
+    if (!(nn > 0 && nn < Number.POSITIVE_INFINITY)) return;
+    const k = vec3.dot(nrm, candDir) < 0 ? -1 : 1;
+    vec3.scale(candDir, nrm, k / Math.sqrt(nn));
+  } else if (!segmentNormal(candDir, d, maskA, maskB)) vec3.scale(candDir, candDir, 1 / d);
+  ma.support(candSupA, candDir);
+  vec3.negate(candNeg, candDir);
+  mb.support(candSupB, candNeg);
+  const sep = vec3.dot(candDir, candSupB) - vec3.dot(candDir, candSupA);
+  const w = d - sep;
+  if (!(w < certIo[0])) return;
+  certIo[0] = w;
+  certIo[1] = d;
+  certIo[2] = sep;
+  vec3.copy(certA, candA);
+  vec3.copy(certB, candB);
+  vec3.copy(certN, candDir);
+}
+
+/** True for a mask of exactly two corners. */
+function isEdge(mask: number): boolean {
+  const m = mask & (mask - 1);
+  return m !== 0 && (m & (m - 1)) === 0;
+}
+
+/** True for a mask of exactly one corner. */
+function isCorner(mask: number): boolean {
+  return mask !== 0 && (mask & (mask - 1)) === 0;
+}
+
+/** candEdge = the edge vector between the two corners of f in `mask`. */
+function edgeOf(f: Vec3[], mask: number): void {
+  let i = 0;
+  while (!(mask & (1 << i))) i++;
+  let j = i + 1;
+  while (!(mask & (1 << j))) j++;
+  vec3.sub(candEdge, f[j], f[i]);
+}
+
+/**
+ * Every corner of side f (count n) against every corner, segment and triangle (its inside) of the
+ * other side g (count m), each offered: tied candidates are all certified, not only the nearest
+ * of a triangle's three edges (a corner over a face's corner, its edges' distances tied, the
+ * diagonal's taken).
+ */
+function everyCornerPair(f: Vec3[], n: number, g: Vec3[], m: number, aSide: boolean): void {
+  for (let i = 0; i < n; i++) {
+    const p = f[i];
+    if (m === 1) {
+      countIo[5] = 0;
+      vec3.copy(q, g[0]);
+      countIo[4] = 1;
+      offerCorner(p, i, aSide);
+      continue;
+    }
+    for (let j = 0; j < m; j++) {
+      for (let k = j + 1; k < m; k++) {
+        countIo[5] = 0;
+        closestOnSegment(p, g, j, k);
+        offerCorner(p, i, aSide);
+        for (let l = k + 1; l < m; l++) if (faceProjection(p, g, j, k, l)) offerCorner(p, i, aSide);
+      }
+    }
+  }
+}
+
+/** Offers corner i (point p) of side A (aSide) or B with the other side's point q. */
+function offerCorner(p: Vec3, i: number, aSide: boolean): void {
+  if (aSide) offer(p, q, 1 << i, countIo[4]);
+  else offer(q, p, countIo[4], 1 << i);
+}
+
+/**
+ * Every candidate pair of the held features certified ({@link certifyCandidate}) into certIo and
+ * certA, certB, certN, keeping the narrowest of this and earlier rounds.
+ */
+function certifyCandidates(): void {
+  countIo[7] = 1;
+  const na = countIo[0];
+  const nb = countIo[1];
+  everyCornerPair(featA, na, featB, nb, true);
+  everyCornerPair(featB, nb, featA, na, false);
+  for (let i = 0; i < na; i++)
+    for (let j = i + 1; j < na; j++)
+      for (let k = 0; k < nb; k++) for (let l = k + 1; l < nb; l++) edgeEdge(i, j, k, l);
+  countIo[7] = 0;
+}
+
 /** The closest pair of the held features into bestA, bestB, bestIo[0] and the masks. */
 function closestFeatures(): void {
   const na = countIo[0];
   const nb = countIo[1];
   bestIo[0] = Number.POSITIVE_INFINITY;
-  bestIo[1] = Number.POSITIVE_INFINITY;
   cornersAgainst(featA, na, featB, nb, true);
   cornersAgainst(featB, nb, featA, na, false);
   for (let i = 0; i < na; i++)
@@ -250,17 +398,20 @@ function reduce(f: Vec3[], side: number, mask: number): void {
 
 /**
  * [0] in: the tolerance on (distance − separation) at which the search stops, scene units; out:
- * the distance found (Infinity when none was certified). [1] out: the separation along the
- * found direction (a certified lower bound of the gap).
+ * the distance found (Infinity when none was found). [1] out: the separation along the found
+ * direction (a certified lower bound of the gap). [2] in: the width (distance − separation) of
+ * the caller's own answer, which a pair found but not certified to [0] must beat.
  */
-export const simplexFeatureIo = new Float64Array(2);
+export const simplexFeatureIo = new Float64Array(3);
 
 /**
  * The closest points of polytopes a and b (support maps in one frame, GJK's final `s` their
  * starting features) into outA, outB, the unit direction from A to B in outN (the features'
  * normal where they have one), with their distance in simplexFeatureIo[0], once the
- * separation along their direction is within simplexFeatureIo[0] (as given) of it; else
- * simplexFeatureIo[0] = Infinity and the outputs unset.
+ * separation along their direction is within simplexFeatureIo[0] (as given) of it — or, when no
+ * round gets there, the pair whose distance and separation lie nearest (every candidate of every
+ * round certified) when nearer than simplexFeatureIo[2]; else simplexFeatureIo[0] = Infinity and
+ * the outputs unset.
  */
 export function polytopeFeatureGap(
   outA: Vec3,
@@ -274,19 +425,60 @@ export function polytopeFeatureGap(
   simplexFeatureIo[0] = Number.POSITIVE_INFINITY;
   countIo[0] = 0;
   countIo[1] = 0;
+  countIo[7] = 0;
+  capIo[0] = ROUND_CORNERS;
+  certIo[0] = Number.POSITIVE_INFINITY;
+  certIo[3] = Number.POSITIVE_INFINITY;
+  mapsIo.a = a;
+  mapsIo.b = b;
   for (let i = 0; i < s.count; i++) {
     addCorner(featA, 0, s.a[i]);
     addCorner(featB, 1, s.b[i]);
   }
+  searchFeatures(outA, outB, outN, a, b, tol);
+  if (!(simplexFeatureIo[0] < Number.POSITIVE_INFINITY) && certIo[0] < Number.POSITIVE_INFINITY) {
+    // The rounds did not certify: the corners about the narrowest pair's normal gathered on both
+    // sides (a face near parallel to it whole, the edges beside a corner), every pair certified.
+    capIo[0] = GATHER_CORNERS;
+    countIo[0] = 0;
+    countIo[1] = 0;
+    vec3.copy(gatherN, certN);
+    gatherAround(a, featA, 0, gatherN);
+    vec3.negate(gatherN, gatherN);
+    gatherAround(b, featB, 1, gatherN);
+    certifyCandidates();
+    capIo[0] = ROUND_CORNERS;
+  }
+  mapsIo.a = null;
+  mapsIo.b = null;
+  if (simplexFeatureIo[0] < Number.POSITIVE_INFINITY) return;
+  // No round certified to the tolerance: the narrowest pair, where narrower than the caller's.
+  if (!(certIo[0] < simplexFeatureIo[2])) return;
+  vec3.copy(outA, certA);
+  vec3.copy(outB, certB);
+  vec3.copy(outN, certN);
+  simplexFeatureIo[0] = certIo[1];
+  simplexFeatureIo[1] = certIo[2];
+}
+
+/** {@link polytopeFeatureGap}'s rounds (features loaded); simplexFeatureIo[0] set when certified. */
+function searchFeatures(
+  outA: Vec3,
+  outB: Vec3,
+  outN: Vec3,
+  a: SupportMap,
+  b: SupportMap,
+  tol: number,
+): void {
   let last = Number.POSITIVE_INFINITY;
   for (let iter = 0; iter < FEATURE_MAX_ITERATIONS; iter++) {
     closestFeatures();
     const d2 = bestIo[0];
     if (!(d2 > 0 && d2 < Number.POSITIVE_INFINITY) || !(d2 <= last)) return;
     last = d2;
-    reduce(featA, 0, countIo[2]);
-    reduce(featB, 1, countIo[3]);
     const d = Math.sqrt(d2);
+    const maskA = countIo[2];
+    const maskB = countIo[3];
     // The separation along the features' own normal where they have one (a face's, an edge
     // pair's e1 × e2: exact to the rounding of their edge vectors); the points' difference
     // carries the rounding of their coordinates, a tilt that a long edge turns into a false
@@ -295,7 +487,7 @@ export function polytopeFeatureGap(
     if (countIo[6] !== 0) {
       const k = vec3.dot(bestN, dir) < 0 ? -1 : 1;
       vec3.scale(dir, bestN, k / Math.sqrt(vec3.dot(bestN, bestN)));
-    } else if (!segmentNormal(d)) vec3.scale(dir, dir, 1 / d);
+    } else if (!segmentNormal(dir, d, maskA, maskB)) vec3.scale(dir, dir, 1 / d);
     a.support(supA, dir);
     vec3.negate(negDir, dir);
     b.support(supB, negDir);
@@ -308,16 +500,19 @@ export function polytopeFeatureGap(
       simplexFeatureIo[1] = sep;
       return;
     }
-    tieIo[1] = d;
-    tieIo[2] = tol;
-    if (countIo[6] === 0 && tiedFeatureNormal(a, b)) {
-      vec3.copy(outA, tieA);
-      vec3.copy(outB, tieB);
-      vec3.copy(outN, tieDir);
-      simplexFeatureIo[0] = Math.sqrt(bestIo[1]);
-      simplexFeatureIo[1] = tieIo[0];
+    // The closest pair falls short: its candidates may tie with it in doubles (faces near
+    // parallel), every one certified before the sides are reduced to its corners.
+    certifyCandidates();
+    if (certIo[0] <= tol) {
+      vec3.copy(outA, certA);
+      vec3.copy(outB, certB);
+      vec3.copy(outN, certN);
+      simplexFeatureIo[0] = certIo[1];
+      simplexFeatureIo[1] = certIo[2];
       return;
     }
+    reduce(featA, 0, maskA);
+    reduce(featB, 1, maskB);
     let grewA = addCorner(featA, 0, supA);
     let grewB = addCorner(featB, 1, supB);
     // A side whose support along the direction is held already lies flat there (a face or an
@@ -332,63 +527,59 @@ export function polytopeFeatureGap(
 }
 
 /**
- * {@link tiedFeatureNormal}'s doubles (through a typed array: a double passed to a call V8 does not
- * inline is boxed): [0] out, the separation along tieDir; [1] in, the best distance d; [2] in,
- * the tolerance.
+ * A corner against an edge's inside (the masks: one corner of one side, two of the other): v,
+ * the points' difference, made normal to the edge and unit (returns true; false otherwise or when
+ * nothing is left, v then partly moved). The closest point's parameter along the edge rounds at
+ * the edge's length, a tilt of the difference that a long edge turns into a false shortfall of
+ * the separation (a vertex 3.9e-12 below the diagonal of a face of 2, the difference tilted 1e-5
+ * along it).
  */
-const tieIo = new Float64Array(3);
-
-/**
- * A corner's closest pair whose separation falls short of its distance can tie, within the
- * rounding of the points, with an edge crossing or a face's projection a few ulps from that
- * corner (issue 16: a box's corner 9e-9 from where its edge crosses a rounded hull's core edge
- * 250 away, the two distances equal in doubles): the corner's direction then tilts off the
- * features' normal by the offset over the distance (2.6e-11 rad), which a long feature turns
- * into a shortfall (5.2e-11 along the box's edge of 2). True when the best candidate with a
- * normal of its own lies within the tolerance tieIo[2] of the distance tieIo[1] and the
- * separation along that normal (one support pair, a certified lower bound; into tieIo[0], its
- * unit direction into tieDir) meets its distance within that tolerance.
- */
-function tiedFeatureNormal(a: SupportMap, b: SupportMap): boolean {
-  const d = tieIo[1];
-  const tol = tieIo[2];
-  const d2 = bestIo[1];
-  if (!(d2 < Number.POSITIVE_INFINITY)) return false;
-  const dt = Math.sqrt(d2);
-  if (!(dt - d <= tol)) return false;
-  vec3.sub(tieDir, tieB, tieA);
-  const nn = vec3.dot(tieN, tieN);
-  if (!(nn > 0 && nn < Number.POSITIVE_INFINITY)) return false;
-  const k = vec3.dot(tieN, tieDir) < 0 ? -1 : 1;
-  vec3.scale(tieDir, tieN, k / Math.sqrt(nn));
-  a.support(tieSupA, tieDir);
-  vec3.negate(tieNeg, tieDir);
-  b.support(tieSupB, tieNeg);
-  const sep = vec3.dot(tieDir, tieSupB) - vec3.dot(tieDir, tieSupA);
-  tieIo[0] = sep;
-  return dt - sep <= tol;
+function segmentNormal(v: Vec3, d: number, maskA: number, maskB: number): boolean {
+  if (isEdge(maskA) && isCorner(maskB)) edgeOf(featA, maskA);
+  else if (isEdge(maskB) && isCorner(maskA)) edgeOf(featB, maskB);
+  else return false;
+  const ee = vec3.dot(candEdge, candEdge);
+  if (!(ee > 0 && ee < Number.POSITIVE_INFINITY)) return false;
+  vec3.addScaled(v, v, candEdge, -vec3.dot(v, candEdge) / ee);
+  const l = Math.sqrt(vec3.dot(v, v));
+  if (!(l > 0 && l <= d)) return false;
+  vec3.scale(v, v, 1 / l);
+  return true;
 }
 
+const gatherN = vec3.create();
+const gatherU = vec3.create();
+const gatherV = vec3.create();
+/** cos and sin of k · 45°. */
+const TILT_COS = [1, Math.SQRT1_2, 0, -Math.SQRT1_2, -1, -Math.SQRT1_2, 0, Math.SQRT1_2];
+const TILT_SIN = [0, Math.SQRT1_2, 1, Math.SQRT1_2, 0, -Math.SQRT1_2, -1, -Math.SQRT1_2];
+
 /**
- * A corner against an edge's inside (one corner held on one side, two on the other): dir, the
- * points' difference, made normal to the edge and unit (returns true; false otherwise or when
- * nothing is left). The closest point's parameter along the edge rounds at the edge's length,
- * a tilt of the difference that a long edge turns into a false shortfall of the separation
- * (a vertex 3.9e-12 below the diagonal of a face of 2, the difference tilted 1e-5 along it).
+ * Adds to side f (count at countIo[side]) m's support along unit n and along n tilted by
+ * CORNER_TILT toward each of GATHER_TILTS directions across it: the corners of the feature that
+ * supports m along n and of every face within about CORNER_TILT of normal to it (a face's four
+ * corners, an edge's two ends), up to the side's capacity.
  */
-function segmentNormal(d: number): boolean {
-  let f: Vec3[];
-  if (countIo[0] === 2 && countIo[1] === 1) f = featA;
-  else if (countIo[1] === 2 && countIo[0] === 1) f = featB;
-  else return false;
-  vec3.sub(e0, f[1], f[0]);
-  const ee = vec3.dot(e0, e0);
-  if (!(ee > 0 && ee < Number.POSITIVE_INFINITY)) return false;
-  vec3.addScaled(dir, dir, e0, -vec3.dot(dir, e0) / ee);
-  const l = Math.sqrt(vec3.dot(dir, dir));
-  if (!(l > 0 && l <= d)) return false;
-  vec3.scale(dir, dir, 1 / l);
-  return true;
+function gatherAround(m: SupportMap, f: Vec3[], side: number, n: Vec3): void {
+  m.support(corner, n);
+  addCorner(f, side, corner);
+  // u, v: a basis across n (n crossed with the axis least along it).
+  const ax = Math.abs(n.x);
+  const ay = Math.abs(n.y);
+  const az = Math.abs(n.z);
+  if (ax <= ay && ax <= az) vec3.set(gatherU, 0, n.z, -n.y);
+  else if (ay <= az) vec3.set(gatherU, -n.z, 0, n.x);
+  else vec3.set(gatherU, n.y, -n.x, 0);
+  const l = Math.sqrt(vec3.dot(gatherU, gatherU));
+  if (!(l > 0 && l < Number.POSITIVE_INFINITY)) return;
+  vec3.scale(gatherU, gatherU, 1 / l);
+  vec3.cross(gatherV, n, gatherU);
+  for (let k = 0; k < GATHER_TILTS; k++) {
+    vec3.addScaled(tilted, n, gatherU, CORNER_TILT * TILT_COS[k]);
+    vec3.addScaled(tilted, tilted, gatherV, CORNER_TILT * TILT_SIN[k]);
+    m.support(corner, tilted);
+    addCorner(f, side, corner);
+  }
 }
 
 /** Tilt of the direction, radians, by which {@link tiltedCorner} picks a flat support's corner. */

@@ -736,6 +736,9 @@ function exactPolytopeGap(): void {
   lengthInto(featureDir, 1);
   if (sizeIo[1] - sep <= tol && Math.abs(gjkOut.distance - sep) <= tol) return;
   simplexFeatureIo[0] = tol;
+  // GJK's own width, its distance (|v| or its witnesses') less the separation along it: a pair
+  // of the features not certified to the tolerance replaces GJK's answer only where narrower.
+  simplexFeatureIo[2] = Math.max(sizeIo[1], gjkOut.distance) - sep;
   polytopeFeatureGap(featurePA, featurePB, featureDir, gjkOut.simplex, coreA, coreBInA);
   const d = simplexFeatureIo[0];
   if (!(d < Number.POSITIVE_INFINITY)) return;
