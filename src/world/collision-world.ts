@@ -136,13 +136,6 @@ import {
 } from "./static-query.js";
 import { checkFilterBits, checkShape, checkWorldPose, keptShape } from "./validate.js";
 import { WarmStartCache, type WarmStartStats } from "./warm-start-cache.js";
-import {
-  kindsWarmed,
-  WARM_UP_AT,
-  WARM_UP_KIND_SHAPES,
-  type WarmUpKind,
-  warmUpStep,
-} from "./warm-up.js";
 
 /** The broad phases a world can use, by name. */
 export type WorldBroadPhase = "brute" | "sap" | "grid" | "tree" | "octree";
@@ -623,8 +616,6 @@ export class CollisionWorld {
   private closedFilter = false;
   /** Bodies added since the storage was last reordered (see `reorderSlotsAt`). */
   private addedSinceReorder = 0;
-  /** Moving bodies added so far, up to {@link WARM_UP_AT} (the implicit warm-up, warm-up.ts). */
-  private movingAdded = 0;
   /** Slots of unbounded bodies (half-spaces), ascending: outside the broad phase. */
   private readonly unbounded: number[] = [];
   private readonly cache = new ContactCache();
@@ -867,56 +858,7 @@ export class CollisionWorld {
     if (ccd) this.ccd.add(slot, b.pose);
     b.count++;
     this.addedSinceReorder++;
-    if (
-      kind !== KIND_STATIC &&
-      this.movingAdded < WARM_UP_AT &&
-      ++this.movingAdded === WARM_UP_AT
-    ) {
-      this.warmUp();
-    }
     return b.handleOf(slot) as BodyHandle;
-  }
-
-  /**
-   * The implicit warm-up (src/world/warm-up.ts): the world's moving convex bodies' kinds (shape
-   * type, sensor) and up to `WARM_UP_KIND_SHAPES` distinct shapes of each, stepped in a private
-   * sample world with this world's options unless this process warmed every such kind up
-   * before. Not with an executor (its threads run the narrow phase and warm themselves up).
-   */
-  private warmUp(): void {
-    const o = this.options;
-    if (o.executor !== null && o.executor !== undefined) return;
-    const b = this.bodies;
-    const kindOf = this.kinds.kind;
-    const byKey = new Map<number, WarmUpKind>();
-    for (let s = 0; s < b.slotCount; s++) {
-      const f = b.flags[s];
-      if ((f & FLAG_ALIVE) === 0 || (f & FLAG_CONVEX) === 0 || kindOf[s] === KIND_STATIC) continue;
-      const r = b.radius[s];
-      if (!(r > 0) || !Number.isFinite(r)) continue;
-      const shape = b.shapes[s] as Shape;
-      const sensor = (f & FLAG_SENSOR) !== 0;
-      const key = 2 * shape.type + (sensor ? 1 : 0);
-      let entry = byKey.get(key);
-      if (entry === undefined) {
-        entry = { key, sensor, shapes: [], radii: [] };
-        byKey.set(key, entry);
-      }
-      if (entry.shapes.length < WARM_UP_KIND_SHAPES && !entry.shapes.includes(shape)) {
-        entry.shapes.push(shape);
-        entry.radii.push(r);
-      }
-    }
-    if (byKey.size === 0 || kindsWarmed(byKey.keys())) return;
-    warmUpStep([...byKey.values()], (options) => new CollisionWorld(options), {
-      broadphase: typeof o.broadphase === "string" ? o.broadphase : "grid",
-      prediction: o.prediction,
-      aabbMargin: o.aabbMargin,
-      maxPairs: o.maxPairs,
-      warmStart: o.warmStart,
-      sleepAfterSteps: o.sleepAfterSteps,
-      reorderSlotsAt: o.reorderSlotsAt,
-    });
   }
 
   /**
