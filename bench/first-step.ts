@@ -7,20 +7,25 @@
  * its first step is not JIT compilation).
  *
  * `node --no-liftoff --import tsx bench/first-step.ts [--scene random] [--n 50000]
- * [--worlds 2] [--steady 15] [--broadphase grid] [--profile PREFIX] [--heap PREFIX]` (`--profile`:
+ * [--worlds 2] [--steady 15] [--broadphase grid] [--prepare] [--profile PREFIX] [--heap PREFIX]`
+ * (`--prepare`: `prepareWorld(world)` before the first step, its process CPU printed; `--profile`:
  * a CPU profile of each first step to PREFIX-scene-world.cpuprofile; `--heap`: its sampled
  * allocations by function to PREFIX-scene-world.txt)
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { loadavg } from "node:os";
-import type { WorldBroadPhase } from "../src/world/index.js";
+import { prepareWorld, type WorldBroadPhase } from "../src/world/index.js";
 import { sceneWorld } from "./scene-runner.js";
 import { makeScene, type SceneName } from "./scenes.js";
 
 /** One world's first step and steady step. */
 export interface FirstStepRun {
   setupMs: number;
+  /** Process CPU time of building the world and adding its bodies (the implicit warm-up too). */
+  setupCpuMs: number;
+  /** Process CPU time of `prepareWorld` (0 without `--prepare`). */
+  prepareCpuMs: number;
   firstMs: number;
   firstCpuMs: number;
   /** CPU time of the main thread alone over the first step (Linux schedstat; NaN elsewhere). */
@@ -98,7 +103,9 @@ export function runFirstStep(
   broadphase: WorldBroadPhase,
   profileFile = "",
   heapFile = "",
+  prepare = false,
 ): FirstStepRun {
+  const s0 = cpu();
   const {
     world,
     setupMs,
@@ -107,6 +114,10 @@ export function runFirstStep(
     profile: true,
     broadphase,
   });
+  const setupCpuMs = cpu() - s0;
+  const p0 = cpu();
+  if (prepare) prepareWorld(world);
+  const prepareCpuMs = cpu() - p0;
   let session: Session | null = null;
   if (profileFile !== "") {
     session = new Session();
@@ -176,6 +187,8 @@ export function runFirstStep(
   times.sort((a, b) => a - b);
   return {
     setupMs,
+    setupCpuMs,
+    prepareCpuMs,
     firstMs,
     firstCpuMs,
     firstMainMs,
@@ -209,9 +222,10 @@ if (process.argv[1] && import.meta.url === new URL(`file://${process.argv[1]}`).
         arg("broadphase", "grid") as WorldBroadPhase,
         arg("profile", "") === "" ? "" : `${arg("profile", "")}-${sceneName}-${w + 1}.cpuprofile`,
         arg("heap", "") === "" ? "" : `${arg("heap", "")}-${sceneName}-${w + 1}.txt`,
+        argv.includes("--prepare"),
       );
       process.stdout.write(
-        `${sceneName} n=${arg("n", "50000")} world ${w + 1}: setup ${f(r.setupMs)} ms, first ${f(r.firstMs)} ms (cpu ${f(r.firstCpuMs)}, main ${f(r.firstMainMs)}, broad ${f(r.firstBroadMs)}, narrow ${f(r.firstNarrowMs)}, rss +${f(r.firstRssMb)} MB, ${r.firstFaults} faults), next ${r.next.map(f).join(" ")}, steady median ${f(r.steadyMs)} ms (cpu ${f(r.steadyCpuMs)}, main ${f(r.steadyMainMs)}, broad ${f(r.steadyBroadMs)}, narrow ${f(r.steadyNarrowMs)}), first/steady ${(r.firstMs / r.steadyMs).toFixed(1)}×, cpu ratio ${(r.firstCpuMs / r.steadyCpuMs).toFixed(1)}×, main ratio ${(r.firstMainMs / r.steadyMainMs).toFixed(1)}×, contacts ${r.contacts}, load ${loadavg()[0].toFixed(1)}\n`,
+        `${sceneName} n=${arg("n", "50000")} world ${w + 1}: setup ${f(r.setupMs)} ms (cpu ${f(r.setupCpuMs)}), prepare cpu ${f(r.prepareCpuMs)} ms, first ${f(r.firstMs)} ms (cpu ${f(r.firstCpuMs)}, main ${f(r.firstMainMs)}, broad ${f(r.firstBroadMs)}, narrow ${f(r.firstNarrowMs)}, rss +${f(r.firstRssMb)} MB, ${r.firstFaults} faults), next ${r.next.map(f).join(" ")}, steady median ${f(r.steadyMs)} ms (cpu ${f(r.steadyCpuMs)}, main ${f(r.steadyMainMs)}, broad ${f(r.steadyBroadMs)}, narrow ${f(r.steadyNarrowMs)}), first/steady ${(r.firstMs / r.steadyMs).toFixed(1)}×, cpu ratio ${(r.firstCpuMs / r.steadyCpuMs).toFixed(1)}×, main ratio ${(r.firstMainMs / r.steadyMainMs).toFixed(1)}×, contacts ${r.contacts}, load ${loadavg()[0].toFixed(1)}\n`,
       );
     }
   }
