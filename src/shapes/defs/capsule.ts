@@ -22,7 +22,7 @@ import { marginWith, registerShape } from "../shape-def.js";
 import { checkPositive, checkVec3 } from "../validate.js";
 import {
   fin,
-  finishRayHit,
+  finishUnitRayHit,
   finite3,
   maxAbs,
   projectOnBall,
@@ -106,9 +106,9 @@ export const capsuleDef: ShapeDef<Capsule> = {
   ),
   feature: capsuleFeature,
   edgeFeature: null,
-  rayCast: (out, s, o, dUnit, _dRaw, len, maxToi, solid) =>
+  rayCast: (out, s, o, dUnit, _dRaw, maxToi, solid) =>
     rayIntervalCapsule(rayInterval, s.a, s.b, s.radius, o, dUnit) &&
-    finishRayHit(out, maxToi * len, len, solid),
+    finishUnitRayHit(out, maxToi, solid),
   projectPoint: projectCapsule,
   check: (field, s) => {
     checkVec3(`${field}.a`, s.a);
