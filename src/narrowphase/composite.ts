@@ -91,7 +91,7 @@ import {
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { LocalRayHit } from "../shapes/shape-def.js";
-import { rayLengthIo, writeBoundingRadiusOf } from "../shapes/shape-def.js";
+import { writeBoundingRadiusOf } from "../shapes/shape-def.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import { convexSolidOfTriangleMesh } from "../shapes/triangle-mesh.js";
@@ -1555,8 +1555,7 @@ function lineEntry(s: Shape, pose: Isometry, p: Vec3, d: Vec3): boolean {
   lineBack.x = o.x - back * lineDir.x;
   lineBack.y = o.y - back * lineDir.y;
   lineBack.z = o.z - back * lineDir.z;
-  rayLengthIo[0] = 1;
-  if (!cast(lineHit, s, lineBack, lineDir, lineDir, Infinity, true)) return false;
+  if (!cast(lineHit, s, lineBack, lineDir, lineDir, 1, Infinity, true)) return false;
   lineIo[0] = lineHit.toi - back;
   return true;
 }

@@ -90,7 +90,7 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { isPointFeatureType, isRoundedType, shapeDef } from "../shapes/registry.js";
 import { type ConvexShape, ShapeType } from "../shapes/shape.js";
-import { type LocalRayHit, rayLengthIo } from "../shapes/shape-def.js";
+import type { LocalRayHit } from "../shapes/shape-def.js";
 import type { Contact, ContactManifold } from "./contact.js";
 import { MAX_MANIFOLD_POINTS, makeContact } from "./contact.js";
 // The deferred shape operations this module calls (features, ray casts, point projections).
@@ -292,8 +292,7 @@ function roundedExit(s: ConvexShape, c: Vec3, u: Vec3, f: Feature, cA: Vec3, uA:
   if (faceExit(f, cA, uA)) return;
   // Cast without a limit (a computed one passed to the cast would be boxed): an exit farther
   // than 2(r + δ) > r + δ fails the test below as it would have missed within that limit.
-  rayLengthIo[0] = 1;
-  if (!cast(exitHit, s, c, u, u, Infinity, false)) return;
+  if (!cast(exitHit, s, c, u, u, 1, Infinity, false)) return;
   const t = exitHit.toi;
   if (t >= r && t <= r + delta) exitIo[0] = t;
 }
@@ -386,8 +385,7 @@ function topAlong(s: ConvexShape, p: Vec3, u: Vec3): boolean {
   facingDir.x = -u.x;
   facingDir.y = -u.y;
   facingDir.z = -u.z;
-  rayLengthIo[0] = 1;
-  if (!cast(facingHit, s, facingFrom, facingDir, facingDir, Infinity, true)) return false;
+  if (!cast(facingHit, s, facingFrom, facingDir, facingDir, 1, Infinity, true)) return false;
   const t = facingHit.toi;
   facingFrom.x -= t * u.x;
   facingFrom.y -= t * u.y;

@@ -32,7 +32,7 @@ import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, makeCompositePart } from "../shapes/composite.js";
 import { aabbOf, type LocalRayHit, shapeDef } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
-import { rayLengthIo, writeBoundingRadiusOf } from "../shapes/shape-def.js";
+import { writeBoundingRadiusOf } from "../shapes/shape-def.js";
 import { checkVec3, isShapeFinite } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
@@ -68,37 +68,34 @@ const localHit: LocalRayHit = { toi: 0, normal: nL };
  * number per ray and per composite part.
  */
 const castT = new Float64Array(1);
-/** [0] |dR|, the length of the ray's local raw direction (written once per ray; see castT). */
-const castLen = new Float64Array(1);
 
 /**
- * Local cast of the ray in oL, dL (unit), dR (raw; castLen[0] = |dR|): true on a hit, with t ≥ 0 in
+ * Local cast of the ray in oL, dL (unit), dR (raw; len = |dR|): true on a hit, with t ≥ 0 in
  * multiples of the caller's direction in castT[0] and the normal in nL — the shape definition's
  * ray cast (src/shapes/defs/: the quadrics on the unit direction, the flat shapes on the raw one,
  * which keeps their answers exact), or for a composite the nearest over its parts.
  */
-function castLocal(shape: Shape, maxToi: number, solid: boolean): boolean {
+function castLocal(shape: Shape, maxToi: number, len: number, solid: boolean): boolean {
   if (compositeView(shape.type) !== null && rayOriginFar(shape))
-    return castFromNear(shape, maxToi, solid);
-  return castLocalNear(shape, maxToi, solid);
+    return castFromNear(shape, maxToi, len, solid);
+  return castLocalNear(shape, maxToi, len, solid);
 }
 
 /** {@link castLocal} for an origin not far from the shape (see {@link castFromNear}). */
-function castLocalNear(shape: Shape, maxToi: number, solid: boolean): boolean {
+function castLocalNear(shape: Shape, maxToi: number, len: number, solid: boolean): boolean {
   const def = shapeDef(shape.type);
   const cast = def.surfaceRayCast ?? def.rayCast;
   if (cast) {
     const k = pointRescaleFactor(shape, oL);
-    if (k !== 1) return castScaled(shape, maxToi, solid, k);
+    if (k !== 1) return castScaled(shape, maxToi, len, solid, k);
     // A mesh far from unit scale: its triangles one by one, each rescaled.
     if (farFromUnitScale(shape, oL) && compositeView(shape.type))
-      return castComposite(shape, maxToi, solid);
-    rayLengthIo[0] = castLen[0];
-    if (!cast(localHit, shape, oL, dL, dR, maxToi, solid)) return false;
+      return castComposite(shape, maxToi, len, solid);
+    if (!cast(localHit, shape, oL, dL, dR, len, maxToi, solid)) return false;
     castT[0] = localHit.toi;
     return true;
   }
-  if (compositeView(shape.type)) return castComposite(shape, maxToi, solid);
+  if (compositeView(shape.type)) return castComposite(shape, maxToi, len, solid);
   return unsupportedShape(shape, "raycast");
 }
 
@@ -122,7 +119,7 @@ function rayOriginFar(shape: Shape): boolean {
  * (that coordinate set exactly; the others moved by the ray's own rounding, exact for a ray along
  * an axis), and the cast from there adds its toi to the move's. No hit lies before that plane.
  */
-function castFromNear(shape: Shape, maxToi: number, solid: boolean): boolean {
+function castFromNear(shape: Shape, maxToi: number, len: number, solid: boolean): boolean {
   aabbOf(farBox, shape, FAR_IDENTITY);
   const lo = farBox.min;
   const hi = farBox.max;
@@ -138,14 +135,15 @@ function castFromNear(shape: Shape, maxToi: number, solid: boolean): boolean {
       ? (a === 0 ? hi.x : a === 1 ? hi.y : hi.z) + ext
       : (a === 0 ? lo.x : a === 1 ? lo.y : lo.z) - ext;
   // Not before that plane (moving away, or beside the box on this axis): the cast as it is.
-  if (!(d < 0 ? o > x : o < x) || !Number.isFinite(x)) return castLocalNear(shape, maxToi, solid);
+  if (!(d < 0 ? o > x : o < x) || !Number.isFinite(x))
+    return castLocalNear(shape, maxToi, len, solid);
   const t = (x - o) / d;
   if (!(t <= maxToi)) return false;
   vec3.copy(savedO, oL);
   oL.x = a === 0 ? x : oL.x + dR.x * t;
   oL.y = a === 1 ? x : oL.y + dR.y * t;
   oL.z = a === 2 ? x : oL.z + dR.z * t;
-  const hit = castLocalNear(shape, maxToi - t, solid);
+  const hit = castLocalNear(shape, maxToi - t, len, solid);
   vec3.copy(oL, savedO);
   if (hit) castT[0] = t + castT[0];
   return hit;
@@ -161,7 +159,7 @@ const savedD = vec3.create();
  * direction, and the unit normal are the same in both units. Allocates the scaled copy (only
  * for such rays).
  */
-function castScaled(shape: Shape, maxToi: number, solid: boolean, k: number): boolean {
+function castScaled(shape: Shape, maxToi: number, len: number, solid: boolean, k: number): boolean {
   const def = shapeDef(shape.type);
   const cast = (def.surfaceRayCast ?? def.rayCast) as NonNullable<
     ReturnType<typeof shapeDef>["rayCast"]
@@ -170,8 +168,7 @@ function castScaled(shape: Shape, maxToi: number, solid: boolean, k: number): bo
   vec3.copy(savedD, dR);
   vec3.scale(oL, oL, k);
   vec3.scale(dR, dR, k);
-  rayLengthIo[0] = castLen[0] * k;
-  const hit = cast(localHit, scaledShape(shape, k), oL, dL, dR, maxToi, solid);
+  const hit = cast(localHit, scaledShape(shape, k), oL, dL, dR, len * k, maxToi, solid);
   vec3.copy(oL, savedO);
   vec3.copy(dR, savedD);
   if (hit) castT[0] = localHit.toi;
@@ -196,7 +193,7 @@ let rayDepth = 0;
  * cast in its part's frame; ties to the first part in the view's order; or the view's own
  * ordered walk when it has one (a heightfield's 2D DDA over its cells). Writes nL.
  */
-function castComposite(shape: Shape, maxToi: number, solid: boolean): boolean {
+function castComposite(shape: Shape, maxToi: number, len: number, solid: boolean): boolean {
   const view = compositeView(shape.type) as CompositeView;
   // A view with an ordered walk of its own (a heightfield's cells) answers with it.
   if (view.castRay) {
@@ -246,7 +243,7 @@ function castComposite(shape: Shape, maxToi: number, solid: boolean): boolean {
         vec3.copy(dR, l.dRaw);
         vec3.copy(dL, l.dUnit);
       }
-      if (!castLocal(l.part.shape, limit, solid)) continue;
+      if (!castLocal(l.part.shape, limit, len, solid)) continue;
       const t = castT[0];
       if (best >= 0 && !(t < best)) continue;
       best = t;
@@ -364,7 +361,6 @@ function castRayInRange(
   iso.inverseTransformPoint(oL, pose, origin);
   iso.inverseTransformVector(dR, pose, dir);
   const len = vec3.normalize(dL, dR);
-  castLen[0] = len;
   if (len === 0) {
     if (!solid || !projectPointLocal(projection, shape, oL, true).inside) return false;
     out.toi = 0;
@@ -382,8 +378,8 @@ function castRayInRange(
   // Without a move, the caller's maxToi is passed on as it came (a recomputed double is boxed).
   if (
     !(t0 > 0
-      ? castLocal(shape, maxToi - t0 + t0 * NEAR_TOI_SLACK, solid)
-      : castLocal(shape, maxToi, solid))
+      ? castLocal(shape, maxToi - t0 + t0 * NEAR_TOI_SLACK, len, solid)
+      : castLocal(shape, maxToi, len, solid))
   )
     return false;
   const t = castT[0];

@@ -38,7 +38,7 @@ import {
 } from "./defs/helpers.js";
 import { brandShape, ShapeType } from "./shape.js";
 import type { LocalRayHit, ShapeDef } from "./shape-def.js";
-import { rayLengthIo, registerShape, shapeDef } from "./shape-def.js";
+import { registerShape, shapeDef } from "./shape-def.js";
 
 /** A box (half extents `core.halfExtents`) with edges and corners rounded by `radius`. */
 export interface RoundedCuboid {
@@ -99,11 +99,12 @@ function roundedRayCast(
   s: RoundedShape,
   o: Vec3,
   dUnit: Vec3,
+  len: number,
   maxToi: number,
   solid: boolean,
 ): boolean {
   roundedIn[0] = s.radius;
-  rayHitIo[0] = maxToi * rayLengthIo[0];
+  rayHitIo[0] = maxToi * len;
   if (s.type === ShapeType.RoundedCuboid) {
     if (!rayIntervalRoundedCuboidIn(rayInterval, (s as RoundedCuboid).core.halfExtents, o, dUnit))
       return false;
@@ -125,7 +126,7 @@ function roundedRayCast(
     )
       return false;
   }
-  return finishRayHitIn(out, solid);
+  return finishRayHitIn(out, len, solid);
 }
 
 /** A rounding radius of 0: the shape is its core, cast by the core's own ray cast. */
@@ -135,11 +136,12 @@ function coreRayCast(
   o: Vec3,
   dUnit: Vec3,
   dRaw: Vec3,
+  len: number,
   maxToi: number,
   solid: boolean,
 ): boolean {
   const cast = shapeDef(s.core.type).rayCast as NonNullable<ShapeDef["rayCast"]>;
-  return cast(out, s.core, o, dUnit, dRaw, maxToi, solid);
+  return cast(out, s.core, o, dUnit, dRaw, len, maxToi, solid);
 }
 
 /**
@@ -173,10 +175,10 @@ export const roundedCuboidDef: ShapeDef<RoundedCuboid> = {
         makeRoundedCuboid(vecFromJson(j.halfExtents as number[]), j.radius as number, field),
     },
   ),
-  rayCast: (out, s, o, dUnit, dRaw, maxToi, solid) =>
+  rayCast: (out, s, o, dUnit, dRaw, len, maxToi, solid) =>
     s.radius > 0
-      ? roundedRayCast(out, s, o, dUnit, maxToi, solid)
-      : coreRayCast(out, s, o, dUnit, dRaw, maxToi, solid),
+      ? roundedRayCast(out, s, o, dUnit, len, maxToi, solid)
+      : coreRayCast(out, s, o, dUnit, dRaw, len, maxToi, solid),
 };
 
 /**
@@ -210,10 +212,10 @@ export const roundedConvexPolyhedronDef: ShapeDef<RoundedConvexPolyhedron> = {
         ),
     },
   ),
-  rayCast: (out, s, o, dUnit, dRaw, maxToi, solid) =>
+  rayCast: (out, s, o, dUnit, dRaw, len, maxToi, solid) =>
     s.radius > 0
-      ? roundedRayCast(out, s, o, dUnit, maxToi, solid)
-      : coreRayCast(out, s, o, dUnit, dRaw, maxToi, solid),
+      ? roundedRayCast(out, s, o, dUnit, len, maxToi, solid)
+      : coreRayCast(out, s, o, dUnit, dRaw, len, maxToi, solid),
 };
 
 /** The rounded shape types, registered when this module loads. */

@@ -39,13 +39,6 @@ export interface LocalRayHit {
   normal: Vec3;
 }
 
-/**
- * [0] the length of the raw direction `dRaw` of the next {@link ShapeDef.rayCast} (scene units
- * per unit of toi), written by its caller just before the call and read by the cast on entry: a
- * double passed to a call V8 does not inline is boxed (one heap number per ray).
- */
-export const rayLengthIo = /* @__PURE__ */ new Float64Array(1);
-
 /** `[x, y, z]`. */
 export type Vec3Json = [number, number, number];
 
@@ -264,8 +257,8 @@ export interface ShapeDef<S extends Shape = Shape> {
   /** For a polytope: replaces `f` by the supporting edge (or vertex) along `d`; null otherwise. */
   readonly edgeFeature: ((f: SupportFeature, s: S, d: Vec3) => void) | null;
   /**
-   * Local ray cast of o + t·dRaw, t ∈ [0, maxToi]: `dUnit` is dRaw normalised and
-   * {@link rayLengthIo}[0] its length. On a hit writes `out.toi` (multiples of dRaw) and the outward unit normal (zero for a
+   * Local ray cast of o + t·dRaw, t ∈ [0, maxToi]: `dUnit` is dRaw normalised and `len` its
+   * length. On a hit writes `out.toi` (multiples of dRaw) and the outward unit normal (zero for a
    * solid shape hit from inside; with `solid` false a ray from inside reports where it leaves)
    * and returns true. Null for a composite: the query casts its parts through its view.
    */
@@ -276,6 +269,7 @@ export interface ShapeDef<S extends Shape = Shape> {
         o: Vec3,
         dUnit: Vec3,
         dRaw: Vec3,
+        len: number,
         maxToi: number,
         solid: boolean,
       ) => boolean)
@@ -292,6 +286,7 @@ export interface ShapeDef<S extends Shape = Shape> {
     o: Vec3,
     dUnit: Vec3,
     dRaw: Vec3,
+    len: number,
     maxToi: number,
     solid: boolean,
   ) => boolean;

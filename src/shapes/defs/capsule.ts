@@ -22,7 +22,7 @@ import { marginWith, registerShape } from "../shape-def.js";
 import { checkPositive, checkVec3 } from "../validate.js";
 import {
   fin,
-  finishUnitRayHit,
+  finishRayHit,
   finite3,
   maxAbs,
   projectOnBall,
@@ -106,9 +106,9 @@ export const capsuleDef: ShapeDef<Capsule> = {
   ),
   feature: capsuleFeature,
   edgeFeature: null,
-  rayCast: (out, s, o, dUnit, _dRaw, maxToi, solid) =>
+  rayCast: (out, s, o, dUnit, _dRaw, len, maxToi, solid) =>
     rayIntervalCapsule(rayInterval, s.a, s.b, s.radius, o, dUnit) &&
-    finishUnitRayHit(out, maxToi, solid),
+    finishRayHit(out, maxToi * len, len, solid),
   projectPoint: projectCapsule,
   check: (field, s) => {
     checkVec3(`${field}.a`, s.a);

@@ -349,7 +349,7 @@ function rayCastConvexPolyhedron(
       return false;
   } else if (!rayIntervalConvexPolyhedron(rayInterval, s.faceNormals, s.facePlaneOffsets, o, dRaw))
     return false;
-  return finishRayHit(out, maxToi, solid);
+  return finishRayHit(out, maxToi, 1, solid);
 }
 
 /** A cube-map table of the support (one entry per cell of makeConvexPolyhedron's map). */
@@ -531,7 +531,7 @@ export const convexPolyhedronDef: ShapeDef<ConvexPolyhedron> = {
   feature: polyhedronFace,
   edgeFeature: polyhedronEdge,
   // The raw direction keeps the plane clipping exact.
-  rayCast: (out, s, o, _dUnit, dRaw, maxToi, solid) =>
+  rayCast: (out, s, o, _dUnit, dRaw, _len, maxToi, solid) =>
     rayCastConvexPolyhedron(out, s, o, dRaw, maxToi, solid),
   projectPoint: projectConvexPolyhedron,
   check: checkConvexPolyhedron,

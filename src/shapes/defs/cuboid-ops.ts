@@ -159,8 +159,8 @@ registerShapeOps<Cuboid>(ShapeType.Cuboid, {
   feature: cuboidFace,
   edgeFeature: cuboidEdge,
   // The raw direction keeps the slab times exact ((h − o)/d is one rounding from the truth).
-  rayCast: (out, s, o, _dUnit, dRaw, maxToi, solid) =>
-    rayIntervalCuboid(rayInterval, s.halfExtents, o, dRaw) && finishRayHit(out, maxToi, solid),
+  rayCast: (out, s, o, _dUnit, dRaw, _len, maxToi, solid) =>
+    rayIntervalCuboid(rayInterval, s.halfExtents, o, dRaw) && finishRayHit(out, maxToi, 1, solid),
   projectPoint: projectCuboid,
 });
 

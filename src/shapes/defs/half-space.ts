@@ -63,9 +63,9 @@ export const halfSpaceDef: ShapeDef<HalfSpace> = {
   margin: () => 0,
   feature: null,
   edgeFeature: null,
-  rayCast: (out, s, o, _dUnit, dRaw, maxToi, solid) =>
+  rayCast: (out, s, o, _dUnit, dRaw, _len, maxToi, solid) =>
     rayIntervalHalfSpace(rayInterval, s.normal, s.offset, o, dRaw) &&
-    finishRayHit(out, maxToi, solid),
+    finishRayHit(out, maxToi, 1, solid),
   projectPoint: (out, s, p, solid) => {
     // The plane n·p = offset bounds the solid side n·p ≤ offset (Ericson 2005, §5.1.1).
     const sep = vec3.dot(s.normal, p) - s.offset;

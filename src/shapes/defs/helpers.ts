@@ -15,6 +15,7 @@ import {
   makeRayInterval,
   type RayInterval,
   rayHitIo,
+  selectRayHit,
   selectRayHitIo,
 } from "../../geometry/ray-primitives.js";
 import type { RevolutionKind } from "../../geometry/revolution.js";
@@ -27,13 +28,7 @@ import * as vec3 from "../../math/vec3.js";
 import type { Shape } from "../shape.js";
 import { SHAPE_TYPE_NAMES, shapeTypeName } from "../shape.js";
 import type { LocalRayHit, PointProjection, ShapeDef, ShapeView, Vec3Json } from "../shape-def.js";
-import {
-  boundingRadiusWith,
-  marginWith,
-  rayLengthIo,
-  shapeDef,
-  writeBoundingRadiusOf,
-} from "../shape-def.js";
+import { boundingRadiusWith, marginWith, shapeDef, writeBoundingRadiusOf } from "../shape-def.js";
 import {
   checkFinite,
   checkNonNegative,
@@ -222,39 +217,24 @@ export function projectInside(out: PointProjection, p: Vec3): PointProjection {
 export const rayInterval: RayInterval = /* @__PURE__ */ makeRayInterval();
 
 /**
- * Finishes a closed-form ray cast on {@link rayInterval} of a raw direction: the entry (or,
- * hollow from inside, the exit) within `maxToi`, in multiples of the caller's direction, with its
- * normal into `out`. False on a miss.
+ * Finishes a closed-form ray cast on {@link rayInterval}: the entry (or, hollow from inside, the
+ * exit) within `maxT` in the interval's own units, divided by `len` into multiples of the
+ * caller's direction, with its normal into `out`. False on a miss.
  */
-export function finishRayHit(out: LocalRayHit, maxToi: number, solid: boolean): boolean {
-  rayHitIo[0] = maxToi;
-  if (!selectRayHitIo(out.normal, rayInterval, solid)) return false;
-  out.toi = rayHitIo[1];
+export function finishRayHit(out: LocalRayHit, maxT: number, len: number, solid: boolean): boolean {
+  const t = selectRayHit(out.normal, rayInterval, maxT, solid);
+  if (t < 0) return false;
+  out.toi = t / len;
   return true;
 }
 
 /**
- * {@link finishRayHit} of an interval cast along the unit direction: the limit `maxToi` times the
- * direction's length {@link rayLengthIo}[0], the time divided by it into multiples of the caller's
- * direction (the length read from the register: a double passed to a call V8 does not inline is
- * boxed).
+ * {@link finishRayHit} with `maxT` read from `rayHitIo[0]` (src/geometry/ray-primitives.ts): a
+ * limit computed by the caller, or a time returned, across a call V8 does not inline is boxed.
  */
-export function finishUnitRayHit(out: LocalRayHit, maxToi: number, solid: boolean): boolean {
-  const len = rayLengthIo[0];
-  rayHitIo[0] = maxToi * len;
+export function finishRayHitIn(out: LocalRayHit, len: number, solid: boolean): boolean {
   if (!selectRayHitIo(out.normal, rayInterval, solid)) return false;
   out.toi = rayHitIo[1] / len;
-  return true;
-}
-
-/**
- * {@link finishUnitRayHit} with the limit, in the interval's units, read from `rayHitIo[0]`
- * (src/geometry/ray-primitives.ts): a limit computed by the caller, or a time returned, across a
- * call V8 does not inline is boxed.
- */
-export function finishRayHitIn(out: LocalRayHit, solid: boolean): boolean {
-  if (!selectRayHitIo(out.normal, rayInterval, solid)) return false;
-  out.toi = rayHitIo[1] / rayLengthIo[0];
   return true;
 }
 
@@ -263,18 +243,17 @@ const defSupport = /* @__PURE__ */ new DefSupportMap();
 
 /**
  * The GJK ray cast (van den Bergen 2004) of support-mapped `s` through its definition's core and
- * margin: the ray cast of any convex type without a closed form (a rounded shape); the length of
- * the raw direction in {@link rayLengthIo}[0].
+ * margin: the ray cast of any convex type without a closed form (a rounded shape).
  */
 export function rayCastSupportMapped(
   out: LocalRayHit,
   s: Shape,
   o: Vec3,
   dUnit: Vec3,
+  len: number,
   maxToi: number,
   solid: boolean,
 ): boolean {
-  const len = rayLengthIo[0];
   if (!gjkRayCast(gjkHit, defSupport.reset(s), o, dUnit, maxToi * len, solid)) return false;
   vec3.copy(out.normal, gjkHit.normal);
   out.toi = gjkHit.toi / len;
@@ -352,11 +331,11 @@ export function rayCastRounded(
   s: Shape & RoundedLike,
   o: Vec3,
   dUnit: Vec3,
+  len: number,
   maxToi: number,
   solid: boolean,
 ): boolean {
-  const len = rayLengthIo[0];
-  if (!rayCastSupportMapped(out, s, o, dUnit, maxToi, solid)) return false;
+  if (!rayCastSupportMapped(out, s, o, dUnit, len, maxToi, solid)) return false;
   const t = out.toi * len;
   if (t === 0) return true; // from inside (solid), or entering at the origin
   const size = shapeDef(s.type).boundingRadius(s);
@@ -516,8 +495,8 @@ export function roundedShapeDef<S extends Shape & RoundedLike>(
     // The manifold builder clips the core's features (roundedCore) and pushes them out.
     feature: null,
     edgeFeature: null,
-    rayCast: (out, s, o, dUnit, _dRaw, maxToi, solid) =>
-      rayCastRounded(out, s, o, dUnit, maxToi, solid),
+    rayCast: (out, s, o, dUnit, _dRaw, len, maxToi, solid) =>
+      rayCastRounded(out, s, o, dUnit, len, maxToi, solid),
     projectPoint: projectRounded,
     check: (field, s) => {
       checkObject(`${field}.core`, s.core);
@@ -607,9 +586,9 @@ export function revolutionSolidDef<S extends RevolutionSolid>(
     margin: () => 0,
     feature: p.feature,
     edgeFeature: null,
-    rayCast: (out, s, o, dUnit, _dRaw, maxToi, solid) =>
+    rayCast: (out, s, o, dUnit, _dRaw, len, maxToi, solid) =>
       p.rayInterval(rayInterval, s.halfHeight, s.radius, o, dUnit) &&
-      finishUnitRayHit(out, maxToi, solid),
+      finishRayHit(out, maxToi * len, len, solid),
     projectPoint: p.projectPoint,
     check: (field, s) => {
       checkPositive(`${field}.halfHeight`, s.halfHeight);

@@ -10,15 +10,16 @@ import * as vec3 from "../../math/vec3.js";
 import { ShapeType } from "../shape.js";
 import { registerShapeOps } from "../shape-def.js";
 import type { Sphere } from "../sphere.js";
-import { finishUnitRayHit, projectOnBall, rayInterval } from "./helpers.js";
+import { finishRayHit, projectOnBall, rayInterval } from "./helpers.js";
 
 const centre = vec3.create();
 
 registerShapeOps<Sphere>(ShapeType.Sphere, {
   feature: (f) => setPoint(f, 0),
   edgeFeature: null,
-  rayCast: (out, s, o, dUnit, _dRaw, maxToi, solid) =>
-    rayIntervalSphere(rayInterval, s.radius, o, dUnit) && finishUnitRayHit(out, maxToi, solid),
+  rayCast: (out, s, o, dUnit, _dRaw, len, maxToi, solid) =>
+    rayIntervalSphere(rayInterval, s.radius, o, dUnit) &&
+    finishRayHit(out, maxToi * len, len, solid),
   projectPoint: (out, s, p, solid) =>
     projectOnBall(out, p, vec3.set(centre, 0, 0, 0), s.radius, null, solid),
 });

@@ -129,7 +129,7 @@ export const triangleMeshDef: ShapeDef<TriangleMesh> = {
   margin: () => 0,
   feature: null,
   edgeFeature: null,
-  rayCast: (out, s, o, _dUnit, dRaw, maxToi, solid) => {
+  rayCast: (out, s, o, _dUnit, dRaw, _len, maxToi, solid) => {
     if (!castRayTriangleMesh(meshHit, s, o, dRaw, maxToi, solid)) return false;
     vec3.copy(out.normal, meshHit.normal);
     out.toi = meshHit.toi;

@@ -124,12 +124,13 @@ function rayCastTriangle(
   o: Vec3,
   dUnit: Vec3,
   dRaw: Vec3,
+  len: number,
   maxToi: number,
 ): boolean {
   const t = rayTriangle(out.normal, s.a, s.b, s.c, o, dRaw);
   if (t === RAY_TRIANGLE_DEGENERATE) {
     // Edge-on or degenerate: the triangle as a flat convex set (in-plane normal).
-    if (!rayCastSupportMapped(out, s, o, dUnit, maxToi, true)) return false;
+    if (!rayCastSupportMapped(out, s, o, dUnit, len, maxToi, true)) return false;
     if (vec3.lengthSq(out.normal) === 0) vec3.negate(out.normal, dUnit);
     return true;
   }
@@ -218,8 +219,9 @@ export const triangleDef: ShapeDef<Triangle> = {
   margin: () => 0,
   feature: triangleFace,
   edgeFeature: triangleEdge,
-  rayCast: (out, s, o, dUnit, dRaw, maxToi) => rayCastTriangle(out, s, o, dUnit, dRaw, maxToi),
-  surfaceRayCast: (out, s, o, _dUnit, dRaw, maxToi) =>
+  rayCast: (out, s, o, dUnit, dRaw, len, maxToi) =>
+    rayCastTriangle(out, s, o, dUnit, dRaw, len, maxToi),
+  surfaceRayCast: (out, s, o, _dUnit, dRaw, _len, maxToi) =>
     rayCastTriangleSurface(out, s, o, dRaw, maxToi),
   projectPoint: (out, s, p) => projectTriangle(out, s, p),
   check: (field, s) => {
