@@ -321,10 +321,10 @@ describe("CollisionWorld steady state: 1,000 bodies × 1,000 steps allocate noth
   // ray intervals (0.9), Math.abs/max/min called from unoptimized code (0.5). V8 tiers a function
   // up after ≈ 66 KB × (3 + its bytecode size / 150) of its bytecode has run: a straight-line
   // function needs ≥ 450 calls. With a 1,500-step warm-up the step still measured 14.0 KB, so what
-  // remains is not only code yet to be optimized. After the ray casts' length went into a
-  // register (rayLengthIo, src/shapes/shape-def.ts; same answers, same probe sums) the probe
-  // measured 16.9 and 18.2 KB per step (grid, tree) where the code before measured 15.7 (both,
-  // same machine load): not explained yet.
+  // remains is not only code yet to be optimized. Passing the shape definitions' ray casts the
+  // ray's length through a register instead of an argument (castRayShape 16.2 → 0.4 bytes per
+  // ray) raised this step to 16.8 KB (grid, run side by side with the code before: 15.7; same
+  // answers and probe sums): not kept, not explained yet.
   for (const bp of ["brute", "sap", "grid", "tree", "octree"]) {
     it(`${bp}, six curved kinds: < 16 KB per step (issue 15, in part)`, {
       timeout: 600_000,
