@@ -160,7 +160,7 @@ const AXIS_Y = vec3.create(0, 1, 0);
 const AXIS_Z = vec3.create(0, 0, 1);
 const sliverN = vec3.create();
 /** [0] |(b − a) × (c − a)| of the last {@link sliverNormal} (a double would be boxed returned). */
-export const sliverIo = new Float64Array(1);
+const sliverIo = new Float64Array(1);
 
 /**
  * out = the unit normal (b − a) × (c − a) / |…| of triangle (a, b, c), each component of the
