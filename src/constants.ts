@@ -271,6 +271,18 @@ export const GJK_ROUNDING_TOLERANCE = 1e-13;
 export const GJK_DEGENERATE_SIMPLEX_TOLERANCE = 1e-10;
 
 /**
+ * Height-to-length ratio under which a triangle is a sliver (its least height below this times
+ * its longest edge): its face normal from the rounded cross product of two edges is then noise
+ * (an error of ε over this ratio, tilting the plane by ε·L/ratio along the long edge), so the
+ * closest point of a sliver is taken with the cross product expanded exactly, and a triangle
+ * whose corners are collinear in exact arithmetic as its three edges
+ * (src/geometry/closest-point.ts; Ericson 2005, §5.1.5). At 2^-20 the Voronoi regions' rounding
+ * of a triangle above it stays within about 2^-32 of its size. Unitless (relative).
+ * @default 2^-20
+ */
+export const TRIANGLE_SLIVER_RATIO = 2 ** -20;
+
+/**
  * Iteration cap of EPA (src/geometry/epa.ts); the vertex arena holds this + 4 points. At the
  * cap EPA reports `MaxIterations` and the narrow phase falls back to SAT or direction sampling.
  * Count.

@@ -5,10 +5,17 @@
  * and returns a finite point of the set: a degenerate simplex is treated as the union of its
  * faces. Weights go to an optional `weights` array (one per vertex, summing to 1).
  */
-import { GJK_DEGENERATE_SIMPLEX_TOLERANCE } from "../constants.js";
+import { GJK_DEGENERATE_SIMPLEX_TOLERANCE, TRIANGLE_SLIVER_RATIO } from "../constants.js";
 import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
+import {
+  detIo,
+  exactRange,
+  orient3dValue,
+  tripleVectorSign,
+  tripleVectorValue,
+} from "./exact-predicates.js";
 
 /** A writable array of barycentric weights (length ≥ the simplex's vertex count). */
 export type Weights = { [index: number]: number };
@@ -122,9 +129,104 @@ function closestOnTriangleEdges(
 }
 
 /**
+ * True when triangle (a, b, c) is a sliver: its rounded |(b − a) × (c − a)| (twice its area) at
+ * most {@link TRIANGLE_SLIVER_RATIO} times its longest edge squared (its least height that ratio
+ * of its longest edge), collinear or coincident corners and non-finite ones included. Its face
+ * normal is then to be taken from {@link sliverNormal}.
+ */
+export function triangleIsSliver(a: Vec3, b: Vec3, c: Vec3): boolean {
+  const ux = b.x - a.x;
+  const uy = b.y - a.y;
+  const uz = b.z - a.z;
+  const vx = c.x - a.x;
+  const vy = c.y - a.y;
+  const vz = c.z - a.z;
+  const wx = c.x - b.x;
+  const wy = c.y - b.y;
+  const wz = c.z - b.z;
+  const nx = uy * vz - uz * vy;
+  const ny = uz * vx - ux * vz;
+  const nz = ux * vy - uy * vx;
+  const l2 = Math.max(
+    ux * ux + uy * uy + uz * uz,
+    vx * vx + vy * vy + vz * vz,
+    wx * wx + wy * wy + wz * wz,
+  );
+  return !(Math.sqrt(nx * nx + ny * ny + nz * nz) > TRIANGLE_SLIVER_RATIO * l2);
+}
+
+const AXIS_X = vec3.create(1, 0, 0);
+const AXIS_Y = vec3.create(0, 1, 0);
+const AXIS_Z = vec3.create(0, 0, 1);
+const sliverN = vec3.create();
+/** [0] |(b − a) × (c − a)| of the last {@link sliverNormal} (a double would be boxed returned). */
+const sliverIo = new Float64Array(1);
+
+/**
+ * out = the unit normal (b − a) × (c − a) / |…| of triangle (a, b, c), each component of the
+ * cross product expanded exactly and rounded once (Shewchuk 1997, through
+ * src/geometry/exact-predicates.ts), so that it is right to a few ulps however thin the
+ * triangle; sliverIo[0] = the cross product's length. False (out left) when the corners are
+ * collinear in exact arithmetic, or a coordinate lies outside the exact predicates' range.
+ */
+export function sliverNormal(out: Vec3, a: Vec3, b: Vec3, c: Vec3): boolean {
+  if (!exactRange(a) || !exactRange(b) || !exactRange(c)) return false;
+  tripleVectorValue(b, c, a, AXIS_X);
+  sliverN.x = detIo[0];
+  tripleVectorValue(b, c, a, AXIS_Y);
+  sliverN.y = detIo[0];
+  tripleVectorValue(b, c, a, AXIS_Z);
+  sliverN.z = detIo[0];
+  lengthInto(sliverN, sliverIo, 0);
+  return vec3.tryNormalize(out, sliverN);
+}
+
+const sliverUnit = vec3.create();
+
+/**
+ * The closest point of a sliver triangle (see {@link triangleIsSliver}) to p: p's projection
+ * along the exact normal when the line through p along it meets the triangle (Plücker's side
+ * tests, exact: src/geometry/exact-predicates.ts `tripleVectorSign`), the distance then
+ * p's exact signed height over the plane; else the nearest of its three edges' closest points
+ * (a triangle collinear in exact arithmetic is the union of its edges; Ericson 2005, §5.1.5,
+ * without the Voronoi regions' products, whose rounding is the sliver's size).
+ */
+function closestOnSliver(out: Vec3, p: Vec3, a: Vec3, b: Vec3, c: Vec3, weights?: Weights): Vec3 {
+  if (!exactRange(p) || !sliverNormal(sliverUnit, a, b, c)) {
+    return closestOnTriangleEdges(out, p, a, b, c, weights);
+  }
+  const n = sliverUnit;
+  // Signs of ((b − p) × (c − p))·n and its two cycles: each twice the signed area of the
+  // sub-triangle opposite a corner, seen along n; all ≥ 0 when the line meets the triangle.
+  if (tripleVectorSign(b, c, p, n) < 0) return closestOnTriangleEdges(out, p, a, b, c, weights);
+  if (tripleVectorSign(c, a, p, n) < 0) return closestOnTriangleEdges(out, p, a, b, c, weights);
+  if (tripleVectorSign(a, b, p, n) < 0) return closestOnTriangleEdges(out, p, a, b, c, weights);
+  // Height of p over the plane: det[b − a; c − a; p − a] / |(b − a) × (c − a)|.
+  orient3dValue(a, b, c, p);
+  const h = detIo[0] / sliverIo[0];
+  if (weights) {
+    tripleVectorValue(b, c, p, n);
+    const wa = detIo[0];
+    tripleVectorValue(c, a, p, n);
+    const wb = detIo[0];
+    tripleVectorValue(a, b, p, n);
+    const wc = detIo[0];
+    const sum = wa + wb + wc;
+    weights[0] = wa / sum;
+    weights[1] = wb / sum;
+    weights[2] = wc / sum;
+  }
+  out.x = p.x - h * n.x;
+  out.y = p.y - h * n.y;
+  out.z = p.z - h * n.z;
+  return out;
+}
+
+/**
  * out = the point of triangle abc closest to p, by Voronoi regions (Ericson 2005, §5.1.5).
- * Writes weights (wa, wb, wc) with out = wa·a + wb·b + wc·c. A zero-area triangle (collinear or
- * coincident corners) is treated as its three edges. `out` may alias any input.
+ * Writes weights (wa, wb, wc) with out = wa·a + wb·b + wc·c. A sliver ({@link triangleIsSliver})
+ * is projected along its exactly expanded normal or, its corners collinear in exact arithmetic,
+ * treated as its three edges. `out` may alias any input.
  */
 export function closestPointOnTriangle(
   out: Vec3,
@@ -136,14 +238,10 @@ export function closestPointOnTriangle(
 ): Vec3 {
   vec3.sub(ab, b, a);
   vec3.sub(ac, c, a);
-  const abab = ab.x * ab.x + ab.y * ab.y + ab.z * ab.z;
-  const acac = ac.x * ac.x + ac.y * ac.y + ac.z * ac.z;
-  const abac = ab.x * ac.x + ab.y * ac.y + ab.z * ac.z;
-  const area2 = abab * acac - abac * abac;
-  const tol = GJK_DEGENERATE_SIMPLEX_TOLERANCE;
-  if (!(area2 > tol * tol * abab * acac) || !(abab > 0) || !(acac > 0)) {
-    return closestOnTriangleEdges(out, p, a, b, c, weights);
-  }
+  // A sliver (collinear corners included) by its rounded cross product against its longest
+  // edge: Lagrange's |ab|²|ac|² − (ab·ac)², which this test once used, rounds at ε|ab|²|ac|² and
+  // passed a triangle collinear in doubles into the face's region (issue 16).
+  if (triangleIsSliver(a, b, c)) return closestOnSliver(out, p, a, b, c, weights);
   vec3.sub(ap, p, a);
   const d1 = ab.x * ap.x + ab.y * ap.y + ab.z * ap.z;
   const d2 = ac.x * ap.x + ac.y * ap.y + ac.z * ap.z;

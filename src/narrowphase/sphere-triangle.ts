@@ -12,7 +12,11 @@
  * triangle's frame (`…TriangleSphere`: the triangle mesh's own frame,
  * src/narrowphase/convex-mesh.ts), so neither pays a flip.
  */
-import { closestPointOnTriangle } from "../geometry/closest-point.js";
+import {
+  closestPointOnTriangle,
+  sliverNormal,
+  triangleIsSliver,
+} from "../geometry/closest-point.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
@@ -33,6 +37,8 @@ const faceNormal = vec3.create();
 const edge = vec3.create();
 const rel = vec3.create();
 const crossTmp = vec3.create();
+/** Barycentric weights of the closest point (closestPointOnTriangle's). */
+const triW = new Float64Array(3);
 
 /**
  * When point `p` projects into the face of triangle (a, b, c) (not degenerate), writes that
@@ -43,6 +49,9 @@ const crossTmp = vec3.create();
  * in-plane normal. Sphere–triangle and mesh–sphere contacts both use it.
  */
 export function projectOntoTriangleFace(out: Vec3, p: Vec3, a: Vec3, b: Vec3, c: Vec3): boolean {
+  // A sliver's rounded normal is noise (its plane tilted by ε·L over its height along its long
+  // edge): `closestPointOnTriangle` projects it along its exact normal, left as it is here.
+  if (triangleIsSliver(a, b, c)) return false;
   vec3.sub(edge, b, a);
   vec3.sub(rel, c, a);
   vec3.cross(faceNormal, edge, rel);
@@ -118,14 +127,28 @@ function contactSphereTriangleCore(
   prediction: number,
   sphereFirst: boolean,
 ): boolean {
-  closestPointOnTriangle(closest, center, a, b, c);
+  closestPointOnTriangle(closest, center, a, b, c, triW);
   vec3.sub(e1, b, a);
   vec3.sub(e2, c, a);
   vec3.cross(fallback, e1, e2);
   let onFace = false;
-  if (!vec3.tryNormalize(fallback, fallback)) {
-    if (vec3.normalize(e1, e1) === 0) vec3.normalize(e1, e2);
+  const sliver = triangleIsSliver(a, b, c);
+  // A sliver's normal expanded exactly (its rounded one is noise); collinear corners, or a
+  // normal that is no direction, give a direction across the longest edge.
+  if (sliver ? !sliverNormal(fallback, a, b, c) : !vec3.tryNormalize(fallback, fallback)) {
+    vec3.sub(rel, c, b);
+    const l1 = e1.x * e1.x + e1.y * e1.y + e1.z * e1.z;
+    const l2 = e2.x * e2.x + e2.y * e2.y + e2.z * e2.z;
+    const l3 = rel.x * rel.x + rel.y * rel.y + rel.z * rel.z;
+    if (l2 > l1 && l2 >= l3) vec3.copy(e1, e2);
+    else if (l3 > l1) vec3.copy(e1, rel);
+    if (!vec3.tryNormalize(e1, e1)) vec3.set(e1, 1, 0, 0);
     perpendicular(fallback, e1);
+  } else if (sliver) {
+    // In the face's region (closestPointOnTriangle projected along the exact normal) when no
+    // corner's weight is 0.
+    vec3.copy(faceNormal, fallback);
+    onFace = triW[0] > 0 && triW[1] > 0 && triW[2] > 0;
   } else {
     onFace = projectOntoTriangleFace(closest, center, a, b, c);
   }

@@ -7,6 +7,8 @@
  * of its children. Nothing here imports the library.
  */
 
+import { type Dy, dmul, dsub, dy } from "./exact.js";
+
 /** A 3-vector as a tuple (world frame). */
 export type V = [number, number, number];
 
@@ -174,9 +176,46 @@ export function segmentSegmentDistance(p0: V, p1: V, q0: V, q1: V): number {
   return dist(add(p0, scale(d1, s)), add(q0, scale(d2, t)));
 }
 
-/** Closest point of triangle abc to p (projection when inside, else the nearest edge point). */
+/** A dyadic rational to the nearest double (to about 2^-60 relative: its top 64 bits). */
+function dyNumber(d: Dy): number {
+  let m = d.m;
+  let e = d.e;
+  const neg = m < 0n;
+  if (neg) m = -m;
+  const bits = m.toString(2).length;
+  if (bits > 64) {
+    m >>= BigInt(bits - 64);
+    e += bits - 64;
+  }
+  const x = Number(m) * 2 ** Math.max(e, -1000) * 2 ** Math.min(0, e + 1000);
+  return neg ? -x : x;
+}
+
+/**
+ * (b − a) × (c − a) of a triangle's input doubles, each component exact (dyadic) then rounded:
+ * right to about an ulp however thin the triangle, [0, 0, 0] exactly when its corners are
+ * collinear (the rounded cross product of a sliver is noise).
+ */
+export function exactTriangleNormal(a: V, b: V, c: V): V {
+  const u = [0, 1, 2].map((k) => dsub(dy(b[k]), dy(a[k])));
+  const w = [0, 1, 2].map((k) => dsub(dy(c[k]), dy(a[k])));
+  const comp = (i: number, j: number) => dyNumber(dsub(dmul(u[i], w[j]), dmul(u[j], w[i])));
+  return [comp(1, 2), comp(2, 0), comp(0, 1)];
+}
+
+/**
+ * Closest point of triangle abc to p (projection when inside, else the nearest edge point). A
+ * sliver (twice its area below 1e-3 of its longest edge squared) takes its exactly computed
+ * normal ({@link exactTriangleNormal}); corners collinear in exact arithmetic, its three edges.
+ */
 export function closestOnTriangle(p: V, a: V, b: V, c: V): V {
-  const n = cross(sub(b, a), sub(c, a));
+  let n = cross(sub(b, a), sub(c, a));
+  const l2 = Math.max(
+    dot(sub(b, a), sub(b, a)),
+    dot(sub(c, a), sub(c, a)),
+    dot(sub(c, b), sub(c, b)),
+  );
+  if (!(norm(n) > 1e-3 * l2)) n = exactTriangleNormal(a, b, c);
   const nn = dot(n, n);
   if (nn > 0) {
     const q = sub(p, scale(n, dot(sub(p, a), n) / nn));

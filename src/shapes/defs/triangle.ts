@@ -7,6 +7,7 @@
  * the closest point on a triangle (Ericson 2005, §5.1.5).
  */
 import { pushClipPoint } from "../../geometry/clip.js";
+import { triangleIsSliver } from "../../geometry/closest-point.js";
 import {
   FEATURE_POLYGON,
   featureIo,
@@ -48,7 +49,11 @@ function triangleFace(f: SupportFeature, t: Triangle, d: Vec3): void {
   n.x = uy * vz - uz * vy;
   n.y = uz * vx - ux * vz;
   n.z = ux * vy - uy * vx;
-  if (!vec3.tryNormalize(n, n)) {
+  // A sliver (src/geometry/closest-point.ts `triangleIsSliver`) is its supporting edge, within
+  // 2^-20 of its longest edge: its rounded normal is noise, and its side planes, rounded in the
+  // pair's frame, bound no strip as thin as it is (a sliver 1e-17 thick on a cone kept a manifold
+  // point 36 away from it).
+  if (triangleIsSliver(t.a, t.b, t.c) || !vec3.tryNormalize(n, n)) {
     triangleEdge(f, t, d);
     return;
   }
@@ -82,7 +87,34 @@ function triangleEdge(f: SupportFeature, t: Triangle, d: Vec3): void {
   let edge: number;
   let tp: number;
   let tq: number;
-  if (dc <= da && dc <= db) {
+  if (triangleIsSliver(t.a, t.b, t.c)) {
+    // A sliver's (collinear or coincident corners') supporting feature is its longest edge, the
+    // hull of its corners to its height: the edge opposite its lowest corner may be one of the
+    // short ones (a corner repeated: a zero-length edge; a corner between the others: half of it).
+    // Squared lengths written out: a double returned by a call V8 does not inline is boxed.
+    const ab = (t.b.x - t.a.x) ** 2 + (t.b.y - t.a.y) ** 2 + (t.b.z - t.a.z) ** 2;
+    const bc = (t.c.x - t.b.x) ** 2 + (t.c.y - t.b.y) ** 2 + (t.c.z - t.b.z) ** 2;
+    const ca = (t.a.x - t.c.x) ** 2 + (t.a.y - t.c.y) ** 2 + (t.a.z - t.c.z) ** 2;
+    if (ab >= bc && ab >= ca) {
+      p = t.a;
+      q = t.b;
+      edge = 1;
+      tp = 1;
+      tq = 2;
+    } else if (bc >= ca) {
+      p = t.b;
+      q = t.c;
+      edge = 2;
+      tp = 2;
+      tq = 3;
+    } else {
+      p = t.c;
+      q = t.a;
+      edge = 3;
+      tp = 3;
+      tq = 1;
+    }
+  } else if (dc <= da && dc <= db) {
     p = t.a;
     q = t.b;
     edge = 1;
