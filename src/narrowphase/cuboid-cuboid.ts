@@ -49,7 +49,7 @@ import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import { copyManifold, makeContact, makeContactManifold } from "./contact.js";
 import { contactConvexConvex, distanceConvexConvex } from "./convex-convex.js";
 import { keepContactOffIo, keptContactIo, manifoldFromContact } from "./manifold.js";
-import { TOUCH_BAND } from "./touching.js";
+import { TOUCH_BAND, witnessMagnitude } from "./touching.js";
 
 const R = mat3.create();
 const absR = mat3.create();
@@ -659,17 +659,7 @@ export function satGapContact(out: Contact, a: Cuboid, b: Cuboid, bInA: Isometry
   const t = bInA.translation;
   const pA = out.pointA;
   const pB = out.pointB;
-  const m = Math.max(
-    Math.abs(t.x),
-    Math.abs(t.y),
-    Math.abs(t.z),
-    Math.abs(pA.x),
-    Math.abs(pA.y),
-    Math.abs(pA.z),
-    Math.abs(pB.x),
-    Math.abs(pB.y),
-    Math.abs(pB.z),
-  );
+  const m = witnessMagnitude(pA, pB, t);
   if (!(sep > 0) || !(Math.abs(out.distance - sep) <= TOUCH_TOLERANCE * m)) return false;
   const n = sat.axis;
   vec3.copy(out.normal, n);
@@ -840,7 +830,7 @@ export function contactCuboidCuboid(
   // witnesses and normal only to its tolerance (a box of 1e-5 3.4e-14 under a flat box of 10 at
   // 500: distance 0 there, both witnesses on the flat box). The exact closest pair, its
   // direction, then the SAT's axis where it attains the gap (satGapContact).
-  if (out.distance <= TOUCH_BAND * gapMagnitude(out.pointA, out.pointB, bInA)) {
+  if (out.distance <= TOUCH_BAND * witnessMagnitude(out.pointA, out.pointB, bInA.translation)) {
     polishGapPair(out.pointA, out.pointB, a, b, bInA);
     const d = vec3.distance(out.pointA, out.pointB);
     out.distance = d;
@@ -851,22 +841,6 @@ export function contactCuboidCuboid(
     satGapContact(out, a, b, bInA);
   }
   return true;
-}
-
-/** The largest coordinate magnitude of a gap's witnesses and B's offset (TOUCH_BAND's scale). */
-function gapMagnitude(pA: Vec3, pB: Vec3, bInA: Isometry): number {
-  const t = bInA.translation;
-  return Math.max(
-    Math.abs(t.x),
-    Math.abs(t.y),
-    Math.abs(t.z),
-    Math.abs(pA.x),
-    Math.abs(pA.y),
-    Math.abs(pA.z),
-    Math.abs(pB.x),
-    Math.abs(pB.y),
-    Math.abs(pB.z),
-  );
 }
 
 const satContact = makeContact();
@@ -893,7 +867,7 @@ export function distanceCuboidCuboid(
     return out;
   }
   distanceConvexConvex(out, a, b, bInA);
-  if (out.distance <= TOUCH_BAND * gapMagnitude(out.pointA, out.pointB, bInA)) {
+  if (out.distance <= TOUCH_BAND * witnessMagnitude(out.pointA, out.pointB, bInA.translation)) {
     polishGapPair(out.pointA, out.pointB, a, b, bInA);
     out.distance = vec3.distance(out.pointA, out.pointB);
   }

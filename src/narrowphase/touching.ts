@@ -106,7 +106,11 @@ export function intersectsInQueryOrder(
   return intersectsPair(a, b, bInA);
 }
 
-function magnitude(p: Vec3, q: Vec3, t: Vec3): number {
+/**
+ * The largest coordinate magnitude of two witness points and B's offset (their frame's): the
+ * scale of {@link TOUCH_BAND} and of the touching tolerances.
+ */
+export function witnessMagnitude(p: Vec3, q: Vec3, t: Vec3): number {
   return Math.max(
     Math.abs(p.x),
     Math.abs(p.y),
@@ -186,7 +190,7 @@ export function agreeManifold(
   const p = mf.points[k];
   const d = p.distance;
   if (d > 0 && d <= prediction) return true;
-  const m = magnitude(p.pointA, p.pointB, bInA.translation);
+  const m = witnessMagnitude(p.pointA, p.pointB, bInA.translation);
   // A gap past the prediction but within the band (two box meshes touching at 1e-6: the part
   // contact 0, its merged points 5e-22 apart) is the touch intersects decides, as for the contact.
   if (d > 0) return !(d <= TOUCH_BAND * m) || intersectsAsQuery(a, poseA, b, poseB, bInA);
@@ -220,7 +224,9 @@ export function manifoldInBand(
   for (let i = 1; i < out.count; i++) if (out.points[i].distance < out.points[k].distance) k = i;
   const p = out.points[k];
   const d = p.distance;
-  return d <= prediction || d <= TOUCH_BAND * magnitude(p.pointA, p.pointB, bInA.translation);
+  return (
+    d <= prediction || d <= TOUCH_BAND * witnessMagnitude(p.pointA, p.pointB, bInA.translation)
+  );
 }
 
 /**
@@ -238,7 +244,7 @@ export function agreeDistance(
   const d = out.distance;
   const pa = out.pointA;
   const pb = out.pointB;
-  const m = magnitude(pa, pb, bInA.translation);
+  const m = witnessMagnitude(pa, pb, bInA.translation);
   const band = TOUCH_BAND * m;
   if (d > 0) {
     if (d <= band && intersectsAsQuery(a, poseA, b, poseB, bInA)) out.distance = 0;
