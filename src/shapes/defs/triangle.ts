@@ -81,12 +81,9 @@ function triangleEdge(f: SupportFeature, t: Triangle, d: Vec3): void {
   const da = vec3.dot(t.a, d);
   const db = vec3.dot(t.b, d);
   const dc = vec3.dot(t.c, d);
-  // The supporting edge is the one opposite the lowest corner.
-  let p: Vec3;
-  let q: Vec3;
+  // The supporting edge is the one opposite the lowest corner: edge k (1 ab, 2 bc, 3 ca) from
+  // corner k to corner k mod 3 + 1.
   let edge: number;
-  let tp: number;
-  let tq: number;
   if (triangleIsSliver(t.a, t.b, t.c)) {
     // A sliver's (collinear or coincident corners') supporting feature is its longest edge, the
     // hull of its corners to its height: the edge opposite its lowest corner may be one of the
@@ -95,44 +92,12 @@ function triangleEdge(f: SupportFeature, t: Triangle, d: Vec3): void {
     const ab = (t.b.x - t.a.x) ** 2 + (t.b.y - t.a.y) ** 2 + (t.b.z - t.a.z) ** 2;
     const bc = (t.c.x - t.b.x) ** 2 + (t.c.y - t.b.y) ** 2 + (t.c.z - t.b.z) ** 2;
     const ca = (t.a.x - t.c.x) ** 2 + (t.a.y - t.c.y) ** 2 + (t.a.z - t.c.z) ** 2;
-    if (ab >= bc && ab >= ca) {
-      p = t.a;
-      q = t.b;
-      edge = 1;
-      tp = 1;
-      tq = 2;
-    } else if (bc >= ca) {
-      p = t.b;
-      q = t.c;
-      edge = 2;
-      tp = 2;
-      tq = 3;
-    } else {
-      p = t.c;
-      q = t.a;
-      edge = 3;
-      tp = 3;
-      tq = 1;
-    }
-  } else if (dc <= da && dc <= db) {
-    p = t.a;
-    q = t.b;
-    edge = 1;
-    tp = 1;
-    tq = 2;
-  } else if (da <= db) {
-    p = t.b;
-    q = t.c;
-    edge = 2;
-    tp = 2;
-    tq = 3;
-  } else {
-    p = t.c;
-    q = t.a;
-    edge = 3;
-    tp = 3;
-    tq = 1;
-  }
+    edge = ab >= bc && ab >= ca ? 1 : bc >= ca ? 2 : 3;
+  } else edge = dc <= da && dc <= db ? 1 : da <= db ? 2 : 3;
+  const p = edge === 1 ? t.a : edge === 2 ? t.b : t.c;
+  const q = edge === 1 ? t.b : edge === 2 ? t.c : t.a;
+  const tp = edge;
+  const tq = edge === 3 ? 1 : edge + 1;
   featureIo[0] = q.x - p.x;
   featureIo[1] = q.y - p.y;
   featureIo[2] = q.z - p.z;
