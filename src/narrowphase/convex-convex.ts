@@ -1310,15 +1310,20 @@ function searchRevolutionRidges(
     setOverlapNormal(ridgeRefined, coreA, coreBInA, ridgeBest, ridgeHintA, ridgeHintB);
   }
   if (!(ridgeRefined.overlap < start)) return;
-  faceCopy(refined.normal, ridgeRefined.normal);
-  faceCopy(refined.pointA, ridgeRefined.pointA);
-  faceCopy(refined.pointB, ridgeRefined.pointB);
-  refined.overlap = ridgeRefined.overlap;
-  refined.gradient = ridgeRefined.gradient;
-  refined.step = ridgeRefined.step;
+  takeRefinement(refined, ridgeRefined);
 }
 
 const ridgeRefined = makeNormalRefinement();
+
+/** `to` takes `from`'s normal, witnesses, overlap, gradient and step (its counts are kept). */
+function takeRefinement(to: NormalRefinement, from: NormalRefinement): void {
+  faceCopy(to.normal, from.normal);
+  faceCopy(to.pointA, from.pointA);
+  faceCopy(to.pointB, from.pointB);
+  to.overlap = from.overlap;
+  to.gradient = from.gradient;
+  to.step = from.step;
+}
 
 /** Size ratio of a polytope to a solid of revolution above which its edges' circles are tried. */
 const EDGE_CIRCLE_RATIO = 2 ** 10;
@@ -1395,12 +1400,7 @@ function rimPairMinimum(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
   const before = rimIo[4];
   rimLateral(rimRefined);
   if (!(rimIo[4] < before)) return;
-  faceCopy(refined.normal, rimRefined.normal);
-  faceCopy(refined.pointA, rimRefined.pointA);
-  faceCopy(refined.pointB, rimRefined.pointB);
-  refined.overlap = rimRefined.overlap;
-  refined.gradient = rimRefined.gradient;
-  refined.step = rimRefined.step;
+  takeRefinement(refined, rimRefined);
 }
 
 /** {@link rimPairMinimum}'s refinement at the rims' critical point, when tied with `refined`. */
