@@ -111,11 +111,19 @@ function seg(p: V, a: V, b: V): V {
 
 /**
  * Closest point of triangle abc to p by its Voronoi regions (Ericson 2005, §5.1.5, written here
- * independently): a second oracle beside {@link closestOnTriangle}, with other rounding.
+ * independently): a second oracle beside {@link closestOnTriangle}, with other rounding. A
+ * triangle with a zero-length edge (two corners equal: a segment or a point) is the nearest of
+ * its edges' points (its regions' divisions would be 0/0).
  */
 export function closestOnTriangleVoronoi(p: V, a: V, b: V, c: V): V {
   const ab = sub(b, a);
   const ac = sub(c, a);
+  const bc = sub(c, b);
+  if (dot(ab, ab) === 0 || dot(ac, ac) === 0 || dot(bc, bc) === 0) {
+    let best = seg(p, a, b);
+    for (const q of [seg(p, b, c), seg(p, c, a)]) if (dist(p, q) < dist(p, best)) best = q;
+    return best;
+  }
   const ap = sub(p, a);
   const d1 = dot(ab, ap);
   const d2 = dot(ac, ap);
