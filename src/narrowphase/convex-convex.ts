@@ -329,7 +329,8 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
   if (wanted && solvedIo[0] < 0) witnessDepthBound(a, b, bInA);
   if (wanted) recordError(bInA);
   // (After the error's record: its rounding term is of the witnesses' magnitude before.)
-  if (polytopeCore(a) && polytopeCore(b)) featureFacingWitnesses(a, b, bInA);
+  if ((polytopeCore(a) && polytopeCore(b)) || (revolutionCore(a) === a && revolutionCore(b) === b))
+    featureFacingWitnesses(a, b, bInA);
   return true;
 }
 

@@ -791,6 +791,10 @@ function featureFacingWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry):
   lengthInto(bInA.translation, 1);
   const slack = FACE_WITNESS_SLACK * Math.max(rA, sizeIo[1] + ridgeRadiusIo[0], Math.abs(d));
   if (!(lateral > slack)) return;
+  if (revolutionCore(a) === a && revolutionCore(b) === b) {
+    revolutionFacingWitnesses(a, b, bInA, lateral);
+    return;
+  }
   gapContact.distance = d;
   vec3.copy(gapContact.normal, n);
   vec3.copy(gapContact.pointA, solvedA);
@@ -834,6 +838,196 @@ function featureFacingWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry):
   if (best < 0) return;
   vec3.copy(solvedA, gapManifold.points[best].pointA);
   vec3.copy(solvedB, gapManifold.points[best].pointB);
+}
+
+/**
+ * The tilt of the normal from a cap's normal or a generator's perpendicular (sine) under which
+ * {@link generatorOnDisc} tries that flat feature: 2^-6 rad, beyond the class's 2^-8 (the
+ * candidate is exact at any tilt, the bound only spares the work).
+ */
+const FLAT_FEATURE_SIN = 2 ** -6;
+const FLAT_FEATURE_COS = Math.sqrt(1 - FLAT_FEATURE_SIN * FLAT_FEATURE_SIN);
+
+/** {@link revolutionFacingWitnesses}' scratch: a side's support point, its partner, a direction (A's frame). */
+const revSupport = vec3.create();
+const revPartner = vec3.create();
+const revDir = vec3.create();
+const revBestA = vec3.create();
+const revBestB = vec3.create();
+/** {@link generatorOnDisc}'s generator P0 + t·E and disc (centre C, unit axis U), A's frame. */
+const genP = vec3.create();
+const genE = vec3.create();
+const discC = vec3.create();
+const discU = vec3.create();
+/** [0] the best candidate's score of {@link revolutionFacingWitnesses} (its offset from facing). */
+const revIo = new Float64Array(1);
+
+/**
+ * The pair's candidate `pA`, `pB` (A's frame) scored by its offset from facing at the solved
+ * distance, |pB − pA − d·n|, into revBestA/B when below revIo[0].
+ */
+function revolutionCandidate(pA: Vec3, pB: Vec3): void {
+  const d = solvedIo[0];
+  const n = solvedNormal;
+  facingOff.x = pB.x - pA.x - d * n.x;
+  facingOff.y = pB.y - pA.y - d * n.y;
+  facingOff.z = pB.z - pA.z - d * n.z;
+  lengthInto(facingOff, 0);
+  if (!(sizeIo[0] < revIo[0])) return;
+  revIo[0] = sizeIo[0];
+  vec3.copy(revBestA, pA);
+  vec3.copy(revBestB, pB);
+}
+
+/**
+ * Side `side`'s (0 A, 1 B at `bInA`) cylinder generator at the azimuth of its outward direction
+ * (+n for A, −n for B) against the other side's cap or cone base toward it: the generator's
+ * points whose projection along n onto the disc's plane falls in the disc (a quadratic's interval
+ * of its parameter), the one of least separation along n (an end of that interval, the
+ * separation linear along the generator) and its projection, the candidate pair. Nothing when
+ * the side is not a cylinder, the direction not within {@link FLAT_FEATURE_SIN} of the side's
+ * perpendicular or the other's not within it of its axis.
+ */
+function generatorOnDisc(a: ConvexShape, b: ConvexShape, bInA: Isometry, side: number): void {
+  const n = solvedNormal;
+  const s = side === 0 ? a : b;
+  const o = side === 0 ? b : a;
+  if (s.type !== ShapeType.Cylinder) return;
+  const sRev = shapeDef(s.type).revolution;
+  const oRev = shapeDef(o.type).revolution;
+  if (sRev === null || oRev === null) return;
+  // The generator: local (r·ux, ±h, r·uz) at the azimuth of the side's outward direction.
+  if (side === 0) vec3.copy(revDir, n);
+  else {
+    vec3.negate(revDir, n);
+    quat.inverseRotate(revDir, bInA.rotation, revDir);
+  }
+  hypotIo[0] = revDir.x;
+  hypotIo[1] = revDir.z;
+  mathHypot2Io();
+  const rho = hypotIo[0];
+  if (!(Math.abs(revDir.y) <= FLAT_FEATURE_SIN) || !(rho > 0)) return;
+  sRev.dims(revDims, s);
+  const h = revDims[0];
+  const r = revDims[1];
+  vec3.set(genP, (r * revDir.x) / rho, -h, (r * revDir.z) / rho);
+  vec3.set(genE, 0, 2 * h, 0);
+  if (side === 1) {
+    iso.transformPoint(genP, bInA, genP);
+    quat.rotate(genE, bInA.rotation, genE);
+  }
+  // The other's disc toward the side: a cylinder's cap at the sign of its direction's y, a cone's
+  // base (its direction down).
+  if (side === 0) {
+    vec3.negate(revDir, n);
+    quat.inverseRotate(revDir, bInA.rotation, revDir);
+  } else vec3.copy(revDir, n);
+  if (!(Math.abs(revDir.y) >= FLAT_FEATURE_COS)) return;
+  if (o.type === ShapeType.Cone && revDir.y > 0) return;
+  oRev.dims(revDims, o);
+  const up = revDir.y > 0 ? 1 : -1;
+  vec3.set(discC, 0, up * revDims[0], 0);
+  vec3.set(discU, 0, up, 0);
+  const rd = revDims[1];
+  if (side === 0) {
+    iso.transformPoint(discC, bInA, discC);
+    quat.rotate(discU, bInA.rotation, discU);
+  }
+  const nu = vec3.dot(n, discU);
+  if (!(Math.abs(nu) > 0.5)) return;
+  // x(t) = P0 + t·E; its projection along n onto the plane, x − ((x − C)·U / n·U)·n, is C + g0 + t·g1.
+  vec3.sub(revSupport, genP, discC);
+  const w0 = vec3.dot(revSupport, discU) / nu;
+  const w1 = vec3.dot(genE, discU) / nu;
+  const g0x = revSupport.x - w0 * n.x;
+  const g0y = revSupport.y - w0 * n.y;
+  const g0z = revSupport.z - w0 * n.z;
+  const g1x = genE.x - w1 * n.x;
+  const g1y = genE.y - w1 * n.y;
+  const g1z = genE.z - w1 * n.z;
+  const qa = g1x * g1x + g1y * g1y + g1z * g1z;
+  const qb = g0x * g1x + g0y * g1y + g0z * g1z;
+  const qc = g0x * g0x + g0y * g0y + g0z * g0z - rd * rd;
+  const disc = qb * qb - qa * qc;
+  if (!(qa > 0) || !(disc >= 0)) return;
+  const root = Math.sqrt(disc);
+  const t0 = Math.max(0, (0 - qb - root) / qa);
+  const t1 = Math.min(1, (0 - qb + root) / qa);
+  if (!(t0 <= t1)) return;
+  // The separation along n of the pair (pB − pA)·n: −w(t) for a generator on A, +w(t) on B; the
+  // least at an end of [t0, t1].
+  const sign = side === 0 ? -1 : 1;
+  const t = sign * (w0 + w1 * t0) <= sign * (w0 + w1 * t1) ? t0 : t1;
+  const w = w0 + w1 * t;
+  revSupport.x = genP.x + t * genE.x;
+  revSupport.y = genP.y + t * genE.y;
+  revSupport.z = genP.z + t * genE.z;
+  revPartner.x = revSupport.x - w * n.x;
+  revPartner.y = revSupport.y - w * n.y;
+  revPartner.z = revSupport.z - w * n.z;
+  if (side === 0) revolutionCandidate(revSupport, revPartner);
+  else revolutionCandidate(revPartner, revSupport);
+}
+
+/**
+ * Two bare cylinders or cones whose witnesses still lie apart sideways after `faceWitnesses`:
+ * where a flat feature (a cap, a cone's base, a cylinder's side generator) of one lies nearly
+ * parallel to a flat feature or a rim of the other (2^-8..2^-40 rad off), the support points
+ * along the normal slide across the flat feature with the normal's last bits, and the
+ * projections between a disc and a tilted disc or generator crawl (witnesses 1.2e-6 to 2.5e-3
+ * apart across the normal at depths to 1e-9; issue 16, cylinder-flat-facing). The facing pair
+ * is the deepest point of the overlap of the features seen along the normal: each side's
+ * support point along the normal (a rim's point, a generator's end) with that point moved by
+ * the distance along the normal and seated on the other shape (exact projection of
+ * src/geometry/revolution.ts), and a cylinder's generator with its projection along the normal
+ * onto the other's cap or base ({@link generatorOnDisc}); the candidate facing best at the solved
+ * distance, taken when it faces better than the witnesses (`lateral` their offset). The
+ * distance and normal are kept. A's frame, scene units (after `solve`'s shift and scaling are
+ * undone).
+ */
+function revolutionFacingWitnesses(
+  a: ConvexShape,
+  b: ConvexShape,
+  bInA: Isometry,
+  lateral: number,
+): void {
+  const d = solvedIo[0];
+  const n = solvedNormal;
+  revIo[0] = lateral;
+  for (let side = 0; side < 2; side++) {
+    const s = side === 0 ? a : b;
+    const o = side === 0 ? b : a;
+    const support = shapeDef(s.type).coreSupport;
+    const rev = shapeDef(o.type).revolution;
+    if (support === null || rev === null) return;
+    // The support point along the side's outward direction (+n for A, −n for B), A's frame.
+    if (side === 0) support(revSupport, s, n);
+    else {
+      vec3.negate(revDir, n);
+      quat.inverseRotate(revDir, bInA.rotation, revDir);
+      support(revSupport, s, revDir);
+      iso.transformPoint(revSupport, bInA, revSupport);
+    }
+    // Its partner across the normal (pB = pA + d·n), seated on the other shape.
+    const t = side === 0 ? d : 0 - d;
+    revPartner.x = revSupport.x + t * n.x;
+    revPartner.y = revSupport.y + t * n.y;
+    revPartner.z = revSupport.z + t * n.z;
+    if (side === 0) iso.inverseTransformPoint(snapLocal, bInA, revPartner);
+    else vec3.copy(snapLocal, revPartner);
+    rev.dims(revDims, o);
+    revolutionDims[0] = revDims[0];
+    revolutionDims[1] = revDims[1];
+    projectRevolutionDims(revProj, rev.kind, snapLocal);
+    if (side === 0) iso.transformPoint(revPartner, bInA, revProj.point);
+    else vec3.copy(revPartner, revProj.point);
+    if (side === 0) revolutionCandidate(revSupport, revPartner);
+    else revolutionCandidate(revPartner, revSupport);
+    generatorOnDisc(a, b, bInA, side);
+  }
+  if (!(revIo[0] < lateral)) return;
+  vec3.copy(solvedA, revBestA);
+  vec3.copy(solvedB, revBestB);
 }
 
 /** {@link featureFacingWitnesses}' supporting edges (A's frame, on the surfaces): A's P0 P1, B's Q0 Q1. */

@@ -127,13 +127,26 @@ function asCompoundChild(shape: J, R: number[], rc: number[], pc: V): J {
 const rimArb = featureArb.map((f) => ({ ...f, kind: "fan" }));
 
 /**
+ * Flat features only: a cap face or a side generator, exactly (α = 0 or π/2) or 2^-k rad off
+ * (a rim's point next to it), so a flat feature meets a flat feature nearly parallel
+ * (cylinder-flat-facing).
+ */
+const flatArb = featureArb.map((f) => ({
+  ...f,
+  kind: ["nearCap", "nearSide", "cap", "side"][Math.floor(f.t * 4) % 4],
+}));
+
+/**
  * The generated cases of the class ({@link CylinderCrossingCase}); with `rims`, both features a
  * rim (n in both rims' fans) and the sizes 10^3..10^7 apart, the larger shape's rim crossed by the
- * smaller's (seed 79's case: 1.6e-3 across 1.1e3); with `rimSide`, at least one feature a rim.
+ * smaller's (seed 79's case: 1.6e-3 across 1.1e3); with `rimSide`, at least one feature a rim;
+ * with `flat`, both features flat or 2^-8..2^-40 rad off flat (a cap, a side generator, a cone's
+ * base: the open lines cylinder-flat-facing.jsonl).
  */
 export const cylinderCrossingArb = (
   rims = false,
   rimSide = false,
+  flat = false,
 ): fc.Arbitrary<CylinderCrossingCase> =>
   fc
     .record({
@@ -143,8 +156,8 @@ export const cylinderCrossingArb = (
       lsB: rims ? frac(-3, 1) : frac(-3, 4),
       dims: fc.tuple(frac(0.2, 1), frac(0.2, 1), frac(0.2, 1), frac(0.2, 1)),
       qA: rotationArb,
-      fA: rims ? rimArb : featureArb,
-      fB: rims ? rimArb : featureArb,
+      fA: rims ? rimArb : flat ? flatArb : featureArb,
+      fB: rims ? rimArb : flat ? flatArb : featureArb,
       twist: frac(0, 2 * Math.PI),
       // The overlap along n: 0 (a touch) or 10^-14..10^-5 of the larger size, at most 0.3 of the
       // smaller (seed 79: 2.3e-6 across a cylinder of 1.1e3 by one of 1.6e-3).
