@@ -41,6 +41,11 @@ import type { Triangle } from "../shapes/triangle.js";
 import { contactCapsuleCapsule, intersectsCapsuleCapsule } from "./capsule-capsule.js";
 import { type CapsulePolytopeOther, contactCapsulePolytope } from "./capsule-polytope.js";
 import {
+  contactCapsuleTriangle,
+  distanceCapsuleTriangle,
+  intersectsCapsuleTriangle,
+} from "./capsule-triangle.js";
+import {
   contactCompositeComposite,
   contactCompositeShape,
   contactShapeComposite,
@@ -402,6 +407,14 @@ export function registerDefaultPairs(): void {
       manifold: manifoldViaContact(contactCapsulePolytope, manifoldFromContact),
     });
   }
+  // A point triangle's closed form (point–segment), every other triangle GJK/EPA's
+  // (src/narrowphase/capsule-triangle.ts).
+  registerPair(ShapeType.Capsule, ShapeType.Triangle, {
+    intersects: intersectsCapsuleTriangle,
+    distance: distanceCapsuleTriangle,
+    contact: contactCapsuleTriangle,
+    manifold: manifoldViaContact(contactCapsuleTriangle, manifoldFromContact),
+  });
   // One closed form, an unflipped entry per order (the mesh's triangles come as A, the
   // composite's parts as B; src/narrowphase/sphere-triangle.ts).
   registerPair(ShapeType.Sphere, ShapeType.Triangle, {

@@ -907,6 +907,11 @@ function gapNormal(): void {
     axis[2] = best[6] - best[3];
     if (axisOffEdge(bestEdge)) keepIfBetter();
   } else if (Math.sqrt(tieEdge[0]) - gap[0] <= tol) tiedCornerEdge();
+  if (chosen[3] < gap[0] - tol) {
+    tieIo[0] = gap[0] + tol;
+    tieIo[1] = gap[0] - tol;
+    visitEdgePairs(false, tiedEdgePair);
+  }
   axis[0] = chosen[0];
   axis[1] = chosen[1];
   axis[2] = chosen[2];
@@ -950,6 +955,70 @@ function tiedCornerEdge(): void {
   keepIfBetter();
   if (!(chosen[3] > before)) return;
   for (let k = 1; k < 7; k++) best[k] = tieEdge[k + 3];
+}
+
+/** [0] the greatest distance of a tied pair, [1] the separation that ends the walk ({@link tiedEdgePair}). */
+const tieIo = new Float64Array(2);
+/** [1..3] the edge of the pair under {@link tiedEdgePair} (for {@link axisOffEdge}). */
+const tieEdgeIo = new Float64Array(4);
+
+/**
+ * {@link gapNormal}'s last resort, a visit of {@link visitEdgePairs}: every edge pair with a corner
+ * within the frame's rounding of the gap, not only the nearest corner against an edge (issue 16: a
+ * segment triangle along a rounded box's core edge 2.8e-14 rad off parallel, its corner against
+ * the box's edge and the box's corner against its short edge tied to 1e-21, the nearest in doubles
+ * the latter, whose normal perpendicular to the segment falls short of the gap by 5e-14 along the
+ * box's far corner; a capsule's end 2.2e-16 beside a box's corner along the box's edge, the
+ * segments' closest points rounded onto the corner, the corners' direction 2.3e-13 rad off the
+ * edge's perpendicular and 4.5e-13 short along the edge's far end): the pair's difference made
+ * perpendicular to the edge whose interior it meets or, two corners, to either edge, kept with its
+ * points as the witnesses when it separates the pair further than the chosen normal (any
+ * direction's separation is a lower bound of the gap). Ends the walk once the separation meets the
+ * gap.
+ */
+function tiedEdgePair(): boolean {
+  const sIn = params.s > 0 && params.s < 1;
+  const tIn = params.t > 0 && params.t < 1;
+  if (sIn && tIn) return false;
+  const dx = c2.x - c1.x;
+  const dy = c2.y - c1.y;
+  const dz = c2.z - c1.z;
+  if (!(Math.sqrt(dx * dx + dy * dy + dz * dz) <= tieIo[0])) return false;
+  if (!tIn) {
+    tieEdgeIo[1] = s2.x - s1.x;
+    tieEdgeIo[2] = s2.y - s1.y;
+    tieEdgeIo[3] = s2.z - s1.z;
+    if (tiedAxisOffEdge()) return true;
+  }
+  if (!sIn) {
+    tieEdgeIo[1] = s4.x - s3.x;
+    tieEdgeIo[2] = s4.y - s3.y;
+    tieEdgeIo[3] = s4.z - s3.z;
+    if (tiedAxisOffEdge()) return true;
+  }
+  return false;
+}
+
+/**
+ * {@link tiedEdgePair}'s direction c2 − c1 made perpendicular to `tieEdgeIo`, kept (with c1 c2 as
+ * the witnesses) when it separates the pair further than the chosen normal. True once the
+ * chosen normal's separation meets the gap.
+ */
+function tiedAxisOffEdge(): boolean {
+  axis[0] = c2.x - c1.x;
+  axis[1] = c2.y - c1.y;
+  axis[2] = c2.z - c1.z;
+  if (!axisOffEdge(tieEdgeIo)) return false;
+  const before = chosen[3];
+  keepIfBetter();
+  if (!(chosen[3] > before)) return false;
+  best[1] = c1.x;
+  best[2] = c1.y;
+  best[3] = c1.z;
+  best[4] = c2.x;
+  best[5] = c2.y;
+  best[6] = c2.z;
+  return chosen[3] >= tieIo[1];
 }
 
 /**
