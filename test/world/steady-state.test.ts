@@ -325,12 +325,16 @@ describe("CollisionWorld steady state: 1,000 bodies × 1,000 steps allocate noth
   // ray's length through a register instead of an argument (castRayShape 16.2 → 0.4 bytes per
   // ray) raised this step to 16.8 KB (grid, run side by side with the code before: 15.7; same
   // answers and probe sums): not kept, not explained yet.
+  // Session 34: e04e3b7 itself measured 15.7 and 16.9 KB per step (tree, run twice alone) and
+  // the merged main 15.9 and 16.1: the 16 KB bound sat inside the run-to-run spread, and the
+  // clean-clone CI failed it once (tree) with no change on this path. The bound is 18 KB until
+  // the rest above is done (then < 4 KB as everywhere else).
   for (const bp of ["brute", "sap", "grid", "tree", "octree"]) {
-    it(`${bp}, six curved kinds: < 16 KB per step (issue 15, in part)`, {
+    it(`${bp}, six curved kinds: < 18 KB per step (issue 15, in part)`, {
       timeout: 600_000,
     }, () => {
       const r = runProbeWithin(
-        16_384,
+        18_432,
         bp,
         "curved",
         false,
@@ -340,7 +344,7 @@ describe("CollisionWorld steady state: 1,000 bodies × 1,000 steps allocate noth
       );
       expect(r.contacts).toBeGreaterThan(100);
       expect(r.gcsDuring, JSON.stringify(r)).toBeLessThanOrEqual(1);
-      expect(r.bytesPerStep, JSON.stringify(r)).toBeLessThan(16_384);
+      expect(r.bytesPerStep, JSON.stringify(r)).toBeLessThan(18_432);
     });
   }
   // Warm starts (src/world/warm-start-cache.ts): the cache's two frames are typed arrays kept
