@@ -41,7 +41,8 @@
  * (test/fuzz/degenerate-triangle-pairs.test.ts), and capsules against rounded boxes and hulls in
  * session 35 (the last block: the capsule's segment against the core, both radii added, the
  * exact segment–box distance as the oracle). Still failing at the generator's seed 3 (10^4
- * draws, both orders, 8 of 19,076 contacts): capsules against point and sliver triangles.
+ * draws, both orders, 8 of 19,076 contacts): capsules against point and sliver triangles
+ * (test/fuzz/open/rounded-tilt-capsule-triangle.jsonl and its README paragraph).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
