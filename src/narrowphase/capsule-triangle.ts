@@ -4,14 +4,17 @@
  * sphere–capsule's (Ericson 2005, §5.1.2), the normal perpendicular to the segment when the
  * closest point is inside it (issue 16: GJK on the swept segment, its end and its inside 1.5e-12
  * along it tied in distance to 2e-21, took the end's direction, 3.0e-9 rad off the perpendicular,
- * and a segment of 2e-4 turned that into 6.0e-13 short of a gap of 6.0e-13). Every other triangle
- * is GJK/EPA's (src/narrowphase/convex-convex.ts).
+ * and a segment of 2e-4 turned that into 6.0e-13 short of a gap of 6.0e-13); that normal is the
+ * part of p − a perpendicular to the segment to its own relative rounding (`accuratePerpendicular`,
+ * session 35). Every other triangle is GJK/EPA's (src/narrowphase/convex-convex.ts).
  *
  * Allocation-free: module scratch vectors; no double crosses a call that V8 may leave out of line.
  */
 import { closestPointOnSegment } from "../geometry/closest-point.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN } from "../math/scalar.js";
+import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
 import type { Triangle } from "../shapes/triangle.js";
@@ -78,9 +81,97 @@ function contactCapsulePoint(
     const dz = point.z - onSegment.z;
     if (Math.abs(dx) + Math.abs(dy) + Math.abs(dz) <= ON_AXIS_ULPS * EPS * m) {
       vec3.copy(onSegment, point);
+    } else if (accuratePerpendicular(point, a.a, a.b)) {
+      if (!contactFromCorePoints(out, onSegment, point, a.radius, 0, prediction, fallback)) {
+        return false;
+      }
+      vec3.copy(out.normal, perp);
+      return true;
     }
   }
   return contactFromCorePoints(out, onSegment, point, a.radius, 0, prediction, fallback);
+}
+
+/** Veltkamp's splitting constant 2^27 + 1 (Dekker's exact product). */
+const SPLIT = 134217729;
+/** The unit perpendicular of {@link accuratePerpendicular}. */
+const perp = vec3.create();
+
+/**
+ * `perp` = the unit direction from segment ab's line to point p (all in A's frame), the part of
+ * p − a perpendicular to b − a, to the relative rounding of that part itself: p − a and b − a
+ * exact as double-doubles (Knuth's TwoSum), t·(b − a) exact (Dekker's TwoProduct) for the
+ * double t ≈ (p − a)·(b − a)/|b − a|², so that t's rounding leaves an error along b − a alone,
+ * which a second projection removes. In doubles the foot a + (b − a)·t rounds to ε of the
+ * coordinates, which against a gap g turns the normal by ~ε|p|/g: a capsule of radius 1e-3 and
+ * length 2 beside a point then missed the depth along its normal by 4.2e-14 over a bar of
+ * 1.5e-14 (issue 16, test/fuzz/rounded-tilt.gen.ts at seed 3). Shewchuk 1997, §2 (TwoSum,
+ * TwoProduct). False when the part is zero or not finite (the caller's normal stands).
+ * Allocation-free; the arithmetic written out, no double crosses a call.
+ */
+function accuratePerpendicular(p: Vec3, a: Vec3, b: Vec3): boolean {
+  // p − a and b − a: hi + lo exactly, per component.
+  const px = p.x - a.x;
+  const py = p.y - a.y;
+  const pz = p.z - a.z;
+  let bb = px - p.x;
+  const pxl = p.x - (px - bb) + (-a.x - bb);
+  bb = py - p.y;
+  const pyl = p.y - (py - bb) + (-a.y - bb);
+  bb = pz - p.z;
+  const pzl = p.z - (pz - bb) + (-a.z - bb);
+  const ex = b.x - a.x;
+  const ey = b.y - a.y;
+  const ez = b.z - a.z;
+  bb = ex - b.x;
+  const exl = b.x - (ex - bb) + (-a.x - bb);
+  bb = ey - b.y;
+  const eyl = b.y - (ey - bb) + (-a.y - bb);
+  bb = ez - b.z;
+  const ezl = b.z - (ez - bb) + (-a.z - bb);
+  const ee = ex * ex + ey * ey + ez * ez;
+  if (!(ee > 0) || !Number.isFinite(ee)) return false;
+  const t = (px * ex + py * ey + pz * ez) / ee;
+  // v = (p − a) − t·(b − a), each component as hi − fl(t·e) by TwoSum plus the small terms.
+  const cst = SPLIT * t;
+  const th = cst - (cst - t);
+  const tl = t - th;
+  let q = t * ex;
+  let c = SPLIT * ex;
+  let h = c - (c - ex);
+  let l = ex - h;
+  let qe = th * h - q + th * l + tl * h + tl * l;
+  let s = px - q;
+  bb = s - px;
+  let vx = s + (px - (s - bb) + (-q - bb) - qe + pxl - t * exl);
+  q = t * ey;
+  c = SPLIT * ey;
+  h = c - (c - ey);
+  l = ey - h;
+  qe = th * h - q + th * l + tl * h + tl * l;
+  s = py - q;
+  bb = s - py;
+  let vy = s + (py - (s - bb) + (-q - bb) - qe + pyl - t * eyl);
+  q = t * ez;
+  c = SPLIT * ez;
+  h = c - (c - ez);
+  l = ez - h;
+  qe = th * h - q + th * l + tl * h + tl * l;
+  s = pz - q;
+  bb = s - pz;
+  let vz = s + (pz - (s - bb) + (-q - bb) - qe + pzl - t * ezl);
+  // t's rounding left v off the perpendicular along b − a only: project it out once more.
+  const w = (vx * ex + vy * ey + vz * ez) / ee;
+  vx -= w * ex;
+  vy -= w * ey;
+  vz -= w * ez;
+  const n2 = vx * vx + vy * vy + vz * vz;
+  if (!(n2 > HYPOT_SAFE_MIN && n2 < HYPOT_SAFE_MAX)) return false;
+  const inv = 1 / Math.sqrt(n2);
+  perp.x = vx * inv;
+  perp.y = vy * inv;
+  perp.z = vz * inv;
+  return true;
 }
 
 /**

@@ -15,7 +15,7 @@
  * 4. Specialised pairs override those defaults: sphere–sphere and sphere–cuboid (with world-pose
  *    overlap tests), sphere–capsule, sphere–hull, sphere–rounded box and hull (the plain pairs'
  *    closed forms on the core, the radii summed), sphere–triangle (an unflipped entry per order),
- *    capsule–capsule, capsule–box and capsule–hull (the segment's exact features), cuboid–cuboid (SAT), and
+ *    capsule–capsule, capsule–box and capsule–hull, plain or rounded (the segment's exact features), cuboid–cuboid (SAT), and
  *    rounded boxes and hulls against each other, against boxes and hulls and against cylinders
  *    and cones (their cores' routines, the radii added), the triangle mesh against convex shapes, half-spaces and meshes (BVH branch and bound with
  *    internal-edge normals).
@@ -396,10 +396,15 @@ export function registerDefaultPairs(): void {
     contact: contactCapsuleCapsule,
     manifold: manifoldViaContact(contactCapsuleCapsule, manifoldFromContact),
   });
-  // A capsule against a box or a hull: its segment's SAT and closest features against the
-  // polytope (the triangle routines', the segment a triangle without area), the radius added
-  // (src/narrowphase/capsule-polytope.ts).
-  for (const t of [ShapeType.Cuboid, ShapeType.ConvexPolyhedron] as const) {
+  // A capsule against a box or a hull, plain or rounded: its segment's SAT and closest features
+  // against the polytope or core (the triangle routines', the segment a triangle without area),
+  // the radii added (src/narrowphase/capsule-polytope.ts).
+  for (const t of [
+    ShapeType.Cuboid,
+    ShapeType.ConvexPolyhedron,
+    ShapeType.RoundedCuboid,
+    ShapeType.RoundedConvexPolyhedron,
+  ] as const) {
     registerPair<Capsule, CapsulePolytopeOther>(ShapeType.Capsule, t, {
       intersects: intersectsViaContact(contactCapsulePolytope),
       distance: distanceViaContact(contactCapsulePolytope, distanceConvexConvex),

@@ -36,10 +36,15 @@
  * extent); the first line's distance from the corner–edge distance at 50 digits (mpmath:
  * 249.999999999998532114715790682, the radius plus 1.0e-14, so touching); and the fuzzer's own
  * checks (replay, facing on). The near-parallel faces of rounded box and hull cores, where the
- * feature search cycled and GJK's gap and normal stayed, and capsules against rounded boxes, were
- * fixed in session 34 (the last describe block below). Open (test/fuzz/open/rounded-tilt-normal.jsonl,
- * its README paragraph): capsules against rounded boxes, the triangle–polytope features' pairs and
- * capsule–triangle.
+ * feature search cycled and GJK's gap and normal stayed, were fixed in session 34 (the third
+ * describe block below), the triangle–polytope features' pairs on branch degtri34b
+ * (test/fuzz/degenerate-triangle-pairs.test.ts), and capsules against rounded boxes and hulls in
+ * session 35 (the last block: the capsule's segment against the core, both radii added, the
+ * exact segment–box distance as the oracle) and against point triangles (the last block: the
+ * closed form's normal from the rounded foot, now the perpendicular to its own rounding). Still
+ * failing at the generator's seed 3 (10^4 draws, both orders, 2 of 19,076 contacts): a capsule
+ * against a sliver triangle (test/fuzz/open/rounded-tilt-capsule-triangle.jsonl, its README
+ * paragraph).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -47,7 +52,7 @@ import { answerQuery } from "../../src/io/query.js";
 import { offsetArb, rotationArb } from "./arbitraries.js";
 import type { ContactAnswer } from "./contact-checks.js";
 import { exactOffset, offsetScenario, type Scenario } from "./generate.js";
-import { add, dist, oshape, rotate, scale, type V } from "./oracle-shapes.js";
+import { add, dist, oshape, rotate, scale, unrotate, type V } from "./oracle-shapes.js";
 import { expectReplayPasses, loadCases } from "./recorded-cases.js";
 import { overlapMiss, roundedTiltArb } from "./rounded-tilt.gen.js";
 
@@ -56,6 +61,7 @@ type J = Record<string, unknown>;
 const EPS = 2 ** -52;
 const CASES = loadCases("./rounded-tilt-normal.cases.json");
 const FACE_CASES = loadCases("./rounded-tilt-faces.cases.json");
+const POINT_CASES = loadCases("./rounded-tilt-capsule-point.cases.json");
 
 /** The fuzzer's bars for the scenario's pair (test/fuzz/fuzz.ts: depthTol, distTol). */
 function bar(sc: Scenario, distance: number): number {
@@ -321,6 +327,221 @@ describe("issue 16: near-parallel faces of polytope cores (the feature search's 
         },
       ),
       { numRuns: 400, seed: 34 },
+    );
+  });
+});
+
+/**
+ * The exact distance of the local pair "capsule against rounded box (or the same box as a rounded
+ * hull of its 8 corners)", written without the library: the least distance of the capsule's
+ * segment to the core box less both radii. The distance of the segment's point at t to the
+ * (convex) box is convex in t, so a golden-section search over t ∈ [0, 1], started from both
+ * ends, finds its least value to the rounding of one point–box distance (the point taken into
+ * the box's frame by the rotation matrix in doubles: a few ulps of the pair's size, far below
+ * the bar). For a segment apart from the core, which every pair of this class is (the overlap is
+ * at most 1e-9 of the smaller size, the radii sum to a quarter of it or more).
+ */
+function capsuleCoreDistance(capsule: J, box: J): number {
+  const a = capsule.a as V;
+  const b = capsule.b as V;
+  const c = box.center as V;
+  const h = box.halfExtents as V;
+  const q = box.rotation as number[];
+  const at = (t: number): number => {
+    const p = unrotate(q, [
+      a[0] + (b[0] - a[0]) * t - c[0],
+      a[1] + (b[1] - a[1]) * t - c[1],
+      a[2] + (b[2] - a[2]) * t - c[2],
+    ]);
+    return Math.hypot(
+      Math.max(Math.abs(p[0]) - h[0], 0),
+      Math.max(Math.abs(p[1]) - h[1], 0),
+      Math.max(Math.abs(p[2]) - h[2], 0),
+    );
+  };
+  const g = (Math.sqrt(5) - 1) / 2;
+  let lo = 0;
+  let hi = 1;
+  let best = Math.min(at(0), at(1));
+  for (let i = 0; i < 120; i++) {
+    const m1 = hi - g * (hi - lo);
+    const m2 = lo + g * (hi - lo);
+    const f1 = at(m1);
+    const f2 = at(m2);
+    best = Math.min(best, f1, f2);
+    if (f1 <= f2) hi = m2;
+    else lo = m1;
+  }
+  return best - (capsule.radius as number) - (box.radius as number);
+}
+
+/** A rounded box as the rounded hull of its core's 8 corners (the same shape). */
+function asRoundedHull(box: J): J {
+  const h = box.halfExtents as V;
+  return {
+    type: "roundedConvex",
+    points: [-1, 1].flatMap((x) =>
+      [-1, 1].flatMap((y) => [-1, 1].map((z) => [x * h[0], y * h[1], z * h[2]])),
+    ),
+    radius: box.radius,
+    position: box.center,
+    rotation: box.rotation,
+  };
+}
+
+/**
+ * The open line of session 34, moved here: the generator's capsule (radius 0.5, length 0.82)
+ * lying 3.6e-12 rad off parallel on a rounded box's core face (radius 0.25), touching, at 1e9.
+ * GJK/EPA on the swept shapes answered the distance −1.1e-16 along a normal 6.4e-10 short of the
+ * depth (bar 2.1e-14). Now the capsule's segment against the core box by `capsule-polytope`
+ * (src/narrowphase/capsule-polytope.ts: the triangle routine's SAT and closest features, the
+ * segment a triangle without area), both radii added.
+ */
+const CAPSULE_LINE: { a: J; b: J; offset: number[] } = {
+  a: {
+    type: "capsule",
+    a: [-0.4089015952932214, 0.0040645599365234375, -0.014108078795821936],
+    b: [0.4089015952932214, -0.0040645599365234375, 0.014108078795821936],
+    radius: 0.49999994562779077,
+  },
+  b: {
+    type: "roundedBox",
+    center: [-1.1533566940720177, 0.9406872987747192, 0.08101374732431849],
+    halfExtents: [0.7499999999999987, 0.17434787190329026, 0.1536386159021752],
+    radius: 0.25,
+    rotation: [
+      -0.005271436337564781, -0.9996830153825986, 0.01765998416291609, -0.01715242472246069,
+    ],
+  },
+  offset: [0, 1e9, 0],
+};
+
+/** The capsule and the box (JSON) of a capsule–rounded box or –rounded hull scenario, either order. */
+function capsuleAndBox(sc: Scenario, box: J): [J, J] {
+  const a = sc.localA as J;
+  const b = sc.localB as J;
+  return [a.type === "capsule" ? a : b, box];
+}
+
+/** The checks of one capsule–rounded box or hull scenario: normal achieves the depth, exact distance. */
+function capsuleRoundedOk(sc: Scenario, box: J): string | null {
+  const r = contactOf(sc);
+  const exact = capsuleCoreDistance(...capsuleAndBox(sc, box));
+  // Apart beyond the prediction (a placement along a direction that is no face's normal).
+  if (!r) return exact > sc.prediction - bar(sc, exact) ? null : `no contact, exact ${exact}`;
+  const tol = bar(sc, r.distance);
+  const miss = normalMiss(sc, r);
+  if (!(miss <= tol)) return `normal misses the depth by ${miss} > ${tol}`;
+  if (!(Math.abs(r.distance - exact) <= tol)) return `distance ${r.distance}, exact ${exact}`;
+  return null;
+}
+
+describe("issue 16: a capsule on a rounded box's or hull's face near parallel (the segment against the core)", () => {
+  it("the open line, both orders and as a rounded hull: the exact distance, the normal achieves the depth", () => {
+    const box = CAPSULE_LINE.b;
+    // The oracle's distance: the segment 0.7499999… from the core, touching to 1.1e-16.
+    expect(Math.abs(capsuleCoreDistance(CAPSULE_LINE.a, box))).toBeLessThan(1e-15);
+    for (const b of [box, asRoundedHull(box)]) {
+      for (const sc of bothOrders(offsetScenario(CAPSULE_LINE.a, b, CAPSULE_LINE.offset))) {
+        expect(capsuleRoundedOk(sc, box)).toBeNull();
+        const pair = `${(sc.localA as J).type}-${(sc.localB as J).type}`;
+        expectReplayPasses(sc, pair, { facing: true });
+      }
+    }
+  });
+
+  it("property: the generator's capsule–rounded box pairs and the same boxes as rounded hulls, both orders", () => {
+    // Faces 2^-5..2^-45 rad off parallel, touching or 0..1e-9 deep, sizes 1e-3..1e3, offsets to
+    // 1e9 (GJK/EPA on the swept shapes: 14 of the generator's 19,076 contacts at seed 3, 10^4
+    // draws, were such pairs failing, and this property's second draw, before; 0 after).
+    fc.assert(
+      fc.property(
+        roundedTiltArb.filter((k) => k.pair === "capsule-roundedBox"),
+        (k) => {
+          const [sc] = k.scenarios;
+          const box = sc.localB as J;
+          const hull = offsetScenario(sc.localA as J, asRoundedHull(box), sc.offset);
+          for (const s of [...k.scenarios, ...bothOrders({ ...hull, prediction: sc.prediction })]) {
+            const why = capsuleRoundedOk(s, box);
+            if (why !== null) throw new Error(why);
+          }
+          return true;
+        },
+      ),
+      { numRuns: 300, seed: 35 },
+    );
+  });
+});
+
+/**
+ * A capsule of length L and radius L·2^-12..L·2^-6 beside a point triangle (its corners equal),
+ * the point's foot on the segment 2^-40..2^-2 of the length from an end or anywhere along it,
+ * touching or 1e-12..1e-9 of the radius deep, turned by any rotation, L 2^-10..2^10, offsets to
+ * 1e9: the generator's point-triangle draws (seed 3) as a class. The closed form's foot
+ * a + (b − a)·t rounds to ε of the coordinates, which against a gap of the radius turned the
+ * normal by ~ε·L/r and missed the depth along it by that times L.
+ */
+const capsulePointArb = fc
+  .tuple(
+    fc.integer({ min: -10, max: 10 }),
+    fc.integer({ min: 6, max: 12 }),
+    fc.oneof(
+      fc.integer({ min: 2, max: 40 }).map((k) => 2 ** -k),
+      fc.double({ min: 0.01, max: 0.99, noNaN: true }),
+    ),
+    fc.boolean(),
+    fc.double({ min: 0, max: 2 * Math.PI, noNaN: true }),
+    fc.constantFrom(0, 0, 1e-12, 1e-9),
+    rotationArb,
+    offsetArb,
+  )
+  .map(([e, j, u, fromB, phi, rel, q, [ou, om]]) => {
+    const len = 2 ** e;
+    const r = len * 2 ** -j;
+    const a = rotate(q, [-len / 2, 0, 0]);
+    const b = rotate(q, [len / 2, 0, 0]);
+    const s = fromB ? 1 - u : u;
+    const foot = rotate(q, [-len / 2 + len * s, 0, 0]);
+    const p = add(foot, scale(rotate(q, [0, Math.cos(phi), Math.sin(phi)]), r * (1 - rel)));
+    return {
+      capsule: { type: "capsule", a, b, radius: r } as J,
+      point: { type: "triangle", a: p, b: p, c: p } as J,
+      offset: exactOffset(ou, Math.min(1e9, om * len * 1e4)),
+    };
+  });
+
+describe("issue 16: a capsule beside a point triangle (the foot's rounding)", () => {
+  it("the generator's 3 point-triangle lines (seed 3), both orders: the normal achieves the depth or gap", () => {
+    // Was 5.1e-15 to 4.2e-14 over bars of 2.9e-15 to 1.5e-14; the exact normals (rationals)
+    // were 1.3e-14 to 2.2e-14 rad from the answers'.
+    expect(POINT_CASES.length).toBe(3);
+    for (const c of POINT_CASES) {
+      for (const sc of bothOrders(c.scenario)) {
+        const r = contactOf(sc);
+        expect(r, c.was).not.toBeNull();
+        if (!r) continue;
+        expect(normalMiss(sc, r), c.was).toBeLessThanOrEqual(bar(sc, r.distance));
+      }
+      expectReplayPasses(c.scenario, c.pair, {
+        facing: true,
+        ops: ["contact", "distance", "intersects"],
+      });
+    }
+  });
+
+  it("property: both orders, the normal achieves the depth", () => {
+    fc.assert(
+      fc.property(capsulePointArb, (k) => {
+        for (const sc of bothOrders(offsetScenario(k.capsule, k.point, k.offset))) {
+          const r = contactOf({ ...sc, prediction: k.capsule.radius as number });
+          if (!r) return false;
+          const miss = normalMiss(sc, r);
+          const tol = bar(sc, r.distance);
+          if (!(miss <= tol)) throw new Error(`normal misses by ${miss} > ${tol}`);
+        }
+        return true;
+      }),
+      { numRuns: 400, seed: 35 },
     );
   });
 });
