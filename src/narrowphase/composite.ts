@@ -525,6 +525,10 @@ const tieSeen = new Int32Array(1);
 function retryInPartOrder(l: Level, n: number): boolean {
   if (tieSeen[0] === 0 || l.view.edgeFlags === undefined) return false;
   const ids = l.hits.ids;
+  if (n > PART_ORDER_INSERTION) {
+    sortInPartOrder(l, n);
+    return true;
+  }
   // Insertion sort (a few candidates; only on ties).
   for (let h = 1; h < n; h++) {
     const id = ids[h];
@@ -536,6 +540,53 @@ function retryInPartOrder(l: Level, n: number): boolean {
     ids[k + 1] = id;
   }
   return true;
+}
+
+/** Candidates beyond which {@link retryInPartOrder} sorts by keys, not by insertion (O(n²) loads). */
+const PART_ORDER_INSERTION = 16;
+
+/** {@link sortInPartOrder}'s keys: per candidate its sorted corners (9) and its index. */
+let partKeys = new Float64Array(0);
+let partOrder = new Int32Array(0);
+
+/**
+ * {@link retryInPartOrder} for many candidates (a sphere on a vertex of 16k triangles, a box on
+ * 10k cells of a heightfield: the insertion sort's O(n²) loads of two triangles had taken seconds
+ * to minutes): each candidate loaded once for its key — {@link lowerPart}'s: the sorted corners of
+ * a surface's triangle, then the index; parts with a pose by index alone — and the candidates
+ * sorted by key, the same order. The key arrays grow to the largest tie seen and are reused.
+ */
+function sortInPartOrder(l: Level, n: number): void {
+  const ids = l.hits.ids;
+  if (partOrder.length < n) {
+    partOrder = new Int32Array(Math.max(n, 2 * partOrder.length));
+    partKeys = new Float64Array(10 * partOrder.length);
+  }
+  const keys = partKeys;
+  const byIndex = l.part.hasPose;
+  for (let h = 0; h < n; h++) {
+    const id = ids[h];
+    const o = 10 * h;
+    if (byIndex) keys.fill(0, o, o + 9);
+    else {
+      l.view.part(l.part, l.comp, id);
+      sortedCorners(cornersNew, l.part.triangle);
+      for (let k = 0; k < 9; k++) keys[o + k] = cornersNew[k];
+    }
+    keys[o + 9] = id;
+  }
+  const order = partOrder.subarray(0, n);
+  for (let h = 0; h < n; h++) order[h] = h;
+  order.sort((x, y) => {
+    const ox = 10 * x;
+    const oy = 10 * y;
+    for (let k = 0; k < 10; k++) {
+      const d = keys[ox + k] - keys[oy + k];
+      if (d !== 0) return d < 0 ? -1 : 1;
+    }
+    return 0;
+  });
+  for (let h = 0; h < n; h++) ids[h] = keys[10 * order[h] + 9];
 }
 
 /**
