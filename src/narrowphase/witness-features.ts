@@ -924,7 +924,9 @@ function revolutionCandidate(
  * (+n for A, −n for B) against the other side's cap or cone base toward it: the generator's
  * points whose projection along n onto the disc's plane falls in the disc (a quadratic's interval
  * of its parameter), the one of least separation along n (an end of that interval, the
- * separation linear along the generator) and its projection, the candidate pair. Nothing when
+ * separation linear along the generator) and its projection, the candidate pair; where no point
+ * projects into the disc (the generator's end on its rim, missing by rounding), the point whose
+ * projection is nearest the disc, that projection seated on the rim. Nothing when
  * the side is not a cylinder, the direction not within {@link FLAT_FEATURE_SIN} of the side's
  * perpendicular or the other's not within it of its axis.
  */
@@ -989,15 +991,17 @@ function generatorOnDisc(a: ConvexShape, b: ConvexShape, bInA: Isometry, side: n
   const qb = g0x * g1x + g0y * g1y + g0z * g1z;
   const qc = g0x * g0x + g0y * g0y + g0z * g0z - rd * rd;
   const disc = qb * qb - qa * qc;
-  if (!(qa > 0) || !(disc >= 0)) return;
-  const root = Math.sqrt(disc);
+  if (!(qa > 0)) return;
+  const root = Math.sqrt(Math.max(0, disc));
   const t0 = Math.max(0, (0 - qb - root) / qa);
   const t1 = Math.min(1, (0 - qb + root) / qa);
-  if (!(t0 <= t1)) return;
   // The separation along n of the pair (pB − pA)·n: −w(t) for a generator on A, +w(t) on B; the
-  // least at an end of [t0, t1].
+  // least at an end of [t0, t1]. No such stretch (the generator's end on the rim, the rest
+  // outside, missing by rounding: a generator at a cap's rim, 6.7e-15 outside, seed 7's draw
+  // 804): the generator's point whose projection is nearest the disc, seated on its rim below.
   const sign = side === 0 ? -1 : 1;
-  const t = sign * (w0 + w1 * t0) <= sign * (w0 + w1 * t1) ? t0 : t1;
+  let t = Math.min(1, Math.max(0, (0 - qb) / qa));
+  if (disc >= 0 && t0 <= t1) t = sign * (w0 + w1 * t0) <= sign * (w0 + w1 * t1) ? t0 : t1;
   const w = w0 + w1 * t;
   revSupport.x = genP.x + t * genE.x;
   revSupport.y = genP.y + t * genE.y;
@@ -1005,6 +1009,15 @@ function generatorOnDisc(a: ConvexShape, b: ConvexShape, bInA: Isometry, side: n
   revPartner.x = revSupport.x - w * n.x;
   revPartner.y = revSupport.y - w * n.y;
   revPartner.z = revSupport.z - w * n.z;
+  // Outside the disc (its plane's point C + g0 + t·g1 beyond rd): seated radially on its rim.
+  vec3.sub(rimQ, revPartner, discC);
+  lengthInto(rimQ, 0);
+  if (sizeIo[0] > rd) {
+    const k = rd / sizeIo[0];
+    revPartner.x = discC.x + k * rimQ.x;
+    revPartner.y = discC.y + k * rimQ.y;
+    revPartner.z = discC.z + k * rimQ.z;
+  }
   if (side === 0) revolutionCandidate(a, b, bInA, revSupport, revPartner);
   else revolutionCandidate(a, b, bInA, revPartner, revSupport);
 }
@@ -1126,8 +1139,114 @@ function rimCrossing(a: ConvexShape, b: ConvexShape, bInA: Isometry, side: numbe
   else revolutionCandidate(a, b, bInA, revPartner, rimX);
 }
 
+/** {@link rimPairCrossing}'s B rim (A's frame: centre, radial basis), point, tangents and a basis across n. */
+const rimCB = vec3.create();
+const rimB1 = vec3.create();
+const rimB2 = vec3.create();
+const rimY = vec3.create();
+const rimDY = vec3.create();
+const rimT1 = vec3.create();
+const rimT2 = vec3.create();
+
 /**
- * Two bare cylinders or cones whose witnesses still lie apart sideways after `faceWitnesses`:
+ * The rims of A and B nearest their witnesses (a cylinder's end at the sign of the witness's
+ * axial coordinate, a cone's base) where they cross seen along the normal n, found in both rims'
+ * angles at once: x(θ) on A's rim and y(φ) on B's with y − x along n, the two components of
+ * y − x across n zero, by Newton's method on (θ, φ) from the witnesses' azimuths; the candidate
+ * pair x, y. For rims whose planes both contain n nearly (two side generators 2^-22 and 2^-10
+ * rad off their sides' normals, one's end just past the other's end seen along n, its cap edge
+ * on), where {@link rimCrossing}'s projection onto a rim's plane is ill-conditioned (issue 16,
+ * cylinder-flat-facing, seed 6's draw 155: the touch point 1.0e-9 off the smaller cylinder).
+ * A's frame, scene units.
+ */
+function rimPairCrossing(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
+  const n = solvedNormal;
+  const aRev = shapeDef(a.type).revolution;
+  const bRev = shapeDef(b.type).revolution;
+  if (aRev === null || bRev === null) return;
+  aRev.dims(revDims, a);
+  const ra = revDims[1];
+  vec3.set(rimC, 0, (a.type === ShapeType.Cylinder && solvedA.y > 0 ? 1 : -1) * revDims[0], 0);
+  vec3.set(rimE1, 1, 0, 0);
+  vec3.set(rimE2, 0, 0, 1);
+  let theta = Math.atan2(solvedA.z, solvedA.x);
+  iso.inverseTransformPoint(revLocal, bInA, solvedB);
+  bRev.dims(revDims, b);
+  const rb = revDims[1];
+  vec3.set(rimCB, 0, (b.type === ShapeType.Cylinder && revLocal.y > 0 ? 1 : -1) * revDims[0], 0);
+  iso.transformPoint(rimCB, bInA, rimCB);
+  vec3.set(rimB1, 1, 0, 0);
+  vec3.set(rimB2, 0, 0, 1);
+  quat.rotate(rimB1, bInA.rotation, rimB1);
+  quat.rotate(rimB2, bInA.rotation, rimB2);
+  let phi = Math.atan2(revLocal.z, revLocal.x);
+  // A basis across n: t1 = n × (the axis least along n), t2 = n × t1.
+  const ax = Math.abs(n.x);
+  const ay = Math.abs(n.y);
+  const az = Math.abs(n.z);
+  if (ax <= ay && ax <= az) vec3.set(rimT1, 0, n.z, -n.y);
+  else if (ay <= az) vec3.set(rimT1, -n.z, 0, n.x);
+  else vec3.set(rimT1, n.y, -n.x, 0);
+  const tl = Math.sqrt(rimT1.x * rimT1.x + rimT1.y * rimT1.y + rimT1.z * rimT1.z);
+  rimT1.x /= tl;
+  rimT1.y /= tl;
+  rimT1.z /= tl;
+  vec3.cross(rimT2, n, rimT1);
+  for (let it = 0; it < RIM_CROSSING_STEPS; it++) {
+    const ca = Math.cos(theta);
+    const sa = Math.sin(theta);
+    const cb = Math.cos(phi);
+    const sb = Math.sin(phi);
+    rimX.x = rimC.x + ra * (ca * rimE1.x + sa * rimE2.x);
+    rimX.y = rimC.y + ra * (ca * rimE1.y + sa * rimE2.y);
+    rimX.z = rimC.z + ra * (ca * rimE1.z + sa * rimE2.z);
+    rimDX.x = ra * (ca * rimE2.x - sa * rimE1.x);
+    rimDX.y = ra * (ca * rimE2.y - sa * rimE1.y);
+    rimDX.z = ra * (ca * rimE2.z - sa * rimE1.z);
+    rimY.x = rimCB.x + rb * (cb * rimB1.x + sb * rimB2.x);
+    rimY.y = rimCB.y + rb * (cb * rimB1.y + sb * rimB2.y);
+    rimY.z = rimCB.z + rb * (cb * rimB1.z + sb * rimB2.z);
+    rimDY.x = rb * (cb * rimB2.x - sb * rimB1.x);
+    rimDY.y = rb * (cb * rimB2.y - sb * rimB1.y);
+    rimDY.z = rb * (cb * rimB2.z - sb * rimB1.z);
+    vec3.sub(rimQ, rimY, rimX);
+    const f1 = vec3.dot(rimQ, rimT1);
+    const f2 = vec3.dot(rimQ, rimT2);
+    // J = [[−x'·t1, y'·t1], [−x'·t2, y'·t2]].
+    const j11 = 0 - vec3.dot(rimDX, rimT1);
+    const j12 = vec3.dot(rimDY, rimT1);
+    const j21 = 0 - vec3.dot(rimDX, rimT2);
+    const j22 = vec3.dot(rimDY, rimT2);
+    const det = j11 * j22 - j12 * j21;
+    if (!(Math.abs(det) > 0)) break;
+    let dt = (f1 * j22 - f2 * j12) / det;
+    let dp = (j11 * f2 - j21 * f1) / det;
+    // Steps of at most a radian: Newton's from near a tangency can leap the crossing.
+    const m = Math.max(Math.abs(dt), Math.abs(dp));
+    if (m > 1) {
+      dt /= m;
+      dp /= m;
+    }
+    theta -= dt;
+    phi -= dp;
+    if (m <= 2 ** -52 * (1 + Math.abs(theta) + Math.abs(phi))) break;
+  }
+  const ca = Math.cos(theta);
+  const sa = Math.sin(theta);
+  const cb = Math.cos(phi);
+  const sb = Math.sin(phi);
+  rimX.x = rimC.x + ra * (ca * rimE1.x + sa * rimE2.x);
+  rimX.y = rimC.y + ra * (ca * rimE1.y + sa * rimE2.y);
+  rimX.z = rimC.z + ra * (ca * rimE1.z + sa * rimE2.z);
+  rimY.x = rimCB.x + rb * (cb * rimB1.x + sb * rimB2.x);
+  rimY.y = rimCB.y + rb * (cb * rimB1.y + sb * rimB2.y);
+  rimY.z = rimCB.z + rb * (cb * rimB1.z + sb * rimB2.z);
+  revolutionCandidate(a, b, bInA, rimX, rimY);
+}
+
+/**
+ * Two bare cylinders or cones whose witnesses still miss after `faceWitnesses` (off facing at
+ * the distance, across the normal or along it, or off their shapes: {@link revolutionScore}):
  * where a flat feature (a cap, a cone's base, a cylinder's side generator) of one lies nearly
  * parallel to a flat feature or a rim of the other (2^-8..2^-40 rad off), the support points
  * along the normal slide across the flat feature with the normal's last bits, and the
@@ -1137,8 +1256,11 @@ function rimCrossing(a: ConvexShape, b: ConvexShape, bInA: Isometry, side: numbe
  * support point along the normal (a rim's point, a generator's end) with that point moved by
  * the distance along the normal and seated on the other shape (exact projection of
  * src/geometry/revolution.ts), and a cylinder's generator with its projection along the normal
- * onto the other's cap or base ({@link generatorOnDisc}); the candidate facing best at the solved
- * distance, taken when it faces better than the witnesses (`lateral` their offset). The
+ * onto the other's cap or base ({@link generatorOnDisc}), and where the rims nearest the
+ * witnesses cross seen along the normal ({@link rimCrossing}, {@link rimPairCrossing}: a flat
+ * feature's deepest point just beside the other's disc); the candidate facing best at the solved
+ * distance and on the shapes, taken when it misses less than the witnesses (`lateral` their
+ * miss). The
  * distance and normal are kept. A's frame, scene units (after `solve`'s shift and scaling are
  * undone).
  */
@@ -1183,6 +1305,7 @@ function revolutionFacingWitnesses(
     generatorOnDisc(a, b, bInA, side);
     rimCrossing(a, b, bInA, side);
   }
+  rimPairCrossing(a, b, bInA);
   if (!(revIo[0] < lateral)) return;
   vec3.copy(solvedA, revBestA);
   vec3.copy(solvedB, revBestB);
