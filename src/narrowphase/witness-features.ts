@@ -790,11 +790,16 @@ function featureFacingWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry):
   writeBoundingRadiusOf(ridgeRadiusIo, b);
   lengthInto(bInA.translation, 1);
   const slack = FACE_WITNESS_SLACK * Math.max(rA, sizeIo[1] + ridgeRadiusIo[0], Math.abs(d));
-  if (!(lateral > slack)) return;
   if (revolutionCore(a) === a && revolutionCore(b) === b) {
-    revolutionFacingWitnesses(a, b, bInA, lateral);
+    // Two bare solids of revolution: the witnesses' whole miss — off facing at the distance,
+    // across the normal or along it, and off their shapes (a touch's one point 1.3e-11 outside a
+    // cone's base where its rim crossed a cylinder's; issue 16, cylinder-flat-facing).
+    revolutionScore(a, b, bInA, solvedA, solvedB);
+    if (!(revIo[1] > slack)) return;
+    revolutionFacingWitnesses(a, b, bInA, revIo[1]);
     return;
   }
+  if (!(lateral > slack)) return;
   gapContact.distance = d;
   vec3.copy(gapContact.normal, n);
   vec3.copy(gapContact.pointA, solvedA);
@@ -859,22 +864,57 @@ const genP = vec3.create();
 const genE = vec3.create();
 const discC = vec3.create();
 const discU = vec3.create();
-/** [0] the best candidate's score of {@link revolutionFacingWitnesses} (its offset from facing). */
-const revIo = new Float64Array(1);
+/**
+ * [0] the best candidate's score of {@link revolutionFacingWitnesses}, [1] the last score of
+ * {@link revolutionScore} (scene units).
+ */
+const revIo = new Float64Array(2);
+/** {@link revolutionScore}'s point in the shape's local frame. */
+const revLocal = vec3.create();
 
 /**
- * The pair's candidate `pA`, `pB` (A's frame) scored by its offset from facing at the solved
- * distance, |pB − pA − d·n|, into revBestA/B when below revIo[0].
+ * The miss of a pair of witnesses `pA`, `pB` (A's frame) of two bare cylinders or cones, into
+ * revIo[1]: their offset from facing at the solved distance, |pB − pA − d·n|, plus each one's
+ * distance from its own shape's surface (the exact projection of src/geometry/revolution.ts in
+ * the shape's frame). Zero for an exact answer's pair; scene units.
  */
-function revolutionCandidate(pA: Vec3, pB: Vec3): void {
+function revolutionScore(a: ConvexShape, b: ConvexShape, bInA: Isometry, pA: Vec3, pB: Vec3): void {
   const d = solvedIo[0];
   const n = solvedNormal;
   facingOff.x = pB.x - pA.x - d * n.x;
   facingOff.y = pB.y - pA.y - d * n.y;
   facingOff.z = pB.z - pA.z - d * n.z;
   lengthInto(facingOff, 0);
-  if (!(sizeIo[0] < revIo[0])) return;
-  revIo[0] = sizeIo[0];
+  let miss = sizeIo[0];
+  for (let side = 0; side < 2; side++) {
+    const s = side === 0 ? a : b;
+    const rev = shapeDef(s.type).revolution;
+    if (rev === null) continue;
+    if (side === 0) vec3.copy(revLocal, pA);
+    else iso.inverseTransformPoint(revLocal, bInA, pB);
+    rev.dims(revDims, s);
+    revolutionDims[0] = revDims[0];
+    revolutionDims[1] = revDims[1];
+    projectRevolutionDims(revProj, rev.kind, revLocal);
+    miss += Math.abs(revProj.distance);
+  }
+  revIo[1] = miss;
+}
+
+/**
+ * The pair's candidate `pA`, `pB` (A's frame) scored by {@link revolutionScore} (its offset
+ * from facing at the solved distance and from the shapes), into revBestA/B when below revIo[0].
+ */
+function revolutionCandidate(
+  a: ConvexShape,
+  b: ConvexShape,
+  bInA: Isometry,
+  pA: Vec3,
+  pB: Vec3,
+): void {
+  revolutionScore(a, b, bInA, pA, pB);
+  if (!(revIo[1] < revIo[0])) return;
+  revIo[0] = revIo[1];
   vec3.copy(revBestA, pA);
   vec3.copy(revBestB, pB);
 }
@@ -884,7 +924,9 @@ function revolutionCandidate(pA: Vec3, pB: Vec3): void {
  * (+n for A, −n for B) against the other side's cap or cone base toward it: the generator's
  * points whose projection along n onto the disc's plane falls in the disc (a quadratic's interval
  * of its parameter), the one of least separation along n (an end of that interval, the
- * separation linear along the generator) and its projection, the candidate pair. Nothing when
+ * separation linear along the generator) and its projection, the candidate pair; where no point
+ * projects into the disc (the generator's end on its rim, missing by rounding), the point whose
+ * projection is nearest the disc, that projection seated on the rim. Nothing when
  * the side is not a cylinder, the direction not within {@link FLAT_FEATURE_SIN} of the side's
  * perpendicular or the other's not within it of its axis.
  */
@@ -949,15 +991,17 @@ function generatorOnDisc(a: ConvexShape, b: ConvexShape, bInA: Isometry, side: n
   const qb = g0x * g1x + g0y * g1y + g0z * g1z;
   const qc = g0x * g0x + g0y * g0y + g0z * g0z - rd * rd;
   const disc = qb * qb - qa * qc;
-  if (!(qa > 0) || !(disc >= 0)) return;
-  const root = Math.sqrt(disc);
+  if (!(qa > 0)) return;
+  const root = Math.sqrt(Math.max(0, disc));
   const t0 = Math.max(0, (0 - qb - root) / qa);
   const t1 = Math.min(1, (0 - qb + root) / qa);
-  if (!(t0 <= t1)) return;
   // The separation along n of the pair (pB − pA)·n: −w(t) for a generator on A, +w(t) on B; the
-  // least at an end of [t0, t1].
+  // least at an end of [t0, t1]. No such stretch (the generator's end on the rim, the rest
+  // outside, missing by rounding: a generator at a cap's rim, 6.7e-15 outside, seed 7's draw
+  // 804): the generator's point whose projection is nearest the disc, seated on its rim below.
   const sign = side === 0 ? -1 : 1;
-  const t = sign * (w0 + w1 * t0) <= sign * (w0 + w1 * t1) ? t0 : t1;
+  let t = Math.min(1, Math.max(0, (0 - qb) / qa));
+  if (disc >= 0 && t0 <= t1) t = sign * (w0 + w1 * t0) <= sign * (w0 + w1 * t1) ? t0 : t1;
   const w = w0 + w1 * t;
   revSupport.x = genP.x + t * genE.x;
   revSupport.y = genP.y + t * genE.y;
@@ -965,12 +1009,244 @@ function generatorOnDisc(a: ConvexShape, b: ConvexShape, bInA: Isometry, side: n
   revPartner.x = revSupport.x - w * n.x;
   revPartner.y = revSupport.y - w * n.y;
   revPartner.z = revSupport.z - w * n.z;
-  if (side === 0) revolutionCandidate(revSupport, revPartner);
-  else revolutionCandidate(revPartner, revSupport);
+  // Outside the disc (its plane's point C + g0 + t·g1 beyond rd): seated radially on its rim.
+  vec3.sub(rimQ, revPartner, discC);
+  lengthInto(rimQ, 0);
+  if (sizeIo[0] > rd) {
+    const k = rd / sizeIo[0];
+    revPartner.x = discC.x + k * rimQ.x;
+    revPartner.y = discC.y + k * rimQ.y;
+    revPartner.z = discC.z + k * rimQ.z;
+  }
+  if (side === 0) revolutionCandidate(a, b, bInA, revSupport, revPartner);
+  else revolutionCandidate(a, b, bInA, revPartner, revSupport);
+}
+
+/** {@link rimCrossing}'s rims (A's frame): the parametrised rim's centre and unit radial basis, the other's centre and unit axis. */
+const rimC = vec3.create();
+const rimE1 = vec3.create();
+const rimE2 = vec3.create();
+const rimX = vec3.create();
+const rimDX = vec3.create();
+const rimQ = vec3.create();
+const rimDQ = vec3.create();
+/** Newton steps of {@link rimCrossing} (quadratic from a start within the features' overlap: 4–6 taken). */
+const RIM_CROSSING_STEPS = 24;
+
+/**
+ * Side `side`'s (0 A, 1 B at `bInA`) rim nearest its witness — a cylinder's end at the sign of
+ * the witness's axial coordinate, a cone's base — against the other side's rim nearest its
+ * witness, where they cross seen along the normal n: the rim points x(θ) = C + r(cos θ·e1 +
+ * sin θ·e2) whose projection along n onto the other rim's plane, P(θ) = x − ((x − C')·U / n·U)·n,
+ * lies on the other rim, g(θ) = |P(θ) − C'| − r' = 0, by Newton's method from the witness's
+ * azimuth; the candidate pair is x and P seated radially on the other rim. Where a flat feature's
+ * deepest point along n (a rim point of a cap 2^-k rad off n, a generator's end) lies just beside
+ * the other's flat feature seen along n, the facing pair is where the rims cross (the depth lost
+ * there second order in the step along the rim: a rim of r tilted by α loses α·s²/(2r) over s);
+ * the support points and their projections face only where one lies over the other's disc
+ * (issue 16, cylinder-flat-facing: a cylinder's rim 9.6e-7 beside a cap it crossed, a cone's
+ * base rim 3.8e-7 and 5.9e-6 beside a cap's, a generator's end 9.0e-11 beside one). Nothing when
+ * the other rim's plane lies within 60° of n (the projection onto it ill-conditioned: the other
+ * order parametrises that rim). A's frame, scene units.
+ */
+function rimCrossing(a: ConvexShape, b: ConvexShape, bInA: Isometry, side: number): void {
+  const n = solvedNormal;
+  const s = side === 0 ? a : b;
+  const o = side === 0 ? b : a;
+  const sRev = shapeDef(s.type).revolution;
+  const oRev = shapeDef(o.type).revolution;
+  if (sRev === null || oRev === null) return;
+  // The other's rim: its end toward its witness (a cone's base), centre and axis in A's frame.
+  if (side === 0) iso.inverseTransformPoint(revLocal, bInA, solvedB);
+  else vec3.copy(revLocal, solvedA);
+  oRev.dims(revDims, o);
+  const oUp = o.type === ShapeType.Cylinder && revLocal.y > 0 ? 1 : -1;
+  const ro = revDims[1];
+  vec3.set(discC, 0, oUp * revDims[0], 0);
+  vec3.set(discU, 0, 1, 0);
+  if (side === 0) {
+    iso.transformPoint(discC, bInA, discC);
+    quat.rotate(discU, bInA.rotation, discU);
+  }
+  const nu = vec3.dot(n, discU);
+  if (!(Math.abs(nu) > 0.5)) return;
+  // The side's rim: centre and radial basis in A's frame, the start the witness's azimuth.
+  if (side === 0) vec3.copy(revLocal, solvedA);
+  else iso.inverseTransformPoint(revLocal, bInA, solvedB);
+  sRev.dims(revDims, s);
+  const sUp = s.type === ShapeType.Cylinder && revLocal.y > 0 ? 1 : -1;
+  const rs = revDims[1];
+  let theta = Math.atan2(revLocal.z, revLocal.x);
+  vec3.set(rimC, 0, sUp * revDims[0], 0);
+  vec3.set(rimE1, 1, 0, 0);
+  vec3.set(rimE2, 0, 0, 1);
+  if (side === 1) {
+    iso.transformPoint(rimC, bInA, rimC);
+    quat.rotate(rimE1, bInA.rotation, rimE1);
+    quat.rotate(rimE2, bInA.rotation, rimE2);
+  }
+  let g = Number.POSITIVE_INFINITY;
+  for (let it = 0; it < RIM_CROSSING_STEPS; it++) {
+    const c = Math.cos(theta);
+    const sn = Math.sin(theta);
+    rimX.x = rimC.x + rs * (c * rimE1.x + sn * rimE2.x);
+    rimX.y = rimC.y + rs * (c * rimE1.y + sn * rimE2.y);
+    rimX.z = rimC.z + rs * (c * rimE1.z + sn * rimE2.z);
+    rimDX.x = rs * (c * rimE2.x - sn * rimE1.x);
+    rimDX.y = rs * (c * rimE2.y - sn * rimE1.y);
+    rimDX.z = rs * (c * rimE2.z - sn * rimE1.z);
+    // Q = P − C' (in the other rim's plane) and its derivative.
+    vec3.sub(rimQ, rimX, discC);
+    const w = vec3.dot(rimQ, discU) / nu;
+    rimQ.x -= w * n.x;
+    rimQ.y -= w * n.y;
+    rimQ.z -= w * n.z;
+    const w1 = vec3.dot(rimDX, discU) / nu;
+    rimDQ.x = rimDX.x - w1 * n.x;
+    rimDQ.y = rimDX.y - w1 * n.y;
+    rimDQ.z = rimDX.z - w1 * n.z;
+    lengthInto(rimQ, 0);
+    const q = sizeIo[0];
+    if (!(q > 0)) return;
+    g = q - ro;
+    const dg = vec3.dot(rimQ, rimDQ) / q;
+    if (!(Math.abs(dg) > 0)) break;
+    let step = g / dg;
+    // A step of at most a radian: Newton's from near a tangency can leap the crossing.
+    if (step > 1) step = 1;
+    else if (step < -1) step = -1;
+    theta -= step;
+    if (Math.abs(step) <= 2 ** -52 * (1 + Math.abs(theta))) break;
+  }
+  if (!(Math.abs(g) <= 2 ** -20 * ro)) return;
+  // The final θ's rim point and its partner: P seated radially on the other rim.
+  const c = Math.cos(theta);
+  const sn = Math.sin(theta);
+  rimX.x = rimC.x + rs * (c * rimE1.x + sn * rimE2.x);
+  rimX.y = rimC.y + rs * (c * rimE1.y + sn * rimE2.y);
+  rimX.z = rimC.z + rs * (c * rimE1.z + sn * rimE2.z);
+  vec3.sub(rimQ, rimX, discC);
+  const w = vec3.dot(rimQ, discU) / nu;
+  rimQ.x -= w * n.x;
+  rimQ.y -= w * n.y;
+  rimQ.z -= w * n.z;
+  lengthInto(rimQ, 0);
+  const k = ro / sizeIo[0];
+  revPartner.x = discC.x + k * rimQ.x;
+  revPartner.y = discC.y + k * rimQ.y;
+  revPartner.z = discC.z + k * rimQ.z;
+  if (side === 0) revolutionCandidate(a, b, bInA, rimX, revPartner);
+  else revolutionCandidate(a, b, bInA, revPartner, rimX);
+}
+
+/** {@link rimPairCrossing}'s B rim (A's frame: centre, radial basis), point, tangents and a basis across n. */
+const rimCB = vec3.create();
+const rimB1 = vec3.create();
+const rimB2 = vec3.create();
+const rimY = vec3.create();
+const rimDY = vec3.create();
+const rimT1 = vec3.create();
+const rimT2 = vec3.create();
+
+/**
+ * The rims of A and B nearest their witnesses (a cylinder's end at the sign of the witness's
+ * axial coordinate, a cone's base) where they cross seen along the normal n, found in both rims'
+ * angles at once: x(θ) on A's rim and y(φ) on B's with y − x along n, the two components of
+ * y − x across n zero, by Newton's method on (θ, φ) from the witnesses' azimuths; the candidate
+ * pair x, y. For rims whose planes both contain n nearly (two side generators 2^-22 and 2^-10
+ * rad off their sides' normals, one's end just past the other's end seen along n, its cap edge
+ * on), where {@link rimCrossing}'s projection onto a rim's plane is ill-conditioned (issue 16,
+ * cylinder-flat-facing, seed 6's draw 155: the touch point 1.0e-9 off the smaller cylinder).
+ * A's frame, scene units.
+ */
+function rimPairCrossing(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
+  const n = solvedNormal;
+  const aRev = shapeDef(a.type).revolution;
+  const bRev = shapeDef(b.type).revolution;
+  if (aRev === null || bRev === null) return;
+  aRev.dims(revDims, a);
+  const ra = revDims[1];
+  vec3.set(rimC, 0, (a.type === ShapeType.Cylinder && solvedA.y > 0 ? 1 : -1) * revDims[0], 0);
+  vec3.set(rimE1, 1, 0, 0);
+  vec3.set(rimE2, 0, 0, 1);
+  let theta = Math.atan2(solvedA.z, solvedA.x);
+  iso.inverseTransformPoint(revLocal, bInA, solvedB);
+  bRev.dims(revDims, b);
+  const rb = revDims[1];
+  vec3.set(rimCB, 0, (b.type === ShapeType.Cylinder && revLocal.y > 0 ? 1 : -1) * revDims[0], 0);
+  iso.transformPoint(rimCB, bInA, rimCB);
+  vec3.set(rimB1, 1, 0, 0);
+  vec3.set(rimB2, 0, 0, 1);
+  quat.rotate(rimB1, bInA.rotation, rimB1);
+  quat.rotate(rimB2, bInA.rotation, rimB2);
+  let phi = Math.atan2(revLocal.z, revLocal.x);
+  // A basis across n: t1 = n × (the axis least along n), t2 = n × t1.
+  const ax = Math.abs(n.x);
+  const ay = Math.abs(n.y);
+  const az = Math.abs(n.z);
+  if (ax <= ay && ax <= az) vec3.set(rimT1, 0, n.z, -n.y);
+  else if (ay <= az) vec3.set(rimT1, -n.z, 0, n.x);
+  else vec3.set(rimT1, n.y, -n.x, 0);
+  const tl = Math.sqrt(rimT1.x * rimT1.x + rimT1.y * rimT1.y + rimT1.z * rimT1.z);
+  rimT1.x /= tl;
+  rimT1.y /= tl;
+  rimT1.z /= tl;
+  vec3.cross(rimT2, n, rimT1);
+  for (let it = 0; it < RIM_CROSSING_STEPS; it++) {
+    const ca = Math.cos(theta);
+    const sa = Math.sin(theta);
+    const cb = Math.cos(phi);
+    const sb = Math.sin(phi);
+    rimX.x = rimC.x + ra * (ca * rimE1.x + sa * rimE2.x);
+    rimX.y = rimC.y + ra * (ca * rimE1.y + sa * rimE2.y);
+    rimX.z = rimC.z + ra * (ca * rimE1.z + sa * rimE2.z);
+    rimDX.x = ra * (ca * rimE2.x - sa * rimE1.x);
+    rimDX.y = ra * (ca * rimE2.y - sa * rimE1.y);
+    rimDX.z = ra * (ca * rimE2.z - sa * rimE1.z);
+    rimY.x = rimCB.x + rb * (cb * rimB1.x + sb * rimB2.x);
+    rimY.y = rimCB.y + rb * (cb * rimB1.y + sb * rimB2.y);
+    rimY.z = rimCB.z + rb * (cb * rimB1.z + sb * rimB2.z);
+    rimDY.x = rb * (cb * rimB2.x - sb * rimB1.x);
+    rimDY.y = rb * (cb * rimB2.y - sb * rimB1.y);
+    rimDY.z = rb * (cb * rimB2.z - sb * rimB1.z);
+    vec3.sub(rimQ, rimY, rimX);
+    const f1 = vec3.dot(rimQ, rimT1);
+    const f2 = vec3.dot(rimQ, rimT2);
+    // J = [[−x'·t1, y'·t1], [−x'·t2, y'·t2]].
+    const j11 = 0 - vec3.dot(rimDX, rimT1);
+    const j12 = vec3.dot(rimDY, rimT1);
+    const j21 = 0 - vec3.dot(rimDX, rimT2);
+    const j22 = vec3.dot(rimDY, rimT2);
+    const det = j11 * j22 - j12 * j21;
+    if (!(Math.abs(det) > 0)) break;
+    let dt = (f1 * j22 - f2 * j12) / det;
+    let dp = (j11 * f2 - j21 * f1) / det;
+    // Steps of at most a radian: Newton's from near a tangency can leap the crossing.
+    const m = Math.max(Math.abs(dt), Math.abs(dp));
+    if (m > 1) {
+      dt /= m;
+      dp /= m;
+    }
+    theta -= dt;
+    phi -= dp;
+    if (m <= 2 ** -52 * (1 + Math.abs(theta) + Math.abs(phi))) break;
+  }
+  const ca = Math.cos(theta);
+  const sa = Math.sin(theta);
+  const cb = Math.cos(phi);
+  const sb = Math.sin(phi);
+  rimX.x = rimC.x + ra * (ca * rimE1.x + sa * rimE2.x);
+  rimX.y = rimC.y + ra * (ca * rimE1.y + sa * rimE2.y);
+  rimX.z = rimC.z + ra * (ca * rimE1.z + sa * rimE2.z);
+  rimY.x = rimCB.x + rb * (cb * rimB1.x + sb * rimB2.x);
+  rimY.y = rimCB.y + rb * (cb * rimB1.y + sb * rimB2.y);
+  rimY.z = rimCB.z + rb * (cb * rimB1.z + sb * rimB2.z);
+  revolutionCandidate(a, b, bInA, rimX, rimY);
 }
 
 /**
- * Two bare cylinders or cones whose witnesses still lie apart sideways after `faceWitnesses`:
+ * Two bare cylinders or cones whose witnesses still miss after `faceWitnesses` (off facing at
+ * the distance, across the normal or along it, or off their shapes: {@link revolutionScore}):
  * where a flat feature (a cap, a cone's base, a cylinder's side generator) of one lies nearly
  * parallel to a flat feature or a rim of the other (2^-8..2^-40 rad off), the support points
  * along the normal slide across the flat feature with the normal's last bits, and the
@@ -980,8 +1256,11 @@ function generatorOnDisc(a: ConvexShape, b: ConvexShape, bInA: Isometry, side: n
  * support point along the normal (a rim's point, a generator's end) with that point moved by
  * the distance along the normal and seated on the other shape (exact projection of
  * src/geometry/revolution.ts), and a cylinder's generator with its projection along the normal
- * onto the other's cap or base ({@link generatorOnDisc}); the candidate facing best at the solved
- * distance, taken when it faces better than the witnesses (`lateral` their offset). The
+ * onto the other's cap or base ({@link generatorOnDisc}), and where the rims nearest the
+ * witnesses cross seen along the normal ({@link rimCrossing}, {@link rimPairCrossing}: a flat
+ * feature's deepest point just beside the other's disc); the candidate facing best at the solved
+ * distance and on the shapes, taken when it misses less than the witnesses (`lateral` their
+ * miss). The
  * distance and normal are kept. A's frame, scene units (after `solve`'s shift and scaling are
  * undone).
  */
@@ -1021,10 +1300,12 @@ function revolutionFacingWitnesses(
     projectRevolutionDims(revProj, rev.kind, snapLocal);
     if (side === 0) iso.transformPoint(revPartner, bInA, revProj.point);
     else vec3.copy(revPartner, revProj.point);
-    if (side === 0) revolutionCandidate(revSupport, revPartner);
-    else revolutionCandidate(revPartner, revSupport);
+    if (side === 0) revolutionCandidate(a, b, bInA, revSupport, revPartner);
+    else revolutionCandidate(a, b, bInA, revPartner, revSupport);
     generatorOnDisc(a, b, bInA, side);
+    rimCrossing(a, b, bInA, side);
   }
+  rimPairCrossing(a, b, bInA);
   if (!(revIo[0] < lateral)) return;
   vec3.copy(solvedA, revBestA);
   vec3.copy(solvedB, revBestB);
