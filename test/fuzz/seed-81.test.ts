@@ -10,7 +10,12 @@
  *   two side planes at the corner meet at 0.08 rad a crossing slid 1.5e-11 along an edge. Now each
  *   side plane is anchored at its edge's end nearer the clipped polygon and a distance formed as
  *   s·(v − anchor) (`clipPolygonAgainstPolygon`, src/geometry/clip.ts): the shared corner lies on
- *   both planes exactly, and the manifold is that corner.
+ *   both planes exactly, and the manifold is that corner. The class's property found one more
+ *   fault there: a sliver on the far corner of a triangle 2e-3 rad thin, that corner's manifold
+ *   point 1.3e-14 deeper than the contact over a bar of 8.4e-15 — its distance from the reference
+ *   plane measured from the face's first corner across the face, where the thin face's rounded
+ *   normal lifts it; now from the reference corner nearest the incident feature
+ *   (`manifoldOfPolytopes`, src/narrowphase/manifold.ts).
  * - compound–compound `distance`: a cylinder of radius 6.5e-5 beneath the bottom rim of one of
  *   708 (half height 2123), both compounds' turned children at (−8.5e6, 2.27e6, −6.3e5), the rims
  *   2.35e-10 apart: 3.95e-10 answered, above the oracle's upper bound by 1.6e-10 over a bar of
