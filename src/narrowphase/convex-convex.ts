@@ -898,6 +898,19 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
   lengthInto(refined.pointA, 8);
   lengthInto(refined.pointB, 9);
   const size = Math.max(sizeIo[8], sizeIo[9], -refined.overlap, shiftIo[1], sizeIo[0]);
+  // Two solids of revolution whose supports along the refined normal do not face: rim against
+  // rim, the refinement stalls in the valley of the rims' radii (a cylinder of 6.5e-5 2.35e-10
+  // from the rim of one of 708 centred 2.2e3 away: its gap 2.3523e-10 right, its supports 3.5e-6
+  // apart sideways, so GJK's |v| of 3.95e-10 stayed; issue 16, seed 81). The rims' critical
+  // point instead, as on the overlap path, and its rim points where they face across its gap.
+  if (refined.gradient > GJK_POLISH_GRADIENT * size && curved(pairA) && curved(pairB)) {
+    rimIo[6] = 0;
+    rimPairMinimum(pairA, pairB, pairBInA);
+    if (rimIo[6] !== 0 && refined.gradient > GJK_POLISH_GRADIENT * size) {
+      rimIo[7] = TOUCH_TOLERANCE * size;
+      rimFacingGap();
+    }
+  }
   if (refined.gradient > GJK_POLISH_GRADIENT * size) {
     // Not facing: GJK's witnesses kept (|pA − pB| the upper bound), but never a gap below the
     // certified lower bound found, with the normal that attains it.
@@ -1394,6 +1407,7 @@ function rimPairMinimum(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
   rimOverlap();
   if (tie === 0) {
     setOverlapNormal(refined, coreA, coreBInA, rimW, rimP0, rimP1);
+    rimIo[6] = 1;
     return;
   }
   setOverlapNormal(rimRefined, coreA, coreBInA, rimW, rimP0, rimP1);
@@ -1402,6 +1416,35 @@ function rimPairMinimum(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
   rimLateral(rimRefined);
   if (!(rimIo[4] < before)) return;
   takeRefinement(refined, rimRefined);
+  rimIo[6] = 1;
+}
+
+/**
+ * After {@link rimPairMinimum} took the rims' critical point into `refined` on the gap path: its
+ * rim points (rimP0, rimP1, solver frame), points of the two cores, taken as refined's witnesses
+ * when they face across its gap — pB − pA along the normal within rimIo[7] of the separation
+ * −refined.overlap (a certified lower bound) and sideways within rimIo[7] — so their distance,
+ * an upper bound, pins the gap between the two; refined.gradient then their sideways offset.
+ * Else refined is left as it is. The supports along the critical point's normal need not face
+ * where one rim is seen nearly face-on: a cone's base 2^-24 rad off the normal turns its support
+ * point about the rim by the normal's last bits (3e-6 aside at a radius of 1.9e3, a cylinder's rim
+ * 1.5e-10 below it), while the rim points, solved on the rims, face to rounding.
+ */
+function rimFacingGap(): void {
+  const n = refined.normal;
+  const wx = rimP1.x - rimP0.x;
+  const wy = rimP1.y - rimP0.y;
+  const wz = rimP1.z - rimP0.z;
+  const d = wx * n.x + wy * n.y + wz * n.z;
+  const lx = wx - d * n.x;
+  const ly = wy - d * n.y;
+  const lz = wz - d * n.z;
+  const lateral = Math.sqrt(lx * lx + ly * ly + lz * lz);
+  const tol = rimIo[7];
+  if (!(lateral <= tol && Math.abs(d + refined.overlap) <= tol)) return;
+  faceCopy(refined.pointA, rimP0);
+  faceCopy(refined.pointB, rimP1);
+  refined.gradient = lateral;
 }
 
 /** {@link rimPairMinimum}'s refinement at the rims' critical point, when tied with `refined`. */
@@ -1517,9 +1560,10 @@ const rimR1 = vec3.create();
 const rimW = vec3.create();
 /**
  * [0], [1] the rims' radii (solver units); [2], [3] their azimuths; [4] {@link rimLateral}'s
- * offset; [5] {@link rimTie}'s rounding.
+ * offset; [5] {@link rimTie}'s rounding; [6] 1 when {@link rimPairMinimum} took the critical
+ * point into `refined` (set to 0 by its caller), [7] {@link rimFacingGap}'s tolerance.
  */
-const rimIo = new Float64Array(6);
+const rimIo = new Float64Array(8);
 
 /**
  * Sets rim `side` (0 A, 1 B) of solid of revolution `s` from the refined normal: the rim its

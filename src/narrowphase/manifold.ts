@@ -927,6 +927,41 @@ function manifoldOfPolytopes(
     MANIFOLD_TOLERANCE,
     MANIFOLD_RELATIVE_TOLERANCE * Math.sqrt(size2),
   );
+  // A clipped point's distance from the reference plane is measured from the reference corner
+  // nearest the incident feature's centroid, not its first: the face's normal is rounded (by ε
+  // over the sine of a thin triangle's angle), and measured across the face from a far corner
+  // that rounding lifts a point by its distance from that corner — a sliver sharing the far
+  // corner of a triangle 2e-3 rad thin was "1.3e-14 deeper than the contact" at that corner over a
+  // bar of 8.4e-15 (issue 16, seed 81's class). From the nearest corner, a shared corner is 0.
+  let px = ox;
+  let py = oy;
+  let pz = oz;
+  if (!segmentRef) {
+    let gx = 0;
+    let gy = 0;
+    let gz = 0;
+    for (let i = 0; i < inc.poly.count; i++) {
+      gx += iv[3 * i];
+      gy += iv[3 * i + 1];
+      gz += iv[3 * i + 2];
+    }
+    gx /= inc.poly.count;
+    gy /= inc.poly.count;
+    gz /= inc.poly.count;
+    let near = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < ref.poly.count; i++) {
+      const dx = ro[3 * i] - gx;
+      const dy = ro[3 * i + 1] - gy;
+      const dz = ro[3 * i + 2] - gz;
+      const d2 = dx * dx + dy * dy + dz * dz;
+      if (d2 < near) {
+        near = d2;
+        px = ro[3 * i];
+        py = ro[3 * i + 1];
+        pz = ro[3 * i + 2];
+      }
+    }
+  }
   const limit = Math.max(prediction, contact.distance) + planeTolerance;
   const cv = clipped.xyz;
   candidates.count = 0;
@@ -949,7 +984,7 @@ function manifoldOfPolytopes(
     x = seatPoint.x;
     y = seatPoint.y;
     z = seatPoint.z;
-    let t = (planeN.x * (x - ox) + planeN.y * (y - oy) + planeN.z * (z - oz)) / mn;
+    let t = (planeN.x * (x - px) + planeN.y * (y - py) + planeN.z * (z - pz)) / mn;
     let ax = 0;
     let ay = 0;
     let az = 0;

@@ -141,18 +141,23 @@ const flatArb = featureArb.map((f) => ({
  * rim (n in both rims' fans) and the sizes 10^3..10^7 apart, the larger shape's rim crossed by the
  * smaller's (seed 79's case: 1.6e-3 across 1.1e3); with `rimSide`, at least one feature a rim;
  * with `flat`, both features flat or 2^-8..2^-40 rad off flat (a cap, a side generator, a cone's
- * base: the open lines cylinder-flat-facing.jsonl).
+ * base: the open lines cylinder-flat-facing.jsonl); with `apart`, B moved out along n instead of
+ * in, by 10^-14..10^-5 of the larger size (at most 0.3 of the smaller), `depth` then minus that
+ * gap: n lies in both features' cones of outward normals, so the pair's distance is the gap
+ * (seed 81's rims 2.35e-10 apart, a cylinder of 6.5e-5 by one of 708).
  */
 export const cylinderCrossingArb = (
   rims = false,
   rimSide = false,
   flat = false,
+  apart = false,
+  decades?: readonly [number, number],
 ): fc.Arbitrary<CylinderCrossingCase> =>
   fc
     .record({
       typeB: fc.constantFrom("cylinder", "cone"),
       // Sizes 10^-3..10^4; half height and radius 0.2..1 of it.
-      lsA: frac(-3, 4),
+      lsA: decades ? frac(decades[0], decades[1]) : frac(-3, 4),
       lsB: rims ? frac(-3, 1) : frac(-3, 4),
       dims: fc.tuple(frac(0.2, 1), frac(0.2, 1), frac(0.2, 1), frac(0.2, 1)),
       qA: rotationArb,
@@ -175,7 +180,7 @@ export const cylinderCrossingArb = (
     })
     .filter((g) => !rimSide || g.fA.kind === "fan" || g.fB.kind === "fan")
     .map((g): CylinderCrossingCase => {
-      const sA = 10 ** (rims ? Math.max(g.lsA, g.lsB + 3) : g.lsA);
+      const sA = 10 ** (decades ? g.lsB + g.lsA : rims ? Math.max(g.lsA, g.lsB + 3) : g.lsA);
       const sB = 10 ** g.lsB;
       const [hA, rA, hB, rB] = g.dims;
       let a: J = {
@@ -206,7 +211,10 @@ export const cylinderCrossingArb = (
         rotation: qB,
       };
       const sBRel = curvedSupport(bLocal, negN);
-      const depth = g.touch ? 0 : Math.min(0.3 * Math.min(sA, sB), Math.max(sA, sB) * 10 ** g.ld);
+      const gap = Math.min(0.3 * Math.min(sA, sB), Math.max(sA, sB) * 10 ** g.ld);
+      // Apart: B moved out by the gap along n, which lies in both features' cones of outward
+      // normals, so the supports' separation along n is the pair's distance.
+      const depth = apart ? -gap : g.touch ? 0 : gap;
       const cB: V = [
         pA[0] - depth * n[0] - sBRel[0],
         pA[1] - depth * n[1] - sBRel[1],
