@@ -1511,8 +1511,10 @@ function shortestArc(out: Quat, q0: Quat, q1: Quat): number {
 
 /**
  * The first time of contact of two shapes moving between keyframe poses (see
- * `castShapesNonlinearInto`): `{toi, normal, pointA, pointB}` with toi ∈ [0, maxToi] a
- * fraction of the keyframe interval, or null. Allocates the answer. Accuracy (docs/FORMATS.md):
+ * `castShapesNonlinearInto`): each translation interpolated linearly and each rotation by
+ * normalised linear interpolation of the shorter-arc quaternions (nlerp, not slerp: the same
+ * end poses, a slightly different path between them), `{toi, normal, pointA, pointB}` with
+ * toi ∈ [0, maxToi] a fraction of the keyframe interval, or null. Allocates the answer. Accuracy (docs/FORMATS.md):
  * as `castShapes` — toi 0 exactly when `intersects` is true at time 0; at toi the shapes are not
  * apart by more than 16 times the distance bar of the smaller shape, and no contact lies before
  * toi; null when no contact within maxToi (a pair that only grazes within the bar may get
