@@ -17,6 +17,12 @@
  *   direction from well-conditioned geometry (`nearClosing`, test/fuzz/oracle-pairs.ts), and
  *   the touching pieces that open dropped from its advancement.
  *
+ * - cylinder-crossing.gen.ts's flat mode at fast-check seed 2, draw 1344 (the oracle): a
+ *   compound's cylinder touching a cylinder within the ambiguity, without motion; the cast
+ *   answered toi 0 (`intersects` true), the oracle's advancement, certified apart by less than
+ *   the ambiguity, stepped by gap/0 to t = Infinity and its bar was (t − toi)·0 = NaN. Fixed in
+ *   the oracle: no travel without motion.
+ *
  * Hand-derived: the three times of impact from the box's face planes. A fast-check property
  * casts a sphere, a box or a cylinder that starts touching, just apart or just overlapping a face
  * (a surface box from inside and outside, a compound's box child, a flat heightfield), at sizes
@@ -46,7 +52,7 @@ const boxMesh = (h: V, position: V, rotation: number[]): Json => ({
 });
 
 describe("issue 16: castShapes from a start within rounding (fuzzer seeds 21, 28, 29)", () => {
-  replayCases(CASES, 3);
+  replayCases(CASES, 4);
 
   it("seed 21: the cylinder meets face x = +h of the mesh when its extent along the normal closes the gap", () => {
     const line = castLine(CASES[0].scenario);

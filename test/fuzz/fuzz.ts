@@ -1101,7 +1101,9 @@ function checkCast(ctx: Ctx, sc: Scenario, P: PairInfo): void {
         ctx,
         "castShapes",
         "toi before the certified earliest contact",
-        (t - toi) * speed,
+        // The travel between them (none without motion: a pair touching within the ambiguity,
+        // answered at once, had t = Infinity and the error ∞·0 = NaN).
+        speed > 0 ? (t - toi) * speed : 0,
         tolPos,
         line,
         r,
