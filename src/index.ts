@@ -106,6 +106,13 @@ export type { BoundingSphereMethod } from "./query/bounding-sphere.js";
 export { boundingSphereOfPoints } from "./query/bounding-sphere.js";
 export type { ShapeCastHit } from "./query/cast-shapes.js";
 export { castShapes, castShapesNonlinear } from "./query/cast-shapes.js";
+export {
+  aabbShape,
+  containsPointTriangleMesh,
+  getMeshTriangle,
+  meshTriangleNormal,
+  windingNumberTriangleMesh,
+} from "./query/checked-helpers.js";
 export { contact } from "./query/contact.js";
 export { distance } from "./query/distance.js";
 export type { Frustum, FrustumCamera, FrustumMode } from "./query/frustum.js";
@@ -145,7 +152,7 @@ export {
   heightfieldGeometry,
   makeHeightfield,
 } from "./shapes/heightfield.js";
-export { aabbShape, supportShape } from "./shapes/registry.js";
+export { supportShape } from "./shapes/registry.js";
 export {
   makeRoundedConvexPolyhedron,
   makeRoundedCuboid,
@@ -163,15 +170,11 @@ export {
 export { makeSphere, type Sphere } from "./shapes/sphere.js";
 export { makeTriangle, type Triangle } from "./shapes/triangle.js";
 export {
-  containsPointTriangleMesh,
   convexHullOfTriangleMesh,
-  getMeshTriangle,
   makeTriangleMesh,
-  meshTriangleNormal,
   type TriangleMesh,
   type TriangleMeshOptions,
   updateTriangleMeshVertices,
-  windingNumberTriangleMesh,
 } from "./shapes/triangle-mesh.js";
 export type { BodyKind } from "./world/body-kinds.js";
 export {

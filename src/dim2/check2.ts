@@ -1,9 +1,10 @@
 /**
  * Argument checks of the 2D pair queries (`intersects2D`, `contact2D`, `distance2D`,
- * `manifold2D`, `castRay2D`, `projectPoint2D`, `castShapes2D`), as the 3D queries check theirs:
- * a bad shape, pose, point or vector is a `CollideError` naming the argument and the value, and
- * an answer that would hold a NaN or an infinity (inputs finite but out of the range doubles can
- * answer) is refused instead of returned. Error paths allocate; the checks of valid input do not.
+ * `manifold2D`, `castRay2D`, `projectPoint2D`, `containsPoint2D`, `castShapes2D`), as the 3D
+ * queries check theirs: a bad shape, pose, point or vector is a `CollideError` naming the
+ * argument and the value, and an answer that would hold a NaN or an infinity (inputs finite but
+ * out of the range doubles can answer) is refused instead of returned. Error paths allocate; the
+ * checks of valid input do not.
  */
 import { invalidValue } from "../errors.js";
 import type { Pose2 } from "./pose2.js";

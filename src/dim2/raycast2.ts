@@ -16,7 +16,7 @@
 import { invalidValue } from "../errors.js";
 import { hypot2, unitScale } from "../math/scalar.js";
 import { checkAnswer2, checkedShape2, checkOffset2, checkVec2 } from "./check2.js";
-import { pointScale2 } from "./extreme-scale2.js";
+import { pointScale2, scaledShape2 } from "./extreme-scale2.js";
 import type { Pose2 } from "./pose2.js";
 import * as pose2 from "./pose2.js";
 import { makePointProjection2, projectPointLocal2 } from "./project-point2.js";
@@ -553,8 +553,21 @@ export function castRayWorld2(
   return out;
 }
 
-/** True when the world point is inside (or on) `shape` at `pose`. */
+/**
+ * True when the world point is inside (or on) `shape` at `pose`. Throws `CollideError` for an
+ * invalid shape, pose or point, or a point whose offset from `pose.p` overflows, with the checks
+ * and messages of `projectPoint2D` (src/dim2/check2.ts); a rotation within the tolerance of
+ * unit length is used normalised. Far from unit scale the shape and the point are multiplied by
+ * the same power of two first (exact, src/dim2/extreme-scale2.ts), as `projectPoint2D` does.
+ */
 export function containsPoint2D(shape: Shape2, pose: Pose2, point: Vec2): boolean {
+  const s = checkedShape2("shape", shape);
+  pose = pose2.unitPose(unitP, pose);
+  pose2.checkPose("pose", pose);
+  checkVec2("point", point);
+  checkOffset2("point", point, pose);
   pose2.invTransformPoint(oL, pose, point);
-  return projectPointLocal2(proj, shape, oL.x, oL.y, true).inside;
+  const k = pointScale2(s, oL);
+  if (k === 1) return projectPointLocal2(proj, s, oL.x, oL.y, true).inside;
+  return projectPointLocal2(proj, scaledShape2(s, k), oL.x * k, oL.y * k, true).inside;
 }

@@ -53,7 +53,11 @@ export function aabbOf(out: Aabb, s: Shape, pose: Isometry): Aabb {
   return shapeDef(s.type).aabb(out, s, pose);
 }
 
-/** out = the tight world AABB of shape `s` placed at `pose`. */
+/**
+ * out = the tight world AABB of shape `s` placed at `pose`. Unchecked hot-path form (the world
+ * step, the composite mid-phase): the main entry exports the checked one,
+ * src/query/checked-helpers.ts.
+ */
 export function aabbShape(out: Aabb, s: Shape, pose: Isometry): Aabb {
   return shapeDef(s.type).aabb(out, s, pose);
 }

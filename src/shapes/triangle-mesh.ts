@@ -603,7 +603,11 @@ export function meshMagnitude(mesh: TriangleMesh): number {
   );
 }
 
-/** Writes the corners of triangle `t` of `mesh` (local frame) into a, b, c. */
+/**
+ * Writes the corners of triangle `t` of `mesh` (local frame) into a, b, c. Unchecked hot-path
+ * form (`t` must be a triangle index): the main entry exports the checked one,
+ * src/query/checked-helpers.ts.
+ */
 export function getMeshTriangle(mesh: TriangleMesh, t: number, a: Vec3, b: Vec3, c: Vec3): void {
   const v = mesh.vertices;
   const i = mesh.indices;
@@ -618,6 +622,8 @@ export function getMeshTriangle(mesh: TriangleMesh, t: number, a: Vec3, b: Vec3,
 /**
  * out = the unit normal of triangle `t` by its winding ((b − a) × (c − a), local frame); returns
  * the triangle's doubled area, 0 for a degenerate triangle (then out is left as the zero vector).
+ * Unchecked hot-path form (`t` must be a triangle index): the main entry exports the checked one,
+ * src/query/checked-helpers.ts.
  */
 export function meshTriangleNormal(out: Vec3, mesh: TriangleMesh, t: number): number {
   rawNormal(out, mesh, t);
@@ -669,7 +675,8 @@ const WINDING_RANGE_MIN = 2 ** -256;
  * The solid angle is a ratio of cubes of the corners' offsets, which overflow above about
  * 1e102 and underflow below about 1e-102: when the mesh's box or the point reaches outside
  * [2^-256, 2^256], the offsets are first multiplied by a power of two that brings that
- * magnitude near 1 (exact, and the same angles). O(triangles).
+ * magnitude near 1 (exact, and the same angles). O(triangles). Unchecked (a NaN point gives NaN):
+ * the main entry exports the checked form, src/query/checked-helpers.ts.
  */
 export function windingNumberTriangleMesh(mesh: TriangleMesh, p: Vec3): number {
   const v = mesh.vertices;
@@ -725,7 +732,8 @@ export function windingNumberTriangleMesh(mesh: TriangleMesh, p: Vec3): number {
  * True when local point `p` is inside the closed mesh: its winding number is at least
  * `MESH_WINDING_INSIDE` (½) in magnitude, so either winding of a closed mesh works. For an
  * open mesh the answer is the same rounding of its generalized winding number (a sensible
- * "inside" for nearly closed meshes). O(triangles).
+ * "inside" for nearly closed meshes). O(triangles). Unchecked (a NaN point gives false): the main
+ * entry exports the checked form, src/query/checked-helpers.ts.
  */
 export function containsPointTriangleMesh(mesh: TriangleMesh, p: Vec3): boolean {
   // Outside the box of the vertices the winding number of a closed mesh is 0 (exact, and free of
