@@ -18,8 +18,8 @@ const entryPoints = Object.values(pkg.exports)
  * False when the git remote `origin` is not on a host TypeDoc links sources to (GitHub, GitLab,
  * Bitbucket): a clone of a local path or of another host. TypeDoc then warns "The provided git
  * remote "origin" was not valid", which fails the build (warnings are errors), so such a clone
- * builds the reference without source links. No git or no `origin`: TypeDoc already skips the
- * links quietly.
+ * builds the reference without source links. No git or no `origin` (a checkout without remotes:
+ * TypeDoc 0.28 warns there too): the same.
  */
 function originIsLinkable() {
   let url;
@@ -29,7 +29,7 @@ function originIsLinkable() {
       stdio: ["ignore", "pipe", "ignore"],
     }).trim();
   } catch {
-    return true;
+    return false;
   }
   return /github|gitlab|bitbucket/i.test(url);
 }
