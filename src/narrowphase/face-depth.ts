@@ -172,7 +172,12 @@ export function faceContactTriangleConvex(
       (touch.pointB.z - touch.pointA.z) * normal.z;
     if (!(g > 0 && gapN > 0) || k === FACE_DEPTH_NEWTON_STEPS) break;
     const next = depth - (g * g) / gapN;
-    if (!(next >= 0 && next < depth)) break;
+    if (!(next < depth)) break;
+    if (!(next >= 0)) {
+      if (depth === 0) break;
+      depth = 0;
+      continue;
+    }
     depth = next;
   }
   // The depth the witnesses span along the normal (a gap left by the last step shortens it).

@@ -915,6 +915,24 @@ function gapNormal(): void {
   axis[0] = chosen[0];
   axis[1] = chosen[1];
   axis[2] = chosen[2];
+  if (chosen[0] === sat[1] && chosen[1] === sat[2] && chosen[2] === sat[3]) gapFacingWitnesses();
+}
+
+/**
+ * {@link gapNormal}'s witnesses when the normal kept is the SAT's axis, not their own direction:
+ * made to face along it, pB − pA = s·n for the pair's separation s along n (as
+ * {@link facingWitnesses} does for a penetration, with the depth −s). The closest pair is
+ * ranked by squared distances, whose rounding (ε·gap·frame) hides a sideways offset δ of
+ * δ² below it: a corner whose projection falls inside a face δ from its edge ties with its
+ * foot on the edge, and the edge's rounded distance may come out nearer, so the witnesses were
+ * the edge's point while the normal was the face's (issue 16, seed 85: a triangle of 1e-4 at the
+ * centre of a box mesh of 5e4, its corner 2.4e-5 from the face's diagonal, 13417 away: the
+ * witnesses 2.4e-5 apart across the normal). Kept as they are when already facing or when no
+ * supporting feature faces.
+ */
+function gapFacingWitnesses(): void {
+  facingIo[0] = sat[0];
+  facingWitnesses();
 }
 
 /**
