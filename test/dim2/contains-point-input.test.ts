@@ -8,7 +8,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CollideError, dim2 } from "../../src/index.js";
+import { type CollideError, dim2 } from "../../src/index.js";
+import { refusal } from "../support/refusal.js";
 
 const { containsPoint2D, projectPoint2D, makeCircle, makeRect } = dim2;
 type Shape2 = dim2.Shape2;
@@ -17,16 +18,6 @@ type Vec2 = dim2.Vec2;
 
 const circle = makeCircle(1);
 const I: Pose2 = { p: { x: 0, y: 0 }, q: { c: 1, s: 0 } };
-
-function refusal(f: () => unknown): CollideError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(CollideError);
-    return e as CollideError;
-  }
-  throw new Error("no error");
-}
 
 /** The refusal of containsPoint2D, checked equal to projectPoint2D's for the same arguments. */
 function refusedAsProjection(shape: unknown, pose: unknown, point: unknown): CollideError {

@@ -4,7 +4,6 @@
  * TypeError.
  */
 import { describe, expect, it } from "vitest";
-import { CollideError } from "../../src/errors.js";
 import * as iso from "../../src/math/isometry.js";
 import { loadBunny } from "../../src/models/bunny.js";
 import { overlapVolume } from "../../src/query/overlap-volume.js";
@@ -13,20 +12,11 @@ import { makeCuboid } from "../../src/shapes/cuboid.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
 import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
 import "../../src/index.js";
+import { refusal } from "../support/refusal.js";
 
 const bunny = loadBunny();
 const mesh = makeTriangleMesh(bunny.positions, bunny.cells, "", { solid: true });
 const I = iso.identity();
-
-function refusal(f: () => unknown): CollideError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(CollideError);
-    return e as CollideError;
-  }
-  throw new Error("no error");
-}
 
 describe("bad input to projectPoint, projectPoints and overlapVolume", () => {
   it("projectPoint: a `solid` that is not a boolean names `solid`", () => {

@@ -6,12 +6,12 @@
  * outside, the length of the excess over the half extents; inside, minus the least clearance.
  */
 import { describe, expect, it } from "vitest";
-import { CollideError } from "../../src/errors.js";
 import * as iso from "../../src/math/isometry.js";
 import { projectPoint, projectPoints } from "../../src/query/project-point.js";
 import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
 import { BOX_TRIANGLES, boxCorners } from "../support/box-mesh.js";
 import "../../src/index.js";
+import { refusal } from "../support/refusal.js";
 
 const I = iso.identity();
 
@@ -29,16 +29,6 @@ function boxOracle(h: number, p: number[]): { d: number } {
   const e = p.map((c) => Math.abs(c) - h);
   if (e.some((x) => x > 0)) return { d: Math.hypot(...e.map((x) => Math.max(0, x))) };
   return { d: Math.max(...e) };
-}
-
-function refusal(f: () => unknown): CollideError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(CollideError);
-    return e as CollideError;
-  }
-  throw new Error("no error");
 }
 
 /** Points relative to the box of half side h: its centre, inside, on a face, outside. */

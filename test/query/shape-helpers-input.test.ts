@@ -11,7 +11,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   aabbShape,
-  CollideError,
   containsPointTriangleMesh,
   getMeshTriangle,
   type Isometry,
@@ -21,22 +20,13 @@ import {
   windingNumberTriangleMesh,
 } from "../../src/index.js";
 import { BOX_TRIANGLES, boxCorners, boxMesh } from "../support/box-mesh.js";
+import { refusal } from "../support/refusal.js";
 
 /** The unit cube [−½, ½]³, closed and outward wound (12 triangles). */
 const cube = boxMesh(0.5);
 const I: Isometry = { translation: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: 0, w: 1 } };
 const v3 = (x: number, y: number, z: number) => ({ x, y, z });
 const box = () => ({ min: v3(0, 0, 0), max: v3(0, 0, 0) });
-
-function refusal(f: () => unknown): CollideError {
-  try {
-    f();
-  } catch (e) {
-    expect(e).toBeInstanceOf(CollideError);
-    return e as CollideError;
-  }
-  throw new Error("no error");
-}
 
 // biome-ignore lint/suspicious/noExplicitAny: the bad inputs on purpose.
 type Any = any;
