@@ -42,7 +42,7 @@ import type { RoundedConvexPolyhedron, RoundedCuboid } from "../shapes/rounded.j
 import { ShapeType } from "../shapes/shape.js";
 import { writeBoundingRadiusOf } from "../shapes/shape-def.js";
 import type { Triangle } from "../shapes/triangle.js";
-import type { Contact } from "./contact.js";
+import { addMargins, type Contact } from "./contact.js";
 import { apartBeyond, apartGapIo } from "./convex-convex.js";
 import { contactPredictionIo, contactTrianglePolytopeIo } from "./triangle-polytope.js";
 
@@ -134,14 +134,5 @@ export function contactCapsulePolytope(
     );
     if (d <= TOUCH_TOLERANCE * m) d = 0;
   }
-  if (!(d <= prediction)) return false;
-  out.distance = d;
-  const n = out.normal;
-  out.pointA.x = out.pointA.x + n.x * rA;
-  out.pointA.y = out.pointA.y + n.y * rA;
-  out.pointA.z = out.pointA.z + n.z * rA;
-  out.pointB.x = out.pointB.x - n.x * rB;
-  out.pointB.y = out.pointB.y - n.y * rB;
-  out.pointB.z = out.pointB.z - n.z * rB;
-  return true;
+  return addMargins(out, d, rA, rB, prediction);
 }

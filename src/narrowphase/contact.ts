@@ -136,6 +136,32 @@ export function makeContactManifold(): ContactManifold {
   return m;
 }
 
+/**
+ * A contact of two rounded shapes from their cores' contact `out` (A's witness on A's core, B's on
+ * B's, the unit normal from A toward B): its signed distance `d` (the cores' less both radii,
+ * scene units) and each witness moved onto its rounded surface — A's by its radius `rA` along the
+ * normal, B's by `rB` against it. False, `out` unchanged, when `d` exceeds `prediction`.
+ * Allocates nothing.
+ */
+export function addMargins(
+  out: Contact,
+  d: number,
+  rA: number,
+  rB: number,
+  prediction: number,
+): boolean {
+  if (!(d <= prediction)) return false;
+  out.distance = d;
+  const n = out.normal;
+  out.pointA.x = out.pointA.x + n.x * rA;
+  out.pointA.y = out.pointA.y + n.y * rA;
+  out.pointA.z = out.pointA.z + n.z * rA;
+  out.pointB.x = out.pointB.x - n.x * rB;
+  out.pointB.y = out.pointB.y - n.y * rB;
+  out.pointB.z = out.pointB.z - n.z * rB;
+  return true;
+}
+
 /** out = c with A and B swapped: normal negated, witness points exchanged. */
 export function flipContact(out: Contact, c: Contact): Contact {
   out.distance = c.distance;

@@ -37,7 +37,7 @@ import type { Cuboid } from "../shapes/cuboid.js";
 import type { Cylinder } from "../shapes/cylinder.js";
 import type { RoundedShape } from "../shapes/rounded.js";
 import { ShapeType } from "../shapes/shape.js";
-import { type Contact, contactErrorIo } from "./contact.js";
+import { addMargins, type Contact, contactErrorIo } from "./contact.js";
 import { contactConvexConvex } from "./convex-convex.js";
 import { contactCuboidCuboid, satGapContact } from "./cuboid-cuboid.js";
 
@@ -148,14 +148,5 @@ export function contactRoundedPolytope(
   // radii) is a touch: the cores' gap carries that rounding (a rounded box of 4e-4 on a face of
   // one of 200, 138 away, exactly touching, was apart by one ulp of 46).
   if (d > 0 && d <= TOUCH_TOLERANCE * m) d = 0;
-  if (!(d <= prediction)) return false;
-  out.distance = d;
-  const n = out.normal;
-  out.pointA.x = out.pointA.x + n.x * rA;
-  out.pointA.y = out.pointA.y + n.y * rA;
-  out.pointA.z = out.pointA.z + n.z * rA;
-  out.pointB.x = out.pointB.x - n.x * rB;
-  out.pointB.y = out.pointB.y - n.y * rB;
-  out.pointB.z = out.pointB.z - n.z * rB;
-  return true;
+  return addMargins(out, d, rA, rB, prediction);
 }

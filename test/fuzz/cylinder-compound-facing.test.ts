@@ -29,7 +29,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
 import { leastOverlap, oracleShape } from "../oracles/revolution-depth.js";
-import { quatMul, rotateVec } from "../support/quat.js";
+import { childInWorld } from "../support/compound.js";
+import { rotateVec } from "../support/quat.js";
 import { cylinderCrossingArb } from "./cylinder-crossing.gen.js";
 import { expectReplayPasses, loadCases, replayCases } from "./recorded-cases.js";
 
@@ -45,17 +46,6 @@ const add = (a: V, b: V): V => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
 const scale = (a: V, s: number): V => [a[0] * s, a[1] * s, a[2] * s];
 const dot = (a: V, b: V) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 const norm = (a: V) => Math.sqrt(dot(a, a));
-
-/** The compound's one child as a bare cylinder JSON, its pose composed (world frame). */
-function childInWorld(compound: J): J {
-  const child = (compound.children as J[])[0];
-  const shape = child.shape as J;
-  const R = compound.rotation as number[];
-  const at = rotateVec(R, child.position as number[]);
-  const P = compound.position as number[];
-  const q = quatMul(quatMul(R, child.rotation as number[]), shape.rotation as number[]);
-  return { ...shape, center: [P[0] + at[0], P[1] + at[1], P[2] + at[2]], rotation: q };
-}
 
 /** A rim circle: centre, unit in-plane axes x and z, radius (relative to the reference point). */
 interface Rim {

@@ -38,7 +38,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
-import { quatMul, rotateVec } from "../support/quat.js";
+import { childInWorld } from "../support/compound.js";
 import { offsetArb } from "./arbitraries.js";
 import { cylinderCrossingArb } from "./cylinder-crossing.gen.js";
 import { type Dy, dadd, dmul, dsign, dsub, dy } from "./exact.js";
@@ -71,17 +71,6 @@ function orient(a: V, b: V, c: V, d: V): number {
 const corners = (j: J): V[] => [j.a as V, j.b as V, j.c as V];
 const dist = (p: readonly number[], q: readonly number[]) =>
   Math.hypot(p[0] - q[0], p[1] - q[1], p[2] - q[2]);
-
-/** The compound's one child as a bare shape JSON, its pose composed (world frame). */
-function childInWorld(compound: J): J {
-  const child = (compound.children as J[])[0];
-  const shape = child.shape as J;
-  const R = compound.rotation as number[];
-  const at = rotateVec(R, child.position as number[]);
-  const P = compound.position as number[];
-  const q = quatMul(quatMul(R, child.rotation as number[]), shape.rotation as number[]);
-  return { ...shape, center: [P[0] + at[0], P[1] + at[1], P[2] + at[2]], rotation: q };
-}
 
 describe("issue 16, seed 81: a sliver on a big triangle's corner (manifold)", () => {
   const c = CASES.find((x) => x.pair === "triangle-triangle");
