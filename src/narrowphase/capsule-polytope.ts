@@ -46,12 +46,16 @@ import { addMargins, type Contact } from "./contact.js";
 import { apartBeyond, apartGapIo } from "./convex-convex.js";
 import { contactPredictionIo, contactTrianglePolytopeIo } from "./triangle-polytope.js";
 
-/** A polytope these routines take: a box or a convex polyhedron, or a rounded one. */
+/**
+ * A polytope these routines take: a box or a convex polyhedron, or a rounded one, or a triangle
+ * (src/narrowphase/capsule-triangle.ts routes its slivers here).
+ */
 export type CapsulePolytopeOther =
   | Cuboid
   | ConvexPolyhedron
   | RoundedCuboid
-  | RoundedConvexPolyhedron;
+  | RoundedConvexPolyhedron
+  | Triangle;
 
 /** The capsule's core segment as a triangle without area (corners a, b, b). */
 const segment: Triangle = {

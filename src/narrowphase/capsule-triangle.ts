@@ -6,7 +6,13 @@
  * along it tied in distance to 2e-21, took the end's direction, 3.0e-9 rad off the perpendicular,
  * and a segment of 2e-4 turned that into 6.0e-13 short of a gap of 6.0e-13); that normal is the
  * part of p − a perpendicular to the segment to its own relative rounding (`accuratePerpendicular`,
- * session 35). Every other triangle is GJK/EPA's (src/narrowphase/convex-convex.ts).
+ * session 35). A needle (least height below 2^-40 of its longest edge, {@link isNeedle}) whose
+ * segment stays more than 2^-20 of the pair's extent away is the capsule's segment against it by
+ * triangle-polytope's exact features, the radius added, as for boxes (`contactCapsulePolytope`,
+ * issue 16: GJK/EPA on the swept segment against a triangle two of whose corners lay 1.6e-13
+ * apart, touching a capsule of radius 0.25 1.9e-9 rad off parallel at 1e7, left the normal
+ * 1.06e-9 short of the depth over a bar of 1.2e-14; test/fuzz/capsule-sliver.test.ts). Every
+ * other triangle is GJK/EPA's (src/narrowphase/convex-convex.ts).
  *
  * Allocation-free: module scratch vectors; no double crosses a call that V8 may leave out of line.
  */
@@ -18,6 +24,7 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
 import type { Triangle } from "../shapes/triangle.js";
+import { contactCapsulePolytope } from "./capsule-polytope.js";
 import { type Contact, type DistanceResult, makeContact } from "./contact.js";
 import {
   contactConvexConvex,
@@ -41,6 +48,79 @@ function isPointTriangle(t: Triangle): boolean {
   const b = t.b;
   const c = t.c;
   return a.x === b.x && a.y === b.y && a.z === b.z && a.x === c.x && a.y === c.y && a.z === c.z;
+}
+
+/** Least height, relative to the longest edge, of a triangle taken as a needle ({@link isNeedle}). */
+const NEEDLE_RATIO = 2 ** -40;
+/** Least gap of the capsule's segment from a needle, relative to the pair's extent ({@link needleContact}). */
+const NEEDLE_GAP = 2 ** -20;
+
+/**
+ * True when triangle `t` is a needle: its rounded |(b − a) × (c − a)| (twice its area) at most
+ * {@link NEEDLE_RATIO} times its longest edge squared — its least height below 2^-40 of its
+ * longest edge, the thickness below which triangle-polytope's separating axis test drops a
+ * cross product as parallel (src/narrowphase/triangle-polytope.ts, `PARALLEL`); collinear,
+ * coincident and non-finite corners included. Thicker slivers (`triangleIsSliver`'s 2^-20) stay
+ * with GJK/EPA: between the two the segment's exact features answered a capsule through a
+ * near-collinear triangle (test/fuzz/degenerate-triangle.test.ts, relative height 1e-9) with a
+ * normal 4e-3 rad off, the cross of the segment with the triangle's short edge.
+ */
+function isNeedle(t: Triangle): boolean {
+  const a = t.a;
+  const b = t.b;
+  const c = t.c;
+  const ux = b.x - a.x;
+  const uy = b.y - a.y;
+  const uz = b.z - a.z;
+  const vx = c.x - a.x;
+  const vy = c.y - a.y;
+  const vz = c.z - a.z;
+  const wx = c.x - b.x;
+  const wy = c.y - b.y;
+  const wz = c.z - b.z;
+  const nx = uy * vz - uz * vy;
+  const ny = uz * vx - ux * vz;
+  const nz = ux * vy - uy * vx;
+  const l2 = Math.max(
+    ux * ux + uy * uy + uz * uz,
+    vx * vx + vy * vy + vz * vz,
+    wx * wx + wy * wy + wz * wz,
+  );
+  return !(Math.sqrt(nx * nx + ny * ny + nz * nz) > NEEDLE_RATIO * l2);
+}
+
+/**
+ * A needle's contact (see {@link isNeedle}) into `out`: the capsule's segment against the
+ * triangle by triangle-polytope's exact features, the radius added (`contactCapsulePolytope`).
+ * 1 when found, 0 when apart by more than `prediction`, −1 when not a needle or when the segment
+ * comes within {@link NEEDLE_GAP} of the pair's extent of the needle (its own gap out.distance + r),
+ * which GJK/EPA answers: there the exact features' normal of a segment 8.6e-15 from a collinear
+ * triangle of 1.2 was 3.4e-3 rad off the segments' cross product (test/fuzz/degenerate-triangle
+ * .test.ts, its near-collinear property). A small integer, not a double, crosses the call.
+ */
+function needleContact(
+  out: Contact,
+  a: Capsule,
+  b: Triangle,
+  bInA: Isometry,
+  prediction: number,
+): number {
+  if (!isNeedle(b)) return -1;
+  if (!contactCapsulePolytope(out, a, b, bInA, prediction)) return 0;
+  // The segment's own gap against 2^-20 of the pair's extent (the segment's and the needle's
+  // spans, per coordinate): nearer, the features' direction is rounding noise.
+  const ta = b.a;
+  const tb = b.b;
+  const tc = b.c;
+  const span = Math.max(
+    Math.abs(a.b.x - a.a.x),
+    Math.abs(a.b.y - a.a.y),
+    Math.abs(a.b.z - a.a.z),
+    Math.max(ta.x, tb.x, tc.x) - Math.min(ta.x, tb.x, tc.x),
+    Math.max(ta.y, tb.y, tc.y) - Math.min(ta.y, tb.y, tc.y),
+    Math.max(ta.z, tb.z, tc.z) - Math.min(ta.z, tb.z, tc.z),
+  );
+  return out.distance + a.radius > NEEDLE_GAP * span ? 1 : -1;
 }
 
 /**
@@ -176,7 +256,8 @@ function accuratePerpendicular(p: Vec3, a: Vec3, b: Vec3): boolean {
 
 /**
  * Contact of capsule `a` and triangle `b` (B at `bInA`, A's frame) within `prediction` (≥ 0,
- * scene units): a point triangle's closed form, else GJK/EPA's. Normal from A toward B.
+ * scene units): a point triangle's closed form, a needle's exact segment features, else
+ * GJK/EPA's. Normal from A toward B.
  */
 export function contactCapsuleTriangle(
   out: Contact,
@@ -186,12 +267,16 @@ export function contactCapsuleTriangle(
   prediction: number,
 ): boolean {
   if (isPointTriangle(b)) return contactCapsulePoint(out, a, b, bInA, prediction);
+  const needle = needleContact(out, a, b, bInA, prediction);
+  if (needle >= 0) return needle === 1;
   return contactConvexConvex(out, a, b, bInA, prediction);
 }
 
 /** Whether capsule `a` and triangle `b` (B at `bInA`) touch or overlap (see {@link contactCapsuleTriangle}). */
 export function intersectsCapsuleTriangle(a: Capsule, b: Triangle, bInA: Isometry): boolean {
   if (isPointTriangle(b)) return contactCapsulePoint(scratch, a, b, bInA, 0);
+  const needle = needleContact(scratch, a, b, bInA, 0);
+  if (needle >= 0) return needle === 1;
   return intersectsConvexConvex(a, b, bInA);
 }
 
@@ -202,8 +287,11 @@ export function distanceCapsuleTriangle(
   b: Triangle,
   bInA: Isometry,
 ): DistanceResult {
-  if (!isPointTriangle(b)) return distanceConvexConvex(out, a, b, bInA);
-  contactCapsulePoint(scratch, a, b, bInA, Number.POSITIVE_INFINITY);
+  if (isPointTriangle(b)) {
+    contactCapsulePoint(scratch, a, b, bInA, Number.POSITIVE_INFINITY);
+  } else if (needleContact(scratch, a, b, bInA, Number.POSITIVE_INFINITY) !== 1) {
+    return distanceConvexConvex(out, a, b, bInA);
+  }
   out.distance = Math.max(0, scratch.distance);
   vec3.copy(out.pointA, scratch.pointA);
   vec3.copy(out.pointB, scratch.pointB);

@@ -41,10 +41,9 @@
  * (test/fuzz/degenerate-triangle-pairs.test.ts), and capsules against rounded boxes and hulls in
  * session 35 (the last block: the capsule's segment against the core, both radii added, the
  * exact segment–box distance as the oracle) and against point triangles (the last block: the
- * closed form's normal from the rounded foot, now the perpendicular to its own rounding). Still
- * failing at the generator's seed 3 (10^4 draws, both orders, 2 of 19,076 contacts): a capsule
- * against a sliver triangle (test/fuzz/open/rounded-tilt-capsule-triangle.jsonl, its README
- * paragraph).
+ * closed form's normal from the rounded foot, now the perpendicular to its own rounding) and against
+ * a needle triangle (the segment's exact features, test/fuzz/capsule-sliver.test.ts, which holds
+ * the generator's capsule–sliver line at seed 3; the generator's 10^4 draws not rerun here).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
