@@ -206,6 +206,9 @@ function magnitudeOf(tri: Triangle, p: Vec3, q: Vec3): void {
 /** Newton steps of {@link faceContactTriangleConvex} on an overshot ray cast (each one GJK run). */
 const FACE_DEPTH_NEWTON_STEPS = 3;
 
+/** The witnesses' rounding in ulps of the pair's coordinates ({@link fixInternalEdgeContact}). */
+const WITNESS_ROUNDING_ULPS = 16;
+
 const faceN = vec3.create();
 const closest = vec3.create();
 const weights = new Float64Array(3);
@@ -238,9 +241,37 @@ export function fixInternalEdgeContact(
   vec3.sub(e, tri.b, tri.a);
   vec3.sub(r, tri.c, tri.a);
   vec3.cross(faceN, e, r);
-  if (!vec3.tryNormalize(faceN, faceN)) return;
   closestPointOnTriangle(closest, c.pointA, tri.a, tri.b, tri.c, weights);
-  const eps = MESH_FEATURE_BARYCENTRIC_TOLERANCE;
+  // The witness on T is only as exact as the pair's arithmetic: rounded at the coordinates of S
+  // (its pose, its point), which for a large S beside a small T (a cylinder of 4e4 touching a box
+  // mesh of 5e-7: witnesses 7e-13 off the active edge they lie on, weight 1.3e-6) exceed the
+  // fixed tolerance in weight. A weight within that rounding of 0 is 0: the point may lie on an
+  // active edge, and the contact is kept (issue 16). The rounding ~ε·m in length, m the largest
+  // coordinate magnitude of S's pose, S's point and T; in weight over T's least height 2A/L.
+  let m = Math.max(
+    Math.abs(sPose.translation.x),
+    Math.abs(sPose.translation.y),
+    Math.abs(sPose.translation.z),
+    Math.abs(c.pointB.x),
+    Math.abs(c.pointB.y),
+    Math.abs(c.pointB.z),
+  );
+  m = Math.max(m, Math.abs(tri.a.x), Math.abs(tri.a.y), Math.abs(tri.a.z));
+  m = Math.max(m, Math.abs(tri.b.x), Math.abs(tri.b.y), Math.abs(tri.b.z));
+  m = Math.max(m, Math.abs(tri.c.x), Math.abs(tri.c.y), Math.abs(tri.c.z));
+  // |faceN| = 2A before normalising; the longest edge L squared.
+  const twiceArea = Math.sqrt(faceN.x * faceN.x + faceN.y * faceN.y + faceN.z * faceN.z);
+  let longest = e.x * e.x + e.y * e.y + e.z * e.z;
+  longest = Math.max(longest, r.x * r.x + r.y * r.y + r.z * r.z);
+  longest = Math.max(
+    longest,
+    (tri.c.x - tri.b.x) ** 2 + (tri.c.y - tri.b.y) ** 2 + (tri.c.z - tri.b.z) ** 2,
+  );
+  const eps = Math.max(
+    MESH_FEATURE_BARYCENTRIC_TOLERANCE,
+    (WITNESS_ROUNDING_ULPS * Number.EPSILON * m * Math.sqrt(longest)) / twiceArea,
+  );
+  if (!vec3.tryNormalize(faceN, faceN)) return;
   let small = 0;
   let k0 = -1;
   let big = -1;
