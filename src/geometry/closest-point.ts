@@ -135,6 +135,15 @@ function closestOnTriangleEdges(
  * normal is then to be taken from {@link sliverNormal}.
  */
 export function triangleIsSliver(a: Vec3, b: Vec3, c: Vec3): boolean {
+  return triangleThinnerThan(a, b, c, TRIANGLE_SLIVER_RATIO);
+}
+
+/**
+ * True when triangle (a, b, c)'s rounded |(b − a) × (c − a)| (twice its area) is at most `ratio`
+ * times its longest edge squared — its least height at most `ratio` of its longest edge —
+ * collinear or coincident corners and non-finite ones included (the comparison fails on NaN).
+ */
+export function triangleThinnerThan(a: Vec3, b: Vec3, c: Vec3, ratio: number): boolean {
   const ux = b.x - a.x;
   const uy = b.y - a.y;
   const uz = b.z - a.z;
@@ -152,7 +161,7 @@ export function triangleIsSliver(a: Vec3, b: Vec3, c: Vec3): boolean {
     vx * vx + vy * vy + vz * vz,
     wx * wx + wy * wy + wz * wz,
   );
-  return !(Math.sqrt(nx * nx + ny * ny + nz * nz) > TRIANGLE_SLIVER_RATIO * l2);
+  return !(Math.sqrt(nx * nx + ny * ny + nz * nz) > ratio * l2);
 }
 
 const AXIS_X = vec3.create(1, 0, 0);

@@ -16,7 +16,7 @@
  *
  * Allocation-free: module scratch vectors; no double crosses a call that V8 may leave out of line.
  */
-import { closestPointOnSegment } from "../geometry/closest-point.js";
+import { closestPointOnSegment, triangleThinnerThan } from "../geometry/closest-point.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN } from "../math/scalar.js";
@@ -66,27 +66,7 @@ const NEEDLE_GAP = 2 ** -20;
  * normal 4e-3 rad off, the cross of the segment with the triangle's short edge.
  */
 function isNeedle(t: Triangle): boolean {
-  const a = t.a;
-  const b = t.b;
-  const c = t.c;
-  const ux = b.x - a.x;
-  const uy = b.y - a.y;
-  const uz = b.z - a.z;
-  const vx = c.x - a.x;
-  const vy = c.y - a.y;
-  const vz = c.z - a.z;
-  const wx = c.x - b.x;
-  const wy = c.y - b.y;
-  const wz = c.z - b.z;
-  const nx = uy * vz - uz * vy;
-  const ny = uz * vx - ux * vz;
-  const nz = ux * vy - uy * vx;
-  const l2 = Math.max(
-    ux * ux + uy * uy + uz * uz,
-    vx * vx + vy * vy + vz * vz,
-    wx * wx + wy * wy + wz * wz,
-  );
-  return !(Math.sqrt(nx * nx + ny * ny + nz * nz) > NEEDLE_RATIO * l2);
+  return triangleThinnerThan(t.a, t.b, t.c, NEEDLE_RATIO);
 }
 
 /**
