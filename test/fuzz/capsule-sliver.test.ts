@@ -32,43 +32,22 @@ import {
   add,
   closestOnTriangle,
   dist,
-  oshape,
   rotate,
   scale,
   segmentSegmentDistance,
   sub,
   type V,
 } from "./oracle-shapes.js";
+import { bar, bothOrders, normalMiss } from "./overlap-miss.js";
 import { expectReplayPasses } from "./recorded-cases.js";
-import { overlapMiss } from "./rounded-tilt.gen.js";
 
 type J = Record<string, unknown>;
 
 const EPS = 2 ** -52;
 
-/** The fuzzer's bars for the scenario's pair (test/fuzz/fuzz.ts: depthTol, distTol). */
-function bar(sc: Scenario, distance: number): number {
-  const A = oshape(sc.localA);
-  const B = oshape(sc.localB);
-  const amb = 64 * EPS * Math.max(A.radius, B.radius, dist(A.center, B.center));
-  if (distance <= 0) return 1e-6 * -distance + amb;
-  return 1e-9 * Math.max(distance, Math.min(A.radius, B.radius)) + amb;
-}
-
 /** `op` of the scenario's world pair at its prediction. */
 function query<T>(op: string, sc: Scenario): T {
   return answerQuery({ op, a: sc.worldA, b: sc.worldB, prediction: sc.prediction }) as T;
-}
-
-/**
- * How far the answer's normal misses its depth (the overlap along it less the depth) or, apart,
- * falls short of its gap (the separation along it, a lower bound of the distance).
- */
-function normalMiss(sc: Scenario, r: ContactAnswer): number {
-  const a = sc.localA as J;
-  const b = sc.localB as J;
-  if (r.distance <= 0) return Math.abs(overlapMiss(a, b, r.normal, -r.distance));
-  return Math.max(0, r.distance + overlapMiss(a, b, r.normal, 0));
 }
 
 /** Distance of point x to segment pq (its clamped projection). */
@@ -129,13 +108,6 @@ function oracleDistance(sc: Scenario): number {
   const d = segmentTriangleDistance(cap.a as V, cap.b as V, tri.a as V, tri.b as V, tri.c as V);
   return d - (cap.radius as number);
 }
-
-/** The scenario and its swap (B first). */
-const bothOrders = (sc: Scenario): Scenario[] =>
-  [sc, offsetScenario(sc.localB as J, sc.localA as J, sc.offset)].map((s) => ({
-    ...s,
-    prediction: sc.prediction,
-  }));
 
 /** The generator's line (seed 3): local shapes, offset 1e7 along z. */
 const LINE = {

@@ -44,7 +44,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
 import { leastOverlap, oracleShape, overlapAlong } from "../oracles/revolution-depth.js";
-import { quatMul, rotateVec, unrotateVec } from "../support/quat.js";
+import { childInWorld } from "../support/compound.js";
+import { unrotateVec } from "../support/quat.js";
 import { cylinderCrossingArb } from "./cylinder-crossing.gen.js";
 import { expectReplayPasses, loadCaseLines, replayCases } from "./recorded-cases.js";
 
@@ -61,14 +62,7 @@ const norm = (a: V) => Math.sqrt(dot(a, a));
 
 /** A bare shape, or a compound's one child as a bare shape with its pose composed (the frame given). */
 function bare(j: J): J {
-  if (j.type !== "compound") return j;
-  const child = (j.children as J[])[0];
-  const shape = child.shape as J;
-  const R = j.rotation as number[];
-  const at = rotateVec(R, child.position as number[]);
-  const P = j.position as number[];
-  const q = quatMul(quatMul(R, child.rotation as number[]), shape.rotation as number[]);
-  return { ...shape, center: [P[0] + at[0], P[1] + at[1], P[2] + at[2]], rotation: q };
+  return j.type === "compound" ? childInWorld(j) : j;
 }
 
 describe("issue 16: flat features of cylinders and cones nearly parallel face across the normal", () => {

@@ -27,14 +27,12 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { answerQuery } from "../../src/io/query.js";
 import { offsetArb, rotationArb } from "./arbitraries.js";
-import type { ContactAnswer } from "./contact-checks.js";
 import { replayScenario } from "./fuzz.js";
-import { exactOffset, offsetScenario, type Scenario } from "./generate.js";
-import { add, dist, oshape, rotate, scale, type V } from "./oracle-shapes.js";
+import { exactOffset, offsetScenario } from "./generate.js";
+import { add, rotate, scale, type V } from "./oracle-shapes.js";
+import { bar, bothOrders, contactOf, normalMiss } from "./overlap-miss.js";
 import { expectReplayPasses, loadCaseLines } from "./recorded-cases.js";
-import { overlapMiss } from "./rounded-tilt.gen.js";
 
 type J = Record<string, unknown>;
 
@@ -47,40 +45,6 @@ const EXACT: Record<string, number> = {
   "capsule-aabb": -1.0000027035450126e-14,
   "roundedBox-triangle": -4.995927351667112e-10,
 };
-
-/** The fuzzer's bars for the scenario's pair (test/fuzz/fuzz.ts: depthTol, distTol). */
-function bar(sc: Scenario, distance: number): number {
-  const A = oshape(sc.localA);
-  const B = oshape(sc.localB);
-  const amb = 64 * EPS * Math.max(A.radius, B.radius, dist(A.center, B.center));
-  if (distance <= 0) return 1e-6 * -distance + amb;
-  return 1e-9 * Math.max(distance, Math.min(A.radius, B.radius)) + amb;
-}
-
-/** `contact` of the scenario's world pair at its prediction. */
-function contactOf(sc: Scenario): ContactAnswer | null {
-  return answerQuery({
-    op: "contact",
-    a: sc.worldA,
-    b: sc.worldB,
-    prediction: sc.prediction,
-  }) as ContactAnswer | null;
-}
-
-/** How far the answer's normal misses its depth or, apart, falls short of its gap. */
-function normalMiss(sc: Scenario, r: ContactAnswer): number {
-  const a = sc.localA as J;
-  const b = sc.localB as J;
-  if (r.distance <= 0) return Math.abs(overlapMiss(a, b, r.normal, -r.distance));
-  return Math.max(0, r.distance + overlapMiss(a, b, r.normal, 0));
-}
-
-/** The scenario and its swap (B first), at its prediction. */
-const bothOrders = (sc: Scenario): Scenario[] =>
-  [sc, offsetScenario(sc.localB as J, sc.localA as J, sc.offset)].map((s) => ({
-    ...s,
-    prediction: sc.prediction,
-  }));
 
 describe("issue 16: degenerate triangles' pairs of the rounded-tilt generator (seed 3)", () => {
   it("the three lines, both orders: the exact distance, and the normal achieves it", () => {

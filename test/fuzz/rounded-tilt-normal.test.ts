@@ -47,57 +47,18 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { answerQuery } from "../../src/io/query.js";
 import { offsetArb, rotationArb } from "./arbitraries.js";
-import type { ContactAnswer } from "./contact-checks.js";
 import { exactOffset, offsetScenario, type Scenario } from "./generate.js";
-import { add, dist, oshape, rotate, scale, unrotate, type V } from "./oracle-shapes.js";
+import { add, rotate, scale, unrotate, type V } from "./oracle-shapes.js";
+import { bar, bothOrders, contactOf, normalMiss } from "./overlap-miss.js";
 import { expectReplayPasses, loadCases } from "./recorded-cases.js";
 import { overlapMiss, roundedTiltArb } from "./rounded-tilt.gen.js";
 
 type J = Record<string, unknown>;
 
-const EPS = 2 ** -52;
 const CASES = loadCases("./rounded-tilt-normal.cases.json");
 const FACE_CASES = loadCases("./rounded-tilt-faces.cases.json");
 const POINT_CASES = loadCases("./rounded-tilt-capsule-point.cases.json");
-
-/** The fuzzer's bars for the scenario's pair (test/fuzz/fuzz.ts: depthTol, distTol). */
-function bar(sc: Scenario, distance: number): number {
-  const A = oshape(sc.localA);
-  const B = oshape(sc.localB);
-  const amb = 64 * EPS * Math.max(A.radius, B.radius, dist(A.center, B.center));
-  if (distance <= 0) return 1e-6 * -distance + amb;
-  return 1e-9 * Math.max(distance, Math.min(A.radius, B.radius)) + amb;
-}
-
-/** `contact` of the scenario's world pair at its prediction. */
-function contactOf(sc: Scenario): ContactAnswer | null {
-  return answerQuery({
-    op: "contact",
-    a: sc.worldA,
-    b: sc.worldB,
-    prediction: sc.prediction,
-  }) as ContactAnswer | null;
-}
-
-/**
- * How far the answer's normal misses its depth (the overlap along it less the depth) or, apart,
- * falls short of its gap (the separation along it, a lower bound of the distance).
- */
-function normalMiss(sc: Scenario, r: ContactAnswer): number {
-  const a = sc.localA as J;
-  const b = sc.localB as J;
-  if (r.distance <= 0) return Math.abs(overlapMiss(a, b, r.normal, -r.distance));
-  return Math.max(0, r.distance + overlapMiss(a, b, r.normal, 0));
-}
-
-/** The scenario and its swap (B first). */
-const bothOrders = (sc: Scenario): Scenario[] =>
-  [sc, offsetScenario(sc.localB as J, sc.localA as J, sc.offset)].map((s) => ({
-    ...s,
-    prediction: sc.prediction,
-  }));
 
 /**
  * The generator's first line (fast-check seed 1): a rounded hull (core a tetrahedron of 225 with
