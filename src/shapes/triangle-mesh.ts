@@ -648,7 +648,7 @@ export function updateTriangleMeshVertices(
     invalidValue(
       "solid",
       true,
-      `needs a closed mesh (every edge shared by exactly two triangles with opposite directions, over exactly equal positions), as makeTriangleMesh requires; these vertices open it${t >= 0 ? ` (an edge of triangle ${t} is no longer shared)` : ""}: refused, the mesh unchanged (make a mesh that deforms open with solid: false)`,
+      `needs a closed mesh (every edge shared by exactly two triangles with opposite directions, over exactly equal positions), as makeTriangleMesh requires; these vertices open it${t >= 0 ? ` (an edge of triangle ${t} is now open or non-manifold)` : ""}: refused, the mesh unchanged (make a mesh that deforms open with solid: false)`,
     );
   }
   const boxes = new Float64Array(6 * mesh.triangleCount);
