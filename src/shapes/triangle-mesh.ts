@@ -325,17 +325,7 @@ function weldVertices(v: Float64Array, n: number): Uint32Array | null {
     const x = v[3 * i];
     const y = v[3 * i + 1];
     const z = v[3 * i + 2];
-    let h = 0x811c9dc5;
-    for (let k = 0; k < 3; k++) {
-      // A zero coordinate hashes as +0's bits, as −0 === +0.
-      const zero = v[3 * i + k] === 0;
-      h = Math.imul(h ^ (zero ? 0 : bits[6 * i + 2 * k]), 0x01000193);
-      h = Math.imul(h ^ (zero ? 0 : bits[6 * i + 2 * k + 1]), 0x01000193);
-    }
-    h ^= h >>> 15;
-    h = Math.imul(h, 0x2c1b3c6d);
-    h ^= h >>> 12;
-    let slot = h & mask;
+    let slot = positionHash(v, bits, i) & mask;
     let same = -1;
     for (;;) {
       const j = table[slot];
@@ -358,6 +348,64 @@ function weldVertices(v: Float64Array, n: number): Uint32Array | null {
     canon[i] = same;
   }
   return canon;
+}
+
+/**
+ * A 32-bit hash of vertex i's exact coordinates (FNV-1a over their bits, then a finalizer), `bits`
+ * the vertices' array viewed as 32-bit words; a zero coordinate hashes as +0's bits, as −0 === +0,
+ * so positions equal by `===` hash alike.
+ */
+function positionHash(v: Float64Array, bits: Uint32Array, i: number): number {
+  let h = 0x811c9dc5;
+  for (let k = 0; k < 3; k++) {
+    const zero = v[3 * i + k] === 0;
+    h = Math.imul(h ^ (zero ? 0 : bits[6 * i + 2 * k]), 0x01000193);
+    h = Math.imul(h ^ (zero ? 0 : bits[6 * i + 2 * k + 1]), 0x01000193);
+  }
+  h ^= h >>> 15;
+  h = Math.imul(h, 0x2c1b3c6d);
+  h ^= h >>> 12;
+  return h;
+}
+
+/**
+ * The weld of new positions `v` ({@link weldVertices}) for a mesh whose old positions had the
+ * weld `old`: `old` itself when it still holds — every vertex still at exactly its canonical
+ * vertex's position, and the canonical vertices still pairwise distinct (hashed alone: a soup's
+ * distinct positions, about a sixth of its vertices on a grid) — else the weld computed afresh.
+ * Equal to `weldVertices(v, n)` either way (a class neither splits nor merges, so its lowest
+ * index stays its canonical vertex).
+ */
+function reweldVertices(v: Float64Array, n: number, old: Uint32Array | null): Uint32Array | null {
+  if (old === null) return weldVertices(v, n);
+  let m = 0;
+  for (let i = 0; i < n; i++) {
+    const j = old[i];
+    if (j === i) {
+      m++;
+      continue;
+    }
+    if (v[3 * i] !== v[3 * j] || v[3 * i + 1] !== v[3 * j + 1] || v[3 * i + 2] !== v[3 * j + 2])
+      return weldVertices(v, n);
+  }
+  let size = 2;
+  while (size < 2 * m) size *= 2;
+  const mask = size - 1;
+  const table = new Int32Array(size).fill(-1);
+  const bits = new Uint32Array(v.buffer, v.byteOffset, 2 * v.length);
+  for (let i = 0; i < n; i++) {
+    if (old[i] !== i) continue;
+    let slot = positionHash(v, bits, i) & mask;
+    for (;;) {
+      const j = table[slot];
+      if (j < 0) break;
+      if (v[3 * j] === v[3 * i] && v[3 * j + 1] === v[3 * i + 1] && v[3 * j + 2] === v[3 * i + 2])
+        return weldVertices(v, n);
+      slot = (slot + 1) & mask;
+    }
+    table[slot] = i;
+  }
+  return old;
 }
 
 /** The corner indices with each vertex replaced by its welded (canonical) vertex. */
@@ -547,10 +595,23 @@ function classifyActiveEdges(mesh: TriangleMesh): void {
 /**
  * A new mesh with `mesh`'s triangles over new vertex positions (a deforming mesh: same vertex
  * count and triangles; `mesh` itself is frozen and unchanged — a changed shape is a new shape).
- * Faster than {@link makeTriangleMesh}: the BVH keeps its topology and is refitted
- * (src/geometry/mesh-bvh.ts `refitMeshBvh`, on a copy of its boxes) and the edge neighbours are
- * shared; active edges and pseudo-normals are recomputed. Throws `CollideError` for a wrong length or a
- * non-finite coordinate (`vertices[i]`) or one beyond `MESH_COORDINATE_LIMIT` (2^1023).
+ * A refit, as in parry and three-mesh-bvh: the index buffer is kept, and everything derived
+ * from the positions is recomputed, so the new mesh answers every query as
+ * {@link makeTriangleMesh} on the new vertices, the same indices and the same options would
+ * (test/shapes/mesh-update-topology.test.ts), except that its BVH is the old tree refitted, not
+ * rebuilt (`refitMeshBvh` on a copy of its boxes, src/geometry/mesh-bvh.ts: the same triangles
+ * found, in another order, and a tree that degrades when the triangles move far). Recomputed:
+ * the weld of exactly equal positions ({@link TriangleMesh.weld}) — corners that coincided and
+ * now part stop being shared, corners that now coincide become shared — and, when it changed,
+ * the edge neighbours and closedness (otherwise shared with `mesh`); the active edges (edge
+ * convexity) and a closed mesh's pseudo-normals, always. O(vertices + triangles), a hash of the
+ * positions more than the refit and the edges.
+ *
+ * Throws `CollideError` for a wrong length or a non-finite coordinate (`vertices[i]`) or one
+ * beyond `MESH_COORDINATE_LIMIT` (2^1023), and (`solid`) when `mesh` was made with
+ * `solid: true` and the new positions open it (an edge no longer shared by exactly two
+ * triangles with opposite directions: {@link makeTriangleMesh} would refuse `solid: true` on
+ * them); `mesh` is left as it was.
  */
 export function updateTriangleMeshVertices(
   mesh: TriangleMesh,
@@ -569,6 +630,27 @@ export function updateTriangleMeshVertices(
       );
   }
   const v = Float64Array.from(vertices);
+  // The adjacency is a function of the welded indices alone: recomputed only when the weld moved.
+  const weld = reweldVertices(v, mesh.vertexCount, mesh.weld);
+  let edgeNeighbors = mesh.edgeNeighbors;
+  let closed = mesh.closed;
+  if (weld !== mesh.weld && !sameWeld(weld, mesh.weld)) {
+    const found = findEdgeNeighbors(
+      weldedIndices(mesh.indices, weld),
+      mesh.vertexCount,
+      mesh.triangleCount,
+    );
+    edgeNeighbors = found.neighbors;
+    closed = found.closed;
+  }
+  if (mesh.solid && !closed) {
+    const t = firstOpenTriangle(mesh.indices, weld, edgeNeighbors, mesh.triangleCount);
+    invalidValue(
+      "solid",
+      true,
+      `needs a closed mesh (every edge shared by exactly two triangles with opposite directions, over exactly equal positions), as makeTriangleMesh requires; these vertices open it${t >= 0 ? ` (an edge of triangle ${t} is now open or non-manifold)` : ""}: refused, the mesh unchanged (make a mesh that deforms open with solid: false)`,
+    );
+  }
   const boxes = new Float64Array(6 * mesh.triangleCount);
   triangleBoxes(boxes, v, mesh.indices, mesh.triangleCount);
   const bvh: MeshBvh = { ...mesh.bvh, bounds: mesh.bvh.bounds.slice() };
@@ -577,13 +659,45 @@ export function updateTriangleMeshVertices(
     ...mesh,
     vertices: v,
     bvh,
+    weld,
+    edgeNeighbors,
+    closed,
     activeEdges: new Uint8Array(mesh.triangleCount),
-    pseudoNormals: mesh.closed
-      ? computeMeshPseudoNormals(v, mesh.indices, mesh.triangleCount, mesh.weld)
+    pseudoNormals: closed
+      ? computeMeshPseudoNormals(v, mesh.indices, mesh.triangleCount, weld)
       : null,
   };
   classifyActiveEdges(next);
   return brandShape(next);
+}
+
+/** True when two welds ({@link weldVertices}) map every vertex alike (null: no two positions equal). */
+function sameWeld(a: Uint32Array | null, b: Uint32Array | null): boolean {
+  if (a === null || b === null) return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * The first triangle with three distinct welded corners and an edge without a neighbour (an
+ * open or non-manifold edge), or −1 (the mesh is open only by a collapsed triangle off the
+ * surface): the place an error message names.
+ */
+function firstOpenTriangle(
+  idx: Uint32Array,
+  weld: Uint32Array | null,
+  neighbors: Int32Array,
+  triangleCount: number,
+): number {
+  for (let t = 0; t < triangleCount; t++) {
+    const a = weld === null ? idx[3 * t] : weld[idx[3 * t]];
+    const b = weld === null ? idx[3 * t + 1] : weld[idx[3 * t + 1]];
+    const c = weld === null ? idx[3 * t + 2] : weld[idx[3 * t + 2]];
+    if (a === b || b === c || c === a) continue;
+    if (neighbors[3 * t] < 0 || neighbors[3 * t + 1] < 0 || neighbors[3 * t + 2] < 0) return t;
+  }
+  return -1;
 }
 
 /**
