@@ -1,0 +1,213 @@
+/**
+ * Session 36's fresh-user attack on the input handling: each fault fixed as a class, each refusal
+ * a `CollideError` naming the field and the value it had, each answer checked against a
+ * hand-derived value.
+ *
+ * 1. `makeConvexPolyhedron` of points spanning more than 2^1023 on an axis (a tetrahedron or cube
+ *    of half-size 4.5e307..8.98e307) never returned: the far-frame grid of
+ *    src/shapes/hull-frame.ts (`gridCentre`) doubled its step to Infinity and then halved it
+ *    forever. The same hang reached `makeFrustum` with far 1e308 (its hull) and the command.
+ */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  distance,
+  intersects,
+  isometry,
+  makeConvexPolyhedron,
+  makeFrustum,
+  makeSphere,
+  projectPoint,
+} from "../../src/index.js";
+import { ROOT } from "../cli/run-cli.js";
+import { refusal } from "../support/refusal.js";
+
+const EPS = 2 ** -52;
+const I = isometry.identity();
+
+/** The cube's 8 corners ±s, packed. */
+function cube(s: number): number[] {
+  const p: number[] = [];
+  for (const x of [-1, 1])
+    for (const y of [-1, 1]) for (const z of [-1, 1]) p.push(x * s, y * s, z * s);
+  return p;
+}
+
+describe("1. hulls and frustums whose span passes 2^1023: every loop ends", () => {
+  // In a child process with a time limit: a loop that never ends would hang this thread.
+  const child = spawnSync(
+    process.execPath,
+    [
+      join(ROOT, "node_modules", "tsx", "dist", "cli.mjs"),
+      join(ROOT, "test/query/attack36-hang-child.ts"),
+    ],
+    { cwd: ROOT, encoding: "utf8", timeout: 60_000 },
+  );
+  const lines = (child.stdout ?? "")
+    .trim()
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as Record<string, unknown> & { name: string });
+  const byName = new Map(lines.map((l) => [l.name, l]));
+  const finished = child.status === 0 && child.signal === null;
+
+  it("the child ran every case to the end within 60 s", () => {
+    expect(child.stderr).toBe("");
+    expect(finished).toBe(true);
+    expect(lines.length).toBe(13);
+  });
+
+  it("tetrahedra ±s on x, s on y and z (s = 4.4e307..8.98e307): the four points, four faces", () => {
+    for (const s of [4.4e307, 4.5e307, 6e307, 8e307, 8.98e307]) {
+      const r = byName.get(`tet ${s}`);
+      expect(r?.vertices).toEqual([-s, 0, 0, s, 0, 0, 0, s, 0, 0, 0, s]);
+      expect(r?.faces).toBe(4);
+    }
+  });
+
+  it("cubes of half-size s: 6 axis faces at offset s, the origin inside, gap 0.5·s − 1 to a unit sphere at 1.5·s", () => {
+    for (const s of [4.4e307, 4.5e307, 6e307, 8e307, 8.98e307]) {
+      const r = byName.get(`cube ${s}`) as Record<string, unknown>;
+      expect(r.vertices).toBe(8);
+      expect(r.faces).toBe(6);
+      for (const d of r.offsets as number[])
+        expect(Math.abs(d - s)).toBeLessThanOrEqual(8 * EPS * s);
+      const n = r.normals as number[];
+      for (let f = 0; f < 6; f++) {
+        const len = Math.hypot(n[3 * f], n[3 * f + 1], n[3 * f + 2]);
+        expect(Math.abs(len - 1)).toBeLessThanOrEqual(4 * EPS);
+        // Axis-aligned: one component ±1, two zero.
+        expect([n[3 * f], n[3 * f + 1], n[3 * f + 2]].filter((x) => x === 0).length).toBe(2);
+      }
+      expect(r.hitsUnitSphere).toBe(true);
+      expect(r.insideOrigin).toBe(true);
+      const gap = r.gapToSphere as number;
+      expect(Math.abs(gap - (0.5 * s - 1))).toBeLessThanOrEqual(1e-9 * s);
+    }
+  });
+
+  it("makeFrustum with far 8e307: the near sphere and one at depth 1e307 inside, one behind the eye outside", () => {
+    const r = byName.get("frustum far 8e+307");
+    expect(r).toMatchObject({ near: true, deep: true, behind: true });
+  });
+
+  it("makeFrustum with far 1e308 or 1.7e308 (a far corner beyond 2^1023): refused naming frustum.far", () => {
+    for (const far of [1e308, 1.7e308]) {
+      const r = byName.get(`frustum far ${far}`);
+      expect(r?.field).toBe("frustum.far");
+      expect(r?.value).toBe(far);
+      expect(String(r?.error)).toContain("MESH_COORDINATE_LIMIT");
+    }
+  });
+
+  it("in process: makeFrustum refuses a far face whose span overflows, naming far and its value", () => {
+    if (!finished) throw new Error("the child did not finish: not run in this thread");
+    const camera = {
+      position: { x: 0, y: 0, z: 0 },
+      rotation: { x: 0, y: 0, z: 0, w: 1 },
+      fovY: 2,
+      aspect: 1,
+      near: 1,
+      far: 1e308,
+    };
+    // tan(1)·5e307 = 7.8e307 per side, below 2^1023; tan(1)·6e307 = 9.3e307 beyond it.
+    expect(makeFrustum({ ...camera, far: 5e307 }).hull.vertexCount).toBeGreaterThanOrEqual(5);
+    const e = refusal(() => makeFrustum({ ...camera, far: 6e307 }, "camera"));
+    expect(e.field).toBe("camera.far");
+    expect(e.value).toBe(6e307);
+    // A far position moves the corners past the largest double.
+    const e2 = refusal(() =>
+      makeFrustum({ ...camera, fovY: 1, far: 1e300, position: { x: 1.797e308, y: 0, z: 0 } }),
+    );
+    expect(e2.field).toBe("frustum.far");
+  });
+
+  it("every hull of 12..16 points with coordinates up to 2^1023 returns, holds its points and is made of them (fast-check)", () => {
+    if (!finished) throw new Error("the child did not finish: not run in this thread");
+    const unit = fc.double({ min: -1, max: 1, noNaN: true });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(unit, unit, unit), { minLength: 8, maxLength: 12 }),
+        fc.constantFrom(1e300, 4e307, 4.5e307, 6e307, 8.98e307),
+        fc.constantFrom(0, 1e306, -4e306),
+        (dirs, s, off) => {
+          // A tetrahedron's corners first (never flat), then the random points: all in [−s, s]
+          // about off, so each axis spans at most 2s ≤ 1.796e308 (finite); those reaching 2^1023
+          // are refused (tested below).
+          const unitPts = [[1, 1, 1], [1, -1, -1], [-1, 1, -1], [-1, -1, 1], ...dirs];
+          const pts = unitPts.flatMap((d) => d.map((x) => x * s + off));
+          if (!pts.every((x) => Number.isFinite(x))) return;
+          let lo = Infinity;
+          let hi = -Infinity;
+          for (const x of pts) {
+            lo = Math.min(lo, x);
+            hi = Math.max(hi, x);
+          }
+          if (!(Math.max(Math.abs(lo), Math.abs(hi)) < 2 ** 1023)) {
+            expect(refusal(() => makeConvexPolyhedron(pts)).field).toBe("points");
+            return;
+          }
+          const h = makeConvexPolyhedron(pts);
+          // The corners are input points.
+          const given = new Set<string>();
+          for (let i = 0; i < pts.length; i += 3)
+            given.add(`${pts[i]},${pts[i + 1]},${pts[i + 2]}`);
+          for (let i = 0; i < h.vertices.length; i += 3) {
+            expect(given.has(`${h.vertices[i]},${h.vertices[i + 1]},${h.vertices[i + 2]}`)).toBe(
+              true,
+            );
+          }
+          // Every input point lies inside every face plane, within the hull's tolerance (1e-10 of
+          // the extent, HULL_FLAT_FACTOR 4) and the planes' rounding.
+          const big = Math.max(Math.abs(lo), Math.abs(hi));
+          const tol = 4e-9 * (hi - lo) + 64 * EPS * big;
+          for (let f = 0; f < h.faceCount; f++) {
+            const n = h.faceNormals;
+            for (let i = 0; i < pts.length; i += 3) {
+              const d = n[3 * f] * pts[i] + n[3 * f + 1] * pts[i + 1] + n[3 * f + 2] * pts[i + 2];
+              expect(d - h.facePlaneOffsets[f]).toBeLessThanOrEqual(tol);
+            }
+          }
+          // The queries end too, and answer: the tetrahedron's centre (off, off, off) lies s/3
+          // inside; a point 1.5·s out on x lies between 0.5·s and 1.5·s (its distance to the
+          // corner (1, 1, 1)·s) from the hull.
+          const c = { x: off, y: off, z: off };
+          expect(intersects(h, I, makeSphere(1), isometry.create(c))).toBe(true);
+          expect(distance(h, I, makeSphere(1), isometry.create(c)).distance).toBe(0);
+          if (s <= 6e307) {
+            const q = projectPoint(h, I, { x: off + 1.5 * s, y: off, z: off });
+            expect(q.inside).toBe(false);
+            expect(q.distance).toBeGreaterThanOrEqual(0.5 * s * (1 - 1e-9));
+            expect(q.distance).toBeLessThanOrEqual(1.5 * s * (1 + 1e-9));
+          }
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("a coordinate at or beyond 2^1023 (once an infinite face plane offset) is refused naming points", () => {
+    const a = 1.7e308;
+    const b = 1.79e308;
+    const pts = [a, a, a, b, a, a, a, b, a, a, a, b];
+    const e = refusal(() => makeConvexPolyhedron(pts));
+    expect(e.field).toBe("points");
+    expect(e.value).toEqual(pts);
+    expect(e.message).toContain("MESH_COORDINATE_LIMIT");
+    // −8.98e307 and 4e307 on the diagonal: n·p of the face through them was −Infinity.
+    const c = [-8.98e307, -8.98e307, -8.98e307, 4e307, 0, 0, 0, 4e307, 0, 0, 0, 4e307];
+    const h = makeConvexPolyhedron(c);
+    for (const d of h.facePlaneOffsets) expect(Number.isFinite(d)).toBe(true);
+    expect(
+      refusal(() => makeConvexPolyhedron([2 ** 1023, 0, 0, 0, 1, 0, 0, 0, 1, 1, 1, 1])).field,
+    ).toBe("points");
+  });
+
+  it("spans that overflow stay refused clearly, naming points", () => {
+    const e = refusal(() => makeConvexPolyhedron(cube(9e307)));
+    expect(e.field).toBe("points");
+    expect(e.message).toContain("overflows double precision");
+  });
+});
