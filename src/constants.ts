@@ -622,7 +622,8 @@ export const SOLID_MESH_CONVEX_TOLERANCE = 2 ** -40;
  * vertex). The same bound holds for every other point set the library builds a surface or a
  * hull of, so that differences of two points and plane offsets n·p (at most √3·2^1023) stay
  * finite: a convex hull's points (`computeConvexHull`, naming `points`), a frustum's corners
- * (naming `far`).
+ * (naming `far`), a heightfield's vertices (naming `scale.x`, `scale.y`, `scale.z` or
+ * `heights[i]`).
  * @default 2^1023 ≈ 8.99e307
  */
 export const MESH_COORDINATE_LIMIT = 2 ** 1023;

@@ -7,20 +7,29 @@
  *    of half-size 4.5e307..8.98e307) never returned: the far-frame grid of
  *    src/shapes/hull-frame.ts (`gridCentre`) doubled its step to Infinity and then halved it
  *    forever. The same hang reached `makeFrustum` with far 1e308 (its hull) and the command.
+ *    Points are now refused from 2^1023 (MESH_COORDINATE_LIMIT) on, naming `points`; a frustum's
+ *    far corner beyond it names `far`.
+ * 2. `makeHeightfield` accepted a vertex (height × scale.y, (cols − 1)·scale.x, (rows − 1)·scale.z)
+ *    at or beyond MESH_COORDINATE_LIMIT, which `makeTriangleMesh` refuses for the same triangles.
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { MESH_COORDINATE_LIMIT } from "../../src/constants.js";
 import {
+  aabbShape,
   distance,
   intersects,
   isometry,
   makeConvexPolyhedron,
   makeFrustum,
+  makeHeightfield,
   makeSphere,
+  makeTriangleMesh,
   projectPoint,
 } from "../../src/index.js";
+import { answerQuery } from "../../src/io/query.js";
 import { ROOT } from "../cli/run-cli.js";
 import { refusal } from "../support/refusal.js";
 
@@ -209,5 +218,109 @@ describe("1. hulls and frustums whose span passes 2^1023: every loop ends", () =
     const e = refusal(() => makeConvexPolyhedron(cube(9e307)));
     expect(e.field).toBe("points");
     expect(e.message).toContain("overflows double precision");
+  });
+});
+
+describe("2. heightfield vertices below MESH_COORDINATE_LIMIT, as a mesh's", () => {
+  const L = 2 ** 1023;
+
+  it("the limit is the mesh's", () => {
+    expect(MESH_COORDINATE_LIMIT).toBe(L);
+    // The same triangles as a mesh: refused at the same vertex.
+    expect(
+      refusal(() => makeTriangleMesh([0, 0, 0, 1, 1e308, 0, 0, 0, 1], [0, 1, 2])).field,
+    ).toMatch(/^vertices\[/);
+  });
+
+  it("the report's field: height 1 × scale.y 1e308 refused naming scale.y and its value", () => {
+    const e = refusal(() =>
+      makeHeightfield({ rows: 2, cols: 2, heights: [0, 1, 0, 0], scale: { x: 1, y: 1e308, z: 1 } }),
+    );
+    expect(e.field).toBe("scale.y");
+    expect(e.value).toBe(1e308);
+    expect(e.message).toContain("MESH_COORDINATE_LIMIT");
+  });
+
+  it("a height beyond ±1 carried past the limit is named: heights[i] and its value", () => {
+    const e = refusal(() =>
+      makeHeightfield({
+        rows: 2,
+        cols: 2,
+        heights: [0, 0, 0, -1e300],
+        scale: { x: 1, y: 1e8, z: 1 },
+      }),
+    );
+    expect(e.field).toBe("heights[3]");
+    expect(e.value).toBe(-1e300);
+  });
+
+  it("(cols − 1)·scale.x and (rows − 1)·scale.z at the limit: scale.x, scale.z", () => {
+    const base = { rows: 3, cols: 3, heights: new Float64Array(9) };
+    // 2 · 2^1022 = 2^1023 exactly: at the limit, refused; the next double down is accepted.
+    const e = refusal(() => makeHeightfield({ ...base, scale: { x: 2 ** 1022, y: 1, z: 1 } }));
+    expect(e.field).toBe("scale.x");
+    expect(e.value).toBe(2 ** 1022);
+    const ez = refusal(() =>
+      makeHeightfield({ ...base, scale: { x: 1, y: 1, z: 2 ** 1022 } }, "terrain"),
+    );
+    expect(ez.field).toBe("terrain.scale.z");
+    const below = 2 ** 1022 * (1 - 2 ** -53);
+    const hf = makeHeightfield({ ...base, scale: { x: below, y: 1, z: below } });
+    const box = aabbShape({ min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } }, hf, I);
+    expect(box.max.x).toBe(2 * below);
+    expect(box.max.z).toBe(2 * below);
+  });
+
+  it("the command names the line's field", () => {
+    const e = refusal(() =>
+      answerQuery({
+        op: "raycast",
+        shape: {
+          type: "heightfield",
+          rows: 2,
+          cols: 2,
+          heights: [0, 1, 0, 0],
+          scale: [1, 1e308, 1],
+        },
+        origin: [0.5, 10, 0.5],
+        direction: [0, -1, 0],
+      }),
+    );
+    expect(e.field).toBe("shape.scale.y");
+    expect(e.value).toBe(1e308);
+  });
+
+  it("accepted iff every vertex coordinate is below 2^1023; an accepted field's box is finite and holds its corner (fast-check)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 2, max: 4 }),
+        fc.integer({ min: 2, max: 4 }),
+        fc.array(fc.double({ min: -4, max: 4, noNaN: true }), { minLength: 16, maxLength: 16 }),
+        fc.constantFrom(1, 1e300, 2e307, 4.4e307, 8.9e307, 1e308),
+        fc.constantFrom(1, 1e300, 2e307, 4.4e307, 8.9e307, 1e308),
+        fc.constantFrom(1, 3e307, 4.5e307, 1e308),
+        (rows, cols, hs, sy, sx, sz) => {
+          const heights = hs.slice(0, rows * cols);
+          const desc = { rows, cols, heights, scale: { x: sx, y: sy, z: sz } };
+          // Oracle: the vertices' coordinates, by definition.
+          let ok = (cols - 1) * sx < L && (rows - 1) * sz < L;
+          for (const h of heights) ok &&= Math.abs(h * sy) < L;
+          if (!ok) {
+            const e = refusal(() => makeHeightfield(desc));
+            expect(e.field).toMatch(/^(scale\.[xyz]|heights\[\d+\])$/);
+            return;
+          }
+          const hf = makeHeightfield(desc);
+          const box = aabbShape({ min: { x: 0, y: 0, z: 0 }, max: { x: 0, y: 0, z: 0 } }, hf, I);
+          for (const v of [box.min.x, box.min.y, box.min.z, box.max.x, box.max.y, box.max.z])
+            expect(Number.isFinite(v)).toBe(true);
+          const y0 = heights[0] * sy;
+          expect(box.min.y <= y0 && y0 <= box.max.y).toBe(true);
+          expect(box.max.x).toBeGreaterThanOrEqual((cols - 1) * sx);
+          expect(box.max.z).toBeGreaterThanOrEqual((rows - 1) * sz);
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
