@@ -21,7 +21,7 @@
  */
 
 import { MESH_COORDINATE_LIMIT } from "../constants.js";
-import { CollideError, checkOptions, invalidValue, optionsSpec } from "../errors.js";
+import { CollideError, checkFieldArg, checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Quat } from "../math/quat.js";
@@ -102,6 +102,7 @@ const CAMERA_SPEC = optionsSpec("makeFrustum", "frustum", CAMERA_KEYS);
  * convex hull, takes coordinates below it).
  */
 export function makeFrustum(camera: FrustumCamera, field = "frustum"): Frustum {
+  checkFieldArg("makeFrustum", field, "makeFrustum takes one camera object");
   const p = field ? `${field}.` : "";
   if (camera === null || typeof camera !== "object")
     invalidValue(field, camera, "must be a camera {position, rotation, fovY, aspect, near, far}");
@@ -207,6 +208,7 @@ export function makeFrustum(camera: FrustumCamera, field = "frustum"): Frustum {
  * infinite far plane).
  */
 export function makeFrustumFromMatrix(m: ArrayLike<number>, field = "matrix"): Frustum {
+  checkFieldArg("makeFrustumFromMatrix", field, "makeFrustumFromMatrix takes the 16 numbers only");
   if (m === null || typeof m !== "object" || m.length !== 16)
     invalidValue(field, m, "must be 16 numbers (a column-major 4×4 matrix)");
   for (let i = 0; i < 16; i++) checkFiniteNumber(`${field}[${i}]`, m[i]);

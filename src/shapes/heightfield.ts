@@ -35,7 +35,7 @@ import {
   MESH_ACTIVE_EDGE_COS,
   MESH_COORDINATE_LIMIT,
 } from "../constants.js";
-import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
+import { checkFieldArg, checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
 import { pushMeshBvhHit } from "../geometry/mesh-bvh.js";
 import { RAY_MISS, rayTriangle } from "../geometry/ray-primitives.js";
@@ -150,7 +150,7 @@ const HEIGHTFIELD_SPEC = optionsSpec("makeHeightfield", "heightfield", HEIGHTFIE
  * touch nothing: the error names `holes` and gives its flags).
  */
 export function makeHeightfield(desc: HeightfieldDesc, field = ""): Heightfield {
-  if (typeof field !== "string") {
+  if (typeof field !== "string" && typeof desc === "number") {
     // makeHeightfield(3, 3, heights): positional arguments, not the one description object. The
     // second argument is then not a field name (a fresh user saw "3 must be an object").
     invalidValue(
@@ -159,6 +159,11 @@ export function makeHeightfield(desc: HeightfieldDesc, field = ""): Heightfield 
       "must be one object { rows, cols, heights, scale?, holes? }: makeHeightfield takes a description, not positional arguments",
     );
   }
+  checkFieldArg(
+    "makeHeightfield",
+    field,
+    "makeHeightfield takes one description { rows, cols, heights, scale?, holes? }",
+  );
   const p = field ? `${field}.` : "";
   if (desc === null || typeof desc !== "object")
     invalidValue(

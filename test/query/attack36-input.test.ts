@@ -11,12 +11,17 @@
  *    far corner beyond it names `far`.
  * 2. `makeHeightfield` accepted a vertex (height × scale.y, (cols − 1)·scale.x, (rows − 1)·scale.z)
  *    at or beyond MESH_COORDINATE_LIMIT, which `makeTriangleMesh` refuses for the same triangles.
+ * 3. A shape constructor's optional `field` given something else — `makeTriangleMesh(v, i,
+ *    { solid: true })` (solid lost), `makeSphere(-1, { x: 1 })` ("[object Object] must be > 0"),
+ *    `makeCapsule(a, b, r, { foo: 1 })` (accepted) — is refused naming `field` by every public
+ *    `make…` shape constructor (src/errors.ts `checkFieldArg`).
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MESH_COORDINATE_LIMIT } from "../../src/constants.js";
+import * as collide from "../../src/index.js";
 import {
   aabbShape,
   distance,
@@ -322,5 +327,123 @@ describe("2. heightfield vertices below MESH_COORDINATE_LIMIT, as a mesh's", () 
       ),
       { numRuns: 200 },
     );
+  });
+});
+
+describe("3. every public shape constructor refuses a field that is not a string, naming field", () => {
+  const v = { x: 0, y: 0, z: 0 };
+  const u = { x: 1, y: 0, z: 0 };
+  const w = { x: 0, y: 1, z: 0 };
+  const tet = [0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1];
+  const cam = {
+    position: v,
+    rotation: { x: 0, y: 0, z: 0, w: 1 },
+    fovY: 1,
+    aspect: 1,
+    near: 1,
+    far: 2,
+  };
+  const m16 = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+  const d2 = collide.dim2;
+  const p2 = [
+    { x: 0, y: 0 },
+    { x: 1, y: 0 },
+    { x: 0, y: 1 },
+  ];
+  // Each constructor with valid arguments and `f` in the field's place.
+  // biome-ignore lint/suspicious/noExplicitAny: the wrong argument is the point.
+  type F = any;
+  const TABLE: Record<string, (f: F) => unknown> = {
+    makeSphere: (f) => collide.makeSphere(1, f),
+    makeCuboid: (f) => collide.makeCuboid(u, f),
+    makeCuboidFromMinMax: (f) => collide.makeCuboidFromMinMax(v, u, f),
+    makeCapsule: (f) => collide.makeCapsule(v, u, 1, f),
+    makeCylinder: (f) => collide.makeCylinder(1, 1, f),
+    makeCone: (f) => collide.makeCone(1, 1, f),
+    makeTriangle: (f) => collide.makeTriangle(v, u, w, f),
+    makeHalfSpace: (f) => collide.makeHalfSpace(w, 0, f),
+    makeConvexPolyhedron: (f) => collide.makeConvexPolyhedron(tet, f),
+    makeRoundedCuboid: (f) => collide.makeRoundedCuboid(u, 0.5, f),
+    makeRoundedConvexPolyhedron: (f) => collide.makeRoundedConvexPolyhedron(tet, 0.5, f),
+    makeCompound: (f) => collide.makeCompound([{ shape: collide.makeSphere(1), pose: I }], f),
+    makeTriangleMesh: (f) => collide.makeTriangleMesh(tet, [0, 1, 2], f),
+    makeHeightfield: (f) =>
+      collide.makeHeightfield(
+        { rows: 2, cols: 2, heights: [0, 0, 0, 0], scale: { x: 1, y: 1, z: 1 } },
+        f,
+      ),
+    makeFrustum: (f) => collide.makeFrustum(cam, f),
+    makeFrustumFromMatrix: (f) => collide.makeFrustumFromMatrix(m16, f),
+    "dim2.makeCircle": (f) => d2.makeCircle(1, f),
+    "dim2.makeRect": (f) => d2.makeRect({ x: 1, y: 1 }, f),
+    "dim2.makePolygon": (f) => d2.makePolygon(p2, f),
+    "dim2.makeCapsule": (f) => d2.makeCapsule(p2[0], p2[1], 1, f),
+    "dim2.makeSegment": (f) => d2.makeSegment(p2[0], p2[1], f),
+  };
+  /** The `make…` exports that take no field: result records, tools. */
+  const NO_FIELD = new Set([
+    "makeBoundingSphere",
+    "makeBroadPhase",
+    "makeContact",
+    "makeContactManifold",
+    "makeDistanceResult",
+    "makeObb",
+    "makeRandom",
+    "makeRayHit",
+    "makeWorldContact",
+    "makeWorldImpact",
+    "makeWorldShapeCastHit",
+    "dim2.makeContact2",
+    "dim2.makeGjkOutput2",
+    "dim2.makeManifold2",
+    "dim2.makePointProjection2",
+    "dim2.makeRayHit2",
+    "dim2.makeWorldContact2D",
+  ]);
+
+  it("the table holds every make… export of the main entry and dim2 that takes a field", () => {
+    const names = [
+      ...Object.keys(collide).filter((k) => k.startsWith("make")),
+      ...Object.keys(d2)
+        .filter((k) => k.startsWith("make"))
+        .map((k) => `dim2.${k}`),
+    ];
+    for (const n of names) expect(n in TABLE || NO_FIELD.has(n), n).toBe(true);
+  });
+
+  it.each(Object.keys(TABLE))(
+    "%s: valid with a string field; an object, a number, null in its place refused naming field",
+    (name) => {
+      const make = TABLE[name];
+      expect(() => make("shape")).not.toThrow();
+      expect(() => make(undefined)).not.toThrow();
+      for (const bad of [{ solid: true }, { x: 1 }, 7, null, true]) {
+        const e = refusal(() => make(bad));
+        expect(e.code).toBe("invalid_value");
+        expect(e.field).toBe("field");
+        expect(e.value).toBe(bad);
+        expect(e.message).toContain(`of ${name.replace("dim2.", "")} must be a string`);
+        expect(e.message).not.toContain("[object Object]");
+      }
+    },
+  );
+
+  it("the report's calls", () => {
+    const verts = [0, 0, 0, 1, 0, 0, 0, 1, 0];
+    // biome-ignore lint/suspicious/noExplicitAny: the wrong argument is the point.
+    const e1 = refusal(() => collide.makeTriangleMesh(verts, [0, 1, 2], { solid: true } as any));
+    expect(e1.field).toBe("field");
+    expect(e1.message).toContain("the options go fourth");
+    // biome-ignore lint/suspicious/noExplicitAny: the wrong argument is the point.
+    const e2 = refusal(() => collide.makeSphere(-1, { x: 1 } as any));
+    expect(e2.field).toBe("field");
+    expect(e2.value).toEqual({ x: 1 });
+    // biome-ignore lint/suspicious/noExplicitAny: the wrong argument is the point.
+    const e3 = refusal(() => collide.makeCapsule(v, u, 1, { foo: 1 } as any));
+    expect(e3.field).toBe("field");
+    // The positional heightfield keeps its own message.
+    // biome-ignore lint/suspicious/noExplicitAny: the wrong argument is the point.
+    const e4 = refusal(() => (collide.makeHeightfield as any)(3, 3, [0]));
+    expect(e4.field).toBe("heightfield");
   });
 });
