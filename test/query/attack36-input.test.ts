@@ -15,8 +15,13 @@
  *    { solid: true })` (solid lost), `makeSphere(-1, { x: 1 })` ("[object Object] must be > 0"),
  *    `makeCapsule(a, b, r, { foo: 1 })` (accepted) — is refused naming `field` by every public
  *    `make…` shape constructor (src/errors.ts `checkFieldArg`).
+ * 4. A glTF buffer view's `byteStride` below an accessor's element size (2 for a float VEC3) read
+ *    each vertex from the next one's bytes: garbage coordinates. Refused naming
+ *    `bufferViews[i].byteStride`, as is a stride outside glTF's 4..252 in steps of 4.
  */
 import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -34,6 +39,7 @@ import {
   makeTriangleMesh,
   projectPoint,
 } from "../../src/index.js";
+import { loadMeshFile } from "../../src/io/mesh-loaders.js";
 import { answerQuery } from "../../src/io/query.js";
 import { ROOT } from "../cli/run-cli.js";
 import { refusal } from "../support/refusal.js";
@@ -446,4 +452,107 @@ describe("3. every public shape constructor refuses a field that is not a string
     const e4 = refusal(() => (collide.makeHeightfield as any)(3, 3, [0]));
     expect(e4.field).toBe("heightfield");
   });
+});
+
+describe("4. glTF bufferView.byteStride checked against glTF's range and the accessor's element", () => {
+  const dir = mkdtempSync(join(tmpdir(), "collide-attack36-"));
+  // The triangle's corners, as float32 (exact: small integers and halves).
+  const corners = [
+    [0, 0, 0],
+    [1, 0, 0.5],
+    [0, 2, -1],
+  ];
+
+  /** A glTF file of one triangle, its positions written `stride` bytes apart (padding 7s). */
+  function gltf(name: string, stride: number | undefined, writeStride = stride ?? 12): string {
+    const bytes = new Uint8Array(writeStride * 2 + 12);
+    const view = new DataView(bytes.buffer);
+    for (let i = 0; i < bytes.length; i += 4) view.setFloat32(i, 7, true);
+    corners.forEach((c, k) => {
+      for (let j = 0; j < 3; j++) view.setFloat32(k * writeStride + 4 * j, c[j], true);
+    });
+    const json = {
+      asset: { version: "2.0" },
+      scenes: [{ nodes: [0] }],
+      scene: 0,
+      nodes: [{ mesh: 0 }],
+      meshes: [{ primitives: [{ attributes: { POSITION: 0 } }] }],
+      buffers: [
+        {
+          byteLength: bytes.length,
+          uri: `data:application/octet-stream;base64,${Buffer.from(bytes).toString("base64")}`,
+        },
+      ],
+      bufferViews: [
+        {
+          buffer: 0,
+          byteLength: bytes.length,
+          ...(stride === undefined ? {} : { byteStride: stride }),
+        },
+      ],
+      accessors: [{ bufferView: 0, componentType: 5126, count: 3, type: "VEC3" }],
+    };
+    const path = join(dir, `${name}.gltf`);
+    writeFileSync(path, JSON.stringify(json));
+    return path;
+  }
+
+  it("the report's file: byteStride 2 under a float VEC3, refused naming bufferViews[0].byteStride and 2", async () => {
+    const path = join(dir, "g3.gltf");
+    writeFileSync(
+      path,
+      JSON.stringify({
+        asset: { version: "2.0" },
+        scenes: [{ nodes: [0] }],
+        scene: 0,
+        nodes: [{ mesh: 0 }],
+        meshes: [{ primitives: [{ attributes: { POSITION: 0 } }] }],
+        buffers: [
+          {
+            byteLength: 36,
+            uri: "data:application/octet-stream;base64,AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA",
+          },
+        ],
+        bufferViews: [{ buffer: 0, byteLength: 36, byteStride: 2 }],
+        accessors: [{ bufferView: 0, componentType: 5126, count: 3, type: "VEC3" }],
+      }),
+    );
+    const e = await loadMeshFile(path).then(
+      () => {
+        throw new Error("no error");
+      },
+      (x: unknown) => x as { field: string; value: unknown; message: string },
+    );
+    expect(e).toBeInstanceOf(collide.CollideError);
+    expect(e.field).toBe("file:bufferViews[0].byteStride");
+    expect(e.value).toBe(2);
+  });
+
+  it.each([
+    [2, "must be a multiple of 4 from 4 to 252"],
+    [6, "must be a multiple of 4 from 4 to 252"],
+    [256, "must be a multiple of 4 from 4 to 252"],
+    [0, "must be a multiple of 4 from 4 to 252"],
+    [8, "is less than the size of an element of accessors[0] (12 bytes)"],
+    [4, "is less than the size of an element of accessors[0] (12 bytes)"],
+  ])("byteStride %d refused: %s", async (stride, why) => {
+    const path = gltf(`s${stride}`, stride, Math.max(stride, 12));
+    const e = (await loadMeshFile(path).then(
+      () => new Error("no error"),
+      (x: unknown) => x,
+    )) as collide.CollideError;
+    expect(e).toBeInstanceOf(collide.CollideError);
+    expect(e.field).toBe("file:bufferViews[0].byteStride");
+    expect(e.value).toBe(stride);
+    expect(e.message).toContain(why);
+  });
+
+  it.each([[undefined], [12], [16], [28], [252]])(
+    "byteStride %s (none, tight, or padded): the corners as written",
+    async (stride) => {
+      const m = await loadMeshFile(gltf(`ok${stride}`, stride));
+      expect(Array.from(m.vertices)).toEqual(corners.flat());
+      expect(Array.from(m.indices)).toEqual([0, 1, 2]);
+    },
+  );
 });
