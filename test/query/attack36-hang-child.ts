@@ -16,6 +16,7 @@ import {
   makeSphere,
   projectPoint,
 } from "../../src/index.js";
+import { answerQuery } from "../../src/io/query.js";
 
 function cube(s: number): number[] {
   const p: number[] = [];
@@ -75,3 +76,17 @@ for (const far of [8e307, 1e308, 1.7e308]) {
     };
   });
 }
+// The report's command line: a cube of half-size 5e307 against a unit sphere at its centre.
+run("command", () => {
+  const points: number[][] = [];
+  for (const x of [-1, 1])
+    for (const y of [-1, 1])
+      for (const z of [-1, 1]) points.push([x * 5e307, y * 5e307, z * 5e307]);
+  return {
+    answer: answerQuery({
+      op: "intersects",
+      a: { type: "convex", points },
+      b: { type: "sphere", center: [0, 0, 0], radius: 1 },
+    }),
+  };
+});

@@ -76,7 +76,7 @@ describe("1. hulls and frustums whose span passes 2^1023: every loop ends", () =
   it("the child ran every case to the end within 60 s", () => {
     expect(child.stderr).toBe("");
     expect(finished).toBe(true);
-    expect(lines.length).toBe(13);
+    expect(lines.length).toBe(14);
   });
 
   it("tetrahedra ±s on x, s on y and z (s = 4.4e307..8.98e307): the four points, four faces", () => {
@@ -106,6 +106,10 @@ describe("1. hulls and frustums whose span passes 2^1023: every loop ends", () =
       const gap = r.gapToSphere as number;
       expect(Math.abs(gap - (0.5 * s - 1))).toBeLessThanOrEqual(1e-9 * s);
     }
+  });
+
+  it("the report's command: a convex cube of half-size 5e307 intersects a unit sphere at its centre", () => {
+    expect(byName.get("command")?.answer).toEqual({ intersects: true });
   });
 
   it("makeFrustum with far 8e307: the near sphere and one at depth 1e307 inside, one behind the eye outside", () => {
