@@ -619,7 +619,11 @@ export const SOLID_MESH_CONVEX_TOLERANCE = 2 ** -40;
  * Bound (exclusive) on the magnitude of a mesh vertex's coordinates, in scene units: the BVH
  * build sums a triangle box's min and max per axis (its centroid, doubled), which stays finite
  * for coordinates below 2^1023. Refused at construction beyond it (`CollideError` naming the
- * vertex).
+ * vertex). The same bound holds for every other point set the library builds a surface or a
+ * hull of, so that differences of two points and plane offsets n·p (at most √3·2^1023) stay
+ * finite: a convex hull's points (`computeConvexHull`, naming `points`), a frustum's corners
+ * (naming `far`), a heightfield's vertices (naming `scale.x`, `scale.y`, `scale.z` or
+ * `heights[i]`).
  * @default 2^1023 ≈ 8.99e307
  */
 export const MESH_COORDINATE_LIMIT = 2 ** 1023;

@@ -72,6 +72,24 @@ export function invalidValue(field: string, value: unknown, reason: string): nev
   );
 }
 
+/**
+ * The check of a shape constructor's optional last argument `field` (the name its errors use):
+ * throws `invalid_value` naming `field` unless it is a string. An options object or a second
+ * shape argument passed in its place — `makeTriangleMesh(v, i, { solid: true })`,
+ * `makeSphere(r, { x: 1 })`, `makeCuboid(min, max)` — would otherwise be dropped silently or
+ * print as "[object Object]" in the field's place. `hint` (a clause after a colon) says what
+ * the owner takes instead. Every public `make…` shape constructor calls it first; costs one
+ * `typeof` on the valid path.
+ */
+export function checkFieldArg(owner: string, field: unknown, hint = ""): asserts field is string {
+  if (typeof field !== "string")
+    invalidValue(
+      "field",
+      field,
+      `of ${owner} must be a string (the name its errors use)${hint ? `: ${hint}` : ""}`,
+    );
+}
+
 /** The kind of value an option takes, as `typeof` names it; `"any"`: checked by its owner. */
 export type OptionType = "boolean" | "number" | "string" | "function" | "object" | "any";
 

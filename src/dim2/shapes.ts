@@ -22,7 +22,7 @@
  */
 
 import { POLYGON2D_DEGENERACY_TOLERANCE } from "../constants.js";
-import { invalidValue } from "../errors.js";
+import { checkFieldArg, invalidValue } from "../errors.js";
 import { hypot2, unitScale } from "../math/scalar.js";
 import type { Pose2 } from "./pose2.js";
 import * as rot2 from "./rot2.js";
@@ -222,6 +222,7 @@ function segmentCore(a: Vec2, b: Vec2, r: number): Core2 {
  * Throws `CollideError` naming `field` when the radius is not a finite positive number.
  */
 export function makeCircle(radius: number, field = "radius"): Circle2 {
+  checkFieldArg("makeCircle", field, "makeCircle takes the radius only");
   checkPositive(field, radius);
   return frozen({ type: ShapeType2.Circle, radius, core: makeCore([0, 0], radius) });
 }
@@ -232,12 +233,11 @@ export function makeCircle(radius: number, field = "radius"): Circle2 {
  */
 export function makeRect(halfExtents: Vec2, field = "halfExtents"): Rect2 {
   // makeRect(min, max) would name the second corner as the field ("[object Object] must be…").
-  if (typeof field !== "string")
-    invalidValue(
-      "field",
-      field,
-      "of makeRect must be a string (the name its errors use): makeRect takes the half extents only; for two corners use rectFromMinMax(min, max)",
-    );
+  checkFieldArg(
+    "makeRect",
+    field,
+    "makeRect takes the half extents only; for two corners use rectFromMinMax(min, max)",
+  );
   checkVec(field, halfExtents);
   const hx = halfExtents.x;
   const hy = halfExtents.y;
@@ -289,6 +289,7 @@ export function rectCorners2(out: Float64Array, r: Rect2): Float64Array {
  * (POLYGON2D_DEGENERACY_TOLERANCE). Source: Ericson 2005, §3.9 (convexity by half-plane tests).
  */
 export function makePolygon(points: readonly Vec2[], field = "points"): Polygon2 {
+  checkFieldArg("makePolygon", field, "makePolygon takes the points only");
   if (!Array.isArray(points)) invalidValue(field, points, "must be an array of points");
   const n = points.length;
   if (n < 3) invalidValue(field, points, "must have at least 3 points");
@@ -401,6 +402,7 @@ export function makePolygon(points: readonly Vec2[], field = "points"): Polygon2
  * Throws `CollideError` naming `field.a`, `field.b` or `field.radius`.
  */
 export function makeCapsule(a: Vec2, b: Vec2, radius: number, field = ""): Capsule2 {
+  checkFieldArg("makeCapsule", field, "makeCapsule takes the segment's ends a, b and the radius");
   const f = (k: string) => (field ? `${field}.${k}` : k);
   checkVec(f("a"), a);
   checkVec(f("b"), b);
@@ -416,6 +418,7 @@ export function makeCapsule(a: Vec2, b: Vec2, radius: number, field = ""): Capsu
 
 /** A segment `a`–`b` (local frame); a = b gives a point. Throws `CollideError` naming `field.a`/`field.b`. */
 export function makeSegment(a: Vec2, b: Vec2, field = ""): Segment2 {
+  checkFieldArg("makeSegment", field, "makeSegment takes the two ends a, b");
   const f = (k: string) => (field ? `${field}.${k}` : k);
   checkVec(f("a"), a);
   checkVec(f("b"), b);

@@ -50,6 +50,7 @@ import {
   HULL_FLAT_FACTOR,
   HULL_PLANE_TOLERANCE,
   HULL_ROUNDOFF_FACTOR,
+  MESH_COORDINATE_LIMIT,
   ORIENT3D_ERROR_BOUND,
 } from "../constants.js";
 import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
@@ -394,6 +395,18 @@ function checkPoints(points: ArrayLike<number>, field: string, allowFlat: boolea
         field,
         Array.from(points),
         `span ${"xyz"[j]} from ${lo} to ${hi}: their difference overflows double precision (scale the points down)`,
+      );
+    }
+  }
+  for (let i = 0; i < points.length; i++) {
+    // The mesh's bound, for the same reason: below 2^1023 every difference of two points and
+    // every face plane's offset n·p (at most √3·2^1023) stays finite; beyond it a hull was built
+    // with an infinite plane offset that every query then refused.
+    if (!(Math.abs(points[i]) < MESH_COORDINATE_LIMIT)) {
+      invalidValue(
+        field,
+        Array.from(points),
+        `coordinate ${i} (${points[i]}) must be below MESH_COORDINATE_LIMIT = 2^1023 ≈ 8.99e307 in magnitude (a face plane's offset n·p must stay finite; scale the points down)`,
       );
     }
   }
@@ -1300,8 +1313,9 @@ const HULL_SPEC = optionsSpec("computeConvexHull", "options", { allowFlat: "bool
  *   {@link ConvexHull.flat}) instead of an error.
  * @returns the hull: corner vertices (a subset of the input points, in input order), faces CCW
  *   from outside with unit outward normals and plane offsets, unique edges.
- * @throws CollideError (`invalid_value` on `field`) for non-finite coordinates, a length that
- *   is not a multiple of 3, fewer than 4 points (3 with `allowFlat`), or points all coincident,
+ * @throws CollideError (`invalid_value` on `field`) for non-finite coordinates, two points
+ *   whose difference on an axis overflows, a coordinate of magnitude `MESH_COORDINATE_LIMIT`
+ *   (2^1023) or more, a length that is not a multiple of 3, fewer than 4 points (3 with `allowFlat`), or points all coincident,
  *   collinear or (without `allowFlat`) coplanar within `HULL_FLAT_FACTOR` × `hullTolerance` —
  *   4 × (1e-10 × the bounding box's largest side + 8ε × the largest coordinate magnitude), so
  *   relative to the points' extent: all within it of the line through the widest pair is

@@ -940,7 +940,10 @@ function resolveResourceUri(
 /**
  * Refuses accessors (and sparse index/value blocks) that read past their buffer view, and
  * buffer views past their buffer's bytes: `@gltf-transform/core` silently truncates such
- * reads, which would give a mesh with fewer vertices than the file claims.
+ * reads, which would give a mesh with fewer vertices than the file claims. Refuses a buffer
+ * view's `byteStride` outside glTF's range (a multiple of 4 from 4 to 252), and one less than
+ * the element size of an accessor read through it (`byteStride: 2` for a float VEC3 read each
+ * vertex from the next one's bytes), naming `<field>:bufferViews[i].byteStride`.
  */
 function checkAccessorBounds(json: Json, bufferBytes: readonly number[], field: string): void {
   const views = Array.isArray(json.bufferViews) ? json.bufferViews : [];
@@ -952,6 +955,16 @@ function checkAccessorBounds(json: Json, bufferBytes: readonly number[], field: 
     const off = gltfIndex(v, "byteOffset", where, 0);
     const len = gltfIndex(v, "byteLength", where);
     if (b >= bufferBytes.length) invalidValue(`${where}.buffer`, b, "names no buffer");
+    if (v.byteStride !== undefined) {
+      // glTF 2.0 §5.11 (bufferView.byteStride): 4 to 252, a multiple of 4.
+      const stride = gltfIndex(v, "byteStride", where);
+      if (stride < 4 || stride > 252 || stride % 4 !== 0)
+        invalidValue(
+          `${where}.byteStride`,
+          stride,
+          "must be a multiple of 4 from 4 to 252 (glTF 2.0 bufferView.byteStride)",
+        );
+    }
     if (off + len > bufferBytes[b]) {
       invalidValue(
         where,
@@ -974,6 +987,14 @@ function checkAccessorBounds(json: Json, bufferBytes: readonly number[], field: 
     const vdef = views[viewIndex] as Json;
     const stride =
       vdef.byteStride === undefined ? elementBytes : gltfIndex(vdef, "byteStride", where);
+    // A stride below the element's size overlaps consecutive elements: each vertex read from the
+    // bytes of the next (the glTF validator's ACCESSOR_SMALL_BYTESTRIDE), garbage coordinates.
+    if (stride < elementBytes)
+      invalidValue(
+        `${field}:bufferViews[${viewIndex}].byteStride`,
+        stride,
+        `is less than the size of an element of ${where.slice(field.length + 1)} (${elementBytes} bytes): its elements would overlap`,
+      );
     const need = offset + (count - 1) * Math.max(stride, elementBytes) + elementBytes;
     if (need > viewLength[viewIndex]) {
       invalidValue(

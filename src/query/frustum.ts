@@ -20,7 +20,8 @@
  * so it reports exactly the volumes that share a point with the frustum.
  */
 
-import { CollideError, checkOptions, invalidValue, optionsSpec } from "../errors.js";
+import { MESH_COORDINATE_LIMIT } from "../constants.js";
+import { CollideError, checkFieldArg, checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Quat } from "../math/quat.js";
@@ -96,9 +97,12 @@ const CAMERA_SPEC = optionsSpec("makeFrustum", "frustum", CAMERA_KEYS);
  * The frustum of a perspective camera (see {@link FrustumCamera}; three.js's convention: it looks
  * along its local −z, +y up, vertical field of view `fovY`). Throws `CollideError`
  * (`invalid_value`) naming the field: `fovY` outside (0, π), `aspect` ≤ 0, `near` ≤ 0,
- * `near` ≥ `far`, a non-finite number, a non-unit rotation.
+ * `near` ≥ `far`, a non-finite number, a non-unit rotation; `far` when a corner of the far face
+ * reaches `MESH_COORDINATE_LIMIT` (2^1023 ≈ 8.99e307) in magnitude (the frustum's hull, as every
+ * convex hull, takes coordinates below it).
  */
 export function makeFrustum(camera: FrustumCamera, field = "frustum"): Frustum {
+  checkFieldArg("makeFrustum", field, "makeFrustum takes one camera object");
   const p = field ? `${field}.` : "";
   if (camera === null || typeof camera !== "object")
     invalidValue(field, camera, "must be a camera {position, rotation, fovY, aspect, near, far}");
@@ -138,6 +142,15 @@ export function makeFrustum(camera: FrustumCamera, field = "frustum"): Frustum {
       corners[k++] = t.z;
     }
   }
+  // The corners as the frustum's hull takes them (computeConvexHull's coordinate limit), else
+  // named by the far distance: the far face's corners are the ones that reach it.
+  const axis = cornerOutOfRange(corners);
+  if (axis >= 0)
+    invalidValue(
+      `${p}far`,
+      far,
+      `puts a corner of the frustum's far face at ${"xyz"[axis]} beyond MESH_COORDINATE_LIMIT = 2^1023 ≈ 8.99e307 in magnitude at this position, field of view and aspect (the frustum's hull takes coordinates below it; scale the scene down)`,
+    );
   // Local planes n·p ≤ d: the side planes pass through the eye.
   const lx = Math.hypot(1, tx);
   const ly = Math.hypot(1, ty);
@@ -195,6 +208,7 @@ export function makeFrustum(camera: FrustumCamera, field = "frustum"): Frustum {
  * infinite far plane).
  */
 export function makeFrustumFromMatrix(m: ArrayLike<number>, field = "matrix"): Frustum {
+  checkFieldArg("makeFrustumFromMatrix", field, "makeFrustumFromMatrix takes the 16 numbers only");
   if (m === null || typeof m !== "object" || m.length !== 16)
     invalidValue(field, m, "must be 16 numbers (a column-major 4×4 matrix)");
   for (let i = 0; i < 16; i++) checkFiniteNumber(`${field}[${i}]`, m[i]);
@@ -242,6 +256,19 @@ export function makeFrustumFromMatrix(m: ArrayLike<number>, field = "matrix"): F
   return finishFrustum(planes, corners, field, Array.from(m));
 }
 
+/**
+ * The first axis (0, 1, 2) on which packed corners xyz hold a coordinate that is not finite or
+ * whose magnitude reaches `MESH_COORDINATE_LIMIT` (2^1023: the frustum's hull refuses it, as
+ * `computeConvexHull` does every point set, so that its differences and plane offsets stay
+ * finite), else −1.
+ */
+function cornerOutOfRange(corners: Float64Array): number {
+  for (let i = 0; i < corners.length; i++) {
+    if (!(Math.abs(corners[i]) < MESH_COORDINATE_LIMIT)) return i % 3;
+  }
+  return -1;
+}
+
 /** Checks the corners against the planes, builds the hull and the AABB. */
 function finishFrustum(
   planes: Float64Array,
@@ -258,6 +285,14 @@ function finishFrustum(
       !Number.isFinite(corners[i + 2])
     )
       invalidValue(field, value, "gives a frustum corner out of range");
+  }
+  if (cornerOutOfRange(corners) >= 0)
+    invalidValue(
+      field,
+      value,
+      "gives a frustum corner beyond MESH_COORDINATE_LIMIT = 2^1023 ≈ 8.99e307 in magnitude (the frustum's hull takes coordinates below it)",
+    );
+  for (let i = 0; i < 24; i += 3) {
     min.x = Math.min(min.x, corners[i]);
     min.y = Math.min(min.y, corners[i + 1]);
     min.z = Math.min(min.z, corners[i + 2]);

@@ -2,6 +2,7 @@
  * The capsule: a segment (its core) swept by a ball. As a rounded shape it is a core plus a
  * margin radius, so GJK runs on the segment and the radius is added analytically.
  */
+import { checkFieldArg } from "../errors.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
@@ -25,6 +26,7 @@ export interface Capsule {
  * units. Throws `CollideError` naming `<field>.a`, `<field>.b` or `<field>.radius`.
  */
 export function makeCapsule(a: Vec3, b: Vec3, radius: number, field = ""): Capsule {
+  checkFieldArg("makeCapsule", field, "makeCapsule takes the segment's ends a, b and the radius");
   const p = field ? `${field}.` : "";
   checkShapeVec3(`${p}a`, a);
   checkShapeVec3(`${p}b`, b);

@@ -3,7 +3,7 @@
  * compound's frame (nested compounds are flattened when made). Queries answer it child by child (the dispatch recurses), so any pair that
  * a child supports is supported for the compound.
  */
-import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
+import { checkFieldArg, checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { ConvexShape, Shape } from "./shape.js";
@@ -50,6 +50,7 @@ export function makeCompound(
   children: readonly { readonly shape: ConvexShape | Compound; readonly pose: Isometry }[],
   field = "",
 ): Compound {
+  checkFieldArg("makeCompound", field, "makeCompound takes the children [{ shape, pose }] only");
   const p = field ? `${field}.` : "";
   if (!Array.isArray(children) || children.length === 0)
     invalidValue(`${p}children`, children, "must hold at least one shape");

@@ -1,5 +1,6 @@
 /** The cone, axis along local +Y, apex at +halfHeight, base disc at −halfHeight. */
 
+import { checkFieldArg } from "../errors.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
@@ -24,6 +25,7 @@ export interface Cone {
  * `<field>.radius`.
  */
 export function makeCone(halfHeight: number, radius: number, field = ""): Cone {
+  checkFieldArg("makeCone", field, "makeCone takes the half height and the radius");
   const p = field ? `${field}.` : "";
   checkPositive(`${p}halfHeight`, halfHeight);
   checkPositive(`${p}radius`, radius);

@@ -13,6 +13,7 @@
  * type in nothing but this flag: JSON `"convex"` and `makeConvexPolyhedron` take both.
  */
 
+import { checkFieldArg } from "../errors.js";
 import type { ConvexHull } from "../geometry/hull.js";
 import { computeConvexHull, hullTolerance } from "../geometry/hull.js";
 import { readPointSet } from "../geometry/point-set.js";
@@ -76,6 +77,7 @@ export function makeConvexPolyhedron(
   points: ArrayLike<number> | readonly Vec3[],
   field = "points",
 ): ConvexPolyhedron {
+  checkFieldArg("makeConvexPolyhedron", field, "makeConvexPolyhedron takes the points only");
   const packed = readPointSet(points, field);
   const hull = hullInOwnFrame(packed, field);
   const vertexCount = hull.vertices.length / 3;

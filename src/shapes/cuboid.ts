@@ -4,7 +4,7 @@
  * live here and in src/math/aabb.ts.
  */
 
-import { invalidValue } from "../errors.js";
+import { checkFieldArg, invalidValue } from "../errors.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as mat3 from "../math/mat3.js";
@@ -28,12 +28,11 @@ export interface Cuboid {
  */
 export function makeCuboid(halfExtents: Vec3, field = "halfExtents"): Cuboid {
   // makeCuboid(min, max) would name the second corner as the field ("[object Object] must…").
-  if (typeof field !== "string")
-    invalidValue(
-      "field",
-      field,
-      "of makeCuboid must be a string (the name its errors use): makeCuboid takes the half extents only; for two corners use makeCuboidFromMinMax(min, max)",
-    );
+  checkFieldArg(
+    "makeCuboid",
+    field,
+    "makeCuboid takes the half extents only; for two corners use makeCuboidFromMinMax(min, max)",
+  );
   checkShapeVec3(field, halfExtents);
   checkNonNegativeVec3(field, halfExtents);
   return brandShape({ type: ShapeType.Cuboid, halfExtents: vec3.clone(halfExtents) });
@@ -49,6 +48,7 @@ export function makeCuboidFromMinMax(
   max: Vec3,
   field = "",
 ): { shape: Cuboid; center: Vec3 } {
+  checkFieldArg("makeCuboidFromMinMax", field, "makeCuboidFromMinMax takes the two corners");
   const p = field ? `${field}.` : "";
   checkVec3(`${p}min`, min);
   checkVec3(`${p}max`, max);

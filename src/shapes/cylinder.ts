@@ -1,5 +1,6 @@
 /** The cylinder, axis along local +Y, centred on its local origin. */
 
+import { checkFieldArg } from "../errors.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
@@ -23,6 +24,7 @@ export interface Cylinder {
  * Throws `CollideError` naming `<field>.halfHeight` or `<field>.radius`.
  */
 export function makeCylinder(halfHeight: number, radius: number, field = ""): Cylinder {
+  checkFieldArg("makeCylinder", field, "makeCylinder takes the half height and the radius");
   const p = field ? `${field}.` : "";
   checkPositive(`${p}halfHeight`, halfHeight);
   checkPositive(`${p}radius`, radius);

@@ -4,7 +4,7 @@
  * against convex shapes use the convex shape's support point along −normal (its deepest point).
  */
 import { UNIT_QUATERNION_SQ_SLACK } from "../constants.js";
-import { invalidValue } from "../errors.js";
+import { checkFieldArg, invalidValue } from "../errors.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
@@ -29,6 +29,7 @@ export interface HalfSpace {
  * Throws `CollideError` naming `<field>.normal` or `<field>.offset`.
  */
 export function makeHalfSpace(normal: Vec3, offset: number, field = ""): HalfSpace {
+  checkFieldArg("makeHalfSpace", field, "makeHalfSpace takes the unit normal and the offset");
   const p = field ? `${field}.` : "";
   checkShapeVec3(`${p}normal`, normal);
   checkFinite(`${p}offset`, offset);

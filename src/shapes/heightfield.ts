@@ -33,8 +33,9 @@ import {
   HEIGHTFIELD_BLOCK_CELLS,
   HEIGHTFIELD_RAY_SKIP_TOLERANCE,
   MESH_ACTIVE_EDGE_COS,
+  MESH_COORDINATE_LIMIT,
 } from "../constants.js";
-import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
+import { checkFieldArg, checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
 import { pushMeshBvhHit } from "../geometry/mesh-bvh.js";
 import { RAY_MISS, rayTriangle } from "../geometry/ray-primitives.js";
@@ -141,12 +142,15 @@ const HEIGHTFIELD_SPEC = optionsSpec("makeHeightfield", "heightfield", HEIGHTFIE
  * Throws `CollideError` (`invalid_value`) naming the field under `field` and its value: `rows`
  * or `cols` not an integer ≥ 2; `heights` not an array of length rows·cols; a non-finite
  * `heights[i]`; `scale` not a vector, or `scale.x`/`scale.y`/`scale.z` not finite and > 0;
- * a height times `scale.y`, or the field's extent, overflowing; `holes` not an array of length
+ * a vertex at a coordinate of magnitude `MESH_COORDINATE_LIMIT` (2^1023 ≈ 8.99e307) or more, the
+ * limit of a mesh's vertices — a height times `scale.y` (naming `scale.y` when the height lies
+ * within ±1, else `heights[i]`), or (cols − 1)·`scale.x`, (rows − 1)·`scale.z` (naming
+ * `scale.x`, `scale.z`); `holes` not an array of length
  * (rows − 1)·(cols − 1) of flags (true, false, 1, 0), or a hole in every cell (the shape would
  * touch nothing: the error names `holes` and gives its flags).
  */
 export function makeHeightfield(desc: HeightfieldDesc, field = ""): Heightfield {
-  if (typeof field !== "string") {
+  if (typeof field !== "string" && typeof desc === "number") {
     // makeHeightfield(3, 3, heights): positional arguments, not the one description object. The
     // second argument is then not a field name (a fresh user saw "3 must be an object").
     invalidValue(
@@ -155,6 +159,11 @@ export function makeHeightfield(desc: HeightfieldDesc, field = ""): Heightfield 
       "must be one object { rows, cols, heights, scale?, holes? }: makeHeightfield takes a description, not positional arguments",
     );
   }
+  checkFieldArg(
+    "makeHeightfield",
+    field,
+    "makeHeightfield takes one description { rows, cols, heights, scale?, holes? }",
+  );
   const p = field ? `${field}.` : "";
   if (desc === null || typeof desc !== "object")
     invalidValue(
@@ -193,22 +202,35 @@ export function makeHeightfield(desc: HeightfieldDesc, field = ""): Heightfield 
   checkScale(`${p}scale.x`, s.x);
   checkScale(`${p}scale.y`, s.y);
   checkScale(`${p}scale.z`, s.z);
-  // The scaled terrain must stay finite: a height times scale.y, and the field's extent.
+  // Every vertex (c·scale.x, heights[i]·scale.y, r·scale.z) below MESH_COORDINATE_LIMIT in
+  // magnitude, as a mesh's (makeTriangleMesh): the heightfield answers as the mesh of its
+  // triangles, whose sums and differences of coordinates must stay finite.
   for (let i = 0; i < heights.length; i++) {
     const y = heights[i] * s.y;
-    if (y - y !== 0)
+    if (!(Math.abs(y) < MESH_COORDINATE_LIMIT)) {
+      // A height within ±1 is carried beyond the limit by the scale: name the scale.
+      const byScale = Math.abs(heights[i]) <= 1;
       invalidValue(
-        `${p}heights[${i}]`,
-        src[i],
-        `times scale.y = ${s.y} overflows (the scaled height must be finite)`,
+        byScale ? `${p}scale.y` : `${p}heights[${i}]`,
+        byScale ? s.y : src[i],
+        `${byScale ? `times heights[${i}] = ${heights[i]}` : `times scale.y = ${s.y}`} puts a vertex at y = ${y}, not below MESH_COORDINATE_LIMIT = 2^1023 ≈ 8.99e307 in magnitude (the limit of a mesh's vertices)`,
       );
+    }
   }
   const extentX = (cols - 1) * s.x;
-  if (extentX - extentX !== 0)
-    invalidValue(`${p}scale.x`, s.x, `times cols − 1 = ${cols - 1} overflows`);
+  if (!(extentX < MESH_COORDINATE_LIMIT))
+    invalidValue(
+      `${p}scale.x`,
+      s.x,
+      `times cols − 1 = ${cols - 1} puts the last column at x = ${extentX}, not below MESH_COORDINATE_LIMIT = 2^1023 ≈ 8.99e307 (the limit of a mesh's vertices)`,
+    );
   const extentZ = (rows - 1) * s.z;
-  if (extentZ - extentZ !== 0)
-    invalidValue(`${p}scale.z`, s.z, `times rows − 1 = ${rows - 1} overflows`);
+  if (!(extentZ < MESH_COORDINATE_LIMIT))
+    invalidValue(
+      `${p}scale.z`,
+      s.z,
+      `times rows − 1 = ${rows - 1} puts the last row at z = ${extentZ}, not below MESH_COORDINATE_LIMIT = 2^1023 ≈ 8.99e307 (the limit of a mesh's vertices)`,
+    );
   const cells = (rows - 1) * (cols - 1);
   let holes: Uint8Array | null = null;
   if (desc.holes !== undefined) {

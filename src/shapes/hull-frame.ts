@@ -51,13 +51,19 @@ export function setHullFrameMaker(f: (points: Float64Array) => ConvexPolyhedron)
   makeHull = f;
 }
 
-/** The power-of-two grid point nearest the middle of [lo, hi], on a grid at least hi − lo wide. */
+/**
+ * The power-of-two grid point nearest the middle of [lo, hi], on a grid at least hi − lo wide
+ * (the least power of two ≥ hi − lo, capped at 2^1023: both loops are bounded for any finite
+ * lo ≤ hi — uncapped, g doubled to Infinity for a range above 2^1023 and the halving loop never
+ * ended, issue attack36). May be ±Infinity when the middle rounds to the grid point past the
+ * largest double; {@link farCentre} refuses that.
+ */
 function gridCentre(lo: number, hi: number): number {
   const w = hi - lo;
-  if (!(w > 0)) return lo;
+  if (!(w > 0 && w < Number.POSITIVE_INFINITY)) return lo;
   let g = 1;
-  while (g < w) g *= 2;
-  while (g / 2 >= w) g /= 2;
+  while (g < w && g < 2 ** 1023) g *= 2;
+  while (g > 2 ** -1074 && g / 2 >= w) g /= 2;
   return Math.round((lo / 2 + hi / 2) / g) * g;
 }
 
@@ -75,8 +81,11 @@ export function farCentre(v: ArrayLike<number>): number[] | null {
     if (v[i] > hi[a]) hi[a] = v[i];
   }
   const extent = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
-  if (!(extent > 0 && extent < Infinity)) return null;
+  // Beyond MAX_VALUE / HULL_FRAME_RATIO no finite centre is far.
+  if (!(extent > 0 && extent <= Number.MAX_VALUE / HULL_FRAME_RATIO)) return null;
   const c = [0, 1, 2].map((a) => gridCentre(lo[a], hi[a]));
+  // A centre rounded past the largest double (points near ±1.8e308): no frame, the hull as given.
+  if (!(Number.isFinite(c[0]) && Number.isFinite(c[1]) && Number.isFinite(c[2]))) return null;
   const far = Math.max(Math.abs(c[0]), Math.abs(c[1]), Math.abs(c[2])) > HULL_FRAME_RATIO * extent;
   return far ? c : null;
 }

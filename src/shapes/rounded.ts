@@ -17,6 +17,7 @@
  * `checkRoundingRadius`), which a new rounded type's definition file imports the same way.
  */
 
+import { checkFieldArg } from "../errors.js";
 import { rayHitIo } from "../geometry/ray-primitives.js";
 import {
   rayIntervalRoundedCuboidIn,
@@ -67,6 +68,11 @@ export type RoundedShape = RoundedCuboid | RoundedConvexPolyhedron;
  * `<field>.halfExtents` or `<field>.radius` for a negative or non-finite value.
  */
 export function makeRoundedCuboid(halfExtents: Vec3, radius: number, field = ""): RoundedCuboid {
+  checkFieldArg(
+    "makeRoundedCuboid",
+    field,
+    "makeRoundedCuboid takes the half extents and the radius",
+  );
   const p = field ? `${field}.` : "";
   const core = makeCuboid(halfExtents, `${p}halfExtents`);
   checkRoundingRadius(`${p}radius`, radius);
@@ -83,6 +89,11 @@ export function makeRoundedConvexPolyhedron(
   radius: number,
   field = "",
 ): RoundedConvexPolyhedron {
+  checkFieldArg(
+    "makeRoundedConvexPolyhedron",
+    field,
+    "makeRoundedConvexPolyhedron takes the points and the radius",
+  );
   const p = field ? `${field}.` : "";
   const core = makeConvexPolyhedron(points, `${p}points`);
   checkRoundingRadius(`${p}radius`, radius);

@@ -1,4 +1,5 @@
 /** A ball centred on its local origin. */
+import { checkFieldArg } from "../errors.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -20,6 +21,7 @@ export interface Sphere {
  * and positive.
  */
 export function makeSphere(radius: number, field = "radius"): Sphere {
+  checkFieldArg("makeSphere", field, "makeSphere takes the radius only");
   checkPositive(field, radius);
   return brandShape({ type: ShapeType.Sphere, radius });
 }

@@ -29,7 +29,7 @@ import {
   MESH_WINDING_INSIDE,
   SOLID_MESH_CONVEX_TOLERANCE,
 } from "../constants.js";
-import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
+import { checkFieldArg, checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import type { MeshBvh } from "../geometry/mesh-bvh.js";
 import { buildMeshBvh, refitMeshBvh } from "../geometry/mesh-bvh.js";
 import { computeMeshPseudoNormals, type MeshPseudoNormals } from "../geometry/pseudo-normals.js";
@@ -187,6 +187,12 @@ export function makeTriangleMesh(
   field = "",
   options: TriangleMeshOptions = {},
 ): TriangleMesh {
+  // makeTriangleMesh(v, i, { solid: true }): the options in the field's place were dropped.
+  checkFieldArg(
+    "makeTriangleMesh",
+    field,
+    "the options go fourth: makeTriangleMesh(vertices, indices, field, { solid, … })",
+  );
   checkOptions(options, MESH_SPEC);
   const p = field ? `${field}.` : "";
   const v = packVertices(vertices, `${p}vertices`);

@@ -1,4 +1,5 @@
 /** A triangle by its three corners in the local frame; it may be degenerate (a segment or a point). */
+import { checkFieldArg } from "../errors.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
@@ -24,6 +25,7 @@ export interface Triangle {
  * `<field>.a` etc. when a corner is not finite.
  */
 export function makeTriangle(a: Vec3, b: Vec3, c: Vec3, field = ""): Triangle {
+  checkFieldArg("makeTriangle", field, "makeTriangle takes the three corners a, b, c");
   const p = field ? `${field}.` : "";
   checkShapeVec3(`${p}a`, a);
   checkShapeVec3(`${p}b`, b);

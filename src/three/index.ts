@@ -5,7 +5,8 @@
  * - Shapes from a `BufferGeometry` or a `Mesh`: a triangle mesh (any soup, as it is) or the
  *   convex hull of its vertices (a convex polyhedron, for GJK/EPA and SAT).
  * - Poses from an `Object3D`: its world matrix as a translation plus a unit quaternion. Collide
- *   poses are rigid, so a mesh's world scale is baked into the shape's vertices instead.
+ *   poses are rigid, so the rest of a mesh's world matrix — its scale, and a shear from a parent's
+ *   non-uniform scale over a rotated child — is baked into the shape's vertices instead.
  * - The debug draw (src/debug) as `LineSegments` and `Points` with per-vertex colours, and the
  *   viewer's shape descriptions as meshes.
  *
@@ -36,17 +37,28 @@ import { makeTriangleMesh, type TriangleMesh } from "../shapes/triangle-mesh.js"
 /** How to turn a geometry into a shape: its triangles as they are, or their convex hull. */
 export type GeometryShapeKind = "mesh" | "hull";
 
-/** Packed xyz positions of `geometry`'s position attribute, each scaled by `scale` (allocates). */
-function readPositions(geometry: THREE.BufferGeometry, scale: THREE.Vector3): Float64Array {
+/**
+ * Packed xyz positions of `geometry`'s position attribute, each mapped by the linear map `k`
+ * (row-major 3×3: x' = k[0]·x + k[1]·y + k[2]·z, …; allocates).
+ */
+function readPositions(geometry: THREE.BufferGeometry, k: readonly number[]): Float64Array {
   const pos = geometry.getAttribute("position");
   if (!pos) invalidValue("geometry.attributes.position", pos, "must exist");
   const out = new Float64Array(3 * pos.count);
   for (let i = 0; i < pos.count; i++) {
-    out[3 * i] = pos.getX(i) * scale.x;
-    out[3 * i + 1] = pos.getY(i) * scale.y;
-    out[3 * i + 2] = pos.getZ(i) * scale.z;
+    const x = pos.getX(i);
+    const y = pos.getY(i);
+    const z = pos.getZ(i);
+    out[3 * i] = k[0] * x + k[1] * y + k[2] * z;
+    out[3 * i + 1] = k[3] * x + k[4] * y + k[5] * z;
+    out[3 * i + 2] = k[6] * x + k[7] * y + k[8] * z;
   }
   return out;
+}
+
+/** The row-major diagonal map of `scale`. */
+function scaleMap(scale: THREE.Vector3): number[] {
+  return [scale.x, 0, 0, 0, scale.y, 0, 0, 0, scale.z];
 }
 
 /** Triangle corner indices of `geometry`: its index buffer, or 0..count−1 when non-indexed. */
@@ -63,10 +75,12 @@ const UNIT_SCALE = new THREE.Vector3(1, 1, 1);
 
 /**
  * A Collide shape from a three.js geometry, in the geometry's own frame (scene units as
- * authored): `"mesh"` → a triangle mesh over its triangles (indexed or not; a trailing partial
- * triangle is ignored); `"hull"` (default) → the convex hull of its vertices. Throws
+ * authored) with each vertex's coordinates multiplied by `scale`: `"mesh"` → a triangle mesh over
+ * its triangles (indexed or not; a trailing partial triangle is ignored); `"hull"` (default) →
+ * the convex hull of its vertices, or, when they are coplanar (a `PlaneGeometry`, a `CircleGeometry`),
+ * the flat convex polygon of them (`flat: true`, as `makeConvexPolyhedron` makes it). Throws
  * `CollideError` when there is no position attribute, a coordinate is not finite, or (for a
- * hull) fewer than 4 non-coplanar vertices.
+ * hull) the vertices are all coincident or collinear (fewer than 3 non-collinear).
  */
 export function shapeFromGeometry(
   geometry: THREE.BufferGeometry,
@@ -88,7 +102,16 @@ export function shapeFromGeometry(
   kind: GeometryShapeKind = "hull",
   scale: THREE.Vector3 = UNIT_SCALE,
 ): TriangleMesh | ConvexPolyhedron {
-  const positions = readPositions(geometry, scale);
+  const positions = readPositions(geometry, scaleMap(scale));
+  return shapeOfPositions(geometry, kind, positions);
+}
+
+/** {@link shapeFromGeometry} of positions already read (and mapped). */
+function shapeOfPositions(
+  geometry: THREE.BufferGeometry,
+  kind: GeometryShapeKind,
+  positions: Float64Array,
+): TriangleMesh | ConvexPolyhedron {
   if (kind === "mesh") return makeTriangleMesh(positions, readIndices(geometry), "geometry");
   if (kind !== "hull") invalidValue("kind", kind, 'must be "mesh" or "hull"');
   return makeConvexPolyhedron(positions, "geometry.attributes.position");
@@ -120,19 +143,40 @@ export function poseFromObject3D(object: THREE.Object3D, out?: Isometry): Isomet
   return pose;
 }
 
+const rot = new THREE.Matrix4();
+
 /**
- * A shape and world pose from a three.js mesh: the shape of its geometry (see
- * {@link shapeFromGeometry}) with the mesh's world scale baked into the vertices, and the pose
- * of {@link poseFromObject3D}. A negative scale mirrors the vertices, which flips a mesh's
- * winding. Throws as {@link shapeFromGeometry}.
+ * A shape and world pose from a three.js mesh: the pose of {@link poseFromObject3D} (its world
+ * matrix's translation and rotation) and the shape of its geometry (see
+ * {@link shapeFromGeometry}) with the rest of the world matrix's linear part baked into the
+ * vertices: each vertex v becomes Rᵀ·L·v, L the 3×3 part of `matrixWorld` and R the pose's
+ * rotation, so the pose places it at L·v + t, where three.js draws it. For a rotation times a
+ * scale that is the scale (a negative one mirrors the vertices, which flips a mesh's winding);
+ * under a shear — a parent's non-uniform scale over a rotated child, which three.js draws as a
+ * sheared box — the shear too: a triangle mesh and a convex hull map through any linear map to
+ * the triangles and the hull of the mapped vertices, so the shape is three.js's world geometry
+ * exactly (to rounding), as the glTF loader bakes a node's world matrix into its vertices. A
+ * sheared shape deforms as its rotation changes, which no rigid pose follows: make the shape
+ * again when the object's rotation or its parents' scale changes. Throws as
+ * {@link shapeFromGeometry}.
  */
 export function shapeFromMesh(
   mesh: THREE.Mesh,
   kind: GeometryShapeKind = "hull",
 ): { shape: TriangleMesh | ConvexPolyhedron; pose: Isometry } {
   const pose = poseFromObject3D(mesh);
-  mesh.matrixWorld.decompose(tv, tq, ts);
-  return { shape: shapeFromGeometry(mesh.geometry, kind, ts.clone()), pose };
+  const q = pose.rotation;
+  rot.makeRotationFromQuaternion(tq.set(q.x, q.y, q.z, q.w));
+  // Column-major: element [col·4 + row].
+  const r = rot.elements;
+  const l = mesh.matrixWorld.elements;
+  // k = Rᵀ·L, row-major: k[3i + j] = Σ_m R[m][i]·L[m][j].
+  const k: number[] = [];
+  for (let i = 0; i < 3; i++)
+    for (let j = 0; j < 3; j++)
+      k.push(r[4 * i] * l[4 * j] + r[4 * i + 1] * l[4 * j + 1] + r[4 * i + 2] * l[4 * j + 2]);
+  if (kind !== "mesh" && kind !== "hull") invalidValue("kind", kind, 'must be "mesh" or "hull"');
+  return { shape: shapeOfPositions(mesh.geometry, kind, readPositions(mesh.geometry, k)), pose };
 }
 
 function isDebugDraw(d: DebugDraw | DebugDrawData): d is DebugDraw {

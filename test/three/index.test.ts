@@ -88,6 +88,91 @@ describe("shapes from three.js geometry", () => {
   });
 });
 
+describe("shapeFromMesh under a sheared world matrix (attack 36): the linear part baked into the vertices", () => {
+  /** three.js's world positions of `m`'s geometry vertices (the oracle: three's own transform). */
+  function worldVertices(m: THREE.Mesh): THREE.Vector3[] {
+    const pos = m.geometry.getAttribute("position");
+    const out: THREE.Vector3[] = [];
+    for (let k = 0; k < pos.count; k++)
+      out.push(m.localToWorld(new THREE.Vector3(pos.getX(k), pos.getY(k), pos.getZ(k))));
+    return out;
+  }
+
+  /**
+   * Both ways within `tol`: every Collide vertex, placed by the pose, is a three.js world vertex,
+   * and every three.js world vertex of a hull's corners is one of them (a mesh keeps them all).
+   */
+  function expectSameVertices(
+    shape: { vertices: Float64Array },
+    pose: ReturnType<typeof poseFromObject3D>,
+    theirs: THREE.Vector3[],
+    tol: number,
+  ): void {
+    const v = shape.vertices;
+    const ours: vec3.Vec3[] = [];
+    for (let i = 0; i < v.length; i += 3)
+      ours.push(iso.transformPoint(vec3.create(), pose, vec3.create(v[i], v[i + 1], v[i + 2])));
+    const near = (a: vec3.Vec3, b: THREE.Vector3) => Math.hypot(a.x - b.x, a.y - b.y, a.z - b.z);
+    for (const o of ours) expect(Math.min(...theirs.map((t) => near(o, t)))).toBeLessThan(tol);
+    for (const t of theirs) expect(Math.min(...ours.map((o) => near(o, t)))).toBeLessThan(tol);
+  }
+
+  it("the report's scene: parent scale (3, 1, 1), a box rotated 45° about z: three's world box, as hull and as mesh", () => {
+    const parent = new THREE.Object3D();
+    parent.scale.set(3, 1, 1);
+    const m = new THREE.Mesh(new THREE.BoxGeometry(2, 2, 2));
+    m.rotation.z = Math.PI / 4;
+    parent.add(m);
+    parent.updateMatrixWorld(true);
+    const theirs = worldVertices(m);
+    // Hand-derived: the corner (1, −1, z) turns to (√2, 0, z) and stretches to (3√2, 0, z).
+    expect(
+      Math.min(...theirs.map((t) => Math.hypot(t.x - 3 * Math.SQRT2, t.y, t.z - 1))),
+    ).toBeLessThan(1e-12);
+    for (const kind of ["hull", "mesh"] as const) {
+      const { shape, pose } = shapeFromMesh(m, kind);
+      expectSameVertices(shape, pose, theirs, 1e-12);
+    }
+    // Was: the scale three.js decomposes from the sheared matrix, (√5, √5, 1), under a rotation:
+    // a box that is not the one three.js draws.
+    const { shape, pose } = shapeFromMesh(m, "hull");
+    const box = aabbShape(aabbm.empty(), shape, pose);
+    expect(box.max.x).toBeCloseTo(3 * Math.SQRT2, 12);
+    expect(box.max.y).toBeCloseTo(Math.SQRT2, 12);
+  });
+
+  it("any parent scale (negative too) over any child rotation and scale: three's world vertices (fast-check)", () => {
+    const s = fc.oneof(num(0.1, 10), num(-10, -0.1));
+    fc.assert(
+      fc.property(
+        fc.tuple(s, s, s),
+        unitQuat,
+        unitQuat,
+        fc.tuple(s, s, s),
+        vec(-50, 50),
+        (ps, pq, cq, cs, t) => {
+          const parent = new THREE.Object3D();
+          parent.scale.set(...ps);
+          parent.quaternion.set(pq.x, pq.y, pq.z, pq.w);
+          parent.position.set(t.x, t.y, t.z);
+          const m = new THREE.Mesh(new THREE.BoxGeometry(1, 2, 3));
+          m.quaternion.set(cq.x, cq.y, cq.z, cq.w);
+          m.scale.set(...cs);
+          parent.add(m);
+          parent.updateMatrixWorld(true);
+          const theirs = worldVertices(m);
+          // three's world coordinates reach about 10·10·2 + 50: a bar of 1e-12 of that.
+          for (const kind of ["hull", "mesh"] as const) {
+            const { shape, pose } = shapeFromMesh(m, kind);
+            expectSameVertices(shape, pose, theirs, 1e-12 * 300);
+          }
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+});
+
 describe("poseFromObject3D", () => {
   it("matches three's localToWorld for nested rigid transforms", () => {
     fc.assert(
