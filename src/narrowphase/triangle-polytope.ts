@@ -892,9 +892,14 @@ function keepIfBetter(): void {
  * (issue 16: a box 4.9e-6 from the edge of a triangle of 1e6, the normal 4e-5 off and the pair
  * overlapping by 49 along it). Then the normal is the best by separation of that direction, the
  * SAT's best axis (a face normal or an edge pair's cross product: the exact normal of a
- * vertex–face or edge–edge pair, and of every pair near one) and, for a corner against an edge,
- * the direction made perpendicular to the edge (the difference less its part along the edge, so
- * the edge's far end is no nearer along it).
+ * vertex–face or edge–edge pair, and of every pair near one), by the separation measured along it
+ * (two segments' `segmentsSat` records their closest points' direction with the gap for its
+ * separation: issue 16, a capsule over a needle triangle, the normal kept 3.1e-13 short), for a
+ * corner against an edge the direction made perpendicular to the edge (the difference less its
+ * part along the edge, so the edge's far end is no nearer along it), and for two edges' insides
+ * their common perpendicular with their points on it ({@link edgesCross},
+ * {@link edgesCrossWitnesses}); then the tied pairs ({@link tiedEdgePair}). A normal kept other
+ * than the witnesses' own direction has them faced along it by the gap.
  */
 function gapNormal(): void {
   axis[0] = best[4] - best[1];
