@@ -31,7 +31,7 @@
  * wrong one by 3.9e-17, its cross 4e-14 short: the fourth line), and the witnesses faced along the
  * normal kept by the gap the contact reports (the separation had been taken, a few ulps below it:
  * the third line). The generator's 10^3 draws at seeds 1–5, the fuzzer's replay in both orders:
- * 36, 32, 40, 28 and 24 of 2,000 replays failing before, 0, 1, 0, 0, 0 after — the one a draw at
+ * 36, 32, 40, 28 and 24 of 2,000 replays failing before, 0, 2, 0, 0, 0 after — the two one draw in both orders, at
  * 1e9 whose needle the offset's rounding thickens to 1e-7 of its edge, GJK/EPA's (below); seed 11's
  * 400: 4 of 800 before, 0 after. Left: slivers between 2^-40 and 2^-20 of their edge, GJK/EPA's
  * (that draw: witnesses 0.498 apart across the normal over a bar of 9.5e-7).
