@@ -775,37 +775,6 @@ export function manifoldFromContact(
 }
 
 /**
- * The top of a segment's two ends (xyz[0..5], one frame) along ±n: sign · max(sign · (n·p0),
- * sign · (n·p1)), the end reached first going along sign · n (sign +1 or −1; n a unit vector of
- * that frame). For the seating of a rounded shape's segment in {@link manifoldOfPolytopes}.
- */
-function segmentTop(n: Vec3, xyz: Float64Array, sign: number): number {
-  return (
-    sign *
-    Math.max(
-      sign * (n.x * xyz[0] + n.y * xyz[1] + n.z * xyz[2]),
-      sign * (n.x * xyz[3] + n.y * xyz[4] + n.z * xyz[5]),
-    )
-  );
-}
-
-/** The rounding of a segment's ends xyz[0..5]: `MANIFOLD_ROUNDED_SUPPORT_ULPS` ulps of their largest coordinate. */
-function segmentSlack(xyz: Float64Array): number {
-  return (
-    MANIFOLD_ROUNDED_SUPPORT_ULPS *
-    Number.EPSILON *
-    Math.max(
-      Math.abs(xyz[0]),
-      Math.abs(xyz[1]),
-      Math.abs(xyz[2]),
-      Math.abs(xyz[3]),
-      Math.abs(xyz[4]),
-      Math.abs(xyz[5]),
-    )
-  );
-}
-
-/**
  * {@link manifoldFromContact} of two shapes neither of them rounded, the prediction read from
  * manifoldIo[0] (a rounded pair's cores are given a prediction grown by the radii: passed to
  * this large function, which V8 does not inline, the sum would be boxed).
@@ -910,11 +879,39 @@ function manifoldOfPolytopes(
   const seatRef = segmentRef && hasMargin(typeA);
   const iv = inc.poly.xyz;
   const incSign = incOnB ? -1 : 1;
-  const incTop = segmentTop(nrm, iv, incSign);
-  const incSlack = segmentSlack(iv);
+  const incTop =
+    incSign *
+    Math.max(
+      incSign * (nrm.x * iv[0] + nrm.y * iv[1] + nrm.z * iv[2]),
+      incSign * (nrm.x * iv[3] + nrm.y * iv[4] + nrm.z * iv[5]),
+    );
+  const incSlack =
+    MANIFOLD_ROUNDED_SUPPORT_ULPS *
+    Number.EPSILON *
+    Math.max(
+      Math.abs(iv[0]),
+      Math.abs(iv[1]),
+      Math.abs(iv[2]),
+      Math.abs(iv[3]),
+      Math.abs(iv[4]),
+      Math.abs(iv[5]),
+    );
   const ro = ref.poly.xyz;
-  const refTop = segmentTop(nrm, ro, 1);
-  const refSlack = segmentSlack(ro);
+  const refTop = Math.max(
+    nrm.x * ro[0] + nrm.y * ro[1] + nrm.z * ro[2],
+    nrm.x * ro[3] + nrm.y * ro[4] + nrm.z * ro[5],
+  );
+  const refSlack =
+    MANIFOLD_ROUNDED_SUPPORT_ULPS *
+    Number.EPSILON *
+    Math.max(
+      Math.abs(ro[0]),
+      Math.abs(ro[1]),
+      Math.abs(ro[2]),
+      Math.abs(ro[3]),
+      Math.abs(ro[4]),
+      Math.abs(ro[5]),
+    );
   const ox = ro[0];
   const oy = ro[1];
   const oz = ro[2];
