@@ -29,6 +29,8 @@ const cp = vec3.create();
 /**
  * out = the point of segment [a, b] closest to p (Ericson 2005, §5.1.2). Writes weights
  * (wa, wb) with out = wa·a + wb·b. A zero-length segment gives a. `out` may alias any input.
+ * The point is measured from the nearer end (past the middle, from b with s = 1 − t), so a
+ * parameter near either end keeps its relative precision.
  */
 export function closestPointOnSegment(
   out: Vec3,
@@ -47,11 +49,26 @@ export function closestPointOnSegment(
     t = (ap.x * ab.x + ap.y * ab.y + ap.z * ab.z) / ee;
     t = Math.min(Math.max(t, 0), 1);
   }
+  if (t > 0.5) {
+    // Nearer b: the parameter from b's end, s = 1 − t, which is not rounded at 1's ulp (a point
+    // 5 up a wall 1e18 long, 1 across, projected from its far end at t = 1 − 5e-18 landed on the
+    // near corner, 5 away: attack 36's steep heightfield missed a sphere it cut).
+    vec3.sub(bp, p, b);
+    const s = Math.max(0, -(bp.x * ab.x + bp.y * ab.y + bp.z * ab.z) / ee);
+    if (weights) {
+      weights[0] = s;
+      weights[1] = 1 - s;
+    }
+    if (s === 0) return vec3.copy(out, b);
+    out.x = b.x - ab.x * s;
+    out.y = b.y - ab.y * s;
+    out.z = b.z - ab.z * s;
+    return out;
+  }
   if (weights) {
     weights[0] = 1 - t;
     weights[1] = t;
   }
-  if (t === 1) return vec3.copy(out, b);
   // out = a + ab·t, written out (t would be boxed passed to a call V8 does not inline).
   out.x = a.x + ab.x * t;
   out.y = a.y + ab.y * t;
