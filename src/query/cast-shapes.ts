@@ -1357,6 +1357,28 @@ function castHorizon(
 }
 
 /**
+ * The search time of a cast with horizon `h`: h, or the last time at which the relative motion
+ * is still a double ({@link lastFiniteTime}) when h carries it past the doubles (attack 36: unit
+ * balls 9e307 apart closing at 9e306 with maxToi 100 were refused, "a displacement beyond the
+ * range of doubles", though they meet at 10). A relative velocity that is itself not a double
+ * is left to checkRelativeMotion to refuse.
+ */
+function reachableHorizon(
+  poseA: Isometry,
+  velocityA: Vec3,
+  poseB: Isometry,
+  velocityB: Vec3,
+  h: number,
+): number {
+  const vx = velocityB.x - velocityA.x;
+  const vy = velocityB.y - velocityA.y;
+  const vz = velocityB.z - velocityA.z;
+  if (!(Number.isFinite(vx) && Number.isFinite(vy) && Number.isFinite(vz))) return h;
+  if (motionStaysFinite(poseA, poseB, vx, vy, vz, h)) return h;
+  return Math.min(h, lastFiniteTime(poseA, poseB, vx, vy, vz));
+}
+
+/**
  * True when, over [0, h], the relative displacement v·h and B's origin relative to A's,
  * (tB − tA) + v·h, are doubles on every axis (the search forms both: checkRelativeMotion and
  * originSpread); both are linear in h, so their ends decide.
@@ -1496,8 +1518,10 @@ function sphereExit(
  * bar (relative to the smaller shape, plus the rounding of the motion, 64·ε·|v_B − v_A|·toi),
  * and not before it by more than that bar over the closing speed, wherever the pair is (the
  * search runs in a frame at A's starting position).
- * @throws CollideError `invalid_value` for a non-finite velocity, a relative displacement over
- * `maxToi` beyond the range of doubles, a negative or NaN `maxToi` (or Infinity with an
+ * A `maxToi` that would carry B, relative to A, past the range of doubles is searched up to the
+ * last time its relative position is a double.
+ * @throws CollideError `invalid_value` for a non-finite velocity, a relative velocity beyond
+ * the range of doubles, a negative or NaN `maxToi` (or Infinity with an
  * unbounded half-space), or a bad pose, or
  * naming the shape field (`a.radius`, …) when the answer would hold a NaN or a miss comes with
  * a non-finite shape (src/query/guard.ts); `unsupported_pair` for a pair without a contact
@@ -1523,10 +1547,15 @@ export function castShapes(
   checkVec3("velocityA", velocityA);
   checkVec3("velocityB", velocityB);
   checkMaxToi(maxToi);
-  const horizon =
+  const horizon = reachableHorizon(
+    poseA,
+    velocityA,
+    poseB,
+    velocityB,
     maxToi === Number.POSITIVE_INFINITY
       ? castHorizon(a, poseA, velocityA, b, poseB, velocityB)
-      : maxToi;
+      : maxToi,
+  );
   checkRelativeMotion(velocityA, velocityB, horizon);
   const hit = makeShapeCastHit();
   const found = castShapesInto(hit, a, poseA, velocityA, b, poseB, velocityB, horizon);

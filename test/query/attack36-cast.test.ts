@@ -74,6 +74,19 @@ describe("castShapes with maxToi Infinity near the end of the doubles (attack 36
     }
   });
 
+  it("the same with maxToi 100 (a relative displacement of 9e308): searched while the motion is a double, toi 10", () => {
+    const hit = castShapes(
+      makeSphere(1),
+      at(0),
+      { x: 9e306, y: 0, z: 0 },
+      makeSphere(1),
+      at(9e307),
+      still,
+      100,
+    );
+    expect(hit?.toi).toBe(10);
+  });
+
   it("a ball 9e307 above a plane, falling at 9e306, lands at (9e307 − 1)/9e306 = 10", () => {
     const hit = castShapes(
       makeSphere(1),
@@ -87,7 +100,7 @@ describe("castShapes with maxToi Infinity near the end of the doubles (attack 36
     expect(hit?.toi).toBe(10);
   });
 
-  it("property: spheres of magnitude 1e290..8e307 anywhere answer the quadratic's time or a CollideError", () => {
+  it("property: spheres of magnitude 1e290..8e307 anywhere, maxToi 1..1e300 or Infinity: the quadratic's time, or a CollideError", () => {
     const unit = fc.double({ min: -1, max: 1, noNaN: true });
     // Speeds of at least 1/20 of M per unit time per axis: the times stay near the magnitudes'
     // ratio (a crawl of 1e-251·M is a search over 1e251 time units, another regime).
@@ -101,7 +114,11 @@ describe("castShapes with maxToi Infinity near the end of the doubles (attack 36
         fc.tuple(unit, unit, unit),
         fc.tuple(speed, speed, speed),
         fc.tuple(speed, speed, speed),
-        (e, ra, rb, pa, dd, va, vb) => {
+        fc.oneof(
+          fc.constant(Number.POSITIVE_INFINITY),
+          fc.double({ min: 0, max: 300, noNaN: true }).map((x) => 10 ** x),
+        ),
+        (e, ra, rb, pa, dd, va, vb, maxToi) => {
           const M = 10 ** e;
           const rA = ra * M;
           const rB = rb * M;
@@ -120,9 +137,11 @@ describe("castShapes with maxToi Infinity near the end of the doubles (attack 36
           let toi: number | null = null;
           if (c <= 0) toi = 0;
           else if (disc >= 0 && b < 0) toi = c / (-b + Math.sqrt(disc));
-          // A graze (within rounding of tangent) or a start within rounding of touching may go
-          // either way.
+          // A graze (within rounding of tangent), a start within rounding of touching or a meeting
+          // within rounding of maxToi may go either way.
           if (Math.abs(disc) < 1e-6 * b * b || Math.abs(c) < 1e-9) return;
+          if (toi !== null && Math.abs(toi - maxToi) <= 1e-9 * toi) return;
+          if (toi !== null && toi > maxToi) toi = null;
           let hit: ReturnType<typeof castShapes> = null;
           try {
             hit = castShapes(
@@ -132,7 +151,7 @@ describe("castShapes with maxToi Infinity near the end of the doubles (attack 36
               makeSphere(rB),
               at(B.x, B.y, B.z),
               vB,
-              Number.POSITIVE_INFINITY,
+              maxToi,
             );
           } catch (err) {
             expect(err).toBeInstanceOf(CollideError);
