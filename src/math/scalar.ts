@@ -247,3 +247,23 @@ export function gridOrigin(x0: number, x1: number, x2: number, extent: number): 
   if (!Number.isFinite(o)) return 0;
   return differenceExact(x0, o) && differenceExact(x1, o) && differenceExact(x2, o) ? o : 0;
 }
+
+/**
+ * The power of two that brings magnitude `m` (> 0, out of the unit range [2^-128, 2^128]) near
+ * 1: multiplying every length of a query by it is exact (src/narrowphase/extreme-scale.ts, the
+ * heightfield's ray cells).
+ */
+export function unitScaleFactor(m: number): number {
+  // k stays within [2^-1022, 2^1022] so that 1/k, which unscales the answer, is a normal
+  // double too: near the ends of the range (a 1.6e308 offset, a subnormal size) the scaled
+  // magnitude then lands a few binades from 1 instead of at 1, well inside the unit range.
+  let k = 1;
+  if (m > 1) {
+    while (m * k > 2 ** 64 && k >= 2 ** -958) k *= 2 ** -64;
+    while (m * k > 1 && k > 2 ** -1022) k *= 0.5;
+  } else {
+    while (m * k < 2 ** -64 && k <= 2 ** 958) k *= 2 ** 64;
+    while (m * k < 0.5 && k < 2 ** 1022) k *= 2;
+  }
+  return k;
+}

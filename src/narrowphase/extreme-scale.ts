@@ -11,6 +11,7 @@
  * of range) and allocates nothing; only an out-of-range pair allocates its scaled shape copies.
  */
 import type { Isometry } from "../math/isometry.js";
+import { unitScaleFactor } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import { shapeDef } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
@@ -79,7 +80,7 @@ export function pairRescaleFactor(a: Shape, b: Shape, bInA: Isometry): number {
   const mb = magnitude[0];
   const m = Math.max(ma, mb, maxAbs(bInA.translation));
   if (!outOfUnitRange(m)) return 1;
-  const k = unitFactor(m);
+  const k = unitScaleFactor(m);
   // A pair spanning more than 2^480 in size (a 1e200 triangle and a unit sphere): bringing the
   // larger near 1 would leave the smaller's squared lengths below the normal doubles. Raise k
   // until the smaller size is at least 2^-480 or the larger reaches 2^240 (where the products of
@@ -145,7 +146,7 @@ export function pointRescaleFactor(s: Shape, p: Vec3): number {
   if (!hasScaledCopy(s)) return 1;
   writeMagnitude(s);
   const m = Math.max(magnitude[0], mp);
-  return outOfUnitRange(m) ? unitFactor(m) : 1;
+  return outOfUnitRange(m) ? unitScaleFactor(m) : 1;
 }
 
 /**
@@ -204,22 +205,6 @@ function isSolidMesh(s: Shape): boolean {
 function hasScaledCopy(s: Shape): boolean {
   if (shapeDef(s.type).scaled === null) return false;
   return s.type !== ShapeType.TriangleMesh || isSolidMesh(s);
-}
-
-/** The power of two that brings magnitude `m` (out of the unit range) near 1. */
-function unitFactor(m: number): number {
-  // k stays within [2^-1022, 2^1022] so that 1/k, which unscales the answer, is a normal
-  // double too: near the ends of the range (a 1.6e308 offset, a subnormal size) the scaled
-  // magnitude then lands a few binades from 1 instead of at 1, well inside the unit range.
-  let k = 1;
-  if (m > 1) {
-    while (m * k > 2 ** 64 && k >= 2 ** -958) k *= 2 ** -64;
-    while (m * k > 1 && k > 2 ** -1022) k *= 0.5;
-  } else {
-    while (m * k < 2 ** -64 && k <= 2 ** 958) k *= 2 ** 64;
-    while (m * k < 0.5 && k < 2 ** 1022) k *= 2;
-  }
-  return k;
 }
 
 /** True when {@link scaledShape} can copy both shapes (the closed-form pair routines' shapes). */

@@ -1210,13 +1210,25 @@ const castBoxB = aabbm.empty();
 /** [0..2] the centre and [3] the half diagonal of a box, by {@link boxSphere}. */
 const boxSphereIo = new Float64Array(4);
 
-/** boxSphereIo = the bounding sphere of an AABB: its centre and half its diagonal (scene units). */
-function boxSphere(box: aabbm.Aabb): void {
-  boxSphereIo[0] = 0.5 * (box.min.x + box.max.x);
-  boxSphereIo[1] = 0.5 * (box.min.y + box.max.y);
-  boxSphereIo[2] = 0.5 * (box.min.z + box.max.z);
-  boxSphereIo[3] =
-    0.5 * hypot3(box.max.x - box.min.x, box.max.y - box.min.y, box.max.z - box.min.z);
+/**
+ * boxSphereIo = the bounding sphere of an AABB scaled by `scale` (a power of two, 1 or 1/8):
+ * its centre and half its diagonal, in units of 1/scale scene units. Each corner coordinate is
+ * halved (and scaled) before it is added or subtracted, so a box near ±Number.MAX_VALUE does
+ * not overflow in min + max (attack 36: spheres of radius 1 at 0 and 9e307 overflowed there);
+ * at scale 1/8 a finite box's centre is at most MAX/4 per axis, its half diagonal at most
+ * √3·MAX/8, so the differences and sums {@link castHorizon} forms stay finite. With scale 1
+ * the values are those of ½(min + max) and ½|max − min| (halving a normal double is exact).
+ */
+function boxSphere(box: aabbm.Aabb, scale: number): void {
+  const h = 0.5 * scale;
+  boxSphereIo[0] = h * box.min.x + h * box.max.x;
+  boxSphereIo[1] = h * box.min.y + h * box.max.y;
+  boxSphereIo[2] = h * box.min.z + h * box.max.z;
+  boxSphereIo[3] = hypot3(
+    h * box.max.x - h * box.min.x,
+    h * box.max.y - h * box.min.y,
+    h * box.max.z - h * box.min.z,
+  );
 }
 
 const horizonN = vec3.create();
@@ -1229,7 +1241,7 @@ const horizonM = vec3.create();
  * gap ≤ 0, so no meeting after (s + r)/k, and none after time 0 when k ≤ 0 (parallel or opening
  * motion keeps the gap). Two half-spaces meet at time 0 unless their world normals are exactly
  * opposite (parallel planes facing apart), when the gap −(o_A + o_B) closes at n_A·(v_A − v_B).
- * Returns twice the bound (room for rounding), 0 when only time 0 can meet.
+ * Returns that time (castHorizon adds the room for rounding), 0 when only time 0 can meet.
  */
 function halfSpaceHorizon(
   a: Shape,
@@ -1259,7 +1271,7 @@ function halfSpaceHorizon(
     bound = -(o + oB);
   } else {
     // The other shape's world box, as castHorizon measured it.
-    boxSphere(halfA ? castBoxB : castBoxA);
+    boxSphere(halfA ? castBoxB : castBoxA, 1);
     bound =
       horizonN.x * boxSphereIo[0] +
       horizonN.y * boxSphereIo[1] +
@@ -1268,7 +1280,7 @@ function halfSpaceHorizon(
       boxSphereIo[3];
   }
   if (!(k > 0) || !(bound > 0)) return 0;
-  const t = (2 * bound) / k;
+  const t = bound / k;
   if (!Number.isFinite(t)) {
     invalidValue(
       "maxToi",
@@ -1288,6 +1300,16 @@ function halfSpaceHorizon(
  * past or never comes (then only time 0 is searched) and twice the root otherwise (room for the
  * rounding of the spheres), at most the largest double (a slower closing speed meets, if ever,
  * at a time beyond the doubles). With a half-space, {@link halfSpaceHorizon}.
+ *
+ * Near the end of the doubles (attack 36: unit spheres at 0 and 9e307, boxes of 3e307 at 9e307,
+ * where ½(min + max) overflowed and every pair was handed to the half-space branch, which threw
+ * a TypeError): the spheres are measured in units of 8 scene units when they overflow at 1
+ * ({@link boxSphere}), and about the bodies' origins with their bounding radii when even the
+ * AABBs overflow (a shape reaching past ±MAX); the room is cut from twice the root to the root
+ * plus 2^-30 of it, then to the last time at which the relative displacement and B's origin
+ * relative to A's are still doubles ({@link lastFiniteTime}), when twice the root would carry
+ * the motion past the doubles (the search forms both and would overflow; no contact is lost
+ * while the cut horizon is at least the root, as the shapes meet, if ever, within it).
  */
 function castHorizon(
   a: Shape,
@@ -1299,22 +1321,162 @@ function castHorizon(
 ): number {
   aabbShape(castBoxA, a, poseA);
   aabbShape(castBoxB, b, poseB);
-  boxSphere(castBoxA);
+  const vx = velocityB.x - velocityA.x;
+  const vy = velocityB.y - velocityA.y;
+  const vz = velocityB.z - velocityA.z;
+  let t =
+    a.type === ShapeType.HalfSpace || b.type === ShapeType.HalfSpace
+      ? halfSpaceHorizon(a, poseA, velocityA, b, poseB, velocityB)
+      : boxesExit(1, vx, vy, vz);
+  if (Number.isNaN(t)) t = boxesExit(0.125, vx, vy, vz);
+  if (Number.isNaN(t)) {
+    // A shape reaching past the doubles: bounding spheres about the bodies' origins, whose
+    // offset checkOffset has kept finite.
+    const s = 0.125;
+    const pa = poseA.translation;
+    const pb = poseB.translation;
+    t = sphereExit(
+      s * (pb.x - pa.x),
+      s * (pb.y - pa.y),
+      s * (pb.z - pa.z),
+      s * boundingRadiusOf(a) + s * boundingRadiusOf(b),
+      vx,
+      vy,
+      vz,
+      s,
+    );
+    if (Number.isNaN(t))
+      invalidValue("maxToi", Infinity, "must be finite for shapes beyond the range of doubles");
+  }
+  if (!(t > 0)) return 0;
+  const room = 2 * t;
+  if (motionStaysFinite(poseA, poseB, vx, vy, vz, room)) return Math.min(room, Number.MAX_VALUE);
+  const tight = t * (1 + 2 ** -30);
+  if (motionStaysFinite(poseA, poseB, vx, vy, vz, tight)) return tight;
+  return Math.min(t, lastFiniteTime(poseA, poseB, vx, vy, vz), Number.MAX_VALUE);
+}
+
+/**
+ * The search time of a cast with horizon `h`: h, or the last time at which the relative motion
+ * is still a double ({@link lastFiniteTime}) when h carries it past the doubles (attack 36: unit
+ * balls 9e307 apart closing at 9e306 with maxToi 100 were refused, "a displacement beyond the
+ * range of doubles", though they meet at 10). A relative velocity that is itself not a double
+ * is left to checkRelativeMotion to refuse.
+ */
+function reachableHorizon(
+  poseA: Isometry,
+  velocityA: Vec3,
+  poseB: Isometry,
+  velocityB: Vec3,
+  h: number,
+): number {
+  const vx = velocityB.x - velocityA.x;
+  const vy = velocityB.y - velocityA.y;
+  const vz = velocityB.z - velocityA.z;
+  if (!(Number.isFinite(vx) && Number.isFinite(vy) && Number.isFinite(vz))) return h;
+  if (motionStaysFinite(poseA, poseB, vx, vy, vz, h)) return h;
+  return Math.min(h, lastFiniteTime(poseA, poseB, vx, vy, vz));
+}
+
+/**
+ * True when, over [0, h], the relative displacement v·h and B's origin relative to A's,
+ * (tB − tA) + v·h, are doubles on every axis (the search forms both: checkRelativeMotion and
+ * originSpread); both are linear in h, so their ends decide.
+ */
+function motionStaysFinite(
+  poseA: Isometry,
+  poseB: Isometry,
+  vx: number,
+  vy: number,
+  vz: number,
+  h: number,
+): boolean {
+  const pa = poseA.translation;
+  const pb = poseB.translation;
+  const mx = vx * h;
+  const my = vy * h;
+  const mz = vz * h;
+  return (
+    Number.isFinite(mx) &&
+    Number.isFinite(my) &&
+    Number.isFinite(mz) &&
+    Number.isFinite(pb.x - pa.x + mx) &&
+    Number.isFinite(pb.y - pa.y + my) &&
+    Number.isFinite(pb.z - pa.z + mz)
+  );
+}
+
+/**
+ * The largest time h (less 2^-50 of it, for the rounding of the divisions) for which
+ * {@link motionStaysFinite} holds: on each moving axis, |v_i·h| ≤ MAX and
+ * |d_i + v_i·h| ≤ MAX (d = tB − tA, finite by checkOffset).
+ */
+function lastFiniteTime(
+  poseA: Isometry,
+  poseB: Isometry,
+  vx: number,
+  vy: number,
+  vz: number,
+): number {
+  const pa = poseA.translation;
+  const pb = poseB.translation;
+  const h = Math.min(
+    axisLastTime(pb.x - pa.x, vx),
+    axisLastTime(pb.y - pa.y, vy),
+    axisLastTime(pb.z - pa.z, vz),
+  );
+  return h * (1 - 2 ** -50);
+}
+
+/** {@link lastFiniteTime} on one axis: offset d, speed v (Infinity when v = 0). */
+function axisLastTime(d: number, v: number): number {
+  const big = Number.MAX_VALUE;
+  if (v > 0) return Math.min(big / v, (big - d) / v);
+  if (v < 0) return Math.min(big / -v, (-big - d) / v);
+  return Number.POSITIVE_INFINITY;
+}
+
+/**
+ * The exit time of the moving AABB spheres of castBoxA and castBoxB ({@link castHorizon}) at
+ * `scale` ({@link boxSphere}), relative velocity (vx, vy, vz); NaN when the spheres overflow at
+ * that scale.
+ */
+function boxesExit(scale: number, vx: number, vy: number, vz: number): number {
+  boxSphere(castBoxA, scale);
   const ax = boxSphereIo[0];
   const ay = boxSphereIo[1];
   const az = boxSphereIo[2];
   const rA = boxSphereIo[3];
-  boxSphere(castBoxB);
-  const r = rA + boxSphereIo[3];
-  const dx = boxSphereIo[0] - ax;
-  const dy = boxSphereIo[1] - ay;
-  const dz = boxSphereIo[2] - az;
-  if (!(Number.isFinite(r) && Number.isFinite(dx) && Number.isFinite(dy) && Number.isFinite(dz))) {
-    return halfSpaceHorizon(a, poseA, velocityA, b, poseB, velocityB);
-  }
-  const vx = velocityB.x - velocityA.x;
-  const vy = velocityB.y - velocityA.y;
-  const vz = velocityB.z - velocityA.z;
+  boxSphere(castBoxB, scale);
+  return sphereExit(
+    boxSphereIo[0] - ax,
+    boxSphereIo[1] - ay,
+    boxSphereIo[2] - az,
+    rA + boxSphereIo[3],
+    vx,
+    vy,
+    vz,
+    scale,
+  );
+}
+
+/**
+ * The larger root t of |d + v·t| = r (d and r in units of 1/scale scene units, v in scene
+ * units per unit time), 0 when it is not positive or the spheres never meet, Infinity when it is
+ * beyond the doubles, NaN when d or r is not finite.
+ */
+function sphereExit(
+  dx: number,
+  dy: number,
+  dz: number,
+  r: number,
+  vx: number,
+  vy: number,
+  vz: number,
+  scale: number,
+): number {
+  if (!(Number.isFinite(r) && Number.isFinite(dx) && Number.isFinite(dy) && Number.isFinite(dz)))
+    return Number.NaN;
   // In units of the larger of |d| and R, so that the squares neither overflow nor underflow.
   const unit = Math.max(hypot3(dx, dy, dz), r);
   const speed = hypot3(vx, vy, vz);
@@ -1336,8 +1498,7 @@ function castHorizon(
   // A closing speed so slow that the exit lies beyond the doubles (1e-310 over a distance of 3)
   // searches to the largest double: a meeting later than that has no time to report, so the
   // answer is null there, as a ray's hit beyond the doubles is a miss (docs/FORMATS.md).
-  const t = 2 * sExit * (unit / speed);
-  return Math.min(t, Number.MAX_VALUE);
+  return (sExit * (unit / speed)) / scale;
 }
 
 /**
@@ -1357,8 +1518,10 @@ function castHorizon(
  * bar (relative to the smaller shape, plus the rounding of the motion, 64·ε·|v_B − v_A|·toi),
  * and not before it by more than that bar over the closing speed, wherever the pair is (the
  * search runs in a frame at A's starting position).
- * @throws CollideError `invalid_value` for a non-finite velocity, a relative displacement over
- * `maxToi` beyond the range of doubles, a negative or NaN `maxToi` (or Infinity with an
+ * A `maxToi` that would carry B, relative to A, past the range of doubles is searched up to the
+ * last time its relative position is a double.
+ * @throws CollideError `invalid_value` for a non-finite velocity, a relative velocity beyond
+ * the range of doubles, a negative or NaN `maxToi` (or Infinity with an
  * unbounded half-space), or a bad pose, or
  * naming the shape field (`a.radius`, …) when the answer would hold a NaN or a miss comes with
  * a non-finite shape (src/query/guard.ts); `unsupported_pair` for a pair without a contact
@@ -1384,10 +1547,15 @@ export function castShapes(
   checkVec3("velocityA", velocityA);
   checkVec3("velocityB", velocityB);
   checkMaxToi(maxToi);
-  const horizon =
+  const horizon = reachableHorizon(
+    poseA,
+    velocityA,
+    poseB,
+    velocityB,
     maxToi === Number.POSITIVE_INFINITY
       ? castHorizon(a, poseA, velocityA, b, poseB, velocityB)
-      : maxToi;
+      : maxToi,
+  );
   checkRelativeMotion(velocityA, velocityB, horizon);
   const hit = makeShapeCastHit();
   const found = castShapesInto(hit, a, poseA, velocityA, b, poseB, velocityB, horizon);

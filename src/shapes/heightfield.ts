@@ -42,6 +42,7 @@ import { RAY_MISS, rayTriangle } from "../geometry/ray-primitives.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
+import { unitScaleFactor } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { CompositeTree } from "./composite.js";
@@ -694,6 +695,51 @@ let rayBest = RAY_MISS;
 let rayBestPart = -1;
 const bestN = vec3.create();
 
+const cellO = vec3.create();
+const cellD = vec3.create();
+
+/** Largest magnitude of a ray cell's triangle and origin answered unscaled (2^128). */
+const CELL_RANGE_MAX = 2 ** 128;
+/** Smallest non-zero magnitude of a ray cell's triangle and origin answered unscaled (2^-128). */
+const CELL_RANGE_MIN = 2 ** -128;
+
+/**
+ * The ray (rayO, rayD) against triangle (a, b, c), local frame, as `rayTriangle` (t in
+ * multiples of rayD; the unit normal to `rn`): when the largest coordinate m of the corners and
+ * the origin is outside [2^-128, 2^128], the corners, origin and direction are first multiplied
+ * by the power of two that brings m near 1 (exact; t and the unit normal are the same in both
+ * units), as a triangle mesh's part is (src/narrowphase/extreme-scale.ts). The exact test's
+ * orientation filters and the normal's cross product multiply three and two coordinates: a
+ * heightfield of scale 1e110 overflowed there (its ray from 1e110 above answered toi 0, one of
+ * scale 1e200 or 1e-200 missed) where the mesh of its triangles answered 1e110 (attack 36).
+ * Mutates a, b, c (the caller's scratch).
+ */
+function rayTriangleInUnits(a: Vec3, b: Vec3, c: Vec3): number {
+  const m = Math.max(
+    Math.abs(a.x),
+    Math.abs(a.y),
+    Math.abs(a.z),
+    Math.abs(b.x),
+    Math.abs(b.y),
+    Math.abs(b.z),
+    Math.abs(c.x),
+    Math.abs(c.y),
+    Math.abs(c.z),
+    Math.abs(rayO.x),
+    Math.abs(rayO.y),
+    Math.abs(rayO.z),
+  );
+  if (!(m > CELL_RANGE_MAX || (m > 0 && m < CELL_RANGE_MIN)))
+    return rayTriangle(rn, a, b, c, rayO, rayD);
+  const k = unitScaleFactor(m);
+  vec3.scale(a, a, k);
+  vec3.scale(b, b, k);
+  vec3.scale(c, c, k);
+  vec3.scale(cellO, rayO, k);
+  vec3.scale(cellD, rayD, k);
+  return rayTriangle(rn, a, b, c, cellO, cellD);
+}
+
 /** Tests the two triangles of cell (r, c) against the ray, keeping the nearest hit ≤ maxToi. */
 function rayCell(hf: Heightfield, r: number, c: number, maxToi: number): void {
   const cell = r * (hf.cols - 1) + c;
@@ -701,7 +747,7 @@ function rayCell(hf: Heightfield, r: number, c: number, maxToi: number): void {
   for (let k = 0; k < 2; k++) {
     const i = 2 * cell + k;
     getHeightfieldTriangle(hf, i, ta, tb, tc);
-    const t = rayTriangle(rn, ta, tb, tc, rayO, rayD);
+    const t = rayTriangleInUnits(ta, tb, tc);
     // A ray in the triangle's plane misses it (as on a triangle mesh, src/narrowphase/mesh-ray.ts).
     if (!(t >= 0) || t > maxToi) continue;
     if (rayBest >= 0 && (t > rayBest || (t === rayBest && i > rayBestPart))) continue;
