@@ -41,7 +41,7 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { ConvexPolyhedron } from "./convex-polyhedron.js";
 import { makeConvexPolyhedron, supportConvexPolyhedron } from "./convex-polyhedron.js";
-import { brandShape, ShapeType } from "./shape.js";
+import { brandShape, isBrandedShape, ShapeType } from "./shape.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/triangle-mesh.js";
 // Its parts are triangles: their definition loads with it.
@@ -613,7 +613,8 @@ function classifyActiveEdges(mesh: TriangleMesh): void {
  * convexity) and a closed mesh's pseudo-normals, always. O(vertices + triangles), a hash of the
  * positions more than the refit and the edges.
  *
- * Throws `CollideError` for a wrong length or a non-finite coordinate (`vertices[i]`) or one
+ * Throws `CollideError` when `mesh` is not a triangle mesh (`mesh`) or `vertices` no array or
+ * typed array (`vertices`), for a wrong length or a non-finite coordinate (`vertices[i]`) or one
  * beyond `MESH_COORDINATE_LIMIT` (2^1023), and (`solid`) when `mesh` was made with
  * `solid: true` and the new positions open it (an edge no longer shared by exactly two
  * triangles with opposite directions: {@link makeTriangleMesh} would refuse `solid: true` on
@@ -623,6 +624,15 @@ export function updateTriangleMeshVertices(
   mesh: TriangleMesh,
   vertices: ArrayLike<number>,
 ): TriangleMesh {
+  if (
+    mesh === null ||
+    typeof mesh !== "object" ||
+    mesh.type !== ShapeType.TriangleMesh ||
+    !isBrandedShape(mesh)
+  )
+    invalidValue("mesh", mesh, "must be a triangle mesh made by makeTriangleMesh");
+  if (vertices === null || typeof vertices !== "object" || typeof vertices.length !== "number")
+    invalidValue("vertices", vertices, "must be an array or typed array of numbers");
   if (vertices.length !== mesh.vertices.length)
     invalidValue("vertices", vertices.length, `must have length ${mesh.vertices.length}`);
   for (let i = 0; i < vertices.length; i++) {

@@ -79,7 +79,7 @@ const UNIT_SCALE = new THREE.Vector3(1, 1, 1);
  * its triangles (indexed or not; a trailing partial triangle is ignored); `"hull"` (default) →
  * the convex hull of its vertices, or, when they are coplanar (a `PlaneGeometry`, a `CircleGeometry`),
  * the flat convex polygon of them (`flat: true`, as `makeConvexPolyhedron` makes it). Throws
- * `CollideError` when there is no position attribute, a coordinate is not finite, or (for a
+ * `CollideError` when `geometry` is no `THREE.BufferGeometry`, there is no position attribute, a coordinate is not finite, or (for a
  * hull) the vertices are all coincident or collinear (fewer than 3 non-collinear).
  */
 export function shapeFromGeometry(
@@ -102,6 +102,8 @@ export function shapeFromGeometry(
   kind: GeometryShapeKind = "hull",
   scale: THREE.Vector3 = UNIT_SCALE,
 ): TriangleMesh | ConvexPolyhedron {
+  if ((geometry as { isBufferGeometry?: boolean } | null)?.isBufferGeometry !== true)
+    invalidValue("geometry", geometry, "must be a THREE.BufferGeometry");
   const positions = readPositions(geometry, scaleMap(scale));
   return shapeOfPositions(geometry, kind, positions);
 }
@@ -125,13 +127,26 @@ const ts = new THREE.Vector3();
 /**
  * The world pose of `object` (its `matrixWorld`, refreshed from its parents first) as a Collide
  * isometry: translation plus unit quaternion; any scale is dropped (see {@link shapeFromMesh}).
- * Writes `out` (allocated when omitted) and returns it.
+ * Writes `out` (allocated when omitted) and returns it. Throws `CollideError` when `object` is no
+ * `THREE.Object3D` (`object`) or its world matrix gives a non-finite pose (`object.matrixWorld`).
  */
 export function poseFromObject3D(object: THREE.Object3D, out?: Isometry): Isometry {
+  if ((object as { isObject3D?: boolean } | null)?.isObject3D !== true)
+    invalidValue("object", object, "must be a THREE.Object3D");
   object.updateWorldMatrix(true, false);
   m4.copy(object.matrixWorld);
   m4.decompose(tv, tq, ts);
   tq.normalize();
+  if (
+    !Number.isFinite(tv.x) ||
+    !Number.isFinite(tv.y) ||
+    !Number.isFinite(tv.z) ||
+    !Number.isFinite(tq.x) ||
+    !Number.isFinite(tq.y) ||
+    !Number.isFinite(tq.z) ||
+    !Number.isFinite(tq.w)
+  )
+    invalidValue("object.matrixWorld", Array.from(m4.elements), "must give a finite pose");
   const pose = out ?? { translation: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: 0, w: 1 } };
   pose.translation.x = tv.x;
   pose.translation.y = tv.y;
@@ -158,12 +173,14 @@ const rot = new THREE.Matrix4();
  * exactly (to rounding), as the glTF loader bakes a node's world matrix into its vertices. A
  * sheared shape deforms as its rotation changes, which no rigid pose follows: make the shape
  * again when the object's rotation or its parents' scale changes. Throws as
- * {@link shapeFromGeometry}.
+ * {@link shapeFromGeometry} and {@link poseFromObject3D}, and when `mesh` is no `THREE.Mesh`.
  */
 export function shapeFromMesh(
   mesh: THREE.Mesh,
   kind: GeometryShapeKind = "hull",
 ): { shape: TriangleMesh | ConvexPolyhedron; pose: Isometry } {
+  if ((mesh as { isMesh?: boolean } | null)?.isMesh !== true)
+    invalidValue("mesh", mesh, "must be a THREE.Mesh");
   const pose = poseFromObject3D(mesh);
   const q = pose.rotation;
   rot.makeRotationFromQuaternion(tq.set(q.x, q.y, q.z, q.w));
