@@ -28,25 +28,10 @@ import { makeCuboid } from "../../src/shapes/cuboid.js";
 import { makeHeightfield } from "../../src/shapes/heightfield.js";
 import type { Shape } from "../../src/shapes/shape.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
-import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
 import { num, unitQuat } from "../oracles/arbitraries.js";
+import { meshOfField } from "../support/field-mesh.js";
 
 const I: Isometry = iso.identity();
-
-/** The field's triangles as a mesh: vertex (r, c) at (c·sx, h·sy, r·sz), cells split (r, c)–(r+1, c+1). */
-function meshOfField(rows: number, cols: number, h: number[], s: Vec3) {
-  const v: number[] = [];
-  for (let r = 0; r < rows; r++)
-    for (let c = 0; c < cols; c++) v.push(c * s.x, h[r * cols + c] * s.y, r * s.z);
-  const idx: number[] = [];
-  for (let r = 0; r + 1 < rows; r++) {
-    for (let c = 0; c + 1 < cols; c++) {
-      const v00 = r * cols + c;
-      idx.push(v00, v00 + cols + 1, v00 + 1, v00, v00 + cols, v00 + cols + 1);
-    }
-  }
-  return makeTriangleMesh(v, idx);
-}
 
 function dist3(p: Vec3, q: Vec3): number {
   return Math.hypot(p.x - q.x, p.y - q.y, p.z - q.z);
