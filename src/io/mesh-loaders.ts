@@ -7,7 +7,9 @@
  *   ourselves: the .gltf/.glb file and every external buffer must be a regular file of at most
  *   {@link MAX_MESH_FILE_BYTES}, and every non-`data:` buffer or image URI must stay inside the
  *   allowed folder ({@link MeshFileOptions}); accessor and buffer view bounds are checked
- *   against the data (the library would silently truncate). Every mesh primitive of the default
+ *   against the data (the library would silently truncate), and a GLB's layout, index
+ *   accessors, triangle-list counts and accessor alignment against glTF 2.0's rules (`splitGlb`,
+ *   `checkIndexAccessors`, `checkAccessorBounds`). Every mesh primitive of the default
  *   scene (or of every scene, or every mesh when there is no scene) is taken with its node's
  *   world matrix, from the node forest we read from the JSON (`readGltfNodes`: disjoint
  *   trees, matrices that are translation·rotation·scale (no shear, no projection), unit
@@ -809,6 +811,10 @@ const COMPONENT_BYTES: Record<number, number> = {
   5125: 4,
   5126: 4,
 };
+/** The component types of indices, a primitive's or a sparse accessor's: unsigned integers. */
+const INDEX_COMPONENT_TYPES: readonly number[] = [5121, 5123, 5125];
+const INDEX_COMPONENT_RULE =
+  "must be UNSIGNED_BYTE (5121), UNSIGNED_SHORT (5123) or UNSIGNED_INT (5125)";
 const TYPE_COMPONENTS: Record<string, number> = {
   SCALAR: 1,
   VEC2: 2,
@@ -853,39 +859,82 @@ function parseGltfJson(bytes: Uint8Array, path: string, field: string, chunk = f
   return json;
 }
 
-/** Splits a GLB container into its JSON and its BIN chunk (if any). */
-function splitGlb(
-  bytes: Uint8Array,
-  path: string,
-  field: string,
-): { json: Json; bin?: Uint8Array } {
-  const bad = (why: string): never => {
-    throw new CollideError("io_error", field, path, `cannot parse glTF ${path}: ${why}`);
+/** A GLB's chunks: its JSON, its BIN chunk when its second chunk is one, and that one's type. */
+interface GlbChunks {
+  json: Json;
+  bin?: Uint8Array;
+  /** The type of the second chunk (`GLB_CHUNK_BIN` for a BIN chunk), undefined when none. */
+  secondType?: number;
+}
+
+/**
+ * Splits a GLB container into its JSON and its BIN chunk (if any), by glTF 2.0's GLB layout: a
+ * 12-byte header (magic `glTF`, version 2, the file's length in bytes), then chunks of
+ * an 8-byte header (length, type) and data, each a multiple of 4 bytes long; the first chunk is
+ * JSON, the second, when present, the BIN chunk (type 0x004E4942) holding `buffers[0]` — a later
+ * chunk of another type is ignored, as the spec has readers do. Refuses (`io_error` naming
+ * `field`, the offending number as the value) a header length other than the file's, a chunk
+ * past the header's length or not a multiple of 4 bytes long, and stray bytes after the last
+ * chunk; a second chunk that is not BIN is kept as `secondType`, refused only when `buffers[0]`
+ * needs the BIN chunk (see {@link readGltfDocument}).
+ */
+function splitGlb(bytes: Uint8Array, path: string, field: string): GlbChunks {
+  const bad = (why: string, value: unknown = path): never => {
+    throw new CollideError("io_error", field, value, `cannot parse glTF ${path}: ${why}`);
   };
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (bytes.byteLength < GLB_HEADER_BYTES + GLB_CHUNK_HEADER_BYTES) bad("too short for a GLB");
   if (view.getUint32(0, true) !== GLB_MAGIC || view.getUint32(4, true) !== 2)
     bad("not a valid glTF/GLB file: no glTF 2.0 binary (GLB) header");
-  const length = Math.min(view.getUint32(8, true), bytes.byteLength);
+  const length = view.getUint32(8, true);
+  if (length !== bytes.byteLength)
+    bad(
+      `its GLB header gives the file's length as ${length} bytes (bytes 8–11), but the file has ${bytes.byteLength} (glTF 2.0 GLB: they must be equal)`,
+      length,
+    );
   let at = GLB_HEADER_BYTES;
   let json: Json | undefined;
   let bin: Uint8Array | undefined;
-  while (at + GLB_CHUNK_HEADER_BYTES <= length) {
+  let secondType: number | undefined;
+  for (let k = 0; at < length; k++) {
+    if (at + GLB_CHUNK_HEADER_BYTES > length)
+      bad(`${length - at} stray bytes after its last chunk (at byte ${at})`, length - at);
     const n = view.getUint32(at, true);
     const type = view.getUint32(at + 4, true);
     const start = at + GLB_CHUNK_HEADER_BYTES;
-    if (start + n > length) bad("a chunk runs past the end of the file");
+    if (start + n > length)
+      bad(
+        `chunk ${k} (at byte ${at}) has a length of ${n} bytes, past the file's end (${length - start} bytes left)`,
+        n,
+      );
+    if (n % 4 !== 0)
+      bad(
+        `chunk ${k} (at byte ${at}) has a length of ${n} bytes, not a multiple of 4 (glTF 2.0 GLB: chunks are padded to 4-byte boundaries)`,
+        n,
+      );
     const chunk = bytes.subarray(start, start + n);
-    if (json === undefined) {
-      if (type !== GLB_CHUNK_JSON) bad("the first chunk is not JSON");
+    if (k === 0) {
+      if (type !== GLB_CHUNK_JSON)
+        bad(`its first chunk has type ${chunkTypeName(type)}, not JSON (0x4E4F534A)`, type);
       json = parseGltfJson(chunk, path, field, true);
-    } else if (type === GLB_CHUNK_BIN && bin === undefined) {
-      bin = chunk;
+    } else if (k === 1) {
+      secondType = type;
+      if (type === GLB_CHUNK_BIN) bin = chunk;
     }
     at = start + n;
   }
   if (json === undefined) return bad("no JSON chunk");
-  return { json, bin };
+  return { json, bin, secondType };
+}
+
+/** A GLB chunk type in hex, and its four bytes as ASCII when printable (`0x4E4F534A "JSON"`). */
+function chunkTypeName(type: number): string {
+  const hex = `0x${type.toString(16).toUpperCase().padStart(8, "0")}`;
+  const chars = [0, 8, 16, 24].map((s) => (type >>> s) & 0xff);
+  const text = chars.every((c) => c >= 0x20 && c < 0x7f)
+    ? ` ${JSON.stringify(String.fromCharCode(...chars))}`
+    : "";
+  return hex + text;
 }
 
 /** Decodes a `data:` URI (base64 or percent-encoded) into bytes. */
@@ -948,6 +997,7 @@ function resolveResourceUri(
 function checkAccessorBounds(json: Json, bufferBytes: readonly number[], field: string): void {
   const views = Array.isArray(json.bufferViews) ? json.bufferViews : [];
   const viewLength: number[] = [];
+  const viewOffset: number[] = [];
   views.forEach((v, i) => {
     const where = `${field}:bufferViews[${i}]`;
     if (!isObject(v)) invalidValue(where, v, "must be an object");
@@ -973,6 +1023,7 @@ function checkAccessorBounds(json: Json, bufferBytes: readonly number[], field: 
       );
     }
     viewLength.push(len);
+    viewOffset.push(off);
   });
   const span = (
     where: string,
@@ -980,9 +1031,22 @@ function checkAccessorBounds(json: Json, bufferBytes: readonly number[], field: 
     offset: number,
     count: number,
     elementBytes: number,
+    componentType: number,
   ) => {
     if (viewIndex >= viewLength.length)
       invalidValue(`${where}.bufferView`, viewIndex, "names no buffer view");
+    // glTF 2.0 data alignment: an accessor's offset into its view, and into its buffer, are
+    // multiples of its component's size (a float at byte 2 read the bytes of two floats).
+    const comp = COMPONENT_BYTES[componentType];
+    const of = `the size of ${where.slice(field.length + 1)}'s componentType ${componentType}`;
+    if (offset % comp !== 0)
+      invalidValue(`${where}.byteOffset`, offset, `must be a multiple of ${comp}, ${of}`);
+    if ((viewOffset[viewIndex] + offset) % comp !== 0)
+      invalidValue(
+        `${field}:bufferViews[${viewIndex}].byteOffset`,
+        viewOffset[viewIndex],
+        `plus ${where.slice(field.length + 1)}.byteOffset (${offset}) must be a multiple of ${comp}, ${of}`,
+      );
     if (count === 0) return;
     const vdef = views[viewIndex] as Json;
     const stride =
@@ -1024,6 +1088,7 @@ function checkAccessorBounds(json: Json, bufferBytes: readonly number[], field: 
         gltfIndex(a, "byteOffset", where, 0),
         count,
         comp * ncomp,
+        a.componentType as number,
       );
     if (a.sparse !== undefined) {
       const s = a.sparse;
@@ -1032,19 +1097,17 @@ function checkAccessorBounds(json: Json, bufferBytes: readonly number[], field: 
         invalidValue(sw, s, "must have indices and values objects");
       const n = gltfIndex(s, "count", sw);
       if (n > count) invalidValue(`${sw}.count`, n, `is more than the accessor's count ${count}`);
-      const ic = COMPONENT_BYTES[s.indices.componentType as number];
-      if (ic === undefined)
-        invalidValue(
-          `${sw}.indices.componentType`,
-          s.indices.componentType,
-          "is not a glTF component type",
-        );
+      const ict = s.indices.componentType as number;
+      if (!INDEX_COMPONENT_TYPES.includes(ict))
+        invalidValue(`${sw}.indices.componentType`, ict, `${INDEX_COMPONENT_RULE} (indices)`);
+      const ic = COMPONENT_BYTES[ict];
       span(
         `${sw}.indices`,
         gltfIndex(s.indices, "bufferView", `${sw}.indices`),
         gltfIndex(s.indices, "byteOffset", `${sw}.indices`, 0),
         n,
         ic,
+        ict,
       );
       span(
         `${sw}.values`,
@@ -1052,6 +1115,7 @@ function checkAccessorBounds(json: Json, bufferBytes: readonly number[], field: 
         gltfIndex(s.values, "byteOffset", `${sw}.values`, 0),
         n,
         comp * ncomp,
+        a.componentType as number,
       );
     }
   });
@@ -1091,6 +1155,66 @@ function checkPositionAccessors(json: Json, field: string): void {
 }
 
 /**
+ * Refuses a primitive's indices that are not a SCALAR accessor of UNSIGNED_BYTE, UNSIGNED_SHORT
+ * or UNSIGNED_INT components (glTF 2.0, meshes: a FLOAT index 1.5 or a BYTE index −1 names no
+ * vertex, and a VEC3 accessor had been read as no triangle), and a triangle list (mode 4, the
+ * default) whose indices — or, without indices, whose POSITION accessor's vertices — are not a
+ * multiple of 3 in number (the trailing ones were dropped silently). `invalid_value` naming the
+ * accessor's field, `<field>:accessors[i].componentType` (`.type`, `.count`), and its value,
+ * the primitive named in the message.
+ */
+function checkIndexAccessors(json: Json, field: string): void {
+  const accessors = Array.isArray(json.accessors) ? json.accessors : [];
+  const meshes = Array.isArray(json.meshes) ? json.meshes : [];
+  meshes.forEach((mesh, m) => {
+    const prims = isObject(mesh) && Array.isArray(mesh.primitives) ? mesh.primitives : [];
+    prims.forEach((prim, p) => {
+      if (!isObject(prim)) return;
+      const name = `meshes[${m}].primitives[${p}]`;
+      const i = prim.indices;
+      const mode = prim.mode ?? GLTF_TRIANGLES;
+      if (i !== undefined) {
+        const a = typeof i === "number" && Number.isInteger(i) ? accessors[i] : undefined;
+        if (!isObject(a))
+          invalidValue(
+            `${field}:${name}.indices`,
+            i,
+            `must name an accessor (0 to ${accessors.length - 1})`,
+          );
+        const at = `${field}:accessors[${i}]`;
+        if (a.type !== "SCALAR")
+          invalidValue(
+            `${at}.type`,
+            a.type,
+            `must be SCALAR: ${name}.indices names it, and indices are scalars`,
+          );
+        if (!INDEX_COMPONENT_TYPES.includes(a.componentType as number))
+          invalidValue(
+            `${at}.componentType`,
+            a.componentType,
+            `${INDEX_COMPONENT_RULE}: ${name}.indices names it, and indices are unsigned integers`,
+          );
+        if (mode === GLTF_TRIANGLES && (a.count as number) % 3 !== 0)
+          invalidValue(
+            `${at}.count`,
+            a.count,
+            `must be a multiple of 3: ${name}, a triangle list (mode 4), takes its indices from it, three to a triangle`,
+          );
+        return;
+      }
+      const v = isObject(prim.attributes) ? prim.attributes.POSITION : undefined;
+      const a = typeof v === "number" ? accessors[v] : undefined;
+      if (mode === GLTF_TRIANGLES && isObject(a) && (a.count as number) % 3 !== 0)
+        invalidValue(
+          `${field}:accessors[${v}].count`,
+          a.count,
+          `must be a multiple of 3: ${name}, a triangle list (mode 4) without indices, takes its vertices from it, three to a triangle`,
+        );
+    });
+  });
+}
+
+/**
  * Reads a glTF (JSON text or GLB bytes) into a `@gltf-transform/core` document, with every
  * external resource read by us under the folder rule of {@link MeshFileOptions} (`gltfDir` null:
  * bytes held in memory, no external resource allowed) and the accessor bounds checked.
@@ -1106,10 +1230,10 @@ async function readGltfDocument(
     bytes.byteLength >= 4 &&
     new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true) === GLB_MAGIC;
   // A .glb without the GLB header is refused as a GLB (not parsed as JSON text).
-  const { json, bin } =
-    isGlb || /\.glb$/i.test(path)
-      ? splitGlb(bytes, path, field)
-      : { json: parseGltfJson(bytes, path, field), bin: undefined };
+  const glb = isGlb || /\.glb$/i.test(path);
+  const { json, bin, secondType }: Partial<GlbChunks> & { json: Json } = glb
+    ? splitGlb(bytes, path, field)
+    : { json: parseGltfJson(bytes, path, field) };
   const resources: Record<string, Uint8Array> = {};
   if (bin) resources[GLB_BUFFER] = bin;
   const baseDir = resolve(options.baseDir ?? gltfDir ?? ".");
@@ -1127,8 +1251,21 @@ async function readGltfDocument(
       let data: Uint8Array | undefined;
       if (uri === undefined) {
         if (key === "buffers") {
-          if (i !== 0 || !bin)
+          if (i !== 0 || !glb)
             invalidValue(where, uri, "is missing (only a GLB's first buffer may omit it)");
+          if (!bin) {
+            // The file's fault, not the JSON's: buffers[0] without a uri is the GLB's BIN chunk.
+            const why =
+              secondType === undefined
+                ? "the file has no second chunk"
+                : `its second chunk has type ${chunkTypeName(secondType)}, not BIN (0x004E4942)`;
+            throw new CollideError(
+              "io_error",
+              field,
+              secondType ?? path,
+              `cannot parse glTF ${path}: buffers[0] has no uri, so its bytes are the GLB's BIN chunk, but ${why} (glTF 2.0 GLB: the BIN chunk, when present, is the second)`,
+            );
+          }
           data = bin;
         }
       } else if (typeof uri !== "string") {
@@ -1171,6 +1308,7 @@ async function readGltfDocument(
   }
   checkAccessorBounds(json, bufferBytes, field);
   checkPositionAccessors(json, field);
+  checkIndexAccessors(json, field);
   const tree = readGltfNodes(json, field);
   try {
     const doc = await new NodeIO().readJSON({
@@ -1243,8 +1381,11 @@ function namedByField(e: unknown, field: string): unknown {
  * of at most {@link MAX_MESH_FILE_BYTES}; buffer and image URIs must stay inside
  * `options.baseDir` (see {@link MeshFileOptions}). Throws `CollideError`: `io_error` when a
  * file cannot be read or parsed, `invalid_value` (field `<field>:buffers[i].uri`, …) for a
- * refused URI, an accessor or buffer view past its data; `invalid_value` naming `field` (the
- * module doc's form) for an empty file, a file with no triangles (nodes of zero scale hide
+ * refused URI, an accessor or buffer view past its data, an index accessor that is not SCALAR
+ * unsigned integers, a triangle list's count not a multiple of 3, a misaligned accessor
+ * (`<field>:accessors[i].componentType`, `.type`, `.count`, `.byteOffset`); `io_error` for a
+ * GLB not laid out as glTF 2.0 says (header length, chunks, BIN chunk); `invalid_value` naming
+ * `field` (the module doc's form) for an empty file, a file with no triangles (nodes of zero scale hide
  * theirs: see `readGltfNodes`), an index past its primitive's vertices or a vertex that is
  * not finite (in the file or under its node's matrix); `invalid_value` naming
  * `<field>:nodes[i]…` for a bad node (a sheared or projective `matrix`, …).

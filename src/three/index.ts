@@ -28,7 +28,7 @@ export type {
 
 import type { DebugDraw, DebugDrawData } from "../debug/draw.js";
 import { type ShapeView, shapeView } from "../debug/shape-view.js";
-import { invalidValue } from "../errors.js";
+import { describeValue, invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import { type ConvexPolyhedron, makeConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Shape } from "../shapes/shape.js";
@@ -39,26 +39,63 @@ export type GeometryShapeKind = "mesh" | "hull";
 
 /**
  * Packed xyz positions of `geometry`'s position attribute, each mapped by the linear map `k`
- * (row-major 3×3: x' = k[0]·x + k[1]·y + k[2]·z, …; allocates).
+ * (row-major 3×3: x' = k[0]·x + k[1]·y + k[2]·z, …; allocates). Throws `CollideError` naming
+ * `geometry.attributes.position` when there is none, `….itemSize` when it is not 3 (an itemSize
+ * of 2 read (x, y) pairs across vertices, the rest NaN), and `geometry.attributes.position[i]`
+ * with the vertex's (x, y, z) when a coordinate is not finite, or its image under `k` (`by`
+ * says what k is) is not: a NaN vertex had become NaN in every coordinate, a 0·NaN of the map.
  */
-function readPositions(geometry: THREE.BufferGeometry, k: readonly number[]): Float64Array {
+function readPositions(
+  geometry: THREE.BufferGeometry,
+  k: readonly number[],
+  by: string,
+): Float64Array {
   const pos = geometry.getAttribute("position");
   if (!pos) invalidValue("geometry.attributes.position", pos, "must exist");
+  if (pos.itemSize !== 3)
+    invalidValue(
+      "geometry.attributes.position.itemSize",
+      pos.itemSize,
+      "must be 3: a position attribute gives each vertex's x, y and z",
+    );
   const out = new Float64Array(3 * pos.count);
   for (let i = 0; i < pos.count; i++) {
     const x = pos.getX(i);
     const y = pos.getY(i);
     const z = pos.getZ(i);
-    out[3 * i] = k[0] * x + k[1] * y + k[2] * z;
-    out[3 * i + 1] = k[3] * x + k[4] * y + k[5] * z;
-    out[3 * i + 2] = k[6] * x + k[7] * y + k[8] * z;
+    if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)))
+      invalidValue(`geometry.attributes.position[${i}]`, [x, y, z], "must be 3 finite numbers");
+    const a = k[0] * x + k[1] * y + k[2] * z;
+    const b = k[3] * x + k[4] * y + k[5] * z;
+    const c = k[6] * x + k[7] * y + k[8] * z;
+    if (!(Number.isFinite(a) && Number.isFinite(b) && Number.isFinite(c)))
+      invalidValue(
+        `geometry.attributes.position[${i}]`,
+        [x, y, z],
+        `overflows ${by}: it becomes ${describeValue([a, b, c])}`,
+      );
+    out[3 * i] = a;
+    out[3 * i + 1] = b;
+    out[3 * i + 2] = c;
   }
   return out;
 }
 
-/** The row-major diagonal map of `scale`. */
+/**
+ * The row-major diagonal map of `scale`; throws `CollideError` naming `scale` when a component
+ * is not finite or is 0 (a zero scale, as {@link shapeFromMesh} refuses one).
+ */
 function scaleMap(scale: THREE.Vector3): number[] {
-  return [scale.x, 0, 0, 0, scale.y, 0, 0, 0, scale.z];
+  const s = [scale?.x, scale?.y, scale?.z];
+  if (!s.every((v) => typeof v === "number" && Number.isFinite(v)))
+    invalidValue("scale", s, "must be a THREE.Vector3 of finite numbers");
+  if (s.includes(0))
+    invalidValue(
+      "scale",
+      s,
+      "has a zero component, as exporters hide an object: shapeFromMesh and the glTF loader make no shape of one, nor is one made here (a flat shape needs a scale that is not 0, however small)",
+    );
+  return [s[0], 0, 0, 0, s[1], 0, 0, 0, s[2]];
 }
 
 /** Triangle corner indices of `geometry`: its index buffer, or 0..count−1 when non-indexed. */
@@ -79,8 +116,12 @@ const UNIT_SCALE = new THREE.Vector3(1, 1, 1);
  * its triangles (indexed or not; a trailing partial triangle is ignored); `"hull"` (default) →
  * the convex hull of its vertices, or, when they are coplanar (a `PlaneGeometry`, a `CircleGeometry`),
  * the flat convex polygon of them (`flat: true`, as `makeConvexPolyhedron` makes it). Throws
- * `CollideError` when `geometry` is no `THREE.BufferGeometry`, there is no position attribute, a coordinate is not finite, or (for a
- * hull) the vertices are all coincident or collinear (fewer than 3 non-collinear).
+ * `CollideError` when `geometry` is no `THREE.BufferGeometry` (`geometry`), there is no position
+ * attribute or its `itemSize` is not 3 (`geometry.attributes.position.itemSize`), a vertex's
+ * coordinate is not finite or overflows times `scale` (`geometry.attributes.position[i]`, its
+ * x, y, z), `scale` has a component that is 0 or not finite (`scale`: a zero scale is how
+ * exporters hide an object, and {@link shapeFromMesh} and the glTF loader make no shape of one),
+ * or (for a hull) the vertices are all coincident or collinear (fewer than 3 non-collinear).
  */
 export function shapeFromGeometry(
   geometry: THREE.BufferGeometry,
@@ -104,7 +145,7 @@ export function shapeFromGeometry(
 ): TriangleMesh | ConvexPolyhedron {
   if ((geometry as { isBufferGeometry?: boolean } | null)?.isBufferGeometry !== true)
     invalidValue("geometry", geometry, "must be a THREE.BufferGeometry");
-  const positions = readPositions(geometry, scaleMap(scale));
+  const positions = readPositions(geometry, scaleMap(scale), "times scale");
   return shapeOfPositions(geometry, kind, positions);
 }
 
@@ -172,8 +213,13 @@ const rot = new THREE.Matrix4();
  * the triangles and the hull of the mapped vertices, so the shape is three.js's world geometry
  * exactly (to rounding), as the glTF loader bakes a node's world matrix into its vertices. A
  * sheared shape deforms as its rotation changes, which no rigid pose follows: make the shape
- * again when the object's rotation or its parents' scale changes. Throws as
- * {@link shapeFromGeometry} and {@link poseFromObject3D}, and when `mesh` is no `THREE.Mesh`.
+ * again when the object's rotation or its parents' scale changes. A zero scale — a `scale` with
+ * a 0, or a local matrix whose 3×3 part has a zero column, on the mesh or an ancestor — is how
+ * exporters hide an object; the glTF loader skips such a node, and this refuses it, naming
+ * `mesh.matrix`, `mesh.parent.matrix`, … (or `mesh.matrixWorld` when the product underflows to a
+ * zero column), rather than make a point or a flat shape of it. Throws as
+ * {@link shapeFromGeometry} (a vertex overflowing under `matrixWorld` named as there) and
+ * {@link poseFromObject3D}, and when `mesh` is no `THREE.Mesh`.
  */
 export function shapeFromMesh(
   mesh: THREE.Mesh,
@@ -187,13 +233,38 @@ export function shapeFromMesh(
   // Column-major: element [col·4 + row].
   const r = rot.elements;
   const l = mesh.matrixWorld.elements;
+  // The mesh's and each ancestor's local matrix (refreshed by poseFromObject3D), as the glTF
+  // loader checks each node's, then the world matrix (a product may underflow to a zero column).
+  let path = "mesh";
+  for (let o: THREE.Object3D | null = mesh; o !== null; o = o.parent) {
+    refuseZeroScale(`${path}.matrix`, o.matrix.elements);
+    path += ".parent";
+  }
+  refuseZeroScale("mesh.matrixWorld", l);
   // k = Rᵀ·L, row-major: k[3i + j] = Σ_m R[m][i]·L[m][j].
   const k: number[] = [];
   for (let i = 0; i < 3; i++)
     for (let j = 0; j < 3; j++)
       k.push(r[4 * i] * l[4 * j] + r[4 * i + 1] * l[4 * j + 1] + r[4 * i + 2] * l[4 * j + 2]);
   if (kind !== "mesh" && kind !== "hull") invalidValue("kind", kind, 'must be "mesh" or "hull"');
-  return { shape: shapeOfPositions(mesh.geometry, kind, readPositions(mesh.geometry, k)), pose };
+  const positions = readPositions(mesh.geometry, k, "under mesh.matrixWorld");
+  return { shape: shapeOfPositions(mesh.geometry, kind, positions), pose };
+}
+
+/**
+ * Refuses (naming `field`, the matrix's elements as the value) a column-major 4×4 matrix whose
+ * 3×3 part has a zero column: a zero scale, which is how exporters hide an object — the glTF
+ * loader skips such a node and its subtree — and of which no shape is made (the vertices would
+ * collapse to a point, or flatten, perhaps sheared by a rotation between two scales).
+ */
+function refuseZeroScale(field: string, m: ArrayLike<number>): void {
+  for (let j = 0; j < 3; j++)
+    if (m[4 * j] === 0 && m[4 * j + 1] === 0 && m[4 * j + 2] === 0)
+      invalidValue(
+        field,
+        Array.from(m),
+        `has a zero scale (column ${j} of its 3×3 part is zero), as exporters hide an object: the glTF loader skips such a node, and no shape is made of it here either (a flat shape needs a scale that is not 0, however small)`,
+      );
 }
 
 function isDebugDraw(d: DebugDraw | DebugDrawData): d is DebugDraw {
