@@ -153,8 +153,8 @@ export function withDefaults<T extends object>(defaults: T, options: Partial<T> 
  * inherited properties that are no option are not read and so not looked at) and has the key's
  * type (`invalid_value`: `null` is not "not set"). So every option its owner reads has passed
  * here. The ranges of values stay the owner's to check. Allocates nothing on the valid path (a
- * `for…in` over the given object and a read of each valid key), so hot queries may call it on
- * every call.
+ * `for…in` over the given object; a read of each valid key only when its prototype is not a
+ * plain object's), so hot queries may call it on every call.
  */
 export function checkOptions(options: unknown, spec: OptionsSpec): void {
   if (options === undefined) return;
@@ -164,22 +164,16 @@ export function checkOptions(options: unknown, spec: OptionsSpec): void {
   const keys = spec.keys;
   const o = options as Record<string, unknown>;
   for (const key in o) {
-    if (keys[key] === undefined && Object.hasOwn(o, key)) refuseUnknownKey(spec, key, o[key]);
-  }
-  const names = spec.names;
-  for (let i = 0; i < names.length; i++) {
-    const key = names[i];
-    const value = o[key];
-    if (value === undefined) continue;
-    if (!Object.hasOwn(o, key)) {
-      invalidValue(
-        `${spec.field}.${key}`,
-        value,
-        `is inherited (from the object's prototype): options are read from the object's own properties only — set it on the object itself (an option of ${spec.owner})`,
-      );
-    }
     const type = keys[key];
-    if (type === "any") continue;
+    if (!Object.hasOwn(o, key)) {
+      // Enumerable on the prototype (Object.create({ solid: true }), a polluted
+      // Object.prototype): an option read through it is refused, anything else not read.
+      if (type !== undefined && o[key] !== undefined) refuseInherited(spec, key, o[key]);
+      continue;
+    }
+    const value = o[key];
+    if (type === undefined) refuseUnknownKey(spec, key, value);
+    if (value === undefined || type === "any") continue;
     if (typeof value !== type || value === null) {
       invalidValue(
         `${spec.field}.${key}`,
@@ -188,6 +182,27 @@ export function checkOptions(options: unknown, spec: OptionsSpec): void {
       );
     }
   }
+  // A prototype other than a plain object's (a class instance, Object.create(proto)) may hold
+  // getters or non-enumerable properties that `for…in` does not see but a read of the option
+  // does: each valid key is read, and one set there refused. A plain object (the common case,
+  // kept to one prototype read) inherits only what Object.prototype holds: an option assigned
+  // there is enumerable, seen above (one defined non-enumerable there is not looked for).
+  const proto = Object.getPrototypeOf(o);
+  if (proto === Object.prototype || proto === null) return;
+  const names = spec.names;
+  for (let i = 0; i < names.length; i++) {
+    const key = names[i];
+    if (o[key] !== undefined && !Object.hasOwn(o, key)) refuseInherited(spec, key, o[key]);
+  }
+}
+
+/** The inherited-option error of {@link checkOptions} (the error path only). */
+function refuseInherited(spec: OptionsSpec, key: string, value: unknown): never {
+  invalidValue(
+    `${spec.field}.${key}`,
+    value,
+    `is inherited (from the object's prototype): options are read from the object's own properties only — set it on the object itself (an option of ${spec.owner})`,
+  );
 }
 
 /** The unknown-key error of {@link checkOptions} (allocates: the error path only). */
