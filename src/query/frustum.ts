@@ -386,7 +386,7 @@ function finishFrustum(
     max.y = Math.max(max.y, corners[i + 1]);
     max.z = Math.max(max.z, corners[i + 2]);
   }
-  const flat = `gives a frustum${size ? ` ${size},` : ""} too thin for its polytope: thinner across some direction than about 4e-10 of its extent (HULL_FLAT_FACTOR hull tolerances, under which a convex hull is flat), so the exact tests could not hold its inside`;
+  const flat = `gives a frustum${size ? ` ${size},` : ""} too thin for its polytope: thinner across some direction than about 4e-10 of its extent (HULL_FLAT_FACTOR hull tolerances, under which a convex hull is flat) or than the rounding of its corners' coordinates, so the exact tests could not hold its inside`;
   let hull: ConvexPolyhedron;
   try {
     hull = makeConvexPolyhedron(corners, field);
