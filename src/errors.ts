@@ -104,6 +104,8 @@ export interface OptionsSpec {
   readonly field: string;
   /** Each valid key and the type of its value. */
   readonly keys: Readonly<Record<string, OptionType>>;
+  /** The valid keys, in order (the check reads each: an inherited one is refused). */
+  readonly names: readonly string[];
 }
 
 /** An {@link OptionsSpec} (frozen; build it once at module level, never per call). */
@@ -113,8 +115,15 @@ export function optionsSpec(
   keys: Readonly<Record<string, OptionType>>,
 ): OptionsSpec {
   const own: Record<string, OptionType> = Object.create(null);
-  for (const k of Object.keys(keys)) own[k] = keys[k];
-  return Object.freeze({ owner, field, keys: Object.freeze(own) });
+  const names = Object.keys(keys);
+  for (const k of names) {
+    // A key every object inherits (toString, constructor) would be refused as inherited on
+    // every plain object: no option may be named so.
+    if (k in Object.prototype)
+      throw new Error(`optionsSpec: option key "${k}" is a member of Object.prototype`);
+    own[k] = keys[k];
+  }
+  return Object.freeze({ owner, field, keys: Object.freeze(own), names: Object.freeze(names) });
 }
 
 /**
@@ -137,10 +146,15 @@ export function withDefaults<T extends object>(defaults: T, options: Partial<T> 
  * The options check of every public function taking an options (or description) object:
  * throws `CollideError` unless `options` is `undefined` (nothing set) or an object whose every
  * own enumerable key is one of `spec.keys` — `unknown_field` naming `<field>.<key>` and the
- * owner, with the closest valid key when it is an obvious typo — and whose every value that is
- * not `undefined` has the key's type (`invalid_value` naming `<field>.<key>`: `null` is not
- * "not set"). The ranges of values stay the owner's to check. Allocates nothing on the valid
- * path (a `for…in` over the given object), so hot queries may call it on every call.
+ * owner, with the closest valid key when it is an obvious typo — and whose every valid key
+ * that reads as not `undefined` is the object's own property (`invalid_value` naming
+ * `<field>.<key>`: an option is read from the object itself, never through its prototype — an
+ * `Object.create({ solid: true })` or a class's getter had been honoured unchecked, attack 36b;
+ * inherited properties that are no option are not read and so not looked at) and has the key's
+ * type (`invalid_value`: `null` is not "not set"). So every option its owner reads has passed
+ * here. The ranges of values stay the owner's to check. Allocates nothing on the valid path (a
+ * `for…in` over the given object; a read of each valid key only when its prototype is not a
+ * plain object's), so hot queries may call it on every call.
  */
 export function checkOptions(options: unknown, spec: OptionsSpec): void {
   if (options === undefined) return;
@@ -148,9 +162,16 @@ export function checkOptions(options: unknown, spec: OptionsSpec): void {
     invalidValue(spec.field, options, `must be an object (the options of ${spec.owner})`);
   }
   const keys = spec.keys;
-  for (const key in options) {
+  const o = options as Record<string, unknown>;
+  for (const key in o) {
     const type = keys[key];
-    const value = (options as Record<string, unknown>)[key];
+    if (!Object.hasOwn(o, key)) {
+      // Enumerable on the prototype (Object.create({ solid: true }), a polluted
+      // Object.prototype): an option read through it is refused, anything else not read.
+      if (type !== undefined && o[key] !== undefined) refuseInherited(spec, key, o[key]);
+      continue;
+    }
+    const value = o[key];
     if (type === undefined) refuseUnknownKey(spec, key, value);
     if (value === undefined || type === "any") continue;
     if (typeof value !== type || value === null) {
@@ -161,6 +182,27 @@ export function checkOptions(options: unknown, spec: OptionsSpec): void {
       );
     }
   }
+  // A prototype other than a plain object's (a class instance, Object.create(proto)) may hold
+  // getters or non-enumerable properties that `for…in` does not see but a read of the option
+  // does: each valid key is read, and one set there refused. A plain object (the common case,
+  // kept to one prototype read) inherits only what Object.prototype holds: an option assigned
+  // there is enumerable, seen above (one defined non-enumerable there is not looked for).
+  const proto = Object.getPrototypeOf(o);
+  if (proto === Object.prototype || proto === null) return;
+  const names = spec.names;
+  for (let i = 0; i < names.length; i++) {
+    const key = names[i];
+    if (o[key] !== undefined && !Object.hasOwn(o, key)) refuseInherited(spec, key, o[key]);
+  }
+}
+
+/** The inherited-option error of {@link checkOptions} (the error path only). */
+function refuseInherited(spec: OptionsSpec, key: string, value: unknown): never {
+  invalidValue(
+    `${spec.field}.${key}`,
+    value,
+    `is inherited (from the object's prototype): options are read from the object's own properties only — set it on the object itself (an option of ${spec.owner})`,
+  );
 }
 
 /** The unknown-key error of {@link checkOptions} (allocates: the error path only). */

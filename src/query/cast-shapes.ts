@@ -1241,7 +1241,8 @@ const horizonM = vec3.create();
  * gap ≤ 0, so no meeting after (s + r)/k, and none after time 0 when k ≤ 0 (parallel or opening
  * motion keeps the gap). Two half-spaces meet at time 0 unless their world normals are exactly
  * opposite (parallel planes facing apart), when the gap −(o_A + o_B) closes at n_A·(v_A − v_B).
- * Returns that time (castHorizon adds the room for rounding), 0 when only time 0 can meet.
+ * Returns that time (castHorizon adds the room for rounding; Infinity when it is beyond the
+ * doubles), 0 when only time 0 can meet.
  */
 function halfSpaceHorizon(
   a: Shape,
@@ -1280,15 +1281,11 @@ function halfSpaceHorizon(
       boxSphereIo[3];
   }
   if (!(k > 0) || !(bound > 0)) return 0;
-  const t = bound / k;
-  if (!Number.isFinite(t)) {
-    invalidValue(
-      "maxToi",
-      Infinity,
-      "must be finite for this motion of a half-space (no finite horizon)",
-    );
-  }
-  return t;
+  // Infinity when the closing speed is so slow that the gap closes beyond the doubles (a sphere
+  // 1e10 above the plane approaching at 1e-300): castHorizon then searches to the largest double,
+  // and a meeting later than that is null, as for two bounded shapes (docs/FORMATS.md; attack
+  // 36b had it refused, "maxToi must be finite").
+  return bound / k;
 }
 
 /**
@@ -1361,9 +1358,10 @@ function castHorizon(
  * is still a double ({@link lastFiniteTime}) when h carries it past the doubles (attack 36: unit
  * balls 9e307 apart closing at 9e306 with maxToi 100 were refused, "a displacement beyond the
  * range of doubles", though they meet at 10). A relative velocity that is itself not a double
- * is left to checkRelativeMotion to refuse.
+ * is left to checkRelativeMotion to refuse. The world's unbounded `castShape` cuts each
+ * candidate's horizon by it too (src/world/cast-shape.ts).
  */
-function reachableHorizon(
+export function reachableHorizon(
   poseA: Isometry,
   velocityA: Vec3,
   poseB: Isometry,

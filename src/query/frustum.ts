@@ -97,9 +97,18 @@ const CAMERA_SPEC = optionsSpec("makeFrustum", "frustum", CAMERA_KEYS);
  * The frustum of a perspective camera (see {@link FrustumCamera}; three.js's convention: it looks
  * along its local −z, +y up, vertical field of view `fovY`). Throws `CollideError`
  * (`invalid_value`) naming the field: `fovY` outside (0, π), `aspect` ≤ 0, `near` ≤ 0,
- * `near` ≥ `far`, a non-finite number, a non-unit rotation; `far` when a corner of the far face
- * reaches `MESH_COORDINATE_LIMIT` (2^1023 ≈ 8.99e307) in magnitude (the frustum's hull, as every
- * convex hull, takes coordinates below it).
+ * `near` ≥ `far`, a non-finite number, a non-unit rotation (one within
+ * `UNIT_QUATERNION_TOLERANCE` of unit length is accepted and normalised, as every pose's);
+ * `far` when a corner of the far face reaches `MESH_COORDINATE_LIMIT` (2^1023 ≈ 8.99e307) in
+ * magnitude (the frustum's hull, as every convex hull, takes coordinates below it); and a
+ * frustum too thin for its polytope — thinner across some direction than about 4e-10 of its
+ * extent, the bar under which every convex hull is flat — naming the field that makes it thin
+ * (see `thinField`): `fovY` within about 2e-9 of π at far/near = 10 (the far face ~10^10 times
+ * as wide as the frustum is deep), `far` within about 4e-10 of the far face's width of `near`,
+ * an `aspect` beyond about 4e-10 or 2.5e9 of the height. Every frustum it returns is a solid
+ * that its planes and its polytope both hold, so {@link frustumTestSphere},
+ * {@link frustumTestAabb}, {@link frustumIntersectsShape} and the world's `overlapFrustum`
+ * agree on it (up to the hull's tolerance at its faces).
  */
 export function makeFrustum(camera: FrustumCamera, field = "frustum"): Frustum {
   checkFieldArg("makeFrustum", field, "makeFrustum takes one camera object");
@@ -127,10 +136,12 @@ export function makeFrustum(camera: FrustumCamera, field = "frustum"): Frustum {
     invalidValue(`${p}far`, far, "makes the frustum's far face overflow");
   // Local corners: near then far, (−x−y, +x−y, −x+y, +x+y).
   const corners = new Float64Array(24);
-  const pose: Isometry = {
+  // A quaternion within the tolerance of unit length is used normalised (docs/FORMATS.md), as
+  // every pose is (`iso.unitPose`): 1 ± 9e-7 had put the corners off in the 6th digit.
+  const pose: Isometry = iso.unitPose(iso.identity(), {
     translation: vec3.clone(position),
     rotation: quat.copy(quat.create(), rotation),
-  };
+  });
   const t = vec3.create();
   let k = 0;
   for (const dist of [near, far]) {
@@ -189,30 +200,82 @@ export function makeFrustum(camera: FrustumCamera, field = "frustum"): Frustum {
     planes[i + 2] = t.z;
     planes[i + 3] = local[i + 3] + vec3.dot(t, pose.translation);
   }
-  // A frustum too thin to build is named by its extreme field: the aspect, else the field of
-  // view, else the near distance.
-  const thin = !(aspect > 1e-6 && aspect < 1e6)
-    ? ["aspect", aspect]
-    : !(ty > 1e-6 && ty < 1e6)
-      ? ["fovY", fovY]
-      : ["near", near];
-  return finishFrustum(planes, corners, `${p}${thin[0]}`, thin[1]);
+  const [name, value] = thinField(tx, ty, aspect, fovY, near, far);
+  const size = `${2 * tx * far} wide, ${2 * ty * far} high and ${far - near} deep`;
+  return finishFrustum(planes, corners, `${p}${name}`, value, size);
+}
+
+/**
+ * The camera field to name when the frustum is too thin for its polytope: the factor that
+ * makes its thinnest side thin against its largest. The far face is W = 2·tx·far wide,
+ * H = 2·ty·far high (tx = ty·aspect), and the frustum D = far − near deep. Thin across x
+ * against y, or y against x: `aspect` (W/H = aspect). Thin across x against the depth:
+ * W/D = 2·ty·aspect·far/D, `aspect` when it is the smaller factor, else `fovY`; across y
+ * against the depth: `fovY`. Thin in depth against the far face: `far` when the depth ratio
+ * D/far is the smaller factor (near and far too close), else the field that makes the face wide
+ * (`fovY`, or `aspect` when W is the larger side and aspect > ty).
+ */
+function thinField(
+  tx: number,
+  ty: number,
+  aspect: number,
+  fovY: number,
+  near: number,
+  far: number,
+): [string, number] {
+  const w = 2 * tx * far;
+  const h = 2 * ty * far;
+  const d = far - near;
+  if (d <= w && d <= h) {
+    const wide = Math.max(2 * tx, 2 * ty);
+    if (d / far <= 1 / wide) return ["far", far];
+    return w > h && aspect > ty ? ["aspect", aspect] : ["fovY", fovY];
+  }
+  if (w <= h) {
+    if (h >= d) return ["aspect", aspect];
+    return aspect < 2 * ty * (far / d) ? ["aspect", aspect] : ["fovY", fovY];
+  }
+  return w >= d ? ["aspect", aspect] : ["fovY", fovY];
 }
 
 /**
  * The frustum of a clip-from-world matrix `m` (16 numbers, column-major like three.js's
  * `Matrix4.elements`: projection × view; OpenGL clip space, −w ≤ x, y, z ≤ w inside). Planes by
- * Gribb & Hartmann (2001); corners by unprojecting the clip cube through m⁻¹. Throws
- * `CollideError` naming `field`: not 16 finite numbers, a singular matrix, or one whose clip
- * cube does not unproject to a finite frustum in front of the eye (w ≤ 0 at a corner, e.g. an
- * infinite far plane).
+ * Gribb & Hartmann (2001); corners by unprojecting the clip cube through m⁻¹ (inverted with
+ * its columns scaled by powers of two, so that a matrix times any positive factor gives the
+ * same frustum). Throws `CollideError` naming `field`: not 16 finite numbers, a singular matrix,
+ * one whose clip cube does not unproject to a finite frustum in front of the eye (w ≤ 0 at a
+ * corner: an infinite far plane, a far plane behind the eye, the matrix times a negative
+ * number), or one whose frustum is too thin for its polytope (as {@link makeFrustum}).
  */
 export function makeFrustumFromMatrix(m: ArrayLike<number>, field = "matrix"): Frustum {
   checkFieldArg("makeFrustumFromMatrix", field, "makeFrustumFromMatrix takes the 16 numbers only");
   if (m === null || typeof m !== "object" || m.length !== 16)
     invalidValue(field, m, "must be 16 numbers (a column-major 4×4 matrix)");
   for (let i = 0; i < 16; i++) checkFiniteNumber(`${field}[${i}]`, m[i]);
-  const inv = invert4(m);
+  // Inverted with its columns scaled: M·S, S = diag(2^k_j) putting column j's largest entry in
+  // [1, 2) (exact: powers of two), so the determinant's products of four entries neither
+  // overflow nor underflow for a matrix that is merely large or small (attack 36b: a
+  // perspective-view matrix times 1e100 was called singular, its determinant 1e400 overflowing).
+  // M⁻¹ = S·(M·S)⁻¹: row j of the inverse is row j of the scaled one times 2^k_j, and a corner is
+  // a ratio of rows 0..2 to row 3, so only 2^(k_r − k_3) is formed.
+  const exps = [0, 0, 0, 0];
+  const ms = new Float64Array(16);
+  for (let j = 0; j < 4; j++) {
+    const big = Math.max(
+      Math.abs(m[4 * j]),
+      Math.abs(m[4 * j + 1]),
+      Math.abs(m[4 * j + 2]),
+      Math.abs(m[4 * j + 3]),
+    );
+    if (big === 0) invalidValue(field, Array.from(m), "is singular (it has no inverse)");
+    // Clamped so that 2^k is a normal double; a column smaller than 2^-1000 keeps some scale.
+    const e = Math.min(1000, Math.max(-1000, -Math.floor(Math.log2(big))));
+    exps[j] = e;
+    const sc = 2 ** e;
+    for (let i = 0; i < 4; i++) ms[4 * j + i] = m[4 * j + i] * sc;
+  }
+  const inv = invert4(ms);
   if (inv === null) invalidValue(field, Array.from(m), "is singular (it has no inverse)");
   const corners = new Float64Array(24);
   let k = 0;
@@ -221,10 +284,22 @@ export function makeFrustumFromMatrix(m: ArrayLike<number>, field = "matrix"): F
       const x = c & 1 ? 1 : -1;
       const y = c & 2 ? 1 : -1;
       const w = inv[3] * x + inv[7] * y + inv[11] * z + inv[15];
-      if (!(w > 0) && !(w < 0))
-        invalidValue(field, Array.from(m), "has a clip-cube corner at infinity");
+      // The clip w of the unprojected point is 1/w: inside the clip cube −w ≤ x, y, z ≤ w only
+      // for w > 0. A corner with w ≤ 0 lies at infinity or behind the eye — an infinite far
+      // plane, a far plane behind the eye, or the matrix times a negative number, whose planes
+      // (r3 ± r_i) flip to hold the outside of the corners' hull (attack 37: −M had been
+      // accepted, its planes calling outside what its polytope called inside).
+      if (!(w > 0))
+        invalidValue(
+          field,
+          Array.from(m),
+          w < 0
+            ? "has a clip-cube corner behind the eye (w < 0 there: a far plane behind the eye, or the matrix times a negative number)"
+            : "has a clip-cube corner at infinity",
+        );
       for (let r = 0; r < 3; r++) {
-        corners[k++] = (inv[r] * x + inv[4 + r] * y + inv[8 + r] * z + inv[12 + r]) / w;
+        const q = (inv[r] * x + inv[4 + r] * y + inv[8 + r] * z + inv[12 + r]) / w;
+        corners[k++] = exps[r] === exps[3] ? q : q * 2 ** (exps[r] - exps[3]);
       }
     }
   }
@@ -240,11 +315,12 @@ export function makeFrustumFromMatrix(m: ArrayLike<number>, field = "matrix"): F
   ];
   for (let j = 0; j < 6; j++) {
     const [row, sign] = combos[j];
-    // Inside: (r3 + sign·r_row)·(p, 1) ≥ 0, i.e. −(…)xyz·p ≤ (…)w.
-    const a = m[3] + sign * m[row];
-    const b = m[7] + sign * m[4 + row];
-    const c = m[11] + sign * m[8 + row];
-    const d = m[15] + sign * m[12 + row];
+    // Inside: (r3 + sign·r_row)·(p, 1) ≥ 0, i.e. −(…)xyz·p ≤ (…)w. Halved (the plane is
+    // homogeneous) so that two entries near ±MAX do not overflow in their sum.
+    const a = 0.5 * m[3] + sign * 0.5 * m[row];
+    const b = 0.5 * m[7] + sign * 0.5 * m[4 + row];
+    const c = 0.5 * m[11] + sign * 0.5 * m[8 + row];
+    const d = 0.5 * m[15] + sign * 0.5 * m[12 + row];
     const len = Math.hypot(a, b, c);
     if (!(len > 0) || !Number.isFinite(len))
       invalidValue(field, Array.from(m), `has a degenerate plane ${j}`);
@@ -253,7 +329,7 @@ export function makeFrustumFromMatrix(m: ArrayLike<number>, field = "matrix"): F
     planes[4 * j + 2] = -c / len;
     planes[4 * j + 3] = d / len;
   }
-  return finishFrustum(planes, corners, field, Array.from(m));
+  return finishFrustum(planes, corners, field, Array.from(m), "");
 }
 
 /**
@@ -269,12 +345,22 @@ function cornerOutOfRange(corners: Float64Array): number {
   return -1;
 }
 
-/** Checks the corners against the planes, builds the hull and the AABB. */
+/**
+ * Checks the corners' range, builds the hull and the AABB. A frustum whose hull comes out flat
+ * (or collinear) — thinner across some direction than `HULL_FLAT_FACTOR` hull tolerances, about
+ * 4e-10 of its extent (src/geometry/hull.ts `hullTolerance`), the bar below which every convex
+ * hull is a polygon or refused — is refused naming `field` (the camera field that makes it thin,
+ * or the matrix): its polytope, which the exact tests (`frustumIntersectsShape`, the `exact`
+ * modes, the world's `overlapFrustum`) read, would be a polygon holding none of the inside that
+ * its planes hold (attack 36b: fovY 3.141592653 at near 1, far 10 gave no visible sphere where
+ * the plane tests saw it inside). `size` describes the frustum's extents for the message.
+ */
 function finishFrustum(
   planes: Float64Array,
   corners: Float64Array,
   field: string,
   value: unknown,
+  size: string,
 ): Frustum {
   const min = vec3.create(Infinity, Infinity, Infinity);
   const max = vec3.create(-Infinity, -Infinity, -Infinity);
@@ -300,13 +386,15 @@ function finishFrustum(
     max.y = Math.max(max.y, corners[i + 1]);
     max.z = Math.max(max.z, corners[i + 2]);
   }
+  const flat = `gives a frustum${size ? ` ${size},` : ""} too thin for its polytope: thinner across some direction than about 4e-10 of its extent (HULL_FLAT_FACTOR hull tolerances, under which a convex hull is flat) or than the rounding of its corners' coordinates, so the exact tests could not hold its inside`;
   let hull: ConvexPolyhedron;
   try {
     hull = makeConvexPolyhedron(corners, field);
   } catch (e) {
-    if (e instanceof CollideError) invalidValue(field, value, "gives a flat or degenerate frustum");
+    if (e instanceof CollideError) invalidValue(field, value, flat);
     throw e;
   }
+  if (hull.flat) invalidValue(field, value, flat);
   return { planes, corners, min, max, hull };
 }
 

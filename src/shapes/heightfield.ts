@@ -99,8 +99,9 @@ export interface HeightfieldDesc {
   /** Column spacing x, height scale y, row spacing z (finite, > 0; scene units). */
   scale: Vec3;
   /**
-   * Optional: (rows − 1)·(cols − 1) flags, row-major by cell; a truthy flag makes the cell a
-   * hole (no triangles). At least one cell must remain.
+   * Optional: (rows − 1)·(cols − 1) flags, row-major by cell, each `true` or `1` (the cell is a
+   * hole: no triangles) or `false` or `0` (solid); any other value (another number, a string,
+   * null) is refused naming `holes[i]`. At least one cell must remain solid.
    */
   holes?: ArrayLike<boolean | number>;
 }

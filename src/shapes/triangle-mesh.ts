@@ -177,7 +177,8 @@ const MESH_SPEC = optionsSpec("makeTriangleMesh", "options", {
  * in [0, vertexCount) as `<field>.indices[3*t+k]` (or `indices[t][k]`, see
  * {@link TriangleMeshOptions.indexPath}) "of triangle t"; a non-finite coordinate as
  * `<field>.vertices[i]` with the first triangle that uses it, and so a coordinate of magnitude
- * `MESH_COORDINATE_LIMIT` (2^1023) or more; an index count that is not a multiple of 3; a mesh with no vertices (`<field>.vertices`) or no triangles
+ * `MESH_COORDINATE_LIMIT` (2^1023) or more; an index count that is not a multiple of 3; an
+ * `options.indexPath` other than "packed" or "nested"; a mesh with no vertices (`<field>.vertices`) or no triangles
  * (`<field>.indices`): it would touch nothing, so an empty or failed export would pass an
  * interference check.
  */
@@ -215,7 +216,10 @@ export function makeTriangleMesh(
       "must hold at least one triangle (a mesh without triangles touches nothing)",
     );
   }
-  const nested = options.indexPath === "nested";
+  const indexPath = options.indexPath;
+  if (indexPath !== undefined && indexPath !== "packed" && indexPath !== "nested")
+    invalidValue("options.indexPath", indexPath, 'must be "packed" or "nested"');
+  const nested = indexPath === "nested";
   const idx = new Uint32Array(indices.length);
   for (let t = 0; t < triangleCount; t++) {
     for (let k = 0; k < 3; k++) {

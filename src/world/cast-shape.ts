@@ -28,6 +28,7 @@ import {
   boundingRadius,
   castShapesInto,
   makeShapeCastHit,
+  reachableHorizon,
   type ShapeCastHit,
 } from "../query/cast-shapes.js";
 import { aabbShape } from "../shapes/registry.js";
@@ -107,13 +108,6 @@ function copyHit(out: ShapeCastHit, h: ShapeCastHit): void {
 }
 
 /**
- * Largest travel of an unbounded cast's horizon (scene units): far past every bounded body
- * (±WORLD_MAX_COORDINATE = 1e300) and a half-space's plane at any offset a scene reaches, with
- * room (a factor above 100) for the sums of coordinates the casts take.
- */
-const MAX_REACH = 1e306;
-
-/**
  * An unbounded cast (`maxToi` Infinity): the query box (qMin, qMax, the shape's padded box at
  * time 0) reaches to ±Number.MAX_VALUE along each axis on which the shape moves. That finite box
  * holds every point the sweep reaches: every bounded body (its box lies within
@@ -132,17 +126,26 @@ function sweepToEnd(v: Vec3): void {
 }
 
 /**
- * The search horizon of an unbounded cast against candidate `h` (shape `body`): a finite time
- * after which the shape (its time-0 box `start` moving with `v`) cannot touch the body, twice
- * that time for room for rounding (as the pair query's horizon, src/query/cast-shapes.ts).
- * A bounded body: the time the moving box leaves the body's box along some axis for good
- * (slab exit; 0 when the shape does not move). A half-space {n·p ≤ d} (world frame): the time
- * the moving box lies wholly inside it, max over the box of n·p falling to d (0 when the box
- * does not approach the plane: the gap never closes after time 0). Throws `CollideError` naming
- * `velocity` when that time, or the shape's travel over it, is beyond the range of doubles
- * (a travel beyond {@link MAX_REACH}: a speed too slow for the distance).
+ * The search horizon of an unbounded cast against candidate `h` (shape `body`, at `bodyPose`):
+ * a finite time after which the shape (at `pose`, its time-0 box `start`, moving with `v`)
+ * cannot touch the body, twice that time for room for rounding (as the pair query's horizon,
+ * src/query/cast-shapes.ts). A bounded body: the time the moving box leaves the body's box along
+ * some axis for good (slab exit; 0 when the shape does not move). A half-space {n·p ≤ d} (world
+ * frame): the time the moving box lies wholly inside it, max over the box of n·p falling to d
+ * (0 when the box does not approach the plane: the gap never closes after time 0). Then, as the
+ * pair query cuts its own (`reachableHorizon`): at most the largest double — a speed so slow
+ * that the meeting lies beyond it (a sphere 1e10 from a body approaching at 1e-300) searches to
+ * it and finds no hit, as a meeting beyond the doubles is null (docs/FORMATS.md; attack 36b had
+ * it refused, "too slow for the distance") — and at most the last time at which the shape's
+ * origin relative to the body's and its displacement are still doubles (the search forms both).
  */
-function castHorizon(world: CollisionWorld, h: BodyHandle, body: Shape, v: Vec3): number {
+function castHorizon(
+  world: CollisionWorld,
+  h: BodyHandle,
+  body: Shape,
+  pose: Isometry,
+  v: Vec3,
+): number {
   let t: number;
   if (body.type === ShapeType.HalfSpace) {
     quat.rotate(planeNormal, bodyPose.rotation, body.normal);
@@ -162,16 +165,7 @@ function castHorizon(world: CollisionWorld, h: BodyHandle, body: Shape, v: Vec3)
     t = Math.min(t, slabExit(start.min.z, start.max.z, bodyBox.min.z, bodyBox.max.z, v.z));
     if (v.x === 0 && v.y === 0 && v.z === 0) t = 0; // the shape does not move: only time 0
   }
-  const horizon = 2 * t;
-  const reach = horizon * Math.max(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
-  if (!(reach <= MAX_REACH)) {
-    invalidValue(
-      "velocity",
-      v,
-      "is too slow for the distance to find a finite horizon with maxToi Infinity",
-    );
-  }
-  return horizon;
+  return reachableHorizon(pose, v, bodyPose, ZERO, Math.min(2 * t, Number.MAX_VALUE));
 }
 
 /**
@@ -200,12 +194,12 @@ const unitPoseScratch = iso.identity();
  * world's ray casts and the pair query `castShapes`): the box query then reaches along the
  * motion to the end of the doubles' range, and each candidate is searched up to a finite
  * horizon past which the shape cannot touch it (its box left behind, or a half-space's plane
- * crossed by the whole shape), so the answer is the one a finite `maxToi` large enough gives,
- * half-spaces included. Ties in
+ * crossed by the whole shape, at most the largest double), so the answer is the one a finite
+ * `maxToi` large enough gives, half-spaces included, and null for a speed so slow that the
+ * meeting lies beyond the doubles (as the pair query `castShapes` answers). Ties in
  * toi go to the lower handle. Allocation free apart from the answer when `out` is omitted.
  * @throws CollideError `invalid_value` for an invalid or unbounded `shape` (a half-space), a
- * bad pose, a non-finite velocity, a `maxToi` that is negative or NaN, a velocity too slow for
- * the distance to a candidate with `maxToi` Infinity, or bad filter bits.
+ * bad pose, a non-finite velocity, a `maxToi` that is negative or NaN, or bad filter bits.
  */
 export function castShape(
   world: CollisionWorld,
@@ -282,7 +276,9 @@ export function castShape(
     const h = candidates[i];
     const body = world.getShape(h);
     world.getPose(h, bodyPose);
-    const horizon = unlimited ? Math.min(limit, castHorizon(world, h, body, velocity)) : limit;
+    const horizon = unlimited
+      ? Math.min(limit, castHorizon(world, h, body, pose, velocity))
+      : limit;
     if (!castShapesInto(hit, shape, pose, velocity, body, bodyPose, ZERO, horizon, ignoreInitial))
       continue;
     if (bestHandle !== 0 && hit.toi >= best.toi) continue;
