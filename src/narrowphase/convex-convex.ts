@@ -141,6 +141,7 @@ const {
   solvedNormal,
   toLocalA,
   touchIo,
+  triangleWitnessIo,
 } = convexPair;
 const { coresToSurfaces, faceWitnesses, surfaceIo } = witnessFaces;
 const {
@@ -149,6 +150,7 @@ const {
   flatContactNormal,
   flatSeparation,
   projectOnto,
+  triangleWitnesses,
 } = witnessFeatures;
 const {
   alternateProjections,
@@ -331,6 +333,16 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
   // (After the error's record: its rounding term is of the witnesses' magnitude before.)
   if ((polytopeCore(a) && polytopeCore(b)) || (revolutionCore(a) === a && revolutionCore(b) === b))
     featureFacingWitnesses(a, b, bInA);
+  // A triangle's witness onto the triangle in its own frame (placed in the solver's, from the
+  // other shape's features; issue 16, seed 87), at a touch or within the near-touching band: a
+  // deeper contact or a wider gap (the world's resting ones) pays nothing, its witnesses those
+  // of the solver's supports.
+  if (
+    (a.type === ShapeType.Triangle || b.type === ShapeType.Triangle) &&
+    triangleWitnessIo[0] === 0 &&
+    nearTouch()
+  )
+    triangleWitnesses(a, b, bInA);
   return true;
 }
 
@@ -369,6 +381,16 @@ function polytopeGapIsRounding(a: ConvexShape, b: ConvexShape, k: number): boole
 
 /** Gap, relative to the witnesses' magnitude, under which {@link solve} asks intersects. */
 const NEAR_TOUCH = 2 ** -20;
+
+/**
+ * True when the solved pair (solvedIo[0], solvedA, solvedB: scene units) touches, overlaps or is
+ * apart by at most {@link NEAR_TOUCH} of its witnesses' magnitude. Leaves sizeIo[1], sizeIo[2].
+ */
+function nearTouch(): boolean {
+  lengthInto(solvedA, 1);
+  lengthInto(solvedB, 2);
+  return Math.abs(solvedIo[0]) <= NEAR_TOUCH * Math.max(sizeIo[1], sizeIo[2]);
+}
 
 /**
  * boundIo[0] = the signed distance along the solved normal (cores loaded, solver units). When

@@ -517,11 +517,23 @@ function overlapInto(n: Vec3): void {
 const overlapMemo = new Float64Array(10);
 
 /**
+ * [0] 1 while `faceContactTriangleConvex` (src/narrowphase/face-depth.ts) takes its Newton
+ * steps: `solve` (src/narrowphase/convex-convex.ts) then leaves a triangle's witness where the
+ * witness routines put it — no `triangleWitnesses`, no flat-core projection in `faceWitnesses`
+ * — as before they were added (issue 16, seed 87). Those steps run on the world's mesh contacts
+ * at an internal edge every step, where the moves, within rounding, sent later steps down rare,
+ * unoptimized paths of the near-touch polish (session 36's patch: +2.2 KB per step in the
+ * six-curved-kinds world, its `faceWitnesses` part alone +2.6 KB; session 37).
+ */
+const triangleWitnessIo = new Uint8Array(1);
+
+/**
  * This module's bindings that the others read, as one record: each reader binds them to its own
  * module constants once at load (an exported binding is read through a cell on every access,
  * twice the cost of a module constant in a hot loop).
  */
 export const convexPair = {
+  triangleWitnessIo,
   shiftA,
   shiftIo,
   pairOffset,

@@ -46,8 +46,10 @@ import type { Triangle } from "../shapes/triangle.js";
 import type { Contact, DistanceResult } from "./contact.js";
 import { makeContact, makeDistanceResult } from "./contact.js";
 import { distanceConvexConvex, ShapeCoreSupport } from "./convex-convex.js";
+import { convexPair } from "./convex-pair.js";
 import { distanceRoutine } from "./pair-table.js";
 
+const { triangleWitnessIo } = convexPair;
 const down = vec3.create();
 const deepest = vec3.create();
 const highest = vec3.create();
@@ -159,6 +161,8 @@ export function faceContactTriangleConvex(
   // up to 5e-13 of its size from GJK's (a change of results of its own, not made here).
   const exact = "core" in s ? null : distanceRoutine(ShapeType.Triangle, s.type);
   let gapN = 0;
+  // The steps' touches leave a triangle's witness as the witness routines put it (convex-pair.ts).
+  triangleWitnessIo[0] = 1;
   for (let k = 0; k <= FACE_DEPTH_NEWTON_STEPS; k++) {
     moved.translation.x = t.x + normal.x * depth;
     moved.translation.y = t.y + normal.y * depth;
@@ -180,6 +184,7 @@ export function faceContactTriangleConvex(
     }
     depth = next;
   }
+  triangleWitnessIo[0] = 0;
   // The depth the witnesses span along the normal (a gap left by the last step shortens it).
   const spanned = gapN > 0 && gapN < depth ? depth - gapN : depth;
   out.distance = spanned > 0 ? -spanned : 0; // never −0

@@ -49,6 +49,7 @@ const {
   solvedB,
   solvedIo,
   solvedNormal,
+  triangleWitnessIo,
 } = convexPair;
 const {
   faceProject,
@@ -95,6 +96,16 @@ const faceX0 = vec3.create();
 const faceY0 = vec3.create();
 
 /**
+ * The band, relative to the witnesses' magnitude, within which `faceWitnesses` takes a flat
+ * core's converged witness onto the core: the near-touching band (`NEAR_TOUCH` of
+ * src/narrowphase/convex-convex.ts), where `triangleWitnesses` runs too. A deeper contact (the
+ * world's resting ones) pays nothing: moved within rounding, its witnesses sent the world's later
+ * near-touch polish down rare, unoptimized paths (+2.6 KB per step in the six-curved-kinds
+ * world, session 37).
+ */
+const FLAT_WITNESS_BAND = 2 ** -20;
+
+/**
  * The witnesses made to face each other across the normal: pointB − pointA = distance·normal.
  * A witness on a flat feature (a face or an edge supporting its shape along the normal) can lie
  * anywhere on that feature and still be on the right plane, the other shape's witness elsewhere
@@ -117,6 +128,10 @@ function faceWitnesses(k: number): void {
   lengthInto(solvedB, 2);
   const d = solvedIo[0];
   if (!(lateral > FACE_WITNESS_SLACK * Math.max(sizeIo[1], sizeIo[2], Math.abs(d)))) return;
+  // At a touch or within the near-touching band only, and not in face-depth's Newton steps: a
+  // flat core's witness taken onto it (below).
+  const flatOnto =
+    triangleWitnessIo[0] === 0 && Math.abs(d) <= FLAT_WITNESS_BAND * Math.max(sizeIo[1], sizeIo[2]);
   // Into the solver's frame (p·k − shift), where the cores are.
   const shifted = shiftIo[0] !== 0;
   faceX.x = solvedA.x * k;
@@ -280,10 +295,18 @@ function faceWitnesses(k: number): void {
     // larger shape's rounding (16 ulps of its 7e3 offset: 1e-10 off a cone of 1e-6): each
     // witness on a cylinder or cone taken onto it (its exact projection, in its own frame), a
     // move within that slack (issue 16, seed 57's class).
+    // So too, at a touch or near it (flatOnto), a witness on a flat core (a triangle, a flat
+    // hull), lifted onto its supporting plane by up to that slack (faceAlternate): its nearest
+    // point of the core (in the core's frame at its nearest corner, written out), on it to its
+    // rounding (a triangle's corner touching a cylinder's rim, the pair converged from the
+    // refined normal with B's point 7.97e-19 off the triangle of 5e-5, 118 ulps of its
+    // coordinates; issue 16, seed 87).
     for (let side = 0; side < 2; side++) {
-      if (revolutionCore(side === 0 ? coreA.shape : coreB.shape) === null) continue;
       const w = side === 0 ? faceX : faceY;
-      projectOnto(faceQ, side, w);
+      const core = side === 0 ? coreA.shape : coreB.shape;
+      if (revolutionCore(core) !== null) projectOnto(faceQ, side, w);
+      else if (flatOnto && flatCore(side)) faceProject(faceQ, side, w);
+      else continue;
       faceCopy(w, faceQ);
     }
   }

@@ -12,7 +12,7 @@
  * witness-polish.ts); all in the solver's frame, no allocation per call.
  */
 
-import { TOUCH_TOLERANCE } from "../constants.js";
+import { TOUCH_TOLERANCE, TRIANGLE_SLIVER_RATIO } from "../constants.js";
 import { closestPointsSegmentSegment } from "../geometry/closest-segments.js";
 import { FEATURE_SEGMENT, makeSupportFeature } from "../geometry/feature.js";
 import { GjkStatus, gjkLimit, gjkToLimit, tryNormalizeScaled } from "../geometry/gjk.js";
@@ -26,6 +26,7 @@ import * as vec3 from "../math/vec3.js";
 import { type PolytopeAxes, shapeDef } from "../shapes/registry.js";
 import { type ConvexShape, ShapeType } from "../shapes/shape.js";
 import { type Revolution, writeBoundingRadiusOf } from "../shapes/shape-def.js";
+import type { Triangle } from "../shapes/triangle.js";
 import { makeContact, makeContactManifold } from "./contact.js";
 import { convexPair, pairBInA } from "./convex-pair.js";
 import { keepContactOffIo, manifoldFromContact } from "./manifold.js";
@@ -1622,6 +1623,214 @@ function flatTry(side: number, m: Vec3): void {
   }
 }
 
+/** [0..2] the witness in the triangle's frame, [3..5] its nearest point of the triangle, relative to the frame's corner. */
+const triIo = new Float64Array(6);
+
+/**
+ * A triangle's witness moved by at most this fraction of the magnitude where it was rounded (its
+ * coordinates' in A's frame, the triangle's frame's offset there, its coordinates' and the
+ * corners' in the triangle's frame: the largest) is taken onto the triangle by
+ * {@link triangleWitnesses}: 2^12 ulps, above every rounding of the witness routines (a touch's
+ * shared point 26 ulps off, a converged facing pair's 16 slacks of 2^-50) and far below any
+ * distance of the pair that matters.
+ */
+const TRIANGLE_WITNESS_SNAP = 2 ** -40;
+
+/**
+ * Each triangle's witness (solvedA where `a` is a triangle, solvedB where `b` is; A's frame,
+ * scene units, B posed by `bInA`) taken onto the triangle in the triangle's own frame, where its
+ * corners are exact: the witness routines place it in the solver's frame from the other shape's
+ * features (a rim point, a touch's shared point on a cylinder or cone, a converged facing pair's
+ * point lifted onto the supporting plane), which rounds at that frame's magnitude and at their
+ * own slacks — a cylinder of 3e-5 touching a triangle's corner had the triangle's witness 7.97e-19
+ * (118 ulps of its coordinates) off it, a cone's base touching a triangle's corner 26 ulps
+ * (issue 16, seed 87). The point of the triangle nearest to the witness is worked out in a frame
+ * at the triangle's corner nearest to it ({@link triangleNearest}: the offsets from that corner
+ * round at the witness's distance from it, not at the corner's from the origin), the corner
+ * added back once; taken when it moves the witness by at most TRIANGLE_WITNESS_SNAP of the
+ * magnitude (a witness farther off is another fault, left to show). The triangle's witness then
+ * lies on it to the rounding of the frames' changes, a few ulps. A sliver (least height below
+ * TRIANGLE_SLIVER_RATIO of its longest edge) is left as it is. Written out on scalars and typed
+ * arrays (the shared vector helpers' stores box doubles on the step's path); no allocation.
+ */
+function triangleWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
+  for (let side = 0; side < 2; side++) {
+    const s = side === 0 ? a : b;
+    if (s.type !== ShapeType.Triangle) continue;
+    const w = side === 0 ? solvedA : solvedB;
+    const q = bInA.rotation;
+    const t = bInA.translation;
+    let lx = w.x;
+    let ly = w.y;
+    let lz = w.z;
+    if (side === 1) {
+      // Into B's frame: the inverse rotation of w − t (v + w·u + q×u, u = 2 q×v, q negated).
+      const vx = lx - t.x;
+      const vy = ly - t.y;
+      const vz = lz - t.z;
+      const ux = 2 * (q.z * vy - q.y * vz);
+      const uy = 2 * (q.x * vz - q.z * vx);
+      const uz = 2 * (q.y * vx - q.x * vy);
+      lx = vx + q.w * ux + (q.z * uy - q.y * uz);
+      ly = vy + q.w * uy + (q.x * uz - q.z * ux);
+      lz = vz + q.w * uz + (q.y * ux - q.x * uy);
+    }
+    triIo[0] = lx;
+    triIo[1] = ly;
+    triIo[2] = lz;
+    const corner = triangleNearest(s);
+    if (corner < 0) continue;
+    const o = corner === 0 ? s.a : corner === 1 ? s.b : s.c;
+    const mx = triIo[3] - (lx - o.x);
+    const my = triIo[4] - (ly - o.y);
+    const mz = triIo[5] - (lz - o.z);
+    const move = Math.max(Math.abs(mx), Math.abs(my), Math.abs(mz));
+    if (!(move > 0)) continue;
+    // The magnitude where the witness was rounded: its coordinates in A's frame and the
+    // triangle's frame's offset there, its coordinates and the corners' in the triangle's frame.
+    let m = Math.max(Math.abs(w.x), Math.abs(w.y), Math.abs(w.z), Math.abs(lx), Math.abs(ly));
+    m = Math.max(m, Math.abs(lz), Math.abs(s.a.x), Math.abs(s.a.y), Math.abs(s.a.z));
+    m = Math.max(m, Math.abs(s.b.x), Math.abs(s.b.y), Math.abs(s.b.z), Math.abs(s.c.x));
+    m = Math.max(m, Math.abs(s.c.y), Math.abs(s.c.z));
+    if (side === 1) m = Math.max(m, Math.abs(t.x), Math.abs(t.y), Math.abs(t.z));
+    if (!(move <= TRIANGLE_WITNESS_SNAP * m)) continue;
+    const px = triIo[3] + o.x;
+    const py = triIo[4] + o.y;
+    const pz = triIo[5] + o.z;
+    if (side === 0) {
+      w.x = px;
+      w.y = py;
+      w.z = pz;
+      continue;
+    }
+    // Back into A's frame: the rotation of p, plus t.
+    const ux = 2 * (q.y * pz - q.z * py);
+    const uy = 2 * (q.z * px - q.x * pz);
+    const uz = 2 * (q.x * py - q.y * px);
+    w.x = px + q.w * ux + (q.y * uz - q.z * uy) + t.x;
+    w.y = py + q.w * uy + (q.z * ux - q.x * uz) + t.y;
+    w.z = pz + q.w * uz + (q.x * uy - q.y * ux) + t.z;
+  }
+}
+
+/**
+ * The point of triangle `s` (its own frame) nearest to triIo[0..2], relative to the corner nearest
+ * to that point, into triIo[3..5]; returns that corner (0 a, 1 b, 2 c), or −1 for a sliver (its
+ * doubled area at most TRIANGLE_SLIVER_RATIO times its longest edge squared) or non-finite
+ * input. The corner is the frame's origin o, the other two in cyclic order at u and v from it,
+ * the point at r: the Voronoi region of r by the signs of dot products of the offsets, the edge's
+ * or the face's point from its weights (Ericson 2005, §5.1.5). Scalars only (no double crosses a
+ * call).
+ */
+function triangleNearest(s: Triangle): number {
+  const px = triIo[0];
+  const py = triIo[1];
+  const pz = triIo[2];
+  let x = px - s.a.x;
+  let y = py - s.a.y;
+  let z = pz - s.a.z;
+  const da = x * x + y * y + z * z;
+  x = px - s.b.x;
+  y = py - s.b.y;
+  z = pz - s.b.z;
+  const db = x * x + y * y + z * z;
+  x = px - s.c.x;
+  y = py - s.c.y;
+  z = pz - s.c.z;
+  const dc = x * x + y * y + z * z;
+  let corner = 0;
+  if (db < da && db <= dc) corner = 1;
+  else if (dc < da && dc < db) corner = 2;
+  const o = corner === 0 ? s.a : corner === 1 ? s.b : s.c;
+  const e1 = corner === 0 ? s.b : corner === 1 ? s.c : s.a;
+  const e2 = corner === 0 ? s.c : corner === 1 ? s.a : s.b;
+  const ux = e1.x - o.x;
+  const uy = e1.y - o.y;
+  const uz = e1.z - o.z;
+  const vx = e2.x - o.x;
+  const vy = e2.y - o.y;
+  const vz = e2.z - o.z;
+  const wx = vx - ux;
+  const wy = vy - uy;
+  const wz = vz - uz;
+  const nx = uy * vz - uz * vy;
+  const ny = uz * vx - ux * vz;
+  const nz = ux * vy - uy * vx;
+  const l2 = Math.max(
+    ux * ux + uy * uy + uz * uz,
+    vx * vx + vy * vy + vz * vz,
+    wx * wx + wy * wy + wz * wz,
+  );
+  if (!(Math.sqrt(nx * nx + ny * ny + nz * nz) > TRIANGLE_SLIVER_RATIO * l2)) return -1;
+  const rx = px - o.x;
+  const ry = py - o.y;
+  const rz = pz - o.z;
+  // Region of the origin corner.
+  const d1 = ux * rx + uy * ry + uz * rz;
+  const d2 = vx * rx + vy * ry + vz * rz;
+  if (d1 <= 0 && d2 <= 0) {
+    triIo[3] = 0;
+    triIo[4] = 0;
+    triIo[5] = 0;
+    return corner;
+  }
+  // Of the corner at u.
+  const d3 = d1 - (ux * ux + uy * uy + uz * uz);
+  const d4 = d2 - (ux * vx + uy * vy + uz * vz);
+  if (d3 >= 0 && d4 <= d3) {
+    triIo[3] = ux;
+    triIo[4] = uy;
+    triIo[5] = uz;
+    return corner;
+  }
+  // Of the edge to u.
+  const wc = d1 * d4 - d3 * d2;
+  if (wc <= 0 && d1 >= 0 && d3 <= 0) {
+    const f = d1 - d3 > 0 ? d1 / (d1 - d3) : 0;
+    triIo[3] = ux * f;
+    triIo[4] = uy * f;
+    triIo[5] = uz * f;
+    return corner;
+  }
+  // Of the corner at v.
+  const d5 = d1 - (ux * vx + uy * vy + uz * vz);
+  const d6 = d2 - (vx * vx + vy * vy + vz * vz);
+  if (d6 >= 0 && d5 <= d6) {
+    triIo[3] = vx;
+    triIo[4] = vy;
+    triIo[5] = vz;
+    return corner;
+  }
+  // Of the edge to v.
+  const wb = d5 * d2 - d1 * d6;
+  if (wb <= 0 && d2 >= 0 && d6 <= 0) {
+    const f = d2 - d6 > 0 ? d2 / (d2 - d6) : 0;
+    triIo[3] = vx * f;
+    triIo[4] = vy * f;
+    triIo[5] = vz * f;
+    return corner;
+  }
+  // Of the edge from u to v.
+  const wa = d3 * d6 - d5 * d4;
+  if (wa <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
+    const e = d4 - d3 + (d5 - d6);
+    const f = e > 0 ? (d4 - d3) / e : 0;
+    triIo[3] = ux + wx * f;
+    triIo[4] = uy + wy * f;
+    triIo[5] = uz + wz * f;
+    return corner;
+  }
+  // The face: the weights of u and v.
+  const den = wa + wb + wc;
+  if (!(den > 0)) return -1;
+  const fu = wb / den;
+  const fv = wc / den;
+  triIo[3] = ux * fu + vx * fv;
+  triIo[4] = uy * fu + vy * fv;
+  triIo[5] = uz * fu + vz * fv;
+  return corner;
+}
+
 /**
  * This module's bindings that the others read, as one record: each reader binds them to its own
  * module constants once at load (an exported binding is read through a cell on every access,
@@ -1646,4 +1855,5 @@ export const witnessFeatures = {
   featureFacingWitnesses,
   projectOnto,
   flatSeparation,
+  triangleWitnesses,
 };
