@@ -63,13 +63,12 @@ export function makeCuboidFromMinMax(
     invalidValue(`${p}max`, max, "must be ≥ min on every axis");
   }
   const center = vec3.create(0.5 * (min.x + max.x), 0.5 * (min.y + max.y), 0.5 * (min.z + max.z));
-  // Halved before the difference: max − min overflows for corners ±1e308, whose half extent
-  // 1e308 is then refused by its size, not as "not finite".
-  const h = vec3.create(
-    0.5 * max.x - 0.5 * min.x,
-    0.5 * max.y - 0.5 * min.y,
-    0.5 * max.z - 0.5 * min.z,
-  );
+  // Halved before the difference where max − min overflows (corners ±1e308, whose half extent
+  // 1e308 is then refused by its size, not as "not finite"); as before elsewhere, where halving
+  // first would round subnormal corners.
+  const half = (lo: number, hi: number) =>
+    Number.isFinite(hi - lo) ? 0.5 * (hi - lo) : 0.5 * hi - 0.5 * lo;
+  const h = vec3.create(half(min.x, max.x), half(min.y, max.y), half(min.z, max.z));
   return { shape: makeCuboid(h, `${p}max`), center };
 }
 
