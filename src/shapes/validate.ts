@@ -57,7 +57,7 @@ export function checkShapeExtent(
   invalidValue(
     field,
     value,
-    `is too large: ${what}${reach} not below MESH_COORDINATE_LIMIT = 2^1023 ≈ 8.99e307 (every coordinate of a shape in its own frame must be: the difference of two of its points must stay finite; scale the scene down)`,
+    `is too large: ${what}${reach} not below MESH_COORDINATE_LIMIT = 2^1023 ≈ 8.99e307 (the limit of every shape's coordinates in its own frame, so that the difference of two of its points stays finite; scale the scene down)`,
   );
 }
 
