@@ -6,7 +6,7 @@
  * faces. Weights go to an optional `weights` array (one per vertex, summing to 1).
  */
 import { GJK_DEGENERATE_SIMPLEX_TOLERANCE, TRIANGLE_SLIVER_RATIO } from "../constants.js";
-import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
+import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3, unitScaleFactor } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import {
@@ -29,6 +29,10 @@ const cp = vec3.create();
 /**
  * out = the point of segment [a, b] closest to p (Ericson 2005, §5.1.2). Writes weights
  * (wa, wb) with out = wa·a + wb·b. A zero-length segment gives a. `out` may alias any input.
+ * A segment whose squared length leaves [HYPOT_SAFE_MIN, HYPOT_SAFE_MAX] (longer than ~1e145 or
+ * shorter than ~1e-145) has its parameter taken in units of its length
+ * ({@link segmentParameterScaled}): |b − a|² had overflowed from 1.3e154 on, and a unit ball
+ * beside a capsule of 1e160 was answered with NaN.
  */
 export function closestPointOnSegment(
   out: Vec3,
@@ -43,9 +47,13 @@ export function closestPointOnSegment(
   // boxed (allocated), and these run per triangle under the mesh pairs' deep call chains.
   const ee = ab.x * ab.x + ab.y * ab.y + ab.z * ab.z;
   let t = 0;
-  if (ee > 0) {
+  if (ee > HYPOT_SAFE_MIN && ee < HYPOT_SAFE_MAX) {
     t = (ap.x * ab.x + ap.y * ab.y + ap.z * ab.z) / ee;
     t = Math.min(Math.max(t, 0), 1);
+  } else if (ab.x !== 0 || ab.y !== 0 || ab.z !== 0) {
+    // (Through a register: a double returned by a call V8 does not inline is boxed.)
+    segmentParameterScaled();
+    t = segmentIo[0];
   }
   if (weights) {
     weights[0] = 1 - t;
@@ -57,6 +65,30 @@ export function closestPointOnSegment(
   out.y = a.y + ab.y * t;
   out.z = a.z + ab.z * t;
   return out;
+}
+
+/** [0]: the parameter {@link segmentParameterScaled} found. */
+const segmentIo = /* @__PURE__ */ new Float64Array(1);
+
+/**
+ * segmentIo[0] = the clamped parameter t ∈ [0, 1] of the point of the segment `ab` (module
+ * scratch, non-zero) nearest `a + ap`, with both vectors in units of |ab|'s largest component
+ * (a power of two, exact): (ap·ab)/(ab·ab) stays a ratio of normal doubles at any length. When
+ * even the scaled ap·ab overflows (|ap| beyond 1e308 of |ab|), its sign decides the end.
+ */
+function segmentParameterScaled(): void {
+  const k = unitScaleFactor(Math.max(Math.abs(ab.x), Math.abs(ab.y), Math.abs(ab.z)));
+  const ux = ab.x * k;
+  const uy = ab.y * k;
+  const uz = ab.z * k;
+  const dot = ap.x * k * ux + ap.y * k * uy + ap.z * k * uz;
+  let t: number;
+  if (Number.isFinite(dot)) t = dot / (ux * ux + uy * uy + uz * uz);
+  else {
+    const j = unitScaleFactor(Math.max(Math.abs(ap.x), Math.abs(ap.y), Math.abs(ap.z)));
+    t = ap.x * j * ux + ap.y * j * uy + ap.z * j * uz > 0 ? 1 : 0;
+  }
+  segmentIo[0] = Math.min(Math.max(t, 0), 1);
 }
 
 /**

@@ -27,7 +27,14 @@
  * for a hollow one — never NaN.
  */
 
-import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2, hypot3, hypotIo } from "../math/scalar.js";
+import {
+  HYPOT_SAFE_MAX,
+  HYPOT_SAFE_MIN,
+  hypot2,
+  hypot3,
+  hypotIo,
+  unitScaleFactor,
+} from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import {
@@ -126,6 +133,10 @@ function wholeLine(out: RayInterval): true {
 const roots = /* @__PURE__ */ new Float64Array(2);
 /** {@link solveQuadratic}'s arguments a, b, c, disc. */
 const quadIn = /* @__PURE__ */ new Float64Array(4);
+/** {@link lineBall}'s range of lengths used unscaled: squares and products stay normal doubles. */
+const LINE_BALL_SCALE_MIN = 2 ** -400;
+/** Upper end of {@link LINE_BALL_SCALE_MIN}'s range. */
+const LINE_BALL_SCALE_MAX = 2 ** 400;
 /** {@link lineBall}'s arguments mx, my, mz, dx, dy, dz, r. */
 const lineIn = /* @__PURE__ */ new Float64Array(7);
 
@@ -159,16 +170,31 @@ function solveQuadratic(): void {
  * line misses; returns 2 when d = 0 and |m| ≤ r (the whole line). The direction is normalised
  * first (rescaled by its largest component, so a tiny or subnormal d keeps its precision) and the
  * discriminant is r² − |m − (m·u)u|², the squared distance of the centre from the line, which
- * stays accurate for a distant origin (Ray Tracing Gems 2019, ch. 7).
+ * stays accurate for a distant origin (Ray Tracing Gems 2019, ch. 7). The quadratic's c and
+ * discriminant are products of lengths: when the radius or the origin's largest coordinate lies
+ * outside [2^-400, 2^400] they are first scaled by a power of two near 1 (`unitScaleFactor`,
+ * exact) and the roots scaled back — a ray from inside a ball of radius 1e155 had c = −∞ and
+ * missed (session 36's second attack), and a radius of 1e-160 squared to 0.
  */
 function lineBall(): number {
-  const mx = lineIn[0];
-  const my = lineIn[1];
-  const mz = lineIn[2];
+  let mx = lineIn[0];
+  let my = lineIn[1];
+  let mz = lineIn[2];
   const dx = lineIn[3];
   const dy = lineIn[4];
   const dz = lineIn[5];
-  const r = lineIn[6];
+  let r = lineIn[6];
+  // The lengths' scale: a power of two k taking them near 1 when out of range (rare; the roots
+  // are divided by k at the end). Doubles in locals: nothing is boxed on the common path.
+  const size = Math.max(Math.abs(mx), Math.abs(my), Math.abs(mz), r);
+  let k = 1;
+  if (!(size > LINE_BALL_SCALE_MIN && size < LINE_BALL_SCALE_MAX) && size > 0) {
+    k = unitScaleFactor(size);
+    mx *= k;
+    my *= k;
+    mz *= k;
+    r *= k;
+  }
   // hypot3's values written out (its common case and the zero vector, as `vec3.length` does):
   // a call V8 does not inline would box its arguments and result.
   const sm = mx * mx + my * my + mz * mz;
@@ -209,8 +235,8 @@ function lineBall(): number {
   quadIn[2] = c;
   quadIn[3] = h2;
   solveQuadratic();
-  roots[0] /= dLen;
-  roots[1] /= dLen;
+  roots[0] = roots[0] / dLen / k;
+  roots[1] = roots[1] / dLen / k;
   if (c <= 0) {
     // The origin is inside or on the ball: the entry is at or before 0, the exit at or after.
     roots[0] = Math.min(roots[0], 0);
@@ -549,16 +575,39 @@ function coneSideNormal(out: Vec3, x: number, z: number, k: number): Vec3 {
  * the quadric ρ² = k²(h − y)², k = r/(2h), selects one or two pieces of the line; the lower
  * nappe's piece is kept and intersected with the slab |y| ≤ h (which also cuts away the upper
  * nappe). Normals: ∇(ρ + k·y) on the side, (0, −1, 0) on the base, (0, 1, 0) at the apex.
- * Returns false on a miss.
+ * Returns false on a miss. The quadric's c and discriminant are products of lengths: a cone or
+ * origin outside [2^-400, 2^400] is first scaled by a power of two near 1 (exact; `lineBall`'s
+ * rule) and the interval scaled back (a ray from inside a cone of 1e155 had missed).
  */
-export function rayIntervalCone(out: RayInterval, h: number, r: number, o: Vec3, d: Vec3): boolean {
+export function rayIntervalCone(
+  out: RayInterval,
+  hIn: number,
+  rIn: number,
+  o: Vec3,
+  d: Vec3,
+): boolean {
+  let h = hIn;
+  let r = rIn;
+  let ox = o.x;
+  let oy = o.y;
+  let oz = o.z;
+  const size = Math.max(Math.abs(ox), Math.abs(oy), Math.abs(oz), h, r);
+  let s = 1;
+  if (!(size > LINE_BALL_SCALE_MIN && size < LINE_BALL_SCALE_MAX) && size > 0) {
+    s = unitScaleFactor(size);
+    h *= s;
+    r *= s;
+    ox *= s;
+    oy *= s;
+    oz *= s;
+  }
   const k = r / (2 * h);
   const k2 = k * k;
   // Work relative to the apex: Q(v) = vx² + vz² − k²·vy² is the cone's quadratic form and the
   // line meets the side where Q(m + t·d) = 0, m = o − apex.
-  const mx = o.x;
-  const my = o.y - h;
-  const mz = o.z;
+  const mx = ox;
+  const my = oy - h;
+  const mz = oz;
   const rhoM = hypot2(mx, mz);
   const kYm = k * Math.abs(my);
   const a = d.x * d.x + d.z * d.z - k2 * d.y * d.y;
@@ -612,11 +661,16 @@ export function rayIntervalCone(out: RayInterval, h: number, r: number, o: Vec3,
   }
   out.tEnter = tIn;
   out.tExit = tOut;
-  if (sideIn) coneSideNormal(out.normalEnter, o.x + tIn * d.x, o.z + tIn * d.z, k);
+  if (sideIn) coneSideNormal(out.normalEnter, ox + tIn * d.x, oz + tIn * d.z, k);
   else vec3.set(out.normalEnter, 0, 0, 0);
-  if (sideOut) coneSideNormal(out.normalExit, o.x + tOut * d.x, o.z + tOut * d.z, k);
+  if (sideOut) coneSideNormal(out.normalExit, ox + tOut * d.x, oz + tOut * d.z, k);
   else vec3.set(out.normalExit, 0, 0, 0);
-  return clipSlabY(out, h, o.y, d.y);
+  const hit = clipSlabY(out, h, oy, d.y);
+  if (s !== 1) {
+    out.tEnter /= s;
+    out.tExit /= s;
+  }
+  return hit;
 }
 
 /**

@@ -116,6 +116,13 @@ export function checkScene(scene: Scene, options: Partial<CheckOptions> = {}): C
           `bodies[${i}].shape (id ${JSON.stringify(b.id)}) puts the body's AABB (padded for rounding) out of range: its coordinates must lie within ±${WORLD_MAX_COORDINATE} (got a shape posed at ${describeValue(at)})`,
         );
       }
+      // A shape that reaches past the bound from its own origin (no position could place it):
+      // the world's message under the scene's field, with the body's id.
+      if (e instanceof CollideError && e.field === "body.shape") {
+        const field = `bodies[${i}].shape`;
+        const message = `${field} (id ${JSON.stringify(b.id)})${e.message.slice(e.field.length)}`;
+        throw new CollideError(e.code, field, e.value, message);
+      }
       // The world names its argument "body…": name the scene's body instead.
       if (e instanceof CollideError && e.field.startsWith("body")) {
         const field = `bodies[${i}]${e.field.slice(4)}`;

@@ -18,7 +18,7 @@ import { overlapVolume } from "../query/overlap-volume.js";
 import { type BroadPhaseName, computePairsLimited } from "../query/pairs.js";
 import { projectPoint } from "../query/project-point.js";
 import { raycast } from "../query/raycast.js";
-import { sphereSphereIntersection } from "../query/volume.js";
+import { sphereSphereIntersection, sphereSphereVolumeErrorBound } from "../query/volume.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
 import { arrAt, parseShapesLocal as parseLocal } from "./local-frame.js";
@@ -338,7 +338,20 @@ function answerQueryObject(q: unknown, ctx: ShapeParseContext): unknown {
             "is too large: the intersection lies in this ball, whose volume (4/3)πr³ overflows a double (above about 1.8e308); scale the scene down",
           );
         }
-        return { volume: r.volume, surfaceArea: r.surfaceArea, iou: r.iou, errorBound: 0 };
+        const errorBound = sphereSphereVolumeErrorBound(
+          a.pose.translation,
+          (a.shape as Sphere).radius,
+          b.pose.translation,
+          (b.shape as Sphere).radius,
+          r.volume,
+        );
+        // (A bound that overflowed while the volume did not: the largest double still holds.)
+        return {
+          volume: r.volume,
+          surfaceArea: r.surfaceArea,
+          iou: r.iou,
+          errorBound: Number.isFinite(errorBound) ? errorBound : Number.MAX_VALUE,
+        };
       }
       const r = overlapVolume(a.shape, a.pose, b.shape, b.pose);
       // Two half-spaces sharing an unbounded region: Infinity, which JSON cannot print; the

@@ -74,7 +74,12 @@ import {
   UnionOperand,
   type VolumeOperand,
 } from "./overlap-volume-octree.js";
-import { sphereSphereIntersection, sphereVolume, sphericalCapVolume } from "./volume.js";
+import {
+  sphereSphereIntersection,
+  sphereSphereVolumeErrorBound,
+  sphereVolume,
+  sphericalCapVolume,
+} from "./volume.js";
 
 /** The answer of {@link overlapVolume}: the volume (unit³) and a bound on its error (unit³). */
 export interface OverlapVolume {
@@ -298,13 +303,18 @@ function pairVolume(
   }
   if (ka === Kind.Convex && kb === Kind.Convex) {
     if (a.type === ShapeType.Sphere && b.type === ShapeType.Sphere) {
-      const r = sphereSphereIntersection(
-        vec3.create(),
-        (a as Sphere).radius,
-        bInA.translation,
-        (b as Sphere).radius,
+      // From the world centres (a ball turns into itself): both orders give the same bits.
+      const ra = (a as Sphere).radius;
+      const rb = (b as Sphere).radius;
+      const r = sphereSphereIntersection(poseA.translation, ra, poseB.translation, rb);
+      const errorBound = sphereSphereVolumeErrorBound(
+        poseA.translation,
+        ra,
+        poseB.translation,
+        rb,
+        r.volume,
       );
-      return { volume: r.volume, errorBound: 0 };
+      return { volume: r.volume, errorBound };
     }
     if (a.type === ShapeType.Sphere && b.type === ShapeType.Cuboid) {
       return sphereCuboid(a as Sphere, poseA, b as Cuboid, poseB);

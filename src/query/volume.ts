@@ -17,7 +17,7 @@
  */
 
 import { invalidValue } from "../errors.js";
-import { hypot3 } from "../math/scalar.js";
+import { hypot3, sumError } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 
 /** The intersection of two balls: volume (unit³), bounding surface area (unit²), IoU in [0, 1]. */
@@ -50,6 +50,10 @@ export function sphericalCapArea(radius: number, height: number): number {
 
 /** Largest binary exponent of the unit in which the intersection is computed. */
 const RESCALE_MAX_EXPONENT = 1000;
+/** The unit roundoff of doubles, 2^-53. */
+const UNIT_ROUNDOFF = 2 ** -53;
+/** Below this ratio of the radii the larger ball's cap is taken through ratios (no overflow). */
+const RATIO_DIRECT = 2 ** 60;
 
 function checkSphere(center: Vec3, radius: number, field: string): void {
   if (
@@ -63,6 +67,59 @@ function checkSphere(center: Vec3, radius: number, field: string): void {
   if (typeof radius !== "number" || !Number.isFinite(radius) || !(radius > 0)) {
     invalidValue(`${field}.radius`, radius, "must be a finite number > 0");
   }
+}
+
+/**
+ * The intersection of balls of radii r1, r2 (> 0) whose centres lie `dist` (≥ 0) apart, written
+ * to `out`. Symmetric in the two balls (taken as the larger, radius R, and the smaller, r).
+ * Decided and measured through s = R − dist held exactly as a pair (Knuth's TwoSum), so that
+ * neither test rounds at any ratio of the radii: contained when s ≥ r, apart when s ≤ −r
+ * (R + r − dist, rounded, had called a unit ball at the surface of one of 1e104 contained). Then
+ * in units of the smaller radius, a power of two (exact): the contained ball's volume 4πr³/3
+ * there, and the lens from the gap g = r + s (cancellation-free: s is exact) and the caps'
+ * heights h_R = g·q, h_r = g − h_R, q = (r − s)/(2·dist) ∈ (0, ½] — the forms of the module doc
+ * rewritten with s —, the larger ball's cap πh²(3R − h)/3 as (π/3)·h·(3·(hR) − h²) with hR
+ * taken through R/dist when R/r passes 2^60 (R in units of r may overflow). A unit ball inside
+ * one of 1e104..1e300 had given 0: in units of the larger radius its volume underflowed.
+ */
+function intersectionAt(out: SphereSphereIntersection, dist: number, r1: number, r2: number): void {
+  const big = Math.max(r1, r2);
+  const small = Math.min(r1, r2);
+  const sHi = big - dist;
+  const sLo = sumError(big, -dist, sHi);
+  // Apart or touching externally: r + s ≤ 0 (sHi rounds monotonically, so sHi < −r means it).
+  if (sHi < -small || (sHi === -small && sLo <= 0)) {
+    out.volume = 0;
+    out.surfaceArea = 0;
+    out.iou = 0;
+    return;
+  }
+  const exponent = Math.floor(Math.log2(small));
+  const unit = 2 ** Math.max(-RESCALE_MAX_EXPONENT, Math.min(RESCALE_MAX_EXPONENT, exponent));
+  const b = small / unit;
+  const vSmall = sphereVolume(b);
+  if (sHi > small || (sHi === small && sLo >= 0)) {
+    // The smaller ball lies inside the larger (s ≥ r). Back to the input's unit one power of
+    // two at a time (exact): unit³ alone overflows for radii above about 1e102.
+    out.volume = vSmall * unit * unit * unit;
+    out.surfaceArea = 4 * Math.PI * b * b * unit * unit;
+    const ratio = small / big;
+    out.iou = ratio * ratio * ratio;
+    return;
+  }
+  // A lens: −r < s < r, so dist > R − r ≥ 0 and every factor below is positive.
+  const g = (small + sHi + sLo) / unit;
+  const q = ((small - sHi - sLo) / dist) * 0.5;
+  const hb = g * q;
+  const hs = g - hb;
+  const a = big / unit;
+  const hbA = a < RATIO_DIRECT ? hb * a : g * ((small - sHi - sLo) / unit) * (big / dist) * 0.5;
+  const capBig = (Math.PI / 3) * hb * (3 * hbA - hb * hb);
+  const capSmall = (Math.PI / 3) * hs * hs * (3 * b - hs);
+  const volume = Math.min(capBig + capSmall, vSmall);
+  out.volume = volume * unit * unit * unit;
+  out.surfaceArea = 2 * Math.PI * (hbA + b * hs) * unit * unit;
+  out.iou = volume / (vSmall + sphereVolume(a) - volume);
 }
 
 /**
@@ -84,43 +141,48 @@ export function sphereSphereIntersectionInto(
 ): SphereSphereIntersection {
   checkSphere(c1, r1, fieldA);
   checkSphere(c2, r2, fieldB);
-  const dist = hypot3(c2.x - c1.x, c2.y - c1.y, c2.z - c1.z);
-  if (dist >= r1 + r2) {
-    out.volume = 0;
-    out.surfaceArea = 0;
-    out.iou = 0;
-    return out;
-  }
-  // Work in units of the larger radius, rescaled by a power of two (exactly, so the results
-  // are those of the plain formulas) so that r³ neither underflows nor overflows and the IoU
-  // stays a finite ratio for any radii.
-  const exponent = Math.floor(Math.log2(Math.max(r1, r2)));
-  const unit = 2 ** Math.max(-RESCALE_MAX_EXPONENT, Math.min(RESCALE_MAX_EXPONENT, exponent));
-  const a = r1 / unit;
-  const b = r2 / unit;
-  const d = dist / unit;
-  const v1 = sphereVolume(a);
-  const v2 = sphereVolume(b);
-  if (d <= Math.abs(a - b)) {
-    const small = Math.min(a, b);
-    const volume = Math.min(v1, v2);
-    // Back to the input's unit one power of two at a time (exact): unit³ alone overflows for
-    // radii above about 1e102 whose intersection (a smaller ball) is finite.
-    out.volume = volume * unit * unit * unit;
-    out.surfaceArea = 4 * Math.PI * small * small * unit * unit;
-    out.iou = volume / Math.max(v1, v2);
-    return out;
-  }
-  // Here |a − b| < d < a + b, so d > 0 and every factor below is positive; the ratios lie in
-  // (0, 1) and stay finite even for a subnormal d.
-  const gap = a + b - d;
-  const h1 = Math.min(2 * a, gap * ((b - a + d) / (2 * d)));
-  const h2 = Math.min(2 * b, gap * ((a - b + d) / (2 * d)));
-  const volume = Math.min(sphericalCapVolume(a, h1) + sphericalCapVolume(b, h2), v1, v2);
-  out.volume = volume * unit * unit * unit;
-  out.surfaceArea = (sphericalCapArea(a, h1) + sphericalCapArea(b, h2)) * unit * unit;
-  out.iou = volume / (v1 + v2 - volume);
+  intersectionAt(out, hypot3(c2.x - c1.x, c2.y - c1.y, c2.z - c1.z), r1, r2);
   return out;
+}
+
+const boundScratch: SphereSphereIntersection = { volume: 0, surfaceArea: 0, iou: 0 };
+
+/**
+ * A bound on the error of `volume`, the intersection volume of balls (c1, r1) and (c2, r2) that
+ * {@link sphereSphereIntersection} gave, from the one input it rounds: the centres' distance d,
+ * within δ = 4 ulps of d of the true one (each coordinate difference within an ulp, the root of
+ * their squares within two; δ = 0 when the differences are exact and at most one is not 0). The
+ * volume falls as d grows, so the true one lies between the volumes at d − δ and d + δ; the
+ * bound is their larger distance from `volume`, plus the formula's own rounding (16 ulps of the
+ * volume) — or 0 when that spread is within the rounding, as for the other exact pairs. A unit
+ * ball centred on the surface of one of 1e104 is half inside, but d is known only to ~1e88
+ * there: the bound then says so (about the small ball's volume) instead of 0.
+ */
+export function sphereSphereVolumeErrorBound(
+  c1: Vec3,
+  r1: number,
+  c2: Vec3,
+  r2: number,
+  volume: number,
+): number {
+  const dx = c2.x - c1.x;
+  const dy = c2.y - c1.y;
+  const dz = c2.z - c1.z;
+  const d = hypot3(dx, dy, dz);
+  const exact =
+    sumError(c2.x, -c1.x, dx) === 0 &&
+    sumError(c2.y, -c1.y, dy) === 0 &&
+    sumError(c2.z, -c1.z, dz) === 0 &&
+    (dx === 0 ? 1 : 0) + (dy === 0 ? 1 : 0) + (dz === 0 ? 1 : 0) >= 2;
+  if (exact) return 0;
+  const delta = 4 * UNIT_ROUNDOFF * d;
+  intersectionAt(boundScratch, Math.max(0, d - delta), r1, r2);
+  const near = boundScratch.volume;
+  intersectionAt(boundScratch, d + delta, r1, r2);
+  const far = boundScratch.volume;
+  const spread = Math.max(near - volume, volume - far, 0);
+  const rounding = 16 * UNIT_ROUNDOFF * volume;
+  return spread <= rounding ? 0 : spread + rounding;
 }
 
 /**

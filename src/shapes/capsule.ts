@@ -9,7 +9,7 @@ import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
-import { checkPositive, checkShapeVec3 } from "./validate.js";
+import { checkPositive, checkShapeExtent, checkShapeVec3, maxAbs3 } from "./validate.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/capsule.js";
 
@@ -23,7 +23,10 @@ export interface Capsule {
 
 /**
  * A capsule around the local segment `a`–`b` (a = b gives a sphere) with `radius` > 0, scene
- * units. Throws `CollideError` naming `<field>.a`, `<field>.b` or `<field>.radius`.
+ * units. Throws `CollideError` naming `<field>.a`, `<field>.b` or `<field>.radius` for a
+ * non-finite value or radius ≤ 0, and when the capsule reaches `MESH_COORDINATE_LIMIT` (2^1023,
+ * every shape's size limit) in its frame: an end's coordinate (naming it), the radius, or an
+ * end's coordinate plus the radius (naming radius).
  */
 export function makeCapsule(a: Vec3, b: Vec3, radius: number, field = ""): Capsule {
   checkFieldArg("makeCapsule", field, "makeCapsule takes the segment's ends a, b and the radius");
@@ -31,6 +34,17 @@ export function makeCapsule(a: Vec3, b: Vec3, radius: number, field = ""): Capsu
   checkShapeVec3(`${p}a`, a);
   checkShapeVec3(`${p}b`, b);
   checkPositive(`${p}radius`, radius);
+  const ea = maxAbs3(a);
+  const eb = maxAbs3(b);
+  checkShapeExtent(`${p}a`, a, ea, "a coordinate of a");
+  checkShapeExtent(`${p}b`, b, eb, "a coordinate of b");
+  checkShapeExtent(`${p}radius`, radius, radius, "the radius");
+  checkShapeExtent(
+    `${p}radius`,
+    radius,
+    Math.max(ea, eb) + radius,
+    "the radius added to the largest coordinate of a and b",
+  );
   return brandShape({ type: ShapeType.Capsule, a: vec3.clone(a), b: vec3.clone(b), radius });
 }
 

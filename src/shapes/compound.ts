@@ -4,11 +4,20 @@
  * a child supports is supported for the compound.
  */
 import { checkFieldArg, checkOptions, invalidValue, optionsSpec } from "../errors.js";
+import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import * as vec3 from "../math/vec3.js";
+import { shapeDef } from "./registry.js";
 import type { ConvexShape, Shape } from "./shape.js";
 import { brandShape, isConvexShapeType, ShapeType, shapeTypeName } from "./shape.js";
-import { checkPoseKeys, checkUnitQuat, checkVec3, keptShape } from "./validate.js";
+import {
+  checkPoseKeys,
+  checkShapeExtent,
+  checkUnitQuat,
+  checkVec3,
+  keptShape,
+} from "./validate.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/compound.js";
 
@@ -18,6 +27,33 @@ function checkPose(field: string, pose: Isometry): void {
   checkPoseKeys(`${field}.pose`, pose);
   checkVec3(`${field}.pose.translation`, pose.translation);
   checkUnitQuat(`${field}.pose.rotation`, pose.rotation);
+}
+
+const childBox: Aabb = { min: vec3.create(), max: vec3.create() };
+
+/**
+ * A compound's size limit, every shape's (src/shapes/validate.ts `checkShapeExtent`): the box of
+ * `shape` at `pose` in the compound's frame must lie below `MESH_COORDINATE_LIMIT` (2^1023) in
+ * every coordinate — children at ±1.7e308 had been accepted and then refused by every query
+ * naming an internal field (`primBounds[0]`). Names `<f>.pose.translation` with the pose given
+ * (`given`), as the child's shape was checked against the limit by its own constructor.
+ */
+function checkChildExtent(f: string, given: Isometry, shape: ConvexShape, pose: Isometry): void {
+  const b = shapeDef(shape.type).aabb(childBox, shape, pose);
+  const e = Math.max(
+    Math.abs(b.min.x),
+    Math.abs(b.min.y),
+    Math.abs(b.min.z),
+    Math.abs(b.max.x),
+    Math.abs(b.max.y),
+    Math.abs(b.max.z),
+  );
+  checkShapeExtent(
+    `${f}.pose.translation`,
+    given.translation,
+    e,
+    "the child's reach from the compound's origin (its box at this pose)",
+  );
 }
 
 /** One child of a compound: a convex shape and its pose in the compound's frame. */
@@ -67,7 +103,9 @@ export function makeCompound(
     const type = s !== null && typeof s === "object" ? s.type : undefined;
     if (type === ShapeType.Compound) {
       for (const g of keptShape(`${f}.shape`, s as Compound).children) {
-        flat.push({ shape: g.shape, pose: iso.multiply(iso.identity(), pose, g.pose) });
+        const composed = iso.multiply(iso.identity(), pose, g.pose);
+        checkChildExtent(f, c.pose, g.shape, composed);
+        flat.push({ shape: g.shape, pose: composed });
       }
       return;
     }
@@ -78,10 +116,9 @@ export function makeCompound(
         "must be a convex shape or a compound (a mesh, a heightfield or a half-space cannot be a child)",
       );
     }
-    flat.push({
-      shape: keptShape(`${f}.shape`, s as ConvexShape),
-      pose,
-    });
+    const kept = keptShape(`${f}.shape`, s as ConvexShape);
+    checkChildExtent(f, c.pose, kept, pose);
+    flat.push({ shape: kept, pose });
   });
   return brandShape({ type: ShapeType.Compound, children: flat });
 }

@@ -8,7 +8,7 @@ import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2Into, hypotIo } from "../math/sca
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
-import { checkPositive } from "./validate.js";
+import { checkPositive, checkShapeExtent } from "./validate.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/cone.js";
 
@@ -22,13 +22,17 @@ export interface Cone {
 /**
  * A cone of half height `halfHeight` (> 0) and base `radius` (> 0), scene units, axis local +Y
  * with the apex at +halfHeight. Throws `CollideError` naming `<field>.halfHeight` or
- * `<field>.radius`.
+ * `<field>.radius` for a value that is not finite and positive, or not below
+ * `MESH_COORDINATE_LIMIT` (2^1023, every shape's size limit: a cone of half height 1e308 had
+ * its apex and base 2e308 apart, and a unit ball inside it was reported apart).
  */
 export function makeCone(halfHeight: number, radius: number, field = ""): Cone {
   checkFieldArg("makeCone", field, "makeCone takes the half height and the radius");
   const p = field ? `${field}.` : "";
   checkPositive(`${p}halfHeight`, halfHeight);
   checkPositive(`${p}radius`, radius);
+  checkShapeExtent(`${p}halfHeight`, halfHeight, halfHeight, "the half height");
+  checkShapeExtent(`${p}radius`, radius, radius, "the radius");
   return brandShape({ type: ShapeType.Cone, halfHeight, radius });
 }
 

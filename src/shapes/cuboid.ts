@@ -11,7 +11,13 @@ import * as mat3 from "../math/mat3.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
-import { checkNonNegativeVec3, checkShapeVec3, checkVec3 } from "./validate.js";
+import {
+  checkNonNegativeVec3,
+  checkShapeExtent,
+  checkShapeVec3,
+  checkVec3,
+  maxAbs3,
+} from "./validate.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/cuboid.js";
 
@@ -24,7 +30,7 @@ export interface Cuboid {
 /**
  * A box with half extents `halfExtents` (each ≥ 0, scene units; zero gives a flat or degenerate
  * box). Throws `CollideError` naming `field` (default "halfExtents") when a half extent is
- * negative or not finite.
+ * negative, not finite or not below `MESH_COORDINATE_LIMIT` (2^1023, every shape's size limit).
  */
 export function makeCuboid(halfExtents: Vec3, field = "halfExtents"): Cuboid {
   // makeCuboid(min, max) would name the second corner as the field ("[object Object] must…").
@@ -35,6 +41,7 @@ export function makeCuboid(halfExtents: Vec3, field = "halfExtents"): Cuboid {
   );
   checkShapeVec3(field, halfExtents);
   checkNonNegativeVec3(field, halfExtents);
+  checkShapeExtent(field, halfExtents, maxAbs3(halfExtents), "a half extent");
   return brandShape({ type: ShapeType.Cuboid, halfExtents: vec3.clone(halfExtents) });
 }
 
@@ -56,7 +63,12 @@ export function makeCuboidFromMinMax(
     invalidValue(`${p}max`, max, "must be ≥ min on every axis");
   }
   const center = vec3.create(0.5 * (min.x + max.x), 0.5 * (min.y + max.y), 0.5 * (min.z + max.z));
-  const h = vec3.create(0.5 * (max.x - min.x), 0.5 * (max.y - min.y), 0.5 * (max.z - min.z));
+  // Halved before the difference where max − min overflows (corners ±1e308, whose half extent
+  // 1e308 is then refused by its size, not as "not finite"); as before elsewhere, where halving
+  // first would round subnormal corners.
+  const half = (lo: number, hi: number) =>
+    Number.isFinite(hi - lo) ? 0.5 * (hi - lo) : 0.5 * hi - 0.5 * lo;
+  const h = vec3.create(half(min.x, max.x), half(min.y, max.y), half(min.z, max.z));
   return { shape: makeCuboid(h, `${p}max`), center };
 }
 

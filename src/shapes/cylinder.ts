@@ -8,7 +8,7 @@ import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2Into, hypotIo } from "../math/sca
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
-import { checkPositive } from "./validate.js";
+import { checkPositive, checkShapeExtent } from "./validate.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/cylinder.js";
 
@@ -21,13 +21,16 @@ export interface Cylinder {
 
 /**
  * A cylinder of half height `halfHeight` (> 0) and `radius` (> 0), scene units, axis local +Y.
- * Throws `CollideError` naming `<field>.halfHeight` or `<field>.radius`.
+ * Throws `CollideError` naming `<field>.halfHeight` or `<field>.radius` for a value that is not
+ * finite and positive, or not below `MESH_COORDINATE_LIMIT` (2^1023, every shape's size limit).
  */
 export function makeCylinder(halfHeight: number, radius: number, field = ""): Cylinder {
   checkFieldArg("makeCylinder", field, "makeCylinder takes the half height and the radius");
   const p = field ? `${field}.` : "";
   checkPositive(`${p}halfHeight`, halfHeight);
   checkPositive(`${p}radius`, radius);
+  checkShapeExtent(`${p}halfHeight`, halfHeight, halfHeight, "the half height");
+  checkShapeExtent(`${p}radius`, radius, radius, "the radius");
   return brandShape({ type: ShapeType.Cylinder, halfHeight, radius });
 }
 

@@ -40,6 +40,7 @@ import {
 import { brandShape, ShapeType } from "./shape.js";
 import type { LocalRayHit, ShapeDef } from "./shape-def.js";
 import { registerShape, shapeDef } from "./shape-def.js";
+import { checkShapeExtent, maxAbs3 } from "./validate.js";
 
 /** A box (half extents `core.halfExtents`) with edges and corners rounded by `radius`. */
 export interface RoundedCuboid {
@@ -76,6 +77,7 @@ export function makeRoundedCuboid(halfExtents: Vec3, radius: number, field = "")
   const p = field ? `${field}.` : "";
   const core = makeCuboid(halfExtents, `${p}halfExtents`);
   checkRoundingRadius(`${p}radius`, radius);
+  checkRoundedExtent(`${p}radius`, radius, maxAbs3(core.halfExtents));
   return brandShape({ type: ShapeType.RoundedCuboid, core, radius });
 }
 
@@ -97,7 +99,31 @@ export function makeRoundedConvexPolyhedron(
   const p = field ? `${field}.` : "";
   const core = makeConvexPolyhedron(points, `${p}points`);
   checkRoundingRadius(`${p}radius`, radius);
+  checkRoundedExtent(`${p}radius`, radius, maxAbsArray(core.vertices));
   return brandShape({ type: ShapeType.RoundedConvexPolyhedron, core, radius });
+}
+
+/**
+ * The size limit of a rounded shape (src/shapes/validate.ts `checkShapeExtent`): its radius, and
+ * its radius added to `coreExtent` (the core's largest coordinate magnitude), below 2^1023 —
+ * a rounded box of half extents 1e308 and radius 1 had answered every query with an internal
+ * fault's NaN. Names the radius: the core alone was checked by its constructor.
+ */
+function checkRoundedExtent(field: string, radius: number, coreExtent: number): void {
+  checkShapeExtent(field, radius, radius, "the radius");
+  checkShapeExtent(
+    field,
+    radius,
+    coreExtent + radius,
+    "the radius added to the core's largest coordinate",
+  );
+}
+
+/** The largest magnitude in `a` (finite numbers). */
+function maxAbsArray(a: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < a.length; i++) m = Math.max(m, Math.abs(a[i]));
+  return m;
 }
 
 /**

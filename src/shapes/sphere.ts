@@ -5,7 +5,7 @@ import type { Isometry } from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
-import { checkPositive } from "./validate.js";
+import { checkPositive, checkShapeExtent } from "./validate.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/sphere.js";
 
@@ -18,11 +18,12 @@ export interface Sphere {
 /**
  * A sphere of radius `radius` (> 0, scene units), centred on its local origin; place it with a
  * pose. Throws `CollideError` (field `field`, default "radius") when the radius is not finite
- * and positive.
+ * and positive, or not below `MESH_COORDINATE_LIMIT` (2^1023, every shape's size limit).
  */
 export function makeSphere(radius: number, field = "radius"): Sphere {
   checkFieldArg("makeSphere", field, "makeSphere takes the radius only");
   checkPositive(field, radius);
+  checkShapeExtent(field, radius, radius, "the radius");
   return brandShape({ type: ShapeType.Sphere, radius });
 }
 

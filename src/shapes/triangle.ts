@@ -6,7 +6,7 @@ import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { brandShape, ShapeType } from "./shape.js";
-import { checkShapeVec3 } from "./validate.js";
+import { checkShapeExtent, checkShapeVec3, maxAbs3 } from "./validate.js";
 // Its definition (the record in the shape definitions' table), loaded with the constructor.
 import "./defs/triangle.js";
 // The pair queries' frame at a far triangle's corner (src/shapes/far-frame.ts hook).
@@ -22,7 +22,8 @@ export interface Triangle {
 
 /**
  * A triangle with corners `a`, `b`, `c`; zero area is allowed. Throws `CollideError` naming
- * `<field>.a` etc. when a corner is not finite.
+ * `<field>.a` etc. when a corner is not finite or has a coordinate not below
+ * `MESH_COORDINATE_LIMIT` (2^1023, every shape's size limit, as a mesh's vertices).
  */
 export function makeTriangle(a: Vec3, b: Vec3, c: Vec3, field = ""): Triangle {
   checkFieldArg("makeTriangle", field, "makeTriangle takes the three corners a, b, c");
@@ -30,6 +31,9 @@ export function makeTriangle(a: Vec3, b: Vec3, c: Vec3, field = ""): Triangle {
   checkShapeVec3(`${p}a`, a);
   checkShapeVec3(`${p}b`, b);
   checkShapeVec3(`${p}c`, c);
+  checkShapeExtent(`${p}a`, a, maxAbs3(a), "a coordinate of a");
+  checkShapeExtent(`${p}b`, b, maxAbs3(b), "a coordinate of b");
+  checkShapeExtent(`${p}c`, c, maxAbs3(c), "a coordinate of c");
   return brandShape({
     type: ShapeType.Triangle,
     a: vec3.clone(a),

@@ -7,7 +7,7 @@
  * non-throwing probe for the queries' "validate on the bad result" guard. Both ask the shape's
  * definition (src/shapes/shape-def.ts: `check`, `isFinite`).
  */
-import { UNIT_QUATERNION_TOLERANCE } from "../constants.js";
+import { MESH_COORDINATE_LIMIT, UNIT_QUATERNION_TOLERANCE } from "../constants.js";
 import { CollideError, describeValue, invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import type { Quat } from "../math/quat.js";
@@ -32,6 +32,38 @@ export function checkPositive(field: string, x: number): void {
 export function checkNonNegative(field: string, x: number): void {
   checkFinite(field, x);
   if (!(x >= 0)) invalidValue(field, x, "must be ≥ 0");
+}
+
+/**
+ * The size limit of every shape (`MESH_COORDINATE_LIMIT` = 2^1023, the limit of a mesh's, a
+ * hull's and a heightfield's vertices): throws `invalid_value` naming `field` with `value` unless
+ * `extent` — the largest magnitude a coordinate of the shape reaches in its own frame (a radius,
+ * a half extent, a corner's coordinate, a capsule's end plus its radius, a compound child's box)
+ * — is below it. Below it the difference of any two points of the shape (its own extent, a
+ * Minkowski difference's support at a coincident pose) is finite; at or above it a query's
+ * support differences overflow and its answers turned wrong (a cone of half height 1e308 around a
+ * unit ball reported apart) or NaN. `what` names the extent in the message ("the half height",
+ * "a's coordinate plus the radius"). A NaN or infinite extent (a finite sum that overflowed) is
+ * refused too, without printing it.
+ */
+export function checkShapeExtent(
+  field: string,
+  value: unknown,
+  extent: number,
+  what: string,
+): void {
+  if (extent < MESH_COORDINATE_LIMIT) return;
+  const reach = Number.isFinite(extent) ? ` reaches ${extent}, which is` : " is";
+  invalidValue(
+    field,
+    value,
+    `is too large: ${what}${reach} not below MESH_COORDINATE_LIMIT = 2^1023 ≈ 8.99e307 (the limit of every shape's coordinates in its own frame, so that the difference of two of its points stays finite; scale the scene down)`,
+  );
+}
+
+/** The largest magnitude of `v`'s components (v finite). */
+export function maxAbs3(v: Vec3): number {
+  return Math.max(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
 }
 
 /** Throws unless every component of `v` is finite. */

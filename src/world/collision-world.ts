@@ -2420,13 +2420,40 @@ export class CollisionWorld {
     bpMax.y = mx.y + h;
     bpMax.z = mx.z + h;
     // The same test as src/world/pose-boxes.ts (the threaded setPoses refuses the same poses).
-    if (!vecsWithinBound(bpMin, bpMax)) {
+    if (!vecsWithinBound(bpMin, bpMax)) this.refuseBox(field, type, shape, pose);
+  }
+
+  /**
+   * The refusal of a body box beyond ±WORLD_MAX_COORDINATE (error path only: allocates). When
+   * the shape reaches past the bound from its own origin at this rotation — no translation could
+   * place it — an added body's error names `body.shape` and that reach (a compound whose child
+   * sits at 5e307 had been refused naming `body.pose.translation` with the value (0, 0, 0),
+   * session 36's second attack); otherwise `<field>.translation` and the translation given.
+   */
+  private refuseBox(field: string, type: ShapeType, shape: Shape, pose: Isometry): never {
+    const own = { min: vec3.create(), max: vec3.create() };
+    aabbShapeOfType(own, type, shape, iso.create(vec3.create(), pose.rotation));
+    const reach = Math.max(
+      Math.abs(own.min.x),
+      Math.abs(own.min.y),
+      Math.abs(own.min.z),
+      Math.abs(own.max.x),
+      Math.abs(own.max.y),
+      Math.abs(own.max.z),
+    );
+    const grown = reach + this.halfPrediction + WORLD_AABB_ROUNDING_PAD * reach;
+    if (field === "body.pose" && !(grown <= WORLD_MAX_COORDINATE)) {
       invalidValue(
-        `${field}.translation`,
-        pose.translation,
-        `puts the body's AABB out of range (its coordinates must lie within ±${WORLD_MAX_COORDINATE})`,
+        "body.shape",
+        shape,
+        `reaches ${reach} from the body's origin, so its AABB is out of range at any pose (its coordinates must lie within ±${WORLD_MAX_COORDINATE}; scale the scene down)`,
       );
     }
+    return invalidValue(
+      `${field}.translation`,
+      pose.translation,
+      `puts the body's AABB out of range (its coordinates must lie within ±${WORLD_MAX_COORDINATE})`,
+    );
   }
 
   /**

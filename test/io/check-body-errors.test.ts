@@ -13,7 +13,9 @@ describe("checkScene errors name the body", () => {
     const scene = parseScene({
       bodies: [
         { id: "a", shape: { type: "sphere", center: [0, 0, 0], radius: 1 } },
-        { id: "b", shape: { type: "sphere", center: [1e308, 0, 0], radius: 1e308 } },
+        // (A radius within the world's bound: since session 37 a shape reaching past it from its
+        // own origin is named with its reach, below.)
+        { id: "b", shape: { type: "sphere", center: [1e308, 0, 0], radius: 1e299 } },
       ],
     });
     let err: unknown = null;
@@ -26,6 +28,26 @@ describe("checkScene errors name the body", () => {
     // The scene file has no pose: the field is the body's shape (fresh16).
     expect((err as CollideError).field).toBe("bodies[1].shape");
     expect((err as CollideError).message).toMatch(/^bodies\[1\]\.shape \(id "b"\) puts /);
+  });
+
+  it("a shape reaching past the world's bound from its own origin is named with its id and reach (session 37)", () => {
+    const scene = parseScene({
+      bodies: [
+        { id: "a", shape: { type: "sphere", center: [0, 0, 0], radius: 1 } },
+        { id: "b", shape: { type: "sphere", center: [0, 0, 0], radius: 8e307 } },
+      ],
+    });
+    let err: unknown = null;
+    try {
+      checkScene(scene);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(CollideError);
+    expect((err as CollideError).field).toBe("bodies[1].shape");
+    expect((err as CollideError).message).toMatch(
+      /^bodies\[1\]\.shape \(id "b"\) reaches 8e\+307 from the body's origin/,
+    );
   });
 });
 

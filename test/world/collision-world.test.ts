@@ -576,16 +576,17 @@ describe("CollisionWorld handles and bad input", () => {
       expectCollideError(() => w.addBody({ shape: makeSphere(1), pose: p }));
     }
     // A pose whose AABB overflows: a huge sphere 1.7e308 from the origin. (A box past
-    // ±WORLD_MAX_COORDINATE = 1e300 is refused too: a sphere of radius 1e308 at the origin.)
+    // ±WORLD_MAX_COORDINATE = 1e300 is refused too: a sphere of radius 8e307 at the origin,
+    // naming the shape, which no pose could place — session 37; it had named the translation.)
     expectCollideError(
-      () => w.addBody({ shape: makeSphere(1e308), pose: pose(0, 0, 0) }),
-      "body.pose.translation",
+      () => w.addBody({ shape: makeSphere(8e307), pose: pose(0, 0, 0) }),
+      "body.shape",
     );
     const big = w.addBody({ shape: makeSphere(1e299), pose: pose(0, 0, 0), mask: 0 });
     const bigState = worldState(w);
     expectCollideError(() => w.setPose(big, pose(1.7e308, 0, 0)), "pose.translation");
     expectCollideError(
-      () => w.addBody({ shape: makeSphere(1e308), pose: pose(1.7e308, 0, 0) }),
+      () => w.addBody({ shape: makeSphere(1e299), pose: pose(1.7e308, 0, 0) }),
       "body.pose.translation",
     );
     expect(worldState(w)).toBe(bigState);

@@ -19,7 +19,7 @@ import { aabbCapsule, type Capsule, makeCapsule, supportCapsuleCore } from "../c
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { PointProjection, ShapeDef } from "../shape-def.js";
 import { marginWith, registerShape } from "../shape-def.js";
-import { checkPositive, checkVec3 } from "../validate.js";
+import { checkPositive, checkShapeExtent, checkVec3, maxAbs3 } from "../validate.js";
 import {
   fin,
   finishRayHit,
@@ -114,6 +114,14 @@ export const capsuleDef: ShapeDef<Capsule> = {
     checkVec3(`${field}.a`, s.a);
     checkVec3(`${field}.b`, s.b);
     checkPositive(`${field}.radius`, s.radius);
+    // The constructor's size limit (src/shapes/capsule.ts).
+    const e = Math.max(maxAbs3(s.a), maxAbs3(s.b));
+    checkShapeExtent(
+      `${field}.radius`,
+      s.radius,
+      e + s.radius,
+      "the capsule's reach (an end's coordinate plus the radius)",
+    );
   },
   isFinite: (s) => fin(s.radius) && finite3(s.a) && finite3(s.b),
   view: (s) => ({ type: "capsule", a: vecJson(s.a), b: vecJson(s.b), radius: s.radius }),

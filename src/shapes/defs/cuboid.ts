@@ -12,7 +12,7 @@ import { aabbCuboid, type Cuboid, makeCuboid, supportCuboid } from "../cuboid.js
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { ShapeDef } from "../shape-def.js";
 import { boundingRadiusWith, DEFERRED, registerShape } from "../shape-def.js";
-import { checkNonNegativeVec3 } from "../validate.js";
+import { checkNonNegativeVec3, checkShapeExtent, maxAbs3 } from "../validate.js";
 import { maxAbs, scaledVec, vecFromJson, vecJson } from "./helpers.js";
 
 /** out = the unit vector along local axis `i` (0 x, 1 y, 2 z). */
@@ -59,7 +59,11 @@ export const cuboidDef: ShapeDef<Cuboid> = {
   edgeFeature: DEFERRED,
   rayCast: DEFERRED,
   projectPoint: DEFERRED,
-  check: (field, s) => checkNonNegativeVec3(`${field}.halfExtents`, s.halfExtents),
+  check: (field, s) => {
+    checkNonNegativeVec3(`${field}.halfExtents`, s.halfExtents);
+    const h = s.halfExtents;
+    checkShapeExtent(`${field}.halfExtents`, h, maxAbs3(h), "a half extent");
+  },
   // One comparison: the sum of the x − x is 0 exactly when all three are finite numbers.
   isFinite: (s) => {
     const h = s.halfExtents;

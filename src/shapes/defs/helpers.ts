@@ -35,6 +35,7 @@ import {
   checkObject,
   checkPositive,
   checkShape,
+  checkShapeExtent,
 } from "../validate.js";
 
 /** `[x, y, z]` of a vector (allocates). */
@@ -389,6 +390,12 @@ export function aabbRounded(out: Aabb, s: RoundedLike, pose: Isometry): Aabb {
 }
 
 const roundedDir = vec3.create();
+/** The check's scratch box and the identity pose it is taken at. */
+const checkBox: Aabb = { min: vec3.create(), max: vec3.create() };
+const CHECK_POSE: Isometry = {
+  translation: vec3.create(),
+  rotation: { x: 0, y: 0, z: 0, w: 1 },
+};
 
 /**
  * Projection onto a rounded shape: the core swept by a ball of `radius` (Ericson 2005, §5.1:
@@ -506,6 +513,22 @@ export function roundedShapeDef<S extends Shape & RoundedLike>(
       checkShape(`${field}.core`, s.core);
       checkFinite(`${field}.radius`, s.radius);
       checkNonNegative(`${field}.radius`, s.radius);
+      // The constructors' size limit (src/shapes/rounded.ts): the core's box grown by the radius.
+      const box = aabbRounded(checkBox, s, CHECK_POSE);
+      const e = Math.max(
+        Math.abs(box.min.x),
+        Math.abs(box.min.y),
+        Math.abs(box.min.z),
+        Math.abs(box.max.x),
+        Math.abs(box.max.y),
+        Math.abs(box.max.z),
+      );
+      checkShapeExtent(
+        `${field}.radius`,
+        s.radius,
+        e,
+        "the radius added to the core's largest coordinate",
+      );
     },
     isFinite: (s) => {
       const c = s.core;
@@ -593,6 +616,8 @@ export function revolutionSolidDef<S extends RevolutionSolid>(
     check: (field, s) => {
       checkPositive(`${field}.halfHeight`, s.halfHeight);
       checkPositive(`${field}.radius`, s.radius);
+      checkShapeExtent(`${field}.halfHeight`, s.halfHeight, s.halfHeight, "the half height");
+      checkShapeExtent(`${field}.radius`, s.radius, s.radius, "the radius");
     },
     isFinite: (s) => fin(s.halfHeight) && fin(s.radius),
     view: (s) => ({ type: name, halfHeight: s.halfHeight, radius: s.radius }),

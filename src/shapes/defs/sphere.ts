@@ -9,7 +9,7 @@ import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { ShapeDef } from "../shape-def.js";
 import { DEFERRED, marginWith, registerShape } from "../shape-def.js";
 import { aabbSphere, makeSphere, type Sphere } from "../sphere.js";
-import { checkPositive } from "../validate.js";
+import { checkPositive, checkShapeExtent } from "../validate.js";
 import { fin } from "./helpers.js";
 
 /** The sphere's record in the shape definitions' table. */
@@ -39,7 +39,10 @@ export const sphereDef: ShapeDef<Sphere> = {
   edgeFeature: DEFERRED,
   rayCast: DEFERRED,
   projectPoint: DEFERRED,
-  check: (field, s) => checkPositive(`${field}.radius`, s.radius),
+  check: (field, s) => {
+    checkPositive(`${field}.radius`, s.radius);
+    checkShapeExtent(`${field}.radius`, s.radius, s.radius, "the radius");
+  },
   isFinite: (s) => fin(s.radius),
   view: (s) => ({ type: "sphere", radius: s.radius }),
   json: {

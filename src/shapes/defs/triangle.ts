@@ -26,7 +26,7 @@ import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { LocalRayHit, PointProjection, ShapeDef } from "../shape-def.js";
 import { boundingRadiusWith, registerShape } from "../shape-def.js";
 import { aabbTriangle, makeTriangle, supportTriangle, type Triangle } from "../triangle.js";
-import { checkVec3 } from "../validate.js";
+import { checkShapeExtent, checkVec3, maxAbs3 } from "../validate.js";
 import {
   finite3,
   maxAbs,
@@ -225,6 +225,9 @@ export const triangleDef: ShapeDef<Triangle> = {
     checkVec3(`${field}.a`, s.a);
     checkVec3(`${field}.b`, s.b);
     checkVec3(`${field}.c`, s.c);
+    checkShapeExtent(`${field}.a`, s.a, maxAbs3(s.a), "a coordinate of a");
+    checkShapeExtent(`${field}.b`, s.b, maxAbs3(s.b), "a coordinate of b");
+    checkShapeExtent(`${field}.c`, s.c, maxAbs3(s.c), "a coordinate of c");
   },
   isFinite: (s) => finite3(s.a) && finite3(s.b) && finite3(s.c),
   view: (s) => ({
