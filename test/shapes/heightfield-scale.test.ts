@@ -9,20 +9,23 @@
  *   mesh's triangle is rescaled by a power of two first; now each cell's triangle is
  *   (src/shapes/heightfield.ts `rayTriangleInUnits`).
  * - Pair queries against steep fields (height ratios up to 1e18) answer as the mesh of the same
- *   triangles (the property below). Left open: heights [0, 1, 0, 0] at scale (1, 1e18, 1) against
- *   a unit ball at (0, 5, 0) answers distance 0.414, not intersecting, field, mesh and bare
- *   triangle alike, where the wall passes 5e-18 from the centre: the closest point of the edge
- *   from (1, 1e18, 0) to (0, 0, 0) is measured from the far end at t = 1 − 5e-18, which rounds to
- *   1 (test/fuzz/open/README.md). Measuring from the nearer end fixed it, but raised the world's
- *   curved-kinds step allocation by ~2 KB (session 36) and was not landed.
- *
+ *   triangles (the property below). Heights [0, 1, 0, 0] at scale (1, 1e18, 1) against a unit
+ *   ball at (0, 5, 0) answered distance 0.414, not intersecting, field, mesh and bare triangle
+ *   alike, where the wall passes 5e-18 from the centre: the closest point of the edge from
+ *   (1, 1e18, 0) to (0, 0, 0) was measured from the far end at t = 1 − 5e-18, which rounds to 1.
+ *   Now a point near a segment's b end is measured from b (src/geometry/closest-point.ts
+ *   `closestFromNearerEnd`, session 37; session 36's ungated form cost the curved world 2–3 KB
+ *   per step).
+
  * Oracles: the closed form of the reported case (a flat field: toi = height above it), and for
  * the properties the triangle mesh
  * built from FORMATS's vertex placement and cell split (not from the field's code).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { closestPointOnSegment } from "../../src/geometry/closest-point.js";
 import * as iso from "../../src/math/isometry.js";
+import type { Vec3 } from "../../src/math/vec3.js";
 import { distance } from "../../src/query/distance.js";
 import { intersects } from "../../src/query/intersects.js";
 import { raycast } from "../../src/query/raycast.js";
@@ -157,6 +160,110 @@ describe("a steep heightfield against a ball, box or capsule (attack 36)", () =>
         },
       ),
       { numRuns: 600, seed: 36 },
+    );
+  });
+});
+
+/** x as an exact rational [numerator, denominator] (a finite double is m·2^e). */
+function frac(x: number): [bigint, bigint] {
+  if (x === 0) return [0n, 1n];
+  let e = 0;
+  let m = x;
+  while (!Number.isInteger(m)) {
+    m *= 2;
+    e++;
+  }
+  return [BigInt(m), 2n ** BigInt(e)];
+}
+
+/** The exact closest point of segment [a, b] to p, rounded once to doubles (Ericson §5.1.2). */
+function exactClosest(p: Vec3, a: Vec3, b: Vec3): Vec3 {
+  const ax = [a.x, a.y, a.z].map(frac);
+  const bx = [b.x, b.y, b.z].map(frac);
+  const px = [p.x, p.y, p.z].map(frac);
+  // Common denominator D for all nine coordinates (powers of two): work in integers.
+  let D = 1n;
+  for (const [, d] of [...ax, ...bx, ...px]) if (d > D) D = d;
+  const I = (q: [bigint, bigint]) => (q[0] * D) / q[1];
+  const A = ax.map(I);
+  const B = bx.map(I);
+  const P = px.map(I);
+  const ab = [0, 1, 2].map((k) => B[k] - A[k]);
+  const ap = [0, 1, 2].map((k) => P[k] - A[k]);
+  const num = ap[0] * ab[0] + ap[1] * ab[1] + ap[2] * ab[2];
+  const den = ab[0] * ab[0] + ab[1] * ab[1] + ab[2] * ab[2];
+  const t: [bigint, bigint] = num <= 0n ? [0n, 1n] : num >= den ? [1n, 1n] : [num, den];
+  // out_k = (A_k·t_den + ab_k·t_num) / (t_den·D), in steps of 2^-600 (magnitudes below 2^400).
+  const out = [0, 1, 2].map((k) => {
+    const n = A[k] * t[1] + ab[k] * t[0];
+    const d = t[1] * D;
+    const q = (n * 2n ** 600n) / d;
+    return Number(q) / 2 ** 300 / 2 ** 300;
+  });
+  return { x: out[0], y: out[1], z: out[2] };
+}
+
+describe("closestPointOnSegment near the b end of a long segment (session 37)", () => {
+  it("the steep wall: field, mesh and bare triangle find the ball cut by the wall 5e-18 from its centre", () => {
+    const heights = [0, 1, 0, 0];
+    const scale = { x: 1, y: 1e18, z: 1 };
+    const field = makeHeightfield({ rows: 2, cols: 2, heights, scale });
+    const mesh = meshOfField(2, 2, heights, scale);
+    const ball = makeSphere(1);
+    const pose = iso.create({ x: 0, y: 5, z: 0 });
+    for (const shape of [field, mesh]) {
+      expect(intersects(shape, I, ball, pose)).toBe(true);
+      expect(distance(shape, I, ball, pose).distance).toBe(0);
+    }
+    // The edge (1, 1e18, 0)–(0, 0, 0): the centre's nearest point is (5e-36·…, 5, 0) to a few ulps.
+    const out = { x: 0, y: 0, z: 0 };
+    closestPointOnSegment(out, { x: 0, y: 5, z: 0 }, { x: 1, y: 1e18, z: 0 }, { x: 0, y: 0, z: 0 });
+    const want = exactClosest({ x: 0, y: 5, z: 0 }, { x: 1, y: 1e18, z: 0 }, { x: 0, y: 0, z: 0 });
+    expect(Math.abs(out.y - want.y)).toBeLessThan(1e-14);
+    expect(Math.abs(out.x - want.x)).toBeLessThan(1e-30);
+  });
+
+  it("property: segments up to 1e18 long with one end near the origin, points within a unit of that end, either order — the exact point to 2^-50 of its offset from that end plus ulps of a unit", () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 18, noNaN: true }),
+        fc.tuple(
+          fc.double({ min: -1, max: 1, noNaN: true }),
+          fc.double({ min: -1, max: 1, noNaN: true }),
+          fc.double({ min: -1, max: 1, noNaN: true }),
+        ),
+        fc.tuple(
+          fc.double({ min: -1, max: 1, noNaN: true }),
+          fc.double({ min: -1, max: 1, noNaN: true }),
+          fc.double({ min: -1, max: 1, noNaN: true }),
+        ),
+        fc.double({ min: -20, max: 0, noNaN: true }),
+        fc.boolean(),
+        (e, d, q, f, reversed) => {
+          const L = 10 ** e;
+          const n = Math.hypot(d[0], d[1], d[2]);
+          if (n < 0.1) return;
+          // The near end at a unit's scale, the far end L away (the steep wall's edge).
+          const near = { x: 0.5, y: -0.25, z: 1 };
+          const far = {
+            x: near.x - (d[0] / n) * L,
+            y: near.y - (d[1] / n) * L,
+            z: near.z - (d[2] / n) * L,
+          };
+          const r = 10 ** f;
+          const p = { x: near.x + q[0] * r, y: near.y + q[1] * r, z: near.z + q[2] * r };
+          const [a, b] = reversed ? [near, far] : [far, near];
+          const out = { x: 0, y: 0, z: 0 };
+          closestPointOnSegment(out, p, a, b);
+          const want = exactClosest(p, a, b);
+          const off = Math.hypot(want.x - near.x, want.y - near.y, want.z - near.z);
+          const err = Math.hypot(out.x - want.x, out.y - want.y, out.z - want.z);
+          expect(err, JSON.stringify({ p, a, b, out, want })).toBeLessThanOrEqual(
+            2 ** -50 * off + 8 * 2 ** -52,
+          );
+        },
+      ),
+      { numRuns: 2000, seed: 37 },
     );
   });
 });
