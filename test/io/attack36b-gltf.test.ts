@@ -12,11 +12,11 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Document, NodeIO } from "@gltf-transform/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CollideError } from "../../src/errors.js";
 import { loadMeshFile, type MeshData, parseGlb } from "../../src/io/mesh-loaders.js";
+import { quadGlb } from "../support/quad-glb.js";
 
 const GLB_MAGIC = 0x46546c67;
 const CHUNK_JSON = 0x4e4f534a;
@@ -24,25 +24,6 @@ const CHUNK_BIN = 0x004e4942;
 
 // biome-ignore lint/suspicious/noExplicitAny: glTF JSON edited freely in the tests.
 type Json = any;
-
-/** A GLB with one quad (2 triangles, uint16 indices) as @gltf-transform writes it. */
-async function quadGlb(): Promise<Uint8Array> {
-  const doc = new Document();
-  const buffer = doc.createBuffer();
-  const pos = doc
-    .createAccessor()
-    .setType("VEC3")
-    .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0]))
-    .setBuffer(buffer);
-  const ind = doc
-    .createAccessor()
-    .setType("SCALAR")
-    .setArray(new Uint16Array([0, 1, 2, 0, 2, 3]))
-    .setBuffer(buffer);
-  const prim = doc.createPrimitive().setAttribute("POSITION", pos).setIndices(ind);
-  doc.createScene().addChild(doc.createNode().setMesh(doc.createMesh().addPrimitive(prim)));
-  return new NodeIO().writeBinary(doc);
-}
 
 /** The JSON and the BIN chunk of a GLB whose first chunk is JSON and second BIN. */
 function splitGlb(glb: Uint8Array): { json: Json; bin: Uint8Array } {

@@ -17,6 +17,7 @@ import { loadScene, loadSceneAsync } from "../../src/io/scene.js";
 import { parseShape } from "../../src/io/shapes-json.js";
 import { ShapeType } from "../../src/shapes/shape.js";
 import type { TriangleMesh } from "../../src/shapes/triangle-mesh.js";
+import { quadGlb } from "../support/quad-glb.js";
 
 function errorOf(f: () => unknown): CollideError {
   try {
@@ -26,28 +27,6 @@ function errorOf(f: () => unknown): CollideError {
     return e as CollideError;
   }
   throw new Error("did not throw");
-}
-
-/** A GLB with one quad (2 triangles) under a node translated by (10, 0, 0). */
-async function quadGlb(): Promise<Uint8Array> {
-  const doc = new Document();
-  const buffer = doc.createBuffer();
-  const pos = doc
-    .createAccessor()
-    .setType("VEC3")
-    .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0]))
-    .setBuffer(buffer);
-  const ind = doc
-    .createAccessor()
-    .setType("SCALAR")
-    .setArray(new Uint16Array([0, 1, 2, 0, 2, 3]))
-    .setBuffer(buffer);
-  const prim = doc.createPrimitive().setAttribute("POSITION", pos).setIndices(ind);
-  const mesh = doc.createMesh().addPrimitive(prim);
-  const node = doc.createNode().setMesh(mesh).setTranslation([10, 0, 0]);
-  doc.createScene().addChild(node);
-  doc.getRoot().setDefaultScene(doc.getRoot().listScenes()[0]);
-  return new NodeIO().writeBinary(doc);
 }
 
 describe("parseObj", () => {
@@ -112,7 +91,7 @@ describe("parseObj", () => {
 
 describe("glTF through @gltf-transform/core", () => {
   it("reads a GLB's triangles in world coordinates (node transforms applied)", async () => {
-    const m = await parseGlb(await quadGlb());
+    const m = await parseGlb(await quadGlb([10, 0, 0]));
     expect(Array.from(m.indices)).toEqual([0, 1, 2, 0, 2, 3]);
     expect(Array.from(m.vertices.subarray(0, 6))).toEqual([10, 0, 0, 11, 0, 0]);
     await expect(parseGlb(new Uint8Array([1, 2, 3]))).rejects.toThrow(CollideError);
@@ -120,7 +99,7 @@ describe("glTF through @gltf-transform/core", () => {
 
   it("loads .glb and .obj files, with scale and pose", async () => {
     const dir = mkdtempSync(join(tmpdir(), "collide-mesh-"));
-    writeFileSync(join(dir, "quad.glb"), await quadGlb());
+    writeFileSync(join(dir, "quad.glb"), await quadGlb([10, 0, 0]));
     writeFileSync(join(dir, "tri.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
     expect((await loadMeshFile(join(dir, "quad.glb"))).indices.length).toBe(6);
     expect((await loadMeshFile(join(dir, "tri.obj"))).indices.length).toBe(3);
@@ -191,7 +170,7 @@ describe("mesh shapes in JSON and scenes", () => {
     mkdirSync(dir);
     writeFileSync(join(dir, "tri.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
     writeFileSync(join(root, "outside.obj"), "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
-    writeFileSync(join(dir, "quad.glb"), await quadGlb());
+    writeFileSync(join(dir, "quad.glb"), await quadGlb([10, 0, 0]));
     const scene = (file: string) =>
       JSON.stringify({
         bodies: [
