@@ -121,6 +121,21 @@ export function expandByMargin(out: Aabb, box: Aabb, margin: number): Aabb {
   return out;
 }
 
+/**
+ * The box's reach from its frame's origin: the largest |coordinate| of its corners (scene units),
+ * what the size limits compare (MESH_COORDINATE_LIMIT, the world's coordinate range).
+ */
+export function reach(box: Aabb): number {
+  return Math.max(
+    Math.abs(box.min.x),
+    Math.abs(box.min.y),
+    Math.abs(box.min.z),
+    Math.abs(box.max.x),
+    Math.abs(box.max.y),
+    Math.abs(box.max.z),
+  );
+}
+
 /** Surface area of `box` (the SAH cost). */
 export function surfaceArea(box: Aabb): number {
   const dx = box.max.x - box.min.x;

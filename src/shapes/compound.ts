@@ -5,6 +5,7 @@
  */
 import { checkFieldArg, checkOptions, invalidValue, optionsSpec } from "../errors.js";
 import type { Aabb } from "../math/aabb.js";
+import * as aabb from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
@@ -40,14 +41,7 @@ const childBox: Aabb = { min: vec3.create(), max: vec3.create() };
  */
 function checkChildExtent(f: string, given: Isometry, shape: ConvexShape, pose: Isometry): void {
   const b = shapeDef(shape.type).aabb(childBox, shape, pose);
-  const e = Math.max(
-    Math.abs(b.min.x),
-    Math.abs(b.min.y),
-    Math.abs(b.min.z),
-    Math.abs(b.max.x),
-    Math.abs(b.max.y),
-    Math.abs(b.max.z),
-  );
+  const e = aabb.reach(b);
   checkShapeExtent(
     `${f}.pose.translation`,
     given.translation,

@@ -2433,14 +2433,7 @@ export class CollisionWorld {
   private refuseBox(field: string, type: ShapeType, shape: Shape, pose: Isometry): never {
     const own = { min: vec3.create(), max: vec3.create() };
     aabbShapeOfType(own, type, shape, iso.create(vec3.create(), pose.rotation));
-    const reach = Math.max(
-      Math.abs(own.min.x),
-      Math.abs(own.min.y),
-      Math.abs(own.min.z),
-      Math.abs(own.max.x),
-      Math.abs(own.max.y),
-      Math.abs(own.max.z),
-    );
+    const reach = aabbm.reach(own);
     const grown = reach + this.halfPrediction + WORLD_AABB_ROUNDING_PAD * reach;
     if (field === "body.pose" && !(grown <= WORLD_MAX_COORDINATE)) {
       invalidValue(

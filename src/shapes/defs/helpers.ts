@@ -21,6 +21,7 @@ import {
 import type { RevolutionKind } from "../../geometry/revolution.js";
 import type { SupportMap } from "../../geometry/support.js";
 import type { Aabb } from "../../math/aabb.js";
+import * as aabb from "../../math/aabb.js";
 import type { Isometry } from "../../math/isometry.js";
 import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2, hypot3 } from "../../math/scalar.js";
 import type { Vec3 } from "../../math/vec3.js";
@@ -515,14 +516,7 @@ export function roundedShapeDef<S extends Shape & RoundedLike>(
       checkNonNegative(`${field}.radius`, s.radius);
       // The constructors' size limit (src/shapes/rounded.ts): the core's box grown by the radius.
       const box = aabbRounded(checkBox, s, CHECK_POSE);
-      const e = Math.max(
-        Math.abs(box.min.x),
-        Math.abs(box.min.y),
-        Math.abs(box.min.z),
-        Math.abs(box.max.x),
-        Math.abs(box.max.y),
-        Math.abs(box.max.z),
-      );
+      const e = aabb.reach(box);
       checkShapeExtent(
         `${field}.radius`,
         s.radius,
