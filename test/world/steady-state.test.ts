@@ -50,6 +50,15 @@ interface ProbeResult {
   retried?: { gcsDuring: number; bytesPerStep: number };
 }
 
+/** Of two probe runs, the one with fewer collections, then fewer bytes; the other's in `retried`. */
+function keepBetter(first: ProbeResult, second: ProbeResult): ProbeResult {
+  const secondBetter =
+    second.gcsDuring < first.gcsDuring ||
+    (second.gcsDuring === first.gcsDuring && second.bytesPerStep < first.bytesPerStep);
+  const [best, other] = secondBetter ? [second, first] : [first, second];
+  return { ...best, retried: { gcsDuring: other.gcsDuring, bytesPerStep: other.bytesPerStep } };
+}
+
 /**
  * {@link runProbeOnce}, and when its window collected (or, given `byteBound`, allocated that
  * many bytes per step or more), once more in a fresh process: which calls V8 inlines depends on
@@ -68,11 +77,24 @@ function runProbeWithin(byteBound: number, ...args: Parameters<typeof runProbeOn
   const first = runProbeOnce(...args);
   if (first.gcsDuring === 0 && first.bytesPerStep < byteBound) return first;
   const second = runProbeOnce(...args);
-  const secondBetter =
-    second.gcsDuring < first.gcsDuring ||
-    (second.gcsDuring === first.gcsDuring && second.bytesPerStep < first.bytesPerStep);
-  const [best, other] = secondBetter ? [second, first] : [first, second];
-  return { ...best, retried: { gcsDuring: other.gcsDuring, bytesPerStep: other.bytesPerStep } };
+  return keepBetter(first, second);
+}
+
+/**
+ * The six-curved-kinds probe (200 steps a window, three windows, the fewest-collections window
+ * kept) after a 300-step warm-up, and when that run is over the bound a second run after 1,200
+ * steps, the better kept. Session 37: after 300 steps the figure counts which rarely run routines
+ * V8 has optimized by then — two changes of the last bits of some witnesses (no allocation of
+ * their own) moved it 2–3 KB, and after 1,500 steps both builds read 13.6–13.8 KB — so a
+ * second run in the same short window measured the tiering, not the step.
+ */
+function runCurvedProbe(bp: string): ProbeResult {
+  const env = { WARMUP: "300", WINDOWS: "3", REPORT: "fewest", CURVED_ONLY: "0,1,2,3,4,5" };
+  const flags = ["--min-semi-space-size=64", "--max-semi-space-size=64"];
+  const first = runProbeOnce(bp, "curved", false, env, flags, "200");
+  if (first.gcsDuring === 0 && first.bytesPerStep < 18_432) return first;
+  const second = runProbeOnce(bp, "curved", false, { ...env, WARMUP: "1200" }, flags, "200");
+  return keepBetter(first, second);
 }
 
 function runProbeOnce(
@@ -333,15 +355,7 @@ describe("CollisionWorld steady state: 1,000 bodies × 1,000 steps allocate noth
     it(`${bp}, six curved kinds: < 18 KB per step (issue 15, in part)`, {
       timeout: 600_000,
     }, () => {
-      const r = runProbeWithin(
-        18_432,
-        bp,
-        "curved",
-        false,
-        { WARMUP: "300", WINDOWS: "3", REPORT: "fewest", CURVED_ONLY: "0,1,2,3,4,5" },
-        ["--min-semi-space-size=64", "--max-semi-space-size=64"],
-        "200",
-      );
+      const r = runCurvedProbe(bp);
       expect(r.contacts).toBeGreaterThan(100);
       expect(r.gcsDuring, JSON.stringify(r)).toBeLessThanOrEqual(1);
       expect(r.bytesPerStep, JSON.stringify(r)).toBeLessThan(18_432);
