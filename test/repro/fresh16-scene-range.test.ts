@@ -45,7 +45,9 @@ describe("collide check at the world's coordinate bound (fresh16)", () => {
   });
 
   it("refuses a body out of range under its shape's field, with its world position", () => {
-    const scene = parseScene({ bodies: [{ id: "huge", shape: sphere([1e300, 0, 0], 1e300) }] });
+    // (Radius 1e299: a shape whose own reach is past the range, radius 1e300, is refused for that
+    // reach at any pose since session 37 — the test below.)
+    const scene = parseScene({ bodies: [{ id: "huge", shape: sphere([1e300, 0, 0], 1e299) }] });
     let err: unknown;
     try {
       checkScene(scene);
@@ -60,5 +62,21 @@ describe("collide check at the world's coordinate bound (fresh16)", () => {
     expect(e.message).toMatch(/^bodies\[0\]\.shape \(id "huge"\) puts the body's AABB/);
     expect(e.message).toContain("[1e+300,0,0]");
     expect(e.message).not.toContain("pose.translation");
+  });
+
+  it("refuses a shape whose own reach is past the range at any pose, naming its reach (session 37)", () => {
+    const scene = parseScene({ bodies: [{ id: "huge", shape: sphere([1e300, 0, 0], 1e300) }] });
+    let err: unknown;
+    try {
+      checkScene(scene);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(CollideError);
+    const e = err as CollideError;
+    expect(e.field).toBe("bodies[0].shape");
+    expect(e.message).toMatch(
+      /^bodies\[0\]\.shape \(id "huge"\) reaches 1e\+300 from the body's origin/,
+    );
   });
 });
