@@ -7,9 +7,9 @@
  * sphere at 1e300).
  */
 import { describe, expect, it } from "vitest";
-import { CollideError } from "../../src/errors.js";
 import { checkScene } from "../../src/io/check.js";
 import { parseScene } from "../../src/io/scene.js";
+import { refusal } from "../support/refusal.js";
 
 const sphere = (center: number[], radius: number) => ({ type: "sphere", center, radius });
 
@@ -48,14 +48,7 @@ describe("collide check at the world's coordinate bound (fresh16)", () => {
     // (Radius 1e299: a shape whose own reach is past the range, radius 1e300, is refused for that
     // reach at any pose since session 37 — the test below.)
     const scene = parseScene({ bodies: [{ id: "huge", shape: sphere([1e300, 0, 0], 1e299) }] });
-    let err: unknown;
-    try {
-      checkScene(scene);
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(CollideError);
-    const e = err as CollideError;
+    const e = refusal(() => checkScene(scene));
     expect(e.code).toBe("invalid_value");
     expect(e.field).toBe("bodies[0].shape");
     expect(e.value).toEqual([1e300, 0, 0]);
@@ -66,14 +59,7 @@ describe("collide check at the world's coordinate bound (fresh16)", () => {
 
   it("refuses a shape whose own reach is past the range at any pose, naming its reach (session 37)", () => {
     const scene = parseScene({ bodies: [{ id: "huge", shape: sphere([1e300, 0, 0], 1e300) }] });
-    let err: unknown;
-    try {
-      checkScene(scene);
-    } catch (e) {
-      err = e;
-    }
-    expect(err).toBeInstanceOf(CollideError);
-    const e = err as CollideError;
+    const e = refusal(() => checkScene(scene));
     expect(e.field).toBe("bodies[0].shape");
     expect(e.message).toMatch(
       /^bodies\[0\]\.shape \(id "huge"\) reaches 1e\+300 from the body's origin/,
