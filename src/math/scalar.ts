@@ -199,16 +199,7 @@ export function productError(a: number, b: number, p: number): number {
  * multiplication (no `Math.pow`), the same on every engine; allocates nothing.
  */
 export function unitScale(m: number): number {
-  let k = 1;
-  if (!(m > 0) || !Number.isFinite(m)) return k;
-  if (m > 1) {
-    while (m * k > 2 ** 64 && k >= 2 ** -958) k *= 2 ** -64;
-    while (m * k > 1 && k > 2 ** -1022) k *= 0.5;
-  } else {
-    while (m * k < 2 ** -64 && k <= 2 ** 958) k *= 2 ** 64;
-    while (m * k < 0.5 && k < 2 ** 1022) k *= 2;
-  }
-  return k;
+  return m > 0 && m < Number.POSITIVE_INFINITY ? unitScaleFactor(m) : 1;
 }
 
 /** True when x − o is finite and exact in doubles (the error term of Knuth's TwoSum of x and −o is 0). */
@@ -251,7 +242,7 @@ export function gridOrigin(x0: number, x1: number, x2: number, extent: number): 
 /**
  * The power of two that brings magnitude `m` (> 0, out of the unit range [2^-128, 2^128]) near
  * 1: multiplying every length of a query by it is exact (src/narrowphase/extreme-scale.ts, the
- * heightfield's ray cells).
+ * heightfield's ray cells). {@link unitScale} is this with 0 and non-finite magnitudes sent to 1.
  */
 export function unitScaleFactor(m: number): number {
   // k stays within [2^-1022, 2^1022] so that 1/k, which unscales the answer, is a normal
