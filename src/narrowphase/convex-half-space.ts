@@ -200,15 +200,7 @@ export function manifoldHalfSpaceConvex(
   vec3.copy(c.pointA, deepest);
   vec3.addScaled(c.pointB, deepest, nB, -s);
   aabbShape(localBox, b, identity);
-  const reach =
-    Math.max(
-      Math.abs(localBox.min.x),
-      Math.abs(localBox.max.x),
-      Math.abs(localBox.min.y),
-      Math.abs(localBox.max.y),
-      Math.abs(localBox.min.z),
-      Math.abs(localBox.max.z),
-    ) * 2;
+  const reach = aabb.reach(localBox) * 2;
   const r = Math.max(reach, Number.MIN_VALUE) * 2;
   vec3.set(proxyHalf, r, r, r);
   // Proxy centre: the plane point nearest B's origin, pushed r into the solid side.
