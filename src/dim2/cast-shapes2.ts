@@ -47,7 +47,7 @@ const c: Contact2 = makeContact2();
  * `velocityA`, scene units per unit time) touches `b` (pose `poseB`, velocity `velocityB`), with
  * the normal from A toward B and the witness points at that time; toi 0 when they already touch
  * or overlap (then the contact's normal and deepest points); null when they do not meet by
- * `maxToi`. Throws `CollideError` for an invalid shape or pose, a pair out of the range of doubles,
+ * `maxToi` (default Infinity: no time limit). Throws `CollideError` for an invalid shape or pose, a pair out of the range of doubles,
  * non-finite velocities or a relative velocity that overflows, or a negative `maxToi`.
  */
 export function castShapes2D(
@@ -57,7 +57,7 @@ export function castShapes2D(
   b: Shape2,
   poseB: Pose2,
   velocityB: Vec2,
-  maxToi: number,
+  maxToi = Number.POSITIVE_INFINITY,
 ): ShapeCastHit2 | null {
   const sa = checkedShape2("a", a);
   const sb = checkedShape2("b", b);

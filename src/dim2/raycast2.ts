@@ -458,7 +458,7 @@ const oL = { x: 0, y: 0 };
 const dL = { x: 0, y: 0 };
 
 /**
- * Casts the ray `origin + t·direction`, t ∈ [0, maxToi] (world frame; maxToi may be Infinity),
+ * Casts the ray `origin + t·direction`, t ∈ [0, maxToi] (world frame; maxToi may be Infinity, its default),
  * against `shape` at `pose`. Returns the first hit `{toi, point, normal}` (outward unit normal;
  * for a segment the side facing the origin) or null. A solid shape (default) hit from inside gives
  * toi 0, point = origin and normal (0, 0); with `solid = false` the ray from inside reports its
@@ -472,7 +472,7 @@ export function castRay2D(
   pose: Pose2,
   origin: Vec2,
   direction: Vec2,
-  maxToi: number,
+  maxToi = Number.POSITIVE_INFINITY,
   solid = true,
   out: RayHit2 = makeRayHit2(),
 ): RayHit2 | null {

@@ -955,7 +955,7 @@ export function castShapesInto(
   b: Shape,
   poseB0: Isometry,
   velocityB: Vec3,
-  maxToi: number,
+  maxToi = Number.POSITIVE_INFINITY,
   ignoreInitialOverlap = false,
 ): boolean {
   const f = enterFarFrame(FarFrameSlot.Cast, a, poseA0, b, poseB0);
@@ -1502,8 +1502,8 @@ function sphereExit(
 /**
  * The first time of contact of two shapes under linear motion: `a` at world pose `poseA` at
  * time 0 moving with `velocityA` (scene units per second), `b` likewise; the search covers
- * [0, maxToi] seconds. `maxToi` may be Infinity (no time limit, as for `raycast` and the
- * world's rays): the search then ends once the shapes' bounding spheres have passed each other.
+ * [0, maxToi] seconds. `maxToi` may be Infinity, its default (no time limit, as for `raycast` and
+ * the world's rays): the search then ends once the shapes' bounding spheres have passed each other.
  * Returns `{toi, normal, pointA, pointB}` (normal from A toward B and witness points at the
  * time of impact, world frame) or null when they do not touch by maxToi; toi 0 exactly when
  * they already touch (as `intersects`), never for a gap. Shapes apart at time 0 within rounding
@@ -1532,7 +1532,7 @@ export function castShapes(
   b: Shape,
   poseB: Isometry,
   velocityB: Vec3,
-  maxToi: number,
+  maxToi = Number.POSITIVE_INFINITY,
 ): ShapeCastHit | null {
   checkShapeArg("a", a);
   checkShapeArg("b", b);

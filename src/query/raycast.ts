@@ -532,7 +532,8 @@ function refuseRay(op: string, shape: Shape, pose: Isometry, origin: Vec3, dir: 
 /**
  * Casts the ray origin + t·dir (t ∈ [0, maxToi]) against `shape` at world pose `pose`:
  * `{toi, point, normal}` in the world frame, or null on a miss (see {@link castRayShape} for the
- * semantics; `solid` defaults to true). Allocates the answer.
+ * semantics; `maxToi` defaults to Infinity, no limit, as the world's ray casts; `solid` defaults
+ * to true). Allocates the answer.
  * @throws CollideError `invalid_value` naming "origin", "direction" (non-finite or zero) or
  * "maxToi" (negative or NaN), or the pose, or the shape field (`shape.radius`, …) when the
  * shape holds a NaN or infinite number (checked after casting, src/query/guard.ts);
@@ -543,7 +544,7 @@ export function raycast(
   pose: Isometry,
   origin: Vec3,
   dir: Vec3,
-  maxToi: number,
+  maxToi = Number.POSITIVE_INFINITY,
   solid = true,
 ): RayHit | null {
   checkVec3("origin", origin);

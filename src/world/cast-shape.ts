@@ -190,7 +190,7 @@ const unitPoseScratch = iso.identity();
  * given, or null. A body already touching the shape at `pose` gives toi 0, unless
  * `filter.ignoreInitialOverlap` (then the first contact after separation, per part of a
  * composite). `filter`: the {@link QueryFilter} fields (`mask`, `includeSensors`, `exclude`,
- * `predicate`) and `ignoreInitialOverlap`. `maxToi` may be Infinity (no time limit, as for the
+ * `predicate`) and `ignoreInitialOverlap`. `maxToi` may be Infinity, its default (no time limit, as for the
  * world's ray casts and the pair query `castShapes`): the box query then reaches along the
  * motion to the end of the doubles' range, and each candidate is searched up to a finite
  * horizon past which the shape cannot touch it (its box left behind, or a half-space's plane
@@ -206,7 +206,7 @@ export function castShape(
   shape: Shape,
   pose: Isometry,
   velocity: Vec3,
-  maxToi: number,
+  maxToi = Number.POSITIVE_INFINITY,
   filter: ShapeCastOptions = {},
   out?: WorldShapeCastHit,
 ): WorldShapeCastHit | null {
