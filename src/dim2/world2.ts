@@ -16,7 +16,8 @@
  * (Box2D v3: events are read after the step, no callbacks inside it).
  *
  * Handles are `(slot + 1) · 2^20 + generation` as in 3D (src/world/handles.ts), so ascending
- * handle order is slot order and 0 is never a handle. `removeBody` takes the body out at once;
+ * handle order is slot order (until a slot gets a fresh id after 2^20 removals: pairs then
+ * follow slot order, as in 3D after a reordering) and 0 is never a handle. `removeBody` takes the body out at once;
  * its touching pairs of the last step are reported as `end` events (with its old handle) by the
  * next `step()`, and its slot is reused only after that step (at once when it touched nothing).
  * Storage is structure-of-arrays in typed arrays; a steady-state step allocates nothing

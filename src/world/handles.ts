@@ -11,13 +11,17 @@
  * the id has been reused. Consequences of the layout:
  *
  * - 0 is never a valid handle (id + 1 ≥ 1), so 0 can mean "no body";
- * - until the world reorders its slots, ascending handle order is ascending slot order, which
- *   is the order of the broad phase's packed pairs; the world's `(lower handle, higher handle)`
- *   pair order therefore costs no extra sort (after a reordering pairs follow slot order);
+ * - until the world reorders its slots (or retires an id, below), ascending handle order is
+ *   ascending slot order, which is the order of the broad phase's packed pairs; the world's
+ *   `(lower handle, higher handle)` pair order therefore costs no extra sort (after a
+ *   reordering pairs follow slot order);
  * - handles are integers below 2^46 (ids below 2^26, the broad phase's id limit), exact in a
  *   double and usable as `Map` keys;
- * - an id's generation wraps after 2^20 reuses; a handle that old could be mistaken for a live
- *   one (Box2D's 16-bit revision has the same, documented, limit).
+ * - an id's generation would wrap after 2^20 removals; the id is then retired (never given to
+ *   another body: src/world/core/slot-store.ts), so a handle kept however long never names
+ *   another body (Box2D's 16-bit revision wraps and can; a world runs out of ids only after
+ *   2^46 removals, and then `addBody` refuses). A body given a fresh id in a reused slot
+ *   breaks "ascending handle order is slot order" as a reordering does.
  */
 
 import { MAX_PROXY_ID } from "../broadphase/pair-set.js";

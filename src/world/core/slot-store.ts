@@ -13,7 +13,8 @@
  * never a handle. A body's id names it for its whole life while its slot may change: the world
  * may move bodies between slots ({@link SlotStore.permute}, the 3D world's spatial reordering),
  * through `slotOfId` / `idOfSlot`. A slot and its id are taken and freed together, through LIFO
- * free lists, so until a permutation id = slot (ascending handle order is slot order), and the
+ * free lists, so until a permutation (or an id retired after 2^20 removals, see `release`)
+ * id = slot (ascending handle order is slot order), and the
  * same sequence of operations always gives the same slots and handles (determinism). A slot
  * freed while its body still has touching pairs from the last step is only "pending" (its id
  * too) until the next step has reported their `end` events (src/world/core/pair-cache.ts), so a
@@ -26,6 +27,7 @@ import {
   handleGeneration,
   handleSlot,
   isHandleShaped,
+  MAX_BODY_SLOT,
   packHandle,
 } from "../handles.js";
 
@@ -131,6 +133,14 @@ export class SlotStore<S> {
    * when needed; {@link handleOf} the slot is the new body's handle.
    */
   allocate(): number {
+    // Reached only after 2^46 removals (an id is retired after 2^20 generations, see release),
+    // and checked before anything changes.
+    if (this.freeIdCount === 0 && this.idCount > MAX_BODY_SLOT)
+      invalidValue(
+        "body",
+        this.idCount,
+        `has no handle left: the world's ${MAX_BODY_SLOT + 1} body ids are used up`,
+      );
     let s: number;
     if (this.freeCount > 0) s = this.free[--this.freeCount];
     else {
@@ -241,10 +251,19 @@ export class SlotStore<S> {
   private release(slot: number): void {
     if (this.freeCount === this.free.length) this.free = growInt32(this.free, 2 * this.freeCount);
     this.free[this.freeCount++] = slot;
+    // An id whose generation has wrapped back to 0 (2^20 removals of its bodies) is retired, not
+    // reused: its next handle would equal its first, and a handle kept that long would name a
+    // new body. The slot is reused with a fresh id; ids last 2^26 · 2^20 removals.
+    const id = this.idOfSlot[slot];
+    if (this.generation[id] === 0) {
+      // No handle's generation is 2^20: every handle of the retired id is stale for good.
+      this.generation[id] = HANDLE_GENERATION_BASE;
+      return;
+    }
     if (this.freeIdCount === this.freeIds.length) {
       this.freeIds = growInt32(this.freeIds, 2 * this.freeIdCount);
     }
-    this.freeIds[this.freeIdCount++] = this.idOfSlot[slot];
+    this.freeIds[this.freeIdCount++] = id;
   }
 
   /**
