@@ -117,12 +117,16 @@ function exponentOf(m: number): number {
 }
 
 /**
- * An object's world matrix held without overflow or underflow: the linear part is `n`
- * (column-major 3×3, each column's largest magnitude in [1, 2), or a zero column) with column j
- * scaled by 2^e[j], and the translation `t`. Squaring a column of 1e200 or 1e-200 for its length —
- * as `Matrix4.decompose` does — over- or underflows (a pose rotated by π was read from scale
- * 1e200, session 38); the powers of two here are exact, so where three's squares stay within the
- * doubles' range the pose below is the one three.js gives, to the bit.
+ * An object's world matrix as three.js composes it (each object's local `matrix` under its
+ * parent's world matrix, from the root down), held without overflow or underflow: the linear
+ * part is `n` (column-major 3×3, each column's largest magnitude in [1, 2), or a zero column)
+ * with column j scaled by 2^e[j], and the translation `t`. three.js's own product over- or
+ * underflows where a chain of scales does (an ancestor of scale 1e200 under one of 1e200 gives
+ * Infinity, then NaN, though the mesh under them has scale 1/1e400; two of 1e-170 give a
+ * subnormal, then a zero column), and squaring a column of 1e200 or 1e-200 for its length — as
+ * `Matrix4.decompose` does — does too (a pose rotated by π was read from scale 1e200, session 38);
+ * the powers of two here are exact, so where three's matrices stay within the doubles' range the
+ * products and the pose below are those three.js gives, to the bit.
  */
 interface ScaledAffine {
   readonly n: Float64Array;
@@ -152,12 +156,62 @@ function affineOf(m: ArrayLike<number>): ScaledAffine {
 }
 
 /**
- * The {@link ScaledAffine} world matrix of `object` (its `matrixWorld`, refreshed from its
- * parents first).
+ * `w` × the affine matrix `m` (column-major 4×4 elements), the product three.js's
+ * `multiplyMatrices` forms (each entry Σ_k w[i][k]·m[k][j], summed in k's order), with the
+ * powers of two kept apart: column j's terms w_n[i][k]·m_n[k][j] (both normalised) are scaled to
+ * the largest term's exponent before the sum.
+ */
+function composeAffine(w: ScaledAffine, m: ArrayLike<number>): ScaledAffine {
+  const l = affineOf(m);
+  const out: ScaledAffine = { n: new Float64Array(9), e: [0, 0, 0], t: [0, 0, 0] };
+  for (let j = 0; j < 3; j++) {
+    let top = Number.NEGATIVE_INFINITY;
+    for (let k = 0; k < 3; k++) if (l.n[3 * j + k] !== 0) top = Math.max(top, w.e[k] + l.e[j]);
+    if (top === Number.NEGATIVE_INFINITY) continue;
+    for (let i = 0; i < 3; i++) {
+      let sum = 0;
+      for (let k = 0; k < 3; k++)
+        sum += scale2(w.n[3 * k + i] * l.n[3 * j + k], w.e[k] + l.e[j] - top);
+      out.n[3 * j + i] = sum;
+    }
+    out.e[j] = top;
+    normaliseColumn(out, j);
+  }
+  for (let i = 0; i < 3; i++) {
+    let sum = 0;
+    for (let k = 0; k < 3; k++) sum += scale2(w.n[3 * k + i] * m[12 + k], w.e[k]);
+    out.t[i] = sum + w.t[i];
+  }
+  return out;
+}
+
+/**
+ * The {@link ScaledAffine} world matrix of `object` (its and its ancestors' matrices refreshed
+ * first): from the nearest ancestor (or itself) that is a root or whose `matrixWorldAutoUpdate`
+ * is off — whose `matrixWorld` three.js leaves as set — down through each local `matrix`; three's
+ * own `matrixWorld` when one of those matrices is not affine (a last row set by hand).
  */
 function worldAffine(object: THREE.Object3D): ScaledAffine {
   object.updateWorldMatrix(true, false);
-  return affineOf(object.matrixWorld.elements);
+  const chain: THREE.Object3D[] = [];
+  let o: THREE.Object3D = object;
+  while (o.parent !== null && o.matrixWorldAutoUpdate !== false) {
+    chain.push(o);
+    o = o.parent;
+  }
+  // A local matrix set by hand with a projective last row is not an affine map: three's product.
+  for (const c of [...chain, o]) {
+    const m = c.matrix.elements;
+    if (m[3] !== 0 || m[7] !== 0 || m[11] !== 0 || m[15] !== 1)
+      return affineOf(object.matrixWorld.elements);
+  }
+  let w = affineOf(
+    o.parent === null && o.matrixWorldAutoUpdate !== false
+      ? o.matrix.elements
+      : o.matrixWorld.elements,
+  );
+  for (let c = chain.length - 1; c >= 0; c--) w = composeAffine(w, chain[c].matrix.elements);
+  return w;
 }
 
 /**

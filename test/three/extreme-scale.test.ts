@@ -2,8 +2,11 @@
  * `shapeFromMesh` and `poseFromObject3D` at scales far from 1 (session 38). `Matrix4.decompose`
  * squares a column for its length: at a scale of 1e200 the square overflowed, the rotation read
  * was the matrix over Infinity — zero — and the pose came out rotated by π (by 2.9 rad under a
- * rotation); at 1e-150 the squares underflowed (0.8 rad off). The adapter now keeps each column's
- * power of two apart (src/three/index.ts `worldAffine`). The oracle: the rotation the objects were given, composed
+ * rotation); at 1e-150 the squares underflowed (0.8 rad off). And three.js composes world matrices
+ * from the root down, so a mesh of scale 1/s under a parent of s was fine but a chain s, s, 1/s,
+ * 1/s (s = 1e200: Infinity, then NaN) or 1e-170, 1e-170, 1e170, 1e170 (a zero column) was refused
+ * though its world matrix is a rotation. The adapter now keeps each column's power of two apart
+ * (src/three/index.ts `worldAffine`). The oracle: the rotation the objects were given, composed
  * as quaternions, and world vertices from it and the scales applied by hand.
  */
 import fc from "fast-check";
@@ -125,6 +128,75 @@ describe("three.js objects at extreme scales (session 38)", () => {
         },
       ),
       { numRuns: 200 },
+    );
+  });
+
+  it("a chain of scales s, s, 1/s, 1/s (s = 2^-1000..2^1000) under any rotations: the composed rotation, the box at unit size (fast-check)", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -1000, max: 1000 }),
+        fc.array(unitQuat, { minLength: 4, maxLength: 4 }),
+        fc.boolean(),
+        (e, qs, twoLevels) => {
+          const s = 2 ** e;
+          // Two levels: a parent of s over a mesh of 1/s; four: s, s, 1/s, 1/s (three.js's own
+          // world matrix over- or underflows on the way for |e| > 512).
+          const scales = twoLevels ? [s, 1 / s] : [s, s, 1 / s, 1 / s];
+          const objects = scales.map((_, i) =>
+            i === scales.length - 1
+              ? new THREE.Mesh(new THREE.BoxGeometry(2, 4, 6))
+              : new THREE.Object3D(),
+          );
+          const total = new THREE.Quaternion();
+          objects.forEach((o, i) => {
+            const q = qs[i];
+            o.quaternion.set(q.x, q.y, q.z, q.w);
+            o.scale.setScalar(scales[i]);
+            if (i > 0) objects[i - 1].add(o);
+            total.multiply(new THREE.Quaternion(q.x, q.y, q.z, q.w).normalize());
+          });
+          objects[0].position.set(5, -7, 11);
+          const mesh = objects[objects.length - 1] as THREE.Mesh;
+          const { shape, pose } = shapeFromMesh(mesh, "hull");
+          expect(angleBetween(pose.rotation, total)).toBeLessThan(1e-7);
+          expect(angleBetween(poseFromObject3D(mesh).rotation, total)).toBeLessThan(1e-7);
+          // The scales cancel exactly (powers of two): the box of half extents (1, 2, 3) turned
+          // by the composed rotation, at the root's position.
+          expectCorners(
+            shape,
+            pose,
+            (c) =>
+              vec3.add(vec3.create(), rotate(total, vec3.create(...c)), vec3.create(5, -7, 11)),
+            1e-12,
+          );
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("an ancestor whose matrixWorldAutoUpdate is off is placed by its matrixWorld as set, as three.js places it", () => {
+    const parent = new THREE.Object3D();
+    parent.matrixWorldAutoUpdate = false;
+    parent.matrixWorld.makeTranslation(1, 2, 3);
+    parent.position.set(100, 100, 100);
+    const m = new THREE.Mesh(new THREE.BoxGeometry(2, 4, 6));
+    m.position.set(0, 0, 10);
+    parent.add(m);
+    const { pose } = shapeFromMesh(m, "hull");
+    expect(pose.translation).toEqual({ x: 1, y: 2, z: 13 });
+    m.updateWorldMatrix(true, false);
+    expect(Array.from(m.matrixWorld.elements.slice(12, 15))).toEqual([1, 2, 13]);
+  });
+
+  it("a world geometry beyond the doubles is still refused naming the vertex and what it becomes", () => {
+    const parent = new THREE.Object3D();
+    parent.scale.setScalar(1e200);
+    const m = new THREE.Mesh(new THREE.BoxGeometry(2, 4, 6));
+    m.scale.setScalar(1e200);
+    parent.add(m);
+    expect(() => shapeFromMesh(m, "hull")).toThrow(
+      /^geometry\.attributes\.position\[0\] overflows under mesh\.matrixWorld: it becomes \[/,
     );
   });
 });
