@@ -167,14 +167,9 @@ export function isBrandedShape(s: object): boolean {
  * constructor built is written as its JSON form, its kind by name (`{"type":"sphere",
  * "radius":1e+300}`, a compound's children alike), never as the record with its internal type
  * number (`{"type":0,…}`, fresh16); anything else — a hand-built object is quoted as its author
- * wrote it — is returned as given. Error path only (allocates).
+ * wrote it — is returned as given. A made shape's definition is loaded (its constructor loaded
+ * it) and its JSON form always written. Error path only (allocates).
  */
-function shapeMessageForm(value: object): unknown {
-  if (!ShapeMark.has(value)) return value;
-  try {
-    return shapeDef((value as Shape).type).json.toJson(value as Shape);
-  } catch {
-    return { ...value, type: shapeTypeName((value as Shape).type) };
-  }
-}
+const shapeMessageForm = (value: object): unknown =>
+  ShapeMark.has(value) ? shapeDef((value as Shape).type).json.toJson(value as Shape) : value;
 setShapeMessageForm(shapeMessageForm);
