@@ -386,8 +386,11 @@ const rot = new THREE.Matrix4();
  * again when the object's rotation or its parents' scale changes. A zero scale — a `scale` with
  * a 0, or a local matrix whose 3×3 part has a zero column, on the mesh or an ancestor — is how
  * exporters hide an object; the glTF loader skips such a node, and this refuses it, naming
- * `mesh.matrix`, `mesh.parent.matrix`, … (or `mesh.matrixWorld` when the product underflows to a
- * zero column), rather than make a point or a flat shape of it. Throws as
+ * `mesh.matrix`, `mesh.parent.matrix`, … (or `mesh.matrixWorld` when the world matrix has a zero
+ * column all the same — its columns' powers of two are kept apart, `worldAffine`, so a chain of
+ * tiny and huge scales does not underflow to one), rather than make a point or a flat shape of
+ * it. The pose and the map are exact at any scale whose world geometry is within the doubles
+ * (scales 1e±300 and chains s, s, 1/s, 1/s; test/three/extreme-scale.test.ts). Throws as
  * {@link shapeFromGeometry} (a vertex overflowing under `matrixWorld` named as there) and
  * {@link poseFromObject3D}, and when `mesh` is no `THREE.Mesh`.
  */
@@ -405,7 +408,7 @@ export function shapeFromMesh(
   const r = rot.elements;
   const l = w.n;
   // The mesh's and each ancestor's local matrix (refreshed by poseFromObject3D), as the glTF
-  // loader checks each node's, then the world matrix (a product may underflow to a zero column).
+  // loader checks each node's, then the world matrix (a zero column only by exact cancellation).
   let path = "mesh";
   for (let o: THREE.Object3D | null = mesh; o !== null; o = o.parent) {
     refuseZeroScale(`${path}.matrix`, o.matrix.elements);
