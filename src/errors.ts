@@ -39,9 +39,23 @@ const NON_FINITE_MARK = "\u0000collide-non-finite\u0000";
 const NON_FINITE_MARKED = /"\\u0000collide-non-finite\\u0000(NaN|-?Infinity)"/g;
 
 /**
+ * The JSON form of a shape a `make…` constructor built (its kind by name, `{"type": "sphere",
+ * "radius": 1}`), or its argument unchanged for anything else: set once by src/shapes/shape.ts
+ * when it loads (this module cannot import the shapes), so that no message prints a shape record
+ * with its internal type number (`{"type":0,…}`, issue 16).
+ */
+let shapeJsonForMessage: (value: object) => unknown = (value) => value;
+
+/** Sets how {@link describeValue} writes a shape made by a constructor (src/shapes/shape.ts). */
+export function setShapeMessageForm(form: (value: object) => unknown): void {
+  shapeJsonForMessage = form;
+}
+
+/**
  * Renders a value for an error message: numbers exactly (NaN, Infinity), strings quoted, objects
  * as JSON with their non-finite numbers written bare — `{"x":NaN}` for the number, `{"x":"NaN"}`
- * for the string "NaN", so the two never print alike.
+ * for the string "NaN", so the two never print alike — and a shape made by a constructor, alone
+ * or nested, as its JSON form, its kind by name ({@link setShapeMessageForm}).
  */
 export function describeValue(value: unknown): string {
   if (typeof value === "number") return Number.isNaN(value) ? "NaN" : String(value);
@@ -53,7 +67,13 @@ export function describeValue(value: unknown): string {
   }
   try {
     const s = JSON.stringify(value, (_k, v) =>
-      typeof v === "number" && !Number.isFinite(v) ? NON_FINITE_MARK + String(v) : v,
+      typeof v === "number"
+        ? Number.isFinite(v)
+          ? v
+          : NON_FINITE_MARK + String(v)
+        : v !== null && typeof v === "object"
+          ? shapeJsonForMessage(v)
+          : v,
     ).replace(NON_FINITE_MARKED, "$1");
     return s.length > 120 ? `${s.slice(0, 117)}...` : s;
   } catch {

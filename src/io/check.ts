@@ -117,11 +117,18 @@ export function checkScene(scene: Scene, options: Partial<CheckOptions> = {}): C
         );
       }
       // A shape that reaches past the bound from its own origin (no position could place it):
-      // the world's message under the scene's field, with the body's id.
+      // the world's reason under the scene's field, with the body's id, quoting the shape as the
+      // scene wrote it (the world quotes the library's shape: a "cuboid" for an "aabb", a
+      // sphere without its centre).
       if (e instanceof CollideError && e.field === "body.shape") {
         const field = `bodies[${i}].shape`;
-        const message = `${field} (id ${JSON.stringify(b.id)})${e.message.slice(e.field.length)}`;
-        throw new CollideError(e.code, field, e.value, message);
+        const value = b.shapeJson ?? e.value;
+        const got = ` (got ${describeValue(e.value)})`;
+        const reason = e.message.endsWith(got)
+          ? e.message.slice(e.field.length, -got.length)
+          : e.message.slice(e.field.length);
+        const message = `${field} (id ${JSON.stringify(b.id)})${reason} (got ${describeValue(value)})`;
+        throw new CollideError(e.code, field, value, message);
       }
       // The world names its argument "body…": name the scene's body instead.
       if (e instanceof CollideError && e.field.startsWith("body")) {

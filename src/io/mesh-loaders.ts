@@ -292,13 +292,36 @@ interface GltfSource {
   readonly field: string;
   readonly path: string;
   readonly meshIndex: number;
+  /** The index in the file's `accessors` of each accessor the document read (for messages). */
+  readonly accessorIndex: ReadonlyMap<unknown, number>;
 }
+
+/**
+ * The primitive-restart value of an index component type: its largest value (255, 65535,
+ * 4294967295), which glTF 2.0 forbids in an index accessor (meshes: "indices accessor MUST NOT
+ * contain the maximum possible value for the component type used").
+ */
+const RESTART_INDEX: Readonly<Record<number, number>> = {
+  5121: 0xff,
+  5123: 0xffff,
+  5125: 0xffffffff,
+};
+
+/** The name of an index component type, for messages. */
+const INDEX_COMPONENT_NAME: Readonly<Record<number, string>> = {
+  5121: "UNSIGNED_BYTE",
+  5123: "UNSIGNED_SHORT",
+  5125: "UNSIGNED_INT",
+};
 
 /**
  * Appends the triangles of `mesh` under the matrices `m`, applied in turn (the world matrix of
  * node `node`, or its chain of local matrices, its own first, when their product overflows),
  * refusing (see {@link meshFileFault}) a vertex that is not finite — in the file, or once placed:
- * naming the vertex, its value and what it becomes — and an index past its primitive's vertices.
+ * naming the vertex, its value and what it becomes — and an index past its primitive's vertices;
+ * an index that is its component type's primitive-restart value ({@link RESTART_INDEX}) is an
+ * `invalid_value` naming `<field>:accessors[i]` and the value (loaded as a vertex index before,
+ * when the primitive has more vertices than that).
  */
 function appendGltfMesh(
   verts: number[],
@@ -365,8 +388,18 @@ function appendGltfMesh(
     const ind = prim.getIndices();
     const count = ind ? ind.getCount() : n;
     if (ind) {
+      const ct = ind.getComponentType();
+      const restart = RESTART_INDEX[ct];
       for (let k = 0; k < count; k++) {
         const v = ind.getScalar(k);
+        if (v === restart) {
+          const i = src.accessorIndex.get(ind);
+          invalidValue(
+            `${field}:accessors[${i}]`,
+            v,
+            `holds the primitive-restart value ${v}, the largest ${INDEX_COMPONENT_NAME[ct]}, at element ${k}: ${where}.indices names it, and glTF 2.0 forbids that value in indices (use a larger component type for more vertices)`,
+          );
+        }
         if (!(v < n))
           meshFileFault(
             field,
@@ -406,7 +439,14 @@ function gltfToMeshData(
   const verts: number[] = [];
   const tris: number[] = [];
   const meshes = doc.getRoot().listMeshes();
-  const source = (meshIndex: number): GltfSource => ({ field, path, meshIndex });
+  const accessorIndex = new Map<unknown, number>();
+  doc
+    .getRoot()
+    .listAccessors()
+    .forEach((a, i) => {
+      accessorIndex.set(a, i);
+    });
+  const source = (meshIndex: number): GltfSource => ({ field, path, meshIndex, accessorIndex });
   if (tree.roots === null) {
     meshes.forEach((mesh, i) => {
       appendGltfMesh(verts, tris, mesh, [IDENTITY_MAT4], source(i), -1);
@@ -1122,6 +1162,51 @@ function checkAccessorBounds(json: Json, bufferBytes: readonly number[], field: 
 }
 
 /**
+ * Refuses a `byteStride` on a buffer view read as tightly packed values — a primitive's index
+ * accessor's, a sparse accessor's indices' or values' — which glTF 2.0 says must not define one
+ * (bufferView.byteStride; accessor.sparse.indices/values.bufferView): a stride on a view of
+ * indices had been accepted. Run before {@link checkAccessorBounds}, so that such a view is
+ * refused for its stride and not for the bytes the stride would need. `invalid_value` naming
+ * `<field>:bufferViews[j].byteStride` and the stride, the accessor in the message. A reference
+ * that names no accessor or view is left to the later checks.
+ */
+function checkPackedViews(json: Json, field: string): void {
+  const accessors = Array.isArray(json.accessors) ? json.accessors : [];
+  const views = Array.isArray(json.bufferViews) ? json.bufferViews : [];
+  const meshes = Array.isArray(json.meshes) ? json.meshes : [];
+  meshes.forEach((mesh, m) => {
+    const prims = isObject(mesh) && Array.isArray(mesh.primitives) ? mesh.primitives : [];
+    prims.forEach((prim, p) => {
+      const i = isObject(prim) ? prim.indices : undefined;
+      const a = typeof i === "number" ? accessors[i] : undefined;
+      if (!isObject(a)) return;
+      const user = `accessors[${i}] (meshes[${m}].primitives[${p}].indices)`;
+      noIndexStride(views, a.bufferView, user, field);
+    });
+  });
+  accessors.forEach((a, i) => {
+    const s = isObject(a) ? a.sparse : undefined;
+    if (!isObject(s)) return;
+    if (isObject(s.indices))
+      noIndexStride(views, s.indices.bufferView, `accessors[${i}].sparse.indices`, field);
+    if (isObject(s.values))
+      noIndexStride(views, s.values.bufferView, `accessors[${i}].sparse.values`, field);
+  });
+}
+
+/** The refusal of {@link checkPackedViews} for view `viewIndex` (when it defines a stride). */
+function noIndexStride(views: readonly unknown[], viewIndex: unknown, user: string, field: string) {
+  if (typeof viewIndex !== "number") return;
+  const v = views[viewIndex];
+  if (!isObject(v) || v.byteStride === undefined) return;
+  invalidValue(
+    `${field}:bufferViews[${viewIndex}].byteStride`,
+    v.byteStride,
+    `must not be defined: ${user} reads its view as tightly packed values (glTF 2.0: the buffer view of indices, and of a sparse accessor's indices and values, has no stride)`,
+  );
+}
+
+/**
  * Refuses a primitive whose POSITION accessor is not VEC3 of FLOAT components (glTF 2.0
  * §3.7.2.1; other component types only with `KHR_mesh_quantization` in `extensionsUsed`):
  * `@gltf-transform/core` read a VEC2 accessor as (x, y, 0) pairs of the wrong vertices.
@@ -1161,7 +1246,9 @@ function checkPositionAccessors(json: Json, field: string): void {
  * default) whose indices — or, without indices, whose POSITION accessor's vertices — are not a
  * multiple of 3 in number (the trailing ones were dropped silently). `invalid_value` naming the
  * accessor's field, `<field>:accessors[i].componentType` (`.type`, `.count`), and its value,
- * the primitive named in the message.
+ * the primitive named in the message. (A stride on the indices' view: {@link checkPackedViews};
+ * the index values — none the primitive-restart value, each below the vertex count — are
+ * checked as the triangles are read, `appendGltfMesh`.)
  */
 function checkIndexAccessors(json: Json, field: string): void {
   const accessors = Array.isArray(json.accessors) ? json.accessors : [];
@@ -1306,6 +1393,7 @@ async function readGltfDocument(
       }
     });
   }
+  checkPackedViews(json, field);
   checkAccessorBounds(json, bufferBytes, field);
   checkPositionAccessors(json, field);
   checkIndexAccessors(json, field);

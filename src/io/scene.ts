@@ -22,6 +22,12 @@ export interface SceneBody extends PosedShape {
   id: string;
   layer: number;
   mask: number;
+  /**
+   * The body's `shape` as the scene file wrote it: what `checkScene` quotes when it refuses the
+   * shape (`{"type":"sphere","center":…}`, never the library's record). Absent in a scene built
+   * by hand.
+   */
+  shapeJson?: unknown;
 }
 
 /**
@@ -88,6 +94,7 @@ export function parseScene(json: unknown, ctx: ShapeParseContext = {}): Scene {
       ...shapes[i],
       layer: b.layer ?? DEFAULT_LAYER,
       mask: b.mask ?? DEFAULT_MASK,
+      shapeJson: b.shape,
     })),
     origin: o ?? [0, 0, 0],
   };
@@ -102,7 +109,13 @@ function parseSceneAsGiven(raws: readonly unknown[], ctx: ShapeParseContext): Sc
     if (seen.has(b.id)) invalidValue(`${f}.id`, b.id, "duplicates another body's id");
     seen.add(b.id);
     const posed = parseShape(b.shape, `${f}.shape`, ctx);
-    return { id: b.id, ...posed, layer: b.layer ?? DEFAULT_LAYER, mask: b.mask ?? DEFAULT_MASK };
+    return {
+      id: b.id,
+      ...posed,
+      layer: b.layer ?? DEFAULT_LAYER,
+      mask: b.mask ?? DEFAULT_MASK,
+      shapeJson: b.shape,
+    };
   });
   return { bodies, origin: [0, 0, 0] };
 }

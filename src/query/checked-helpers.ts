@@ -14,7 +14,7 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import { aabbShape as aabbShapeUnchecked } from "../shapes/registry.js";
-import { type Shape, ShapeType } from "../shapes/shape.js";
+import { type Shape, ShapeType, shapeTypeName } from "../shapes/shape.js";
 import {
   containsPointTriangleMesh as containsUnchecked,
   getMeshTriangle as getTriangleUnchecked,
@@ -33,7 +33,12 @@ const boxHi = { x: 0, y: 0, z: 0 };
 function checkMeshArg(field: string, mesh: TriangleMesh): void {
   checkShapeArg(field, mesh);
   if (mesh.type !== ShapeType.TriangleMesh) {
-    invalidValue(`${field}.type`, mesh.type, "must be ShapeType.TriangleMesh (a triangle mesh)");
+    // Quoted by name ("sphere"), as every message names a shape's kind, never its type number.
+    invalidValue(
+      `${field}.type`,
+      shapeTypeName(mesh.type),
+      'must be "mesh" (ShapeType.TriangleMesh, a triangle mesh)',
+    );
   }
 }
 

@@ -3,6 +3,8 @@
  * (`Isometry`) places them in the world. Operations are free functions in each shape's file;
  * pair routines are chosen by one table over `ShapeType` (src/narrowphase/dispatch.ts).
  */
+
+import { setShapeMessageForm } from "../errors.js";
 import type { Capsule } from "./capsule.js";
 import type { Compound } from "./compound.js";
 import type { Cone } from "./cone.js";
@@ -12,7 +14,7 @@ import type { Cylinder } from "./cylinder.js";
 import type { HalfSpace } from "./half-space.js";
 import type { Heightfield } from "./heightfield.js";
 import type { RoundedConvexPolyhedron, RoundedCuboid } from "./rounded.js";
-import { isSupportMappedType } from "./shape-def.js";
+import { isSupportMappedType, shapeDef } from "./shape-def.js";
 import type { Sphere } from "./sphere.js";
 import type { Triangle } from "./triangle.js";
 import type { TriangleMesh } from "./triangle-mesh.js";
@@ -159,3 +161,15 @@ export function deepFreezeShape<T extends object>(s: T): T {
 export function isBrandedShape(s: object): boolean {
   return ShapeMark.has(s);
 }
+
+/**
+ * The form of a value in an error message (src/errors.ts `describeValue`): a shape a `make…`
+ * constructor built is written as its JSON form, its kind by name (`{"type":"sphere",
+ * "radius":1e+300}`, a compound's children alike), never as the record with its internal type
+ * number (`{"type":0,…}`, fresh16); anything else — a hand-built object is quoted as its author
+ * wrote it — is returned as given. A made shape's definition is loaded (its constructor loaded
+ * it) and its JSON form always written. Error path only (allocates).
+ */
+const shapeMessageForm = (value: object): unknown =>
+  ShapeMark.has(value) ? shapeDef((value as Shape).type).json.toJson(value as Shape) : value;
+setShapeMessageForm(shapeMessageForm);

@@ -13,7 +13,7 @@ import type { Isometry } from "../math/isometry.js";
 import type { Quat } from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import { findShapeDef, NO_DEFINITION, shapeDef, shapeDefByJsonName } from "./registry.js";
-import { isBrandedShape, SHAPE_TYPE_COUNT, type Shape } from "./shape.js";
+import { isBrandedShape, SHAPE_TYPE_COUNT, type Shape, shapeTypeName } from "./shape.js";
 import type { ShapeJson } from "./shape-def.js";
 
 /** Throws unless `x` is a finite number. */
@@ -217,7 +217,7 @@ export function keptShape<S extends Shape>(field: string, shape: S): S {
   if (!isBrandedShape(copy)) {
     invalidValue(
       `${field}.type`,
-      shape.type,
+      shapeTypeName(shape.type),
       "has a definition whose json.fromJson does not build the shape with its make… constructor",
     );
   }

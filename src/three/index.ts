@@ -39,7 +39,9 @@ export type GeometryShapeKind = "mesh" | "hull";
 
 /**
  * Packed xyz positions of `geometry`'s position attribute, each mapped by the linear map `k`
- * (row-major 3×3: x' = k[0]·x + k[1]·y + k[2]·z, …; allocates). Throws `CollideError` naming
+ * with its column j scaled by 2^exps[j] (row-major 3×3: x' = k[0]·x·2^e0 + k[1]·y·2^e1 +
+ * k[2]·z·2^e2, …, each product formed before its power of two, so a map beyond the doubles'
+ * range whose images are within it maps them exactly as an unscaled one; allocates). Throws `CollideError` naming
  * `geometry.attributes.position` when there is none, `….itemSize` when it is not 3 (an itemSize
  * of 2 read (x, y) pairs across vertices, the rest NaN), and `geometry.attributes.position[i]`
  * with the vertex's (x, y, z) when a coordinate is not finite, or its image under `k` (`by`
@@ -49,6 +51,7 @@ function readPositions(
   geometry: THREE.BufferGeometry,
   k: readonly number[],
   by: string,
+  exps: readonly number[] = NO_EXPONENTS,
 ): Float64Array {
   const pos = geometry.getAttribute("position");
   if (!pos) invalidValue("geometry.attributes.position", pos, "must exist");
@@ -65,9 +68,11 @@ function readPositions(
     const z = pos.getZ(i);
     if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)))
       invalidValue(`geometry.attributes.position[${i}]`, [x, y, z], "must be 3 finite numbers");
-    const a = k[0] * x + k[1] * y + k[2] * z;
-    const b = k[3] * x + k[4] * y + k[5] * z;
-    const c = k[6] * x + k[7] * y + k[8] * z;
+    // Column j's products scaled by 2^exps[j] (exact, unless the image over- or underflows).
+    const [e0, e1, e2] = exps;
+    const a = scale2(k[0] * x, e0) + scale2(k[1] * y, e1) + scale2(k[2] * z, e2);
+    const b = scale2(k[3] * x, e0) + scale2(k[4] * y, e1) + scale2(k[5] * z, e2);
+    const c = scale2(k[6] * x, e0) + scale2(k[7] * y, e1) + scale2(k[8] * z, e2);
     if (!(Number.isFinite(a) && Number.isFinite(b) && Number.isFinite(c)))
       invalidValue(
         `geometry.attributes.position[${i}]`,
@@ -79,6 +84,134 @@ function readPositions(
     out[3 * i + 2] = c;
   }
   return out;
+}
+
+const NO_EXPONENTS: readonly number[] = [0, 0, 0];
+
+/**
+ * x·2^e for any integer e (`Math.pow` alone is 0 or Infinity past ±1023): in steps that move
+ * toward the result, so every step is exact while the result is a normal double.
+ */
+function scale2(x: number, e: number): number {
+  if (e === 0) return x;
+  let y = x;
+  let n = e;
+  while (n > 1023) {
+    y *= 2 ** 1023;
+    n -= 1023;
+  }
+  while (n < -1022) {
+    y *= 2 ** -1022;
+    n += 1022;
+  }
+  return y * 2 ** n;
+}
+
+/** The exponent of a positive finite double m: the integer e with 2^e ≤ m < 2^(e+1). */
+function exponentOf(m: number): number {
+  let e = Math.floor(Math.log2(m));
+  const r = scale2(m, -e);
+  if (r >= 2) e++;
+  else if (r < 1) e--;
+  return e;
+}
+
+/**
+ * An object's world matrix as three.js composes it (each object's local `matrix` under its
+ * parent's world matrix, from the root down), held without overflow or underflow: the linear
+ * part is `n` (column-major 3×3, each column's largest magnitude in [1, 2), or a zero column)
+ * with column j scaled by 2^e[j], and the translation `t`. three.js's own product over- or
+ * underflows where a chain of scales does (an ancestor of scale 1e200 under one of 1e200 gives
+ * Infinity, then NaN, though the mesh under them has scale 1/1e400; two of 1e-170 give a
+ * subnormal, then a zero column), and squaring a column of 1e200 or 1e-200 for its length — as
+ * `Matrix4.decompose` does — does too (a pose rotated by π was read from scale 1e200, session 38);
+ * the powers of two here are exact, so where three's matrices stay within the doubles' range the
+ * products and the pose below are those three.js gives, to the bit.
+ */
+interface ScaledAffine {
+  readonly n: Float64Array;
+  readonly e: number[];
+  readonly t: number[];
+}
+
+/** Scales column j of `a` (its entries n[3j..3j+2]) so that its largest magnitude is in [1, 2). */
+function normaliseColumn(a: ScaledAffine, j: number): void {
+  const n = a.n;
+  const m = Math.max(Math.abs(n[3 * j]), Math.abs(n[3 * j + 1]), Math.abs(n[3 * j + 2]));
+  if (!(m > 0) || !Number.isFinite(m)) return;
+  const k = exponentOf(m);
+  for (let i = 0; i < 3; i++) n[3 * j + i] = scale2(n[3 * j + i], -k);
+  a.e[j] += k;
+}
+
+/** The {@link ScaledAffine} of a column-major 4×4 affine matrix's elements `m`. */
+function affineOf(m: ArrayLike<number>): ScaledAffine {
+  const a: ScaledAffine = {
+    n: Float64Array.of(m[0], m[1], m[2], m[4], m[5], m[6], m[8], m[9], m[10]),
+    e: [0, 0, 0],
+    t: [m[12], m[13], m[14]],
+  };
+  for (let j = 0; j < 3; j++) normaliseColumn(a, j);
+  return a;
+}
+
+/**
+ * `w` × the affine matrix `m` (column-major 4×4 elements), the product three.js's
+ * `multiplyMatrices` forms (each entry Σ_k w[i][k]·m[k][j], summed in k's order), with the
+ * powers of two kept apart: column j's terms w_n[i][k]·m_n[k][j] (both normalised) are scaled to
+ * the largest term's exponent before the sum.
+ */
+function composeAffine(w: ScaledAffine, m: ArrayLike<number>): ScaledAffine {
+  const l = affineOf(m);
+  const out: ScaledAffine = { n: new Float64Array(9), e: [0, 0, 0], t: [0, 0, 0] };
+  for (let j = 0; j < 3; j++) {
+    let top = Number.NEGATIVE_INFINITY;
+    for (let k = 0; k < 3; k++) if (l.n[3 * j + k] !== 0) top = Math.max(top, w.e[k] + l.e[j]);
+    if (top === Number.NEGATIVE_INFINITY) continue;
+    for (let i = 0; i < 3; i++) {
+      let sum = 0;
+      for (let k = 0; k < 3; k++)
+        sum += scale2(w.n[3 * k + i] * l.n[3 * j + k], w.e[k] + l.e[j] - top);
+      out.n[3 * j + i] = sum;
+    }
+    out.e[j] = top;
+    normaliseColumn(out, j);
+  }
+  for (let i = 0; i < 3; i++) {
+    let sum = 0;
+    for (let k = 0; k < 3; k++) sum += scale2(w.n[3 * k + i] * m[12 + k], w.e[k]);
+    out.t[i] = sum + w.t[i];
+  }
+  return out;
+}
+
+/**
+ * The {@link ScaledAffine} world matrix of `object` (its and its ancestors' matrices refreshed
+ * first): from the nearest ancestor (or itself) that is a root or whose `matrixWorldAutoUpdate`
+ * is off — whose `matrixWorld` three.js leaves as set — down through each local `matrix`; three's
+ * own `matrixWorld` when one of those matrices is not affine (a last row set by hand).
+ */
+function worldAffine(object: THREE.Object3D): ScaledAffine {
+  object.updateWorldMatrix(true, false);
+  const chain: THREE.Object3D[] = [];
+  let o: THREE.Object3D = object;
+  while (o.parent !== null && o.matrixWorldAutoUpdate !== false) {
+    chain.push(o);
+    o = o.parent;
+  }
+  // A local matrix set by hand with a projective last row is not an affine map: three's product.
+  for (const c of [...chain, o]) {
+    const m = c.matrix.elements;
+    if (m[3] !== 0 || m[7] !== 0 || m[11] !== 0 || m[15] !== 1)
+      return affineOf(object.matrixWorld.elements);
+  }
+  let w = affineOf(
+    o.parent === null && o.matrixWorldAutoUpdate !== false
+      ? o.matrix.elements
+      : o.matrixWorld.elements,
+  );
+  for (let c = chain.length - 1; c >= 0; c--) w = composeAffine(w, chain[c].matrix.elements);
+  return w;
 }
 
 /**
@@ -163,7 +296,6 @@ function shapeOfPositions(
 const m4 = new THREE.Matrix4();
 const tv = new THREE.Vector3();
 const tq = new THREE.Quaternion();
-const ts = new THREE.Vector3();
 
 /**
  * The world pose of `object` (its `matrixWorld`, refreshed from its parents first) as a Collide
@@ -174,10 +306,44 @@ const ts = new THREE.Vector3();
 export function poseFromObject3D(object: THREE.Object3D, out?: Isometry): Isometry {
   if ((object as { isObject3D?: boolean } | null)?.isObject3D !== true)
     invalidValue("object", object, "must be a THREE.Object3D");
-  object.updateWorldMatrix(true, false);
-  m4.copy(object.matrixWorld);
-  m4.decompose(tv, tq, ts);
+  return poseOfAffine(worldAffine(object), object, out);
+}
+
+/**
+ * The pose of world matrix `w`: its translation, and the rotation `Matrix4.decompose` reads — the
+ * columns made unit (the first negated when the determinant is negative), as a quaternion,
+ * normalised — from the normalised columns, whose squares neither overflow nor underflow.
+ */
+function poseOfAffine(w: ScaledAffine, object: THREE.Object3D, out?: Isometry): Isometry {
+  const n = w.n;
+  const len = (j: number) => Math.sqrt(n[3 * j] ** 2 + n[3 * j + 1] ** 2 + n[3 * j + 2] ** 2);
+  const det =
+    n[0] * (n[4] * n[8] - n[5] * n[7]) -
+    n[3] * (n[1] * n[8] - n[2] * n[7]) +
+    n[6] * (n[1] * n[5] - n[2] * n[4]);
+  const inv = [(det < 0 ? -1 : 1) / len(0), 1 / len(1), 1 / len(2)];
+  const u = (j: number, i: number) => n[3 * j + i] * inv[j];
+  m4.set(
+    u(0, 0),
+    u(1, 0),
+    u(2, 0),
+    0,
+    u(0, 1),
+    u(1, 1),
+    u(2, 1),
+    0,
+    u(0, 2),
+    u(1, 2),
+    u(2, 2),
+    0,
+    0,
+    0,
+    0,
+    1,
+  );
+  tq.setFromRotationMatrix(m4);
   tq.normalize();
+  tv.set(w.t[0], w.t[1], w.t[2]);
   if (
     !Number.isFinite(tv.x) ||
     !Number.isFinite(tv.y) ||
@@ -187,7 +353,11 @@ export function poseFromObject3D(object: THREE.Object3D, out?: Isometry): Isomet
     !Number.isFinite(tq.z) ||
     !Number.isFinite(tq.w)
   )
-    invalidValue("object.matrixWorld", Array.from(m4.elements), "must give a finite pose");
+    invalidValue(
+      "object.matrixWorld",
+      Array.from(object.matrixWorld.elements),
+      "must give a finite pose",
+    );
   const pose = out ?? { translation: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: 0, w: 1 } };
   pose.translation.x = tv.x;
   pose.translation.y = tv.y;
@@ -216,8 +386,11 @@ const rot = new THREE.Matrix4();
  * again when the object's rotation or its parents' scale changes. A zero scale — a `scale` with
  * a 0, or a local matrix whose 3×3 part has a zero column, on the mesh or an ancestor — is how
  * exporters hide an object; the glTF loader skips such a node, and this refuses it, naming
- * `mesh.matrix`, `mesh.parent.matrix`, … (or `mesh.matrixWorld` when the product underflows to a
- * zero column), rather than make a point or a flat shape of it. Throws as
+ * `mesh.matrix`, `mesh.parent.matrix`, … (or `mesh.matrixWorld` when the world matrix has a zero
+ * column all the same — its columns' powers of two are kept apart, `worldAffine`, so a chain of
+ * tiny and huge scales does not underflow to one), rather than make a point or a flat shape of
+ * it. The pose and the map are exact at any scale whose world geometry is within the doubles
+ * (scales 1e±300 and chains s, s, 1/s, 1/s; test/three/extreme-scale.test.ts). Throws as
  * {@link shapeFromGeometry} (a vertex overflowing under `matrixWorld` named as there) and
  * {@link poseFromObject3D}, and when `mesh` is no `THREE.Mesh`.
  */
@@ -227,27 +400,31 @@ export function shapeFromMesh(
 ): { shape: TriangleMesh | ConvexPolyhedron; pose: Isometry } {
   if ((mesh as { isMesh?: boolean } | null)?.isMesh !== true)
     invalidValue("mesh", mesh, "must be a THREE.Mesh");
-  const pose = poseFromObject3D(mesh);
+  const w = worldAffine(mesh);
+  const pose = poseOfAffine(w, mesh);
   const q = pose.rotation;
   rot.makeRotationFromQuaternion(tq.set(q.x, q.y, q.z, q.w));
-  // Column-major: element [col·4 + row].
+  // Column-major: element [col·4 + row]; w.n is column-major 3×3, element [col·3 + row].
   const r = rot.elements;
-  const l = mesh.matrixWorld.elements;
+  const l = w.n;
   // The mesh's and each ancestor's local matrix (refreshed by poseFromObject3D), as the glTF
-  // loader checks each node's, then the world matrix (a product may underflow to a zero column).
+  // loader checks each node's, then the world matrix (a zero column only by exact cancellation).
   let path = "mesh";
   for (let o: THREE.Object3D | null = mesh; o !== null; o = o.parent) {
     refuseZeroScale(`${path}.matrix`, o.matrix.elements);
     path += ".parent";
   }
-  refuseZeroScale("mesh.matrixWorld", l);
-  // k = Rᵀ·L, row-major: k[3i + j] = Σ_m R[m][i]·L[m][j].
+  for (let j = 0; j < 3; j++)
+    if (l[3 * j] === 0 && l[3 * j + 1] === 0 && l[3 * j + 2] === 0)
+      refuseZeroScale("mesh.matrixWorld", mesh.matrixWorld.elements, j);
+  // k = Rᵀ·L with L = N·diag(2^e), row-major: k[3i + j] = Σ_m R[m][i]·N[m][j], column j
+  // scaled by 2^e[j] as each vertex is mapped.
   const k: number[] = [];
   for (let i = 0; i < 3; i++)
     for (let j = 0; j < 3; j++)
-      k.push(r[4 * i] * l[4 * j] + r[4 * i + 1] * l[4 * j + 1] + r[4 * i + 2] * l[4 * j + 2]);
+      k.push(r[4 * i] * l[3 * j] + r[4 * i + 1] * l[3 * j + 1] + r[4 * i + 2] * l[3 * j + 2]);
   if (kind !== "mesh" && kind !== "hull") invalidValue("kind", kind, 'must be "mesh" or "hull"');
-  const positions = readPositions(mesh.geometry, k, "under mesh.matrixWorld");
+  const positions = readPositions(mesh.geometry, k, "under mesh.matrixWorld", w.e);
   return { shape: shapeOfPositions(mesh.geometry, kind, positions), pose };
 }
 
@@ -257,9 +434,9 @@ export function shapeFromMesh(
  * loader skips such a node and its subtree — and of which no shape is made (the vertices would
  * collapse to a point, or flatten, perhaps sheared by a rotation between two scales).
  */
-function refuseZeroScale(field: string, m: ArrayLike<number>): void {
+function refuseZeroScale(field: string, m: ArrayLike<number>, column = -1): void {
   for (let j = 0; j < 3; j++)
-    if (m[4 * j] === 0 && m[4 * j + 1] === 0 && m[4 * j + 2] === 0)
+    if (j === column || (m[4 * j] === 0 && m[4 * j + 1] === 0 && m[4 * j + 2] === 0))
       invalidValue(
         field,
         Array.from(m),

@@ -188,6 +188,9 @@ describe("glTF index accessors, counts and alignment (attack 36b, item 8)", asyn
           indices: { bufferView: j.accessors[idx].bufferView, componentType: 5126 },
           values: { bufferView: j.accessors[pos].bufferView },
         };
+        // The vertices' view (written with a stride of 12) read as sparse values must have no
+        // stride (refused first since session 38): the one fault here is the component type.
+        delete j.bufferViews[j.accessors[pos].bufferView].byteStride;
       },
       `accessors[${pos}].sparse.indices.componentType`,
       5126,
@@ -459,6 +462,145 @@ describe("fast-check: the class of layouts (attack 36b, item 8)", () => {
         },
       ),
       { numRuns: 150 },
+    );
+  });
+});
+
+/**
+ * glTF 2.0's rules on index data (session 38): an index accessor holds no primitive-restart value
+ * (its component type's largest: 255, 65535, 4294967295 — loaded as a vertex index before when
+ * the primitive had more vertices than that), and the buffer view of indices, or of a sparse
+ * accessor's indices or values, defines no `byteStride` (accepted before). An index at or past
+ * the vertex count was already refused; the property confirms it over the layouts.
+ */
+describe("glTF index values and index buffer views (session 38)", () => {
+  const RESTART = { 5121: 0xff, 5123: 0xffff, 5125: 0xffffffff } as const;
+  const NAME = { 5121: "UNSIGNED_BYTE", 5123: "UNSIGNED_SHORT", 5125: "UNSIGNED_INT" } as const;
+  /** n vertices, distinct integers (vertex i at (i, i mod 7, i mod 3)). */
+  const verticesOf = (n: number) => {
+    const v: number[] = [];
+    for (let i = 0; i < n; i++) v.push(i, i % 7, i % 3);
+    return v;
+  };
+  // Enough vertices that the restart value would name a vertex (UNSIGNED_INT: a few, as no
+  // primitive can have 2^32 vertices; refused for the value, not as past the last vertex).
+  const arb = fc
+    .record({
+      ct: fc.constantFrom(5121 as const, 5123 as const, 5125 as const),
+      extra: fc.integer({ min: 1, max: 40 }),
+      tris: fc.integer({ min: 1, max: 6 }),
+      seed: fc.integer({ min: 0, max: 1e6 }),
+      at: fc.nat(),
+    })
+    .map(({ ct, extra, tris, seed, at }) => {
+      const n = ct === 5125 ? 3 + (extra % 10) : RESTART[ct] + extra;
+      const triangles: number[] = [];
+      // Indices below the restart value (and the vertex count), as the component type holds.
+      const top = Math.min(n, RESTART[ct]);
+      for (let k = 0; k < 3 * tris; k++) triangles.push((seed * (k + 7) + k * k) % top);
+      return { ct, n, triangles, at: at % (3 * tris) };
+    });
+
+  it("an index that is the primitive-restart value is refused naming the accessor, its element and the value; one below it loads", async () => {
+    await fc.assert(
+      fc.asyncProperty(arb, async ({ ct, n, triangles, at }) => {
+        const vertices = verticesOf(n);
+        const restart = RESTART[ct];
+        const bad = triangles.slice();
+        bad[at] = restart;
+        const e = await refusal(parseGlb(layoutGlb(vertices, bad, ct, [0, 0], [0, 0])));
+        expect(e.code).toBe("invalid_value");
+        expect(e.field).toBe("file:accessors[1]");
+        expect(e.value).toBe(restart);
+        expect(e.message).toBe(
+          `file:accessors[1] holds the primitive-restart value ${restart}, the largest ${NAME[ct]}, at element ${at}: meshes[0].primitives[0].indices names it, and glTF 2.0 forbids that value in indices (use a larger component type for more vertices) (got ${restart})`,
+        );
+        // The largest index that is not the restart value, where it names a vertex: loaded.
+        if (restart - 1 < n) {
+          const good = triangles.slice();
+          good[at] = restart - 1;
+          const m = await parseGlb(layoutGlb(vertices, good, ct, [0, 0], [0, 0]));
+          expect(Array.from(m.indices)).toEqual(good);
+          expect(m.vertices[3 * (restart - 1)]).toBe(restart - 1);
+        }
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it("an index at or past the vertex count (below the restart value) is refused naming it", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(5121 as const, 5123 as const, 5125 as const),
+        fc.integer({ min: 3, max: 12 }),
+        fc.integer({ min: 0, max: 100 }),
+        fc.integer({ min: 0, max: 5 }),
+        async (ct, n, past, at) => {
+          const v = Math.min(n + past, RESTART[ct] - 1);
+          const triangles = [0, 1, 2, 2, 1, 0];
+          triangles[at] = v;
+          const e = await refusal(
+            parseGlb(layoutGlb(verticesOf(n), triangles, ct, [0, 0], [0, 0])),
+          );
+          expect(e.field).toBe("file");
+          expect(e.value).toBe(v);
+          expect(e.message).toContain(
+            `:meshes[0].primitives[0].indices[${at}] is beyond the last vertex of its primitive (${n} vertices)`,
+          );
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("a byteStride on the indices' buffer view, or on a sparse accessor's indices or values view, is refused naming it and its value", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(5121 as const, 5123 as const, 5125 as const),
+        fc.integer({ min: 1, max: 63 }).map((k) => 4 * k),
+        fc.boolean(),
+        async (ct, stride, sparse) => {
+          const vertices = verticesOf(4);
+          const triangles = [0, 1, 2, 0, 2, 3];
+          if (!sparse) {
+            const bytes = layoutGlb(vertices, triangles, ct, [0, 0], [0, 0], (j) => {
+              j.bufferViews[1].byteStride = stride;
+            });
+            const e = await refusal(parseGlb(bytes));
+            expect(e.code).toBe("invalid_value");
+            expect(e.field).toBe("file:bufferViews[1].byteStride");
+            expect(e.value).toBe(stride);
+            expect(e.message).toBe(
+              `file:bufferViews[1].byteStride must not be defined: accessors[1] (meshes[0].primitives[0].indices) reads its view as tightly packed values (glTF 2.0: the buffer view of indices, and of a sparse accessor's indices and values, has no stride) (got ${stride})`,
+            );
+            return;
+          }
+          // A sparse POSITION accessor whose one substituted vertex (index 0) and its value are
+          // read from views 1 and 0; view 0, the POSITION data's, may have a stride of 12 as
+          // vertex data (the same file without the sparse block loads), not as sparse values.
+          const withSparse = (j: Json) => {
+            j.bufferViews[0].byteStride = 12;
+            j.accessors[0].sparse = {
+              count: 1,
+              indices: { bufferView: 1, componentType: ct },
+              values: { bufferView: 0 },
+            };
+          };
+          const plain = layoutGlb(vertices, triangles, ct, [0, 0], [0, 0], (j) => {
+            j.bufferViews[0].byteStride = 12;
+          });
+          expect(Array.from((await parseGlb(plain)).indices)).toEqual(triangles);
+          const e = await refusal(
+            parseGlb(layoutGlb(vertices, triangles, ct, [0, 0], [0, 0], withSparse)),
+          );
+          expect(e.field).toBe("file:bufferViews[0].byteStride");
+          expect(e.value).toBe(12);
+          expect(e.message).toContain(
+            "file:bufferViews[0].byteStride must not be defined: accessors[0].sparse.values reads",
+          );
+        },
+      ),
+      { numRuns: 60 },
     );
   });
 });

@@ -59,7 +59,10 @@ describe("windingNumberTriangleMesh and containsPointTriangleMesh refuse bad poi
     for (const f of [containsPointTriangleMesh, windingNumberTriangleMesh]) {
       const e = refusal(() => f(makeSphere(1) as Any, p));
       expect(e.field).toBe("mesh.type");
-      expect(e.message).toMatch(/^mesh\.type must be ShapeType\.TriangleMesh .*\(got 0\)/);
+      // The kind by its name, never its type number (was `(got 0)`; test/io/shape-in-message).
+      expect(e.message).toMatch(
+        /^mesh\.type must be "mesh" \(ShapeType\.TriangleMesh.*\(got "sphere"\)/,
+      );
       const n = refusal(() => f(null as Any, p));
       expect(n.field).toBe("mesh");
       expect(n.message).toMatch(/\(got null\)/);

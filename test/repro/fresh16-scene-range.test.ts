@@ -64,5 +64,9 @@ describe("collide check at the world's coordinate bound (fresh16)", () => {
     expect(e.message).toMatch(
       /^bodies\[0\]\.shape \(id "huge"\) reaches 1e\+300 from the body's origin/,
     );
+    // Quoting the shape as the scene wrote it, not the library's record `{"type":0,…}`
+    // (test/io/shape-in-message.test.ts: every kind).
+    expect(e.value).toEqual(sphere([1e300, 0, 0], 1e300));
+    expect(e.message).toContain('(got {"type":"sphere","center":[1e+300,0,0],"radius":1e+300})');
   });
 });
