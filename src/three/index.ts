@@ -52,6 +52,7 @@ function readPositions(
   k: readonly number[],
   by: string,
   exps: readonly number[] = NO_EXPONENTS,
+  deformed: THREE.Mesh | null = null,
 ): Float64Array {
   const pos = geometry.getAttribute("position");
   if (!pos) invalidValue("geometry.attributes.position", pos, "must exist");
@@ -63,11 +64,24 @@ function readPositions(
     );
   const out = new Float64Array(3 * pos.count);
   for (let i = 0; i < pos.count; i++) {
-    const x = pos.getX(i);
-    const y = pos.getY(i);
-    const z = pos.getZ(i);
+    let x = pos.getX(i);
+    let y = pos.getY(i);
+    let z = pos.getZ(i);
     if (!(Number.isFinite(x) && Number.isFinite(y) && Number.isFinite(z)))
       invalidValue(`geometry.attributes.position[${i}]`, [x, y, z], "must be 3 finite numbers");
+    if (deformed !== null) {
+      // Morph targets and skinning as three.js draws and picks them (Mesh.getVertexPosition).
+      deformed.getVertexPosition(i, dv);
+      if (!(Number.isFinite(dv.x) && Number.isFinite(dv.y) && Number.isFinite(dv.z)))
+        invalidValue(
+          `geometry.attributes.position[${i}]`,
+          [x, y, z],
+          `is deformed by the mesh's morph targets or skeleton to ${describeValue([dv.x, dv.y, dv.z])}, not 3 finite numbers`,
+        );
+      x = dv.x;
+      y = dv.y;
+      z = dv.z;
+    }
     // Column j's products scaled by 2^exps[j] (exact, unless the image over- or underflows).
     const [e0, e1, e2] = exps;
     const a = scale2(k[0] * x, e0) + scale2(k[1] * y, e1) + scale2(k[2] * z, e2);
@@ -87,6 +101,35 @@ function readPositions(
 }
 
 const NO_EXPONENTS: readonly number[] = [0, 0, 0];
+const dv = new THREE.Vector3();
+
+/**
+ * `mesh` when three.js draws its vertices moved — a `SkinnedMesh`, or morph targets with an
+ * influence other than 0 — so they are read through `Mesh.getVertexPosition` (three.js r151+,
+ * which the Raycaster uses too); null when the position attribute is what is drawn.
+ */
+function deformingMesh(mesh: THREE.Mesh): THREE.Mesh | null {
+  const skinned = (mesh as { isSkinnedMesh?: boolean }).isSkinnedMesh === true;
+  const morphs = mesh.geometry.morphAttributes?.position;
+  const influences = mesh.morphTargetInfluences;
+  const morphed =
+    morphs !== undefined &&
+    morphs.length > 0 &&
+    Array.isArray(influences) &&
+    influences.some((v, i) => v !== 0 && i < morphs.length);
+  if (!skinned && !morphed) return null;
+  if (typeof mesh.getVertexPosition !== "function")
+    invalidValue(
+      skinned ? "mesh" : "mesh.morphTargetInfluences",
+      skinned ? "SkinnedMesh" : influences,
+      "deforms the geometry, read through Mesh.getVertexPosition, which this three.js lacks (r151 or later needed)",
+    );
+  if (morphed)
+    for (let i = 0; i < influences.length; i++)
+      if (!Number.isFinite(influences[i]))
+        invalidValue(`mesh.morphTargetInfluences[${i}]`, influences[i], "must be a finite number");
+  return mesh;
+}
 
 /**
  * x·2^e for any integer e (`Math.pow` alone is 0 or Infinity past ±1023): in steps that move
@@ -231,14 +274,39 @@ function scaleMap(scale: THREE.Vector3): number[] {
   return [s[0], 0, 0, 0, s[1], 0, 0, 0, s[2]];
 }
 
-/** Triangle corner indices of `geometry`: its index buffer, or 0..count−1 when non-indexed. */
-function readIndices(geometry: THREE.BufferGeometry): Uint32Array {
+/**
+ * Triangle corner indices of the triangles three.js draws and picks of `geometry` (its index
+ * buffer, or 0..count−1 when non-indexed): those within `geometry.drawRange`, and, for a mesh
+ * whose `material` is an array, within the groups whose material exists (as the renderer and
+ * `Mesh.raycast` take them; an array material with no groups draws nothing). Whole triangles
+ * only: a range's trailing partial triangle is ignored.
+ */
+function readIndices(geometry: THREE.BufferGeometry, material?: unknown): Uint32Array {
   const index = geometry.getIndex();
   const count = index ? index.count : geometry.getAttribute("position").count;
-  const n = count - (count % 3);
-  const out = new Uint32Array(n);
-  for (let i = 0; i < n; i++) out[i] = index ? index.getX(i) : i;
-  return out;
+  const range = geometry.drawRange;
+  const r0 = Math.max(0, range?.start ?? 0);
+  const r1 = Math.min(count, r0 + (range?.count ?? Number.POSITIVE_INFINITY));
+  const spans: [number, number][] = [];
+  if (Array.isArray(material)) {
+    for (const g of geometry.groups)
+      if (material[g.materialIndex ?? 0] !== undefined)
+        spans.push([Math.max(g.start, r0), Math.min(g.start + g.count, r1)]);
+  } else spans.push([r0, r1]);
+  const out: number[] = [];
+  for (const [a, b] of spans)
+    for (let i = a; i + 2 < b; i += 3)
+      for (let c = i; c < i + 3; c++) out.push(index ? index.getX(c) : c);
+  return Uint32Array.from(out);
+}
+
+/** True when `readIndices` takes every triangle of `geometry` (no range or groups leave any out). */
+function drawsAll(geometry: THREE.BufferGeometry, material?: unknown): boolean {
+  if (Array.isArray(material)) return false;
+  const index = geometry.getIndex();
+  const count = index ? index.count : geometry.getAttribute("position").count;
+  const range = geometry.drawRange;
+  return (range?.start ?? 0) <= 0 && (range?.count ?? Number.POSITIVE_INFINITY) >= count;
 }
 
 const UNIT_SCALE = new THREE.Vector3(1, 1, 1);
@@ -246,8 +314,9 @@ const UNIT_SCALE = new THREE.Vector3(1, 1, 1);
 /**
  * A Collide shape from a three.js geometry, in the geometry's own frame (scene units as
  * authored) with each vertex's coordinates multiplied by `scale`: `"mesh"` → a triangle mesh over
- * its triangles (indexed or not; a trailing partial triangle is ignored); `"hull"` (default) →
- * the convex hull of its vertices, or, when they are coplanar (a `PlaneGeometry`, a `CircleGeometry`),
+ * the triangles three.js draws of it (indexed or not, within `geometry.drawRange`; a trailing
+ * partial triangle is ignored); `"hull"` (default) → the convex hull of its vertices (of the
+ * drawn triangles' corners when `drawRange` leaves some out), or, when they are coplanar (a `PlaneGeometry`, a `CircleGeometry`),
  * the flat convex polygon of them (`flat: true`, as `makeConvexPolyhedron` makes it). Throws
  * `CollideError` when `geometry` is no `THREE.BufferGeometry` (`geometry`), there is no position
  * attribute or its `itemSize` is not 3 (`geometry.attributes.position.itemSize`), a vertex's
@@ -287,10 +356,19 @@ function shapeOfPositions(
   geometry: THREE.BufferGeometry,
   kind: GeometryShapeKind,
   positions: Float64Array,
+  material?: unknown,
 ): TriangleMesh | ConvexPolyhedron {
-  if (kind === "mesh") return makeTriangleMesh(positions, readIndices(geometry), "geometry");
+  if (kind === "mesh")
+    return makeTriangleMesh(positions, readIndices(geometry, material), "geometry");
   if (kind !== "hull") invalidValue("kind", kind, 'must be "mesh" or "hull"');
-  return makeConvexPolyhedron(positions, "geometry.attributes.position");
+  if (drawsAll(geometry, material))
+    return makeConvexPolyhedron(positions, "geometry.attributes.position");
+  // The hull of the drawn triangles' corners only.
+  const corners = readIndices(geometry, material);
+  const drawn = new Float64Array(3 * corners.length);
+  for (let i = 0; i < corners.length; i++)
+    for (let c = 0; c < 3; c++) drawn[3 * i + c] = positions[3 * corners[i] + c];
+  return makeConvexPolyhedron(drawn, "geometry.attributes.position");
 }
 
 const m4 = new THREE.Matrix4();
@@ -392,7 +470,12 @@ const rot = new THREE.Matrix4();
  * it. The pose and the map are exact at any scale whose world geometry is within the doubles
  * (scales 1e±300 and chains s, s, 1/s, 1/s; test/three/extreme-scale.test.ts). Throws as
  * {@link shapeFromGeometry} (a vertex overflowing under `matrixWorld` named as there) and
- * {@link poseFromObject3D}, and when `mesh` is no `THREE.Mesh`.
+ * {@link poseFromObject3D}, and when `mesh` is no `THREE.Mesh`. The triangles are those three.js
+ * draws and its `Raycaster` picks: within `geometry.drawRange` and, for an array of materials,
+ * the groups whose material exists; the vertices where it draws them: a `SkinnedMesh`'s skinned
+ * and morph targets' weighted positions (`Mesh.getVertexPosition`, three.js r151+; make the shape
+ * again when the bones or influences change). An `InstancedMesh` or `BatchedMesh` (many copies) is
+ * refused naming `mesh`: make a shape per copy with {@link shapeFromGeometry}.
  */
 export function shapeFromMesh(
   mesh: THREE.Mesh,
@@ -400,6 +483,13 @@ export function shapeFromMesh(
 ): { shape: TriangleMesh | ConvexPolyhedron; pose: Isometry } {
   if ((mesh as { isMesh?: boolean } | null)?.isMesh !== true)
     invalidValue("mesh", mesh, "must be a THREE.Mesh");
+  const many = mesh as { isInstancedMesh?: boolean; isBatchedMesh?: boolean };
+  if (many.isInstancedMesh === true || many.isBatchedMesh === true)
+    invalidValue(
+      "mesh",
+      many.isInstancedMesh === true ? "InstancedMesh" : "BatchedMesh",
+      "draws many copies, one shape each: make one with shapeFromGeometry (per instance, its scale) and a body per copy at the pose of its matrix (mesh.matrixWorld × getMatrixAt(i))",
+    );
   const w = worldAffine(mesh);
   const pose = poseOfAffine(w, mesh);
   const q = pose.rotation;
@@ -424,8 +514,14 @@ export function shapeFromMesh(
     for (let j = 0; j < 3; j++)
       k.push(r[4 * i] * l[3 * j] + r[4 * i + 1] * l[3 * j + 1] + r[4 * i + 2] * l[3 * j + 2]);
   if (kind !== "mesh" && kind !== "hull") invalidValue("kind", kind, 'must be "mesh" or "hull"');
-  const positions = readPositions(mesh.geometry, k, "under mesh.matrixWorld", w.e);
-  return { shape: shapeOfPositions(mesh.geometry, kind, positions), pose };
+  const positions = readPositions(
+    mesh.geometry,
+    k,
+    "under mesh.matrixWorld",
+    w.e,
+    deformingMesh(mesh),
+  );
+  return { shape: shapeOfPositions(mesh.geometry, kind, positions, mesh.material), pose };
 }
 
 /**
