@@ -6,16 +6,18 @@
  * along it tied in distance to 2e-21, took the end's direction, 3.0e-9 rad off the perpendicular,
  * and a segment of 2e-4 turned that into 6.0e-13 short of a gap of 6.0e-13); that normal is the
  * part of p − a perpendicular to the segment to its own relative rounding (`accuratePerpendicular`,
- * session 35). A needle (least height below 2^-40 of its longest edge, {@link isNeedle}) whose
- * segment stays more than 2^-20 of the pair's extent away is the capsule's segment against it by
- * triangle-polytope's exact features, the radius added, as for boxes (`contactCapsulePolytope`,
- * issue 16: GJK/EPA on the swept segment against a triangle two of whose corners lay 1.6e-13
- * apart, touching a capsule of radius 0.25 1.9e-9 rad off parallel at 1e7, left the normal
- * 1.06e-9 short of the depth over a bar of 1.2e-14; test/fuzz/capsule-sliver.test.ts). Every
- * other triangle is GJK/EPA's (src/narrowphase/convex-convex.ts).
+ * session 35). A sliver or needle (least height at most 2^-20 of its longest edge,
+ * {@link isNeedle}) whose segment stays more than 2^-20 of the pair's extent away is the capsule's
+ * segment against it by triangle-polytope's exact features, the radius added, as for boxes
+ * (`contactCapsulePolytope`, issue 16: GJK/EPA on the swept segment against a triangle two of whose
+ * corners lay 1.6e-13 apart, touching a capsule of radius 0.25 1.9e-9 rad off parallel at 1e7,
+ * left the normal 1.06e-9 short of the depth over a bar of 1.2e-14; on slivers of 2^-40..2^-20,
+ * session 38, witnesses up to 766 apart across the normal; test/fuzz/capsule-sliver.test.ts).
+ * Every other triangle is GJK/EPA's (src/narrowphase/convex-convex.ts).
  *
  * Allocation-free: module scratch vectors; no double crosses a call that V8 may leave out of line.
  */
+import { TRIANGLE_SLIVER_RATIO } from "../constants.js";
 import { closestPointOnSegment, triangleThinnerThan } from "../geometry/closest-point.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
@@ -50,28 +52,33 @@ function isPointTriangle(t: Triangle): boolean {
   return a.x === b.x && a.y === b.y && a.z === b.z && a.x === c.x && a.y === c.y && a.z === c.z;
 }
 
-/** Least height, relative to the longest edge, of a triangle taken as a needle ({@link isNeedle}). */
-const NEEDLE_RATIO = 2 ** -40;
+/**
+ * Least height, relative to the longest edge, of a triangle taken as a needle or sliver
+ * ({@link isNeedle}): `TRIANGLE_SLIVER_RATIO`, below which triangle-polytope expands the face
+ * normal exactly.
+ */
+const NEEDLE_RATIO = TRIANGLE_SLIVER_RATIO;
 /** Least gap of the capsule's segment from a needle, relative to the pair's extent ({@link needleContact}). */
 const NEEDLE_GAP = 2 ** -20;
 
 /**
- * True when triangle `t` is a needle: its rounded |(b − a) × (c − a)| (twice its area) at most
- * {@link NEEDLE_RATIO} times its longest edge squared — its least height below 2^-40 of its
- * longest edge, the thickness below which triangle-polytope's separating axis test drops a
- * cross product as parallel (src/narrowphase/triangle-polytope.ts, `PARALLEL`); collinear,
- * coincident and non-finite corners included. Thicker slivers (`triangleIsSliver`'s 2^-20) stay
- * with GJK/EPA: between the two the segment's exact features answered a capsule through a
- * near-collinear triangle (test/fuzz/degenerate-triangle.test.ts, relative height 1e-9) with a
- * normal 4e-3 rad off, the cross of the segment with the triangle's short edge.
+ * True when triangle `t` is a needle or a sliver: its rounded |(b − a) × (c − a)| (twice its
+ * area) at most {@link NEEDLE_RATIO} times its longest edge squared — its least height at most
+ * 2^-20 of its longest edge (`triangleIsSliver`); collinear, coincident and non-finite corners
+ * included. Below 2^-40 (triangle-polytope's `PARALLEL`) the separating axis test drops its face
+ * normal and takes it as its edges; between 2^-40 and 2^-20 triangle-polytope expands that
+ * normal exactly (`exactFaceNormal`): rounded in doubles it is ε/h rad off for a relative height
+ * h, and a capsule over a sliver of 1.2e-8 had its normal 3.1e-10 short of the depth (session 36's
+ * trial of 2^-20; GJK/EPA, which had those slivers until session 38, put the witnesses up to 766
+ * apart across the normal, capsuleThinSliverArb in test/fuzz/capsule-sliver.gen.ts).
  */
 function isNeedle(t: Triangle): boolean {
   return triangleThinnerThan(t.a, t.b, t.c, NEEDLE_RATIO);
 }
 
 /**
- * A needle's contact (see {@link isNeedle}) into `out`: the capsule's segment against the
- * triangle by triangle-polytope's exact features, the radius added (`contactCapsulePolytope`).
+ * A needle's or sliver's contact (see {@link isNeedle}) into `out`: the capsule's segment against
+ * the triangle by triangle-polytope's exact features, the radius added (`contactCapsulePolytope`).
  * 1 when found, 0 when apart by more than `prediction`, −1 when not a needle or when the segment
  * comes within {@link NEEDLE_GAP} of the pair's extent of the needle (its own gap out.distance + r),
  * which GJK/EPA answers: there the exact features' normal of a segment 8.6e-15 from a collinear

@@ -25,6 +25,12 @@
  *   counts as one): their face normal is no axis; a segment in a flat B's plane adds its in-plane
  *   normal (B's normal × the segment), and two of them against each other are decided by their
  *   exact closest points (the gap, or at a touch a normal to both, along which the overlap is 0).
+ * - Slivers (least height at most 2^-20 of the longest edge, `triangleIsSliver`, with a face
+ *   normal): that normal from exact products of the input corners ({@link exactFaceNormal}; in
+ *   doubles ε/h rad off for a relative height h), the corners also projected onto the other
+ *   shape's edges ({@link cornerEdgePairs}: the edges' closed form is ill-conditioned for near
+ *   parallel edges) and a corner–edge gap's perpendicular preferred to the SAT's axis that ties
+ *   with it ({@link sliverCornerEdge}); every other triangle's arithmetic is unchanged.
  * - Witnesses of a penetration: B moved along the normal past its depth d by a clearance c is
  *   apart from A by exactly c along the normal (the origin projects into the Minkowski
  *   difference's face of that normal), and the closest points of that pair, B's moved back by
@@ -36,7 +42,11 @@
  * leave out of line, nothing is allocated once a hull's vertex count has been seen.
  */
 
-import { closestPointOnTriangle } from "../geometry/closest-point.js";
+import {
+  closestPointOnTriangle,
+  sliverNormal,
+  triangleIsSliver,
+} from "../geometry/closest-point.js";
 import {
   closestPointsSegmentSegment,
   type SegmentParameters,
@@ -156,8 +166,35 @@ function normalizeAt(arr: Float64Array, o: number): void {
   arr[o + 2] = w * k;
 }
 
+/** The unit face normal of the last {@link exactFaceNormal} (the triangle's own frame). */
+const faceUnit = vec3.create();
+/** [0] 1 when the last {@link exactFaceNormal} found the normal, else 0. */
+const faceIo = new Int32Array(1);
+/**
+ * [0] 1 when the loaded pair has a sliver triangle whose face normal {@link exactFaceNormal}
+ * expanded exactly (then {@link closestFeatures} also offers the corners against the edges,
+ * {@link cornerEdgePairs}), else 0.
+ */
+const sliverPair = new Int32Array(1);
+
+/**
+ * faceUnit = the unit face normal (b − a) × (c − a)/|…| of sliver triangle `t` in its own frame,
+ * each component of the cross product expanded exactly from the input corners and rounded once
+ * (`sliverNormal`, src/geometry/closest-point.ts; Shewchuk 1997), faceIo[0] = 1; 0 when the
+ * corners are collinear in exact arithmetic or out of the exact predicates' range. A sliver's
+ * (least height h below 2^-20 of its longest edge L, `triangleIsSliver`) cross product rounded
+ * in doubles is off by ε·L/h rad, and its corners' local-frame coordinates, rounded at the
+ * frame's magnitude, turn it as much (issue 16: a capsule against a sliver of relative height
+ * 1.2e-8, its vertex–face distance 1.5e-10 off along the rounded normal). Only slivers take it:
+ * every other triangle keeps its rounded normal to the last bit.
+ */
+function exactFaceNormal(t: Triangle): void {
+  faceIo[0] = sliverNormal(faceUnit, t.a, t.b, t.c) ? 1 : 0;
+}
+
 /** Loads the pair into the local frame (see the module doc). */
 function load(a: Triangle, b: TrianglePolytopeOther, bInA: Isometry): void {
+  sliverPair[0] = 0;
   vec3.copy(origin, a.a);
   av[0] = 0;
   av[1] = 0;
@@ -171,6 +208,16 @@ function load(a: Triangle, b: TrianglePolytopeOther, bInA: Isometry): void {
   an[0] = av[4] * av[8] - av[5] * av[7];
   an[1] = av[5] * av[6] - av[3] * av[8];
   an[2] = av[3] * av[7] - av[4] * av[6];
+  if ((an[0] !== 0 || an[1] !== 0 || an[2] !== 0) && triangleIsSliver(a.a, a.b, a.c)) {
+    exactFaceNormal(a);
+    const l = Math.sqrt(an[0] * an[0] + an[1] * an[1] + an[2] * an[2]);
+    if (faceIo[0] === 1 && l > 0 && l < Infinity) {
+      sliverPair[0] = 1;
+      an[0] = faceUnit.x * l;
+      an[1] = faceUnit.y * l;
+      an[2] = faceUnit.z * l;
+    }
+  }
   mat3.fromQuat(rot, bInA.rotation);
   const t = bInA.translation;
   shift[0] = t.x - origin.x;
@@ -257,6 +304,18 @@ function loadTriangle(b: Triangle): void {
     bn[0] = 0;
     bn[1] = 0;
     bn[2] = 0;
+  }
+  if ((bn[0] !== 0 || bn[1] !== 0 || bn[2] !== 0) && triangleIsSliver(b.a, b.b, b.c)) {
+    exactFaceNormal(b);
+    if (faceIo[0] === 1) {
+      sliverPair[0] = 1;
+      const x = faceUnit.x;
+      const y = faceUnit.y;
+      const z = faceUnit.z;
+      bn[0] = rot[0] * x + rot[1] * y + rot[2] * z;
+      bn[1] = rot[3] * x + rot[4] * y + rot[5] * z;
+      bn[2] = rot[6] * x + rot[7] * y + rot[8] * z;
+    }
   }
   normalizeAt(bn, 0);
   bn[3] = -bn[0];
@@ -730,6 +789,77 @@ function closestFeatures(): void {
   }
   // Edges against edges.
   visitEdgePairs(false, offerEdgePair);
+  if (sliverPair[0] === 1) cornerEdgePairs();
+}
+
+/**
+ * {@link closestFeatures}' corners against the other shape's edges, each by its clamped
+ * projection, offered as edge pairs ({@link offerEdgePair}) — for a pair with a sliver triangle
+ * ({@link sliverPair}). The edge pairs' closed form (Ericson 2005, §5.1.9) divides by
+ * |d1|²|d2|² sin²θ, which cancels for edges θ apart to ε/θ² of itself: a capsule's segment lying
+ * 1.5e-10 rad off a sliver's long edge (relative height 1.2e-8, issue 16) had its parameters
+ * clamped to the wrong ends, the corner–corner pair 1.5e-10 farther than the segment's end over
+ * the edge's inside taken. A corner's projection onto an edge is conditioned by the edge alone.
+ */
+function cornerEdgePairs(): void {
+  for (let k = 0; k < 9; k += 3) {
+    s1.x = av[k];
+    s1.y = av[k + 1];
+    s1.z = av[k + 2];
+    vec3.copy(s2, s1);
+    vec3.copy(c1, s1);
+    for (let j = 0; j < bEdges.length; j += 2) {
+      const u = 3 * bEdges[j];
+      const w = 3 * bEdges[j + 1];
+      s3.x = bv[u];
+      s3.y = bv[u + 1];
+      s3.z = bv[u + 2];
+      s4.x = bv[w];
+      s4.y = bv[w + 1];
+      s4.z = bv[w + 2];
+      projectOntoEdge(c2, c1, s3, s4);
+      params.s = 0;
+      offerEdgePair();
+    }
+  }
+  for (let i = 0; i < 3 * bvCount; i += 3) {
+    s3.x = bv[i];
+    s3.y = bv[i + 1];
+    s3.z = bv[i + 2];
+    vec3.copy(s4, s3);
+    vec3.copy(c2, s3);
+    for (let k = 0; k < 3; k++) {
+      const p = 3 * k;
+      const r = 3 * ((k + 1) % 3);
+      s1.x = av[p];
+      s1.y = av[p + 1];
+      s1.z = av[p + 2];
+      s2.x = av[r];
+      s2.y = av[r + 1];
+      s2.z = av[r + 2];
+      projectOntoEdge(c1, c2, s1, s2);
+      params.s = params.t;
+      params.t = 0;
+      offerEdgePair();
+    }
+  }
+}
+
+/**
+ * out = the point of segment pq nearest x (its projection clamped to the segment), params.t its
+ * parameter (0 for a segment of no length). Local frame.
+ */
+function projectOntoEdge(out: Vec3, x: Vec3, p: Vec3, q: Vec3): void {
+  const dx = q.x - p.x;
+  const dy = q.y - p.y;
+  const dz = q.z - p.z;
+  const dd = dx * dx + dy * dy + dz * dz;
+  const w = (x.x - p.x) * dx + (x.y - p.y) * dy + (x.z - p.z) * dz;
+  const t = dd > 0 ? (w > 0 ? Math.min(w / dd, 1) : 0) : 0;
+  out.x = p.x + dx * t;
+  out.y = p.y + dy * t;
+  out.z = p.z + dz * t;
+  params.t = t;
 }
 
 /**
@@ -916,6 +1046,7 @@ function gapNormal(): void {
   chosen[1] = axis[1];
   chosen[2] = axis[2];
   chosen[3] = sepIo[0];
+  if (sliverPair[0] === 1 && bestEdge[0] === 1 && sliverCornerEdge(tol)) return;
   if (sat[5] === 1) {
     // The SAT's axis by its separation measured here: two segments' `segmentsSat` records the
     // gap as its overlap, not the separation along its rounded direction (issue 16, below).
@@ -953,6 +1084,26 @@ function gapNormal(): void {
   axis[2] = chosen[2];
   if (chosen[0] === sat[1] && chosen[1] === sat[2] && chosen[2] === sat[3]) gapFacingWitnesses();
   else if (chosen[0] !== own[0] || chosen[1] !== own[1] || chosen[2] !== own[2]) gapFacingChosen();
+}
+
+/**
+ * {@link gapNormal} for a pair with a sliver ({@link sliverPair}) whose closest pair is a corner
+ * against an edge's inside: their direction made perpendicular to the edge ({@link axisOffEdge})
+ * kept, with the witnesses faced along it, when the pair's separation along it reaches the gap
+ * within `tol` (the frame's rounding); true then. Tried before the SAT's axis, which at a sliver
+ * ties with it: the in-plane normal of the sliver's edge, 5.2e-9 rad off the perpendicular from a
+ * capsule's segment end 1e-3 away across the edge's plane, reached the gap as nearly and was kept,
+ * its witnesses not facing along it (issue 16, 5.2e-12 apart across the normal).
+ */
+function sliverCornerEdge(tol: number): boolean {
+  axis[0] = best[4] - best[1];
+  axis[1] = best[5] - best[2];
+  axis[2] = best[6] - best[3];
+  if (!axisOffEdge(bestEdge)) return false;
+  separationAlong();
+  if (!(sepIo[0] >= gap[0] - tol)) return false;
+  if (axis[0] !== own[0] || axis[1] !== own[1] || axis[2] !== own[2]) gapFacingChosen();
+  return true;
 }
 
 /** The witnesses' own direction (pB − pA)/|pB − pA| in {@link gapNormal}. */

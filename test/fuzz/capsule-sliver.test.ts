@@ -33,8 +33,9 @@
  * the third line). The generator's 10^3 draws at seeds 1–5, the fuzzer's replay in both orders:
  * 36, 32, 40, 28 and 24 of 2,000 replays failing before, 0, 2, 0, 0, 0 after — the two one draw in both orders, at
  * 1e9 whose needle the offset's rounding thickens to 1e-7 of its edge, GJK/EPA's (below); seed 11's
- * 400: 4 of 800 before, 0 after. Left: slivers between 2^-40 and 2^-20 of their edge, GJK/EPA's
- * (that draw: witnesses 0.498 apart across the normal over a bar of 9.5e-7).
+ * 400: 4 of 800 before, 0 after. Slivers between 2^-40 and 2^-20 of their edge, GJK/EPA's then
+ * (that draw: witnesses 0.498 apart across the normal over a bar of 9.5e-7), take the same exact
+ * features since session 38 (below).
  *
  * Oracles, written without the library: the overlap h_A(n) + h_B(−n) along the answer's normal
  * from the shapes' definitions, summed exactly over the input doubles (`overlapMiss` of
@@ -48,8 +49,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
-import { capsuleSliverArb } from "./capsule-sliver.gen.js";
+import { capsuleSliverArb, capsuleThinSliverArb } from "./capsule-sliver.gen.js";
 import type { ContactAnswer } from "./contact-checks.js";
+import { replayScenario } from "./fuzz.js";
 import { offsetScenario, type Scenario } from "./generate.js";
 import {
   add,
@@ -255,6 +257,128 @@ describe("issue 16: a capsule against a sliver triangle", () => {
         return true;
       }),
       { numRuns: 400, seed: 35 },
+    );
+  });
+});
+
+/**
+ * Issue 16's capsule-sliver-gjk line and two draws of its class (test/fuzz/capsule-thin-sliver
+ * .cases.jsonl, the capsule first): capsules over slivers whose least height is 2^-40..2^-20 of
+ * their longest edge, once GJK/EPA's, now the segment's exact features against the sliver (its
+ * face normal from exact products, `exactFaceNormal`; its corners against the segment's edges
+ * projected, `cornerEdgePairs`; a corner–edge perpendicular tried before the SAT's in-plane axis,
+ * `sliverCornerEdge`: src/narrowphase/triangle-polytope.ts). The line: a capsule of radius 1 at
+ * 1e9 over a sliver the offset's rounding thickened to 1e-7 of its edge, GJK/EPA's witnesses 0.498
+ * apart across the normal; the draws (capsuleThinSliverArb, seed 2 draw 419 and seed 1 draw 250)
+ * failed on that path with the rounded face normal (the normal 3.1e-10 short of the depth: the
+ * edges' closed form, near parallel, took a corner 1.5e-10 farther than the segment's end over the
+ * edge) and with the SAT's in-plane axis kept (5.2e-12 across the normal). Oracle: the exact
+ * nearest feature pair in rationals over the input doubles (Python's fractions: the segment
+ * against the three edges — interiors and ends — and its ends against the face; 60 digits for the
+ * square root): the segment's end against edge bc's inside, against ab's inside, against bc's
+ * inside; the signed distance (less the radius), the unit normal (capsule toward triangle) and
+ * the triangle's point, the doubles nearest them.
+ */
+const THIN_CASES = loadCaseLines("./capsule-thin-sliver.cases.jsonl");
+const THIN_ORACLE: { distance: number; normal: V; onTriangle: V }[] = [
+  {
+    distance: -7.031070426905132e-8,
+    normal: [0.44922560461581945, 0.7753156297881058, 0.4439392192224341],
+    onTriangle: [0.38167585894025213, -1000000000.0355169, -0.3241926862884287],
+  },
+  {
+    distance: -1.1427354270664743e-9,
+    normal: [-0.1071987211507863, 0.9324790962124769, 0.34495096653060425],
+    onTriangle: [-0.4553625569764683, 6.144801415741154e-5, -10000000.141676897],
+  },
+  {
+    distance: -6.067145678348802e-9,
+    normal: [0.921558163879755, 0.31338674690914475, 0.22917089136336316],
+    onTriangle: [0.05122682195534209, -0.16640354903626697, 0.02155668527269654],
+  },
+];
+
+type Wrap = "bare" | "mesh" | "compound";
+const WRAPS: Wrap[] = ["bare", "mesh", "compound"];
+
+/** Triangle JSON `t` alone, as a one-triangle mesh's or as a compound's child (identity poses). */
+function wrapTriangle(t: J, wrap: Wrap): J {
+  if (wrap === "mesh") return { type: "mesh", vertices: [t.a, t.b, t.c], indices: [[0, 1, 2]] };
+  if (wrap === "compound") {
+    return { type: "compound", children: [{ shape: t, position: [0, 0, 0] }], position: [0, 0, 0] };
+  }
+  return t;
+}
+
+/** The scenario `sc` (capsule first) with its triangle wrapped, at its prediction. */
+function wrapped(sc: Scenario, wrap: Wrap): Scenario {
+  return {
+    ...offsetScenario(sc.localA as J, wrapTriangle(sc.localB as J, wrap), sc.offset),
+    prediction: sc.prediction,
+  };
+}
+
+describe("issue 16: a capsule against a thin sliver (least height 2^-40..2^-20 of its edge)", () => {
+  it("the capsule-sliver-gjk line and two draws, both orders, bare, a mesh's and a compound's: the exact distance, normal and triangle point; the fuzzer's checks", () => {
+    expect(THIN_CASES.length).toBe(THIN_ORACLE.length);
+    THIN_CASES.forEach((c, i) => {
+      const o = THIN_ORACLE[i];
+      for (const wrap of WRAPS) {
+        const sc = wrapped(c.scenario, wrap);
+        // The bare pair's scenarios for the overlap oracle (the same shapes in the world).
+        const bare = bothOrders(c.scenario);
+        bothOrders(sc).forEach((s, k) => {
+          const r = query<ContactAnswer | null>("contact", s);
+          expect(r).not.toBeNull();
+          if (!r) return;
+          const b = bar(bare[k], r.distance);
+          expect(Math.abs(r.distance - o.distance)).toBeLessThanOrEqual(b);
+          expect(normalMiss(bare[k], r)).toBeLessThanOrEqual(b);
+          const sign = k === 0 ? 1 : -1;
+          // The exact normal rounded (a few ulps), and the triangle's witness the exact foot.
+          expect(dist(r.normal as V, scale(o.normal, sign))).toBeLessThan(1e-12);
+          expect(dist((k === 0 ? r.pointB : r.pointA) as V, o.onTriangle)).toBeLessThanOrEqual(b);
+        });
+        const pair = `capsule-${(sc.localB as J).type}`;
+        expectReplayPasses(sc, pair, { facing: true });
+        expectReplayPasses(bothOrders(sc)[1], pair.split("-").reverse().join("-"), {
+          facing: true,
+        });
+      }
+    });
+  });
+
+  it("property: capsuleThinSliverArb's draws, bare, a mesh's or a compound's, both orders: the fuzzer's checks (facing on) and the oracle's distance", () => {
+    // 500 draws at seeds 1, 2 and 3, bare, both orders: 12, 22 and 20 of 1,000 replays failing
+    // on GJK/EPA (witnesses up to 766 apart across the normal, normals 7.4e-12 short of the depth),
+    // none on the exact features; seeds 4-7 none; as a mesh's or a compound's triangle 24 and 26
+    // of 3,000 at seeds 1-3 before, none after. This
+    // seed's 60 failed at the 23rd on GJK/EPA (the normal missing the depth).
+    fc.assert(
+      fc.property(capsuleThinSliverArb, fc.constantFrom<Wrap>(...WRAPS), (k, wrap) => {
+        const bare = {
+          ...offsetScenario(k.capsule, k.triangle, k.offset),
+          prediction: k.capsule.radius as number,
+        };
+        const d = oracleDistance(bare);
+        const sc = wrapped(bare, wrap);
+        const pair = `capsule-${(sc.localB as J).type}`;
+        const names = [pair, pair.split("-").reverse().join("-")];
+        bothOrders(sc).forEach((s, i) => {
+          const fails = replayScenario(s, names[i], { facing: true });
+          if (fails.length > 0) {
+            throw new Error(fails.map((f) => `${f.op}: ${f.reason}`).join("; "));
+          }
+          const r = query<ContactAnswer | null>("contact", s);
+          if (!r) throw new Error(`no contact (oracle ${d})`);
+          const tol = bar(s, r.distance) + 64 * EPS * (k.capsule.radius as number);
+          if (!(Math.abs(r.distance - d) <= tol)) {
+            throw new Error(`distance ${r.distance}, oracle ${d}, bar ${tol}`);
+          }
+        });
+        return true;
+      }),
+      { numRuns: 60, seed: 5 },
     );
   });
 });
