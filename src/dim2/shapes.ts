@@ -24,6 +24,7 @@
 import { POLYGON2D_DEGENERACY_TOLERANCE } from "../constants.js";
 import { checkFieldArg, invalidValue } from "../errors.js";
 import { hypot2, unitScale } from "../math/scalar.js";
+import { MADE_2D, MADE_3D } from "../shapes/dimension.js";
 import type { Pose2 } from "./pose2.js";
 import * as rot2 from "./rot2.js";
 import type { Vec2 } from "./vec2.js";
@@ -126,15 +127,12 @@ function checkPositive(field: string, v: number): void {
  * copies), as the 3D constructors do: a changed shape is a new shape.
  */
 function frozen<T extends object>(s: T): T {
-  made2.add(s);
+  MADE_2D.add(s);
   for (const v of Object.values(s)) {
     if (v !== null && typeof v === "object" && !ArrayBuffer.isView(v)) Object.freeze(v);
   }
   return Object.freeze(s);
 }
-
-/** The shapes built by this module's constructors (validated, frozen): see {@link keptShape2}. */
-const made2 = new WeakSet<object>();
 
 /**
  * The 2D shape to keep beyond the call (a world body's): `s` itself when one of the `make…`
@@ -148,7 +146,13 @@ export function keptShape2(field: string, s: Shape2): Shape2 {
   if (s === null || typeof s !== "object") {
     return invalidValue(field, s, "must be a 2D shape (makeCircle, makeRect, makePolygon, ...)");
   }
-  if (made2.has(s)) return s;
+  if (MADE_2D.has(s)) return s;
+  if (MADE_3D.has(s))
+    invalidValue(
+      field,
+      s,
+      "is a 3D shape: 2D queries take 2D shapes (dim2.makeCircle, makeRect, makePolygon, ...)",
+    );
   const f = (k: string) => `${field}.${k}`;
   const h = s as unknown as Record<string, unknown>;
   switch (s.type) {

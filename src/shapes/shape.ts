@@ -11,6 +11,7 @@ import type { Cone } from "./cone.js";
 import type { ConvexPolyhedron } from "./convex-polyhedron.js";
 import type { Cuboid } from "./cuboid.js";
 import type { Cylinder } from "./cylinder.js";
+import { MADE_3D } from "./dimension.js";
 import type { HalfSpace } from "./half-space.js";
 import type { Heightfield } from "./heightfield.js";
 import type { RoundedConvexPolyhedron, RoundedCuboid } from "./rounded.js";
@@ -137,6 +138,7 @@ class ShapeMark extends Stamp {
  */
 export function brandShape<T extends object>(s: T): T {
   new ShapeMark(s);
+  MADE_3D.add(s);
   return deepFreezeShape(s);
 }
 

@@ -12,6 +12,7 @@ import { CollideError, describeValue, invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import type { Quat } from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
+import { MADE_2D } from "./dimension.js";
 import { findShapeDef, NO_DEFINITION, shapeDef, shapeDefByJsonName } from "./registry.js";
 import { isBrandedShape, SHAPE_TYPE_COUNT, type Shape, shapeTypeName } from "./shape.js";
 import type { ShapeJson } from "./shape-def.js";
@@ -186,6 +187,8 @@ export function checkFiniteArray(field: string, a: Float64Array): void {
  */
 export function checkShape(field: string, shape: Shape): void {
   checkObject(field, shape);
+  if (MADE_2D.has(shape))
+    invalidValue(field, shape, "is a 2D shape (dim2): 3D queries take 3D shapes");
   const type = (shape as { type: unknown }).type;
   if (typeof type !== "number" || !Number.isInteger(type) || type < 0) {
     invalidValue(`${field}.type`, type, "must be a ShapeType id");

@@ -47,10 +47,12 @@ const CHROMIUM = "/usr/bin/chromium";
  * session-37 merges (every constructor's coordinate limit, `checkShapeExtent` in
  * shapes/validate.ts, and the options check refusing inherited options, errors.ts); 19.92 kB in
  * session 38 with a made shape written in messages as its JSON form, its kind by name
- * (src/shapes/shape.ts's `shapeMessageForm`, errors.ts): the ceiling is 20.0 kB (the 15 kB aim is
- * missed by 4.9 kB).
+ * (src/shapes/shape.ts's `shapeMessageForm`, errors.ts); 20.04 kB with a 2D shape refused by the
+ * 3D checks and a 3D one by the 2D checks (src/shapes/dimension.ts: the sets `brandShape` and the
+ * 2D constructors fill, read on the unmarked path): the ceiling is 20.2 kB (the 15 kB aim is
+ * missed by 5.0 kB).
  */
-const SPHERE_BOX_APP_MAX_BYTES = 20_000;
+const SPHERE_BOX_APP_MAX_BYTES = 20_200;
 
 /**
  * Ceiling on the same app on the main entry, bytes: it registers every pair routine when it
