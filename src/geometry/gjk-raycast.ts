@@ -234,7 +234,11 @@ export function gjkRayCast(
   const toP = io[3];
   setExtent(map); // (uses p and tmp)
   const reach = toP + io[2];
-  const far = (2 * reach) / dLen + 1;
+  // Twice the reach: beyond the set (its points lie within |o − p| + √3·extent of o). No
+  // absolute term: `far − back` below rounds at ulp(far), so a `+ 1` there had quantized the
+  // exit of a set of size 1e-17 to multiples of 2^-52 (a sphere's face depth on a heightfield
+  // of 2^-53 came out 0; attack 38). 1 only for a set that is one point at o.
+  const far = reach > 0 ? (2 * reach) / dLen : 1 / dLen;
   farOrigin.x = o.x + d.x * far;
   farOrigin.y = o.y + d.y * far;
   farOrigin.z = o.z + d.z * far;

@@ -133,6 +133,35 @@ export function cross(out: Vec3, a: Vec3, b: Vec3): Vec3 {
   return out;
 }
 
+/**
+ * out = a × b times a positive power of two: a and b each first multiplied by the power of two
+ * that brings its largest component near 1 when that lies outside [2^-128, 2^128] (exact), so
+ * the product neither overflows (edges of 2^600: products of 2^1200) nor underflows (edges of
+ * 2^-300) where the plain one would; for inputs in that range exactly {@link cross}. For a
+ * direction only (a face normal to normalize, a sign): the length is not a·b's. The direction of
+ * a pair scaled by any power of two is then the same bits. Allocation free.
+ */
+export function crossDirection(out: Vec3, a: Vec3, b: Vec3): Vec3 {
+  const ka = unitRangeScale(Math.max(Math.abs(a.x), Math.abs(a.y), Math.abs(a.z)));
+  const kb = unitRangeScale(Math.max(Math.abs(b.x), Math.abs(b.y), Math.abs(b.z)));
+  const ax = a.x * ka;
+  const ay = a.y * ka;
+  const az = a.z * ka;
+  const bx = b.x * kb;
+  const by = b.y * kb;
+  const bz = b.z * kb;
+  out.x = ay * bz - az * by;
+  out.y = az * bx - ax * bz;
+  out.z = ax * by - ay * bx;
+  return out;
+}
+
+/** 1 for a magnitude `m` in [2^-128, 2^128] (or 0, or not finite), else `unitScaleFactor(m)`. */
+function unitRangeScale(m: number): number {
+  if (!(m > 0 && m < Number.POSITIVE_INFINITY) || (m >= 2 ** -128 && m <= 2 ** 128)) return 1;
+  return unitScaleFactor(m);
+}
+
 /** |a|². */
 export function lengthSq(a: Vec3): number {
   return a.x * a.x + a.y * a.y + a.z * a.z;
@@ -349,4 +378,5 @@ import {
   hypot3Into,
   hypotIo,
   mathHypot3Io,
+  unitScaleFactor,
 } from "./scalar.js";

@@ -72,6 +72,13 @@ import * as iso from "../math/isometry.js";
 import type { Mat3 } from "../math/mat3.js";
 import * as mat3 from "../math/mat3.js";
 import * as quat from "../math/quat.js";
+import {
+  HYPOT_SAFE_MAX,
+  HYPOT_SAFE_MIN,
+  hypot3Into,
+  hypotIo,
+  unitScaleFactor,
+} from "../math/scalar.js";
 import { growFloat64, growInt32 } from "../math/typed-arrays.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
@@ -109,6 +116,7 @@ import {
   distanceConvexConvex,
   intersectsConvexConvex,
 } from "./convex-convex.js";
+import { scaledPose, scaledShape, triangleRescaleFactor } from "./extreme-scale.js";
 import { fixInternalEdgeContact } from "./face-depth.js";
 import { manifoldFromContact } from "./manifold.js";
 import {
@@ -1516,9 +1524,8 @@ function manifoldSurface(out: ContactManifold, l: Level, prediction: number): bo
     const p = loadPart(l, i);
     const m = l.manifold;
     if (convexS && !l.part.hasPose) {
-      if (l.first)
-        manifoldFromContact(m, l.part.shape, l.other as ConvexShape, p, l.contact, prediction);
-      else manifoldFromContact(m, l.other as ConvexShape, l.part.shape, p, l.contact, prediction);
+      if (l.first) partManifold(m, l.part.shape, l.other as ConvexShape, p, l.contact, prediction);
+      else partManifold(m, l.other as ConvexShape, l.part.shape, p, l.contact, prediction);
     } else if (!manifoldPart(m, l, p, prediction)) continue;
     if (vec3.dot(m.normal, mergeN) < MESH_MANIFOLD_MERGE_COS) continue;
     // The part's shape and S posed in the caller's frame, in the caller's order.
@@ -1547,6 +1554,72 @@ function manifoldSurface(out: ContactManifold, l: Level, prediction: number): bo
     singleContactManifold(out, l.contact);
   }
   return true;
+}
+
+const partScaled = makeContact();
+/** The unit range of src/narrowphase/extreme-scale.ts ([2^-128, 2^128]). */
+const UNIT_RANGE_MAX = 2 ** 128;
+const UNIT_RANGE_MIN = 2 ** -128;
+
+/**
+ * `manifoldFromContact` of a surface's part pair (A, B at `bInA`, the caller's frame) widening
+ * `contact`, with the pair table's change of units far from unit scale (src/narrowphase/
+ * extreme-scale.ts): when the contact's points or B's offset lie outside [2^-128, 2^128] (or are
+ * all 0), the pair, the contact and the prediction are multiplied by the power of two of
+ * `triangleRescaleFactor` and the manifold's lengths divided by it (exact). Its clipping forms
+ * face normals and areas from products of lengths, which had underflowed for a field of 2^-270
+ * and overflowed for one of 2^511 (one point kept where scale 1 has four; attack 38).
+ * Allocates the scaled copies only out of range.
+ */
+function partManifold(
+  m: ContactManifold,
+  a: ConvexShape,
+  b: ConvexShape,
+  bInA: Isometry,
+  contact: Contact,
+  prediction: number,
+): void {
+  const t = bInA.translation;
+  let r = Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z));
+  r = Math.max(
+    r,
+    Math.abs(contact.pointA.x),
+    Math.abs(contact.pointA.y),
+    Math.abs(contact.pointA.z),
+  );
+  r = Math.max(
+    r,
+    Math.abs(contact.pointB.x),
+    Math.abs(contact.pointB.y),
+    Math.abs(contact.pointB.z),
+  );
+  // The range test written out (a double passed to a call V8 does not inline is boxed).
+  const k =
+    r === 0 || r > UNIT_RANGE_MAX || r < UNIT_RANGE_MIN ? triangleRescaleFactor(a, b, bInA) : 1;
+  if (k === 1) {
+    manifoldFromContact(m, a, b, bInA, contact, prediction);
+    return;
+  }
+  const c = partScaled;
+  c.distance = contact.distance * k;
+  vec3.copy(c.normal, contact.normal);
+  vec3.scale(c.pointA, contact.pointA, k);
+  vec3.scale(c.pointB, contact.pointB, k);
+  manifoldFromContact(
+    m,
+    scaledShape(a, k) as ConvexShape,
+    scaledShape(b, k) as ConvexShape,
+    scaledPose(bInA, k),
+    c,
+    prediction * k,
+  );
+  const inv = 1 / k;
+  for (let q = 0; q < m.count; q++) {
+    const pt = m.points[q];
+    pt.distance *= inv;
+    vec3.scale(pt.pointA, pt.pointA, inv);
+    vec3.scale(pt.pointB, pt.pointB, inv);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1601,13 +1674,30 @@ function lineEntry(s: Shape, pose: Isometry, p: Vec3, d: Vec3): boolean {
   if (!vec3.tryNormalize(lineDir, lineDir)) return false;
   writeBoundingRadiusOf(lineIo, s);
   const o = lineFrom;
+  // Far from unit scale (the line's point or the shape beyond 2^128 or below 2^-128) the line and
+  // a copy of the shape multiplied by a power of two k first, t divided by it (exact): |o|² and
+  // the shapes' own ray casts square lengths, which had overflowed beyond 2^512, so every merged
+  // point of a mesh of 2^513 was dropped (attack 38).
+  const m = Math.max(Math.abs(o.x), Math.abs(o.y), Math.abs(o.z), lineIo[0]);
+  let shape = s;
+  let k = 1;
+  if (
+    (m > UNIT_RANGE_MAX || (m > 0 && m < UNIT_RANGE_MIN)) &&
+    m < Infinity &&
+    shapeDef(s.type).scaled !== null
+  ) {
+    k = unitScaleFactor(m);
+    shape = scaledShape(s, k);
+    vec3.scale(o, o, k);
+    lineIo[0] *= k;
+  }
   const back = Math.sqrt(o.x * o.x + o.y * o.y + o.z * o.z) + 2 * lineIo[0];
   if (!(back < Infinity)) return false;
   lineBack.x = o.x - back * lineDir.x;
   lineBack.y = o.y - back * lineDir.y;
   lineBack.z = o.z - back * lineDir.z;
-  if (!cast(lineHit, s, lineBack, lineDir, lineDir, 1, Infinity, true)) return false;
-  lineIo[0] = lineHit.toi - back;
+  if (!cast(lineHit, shape, lineBack, lineDir, lineDir, 1, Infinity, true)) return false;
+  lineIo[0] = (lineHit.toi - back) / k;
   return true;
 }
 
@@ -1645,7 +1735,12 @@ function facingPoint(
   );
   vec3.copy(facedA, pa);
   vec3.copy(facedB, pb);
-  if (Math.sqrt(sx * sx + sy * sy + sz * sz) <= FACING_ULPS * Number.EPSILON * scale) return true;
+  // The sideways offset's length, without overflow for points beyond 2^511 (attack 38: the
+  // squares overflowed, so every pair of a field of 2^515 was re-paired or dropped).
+  const ss = sx * sx + sy * sy + sz * sz;
+  if (ss > HYPOT_SAFE_MIN && ss < HYPOT_SAFE_MAX) hypotIo[0] = Math.sqrt(ss);
+  else hypot3Into(sx, sy, sz);
+  if (hypotIo[0] <= FACING_ULPS * Number.EPSILON * scale) return true;
   let t = 0;
   if (lineEntry(b, poseB, pa, n)) {
     t = lineIo[0];
@@ -1674,7 +1769,7 @@ function finishMerge(
   ranked: Float64Array<ArrayBuffer>,
 ): boolean {
   if (count === 0) return false;
-  const kept = reduceManifoldPoints(chosen, ranked, l.pointDist, count, l.reduceN);
+  const kept = reduceInUnits(ranked, l.pointDist, count, l.reduceN);
   vec3.copy(out.normal, l.mergeN);
   for (let q = 0; q < kept; q++) {
     const j = chosen[q];
@@ -1686,6 +1781,35 @@ function finishMerge(
   }
   out.count = kept;
   return true;
+}
+
+/** {@link reduceInUnits}'s scaled copies of the points and their distances (grown, reused). */
+let reduceXyz = new Float64Array(0);
+let reduceDist = new Float64Array(0);
+
+/**
+ * `reduceManifoldPoints(chosen, xyz, dist, count, n)`, the kept count returned: the points and
+ * distances first multiplied by a power of two (exact) when their largest coordinate lies outside
+ * [2^-128, 2^128]: the reduction compares squared lengths and areas (4th powers), which had
+ * overflowed for the merged points of a field of 2^515 (attack 38). The same choice as at unit
+ * scale, bit for bit. Allocation free in steady state.
+ */
+function reduceInUnits(
+  xyz: Float64Array<ArrayBuffer>,
+  dist: Float64Array<ArrayBuffer>,
+  count: number,
+  n: Vec3,
+): number {
+  let m = 0;
+  for (let i = 0; i < 3 * count; i++) m = Math.max(m, Math.abs(xyz[i]));
+  if (!(m > UNIT_RANGE_MAX || (m > 0 && m < UNIT_RANGE_MIN)) || !Number.isFinite(m))
+    return reduceManifoldPoints(chosen, xyz, dist, count, n);
+  const k = unitScaleFactor(m);
+  reduceXyz = growFloat64(reduceXyz, 3 * count);
+  reduceDist = growFloat64(reduceDist, count);
+  for (let i = 0; i < 3 * count; i++) reduceXyz[i] = xyz[i] * k;
+  for (let i = 0; i < count; i++) reduceDist[i] = dist[i] * k;
+  return reduceManifoldPoints(chosen, reduceXyz, reduceDist, count, n);
 }
 
 /** Appends a merged point (the caller's A and B points) measured along `l.mergeN`; returns the count. */

@@ -39,14 +39,15 @@ import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { supportOf } from "../shapes/registry.js";
+import { shapeDef, supportOf } from "../shapes/registry.js";
 import type { ConvexShape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { Contact, DistanceResult } from "./contact.js";
-import { makeContact, makeDistanceResult } from "./contact.js";
+import { contactErrorIo, makeContact, makeDistanceResult } from "./contact.js";
 import { distanceConvexConvex, ShapeCoreSupport } from "./convex-convex.js";
 import { convexPair } from "./convex-pair.js";
+import { pairRescaleFactor, scaledPose, scaledShape } from "./extreme-scale.js";
 import { distanceRoutine } from "./pair-table.js";
 
 const { triangleWitnessIo } = convexPair;
@@ -233,7 +234,10 @@ const faceContact = makeContact();
  * measured again along that normal over T ({@link faceContactTriangleConvex}); otherwise (or
  * when that finds no depth) it takes the side the contact normal points to (for a zero normal,
  * the side of S's origin), the depth and T's point are kept and S's point is moved along the new
- * normal. Any other contact is left as it is; a separated contact keeps its exact closest-point normal. Allocation free.
+ * normal. Any other contact is left as it is; a separated contact keeps its exact closest-point normal.
+ * Far from unit scale (the pair's magnitude outside [2^-128, 2^128]) the rule runs on the pair
+ * multiplied by a power of two ({@link fixRescaled}), so a pair scaled as a whole by 2^k gets 2^k
+ * times its answer. Allocation free in range.
  */
 export function fixInternalEdgeContact(
   c: Contact,
@@ -243,6 +247,103 @@ export function fixInternalEdgeContact(
   sPose: Isometry,
 ): void {
   if (c.distance > 0 || flags === 7) return;
+  if (edgeRuleOutOfRange(c, tri, s, sPose)) fixRescaled(c, tri, flags, s, sPose);
+  else fixInUnits(c, tri, flags, s, sPose);
+}
+
+/** The unit range of src/narrowphase/extreme-scale.ts ([2^-128, 2^128]). */
+const UNIT_RANGE_MAX = 2 ** 128;
+const UNIT_RANGE_MIN = 2 ** -128;
+
+/** [0] the largest magnitude of {@link edgeRuleOutOfRange}'s pair (a double kept off the stack). */
+const rangeIo = new Float64Array(1);
+
+/**
+ * True when the internal-edge rule's pair — T's corners, S's pose offset, the contact's points
+ * and S's size (its definition's magnitude) — has a magnitude outside the unit range
+ * [2^-128, 2^128] (src/narrowphase/extreme-scale.ts). The rule forms T's face normal from a
+ * cross product (lengths squared), its area's square under a root and triple products (lengths
+ * to the 4th) on the way to the depth; at a triangle of 2^-300 those underflowed to 0 and at
+ * 2^600 overflowed, so a composite scaled by a power of two as a whole had kept the edge
+ * contact's sideways depth there while at unit scale the face depth won (attack 38: a box on a
+ * heightfield, depth 0.7775 at scale 1, 0.5547 outside 2^-269 … 2^508). Allocation free.
+ */
+function edgeRuleOutOfRange(
+  c: Contact,
+  tri: Triangle,
+  s: ConvexShape | null,
+  sPose: Isometry,
+): boolean {
+  const t = sPose.translation;
+  let m = Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z));
+  m = Math.max(m, Math.abs(tri.a.x), Math.abs(tri.a.y), Math.abs(tri.a.z));
+  m = Math.max(m, Math.abs(tri.b.x), Math.abs(tri.b.y), Math.abs(tri.b.z));
+  m = Math.max(m, Math.abs(tri.c.x), Math.abs(tri.c.y), Math.abs(tri.c.z));
+  m = Math.max(m, Math.abs(c.pointA.x), Math.abs(c.pointA.y), Math.abs(c.pointA.z));
+  m = Math.max(m, Math.abs(c.pointB.x), Math.abs(c.pointB.y), Math.abs(c.pointB.z));
+  if (s !== null) {
+    shapeDef(s.type).writeMagnitude(rangeIo, s);
+    m = Math.max(m, rangeIo[0]);
+  }
+  // Written out, not `outOfUnitRange(m)`: a double passed to a call V8 does not inline is boxed
+  // (this runs on every inactive-edge contact of the world's meshes).
+  return m > UNIT_RANGE_MAX || (m > 0 && m < UNIT_RANGE_MIN);
+}
+
+const scaledContact = makeContact();
+
+/**
+ * {@link fixInUnits} far from unit scale: the pair — T, S, S's pose and the contact — multiplied
+ * by the power of two k of the pair table's change of units (`pairRescaleFactor`, from T's and
+ * S's sizes and S's offset; T's alone when S is not support-mapped), answered there, and the
+ * contact's lengths divided by k (exact). So the rule's answer at scale 2^j times a pair is 2^j
+ * times its answer for the pair, bit for bit, wherever the unscaled rule is homogeneous.
+ * Allocates the scaled copies (only out-of-range pairs get here).
+ */
+function fixRescaled(
+  c: Contact,
+  tri: Triangle,
+  flags: number,
+  s: ConvexShape | null,
+  sPose: Isometry,
+): void {
+  const k = s !== null ? pairRescaleFactor(tri, s, sPose) : pairRescaleFactor(tri, tri, sPose);
+  if (k === 1) {
+    fixInUnits(c, tri, flags, s, sPose);
+    return;
+  }
+  // The error register (src/narrowphase/contact.ts), raised by the re-measure's distance runs in
+  // the scaled units, brought back by 1/k as the pair table's change of units does.
+  const e0 = contactErrorIo[0];
+  contactErrorIo[0] = 0;
+  const sc = scaledContact;
+  sc.distance = c.distance * k;
+  vec3.copy(sc.normal, c.normal);
+  vec3.scale(sc.pointA, c.pointA, k);
+  vec3.scale(sc.pointB, c.pointB, k);
+  fixInUnits(
+    sc,
+    scaledShape(tri, k) as Triangle,
+    flags,
+    s === null ? null : (scaledShape(s, k) as ConvexShape),
+    scaledPose(sPose, k),
+  );
+  const inv = 1 / k;
+  contactErrorIo[0] = Math.max(contactErrorIo[0] * inv, e0);
+  c.distance = sc.distance * inv;
+  vec3.copy(c.normal, sc.normal);
+  vec3.scale(c.pointA, sc.pointA, inv);
+  vec3.scale(c.pointB, sc.pointB, inv);
+}
+
+/** {@link fixInternalEdgeContact} at a magnitude inside the unit range. */
+function fixInUnits(
+  c: Contact,
+  tri: Triangle,
+  flags: number,
+  s: ConvexShape | null,
+  sPose: Isometry,
+): void {
   vec3.sub(e, tri.b, tri.a);
   vec3.sub(r, tri.c, tri.a);
   vec3.cross(faceN, e, r);

@@ -71,7 +71,7 @@ export function snapHeightfieldNormal(
         getHeightfieldTriangle(h, 2 * cell + k, ta, tb, tc);
         vec3.sub(e1, tb, ta);
         vec3.sub(e2, tc, ta);
-        vec3.cross(face, e1, e2);
+        vec3.crossDirection(face, e1, e2); // a field of 2^600 or 2^-300 too
         // Divided by its largest component first, so an axis-aligned normal (a flat cell, at
         // any scale) comes out exactly ±1 along its axis: |y| / √(y²) may round below 1.
         const big = Math.max(Math.abs(face.x), Math.abs(face.y), Math.abs(face.z));

@@ -406,7 +406,9 @@ function partNormal(out: Vec3, hf: Heightfield, i: number): number {
   getHeightfieldTriangle(hf, i, ta, tb, tc);
   vec3.sub(e1, tb, ta);
   vec3.sub(e2, tc, ta);
-  vec3.cross(out, e1, e2);
+  // The direction only: a field of 2^600 (products of 2^1200) or 2^-300 has the unit field's
+  // normals, so the same active edges (attack 38).
+  vec3.crossDirection(out, e1, e2);
   return vec3.normalize(out, out);
 }
 

@@ -568,13 +568,29 @@ function rawNormal(out: Vec3, mesh: TriangleMesh, t: number): Vec3 {
   return vec3.cross(out, ea, eb);
 }
 
+/**
+ * out = triangle `t`'s normal direction ((b − a) × (c − a) times a power of two,
+ * `vec3.crossDirection`): a mesh scaled by 2^600 or 2^-300 as a whole has the same unit normals,
+ * so the same active edges (its products had overflowed or underflowed: attack 38).
+ */
+function normalDirection(out: Vec3, mesh: TriangleMesh, t: number): Vec3 {
+  const v = mesh.vertices;
+  const i = mesh.indices;
+  const a = 3 * i[3 * t];
+  const b = 3 * i[3 * t + 1];
+  const c = 3 * i[3 * t + 2];
+  vec3.set(ea, v[b] - v[a], v[b + 1] - v[a + 1], v[b + 2] - v[a + 2]);
+  vec3.set(eb, v[c] - v[a], v[c + 1] - v[a + 1], v[c + 2] - v[a + 2]);
+  return vec3.crossDirection(out, ea, eb);
+}
+
 /** Recomputes `activeEdges` from the current vertices (see the module doc). */
 function classifyActiveEdges(mesh: TriangleMesh): void {
   const v = mesh.vertices;
   const idx = mesh.indices;
   for (let t = 0; t < mesh.triangleCount; t++) {
     let flags = 0;
-    rawNormal(na, mesh, t);
+    normalDirection(na, mesh, t);
     const la = vec3.normalize(na, na);
     for (let e = 0; e < 3; e++) {
       const n = mesh.edgeNeighbors[3 * t + e];
@@ -582,7 +598,7 @@ function classifyActiveEdges(mesh: TriangleMesh): void {
         flags |= 1 << e;
         continue;
       }
-      rawNormal(nb, mesh, n);
+      normalDirection(nb, mesh, n);
       if (!(vec3.normalize(nb, nb) > 0)) {
         flags |= 1 << e;
         continue;
