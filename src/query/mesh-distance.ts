@@ -4,9 +4,10 @@
  * The closest triangle is found by a depth-first traversal that visits the nearer child first
  * and skips every box farther than the best squared distance so far (three-mesh-bvh's
  * `closestPointToPoint`; Ericson 2005, §6.6). Inside a leaf, each triangle's squared distance
- * comes from Ericson's Voronoi-region walk (§5.1.5) on the packed vertex array, without
- * writing a point; only the winner's closest point and barycentric weights are then computed
- * (src/geometry/closest-point.ts). The sign, for a closed mesh, comes from the angle-weighted
+ * comes from the closest point of `closestPointOnTriangle`'s own body on the packed vertex array
+ * (`closestOnTriangleArray`, src/geometry/closest-point.ts: Voronoi regions, §5.1.5, a thin
+ * triangle along its exact normal), so the walk ranks by the number the answer is made of; the
+ * winner's point and barycentric weights are then computed again. The sign, for a closed mesh, comes from the angle-weighted
  * pseudo-normal of the feature that holds the closest point (Bærentzen & Aanæs 2005, "Signed
  * distance computation using the angle weighted pseudonormal"; src/geometry/pseudo-normals.ts,
  * computed when the mesh is made): the face normal inside a face, the sum of the two face
