@@ -276,11 +276,23 @@ export const GJK_DEGENERATE_SIMPLEX_TOLERANCE = 1e-10;
  * (an error of ε over this ratio, tilting the plane by ε·L/ratio along the long edge), so the
  * closest point of a sliver is taken with the cross product expanded exactly, and a triangle
  * whose corners are collinear in exact arithmetic as its three edges
- * (src/geometry/closest-point.ts; Ericson 2005, §5.1.5). At 2^-20 the Voronoi regions' rounding
- * of a triangle above it stays within about 2^-32 of its size. Unitless (relative).
+ * (src/geometry/closest-point.ts; Ericson 2005, §5.1.5). The closest point takes that path from
+ * the larger {@link TRIANGLE_THIN_RATIO} on. Unitless (relative).
  * @default 2^-20
  */
 export const TRIANGLE_SLIVER_RATIO = 2 ** -20;
+
+/**
+ * Height-to-length ratio under which `closestPointOnTriangle` (src/geometry/closest-point.ts)
+ * projects a triangle as a sliver (along its exactly expanded normal, else onto its edges) rather
+ * than by the Voronoi regions' products: their barycentric weights d1·d4 − d3·d2, … cancel to the
+ * rounding of the long edge's squares, and the face point they give is off along the triangle by
+ * about ε·(L/h)^4 of its length L (measured on needles against exact rationals: 1e-16 of L at
+ * L/h = 1e3, 2e-13 at 1e4, 8e-10 at 1e5, 8e-6 at 1e6 — a 0.01 × 10000 beam's side answered
+ * 0.014 for 0.0027; session 38). At 2^-10 it stays at the routine's own ε·L. Unitless.
+ * @default 2^-10
+ */
+export const TRIANGLE_THIN_RATIO = 2 ** -10;
 
 /**
  * Iteration cap of EPA (src/geometry/epa.ts); the vertex arena holds this + 4 points. At the

@@ -5,7 +5,11 @@
  * and returns a finite point of the set: a degenerate simplex is treated as the union of its
  * faces. Weights go to an optional `weights` array (one per vertex, summing to 1).
  */
-import { GJK_DEGENERATE_SIMPLEX_TOLERANCE, TRIANGLE_SLIVER_RATIO } from "../constants.js";
+import {
+  GJK_DEGENERATE_SIMPLEX_TOLERANCE,
+  TRIANGLE_SLIVER_RATIO,
+  TRIANGLE_THIN_RATIO,
+} from "../constants.js";
 import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3, unitScaleFactor } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
@@ -21,10 +25,7 @@ import {
 export type Weights = { [index: number]: number };
 
 const ab = vec3.create();
-const ac = vec3.create();
 const ap = vec3.create();
-const bp = vec3.create();
-const cp = vec3.create();
 
 /**
  * out = the point of segment [a, b] closest to p (Ericson 2005, §5.1.2). Writes weights
@@ -130,19 +131,6 @@ function segmentParameterScaled(): void {
     t = ap.x * j * ux + ap.y * j * uy + ap.z * j * uz > 0 ? 1 : 0;
   }
   segmentIo[0] = Math.min(Math.max(t, 0), 1);
-}
-
-/**
- * Writes (1 − t, t) on the edge (i, j) of a 3-weight array, zero for the third vertex; t is 0 or 1
- * (a small integer crosses a call unboxed; other t are written inline).
- */
-function edgeWeights(weights: Weights | undefined, i: number, j: number, t: 0 | 1): void {
-  if (!weights) return;
-  weights[0] = 0;
-  weights[1] = 0;
-  weights[2] = 0;
-  weights[i] = 1 - t;
-  weights[j] = t;
 }
 
 const segW = new Float64Array(2);
@@ -306,9 +294,10 @@ function closestOnSliver(out: Vec3, p: Vec3, a: Vec3, b: Vec3, c: Vec3, weights?
 
 /**
  * out = the point of triangle abc closest to p, by Voronoi regions (Ericson 2005, §5.1.5).
- * Writes weights (wa, wb, wc) with out = wa·a + wb·b + wc·c. A sliver ({@link triangleIsSliver})
- * is projected along its exactly expanded normal or, its corners collinear in exact arithmetic,
- * treated as its three edges. `out` may alias any input.
+ * Writes weights (wa, wb, wc) with out = wa·a + wb·b + wc·c. A thin triangle (height at most
+ * TRIANGLE_THIN_RATIO of its longest edge) is projected along its exactly expanded normal or,
+ * its corners collinear in exact arithmetic, treated as its three edges. `out` may alias any
+ * input. The work is {@link closestOnTriangleArray}'s on the corners copied to registers.
  */
 export function closestPointOnTriangle(
   out: Vec3,
@@ -318,89 +307,214 @@ export function closestPointOnTriangle(
   c: Vec3,
   weights?: Weights,
 ): Vec3 {
-  vec3.sub(ab, b, a);
-  vec3.sub(ac, c, a);
-  // A sliver (collinear corners included) by its rounded cross product against its longest
-  // edge: Lagrange's |ab|²|ac|² − (ab·ac)², which this test once used, rounds at ε|ab|²|ac|² and
-  // passed a triangle collinear in doubles into the face's region (issue 16).
-  if (triangleIsSliver(a, b, c)) return closestOnSliver(out, p, a, b, c, weights);
-  vec3.sub(ap, p, a);
-  const d1 = ab.x * ap.x + ab.y * ap.y + ab.z * ap.z;
-  const d2 = ac.x * ap.x + ac.y * ap.y + ac.z * ap.z;
-  if (d1 <= 0 && d2 <= 0) {
-    edgeWeights(weights, 0, 1, 0);
-    return vec3.copy(out, a);
+  const r = triRegs;
+  r[0] = a.x;
+  r[1] = a.y;
+  r[2] = a.z;
+  r[3] = b.x;
+  r[4] = b.y;
+  r[5] = b.z;
+  r[6] = c.x;
+  r[7] = c.y;
+  r[8] = c.z;
+  r[9] = p.x;
+  r[10] = p.y;
+  r[11] = p.z;
+  closestOnTriangleArray(r, 0, 3, 6, r, 9);
+  const o = triangleIo;
+  if (weights) {
+    weights[0] = o[3];
+    weights[1] = o[4];
+    weights[2] = o[5];
   }
-  vec3.sub(bp, p, b);
-  const d3 = ab.x * bp.x + ab.y * bp.y + ab.z * bp.z;
-  const d4 = ac.x * bp.x + ac.y * bp.y + ac.z * bp.z;
+  out.x = o[0];
+  out.y = o[1];
+  out.z = o[2];
+  return out;
+}
+
+/** The corners (0–8) and point (9–11) {@link closestPointOnTriangle} hands to the array form. */
+const triRegs = new Float64Array(12);
+
+/**
+ * The answer of {@link closestOnTriangleArray}: the closest point (0–2) and its barycentric
+ * weights (3–5).
+ */
+export const triangleIo = new Float64Array(6);
+
+const thinA = vec3.create();
+const thinB = vec3.create();
+const thinC = vec3.create();
+const thinP = vec3.create();
+const thinQ = vec3.create();
+const thinW = new Float64Array(3);
+
+/**
+ * triangleIo = the point of the triangle whose corners start at offsets a, b, c of `v` closest
+ * to the point at offset po of `pv`, and its weights: the one body of {@link closestPointOnTriangle}
+ * (on scalars read from arrays, so that the mesh's closest-triangle walk in
+ * src/query/mesh-distance.ts ranks its triangles by this very number without copying corners
+ * into vectors; no double crosses a call). Voronoi regions (Ericson 2005, §5.1.5); a thin
+ * triangle — its rounded |(b − a) × (c − a)| at most TRIANGLE_THIN_RATIO times its longest edge
+ * squared, collinear and non-finite corners included — goes to {@link closestOnSliver}: the
+ * regions' products d1·d4 − d3·d2, … cancel to the rounding of the long edge's squares and mislay
+ * its face point along it (see the constant). Lagrange's |ab|²|ac|² − (ab·ac)², which the thin
+ * test once used, rounds at ε|ab|²|ac|² and passed a triangle collinear in doubles into the
+ * face's region (issue 16).
+ */
+export function closestOnTriangleArray(
+  v: Float64Array,
+  a: number,
+  b: number,
+  c: number,
+  pv: Float64Array,
+  po: number,
+): void {
+  const o = triangleIo;
+  const ax = v[a];
+  const ay = v[a + 1];
+  const az = v[a + 2];
+  const bx = v[b];
+  const by = v[b + 1];
+  const bz = v[b + 2];
+  const cx = v[c];
+  const cy = v[c + 1];
+  const cz = v[c + 2];
+  const px = pv[po];
+  const py = pv[po + 1];
+  const pz = pv[po + 2];
+  const abx = bx - ax;
+  const aby = by - ay;
+  const abz = bz - az;
+  const acx = cx - ax;
+  const acy = cy - ay;
+  const acz = cz - az;
+  const bcx = cx - bx;
+  const bcy = cy - by;
+  const bcz = cz - bz;
+  // The thin test: triangleThinnerThan's arithmetic written out on these edges (through a call,
+  // which recomputed the edges, the mesh's closest-triangle walk took 15 % longer).
+  const nx = aby * acz - abz * acy;
+  const ny = abz * acx - abx * acz;
+  const nz = abx * acy - aby * acx;
+  const l2 = Math.max(
+    abx * abx + aby * aby + abz * abz,
+    acx * acx + acy * acy + acz * acz,
+    bcx * bcx + bcy * bcy + bcz * bcz,
+  );
+  if (!(Math.sqrt(nx * nx + ny * ny + nz * nz) > TRIANGLE_THIN_RATIO * l2)) {
+    vec3.set(thinA, ax, ay, az);
+    vec3.set(thinB, bx, by, bz);
+    vec3.set(thinC, cx, cy, cz);
+    vec3.set(thinP, px, py, pz);
+    closestOnSliver(thinQ, thinP, thinA, thinB, thinC, thinW);
+    o[0] = thinQ.x;
+    o[1] = thinQ.y;
+    o[2] = thinQ.z;
+    o[3] = thinW[0];
+    o[4] = thinW[1];
+    o[5] = thinW[2];
+    return;
+  }
+  const apx = px - ax;
+  const apy = py - ay;
+  const apz = pz - az;
+  const d1 = abx * apx + aby * apy + abz * apz;
+  const d2 = acx * apx + acy * apy + acz * apz;
+  if (d1 <= 0 && d2 <= 0) {
+    o[0] = ax;
+    o[1] = ay;
+    o[2] = az;
+    o[3] = 1;
+    o[4] = 0;
+    o[5] = 0;
+    return;
+  }
+  const bpx = px - bx;
+  const bpy = py - by;
+  const bpz = pz - bz;
+  const d3 = abx * bpx + aby * bpy + abz * bpz;
+  const d4 = acx * bpx + acy * bpy + acz * bpz;
   if (d3 >= 0 && d4 <= d3) {
-    edgeWeights(weights, 0, 1, 1);
-    return vec3.copy(out, b);
+    o[0] = bx;
+    o[1] = by;
+    o[2] = bz;
+    o[3] = 0;
+    o[4] = 1;
+    o[5] = 0;
+    return;
   }
   const vc = d1 * d4 - d3 * d2;
   if (vc <= 0 && d1 >= 0 && d3 <= 0) {
     const t = d1 - d3 > 0 ? d1 / (d1 - d3) : 0;
-    if (weights) {
-      weights[0] = 1 - t;
-      weights[1] = t;
-      weights[2] = 0;
-    }
-    out.x = a.x + ab.x * t;
-    out.y = a.y + ab.y * t;
-    out.z = a.z + ab.z * t;
-    return out;
+    o[0] = ax + abx * t;
+    o[1] = ay + aby * t;
+    o[2] = az + abz * t;
+    o[3] = 1 - t;
+    o[4] = t;
+    o[5] = 0;
+    return;
   }
-  vec3.sub(cp, p, c);
-  const d5 = ab.x * cp.x + ab.y * cp.y + ab.z * cp.z;
-  const d6 = ac.x * cp.x + ac.y * cp.y + ac.z * cp.z;
+  const cpx = px - cx;
+  const cpy = py - cy;
+  const cpz = pz - cz;
+  const d5 = abx * cpx + aby * cpy + abz * cpz;
+  const d6 = acx * cpx + acy * cpy + acz * cpz;
   if (d6 >= 0 && d5 <= d6) {
-    edgeWeights(weights, 0, 2, 1);
-    return vec3.copy(out, c);
+    o[0] = cx;
+    o[1] = cy;
+    o[2] = cz;
+    o[3] = 0;
+    o[4] = 0;
+    o[5] = 1;
+    return;
   }
   const vb = d5 * d2 - d1 * d6;
   if (vb <= 0 && d2 >= 0 && d6 <= 0) {
     const t = d2 - d6 > 0 ? d2 / (d2 - d6) : 0;
-    if (weights) {
-      weights[0] = 1 - t;
-      weights[1] = 0;
-      weights[2] = t;
-    }
-    out.x = a.x + ac.x * t;
-    out.y = a.y + ac.y * t;
-    out.z = a.z + ac.z * t;
-    return out;
+    o[0] = ax + acx * t;
+    o[1] = ay + acy * t;
+    o[2] = az + acz * t;
+    o[3] = 1 - t;
+    o[4] = 0;
+    o[5] = t;
+    return;
   }
   const va = d3 * d6 - d5 * d4;
   if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
     const den = d4 - d3 + (d5 - d6);
     const t = den > 0 ? (d4 - d3) / den : 0;
-    if (weights) {
-      weights[0] = 0;
-      weights[1] = 1 - t;
-      weights[2] = t;
-    }
-    out.x = b.x + (c.x - b.x) * t;
-    out.y = b.y + (c.y - b.y) * t;
-    out.z = b.z + (c.z - b.z) * t;
-    return out;
+    o[0] = bx + bcx * t;
+    o[1] = by + bcy * t;
+    o[2] = bz + bcz * t;
+    o[3] = 0;
+    o[4] = 1 - t;
+    o[5] = t;
+    return;
   }
   const denom = va + vb + vc;
-  if (!(denom > 0)) return closestOnTriangleEdges(out, p, a, b, c, weights);
-  const v = vb / denom;
-  const w = vc / denom;
-  if (weights) {
-    weights[0] = 1 - v - w;
-    weights[1] = v;
-    weights[2] = w;
+  if (!(denom > 0)) {
+    vec3.set(thinA, ax, ay, az);
+    vec3.set(thinB, bx, by, bz);
+    vec3.set(thinC, cx, cy, cz);
+    vec3.set(thinP, px, py, pz);
+    closestOnTriangleEdges(thinQ, thinP, thinA, thinB, thinC, thinW);
+    o[0] = thinQ.x;
+    o[1] = thinQ.y;
+    o[2] = thinQ.z;
+    o[3] = thinW[0];
+    o[4] = thinW[1];
+    o[5] = thinW[2];
+    return;
   }
-  const ox = a.x + ab.x * v + ac.x * w;
-  const oy = a.y + ab.y * v + ac.y * w;
-  const oz = a.z + ab.z * v + ac.z * w;
-  out.x = ox;
-  out.y = oy;
-  out.z = oz;
-  return out;
+  const sv = vb / denom;
+  const sw = vc / denom;
+  o[0] = ax + abx * sv + acx * sw;
+  o[1] = ay + aby * sv + acy * sw;
+  o[2] = az + abz * sv + acz * sw;
+  o[3] = 1 - sv - sw;
+  o[4] = sv;
+  o[5] = sw;
 }
 
 const tetW = new Float64Array(3);

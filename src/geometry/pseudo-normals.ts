@@ -13,6 +13,9 @@
  * Computed once per closed mesh, when it is made (src/shapes/triangle-mesh.ts), in O(triangles).
  */
 
+import * as vec3 from "../math/vec3.js";
+import { detIo, exactRange, orient3dValue } from "./exact-predicates.js";
+
 /** The pseudo-normals of a mesh (unnormalised vertex sums: only their direction matters). */
 export interface MeshPseudoNormals {
   /** Unit face normal per triangle by its winding (zero for a degenerate one), packed xyz. */
@@ -40,7 +43,15 @@ export function computeMeshPseudoNormals(
   const v = vertices;
   const face = new Float64Array(3 * triangleCount);
   const vertex = new Float64Array(v.length);
+  // The winding's sign from the signed volume: Σ a·((b − a) × (c − a)) over the triangles, each
+  // term about |a|·|face| with the rounding of a sliver's cross product (ε·L² against its L·h),
+  // is noise for a thin closed mesh far from the origin (a 1.7e-6 × 1451 beam at 9.6e5 came out
+  // inside-out, every point near it "inside"; session 38). Within the exact predicates' range
+  // the volume is summed instead over the tetrahedra from the first vertex, each determinant
+  // rounded once: their sum's error is ε of the terms, which stay within the mesh's own size.
   let volume6 = 0;
+  let exactVolume6 = 0;
+  const exact = exactVolumeRange(v);
   for (let t = 0; t < triangleCount; t++) {
     const ia = indices[3 * t];
     const ib = indices[3 * t + 1];
@@ -61,6 +72,7 @@ export function computeMeshPseudoNormals(
     const ny = abz * acx - abx * acz;
     const nz = abx * acy - aby * acx;
     volume6 += v[a] * nx + v[a + 1] * ny + v[a + 2] * nz;
+    if (exact) exactVolume6 -= exactTetrahedron6(v, a, b, c);
     // √ of the sum of squares unless it over- or underflows (huge or tiny coordinates).
     let area2 = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (!(area2 > 0 && area2 < Infinity)) area2 = Math.hypot(nx, ny, nz);
@@ -96,5 +108,37 @@ export function computeMeshPseudoNormals(
       vertex[3 * i + 2] = vertex[3 * w + 2];
     }
   }
+  if (exact) volume6 = exactVolume6;
   return { face, vertex, orientation: volume6 < 0 ? -1 : 1 };
+}
+
+const va = vec3.create();
+const vb = vec3.create();
+const vc = vec3.create();
+const vo = vec3.create();
+
+/**
+ * True when every vertex lies within the exact predicates' range; then vo = the first vertex,
+ * the apex of {@link exactTetrahedron6}'s tetrahedra.
+ */
+function exactVolumeRange(v: Float64Array): boolean {
+  for (let i = 0; i < v.length; i += 3) {
+    vec3.set(va, v[i], v[i + 1], v[i + 2]);
+    if (!exactRange(va)) return false;
+  }
+  if (v.length >= 3) vec3.set(vo, v[0], v[1], v[2]);
+  return true;
+}
+
+/**
+ * det[b − a; c − a; vo − a] for the corners at offsets a, b, c of `v` (six times the signed volume
+ * of the tetrahedron (vo, a, b, c), negated), from Shewchuk's expansion rounded once
+ * (src/geometry/exact-predicates.ts).
+ */
+function exactTetrahedron6(v: Float64Array, a: number, b: number, c: number): number {
+  vec3.set(va, v[a], v[a + 1], v[a + 2]);
+  vec3.set(vb, v[b], v[b + 1], v[b + 2]);
+  vec3.set(vc, v[c], v[c + 1], v[c + 2]);
+  orient3dValue(va, vb, vc, vo);
+  return detIo[0];
 }

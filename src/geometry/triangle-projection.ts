@@ -14,10 +14,11 @@
  * by the normal's component and its rounding), not by the corners' distance from the origin.
  */
 
-import { GJK_ROUNDING_TOLERANCE } from "../constants.js";
+import { GJK_ROUNDING_TOLERANCE, TRIANGLE_THIN_RATIO } from "../constants.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import { closestPointOnTriangle } from "./closest-point.js";
+import { closestPointOnTriangle, triangleThinnerThan } from "./closest-point.js";
+import { exactRange } from "./exact-predicates.js";
 
 /** The answer {@link projectOntoTriangle} writes (the shapes' `PointProjection`). */
 export interface TriangleProjection {
@@ -129,6 +130,7 @@ export function projectOntoTriangle(
   c: Vec3,
   p: Vec3,
 ): TriangleProjection {
+  if (projectThin(out, a, b, c, p)) return out;
   let k = unitScale(Math.max(maxAbs3(a), maxAbs3(b), maxAbs3(c), maxAbs3(p)));
   vec3.scale(sP, p, k);
   // The corner nearest p (scaled, so the squares are finite), then the other two in cyclic
@@ -237,6 +239,36 @@ export function projectOntoTriangle(
   out.distance = gap / k;
   out.inside = false;
   return out;
+}
+
+const thinQ = vec3.create();
+
+/**
+ * A thin triangle (height under TRIANGLE_THIN_RATIO of its longest edge) with its corners and
+ * the point within the exact predicates' range: `closestPointOnTriangle` on the corners as given,
+ * whose thin path projects along the exactly expanded normal (or onto the edges) in scene units.
+ * The frame above would round the edges o → e1, o → e2 first, a corner moved by ε·L across a
+ * triangle of height h tilting its plane by ε·L/h, and take the face's normal from their rounded
+ * cross product (tilted as much): the distance was off by ε·(L/h)·L (4e-9 of L at L/h = 1e9).
+ * "On" as the edge branch below: within the rounding of p and of its offset from a. False (out
+ * untouched) when the triangle is not thin or leaves the range.
+ */
+function projectThin(out: TriangleProjection, a: Vec3, b: Vec3, c: Vec3, p: Vec3): boolean {
+  if (!triangleThinnerThan(a, b, c, TRIANGLE_THIN_RATIO)) return false;
+  if (!exactRange(a) || !exactRange(b) || !exactRange(c) || !exactRange(p)) return false;
+  closestPointOnTriangle(thinQ, p, a, b, c);
+  const gap = norm3(p.x - thinQ.x, p.y - thinQ.y, p.z - thinQ.z);
+  const tol =
+    GJK_ROUNDING_TOLERANCE *
+    (maxAbs3(p) + Math.abs(p.x - a.x) + Math.abs(p.y - a.y) + Math.abs(p.z - a.z));
+  if (gap <= tol) {
+    onTriangle(out, p);
+    return true;
+  }
+  vec3.copy(out.point, thinQ);
+  out.distance = gap;
+  out.inside = false;
+  return true;
 }
 
 /** GJK_ROUNDING_TOLERANCE·|x|·f in units scaled by kd (0 when f is 0; may be +Infinity). */

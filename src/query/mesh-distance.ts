@@ -4,9 +4,10 @@
  * The closest triangle is found by a depth-first traversal that visits the nearer child first
  * and skips every box farther than the best squared distance so far (three-mesh-bvh's
  * `closestPointToPoint`; Ericson 2005, §6.6). Inside a leaf, each triangle's squared distance
- * comes from Ericson's Voronoi-region walk (§5.1.5) on the packed vertex array, without
- * writing a point; only the winner's closest point and barycentric weights are then computed
- * (src/geometry/closest-point.ts). The sign, for a closed mesh, comes from the angle-weighted
+ * comes from the closest point of `closestPointOnTriangle`'s own body on the packed vertex array
+ * (`closestOnTriangleArray`, src/geometry/closest-point.ts: Voronoi regions, §5.1.5, a thin
+ * triangle along its exact normal), so the walk ranks by the number the answer is made of; the
+ * winner's point and barycentric weights are then computed again. The sign, for a closed mesh, comes from the angle-weighted
  * pseudo-normal of the feature that holds the closest point (Bærentzen & Aanæs 2005, "Signed
  * distance computation using the angle weighted pseudonormal"; src/geometry/pseudo-normals.ts,
  * computed when the mesh is made): the face normal inside a face, the sum of the two face
@@ -17,8 +18,11 @@
  * allocate nothing.
  */
 
-import { GJK_DEGENERATE_SIMPLEX_TOLERANCE } from "../constants.js";
-import { closestPointOnTriangle } from "../geometry/closest-point.js";
+import {
+  closestOnTriangleArray,
+  closestPointOnTriangle,
+  triangleIo,
+} from "../geometry/closest-point.js";
 import { MESH_BVH_INNER_FLAG, meshBvhRightChild } from "../geometry/mesh-bvh.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
@@ -48,7 +52,6 @@ let stackKey = new Float64Array(256);
 const ta = vec3.create();
 const tb = vec3.create();
 const tc = vec3.create();
-const q = vec3.create();
 const weights = new Float64Array(3);
 /**
  * Scratch of the leaf test, so that no double crosses a call boundary (V8 would box it): the
@@ -68,121 +71,19 @@ function boxDistanceSq(b: Float64Array, i: number, x: number, y: number, z: numb
 
 /**
  * probe[3] = the squared distance from the point probe[0..2] to the triangle whose corners
- * start at offsets a, b, c of `v`: the region walk of `closestPointOnTriangle` (Ericson 2005,
- * §5.1.5) with the same arithmetic, on scalars; a degenerate triangle goes to that routine.
+ * start at offsets a, b, c of `v`, from the point `closestPointOnTriangle`'s own body
+ * (`closestOnTriangleArray`, src/geometry/closest-point.ts) gives, so that the walk ranks every
+ * triangle by the number the answer uses. A scalar copy of its region walk once ranked here:
+ * without its thin-triangle branch (projection along the exactly expanded normal) it overstated
+ * a long thin triangle's distance (the products d1·d4 − d3·d2 cancel to the rounding of the long
+ * edge's squares), so the walk never kept the nearest side of a 0.01 × 10000 beam and answered
+ * 0.0037 for 0.0027 (session 38).
  */
 function triangleDistanceSq(v: Float64Array, a: number, b: number, c: number): void {
-  const px = probe[0];
-  const py = probe[1];
-  const pz = probe[2];
-  const ax = v[a];
-  const ay = v[a + 1];
-  const az = v[a + 2];
-  const abx = v[b] - ax;
-  const aby = v[b + 1] - ay;
-  const abz = v[b + 2] - az;
-  const acx = v[c] - ax;
-  const acy = v[c + 1] - ay;
-  const acz = v[c + 2] - az;
-  const abab = abx * abx + aby * aby + abz * abz;
-  const acac = acx * acx + acy * acy + acz * acz;
-  const abac = abx * acx + aby * acy + abz * acz;
-  const area2 = abab * acac - abac * abac;
-  const tol = GJK_DEGENERATE_SIMPLEX_TOLERANCE;
-  let qx: number;
-  let qy: number;
-  let qz: number;
-  if (!(area2 > tol * tol * abab * acac) || !(abab > 0) || !(acac > 0)) {
-    degenerateTriangleDistanceSq(v, a, b, c);
-    return;
-  }
-  const apx = px - ax;
-  const apy = py - ay;
-  const apz = pz - az;
-  const d1 = abx * apx + aby * apy + abz * apz;
-  const d2 = acx * apx + acy * apy + acz * apz;
-  if (d1 <= 0 && d2 <= 0) {
-    probe[3] = apx * apx + apy * apy + apz * apz;
-    return;
-  }
-  const bx = v[b];
-  const by = v[b + 1];
-  const bz = v[b + 2];
-  const bpx = px - bx;
-  const bpy = py - by;
-  const bpz = pz - bz;
-  const d3 = abx * bpx + aby * bpy + abz * bpz;
-  const d4 = acx * bpx + acy * bpy + acz * bpz;
-  if (d3 >= 0 && d4 <= d3) {
-    probe[3] = bpx * bpx + bpy * bpy + bpz * bpz;
-    return;
-  }
-  const vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0) {
-    const t = d1 - d3 > 0 ? d1 / (d1 - d3) : 0;
-    qx = ax + abx * t;
-    qy = ay + aby * t;
-    qz = az + abz * t;
-  } else {
-    const cx = v[c];
-    const cy = v[c + 1];
-    const cz = v[c + 2];
-    const cpx = px - cx;
-    const cpy = py - cy;
-    const cpz = pz - cz;
-    const d5 = abx * cpx + aby * cpy + abz * cpz;
-    const d6 = acx * cpx + acy * cpy + acz * cpz;
-    if (d6 >= 0 && d5 <= d6) {
-      probe[3] = cpx * cpx + cpy * cpy + cpz * cpz;
-      return;
-    }
-    const vb = d5 * d2 - d1 * d6;
-    if (vb <= 0 && d2 >= 0 && d6 <= 0) {
-      const t = d2 - d6 > 0 ? d2 / (d2 - d6) : 0;
-      qx = ax + acx * t;
-      qy = ay + acy * t;
-      qz = az + acz * t;
-    } else {
-      const va = d3 * d6 - d5 * d4;
-      if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
-        const den = d4 - d3 + (d5 - d6);
-        const t = den > 0 ? (d4 - d3) / den : 0;
-        qx = bx + (cx - bx) * t;
-        qy = by + (cy - by) * t;
-        qz = bz + (cz - bz) * t;
-      } else {
-        const denom = va + vb + vc;
-        if (!(denom > 0)) {
-          degenerateTriangleDistanceSq(v, a, b, c);
-          return;
-        }
-        const sv = vb / denom;
-        const sw = vc / denom;
-        qx = ax + abx * sv + acx * sw;
-        qy = ay + aby * sv + acy * sw;
-        qz = az + abz * sv + acz * sw;
-      }
-    }
-  }
-  const dx = px - qx;
-  const dy = py - qy;
-  const dz = pz - qz;
-  probe[3] = dx * dx + dy * dy + dz * dz;
-}
-
-/** {@link triangleDistanceSq} for a degenerate triangle: the general routine takes its edges. */
-function degenerateTriangleDistanceSq(v: Float64Array, a: number, b: number, c: number): void {
-  const px = probe[0];
-  const py = probe[1];
-  const pz = probe[2];
-  vec3.set(ta, v[a], v[a + 1], v[a + 2]);
-  vec3.set(tb, v[b], v[b + 1], v[b + 2]);
-  vec3.set(tc, v[c], v[c + 1], v[c + 2]);
-  vec3.set(q, px, py, pz);
-  closestPointOnTriangle(q, q, ta, tb, tc);
-  const dx = px - q.x;
-  const dy = py - q.y;
-  const dz = pz - q.z;
+  closestOnTriangleArray(v, a, b, c, probe, 0);
+  const dx = probe[0] - triangleIo[0];
+  const dy = probe[1] - triangleIo[1];
+  const dz = probe[2] - triangleIo[2];
   probe[3] = dx * dx + dy * dy + dz * dz;
 }
 

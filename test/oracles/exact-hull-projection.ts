@@ -248,3 +248,39 @@ export function projectOntoExactHull(hull: ExactHull, q: readonly number[]): Exa
     boundaryPoint: cp,
   };
 }
+
+/** The exact projection of `q` onto a triangle mesh's surface, rounded once to doubles. */
+export interface ExactMeshProjection {
+  /** Distance from q to the nearest triangle (0 on the surface). */
+  distance: number;
+  /** The nearest point of the triangles (exactly nearest; rounded once). */
+  point: [number, number, number];
+}
+
+/**
+ * The exact projection of `q` onto the union of the triangles `indices` (triples into
+ * `vertices`): {@link exactHullProjection}'s face-region, edge and corner candidates over those
+ * triangles, compared as exact fractions (no hull: any mesh, open or closed, with any slivers).
+ * Allocates; for tests on small meshes.
+ */
+export function exactMeshProjection(
+  vertices: readonly (readonly number[])[],
+  indices: readonly (readonly number[])[],
+  q: readonly number[],
+): ExactMeshProjection {
+  let e0 = Number.POSITIVE_INFINITY;
+  for (const p of vertices) for (const x of p) e0 = Math.min(e0, split(x)[1]);
+  for (const x of q) e0 = Math.min(e0, split(x)[1]);
+  if (!Number.isFinite(e0)) e0 = 0;
+  const pts = vertices.map((p) => toInts(p, e0));
+  const c = closest(
+    toInts(q, e0),
+    pts,
+    indices.map((t) => [t[0], t[1], t[2]]),
+  );
+  if (c === null) throw new Error("exactMeshProjection: no triangles");
+  return {
+    distance: sqrtRatio(c.num, c.den, e0),
+    point: [0, 1, 2].map((k) => toDouble(c.x[k], c.w, e0)) as [number, number, number],
+  };
+}
