@@ -795,6 +795,12 @@ export function faceWitnessCuboidCuboid(out: Contact, a: Cuboid, b: Cuboid, bInA
       SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(out.distance),
     ),
   );
+  // The clip of the incident box's primary face left the contact out (its deepest point
+  // shallower than the SAT's depth by more than the tie): the deepest part of the overlap lies
+  // on another of its faces turned toward the reference face.
+  if (bestDistance > out.distance + tie && deepestInPrism(out, a, b, bInA, bestDistance, tie)) {
+    return;
+  }
   vec3.set(out.pointA, 0, 0, 0);
   vec3.set(out.pointB, 0, 0, 0);
   let n = 0;
@@ -807,6 +813,176 @@ export function faceWitnessCuboidCuboid(out: Contact, a: Cuboid, b: Cuboid, bInA
   }
   vec3.scale(out.pointA, out.pointA, 1 / n);
   vec3.scale(out.pointB, out.pointB, 1 / n);
+}
+
+const prismR = mat3.create();
+/** The incident box's corners in the reference box's frame (corner c: bit a set for +h_a). */
+const prismCorners = new Float64Array(24);
+/** Its axes' components along the reference face's normal axis k (a: 0..2). */
+const prismAxisK = new Float64Array(3);
+/** Clip buffers: a quadrilateral cut by 4 planes keeps at most 8 vertices. */
+const prismPolyA = new Float64Array(24);
+const prismPolyB = new Float64Array(24);
+/** Every clipped vertex of every lower face (3 faces × 8), and its signed distance. */
+const prismPoints = new Float64Array(72);
+const prismDistances = new Float64Array(24);
+/** Clip pass scratch: the polygon's vertex count after the pass. */
+const prismCount = new Int32Array(1);
+const prismTmp = vec3.create();
+const prismInc = vec3.create();
+const prismRef = vec3.create();
+/** The cyclic order of a face's corners over its two other axes' bits: (0,0), (1,0), (1,1), (0,1). */
+const FACE_LOOP_U = [0, 1, 1, 0];
+const FACE_LOOP_V = [0, 0, 1, 1];
+
+/**
+ * The deepest part of the overlap along a face axis of the SAT (`sat`, kind face of A or of B),
+ * where the clip of the incident box's primary face lost it: the least of the signed distance
+ * σ·x_k − h_k over the incident box within the reference face's prism (the reference box's
+ * frame, face x_k = σ·h_k, its prism |x_j| ≤ h_j for j ≠ k). A linear programme: its optimum lies
+ * on a face of the incident box turned toward the reference face (outward normal m with
+ * m·σe_k < 0; a point of any other face moves deeper along −σe_k inside both), so each of those
+ * (at most 3) is clipped to the prism (Sutherland–Hodgman, Ericson 2005 §8.3.4, the planes
+ * axis-aligned in that frame) and the least distance over the clipped vertices is the optimum.
+ * A turned box whose lowest corner lies just beyond the reference face's side (seed 96: 8e-13
+ * beyond an aabb's side at 2.5e3) has its primary face inside the prism only along the edge that
+ * runs 4.8e-4 rad off that side plane, crossing it 6.8e-10 above the face, while its third edge
+ * from the corner crosses 9e-12 below. Writes the average of the vertices within `tie` of the
+ * least (as {@link faceWitnessCuboidCuboid}) on the incident box and its foot on the reference
+ * face into out.pointA/pointB (A's frame) and returns true, when the least is below `clipBest`
+ * (the clip's own); else false, out unchanged. Allocates nothing; asked only when the clip lost
+ * the contact.
+ */
+function deepestInPrism(
+  out: Contact,
+  a: Cuboid,
+  b: Cuboid,
+  bInA: Isometry,
+  clipBest: number,
+  tie: number,
+): boolean {
+  const faceA = sat.kind === AXIS_FACE_A;
+  const ref = faceA ? a : b;
+  const inc = faceA ? b : a;
+  const k = faceA ? sat.i : sat.j;
+  mat3.fromQuat(prismR, bInA.rotation);
+  const n = out.normal;
+  // σ: the side of the reference face the incident box lies on, in the reference box's frame.
+  let sigma = 0;
+  if (faceA) sigma = vec3.getAxis(n, k) >= 0 ? 1 : -1;
+  else sigma = n.x * prismR[k] + n.y * prismR[3 + k] + n.z * prismR[6 + k] > 0 ? -1 : 1;
+  const hr = ref.halfExtents;
+  const hi = inc.halfExtents;
+  const hrk = k === 0 ? hr.x : k === 1 ? hr.y : hr.z;
+  // The incident box's corners and axes in the reference frame.
+  for (let c = 0; c < 8; c++) {
+    prismTmp.x = c & 1 ? hi.x : -hi.x;
+    prismTmp.y = c & 2 ? hi.y : -hi.y;
+    prismTmp.z = c & 4 ? hi.z : -hi.z;
+    if (faceA) iso.transformPoint(prismTmp, bInA, prismTmp);
+    else iso.inverseTransformPoint(prismTmp, bInA, prismTmp);
+    prismCorners[3 * c] = prismTmp.x;
+    prismCorners[3 * c + 1] = prismTmp.y;
+    prismCorners[3 * c + 2] = prismTmp.z;
+  }
+  // B's axis a in A's frame is column a of R; A's axis a in B's frame is row a.
+  for (let ax = 0; ax < 3; ax++) prismAxisK[ax] = faceA ? prismR[3 * k + ax] : prismR[3 * ax + k];
+  const k1 = k === 0 ? 1 : 0;
+  const k2 = k === 2 ? 1 : 2;
+  const h1 = k1 === 0 ? hr.x : hr.y;
+  const h2 = k2 === 1 ? hr.y : hr.z;
+  let total = 0;
+  for (let ax = 0; ax < 3; ax++) {
+    const mk = prismAxisK[ax];
+    if (mk === 0) continue;
+    // The face of side ±1 along this axis turned toward the reference face: side·mk·σ < 0.
+    const side = mk * sigma > 0 ? 0 : 1;
+    const u = ax === 0 ? 1 : 0;
+    const v = ax === 2 ? 1 : 2;
+    for (let q = 0; q < 4; q++) {
+      const c = (side << ax) | (FACE_LOOP_U[q] << u) | (FACE_LOOP_V[q] << v);
+      prismPolyA[3 * q] = prismCorners[3 * c];
+      prismPolyA[3 * q + 1] = prismCorners[3 * c + 1];
+      prismPolyA[3 * q + 2] = prismCorners[3 * c + 2];
+    }
+    prismCount[0] = 4;
+    clipSlab(prismPolyB, prismPolyA, k1, 1, h1);
+    clipSlab(prismPolyA, prismPolyB, k1, -1, h1);
+    clipSlab(prismPolyB, prismPolyA, k2, 1, h2);
+    clipSlab(prismPolyA, prismPolyB, k2, -1, h2);
+    const m = prismCount[0];
+    for (let q = 0; q < m; q++) {
+      prismPoints[3 * total] = prismPolyA[3 * q];
+      prismPoints[3 * total + 1] = prismPolyA[3 * q + 1];
+      prismPoints[3 * total + 2] = prismPolyA[3 * q + 2];
+      prismDistances[total] = sigma * prismPolyA[3 * q + k] - hrk;
+      total++;
+    }
+  }
+  let best = Number.POSITIVE_INFINITY;
+  for (let q = 0; q < total; q++) best = Math.min(best, prismDistances[q]);
+  if (!(best < clipBest)) return false;
+  vec3.set(prismInc, 0, 0, 0);
+  let count = 0;
+  for (let q = 0; q < total; q++) {
+    if (prismDistances[q] > best + tie) continue;
+    prismInc.x += prismPoints[3 * q];
+    prismInc.y += prismPoints[3 * q + 1];
+    prismInc.z += prismPoints[3 * q + 2];
+    count++;
+  }
+  vec3.scale(prismInc, prismInc, 1 / count);
+  // Its foot on the reference face: the face's coordinate set exactly (the other two lie in the
+  // prism: an average of points that do).
+  vec3.copy(prismRef, prismInc);
+  vec3.setAxis(prismRef, k, sigma * hrk);
+  if (faceA) {
+    vec3.copy(out.pointA, prismRef);
+    vec3.copy(out.pointB, prismInc);
+  } else {
+    iso.transformPoint(out.pointA, bInA, prismInc);
+    iso.transformPoint(out.pointB, bInA, prismRef);
+  }
+  return true;
+}
+
+/**
+ * One pass of {@link deepestInPrism}'s clip: the polygon `src` (prismCount[0] vertices) cut to
+ * the half-space sign·x_j ≤ h, into `dst`, prismCount[0] updated. A crossing is interpolated
+ * from the end nearer the plane and its coordinate j set to the plane's exactly.
+ */
+function clipSlab(dst: Float64Array, src: Float64Array, j: number, sign: number, h: number): void {
+  const n = prismCount[0];
+  let m = 0;
+  if (n === 0) return;
+  let p = 3 * (n - 1);
+  let d0 = sign * src[p + j] - h;
+  for (let e = 0; e < n; e++) {
+    const q = 3 * e;
+    const d1 = sign * src[q + j] - h;
+    if ((d0 < 0 && d1 > 0) || (d0 > 0 && d1 < 0)) {
+      // From the nearer end: the step is the smaller fraction of the edge.
+      const near = Math.abs(d0) <= Math.abs(d1) ? p : q;
+      const far = near === p ? q : p;
+      const dn = near === p ? d0 : d1;
+      const df = near === p ? d1 : d0;
+      const t = dn / (dn - df);
+      dst[3 * m] = src[near] + t * (src[far] - src[near]);
+      dst[3 * m + 1] = src[near + 1] + t * (src[far + 1] - src[near + 1]);
+      dst[3 * m + 2] = src[near + 2] + t * (src[far + 2] - src[near + 2]);
+      dst[3 * m + j] = sign * h;
+      m++;
+    }
+    if (d1 <= 0) {
+      dst[3 * m] = src[q];
+      dst[3 * m + 1] = src[q + 1];
+      dst[3 * m + 2] = src[q + 2];
+      m++;
+    }
+    d0 = d1;
+    p = q;
+  }
+  prismCount[0] = m;
 }
 
 /**
