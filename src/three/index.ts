@@ -285,8 +285,10 @@ function readIndices(geometry: THREE.BufferGeometry, material?: unknown): Uint32
   const index = geometry.getIndex();
   const count = index ? index.count : geometry.getAttribute("position").count;
   const range = geometry.drawRange;
-  const r0 = Math.max(0, range?.start ?? 0);
-  const r1 = Math.min(count, r0 + (range?.count ?? Number.POSITIVE_INFINITY));
+  // As three.js: the start clamped to 0, the end start + count from the unclamped start.
+  const start = range?.start ?? 0;
+  const r0 = Math.max(0, start);
+  const r1 = Math.min(count, start + (range?.count ?? Number.POSITIVE_INFINITY));
   const spans: [number, number][] = [];
   if (Array.isArray(material)) {
     for (const g of geometry.groups)
@@ -306,7 +308,8 @@ function drawsAll(geometry: THREE.BufferGeometry, material?: unknown): boolean {
   const index = geometry.getIndex();
   const count = index ? index.count : geometry.getAttribute("position").count;
   const range = geometry.drawRange;
-  return (range?.start ?? 0) <= 0 && (range?.count ?? Number.POSITIVE_INFINITY) >= count;
+  const start = range?.start ?? 0;
+  return start <= 0 && start + (range?.count ?? Number.POSITIVE_INFINITY) >= count;
 }
 
 const UNIT_SCALE = new THREE.Vector3(1, 1, 1);

@@ -110,6 +110,15 @@ describe("the adapter takes the triangles three.js draws", () => {
     agrees(mesh, 1);
   });
 
+  it("a negative drawRange start: clamped to 0, the end still start + count (3 triangles)", () => {
+    const g = new THREE.BoxGeometry(2, 2, 2);
+    g.setDrawRange(-3, 12);
+    const mesh = new THREE.Mesh(g, side);
+    expect(triangles(mesh)).toBe(3);
+    expect(shapeFromGeometry(g, "mesh").triangleCount).toBe(3);
+    agrees(mesh, 7);
+  });
+
   it("drawRange of a non-indexed box; a partial triangle at its end is not drawn", () => {
     const g = new THREE.BoxGeometry(2, 2, 2).toNonIndexed();
     g.setDrawRange(3, 13);
