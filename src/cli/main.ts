@@ -35,11 +35,22 @@ function intInRange(name: string, lo: number, hi: number) {
   };
 }
 
+/**
+ * The option parser of a finite number ≥ 0 written as a JSON number would be (decimal digits, a
+ * fraction, an exponent): `Number` alone read `0x10` as 16 and `0b11` as 3, which JSON refuses.
+ */
 function nonNegativeNumber(name: string) {
   return (v: string) => {
-    const n = Number(v);
-    if (v.trim() === "" || !Number.isFinite(n) || n < 0) {
-      throw new InvalidArgumentError(`${name} must be a finite number ≥ 0 (got ${v})`);
+    const t = v.trim();
+    const n = Number(t);
+    if (
+      !/^\d+(\.\d*)?([eE][+-]?\d+)?$|^\.\d+([eE][+-]?\d+)?$/.test(t) ||
+      !Number.isFinite(n) ||
+      n < 0
+    ) {
+      throw new InvalidArgumentError(
+        `${name} must be a finite number ≥ 0, in decimal notation (got ${v})`,
+      );
     }
     return n;
   };

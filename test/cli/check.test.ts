@@ -99,6 +99,11 @@ describe("collide check", () => {
       ],
       [["check", "examples/scene.json", "--broadphase", "quantum"], "--broadphase"],
       [["check", "examples/scene.json", "--prediction", "-1"], "--prediction"],
+      // Number() read these as 16, 3 and 8 (session 38's second attack, item 8): JSON refuses them.
+      [["check", "examples/scene.json", "--prediction", "0x10"], "decimal notation"],
+      [["check", "examples/scene.json", "--prediction", "0b11"], "decimal notation"],
+      [["check", "examples/scene.json", "--prediction", "0o10"], "decimal notation"],
+      [["check", "examples/scene.json", "--prediction", "1e400"], "--prediction"],
     ];
     for (const [args, needle] of cases) {
       const r = runCli(args);
