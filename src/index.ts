@@ -111,6 +111,7 @@ export {
   containsPointTriangleMesh,
   getMeshTriangle,
   meshTriangleNormal,
+  supportShape,
   windingNumberTriangleMesh,
 } from "./query/checked-helpers.js";
 export { contact } from "./query/contact.js";
@@ -152,7 +153,6 @@ export {
   heightfieldGeometry,
   makeHeightfield,
 } from "./shapes/heightfield.js";
-export { supportShape } from "./shapes/registry.js";
 export {
   makeRoundedConvexPolyhedron,
   makeRoundedCuboid,

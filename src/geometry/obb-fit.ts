@@ -15,6 +15,7 @@
  * from the origin keep their relative precision.
  */
 
+import { invalidValue } from "../errors.js";
 import * as mat3 from "../math/mat3.js";
 import type { Quat } from "../math/quat.js";
 import * as quat from "../math/quat.js";
@@ -41,6 +42,13 @@ export function makeObb(): Obb {
   };
 }
 
+/** Throws `CollideError` naming `out` unless it is an {@link Obb} record to write. */
+function checkObbOut(out: Obb): void {
+  const ok = (v: unknown) => v !== null && typeof v === "object";
+  if (!ok(out) || !ok(out.center) || !ok(out.halfExtents) || !ok(out.rotation))
+    invalidValue("out", out, "must be a box record {center, halfExtents, rotation} (makeObb())");
+}
+
 /** Largest binary exponent by which the points are rescaled to unit size for the covariance. */
 const RESCALE_MAX_EXPONENT = 1000;
 
@@ -59,9 +67,11 @@ const order = new Int32Array(3);
  * @param points packed `x, y, z` coordinates (length a positive multiple of 3) or `{x, y, z}`
  * points.
  * @throws CollideError (`invalid_value`, field `points`) on an empty set, a length that is not
- * a multiple of 3, or a non-finite coordinate.
+ * a multiple of 3, or a non-finite coordinate; field `out` when it is not a box record
+ * ({@link makeObb}).
  */
 export function fitObbPca(out: Obb, points: ArrayLike<number> | readonly Vec3[]): Obb {
+  checkObbOut(out);
   const p = readPointSet(points);
   const n = p.length / 3;
   const rx = p[0];

@@ -12,9 +12,15 @@ import { invalidValue } from "../errors.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import { unitScale } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
-import { aabbShape as aabbShapeUnchecked } from "../shapes/registry.js";
+import {
+  aabbShape as aabbShapeUnchecked,
+  supportShape as supportShapeUnchecked,
+} from "../shapes/registry.js";
+import type { ConvexShape } from "../shapes/shape.js";
 import { type Shape, ShapeType, shapeTypeName } from "../shapes/shape.js";
+import { isSupportMappedType } from "../shapes/shape-def.js";
 import {
   containsPointTriangleMesh as containsUnchecked,
   getMeshTriangle as getTriangleUnchecked,
@@ -84,6 +90,39 @@ export function aabbShape(out: Aabb, s: Shape, pose: Isometry): Aabb {
   checkObject("out.max", out.max);
   return aabbShapeUnchecked(out, s, pose);
 }
+
+/**
+ * out = the support point of convex shape `s` along direction `dir` (both in the shape's local
+ * frame, scene units; `dir` any length — a zero `dir` gives some point of the shape): the point of
+ * `s` farthest along `dir` (Ericson 2005, §9.5 "support mapping"; GJK's building block). Returns
+ * `out`. Throws `CollideError` for a shape without a support function (`s`: a mesh, heightfield,
+ * compound or half-space, named by kind), a `dir` that is not finite (`dir`), or an `out` that is
+ * not an object (`out`).
+ */
+export function supportShape(out: Vec3, s: ConvexShape, dir: Vec3): Vec3 {
+  checkShapeArg("s", s);
+  if (!isSupportMappedType(s.type))
+    invalidValue(
+      "s",
+      shapeTypeName(s.type),
+      "has no support function (a convex shape: sphere, box, capsule, cylinder, cone, hull, triangle, rounded shape)",
+    );
+  checkVec3("dir", dir);
+  checkObject("out", out);
+  // A direction's length only sets the answer's sign pattern: one far from unit length (a
+  // subnormal's squared length underflowed to 0, giving Infinity) is scaled by a power of two.
+  const m = Math.max(Math.abs(dir.x), Math.abs(dir.y), Math.abs(dir.z));
+  if (m > 0 && (m < 2 ** -500 || m > 2 ** 500)) {
+    const k = unitScale(m);
+    supportDir.x = dir.x * k;
+    supportDir.y = dir.y * k;
+    supportDir.z = dir.z * k;
+    return supportShapeUnchecked(out, s, supportDir);
+  }
+  return supportShapeUnchecked(out, s, dir);
+}
+
+const supportDir: Vec3 = { x: 0, y: 0, z: 0 };
 
 /**
  * Writes the corners of triangle `t` of `mesh` (local frame, in its winding order) into `a`, `b`,

@@ -10,7 +10,7 @@ import { agreeContact, queryOrderSwapped, touchReach } from "../narrowphase/touc
 import { enterFarFrame, FarFrameSlot, leaveFarFrame } from "../shapes/far-frame.js";
 import type { Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
-import { checkPrediction, pairPose, swappedPairPose } from "./frames.js";
+import { checkContactOut, checkPrediction, pairPose, swappedPairPose } from "./frames.js";
 import { contactHasNaN, refusePair } from "./guard.js";
 
 const swapTmp = vec3.create();
@@ -49,6 +49,7 @@ export function contact(
   out: Contact = makeContact(),
 ): Contact | null {
   checkPrediction(prediction);
+  checkContactOut(out);
   // A quaternion within the tolerance of unit length is used normalised (docs/FORMATS.md).
   poseA = iso.unitPose(unitA, poseA);
   poseB = iso.unitPose(unitB, poseB);

@@ -9,6 +9,7 @@ import { invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
+import { type Contact, type ContactManifold, MAX_MANIFOLD_POINTS } from "../narrowphase/contact.js";
 import type { Shape } from "../shapes/shape.js";
 import { isBrandedShape } from "../shapes/shape.js";
 import { checkShape, checkUnitQuat, checkVec3 } from "../shapes/validate.js";
@@ -230,4 +231,27 @@ export function checkPrediction(prediction: number): void {
   // typeof first: "5" >= 0 and null >= 0 are true in JavaScript (a string was taken as 5).
   if (typeof prediction !== "number" || !(prediction >= 0))
     invalidValue("prediction", prediction, "must be a number ≥ 0");
+}
+
+const isObj = (v: unknown): boolean => v !== null && typeof v === "object";
+
+/**
+ * Throws `CollideError` naming `out` unless it is a contact record to write (`makeContact()`'s
+ * shape: objects `normal`, `pointA`, `pointB`); a null or `{}` had thrown a TypeError mid-answer.
+ */
+export function checkContactOut(out: Contact): void {
+  if (!isObj(out) || !isObj(out.normal) || !isObj(out.pointA) || !isObj(out.pointB))
+    invalidValue("out", out, "must be a contact record (makeContact())");
+}
+
+/**
+ * Throws `CollideError` naming `out` unless it is a manifold record to write
+ * (`makeContactManifold()`'s shape: an object `normal` and `MAX_MANIFOLD_POINTS` point records).
+ */
+export function checkManifoldOut(out: ContactManifold): void {
+  const p = isObj(out) ? out.points : undefined;
+  let ok = isObj(out?.normal) && Array.isArray(p) && p.length >= MAX_MANIFOLD_POINTS;
+  for (let i = 0; ok && i < MAX_MANIFOLD_POINTS; i++)
+    ok = isObj(p?.[i]) && isObj(p?.[i].pointA) && isObj(p?.[i].pointB);
+  if (!ok) invalidValue("out", out, "must be a manifold record (makeContactManifold())");
 }

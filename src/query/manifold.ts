@@ -9,7 +9,7 @@ import { agreeManifold, manifoldInBand, queryOrderSwapped } from "../narrowphase
 import { enterFarFrame, FarFrameSlot, leaveFarFrame } from "../shapes/far-frame.js";
 import type { Shape } from "../shapes/shape.js";
 import { isShapeFinite } from "../shapes/validate.js";
-import { checkPrediction, pairPose, swappedPairPose } from "./frames.js";
+import { checkManifoldOut, checkPrediction, pairPose, swappedPairPose } from "./frames.js";
 import { manifoldHasNaN, refusePair } from "./guard.js";
 
 const swapped: ContactManifold = makeContactManifold();
@@ -39,6 +39,7 @@ export function manifold(
   out: ContactManifold = makeContactManifold(),
 ): ContactManifold | null {
   checkPrediction(prediction);
+  checkManifoldOut(out);
   // A quaternion within the tolerance of unit length is used normalised (docs/FORMATS.md).
   poseA = iso.unitPose(unitA, poseA);
   poseB = iso.unitPose(unitB, poseB);
