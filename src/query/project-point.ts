@@ -440,8 +440,12 @@ const BATCH_OVERFLOW_RISK = 2 ** 1020;
  * for each point of `points` (packed xyz, world frame) the closest point of `mesh` at `pose`,
  * the signed distance (negative inside a closed mesh, by the angle-weighted pseudo-normal;
  * positive everywhere for an open one) and the closest triangle's index, written to `out`'s
- * arrays when they are long enough (else new arrays). Every finite point is answered at any
- * scale, as {@link projectPoint} answers it (the same closest point and distance): a mesh or
+ * arrays when they are long enough (else new arrays). This is the mesh surface's signed distance
+ * field: each point's closest point is the surface's — {@link projectPoint}'s with `solid: false`,
+ * the same point and distance — and its sign says inside for any closed mesh, whether or not it
+ * was made `solid` (where {@link projectPoint} projects a point inside a solid mesh onto itself,
+ * distance 0, and calls no point inside a surface mesh). Every finite point is answered at any
+ * scale: a mesh or
  * points far from unit scale (beyond about 1e38 or below 1e-38) are walked on a copy of the mesh
  * in other units (a power of two, exact), made once per mesh and scale. The per-point work
  * allocates nothing once that copy exists. Throws `CollideError` (`invalid_value`) before
