@@ -93,6 +93,13 @@ function readPositions(
         [x, y, z],
         `overflows ${by}: it becomes ${describeValue([a, b, c])}`,
       );
+    // A vertex off the origin mapped onto it: the world geometry is below the doubles' range.
+    if (a === 0 && b === 0 && c === 0 && (x !== 0 || y !== 0 || z !== 0))
+      invalidValue(
+        `geometry.attributes.position[${i}]`,
+        [x, y, z],
+        `underflows ${by}: it becomes [0, 0, 0]`,
+      );
     out[3 * i] = a;
     out[3 * i + 1] = b;
     out[3 * i + 2] = c;
@@ -494,14 +501,10 @@ export function shapeFromMesh(
       "draws many copies, one shape each: make one with shapeFromGeometry (per instance, its scale) and a body per copy at the pose of its matrix (mesh.matrixWorld × getMatrixAt(i))",
     );
   const w = worldAffine(mesh);
-  const pose = poseOfAffine(w, mesh);
-  const q = pose.rotation;
-  rot.makeRotationFromQuaternion(tq.set(q.x, q.y, q.z, q.w));
-  // Column-major: element [col·4 + row]; w.n is column-major 3×3, element [col·3 + row].
-  const r = rot.elements;
   const l = w.n;
-  // The mesh's and each ancestor's local matrix (refreshed by poseFromObject3D), as the glTF
-  // loader checks each node's, then the world matrix (a zero column only by exact cancellation).
+  // The mesh's and each ancestor's local matrix (refreshed by worldAffine), as the glTF loader
+  // checks each node's, then the world matrix (a zero column only by exact cancellation) — before
+  // the pose, which a zero scale leaves without a rotation.
   let path = "mesh";
   for (let o: THREE.Object3D | null = mesh; o !== null; o = o.parent) {
     refuseZeroScale(`${path}.matrix`, o.matrix.elements);
@@ -510,6 +513,11 @@ export function shapeFromMesh(
   for (let j = 0; j < 3; j++)
     if (l[3 * j] === 0 && l[3 * j + 1] === 0 && l[3 * j + 2] === 0)
       refuseZeroScale("mesh.matrixWorld", mesh.matrixWorld.elements, j);
+  const pose = poseOfAffine(w, mesh);
+  const q = pose.rotation;
+  rot.makeRotationFromQuaternion(tq.set(q.x, q.y, q.z, q.w));
+  // Column-major: element [col·4 + row]; w.n is column-major 3×3, element [col·3 + row].
+  const r = rot.elements;
   // k = Rᵀ·L with L = N·diag(2^e), row-major: k[3i + j] = Σ_m R[m][i]·N[m][j], column j
   // scaled by 2^e[j] as each vertex is mapped.
   const k: number[] = [];
