@@ -24,8 +24,10 @@
  *   the nested compound queries used, so the answers are theirs. Internal edges are fixed on a
  *   surface's part against a part of a solid kind (two surfaces: none, as mesh–mesh). A solid
  *   (`containsPoint`) holding the other's surface is decided by one point of that surface and
- *   answered through the nearest surface with the enclosed surface's extreme part point; a solid
- *   holding parts of a compound asks each such part against it through the table. Distance is a
+ *   answered through the nearest surface with the enclosed surface's extreme part point. A solid
+ *   mesh and a compound (either order) skip the two trees: the compound is the composite and the
+ *   whole solid its S, each child asked against the solid through the table as the bare child
+ *   is, the deepest answering (`solidAgainstParts`). Distance is a
  *   branch and bound over node pairs. Manifold: two surfaces merge the agreeing part-pair
  *   manifolds; else A against B's deepest part through the table (B not a surface), or A's
  *   deepest part against B.
@@ -191,8 +193,6 @@ interface Level {
   /** Node boxes (the composite's; the other composite's, and it in the composite's frame). */
   nodeBox: Float64Array<ArrayBuffer>;
   otherBox: Float64Array<ArrayBuffer>;
-  /** The solid's root box in `solidParts`. */
-  solidBox: Float64Array<ArrayBuffer>;
   otherInA: Float64Array<ArrayBuffer>;
   /** Two composites: the other's view, part slot, part ids of a leaf, rotation of the pose. */
   otherView: CompositeView;
@@ -269,7 +269,6 @@ function makeLevel(): Level {
     kidOrder: new Int32Array(COMPOSITE_TREE_MAX_CHILDREN),
     nodeBox: new Float64Array(6),
     otherBox: new Float64Array(6),
-    solidBox: new Float64Array(6),
     otherInA: new Float64Array(6),
     otherView: NO_VIEW,
     otherPart: makeCompositePart(),
@@ -1167,6 +1166,32 @@ function solidAsConvex(s: Shape, o: Shape): Shape {
 
 const solidPairScratch: Contact = /* @__PURE__ */ makeContact();
 
+/** The solid of a two-tree pair is A ({@link solidAgainstParts}). */
+const SOLID_A = 1;
+/** The solid of a two-tree pair is B ({@link solidAgainstParts}). */
+const SOLID_B = 2;
+
+/**
+ * Which side of a two-tree pair is a closed solid (its view's `isSolid`: a `solid: true` mesh)
+ * against a composite of parts that is neither a surface nor a solid (a compound): SOLID_A,
+ * SOLID_B, else 0. Such a pair is answered part by part, the compound as the composite and the
+ * whole solid as S, so each child meets the solid through the table exactly as the bare child
+ * does (mesh-solid.ts: depth the solid's, not a crossed triangle's two-sided one) and the deepest
+ * child answers; a nested compound child recurses here. (A child's two-sided triangle depth is
+ * never deeper than its depth against the solid that holds the triangle, so no triangle pair is
+ * needed.)
+ */
+function solidAgainstParts(a: Shape, b: Shape): number {
+  const va = compositeView(a.type);
+  const vb = compositeView(b.type);
+  if (!va || !vb) return 0;
+  const aSolid = va.isSolid?.(a) === true;
+  const bSolid = vb.isSolid?.(b) === true;
+  if (aSolid && !bSolid && !vb.edgeFlags && !vb.containsPoint) return SOLID_A;
+  if (bSolid && !aSolid && !va.edgeFlags && !va.containsPoint) return SOLID_B;
+  return 0;
+}
+
 /** True when A touches or overlaps some part of composite B (B at `bInA`, A's frame). */
 export function intersectsShapeComposite(a: Shape, b: Shape, bInA: Isometry): boolean {
   const ha = solidAsConvex(a, b);
@@ -1293,6 +1318,9 @@ export function intersectsCompositeComposite(a: Shape, b: Shape, bInA: Isometry)
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return intersectsPair(ha, hb, bInA);
+  const k = solidAgainstParts(a, b);
+  if (k === SOLID_A) return run(OP_INTERSECTS, null, COMPOSITE_B, b, a, bInA, 0);
+  if (k === SOLID_B) return run(OP_INTERSECTS, null, COMPOSITE_A, a, b, bInA, 0);
   return run(OP_INTERSECTS, null, TWO_TREES, a, b, bInA, 0);
 }
 
@@ -1307,6 +1335,9 @@ export function contactCompositeComposite(
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
+  const k = solidAgainstParts(a, b);
+  if (k === SOLID_A) return run(OP_CONTACT, out, COMPOSITE_B, b, a, bInA, prediction);
+  if (k === SOLID_B) return run(OP_CONTACT, out, COMPOSITE_A, a, b, bInA, prediction);
   if (!run(OP_CONTACT, out, TWO_TREES, a, b, bInA, prediction)) return false;
   if (isNonConvexSolidPair(a, b) && solidsOverlap(out, a, b, bInA))
     crossingSolidsContact(out, a as TriangleMesh, b as TriangleMesh, bInA);
@@ -1339,6 +1370,12 @@ export function distanceCompositeComposite(
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return distancePair(out, ha, hb, bInA);
+  const k = solidAgainstParts(a, b);
+  if (k !== 0) {
+    if (k === SOLID_A) run(OP_DISTANCE, out, COMPOSITE_B, b, a, bInA, 0);
+    else run(OP_DISTANCE, out, COMPOSITE_A, a, b, bInA, 0);
+    return out;
+  }
   run(OP_DISTANCE, out, TWO_TREES, a, b, bInA, 0);
   return out;
 }
@@ -1354,6 +1391,9 @@ export function manifoldCompositeComposite(
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return manifoldPair(out, ha, hb, bInA, prediction);
+  const k = solidAgainstParts(a, b);
+  if (k === SOLID_A) return run(OP_MANIFOLD, out, COMPOSITE_B, b, a, bInA, prediction);
+  if (k === SOLID_B) return run(OP_MANIFOLD, out, COMPOSITE_A, a, b, bInA, prediction);
   if (isNonConvexSolidPair(a, b)) {
     // Overlapping solids: the one point of the solids' contact (crossingSolidsContact).
     const c = solidPairScratch;
@@ -2408,69 +2448,6 @@ function nodeNotSmaller(
 }
 
 /**
- * Solids holding parts of a composite that is not a surface (a compound inside a solid mesh):
- * each of B's parts (or A's, when B is the solid) with a point inside the solid is asked
- * against the whole solid through the table (which counts a part wholly inside as touching,
- * with its contact through the nearest surface); the deepest such contact replaces `l.best` when
- * deeper. Returns whether `l.best` holds a contact (`found` on entry), its B part in `l.bestOther`.
- */
-function solidParts(l: Level, prediction: number, found: boolean, aSolid: boolean): boolean {
-  const solid = aSolid ? l.view : l.otherView;
-  const contains = solid.containsPoint as (s: Shape, p: Vec3) => boolean;
-  const partsView = aSolid ? l.otherView : l.view;
-  const parts = aSolid ? l.other : l.comp;
-  const n = partsView.partCount(parts);
-  // The solid's box (its own frame): a part point outside it is outside the solid.
-  const solidShape = aSolid ? l.comp : l.other;
-  const box = l.solidBox;
-  const tree = solid.tree;
-  const root = tree ? tree.root(solidShape) : -1;
-  if (tree && root >= 0) tree.box(box, solidShape, root);
-  else box.set(UNBOUNDED_BOX);
-  let any = found;
-  for (let i = 0; i < n; i++) {
-    if (aSolid) {
-      const q = l.otherPart;
-      l.otherView.part(q, l.other, i);
-      if (q.hasPose) iso.multiply(l.otherPose, l.pose, q.pose);
-      else iso.copy(l.otherPose, l.pose);
-      if (!isSupportMappedType(q.shape.type)) continue;
-      pointOfConvex(l.point, q.shape as ConvexShape, l.otherPose);
-      if (!boxHolds(box, l.point) || !contains(l.comp, l.point)) continue;
-      if (!contactPair(l.contact, l.comp, q.shape, l.otherPose, prediction)) continue;
-    } else {
-      l.view.part(l.part, l.comp, i);
-      const q = l.part;
-      if (!isSupportMappedType(q.shape.type)) continue;
-      // A's part in B's frame: inv(bInA) ∘ its pose.
-      iso.invert(l.partInv, l.pose);
-      if (q.hasPose) iso.multiply(l.partPose, l.partInv, q.pose);
-      else iso.copy(l.partPose, l.partInv);
-      pointOfConvex(l.point, q.shape as ConvexShape, l.partPose);
-      if (!boxHolds(box, l.point) || !contains(l.other, l.point)) continue;
-      // B in the part's frame: the contact (part, B), then into A's frame.
-      iso.invert(l.partInv, l.partPose);
-      if (!contactPair(pairFlip, q.shape, l.other, l.partInv, prediction)) continue;
-      copyContact(l.contact, pairFlip);
-      if (q.hasPose) contactToComposite(l.contact, q.pose);
-    }
-    if (any && !(l.contact.distance < l.best.distance)) continue;
-    any = true;
-    copyContact(l.best, l.contact);
-    l.bestOther = aSolid ? i : -1;
-    l.bestPart = aSolid ? -1 : i;
-  }
-  return any;
-}
-
-const UNBOUNDED_BOX = [-Infinity, -Infinity, -Infinity, Infinity, Infinity, Infinity];
-
-/** True when point `p` lies in box `b` (min x, y, z, max x, y, z), boundary included. */
-function boxHolds(b: Float64Array, p: Vec3): boolean {
-  return p.x >= b[0] && p.y >= b[1] && p.z >= b[2] && p.x <= b[3] && p.y <= b[4] && p.z <= b[5];
-}
-
-/**
  * A solid composite holding the other composite's surface (two meshes, one solid): 1 when A
  * holds B, −1 when B holds A, 0 otherwise; one point of the surface decides (its surface meets
  * none of the solid's parts: see mesh-solid.ts).
@@ -2567,7 +2544,7 @@ function contactTwoTrees(out: Contact, l: Level, prediction: number): boolean {
   const p = Math.max(0, prediction);
   walkTwoTrees(l, p, WALK_CONTACTS, p, null);
   l.contained = false;
-  let found = l.storedCount > 0;
+  const found = l.storedCount > 0;
   if (found) {
     let best = 0;
     for (let k = 1; k < l.storedCount; k++)
@@ -2576,8 +2553,6 @@ function contactTwoTrees(out: Contact, l: Level, prediction: number): boolean {
     l.bestPart = loadContact(l, l.best, best);
     l.bestOther = l.otherIds[best];
   }
-  if (l.view.containsPoint && !l.otherView.edgeFlags) found = solidParts(l, p, found, true);
-  if (l.otherView.containsPoint && !l.view.edgeFlags) found = solidParts(l, p, found, false);
   if (!(found && l.best.distance <= 0)) {
     const k = nestedSurface(l);
     if (k !== 0) {
@@ -2642,31 +2617,18 @@ function tiedTrianglePair(l: Level, best: number): number {
 
 function intersectsTwoTrees(l: Level): boolean {
   if (walkTwoTrees(l, 0, WALK_ANY, 0, null)) return true;
-  if (l.view.containsPoint && !l.otherView.edgeFlags && solidParts(l, 0, false, true)) return true;
-  if (l.otherView.containsPoint && !l.view.edgeFlags && solidParts(l, 0, false, false)) return true;
   return nestedSurface(l) !== 0;
 }
 
 function distanceTwoTrees(out: DistanceResult, l: Level): void {
   let d = surfaceDistanceTwoTrees(l);
   if (d > 0 && Number.isFinite(d)) {
-    const holdsParts =
-      (l.view.containsPoint && !l.otherView.edgeFlags && solidParts(l, 0, false, true)) ||
-      (l.otherView.containsPoint && !l.view.edgeFlags && solidParts(l, 0, false, false));
-    if (holdsParts) {
-      if (contactTwoTrees(l.contact, l, 0)) {
-        vec3.copy(l.nearA, l.contact.pointA);
-        vec3.copy(l.nearB, l.contact.pointB);
-      }
+    const k = nestedSurface(l);
+    if (k !== 0) {
+      containedSurfaceContact(l.contact, l, l.nearA, l.nearB, k > 0);
+      vec3.copy(l.nearA, l.contact.pointA);
+      vec3.copy(l.nearB, l.contact.pointB);
       d = 0;
-    } else {
-      const k = nestedSurface(l);
-      if (k !== 0) {
-        containedSurfaceContact(l.contact, l, l.nearA, l.nearB, k > 0);
-        vec3.copy(l.nearA, l.contact.pointA);
-        vec3.copy(l.nearB, l.contact.pointB);
-        d = 0;
-      }
     }
   }
   out.distance = d;
