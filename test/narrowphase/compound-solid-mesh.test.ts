@@ -37,36 +37,11 @@ import type { ConvexShape, Shape } from "../../src/shapes/shape.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
 import type { TriangleMesh } from "../../src/shapes/triangle-mesh.js";
 import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
+import { cubeMesh } from "../mesh/helpers.js";
 import { unitQuat } from "../oracles/arbitraries.js";
 
-/** The closed solid cube [0, s]³ as 12 outward triangles (the attack's winding). */
-function solidCube(s: number): TriangleMesh {
-  const v = [
-    [0, 0, 0],
-    [s, 0, 0],
-    [s, s, 0],
-    [0, s, 0],
-    [0, 0, s],
-    [s, 0, s],
-    [s, s, s],
-    [0, s, s],
-  ].flat();
-  const idx = [
-    [0, 2, 1],
-    [0, 3, 2],
-    [4, 5, 6],
-    [4, 6, 7],
-    [0, 1, 5],
-    [0, 5, 4],
-    [2, 3, 7],
-    [2, 7, 6],
-    [1, 2, 6],
-    [1, 6, 5],
-    [0, 4, 7],
-    [0, 7, 3],
-  ].flat();
-  return makeTriangleMesh(v, idx, "", { solid: true });
-}
+/** The closed solid cube [0, s]³ (test/mesh/helpers.ts's, made solid). */
+const solidCube = (s: number): TriangleMesh => cubeMesh(s, true);
 
 /** The closed outward triangulated hull of packed points, `solid: true` (fan per hull face). */
 function solidHullMesh(points: number[]): TriangleMesh {
