@@ -48,7 +48,10 @@
  *   part whose contact normal agrees with the deepest one's (within `MESH_MANIFOLD_MERGE_COS`),
  *   each point re-paired to face across that normal ({@link facingPoint}), measured along it and
  *   reduced to at most 4 points that keep the largest area (src/geometry/clip.ts); for a
- *   compound the manifold of the deepest part.
+ *   compound the manifold of the deepest part. Either way each point lies on the surface of the
+ *   part it comes from, which for a compound may lie inside another child (docs/FORMATS.md;
+ *   parry's, Jolt's and Box2D's per-child manifolds alike; dropping such points would leave the
+ *   contact's own witness, which can lie inside a sibling too, out of the manifold).
  *
  * Internal edges (views with `edgeFlags`): a penetrating part contact on an inactive edge or
  * corner of its triangle takes the face normal, its depth measured again along it

@@ -29,9 +29,12 @@ export interface Contact {
   distance: number;
   /** Unit normal from A toward B. */
   normal: Vec3;
-  /** Witness point on A's surface. */
+  /** Witness point on A's surface (a composite's on its part's, as `pointB`). */
   pointA: Vec3;
-  /** Witness point on B's surface. */
+  /**
+   * Witness point on B's surface (a composite's: on the surface of the part it comes from — a
+   * compound's child, which may lie inside another child, or a triangle; docs/FORMATS.md).
+   */
   pointB: Vec3;
   /**
    * A bound on |`distance` − the true signed distance|, scene units, set by the `contact` query
@@ -57,9 +60,9 @@ export const contactErrorIo = new Float64Array(2);
 
 /** One point of a contact manifold. */
 export interface ManifoldPoint {
-  /** Point on A. */
+  /** Point on A's surface (a composite's: on its part's, as {@link Contact}'s witnesses). */
   pointA: Vec3;
-  /** Point on B. */
+  /** Point on B's surface (a composite's: on its part's, as {@link Contact}'s witnesses). */
   pointB: Vec3;
   /** Signed distance along the manifold normal (pointB − pointA)·normal. */
   distance: number;

@@ -33,7 +33,8 @@ const unitB = iso.identity();
  * an answer within a rounding band of touching is decided by the intersects test
  * (src/narrowphase/touching.ts). A composite (mesh, heightfield, compound) answers its deepest
  * part's contact (parry's composite contact): for a surface, the depth that clears that triangle,
- * not the least translation clearing the whole surface. `errorBound` (scene units) bounds
+ * not the least translation clearing the whole surface; the witness on the composite lies on that
+ * part's surface (a compound's child, a triangle), which may lie inside another child. `errorBound` (scene units) bounds
  * |distance − the true signed distance| (for a composite, that part's): 0 for routines exact to
  * their rounding (closed forms, SAT), else the general narrow phase's certificate (the distance
  * attained along the normal against GJK's closest point or EPA's inner polytope); for the solid

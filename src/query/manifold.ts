@@ -28,7 +28,11 @@ const unitB = iso.identity();
  * rotation) or prediction, or the shape field (`a.radius`, …) when the answer would hold a NaN
  * or a miss comes with a non-finite shape (src/query/guard.ts); `unsupported_pair`. Accuracy
  * (docs/FORMATS.md, "Accuracy"): null exactly when `contact` is; points on their surfaces within
- * the contact's bars.
+ * the contact's bars, none deeper than the contact. A composite answers by its deepest part, as
+ * `contact` (parry's, Jolt's and Box2D's per-child manifolds): a compound's manifold is that of
+ * the child giving the contact, a mesh's or heightfield's merges the manifolds of its triangles
+ * whose normals agree with the deepest; each point lies on the surface of its child or triangle,
+ * which for a compound may lie inside another child (test/query/compound-child-witness.test.ts).
  */
 export function manifold(
   a: Shape,
