@@ -24,12 +24,15 @@
  *   (so "1.5abc" is 1.5 and a bad token silently becomes NaN) and throws strings without line
  *   numbers; `webgl-obj-loader` re-indexes vertices per position/uv/normal combination (it
  *   splits the shared vertices that active-edge classification needs), ignores negative
- *   indices and turns an out-of-range index into NaN coordinates. Ours reads `v` (3 or 4
- *   numbers; w ignored) and `f` (≥ 3 references `v`, `v/vt`, `v//vn`, `v/vt/vn`, negative =
- *   relative to the last vertex, polygons fan-triangulated from their first corner, so a concave
- *   face covers its notch: see {@link parseObj}), ignores the other standard
- *   statements (`vt`, `vn`, `o`, `g`, `s`, `usemtl`, `mtllib`, `l`, free-form geometry, …) and
- *   refuses anything else with a `CollideError` naming the line.
+ *   indices and turns an out-of-range index into NaN coordinates. Ours reads `v` (x y z, then
+ *   either the standard optional weight w or the de facto vertex colour r g b that MeshLab and
+ *   other tools write; w and the colour checked finite and ignored) and `f` (≥ 3 references `v`,
+ *   `v/vt`, `v//vn`, `v/vt/vn`, negative = relative to the last vertex, polygons
+ *   fan-triangulated from their first corner, so a concave face covers its notch: see
+ *   {@link parseObj}), ignores the other standard statements unread (`vt`, `vn`, `vp`, `o`, `g`,
+ *   `s`, `usemtl`, `mtllib`, `l`, free-form geometry, …) and refuses anything else with a
+ *   `CollideError` naming the line. Lines end at LF, CRLF or a lone CR (classic Mac OS), mixed
+ *   freely.
  *
  * Loading errors (every message starts with the field that named the file, `a.file: `): a file
  * that cannot be read, or whose bytes are neither glTF JSON nor GLB, is `io_error`; a fault in a
@@ -125,6 +128,14 @@ const OBJ_IGNORED = new Set([
 ]);
 
 const OBJ_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+/** The numbers of a `v` line by count: x y z, x y z w (the standard), x y z r g b (colours). */
+const OBJ_VERTEX_FIELDS: Readonly<Record<number, readonly string[]>> = {
+  3: ["x", "y", "z"],
+  4: ["x", "y", "z", "w"],
+  6: ["x", "y", "z", "colour r", "colour g", "colour b"],
+};
+/** A line end of OBJ text: LF, CRLF, or a lone CR (classic Mac OS). */
+const OBJ_LINE_END = /\r\n|\r|\n/;
 const OBJ_INDEX = /^[+-]?\d+$/;
 
 /**
@@ -133,20 +144,31 @@ const OBJ_INDEX = /^[+-]?\d+$/;
  * the file's order: right for a convex planar polygon (what exporters write), but a concave one
  * gets triangles over its notch, and a non-planar one a fan from its first corner —
  * triangulate such faces in the exporter (Blender's Triangulate Faces) for their true shape.
- * Throws `CollideError` (`invalid_value`, field `<field>:<line>`) for a malformed number or
- * reference, a face with fewer than 3 corners, an index 0 or out of range, or an unknown
- * statement.
+ *
+ * A `v` line holds x y z, x y z w (OBJ's optional weight, for rational curves and surfaces: it
+ * does not scale a polygon's vertex, so it is ignored, as by three.js and tinyobjloader; a zero
+ * weight too) or x y z r g b (the vertex colour that MeshLab, Open3D and others write; ignored);
+ * every number finite, any other count refused. `vt`, `vn` and `vp` lines are skipped unread:
+ * texture coordinates and normals never enter a collision answer, and C tools write `vn -nan
+ * -nan -nan` for a degenerate face's normal, so checking them would refuse files whose triangles
+ * every other reader loads; a face's `vt` and `vn` references must be integers (the face's
+ * syntax) but are not range-checked. Lines end at LF, CRLF or a lone CR, mixed freely; line
+ * numbers count each end.
+ *
+ * Throws `CollideError` (`invalid_value`, field `<field>:<line>`) for a malformed number
+ * (the message names it: `vertex z`, `vertex w`, `vertex colour g`) or reference, a `v` line
+ * with another count of numbers, a face with fewer than 3 corners, an index 0 or out of range,
+ * or an unknown statement.
  */
 export function parseObj(text: string, field = "obj"): MeshData {
   const verts: number[] = [];
   const tris: number[] = [];
-  const lines = text.split("\n");
+  const lines = text.split(OBJ_LINE_END);
   const forward: { line: number; value: number; token: string }[] = [];
   let pending = "";
   let firstLine = 0;
   for (let li = 0; li < lines.length; li++) {
     let line = lines[li];
-    if (line.endsWith("\r")) line = line.slice(0, -1);
     if (pending === "") firstLine = li + 1;
     const hash = line.indexOf("#");
     if (hash >= 0) line = line.slice(0, hash);
@@ -161,22 +183,26 @@ export function parseObj(text: string, field = "obj"): MeshData {
     const where = `${field}:${firstLine}`;
     const key = tok[0];
     if (key === "v") {
-      if (tok.length !== 4 && tok.length !== 5)
-        invalidValue(where, line.trim(), "must be `v x y z` or `v x y z w`");
-      for (let k = 1; k <= 3; k++) {
+      const names = OBJ_VERTEX_FIELDS[tok.length - 1];
+      if (names === undefined)
+        invalidValue(
+          where,
+          line.trim(),
+          "must be `v x y z`, `v x y z w` or `v x y z r g b` (a vertex colour, ignored)",
+        );
+      for (let k = 1; k < tok.length; k++) {
         const x = Number(tok[k]);
         if (!OBJ_NUMBER.test(tok[k]) || !Number.isFinite(x))
-          invalidValue(where, tok[k], "must be a finite number");
+          invalidValue(where, tok[k], `vertex ${names[k - 1]} must be a finite number`);
+        if (k > 3) continue; // w or a colour: checked, not used
         if (!(Math.abs(x) < MESH_COORDINATE_LIMIT))
           invalidValue(
             where,
             tok[k],
-            "must be below MESH_COORDINATE_LIMIT = 2^1023 ≈ 8.99e307 in magnitude (a mesh's BVH sums a box's min and max)",
+            `vertex ${names[k - 1]} must be below MESH_COORDINATE_LIMIT = 2^1023 ≈ 8.99e307 in magnitude (a mesh's BVH sums a box's min and max)`,
           );
         verts.push(x);
       }
-      if (tok.length === 5 && !OBJ_NUMBER.test(tok[4]))
-        invalidValue(where, tok[4], "must be a finite number");
       continue;
     }
     if (key === "f") {

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Document, NodeIO } from "@gltf-transform/core";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CollideError } from "../../src/errors.js";
 import {
@@ -86,6 +87,163 @@ describe("parseObj", () => {
     expect(m.vertices).toEqual(b.vertices);
     expect(m.indices).toEqual(b.indices);
     expect(b.indices.length / 3).toBe(3674);
+  });
+});
+
+describe("parseObj: vertex colours, CR line ends, vt/vn lines (issue 16, a fresh user's attack)", () => {
+  const PLAIN = "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 0 0 1\nf 1 2 3\nf 1 3 4\n";
+  const plain = parseObj(PLAIN);
+
+  it("reads `v x y z r g b` (MeshLab's vertex colours) as `v x y z`, the colours ignored", () => {
+    const m = parseObj(
+      "v 0 0 0 1 0 0\nv 1 0 0 0 1 0\nv 0 1 0 0.5 0.5 0.5\nv 0 0 1 255 128 0\nf 1 2 3\nf 1 3 4\n",
+    );
+    expect(m.vertices).toEqual(plain.vertices);
+    expect(m.indices).toEqual(plain.indices);
+    // Hand-derived: the vertices are the first three numbers of each line.
+    expect(Array.from(m.vertices)).toEqual([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]);
+  });
+
+  it("ignores the weight w (any finite value, 0 too: it weighs rational curves, not polygon vertices)", () => {
+    const m = parseObj("v 0 0 0 1\nv 1 0 0 0\nv 0 1 0 -2.5\nv 0 0 1 1e-300\nf 1 2 3\nf 1 3 4\n");
+    expect(m.vertices).toEqual(plain.vertices);
+    expect(m.indices).toEqual(plain.indices);
+  });
+
+  it("reads lone-CR (classic Mac OS) and mixed line ends, counting lines by them", () => {
+    for (const end of ["\r", "\r\n", "\n"]) {
+      const m = parseObj(PLAIN.replaceAll("\n", end));
+      expect(m.vertices, JSON.stringify(end)).toEqual(plain.vertices);
+      expect(m.indices, JSON.stringify(end)).toEqual(plain.indices);
+    }
+    const mixed = parseObj("v 0 0 0\rv 1 0 0\r\nv 0 1 0\n\rv 0 0 1\r\rf 1 2 3\r\nf 1 3 4");
+    expect(mixed.vertices).toEqual(plain.vertices);
+    expect(mixed.indices).toEqual(plain.indices);
+    // A fault is named at its line counted by these ends (\r\r and \n\r hold an empty line).
+    expect(errorOf(() => parseObj("v 0 0 0\rv 1 0 0\r\rv 0 x 0\r")).field).toBe("obj:4");
+    expect(errorOf(() => parseObj("v 0 0 0\r\nv 1 0 0\n\rv 0 0 1\rf 1 2 9\r")).field).toBe("obj:5");
+    // A continuation line ending in a backslash joins across a CR too.
+    const cont = parseObj("v 0 0 0\rv 1 0 0\rv 0 1 0\rf 1 \\\r2 3\r");
+    expect(Array.from(cont.indices)).toEqual([0, 1, 2]);
+  });
+
+  it("skips vt, vn and vp lines unread, malformed or not finite (C tools write `vn -nan -nan -nan`)", () => {
+    const m = parseObj(
+      [
+        "vn -nan -nan -nan",
+        "vn nan",
+        "vt",
+        "vt 0.5 abc",
+        "vp 1e999",
+        "v 0 0 0",
+        "vn 0 0 1",
+        "v 1 0 0",
+        "v 0 1 0",
+        "vt 0 0",
+        "v 0 0 1",
+        "f 1/1/1 2/9/9 3//7",
+        "f 1 3 4",
+      ].join("\n"),
+    );
+    expect(m.vertices).toEqual(plain.vertices);
+    expect(m.indices).toEqual(plain.indices);
+    // The face's own references stay checked: a vt or vn index must be an integer.
+    expect(errorOf(() => parseObj("v 0 0 0\nf 1/x 1 1\n")).field).toBe("obj:2");
+  });
+
+  it("refuses other `v` forms naming the line and the number at fault", () => {
+    const cases: [string, string, string, unknown][] = [
+      ["v 0 0\n", "obj:1", "must be `v x y z`, `v x y z w` or `v x y z r g b`", "v 0 0"],
+      ["v 0 0 0\nv 0 0 0 1 2\n", "obj:2", "must be `v x y z`, `v x y z w`", "v 0 0 0 1 2"],
+      ["v 0 0 0 1 0 0 1\n", "obj:1", "must be `v x y z`", "v 0 0 0 1 0 0 1"],
+      ["v 0 0 0\rv 0 nan 0\r", "obj:2", "vertex y must be a finite number", "nan"],
+      ["v 0 0 0 1e999\n", "obj:1", "vertex w must be a finite number", "1e999"],
+      ["v 0 0 0 w\n", "obj:1", "vertex w must be a finite number", "w"],
+      ["v 0 0 0 1 NaN 0\n", "obj:1", "vertex colour g must be a finite number", "NaN"],
+      ["v 0 0 0 1 0 -inf\n", "obj:1", "vertex colour b must be a finite number", "-inf"],
+      ["v 0 0 1e308\n", "obj:1", "vertex z must be below MESH_COORDINATE_LIMIT", "1e308"],
+    ];
+    for (const [text, field, reason, value] of cases) {
+      const e = errorOf(() => parseObj(text));
+      expect(e.code, text).toBe("invalid_value");
+      expect(e.field, text).toBe(field);
+      expect(e.value, text).toBe(value);
+      expect(e.message.startsWith(`${field} ${reason}`), e.message).toBe(true);
+    }
+  });
+
+  it("a colour fault in a file names the file's field, path and line", () => {
+    const dir = mkdtempSync(join(tmpdir(), "collide-obj-colour-"));
+    const path = join(dir, "c.obj");
+    writeFileSync(path, "v 0 0 0 1 0 0\rv 1 0 0 1 0 x\rv 0 1 0\rf 1 2 3\r");
+    const e = errorOf(() => loadMeshFileSync(path, "a.file"));
+    expect(e.field).toBe("a.file");
+    expect(e.message).toBe(
+      `a.file: OBJ file ${path}:2 vertex colour b must be a finite number (got "x")`,
+    );
+  });
+
+  it("property: random OBJ text with mixed line ends, colours, weights, vt/vn lines and reference forms loads to the plain form's mesh", () => {
+    const coord = fc.oneof(
+      fc.double({ min: -1e300, max: 1e300, noNaN: true, noDefaultInfinity: true }),
+      fc.integer({ min: -1000, max: 1000 }),
+      fc.constantFrom(0, -0, 1e-300, 5e-324, 1e9 + 0.5),
+    );
+    const vertex = fc.record({
+      p: fc.tuple(coord, coord, coord),
+      form: fc.constantFrom("plain", "w", "rgb"),
+      extra: fc.tuple(coord, coord, coord),
+      before: fc.constantFrom(
+        "",
+        "vn 0 0 1",
+        "vn -nan -nan -nan",
+        "vt 0.5",
+        "vt",
+        "# c",
+        "",
+        "o x",
+      ),
+    });
+    const end = fc.constantFrom("\n", "\r\n", "\r");
+    /** A number as OBJ text, round-tripping (String(-0) is "0"). */
+    const str = (xs: number[]) => xs.map((x) => (Object.is(x, -0) ? "-0" : String(x))).join(" ");
+    fc.assert(
+      fc.property(
+        fc.array(vertex, { minLength: 3, maxLength: 12 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat(), fc.nat(), fc.nat(3), fc.boolean()), {
+          minLength: 1,
+          maxLength: 12,
+        }),
+        fc.array(end, { minLength: 64, maxLength: 64 }),
+        (vs, faces, ends) => {
+          const n = vs.length;
+          const tri = faces.map(([a, b, c]) => [a % n, b % n, c % n]);
+          // The plain form, and the oracle: the generating arrays themselves.
+          let plainText = "";
+          for (const v of vs) plainText += `v ${str(v.p)}\n`;
+          for (const t of tri) plainText += `f ${t.map((i) => i + 1).join(" ")}\n`;
+          const want = parseObj(plainText);
+          expect(Array.from(want.vertices)).toEqual(vs.flatMap((v) => v.p));
+          expect(Array.from(want.indices)).toEqual(tri.flat());
+          // The variant: every vertex line first (faces may refer by negative index from the end).
+          const lines: string[] = [];
+          for (const v of vs) {
+            if (v.before !== "") lines.push(v.before);
+            const tail = v.form === "w" ? [v.extra[0]] : v.form === "rgb" ? v.extra : [];
+            lines.push(`v ${str([...v.p, ...tail])}`);
+          }
+          for (const [k, [a, b, c, style, neg]] of faces.entries()) {
+            const ref = (i: number) => `${neg ? i - n : i + 1}${["", "/1", "//2", "/1/2"][style]}`;
+            lines.push(`f ${ref(a % n)} ${ref(b % n)} ${ref(c % n)}${k % 2 ? " # face" : ""}`);
+          }
+          const text = lines.map((l, i) => l + ends[i % ends.length]).join("");
+          const got = parseObj(text);
+          expect(got.vertices).toEqual(want.vertices);
+          expect(got.indices).toEqual(want.indices);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
 
@@ -274,7 +432,7 @@ describe("OBJ and glTF refuse the same faults alike (fresh-user attack, session 
           ":meshes[0].primitives[0].attributes.POSITION[2]",
         ],
       ],
-      /^(must be (a finite number|3 finite numbers)|overflows under the world matrix of nodes\[0\]: it becomes \[.*Infinity.*\]) \(got ("nan"|"1e999"|\[0,0,NaN\]|\[0,3\.\d+e\+38,0\])\)$/,
+      /^((vertex [xyz] )?must be (a finite number|3 finite numbers)|overflows under the world matrix of nodes\[0\]: it becomes \[.*Infinity.*\]) \(got ("nan"|"1e999"|\[0,0,NaN\]|\[0,3\.\d+e\+38,0\])\)$/,
     ],
   ];
 

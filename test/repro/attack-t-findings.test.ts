@@ -73,7 +73,7 @@ describe("mesh file messages (attack-t)", () => {
   it("an error from a line of an .obj carries the field prefix, as the empty file's does", () => {
     const cases: [string, string, RegExp][] = [
       ["badidx.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 9\n", /:4 is beyond the last vertex/],
-      ["nan.obj", "v nan 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", /:1 must be a finite number/],
+      ["nan.obj", "v nan 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", /:1 vertex x must be a finite number/],
       ["empty.obj", "", /is empty/],
     ];
     for (const [name, text, why] of cases) {
