@@ -7,10 +7,11 @@
  * is the contact (docs/FORMATS.md, "Accuracy"; src/narrowphase/composite.ts).
  *
  * Oracles, independent of the library: a hand-derived box against a compound of a cube and a
- * plate through it; and for random boxes against random compounds of boxes (nested, thin plates
- * and long bars, scales 1e-6..1e6, offsets to 1e9), each child's world corners composed here from
- * the JSON, a box's signed distance from its centre and axes, and the pair's depth by the
- * separating-axis theorem over the 15 axes of two boxes (exact for boxes: the least overlap).
+ * plate through it; and for random boxes against random compounds of boxes and spheres (nested,
+ * thin plates and long bars, scales 1e-6..1e6, offsets to 1e9), each child's world pose composed
+ * here from the JSON, a box's signed distance from its centre and axes, and the pair's depth by
+ * the separating-axis theorem over the 15 axes of two boxes (exact for boxes: the least
+ * overlap), or for a sphere its radius less its centre's signed distance to the box.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -43,11 +44,15 @@ interface ContactAnswer {
   pointB: V;
 }
 
-/** A box in the world frame: centre, unit axes (columns of its rotation) and half extents. */
+/**
+ * A box in the world frame: centre, unit axes (columns of its rotation) and half extents, or a
+ * sphere: a box of no extent with radius `r` (0 for a box).
+ */
 interface WBox {
   c: V;
   axes: [V, V, V];
   h: V;
+  r: number;
 }
 
 /** A rigid pose: x ↦ R·x + t (R a row-major 3×3). */
@@ -75,8 +80,23 @@ const poseOf = (position: V | undefined, rotation: number[] | undefined): Pose =
 
 type J = Record<string, unknown>;
 
-/** The world boxes of a JSON box or compound of boxes (nested compounds flattened). */
+/** The world boxes and spheres of a JSON box, sphere or compound (nested compounds flattened). */
 function worldBoxes(j: J, parent: Pose): WBox[] {
+  if (j.type === "sphere") {
+    const c = add(mulMV(parent.r, j.center as V), parent.t);
+    return [
+      {
+        c,
+        axes: [
+          [1, 0, 0],
+          [0, 1, 0],
+          [0, 0, 1],
+        ],
+        h: [0, 0, 0],
+        r: j.radius as number,
+      },
+    ];
+  }
   if (j.type === "box") {
     const p = compose(parent, poseOf(undefined, j.rotation as number[] | undefined));
     const axes: [V, V, V] = [0, 1, 2].map((k) => [p.r[0][k], p.r[1][k], p.r[2][k]] as V) as [
@@ -84,7 +104,8 @@ function worldBoxes(j: J, parent: Pose): WBox[] {
       V,
       V,
     ];
-    return [{ c: add(mulMV(parent.r, j.center as V), parent.t), axes, h: j.halfExtents as V }];
+    const c = add(mulMV(parent.r, j.center as V), parent.t);
+    return [{ c, axes, h: j.halfExtents as V, r: 0 }];
   }
   const p = compose(
     parent,
@@ -103,9 +124,10 @@ function worldBoxes(j: J, parent: Pose): WBox[] {
 
 const IDENTITY: Pose = { r: quatMatrix(undefined), t: [0, 0, 0] };
 
-/** Signed distance of p to a solid box (> 0 outside). */
+/** Signed distance of p to a solid box or sphere (> 0 outside). */
 function boxSigned(b: WBox, p: V): number {
   const d = sub(p, b.c);
+  if (b.r > 0) return norm(d) - b.r;
   const q = [0, 1, 2].map((k) => Math.abs(dot(d, b.axes[k])) - b.h[k]);
   const outside = Math.hypot(Math.max(q[0], 0), Math.max(q[1], 0), Math.max(q[2], 0));
   return outside > 0 ? outside : Math.max(q[0], q[1], q[2]);
@@ -116,14 +138,20 @@ const boxSupport = (b: WBox, u: V): number =>
   dot(b.c, u) +
   b.h[0] * Math.abs(dot(b.axes[0], u)) +
   b.h[1] * Math.abs(dot(b.axes[1], u)) +
-  b.h[2] * Math.abs(dot(b.axes[2], u));
+  b.h[2] * Math.abs(dot(b.axes[2], u)) +
+  b.r;
 
 /** Overlap of A and B along unit n (from A toward B): h_A(n) + h_B(−n). */
 const overlapAlong = (a: WBox, b: WBox, n: V): number =>
   boxSupport(a, n) + boxSupport(b, scale(n, -1));
 
-/** Penetration depth of two boxes by SAT: the least overlap over the 15 axes (≤ 0: apart). */
+/**
+ * Penetration depth of box A and B (≤ 0: apart): for two boxes by SAT, the least overlap over the
+ * 15 axes; for a sphere B its radius less the signed distance of its centre to A (the least
+ * translation of a ball out of a convex set is along the centre's nearest boundary direction).
+ */
 function satDepth(a: WBox, b: WBox): number {
+  if (b.r > 0) return b.r - boxSigned(a, b.c);
   const axes: V[] = [...a.axes, ...b.axes];
   for (const x of a.axes)
     for (const y of b.axes) if (norm(cross(x, y)) > 1e-9) axes.push(unit(cross(x, y)));
@@ -250,12 +278,13 @@ describe("a compound's witness points lie on the surface of the child they come 
     position: v(-1, 1),
     rotation: q,
     h: extents,
+    sphere: fc.constantFrom(false, false, true),
     nested: fc.boolean(),
     np: v(-1, 1),
     nq: q,
   });
 
-  it("property: every point on A's surface and on one child's, that child the deepest (SAT), the deepest point the contact", () => {
+  it("property: every point on A's surface and on one child's (box, sphere), that child the deepest (SAT), the deepest point the contact", () => {
     // Coverage: pairs in contact, and points lying strictly inside another child.
     let touching = 0;
     let insideSibling = 0;
@@ -287,7 +316,9 @@ describe("a compound's witness points lie on the surface of the child they come 
             position: at(g.bPos),
             rotation: g.bRot,
             children: g.children.map((c) => {
-              const box = { type: "box", center: [0, 0, 0], halfExtents: scale(c.h, s) };
+              const box = c.sphere
+                ? { type: "sphere", center: [0, 0, 0], radius: c.h[0] * s }
+                : { type: "box", center: [0, 0, 0], halfExtents: scale(c.h, s) };
               return c.nested
                 ? {
                     position: scale(c.np, s),
