@@ -155,6 +155,63 @@ export function polytopeFacesVolume(faces: PolytopeFaces): number {
   return six / 6;
 }
 
+/**
+ * A bound (unit³) on the rounding of {@link polytopeFacesVolume} for faces taken as exact: each
+ * determinant of the differences from the mean c (each difference off by u relatively) is off
+ * by at most 16u times its permanent Σ|a_i b_j q_k| (a thin tetrahedron's permanent is its
+ * thickness times its extent squared, not its diameter cubed as a plain bound would have it);
+ * the sum of n terms by n·u of their total; the mean c, off by u times the largest coordinate
+ * M, may lie outside a polytope that thin, where the absolute values add at most twice the
+ * surface area A times that. Used by the exact overlap volumes (src/query/overlap-volume.ts).
+ */
+export function polytopeFacesVolumeRounding(faces: PolytopeFaces): number {
+  let cx = 0;
+  let cy = 0;
+  let cz = 0;
+  let count = 0;
+  let m = 0;
+  for (const f of faces) {
+    for (let i = 0; i < f.length; i += 3) {
+      cx += f[i];
+      cy += f[i + 1];
+      cz += f[i + 2];
+      m = Math.max(m, Math.abs(f[i]), Math.abs(f[i + 1]), Math.abs(f[i + 2]));
+      count++;
+    }
+  }
+  if (count === 0) return 0;
+  cx /= count;
+  cy /= count;
+  cz /= count;
+  let perm = 0;
+  let six = 0;
+  let area = 0;
+  let n = 0;
+  for (const f of faces) {
+    const ax = Math.abs(f[0] - cx);
+    const ay = Math.abs(f[1] - cy);
+    const az = Math.abs(f[2] - cz);
+    for (let i = 3; i + 5 < f.length; i += 3) {
+      const bx = Math.abs(f[i] - cx);
+      const by = Math.abs(f[i + 1] - cy);
+      const bz = Math.abs(f[i + 2] - cz);
+      const qx = Math.abs(f[i + 3] - cx);
+      const qy = Math.abs(f[i + 4] - cy);
+      const qz = Math.abs(f[i + 5] - cz);
+      const p = ax * (by * qz + bz * qy) + ay * (bz * qx + bx * qz) + az * (bx * qy + by * qx);
+      perm += p;
+      six += p;
+      // |e1 × e2| ≤ |e1||e2|: a crude face area suffices for the mean's term.
+      const e1 = Math.hypot(f[i] - f[0], f[i + 1] - f[1], f[i + 2] - f[2]);
+      const e2 = Math.hypot(f[i + 3] - f[0], f[i + 4] - f[1], f[i + 5] - f[2]);
+      area += 0.5 * e1 * e2;
+      n++;
+    }
+  }
+  const u = 2 ** -53;
+  return ((16 * u * perm + (n + 2) * u * six) / 6) * (1 + 64 * u) + 4 * u * m * area;
+}
+
 /** The six faces of the axis-aligned box [x0, x1] × [y0, y1] × [z0, z1]. */
 export function boxFaces(
   x0: number,

@@ -2,8 +2,9 @@
  * The adaptive octree of {@link overlapVolume} (src/query/overlap-volume.ts), over operands that
  * each classify a ball and, inside a leaf cell, may offer a local convex piece:
  *
- * - a convex shape (a half-space included): its signed distance ψ (1-Lipschitz, convex) and the
- *   supporting plane at the boundary point nearest the cell's centre;
+ * - a convex shape (a half-space included): its signed distance ψ (1-Lipschitz, convex) and a
+ *   supporting plane normal to the direction between the cell's centre and its nearest boundary
+ *   point, at the support function's offset ({@link ConvexOperand});
  * - the union of a compound's (solid) children: the least of the children's signed distances
  *   near the cell (a child whose box lies at least ρ from the centre misses the cell); in a leaf
  *   where exactly one child reaches the cell, the union there is that child, a convex piece;
@@ -37,7 +38,9 @@ import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { type CompositeView, makeCompositePart } from "../shapes/composite.js";
-import type { Shape } from "../shapes/shape.js";
+import type { HalfSpace } from "../shapes/half-space.js";
+import { boundingRadiusOf, supportOf } from "../shapes/registry.js";
+import { type Shape, ShapeType } from "../shapes/shape.js";
 import { makePointProjection, projectPointLocal } from "./project-point.js";
 
 /** The answer of one octree run: the volume, its bound, the cells spent, and completeness. */
@@ -73,31 +76,48 @@ export interface VolumeOperand {
 /** Most pieces an operand offers in one leaf (the upper bracket's inclusion–exclusion grows as 2^k). */
 export const MAX_PIECES = 3;
 
-/** Signed distance and closest point of one posed convex shape (A's frame). */
+/**
+ * Signed distance and supporting planes of one posed convex shape (A's frame). The supporting
+ * plane of a leaf is found in the shape's own frame — its normal the direction between the cell
+ * centre and its closest point there, where a flat face's normal comes out exact (the
+ * difference of two points that share their other coordinates) — and its offset is the shape's
+ * support function along that normal (the largest n·p over the shape, plus its rounding), so
+ * the half-space holds the shape whatever the normal's own rounding: a normal taken from the
+ * closest point in A's frame, off by u·|c|/d, tilted a thin disc's face plane through its cells
+ * and dropped most of the disc from the upper bracket (issue 16).
+ */
 export class ConvexOperand implements VolumeOperand {
   private readonly proj = makePointProjection();
   private readonly local = vec3.create();
-  /** Closest boundary point of the last evaluation, A's frame. */
-  private readonly closest = vec3.create();
-  private readonly centre = vec3.create();
+  /** Normal of the last classified centre's supporting plane, the shape's frame (not unit). */
+  private readonly localNormal = vec3.create();
+  private readonly sup = vec3.create();
   private d = 0;
+  /** Rounding slack of the support function in A's frame (unit). */
+  private readonly slack: number;
 
   constructor(
     private readonly shape: Shape,
     private readonly pose: Isometry,
-  ) {}
+  ) {
+    // The support point's transform into A's frame and its dot product: a few roundings of the
+    // shape's size and the pose's translation.
+    const size = shape.type === ShapeType.HalfSpace ? 0 : boundingRadiusOf(shape);
+    this.slack = 16 * UNIT_ROUNDOFF * (size + vec3.length(pose.translation));
+  }
 
-  /** ψ of the shape at p (negative inside); fills `closest`. */
+  /** ψ of the shape at p (negative inside); leaves the local point and projection. */
   eval(p: Vec3): number {
     iso.inverseTransformPoint(this.local, this.pose, p);
     projectPointLocal(this.proj, this.shape, this.local, false);
-    iso.transformPoint(this.closest, this.pose, this.proj.point);
     return this.proj.inside ? -this.proj.distance : this.proj.distance;
   }
 
   classify(c: Vec3, _rho: number): number {
-    vec3.copy(this.centre, c);
     this.d = this.eval(c);
+    // Outward: along c − closest outside, closest − c inside (none when c is on the boundary).
+    if (this.d >= 0) vec3.sub(this.localNormal, this.local, this.proj.point);
+    else vec3.sub(this.localNormal, this.proj.point, this.local);
     return this.d;
   }
 
@@ -106,11 +126,21 @@ export class ConvexOperand implements VolumeOperand {
   }
 
   upperPlane(_i: number, out: Vec3): number {
-    // Every convex set lies behind its supporting plane at the boundary point nearest c: its
-    // normal along c − closest outside, closest − c inside (none when c is on the boundary).
-    const c = this.centre;
-    vec3.sub(out, this.d >= 0 ? c : this.closest, this.d >= 0 ? this.closest : c);
-    return vec3.normalize(out, out) > 0 ? vec3.dot(out, this.closest) : Number.NaN;
+    // Every convex set lies behind {n·p ≤ h(n)}, h its support function.
+    const n = this.localNormal;
+    if (this.shape.type === ShapeType.HalfSpace) {
+      // Its own plane n·q ≤ offset (local), in A's frame: (Rn)·p ≤ offset + (Rn)·t.
+      const h = this.shape as HalfSpace;
+      iso.transformVector(out, this.pose, h.normal);
+      const off = h.offset + vec3.dot(out, this.pose.translation);
+      return off + this.slack + 4 * UNIT_ROUNDOFF * (Math.abs(h.offset) + Math.abs(off));
+    }
+    if (!(vec3.normalize(n, n) > 0)) return Number.NaN;
+    supportOf(this.sup, this.shape, n);
+    iso.transformPoint(this.sup, this.pose, this.sup);
+    iso.transformVector(out, this.pose, n);
+    const off = vec3.dot(out, this.sup);
+    return off + this.slack + 4 * UNIT_ROUNDOFF * Math.abs(off);
   }
 
   pieceEval(_i: number, p: Vec3): number {
