@@ -350,6 +350,36 @@ const thinQ = vec3.create();
 const thinW = new Float64Array(3);
 
 /**
+ * triangleIo = {@link closestOnSliver}'s answer (`edgesOnly`: {@link closestOnTriangleEdges}'s)
+ * for the triangle whose corners start at offsets a, b, c of `v` and the point at offset po of
+ * `pv`, its corners and point copied into vector registers — the thin and the degenerate branches
+ * of {@link closestOnTriangleArray}. No allocation; only offsets cross the call.
+ */
+function closestOnThinArray(
+  v: Float64Array,
+  a: number,
+  b: number,
+  c: number,
+  pv: Float64Array,
+  po: number,
+  edgesOnly: boolean,
+): void {
+  const o = triangleIo;
+  vec3.set(thinA, v[a], v[a + 1], v[a + 2]);
+  vec3.set(thinB, v[b], v[b + 1], v[b + 2]);
+  vec3.set(thinC, v[c], v[c + 1], v[c + 2]);
+  vec3.set(thinP, pv[po], pv[po + 1], pv[po + 2]);
+  if (edgesOnly) closestOnTriangleEdges(thinQ, thinP, thinA, thinB, thinC, thinW);
+  else closestOnSliver(thinQ, thinP, thinA, thinB, thinC, thinW);
+  o[0] = thinQ.x;
+  o[1] = thinQ.y;
+  o[2] = thinQ.z;
+  o[3] = thinW[0];
+  o[4] = thinW[1];
+  o[5] = thinW[2];
+}
+
+/**
  * triangleIo = the point of the triangle whose corners start at offsets a, b, c of `v` closest
  * to the point at offset po of `pv`, and its weights: the one body of {@link closestPointOnTriangle}
  * (on scalars read from arrays, so that the mesh's closest-triangle walk in
@@ -403,17 +433,7 @@ export function closestOnTriangleArray(
     bcx * bcx + bcy * bcy + bcz * bcz,
   );
   if (!(Math.sqrt(nx * nx + ny * ny + nz * nz) > TRIANGLE_THIN_RATIO * l2)) {
-    vec3.set(thinA, ax, ay, az);
-    vec3.set(thinB, bx, by, bz);
-    vec3.set(thinC, cx, cy, cz);
-    vec3.set(thinP, px, py, pz);
-    closestOnSliver(thinQ, thinP, thinA, thinB, thinC, thinW);
-    o[0] = thinQ.x;
-    o[1] = thinQ.y;
-    o[2] = thinQ.z;
-    o[3] = thinW[0];
-    o[4] = thinW[1];
-    o[5] = thinW[2];
+    closestOnThinArray(v, a, b, c, pv, po, false);
     return;
   }
   const apx = px - ax;
@@ -494,27 +514,40 @@ export function closestOnTriangleArray(
   }
   const denom = va + vb + vc;
   if (!(denom > 0)) {
-    vec3.set(thinA, ax, ay, az);
-    vec3.set(thinB, bx, by, bz);
-    vec3.set(thinC, cx, cy, cz);
-    vec3.set(thinP, px, py, pz);
-    closestOnTriangleEdges(thinQ, thinP, thinA, thinB, thinC, thinW);
-    o[0] = thinQ.x;
-    o[1] = thinQ.y;
-    o[2] = thinQ.z;
-    o[3] = thinW[0];
-    o[4] = thinW[1];
-    o[5] = thinW[2];
+    closestOnThinArray(v, a, b, c, pv, po, true);
     return;
   }
   const sv = vb / denom;
   const sw = vc / denom;
-  o[0] = ax + abx * sv + acx * sw;
-  o[1] = ay + aby * sv + acy * sw;
-  o[2] = az + abz * sv + acz * sw;
   o[3] = 1 - sv - sw;
   o[4] = sv;
   o[5] = sw;
+  // The face's point. Within the longest edge L of the plane: p moved along the normal onto it,
+  // p − m (m·ap)/|m|² with m the normal ab × ac over its largest component (|m|² in 1..3 at any
+  // scale), which rounds at ε of |ap| — a point on the face stays within ulps of itself — where
+  // the blend a + ab·sv + ac·sw of the weights rounds at about ε·(L/h)² of L over the least
+  // height h (the products d1·d4 − d3·d2, … cancel): 450 ulps, 1e-13 of a point already on a
+  // triangle of 0.6 with L/h = 60 — a cylinder's generator touching the face had the triangle's
+  // witness moved off the generator, the pair no longer facing (issue 16, seed 97). Farther off,
+  // the blend: it lies on the plane to ε·L where the projection's foot lies on it only to ε of the
+  // height (at 1e9 over a mesh's coplanar triangles the walk's tie-break between their points,
+  // src/query/mesh-distance.ts, then read that rounding times the height). The weights are the
+  // blend's.
+  const nm = Math.max(Math.abs(nx), Math.abs(ny), Math.abs(nz));
+  const mx = nx / nm;
+  const my = ny / nm;
+  const mz = nz / nm;
+  const mm = mx * mx + my * my + mz * mz;
+  const h = (mx * apx + my * apy + mz * apz) / mm;
+  if (h * h * mm <= l2) {
+    o[0] = px - mx * h;
+    o[1] = py - my * h;
+    o[2] = pz - mz * h;
+    return;
+  }
+  o[0] = ax + abx * sv + acx * sw;
+  o[1] = ay + aby * sv + acy * sw;
+  o[2] = az + abz * sv + acz * sw;
 }
 
 const tetW = new Float64Array(3);

@@ -13,6 +13,11 @@
  */
 
 import { TOUCH_TOLERANCE, TRIANGLE_SLIVER_RATIO } from "../constants.js";
+import {
+  closestOnTriangleArray,
+  triangleIo,
+  triangleThinnerThan,
+} from "../geometry/closest-point.js";
 import { closestPointsSegmentSegment } from "../geometry/closest-segments.js";
 import { FEATURE_SEGMENT, makeSupportFeature } from "../geometry/feature.js";
 import { GjkStatus, gjkLimit, gjkToLimit, tryNormalizeScaled } from "../geometry/gjk.js";
@@ -1714,15 +1719,24 @@ function triangleWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry): void
 }
 
 /**
+ * The corners of {@link triangleNearest}'s triangle relative to the one nearest the witness
+ * (0–2 that corner, zeros; 3–5 and 6–8 the other two) and the witness relative to it (9–11).
+ */
+const triRel = new Float64Array(12);
+
+/**
  * The point of triangle `s` (its own frame) nearest to triIo[0..2], relative to the corner nearest
  * to that point, into triIo[3..5]; returns that corner (0 a, 1 b, 2 c), or −1 for a sliver (its
  * doubled area at most TRIANGLE_SLIVER_RATIO times its longest edge squared) or non-finite
- * input. The corner is the frame's origin o, the other two in cyclic order at u and v from it,
- * the point at r: the Voronoi region of r by the signs of dot products of the offsets, the edge's
- * or the face's point from its weights (Ericson 2005, §5.1.5). Scalars only (no double crosses a
- * call).
+ * corners. The corner is the frame's origin, the other two and the point offsets from it (they
+ * round at their distance from it, not at its distance from the origin), the nearest point
+ * `closestOnTriangleArray`'s (src/geometry/closest-point.ts: the Voronoi regions, a face's point
+ * projected along the normal, a triangle thinner than TRIANGLE_THIN_RATIO along its exactly
+ * expanded normal; the one body of every triangle's closest point). Only the triangle crosses
+ * the call.
  */
 function triangleNearest(s: Triangle): number {
+  if (triangleThinnerThan(s.a, s.b, s.c, TRIANGLE_SLIVER_RATIO)) return -1;
   const px = triIo[0];
   const py = triIo[1];
   const pz = triIo[2];
@@ -1744,90 +1758,23 @@ function triangleNearest(s: Triangle): number {
   const o = corner === 0 ? s.a : corner === 1 ? s.b : s.c;
   const e1 = corner === 0 ? s.b : corner === 1 ? s.c : s.a;
   const e2 = corner === 0 ? s.c : corner === 1 ? s.a : s.b;
-  const ux = e1.x - o.x;
-  const uy = e1.y - o.y;
-  const uz = e1.z - o.z;
-  const vx = e2.x - o.x;
-  const vy = e2.y - o.y;
-  const vz = e2.z - o.z;
-  const wx = vx - ux;
-  const wy = vy - uy;
-  const wz = vz - uz;
-  const nx = uy * vz - uz * vy;
-  const ny = uz * vx - ux * vz;
-  const nz = ux * vy - uy * vx;
-  const l2 = Math.max(
-    ux * ux + uy * uy + uz * uz,
-    vx * vx + vy * vy + vz * vz,
-    wx * wx + wy * wy + wz * wz,
-  );
-  if (!(Math.sqrt(nx * nx + ny * ny + nz * nz) > TRIANGLE_SLIVER_RATIO * l2)) return -1;
-  const rx = px - o.x;
-  const ry = py - o.y;
-  const rz = pz - o.z;
-  // Region of the origin corner.
-  const d1 = ux * rx + uy * ry + uz * rz;
-  const d2 = vx * rx + vy * ry + vz * rz;
-  if (d1 <= 0 && d2 <= 0) {
-    triIo[3] = 0;
-    triIo[4] = 0;
-    triIo[5] = 0;
-    return corner;
-  }
-  // Of the corner at u.
-  const d3 = d1 - (ux * ux + uy * uy + uz * uz);
-  const d4 = d2 - (ux * vx + uy * vy + uz * vz);
-  if (d3 >= 0 && d4 <= d3) {
-    triIo[3] = ux;
-    triIo[4] = uy;
-    triIo[5] = uz;
-    return corner;
-  }
-  // Of the edge to u.
-  const wc = d1 * d4 - d3 * d2;
-  if (wc <= 0 && d1 >= 0 && d3 <= 0) {
-    const f = d1 - d3 > 0 ? d1 / (d1 - d3) : 0;
-    triIo[3] = ux * f;
-    triIo[4] = uy * f;
-    triIo[5] = uz * f;
-    return corner;
-  }
-  // Of the corner at v.
-  const d5 = d1 - (ux * vx + uy * vy + uz * vz);
-  const d6 = d2 - (vx * vx + vy * vy + vz * vz);
-  if (d6 >= 0 && d5 <= d6) {
-    triIo[3] = vx;
-    triIo[4] = vy;
-    triIo[5] = vz;
-    return corner;
-  }
-  // Of the edge to v.
-  const wb = d5 * d2 - d1 * d6;
-  if (wb <= 0 && d2 >= 0 && d6 <= 0) {
-    const f = d2 - d6 > 0 ? d2 / (d2 - d6) : 0;
-    triIo[3] = vx * f;
-    triIo[4] = vy * f;
-    triIo[5] = vz * f;
-    return corner;
-  }
-  // Of the edge from u to v.
-  const wa = d3 * d6 - d5 * d4;
-  if (wa <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
-    const e = d4 - d3 + (d5 - d6);
-    const f = e > 0 ? (d4 - d3) / e : 0;
-    triIo[3] = ux + wx * f;
-    triIo[4] = uy + wy * f;
-    triIo[5] = uz + wz * f;
-    return corner;
-  }
-  // The face: the weights of u and v.
-  const den = wa + wb + wc;
-  if (!(den > 0)) return -1;
-  const fu = wb / den;
-  const fv = wc / den;
-  triIo[3] = ux * fu + vx * fv;
-  triIo[4] = uy * fu + vy * fv;
-  triIo[5] = uz * fu + vz * fv;
+  const r = triRel;
+  r[0] = 0;
+  r[1] = 0;
+  r[2] = 0;
+  r[3] = e1.x - o.x;
+  r[4] = e1.y - o.y;
+  r[5] = e1.z - o.z;
+  r[6] = e2.x - o.x;
+  r[7] = e2.y - o.y;
+  r[8] = e2.z - o.z;
+  r[9] = px - o.x;
+  r[10] = py - o.y;
+  r[11] = pz - o.z;
+  closestOnTriangleArray(r, 0, 3, 6, r, 9);
+  triIo[3] = triangleIo[0];
+  triIo[4] = triangleIo[1];
+  triIo[5] = triangleIo[2];
   return corner;
 }
 
