@@ -69,8 +69,7 @@ import {
 import { polytopeFeatureGap, simplexFeatureIo } from "../geometry/simplex-features.js";
 import { SegmentSupport, type SupportMap } from "../geometry/support.js";
 import type { Isometry } from "../math/isometry.js";
-import * as iso from "../math/isometry.js";
-import * as quat from "../math/quat.js";
+import type { Quat } from "../math/quat.js";
 import { hypotIo, mathHypot2Io, mathHypot3Io } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
@@ -179,15 +178,29 @@ const epaOut = makeEpaResult();
 const initDir = vec3.create();
 
 /**
- * Runs GJK (and EPA when the cores intersect) and writes solved*; returns false when a
- * separating axis proves the full gap exceeds `maxGap`.
+ * [0] the gap (≥ 0, +∞ for none; scene units for {@link solve}, solver units for
+ * {@link solveLoaded}) beyond which the solve may stop, proven apart: set by the caller just
+ * before each call, read first thing by the callee. A typed-array slot: a double passed to a call
+ * V8 does not inline is boxed (the world's prediction, 1.7 KB per step of the six curved kinds'
+ * probe in {@link contactConvexConvex}; issue 15).
  */
-function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): boolean {
+const solveGapIo = new Float64Array(1);
+
+/**
+ * Runs GJK (and EPA when the cores intersect) and writes solved*; returns false when a
+ * separating axis proves the full gap exceeds `maxGap` (solveGapIo[0], scene units).
+ */
+function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
+  const maxGap = solveGapIo[0];
   const k = loadPair(a, b, bInA);
   const wanted = contactErrorIo[1] !== 0;
   if (k === 1) {
-    if (!solveLoaded(a, b, pairBInA, maxGap)) return false;
-  } else if (!solveLoaded(a, b, pairBInA, maxGap * k)) return false;
+    solveGapIo[0] = maxGap;
+    if (!solveLoaded(a, b, pairBInA)) return false;
+  } else {
+    solveGapIo[0] = maxGap * k;
+    if (!solveLoaded(a, b, pairBInA)) return false;
+  }
   if (k === 1 && solvedIo[0] + coreA.margin + coreB.margin > 0) generatorCoreGap(a, b);
   provenIo[0] = boundIo[1];
   // (intersectsConvexConvex below can run solveLoaded again.)
@@ -201,8 +214,8 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
   const shifted = shiftIo[0] !== 0;
   if (shifted) {
     // Back to A's origin (the shift was B's offset, solver units).
-    vec3.add(solvedA, solvedA, shiftA);
-    vec3.add(solvedB, solvedB, shiftA);
+    ccAdd(solvedA, solvedA, shiftA);
+    ccAdd(solvedB, solvedB, shiftA);
   }
   if (k !== 1) {
     // Back to scene units (division by a power of two: exact unless the result under/overflows).
@@ -211,8 +224,8 @@ function solve(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): 
     boundIo[0] *= inv;
     boundIo[1] *= inv;
     provenIo[0] *= inv;
-    vec3.scale(solvedA, solvedA, inv);
-    vec3.scale(solvedB, solvedB, inv);
+    ccScale(solvedA, solvedA, inv);
+    ccScale(solvedB, solvedB, inv);
   }
   // One truth with intersects (issue 16, must-have 2): a gap at the rounding level of the pair
   // is decided by the same test as intersectsConvexConvex (GJK with early out), which its own
@@ -501,20 +514,24 @@ function witnessDepthBound(a: ConvexShape, b: ConvexShape, bInA: Isometry): void
       depthLocal.x = w.x - bInA.translation.x;
       depthLocal.y = w.y - bInA.translation.y;
       depthLocal.z = w.z - bInA.translation.z;
-      quat.inverseRotate(depthLocal, bInA.rotation, depthLocal);
-    } else vec3.copy(depthLocal, w);
+      ccInverseRotate(depthLocal, bInA.rotation, depthLocal);
+    } else ccCopy(depthLocal, w);
     rev.dims(revolutionDims, solid);
     projectRevolutionDims(depthProj, rev.kind, depthLocal);
     if (depthProj.distance < boundIo[1]) boundIo[1] = depthProj.distance;
   }
 }
 
-/** {@link solve} on the cores as loaded by {@link loadPair} (B at `bInA`, in the solver's units). */
-function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: number): boolean {
+/**
+ * {@link solve} on the cores as loaded by {@link loadPair} (B at `bInA`, in the solver's units),
+ * `maxGap` solveGapIo[0] (solver units).
+ */
+function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
+  const maxGap = solveGapIo[0];
   const rA = coreA.margin;
   const rB = coreB.margin;
   const r = rA + rB;
-  vec3.copy(initDir, pairOffset);
+  ccCopy(initDir, pairOffset);
   // Doubles through typed arrays and vector updates written out in this routine: a double passed
   // to or returned by a call V8 does not inline is boxed (allocated), as under the mesh pairs'
   // deep call chains.
@@ -551,13 +568,13 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     snapToFaceNormal(a, b, bInA, gjkOut.pointA, gjkOut.pointB);
     snapToRevolution(a, b, bInA);
     unprovenIo[0] = refined.overlap;
-    vec3.copy(unprovenNormal, refined.normal);
-    vec3.copy(unprovenA, refined.pointA);
+    ccCopy(unprovenNormal, refined.normal);
+    ccCopy(unprovenA, refined.pointA);
     placedIo[1] = refined.placed;
-    vec3.copy(unprovenB, refined.pointB);
+    ccCopy(unprovenB, refined.pointB);
   }
   if (!deep && !unproven && gjkOut.status === GjkStatus.Separated && gjkOut.distance > 0) {
-    vec3.copy(solvedNormal, gjkOut.direction);
+    ccCopy(solvedNormal, gjkOut.direction);
     solvedIo[0] = gjkOut.distance - r;
     const n = solvedNormal;
     const pa = gjkOut.pointA;
@@ -610,9 +627,9 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     boundIo[1] = 0 - depth - r;
     epaBoundIo[0] = 1;
   } else epaBoundIo[0] = 0;
-  vec3.copy(solvedNormal, epaOut.normal);
-  vec3.copy(solvedA, epaOut.pointA);
-  vec3.copy(solvedB, epaOut.pointB);
+  ccCopy(solvedNormal, epaOut.normal);
+  ccCopy(solvedA, epaOut.pointA);
+  ccCopy(solvedB, epaOut.pointB);
   if (epaOut.status !== EpaStatus.Converged && epaOut.status !== EpaStatus.Flat) {
     // EPA's best face is a lower bound; take a guaranteed upper bound (a separating direction).
     overlapInto(solvedNormal);
@@ -622,22 +639,22 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
       const sat = satIo[0];
       if (sat < depth) {
         depth = sat;
-        vec3.copy(solvedNormal, fallbackNormal);
+        ccCopy(solvedNormal, fallbackNormal);
       }
     } else {
       // Refine EPA's normal, and independently the best of the sampled directions.
-      vec3.copy(fallbackNormal, solvedNormal);
+      ccCopy(fallbackNormal, solvedNormal);
       // Through refineIo (a double returned by a call V8 does not inline is tagged, and merged
       // into `depth` it would box every depth on the common path too).
       refineIo[0] = depth;
       refineDirection();
       depth = refineIo[0];
-      vec3.copy(solvedNormal, fallbackNormal);
+      ccCopy(solvedNormal, fallbackNormal);
       sampledDepth(bInA);
       const sampled = refineIo[0];
       if (sampled < depth) {
         depth = sampled;
-        vec3.copy(solvedNormal, fallbackNormal);
+        ccCopy(solvedNormal, fallbackNormal);
       }
       refineIo[0] = depth;
       stalledCandidates(a, b, bInA);
@@ -671,12 +688,12 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
           // A lesser overlap along a SAT axis: the witnesses placed along it (EPA's lie along
           // its own normal).
           setOverlapNormal(refined, coreA, coreBInA, fallbackNormal, solvedA, solvedB);
-          vec3.copy(solvedNormal, refined.normal);
-          vec3.copy(solvedA, refined.pointA);
-          vec3.copy(solvedB, refined.pointB);
+          ccCopy(solvedNormal, refined.normal);
+          ccCopy(solvedA, refined.pointA);
+          ccCopy(solvedB, refined.pointB);
           depth = refined.overlap;
         } else if (sat < depth) {
-          vec3.copy(solvedNormal, fallbackNormal);
+          ccCopy(solvedNormal, fallbackNormal);
           depth = sat;
         }
       }
@@ -700,9 +717,9 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
     snapToRevolution(a, b, bInA);
     if (refined.overlap <= depth || !polytopes) {
       depth = refined.overlap;
-      vec3.copy(solvedNormal, refined.normal);
-      vec3.copy(solvedA, refined.pointA);
-      vec3.copy(solvedB, refined.pointB);
+      ccCopy(solvedNormal, refined.normal);
+      ccCopy(solvedA, refined.pointA);
+      ccCopy(solvedB, refined.pointB);
       placedIo[0] = refined.placed;
     }
   }
@@ -711,10 +728,10 @@ function solveLoaded(a: ConvexShape, b: ConvexShape, bInA: Isometry, maxGap: num
   if (unproven) simplexSize(gjkOut.simplex);
   if (unproven && !(depth < unprovenIo[0] - UNPROVEN_SLACK * sizeIo[0])) {
     depth = unprovenIo[0];
-    vec3.copy(solvedNormal, unprovenNormal);
-    vec3.copy(solvedA, unprovenA);
+    ccCopy(solvedNormal, unprovenNormal);
+    ccCopy(solvedA, unprovenA);
     placedIo[0] = placedIo[1];
-    vec3.copy(solvedB, unprovenB);
+    ccCopy(solvedB, unprovenB);
   }
   solvedIo[0] = 0 - (depth + r);
   overlapGap = solvedIo[0] > 0;
@@ -755,7 +772,7 @@ function exactPolytopeGap(): void {
     overlapInto(solvedNormal);
     sep = 0 - overlapIo[0];
   }
-  vec3.sub(featureDir, gjkOut.pointA, gjkOut.pointB);
+  ccSub(featureDir, gjkOut.pointA, gjkOut.pointB);
   lengthInto(featureDir, 1);
   if (sizeIo[1] - sep <= tol && Math.abs(gjkOut.distance - sep) <= tol) return;
   simplexFeatureIo[0] = tol;
@@ -768,9 +785,9 @@ function exactPolytopeGap(): void {
   const rA = coreA.margin;
   const rB = coreB.margin;
   solvedIo[0] = d - rA - rB;
-  vec3.copy(solvedNormal, featureDir);
-  vec3.addScaled(solvedA, featurePA, featureDir, rA);
-  vec3.addScaled(solvedB, featurePB, featureDir, -rB);
+  ccCopy(solvedNormal, featureDir);
+  ccAddScaled(solvedA, featurePA, featureDir, rA);
+  ccAddScaled(solvedB, featurePB, featureDir, -rB);
 }
 
 /**
@@ -837,7 +854,7 @@ function curvedTouchUnbacked(a: ConvexShape, b: ConvexShape): boolean {
   lengthInto(gjkOut.pointB, 2);
   const touch = TOUCH_TOLERANCE * (Math.max(sizeIo[0], sizeIo[1], sizeIo[2], shiftIo[1]) + r);
   if (gjkOut.distance - r > touch) return false;
-  vec3.sub(polishD, gjkOut.pointA, gjkOut.pointB);
+  ccSub(polishD, gjkOut.pointA, gjkOut.pointB);
   lengthInto(polishD, 1);
   return sizeIo[1] - r > touch;
 }
@@ -891,7 +908,7 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
   const core = solvedIo[0] + r;
   overlapInto(solvedNormal);
   const sep = -overlapIo[0];
-  vec3.sub(polishD, gjkOut.pointA, gjkOut.pointB);
+  ccSub(polishD, gjkOut.pointA, gjkOut.pointB);
   lengthInto(polishD, 0);
   const far = sizeIo[0];
   if (far - r > boundIo[1]) boundIo[1] = far - r;
@@ -938,7 +955,7 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
     // certified lower bound found, with the normal that attains it.
     if (gap > solvedIo[0] && gap + r <= far) {
       solvedIo[0] = gap;
-      vec3.copy(solvedNormal, refined.normal);
+      ccCopy(solvedNormal, refined.normal);
     } else if (
       gap + r <= far &&
       solvedIo[0] - gap <= TOUCH_TOLERANCE * size + BOUND_TARGET * Math.abs(gap) &&
@@ -956,17 +973,17 @@ function polishGap(pairA: ConvexShape, pairB: ConvexShape, pairBInA: Isometry): 
       // that tolerance: a triangle of 1e-6 on the segment of a capsule of radius 1136 has a
       // cores' gap of 6e-7 in any direction, and a refined normal 0.13 rad from GJK's left the
       // witnesses, placed along GJK's, 10.4 off it (1M-query fuzz, seed 51).
-      vec3.copy(solvedNormal, refined.normal);
+      ccCopy(solvedNormal, refined.normal);
     }
     return;
   }
   solvedIo[0] = gap;
-  vec3.copy(solvedNormal, refined.normal);
-  vec3.addScaled(solvedA, refined.pointA, solvedNormal, coreA.margin);
-  vec3.addScaled(solvedB, refined.pointB, solvedNormal, -coreB.margin);
+  ccCopy(solvedNormal, refined.normal);
+  ccAddScaled(solvedA, refined.pointA, solvedNormal, coreA.margin);
+  ccAddScaled(solvedB, refined.pointB, solvedNormal, -coreB.margin);
   // Facing support points are points of the cores: their distance bounds the gap from above as
   // GJK's witnesses do, tighter once refined (boundIo, recordError).
-  vec3.sub(polishD, refined.pointA, refined.pointB);
+  ccSub(polishD, refined.pointA, refined.pointB);
   lengthInto(polishD, 0);
   if (sizeIo[0] - r < boundIo[1]) boundIo[1] = sizeIo[0] - r;
 }
@@ -1007,16 +1024,16 @@ function snapToFaceNormal(
     const count = faces + (curved(s) ? 1 : 0);
     if (count === 0) continue;
     // n in the shape's local frame, to compare with its face normals before rotating any.
-    if (side === 0) vec3.copy(snapLocal, n);
+    if (side === 0) ccCopy(snapLocal, n);
     else {
-      quat.conjugate(invRot, bInA.rotation);
-      quat.rotate(snapLocal, invRot, n);
+      ccConjugate(invRot, bInA.rotation);
+      ccRotate(snapLocal, invRot, n);
     }
     for (let i = 0; i < count; i++) {
       // The faces of a polytope; the caps' normal of a solid of revolution (local ±Y).
       if (ps !== null && i < faces)
         (shapeDef(ps.type).polytope as PolytopeAxes).faceNormal(snapC, ps, i);
-      else vec3.set(snapC, 0, 1, 0);
+      else ccSet(snapC, 0, 1, 0);
       lengthInto(snapC, 5);
       const l = sizeIo[5];
       if (!(l > 0)) continue;
@@ -1026,13 +1043,13 @@ function snapToFaceNormal(
       snapC.x *= k;
       snapC.y *= k;
       snapC.z *= k;
-      if (side === 1) quat.rotate(snapC, bInA.rotation, snapC);
+      if (side === 1) ccRotate(snapC, bInA.rotation, snapC);
       tryNormalizeScaled(snapC, snapC);
       overlapInto(snapC);
       const o = overlapIo[0];
       if (o <= best) {
         best = o;
-        vec3.copy(snapN, snapC);
+        ccCopy(snapN, snapC);
         found = true;
       }
     }
@@ -1075,7 +1092,7 @@ function exactPolytopeAxis(a: ConvexShape, b: ConvexShape, bInA: Isometry): void
   if (!(f0 - axisIo[1] > TOUCH_TOLERANCE * sizeIo[0])) return;
   epaAnswerSupports(axisFaceA, axisFaceB);
   axisIo[0] = f0;
-  vec3.copy(axisBest, solvedNormal);
+  ccCopy(axisBest, solvedNormal);
   // The planes of A's corners and of B's (a face of one against a vertex or more of the other).
   cornerPlane(axisFaceA);
   cornerPlane(axisFaceB);
@@ -1092,7 +1109,7 @@ function exactPolytopeAxis(a: ConvexShape, b: ConvexShape, bInA: Isometry): void
       axisQ.y = axisFaceB[3 * j2 + 1] - axisFaceB[3 * j + 1];
       axisQ.z = axisFaceB[3 * j2 + 2] - axisFaceB[3 * j + 2];
       if (axisQ.x === 0 && axisQ.y === 0 && axisQ.z === 0) continue;
-      vec3.cross(axisC, axisP, axisQ);
+      ccCross(axisC, axisP, axisQ);
       tryExactAxis();
     }
   }
@@ -1102,17 +1119,17 @@ function exactPolytopeAxis(a: ConvexShape, b: ConvexShape, bInA: Isometry): void
     // (a box of 1e-6 inside a hull of 1e6, EPA 1.06e-7 shallower than its normal's overlap).
     // Its witnesses placed along it as the candidates' are (EPA's span its own depth).
     setOverlapNormal(refined, coreA, coreBInA, solvedNormal, solvedA, solvedB);
-    vec3.copy(solvedA, refined.pointA);
-    vec3.copy(solvedB, refined.pointB);
+    ccCopy(solvedA, refined.pointA);
+    ccCopy(solvedB, refined.pointB);
     placedIo[0] = refined.placed;
     axisIo[1] = refined.overlap;
     return;
   }
   setOverlapNormal(refined, coreA, coreBInA, axisBest, solvedA, solvedB);
   snapToFaceNormal(a, b, bInA, solvedA, solvedB);
-  vec3.copy(solvedNormal, refined.normal);
-  vec3.copy(solvedA, refined.pointA);
-  vec3.copy(solvedB, refined.pointB);
+  ccCopy(solvedNormal, refined.normal);
+  ccCopy(solvedA, refined.pointA);
+  ccCopy(solvedB, refined.pointB);
   placedIo[0] = refined.placed;
   axisIo[1] = refined.overlap;
 }
@@ -1125,7 +1142,7 @@ function cornerPlane(c: Float64Array): void {
   axisQ.x = c[6] - c[0];
   axisQ.y = c[7] - c[1];
   axisQ.z = c[8] - c[2];
-  vec3.cross(axisC, axisP, axisQ);
+  ccCross(axisC, axisP, axisQ);
   tryExactAxis();
 }
 
@@ -1134,13 +1151,13 @@ function cornerPlane(c: Float64Array): void {
  * below axisIo[0] (a zero or non-finite axis, three corners in line, is skipped).
  */
 function tryExactAxis(): void {
-  if (vec3.dot(axisC, solvedNormal) < 0) vec3.negate(axisC, axisC);
+  if (ccDot(axisC, solvedNormal) < 0) ccNegate(axisC, axisC);
   if (!tryNormalizeScaled(axisC, axisC)) return;
   overlapInto(axisC);
   const o = overlapIo[0];
   if (o < axisIo[0]) {
     axisIo[0] = o;
-    vec3.copy(axisBest, axisC);
+    ccCopy(axisBest, axisC);
   }
 }
 
@@ -1159,7 +1176,7 @@ const RIDGE_SAMPLES = 32;
 const ridgeVals = new Float64Array(RIDGE_SAMPLES);
 /**
  * [0] c, [1] y0, [2] sign of the circle; [3] the best overlap found, [4] its azimuth; [5]
- * {@link ridgeDirection}'s azimuth; [6] {@link ridgeCertify}'s solid: 0 none, 1 A, 2 B; [7] the
+ * {@link ridgeDirectionIo}'s azimuth; [6] {@link ridgeCertify}'s solid: 0 none, 1 A, 2 B; [7] the
  * circle's least overlap so far, [8] its azimuth; [9] the first sample's azimuth.
  */
 const ridgeIo = new Float64Array(10);
@@ -1254,10 +1271,11 @@ function searchRevolutionRidges(
     ridgeC.y = 0;
     ridgeC.z = 0;
     if (side === 0) fromLocalA(ridgeC, ridgeC);
-    else vec3.copy(ridgeC, bInA.translation);
+    else faceCopy(ridgeC, bInA.translation);
     if (ridgeMinimum()) {
       best = ridgeIo[3];
-      ridgeDirection(ridgeIo[4]);
+      ridgeIo[5] = ridgeIo[4];
+      ridgeDirectionIo();
       faceCopy(ridgeBest, ridgeN);
       found = true;
     }
@@ -1333,7 +1351,8 @@ function searchRevolutionRidges(
       ridgeIo[6] = 0;
       if (ridgeMinimum()) {
         best = ridgeIo[3];
-        ridgeDirection(ridgeIo[4]);
+        ridgeIo[5] = ridgeIo[4];
+        ridgeDirectionIo();
         faceCopy(ridgeBest, ridgeN);
         found = true;
       }
@@ -1518,11 +1537,11 @@ function rimNewton(): void {
     const rB = rimIo[1];
     // w = p_A − p_B; g = ∇ ½|w|² over (φ_A, φ_B); H its Hessian.
     faceSub(rimW, rimP0, rimP1);
-    const g1 = rA * vec3.dot(rimW, rimT0);
-    const g2 = -rB * vec3.dot(rimW, rimT1);
-    const h11 = rA * rA - rA * vec3.dot(rimW, rimR0);
-    const h22 = rB * rB + rB * vec3.dot(rimW, rimR1);
-    const h12 = -rA * rB * vec3.dot(rimT0, rimT1);
+    const g1 = rA * ccDot(rimW, rimT0);
+    const g2 = -rB * ccDot(rimW, rimT1);
+    const h11 = rA * rA - rA * ccDot(rimW, rimR0);
+    const h22 = rB * rB + rB * ccDot(rimW, rimR1);
+    const h12 = -rA * rB * ccDot(rimT0, rimT1);
     const det = h11 * h22 - h12 * h12;
     if (!(det > 0 && h11 > 0)) {
       // Far from the critical point (|w| above the radii's curvature terms): alternating
@@ -1555,7 +1574,8 @@ function rimOverlap(): void {
     overlapIo[0] = Number.POSITIVE_INFINITY;
     return;
   }
-  if (vec3.dot(rimW, refined.normal) < 0) faceNegate(rimW, rimW);
+  const n = refined.normal;
+  if (rimW.x * n.x + rimW.y * n.y + rimW.z * n.z < 0) faceNegate(rimW, rimW);
   overlapInto(rimW);
 }
 
@@ -1603,7 +1623,7 @@ function rimFrame(s: ConvexShape, side: number, bInA: Isometry): boolean {
   const r = revDims[1] * core.scale;
   // The outward normal in the solid's frame.
   if (side === 1) {
-    quat.conjugate(invRot, bInA.rotation);
+    ccConjugate(invRot, bInA.rotation);
     faceRotate(featureD, invRot, refined.normal);
     faceNegate(featureD, featureD);
   } else faceCopy(featureD, refined.normal);
@@ -1629,7 +1649,7 @@ function rimFrame(s: ConvexShape, side: number, bInA: Isometry): boolean {
   z.y = 0;
   z.z = 1;
   if (side === 1) {
-    iso.transformPoint(c, bInA, c);
+    ccTransformPoint(c, bInA, c);
     faceRotate(x, bInA.rotation, x);
     faceRotate(z, bInA.rotation, z);
   } else fromLocalA(c, c);
@@ -1678,15 +1698,11 @@ function rimPoint(side: number): void {
 const RIDGE_BISECTIONS = 48;
 
 /**
- * ridgeN = the unit normal (A → B, A's frame) at azimuth φ on the circle of ridgeIo and
- * ridgeTan = dn/dφ, from the solid's axes ridgeX, ridgeY, ridgeZ.
+ * ridgeN = the unit normal (A → B, A's frame) at azimuth φ = ridgeIo[5] on the circle of ridgeIo
+ * and ridgeTan = dn/dφ, from the solid's axes ridgeX, ridgeY, ridgeZ. The azimuth through the
+ * register: a double argument of a call V8 does not inline is boxed (the wrapper that took it as
+ * an argument boxed it from searchRevolutionRidges; issue 15).
  */
-function ridgeDirection(phi: number): void {
-  ridgeIo[5] = phi;
-  ridgeDirectionIo();
-}
-
-/** {@link ridgeDirection} of the azimuth ridgeIo[5] (a double argument of a call V8 does not inline is boxed). */
 function ridgeDirectionIo(): void {
   const phi = ridgeIo[5];
   const c = ridgeIo[0] * ridgeIo[2];
@@ -1711,10 +1727,7 @@ function ridgeMinimum(): boolean {
   const dphi = (2 * Math.PI) / n;
   // Start at the refined normal's azimuth, so its basin is sampled.
   const sgn = ridgeIo[2];
-  const phi0 = Math.atan2(
-    sgn * vec3.dot(refined.normal, ridgeZ),
-    sgn * vec3.dot(refined.normal, ridgeX),
-  );
+  const phi0 = Math.atan2(sgn * ccDot(refined.normal, ridgeZ), sgn * ccDot(refined.normal, ridgeX));
   let i0 = 0;
   let top = Number.NEGATIVE_INFINITY;
   ridgeIo[9] = phi0;
@@ -2048,22 +2061,22 @@ function touchWitness(s: ConvexShape, side: number, bInA: Isometry): void {
   lengthInto(pa, 8);
   lengthInto(pb, 9);
   const size = Math.max(sizeIo[8], sizeIo[9], side === 0 ? shiftIo[1] : 0);
-  vec3.sub(revQ, pb, pa);
-  vec3.addScaled(revQ, revQ, n, -vec3.dot(revQ, n));
+  ccSub(revQ, pb, pa);
+  ccAddScaled(revQ, revQ, n, -ccDot(revQ, n));
   const f = Math.abs(refined.overlap);
   lengthInto(revQ, 8);
   if (!(sizeIo[8] > TOUCH_SIDEWAYS * size) || !(f <= TOUCH_SIDEWAYS * size)) return;
   const core = side === 1 ? coreB : coreA;
   rev.dims(revDims, rc);
   if (side === 1) {
-    iso.invert(revInv, bInA);
-    iso.transformPoint(snapLocal, revInv, pa);
+    ccInvert(revInv, bInA);
+    ccTransformPoint(snapLocal, revInv, pa);
   } else toLocalA(snapLocal, pb);
   revolutionDims[0] = revDims[0] * core.scale;
   revolutionDims[1] = revDims[1] * core.scale;
   projectRevolutionDims(revProj, rev.kind, snapLocal);
   if (!(Math.abs(revProj.distance) <= 2 * f + FACE_SNAP_SLACK * size)) return;
-  if (side === 1) iso.transformPoint(revQ, bInA, revProj.point);
+  if (side === 1) ccTransformPoint(revQ, bInA, revProj.point);
   else fromLocalA(revQ, revProj.point);
   // (pB − pA)·n must stay the signed distance −overlap: the nearest point can lie on another
   // face of the curved shape than the one n faces (a box's corner inside a cylinder of 4e-5 by
@@ -2080,13 +2093,13 @@ function touchWitness(s: ConvexShape, side: number, bInA: Isometry): void {
     revQ.x = o.x + n.x * m;
     revQ.y = o.y + n.y * m;
     revQ.z = o.z + n.z * m;
-    if (side === 1) iso.transformPoint(snapLocal, revInv, revQ);
+    if (side === 1) ccTransformPoint(snapLocal, revInv, revQ);
     else toLocalA(snapLocal, revQ);
     projectRevolutionDims(revProj, rev.kind, snapLocal);
     if (!(Math.abs(revProj.distance) <= tol)) return;
   }
-  if (side === 1) vec3.copy(pb, revQ);
-  else vec3.copy(pa, revQ);
+  if (side === 1) ccCopy(pb, revQ);
+  else ccCopy(pa, revQ);
 }
 
 /** Sideways offset of the witnesses and overlap, relative to the size, of a touch at a rim. */
@@ -2101,7 +2114,7 @@ class DiscSupport implements SupportMap {
 
   /** out = the rim point farthest along dir (the centre when dir is along the axis). */
   support(out: Vec3, dir: Vec3): Vec3 {
-    const t = vec3.dot(dir, this.axis);
+    const t = ccDot(dir, this.axis);
     const x = dir.x - t * this.axis.x;
     const y = dir.y - t * this.axis.y;
     const z = dir.z - t * this.axis.z;
@@ -2112,7 +2125,10 @@ class DiscSupport implements SupportMap {
     hypotIo[2] = z;
     mathHypot3Io();
     const l = hypotIo[0];
-    if (!(l > 0)) return vec3.copy(out, this.center);
+    if (!(l > 0)) {
+      ccCopy(out, this.center);
+      return out;
+    }
     const k = this.radius / l;
     out.x = this.center.x + x * k;
     out.y = this.center.y + y * k;
@@ -2155,10 +2171,10 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   const n = refined.normal;
   // The curved shape's outward normal, its local frame.
   if (side === 1) {
-    quat.conjugate(invRot, bInA.rotation);
-    quat.rotate(featureD, invRot, n);
-    vec3.negate(featureD, featureD);
-  } else vec3.copy(featureD, n);
+    ccConjugate(invRot, bInA.rotation);
+    ccRotate(featureD, invRot, n);
+    ccNegate(featureD, featureD);
+  } else ccCopy(featureD, n);
   const d = featureD;
   // Math.hypot's bits through hypotIo, and the feature's points and normal written out: a
   // double passed to or returned by a call V8 does not inline is boxed.
@@ -2170,15 +2186,15 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   let map: SupportMap;
   if (rho <= FEATURE_ANGLE && (!cone || d.y < 0)) {
     // The feature's own normal: the axis.
-    vec3.set(featureN, 0, d.y < 0 ? -1 : 1, 0);
+    ccSet(featureN, 0, d.y < 0 ? -1 : 1, 0);
     featureDisc.center.x = 0;
     featureDisc.center.y = d.y < 0 ? -h : h;
     featureDisc.center.z = 0;
-    vec3.set(featureDisc.axis, 0, 1, 0);
+    ccSet(featureDisc.axis, 0, 1, 0);
     featureDisc.radius = r;
     if (side === 1) {
-      iso.transformPoint(featureDisc.center, bInA, featureDisc.center);
-      quat.rotate(featureDisc.axis, bInA.rotation, featureDisc.axis);
+      ccTransformPoint(featureDisc.center, bInA, featureDisc.center);
+      ccRotate(featureDisc.axis, bInA.rotation, featureDisc.axis);
     } else fromLocalA(featureDisc.center, featureDisc.center);
     map = featureDisc;
   } else {
@@ -2212,8 +2228,8 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
     featureQ.y = -h;
     featureQ.z = r * uz;
     if (side === 1) {
-      iso.transformPoint(featureP, bInA, featureP);
-      iso.transformPoint(featureQ, bInA, featureQ);
+      ccTransformPoint(featureP, bInA, featureP);
+      ccTransformPoint(featureQ, bInA, featureQ);
     } else {
       fromLocalA(featureP, featureP);
       fromLocalA(featureQ, featureQ);
@@ -2230,14 +2246,14 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   // times its length (3e-7 along a cone's slant of 3.4e5 tilted by 1e-12), which the witnesses
   // facing each other would carry into (pB − pA)·n.
   if (side === 1) {
-    quat.rotate(featureN, bInA.rotation, featureN);
-    vec3.negate(featureN, featureN);
+    ccRotate(featureN, bInA.rotation, featureN);
+    ccNegate(featureN, featureN);
   }
   if (!tryNormalizeScaled(featureN, featureN)) return;
   overlapInto(featureN);
   const snapped = overlapIo[0];
   if (snapped <= refined.overlap + FACE_SNAP_SLACK * size) {
-    vec3.copy(refined.normal, featureN);
+    ccCopy(refined.normal, featureN);
     refined.overlap = snapped;
   }
   // Moved onto the far side of the other shape's supporting plane by the clearance.
@@ -2247,10 +2263,10 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   featureShift.x = n.x * shift;
   featureShift.y = n.y * shift;
   featureShift.z = n.z * shift;
-  if (map === featureDisc) vec3.add(featureDisc.center, featureDisc.center, featureShift);
+  if (map === featureDisc) ccAdd(featureDisc.center, featureDisc.center, featureShift);
   else {
-    vec3.add(featureSeg.a, featureSeg.a, featureShift);
-    vec3.add(featureSeg.b, featureSeg.b, featureShift);
+    ccAdd(featureSeg.a, featureSeg.a, featureShift);
+    ccAdd(featureSeg.b, featureSeg.b, featureShift);
   }
   gjkLimit[0] = Number.POSITIVE_INFINITY;
   if (side === 0) gjkToLimit(featureGjk, map, coreBInA, n);
@@ -2277,11 +2293,11 @@ function featureWitnesses(s: ConvexShape, side: number, bInA: Isometry): void {
   if (!(Math.abs(along - clear) <= slack)) return;
   if (!(lx * lx + ly * ly + lz * lz <= FEATURE_SIDEWAYS * FEATURE_SIDEWAYS * clear * clear)) return;
   if (side === 0) {
-    vec3.sub(refined.pointA, featureGjk.pointA, featureShift);
-    vec3.copy(refined.pointB, featureGjk.pointB);
+    ccSub(refined.pointA, featureGjk.pointA, featureShift);
+    ccCopy(refined.pointB, featureGjk.pointB);
   } else {
-    vec3.copy(refined.pointA, featureGjk.pointA);
-    vec3.sub(refined.pointB, featureGjk.pointB, featureShift);
+    ccCopy(refined.pointA, featureGjk.pointA);
+    ccSub(refined.pointB, featureGjk.pointB, featureShift);
   }
   featureIo[0] = 1;
 }
@@ -2305,12 +2321,12 @@ function gapFeatures(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
   if (coreA.margin !== 0 || coreB.margin !== 0) return false;
   // Into the solver's frame and units (k in touchIo[0]).
   const k = touchIo[0];
-  vec3.copy(refined.normal, solvedNormal);
-  vec3.scale(refined.pointA, solvedA, k);
-  vec3.scale(refined.pointB, solvedB, k);
+  ccCopy(refined.normal, solvedNormal);
+  ccScale(refined.pointA, solvedA, k);
+  ccScale(refined.pointB, solvedB, k);
   if (shiftIo[0] !== 0) {
-    vec3.sub(refined.pointA, refined.pointA, shiftA);
-    vec3.sub(refined.pointB, refined.pointB, shiftA);
+    ccSub(refined.pointA, refined.pointA, shiftA);
+    ccSub(refined.pointB, refined.pointB, shiftA);
   }
   refined.overlap = (0 - solvedIo[0]) * k;
   featureIo[0] = 0;
@@ -2323,14 +2339,14 @@ function gapFeatures(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
   featureIo[1] = 0;
   if (featureIo[0] === 0) return false;
   if (shiftIo[0] !== 0) {
-    vec3.add(refined.pointA, refined.pointA, shiftA);
-    vec3.add(refined.pointB, refined.pointB, shiftA);
+    ccAdd(refined.pointA, refined.pointA, shiftA);
+    ccAdd(refined.pointB, refined.pointB, shiftA);
   }
   const inv = 1 / k;
   // The gap stays the solver's (the features' witnesses are apart by it along the normal).
-  vec3.copy(solvedNormal, refined.normal);
-  vec3.scale(solvedA, refined.pointA, inv);
-  vec3.scale(solvedB, refined.pointB, inv);
+  ccCopy(solvedNormal, refined.normal);
+  ccScale(solvedA, refined.pointA, inv);
+  ccScale(solvedB, refined.pointB, inv);
   return true;
 }
 
@@ -2371,29 +2387,29 @@ function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): voi
   lengthInto(refined.pointB, 9);
   const size = Math.max(sizeIo[8], sizeIo[9], h, r);
   const limit = refined.overlap + FACE_SNAP_SLACK * size;
-  if (side === 1) iso.invert(revInv, bInA);
+  if (side === 1) ccInvert(revInv, bInA);
   // q: the other shape's witness, the start of the iteration.
-  vec3.copy(revQ, side === 1 ? refined.pointA : refined.pointB);
+  ccCopy(revQ, side === 1 ? refined.pointA : refined.pointB);
   let found = false;
   let best = Number.POSITIVE_INFINITY;
   for (let it = 0; it < REVOLUTION_ITERATIONS; it++) {
     // Project q onto the curved shape (its local frame), n = ∓ its outward normal (A → B).
-    if (side === 1) iso.transformPoint(snapLocal, revInv, revQ);
+    if (side === 1) ccTransformPoint(snapLocal, revInv, revQ);
     else toLocalA(snapLocal, revQ);
     revolutionDims[0] = h;
     revolutionDims[1] = r;
     projectRevolutionDims(revProj, kind, snapLocal);
     if (side === 1) {
-      quat.rotate(revN, bInA.rotation, revProj.normal);
-      vec3.negate(revN, revN);
-    } else vec3.copy(revN, revProj.normal);
+      ccRotate(revN, bInA.rotation, revProj.normal);
+      ccNegate(revN, revN);
+    } else ccCopy(revN, revProj.normal);
     if (!tryNormalizeScaled(revN, revN)) return;
     // Fixed point: the normal at q's projection is the direction q was the support along.
     // (vec3.dot written out: where V8 does not inline it, its returned double is boxed.)
     const cos = revN.x * revBestN.x + revN.y * revBestN.y + revN.z * revBestN.z;
     if (it > 0 && cos >= REVOLUTION_FIXED_COS && best <= limit) {
       found = true;
-      if (side === 1) iso.transformPoint(revBestB, bInA, revProj.point);
+      if (side === 1) ccTransformPoint(revBestB, bInA, revProj.point);
       else fromLocalA(revBestA, revProj.point);
       break;
     }
@@ -2402,22 +2418,22 @@ function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): voi
     // Converging: no worse than the last step beyond rounding (the sequence of overlaps falls).
     if (!(o <= Math.min(best, limit) + FACE_SNAP_SLACK * size)) break;
     best = o;
-    vec3.copy(revBestN, revN);
+    ccCopy(revBestN, revN);
     // The other shape's support along the new normal: the next q and its witness.
     if (side === 1) {
-      vec3.copy(revQ, sA);
-      vec3.copy(revBestA, sA);
+      ccCopy(revQ, sA);
+      ccCopy(revBestA, sA);
     } else {
-      vec3.copy(revQ, sB);
-      vec3.copy(revBestB, sB);
+      ccCopy(revQ, sB);
+      ccCopy(revBestB, sB);
     }
   }
   if (!found) return;
-  vec3.copy(refined.normal, revBestN);
+  ccCopy(refined.normal, revBestN);
   refined.overlap = best;
-  vec3.copy(refined.pointA, revBestA);
-  vec3.copy(refined.pointB, revBestB);
-  vec3.sub(revQ, revBestA, revBestB);
+  ccCopy(refined.pointA, revBestA);
+  ccCopy(refined.pointB, revBestB);
+  ccSub(revQ, revBestA, revBestB);
   // revQ −= (revQ·n) n written out (a double passed to a call V8 does not inline is boxed).
   const along = -(revQ.x * revBestN.x + revQ.y * revBestN.y + revQ.z * revBestN.z);
   revQ.x += revBestN.x * along;
@@ -2445,7 +2461,7 @@ function revolutionFixedPoint(s: ConvexShape, side: number, bInA: Isometry): voi
 function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
   if (coreA.margin !== 0 || coreB.margin !== 0) return;
   const d = solvedIo[0];
-  vec3.sub(polishD1, solvedB, solvedA);
+  ccSub(polishD1, solvedB, solvedA);
   lengthInto(polishD1, 0);
   let err = Math.abs(sizeIo[0] - d);
   witnessScale();
@@ -2454,17 +2470,17 @@ function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
   // taken onto the pair's flat features ({@link flatSeparation}) where more.
   overlapInto(solvedNormal);
   let lower = 0 - overlapIo[0];
-  vec3.copy(gapLowerN, solvedNormal);
+  ccCopy(gapLowerN, solvedNormal);
   flatSeparation(a, b, solvedNormal);
   if (flatIo[0] > lower) {
     lower = flatIo[0];
-    vec3.copy(gapLowerN, flatN);
+    ccCopy(gapLowerN, flatN);
   }
   if (!(lower > 0)) return;
   for (let side = 1; side >= 0; side--) {
     if (!curved(side === 1 ? b : a)) continue;
     // From the other shape's witness, taken as on it.
-    vec3.copy(polishP, side === 1 ? solvedA : solvedB);
+    ccCopy(polishP, side === 1 ? solvedA : solvedB);
     alternateProjections(1 - side, GAP_PROJECTIONS, 0);
     // The separation along the pair's own direction too: where the solved normal is off by an
     // angle θ, the separation along it falls short of the distance by about θ²·size, which the
@@ -2472,8 +2488,8 @@ function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
     // 3.1e-14 short along the solved normal, 3e-18 along the pair's direction); and along it
     // taken onto the flat features. Capped at |p − q| (the two agree but for rounding): still a
     // lower bound.
-    if (polishIo[1] === 0) vec3.sub(polishD2, polishBestQ, polishBest);
-    else vec3.sub(polishD2, polishBest, polishBestQ);
+    if (polishIo[1] === 0) ccSub(polishD2, polishBestQ, polishBest);
+    else ccSub(polishD2, polishBest, polishBestQ);
     let bound = Math.min(lower, polishIo[0]);
     let along = 0;
     if (tryNormalizeScaled(polishD2, polishD2)) {
@@ -2482,7 +2498,7 @@ function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
       flatSeparation(a, b, polishD2);
       if (flatIo[0] > l) {
         l = flatIo[0];
-        vec3.copy(polishD2, flatN);
+        ccCopy(polishD2, flatN);
       }
       l = Math.min(l, polishIo[0]);
       if (l > bound) {
@@ -2496,13 +2512,13 @@ function projectGapWitness(a: ConvexShape, b: ConvexShape): void {
     // The certified lower bound, not |p − q|: a gap never above the distance, so that the
     // conservative advancement of castShapes, stepping by it, never passes the contact.
     solvedIo[0] = bound;
-    vec3.copy(solvedNormal, along !== 0 ? polishD2 : gapLowerN);
+    ccCopy(solvedNormal, along !== 0 ? polishD2 : gapLowerN);
     if (polishIo[1] === 0) {
-      vec3.copy(solvedA, polishBest);
-      vec3.copy(solvedB, polishBestQ);
+      ccCopy(solvedA, polishBest);
+      ccCopy(solvedB, polishBestQ);
     } else {
-      vec3.copy(solvedA, polishBestQ);
-      vec3.copy(solvedB, polishBest);
+      ccCopy(solvedA, polishBestQ);
+      ccCopy(solvedB, polishBest);
     }
   }
 }
@@ -2695,24 +2711,36 @@ function generatorCoreGap(a: ConvexShape, b: ConvexShape): void {
   const t = pairBInA.translation;
   // B's pose in A's frame (the solver's is shifted by shiftA when shiftIo[0] is set).
   if (curvedA) {
-    vec3.add(generatorPose.translation, t, shiftA);
-    quat.copy(generatorPose.rotation, pairBInA.rotation);
+    ccAdd(generatorPose.translation, t, shiftA);
+    const q = generatorPose.rotation;
+    const p = pairBInA.rotation;
+    q.x = p.x;
+    q.y = p.y;
+    q.z = p.z;
+    q.w = p.w;
   } else {
-    vec3.set(generatorPose.translation, 0, 0, 0);
+    const gt = generatorPose.translation;
+    gt.x = 0;
+    gt.y = 0;
+    gt.z = 0;
     const q = generatorPose.rotation;
     q.x = 0;
     q.y = 0;
     q.z = 0;
     q.w = 1;
-    quat.conjugate(invRot, pairBInA.rotation);
+    const p = pairBInA.rotation;
+    invRot.x = -p.x;
+    invRot.y = -p.y;
+    invRot.z = -p.z;
+    invRot.w = p.w;
   }
-  vec3.copy(generatorU, solvedNormal);
+  ccCopy(generatorU, solvedNormal);
   for (let i = 0; i < GENERATOR_TRIES; i++) {
     // The curved core's outward direction in its own frame.
-    if (curvedA) vec3.copy(generatorDir, generatorU);
+    if (curvedA) ccCopy(generatorDir, generatorU);
     else {
-      quat.rotate(generatorDir, invRot, generatorU);
-      vec3.negate(generatorDir, generatorDir);
+      ccRotate(generatorDir, invRot, generatorU);
+      ccNegate(generatorDir, generatorDir);
     }
     hypotIo[0] = generatorDir.x;
     hypotIo[1] = generatorDir.z;
@@ -2723,24 +2751,25 @@ function generatorCoreGap(a: ConvexShape, b: ConvexShape): void {
     g.a.x = (generatorDir.x / rho) * rad;
     g.a.y = -h;
     g.a.z = (generatorDir.z / rho) * rad;
-    if (cone) vec3.set(g.b, 0, h, 0);
-    else vec3.set(g.b, g.a.x, h, g.a.z);
+    g.b.x = cone ? 0 : g.a.x;
+    g.b.y = h;
+    g.b.z = cone ? 0 : g.a.z;
     if (!curvedA) {
-      quat.rotate(g.a, pairBInA.rotation, g.a);
-      quat.rotate(g.b, pairBInA.rotation, g.b);
-      vec3.add(g.a, g.a, t);
-      vec3.add(g.a, g.a, shiftA);
-      vec3.add(g.b, g.b, t);
-      vec3.add(g.b, g.b, shiftA);
+      ccRotate(g.a, pairBInA.rotation, g.a);
+      ccRotate(g.b, pairBInA.rotation, g.b);
+      ccAdd(g.a, g.a, t);
+      ccAdd(g.a, g.a, shiftA);
+      ccAdd(g.b, g.b, t);
+      ccAdd(g.b, g.b, shiftA);
     }
-    vec3.copy(g.c, g.b);
+    ccCopy(g.c, g.b);
     contactPredictionIo[0] = Number.POSITIVE_INFINITY;
     if (!contactTrianglePolytopeIo(generatorContact, g, poly, generatorPose)) return;
     const d = generatorContact.distance;
     if (!(d > 0)) return;
     // A toward B: the segment's normal points from it toward the polytope.
-    if (curvedA) vec3.copy(generatorU, generatorContact.normal);
-    else vec3.negate(generatorU, generatorContact.normal);
+    if (curvedA) ccCopy(generatorU, generatorContact.normal);
+    else ccNegate(generatorU, generatorContact.normal);
     overlapInto(generatorU);
     let sep = 0 - overlapIo[0];
     // The nearest points' direction carries their rounding at the segment's length over the gap,
@@ -2750,7 +2779,7 @@ function generatorCoreGap(a: ConvexShape, b: ConvexShape): void {
     flatSeparation(a, b, generatorU);
     if (flatIo[0] > sep) {
       sep = flatIo[0];
-      vec3.copy(generatorU, flatN);
+      ccCopy(generatorU, flatN);
     }
     lengthInto(generatorContact.pointA, 1);
     lengthInto(generatorContact.pointB, 2);
@@ -2758,13 +2787,13 @@ function generatorCoreGap(a: ConvexShape, b: ConvexShape): void {
     // d is an upper bound on the cores' distance, sep a lower bound: both must meet it.
     if (!(Math.abs(d - sep) <= round)) continue;
     solvedIo[0] = d - mA - mB;
-    vec3.copy(solvedNormal, generatorU);
+    ccCopy(solvedNormal, generatorU);
     const pa = curvedA ? generatorContact.pointA : generatorContact.pointB;
     const pb = curvedA ? generatorContact.pointB : generatorContact.pointA;
-    vec3.sub(solvedA, pa, shiftA);
-    vec3.sub(solvedB, pb, shiftA);
-    vec3.addScaled(solvedA, solvedA, generatorU, mA);
-    vec3.addScaled(solvedB, solvedB, generatorU, -mB);
+    ccSub(solvedA, pa, shiftA);
+    ccSub(solvedB, pb, shiftA);
+    ccAddScaled(solvedA, solvedA, generatorU, mA);
+    ccAddScaled(solvedB, solvedB, generatorU, -mB);
     if (d - mA - mB < boundIo[1]) boundIo[1] = d - mA - mB;
     return;
   }
@@ -2825,12 +2854,12 @@ function witnessesAlong(a: ConvexShape, b: ConvexShape, n: Vec3, depth: number):
   writeBoundingRadiusOf(ridgeRadiusIo, b);
   if (ra < ridgeRadiusIo[0]) {
     coreA.support(solvedA, n);
-    vec3.addScaled(solvedB, solvedA, n, -depth);
+    ccAddScaled(solvedB, solvedA, n, -depth);
     return;
   }
-  vec3.negate(negN, n);
+  ccNegate(negN, n);
   coreBInA.support(solvedB, negN);
-  vec3.addScaled(solvedA, solvedB, n, depth);
+  ccAddScaled(solvedA, solvedB, n, depth);
 }
 
 const fallbackNormal = vec3.create(1, 0, 0);
@@ -2846,14 +2875,14 @@ function tryAxis(axis: Vec3): void {
   const o1 = overlapIo[0];
   if (o1 < satIo[0]) {
     satIo[0] = o1;
-    vec3.copy(fallbackNormal, cand);
+    ccCopy(fallbackNormal, cand);
   }
-  vec3.negate(cand, cand);
+  ccNegate(cand, cand);
   overlapInto(cand);
   const o2 = overlapIo[0];
   if (o2 < satIo[0]) {
     satIo[0] = o2;
-    vec3.copy(fallbackNormal, cand);
+    ccCopy(fallbackNormal, cand);
   }
 }
 
@@ -2870,20 +2899,20 @@ function sampledDepth(bInA: Isometry): void {
   for (let i = -12; i < n; i++) {
     if (i < 0) {
       const k = i + 12;
-      vec3.set(tang1, 0, 0, 0);
+      ccSet(tang1, 0, 0, 0);
       vec3.setAxis(tang1, k % 3, k % 6 < 3 ? 1 : -1);
-      if (k >= 6) quat.rotate(tang1, bInA.rotation, tang1);
+      if (k >= 6) ccRotate(tang1, bInA.rotation, tang1);
     } else {
       const y = 1 - (2 * (i + 0.5)) / n;
       const rr = Math.sqrt(Math.max(0, 1 - y * y));
       const t = golden * i;
-      vec3.set(tang1, Math.cos(t) * rr, y, Math.sin(t) * rr);
+      ccSet(tang1, Math.cos(t) * rr, y, Math.sin(t) * rr);
     }
     overlapInto(tang1);
     const o = overlapIo[0];
     if (o < best) {
       best = o;
-      vec3.copy(fallbackNormal, tang1);
+      ccCopy(fallbackNormal, tang1);
     }
   }
   refineIo[0] = best;
@@ -2907,14 +2936,14 @@ function refineDirection(): void {
     vec3.orthonormalBasis(tang1, tang2, fallbackNormal);
     let improved = false;
     for (let k = 0; k < 8; k++) {
-      vec3.addScaled(probe, fallbackNormal, tang1, PROBE_COS[k] * step);
-      vec3.addScaled(probe, probe, tang2, PROBE_SIN[k] * step);
+      ccAddScaled(probe, fallbackNormal, tang1, PROBE_COS[k] * step);
+      ccAddScaled(probe, probe, tang2, PROBE_SIN[k] * step);
       tryNormalizeScaled(probe, probe);
       overlapInto(probe);
       const o = overlapIo[0];
       if (o < best) {
         best = o;
-        vec3.copy(fallbackNormal, probe);
+        ccCopy(fallbackNormal, probe);
         improved = true;
       }
     }
@@ -2951,7 +2980,7 @@ function stalledCandidates(a: ConvexShape, b: ConvexShape, bInA: Isometry): void
     const o = overlapIo[0];
     if (o < refineIo[0]) {
       refineIo[0] = o;
-      vec3.copy(solvedNormal, fallbackNormal);
+      ccCopy(solvedNormal, fallbackNormal);
     }
   }
   for (let round = 0; round < FAN_ROUNDS; round++) {
@@ -3008,14 +3037,14 @@ function fanDirection(): void {
 function rimFan(s: ConvexShape, side: number, bInA: Isometry): void {
   const rc = revolutionCore(s) as ConvexShape;
   const rev = shapeDef(rc.type).revolution as Revolution;
-  vec3.set(fanY, 0, 1, 0);
+  ccSet(fanY, 0, 1, 0);
   // The other shape's support along the normal, relative to the solid's centre.
   if (side === 1) {
-    quat.rotate(fanY, bInA.rotation, fanY);
+    ccRotate(fanY, bInA.rotation, fanY);
     coreA.support(fanQ, solvedNormal);
-    vec3.sub(fanQ, fanQ, bInA.translation);
+    ccSub(fanQ, fanQ, bInA.translation);
   } else {
-    vec3.negate(negN, solvedNormal);
+    ccNegate(negN, solvedNormal);
     coreBInA.support(fanQ, negN);
     toLocalA(fanQ, fanQ);
   }
@@ -3026,8 +3055,8 @@ function rimFan(s: ConvexShape, side: number, bInA: Isometry): void {
   if (!tryNormalizeScaled(fanR, fanR)) return;
   const cone = rev.kind === RevolutionKind.Cone;
   // The cap's outward normal: a cone's base, a cylinder's cap on the point's side.
-  if (cone || along < 0) vec3.negate(fanC, fanY);
-  else vec3.copy(fanC, fanY);
+  if (cone || along < 0) ccNegate(fanC, fanY);
+  else ccCopy(fanC, fanY);
   // The fan's angle: to the side's normal, (2h·R + r·Y)/√(4h² + r²) for a cone.
   let span = Math.PI / 2;
   if (cone) {
@@ -3067,12 +3096,12 @@ function rimFan(s: ConvexShape, side: number, bInA: Isometry): void {
   if (!(best < refineIo[0])) return;
   fanIo[0] = bestT;
   fanDirection();
-  vec3.copy(fanBest, fanN);
+  ccCopy(fanBest, fanN);
   if (!tryNormalizeScaled(fanBest, fanBest)) return;
   overlapInto(fanBest);
   if (!(overlapIo[0] < refineIo[0])) return;
   refineIo[0] = overlapIo[0];
-  vec3.copy(solvedNormal, fanBest);
+  ccCopy(solvedNormal, fanBest);
 }
 
 const faceAxis = vec3.create();
@@ -3100,7 +3129,8 @@ function satDepth(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
   const fb = pb.faceCount(b);
   for (let i = 0; i < fb; i++) {
     pb.faceNormal(faceAxis, b, i);
-    tryAxis(quat.rotate(faceAxis, bInA.rotation, faceAxis));
+    ccRotate(faceAxis, bInA.rotation, faceAxis);
+    tryAxis(faceAxis);
   }
   const ea = pa.edgeCount(a);
   const eb = pb.edgeCount(b);
@@ -3111,8 +3141,8 @@ function satDepth(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
     const la = edgeA.x * edgeA.x + edgeA.y * edgeA.y + edgeA.z * edgeA.z;
     for (let j = 0; j < eb; j++) {
       pb.edgeDirection(edgeB, b, j);
-      quat.rotate(edgeB, bInA.rotation, edgeB);
-      vec3.cross(cross, edgeA, edgeB);
+      ccRotate(edgeB, bInA.rotation, edgeB);
+      ccCross(cross, edgeA, edgeB);
       const lc = cross.x * cross.x + cross.y * cross.y + cross.z * cross.z;
       const lb = edgeB.x * edgeB.x + edgeB.y * edgeB.y + edgeB.z * edgeB.z;
       if (!(lc > SAT_PARALLEL_EDGE_TOLERANCE * la * lb)) continue;
@@ -3185,7 +3215,7 @@ const POLYTOPE_VECTOR_FIELDS = ["halfExtents", "a", "b", "c"];
 export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
   loadPair(a, b, bInA);
   const r = coreA.margin + coreB.margin;
-  vec3.copy(initDir, pairOffset);
+  ccCopy(initDir, pairOffset);
   gjkLimit[0] = r; // not passed: a computed double crossing a call is boxed
   gjkLimit[1] = r;
   gjkToLimit(gjkOut, coreA, coreBInA, initDir);
@@ -3233,7 +3263,8 @@ export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Iso
     // normal as well, the kink circles of a solid of revolution): the refinement from GJK's
     // axis alone can stop in another basin (a cylinder of 2e-5 4.2e-9 from a cone of 6e4 and a
     // cone 7.7e-10 from a triangle of 2e3 were "intersecting").
-    solveLoaded(a, b, pairBInA, Number.POSITIVE_INFINITY);
+    solveGapIo[0] = Number.POSITIVE_INFINITY;
+    solveLoaded(a, b, pairBInA);
     witnessScale();
     return !(solvedIo[0] > TOUCH_TOLERANCE * (sizeIo[0] + r));
   }
@@ -3331,17 +3362,19 @@ export function distanceConvexConvex(
 ): DistanceResult {
   if (!solveDirect(a, b, bInA)) {
     // Same type, the other order: solved as (B, A) and flipped (see canonicalOrder).
-    iso.invert(aInB, bInA);
-    solve(b, a, aInB, Infinity);
+    ccInvert(aInB, bInA);
+    solveGapIo[0] = Number.POSITIVE_INFINITY;
+    solve(b, a, aInB);
     out.distance = Math.max(solvedIo[0], 0);
-    iso.transformPoint(out.pointA, bInA, solvedB);
-    iso.transformPoint(out.pointB, bInA, solvedA);
+    ccTransformPoint(out.pointA, bInA, solvedB);
+    ccTransformPoint(out.pointB, bInA, solvedA);
     return out;
   }
-  solve(a, b, bInA, Infinity);
+  solveGapIo[0] = Number.POSITIVE_INFINITY;
+  solve(a, b, bInA);
   out.distance = Math.max(solvedIo[0], 0);
-  vec3.copy(out.pointA, solvedA);
-  vec3.copy(out.pointB, solvedB);
+  ccCopy(out.pointA, solvedA);
+  ccCopy(out.pointB, solvedB);
   return out;
 }
 
@@ -3361,23 +3394,150 @@ export function contactConvexConvex(
 ): boolean {
   const maxGap = Number.isNaN(prediction) ? 0 : Math.max(prediction, 0);
   if (!solveDirect(a, b, bInA)) {
-    iso.invert(aInB, bInA);
-    if (!solve(b, a, aInB, maxGap)) return false;
+    ccInvert(aInB, bInA);
+    solveGapIo[0] = maxGap;
+    if (!solve(b, a, aInB)) return false;
     if (solvedIo[0] > maxGap) return false;
     out.distance = solvedIo[0];
-    quat.rotate(out.normal, bInA.rotation, solvedNormal);
-    vec3.negate(out.normal, out.normal);
-    iso.transformPoint(out.pointA, bInA, solvedB);
-    iso.transformPoint(out.pointB, bInA, solvedA);
+    ccRotate(out.normal, bInA.rotation, solvedNormal);
+    ccNegate(out.normal, out.normal);
+    ccTransformPoint(out.pointA, bInA, solvedB);
+    ccTransformPoint(out.pointB, bInA, solvedA);
     return true;
   }
-  if (!solve(a, b, bInA, maxGap)) return false;
+  solveGapIo[0] = maxGap;
+  if (!solve(a, b, bInA)) return false;
   if (solvedIo[0] > maxGap) return false;
   out.distance = solvedIo[0];
-  vec3.copy(out.normal, solvedNormal);
-  vec3.copy(out.pointA, solvedA);
-  vec3.copy(out.pointB, solvedB);
+  ccCopy(out.normal, solvedNormal);
+  ccCopy(out.pointA, solvedA);
+  ccCopy(out.pointB, solvedB);
   return true;
+}
+
+// The answer's and the generator's own vector copies and transforms ({@link contactConvexConvex},
+// {@link generatorCoreGap}): the arithmetic of vec3's, quat's and iso's, written out. Inlined,
+// the shared helpers bring their own property feedback, megamorphic (every vector shape of the
+// library meets them), and V8 stores each double through a generic store, boxed (a heap number
+// per coordinate: 1.7 KB per step in contactConvexConvex, the six curved kinds' probe; issue 15).
+
+/** out = a (vec3.copy's arithmetic). */
+function ccCopy(out: Vec3, a: Vec3): void {
+  out.x = a.x;
+  out.y = a.y;
+  out.z = a.z;
+}
+
+/** out = −a (vec3.negate's arithmetic; out may be a). */
+function ccNegate(out: Vec3, a: Vec3): void {
+  out.x = -a.x;
+  out.y = -a.y;
+  out.z = -a.z;
+}
+
+/** out = a + b (vec3.add's arithmetic; out may be a or b). */
+function ccAdd(out: Vec3, a: Vec3, b: Vec3): void {
+  out.x = a.x + b.x;
+  out.y = a.y + b.y;
+  out.z = a.z + b.z;
+}
+
+/** out = a − b (vec3.sub's arithmetic; out may be a or b). */
+function ccSub(out: Vec3, a: Vec3, b: Vec3): void {
+  out.x = a.x - b.x;
+  out.y = a.y - b.y;
+  out.z = a.z - b.z;
+}
+
+/** out = a + s b (vec3.addScaled's arithmetic; out may be a or b). */
+function ccAddScaled(out: Vec3, a: Vec3, b: Vec3, s: number): void {
+  out.x = a.x + b.x * s;
+  out.y = a.y + b.y * s;
+  out.z = a.z + b.z * s;
+}
+
+/** out = (x, y, z) (vec3.set's). */
+function ccSet(out: Vec3, x: number, y: number, z: number): void {
+  out.x = x;
+  out.y = y;
+  out.z = z;
+}
+
+/** out = a s (vec3.scale's arithmetic; out may be a). */
+function ccScale(out: Vec3, a: Vec3, s: number): void {
+  out.x = a.x * s;
+  out.y = a.y * s;
+  out.z = a.z * s;
+}
+
+/** a · b (vec3.dot's arithmetic). */
+function ccDot(a: Vec3, b: Vec3): number {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
+
+/** out = a × b (vec3.cross's arithmetic; out may be a or b). */
+function ccCross(out: Vec3, a: Vec3, b: Vec3): void {
+  const x = a.y * b.z - a.z * b.y;
+  const y = a.z * b.x - a.x * b.z;
+  const z = a.x * b.y - a.y * b.x;
+  out.x = x;
+  out.y = y;
+  out.z = z;
+}
+
+/** out = the conjugate of q (quat.conjugate's). */
+function ccConjugate(out: Quat, q: Quat): void {
+  out.x = -q.x;
+  out.y = -q.y;
+  out.z = -q.z;
+  out.w = q.w;
+}
+
+/** out = the inverse of q applied to v (quat.inverseRotate's arithmetic; out may be v). */
+function ccInverseRotate(out: Vec3, q: Quat, v: Vec3): void {
+  const tx = 2 * (-q.y * v.z + q.z * v.y);
+  const ty = 2 * (-q.z * v.x + q.x * v.z);
+  const tz = 2 * (-q.x * v.y + q.y * v.x);
+  const x = v.x + q.w * tx + (-q.y * tz + q.z * ty);
+  const y = v.y + q.w * ty + (-q.z * tx + q.x * tz);
+  const z = v.z + q.w * tz + (-q.x * ty + q.y * tx);
+  out.x = x;
+  out.y = y;
+  out.z = z;
+}
+
+/** out = q applied to v (quat.rotate's arithmetic; out may be v). */
+function ccRotate(out: Vec3, q: Quat, v: Vec3): void {
+  const tx = 2 * (q.y * v.z - q.z * v.y);
+  const ty = 2 * (q.z * v.x - q.x * v.z);
+  const tz = 2 * (q.x * v.y - q.y * v.x);
+  const x = v.x + q.w * tx + (q.y * tz - q.z * ty);
+  const y = v.y + q.w * ty + (q.z * tx - q.x * tz);
+  const z = v.z + q.w * tz + (q.x * ty - q.y * tx);
+  out.x = x;
+  out.y = y;
+  out.z = z;
+}
+
+/** out = pose applied to point p (iso.transformPoint's arithmetic; out may be p). */
+function ccTransformPoint(out: Vec3, pose: Isometry, p: Vec3): void {
+  ccRotate(out, pose.rotation, p);
+  const t = pose.translation;
+  out.x += t.x;
+  out.y += t.y;
+  out.z += t.z;
+}
+
+/** out = the inverse of pose `a` (iso.invert's arithmetic; out not a). */
+function ccInvert(out: Isometry, a: Isometry): void {
+  const q = a.rotation;
+  const r = out.rotation;
+  r.x = -q.x;
+  r.y = -q.y;
+  r.z = -q.z;
+  r.w = q.w;
+  ccRotate(out.translation, r, a.translation);
+  ccNegate(out.translation, out.translation);
 }
 
 /**
@@ -3400,7 +3560,7 @@ export const apartGapIo = new Float64Array(1);
 export function apartBeyond(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
   const k = loadPair(a, b, bInA);
   const r = coreA.margin + coreB.margin;
-  vec3.copy(initDir, pairOffset);
+  ccCopy(initDir, pairOffset);
   gjkLimit[0] = apartGapIo[0] * k + r;
   gjkLimit[1] = r;
   gjkToLimit(gjkOut, coreA, coreBInA, initDir);

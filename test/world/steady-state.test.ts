@@ -351,6 +351,19 @@ describe("CollisionWorld steady state: 1,000 bodies × 1,000 steps allocate noth
   // the merged main 15.9 and 16.1: the 16 KB bound sat inside the run-to-run spread, and the
   // clean-clone CI failed it once (tree) with no change on this path. The bound is 18 KB until
   // the rest above is done (then < 4 KB as everywhere else).
+  // Session 39: main measured 18.1, 18.1 and 19.0 KB per step (grid, 64 MB semispaces, under a
+  // load of 10–14 on 2 cores). Heap-sampled, 3.5 KB of it was optimized code boxing: the solve's
+  // gap (a double argument, +∞ from the rounded pairs' core contact) and the answer's copies and
+  // transforms through the shared vec3/quat/iso helpers in contactConvexConvex (1.7 KB),
+  // generatorCoreGap's and rimOverlap's shared helpers (0.8 and 0.6 KB), then contactRoundedPolytope's
+  // call of addMargins with the distance and radii (2.1 KB, once contactConvexConvex was inlined
+  // into it). convex-convex.ts now has its own helpers (ccCopy, ccRotate, …), the gap goes through
+  // solveGapIo, and rounded-polytope writes the margins out: 14.9 KB per step (grid), with the
+  // contacts of 400 steps of the scene bitwise the same. The rest (satCuboidCuboid 2.5 KB,
+  // tiltedFaceGivesWay 2.2 KB, facingPair and facingRotate 1 KB, rim-contact's tryNormal and
+  // edgeNormal 0.6 KB, the ray intervals 1 KB, Math.abs/max/min called from them 1.2 KB) runs
+  // unoptimized (--trace-opt: not optimized, or deoptimized for a call site first reached late,
+  // within the probe's 1,100 steps). The bound stays at 18 KB: the run-to-run spread is ±1 KB.
   for (const bp of ["brute", "sap", "grid", "tree", "octree"]) {
     it(`${bp}, six curved kinds: < 18 KB per step (issue 15, in part)`, {
       timeout: 600_000,
