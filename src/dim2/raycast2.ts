@@ -187,8 +187,8 @@ function rayRect(
   // The point on the face: the face's coordinate exactly, the other one clamped to the face.
   const px = ox + dx * hit.toi;
   const py = oy + dy * hit.toi;
-  hit.px = hit.nx < 0 ? x0 : hit.nx > 0 ? x1 : px < x0 ? x0 : px > x1 ? x1 : px;
-  hit.py = hit.ny < 0 ? y0 : hit.ny > 0 ? y1 : py < y0 ? y0 : py > y1 ? y1 : py;
+  hit.px = hit.nx < 0 ? x0 : hit.nx > 0 ? x1 : Math.min(Math.max(px, x0), x1);
+  hit.py = hit.ny < 0 ? y0 : hit.ny > 0 ? y1 : Math.min(Math.max(py, y0), y1);
   return hit.toi;
 }
 
