@@ -81,7 +81,12 @@ export interface SegmentClosest {
   t: number;
 }
 
-/** Closest point of the segment a–b to p (Ericson 2005, §5.1.2); a = b gives a. */
+/**
+ * Closest point of the segment a–b to p (Ericson 2005, §5.1.2); a = b gives a. The parameter
+ * t = (p − a)·e / e·e is formed with e divided by its largest component first (exact scaling of
+ * the ratio's terms), so that a tiny segment's e·e does not underflow to 0 (a 2e-200 edge seen
+ * from 1 away clamped to its first end point) nor a huge one's overflow.
+ */
 export function closestOnSegment(
   out: SegmentClosest,
   ax: number,
@@ -93,11 +98,13 @@ export function closestOnSegment(
 ): SegmentClosest {
   const ex = bx - ax;
   const ey = by - ay;
-  const ee = ex * ex + ey * ey;
+  const em = Math.max(Math.abs(ex), Math.abs(ey));
   let t = 0;
-  if (ee > 0) {
-    t = ((px - ax) * ex + (py - ay) * ey) / ee;
-    if (t < 0) t = 0;
+  if (em > 0) {
+    const sx = ex / em;
+    const sy = ey / em;
+    t = ((px - ax) * sx + (py - ay) * sy) / (sx * sx + sy * sy) / em;
+    if (!(t > 0)) t = 0;
     else if (t > 1) t = 1;
   }
   out.t = t;
@@ -182,7 +189,49 @@ export function projectOnCore(
     out.separation = bestS;
     return out;
   }
+  // Outside: the feature whose Voronoi region holds p (Ericson 2005, §5.1.2 and §5.2.7): an
+  // edge with p beyond its line and p's foot strictly inside it, else a vertex with p beyond both
+  // of its edges' ends. Chosen by the regions, not by comparing distances: far away (1e8 from a
+  // unit rectangle) the distances to a corner and to the edge's foot round to the same double,
+  // and the scan returned the corner. A point on a region's boundary (rounding) falls back to the
+  // smallest distance over the edges.
   let bestD = Infinity;
+  let found = false;
+  for (let i = 0; i < n && !found; i++) {
+    const j = i + 1 === n ? 0 : i + 1;
+    const s = m[2 * i] * (px - v[2 * i]) + m[2 * i + 1] * (py - v[2 * i + 1]);
+    if (!(s > 0)) continue;
+    closestOnSegment(segScratch, v[2 * i], v[2 * i + 1], v[2 * j], v[2 * j + 1], px, py);
+    if (segScratch.t > 0 && segScratch.t < 1) {
+      // The foot p − s·n, then moved onto the edge's line along n once more (the rounding of
+      // s·n removed): exact on an axis-aligned edge.
+      const fx = px - s * m[2 * i];
+      const fy = py - s * m[2 * i + 1];
+      const off = m[2 * i] * (fx - v[2 * i]) + m[2 * i + 1] * (fy - v[2 * i + 1]);
+      out.x = fx - off * m[2 * i];
+      out.y = fy - off * m[2 * i + 1];
+      found = true;
+    }
+  }
+  for (let i = 0; i < n && !found; i++) {
+    const h = i === 0 ? n - 1 : i - 1;
+    const j = i + 1 === n ? 0 : i + 1;
+    const wx = px - v[2 * i];
+    const wy = py - v[2 * i + 1];
+    // Past the end of the incoming edge h→i and before the start of the outgoing edge i→j.
+    const inc = wx * (v[2 * i] - v[2 * h]) + wy * (v[2 * i + 1] - v[2 * h + 1]);
+    const outg = wx * (v[2 * j] - v[2 * i]) + wy * (v[2 * j + 1] - v[2 * i + 1]);
+    if (inc >= 0 && outg <= 0) {
+      out.x = v[2 * i];
+      out.y = v[2 * i + 1];
+      found = true;
+    }
+  }
+  if (found) {
+    out.distance = hypot2(px - out.x, py - out.y);
+    out.inside = false;
+    return out;
+  }
   for (let i = 0; i < n; i++) {
     const j = i + 1 === n ? 0 : i + 1;
     closestOnSegment(segScratch, v[2 * i], v[2 * i + 1], v[2 * j], v[2 * j + 1], px, py);

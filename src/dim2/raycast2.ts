@@ -14,7 +14,7 @@
  */
 
 import { invalidValue } from "../errors.js";
-import { hypot2, unitScale } from "../math/scalar.js";
+import { hypot2, productError, sumError, unitScale } from "../math/scalar.js";
 import { checkAnswer2, checkedShape2, checkOffset2, checkVec2 } from "./check2.js";
 import { pointScale2, scaledShape2 } from "./extreme-scale2.js";
 import type { Pose2 } from "./pose2.js";
@@ -40,11 +40,19 @@ export function makeRayHit2(): RayHit2 {
   return { toi: 0, point: { x: 0, y: 0 }, normal: { x: 0, y: 0 } };
 }
 
-/** Local-frame hit scratch: toi and normal; the point is computed by the caller. */
+/**
+ * Local-frame hit scratch: toi, outward normal and the hit point (px, py), the point in the
+ * routine's units (the shape's frame with lengths multiplied by the routine's `ks`), formed from
+ * the shape's own geometry (on the circle, on the face or edge line) rather than as
+ * origin + t·direction, so that it lies on the boundary to the rounding of the shape's
+ * coordinates.
+ */
 interface LocalHit {
   toi: number;
   nx: number;
   ny: number;
+  px: number;
+  py: number;
 }
 
 const INSIDE = -1;
@@ -52,12 +60,16 @@ const MISS = -2;
 
 /**
  * Circle of radius r centred at (cx, cy): entry time from outside, INSIDE when the origin is in
- * the closed disc, or MISS. With `exit`, the exit time instead (origin inside). The discriminant
- * is taken from the centre's perpendicular offset from the line, r² − |l|² = (r − |l|)(r + |l|),
- * not as b² − a·c, whose two large terms cancel when the origin is far from a small circle (Haines
- * et al., "Precision improvements for ray/sphere intersection", Ray Tracing Gems, 2019, ch. 7);
- * each root is taken in the form without cancellation (Ericson 2005, §5.3.2; the product of the
- * roots is c / a). The caller keeps the inputs near unit scale (see {@link castRayWorld2}).
+ * the closed disc, or MISS. With `exit`, the exit time instead (origin inside). Solved on the
+ * unit direction u = d/|d| as τ² + 2bτ + c = 0 (b = m·u, m = origin − centre, t = τ/|d|), with
+ * every product of two lengths avoided or factored so that nothing squares a length (a radius of
+ * 1e-200 at a distance 1 squared to 0 and hit the centre with a zero normal), as the 3D
+ * `lineBall` (src/geometry/ray-primitives.ts): the centre's offset from the line f = m − b·u
+ * (Haines et al., "Precision improvements for ray/sphere intersection", Ray Tracing Gems, 2019,
+ * ch. 7), the half chord √(r − |f|)·√(r + |f|), and the root near the origin as
+ * c / q = (|m| − r)·((|m| + r) / q) with q = −b + half chord (no cancellation, Ericson 2005,
+ * §5.3.2; the product of the roots is c). The hit point is the centre + f ∓ (half chord)·u and
+ * the normal that offset over its length: both from the foot f, not from origin + t·d.
  */
 function rayCircle(
   hit: LocalHit,
@@ -73,34 +85,41 @@ function rayCircle(
 ): number {
   const mx = ox - cx;
   const my = oy - cy;
-  const a = dx * dx + dy * dy;
-  const b = mx * dx + my * dy;
-  const c = mx * mx + my * my - r * r;
-  if (c <= 0 && !exit) return INSIDE;
-  if (a === 0) return MISS;
+  const mLen = hypot2(mx, my);
+  if (mLen <= r && !exit) return INSIDE;
+  const dl = hypot2(dx, dy);
+  if (!(dl > 0)) return MISS;
+  const ux = dx / dl;
+  const uy = dy / dl;
+  const b = mx * ux + my * uy;
   if (b > 0 && !exit) return MISS;
-  // The centre's offset from the line, l = m − (b / a)·d, and r² − |l|² = disc / a.
-  const f = b / a;
-  const l = hypot2(mx - f * dx, my - f * dy);
-  const h2 = (r - l) * (r + l);
-  if (h2 < 0) return MISS;
-  const sq = Math.sqrt(a * h2);
-  let t: number;
+  const fx = mx - b * ux;
+  const fy = my - b * uy;
+  const fLen = hypot2(fx, fy);
+  if (fLen > r) return MISS;
+  const hc = Math.sqrt(r - fLen) * Math.sqrt(r + fLen);
+  let tau: number;
+  let side: number;
   if (exit) {
-    // The larger root; for b > 0 as c / (the smaller root's numerator), which does not cancel.
-    t = b > 0 ? c / (-b - sq) : (-b + sq) / a;
+    // The larger root −b + hc; for b > 0 as c over the smaller root (−b − hc), no cancellation.
+    const q = -b - hc;
+    tau = b > 0 && q < 0 ? (mLen - r) * ((mLen + r) / q) : -b + hc;
+    side = 1;
   } else {
-    // The smaller root as c / q with q = −b + √disc ≥ 0 (both terms ≥ 0: no cancellation).
-    const q = -b + sq;
-    t = q > 0 ? c / q : -b / a;
+    const q = -b + hc;
+    tau = q > 0 ? (mLen - r) * ((mLen + r) / q) : -b;
+    side = -1;
   }
-  if (!(t > 0)) t = 0;
+  if (!(tau > 0)) tau = 0;
+  const t = tau / dl;
   if (t > maxToi) return MISS;
-  const px = mx + dx * t;
-  const py = my + dy * t;
-  const len = hypot2(px, py);
-  hit.nx = len > 0 ? px / len : 0;
-  hit.ny = len > 0 ? py / len : 0;
+  const qx = fx + side * hc * ux;
+  const qy = fy + side * hc * uy;
+  const len = hypot2(qx, qy);
+  hit.nx = len > 0 ? qx / len : 0;
+  hit.ny = len > 0 ? qy / len : 0;
+  hit.px = cx + qx;
+  hit.py = cy + qy;
   hit.toi = t;
   return t;
 }
@@ -159,12 +178,17 @@ function rayRect(
     hit.toi = Math.max(0, t1);
     hit.nx = n1x;
     hit.ny = n1y;
-    return hit.toi;
+  } else {
+    if (!(t0 > -Infinity) || t0 > t1 || t1 < 0 || t0 > maxToi) return MISS;
+    hit.toi = Math.max(0, t0);
+    hit.nx = n0x;
+    hit.ny = n0y;
   }
-  if (!(t0 > -Infinity) || t0 > t1 || t1 < 0 || t0 > maxToi) return MISS;
-  hit.toi = Math.max(0, t0);
-  hit.nx = n0x;
-  hit.ny = n0y;
+  // The point on the face: the face's coordinate exactly, the other one clamped to the face.
+  const px = ox + dx * hit.toi;
+  const py = oy + dy * hit.toi;
+  hit.px = hit.nx < 0 ? x0 : hit.nx > 0 ? x1 : Math.min(Math.max(px, x0), x1);
+  hit.py = hit.ny < 0 ? y0 : hit.ny > 0 ? y1 : Math.min(Math.max(py, y0), y1);
   return hit.toi;
 }
 
@@ -212,21 +236,39 @@ function rayPolygon(
     }
   }
   if (inside && !exit) return INSIDE;
+  let e: number;
   if (exit) {
     if (iUp < 0 || upper < 0) return MISS;
     hit.toi = upper;
-    hit.nx = normals[2 * iUp];
-    hit.ny = normals[2 * iUp + 1];
-    return upper;
+    e = iUp;
+  } else {
+    if (iLow < 0 || lower > upper) return MISS;
+    hit.toi = lower;
+    e = iLow;
   }
-  if (iLow < 0 || lower > upper) return MISS;
-  hit.toi = lower;
-  hit.nx = normals[2 * iLow];
-  hit.ny = normals[2 * iLow + 1];
-  return lower;
+  const nx = normals[2 * e];
+  const ny = normals[2 * e + 1];
+  hit.nx = nx;
+  hit.ny = ny;
+  // origin + t·d moved onto the edge's line along its normal (the rounding of t removed).
+  const px = ox + dx * hit.toi;
+  const py = oy + dy * hit.toi;
+  const off = nx * (px - verts[2 * e] * ks) + ny * (py - verts[2 * e + 1] * ks);
+  hit.px = px - off * nx;
+  hit.py = py - off * ny;
+  return hit.toi;
 }
 
-const sub: LocalHit = { toi: 0, nx: 0, ny: 0 };
+const sub: LocalHit = { toi: 0, nx: 0, ny: 0, px: 0, py: 0 };
+
+/** dst = src (a local hit). */
+function copyHit(dst: LocalHit, src: LocalHit): void {
+  dst.toi = src.toi;
+  dst.nx = src.nx;
+  dst.ny = src.ny;
+  dst.px = src.px;
+  dst.py = src.py;
+}
 
 /**
  * Capsule with its lengths multiplied by `ks` (a power of two): the earliest entry into its end
@@ -252,17 +294,13 @@ function rayCapsule(
   if (ra === INSIDE) return INSIDE;
   if (ra >= 0) {
     best = ra;
-    hit.toi = ra;
-    hit.nx = sub.nx;
-    hit.ny = sub.ny;
+    copyHit(hit, sub);
   }
   const rb = rayCircle(sub, bx, by, r, ox, oy, dx, dy, maxToi, false);
   if (rb === INSIDE) return INSIDE;
   if (rb >= 0 && (best < 0 || rb < best)) {
     best = rb;
-    hit.toi = rb;
-    hit.nx = sub.nx;
-    hit.ny = sub.ny;
+    copyHit(hit, sub);
   }
   const ex = bx - ax;
   const ey = by - ay;
@@ -271,8 +309,10 @@ function rayCapsule(
     // The rectangle's frame: u along the segment, v across it, origin at the midpoint.
     const ux = ex / len;
     const uy = ey / len;
-    const mx = ox - (0.5 * ax + 0.5 * bx);
-    const my = oy - (0.5 * ay + 0.5 * by);
+    const cx = 0.5 * ax + 0.5 * bx;
+    const cy = 0.5 * ay + 0.5 * by;
+    const mx = ox - cx;
+    const my = oy - cy;
     const lox = ux * mx + uy * my;
     const loy = -uy * mx + ux * my;
     const ldx = ux * dx + uy * dy;
@@ -285,6 +325,8 @@ function rayCapsule(
       hit.toi = rr;
       hit.nx = ux * sub.nx - uy * sub.ny;
       hit.ny = uy * sub.nx + ux * sub.ny;
+      hit.px = cx + ux * sub.px - uy * sub.py;
+      hit.py = cy + uy * sub.px + ux * sub.py;
     }
   }
   return best;
@@ -317,6 +359,8 @@ function raySegment(
     // The origin is the (point) segment.
     if (!exit) return INSIDE;
     hit.toi = 0;
+    hit.px = ox;
+    hit.py = oy;
     hit.nx = k > 0 ? dx0 / hypot2(dx0, dy0) : 1;
     hit.ny = k > 0 ? dy0 / hypot2(dx0, dy0) : 0;
     return 0;
@@ -347,6 +391,8 @@ function raySegment(
         ny = -ny;
       }
       hit.toi = 0;
+      hit.px = ox;
+      hit.py = oy;
       hit.nx = nx;
       hit.ny = ny;
       return 0;
@@ -358,6 +404,8 @@ function raySegment(
     if (t > maxToi) return MISS;
     const dl = Math.sqrt(dd);
     hit.toi = t * tScale;
+    hit.px = t === 0 ? ox : t === ta ? ax : sbx;
+    hit.py = t === 0 ? oy : t === ta ? ay : sby;
     hit.nx = dx / dl;
     hit.ny = dy / dl;
     return hit.toi;
@@ -375,6 +423,12 @@ function raySegment(
       ny = -ny;
     }
     hit.toi = t * tScale;
+    // origin + t·d moved onto the segment's line along its unit normal (t's rounding removed).
+    const qx = ox + dx0 * hit.toi;
+    const qy = oy + dy0 * hit.toi;
+    const off = nx * (qx - ax) + ny * (qy - ay);
+    hit.px = qx - off * nx;
+    hit.py = qy - off * ny;
     hit.nx = nx;
     hit.ny = ny;
     return hit.toi;
@@ -388,6 +442,8 @@ function raySegment(
   if (t < 0 || t > maxToi) return MISS;
   const dl = Math.sqrt(dd);
   hit.toi = t * tScale;
+  hit.px = t === ta ? ax : sbx;
+  hit.py = t === ta ? ay : sby;
   hit.nx = -dx / dl;
   hit.ny = -dy / dl;
   return hit.toi;
@@ -453,7 +509,7 @@ function rayRectShape(
   return rayRect(hit, k[0] * ks, k[1] * ks, k[2] * ks, k[3] * ks, ox, oy, dx, dy, maxToi, exit);
 }
 
-const local: LocalHit = { toi: 0, nx: 0, ny: 0 };
+const local: LocalHit = { toi: 0, nx: 0, ny: 0, px: 0, py: 0 };
 const oL = { x: 0, y: 0 };
 const dL = { x: 0, y: 0 };
 
@@ -502,9 +558,108 @@ export function castRay2D(
   return hit;
 }
 
+/** A moved ray origin ({@link advanceNearShape2}), world frame. */
+const nearO = { x: 0, y: 0 };
+/** {@link advanceNearShape2}'s summed move parameter (a register: no boxed double). */
+const advanceT = new Float64Array(1);
+
+/**
+ * An origin moved by {@link advanceNearShape2} keeps the time left to `maxToi` this much longer
+ * (relative to the move): the move's parameter is a rounded double, so a hit at `maxToi` exactly
+ * would otherwise be lost to the subtraction's rounding; the toi is clamped to `maxToi` after
+ * (as the 3D raycast, src/query/raycast.ts).
+ */
+const NEAR_TOI_SLACK_2D = 2 ** -50;
+/** Slack of a move relative to the origin's L1 distance from the shape's frame origin. */
+const ADVANCE_SLACK_2D = 2 ** -48;
+/** Most moves: each leaves about 2^-48 of the distance, so 1e300 → 1e-46, 1 → 1e-300. */
+const MAX_ADVANCES_2D = 24;
+/** A moved origin is moved again only while this many bounding radii before the shape. */
+const FAR_ADVANCE_2D = 16;
+/**
+ * A move is made only while the origin is this many times farther from the shape's frame origin
+ * (L1) than the frame origin's largest coordinate plus the bounding radius: the moved origin is
+ * rounded at its own coordinates, which must be well below the distance whose rounding the move
+ * removes.
+ */
+const ADVANCE_GAIN_2D = 16;
+/** Above it Dekker's split of the move parameter overflows: split t·2^-128 against d·2^128. */
+const ADVANCE_SPLIT_MAX_2D = 2 ** 960;
+
+/** Radius of a disc about the shape's frame origin holding the shape (an upper bound). */
+function boundingRadius2(shape: Shape2): number {
+  const { count, verts, radius } = shape.core;
+  let m = 0;
+  for (let i = 0; i < count; i++) m = Math.max(m, hypot2(verts[2 * i], verts[2 * i + 1]));
+  return m + radius;
+}
+
+/**
+ * Moves a ray origin far from a shape to just before the shape's bounding disc (centred on
+ * `pose.p`, radius r = {@link boundingRadius2}), world frame, the 2D form of the 3D raycast's
+ * `advanceNearShape` (src/query/raycast.ts): `nearO` = origin + t·dir for the summed t written to
+ * `advanceT[0]` (0: not moved), each coordinate formed exactly (Dekker's product and Knuth's
+ * sum, rounded once: `nearO` lies on the given ray to the rounding of its own coordinates, near
+ * the shape, not of the origin's), each move stopping 2r + 2^-48·|p − origin|₁ before the ray's
+ * closest approach to `pose.p`, so no hit lies before it. Repeated while the origin is still more
+ * than 16·r before the shape and 16 times farther from `pose.p` than |pose.p|∞ + r. Without it a
+ * ray from 1e16 at a unit circle hit its centre with a zero normal (origin + t·d with t rounded
+ * at 1e16, and the line's offset from the centre lost to the origin's rounding), and from 1e20
+ * with a 1e-3 direction missed. Allocates nothing.
+ */
+function advanceNearShape2(shape: Shape2, pose: Pose2, origin: Vec2, dir: Vec2): void {
+  advanceT[0] = 0;
+  const r = boundingRadius2(shape);
+  const c = pose.p;
+  const len = hypot2(dir.x, dir.y);
+  if (!(r < Infinity) || !(len > 0 && len < Infinity)) return;
+  let ox = origin.x;
+  let oy = origin.y;
+  let total = 0;
+  const near = ADVANCE_GAIN_2D * (Math.max(Math.abs(c.x), Math.abs(c.y)) + r);
+  for (let i = 0; i < MAX_ADVANCES_2D; i++) {
+    const wx = c.x - ox;
+    const wy = c.y - oy;
+    const w = Math.abs(wx) + Math.abs(wy);
+    if (!(w > near)) break;
+    let along = (wx * dir.x + wy * dir.y) / len;
+    if (!(Math.abs(along) < Infinity)) along = wx * (dir.x / len) + wy * (dir.y / len);
+    const ahead = along - 2 * r - ADVANCE_SLACK_2D * w;
+    // Once moved, again only while still far (and never for a point shape, r = 0, which each
+    // move would approach without end): each move rounds the origin once more.
+    if (!(ahead > (i === 0 ? 0 : FAR_ADVANCE_2D * r) && ahead < Infinity)) break;
+    if (i > 0 && !(r > 0)) break;
+    const t = ahead / len;
+    const px = t * dir.x;
+    const py = t * dir.y;
+    const sx = ox + px;
+    const sy = oy + py;
+    const big = t > ADVANCE_SPLIT_MAX_2D;
+    const ts = big ? t * 2 ** -128 : t;
+    const ds = big ? 2 ** 128 : 1;
+    const nx = sx + (sumError(ox, px, sx) + productError(ts, dir.x * ds, px));
+    const ny = sy + (sumError(oy, py, sy) + productError(ts, dir.y * ds, py));
+    if (!(Number.isFinite(nx) && Number.isFinite(ny))) break;
+    ox = nx;
+    oy = ny;
+    total += t;
+  }
+  if (total === 0) return;
+  nearO.x = ox;
+  nearO.y = oy;
+  advanceT[0] = total;
+}
+
+/** Scratch local hit point (shape frame, caller's units). */
+const hitL = { x: 0, y: 0 };
+/** Scratch local normal. */
+const nL = { x: 0, y: 0 };
+
 /**
  * {@link castRay2D} without the argument checks (the world's ray casts: shapes, poses and the
- * ray already valid).
+ * ray already valid). From far away the origin is first moved along the ray to just before the
+ * shape ({@link advanceNearShape2}); the local routine's hit point (on the shape's boundary, in
+ * its frame) is taken to the world by the pose, and toi = the move + the local time.
  */
 export function castRayWorld2(
   shape: Shape2,
@@ -515,7 +670,32 @@ export function castRayWorld2(
   solid: boolean,
   out: RayHit2,
 ): RayHit2 | null {
-  pose2.invTransformPoint(oL, pose, origin);
+  advanceNearShape2(shape, pose, origin, direction);
+  const t0 = advanceT[0];
+  if (t0 > 0 && !(t0 <= maxToi)) return null;
+  const hit = castRayFrom2(shape, pose, origin, direction, maxToi, solid, out, t0);
+  // The moved origin is before the shape by construction; should its rounding still put it
+  // inside, the ray is answered from the caller's origin.
+  if (hit === undefined)
+    return castRayFrom2(shape, pose, origin, direction, maxToi, solid, out, 0) ?? null;
+  return hit;
+}
+
+/**
+ * {@link castRayWorld2} from the origin moved by t0 (`nearO`) when t0 > 0, else from `origin`:
+ * the hit, null on a miss, undefined when a moved origin came out inside the shape.
+ */
+function castRayFrom2(
+  shape: Shape2,
+  pose: Pose2,
+  origin: Vec2,
+  direction: Vec2,
+  maxToi: number,
+  solid: boolean,
+  out: RayHit2,
+  t0: number,
+): RayHit2 | null | undefined {
+  pose2.invTransformPoint(oL, pose, t0 > 0 ? nearO : origin);
   rot2.invRotate(dL, pose.q, direction);
   // Exact changes of units (powers of two, see unitScale): the direction to length about 1 (kd),
   // and, far from unit scale, the shape and the origin too (ks), so that the routines' squares
@@ -528,8 +708,10 @@ export function castRayWorld2(
   const dy = dL.y * kd;
   const ox = oL.x * ks;
   const oy = oL.y * ks;
-  const maxToiS = (maxToi * ks) / kd;
+  const maxLeft = t0 > 0 ? maxToi - t0 + t0 * NEAR_TOI_SLACK_2D : maxToi;
+  const maxToiS = (maxLeft * ks) / kd;
   let t = castLocal(local, shape, ks, ox, oy, dx, dy, maxToiS, false);
+  if (t === INSIDE && t0 > 0) return undefined;
   if (t === INSIDE) {
     if (solid) {
       out.toi = 0;
@@ -546,10 +728,22 @@ export function castRayWorld2(
   const tScale = kd / ks;
   t = tScale > 0 && tScale < Infinity ? t * tScale : (t * kd) / ks;
   // The rounding of the change back may put t a hair past maxToi: it was within it.
-  out.toi = Math.min(t, maxToi);
-  out.point.x = origin.x + direction.x * out.toi;
-  out.point.y = origin.y + direction.y * out.toi;
-  rot2.rotate(out.normal, pose.q, { x: local.nx, y: local.ny });
+  const toi = Math.min(t0 > 0 ? t0 + t : t, maxToi);
+  if (!Number.isFinite(toi)) return null;
+  out.toi = toi;
+  if (t === 0 && t0 === 0) {
+    // At the origin itself (leaving from the boundary): the caller's point, unrounded.
+    out.point.x = origin.x;
+    out.point.y = origin.y;
+  } else {
+    const u = 1 / ks;
+    hitL.x = ks === 1 ? local.px : local.px * u;
+    hitL.y = ks === 1 ? local.py : local.py * u;
+    pose2.transformPoint(out.point, pose, hitL);
+  }
+  nL.x = local.nx;
+  nL.y = local.ny;
+  rot2.rotate(out.normal, pose.q, nL);
   return out;
 }
 

@@ -23,8 +23,10 @@ function toLocal(pose: Pose2, p: P): P {
 function segDist(px: number, py: number, ax: number, ay: number, bx: number, by: number): number {
   const ex = bx - ax;
   const ey = by - ay;
-  const ee = ex * ex + ey * ey;
-  let t = ee > 0 ? ((px - ax) * ex + (py - ay) * ey) / ee : 0;
+  // e over its largest component first: e·e of a 1e-200 segment would underflow to 0.
+  const m = Math.max(Math.abs(ex), Math.abs(ey));
+  const ee = m > 0 ? (ex / m) ** 2 + (ey / m) ** 2 : 0;
+  let t = ee > 0 ? ((px - ax) * (ex / m) + (py - ay) * (ey / m)) / ee / m : 0;
   t = Math.max(0, Math.min(1, t));
   return Math.hypot(px - ax - ex * t, py - ay - ey * t);
 }

@@ -230,17 +230,70 @@ function projectConvexPolyhedron(
     out.distance = -maxSep;
     return out;
   }
-  // Outside: the nearest point over the face polygons.
-  let best = Infinity;
+  // Outside: a face p lies beyond whose foot of p is within the face holds the closest point
+  // (the hull lies behind the face's plane; Ericson 2005, §5.1.2's Voronoi regions), taken
+  // outright (the largest separation on a rounding tie). Far away (1e8 from a unit prism) the
+  // squared distances to that foot and to a corner round to the same double, and the scan by
+  // distance returned the corner. Otherwise the nearest point over the face polygons, compared
+  // by {@link nearerTo} (not by rounded squared distances).
+  let bestSep = -Infinity;
   for (let f = 0; f < faces; f++) {
-    const d2 = closestOnFace(c, f, p);
-    if (d2 < best) {
-      best = d2;
+    const sep = n[3 * f] * p.x + n[3 * f + 1] * p.y + n[3 * f + 2] * p.z - off[f];
+    if (!(sep > 0) || !(sep > bestSep)) continue;
+    closestOnFace(c, f, p);
+    if (!faceWithin[0]) continue;
+    bestSep = sep;
+    vec3.copy(out.point, cq);
+  }
+  if (bestSep > -Infinity) {
+    out.distance = vec3.distance(out.point, p);
+    return out;
+  }
+  let found = false;
+  for (let f = 0; f < faces; f++) {
+    closestOnFace(c, f, p);
+    if (!found || nearerTo(cq.x, cq.y, cq.z, out.point.x, out.point.y, out.point.z, p)) {
+      found = true;
       vec3.copy(out.point, cq);
     }
   }
-  out.distance = Math.sqrt(best);
+  out.distance = vec3.distance(out.point, p);
   return out;
+}
+
+/** Most corrections of a face foot onto its plane ({@link closestOnFace}). */
+const FOOT_STEPS = 24;
+
+/** Whether {@link closestOnFace}'s last point was the foot within the face (a register). */
+const faceWithin = new Uint8Array(1);
+
+/**
+ * True when q is strictly nearer to p than r is: |p − q|² − |p − r|² = (q − r)·(q + r − 2p) < 0,
+ * formed as that product so that the two nearly equal squared distances of a far p (1e8 from a
+ * unit face) are not subtracted after rounding: the difference's factor q − r is at the shape's
+ * scale and exact or nearly so.
+ */
+function nearerTo(
+  qx: number,
+  qy: number,
+  qz: number,
+  rx: number,
+  ry: number,
+  rz: number,
+  p: Vec3,
+): boolean {
+  // q − r over its largest component (the sign is kept): a 1e-200 hull rescaled beside a unit
+  // offset would square its lengths to 0.
+  const ax = qx - rx;
+  const ay = qy - ry;
+  const az = qz - rz;
+  const m = Math.max(Math.abs(ax), Math.abs(ay), Math.abs(az));
+  if (!(m > 0)) return false;
+  const d =
+    (ax / m) * (qx + rx - 2 * p.x) +
+    (ay / m) * (qy + ry - 2 * p.y) +
+    (az / m) * (qz + rz - 2 * p.z);
+  return d < 0;
 }
 
 /**
@@ -266,9 +319,17 @@ function closestOnFace(c: ConvexPolyhedron, f: number, p: Vec3): number {
   for (let k = start; k < end; k++) {
     const a = 3 * fv[k];
     const b = 3 * fv[k + 1 < end ? k + 1 : start];
-    const ex = v[b] - v[a];
-    const ey = v[b + 1] - v[a + 1];
-    const ez = v[b + 2] - v[a + 2];
+    // The side over its largest component: its products with p's offset must not underflow (a
+    // 1e-200 hull rescaled beside a unit offset, the side test then 0 and the face "within").
+    const em = Math.max(
+      Math.abs(v[b] - v[a]),
+      Math.abs(v[b + 1] - v[a + 1]),
+      Math.abs(v[b + 2] - v[a + 2]),
+    );
+    const es = em > 0 ? em : 1;
+    const ex = (v[b] - v[a]) / es;
+    const ey = (v[b + 1] - v[a + 1]) / es;
+    const ez = (v[b + 2] - v[a + 2]) / es;
     // From the side's end nearer p: the side test's terms then have p's offset from it, not the
     // side's length (beyond a needle's tip the far end's offset rounds above the answer).
     let o = a;
@@ -294,8 +355,9 @@ function closestOnFace(c: ConvexPolyhedron, f: number, p: Vec3): number {
     if (!(side > 0)) continue;
     within = false;
     // Beyond this side: its nearest point, clamped, measured from that end.
+    // t along the side in its own length (s is the side over em).
     const ee = sx * sx + sy * sy + sz * sz;
-    const t = ee > 0 ? (wx * sx + wy * sy + wz * sz) / ee : 0;
+    const t = ee > 0 ? (wx * sx + wy * sy + wz * sz) / ee / em : 0;
     let qx = v[o];
     let qy = v[o + 1];
     let qz = v[o + 2];
@@ -305,22 +367,41 @@ function closestOnFace(c: ConvexPolyhedron, f: number, p: Vec3): number {
       qy = v[f + 1];
       qz = v[f + 2];
     } else if (t > 0) {
-      qx += t * sx;
-      qy += t * sy;
-      qz += t * sz;
+      qx += t * sx * em;
+      qy += t * sy * em;
+      qz += t * sz * em;
     }
     const dx = p.x - qx;
     const dy = p.y - qy;
     const dz = p.z - qz;
     const d2 = dx * dx + dy * dy + dz * dz;
-    if (d2 < best) {
+    if (best === Infinity || nearerTo(qx, qy, qz, cq.x, cq.y, cq.z, p)) {
       best = d2;
       vec3.set(cq, qx, qy, qz);
     }
   }
+  faceWithin[0] = within ? 1 : 0;
   if (!within) return best;
   const sep = nx * p.x + ny * p.y + nz * p.z - c.facePlaneOffsets[f];
-  vec3.set(cq, p.x - sep * nx, p.y - sep * ny, p.z - sep * nz);
+  // The foot p − sep·n, moved onto the plane along n once more: from far away (1e200 from a
+  // unit face) p − sep·n cancels to the rounding of p and lost the face's offset (the foot at 0).
+  // Over n·n: a stored normal a rounding from unit length (0.9999999999999999) left the foot
+  // 2ε·|p| off the plane, far above a tiny hull's size.
+  const nn = nx * nx + ny * ny + nz * nz;
+  let fx = p.x - (sep / nn) * nx;
+  let fy = p.y - (sep / nn) * ny;
+  let fz = p.z - (sep / nn) * nz;
+  // Each step removes all but about ε of the residue (from ε·|p|): a few steps from 1e300.
+  let last = Infinity;
+  for (let i = 0; i < FOOT_STEPS; i++) {
+    const back = (nx * fx + ny * fy + nz * fz - c.facePlaneOffsets[f]) / nn;
+    if (!(Math.abs(back) < last) || back === 0) break;
+    last = Math.abs(back);
+    fx -= back * nx;
+    fy -= back * ny;
+    fz -= back * nz;
+  }
+  vec3.set(cq, fx, fy, fz);
   return sep * sep;
 }
 
