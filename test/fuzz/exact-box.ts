@@ -256,3 +256,42 @@ export function exactBoxFaceDistance(j: Record<string, unknown>, p: readonly num
   }
   return toNumber(best as Q);
 }
+
+/**
+ * The overlap of boxes `ja` and `jb` along the direction `n` (A toward B, the doubles taken
+ * exactly), exactly up to the final rounding: max over A's corners of p·n minus min over B's,
+ * over |n| (positive: overlapping that deep along n; a contact normal achieves a depth d when
+ * this is at most d).
+ */
+export function exactOverlapAlong(
+  ja: Record<string, unknown>,
+  jb: Record<string, unknown>,
+  n: readonly number[],
+): number {
+  const l: QV = [q(n[0]), q(n[1]), q(n[2])];
+  const pa = exactBox(ja).corners.map((p) => dot(p, l));
+  const pb = exactBox(jb).corners.map((p) => dot(p, l));
+  const maxA = pa.reduce((m, v) => (cmp(v, m) > 0 ? v : m));
+  const minB = pb.reduce((m, v) => (cmp(v, m) < 0 ? v : m));
+  return overSqrt(sub(maxA, minB), dot(l, l));
+}
+
+/**
+ * The signed distance of point `p` from the surface of box or aabb `j` (the query's JSON) along
+ * its nearest face's normal, exactly up to the final rounding (as {@link exactBoxFaceDistance},
+ * an aabb by its min and max).
+ */
+export function exactShapeFaceDistance(j: Record<string, unknown>, p: readonly number[]): number {
+  if (j.type !== "aabb") return exactBoxFaceDistance(j, p);
+  const lo = j.min as number[];
+  const hi = j.max as number[];
+  let best: Q | null = null;
+  for (let i = 0; i < 3; i++) {
+    const x = q(p[i]);
+    const a = sub(q(lo[i]), x);
+    const b = sub(x, q(hi[i]));
+    const m = cmp(a, b) > 0 ? a : b;
+    if (best === null || cmp(m, best) > 0) best = m;
+  }
+  return toNumber(best as Q);
+}

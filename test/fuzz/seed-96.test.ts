@@ -92,8 +92,8 @@ describe("fuzz seed 96: a turned box's corner just beyond an aabb's side, touchi
  * turned as a whole, a box; both orders; replayed through the fuzzer's checks (contact, manifold,
  * distance; the facing bar on). Before the fix 4 of 2,000 replays of fast-check seed 1's 1,000
  * draws failed (10 of seed 2's, 8 of seed 3's, the witnesses 2e-10 to 1.7e-8 apart along the
- * normal); after, 0 (seed 1). Seeds 2 and 3 find two other classes, before and after alike:
- * test/fuzz/open/box-side-graze.jsonl.
+ * normal); after, 0 (seed 1). Seeds 2 and 3 found two other classes, before and after alike,
+ * fixed in session 39: test/fuzz/box-side-graze.test.ts runs the property at seeds 2, 3 and 5.
  */
 describe("property: a turned box just beyond an aabb's or box's side, touching its top", () => {
   it("witnesses at the deepest point of the overlap, facing along the normal (both orders)", () => {
