@@ -31,6 +31,7 @@ import { intersects } from "../../src/query/intersects.js";
 import { manifold } from "../../src/query/manifold.js";
 import { makeHeightfield } from "../../src/shapes/heightfield.js";
 import type { Shape } from "../../src/shapes/shape.js";
+import { makeTriangle } from "../../src/shapes/triangle.js";
 import type { TriangleMesh } from "../../src/shapes/triangle-mesh.js";
 import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
 import { CollisionWorld } from "../../src/world/collision-world.js";
@@ -448,6 +449,62 @@ describe("property: a few triangles in a convex solid mesh answer the deepest tr
         },
       ),
       { numRuns: 150, seed: 39 },
+    );
+  });
+});
+
+describe("property: a few triangles against the non-convex L answer their deepest bare triangle's contact", () => {
+  it("the soup's contact is the deepest of contact(L, triangle) over its triangles, both orders (fast-check)", () => {
+    const L = solidL();
+    const inL = fc.tuple(
+      fc.double({ min: -0.3, max: 3.3, noNaN: true }),
+      fc.double({ min: -0.3, max: 3.3, noNaN: true }),
+      fc.double({ min: -0.3, max: 1.3, noNaN: true }),
+    );
+    const tri = fc.tuple(inL, inL, inL).filter(([a, b, c]) => {
+      const n = cross3(sub3(b, a), sub3(c, a));
+      const l = Math.max(
+        Math.hypot(...sub3(b, a)),
+        Math.hypot(...sub3(c, b)),
+        Math.hypot(...sub3(a, c)),
+      );
+      return l > 0.05 && Math.hypot(n[0], n[1], n[2]) / l > 0.05 * l;
+    });
+    fc.assert(
+      fc.property(fc.array(tri, { minLength: 1, maxLength: 3 }), (tris) => {
+        const soup = makeTriangleMesh(
+          tris.flat(2),
+          tris.flatMap((_, i) => [3 * i, 3 * i + 1, 3 * i + 2]),
+        );
+        const I = iso.identity();
+        let deepest = Infinity;
+        let bound = 0;
+        for (const t of tris) {
+          const bare = makeTriangle(
+            vec3.create(...t[0]),
+            vec3.create(...t[1]),
+            vec3.create(...t[2]),
+          );
+          const c = contact(L, I, bare, I, 0);
+          if (c && c.distance < deepest) {
+            deepest = c.distance;
+            bound = c.errorBound ?? 0;
+          }
+        }
+        fc.pre(deepest < -1e-6);
+        for (const c of [contact(L, I, soup, I, 0), contact(soup, I, L, I, 0)]) {
+          expect(c).not.toBeNull();
+          if (!c) return;
+          expect(Math.abs(c.distance - deepest)).toBeLessThanOrEqual(1e-12);
+          // The deepest part's bound (a tied part may carry another).
+          expect(c.errorBound ?? 0).toBeGreaterThanOrEqual(0);
+          if (Math.abs(c.distance - deepest) === 0)
+            expect(Math.abs((c.errorBound ?? 0) - bound)).toBeLessThanOrEqual(1e-9 + bound);
+        }
+        expect(intersects(L, I, soup, I)).toBe(true);
+        expect(intersects(soup, I, L, I)).toBe(true);
+      }),
+      { numRuns: 60, seed: 391 },
     );
   });
 });
