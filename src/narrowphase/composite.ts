@@ -23,11 +23,13 @@
  *   has a pose (a compound's child), from B's part, B's part first and flipped back — the frames
  *   the nested compound queries used, so the answers are theirs. Internal edges are fixed on a
  *   surface's part against a part of a solid kind (two surfaces: none, as mesh–mesh). A solid
- *   (`containsPoint`) holding the other's surface is decided by one point of that surface and
- *   answered through the nearest surface with the enclosed surface's extreme part point. A solid
- *   mesh and a compound (either order) skip the two trees: the compound is the composite and the
- *   whole solid its S, each child asked against the solid through the table as the bare child
- *   is, the deepest answering (`solidAgainstParts`). Distance is a
+ *   (`containsPoint`) holding the other solid's surface is decided by one point of that surface
+ *   and answered through the nearest surface with the enclosed surface's extreme part point. A
+ *   solid mesh and a composite that is not a solid (a compound, a surface mesh, a heightfield;
+ *   either order) skip the two trees: a convex solid against a surface is its hull
+ *   (`solidAsConvex`), else the other is the composite and the whole solid its S, each part
+ *   asked against the solid through the table as the bare part is, the deepest answering
+ *   (`solidAgainstParts`). Distance is a
  *   branch and bound over node pairs. Manifold: two surfaces merge the agreeing part-pair
  *   manifolds; else A against B's deepest part through the table (B not a surface), or A's
  *   deepest part against B.
@@ -1153,17 +1155,23 @@ function run(
  * `s` as one convex shape when it is a `solid: true` mesh whose solid is convex (the convex hull
  * of its vertices, src/shapes/triangle-mesh.ts `convexSolidOfTriangleMesh`, cached per mesh), else
  * `s`: against another solid mesh a convex solid mesh answers exactly as that hull does (issue
- * 16: two solid meshes whose surfaces cross got the triangles' 0, not the solids' depth).
+ * 16: two solid meshes whose surfaces cross got the triangles' 0, not the solids' depth), and
+ * against a surface (a mesh without `solid`, a heightfield) the surface's triangles each meet the
+ * hull, so the pair is the composite against one convex shape: the deepest triangle's exact
+ * contact with the solid, each triangle pushed out through the nearest face (issue 16, session
+ * 39: a sheet at y = 0.5 in the cube [−1, 1]^3 had been pushed out whole, sideways, −1.9).
  */
 function solidAsConvex(s: Shape, o: Shape): Shape {
   if (s.type !== ShapeType.TriangleMesh || !(s as TriangleMesh).solid) return s;
-  // Only against another solid mesh: a surface mesh, a heightfield or a compound keeps the
-  // composite path, whose solid-mesh semantics are already the solid's (a surface mesh inside a
-  // solid cube is pushed out through the nearest face: depth its extent + its distance there).
-  if (o.type !== ShapeType.TriangleMesh || !(o as TriangleMesh).solid) return s;
-  // Against a non-convex solid mesh both stay meshes: the two-tree path and
-  // crossingSolidsContact (src/narrowphase/mesh-solid.ts) answer the two solids.
-  if (isNonConvexSolidPair(s, o)) return s;
+  if (o.type === ShapeType.TriangleMesh) {
+    // Against a non-convex solid mesh both stay meshes: the two-tree path and
+    // crossingSolidsContact (src/narrowphase/mesh-solid.ts) answer the two solids.
+    if ((o as TriangleMesh).solid && isNonConvexSolidPair(s, o)) return s;
+  } else if (o.type !== ShapeType.Heightfield) {
+    // A compound keeps the composite path (solidAgainstParts: each child against the solid,
+    // which is the hull's answer for a convex solid); a convex shape is the mesh's own pair.
+    return s;
+  }
   return convexSolidOfTriangleMesh(s as TriangleMesh) ?? s;
 }
 
@@ -1176,13 +1184,15 @@ const SOLID_B = 2;
 
 /**
  * Which side of a two-tree pair is a closed solid (its view's `isSolid`: a `solid: true` mesh)
- * against a composite of parts that is neither a surface nor a solid (a compound): SOLID_A,
- * SOLID_B, else 0. Such a pair is answered part by part, the compound as the composite and the
- * whole solid as S, so each child meets the solid through the table exactly as the bare child
- * does (mesh-solid.ts: depth the solid's, not a crossed triangle's two-sided one) and the deepest
- * child answers; a nested compound child recurses here. (A child's two-sided triangle depth is
- * never deeper than its depth against the solid that holds the triangle, so no triangle pair is
- * needed.)
+ * against a composite of parts that is not a solid (a compound, a surface mesh, a heightfield):
+ * SOLID_A, SOLID_B, else 0. Such a pair is answered part by part, the other composite as the
+ * composite and the whole solid as S, so each part meets the solid through the table exactly as
+ * the bare part does (mesh-solid.ts: depth the solid's, not a crossed triangle's two-sided one)
+ * and the deepest part answers; a nested compound child recurses here. (A part's two-sided
+ * triangle depth is never deeper than its depth against the solid that holds the triangle, so no
+ * triangle pair is needed.) A convex solid against a surface never gets here: it is its hull
+ * ({@link solidAsConvex}); a non-convex one does (issue 16, session 39: a surface inside it had
+ * been pushed out whole, its extent along the nearest way out, errorBound 0).
  */
 function solidAgainstParts(a: Shape, b: Shape): number {
   const va = compositeView(a.type);
@@ -1190,8 +1200,8 @@ function solidAgainstParts(a: Shape, b: Shape): number {
   if (!va || !vb) return 0;
   const aSolid = va.isSolid?.(a) === true;
   const bSolid = vb.isSolid?.(b) === true;
-  if (aSolid && !bSolid && !vb.edgeFlags && !vb.containsPoint) return SOLID_A;
-  if (bSolid && !aSolid && !va.edgeFlags && !va.containsPoint) return SOLID_B;
+  if (aSolid && !bSolid) return SOLID_A;
+  if (bSolid && !aSolid) return SOLID_B;
   return 0;
 }
 
@@ -1439,6 +1449,10 @@ function fixInternalEdge(c: Contact, l: Level, i: number): void {
   if (c.distance > 0) return;
   const flags = (l.view.edgeFlags as (s: Shape, i: number) => number)(l.comp, i);
   if (flags === 7) return;
+  // A surface's part against a whole solid mesh (solidAgainstParts): the contact is the solid's
+  // depth for that triangle, whose normal the rule would turn to the face's without measuring
+  // the solid along it (no support function), so it is kept as the solid answered it.
+  if (l.other.type === ShapeType.TriangleMesh && (l.other as TriangleMesh).solid) return;
   const convexS = isSupportMappedType(l.other.type) ? (l.other as ConvexShape) : null;
   const t = l.part.triangle;
   if (l.first) {

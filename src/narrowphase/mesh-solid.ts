@@ -15,8 +15,11 @@
  * enclosed shape whose closest point lies on a face this is the exact penetration depth; for a
  * non-convex mesh it is the overlap along that way out (an upper bound of the depth).
  *
- * A mesh wholly inside a solid mesh is answered the same way by the composite path's two-tree
- * routines (src/narrowphase/composite.ts, over the enclosed surface's parts).
+ * A surface mesh or a heightfield against a solid mesh is a composite of triangles, each meeting
+ * the solid as a bare triangle does (src/narrowphase/composite.ts: a convex solid as its hull,
+ * `solidAsConvex`; a non-convex one whole, per triangle here, `solidAgainstParts`), the deepest
+ * answering (session 39). A solid mesh wholly inside another solid mesh is answered the same way
+ * as a shape by the composite path's two-tree routines (over the enclosed surface's parts).
  *
  * A shape crossing the surface (issue 16, session 19) has triangle contacts, but a triangle is
  * two-sided: a sphere whose centre is just inside a face got the depth r − d toward the inside
