@@ -10,10 +10,11 @@
  * gap is below CAST2D_TOLERANCE of the shapes' size, when the shapes stop approaching (then they
  * never touch), past `maxToi`, or at CAST2D_MAX_ITERATIONS (returning the current time).
  */
-import { CAST2D_MAX_ITERATIONS, CAST2D_TOLERANCE } from "../constants.js";
+import { CAST2D_MAX_ITERATIONS, CAST2D_TOLERANCE, GJK_ROUNDING_TOLERANCE } from "../constants.js";
 import { invalidValue } from "../errors.js";
 import { checkedShape2, checkPair2 } from "./check2.js";
 import { type Contact2, checkContactAnswer2, contactWorld2, makeContact2 } from "./contact2.js";
+import { makeWorkCore, supportIndex, transformCore, type WorkCore2 } from "./core2.js";
 import type { Pose2 } from "./pose2.js";
 import * as pose2 from "./pose2.js";
 import type { Shape2 } from "./shapes.js";
@@ -41,6 +42,72 @@ function checkVelocity(field: string, v: Vec2): void {
 const pa: Pose2 = { p: { x: 0, y: 0 }, q: { c: 1, s: 0 } };
 const pb: Pose2 = { p: { x: 0, y: 0 }, q: { c: 1, s: 0 } };
 const c: Contact2 = makeContact2();
+
+const workA: WorkCore2 = makeWorkCore();
+const workB: WorkCore2 = makeWorkCore();
+/** The approach normal of the last step taken (x, y), for {@link orientFlatContact2}. */
+const lastStep = new Float64Array(2);
+
+/**
+ * True when the cores of `a` (at `pa`) and `b` (at `pb`) lie on one line across the unit
+ * direction (nx, ny) up to `tol`: both the separation of B from A along it and along its
+ * opposite are at least −tol (from the support points, radii taken off: min over B of n·x −
+ * max over A of n·x, and min over A of n·x − max over B of n·x). Then both directions support
+ * their Minkowski difference, a segment across (nx, ny) (van den Bergen 2003, §2.4).
+ */
+function flatAcross(ca: WorkCore2, cb: WorkCore2, nx: number, ny: number, tol: number): boolean {
+  const r = ca.radius + cb.radius;
+  const v = ca.verts;
+  const w = cb.verts;
+  const a1 = supportIndex(ca, nx, ny);
+  const a0 = supportIndex(ca, -nx, -ny);
+  const b1 = supportIndex(cb, nx, ny);
+  const b0 = supportIndex(cb, -nx, -ny);
+  const maxA = nx * v[2 * a1] + ny * v[2 * a1 + 1];
+  const minA = nx * v[2 * a0] + ny * v[2 * a0 + 1];
+  const maxB = nx * w[2 * b1] + ny * w[2 * b1 + 1];
+  const minB = nx * w[2 * b0] + ny * w[2 * b0 + 1];
+  return minB - maxA - r >= -tol && minA - maxB - r >= -tol;
+}
+
+/**
+ * The 2D form of the 3D cast's flat-pair rule (src/query/cast-shapes.ts, `orientFlatContact`),
+ * at a hit after 0 of relative velocity (vx, vy). Two segments face to face in parallel meet
+ * on one line: their Minkowski difference is a segment, and at the time of impact the contact
+ * routine's normal is either sign of its normal (issue 16, fresh-user attack 39: a segment cast
+ * onto a segment gave (−1, 0) for +x in both orders) or, when the two coincide to rounding, the
+ * direction between rounded end points (an in-plane (1, 0) for a face-on meeting along y).
+ * Under a translation a first contact's normal n from A toward B closes, (v_B − v_A)·n ≤ 0: the
+ * relative path enters the Minkowski difference against its outward normal −n. So: when the
+ * cores lie on one line across the last step's approach normal m (`lastStep`, taken at a gap
+ * above the tolerance, so its sign is sure) and the motion closes along m, the meeting is
+ * face-on and the normal is m; else, when the routine's n opens and the cores lie on one line
+ * across n, n is negated. A pair with width across both keeps its contact.
+ */
+function orientFlatContact2(
+  out: Contact2,
+  a: Shape2,
+  b: Shape2,
+  vx: number,
+  vy: number,
+  tol: number,
+): void {
+  const ca = transformCore(workA, a.core, pa);
+  const cb = transformCore(workB, b.core, pb);
+  const mx = lastStep[0];
+  const my = lastStep[1];
+  if (vx * mx + vy * my < 0 && flatAcross(ca, cb, mx, my, tol)) {
+    out.normal.x = mx;
+    out.normal.y = my;
+    return;
+  }
+  const nx = out.normal.x;
+  const ny = out.normal.y;
+  if (vx * nx + vy * ny > 0 && flatAcross(ca, cb, nx, ny, tol)) {
+    out.normal.x = -nx;
+    out.normal.y = -ny;
+  }
+}
 
 /**
  * The first time t ∈ [0, maxToi] at which `a` (pose `poseA` at t = 0, moving with velocity
@@ -107,10 +174,17 @@ export function castShapes2D(
     if (c.distance <= tol || it === CAST2D_MAX_ITERATIONS) break;
     const closing = -(vx * c.normal.x + vy * c.normal.y);
     if (!(closing > 0)) return null;
+    lastStep[0] = c.normal.x;
+    lastStep[1] = c.normal.y;
     t += c.distance / closing;
     if (t > maxToi) return null;
   }
   checkContactAnswer2("castShapes2D", c);
+  if (t > 0) {
+    const round =
+      GJK_ROUNDING_TOLERANCE * Math.max(sizeA, sizeB, Math.abs(pb.p.x), Math.abs(pb.p.y));
+    orientFlatContact2(c, sa, sb, vx, vy, tol + round);
+  }
   // Back to the world: A's position at the time of impact.
   const ax = poseA.p.x + velocityA.x * t;
   const ay = poseA.p.y + velocityA.y * t;

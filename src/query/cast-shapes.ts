@@ -254,6 +254,88 @@ function separationAlongNormal(a: Shape, b: Shape): number {
   return n.x * (sepB.x - sepA.x) + n.y * (sepB.y - sepA.y) + n.z * (sepB.z - sepA.z);
 }
 
+const approachP = vec3.create();
+const approachVA = vec3.create();
+const approachVB = vec3.create();
+const omegaQ: Quat = quat.identity();
+const omegaD: Quat = quat.identity();
+const omegaC: Quat = quat.identity();
+const omegaR = vec3.create();
+
+/**
+ * out = the velocity at time t (scene units per unit t, the cast's frame) of the material point
+ * of side `s`'s body at `p`: the body's velocity plus ω × (p − c), c the body's origin at t and
+ * ω its angular velocity there. Under nlerp, q(t) = u/|u| with u = q0 + (q1 − q0)·t, so
+ * q' = (d − q·(q·d))/|u| (d = q1 − q0, the derivative of a normalisation) and the world angular
+ * velocity is the vector part of 2·q'·q̄ (Shoemake 1985; q' = ½·ω·q).
+ */
+function pointVelocity(out: Vec3, s: Side, t: number, p: Vec3): Vec3 {
+  const m = s.motion;
+  vec3.copy(out, m.velocity);
+  const q1 = m.q1;
+  if (!(s.angular > 0) || q1 === null) return out;
+  const q0 = m.pose0.rotation;
+  const d = omegaD;
+  d.x = q1.x - q0.x;
+  d.y = q1.y - q0.y;
+  d.z = q1.z - q0.z;
+  d.w = q1.w - q0.w;
+  const q = omegaQ;
+  q.x = q0.x + d.x * t;
+  q.y = q0.y + d.y * t;
+  q.z = q0.z + d.z * t;
+  q.w = q0.w + d.w * t;
+  const len = quat.length(q);
+  if (!(len > 0) || !Number.isFinite(len)) return out;
+  q.x /= len;
+  q.y /= len;
+  q.z /= len;
+  q.w /= len;
+  const qd = q.x * d.x + q.y * d.y + q.z * d.z + q.w * d.w;
+  d.x = (d.x - q.x * qd) / len;
+  d.y = (d.y - q.y * qd) / len;
+  d.z = (d.z - q.z * qd) / len;
+  d.w = (d.w - q.w * qd) / len;
+  quat.multiply(omegaC, d, quat.conjugate(omegaC, q));
+  // r = p − c(t); out += ω × r with ω = 2·(omegaC's vector part).
+  vec3.addScaled(omegaR, m.pose0.translation, m.velocity, t);
+  vec3.sub(omegaR, p, omegaR);
+  const wx = 2 * omegaC.x;
+  const wy = 2 * omegaC.y;
+  const wz = 2 * omegaC.z;
+  out.x += wy * omegaR.z - wz * omegaR.y;
+  out.y += wz * omegaR.x - wx * omegaR.z;
+  out.z += wx * omegaR.y - wy * omegaR.x;
+  return out;
+}
+
+/**
+ * A hit at t > 0 of two flat shapes face to face (triangles, flat hulls, a mesh's or a
+ * heightfield's triangles, in parallel planes): at the time of impact the pair lies in one plane,
+ * so the Minkowski difference is flat and both the plane's normals n and −n support it; the
+ * contact routine's choice of sign is then arbitrary (issue 16, fresh-user attack 39: a triangle
+ * cast onto a triangle gave (1, 0, 0) in both argument orders). At a first contact every valid
+ * normal from A toward B has the material points closing along it, n·(v_B(p) − v_A(p)) ≤ 0 at
+ * the witness point p (the relative path enters the Minkowski difference there: its outward
+ * normal −n faces the path). So when n opens (that product > 0) and −n separates the shapes too
+ * (the support functions' separation along −n at least −stopTol: the pair is flat across n),
+ * the normal is negated; the points stay. A pair with volume across n (−n's separation is minus
+ * its width) or without support functions (a half-space) keeps its normal. Reads the poses and
+ * the contact of the last {@link contactAt} (at t); `out.normal` is its world normal.
+ */
+function orientFlatContact(out: ShapeCastHit, a: Side, b: Side, t: number, stopTol: number): void {
+  vec3.lerp(approachP, out.pointA, out.pointB, 0.5);
+  pointVelocity(approachVA, a, t, approachP);
+  pointVelocity(approachVB, b, t, approachP);
+  vec3.sub(approachVB, approachVB, approachVA);
+  if (!(vec3.dot(approachVB, out.normal) > 0)) return;
+  const n = contact.normal;
+  vec3.negate(n, n);
+  const sep = separationAlongNormal(a.shape, b.shape);
+  vec3.negate(n, n);
+  if (sep >= -stopTol) vec3.negate(out.normal, out.normal);
+}
+
 /** Largest distance between the bodies' origins over t ∈ [0, maxT] (linear paths: at an end). */
 function originSpread(maxT: number): number {
   const a = motionA.pose0.translation;
@@ -330,7 +412,10 @@ function advance(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
       widen === Number.POSITIVE_INFINITY
         ? widen
         : (shapeTol + GJK_ROUNDING_TOLERANCE * coord) * widen;
-    if (t > 0 && (gap <= 0 || gap <= stopTol)) return true;
+    if (t > 0 && (gap <= 0 || gap <= stopTol)) {
+      orientFlatContact(out, a, b, t, stopTol);
+      return true;
+    }
     vec3.copy(nW, out.normal);
     const mu =
       -vec3.dot(relVel, nW) +
@@ -735,6 +820,38 @@ function wholeContactAt(out: ShapeCastHit, a: Side, b: Side): void {
   iso.transformVector(out.normal, poseA, contact.normal);
   iso.transformPoint(out.pointA, poseA, contact.pointA);
   iso.transformPoint(out.pointB, poseA, contact.pointB);
+  orientOpeningNormal(out, a, b, reach);
+}
+
+const probeContact = makeContact();
+const probeNormal = vec3.create();
+
+/**
+ * The composite form of {@link orientFlatContact}: flat parts face to face (a triangle on a
+ * mesh's coplanar triangle, two surface quads) touch at the time of impact in one plane, and the
+ * pair's contact there picks that plane's normal with either sign (the parts' own hits may have
+ * given an in-plane edge normal, which says nothing of the sign). A normal n that opens at the
+ * witness point (n·(v_B(p) − v_A(p)) > 0) is no first contact's. The pair is then looked at
+ * again a little before: at t − Δ, Δ the time the closing speed along n takes to cover 2^10 times
+ * `reach` (the stopping gap), the pair is apart by about that much and its contact normal is the
+ * direction from A's closest point to B's, whose sign is not in doubt; when it lies across from
+ * n (dot < −1/2: the same plane seen from the other side) n is negated. Overwrites the poses.
+ */
+function orientOpeningNormal(out: ShapeCastHit, a: Side, b: Side, reach: number): void {
+  const t = out.toi;
+  vec3.lerp(approachP, out.pointA, out.pointB, 0.5);
+  pointVelocity(approachVA, a, t, approachP);
+  pointVelocity(approachVB, b, t, approachP);
+  vec3.sub(approachVB, approachVB, approachVA);
+  const opens = vec3.dot(approachVB, out.normal);
+  if (!(opens > 0)) return;
+  const dt = Math.min(t, (1024 * reach) / opens);
+  if (!(dt > 0)) return;
+  sidePoseAt(poseA, a, t - dt);
+  sidePoseAt(poseB, b, t - dt);
+  if (!contactPair(probeContact, a.shape, b.shape, relativePose(poseA, poseB), Infinity)) return;
+  iso.transformVector(probeNormal, poseA, probeContact.normal);
+  if (vec3.dot(probeNormal, out.normal) < -0.5) vec3.negate(out.normal, out.normal);
 }
 
 const IDENTITY = iso.identity();
