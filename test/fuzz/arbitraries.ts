@@ -16,6 +16,9 @@ export const quatArb = fc
     return q.map((c) => c / l);
   });
 
+/** {@link quatArb} as a `{x, y, z, w}` record: the same draws. */
+export const quatObjArb = quatArb.map(([x, y, z, w]) => ({ x, y, z, w }));
+
 /** A point of the cube [−1, 1]³ (a direction or an offset before scaling). */
 export const cubePointArb = fc.tuple(
   fc.double({ min: -1, max: 1, noNaN: true }),

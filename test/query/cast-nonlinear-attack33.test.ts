@@ -25,6 +25,7 @@ import { makeConvexPolyhedron } from "../../src/shapes/convex-polyhedron.js";
 import { makeCuboid } from "../../src/shapes/cuboid.js";
 import type { Shape } from "../../src/shapes/shape.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
+import { quatObjArb } from "../fuzz/arbitraries.js";
 
 type V = [number, number, number];
 const ID: Quat = { x: 0, y: 0, z: 0, w: 1 };
@@ -195,18 +196,7 @@ describe("attack 33 F1: a rotating cast reports no hit where the shapes are apar
 
 // ---- the class: random rotating motions, fast spins, thin shapes ----
 
-const unitQuat = fc
-  .tuple(
-    fc.double({ min: -1, max: 1, noNaN: true }),
-    fc.double({ min: -1, max: 1, noNaN: true }),
-    fc.double({ min: -1, max: 1, noNaN: true }),
-    fc.double({ min: -1, max: 1, noNaN: true }),
-  )
-  .filter(([x, y, z, w]) => Math.hypot(x, y, z, w) > 0.1)
-  .map(([x, y, z, w]) => {
-    const l = Math.hypot(x, y, z, w);
-    return { x: x / l, y: y / l, z: z / l, w: w / l };
-  });
+const unitQuat = quatObjArb;
 
 /** A shape of size about `s` (its bounding radius ≤ 2s): thin boxes and capsules included. */
 const shapeArb = fc.oneof(

@@ -11,6 +11,7 @@ import type { Isometry } from "../../src/math/isometry.js";
 import { castShapes, castShapesNonlinear } from "../../src/query/cast-shapes.js";
 import { makeTriangleMesh } from "../../src/shapes/index.js";
 import type { TriangleMesh } from "../../src/shapes/triangle-mesh.js";
+import { quatObjArb } from "../fuzz/arbitraries.js";
 import { boxMesh } from "../support/box-mesh.js";
 
 /** A tetrahedron mesh (an open surface when `open`: one face dropped). */
@@ -20,18 +21,7 @@ function tetraMesh(s: number, open: boolean): TriangleMesh {
   return makeTriangleMesh(v, new Uint32Array(open ? t.slice(0, 9) : t));
 }
 
-const unitQuat = fc
-  .tuple(
-    fc.double({ min: -1, max: 1, noNaN: true }),
-    fc.double({ min: -1, max: 1, noNaN: true }),
-    fc.double({ min: -1, max: 1, noNaN: true }),
-    fc.double({ min: -1, max: 1, noNaN: true }),
-  )
-  .filter(([x, y, z, w]) => Math.hypot(x, y, z, w) > 0.1)
-  .map(([x, y, z, w]) => {
-    const l = Math.hypot(x, y, z, w);
-    return { x: x / l, y: y / l, z: z / l, w: w / l };
-  });
+const unitQuat = quatObjArb;
 // Axis-aligned rotations too: the face-on-face ties are where the orders disagreed.
 const rotation = fc.oneof(
   fc.constant({ x: 0, y: 0, z: 0, w: 1 }),
