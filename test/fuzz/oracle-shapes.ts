@@ -25,7 +25,14 @@ export const norm = (a: V): number => Math.hypot(a[0], a[1], a[2]);
 export const dist = (a: V, b: V): number => norm(sub(a, b));
 export function unit(a: V): V {
   const n = norm(a);
-  return n > 0 ? scale(a, 1 / n) : [0, 0, 0];
+  if (!(n > 0)) return [0, 0, 0];
+  const r = 1 / n;
+  if (Number.isFinite(r)) return scale(a, r);
+  // A subnormal length (a shape moved by w·t at t = 5e-324, seed 99): 1/n overflows to Infinity and
+  // the components to NaN. Divide by the largest component first (a quotient ≤ 1), then normalise.
+  const m = Math.max(Math.abs(a[0]), Math.abs(a[1]), Math.abs(a[2]));
+  const b: V = [a[0] / m, a[1] / m, a[2] / m];
+  return scale(b, 1 / norm(b));
 }
 
 /** A rotation matrix (rows) from a quaternion [x, y, z, w], normalised first. */
