@@ -84,7 +84,7 @@ describe("mesh coordinates of 2^1023 or more: refused naming the vertex", () => 
     expect(d.distance).toBe(2);
   });
 
-  it("an OBJ file: a.file: OBJ file <path>:<line>, the token", () => {
+  it("an OBJ file: a.file: OBJ file <path>:<line> vertex <coordinate>, the token", () => {
     const base = dir();
     writeFileSync(
       join(base, "far308.obj"),
@@ -96,14 +96,14 @@ describe("mesh coordinates of 2^1023 or more: refused naming the vertex", () => 
     );
     const e = errorOf({ op: "distance", a: { type: "mesh", file: "far308.obj" }, b: sphere }, base);
     expect(e.message).toBe(
-      `a.file: OBJ file ${join(base, "far308.obj")}:1 must be below MESH_COORDINATE_LIMIT = 2^1023 ≈ 8.99e307 in magnitude (a mesh's BVH sums a box's min and max) (got "1e308")`,
+      `a.file: OBJ file ${join(base, "far308.obj")}:1 vertex x must be below MESH_COORDINATE_LIMIT = 2^1023 ≈ 8.99e307 in magnitude (a mesh's BVH sums a box's min and max) (got "1e308")`,
     );
     const e2 = errorOf(
       { op: "distance", a: { type: "mesh", file: "far308b.obj" }, b: sphere },
       base,
     );
     expect(e2.message).toMatch(
-      /^a\.file: OBJ file .*far308b\.obj:4 must be below MESH_COORDINATE_LIMIT.*\(got "-9e307"\)$/,
+      /^a\.file: OBJ file .*far308b\.obj:4 vertex y must be below MESH_COORDINATE_LIMIT.*\(got "-9e307"\)$/,
     );
   });
 
