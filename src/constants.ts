@@ -710,8 +710,10 @@ export const SHAPE_CAST_ROTATING_ITERATIONS = 16384;
 /**
  * Convergence tolerance of the 2D linear time of impact (src/dim2/cast-shapes2.ts), relative to
  * the smaller shape's size (the larger one's when the smaller is a point at its origin):
- * conservative advancement stops when the gap is at most this × that size. Far below LINEAR_SLOP so that the reported time is exact for a query, not a
- * solver. Unitless (relative).
+ * conservative advancement stops when the gap is at most this × that size, and at most this ×
+ * the starting gap (a close start still advances to its contact); time 0 is decided by the
+ * exact `intersects` predicate, never by this tolerance. Far below LINEAR_SLOP so that the
+ * reported time is exact for a query, not a solver. Unitless (relative).
  * @default 1e-9
  */
 export const CAST2D_TOLERANCE = 1e-9;

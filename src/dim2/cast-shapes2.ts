@@ -7,8 +7,10 @@
  * moving on a line to the convex Minkowski difference, a convex function of t whose slope at t is
  * −(vB − vA)·n(t) (n the contact normal from A toward B). Each iteration therefore advances by
  * the Newton step g / (−(vB − vA)·n), which never passes the first contact; it stops when the
- * gap is below CAST2D_TOLERANCE of the shapes' size, when the shapes stop approaching (then they
- * never touch), past `maxToi`, or at CAST2D_MAX_ITERATIONS (returning the current time).
+ * gap is below CAST2D_TOLERANCE of the smaller shape's size and of the starting gap (not below a
+ * few ulps of the local coordinates; `castStopGap2`), when the shapes stop approaching (then
+ * they never touch), past `maxToi`, or at CAST2D_MAX_ITERATIONS (returning the current time).
+ * Toi 0 exactly when `intersects` (exact, orient2d) is true at time 0.
  */
 import { CAST2D_MAX_ITERATIONS, CAST2D_TOLERANCE, GJK_ROUNDING_TOLERANCE } from "../constants.js";
 import { invalidValue } from "../errors.js";
@@ -110,6 +112,29 @@ function orientFlatContact2(
 }
 
 /**
+ * The stopping gap of the advancement (scene units): the size tolerance `tol`
+ * (CAST2D_TOLERANCE of the smaller shape), but at most CAST2D_TOLERANCE of the starting gap
+ * `gap0`, so a pair that starts closer than the tolerance still advances to its contact
+ * (a gap of 1e-9 closing at speed 1 hits at 1e-9, not at once) and its toi is accurate relative
+ * to its own gap; at least a few ulps of the local coordinates (the sizes and the offset of B
+ * from A, `dx`, `dy`), below which the rounded positions no longer follow the motion (a step
+ * that moves nothing must not be repeated past the contact). The idea of the 3D cast's stopping
+ * rule (src/query/cast-shapes.ts, `advance`), its size part capped by the local gap.
+ */
+function castStopGap2(
+  tol: number,
+  gap0: number,
+  sizeA: number,
+  sizeB: number,
+  dx: number,
+  dy: number,
+): number {
+  const local = CAST2D_TOLERANCE * gap0;
+  const round = 4 * Number.EPSILON * Math.max(sizeA, sizeB, Math.abs(dx), Math.abs(dy));
+  return Math.max(Math.min(tol, local), round);
+}
+
+/**
  * The first time t ∈ [0, maxToi] at which `a` (pose `poseA` at t = 0, moving with velocity
  * `velocityA`, scene units per unit time) touches `b` (pose `poseB`, velocity `velocityB`), with
  * the normal from A toward B and the witness points at that time; toi 0 when they already touch
@@ -167,16 +192,36 @@ export function castShapes2D(
   const dx = poseB.p.x - poseA.p.x;
   const dy = poseB.p.y - poseA.p.y;
   let t = 0;
+  // Time 0: the `intersects` predicate decides (exact, orient2d), on the same pair: the poses
+  // here compare and subtract as the world poses do (the same order, the same offset bits), so
+  // toi 0 exactly when `intersects` is true (issue 16, fresh-user attack 39: segments 1e-12
+  // apart moving apart, rects of 1e6 with a gap of 1e-3, gave toi 0 by the old stop on a gap
+  // ≤ 1e-9 of the size).
+  pb.p.x = dx;
+  pb.p.y = dy;
+  if (contactWorld2(c, sa, pa, sb, pb, 0)) {
+    checkContactAnswer2("castShapes2D", c);
+    return {
+      toi: 0,
+      normal: { x: c.normal.x, y: c.normal.y },
+      pointA: { x: c.pointA.x + poseA.p.x, y: c.pointA.y + poseA.p.y },
+      pointB: { x: c.pointB.x + poseA.p.x, y: c.pointB.y + poseA.p.y },
+    };
+  }
+  let stop = tol;
   for (let it = 0; it <= CAST2D_MAX_ITERATIONS; it++) {
     pb.p.x = dx + vx * t;
     pb.p.y = dy + vy * t;
     contactWorld2(c, sa, pa, sb, pb, Infinity);
-    if (c.distance <= tol || it === CAST2D_MAX_ITERATIONS) break;
+    if (it === 0) stop = castStopGap2(tol, c.distance, sizeA, sizeB, dx, dy);
+    if ((t > 0 && c.distance <= stop) || it === CAST2D_MAX_ITERATIONS) break;
     const closing = -(vx * c.normal.x + vy * c.normal.y);
     if (!(closing > 0)) return null;
     lastStep[0] = c.normal.x;
     lastStep[1] = c.normal.y;
-    t += c.distance / closing;
+    const tNext = t + Math.max(c.distance, 0) / closing;
+    // Apart at 0 by the predicate, a gap whose step underflows: the first time after 0.
+    t = t === 0 && !(tNext > 0) ? Number.MIN_VALUE : tNext;
     if (t > maxToi) return null;
   }
   checkContactAnswer2("castShapes2D", c);
