@@ -29,6 +29,21 @@ type J = Record<string, unknown>;
 /** The double precision's machine epsilon, 2^-52. */
 export const EPS = 2 ** -52;
 
+/** The largest coordinate magnitude of a JSON shape's points and centre, plus its sizes. */
+export function extentOf(j: J): number {
+  let m = 0;
+  for (const k of ["center", "a", "b", "c"]) {
+    if (Array.isArray(j[k])) m = Math.max(m, ...(j[k] as number[]).map(Math.abs));
+  }
+  for (const k of ["halfHeight", "radius"]) if (typeof j[k] === "number") m += j[k] as number;
+  return m;
+}
+
+/** 64 ε of the pair's extent (docs/FORMATS.md, "Accuracy"). */
+export function pairBar(a: J, b: J): number {
+  return 64 * EPS * (extentOf(a) + extentOf(b));
+}
+
 /** `contact`'s answer as JSON (docs/FORMATS.md): signed distance, unit normal from A to B, witnesses (world frame). */
 export interface ContactAnswer {
   distance: number;

@@ -39,7 +39,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
-import { type ContactAnswer, EPS } from "./contact-checks.js";
+import { type ContactAnswer, EPS, extentOf, pairBar } from "./contact-checks.js";
 import { cornerTouchArb, triangleDistance, ulpOfPoints } from "./corner-touch.gen.js";
 import { type Dy, dadd, dmul, dsign, dsub, dy } from "./exact.js";
 import { offsetScenario } from "./generate.js";
@@ -52,21 +52,6 @@ const CASES = loadCaseLines("./seed-87.cases.jsonl");
 
 /** The triangle's witness is on it when within this many ulps of its largest coordinate. */
 const ON_TRIANGLE_ULPS = 8;
-
-/** The largest coordinate magnitude of a JSON shape's points and centre, plus its sizes. */
-function extentOf(j: J): number {
-  let m = 0;
-  for (const k of ["center", "a", "b", "c"]) {
-    if (Array.isArray(j[k])) m = Math.max(m, ...(j[k] as number[]).map(Math.abs));
-  }
-  for (const k of ["halfHeight", "radius"]) if (typeof j[k] === "number") m += j[k] as number;
-  return m;
-}
-
-/** 64 ε of the pair's extent (docs/FORMATS.md, "Accuracy"). */
-function pairBar(a: J, b: J): number {
-  return 64 * EPS * (extentOf(a) + extentOf(b));
-}
 
 const toNumber = (d: Dy): number => Number(d.m) * 2 ** d.e;
 

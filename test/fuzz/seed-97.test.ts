@@ -42,7 +42,7 @@ import { describe, expect, it } from "vitest";
 import { closestPointOnTriangle } from "../../src/geometry/closest-point.js";
 import { answerQuery } from "../../src/io/query.js";
 import * as vec3 from "../../src/math/vec3.js";
-import { type ContactAnswer, EPS, facingError } from "./contact-checks.js";
+import { type ContactAnswer, EPS, facingError, pairBar } from "./contact-checks.js";
 import { triangleDistance, ulpOfPoints } from "./corner-touch.gen.js";
 import { offsetScenario } from "./generate.js";
 import { generatorTouchArb } from "./generator-touch.gen.js";
@@ -52,21 +52,6 @@ import { expectReplayPasses, loadCaseLines, replayCases } from "./recorded-cases
 type J = Record<string, unknown>;
 
 const CASES = loadCaseLines("./seed-97.cases.jsonl");
-
-/** The largest coordinate magnitude of a JSON shape's points and centre, plus its sizes. */
-function extentOf(j: J): number {
-  let m = 0;
-  for (const k of ["center", "a", "b", "c"]) {
-    if (Array.isArray(j[k])) m = Math.max(m, ...(j[k] as number[]).map(Math.abs));
-  }
-  for (const k of ["halfHeight", "radius"]) if (typeof j[k] === "number") m += j[k] as number;
-  return m;
-}
-
-/** 64 ε of the pair's extent (docs/FORMATS.md, "Accuracy"). */
-function pairBar(a: J, b: J): number {
-  return 64 * EPS * (extentOf(a) + extentOf(b));
-}
 
 /** The triangle's witness is on it when within this many ulps of its largest coordinate. */
 const ON_TRIANGLE_ULPS = 16;
