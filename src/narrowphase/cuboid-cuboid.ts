@@ -924,8 +924,10 @@ function satEdgeWitnesses(pA: Vec3, pB: Vec3, n: Vec3, a: Cuboid, b: Cuboid, bIn
     const hi = i === 0 ? ha.x : i === 1 ? ha.y : ha.z;
     const sA = i === 0 ? pB.x : i === 1 ? pB.y : pB.z;
     if (Math.abs(sA) <= hi) {
-      vec3.copy(pA, supA);
-      vec3.setAxis(pA, i, sA);
+      // A's coordinate along its edge set in place (no double passed to a call: boxed).
+      pA.x = i === 0 ? sA : supA.x;
+      pA.y = i === 1 ? sA : supA.y;
+      pA.z = i === 2 ? sA : supA.z;
       return;
     }
   }
