@@ -6,9 +6,12 @@
  *
  * Parallel edges: Ericson pads every |R_ij| with an epsilon so that a near-zero cross product
  * cannot make a false separating axis. That padding turns a gap of 1e-9 between parallel faces
- * into an overlap. We instead skip an edge × edge axis whose cross product is degenerate
- * relative to the edges' lengths (`SAT_PARALLEL_EDGE_TOLERANCE`): when the edges are parallel
- * the face axes already decide separation, so nothing is lost and exact gaps stay gaps.
+ * into an overlap. We instead skip only an edge × edge axis whose cross product vanishes to the
+ * last bits (`EDGE_AXIS_MIN_LENGTH_SQ`): when the edges are parallel the face axes already decide
+ * separation, so nothing is lost and exact gaps stay gaps. Edges merely near parallel (1e-12..1e-6
+ * rad) keep their axis, projected directly along the rounded direction (`edgeRbDirect`): any unit
+ * direction's separation bounds the gap, so its rounding costs no validity, and it can be the
+ * least overlap by far (two wedges' edges crossing apart by 1.9e-16, a face axis 4.95e-7 deep).
  *
  * Ties: a face axis of A is kept over a face of B, and a face over an edge × edge axis, unless
  * the other separates by more than a tie tolerance: `SAT_AXIS_TIE_DEPTH_TOLERANCE` of the best
@@ -22,7 +25,8 @@
  *
  * Contact: the axis of least penetration gives the normal (oriented from A toward B) and the
  * depth; witness points are B's deepest support point for a face of A, A's for a face of B, and
- * the closest points of the two support edges for an edge × edge axis. When the boxes are
+ * where the two support edges cross seen along the axis for an edge × edge axis (the segments'
+ * closest points when they do not). When the boxes are
  * apart, the SAT separation is only a lower bound of the distance, so a contact within a
  * positive `prediction` is computed by GJK (convex-convex), and so is the distance of boxes
  * apart; the distance of overlapping boxes is 0 with the SAT contact's witness points.
@@ -31,7 +35,6 @@ import {
   SAT_AXIS_TIE_DEPTH_TOLERANCE,
   SAT_AXIS_TIE_ROUNDING,
   SAT_AXIS_TIE_TOLERANCE,
-  SAT_PARALLEL_EDGE_TOLERANCE,
   TOUCH_TOLERANCE,
 } from "../constants.js";
 import {
@@ -94,6 +97,22 @@ function edgeRbDirect(hb: Vec3, i: number, j: number): void {
   edgeRb[0] = hb.x * Math.abs(p0) + hb.y * Math.abs(p1) + hb.z * Math.abs(p2);
 }
 
+/**
+ * Least |A_i × B_j|² (unitless: unit axes) of an edge × edge axis the SAT tests; below it the
+ * axis is skipped (edges parallel to the last bits, or so nearly that |L| would lose precision
+ * in the square). Any unit direction is a valid separating-axis candidate: its separation is a
+ * lower bound of the gap and its overlap an upper bound of the depth, whatever the direction's
+ * own rounding, as long as the projections are taken along that very direction — which the
+ * direct projection ({@link edgeRbDirect}) does, to ε of the sizes however small |L| is (the
+ * SAT asks it wherever the cofactor form's ε·h/|L| could decide). So near-parallel edges keep
+ * their axis: skipping it for |L|² ≤ 1e-12 (SAT_PARALLEL_EDGE_TOLERANCE, kept for hulls) made
+ * two boxes turned 45° about x, one 1e-6 further about y, whose edges crossed apart by 1.9e-16
+ * (exact rationals), overlap 4.95e-7 on a face axis (issue 16, fresh39b). The rounding of L's
+ * direction, ε/|L|, moves the overlap only by that times the Minkowski face's width along it,
+ * |L|·h: ε·h.
+ */
+const EDGE_AXIS_MIN_LENGTH_SQ = 1e-200;
+
 /** Where {@link edgeRbDirect} writes (a double through an array: no boxing). */
 const edgeRb = new Float64Array(1);
 
@@ -106,9 +125,11 @@ const edgeRb = new Float64Array(1);
 const EDGE_IDENTITY_ROUNDING = 64;
 
 /**
- * Bound, in ulps of the pair's summed coordinates (|t| and both boxes' half extents) over the
- * edges' |A_i × B_j|, of how far sideways of their axis the closest points of two support edges
- * that cross may be computed ({@link facingEdgeAxis}): beyond it they do not cross. Unitless.
+ * Bound, in ulps of the pair's summed coordinates (|t| and both boxes' half extents), of how far
+ * sideways of their axis the witnesses of two support edges that cross may be computed
+ * ({@link facingEdgeAxis}; {@link satEdgeWitnesses} solves the crossing to ε·|t| at any angle
+ * between the edges — the lines' closest points had needed this over |A_i × B_j|): beyond it
+ * they do not cross. Unitless.
  */
 const EDGE_FACING_ROUNDING = 64;
 
@@ -184,7 +205,7 @@ export function intersectsCuboidCuboid(a: Cuboid, b: Cuboid, bInA: Isometry): bo
     for (let j = 0; j < 3; j++) {
       // |A_i × B_j|² from the two other entries of column j (accurate near parallel, unlike 1 − R_ij²).
       const lenSq = R[3 * i1 + j] * R[3 * i1 + j] + R[3 * i2 + j] * R[3 * i2 + j];
-      if (lenSq <= SAT_PARALLEL_EDGE_TOLERANCE) continue;
+      if (lenSq <= EDGE_AXIS_MIN_LENGTH_SQ) continue;
       const j1 = (j + 1) % 3;
       const j2 = (j + 2) % 3;
       const tl = tA[i2] * R[3 * i1 + j] - tA[i1] * R[3 * i2 + j];
@@ -356,7 +377,7 @@ export function satCuboidCuboid(
   // the boxes' summed half extents of 0 or, over |L|, of the best so far plus the tie.
   const edgeSlack = EDGE_IDENTITY_ROUNDING * Number.EPSILON * (a0 + a1 + a2 + (b0 + b1 + b2));
   lenSq = r3 * r3 + r6 * r6;
-  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
     len = Math.sqrt(lenSq);
     tl = t2 * r3 - t1 * r6;
     ra = a1 * m6 + a2 * m3;
@@ -378,7 +399,7 @@ export function satCuboidCuboid(
     }
   }
   lenSq = r4 * r4 + r7 * r7;
-  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
     len = Math.sqrt(lenSq);
     tl = t2 * r4 - t1 * r7;
     ra = a1 * m7 + a2 * m4;
@@ -400,7 +421,7 @@ export function satCuboidCuboid(
     }
   }
   lenSq = r5 * r5 + r8 * r8;
-  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
     len = Math.sqrt(lenSq);
     tl = t2 * r5 - t1 * r8;
     ra = a1 * m8 + a2 * m5;
@@ -422,7 +443,7 @@ export function satCuboidCuboid(
     }
   }
   lenSq = r6 * r6 + r0 * r0;
-  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
     len = Math.sqrt(lenSq);
     tl = t0 * r6 - t2 * r0;
     ra = a2 * m0 + a0 * m6;
@@ -444,7 +465,7 @@ export function satCuboidCuboid(
     }
   }
   lenSq = r7 * r7 + r1 * r1;
-  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
     len = Math.sqrt(lenSq);
     tl = t0 * r7 - t2 * r1;
     ra = a2 * m1 + a0 * m7;
@@ -466,7 +487,7 @@ export function satCuboidCuboid(
     }
   }
   lenSq = r8 * r8 + r2 * r2;
-  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
     len = Math.sqrt(lenSq);
     tl = t0 * r8 - t2 * r2;
     ra = a2 * m2 + a0 * m8;
@@ -488,7 +509,7 @@ export function satCuboidCuboid(
     }
   }
   lenSq = r0 * r0 + r3 * r3;
-  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
     len = Math.sqrt(lenSq);
     tl = t1 * r0 - t0 * r3;
     ra = a0 * m3 + a1 * m0;
@@ -510,7 +531,7 @@ export function satCuboidCuboid(
     }
   }
   lenSq = r1 * r1 + r4 * r4;
-  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
     len = Math.sqrt(lenSq);
     tl = t1 * r1 - t0 * r4;
     ra = a0 * m4 + a1 * m1;
@@ -532,7 +553,7 @@ export function satCuboidCuboid(
     }
   }
   lenSq = r2 * r2 + r5 * r5;
-  if (lenSq > SAT_PARALLEL_EDGE_TOLERANCE) {
+  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
     len = Math.sqrt(lenSq);
     tl = t1 * r2 - t0 * r5;
     ra = a0 * m5 + a1 * m2;
@@ -647,7 +668,7 @@ export function cuboidAxisSeparation(
   const i1 = (i + 1) % 3;
   const i2 = (i + 2) % 3;
   const lenSq = R[3 * i1 + j] * R[3 * i1 + j] + R[3 * i2 + j] * R[3 * i2 + j];
-  if (lenSq <= SAT_PARALLEL_EDGE_TOLERANCE) {
+  if (lenSq <= EDGE_AXIS_MIN_LENGTH_SQ) {
     out[0] = Number.NEGATIVE_INFINITY;
     return;
   }
@@ -747,8 +768,8 @@ const facingB = vec3.create();
  * SAT kept A_y × B_z over A_z × B_z, 1.07e-15 deeper within a tie of 1.7e-15, whose support
  * edges' closest points lay 1.9e-3 apart sideways (test/fuzz/box-side-graze.gen.ts, draw 971 of
  * fast-check seed 2). So: while the axis is an edge axis whose witnesses ({@link satEdgeWitnesses})
- * lie sideways of it by more than the rounding of the closest points (EDGE_FACING_ROUNDING ulps
- * of the pair's coordinates over |A_i × B_j|: the lines' closest points are ε/sin θ ill-posed),
+ * lie sideways of it by more than the rounding of the crossing (EDGE_FACING_ROUNDING ulps of the
+ * pair's coordinates),
  * the test is run again without it (`axisMask`); the new axis is kept when its separation lies
  * within the first's tie on the same side of 0, else the first is restored. A face axis found so
  * ends the search (its witnesses are the clip's). Returns true when the axis left in `sat` is an
@@ -783,11 +804,8 @@ function facingEdgeAxis(a: Cuboid, b: Cuboid, bInA: Isometry, stopAbove: number)
     const wx = dx - along * n.x;
     const wy = dy - along * n.y;
     const wz = dz - along * n.z;
-    // |A_i × B_j| from the two other entries of column j of R (loaded by the SAT just run).
-    const i1 = sat.i === 2 ? 0 : sat.i + 1;
-    const i2 = sat.i === 0 ? 2 : sat.i - 1;
-    const len = Math.sqrt(R[3 * i1 + sat.j] ** 2 + R[3 * i2 + sat.j] ** 2);
-    if (wx * wx + wy * wy + wz * wz <= (scale / len) ** 2) {
+    // The crossing's witnesses lie sideways by ε·|t| at any angle (satEdgeWitnesses).
+    if (wx * wx + wy * wy + wz * wz <= scale * scale) {
       faced = true;
       break;
     }
@@ -858,9 +876,10 @@ function facingFaceAxis(out: Contact, a: Cuboid, b: Cuboid, bInA: Isometry): boo
 }
 
 /**
- * The closest points of the SAT's edge × edge axis's support edges (`sat`, unit axis `n` in A's
- * frame from A toward B): A's support edge along n and B's along −n, into `pA` and `pB` (A's
- * frame).
+ * The witnesses of the SAT's edge × edge axis (`sat`, unit axis `n` in A's frame from A toward
+ * B; scene units, A's frame): where A's support edge along n and B's along −n cross seen along n
+ * (both are ⊥ n, so the two points differ by the separation along n only), or the segments'
+ * closest points when that crossing lies off either edge, into `pA` and `pB`.
  */
 function satEdgeWitnesses(pA: Vec3, pB: Vec3, n: Vec3, a: Cuboid, b: Cuboid, bInA: Isometry): void {
   // Support edge of A along n (direction e_i, through A's support vertex), of B along −n.
@@ -882,6 +901,36 @@ function satEdgeWitnesses(pA: Vec3, pB: Vec3, n: Vec3, a: Cuboid, b: Cuboid, bIn
   iso.transformPoint(supB, bInA, supB);
   iso.transformVector(edgeB, bInA, edgeB);
   // Support edges as centre ± half vector.
+  // Where the edges cross seen along n (both are ⊥ n): with w = n × e_i (unit, ⊥ n and A's
+  // edge), B's point supB + u·b̂_j with (supB + u·b̂_j − supA)·w = 0, then A's point the foot of
+  // B's along e_i. B_j·w = n·(e_i × B_j) = ±|A_i × B_j|: for edges θ from parallel the crossing
+  // slides along them by ε·|t|/θ, which moves B's point sideways by that times θ: ε·|t| (the
+  // lines' closest points of closestPointsSegmentSegment divide by 1 − cos²θ and slid 1.5e-4
+  // at θ = 1e-6: 1.6e-10 sideways; issue 16, fresh39b). Used when the crossing lies on both
+  // segments (within the rounding of the clamp); else the segments' closest points.
+  const i = sat.i;
+  const wx = i === 0 ? 0 : i === 1 ? n.z : -n.y;
+  const wy = i === 0 ? -n.z : i === 1 ? 0 : n.x;
+  const wz = i === 0 ? n.y : i === 1 ? -n.x : 0;
+  const hj = sat.j === 0 ? hb.x : sat.j === 1 ? hb.y : hb.z;
+  const bw = (edgeB.x * wx + edgeB.y * wy + edgeB.z * wz) / hj;
+  const gw = (supB.x - supA.x) * wx + (supB.y - supA.y) * wy + (supB.z - supA.z) * wz;
+  const u = -gw / bw;
+  if (Math.abs(u) <= hj) {
+    const k = u / hj;
+    pB.x = supB.x + k * edgeB.x;
+    pB.y = supB.y + k * edgeB.y;
+    pB.z = supB.z + k * edgeB.z;
+    const hi = i === 0 ? ha.x : i === 1 ? ha.y : ha.z;
+    const sA = i === 0 ? pB.x : i === 1 ? pB.y : pB.z;
+    if (Math.abs(sA) <= hi) {
+      // A's coordinate along its edge set in place (no double passed to a call: boxed).
+      pA.x = i === 0 ? sA : supA.x;
+      pA.y = i === 1 ? sA : supA.y;
+      pA.z = i === 2 ? sA : supA.z;
+      return;
+    }
+  }
   vec3.sub(endA0, supA, edgeA);
   vec3.add(endA1, supA, edgeA);
   vec3.sub(endB0, supB, edgeB);
@@ -901,18 +950,26 @@ function satEdgeWitnesses(pA: Vec3, pB: Vec3, n: Vec3, a: Cuboid, b: Cuboid, bIn
  * upper bound). When it does to the rounding of the coordinates (TOUCH_TOLERANCE of the pair's
  * magnitude), the axis is the normal, its separation the distance, and the witnesses face each
  * other across it: for a face of A, B's witness (GJK's nearest point) and its foot on A's face;
- * for a face of B the same reversed; for two edges the closest points of the support edges.
- * Returns true when `out` was replaced so. Allocation-free.
+ * for a face of B the same reversed; for two edges where the support edges cross. An edge axis
+ * whose edges cross seen along it ({@link facingEdgeAxis}) attains its separation by itself and
+ * is taken whatever GJK's distance. Returns true when `out` was replaced so. Allocation-free.
  */
 export function satGapContact(out: Contact, a: Cuboid, b: Cuboid, bInA: Isometry): boolean {
   satCuboidCuboid(sat, a, b, bInA);
-  if (sat.kind === AXIS_EDGE && sat.separation > 0) facingEdgeAxis(a, b, bInA, Infinity);
+  let faced = false;
+  if (sat.kind === AXIS_EDGE && sat.separation > 0) faced = facingEdgeAxis(a, b, bInA, Infinity);
   const sep = sat.separation;
   const t = bInA.translation;
   const pA = out.pointA;
   const pB = out.pointB;
   const m = witnessMagnitude(pA, pB, t);
-  if (!(sep > 0) || !(Math.abs(out.distance - sep) <= TOUCH_TOLERANCE * m)) return false;
+  // An edge axis whose support edges cross seen along it attains its separation (the crossing's
+  // two points lie that far apart along it): the gap, however far GJK's polished pair lies above
+  // it (alternating projections between edges θ from parallel shorten the pair by ~θ² a step;
+  // a pair 8.9e-13 apart where the edges crossed 4.4e-16 apart, θ ≈ 1e-7, issue 16).
+  if (!(sep > 0)) return false;
+  if (!(faced && sat.kind === AXIS_EDGE) && !(Math.abs(out.distance - sep) <= TOUCH_TOLERANCE * m))
+    return false;
   const n = sat.axis;
   vec3.copy(out.normal, n);
   out.distance = sep;
