@@ -85,6 +85,7 @@ import {
   UnionOperand,
   type VolumeOperand,
 } from "./overlap-volume-octree.js";
+import { isSliceable, sliceVolume } from "./overlap-volume-slices.js";
 import {
   sphereSphereIntersection,
   sphereSphereVolumeErrorBound,
@@ -306,6 +307,11 @@ function pairVolume(
     // In the solid's frame, from the world poses: both argument orders give the same bits.
     const exact = k === Kind.Convex || k === Kind.Solid ? halfSpaceExact(s, poseS, h, poseH) : null;
     if (exact !== null) return exact;
+    // A cylinder, cone or capsule partly behind the plane: sliced across its axis.
+    if (isSliceable(s.type)) {
+      const sliced = sliceVolume(s, poseS, h, poseH, rel, abs);
+      if (sliced !== null) return sliced;
+    }
   }
   if (ka === Kind.Union || kb === Kind.Union) {
     const split =
@@ -345,6 +351,15 @@ function pairVolume(
         if (aligned) return aligned;
       }
       return polytopePolytope(a, b, bInA, poseA, poseB);
+    }
+    // A cylinder, cone, capsule or sphere with a box or hull: sliced across the curved shape's
+    // axis (src/query/overlap-volume-slices.ts), in its frame whichever argument came first.
+    const curvedA = isSliceable(a.type) && isPolytope(b.type);
+    if (curvedA || (isSliceable(b.type) && isPolytope(a.type))) {
+      const sliced = curvedA
+        ? sliceVolume(a, poseA, b, poseB, rel, abs)
+        : sliceVolume(b, poseB, a, poseA, rel, abs);
+      if (sliced !== null) return sliced;
     }
   }
   return adaptive(a, ka, b, kb, bInA, rel, abs, maxCells);
