@@ -540,7 +540,7 @@ export function sliceVolume(
       gap = 0.5 * (upper - lower);
       const tol = target(volume);
       // The planes' and the frame's share is fixed: the bracket takes what is left of the target.
-      if (gap <= Math.max(tol - fixed, 0.1 * tol) || n >= MAX_SAMPLES) break;
+      if (gap <= Math.max(tol - fixed, 0.1 * tol, 0.1 * fixed) || n >= MAX_SAMPLES) break;
       const share = (2 * tol) / (n - 1);
       for (let i = 0; i + 1 < n; i++) gaps[i] = gaps[i] > share ? 1 : 0;
     }

@@ -422,8 +422,10 @@ describe("overlapVolume: curved pairs (adaptive, rigorous bound)", () => {
     const box = makeCuboid({ x: 0.3, y: 0.3, z: 0.3 });
     const pa = pose(0, 0, 0, axisAngle(1, 0, 0, 0.3));
     const pb = pose(0.2, -0.3, 0.1, axisAngle(0, 1, 1, 0.5));
-    const coarse = overlapVolume(cone, pa, box, pb, { relativeTolerance: 1e-2 });
-    const fine = overlapVolume(cone, pa, box, pb, { relativeTolerance: 1e-3 });
+    // Sliced across the cone's axis (src/query/overlap-volume-slices.ts), which refines to 1e-6
+    // of the volume at least: the tolerances that narrow it lie below that.
+    const coarse = overlapVolume(cone, pa, box, pb, { relativeTolerance: 1e-6 });
+    const fine = overlapVolume(cone, pa, box, pb, { relativeTolerance: 1e-8 });
     expect(fine.errorBound).toBeLessThan(coarse.errorBound);
     expect(Math.abs(fine.volume - coarse.volume)).toBeLessThanOrEqual(
       fine.errorBound + coarse.errorBound,
