@@ -56,15 +56,37 @@ const conj = (q: Quat): Quat => ({ x: -q.x, y: -q.y, z: -q.z, w: q.w });
 const dot = (a: V3, b: V3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 const U = 2 ** -53;
 
+/** A polytope's local planes (n, d: n·p ≤ d) in the frame of a shape at (0, qs), it at (c, qo). */
+function planesIn(qs: Quat, c: V3, qo: Quat, local: [V3, number][]): [V3, number][] {
+  return local.map(([n, d]) => {
+    const nw = rot(qo, n);
+    return [rot(conj(qs), nw), d + dot(nw, c)] as [V3, number];
+  });
+}
+
+/** The octahedron |x| + |y| + |z| ≤ s: its vertices and its eight planes, by hand. */
+function octahedron(s: number): { points: number[]; planes: [V3, number][] } {
+  const points = [s, 0, 0, -s, 0, 0, 0, s, 0, 0, -s, 0, 0, 0, s, 0, 0, -s];
+  const planes: [V3, number][] = [];
+  const k = 1 / Math.sqrt(3);
+  for (const x of [1, -1])
+    for (const y of [1, -1]) for (const z of [1, -1]) planes.push([[x * k, y * k, z * k], s * k]);
+  return { points, planes };
+}
+
 /** The box's six planes (n, d: n·p ≤ d) in the frame of a shape at (0, qs), box at (c, qb). */
 function boxPlanesIn(qs: Quat, c: V3, qb: Quat, h: V3): [V3, number][] {
+  return planesIn(qs, c, qb, boxLocal(h));
+}
+
+/** The box of half extents h: its six local planes. */
+function boxLocal(h: V3): [V3, number][] {
   const out: [V3, number][] = [];
   for (let k = 0; k < 3; k++) {
     for (const s of [1, -1]) {
       const e: V3 = [0, 0, 0];
       e[k] = s;
-      const nw = rot(qb, e);
-      out.push([rot(conj(qs), nw), h[k] + dot(nw, c)]);
+      out.push([e, h[k]]);
     }
   }
   return out;
@@ -103,12 +125,12 @@ function clippedArea(poly: number[], lines: [number, number, number][]): number 
 
 const NGON = 4096;
 /** [lower, upper] of |disc(r) ∩ lines|: the inscribed and the circumscribed NGON-gons clipped. */
-function discArea(r: number, lines: [number, number, number][]): [number, number] {
+function discArea(r: number, lines: [number, number, number][], ngon = NGON): [number, number] {
   const inner: number[] = [];
   const outer: number[] = [];
-  const R = (r / Math.cos(Math.PI / NGON)) * (1 + 1e-12);
-  for (let i = 0; i < NGON; i++) {
-    const phi = (2 * Math.PI * i) / NGON;
+  const R = (r / Math.cos(Math.PI / ngon)) * (1 + 1e-12);
+  for (let i = 0; i < ngon; i++) {
+    const phi = (2 * Math.PI * i) / ngon;
     inner.push(r * (1 - 1e-12) * Math.cos(phi), r * (1 - 1e-12) * Math.sin(phi));
     outer.push(R * Math.cos(phi), R * Math.sin(phi));
   }
@@ -473,5 +495,156 @@ describe("overlapVolume sliced: turned shapes of moderate aspect against Monte C
       expect(r.errorBound).toBeLessThanOrEqual(1e-5 * V);
       expect(ms).toBeLessThan(50);
     }
+  });
+});
+
+/**
+ * Oracle for a thin cone (radius r, half height h, axis y, apex at +h) at (0, qd) and the planes
+ * `planes` (its frame): ∫A(t)dt with A(t) = |disc(ρ(t)) ∩ Q(t)|, ρ(t) = r(h − t)/(2h). Frozen at
+ * Q(0), A₀(ρ) grows with ρ, so on [tᵢ, tᵢ₊₁] it lies between A₀(ρ(tᵢ₊₁)) and A₀(ρ(tᵢ)) (each
+ * bracketed by the inscribed and circumscribed 512-gons); Q(t) differs from Q(0) by at most
+ * the Lipschitz bound Σ 2r|b_j|/|a_j| times |t| ≤ h, and the inputs' shift as for the disc.
+ */
+function thinConeOracle(
+  r: number,
+  h: number,
+  planes: [V3, number][],
+  inputShift: number,
+): [number, number] {
+  const lines: [number, number, number][] = planes.map(([n, d]) => [n[0], n[2], d]);
+  let lip = 0;
+  let shift = 0;
+  for (const [n] of planes) {
+    const la = Math.hypot(n[0], n[2]);
+    lip += (2 * r * Math.abs(n[1])) / la;
+    shift += (2 * r * inputShift) / la;
+  }
+  const M = 200;
+  let lo = 0;
+  let hi = 0;
+  let prev = discArea(r, lines, 512); // ρ(−h) = r
+  for (let i = 0; i < M; i++) {
+    const t1 = -h + (2 * h * (i + 1)) / M;
+    const rho1 = (r * (h - t1)) / (2 * h);
+    const next: [number, number] = rho1 > 0 ? discArea(rho1, lines, 512) : [0, 0];
+    lo += Math.max(0, next[0]);
+    hi += prev[1];
+    prev = next;
+  }
+  const w = (2 * h) / M;
+  const slack = 2 * h * (lip * h + shift);
+  return [lo * w - slack, hi * w + slack];
+}
+
+/**
+ * Oracle for a needle capsule (segment a–b in its frame, radius r) and the planes `planes` (its
+ * frame): πr² times the length of the segment's part inside them, within the capsule's two half
+ * balls and, per plane at angle φ to the axis, the cylinder's part within r/|cos φ| of its
+ * crossing along the axis (only there can a cross-section's points disagree with the axis).
+ */
+function needleOracle(a: V3, b: V3, r: number, planes: [V3, number][]): [number, number] {
+  const ab: V3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+  const L = Math.hypot(...ab);
+  let l0 = 0;
+  let l1 = 1;
+  let near = 0;
+  for (const [n, d] of planes) {
+    const na = dot(n, a);
+    const nd = dot(n, ab);
+    if (nd === 0) {
+      if (na > d) l1 = -1;
+    } else {
+      const l = (d - na) / nd;
+      if (nd > 0) l1 = Math.min(l1, l);
+      else l0 = Math.max(l0, l);
+    }
+    near += Math.PI * r * r * ((2 * r) / (Math.abs(nd) / L));
+  }
+  const inside = Math.max(0, l1 - l0) * L;
+  const base = Math.PI * r * r * inside;
+  const caps = (4 / 3) * Math.PI * r * r * r;
+  return [base - near - 1e-12 * base, base + caps + near + 1e-12 * base];
+}
+
+describe("overlapVolume sliced: random thin cones and needle capsules cut by boxes and hulls (fast-check)", () => {
+  it("holds the oracle within errorBound + its own bound, < 50 ms, scales 1e-3..1e3, offsets to 1e6", () => {
+    warmUp();
+    let worst = 0;
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.boolean(),
+        fc.double({ min: 3, max: 12, noNaN: true }),
+        fc.double({ min: -3, max: 3, noNaN: true }),
+        quatArb,
+        quatArb,
+        fc.tuple(unit, unit, unit),
+        fc.tuple(
+          fc.double({ min: 0.3, max: 2, noNaN: true }),
+          fc.double({ min: 0.3, max: 2, noNaN: true }),
+          fc.double({ min: 0.3, max: 2, noNaN: true }),
+        ),
+        fc.tuple(unit, unit, unit),
+        fc.boolean(),
+        (cone, hull, exponent, logScale, q1, q2, dir, he0, far0, swap) => {
+          const s = 10 ** logScale;
+          const thin = s * 10 ** -exponent;
+          const qs = quatOf(q1);
+          const qo = quatOf(q2);
+          const c: V3 = [dir[0] * 1.2 * s, dir[1] * 1.2 * s, dir[2] * 1.2 * s];
+          const T: V3 = [far0[0] * 1e6, far0[1] * 1e6, far0[2] * 1e6];
+          let other: Shape;
+          let local: [V3, number][];
+          if (hull) {
+            const o = octahedron(1.5 * he0[0] * s);
+            other = makeConvexPolyhedron(o.points);
+            local = o.planes;
+          } else {
+            const he: V3 = [he0[0] * s, he0[1] * s, he0[2] * s];
+            other = makeCuboid({ x: he[0], y: he[1], z: he[2] });
+            local = boxLocal(he);
+          }
+          const planes = planesIn(qs, c, qo, local);
+          const shift = 4 * U * (Math.hypot(...T) + Math.hypot(...c)) + 8 * U * s;
+          let shape: Shape;
+          let oracle: [number, number];
+          if (cone) {
+            fc.pre(planes.every(([n]) => Math.hypot(n[0], n[2]) > 1e-3));
+            shape = makeCone(thin, s);
+            oracle = thinConeOracle(s, thin, planes, shift);
+          } else {
+            // A needle along a skew local segment of length 2s, radius `thin`.
+            const a: V3 = [-0.6 * s, -0.64 * s, 0.48 * s];
+            const b: V3 = [0.6 * s, 0.64 * s, -0.48 * s];
+            const axis: V3 = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+            const L = Math.hypot(...axis);
+            fc.pre(planes.every(([n]) => Math.abs(dot(n, axis)) / L > 0.05));
+            shape = makeCapsule({ x: a[0], y: a[1], z: a[2] }, { x: b[0], y: b[1], z: b[2] }, thin);
+            // The inputs' shift moves the crossings by shift/|cos φ| along the axis.
+            const [lo, hi] = needleOracle(a, b, thin, planes);
+            let moved = 0;
+            for (const [n] of planes) moved += (shift * L) / Math.abs(dot(n, axis));
+            const band = Math.PI * thin * thin * moved;
+            oracle = [lo - band, hi + band];
+          }
+          const ps = pose(T[0], T[1], T[2], qs);
+          const po = pose(T[0] + c[0], T[1] + c[1], T[2] + c[2], qo);
+          const t = performance.now();
+          const r = swap
+            ? overlapVolume(other, po, shape, ps)
+            : overlapVolume(shape, ps, other, po);
+          const ms = performance.now() - t;
+          expect(r.volume + r.errorBound).toBeGreaterThanOrEqual(oracle[0]);
+          expect(r.volume - r.errorBound).toBeLessThanOrEqual(oracle[1]);
+          const whole = cone
+            ? (2 / 3) * Math.PI * s * s * thin
+            : Math.PI * thin * thin * 2 * s + (4 / 3) * Math.PI * thin ** 3;
+          expect(r.errorBound).toBeLessThanOrEqual(1e-6 * whole);
+          worst = Math.max(worst, ms);
+        },
+      ),
+      { numRuns: 200, seed: 41 },
+    );
+    expect(worst).toBeLessThan(50);
   });
 });
