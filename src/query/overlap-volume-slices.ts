@@ -244,7 +244,9 @@ function sliceArea(planes: SlicePlanes, m: number, rho: number, t: number, s: Sl
     areaOut[1] = 0;
     return;
   }
-  const R = rho * (1 + 1e-3);
+  // The polygon in units of ρ (the unit disc): the edges' squared terms (B², AC) are quartic in
+  // the coordinates and would underflow below about 1e-77 and overflow above 1e77.
+  const R = 1 + 1e-3;
   let src = s.px;
   let dst = s.qx;
   src[0] = -R;
@@ -287,8 +289,9 @@ function sliceArea(planes: SlicePlanes, m: number, rho: number, t: number, s: Sl
       return;
     }
     err += Math.min(Math.PI * rho * rho, 2 * rho * eta);
-    if (dist >= Math.SQRT2 * R) continue;
-    // Sutherland–Hodgman: keep a·p ≤ dist (a unit).
+    const du = dist / rho;
+    if (du >= Math.SQRT2 * R) continue;
+    // Sutherland–Hodgman: keep a·p ≤ du (a unit, p in units of ρ).
     const ux = a1 / la;
     const uy = a2 / la;
     let k = 0;
@@ -298,8 +301,8 @@ function sliceArea(planes: SlicePlanes, m: number, rho: number, t: number, s: Sl
       const y0 = src[2 * i + 1];
       const x1 = src[2 * i2];
       const y1 = src[2 * i2 + 1];
-      const s0 = ux * x0 + uy * y0 - dist;
-      const s1 = ux * x1 + uy * y1 - dist;
+      const s0 = ux * x0 + uy * y0 - du;
+      const s1 = ux * x1 + uy * y1 - du;
       if (s0 <= 0) {
         dst[2 * k] = x0;
         dst[2 * k + 1] = y0;
@@ -326,9 +329,9 @@ function sliceArea(planes: SlicePlanes, m: number, rho: number, t: number, s: Sl
   let area = 0;
   for (let i = 0; i < n; i++) {
     const i2 = i + 1 === n ? 0 : i + 1;
-    area += edgeDiscArea(src[2 * i], src[2 * i + 1], src[2 * i2], src[2 * i2 + 1], rho);
+    area += edgeDiscArea(src[2 * i], src[2 * i + 1], src[2 * i2], src[2 * i2 + 1], 1);
   }
-  areaOut[0] = Math.max(0, Math.min(area, Math.PI * rho * rho));
+  areaOut[0] = Math.max(0, Math.min(area, Math.PI)) * (rho * rho);
   areaOut[1] = err;
 }
 
@@ -459,7 +462,8 @@ export function sliceVolume(
     const slack = delta + 16 * UNIT_ROUNDOFF * radiusC;
     if (d >= lo - slack && d <= hi + slack) {
       const width = hi - lo;
-      slabs += width > 0 ? Math.min(volC, (6 * delta * volC) / width) : volC;
+      // (volC / width first: δ·volC overflows for shapes of 1e90.)
+      slabs += width > 0 ? Math.min(volC, 6 * delta * (volC / width)) : volC;
     }
   }
 
@@ -565,7 +569,9 @@ export function sliceVolume(
     lo = lo2;
     hi = hi2;
   }
-  const rounding = 4 * ts.length * UNIT_ROUNDOFF * (volume + gap);
+  // The sums' rounding; and, for volumes near the doubles' least normal (a shape of 1e-100:
+  // ρ²·height ≈ 1e-309), every product's absolute rounding of up to the least subnormal.
+  const rounding = 4 * ts.length * (UNIT_ROUNDOFF * (volume + gap) + 16 * Number.MIN_VALUE);
   const errorBound = gap + fixed + rounding;
   return { volume: Math.max(0, volume), errorBound };
 }

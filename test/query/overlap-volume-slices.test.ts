@@ -648,3 +648,37 @@ describe("overlapVolume sliced: random thin cones and needle capsules cut by box
     expect(worst).toBeLessThan(50);
   });
 });
+
+describe("overlapVolume sliced: far from unit scale", () => {
+  it("a pair scaled by k answers k³ times the unit answer within both bounds (1e-100..1e90)", () => {
+    // The slice's polygon is clipped in units of ρ: its edges' quartic terms had underflowed at
+    // 1e-100 (the whole disc answered) and the planes' rounding share overflowed at 1e90.
+    const q = quatOf([0.2612, 0.6964, -0.4527, 0.4536]);
+    const make = [
+      (k: number) => makeCylinder(1e-9 * k, k),
+      (k: number) => makeCone(1e-9 * k, k),
+      (k: number) => makeCapsule({ x: -k, y: 0, z: 0 }, { x: k, y: 0, z: 0 }, 1e-9 * k),
+      (k: number) => makeSphere(k),
+    ];
+    for (const mk of make) {
+      const at = (k: number) =>
+        overlapVolume(
+          mk(k),
+          pose(),
+          makeCuboid({ x: 0.5 * k, y: 0.5 * k, z: 0.5 * k }),
+          pose(0.55 * k, 0.05 * k, 0.1 * k, q),
+        );
+      const unitAnswer = at(1);
+      expect(unitAnswer.errorBound).toBeLessThanOrEqual(1e-6 * unitAnswer.volume);
+      for (const k of [1e-100, 1e-60, 1e60, 1e90]) {
+        const r = at(k);
+        const k3 = k * k * k;
+        expect(Math.abs(r.volume / k3 - unitAnswer.volume)).toBeLessThanOrEqual(
+          r.errorBound / k3 + unitAnswer.errorBound + 1e-12 * unitAnswer.volume,
+        );
+        // Subnormal volumes (a needle of 1e-100: 3e-318) keep an honest, wider bound.
+        if (r.volume > 1e-290) expect(r.errorBound).toBeLessThanOrEqual(1e-6 * r.volume);
+      }
+    }
+  });
+});
