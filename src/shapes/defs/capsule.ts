@@ -4,6 +4,7 @@
  * point projection through the closest point on the core (Ericson 2005, §5.3.7, §5.1.2).
  */
 import { closestPointOnSegment } from "../../geometry/closest-point.js";
+import { exactSegmentWhenFar } from "../../geometry/exact-nearest.js";
 import {
   featureIo,
   SEGMENT_SIN,
@@ -71,6 +72,7 @@ function projectCapsule(
   solid: boolean,
 ): PointProjection {
   closestPointOnSegment(closest, p, c.a, c.b);
+  exactSegmentWhenFar(closest, p, c.a, c.b);
   vec3.sub(axis, c.b, c.a);
   const unitAxis = vec3.normalize(axis, axis) > 0 ? axis : null;
   return projectOnBall(out, p, closest, c.radius, unitAxis, solid);

@@ -10,6 +10,15 @@
 import { invalidValue } from "../../errors.js";
 import { reserveClipPolygon } from "../../geometry/clip.js";
 import {
+  commonExponent,
+  EXACT_FAR_RATIO,
+  type ExactNearest,
+  exactCloser,
+  exactNearestOnTriangle,
+  roundNearest,
+  toScaledVec,
+} from "../../geometry/exact-nearest.js";
+import {
   FEATURE_POLYGON,
   featureIo,
   SEGMENT_SIN,
@@ -247,6 +256,7 @@ function projectConvexPolyhedron(
   }
   if (bestSep > -Infinity) {
     out.distance = vec3.distance(out.point, p);
+    exactHullWhenFar(out, c, p);
     return out;
   }
   let found = false;
@@ -258,7 +268,59 @@ function projectConvexPolyhedron(
     }
   }
   out.distance = vec3.distance(out.point, p);
+  exactHullWhenFar(out, c, p);
   return out;
+}
+
+/**
+ * A point outside the hull farther than {@link EXACT_FAR_RATIO} times its extent: the nearest
+ * point again in exact rationals over the fan triangles of the faces p lies beyond
+ * (src/geometry/exact-nearest.ts; the nearest point of a convex body lies on a face whose plane
+ * separates it from p), rounded once. The double path projects along the rounded unit normals,
+ * whose error ε tilts the answer by ε·distance (a rotated box seen from 1e14 along a face
+ * normal answered 1e-2 off its face's foot, from 1e100 a corner). The double distance is kept
+ * unless the exact point's offset gives it. Allocates (BigInt) only for such far points.
+ */
+function exactHullWhenFar(out: PointProjection, c: ConvexPolyhedron, p: Vec3): void {
+  const v = c.vertices;
+  let lo = Infinity;
+  let hi = -Infinity;
+  let ext = 0;
+  for (let axis = 0; axis < 3; axis++) {
+    lo = Infinity;
+    hi = -Infinity;
+    for (let i = axis; i < v.length; i += 3) {
+      lo = Math.min(lo, v[i]);
+      hi = Math.max(hi, v[i]);
+    }
+    ext = Math.max(ext, hi - lo);
+  }
+  if (!(ext > 0 && Number.isFinite(ext)) || !(out.distance > EXACT_FAR_RATIO * ext)) return;
+  const n = c.faceNormals;
+  const off = c.facePlaneOffsets;
+  const corners: Vec3[] = [p];
+  for (let i = 0; i < v.length; i += 3) corners.push({ x: v[i], y: v[i + 1], z: v[i + 2] });
+  const e = commonExponent(corners);
+  const pi = toScaledVec(p, e);
+  const vi = corners.map((q) => toScaledVec(q, e));
+  const fo = c.faceOffsets;
+  const fv = c.faceVertices;
+  let best: ExactNearest | null = null;
+  const pm = Math.abs(p.x) + Math.abs(p.y) + Math.abs(p.z);
+  for (let f = 0; f + 1 < fo.length; f++) {
+    const sep = n[3 * f] * p.x + n[3 * f + 1] * p.y + n[3 * f + 2] * p.z - off[f];
+    // Faces p is beyond, up to the rounding of the separation.
+    if (!(sep > -64 * Number.EPSILON * (pm + Math.abs(off[f])))) continue;
+    const a = vi[1 + fv[fo[f]]];
+    for (let k = fo[f] + 1; k + 1 < fo[f + 1]; k++) {
+      const r = exactNearestOnTriangle(a, vi[1 + fv[k]], vi[1 + fv[k + 1]], pi);
+      if (best === null || exactCloser(r, best)) best = r;
+    }
+  }
+  if (best === null) return;
+  roundNearest(out.point, best, e);
+  const d = vec3.distance(out.point, p);
+  if (Number.isFinite(d)) out.distance = d;
 }
 
 /** Most corrections of a face foot onto its plane ({@link closestOnFace}). */
