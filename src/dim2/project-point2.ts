@@ -10,7 +10,9 @@ import {
   EXACT_FAR_RATIO,
   type ExactNearest,
   exactCloser,
+  exactFarScope,
   exactNearestOnSegment,
+  exactPathFor,
   ratioToNumber,
   toScaledVec,
 } from "../geometry/exact-nearest.js";
@@ -58,10 +60,12 @@ function exactCoreWhenFar(px: number, py: number): void {
   const n = core.count;
   const v = core.verts;
   let ext = 0;
+  let coord = Math.max(Math.abs(v[0]), Math.abs(v[1]));
   for (let i = 1; i < n; i++) {
     ext = Math.max(ext, Math.abs(v[2 * i] - v[0]), Math.abs(v[2 * i + 1] - v[1]));
+    coord = Math.max(coord, Math.abs(v[2 * i]), Math.abs(v[2 * i + 1]));
   }
-  if (!(ext > 0 && Number.isFinite(ext)) || !(proj.distance > EXACT_FAR_RATIO * ext)) return;
+  if (!exactPathFor(proj.distance, ext, coord)) return;
   const pts = [{ x: px, y: py, z: 0 }];
   for (let i = 0; i < n; i++) pts.push({ x: v[2 * i], y: v[2 * i + 1], z: 0 });
   const e = commonExponent(pts);
@@ -165,13 +169,19 @@ export function projectPoint2D(
   // Far from unit scale, a copy of the shape and the point multiplied by k (exact; see
   // src/dim2/extreme-scale2.ts), and the answer's lengths divided by it.
   const k = pointScale2(s, pL);
-  if (k === 1) projectPointLocal2(out, s, pL.x, pL.y, solid);
-  else {
-    projectPointLocal2(out, scaledShape2(s, k), pL.x * k, pL.y * k, solid);
-    const u = 1 / k;
-    out.point.x *= u;
-    out.point.y *= u;
-    out.distance *= u;
+  // The exact far path (src/geometry/exact-nearest.ts) on for this query only.
+  exactFarScope(1);
+  try {
+    if (k === 1) projectPointLocal2(out, s, pL.x, pL.y, solid);
+    else {
+      projectPointLocal2(out, scaledShape2(s, k), pL.x * k, pL.y * k, solid);
+      const u = 1 / k;
+      out.point.x *= u;
+      out.point.y *= u;
+      out.distance *= u;
+    }
+  } finally {
+    exactFarScope(-1);
   }
   if (out.inside && solid) {
     out.point.x = point.x;

@@ -229,23 +229,58 @@ export function roundNearest(out: Vec3, r: ExactNearest, e: number): Vec3 {
 export const EXACT_FAR_RATIO = 4;
 
 /**
+ * The ratio of a feature's coordinates to its extent beyond which it counts as small for its
+ * place (2^44, the feature spanning under 2^8 ulps of its coordinates): its offsets then carry
+ * few bits, and the double walk's error, ε times the coordinates, is a fair part of the feature
+ * (a 1e-6 triangle at 1e9 answered 8 ulps off).
+ */
+export const EXACT_SMALL_RATIO = 2 ** 44;
+
+/**
+ * How many query entries (`projectPoint`, `projectPoints`, `projectPoint2D`) are active: the
+ * exact path runs only inside them ({@link exactFarScope}), never in the narrow phase's own
+ * projections (src/narrowphase/mesh-solid.ts: the world's step must not allocate).
+ */
+const exactFarDepth = new Int32Array(1);
+
+/** Opens (+1) or closes (−1) a query entry that takes the exact far path. */
+export function exactFarScope(delta: 1 | -1): void {
+  exactFarDepth[0] += delta;
+}
+
+/**
+ * Whether the exact path answers a query at `distance` from a feature of extent `ext` whose
+ * coordinates reach `coord`: inside a query entry only, when the point is far
+ * ({@link EXACT_FAR_RATIO}) or the feature small for its place ({@link EXACT_SMALL_RATIO});
+ * never for a degenerate or overflowing extent.
+ */
+export function exactPathFor(distance: number, ext: number, coord: number): boolean {
+  if (exactFarDepth[0] === 0 || !(ext > 0 && Number.isFinite(ext))) return false;
+  return distance > EXACT_FAR_RATIO * ext || coord > EXACT_SMALL_RATIO * ext;
+}
+
+/**
  * `closest` (the double nearest point of segment ab to p) again in exact rationals when p is
  * farther from it than {@link EXACT_FAR_RATIO} times the segment's extent, rounded once (a
- * capsule's core). Allocates (BigInt) only for such far points.
+ * capsule's core). True when it did. Allocates (BigInt) only for such far points.
  */
-export function exactSegmentWhenFar(closest: Vec3, p: Vec3, a: Vec3, b: Vec3): void {
+export function exactSegmentWhenFar(closest: Vec3, p: Vec3, a: Vec3, b: Vec3): boolean {
   const ext = Math.max(Math.abs(b.x - a.x), Math.abs(b.y - a.y), Math.abs(b.z - a.z));
-  if (!(ext > 0 && Number.isFinite(ext))) return;
   const g = Math.max(
     Math.abs(p.x - closest.x),
     Math.abs(p.y - closest.y),
     Math.abs(p.z - closest.z),
   );
-  if (!(g > EXACT_FAR_RATIO * ext)) return;
+  if (!exactPathFor(g, ext, Math.max(maxAbs(a), maxAbs(b)))) return false;
   const e = commonExponent([a, b, p]);
   roundNearest(
     closest,
     exactNearestOnSegment(toScaledVec(a, e), toScaledVec(b, e), toScaledVec(p, e)),
     e,
   );
+  return true;
+}
+
+function maxAbs(v: Vec3): number {
+  return Math.max(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
 }

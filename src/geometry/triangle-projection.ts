@@ -22,6 +22,7 @@ import {
   commonExponent,
   EXACT_FAR_RATIO,
   exactNearestOnTriangle,
+  exactPathFor,
   roundNearest,
   toScaledVec,
 } from "./exact-nearest.js";
@@ -143,7 +144,8 @@ export function projectOntoTriangle(
 }
 
 /**
- * A point farther from the triangle than {@link EXACT_FAR_RATIO} times its extent: the nearest
+ * A point farther from the triangle than {@link EXACT_FAR_RATIO} times its extent (or a
+ * triangle small for its place, {@link exactPathFor}): the nearest
  * point again in exact rationals (src/geometry/exact-nearest.ts), rounded once — the double
  * walk's parameters drift by ε·distance (an edge's midpoint seen from 1e16 sizes away came out
  * as its corner). The distance is kept unless the exact point's offset gives it without
@@ -158,7 +160,8 @@ function exactWhenFar(out: TriangleProjection, a: Vec3, b: Vec3, c: Vec3, p: Vec
     Math.abs(c.y - a.y),
     Math.abs(c.z - a.z),
   );
-  if (!(ext > 0 && Number.isFinite(ext)) || !(out.distance > EXACT_FAR_RATIO * ext)) return;
+  const coord = Math.max(maxAbs3(a), maxAbs3(b), maxAbs3(c));
+  if (!exactPathFor(out.distance, ext, coord)) return;
   const e = commonExponent([a, b, c, p]);
   const r = exactNearestOnTriangle(
     toScaledVec(a, e),
