@@ -10,6 +10,7 @@ import {
   EXACT_FAR_RATIO,
   type ExactNearest,
   exactCloser,
+  exactFarActive,
   exactFarScope,
   exactNearestOnSegment,
   exactPathFor,
@@ -57,6 +58,7 @@ const pL = { x: 0, y: 0 };
  * offset gives it.
  */
 function exactCoreWhenFar(px: number, py: number): void {
+  if (!exactFarActive()) return;
   const n = core.count;
   const v = core.verts;
   let ext = 0;

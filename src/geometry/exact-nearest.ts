@@ -243,6 +243,11 @@ export const EXACT_SMALL_RATIO = 2 ** 44;
  */
 const exactFarDepth = new Int32Array(1);
 
+/** Whether a query entry that takes the exact far path is active (a cheap first test). */
+export function exactFarActive(): boolean {
+  return exactFarDepth[0] > 0;
+}
+
 /** Opens (+1) or closes (−1) a query entry that takes the exact far path. */
 export function exactFarScope(delta: 1 | -1): void {
   exactFarDepth[0] += delta;

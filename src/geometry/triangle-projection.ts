@@ -21,6 +21,7 @@ import { closestPointOnTriangle, triangleThinnerThan } from "./closest-point.js"
 import {
   commonExponent,
   EXACT_FAR_RATIO,
+  exactFarActive,
   exactNearestOnTriangle,
   exactPathFor,
   roundNearest,
@@ -152,6 +153,7 @@ export function projectOntoTriangle(
  * overflow. Allocates (BigInt) only for such far points.
  */
 function exactWhenFar(out: TriangleProjection, a: Vec3, b: Vec3, c: Vec3, p: Vec3): void {
+  if (!exactFarActive()) return;
   const ext = Math.max(
     Math.abs(b.x - a.x),
     Math.abs(b.y - a.y),

@@ -14,6 +14,7 @@ import {
   EXACT_FAR_RATIO,
   type ExactNearest,
   exactCloser,
+  exactFarActive,
   exactNearestOnTriangle,
   exactPathFor,
   roundNearest,
@@ -312,6 +313,7 @@ function planarFace(vi: bigint[][], fv: Uint32Array, from: number, to: number): 
 }
 
 export function exactHullWhenFar(out: PointProjection, c: ConvexPolyhedron, p: Vec3): void {
+  if (!exactFarActive()) return;
   const v = c.vertices;
   let ext = 0;
   let coord = 0;
