@@ -181,6 +181,18 @@ export function projectPoint2D(
       out.point.x *= u;
       out.point.y *= u;
       out.distance *= u;
+      // The scaled copy may have lost a small core's low bits (subnormal at k): the exact far
+      // path again on the core as given.
+      if (!out.inside && s.core.count >= 2 && s.core.radius === 0) {
+        viewCore(core, s.core);
+        proj.x = out.point.x;
+        proj.y = out.point.y;
+        proj.distance = out.distance;
+        exactCoreWhenFar(pL.x, pL.y);
+        out.point.x = proj.x;
+        out.point.y = proj.y;
+        out.distance = proj.distance;
+      }
     }
   } finally {
     exactFarScope(-1);

@@ -328,7 +328,67 @@ describe("projectPoint far from a small polytope: the exact nearest point", () =
           expectExact(got, ex, maxCoord(v));
         },
       ),
-      { numRuns: 60 },
+      { numRuns: 30 },
+    );
+  });
+
+  it("property: 2D polygons (triangles) of size 1e-6..1e6 seen from up to 1e300 sizes off an edge", () => {
+    fc.assert(
+      fc.property(
+        logSize,
+        logFar,
+        corner,
+        corner,
+        corner,
+        fc.constantFrom(0, 1, 2),
+        fc.double({ min: -0.5, max: 0.5, noNaN: true }),
+        (ls, lf, c0, c1, c2, edge, jit) => {
+          const s = 10 ** ls;
+          const v = [c0, c1, c2].map(([x, y]) => ({ x: x * s, y: y * s }));
+          const cross =
+            (v[1].x - v[0].x) * (v[2].y - v[0].y) - (v[1].y - v[0].y) * (v[2].x - v[0].x);
+          fc.pre(Math.abs(cross) > 1e-3 * s * s);
+          let poly: ReturnType<typeof makePolygon>;
+          try {
+            poly = makePolygon(v);
+          } catch {
+            fc.pre(false);
+            return;
+          }
+          // Off edge `edge`'s midpoint along its outward normal, tilted along it by `jit`.
+          const a = v[edge];
+          const b = v[(edge + 1) % 3];
+          const c = v[(edge + 2) % 3];
+          let nx = b.y - a.y;
+          let ny = a.x - b.x;
+          const mx = (a.x + b.x) / 2;
+          const my = (a.y + b.y) / 2;
+          if (nx * (c.x - mx) + ny * (c.y - my) > 0) {
+            nx = -nx;
+            ny = -ny;
+          }
+          const dx = nx + jit * (b.x - a.x);
+          const dy = ny + jit * (b.y - a.y);
+          const len = Math.hypot(dx, dy);
+          const far = s * 10 ** lf;
+          const p = { x: mx + (dx / len) * far, y: my + (dy / len) * far };
+          fc.pre(Number.isFinite(p.x) && Number.isFinite(p.y));
+          const got = api.dim2.projectPoint2D(poly, { p: { x: 0, y: 0 }, q: { c: 1, s: 0 } }, p);
+          const pr = vr({ x: p.x, y: p.y, z: 0 });
+          const vs = v.map((q) => vr({ x: q.x, y: q.y, z: 0 }));
+          const ex = nearest(
+            [segFoot(vs[0], vs[1], pr), segFoot(vs[1], vs[2], pr), segFoot(vs[2], vs[0], pr)],
+            pr,
+          );
+          fc.pre(!got.inside && toNum(ex.sq) > 0);
+          expectExact(
+            { point: { x: got.point.x, y: got.point.y, z: 0 }, distance: got.distance },
+            ex,
+            maxCoord(v.map((q) => ({ x: q.x, y: q.y, z: 0 }))),
+          );
+        },
+      ),
+      { numRuns: 150 },
     );
   });
 });
