@@ -5,6 +5,18 @@
  * the closest point of the core, pushed out by the core radius.
  */
 import { invalidValue } from "../errors.js";
+import {
+  commonExponent,
+  EXACT_FAR_RATIO,
+  type ExactNearest,
+  exactCloser,
+  exactFarActive,
+  exactFarScope,
+  exactNearestOnSegment,
+  exactPathFor,
+  ratioToNumber,
+  toScaledVec,
+} from "../geometry/exact-nearest.js";
 import { hypot2 } from "../math/scalar.js";
 import { checkAnswer2, checkedShape2, checkOffset2, checkVec2 } from "./check2.js";
 import { type CoreProjection, makeWorkCore, projectOnCore, viewCore } from "./core2.js";
@@ -37,6 +49,43 @@ const core = makeWorkCore();
 const pL = { x: 0, y: 0 };
 
 /**
+ * The core's nearest point `proj` again in exact rationals when p is farther from it than
+ * {@link EXACT_FAR_RATIO} times its extent (src/geometry/exact-nearest.ts): the nearest of its
+ * edges' exact nearest points (a convex polygon's nearest point to an outside point is on its
+ * boundary), rounded once. The double walk's edge parameter drifts by ε·distance (a unit
+ * triangle seen from (1e16, 1e16) answered its corner (1, 0), not its edge's midpoint).
+ * Allocates (BigInt) only for such far points; `proj.distance` kept unless the rounded point's
+ * offset gives it.
+ */
+function exactCoreWhenFar(px: number, py: number): void {
+  if (!exactFarActive()) return;
+  const n = core.count;
+  const v = core.verts;
+  let ext = 0;
+  let coord = Math.max(Math.abs(v[0]), Math.abs(v[1]));
+  for (let i = 1; i < n; i++) {
+    ext = Math.max(ext, Math.abs(v[2 * i] - v[0]), Math.abs(v[2 * i + 1] - v[1]));
+    coord = Math.max(coord, Math.abs(v[2 * i]), Math.abs(v[2 * i + 1]));
+  }
+  if (!exactPathFor(proj.distance, ext, coord)) return;
+  const pts = [{ x: px, y: py, z: 0 }];
+  for (let i = 0; i < n; i++) pts.push({ x: v[2 * i], y: v[2 * i + 1], z: 0 });
+  const e = commonExponent(pts);
+  const ints = pts.map((q) => toScaledVec(q, e));
+  let best: ExactNearest | null = null;
+  const edges = n === 2 ? 1 : n;
+  for (let i = 0; i < edges; i++) {
+    const r = exactNearestOnSegment(ints[1 + i], ints[1 + ((i + 1) % n)], ints[0]);
+    if (best === null || exactCloser(r, best)) best = r;
+  }
+  if (best === null) return;
+  proj.x = ratioToNumber(best.num[0], best.den, e);
+  proj.y = ratioToNumber(best.num[1], best.den, e);
+  const d = hypot2(px - proj.x, py - proj.y);
+  if (Number.isFinite(d)) proj.distance = d;
+}
+
+/**
  * Projects the local point (px, py) on `shape` in its local frame, into `out` (local frame).
  * With `solid`, a point inside projects on itself at distance 0; without, on the boundary.
  */
@@ -49,6 +98,7 @@ export function projectPointLocal2(
 ): PointProjection2 {
   viewCore(core, shape.core);
   projectOnCore(proj, core, px, py);
+  if (!proj.inside && core.count >= 2) exactCoreWhenFar(px, py);
   const r = core.radius;
   if (core.count >= 3 && proj.inside) {
     out.inside = true;
@@ -121,13 +171,31 @@ export function projectPoint2D(
   // Far from unit scale, a copy of the shape and the point multiplied by k (exact; see
   // src/dim2/extreme-scale2.ts), and the answer's lengths divided by it.
   const k = pointScale2(s, pL);
-  if (k === 1) projectPointLocal2(out, s, pL.x, pL.y, solid);
-  else {
-    projectPointLocal2(out, scaledShape2(s, k), pL.x * k, pL.y * k, solid);
-    const u = 1 / k;
-    out.point.x *= u;
-    out.point.y *= u;
-    out.distance *= u;
+  // The exact far path (src/geometry/exact-nearest.ts) on for this query only.
+  exactFarScope(1);
+  try {
+    if (k === 1) projectPointLocal2(out, s, pL.x, pL.y, solid);
+    else {
+      projectPointLocal2(out, scaledShape2(s, k), pL.x * k, pL.y * k, solid);
+      const u = 1 / k;
+      out.point.x *= u;
+      out.point.y *= u;
+      out.distance *= u;
+      // The scaled copy may have lost a small core's low bits (subnormal at k): the exact far
+      // path again on the core as given.
+      if (!out.inside && s.core.count >= 2 && s.core.radius === 0) {
+        viewCore(core, s.core);
+        proj.x = out.point.x;
+        proj.y = out.point.y;
+        proj.distance = out.distance;
+        exactCoreWhenFar(pL.x, pL.y);
+        out.point.x = proj.x;
+        out.point.y = proj.y;
+        out.distance = proj.distance;
+      }
+    }
+  } finally {
+    exactFarScope(-1);
   }
   if (out.inside && solid) {
     out.point.x = point.x;

@@ -18,6 +18,15 @@ import { GJK_ROUNDING_TOLERANCE, TRIANGLE_THIN_RATIO } from "../constants.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { closestPointOnTriangle, triangleThinnerThan } from "./closest-point.js";
+import {
+  commonExponent,
+  EXACT_FAR_RATIO,
+  exactFarActive,
+  exactNearestOnTriangle,
+  exactPathFor,
+  roundNearest,
+  toScaledVec,
+} from "./exact-nearest.js";
 import { exactRange } from "./exact-predicates.js";
 
 /** The answer {@link projectOntoTriangle} writes (the shapes' `PointProjection`). */
@@ -124,6 +133,51 @@ function norm3(x: number, y: number, z: number): number {
  * is p and the distance 0). Allocation free.
  */
 export function projectOntoTriangle(
+  out: TriangleProjection,
+  a: Vec3,
+  b: Vec3,
+  c: Vec3,
+  p: Vec3,
+): TriangleProjection {
+  projectOntoTriangleDouble(out, a, b, c, p);
+  if (!out.inside) exactWhenFar(out, a, b, c, p);
+  return out;
+}
+
+/**
+ * A point farther from the triangle than {@link EXACT_FAR_RATIO} times its extent (or a
+ * triangle small for its place, {@link exactPathFor}): the nearest
+ * point again in exact rationals (src/geometry/exact-nearest.ts), rounded once — the double
+ * walk's parameters drift by ε·distance (an edge's midpoint seen from 1e16 sizes away came out
+ * as its corner). The distance is kept unless the exact point's offset gives it without
+ * overflow. Allocates (BigInt) only for such far points.
+ */
+function exactWhenFar(out: TriangleProjection, a: Vec3, b: Vec3, c: Vec3, p: Vec3): void {
+  if (!exactFarActive()) return;
+  const ext = Math.max(
+    Math.abs(b.x - a.x),
+    Math.abs(b.y - a.y),
+    Math.abs(b.z - a.z),
+    Math.abs(c.x - a.x),
+    Math.abs(c.y - a.y),
+    Math.abs(c.z - a.z),
+  );
+  const coord = Math.max(maxAbs3(a), maxAbs3(b), maxAbs3(c));
+  if (!exactPathFor(out.distance, ext, coord)) return;
+  const e = commonExponent([a, b, c, p]);
+  const r = exactNearestOnTriangle(
+    toScaledVec(a, e),
+    toScaledVec(b, e),
+    toScaledVec(c, e),
+    toScaledVec(p, e),
+  );
+  roundNearest(out.point, r, e);
+  const d = norm3(p.x - out.point.x, p.y - out.point.y, p.z - out.point.z);
+  if (Number.isFinite(d)) out.distance = d;
+}
+
+/** The double-precision projection (see the file's docstring). */
+function projectOntoTriangleDouble(
   out: TriangleProjection,
   a: Vec3,
   b: Vec3,

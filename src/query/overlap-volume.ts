@@ -83,6 +83,12 @@ import type { Sphere } from "../shapes/sphere.js";
 import { boundingRadius } from "./cast-shapes.js";
 // The cuboid's closed faces and planes are deferred to its operations module.
 import "../shapes/defs/ops.js";
+import {
+  isScalablePair,
+  pairMagnitudes,
+  pairRescaleFactor,
+  scaledShape,
+} from "../narrowphase/extreme-scale.js";
 import { pairPose } from "./frames.js";
 import { closedFormVolume, containedIn } from "./overlap-volume-contained.js";
 import { solidBelowPlane } from "./overlap-volume-half-space.js";
@@ -180,6 +186,8 @@ export function overlapVolume(
   // A quaternion within the tolerance of unit length is used normalised (docs/FORMATS.md).
   poseA = iso.unitPose(unitA, poseA);
   poseB = iso.unitPose(unitB, poseB);
+  const tiny = tinyPairVolume(a, poseA, b, poseB, options);
+  if (tiny !== null) return tiny;
   const r = overlapVolumeOf(a, poseA, b, poseB, options);
   // Two half-spaces sharing an unbounded region: Infinity, exactly (errorBound 0).
   if (r.volume === Infinity && a.type === ShapeType.HalfSpace && b.type === ShapeType.HalfSpace)
@@ -187,6 +195,82 @@ export function overlapVolume(
   if (Number.isFinite(r.volume) && Number.isFinite(r.errorBound)) return r;
   return overflowedVolume(r, a, poseA, b, poseB);
 }
+
+/** Below this pair magnitude (2^-128) the volume, a length cubed, nears the subnormals. */
+const TINY_PAIR = 2 ** -128;
+/** The smallest positive double (2^-1074), one ulp of the subnormals. */
+const MIN_SUBNORMAL = 2 ** -1074;
+
+/**
+ * The overlap volume of a pair whose magnitude m — both shapes' sizes and B's offset from A —
+ * is below 2^-128 (and not 0), answered in other units: A moved to the origin and B by their
+ * offset (only when that difference is exact), both scaled by the power of two k that brings m
+ * near 1 (exact: src/narrowphase/extreme-scale.ts), the absolute tolerance by k³; the answer's
+ * volume and errorBound then divided by k³. Unscaled, the closed forms and the octree's cells
+ * (lengths cubed, and their rounding bounds ε·length³) underflowed: two boxes of half extent
+ * 1e-108 overlapping by 1.6e-323 answered 0 with errorBound 0. The division by k³ is exact unless
+ * the result is subnormal; it is then rounded (at most twice, by the steps of the division), and
+ * errorBound — itself divided and rounded up — grows by 2 · 2^-1074 to cover that rounding, so
+ * |volume − exact| ≤ errorBound holds for the returned doubles. Null (the caller answers
+ * unscaled) for a pair in range, a shape without a scaled copy (compounds, half-spaces,
+ * surface meshes, heightfields), an inexact offset, or options the unscaled path must refuse.
+ */
+function tinyPairVolume(
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+  options: OverlapVolumeOptions,
+): OverlapVolume | null {
+  if (options === null || typeof options !== "object") return null;
+  const tol = options.tolerance;
+  if (tol !== undefined && !(typeof tol === "number" && tol >= 0 && Number.isFinite(tol)))
+    return null;
+  if (!isScalablePair(a, b)) return null;
+  const ta = poseA.translation;
+  const tb = poseB.translation;
+  const dx = tb.x - ta.x;
+  const dy = tb.y - ta.y;
+  const dz = tb.z - ta.z;
+  // The offset exact (a rounded one would move B by up to half an ulp of it).
+  if (dx + ta.x !== tb.x || dy + ta.y !== tb.y || dz + ta.z !== tb.z) return null;
+  if (tb.x - dx !== ta.x || tb.y - dy !== ta.y || tb.z - dz !== ta.z) return null;
+  tinyOffset.translation.x = dx;
+  tinyOffset.translation.y = dy;
+  tinyOffset.translation.z = dz;
+  const k = pairRescaleFactor(a, b, tinyOffset);
+  const m = Math.max(
+    pairMagnitudes[0],
+    pairMagnitudes[1],
+    Math.abs(dx),
+    Math.abs(dy),
+    Math.abs(dz),
+  );
+  if (!(k > 1) || !(m < TINY_PAIR) || !(m > 0)) return null;
+  const sa = scaledShape(a, k);
+  const sb = scaledShape(b, k);
+  const pa: Isometry = { translation: vec3.create(), rotation: poseA.rotation };
+  const pb: Isometry = {
+    translation: { x: dx * k, y: dy * k, z: dz * k },
+    rotation: poseB.rotation,
+  };
+  const scaledOptions: OverlapVolumeOptions =
+    tol === undefined
+      ? options
+      : { ...options, tolerance: Math.min(tol * k * k * k, Number.MAX_VALUE) };
+  const r = overlapVolumeOf(sa, pa, sb, pb, scaledOptions);
+  const u = 1 / k;
+  const volume = r.volume * u * u * u;
+  let errorBound = r.errorBound * u * u * u;
+  // Rounded up: the division's rounding of the bound (subnormal), then the volume's.
+  if (errorBound < 2 ** -1022 || volume < 2 ** -1022) errorBound += 2 * MIN_SUBNORMAL;
+  if (errorBound > 0 || r.errorBound > 0 || volume !== r.volume * u * u * u) {
+    errorBound = Math.max(errorBound, MIN_SUBNORMAL);
+  }
+  return { volume, errorBound };
+}
+
+const tinyOffset: Isometry = iso.identity();
 
 /**
  * An answer whose volume or bound overflowed a double (shapes of about 1e102 and more: a volume

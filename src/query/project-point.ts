@@ -14,6 +14,7 @@
  */
 
 import { CollideError, invalidValue } from "../errors.js";
+import { exactFarScope } from "../geometry/exact-nearest.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
 import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
 import { projectOntoTriangle } from "../geometry/triangle-projection.js";
@@ -28,8 +29,12 @@ import {
   pointRescaleFactor,
   scaledShape,
 } from "../narrowphase/extreme-scale.js";
+import type { Capsule } from "../shapes/capsule.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, makeCompositePart } from "../shapes/composite.js";
+import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
+import { refineFarCapsule } from "../shapes/defs/capsule.js";
+import { exactHullWhenFar } from "../shapes/defs/convex-polyhedron.js";
 import { farCentredCopy } from "../shapes/far-frame.js";
 import { aabbOf, type PointProjection, shapeDef } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
@@ -93,6 +98,13 @@ export function projectPointLocal(
     project(out, scaledShape(shape, k), vec3.scale(scaledPoint, p, k), solid);
     vec3.scale(out.point, out.point, 1 / k);
     out.distance *= 1 / k;
+    // The scaled copy may have lost a small shape's low bits (subnormal at k): the exact far
+    // path again on the shape as given (src/geometry/exact-nearest.ts).
+    if (!out.inside) {
+      if (shape.type === ShapeType.ConvexPolyhedron)
+        exactHullWhenFar(out, shape as ConvexPolyhedron, p);
+      else if (shape.type === ShapeType.Capsule) refineFarCapsule(out, shape as Capsule, p);
+    }
     return out;
   }
   if (compositeView(shape.type)) return projectPointComposite(out, shape, p, solid);
@@ -286,11 +298,17 @@ export function projectPoint(
   // A hull given far from its frame's origin: answered in the frame at its centre (exact
   // coordinates there), the point moved by −c and the answer back by +c.
   const copy = farCentredCopy(farCentre, shape, pose);
-  if (copy !== null) {
-    vec3.sub(farPoint, point, farCentre);
-    projectPointShape(out, copy, pose, farPoint, solid);
-    vec3.add(out.point, out.point, farCentre);
-  } else projectPointShape(out, shape, pose, point, solid);
+  // The exact far path (src/geometry/exact-nearest.ts) on for this query only.
+  exactFarScope(1);
+  try {
+    if (copy !== null) {
+      vec3.sub(farPoint, point, farCentre);
+      projectPointShape(out, copy, pose, farPoint, solid);
+      vec3.add(out.point, out.point, farCentre);
+    } else projectPointShape(out, shape, pose, point, solid);
+  } finally {
+    exactFarScope(-1);
+  }
   if (Number.isNaN(out.distance) || hasNaN3(out.point)) {
     refuseBadInputs("projectPoint", [["shape", shape]], [["pose", pose]], [["point", point]]);
   }
@@ -502,13 +520,18 @@ export function projectPoints(
       out && out.signedDistances.length >= n ? out.signedDistances : new Float64Array(n),
     triangles: out && out.triangles.length >= n ? out.triangles : new Int32Array(n),
   };
-  for (let i = 0; i < n; i++) {
-    projectBatchPoint(mesh, pose, points, i, meshMag);
-    r.points[3 * i] = batchWorld.x;
-    r.points[3 * i + 1] = batchWorld.y;
-    r.points[3 * i + 2] = batchWorld.z;
-    r.signedDistances[i] = meshQuery.inside ? -meshQuery.distance : meshQuery.distance;
-    r.triangles[i] = meshQuery.triangle;
+  exactFarScope(1);
+  try {
+    for (let i = 0; i < n; i++) {
+      projectBatchPoint(mesh, pose, points, i, meshMag);
+      r.points[3 * i] = batchWorld.x;
+      r.points[3 * i + 1] = batchWorld.y;
+      r.points[3 * i + 2] = batchWorld.z;
+      r.signedDistances[i] = meshQuery.inside ? -meshQuery.distance : meshQuery.distance;
+      r.triangles[i] = meshQuery.triangle;
+    }
+  } finally {
+    exactFarScope(-1);
   }
   return r;
 }

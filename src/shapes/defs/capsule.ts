@@ -4,6 +4,7 @@
  * point projection through the closest point on the core (Ericson 2005, §5.3.7, §5.1.2).
  */
 import { closestPointOnSegment } from "../../geometry/closest-point.js";
+import { exactSegmentWhenFar } from "../../geometry/exact-nearest.js";
 import {
   featureIo,
   SEGMENT_SIN,
@@ -71,9 +72,33 @@ function projectCapsule(
   solid: boolean,
 ): PointProjection {
   closestPointOnSegment(closest, p, c.a, c.b);
+  exactSegmentWhenFar(closest, p, c.a, c.b);
   vec3.sub(axis, c.b, c.a);
   const unitAxis = vec3.normalize(axis, axis) > 0 ? axis : null;
   return projectOnBall(out, p, closest, c.radius, unitAxis, solid);
+}
+
+/**
+ * A capsule answered in other units (src/query/project-point.ts: the copy scaled by a power of
+ * two, which may flush a small capsule's subnormal-scale bits to 0 under a point 2^1000 away):
+ * `out` (unscaled, outside) again from the original core when p is far from it — the exact
+ * core point (src/geometry/exact-nearest.ts), then the radius along p's offset from it.
+ */
+export function refineFarCapsule(out: PointProjection, c: Capsule, p: Vec3): void {
+  closestPointOnSegment(closest, p, c.a, c.b);
+  if (!exactSegmentWhenFar(closest, p, c.a, c.b)) return;
+  const dx = p.x - closest.x;
+  const dy = p.y - closest.y;
+  const dz = p.z - closest.z;
+  const m = Math.max(Math.abs(dx), Math.abs(dy), Math.abs(dz));
+  if (!(m > 0) || !Number.isFinite(m)) return;
+  const ux = dx / m;
+  const uy = dy / m;
+  const uz = dz / m;
+  const l = Math.sqrt(ux * ux + uy * uy + uz * uz);
+  out.point.x = closest.x + (c.radius * ux) / l;
+  out.point.y = closest.y + (c.radius * uy) / l;
+  out.point.z = closest.z + (c.radius * uz) / l;
 }
 
 /** The capsule's record in the shape definitions' table. */

@@ -10,6 +10,17 @@
 import { invalidValue } from "../../errors.js";
 import { reserveClipPolygon } from "../../geometry/clip.js";
 import {
+  commonExponent,
+  EXACT_FAR_RATIO,
+  type ExactNearest,
+  exactCloser,
+  exactFarActive,
+  exactNearestOnTriangle,
+  exactPathFor,
+  roundNearest,
+  toScaledVec,
+} from "../../geometry/exact-nearest.js";
+import {
   FEATURE_POLYGON,
   featureIo,
   SEGMENT_SIN,
@@ -247,6 +258,7 @@ function projectConvexPolyhedron(
   }
   if (bestSep > -Infinity) {
     out.distance = vec3.distance(out.point, p);
+    exactHullWhenFar(out, c, p);
     return out;
   }
   let found = false;
@@ -258,7 +270,90 @@ function projectConvexPolyhedron(
     }
   }
   out.distance = vec3.distance(out.point, p);
+  exactHullWhenFar(out, c, p);
   return out;
+}
+
+/**
+ * A point outside the hull farther than {@link EXACT_FAR_RATIO} times its extent: the nearest
+ * point again in exact rationals over the fan triangles of the faces p lies beyond
+ * (src/geometry/exact-nearest.ts; the nearest point of a convex body lies on a face whose plane
+ * separates it from p), rounded once. The double path projects along the rounded unit normals,
+ * whose error ε tilts the answer by ε·distance (a rotated box seen from 1e14 along a face
+ * normal answered 1e-2 off its face's foot, from 1e100 a corner). The double distance is kept
+ * unless the exact point's offset gives it. A hull with a face whose corners are not exactly
+ * coplanar ({@link planarFace}) keeps the double answer. Allocates (BigInt) only for such far
+ * points.
+ */
+/**
+ * Whether the corners fv[from..to) of a face (integers, `vi[1 + index]`) lie exactly on one plane
+ * through its first three (those not collinear). A hull's face may hold corners merged within
+ * its tolerance (a sliver's), off its stored plane: its fan triangles are then not the hull's
+ * surface, and the exact far path leaves such a hull to the double one.
+ */
+function planarFace(vi: bigint[][], fv: Uint32Array, from: number, to: number): boolean {
+  const a = vi[1 + fv[from]];
+  const b = vi[1 + fv[from + 1]];
+  const c = vi[1 + fv[from + 2]];
+  const ux = b[0] - a[0];
+  const uy = b[1] - a[1];
+  const uz = b[2] - a[2];
+  const wx = c[0] - a[0];
+  const wy = c[1] - a[1];
+  const wz = c[2] - a[2];
+  const nx = uy * wz - uz * wy;
+  const ny = uz * wx - ux * wz;
+  const nz = ux * wy - uy * wx;
+  if (nx === 0n && ny === 0n && nz === 0n) return false;
+  for (let k = from + 3; k < to; k++) {
+    const d = vi[1 + fv[k]];
+    if (nx * (d[0] - a[0]) + ny * (d[1] - a[1]) + nz * (d[2] - a[2]) !== 0n) return false;
+  }
+  return true;
+}
+
+export function exactHullWhenFar(out: PointProjection, c: ConvexPolyhedron, p: Vec3): void {
+  if (!exactFarActive()) return;
+  const v = c.vertices;
+  let ext = 0;
+  let coord = 0;
+  for (let axis = 0; axis < 3; axis++) {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = axis; i < v.length; i += 3) {
+      lo = Math.min(lo, v[i]);
+      hi = Math.max(hi, v[i]);
+    }
+    ext = Math.max(ext, hi - lo);
+    coord = Math.max(coord, Math.abs(lo), Math.abs(hi));
+  }
+  if (!exactPathFor(out.distance, ext, coord)) return;
+  const n = c.faceNormals;
+  const off = c.facePlaneOffsets;
+  const corners: Vec3[] = [p];
+  for (let i = 0; i < v.length; i += 3) corners.push({ x: v[i], y: v[i + 1], z: v[i + 2] });
+  const e = commonExponent(corners);
+  const pi = toScaledVec(p, e);
+  const vi = corners.map((q) => toScaledVec(q, e));
+  const fo = c.faceOffsets;
+  const fv = c.faceVertices;
+  let best: ExactNearest | null = null;
+  const pm = Math.abs(p.x) + Math.abs(p.y) + Math.abs(p.z);
+  for (let f = 0; f + 1 < fo.length; f++) {
+    const sep = n[3 * f] * p.x + n[3 * f + 1] * p.y + n[3 * f + 2] * p.z - off[f];
+    // Faces p is beyond, up to the rounding of the separation.
+    if (!(sep > -64 * Number.EPSILON * (pm + Math.abs(off[f])))) continue;
+    const a = vi[1 + fv[fo[f]]];
+    if (!planarFace(vi, fv, fo[f], fo[f + 1])) return;
+    for (let k = fo[f] + 1; k + 1 < fo[f + 1]; k++) {
+      const r = exactNearestOnTriangle(a, vi[1 + fv[k]], vi[1 + fv[k + 1]], pi);
+      if (best === null || exactCloser(r, best)) best = r;
+    }
+  }
+  if (best === null) return;
+  roundNearest(out.point, best, e);
+  const d = vec3.distance(out.point, p);
+  if (Number.isFinite(d)) out.distance = d;
 }
 
 /** Most corrections of a face foot onto its plane ({@link closestOnFace}). */

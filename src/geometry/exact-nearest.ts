@@ -1,0 +1,291 @@
+/**
+ * The exact nearest point of a triangle or a segment to a point, in rational arithmetic (BigInt),
+ * rounded to doubles once at the end: the slow path of `projectPoint` for a query point far from
+ * a small polytope (src/geometry/triangle-projection.ts, the hull's and the 2D polygon's
+ * projections).
+ *
+ * Why: from a point q at distance D of a feature of size s, the feature's parameters (a
+ * segment's t = (q − a)·(b − a)/|b − a|², a face's barycentric weights) are quotients of dot
+ * products whose terms are of size D·s while the result is of size s²: in doubles each carries
+ * an absolute error of about ε·D·s, so the nearest point drifts by ε·D (a unit triangle seen from
+ * (1e16, 1e16) answered its corner (1, 0) instead of the midpoint (0.5, 0.5) of its edge).
+ * Every double is an integer times 2^E for the smallest exponent E of the inputs' last bits, so
+ * the Voronoi region walk (Ericson 2005, §5.1.5) runs exactly on integers; the point's
+ * coordinates are rationals rounded to nearest (one rounding, twice only for a subnormal result).
+ * Allocates (BigInt); only points far from the feature come here.
+ */
+
+import type { Vec3 } from "../math/vec3.js";
+
+const bits = new Float64Array(1);
+const words = new BigUint64Array(bits.buffer);
+const MANT = (1n << 52n) - 1n;
+
+/** The exponent of the last bit of the double x (its ulp's log2; −1074 for subnormals). */
+export function lastBitExponent(x: number): number {
+  bits[0] = x;
+  const e = Number((words[0] >> 52n) & 0x7ffn);
+  return e === 0 ? -1074 : e - 1075;
+}
+
+/** x / 2^e as an integer (exact when e ≤ lastBitExponent(x)); x finite. */
+export function toScaledInt(x: number, e: number): bigint {
+  if (x === 0) return 0n;
+  bits[0] = x;
+  const w = words[0];
+  const be = Number((w >> 52n) & 0x7ffn);
+  const m = be === 0 ? w & MANT : (w & MANT) | (1n << 52n);
+  const ex = be === 0 ? -1074 : be - 1075;
+  const v = m << BigInt(ex - e);
+  return x < 0 ? -v : v;
+}
+
+function bitLength(n: bigint): number {
+  return n === 0n
+    ? 0
+    : n.toString(16).length * 4 - (Math.clz32(Number.parseInt(n.toString(16)[0], 16)) - 28);
+}
+
+/** x · 2^k without intermediate overflow or underflow (one rounding, at the end). */
+function ldexp(x: number, k: number): number {
+  while (k > 1000) {
+    x *= 2 ** 1000;
+    k -= 1000;
+  }
+  while (k < -1000) {
+    x *= 2 ** -1000;
+    k += 1000;
+  }
+  return x * 2 ** k;
+}
+
+/** (n / d) · 2^e rounded to the nearest double (d > 0). */
+export function ratioToNumber(n: bigint, d: bigint, e: number): number {
+  if (n === 0n) return 0;
+  const neg = n < 0n;
+  const a = neg ? -n : n;
+  let s = 66 - (bitLength(a) - bitLength(d));
+  let q: bigint;
+  let r: bigint;
+  if (s >= 0) {
+    const nn = a << BigInt(s);
+    q = nn / d;
+    r = nn - q * d;
+  } else {
+    const dd = d << BigInt(-s);
+    q = a / dd;
+    r = a - q * dd;
+  }
+  // A sticky bit below the 66 kept: Number() then rounds to nearest as the exact value would.
+  q <<= 1n;
+  s += 1;
+  if (r !== 0n) q |= 1n;
+  const v = ldexp(Number(q), e - s);
+  return neg ? -v : v;
+}
+
+/**
+ * The exact nearest point of a triangle (or segment) as rationals: `num[i] / den` (i = x, y, z)
+ * in units of 2^E, and the squared distance `sqNum / den²` in units of 2^2E.
+ */
+export interface ExactNearest {
+  num: [bigint, bigint, bigint];
+  den: bigint;
+  sqNum: bigint;
+}
+
+function dot(ax: bigint, ay: bigint, az: bigint, bx: bigint, by: bigint, bz: bigint): bigint {
+  return ax * bx + ay * by + az * bz;
+}
+
+function finish(
+  px: bigint,
+  py: bigint,
+  pz: bigint,
+  nx: bigint,
+  ny: bigint,
+  nz: bigint,
+  den: bigint,
+): ExactNearest {
+  const dx = px * den - nx;
+  const dy = py * den - ny;
+  const dz = pz * den - nz;
+  return { num: [nx, ny, nz], den, sqNum: dx * dx + dy * dy + dz * dz };
+}
+
+/**
+ * The exact nearest point of the segment ab to p, all integer coordinates (units 2^E).
+ * t = (p − a)·(b − a) / |b − a|² clamped to [0, 1].
+ */
+export function exactNearestOnSegment(
+  a: readonly bigint[],
+  b: readonly bigint[],
+  p: readonly bigint[],
+): ExactNearest {
+  const ex = b[0] - a[0];
+  const ey = b[1] - a[1];
+  const ez = b[2] - a[2];
+  const num = dot(p[0] - a[0], p[1] - a[1], p[2] - a[2], ex, ey, ez);
+  const den = dot(ex, ey, ez, ex, ey, ez);
+  if (num <= 0n || den === 0n) return finish(p[0], p[1], p[2], a[0], a[1], a[2], 1n);
+  if (num >= den) return finish(p[0], p[1], p[2], b[0], b[1], b[2], 1n);
+  return finish(
+    p[0],
+    p[1],
+    p[2],
+    a[0] * den + ex * num,
+    a[1] * den + ey * num,
+    a[2] * den + ez * num,
+    den,
+  );
+}
+
+/**
+ * The exact nearest point of the triangle abc to p (integer coordinates, units 2^E): the
+ * Voronoi region walk of Ericson 2005, §5.1.5, on exact dot products. A degenerate triangle
+ * (collinear corners) is the nearest of its three edges.
+ */
+export function exactNearestOnTriangle(
+  a: readonly bigint[],
+  b: readonly bigint[],
+  c: readonly bigint[],
+  p: readonly bigint[],
+): ExactNearest {
+  const abx = b[0] - a[0];
+  const aby = b[1] - a[1];
+  const abz = b[2] - a[2];
+  const acx = c[0] - a[0];
+  const acy = c[1] - a[1];
+  const acz = c[2] - a[2];
+  const d1 = dot(abx, aby, abz, p[0] - a[0], p[1] - a[1], p[2] - a[2]);
+  const d2 = dot(acx, acy, acz, p[0] - a[0], p[1] - a[1], p[2] - a[2]);
+  if (d1 <= 0n && d2 <= 0n) return finish(p[0], p[1], p[2], a[0], a[1], a[2], 1n);
+  const d3 = dot(abx, aby, abz, p[0] - b[0], p[1] - b[1], p[2] - b[2]);
+  const d4 = dot(acx, acy, acz, p[0] - b[0], p[1] - b[1], p[2] - b[2]);
+  if (d3 >= 0n && d4 <= d3) return finish(p[0], p[1], p[2], b[0], b[1], b[2], 1n);
+  const d5 = dot(abx, aby, abz, p[0] - c[0], p[1] - c[1], p[2] - c[2]);
+  const d6 = dot(acx, acy, acz, p[0] - c[0], p[1] - c[1], p[2] - c[2]);
+  if (d6 >= 0n && d5 <= d6) return finish(p[0], p[1], p[2], c[0], c[1], c[2], 1n);
+  const vc = d1 * d4 - d3 * d2;
+  const vb = d5 * d2 - d1 * d6;
+  const va = d3 * d6 - d5 * d4;
+  if (va + vb + vc === 0n) {
+    // Collinear corners: the nearest of the three edges.
+    let best = exactNearestOnSegment(a, b, p);
+    for (const e of [exactNearestOnSegment(b, c, p), exactNearestOnSegment(c, a, p)]) {
+      if (exactCloser(e, best)) best = e;
+    }
+    return best;
+  }
+  if (vc <= 0n && d1 >= 0n && d3 <= 0n) return exactNearestOnSegment(a, b, p);
+  if (vb <= 0n && d2 >= 0n && d6 <= 0n) return exactNearestOnSegment(a, c, p);
+  if (va <= 0n && d4 - d3 >= 0n && d5 - d6 >= 0n) return exactNearestOnSegment(b, c, p);
+  const den = va + vb + vc;
+  return finish(
+    p[0],
+    p[1],
+    p[2],
+    a[0] * den + abx * vb + acx * vc,
+    a[1] * den + aby * vb + acy * vc,
+    a[2] * den + abz * vb + acz * vc,
+    den,
+  );
+}
+
+/** True when x is strictly nearer its point than y (exact squared distances compared). */
+export function exactCloser(x: ExactNearest, y: ExactNearest): boolean {
+  return x.sqNum * y.den * y.den < y.sqNum * x.den * x.den;
+}
+
+/** The smallest last-bit exponent over the coordinates of the points (nonzero ones). */
+export function commonExponent(points: readonly Vec3[]): number {
+  let e = Number.POSITIVE_INFINITY;
+  for (const p of points) {
+    if (p.x !== 0) e = Math.min(e, lastBitExponent(p.x));
+    if (p.y !== 0) e = Math.min(e, lastBitExponent(p.y));
+    if (p.z !== 0) e = Math.min(e, lastBitExponent(p.z));
+  }
+  return e === Number.POSITIVE_INFINITY ? 0 : e;
+}
+
+/** The point as integers in units of 2^e. */
+export function toScaledVec(p: Vec3, e: number): [bigint, bigint, bigint] {
+  return [toScaledInt(p.x, e), toScaledInt(p.y, e), toScaledInt(p.z, e)];
+}
+
+/** Writes the rounded nearest point of `r` (units 2^e) to `out`. */
+export function roundNearest(out: Vec3, r: ExactNearest, e: number): Vec3 {
+  out.x = ratioToNumber(r.num[0], r.den, e);
+  out.y = ratioToNumber(r.num[1], r.den, e);
+  out.z = ratioToNumber(r.num[2], r.den, e);
+  return out;
+}
+
+/**
+ * The ratio beyond which a query point counts as far from a feature (its distance over the
+ * feature's extent): the double paths' error, about ε·D, stays within a few ulps of the
+ * feature's coordinates below it, and the exact path answers beyond it.
+ */
+export const EXACT_FAR_RATIO = 4;
+
+/**
+ * The ratio of a feature's coordinates to its extent beyond which it counts as small for its
+ * place (2^44, the feature spanning under 2^8 ulps of its coordinates): its offsets then carry
+ * few bits, and the double walk's error, ε times the coordinates, is a fair part of the feature
+ * (a 1e-6 triangle at 1e9 answered 8 ulps off).
+ */
+export const EXACT_SMALL_RATIO = 2 ** 44;
+
+/**
+ * How many query entries (`projectPoint`, `projectPoints`, `projectPoint2D`) are active: the
+ * exact path runs only inside them ({@link exactFarScope}), never in the narrow phase's own
+ * projections (src/narrowphase/mesh-solid.ts: the world's step must not allocate).
+ */
+const exactFarDepth = new Int32Array(1);
+
+/** Whether a query entry that takes the exact far path is active (a cheap first test). */
+export function exactFarActive(): boolean {
+  return exactFarDepth[0] > 0;
+}
+
+/** Opens (+1) or closes (−1) a query entry that takes the exact far path. */
+export function exactFarScope(delta: 1 | -1): void {
+  exactFarDepth[0] += delta;
+}
+
+/**
+ * Whether the exact path answers a query at `distance` from a feature of extent `ext` whose
+ * coordinates reach `coord`: inside a query entry only, when the point is far
+ * ({@link EXACT_FAR_RATIO}) or the feature small for its place ({@link EXACT_SMALL_RATIO});
+ * never for a degenerate or overflowing extent.
+ */
+export function exactPathFor(distance: number, ext: number, coord: number): boolean {
+  if (exactFarDepth[0] === 0 || !(ext > 0 && Number.isFinite(ext))) return false;
+  return distance > EXACT_FAR_RATIO * ext || coord > EXACT_SMALL_RATIO * ext;
+}
+
+/**
+ * `closest` (the double nearest point of segment ab to p) again in exact rationals when p is
+ * farther from it than {@link EXACT_FAR_RATIO} times the segment's extent, rounded once (a
+ * capsule's core). True when it did. Allocates (BigInt) only for such far points.
+ */
+export function exactSegmentWhenFar(closest: Vec3, p: Vec3, a: Vec3, b: Vec3): boolean {
+  const ext = Math.max(Math.abs(b.x - a.x), Math.abs(b.y - a.y), Math.abs(b.z - a.z));
+  const g = Math.max(
+    Math.abs(p.x - closest.x),
+    Math.abs(p.y - closest.y),
+    Math.abs(p.z - closest.z),
+  );
+  if (!exactPathFor(g, ext, Math.max(maxAbs(a), maxAbs(b)))) return false;
+  const e = commonExponent([a, b, p]);
+  roundNearest(
+    closest,
+    exactNearestOnSegment(toScaledVec(a, e), toScaledVec(b, e), toScaledVec(p, e)),
+    e,
+  );
+  return true;
+}
+
+function maxAbs(v: Vec3): number {
+  return Math.max(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
+}
