@@ -1587,6 +1587,17 @@ function manifoldSurface(out: ContactManifold, l: Level, prediction: number): bo
       copyManifold(out, m);
       return true;
     }
+    // A non-convex solid: the one point of the certified contact (contactLevel) when it is
+    // deeper than the triangles' (S crossing, or on the surface with points inside), else the
+    // triangles' merged manifold (S resting on the surface, its depth theirs).
+    if (
+      overlaps &&
+      boundedSolidContact(l.contact, l.comp as TriangleMesh, other, l.pose, l.best, false) &&
+      l.contact.distance < bestDistance - 2 ** -30 * Math.abs(bestDistance)
+    ) {
+      singleContactManifold(out, l.contact);
+      return true;
+    }
   }
   if (!overlaps && holds(l)) {
     // S inside the solid: the one-point manifold of the contact through the nearest surface.

@@ -13,7 +13,9 @@
  * and the witness points pA (on the mesh's surface) and the enclosed shape's extreme point
  * along n (on its surface), so that (pointB − pointA)·n = distance. For a convex mesh and an
  * enclosed shape whose closest point lies on a face this is the exact penetration depth; for a
- * non-convex mesh it is the overlap along that way out (an upper bound of the depth).
+ * non-convex mesh the overlap along that way out is no bound (the way may be blocked by another
+ * part of the solid), so the composite path takes that way only as the first direction of
+ * {@link boundedSolidContact}, and this contact only where that finds none.
  *
  * A surface mesh or a heightfield against a solid mesh is a composite of triangles, each meeting
  * the solid as a bare triangle does (src/narrowphase/composite.ts: a convex solid as its hull,
@@ -30,9 +32,11 @@
  * centre toward q inside, witnesses q and c − r·n — the exact depth, and the answer
  * `projectPoint` implies), any other shape, when the solid is convex, as the convex hull of the
  * mesh's vertices through the pair table (the view's `convexSolid`: the exact penetration depth
- * of the same solid as a convex polyhedron, with its manifold). A non-convex solid keeps, for a
- * crossing shape other than a sphere, the deepest triangle contact. All in the mesh's (A's)
- * frame; nothing allocates.
+ * of the same solid as a convex polyhedron, with its manifold). On a non-convex solid any other
+ * shape crossing the surface, inside it, or lying on it with points inside gets a certified
+ * bracket of the solid's depth ({@link boundedSolidContact}, session 40; it had kept the deepest
+ * triangle contact, 0 for a sheet lying across the L's foot); one only touching keeps the
+ * triangles'. All in the mesh's (A's) frame; nothing allocates after the buffers' first growth.
  *
  * Two solid meshes (session 25): a convex one is its convex hull in every composite pair
  * (composite.ts's `solidAsConvex`), so two convex solids, or one against a compound or a
