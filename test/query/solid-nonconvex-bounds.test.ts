@@ -23,6 +23,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { CollisionWorld, makeTriangleMesh } from "../../src/index.js";
 import { answerQuery } from "../../src/io/query.js";
 
 type V = [number, number, number];
@@ -622,6 +623,60 @@ function randomShape(seed: number, w: number): TestShape {
   const weights = Array.from({ length: 40 }, () => pts.map(() => r()));
   return hullShape(pts, weights);
 }
+
+describe("the manifold and the world (finding 1's world repro)", () => {
+  it("the manifold of a sheet across the L's foot is the contact's one point at −0.5", () => {
+    const m = answerQuery({
+      op: "manifold",
+      a: solidJson(L_VOXELS, 1, [0, 0, 0]),
+      b: sheetShape([
+        [0, 0.5, 0],
+        [1, 0.5, 0],
+        [1, 0.5, 1],
+        [0, 0.5, 1],
+      ]).json(1, [0, 0, 0]),
+    }) as { normal: V; points: { distance: number }[] };
+    expect(Math.min(...m.points.map((p) => p.distance))).toBeCloseTo(-0.5, 12);
+  });
+  it("a world of the L and the sheet: a contact at depth 0.5 (was 0)", () => {
+    const L = voxelMesh(L_VOXELS);
+    const solid = makeTriangleMesh(
+      new Float64Array(L.vertices.flat()),
+      new Uint32Array(L.indices.flat()),
+      undefined,
+      { solid: true },
+    );
+    const sheet = makeTriangleMesh(
+      new Float64Array([0, 0.5, 0, 1, 0.5, 0, 1, 0.5, 1, 0, 0.5, 1]),
+      new Uint32Array([0, 2, 1, 0, 3, 2]),
+    );
+    const pose = { translation: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: 0, w: 1 } };
+    const w = new CollisionWorld({});
+    w.addBody({ shape: solid, pose });
+    w.addBody({ shape: sheet, pose });
+    w.step();
+    const cs = [...w.contacts()];
+    expect(cs.length).toBe(1);
+    expect(cs[0].distance).toBeCloseTo(-0.5, 12);
+  });
+  it("a box resting 1e-3 deep on the L's top keeps the triangles' manifold (four points, 1e-3)", () => {
+    const m = answerQuery({
+      op: "manifold",
+      a: solidJson(L_VOXELS, 1, [0, 0, 0]),
+      b: boxShape([1.5, 1.299, 0.5], [0.3, 0.3, 0.3]).json(1, [0, 0, 0]),
+    }) as { normal: V; points: { distance: number }[] };
+    expect(m.points.length).toBe(4);
+    for (const p of m.points) expect(p.distance).toBeCloseTo(-1e-3, 12);
+    const c = answerQuery({
+      op: "contact",
+      a: solidJson(L_VOXELS, 1, [0, 0, 0]),
+      b: boxShape([1.5, 1.299, 0.5], [0.3, 0.3, 0.3]).json(1, [0, 0, 0]),
+    }) as ContactAnswer;
+    expect(c.distance).toBeCloseTo(-1e-3, 12);
+    // The rounding band only (2^-30 of the box's size): the sample corners are 1e-3 deep.
+    expect(c.errorBound).toBeLessThan(1e-9);
+  });
+});
 
 describe("surface parts: heightfield triangles and compound children", () => {
   it("a flat field at y = 0.5 across the L's foot: 0.5 (each triangle's), every scale and offset", () => {
