@@ -928,15 +928,19 @@ export function boundedSolidContact(
   boundIo[2] = Number.POSITIVE_INFINITY;
   vec3.copy(n, seed.normal);
   tryClearance(a, b, bInA, n);
-  // The hulls' penetration normal (its own error register entry is not this answer's).
-  const e0 = contactErrorIo[0];
-  const e1 = contactErrorIo[1];
-  contactErrorIo[1] = 0;
-  const hullMet = contactPair(hullContact, hullOfSolid(a), b, bInA, 0);
-  contactErrorIo[0] = e0;
-  contactErrorIo[1] = e1;
-  if (hullMet) tryClearance(a, b, bInA, hullContact.normal);
-  for (let k = 0; k < 6; k++) tryClearance(a, b, bInA, AXES[k]);
+  // Done when the bracket is already closed to the band (a shape resting a little into the
+  // surface: the seed's normal clears it by the depth of its deepest sample corner).
+  if (!(boundIo[2] <= lower + band)) {
+    // The hulls' penetration normal (its own error register entry is not this answer's).
+    const e0 = contactErrorIo[0];
+    const e1 = contactErrorIo[1];
+    contactErrorIo[1] = 0;
+    const hullMet = contactPair(hullContact, hullOfSolid(a), b, bInA, 0);
+    contactErrorIo[0] = e0;
+    contactErrorIo[1] = e1;
+    if (hullMet) tryClearance(a, b, bInA, hullContact.normal);
+    for (let k = 0; k < 6 && !(boundIo[2] <= lower + band); k++) tryClearance(a, b, bInA, AXES[k]);
+  }
   const best = boundIo[2];
   if (!(best < Number.POSITIVE_INFINITY)) return false;
   vec3.copy(out.normal, bestN);
