@@ -127,7 +127,9 @@ import { scaledPose, scaledShape, triangleRescaleFactor } from "./extreme-scale.
 import { fixInternalEdgeContact } from "./face-depth.js";
 import { manifoldFromContact } from "./manifold.js";
 import {
+  boundedSolidContact,
   containedConvexContact,
+  containedWayOut,
   crossingSolidsContact,
   isNonConvexSolidPair,
   pointOfConvex,
@@ -861,7 +863,18 @@ function solidContact(out: Contact, l: Level, prediction: number): boolean {
 function contactLevel(out: Contact, l: Level, prediction: number): boolean {
   const found = bestPartContact(l, prediction);
   const overlaps = found && l.best.distance <= 0;
-  if (overlaps && solidPair(l) && solidContact(out, l, prediction)) return true;
+  if (overlaps && solidPair(l)) {
+    if (solidContact(out, l, prediction)) return true;
+    // A non-convex solid: the certified bracket of the solid's depth when S crosses the
+    // surface or lies on it with points inside (mesh-solid.ts), else the touching triangles'.
+    const c = l.contact;
+    if (
+      boundedSolidContact(c, l.comp as TriangleMesh, l.other as ConvexShape, l.pose, l.best, false)
+    ) {
+      copyContact(out, c);
+      return true;
+    }
+  }
   if (!overlaps && holds(l)) {
     // S inside the solid, touching no part: the solid's contact, else through the nearest surface.
     if (solidContact(out, l, prediction)) return true;
@@ -873,6 +886,20 @@ function contactLevel(out: Contact, l: Level, prediction: number): boolean {
       vec3.copy(l.solidA, l.dist.pointA);
       vec3.copy(l.solidB, l.dist.pointB);
     }
+    // The way out through the nearest surface as the first direction of the certified bracket
+    // (its own overlap along that way is no bound for a non-convex solid).
+    containedWayOut(l.contact, l.solidA, l.solidB);
+    if (
+      boundedSolidContact(
+        out,
+        l.comp as TriangleMesh,
+        l.other as ConvexShape,
+        l.pose,
+        l.contact,
+        true,
+      )
+    )
+      return true;
     containedConvexContact(
       out,
       l.comp as TriangleMesh,
@@ -1558,6 +1585,17 @@ function manifoldSurface(out: ContactManifold, l: Level, prediction: number): bo
     const other = l.other as ConvexShape;
     if (solidMeshManifold(m, l.contact, l.comp as TriangleMesh, other, l.pose, prediction)) {
       copyManifold(out, m);
+      return true;
+    }
+    // A non-convex solid: the one point of the certified contact (contactLevel) when it is
+    // deeper than the triangles' (S crossing, or on the surface with points inside), else the
+    // triangles' merged manifold (S resting on the surface, its depth theirs).
+    if (
+      overlaps &&
+      boundedSolidContact(l.contact, l.comp as TriangleMesh, other, l.pose, l.best, false) &&
+      l.contact.distance < bestDistance - 2 ** -30 * Math.abs(bestDistance)
+    ) {
+      singleContactManifold(out, l.contact);
       return true;
     }
   }

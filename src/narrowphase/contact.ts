@@ -43,9 +43,9 @@ export interface Contact {
    * upper bound attained along the normal against a lower bound from GJK's or EPA's polytope
    * (see `contactErrorIo` in src/narrowphase/contact.ts). For a composite the true value is its
    * deepest part's (a surface's triangle, not the whole surface); for two solid meshes one not
-   * convex, or a shape inside a non-convex solid, the solids' depth, whose upper bound the
-   * distance is: the bound less the depth of the deepest point of one inside the other
-   * (src/narrowphase/mesh-solid.ts). Absent on contacts from the pair routines and the world.
+   * convex, or a convex shape or surface part crossing, inside or lying in a non-convex solid,
+   * the solids' depth, whose upper bound the distance is: the bound less the depth of the
+   * deepest point of one inside the other (src/narrowphase/mesh-solid.ts). Absent on contacts from the pair routines and the world.
    */
   errorBound?: number;
 }

@@ -13,7 +13,9 @@
  * and the witness points pA (on the mesh's surface) and the enclosed shape's extreme point
  * along n (on its surface), so that (pointB − pointA)·n = distance. For a convex mesh and an
  * enclosed shape whose closest point lies on a face this is the exact penetration depth; for a
- * non-convex mesh it is the overlap along that way out (an upper bound of the depth).
+ * non-convex mesh the overlap along that way out is no bound (the way may be blocked by another
+ * part of the solid), so the composite path takes that way only as the first direction of
+ * {@link boundedSolidContact}, and this contact only where that finds none.
  *
  * A surface mesh or a heightfield against a solid mesh is a composite of triangles, each meeting
  * the solid as a bare triangle does (src/narrowphase/composite.ts: a convex solid as its hull,
@@ -30,9 +32,11 @@
  * centre toward q inside, witnesses q and c − r·n — the exact depth, and the answer
  * `projectPoint` implies), any other shape, when the solid is convex, as the convex hull of the
  * mesh's vertices through the pair table (the view's `convexSolid`: the exact penetration depth
- * of the same solid as a convex polyhedron, with its manifold). A non-convex solid keeps, for a
- * crossing shape other than a sphere, the deepest triangle contact. All in the mesh's (A's)
- * frame; nothing allocates.
+ * of the same solid as a convex polyhedron, with its manifold). On a non-convex solid any other
+ * shape crossing the surface, inside it, or lying on it with points inside gets a certified
+ * bracket of the solid's depth ({@link boundedSolidContact}, session 40; it had kept the deepest
+ * triangle contact, 0 for a sheet lying across the L's foot); one only touching keeps the
+ * triangles'. All in the mesh's (A's) frame; nothing allocates after the buffers' first growth.
  *
  * Two solid meshes (session 25): a convex one is its convex hull in every composite pair
  * (composite.ts's `solidAsConvex`), so two convex solids, or one against a compound or a
@@ -43,13 +47,16 @@
  * depth 0 whether the solids touch or overlap: {@link touchingSolidsOverlap} tells them apart
  * (session 26), and overlapping ones get that bound too, touching ones keep 0.
  */
+import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
+import { makeMeshBvhHits, queryMeshBvhAabb } from "../geometry/mesh-bvh.js";
+import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
-import { type PointProjection, shapeDef, supportShape } from "../shapes/registry.js";
+import { aabbShape, type PointProjection, shapeDef, supportShape } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
@@ -108,6 +115,13 @@ function wayOut(pA: Vec3, pB: Vec3): boolean {
   if (!(l > 0)) return false;
   vec3.scale(n, n, 1 / l);
   return true;
+}
+
+/** c.normal = the way out unit(pA − pB) (+y when the points coincide); c.distance = 0. */
+export function containedWayOut(c: Contact, pA: Vec3, pB: Vec3): void {
+  if (!wayOut(pA, pB)) vec3.set(n, 0, 1, 0);
+  vec3.copy(c.normal, n);
+  c.distance = 0;
 }
 
 /**
@@ -634,4 +648,308 @@ export function touchingSolidsOverlap(
     }
   }
   return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// A convex shape crossing, inside or lying in a non-convex solid mesh (issue 16, session 40)
+// ---------------------------------------------------------------------------------------------
+
+/*
+ * The depth D of convex B in non-convex solid A is the least |v| over translations v that leave
+ * B's interior disjoint from A's. No closed form; the contact reports a certified bracket
+ * [lower, upper] as distance = −upper, errorBound = upper − lower (+ the rounding band):
+ *
+ * - lower: the deepest of B's sample points inside A ({@link sampleConvex}: its six axis support
+ *   points, their mean and the points halfway from the mean to each, all in B by convexity), its
+ *   distance to A's surface — every separating translation moves that point out of A, so it is
+ *   at least that long.
+ * - upper: the least of the clearances found along a few candidate unit directions u (the
+ *   triangle contact's normal, the nearest surface's way out when B is inside, the hulls'
+ *   penetration normal, the six axes). Along u, two clearances are tried, each a translation
+ *   t·u that provably parts the solids:
+ *   the hull clearance max_A u·x − min_B u·y (B moved that far lies beyond the convex hull of
+ *   A's vertices, which holds A), and the swept clearance ({@link sweptClearance}): t stepped
+ *   through the triangles' plane offsets max_T u·x − min_B u·y and kept at the first t where B
+ *   moved by t·u crosses no triangle deeper than the band and has no sample point inside A deeper
+ *   than the band (B convex and crossing no triangle lies on one side of A's surface, and a point
+ *   outside puts it outside). Every kept t is checked, so it is an upper bound whatever the steps.
+ *   Witnesses: pointA a vertex of A (the hull's top vertex along u, or the vertex of the last
+ *   stepped triangle), pointB B's support point along −u, so (pointB − pointA)·u = −t and each
+ *   lies on its shape (the witnesses do not face each other in general).
+ *
+ * B meeting A's surface only in touching (no triangle contact deeper than the band, no sample
+ * point inside deeper than it) is not a penetration: the caller keeps the triangles' contact.
+ */
+
+/** 13 sample points of B in A's frame (xyz), see {@link sampleConvex}. */
+const samples = new Float64Array(39);
+const sampleP = vec3.create();
+const supportP = vec3.create();
+/** [0] the band, [1] min_B u·y of the current direction, [2] the best upper bound. */
+const boundIo = new Float64Array(3);
+
+/**
+ * samples = B's support points along its local ±x, ±y, ±z, their mean, and the points halfway
+ * from the mean to each support point, posed by `bInA` (A's frame); lowerIo[0] = the deepest of
+ * them inside A (0 if none).
+ */
+function sampleConvex(a: TriangleMesh, b: ConvexShape, bInA: Isometry): void {
+  vec3.set(mean, 0, 0, 0);
+  for (let k = 0; k < 6; k++) {
+    supportShape(supportP, b, AXES[k]);
+    iso.transformPoint(supportP, bInA, supportP);
+    samples[3 * k] = supportP.x;
+    samples[3 * k + 1] = supportP.y;
+    samples[3 * k + 2] = supportP.z;
+    vec3.add(mean, mean, supportP);
+  }
+  vec3.scale(mean, mean, 1 / 6);
+  samples[18] = mean.x;
+  samples[19] = mean.y;
+  samples[20] = mean.z;
+  for (let k = 0; k < 6; k++) {
+    samples[21 + 3 * k] = 0.5 * (mean.x + samples[3 * k]);
+    samples[22 + 3 * k] = 0.5 * (mean.y + samples[3 * k + 1]);
+    samples[23 + 3 * k] = 0.5 * (mean.z + samples[3 * k + 2]);
+  }
+  lowerIo[0] = 0;
+  for (let k = 0; k < 13; k++) {
+    vec3.set(sampleP, samples[3 * k], samples[3 * k + 1], samples[3 * k + 2]);
+    deepenLower(a, sampleP);
+  }
+}
+
+/** True when no sample point moved by t·u lies inside A deeper than `band`. */
+function samplesOutside(a: TriangleMesh, u: Vec3, t: number, band: number): boolean {
+  const project = shapeDef(a.type).projectPoint;
+  if (project === null) return false;
+  for (let k = 0; k < 13; k++) {
+    vec3.set(
+      sampleP,
+      samples[3 * k] + t * u.x,
+      samples[3 * k + 1] + t * u.y,
+      samples[3 * k + 2] + t * u.z,
+    );
+    project(lowerProjection, a, sampleP, false);
+    if (lowerProjection.inside && lowerProjection.distance > band) return false;
+  }
+  return true;
+}
+
+const sweepHits: MeshBvhHits = /* @__PURE__ */ makeMeshBvhHits();
+const sweepTri: Triangle = {
+  type: ShapeType.Triangle,
+  a: vec3.create(),
+  b: vec3.create(),
+  c: vec3.create(),
+};
+const sweepContact: Contact = /* @__PURE__ */ makeContact();
+const shifted: Isometry = iso.identity();
+const boxLo = vec3.create();
+const boxHi = vec3.create();
+const stepVertex = vec3.create();
+const sweptVertex = vec3.create();
+const bAabb: Aabb = { min: vec3.create(), max: vec3.create() };
+/** Steps of {@link sweptClearance} per direction. */
+const SWEEP_STEPS = 8;
+
+/** The corner of triangle `t` farthest along u into stepVertex; returns u·that corner. */
+function triangleTop(t: Triangle, u: Vec3): number {
+  const da = vec3.dot(u, t.a);
+  const db = vec3.dot(u, t.b);
+  const dc = vec3.dot(u, t.c);
+  if (da >= db && da >= dc) {
+    vec3.copy(stepVertex, t.a);
+    return da;
+  }
+  if (db >= dc) {
+    vec3.copy(stepVertex, t.b);
+    return db;
+  }
+  vec3.copy(stepVertex, t.c);
+  return dc;
+}
+
+/**
+ * The swept clearance of B along unit u (see above): the first checked t in [0, tMax) at which B
+ * moved by t·u crosses no triangle of A deeper than boundIo[0] and lies outside A; the vertex
+ * of A that set it in sweptVertex. Returns +Infinity when none is found within SWEEP_STEPS
+ * steps. boundIo[1] holds min_B u·y (A's frame). The error register is left as found.
+ */
+function sweptClearance(a: TriangleMesh, b: ConvexShape, bInA: Isometry, u: Vec3, tMax: number) {
+  const band = boundIo[0];
+  const minB = boundIo[1];
+  const e0 = contactErrorIo[0];
+  const e1 = contactErrorIo[1];
+  contactErrorIo[1] = 0;
+  aabbShape(bAabb, b, bInA);
+  let t = 0;
+  let found = Number.POSITIVE_INFINITY;
+  vec3.set(sweptVertex, 0, 0, 0);
+  for (let step = 0; step < SWEEP_STEPS && t < tMax; step++) {
+    // Triangles near B moved by t·u (its box, padded by the band).
+    queryMeshBvhAabb(
+      sweepHits,
+      a.bvh,
+      bAabb.min.x + t * u.x - band,
+      bAabb.min.y + t * u.y - band,
+      bAabb.min.z + t * u.z - band,
+      bAabb.max.x + t * u.x + band,
+      bAabb.max.y + t * u.y + band,
+      bAabb.max.z + t * u.z + band,
+    );
+    iso.copy(shifted, bInA);
+    vec3.addScaled(shifted.translation, bInA.translation, u, t);
+    let next = t;
+    let crossed = false;
+    for (let h = 0; h < sweepHits.count; h++) {
+      getMeshTriangle(a, sweepHits.ids[h], sweepTri.a, sweepTri.b, sweepTri.c);
+      if (!contactPair(sweepContact, sweepTri, b, shifted, 0)) continue;
+      if (!(sweepContact.distance < -band)) continue;
+      crossed = true;
+      const top = triangleTop(sweepTri, u) - minB;
+      if (top > next) {
+        next = top;
+        vec3.copy(sweptVertex, stepVertex);
+      }
+    }
+    if (!crossed) {
+      if (samplesOutside(a, u, t, band)) found = t;
+      else {
+        // Wholly inside at t: on to the nearest triangle plane offset ahead within the sweep.
+        vec3.set(
+          boxLo,
+          Math.min(bAabb.min.x, bAabb.min.x + tMax * u.x),
+          Math.min(bAabb.min.y, bAabb.min.y + tMax * u.y),
+          Math.min(bAabb.min.z, bAabb.min.z + tMax * u.z),
+        );
+        vec3.set(
+          boxHi,
+          Math.max(bAabb.max.x, bAabb.max.x + tMax * u.x),
+          Math.max(bAabb.max.y, bAabb.max.y + tMax * u.y),
+          Math.max(bAabb.max.z, bAabb.max.z + tMax * u.z),
+        );
+        queryMeshBvhAabb(sweepHits, a.bvh, boxLo.x, boxLo.y, boxLo.z, boxHi.x, boxHi.y, boxHi.z);
+        let ahead = Number.POSITIVE_INFINITY;
+        for (let h = 0; h < sweepHits.count; h++) {
+          getMeshTriangle(a, sweepHits.ids[h], sweepTri.a, sweepTri.b, sweepTri.c);
+          const top = triangleTop(sweepTri, u) - minB;
+          if (top > t + band && top < ahead) {
+            ahead = top;
+            vec3.copy(sweptVertex, stepVertex);
+          }
+        }
+        if (ahead < tMax) {
+          t = ahead;
+          continue;
+        }
+      }
+      break;
+    }
+    if (!(next > t)) break;
+    t = next;
+  }
+  contactErrorIo[0] = e0;
+  contactErrorIo[1] = e1;
+  return found;
+}
+
+const candidateU = vec3.create();
+const lowOfB = vec3.create();
+
+/**
+ * Tries unit direction `u` (A's frame, from A toward B): the hull and swept clearances of B
+ * along it (see above); keeps the least below boundIo[2] with its witnesses in bestN, bestA,
+ * bestB.
+ */
+function tryClearance(a: TriangleMesh, b: ConvexShape, bInA: Isometry, u: Vec3): void {
+  const l = vec3.length(u);
+  if (!(l > 0) || !(l < Number.POSITIVE_INFINITY)) return;
+  vec3.scale(candidateU, u, 1 / l);
+  const top = vertexSupport(topA, a, candidateU);
+  quat.inverseRotate(dirB, bInA.rotation, candidateU);
+  vec3.negate(dirB, dirB);
+  supportShape(lowOfB, b, dirB);
+  iso.transformPoint(lowOfB, bInA, lowOfB);
+  const minB = vec3.dot(candidateU, lowOfB);
+  const hull = top - minB;
+  if (Number.isNaN(hull)) return;
+  if (hull < boundIo[2]) {
+    boundIo[2] = hull;
+    vec3.copy(bestN, candidateU);
+    vec3.copy(bestA, topA);
+    vec3.copy(bestB, lowOfB);
+  }
+  boundIo[1] = minB;
+  const swept = sweptClearance(a, b, bInA, candidateU, Math.min(hull, boundIo[2]));
+  if (swept < boundIo[2]) {
+    boundIo[2] = swept;
+    vec3.copy(bestN, candidateU);
+    vec3.copy(bestB, lowOfB);
+    if (swept > 0) vec3.copy(bestA, sweptVertex);
+    else vec3.copy(bestA, lowOfB);
+  }
+}
+
+/**
+ * The contact of convex B (posed by `bInA`, A's frame) and non-convex solid mesh A when B
+ * crosses A's surface, lies inside it, or lies on its faces with points inside (see above):
+ * distance = −(the least certified clearance), normal its direction, witnesses a vertex of A
+ * and B's support point; the error register raised to that less the deepest sample point's
+ * depth, plus the band. `seed` is the caller's contact (the deepest triangle's, or the way out
+ * of an enclosed B), whose normal is tried first; `inside` says B is known to lie inside A.
+ * False, `out` untouched, when B only touches A's surface (no triangle crossed deeper than the
+ * band, no sample point inside deeper than it) and is not inside. `out` may be `seed`.
+ */
+export function boundedSolidContact(
+  out: Contact,
+  a: TriangleMesh,
+  b: ConvexShape,
+  bInA: Isometry,
+  seed: Contact,
+  inside: boolean,
+): boolean {
+  sampleConvex(a, b, bInA);
+  const lower = lowerIo[0];
+  const t = bInA.translation;
+  aabbShape(bAabb, b, bInA);
+  const sizeB = Math.max(
+    bAabb.max.x - bAabb.min.x,
+    bAabb.max.y - bAabb.min.y,
+    bAabb.max.z - bAabb.min.z,
+  );
+  const band =
+    SOLID_TOUCH_ULPS *
+      Number.EPSILON *
+      (meshMagnitude(a) + Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z)) + sizeB) +
+    SOLID_TOUCH_RELATIVE * Math.min(meshExtent(a), sizeB);
+  if (!inside && !(seed.distance < -band) && !(lower > band)) return false;
+  boundIo[0] = band;
+  boundIo[2] = Number.POSITIVE_INFINITY;
+  vec3.copy(n, seed.normal);
+  tryClearance(a, b, bInA, n);
+  // Done when the bracket is already closed to the band (a shape resting a little into the
+  // surface: the seed's normal clears it by the depth of its deepest sample corner).
+  if (!(boundIo[2] <= lower + band)) {
+    // The hulls' penetration normal (its own error register entry is not this answer's).
+    const e0 = contactErrorIo[0];
+    const e1 = contactErrorIo[1];
+    contactErrorIo[1] = 0;
+    const hullMet = contactPair(hullContact, hullOfSolid(a), b, bInA, 0);
+    contactErrorIo[0] = e0;
+    contactErrorIo[1] = e1;
+    if (hullMet) tryClearance(a, b, bInA, hullContact.normal);
+    for (let k = 0; k < 6 && !(boundIo[2] <= lower + band); k++) tryClearance(a, b, bInA, AXES[k]);
+  }
+  const best = boundIo[2];
+  if (!(best < Number.POSITIVE_INFINITY)) return false;
+  vec3.copy(out.normal, bestN);
+  vec3.copy(out.pointA, bestA);
+  vec3.copy(out.pointB, bestB);
+  out.distance = -Math.max(0, best);
+  if (contactErrorIo[1] !== 0) {
+    const bound = Math.max(0, best - lower) + band;
+    if (bound > contactErrorIo[0]) contactErrorIo[0] = bound;
+  }
+  return true;
 }
