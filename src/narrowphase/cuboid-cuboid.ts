@@ -514,6 +514,49 @@ export function contactCuboidCuboidSat(
   return true;
 }
 
+/** [0] the tie of the SAT's separation [1] (scene units), set by {@link loadSatTie}. */
+const satTieIo = new Float64Array(2);
+
+/**
+ * Loads the SAT's current separation (`sat`, boxes `a` and `b`) into satTieIo[1] and its tie into
+ * satTieIo[0]: {@link satCuboidCuboid}'s tie at that separation (SAT_AXIS_TIE_DEPTH_TOLERANCE of
+ * its magnitude, between SAT_AXIS_TIE_ROUNDING ulps of the boxes' size and
+ * SAT_AXIS_TIE_TOLERANCE of it), the same arithmetic. Through an array: no double crosses a call.
+ */
+function loadSatTie(a: Cuboid, b: Cuboid): void {
+  const ha = a.halfExtents;
+  const hb = b.halfExtents;
+  const first = sat.separation;
+  const size = Math.max(ha.x, ha.y, ha.z, hb.x, hb.y, hb.z, Number.MIN_VALUE);
+  satTieIo[1] = first;
+  satTieIo[0] = Math.min(
+    SAT_AXIS_TIE_TOLERANCE * size,
+    Math.max(
+      SAT_AXIS_TIE_ROUNDING * Number.EPSILON * size,
+      SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(first),
+    ),
+  );
+}
+
+/**
+ * The SAT run again into `sat` with the axes of `mask` skipped besides those already masked
+ * (`axisMask`, left set for the caller to clear), stopping above `stopAbove`: true when its new
+ * separation lies within the tie of the one {@link loadSatTie} loaded (satTieIo) below it, on the
+ * same side of 0. The one re-run of {@link facingEdgeAxis} and {@link facingFaceAxis}.
+ */
+function satWithinTieWithout(
+  mask: number,
+  a: Cuboid,
+  b: Cuboid,
+  bInA: Isometry,
+  stopAbove: number,
+): boolean {
+  axisMask |= mask;
+  satCuboidCuboid(sat, a, b, bInA, stopAbove);
+  const first = satTieIo[1];
+  return sat.separation >= first - satTieIo[0] && sat.separation > 0 === first > 0;
+}
+
 const satKept = makeCuboidSatResult();
 const facingA = vec3.create();
 const facingB = vec3.create();
@@ -540,15 +583,7 @@ function facingEdgeAxis(a: Cuboid, b: Cuboid, bInA: Isometry, stopAbove: number)
   const ha = a.halfExtents;
   const hb = b.halfExtents;
   const t = bInA.translation;
-  const first = sat.separation;
-  const size = Math.max(ha.x, ha.y, ha.z, hb.x, hb.y, hb.z, Number.MIN_VALUE);
-  const tie = Math.min(
-    SAT_AXIS_TIE_TOLERANCE * size,
-    Math.max(
-      SAT_AXIS_TIE_ROUNDING * Number.EPSILON * size,
-      SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(first),
-    ),
-  );
+  loadSatTie(a, b);
   const scale =
     EDGE_FACING_ROUNDING *
     Number.EPSILON *
@@ -570,9 +605,7 @@ function facingEdgeAxis(a: Cuboid, b: Cuboid, bInA: Isometry, stopAbove: number)
       faced = true;
       break;
     }
-    axisMask |= 1 << (3 * sat.i + sat.j);
-    satCuboidCuboid(sat, a, b, bInA, stopAbove);
-    if (!(sat.separation >= first - tie) || sat.separation > 0 !== first > 0) {
+    if (!satWithinTieWithout(1 << (3 * sat.i + sat.j), a, b, bInA, stopAbove)) {
       copySat(sat, satKept);
       break;
     }
@@ -607,21 +640,12 @@ const satFaceKept = makeCuboidSatResult();
  * was replaced; else `sat` is restored and out unchanged. Allocates nothing.
  */
 function facingFaceAxis(out: Contact, a: Cuboid, b: Cuboid, bInA: Isometry): boolean {
-  const ha = a.halfExtents;
-  const hb = b.halfExtents;
-  const first = sat.separation;
-  const size = Math.max(ha.x, ha.y, ha.z, hb.x, hb.y, hb.z, Number.MIN_VALUE);
-  const tie = Math.min(
-    SAT_AXIS_TIE_TOLERANCE * size,
-    Math.max(
-      SAT_AXIS_TIE_ROUNDING * Number.EPSILON * size,
-      SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(first),
-    ),
-  );
   copySat(satFaceKept, sat);
-  axisMask = 1 << (sat.kind === AXIS_FACE_A ? 9 + sat.i : 12 + sat.j);
-  satCuboidCuboid(sat, a, b, bInA, 0);
-  let ok = sat.kind === AXIS_EDGE && sat.separation >= first - tie && !(sat.separation > 0);
+  loadSatTie(a, b);
+  // The face's separation is not above 0 (the boxes overlap): within its tie on its side of 0 is
+  // within the tie and not separating.
+  const mask = 1 << (sat.kind === AXIS_FACE_A ? 9 + sat.i : 12 + sat.j);
+  let ok = satWithinTieWithout(mask, a, b, bInA, 0) && sat.kind === AXIS_EDGE;
   // (facingEdgeAxis keeps the face masked while it looks further, and clears the mask.)
   if (ok) ok = facingEdgeAxis(a, b, bInA, 0) && sat.kind === AXIS_EDGE;
   axisMask = 0;
