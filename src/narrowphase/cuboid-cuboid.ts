@@ -241,39 +241,14 @@ export function satCuboidCuboid(
   stopAbove = Infinity,
 ): CuboidSatResult {
   loadRotation(bInA);
-  const ha = a.halfExtents;
-  const hb = b.halfExtents;
-  const t = bInA.translation;
-  // Everything in locals (the loops of the 15 axes unrolled): the same expressions, in the same
-  // order, as the typed-array form, so every separation is bitwise the same.
-  const r0 = R[0];
-  const r1 = R[1];
-  const r2 = R[2];
-  const r3 = R[3];
-  const r4 = R[4];
-  const r5 = R[5];
-  const r6 = R[6];
-  const r7 = R[7];
-  const r8 = R[8];
-  const m0 = absR[0];
-  const m1 = absR[1];
-  const m2 = absR[2];
-  const m3 = absR[3];
-  const m4 = absR[4];
-  const m5 = absR[5];
-  const m6 = absR[6];
-  const m7 = absR[7];
-  const m8 = absR[8];
-  const a0 = ha.x;
-  const a1 = ha.y;
-  const a2 = ha.z;
-  const b0 = hb.x;
-  const b1 = hb.y;
-  const b2 = hb.z;
-  const t0 = t.x;
-  const t1 = t.y;
-  const t2 = t.z;
-  const size = Math.max(a0, a1, a2, b0, b1, b2, Number.MIN_VALUE);
+  loadHalfExtentsAndTranslation(a, b, bInA.translation);
+  // Loops over the 15 axes through the module's typed arrays, not unrolled into locals: the
+  // function runs a few times per world step (the rounded boxes' pairs), too rarely for V8 to
+  // optimize a body of 7 KB of bytecode (49 ticks of its interrupt budget) within a thousand
+  // steps, and unoptimized every double is a heap number (3 KB per step of the six-curved-kinds
+  // world). Each axis's expressions are those of the unrolled form, in the same order, so every
+  // separation is bitwise the same.
+  const size = Math.max(aH[0], aH[1], aH[2], bH[0], bH[1], bH[2], Number.MIN_VALUE);
   // The tie (file comment) follows the best separation so far: SAT_AXIS_TIE_DEPTH_TOLERANCE of
   // its magnitude, between SAT_AXIS_TIE_ROUNDING ulps of the size and SAT_AXIS_TIE_TOLERANCE of
   // it; set again whenever `best` changes (the same expression, inlined: no call returns a double).
@@ -281,297 +256,83 @@ export function satCuboidCuboid(
   const tieMin = SAT_AXIS_TIE_ROUNDING * Number.EPSILON * size;
   let tie = tieMax;
   let best = Number.NEGATIVE_INFINITY;
-  let s = 0;
-  // Face axes of A.
-  s = Math.abs(t0) - (a0 + (b0 * m0 + b1 * m1 + b2 * m2));
-  if ((axisMask & 512) === 0 && s > best) {
-    best = s;
-    tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
-    recordFaceA(out, 0, t0 >= 0 ? 1 : -1);
-    if (best > stopAbove) {
-      out.separation = best;
-      return out;
-    }
-  }
-  s = Math.abs(t1) - (a1 + (b0 * m3 + b1 * m4 + b2 * m5));
-  if ((axisMask & 1024) === 0 && (s > best + tie || (s > 0 && !(best > 0)))) {
-    best = s;
-    tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
-    recordFaceA(out, 1, t1 >= 0 ? 1 : -1);
-    if (best > stopAbove) {
-      out.separation = best;
-      return out;
-    }
-  }
-  s = Math.abs(t2) - (a2 + (b0 * m6 + b1 * m7 + b2 * m8));
-  if ((axisMask & 2048) === 0 && (s > best + tie || (s > 0 && !(best > 0)))) {
-    best = s;
-    tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
-    recordFaceA(out, 2, t2 >= 0 ? 1 : -1);
-    if (best > stopAbove) {
-      out.separation = best;
-      return out;
-    }
-  }
-  // Face axes of B. A face of B within the tie of A's best face wins when B is the larger box
+  // Face axes of B: a face of B within the tie of A's best face wins when B is the larger box
   // (boxBeforeA): a rule symmetric in A and B, so contact(B, A) is contact(A, B) flipped.
   const bFirst = boxBeforeA(a, b);
   let bestB = Number.NEGATIVE_INFINITY;
-  let tb = 0;
-  tb = t0 * r0 + t1 * r3 + t2 * r6;
-  s = Math.abs(tb) - (a0 * m0 + a1 * m3 + a2 * m6 + b0);
-  if (
-    (axisMask & 4096) === 0 &&
-    ((s > bestB && (bFirst ? s >= best - tie : s > best + tie)) || (s > 0 && !(best > 0)))
-  ) {
-    bestB = s;
-    best = s;
-    tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
-    // A centre offset exactly 0 along the axis takes −B_j (A's own faces take +A_i): the
-    // two rules are each other's mirror when A and B are swapped.
-    recordFaceB(out, 0, tb > 0 ? 1 : -1);
-    if (best > stopAbove) {
-      out.separation = best;
-      return out;
-    }
-  }
-  tb = t0 * r1 + t1 * r4 + t2 * r7;
-  s = Math.abs(tb) - (a0 * m1 + a1 * m4 + a2 * m7 + b1);
-  if (
-    (axisMask & 8192) === 0 &&
-    ((s > bestB + tie && (bFirst ? s >= best - tie : s > best + tie)) || (s > 0 && !(best > 0)))
-  ) {
-    bestB = s;
-    best = s;
-    tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
-    // A centre offset exactly 0 along the axis takes −B_j (A's own faces take +A_i): the
-    recordFaceB(out, 1, tb > 0 ? 1 : -1);
-    if (best > stopAbove) {
-      out.separation = best;
-      return out;
-    }
-  }
-  tb = t0 * r2 + t1 * r5 + t2 * r8;
-  s = Math.abs(tb) - (a0 * m2 + a1 * m5 + a2 * m8 + b2);
-  if (
-    (axisMask & 16384) === 0 &&
-    ((s > bestB + tie && (bFirst ? s >= best - tie : s > best + tie)) || (s > 0 && !(best > 0)))
-  ) {
-    bestB = s;
-    best = s;
-    tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
-    // A centre offset exactly 0 along the axis takes −B_j (A's own faces take +A_i): the
-    recordFaceB(out, 2, tb > 0 ? 1 : -1);
-    if (best > stopAbove) {
-      out.separation = best;
-      return out;
-    }
-  }
-  // Edge × edge axes A_i × B_j, skipping degenerate (parallel-edge) ones.
-  let lenSq = 0;
-  let len = 0;
-  let tl = 0;
-  let ra = 0;
   // Where an edge axis's unnormalised separation by the cofactor identity could differ in its
   // decision from the direct projection's (edgeRbDirect): within EDGE_IDENTITY_ROUNDING ulps of
   // the boxes' summed half extents of 0 or, over |L|, of the best so far plus the tie.
-  const edgeSlack = EDGE_IDENTITY_ROUNDING * Number.EPSILON * (a0 + a1 + a2 + (b0 + b1 + b2));
-  lenSq = r3 * r3 + r6 * r6;
-  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
-    len = Math.sqrt(lenSq);
-    tl = t2 * r3 - t1 * r6;
-    ra = a1 * m6 + a2 * m3;
-    s = Math.abs(tl) - (ra + (b1 * m2 + b2 * m1));
-    if (s > -edgeSlack || s / len > best + tie - edgeSlack / len) {
-      edgeRbDirect(hb, 0, 0);
-      s = Math.abs(tl) - (ra + edgeRb[0]);
-    }
-    s /= len;
-    if ((axisMask & 1) === 0 && (s > best + tie || (s > 0 && !(best > 0)))) {
-      best = s;
-      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
-      edgeLength[0] = len;
-      recordEdge(out, 0, 0, tl >= 0 ? 1 : -1);
-      if (best > stopAbove) {
-        out.separation = best;
-        return out;
+  const edgeSlack =
+    EDGE_IDENTITY_ROUNDING * Number.EPSILON * (aH[0] + aH[1] + aH[2] + (bH[0] + bH[1] + bH[2]));
+  // Axis k: 0–2 face k of A, 3–5 face k − 3 of B, 6–14 edge i of A × edge j of B (k = 6 + 3i + j),
+  // parallel-edge axes skipped. One body, one acceptance: the bytecode stays small.
+  for (let k = 0; k < 15; k++) {
+    let s = 0;
+    let take = false;
+    let sign = 1;
+    let len = 0;
+    if (k < 3) {
+      const c = 3 * k;
+      const ti = tA[k];
+      s = Math.abs(ti) - (aH[k] + (bH[0] * absR[c] + bH[1] * absR[c + 1] + bH[2] * absR[c + 2]));
+      // The first face is taken whenever it beats −∞ (no tie to pass yet).
+      take =
+        (axisMask & (512 << k)) === 0 &&
+        (k === 0 ? s > best : s > best + tie || (s > 0 && !(best > 0)));
+      sign = ti >= 0 ? 1 : -1;
+    } else if (k < 6) {
+      const j = k - 3;
+      const tb = tA[0] * R[j] + tA[1] * R[3 + j] + tA[2] * R[6 + j];
+      s = Math.abs(tb) - (aH[0] * absR[j] + aH[1] * absR[3 + j] + aH[2] * absR[6 + j] + bH[j]);
+      take =
+        (axisMask & (4096 << j)) === 0 &&
+        (((j === 0 ? s > bestB : s > bestB + tie) && (bFirst ? s >= best - tie : s > best + tie)) ||
+          (s > 0 && !(best > 0)));
+      // A centre offset exactly 0 along the axis takes −B_j (A's own faces take +A_i): the
+      // two rules are each other's mirror when A and B are swapped.
+      sign = tb > 0 ? 1 : -1;
+      if (take) bestB = s;
+    } else {
+      const e = k - 6;
+      const i = e < 3 ? 0 : e < 6 ? 1 : 2;
+      const j = e - 3 * i;
+      const c1 = 3 * (i === 2 ? 0 : i + 1) + j;
+      const c2 = 3 * (i === 0 ? 2 : i - 1) + j;
+      // |A_i × B_j|² from the two other entries of column j (accurate near parallel).
+      const lenSq = R[c1] * R[c1] + R[c2] * R[c2];
+      if (!(lenSq > EDGE_AXIS_MIN_LENGTH_SQ)) continue;
+      const i1 = c1 >= 6 ? 2 : c1 >= 3 ? 1 : 0;
+      const i2 = c2 >= 6 ? 2 : c2 >= 3 ? 1 : 0;
+      const r = 3 * i;
+      const j1 = j === 2 ? 0 : j + 1;
+      const j2 = j === 0 ? 2 : j - 1;
+      len = Math.sqrt(lenSq);
+      const tl = tA[i2] * R[c1] - tA[i1] * R[c2];
+      const ra = aH[i1] * absR[c2] + aH[i2] * absR[c1];
+      s = Math.abs(tl) - (ra + (bH[j1] * absR[r + j2] + bH[j2] * absR[r + j1]));
+      if (s > -edgeSlack || s / len > best + tie - edgeSlack / len) {
+        edgeRbDirect(b.halfExtents, i, j);
+        s = Math.abs(tl) - (ra + edgeRb[0]);
       }
+      s /= len;
+      take = (axisMask & (1 << e)) === 0 && (s > best + tie || (s > 0 && !(best > 0)));
+      sign = tl >= 0 ? 1 : -1;
     }
-  }
-  lenSq = r4 * r4 + r7 * r7;
-  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
-    len = Math.sqrt(lenSq);
-    tl = t2 * r4 - t1 * r7;
-    ra = a1 * m7 + a2 * m4;
-    s = Math.abs(tl) - (ra + (b2 * m0 + b0 * m2));
-    if (s > -edgeSlack || s / len > best + tie - edgeSlack / len) {
-      edgeRbDirect(hb, 0, 1);
-      s = Math.abs(tl) - (ra + edgeRb[0]);
-    }
-    s /= len;
-    if ((axisMask & 2) === 0 && (s > best + tie || (s > 0 && !(best > 0)))) {
-      best = s;
-      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
+    if (!take) continue;
+    best = s;
+    tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
+    if (k < 3) recordFaceA(out, k, sign);
+    else if (k < 6) recordFaceB(out, k - 3, sign);
+    else {
       edgeLength[0] = len;
-      recordEdge(out, 0, 1, tl >= 0 ? 1 : -1);
-      if (best > stopAbove) {
-        out.separation = best;
-        return out;
-      }
+      const e = k - 6;
+      const i = e < 3 ? 0 : e < 6 ? 1 : 2;
+      recordEdge(out, i, e - 3 * i, sign);
     }
-  }
-  lenSq = r5 * r5 + r8 * r8;
-  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
-    len = Math.sqrt(lenSq);
-    tl = t2 * r5 - t1 * r8;
-    ra = a1 * m8 + a2 * m5;
-    s = Math.abs(tl) - (ra + (b0 * m1 + b1 * m0));
-    if (s > -edgeSlack || s / len > best + tie - edgeSlack / len) {
-      edgeRbDirect(hb, 0, 2);
-      s = Math.abs(tl) - (ra + edgeRb[0]);
-    }
-    s /= len;
-    if ((axisMask & 4) === 0 && (s > best + tie || (s > 0 && !(best > 0)))) {
-      best = s;
-      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
-      edgeLength[0] = len;
-      recordEdge(out, 0, 2, tl >= 0 ? 1 : -1);
-      if (best > stopAbove) {
-        out.separation = best;
-        return out;
-      }
-    }
-  }
-  lenSq = r6 * r6 + r0 * r0;
-  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
-    len = Math.sqrt(lenSq);
-    tl = t0 * r6 - t2 * r0;
-    ra = a2 * m0 + a0 * m6;
-    s = Math.abs(tl) - (ra + (b1 * m5 + b2 * m4));
-    if (s > -edgeSlack || s / len > best + tie - edgeSlack / len) {
-      edgeRbDirect(hb, 1, 0);
-      s = Math.abs(tl) - (ra + edgeRb[0]);
-    }
-    s /= len;
-    if ((axisMask & 8) === 0 && (s > best + tie || (s > 0 && !(best > 0)))) {
-      best = s;
-      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
-      edgeLength[0] = len;
-      recordEdge(out, 1, 0, tl >= 0 ? 1 : -1);
-      if (best > stopAbove) {
-        out.separation = best;
-        return out;
-      }
-    }
-  }
-  lenSq = r7 * r7 + r1 * r1;
-  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
-    len = Math.sqrt(lenSq);
-    tl = t0 * r7 - t2 * r1;
-    ra = a2 * m1 + a0 * m7;
-    s = Math.abs(tl) - (ra + (b2 * m3 + b0 * m5));
-    if (s > -edgeSlack || s / len > best + tie - edgeSlack / len) {
-      edgeRbDirect(hb, 1, 1);
-      s = Math.abs(tl) - (ra + edgeRb[0]);
-    }
-    s /= len;
-    if ((axisMask & 16) === 0 && (s > best + tie || (s > 0 && !(best > 0)))) {
-      best = s;
-      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
-      edgeLength[0] = len;
-      recordEdge(out, 1, 1, tl >= 0 ? 1 : -1);
-      if (best > stopAbove) {
-        out.separation = best;
-        return out;
-      }
-    }
-  }
-  lenSq = r8 * r8 + r2 * r2;
-  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
-    len = Math.sqrt(lenSq);
-    tl = t0 * r8 - t2 * r2;
-    ra = a2 * m2 + a0 * m8;
-    s = Math.abs(tl) - (ra + (b0 * m4 + b1 * m3));
-    if (s > -edgeSlack || s / len > best + tie - edgeSlack / len) {
-      edgeRbDirect(hb, 1, 2);
-      s = Math.abs(tl) - (ra + edgeRb[0]);
-    }
-    s /= len;
-    if ((axisMask & 32) === 0 && (s > best + tie || (s > 0 && !(best > 0)))) {
-      best = s;
-      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
-      edgeLength[0] = len;
-      recordEdge(out, 1, 2, tl >= 0 ? 1 : -1);
-      if (best > stopAbove) {
-        out.separation = best;
-        return out;
-      }
-    }
-  }
-  lenSq = r0 * r0 + r3 * r3;
-  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
-    len = Math.sqrt(lenSq);
-    tl = t1 * r0 - t0 * r3;
-    ra = a0 * m3 + a1 * m0;
-    s = Math.abs(tl) - (ra + (b1 * m8 + b2 * m7));
-    if (s > -edgeSlack || s / len > best + tie - edgeSlack / len) {
-      edgeRbDirect(hb, 2, 0);
-      s = Math.abs(tl) - (ra + edgeRb[0]);
-    }
-    s /= len;
-    if ((axisMask & 64) === 0 && (s > best + tie || (s > 0 && !(best > 0)))) {
-      best = s;
-      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
-      edgeLength[0] = len;
-      recordEdge(out, 2, 0, tl >= 0 ? 1 : -1);
-      if (best > stopAbove) {
-        out.separation = best;
-        return out;
-      }
-    }
-  }
-  lenSq = r1 * r1 + r4 * r4;
-  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
-    len = Math.sqrt(lenSq);
-    tl = t1 * r1 - t0 * r4;
-    ra = a0 * m4 + a1 * m1;
-    s = Math.abs(tl) - (ra + (b2 * m6 + b0 * m8));
-    if (s > -edgeSlack || s / len > best + tie - edgeSlack / len) {
-      edgeRbDirect(hb, 2, 1);
-      s = Math.abs(tl) - (ra + edgeRb[0]);
-    }
-    s /= len;
-    if ((axisMask & 128) === 0 && (s > best + tie || (s > 0 && !(best > 0)))) {
-      best = s;
-      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
-      edgeLength[0] = len;
-      recordEdge(out, 2, 1, tl >= 0 ? 1 : -1);
-      if (best > stopAbove) {
-        out.separation = best;
-        return out;
-      }
-    }
-  }
-  lenSq = r2 * r2 + r5 * r5;
-  if (lenSq > EDGE_AXIS_MIN_LENGTH_SQ) {
-    len = Math.sqrt(lenSq);
-    tl = t1 * r2 - t0 * r5;
-    ra = a0 * m5 + a1 * m2;
-    s = Math.abs(tl) - (ra + (b0 * m7 + b1 * m6));
-    if (s > -edgeSlack || s / len > best + tie - edgeSlack / len) {
-      edgeRbDirect(hb, 2, 2);
-      s = Math.abs(tl) - (ra + edgeRb[0]);
-    }
-    s /= len;
-    if ((axisMask & 256) === 0 && (s > best + tie || (s > 0 && !(best > 0)))) {
-      best = s;
-      tie = Math.min(tieMax, Math.max(tieMin, SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(best)));
-      edgeLength[0] = len;
-      recordEdge(out, 2, 2, tl >= 0 ? 1 : -1);
-      if (best > stopAbove) {
-        out.separation = best;
-        return out;
-      }
+    if (best > stopAbove) {
+      out.separation = best;
+      return out;
     }
   }
   out.separation = best;
@@ -753,6 +514,49 @@ export function contactCuboidCuboidSat(
   return true;
 }
 
+/** [0] the tie of the SAT's separation [1] (scene units), set by {@link loadSatTie}. */
+const satTieIo = new Float64Array(2);
+
+/**
+ * Loads the SAT's current separation (`sat`, boxes `a` and `b`) into satTieIo[1] and its tie into
+ * satTieIo[0]: {@link satCuboidCuboid}'s tie at that separation (SAT_AXIS_TIE_DEPTH_TOLERANCE of
+ * its magnitude, between SAT_AXIS_TIE_ROUNDING ulps of the boxes' size and
+ * SAT_AXIS_TIE_TOLERANCE of it), the same arithmetic. Through an array: no double crosses a call.
+ */
+function loadSatTie(a: Cuboid, b: Cuboid): void {
+  const ha = a.halfExtents;
+  const hb = b.halfExtents;
+  const first = sat.separation;
+  const size = Math.max(ha.x, ha.y, ha.z, hb.x, hb.y, hb.z, Number.MIN_VALUE);
+  satTieIo[1] = first;
+  satTieIo[0] = Math.min(
+    SAT_AXIS_TIE_TOLERANCE * size,
+    Math.max(
+      SAT_AXIS_TIE_ROUNDING * Number.EPSILON * size,
+      SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(first),
+    ),
+  );
+}
+
+/**
+ * The SAT run again into `sat` with the axes of `mask` skipped besides those already masked
+ * (`axisMask`, left set for the caller to clear), stopping above `stopAbove`: true when its new
+ * separation lies within the tie of the one {@link loadSatTie} loaded (satTieIo) below it, on the
+ * same side of 0. The one re-run of {@link facingEdgeAxis} and {@link facingFaceAxis}.
+ */
+function satWithinTieWithout(
+  mask: number,
+  a: Cuboid,
+  b: Cuboid,
+  bInA: Isometry,
+  stopAbove: number,
+): boolean {
+  axisMask |= mask;
+  satCuboidCuboid(sat, a, b, bInA, stopAbove);
+  const first = satTieIo[1];
+  return sat.separation >= first - satTieIo[0] && sat.separation > 0 === first > 0;
+}
+
 const satKept = makeCuboidSatResult();
 const facingA = vec3.create();
 const facingB = vec3.create();
@@ -779,15 +583,7 @@ function facingEdgeAxis(a: Cuboid, b: Cuboid, bInA: Isometry, stopAbove: number)
   const ha = a.halfExtents;
   const hb = b.halfExtents;
   const t = bInA.translation;
-  const first = sat.separation;
-  const size = Math.max(ha.x, ha.y, ha.z, hb.x, hb.y, hb.z, Number.MIN_VALUE);
-  const tie = Math.min(
-    SAT_AXIS_TIE_TOLERANCE * size,
-    Math.max(
-      SAT_AXIS_TIE_ROUNDING * Number.EPSILON * size,
-      SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(first),
-    ),
-  );
+  loadSatTie(a, b);
   const scale =
     EDGE_FACING_ROUNDING *
     Number.EPSILON *
@@ -809,9 +605,7 @@ function facingEdgeAxis(a: Cuboid, b: Cuboid, bInA: Isometry, stopAbove: number)
       faced = true;
       break;
     }
-    axisMask |= 1 << (3 * sat.i + sat.j);
-    satCuboidCuboid(sat, a, b, bInA, stopAbove);
-    if (!(sat.separation >= first - tie) || sat.separation > 0 !== first > 0) {
+    if (!satWithinTieWithout(1 << (3 * sat.i + sat.j), a, b, bInA, stopAbove)) {
       copySat(sat, satKept);
       break;
     }
@@ -846,21 +640,12 @@ const satFaceKept = makeCuboidSatResult();
  * was replaced; else `sat` is restored and out unchanged. Allocates nothing.
  */
 function facingFaceAxis(out: Contact, a: Cuboid, b: Cuboid, bInA: Isometry): boolean {
-  const ha = a.halfExtents;
-  const hb = b.halfExtents;
-  const first = sat.separation;
-  const size = Math.max(ha.x, ha.y, ha.z, hb.x, hb.y, hb.z, Number.MIN_VALUE);
-  const tie = Math.min(
-    SAT_AXIS_TIE_TOLERANCE * size,
-    Math.max(
-      SAT_AXIS_TIE_ROUNDING * Number.EPSILON * size,
-      SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(first),
-    ),
-  );
   copySat(satFaceKept, sat);
-  axisMask = 1 << (sat.kind === AXIS_FACE_A ? 9 + sat.i : 12 + sat.j);
-  satCuboidCuboid(sat, a, b, bInA, 0);
-  let ok = sat.kind === AXIS_EDGE && sat.separation >= first - tie && !(sat.separation > 0);
+  loadSatTie(a, b);
+  // The face's separation is not above 0 (the boxes overlap): within its tie on its side of 0 is
+  // within the tie and not separating.
+  const mask = 1 << (sat.kind === AXIS_FACE_A ? 9 + sat.i : 12 + sat.j);
+  let ok = satWithinTieWithout(mask, a, b, bInA, 0) && sat.kind === AXIS_EDGE;
   // (facingEdgeAxis keeps the face masked while it looks further, and clears the mask.)
   if (ok) ok = facingEdgeAxis(a, b, bInA, 0) && sat.kind === AXIS_EDGE;
   axisMask = 0;

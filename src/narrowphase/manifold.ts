@@ -342,17 +342,23 @@ const facingDown = vec3.create();
 const facingOnA = vec3.create();
 const facingOnB = vec3.create();
 
-/** out = q applied to v (v rotated by q), written out as {@link roundInverseRotate} is. */
+/** q's conjugate, for {@link facingRotate}. */
+const facingConj = quat.create();
+
+/**
+ * out = q applied to v (v rotated by q): {@link roundInverseRotate} by q's conjugate, the same
+ * arithmetic bit for bit (each term of the inverse rotation by −q.xyz is the rotation's, negated
+ * exactly, and a + (−b) rounds as a − b). Its callers ({@link facingPair},
+ * {@link seatOnSurface}) run too rarely for V8 to optimize them or a rotation of their own, where
+ * every double is a heap number (0.4 KB per step of the six-curved-kinds world); the inverse
+ * rotation runs for every rounded manifold point and is optimized.
+ */
 function facingRotate(out: Vec3, q: Quat, v: Vec3): void {
-  const tx = 2 * (q.y * v.z - q.z * v.y);
-  const ty = 2 * (q.z * v.x - q.x * v.z);
-  const tz = 2 * (q.x * v.y - q.y * v.x);
-  const x = v.x + q.w * tx + (q.y * tz - q.z * ty);
-  const y = v.y + q.w * ty + (q.z * tx - q.x * tz);
-  const z = v.z + q.w * tz + (q.x * ty - q.y * tx);
-  out.x = x;
-  out.y = y;
-  out.z = z;
+  facingConj.x = -q.x;
+  facingConj.y = -q.y;
+  facingConj.z = -q.z;
+  facingConj.w = q.w;
+  roundInverseRotate(out, facingConj, v);
 }
 
 /**
@@ -539,7 +545,11 @@ function facingPairIf(
  * face 3° off: 6.2e-8 for 1e-19; issue 16). The manifold is then built from the two segments.
  * `s` is the face's shape, B (at `bInA`) when `refIsB`. Asked only when the clip fails, so that
  * the two segments' facing casts (run rarely, so unoptimized, where every double is allocated)
- * are not paid by the clips that hold the contact.
+ * are not paid by the clips that hold the contact. The test of the clip
+ * ({@link tiltedClipLeavesContact}, every call) and of the segment's direction
+ * ({@link segmentAlongSidePlane}, rare) are functions of their own: in one, the rare part's first
+ * calls kept resetting V8's feedback ticks and then deoptimized it, so the clip's loop ran
+ * unoptimized, every double a heap number (2.2 KB per step of the six-curved-kinds world).
  */
 function tiltedFaceGivesWay(
   ref: Feature,
@@ -549,6 +559,18 @@ function tiltedFaceGivesWay(
   refIsB: boolean,
   contact: Contact,
 ): boolean {
+  if (!tiltedClipLeavesContact(ref, contact)) return false;
+  return segmentAlongSidePlane(inc, s, bInA, refIsB);
+}
+
+/**
+ * True when the clip left in `clipped` (against reference face `ref`, planeN its normal, nrm the
+ * contact's unit normal) leaves the contact out: its deepest point, measured along nrm from the
+ * face's plane through its first corner, shallower than the contact's distance by more than
+ * `MANIFOLD_ROUNDED_SUPPORT_ULPS` of the points' magnitude, or nothing kept
+ * ({@link tiltedFaceGivesWay}).
+ */
+function tiltedClipLeavesContact(ref: Feature, contact: Contact): boolean {
   const v = ref.poly.xyz;
   const ox = v[0];
   const oy = v[1];
@@ -564,7 +586,20 @@ function tiltedFaceGivesWay(
     least = Math.min(least, (planeN.x * (x - ox) + planeN.y * (y - oy) + planeN.z * (z - oz)) / mn);
     m = Math.max(m, Math.abs(x), Math.abs(y), Math.abs(z));
   }
-  if (least - contact.distance <= MANIFOLD_ROUNDED_SUPPORT_ULPS * Number.EPSILON * m) return false;
+  return !(least - contact.distance <= MANIFOLD_ROUNDED_SUPPORT_ULPS * Number.EPSILON * m);
+}
+
+/**
+ * True when segment `inc` (A's frame) lies along the side plane through the supporting edge of
+ * `s` (the reference face's shape, B at `bInA` when `refIsB`) along the contact's normal nrm: the
+ * sine of its angle to that plane within `MANIFOLD_PARALLEL_SIN` ({@link tiltedFaceGivesWay}).
+ */
+function segmentAlongSidePlane(
+  inc: Feature,
+  s: ConvexShape,
+  bInA: Isometry,
+  refIsB: boolean,
+): boolean {
   if (refIsB) {
     edgeFeature(featEdge, s, dirB);
     transformFeature(featEdge, bInA);
