@@ -286,13 +286,14 @@ function checkAgainstParts(
   seedStart: number,
   v: Vec3,
   at: Isometry,
+  unit = 1,
 ): void {
   // Start the caster at one of the body's parts (so that it overlaps some), offset a little.
   const target = body.parts[seedStart % body.parts.length];
   const tp = partPose(at, target.pose);
   const start = pose(tp.translation.x, tp.translation.y, tp.translation.z);
   const maxToi = 10;
-  const want = oracle(cast, start, v, body, at, maxToi, 1e-6);
+  const want = oracle(cast, start, v, body, at, maxToi, 1e-6 * unit);
   fc.pre(want !== undefined);
   const got = castShape(worldOf(body.shape, at), cast.shape, start, v, maxToi, IGNORE);
   if (want === null || want === undefined) {
@@ -302,12 +303,19 @@ function checkAgainstParts(
   expect(got).not.toBeNull();
   const g = got as NonNullable<typeof got>;
   // The reported hit is the cast against one of the earliest parts alone.
+  // Points to 1e-5 of the scene's unit plus the rounding of its offset from the origin.
+  const far = Math.max(
+    Math.abs(at.translation.x),
+    Math.abs(at.translation.y),
+    Math.abs(at.translation.z),
+  );
+  const ptol = 1e-5 * unit + 64 * Number.EPSILON * far;
   const match = want.some(
     (h) =>
       Math.abs(g.toi - h.toi) <= 1e-7 &&
       near(g.normal, h.normal, 1e-5) &&
-      near(g.pointA, h.pointA, 1e-5) &&
-      near(g.pointB, h.pointB, 1e-5),
+      near(g.pointA, h.pointA, ptol) &&
+      near(g.pointB, h.pointB, ptol),
   );
   if (!match) {
     throw new Error(`got ${JSON.stringify(g)}; parts' earliest ${JSON.stringify(want)}`);
@@ -335,4 +343,77 @@ describe("ignoreInitialOverlap = the earliest part not touching at time 0, cast 
       );
     });
   }
+});
+
+/**
+ * A compound (its children drawn 0.6 times as far apart, so that they overlap often and the
+ * caster still overlaps an ignored child when it meets another) and a sphere caster, scaled by
+ * `s` (toi is unchanged when the velocity is scaled too).
+ */
+function scaled(b: Parts, c: number, s: number): { body: Parts; caster: Parts } {
+  const parts = b.parts.map((p) => ({
+    shape: scaleConvex(p.shape, s),
+    pose: pose(
+      p.pose.translation.x * s,
+      p.pose.translation.y * s,
+      p.pose.translation.z * s,
+      p.pose.rotation,
+    ),
+  }));
+  const ball = makeSphere(c * s) as ConvexShape;
+  return {
+    body: { shape: makeCompound(parts), parts },
+    caster: { shape: ball, parts: [{ shape: ball, pose: iso.identity() }] },
+  };
+}
+
+function scaleConvex(sh: ConvexShape, s: number): ConvexShape {
+  const any = sh as unknown as { radius?: number; halfExtents?: Vec3; a?: Vec3; b?: Vec3 };
+  if (any.halfExtents)
+    return makeCuboid({
+      x: any.halfExtents.x * s,
+      y: any.halfExtents.y * s,
+      z: any.halfExtents.z * s,
+    }) as ConvexShape;
+  if (any.a && any.b && any.radius !== undefined)
+    return makeCapsule(
+      { x: any.a.x * s, y: any.a.y * s, z: any.a.z * s },
+      { x: any.b.x * s, y: any.b.y * s, z: any.b.z * s },
+      any.radius * s,
+    ) as ConvexShape;
+  return makeSphere((any.radius as number) * s) as ConvexShape;
+}
+
+describe("the same at scales 1e-6..1e6 and offsets up to 1e6 of the scene's size (property)", () => {
+  it("compound bodies, sphere casters", () => {
+    fc.assert(
+      fc.property(
+        compound,
+        fc.double({ min: 0.02, max: 0.3, noNaN: true }),
+        fc.nat(),
+        velocity,
+        bodyPose,
+        fc.constantFrom(1e-6, 1e-3, 1, 1e3, 1e6),
+        fc.constantFrom(0, 1e3, 1e6),
+        (b, r, k, v, at, s, o) => {
+          const { body, caster: c } = scaled(b, r, s);
+          const t = at.translation;
+          const far = pose((t.x + o) * s, (t.y - o) * s, (t.z + 0.5 * o) * s, at.rotation);
+          // Aimed from the start part toward the next one (give or take v): it meets that part
+          // while often still inside the start part.
+          const n = body.parts.length;
+          const p0 = partPose(far, body.parts[k % n].pose).translation;
+          const p1 = partPose(far, body.parts[(k + 1) % n].pose).translation;
+          const aim = {
+            x: (p1.x - p0.x) / s + 0.3 * v.x,
+            y: (p1.y - p0.y) / s + 0.3 * v.y,
+            z: (p1.z - p0.z) / s + 0.3 * v.z,
+          };
+          fc.pre(Math.hypot(aim.x, aim.y, aim.z) > 0.05);
+          checkAgainstParts(body, c, k, { x: aim.x * s, y: aim.y * s, z: aim.z * s }, far, s);
+        },
+      ),
+      { numRuns: 400, seed: 41 },
+    );
+  });
 });
