@@ -3,7 +3,8 @@
  * on the shape, with the outward unit normal there (docs/FORMATS.md `raycast`). `direction`
  * need not be unit; `toi` is in multiples of it. A solid shape hit from inside (boundary
  * included) gives toi 0, the origin and a zero normal; with `solid = false` a ray from inside
- * reports where it leaves, with the outward normal there.
+ * (boundary included: from the boundary into the interior, the exit, as in 3D) reports where it
+ * leaves, with the outward normal there.
  *
  * Per shape (local frame): circle by the quadratic (Ericson 2005, §5.3.2); rectangle by slabs
  * (Kay–Kajiya, §5.3.3); polygon by Cyrus–Beck clipping against its edge half-planes (§5.3.8);

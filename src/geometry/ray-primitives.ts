@@ -5,8 +5,12 @@
  * LINE o + t·d (t ∈ ℝ) inside the primitive, with the outward unit normal at both ends, then
  * {@link selectRayHit} turns the interval into the answer of a ray with t ∈ [0, maxToi]:
  *
- * - tEnter ≥ 0: the ray enters at tEnter (a ray starting exactly on the surface and pointing
- *   inward enters at t = 0 with the normal there);
+ * - tEnter > 0: the ray enters at tEnter;
+ * - tEnter = 0 (the origin on the surface): a solid shape answers t = 0 with the outward normal
+ *   there; a hollow one answers tExit with the normal where the ray leaves, as from inside (the
+ *   origin lies in the closed shape; parry's hollow cast, and the 2D routines): the far side for
+ *   a ray into the interior, t = 0 for one that leaves at once (tangent, or out through another
+ *   face at an edge);
  * - tEnter < 0 ≤ tExit: the origin is inside; a solid shape answers t = 0 with a zero normal,
  *   a hollow one answers tExit with the outward normal where the ray leaves;
  * - otherwise the ray misses.
@@ -97,7 +101,10 @@ export function selectRayHitIo(outNormal: Vec3, iv: RayInterval, solid: boolean)
   const t0 = iv.tEnter;
   const t1 = iv.tExit;
   if (!(t0 <= t1) || !(t1 >= 0)) return false;
-  if (t0 >= 0) {
+  // An origin on the surface (tEnter 0) is in the closed shape: a hollow ray reports where it
+  // leaves, as from inside (parry's hollow cast; the 2D routines) — tExit, 0 when it leaves at
+  // once (outward, tangent, or out through another face at an edge).
+  if (t0 > 0 || (t0 >= 0 && solid)) {
     if (!(t0 <= maxToi) || !Number.isFinite(t0)) return false;
     vec3.copy(outNormal, iv.normalEnter);
     rayHitIo[1] = t0 + 0; // −0 (a slab time on the surface) becomes 0

@@ -178,6 +178,14 @@ function makeSide(motion: Motion): Side {
 let skipInitial = false;
 
 /**
+ * The number of composite parts (or part pairs) {@link skipInitial} has skipped in the current
+ * cast: a composite cast that skipped one keeps its best part's own contact rather than the whole
+ * pair's ({@link wholeContactAt}), which would see the skipped part still overlapping at the time
+ * of impact and report its normal and points (issue 16, attack 40).
+ */
+let skippedParts = 0;
+
+/**
  * When set (castShapesInto without `ignoreInitialOverlap`), the time-0 question is already
  * answered for the whole pair by the `intersects` query's predicate, and it said apart: no part
  * of a cast may then answer toi 0, and a part whose contact routine sees a rounding-level
@@ -772,6 +780,7 @@ function castComposite(out: ShapeCastHit, a: Side, b: Side, maxT: number): boole
     side.hasPart = true;
     let found = false;
     let limit = maxT;
+    const skipped0 = skippedParts;
     for (let h = 0; h < n; h++) {
       view.part(l.part, b.shape, l.hits.ids[h]);
       side.shape = l.part.shape;
@@ -779,7 +788,10 @@ function castComposite(out: ShapeCastHit, a: Side, b: Side, maxT: number): boole
       else iso.copy(side.part, IDENTITY);
       if (l.part.hasPose) iso.multiply(side.part, side.part, l.part.pose);
       if (!castSides(l.hit, a, side, limit)) continue;
-      if (skipInitial && l.hit.toi === 0) continue;
+      if (skipInitial && l.hit.toi === 0) {
+        skippedParts++;
+        continue;
+      }
       if (found && !(l.hit.toi < l.best.toi)) continue;
       found = true;
       limit = l.hit.toi;
@@ -787,7 +799,9 @@ function castComposite(out: ShapeCastHit, a: Side, b: Side, maxT: number): boole
     }
     if (found) {
       copyHit(out, l.best);
-      wholeContactAt(out, a, b);
+      // With parts skipped (touching at time 0, ignoreInitialOverlap) the answer is the hit
+      // part's own contact: the whole pair's would see a skipped part (docs/FORMATS.md).
+      if (skippedParts === skipped0) wholeContactAt(out, a, b);
     }
     return found;
   } finally {
@@ -896,11 +910,12 @@ function castTwoComposites(out: ShapeCastHit, a: Side, b: Side, maxT: number): b
     l.sideB = b;
     l.maxT = maxT;
     l.found = false;
+    const skipped0 = skippedParts;
     prepareBounds(l, a, b, maxT);
     leastOverPartPairs(a.shape, b.shape, l.search, Infinity);
     if (!l.found) return false;
     copyHit(out, l.best);
-    wholeContactAt(out, a, b);
+    if (skippedParts === skipped0) wholeContactAt(out, a, b);
     return true;
   } finally {
     castDepth--;
@@ -931,7 +946,10 @@ function castPartPair(l: CastLevel, ia: number, ib: number, limit: number): numb
   loadPartSide(l.side, l.part, l.sideB, ib);
   loadPartSide(l.sideOfA, l.partOfA, l.sideA, ia);
   if (!castSides(l.hit, l.sideOfA, l.side, Math.min(limit, l.maxT))) return Infinity;
-  if (skipInitial && l.hit.toi === 0) return Infinity;
+  if (skipInitial && l.hit.toi === 0) {
+    skippedParts++;
+    return Infinity;
+  }
   if (!(l.hit.toi < limit)) return Infinity;
   l.found = true;
   copyHit(l.best, l.hit);

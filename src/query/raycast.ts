@@ -15,7 +15,8 @@
  * Semantics (docs/FORMATS.md): the normal is the outward unit normal at the hit (for a
  * triangle, the side facing the ray's origin); a solid shape hit from inside gives toi 0,
  * point = origin and normal 0; with `solid: false` a ray from inside reports where it leaves,
- * with the outward normal there.
+ * with the outward normal there — an origin on the surface counts as inside, so a hollow ray from
+ * it into the interior reports its exit (src/geometry/ray-primitives.ts `selectRayHitIo`).
  */
 import { invalidValue } from "../errors.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";

@@ -41,10 +41,14 @@ import { checkShape, checkWorldPose } from "./validate.js";
 /** Options of {@link castShape}: the query filter and whether to skip initial overlaps. */
 export interface ShapeCastOptions extends QueryFilter {
   /**
-   * Skip the contacts that hold at time 0 (the shape starts touching or inside a body): report
-   * the first contact after separation instead (Box2D #824). Under a straight-line motion a
-   * convex body (or a composite's part) once left is not met again, so such a body or part is
-   * skipped.
+   * Skip the contacts that hold at time 0 (the shape starts touching or inside a body; Box2D
+   * #824, parry's `stop_at_penetration: false`): a convex body, or a composite's part (a
+   * compound's child, a mesh's or heightfield's triangle; for a composite shape, a pair of
+   * parts), that touches the shape at time 0 (as `intersects` says) is ignored entirely — under
+   * a straight-line motion a convex set once left is not met again. The answer is the earliest
+   * cast against the remaining bodies and parts, with the time of impact, normal and witness
+   * points of that part cast alone (never the contact of an ignored part the shape still
+   * overlaps at that time; docs/FORMATS.md, `castShapes`).
    * @default false
    */
   ignoreInitialOverlap?: boolean;
@@ -188,8 +192,9 @@ const unitPoseScratch = iso.identity();
  * `t ∈ [0, maxToi]`: `{handle, toi, normal, pointA, pointB}` (normal from the shape toward the
  * body, witness points on each, at the time of impact, world frame), written into `out` when
  * given, or null. A body already touching the shape at `pose` gives toi 0, unless
- * `filter.ignoreInitialOverlap` (then the first contact after separation, per part of a
- * composite). `filter`: the {@link QueryFilter} fields (`mask`, `includeSensors`, `exclude`,
+ * `filter.ignoreInitialOverlap` (then a body or composite part touching at time 0 is ignored
+ * entirely, and the hit is that of the first part met, as cast alone: see
+ * {@link ShapeCastOptions.ignoreInitialOverlap}). `filter`: the {@link QueryFilter} fields (`mask`, `includeSensors`, `exclude`,
  * `predicate`) and `ignoreInitialOverlap`. `maxToi` may be Infinity, its default (no time limit, as for the
  * world's ray casts and the pair query `castShapes`): the box query then reaches along the
  * motion to the end of the doubles' range, and each candidate is searched up to a finite
