@@ -12,15 +12,15 @@ import { describe, expect, it } from "vitest";
 import { fitObbPca, makeObb } from "../../src/index.js";
 import { refusal } from "../support/refusal.js";
 
-const fit = (pts: number[]) => fitObbPca(makeObb(), pts);
+const fitBox = (pts: number[]) => fitObbPca(makeObb(), pts);
 
 describe("fitObbPca near the top of the doubles (F2)", () => {
   it("hand-derived boxes: a segment of ±1e308 and a right triangle of legs 1.7e308", () => {
-    const s = fit([-1e308, 0, 0, 1e308, 0, 0]);
+    const s = fitBox([-1e308, 0, 0, 1e308, 0, 0]);
     expect([s.center.x, s.center.y, s.center.z]).toEqual([0, 0, 0]);
     expect(s.halfExtents.x).toBe(1e308);
     expect(s.halfExtents.y).toBe(0);
-    const t = fit([-1e308, 0, 0, 1e308, 0, 0, 0, 1e308, 0]);
+    const t = fitBox([-1e308, 0, 0, 1e308, 0, 0, 0, 1e308, 0]);
     expect(t.halfExtents.x).toBe(1e308);
     expect(t.halfExtents.y).toBe(5e307);
     expect(t.center.x).toBe(0);
@@ -29,7 +29,7 @@ describe("fitObbPca near the top of the doubles (F2)", () => {
     // are 0, ±L/√2 (half extent L/√2), along (1, 1)/√2 they are 0, L/√2, L/√2 (half extent
     // L/(2√2)); the centre is (L/4, L/4, 0).
     const L = 1.7e308;
-    const r = fit([0, 0, 0, L, 0, 0, 0, L, 0]);
+    const r = fitBox([0, 0, 0, L, 0, 0, 0, L, 0]);
     const he = [r.halfExtents.x, r.halfExtents.y].sort((a, b) => b - a);
     expect(he[0] / (L / Math.SQRT2)).toBeCloseTo(1, 13);
     expect(he[1] / (L / (2 * Math.SQRT2))).toBeCloseTo(1, 13);
@@ -47,8 +47,8 @@ describe("fitObbPca near the top of the doubles (F2)", () => {
           const flat = pts.flat().map((x) => (Math.abs(x) < 2 ** -100 ? 0 : x));
           const big = flat.map((x) => x * 2 ** k);
           if (!big.some((x) => Math.abs(x) > 2 ** 900)) return;
-          const a = fit(flat);
-          const b = fit(big);
+          const a = fitBox(flat);
+          const b = fitBox(big);
           const s = 2 ** k;
           expect(b.halfExtents).toEqual({
             x: a.halfExtents.x * s,
@@ -65,7 +65,7 @@ describe("fitObbPca near the top of the doubles (F2)", () => {
 
   it("a box that does not fit in the doubles is refused naming points", () => {
     const e = refusal(() =>
-      fit([-1.7e308, -1.7e308, -1.7e308, 1.7e308, 1.7e308, 1.7e308, 1.7e308, -1.7e308, 0]),
+      fitBox([-1.7e308, -1.7e308, -1.7e308, 1.7e308, 1.7e308, 1.7e308, 1.7e308, -1.7e308, 0]),
     );
     expect(e.field).toBe("points");
     expect(e.message).toMatch(/overflows a double/);
