@@ -149,20 +149,32 @@ function nextUp(r: number): number {
   return bits.getFloat64(0);
 }
 
-/** The double x times 2¹⁰⁷⁴, an exact integer (every double is a multiple of 2⁻¹⁰⁷⁴). */
-function scaledInteger(x: number): bigint {
+/** Mantissas (signed integers) and binary exponents of {@link outsideExactly}'s seven doubles. */
+const mant: bigint[] = [0n, 0n, 0n, 0n, 0n, 0n, 0n];
+const expo = new Int32Array(7);
+
+/** Splits the double x into mant[k]·2^expo[k], the mantissa an integer (exact). */
+function split(k: number, x: number): void {
+  if (x === 0) {
+    // No bits: an exponent above every double's, so it never sets the common power.
+    mant[k] = 0n;
+    expo[k] = 2048;
+    return;
+  }
   bits.setFloat64(0, x);
   const hi = bits.getUint32(0);
   const e = (hi >>> 20) & 0x7ff;
   let m = (BigInt(hi & 0xfffff) << 32n) | BigInt(bits.getUint32(4));
   // Normal: (2⁵² + fraction)·2^(e − 1075); subnormal (e = 0): fraction·2⁻¹⁰⁷⁴.
-  if (e > 0) m = (m | (1n << 52n)) << BigInt(e - 1);
-  return hi >>> 31 ? -m : m;
+  if (e > 0) m |= 1n << 52n;
+  mant[k] = hi >>> 31 ? -m : m;
+  expo[k] = e > 0 ? e - 1075 : -1074;
 }
 
 /**
- * True when |p − c|² > r² in exact rational arithmetic (every double an integer multiple of
- * 2⁻¹⁰⁷⁴, compared as BigInts); allocates, so called only for the few points near the radius.
+ * True when |p − c|² > r² in exact rational arithmetic: the seven doubles as integers over the
+ * common power of two 2^min(exponent), compared as BigInts (a hundred-odd bits for points of
+ * like magnitude); allocates, so called only for the few points near the radius.
  */
 function outsideExactly(
   px: number,
@@ -173,10 +185,20 @@ function outsideExactly(
   cz: number,
   r: number,
 ): boolean {
-  const dx = scaledInteger(px) - scaledInteger(cx);
-  const dy = scaledInteger(py) - scaledInteger(cy);
-  const dz = scaledInteger(pz) - scaledInteger(cz);
-  const rr = scaledInteger(r);
+  split(0, px);
+  split(1, py);
+  split(2, pz);
+  split(3, cx);
+  split(4, cy);
+  split(5, cz);
+  split(6, r);
+  let lo = expo[0];
+  for (let k = 1; k < 7; k++) if (expo[k] < lo) lo = expo[k];
+  const v = (k: number): bigint => (mant[k] as bigint) << BigInt(expo[k] - lo);
+  const dx = v(0) - v(3);
+  const dy = v(1) - v(4);
+  const dz = v(2) - v(5);
+  const rr = v(6);
   return dx * dx + dy * dy + dz * dz > rr * rr;
 }
 
