@@ -93,6 +93,35 @@ export function invalidValue(field: string, value: unknown, reason: string): nev
 }
 
 /**
+ * Throws `invalid_value` naming `field` unless `out` is a record an answer can be written into:
+ * an object that is not frozen, whose sub-records `parts` (e.g. `"point"`, `"normal"`) are
+ * objects that are not frozen either. `what` completes "must be …" (the record and its maker).
+ * A null, a number, a `{}` or a frozen record had thrown a TypeError half way through writing
+ * the answer. Costs a few `typeof`s and `Object.isFrozen` calls; allocates nothing.
+ */
+export function checkOutRecord(
+  field: string,
+  out: unknown,
+  parts: readonly string[],
+  what: string,
+): void {
+  let ok = out !== null && typeof out === "object" && !Object.isFrozen(out);
+  for (let i = 0; ok && i < parts.length; i++) {
+    const v = (out as Record<string, unknown>)[parts[i] as string];
+    ok = v !== null && typeof v === "object" && !Object.isFrozen(v);
+  }
+  if (!ok) invalidValue(field, out, `must be ${what}`);
+}
+
+/**
+ * Throws `invalid_value` naming `field` unless `out` is an array answers can be appended to (an
+ * `Array` that is not frozen).
+ */
+export function checkOutArray(field: string, out: unknown): void {
+  if (!Array.isArray(out) || Object.isFrozen(out)) invalidValue(field, out, "must be an array");
+}
+
+/**
  * The check of a shape constructor's optional last argument `field` (the name its errors use):
  * throws `invalid_value` naming `field` unless it is a string. An options object or a second
  * shape argument passed in its place — `makeTriangleMesh(v, i, { solid: true })`,

@@ -32,7 +32,7 @@ import {
   SAT_AXIS_TIE_ROUNDING,
   SAT_AXIS_TIE_TOLERANCE,
 } from "../constants.js";
-import { invalidValue } from "../errors.js";
+import { checkOutRecord, invalidValue } from "../errors.js";
 import { orient2dIo, orient2dSignIo } from "../geometry/exact-predicates.js";
 import { checkAnswer2, checkedShape2, checkPair2 } from "./check2.js";
 import { makeWorkCore, transformCore, viewCore, type WorkCore2 } from "./core2.js";
@@ -65,6 +65,8 @@ export interface Contact2 {
 export function makeContact2(): Contact2 {
   return { distance: 0, normal: { x: 1, y: 0 }, pointA: { x: 0, y: 0 }, pointB: { x: 0, y: 0 } };
 }
+
+const CONTACT2_PARTS = ["normal", "pointA", "pointB"] as const;
 
 /** [2] = the length of the vector ([0], [1]), by {@link lengthOfIo}. */
 const lenIo = new Float64Array(3);
@@ -1045,6 +1047,7 @@ export function contact2D(
   prediction = 0,
   out: Contact2 = makeContact2(),
 ): Contact2 | null {
+  checkOutRecord("out", out, CONTACT2_PARTS, "a contact record (makeContact2())");
   const sa = checkedShape2("a", a);
   const sb = checkedShape2("b", b);
   // A rotation within the tolerance of unit length is used normalised (docs/FORMATS.md).

@@ -42,6 +42,7 @@ import {
   MANIFOLD_TOLERANCE,
   MANIFOLD2D_DEPTH_ULPS,
 } from "../constants.js";
+import { invalidValue } from "../errors.js";
 import { checkAnswer2, checkedShape2, checkPair2 } from "./check2.js";
 import {
   type Contact2,
@@ -84,6 +85,27 @@ function makePoint(): ManifoldPoint2 {
 /** A new manifold record (allocates). */
 export function makeManifold2(): Manifold2 {
   return { normal: { x: 1, y: 0 }, count: 0, points: [makePoint(), makePoint()] };
+}
+
+const MANIFOLD2_RECORD = "a manifold record (makeManifold2())";
+
+/** True for an object that is not frozen (a record an answer can be written into). */
+const writable = (v: unknown): boolean =>
+  v !== null && typeof v === "object" && !Object.isFrozen(v);
+
+/**
+ * Throws `CollideError` naming `field` unless `out` is a manifold record to write
+ * (makeManifold2()'s shape: an object `normal` and two point records with objects `pointA`,
+ * `pointB`, none frozen); a null or `{}` had thrown a TypeError mid-answer.
+ */
+export function checkManifold2Out(out: Manifold2, field = "out"): void {
+  const p = writable(out) ? out.points : undefined;
+  let ok = writable(out?.normal) && Array.isArray(p) && p.length >= 2;
+  for (let i = 0; ok && i < 2; i++) {
+    const q = p?.[i];
+    ok = writable(q) && writable(q?.pointA) && writable(q?.pointB);
+  }
+  if (!ok) invalidValue(field, out, `must be ${MANIFOLD2_RECORD}`);
 }
 
 function single(out: Manifold2, c: Contact2): Manifold2 {
@@ -327,6 +349,7 @@ export function manifold2D(
 ): Manifold2 | null {
   const sa = checkedShape2("a", a);
   const sb = checkedShape2("b", b);
+  checkManifold2Out(out);
   // A rotation within the tolerance of unit length is used normalised (docs/FORMATS.md).
   poseA = pose2.unitPose(unitA, poseA);
   poseB = pose2.unitPose(unitB, poseB);

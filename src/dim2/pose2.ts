@@ -22,7 +22,9 @@ export function identity(): Pose2 {
 
 /**
  * A pose at `(x, y)` rotated by `angle` radians counter-clockwise (allocates). Calls
- * `Math.cos`/`Math.sin` once through {@link rot2.fromAngle}; this is the boundary.
+ * `Math.cos`/`Math.sin` once through {@link rot2.fromAngle}; this is the boundary. Throws
+ * `CollideError` naming `angle` unless it is a finite number (x and y are checked where the
+ * pose is used).
  */
 export function fromAngle(x: number, y: number, angle = 0): Pose2 {
   return { p: { x, y }, q: rot2.fromAngle(angle) };

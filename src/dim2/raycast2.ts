@@ -14,7 +14,7 @@
  * point beyond the shape.
  */
 
-import { invalidValue } from "../errors.js";
+import { checkOutRecord, invalidValue } from "../errors.js";
 import { hypot2, productError, sumError, unitScale } from "../math/scalar.js";
 import { checkAnswer2, checkedShape2, checkOffset2, checkVec2 } from "./check2.js";
 import { pointScale2, scaledShape2 } from "./extreme-scale2.js";
@@ -40,6 +40,8 @@ export interface RayHit2 {
 export function makeRayHit2(): RayHit2 {
   return { toi: 0, point: { x: 0, y: 0 }, normal: { x: 0, y: 0 } };
 }
+
+const RAY_HIT2_PARTS = ["point", "normal"] as const;
 
 /**
  * Local-frame hit scratch: toi, outward normal and the hit point (px, py), the point in the
@@ -533,6 +535,7 @@ export function castRay2D(
   solid = true,
   out: RayHit2 = makeRayHit2(),
 ): RayHit2 | null {
+  checkOutRecord("out", out, RAY_HIT2_PARTS, "a ray hit record (makeRayHit2())");
   const s = checkedShape2("shape", shape);
   // A rotation within the tolerance of unit length is used normalised (docs/FORMATS.md).
   pose = pose2.unitPose(unitP, pose);

@@ -5,6 +5,7 @@
  * in exactly one place, {@link fromAngle}, at the boundary where a user's angle becomes a
  * rotation. Everything downstream is bitwise reproducible across JavaScript engines.
  */
+import { invalidValue } from "../errors.js";
 import { hypot2 } from "../math/scalar.js";
 import type { Vec2 } from "./vec2.js";
 
@@ -23,9 +24,14 @@ export function identity(): Rot2 {
  * The rotation by `angle` radians counter-clockwise (allocates). The only call of `Math.cos` and
  * `Math.sin` in the 2D core: angles are converted once at the boundary. Exact quarter turns
  * (multiples of π/2 as written in double precision) are snapped to exact 0/±1 so that an
- * `orect` at angle π/2 stays exactly axis-aligned.
+ * `orect` at angle π/2 stays exactly axis-aligned. Throws `CollideError` naming `angle` unless
+ * it is a finite number.
  */
 export function fromAngle(angle: number): Rot2 {
+  // cos and sin of NaN or ±Infinity are NaN: a NaN rotation had been built silently.
+  if (typeof angle !== "number" || !Number.isFinite(angle)) {
+    invalidValue("angle", angle, "must be a finite number (radians)");
+  }
   let c = Math.cos(angle);
   let s = Math.sin(angle);
   // cos(π/2) in doubles is 6.1e-17, not 0: snap the quarter turns.

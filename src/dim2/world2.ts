@@ -29,6 +29,8 @@ import { PAIR_KEY_BASE, PairSet } from "../broadphase/pair-set.js";
 import { AABB_MARGIN, WORLD_MAX_COORDINATE, WORLD_MAX_PAIRS } from "../constants.js";
 import {
   checkOptions,
+  checkOutArray,
+  checkOutRecord,
   invalidValue,
   type OptionsSpec,
   optionsSpec,
@@ -46,7 +48,12 @@ import {
   type WorldEvents2D,
 } from "./contact-cache2.js";
 import { type Contact2, contactShapes2, makeContact2 } from "./contact2.js";
-import { type Manifold2, makeManifold2, manifoldFromContact2 } from "./manifold2.js";
+import {
+  checkManifold2Out,
+  type Manifold2,
+  makeManifold2,
+  manifoldFromContact2,
+} from "./manifold2.js";
 import type { Pose2 } from "./pose2.js";
 import * as pose2 from "./pose2.js";
 import { castRayWorld2, makeRayHit2, type RayHit2 } from "./raycast2.js";
@@ -85,6 +92,10 @@ const FILTER2_KEYS = { mask: "number", includeSensors: "boolean" } as const;
 const OVERLAP_AABB2_SPEC = optionsSpec("CollisionWorld2D.overlapAabb", "filter", FILTER2_KEYS);
 const OVERLAP_SHAPE2_SPEC = optionsSpec("CollisionWorld2D.overlapShape", "filter", FILTER2_KEYS);
 const RAY2_KEYS = { ...FILTER2_KEYS, solid: "boolean" } as const;
+/** The sub-records of the `out` records the 2D world's getters and ray cast write. */
+const POSE2_PARTS = ["p", "q"] as const;
+const CONTACT2_PARTS = ["manifold"] as const;
+const RAY_HIT2_PARTS = ["point", "normal"] as const;
 const RAY2_SPEC = optionsSpec("CollisionWorld2D.castRay", "options", RAY2_KEYS);
 const RAY_ALL2_SPEC = optionsSpec("CollisionWorld2D.castRayAll", "options", RAY2_KEYS);
 
@@ -360,6 +371,7 @@ export class CollisionWorld2D {
 
   /** The pose of `handle` into `out`. Throws on a stale handle. */
   getPose(handle: BodyHandle2D, out: Pose2 = pose2.identity()): Pose2 {
+    checkOutRecord("out", out, POSE2_PARTS, "a pose record {p, q} (pose2.identity())");
     return this.readPose(out, this.bodies.requireSlot("handle", handle));
   }
 
@@ -486,6 +498,8 @@ export class CollisionWorld2D {
     if (!(Number.isInteger(i) && i >= 0 && i < this.cache.contactCount)) {
       invalidValue("index", i, `must be an integer in [0, ${this.cache.contactCount})`);
     }
+    checkOutRecord("out", out, CONTACT2_PARTS, "a contact record {a, b, distance, manifold}");
+    checkManifold2Out(out.manifold, "out.manifold");
     return this.cache.readContact(i, out);
   }
 
@@ -519,6 +533,9 @@ export class CollisionWorld2D {
     options: RayCastOptions2D = {},
     out?: WorldRayHit2D,
   ): WorldRayHit2D | null {
+    if (out !== undefined) {
+      checkOutRecord("out", out, RAY_HIT2_PARTS, "a ray hit record {handle, toi, point, normal}");
+    }
     const best = { slot: -1, toi: maxToi, px: 0, py: 0, nx: 0, ny: 0 };
     this.runRay(origin, dir, maxToi, options, RAY2_SPEC, (slot, hit) => {
       if (hit.toi < best.toi || (hit.toi === best.toi && (best.slot < 0 || slot < best.slot))) {
@@ -555,6 +572,7 @@ export class CollisionWorld2D {
     options: RayCastOptions2D = {},
     out: WorldRayHit2D[] = [],
   ): WorldRayHit2D[] {
+    checkOutArray("out", out);
     const start = out.length;
     this.runRay(origin, dir, maxToi, options, RAY_ALL2_SPEC, (slot, hit) => {
       out.push({

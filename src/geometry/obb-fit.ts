@@ -67,12 +67,49 @@ const order = new Int32Array(3);
  * @param points packed `x, y, z` coordinates (length a positive multiple of 3) or `{x, y, z}`
  * points.
  * @throws CollideError (`invalid_value`, field `points`) on an empty set, a length that is not
- * a multiple of 3, or a non-finite coordinate; field `out` when it is not a box record
+ * a multiple of 3, or a non-finite coordinate, and when the box's extent or centre overflows a
+ * double (points spanning more than about 1.8e308); field `out` when it is not a box record
  * ({@link makeObb}).
  */
 export function fitObbPca(out: Obb, points: ArrayLike<number> | readonly Vec3[]): Obb {
   checkObbOut(out);
   const p = readPointSet(points);
+  let big = 0;
+  for (let i = 0; i < p.length; i++) big = Math.max(big, Math.abs(p[i]));
+  if (big <= HUGE_COORDINATE) return fitPoints(out, p);
+  // Coordinates near the top of the doubles: their differences, sums and projections would
+  // overflow (a NaN centre and −Infinity half extents for ±1e308). Fitted scaled down by a power
+  // of two (exactly, but for coordinates that underflow, below 2⁻⁵⁰ of the box's size) and
+  // scaled back; a box that does not fit in the doubles is refused.
+  const k = 2 ** -Math.floor(Math.log2(big));
+  if (scaled.length < p.length) scaled = new Float64Array(Math.max(p.length, 2 * scaled.length));
+  for (let i = 0; i < p.length; i++) scaled[i] = p[i] * k;
+  fitPoints(out, scaled.subarray(0, p.length));
+  const h = out.halfExtents;
+  const c = out.center;
+  h.x /= k;
+  h.y /= k;
+  h.z /= k;
+  c.x /= k;
+  c.y /= k;
+  c.z /= k;
+  if (!(Math.max(h.x, h.y, h.z, Math.abs(c.x), Math.abs(c.y), Math.abs(c.z)) < Infinity)) {
+    invalidValue(
+      "points",
+      p,
+      "span too far: the fitted box's extent overflows a double (above about 1.8e308); scale the points down",
+    );
+  }
+  return out;
+}
+
+/** Coordinates above this (2⁹⁰⁰) are fitted scaled down (see {@link fitObbPca}). */
+const HUGE_COORDINATE = 2 ** 900;
+/** The scaled-down copy of huge points (grown on demand, reused). */
+let scaled = new Float64Array(0);
+
+/** {@link fitObbPca} on packed points whose differences and sums do not overflow. */
+function fitPoints(out: Obb, p: ArrayLike<number>): Obb {
   const n = p.length / 3;
   const rx = p[0];
   const ry = p[1];

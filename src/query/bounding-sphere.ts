@@ -15,8 +15,10 @@ export type BoundingSphereMethod = "mean" | "ritter" | "exact";
 /**
  * A sphere containing every point of `points` (packed xyz, in scene units): `mean` = centroid
  * and the farthest point's distance; `ritter` = Ritter's method (Ericson 2005, §4.3.2);
- * `exact` = the minimum enclosing sphere (Welzl 1991). Throws `CollideError` for an empty set,
- * a non-finite coordinate, or an unknown method.
+ * `exact` = the minimum enclosing sphere (Welzl 1991). Every point lies in the sphere exactly
+ * (|p − c|² ≤ r² in exact arithmetic for the returned doubles). Throws `CollideError` for an
+ * empty set, a non-finite coordinate, a radius past the largest double (`points`), or an
+ * unknown method.
  */
 export function boundingSphereOfPoints(
   points: ArrayLike<number>,

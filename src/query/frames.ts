@@ -5,7 +5,7 @@
  * `CollideError` naming the argument instead of letting NaN through.
  */
 import { UNIT_QUATERNION_SQ_SLACK, UNIT_QUATERNION_TOLERANCE } from "../constants.js";
-import { invalidValue } from "../errors.js";
+import { checkOutRecord, invalidValue } from "../errors.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -240,18 +240,24 @@ const isObj = (v: unknown): boolean => v !== null && typeof v === "object";
  * shape: objects `normal`, `pointA`, `pointB`); a null or `{}` had thrown a TypeError mid-answer.
  */
 export function checkContactOut(out: Contact): void {
-  if (!isObj(out) || !isObj(out.normal) || !isObj(out.pointA) || !isObj(out.pointB))
-    invalidValue("out", out, "must be a contact record (makeContact())");
+  checkOutRecord("out", out, CONTACT_PARTS, "a contact record (makeContact())");
 }
+
+const CONTACT_PARTS = ["normal", "pointA", "pointB"] as const;
 
 /**
  * Throws `CollideError` naming `out` unless it is a manifold record to write
  * (`makeContactManifold()`'s shape: an object `normal` and `MAX_MANIFOLD_POINTS` point records).
  */
-export function checkManifoldOut(out: ContactManifold): void {
+export function checkManifoldOut(out: ContactManifold, field = "out"): void {
   const p = isObj(out) ? out.points : undefined;
-  let ok = isObj(out?.normal) && Array.isArray(p) && p.length >= MAX_MANIFOLD_POINTS;
+  let ok =
+    isObj(out) &&
+    !Object.isFrozen(out) &&
+    isObj(out.normal) &&
+    Array.isArray(p) &&
+    p.length >= MAX_MANIFOLD_POINTS;
   for (let i = 0; ok && i < MAX_MANIFOLD_POINTS; i++)
     ok = isObj(p?.[i]) && isObj(p?.[i].pointA) && isObj(p?.[i].pointB);
-  if (!ok) invalidValue("out", out, "must be a manifold record (makeContactManifold())");
+  if (!ok) invalidValue(field, out, "must be a manifold record (makeContactManifold())");
 }

@@ -18,7 +18,7 @@
  * with the outward normal there — an origin on the surface counts as inside, so a hollow ray from
  * it into the interior reports its exit (src/geometry/ray-primitives.ts `selectRayHitIo`).
  */
-import { invalidValue } from "../errors.js";
+import { checkOutRecord, invalidValue } from "../errors.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
 import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
 import { RAY_MISS } from "../geometry/ray-primitives.js";
@@ -269,14 +269,35 @@ function castComposite(shape: Shape, maxToi: number, len: number, solid: boolean
  * writes the time of impact (multiples of `dir`, which need not be unit), the world hit point
  * and the outward unit world normal to `out` and returns true; returns false on a miss. A solid
  * shape hit from inside gives toi 0, point = origin, normal 0; with `solid` false a ray from
- * inside reports where it leaves. Hot-path form: no validation and no allocation; a zero `dir`
+ * inside reports where it leaves. Hot-path form: only `out` is checked, no allocation; a zero `dir`
  * is answered as a point (a solid shape containing `origin` gives toi 0, otherwise a miss).
- * Throws `unsupported_pair` for a shape type it cannot cast against, and `invalid_value`
+ * Throws `invalid_value` naming `out` unless it is a ray hit record (makeRayHit()), and
+ * `unsupported_pair` for a shape type it cannot cast against, and `invalid_value`
  * naming the argument (`shape.radius`, `pose.rotation`, `origin`, …) when a hit would hold a
  * NaN (src/query/guard.ts; a miss is not checked, to keep the world's ray path free).
  * Sources: Ericson 2005, §5.3; Woop, Benthin & Wald 2013; van den Bergen 2004.
  */
 export function castRayShape(
+  out: RayHit,
+  shape: Shape,
+  pose: Isometry,
+  origin: Vec3,
+  dir: Vec3,
+  maxToi: number,
+  solid: boolean,
+): boolean {
+  // A null, `{}` or frozen out had thrown a TypeError after the cast, when the hit was written.
+  checkOutRecord("out", out, RAY_HIT_PARTS, "a ray hit record {toi, point, normal} (makeRayHit())");
+  return castRayShapeInto(out, shape, pose, origin, dir, maxToi, solid);
+}
+
+const RAY_HIT_PARTS = ["point", "normal"] as const;
+
+/**
+ * {@link castRayShape} without the check of `out` (the world's ray casts and `raycast` pass
+ * their own scratch record): the per-candidate routine of the world's ray queries.
+ */
+export function castRayShapeInto(
   out: RayHit,
   shape: Shape,
   pose: Isometry,
@@ -563,7 +584,7 @@ export function raycast(
   checkPose("pose", pose);
   checkOffset("origin", origin, pose.translation, "pose.translation");
   const hit = makeRayHit();
-  const found = castRayShape(hit, shape, pose, origin, dir, maxToi, solid);
+  const found = castRayShapeInto(hit, shape, pose, origin, dir, maxToi, solid);
   // Hit or miss (and "from inside") is decided by comparisons that a NaN makes false: the
   // answer stands only for a finite shape.
   if (isShapeFinite(shape)) return found ? hit : null;

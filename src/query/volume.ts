@@ -128,7 +128,8 @@ function intersectionAt(out: SphereSphereIntersection, dist: number, r1: number,
  * @param out receives volume, surface area and IoU.
  * @param fieldA prefix naming the first ball in error messages (`a.radius`, …); @param fieldB the second's.
  * @throws CollideError (`invalid_value`, field `<prefix>.center` or `<prefix>.radius`) when a
- * centre has a non-finite coordinate or a radius is not a finite number > 0.
+ * centre has a non-finite coordinate or a radius is not a finite number > 0; field
+ * `<prefix>.radius` of the smaller ball when the volume or the area overflows a double.
  */
 export function sphereSphereIntersectionInto(
   out: SphereSphereIntersection,
@@ -142,6 +143,16 @@ export function sphereSphereIntersectionInto(
   checkSphere(c1, r1, fieldA);
   checkSphere(c2, r2, fieldB);
   intersectionAt(out, hypot3(c2.x - c1.x, c2.y - c1.y, c2.z - c1.z), r1, r2);
+  // The lens lies in the smaller ball: an answer past the largest double is refused naming its
+  // radius, as the `volume` command refuses it (it had been Infinity here, silently).
+  if (!(out.volume < Infinity) || !(out.surfaceArea < Infinity)) {
+    const [field, radius] = r2 < r1 ? [`${fieldB}.radius`, r2] : [`${fieldA}.radius`, r1];
+    invalidValue(
+      field,
+      radius,
+      "is too large: the intersection lies in this ball, whose volume (4/3)πr³ overflows a double (above about 1.8e308); scale the scene down",
+    );
+  }
   return out;
 }
 
@@ -198,9 +209,9 @@ export function sphereSphereVolumeErrorBound(
  * @param c2 centre of the second ball; @param r2 its radius (> 0).
  * @param fieldA prefix naming the first ball in error messages; @param fieldB the second's.
  * @throws CollideError (`invalid_value`, field `<prefix>.center` or `<prefix>.radius`) on a
- * non-finite centre or a radius that is not a finite number > 0. The volume (the area) is
- * `Infinity` when it overflows a double — an intersection wider than about 2.6e102 (1e154) —
- * while the IoU stays the finite ratio.
+ * non-finite centre or a radius that is not a finite number > 0; naming the smaller ball's
+ * radius when the volume (the area) overflows a double — an intersection wider than about
+ * 2.6e102 (1e154) — as the `volume` command refuses it.
  */
 export function sphereSphereIntersection(
   c1: Vec3,

@@ -17,7 +17,7 @@
  */
 import { checkFiniteVector } from "../broadphase/broad-phase.js";
 import { SWEPT_AABB_PAD } from "../constants.js";
-import { checkOptions, invalidValue, optionsSpec } from "../errors.js";
+import { checkOptions, checkOutRecord, invalidValue, optionsSpec } from "../errors.js";
 import * as aabbm from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
@@ -34,7 +34,7 @@ import {
 import { aabbShape } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { ShapeType, shapeTypeName } from "../shapes/shape.js";
-import type { CollisionWorld, QueryFilter } from "./collision-world.js";
+import { type CollisionWorld, checkWorldArg, type QueryFilter } from "./collision-world.js";
 import type { BodyHandle } from "./handles.js";
 import { checkShape, checkWorldPose } from "./validate.js";
 
@@ -80,6 +80,7 @@ export function makeWorldShapeCastHit(): WorldShapeCastHit {
 }
 
 const ZERO: Vec3 = vec3.create();
+const SHAPE_HIT_PARTS = ["normal", "pointA", "pointB"] as const;
 const box0 = aabbm.empty();
 const box1 = aabbm.empty();
 /** The cast shape's world AABB at time 0. */
@@ -217,7 +218,16 @@ export function castShape(
 ): WorldShapeCastHit | null {
   // Before any module scratch is touched: an outer castShape's predicate is running when this
   // throws, and its candidates and boxes live in that scratch.
+  checkWorldArg(world);
   world.checkNotInQuery();
+  if (out !== undefined) {
+    checkOutRecord(
+      "out",
+      out,
+      SHAPE_HIT_PARTS,
+      "a shape cast hit record (makeWorldShapeCastHit())",
+    );
+  }
   if (filter === undefined) invalidValue("filter", filter, "must be an object");
   checkOptions(filter, CAST_SHAPE_SPEC);
   checkShape("shape", shape);

@@ -46,6 +46,7 @@ import type { BroadPhase } from "../broadphase/broad-phase.js";
 import { boxesOverlap, growFloat64 } from "../broadphase/broad-phase.js";
 import { PAIR_KEY_BASE } from "../broadphase/pair-set.js";
 import { SWEPT_AABB_PAD } from "../constants.js";
+import { checkOutRecord } from "../errors.js";
 import * as aabbm from "../math/aabb.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -54,6 +55,7 @@ import { boundingRadius, castShapesNonlinearInto, makeShapeCastHit } from "../qu
 import { aabbShape } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { type BodyStore, FLAG_ALIVE, FLAG_SENSOR } from "./body-store.js";
+import { checkEventIndex } from "./core/pair-cache.js";
 import type { BodyHandle } from "./handles.js";
 
 /** One impact of a fast body's sweep (allocating convenience form, see {@link ImpactList}). */
@@ -86,6 +88,7 @@ export function makeWorldImpact(): WorldImpact {
 
 /** Doubles per impact record: a, b, toi, normal xyz, pointA xyz, pointB xyz. */
 const IMPACT_STRIDE = 12;
+const IMPACT_PARTS = ["normal", "pointA", "pointB"] as const;
 const INITIAL_CAPACITY = 16;
 
 /**
@@ -103,23 +106,34 @@ export class ImpactList {
     return this.n;
   }
 
-  /** The first body (lower slot) of impact `i` (0 ≤ i < count). */
+  /**
+   * The first body (lower slot) of impact `i` (0 ≤ i < count). Throws `CollideError` naming
+   * `index` for an `i` that is not an integer in [0, count), as `readContact` does.
+   */
   a(i: number): BodyHandle {
+    checkEventIndex(i, this.n);
     return this.rec[IMPACT_STRIDE * this.order[i]] as BodyHandle;
   }
 
-  /** The higher handle of impact `i` (0 ≤ i < count). */
+  /** The higher handle of impact `i` (0 ≤ i < count). Throws as {@link a}. */
   b(i: number): BodyHandle {
+    checkEventIndex(i, this.n);
     return this.rec[IMPACT_STRIDE * this.order[i] + 1] as BodyHandle;
   }
 
-  /** The time of impact of impact `i`, a fraction of the step in [0, 1]. */
+  /** The time of impact of impact `i`, a fraction of the step in [0, 1]. Throws as {@link a}. */
   toi(i: number): number {
+    checkEventIndex(i, this.n);
     return this.rec[IMPACT_STRIDE * this.order[i] + 2];
   }
 
-  /** Writes impact `i` (0 ≤ i < count) into `out` and returns it. No validation. */
+  /**
+   * Writes impact `i` (0 ≤ i < count) into `out` and returns it. Throws as {@link a}, and
+   * naming `out` unless it is an impact record (makeWorldImpact()).
+   */
   read(i: number, out: WorldImpact = makeWorldImpact()): WorldImpact {
+    checkEventIndex(i, this.n);
+    checkOutRecord("out", out, IMPACT_PARTS, "an impact record (makeWorldImpact())");
     const r = this.rec;
     const k = IMPACT_STRIDE * this.order[i];
     out.a = r[k] as BodyHandle;

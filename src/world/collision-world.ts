@@ -61,6 +61,8 @@ import {
 import {
   CollideError,
   checkOptions,
+  checkOutArray,
+  checkOutRecord,
   invalidValue,
   type OptionsSpec,
   optionsSpec,
@@ -73,6 +75,7 @@ import { newFloat64, newInt32 } from "../math/typed-arrays.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { intersectsPair } from "../narrowphase/pair-table.js";
+import { checkManifoldOut } from "../query/frames.js";
 import {
   checkFrustum,
   type Frustum,
@@ -263,6 +266,13 @@ const RAY_ALL_SPEC = optionsSpec("castRayAll", "options", RAY_KEYS);
 const RAY_ANY_SPEC = optionsSpec("castRayAny", "options", RAY_KEYS);
 const OVERLAP_AABB_SPEC = optionsSpec("overlapAabb", "filter", FILTER_KEYS);
 const OVERLAP_SHAPE_SPEC = optionsSpec("overlapShape", "filter", FILTER_KEYS);
+/** The sub-records of the `out` records the world's getters and ray casts write (checkOutRecord). */
+const POSE_PARTS = ["translation", "rotation"] as const;
+const POSE_RECORD = "a pose record {translation, rotation} (isometry.identity())";
+const AABB_PARTS = ["min", "max"] as const;
+const CONTACT_PARTS = ["manifold"] as const;
+const RAY_HIT_PARTS = ["point", "normal"] as const;
+const RAY_HIT_RECORD = "a ray hit record {handle, toi, point, normal}";
 const OVERLAP_FRUSTUM_SPEC = optionsSpec("overlapFrustum", "options", {
   ...FILTER_KEYS,
   mode: "string",
@@ -1299,6 +1309,7 @@ export class CollisionWorld {
 
   /** The pose of body `handle`, written into `out` (allocated when omitted). Throws on a stale handle. */
   getPose(handle: BodyHandle, out: Isometry = iso.identity()): Isometry {
+    checkOutRecord("out", out, POSE_PARTS, POSE_RECORD);
     return this.bodies.readPose(out, this.requireSlot("handle", handle));
   }
 
@@ -1397,6 +1408,7 @@ export class CollisionWorld {
 
   /** The tight world AABB of `handle`, written into `out` (allocated when omitted). */
   getAabb(handle: BodyHandle, out: aabbm.Aabb = aabbm.empty()): aabbm.Aabb {
+    checkOutRecord("out", out, AABB_PARTS, "a box record {min, max} (aabb.empty())");
     const k = 6 * this.requireSlot("handle", handle);
     const a = this.bodies.aabb;
     vec3.set(out.min, a[k], a[k + 1], a[k + 2]);
@@ -2150,6 +2162,8 @@ export class CollisionWorld {
     if (!(Number.isInteger(i) && i >= 0 && i < this.cache.contactCount)) {
       invalidValue("index", i, `must be an integer in [0, ${this.cache.contactCount})`);
     }
+    checkOutRecord("out", out, CONTACT_PARTS, "a contact record {a, b, distance, manifold}");
+    checkManifoldOut(out.manifold, "out.manifold");
     return this.cache.readContact(i, out);
   }
 
@@ -2183,6 +2197,7 @@ export class CollisionWorld {
    * broad phase's order; for debugging and the viewer (allocates as `out` grows).
    */
   candidatePairs(out: BodyHandle[] = []): BodyHandle[] {
+    checkOutArray("out", out);
     const pairs = this.pairs;
     const handleOfSlot = this.bodies.handleOfSlot;
     for (let i = 0; i < pairs.size; i++) {
@@ -2214,6 +2229,7 @@ export class CollisionWorld {
     options: RayCastOptions = NO_RAY_OPTIONS,
     out?: WorldRayHit,
   ): WorldRayHit | null {
+    if (out !== undefined) checkOutRecord("out", out, RAY_HIT_PARTS, RAY_HIT_RECORD);
     this.beginRay(caster, origin, dir, maxToi, options, null, RAY_CLOSEST_SPEC);
     this.castRayAll(origin, dir, maxToi);
     for (const u of this.unbounded) this.visitRay(u, 0);
@@ -2233,6 +2249,7 @@ export class CollisionWorld {
     options: RayCastOptions = NO_RAY_OPTIONS,
     out: WorldRayHit[] = [],
   ): WorldRayHit[] {
+    checkOutArray("out", out);
     this.beginRay(caster, origin, dir, maxToi, options, out, RAY_ALL_SPEC);
     this.castRayAll(origin, dir, maxToi);
     for (const u of this.unbounded) this.visitRay(u, 0);
@@ -2256,6 +2273,7 @@ export class CollisionWorld {
     options: RayCastOptions = NO_RAY_OPTIONS,
     out?: WorldRayHit,
   ): WorldRayHit | null {
+    if (out !== undefined) checkOutRecord("out", out, RAY_HIT_PARTS, RAY_HIT_RECORD);
     this.beginRay(caster, origin, dir, maxToi, options, null, RAY_ANY_SPEC);
     this.qAny = true;
     try {
@@ -2794,4 +2812,13 @@ function sortTail(a: number[], start: number): void {
   }
   const tail = a.splice(start).sort((p, q) => p - q);
   for (const h of tail) a.push(h);
+}
+
+/**
+ * Throws `CollideError` naming `world` unless it is a {@link CollisionWorld} (the free world
+ * queries castRayClosest, castRayAll, castRayAny, castShape and prepareWorld take the world
+ * first; a null or `{}` had thrown a TypeError). One `instanceof`.
+ */
+export function checkWorldArg(world: unknown): asserts world is CollisionWorld {
+  if (!(world instanceof CollisionWorld)) invalidValue("world", world, "must be a CollisionWorld");
 }

@@ -18,7 +18,7 @@
  */
 import { CollideError } from "../errors.js";
 import { makeRandom } from "../math/random.js";
-import { CollisionWorld } from "./collision-world.js";
+import { CollisionWorld, checkWorldArg } from "./collision-world.js";
 import type { BodyHandle } from "./handles.js";
 
 /** Most moving bodies of the sample (spread evenly over the world's moving bodies). */
@@ -43,6 +43,7 @@ const PREPARE_REACH = 0.25;
  * (`unsupported_pair`) ends the warm-up, not the call.
  */
 export function prepareWorld(world: CollisionWorld): number {
+  checkWorldArg(world);
   const all = world.handles();
   const moving: BodyHandle[] = [];
   for (const h of all) if (world.getKind(h) !== "static") moving.push(h);

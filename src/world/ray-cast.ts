@@ -7,9 +7,10 @@
  * hit found, so only whether it hits is independent of the broad phase.
  */
 import type { Vec3 } from "../math/vec3.js";
-import { castRayShape } from "../query/raycast.js";
+import { castRayShapeInto } from "../query/raycast.js";
 import {
   type CollisionWorld,
+  checkWorldArg,
   NO_RAY_OPTIONS,
   type RayCastOptions,
   type WorldRayHit,
@@ -31,7 +32,8 @@ export function castRayClosest(
   options: RayCastOptions = NO_RAY_OPTIONS,
   out?: WorldRayHit,
 ): WorldRayHit | null {
-  return world.castRayWith(castRayShape, origin, dir, maxToi, options, out);
+  checkWorldArg(world);
+  return world.castRayWith(castRayShapeInto, origin, dir, maxToi, options, out);
 }
 
 /**
@@ -46,7 +48,8 @@ export function castRayAll(
   options: RayCastOptions = NO_RAY_OPTIONS,
   out: WorldRayHit[] = [],
 ): WorldRayHit[] {
-  return world.castRayAllWith(castRayShape, origin, dir, maxToi, options, out);
+  checkWorldArg(world);
+  return world.castRayAllWith(castRayShapeInto, origin, dir, maxToi, options, out);
 }
 
 /**
@@ -64,5 +67,6 @@ export function castRayAny(
   options: RayCastOptions = NO_RAY_OPTIONS,
   out?: WorldRayHit,
 ): WorldRayHit | null {
-  return world.castRayAnyWith(castRayShape, origin, dir, maxToi, options, out);
+  checkWorldArg(world);
+  return world.castRayAnyWith(castRayShapeInto, origin, dir, maxToi, options, out);
 }

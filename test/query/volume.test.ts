@@ -304,7 +304,8 @@ describe("sphereSphereIntersection: extreme magnitudes", () => {
   it("IoU stays the scale-free ratio where r³ would under- or overflow; never NaN", () => {
     const base = sphereSphereIntersection(v(0), 1, v(1.5), 2);
     const contained = sphereSphereIntersection(v(0), 1, v(0.5), 2);
-    for (const s of [1e-110, 1e-300, 5e-324, 1e100, 1e300]) {
+    // (At 1e300 the volume overflows: refused, test/query/attack40-api.test.ts.)
+    for (const s of [1e-110, 1e-300, 5e-324, 1e100]) {
       const lens = sphereSphereIntersection(v(0), s, v(1.5 * s), 2 * s);
       const inner = sphereSphereIntersection(v(0), s, v(0.5 * s), 2 * s);
       for (const o of [lens, inner]) {

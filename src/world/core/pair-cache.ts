@@ -26,6 +26,7 @@
  */
 
 import { PAIR_KEY_BASE } from "../../broadphase/pair-set.js";
+import { invalidValue } from "../../errors.js";
 import { growFloat64 } from "../../math/typed-arrays.js";
 import { handleSlot } from "../handles.js";
 
@@ -63,6 +64,16 @@ export interface PairEvent<H extends number> {
  * bodies `a(i) < b(i)`, in ascending `(a, b)` order. Valid until the next step. `H` is the
  * world's handle type.
  */
+/**
+ * Throws `CollideError` naming `index` unless `i` is an integer in [0, n): the index check of
+ * the event and impact lists' accessors, with the message of `readContact`.
+ */
+export function checkEventIndex(i: number, n: number): void {
+  if (!(Number.isInteger(i) && i >= 0 && i < n)) {
+    invalidValue("index", i, `must be an integer in [0, ${n})`);
+  }
+}
+
 export class PairEventList<H extends number> {
   private handles = new Float64Array(2 * INITIAL_CAPACITY);
   private sensors = new Uint8Array(INITIAL_CAPACITY);
@@ -73,18 +84,24 @@ export class PairEventList<H extends number> {
     return this.n;
   }
 
-  /** The lower handle of event `i` (0 ≤ i < count). */
+  /**
+   * The lower handle of event `i` (0 ≤ i < count). Throws `CollideError` naming `index` for an
+   * `i` that is not an integer in [0, count), as `readContact` does (it had returned undefined).
+   */
   a(i: number): H {
+    checkEventIndex(i, this.n);
     return this.handles[2 * i] as H;
   }
 
-  /** The higher handle of event `i` (0 ≤ i < count). */
+  /** The higher handle of event `i` (0 ≤ i < count). Throws as {@link a}. */
   b(i: number): H {
+    checkEventIndex(i, this.n);
     return this.handles[2 * i + 1] as H;
   }
 
-  /** True when event `i` is a sensor overlap (no contact points). */
+  /** True when event `i` is a sensor overlap (no contact points). Throws as {@link a}. */
   isSensor(i: number): boolean {
+    checkEventIndex(i, this.n);
     return this.sensors[i] === 1;
   }
 
