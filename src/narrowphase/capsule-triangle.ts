@@ -13,7 +13,10 @@
  * corners lay 1.6e-13 apart, touching a capsule of radius 0.25 1.9e-9 rad off parallel at 1e7,
  * left the normal 1.06e-9 short of the depth over a bar of 1.2e-14; on slivers of 2^-40..2^-20,
  * session 38, witnesses up to 766 apart across the normal; test/fuzz/capsule-sliver.test.ts).
- * Every other triangle is GJK/EPA's (src/narrowphase/convex-convex.ts).
+ * A triangle over 2^10 times the capsule's size ({@link largeTriangle}; issue 16, seed 100: EPA's
+ * normal 0.19 rad off for a capsule of 4e-5 across the edge of a triangle of 4e5) likewise takes the
+ * segment's exact features (`contactCapsulePolytope`). Every other triangle is GJK/EPA's
+ * (src/narrowphase/convex-convex.ts).
  *
  * Allocation-free: module scratch vectors; no double crosses a call that V8 may leave out of line.
  */
@@ -108,6 +111,38 @@ function needleContact(
     Math.max(ta.z, tb.z, tc.z) - Math.min(ta.z, tb.z, tc.z),
   );
   return out.distance + a.radius > NEEDLE_GAP * span ? 1 : -1;
+}
+
+/**
+ * A triangle this many times the capsule's size or more ({@link largeTriangle}) is answered by the
+ * segment's exact features: 2^10.
+ */
+const LARGE_TRIANGLE_RATIO = 2 ** 10;
+
+/**
+ * True when triangle `t`'s extent (its corners' largest per-axis span) exceeds
+ * {@link LARGE_TRIANGLE_RATIO} times capsule `a`'s (its segment's largest per-axis span plus its
+ * diameter): a tiny capsule against a huge triangle, whose Minkowski difference GJK/EPA meets
+ * as a sliver of the triangle's size and the capsule's thickness — its normal and witnesses at the
+ * mercy of EPA's faces there (issue 16, seed 100: a capsule of radius 4.1e-5 across the edge of a
+ * triangle of 4e5, EPA's normal 0.19 rad off the endpoint's perpendicular to the edge, its
+ * certificate 2.5e-5, the witnesses 8.2e-6 apart across the normal over a bar of 3.9e-9). Such a
+ * pair takes the segment's exact features against the triangle, the radius added
+ * (`contactCapsulePolytope`), as boxes and hulls do. A double-free boolean test.
+ */
+function largeTriangle(a: Capsule, t: Triangle): boolean {
+  const ta = t.a;
+  const tb = t.b;
+  const tc = t.c;
+  const ext = Math.max(
+    Math.max(ta.x, tb.x, tc.x) - Math.min(ta.x, tb.x, tc.x),
+    Math.max(ta.y, tb.y, tc.y) - Math.min(ta.y, tb.y, tc.y),
+    Math.max(ta.z, tb.z, tc.z) - Math.min(ta.z, tb.z, tc.z),
+  );
+  const cap =
+    Math.max(Math.abs(a.b.x - a.a.x), Math.abs(a.b.y - a.a.y), Math.abs(a.b.z - a.a.z)) +
+    2 * a.radius;
+  return ext > LARGE_TRIANGLE_RATIO * cap;
 }
 
 /**
@@ -256,6 +291,9 @@ export function contactCapsuleTriangle(
   if (isPointTriangle(b)) return contactCapsulePoint(out, a, b, bInA, prediction);
   const needle = needleContact(out, a, b, bInA, prediction);
   if (needle >= 0) return needle === 1;
+  if (largeTriangle(a, b) && !isNeedle(b)) {
+    return contactCapsulePolytope(out, a, b, bInA, prediction);
+  }
   return contactConvexConvex(out, a, b, bInA, prediction);
 }
 
@@ -264,6 +302,7 @@ export function intersectsCapsuleTriangle(a: Capsule, b: Triangle, bInA: Isometr
   if (isPointTriangle(b)) return contactCapsulePoint(scratch, a, b, bInA, 0);
   const needle = needleContact(scratch, a, b, bInA, 0);
   if (needle >= 0) return needle === 1;
+  if (largeTriangle(a, b) && !isNeedle(b)) return contactCapsulePolytope(scratch, a, b, bInA, 0);
   return intersectsConvexConvex(a, b, bInA);
 }
 
@@ -276,6 +315,10 @@ export function distanceCapsuleTriangle(
 ): DistanceResult {
   if (isPointTriangle(b)) {
     contactCapsulePoint(scratch, a, b, bInA, Number.POSITIVE_INFINITY);
+  } else if (largeTriangle(a, b) && !isNeedle(b)) {
+    if (!contactCapsulePolytope(scratch, a, b, bInA, Number.POSITIVE_INFINITY)) {
+      return distanceConvexConvex(out, a, b, bInA);
+    }
   } else if (needleContact(scratch, a, b, bInA, Number.POSITIVE_INFINITY) !== 1) {
     return distanceConvexConvex(out, a, b, bInA);
   }
