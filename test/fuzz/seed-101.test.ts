@@ -18,10 +18,12 @@
  * s(t) = s(0) + t·(w·d) with s(0) ≥ −7.1e-12·|d| and w·d > 0, so the pair overlaps by no more
  * than that at t = 0 and is apart for every t > 6.6e-14 up to maxToi: no meeting to miss.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import { apexEdgeCastArb } from "./apex-edge-cast.gen.js";
 import { type Dy, dadd, dcmp, dmax, dmul, dsign, dsub, dy } from "./exact.js";
-import { loadCaseLines, replayCases } from "./recorded-cases.js";
+import { expectReplayPasses, loadCaseLines, replayCases } from "./recorded-cases.js";
 
 const CASES = loadCaseLines("./seed-101.cases.jsonl");
 const SC = CASES[0].scenario as unknown as {
@@ -108,5 +110,28 @@ describe("issue 16, seed 101: a cone's apex on a far triangle's edge, parting at
         velocityB: CASE_LINE.velocityA,
       }),
     ).toBeNull();
+  });
+});
+
+describe("issue 16, seed 101's class: a small shape at a far triangle's edge, moving fast along it", () => {
+  it("the fuzzer's cast check holds (fast-check)", () => {
+    fc.assert(
+      fc.property(apexEdgeCastArb, ({ scenario, pair }) => {
+        expectReplayPasses(scenario, pair, { ops: ["castShapes"], facing: true });
+      }),
+      { seed: 1, numRuns: 300 },
+    );
+  });
+
+  it("cones (fast-check seed 2: draw 'null, but the shapes meet at t ≈ 0' before the fix)", () => {
+    fc.assert(
+      fc.property(
+        apexEdgeCastArb.filter((x) => x.pair === "cone-triangle"),
+        ({ scenario, pair }) => {
+          expectReplayPasses(scenario, pair, { ops: ["castShapes"], facing: true });
+        },
+      ),
+      { seed: 2, numRuns: 1000 },
+    );
   });
 });
