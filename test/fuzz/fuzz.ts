@@ -1102,8 +1102,12 @@ function checkCast(ctx: Ctx, sc: Scenario, P: PairInfo): void {
         "castShapes",
         "toi before the certified earliest contact",
         // The travel between them (none without motion: a pair touching within the ambiguity,
-        // answered at once, had t = Infinity and the error ∞·0 = NaN).
-        speed > 0 ? (t - toi) * speed : 0,
+        // answered at once, had t = Infinity and the error ∞·0 = NaN), but no more than the
+        // certified gap at toi: a pair apart by less than the bar there touches within it
+        // (a box's corner 1e-10 beside a triangle's edge of 8e5, `intersects` true, toi 0, and
+        // opening: the advancement's steps on the certified gap passed 60 of them, 3e-7 of travel;
+        // issue 16, seed 101's class, test/fuzz/apex-edge-cast.gen.ts).
+        speed > 0 ? Math.min((t - toi) * speed, Math.max(0, Tt.lower)) : 0,
         tolPos,
         line,
         r,
