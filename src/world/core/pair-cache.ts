@@ -60,11 +60,6 @@ export interface PairEvent<H extends number> {
 }
 
 /**
- * A list of pair events filled by the step, read after it: `count` events, the `i`-th between
- * bodies `a(i) < b(i)`, in ascending `(a, b)` order. Valid until the next step. `H` is the
- * world's handle type.
- */
-/**
  * Throws `CollideError` naming `index` unless `i` is an integer in [0, n): the index check of
  * the event and impact lists' accessors, with the message of `readContact`.
  */
@@ -74,6 +69,11 @@ export function checkEventIndex(i: number, n: number): void {
   }
 }
 
+/**
+ * A list of pair events filled by the step, read after it: `count` events, the `i`-th between
+ * bodies `a(i) < b(i)`, in ascending `(a, b)` order. Valid until the next step. `H` is the
+ * world's handle type.
+ */
 export class PairEventList<H extends number> {
   private handles = new Float64Array(2 * INITIAL_CAPACITY);
   private sensors = new Uint8Array(INITIAL_CAPACITY);
