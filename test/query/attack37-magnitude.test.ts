@@ -215,8 +215,13 @@ describe("3. overlapVolume of two balls at any ratio of radii", () => {
           const b = makeSphere(small);
           const res = swap ? overlapVolume(b, at(d), a, I) : overlapVolume(a, I, b, at(d));
           const exact = toNumber(lensOverPi(q(big), q(small), q(d))) * Math.PI;
-          expect(res.errorBound).toBe(0);
-          expect(Math.abs(res.volume - exact)).toBeLessThanOrEqual(1e-13 * exact + 1e-320);
+          // errorBound 0, but for a pair below 2^-128 (session 40's `tinyPairVolume`): there a
+          // subnormal volume's own rounding, 2·2^-1074, is added, and the exact value lies within.
+          const tiny = big < 2 ** -128;
+          expect(res.errorBound).toBe(tiny && res.volume < 2 ** -1022 ? 2 * 2 ** -1074 : 0);
+          expect(Math.abs(res.volume - exact)).toBeLessThanOrEqual(
+            1e-13 * exact + 1e-320 + res.errorBound,
+          );
           // The library's sphereSphereIntersection gives the same volume.
           const s = sphereSphereIntersection(vec3.create(), big, vec3.create(d, 0, 0), small);
           expect(s.volume).toBe(res.volume);
