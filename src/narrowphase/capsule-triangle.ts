@@ -118,6 +118,10 @@ function needleContact(
  * segment's exact features: 2^10.
  */
 const LARGE_TRIANGLE_RATIO = 2 ** 10;
+/** The largest triangle coordinate (its own frame) for which {@link largeTriangle} holds. */
+const LARGE_TRIANGLE_LIMIT = 2 ** 256;
+/** The largest triangle-to-capsule span ratio for which {@link largeTriangle} holds. */
+const LARGE_TRIANGLE_MAX_RATIO = 2 ** 40;
 
 /**
  * True when triangle `t`'s extent (its corners' largest per-axis span) exceeds
@@ -142,7 +146,26 @@ function largeTriangle(a: Capsule, t: Triangle): boolean {
   const cap =
     Math.max(Math.abs(a.b.x - a.a.x), Math.abs(a.b.y - a.a.y), Math.abs(a.b.z - a.a.z)) +
     2 * a.radius;
-  return ext > LARGE_TRIANGLE_RATIO * cap;
+  // Up to 2^40 times the capsule (the class of test/fuzz/tiny-capsule-large-triangle.gen.ts reaches 1e10) and below 2^256 only: the polytope route's products of
+  // coordinates (cubes) stay finite and its tolerances above the capsule there; a larger triangle
+  // keeps the rescaled route (test/narrowphase/huge-triangle-rescale: a unit capsule 0.2 from a
+  // triangle of 1e155 had been called intersecting).
+  const far = Math.max(
+    Math.abs(ta.x),
+    Math.abs(ta.y),
+    Math.abs(ta.z),
+    Math.abs(tb.x),
+    Math.abs(tb.y),
+    Math.abs(tb.z),
+    Math.abs(tc.x),
+    Math.abs(tc.y),
+    Math.abs(tc.z),
+  );
+  return (
+    ext > LARGE_TRIANGLE_RATIO * cap &&
+    ext < LARGE_TRIANGLE_MAX_RATIO * cap &&
+    far < LARGE_TRIANGLE_LIMIT
+  );
 }
 
 /**
