@@ -18,24 +18,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { CollideError } from "../../src/errors.js";
 import * as api from "../../src/index.js";
+import { add, cmp, mul, type Q, q, sub } from "../fuzz/exact-box.js";
 
-type R = { n: bigint; d: bigint };
-function rat(x: number): R {
-  let e = 0n;
-  let v = x;
-  while (!Number.isInteger(v)) {
-    v *= 2;
-    e++;
-  }
-  return { n: BigInt(v), d: 1n << e };
-}
-const add = (a: R, b: R): R => ({ n: a.n * b.d + b.n * a.d, d: a.d * b.d });
-const sub = (a: R, b: R): R => ({ n: a.n * b.d - b.n * a.d, d: a.d * b.d });
-const mul = (a: R, b: R): R => ({ n: a.n * b.n, d: a.d * b.d });
-const cmp = (a: R, b: R): number => {
-  const x = a.n * b.d - b.n * a.d;
-  return x < 0n ? -1 : x > 0n ? 1 : 0;
-};
+type R = Q;
+const rat = q;
 const abs = (a: R): R => (a.n < 0n ? { n: -a.n, d: a.d } : a);
 const ZERO: R = { n: 0n, d: 1n };
 const max = (a: R, b: R): R => (cmp(a, b) >= 0 ? a : b);
