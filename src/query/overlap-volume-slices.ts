@@ -70,7 +70,7 @@ export function isSliceable(t: number): boolean {
  * (0 cylinder ρ = r; 1 cone ρ = r(h − t)/(2h); 2 capsule/sphere ρ = r on |t| ≤ half, the
  * circle √(r² − (|t| − half)²) beyond).
  */
-interface Profile {
+export interface Profile {
   o: [number, number, number];
   w: [number, number, number];
   e1: [number, number, number];
@@ -88,107 +88,85 @@ interface Profile {
   frameError: number;
 }
 
-function profileOf(c: Shape): Profile {
-  const y: [number, number, number] = [0, 1, 0];
-  const x: [number, number, number] = [1, 0, 0];
-  const z: [number, number, number] = [0, 0, 1];
-  const o: [number, number, number] = [0, 0, 0];
-  switch (c.type) {
-    case ShapeType.Cylinder: {
-      const s = c as Cylinder;
-      const h = s.halfHeight;
-      return {
-        o,
-        w: y,
-        e1: x,
-        e2: z,
-        t0: -h,
-        t1: h,
-        kind: 0,
-        r: s.radius,
-        h,
-        half: 0,
-        frameError: 0,
-      };
-    }
-    case ShapeType.Cone: {
-      const s = c as Cone;
-      const h = s.halfHeight;
-      return {
-        o,
-        w: y,
-        e1: x,
-        e2: z,
-        t0: -h,
-        t1: h,
-        kind: 1,
-        r: s.radius,
-        h,
-        half: 0,
-        frameError: 0,
-      };
-    }
-    case ShapeType.Sphere: {
-      const r = (c as Sphere).radius;
-      return { o, w: y, e1: x, e2: z, t0: -r, t1: r, kind: 2, r, h: 0, half: 0, frameError: 0 };
-    }
-    default: {
-      const s = c as Capsule;
-      const r = s.radius;
-      const dx = s.b.x - s.a.x;
-      const dy = s.b.y - s.a.y;
-      const dz = s.b.z - s.a.z;
-      const len = Math.hypot(dx, dy, dz);
-      const mid: [number, number, number] = [
-        0.5 * (s.a.x + s.b.x),
-        0.5 * (s.a.y + s.b.y),
-        0.5 * (s.a.z + s.b.z),
-      ];
-      const mag = Math.abs(s.a.x) + Math.abs(s.a.y) + Math.abs(s.a.z) + len;
-      if (!(len > 0)) {
-        return {
-          o: mid,
-          w: y,
-          e1: x,
-          e2: z,
-          t0: -r,
-          t1: r,
-          kind: 2,
-          r,
-          h: 0,
-          half: 0,
-          frameError: 16 * UNIT_ROUNDOFF * mag,
-        };
-      }
-      const w: [number, number, number] = [dx / len, dy / len, dz / len];
-      // e1: w × the coordinate axis least along w; e2 = w × e1.
-      const ax = Math.abs(w[0]);
-      const ay = Math.abs(w[1]);
-      const az = Math.abs(w[2]);
-      const k: [number, number, number] =
-        ax <= ay && ax <= az ? [1, 0, 0] : ay <= az ? [0, 1, 0] : [0, 0, 1];
-      const c1 = cross(w, k);
-      const l1 = Math.hypot(c1[0], c1[1], c1[2]);
-      const e1: [number, number, number] = [c1[0] / l1, c1[1] / l1, c1[2] / l1];
-      const e2 = cross(w, e1);
-      const half = 0.5 * len;
-      return {
-        o: mid,
-        w,
-        e1,
-        e2,
-        t0: -half - r,
-        t1: half + r,
-        kind: 2,
-        r,
-        h: 0,
-        half,
-        // The computed axis and midpoint place the capsule within a few roundings of its
-        // segment's coordinates (and a radius) of the true one.
-        frameError: 16 * UNIT_ROUNDOFF * (mag + r),
-      };
-    }
+type V3 = [number, number, number];
+const AXIS_X: V3 = [1, 0, 0];
+const AXIS_Y: V3 = [0, 1, 0];
+const AXIS_Z: V3 = [0, 0, 1];
+const ORIGIN: V3 = [0, 0, 0];
+
+/**
+ * The one builder of a {@link Profile}: the solid's slicing frame (origin `o`, axis `w`, `e1`,
+ * `e2` across it, unit vectors in its local frame), its profile `kind` with radius `r`, half
+ * height `h` and straight half length `half` (unit), heights t ∈ [−reach, reach], and the
+ * frame's own rounding `frameError` (unit).
+ */
+function makeProfile(
+  o: V3,
+  w: V3,
+  e1: V3,
+  e2: V3,
+  kind: number,
+  r: number,
+  h: number,
+  half: number,
+  reach: number,
+  frameError: number,
+): Profile {
+  return { o, w, e1, e2, t0: -reach, t1: reach, kind, r, h, half, frameError };
+}
+
+/**
+ * The profile of a cylinder, cone, capsule or sphere (local frame): a cylinder's and a cone's
+ * frame is their own (axis +Y); a sphere's a capsule of length 0; a capsule's has its origin at
+ * the segment's midpoint, `w` along the segment and `e1` = w × the coordinate axis least along
+ * w, `e2` = w × e1 (exported for the chord slicing of two curved solids,
+ * src/query/overlap-volume-chords.ts, which takes the capsule in the same frame).
+ */
+export function profileOf(c: Shape): Profile {
+  if (c.type === ShapeType.Cylinder || c.type === ShapeType.Cone) {
+    const s = c as Cylinder | Cone;
+    const kind = c.type === ShapeType.Cylinder ? 0 : 1;
+    const h = s.halfHeight;
+    return makeProfile(ORIGIN, AXIS_Y, AXIS_X, AXIS_Z, kind, s.radius, h, 0, h, 0);
   }
+  if (c.type === ShapeType.Sphere) {
+    const r = (c as Sphere).radius;
+    return makeProfile(ORIGIN, AXIS_Y, AXIS_X, AXIS_Z, 2, r, 0, 0, r, 0);
+  }
+  const s = c as Capsule;
+  const r = s.radius;
+  const dx = s.b.x - s.a.x;
+  const dy = s.b.y - s.a.y;
+  const dz = s.b.z - s.a.z;
+  const len = Math.hypot(dx, dy, dz);
+  const mid: V3 = [0.5 * (s.a.x + s.b.x), 0.5 * (s.a.y + s.b.y), 0.5 * (s.a.z + s.b.z)];
+  const mag = Math.abs(s.a.x) + Math.abs(s.a.y) + Math.abs(s.a.z) + len;
+  // A capsule of length 0 is a ball about its midpoint.
+  if (!(len > 0))
+    return makeProfile(mid, AXIS_Y, AXIS_X, AXIS_Z, 2, r, 0, 0, r, 16 * UNIT_ROUNDOFF * mag);
+  const w: V3 = [dx / len, dy / len, dz / len];
+  const ax = Math.abs(w[0]);
+  const ay = Math.abs(w[1]);
+  const az = Math.abs(w[2]);
+  const k = ax <= ay && ax <= az ? AXIS_X : ay <= az ? AXIS_Y : AXIS_Z;
+  const c1 = cross(w, k);
+  const l1 = Math.hypot(c1[0], c1[1], c1[2]);
+  const e1: V3 = [c1[0] / l1, c1[1] / l1, c1[2] / l1];
+  const half = 0.5 * len;
+  // The computed axis and midpoint place the capsule within a few roundings of its segment's
+  // coordinates (and a radius) of the true one.
+  return makeProfile(
+    mid,
+    w,
+    e1,
+    cross(w, e1),
+    2,
+    r,
+    0,
+    half,
+    half + r,
+    16 * UNIT_ROUNDOFF * (mag + r),
+  );
 }
 
 function cross(a: [number, number, number], b: [number, number, number]): [number, number, number] {
