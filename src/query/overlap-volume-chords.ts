@@ -52,6 +52,12 @@ const FIRST_SAMPLES = 17;
 const MAX_SLICES = 4097;
 /** Most chords across one slice. */
 const MAX_CHORDS = 4097;
+/**
+ * Samples (the first round's refined three times) after which a level with none certainly
+ * inside gives up: a slice then reads [0, the cap], the whole pair goes to the octree (a sliver
+ * or a touch: the chords' spacing would have to reach the sliver's width).
+ */
+const UNCERTAIN_SAMPLES = 129;
 /** The slices' relative bound is this fraction of the volume's. */
 const SLICE_SHARE = 1 / 4;
 
@@ -569,7 +575,7 @@ function bracketIntegral(
     }
     const marks = new Uint8Array(n);
     if (j < 0) {
-      if (n >= 257 || n >= maxSamples) {
+      if (n >= UNCERTAIN_SAMPLES || n >= maxSamples) {
         bracketOut[0] = 0;
         bracketOut[1] = (power === 2 ? cap * cap : cap) * (t1 - t0);
         return false;
@@ -719,23 +725,13 @@ function clampedPowerIntegral(
     a2 = a1;
     b2 = b1;
   }
-  let nb = 0;
-  const cut = (p: number, q: number, v: number): void => {
-    if ((p - v) * (q - v) < 0) {
-      const x = (v - p) / (q - p);
-      let i = nb++;
-      while (i > 0 && breaks[i - 1] > x) {
-        breaks[i] = breaks[i - 1];
-        i--;
-      }
-      breaks[i] = x;
-    }
-  };
+  nBreaks = 0;
   cut(a1 - a2, b1 - b2, 0);
   cut(a1, b1, 0);
   cut(a2, b2, 0);
   cut(a1, b1, cap);
   cut(a2, b2, cap);
+  const nb = nBreaks;
   let sum = 0;
   let s0 = 0;
   let p = Math.max(0, Math.min(cap, a1, a2));
@@ -749,6 +745,22 @@ function clampedPowerIntegral(
   }
   // The breakpoints' own rounding: g is within a few ulps of cap of its exact value.
   return sum * w * (1 + 16 * UNIT_ROUNDOFF) + 16 * UNIT_ROUNDOFF * capPow * w;
+}
+
+/** How many of {@link breaks} are set. */
+let nBreaks = 0;
+
+/** Inserts into the sorted breaks the fraction s ∈ (0, 1) where p + s(q − p) = v, if any. */
+function cut(p: number, q: number, v: number): void {
+  if ((p - v) * (q - v) < 0) {
+    const x = (v - p) / (q - p);
+    let i = nBreaks++;
+    while (i > 0 && breaks[i - 1] > x) {
+      breaks[i] = breaks[i - 1];
+      i--;
+    }
+    breaks[i] = x;
+  }
 }
 
 /** The answer of {@link chordVolume}: volume and bound (unit³). */
@@ -926,12 +938,14 @@ export function chordVolume(
   const areaCap = (Math.PI / 4) * diameter * diameter * (1 + 8 * UNIT_ROUNDOFF);
   const relSlice = Math.max(rel * SLICE_SHARE, 1e-9);
   const absSlice = (abs * SLICE_SHARE) / (t1 - t0);
+  let sliceT = 0;
+  const sample: Sampler = (u, o) => {
+    chord(sliceT, u);
+    o[0] = chordOut[0];
+    o[1] = chordOut[1];
+  };
   const slice: Sampler = (t, out) => {
-    const sample: Sampler = (u, o) => {
-      chord(t, u);
-      o[0] = chordOut[0];
-      o[1] = chordOut[1];
-    };
+    sliceT = t;
     const inside = bracketIntegral(sample, u0, u1, 1, diameter, relSlice, absSlice, MAX_CHORDS);
     const al = inside ? bracketOut[0] : 0;
     const ah = inside ? Math.min(bracketOut[1], areaCap) : areaCap;

@@ -37,9 +37,11 @@
  *   such pieces), computed for the solid grown and shrunk by 2^-42 of the pair's magnitude (32
  *   times the frames' rounding), so each sample is an interval holding the true chord; the two
  *   nested brackets bisected until the bound meets `relativeTolerance` (default 1e-3) of the
- *   volume: 40–190 ms a query where the octree took 0.3–0.7 s (issue 16), and a disc of half
- *   height 1e-9 cut by a cylinder in well under a second at 1e-3 (the octree: its full budget
- *   for 2–20 %).
+ *   volume (a level whose gap stops shrinking — the ε-slab of a solid thinner than about 2^-30
+ *   of the pair's magnitude — returns its bracket as it stands): 8–50 ms a query where the
+ *   octree took 0.3–0.7 s (issue 16), a disc of half height 1e-9 cut by a cylinder in 20–40 ms
+ *   to 0.15 % (the octree: its full budget for 2–20 %). A touch or a sliver thinner than the
+ *   chords' spacing finds no slice certainly inside and goes to the octree.
  * - **Adaptive, with a rigorous bound** for every other pair (a rounded hull with a curved or
  *   rounded solid, a rounded shape with a half-space; a compound whose
  *   children overlap — the volume of the union of its children, never the sum; a solid mesh with
