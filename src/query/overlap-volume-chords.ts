@@ -15,7 +15,9 @@
  * slice area A(t) — is bracketed between the samples by their chords (below) and the extensions
  * of the chords to certainly-inside samples (above), exactly as √A(t) is along the axis
  * (2-dimensional sections) one level up. Each level bisects its widest segments until its gap
- * meets its share of the tolerance (the slice's: an eighth of the relative target).
+ * meets its share of the tolerance (the slice's: a quarter of the relative target); a level
+ * whose gap stops shrinking over four rounds — the ε-slab of a very thin solid — returns its
+ * bracket as it stands. The slices are taken across the thinnest axis of the thinner solid.
  *
  * Rounding: each chord is computed twice, for each solid shrunk and grown by ε = 2^-42 M (M:
  * the radii and the relative offset; a cone by moving its base and its slanted side by ε, a
