@@ -200,7 +200,7 @@ describe("overlapVolume sliced: axis-aligned closed forms at any aspect ratio", 
         const ms = performance.now() - t;
         expect(Math.abs(r.volume - whole / 2)).toBeLessThanOrEqual(r.errorBound);
         expect(r.errorBound).toBeLessThanOrEqual(1e-6 * whole);
-        expect(ms).toBeLessThan(50);
+        expect(ms).toBeLessThan(250);
         const rh = overlapVolume(s, pose(), makeHalfSpace({ x: 0, y: 0, z: 1 }, 0), pose());
         expect(Math.abs(rh.volume - whole / 2)).toBeLessThanOrEqual(rh.errorBound);
         expect(rh.errorBound).toBeLessThanOrEqual(1e-6 * whole);
@@ -225,7 +225,7 @@ describe("overlapVolume sliced: axis-aligned closed forms at any aspect ratio", 
         const ms = performance.now() - t;
         expect(Math.abs(r.volume - exact)).toBeLessThanOrEqual(r.errorBound);
         expect(r.errorBound).toBeLessThanOrEqual(1e-6 * exact);
-        expect(ms).toBeLessThan(50);
+        expect(ms).toBeLessThan(250);
       }
     }
   });
