@@ -36,6 +36,7 @@ import {
   distanceConvexConvex,
   intersectsConvexConvex,
 } from "./convex-convex.js";
+import { cubesStayFinite } from "./extreme-scale.js";
 import { contactFromCorePoints, dropAxial, perpendicular } from "./rounded.js";
 
 const EPS = 2 ** -52;
@@ -118,9 +119,14 @@ function needleContact(
  * segment's exact features: 2^10.
  */
 const LARGE_TRIANGLE_RATIO = 2 ** 10;
-/** The largest triangle coordinate (its own frame) for which {@link largeTriangle} holds. */
-const LARGE_TRIANGLE_LIMIT = 2 ** 256;
-/** The largest triangle-to-capsule span ratio for which {@link largeTriangle} holds. */
+/**
+ * The largest triangle-to-capsule span ratio for which {@link largeTriangle} holds: 2^40. The
+ * polytope route's tolerances follow the triangle's size (2^-52 of it is 2^-12 of the capsule
+ * here). A property of that route, not of the change of units, which keeps pairs spanning up to
+ * 2^720 in size (src/narrowphase/extreme-scale.ts, `pairRescaleFactor`): test/narrowphase/
+ * huge-triangle-rescale's unit capsule 0.2 from a triangle of 1e155, brought to 2^-480 and 2^35,
+ * had been called intersecting by the polytope route.
+ */
 const LARGE_TRIANGLE_MAX_RATIO = 2 ** 40;
 
 /**
@@ -146,25 +152,12 @@ function largeTriangle(a: Capsule, t: Triangle): boolean {
   const cap =
     Math.max(Math.abs(a.b.x - a.a.x), Math.abs(a.b.y - a.a.y), Math.abs(a.b.z - a.a.z)) +
     2 * a.radius;
-  // Up to 2^40 times the capsule (the class of test/fuzz/tiny-capsule-large-triangle.gen.ts reaches 1e10) and below 2^256 only: the polytope route's products of
-  // coordinates (cubes) stay finite and its tolerances above the capsule there; a larger triangle
-  // keeps the rescaled route (test/narrowphase/huge-triangle-rescale: a unit capsule 0.2 from a
-  // triangle of 1e155 had been called intersecting).
-  const far = Math.max(
-    Math.abs(ta.x),
-    Math.abs(ta.y),
-    Math.abs(ta.z),
-    Math.abs(tb.x),
-    Math.abs(tb.y),
-    Math.abs(tb.z),
-    Math.abs(tc.x),
-    Math.abs(tc.y),
-    Math.abs(tc.z),
-  );
+  // Up to 2^40 times the capsule (the class of test/fuzz/tiny-capsule-large-triangle.gen.ts
+  // reaches 1e10), and only for a triangle whose coordinates' cubes stay finite (below 2^256, the
+  // change of units' `cubesStayFinite`: the polytope route multiplies up to three of them; a
+  // triangle that size reaches here unscaled only from the world's narrow phase).
   return (
-    ext > LARGE_TRIANGLE_RATIO * cap &&
-    ext < LARGE_TRIANGLE_MAX_RATIO * cap &&
-    far < LARGE_TRIANGLE_LIMIT
+    ext > LARGE_TRIANGLE_RATIO * cap && ext < LARGE_TRIANGLE_MAX_RATIO * cap && cubesStayFinite(t)
   );
 }
 

@@ -123,7 +123,13 @@ import {
   distanceConvexConvex,
   intersectsConvexConvex,
 } from "./convex-convex.js";
-import { scaledPose, scaledShape, triangleRescaleFactor } from "./extreme-scale.js";
+import {
+  UNIT_RANGE_MAX as SHARED_RANGE_MAX,
+  UNIT_RANGE_MIN as SHARED_RANGE_MIN,
+  scaledPose,
+  scaledShape,
+  triangleRescaleFactor,
+} from "./extreme-scale.js";
 import { fixInternalEdgeContact } from "./face-depth.js";
 import { manifoldFromContact } from "./manifold.js";
 import {
@@ -1652,9 +1658,12 @@ function manifoldSurface(out: ContactManifold, l: Level, prediction: number): bo
 }
 
 const partScaled = makeContact();
-/** The unit range of src/narrowphase/extreme-scale.ts ([2^-128, 2^128]). */
-const UNIT_RANGE_MAX = 2 ** 128;
-const UNIT_RANGE_MIN = 2 ** -128;
+/**
+ * The unit range of src/narrowphase/extreme-scale.ts ([2^-128, 2^128]), bound to module constants
+ * once at load (an imported binding is read through a cell on every access).
+ */
+const UNIT_RANGE_MAX = SHARED_RANGE_MAX;
+const UNIT_RANGE_MIN = SHARED_RANGE_MIN;
 
 /**
  * `manifoldFromContact` of a surface's part pair (A, B at `bInA`, the caller's frame) widening

@@ -19,13 +19,13 @@ import { ShapeType } from "../shapes/shape.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 
 /** Largest magnitude answered without a change of units (2^128 ≈ 3.4e38). */
-const RANGE_MAX = 2 ** 128;
+export const UNIT_RANGE_MAX = 2 ** 128;
 /** Smallest non-zero magnitude answered without a change of units (2^-128). */
-const RANGE_MIN = 2 ** -128;
+export const UNIT_RANGE_MIN = 2 ** -128;
 
 /** True when magnitude `m` (≥ 0) is above 2^128 or below 2^-128 and not zero. */
 export function outOfUnitRange(m: number): boolean {
-  return m > RANGE_MAX || (m > 0 && m < RANGE_MIN);
+  return m > UNIT_RANGE_MAX || (m > 0 && m < UNIT_RANGE_MIN);
 }
 
 /**
@@ -93,6 +93,28 @@ export function pairRescaleFactor(a: Shape, b: Shape, bInA: Isometry): number {
 const SQUARE_SAFE_MIN = 2 ** -480;
 /** Largest size kept by a change of units whose 4th powers stay finite (2^240). */
 const SQUARE_SAFE_MAX = 2 ** 240;
+
+/**
+ * Largest size (a shape's largest local coordinate or radius) whose products of three coordinates
+ * stay finite (cubes below 2^768): 2^256, the square of {@link UNIT_RANGE_MAX}. A change of units
+ * leaves no size above {@link SQUARE_SAFE_MAX} (2^240), so only a routine called unscaled meets a
+ * larger one: the world's narrow phase calls a pair's routine directly whenever B's offset is in
+ * range, whatever the shapes' sizes (src/world/narrow-pair.ts).
+ */
+const CUBE_SAFE_MAX = UNIT_RANGE_MAX * UNIT_RANGE_MAX;
+
+/**
+ * True when shape `s`'s size — as {@link pairRescaleFactor} reads it, its largest local coordinate
+ * or radius (scene units; a triangle's corners: where it lies) — is below 2^256
+ * ({@link CUBE_SAFE_MAX}); false for a NaN or infinite size, true for a type without one (−1). A
+ * route whose products of up to three coordinates must stay finite takes a pair only then
+ * (capsule-triangle's `largeTriangle`). No double crosses the call (the size is read through the
+ * module's typed array); allocates nothing.
+ */
+export function cubesStayFinite(s: Shape): boolean {
+  writeMagnitude(s);
+  return magnitude[0] < CUBE_SAFE_MAX;
+}
 
 /**
  * `k` (a power of two) doubled until `small · k` reaches 2^-480 or `large · k` would pass 2^240

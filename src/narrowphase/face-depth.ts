@@ -47,7 +47,13 @@ import type { Contact, DistanceResult } from "./contact.js";
 import { contactErrorIo, makeContact, makeDistanceResult } from "./contact.js";
 import { distanceConvexConvex, ShapeCoreSupport } from "./convex-convex.js";
 import { convexPair } from "./convex-pair.js";
-import { pairRescaleFactor, scaledPose, scaledShape } from "./extreme-scale.js";
+import {
+  pairRescaleFactor,
+  UNIT_RANGE_MAX as SHARED_RANGE_MAX,
+  UNIT_RANGE_MIN as SHARED_RANGE_MIN,
+  scaledPose,
+  scaledShape,
+} from "./extreme-scale.js";
 import { distanceRoutine } from "./pair-table.js";
 
 const { triangleWitnessIo } = convexPair;
@@ -251,9 +257,12 @@ export function fixInternalEdgeContact(
   else fixInUnits(c, tri, flags, s, sPose);
 }
 
-/** The unit range of src/narrowphase/extreme-scale.ts ([2^-128, 2^128]). */
-const UNIT_RANGE_MAX = 2 ** 128;
-const UNIT_RANGE_MIN = 2 ** -128;
+/**
+ * The unit range of src/narrowphase/extreme-scale.ts ([2^-128, 2^128]), bound to module constants
+ * once at load (an imported binding is read through a cell on every access).
+ */
+const UNIT_RANGE_MAX = SHARED_RANGE_MAX;
+const UNIT_RANGE_MIN = SHARED_RANGE_MIN;
 
 /** [0] the largest magnitude of {@link edgeRuleOutOfRange}'s pair (a double kept off the stack). */
 const rangeIo = new Float64Array(1);

@@ -834,7 +834,8 @@ function featureFacingWitnesses(a: ConvexShape, b: ConvexShape, bInA: Isometry):
   // along it. The manifold builder may take a face within its feature angle instead, whose
   // clipped points then lie off the tied edges' depth (2.3e-14 against 1.2e-13).
   if (facingEdgeEnds(a, 0, bInA) && facingEdgeEnds(b, 1, bInA)) {
-    closestOfSegments();
+    const e = facingEnds;
+    closestPointsSegmentSegment(edgeX, edgeY, e[0], e[1], e[2], e[3], edgeParams);
     facingOff.x = edgeY.x - edgeX.x - d * n.x;
     facingOff.y = edgeY.y - edgeX.y - d * n.y;
     facingOff.z = edgeY.z - edgeX.z - d * n.z;
@@ -1321,9 +1322,13 @@ function revolutionFacingWitnesses(
 const facingEnds = [vec3.create(), vec3.create(), vec3.create(), vec3.create()];
 const facingEdge = makeSupportFeature();
 const facingDir = vec3.create();
-/** {@link closestOfSegments}' answer: the closest points of the two edges (A's frame). */
+/**
+ * The closest points of the two edges of {@link facingEnds} (A's frame; Ericson 2005, §5.1.9, by
+ * `closestPointsSegmentSegment`, src/geometry/closest-segments.ts), and their parameters.
+ */
 const edgeX = vec3.create();
 const edgeY = vec3.create();
+const edgeParams = { s: 0, t: 0 };
 
 /**
  * Shape `s` on `side` (0 A at the identity, 1 B at `bInA`): its core polytope's supporting edge
@@ -1357,52 +1362,6 @@ function facingEdgeEnds(s: ConvexShape, side: number, bInA: Isometry): boolean {
     e.z += n.z * f;
   }
   return true;
-}
-
-/**
- * edgeX, edgeY = the closest points of segments P0P1 and Q0Q1 (facingEnds), clamped to
- * both (Ericson 2005, §5.1.9); a degenerate segment is its first end.
- */
-function closestOfSegments(): void {
-  const p0 = facingEnds[0];
-  const p1 = facingEnds[1];
-  const q0 = facingEnds[2];
-  const q1 = facingEnds[3];
-  const d1x = p1.x - p0.x;
-  const d1y = p1.y - p0.y;
-  const d1z = p1.z - p0.z;
-  const d2x = q1.x - q0.x;
-  const d2y = q1.y - q0.y;
-  const d2z = q1.z - q0.z;
-  const rx = p0.x - q0.x;
-  const ry = p0.y - q0.y;
-  const rz = p0.z - q0.z;
-  const aa = d1x * d1x + d1y * d1y + d1z * d1z;
-  const ee = d2x * d2x + d2y * d2y + d2z * d2z;
-  const ff = d2x * rx + d2y * ry + d2z * rz;
-  let s = 0;
-  let t = 0;
-  if (aa > 0 && ee > 0) {
-    const c = d1x * rx + d1y * ry + d1z * rz;
-    const bb = d1x * d2x + d1y * d2y + d1z * d2z;
-    const den = aa * ee - bb * bb;
-    s = den > 0 ? Math.min(Math.max((bb * ff - c * ee) / den, 0), 1) : 0;
-    t = (bb * s + ff) / ee;
-    if (t < 0) {
-      t = 0;
-      s = Math.min(Math.max(-c / aa, 0), 1);
-    } else if (t > 1) {
-      t = 1;
-      s = Math.min(Math.max((bb - c) / aa, 0), 1);
-    }
-  } else if (aa > 0) s = Math.min(Math.max(-(d1x * rx + d1y * ry + d1z * rz) / aa, 0), 1);
-  else if (ee > 0) t = Math.min(Math.max(ff / ee, 0), 1);
-  edgeX.x = p0.x + d1x * s;
-  edgeX.y = p0.y + d1y * s;
-  edgeX.z = p0.z + d1z * s;
-  edgeY.x = q0.x + d2x * t;
-  edgeY.y = q0.y + d2y * t;
-  edgeY.z = q0.z + d2z * t;
 }
 
 /**

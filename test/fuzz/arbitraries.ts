@@ -19,6 +19,33 @@ export const quatArb = fc
 /** {@link quatArb} as a `{x, y, z, w}` record: the same draws. */
 export const quatObjArb = quatArb.map(([x, y, z, w]) => ({ x, y, z, w }));
 
+/**
+ * A unit quaternion [x, y, z, w] as {@link quatArb} draws it, from four draws of `coord` whose
+ * norm is above `minNorm`, each divided by that norm: for a test whose coordinates are another
+ * range (±2, ±4), a grid (thousandths, integers) or whose norm bar is another. The same draws as
+ * the tuple–filter–map written out in a test.
+ */
+export function unitQuatArrayOf(
+  coord: fc.Arbitrary<number>,
+  minNorm = 0.1,
+): fc.Arbitrary<number[]> {
+  return fc
+    .tuple(coord, coord, coord, coord)
+    .filter((q) => Math.hypot(...q) > minNorm)
+    .map((q) => {
+      const l = Math.hypot(...q);
+      return q.map((c) => c / l);
+    });
+}
+
+/** {@link unitQuatArrayOf} as a `{x, y, z, w}` record: the same draws. */
+export function unitQuatOf(
+  coord: fc.Arbitrary<number>,
+  minNorm = 0.1,
+): fc.Arbitrary<{ x: number; y: number; z: number; w: number }> {
+  return unitQuatArrayOf(coord, minNorm).map(([x, y, z, w]) => ({ x, y, z, w }));
+}
+
 /** A point of the cube [−1, 1]³ (a direction or an offset before scaling). */
 export const cubePointArb = fc.tuple(
   fc.double({ min: -1, max: 1, noNaN: true }),

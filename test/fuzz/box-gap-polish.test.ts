@@ -13,6 +13,7 @@
 import fc from "fast-check";
 import { describe, it } from "vitest";
 import { rotateVec } from "../support/quat.js";
+import { quatArb } from "./arbitraries.js";
 import {
   expectPassesBothOrders,
   loadCases,
@@ -30,10 +31,7 @@ describe("a small box's corner on a large box's face (curved-touching, s24)", ()
 
   it("property: distance within the oracle's bounds, sizes 1e-6..1e5, offsets to 1e9", () => {
     const unit = fc.double({ min: -1, max: 1, noNaN: true });
-    const quat = fc
-      .tuple(unit, unit, unit, unit)
-      .filter((q) => Math.hypot(...q) > 0.1)
-      .map((q) => q.map((c) => c / Math.hypot(...q)) as Q);
+    const quat = quatArb as fc.Arbitrary<Q>;
     const half = fc.tuple(
       fc.double({ min: 0.5, max: 1, noNaN: true }),
       fc.double({ min: 0.5, max: 1, noNaN: true }),

@@ -33,6 +33,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import { unitQuatArrayOf } from "./arbitraries.js";
 import { closestOnTriangleVoronoi, segmentSegmentDistance } from "./oracle-shapes.js";
 import { loadCases, replayCases } from "./recorded-cases.js";
 
@@ -356,13 +357,7 @@ describe("castShapes: a graze within the bar and a far half-space (issue 16)", (
   it("property: a compound of boxes, spheres and capsules cast against a triangle, sizes 1e-6..1e6, offsets to 1e9, both orders", () => {
     const unit = UNIT;
     const v3 = fc.tuple(unit, unit, unit);
-    const quat = fc
-      .tuple(unit, unit, unit, unit)
-      .filter((q) => Math.hypot(...q) > 0.1)
-      .map((q) => {
-        const l = Math.hypot(...q);
-        return q.map((c) => c / l);
-      });
+    const quat = unitQuatArrayOf(unit);
     const child = fc.record({
       kind: fc.constantFrom("box", "sphere", "capsule"),
       at: v3,
@@ -428,13 +423,7 @@ describe("castShapes: a graze within the bar and a far half-space (issue 16)", (
   it("property: a compound cast against a half-space far from the origin, sizes 1e-6..1e6, offsets to 1e9, both orders", () => {
     const unit = UNIT;
     const v3 = fc.tuple(unit, unit, unit);
-    const quat = fc
-      .tuple(unit, unit, unit, unit)
-      .filter((q) => Math.hypot(...q) > 0.1)
-      .map((q) => {
-        const l = Math.hypot(...q);
-        return q.map((c) => c / l);
-      });
+    const quat = unitQuatArrayOf(unit);
     fc.assert(
       fc.property(
         fc.array(

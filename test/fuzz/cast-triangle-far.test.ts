@@ -35,6 +35,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import { unitQuatArrayOf } from "./arbitraries.js";
 import { castLine } from "./fuzz.js";
 import { exactOffset, offsetScenario, type Scenario, translateShape } from "./generate.js";
 import { pieceTruth, sepPieces } from "./oracle-pairs.js";
@@ -75,10 +76,7 @@ describe("issue 16, seed 74: a cone's rim cast onto a far triangle's edge by its
     const coord = fc.integer({ min: -(2 ** 30), max: 2 ** 30 }).map((i) => i / 2 ** 30);
     const cube = fc.tuple(coord, coord, coord);
     const unitArb = cube.filter((v) => Math.hypot(...v) > 0.1).map((v) => unit(v as V));
-    const quatArb = fc
-      .tuple(coord, coord, coord, coord)
-      .filter((v) => Math.hypot(...v) > 0.1)
-      .map((v) => v.map((x) => x / Math.hypot(...v)));
+    const quatArb = unitQuatArrayOf(coord);
     fc.assert(
       fc.property(
         fc.constantFrom("cone", "cylinder", "box", "capsule", "sphere", "convex"),

@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
 import type { ContactJson, DistanceJson } from "../support/answers.js";
+import { quatArb } from "./arbitraries.js";
 import { overlapPieces, pairTruth, surfaceDistance } from "./oracle-pairs.js";
 import { oshape, type V } from "./oracle-shapes.js";
 
@@ -195,18 +196,7 @@ describe("issue 16: same-type pairs solved in one canonical order", () => {
     expectFlipped(line, 0.01);
   });
 
-  const unitQuat = fc
-    .tuple(
-      fc.double({ min: -1, max: 1, noNaN: true }),
-      fc.double({ min: -1, max: 1, noNaN: true }),
-      fc.double({ min: -1, max: 1, noNaN: true }),
-      fc.double({ min: -1, max: 1, noNaN: true }),
-    )
-    .filter(([x, y, z, w]) => Math.hypot(x, y, z, w) > 0.1)
-    .map(([x, y, z, w]) => {
-      const l = Math.hypot(x, y, z, w);
-      return [x / l, y / l, z / l, w / l];
-    });
+  const unitQuat = quatArb;
   // Adversarial rotations: identity, quarter turns, coaxial.
   const rotation = fc.oneof(
     unitQuat,

@@ -41,6 +41,7 @@ import {
 } from "../../src/index.js";
 import { answerQuery } from "../../src/io/query.js";
 import { leastOverlap, type OracleShape, oracleShape } from "../oracles/revolution-depth.js";
+import { unitQuatArrayOf } from "./arbitraries.js";
 import { facingError } from "./contact-checks.js";
 import { replayScenario } from "./fuzz.js";
 import { exactOffset, offsetScenario } from "./generate.js";
@@ -320,10 +321,7 @@ const unitCoord = fc.integer({ min: -1_000_000, max: 1_000_000 }).map((k) => k /
 const fraction = (lo: number, hi: number) =>
   fc.integer({ min: Math.round(lo * 1000), max: Math.round(hi * 1000) }).map((k) => k / 1000);
 const point = fc.tuple(unitCoord, unitCoord, unitCoord);
-const quat = fc
-  .tuple(unitCoord, unitCoord, unitCoord, unitCoord)
-  .filter((q) => Math.hypot(...q) > 0.1)
-  .map((q) => q.map((x) => x / Math.hypot(...q)));
+const quat = unitQuatArrayOf(unitCoord);
 
 const triangleDraw = fc.record({
   a: point,

@@ -15,6 +15,7 @@
  * Nothing here imports the library.
  */
 import fc from "fast-check";
+import { thousandthQuatArb } from "./arbitraries.js";
 import { exactOffset, offsetScenario, type Scenario } from "./generate.js";
 import {
   add,
@@ -45,10 +46,7 @@ const EPS = 2 ** -52;
 
 const unitInt = fc.integer({ min: -1000, max: 1000 }).map((k) => k / 1000);
 const point = fc.tuple(unitInt, unitInt, unitInt);
-const quat = fc
-  .tuple(unitInt, unitInt, unitInt, unitInt)
-  .filter((q) => Math.hypot(...q) > 0.1)
-  .map((q) => q.map((x) => x / Math.hypot(...q)));
+const quat = thousandthQuatArb;
 
 /** One draw of the class. */
 export interface HullRimParams {

@@ -32,6 +32,7 @@ import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
 import { boxMeshJson } from "../support/box-mesh.js";
 import { quatMul, rotateVec } from "../support/quat.js";
+import { quatArb } from "./arbitraries.js";
 import { replayScenario, touchDisplacement } from "./fuzz.js";
 import { offsetScenario, translateShape } from "./generate.js";
 import { loadCases, replayCases } from "./recorded-cases.js";
@@ -53,13 +54,7 @@ function unitOf(v: number[]): V {
 const uniform = (lo: number, hi: number) =>
   fc.integer({ min: 0, max: 2 ** 30 }).map((i) => lo + ((hi - lo) * i) / 2 ** 30);
 const unit = fc.double({ min: -1, max: 1, noNaN: true });
-const quat = fc
-  .tuple(unit, unit, unit, unit)
-  .filter((q) => Math.hypot(...q) > 0.1)
-  .map((q) => {
-    const n = Math.hypot(...q);
-    return q.map((c) => c / n) as Q;
-  });
+const quat = quatArb as fc.Arbitrary<Q>;
 
 /** Both orders of the pair through the fuzzer's checks of `ops`; the failures, named. */
 function failuresOf(a: J, b: J, pair: string, offset: number[], ops: string[]): string[] {

@@ -20,6 +20,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import { unitQuatArrayOf } from "./arbitraries.js";
 import { dot, oshape, sub, unrotate, type V } from "./oracle-shapes.js";
 
 type J = Record<string, unknown>;
@@ -122,10 +123,7 @@ describe("manifold points of rounded shapes lie on their surfaces (attack 23, F3
     const unitArb = fc
       .noBias(fc.integer({ min: -(2 ** 20), max: 2 ** 20 }))
       .map((k) => k / 2 ** 20);
-    const rotationArb = fc
-      .tuple(unitArb, unitArb, unitArb, unitArb)
-      .filter((q) => Math.hypot(...q) > 0.1)
-      .map((q) => q.map((c) => c / Math.hypot(...q)));
+    const rotationArb = unitQuatArrayOf(unitArb);
     let points = 0;
     fc.assert(
       fc.property(

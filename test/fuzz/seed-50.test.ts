@@ -17,6 +17,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import { rotateVec } from "../support/quat.js";
 import { offsetScenario } from "./generate.js";
 import { expectReplayPasses, loadCases, replayCases } from "./recorded-cases.js";
 
@@ -28,16 +29,10 @@ const EPS = 2 ** -52;
 /** v rotated by the unit quaternion [x, y, z, w] (normalised here). */
 function rotate(q: readonly number[], v: V): V {
   const n = Math.hypot(q[0], q[1], q[2], q[3]);
-  const [x, y, z, w] = q.map((c) => c / n);
-  // t = 2 q × v; v' = v + w t + q × t
-  const tx = 2 * (y * v[2] - z * v[1]);
-  const ty = 2 * (z * v[0] - x * v[2]);
-  const tz = 2 * (x * v[1] - y * v[0]);
-  return [
-    v[0] + w * tx + (y * tz - z * ty),
-    v[1] + w * ty + (z * tx - x * tz),
-    v[2] + w * tz + (x * ty - y * tx),
-  ];
+  return rotateVec(
+    q.map((c) => c / n),
+    v,
+  );
 }
 
 function sub(a: V, b: V): V {

@@ -24,6 +24,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
 import type { ManifoldJson } from "../support/answers.js";
+import { thousandthQuatArb } from "./arbitraries.js";
 import { replayScenario } from "./fuzz.js";
 import { exactOffset, offsetScenario } from "./generate.js";
 import { surfaceDistance } from "./oracle-pairs.js";
@@ -191,10 +192,7 @@ describe("issue 16: a sloped capsule's manifold holds its contact", () => {
   // Coordinates in thousandths (fast-check's doubles favour 0 and ±1).
   const unitInt = fc.integer({ min: -1000, max: 1000 }).map((k) => k / 1000);
   const point = fc.tuple(unitInt, unitInt, unitInt);
-  const quat = fc
-    .tuple(unitInt, unitInt, unitInt, unitInt)
-    .filter((q) => Math.hypot(...q) > 0.1)
-    .map((q) => q.map((x) => x / Math.hypot(...q)));
+  const quat = thousandthQuatArb;
 
   it("property: capsules (alone or a compound's child), level to 2^-50..2^-10 rad or sloping up to 17°, touching, grazing or pressing a triangle's or box's edge or face, the edge near-parallel to the axis or turned, sizes 2^-20..2^20, offsets to 2^30", () => {
     let checked = 0;

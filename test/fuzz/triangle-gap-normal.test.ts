@@ -22,6 +22,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import { unitQuatArrayOf } from "./arbitraries.js";
 import { add, cross, dot, norm, rotate, scale, sub, unit, type V } from "./oracle-shapes.js";
 
 type J = Record<string, unknown>;
@@ -220,10 +221,7 @@ function place(
 /** A number uniform in [−1, 1] (on a grid of 2^-20; fast-check's doubles favour 0, ±1 and tiny values). */
 const uniformArb = fc.noBias(fc.integer({ min: -(2 ** 20), max: 2 ** 20 })).map((k) => k / 2 ** 20);
 const pointArb = fc.tuple(uniformArb, uniformArb, uniformArb);
-const rotationArb = fc
-  .tuple(uniformArb, uniformArb, uniformArb, uniformArb)
-  .filter((q) => Math.hypot(...q) > 0.1)
-  .map((q) => q.map((c) => c / Math.hypot(...q)));
+const rotationArb = unitQuatArrayOf(uniformArb);
 
 const placementArb = fc.record({
   kind: fc.constantFrom(...PLACEMENTS),

@@ -8,6 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQuery } from "../../src/io/query.js";
+import { unitQuatArrayOf } from "../fuzz/arbitraries.js";
 
 type Vec = [number, number, number];
 const q = (o: object) => answerQuery(o) as Record<string, unknown>;
@@ -15,10 +16,7 @@ const q = (o: object) => answerQuery(o) as Record<string, unknown>;
 const coord = fc.double({ min: -4, max: 4, noNaN: true });
 const point = fc.tuple(coord, coord, coord);
 const size = fc.double({ min: 0.1, max: 3, noNaN: true });
-const rotation = fc
-  .tuple(coord, coord, coord, coord)
-  .filter((v) => Math.hypot(...v) > 0.1)
-  .map((v) => v.map((x) => x / Math.hypot(...v)));
+const rotation = unitQuatArrayOf(coord);
 const shape = fc.oneof(
   fc.tuple(point, size).map(([center, radius]) => ({ type: "sphere", center, radius })),
   fc

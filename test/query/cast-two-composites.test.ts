@@ -24,6 +24,7 @@ import {
 } from "../../src/shapes/index.js";
 import type { ConvexShape, Shape } from "../../src/shapes/shape.js";
 import { makeTriangle } from "../../src/shapes/triangle.js";
+import { unitQuatOf } from "../fuzz/arbitraries.js";
 
 /** A composite and its parts (shape and pose in the composite's frame). */
 interface Composite {
@@ -58,13 +59,7 @@ const mesh: fc.Arbitrary<Composite> = fc
     };
   });
 
-const unitQuat = fc
-  .tuple(coord, coord, coord, coord)
-  .filter(([x, y, z, w]) => Math.hypot(x, y, z, w) > 0.1)
-  .map(([x, y, z, w]) => {
-    const l = Math.hypot(x, y, z, w);
-    return { x: x / l, y: y / l, z: z / l, w: w / l };
-  });
+const unitQuat = unitQuatOf(coord);
 
 const child: fc.Arbitrary<ConvexShape> = fc.oneof(
   fc.double({ min: 0.05, max: 0.5, noNaN: true }).map((r) => makeSphere(r)),

@@ -26,17 +26,7 @@ import { makeCapsule, makeCuboid, makeHalfSpace, makeSphere } from "../../src/sh
 import type { Shape } from "../../src/shapes/shape.js";
 import { CollisionWorld, type WorldBroadPhase } from "../../src/world/collision-world.js";
 import type { BodyHandle } from "../../src/world/handles.js";
-
-const ID: Quat = { x: 0, y: 0, z: 0, w: 1 };
-const axisAngle = (ax: number, ay: number, az: number, angle: number): Quat => {
-  const l = Math.hypot(ax, ay, az);
-  const s = Math.sin(angle / 2) / l;
-  return { x: ax * s, y: ay * s, z: az * s, w: Math.cos(angle / 2) };
-};
-const pose = (x = 0, y = 0, z = 0, rotation: Quat = ID): Isometry => ({
-  translation: { x, y, z },
-  rotation,
-});
+import { axisAngle, ID, pose } from "../support/pose.js";
 
 /** Seeded PRNG (mulberry32). */
 function rng(seed: number): () => number {

@@ -20,6 +20,7 @@ import { describe, expect, it } from "vitest";
 import * as iso from "../../src/math/isometry.js";
 import { projectPoint, projectPoints } from "../../src/query/project-point.js";
 import { makeHeightfield, makeTriangleMesh } from "../../src/shapes/index.js";
+import { unitQuatArrayOf } from "../fuzz/arbitraries.js";
 import { exactHullProjection, exactMeshProjection } from "../oracles/exact-hull-projection.js";
 import { rotateVec } from "../support/quat.js";
 
@@ -169,13 +170,7 @@ function real(min: number, max: number): fc.Arbitrary<number> {
 }
 
 /** A random unit quaternion [x, y, z, w]. */
-const quatArb = fc
-  .tuple(real(-1, 1), real(-1, 1), real(-1, 1), real(-1, 1))
-  .filter((q) => Math.hypot(...q) > 0.1)
-  .map((q) => {
-    const n = Math.hypot(...q);
-    return q.map((x) => x / n);
-  });
+const quatArb = unitQuatArrayOf(real(-1, 1));
 
 /** Corners rotated by q and moved by t, in doubles (the mesh and the oracle share them). */
 function placed(corners: number[][], q: number[], t: number[]): number[][] {

@@ -10,7 +10,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answerQueryLines } from "../../src/io/query.js";
-import type { Isometry } from "../../src/math/isometry.js";
 import type { Quat } from "../../src/math/quat.js";
 import { overlapVolume } from "../../src/query/overlap-volume.js";
 import {
@@ -24,12 +23,8 @@ import {
   makeSphere,
   type Shape,
 } from "../../src/shapes/index.js";
+import { ID, pose } from "../support/pose.js";
 
-const ID: Quat = { x: 0, y: 0, z: 0, w: 1 };
-const pose = (x = 0, y = 0, z = 0, rotation: Quat = ID): Isometry => ({
-  translation: { x, y, z },
-  rotation,
-});
 /** A unit quaternion from four numbers (normalised; the identity for a zero 4-vector). */
 function quatOf(q: [number, number, number, number]): Quat {
   const l = Math.hypot(...q);

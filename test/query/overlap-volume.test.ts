@@ -29,17 +29,8 @@ import {
   makeTriangle,
   makeTriangleMesh,
 } from "../../src/shapes/index.js";
+import { axisAngle, pose } from "../support/pose.js";
 
-const ID: Quat = { x: 0, y: 0, z: 0, w: 1 };
-const pose = (x = 0, y = 0, z = 0, rotation: Quat = ID): Isometry => ({
-  translation: { x, y, z },
-  rotation,
-});
-const axisAngle = (ax: number, ay: number, az: number, angle: number): Quat => {
-  const l = Math.hypot(ax, ay, az);
-  const s = Math.sin(angle / 2) / l;
-  return { x: ax * s, y: ay * s, z: az * s, w: Math.cos(angle / 2) };
-};
 const unitCube = () => makeCuboid({ x: 0.5, y: 0.5, z: 0.5 });
 const cubeHull = (h: number) => {
   const p: number[] = [];

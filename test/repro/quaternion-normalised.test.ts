@@ -39,6 +39,7 @@ import { answerQuery } from "../../src/io/query.js";
 import type { Isometry } from "../../src/math/isometry.js";
 import type { Quat } from "../../src/math/quat.js";
 import type { Shape } from "../../src/shapes/shape.js";
+import { unitQuatOf } from "../fuzz/arbitraries.js";
 
 const I: Quat = { x: 0, y: 0, z: 0, w: 1 };
 const at = (x: number, rotation: Quat = I, y = 0, z = 0): Isometry => ({
@@ -196,13 +197,7 @@ describe("a quaternion within the tolerance is normalised before use (attack-t)"
 
   it("property: a perturbed-within-tolerance quaternion answers as the exactly normalised one", () => {
     const coord = fc.double({ min: -4, max: 4, noNaN: true });
-    const unit = fc
-      .tuple(coord, coord, coord, coord)
-      .filter(([x, y, z, w]) => Math.hypot(x, y, z, w) > 0.1)
-      .map(([x, y, z, w]) => {
-        const n = Math.hypot(x, y, z, w);
-        return { x: x / n, y: y / n, z: z / n, w: w / n };
-      });
+    const unit = unitQuatOf(coord);
     const shapes = [
       makeCuboid({ x: 2, y: 0.5, z: 1 }),
       makeCylinder(3, 0.5),

@@ -13,7 +13,6 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Isometry } from "../../src/math/isometry.js";
 import * as iso from "../../src/math/isometry.js";
-import type { Quat } from "../../src/math/quat.js";
 import type { Vec3 } from "../../src/math/vec3.js";
 import { castShapes, type ShapeCastHit } from "../../src/query/cast-shapes.js";
 import { distance } from "../../src/query/distance.js";
@@ -32,12 +31,9 @@ import { compositeView } from "../../src/shapes/shape-def.js";
 import { makeTriangle } from "../../src/shapes/triangle.js";
 import { castShape } from "../../src/world/cast-shape.js";
 import { CollisionWorld } from "../../src/world/collision-world.js";
+import { unitQuatOf } from "../fuzz/arbitraries.js";
+import { pose } from "../support/pose.js";
 
-const ID: Quat = { x: 0, y: 0, z: 0, w: 1 };
-const pose = (x = 0, y = 0, z = 0, rotation: Quat = ID): Isometry => ({
-  translation: { x, y, z },
-  rotation,
-});
 const X: Vec3 = { x: 1, y: 0, z: 0 };
 const ZERO: Vec3 = { x: 0, y: 0, z: 0 };
 const IGNORE = { ignoreInitialOverlap: true };
@@ -157,13 +153,7 @@ const child: fc.Arbitrary<ConvexShape> = fc.oneof(
     .map(([h, r]) => makeCapsule({ x: 0, y: -h, z: 0 }, { x: 0, y: h, z: 0 }, r)),
 );
 
-const unitQuat = fc
-  .tuple(coord, coord, coord, coord)
-  .filter(([x, y, z, w]) => Math.hypot(x, y, z, w) > 0.2)
-  .map(([x, y, z, w]) => {
-    const l = Math.hypot(x, y, z, w);
-    return { x: x / l, y: y / l, z: z / l, w: w / l };
-  });
+const unitQuat = unitQuatOf(coord, 0.2);
 
 const compound: fc.Arbitrary<Parts> = fc
   .array(fc.tuple(child, point, unitQuat), { minLength: 2, maxLength: 6 })

@@ -1,0 +1,23 @@
+/**
+ * Poses for tests, written out once: the identity rotation, a pose from a translation and a
+ * rotation, and a rotation about an axis. Plain records: the tests build their poses without the
+ * code they check (src/math/isometry.ts, src/math/quat.ts).
+ */
+import type { Isometry } from "../../src/math/isometry.js";
+import type { Quat } from "../../src/math/quat.js";
+
+/** The identity rotation. */
+export const ID: Quat = { x: 0, y: 0, z: 0, w: 1 };
+
+/** The pose of translation (x, y, z) (scene units) and unit quaternion `rotation` (the identity). */
+export const pose = (x = 0, y = 0, z = 0, rotation: Quat = ID): Isometry => ({
+  translation: { x, y, z },
+  rotation,
+});
+
+/** The rotation by `angle` (radians, right-handed) about the axis (ax, ay, az) (any nonzero length). */
+export const axisAngle = (ax: number, ay: number, az: number, angle: number): Quat => {
+  const l = Math.hypot(ax, ay, az);
+  const s = Math.sin(angle / 2) / l;
+  return { x: ax * s, y: ay * s, z: az * s, w: Math.cos(angle / 2) };
+};
