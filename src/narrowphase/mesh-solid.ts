@@ -55,7 +55,6 @@ import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import { aabbShape, type PointProjection, shapeDef, supportShape } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
@@ -64,11 +63,11 @@ import type { Triangle } from "../shapes/triangle.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import {
   containsPointTriangleMesh,
-  convexHullOfTriangleMesh,
   convexSolidOfTriangleMesh,
   getMeshTriangle,
   meshMagnitude,
   meshTriangleNormal,
+  positionHullOfTriangleMesh,
 } from "../shapes/triangle-mesh.js";
 import type { Contact, ContactManifold } from "./contact.js";
 import { contactErrorIo, makeContact, singleContactManifold } from "./contact.js";
@@ -293,18 +292,6 @@ export function solidMeshManifold(
 // Two solid meshes whose surfaces cross, one of them not convex (issue 16, session 25)
 // ---------------------------------------------------------------------------------------------
 
-/** The convex hulls of the non-convex solid meshes asked so far (built once per mesh). */
-const solidHulls = new WeakMap<TriangleMesh, ConvexPolyhedron>();
-
-function hullOfSolid(m: TriangleMesh): ConvexPolyhedron {
-  let h = solidHulls.get(m);
-  if (h === undefined) {
-    h = convexHullOfTriangleMesh(m);
-    solidHulls.set(m, h);
-  }
-  return h;
-}
-
 const hullContact: Contact = /* @__PURE__ */ makeContact();
 const dirB = vec3.create();
 const topA = vec3.create();
@@ -313,19 +300,38 @@ const bestA = vec3.create();
 const bestB = vec3.create();
 const bestN = vec3.create();
 
-/** out = the vertex of mesh `m` (its frame) farthest along `d`; returns d·out. */
+/**
+ * True when position (x, y, z) comes after `p` in lexicographic (x, y, z) order: the tie-break
+ * of tied extreme vertices, so the witness is a function of the positions, not of their order
+ * (−0 and +0 compare equal, as the weld has them).
+ */
+function lexAfter(x: number, y: number, z: number, p: Vec3): boolean {
+  return x > p.x || (x === p.x && (y > p.y || (y === p.y && z > p.z)));
+}
+
+/** True when position `p` comes after `q` in lexicographic order (see {@link lexAfter}). */
+function lexAfterVec(p: Vec3, q: Vec3): boolean {
+  return lexAfter(p.x, p.y, p.z, q);
+}
+
+/**
+ * out = the vertex of mesh `m` (its frame) farthest along `d`, of tied ones the last in
+ * lexicographic order (the same for any order of the vertices); returns d·out.
+ */
 function vertexSupport(out: Vec3, m: TriangleMesh, d: Vec3): number {
   const v = m.vertices;
   let best = Number.NEGATIVE_INFINITY;
-  let k = 0;
+  vec3.set(out, 0, 0, 0);
   for (let o = 0; o < v.length; o += 3) {
-    const s = d.x * v[o] + d.y * v[o + 1] + d.z * v[o + 2];
-    if (s > best) {
+    const x = v[o];
+    const y = v[o + 1];
+    const z = v[o + 2];
+    const s = d.x * x + d.y * y + d.z * z;
+    if (s > best || (s === best && lexAfter(x, y, z, out))) {
       best = s;
-      k = o;
+      vec3.set(out, x + 0, y + 0, z + 0);
     }
   }
-  vec3.set(out, v[k], v[k + 1], v[k + 2]);
   return best;
 }
 
@@ -385,7 +391,9 @@ export function crossingSolidsContact(
   bInA: Isometry,
 ): void {
   let best = tryNormal(a, b, bInA, out.normal, Number.POSITIVE_INFINITY);
-  if (contactPair(hullContact, hullOfSolid(a), hullOfSolid(b), bInA, 0))
+  const hullA = positionHullOfTriangleMesh(a);
+  const hullB = positionHullOfTriangleMesh(b);
+  if (hullA !== null && hullB !== null && contactPair(hullContact, hullA, hullB, bInA, 0))
     best = tryNormal(a, b, bInA, hullContact.normal, best);
   if (!(best > 0) || !(best < Number.POSITIVE_INFINITY)) return;
   vec3.copy(out.normal, bestN);
@@ -753,21 +761,25 @@ const bAabb: Aabb = { min: vec3.create(), max: vec3.create() };
 /** Steps of {@link sweptClearance} per direction. */
 const SWEEP_STEPS = 8;
 
-/** The corner of triangle `t` farthest along u into stepVertex; returns u·that corner. */
+/**
+ * The corner of triangle `t` farthest along u into stepVertex, of tied corners the last in
+ * lexicographic order (the same for any order of the corners); returns u·that corner.
+ */
 function triangleTop(t: Triangle, u: Vec3): number {
-  const da = vec3.dot(u, t.a);
-  const db = vec3.dot(u, t.b);
-  const dc = vec3.dot(u, t.c);
-  if (da >= db && da >= dc) {
-    vec3.copy(stepVertex, t.a);
-    return da;
+  let best = vec3.dot(u, t.a);
+  vec3.set(stepVertex, t.a.x + 0, t.a.y + 0, t.a.z + 0);
+  best = cornerAbove(t.b, u, best);
+  return cornerAbove(t.c, u, best);
+}
+
+/** stepVertex = corner p when it is farther along u than `best` (or tied, lexicographically after). */
+function cornerAbove(p: Vec3, u: Vec3, best: number): number {
+  const s = vec3.dot(u, p);
+  if (s > best || (s === best && lexAfter(p.x, p.y, p.z, stepVertex))) {
+    vec3.set(stepVertex, p.x + 0, p.y + 0, p.z + 0);
+    return s;
   }
-  if (db >= dc) {
-    vec3.copy(stepVertex, t.b);
-    return db;
-  }
-  vec3.copy(stepVertex, t.c);
-  return dc;
+  return best;
 }
 
 /**
@@ -808,7 +820,7 @@ function sweptClearance(a: TriangleMesh, b: ConvexShape, bInA: Isometry, u: Vec3
       if (!(sweepContact.distance < -band)) continue;
       crossed = true;
       const top = triangleTop(sweepTri, u) - minB;
-      if (top > next) {
+      if (top > next || (top === next && top > t && lexAfterVec(stepVertex, sweptVertex))) {
         next = top;
         vec3.copy(sweptVertex, stepVertex);
       }
@@ -834,7 +846,10 @@ function sweptClearance(a: TriangleMesh, b: ConvexShape, bInA: Isometry, u: Vec3
         for (let h = 0; h < sweepHits.count; h++) {
           getMeshTriangle(a, sweepHits.ids[h], sweepTri.a, sweepTri.b, sweepTri.c);
           const top = triangleTop(sweepTri, u) - minB;
-          if (top > t + band && top < ahead) {
+          if (
+            top > t + band &&
+            (top < ahead || (top === ahead && lexAfterVec(stepVertex, sweptVertex)))
+          ) {
             ahead = top;
             vec3.copy(sweptVertex, stepVertex);
           }
@@ -935,7 +950,8 @@ export function boundedSolidContact(
     const e0 = contactErrorIo[0];
     const e1 = contactErrorIo[1];
     contactErrorIo[1] = 0;
-    const hullMet = contactPair(hullContact, hullOfSolid(a), b, bInA, 0);
+    const hullA = positionHullOfTriangleMesh(a);
+    const hullMet = hullA !== null && contactPair(hullContact, hullA, b, bInA, 0);
     contactErrorIo[0] = e0;
     contactErrorIo[1] = e1;
     if (hullMet) tryClearance(a, b, bInA, hullContact.normal);
