@@ -875,6 +875,36 @@ const bAabb: Aabb = { min: vec3.create(), max: vec3.create() };
 /** Steps of {@link sweptClearance} per direction. */
 const SWEEP_STEPS = 8;
 
+const crossN = vec3.create();
+const crossEdge = vec3.create();
+const crossDir = vec3.create();
+const crossP = vec3.create();
+
+/**
+ * True when convex B (posed by `pose`, A's frame) crosses triangle `t` (A's frame) deeper than
+ * `band`: the pair's contact depth beyond it. B's extent along the triangle's normal is read
+ * first: when B lies on one side of the triangle's plane to within the band, its overlap along
+ * that axis — which bounds the separating-axis depth from above — is at most the band, and the
+ * pair's contact (its witnesses and closest features, most of a sweep's time) is not asked.
+ */
+function crossesTriangle(t: Triangle, b: ConvexShape, pose: Isometry, band: number): boolean {
+  vec3.sub(crossEdge, t.b, t.a);
+  vec3.sub(crossN, t.c, t.a);
+  vec3.cross(crossN, crossEdge, crossN);
+  if (vec3.tryNormalize(crossN, crossN)) {
+    const d = vec3.dot(crossN, t.a);
+    quat.inverseRotate(crossDir, pose.rotation, crossN);
+    supportShape(crossP, b, crossDir);
+    iso.transformPoint(crossP, pose, crossP);
+    if (!(vec3.dot(crossN, crossP) - d > band)) return false;
+    vec3.negate(crossDir, crossDir);
+    supportShape(crossP, b, crossDir);
+    iso.transformPoint(crossP, pose, crossP);
+    if (!(d - vec3.dot(crossN, crossP) > band)) return false;
+  }
+  return contactPair(sweepContact, t, b, pose, 0) && sweepContact.distance < -band;
+}
+
 /**
  * The corner of triangle `t` farthest along u into stepVertex, of tied corners the last in
  * lexicographic order (the same for any order of the corners); returns u·that corner.
@@ -930,8 +960,7 @@ function sweptClearance(a: TriangleMesh, b: ConvexShape, bInA: Isometry, u: Vec3
     let crossed = false;
     for (let h = 0; h < sweepHits.count; h++) {
       getMeshTriangle(a, sweepHits.ids[h], sweepTri.a, sweepTri.b, sweepTri.c);
-      if (!contactPair(sweepContact, sweepTri, b, shifted, 0)) continue;
-      if (!(sweepContact.distance < -band)) continue;
+      if (!crossesTriangle(sweepTri, b, shifted, band)) continue;
       crossed = true;
       const top = triangleTop(sweepTri, u) - minB;
       if (top > next || (top === next && top > t && lexAfterVec(stepVertex, sweptVertex))) {
@@ -1251,8 +1280,7 @@ function clearsAt(a: TriangleMesh, b: ConvexShape, bInA: Isometry, u: Vec3, t: n
   let clear = true;
   for (let h = 0; h < sweepHits.count && clear; h++) {
     getMeshTriangle(a, sweepHits.ids[h], sweepTri.a, sweepTri.b, sweepTri.c);
-    if (contactPair(sweepContact, sweepTri, b, shifted, 0) && sweepContact.distance < -band)
-      clear = false;
+    if (crossesTriangle(sweepTri, b, shifted, band)) clear = false;
   }
   contactErrorIo[0] = e0;
   contactErrorIo[1] = e1;
