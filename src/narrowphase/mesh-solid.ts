@@ -55,7 +55,6 @@ import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
-import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import { aabbShape, type PointProjection, shapeDef, supportShape } from "../shapes/registry.js";
 import type { ConvexShape, Shape } from "../shapes/shape.js";
 import { ShapeType } from "../shapes/shape.js";
@@ -64,11 +63,11 @@ import type { Triangle } from "../shapes/triangle.js";
 import type { TriangleMesh } from "../shapes/triangle-mesh.js";
 import {
   containsPointTriangleMesh,
-  convexHullOfTriangleMesh,
   convexSolidOfTriangleMesh,
   getMeshTriangle,
   meshMagnitude,
   meshTriangleNormal,
+  positionHullOfTriangleMesh,
 } from "../shapes/triangle-mesh.js";
 import type { Contact, ContactManifold } from "./contact.js";
 import { contactErrorIo, makeContact, singleContactManifold } from "./contact.js";
@@ -293,18 +292,6 @@ export function solidMeshManifold(
 // Two solid meshes whose surfaces cross, one of them not convex (issue 16, session 25)
 // ---------------------------------------------------------------------------------------------
 
-/** The convex hulls of the non-convex solid meshes asked so far (built once per mesh). */
-const solidHulls = new WeakMap<TriangleMesh, ConvexPolyhedron>();
-
-function hullOfSolid(m: TriangleMesh): ConvexPolyhedron {
-  let h = solidHulls.get(m);
-  if (h === undefined) {
-    h = convexHullOfTriangleMesh(m);
-    solidHulls.set(m, h);
-  }
-  return h;
-}
-
 const hullContact: Contact = /* @__PURE__ */ makeContact();
 const dirB = vec3.create();
 const topA = vec3.create();
@@ -313,19 +300,38 @@ const bestA = vec3.create();
 const bestB = vec3.create();
 const bestN = vec3.create();
 
-/** out = the vertex of mesh `m` (its frame) farthest along `d`; returns d·out. */
+/**
+ * True when position (x, y, z) comes after `p` in lexicographic (x, y, z) order: the tie-break
+ * of tied extreme vertices, so the witness is a function of the positions, not of their order
+ * (−0 and +0 compare equal, as the weld has them).
+ */
+function lexAfter(x: number, y: number, z: number, p: Vec3): boolean {
+  return x > p.x || (x === p.x && (y > p.y || (y === p.y && z > p.z)));
+}
+
+/** True when position `p` comes after `q` in lexicographic order (see {@link lexAfter}). */
+function lexAfterVec(p: Vec3, q: Vec3): boolean {
+  return lexAfter(p.x, p.y, p.z, q);
+}
+
+/**
+ * out = the vertex of mesh `m` (its frame) farthest along `d`, of tied ones the last in
+ * lexicographic order (the same for any order of the vertices); returns d·out.
+ */
 function vertexSupport(out: Vec3, m: TriangleMesh, d: Vec3): number {
   const v = m.vertices;
   let best = Number.NEGATIVE_INFINITY;
-  let k = 0;
+  vec3.set(out, 0, 0, 0);
   for (let o = 0; o < v.length; o += 3) {
-    const s = d.x * v[o] + d.y * v[o + 1] + d.z * v[o + 2];
-    if (s > best) {
+    const x = v[o];
+    const y = v[o + 1];
+    const z = v[o + 2];
+    const s = d.x * x + d.y * y + d.z * z;
+    if (s > best || (s === best && lexAfter(x, y, z, out))) {
       best = s;
-      k = o;
+      vec3.set(out, x + 0, y + 0, z + 0);
     }
   }
-  vec3.set(out, v[k], v[k + 1], v[k + 2]);
   return best;
 }
 
@@ -385,7 +391,9 @@ export function crossingSolidsContact(
   bInA: Isometry,
 ): void {
   let best = tryNormal(a, b, bInA, out.normal, Number.POSITIVE_INFINITY);
-  if (contactPair(hullContact, hullOfSolid(a), hullOfSolid(b), bInA, 0))
+  const hullA = positionHullOfTriangleMesh(a);
+  const hullB = positionHullOfTriangleMesh(b);
+  if (hullA !== null && hullB !== null && contactPair(hullContact, hullA, hullB, bInA, 0))
     best = tryNormal(a, b, bInA, hullContact.normal, best);
   if (!(best > 0) || !(best < Number.POSITIVE_INFINITY)) return;
   vec3.copy(out.normal, bestN);
@@ -662,10 +670,11 @@ export function touchingSolidsOverlap(
  * - lower: the deepest of B's sample points inside A ({@link sampleConvex}: its six axis support
  *   points, their mean and the points halfway from the mean to each, all in B by convexity), its
  *   distance to A's surface — every separating translation moves that point out of A, so it is
- *   at least that long.
+ *   at least that long; for the contact query's errorBound also deeper points of B found by
+ *   {@link ascendLower}.
  * - upper: the least of the clearances found along a few candidate unit directions u (the
  *   triangle contact's normal, the nearest surface's way out when B is inside, the hulls'
- *   penetration normal, the six axes). Along u, two clearances are tried, each a translation
+ *   penetration normal, the six axes), then the planes' pushes ({@link tryPlanePushes}). Along u, two clearances are tried, each a translation
  *   t·u that provably parts the solids:
  *   the hull clearance max_A u·x − min_B u·y (B moved that far lies beyond the convex hull of
  *   A's vertices, which holds A), and the swept clearance ({@link sweptClearance}): t stepped
@@ -675,7 +684,8 @@ export function touchingSolidsOverlap(
  *   outside puts it outside). Every kept t is checked, so it is an upper bound whatever the steps.
  *   Witnesses: pointA a vertex of A (the hull's top vertex along u, or the vertex of the last
  *   stepped triangle), pointB B's support point along −u, so (pointB − pointA)·u = −t and each
- *   lies on its shape (the witnesses do not face each other in general).
+ *   lies on its shape (the witnesses do not face each other in general); a plane push's pointA is
+ *   the point of a nearby triangle's edge at its level ({@link surfaceAtLevel}).
  *
  * B meeting A's surface only in touching (no triangle contact deeper than the band, no sample
  * point inside deeper than it) is not a penetration: the caller keeps the triangles' contact.
@@ -713,9 +723,121 @@ function sampleConvex(a: TriangleMesh, b: ConvexShape, bInA: Isometry): void {
     samples[23 + 3 * k] = 0.5 * (mean.z + samples[3 * k + 2]);
   }
   lowerIo[0] = 0;
+  deepestSample = 12;
   for (let k = 0; k < 13; k++) {
     vec3.set(sampleP, samples[3 * k], samples[3 * k + 1], samples[3 * k + 2]);
+    const before = lowerIo[0];
     deepenLower(a, sampleP);
+    if (lowerIo[0] > before) deepestSample = k;
+  }
+}
+
+/** The sample of {@link sampleConvex} deepest inside A (the mean when none is inside). */
+let deepestSample = 12;
+const ascentP = vec3.create();
+const ascentC = vec3.create();
+const ascentLocal = vec3.create();
+const ascentProjection: PointProjection = {
+  point: vec3.create(),
+  distance: 0,
+  inside: false,
+  triangle: -1,
+};
+/** Steps of {@link ascendLower}. */
+const ASCENT_STEPS = 12;
+
+/**
+ * lowerIo[0] raised by a point of B deeper inside A than the samples: from a start p — `start`
+ * 0 the deepest sample, 1 the centre of B's box taken into B, 2 the deepest of B's support
+ * points along the 26 directions of its frame's 3 × 3 × 3 grid — steps away from p's nearest point q of A's surface (along (p − q)/|p − q|, where the
+ * distance to the surface grows), each step's point taken back into B by B's own point
+ * projection (its closest point of the solid B), kept when deeper; else, the new point nearer
+ * another part of the surface, along the sum of the two ways out, and failing that the step
+ * halved (ASCENT_STEPS steps from |p − q|). Every point it keeps lies in B, so its depth bounds the
+ * solid's depth from below as a sample's does ({@link deepenLower}); the contact query's
+ * errorBound only (no answer reads it).
+ */
+function ascendLower(a: TriangleMesh, b: ConvexShape, bInA: Isometry, start: number): void {
+  const projectA = shapeDef(a.type).projectPoint;
+  const projectB = shapeDef(b.type).projectPoint;
+  if (projectA === null || projectB === null) return;
+  if (start === 2) {
+    // The deepest of B's support points along the 26 directions (±1, 0)³ of its frame.
+    let deepest = -1;
+    for (let c = 0; c < 27; c++) {
+      if (c === 13) continue;
+      vec3.set(dirB, (c % 3) - 1, (Math.floor(c / 3) % 3) - 1, Math.floor(c / 9) - 1);
+      supportShape(ascentLocal, b, dirB);
+      iso.transformPoint(ascentC, bInA, ascentLocal);
+      projectA(lowerProjection, a, ascentC, false);
+      if (lowerProjection.inside && lowerProjection.distance > deepest) {
+        deepest = lowerProjection.distance;
+        vec3.copy(ascentP, ascentC);
+      }
+    }
+    if (deepest < 0) return;
+  } else if (start === 1) {
+    // The centre of B's box (A's frame), taken into B.
+    vec3.set(
+      ascentC,
+      0.5 * (bAabb.min.x + bAabb.max.x),
+      0.5 * (bAabb.min.y + bAabb.max.y),
+      0.5 * (bAabb.min.z + bAabb.max.z),
+    );
+    iso.inverseTransformPoint(ascentLocal, bInA, ascentC);
+    projectB(lowerProjection, b, ascentLocal, true);
+    iso.transformPoint(ascentP, bInA, lowerProjection.point);
+  } else {
+    const k = deepestSample;
+    vec3.set(ascentP, samples[3 * k], samples[3 * k + 1], samples[3 * k + 2]);
+  }
+  projectA(ascentProjection, a, ascentP, false);
+  if (!ascentProjection.inside) return;
+  let depth = ascentProjection.distance;
+  if (depth > lowerIo[0]) lowerIo[0] = depth;
+  let step = depth;
+  for (let i = 0; i < ASCENT_STEPS && depth > 0 && step > 0; i++) {
+    // Away from the nearest surface point, then into B.
+    const q = ascentProjection.point;
+    const f = step / depth;
+    vec3.set(
+      ascentC,
+      ascentP.x + f * (ascentP.x - q.x),
+      ascentP.y + f * (ascentP.y - q.y),
+      ascentP.z + f * (ascentP.z - q.z),
+    );
+    iso.inverseTransformPoint(ascentLocal, bInA, ascentC);
+    projectB(lowerProjection, b, ascentLocal, true);
+    iso.transformPoint(ascentC, bInA, lowerProjection.point);
+    projectA(lowerProjection, a, ascentC, false);
+    if (!(lowerProjection.inside && lowerProjection.distance > depth) && lowerProjection.inside) {
+      // Nearer another part of the surface (a ridge of the distance): away from both nearest
+      // points, along the sum of the two unit directions.
+      const q2 = lowerProjection.point;
+      const l1 = depth;
+      const l2 = lowerProjection.distance;
+      if (l2 > 0) {
+        const gx = (ascentP.x - q.x) / l1 + (ascentC.x - q2.x) / l2;
+        const gy = (ascentP.y - q.y) / l1 + (ascentC.y - q2.y) / l2;
+        const gz = (ascentP.z - q.z) / l1 + (ascentC.z - q2.z) / l2;
+        const g = Math.sqrt(gx * gx + gy * gy + gz * gz);
+        if (g > 0) {
+          const h = step / g;
+          vec3.set(ascentC, ascentP.x + h * gx, ascentP.y + h * gy, ascentP.z + h * gz);
+          iso.inverseTransformPoint(ascentLocal, bInA, ascentC);
+          projectB(lowerProjection, b, ascentLocal, true);
+          iso.transformPoint(ascentC, bInA, lowerProjection.point);
+          projectA(lowerProjection, a, ascentC, false);
+        }
+      }
+    }
+    if (lowerProjection.inside && lowerProjection.distance > depth) {
+      depth = lowerProjection.distance;
+      vec3.copy(ascentP, ascentC);
+      vec3.copy(ascentProjection.point, lowerProjection.point);
+      ascentProjection.distance = depth;
+      if (depth > lowerIo[0]) lowerIo[0] = depth;
+    } else step *= 0.5;
   }
 }
 
@@ -753,21 +875,55 @@ const bAabb: Aabb = { min: vec3.create(), max: vec3.create() };
 /** Steps of {@link sweptClearance} per direction. */
 const SWEEP_STEPS = 8;
 
-/** The corner of triangle `t` farthest along u into stepVertex; returns u·that corner. */
+const crossN = vec3.create();
+const crossEdge = vec3.create();
+const crossDir = vec3.create();
+const crossP = vec3.create();
+
+/**
+ * True when convex B (posed by `pose`, A's frame) crosses triangle `t` (A's frame) deeper than
+ * `band`: the pair's contact depth beyond it. B's extent along the triangle's normal is read
+ * first: when B lies on one side of the triangle's plane to within the band, its overlap along
+ * that axis — which bounds the separating-axis depth from above — is at most the band, and the
+ * pair's contact (its witnesses and closest features, most of a sweep's time) is not asked.
+ */
+function crossesTriangle(t: Triangle, b: ConvexShape, pose: Isometry, band: number): boolean {
+  vec3.sub(crossEdge, t.b, t.a);
+  vec3.sub(crossN, t.c, t.a);
+  vec3.cross(crossN, crossEdge, crossN);
+  if (vec3.tryNormalize(crossN, crossN)) {
+    const d = vec3.dot(crossN, t.a);
+    quat.inverseRotate(crossDir, pose.rotation, crossN);
+    supportShape(crossP, b, crossDir);
+    iso.transformPoint(crossP, pose, crossP);
+    if (!(vec3.dot(crossN, crossP) - d > band)) return false;
+    vec3.negate(crossDir, crossDir);
+    supportShape(crossP, b, crossDir);
+    iso.transformPoint(crossP, pose, crossP);
+    if (!(d - vec3.dot(crossN, crossP) > band)) return false;
+  }
+  return contactPair(sweepContact, t, b, pose, 0) && sweepContact.distance < -band;
+}
+
+/**
+ * The corner of triangle `t` farthest along u into stepVertex, of tied corners the last in
+ * lexicographic order (the same for any order of the corners); returns u·that corner.
+ */
 function triangleTop(t: Triangle, u: Vec3): number {
-  const da = vec3.dot(u, t.a);
-  const db = vec3.dot(u, t.b);
-  const dc = vec3.dot(u, t.c);
-  if (da >= db && da >= dc) {
-    vec3.copy(stepVertex, t.a);
-    return da;
+  let best = vec3.dot(u, t.a);
+  vec3.set(stepVertex, t.a.x + 0, t.a.y + 0, t.a.z + 0);
+  best = cornerAbove(t.b, u, best);
+  return cornerAbove(t.c, u, best);
+}
+
+/** stepVertex = corner p when it is farther along u than `best` (or tied, lexicographically after). */
+function cornerAbove(p: Vec3, u: Vec3, best: number): number {
+  const s = vec3.dot(u, p);
+  if (s > best || (s === best && lexAfter(p.x, p.y, p.z, stepVertex))) {
+    vec3.set(stepVertex, p.x + 0, p.y + 0, p.z + 0);
+    return s;
   }
-  if (db >= dc) {
-    vec3.copy(stepVertex, t.b);
-    return db;
-  }
-  vec3.copy(stepVertex, t.c);
-  return dc;
+  return best;
 }
 
 /**
@@ -804,11 +960,10 @@ function sweptClearance(a: TriangleMesh, b: ConvexShape, bInA: Isometry, u: Vec3
     let crossed = false;
     for (let h = 0; h < sweepHits.count; h++) {
       getMeshTriangle(a, sweepHits.ids[h], sweepTri.a, sweepTri.b, sweepTri.c);
-      if (!contactPair(sweepContact, sweepTri, b, shifted, 0)) continue;
-      if (!(sweepContact.distance < -band)) continue;
+      if (!crossesTriangle(sweepTri, b, shifted, band)) continue;
       crossed = true;
       const top = triangleTop(sweepTri, u) - minB;
-      if (top > next) {
+      if (top > next || (top === next && top > t && lexAfterVec(stepVertex, sweptVertex))) {
         next = top;
         vec3.copy(sweptVertex, stepVertex);
       }
@@ -834,7 +989,10 @@ function sweptClearance(a: TriangleMesh, b: ConvexShape, bInA: Isometry, u: Vec3
         for (let h = 0; h < sweepHits.count; h++) {
           getMeshTriangle(a, sweepHits.ids[h], sweepTri.a, sweepTri.b, sweepTri.c);
           const top = triangleTop(sweepTri, u) - minB;
-          if (top > t + band && top < ahead) {
+          if (
+            top > t + band &&
+            (top < ahead || (top === ahead && lexAfterVec(stepVertex, sweptVertex)))
+          ) {
             ahead = top;
             vec3.copy(sweptVertex, stepVertex);
           }
@@ -891,6 +1049,316 @@ function tryClearance(a: TriangleMesh, b: ConvexShape, bInA: Isometry, u: Vec3):
   }
 }
 
+// The planes' pushes (session 41): B wholly inside A near a re-entrant edge or corner leaves
+// the solid fastest across it — the L's arm beside its foot: moved along the bisector of the
+// arm's side and the foot's top, not along either face's normal, where the other part blocks
+// it. For the planes P_i (outward unit normal n_i, offset d_i) of the triangles near B, the
+// push h_i = d_i − min_B n_i·y moves B along n_i beyond P_i; B moved by v lies beyond P_i when
+// n_i·v ≥ h_i, and the shortest v beyond one, two or three of them is h_i·n_i, or the point of
+// their planes' intersection {n_i·v = h_i} nearest 0 (v = Σ α_i n_i over the Gram matrix, all
+// α_i ≥ 0): the least push into the wedge or corner of empty space those planes bound. Each
+// such v shorter than the best clearance so far is a candidate, checked like a sweep step (B
+// moved by v crosses no triangle deeper than the band, no sample point inside), shortest first.
+
+/** Planes kept (the least pushes), triangles read, candidates checked per call. */
+const PLANE_CAP = 12;
+const NEAR_TRIANGLE_CAP = 96;
+const CERTIFY_CAP = 8;
+/** Candidates: PLANE_CAP singles, pairs and triples. */
+const CANDIDATE_CAP = PLANE_CAP + (PLANE_CAP * (PLANE_CAP - 1)) / 2 + 220;
+/** The planes: unit outward normal (xyz), offset, push; sorted by push. */
+const planeN = new Float64Array(3 * PLANE_CAP);
+const planeD = new Float64Array(PLANE_CAP);
+const planeH = new Float64Array(PLANE_CAP);
+/** The candidate pushes v (xyz) and |v|; a checked one's length set to +Infinity. */
+const candV = new Float64Array(3 * CANDIDATE_CAP);
+const candL = new Float64Array(CANDIDATE_CAP);
+const nearHits: MeshBvhHits = /* @__PURE__ */ makeMeshBvhHits();
+const planeNormal = vec3.create();
+const planeLow = vec3.create();
+const candU = vec3.create();
+const levelQ = vec3.create();
+const crossing = vec3.create();
+
+/**
+ * True when plane (n, d, h) comes before kept plane k: the lesser push, ties by the normal's
+ * and the offset's coordinates (so no triangle order decides which are kept).
+ */
+function planeBefore(n: Vec3, d: number, h: number, k: number): boolean {
+  if (h !== planeH[k]) return h < planeH[k];
+  if (n.x !== planeN[3 * k]) return n.x < planeN[3 * k];
+  if (n.y !== planeN[3 * k + 1]) return n.y < planeN[3 * k + 1];
+  if (n.z !== planeN[3 * k + 2]) return n.z < planeN[3 * k + 2];
+  return d < planeD[k];
+}
+
+/**
+ * Gathers into planeN/planeD/planeH the planes of A's triangles near B (its box widened by
+ * `reach`, narrowed while more than NEAR_TRIANGLE_CAP triangles meet it) whose push is in
+ * (band, reach): the PLANE_CAP least, one per plane (normals within 1e-12 and offsets within
+ * the band one plane, the larger push kept). Returns their count; the triangles stay in
+ * nearHits.
+ */
+function gatherPlanes(a: TriangleMesh, b: ConvexShape, bInA: Isometry, reach: number): number {
+  const band = boundIo[0];
+  let r = reach;
+  for (let k = 0; ; k++) {
+    queryMeshBvhAabb(
+      nearHits,
+      a.bvh,
+      bAabb.min.x - r,
+      bAabb.min.y - r,
+      bAabb.min.z - r,
+      bAabb.max.x + r,
+      bAabb.max.y + r,
+      bAabb.max.z + r,
+    );
+    if (nearHits.count <= NEAR_TRIANGLE_CAP) break;
+    if (k === 6) return 0;
+    r *= 0.25;
+  }
+  const side = a.pseudoNormals?.orientation ?? 1;
+  let count = 0;
+  for (let h = 0; h < nearHits.count; h++) {
+    const id = nearHits.ids[h];
+    if (meshTriangleNormal(planeNormal, a, id) === 0) continue;
+    vec3.scale(planeNormal, planeNormal, side);
+    getMeshTriangle(a, id, sweepTri.a, sweepTri.b, sweepTri.c);
+    const d = vec3.dot(planeNormal, sweepTri.a);
+    quat.inverseRotate(dirB, bInA.rotation, planeNormal);
+    vec3.negate(dirB, dirB);
+    supportShape(planeLow, b, dirB);
+    iso.transformPoint(planeLow, bInA, planeLow);
+    const push = d - vec3.dot(planeNormal, planeLow);
+    if (!(push > band) || !(push < reach)) continue;
+    // One plane per set of (nearly) equal normals and offsets: the larger push kept.
+    let same = -1;
+    for (let k = 0; k < count; k++) {
+      const c =
+        planeN[3 * k] * planeNormal.x +
+        planeN[3 * k + 1] * planeNormal.y +
+        planeN[3 * k + 2] * planeNormal.z;
+      if (c > 1 - 1e-12 && Math.abs(planeD[k] - d) <= band) {
+        same = k;
+        break;
+      }
+    }
+    if (same >= 0) {
+      if (
+        !(push > planeH[same] || (push === planeH[same] && planeBefore(planeNormal, d, push, same)))
+      )
+        continue;
+      // Out of the sorted list, then in again with the larger push.
+      for (let k = same; k + 1 < count; k++) movePlane(k, k + 1);
+      count--;
+    }
+    if (count === PLANE_CAP && !planeBefore(planeNormal, d, push, count - 1)) continue;
+    let at = count < PLANE_CAP ? count : count - 1;
+    while (at > 0 && planeBefore(planeNormal, d, push, at - 1)) {
+      movePlane(at, at - 1);
+      at--;
+    }
+    planeN[3 * at] = planeNormal.x;
+    planeN[3 * at + 1] = planeNormal.y;
+    planeN[3 * at + 2] = planeNormal.z;
+    planeD[at] = d;
+    planeH[at] = push;
+    if (count < PLANE_CAP) count++;
+  }
+  return count;
+}
+
+/** Plane slot `to` = plane slot `from`. */
+function movePlane(to: number, from: number): void {
+  planeN[3 * to] = planeN[3 * from];
+  planeN[3 * to + 1] = planeN[3 * from + 1];
+  planeN[3 * to + 2] = planeN[3 * from + 2];
+  planeD[to] = planeD[from];
+  planeH[to] = planeH[from];
+}
+
+/** Appends candidate push v = (x, y, z) when shorter than `limit`; returns the new count. */
+function addCandidate(count: number, x: number, y: number, z: number, limit: number): number {
+  const l = Math.sqrt(x * x + y * y + z * z);
+  if (!(l > 0) || !(l < limit) || count === CANDIDATE_CAP) return count;
+  candV[3 * count] = x;
+  candV[3 * count + 1] = y;
+  candV[3 * count + 2] = z;
+  candL[count] = l;
+  return count + 1;
+}
+
+/** The least |Gram| determinant taken as independent (normals 1e-3 rad or more apart). */
+const GRAM_MIN = 1e-6;
+
+/**
+ * The candidate pushes of the `planes` kept (see above) shorter than `limit`: each plane's own,
+ * each pair's and each triple's nearest common point with all weights ≥ 0. Returns the count.
+ */
+function planeCandidates(planes: number, limit: number): number {
+  let count = 0;
+  for (let i = 0; i < planes; i++) {
+    const hi = planeH[i];
+    count = addCandidate(
+      count,
+      hi * planeN[3 * i],
+      hi * planeN[3 * i + 1],
+      hi * planeN[3 * i + 2],
+      limit,
+    );
+    for (let j = i + 1; j < planes; j++) {
+      const hj = planeH[j];
+      const cij =
+        planeN[3 * i] * planeN[3 * j] +
+        planeN[3 * i + 1] * planeN[3 * j + 1] +
+        planeN[3 * i + 2] * planeN[3 * j + 2];
+      const det = 1 - cij * cij;
+      if (!(det > GRAM_MIN)) continue;
+      const wi = (hi - cij * hj) / det;
+      const wj = (hj - cij * hi) / det;
+      if (wi < 0 || wj < 0) continue;
+      count = addCandidate(
+        count,
+        wi * planeN[3 * i] + wj * planeN[3 * j],
+        wi * planeN[3 * i + 1] + wj * planeN[3 * j + 1],
+        wi * planeN[3 * i + 2] + wj * planeN[3 * j + 2],
+        limit,
+      );
+      for (let k = j + 1; k < planes; k++) {
+        // The triple: v = Σ w n with n_m·v = h_m, Gram matrix [1 cij cik; cij 1 cjk; cik cjk 1].
+        const hk = planeH[k];
+        const cik =
+          planeN[3 * i] * planeN[3 * k] +
+          planeN[3 * i + 1] * planeN[3 * k + 1] +
+          planeN[3 * i + 2] * planeN[3 * k + 2];
+        const cjk =
+          planeN[3 * j] * planeN[3 * k] +
+          planeN[3 * j + 1] * planeN[3 * k + 1] +
+          planeN[3 * j + 2] * planeN[3 * k + 2];
+        const g = 1 + 2 * cij * cik * cjk - cij * cij - cik * cik - cjk * cjk;
+        if (!(g > GRAM_MIN)) continue;
+        // Cramer's rule over the adjugate of the Gram matrix.
+        const w1 = ((1 - cjk * cjk) * hi + (cik * cjk - cij) * hj + (cij * cjk - cik) * hk) / g;
+        const w2 = ((cik * cjk - cij) * hi + (1 - cik * cik) * hj + (cij * cik - cjk) * hk) / g;
+        const w3 = ((cij * cjk - cik) * hi + (cij * cik - cjk) * hj + (1 - cij * cij) * hk) / g;
+        if (w1 < 0 || w2 < 0 || w3 < 0) continue;
+        count = addCandidate(
+          count,
+          w1 * planeN[3 * i] + w2 * planeN[3 * j] + w3 * planeN[3 * k],
+          w1 * planeN[3 * i + 1] + w2 * planeN[3 * j + 1] + w3 * planeN[3 * k + 1],
+          w1 * planeN[3 * i + 2] + w2 * planeN[3 * j + 2] + w3 * planeN[3 * k + 2],
+          limit,
+        );
+      }
+    }
+  }
+  return count;
+}
+
+/**
+ * True when B moved by t·u (unit u, A's frame) crosses no triangle of A deeper than the band
+ * and no sample point of it lies inside A deeper than it (a sweep step's check, see
+ * {@link sweptClearance}). The error register is left as found.
+ */
+function clearsAt(a: TriangleMesh, b: ConvexShape, bInA: Isometry, u: Vec3, t: number): boolean {
+  const band = boundIo[0];
+  const e0 = contactErrorIo[0];
+  const e1 = contactErrorIo[1];
+  contactErrorIo[1] = 0;
+  queryMeshBvhAabb(
+    sweepHits,
+    a.bvh,
+    bAabb.min.x + t * u.x - band,
+    bAabb.min.y + t * u.y - band,
+    bAabb.min.z + t * u.z - band,
+    bAabb.max.x + t * u.x + band,
+    bAabb.max.y + t * u.y + band,
+    bAabb.max.z + t * u.z + band,
+  );
+  iso.copy(shifted, bInA);
+  vec3.addScaled(shifted.translation, bInA.translation, u, t);
+  let clear = true;
+  for (let h = 0; h < sweepHits.count && clear; h++) {
+    getMeshTriangle(a, sweepHits.ids[h], sweepTri.a, sweepTri.b, sweepTri.c);
+    if (crossesTriangle(sweepTri, b, shifted, band)) clear = false;
+  }
+  contactErrorIo[0] = e0;
+  contactErrorIo[1] = e1;
+  return clear && samplesOutside(a, u, t, band);
+}
+
+/**
+ * bestA = the point of the triangles in nearHits at level u·x = c nearest `q` (on an edge
+ * crossing that level), ties by coordinates; q itself when none crosses it.
+ */
+function surfaceAtLevel(a: TriangleMesh, u: Vec3, c: number, q: Vec3): void {
+  let best = Number.POSITIVE_INFINITY;
+  vec3.copy(bestA, q);
+  for (let h = 0; h < nearHits.count; h++) {
+    getMeshTriangle(a, nearHits.ids[h], sweepTri.a, sweepTri.b, sweepTri.c);
+    for (let e = 0; e < 3; e++) {
+      const p0 = e === 0 ? sweepTri.a : e === 1 ? sweepTri.b : sweepTri.c;
+      const p1 = e === 0 ? sweepTri.b : e === 1 ? sweepTri.c : sweepTri.a;
+      const s0 = vec3.dot(u, p0) - c;
+      const s1 = vec3.dot(u, p1) - c;
+      if (s0 > 0 === s1 > 0 && s0 !== 0 && s1 !== 0) continue;
+      if (s0 === s1) vec3.copy(crossing, p0);
+      else vec3.lerp(crossing, p0, p1, Math.min(1, Math.max(0, s0 / (s0 - s1))));
+      const d = vec3.distanceSq(crossing, q);
+      if (d < best || (d === best && lexAfterVec(crossing, bestA))) {
+        best = d;
+        vec3.copy(bestA, crossing);
+      }
+    }
+  }
+}
+
+/**
+ * The planes' pushes (see above): the shortest candidate push below boundIo[2] that checks out
+ * becomes the best clearance, its direction bestN, bestB B's support point along −u and bestA
+ * the surface point at its level (u·bestA = u·bestB + t) nearest bestB moved by the push.
+ */
+function tryPlanePushes(a: TriangleMesh, b: ConvexShape, bInA: Isometry): void {
+  const limit = boundIo[2] - boundIo[0];
+  if (!(limit > 0) || !(limit < Number.POSITIVE_INFINITY)) return;
+  const planes = gatherPlanes(a, b, bInA, limit);
+  if (planes === 0) return;
+  const count = planeCandidates(planes, limit);
+  for (let tries = 0; tries < CERTIFY_CAP; tries++) {
+    // The shortest unchecked candidate, ties by coordinates.
+    let k = -1;
+    for (let c = 0; c < count; c++) {
+      if (!(candL[c] < Number.POSITIVE_INFINITY)) continue;
+      if (
+        k < 0 ||
+        candL[c] < candL[k] ||
+        (candL[c] === candL[k] &&
+          lexAfter(candV[3 * k], candV[3 * k + 1], candV[3 * k + 2], vecOf(candU, c)))
+      )
+        k = c;
+    }
+    if (k < 0) return;
+    const t = candL[k];
+    candL[k] = Number.POSITIVE_INFINITY;
+    vec3.set(candU, candV[3 * k] / t, candV[3 * k + 1] / t, candV[3 * k + 2] / t);
+    if (!clearsAt(a, b, bInA, candU, t)) continue;
+    boundIo[2] = t;
+    vec3.copy(bestN, candU);
+    quat.inverseRotate(dirB, bInA.rotation, candU);
+    vec3.negate(dirB, dirB);
+    supportShape(bestB, b, dirB);
+    iso.transformPoint(bestB, bInA, bestB);
+    vec3.addScaled(levelQ, bestB, candU, t);
+    surfaceAtLevel(a, candU, vec3.dot(candU, bestB) + t, levelQ);
+    return;
+  }
+}
+
+/** out = candidate c's push (xyz). */
+function vecOf(out: Vec3, c: number): Vec3 {
+  return vec3.set(out, candV[3 * c], candV[3 * c + 1], candV[3 * c + 2]);
+}
+
 /**
  * The contact of convex B (posed by `bInA`, A's frame) and non-convex solid mesh A when B
  * crosses A's surface, lies inside it, or lies on its faces with points inside (see above):
@@ -935,11 +1403,13 @@ export function boundedSolidContact(
     const e0 = contactErrorIo[0];
     const e1 = contactErrorIo[1];
     contactErrorIo[1] = 0;
-    const hullMet = contactPair(hullContact, hullOfSolid(a), b, bInA, 0);
+    const hullA = positionHullOfTriangleMesh(a);
+    const hullMet = hullA !== null && contactPair(hullContact, hullA, b, bInA, 0);
     contactErrorIo[0] = e0;
     contactErrorIo[1] = e1;
     if (hullMet) tryClearance(a, b, bInA, hullContact.normal);
     for (let k = 0; k < 6 && !(boundIo[2] <= lower + band); k++) tryClearance(a, b, bInA, AXES[k]);
+    if (!(boundIo[2] <= lower + band)) tryPlanePushes(a, b, bInA);
   }
   const best = boundIo[2];
   if (!(best < Number.POSITIVE_INFINITY)) return false;
@@ -948,7 +1418,10 @@ export function boundedSolidContact(
   vec3.copy(out.pointB, bestB);
   out.distance = -Math.max(0, best);
   if (contactErrorIo[1] !== 0) {
-    const bound = Math.max(0, best - lower) + band;
+    // A deeper point of B than the samples, when the bracket is open.
+    lowerIo[0] = lower;
+    for (let k = 0; k < 3 && best > lowerIo[0] + band; k++) ascendLower(a, b, bInA, k);
+    const bound = Math.max(0, best - Math.max(lower, lowerIo[0])) + band;
     if (bound > contactErrorIo[0]) contactErrorIo[0] = bound;
   }
   return true;

@@ -930,9 +930,11 @@ export function convexSolidOfTriangleMesh(mesh: TriangleMesh): ConvexPolyhedron 
 }
 
 /**
- * The mesh's distinct vertex positions (one per welded vertex) in lexicographic (x, y, z) order:
- * the hull's input as a function of the positions alone, so a soup, a split-vertex export and
- * the indexed mesh of the same triangles get the same convex solid, bit for bit.
+ * The mesh's distinct vertex positions (one per welded vertex) in lexicographic (x, y, z) order,
+ * each zero written +0 (the weld makes −0 and +0 one position; which sign its lowest index
+ * carries follows the vertex order): the hull's input as a function of the positions alone, so
+ * a soup, a split-vertex export, the indexed mesh of the same triangles and any reordering of
+ * its vertices or triangles get the same hull, bit for bit.
  */
 function distinctSortedPositions(mesh: TriangleMesh): Float64Array {
   const v = mesh.vertices;
@@ -944,20 +946,40 @@ function distinctSortedPositions(mesh: TriangleMesh): Float64Array {
   );
   const out = new Float64Array(3 * ids.length);
   for (let k = 0; k < ids.length; k++) {
-    out[3 * k] = v[3 * ids[k]];
-    out[3 * k + 1] = v[3 * ids[k] + 1];
-    out[3 * k + 2] = v[3 * ids[k] + 2];
+    out[3 * k] = v[3 * ids[k]] + 0;
+    out[3 * k + 1] = v[3 * ids[k] + 1] + 0;
+    out[3 * k + 2] = v[3 * ids[k] + 2] + 0;
   }
   return out;
 }
 
-function convexSolidOf(mesh: TriangleMesh): ConvexPolyhedron | null {
-  let hull: ConvexPolyhedron;
+/** The position hulls of the meshes asked so far (null: flat), see {@link positionHullOfTriangleMesh}. */
+const positionHulls = new WeakMap<TriangleMesh, ConvexPolyhedron | null>();
+
+/**
+ * The convex hull of the mesh's distinct vertex positions taken in lexicographic order
+ * ({@link distinctSortedPositions}), in the mesh's frame, or null when they are fewer than 4 or
+ * coplanar: a function of the set of positions alone, bit for bit, whatever the order of the
+ * vertices and triangles and whether the mesh is indexed or a soup. The convex solid of a convex
+ * solid mesh and the hull that bounds a non-convex one (src/narrowphase/mesh-solid.ts) are this
+ * hull. Computed on the first call and kept per mesh; later calls allocate nothing.
+ */
+export function positionHullOfTriangleMesh(mesh: TriangleMesh): ConvexPolyhedron | null {
+  const kept = positionHulls.get(mesh);
+  if (kept !== undefined) return kept;
+  let hull: ConvexPolyhedron | null;
   try {
     hull = makeConvexPolyhedron(distinctSortedPositions(mesh));
   } catch {
-    return null; // flat: no solid to be convex
+    hull = null;
   }
+  positionHulls.set(mesh, hull);
+  return hull;
+}
+
+function convexSolidOf(mesh: TriangleMesh): ConvexPolyhedron | null {
+  const hull = positionHullOfTriangleMesh(mesh);
+  if (hull === null) return null; // flat: no solid to be convex
   const hv = hull.vertices;
   const v = mesh.vertices;
   const idx = mesh.indices;

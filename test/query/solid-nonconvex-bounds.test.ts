@@ -728,3 +728,125 @@ describe("random shapes in and across non-convex voxel solids (fast-check)", () 
     });
   }
 });
+
+/**
+ * Least clearance of an axis-aligned box over the 26 directions (±1, 0)³ (normalized), each by
+ * the exact separating-axis clearance along it ({@link axisClearance}): an upper bound of D.
+ */
+function gridDirectionUpper(voxels: V[], lo: V, hi: V): number {
+  let best = Infinity;
+  for (const x of [-1, 0, 1])
+    for (const y of [-1, 0, 1])
+      for (const z of [-1, 0, 1]) {
+        const l = Math.hypot(x, y, z);
+        if (l === 0) continue;
+        best = Math.min(best, axisClearance(voxels, [boxPart(lo, hi)], [x / l, y / l, z / l]));
+      }
+  return best;
+}
+
+/** The contact of the solid (A) and the shape (B), both orders, scale s, offset o. */
+function bothOrders(voxels: V[], shape: TestShape, s: number, o: V): ContactAnswer[] {
+  const solid = solidJson(voxels, s, o);
+  const other = shape.json(s, o);
+  return [
+    answerQuery({ op: "contact", a: solid, b: other }) as ContactAnswer,
+    answerQuery({ op: "contact", a: other, b: solid }) as ContactAnswer,
+  ];
+}
+
+describe("a box wholly inside a non-convex solid: the bracket is tight (session 41)", () => {
+  const scales = [1e-3, 1, 1e3];
+  const offsets = [0, 1e6];
+  it("beside the L's re-entrant edge: D = √0.2 exactly (was [0.308, 0.65])", () => {
+    // The box [0.6, 0.7] × [0.8, 1.3] × [0.35, 0.95] in the arm, its lower edge beside the
+    // re-entrant edge x = y = 1: its point (0.6, 0.8, 0.5) is √(0.4² + 0.2²) from that edge and
+    // farther from every face (0.5 from z = 0 and z = 1), so D ≥ √0.2; the push (0.4, 0.2, 0)
+    // takes it into the empty cell [1, 2] × [1, 2] × [0, 1], touching the arm's side and the
+    // foot's top, so D ≤ √0.2. Every face's normal needs more (+z: 0.65; −x: 0.7).
+    const box = boxShape([0.65, 1.05, 0.65], [0.05, 0.25, 0.3]);
+    const D = Math.sqrt(0.2);
+    for (const s of scales)
+      for (const off of offsets) {
+        const o: V = [off, -0.5 * off, 0.25 * off];
+        const tol = 1e-9 * s + 256 * Number.EPSILON * (off + 4 * s);
+        for (const c of bothOrders(L_VOXELS, box, s, o)) {
+          expect(Math.abs(-c.distance - D * s)).toBeLessThanOrEqual(tol);
+          expect(c.errorBound).toBeLessThanOrEqual(2 * tol);
+          // The normal along (2, 1, 0)/√5, to the push's rounding over its length.
+          const bar = 1e-12 + (4 * tol) / (D * s);
+          expect(Math.abs(Math.abs(c.normal[0]) - 2 / Math.sqrt(5))).toBeLessThan(bar);
+          expect(Math.abs(Math.abs(c.normal[1]) - 1 / Math.sqrt(5))).toBeLessThan(bar);
+        }
+        checkBracket(L_VOXELS, box, s, o);
+      }
+  });
+  it("in the L's corner cell beside the re-entrant edge: [0.5, 0.4·√2] (lower was 0.3)", () => {
+    // The box [0.6, 0.95]² × [0.3, 0.7]: its point (0.6, 0.6, 0.5) is 0.5 from z = 0 and z = 1
+    // and farther from the rest, so D ≥ 0.5; the push (0.4, 0.4, 0) into the empty cell parts
+    // them, so D ≤ 0.4·√2 (every face's normal needs 0.7 or more).
+    const box = boxShape([0.775, 0.775, 0.5], [0.175, 0.175, 0.2]);
+    for (const s of scales)
+      for (const off of offsets) {
+        const o: V = [off, -0.5 * off, 0.25 * off];
+        const tol = 1e-9 * s + 256 * Number.EPSILON * (off + 4 * s);
+        for (const c of bothOrders(L_VOXELS, box, s, o)) {
+          expect(-c.distance).toBeLessThanOrEqual(0.4 * Math.SQRT2 * s + tol);
+          expect(-c.distance - c.errorBound).toBeGreaterThanOrEqual(0.5 * s - 1e-6 * s - tol);
+        }
+        checkBracket(L_VOXELS, box, s, o);
+      }
+  });
+  for (const [name, voxels, w] of [
+    ["L", L_VOXELS, 2],
+    ["U", U_VOXELS, 3],
+  ] as const) {
+    it(`${name}: random boxes inside, upper ≤ the 26 directions' exact clearance, lower near the dense samples'`, () => {
+      const filled = new Set((voxels as V[]).map(key));
+      fc.assert(
+        fc.property(
+          fc.integer({ min: 0, max: 2 ** 31 - 1 }),
+          fc.integer({ min: -3, max: 3 }),
+          fc.constantFrom(0, 1, 1e3, 1e6),
+          (seed, e, off) => {
+            const r = rng(seed);
+            const h: V = [0.05 + r() * 0.45, 0.05 + r() * 0.45, 0.05 + r() * 0.4];
+            const c: V = [
+              h[0] + 0.01 + r() * (w - 2 * h[0] - 0.02),
+              h[1] + 0.01 + r() * (2 - 2 * h[1] - 0.02),
+              h[2] + 0.01 + r() * (1 - 2 * h[2] - 0.02),
+            ];
+            const lo = sub(c, h);
+            const hi: V = [c[0] + h[0], c[1] + h[1], c[2] + h[2]];
+            // Wholly inside: the box meets no empty cell of the solid's one layer.
+            for (let x = 0; x < w; x++)
+              for (let y = 0; y < 2; y++)
+                if (
+                  !filled.has(`${x},${y},0`) &&
+                  hi[0] > x &&
+                  lo[0] < x + 1 &&
+                  hi[1] > y &&
+                  lo[1] < y + 1
+                )
+                  return;
+            const box = boxShape(c, h);
+            const s = 10 ** e;
+            const o: V = [off, -0.5 * off, 0.25 * off];
+            const tol = 1e-9 * s + 256 * Number.EPSILON * (off + 4 * s);
+            const upper = gridDirectionUpper(voxels as V[], lo, hi);
+            const { lower } = oracle(voxels as V[], box);
+            for (const a of bothOrders(voxels as V[], box, s, o)) {
+              const what = `c=${c} h=${h} s=${s} o=${o} oracle [${lower}, ${upper}] got ${JSON.stringify(a)}`;
+              expect(-a.distance, what).toBeLessThanOrEqual(upper * s + tol);
+              expect(-a.distance - a.errorBound, what).toBeGreaterThanOrEqual(
+                (lower - 0.01) * s - tol,
+              );
+            }
+            checkBracket(voxels as V[], box, s, o);
+          },
+        ),
+        { numRuns: 60, seed: 41 },
+      );
+    });
+  }
+});
