@@ -29,8 +29,12 @@
  *   normal): that normal from exact products of the input corners ({@link exactFaceNormal}; in
  *   doubles ε/h rad off for a relative height h), the corners also projected onto the other
  *   shape's edges ({@link cornerEdgePairs}: the edges' closed form is ill-conditioned for near
- *   parallel edges) and a corner–edge gap's perpendicular preferred to the SAT's axis that ties
- *   with it ({@link sliverCornerEdge}); every other triangle's arithmetic is unchanged.
+ *   parallel edges); every other triangle's arithmetic is unchanged.
+ * - A gap whose closest pair is a corner against an edge's inside: the corner's perpendicular to
+ *   the edge preferred to the SAT's axis that ties with it ({@link cornerEdgeFirst}; slivers only
+ *   until session 41), and an SAT axis kept whose witnesses do not face along it gives way to a
+ *   tied edge pair's own normal ({@link tiedFacingPair}): a tied axis need not have facing
+ *   features (a capsule's segment perpendicular to a triangle's edge, level with its end).
  * - Witnesses of a penetration: B moved along the normal past its depth d by a clearance c is
  *   apart from A by exactly c along the normal (the origin projects into the Minkowski
  *   difference's face of that normal), and the closest points of that pair, B's moved back by
@@ -1046,7 +1050,7 @@ function gapNormal(): void {
   chosen[1] = axis[1];
   chosen[2] = axis[2];
   chosen[3] = sepIo[0];
-  if (sliverPair[0] === 1 && bestEdge[0] === 1 && sliverCornerEdge(tol)) return;
+  if (bestEdge[0] === 1 && cornerEdgeFirst(tol)) return;
   if (sat[5] === 1) {
     // The SAT's axis by its separation measured here: two segments' `segmentsSat` records the
     // gap as its overlap, not the separation along its rounded direction (issue 16, below).
@@ -1082,20 +1086,68 @@ function gapNormal(): void {
   axis[0] = chosen[0];
   axis[1] = chosen[1];
   axis[2] = chosen[2];
-  if (chosen[0] === sat[1] && chosen[1] === sat[2] && chosen[2] === sat[3]) gapFacingWitnesses();
-  else if (chosen[0] !== own[0] || chosen[1] !== own[1] || chosen[2] !== own[2]) gapFacingChosen();
+  if (chosen[0] === sat[1] && chosen[1] === sat[2] && chosen[2] === sat[3]) {
+    gapFacingWitnesses();
+    if (witnessesFace() || !tiedFacingPair(tol)) return;
+  }
+  if (chosen[0] !== own[0] || chosen[1] !== own[1] || chosen[2] !== own[2]) gapFacingChosen();
 }
 
 /**
- * {@link gapNormal} for a pair with a sliver ({@link sliverPair}) whose closest pair is a corner
- * against an edge's inside: their direction made perpendicular to the edge ({@link axisOffEdge})
- * kept, with the witnesses faced along it, when the pair's separation along it reaches the gap
- * within `tol` (the frame's rounding); true then. Tried before the SAT's axis, which at a sliver
- * ties with it: the in-plane normal of the sliver's edge, 5.2e-9 rad off the perpendicular from a
- * capsule's segment end 1e-3 away across the edge's plane, reached the gap as nearly and was kept,
- * its witnesses not facing along it (issue 16, 5.2e-12 apart across the normal).
+ * True when `best`'s witnesses face along the unit `axis`: pB − pA less its part along it within
+ * {@link FACING_ULPS} of the frame.
  */
-function sliverCornerEdge(tol: number): boolean {
+function witnessesFace(): boolean {
+  const dx = best[4] - best[1];
+  const dy = best[5] - best[2];
+  const dz = best[6] - best[3];
+  const t = dx * axis[0] + dy * axis[1] + dz * axis[2];
+  const lx = dx - t * axis[0];
+  const ly = dy - t * axis[1];
+  const lz = dz - t * axis[2];
+  const tol = FACING_ULPS * EPS * frame[0];
+  return lx * lx + ly * ly + lz * lz <= tol * tol;
+}
+
+/**
+ * {@link gapNormal}'s SAT axis kept at the gap (within `tol`, the frame's rounding) whose
+ * witnesses do not face along it: the tied edge pairs ({@link tiedEdgePair}) walked for one whose
+ * own normal — a corner's perpendicular to the edge whose inside it meets, or two insides' common
+ * perpendicular — reaches the gap within `tol` as well; true with it in `chosen` and its points in
+ * `best`, else false with both kept. A separating axis that ties with the closest features'
+ * normal need not have facing features: a capsule's segment perpendicular to a triangle's edge,
+ * level with its end e beside it, has the segment × edge axis, the lines' common perpendicular,
+ * short of the end's gap g only by x²/(2g) for the lines' closest point x beyond the end (issue
+ * 16, seed 100's segment corner: 2.1e-14 beyond at g = 5.5e-9, the axis 4e-20 short, its
+ * witnesses 2.1e-14 apart across it), and an end over a triangle's corner ties with both edges
+ * there, the nearer in doubles the one whose perpendicular falls short.
+ */
+function tiedFacingPair(tol: number): boolean {
+  for (let k = 0; k < 4; k++) satKept[k] = chosen[k];
+  chosen[3] = gap[0] - tol;
+  tieIo[0] = gap[0] + tol;
+  tieIo[1] = gap[0] - tol;
+  visitEdgePairs(false, tiedEdgePair);
+  if (chosen[3] > gap[0] - tol) return true;
+  for (let k = 0; k < 4; k++) chosen[k] = satKept[k];
+  return false;
+}
+
+/**
+ * {@link gapNormal} for a closest pair that is a corner against an edge's inside: their direction
+ * made perpendicular to the edge ({@link axisOffEdge}) kept, with the witnesses faced along it,
+ * when the pair's separation along it reaches the gap within `tol` (the frame's rounding); true
+ * then. Tried before the SAT's axis, which can tie with it while its witnesses do not face: at a
+ * sliver the in-plane normal of the sliver's edge, 5.2e-9 rad off the perpendicular from a
+ * capsule's segment end 1e-3 away across the edge's plane, reached the gap as nearly and was kept
+ * (issue 16, 5.2e-12 apart across the normal); for any triangle a capsule's segment perpendicular
+ * to a triangle's edge and level with its end, whose segment × edge axis is the lines' common
+ * perpendicular, meeting the segment's line x beyond the end and so short of the gap g by only
+ * x²/(2g) (issue 16, seed-100-segment-corner: x = 2.1e-14 at g = 5.5e-9, the axis 4e-20 short,
+ * both separations 5.5282746366791535e-9 in doubles; the witnesses, the end and its foot, 2.1e-14
+ * apart across the axis). Sliver pairs only until session 41.
+ */
+function cornerEdgeFirst(tol: number): boolean {
   axis[0] = best[4] - best[1];
   axis[1] = best[5] - best[2];
   axis[2] = best[6] - best[3];

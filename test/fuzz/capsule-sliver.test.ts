@@ -267,7 +267,8 @@ describe("issue 16: a capsule against a sliver triangle", () => {
  * their longest edge, once GJK/EPA's, now the segment's exact features against the sliver (its
  * face normal from exact products, `exactFaceNormal`; its corners against the segment's edges
  * projected, `cornerEdgePairs`; a corner–edge perpendicular tried before the SAT's in-plane axis,
- * `sliverCornerEdge`: src/narrowphase/triangle-polytope.ts). The line: a capsule of radius 1 at
+ * `sliverCornerEdge`, `cornerEdgeFirst` for every pair since session 41:
+ * src/narrowphase/triangle-polytope.ts). The line: a capsule of radius 1 at
  * 1e9 over a sliver the offset's rounding thickened to 1e-7 of its edge, GJK/EPA's witnesses 0.498
  * apart across the normal; the draws (capsuleThinSliverArb, seed 2 draw 419 and seed 1 draw 250)
  * failed on that path with the rounded face normal (the normal 3.1e-10 short of the depth: the

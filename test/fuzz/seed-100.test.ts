@@ -30,7 +30,8 @@
  * both orders at fast-check seeds 1–3: 4, 2 and 4 of 600 replays failing before (edges: distance,
  * witnesses, normal), 0, 0 and 2 after — draw 54 of seed 3 (a capsule of 5.5e-9 across the edge
  * of a triangle of 0.17 at 1: witnesses 2.1e-14 apart across the normal over a bar of 2.6e-15,
- * 3.9e-12 before), left open (test/fuzz/open/seed-100-segment-corner.jsonl).
+ * 3.9e-12 before), fixed in session 41 (test/fuzz/segment-edge-tie.test.ts: the SAT's segment ×
+ * edge axis tied with the end's perpendicular to the edge, its witnesses not facing).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
