@@ -2,7 +2,8 @@
  * The exact nearest point of a triangle or a segment to a point, in rational arithmetic (BigInt),
  * rounded to doubles once at the end: the slow path of `projectPoint` for a query point far from
  * a small polytope (src/geometry/triangle-projection.ts, the hull's and the 2D polygon's
- * projections).
+ * projections), and of a cylinder or a cone ({@link exactRevolutionWhenFar}: integer square roots
+ * with enough bits, each coordinate rounded once).
  *
  * Why: from a point q at distance D of a feature of size s, the feature's parameters (a
  * segment's t = (q − a)·(b − a)/|b − a|², a face's barycentric weights) are quotients of dot
