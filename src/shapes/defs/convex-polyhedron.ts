@@ -352,6 +352,12 @@ function certifiedNearest(vi: bigint[][], r: ExactNearest): boolean {
 }
 
 /**
+ * Whether every face of a hull has exactly coplanar corners ({@link planarFace}; a power-of-two
+ * scaling keeps it), kept per hull once a far query has asked.
+ */
+const planarHulls = new WeakMap<ConvexPolyhedron, boolean>();
+
+/**
  * A point outside the hull farther than {@link EXACT_FAR_RATIO} times its extent: the nearest
  * point again in exact rationals over the triangles of the faces p lies beyond
  * (src/geometry/exact-nearest.ts; the nearest point of a convex body lies on a face whose plane
@@ -397,8 +403,12 @@ export function exactHullWhenFar(out: PointProjection, c: ConvexPolyhedron, p: V
     if (!(sep > -64 * Number.EPSILON * (pm + Math.abs(off[f])))) continue;
     best = nearestOnFace(vi, pi, fv, fo[f], fo[f + 1], best);
   }
-  let planar = true;
-  for (let f = 0; planar && f + 1 < fo.length; f++) planar = planarFace(vi, fv, fo[f], fo[f + 1]);
+  let planar = planarHulls.get(c);
+  if (planar === undefined) {
+    planar = true;
+    for (let f = 0; planar && f + 1 < fo.length; f++) planar = planarFace(vi, fv, fo[f], fo[f + 1]);
+    planarHulls.set(c, planar);
+  }
   // A merged face's stored plane may call p behind a true facet that p lies beyond: certify the
   // answer, else take every face, else keep the double answer.
   if (!planar && (best === null || !certifiedNearest(vi, best))) {
