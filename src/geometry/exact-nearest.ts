@@ -2,7 +2,8 @@
  * The exact nearest point of a triangle or a segment to a point, in rational arithmetic (BigInt),
  * rounded to doubles once at the end: the slow path of `projectPoint` for a query point far from
  * a small polytope (src/geometry/triangle-projection.ts, the hull's and the 2D polygon's
- * projections).
+ * projections), and of a cylinder or a cone ({@link exactRevolutionWhenFar}: integer square roots
+ * with enough bits, each coordinate rounded once).
  *
  * Why: from a point q at distance D of a feature of size s, the feature's parameters (a
  * segment's t = (q − a)·(b − a)/|b − a|², a face's barycentric weights) are quotients of dot
@@ -289,3 +290,148 @@ export function exactSegmentWhenFar(closest: Vec3, p: Vec3, a: Vec3, b: Vec3): b
 function maxAbs(v: Vec3): number {
   return Math.max(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
 }
+
+/**
+ * ⌊√n⌋ for an integer n ≥ 0: Newton's method on BigInt from above the root — from the double
+ * square root of n's top 104 bits, plus 2 for its rounding, so that each step doubles some 52
+ * correct bits (a power of two above had cost a dozen steps at 1000 bits).
+ */
+export function isqrt(n: bigint): bigint {
+  if (n < 2n) return n;
+  const len = bitLength(n);
+  const half = len > 104 ? (len - 103) >> 1 : 0;
+  const top = Number(n >> BigInt(2 * half));
+  let x = (BigInt(Math.ceil(Math.sqrt(top))) + 2n) << BigInt(half);
+  for (;;) {
+    const y = (x + n / x) >> 1n;
+    if (y >= x) return x;
+    x = y;
+  }
+}
+
+/**
+ * Fractional bits of the radial distance ρ = √(x² + z²) in {@link exactRevolutionWhenFar}: ρ is
+ * taken as ⌊ρ·2^k⌋ in units of 2^E, so each coordinate built from it carries a relative error
+ * below 2^-k (and a cone's slant parameter an absolute one below 2^-k), far below the one rounding
+ * to a double.
+ */
+const RHO_BITS = 160n;
+
+/** Sign of R·√A − C for integers R ≥ 0, A ≥ 0 (exact: by squares when both sides are ≥ 0). */
+function signRootMinus(R: bigint, A: bigint, C: bigint): number {
+  if (C < 0n) return R > 0n && A > 0n ? 1 : -1;
+  const l = R * R * A;
+  const r = C * C;
+  return l > r ? 1 : l < r ? -1 : 0;
+}
+
+/**
+ * The nearest point of a cylinder (`cone` false: radius r, y in [−h, h], axis Y) or a cone (`cone`
+ * true: base radius r at y = −h, apex at +h) to a local point p outside it, again exactly when p
+ * is farther than {@link EXACT_FAR_RATIO} times the solid's extent from `out` (the double
+ * answer, overwritten): the double profile carries ρ = √(x² + z²) rounded, and its parameters
+ * (the clamp to a cap's disc, a cone's slant foot t = (r·ρ − 2h·(y − h))/(r² + 4h²)) drift by
+ * ε·distance; a cone seen from 1e8 sizes below its base answered 5e-9 off the foot (x, −h, z).
+ * Here every input is an integer in units of 2^E, the region is decided exactly (comparisons of
+ * r·ρ with rationals by their squares), and ρ enters only as ⌊ρ·2^k⌋ ({@link RHO_BITS}) in the
+ * final quotients, each coordinate rounded once: a cap's foot is (x, ±h, z) as given, a rim's or
+ * side's point r·(x, z)/ρ, a slant's r·t·(x, z)/ρ at height h − 2h·t, the apex (0, h, 0). True
+ * when it did. Allocates (BigInt); only the query entries ({@link exactFarScope}) come here.
+ */
+export function exactRevolutionWhenFar(
+  out: Vec3,
+  distance: number,
+  cone: boolean,
+  h: number,
+  r: number,
+  p: Vec3,
+): boolean {
+  const ext = 2 * Math.max(h, r);
+  if (!exactPathFor(distance, ext, ext)) return false;
+  let e = Math.min(lastBitExponent(h), lastBitExponent(r));
+  if (p.x !== 0) e = Math.min(e, lastBitExponent(p.x));
+  if (p.y !== 0) e = Math.min(e, lastBitExponent(p.y));
+  if (p.z !== 0) e = Math.min(e, lastBitExponent(p.z));
+  const X = toScaledInt(p.x, e);
+  const Y = toScaledInt(p.y, e);
+  const Z = toScaledInt(p.z, e);
+  const H = toScaledInt(h, e);
+  const R = toScaledInt(r, e);
+  const A = X * X + Z * Z;
+  const R2 = R * R;
+  const k = RHO_BITS;
+  if (!cone) {
+    const y = Math.min(Math.max(p.y, -h), h);
+    if (A <= R2) {
+      // Over a cap's disc: the cap's foot, exact.
+      out.x = p.x;
+      out.y = y;
+      out.z = p.z;
+      return true;
+    }
+    const S = isqrt(A << (2n * k));
+    out.x = ratioToNumber((R * X) << k, S, e);
+    out.y = y;
+    out.z = ratioToNumber((R * Z) << k, S, e);
+    return true;
+  }
+  if (Y < -H) {
+    // Below the base's plane: its foot over the disc, else the rim.
+    out.y = -h;
+    if (A <= R2) {
+      out.x = p.x;
+      out.z = p.z;
+      return true;
+    }
+    const S = isqrt(A << (2n * k));
+    out.x = ratioToNumber((R * X) << k, S, e);
+    out.z = ratioToNumber((R * Z) << k, S, e);
+    return true;
+  }
+  // Beside or above the base: the slant segment's clamped foot, t·L² = r·ρ − 2h·(y − h).
+  const C = 2n * H * (Y - H);
+  const L2 = R2 + 4n * H * H;
+  if (signRootMinus(R, A, C) <= 0) {
+    out.x = 0;
+    out.y = h;
+    out.z = 0;
+    return true;
+  }
+  if (signRootMinus(R, A, C + L2) >= 0) {
+    const S = isqrt(A << (2n * k));
+    out.x = ratioToNumber((R * X) << k, S, e);
+    out.y = -h;
+    out.z = ratioToNumber((R * Z) << k, S, e);
+    return true;
+  }
+  // t = T / (L²·2^k), T = R·S − C·2^k; the point r·t·(x, z)/ρ at height h − 2h·t (numerator
+  // M = L²·2^k − 2T over L²·2^k, times h). S's error (below 1) puts an error below R in T and
+  // 2R in M: where either cancels (t near 0, the apex's end, or near 1/2, height near 0), k grows
+  // until both hold 2^100 times their error, so even a coordinate far below the shape's size is
+  // rounded once from a value within 2^-100 of it. ρ rational (S exact) has no error; ρ irrational
+  // makes neither T nor M zero, so the loop ends.
+  let kk = k;
+  let S = 0n;
+  let T = 0n;
+  let M = 0n;
+  for (;;) {
+    S = isqrt(A << (2n * kk));
+    T = R * S - (C << kk);
+    M = (L2 << kk) - 2n * T;
+    if (S * S === A << (2n * kk)) break;
+    const need = Math.max(
+      bitLength(R) + 100 - bitLength(T < 0n ? -T : T),
+      bitLength(R) + 101 - bitLength(M < 0n ? -M : M),
+    );
+    if (need <= 0 || kk > MAX_RHO_BITS) break;
+    kk += BigInt(need + 8);
+  }
+  if (S === 0n) return false;
+  out.x = ratioToNumber(R * X * T, L2 * S, e);
+  out.y = ratioToNumber(H * M, L2 << kk, e);
+  out.z = ratioToNumber(R * Z * T, L2 * S, e);
+  return true;
+}
+
+/** The most fractional bits of ρ that {@link exactRevolutionWhenFar} takes (a bound, never met). */
+const MAX_RHO_BITS = 1n << 13n;

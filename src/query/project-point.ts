@@ -14,7 +14,7 @@
  */
 
 import { CollideError, invalidValue } from "../errors.js";
-import { exactFarScope } from "../geometry/exact-nearest.js";
+import { exactFarScope, exactRevolutionWhenFar } from "../geometry/exact-nearest.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
 import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
 import { projectOntoTriangle } from "../geometry/triangle-projection.js";
@@ -32,7 +32,9 @@ import {
 import type { Capsule } from "../shapes/capsule.js";
 import type { CompositePart, CompositeView } from "../shapes/composite.js";
 import { compositeView, makeCompositePart } from "../shapes/composite.js";
+import type { Cone } from "../shapes/cone.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
+import type { Cylinder } from "../shapes/cylinder.js";
 import { refineFarCapsule } from "../shapes/defs/capsule.js";
 import { exactHullWhenFar } from "../shapes/defs/convex-polyhedron.js";
 import { farCentredCopy } from "../shapes/far-frame.js";
@@ -104,6 +106,12 @@ export function projectPointLocal(
       if (shape.type === ShapeType.ConvexPolyhedron)
         exactHullWhenFar(out, shape as ConvexPolyhedron, p);
       else if (shape.type === ShapeType.Capsule) refineFarCapsule(out, shape as Capsule, p);
+      else if (shape.type === ShapeType.Cylinder || shape.type === ShapeType.Cone) {
+        const c = shape as Cylinder | Cone;
+        const cone = shape.type === ShapeType.Cone;
+        if (exactRevolutionWhenFar(out.point, out.distance, cone, c.halfHeight, c.radius, p))
+          out.distance = vec3.distance(p, out.point);
+      }
     }
     return out;
   }

@@ -6,6 +6,7 @@
  */
 import { MANIFOLD_FEATURE_COS } from "../../constants.js";
 import { closestPointOnSegment, closestPointOnTriangle } from "../../geometry/closest-point.js";
+import { exactFarActive, exactRevolutionWhenFar } from "../../geometry/exact-nearest.js";
 import {
   azimuthIo,
   discPolygon,
@@ -101,6 +102,9 @@ function projectCone(out: PointProjection, c: Cone, p: Vec3, solid: boolean): Po
   }
   fromProfile(out, Math.max(0, c2a.x), c2a.y);
   out.distance = vec3.distance(p, out.point);
+  // Far outside, inside a query entry only: the exact nearest point (src/geometry/exact-nearest.ts).
+  if (!inside && exactFarActive() && exactRevolutionWhenFar(out.point, out.distance, true, h, r, p))
+    out.distance = vec3.distance(p, out.point);
   return out;
 }
 

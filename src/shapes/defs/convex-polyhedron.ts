@@ -275,21 +275,10 @@ function projectConvexPolyhedron(
 }
 
 /**
- * A point outside the hull farther than {@link EXACT_FAR_RATIO} times its extent: the nearest
- * point again in exact rationals over the fan triangles of the faces p lies beyond
- * (src/geometry/exact-nearest.ts; the nearest point of a convex body lies on a face whose plane
- * separates it from p), rounded once. The double path projects along the rounded unit normals,
- * whose error ε tilts the answer by ε·distance (a rotated box seen from 1e14 along a face
- * normal answered 1e-2 off its face's foot, from 1e100 a corner). The double distance is kept
- * unless the exact point's offset gives it. A hull with a face whose corners are not exactly
- * coplanar ({@link planarFace}) keeps the double answer. Allocates (BigInt) only for such far
- * points.
- */
-/**
  * Whether the corners fv[from..to) of a face (integers, `vi[1 + index]`) lie exactly on one plane
  * through its first three (those not collinear). A hull's face may hold corners merged within
  * its tolerance (a sliver's), off its stored plane: its fan triangles are then not the hull's
- * surface, and the exact far path leaves such a hull to the double one.
+ * surface, and {@link exactHullWhenFar} takes every triangle of its corners instead.
  */
 function planarFace(vi: bigint[][], fv: Uint32Array, from: number, to: number): boolean {
   const a = vi[1 + fv[from]];
@@ -312,6 +301,75 @@ function planarFace(vi: bigint[][], fv: Uint32Array, from: number, to: number): 
   return true;
 }
 
+/**
+ * The exact nearest point over the triangles of face f: its fan when its corners are exactly
+ * coplanar, else every triangle of three of its corners (the hull's true surface over a merged
+ * face is some of them, and each lies in the hull, so none is nearer than the hull's nearest
+ * point). Returns the better of `best` and those.
+ */
+function nearestOnFace(
+  vi: bigint[][],
+  pi: bigint[],
+  fv: Uint32Array,
+  from: number,
+  to: number,
+  best: ExactNearest | null,
+): ExactNearest | null {
+  const a = vi[1 + fv[from]];
+  if (planarFace(vi, fv, from, to)) {
+    for (let k = from + 1; k + 1 < to; k++) {
+      const r = exactNearestOnTriangle(a, vi[1 + fv[k]], vi[1 + fv[k + 1]], pi);
+      if (best === null || exactCloser(r, best)) best = r;
+    }
+    return best;
+  }
+  for (let i = from; i < to; i++)
+    for (let j = i + 1; j < to; j++)
+      for (let k = j + 1; k < to; k++) {
+        const r = exactNearestOnTriangle(vi[1 + fv[i]], vi[1 + fv[j]], vi[1 + fv[k]], pi);
+        if (best === null || exactCloser(r, best)) best = r;
+      }
+  return best;
+}
+
+/**
+ * Whether the point q = r.num/r.den of the hull is its nearest point to p: every vertex v on the
+ * far side of the plane through q perpendicular to p − q, (v − q)·(p − q) ≤ 0, in exact integers
+ * (then the hull, their convex hull, lies there too).
+ */
+function certifiedNearest(vi: bigint[][], r: ExactNearest): boolean {
+  const [nx, ny, nz] = r.num;
+  const d = r.den;
+  const p = vi[0];
+  const gx = p[0] * d - nx;
+  const gy = p[1] * d - ny;
+  const gz = p[2] * d - nz;
+  for (let i = 1; i < vi.length; i++) {
+    const v = vi[i];
+    if ((v[0] * d - nx) * gx + (v[1] * d - ny) * gy + (v[2] * d - nz) * gz > 0n) return false;
+  }
+  return true;
+}
+
+/**
+ * Whether every face of a hull has exactly coplanar corners ({@link planarFace}; a power-of-two
+ * scaling keeps it), kept per hull once a far query has asked.
+ */
+const planarHulls = new WeakMap<ConvexPolyhedron, boolean>();
+
+/**
+ * A point outside the hull farther than {@link EXACT_FAR_RATIO} times its extent: the nearest
+ * point again in exact rationals over the triangles of the faces p lies beyond
+ * (src/geometry/exact-nearest.ts; the nearest point of a convex body lies on a face whose plane
+ * separates it from p), rounded once. The double path projects along the rounded unit normals,
+ * whose error ε tilts the answer by ε·distance (a rotated box seen from 1e14 along a face
+ * normal answered 1e-2 off its face's foot, from 1e100 a corner). The double distance is kept
+ * unless the exact point's offset gives it. A face whose corners are not exactly coplanar (merged
+ * within the hull's tolerance, {@link planarFace}) contributes every triangle of its corners;
+ * since its stored plane only approximates them, the answer of such a hull is certified
+ * ({@link certifiedNearest}) and, if that fails, sought again over every face (and the double
+ * answer kept if that fails too). Allocates (BigInt) only for such far points.
+ */
 export function exactHullWhenFar(out: PointProjection, c: ConvexPolyhedron, p: Vec3): void {
   if (!exactFarActive()) return;
   const v = c.vertices;
@@ -343,12 +401,21 @@ export function exactHullWhenFar(out: PointProjection, c: ConvexPolyhedron, p: V
     const sep = n[3 * f] * p.x + n[3 * f + 1] * p.y + n[3 * f + 2] * p.z - off[f];
     // Faces p is beyond, up to the rounding of the separation.
     if (!(sep > -64 * Number.EPSILON * (pm + Math.abs(off[f])))) continue;
-    const a = vi[1 + fv[fo[f]]];
-    if (!planarFace(vi, fv, fo[f], fo[f + 1])) return;
-    for (let k = fo[f] + 1; k + 1 < fo[f + 1]; k++) {
-      const r = exactNearestOnTriangle(a, vi[1 + fv[k]], vi[1 + fv[k + 1]], pi);
-      if (best === null || exactCloser(r, best)) best = r;
-    }
+    best = nearestOnFace(vi, pi, fv, fo[f], fo[f + 1], best);
+  }
+  let planar = planarHulls.get(c);
+  if (planar === undefined) {
+    planar = true;
+    for (let f = 0; planar && f + 1 < fo.length; f++) planar = planarFace(vi, fv, fo[f], fo[f + 1]);
+    planarHulls.set(c, planar);
+  }
+  // A merged face's stored plane may call p behind a true facet that p lies beyond: certify the
+  // answer, else take every face, else keep the double answer.
+  if (!planar && (best === null || !certifiedNearest(vi, best))) {
+    best = null;
+    for (let f = 0; f + 1 < fo.length; f++)
+      best = nearestOnFace(vi, pi, fv, fo[f], fo[f + 1], best);
+    if (best === null || !certifiedNearest(vi, best)) return;
   }
   if (best === null) return;
   roundNearest(out.point, best, e);

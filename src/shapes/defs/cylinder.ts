@@ -5,6 +5,7 @@
  * lines for manifolds.
  */
 import { MANIFOLD_FEATURE_COS } from "../../constants.js";
+import { exactFarActive, exactRevolutionWhenFar } from "../../geometry/exact-nearest.js";
 import {
   azimuthIo,
   discPolygon,
@@ -78,6 +79,10 @@ function projectCylinder(
   if (!inside) {
     fromProfile(out, Math.min(rho, r), Math.min(Math.max(p.y, -h), h));
     out.distance = vec3.distance(p, out.point);
+    // Far outside, inside a query entry only: the exact nearest point
+    // (src/geometry/exact-nearest.ts).
+    if (exactFarActive() && exactRevolutionWhenFar(out.point, out.distance, false, h, r, p))
+      out.distance = vec3.distance(p, out.point);
     return out;
   }
   const sideGap = r - rho;
