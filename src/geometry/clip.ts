@@ -279,14 +279,23 @@ export function clipPolygonAgainstPolygon(
     const ez = c[5] - c[2];
     const move = slack === 0 ? 0 : slack * Math.sqrt(ex * ex + ey * ey + ez * ez);
     // Each plane anchored at its own end (see below).
-    setClipPlane(ex, ey, ez, move);
+    // The planes written out, not through setClipPlane: this path runs for a segment's clip,
+    // rarely per call of a caller V8 optimizes, and doubles passed to a call it does not inline
+    // are boxed.
+    clipPlane[0] = ex;
+    clipPlane[1] = ey;
+    clipPlane[2] = ez;
+    clipPlane[3] = move;
     clipPlane[4] = c[3];
     clipPlane[5] = c[4];
     clipPlane[6] = c[5];
     clipByScratchPlane(dst, src, 0);
     src = dst;
     dst = out;
-    setClipPlane(-ex, -ey, -ez, move);
+    clipPlane[0] = -ex;
+    clipPlane[1] = -ey;
+    clipPlane[2] = -ez;
+    clipPlane[3] = move;
     clipPlane[4] = c[0];
     clipPlane[5] = c[1];
     clipPlane[6] = c[2];

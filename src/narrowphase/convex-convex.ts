@@ -1452,9 +1452,23 @@ function rimPairMinimum(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
     return;
   }
   setOverlapNormal(rimRefined, coreA, coreBInA, rimW, rimP0, rimP1);
-  rimLateral(refined);
-  const before = rimIo[4];
-  rimLateral(rimRefined);
+  // Each refinement's witnesses' sideways offset, rimIo[4] = |w − (w·n) n| (w = pointA −
+  // pointB), written out here: a helper called from this rare tail is not inlined and ran
+  // unoptimized, every double a heap number (0.3 KB per step of the six-curved-kinds world).
+  let before = 0;
+  for (let k = 0; k < 2; k++) {
+    const r = k === 0 ? refined : rimRefined;
+    const n = r.normal;
+    const wx = r.pointA.x - r.pointB.x;
+    const wy = r.pointA.y - r.pointB.y;
+    const wz = r.pointA.z - r.pointB.z;
+    const d = wx * n.x + wy * n.y + wz * n.z;
+    const lx = wx - d * n.x;
+    const ly = wy - d * n.y;
+    const lz = wz - d * n.z;
+    rimIo[4] = Math.sqrt(lx * lx + ly * ly + lz * lz);
+    if (k === 0) before = rimIo[4];
+  }
   if (!(rimIo[4] < before)) return;
   takeRefinement(refined, rimRefined);
   rimIo[6] = 1;
@@ -1505,19 +1519,6 @@ function rimTie(): void {
 
 /** Relative rounding of an overlap within which {@link rimPairMinimum}'s critical point ties the refinement (4 ulps). */
 const RIM_TIE_ROUNDING = 2 ** -50;
-
-/** rimIo[4] = |w − (w·n) n| for w = pointA − pointB of refinement r (its witnesses' sideways offset). */
-function rimLateral(r: NormalRefinement): void {
-  const n = r.normal;
-  const wx = r.pointA.x - r.pointB.x;
-  const wy = r.pointA.y - r.pointB.y;
-  const wz = r.pointA.z - r.pointB.z;
-  const d = wx * n.x + wy * n.y + wz * n.z;
-  const lx = wx - d * n.x;
-  const ly = wy - d * n.y;
-  const lz = wz - d * n.z;
-  rimIo[4] = Math.sqrt(lx * lx + ly * ly + lz * lz);
-}
 
 /** {@link rimPairMinimum}'s best azimuths (A's, B's rim), radians. */
 const rimBestIo = new Float64Array(2);
@@ -1601,9 +1602,10 @@ const rimT1 = vec3.create();
 const rimR1 = vec3.create();
 const rimW = vec3.create();
 /**
- * [0], [1] the rims' radii (solver units); [2], [3] their azimuths; [4] {@link rimLateral}'s
- * offset; [5] {@link rimTie}'s rounding; [6] 1 when {@link rimPairMinimum} took the critical
- * point into `refined` (set to 0 by its caller), [7] {@link rimFacingGap}'s tolerance.
+ * [0], [1] the rims' radii (solver units); [2], [3] their azimuths; [4] a refinement's
+ * witnesses' sideways offset |w − (w·n) n| (w = pointA − pointB; {@link rimPairMinimum}'s tie);
+ * [5] {@link rimTie}'s rounding; [6] 1 when {@link rimPairMinimum} took the critical point into
+ * `refined` (set to 0 by its caller), [7] {@link rimFacingGap}'s tolerance.
  */
 const rimIo = new Float64Array(8);
 
@@ -2786,14 +2788,25 @@ function generatorCoreGap(a: ConvexShape, b: ConvexShape): void {
     const round = TOUCH_TOLERANCE * Math.max(sizeIo[1], sizeIo[2], shiftIo[1]);
     // d is an upper bound on the cores' distance, sep a lower bound: both must meet it.
     if (!(Math.abs(d - sep) <= round)) continue;
+    // Taken (a few times per step of a world, of hundreds of calls): written out, not through
+    // ccCopy, ccSub and ccAddScaled, which V8 does not inline at a call site this rare (the
+    // margins were passed boxed, and a helper not optimized on its own runs with every double a
+    // heap number). The same arithmetic: solvedA = (pa − shiftA) + u·mA, solvedB = (pb −
+    // shiftA) + u·(−mB).
     solvedIo[0] = d - mA - mB;
-    ccCopy(solvedNormal, generatorU);
+    const u = generatorU;
+    solvedNormal.x = u.x;
+    solvedNormal.y = u.y;
+    solvedNormal.z = u.z;
     const pa = curvedA ? generatorContact.pointA : generatorContact.pointB;
     const pb = curvedA ? generatorContact.pointB : generatorContact.pointA;
-    ccSub(solvedA, pa, shiftA);
-    ccSub(solvedB, pb, shiftA);
-    ccAddScaled(solvedA, solvedA, generatorU, mA);
-    ccAddScaled(solvedB, solvedB, generatorU, -mB);
+    const nmB = -mB;
+    solvedA.x = pa.x - shiftA.x + u.x * mA;
+    solvedA.y = pa.y - shiftA.y + u.y * mA;
+    solvedA.z = pa.z - shiftA.z + u.z * mA;
+    solvedB.x = pb.x - shiftA.x + u.x * nmB;
+    solvedB.y = pb.y - shiftA.y + u.y * nmB;
+    solvedB.z = pb.z - shiftA.z + u.z * nmB;
     if (d - mA - mB < boundIo[1]) boundIo[1] = d - mA - mB;
     return;
   }

@@ -92,7 +92,7 @@ function runCurvedProbe(bp: string): ProbeResult {
   const env = { WARMUP: "300", WINDOWS: "3", REPORT: "fewest", CURVED_ONLY: "0,1,2,3,4,5" };
   const flags = ["--min-semi-space-size=64", "--max-semi-space-size=64"];
   const first = runProbeOnce(bp, "curved", false, env, flags, "200");
-  if (first.gcsDuring === 0 && first.bytesPerStep < 18_432) return first;
+  if (first.gcsDuring === 0 && first.bytesPerStep < 14_336) return first;
   const second = runProbeOnce(bp, "curved", false, { ...env, WARMUP: "1200" }, flags, "200");
   return keepBetter(first, second);
 }
@@ -364,14 +364,23 @@ describe("CollisionWorld steady state: 1,000 bodies × 1,000 steps allocate noth
   // edgeNormal 0.6 KB, the ray intervals 1 KB, Math.abs/max/min called from them 1.2 KB) runs
   // unoptimized (--trace-opt: not optimized, or deoptimized for a call site first reached late,
   // within the probe's 1,100 steps). The bound stays at 18 KB: the run-to-run spread is ±1 KB.
+  // Session 41: 7.2–9.6 KB per step (grid, side by side with main's 7.5–10.1 under a load of
+  // 13–16 on 2 cores). Rare tails of optimized functions that called small helpers (rimPairMinimum's
+  // tie via rimLateral, generatorCoreGap's taken answer via ccSub/ccAddScaled, the segment clip's
+  // setClipPlane with four doubles) are written out: a helper called that rarely is not inlined
+  // and runs unoptimized, or is passed boxed doubles. Bound at 14 KB (≈ 1.5× the measured
+  // figure). Written out in a hot function, a rare tail can cost more than it saves: with
+  // edgeNormal's arithmetic written out after edgeAgainstRim's scan (≈ 1,200 calls a step), the
+  // step measured 25 KB in two of three runs (collections in the later windows; 7.2 KB without
+  // it, the rest the same), so edgeNormal stays a call.
   for (const bp of ["brute", "sap", "grid", "tree", "octree"]) {
-    it(`${bp}, six curved kinds: < 18 KB per step (issue 15, in part)`, {
+    it(`${bp}, six curved kinds: < 14 KB per step (issue 15, in part)`, {
       timeout: 600_000,
     }, () => {
       const r = runCurvedProbe(bp);
       expect(r.contacts).toBeGreaterThan(100);
       expect(r.gcsDuring, JSON.stringify(r)).toBeLessThanOrEqual(1);
-      expect(r.bytesPerStep, JSON.stringify(r)).toBeLessThan(18_432);
+      expect(r.bytesPerStep, JSON.stringify(r)).toBeLessThan(14_336);
     });
   }
   // Warm starts (src/world/warm-start-cache.ts): the cache's two frames are typed arrays kept
