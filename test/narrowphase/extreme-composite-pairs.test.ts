@@ -249,4 +249,58 @@ describe("a huge surface against a much smaller composite (fresh41 finding 05)",
       { numRuns: 400 },
     );
   });
+
+  it("fresh41 06: a unit mesh or heightfield 1.7e308 from a 1e307 mesh answers 1.6e308 in every op, both orders (was: Maximum call stack size exceeded)", () => {
+    const big = {
+      type: "mesh",
+      vertices: [
+        [-1e307, 0, 0],
+        [1e307, 0, 0],
+        [0, 1e307, 0],
+      ],
+      indices: [[0, 1, 2]],
+    };
+    const smalls = [
+      {
+        type: "mesh",
+        vertices: [
+          [0, 0, 0],
+          [1, 0, 0],
+          [0, 1, 0],
+        ],
+        indices: [[0, 1, 2]],
+        position: [-1.7e308, 0, 0],
+      },
+      {
+        type: "heightfield",
+        rows: 2,
+        cols: 2,
+        heights: [0, 1, 0, -1],
+        scale: [1, 1, 1],
+        position: [-1.7e308, 0, 0],
+      },
+    ];
+    // Hand-derived: the small shape's x is −1.7e308 (+1 lost to rounding), the big triangle's
+    // nearest point its corner (−1e307, 0, 0): 1.6e308, to the rounding of 1.7e308 − 1e307.
+    const want = 1.7e308 - 1e307;
+    for (const small of smalls) {
+      for (const swap of [false, true]) {
+        const [a, b] = swap ? [small, big] : [big, small];
+        const d = ask({ op: "distance", a, b });
+        expect(Math.abs((d.distance as number) - want)).toBeLessThanOrEqual(1e-12 * want);
+        const onBig = (swap ? d.pointB : d.pointA) as V;
+        const onSmall = (swap ? d.pointA : d.pointB) as V;
+        expect(Math.abs(onBig[0] + 1e307)).toBeLessThanOrEqual(1e-12 * 1e307);
+        expect(Math.abs(onSmall[0] + 1.7e308)).toBeLessThanOrEqual(1e-12 * 1.7e308);
+        expect(ask({ op: "intersects", a, b }).intersects).toBe(false);
+        const c = ask({ op: "contact", a, b, prediction: 1.7e308 });
+        expect(Math.abs((c.distance as number) - want)).toBeLessThanOrEqual(1e-12 * want);
+        expect(ask({ op: "contact", a, b, prediction: 1e308 })).toBeNull();
+        const m = answerQuery({ op: "manifold", a, b, prediction: 1.7e308 }) as {
+          points: { distance: number }[];
+        };
+        expect(Math.abs(m.points[0].distance - want)).toBeLessThanOrEqual(1e-12 * want);
+      }
+    }
+  });
 });
