@@ -11,10 +11,13 @@
  *   `makeCuboidFromMinMax` returned centre.x = Infinity. The centre is now min/2 + max/2 there:
  *   1.35e308, exactly (hand-derived: 5e307 + 8.5e307, both halves exact, their sum rounded once
  *   as 1.35e308 itself is), and the box answers as the same `box` line.
+ * - 07: a line whose answer overflows (a sphere of radius 8.9e307 against a hull as large:
+ *   `contact`'s errorBound) was refused as "the answer's result.errorBound is not a finite
+ *   number", naming an output; the error now names the input's largest number and its value.
  */
 import { describe, expect, it } from "vitest";
 import { makeCuboidFromMinMax } from "../../src/index.js";
-import { answerQuery } from "../../src/io/query.js";
+import { answerQuery, answerQueryLine } from "../../src/io/query.js";
 
 const HUGE = { type: "aabb", min: [-1.7e308, 0, 0], max: [1.7e308, 1, 1] };
 const PLANE = { type: "halfspace", normal: [0, 1, 0], offset: 0 };
@@ -84,5 +87,50 @@ describe("fresh41 02/03: an aabb whose centre (min + max)/2 overflows", () => {
     });
     expect(asAabb).toEqual(asBox);
     expect(asAabb).toEqual({ toi: 1e308, point: [1e308, 0.5, 0.5], normal: [-1, 0, 0] });
+  });
+});
+
+describe("fresh41 07: a near-limit line whose answer overflows", () => {
+  it("the refusal names the input's largest number, not the output", () => {
+    const cases: [object, string, string][] = [
+      [
+        {
+          id: 1,
+          op: "contact",
+          a: { type: "sphere", center: [0, 0, 0], radius: 8.9e307 },
+          b: {
+            type: "convex",
+            points: [
+              [-8.9e307, 0, 0],
+              [8.9e307, 0, 0],
+              [0, 8.9e307, 0],
+              [0, 0, 8.9e307],
+            ],
+          },
+        },
+        "a.radius = 8.9e+307",
+        "a finite errorBound",
+      ],
+      [
+        {
+          id: 2,
+          op: "contact",
+          a: { type: "box", center: [0, 0, 0], halfExtents: [8.9e307, 1, 1] },
+          b: { type: "cylinder", center: [0, 0, 0], halfHeight: 8.9e307, radius: 8.9e307 },
+        },
+        "a.halfExtents[0] = 8.9e+307",
+        "a finite errorBound",
+      ],
+    ];
+    for (const [line, names, what] of cases) {
+      const r = answerQueryLine(JSON.stringify(line), 0);
+      expect(r.failed).toBe(true);
+      const e = JSON.parse(r.line).error;
+      expect(e.code).toBe("invalid_value");
+      expect(e.message).toContain(names);
+      expect(e.message).toContain(what);
+      expect(e.message).toContain("scale the scene down");
+      expect(e.message).not.toContain("result.");
+    }
   });
 });
