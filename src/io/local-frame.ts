@@ -165,14 +165,17 @@ function localOrigin(jsons: readonly unknown[]): [number, number, number] | null
   // distance from that one (a plane through a body at the origin, read from a frame at a body
   // at 1e9, moved by 6e-8): the axes it has a component on then stay unshifted.
   if (placed === 1) pinned.fill(false);
-  let small = 0;
+  // The first placed shape when every extent is infinite or NaN (an aabb from −1.7e308 to
+  // 1.7e308, whose size overflows): `small` at 0 had been a half-space listed first, which has
+  // no position field (fresh41 01: "Cannot read properties of undefined").
+  let small = -1;
   let smallExtent = Number.POSITIVE_INFINITY;
   const extents = jsons.map((j, i) =>
     fields[i].length === 0 ? 0 : jsonExtent(j as Json, fields[i]),
   );
   jsons.forEach((_j, i) => {
     const e = extents[i];
-    if (fields[i].length > 0 && e < smallExtent) {
+    if (fields[i].length > 0 && (small < 0 || e < smallExtent)) {
       smallExtent = e;
       small = i;
     }

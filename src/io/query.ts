@@ -513,12 +513,18 @@ function answerParsed(p: ParsedLine, ctx: ShapeParseContext): QueryLineAnswer {
     const nonFinite = findNonFinite(result, "result");
     if (nonFinite !== null) {
       const bad = nonFinite[0];
-      // JSON would print NaN or ±Infinity as null: refuse instead of losing the information.
+      // JSON would print NaN or ±Infinity as null: refuse instead of losing the information,
+      // naming the input's largest number (fresh41 07: the message had named only the output).
+      const largest: [string, number] = ["", 0];
+      largestInput(p.query, "", largest);
+      const [field, value] = largest;
       throw new CollideError(
         "invalid_value",
-        bad,
-        null,
-        `the answer's ${bad} is not a finite number: the input is out of the range doubles can answer`,
+        field,
+        value,
+        field === ""
+          ? `the answer's ${bad} is not a finite number: the input is out of the range doubles can answer`
+          : `the input is too large for a finite ${bad.replace(/^result\./, "")}: its largest number, ${field} = ${describeValue(value)}, and the others add up past the range of doubles (about 1.8e308; scale the scene down)`,
       );
     }
     return { line: JSON.stringify({ id: p.id, result }), failed: false };
@@ -652,6 +658,30 @@ export async function answerQueryLineAsync(
  * The path and value of the first non-finite number inside `v` (answers and ids are small
  * objects), or null.
  */
+/**
+ * The number of largest magnitude in the query `v` (its `id` left out) and its path (`a.radius`,
+ * `b.points[1][0]`) into `out`, when larger than `out[1]`'s: the input a non-finite answer names.
+ */
+function largestInput(v: unknown, path: string, out: [string, number]): void {
+  if (typeof v === "number") {
+    if (Math.abs(v) > Math.abs(out[1])) {
+      out[0] = path;
+      out[1] = v;
+    }
+    return;
+  }
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) largestInput(v[i], `${path}[${i}]`, out);
+    return;
+  }
+  if (v !== null && typeof v === "object") {
+    for (const [k, x] of Object.entries(v)) {
+      if (path === "" && k === "id") continue;
+      largestInput(x, path === "" ? k : `${path}.${k}`, out);
+    }
+  }
+}
+
 function findNonFinite(v: unknown, path: string): [string, number] | null {
   if (typeof v === "number") return Number.isFinite(v) ? null : [path, v];
   if (Array.isArray(v)) {

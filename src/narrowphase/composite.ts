@@ -112,6 +112,7 @@ import { convexSolidOfTriangleMesh } from "../shapes/triangle-mesh.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import {
   copyManifold,
+  flipManifold,
   MAX_MANIFOLD_POINTS,
   makeContact,
   makeContactManifold,
@@ -1257,6 +1258,16 @@ export function contactShapeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  if (frameOverflows(a, b, bInA)) {
+    const t = farContact;
+    if (!contactCompositeComposite(t, b, a, iso.invert(aInBFar, bInA), prediction)) return false;
+    out.distance = t.distance;
+    iso.transformVector(out.normal, bInA, t.normal);
+    vec3.negate(out.normal, out.normal);
+    iso.transformPoint(out.pointA, bInA, t.pointB);
+    iso.transformPoint(out.pointB, bInA, t.pointA);
+    return true;
+  }
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
@@ -1273,6 +1284,14 @@ export function distanceShapeComposite(
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
+  if (frameOverflows(a, b, bInA)) {
+    const t = farDistance;
+    distanceCompositeComposite(t, b, a, iso.invert(aInBFar, bInA));
+    out.distance = t.distance;
+    iso.transformPoint(out.pointA, bInA, t.pointB);
+    iso.transformPoint(out.pointB, bInA, t.pointA);
+    return out;
+  }
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return distancePair(out, ha, hb, bInA);
@@ -1292,6 +1311,12 @@ export function manifoldShapeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  if (frameOverflows(a, b, bInA)) {
+    const t = farManifold;
+    if (!manifoldCompositeComposite(t, b, a, iso.invert(aInBFar, bInA), prediction)) return false;
+    flipManifold(out, t, bInA);
+    return true;
+  }
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return manifoldPair(out, ha, hb, bInA, prediction);
@@ -1318,6 +1343,16 @@ export function contactCompositeShape(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  if (frameOverflows(a, b, bInA)) {
+    const t = farContact;
+    if (!contactCompositeComposite(t, b, a, iso.invert(aInBFar, bInA), prediction)) return false;
+    out.distance = t.distance;
+    iso.transformVector(out.normal, bInA, t.normal);
+    vec3.negate(out.normal, out.normal);
+    iso.transformPoint(out.pointA, bInA, t.pointB);
+    iso.transformPoint(out.pointB, bInA, t.pointA);
+    return true;
+  }
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
@@ -1335,6 +1370,14 @@ export function distanceCompositeShape(
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
+  if (frameOverflows(a, b, bInA)) {
+    const t = farDistance;
+    distanceCompositeComposite(t, b, a, iso.invert(aInBFar, bInA));
+    out.distance = t.distance;
+    iso.transformPoint(out.pointA, bInA, t.pointB);
+    iso.transformPoint(out.pointB, bInA, t.pointA);
+    return out;
+  }
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return distancePair(out, ha, hb, bInA);
@@ -1350,6 +1393,12 @@ export function manifoldCompositeShape(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  if (frameOverflows(a, b, bInA)) {
+    const t = farManifold;
+    if (!manifoldCompositeComposite(t, b, a, iso.invert(aInBFar, bInA), prediction)) return false;
+    flipManifold(out, t, bInA);
+    return true;
+  }
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return manifoldPair(out, ha, hb, bInA, prediction);
@@ -1361,6 +1410,8 @@ export function manifoldCompositeShape(
  * some part pair does, or a solid holds the other (see the module doc).
  */
 export function intersectsCompositeComposite(a: Shape, b: Shape, bInA: Isometry): boolean {
+  if (frameOverflows(a, b, bInA))
+    return intersectsCompositeComposite(b, a, iso.invert(aInBFar, bInA));
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return intersectsPair(ha, hb, bInA);
@@ -1378,6 +1429,16 @@ export function contactCompositeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  if (frameOverflows(a, b, bInA)) {
+    const t = farContact;
+    if (!contactCompositeComposite(t, b, a, iso.invert(aInBFar, bInA), prediction)) return false;
+    out.distance = t.distance;
+    iso.transformVector(out.normal, bInA, t.normal);
+    vec3.negate(out.normal, out.normal);
+    iso.transformPoint(out.pointA, bInA, t.pointB);
+    iso.transformPoint(out.pointB, bInA, t.pointA);
+    return true;
+  }
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
@@ -1406,6 +1467,34 @@ function solidsOverlap(c: Contact, a: Shape, b: Shape, bInA: Isometry): boolean 
   return touchingSolidsOverlap(a as TriangleMesh, b as TriangleMesh, bInA, touchPairs.pairs, n);
 }
 
+/** [0] the bounding radius read by {@link frameOverflows} (a typed array, not a returned double). */
+const frameRadiusIo = new Float64Array(1);
+/** Below this, B's coordinates in A's frame (|offset| + B's bounding radius) are kept finite. */
+const FRAME_FINITE = 2 ** 1023 * 1.99;
+/** Scratch of the frame swap ({@link frameOverflows}). */
+const aInBFar = iso.identity();
+const farDistance = makeDistanceResult();
+const farContact = makeContact();
+const farManifold = makeContactManifold();
+
+/**
+ * True when two composites are to be answered in B's frame instead of A's: B's parts moved into
+ * A's frame can reach past the doubles (B's offset plus its bounding radius not below 1.99·2^1023)
+ * while A's moved into B's frame cannot. A unit mesh 1.7e308 from a 1e307 mesh, in the unit
+ * mesh's frame, had the big triangle's corners at 1.8e308 = ∞ (fresh41 06: first an unbounded
+ * rescale, "Maximum call stack size exceeded", then a distance of 3.8e292 for 1.6e308); in the
+ * big mesh's frame the unit mesh lies at −1.7e308, finite. Two comparisons for every other pair.
+ */
+function frameOverflows(a: Shape, b: Shape, bInA: Isometry): boolean {
+  const t = bInA.translation;
+  const m = Math.max(Math.abs(t.x), Math.abs(t.y), Math.abs(t.z));
+  if (m < 2 ** 1000) return false;
+  writeBoundingRadiusOf(frameRadiusIo, b);
+  if (m + frameRadiusIo[0] < FRAME_FINITE) return false;
+  writeBoundingRadiusOf(frameRadiusIo, a);
+  return m + frameRadiusIo[0] < FRAME_FINITE;
+}
+
 /** Closest points of composites A and B (A's frame): branch and bound over node pairs. */
 export function distanceCompositeComposite(
   out: DistanceResult,
@@ -1413,6 +1502,14 @@ export function distanceCompositeComposite(
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
+  if (frameOverflows(a, b, bInA)) {
+    const t = farDistance;
+    distanceCompositeComposite(t, b, a, iso.invert(aInBFar, bInA));
+    out.distance = t.distance;
+    iso.transformPoint(out.pointA, bInA, t.pointB);
+    iso.transformPoint(out.pointB, bInA, t.pointA);
+    return out;
+  }
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return distancePair(out, ha, hb, bInA);
@@ -1434,6 +1531,12 @@ export function manifoldCompositeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
+  if (frameOverflows(a, b, bInA)) {
+    const t = farManifold;
+    if (!manifoldCompositeComposite(t, b, a, iso.invert(aInBFar, bInA), prediction)) return false;
+    flipManifold(out, t, bInA);
+    return true;
+  }
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return manifoldPair(out, ha, hb, bInA, prediction);

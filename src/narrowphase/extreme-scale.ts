@@ -79,7 +79,12 @@ export function pairRescaleFactor(a: Shape, b: Shape, bInA: Isometry): number {
   pairMagnitudes[1] = magnitude[0];
   const mb = magnitude[0];
   const m = Math.max(ma, mb, maxAbs(bInA.translation));
-  if (!outOfUnitRange(m)) return 1;
+  // A non-finite magnitude (a part moved into a frame where it overflows: a 1e307 mesh's
+  // triangle seen from a unit mesh 1.7e308 away) has no change of units that brings it into
+  // range: 1, for the routine to answer non-finite and the query to refuse. A power of two here
+  // left the scaled pair as infinite, and the dispatch rescaled it again without end (fresh41
+  // 06: "Maximum call stack size exceeded").
+  if (!outOfUnitRange(m) || m === Infinity) return 1;
   const k = unitScaleFactor(m);
   // A pair spanning more than 2^480 in size (a 1e200 triangle and a unit sphere): bringing the
   // larger near 1 would leave the smaller's squared lengths below the normal doubles. Raise k
@@ -141,8 +146,8 @@ function raiseFactor(k: number, small: number, large: number): number {
  * of the pair (exact in binary floating point) and divides the answer's: exactly 1 when the
  * pair's magnitude — the larger size and B's offset — lies in [2^-128, 2^128] or is 0, and when
  * either shape has no scaled copy (a surface mesh, a compound, a half-space: answered unscaled).
- * Degenerate input is answered, not refused: a NaN size or offset gives 1, an infinite one
- * 2^-1022 (the scaled pair stays non-finite, for the routine to refuse). Allocates nothing.
+ * Degenerate input is answered, not refused: a NaN or infinite size or offset gives 1 (the
+ * pair stays non-finite, for the routine to answer so and the query to refuse). Allocates nothing.
  * @throws CollideError `invalid_value` naming `type` when a shape's type has no definition loaded
  * (as {@link shapeDef}: a hand-built shape whose `make…` the application never imported).
  */

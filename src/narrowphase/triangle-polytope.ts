@@ -59,6 +59,7 @@ import { exactRange, trianglesMeet } from "../geometry/exact-predicates.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as mat3 from "../math/mat3.js";
+import { unitScaleFactor } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
@@ -152,7 +153,6 @@ function normalizeAt(arr: Float64Array, o: number): void {
   const y = arr[o + 1];
   const z = arr[o + 2];
   const s = x * x + y * y + z * z;
-  if (!(s > 0)) return;
   if (s > 1e-280 && s < 1e280) {
     const k = 1 / Math.sqrt(s);
     arr[o] = x * k;
@@ -160,7 +160,12 @@ function normalizeAt(arr: Float64Array, o: number): void {
     arr[o + 2] = z * k;
     return;
   }
+  // A zero vector (or NaN) is left as is; a tiny or huge one by its largest component first
+  // (its squared length underflows or overflows: the face normal of a triangle of 1e-108 in a
+  // pair of size 1, whose square underflowed to 0 and was kept unnormalised, made every
+  // point-in-face test round to 0, "inside", and a point 0.77 away a witness at distance 0).
   const m = Math.max(Math.abs(x), Math.abs(y), Math.abs(z));
+  if (!(m > 0)) return;
   const u = x / m;
   const v = y / m;
   const w = z / m;
@@ -440,6 +445,11 @@ function testAxis(): void {
 }
 
 const ea = new Float64Array(9);
+/**
+ * Magnitude of A's unnormalised face normal beyond which (or below whose inverse) `runSat` scales
+ * it by a power of two first (2^250: its 6th-power products stay finite and normal below it).
+ */
+const NORMAL_RANGE = 2 ** 250;
 
 /** The SAT over the loaded pair: `sat` holds the least overlap and its normal. */
 function runSat(): void {
@@ -454,11 +464,21 @@ function runSat(): void {
   }
   const la2 = ea[0] * ea[0] + ea[1] * ea[1] + ea[2] * ea[2];
   const lb2 = ea[3] * ea[3] + ea[4] * ea[4] + ea[5] * ea[5];
-  // A's face normal.
-  axis[0] = an[0];
-  axis[1] = an[1];
-  axis[2] = an[2];
-  axisScale[0] = la2 * lb2;
+  // A's face normal, by a power of two brought near 1 when its magnitude (A's size squared) is
+  // beyond 2^±250: its squared length is a 4th power of A's size and the in-plane axes' below
+  // a 6th, which over- or underflowed at the sizes a pair spanning 2^480 and more is rescaled to
+  // (issue 16: a unit mesh 4e200 below a 1e200 triangle, A's size 2^185 there: the in-plane axes'
+  // squares overflowed, were skipped, and the face normal's overlap 0 called the pair touching).
+  // Exact, and the axes normalised are the same bits; 1 for every other triangle.
+  const mn = Math.max(Math.abs(an[0]), Math.abs(an[1]), Math.abs(an[2]));
+  const kn = mn > NORMAL_RANGE || (mn > 0 && mn < 1 / NORMAL_RANGE) ? unitScaleFactor(mn) : 1;
+  const nx = an[0] * kn;
+  const ny = an[1] * kn;
+  const nz = an[2] * kn;
+  axis[0] = nx;
+  axis[1] = ny;
+  axis[2] = nz;
+  axisScale[0] = la2 * kn * (lb2 * kn);
   testAxis();
   // A has area when its face normal was an axis; else it is a segment or a point (or a sliver).
   const aHasArea = sat[5] === 1;
@@ -487,10 +507,10 @@ function runSat(): void {
       testAxis();
     }
     // In A's plane, perpendicular to the edge (coplanar pairs).
-    axis[0] = an[1] * ez - an[2] * ey;
-    axis[1] = an[2] * ex - an[0] * ez;
-    axis[2] = an[0] * ey - an[1] * ex;
-    axisScale[0] = le2 * (an[0] * an[0] + an[1] * an[1] + an[2] * an[2]);
+    axis[0] = ny * ez - nz * ey;
+    axis[1] = nz * ex - nx * ez;
+    axis[2] = nx * ey - ny * ex;
+    axisScale[0] = le2 * (nx * nx + ny * ny + nz * nz);
     testAxis();
     if (!aHasArea && bFlat) {
       // A segment in a flat B's plane: the in-plane normal of the segment is a face of the
@@ -697,7 +717,10 @@ function insideFace(
     else if (s < 0) neg = true;
     if (pos && neg) return false;
   }
-  return true;
+  // No edge saw q on either side: the face has no extent to rounding (a unit box's face beside a
+  // triangle of 1e16, its corners rounded together in the local frame; a face whose products
+  // underflow), so q is not shown inside it; its edges and corners are offered as edge pairs.
+  return pos || neg;
 }
 
 const A_FACE = new Uint32Array([0, 1, 2]);

@@ -62,7 +62,13 @@ export function makeCuboidFromMinMax(
   if (!(min.x <= max.x && min.y <= max.y && min.z <= max.z)) {
     invalidValue(`${p}max`, max, "must be ≥ min on every axis");
   }
-  const center = vec3.create(0.5 * (min.x + max.x), 0.5 * (min.y + max.y), 0.5 * (min.z + max.z));
+  // Halved before the sum where min + max overflows (corners 1e308 and 1.7e308, whose centre
+  // 1.35e308 is a double: fresh41 02/03, the centre had been Infinity, refused as a non-finite
+  // `min` or returned as is); as before elsewhere, where halving first would round subnormal
+  // corners. Both halves are then below 2^1023, so their sum is finite.
+  const mid = (lo: number, hi: number) =>
+    Number.isFinite(lo + hi) ? 0.5 * (lo + hi) : 0.5 * lo + 0.5 * hi;
+  const center = vec3.create(mid(min.x, max.x), mid(min.y, max.y), mid(min.z, max.z));
   // Halved before the difference where max − min overflows (corners ±1e308, whose half extent
   // 1e308 is then refused by its size, not as "not finite"); as before elsewhere, where halving
   // first would round subnormal corners.
