@@ -42,6 +42,7 @@ import { boundingRadiusOf, type PolytopeAxes, shapeDef, supportOf } from "../sha
 import type { RoundedCuboid } from "../shapes/rounded.js";
 import { type Shape, ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
+import { segmentBounds, segmentOut } from "./overlap-volume-bracket.js";
 import { profileOf } from "./overlap-volume-slices.js";
 
 /** Unit roundoff of doubles, 2^-53. */
@@ -531,8 +532,6 @@ type Sampler = (t: number, out: Float64Array) => void;
 
 /** [lower, upper] of the last {@link bracketIntegral} (unit^(power+…)). */
 const bracketOut = new Float64Array(2);
-/** The breakpoints of {@link clampedPowerIntegral} (at most five). */
-const breaks = new Float64Array(5);
 
 /**
  * [lower, upper] of ∫ f^power over [t0, t1] into bracketOut, f concave on the interval I where it
@@ -588,10 +587,10 @@ function bracketIntegral(
       upper = 0;
       const gaps = new Float64Array(n - 1);
       for (let i = 0; i + 1 < n; i++) {
-        segmentBounds(ts, lo, hi, i, j, k, power, cap);
-        lower += bracketOut[0];
-        upper += bracketOut[1];
-        gaps[i] = bracketOut[1] - bracketOut[0];
+        segmentBounds(ts, lo, hi, i, j, k, power, cap, true);
+        lower += segmentOut[0];
+        upper += segmentOut[1];
+        gaps[i] = segmentOut[1] - segmentOut[0];
       }
       const mid = 0.5 * (upper + lower);
       const tol = Math.max(abs, rel * mid);
@@ -634,135 +633,6 @@ function bracketIntegral(
   bracketOut[0] = Math.max(0, lower - rounding);
   bracketOut[1] = upper + rounding;
   return true;
-}
-
-/**
- * [lower, upper] of ∫ f^power over segment i into bracketOut (the rule of
- * src/query/overlap-volume-slices.ts's segmentBounds, for power 1 or 2 and a constant cap):
- * below, the chord of the lower values where both ends are certainly in I (j ≤ i < i + 1 ≤ k);
- * above, the least of the extensions of the chords from each end's upper value to the nearest
- * certainly-inside sample beyond the other end, clamped to [0, cap].
- */
-function segmentBounds(
-  ts: number[],
-  lo: number[],
-  hi: number[],
-  i: number,
-  j: number,
-  k: number,
-  power: number,
-  cap: number,
-): void {
-  const ta = ts[i];
-  const tb = ts[i + 1];
-  const w = tb - ta;
-  let lower = 0;
-  if (i >= j && i + 1 <= k) {
-    const a = lo[i];
-    const b = lo[i + 1];
-    lower = power === 2 ? (w * (a * a + a * b + b * b)) / 3 : (w * (a + b)) / 2;
-  }
-  let la = Infinity;
-  let lb = Infinity;
-  let la2 = Infinity;
-  let lb2 = Infinity;
-  const fl = Math.min(i - 1, k);
-  if (fl >= j && fl >= 0) {
-    const slope = (hi[i] - lo[fl]) / (ts[i] - ts[fl]);
-    la = hi[i];
-    lb = hi[i] + slope * w;
-  }
-  const fr = Math.max(i + 2, j);
-  if (fr <= k) {
-    const slope = (hi[i + 1] - lo[fr]) / (ts[fr] - ts[i + 1]);
-    lb2 = hi[i + 1];
-    la2 = hi[i + 1] + slope * w;
-  }
-  // Beyond the certain samples: the extension of the chord of the two outermost ones (their
-  // upper value at the outer one, the lower at the inner one), which holds there whatever the
-  // uncertain samples' upper values (a slice with no certain chord reads the cap).
-  if (i + 1 <= j && j < k) {
-    const slope = (lo[j + 1] - hi[j]) / (ts[j + 1] - ts[j]);
-    const va = hi[j] + slope * (ta - ts[j]);
-    const vb = hi[j] + slope * (tb - ts[j]);
-    if (vb < lb2) {
-      la2 = va;
-      lb2 = vb;
-    }
-  } else if (i >= k && j < k) {
-    const slope = (hi[k] - lo[k - 1]) / (ts[k] - ts[k - 1]);
-    const va = hi[k] + slope * (ta - ts[k]);
-    const vb = hi[k] + slope * (tb - ts[k]);
-    if (va < la) {
-      la = va;
-      lb = vb;
-    }
-  }
-  const upper = clampedPowerIntegral(w, la, lb, la2, lb2, cap, power);
-  bracketOut[0] = lower;
-  bracketOut[1] = Math.max(lower, upper);
-}
-
-/**
- * ∫ over a segment of width w of g^power, g = clamp(min(L1, L2), 0, cap), L1 and L2 the lines
- * through (0, a1), (w, b1) and (0, a2), (w, b2) (Infinity for a missing line): g is piecewise
- * linear with breakpoints where the lines cross each other, 0 or cap; on a piece from p to q,
- * ∫g = w'(p + q)/2 and ∫g² = w'(p² + pq + q²)/3.
- */
-function clampedPowerIntegral(
-  w: number,
-  a1: number,
-  b1: number,
-  a2: number,
-  b2: number,
-  cap: number,
-  power: number,
-): number {
-  const capPow = power === 2 ? cap * cap : cap;
-  if (a1 === Infinity && a2 === Infinity) return capPow * w;
-  if (a1 === Infinity) {
-    a1 = a2;
-    b1 = b2;
-  } else if (a2 === Infinity) {
-    a2 = a1;
-    b2 = b1;
-  }
-  nBreaks = 0;
-  cut(a1 - a2, b1 - b2, 0);
-  cut(a1, b1, 0);
-  cut(a2, b2, 0);
-  cut(a1, b1, cap);
-  cut(a2, b2, cap);
-  const nb = nBreaks;
-  let sum = 0;
-  let s0 = 0;
-  let p = Math.max(0, Math.min(cap, a1, a2));
-  for (let i = 0; i <= nb; i++) {
-    const s1 = i < nb ? breaks[i] : 1;
-    if (!(s1 > s0)) continue;
-    const q = Math.max(0, Math.min(cap, a1 + s1 * (b1 - a1), a2 + s1 * (b2 - a2)));
-    sum += power === 2 ? ((s1 - s0) * (p * p + p * q + q * q)) / 3 : ((s1 - s0) * (p + q)) / 2;
-    s0 = s1;
-    p = q;
-  }
-  // The breakpoints' own rounding: g is within a few ulps of cap of its exact value.
-  return sum * w * (1 + 16 * UNIT_ROUNDOFF) + 16 * UNIT_ROUNDOFF * capPow * w;
-}
-
-/** How many of {@link breaks} are set. */
-let nBreaks = 0;
-
-/** Inserts into the sorted breaks the fraction s ∈ (0, 1) where p + s(q − p) = v, if any. */
-function cut(p: number, q: number, v: number): void {
-  if ((p - v) * (q - v) < 0) {
-    const x = (v - p) / (q - p);
-    let i = nBreaks++;
-    while (i > 0 && breaks[i - 1] > x) {
-      breaks[i] = breaks[i - 1];
-      i--;
-    }
-    breaks[i] = x;
-  }
 }
 
 /** The answer of {@link chordVolume}: volume and bound (unit³). */
