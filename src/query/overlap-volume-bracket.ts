@@ -1,5 +1,5 @@
 /**
- * One segment of the concavity bracket shared by the overlap volume's slicing
+ * The concavity bracket's segment rule and refinement steps shared by the overlap volume's slicing
  * (src/query/overlap-volume-slices.ts, f = √area along a curved solid's axis, power 2) and its
  * chords (src/query/overlap-volume-chords.ts, f = √area along the slices' axis, power 2, and
  * f = the chord length across a slice, power 1).
@@ -16,6 +16,10 @@
  *    value to a certainly-inside sample beyond the other end (concavity: f is below a chord's
  *    extension, or 0 outside I), clamped to [0, cap] — cap a bound of f over the segment.
  * The gap closes at second order in the segment width where f is smooth.
+ *
+ * The refinement's common steps are here too: the first round's even samples
+ * ({@link firstSamples}) and the bisection of the marked segments ({@link bisectMarked}); which
+ * segments to mark, when to stop and the sums' rounding stay each caller's own.
  *
  * Units: t in the axis' unit; f in the unit of the section's (1/power)-th measure, so an area's
  * square root or a length (unit); the results in unit × unit^power. Our own derivation.
@@ -159,4 +163,73 @@ function cut(p: number, q: number, v: number): void {
     }
     breaks[i] = x;
   }
+}
+
+/** A sampler of f: out = [lower, upper] of f(t) (unit). */
+export type BracketSampler = (t: number, out: Float64Array) => void;
+
+/**
+ * Appends to ts, lo, hi `n` ≥ 2 samples of f spaced evenly over [t0, t1] (the last exactly at
+ * t1), the bracket's first round. `out`: the caller's own scratch for the sampler's answer (a
+ * sampler may itself run a bracket: the chords' slices).
+ */
+export function firstSamples(
+  sample: BracketSampler,
+  t0: number,
+  t1: number,
+  n: number,
+  ts: number[],
+  lo: number[],
+  hi: number[],
+  out: Float64Array,
+): void {
+  for (let i = 0; i < n; i++) {
+    const t = i === n - 1 ? t1 : t0 + ((t1 - t0) * i) / (n - 1);
+    sample(t, out);
+    ts.push(t);
+    lo.push(out[0]);
+    hi.push(out[1]);
+  }
+}
+
+/**
+ * Splits, in place, each segment i of ts with marks[i] = 1 at its midpoint (sampled into lo,
+ * hi), while there are fewer than `maxSamples` samples and the midpoint is strictly between the
+ * ends (a segment at the doubles' spacing stays whole). False when nothing was split. `out`:
+ * as for {@link firstSamples}.
+ */
+export function bisectMarked(
+  sample: BracketSampler,
+  ts: number[],
+  lo: number[],
+  hi: number[],
+  marks: ArrayLike<number>,
+  maxSamples: number,
+  out: Float64Array,
+): boolean {
+  const n = ts.length;
+  const ts2: number[] = [];
+  const lo2: number[] = [];
+  const hi2: number[] = [];
+  for (let i = 0; i < n; i++) {
+    ts2.push(ts[i]);
+    lo2.push(lo[i]);
+    hi2.push(hi[i]);
+    if (i + 1 < n && marks[i] === 1 && ts2.length < maxSamples) {
+      const m = 0.5 * (ts[i] + ts[i + 1]);
+      if (m > ts[i] && m < ts[i + 1]) {
+        sample(m, out);
+        ts2.push(m);
+        lo2.push(out[0]);
+        hi2.push(out[1]);
+      }
+    }
+  }
+  if (ts2.length === n) return false;
+  for (let i = 0; i < ts2.length; i++) {
+    ts[i] = ts2[i];
+    lo[i] = lo2[i];
+    hi[i] = hi2[i];
+  }
+  return true;
 }

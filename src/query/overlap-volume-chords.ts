@@ -42,7 +42,13 @@ import { boundingRadiusOf, type PolytopeAxes, shapeDef, supportOf } from "../sha
 import type { RoundedCuboid } from "../shapes/rounded.js";
 import { type Shape, ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
-import { segmentBounds, segmentOut } from "./overlap-volume-bracket.js";
+import {
+  type BracketSampler,
+  bisectMarked,
+  firstSamples,
+  segmentBounds,
+  segmentOut,
+} from "./overlap-volume-bracket.js";
 import { profileOf } from "./overlap-volume-slices.js";
 
 /** Unit roundoff of doubles, 2^-53. */
@@ -527,9 +533,6 @@ function chordOf(
 /** A line's [lower, upper] chord length of A ∩ B (unit). */
 const chordOut = new Float64Array(2);
 
-/** One level's sampler: out[0] ≤ f(t) ≤ out[1]. */
-type Sampler = (t: number, out: Float64Array) => void;
-
 /** [lower, upper] of the last {@link bracketIntegral} (unit^(power+…)). */
 const bracketOut = new Float64Array(2);
 
@@ -541,7 +544,7 @@ const bracketOut = new Float64Array(2);
  * (t1 − t0)].
  */
 function bracketIntegral(
-  sample: Sampler,
+  sample: BracketSampler,
   t0: number,
   t1: number,
   power: number,
@@ -550,17 +553,11 @@ function bracketIntegral(
   abs: number,
   maxSamples: number,
 ): boolean {
-  let ts: number[] = [];
-  let lo: number[] = [];
-  let hi: number[] = [];
+  const ts: number[] = [];
+  const lo: number[] = [];
+  const hi: number[] = [];
   const out = new Float64Array(2);
-  for (let i = 0; i < FIRST_SAMPLES; i++) {
-    const t = i === FIRST_SAMPLES - 1 ? t1 : t0 + ((t1 - t0) * i) / (FIRST_SAMPLES - 1);
-    sample(t, out);
-    ts.push(t);
-    lo.push(out[0]);
-    hi.push(out[1]);
-  }
+  firstSamples(sample, t0, t1, FIRST_SAMPLES, ts, lo, hi, out);
   let lower = 0;
   let upper = 0;
   const history: number[] = [];
@@ -606,27 +603,7 @@ function bracketIntegral(
       for (let i = 1; i + 1 < n; i++) if (gaps[i] > gaps[widest]) widest = i;
       for (let i = 0; i + 1 < n; i++) marks[i] = gaps[i] > share || i === widest ? 1 : 0;
     }
-    const ts2: number[] = [];
-    const lo2: number[] = [];
-    const hi2: number[] = [];
-    for (let i = 0; i < n; i++) {
-      ts2.push(ts[i]);
-      lo2.push(lo[i]);
-      hi2.push(hi[i]);
-      if (i + 1 < n && marks[i] === 1 && ts2.length < maxSamples) {
-        const m = 0.5 * (ts[i] + ts[i + 1]);
-        if (m > ts[i] && m < ts[i + 1]) {
-          sample(m, out);
-          ts2.push(m);
-          lo2.push(out[0]);
-          hi2.push(out[1]);
-        }
-      }
-    }
-    if (ts2.length === n) break;
-    ts = ts2;
-    lo = lo2;
-    hi = hi2;
+    if (!bisectMarked(sample, ts, lo, hi, marks, maxSamples, out)) break;
   }
   // The sums' own rounding.
   const rounding = 4 * ts.length * UNIT_ROUNDOFF * upper;
@@ -811,12 +788,12 @@ export function chordVolume(
   const relSlice = Math.max(rel * SLICE_SHARE, 1e-9);
   const absSlice = (abs * SLICE_SHARE) / (t1 - t0);
   let sliceT = 0;
-  const sample: Sampler = (u, o) => {
+  const sample: BracketSampler = (u, o) => {
     chord(sliceT, u);
     o[0] = chordOut[0];
     o[1] = chordOut[1];
   };
-  const slice: Sampler = (t, out) => {
+  const slice: BracketSampler = (t, out) => {
     sliceT = t;
     const inside = bracketIntegral(sample, u0, u1, 1, diameter, relSlice, absSlice, MAX_CHORDS);
     const al = inside ? bracketOut[0] : 0;

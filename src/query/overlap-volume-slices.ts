@@ -42,7 +42,7 @@ import { type Shape, ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
 import { pairPose } from "./frames.js";
 import { intersects } from "./intersects.js";
-import { segmentBounds, segmentOut } from "./overlap-volume-bracket.js";
+import { bisectMarked, firstSamples, segmentBounds, segmentOut } from "./overlap-volume-bracket.js";
 import { closedFormVolume } from "./overlap-volume-contained.js";
 
 /** Unit roundoff of doubles, 2^-53. */
@@ -463,27 +463,24 @@ export function sliceVolume(
     px: new Float64Array(2 * (m + 8)),
     qx: new Float64Array(2 * (m + 8)),
   };
-  let ts: number[] = [];
-  let lo: number[] = [];
-  let hi: number[] = [];
-  const sample = (t: number, outLo: number[], outHi: number[]): void => {
+  const ts: number[] = [];
+  const lo: number[] = [];
+  const hi: number[] = [];
+  const sample = (t: number, out: Float64Array): void => {
     const rho = radiusAt(prof, t);
     sliceArea(planes, m, rho, t, scratch);
     if (areaOut[0] < 0) {
-      outLo.push(0);
-      outHi.push(0);
+      out[0] = 0;
+      out[1] = 0;
       return;
     }
     const a = areaOut[0];
     const e = areaOut[1] + 16 * UNIT_ROUNDOFF * Math.PI * rho * rho;
-    outLo.push(Math.sqrt(Math.max(0, a - e)));
-    outHi.push(Math.min(SQRT_PI * rho * (1 + 8 * UNIT_ROUNDOFF), Math.sqrt(a + e)));
+    out[0] = Math.sqrt(Math.max(0, a - e));
+    out[1] = Math.min(SQRT_PI * rho * (1 + 8 * UNIT_ROUNDOFF), Math.sqrt(a + e));
   };
-  for (let i = 0; i < FIRST_SAMPLES; i++) {
-    const t = i === FIRST_SAMPLES - 1 ? t1 : t0 + ((t1 - t0) * i) / (FIRST_SAMPLES - 1);
-    ts.push(t);
-    sample(t, lo, hi);
-  }
+  const out = new Float64Array(2);
+  firstSamples(sample, t0, t1, FIRST_SAMPLES, ts, lo, hi, out);
   const target = (v: number) => Math.max(abs, Math.min(rel, SLICE_RELATIVE_TARGET) * v);
   let gaps: number[] = [];
   let volume = 0;
@@ -524,26 +521,8 @@ export function sliceVolume(
       const share = (2 * tol) / (n - 1);
       for (let i = 0; i + 1 < n; i++) gaps[i] = gaps[i] > share ? 1 : 0;
     }
-    // Bisect the marked segments.
-    const ts2: number[] = [];
-    const lo2: number[] = [];
-    const hi2: number[] = [];
-    for (let i = 0; i < n; i++) {
-      ts2.push(ts[i]);
-      lo2.push(lo[i]);
-      hi2.push(hi[i]);
-      if (i + 1 < n && gaps[i] === 1 && ts2.length < MAX_SAMPLES) {
-        const mid = 0.5 * (ts[i] + ts[i + 1]);
-        if (mid > ts[i] && mid < ts[i + 1]) {
-          ts2.push(mid);
-          sample(mid, lo2, hi2);
-        }
-      }
-    }
-    if (ts2.length === n) break; // nothing left to split (widths at the doubles' spacing)
-    ts = ts2;
-    lo = lo2;
-    hi = hi2;
+    // Bisect the marked segments (none left to split: widths at the doubles' spacing).
+    if (!bisectMarked(sample, ts, lo, hi, gaps, MAX_SAMPLES, out)) break;
   }
   // The sums' rounding; and, for volumes near the doubles' least normal (a shape of 1e-100:
   // ρ²·height ≈ 1e-309), every product's absolute rounding of up to the least subnormal.
