@@ -42,6 +42,13 @@ import { boundingRadiusOf, type PolytopeAxes, shapeDef, supportOf } from "../sha
 import type { RoundedCuboid } from "../shapes/rounded.js";
 import { type Shape, ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
+import {
+  type BracketSampler,
+  bisectMarked,
+  firstSamples,
+  segmentBounds,
+  segmentOut,
+} from "./overlap-volume-bracket.js";
 import { profileOf } from "./overlap-volume-slices.js";
 
 /** Unit roundoff of doubles, 2^-53. */
@@ -526,13 +533,8 @@ function chordOf(
 /** A line's [lower, upper] chord length of A ∩ B (unit). */
 const chordOut = new Float64Array(2);
 
-/** One level's sampler: out[0] ≤ f(t) ≤ out[1]. */
-type Sampler = (t: number, out: Float64Array) => void;
-
 /** [lower, upper] of the last {@link bracketIntegral} (unit^(power+…)). */
 const bracketOut = new Float64Array(2);
-/** The breakpoints of {@link clampedPowerIntegral} (at most five). */
-const breaks = new Float64Array(5);
 
 /**
  * [lower, upper] of ∫ f^power over [t0, t1] into bracketOut, f concave on the interval I where it
@@ -542,7 +544,7 @@ const breaks = new Float64Array(5);
  * (t1 − t0)].
  */
 function bracketIntegral(
-  sample: Sampler,
+  sample: BracketSampler,
   t0: number,
   t1: number,
   power: number,
@@ -551,17 +553,11 @@ function bracketIntegral(
   abs: number,
   maxSamples: number,
 ): boolean {
-  let ts: number[] = [];
-  let lo: number[] = [];
-  let hi: number[] = [];
+  const ts: number[] = [];
+  const lo: number[] = [];
+  const hi: number[] = [];
   const out = new Float64Array(2);
-  for (let i = 0; i < FIRST_SAMPLES; i++) {
-    const t = i === FIRST_SAMPLES - 1 ? t1 : t0 + ((t1 - t0) * i) / (FIRST_SAMPLES - 1);
-    sample(t, out);
-    ts.push(t);
-    lo.push(out[0]);
-    hi.push(out[1]);
-  }
+  firstSamples(sample, t0, t1, FIRST_SAMPLES, ts, lo, hi, out);
   let lower = 0;
   let upper = 0;
   const history: number[] = [];
@@ -588,10 +584,10 @@ function bracketIntegral(
       upper = 0;
       const gaps = new Float64Array(n - 1);
       for (let i = 0; i + 1 < n; i++) {
-        segmentBounds(ts, lo, hi, i, j, k, power, cap);
-        lower += bracketOut[0];
-        upper += bracketOut[1];
-        gaps[i] = bracketOut[1] - bracketOut[0];
+        segmentBounds(ts, lo, hi, i, j, k, power, cap, true);
+        lower += segmentOut[0];
+        upper += segmentOut[1];
+        gaps[i] = segmentOut[1] - segmentOut[0];
       }
       const mid = 0.5 * (upper + lower);
       const tol = Math.max(abs, rel * mid);
@@ -607,162 +603,13 @@ function bracketIntegral(
       for (let i = 1; i + 1 < n; i++) if (gaps[i] > gaps[widest]) widest = i;
       for (let i = 0; i + 1 < n; i++) marks[i] = gaps[i] > share || i === widest ? 1 : 0;
     }
-    const ts2: number[] = [];
-    const lo2: number[] = [];
-    const hi2: number[] = [];
-    for (let i = 0; i < n; i++) {
-      ts2.push(ts[i]);
-      lo2.push(lo[i]);
-      hi2.push(hi[i]);
-      if (i + 1 < n && marks[i] === 1 && ts2.length < maxSamples) {
-        const m = 0.5 * (ts[i] + ts[i + 1]);
-        if (m > ts[i] && m < ts[i + 1]) {
-          sample(m, out);
-          ts2.push(m);
-          lo2.push(out[0]);
-          hi2.push(out[1]);
-        }
-      }
-    }
-    if (ts2.length === n) break;
-    ts = ts2;
-    lo = lo2;
-    hi = hi2;
+    if (!bisectMarked(sample, ts, lo, hi, marks, maxSamples, out)) break;
   }
   // The sums' own rounding.
   const rounding = 4 * ts.length * UNIT_ROUNDOFF * upper;
   bracketOut[0] = Math.max(0, lower - rounding);
   bracketOut[1] = upper + rounding;
   return true;
-}
-
-/**
- * [lower, upper] of ∫ f^power over segment i into bracketOut (the rule of
- * src/query/overlap-volume-slices.ts's segmentBounds, for power 1 or 2 and a constant cap):
- * below, the chord of the lower values where both ends are certainly in I (j ≤ i < i + 1 ≤ k);
- * above, the least of the extensions of the chords from each end's upper value to the nearest
- * certainly-inside sample beyond the other end, clamped to [0, cap].
- */
-function segmentBounds(
-  ts: number[],
-  lo: number[],
-  hi: number[],
-  i: number,
-  j: number,
-  k: number,
-  power: number,
-  cap: number,
-): void {
-  const ta = ts[i];
-  const tb = ts[i + 1];
-  const w = tb - ta;
-  let lower = 0;
-  if (i >= j && i + 1 <= k) {
-    const a = lo[i];
-    const b = lo[i + 1];
-    lower = power === 2 ? (w * (a * a + a * b + b * b)) / 3 : (w * (a + b)) / 2;
-  }
-  let la = Infinity;
-  let lb = Infinity;
-  let la2 = Infinity;
-  let lb2 = Infinity;
-  const fl = Math.min(i - 1, k);
-  if (fl >= j && fl >= 0) {
-    const slope = (hi[i] - lo[fl]) / (ts[i] - ts[fl]);
-    la = hi[i];
-    lb = hi[i] + slope * w;
-  }
-  const fr = Math.max(i + 2, j);
-  if (fr <= k) {
-    const slope = (hi[i + 1] - lo[fr]) / (ts[fr] - ts[i + 1]);
-    lb2 = hi[i + 1];
-    la2 = hi[i + 1] + slope * w;
-  }
-  // Beyond the certain samples: the extension of the chord of the two outermost ones (their
-  // upper value at the outer one, the lower at the inner one), which holds there whatever the
-  // uncertain samples' upper values (a slice with no certain chord reads the cap).
-  if (i + 1 <= j && j < k) {
-    const slope = (lo[j + 1] - hi[j]) / (ts[j + 1] - ts[j]);
-    const va = hi[j] + slope * (ta - ts[j]);
-    const vb = hi[j] + slope * (tb - ts[j]);
-    if (vb < lb2) {
-      la2 = va;
-      lb2 = vb;
-    }
-  } else if (i >= k && j < k) {
-    const slope = (hi[k] - lo[k - 1]) / (ts[k] - ts[k - 1]);
-    const va = hi[k] + slope * (ta - ts[k]);
-    const vb = hi[k] + slope * (tb - ts[k]);
-    if (va < la) {
-      la = va;
-      lb = vb;
-    }
-  }
-  const upper = clampedPowerIntegral(w, la, lb, la2, lb2, cap, power);
-  bracketOut[0] = lower;
-  bracketOut[1] = Math.max(lower, upper);
-}
-
-/**
- * ∫ over a segment of width w of g^power, g = clamp(min(L1, L2), 0, cap), L1 and L2 the lines
- * through (0, a1), (w, b1) and (0, a2), (w, b2) (Infinity for a missing line): g is piecewise
- * linear with breakpoints where the lines cross each other, 0 or cap; on a piece from p to q,
- * ∫g = w'(p + q)/2 and ∫g² = w'(p² + pq + q²)/3.
- */
-function clampedPowerIntegral(
-  w: number,
-  a1: number,
-  b1: number,
-  a2: number,
-  b2: number,
-  cap: number,
-  power: number,
-): number {
-  const capPow = power === 2 ? cap * cap : cap;
-  if (a1 === Infinity && a2 === Infinity) return capPow * w;
-  if (a1 === Infinity) {
-    a1 = a2;
-    b1 = b2;
-  } else if (a2 === Infinity) {
-    a2 = a1;
-    b2 = b1;
-  }
-  nBreaks = 0;
-  cut(a1 - a2, b1 - b2, 0);
-  cut(a1, b1, 0);
-  cut(a2, b2, 0);
-  cut(a1, b1, cap);
-  cut(a2, b2, cap);
-  const nb = nBreaks;
-  let sum = 0;
-  let s0 = 0;
-  let p = Math.max(0, Math.min(cap, a1, a2));
-  for (let i = 0; i <= nb; i++) {
-    const s1 = i < nb ? breaks[i] : 1;
-    if (!(s1 > s0)) continue;
-    const q = Math.max(0, Math.min(cap, a1 + s1 * (b1 - a1), a2 + s1 * (b2 - a2)));
-    sum += power === 2 ? ((s1 - s0) * (p * p + p * q + q * q)) / 3 : ((s1 - s0) * (p + q)) / 2;
-    s0 = s1;
-    p = q;
-  }
-  // The breakpoints' own rounding: g is within a few ulps of cap of its exact value.
-  return sum * w * (1 + 16 * UNIT_ROUNDOFF) + 16 * UNIT_ROUNDOFF * capPow * w;
-}
-
-/** How many of {@link breaks} are set. */
-let nBreaks = 0;
-
-/** Inserts into the sorted breaks the fraction s ∈ (0, 1) where p + s(q − p) = v, if any. */
-function cut(p: number, q: number, v: number): void {
-  if ((p - v) * (q - v) < 0) {
-    const x = (v - p) / (q - p);
-    let i = nBreaks++;
-    while (i > 0 && breaks[i - 1] > x) {
-      breaks[i] = breaks[i - 1];
-      i--;
-    }
-    breaks[i] = x;
-  }
 }
 
 /** The answer of {@link chordVolume}: volume and bound (unit³). */
@@ -941,12 +788,12 @@ export function chordVolume(
   const relSlice = Math.max(rel * SLICE_SHARE, 1e-9);
   const absSlice = (abs * SLICE_SHARE) / (t1 - t0);
   let sliceT = 0;
-  const sample: Sampler = (u, o) => {
+  const sample: BracketSampler = (u, o) => {
     chord(sliceT, u);
     o[0] = chordOut[0];
     o[1] = chordOut[1];
   };
-  const slice: Sampler = (t, out) => {
+  const slice: BracketSampler = (t, out) => {
     sliceT = t;
     const inside = bracketIntegral(sample, u0, u1, 1, diameter, relSlice, absSlice, MAX_CHORDS);
     const al = inside ? bracketOut[0] : 0;

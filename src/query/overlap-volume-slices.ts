@@ -42,6 +42,7 @@ import { type Shape, ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
 import { pairPose } from "./frames.js";
 import { intersects } from "./intersects.js";
+import { bisectMarked, firstSamples, segmentBounds, segmentOut } from "./overlap-volume-bracket.js";
 import { closedFormVolume } from "./overlap-volume-contained.js";
 
 /** Unit roundoff of doubles, 2^-53. */
@@ -355,11 +356,6 @@ function sector(px: number, py: number, qx: number, qy: number, r: number): numb
   return 0.5 * r * r * Math.atan2(px * qy - py * qx, px * qx + py * qy);
 }
 
-/** [lower, upper] of the last {@link segmentBounds} (unit³). */
-const boundsOut = new Float64Array(2);
-/** The breakpoints of {@link clampedSquareIntegral} (at most five). */
-const breaks = new Float64Array(5);
-
 /** The answer of {@link sliceVolume}: volume and bound (unit³). */
 export interface SliceVolume {
   volume: number;
@@ -467,27 +463,24 @@ export function sliceVolume(
     px: new Float64Array(2 * (m + 8)),
     qx: new Float64Array(2 * (m + 8)),
   };
-  let ts: number[] = [];
-  let lo: number[] = [];
-  let hi: number[] = [];
-  const sample = (t: number, outLo: number[], outHi: number[]): void => {
+  const ts: number[] = [];
+  const lo: number[] = [];
+  const hi: number[] = [];
+  const sample = (t: number, out: Float64Array): void => {
     const rho = radiusAt(prof, t);
     sliceArea(planes, m, rho, t, scratch);
     if (areaOut[0] < 0) {
-      outLo.push(0);
-      outHi.push(0);
+      out[0] = 0;
+      out[1] = 0;
       return;
     }
     const a = areaOut[0];
     const e = areaOut[1] + 16 * UNIT_ROUNDOFF * Math.PI * rho * rho;
-    outLo.push(Math.sqrt(Math.max(0, a - e)));
-    outHi.push(Math.min(SQRT_PI * rho * (1 + 8 * UNIT_ROUNDOFF), Math.sqrt(a + e)));
+    out[0] = Math.sqrt(Math.max(0, a - e));
+    out[1] = Math.min(SQRT_PI * rho * (1 + 8 * UNIT_ROUNDOFF), Math.sqrt(a + e));
   };
-  for (let i = 0; i < FIRST_SAMPLES; i++) {
-    const t = i === FIRST_SAMPLES - 1 ? t1 : t0 + ((t1 - t0) * i) / (FIRST_SAMPLES - 1);
-    ts.push(t);
-    sample(t, lo, hi);
-  }
+  const out = new Float64Array(2);
+  firstSamples(sample, t0, t1, FIRST_SAMPLES, ts, lo, hi, out);
   const target = (v: number) => Math.max(abs, Math.min(rel, SLICE_RELATIVE_TARGET) * v);
   let gaps: number[] = [];
   let volume = 0;
@@ -511,9 +504,11 @@ export function sliceVolume(
       let upper = 0;
       gaps = new Array(n - 1);
       for (let i = 0; i + 1 < n; i++) {
-        segmentBounds(prof, ts, lo, hi, i, j, k);
-        const l = boundsOut[0];
-        const u = boundsOut[1];
+        // The segment's cap: the disc's √area at its widest.
+        const cap = SQRT_PI * radiusMax(prof, ts[i], ts[i + 1]);
+        segmentBounds(ts, lo, hi, i, j, k, 2, cap, false);
+        const l = segmentOut[0];
+        const u = segmentOut[1];
         lower += l;
         upper += u;
         gaps[i] = u - l;
@@ -526,134 +521,12 @@ export function sliceVolume(
       const share = (2 * tol) / (n - 1);
       for (let i = 0; i + 1 < n; i++) gaps[i] = gaps[i] > share ? 1 : 0;
     }
-    // Bisect the marked segments.
-    const ts2: number[] = [];
-    const lo2: number[] = [];
-    const hi2: number[] = [];
-    for (let i = 0; i < n; i++) {
-      ts2.push(ts[i]);
-      lo2.push(lo[i]);
-      hi2.push(hi[i]);
-      if (i + 1 < n && gaps[i] === 1 && ts2.length < MAX_SAMPLES) {
-        const mid = 0.5 * (ts[i] + ts[i + 1]);
-        if (mid > ts[i] && mid < ts[i + 1]) {
-          ts2.push(mid);
-          sample(mid, lo2, hi2);
-        }
-      }
-    }
-    if (ts2.length === n) break; // nothing left to split (widths at the doubles' spacing)
-    ts = ts2;
-    lo = lo2;
-    hi = hi2;
+    // Bisect the marked segments (none left to split: widths at the doubles' spacing).
+    if (!bisectMarked(sample, ts, lo, hi, gaps, MAX_SAMPLES, out)) break;
   }
   // The sums' rounding; and, for volumes near the doubles' least normal (a shape of 1e-100:
   // ρ²·height ≈ 1e-309), every product's absolute rounding of up to the least subnormal.
   const rounding = 4 * ts.length * (UNIT_ROUNDOFF * (volume + gap) + 16 * Number.MIN_VALUE);
   const errorBound = gap + fixed + rounding;
   return { volume: Math.max(0, volume), errorBound };
-}
-
-/**
- * [lower, upper] of ∫f² over segment i (module doc). j, k: the first and last samples certainly
- * in I (lo > 0); every sample between them is in I. Lower: the chord of the lower values where
- * both ends are in I. Upper: the least of the extensions of the chords (t_{i+1}, t_fr) leftwards
- * and (t_fl, t_i) rightwards whose far ends are in I, and of the disc's area, clamped at 0.
- */
-function segmentBounds(
-  prof: Profile,
-  ts: number[],
-  lo: number[],
-  hi: number[],
-  i: number,
-  j: number,
-  k: number,
-): void {
-  const ta = ts[i];
-  const tb = ts[i + 1];
-  const w = tb - ta;
-  const cap = SQRT_PI * radiusMax(prof, ta, tb);
-  let lower = 0;
-  if (i >= j && i + 1 <= k) {
-    const a = lo[i];
-    const b = lo[i + 1];
-    lower = (w * (a * a + a * b + b * b)) / 3;
-  }
-  // Candidate lines by their values at ta and tb.
-  let la = Infinity;
-  let lb = Infinity;
-  let la2 = Infinity;
-  let lb2 = Infinity;
-  const fl = Math.min(i - 1, k);
-  if (fl >= j && fl >= 0) {
-    const slope = (hi[i] - lo[fl]) / (ts[i] - ts[fl]);
-    la = hi[i];
-    lb = hi[i] + slope * w;
-  }
-  const fr = Math.max(i + 2, j);
-  if (fr <= k) {
-    const slope = (hi[i + 1] - lo[fr]) / (ts[fr] - ts[i + 1]);
-    lb2 = hi[i + 1];
-    la2 = hi[i + 1] + slope * w;
-  }
-  const upper = clampedSquareIntegral(ta, tb, la, lb, la2, lb2, cap);
-  boundsOut[0] = lower;
-  boundsOut[1] = Math.max(lower, upper);
-}
-
-/**
- * ∫ over [ta, tb] of g², g = clamp(min(L1, L2), 0, cap), L1 and L2 the lines through (ta, a1),
- * (tb, b1) and (ta, a2), (tb, b2) (Infinity for a missing line). g is piecewise linear with
- * breakpoints where the lines cross each other, 0 or cap; on each piece ∫g² = w(p² + pq + q²)/3.
- */
-function clampedSquareIntegral(
-  ta: number,
-  tb: number,
-  a1: number,
-  b1: number,
-  a2: number,
-  b2: number,
-  cap: number,
-): number {
-  const w = tb - ta;
-  if (a1 === Infinity && a2 === Infinity) return cap * cap * w;
-  if (a1 === Infinity) {
-    a1 = a2;
-    b1 = b2;
-  } else if (a2 === Infinity) {
-    a2 = a1;
-    b2 = b1;
-  }
-  // Breakpoints as fractions s ∈ (0, 1), sorted by insertion.
-  let nb = 0;
-  const cut = (p: number, q: number, v: number): void => {
-    // p + s(q − p) = v
-    if ((p - v) * (q - v) < 0) {
-      const x = (v - p) / (q - p);
-      let i = nb++;
-      while (i > 0 && breaks[i - 1] > x) {
-        breaks[i] = breaks[i - 1];
-        i--;
-      }
-      breaks[i] = x;
-    }
-  };
-  cut(a1 - a2, b1 - b2, 0);
-  cut(a1, b1, 0);
-  cut(a2, b2, 0);
-  cut(a1, b1, cap);
-  cut(a2, b2, cap);
-  let sum = 0;
-  let s0 = 0;
-  let p = Math.max(0, Math.min(cap, a1, a2));
-  for (let i = 0; i <= nb; i++) {
-    const s1 = i < nb ? breaks[i] : 1;
-    if (!(s1 > s0)) continue;
-    const q = Math.max(0, Math.min(cap, a1 + s1 * (b1 - a1), a2 + s1 * (b2 - a2)));
-    sum += ((s1 - s0) * (p * p + p * q + q * q)) / 3;
-    s0 = s1;
-    p = q;
-  }
-  // The breakpoints' own rounding: g is within a few ulps of cap of its exact value.
-  return sum * w * (1 + 16 * UNIT_ROUNDOFF) + 16 * UNIT_ROUNDOFF * cap * cap * w;
 }
