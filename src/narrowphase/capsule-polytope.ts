@@ -42,9 +42,13 @@ import type { RoundedConvexPolyhedron, RoundedCuboid } from "../shapes/rounded.j
 import { ShapeType } from "../shapes/shape.js";
 import { writeBoundingRadiusOf } from "../shapes/shape-def.js";
 import type { Triangle } from "../shapes/triangle.js";
-import { addMargins, type Contact } from "./contact.js";
+import type { Contact } from "./contact.js";
 import { apartBeyond, apartGapIo } from "./convex-convex.js";
-import { contactPredictionIo, contactTrianglePolytopeIo } from "./triangle-polytope.js";
+import {
+  contactPredictionIo,
+  contactRejectIo,
+  contactTrianglePolytopeIo,
+} from "./triangle-polytope.js";
 
 /**
  * A polytope these routines take: a box or a convex polyhedron, or a rounded one, or a triangle
@@ -68,39 +72,88 @@ const segment: Triangle = {
 /**
  * The core pair's contact into `out` at any gap (its prediction unbounded: the closest features
  * always, never the SAT's early "apart", whose lower bound of the gap can round above the
- * features' own gap). False only for a non-finite gap.
+ * features' own gap), or false at once when B is a triangle whose SAT proves the segment apart by
+ * more than `rejectIo[0]` (+∞: never). False otherwise only for a non-finite gap.
  */
 function coreContact(out: Contact, a: Capsule, b: CapsulePolytopeOther, bInA: Isometry): boolean {
   vec3.copy(segment.a, a.a);
   vec3.copy(segment.b, a.b);
   vec3.copy(segment.c, a.b);
   contactPredictionIo[0] = Number.POSITIVE_INFINITY;
-  return contactTrianglePolytopeIo(out, segment, "core" in b ? b.core : b, bInA);
+  contactRejectIo[0] = rejectIo[0];
+  const hit = contactTrianglePolytopeIo(out, segment, "core" in b ? b.core : b, bInA);
+  contactRejectIo[0] = Number.POSITIVE_INFINITY;
+  return hit;
 }
 
 const radiusIo = new Float64Array(1);
+/** [0] the core gap (scene units) beyond which {@link coreContact} may answer "apart" at once. */
+const rejectIo = new Float64Array(1);
 
 /**
- * Whether GJK proves the capsule apart from B by more than `prediction` (scene units) and the
- * rounding this routine's touch test forgives ({@link contactCapsulePolytope}: TOUCH_TOLERANCE of
- * the pair's magnitude, bounded here by r + |t|₁ + B's bounding radius, taken four times): the
- * separating axis test over B's faces and the segment's crosses with its edges costs O(F + E)
- * projections of B's V vertices, ~1e5 operations for a hull of 100 vertices, where GJK needs a
- * few support calls (the demo scene's capsules over hulls spent 10 of 22 s of CPU in that test
- * when every candidate pair ran it). A pair not proven apart takes the exact features.
+ * A triangle B's core gap beyond the prediction, the radius and the touch test's rounding by this
+ * fraction of the pair's magnitude is "apart" by the SAT alone ({@link rejectGap}): 2^-30, far
+ * above the SAT's rounding and `TOUCH_TOLERANCE` (2^-47).
  */
-function provedApart(
-  a: Capsule,
-  b: CapsulePolytopeOther,
-  bInA: Isometry,
-  prediction: number,
-): boolean {
+const REJECT_MARGIN = 2 ** -30;
+
+/**
+ * rejectIo[0] = the segment's SAT gap against triangle `b` beyond which the capsule is apart by
+ * more than the prediction `capsulePredictionIo[0]` (scene units): prediction + r +
+ * {@link REJECT_MARGIN} of the pair's magnitude (r, the capsule's ends, B's offset and corners,
+ * each in its own frame), well above the touch test's `TOUCH_TOLERANCE` and the rounding between
+ * the SAT's lower bound and the features' gap. It stands in for {@link provedApart}'s GJK for a
+ * triangle, whose SAT over a segment is a few axes (session 41: GJK was a fifth of the
+ * capsule–mesh pairs' time).
+ */
+function rejectGap(a: Capsule, b: Triangle, bInA: Isometry): void {
+  const t = bInA.translation;
+  const m = Math.max(
+    Math.abs(t.x),
+    Math.abs(t.y),
+    Math.abs(t.z),
+    Math.abs(a.a.x),
+    Math.abs(a.a.y),
+    Math.abs(a.a.z),
+    Math.abs(a.b.x),
+    Math.abs(a.b.y),
+    Math.abs(a.b.z),
+    Math.abs(b.a.x),
+    Math.abs(b.a.y),
+    Math.abs(b.a.z),
+    Math.abs(b.b.x),
+    Math.abs(b.b.y),
+    Math.abs(b.b.z),
+    Math.abs(b.c.x),
+    Math.abs(b.c.y),
+    Math.abs(b.c.z),
+  );
+  const r = a.radius;
+  rejectIo[0] = capsulePredictionIo[0] + r + REJECT_MARGIN * (m + r);
+}
+
+/**
+ * Whether GJK proves the capsule apart from B by more than `capsulePredictionIo[0]` (scene units)
+ * and the rounding this routine's touch test forgives ({@link contactCapsulePolytopeIo}:
+ * TOUCH_TOLERANCE of the pair's magnitude, bounded here by r + |t|₁ + B's bounding radius, taken
+ * four times): the separating axis test over B's faces and the segment's crosses with its edges
+ * costs O(F + E) projections of B's V vertices, ~1e5 operations for a hull of 100 vertices, where
+ * GJK needs a few support calls (the demo scene's capsules over hulls spent 10 of 22 s of CPU in
+ * that test when every candidate pair ran it). A pair not proven apart takes the exact features.
+ */
+function provedApart(a: Capsule, b: CapsulePolytopeOther, bInA: Isometry): boolean {
   writeBoundingRadiusOf(radiusIo, b);
   const t = bInA.translation;
   const m = a.radius + Math.abs(t.x) + Math.abs(t.y) + Math.abs(t.z) + radiusIo[0];
-  apartGapIo[0] = prediction + 4 * TOUCH_TOLERANCE * m;
+  apartGapIo[0] = capsulePredictionIo[0] + 4 * TOUCH_TOLERANCE * m;
   return apartBeyond(a, b, bInA);
 }
+
+/**
+ * [0] the prediction (scene units, ≥ 0) of {@link contactCapsulePolytopeIo}: a double passed to
+ * a call V8 does not inline is boxed (allocated).
+ */
+export const capsulePredictionIo = new Float64Array(1);
 
 /**
  * Contact of capsule `a` and box or convex polyhedron `b`, plain or rounded (B at `bInA`, A's
@@ -116,7 +169,28 @@ export function contactCapsulePolytope(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  if (prediction < Number.POSITIVE_INFINITY && provedApart(a, b, bInA, prediction)) return false;
+  capsulePredictionIo[0] = prediction;
+  return contactCapsulePolytopeIo(out, a, b, bInA);
+}
+
+/**
+ * {@link contactCapsulePolytope} with the prediction in {@link capsulePredictionIo}[0]. A
+ * triangle B that the segment's SAT proves apart beyond the prediction is answered at once
+ * ({@link rejectGap}), any other B proven apart by GJK ({@link provedApart}) likewise; no double
+ * crosses a call (the margins added here, `addMargins`' arithmetic written out).
+ */
+export function contactCapsulePolytopeIo(
+  out: Contact,
+  a: Capsule,
+  b: CapsulePolytopeOther,
+  bInA: Isometry,
+): boolean {
+  const prediction = capsulePredictionIo[0];
+  rejectIo[0] = Number.POSITIVE_INFINITY;
+  if (prediction < Number.POSITIVE_INFINITY) {
+    if (b.type === ShapeType.Triangle) rejectGap(a, b, bInA);
+    else if (provedApart(a, b, bInA)) return false;
+  }
   if (!coreContact(out, a, b, bInA)) return false;
   const rA = a.radius;
   const rB = "core" in b ? b.radius : 0;
@@ -138,5 +212,17 @@ export function contactCapsulePolytope(
     );
     if (d <= TOUCH_TOLERANCE * m) d = 0;
   }
-  return addMargins(out, d, rA, rB, prediction);
+  // addMargins (src/narrowphase/contact.ts), inline: its doubles would be boxed across the call.
+  if (!(d <= prediction)) return false;
+  out.distance = d;
+  const n = out.normal;
+  const pa = out.pointA;
+  const pb = out.pointB;
+  pa.x = pa.x + n.x * rA;
+  pa.y = pa.y + n.y * rA;
+  pa.z = pa.z + n.z * rA;
+  pb.x = pb.x - n.x * rB;
+  pb.y = pb.y - n.y * rB;
+  pb.z = pb.z - n.z * rB;
+  return true;
 }

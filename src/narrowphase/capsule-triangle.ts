@@ -29,7 +29,11 @@ import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
 import type { Triangle } from "../shapes/triangle.js";
-import { contactCapsulePolytope } from "./capsule-polytope.js";
+import {
+  capsulePredictionIo,
+  contactCapsulePolytope,
+  contactCapsulePolytopeIo,
+} from "./capsule-polytope.js";
 import { type Contact, type DistanceResult, makeContact } from "./contact.js";
 import {
   contactConvexConvex,
@@ -83,21 +87,16 @@ function isNeedle(t: Triangle): boolean {
 /**
  * A needle's or sliver's contact (see {@link isNeedle}) into `out`: the capsule's segment against
  * the triangle by triangle-polytope's exact features, the radius added (`contactCapsulePolytope`).
- * 1 when found, 0 when apart by more than `prediction`, −1 when not a needle or when the segment
- * comes within {@link NEEDLE_GAP} of the pair's extent of the needle (its own gap out.distance + r),
- * which GJK/EPA answers: there the exact features' normal of a segment 8.6e-15 from a collinear
- * triangle of 1.2 was 3.4e-3 rad off the segments' cross product (test/fuzz/degenerate-triangle
- * .test.ts, its near-collinear property). A small integer, not a double, crosses the call.
+ * 1 when found, 0 when apart by more than the prediction (`capsulePredictionIo[0]`), −1 when not a
+ * needle or when the segment comes within {@link NEEDLE_GAP} of the pair's extent of the needle
+ * (its own gap out.distance + r), which GJK/EPA answers: there the exact features' normal of a
+ * segment 8.6e-15 from a collinear triangle of 1.2 was 3.4e-3 rad off the segments' cross product
+ * (test/fuzz/degenerate-triangle.test.ts, its near-collinear property). A small integer, not a
+ * double, crosses the call.
  */
-function needleContact(
-  out: Contact,
-  a: Capsule,
-  b: Triangle,
-  bInA: Isometry,
-  prediction: number,
-): number {
+function needleContact(out: Contact, a: Capsule, b: Triangle, bInA: Isometry): number {
   if (!isNeedle(b)) return -1;
-  if (!contactCapsulePolytope(out, a, b, bInA, prediction)) return 0;
+  if (!contactCapsulePolytopeIo(out, a, b, bInA)) return 0;
   // The segment's own gap against 2^-20 of the pair's extent (the segment's and the needle's
   // spans, per coordinate): nearer, the features' direction is rounding noise.
   const ta = b.a;
@@ -305,18 +304,19 @@ export function contactCapsuleTriangle(
   prediction: number,
 ): boolean {
   if (isPointTriangle(b)) return contactCapsulePoint(out, a, b, bInA, prediction);
-  const needle = needleContact(out, a, b, bInA, prediction);
+  // The prediction in a register: a double passed to a call V8 does not inline is boxed.
+  capsulePredictionIo[0] = prediction;
+  const needle = needleContact(out, a, b, bInA);
   if (needle >= 0) return needle === 1;
-  if (largeTriangle(a, b) && !isNeedle(b)) {
-    return contactCapsulePolytope(out, a, b, bInA, prediction);
-  }
+  if (largeTriangle(a, b) && !isNeedle(b)) return contactCapsulePolytopeIo(out, a, b, bInA);
   return contactConvexConvex(out, a, b, bInA, prediction);
 }
 
 /** Whether capsule `a` and triangle `b` (B at `bInA`) touch or overlap (see {@link contactCapsuleTriangle}). */
 export function intersectsCapsuleTriangle(a: Capsule, b: Triangle, bInA: Isometry): boolean {
   if (isPointTriangle(b)) return contactCapsulePoint(scratch, a, b, bInA, 0);
-  const needle = needleContact(scratch, a, b, bInA, 0);
+  capsulePredictionIo[0] = 0;
+  const needle = needleContact(scratch, a, b, bInA);
   if (needle >= 0) return needle === 1;
   if (largeTriangle(a, b) && !isNeedle(b)) return contactCapsulePolytope(scratch, a, b, bInA, 0);
   return intersectsConvexConvex(a, b, bInA);
@@ -335,8 +335,9 @@ export function distanceCapsuleTriangle(
     if (!contactCapsulePolytope(scratch, a, b, bInA, Number.POSITIVE_INFINITY)) {
       return distanceConvexConvex(out, a, b, bInA);
     }
-  } else if (needleContact(scratch, a, b, bInA, Number.POSITIVE_INFINITY) !== 1) {
-    return distanceConvexConvex(out, a, b, bInA);
+  } else {
+    capsulePredictionIo[0] = Number.POSITIVE_INFINITY;
+    if (needleContact(scratch, a, b, bInA) !== 1) return distanceConvexConvex(out, a, b, bInA);
   }
   out.distance = Math.max(0, scratch.distance);
   vec3.copy(out.pointA, scratch.pointA);

@@ -647,8 +647,10 @@ const exactIo = new Int32Array(1);
  * exactly on A's corners and B's moved into A's frame (issue 16: box meshes 4.5e-13 apart were
  * touching for the pad of the SAT; Möller's test of the mesh pairs, mesh-mesh.ts, takes the
  * same predicate), else the SAT's overlap within the frame's rounding (the SAT already run).
+ * `satRun`: the SAT has run on this pair (not the stale registers of an earlier one), so that a
+ * clear gap by it ({@link satClearlyApart}) may answer "apart" before the exact test.
  */
-function touching(a: Triangle, b: TrianglePolytopeOther, bInA: Isometry): boolean {
+function touching(a: Triangle, b: TrianglePolytopeOther, bInA: Isometry, satRun: boolean): boolean {
   exactIo[0] = 0;
   if (b.type !== ShapeType.Triangle) return satTouching();
   iso.transformPoint(tb0, bInA, b.a);
@@ -664,7 +666,54 @@ function touching(a: Triangle, b: TrianglePolytopeOther, bInA: Isometry): boolea
   )
     return satTouching();
   exactIo[0] = 1;
+  if (satRun && satClearlyApart(a, b, bInA)) return false;
   return trianglesMeet(a.a, a.b, a.c, tb0, tb1, tb2);
+}
+
+/**
+ * A SAT gap beyond this fraction of the pair's magnitude ({@link satClearlyApart}) proves two
+ * triangles apart: 2^-30, far above the rounding of the SAT's projections and of B's corners
+ * moved into A's frame (a few ulps of that magnitude).
+ */
+const CLEAR_GAP = 2 ** -30;
+
+/**
+ * True when the SAT already run on the loaded pair found a separating axis along which triangles
+ * `a` and `b` (B at `bInA`, A's frame) are apart by more than {@link CLEAR_GAP} of the pair's
+ * magnitude (the largest of A's and B's corners' coordinates and B's offset, each pair in its own
+ * frame, and the local frame's): the exact test (`trianglesMeet`, two orient3d expansions per
+ * edge and face) would answer "apart" too, so {@link touching} skips it — most of a mesh's
+ * triangles near a capsule are apart (session 41: the capsule–triangle pairs' exact route spent
+ * about half its time in those predicates). A boolean; reads the SAT's registers.
+ */
+function satClearlyApart(a: Triangle, b: Triangle, bInA: Isometry): boolean {
+  if (sat[5] !== 1) return false;
+  const t = bInA.translation;
+  const m = Math.max(
+    frame[0],
+    Math.abs(t.x),
+    Math.abs(t.y),
+    Math.abs(t.z),
+    Math.abs(a.a.x),
+    Math.abs(a.a.y),
+    Math.abs(a.a.z),
+    Math.abs(a.b.x),
+    Math.abs(a.b.y),
+    Math.abs(a.b.z),
+    Math.abs(a.c.x),
+    Math.abs(a.c.y),
+    Math.abs(a.c.z),
+    Math.abs(b.a.x),
+    Math.abs(b.a.y),
+    Math.abs(b.a.z),
+    Math.abs(b.b.x),
+    Math.abs(b.b.y),
+    Math.abs(b.b.z),
+    Math.abs(b.c.x),
+    Math.abs(b.c.y),
+    Math.abs(b.c.z),
+  );
+  return -sat[0] > CLEAR_GAP * m;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1073,7 +1122,7 @@ function gapNormal(): void {
   chosen[1] = axis[1];
   chosen[2] = axis[2];
   chosen[3] = sepIo[0];
-  if (bestEdge[0] === 1 && cornerEdgeFirst(tol)) return;
+  if (bestEdge[0] === 1 && cornerEdgeFirst()) return;
   if (sat[5] === 1) {
     // The SAT's axis by its separation measured here: two segments' `segmentsSat` records the
     // gap as its overlap, not the separation along its rounded direction (issue 16, below).
@@ -1111,7 +1160,7 @@ function gapNormal(): void {
   axis[2] = chosen[2];
   if (chosen[0] === sat[1] && chosen[1] === sat[2] && chosen[2] === sat[3]) {
     gapFacingWitnesses();
-    if (witnessesFace() || !tiedFacingPair(tol)) return;
+    if (witnessesFace() || !tiedFacingPair()) return;
   }
   if (chosen[0] !== own[0] || chosen[1] !== own[1] || chosen[2] !== own[2]) gapFacingChosen();
 }
@@ -1133,7 +1182,8 @@ function witnessesFace(): boolean {
 }
 
 /**
- * {@link gapNormal}'s SAT axis kept at the gap (within `tol`, the frame's rounding) whose
+ * {@link gapNormal}'s SAT axis kept at the gap (within `tol` = TOUCH_ULPS·ε of the frame, its
+ * rounding; computed here, not passed: a double crossing a call is boxed) whose
  * witnesses do not face along it: the tied edge pairs ({@link tiedEdgePair}) walked for one whose
  * own normal — a corner's perpendicular to the edge whose inside it meets, or two insides' common
  * perpendicular — reaches the gap within `tol` as well; true with it in `chosen` and its points in
@@ -1145,7 +1195,8 @@ function witnessesFace(): boolean {
  * witnesses 2.1e-14 apart across it), and an end over a triangle's corner ties with both edges
  * there, the nearer in doubles the one whose perpendicular falls short.
  */
-function tiedFacingPair(tol: number): boolean {
+function tiedFacingPair(): boolean {
+  const tol = TOUCH_ULPS * EPS * frame[0];
   for (let k = 0; k < 4; k++) satKept[k] = chosen[k];
   chosen[3] = gap[0] - tol;
   tieIo[0] = gap[0] + tol;
@@ -1159,7 +1210,8 @@ function tiedFacingPair(tol: number): boolean {
 /**
  * {@link gapNormal} for a closest pair that is a corner against an edge's inside: their direction
  * made perpendicular to the edge ({@link axisOffEdge}) kept, with the witnesses faced along it,
- * when the pair's separation along it reaches the gap within `tol` (the frame's rounding); true
+ * when the pair's separation along it reaches the gap within `tol` (TOUCH_ULPS·ε of the frame,
+ * its rounding; computed here, not passed: a double crossing a call is boxed); true
  * then. Tried before the SAT's axis, which can tie with it while its witnesses do not face: at a
  * sliver the in-plane normal of the sliver's edge, 5.2e-9 rad off the perpendicular from a
  * capsule's segment end 1e-3 away across the edge's plane, reached the gap as nearly and was kept
@@ -1170,7 +1222,8 @@ function tiedFacingPair(tol: number): boolean {
  * both separations 5.5282746366791535e-9 in doubles; the witnesses, the end and its foot, 2.1e-14
  * apart across the axis). Sliver pairs only until session 41.
  */
-function cornerEdgeFirst(tol: number): boolean {
+function cornerEdgeFirst(): boolean {
+  const tol = TOUCH_ULPS * EPS * frame[0];
   axis[0] = best[4] - best[1];
   axis[1] = best[5] - best[2];
   axis[2] = best[6] - best[3];
@@ -1797,20 +1850,32 @@ function cmp(p: Vec3, r: Vec3): number {
   return 0;
 }
 
-/** Writes `best`'s points (local frame) to the caller's frame and order. */
+/**
+ * Writes `best`'s points (local frame) to the caller's frame and order. One branch per order, each
+ * storing to `pa` and `pb` by name: stores through `swapped ? pb : pa` had lost the points' map
+ * and boxed every coordinate (session 41: 37 KB a step in the capsule-and-solid-mesh world).
+ */
 function writePoints(pa: Vec3, pb: Vec3, swapped: boolean, bInA: Isometry): void {
-  const p = swapped ? pb : pa;
-  const r = swapped ? pa : pb;
-  p.x = best[1] + origin.x;
-  p.y = best[2] + origin.y;
-  p.z = best[3] + origin.z;
-  r.x = best[4] + origin.x;
-  r.y = best[5] + origin.y;
-  r.z = best[6] + origin.z;
-  if (swapped) {
-    iso.transformPoint(pa, bInA, pa);
-    iso.transformPoint(pb, bInA, pb);
+  const ox = origin.x;
+  const oy = origin.y;
+  const oz = origin.z;
+  if (!swapped) {
+    pa.x = best[1] + ox;
+    pa.y = best[2] + oy;
+    pa.z = best[3] + oz;
+    pb.x = best[4] + ox;
+    pb.y = best[5] + oy;
+    pb.z = best[6] + oz;
+    return;
   }
+  pb.x = best[1] + ox;
+  pb.y = best[2] + oy;
+  pb.z = best[3] + oz;
+  pa.x = best[4] + ox;
+  pa.y = best[5] + oy;
+  pa.z = best[6] + oz;
+  iso.transformPoint(pa, bInA, pa);
+  iso.transformPoint(pb, bInA, pb);
 }
 
 /** Writes the loaded frame's unit normal `axis` to `n` in the caller's frame and order. */
@@ -1833,7 +1898,7 @@ export function intersectsTrianglePolytope(
   bInA: Isometry,
 ): boolean {
   if (b.type === ShapeType.Triangle) {
-    const t = touching(a, b, bInA);
+    const t = touching(a, b, bInA, false);
     if (exactIo[0] === 1) return t;
   }
   loadOrdered(a, b, bInA);
@@ -1854,7 +1919,7 @@ export function distanceTrianglePolytope(
 ): DistanceResult {
   const swapped = loadOrdered(a, b, bInA);
   runSat();
-  if (touching(a, b, bInA)) {
+  if (touching(a, b, bInA, true)) {
     penetrationWitnesses();
     out.distance = 0;
   } else {
@@ -1891,6 +1956,16 @@ export function contactTrianglePolytope(
  */
 export const contactPredictionIo = new Float64Array(1);
 
+/**
+ * [0] a gap (scene units, the loaded frame's; +∞ for none) beyond which
+ * {@link contactTrianglePolytopeIo} answers "apart" from the SAT alone, before the closest
+ * features: the SAT's least overlap is a lower bound of the distance to its rounding, so a caller
+ * whose own answer would be apart beyond it (a capsule's segment: its prediction, radius and
+ * touch tolerance, with a margin far above that rounding) skips the features and the exact test.
+ * Read once per call; callers that do not set it leave it at +∞.
+ */
+export const contactRejectIo = new Float64Array([Number.POSITIVE_INFINITY]);
+
 /** {@link contactTrianglePolytope} with the prediction in {@link contactPredictionIo}[0]. */
 export function contactTrianglePolytopeIo(
   out: Contact,
@@ -1901,7 +1976,8 @@ export function contactTrianglePolytopeIo(
   const prediction = contactPredictionIo[0];
   const swapped = loadOrdered(a, b, bInA);
   runSat();
-  if (touching(a, b, bInA)) {
+  if (sat[5] === 1 && -sat[0] > contactRejectIo[0]) return false;
+  if (touching(a, b, bInA, true)) {
     penetrationWitnesses();
     const d = Math.max(sat[0], 0);
     out.distance = d > 0 ? -d : 0;
