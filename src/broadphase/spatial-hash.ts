@@ -801,8 +801,12 @@ export class SpatialHash implements BroadPhase {
               if (separated === 0) {
                 if (w === keys.length) {
                   c.setSize(w);
+                  // At least one more key, so that a full set at its limit throws here (capped at
+                  // the limit, the request had been met by the full storage and the loop went on
+                  // writing past its end, quadratic in the bodies of a crowded cell, before a
+                  // later check threw).
                   c.reserve(
-                    Math.min(c.limit, Math.max(w + 1, Math.ceil(((w / (i + 1)) * cells * 9) / 8))),
+                    Math.max(w + 1, Math.min(c.limit, Math.ceil(((w / (i + 1)) * cells * 9) / 8))),
                   );
                   keys = c.storage;
                 }

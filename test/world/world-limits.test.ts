@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { CollideError } from "../../src/errors.js";
+import { computePairs, dim2 } from "../../src/index.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
 import { CollisionWorld } from "../../src/world/index.js";
 
@@ -77,15 +78,53 @@ describe("CollisionWorld maxPairs", () => {
 });
 
 describe("CollisionWorld maxPairs stops the broad phase early", () => {
-  for (const broadphase of ["brute", "sap", "grid", "tree"] as const) {
-    it(`${broadphase}: 10,000 spheres at one point (50 million pairs) throw at the default limit`, () => {
-      const world = new CollisionWorld({ broadphase });
-      for (let i = 0; i < 10_000; i++) world.addBody({ shape: makeSphere(1), pose: at(0, 0, 0) });
-      // Without the limit this step ran for 86 s and used the machine's 24 GB; with it the broad
-      // phase stops within twice the limit (about 0.3 s here).
-      expect(thrown(() => world.step()).field).toBe("options.maxPairs");
-    });
+  for (const broadphase of ["brute", "sap", "grid", "tree", "octree"] as const) {
+    for (const spread of [0, 1e-3]) {
+      it(`${broadphase}: 10,000 spheres within ${spread * 6} of one point (50 million pairs) throw at the default limit, soon`, () => {
+        const world = new CollisionWorld({ broadphase });
+        for (let i = 0; i < 10_000; i++) {
+          world.addBody({ shape: makeSphere(1), pose: at((i % 7) * spread, 0, 0) });
+        }
+        // Without the limit this step ran for 86 s and used the machine's 24 GB; with it the
+        // broad phase stops within twice the limit (0.1–0.3 s here). The grid's enumeration had
+        // gone on past its full candidate storage (a request capped at the limit was met by the
+        // storage already there) until a later check threw: 10 s of CPU at 10,000 bodies, 40 s
+        // at 20,000 (session 42's fresh attack, finding 01). The guard is far above the fix's
+        // time on a loaded machine and far below the old one.
+        const t0 = performance.now();
+        const e = thrown(() => world.step());
+        const ms = performance.now() - t0;
+        expect(e.field).toBe("options.maxPairs");
+        expect(e.message).toContain(String(2 ** 21));
+        expect(ms).toBeLessThan(4000);
+      });
+    }
   }
+});
+
+describe("the grid's pair limit in the 2D world and computePairs", () => {
+  // The same enumeration (src/broadphase/spatial-hash.ts) serves both: 7.7 s and 6.9 s of CPU at
+  // 8,000 coincident bodies before the fix, 0.1–0.2 s after.
+  it("8,000 circles at one point: the 2D world's grid throws options.maxPairs soon", () => {
+    const world = new dim2.CollisionWorld2D({ broadphase: "grid" });
+    for (let i = 0; i < 8000; i++) {
+      world.addBody({
+        shape: dim2.makeCircle(1),
+        pose: dim2.pose2.fromAngle(0, (i % 7) * 1e-3, 0),
+      });
+    }
+    const t0 = performance.now();
+    expect(thrown(() => world.step()).field).toBe("options.maxPairs");
+    expect(performance.now() - t0).toBeLessThan(4000);
+  });
+  it("8,000 spheres at one point: computePairs on the grid throws options.maxPairs soon", () => {
+    const shapes: { shape: ReturnType<typeof makeSphere>; pose: ReturnType<typeof at> }[] = [];
+    for (let i = 0; i < 8000; i++)
+      shapes.push({ shape: makeSphere(1), pose: at((i % 7) * 1e-3, 0, 0) });
+    const t0 = performance.now();
+    expect(thrown(() => computePairs(shapes, "grid")).field).toBe("options.maxPairs");
+    expect(performance.now() - t0).toBeLessThan(4000);
+  });
 });
 
 describe("CollisionWorld.overlapAabb arguments", () => {
