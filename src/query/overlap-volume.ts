@@ -41,8 +41,10 @@
  *   of the pair's magnitude — returns its bracket as it stands): 8–50 ms a query where the
  *   octree took 0.3–0.7 s (issue 16), a disc of half height 1e-9 cut by a cylinder in 20–40 ms
  *   to 0.15 % (the octree: its full budget for 2–20 %); a rounded hull with a box, a ball, a
- *   cylinder, a rounded hull or a half-space in 20–100 ms (the octree: 0.3–2.3 s). A touch or a sliver thinner than the
- *   chords' spacing finds no slice certainly inside and goes to the octree.
+ *   cylinder, a rounded hull or a half-space in 15–130 ms for a hull of 4–8 points, 0.5–1.4 s for
+ *   one of 100 (each chord visits every face, edge and corner; the octree: 0.3–2.3 s, 3–5.6 s).
+ *   A touch or a sliver thinner than the chords' spacing finds no slice certainly inside and
+ *   goes to the octree.
  * - **Adaptive, with a rigorous bound** for every other pair (a compound whose children overlap — the volume of the union of its children, never the sum; a solid mesh with
  *   anything but a half-space): an octree over the overlap of the two bounding boxes
  *   (src/query/overlap-volume-octree.ts). A cell of centre c and half-diagonal ρ is outside
