@@ -41,7 +41,9 @@ let nBreaks = 0;
  * `cap`: a bound of f over the segment. With `outermost`, a segment beyond the certain samples
  * (before j or after k) is also held below the extension of the chord of the two outermost
  * certain samples (the outer one's upper value, the inner one's lower), which holds there
- * whatever the uncertain samples' upper values.
+ * whatever the uncertain samples' upper values. `zl` (< j) and `zr` (> k), when given: the
+ * nearest samples outside the certain ones whose upper value is 0 — f is 0 there, so I lies
+ * between them and every segment beyond them is 0 (a solid cut off square by a half-space).
  */
 export function segmentBounds(
   ts: number[],
@@ -53,7 +55,16 @@ export function segmentBounds(
   power: number,
   cap: number,
   outermost: boolean,
+  zl = -1,
+  zr = Infinity,
 ): void {
+  if (i + 1 <= zl || i >= zr) {
+    // Beyond a sample whose upper value is 0 on the far side of the certain ones: f(t) = 0
+    // there, so I ends before it and f is 0 over this segment.
+    segmentOut[0] = 0;
+    segmentOut[1] = 0;
+    return;
+  }
   const ta = ts[i];
   const tb = ts[i + 1];
   const w = tb - ta;

@@ -1,13 +1,15 @@
 /**
  * The overlap volume of two convex solids at least one of which is curved or rounded — two of
- * a sphere, a cylinder, a cone, a capsule, a rounded box, or one of these with a box or a convex
- * hull (src/query/overlap-volume.ts routes here the pairs that no closed form or the disc
- * slicing of src/query/overlap-volume-slices.ts answers) — by chords: K = A ∩ B is convex, and
+ * a sphere, a cylinder, a cone, a capsule, a rounded box, a rounded hull, or one of these with a
+ * box or a convex hull, or a rounded box or hull with a half-space (src/query/overlap-volume.ts
+ * routes here the pairs that no closed form or the disc slicing of
+ * src/query/overlap-volume-slices.ts answers) — by chords: K = A ∩ B is convex, and
  * in A's frame with an orthonormal frame (w, e, d) the volume is ∫∫ L(t, u) du dt, L the length
  * of K's chord along the line o + t·w + u·e + s·d. Each solid's chord along a line is in closed
  * form (the slab of a box or a hull's face planes, a ball's, a cylinder's side and a cone's
- * quadric; a capsule and a rounded box as unions of such pieces: their union is convex, so the
- * chord is the hull of the pieces' chords), and K's chord is the intersection of the two.
+ * quadric; a capsule, a rounded box and a rounded hull as unions of such pieces: their union is
+ * convex, so the chord is the hull of the pieces' chords; a half-space one plane, the slices'
+ * range cut to it), and K's chord is the intersection of the two.
  *
  * Two nested certified brackets, both by concavity (the Brunn–Minkowski inequality for the
  * sections of a convex body): within a slice t, the chord length L(u) is concave on the
@@ -21,7 +23,7 @@
  *
  * Rounding: each chord is computed twice, for each solid shrunk and grown by ε = 2^-42 M (M:
  * the radii and the relative offset; a cone by moving its base and its slanted side by ε, a
- * rounded box by its radius, or its core where the radius is below ε): the computed chord of the
+ * rounded box or hull by its radius, or its core where the radius is below ε): the computed chord of the
  * shrunk solid lies inside the true chord and the grown one's holds it, since ε is 32 times the
  * frames' rounding (64u·M: B's pose in A's frame, a capsule's computed axis, the line's origin)
  * and each chord's own rounding (a plane's crossing moves by a few u·M over the cosine of the
@@ -36,10 +38,12 @@ import * as quat from "../math/quat.js";
 import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
 import type { Cone } from "../shapes/cone.js";
+import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
 import type { Cuboid } from "../shapes/cuboid.js";
 import type { Cylinder } from "../shapes/cylinder.js";
+import type { HalfSpace } from "../shapes/half-space.js";
 import { boundingRadiusOf, type PolytopeAxes, shapeDef, supportOf } from "../shapes/registry.js";
-import type { RoundedCuboid } from "../shapes/rounded.js";
+import type { RoundedConvexPolyhedron, RoundedCuboid } from "../shapes/rounded.js";
 import { type Shape, ShapeType } from "../shapes/shape.js";
 import type { Sphere } from "../shapes/sphere.js";
 import {
@@ -79,6 +83,7 @@ const Op = {
   Capsule: 4,
   RoundedBox: 5,
   Planes: 6,
+  RoundedHull: 7,
 } as const;
 
 /**
@@ -92,17 +97,29 @@ interface ChordOperand {
   hy: number;
   hz: number;
   r: number;
-  /** A hull's unit face planes n·x ≤ d, 4 per plane (its own frame). */
+  /** A hull's (a rounded hull's core's, a half-space's) unit face planes n·x ≤ d, 4 per plane (its own frame). */
   planes: Float64Array;
+  /** A rounded hull's faces' side planes (4 each: through each edge of the face, along its normal), face f's from 4·sideStart[f] to 4·sideStart[f + 1]. */
+  sides: Float64Array;
+  sideStart: Uint32Array;
+  /** A rounded hull's edges, 7 each: an end (3), the unit direction (3), the length. */
+  edgeSegs: Float64Array;
+  /** A rounded hull's core vertices (3 each). */
+  verts: Float64Array;
   /** Rows of R (9). */
   rot: Float64Array;
   /** T (3). */
   origin: Float64Array;
 }
 
-/** True for a solid the chord slicing takes (a convex hull only with a curved partner). */
+/**
+ * True for a solid the chord slicing takes (a convex hull only with a curved or rounded
+ * partner, a half-space only with a rounded one).
+ */
 export function isChordable(t: number): boolean {
   return (
+    t === ShapeType.RoundedConvexPolyhedron ||
+    t === ShapeType.HalfSpace ||
     t === ShapeType.Sphere ||
     t === ShapeType.Cuboid ||
     t === ShapeType.Cylinder ||
@@ -122,6 +139,10 @@ function operandOf(s: Shape, pose: Isometry): ChordOperand {
     hz: 0,
     r: 0,
     planes: new Float64Array(0),
+    sides: EMPTY,
+    sideStart: new Uint32Array(1),
+    edgeSegs: EMPTY,
+    verts: EMPTY,
     rot: new Float64Array(9),
     origin: new Float64Array(3),
   };
@@ -173,6 +194,19 @@ function operandOf(s: Shape, pose: Isometry): ChordOperand {
       lz = p.e2;
       break;
     }
+    case ShapeType.HalfSpace: {
+      // One plane n·x ≤ offset (n unit; normalised again as a hull's are).
+      const h = s as HalfSpace;
+      const l = Math.hypot(h.normal.x, h.normal.y, h.normal.z);
+      op.kind = Op.Planes;
+      op.planes = Float64Array.of(h.normal.x / l, h.normal.y / l, h.normal.z / l, h.offset / l);
+      break;
+    }
+    case ShapeType.RoundedConvexPolyhedron: {
+      const rh = s as RoundedConvexPolyhedron;
+      roundedHullOperand(op, rh.core, rh.radius);
+      break;
+    }
     default: {
       op.kind = Op.Planes;
       const local = ((shapeDef(s.type).polytope as PolytopeAxes).planes as (s: Shape) => number[])(
@@ -204,6 +238,200 @@ function operandOf(s: Shape, pose: Isometry): ChordOperand {
   op.origin[1] = v.y + pose.translation.y;
   op.origin[2] = v.z + pose.translation.z;
   return op;
+}
+
+const EMPTY = new Float64Array(0);
+
+/**
+ * A rounded hull's operand: its core's unit face planes, each face's side planes (through each
+ * edge of the face, normal the edge's direction × the face's normal: outward, the faces being
+ * counter-clockwise from outside), its edges as segments and its vertices. The rounded hull is
+ * the union of the core, each face's prism (the face swept out along its normal by the radius:
+ * the face's plane moved out by r, the plane itself reversed, the side planes) and each edge's
+ * capsule — a point within r of the core has its nearest core point inside a face, on an edge
+ * or at a vertex (Steiner's decomposition).
+ */
+function roundedHullOperand(op: ChordOperand, c: ConvexPolyhedron, radius: number): void {
+  op.kind = Op.RoundedHull;
+  op.r = radius;
+  const n = c.faceNormals;
+  const v = c.vertices;
+  op.planes = new Float64Array(4 * c.faceCount);
+  op.sideStart = new Uint32Array(c.faceCount + 1);
+  const sides: number[] = [];
+  for (let f = 0; f < c.faceCount; f++) {
+    const l = Math.hypot(n[3 * f], n[3 * f + 1], n[3 * f + 2]);
+    const nx = n[3 * f] / l;
+    const ny = n[3 * f + 1] / l;
+    const nz = n[3 * f + 2] / l;
+    op.planes[4 * f] = nx;
+    op.planes[4 * f + 1] = ny;
+    op.planes[4 * f + 2] = nz;
+    op.planes[4 * f + 3] = c.facePlaneOffsets[f] / l;
+    const o0 = c.faceOffsets[f];
+    const o1 = c.faceOffsets[f + 1];
+    for (let i = o0; i < o1; i++) {
+      const a = 3 * c.faceVertices[i];
+      const b = 3 * c.faceVertices[i + 1 < o1 ? i + 1 : o0];
+      const ex = v[b] - v[a];
+      const ey = v[b + 1] - v[a + 1];
+      const ez = v[b + 2] - v[a + 2];
+      let mx = ey * nz - ez * ny;
+      let my = ez * nx - ex * nz;
+      let mz = ex * ny - ey * nx;
+      const ml = Math.hypot(mx, my, mz);
+      if (!(ml > 0)) continue;
+      mx /= ml;
+      my /= ml;
+      mz /= ml;
+      // Through the edge: the larger of its two ends' offsets (the plane holds both, up to rounding).
+      const d = Math.max(
+        mx * v[a] + my * v[a + 1] + mz * v[a + 2],
+        mx * v[b] + my * v[b + 1] + mz * v[b + 2],
+      );
+      sides.push(mx, my, mz, d);
+    }
+    op.sideStart[f + 1] = sides.length / 4;
+  }
+  op.sides = Float64Array.from(sides);
+  const e = c.edges;
+  op.edgeSegs = new Float64Array((7 * e.length) / 2);
+  for (let i = 0; 2 * i < e.length; i++) {
+    const a = 3 * e[2 * i];
+    const b = 3 * e[2 * i + 1];
+    const dx = v[b] - v[a];
+    const dy = v[b + 1] - v[a + 1];
+    const dz = v[b + 2] - v[a + 2];
+    const len = Math.hypot(dx, dy, dz);
+    const q = 7 * i;
+    op.edgeSegs[q] = v[a];
+    op.edgeSegs[q + 1] = v[a + 1];
+    op.edgeSegs[q + 2] = v[a + 2];
+    op.edgeSegs[q + 3] = len > 0 ? dx / len : 0;
+    op.edgeSegs[q + 4] = len > 0 ? dy / len : 0;
+    op.edgeSegs[q + 5] = len > 0 ? dz / len : 0;
+    op.edgeSegs[q + 6] = len;
+  }
+  op.verts = Float64Array.from(v.subarray(0, 3 * c.vertexCount));
+  // Its local box (the core's, grown by the radius) for thinnest().
+  let bx = 0;
+  let by = 0;
+  let bz = 0;
+  for (let i = 0; i < 3 * c.vertexCount; i += 3) {
+    bx = Math.max(bx, Math.abs(v[i]));
+    by = Math.max(by, Math.abs(v[i + 1]));
+    bz = Math.max(bz, Math.abs(v[i + 2]));
+  }
+  op.hx = bx;
+  op.hy = by;
+  op.hz = bz;
+}
+
+/** iv ∩= {s : n·(p + s·d) ≤ off} for the unit plane (n, off) at pl[j]. */
+function clipPlane(
+  pl: Float64Array,
+  j: number,
+  off: number,
+  px: number,
+  py: number,
+  pz: number,
+  dx: number,
+  dy: number,
+  dz: number,
+): void {
+  const nd = pl[j] * dx + pl[j + 1] * dy + pl[j + 2] * dz;
+  const c = off - (pl[j] * px + pl[j + 1] * py + pl[j + 2] * pz);
+  if (nd === 0) {
+    if (c < 0) {
+      iv[0] = Infinity;
+      iv[1] = -Infinity;
+    }
+  } else if (nd > 0) {
+    const s = c / nd;
+    if (s < iv[1]) iv[1] = s;
+  } else {
+    const s = c / nd;
+    if (s > iv[0]) iv[0] = s;
+  }
+}
+
+/**
+ * The rounded hull's chord (radius r > 0) into iv: the hull of its pieces' chords (the core,
+ * the faces' prisms, the edges' capsules: {@link roundedHullOperand}).
+ */
+function roundedHullChord(
+  op: ChordOperand,
+  px: number,
+  py: number,
+  pz: number,
+  dx: number,
+  dy: number,
+  dz: number,
+  r: number,
+): void {
+  const pl = op.planes;
+  // Outside the core grown by r along every face normal (it holds the rounded hull): nothing.
+  resetIv();
+  for (let j = 0; j < pl.length && iv[0] <= iv[1]; j += 4)
+    clipPlane(pl, j, pl[j + 3] + r, px, py, pz, dx, dy, dz);
+  if (!(iv[0] <= iv[1])) return;
+  hullIv[0] = Infinity;
+  hullIv[1] = -Infinity;
+  resetIv();
+  for (let j = 0; j < pl.length && iv[0] <= iv[1]; j += 4)
+    clipPlane(pl, j, pl[j + 3], px, py, pz, dx, dy, dz);
+  joinHull();
+  const sd = op.sides;
+  const ss = op.sideStart;
+  for (let f = 0; 4 * f < pl.length; f++) {
+    const j = 4 * f;
+    resetIv();
+    // n·x ≤ d + r and −n·x ≤ −d: the slab of thickness r over the face.
+    clipPlane(pl, j, pl[j + 3] + r, px, py, pz, dx, dy, dz);
+    const nd = -(pl[j] * dx + pl[j + 1] * dy + pl[j + 2] * dz);
+    const c = -pl[j + 3] + (pl[j] * px + pl[j + 1] * py + pl[j + 2] * pz);
+    if (nd === 0) {
+      if (c < 0) iv[0] = Infinity;
+    } else if (nd > 0) {
+      if (c / nd < iv[1]) iv[1] = c / nd;
+    } else if (c / nd > iv[0]) iv[0] = c / nd;
+    for (let k = ss[f]; k < ss[f + 1] && iv[0] <= iv[1]; k++)
+      clipPlane(sd, 4 * k, sd[4 * k + 3], px, py, pz, dx, dy, dz);
+    joinHull();
+  }
+  const eg = op.edgeSegs;
+  for (let q = 0; q < eg.length; q += 7) {
+    // The capsule's cylinder: 0 ≤ (x − a)·e ≤ len, the distance from the axis ≤ r.
+    const ax = px - eg[q];
+    const ay = py - eg[q + 1];
+    const az = pz - eg[q + 2];
+    const ex = eg[q + 3];
+    const ey = eg[q + 4];
+    const ez = eg[q + 5];
+    const pe = ax * ex + ay * ey + az * ez;
+    const de = dx * ex + dy * ey + dz * ez;
+    resetIv();
+    clipSlab(pe, de, 0, eg[q + 6]);
+    if (iv[0] <= iv[1])
+      clipRound(
+        ax - pe * ex,
+        ay - pe * ey,
+        az - pe * ez,
+        dx - de * ex,
+        dy - de * ey,
+        dz - de * ez,
+        r,
+      );
+    joinHull();
+  }
+  const vt = op.verts;
+  for (let i = 0; i < vt.length; i += 3) {
+    resetIv();
+    clipRound(px - vt[i], py - vt[i + 1], pz - vt[i + 2], dx, dy, dz, r);
+    joinHull();
+  }
+  iv[0] = hullIv[0];
+  iv[1] = hullIv[1];
 }
 
 /** The chord [s0, s1] being built (empty when s0 > s1). */
@@ -505,6 +733,19 @@ function chordOf(
       roundedBoxChord(px, py, pz, dx, dy, dz, hx, hy, hz, r);
       return;
     }
+    case Op.RoundedHull: {
+      const r = op.r + g;
+      if (r > 0) {
+        roundedHullChord(op, px, py, pz, dx, dy, dz, r);
+        return;
+      }
+      // Shrunk by more than its radius: the core's planes moved in by the rest (a point of that
+      // polytope has the whole ball of the rest inside the core).
+      const pl = op.planes;
+      for (let j = 0; j < pl.length && iv[0] <= iv[1]; j += 4)
+        clipPlane(pl, j, pl[j + 3] + r, px, py, pz, dx, dy, dz);
+      return;
+    }
     default: {
       const pl = op.planes;
       for (let j = 0; j < pl.length && iv[0] <= iv[1]; j += 4) {
@@ -582,9 +823,25 @@ function bracketIntegral(
     } else {
       lower = 0;
       upper = 0;
+      // The nearest samples beyond the certain ones whose upper value is 0: the support ends
+      // there (segmentBounds).
+      let zl = -1;
+      for (let i = j - 1; i >= 0; i--) {
+        if (hi[i] === 0) {
+          zl = i;
+          break;
+        }
+      }
+      let zr = Infinity;
+      for (let i = k + 1; i < n; i++) {
+        if (hi[i] === 0) {
+          zr = i;
+          break;
+        }
+      }
       const gaps = new Float64Array(n - 1);
       for (let i = 0; i + 1 < n; i++) {
-        segmentBounds(ts, lo, hi, i, j, k, power, cap, true);
+        segmentBounds(ts, lo, hi, i, j, k, power, cap, true, zl, zr);
         lower += segmentOut[0];
         upper += segmentOut[1];
         gaps[i] = segmentOut[1] - segmentOut[0];
@@ -652,7 +909,14 @@ function thinnest(op: ChordOperand): number {
       x = z = op.r;
       y = op.hy + op.r;
       break;
+    case Op.RoundedHull:
+      // Its local box's half sizes about the origin (the core need not be centred there).
+      x = op.hx + op.r;
+      y = op.hy + op.r;
+      z = op.hz + op.r;
+      break;
     default:
+      thinAxis = 1;
       return Infinity;
   }
   // Ties go to the axis (y): a cylinder's and a cone's slices across it are discs.
@@ -683,6 +947,41 @@ function extentAlong(
 }
 
 /**
+ * out = a range [min, max] along the unit `dir` holding A ∩ H, H the half-space operand `h`
+ * ({p : n·p ≤ d}, n unit, in A's frame from its rows): for α = dir·n > 0, dir·x =
+ * (dir − αn)·x + α n·x ≤ h_A(dir − αn) + α·d on A ∩ H (h_A the support function of A at the
+ * identity), exact (d) when dir is n; likewise for −dir; unbounded (±Infinity) on a side where
+ * α ≤ 0. Slices beyond it are wholly outside H (a rounded box cut square by a plane: its
+ * slices past the plane had read [0, the cap] each).
+ */
+function halfSpaceExtent(
+  out: Float64Array,
+  a: Shape,
+  h: ChordOperand,
+  dir: [number, number, number],
+): void {
+  const R = h.rot;
+  const pl = h.planes;
+  const nx = pl[0] * R[0] + pl[1] * R[3] + pl[2] * R[6];
+  const ny = pl[0] * R[1] + pl[1] * R[4] + pl[2] * R[7];
+  const nz = pl[0] * R[2] + pl[1] * R[5] + pl[2] * R[8];
+  const d = pl[3] + nx * h.origin[0] + ny * h.origin[1] + nz * h.origin[2];
+  out[0] = -Infinity;
+  out[1] = Infinity;
+  const v = vec3.create();
+  const p = vec3.create();
+  for (let side = 1; side >= -1; side -= 2) {
+    const alpha = side * (dir[0] * nx + dir[1] * ny + dir[2] * nz);
+    if (!(alpha > 0)) continue;
+    vec3.set(v, side * dir[0] - alpha * nx, side * dir[1] - alpha * ny, side * dir[2] - alpha * nz);
+    supportOf(p, a, v);
+    const bound = vec3.dot(v, p) + alpha * d;
+    if (side === 1) out[1] = bound;
+    else out[0] = -bound;
+  }
+}
+
+/**
  * The volume of A ∩ B (module doc) for A at the identity and B at `bInA` (A's frame), both
  * {@link isChordable}. Refines until errorBound ≤ max(abs, rel × volume) or the sample budgets
  * are spent (the bound holds). Null when no slice is certainly inside the overlap (a sliver
@@ -699,10 +998,12 @@ export function chordVolume(
   const A = operandOf(a, idA);
   const B = operandOf(b, bInA);
   const radiusA = boundingRadiusOf(a);
-  const radiusB = boundingRadiusOf(b);
+  // A half-space (B only) is unbounded: its offset, not a radius, counts in the magnitude.
+  const halfSpaceB = b.type === ShapeType.HalfSpace;
+  const radiusB = halfSpaceB ? Infinity : boundingRadiusOf(b);
   const M =
     radiusA +
-    radiusB +
+    (halfSpaceB ? Math.abs((b as HalfSpace).offset) : radiusB) +
     vec3.length(bInA.translation) +
     Math.abs(A.origin[0]) +
     Math.abs(A.origin[1]) +
@@ -728,7 +1029,8 @@ export function chordVolume(
   const extB = new Float64Array(2);
   const range = (dir: [number, number, number]): [number, number] => {
     extentAlong(ext, a, idA, dir);
-    extentAlong(extB, b, bInA, dir);
+    if (halfSpaceB) halfSpaceExtent(extB, a, B, dir);
+    else extentAlong(extB, b, bInA, dir);
     return [Math.max(ext[0], extB[0]) - 2 * eps, Math.min(ext[1], extB[1]) + 2 * eps];
   };
   const [t0, t1] = range(w);

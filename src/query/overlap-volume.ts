@@ -28,23 +28,24 @@
  *   convex body) and bisected until the bound meets min(relativeTolerance, 1e-6) of the volume;
  *   milliseconds at any aspect ratio (a disc of half height 1e-12 cut across by a turned box had
  *   taken the octree's full budget for 1–20 %, issue 16).
- * - **By chords, with a rigorous bound**: two of a sphere, a cylinder, a cone, a capsule and a
- *   rounded box (two spheres excepted), or a rounded box with a box or a convex hull
- *   (src/query/overlap-volume-chords.ts): the overlap is convex, so its chord length along
+ * - **By chords, with a rigorous bound**: two of a sphere, a cylinder, a cone, a capsule, a
+ *   rounded box and a rounded hull (two spheres excepted), or a rounded box or a rounded hull
+ *   with a box, a convex hull or a half-space (src/query/overlap-volume-chords.ts): the overlap is convex, so its chord length along
  *   parallel lines is concave across each slice and √(slice area) is concave along the slices'
  *   axis (Brunn's principle in dimensions 1 and 2); each solid's chord in closed form (planes,
- *   a ball's or a cylinder's side's quadric, a cone's; a capsule and a rounded box as unions of
- *   such pieces), computed for the solid grown and shrunk by 2^-42 of the pair's magnitude (32
+ *   a ball's or a cylinder's side's quadric, a cone's; a capsule, a rounded box and a rounded
+ *   hull as unions of such pieces), computed for the solid grown and shrunk by 2^-42 of the pair's magnitude (32
  *   times the frames' rounding), so each sample is an interval holding the true chord; the two
  *   nested brackets bisected until the bound meets `relativeTolerance` (default 1e-3) of the
  *   volume (a level whose gap stops shrinking — the ε-slab of a solid thinner than about 2^-30
  *   of the pair's magnitude — returns its bracket as it stands): 8–50 ms a query where the
  *   octree took 0.3–0.7 s (issue 16), a disc of half height 1e-9 cut by a cylinder in 20–40 ms
- *   to 0.15 % (the octree: its full budget for 2–20 %). A touch or a sliver thinner than the
- *   chords' spacing finds no slice certainly inside and goes to the octree.
- * - **Adaptive, with a rigorous bound** for every other pair (a rounded hull with a curved or
- *   rounded solid, a rounded shape with a half-space; a compound whose
- *   children overlap — the volume of the union of its children, never the sum; a solid mesh with
+ *   to 0.15 % (the octree: its full budget for 2–20 %); a rounded hull with a box, a ball, a
+ *   cylinder, a rounded hull or a half-space in 15–130 ms for a hull of 4–8 points, 0.5–1.4 s for
+ *   one of 100 (each chord visits every face, edge and corner; the octree: 0.3–2.3 s, 3–5.6 s).
+ *   A touch or a sliver thinner than the chords' spacing finds no slice certainly inside and
+ *   goes to the octree.
+ * - **Adaptive, with a rigorous bound** for every other pair (a compound whose children overlap — the volume of the union of its children, never the sum; a solid mesh with
  *   anything but a half-space): an octree over the overlap of the two bounding boxes
  *   (src/query/overlap-volume-octree.ts). A cell of centre c and half-diagonal ρ is outside
  *   A ∩ B when an operand's signed distance (negative inside, 1-Lipschitz; a compound's the
@@ -67,8 +68,7 @@
  *   spent: at the budget the last complete round's answer and bound are returned (0 ± the box
  *   overlap's volume if not even the first round completes), so the bound always holds. A
  *   thin shape only partly inside the other stays slow and wide here (every cell it crosses is
- *   a boundary cell: about 2–20 % at 2·10^4 cells for a disc of aspect 1e-6 to 1e-12 cut
- *   across), but its bound holds: a thin rounded hull, or a thin curved shape cut by another
+ *   across), but its bound holds: a thin curved or rounded shape cut by another
  *   curved one when the chords find no slice certainly inside (a sliver, or a solid thinner
  *   than about 2^-30 of the pair's magnitude).
  */
@@ -85,7 +85,7 @@ import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
-import { hypot3, productError, sumError } from "../math/scalar.js";
+import { hypot3, productError, sumError, unitScaleFactor } from "../math/scalar.js";
 import * as vec3 from "../math/vec3.js";
 import { type CompositeView, compositeView } from "../shapes/composite.js";
 import type { Compound } from "../shapes/compound.js";
@@ -165,9 +165,14 @@ function isPolytope(t: number): boolean {
   return p !== null && p.faces !== null && p.planes !== null;
 }
 
-/** True for a curved or rounded convex solid (a sphere, cylinder, cone, capsule, rounded box). */
+/** True for a curved or rounded convex solid (a sphere, cylinder, cone, capsule, rounded shape). */
 function isCurved(t: number): boolean {
-  return isSliceable(t) || t === ShapeType.RoundedCuboid;
+  return isSliceable(t) || isRounded(t);
+}
+
+/** True for a rounded box or a rounded hull. */
+function isRounded(t: number): boolean {
+  return t === ShapeType.RoundedCuboid || t === ShapeType.RoundedConvexPolyhedron;
 }
 
 /** True for a flat polytope (a triangle): no volume. */
@@ -189,12 +194,15 @@ function isFlat(t: number): boolean {
  * at any aspect ratio); a cylinder, cone, capsule or sphere with a box, a hull or a half-space
  * by slices across its axis, bracketed by Brunn's concavity principle, to min(relativeTolerance,
  * 1e-6) of the volume in milliseconds at any aspect ratio; two curved solids (cylinder, cone,
- * capsule, sphere, rounded box) or a rounded box with a polytope by chords across slices,
+ * capsule, sphere, rounded box, rounded hull) or a rounded shape with a polytope or a half-space
+ * by chords across slices,
  * bracketed the same way in two dimensions, to `relativeTolerance` in tens of milliseconds;
  * the other pairs by an adaptive octree whose reported `errorBound` is
  * rigorous (up to rounding), refined until it meets `relativeTolerance`/`tolerance` or
- * `maxCells` is spent: see the module doc. Throws `CollideError` `invalid_value` for a bad
- * shape, pose or option (naming it), or when a finite volume overflows a double. Sources:
+ * `maxCells` is spent: see the module doc. A pair whose smaller shape is larger than 2^128 is
+ * computed in units scaled by a power of two (exact) and scaled back. Throws `CollideError`
+ * `invalid_value` for a bad shape, pose or option (naming it), or when a finite volume overflows
+ * a double (naming the smaller shape; in milliseconds when a coarse first pass shows it). Sources:
  * Ericson 2005, §8.3.4 (polygon clipping); Hermite–Hadamard style convexity brackets for the
  * adaptive method; the divergence theorem for a mesh cut by a plane.
  */
@@ -210,6 +218,8 @@ export function overlapVolume(
   poseB = iso.unitPose(unitB, poseB);
   const tiny = tinyPairVolume(a, poseA, b, poseB, options);
   if (tiny !== null) return tiny;
+  const huge = hugePairVolume(a, poseA, b, poseB, options);
+  if (huge !== null) return huge;
   const r = overlapVolumeOf(a, poseA, b, poseB, options);
   // Two half-spaces sharing an unbounded region: Infinity, exactly (errorBound 0).
   if (r.volume === Infinity && a.type === ShapeType.HalfSpace && b.type === ShapeType.HalfSpace)
@@ -352,6 +362,15 @@ function overlapVolumeOf(
   poseB: Isometry,
   options: OverlapVolumeOptions,
 ): OverlapVolume {
+  readOptions(options);
+  return pairVolume(a, poseA, b, poseB, checkedOptions[0], checkedOptions[1], checkedOptions[2]);
+}
+
+/** relativeTolerance, tolerance, maxCells of the last {@link readOptions}. */
+const checkedOptions = new Float64Array(3);
+
+/** Validates `options` (throwing `invalid_value` naming the field) into {@link checkedOptions}. */
+function readOptions(options: OverlapVolumeOptions): void {
   if (options === undefined) invalidValue("options", options, "must be an object");
   checkOptions(options, OVERLAP_VOLUME_SPEC);
   const rel = options.relativeTolerance ?? DEFAULT_RELATIVE_TOLERANCE;
@@ -363,7 +382,223 @@ function overlapVolumeOf(
     invalidValue("options.tolerance", abs, "must be a finite number ≥ 0");
   if (!Number.isInteger(maxCells) || maxCells < 1)
     invalidValue("options.maxCells", maxCells, "must be an integer ≥ 1");
-  return pairVolume(a, poseA, b, poseB, rel, abs, maxCells);
+  checkedOptions[0] = rel;
+  checkedOptions[1] = abs;
+  checkedOptions[2] = maxCells;
+}
+
+/** Above this size of the smaller shape (2^128) the volume is computed in units scaled by a power of two. */
+const HUGE_PAIR = 2 ** 128;
+/** The probe's cell budget and relative tolerance ({@link hugePairVolume}). */
+const PROBE_MAX_CELLS = 20_000;
+/** Largest scaled size of the smaller shape {@link hugePairVolume} uses (2^64). */
+const HUGE_SCALED_MAX = 2 ** 64;
+const PROBE_RELATIVE_TOLERANCE = 1 / 8;
+
+/**
+ * The overlap volume of a pair whose smaller shape's size m (its largest local coordinate or
+ * radius; a half-space has none) is above 2^128 (and finite), answered in other units: every
+ * length — the shapes', the translations', a half-space's offset (its normal unchanged) —
+ * multiplied by the power of two k that brings m near 1 (exact:
+ * src/narrowphase/extreme-scale.ts), the absolute tolerance by k³, and the answer's volume and
+ * errorBound multiplied back by (1/k)³ — exact, as every length was, unless it overflows. The
+ * overlap lies in the smaller shape, so it is of order 1 in those units (the larger shape and
+ * the offset keep their ratio to it, as at unit scale); a pair whose smaller shape is below 2^128
+ * is answered unscaled (its volume cannot overflow, and scaling by the larger would flush a
+ * small shape's volume to 0). Unscaled, the octree's cells (lengths cubed) overflowed to
+ * Infinity, its bound never met the tolerance and it spent its whole cell budget before the
+ * overflow was refused: a rounded box or a rounded hull of 1e105..1e300 with a box took 3–140 s
+ * to be refused (fresh-user finding 04, issue 16).
+ *
+ * Refusal stays sound and becomes fast: when the upper bound t — the overlap of the two scaled
+ * bounding boxes, or either shape's own closed-form volume — scaled back overflows, a probe (the
+ * same computation at relativeTolerance 1/8 and at most 20,000 octree cells) brackets the volume
+ * in [v − e, v + e] (its bound always holds); if even v − e scaled back overflows, the true
+ * volume does, and the pair is refused at once, naming the smaller shape as before. Otherwise the
+ * full computation runs; its bracket is intersected with [0, t] (a thin turned slab of 2^400 by
+ * 2^-400 across a box had been refused: its clipping's rounding bound overflowed), and a result
+ * that still overflows scaled back is refused.
+ *
+ * Null (the caller answers unscaled) for a pair whose smaller shape is in range, two balls
+ * (their lens works in units of the smaller radius itself), a compound, a surface mesh or a
+ * heightfield (no scaled copy), a non-finite size (left for validation to name), or a length
+ * the scaling would round at every k tried (a translation or size below 2^-1022 / k: a scaled
+ * copy must be exact).
+ */
+function hugePairVolume(
+  a: Shape,
+  poseA: Isometry,
+  b: Shape,
+  poseB: Isometry,
+  options: OverlapVolumeOptions,
+): OverlapVolume | null {
+  if (a === null || typeof a !== "object" || b === null || typeof b !== "object") return null;
+  if (!hugeScalable(a) || !hugeScalable(b)) return null;
+  // Validation first, naming the argument (a bad pose or shape is refused as unscaled).
+  pairPose(a, poseA, b, poseB);
+  // The smaller shape's size (a half-space has none): the overlap lies in that shape, so its
+  // volume — not the larger one's or the offset — decides whether doubles can hold the answer.
+  const ma = a.type === ShapeType.HalfSpace ? Infinity : hugeMagnitude(a);
+  const mb = b.type === ShapeType.HalfSpace ? Infinity : hugeMagnitude(b);
+  const m = Math.min(ma, mb);
+  if (!(m > HUGE_PAIR) || m === Infinity) return null;
+  // Two balls keep their lens, computed in units of the smaller radius already.
+  if (a.type === ShapeType.Sphere && b.type === ShapeType.Sphere) return null;
+  readOptions(options);
+  const rel = checkedOptions[0];
+  const abs = checkedOptions[1];
+  const maxCells = checkedOptions[2];
+  // k brings m near 1 (the larger shape and the translations stay in their ratio to it, as at
+  // unit scale); raised by 2^32 at a time (m·k up to 2^64) while a length would round (a box
+  // of 1e200 by 1e-120).
+  let k = unitScaleFactor(m);
+  let sa: Shape | null = null;
+  let sb: Shape | null = null;
+  let pa: Isometry | null = null;
+  let pb: Isometry | null = null;
+  for (; m * k <= HUGE_SCALED_MAX; k *= 2 ** 32) {
+    sa = hugeScaled(a, k);
+    sb = hugeScaled(b, k);
+    pa = hugeScaledPose(poseA, k);
+    pb = hugeScaledPose(poseB, k);
+    if (sa !== null && sb !== null && pa !== null && pb !== null) break;
+  }
+  if (sa === null || sb === null || pa === null || pb === null) return null;
+  const u = 1 / k;
+  const back = (v: number): number => v * u * u * u;
+  // An upper bound: the overlap of the two scaled boxes (a half-space's is unbounded), or
+  // either shape's own volume where it has a closed form (a thin turned slab's box is fat).
+  const t = Math.min(boxOverlapVolume(sa, pa, sb, pb), ownVolumeAbove(sa), ownVolumeAbove(sb));
+  if (!(back(t) < Infinity)) {
+    const probe = pairVolume(
+      sa,
+      pa,
+      sb,
+      pb,
+      Math.max(rel, PROBE_RELATIVE_TOLERANCE),
+      abs * k * k * k,
+      Math.min(maxCells, PROBE_MAX_CELLS),
+    );
+    // Two half-spaces sharing an unbounded region (Infinity, exact) keep their answer.
+    if (probe.volume === Infinity && probe.errorBound === 0) return probe;
+    // The probe's lower end, rounded down: the true volume is at least this.
+    const lower = (probe.volume - probe.errorBound) * (1 - 4 * UNIT_ROUNDOFF);
+    if (back(lower) === Infinity) return overflowedVolume(HUGE_REFUSED, a, poseA, b, poseB);
+  }
+  const r = pairVolume(sa, pa, sb, pb, rel, abs * k * k * k, maxCells);
+  if (r.volume === Infinity && r.errorBound === 0) return r;
+  let v = r.volume;
+  let e = r.errorBound;
+  if (v + e > t) {
+    // The true volume lies in [0, t] too (a thin turned slab's clipping, its faces' rounding
+    // far above its volume): the midpoint and half-width of the two ranges' intersection.
+    const lo = Math.max(0, (v - e) * (1 - 4 * UNIT_ROUNDOFF));
+    const hi = Math.max(lo, Math.min(t, (v + e) * (1 + 4 * UNIT_ROUNDOFF)));
+    v = 0.5 * (lo + hi);
+    e = Math.max(v - lo, hi - v) * (1 + 4 * UNIT_ROUNDOFF);
+  }
+  const volume = back(v);
+  const errorBound = back(e);
+  if (!(volume < Infinity) || !(errorBound < Infinity))
+    return overflowedVolume(HUGE_REFUSED, a, poseA, b, poseB);
+  return { volume, errorBound };
+}
+
+/** A result that overflowed: {@link overflowedVolume} refuses it naming the smaller shape. */
+const HUGE_REFUSED: OverlapVolume = { volume: Infinity, errorBound: Infinity };
+
+/** True for a shape {@link hugePairVolume} can scale: one with a scaled copy, or a half-space. */
+function hugeScalable(s: Shape): boolean {
+  if (s.type === ShapeType.HalfSpace) return true;
+  if (typeof s.type !== "number" || SHAPE_TYPE_NAMES[s.type] === undefined) return false;
+  return isScalablePair(s, s);
+}
+
+/** The size of `s` (its largest local coordinate or radius; a half-space's offset). */
+function hugeMagnitude(s: Shape): number {
+  if (s.type === ShapeType.HalfSpace) return Math.abs((s as HalfSpace).offset);
+  pairRescaleFactor(s, s, iso.identity());
+  return pairMagnitudes[0];
+}
+
+/** `s` with every length times k, or null when a length would round (it must be exact). */
+function hugeScaled(s: Shape, k: number): Shape | null {
+  const c =
+    s.type === ShapeType.HalfSpace
+      ? ({ ...s, offset: (s as HalfSpace).offset * k } as Shape)
+      : scaledShape(s, k);
+  return scaledExactly(s, c, 1 / k, 0) ? c : null;
+}
+
+/** `p` with its translation times k, or null when a coordinate would round. */
+function hugeScaledPose(p: Isometry, k: number): Isometry | null {
+  const t = p.translation;
+  const x = t.x * k;
+  const y = t.y * k;
+  const z = t.z * k;
+  const u = 1 / k;
+  if (x * u !== t.x || y * u !== t.y || z * u !== t.z) return null;
+  return { translation: { x, y, z }, rotation: p.rotation };
+}
+
+/**
+ * True when every number of the scaled copy `c` of `s` is either unchanged (a unit normal, a
+ * type, a count) or gives back its original times `u` = 1/k exactly — a length scaled without
+ * rounding (k a power of two: rounds only below the normal doubles). Walks plain fields, nested
+ * objects and typed arrays.
+ */
+function scaledExactly(s: unknown, c: unknown, u: number, depth: number): boolean {
+  if (typeof s === "number") return c === s || (c as number) * u === s;
+  if (s === null || typeof s !== "object" || c === null || typeof c !== "object") return true;
+  if (depth > 4 || s === c) return true;
+  if (ArrayBuffer.isView(s)) {
+    const x = s as unknown as ArrayLike<number>;
+    const y = c as unknown as ArrayLike<number>;
+    if (x === y) return true;
+    for (let i = 0; i < x.length; i++) if (!(y[i] === x[i] || y[i] * u === x[i])) return false;
+    return true;
+  }
+  for (const key of Object.keys(s)) {
+    if (
+      !scaledExactly(
+        (s as Record<string, unknown>)[key],
+        (c as Record<string, unknown>)[key],
+        u,
+        depth + 1,
+      )
+    )
+      return false;
+  }
+  return true;
+}
+
+/**
+ * A shape's volume rounded up (its closed form, or a hull's from its faces plus their rounding),
+ * Infinity for one without (a half-space, a rounded hull, a surface: then unused).
+ */
+function ownVolumeAbove(s: Shape): number {
+  const v = closedFormVolume(s);
+  if (v !== null) return v * (1 + 32 * UNIT_ROUNDOFF);
+  if (s.type !== ShapeType.ConvexPolyhedron || !isPolytope(s.type) || isFlat(s.type))
+    return Infinity;
+  const faces = polytopeFacesOf(s, iso.identity());
+  const w = polytopeFacesVolume(faces) + polytopeFacesVolumeRounding(faces);
+  return Number.isNaN(w) ? Infinity : w * (1 + 4 * UNIT_ROUNDOFF);
+}
+
+/** The volume of the overlap of two shapes' world boxes, rounded up (Infinity if unbounded). */
+function boxOverlapVolume(a: Shape, poseA: Isometry, b: Shape, poseB: Isometry): number {
+  const boxA = aabbShape({ min: vec3.create(), max: vec3.create() }, a, poseA);
+  const boxB = aabbShape({ min: vec3.create(), max: vec3.create() }, b, poseB);
+  // Each side grown by 2^-40 of its ends' magnitude: the boxes' own rounding is far below.
+  const side = (lo: number, hi: number) => hi - lo + 2 ** -40 * (Math.abs(lo) + Math.abs(hi));
+  const ex = side(Math.max(boxA.min.x, boxB.min.x), Math.min(boxA.max.x, boxB.max.x));
+  const ey = side(Math.max(boxA.min.y, boxB.min.y), Math.min(boxA.max.y, boxB.max.y));
+  const ez = side(Math.max(boxA.min.z, boxB.min.z), Math.min(boxA.max.z, boxB.max.z));
+  if (Number.isNaN(ex) || Number.isNaN(ey) || Number.isNaN(ez)) return Infinity;
+  if (!(ex > 0 && ey > 0 && ez > 0)) return 0;
+  const v = ex * ey * ez * (1 + 8 * UNIT_ROUNDOFF);
+  return Number.isNaN(v) ? Infinity : v;
 }
 
 /** How a shape takes part in an overlap volume. */
@@ -429,6 +664,12 @@ function pairVolume(
       const sliced = sliceVolume(s, poseS, h, poseH, rel, abs);
       if (sliced !== null) return sliced;
     }
+    // A rounded box or a rounded hull: by chords, in the solid's frame (both orders the same).
+    if (isRounded(s.type)) {
+      const hInS = iso.copy(iso.identity(), pairPose(s, poseS, h, poseH));
+      const chords = chordVolume(s, h, hInS, rel, abs);
+      if (chords !== null) return chords;
+    }
   }
   if (ka === Kind.Union || kb === Kind.Union) {
     const split =
@@ -478,7 +719,7 @@ function pairVolume(
         : sliceVolume(b, poseB, a, poseA, rel, abs);
       if (sliced !== null) return sliced;
     }
-    // Two curved solids, or a rounded box with a curved solid or a polytope: chords across
+    // Two curved solids, or a rounded shape with a curved solid or a polytope: chords across
     // slices of A's frame (src/query/overlap-volume-chords.ts).
     if (isChordable(a.type) && isChordable(b.type) && (isCurved(a.type) || isCurved(b.type))) {
       const chords = chordVolume(a, b, bInA, rel, abs);
