@@ -1087,11 +1087,23 @@ const axisIo = new Float64Array(2);
  */
 function exactPolytopeAxis(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
   overlapInto(solvedNormal);
-  const f0 = overlapIo[0];
   witnessScale();
-  if (!(f0 - axisIo[1] > TOUCH_TOLERANCE * sizeIo[0])) return;
+  if (!(overlapIo[0] - axisIo[1] > TOUCH_TOLERANCE * sizeIo[0])) return;
+  axisIo[0] = overlapIo[0];
+  exactPolytopeSearch(a, b, bInA);
+}
+
+/**
+ * {@link exactPolytopeAxis} past its test (EPA's normal's overlap, in axisIo[0], exceeds the
+ * depth beyond rounding): the candidates and the answer. A function of its own: the test runs for
+ * every converged EPA of two polytopes (≈ 10 a step in the six-curved-kinds world) and this part
+ * rarely, and V8 tiers a function up by the bytecode it has run against its length, so together
+ * they stayed unoptimized for ≈ 800 steps, every double of the test a heap number (0.8 KB per
+ * step; issue 15).
+ */
+function exactPolytopeSearch(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
+  const f0 = axisIo[0];
   epaAnswerSupports(axisFaceA, axisFaceB);
-  axisIo[0] = f0;
   ccCopy(axisBest, solvedNormal);
   // The planes of A's corners and of B's (a face of one against a vertex or more of the other).
   cornerPlane(axisFaceA);

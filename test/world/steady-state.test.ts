@@ -373,6 +373,24 @@ describe("CollisionWorld steady state: 1,000 bodies × 1,000 steps allocate noth
   // edgeNormal's arithmetic written out after edgeAgainstRim's scan (≈ 1,200 calls a step), the
   // step measured 25 KB in two of three runs (collections in the later windows; 7.2 KB without
   // it, the rest the same), so edgeNormal stays a call.
+  // Session 42: what this figure counts is mostly V8 still tiering up after the 300-step warm-up,
+  // not the step. With WARMUP=1500 the probe measured 2.3 KB per step (grid), and the sampling
+  // profiler 1.4 KB over steps 1,801–2,100, of which 0.6 KB is topAlong's ray casts
+  // (rayIntervalConvexPolyhedron, -Cylinder, -Cone: facingPair, ≈ 0.7 calls a step, so never
+  // optimized) and the rest < 0.15 KB per site (the solid meshes' hulls built on their first
+  // pair, rim-contact's edgeNormal/tryNormal, segmentAlongSidePlane). Counted over steps
+  // 301–900: facingPair 0.7 calls a step, rim-contact's tryNormal 0.5 and edgeNormal 0.3 (in
+  // bursts, 11 steps of 600), segmentAlongSidePlane 2.1, edgeOnRevolution 1.3 — each on the same
+  // pair for runs of steps, but every body moves every frame, so no answer carries over; --trace-opt
+  // --trace-deopt finds no deoptimization loop, only functions optimized late (topAlong ≈ step
+  // 650, edgeOnRevolution ≈ 800) or deoptimized once by a branch first taken late (solve,
+  // clipPolygonAgainstPolygon, faceFeatureStarts, pushedFaces, rimContact, cornerRevolution) and
+  // unoptimized until they tier up again. Two such holders are fixed: exactPolytopeAxis's test
+  // (≈ 10 calls a step) ran unoptimized until ≈ step 800 behind its long search (0.8 KB per step;
+  // the search is a function of its own now), and cuboidEdge's rare point path deoptimized it at
+  // ≈ step 300 until ≈ step 800. Measured 5.6, 6.9 KB per step (grid; once 25 KB, the state
+  // described above) and 5.6 (tree) beside main's 7.8–8.1 (grid) and 8.2 (tree), under a load of
+  // 10–18 on 2 cores, the same CPU time per step; the bound stays at 14 KB.
   for (const bp of ["brute", "sap", "grid", "tree", "octree"]) {
     it(`${bp}, six curved kinds: < 14 KB per step (issue 15, in part)`, {
       timeout: 600_000,

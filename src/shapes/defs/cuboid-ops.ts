@@ -7,11 +7,11 @@
 
 import { reserveClipPolygon } from "../../geometry/clip.js";
 import {
+  FEATURE_POINT,
   FEATURE_POLYGON,
   FEATURE_SEGMENT,
   SEGMENT_SIN,
   type SupportFeature,
-  setPoint,
 } from "../../geometry/feature.js";
 import { boxFaces } from "../../geometry/polytope-volume.js";
 import { rayIntervalCuboid } from "../../geometry/ray-primitives.js";
@@ -93,15 +93,18 @@ function cuboidEdge(f: SupportFeature, c: Cuboid, d: Vec3): void {
     best = 2;
   }
   const corner = (sx > 0 ? 1 : 0) + (sy > 0 ? 2 : 0) + (sz > 0 ? 4 : 0);
-  if (best < 0 || bestSin > SEGMENT_SIN) {
-    setPoint(f, 6 + 3 * corner);
-    return;
-  }
-  f.kind = FEATURE_SEGMENT;
-  f.index = 6 + 3 * corner + best;
-  f.cos = 0;
+  // The corner (a point feature, as setPoint makes it) where no edge is near enough ⟂ d, else
+  // the edge: one path up to here, the point's written out, so that the rarer of the two has no
+  // arithmetic or call of its own. Where it had (setPoint's call and its index), the first
+  // point after V8 optimized this on edges deoptimized it, and it ran unoptimized for ≈ 500
+  // steps of the six-curved-kinds world, every double a heap number (issue 15).
+  const point = best < 0 || bestSin > SEGMENT_SIN;
   const poly = f.poly;
+  f.kind = point ? FEATURE_POINT : FEATURE_SEGMENT;
+  f.index = 6 + 3 * corner + (point ? 0 : best);
+  f.cos = 0;
   poly.count = 0;
+  if (point) return;
   reserveClipPolygon(poly, 2);
   const v = poly.xyz;
   // The supporting corner, then the corner across the edge (the sign of axis `best` flipped);
