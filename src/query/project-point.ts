@@ -50,7 +50,12 @@ import {
 import { checkVec3 } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
-import { closestPointOnMesh, makeMeshPointQuery } from "./mesh-distance.js";
+import {
+  closestPointOnMesh,
+  exactTiedNearest,
+  makeMeshPointQuery,
+  tiedExactDistance,
+} from "./mesh-distance.js";
 // The deferred shape operations this module calls (features, ray casts, point projections).
 import "../shapes/defs/ops.js";
 
@@ -459,7 +464,14 @@ function projectBatchPoint(
     vec3.scale(batchScaled, batchLocal, BATCH_SCALES[j]);
     closestPointOnMesh(meshQuery, batchScaledMesh(mesh, j), batchScaled);
   }
-  if (meshQuery.triangle >= 0) {
+  // Triangles tied to rounding from far: the nearest decided exactly (as projectPoint's).
+  const d = j === BATCH_UNIT ? meshQuery.distance : meshQuery.distance / BATCH_SCALES[j];
+  const exact =
+    meshQuery.triangle >= 0 ? exactTiedNearest(meshQuery.point, mesh, batchLocal, d) : -1;
+  if (exact >= 0) {
+    meshQuery.triangle = exact;
+    meshQuery.distance = tiedExactDistance[0];
+  } else if (meshQuery.triangle >= 0) {
     getMeshTriangle(mesh, meshQuery.triangle, batchTa, batchTb, batchTc);
     projectOntoTriangle(batchOne, batchTa, batchTb, batchTc, batchLocal);
     vec3.copy(meshQuery.point, batchOne.point);
