@@ -21,6 +21,7 @@ import { closestPointOnTriangle, triangleThinnerThan } from "./closest-point.js"
 import {
   commonExponent,
   EXACT_FAR_RATIO,
+  exactDistance,
   exactFarActive,
   exactNearestOnTriangle,
   exactPathFor,
@@ -172,7 +173,7 @@ function exactWhenFar(out: TriangleProjection, a: Vec3, b: Vec3, c: Vec3, p: Vec
     toScaledVec(p, e),
   );
   roundNearest(out.point, r, e);
-  const d = norm3(p.x - out.point.x, p.y - out.point.y, p.z - out.point.z);
+  const d = exactDistance(r, e);
   if (Number.isFinite(d)) out.distance = d;
 }
 

@@ -23,6 +23,17 @@ import {
   closestPointOnTriangle,
   triangleIo,
 } from "../geometry/closest-point.js";
+import {
+  commonExponent,
+  EXACT_FAR_RATIO,
+  type ExactNearest,
+  exactCloser,
+  exactDistance,
+  exactNearestOnTriangle,
+  exactPathFor,
+  roundNearest,
+  toScaledVec,
+} from "../geometry/exact-nearest.js";
 import { MESH_BVH_INNER_FLAG, meshBvhRightChild } from "../geometry/mesh-bvh.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
@@ -187,6 +198,7 @@ export function closestPointOnMesh(
       }
     }
   }
+  lastTied = tied;
   if (tied === 0) return out;
   const bestTri = nearestTied(mesh, tied, p);
   // The winner's point and weights (the weights name the feature that signs the distance).
@@ -214,6 +226,101 @@ export function closestPointOnMesh(
  * edge point), and a true tie (equal distances, different points: a point inside, equidistant
  * from two faces) still goes to the lowest index.
  */
+
+/** The tied count of the last walk ({@link closestPointOnMesh}), for {@link exactTiedNearest}. */
+let lastTied = 0;
+
+/**
+ * Far from the tied triangles of the last {@link closestPointOnMesh} walk on `mesh` from `p`
+ * (more than one within the rounding reach, and p farther than {@link EXACT_FAR_RATIO} times
+ * their extent, {@link exactPathFor}): the nearest of them decided in exact rationals
+ * (src/geometry/exact-nearest.ts) — its exact squared distance, then at equal distances the
+ * lexicographically least point (x, then y, then z), then the lowest index — and its point
+ * rounded once to `out`. Returns that triangle, or −1 (then `out` is untouched) when the double
+ * walk's answer stands. The double comparison of the tied closest points had read their drift,
+ * ε·distance: two mirrored triangles seen from 1e9 sizes on their mirror plane answered by
+ * triangle order, and a nearer one by 2^-40 of the distance lost (issue 16, session 42).
+ * Allocates (BigInt) only then.
+ */
+export function exactTiedNearest(out: Vec3, mesh: TriangleMesh, p: Vec3, distance: number): number {
+  const reach = probe[4];
+  let n = 0;
+  let lo0 = Infinity;
+  let lo1 = Infinity;
+  let lo2 = Infinity;
+  let hi0 = -Infinity;
+  let hi1 = -Infinity;
+  let hi2 = -Infinity;
+  const v = mesh.vertices;
+  const idx = mesh.indices;
+  for (let k = 0; k < lastTied; k++) {
+    if (!(tiedDist[k] <= reach)) continue;
+    n++;
+    const t = tiedIds[k];
+    for (let j = 0; j < 3; j++) {
+      const o = 3 * idx[3 * t + j];
+      lo0 = Math.min(lo0, v[o]);
+      hi0 = Math.max(hi0, v[o]);
+      lo1 = Math.min(lo1, v[o + 1]);
+      hi1 = Math.max(hi1, v[o + 1]);
+      lo2 = Math.min(lo2, v[o + 2]);
+      hi2 = Math.max(hi2, v[o + 2]);
+    }
+  }
+  if (n < 2) return -1;
+  const ext = Math.max(hi0 - lo0, hi1 - lo1, hi2 - lo2);
+  const coord = Math.max(-lo0, hi0, -lo1, hi1, -lo2, hi2);
+  if (!exactPathFor(distance, ext, coord)) return -1;
+  const corners: Vec3[] = [p];
+  const ids: number[] = [];
+  for (let k = 0; k < lastTied; k++) {
+    if (!(tiedDist[k] <= reach)) continue;
+    const t = tiedIds[k];
+    ids.push(t);
+    for (let j = 0; j < 3; j++) {
+      const o = 3 * idx[3 * t + j];
+      corners.push({ x: v[o], y: v[o + 1], z: v[o + 2] });
+    }
+  }
+  const e = commonExponent(corners);
+  const pi = toScaledVec(p, e);
+  let best: ExactNearest | null = null;
+  let bestTri = -1;
+  for (let k = 0; k < ids.length; k++) {
+    const r = exactNearestOnTriangle(
+      toScaledVec(corners[1 + 3 * k], e),
+      toScaledVec(corners[2 + 3 * k], e),
+      toScaledVec(corners[3 + 3 * k], e),
+      pi,
+    );
+    if (best !== null && !exactCloser(r, best)) {
+      if (exactCloser(best, r)) continue;
+      const c = lexCompare(r, best);
+      if (c > 0 || (c === 0 && ids[k] > bestTri)) continue;
+    }
+    best = r;
+    bestTri = ids[k];
+  }
+  if (best === null) return -1;
+  roundNearest(out, best, e);
+  tiedExactDistance[0] = exactDistance(best, e);
+  return bestTri;
+}
+
+/** The exact distance of {@link exactTiedNearest}'s last answer (a register). */
+export const tiedExactDistance = new Float64Array(1);
+
+/** The sign of x's point less y's, lexicographically (x, then y, then z), exactly. */
+function lexCompare(x: ExactNearest, y: ExactNearest): number {
+  const sx = x.den < 0n ? -1n : 1n;
+  const sy = y.den < 0n ? -1n : 1n;
+  for (let k = 0; k < 3; k++) {
+    const a = x.num[k] * y.den * sx * sy;
+    const b = y.num[k] * x.den * sx * sy;
+    if (a !== b) return a < b ? -1 : 1;
+  }
+  return 0;
+}
 
 /** Relative rounding bound of a triangle's computed squared distance d² (2^-40 ≫ its few ulps). */
 const TIE_RELATIVE = 2 ** -40;

@@ -50,7 +50,12 @@ import {
 import { checkVec3 } from "../shapes/validate.js";
 import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
-import { closestPointOnMesh, makeMeshPointQuery } from "./mesh-distance.js";
+import {
+  closestPointOnMesh,
+  exactTiedNearest,
+  makeMeshPointQuery,
+  tiedExactDistance,
+} from "./mesh-distance.js";
 // The deferred shape operations this module calls (features, ray casts, point projections).
 import "../shapes/defs/ops.js";
 
@@ -304,13 +309,17 @@ export function projectPoint(
   checkOffset("point", point, pose.translation, "pose.translation");
   if (typeof solid !== "boolean") invalidValue("solid", solid, "must be a boolean");
   // A hull given far from its frame's origin: answered in the frame at its centre (exact
-  // coordinates there), the point moved by −c and the answer back by +c.
-  const copy = farCentredCopy(farCentre, shape, pose);
+  // coordinates there), the point moved by −c and the answer back by +c. When p − c rounds (p
+  // beyond 2^52 times the hull's extent, whose bits under c's grid are lost) the hull as given
+  // answers instead — such a point is far, so its exact path does: the copy's answer to the
+  // rounded point had been another corner (a hull of 0.006 at 0.05 seen from 2e15 along a face
+  // normal, session 42).
+  let copy = farCentredCopy(farCentre, shape, pose);
+  if (copy !== null && !exactDifference(farPoint, point, farCentre)) copy = null;
   // The exact far path (src/geometry/exact-nearest.ts) on for this query only.
   exactFarScope(1);
   try {
     if (copy !== null) {
-      vec3.sub(farPoint, point, farCentre);
       projectPointShape(out, copy, pose, farPoint, solid);
       vec3.add(out.point, out.point, farCentre);
     } else projectPointShape(out, shape, pose, point, solid);
@@ -326,6 +335,27 @@ export function projectPoint(
 
 const farCentre = vec3.create();
 const farPoint = vec3.create();
+
+/**
+ * Writes a − b to `out` and tells whether every coordinate's difference is exact (Knuth's
+ * TwoSum error term zero). Allocation free.
+ */
+function exactDifference(out: Vec3, a: Vec3, b: Vec3): boolean {
+  out.x = a.x - b.x;
+  out.y = a.y - b.y;
+  out.z = a.z - b.z;
+  return (
+    twoSumError(a.x, -b.x, out.x) === 0 &&
+    twoSumError(a.y, -b.y, out.y) === 0 &&
+    twoSumError(a.z, -b.z, out.z) === 0
+  );
+}
+
+/** The rounding error of s = fl(a + b): a + b − s exactly (Knuth's TwoSum). */
+function twoSumError(a: number, b: number, s: number): number {
+  const bb = s - a;
+  return a - (s - bb) + (b - bb);
+}
 
 /** The answers of {@link projectPoints}, one entry per query point (arrays reused when given). */
 export interface PointProjections {
@@ -434,7 +464,14 @@ function projectBatchPoint(
     vec3.scale(batchScaled, batchLocal, BATCH_SCALES[j]);
     closestPointOnMesh(meshQuery, batchScaledMesh(mesh, j), batchScaled);
   }
-  if (meshQuery.triangle >= 0) {
+  // Triangles tied to rounding from far: the nearest decided exactly (as projectPoint's).
+  const d = j === BATCH_UNIT ? meshQuery.distance : meshQuery.distance / BATCH_SCALES[j];
+  const exact =
+    meshQuery.triangle >= 0 ? exactTiedNearest(meshQuery.point, mesh, batchLocal, d) : -1;
+  if (exact >= 0) {
+    meshQuery.triangle = exact;
+    meshQuery.distance = tiedExactDistance[0];
+  } else if (meshQuery.triangle >= 0) {
     getMeshTriangle(mesh, meshQuery.triangle, batchTa, batchTb, batchTc);
     projectOntoTriangle(batchOne, batchTa, batchTb, batchTc, batchLocal);
     vec3.copy(meshQuery.point, batchOne.point);

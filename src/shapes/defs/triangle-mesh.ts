@@ -6,12 +6,18 @@
  * (src/query/mesh-distance.ts); both import nothing above the shapes.
  */
 import { invalidValue } from "../../errors.js";
+import { exactFarActive } from "../../geometry/exact-nearest.js";
 import type { MeshBvhHits } from "../../geometry/mesh-bvh.js";
 import { queryMeshBvhBox } from "../../geometry/mesh-bvh.js";
 import { projectOntoTriangle } from "../../geometry/triangle-projection.js";
 import * as vec3 from "../../math/vec3.js";
 import { castRayTriangleMesh, makeMeshRayHit } from "../../narrowphase/mesh-ray.js";
-import { closestPointOnMesh, makeMeshPointQuery } from "../../query/mesh-distance.js";
+import {
+  closestPointOnMesh,
+  exactTiedNearest,
+  makeMeshPointQuery,
+  tiedExactDistance,
+} from "../../query/mesh-distance.js";
 import { meshBvhTree } from "../composite.js";
 import { brandShape, isBrandedShape, SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { ShapeDef } from "../shape-def.js";
@@ -151,6 +157,13 @@ export const triangleMeshDef: ShapeDef<TriangleMesh> = {
       // The winner's projection again at any scale (src/geometry/triangle-projection.ts): the
       // BVH walk's point carries the rounding of the corners' coordinates (a point 2 above a
       // 1e20 triangle landed on its corners' grid, 3e4 away).
+      // Triangles tied to rounding from far: the nearest decided exactly, its point rounded once.
+      const exact = exactFarActive() ? exactTiedNearest(out.point, s, p, meshQuery.distance) : -1;
+      if (exact >= 0) {
+        out.triangle = exact;
+        out.distance = tiedExactDistance[0];
+        return out;
+      }
       const t = meshQuery.triangle;
       getMeshTriangle(s, t, meshTa, meshTb, meshTc);
       projectOntoTriangle(meshOne, meshTa, meshTb, meshTc, p);
