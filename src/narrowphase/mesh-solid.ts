@@ -926,12 +926,17 @@ function cornerAbove(p: Vec3, u: Vec3, best: number): number {
   return best;
 }
 
+/** [0] the step t of {@link queryShiftedBox} (a typed array: no double crosses the call). */
+const shiftIo = new Float64Array(1);
+
 /**
  * A sweep step's candidates: sweepHits = the triangles of A whose boxes meet B's box (bAabb,
- * A's frame) moved by t·u and padded by the band boundIo[0]; shifted = bInA moved by t·u.
+ * A's frame) moved by t·u (t = shiftIo[0]) and padded by the band boundIo[0]; shifted = bInA
+ * moved by t·u.
  */
-function queryShiftedBox(a: TriangleMesh, bInA: Isometry, u: Vec3, t: number): void {
+function queryShiftedBox(a: TriangleMesh, bInA: Isometry, u: Vec3): void {
   const band = boundIo[0];
+  const t = shiftIo[0];
   queryMeshBvhAabb(
     sweepHits,
     a.bvh,
@@ -964,7 +969,8 @@ function sweptClearance(a: TriangleMesh, b: ConvexShape, bInA: Isometry, u: Vec3
   vec3.set(sweptVertex, 0, 0, 0);
   for (let step = 0; step < SWEEP_STEPS && t < tMax; step++) {
     // Triangles near B moved by t·u (its box, padded by the band).
-    queryShiftedBox(a, bInA, u, t);
+    shiftIo[0] = t;
+    queryShiftedBox(a, bInA, u);
     let next = t;
     let crossed = false;
     for (let h = 0; h < sweepHits.count; h++) {
@@ -1274,7 +1280,8 @@ function clearsAt(a: TriangleMesh, b: ConvexShape, bInA: Isometry, u: Vec3, t: n
   const e0 = contactErrorIo[0];
   const e1 = contactErrorIo[1];
   contactErrorIo[1] = 0;
-  queryShiftedBox(a, bInA, u, t);
+  shiftIo[0] = t;
+  queryShiftedBox(a, bInA, u);
   let clear = true;
   for (let h = 0; h < sweepHits.count && clear; h++) {
     getMeshTriangle(a, sweepHits.ids[h], sweepTri.a, sweepTri.b, sweepTri.c);
