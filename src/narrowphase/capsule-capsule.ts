@@ -13,12 +13,13 @@ import {
 } from "../geometry/closest-segments.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import * as quat from "../math/quat.js";
 import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN } from "../math/scalar.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
 import { canonicalOrder } from "./canonical-order.js";
-import { type Contact, flipContactInto, makeContact } from "./contact.js";
+import { type Contact, makeContact } from "./contact.js";
 import { coreRadii, perpendicular } from "./rounded.js";
 
 const a2 = vec3.create();
@@ -53,7 +54,11 @@ export function contactCapsuleCapsule(
   // the rounding of the inverse pose, ties (parallel or crossing axes) included (issue 16).
   iso.invert(aInB, bInA);
   if (!contactOrdered(flipped, b, a, aInB, prediction)) return false;
-  flipContactInto(out, flipped, bInA);
+  out.distance = flipped.distance;
+  quat.rotate(out.normal, bInA.rotation, flipped.normal);
+  vec3.negate(out.normal, out.normal);
+  iso.transformPoint(out.pointA, bInA, flipped.pointB);
+  iso.transformPoint(out.pointB, bInA, flipped.pointA);
   return true;
 }
 

@@ -77,7 +77,9 @@ const segment: Triangle = {
  * more than `rejectIo[0]` (+∞: never). False otherwise only for a non-finite gap.
  */
 function coreContact(out: Contact, a: Capsule, b: CapsulePolytopeOther, bInA: Isometry): boolean {
-  loadSegment(a);
+  vec3.copy(segment.a, a.a);
+  vec3.copy(segment.b, a.b);
+  vec3.copy(segment.c, a.b);
   contactPredictionIo[0] = Number.POSITIVE_INFINITY;
   contactRejectIo[0] = rejectIo[0];
   const hit = contactTrianglePolytopeIo(out, segment, "core" in b ? b.core : b, bInA);
