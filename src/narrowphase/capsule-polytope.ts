@@ -48,6 +48,7 @@ import {
   contactPredictionIo,
   contactRejectIo,
   contactTrianglePolytopeIo,
+  writePairMagnitude,
 } from "./triangle-polytope.js";
 
 /**
@@ -86,6 +87,13 @@ function coreContact(out: Contact, a: Capsule, b: CapsulePolytopeOther, bInA: Is
   return hit;
 }
 
+/** {@link segment} = the capsule's core segment. */
+function loadSegment(a: Capsule): void {
+  vec3.copy(segment.a, a.a);
+  vec3.copy(segment.b, a.b);
+  vec3.copy(segment.c, a.b);
+}
+
 const radiusIo = new Float64Array(1);
 /** [0] the core gap (scene units) beyond which {@link coreContact} may answer "apart" at once. */
 const rejectIo = new Float64Array(1);
@@ -107,29 +115,10 @@ const REJECT_MARGIN = 2 ** -30;
  * capsule–mesh pairs' time).
  */
 function rejectGap(a: Capsule, b: Triangle, bInA: Isometry): void {
-  const t = bInA.translation;
-  const m = Math.max(
-    Math.abs(t.x),
-    Math.abs(t.y),
-    Math.abs(t.z),
-    Math.abs(a.a.x),
-    Math.abs(a.a.y),
-    Math.abs(a.a.z),
-    Math.abs(a.b.x),
-    Math.abs(a.b.y),
-    Math.abs(a.b.z),
-    Math.abs(b.a.x),
-    Math.abs(b.a.y),
-    Math.abs(b.a.z),
-    Math.abs(b.b.x),
-    Math.abs(b.b.y),
-    Math.abs(b.b.z),
-    Math.abs(b.c.x),
-    Math.abs(b.c.y),
-    Math.abs(b.c.z),
-  );
+  loadSegment(a);
+  writePairMagnitude(rejectIo, segment, b, bInA);
   const r = a.radius;
-  rejectIo[0] = capsulePredictionIo[0] + r + REJECT_MARGIN * (m + r);
+  rejectIo[0] = capsulePredictionIo[0] + r + REJECT_MARGIN * (rejectIo[0] + r);
 }
 
 /**

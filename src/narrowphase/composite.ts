@@ -112,6 +112,9 @@ import { convexSolidOfTriangleMesh } from "../shapes/triangle-mesh.js";
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import {
   copyManifold,
+  flipContact,
+  flipContactInto,
+  flipDistanceInto,
   flipManifold,
   MAX_MANIFOLD_POINTS,
   makeContact,
@@ -1258,16 +1261,7 @@ export function contactShapeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  if (frameOverflows(a, b, bInA)) {
-    const t = farContact;
-    if (!contactCompositeComposite(t, b, a, iso.invert(aInBFar, bInA), prediction)) return false;
-    out.distance = t.distance;
-    iso.transformVector(out.normal, bInA, t.normal);
-    vec3.negate(out.normal, out.normal);
-    iso.transformPoint(out.pointA, bInA, t.pointB);
-    iso.transformPoint(out.pointB, bInA, t.pointA);
-    return true;
-  }
+  if (frameOverflows(a, b, bInA)) return contactInBFrame(out, a, b, bInA, prediction);
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
@@ -1284,14 +1278,7 @@ export function distanceShapeComposite(
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
-  if (frameOverflows(a, b, bInA)) {
-    const t = farDistance;
-    distanceCompositeComposite(t, b, a, iso.invert(aInBFar, bInA));
-    out.distance = t.distance;
-    iso.transformPoint(out.pointA, bInA, t.pointB);
-    iso.transformPoint(out.pointB, bInA, t.pointA);
-    return out;
-  }
+  if (frameOverflows(a, b, bInA)) return distanceInBFrame(out, a, b, bInA);
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return distancePair(out, ha, hb, bInA);
@@ -1311,12 +1298,7 @@ export function manifoldShapeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  if (frameOverflows(a, b, bInA)) {
-    const t = farManifold;
-    if (!manifoldCompositeComposite(t, b, a, iso.invert(aInBFar, bInA), prediction)) return false;
-    flipManifold(out, t, bInA);
-    return true;
-  }
+  if (frameOverflows(a, b, bInA)) return manifoldInBFrame(out, a, b, bInA, prediction);
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return manifoldPair(out, ha, hb, bInA, prediction);
@@ -1343,16 +1325,7 @@ export function contactCompositeShape(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  if (frameOverflows(a, b, bInA)) {
-    const t = farContact;
-    if (!contactCompositeComposite(t, b, a, iso.invert(aInBFar, bInA), prediction)) return false;
-    out.distance = t.distance;
-    iso.transformVector(out.normal, bInA, t.normal);
-    vec3.negate(out.normal, out.normal);
-    iso.transformPoint(out.pointA, bInA, t.pointB);
-    iso.transformPoint(out.pointB, bInA, t.pointA);
-    return true;
-  }
+  if (frameOverflows(a, b, bInA)) return contactInBFrame(out, a, b, bInA, prediction);
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
@@ -1370,14 +1343,7 @@ export function distanceCompositeShape(
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
-  if (frameOverflows(a, b, bInA)) {
-    const t = farDistance;
-    distanceCompositeComposite(t, b, a, iso.invert(aInBFar, bInA));
-    out.distance = t.distance;
-    iso.transformPoint(out.pointA, bInA, t.pointB);
-    iso.transformPoint(out.pointB, bInA, t.pointA);
-    return out;
-  }
+  if (frameOverflows(a, b, bInA)) return distanceInBFrame(out, a, b, bInA);
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return distancePair(out, ha, hb, bInA);
@@ -1393,12 +1359,7 @@ export function manifoldCompositeShape(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  if (frameOverflows(a, b, bInA)) {
-    const t = farManifold;
-    if (!manifoldCompositeComposite(t, b, a, iso.invert(aInBFar, bInA), prediction)) return false;
-    flipManifold(out, t, bInA);
-    return true;
-  }
+  if (frameOverflows(a, b, bInA)) return manifoldInBFrame(out, a, b, bInA, prediction);
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return manifoldPair(out, ha, hb, bInA, prediction);
@@ -1429,16 +1390,7 @@ export function contactCompositeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  if (frameOverflows(a, b, bInA)) {
-    const t = farContact;
-    if (!contactCompositeComposite(t, b, a, iso.invert(aInBFar, bInA), prediction)) return false;
-    out.distance = t.distance;
-    iso.transformVector(out.normal, bInA, t.normal);
-    vec3.negate(out.normal, out.normal);
-    iso.transformPoint(out.pointA, bInA, t.pointB);
-    iso.transformPoint(out.pointB, bInA, t.pointA);
-    return true;
-  }
+  if (frameOverflows(a, b, bInA)) return contactInBFrame(out, a, b, bInA, prediction);
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return contactPair(out, ha, hb, bInA, prediction);
@@ -1495,6 +1447,44 @@ function frameOverflows(a: Shape, b: Shape, bInA: Isometry): boolean {
   return m + frameRadiusIo[0] < FRAME_FINITE;
 }
 
+/**
+ * The contact of composites A and B answered in B's frame ({@link frameOverflows}): the pair
+ * (B, A) there, flipped back into A's frame and order.
+ */
+function contactInBFrame(
+  out: Contact,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  const t = farContact;
+  if (!contactCompositeComposite(t, b, a, iso.invert(aInBFar, bInA), prediction)) return false;
+  flipContactInto(out, t, bInA);
+  return true;
+}
+
+/** {@link contactInBFrame} for the closest points. */
+function distanceInBFrame(out: DistanceResult, a: Shape, b: Shape, bInA: Isometry): DistanceResult {
+  const t = farDistance;
+  distanceCompositeComposite(t, b, a, iso.invert(aInBFar, bInA));
+  return flipDistanceInto(out, t, bInA);
+}
+
+/** {@link contactInBFrame} for the contact manifold. */
+function manifoldInBFrame(
+  out: ContactManifold,
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+  prediction: number,
+): boolean {
+  const t = farManifold;
+  if (!manifoldCompositeComposite(t, b, a, iso.invert(aInBFar, bInA), prediction)) return false;
+  flipManifold(out, t, bInA);
+  return true;
+}
+
 /** Closest points of composites A and B (A's frame): branch and bound over node pairs. */
 export function distanceCompositeComposite(
   out: DistanceResult,
@@ -1502,14 +1492,7 @@ export function distanceCompositeComposite(
   b: Shape,
   bInA: Isometry,
 ): DistanceResult {
-  if (frameOverflows(a, b, bInA)) {
-    const t = farDistance;
-    distanceCompositeComposite(t, b, a, iso.invert(aInBFar, bInA));
-    out.distance = t.distance;
-    iso.transformPoint(out.pointA, bInA, t.pointB);
-    iso.transformPoint(out.pointB, bInA, t.pointA);
-    return out;
-  }
+  if (frameOverflows(a, b, bInA)) return distanceInBFrame(out, a, b, bInA);
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return distancePair(out, ha, hb, bInA);
@@ -1531,12 +1514,7 @@ export function manifoldCompositeComposite(
   bInA: Isometry,
   prediction: number,
 ): boolean {
-  if (frameOverflows(a, b, bInA)) {
-    const t = farManifold;
-    if (!manifoldCompositeComposite(t, b, a, iso.invert(aInBFar, bInA), prediction)) return false;
-    flipManifold(out, t, bInA);
-    return true;
-  }
+  if (frameOverflows(a, b, bInA)) return manifoldInBFrame(out, a, b, bInA, prediction);
   const ha = solidAsConvex(a, b);
   const hb = solidAsConvex(b, a);
   if (ha !== a || hb !== b) return manifoldPair(out, ha, hb, bInA, prediction);
@@ -2367,11 +2345,7 @@ function contactPartPair(
   if (pa.hasPose) {
     const t = pairFlip;
     if (!contactPair(t, pb.shape, pa.shape, posedInOther(l), prediction)) return false;
-    c.distance = t.distance;
-    iso.transformVector(c.normal, l.otherPose, t.normal);
-    vec3.negate(c.normal, c.normal);
-    iso.transformPoint(c.pointA, l.otherPose, t.pointB);
-    iso.transformPoint(c.pointB, l.otherPose, t.pointA);
+    flipContactInto(c, t, l.otherPose);
   } else {
     const maxGap = Math.max(prediction, 0);
     if (directPair(l)) {
@@ -2392,16 +2366,9 @@ function contactPartPair(
     const flags = edgesB(l.other, ib);
     if (flags === 7) return true;
     const s = isSupportMappedType(pa.shape.type) ? (pa.shape as ConvexShape) : null;
-    const f = flippedContact;
-    f.distance = c.distance;
-    vec3.negate(f.normal, c.normal);
-    vec3.copy(f.pointA, c.pointB);
-    vec3.copy(f.pointB, c.pointA);
+    const f = flipContact(flippedContact, c);
     fixInternalEdgeContact(f, pb.triangle, flags, s, pa.hasPose ? pa.pose : IDENTITY);
-    c.distance = f.distance;
-    vec3.negate(c.normal, f.normal);
-    vec3.copy(c.pointA, f.pointB);
-    vec3.copy(c.pointB, f.pointA);
+    flipContact(c, f);
   }
   return true;
 }
@@ -2413,12 +2380,8 @@ function distancePartPair(d: DistanceResult, l: Level): DistanceResult {
   const pa = l.part.shape;
   const pb = l.otherPart.shape;
   if (l.part.hasPose) {
-    const t = pairFlipDistance;
-    distancePair(t, pb, pa, posedInOther(l));
-    d.distance = t.distance;
-    iso.transformPoint(d.pointA, l.otherPose, t.pointB);
-    iso.transformPoint(d.pointB, l.otherPose, t.pointA);
-    return d;
+    distancePair(pairFlipDistance, pb, pa, posedInOther(l));
+    return flipDistanceInto(d, pairFlipDistance, l.otherPose);
   }
   if (directPair(l)) return distanceConvexConvex(d, pa, pb as ConvexShape, l.otherPose);
   return distancePair(d, pa, pb, l.otherPose);

@@ -177,6 +177,38 @@ export function flipContact(out: Contact, c: Contact): Contact {
   return out;
 }
 
+/**
+ * out = contact `c` of the pair (B, A) given in B's frame, re-expressed for the pair (A, B) in
+ * A's frame (`bInA` = B's pose in A's frame): normal rotated then negated (−x: a zero component
+ * turns to −0), witness points exchanged and transformed, distance kept. `out` must not alias
+ * `c`. The one flip of every routine that answers the other order (pair-table.ts's flipped
+ * entries, composite.ts's frame swap and posed parts). Returns out.
+ */
+export function flipContactInto(out: Contact, c: Contact, bInA: Isometry): Contact {
+  out.distance = c.distance;
+  iso.transformVector(out.normal, bInA, c.normal);
+  vec3.negate(out.normal, out.normal);
+  iso.transformPoint(out.pointA, bInA, c.pointB);
+  iso.transformPoint(out.pointB, bInA, c.pointA);
+  return out;
+}
+
+/**
+ * out = closest points `d` of the pair (B, A) given in B's frame, re-expressed for (A, B) in A's
+ * frame (`bInA` = B's pose in A's frame): witness points exchanged and transformed, distance
+ * kept. `out` must not alias `d`. Returns out.
+ */
+export function flipDistanceInto(
+  out: DistanceResult,
+  d: DistanceResult,
+  bInA: Isometry,
+): DistanceResult {
+  out.distance = d.distance;
+  iso.transformPoint(out.pointA, bInA, d.pointB);
+  iso.transformPoint(out.pointB, bInA, d.pointA);
+  return out;
+}
+
 /** out = the one-point manifold of `contact` (feature id 0). Returns out. */
 export function singleContactManifold(out: ContactManifold, contact: Contact): ContactManifold {
   vec3.copy(out.normal, contact.normal);

@@ -926,6 +926,31 @@ function cornerAbove(p: Vec3, u: Vec3, best: number): number {
   return best;
 }
 
+/** [0] the step t of {@link queryShiftedBox} (a typed array: no double crosses the call). */
+const shiftIo = new Float64Array(1);
+
+/**
+ * A sweep step's candidates: sweepHits = the triangles of A whose boxes meet B's box (bAabb,
+ * A's frame) moved by t·u (t = shiftIo[0]) and padded by the band boundIo[0]; shifted = bInA
+ * moved by t·u.
+ */
+function queryShiftedBox(a: TriangleMesh, bInA: Isometry, u: Vec3): void {
+  const band = boundIo[0];
+  const t = shiftIo[0];
+  queryMeshBvhAabb(
+    sweepHits,
+    a.bvh,
+    bAabb.min.x + t * u.x - band,
+    bAabb.min.y + t * u.y - band,
+    bAabb.min.z + t * u.z - band,
+    bAabb.max.x + t * u.x + band,
+    bAabb.max.y + t * u.y + band,
+    bAabb.max.z + t * u.z + band,
+  );
+  iso.copy(shifted, bInA);
+  vec3.addScaled(shifted.translation, bInA.translation, u, t);
+}
+
 /**
  * The swept clearance of B along unit u (see above): the first checked t in [0, tMax) at which B
  * moved by t·u crosses no triangle of A deeper than boundIo[0] and lies outside A; the vertex
@@ -944,18 +969,8 @@ function sweptClearance(a: TriangleMesh, b: ConvexShape, bInA: Isometry, u: Vec3
   vec3.set(sweptVertex, 0, 0, 0);
   for (let step = 0; step < SWEEP_STEPS && t < tMax; step++) {
     // Triangles near B moved by t·u (its box, padded by the band).
-    queryMeshBvhAabb(
-      sweepHits,
-      a.bvh,
-      bAabb.min.x + t * u.x - band,
-      bAabb.min.y + t * u.y - band,
-      bAabb.min.z + t * u.z - band,
-      bAabb.max.x + t * u.x + band,
-      bAabb.max.y + t * u.y + band,
-      bAabb.max.z + t * u.z + band,
-    );
-    iso.copy(shifted, bInA);
-    vec3.addScaled(shifted.translation, bInA.translation, u, t);
+    shiftIo[0] = t;
+    queryShiftedBox(a, bInA, u);
     let next = t;
     let crossed = false;
     for (let h = 0; h < sweepHits.count; h++) {
@@ -1265,18 +1280,8 @@ function clearsAt(a: TriangleMesh, b: ConvexShape, bInA: Isometry, u: Vec3, t: n
   const e0 = contactErrorIo[0];
   const e1 = contactErrorIo[1];
   contactErrorIo[1] = 0;
-  queryMeshBvhAabb(
-    sweepHits,
-    a.bvh,
-    bAabb.min.x + t * u.x - band,
-    bAabb.min.y + t * u.y - band,
-    bAabb.min.z + t * u.z - band,
-    bAabb.max.x + t * u.x + band,
-    bAabb.max.y + t * u.y + band,
-    bAabb.max.z + t * u.z + band,
-  );
-  iso.copy(shifted, bInA);
-  vec3.addScaled(shifted.translation, bInA.translation, u, t);
+  shiftIo[0] = t;
+  queryShiftedBox(a, bInA, u);
   let clear = true;
   for (let h = 0; h < sweepHits.count && clear; h++) {
     getMeshTriangle(a, sweepHits.ids[h], sweepTri.a, sweepTri.b, sweepTri.c);

@@ -37,6 +37,8 @@ import { SHAPE_TYPE_COUNT, SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.j
 import type { Contact, ContactManifold, DistanceResult } from "./contact.js";
 import {
   contactErrorIo,
+  flipContactInto,
+  flipDistanceInto,
   flipManifold,
   makeContact,
   makeContactManifold,
@@ -462,10 +464,7 @@ export function distancePair(
   if (!f) return distanceFromContact(out, a, b, bInA);
   if (distanceColumn.flipped[e] !== 1) return f(out, a, b, bInA);
   f(flipDistance, b, a, iso.invert(aInB, bInA));
-  out.distance = flipDistance.distance;
-  iso.transformPoint(out.pointA, bInA, flipDistance.pointB);
-  iso.transformPoint(out.pointB, bInA, flipDistance.pointA);
-  return out;
+  return flipDistanceInto(out, flipDistance, bInA);
 }
 
 const viaContact: Contact = /* @__PURE__ */ makeContact();
@@ -530,11 +529,7 @@ export function contactPair(
   const t = flipContactScratch;
   if (!f(t, b, a, iso.invert(aInB, bInA), prediction)) return false;
   // The routine answered (B, A) in B's frame.
-  out.distance = t.distance;
-  iso.transformVector(out.normal, bInA, t.normal);
-  vec3.negate(out.normal, out.normal);
-  iso.transformPoint(out.pointA, bInA, t.pointB);
-  iso.transformPoint(out.pointB, bInA, t.pointA);
+  flipContactInto(out, t, bInA);
   return true;
 }
 

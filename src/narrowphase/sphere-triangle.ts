@@ -25,7 +25,7 @@ import * as vec3 from "../math/vec3.js";
 import type { Sphere } from "../shapes/sphere.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { Contact, DistanceResult } from "./contact.js";
-import { makeContact } from "./contact.js";
+import { flipContactInto, makeContact } from "./contact.js";
 import { contactFromCoreRadii, coreRadii, perpendicular } from "./rounded.js";
 
 const closest = vec3.create();
@@ -234,15 +234,6 @@ function loadCenter(bInA: Isometry): void {
 
 const flipped: Contact = makeContact();
 
-/** `out` = the triangle-first contact `flipped` (triangle's frame) seen from the sphere. */
-function flipInto(out: Contact, bInA: Isometry): void {
-  out.distance = flipped.distance;
-  iso.transformVector(out.normal, bInA, flipped.normal);
-  vec3.negate(out.normal, out.normal);
-  iso.transformPoint(out.pointA, bInA, flipped.pointB);
-  iso.transformPoint(out.pointB, bInA, flipped.pointA);
-}
-
 /** True when sphere A and triangle B (B at `bInA`, A's frame) overlap or touch. */
 export function intersectsSphereTriangle(a: Sphere, b: Triangle, bInA: Isometry): boolean {
   loadCenter(bInA);
@@ -273,7 +264,7 @@ export function contactSphereTriangle(
 ): boolean {
   loadCenter(bInA);
   if (!contactTriangleSphere(flipped, b, a, centerInTriangle, prediction)) return false;
-  flipInto(out, bInA);
+  flipContactInto(out, flipped, bInA); // the triangle-first contact seen from the sphere
   return true;
 }
 

@@ -688,9 +688,28 @@ const CLEAR_GAP = 2 ** -30;
  */
 function satClearlyApart(a: Triangle, b: Triangle, bInA: Isometry): boolean {
   if (sat[5] !== 1) return false;
+  writePairMagnitude(clearIo, a, b, bInA);
+  return -sat[0] > CLEAR_GAP * Math.max(frame[0], clearIo[0]);
+}
+
+/** [0] the pair's magnitude read by {@link satClearlyApart}. */
+const clearIo = new Float64Array(1);
+
+/**
+ * io[0] = the magnitude of triangles `a` and `b` (B at `bInA`, A's frame): the largest absolute
+ * coordinate of A's corners, B's corners and B's offset, each in its own frame (scene units). A
+ * segment passes as a triangle whose last two corners coincide. Written, not returned (a
+ * returned double is boxed where the call is not inlined): the scale of the "clearly apart" bars
+ * of {@link satClearlyApart} and capsule-polytope.ts's `rejectGap`.
+ */
+export function writePairMagnitude(
+  io: Float64Array,
+  a: Triangle,
+  b: Triangle,
+  bInA: Isometry,
+): void {
   const t = bInA.translation;
-  const m = Math.max(
-    frame[0],
+  io[0] = Math.max(
     Math.abs(t.x),
     Math.abs(t.y),
     Math.abs(t.z),
@@ -713,7 +732,6 @@ function satClearlyApart(a: Triangle, b: Triangle, bInA: Isometry): boolean {
     Math.abs(b.c.y),
     Math.abs(b.c.z),
   );
-  return -sat[0] > CLEAR_GAP * m;
 }
 
 // ---------------------------------------------------------------------------------------------

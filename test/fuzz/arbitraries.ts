@@ -2,14 +2,19 @@
 import fc from "fast-check";
 import { unit, type V } from "./oracle-shapes.js";
 
+/**
+ * Four coordinates [x, y, z, w] in [−1, 1], not normalised: {@link quatArb}'s draws before its
+ * filter, for a test that normalises them itself (test/support/pose.ts's `quatOf`).
+ */
+export const quatCoordsArb = fc.tuple(
+  fc.double({ min: -1, max: 1, noNaN: true }),
+  fc.double({ min: -1, max: 1, noNaN: true }),
+  fc.double({ min: -1, max: 1, noNaN: true }),
+  fc.double({ min: -1, max: 1, noNaN: true }),
+);
+
 /** A unit quaternion [x, y, z, w]: four coordinates in [−1, 1] (norm above 0.1), normalised. */
-export const quatArb = fc
-  .tuple(
-    fc.double({ min: -1, max: 1, noNaN: true }),
-    fc.double({ min: -1, max: 1, noNaN: true }),
-    fc.double({ min: -1, max: 1, noNaN: true }),
-    fc.double({ min: -1, max: 1, noNaN: true }),
-  )
+export const quatArb = quatCoordsArb
   .filter((q) => Math.hypot(...q) > 0.1)
   .map((q) => {
     const l = Math.hypot(...q);

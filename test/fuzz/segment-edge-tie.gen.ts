@@ -10,17 +10,15 @@
  */
 import fc from "fast-check";
 import { rotationArb, unitArb } from "./arbitraries.js";
-import { exactOffset } from "./generate.js";
-import { add, cross, rotate, scale, sub, unit, type V } from "./oracle-shapes.js";
-
-type J = Record<string, unknown>;
+import { add, cross, scale, sub, unit, type V } from "./oracle-shapes.js";
+import {
+  type CapsuleTriangleDraw,
+  capsuleTriangleDraw,
+  fatTriangle,
+} from "./tiny-capsule-large-triangle.gen.js";
 
 /** One draw: the capsule and the triangle (JSON, local frame) and the offset into the world. */
-export interface SegmentEdgeTieDraw {
-  capsule: J;
-  triangle: J;
-  offset: number[];
-}
+export type SegmentEdgeTieDraw = CapsuleTriangleDraw;
 
 /** ±2^-k for k in [lo, hi], or 0. */
 const tinyArb = (lo: number, hi: number): fc.Arbitrary<number> =>
@@ -107,12 +105,7 @@ export function segmentEdgeTie(eMax: number): fc.Arbitrary<SegmentEdgeTieDraw> {
         const T = 10 ** eT;
         const r = T * 10 ** eR;
         const L = Math.min(r * 10 ** eL, T);
-        const centre = scale(centreDir as V, centreFrac * T);
-        const angles = [0, (2 * Math.PI) / 3 + j1, (4 * Math.PI) / 3 + j2];
-        const radii = [r0, r1, r2];
-        const corners = angles.map((t, i) =>
-          add(centre, [T * radii[i] * Math.cos(t), T * radii[i] * Math.sin(t), 0]),
-        );
+        const corners = fatTriangle(T, [r0, r1, r2, j1, j2], centreFrac, centreDir);
         const n: V = [0, 0, side];
         const e = unit(sub(corners[(k + 1) % 3], corners[k]));
         // Counter-clockwise corners: e × (0, 0, 1) points out of the triangle.
@@ -124,17 +117,7 @@ export function segmentEdgeTie(eMax: number): fc.Arbitrary<SegmentEdgeTieDraw> {
         const w = scale(unit(cross(e, u)), wSign);
         const d = add(add(scale(w, Math.cos(beta)), scale(u, Math.sin(beta))), scale(e, tau));
         const far = add(near, scale(d, L));
-        const turn = (v: V): V => rotate(q, v);
-        return {
-          capsule: { type: "capsule", a: turn(near), b: turn(far), radius: r },
-          triangle: {
-            type: "triangle",
-            a: turn(corners[0]),
-            b: turn(corners[1]),
-            c: turn(corners[2]),
-          },
-          offset: exactOffset(ou, om),
-        };
+        return capsuleTriangleDraw(q, near, far, r, corners, ou, om);
       },
     );
 }

@@ -11,12 +11,60 @@ import { add, cross, rotate, scale, sub, unit, type V } from "./oracle-shapes.js
 
 type J = Record<string, unknown>;
 
-/** One draw: the capsule and the triangle (JSON, local frame), the offset, the feature touched. */
-export interface TinyCapsuleDraw {
+/** A capsule and a triangle (JSON, local frame) and the offset into the world. */
+export interface CapsuleTriangleDraw {
   capsule: J;
   triangle: J;
   offset: number[];
+}
+
+/** One draw: {@link CapsuleTriangleDraw} and the feature touched. */
+export interface TinyCapsuleDraw extends CapsuleTriangleDraw {
   feature: "face" | "edge" | "corner";
+}
+
+/**
+ * A fat triangle's corners (counter-clockwise in the xy-plane): at angles 0, 2π/3 + j1 and
+ * 4π/3 + j2 about a centre `centreFrac`·T along the unit `centreDir`, at r0, r1, r2 of T from it.
+ */
+export function fatTriangle(
+  T: number,
+  [r0, r1, r2, j1, j2]: readonly number[],
+  centreFrac: number,
+  centreDir: readonly number[],
+): V[] {
+  const centre = scale(centreDir as V, centreFrac * T);
+  const angles = [0, (2 * Math.PI) / 3 + j1, (4 * Math.PI) / 3 + j2];
+  const radii = [r0, r1, r2];
+  return angles.map((t, i) =>
+    add(centre, [T * radii[i] * Math.cos(t), T * radii[i] * Math.sin(t), 0]),
+  );
+}
+
+/**
+ * The draw of the capsule from `near` to `far` (radius r) and the triangle of `corners`, both
+ * turned by the unit quaternion q ([x, y, z, w]), and the offset `exactOffset(ou, om)`.
+ */
+export function capsuleTriangleDraw(
+  q: readonly number[],
+  near: V,
+  far: V,
+  r: number,
+  corners: readonly V[],
+  ou: readonly number[],
+  om: number,
+): CapsuleTriangleDraw {
+  const turn = (v: V): V => rotate(q as number[], v);
+  return {
+    capsule: { type: "capsule", a: turn(near), b: turn(far), radius: r },
+    triangle: {
+      type: "triangle",
+      a: turn(corners[0]),
+      b: turn(corners[1]),
+      c: turn(corners[2]),
+    },
+    offset: exactOffset(ou as number[], om),
+  };
 }
 
 /**
@@ -92,12 +140,7 @@ export const tinyCapsuleLargeTriangleArb: fc.Arbitrary<TinyCapsuleDraw> = fc
     ]) => {
       const r = 10 ** er;
       const T = r * 10 ** eRatio;
-      const centre = scale(centreDir as V, centreFrac * T);
-      const angles = [0, (2 * Math.PI) / 3 + j1, (4 * Math.PI) / 3 + j2];
-      const radii = [r0, r1, r2];
-      const corners = angles.map((t, i) =>
-        add(centre, [T * radii[i] * Math.cos(t), T * radii[i] * Math.sin(t), 0]),
-      );
+      const corners = fatTriangle(T, [r0, r1, r2, j1, j2], centreFrac, centreDir);
       const n: V = [0, 0, 1];
       // Outward in-plane normal of edge i (corner i to corner i + 1): counter-clockwise corners.
       const outward = (i: number): V => {
@@ -132,17 +175,6 @@ export const tinyCapsuleLargeTriangleArb: fc.Arbitrary<TinyCapsuleDraw> = fc
       const wv = add(scale(w1v, Math.cos(gamma)), scale(w2v, Math.sin(gamma)));
       const d = add(scale(u, Math.cos(beta)), scale(wv, Math.sin(beta)));
       const far = add(near, scale(d, r * 10 ** eLen));
-      const turn = (v: V): V => rotate(q, v);
-      return {
-        capsule: { type: "capsule", a: turn(near), b: turn(far), radius: r },
-        triangle: {
-          type: "triangle",
-          a: turn(corners[0]),
-          b: turn(corners[1]),
-          c: turn(corners[2]),
-        },
-        offset: exactOffset(ou, om),
-        feature,
-      };
+      return { ...capsuleTriangleDraw(q, near, far, r, corners, ou, om), feature };
     },
   );

@@ -30,36 +30,12 @@ import {
   makeSphere,
   type Shape,
 } from "../../src/shapes/index.js";
+import { pose, quatOf } from "../support/pose.js";
+import { rotateByQuat, unrotateByQuat, type V3 } from "../support/quat.js";
 
-type V3 = [number, number, number];
-const ID: Quat = { x: 0, y: 0, z: 0, w: 1 };
-const pose = (x = 0, y = 0, z = 0, rotation: Quat = ID): Isometry => ({
-  translation: { x, y, z },
-  rotation,
-});
-function quatOf(q: [number, number, number, number]): Quat {
-  const l = Math.hypot(...q);
-  return l < 1e-3 ? ID : { x: q[0] / l, y: q[1] / l, z: q[2] / l, w: q[3] / l };
-}
 const S2 = Math.SQRT1_2;
 /** A quarter turn about x: local y goes to world z. */
 const QX: Quat = { x: S2, y: 0, z: 0, w: S2 };
-
-/** q⁻¹ applied to v (the test's own rotation). */
-function unrotate(q: Quat, v: V3): V3 {
-  const x = -q.x;
-  const y = -q.y;
-  const z = -q.z;
-  const w = q.w;
-  const tx = 2 * (y * v[2] - z * v[1]);
-  const ty = 2 * (z * v[0] - x * v[2]);
-  const tz = 2 * (x * v[1] - y * v[0]);
-  return [
-    v[0] + w * tx + (y * tz - z * ty),
-    v[1] + w * ty + (z * tx - x * tz),
-    v[2] + w * tz + (x * ty - y * tx),
-  ];
-}
 
 /** Membership of a local point, by each solid's definition (written here). */
 function insideLocal(s: Shape, p: V3): boolean {
@@ -105,7 +81,7 @@ function insideLocal(s: Shape, p: V3): boolean {
 
 function inside(s: Shape, ps: Isometry, p: V3): boolean {
   const t = ps.translation;
-  return insideLocal(s, unrotate(ps.rotation, [p[0] - t.x, p[1] - t.y, p[2] - t.z]));
+  return insideLocal(s, unrotateByQuat(ps.rotation, [p[0] - t.x, p[1] - t.y, p[2] - t.z]));
 }
 
 /** A box around the shape at its pose (its bounding sphere's: radius from its definition). */
@@ -229,7 +205,7 @@ describe("overlapVolume by chords: closed forms", () => {
       const exact = section * (h[0] - c) + end;
       const q = quatOf([0.1, 0.7, -0.3, 0.6]);
       // Both turned by q about the rounded box's centre: the cut is the same.
-      const n = unrotate({ x: -q.x, y: -q.y, z: -q.z, w: q.w }, [c + 5, 0, 0]);
+      const n = rotateByQuat(q, [c + 5, 0, 0]);
       const ans = overlapVolume(rb, pose(0, 0, 0, q), big, pose(n[0], n[1], n[2], q));
       expect(Math.abs(ans.volume - exact)).toBeLessThanOrEqual(ans.errorBound);
       expect(ans.errorBound).toBeLessThanOrEqual(1e-3 * exact);
@@ -243,7 +219,7 @@ describe("overlapVolume by chords: closed forms", () => {
       const exact = ((2 * Math.PI) / 3) * R ** 3 * (1 - Math.cos(alpha));
       const q = quatOf([0.4, 0.1, 0.2, 0.9]);
       // The apex (local (0, 1, 0)) in the world.
-      const apex = unrotate({ x: -q.x, y: -q.y, z: -q.z, w: q.w }, [0, 1, 0]);
+      const apex = rotateByQuat(q, [0, 1, 0]);
       const ans = overlapVolume(
         makeSphere(R),
         pose(apex[0] + 3, apex[1], apex[2]),

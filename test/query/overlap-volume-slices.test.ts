@@ -16,7 +16,6 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { Isometry } from "../../src/math/isometry.js";
 import type { Quat } from "../../src/math/quat.js";
 import { overlapVolume } from "../../src/query/overlap-volume.js";
 import {
@@ -29,38 +28,18 @@ import {
   makeSphere,
   type Shape,
 } from "../../src/shapes/index.js";
+import { cubePointArb, quatCoordsArb } from "../fuzz/arbitraries.js";
+import { ID, pose, quatOf } from "../support/pose.js";
+import { rotateByQuat, unrotateByQuat, type V3 } from "../support/quat.js";
 
-const ID: Quat = { x: 0, y: 0, z: 0, w: 1 };
-const pose = (x = 0, y = 0, z = 0, rotation: Quat = ID): Isometry => ({
-  translation: { x, y, z },
-  rotation,
-});
-function quatOf(q: [number, number, number, number]): Quat {
-  const l = Math.hypot(...q);
-  return l < 1e-3 ? ID : { x: q[0] / l, y: q[1] / l, z: q[2] / l, w: q[3] / l };
-}
-type V3 = [number, number, number];
-/** q applied to v. */
-function rot(q: Quat, v: V3): V3 {
-  const { x, y, z, w } = q;
-  const tx = 2 * (y * v[2] - z * v[1]);
-  const ty = 2 * (z * v[0] - x * v[2]);
-  const tz = 2 * (x * v[1] - y * v[0]);
-  return [
-    v[0] + w * tx + (y * tz - z * ty),
-    v[1] + w * ty + (z * tx - x * tz),
-    v[2] + w * tz + (x * ty - y * tx),
-  ];
-}
-const conj = (q: Quat): Quat => ({ x: -q.x, y: -q.y, z: -q.z, w: q.w });
 const dot = (a: V3, b: V3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 const U = 2 ** -53;
 
 /** A polytope's local planes (n, d: n·p ≤ d) in the frame of a shape at (0, qs), it at (c, qo). */
 function planesIn(qs: Quat, c: V3, qo: Quat, local: [V3, number][]): [V3, number][] {
   return local.map(([n, d]) => {
-    const nw = rot(qo, n);
-    return [rot(conj(qs), nw), d + dot(nw, c)] as [V3, number];
+    const nw = rotateByQuat(qo, n);
+    return [unrotateByQuat(qs, nw), d + dot(nw, c)] as [V3, number];
   });
 }
 
@@ -313,14 +292,6 @@ describe("overlapVolume sliced: issue 16's thin disc cut across by a turned unit
   });
 });
 
-const quatArb = fc.tuple(
-  fc.double({ min: -1, max: 1, noNaN: true }),
-  fc.double({ min: -1, max: 1, noNaN: true }),
-  fc.double({ min: -1, max: 1, noNaN: true }),
-  fc.double({ min: -1, max: 1, noNaN: true }),
-);
-const unit = fc.double({ min: -1, max: 1, noNaN: true });
-
 describe("overlapVolume sliced: random thin discs cut by random boxes (fast-check)", () => {
   it("holds the oracle within errorBound + its own bound, ≤ 1e-6 relative, < 250 ms", () => {
     warmUp();
@@ -329,15 +300,15 @@ describe("overlapVolume sliced: random thin discs cut by random boxes (fast-chec
       fc.property(
         fc.double({ min: 3, max: 12, noNaN: true }),
         fc.double({ min: -3, max: 3, noNaN: true }),
-        quatArb,
-        quatArb,
-        fc.tuple(unit, unit, unit),
+        quatCoordsArb,
+        quatCoordsArb,
+        cubePointArb,
         fc.tuple(
           fc.double({ min: 0.2, max: 2, noNaN: true }),
           fc.double({ min: 0.2, max: 2, noNaN: true }),
           fc.double({ min: 0.2, max: 2, noNaN: true }),
         ),
-        fc.tuple(unit, unit, unit),
+        cubePointArb,
         fc.boolean(),
         (exponent, logScale, q1, q2, dir, he0, far0, swap) => {
           const s = 10 ** logScale;
@@ -469,13 +440,13 @@ describe("overlapVolume sliced: turned shapes of moderate aspect against Monte C
       } else if (other === 1) {
         o = makeConvexPolyhedron(tetra);
         planes = tetraPlanes.map(([n, d]) => {
-          const nw = rot(qo, n);
-          return [rot(conj(qs), nw), d + dot(nw, c)] as [V3, number];
+          const nw = rotateByQuat(qo, n);
+          return [unrotateByQuat(qs, nw), d + dot(nw, c)] as [V3, number];
         });
       } else {
-        const n = rot(qo, [0, 0, 1]);
+        const n = rotateByQuat(qo, [0, 0, 1]);
         o = makeHalfSpace({ x: n[0], y: n[1], z: n[2] }, dot(n, c) * 0.3);
-        planes = [[rot(conj(qs), n), dot(n, c) * 0.3]];
+        planes = [[unrotateByQuat(qs, n), dot(n, c) * 0.3]];
       }
       // Monte Carlo in the curved shape's bounding cube (its frame).
       let hits = 0;
@@ -576,15 +547,15 @@ describe("overlapVolume sliced: random thin cones and needle capsules cut by box
         fc.boolean(),
         fc.double({ min: 3, max: 12, noNaN: true }),
         fc.double({ min: -3, max: 3, noNaN: true }),
-        quatArb,
-        quatArb,
-        fc.tuple(unit, unit, unit),
+        quatCoordsArb,
+        quatCoordsArb,
+        cubePointArb,
         fc.tuple(
           fc.double({ min: 0.3, max: 2, noNaN: true }),
           fc.double({ min: 0.3, max: 2, noNaN: true }),
           fc.double({ min: 0.3, max: 2, noNaN: true }),
         ),
-        fc.tuple(unit, unit, unit),
+        cubePointArb,
         fc.boolean(),
         (cone, hull, exponent, logScale, q1, q2, dir, he0, far0, swap) => {
           const s = 10 ** logScale;

@@ -23,13 +23,7 @@ import {
   makeSphere,
   type Shape,
 } from "../../src/shapes/index.js";
-import { ID, pose } from "../support/pose.js";
-
-/** A unit quaternion from four numbers (normalised; the identity for a zero 4-vector). */
-function quatOf(q: [number, number, number, number]): Quat {
-  const l = Math.hypot(...q);
-  return l < 1e-3 ? ID : { x: q[0] / l, y: q[1] / l, z: q[2] / l, w: q[3] / l };
-}
+import { pose, quatOf } from "../support/pose.js";
 
 describe("overlapVolume of a thin disc inside a larger shape (issue 16's lines)", () => {
   it("answers π·2h exactly and at once", () => {

@@ -1,7 +1,10 @@
 /**
- * Quaternion arithmetic for tests on plain arrays [x, y, z, w], written apart from
- * src/math/quat.ts so that tests can build rotations without the code they check.
+ * Quaternion arithmetic for tests on plain arrays [x, y, z, w] (and `{x, y, z, w}` records),
+ * written apart from src/math/quat.ts so that tests can build rotations without the code they
+ * check.
  */
+
+import type { Quat } from "../../src/math/quat.js";
 
 /** A quaternion [x, y, z, w]. */
 export type Q4 = [number, number, number, number];
@@ -40,4 +43,14 @@ export function rotateVec(q: readonly number[], v: readonly number[]): V3 {
 /** v rotated by the inverse of the unit quaternion q = [x, y, z, w] (its conjugate). */
 export function unrotateVec(q: readonly number[], v: readonly number[]): V3 {
   return rotateVec([-q[0], -q[1], -q[2], q[3]], v);
+}
+
+/** {@link rotateVec} by the unit quaternion record q: the same arithmetic. */
+export function rotateByQuat(q: Quat, v: readonly number[]): V3 {
+  return rotateVec([q.x, q.y, q.z, q.w], v);
+}
+
+/** {@link unrotateVec} by the unit quaternion record q: the same arithmetic. */
+export function unrotateByQuat(q: Quat, v: readonly number[]): V3 {
+  return unrotateVec([q.x, q.y, q.z, q.w], v);
 }
