@@ -13,10 +13,12 @@
  * corners lay 1.6e-13 apart, touching a capsule of radius 0.25 1.9e-9 rad off parallel at 1e7,
  * left the normal 1.06e-9 short of the depth over a bar of 1.2e-14; on slivers of 2^-40..2^-20,
  * session 38, witnesses up to 766 apart across the normal; test/fuzz/capsule-sliver.test.ts).
- * A triangle over 2^10 times the capsule's size ({@link largeTriangle}; issue 16, seed 100: EPA's
- * normal 0.19 rad off for a capsule of 4e-5 across the edge of a triangle of 4e5) likewise takes the
- * segment's exact features (`contactCapsulePolytope`). Every other triangle is GJK/EPA's
- * (src/narrowphase/convex-convex.ts).
+ * Every other triangle up to 2^40 times the capsule's size and below 2^256 ({@link exactFeatures})
+ * likewise takes the segment's exact features (`contactCapsulePolytope`): GJK/EPA on the swept
+ * segment had turned the normal 0.19 rad for a capsule of 4e-5 across the edge of a triangle of
+ * 4e5 (issue 16, seed 100) and left it up to 1.2e-9 short of the depth for a unit capsule's end on
+ * a unit triangle's edge, its segment perpendicular to the edge (segment-edge-tie-gjk, session
+ * 42). Beyond those bounds the pair is GJK/EPA's (src/narrowphase/convex-convex.ts).
  *
  * Allocation-free: module scratch vectors; no double crosses a call that V8 may leave out of line.
  */
@@ -40,7 +42,6 @@ import {
   distanceConvexConvex,
   intersectsConvexConvex,
 } from "./convex-convex.js";
-import { cubesStayFinite } from "./extreme-scale.js";
 import { contactFromCorePoints, dropAxial, perpendicular } from "./rounded.js";
 
 const EPS = 2 ** -52;
@@ -114,12 +115,7 @@ function needleContact(out: Contact, a: Capsule, b: Triangle, bInA: Isometry): n
 }
 
 /**
- * A triangle this many times the capsule's size or more ({@link largeTriangle}) is answered by the
- * segment's exact features: 2^10.
- */
-const LARGE_TRIANGLE_RATIO = 2 ** 10;
-/**
- * The largest triangle-to-capsule span ratio for which {@link largeTriangle} holds: 2^40. The
+ * The largest triangle-to-capsule span ratio for which {@link exactFeatures} holds: 2^40. The
  * polytope route's tolerances follow the triangle's size (2^-52 of it is 2^-12 of the capsule
  * here). A property of that route, not of the change of units, which keeps pairs spanning up to
  * 2^720 in size (src/narrowphase/extreme-scale.ts, `pairRescaleFactor`): test/narrowphase/
@@ -127,19 +123,29 @@ const LARGE_TRIANGLE_RATIO = 2 ** 10;
  * had been called intersecting by the polytope route.
  */
 const LARGE_TRIANGLE_MAX_RATIO = 2 ** 40;
+/**
+ * Largest triangle coordinate the exact-feature route takes (2^256, extreme-scale's
+ * `CUBE_SAFE_MAX`: the route multiplies up to three of them, whose products stay finite below it).
+ */
+const CUBE_SAFE_MAX = 2 ** 256;
 
 /**
- * True when triangle `t`'s extent (its corners' largest per-axis span) exceeds
- * {@link LARGE_TRIANGLE_RATIO} times capsule `a`'s (its segment's largest per-axis span plus its
- * diameter): a tiny capsule against a huge triangle, whose Minkowski difference GJK/EPA meets
- * as a sliver of the triangle's size and the capsule's thickness — its normal and witnesses at the
- * mercy of EPA's faces there (issue 16, seed 100: a capsule of radius 4.1e-5 across the edge of a
- * triangle of 4e5, EPA's normal 0.19 rad off the endpoint's perpendicular to the edge, its
- * certificate 2.5e-5, the witnesses 8.2e-6 apart across the normal over a bar of 3.9e-9). Such a
- * pair takes the segment's exact features against the triangle, the radius added
- * (`contactCapsulePolytope`), as boxes and hulls do. A double-free boolean test.
+ * True when capsule `a` against fat triangle `t` takes the segment's exact features against the
+ * triangle, the radius added (`contactCapsulePolytope`, as boxes and hulls do): whenever the
+ * triangle's extent (its corners' largest per-axis span) is below {@link LARGE_TRIANGLE_MAX_RATIO}
+ * times the capsule's (its segment's largest per-axis span plus its diameter) and its coordinates
+ * below 2^256 ({@link CUBE_SAFE_MAX}, the size the change of units reads, `cubesStayFinite`; a
+ * triangle that size reaches here unscaled only from the world's narrow phase). GJK/EPA on the
+ * swept segment had both classes this answers: a triangle over 2^10 times the capsule (issue 16,
+ * seed 100: its Minkowski difference a slab of the triangle's size and the capsule's thickness,
+ * EPA's normal 0.19 rad off the endpoint's perpendicular to the edge for a capsule of radius
+ * 4.1e-5 across the edge of a triangle of 4e5, witnesses 8.2e-6 apart across the normal over a bar
+ * of 3.9e-9) and one within 2^10 of the capsule (segment-edge-tie-gjk, session 42: a unit capsule's
+ * end touching an edge of a triangle of ~1.4, its segment perpendicular to the edge, the end's and
+ * the segment's inside tied in distance to x²/(2g); EPA's normal short of the depth by 3.8e-13 to
+ * 1.2e-9 over a bar of 2.1e-14). A double-free boolean test, the coordinate bound written out.
  */
-function largeTriangle(a: Capsule, t: Triangle): boolean {
+function exactFeatures(a: Capsule, t: Triangle): boolean {
   const ta = t.a;
   const tb = t.b;
   const tc = t.c;
@@ -151,13 +157,18 @@ function largeTriangle(a: Capsule, t: Triangle): boolean {
   const cap =
     Math.max(Math.abs(a.b.x - a.a.x), Math.abs(a.b.y - a.a.y), Math.abs(a.b.z - a.a.z)) +
     2 * a.radius;
-  // Up to 2^40 times the capsule (the class of test/fuzz/tiny-capsule-large-triangle.gen.ts
-  // reaches 1e10), and only for a triangle whose coordinates' cubes stay finite (below 2^256, the
-  // change of units' `cubesStayFinite`: the polytope route multiplies up to three of them; a
-  // triangle that size reaches here unscaled only from the world's narrow phase).
-  return (
-    ext > LARGE_TRIANGLE_RATIO * cap && ext < LARGE_TRIANGLE_MAX_RATIO * cap && cubesStayFinite(t)
+  const m = Math.max(
+    Math.abs(ta.x),
+    Math.abs(ta.y),
+    Math.abs(ta.z),
+    Math.abs(tb.x),
+    Math.abs(tb.y),
+    Math.abs(tb.z),
+    Math.abs(tc.x),
+    Math.abs(tc.y),
+    Math.abs(tc.z),
   );
+  return ext < LARGE_TRIANGLE_MAX_RATIO * cap && m < CUBE_SAFE_MAX;
 }
 
 /**
@@ -293,8 +304,9 @@ function accuratePerpendicular(p: Vec3, a: Vec3, b: Vec3): boolean {
 
 /**
  * Contact of capsule `a` and triangle `b` (B at `bInA`, A's frame) within `prediction` (≥ 0,
- * scene units): a point triangle's closed form, a needle's exact segment features, else
- * GJK/EPA's. Normal from A toward B.
+ * scene units): a point triangle's closed form, else the segment's exact features (a needle's
+ * only when its segment stays clear of it; {@link exactFeatures}), else GJK/EPA's. Normal from A
+ * toward B.
  */
 export function contactCapsuleTriangle(
   out: Contact,
@@ -308,7 +320,7 @@ export function contactCapsuleTriangle(
   capsulePredictionIo[0] = prediction;
   const needle = needleContact(out, a, b, bInA);
   if (needle >= 0) return needle === 1;
-  if (largeTriangle(a, b) && !isNeedle(b)) return contactCapsulePolytopeIo(out, a, b, bInA);
+  if (exactFeatures(a, b) && !isNeedle(b)) return contactCapsulePolytopeIo(out, a, b, bInA);
   return contactConvexConvex(out, a, b, bInA, prediction);
 }
 
@@ -318,7 +330,7 @@ export function intersectsCapsuleTriangle(a: Capsule, b: Triangle, bInA: Isometr
   capsulePredictionIo[0] = 0;
   const needle = needleContact(scratch, a, b, bInA);
   if (needle >= 0) return needle === 1;
-  if (largeTriangle(a, b) && !isNeedle(b)) return contactCapsulePolytope(scratch, a, b, bInA, 0);
+  if (exactFeatures(a, b) && !isNeedle(b)) return contactCapsulePolytope(scratch, a, b, bInA, 0);
   return intersectsConvexConvex(a, b, bInA);
 }
 
@@ -331,7 +343,7 @@ export function distanceCapsuleTriangle(
 ): DistanceResult {
   if (isPointTriangle(b)) {
     contactCapsulePoint(scratch, a, b, bInA, Number.POSITIVE_INFINITY);
-  } else if (largeTriangle(a, b) && !isNeedle(b)) {
+  } else if (exactFeatures(a, b) && !isNeedle(b)) {
     if (!contactCapsulePolytope(scratch, a, b, bInA, Number.POSITIVE_INFINITY)) {
       return distanceConvexConvex(out, a, b, bInA);
     }

@@ -113,7 +113,7 @@ const CUBE_SAFE_MAX = UNIT_RANGE_MAX * UNIT_RANGE_MAX;
  * or radius (scene units; a triangle's corners: where it lies) — is below 2^256
  * ({@link CUBE_SAFE_MAX}); false for a NaN or infinite size, true for a type without one (−1). A
  * route whose products of up to three coordinates must stay finite takes a pair only then
- * (capsule-triangle's `largeTriangle`). No double crosses the call (the size is read through the
+ * (capsule-triangle's `exactFeatures` writes the same bound out inline). No double crosses the call (the size is read through the
  * module's typed array); allocates nothing.
  */
 export function cubesStayFinite(s: Shape): boolean {

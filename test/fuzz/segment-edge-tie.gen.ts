@@ -41,9 +41,9 @@ const tinyArb = (lo: number, hi: number): fc.Arbitrary<number> =>
  * along the edge; the radius r = T·10^(-10..eMax); the pair turned, then moved by an offset of 0, 1,
  * 1e3 or 1e6 along a random direction.
  *
- * {@link segmentEdgeTieArb} takes eMax = −5.5, the capsules below 2^-10 of the triangle that take
- * the segment's exact features (capsule-triangle's `largeTriangle`); {@link segmentEdgeTieFullArb}
- * eMax = 0, up to the triangle's size, the larger ones GJK/EPA's.
+ * {@link segmentEdgeTieArb} takes eMax = −5.5, the capsules below 2^-10 of the triangle (the
+ * segment's exact features since session 41); {@link segmentEdgeTieFullArb} eMax = 0, up to the
+ * triangle's size (the larger ones GJK/EPA's until session 42, capsule-triangle's `exactFeatures`).
  */
 export function segmentEdgeTie(eMax: number): fc.Arbitrary<SegmentEdgeTieDraw> {
   return fc
@@ -122,8 +122,8 @@ export function segmentEdgeTie(eMax: number): fc.Arbitrary<SegmentEdgeTieDraw> {
     );
 }
 
-/** {@link segmentEdgeTie} with radii 10^(-10..-5.5) of the triangle (the exact-feature route). */
+/** {@link segmentEdgeTie} with radii 10^(-10..-5.5) of the triangle. */
 export const segmentEdgeTieArb: fc.Arbitrary<SegmentEdgeTieDraw> = segmentEdgeTie(-5.5);
 
-/** {@link segmentEdgeTie} with radii 10^(-10..0) of the triangle (GJK/EPA's above 2^-10). */
+/** {@link segmentEdgeTie} with radii 10^(-10..0) of the triangle. */
 export const segmentEdgeTieFullArb: fc.Arbitrary<SegmentEdgeTieDraw> = segmentEdgeTie(0);

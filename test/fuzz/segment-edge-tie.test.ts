@@ -34,9 +34,10 @@
  * replays each, 2, 4 and 4 of 900 failing before (witnesses apart across the normal), 0 after;
  * test/fuzz/tiny-capsule-large-triangle.gen.ts, 600 draws at seeds 1–5, both orders: 2, 2, 2, 0
  * and 10 of 1,200 before, 0 after. Its radii up to the triangle's size (segmentEdgeTieFullArb)
- * take GJK/EPA above 2^-10 of it and fail there (normals short of the depth by up to 1.2e-9: 44,
- * 16 and 30 of 1,200 at seeds 1–3, open: test/fuzz/open/segment-edge-tie-gjk.jsonl); the same
- * draws by the segment's exact features pass (0 of 1,800 at seeds 1–4), so would those, and an
+ * took GJK/EPA above 2^-10 of it and failed there (normals short of the depth by up to 1.2e-9: 44,
+ * 16, 30 and 24 of 1,200 at seeds 1–4; session 42's segment-edge-tie-gjk lines,
+ * test/fuzz/segment-edge-tie-gjk.cases.jsonl): every fat triangle up to 2^40 times the capsule now
+ * takes the segment's exact features (capsule-triangle's `exactFeatures`), 0 of 4,800 after; an
  * end over a flat convex polygon's corner — capsule-polytope's route at any size — needed the
  * tied pair's normal (`tiedFacingPair`).
  */
@@ -49,20 +50,20 @@ import { capsuleTriangleSignedDistance } from "./exact-segment-triangle.js";
 import { replayScenario } from "./fuzz.js";
 import { offsetScenario, type Scenario } from "./generate.js";
 import { type Case, loadCaseLines, replayCases } from "./recorded-cases.js";
-import { segmentEdgeTieArb } from "./segment-edge-tie.gen.js";
+import { segmentEdgeTieArb, segmentEdgeTieFullArb } from "./segment-edge-tie.gen.js";
 
 type J = Record<string, unknown>;
 type V = number[];
 
 const CASES = loadCaseLines("./segment-edge-tie.cases.jsonl");
+const GJK_CASES = loadCaseLines("./segment-edge-tie-gjk.cases.jsonl");
 
 /**
  * A capsule of radius 1 whose end lies over a triangle's corner (the foot 1e-9 of the edge from
  * it), the triangle's size: segmentEdgeTieFullArb (test/fuzz/segment-edge-tie.gen.ts) at fast-check
  * seed 1, draw 74, and seed 2, draw 160, of fc.sample's 200 (local frame; the offset moves it to
- * 1e6), with the exact signed distance (exact-segment-triangle.ts). Answered by GJK/EPA as a
- * triangle (the capsule is not 2^10 times smaller), by the segment's exact features as a flat
- * convex polygon.
+ * 1e6), with the exact signed distance (exact-segment-triangle.ts). Answered by the segment's
+ * exact features as a flat convex polygon (and, since session 42, as a triangle; GJK/EPA's before).
  */
 const HULL_CORNER: { cap: J; tri: V[]; offset: V; exact: number }[] = [
   {
@@ -274,6 +275,65 @@ describe("issue 16, seed-100-segment-corner: a tiny capsule's segment perpendicu
         return true;
       }),
       { numRuns: 120, seed: 1 },
+    );
+  });
+});
+
+/**
+ * The nearest edge's exact foot of point p (a triangle's corners a, b, c; input doubles) and the
+ * unit direction from p to it (see {@link exactFoot}); the edge the least exact distance from p,
+ * its foot inside it.
+ */
+function nearestEdgeFoot(p: V, a: V, b: V, c: V): { foot: V; normal: V } {
+  let best: { foot: V; normal: V } | null = null;
+  let bestD = Number.POSITIVE_INFINITY;
+  for (const [u, w] of [
+    [a, b],
+    [b, c],
+    [c, a],
+  ]) {
+    const f = exactFoot(p, u, w);
+    const d = dist(p, f.foot);
+    // Inside the edge (its ends' distances from the foot sum to the edge's length).
+    const inside = dist(u, f.foot) + dist(w, f.foot) <= dist(u, w) * (1 + 1e-12);
+    if (inside && d < bestD) {
+      bestD = d;
+      best = f;
+    }
+  }
+  if (best === null) throw new Error("no edge foot inside its edge");
+  return best;
+}
+
+/** The exact signed distances of the segment-edge-tie-gjk lines (three draws, two orders each). */
+const GJK_EXACT = [3.4241784275683195e-16, 1.9339971214029917e-16, 1.4076418266020908e-14];
+
+describe("issue 16, segment-edge-tie-gjk: a capsule within 2^10 of a triangle's size, its end touching an edge, its segment perpendicular to it — GJK/EPA's normal short of the depth", () => {
+  replayCases(GJK_CASES, 6, { facing: true });
+
+  it("the lines (segmentEdgeTieFullArb at seed 3, draws 24 and 128, seed 2, draw 105: normals 3.8e-13, 1.2e-9 and 8.0e-12 short of the depth over a bar of 2.1e-14), both orders, bare, a mesh's and a compound's: the exact distance, the normal within 1e-8 of the exact end–edge perpendicular, the triangle's witness at the exact foot, witnesses facing, the fuzzer's checks", () => {
+    for (let i = 0; i < GJK_CASES.length; i += 2) {
+      const sc = (GJK_CASES[i] as Case).scenario;
+      const { cap, tri } = capsuleAndTriangle(sc);
+      expect(exactDistance(cap, tri)).toBe(GJK_EXACT[i / 2]);
+      const { foot, normal } = nearestEdgeFoot(cap.a as V, tri.a as V, tri.b as V, tri.c as V);
+      const bar = pairBar(cap, tri);
+      for (const wrap of WRAPS) {
+        for (const r of checkPair(sc, wrap)) {
+          expect(dist(r.normal, normal)).toBeLessThan(1e-8);
+          expect(dist(r.pointB, foot)).toBeLessThanOrEqual(bar);
+        }
+      }
+    }
+  });
+
+  it("property: the class with radii up to the triangle's size (segmentEdgeTieFullArb: 44, 16 and 30 of 1,200 replays failing at fast-check seeds 1–3 by GJK/EPA, 0 of 4,800 at seeds 1–4 by the segment's exact features), bare, a mesh's or a compound's, both orders: the exact distance, witnesses facing, the fuzzer's checks", () => {
+    fc.assert(
+      fc.property(segmentEdgeTieFullArb, fc.constantFrom<Wrap>(...WRAPS), (g, wrap) => {
+        checkPair(offsetScenario(g.capsule, g.triangle, g.offset), wrap);
+        return true;
+      }),
+      { numRuns: 100, seed: 3 },
     );
   });
 });
