@@ -14,7 +14,8 @@
  *   Steiner volume; a box cutting a rounded box's face slab inside its flat part: a box;
  * - Monte Carlo (10^6 points, the answer within errorBound + 6σ) with membership tests written
  *   here: a rounded hull's by the distance to its core, a box of corners here (turned), or a
- *   tetrahedron (the distance to a tetrahedron by its Voronoi regions, here);
+ *   tetrahedron (the distance to a tetrahedron by its faces' Voronoi regions: the closest point
+ *   on a triangle from test/fuzz/oracle-shapes.ts, which imports nothing of src/);
  * - exact scaling: the same pair at 2^k (k ≤ 340) answers within both bounds of the unit pair's
  *   answer times 2^3k.
  */
@@ -22,7 +23,6 @@ import { describe, expect, it } from "vitest";
 import { CollideError } from "../../src/errors.js";
 import { answerQueryLine } from "../../src/io/query.js";
 import type { Isometry } from "../../src/math/isometry.js";
-import type { Quat } from "../../src/math/quat.js";
 import { overlapVolume } from "../../src/query/overlap-volume.js";
 import {
   makeCuboid,
@@ -33,67 +33,14 @@ import {
   makeSphere,
   type Shape,
 } from "../../src/shapes/index.js";
+import { closestOnTriangleVoronoi, dot, scale, sub } from "../fuzz/oracle-shapes.js";
+import { axisAngle, pose } from "../support/pose.js";
+import { unrotateByQuat, type V3 } from "../support/quat.js";
 
-type V3 = [number, number, number];
-const ID: Quat = { x: 0, y: 0, z: 0, w: 1 };
-const pose = (x = 0, y = 0, z = 0, rotation: Quat = ID): Isometry => ({
-  translation: { x, y, z },
-  rotation,
-});
-function axisAngle(ax: number, ay: number, az: number, angle: number): Quat {
-  const l = Math.hypot(ax, ay, az);
-  const s = Math.sin(angle / 2) / l;
-  return { x: ax * s, y: ay * s, z: az * s, w: Math.cos(angle / 2) };
-}
-/** v rotated by q (q unit). */
-function rotate(q: Quat, v: V3): V3 {
-  const [x, y, z] = v;
-  const tx = 2 * (q.y * z - q.z * y);
-  const ty = 2 * (q.z * x - q.x * z);
-  const tz = 2 * (q.x * y - q.y * x);
-  return [
-    x + q.w * tx + (q.y * tz - q.z * ty),
-    y + q.w * ty + (q.z * tx - q.x * tz),
-    z + q.w * tz + (q.x * ty - q.y * tx),
-  ];
-}
 /** World point p in the frame of `at` (q unit). */
 function toLocal(at: Isometry, p: V3): V3 {
-  const q = at.rotation;
   const t = at.translation;
-  return rotate({ x: -q.x, y: -q.y, z: -q.z, w: q.w }, [p[0] - t.x, p[1] - t.y, p[2] - t.z]);
-}
-
-const dot = (a: V3, b: V3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const sub = (a: V3, b: V3): V3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
-const add = (a: V3, b: V3): V3 => [a[0] + b[0], a[1] + b[1], a[2] + b[2]];
-const mul = (a: V3, s: number): V3 => [a[0] * s, a[1] * s, a[2] * s];
-
-/** Closest point of triangle abc to p (Ericson 2005, §5.1.5, written out here). */
-function closestOnTriangle(p: V3, a: V3, b: V3, c: V3): V3 {
-  const ab = sub(b, a);
-  const ac = sub(c, a);
-  const ap = sub(p, a);
-  const d1 = dot(ab, ap);
-  const d2 = dot(ac, ap);
-  if (d1 <= 0 && d2 <= 0) return a;
-  const bp = sub(p, b);
-  const d3 = dot(ab, bp);
-  const d4 = dot(ac, bp);
-  if (d3 >= 0 && d4 <= d3) return b;
-  const vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0) return add(a, mul(ab, d1 / (d1 - d3)));
-  const cp = sub(p, c);
-  const d5 = dot(ab, cp);
-  const d6 = dot(ac, cp);
-  if (d6 >= 0 && d5 <= d6) return c;
-  const vb = d5 * d2 - d1 * d6;
-  if (vb <= 0 && d2 >= 0 && d6 <= 0) return add(a, mul(ac, d2 / (d2 - d6)));
-  const va = d3 * d6 - d5 * d4;
-  if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0)
-    return add(b, mul(sub(c, b), (d4 - d3) / (d4 - d3 + (d5 - d6))));
-  const den = 1 / (va + vb + vc);
-  return add(a, add(mul(ab, vb * den), mul(ac, vc * den)));
+  return unrotateByQuat(at.rotation, [p[0] - t.x, p[1] - t.y, p[2] - t.z]);
 }
 
 /** Distance from p to the solid tetrahedron t (0 inside). */
@@ -114,7 +61,7 @@ function tetraDistance(t: V3[], p: V3): number {
     ];
     const side = dot(n, sub(p, t[i])) * dot(n, sub(t[o], t[i]));
     if (side < 0) inside = false;
-    const q = closestOnTriangle(p, t[i], t[j], t[k]);
+    const q = closestOnTriangleVoronoi(p, t[i], t[j], t[k]);
     best = Math.min(best, Math.hypot(...sub(p, q)));
   }
   return inside ? 0 : best;
@@ -327,7 +274,7 @@ describe("overlapVolume: a rounded hull with a box, a ball, a cylinder, a rounde
 
 describe("overlapVolume: huge rounded pairs (fresh-user finding 04, issue 16)", () => {
   const refused = /too large for a finite overlap volume/;
-  const tetraAt = (S: number) => TETRA.map((p) => v3(mul(p, S)));
+  const tetraAt = (S: number) => TETRA.map((p) => v3(scale(p, S)));
 
   it("a volume past the doubles is refused fast, by name, in both argument orders and by the CLI", () => {
     for (const S of [1e105, 1e200, 1e300]) {
@@ -358,7 +305,7 @@ describe("overlapVolume: huge rounded pairs (fresh-user finding 04, issue 16)", 
     const line = JSON.stringify({
       op: "volume",
       a: { type: "box", center: [0, 0, 0], halfExtents: [1e200, 1e200, 1e200] },
-      b: { type: "roundedConvex", points: TETRA.map((p) => mul(p, 1e200)), radius: 2e199 },
+      b: { type: "roundedConvex", points: TETRA.map((p) => scale(p, 1e200)), radius: 2e199 },
     });
     const t0 = performance.now();
     const out = JSON.stringify(answerQueryLine(line, 0));

@@ -15,17 +15,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as api from "../../src/index.js";
 import { exactHull, projectOntoExactHull } from "../oracles/exact-hull-projection.js";
+import { pose } from "../support/pose.js";
+import { ulp, uniform } from "../support/ulp.js";
 
-const ID = { translation: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: 0, w: 1 } };
-
-function ulp(x: number): number {
-  const a = Math.abs(x);
-  if (a === 0) return Number.MIN_VALUE;
-  let e = Math.floor(Math.log2(a));
-  if (2 ** e > a) e--;
-  if (2 ** (e + 1) <= a) e++;
-  return 2 ** Math.max(e - 52, -1074);
-}
+const ID = pose();
 
 function check(h: api.ConvexPolyhedron, q: number[]): void {
   const pts: number[][] = [];
@@ -40,9 +33,6 @@ function check(h: api.ConvexPolyhedron, q: number[]): void {
   expect(Math.abs(got.distance - ex.distance)).toBeLessThanOrEqual(2 * ulp(ex.distance));
 }
 
-/** Uniform on [lo, hi] (fast-check's doubles crowd the ends and 0, where few hulls are far). */
-const uniform = (lo: number, hi: number) =>
-  fc.integer({ min: 0, max: 2 ** 30 }).map((i) => lo + ((hi - lo) * i) / 2 ** 30);
 const unit = uniform(-0.5, 0.5);
 const point3 = fc.tuple(unit, unit, unit);
 

@@ -16,17 +16,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as api from "../../src/index.js";
 import { fix, revolutionNearest, unfix } from "../oracles/revolution-nearest.js";
+import { pose } from "../support/pose.js";
+import { ulp } from "../support/ulp.js";
 
-function ulp(x: number): number {
-  const a = Math.abs(x);
-  if (a === 0) return Number.MIN_VALUE;
-  let e = Math.floor(Math.log2(a));
-  if (2 ** e > a) e--;
-  if (2 ** (e + 1) <= a) e++;
-  return 2 ** Math.max(e - 52, -1074);
-}
-
-const ID = { translation: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: 0, w: 1 } };
+const ID = pose();
 
 type Kind = "cylinder" | "cone";
 

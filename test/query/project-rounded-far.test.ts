@@ -11,20 +11,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as api from "../../src/index.js";
 import { exactHull, projectOntoExactHull } from "../oracles/exact-hull-projection.js";
+import { pose } from "../support/pose.js";
+import { ulp, uniform } from "../support/ulp.js";
 
-const ID = { translation: { x: 0, y: 0, z: 0 }, rotation: { x: 0, y: 0, z: 0, w: 1 } };
+const ID = pose();
 
-function ulp(x: number): number {
-  const a = Math.abs(x);
-  if (a === 0) return Number.MIN_VALUE;
-  let e = Math.floor(Math.log2(a));
-  if (2 ** e > a) e--;
-  if (2 ** (e + 1) <= a) e++;
-  return 2 ** Math.max(e - 52, -1074);
-}
-
-const uniform = (lo: number, hi: number) =>
-  fc.integer({ min: 0, max: 2 ** 30 }).map((i) => lo + ((hi - lo) * i) / 2 ** 30);
 const dir3 = fc
   .tuple(uniform(-1, 1), uniform(-1, 1), uniform(-1, 1))
   .filter((d) => Math.hypot(...d) > 0.1);

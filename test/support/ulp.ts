@@ -1,0 +1,23 @@
+/**
+ * Float helpers for tests that bound an answer in ulps of an exact oracle's value: the ulp of a
+ * double, and a fast-check arbitrary uniform on an interval. Written apart from src/ (no code of
+ * the library), so the bars they set are independent of what they check.
+ */
+import fc from "fast-check";
+
+/** The unit in the last place of the double x (the gap above |x|; the least subnormal at 0). */
+export function ulp(x: number): number {
+  const a = Math.abs(x);
+  if (a === 0) return Number.MIN_VALUE;
+  let e = Math.floor(Math.log2(a));
+  if (2 ** e > a) e--;
+  if (2 ** (e + 1) <= a) e++;
+  return 2 ** Math.max(e - 52, -1074);
+}
+
+/**
+ * Uniform on [lo, hi] in 2^30 steps (fast-check's doubles crowd the ends and 0): lo + (hi − lo)·i/2^30
+ * for an integer i drawn from [0, 2^30].
+ */
+export const uniform = (lo: number, hi: number): fc.Arbitrary<number> =>
+  fc.integer({ min: 0, max: 2 ** 30 }).map((i) => lo + ((hi - lo) * i) / 2 ** 30);
