@@ -42,6 +42,7 @@ import {
   distanceConvexConvex,
   intersectsConvexConvex,
 } from "./convex-convex.js";
+import { CUBE_SAFE_MAX } from "./extreme-scale.js";
 import { contactFromCorePoints, dropAxial, perpendicular } from "./rounded.js";
 
 const EPS = 2 ** -52;
@@ -123,18 +124,13 @@ function needleContact(out: Contact, a: Capsule, b: Triangle, bInA: Isometry): n
  * had been called intersecting by the polytope route.
  */
 const LARGE_TRIANGLE_MAX_RATIO = 2 ** 40;
-/**
- * Largest triangle coordinate the exact-feature route takes (2^256, extreme-scale's
- * `CUBE_SAFE_MAX`: the route multiplies up to three of them, whose products stay finite below it).
- */
-const CUBE_SAFE_MAX = 2 ** 256;
 
 /**
  * True when capsule `a` against fat triangle `t` takes the segment's exact features against the
  * triangle, the radius added (`contactCapsulePolytope`, as boxes and hulls do): whenever the
  * triangle's extent (its corners' largest per-axis span) is below {@link LARGE_TRIANGLE_MAX_RATIO}
  * times the capsule's (its segment's largest per-axis span plus its diameter) and its coordinates
- * below 2^256 ({@link CUBE_SAFE_MAX}, the size the change of units reads, `cubesStayFinite`; a
+ * below 2^256 (extreme-scale's `CUBE_SAFE_MAX`, the size the change of units reads; a
  * triangle that size reaches here unscaled only from the world's narrow phase). GJK/EPA on the
  * swept segment had both classes this answers: a triangle over 2^10 times the capsule (issue 16,
  * seed 100: its Minkowski difference a slab of the triangle's size and the capsule's thickness,

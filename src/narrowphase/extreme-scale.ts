@@ -104,22 +104,10 @@ const SQUARE_SAFE_MAX = 2 ** 240;
  * stay finite (cubes below 2^768): 2^256, the square of {@link UNIT_RANGE_MAX}. A change of units
  * leaves no size above {@link SQUARE_SAFE_MAX} (2^240), so only a routine called unscaled meets a
  * larger one: the world's narrow phase calls a pair's routine directly whenever B's offset is in
- * range, whatever the shapes' sizes (src/world/narrow-pair.ts).
+ * range, whatever the shapes' sizes (src/world/narrow-pair.ts): capsule-triangle's
+ * `exactFeatures` takes a triangle only below it.
  */
-const CUBE_SAFE_MAX = UNIT_RANGE_MAX * UNIT_RANGE_MAX;
-
-/**
- * True when shape `s`'s size — as {@link pairRescaleFactor} reads it, its largest local coordinate
- * or radius (scene units; a triangle's corners: where it lies) — is below 2^256
- * ({@link CUBE_SAFE_MAX}); false for a NaN or infinite size, true for a type without one (−1). A
- * route whose products of up to three coordinates must stay finite takes a pair only then
- * (capsule-triangle's `exactFeatures` writes the same bound out inline). No double crosses the call (the size is read through the
- * module's typed array); allocates nothing.
- */
-export function cubesStayFinite(s: Shape): boolean {
-  writeMagnitude(s);
-  return magnitude[0] < CUBE_SAFE_MAX;
-}
+export const CUBE_SAFE_MAX = UNIT_RANGE_MAX * UNIT_RANGE_MAX;
 
 /**
  * `k` (a power of two) doubled until `small · k` reaches 2^-480 or `large · k` would pass 2^240
