@@ -748,22 +748,8 @@ function chordOf(
     }
     default: {
       const pl = op.planes;
-      for (let j = 0; j < pl.length && iv[0] <= iv[1]; j += 4) {
-        const nd = pl[j] * dx + pl[j + 1] * dy + pl[j + 2] * dz;
-        const c = pl[j + 3] + g - (pl[j] * px + pl[j + 1] * py + pl[j + 2] * pz);
-        if (nd === 0) {
-          if (c < 0) {
-            iv[0] = Infinity;
-            iv[1] = -Infinity;
-          }
-        } else if (nd > 0) {
-          const s = c / nd;
-          if (s < iv[1]) iv[1] = s;
-        } else {
-          const s = c / nd;
-          if (s > iv[0]) iv[0] = s;
-        }
-      }
+      for (let j = 0; j < pl.length && iv[0] <= iv[1]; j += 4)
+        clipPlane(pl, j, pl[j + 3] + g, px, py, pz, dx, dy, dz);
       return;
     }
   }
