@@ -400,6 +400,14 @@ describe("CollisionWorld steady state: 1,000 bodies × 1,000 steps allocate noth
   // change does not touch); --trace-opt shows rimContact's third optimization taking 157 ms
   // against 61 on main (different inlining, not yet traced). The bound stays at 14 KB, met by
   // the 1,200-step run; finding that inlining is issue 15's next step here.
+  // Session 43: not inlining but map inference. rimContact's type test (a.type, b.type) had seen
+  // four maps once capsule–triangle pairs stopped reaching it (megamorphic before), and TurboFan
+  // read the solid's halfHeight and radius as a load over those four maps — undefined for the
+  // three without the field — merged with the double and boxed on every call (--trace-turbo: a
+  // Phi(undefined, LoadField) and ChangeFloat64ToTagged). The solid's part is a function of its
+  // own (rimContactOf), whose loads follow their own monomorphic feedback: 5.7 KB per step
+  // (grid, 300-step warm-up) beside 15.1–16.3 before and 8.1 on session 41's code, the same
+  // contacts and sums; rimContact's frame no longer among the sites.
   for (const bp of ["brute", "sap", "grid", "tree", "octree"]) {
     it(`${bp}, six curved kinds: < 14 KB per step (issue 15, in part)`, {
       timeout: 600_000,
