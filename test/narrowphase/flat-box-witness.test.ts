@@ -364,7 +364,7 @@ describe("degenerate boxes against boxes, hulls and triangles: witnesses on thei
   const coord = fc.integer({ min: -16, max: 16 }).map((i) => i / 8);
   /** Half extents with one zero (flat) or two (line-like). */
   const degenerate = fc.tuple(he, he, he, fc.nat(2), fc.boolean()).map(([a, b, c, k, line]) => {
-    const h = [a, b, c];
+    const h: number[] = [a, b, c];
     h[k] = 0;
     if (line) h[(k + 1) % 3] = 0;
     return { x: h[0], y: h[1], z: h[2] };
