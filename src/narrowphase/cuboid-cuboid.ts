@@ -889,11 +889,19 @@ export function faceWitnessCuboidCuboid(out: Contact, a: Cuboid, b: Cuboid, bInA
       SAT_AXIS_TIE_DEPTH_TOLERANCE * Math.abs(out.distance),
     ),
   );
+  // The clip gave nothing but the contact's own pair (the single-contact fallback, feature id
+  // 0): the supporting features were no face to clip against — a box of zero thickness has
+  // segments for side faces, and two such segments crossing (flat boxes meeting edge to edge)
+  // are clipped to neither — so the pair is still B's support corner, which may lie off A
+  // (1.4 off a flat box, fresh43). The overlap's deepest part within the reference face's
+  // prism is then the witness: the prism of a face of zero width is its plane, and the clip to
+  // it keeps exactly the incident features' points on it.
+  const single = witnessManifold.count === 1 && witnessManifold.points[0].featureId === 0;
   // The clip of the incident box's primary face left the contact out (its deepest point
   // shallower than the SAT's depth by more than the tie): the deepest part of the overlap lies
   // on another of its faces turned toward the reference face.
-  if (bestDistance > out.distance + tie) {
-    const moved = deepestInPrism(out, a, b, bInA, bestDistance, tie);
+  if (single || bestDistance > out.distance + tie) {
+    const moved = deepestInPrism(out, a, b, bInA, single ? Infinity : bestDistance, tie);
     // Not even there: the face's depth is not realized; an edge axis tied with it may be.
     const deepest = moved ? prismBestIo[0] : bestDistance;
     if (deepest > out.distance + tie && facingFaceAxis(out, a, b, bInA)) return;
