@@ -15,6 +15,7 @@
 
 import { CollideError, invalidValue } from "../errors.js";
 import { exactFarScope, exactRevolutionWhenFar } from "../geometry/exact-nearest.js";
+import { farGridCentre } from "../geometry/far-centre.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
 import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
 import { projectOntoTriangle } from "../geometry/triangle-projection.js";
@@ -87,6 +88,32 @@ export function projectPointLocal(
   solid: boolean,
 ): PointProjection {
   if (out.triangle !== undefined) out.triangle = -1;
+  // A hull given far from its frame's origin (also a compound's part): answered at its centre
+  // (src/shapes/hull-frame.ts), as projectPoint's own hull (below).
+  if (shape.type === ShapeType.ConvexPolyhedron) {
+    const copy = farCentredCopy(localCentre, shape, PROJECT_IDENTITY);
+    if (copy !== null && exactDifference(localPoint, p, localCentre)) {
+      const c = localCentre;
+      const cx = c.x;
+      const cy = c.y;
+      const cz = c.z;
+      projectPointLocal(out, copy, localPoint, solid);
+      if (out.inside && solid) vec3.copy(out.point, p);
+      else vec3.add(out.point, out.point, vec3.set(localCentre, cx, cy, cz));
+      return out;
+    }
+  }
+  // A mesh given far from its frame's origin: answered as its copy at its centre (the same
+  // triangles in the same order), as the posed mesh (src/geometry/far-centre.ts).
+  if (shape.type === ShapeType.TriangleMesh) {
+    const h = centredMesh(shape as TriangleMesh);
+    if (h !== null && exactDifference(localPoint, p, h.centre)) {
+      projectPointLocal(out, h.copy, localPoint, solid);
+      if (!(out.inside && solid)) vec3.add(out.point, out.point, h.centre);
+      else vec3.copy(out.point, p);
+      return out;
+    }
+  }
   const project = shapeDef(shape.type).projectPoint;
   if (project) {
     // A triangle projects at any scale itself (src/geometry/triangle-projection.ts): one
@@ -136,6 +163,8 @@ function surfaceMeshFarFromUnitScale(shape: Shape): boolean {
 
 /** Scratch of one composite level of a projection. */
 const scaledPoint = vec3.create();
+const localCentre = vec3.create();
+const localPoint = vec3.create();
 
 interface ProjectLevel {
   hits: MeshBvhHits;
@@ -212,6 +241,59 @@ function projectPointComposite(
     projectDepth--;
   }
 }
+
+/** A far mesh's copy at its centre, and that centre (its frame's coordinates). */
+interface CentredMesh {
+  readonly copy: TriangleMesh;
+  readonly centre: Vec3;
+}
+/** Per mesh: its centred copy, or null when it is not far (decided once per mesh). */
+const centredMeshes = new WeakMap<TriangleMesh, CentredMesh | null>();
+
+/**
+ * The copy of `mesh` moved by −c, c the grid centre of its box (src/geometry/far-centre.ts), when
+ * its box lies far from its frame's origin for its size and every vertex moves exactly; else null.
+ * Made once per mesh and kept (allocates the copy then): the projection of a point 0.9 from a
+ * mesh at 1e13 in world coordinates ranked its triangles by points rounded at 1e13 (2e-3) and
+ * answered a triangle 1.3e-5 farther than the nearest.
+ */
+export function centredMesh(mesh: TriangleMesh): CentredMesh | null {
+  const kept = centredMeshes.get(mesh);
+  if (kept !== undefined) return kept;
+  let result: CentredMesh | null = null;
+  const b = mesh.bvh.bounds;
+  if (mesh.bvh.nodeCount > 0) {
+    vec3.set(meshLo, b[0], b[1], b[2]);
+    vec3.set(meshHi, b[3], b[4], b[5]);
+    const ext = Math.max(b[3] - b[0], b[4] - b[1], b[5] - b[2]);
+    const c = vec3.create();
+    if (farGridCentre(c, meshLo, meshHi, ext)) {
+      const v = mesh.vertices;
+      const moved = new Float64Array(v.length);
+      const cs = [c.x, c.y, c.z];
+      let exact = true;
+      for (let i = 0; i < v.length && exact; i++) {
+        moved[i] = v[i] - cs[i % 3];
+        exact = twoSumError(v[i], -cs[i % 3], moved[i]) === 0;
+      }
+      if (exact) {
+        try {
+          const copy = makeTriangleMesh(moved, mesh.indices, "", {
+            activeEdgeCos: mesh.activeEdgeCos,
+            solid: mesh.solid,
+          });
+          result = { copy, centre: c };
+        } catch {
+          result = null;
+        }
+      }
+    }
+  }
+  centredMeshes.set(mesh, result);
+  return result;
+}
+const meshLo = vec3.create();
+const meshHi = vec3.create();
 
 /** Growths of the projection's box before it takes every part. */
 const PROJECT_MAX_GROWTHS = 24;
@@ -368,6 +450,7 @@ export interface PointProjections {
 }
 
 const batchLocal = vec3.create();
+const batchCentred = vec3.create();
 const batchScaled = vec3.create();
 const batchTa = vec3.create();
 const batchTb = vec3.create();
@@ -457,6 +540,15 @@ function projectBatchPoint(
       "is too far from pose.translation: their offset overflows double precision",
     );
   }
+  // A mesh far from its frame's origin: its copy at its centre (as projectPoint's).
+  const h = centredMesh(mesh);
+  let centre: Vec3 | null = null;
+  if (h !== null && exactDifference(batchCentred, batchLocal, h.centre)) {
+    mesh = h.copy;
+    meshMag = meshMagnitude(mesh);
+    vec3.copy(batchLocal, batchCentred);
+    centre = h.centre;
+  }
   const mp = Math.max(Math.abs(batchLocal.x), Math.abs(batchLocal.y), Math.abs(batchLocal.z));
   const j = batchScaleIndex(Math.max(mp, meshMag));
   if (j === BATCH_UNIT) closestPointOnMesh(meshQuery, mesh, batchLocal);
@@ -478,6 +570,7 @@ function projectBatchPoint(
     meshQuery.distance = batchOne.distance;
   }
   if (meshQuery.distance === Number.POSITIVE_INFINITY) tooFar(pointField(i), pointValue(points, i));
+  if (centre !== null) vec3.add(meshQuery.point, meshQuery.point, centre);
   iso.transformPoint(batchWorld, pose, meshQuery.point);
 }
 
