@@ -274,59 +274,73 @@ export function exactTiedNearest(out: Vec3, mesh: TriangleMesh, p: Vec3, distanc
   const ext = Math.max(hi0 - lo0, hi1 - lo1, hi2 - lo2);
   const coord = Math.max(-lo0, hi0, -lo1, hi1, -lo2, hi2);
   if (!exactPathFor(distance, ext, coord)) return -1;
-  // The common exponent over every tied corner (as before the pruning below: the answer's
-  // rounding is that of the same rationals).
+  let m = 0;
+  if (tiedList.length < n) tiedList = new Int32Array(2 * n);
+  for (let k = 0; k < lastTied; k++) if (tiedDist[k] <= reach) tiedList[m++] = tiedIds[k];
+  loadMesh = mesh;
+  return exactNearestAmong(out, tiedList, m, loadMeshTriangle, p, lastBestTri);
+}
+
+/** The tied triangles of {@link exactTiedNearest} (ids, grown as needed). */
+let tiedList = new Int32Array(64);
+/** The mesh {@link loadMeshTriangle} reads. */
+let loadMesh: TriangleMesh | null = null;
+function loadMeshTriangle(t: number, a: Vec3, b: Vec3, c: Vec3): void {
+  getMeshTriangle(loadMesh as TriangleMesh, t, a, b, c);
+}
+
+/**
+ * Of the `count` triangles `ids[0..count)` (corners written by `load(id, a, b, c)`), the nearest
+ * to `p` decided in exact rationals (src/geometry/exact-nearest.ts): its exact squared distance,
+ * then at equal distances the lexicographically least point (x, then y, then z), then the lowest
+ * id; its point rounded once to `out`, its distance to {@link tiedExactDistance}. `w` is a
+ * triangle near the nearest (the double walk's winner): a triangle whose box is exactly farther
+ * from p than w's exact nearest point ({@link fartherThanHeld}) is skipped unrationalised, so that
+ * the rationals are formed for the few truly tied triangles only (one pass keeping the best: the
+ * answer does not depend on the order). Returns the winner's id, or −1 for no triangle.
+ * Allocates (BigInt).
+ */
+export function exactNearestAmong(
+  out: Vec3,
+  ids: ArrayLike<number>,
+  count: number,
+  load: (t: number, a: Vec3, b: Vec3, c: Vec3) => void,
+  p: Vec3,
+  w: number,
+): number {
+  if (count === 0) return -1;
+  // The common exponent over every corner (the answer's rounding is that of the same rationals
+  // whichever triangles the pruning skips).
   let e = commonExponent([p]);
-  for (let k = 0; k < lastTied; k++) {
-    if (!(tiedDist[k] <= reach)) continue;
-    getMeshTriangle(mesh, tiedIds[k], ta, tb, tc);
+  for (let k = 0; k < count; k++) {
+    load(ids[k], ta, tb, tc);
     e = Math.min(e, commonExponent([ta, tb, tc]));
   }
-  // The walk's winner's exact nearest point x (rounded once): a tied triangle whose box is
-  // farther from p than x, by more than the rounding of that comparison, is exactly farther than
-  // the winner and cannot be the nearest (nor tie with it); only the rest are compared exactly.
-  const w = lastBestTri;
-  getMeshTriangle(mesh, w, ta, tb, tc);
-  const rw = exactNearestOnTriangle(
-    toScaledVec(ta, e),
-    toScaledVec(tb, e),
-    toScaledVec(tc, e),
-    toScaledVec(p, e),
-  );
+  const pi = toScaledVec(p, e);
+  // w's exact nearest point x (rounded once): a triangle whose box is farther from p than x, by
+  // more than the rounding of that comparison, is exactly farther than w and cannot be the
+  // nearest (nor tie with it).
+  load(w, ta, tb, tc);
+  const rw = exactNearestOnTriangle(toScaledVec(ta, e), toScaledVec(tb, e), toScaledVec(tc, e), pi);
   roundNearest(held, rw, e);
   const wMag = Math.max(maxAbs3(ta), maxAbs3(tb), maxAbs3(tc));
-  const corners: Vec3[] = [];
-  const ids: number[] = [];
-  for (let k = 0; k < lastTied; k++) {
-    if (!(tiedDist[k] <= reach)) continue;
-    const t = tiedIds[k];
-    if (t !== w && fartherThanHeld(mesh, t, p, wMag)) continue;
-    ids.push(t);
-    for (let j = 0; j < 3; j++) {
-      const o = 3 * idx[3 * t + j];
-      corners.push({ x: v[o], y: v[o + 1], z: v[o + 2] });
-    }
-  }
-  const pi = toScaledVec(p, e);
   let best: ExactNearest | null = null;
   let bestTri = -1;
-  for (let k = 0; k < ids.length; k++) {
+  for (let k = 0; k < count; k++) {
+    const t = ids[k];
+    load(t, ta, tb, tc);
+    if (t !== w && fartherThanHeld(ta, tb, tc, p, wMag)) continue;
     const r =
-      ids[k] === w
+      t === w
         ? rw
-        : exactNearestOnTriangle(
-            toScaledVec(corners[3 * k], e),
-            toScaledVec(corners[1 + 3 * k], e),
-            toScaledVec(corners[2 + 3 * k], e),
-            pi,
-          );
+        : exactNearestOnTriangle(toScaledVec(ta, e), toScaledVec(tb, e), toScaledVec(tc, e), pi);
     if (best !== null && !exactCloser(r, best)) {
       if (exactCloser(best, r)) continue;
       const c = lexCompare(r, best);
-      if (c > 0 || (c === 0 && ids[k] > bestTri)) continue;
+      if (c > 0 || (c === 0 && t > bestTri)) continue;
     }
     best = r;
-    bestTri = ids[k];
+    bestTri = t;
   }
   if (best === null) return -1;
   roundNearest(out, best, e);
@@ -335,8 +349,8 @@ export function exactTiedNearest(out: Vec3, mesh: TriangleMesh, p: Vec3, distanc
 }
 
 /**
- * True when triangle t's box is farther from p than `held` (a point within rounding of the walk's
- * winner, whose coordinates reach `mag`), by more than the rounding of the comparison: then t is
+ * True when triangle (ta, tb, tc)'s box is farther from p than `held` (a point within rounding of
+ * the walk's winner, whose coordinates reach `mag`), by more than the rounding of the comparison: then t is
  * exactly farther from p than the winner. The difference of the squared distances, box point c
  * (p clamped to the box) less `held` x, is Σ (c − x)(c + x − 2p) per axis (no square of the
  * distance, so its rounding is relative to |c − x|·(|c| + |x| + 2|p|)); the bar holds that rounding
@@ -344,8 +358,7 @@ export function exactTiedNearest(out: Vec3, mesh: TriangleMesh, p: Vec3, distanc
  * (2^-44).
  * Non-finite terms (coordinates near 1e154) never prune.
  */
-function fartherThanHeld(mesh: TriangleMesh, t: number, p: Vec3, mag: number): boolean {
-  getMeshTriangle(mesh, t, ta, tb, tc);
+function fartherThanHeld(ta: Vec3, tb: Vec3, tc: Vec3, p: Vec3, mag: number): boolean {
   let lb = 0;
   let terms = 0;
   let dsum = 0;

@@ -14,7 +14,14 @@
  */
 
 import { CollideError, invalidValue } from "../errors.js";
-import { exactFarScope, exactRevolutionWhenFar } from "../geometry/exact-nearest.js";
+import {
+  exactFarActive,
+  exactFarResume,
+  exactFarScope,
+  exactFarSuspend,
+  exactPathFor,
+  exactRevolutionWhenFar,
+} from "../geometry/exact-nearest.js";
 import { farGridCentre } from "../geometry/far-centre.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
 import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
@@ -42,6 +49,7 @@ import { farCentredCopy } from "../shapes/far-frame.js";
 import { aabbOf, type PointProjection, shapeDef } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
+import type { Triangle } from "../shapes/triangle.js";
 import {
   getMeshTriangle,
   makeTriangleMesh,
@@ -53,6 +61,7 @@ import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
 import {
   closestPointOnMesh,
+  exactNearestAmong,
   exactTiedNearest,
   makeMeshPointQuery,
   tiedExactDistance,
@@ -176,6 +185,9 @@ interface ProjectLevel {
   inside: boolean;
   /** The part id of `best` (a mesh's triangle index). */
   bestId: number;
+  /** The last {@link nearestPart}'s parts' distances, by hit (its `hitCount` of them). */
+  dists: Float64Array;
+  hitCount: number;
 }
 const projectLevels: ProjectLevel[] = [];
 let projectDepth = 0;
@@ -205,6 +217,8 @@ function projectPointComposite(
       found: false,
       inside: false,
       bestId: -1,
+      dists: new Float64Array(16),
+      hitCount: 0,
     });
   }
   const l = projectLevels[projectDepth++];
@@ -219,10 +233,32 @@ function projectPointComposite(
     const side = Math.max(hi.x - lo.x, hi.y - lo.y, hi.z - lo.z);
     let r = Math.max(gap, side / PROJECT_START_FRACTION);
     if (!(r > 0 && Number.isFinite(r))) r = Infinity;
-    for (let k = 0; ; k++) {
-      if (nearestPart(l, view, shape, p, solid, r) && l.best.distance <= r) break;
-      if (r === Infinity) break;
-      r = k >= PROJECT_MAX_GROWTHS ? Infinity : l.found ? l.best.distance : 4 * r;
+    // A heightfield's parts in doubles, their ties then decided exactly (below), its boxes a
+    // little wider than the best so that they hold the tied parts too.
+    const ties = shape.type === ShapeType.Heightfield && exactFarActive();
+    const depth = ties ? exactFarSuspend() : 0;
+    const mag = Math.max(
+      Math.abs(lo.x),
+      Math.abs(lo.y),
+      Math.abs(lo.z),
+      Math.abs(hi.x),
+      Math.abs(hi.y),
+      Math.abs(hi.z),
+    );
+    const pad = ties ? 2 * TIE_RELATIVE : 0;
+    r += pad * (r + mag);
+    try {
+      for (let k = 0; ; k++) {
+        if (nearestPart(l, view, shape, p, solid, r) && l.best.distance <= r) break;
+        if (r === Infinity) break;
+        r = k >= PROJECT_MAX_GROWTHS ? Infinity : l.found ? l.best.distance : 4 * r;
+        r += pad * (r + mag);
+      }
+    } finally {
+      if (ties) exactFarResume(depth);
+    }
+    if (ties && l.found && !l.inside) {
+      exactHeightfieldTies(l, view, shape, p, solid, r, mag);
     }
     out.inside = l.inside;
     if (out.triangle !== undefined && shape.type === ShapeType.TriangleMesh && l.found)
@@ -295,6 +331,104 @@ export function centredMesh(mesh: TriangleMesh): CentredMesh | null {
 const meshLo = vec3.create();
 const meshHi = vec3.create();
 
+/**
+ * A heightfield's triangles tied to rounding from far (fresh-user finding 43/04: seen from 1e9
+ * above a flat 200 × 200 terrain every triangle within 11 of the foot rounds to the same
+ * distance, and the first met, (96, 0, 91), was answered): those within the rounding reach of
+ * the best (as the mesh's walk keeps them, src/query/mesh-distance.ts) decided in exact rationals
+ * by {@link exactNearestAmong} — the same nearest point as the mesh of the same triangles — when
+ * the point is far for them ({@link exactPathFor}); else `l` stands. `r` is the half side of the
+ * last box asked, `mag` the heightfield's largest coordinate. Allocates (BigInt) only then.
+ */
+function exactHeightfieldTies(
+  l: ProjectLevel,
+  view: CompositeView,
+  shape: Shape,
+  p: Vec3,
+  solid: boolean,
+  r: number,
+  mag: number,
+): void {
+  if (!exactTies(l, view, shape, p, solid, r, mag)) {
+    // No exact tie decision: the winner's own projection with the exact far path on.
+    view.part(l.part, shape, l.bestId);
+    projectPointLocal(l.best, l.part.shape, p, solid);
+  }
+}
+
+/** {@link exactHeightfieldTies}'s exact decision; false when it does not apply. */
+function exactTies(
+  l: ProjectLevel,
+  view: CompositeView,
+  shape: Shape,
+  p: Vec3,
+  solid: boolean,
+  r: number,
+  mag: number,
+): boolean {
+  const best = l.best.distance;
+  const reach = best + TIE_RELATIVE * (best + mag);
+  // Every part within the reach projected (a box of half side ≥ reach; in doubles).
+  if (reach > r) {
+    const depth = exactFarSuspend();
+    try {
+      if (!nearestPart(l, view, shape, p, solid, reach) || l.inside) return false;
+    } finally {
+      exactFarResume(depth);
+    }
+  }
+  loadView = view;
+  loadShape = shape;
+  const n = l.hitCount;
+  if (tiedParts.length < n) tiedParts = new Int32Array(2 * n);
+  let m = 0;
+  let ext = 0;
+  let coord = 0;
+  for (let h = 0; h < n; h++) {
+    if (!(l.dists[h] <= reach)) continue;
+    const t = l.hits.ids[h];
+    tiedParts[m++] = t;
+    loadPart(t, tieA, tieB, tieC);
+    vec3.min(tieLo, tieA, tieB);
+    vec3.min(tieLo, tieLo, tieC);
+    vec3.max(tieHi, tieA, tieB);
+    vec3.max(tieHi, tieHi, tieC);
+    ext = Math.max(ext, tieHi.x - tieLo.x, tieHi.y - tieLo.y, tieHi.z - tieLo.z);
+    coord = Math.max(coord, maxAbs3(tieLo), maxAbs3(tieHi));
+  }
+  if (m < 2 || !exactPathFor(l.best.distance, ext, coord)) return false;
+  const id = exactNearestAmong(l.best.point, tiedParts, m, loadPart, p, l.bestId);
+  if (id < 0) return false;
+  l.bestId = id;
+  l.best.distance = tiedExactDistance[0];
+  return true;
+}
+
+/** Relative rounding reach of a far part's distance (as the mesh walk's, 2^-40). */
+const TIE_RELATIVE = 2 ** -40;
+let tiedParts = new Int32Array(64);
+const tieA = vec3.create();
+const tieB = vec3.create();
+const tieC = vec3.create();
+const tieLo = vec3.create();
+const tieHi = vec3.create();
+const loadSlot = makeCompositePart();
+let loadView: CompositeView | null = null;
+let loadShape: Shape | null = null;
+
+/** The corners of part t (a triangle without a pose: a heightfield's) of the composite being tied. */
+function loadPart(t: number, a: Vec3, b: Vec3, c: Vec3): void {
+  (loadView as CompositeView).part(loadSlot, loadShape as Shape, t);
+  const tri = loadSlot.shape as Triangle;
+  vec3.copy(a, tri.a);
+  vec3.copy(b, tri.b);
+  vec3.copy(c, tri.c);
+}
+
+function maxAbs3(v: Vec3): number {
+  return Math.max(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
+}
+
 /** Growths of the projection's box before it takes every part. */
 const PROJECT_MAX_GROWTHS = 24;
 /** The projection's first box: 1/16 of the composite's largest side (or the gap to its box). */
@@ -315,6 +449,8 @@ function nearestPart(
   r: number,
 ): boolean {
   const n = view.queryAabb(l.hits, shape, p.x - r, p.y - r, p.z - r, p.x + r, p.y + r, p.z + r);
+  if (l.dists.length < n) l.dists = new Float64Array(2 * n);
+  l.hitCount = n;
   let found = false;
   let inside = false;
   for (let h = 0; h < n; h++) {
@@ -323,6 +459,7 @@ function nearestPart(
     else vec3.copy(l.local, p);
     projectPointLocal(l.one, l.part.shape, l.local, solid);
     if (l.part.hasPose) iso.transformPoint(l.one.point, l.part.pose, l.one.point);
+    l.dists[h] = l.one.inside ? 0 : l.one.distance;
     // Hollow, a point inside parts projects onto the boundary of the part that holds it deepest
     // (the union's boundary is at least that far: a nearer part surface lies inside that part);
     // else onto the nearest part surface.
