@@ -293,7 +293,7 @@ const centredMeshes = new WeakMap<TriangleMesh, CentredMesh | null>();
  * mesh at 1e13 in world coordinates ranked its triangles by points rounded at 1e13 (2e-3) and
  * answered a triangle 1.3e-5 farther than the nearest.
  */
-export function centredMesh(mesh: TriangleMesh): CentredMesh | null {
+function centredMesh(mesh: TriangleMesh): CentredMesh | null {
   const kept = centredMeshes.get(mesh);
   if (kept !== undefined) return kept;
   let result: CentredMesh | null = null;

@@ -30,9 +30,13 @@ const ID = pose();
 type V3 = [number, number, number];
 const vec = (v: V3) => ({ x: v[0], y: v[1], z: v[2] });
 
-/** The grid step of local coordinates at offset magnitude s: every O + k·step exact. */
+/**
+ * The grid step of local coordinates at offset magnitude s, an ulp of s (at least 2^-8): every
+ * O + k·step exact, and the shapes as small as that allows (about 1 up to 1e13, 32 at 1e15), so
+ * the old tolerance of 1e-13 of the coordinates (1 at 1e13) was most of their size.
+ */
 function step(s: number): number {
-  return Math.max(2 ** -8, 2 ** (Math.floor(Math.log2(s)) - 44));
+  return Math.max(2 ** -8, ulp(s));
 }
 
 /** The bar of FORMATS.md for a shape of size r whose answer lies near world magnitude s. */
