@@ -256,6 +256,46 @@ describe("projectPoint on a heightfield from far: as the mesh of its triangles (
   });
 });
 
+describe("projectPoint on a heightfield whose heights are far from its origin", () => {
+  it("property: heights near 1e10..1e14 (identity pose): the exact nearest point of its triangles (fast-check)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.integer({ min: -512, max: 512 }), { minLength: 9, maxLength: 9 }),
+        fc.tuple(
+          fc.integer({ min: 0, max: 512 }),
+          fc.integer({ min: -1024, max: 1024 }),
+          fc.integer({ min: 0, max: 512 }),
+        ),
+        fc.integer({ min: 10, max: 14 }),
+        (hs, [qx, qy, qz], e) => {
+          const big = 10 ** e;
+          const k = Math.max(2 ** -8, ulp(big));
+          const local = hs.map((h) => h * k);
+          const far = local.map((h) => big + h);
+          const s = { x: 1, y: 1, z: 1 };
+          const p = { x: qx / 256, y: big + qy * k, z: qz / 256 };
+          const w = api.projectPoint(
+            api.makeHeightfield({ rows: 3, cols: 3, heights: far, scale: s }),
+            ID,
+            p,
+          );
+          const mesh = meshOfField(3, 3, far, s);
+          const v: V3[] = [];
+          for (let i = 0; i < mesh.vertices.length; i += 3)
+            v.push([mesh.vertices[i], mesh.vertices[i + 1], mesh.vertices[i + 2]]);
+          const f: V3[] = [];
+          for (let i = 0; i < mesh.indices.length; i += 3)
+            f.push([mesh.indices[i], mesh.indices[i + 1], mesh.indices[i + 2]]);
+          const ex = exactMeshProjection(v, f, [p.x, p.y, p.z]);
+          expect(w.inside).toBe(ex.distance === 0);
+          expectNear(w, ex, 2 + 1024 * k, big);
+        },
+      ),
+      { numRuns: 80, seed: 4307 },
+    );
+  });
+});
+
 describe("projectPoint / projectPoints on a large flat mesh from far: near-linear (fresh 43/03)", () => {
   it("an 80,000-triangle flat grid from 1e8 and 1e9 above: the foot, well under 4 s per query (was 16 s)", () => {
     const n = 200;
