@@ -15,7 +15,7 @@
  */
 import type { Vec3 } from "../math/vec3.js";
 
-/** Coordinates beyond this many extents from the origin move to the centre's frame (as the far triangle's frame). */
+/** Coordinates beyond this many extents from the origin move to the centre's frame (4). */
 export const FAR_CENTRE_RATIO = 4;
 
 /**
@@ -33,9 +33,9 @@ function gridCentre(lo: number, hi: number): number {
 
 /**
  * Writes to `out` the grid centre of the box [lo, hi] (per axis) and returns true when the box's
- * largest coordinate lies more than {@link FAR_CENTRE_RATIO} times `reach` (the primitive's extent,
- * at least its largest range) from the origin; false (out unspecified) otherwise, or when the centre
- * is not finite.
+ * largest coordinate lies more than {@link FAR_CENTRE_RATIO} times `reach` (the primitive's
+ * extent, at least its largest range) from the origin; false (out unspecified) otherwise, or when
+ * the centre is not finite.
  */
 export function farGridCentre(out: Vec3, lo: Vec3, hi: Vec3, reach: number): boolean {
   const m = Math.max(
