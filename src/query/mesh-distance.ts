@@ -351,12 +351,11 @@ export function exactNearestAmong(
 /**
  * True when triangle (ta, tb, tc)'s box is farther from p than `held` (a point within rounding of
  * the walk's winner, whose coordinates reach `mag`), by more than the rounding of the comparison:
- * then the triangle is exactly farther from p than the winner. The difference of the squared distances, box point c
- * (p clamped to the box) less `held` x, is Σ (c − x)(c + x − 2p) per axis (no square of the
- * distance, so its rounding is relative to |c − x|·(|c| + |x| + 2|p|)); the bar holds that rounding
- * (a few ε of it) and x's offset from the winner (ε·mag) along 2|p − x|, with a margin of 2^8
- * (2^-44).
- * Non-finite terms (coordinates near 1e154) never prune.
+ * then the triangle is exactly farther from p than the winner. The difference of the squared
+ * distances, box point c (p clamped to the box) less `held` x, is Σ (c − x)(c + x − 2p) per axis
+ * (no square of the distance, so its rounding is relative to |c − x|·(|c| + |x| + 2|p|)); the
+ * bar holds that rounding (a few ε of it) and x's offset from the winner (ε·mag) along 2|p − x|,
+ * with a margin of 2^8 (2^-44). Non-finite terms (coordinates near 1e154) never prune.
  */
 function fartherThanHeld(ta: Vec3, tb: Vec3, tc: Vec3, p: Vec3, mag: number): boolean {
   let lb = 0;
