@@ -263,6 +263,21 @@ export function exactFarActive(): boolean {
   return exactFarDepth[0] > 0;
 }
 
+/**
+ * Turns the exact far path off (returning the depth it had), for a walk that decides its ties
+ * exactly afterwards; {@link exactFarResume} restores it.
+ */
+export function exactFarSuspend(): number {
+  const d = exactFarDepth[0];
+  exactFarDepth[0] = 0;
+  return d;
+}
+
+/** Restores the depth {@link exactFarSuspend} returned. */
+export function exactFarResume(depth: number): void {
+  exactFarDepth[0] = depth;
+}
+
 /** Opens (+1) or closes (−1) a query entry that takes the exact far path. */
 export function exactFarScope(delta: 1 | -1): void {
   exactFarDepth[0] += delta;

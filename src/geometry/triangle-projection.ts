@@ -29,6 +29,7 @@ import {
   toScaledVec,
 } from "./exact-nearest.js";
 import { exactRange } from "./exact-predicates.js";
+import { exactOffset, farGridCentre } from "./far-centre.js";
 
 /** The answer {@link projectOntoTriangle} writes (the shapes' `PointProjection`). */
 export interface TriangleProjection {
@@ -140,9 +141,48 @@ export function projectOntoTriangle(
   c: Vec3,
   p: Vec3,
 ): TriangleProjection {
+  if (centredTriangle(a, b, c, p)) {
+    // Far from the origin for its size (src/geometry/far-centre.ts): the double answer in the
+    // frame at the centre, as a posed triangle's; the exact far path on the corners as given.
+    projectOntoTriangleDouble(out, cA, cB, cC, cP);
+    if (out.inside) vec3.copy(out.point, p);
+    else {
+      vec3.add(out.point, out.point, cCentre);
+      exactWhenFar(out, a, b, c, p);
+    }
+    return out;
+  }
   projectOntoTriangleDouble(out, a, b, c, p);
   if (!out.inside) exactWhenFar(out, a, b, c, p);
   return out;
+}
+
+const cA = vec3.create();
+const cB = vec3.create();
+const cC = vec3.create();
+const cP = vec3.create();
+const cCentre = vec3.create();
+const cLo = vec3.create();
+const cHi = vec3.create();
+
+/**
+ * True when triangle abc lies far from the origin for its extent and it and p move exactly to
+ * the frame at its grid centre (src/geometry/far-centre.ts): then cA, cB, cC, cP hold them there
+ * and cCentre the centre.
+ */
+function centredTriangle(a: Vec3, b: Vec3, c: Vec3, p: Vec3): boolean {
+  vec3.min(cLo, a, b);
+  vec3.min(cLo, cLo, c);
+  vec3.max(cHi, a, b);
+  vec3.max(cHi, cHi, c);
+  const ext = Math.max(cHi.x - cLo.x, cHi.y - cLo.y, cHi.z - cLo.z);
+  return (
+    farGridCentre(cCentre, cLo, cHi, ext) &&
+    exactOffset(cA, a, cCentre) &&
+    exactOffset(cB, b, cCentre) &&
+    exactOffset(cC, c, cCentre) &&
+    exactOffset(cP, p, cCentre)
+  );
 }
 
 /**

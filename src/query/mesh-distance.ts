@@ -201,6 +201,7 @@ export function closestPointOnMesh(
   lastTied = tied;
   if (tied === 0) return out;
   const bestTri = nearestTied(mesh, tied, p);
+  lastBestTri = bestTri;
   // The winner's point and weights (the weights name the feature that signs the distance).
   getMeshTriangle(mesh, bestTri, ta, tb, tc);
   closestPointOnTriangle(out.point, p, ta, tb, tc, weights);
@@ -229,6 +230,8 @@ export function closestPointOnMesh(
 
 /** The tied count of the last walk ({@link closestPointOnMesh}), for {@link exactTiedNearest}. */
 let lastTied = 0;
+/** The winner of the last walk's tied triangles (their nearest by the double comparison). */
+let lastBestTri = -1;
 
 /**
  * Far from the tied triangles of the last {@link closestPointOnMesh} walk on `mesh` from `p`
@@ -271,40 +274,110 @@ export function exactTiedNearest(out: Vec3, mesh: TriangleMesh, p: Vec3, distanc
   const ext = Math.max(hi0 - lo0, hi1 - lo1, hi2 - lo2);
   const coord = Math.max(-lo0, hi0, -lo1, hi1, -lo2, hi2);
   if (!exactPathFor(distance, ext, coord)) return -1;
-  const corners: Vec3[] = [p];
-  const ids: number[] = [];
-  for (let k = 0; k < lastTied; k++) {
-    if (!(tiedDist[k] <= reach)) continue;
-    const t = tiedIds[k];
-    ids.push(t);
-    for (let j = 0; j < 3; j++) {
-      const o = 3 * idx[3 * t + j];
-      corners.push({ x: v[o], y: v[o + 1], z: v[o + 2] });
-    }
+  let m = 0;
+  if (tiedList.length < n) tiedList = new Int32Array(2 * n);
+  for (let k = 0; k < lastTied; k++) if (tiedDist[k] <= reach) tiedList[m++] = tiedIds[k];
+  loadMesh = mesh;
+  return exactNearestAmong(out, tiedList, m, loadMeshTriangle, p, lastBestTri);
+}
+
+/** The tied triangles of {@link exactTiedNearest} (ids, grown as needed). */
+let tiedList = new Int32Array(64);
+/** The mesh {@link loadMeshTriangle} reads. */
+let loadMesh: TriangleMesh | null = null;
+function loadMeshTriangle(t: number, a: Vec3, b: Vec3, c: Vec3): void {
+  getMeshTriangle(loadMesh as TriangleMesh, t, a, b, c);
+}
+
+/**
+ * Of the `count` triangles `ids[0..count)` (corners written by `load(id, a, b, c)`), the nearest
+ * to `p` decided in exact rationals (src/geometry/exact-nearest.ts): its exact squared distance,
+ * then at equal distances the lexicographically least point (x, then y, then z), then the lowest
+ * id; its point rounded once to `out`, its distance to {@link tiedExactDistance}. `w` is a
+ * triangle near the nearest (the double walk's winner): a triangle whose box is exactly farther
+ * from p than w's exact nearest point ({@link fartherThanHeld}) is skipped unrationalised, so that
+ * the rationals are formed for the few truly tied triangles only (one pass keeping the best: the
+ * answer does not depend on the order). Returns the winner's id, or −1 for no triangle.
+ * Allocates (BigInt).
+ */
+export function exactNearestAmong(
+  out: Vec3,
+  ids: ArrayLike<number>,
+  count: number,
+  load: (t: number, a: Vec3, b: Vec3, c: Vec3) => void,
+  p: Vec3,
+  w: number,
+): number {
+  if (count === 0) return -1;
+  // The common exponent over every corner (the answer's rounding is that of the same rationals
+  // whichever triangles the pruning skips).
+  let e = commonExponent([p]);
+  for (let k = 0; k < count; k++) {
+    load(ids[k], ta, tb, tc);
+    e = Math.min(e, commonExponent([ta, tb, tc]));
   }
-  const e = commonExponent(corners);
   const pi = toScaledVec(p, e);
+  // w's exact nearest point x (rounded once): a triangle whose box is farther from p than x, by
+  // more than the rounding of that comparison, is exactly farther than w and cannot be the
+  // nearest (nor tie with it).
+  load(w, ta, tb, tc);
+  const rw = exactNearestOnTriangle(toScaledVec(ta, e), toScaledVec(tb, e), toScaledVec(tc, e), pi);
+  roundNearest(held, rw, e);
+  const wMag = Math.max(maxAbs3(ta), maxAbs3(tb), maxAbs3(tc));
   let best: ExactNearest | null = null;
   let bestTri = -1;
-  for (let k = 0; k < ids.length; k++) {
-    const r = exactNearestOnTriangle(
-      toScaledVec(corners[1 + 3 * k], e),
-      toScaledVec(corners[2 + 3 * k], e),
-      toScaledVec(corners[3 + 3 * k], e),
-      pi,
-    );
+  for (let k = 0; k < count; k++) {
+    const t = ids[k];
+    load(t, ta, tb, tc);
+    if (t !== w && fartherThanHeld(ta, tb, tc, p, wMag)) continue;
+    const r =
+      t === w
+        ? rw
+        : exactNearestOnTriangle(toScaledVec(ta, e), toScaledVec(tb, e), toScaledVec(tc, e), pi);
     if (best !== null && !exactCloser(r, best)) {
       if (exactCloser(best, r)) continue;
       const c = lexCompare(r, best);
-      if (c > 0 || (c === 0 && ids[k] > bestTri)) continue;
+      if (c > 0 || (c === 0 && t > bestTri)) continue;
     }
     best = r;
-    bestTri = ids[k];
+    bestTri = t;
   }
   if (best === null) return -1;
   roundNearest(out, best, e);
   tiedExactDistance[0] = exactDistance(best, e);
   return bestTri;
+}
+
+/**
+ * True when triangle (ta, tb, tc)'s box is farther from p than `held` (a point within rounding of
+ * the walk's winner, whose coordinates reach `mag`), by more than the rounding of the comparison:
+ * then the triangle is exactly farther from p than the winner. The difference of the squared
+ * distances, box point c (p clamped to the box) less `held` x, is Σ (c − x)(c + x − 2p) per axis
+ * (no square of the distance, so its rounding is relative to |c − x|·(|c| + |x| + 2|p|)); the
+ * bar holds that rounding (a few ε of it) and x's offset from the winner (ε·mag) along 2|p − x|,
+ * with a margin of 2^8 (2^-44). Non-finite terms (coordinates near 1e154) never prune.
+ */
+function fartherThanHeld(ta: Vec3, tb: Vec3, tc: Vec3, p: Vec3, mag: number): boolean {
+  let lb = 0;
+  let terms = 0;
+  let dsum = 0;
+  for (let i = 0; i < 3; i++) {
+    const pi = i === 0 ? p.x : i === 1 ? p.y : p.z;
+    const xi = i === 0 ? held.x : i === 1 ? held.y : held.z;
+    const a = i === 0 ? ta.x : i === 1 ? ta.y : ta.z;
+    const b = i === 0 ? tb.x : i === 1 ? tb.y : tb.z;
+    const c = i === 0 ? tc.x : i === 1 ? tc.y : tc.z;
+    const ci = Math.min(Math.max(pi, Math.min(a, b, c)), Math.max(a, b, c));
+    lb += (ci - xi) * (ci + xi - 2 * pi);
+    terms += Math.abs(ci - xi) * (Math.abs(ci) + Math.abs(xi) + 2 * Math.abs(pi));
+    dsum += Math.abs(xi - pi);
+  }
+  const bar = 2 ** -44 * (terms + mag * (2 * dsum + mag)) + Number.MIN_VALUE;
+  return lb > bar && Number.isFinite(bar);
+}
+
+function maxAbs3(v: Vec3): number {
+  return Math.max(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
 }
 
 /** The exact distance of {@link exactTiedNearest}'s last answer (a register). */
@@ -336,20 +409,27 @@ let tiedDist = new Float64Array(64);
  */
 function keepTied(count: number, t: number): number {
   const reach = probe[4];
-  let n = 0;
-  for (let k = 0; k < count; k++) {
-    if (tiedDist[k] <= reach) {
-      tiedIds[n] = tiedIds[k];
-      tiedDist[n++] = tiedDist[k];
-    }
-  }
+  let n = count;
+  // Compacted only when full (those beyond the reach dropped), growing when that frees less
+  // than half: amortised O(1) per kept triangle. Compacting at every keep was quadratic in the
+  // tied count — every triangle of a flat mesh seen face-on from 1e8 sizes (80,000 triangles,
+  // 16 s: fresh-user finding 43/03); the readers skip those beyond the final reach.
   if (n === tiedIds.length) {
-    const ids = new Int32Array(2 * n);
-    const dist = new Float64Array(2 * n);
-    ids.set(tiedIds);
-    dist.set(tiedDist);
-    tiedIds = ids;
-    tiedDist = dist;
+    n = 0;
+    for (let k = 0; k < count; k++) {
+      if (tiedDist[k] <= reach) {
+        tiedIds[n] = tiedIds[k];
+        tiedDist[n++] = tiedDist[k];
+      }
+    }
+    if (2 * n >= tiedIds.length) {
+      const ids = new Int32Array(2 * tiedIds.length);
+      const dist = new Float64Array(2 * tiedIds.length);
+      ids.set(tiedIds);
+      dist.set(tiedDist);
+      tiedIds = ids;
+      tiedDist = dist;
+    }
   }
   tiedIds[n] = t;
   tiedDist[n] = probe[3];

@@ -14,7 +14,15 @@
  */
 
 import { CollideError, invalidValue } from "../errors.js";
-import { exactFarScope, exactRevolutionWhenFar } from "../geometry/exact-nearest.js";
+import {
+  exactFarActive,
+  exactFarResume,
+  exactFarScope,
+  exactFarSuspend,
+  exactPathFor,
+  exactRevolutionWhenFar,
+} from "../geometry/exact-nearest.js";
+import { farGridCentre } from "../geometry/far-centre.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
 import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
 import { projectOntoTriangle } from "../geometry/triangle-projection.js";
@@ -41,6 +49,7 @@ import { farCentredCopy } from "../shapes/far-frame.js";
 import { aabbOf, type PointProjection, shapeDef } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
+import type { Triangle } from "../shapes/triangle.js";
 import {
   getMeshTriangle,
   makeTriangleMesh,
@@ -52,6 +61,7 @@ import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
 import {
   closestPointOnMesh,
+  exactNearestAmong,
   exactTiedNearest,
   makeMeshPointQuery,
   tiedExactDistance,
@@ -87,6 +97,32 @@ export function projectPointLocal(
   solid: boolean,
 ): PointProjection {
   if (out.triangle !== undefined) out.triangle = -1;
+  // A hull given far from its frame's origin (also a compound's part): answered at its centre
+  // (src/shapes/hull-frame.ts), as projectPoint's own hull (below).
+  if (shape.type === ShapeType.ConvexPolyhedron) {
+    const copy = farCentredCopy(localCentre, shape, PROJECT_IDENTITY);
+    if (copy !== null && exactDifference(localPoint, p, localCentre)) {
+      const c = localCentre;
+      const cx = c.x;
+      const cy = c.y;
+      const cz = c.z;
+      projectPointLocal(out, copy, localPoint, solid);
+      if (out.inside && solid) vec3.copy(out.point, p);
+      else vec3.add(out.point, out.point, vec3.set(localCentre, cx, cy, cz));
+      return out;
+    }
+  }
+  // A mesh given far from its frame's origin: answered as its copy at its centre (the same
+  // triangles in the same order), as the posed mesh (src/geometry/far-centre.ts).
+  if (shape.type === ShapeType.TriangleMesh) {
+    const h = centredMesh(shape as TriangleMesh);
+    if (h !== null && exactDifference(localPoint, p, h.centre)) {
+      projectPointLocal(out, h.copy, localPoint, solid);
+      if (!(out.inside && solid)) vec3.add(out.point, out.point, h.centre);
+      else vec3.copy(out.point, p);
+      return out;
+    }
+  }
   const project = shapeDef(shape.type).projectPoint;
   if (project) {
     // A triangle projects at any scale itself (src/geometry/triangle-projection.ts): one
@@ -136,6 +172,8 @@ function surfaceMeshFarFromUnitScale(shape: Shape): boolean {
 
 /** Scratch of one composite level of a projection. */
 const scaledPoint = vec3.create();
+const localCentre = vec3.create();
+const localPoint = vec3.create();
 
 interface ProjectLevel {
   hits: MeshBvhHits;
@@ -147,6 +185,9 @@ interface ProjectLevel {
   inside: boolean;
   /** The part id of `best` (a mesh's triangle index). */
   bestId: number;
+  /** The last {@link nearestPart}'s parts' distances, by hit (its `hitCount` of them). */
+  dists: Float64Array;
+  hitCount: number;
 }
 const projectLevels: ProjectLevel[] = [];
 let projectDepth = 0;
@@ -176,6 +217,8 @@ function projectPointComposite(
       found: false,
       inside: false,
       bestId: -1,
+      dists: new Float64Array(16),
+      hitCount: 0,
     });
   }
   const l = projectLevels[projectDepth++];
@@ -190,10 +233,32 @@ function projectPointComposite(
     const side = Math.max(hi.x - lo.x, hi.y - lo.y, hi.z - lo.z);
     let r = Math.max(gap, side / PROJECT_START_FRACTION);
     if (!(r > 0 && Number.isFinite(r))) r = Infinity;
-    for (let k = 0; ; k++) {
-      if (nearestPart(l, view, shape, p, solid, r) && l.best.distance <= r) break;
-      if (r === Infinity) break;
-      r = k >= PROJECT_MAX_GROWTHS ? Infinity : l.found ? l.best.distance : 4 * r;
+    // A heightfield's parts in doubles, their ties then decided exactly (below), its boxes a
+    // little wider than the best so that they hold the tied parts too.
+    const ties = shape.type === ShapeType.Heightfield && exactFarActive();
+    const depth = ties ? exactFarSuspend() : 0;
+    const mag = Math.max(
+      Math.abs(lo.x),
+      Math.abs(lo.y),
+      Math.abs(lo.z),
+      Math.abs(hi.x),
+      Math.abs(hi.y),
+      Math.abs(hi.z),
+    );
+    const pad = ties ? 2 * TIE_RELATIVE : 0;
+    r += pad * (r + mag);
+    try {
+      for (let k = 0; ; k++) {
+        if (nearestPart(l, view, shape, p, solid, r) && l.best.distance <= r) break;
+        if (r === Infinity) break;
+        r = k >= PROJECT_MAX_GROWTHS ? Infinity : l.found ? l.best.distance : 4 * r;
+        r += pad * (r + mag);
+      }
+    } finally {
+      if (ties) exactFarResume(depth);
+    }
+    if (ties && l.found && !l.inside) {
+      exactHeightfieldTies(l, view, shape, p, solid, r, mag);
     }
     out.inside = l.inside;
     if (out.triangle !== undefined && shape.type === ShapeType.TriangleMesh && l.found)
@@ -211,6 +276,157 @@ function projectPointComposite(
   } finally {
     projectDepth--;
   }
+}
+
+/** A far mesh's copy at its centre, and that centre (its frame's coordinates). */
+interface CentredMesh {
+  readonly copy: TriangleMesh;
+  readonly centre: Vec3;
+}
+/** Per mesh: its centred copy, or null when it is not far (decided once per mesh). */
+const centredMeshes = new WeakMap<TriangleMesh, CentredMesh | null>();
+
+/**
+ * The copy of `mesh` moved by −c, c the grid centre of its box (src/geometry/far-centre.ts), when
+ * its box lies far from its frame's origin for its size and every vertex moves exactly; else null.
+ * Made once per mesh and kept (allocates the copy then): the projection of a point 0.9 from a
+ * mesh at 1e13 in world coordinates ranked its triangles by points rounded at 1e13 (2e-3) and
+ * answered a triangle 1.3e-5 farther than the nearest.
+ */
+function centredMesh(mesh: TriangleMesh): CentredMesh | null {
+  const kept = centredMeshes.get(mesh);
+  if (kept !== undefined) return kept;
+  let result: CentredMesh | null = null;
+  const b = mesh.bvh.bounds;
+  if (mesh.bvh.nodeCount > 0) {
+    vec3.set(meshLo, b[0], b[1], b[2]);
+    vec3.set(meshHi, b[3], b[4], b[5]);
+    const ext = Math.max(b[3] - b[0], b[4] - b[1], b[5] - b[2]);
+    const c = vec3.create();
+    if (farGridCentre(c, meshLo, meshHi, ext)) {
+      const v = mesh.vertices;
+      const moved = new Float64Array(v.length);
+      const cs = [c.x, c.y, c.z];
+      let exact = true;
+      for (let i = 0; i < v.length && exact; i++) {
+        moved[i] = v[i] - cs[i % 3];
+        exact = twoSumError(v[i], -cs[i % 3], moved[i]) === 0;
+      }
+      if (exact) {
+        try {
+          const copy = makeTriangleMesh(moved, mesh.indices, "", {
+            activeEdgeCos: mesh.activeEdgeCos,
+            solid: mesh.solid,
+          });
+          result = { copy, centre: c };
+        } catch {
+          result = null;
+        }
+      }
+    }
+  }
+  centredMeshes.set(mesh, result);
+  return result;
+}
+const meshLo = vec3.create();
+const meshHi = vec3.create();
+
+/**
+ * A heightfield's triangles tied to rounding from far (fresh-user finding 43/04: seen from 1e9
+ * above a flat 200 × 200 terrain every triangle within 11 of the foot rounds to the same
+ * distance, and the first met, (96, 0, 91), was answered): those within the rounding reach of
+ * the best (as the mesh's walk keeps them, src/query/mesh-distance.ts) decided in exact rationals
+ * by {@link exactNearestAmong} — the same nearest point as the mesh of the same triangles — when
+ * the point is far for them ({@link exactPathFor}); else `l` stands. `r` is the half side of the
+ * last box asked, `mag` the heightfield's largest coordinate. Allocates (BigInt) only then.
+ */
+function exactHeightfieldTies(
+  l: ProjectLevel,
+  view: CompositeView,
+  shape: Shape,
+  p: Vec3,
+  solid: boolean,
+  r: number,
+  mag: number,
+): void {
+  if (!exactTies(l, view, shape, p, solid, r, mag)) {
+    // No exact tie decision: the winner's own projection with the exact far path on.
+    view.part(l.part, shape, l.bestId);
+    projectPointLocal(l.best, l.part.shape, p, solid);
+  }
+}
+
+/** {@link exactHeightfieldTies}'s exact decision; false when it does not apply. */
+function exactTies(
+  l: ProjectLevel,
+  view: CompositeView,
+  shape: Shape,
+  p: Vec3,
+  solid: boolean,
+  r: number,
+  mag: number,
+): boolean {
+  const best = l.best.distance;
+  const reach = best + TIE_RELATIVE * (best + mag);
+  // Every part within the reach projected (a box of half side ≥ reach; in doubles).
+  if (reach > r) {
+    const depth = exactFarSuspend();
+    try {
+      if (!nearestPart(l, view, shape, p, solid, reach) || l.inside) return false;
+    } finally {
+      exactFarResume(depth);
+    }
+  }
+  loadView = view;
+  loadShape = shape;
+  const n = l.hitCount;
+  if (tiedParts.length < n) tiedParts = new Int32Array(2 * n);
+  let m = 0;
+  let ext = 0;
+  let coord = 0;
+  for (let h = 0; h < n; h++) {
+    if (!(l.dists[h] <= reach)) continue;
+    const t = l.hits.ids[h];
+    tiedParts[m++] = t;
+    loadPart(t, tieA, tieB, tieC);
+    vec3.min(tieLo, tieA, tieB);
+    vec3.min(tieLo, tieLo, tieC);
+    vec3.max(tieHi, tieA, tieB);
+    vec3.max(tieHi, tieHi, tieC);
+    ext = Math.max(ext, tieHi.x - tieLo.x, tieHi.y - tieLo.y, tieHi.z - tieLo.z);
+    coord = Math.max(coord, maxAbs3(tieLo), maxAbs3(tieHi));
+  }
+  if (m < 2 || !exactPathFor(l.best.distance, ext, coord)) return false;
+  const id = exactNearestAmong(l.best.point, tiedParts, m, loadPart, p, l.bestId);
+  if (id < 0) return false;
+  l.bestId = id;
+  l.best.distance = tiedExactDistance[0];
+  return true;
+}
+
+/** Relative rounding reach of a far part's distance (as the mesh walk's, 2^-40). */
+const TIE_RELATIVE = 2 ** -40;
+let tiedParts = new Int32Array(64);
+const tieA = vec3.create();
+const tieB = vec3.create();
+const tieC = vec3.create();
+const tieLo = vec3.create();
+const tieHi = vec3.create();
+const loadSlot = makeCompositePart();
+let loadView: CompositeView | null = null;
+let loadShape: Shape | null = null;
+
+/** The corners of part t (a triangle without a pose: a heightfield's) of the composite being tied. */
+function loadPart(t: number, a: Vec3, b: Vec3, c: Vec3): void {
+  (loadView as CompositeView).part(loadSlot, loadShape as Shape, t);
+  const tri = loadSlot.shape as Triangle;
+  vec3.copy(a, tri.a);
+  vec3.copy(b, tri.b);
+  vec3.copy(c, tri.c);
+}
+
+function maxAbs3(v: Vec3): number {
+  return Math.max(Math.abs(v.x), Math.abs(v.y), Math.abs(v.z));
 }
 
 /** Growths of the projection's box before it takes every part. */
@@ -233,6 +449,8 @@ function nearestPart(
   r: number,
 ): boolean {
   const n = view.queryAabb(l.hits, shape, p.x - r, p.y - r, p.z - r, p.x + r, p.y + r, p.z + r);
+  if (l.dists.length < n) l.dists = new Float64Array(2 * n);
+  l.hitCount = n;
   let found = false;
   let inside = false;
   for (let h = 0; h < n; h++) {
@@ -241,6 +459,7 @@ function nearestPart(
     else vec3.copy(l.local, p);
     projectPointLocal(l.one, l.part.shape, l.local, solid);
     if (l.part.hasPose) iso.transformPoint(l.one.point, l.part.pose, l.one.point);
+    l.dists[h] = l.one.inside ? 0 : l.one.distance;
     // Hollow, a point inside parts projects onto the boundary of the part that holds it deepest
     // (the union's boundary is at least that far: a nearer part surface lies inside that part);
     // else onto the nearest part surface.
@@ -368,6 +587,7 @@ export interface PointProjections {
 }
 
 const batchLocal = vec3.create();
+const batchCentred = vec3.create();
 const batchScaled = vec3.create();
 const batchTa = vec3.create();
 const batchTb = vec3.create();
@@ -457,6 +677,15 @@ function projectBatchPoint(
       "is too far from pose.translation: their offset overflows double precision",
     );
   }
+  // A mesh far from its frame's origin: its copy at its centre (as projectPoint's).
+  const h = centredMesh(mesh);
+  let centre: Vec3 | null = null;
+  if (h !== null && exactDifference(batchCentred, batchLocal, h.centre)) {
+    mesh = h.copy;
+    meshMag = meshMagnitude(mesh);
+    vec3.copy(batchLocal, batchCentred);
+    centre = h.centre;
+  }
   const mp = Math.max(Math.abs(batchLocal.x), Math.abs(batchLocal.y), Math.abs(batchLocal.z));
   const j = batchScaleIndex(Math.max(mp, meshMag));
   if (j === BATCH_UNIT) closestPointOnMesh(meshQuery, mesh, batchLocal);
@@ -478,6 +707,7 @@ function projectBatchPoint(
     meshQuery.distance = batchOne.distance;
   }
   if (meshQuery.distance === Number.POSITIVE_INFINITY) tooFar(pointField(i), pointValue(points, i));
+  if (centre !== null) vec3.add(meshQuery.point, meshQuery.point, centre);
   iso.transformPoint(batchWorld, pose, meshQuery.point);
 }
 

@@ -5,6 +5,7 @@
  */
 import { closestPointOnSegment } from "../../geometry/closest-point.js";
 import { exactSegmentWhenFar } from "../../geometry/exact-nearest.js";
+import { exactOffset, farGridCentre } from "../../geometry/far-centre.js";
 import {
   featureIo,
   SEGMENT_SIN,
@@ -71,12 +72,40 @@ function projectCapsule(
   p: Vec3,
   solid: boolean,
 ): PointProjection {
+  // A core far from the origin for its size (src/geometry/far-centre.ts): the core and p in the
+  // frame at its centre, as a posed capsule's (the "on the core" tolerance of projectOnBall is
+  // a fraction of p's coordinates: at 1e13 a point 0.75 outside was inside).
+  vec3.min(capLo, c.a, c.b);
+  vec3.max(capHi, c.a, c.b);
+  const ext = Math.max(capHi.x - capLo.x, capHi.y - capLo.y, capHi.z - capLo.z) + c.radius;
+  if (
+    farGridCentre(capCentre, capLo, capHi, ext) &&
+    exactOffset(capA, c.a, capCentre) &&
+    exactOffset(capB, c.b, capCentre) &&
+    exactOffset(capP, p, capCentre)
+  ) {
+    closestPointOnSegment(closest, capP, capA, capB);
+    exactSegmentWhenFar(closest, capP, capA, capB);
+    vec3.sub(axis, capB, capA);
+    const centredAxis = vec3.normalize(axis, axis) > 0 ? axis : null;
+    projectOnBall(out, capP, closest, c.radius, centredAxis, solid);
+    if (out.inside && solid) vec3.copy(out.point, p);
+    else vec3.add(out.point, out.point, capCentre);
+    return out;
+  }
   closestPointOnSegment(closest, p, c.a, c.b);
   exactSegmentWhenFar(closest, p, c.a, c.b);
   vec3.sub(axis, c.b, c.a);
   const unitAxis = vec3.normalize(axis, axis) > 0 ? axis : null;
   return projectOnBall(out, p, closest, c.radius, unitAxis, solid);
 }
+
+const capLo = vec3.create();
+const capHi = vec3.create();
+const capCentre = vec3.create();
+const capA = vec3.create();
+const capB = vec3.create();
+const capP = vec3.create();
 
 /**
  * A capsule answered in other units (src/query/project-point.ts: the copy scaled by a power of
