@@ -107,6 +107,7 @@ import {
 import { pairPose } from "./frames.js";
 import { chordVolume, isChordable } from "./overlap-volume-chords.js";
 import { closedFormVolume, containedIn } from "./overlap-volume-contained.js";
+import { convexMeshHull } from "./overlap-volume-convex-mesh.js";
 import { solidBelowPlane } from "./overlap-volume-half-space.js";
 import {
   adaptiveVolume,
@@ -671,6 +672,23 @@ function pairVolume(
       if (chords !== null) return chords;
     }
   }
+  // A convex solid mesh: as its hull, the bound widened by the shell between them
+  // (src/query/overlap-volume-convex-mesh.ts).
+  if (ka === Kind.Solid || kb === Kind.Solid) {
+    const ha = ka === Kind.Solid ? convexMeshHull(a) : null;
+    const hb = kb === Kind.Solid ? convexMeshHull(b) : null;
+    if (ha !== null || hb !== null) {
+      const r = pairVolume(ha?.hull ?? a, poseA, hb?.hull ?? b, poseB, rel, abs, maxCells);
+      if (r.volume === 0 && r.errorBound === 0 && boxesApart(a, poseA, b, poseB)) return r;
+      const inner = (ha?.inner ?? 0) + (hb?.inner ?? 0);
+      const outer = (ha?.outer ?? 0) + (hb?.outer ?? 0);
+      // [hull's low end − inner, hull's high end + outer], the low end at least 0.
+      const round = 1 + 8 * UNIT_ROUNDOFF;
+      const hi = (r.volume + r.errorBound + outer) * round;
+      const lo = Math.max(0, (r.volume - r.errorBound - inner) * round);
+      return { volume: 0.5 * (lo + hi), errorBound: 0.5 * (hi - lo) * round };
+    }
+  }
   if (ka === Kind.Union || kb === Kind.Union) {
     const split =
       ka === Kind.Union
@@ -727,6 +745,20 @@ function pairVolume(
     }
   }
   return adaptive(a, ka, b, kb, bInA, rel, abs, maxCells);
+}
+
+/** True when the two shapes' bounding boxes (world frame) are apart: no overlap at all. */
+function boxesApart(a: Shape, poseA: Isometry, b: Shape, poseB: Isometry): boolean {
+  const boxA = aabbShape({ min: vec3.create(), max: vec3.create() }, a, poseA);
+  const boxB = aabbShape({ min: vec3.create(), max: vec3.create() }, b, poseB);
+  return (
+    boxA.max.x < boxB.min.x ||
+    boxB.max.x < boxA.min.x ||
+    boxA.max.y < boxB.min.y ||
+    boxB.max.y < boxA.min.y ||
+    boxA.max.z < boxB.min.z ||
+    boxB.max.z < boxA.min.z
+  );
 }
 
 /**
