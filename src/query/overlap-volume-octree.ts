@@ -515,6 +515,17 @@ function octree(
   let volume = 0;
   let errorBound = 0;
   let cells = 0;
+  // The cells' corners, sums of halves, are rounded by up to u per level of the box's largest
+  // coordinate: a counted cell may gap or overlap its neighbours by that across each face.
+  const mag = Math.max(
+    Math.abs(x0),
+    Math.abs(y0),
+    Math.abs(z0),
+    Math.abs(x1),
+    Math.abs(y1),
+    Math.abs(z1),
+  );
+  let tiling = 0;
   // Explicit stack of cells: min corner, size, level.
   const stack: number[] = [x0, y0, z0, x1 - x0, y1 - y0, z1 - z0, 0];
   while (stack.length > 0) {
@@ -538,6 +549,7 @@ function octree(
     if (db >= rho + round + b.rounding) continue;
     if (da <= -rho - round - a.rounding && db <= -rho - round - b.rounding) {
       volume += cellVolume;
+      tiling += (sx * sy + sy * sz + sz * sx) * (level + 2);
       continue;
     }
     if (level < depth) {
@@ -630,7 +642,18 @@ function octree(
     }
     const lo = Math.min(lower, upper);
     volume += 0.5 * (lo + upper);
+    tiling += (sx * sy + sy * sz + sz * sx) * (level + 2);
     errorBound += 0.5 * (upper - lo);
   }
-  return { volume, errorBound, cells, complete: true };
+  // The sums' rounding (each of at most `cells` additions off by u of the running total, a cell's
+  // volume and its brackets by a few u) and the tiling's: an inside box answered by its cells had
+  // summed to 4e-13 below its true volume with errorBound 0 (fresh-user finding, an L prism).
+  const rounding =
+    (cells + 16) * UNIT_ROUNDOFF * (volume + errorBound) + 4 * UNIT_ROUNDOFF * mag * tiling;
+  return {
+    volume,
+    errorBound: (errorBound + rounding) * (1 + 4 * UNIT_ROUNDOFF),
+    cells,
+    complete: true,
+  };
 }

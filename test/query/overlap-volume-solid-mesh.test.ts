@@ -169,8 +169,13 @@ describe("overlapVolume with a solid mesh: the interval holds the true volume", 
   it("an L-shaped (not convex) solid mesh and a box: the sum of two exact box ∩ box volumes", () => {
     const c = [-0.7, 0.13, 0.9, -0.8, 0.05, 0.85, -0.6, 0.7];
     const [x0, x1, x2, y0, y1, y2, z0, z1] = c;
-    const g = v3(0.5, 0.55, 0.4);
-    for (const t of [v3(0.31, 0.22, 0.1), v3(-0.4, 0.6, 0.35)]) {
+    const big = v3(0.5, 0.55, 0.4);
+    // Across the notch twice, and wholly inside the first arm (every cell's sum counted).
+    for (const [g, t] of [
+      [big, v3(0.31, 0.22, 0.1)],
+      [big, v3(-0.4, 0.6, 0.35)],
+      [v3(0.3, 0.3, 0.3), v3(0.1234567, -0.3765432, 0.01)],
+    ]) {
       const b = corners(t, g);
       const exact =
         boxBox([x0, y0, z0], [x2, y1, z1], b.lo, b.hi) +
