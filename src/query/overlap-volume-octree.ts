@@ -71,6 +71,11 @@ export interface VolumeOperand {
   upperPlane(i: number, out: Vec3): number;
   /** After {@link piece} (and {@link upperPlane}): piece i's convex function at p (≤ 0 on it). */
   pieceEval(i: number, p: Vec3): number;
+  /**
+   * The rounding of {@link classify}'s value beyond 64u·(|c| + rho): a ball is outside or
+   * inside only when the value clears ±rho by this much more.
+   */
+  readonly rounding: number;
 }
 
 /** Most pieces an operand offers in one leaf (the upper bracket's inclusion–exclusion grows as 2^k). */
@@ -95,6 +100,7 @@ export class ConvexOperand implements VolumeOperand {
   private d = 0;
   /** Rounding slack of the support function in A's frame (unit). */
   private readonly slack: number;
+  readonly rounding: number;
 
   constructor(
     private readonly shape: Shape,
@@ -104,6 +110,7 @@ export class ConvexOperand implements VolumeOperand {
     // shape's size and the pose's translation.
     const size = shape.type === ShapeType.HalfSpace ? 0 : boundingRadiusOf(shape);
     this.slack = 16 * UNIT_ROUNDOFF * (size + vec3.length(pose.translation));
+    this.rounding = 4 * this.slack;
   }
 
   /** ψ of the shape at p (negative inside); leaves the local point and projection. */
@@ -161,17 +168,23 @@ export class UnionOperand implements VolumeOperand {
   /** The children that reach the last classified ball (the first {@link MAX_PIECES}). */
   private readonly active = new Int32Array(MAX_PIECES);
   private count = 0;
+  readonly rounding: number;
 
   constructor(
     private readonly parts: readonly ConvexOperand[],
     private readonly boxes: readonly Aabb[],
-  ) {}
+  ) {
+    let r = 0;
+    for (const p of parts) r = Math.max(r, p.rounding);
+    this.rounding = r;
+  }
 
   classify(c: Vec3, rho: number): number {
-    let best = rho;
+    // No child reaching the ball: certainly outside (Infinity clears every rounding margin).
+    let best = Infinity;
     this.count = 0;
     for (let i = 0; i < this.parts.length; i++) {
-      if (boxDistance(this.boxes[i], c) >= rho) continue;
+      if (boxDistance(this.boxes[i], c) >= rho * (1 + 8 * UNIT_ROUNDOFF) + this.rounding) continue;
       const d = this.parts[i].classify(c, rho);
       if (d <= -rho) {
         // The ball lies in this child, so in the union; the child is the cell's piece.
@@ -222,15 +235,20 @@ export class SolidOperand implements VolumeOperand {
   private readonly corner = vec3.create();
   private d = 0;
   private rho = 0;
+  /** The last classified value's rounding (as the octree's test). */
+  private margin = 0;
   /** The leaf's piece: 0 none, 1 the whole cell, 2 the half-space {pn·p ≤ pd − eps}. */
   private mode = 0;
   private readonly pn = vec3.create();
   private pd = 0;
   private eps = 0;
+  /** The leaf's rounding pad (the query box's growth, the least corner distance that decides). */
+  private pad = 0;
   /** Magnitude of the mesh's coordinates and of its pose (for the slab's rounding slack). */
   private readonly magnitude: number;
   /** Relative slack of the slab for rounding and the rotation's stretch (unitless). */
   private readonly slack: number;
+  readonly rounding: number;
 
   constructor(
     private readonly shape: Shape,
@@ -243,6 +261,7 @@ export class SolidOperand implements VolumeOperand {
     const r = pose.rotation;
     const stretch = Math.abs(r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w - 1);
     this.slack = 64 * UNIT_ROUNDOFF + 4 * stretch;
+    this.rounding = this.slack * this.magnitude;
   }
 
   /** Signed distance at p (A's frame), negative inside. */
@@ -255,12 +274,14 @@ export class SolidOperand implements VolumeOperand {
   classify(c: Vec3, rho: number): number {
     this.d = this.eval(c);
     this.rho = rho;
+    this.margin =
+      64 * UNIT_ROUNDOFF * (Math.abs(c.x) + Math.abs(c.y) + Math.abs(c.z) + rho) + this.rounding;
     return this.d;
   }
 
   piece(x0: number, y0: number, z0: number, x1: number, y1: number, z1: number): number {
     this.mode = 0;
-    if (this.d <= -this.rho) {
+    if (this.d <= -this.rho - this.margin) {
       this.mode = 1;
       return 1;
     }
@@ -282,7 +303,29 @@ export class SolidOperand implements VolumeOperand {
       hy = Math.max(hy, q.y);
       hz = Math.max(hz, q.z);
     }
-    const count = this.view.queryAabb(this.hits, this.shape, lx, ly, lz, hx, hy, hz);
+    const size = Math.max(
+      Math.abs(x0),
+      Math.abs(y0),
+      Math.abs(z0),
+      Math.abs(x1),
+      Math.abs(y1),
+      Math.abs(z1),
+    );
+    // The corners' rounding in the mesh's frame: a triangle touching the cell within it is met
+    // (a face lying on the cell's side, missed by an ulp, had left a corner on it to decide
+    // which side of another face is inside: issue fresh43-05).
+    const pad = this.slack * (this.magnitude + size);
+    this.pad = pad;
+    const count = this.view.queryAabb(
+      this.hits,
+      this.shape,
+      lx - pad,
+      ly - pad,
+      lz - pad,
+      hx + pad,
+      hy + pad,
+      hz + pad,
+    );
     if (count === 0) return 0;
     // The plane of the largest triangle met, and how far every triangle met strays from it.
     const n = this.n;
@@ -313,14 +356,6 @@ export class SolidOperand implements VolumeOperand {
         Math.abs(vec3.dot(n, t.c) - d0),
       );
     }
-    const size = Math.max(
-      Math.abs(x0),
-      Math.abs(y0),
-      Math.abs(z0),
-      Math.abs(x1),
-      Math.abs(y1),
-      Math.abs(z1),
-    );
     const eps = dev + this.slack * (this.magnitude + size + Math.abs(d0));
     const halfDiagonal = 0.5 * Math.hypot(x1 - x0, y1 - y0, z1 - z0);
     if (eps > MESH_SLAB_MAX_FRACTION * halfDiagonal) return 0;
@@ -348,6 +383,8 @@ export class SolidOperand implements VolumeOperand {
     // solid, as its farthest corner is.
     const inLo = kLo < 0 ? null : this.cornerInside(kLo, x0, y0, z0, x1, y1, z1);
     const inHi = kHi < 0 ? null : this.cornerInside(kHi, x0, y0, z0, x1, y1, z1);
+    // A side beyond the slab whose corner is undecided: no piece.
+    if ((kLo >= 0 && inLo === null) || (kHi >= 0 && inHi === null)) return 0;
     if (inLo !== false && inHi !== true && (inLo === true || inHi === false)) {
       this.pd = pd;
     } else if (inHi !== false && inLo !== true && (inHi === true || inLo === false)) {
@@ -367,9 +404,12 @@ export class SolidOperand implements VolumeOperand {
     x1: number,
     y1: number,
     z1: number,
-  ): boolean {
+  ): boolean | null {
     vec3.set(this.corner, k & 1 ? x1 : x0, k & 2 ? y1 : y0, k & 4 ? z1 : z0);
-    return this.eval(this.corner) < 0;
+    const d = this.eval(this.corner);
+    // A corner within the rounding of the surface decides nothing (null: no piece).
+    if (Math.abs(d) <= this.pad) return null;
+    return d < 0;
   }
 
   upperPlane(_i: number, out: Vec3): number {
@@ -475,6 +515,17 @@ function octree(
   let volume = 0;
   let errorBound = 0;
   let cells = 0;
+  // The cells' corners, sums of halves, are rounded by up to u per level of the box's largest
+  // coordinate: a counted cell may gap or overlap its neighbours by that across each face.
+  const mag = Math.max(
+    Math.abs(x0),
+    Math.abs(y0),
+    Math.abs(z0),
+    Math.abs(x1),
+    Math.abs(y1),
+    Math.abs(z1),
+  );
+  let tiling = 0;
   // Explicit stack of cells: min corner, size, level.
   const stack: number[] = [x0, y0, z0, x1 - x0, y1 - y0, z1 - z0, 0];
   while (stack.length > 0) {
@@ -490,11 +541,15 @@ function octree(
     const rho = 0.5 * Math.hypot(sx, sy, sz);
     const cellVolume = sx * sy * sz;
     const da = a.classify(centre, rho);
-    if (da >= rho) continue;
+    // The values' rounding: a ball is out or in only when they clear ±rho by more.
+    const round =
+      64 * UNIT_ROUNDOFF * (Math.abs(centre.x) + Math.abs(centre.y) + Math.abs(centre.z) + rho);
+    if (da >= rho + round + a.rounding) continue;
     const db = b.classify(centre, rho);
-    if (db >= rho) continue;
-    if (da <= -rho && db <= -rho) {
+    if (db >= rho + round + b.rounding) continue;
+    if (da <= -rho - round - a.rounding && db <= -rho - round - b.rounding) {
       volume += cellVolume;
+      tiling += (sx * sy + sy * sz + sz * sx) * (level + 2);
       continue;
     }
     if (level < depth) {
@@ -558,16 +613,19 @@ function octree(
     // Lower bracket: the best over the piece pairs of where the interpolated max of the two
     // pieces is ≤ 0 in the Kuhn tetrahedra (each piece lies in its operand).
     let lower = 0;
+    // Each piece shrunk by its values' rounding (so the region below lies in it).
+    const roundA = round + a.rounding;
+    const roundB = round + b.rounding;
     for (let i = 0; i < na; i++) {
       for (let k = 0; k < 8; k++) {
         vec3.set(cornerPoint, cx + (k & 1 ? sx : 0), cy + (k & 2 ? sy : 0), cz + (k & 4 ? sz : 0));
-        cornersA[8 * i + k] = a.pieceEval(i, cornerPoint);
+        cornersA[8 * i + k] = a.pieceEval(i, cornerPoint) + roundA;
       }
     }
     for (let j = 0; j < nb; j++) {
       for (let k = 0; k < 8; k++) {
         vec3.set(cornerPoint, cx + (k & 1 ? sx : 0), cy + (k & 2 ? sy : 0), cz + (k & 4 ? sz : 0));
-        cornersB[8 * j + k] = b.pieceEval(j, cornerPoint);
+        cornersB[8 * j + k] = b.pieceEval(j, cornerPoint) + roundB;
       }
     }
     for (let i = 0; i < na; i++) {
@@ -584,7 +642,18 @@ function octree(
     }
     const lo = Math.min(lower, upper);
     volume += 0.5 * (lo + upper);
+    tiling += (sx * sy + sy * sz + sz * sx) * (level + 2);
     errorBound += 0.5 * (upper - lo);
   }
-  return { volume, errorBound, cells, complete: true };
+  // The sums' rounding (each of at most `cells` additions off by u of the running total, a cell's
+  // volume and its brackets by a few u) and the tiling's: an inside box answered by its cells had
+  // summed to 4e-13 below its true volume with errorBound 0 (fresh-user finding, an L prism).
+  const rounding =
+    (cells + 16) * UNIT_ROUNDOFF * (volume + errorBound) + 4 * UNIT_ROUNDOFF * mag * tiling;
+  return {
+    volume,
+    errorBound: (errorBound + rounding) * (1 + 4 * UNIT_ROUNDOFF),
+    cells,
+    complete: true,
+  };
 }
