@@ -17,7 +17,8 @@
  * (the signed distance is convex along a segment) and its projection, the normal there made
  * perpendicular to the edge — and, on a rim, to the rim's tangent, the two lines' common
  * perpendicular, since the fan's normal from the points' difference rounds at their coordinates,
- * not at the gap (5e-6 rad off at a gap of 4e-5 beside a box of 1e6); a face's own normal, with
+ * not at the gap (5e-6 rad off at a gap of 4e-5 beside a box of 1e6), unless the edge runs along
+ * the tangent within that rounding (then the points' difference); a face's own normal, with
  * the solid's support across it when its foot lies inside the face. The nearest is certified the
  * same way.
  *
@@ -299,16 +300,24 @@ function gapEdge(solid: ConvexShape, rev: Revolution, bInA: Isometry, p0: Vec3, 
   // The nearest point inside the edge: the normal is perpendicular to it. Where the solid's point
   // is on a rim (its normal in the rim's fan, computed from the points' difference, which rounds
   // at their coordinates, not at the gap: 5e-6 rad off for a gap of 4e-5 at 1e6, issue 16), also
-  // to the rim's tangent there — the common perpendicular e × t of the two lines; else the
-  // projection's normal with its part along the edge taken out.
+  // to the rim's tangent there — the common perpendicular e × t of the two lines, where that
+  // is better conditioned than the points' difference: its direction rounds at ε/sin θ (θ the
+  // angle of the edge from the tangent), the difference's at ε·|q|/d. An edge along the tangent
+  // (a horizontal edge at its point nearest the axis, just outside the rim: e ∥ t exactly at the
+  // answer) leaves e × t the rounding of the tangent, always along the axis — the cap's normal,
+  // 1e-8 rad off the witnesses' direction across a gap of 48 beside a rim of 66 that the edge
+  // passed 4.8e-7 outside (issue 16, seed 110). Else the projection's normal with its part along
+  // the edge taken out.
   const ex = edgeEnd.x - scratch.x;
   const ey = edgeEnd.y - scratch.y;
   const ez = edgeEnd.z - scratch.z;
+  const ee = ex * ex + ey * ey + ez * ez;
   const n = proj.normal;
   const q = proj.point;
-  let nx: number;
-  let ny: number;
-  let nz: number;
+  let nx = 0;
+  let ny = 0;
+  let nz = 0;
+  let across = false;
   const rho = Math.sqrt(q.x * q.x + q.z * q.z);
   if (n.y !== 0 && (n.x !== 0 || n.z !== 0) && Math.abs(q.y) === dims[0] && rho > 0) {
     // The rim's tangent (−z, 0, x)/ρ at the point.
@@ -317,8 +326,11 @@ function gapEdge(solid: ConvexShape, rev: Revolution, bInA: Isometry, p0: Vec3, 
     nx = ey * tz;
     ny = ez * tx - ex * tz;
     nz = -ey * tx;
-  } else {
-    const ee = ex * ex + ey * ey + ez * ez;
+    // |e × t| / |e| = sin θ against d / |q| (|q| ≤ ρ + |y| bounds the coordinates' magnitude).
+    const cross = Math.sqrt(nx * nx + ny * ny + nz * nz);
+    across = cross * (rho + Math.abs(q.y) + d) >= Math.sqrt(ee) * d;
+  }
+  if (!across) {
     const along = (n.x * ex + n.y * ey + n.z * ez) / ee;
     nx = n.x - along * ex;
     ny = n.y - along * ey;
