@@ -28,23 +28,18 @@ import {
 
 /**
  * Relative width of the band, times the magnitude of the coordinates (the point's, the closest
- * point's and the radii): where the double distance of src/geometry/hull-point.ts (exact to a
- * few ε of its feature) may stand on either side of the radius at an exact touch; the callers
- * (sphere-convex-polyhedron, sphere-rounded, sphere-triangle) ask {@link exactHullTouch} only
- * there. Unitless.
+ * point's and the radius): where the double distance of src/geometry/hull-point.ts (exact to a
+ * few ε of its feature) may stand on either side of the radius at an exact touch. Unitless.
  */
 export const HULL_TOUCH_BAND = 2 ** -40;
 
 /** Most vertices on the answer's supporting plane that the exact test takes (its triangles: k³/6). */
 const PLANE_VERTICES_MAX = 16;
 
-/** {@link exactHullTouch}'s answer: the exact distance is below the radius (overlapping). */
+/** The answer: the exact distance is below the radius, equal, above; or undecided. */
 export const HULL_TOUCH_BELOW = -1;
-/** {@link exactHullTouch}'s answer: the exact distance equals the radius (touching). */
 export const HULL_TOUCH_EQUAL = 0;
-/** {@link exactHullTouch}'s answer: the exact distance is above the radius (apart). */
 export const HULL_TOUCH_ABOVE = 1;
-/** {@link exactHullTouch}'s answer: undecided (the double distance stands). */
 export const HULL_TOUCH_UNDECIDED = 2;
 
 const planeIndex = new Int32Array(PLANE_VERTICES_MAX);
