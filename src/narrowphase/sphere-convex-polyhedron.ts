@@ -24,13 +24,6 @@ import {
   HULL_POINT_WITHIN,
   hullPointIo,
 } from "../geometry/hull-point.js";
-import {
-  exactHullTouch,
-  HULL_TOUCH_ABOVE,
-  HULL_TOUCH_BAND,
-  HULL_TOUCH_EQUAL,
-  HULL_TOUCH_UNDECIDED,
-} from "../geometry/hull-touch.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import * as quat from "../math/quat.js";
@@ -62,51 +55,6 @@ function centreStatus(b: ConvexPolyhedron, bInA: Isometry): number {
   return closestHullPoint(closestInB, normalInB, b, centerInB);
 }
 
-/**
- * In/out for {@link centreTouchSign} and {@link exactTouchGap} (doubles through an array: a
- * double passed to or returned by a call V8 does not inline is boxed): [0] the gap (in) and the
- * gap made exact (out), [1], [2] the radii r1, r2 (in).
- */
-export const hullTouchIo = new Float64Array(3);
-
-/**
- * After a {@link centreStatus} of HULL_POINT_OUTSIDE (its centre, closest point, normal and
- * distance in the module's scratch): the sign of the centre's distance less r1 + r2
- * (hullTouchIo[1], [2]) decided exactly where the double distance lies within the touching band
- * of src/geometry/hull-touch.ts (a sphere resting exactly on a face had come out 1.1e-16 apart
- * or 2.2e-16 deep, fresh43): −1, 0 (an exact touch) or 1; else HULL_TOUCH_UNDECIDED, the double
- * distance standing. Allocates (BigInt) only within the band.
- */
-export function centreTouchSign(b: ConvexPolyhedron): number {
-  const r1 = hullTouchIo[1];
-  const r2 = hullTouchIo[2];
-  const m = Math.max(
-    Math.abs(centerInB.x),
-    Math.abs(centerInB.y),
-    Math.abs(centerInB.z),
-    Math.abs(closestInB.x),
-    Math.abs(closestInB.y),
-    Math.abs(closestInB.z),
-  );
-  // Within HULL_TOUCH_BAND of the radii, written out (no double crosses a call: boxed).
-  if (!(Math.abs(hullPointIo[0] - (r1 + r2)) <= HULL_TOUCH_BAND * (m + r1 + r2))) {
-    return HULL_TOUCH_UNDECIDED;
-  }
-  return exactHullTouch(b.vertices, b.vertexCount, centerInB, closestInB, normalInB, r1, r2);
-}
-
-/**
- * The gap hullTouchIo[0] (the centre's distance less r1 + r2 = hullTouchIo[1] + hullTouchIo[2],
- * after a HULL_POINT_OUTSIDE) with its sign made exact ({@link centreTouchSign}): 0 for an exact
- * touch and for an overlap the doubles call apart; else unchanged. In place in hullTouchIo[0].
- */
-export function exactTouchGap(b: ConvexPolyhedron): void {
-  const s = centreTouchSign(b);
-  if (s === HULL_TOUCH_EQUAL || (s !== HULL_TOUCH_UNDECIDED && s < 0 && hullTouchIo[0] > 0)) {
-    hullTouchIo[0] = 0;
-  }
-}
-
 /** True when the centre is outside the hull (see {@link centreStatus}). */
 function centreOutside(b: ConvexPolyhedron, bInA: Isometry): boolean {
   return centreStatus(b, bInA) === HULL_POINT_OUTSIDE;
@@ -129,10 +77,6 @@ export function intersectsSphereConvexPolyhedron(
   // which distance and contact ask for a centre inside, find).
   if (status === HULL_POINT_WITHIN || status === HULL_POINT_INSIDE) return true;
   if (status !== HULL_POINT_OUTSIDE) return intersectsConvexConvex(a, b, bInA);
-  hullTouchIo[1] = a.radius;
-  hullTouchIo[2] = 0;
-  const s = centreTouchSign(b);
-  if (s !== HULL_TOUCH_UNDECIDED) return s !== HULL_TOUCH_ABOVE;
   return hullPointIo[0] <= a.radius;
 }
 
@@ -161,11 +105,7 @@ export function contactSphereConvexPolyhedron(
   prediction: number,
 ): boolean {
   if (!centreOutside(b, bInA)) return contactConvexConvex(out, a, b, bInA, prediction);
-  hullTouchIo[0] = hullPointIo[0] - a.radius;
-  hullTouchIo[1] = a.radius;
-  hullTouchIo[2] = 0;
-  exactTouchGap(b);
-  const gap = hullTouchIo[0];
+  const gap = hullPointIo[0] - a.radius;
   if (!(gap <= prediction)) return false;
   out.distance = gap;
   writeOutside(out.pointA, out.pointB, out.normal, a.radius, bInA);
@@ -180,11 +120,7 @@ export function distanceSphereConvexPolyhedron(
   bInA: Isometry,
 ): DistanceResult {
   if (!centreOutside(b, bInA)) return distanceConvexConvex(out, a, b, bInA);
-  hullTouchIo[0] = hullPointIo[0] - a.radius;
-  hullTouchIo[1] = a.radius;
-  hullTouchIo[2] = 0;
-  exactTouchGap(b);
-  out.distance = Math.max(0, hullTouchIo[0]);
+  out.distance = Math.max(0, hullPointIo[0] - a.radius);
   writeOutside(out.pointA, out.pointB, normalScratch, a.radius, bInA);
   return out;
 }

@@ -28,7 +28,7 @@ import type { RoundedConvexPolyhedron, RoundedCuboid } from "../shapes/rounded.j
 import type { Sphere } from "../shapes/sphere.js";
 import { type Contact, contactErrorIo } from "./contact.js";
 import { contactConvexConvex } from "./convex-convex.js";
-import { contactCentreHull, exactTouchGap, hullTouchIo } from "./sphere-convex-polyhedron.js";
+import { contactCentreHull } from "./sphere-convex-polyhedron.js";
 import { contactBoxSphere, contactSphereBox, sphereBoxRadius } from "./sphere-cuboid.js";
 
 /**
@@ -104,12 +104,7 @@ export function contactSphereRoundedConvexPolyhedron(
   const rS = a.radius;
   const rB = b.radius;
   if (contactCentreHull(out, b.core, bInA)) {
-    // Its sign exact at a touch (a sphere resting exactly on a face: 0, not ±1e-16).
-    hullTouchIo[0] = out.distance - (rS + rB);
-    hullTouchIo[1] = rS;
-    hullTouchIo[2] = rB;
-    exactTouchGap(b.core);
-    const d = hullTouchIo[0];
+    const d = out.distance - (rS + rB);
     if (!(d <= prediction)) return false;
     out.distance = d;
     const n = out.normal;

@@ -17,13 +17,6 @@ import {
   sliverNormal,
   triangleIsSliver,
 } from "../geometry/closest-point.js";
-import {
-  exactHullTouch,
-  HULL_TOUCH_ABOVE,
-  HULL_TOUCH_BAND,
-  HULL_TOUCH_EQUAL,
-  HULL_TOUCH_UNDECIDED,
-} from "../geometry/hull-touch.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
@@ -226,49 +219,6 @@ function nearestEdgeDirection(out: Vec3, q: Vec3, a: Vec3, b: Vec3, c: Vec3): vo
   }
 }
 
-const touchCorners = new Float64Array(9);
-const touchNormal = vec3.create();
-
-/**
- * The sign of |center − closest| − r (io[0] holding that distance, `closest` the triangle's
- * closest point to `center`) decided exactly where the doubles leave it within the touching band
- * (src/geometry/hull-touch.ts): a sphere resting exactly on a triangle tilted (3, 4, 0)/5 had
- * come out 5.6e-17 apart (fresh43). −1, 0 (an exact touch), 1, or HULL_TOUCH_UNDECIDED (the
- * double distance stands). Allocates (BigInt) only within the band.
- */
-function triangleTouchSign(center: Vec3, t: Triangle, sphere: Sphere): number {
-  const d = io[0];
-  const r = sphere.radius;
-  const m = Math.max(
-    Math.abs(center.x),
-    Math.abs(center.y),
-    Math.abs(center.z),
-    Math.abs(closest.x),
-    Math.abs(closest.y),
-    Math.abs(closest.z),
-  );
-  // Within HULL_TOUCH_BAND of the radius, written out (no double crosses a call: boxed).
-  if (!(d > 0) || !(Math.abs(d - r) <= HULL_TOUCH_BAND * (m + r))) return HULL_TOUCH_UNDECIDED;
-  const v = touchCorners;
-  v[0] = t.a.x;
-  v[1] = t.a.y;
-  v[2] = t.a.z;
-  v[3] = t.b.x;
-  v[4] = t.b.y;
-  v[5] = t.b.z;
-  v[6] = t.c.x;
-  v[7] = t.c.y;
-  v[8] = t.c.z;
-  vec3.sub(touchNormal, center, closest);
-  if (!vec3.tryNormalize(touchNormal, touchNormal)) return HULL_TOUCH_UNDECIDED;
-  return exactHullTouch(v, 3, center, closest, touchNormal, r, 0);
-}
-
-/** True when sign `s` of {@link triangleTouchSign} says touching or overlapping. */
-function touchDecided(s: number): boolean {
-  return s !== HULL_TOUCH_UNDECIDED && s !== HULL_TOUCH_ABOVE;
-}
-
 /**
  * The sphere's centre in the triangle's frame (B at `bInA` in the sphere's frame): the
  * sphere-first routines answer in the triangle's frame, by the triangle-first ones, and flip
@@ -298,8 +248,6 @@ export function intersectsTriangleSphere(a: Triangle, b: Sphere, bInA: Isometry)
   // The gap as distanceTriangleSphere and contactTriangleSphere measure it (|c − p| − r, not
   // squared lengths), so the three agree on a sphere that exactly touches.
   distanceInto(closest, center);
-  const t = triangleTouchSign(center, a, b);
-  if (t !== HULL_TOUCH_UNDECIDED) return t !== HULL_TOUCH_ABOVE;
   return io[0] <= b.radius;
 }
 
@@ -337,12 +285,8 @@ export function contactTriangleSphere(
   // Rejected on the gap |c − p| − r, as intersectsTriangleSphere and distanceTriangleSphere
   // measure it (a sphere that exactly touches is touching in all three).
   distanceInto(closest, center);
-  const t = triangleTouchSign(center, a, b);
-  if (io[0] - b.radius > prediction && !touchDecided(t)) return false;
-  if (!contactSphereTriangleCore(out, center, b, a.a, a.b, a.c, Infinity, false)) return false;
-  // An exact touch is depth 0; an overlap the doubles called apart, 0 too.
-  if (t === HULL_TOUCH_EQUAL || (touchDecided(t) && out.distance > 0)) out.distance = 0;
-  return true;
+  if (io[0] - b.radius > prediction) return false;
+  return contactSphereTriangleCore(out, center, b, a.a, a.b, a.c, Infinity, false);
 }
 
 const distanceContact: Contact = makeContact();
@@ -392,7 +336,7 @@ export function distanceTriangleSphere(
     contactTriangleSphere(distanceContact, a, b, bInA, Number.POSITIVE_INFINITY);
     return distanceFromContact(out);
   }
-  out.distance = touchDecided(triangleTouchSign(center, a, b)) ? 0 : Math.max(0, d - b.radius);
+  out.distance = Math.max(0, d - b.radius);
   vec3.copy(out.pointA, closest);
   // vec3.lerp written out (its t would be boxed passed to a call).
   const t = b.radius / d;
