@@ -20,9 +20,13 @@ export const FAR_CENTRE_RATIO = 4;
 
 /**
  * The power-of-two grid point nearest the middle of [lo, hi] on a grid at least hi − lo wide (lo
- * when the range is empty or not finite).
+ * when the range is empty or not finite; the grid the least power of two ≥ hi − lo, capped at
+ * 2^1023 so that both loops end for any finite lo ≤ hi — uncapped, g doubled to Infinity for a
+ * range above 2^1023 and the halving loop never ended, issue attack36). May be ±Infinity when the
+ * middle rounds to the grid point past the largest double: callers refuse a centre not finite.
+ * Shared with src/shapes/hull-frame.ts.
  */
-function gridCentre(lo: number, hi: number): number {
+export function gridCentre(lo: number, hi: number): number {
   const w = hi - lo;
   if (!(w > 0 && w < Number.POSITIVE_INFINITY)) return lo;
   let g = 1;
@@ -54,7 +58,7 @@ export function farGridCentre(out: Vec3, lo: Vec3, hi: Vec3, reach: number): boo
 }
 
 /** The rounding error of s = fl(a + b): a + b − s exactly (Knuth's TwoSum). */
-function twoSumError(a: number, b: number, s: number): number {
+export function twoSumError(a: number, b: number, s: number): number {
   const bb = s - a;
   return a - (s - bb) + (b - bb);
 }

@@ -22,7 +22,7 @@ import {
   exactPathFor,
   exactRevolutionWhenFar,
 } from "../geometry/exact-nearest.js";
-import { farGridCentre } from "../geometry/far-centre.js";
+import { exactOffset, farGridCentre, twoSumError } from "../geometry/far-centre.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
 import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
 import { projectOntoTriangle } from "../geometry/triangle-projection.js";
@@ -101,7 +101,7 @@ export function projectPointLocal(
   // (src/shapes/hull-frame.ts), as projectPoint's own hull (below).
   if (shape.type === ShapeType.ConvexPolyhedron) {
     const copy = farCentredCopy(localCentre, shape, PROJECT_IDENTITY);
-    if (copy !== null && exactDifference(localPoint, p, localCentre)) {
+    if (copy !== null && exactOffset(localPoint, p, localCentre)) {
       const c = localCentre;
       const cx = c.x;
       const cy = c.y;
@@ -116,7 +116,7 @@ export function projectPointLocal(
   // triangles in the same order), as the posed mesh (src/geometry/far-centre.ts).
   if (shape.type === ShapeType.TriangleMesh) {
     const h = centredMesh(shape as TriangleMesh);
-    if (h !== null && exactDifference(localPoint, p, h.centre)) {
+    if (h !== null && exactOffset(localPoint, p, h.centre)) {
       projectPointLocal(out, h.copy, localPoint, solid);
       if (!(out.inside && solid)) vec3.add(out.point, out.point, h.centre);
       else vec3.copy(out.point, p);
@@ -534,7 +534,7 @@ export function projectPoint(
   // rounded point had been another corner (a hull of 0.006 at 0.05 seen from 2e15 along a face
   // normal, session 42).
   let copy = farCentredCopy(farCentre, shape, pose);
-  if (copy !== null && !exactDifference(farPoint, point, farCentre)) copy = null;
+  if (copy !== null && !exactOffset(farPoint, point, farCentre)) copy = null;
   // The exact far path (src/geometry/exact-nearest.ts) on for this query only.
   exactFarScope(1);
   try {
@@ -554,27 +554,6 @@ export function projectPoint(
 
 const farCentre = vec3.create();
 const farPoint = vec3.create();
-
-/**
- * Writes a − b to `out` and tells whether every coordinate's difference is exact (Knuth's
- * TwoSum error term zero). Allocation free.
- */
-function exactDifference(out: Vec3, a: Vec3, b: Vec3): boolean {
-  out.x = a.x - b.x;
-  out.y = a.y - b.y;
-  out.z = a.z - b.z;
-  return (
-    twoSumError(a.x, -b.x, out.x) === 0 &&
-    twoSumError(a.y, -b.y, out.y) === 0 &&
-    twoSumError(a.z, -b.z, out.z) === 0
-  );
-}
-
-/** The rounding error of s = fl(a + b): a + b − s exactly (Knuth's TwoSum). */
-function twoSumError(a: number, b: number, s: number): number {
-  const bb = s - a;
-  return a - (s - bb) + (b - bb);
-}
 
 /** The answers of {@link projectPoints}, one entry per query point (arrays reused when given). */
 export interface PointProjections {
@@ -680,7 +659,7 @@ function projectBatchPoint(
   // A mesh far from its frame's origin: its copy at its centre (as projectPoint's).
   const h = centredMesh(mesh);
   let centre: Vec3 | null = null;
-  if (h !== null && exactDifference(batchCentred, batchLocal, h.centre)) {
+  if (h !== null && exactOffset(batchCentred, batchLocal, h.centre)) {
     mesh = h.copy;
     meshMag = meshMagnitude(mesh);
     vec3.copy(batchLocal, batchCentred);

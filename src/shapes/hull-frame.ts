@@ -12,6 +12,7 @@
  * box holds its frame's origin within 4 of its extents, or that is rotated, is answered as
  * before. Loaded by the convex polyhedron's module, which thereby sets the hooks.
  */
+import { gridCentre } from "../geometry/far-centre.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import type { Vec3 } from "../math/vec3.js";
@@ -49,22 +50,6 @@ let makeHull: ((points: Float64Array) => ConvexPolyhedron) | null = null;
 /** Sets the hull constructor used for the re-centred copies (src/shapes/convex-polyhedron.ts). */
 export function setHullFrameMaker(f: (points: Float64Array) => ConvexPolyhedron): void {
   makeHull = f;
-}
-
-/**
- * The power-of-two grid point nearest the middle of [lo, hi], on a grid at least hi − lo wide
- * (the least power of two ≥ hi − lo, capped at 2^1023: both loops are bounded for any finite
- * lo ≤ hi — uncapped, g doubled to Infinity for a range above 2^1023 and the halving loop never
- * ended, issue attack36). May be ±Infinity when the middle rounds to the grid point past the
- * largest double; {@link farCentre} refuses that.
- */
-function gridCentre(lo: number, hi: number): number {
-  const w = hi - lo;
-  if (!(w > 0 && w < Number.POSITIVE_INFINITY)) return lo;
-  let g = 1;
-  while (g < w && g < 2 ** 1023) g *= 2;
-  while (g > 2 ** -1074 && g / 2 >= w) g /= 2;
-  return Math.round((lo / 2 + hi / 2) / g) * g;
 }
 
 /**
