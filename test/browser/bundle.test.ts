@@ -141,12 +141,11 @@ const SPHERE_BOX_APP_MAX_BYTES = 20_200;
  * exact bounding-sphere cover); 423.8 kB after the session-41 merges (the chord-sliced overlap
  * volume of two curved solids, the exact far projection of cylinders, cones and merged hull faces,
  * the non-convex solid's plane pushes and lower-bound ascent, the segment–edge tie, the composite
- * pairs' frame choice near the overflow); 425.3 kB after the session-42 merges; 429.7 kB after the
- * session-43 merges (the exact touch of a sphere on a hull's or a triangle's face, the flat boxes'
- * deepest point in the reference prism, the far shapes' centred frame and the far ties among the
- * nearest triangles decided exactly): the ceiling is 434 kB.
+ * pairs' frame choice near the overflow); 425.3 kB after the session-42 merges; 427.5 kB after the
+ * session-43 merges (the flat boxes' deepest point in the reference prism, the far shapes' centred
+ * frame and the far ties among the nearest triangles decided exactly): the ceiling is 432 kB.
  */
-const SPHERE_BOX_MAIN_APP_MAX_BYTES = 434_000;
+const SPHERE_BOX_MAIN_APP_MAX_BYTES = 432_000;
 
 const SPHERE_BOX_APP = `
 import {
