@@ -27,7 +27,8 @@
  * its relative bar). Shapes already touching or overlapping give toi 0 with their contact;
  * shapes apart at time 0 (any gap the contact routine sees) never do. A convex pair apart at 0
  * within the stopping tolerance that a plane separates then (up to it) and whose motion opens
- * along it never meets (the separation along a fixed plane is linear in t); with no such plane
+ * along it never meets (the separation along a fixed plane is linear in t; not a plane across
+ * which two flat shapes in parallel planes lie on its far side, see `crossesFlat`); with no such plane
  * found it meets at once (docs/FORMATS.md, castShapes). The rotating form interpolates poses between two keyframes: translation linearly,
  * rotation by normalised linear interpolation of the quaternions (nlerp, no trigonometry),
  * whose angular speed is at most 4·tan(Ω/2) for the quaternions' angle Ω (the derivative of
@@ -440,7 +441,11 @@ function advance(out: ShapeCastHit, a: Side, b: Side, maxT: number): boolean {
     // Moving apart along n, proved never to meet: n separates them up to the tolerance, and
     // the separation along n then grows at −μ (a contact could only lie within a displacement
     // of the tolerance of the start, the touch `intersects` called apart; docs/FORMATS.md).
-    const parts = !(mu > 0) && (!startTouch || sep >= -stopTol || Number.isNaN(sep));
+    const parts =
+      !(mu > 0) &&
+      (!startTouch ||
+        Number.isNaN(sep) ||
+        (sep >= -stopTol && !crossesFlat(a.shape, b.shape, sep)));
     if (parts) return false;
     if (startTouch) {
       // The normal of a rounding-level touch may be noise (witnesses at the rounding of far
@@ -500,7 +505,34 @@ function partsAfterProbe(
   const sep1 = Number.isNaN(sep) ? gap : sep;
   // The separation along the fixed n is linear in t: at time 0 it was sep1 − t1·opens. It must
   // hold then too (up to the tolerance), or the probe may have passed through the other shape.
-  return sep1 > stopTol && sep1 - t1 * opens >= -stopTol;
+  if (!(sep1 > stopTol && sep1 - t1 * opens >= -stopTol)) return false;
+  if (Number.isNaN(sep)) return true;
+  // The same along n at time 0 itself (the poses as given, no rounding of t1·opens: a gap of
+  // 1e-300 vanishes in it), and n must not cross a flat pair's slab (see crossesFlat).
+  sidePoseAt(poseA, a, 0);
+  sidePoseAt(poseB, b, 0);
+  const sep0 = separationAlongNormal(a.shape, b.shape);
+  return sep0 >= -stopTol && !crossesFlat(a.shape, b.shape, sep0);
+}
+
+/**
+ * True when the pair at the current poses, with the contact normal n of the last
+ * {@link contactAt} (A's frame) and `sep` its separation along n there, lies on the −n side of
+ * its own thin slab: its projections on n overlap (sep < 0) and its separation along −n is
+ * larger than along n. Only a pair whose Minkowski difference is thinner along n than twice |sep|
+ * does so (separations along n and −n sum to minus that width): two flat shapes in parallel planes
+ * (zero-thickness boxes, triangles, flat hulls, a mesh's or a heightfield's faces), where n and −n
+ * both separate up to a rounding-level gap. A motion opening along n then closes along −n and
+ * carries one face through the other, so n proves no parting (fresh-user finding 08: a flat tile
+ * 1e-11 above a flat floor moving down onto it was null, passing through). Restores the normal.
+ */
+function crossesFlat(a: Shape, b: Shape, sep: number): boolean {
+  if (!(sep < 0)) return false;
+  const n = contact.normal;
+  vec3.negate(n, n);
+  const opposite = separationAlongNormal(a, b);
+  vec3.negate(n, n);
+  return opposite > sep;
 }
 
 /**
