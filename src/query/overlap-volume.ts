@@ -50,6 +50,12 @@
  *   between the solid and the hull, measured per mesh (src/query/overlap-volume-convex-mesh.ts):
  *   a box with a 12-triangle box mesh in about 10 ms to a few ulps, where the octree had taken
  *   13–21 s (fresh-user findings 05, 06).
+ * - **A far solid mesh or hull** (coordinates more than 4 extents from its frame's origin, as
+ *   given in world coordinates): its copy moved by a grid centre c placed by its pose moved by c
+ *   (src/query/overlap-volume-far.ts), so it takes the routes of the same shape placed there by
+ *   a pose (a rounded box half-sunk in a box mesh given at 2^30 had fallen to the octree: 33 s
+ *   for 1.5 %, fresh-user finding 44/03); a rotated pose's rounding of that placement is in the
+ *   bound.
  * - **Adaptive, with a rigorous bound** for every other pair (a compound whose children overlap — the volume of the union of its children, never the sum; a solid mesh with
  *   anything but a half-space): an octree over the overlap of the two bounding boxes
  *   (src/query/overlap-volume-octree.ts). A cell of centre c and half-diagonal ρ is outside
@@ -113,6 +119,12 @@ import { pairPose } from "./frames.js";
 import { chordVolume, isChordable } from "./overlap-volume-chords.js";
 import { closedFormVolume, containedIn } from "./overlap-volume-contained.js";
 import { convexMeshHull } from "./overlap-volume-convex-mesh.js";
+import {
+  aabbArea,
+  farCentredPose,
+  farCentredSolid,
+  placementRounding,
+} from "./overlap-volume-far.js";
 import { solidBelowPlane } from "./overlap-volume-half-space.js";
 import {
   adaptiveVolume,
@@ -653,6 +665,20 @@ function pairVolume(
   const ka = kindOf("a", a);
   const kb = kindOf("b", b);
   if (ka === Kind.Surface || kb === Kind.Surface) return { volume: 0, errorBound: 0 };
+  // A solid mesh or a hull given far from its frame's origin: its centred copy, placed by its
+  // pose moved by the centre (src/query/overlap-volume-far.ts), as the same shape placed there
+  // by a pose; the bound widened by the volume that placement's rounding δ can move.
+  const fa = ka === Kind.Solid || ka === Kind.Convex ? farCentredSolid(a) : null;
+  const fb = kb === Kind.Solid || kb === Kind.Convex ? farCentredSolid(b) : null;
+  if (fa !== null || fb !== null) {
+    const pa = fa === null ? poseA : iso.identity();
+    const pb = fb === null ? poseB : iso.identity();
+    const da = fa === null ? 0 : farCentredPose(pa, poseA, fa.centre) * fa.area;
+    const db = fb === null ? 0 : farCentredPose(pb, poseB, fb.centre) * fb.area;
+    const r = pairVolume(fa?.shape ?? a, pa, fb?.shape ?? b, pb, rel, abs, maxCells);
+    if (da + db === 0) return r;
+    return { volume: r.volume, errorBound: (r.errorBound + da + db) * (1 + 4 * UNIT_ROUNDOFF) };
+  }
   if (ka === Kind.HalfSpace && kb === Kind.HalfSpace)
     return halfSpaceHalfSpace(a as HalfSpace, b as HalfSpace, bInA);
   if (ka === Kind.HalfSpace || kb === Kind.HalfSpace) {
@@ -731,7 +757,7 @@ function pairVolume(
         const aligned = alignedBoxes(a as Cuboid, poseA, b as Cuboid, poseB);
         if (aligned) return aligned;
       }
-      return polytopePolytope(a, b, bInA, poseA, poseB);
+      return polytopePolytope(a, b, bInA);
     }
     // A cylinder, cone, capsule or sphere with a box or hull: sliced across the curved shape's
     // axis (src/query/overlap-volume-slices.ts), in its frame whichever argument came first.
@@ -920,6 +946,13 @@ function disjointChildrenVolume(
       : pairVolume(k.shape, pose, other, poseO, rel, abs / kids.length, cells);
     volume += r.volume;
     errorBound += r.errorBound;
+    // The child's world placement rounds (at the compound's translation): it may lie δ off,
+    // moving the volume by at most δ times its surface area (that of its box).
+    const delta = placementRounding(poseC, k.pose.translation, pose.translation);
+    if (delta > 0) {
+      const box = aabbShape({ min: vec3.create(), max: vec3.create() }, k.shape, iso.identity());
+      errorBound += delta * aabbArea(box);
+    }
   }
   return { volume, errorBound: errorBound + 2 * kids.length * UNIT_ROUNDOFF * volume };
 }
@@ -1097,23 +1130,15 @@ function alignedBoxes(
  * The volume of two polytopes' intersection, B at `bInA` (A's frame), by clipping A's faces by
  * every face plane of B and summing the tetrahedra from the centroid: exact but for rounding,
  * which the reported errorBound covers: every face of the intersection may move by
- * CLIP_ROUNDING_FACTOR·u times the coordinates' magnitude M (the shapes' radii and the poses'
- * translations), a volume of at most its surface area S times that, and each of the N
- * tetrahedra of diameter D adds at most that factor times u·D³.
+ * CLIP_ROUNDING_FACTOR·u times the coordinates' magnitude M (the shapes' radii and B's offset in
+ * A's frame: `bInA`, formed from the world poses as R_A⁻¹(t_B − t_A), rounds by a few ulps of
+ * that offset, not of the translations themselves — a pair placed at 1e12 whose offset is 1 had
+ * a bound of 34 % of its volume from the translations, issue 16), a volume of at most its surface
+ * area S times that, and each of the N tetrahedra of diameter D adds at most that factor times
+ * u·D³.
  */
-function polytopePolytope(
-  a: Shape,
-  b: Shape,
-  bInA: Isometry,
-  poseA: Isometry,
-  poseB: Isometry,
-): OverlapVolume {
-  const magnitude =
-    boundingRadius(a) +
-    boundingRadius(b) +
-    vec3.length(bInA.translation) +
-    vec3.length(poseA.translation) +
-    vec3.length(poseB.translation);
+function polytopePolytope(a: Shape, b: Shape, bInA: Isometry): OverlapVolume {
+  const magnitude = boundingRadius(a) + boundingRadius(b) + vec3.length(bInA.translation);
   return polytopeClipped(polytopeFacesOf(a, iso.identity()), polytopePlanesOf(b, bInA), magnitude);
 }
 

@@ -279,7 +279,7 @@ function projectPointComposite(
 }
 
 /** A far mesh's copy at its centre, and that centre (its frame's coordinates). */
-interface CentredMesh {
+export interface CentredMesh {
   readonly copy: TriangleMesh;
   readonly centre: Vec3;
 }
@@ -291,9 +291,10 @@ const centredMeshes = new WeakMap<TriangleMesh, CentredMesh | null>();
  * its box lies far from its frame's origin for its size and every vertex moves exactly; else null.
  * Made once per mesh and kept (allocates the copy then): the projection of a point 0.9 from a
  * mesh at 1e13 in world coordinates ranked its triangles by points rounded at 1e13 (2e-3) and
- * answered a triangle 1.3e-5 farther than the nearest.
+ * answered a triangle 1.3e-5 farther than the nearest. Shared with overlapVolume's far solid
+ * mesh (src/query/overlap-volume-far.ts).
  */
-function centredMesh(mesh: TriangleMesh): CentredMesh | null {
+export function centredMesh(mesh: TriangleMesh): CentredMesh | null {
   const kept = centredMeshes.get(mesh);
   if (kept !== undefined) return kept;
   let result: CentredMesh | null = null;
