@@ -423,11 +423,11 @@ function exactTies(
  * ({@link farHeightfieldCandidates}) give the triangles {@link exactNearestAmong} decides among
  * — the same answer as the decision over the whole tie set, which holds the exact nearest, never
  * pruned. Nearer, a walk of its tree ({@link treeWalk}, nearest box first, in doubles with the
- * exact far path off) finds the least distance, a second walk every part within its rounding
- * reach (the growing box's tie set, pruning boxes beyond it), and {@link exactTies} decides as
- * there (else the winner's own projection with the exact far path on). Returns false (the
- * caller's growing box answers) when the point lies on the heightfield, or nearer than that far
- * bound with two parts at exactly the least double distance (the box's order picks among them).
+ * exact far path off) finds the least distance and every part within its rounding reach (the
+ * growing box's tie set, pruning boxes beyond it), and {@link exactTies} decides as there (else
+ * the winner's own projection with the exact far path on). Returns false (the caller's growing
+ * box answers) when the point lies on the heightfield, or nearer than that far bound with two
+ * parts at exactly the least double distance (the box's order picks among them).
  */
 function heightfieldTies(
   l: ProjectLevel,
@@ -462,8 +462,7 @@ function heightfieldTies(
   }
   const depth = exactFarSuspend();
   try {
-    treeWalk(l, view, tree, shape, p, solid, WALK_NEAREST, mag);
-    if (l.found && !l.inside) treeWalk(l, view, tree, shape, p, solid, WALK_REACH, mag);
+    treeWalk(l, view, tree, shape, p, solid, mag);
   } finally {
     exactFarResume(depth);
   }
@@ -606,9 +605,6 @@ function nearerTriangle(hf: Heightfield, cell: number, p: Vec3): number {
   return best;
 }
 
-/** {@link treeWalk}'s modes: the nearest part; every part within the reach. */
-const WALK_NEAREST = 0;
-const WALK_REACH = 1;
 /** The held point of {@link farHeightfieldCandidates}: its reference triangle's exact point. */
 const walkHeld = vec3.create();
 let walkStack = new Int32Array(64);
@@ -627,11 +623,11 @@ function boxDistance(b: Float64Array, p: Vec3): number {
 }
 
 /**
- * A depth-first walk of `tree`, nearer boxes first. WALK_NEAREST: into `l.best` (`bestId`,
- * `found`, `inside`) a part at the least double distance, boxes not nearer than the best pruned.
- * WALK_REACH: as nearestPart's box (`l.hits`, `l.dists`, `hitCount`) every part within the
- * rounding reach of the least distance, best + 2^-40·(best + `mag`), and that least (boxes beyond
- * the reach, grown by its own rounding, pruned; the parts kept compacted to the final reach).
+ * A depth-first walk of `tree`, nearer boxes first: into `l.best` (`bestId`, `found`, `inside`)
+ * the least double distance of a part (the lowest id among equals), and as nearestPart's box
+ * (`l.hits`, `l.dists`, `hitCount`) every part within its rounding reach, best + 2^-40·(best +
+ * `mag`) — boxes beyond the reach so far, grown by its own rounding, pruned; the parts kept
+ * under a wider reach before compacted to the final one.
  * Allocation free once its stacks have grown.
  */
 function treeWalk(
@@ -641,7 +637,6 @@ function treeWalk(
   shape: Shape,
   p: Vec3,
   solid: boolean,
-  mode: number,
   mag: number,
 ): void {
   l.hits.count = 0;
@@ -656,7 +651,7 @@ function treeWalk(
   while (top > 0) {
     const node = walkStack[--top];
     const key = walkKey[top];
-    if (mode === WALK_NEAREST ? key >= reach : key > reach + TIE_RELATIVE * (reach + mag)) continue;
+    if (key > reach + TIE_RELATIVE * (reach + mag)) continue;
     if (tree.isLeaf(shape, node)) {
       const n = tree.leafParts(walkLeaf, shape, node);
       for (let k = 0; k < n; k++) {
@@ -664,7 +659,7 @@ function treeWalk(
         view.part(l.part, shape, id);
         projectPointLocal(l.one, l.part.shape, p, solid);
         const d = l.one.inside ? 0 : l.one.distance;
-        if (mode === WALK_REACH && d <= reach) {
+        if (d <= reach) {
           if (l.dists.length <= l.hitCount) {
             const grown = new Float64Array(2 * l.dists.length + 16);
             grown.set(l.dists);
@@ -680,7 +675,7 @@ function treeWalk(
           vec3.copy(l.best.point, l.one.point);
           l.best.distance = d;
           l.bestId = id;
-          reach = mode === WALK_REACH ? best + TIE_RELATIVE * (best + mag) : best;
+          reach = best + TIE_RELATIVE * (best + mag);
         }
       }
       continue;
@@ -709,17 +704,14 @@ function treeWalk(
       walkKids[far] = -1;
     }
   }
-  if (mode === WALK_REACH) {
-    // Compacted to the final reach (the parts kept under a wider one before).
-    let m = 0;
-    for (let h = 0; h < l.hitCount; h++) {
-      if (!(l.dists[h] <= reach)) continue;
-      l.hits.ids[m] = l.hits.ids[h];
-      l.dists[m++] = l.dists[h];
-    }
-    l.hitCount = m;
-    l.hits.count = m;
+  let m = 0;
+  for (let h = 0; h < l.hitCount; h++) {
+    if (!(l.dists[h] <= reach)) continue;
+    l.hits.ids[m] = l.hits.ids[h];
+    l.dists[m++] = l.dists[h];
   }
+  l.hitCount = m;
+  l.hits.count = m;
 }
 
 /**
