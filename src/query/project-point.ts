@@ -426,8 +426,8 @@ function exactTies(
  * exact far path off) finds the least distance and every part within its rounding reach (the
  * growing box's tie set, pruning boxes beyond it), and {@link exactTies} decides as there (else
  * the winner's own projection with the exact far path on). Returns false (the caller's growing
- * box answers) when the point lies on the heightfield, or nearer than that far bound with two
- * parts at exactly the least double distance (the box's order picks among them).
+ * box answers) when the point lies on the heightfield, or nearer than that far bound, undecided,
+ * with parts at exactly the least double distance that project apart (the box's order picks).
  */
 function heightfieldTies(
   l: ProjectLevel,
@@ -462,17 +462,25 @@ function heightfieldTies(
   }
   const depth = exactFarSuspend();
   try {
-    treeWalk(l, view, tree, shape, p, solid, mag);
+    if (!treeWalk(l, view, tree, shape, p, solid, mag)) cellWalk(l, hf, p, solid, mag);
   } finally {
     exactFarResume(depth);
   }
   if (!l.found || l.inside) return false;
-  let least = 0;
-  for (let h = 0; h < l.hitCount; h++) if (l.dists[h] === l.best.distance) least++;
-  if (least > 1) return false;
-  if (!exactTies(l, view, shape, p, solid, Infinity, mag)) {
-    view.part(l.part, shape, l.bestId);
-    projectPointLocal(l.best, l.part.shape, p, solid);
+  const bd = l.best.distance;
+  if (exactTies(l, view, shape, p, solid, Infinity, mag)) return true;
+  const w = l.bestId;
+  view.part(l.part, shape, w);
+  projectPointLocal(l.best, l.part.shape, p, solid);
+  // Other parts at exactly the least double distance: the growing box's order would pick among
+  // them, so they must all project alike (a vertex shared by its triangles), else it answers.
+  for (let h = 0; h < l.hitCount; h++) {
+    const id = l.hits.ids[h];
+    if (l.dists[h] !== bd || id === w) continue;
+    view.part(l.part, shape, id);
+    projectPointLocal(l.one, l.part.shape, p, solid);
+    if (l.one.distance !== l.best.distance || !vec3.exactEquals(l.one.point, l.best.point))
+      return false;
   }
   return true;
 }
@@ -627,8 +635,10 @@ function boxDistance(b: Float64Array, p: Vec3): number {
  * the least double distance of a part (the lowest id among equals), and as nearestPart's box
  * (`l.hits`, `l.dists`, `hitCount`) every part within its rounding reach, best + 2^-40·(best +
  * `mag`) — boxes beyond the reach so far, grown by its own rounding, pruned; the parts kept
- * under a wider reach before compacted to the final one.
- * Allocation free once its stacks have grown.
+ * under a wider reach before compacted to the final one. Returns false, the walk abandoned, after
+ * {@link TREE_WALK_BUDGET} boxes (a tilted terrain's boxes stand out of it toward p, so from a
+ * few hundred sizes they prune little; {@link cellWalk} answers then). Allocation free once its
+ * stacks have grown.
  */
 function treeWalk(
   l: ProjectLevel,
@@ -638,7 +648,7 @@ function treeWalk(
   p: Vec3,
   solid: boolean,
   mag: number,
-): void {
+): boolean {
   l.hits.count = 0;
   l.hitCount = 0;
   l.found = false;
@@ -648,10 +658,12 @@ function treeWalk(
   let top = 0;
   walkStack[top] = tree.root(shape);
   walkKey[top++] = 0;
+  let boxes = 0;
   while (top > 0) {
     const node = walkStack[--top];
     const key = walkKey[top];
     if (key > reach + TIE_RELATIVE * (reach + mag)) continue;
+    if (++boxes > TREE_WALK_BUDGET) return false;
     if (tree.isLeaf(shape, node)) {
       const n = tree.leafParts(walkLeaf, shape, node);
       for (let k = 0; k < n; k++) {
@@ -704,6 +716,12 @@ function treeWalk(
       walkKids[far] = -1;
     }
   }
+  compactToReach(l, reach);
+  return true;
+}
+
+/** Keeps of `l.hits` / `l.dists` the parts within `reach`. */
+function compactToReach(l: ProjectLevel, reach: number): void {
   let m = 0;
   for (let h = 0; h < l.hitCount; h++) {
     if (!(l.dists[h] <= reach)) continue;
@@ -712,6 +730,131 @@ function treeWalk(
   }
   l.hitCount = m;
   l.hits.count = m;
+}
+
+/** Boxes {@link treeWalk} opens before it leaves the field to {@link cellWalk}. */
+const TREE_WALK_BUDGET = 1 << 14;
+/** {@link cellWalk}'s lower bound per cell (grown to the largest field met). */
+let cellBounds = new Float64Array(0);
+
+/**
+ * {@link treeWalk}'s answer by two passes over the cells of `hf`: each cell's distance bounded
+ * from below by the larger of its box's distance and u·(p − v) at its nearest corner v, u the
+ * unit vector from the box's centre to p (every point q of the cell's triangles has |p − q| ≥
+ * u·(p − q), least at a corner: tight for a small cell seen from afar, where the box is not for
+ * a slope); the cell of least bound projected first, then every cell whose bound is within the
+ * rounding reach (grown by its own rounding) of the best so far. Allocates its bounds' array when
+ * a larger field comes.
+ */
+function cellWalk(l: ProjectLevel, hf: Heightfield, p: Vec3, solid: boolean, mag: number): void {
+  const rows = hf.rows;
+  const cols = hf.cols;
+  const cellCols = cols - 1;
+  const cellRows = rows - 1;
+  const sx = hf.scale.x;
+  const sy = hf.scale.y;
+  const sz = hf.scale.z;
+  const h = hf.heights;
+  if (cellBounds.length < cellRows * cellCols) cellBounds = new Float64Array(cellRows * cellCols);
+  let least = Infinity;
+  let leastCell = -1;
+  for (let r = 0; r < cellRows; r++) {
+    const z0 = r * sz;
+    const z1 = (r + 1) * sz;
+    const dz = Math.max(0, z0 - p.z, p.z - z1);
+    const uz = p.z - (z0 + z1) / 2;
+    for (let c = 0; c < cellCols; c++) {
+      const cell = r * cellCols + c;
+      if (isHeightfieldHole(hf, cell)) {
+        cellBounds[cell] = Infinity;
+        continue;
+      }
+      const x0 = c * sx;
+      const x1 = (c + 1) * sx;
+      const v = r * cols + c;
+      const y00 = h[v] * sy;
+      const y01 = h[v + 1] * sy;
+      const y10 = h[v + cols] * sy;
+      const y11 = h[v + cols + 1] * sy;
+      const ylo = Math.min(y00, y01, y10, y11);
+      const yhi = Math.max(y00, y01, y10, y11);
+      const dx = Math.max(0, x0 - p.x, p.x - x1);
+      const dy = Math.max(0, ylo - p.y, p.y - yhi);
+      let lb = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      const ux = p.x - (x0 + x1) / 2;
+      const uy = p.y - (ylo + yhi) / 2;
+      const n = Math.sqrt(ux * ux + uy * uy + uz * uz);
+      if (n > 0) {
+        const px = p.x * ux + p.y * uy + p.z * uz;
+        const hull =
+          (px -
+            Math.max(
+              x0 * ux + y00 * uy + z0 * uz,
+              x1 * ux + y01 * uy + z0 * uz,
+              x0 * ux + y10 * uy + z1 * uz,
+              x1 * ux + y11 * uy + z1 * uz,
+            )) /
+          n;
+        if (hull > lb) lb = hull;
+      }
+      cellBounds[cell] = lb;
+      if (lb < least) {
+        least = lb;
+        leastCell = cell;
+      }
+    }
+  }
+  l.hits.count = 0;
+  l.hitCount = 0;
+  l.found = false;
+  l.inside = false;
+  if (leastCell < 0) return;
+  let reach = projectCell(l, hf, leastCell, p, solid, Infinity, mag);
+  for (let cell = 0; cell < cellRows * cellCols; cell++) {
+    if (cell === leastCell || !(cellBounds[cell] <= reach + TIE_RELATIVE * (reach + mag))) continue;
+    reach = projectCell(l, hf, cell, p, solid, reach, mag);
+  }
+  compactToReach(l, reach);
+}
+
+/**
+ * Projects cell `cell`'s two triangles for {@link cellWalk} (as {@link treeWalk}'s leaves: kept
+ * within `reach`, the best updated, the lowest id among equals); returns the reach after them.
+ */
+function projectCell(
+  l: ProjectLevel,
+  hf: Heightfield,
+  cell: number,
+  p: Vec3,
+  solid: boolean,
+  reach: number,
+  mag: number,
+): number {
+  for (let k = 0; k < 2; k++) {
+    const id = 2 * cell + k;
+    const t = l.part.triangle;
+    getHeightfieldTriangle(hf, id, t.a, t.b, t.c);
+    projectPointLocal(l.one, t, p, solid);
+    const d = l.one.inside ? 0 : l.one.distance;
+    if (d <= reach) {
+      if (l.dists.length <= l.hitCount) {
+        const grown = new Float64Array(2 * l.dists.length + 16);
+        grown.set(l.dists);
+        l.dists = grown;
+      }
+      pushMeshBvhHit(l.hits, id);
+      l.dists[l.hitCount++] = d;
+    }
+    if (!l.found || d < l.best.distance || (d === l.best.distance && id < l.bestId)) {
+      l.found = true;
+      l.inside = l.one.inside;
+      vec3.copy(l.best.point, l.one.point);
+      l.best.distance = d;
+      l.bestId = id;
+      reach = d + TIE_RELATIVE * (d + mag);
+    }
+  }
+  return reach;
 }
 
 /**
