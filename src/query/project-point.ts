@@ -417,15 +417,16 @@ function exactTies(
  * A heightfield's projection with the exact far path on, without the growing box (fresh-user
  * finding 44/04: from 1e9 above a flat 1024 × 1024 terrain every triangle ties within the
  * rounding reach, so the box and the tie set held all two million of them, 1.3–8 s a query).
- * From a point whose distance to the heightfield's box is beyond {@link EXACT_FAR_RATIO} times
- * its largest side `side` (where {@link exactTies} decides exactly whatever the tie set), the
- * cells that may hold a point as near as a reference triangle's exact nearest point
- * ({@link farHeightfieldCandidates}) give the triangles {@link exactNearestAmong} decides among
- * — the same answer as the decision over the whole tie set, which holds the exact nearest, never
- * pruned. Nearer, a walk of its tree ({@link treeWalk}, nearest box first, in doubles with the
- * exact far path off) finds the least distance and every part within its rounding reach (the
- * growing box's tie set, pruning boxes beyond it), and {@link exactTies} decides as there (else
- * the winner's own projection with the exact far path on). Returns false (the caller's growing
+ * A walk of its tree ({@link treeWalk}, nearest box first, in doubles with the exact far path
+ * off) finds the least distance and every part within its rounding reach (the growing box's tie
+ * set, pruning boxes beyond it), and {@link exactTies} decides as there (else the winner's own
+ * projection with the exact far path on). When the walk opens too many boxes: from a point whose
+ * distance to the heightfield's box is beyond {@link EXACT_FAR_RATIO} times its largest side
+ * `side` (where {@link exactTies} decides exactly whatever the tie set), the cells that may hold
+ * a point as near as a reference triangle's exact nearest point ({@link farHeightfieldCandidates})
+ * give the triangles {@link exactNearestAmong} decides among — the same answer as the decision
+ * over the whole tie set, which holds the exact nearest, never pruned; nearer, two passes over
+ * the cells ({@link cellWalk}) give what the walk would. Returns false (the caller's growing
  * box answers) when the point lies on the heightfield, or nearer than that far bound, undecided,
  * with parts at exactly the least double distance that project apart (the box's order picks).
  */
@@ -449,7 +450,19 @@ function heightfieldTies(
   walkBox[3] = b.max.x;
   walkBox[4] = b.max.y;
   walkBox[5] = b.max.z;
-  if (boxDistance(walkBox, p) > EXACT_FAR_RATIO * side * (1 + 2 ** -40)) {
+  const far = boxDistance(walkBox, p) > EXACT_FAR_RATIO * side * (1 + 2 ** -40);
+  let walked = false;
+  const depth = exactFarSuspend();
+  try {
+    walked = treeWalk(l, view, tree, shape, p, solid, mag);
+    if (!walked && !far) {
+      cellWalk(l, hf, p, solid, mag);
+      walked = true;
+    }
+  } finally {
+    exactFarResume(depth);
+  }
+  if (!walked) {
     const n = farHeightfieldCandidates(l, hf, p);
     if (n === 0) return false;
     const id = exactNearestAmong(l.best.point, tiedParts, n, loadPart, p, l.bestId);
@@ -459,12 +472,6 @@ function heightfieldTies(
     l.bestId = id;
     l.best.distance = tiedExactDistance[0];
     return true;
-  }
-  const depth = exactFarSuspend();
-  try {
-    if (!treeWalk(l, view, tree, shape, p, solid, mag)) cellWalk(l, hf, p, solid, mag);
-  } finally {
-    exactFarResume(depth);
   }
   if (!l.found || l.inside) return false;
   const bd = l.best.distance;
