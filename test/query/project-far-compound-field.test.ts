@@ -178,6 +178,22 @@ describe("projectPoint on a heightfield from far (fresh 44/04)", () => {
     }
   });
 
+  it("a 1024 × 1024 plane sloping (c + r)/4 seen along its normal from 2^8..2^30 (the tree walk, the cell pass, the far pass): the foot (100, 50, 100), distance D·√1.125", () => {
+    for (const n of [1024, 300]) {
+      const h = new Float64Array(n * n);
+      for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) h[r * n + c] = (c + r) / 4;
+      const hf = api.makeHeightfield({ rows: n, cols: n, heights: h, scale: { x: 1, y: 1, z: 1 } });
+      for (const D of [2 ** 8, 3072, 2 ** 20, 2 ** 30]) {
+        // q = foot + D·(−1/4, 1, −1/4), exact; the plane's normal, so the foot is the nearest.
+        const q = { x: 100 - D / 4, y: 50 + D, z: 100 - D / 4 };
+        const got = api.projectPoint(hf, ID, q);
+        expect(got.point, `${n} from ${D}`).toEqual({ x: 100, y: 50, z: 100 });
+        const ex = D * Math.sqrt(1.125);
+        expect(Math.abs(got.distance - ex)).toBeLessThanOrEqual(2 * ulp(ex));
+      }
+    }
+  });
+
   it("property: fields seen from far (beyond 4 sizes) in any direction — above, beside, along a slope's normal: the mesh's answer and the exact one (fast-check)", () => {
     fc.assert(
       fc.property(
