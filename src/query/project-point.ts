@@ -504,10 +504,10 @@ const FAR_HEIGHTFIELD_ROUNDS = 8;
  * distance from x to the cell's box) − 2·max over v of (v − x)·(p − x), all terms offsets from x
  * (no square of the far distance: at 1e9 above a 1024² terrain the distances themselves round
  * alike over all of it), against a bar of 2^-44 times the bound's own terms and x's rounding
- * (as src/query/mesh-distance.ts's `boxExactlyFarther`). A cell whose bound clears the bar holds nothing as near as w.
- * w starts at the cell under p (clamped to the grid) and moves to the cell of least bound while
- * that bound is below minus its bar (at most {@link FAR_HEIGHTFIELD_ROUNDS} times); the cells left
- * give their triangles. An axis-aligned box bound would keep a tilted plane's whole terrain
+ * (as src/query/mesh-distance.ts's `boxExactlyFarther`). A cell whose bound clears the bar holds
+ * nothing as near as w. w starts at the cell under p (clamped to the grid) and moves to the cell
+ * of least bound while that bound is below minus its bar (at most {@link FAR_HEIGHTFIELD_ROUNDS}
+ * times); the cells left give their triangles. An axis-aligned box bound would keep a tilted plane's whole terrain
  * seen along its normal (each box's high corner stands out of the plane toward p). Linear in
  * the cells, about 10 ms a pass for a million; allocates (BigInt) for x only.
  */
