@@ -351,29 +351,62 @@ export function exactNearestAmong(
 /**
  * True when triangle (ta, tb, tc)'s box is farther from p than `held` (a point within rounding of
  * the walk's winner, whose coordinates reach `mag`), by more than the rounding of the comparison:
- * then the triangle is exactly farther from p than the winner. The difference of the squared
- * distances, box point c (p clamped to the box) less `held` x, is Σ (c − x)(c + x − 2p) per axis
- * (no square of the distance, so its rounding is relative to |c − x|·(|c| + |x| + 2|p|)); the
- * bar holds that rounding (a few ε of it) and x's offset from the winner (ε·mag) along 2|p − x|,
- * with a margin of 2^8 (2^-44). Non-finite terms (coordinates near 1e154) never prune.
+ * then the triangle is exactly farther from p than the winner ({@link boxExactlyFarther}).
  */
 function fartherThanHeld(ta: Vec3, tb: Vec3, tc: Vec3, p: Vec3, mag: number): boolean {
+  const b = heldBox;
+  b[0] = Math.min(ta.x, tb.x, tc.x);
+  b[1] = Math.min(ta.y, tb.y, tc.y);
+  b[2] = Math.min(ta.z, tb.z, tc.z);
+  b[3] = Math.max(ta.x, tb.x, tc.x);
+  b[4] = Math.max(ta.y, tb.y, tc.y);
+  b[5] = Math.max(ta.z, tb.z, tc.z);
+  return boxExactlyFarther(b, p, held, mag);
+}
+const heldBox = new Float64Array(6);
+
+/**
+ * True when every point of the box `box` (min xyz, max xyz) is farther from p than the point x
+ * (within rounding of a triangle's exact nearest point, the triangle's coordinates reaching
+ * `mag`), by more than the rounding of the comparison — so nothing in the box is as near as that
+ * triangle. The difference of the squared distances, box point c (p clamped to the box) less x,
+ * is Σ (c − x)(c + x − 2p) per axis (no square of the distance, so its rounding is relative to
+ * |c − x|·(|c| + |x| + 2|p|)); the bar holds that rounding (a few ε of it) and x's offset from the
+ * triangle's exact point (ε·mag) along 2|p − x|, with a margin of 2^8 (2^-44). Non-finite terms
+ * (coordinates near 1e154) never prune. Allocation free.
+ */
+export function boxExactlyFarther(box: Float64Array, p: Vec3, x: Vec3, mag: number): boolean {
   let lb = 0;
   let terms = 0;
   let dsum = 0;
   for (let i = 0; i < 3; i++) {
     const pi = i === 0 ? p.x : i === 1 ? p.y : p.z;
-    const xi = i === 0 ? held.x : i === 1 ? held.y : held.z;
-    const a = i === 0 ? ta.x : i === 1 ? ta.y : ta.z;
-    const b = i === 0 ? tb.x : i === 1 ? tb.y : tb.z;
-    const c = i === 0 ? tc.x : i === 1 ? tc.y : tc.z;
-    const ci = Math.min(Math.max(pi, Math.min(a, b, c)), Math.max(a, b, c));
+    const xi = i === 0 ? x.x : i === 1 ? x.y : x.z;
+    const ci = Math.min(Math.max(pi, box[i]), box[i + 3]);
     lb += (ci - xi) * (ci + xi - 2 * pi);
     terms += Math.abs(ci - xi) * (Math.abs(ci) + Math.abs(xi) + 2 * Math.abs(pi));
     dsum += Math.abs(xi - pi);
   }
   const bar = 2 ** -44 * (terms + mag * (2 * dsum + mag)) + Number.MIN_VALUE;
   return lb > bar && Number.isFinite(bar);
+}
+
+/**
+ * Writes to `out` the exact nearest point of triangle abc to p rounded once (the point
+ * {@link exactNearestAmong} holds for its winner `w`, the same double whatever the common
+ * exponent) and returns the largest magnitude of the corners (the `mag` of
+ * {@link boxExactlyFarther}). Allocates (BigInt).
+ */
+export function exactHeldPoint(out: Vec3, a: Vec3, b: Vec3, c: Vec3, p: Vec3): number {
+  const e = commonExponent([p, a, b, c]);
+  const r = exactNearestOnTriangle(
+    toScaledVec(a, e),
+    toScaledVec(b, e),
+    toScaledVec(c, e),
+    toScaledVec(p, e),
+  );
+  roundNearest(out, r, e);
+  return Math.max(maxAbs3(a), maxAbs3(b), maxAbs3(c));
 }
 
 function maxAbs3(v: Vec3): number {

@@ -14,7 +14,9 @@
  */
 
 import { CollideError, invalidValue } from "../errors.js";
+import { closestPointOnTriangle } from "../geometry/closest-point.js";
 import {
+  EXACT_FAR_RATIO,
   exactFarActive,
   exactFarResume,
   exactFarScope,
@@ -24,7 +26,7 @@ import {
 } from "../geometry/exact-nearest.js";
 import { exactOffset, farGridCentre, twoSumError } from "../geometry/far-centre.js";
 import type { MeshBvhHits } from "../geometry/mesh-bvh.js";
-import { makeMeshBvhHits } from "../geometry/mesh-bvh.js";
+import { makeMeshBvhHits, pushMeshBvhHit } from "../geometry/mesh-bvh.js";
 import { projectOntoTriangle } from "../geometry/triangle-projection.js";
 import type { Aabb } from "../math/aabb.js";
 import type { Isometry } from "../math/isometry.js";
@@ -38,14 +40,21 @@ import {
   scaledShape,
 } from "../narrowphase/extreme-scale.js";
 import type { Capsule } from "../shapes/capsule.js";
-import type { CompositePart, CompositeView } from "../shapes/composite.js";
-import { compositeView, makeCompositePart } from "../shapes/composite.js";
+import type { CompositePart, CompositeTree, CompositeView } from "../shapes/composite.js";
+import {
+  COMPOSITE_TREE_MAX_CHILDREN,
+  compositeView,
+  makeCompositePart,
+} from "../shapes/composite.js";
 import type { Cone } from "../shapes/cone.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
+import type { Cuboid } from "../shapes/cuboid.js";
 import type { Cylinder } from "../shapes/cylinder.js";
 import { refineFarCapsule } from "../shapes/defs/capsule.js";
 import { exactHullWhenFar } from "../shapes/defs/convex-polyhedron.js";
 import { farCentredCopy } from "../shapes/far-frame.js";
+import type { Heightfield } from "../shapes/heightfield.js";
+import { getHeightfieldTriangle, isHeightfieldHole } from "../shapes/heightfield.js";
 import { aabbOf, type PointProjection, shapeDef } from "../shapes/registry.js";
 import type { Shape } from "../shapes/shape.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shapes/shape.js";
@@ -61,6 +70,7 @@ import { checkOffset, checkPose, checkShapeArg } from "./frames.js";
 import { hasNaN3, refuseBadInputs } from "./guard.js";
 import {
   closestPointOnMesh,
+  exactHeldPoint,
   exactNearestAmong,
   exactTiedNearest,
   makeMeshPointQuery,
@@ -233,10 +243,6 @@ function projectPointComposite(
     const side = Math.max(hi.x - lo.x, hi.y - lo.y, hi.z - lo.z);
     let r = Math.max(gap, side / PROJECT_START_FRACTION);
     if (!(r > 0 && Number.isFinite(r))) r = Infinity;
-    // A heightfield's parts in doubles, their ties then decided exactly (below), its boxes a
-    // little wider than the best so that they hold the tied parts too.
-    const ties = shape.type === ShapeType.Heightfield && exactFarActive();
-    const depth = ties ? exactFarSuspend() : 0;
     const mag = Math.max(
       Math.abs(lo.x),
       Math.abs(lo.y),
@@ -245,20 +251,38 @@ function projectPointComposite(
       Math.abs(hi.y),
       Math.abs(hi.z),
     );
-    const pad = ties ? 2 * TIE_RELATIVE : 0;
-    r += pad * (r + mag);
-    try {
-      for (let k = 0; ; k++) {
-        if (nearestPart(l, view, shape, p, solid, r) && l.best.distance <= r) break;
-        if (r === Infinity) break;
-        r = k >= PROJECT_MAX_GROWTHS ? Infinity : l.found ? l.best.distance : 4 * r;
-        r += pad * (r + mag);
+    // A heightfield's parts in doubles, their ties then decided exactly (below), its boxes a
+    // little wider than the best so that they hold the tied parts too; with its tree, by the
+    // tree's own walk ({@link heightfieldTies}) unless that leaves the decision to the boxes.
+    const ties = shape.type === ShapeType.Heightfield && exactFarActive();
+    const tree = ties ? view.tree : undefined;
+    if (
+      tree === undefined ||
+      tree.root(shape) < 0 ||
+      !heightfieldTies(l, view, tree, shape, p, solid, mag, side)
+    ) {
+      const depth = ties ? exactFarSuspend() : 0;
+      const pad = ties ? 2 * TIE_RELATIVE : 0;
+      r += pad * (r + mag);
+      try {
+        for (let k = 0; ; k++) {
+          if (nearestPart(l, view, shape, p, solid, r) && l.best.distance <= r) break;
+          if (r === Infinity) break;
+          r = k >= PROJECT_MAX_GROWTHS ? Infinity : l.found ? l.best.distance : 4 * r;
+          r += pad * (r + mag);
+        }
+      } finally {
+        if (ties) exactFarResume(depth);
       }
-    } finally {
-      if (ties) exactFarResume(depth);
-    }
-    if (ties && l.found && !l.inside) {
-      exactHeightfieldTies(l, view, shape, p, solid, r, mag);
+      // No exact tie decision: the winner's own projection with the exact far path on.
+      if (ties && l.found && !l.inside && !exactTies(l, view, shape, p, solid, r, mag)) {
+        view.part(l.part, shape, l.bestId);
+        projectPointLocal(l.best, l.part.shape, p, solid);
+      }
+      // A compound's children tied to rounding from far: decided exactly when they are
+      // polytopes given by corners ({@link exactCompoundTies}).
+      if (shape.type === ShapeType.Compound && l.found && !l.inside && exactFarActive())
+        exactCompoundTies(l, view, shape, p, solid, r, mag);
     }
     out.inside = l.inside;
     if (out.triangle !== undefined && shape.type === ShapeType.TriangleMesh && l.found)
@@ -338,26 +362,11 @@ const meshHi = vec3.create();
  * distance, and the first met, (96, 0, 91), was answered): those within the rounding reach of
  * the best (as the mesh's walk keeps them, src/query/mesh-distance.ts) decided in exact rationals
  * by {@link exactNearestAmong} — the same nearest point as the mesh of the same triangles — when
- * the point is far for them ({@link exactPathFor}); else `l` stands. `r` is the half side of the
- * last box asked, `mag` the heightfield's largest coordinate. Allocates (BigInt) only then.
+ * the point is far for them ({@link exactPathFor}); false (then `l`'s winner stands, projected
+ * again by the caller with the exact far path on) otherwise. `r` is the half side of the last box
+ * asked (the parts of `l.hits` hold every part within it), `mag` the composite's largest
+ * coordinate. Allocates (BigInt) only when it decides.
  */
-function exactHeightfieldTies(
-  l: ProjectLevel,
-  view: CompositeView,
-  shape: Shape,
-  p: Vec3,
-  solid: boolean,
-  r: number,
-  mag: number,
-): void {
-  if (!exactTies(l, view, shape, p, solid, r, mag)) {
-    // No exact tie decision: the winner's own projection with the exact far path on.
-    view.part(l.part, shape, l.bestId);
-    projectPointLocal(l.best, l.part.shape, p, solid);
-  }
-}
-
-/** {@link exactHeightfieldTies}'s exact decision; false when it does not apply. */
 function exactTies(
   l: ProjectLevel,
   view: CompositeView,
@@ -403,6 +412,606 @@ function exactTies(
   l.bestId = id;
   l.best.distance = tiedExactDistance[0];
   return true;
+}
+
+/**
+ * A heightfield's projection with the exact far path on, without the growing box (fresh-user
+ * finding 44/04: from 1e9 above a flat 1024 × 1024 terrain every triangle ties within the
+ * rounding reach, so the box and the tie set held all two million of them, 1.3–8 s a query).
+ * A walk of its tree ({@link treeWalk}, nearest box first, in doubles with the exact far path
+ * off) finds the least distance and every part within its rounding reach (the growing box's tie
+ * set, pruning boxes beyond it), and {@link exactTies} decides as there (else the winner's own
+ * projection with the exact far path on). When the walk opens too many boxes: from a point whose
+ * distance to the heightfield's box is beyond {@link EXACT_FAR_RATIO} times its largest side
+ * `side` (where {@link exactTies} decides exactly whatever the tie set), the cells that may hold
+ * a point as near as a reference triangle's exact nearest point ({@link farHeightfieldCandidates})
+ * give the triangles {@link exactNearestAmong} decides among — the same answer as the decision
+ * over the whole tie set, which holds the exact nearest, never pruned; nearer, two passes over
+ * the cells ({@link cellWalk}) give what the walk would. Returns false (the caller's growing
+ * box answers) when the point lies on the heightfield, or nearer than that far bound, undecided,
+ * with parts at exactly the least double distance that project apart (the box's order picks).
+ */
+function heightfieldTies(
+  l: ProjectLevel,
+  view: CompositeView,
+  tree: CompositeTree,
+  shape: Shape,
+  p: Vec3,
+  solid: boolean,
+  mag: number,
+  side: number,
+): boolean {
+  loadView = view;
+  loadShape = shape;
+  const hf = shape as Heightfield;
+  const b = projectBounds;
+  walkBox[0] = b.min.x;
+  walkBox[1] = b.min.y;
+  walkBox[2] = b.min.z;
+  walkBox[3] = b.max.x;
+  walkBox[4] = b.max.y;
+  walkBox[5] = b.max.z;
+  const far = boxDistance(walkBox, p) > EXACT_FAR_RATIO * side * (1 + 2 ** -40);
+  let walked = false;
+  const depth = exactFarSuspend();
+  try {
+    walked = treeWalk(l, view, tree, shape, p, solid, mag);
+    if (!walked && !far) {
+      cellWalk(l, hf, p, solid, mag);
+      walked = true;
+    }
+  } finally {
+    exactFarResume(depth);
+  }
+  if (!walked) {
+    const n = farHeightfieldCandidates(l, hf, p);
+    if (n === 0) return false;
+    const id = exactNearestAmong(l.best.point, tiedParts, n, loadPart, p, l.bestId);
+    if (id < 0) return false;
+    l.found = true;
+    l.inside = false;
+    l.bestId = id;
+    l.best.distance = tiedExactDistance[0];
+    return true;
+  }
+  if (!l.found || l.inside) return false;
+  const bd = l.best.distance;
+  if (exactTies(l, view, shape, p, solid, Infinity, mag)) return true;
+  const w = l.bestId;
+  view.part(l.part, shape, w);
+  projectPointLocal(l.best, l.part.shape, p, solid);
+  // Other parts at exactly the least double distance: the growing box's order would pick among
+  // them, so they must all project alike (a vertex shared by its triangles), else it answers.
+  for (let h = 0; h < l.hitCount; h++) {
+    const id = l.hits.ids[h];
+    if (l.dists[h] !== bd || id === w) continue;
+    view.part(l.part, shape, id);
+    projectPointLocal(l.one, l.part.shape, p, solid);
+    if (l.one.distance !== l.best.distance || !vec3.exactEquals(l.one.point, l.best.point))
+      return false;
+  }
+  return true;
+}
+
+/** Rounds of {@link farHeightfieldCandidates} that move its reference triangle (a bound). */
+const FAR_HEIGHTFIELD_ROUNDS = 8;
+
+/**
+ * The triangles of heightfield `hf` that may be nearest to p, a point far from all of it, into
+ * {@link tiedParts} (returns their count; 0 when every cell is a hole), a reference triangle w
+ * among them into `l.bestId`. A pass over the cells bounds each cell's squared distance less
+ * that of x, w's exact nearest point rounded ({@link exactHeldPoint}), from below: for q in the
+ * hull of the cell's corners v, |q − p|² − |x − p|² = |q − x|² − 2(q − x)·(p − x) ≥ (the squared
+ * distance from x to the cell's box) − 2·max over v of (v − x)·(p − x), all terms offsets from x
+ * (no square of the far distance: at 1e9 above a 1024² terrain the distances themselves round
+ * alike over all of it), against a bar of 2^-44 times the bound's own terms and x's rounding
+ * (as src/query/mesh-distance.ts's `boxExactlyFarther`). A cell whose bound clears the bar holds
+ * nothing as near as w. w starts at the cell under p (clamped to the grid) and moves to the cell
+ * of least bound while that bound is below minus its bar (at most {@link FAR_HEIGHTFIELD_ROUNDS}
+ * times); the cells left give their triangles. An axis-aligned box bound would keep a tilted plane's whole terrain
+ * seen along its normal (each box's high corner stands out of the plane toward p). Linear in
+ * the cells, about 10 ms a pass for a million; allocates (BigInt) for x only.
+ */
+function farHeightfieldCandidates(l: ProjectLevel, hf: Heightfield, p: Vec3): number {
+  const rows = hf.rows;
+  const cols = hf.cols;
+  const cellCols = cols - 1;
+  const cellRows = rows - 1;
+  const sx = hf.scale.x;
+  const sy = hf.scale.y;
+  const sz = hf.scale.z;
+  const h = hf.heights;
+  // w: the cell under p clamped to the grid, else the first cell that is not a hole.
+  const c0 = Math.min(Math.max(Math.floor(p.x / sx), 0), cellCols - 1);
+  const r0 = Math.min(Math.max(Math.floor(p.z / sz), 0), cellRows - 1);
+  let wCell = Number.isFinite(c0) && Number.isFinite(r0) ? r0 * cellCols + c0 : 0;
+  if (isHeightfieldHole(hf, wCell)) {
+    wCell = -1;
+    for (let k = 0; k < cellRows * cellCols && wCell < 0; k++)
+      if (!isHeightfieldHole(hf, k)) wCell = k;
+    if (wCell < 0) return 0;
+  }
+  let count = 0;
+  for (let round = 0; ; round++) {
+    const w = nearerTriangle(hf, wCell, p);
+    l.bestId = w;
+    loadPart(w, tieA, tieB, tieC);
+    const wMag = exactHeldPoint(walkHeld, tieA, tieB, tieC, p);
+    const X = walkHeld.x;
+    const Y = walkHeld.y;
+    const Z = walkHeld.z;
+    const gx = p.x - X;
+    const gy = p.y - Y;
+    const gz = p.z - Z;
+    const g1 = Math.abs(gx) + Math.abs(gy) + Math.abs(gz);
+    const held = wMag * (2 * g1 + wMag);
+    let least = Infinity;
+    let leastCell = -1;
+    count = 0;
+    for (let r = 0; r < cellRows; r++) {
+      const z0 = r * sz;
+      const z1 = (r + 1) * sz;
+      const dz = Math.max(0, z0 - Z, Z - z1);
+      const az0 = (z0 - Z) * gz;
+      const az1 = (z1 - Z) * gz;
+      const ez = Math.max(Math.abs(z0 - Z), Math.abs(z1 - Z));
+      for (let c = 0; c < cellCols; c++) {
+        const cell = r * cellCols + c;
+        if (isHeightfieldHole(hf, cell)) continue;
+        const x0 = c * sx;
+        const x1 = (c + 1) * sx;
+        const v = r * cols + c;
+        const y00 = h[v] * sy;
+        const y01 = h[v + 1] * sy;
+        const y10 = h[v + cols] * sy;
+        const y11 = h[v + cols + 1] * sy;
+        const ylo = Math.min(y00, y01, y10, y11);
+        const yhi = Math.max(y00, y01, y10, y11);
+        const dx = Math.max(0, x0 - X, X - x1);
+        const dy = Math.max(0, ylo - Y, Y - yhi);
+        const ax0 = (x0 - X) * gx;
+        const ax1 = (x1 - X) * gx;
+        const up = Math.max(
+          ax0 + (y00 - Y) * gy + az0,
+          ax1 + (y01 - Y) * gy + az0,
+          ax0 + (y10 - Y) * gy + az1,
+          ax1 + (y11 - Y) * gy + az1,
+        );
+        const box = dx * dx + dy * dy + dz * dz;
+        const lb = box - 2 * up;
+        const ex = Math.max(Math.abs(x0 - X), Math.abs(x1 - X));
+        const ey = Math.max(Math.abs(ylo - Y), Math.abs(yhi - Y));
+        const bar = 2 ** -44 * (box + 2 * (ex + ey + ez) * g1 + held) + Number.MIN_VALUE;
+        if (lb > bar && Number.isFinite(bar)) continue;
+        if (lb + bar < least) {
+          least = lb + bar;
+          leastCell = cell;
+        }
+        if (tiedParts.length < count + 2) {
+          const grown = new Int32Array(2 * tiedParts.length + 2);
+          grown.set(tiedParts);
+          tiedParts = grown;
+        }
+        tiedParts[count++] = 2 * cell;
+        tiedParts[count++] = 2 * cell + 1;
+      }
+    }
+    // Some cell may hold a point nearer than x by more than the bar: w moves there.
+    if (least < 0 && leastCell >= 0 && leastCell !== wCell && round < FAR_HEIGHTFIELD_ROUNDS) {
+      wCell = leastCell;
+      continue;
+    }
+    return count;
+  }
+}
+
+/** Of cell `cell`'s two triangles, the one nearer to p in doubles (ties: triangle 0). */
+function nearerTriangle(hf: Heightfield, cell: number, p: Vec3): number {
+  let best = -1;
+  let bestD = Infinity;
+  for (let k = 0; k < 2; k++) {
+    getHeightfieldTriangle(hf, 2 * cell + k, tieA, tieB, tieC);
+    closestPointOnTriangle(tieLo, p, tieA, tieB, tieC);
+    const d = vec3.distanceSq(tieLo, p);
+    if (best < 0 || d < bestD) {
+      best = 2 * cell + k;
+      bestD = d;
+    }
+  }
+  return best;
+}
+
+/** The held point of {@link farHeightfieldCandidates}: its reference triangle's exact point. */
+const walkHeld = vec3.create();
+let walkStack = new Int32Array(64);
+let walkKey = new Float64Array(64);
+const walkBox = new Float64Array(6);
+const walkKids = new Int32Array(COMPOSITE_TREE_MAX_CHILDREN);
+const walkKidKey = new Float64Array(COMPOSITE_TREE_MAX_CHILDREN);
+const walkLeaf = makeMeshBvhHits(16);
+
+/** The distance from p to the box `b` (min xyz, max xyz), in doubles. */
+function boxDistance(b: Float64Array, p: Vec3): number {
+  const dx = Math.max(0, b[0] - p.x, p.x - b[3]);
+  const dy = Math.max(0, b[1] - p.y, p.y - b[4]);
+  const dz = Math.max(0, b[2] - p.z, p.z - b[5]);
+  return Math.sqrt(dx * dx + dy * dy + dz * dz);
+}
+
+/**
+ * A depth-first walk of `tree`, nearer boxes first: into `l.best` (`bestId`, `found`, `inside`)
+ * the least double distance of a part (the lowest id among equals), and as nearestPart's box
+ * (`l.hits`, `l.dists`, `hitCount`) every part within its rounding reach, best + 2^-40·(best +
+ * `mag`) — boxes beyond the reach so far, grown by its own rounding, pruned; the parts kept
+ * under a wider reach before compacted to the final one. Returns false, the walk abandoned, after
+ * {@link TREE_WALK_BUDGET} boxes (a tilted terrain's boxes stand out of it toward p, so from a
+ * few hundred sizes they prune little; {@link cellWalk} answers then). Allocation free once its
+ * stacks have grown.
+ */
+function treeWalk(
+  l: ProjectLevel,
+  view: CompositeView,
+  tree: CompositeTree,
+  shape: Shape,
+  p: Vec3,
+  solid: boolean,
+  mag: number,
+): boolean {
+  l.hits.count = 0;
+  l.hitCount = 0;
+  l.found = false;
+  l.inside = false;
+  let best = Infinity;
+  let reach = Infinity;
+  let top = 0;
+  walkStack[top] = tree.root(shape);
+  walkKey[top++] = 0;
+  let boxes = 0;
+  while (top > 0) {
+    const node = walkStack[--top];
+    const key = walkKey[top];
+    if (key > reach + TIE_RELATIVE * (reach + mag)) continue;
+    if (++boxes > TREE_WALK_BUDGET) return false;
+    if (tree.isLeaf(shape, node)) {
+      const n = tree.leafParts(walkLeaf, shape, node);
+      for (let k = 0; k < n; k++) {
+        const id = walkLeaf.ids[k];
+        view.part(l.part, shape, id);
+        projectPointLocal(l.one, l.part.shape, p, solid);
+        const d = l.one.inside ? 0 : l.one.distance;
+        if (d <= reach) {
+          if (l.dists.length <= l.hitCount) {
+            const grown = new Float64Array(2 * l.dists.length + 16);
+            grown.set(l.dists);
+            l.dists = grown;
+          }
+          pushMeshBvhHit(l.hits, id);
+          l.dists[l.hitCount++] = d;
+        }
+        if (d < best || (d === best && id < l.bestId)) {
+          best = d;
+          l.found = true;
+          l.inside = l.one.inside;
+          vec3.copy(l.best.point, l.one.point);
+          l.best.distance = d;
+          l.bestId = id;
+          reach = best + TIE_RELATIVE * (best + mag);
+        }
+      }
+      continue;
+    }
+    const c = tree.children(walkKids, shape, node);
+    for (let j = 0; j < c; j++) {
+      tree.box(walkBox, shape, walkKids[j]);
+      walkKidKey[j] = boxDistance(walkBox, p);
+    }
+    if (walkStack.length < top + c) {
+      const s = new Int32Array(2 * walkStack.length);
+      s.set(walkStack);
+      walkStack = s;
+      const k = new Float64Array(2 * walkKey.length);
+      k.set(walkKey);
+      walkKey = k;
+    }
+    // Farthest first onto the stack, so the nearest pops first.
+    for (let j = 0; j < c; j++) {
+      let far = -1;
+      for (let q = 0; q < c; q++) {
+        if (walkKids[q] >= 0 && (far < 0 || walkKidKey[q] > walkKidKey[far])) far = q;
+      }
+      walkStack[top] = walkKids[far];
+      walkKey[top++] = walkKidKey[far];
+      walkKids[far] = -1;
+    }
+  }
+  compactToReach(l, reach);
+  return true;
+}
+
+/** Keeps of `l.hits` / `l.dists` the parts within `reach`. */
+function compactToReach(l: ProjectLevel, reach: number): void {
+  let m = 0;
+  for (let h = 0; h < l.hitCount; h++) {
+    if (!(l.dists[h] <= reach)) continue;
+    l.hits.ids[m] = l.hits.ids[h];
+    l.dists[m++] = l.dists[h];
+  }
+  l.hitCount = m;
+  l.hits.count = m;
+}
+
+/** Boxes {@link treeWalk} opens before it leaves the field to {@link cellWalk}. */
+const TREE_WALK_BUDGET = 1 << 14;
+/** {@link cellWalk}'s lower bound per cell (grown to the largest field met). */
+let cellBounds = new Float64Array(0);
+
+/**
+ * {@link treeWalk}'s answer by two passes over the cells of `hf`: each cell's distance bounded
+ * from below by the larger of its box's distance and u·(p − v) at its nearest corner v, u the
+ * unit vector from the box's centre to p (every point q of the cell's triangles has |p − q| ≥
+ * u·(p − q), least at a corner: tight for a small cell seen from afar, where the box is not for
+ * a slope); the cell of least bound projected first, then every cell whose bound is within the
+ * rounding reach (grown by its own rounding) of the best so far. Allocates its bounds' array when
+ * a larger field comes.
+ */
+function cellWalk(l: ProjectLevel, hf: Heightfield, p: Vec3, solid: boolean, mag: number): void {
+  const rows = hf.rows;
+  const cols = hf.cols;
+  const cellCols = cols - 1;
+  const cellRows = rows - 1;
+  const sx = hf.scale.x;
+  const sy = hf.scale.y;
+  const sz = hf.scale.z;
+  const h = hf.heights;
+  if (cellBounds.length < cellRows * cellCols) cellBounds = new Float64Array(cellRows * cellCols);
+  let least = Infinity;
+  let leastCell = -1;
+  for (let r = 0; r < cellRows; r++) {
+    const z0 = r * sz;
+    const z1 = (r + 1) * sz;
+    const dz = Math.max(0, z0 - p.z, p.z - z1);
+    const uz = p.z - (z0 + z1) / 2;
+    for (let c = 0; c < cellCols; c++) {
+      const cell = r * cellCols + c;
+      if (isHeightfieldHole(hf, cell)) {
+        cellBounds[cell] = Infinity;
+        continue;
+      }
+      const x0 = c * sx;
+      const x1 = (c + 1) * sx;
+      const v = r * cols + c;
+      const y00 = h[v] * sy;
+      const y01 = h[v + 1] * sy;
+      const y10 = h[v + cols] * sy;
+      const y11 = h[v + cols + 1] * sy;
+      const ylo = Math.min(y00, y01, y10, y11);
+      const yhi = Math.max(y00, y01, y10, y11);
+      const dx = Math.max(0, x0 - p.x, p.x - x1);
+      const dy = Math.max(0, ylo - p.y, p.y - yhi);
+      let lb = Math.sqrt(dx * dx + dy * dy + dz * dz);
+      const ux = p.x - (x0 + x1) / 2;
+      const uy = p.y - (ylo + yhi) / 2;
+      const n = Math.sqrt(ux * ux + uy * uy + uz * uz);
+      if (n > 0) {
+        const px = p.x * ux + p.y * uy + p.z * uz;
+        const hull =
+          (px -
+            Math.max(
+              x0 * ux + y00 * uy + z0 * uz,
+              x1 * ux + y01 * uy + z0 * uz,
+              x0 * ux + y10 * uy + z1 * uz,
+              x1 * ux + y11 * uy + z1 * uz,
+            )) /
+          n;
+        if (hull > lb) lb = hull;
+      }
+      cellBounds[cell] = lb;
+      if (lb < least) {
+        least = lb;
+        leastCell = cell;
+      }
+    }
+  }
+  l.hits.count = 0;
+  l.hitCount = 0;
+  l.found = false;
+  l.inside = false;
+  if (leastCell < 0) return;
+  let reach = projectCell(l, hf, leastCell, p, solid, Infinity, mag);
+  for (let cell = 0; cell < cellRows * cellCols; cell++) {
+    if (cell === leastCell || !(cellBounds[cell] <= reach + TIE_RELATIVE * (reach + mag))) continue;
+    reach = projectCell(l, hf, cell, p, solid, reach, mag);
+  }
+  compactToReach(l, reach);
+}
+
+/**
+ * Projects cell `cell`'s two triangles for {@link cellWalk} (as {@link treeWalk}'s leaves: kept
+ * within `reach`, the best updated, the lowest id among equals); returns the reach after them.
+ */
+function projectCell(
+  l: ProjectLevel,
+  hf: Heightfield,
+  cell: number,
+  p: Vec3,
+  solid: boolean,
+  reach: number,
+  mag: number,
+): number {
+  for (let k = 0; k < 2; k++) {
+    const id = 2 * cell + k;
+    const t = l.part.triangle;
+    getHeightfieldTriangle(hf, id, t.a, t.b, t.c);
+    projectPointLocal(l.one, t, p, solid);
+    const d = l.one.inside ? 0 : l.one.distance;
+    if (d <= reach) {
+      if (l.dists.length <= l.hitCount) {
+        const grown = new Float64Array(2 * l.dists.length + 16);
+        grown.set(l.dists);
+        l.dists = grown;
+      }
+      pushMeshBvhHit(l.hits, id);
+      l.dists[l.hitCount++] = d;
+    }
+    if (!l.found || d < l.best.distance || (d === l.best.distance && id < l.bestId)) {
+      l.found = true;
+      l.inside = l.one.inside;
+      vec3.copy(l.best.point, l.one.point);
+      l.best.distance = d;
+      l.bestId = id;
+      reach = d + TIE_RELATIVE * (d + mag);
+    }
+  }
+  return reach;
+}
+
+/**
+ * A compound's children tied to rounding from far (fresh-user finding 44/07: flat unit triangles
+ * and flat boxes placed by poses at x, z ≈ 1e9, seen from 1e9 above, all rounded to the same
+ * distance and the first met was answered, 7 off the foot): when every child within the rounding
+ * reach of the best is a triangle or a box, their triangles (a box's 12) placed in the
+ * compound's frame by the children's poses (each corner rounded once there; exact for a pose
+ * without rotation whose translation adds exactly) are decided in exact rationals by
+ * {@link exactNearestAmong} — the least exact distance, then the lexicographically least point —
+ * when the point is far for them ({@link exactPathFor}); else `l` stands as the double search
+ * left it. `r` is the half side of the search's last box, `mag` the compound's largest
+ * coordinate. Allocates (BigInt, and the corner list when it grows) only when it decides.
+ */
+function exactCompoundTies(
+  l: ProjectLevel,
+  view: CompositeView,
+  shape: Shape,
+  p: Vec3,
+  solid: boolean,
+  r: number,
+  mag: number,
+): void {
+  const best = l.best.distance;
+  const reach = best + TIE_RELATIVE * (best + mag);
+  vec3.copy(keptPoint, l.best.point);
+  const keptId = l.bestId;
+  if (reach > r && (!nearestPart(l, view, shape, p, solid, reach) || l.inside)) {
+    restoreBest(l, best, keptId);
+    return;
+  }
+  let count = 0;
+  let w = -1;
+  let wd = Infinity;
+  for (let h = 0; h < l.hitCount; h++) {
+    if (!(l.dists[h] <= reach)) continue;
+    tieOwnerId = l.hits.ids[h];
+    view.part(l.part, shape, tieOwnerId);
+    const s = l.part.shape;
+    const pose = l.part.hasPose ? l.part.pose : PROJECT_IDENTITY;
+    const start = count;
+    if (s.type === ShapeType.Triangle) {
+      const t = s as Triangle;
+      count = pushTieTriangle(count, pose, t.a, t.b, t.c);
+    } else if (s.type === ShapeType.Cuboid) {
+      const e = (s as Cuboid).halfExtents;
+      for (let k = 0; k < 8; k++) {
+        vec3.set(boxCorners[k], k & 1 ? e.x : -e.x, k & 2 ? e.y : -e.y, k & 4 ? e.z : -e.z);
+      }
+      for (let f = 0; f < 24; f += 4) {
+        const q = BOX_FACES;
+        const a = boxCorners[q[f]];
+        count = pushTieTriangle(count, pose, a, boxCorners[q[f + 1]], boxCorners[q[f + 2]]);
+        count = pushTieTriangle(count, pose, a, boxCorners[q[f + 2]], boxCorners[q[f + 3]]);
+      }
+    } else {
+      restoreBest(l, best, keptId);
+      return;
+    }
+    // The nearest in doubles of these triangles: the pruning's reference (any would do).
+    for (let t = start; t < count; t++) {
+      loadTieTriangle(t, tieA, tieB, tieC);
+      closestPointOnTriangle(tieLo, p, tieA, tieB, tieC);
+      const d = vec3.distanceSq(tieLo, p);
+      if (d < wd) {
+        wd = d;
+        w = t;
+      }
+    }
+  }
+  let ext = 0;
+  let coord = 0;
+  for (let t = 0; t < count; t++) {
+    loadTieTriangle(t, tieA, tieB, tieC);
+    vec3.min(tieLo, tieA, tieB);
+    vec3.min(tieLo, tieLo, tieC);
+    vec3.max(tieHi, tieA, tieB);
+    vec3.max(tieHi, tieHi, tieC);
+    ext = Math.max(ext, tieHi.x - tieLo.x, tieHi.y - tieLo.y, tieHi.z - tieLo.z);
+    coord = Math.max(coord, maxAbs3(tieLo), maxAbs3(tieHi));
+  }
+  if (count < 2 || w < 0 || !exactPathFor(best, ext, coord)) {
+    restoreBest(l, best, keptId);
+    return;
+  }
+  if (tiedParts.length < count) tiedParts = new Int32Array(2 * count);
+  for (let t = 0; t < count; t++) tiedParts[t] = t;
+  const id = exactNearestAmong(l.best.point, tiedParts, count, loadTieTriangle, p, w);
+  if (id < 0) {
+    restoreBest(l, best, keptId);
+    return;
+  }
+  l.bestId = tieOwner[id];
+  l.best.distance = tiedExactDistance[0];
+}
+
+/** The double search's answer again (an exact decision that did not apply). */
+function restoreBest(l: ProjectLevel, distance: number, id: number): void {
+  vec3.copy(l.best.point, keptPoint);
+  l.best.distance = distance;
+  l.bestId = id;
+  l.found = true;
+  l.inside = false;
+}
+const keptPoint = vec3.create();
+
+/** Corners of a box, corner k at (±x, ±y, ±z) by its bits 0, 1, 2 (set: +). */
+const boxCorners = [0, 1, 2, 3, 4, 5, 6, 7].map(() => vec3.create());
+/** A box's six faces, four corners each (a quad's corners in order around it). */
+const BOX_FACES = [0, 2, 6, 4, 1, 3, 7, 5, 0, 1, 5, 4, 2, 3, 7, 6, 0, 1, 3, 2, 4, 5, 7, 6];
+/** The tied children's triangles in the compound's frame: 9 coordinates each. */
+let tieCorners = new Float64Array(9 * 64);
+/** The child (part id) of each of {@link tieCorners}' triangles. */
+let tieOwner = new Int32Array(64);
+let tieOwnerId = -1;
+
+/** Appends triangle abc moved by `pose` to {@link tieCorners} (as triangle `count`); count + 1. */
+function pushTieTriangle(count: number, pose: Isometry, a: Vec3, b: Vec3, c: Vec3): number {
+  if (tieOwner.length <= count) {
+    const o = new Int32Array(2 * tieOwner.length);
+    o.set(tieOwner);
+    tieOwner = o;
+    const t = new Float64Array(9 * tieOwner.length);
+    t.set(tieCorners);
+    tieCorners = t;
+  }
+  const o = 9 * count;
+  putTieCorner(o, pose, a);
+  putTieCorner(o + 3, pose, b);
+  putTieCorner(o + 6, pose, c);
+  tieOwner[count] = tieOwnerId;
+  return count + 1;
+}
+
+/** Writes corner v moved by `pose` to {@link tieCorners} at offset o. */
+function putTieCorner(o: number, pose: Isometry, v: Vec3): void {
+  iso.transformPoint(tieMoved, pose, v);
+  tieCorners[o] = tieMoved.x;
+  tieCorners[o + 1] = tieMoved.y;
+  tieCorners[o + 2] = tieMoved.z;
+}
+const tieMoved = vec3.create();
+
+/** The corners of triangle t of {@link tieCorners}. */
+function loadTieTriangle(t: number, a: Vec3, b: Vec3, c: Vec3): void {
+  const o = 9 * t;
+  vec3.set(a, tieCorners[o], tieCorners[o + 1], tieCorners[o + 2]);
+  vec3.set(b, tieCorners[o + 3], tieCorners[o + 4], tieCorners[o + 5]);
+  vec3.set(c, tieCorners[o + 6], tieCorners[o + 7], tieCorners[o + 8]);
 }
 
 /** Relative rounding reach of a far part's distance (as the mesh walk's, 2^-40). */
