@@ -777,6 +777,34 @@ function xDiff(d: number, i: number, j: number): void {
  * {@link exactRange} (radii too). Nothing allocated: preallocated registers.
  */
 export function planeGapSignIo(): number {
+  const io = planeGapIo;
+  let same = lastValid;
+  for (let i = 0; i < 17 && same; i++) same = Object.is(io[i], lastIn[i]);
+  if (same) {
+    io[17] = lastSide;
+    return lastSign;
+  }
+  for (let i = 0; i < 17; i++) lastIn[i] = io[i];
+  lastFoot = -1;
+  lastSign = planeGapCompute();
+  lastSide = io[17];
+  lastValid = true;
+  return lastSign;
+}
+
+/**
+ * The last inputs of {@link planeGapSignIo} and its answers (a query asks the same pair two or
+ * three times: its routine, then the touching agreement's intersects): [lastFoot] −1 not asked,
+ * 0 false, 1 true.
+ */
+const lastIn = new Float64Array(17);
+let lastValid = false;
+let lastSign = 0;
+let lastSide = 0;
+let lastFoot = -1;
+
+/** {@link planeGapSignIo}'s computation (no cache). */
+function planeGapCompute(): number {
   xFull = false;
   for (let axis = 0; axis < 3; axis++) {
     xSum3(W + axis, axis, 3 + axis, 6 + axis, -1);
@@ -808,6 +836,77 @@ export function planeGapSignIo(): number {
  * register overflows.
  */
 export function footInTriangleIo(): boolean {
+  if (lastFoot < 0) {
+    const f = footFiltered();
+    lastFoot = f === 0 ? (footExact() ? 1 : 0) : f > 0 ? 1 : 0;
+  }
+  return lastFoot === 1;
+}
+
+/** Relative margin of the filtered foot test (many times its rounding, about 10 ε). */
+const FOOT_FILTER = 2 ** -44;
+
+/**
+ * The foot test in doubles with an error bound: 1 when every edge's value ((v' − v) × (p − v))·n
+ * exceeds its bound (inside), −1 when one lies below minus its bound (outside), 0 undecided.
+ * Each difference rounds by ε of itself, p1 + p2 by ε of its size (a term of its own), n's
+ * products by a few ε of |b − a|·|c − a|: the bound FOOT_FILTER·|v' − v|·(|p − v| + (|p1| +
+ * |p2| + |v|)·2^-6)·|b − a|·|c − a| (1-norms) holds them with a wide margin.
+ */
+function footFiltered(): number {
+  const io = planeGapIo;
+  const px = io[0] + io[3];
+  const py = io[1] + io[4];
+  const pz = io[2] + io[5];
+  const e0x = io[9] - io[6];
+  const e0y = io[10] - io[7];
+  const e0z = io[11] - io[8];
+  const e1x = io[12] - io[6];
+  const e1y = io[13] - io[7];
+  const e1z = io[14] - io[8];
+  const nx = e0y * e1z - e0z * e1y;
+  const ny = e0z * e1x - e0x * e1z;
+  const nz = e0x * e1y - e0y * e1x;
+  const nBound =
+    (Math.abs(e0x) + Math.abs(e0y) + Math.abs(e0z)) *
+    (Math.abs(e1x) + Math.abs(e1y) + Math.abs(e1z));
+  const pSize =
+    Math.abs(io[0]) +
+    Math.abs(io[1]) +
+    Math.abs(io[2]) +
+    Math.abs(io[3]) +
+    Math.abs(io[4]) +
+    Math.abs(io[5]);
+  let all = 1;
+  for (let k = 0; k < 3; k++) {
+    const o = 6 + 3 * k;
+    const o2 = k === 2 ? 6 : o + 3;
+    const vx = io[o];
+    const vy = io[o + 1];
+    const vz = io[o + 2];
+    const ex = io[o2] - vx;
+    const ey = io[o2 + 1] - vy;
+    const ez = io[o2 + 2] - vz;
+    const wx = px - vx;
+    const wy = py - vy;
+    const wz = pz - vz;
+    const s = (ey * wz - ez * wy) * nx + (ez * wx - ex * wz) * ny + (ex * wy - ey * wx) * nz;
+    const bound =
+      FOOT_FILTER *
+      (Math.abs(ex) + Math.abs(ey) + Math.abs(ez)) *
+      (Math.abs(wx) +
+        Math.abs(wy) +
+        Math.abs(wz) +
+        (pSize + Math.abs(vx) + Math.abs(vy) + Math.abs(vz)) * 2 ** -6) *
+      nBound;
+    if (s < -bound) return -1;
+    if (!(s > bound)) all = 0;
+  }
+  return all;
+}
+
+/** {@link footInTriangleIo} in expansions (after {@link planeGapCompute} filled the registers). */
+function footExact(): boolean {
   if (!edgeInner(E, W)) return false;
   // Edge b → c: c − b and p − b.
   for (let axis = 0; axis < 3; axis++) {

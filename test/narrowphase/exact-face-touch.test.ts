@@ -260,6 +260,43 @@ describe("planeGapSignIo, footInTriangleIo against BigInt", () => {
     );
   });
 
+  it("feet on an edge or a corner, or an ulp across it (the filter undecided: expansions)", () => {
+    const small = fc.integer({ min: -3, max: 3 });
+    fc.assert(
+      fc.property(
+        vec,
+        vec,
+        vec,
+        fc.integer({ min: 0, max: 2 }),
+        fc.constantFrom(0, 0.5, 0.25, 1),
+        fc.tuple(small, small, small),
+        fc.tuple(small, small, small),
+        (a, b, c, edge, t, nudge, lift) => {
+          const [u, w] = edge === 0 ? [a, b] : edge === 1 ? [b, c] : [c, a];
+          // A point of the edge (t of the way), nudged by a few ulps and lifted off the plane.
+          const on = (x: number, y: number) => x + t * (y - x);
+          const ulp = (x: number, n: number) => {
+            let v = x;
+            for (let i = 0; i < Math.abs(n); i++) v = n > 0 ? nextUp(v) : nextDown(v);
+            return v;
+          };
+          const p1 = {
+            x: ulp(on(u.x, w.x), nudge[0]),
+            y: ulp(on(u.y, w.y), nudge[1]),
+            z: ulp(on(u.z, w.z), nudge[2]),
+          };
+          const p2 = { x: lift[0] * 2 ** -10, y: lift[1] * 2 ** -10, z: lift[2] * 2 ** -10 };
+          const got = run(p1, p2, a, b, c, 2 ** -12, 0);
+          if (got.s === PLANE_GAP_UNDECIDED) return;
+          const want = oracle(p1, p2, a, b, c, 2 ** -12, 0);
+          expect(got.s).toBe(want.sign);
+          expect(got.inside).toBe(want.inside);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
   it("exact touches (sign 0), and one ulp of radius either side", () => {
     const t = buildTouch(
       0,
