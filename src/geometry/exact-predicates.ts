@@ -603,3 +603,337 @@ export function trianglesMeet(a0: Vec3, a1: Vec3, a2: Vec3, b0: Vec3, b1: Vec3, 
     segmentMeetsTriangle(b2, b0, a0, a1, a2)
   );
 }
+
+// ---------------------------------------------------------------------------------------------
+// A point's distance to a triangle's plane against a radius, exactly (issue 16: a sphere or a
+// rounded core's vertex resting exactly on a tilted face was 1e-16 apart).
+
+/** Capacity of each expansion register of {@link planeGapSignIo} (terms). */
+const XCAP = 4096;
+/** Registers: expansions of {@link planeGapSignIo}, each with its length in `xlen`. */
+const XREGS = 29;
+const xreg: Float64Array[] = [];
+for (let i = 0; i < XREGS; i++) xreg.push(new Float64Array(XCAP));
+const xlen = new Int32Array(XREGS);
+/** A product's terms before they join the sum. */
+const xprod = new Float64Array(2 * XCAP);
+/** One double handed to growInto (never passed as an argument: boxed). */
+const xin = new Float64Array(1);
+/** Set when a register would overflow: the answer is then undecided. */
+let xFull = false;
+
+/**
+ * Inputs of {@link planeGapSignIo} and {@link footInTriangleIo}, written by the caller (no double
+ * crosses a call): [0..2] p1, [3..5] p2 — the point is p = p1 + p2 exactly (a core vertex and
+ * its offset: the sum is not rounded); [6..8] a, [9..11] b, [12..14] c — the triangle; [15] r1,
+ * [16] r2 — the radius is r1 + r2 exactly (each ≥ 0). Out: [17] the sign of n·(p − a),
+ * n = (b − a) × (c − a), after {@link planeGapSignIo}.
+ */
+export const planeGapIo = new Float64Array(18);
+
+/** {@link planeGapSignIo}'s answer when a, b, c are collinear or a register overflows. */
+export const PLANE_GAP_UNDECIDED = 2;
+
+/**
+ * Shewchuk's COMPRESS of register `r`, in place (nonoverlapping terms, smallest first, zeros
+ * dropped; its value unchanged): at most one term per 53 bits of the value's range.
+ */
+function xCompress(r: number): void {
+  const e = xreg[r];
+  const n = xlen[r];
+  let bottom = n - 1;
+  let q = e[bottom];
+  for (let i = n - 2; i >= 0; i--) {
+    // Fast-Two-Sum(q, e[i]) = (qn, err), written out.
+    const enow = e[i];
+    const qn = q + enow;
+    const err = enow - (qn - q);
+    if (err !== 0) {
+      e[bottom--] = qn;
+      q = err;
+    } else q = qn;
+  }
+  let top = 0;
+  for (let i = bottom + 1; i < n; i++) {
+    // Fast-Two-Sum(e[i], q) = (qn, err), written out.
+    const hnow = e[i];
+    const qn = hnow + q;
+    const err = q - (qn - hnow);
+    if (err !== 0) e[top++] = err;
+    q = qn;
+  }
+  e[top++] = q;
+  xlen[r] = top;
+}
+
+/** Register d = planeGapIo[i] + planeGapIo[j] + s·planeGapIo[k] exactly (s = ±1). */
+function xSum3(d: number, i: number, j: number, k: number, s: number): void {
+  const e = xreg[d];
+  e[0] = planeGapIo[i];
+  let n = 1;
+  xin[0] = planeGapIo[j];
+  n = growInto(e, n, xin, 0, e);
+  xin[0] = s * planeGapIo[k];
+  n = growInto(e, n, xin, 0, e);
+  xlen[d] = n;
+}
+
+/** Register d = register i + s·register j exactly (s = ±1; d may be i, not j). */
+function xAdd(d: number, i: number, j: number, s: number): void {
+  const e = xreg[d];
+  let n = xlen[i];
+  const m = xlen[j];
+  if (n + m > XCAP) {
+    xFull = true;
+    e[0] = 0;
+    xlen[d] = 1;
+    return;
+  }
+  if (d !== i) {
+    const src = xreg[i];
+    for (let q = 0; q < n; q++) e[q] = src[q];
+  }
+  const f = xreg[j];
+  for (let q = 0; q < m; q++) {
+    xin[0] = s * f[q];
+    n = growInto(e, n, xin, 0, e);
+  }
+  xlen[d] = n;
+  if (n > 64) xCompress(d);
+}
+
+/** Register d = register i · register j exactly (d distinct from both). */
+function xMul(d: number, i: number, j: number): void {
+  const e = xreg[i];
+  const f = xreg[j];
+  const el = xlen[i];
+  const fl = xlen[j];
+  const h = xreg[d];
+  if (2 * el * fl > XCAP) {
+    xFull = true;
+    h[0] = 0;
+    xlen[d] = 1;
+    return;
+  }
+  h[0] = 0;
+  let n = 1;
+  for (let q = 0; q < fl; q++) {
+    const m = scaleInto(e, el, f, q, xprod);
+    n = addInto(h, n, xprod, m);
+  }
+  xlen[d] = n;
+  xCompress(d);
+}
+
+// Register map: 0–2 p − a, 3–5 b − a, 6–8 c − a, 9–11 n, 12 d = n·(p − a), 13–14 the scratch of
+// xCross and xDot, 15–17 scalars, 18 r, 19 r², 20–22 an edge, 23–25 a cross product, 26–28 the
+// point less an edge's start.
+const W = 0;
+const E = 3;
+const F = 6;
+const NR = 9;
+const V = 20;
+const X = 23;
+const T = 26;
+
+/** Registers d..d+2 = u × v (registers u..u+2, v..v+2; d apart from both), exactly; uses 13, 14. */
+function xCross(d: number, u: number, v: number): void {
+  for (let axis = 0; axis < 3; axis++) {
+    const i = (axis + 1) % 3;
+    const j = (axis + 2) % 3;
+    xMul(13, u + i, v + j);
+    xMul(14, u + j, v + i);
+    xAdd(d + axis, 13, 14, -1);
+  }
+}
+
+/** Register d = u · v (registers u..u+2, v..v+2; d apart from both, not 13, 14), exactly. */
+function xDot(d: number, u: number, v: number): void {
+  xMul(d, u, v);
+  xMul(13, u + 1, v + 1);
+  xMul(14, u + 2, v + 2);
+  xAdd(d, d, 13, 1);
+  xAdd(d, d, 14, 1);
+}
+
+/** Register d = planeGapIo[i] − planeGapIo[j] exactly (TwoDiff). */
+function xDiff(d: number, i: number, j: number): void {
+  const e = xreg[d];
+  e[0] = planeGapIo[i];
+  xin[0] = -planeGapIo[j];
+  xlen[d] = growInto(e, 1, xin, 0, e);
+}
+
+/**
+ * The sign of dist(p, plane(a, b, c)) − (r1 + r2), exactly, for the inputs in
+ * {@link planeGapIo} (p = p1 + p2; the distance to the plane through the triangle, not to the
+ * triangle): with n = (b − a) × (c − a) and d = n·(p − a), the sign of d² − (r1 + r2)²·|n|², all
+ * in floating-point expansions (Shewchuk 1997, §2: Two-Sum, Two-Product, Scale-Expansion,
+ * Compress). −1 (nearer than the radius), 0 (exactly at it), 1 (farther); planeGapIo[17] the
+ * sign of d (the side of p: that of n or not). {@link PLANE_GAP_UNDECIDED} for collinear a, b,
+ * c or an expansion past its register. A point farther from the plane than the radius is
+ * farther from the triangle and from any convex set the plane bounds; one nearer or at it whose
+ * foot lies in the triangle ({@link footInTriangleIo}) is that near the triangle. Inputs within
+ * {@link exactRange} (radii too). Nothing allocated: preallocated registers.
+ */
+export function planeGapSignIo(): number {
+  const io = planeGapIo;
+  let same = lastValid;
+  for (let i = 0; i < 17 && same; i++) same = Object.is(io[i], lastIn[i]);
+  if (same) {
+    io[17] = lastSide;
+    return lastSign;
+  }
+  for (let i = 0; i < 17; i++) lastIn[i] = io[i];
+  lastFoot = -1;
+  lastSign = planeGapCompute();
+  lastSide = io[17];
+  lastValid = true;
+  return lastSign;
+}
+
+/**
+ * The last inputs of {@link planeGapSignIo} and its answers (a query asks the same pair two or
+ * three times: its routine, then the touching agreement's intersects): [lastFoot] −1 not asked,
+ * 0 false, 1 true.
+ */
+const lastIn = new Float64Array(17);
+let lastValid = false;
+let lastSign = 0;
+let lastSide = 0;
+let lastFoot = -1;
+
+/** {@link planeGapSignIo}'s computation (no cache). */
+function planeGapCompute(): number {
+  xFull = false;
+  for (let axis = 0; axis < 3; axis++) {
+    xSum3(W + axis, axis, 3 + axis, 6 + axis, -1);
+    xDiff(E + axis, 9 + axis, 6 + axis);
+    xDiff(F + axis, 12 + axis, 6 + axis);
+  }
+  xCross(NR, E, F);
+  xDot(12, NR, W);
+  planeGapIo[17] = xSign(12);
+  xMul(15, 12, 12);
+  xDot(16, NR, NR);
+  if (xSign(16) === 0) return PLANE_GAP_UNDECIDED;
+  const rr = xreg[18];
+  rr[0] = planeGapIo[15];
+  xin[0] = planeGapIo[16];
+  xlen[18] = growInto(rr, 1, xin, 0, rr);
+  xMul(19, 18, 18);
+  xMul(17, 19, 16);
+  xAdd(15, 15, 17, -1);
+  if (xFull) return PLANE_GAP_UNDECIDED;
+  return xSign(15);
+}
+
+/**
+ * True when the foot of p on the plane of triangle (a, b, c) lies in the closed triangle,
+ * exactly (the inputs of {@link planeGapIo}; called after {@link planeGapSignIo}, whose
+ * registers it reads): for each edge (v, v') of a → b → c → a, ((v' − v) × (p − v))·n ≥ 0,
+ * n = (b − a) × (c − a) (p's side of the edge is the triangle's, in the plane). False too when a
+ * register overflows.
+ */
+export function footInTriangleIo(): boolean {
+  if (lastFoot < 0) {
+    const f = footFiltered();
+    lastFoot = f === 0 ? (footExact() ? 1 : 0) : f > 0 ? 1 : 0;
+  }
+  return lastFoot === 1;
+}
+
+/** Relative margin of the filtered foot test (many times its rounding, about 10 ε). */
+const FOOT_FILTER = 2 ** -44;
+
+/**
+ * The foot test in doubles with an error bound: 1 when every edge's value ((v' − v) × (p − v))·n
+ * exceeds its bound (inside), −1 when one lies below minus its bound (outside), 0 undecided.
+ * Each difference rounds by ε of itself, p1 + p2 by ε of its size (a term of its own), n's
+ * products by a few ε of |b − a|·|c − a|: the bound FOOT_FILTER·|v' − v|·(|p − v| + (|p1| +
+ * |p2| + |v|)·2^-6)·|b − a|·|c − a| (1-norms) holds them with a wide margin.
+ */
+function footFiltered(): number {
+  const io = planeGapIo;
+  const px = io[0] + io[3];
+  const py = io[1] + io[4];
+  const pz = io[2] + io[5];
+  const e0x = io[9] - io[6];
+  const e0y = io[10] - io[7];
+  const e0z = io[11] - io[8];
+  const e1x = io[12] - io[6];
+  const e1y = io[13] - io[7];
+  const e1z = io[14] - io[8];
+  const nx = e0y * e1z - e0z * e1y;
+  const ny = e0z * e1x - e0x * e1z;
+  const nz = e0x * e1y - e0y * e1x;
+  const nBound =
+    (Math.abs(e0x) + Math.abs(e0y) + Math.abs(e0z)) *
+    (Math.abs(e1x) + Math.abs(e1y) + Math.abs(e1z));
+  const pSize =
+    Math.abs(io[0]) +
+    Math.abs(io[1]) +
+    Math.abs(io[2]) +
+    Math.abs(io[3]) +
+    Math.abs(io[4]) +
+    Math.abs(io[5]);
+  let all = 1;
+  for (let k = 0; k < 3; k++) {
+    const o = 6 + 3 * k;
+    const o2 = k === 2 ? 6 : o + 3;
+    const vx = io[o];
+    const vy = io[o + 1];
+    const vz = io[o + 2];
+    const ex = io[o2] - vx;
+    const ey = io[o2 + 1] - vy;
+    const ez = io[o2 + 2] - vz;
+    const wx = px - vx;
+    const wy = py - vy;
+    const wz = pz - vz;
+    const s = (ey * wz - ez * wy) * nx + (ez * wx - ex * wz) * ny + (ex * wy - ey * wx) * nz;
+    const bound =
+      FOOT_FILTER *
+      (Math.abs(ex) + Math.abs(ey) + Math.abs(ez)) *
+      (Math.abs(wx) +
+        Math.abs(wy) +
+        Math.abs(wz) +
+        (pSize + Math.abs(vx) + Math.abs(vy) + Math.abs(vz)) * 2 ** -6) *
+      nBound;
+    if (s < -bound) return -1;
+    if (!(s > bound)) all = 0;
+  }
+  return all;
+}
+
+/** {@link footInTriangleIo} in expansions (after {@link planeGapCompute} filled the registers). */
+function footExact(): boolean {
+  if (!edgeInner(E, W)) return false;
+  // Edge b → c: c − b and p − b.
+  for (let axis = 0; axis < 3; axis++) {
+    xAdd(V + axis, F + axis, E + axis, -1);
+    xAdd(T + axis, W + axis, E + axis, -1);
+  }
+  if (!edgeInner(V, T)) return false;
+  // Edge c → a: a − c and p − c.
+  for (let axis = 0; axis < 3; axis++) {
+    const f = xreg[F + axis];
+    const v = xreg[V + axis];
+    const n = xlen[F + axis];
+    for (let q = 0; q < n; q++) v[q] = -f[q];
+    xlen[V + axis] = n;
+    xAdd(T + axis, W + axis, F + axis, -1);
+  }
+  return edgeInner(V, T);
+}
+
+/** ((e) × (w))·n ≥ 0 for registers e..e+2, w..w+2 and n, with no register overflowed. */
+function edgeInner(e: number, w: number): boolean {
+  xCross(X, e, w);
+  xDot(16, X, NR);
+  return !xFull && xSign(16) >= 0;
+}
+
+/** Sign of register r. */
+function xSign(r: number): number {
+  return signOf(xreg[r], xlen[r]);
+}

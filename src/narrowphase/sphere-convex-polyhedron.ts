@@ -17,6 +17,14 @@
  */
 
 import {
+  exactRange,
+  footInTriangleIo,
+  orient3dSign,
+  PLANE_GAP_UNDECIDED,
+  planeGapIo,
+  planeGapSignIo,
+} from "../geometry/exact-predicates.js";
+import {
   closestHullPoint,
   HULL_POINT_BEYOND,
   HULL_POINT_INSIDE,
@@ -55,6 +63,130 @@ function centreStatus(b: ConvexPolyhedron, bInA: Isometry): number {
   return closestHullPoint(closestInB, normalInB, b, centerInB);
 }
 
+/**
+ * Relative width of the band (times the largest coordinate of the centre, its closest point
+ * and the radii) within which the centre's double distance less the radii is decided exactly
+ * ({@link exactHullGap}): far wider than its rounding (a few ε of the feature, hull-point.ts).
+ */
+const HULL_TOUCH_BAND = 2 ** -36;
+/** Vertices within this times the hull's largest coordinate of the closest point's plane. */
+const PLANE_SLACK = 2 ** -30;
+/** Most vertices on that plane the exact decision takes (its triangles: k(k − 1)(k − 2)/6). */
+const PLANE_VERTICES_MAX = 8;
+const planeIndex = new Int32Array(PLANE_VERTICES_MAX);
+const cornerA = /* @__PURE__ */ vec3.create();
+const cornerB = /* @__PURE__ */ vec3.create();
+const cornerC = /* @__PURE__ */ vec3.create();
+const cornerV = /* @__PURE__ */ vec3.create();
+
+/**
+ * In/out of {@link exactHullGap} (no double crosses a call): [0] the gap, the centre's distance
+ * less the radii (in; out with its sign made exact near 0), [1], [2] the radii r1, r2 (in).
+ */
+export const hullGapIo = new Float64Array(3);
+
+/**
+ * After a centre status of HULL_POINT_OUTSIDE (the centre, its closest point and normal in the
+ * module's scratch): hullGapIo[0], the gap in doubles, with its sign made exact where it lies
+ * within {@link HULL_TOUCH_BAND} of 0 (issue 16: a sphere resting exactly on a hull's tilted
+ * face was 5.6e-17 apart). The hull's vertices on the supporting plane through the closest
+ * point (within {@link PLANE_SLACK}, at most {@link PLANE_VERTICES_MAX}) give triangles of the
+ * hull: the centre at or within r1 + r2 of one's plane with its foot in it (exact expansions,
+ * src/geometry/exact-predicates.ts `planeGapSignIo`, `footInTriangleIo`) is that near the hull,
+ * a touch (gap 0) or an overlap (0 when the doubles said apart); beyond the radii from the plane
+ * of one whose every hull vertex lies exactly on or behind it (`orient3dSign`), apart (the least
+ * positive double when the doubles said none). Else the doubles' gap (a touch at an edge or a
+ * corner). The centre as the routine holds it (A's origin moved into B's frame: exact for an
+ * identity rotation). Nothing allocated.
+ */
+function exactHullGap(b: ConvexPolyhedron): void {
+  const g = hullGapIo[0];
+  const r1 = hullGapIo[1];
+  const r2 = hullGapIo[2];
+  const m = Math.max(
+    Math.abs(centerInB.x),
+    Math.abs(centerInB.y),
+    Math.abs(centerInB.z),
+    Math.abs(closestInB.x),
+    Math.abs(closestInB.y),
+    Math.abs(closestInB.z),
+    r1 + r2,
+  );
+  if (!(Math.abs(g) <= HULL_TOUCH_BAND * m)) return;
+  if (!exactRange(centerInB)) return;
+  if (!(r1 === 0 || (r1 < 2 ** 300 && r1 >= 2 ** -300))) return;
+  if (!(r2 === 0 || (r2 < 2 ** 300 && r2 >= 2 ** -300))) return;
+  const v = b.vertices;
+  const n = b.vertexCount;
+  let extent = 0;
+  for (let i = 0; i < 3 * n; i++) extent = Math.max(extent, Math.abs(v[i]));
+  const tol = PLANE_SLACK * extent;
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    const h =
+      (v[3 * i] - closestInB.x) * normalInB.x +
+      (v[3 * i + 1] - closestInB.y) * normalInB.y +
+      (v[3 * i + 2] - closestInB.z) * normalInB.z;
+    if (!(Math.abs(h) <= tol)) continue;
+    if (k === PLANE_VERTICES_MAX) return;
+    planeIndex[k++] = i;
+  }
+  let proven = PLANE_GAP_UNDECIDED;
+  for (let i = 0; i < k && proven === PLANE_GAP_UNDECIDED; i++) {
+    for (let j = i + 1; j < k && proven === PLANE_GAP_UNDECIDED; j++) {
+      for (let l = j + 1; l < k && proven === PLANE_GAP_UNDECIDED; l++) {
+        proven = triangleGap(v, n, planeIndex[i], planeIndex[j], planeIndex[l]);
+      }
+    }
+  }
+  if (proven === 0 || (proven < 0 && g > 0)) hullGapIo[0] = 0;
+  else if (proven === 1 && !(g > 0)) hullGapIo[0] = Number.MIN_VALUE;
+}
+
+/**
+ * The exact answer that hull triangle (vertices i, j, l of `v`, `n` of them) gives about the
+ * centre (see {@link exactHullGap}): −1 or 0 (its foot in the triangle, that near), 1 (apart:
+ * beyond the radii from the triangle's plane, every vertex on or behind it), or
+ * PLANE_GAP_UNDECIDED.
+ */
+function triangleGap(v: ArrayLike<number>, n: number, i: number, j: number, l: number): number {
+  const io = planeGapIo;
+  io[0] = centerInB.x;
+  io[1] = centerInB.y;
+  io[2] = centerInB.z;
+  io[3] = 0;
+  io[4] = 0;
+  io[5] = 0;
+  for (let q = 0; q < 3; q++) {
+    io[6 + q] = v[3 * i + q];
+    io[9 + q] = v[3 * j + q];
+    io[12 + q] = v[3 * l + q];
+  }
+  io[15] = hullGapIo[1];
+  io[16] = hullGapIo[2];
+  const s = planeGapSignIo();
+  if (s === PLANE_GAP_UNDECIDED) return s;
+  if (s <= 0) return footInTriangleIo() ? s : PLANE_GAP_UNDECIDED;
+  // Apart when the hull lies on the other side of the plane from the centre (or on it).
+  const side = io[17];
+  cornerA.x = v[3 * i];
+  cornerA.y = v[3 * i + 1];
+  cornerA.z = v[3 * i + 2];
+  cornerB.x = v[3 * j];
+  cornerB.y = v[3 * j + 1];
+  cornerB.z = v[3 * j + 2];
+  cornerC.x = v[3 * l];
+  cornerC.y = v[3 * l + 1];
+  cornerC.z = v[3 * l + 2];
+  for (let q = 0; q < n; q++) {
+    cornerV.x = v[3 * q];
+    cornerV.y = v[3 * q + 1];
+    cornerV.z = v[3 * q + 2];
+    if (orient3dSign(cornerA, cornerB, cornerC, cornerV) === side) return PLANE_GAP_UNDECIDED;
+  }
+  return 1;
+}
+
 /** True when the centre is outside the hull (see {@link centreStatus}). */
 function centreOutside(b: ConvexPolyhedron, bInA: Isometry): boolean {
   return centreStatus(b, bInA) === HULL_POINT_OUTSIDE;
@@ -77,7 +209,11 @@ export function intersectsSphereConvexPolyhedron(
   // which distance and contact ask for a centre inside, find).
   if (status === HULL_POINT_WITHIN || status === HULL_POINT_INSIDE) return true;
   if (status !== HULL_POINT_OUTSIDE) return intersectsConvexConvex(a, b, bInA);
-  return hullPointIo[0] <= a.radius;
+  hullGapIo[0] = hullPointIo[0] - a.radius;
+  hullGapIo[1] = a.radius;
+  hullGapIo[2] = 0;
+  exactHullGap(b);
+  return hullGapIo[0] <= 0;
 }
 
 /**
@@ -105,7 +241,11 @@ export function contactSphereConvexPolyhedron(
   prediction: number,
 ): boolean {
   if (!centreOutside(b, bInA)) return contactConvexConvex(out, a, b, bInA, prediction);
-  const gap = hullPointIo[0] - a.radius;
+  hullGapIo[0] = hullPointIo[0] - a.radius;
+  hullGapIo[1] = a.radius;
+  hullGapIo[2] = 0;
+  exactHullGap(b);
+  const gap = hullGapIo[0];
   if (!(gap <= prediction)) return false;
   out.distance = gap;
   writeOutside(out.pointA, out.pointB, out.normal, a.radius, bInA);
@@ -120,7 +260,11 @@ export function distanceSphereConvexPolyhedron(
   bInA: Isometry,
 ): DistanceResult {
   if (!centreOutside(b, bInA)) return distanceConvexConvex(out, a, b, bInA);
-  out.distance = Math.max(0, hullPointIo[0] - a.radius);
+  hullGapIo[0] = hullPointIo[0] - a.radius;
+  hullGapIo[1] = a.radius;
+  hullGapIo[2] = 0;
+  exactHullGap(b);
+  out.distance = Math.max(0, hullGapIo[0]);
   writeOutside(out.pointA, out.pointB, normalScratch, a.radius, bInA);
   return out;
 }
@@ -132,11 +276,15 @@ const normalScratch = /* @__PURE__ */ vec3.create();
  * `out.distance` the centre's distance to the hull, `out.normal` (unit, from the centre toward
  * the hull's closest point), `out.pointB` that point and `out.pointA` the centre (A's frame);
  * false for a centre inside the hull, on it or undecided (the caller's general path answers).
- * For a rounded hull's pairs (src/narrowphase/sphere-rounded.ts), which add the radii.
+ * The caller sets the radii in hullGapIo[1], [2]; hullGapIo[0] is then the distance less their
+ * sum with its sign made exact near 0 ({@link exactHullGap}). For a rounded hull's pairs (src/narrowphase/sphere-rounded.ts), which add the radii.
  */
 export function contactCentreHull(out: Contact, b: ConvexPolyhedron, bInA: Isometry): boolean {
   if (!centreOutside(b, bInA)) return false;
   out.distance = hullPointIo[0];
+  // The gap less the radii of hullGapIo[1], [2] (the caller's) with its sign made exact.
+  hullGapIo[0] = hullPointIo[0] - (hullGapIo[1] + hullGapIo[2]);
+  exactHullGap(b);
   writeOutside(out.pointA, out.pointB, out.normal, 0, bInA);
   return true;
 }

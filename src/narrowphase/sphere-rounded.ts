@@ -28,7 +28,7 @@ import type { RoundedConvexPolyhedron, RoundedCuboid } from "../shapes/rounded.j
 import type { Sphere } from "../shapes/sphere.js";
 import { type Contact, contactErrorIo } from "./contact.js";
 import { contactConvexConvex } from "./convex-convex.js";
-import { contactCentreHull } from "./sphere-convex-polyhedron.js";
+import { contactCentreHull, hullGapIo } from "./sphere-convex-polyhedron.js";
 import { contactBoxSphere, contactSphereBox, sphereBoxRadius } from "./sphere-cuboid.js";
 
 /**
@@ -103,8 +103,11 @@ export function contactSphereRoundedConvexPolyhedron(
 ): boolean {
   const rS = a.radius;
   const rB = b.radius;
+  hullGapIo[1] = rS;
+  hullGapIo[2] = rB;
   if (contactCentreHull(out, b.core, bInA)) {
-    const d = out.distance - (rS + rB);
+    // The gap's sign exact near 0 (a sphere resting exactly on a tilted face: 0, not ±1e-16).
+    const d = hullGapIo[0];
     if (!(d <= prediction)) return false;
     out.distance = d;
     const n = out.normal;

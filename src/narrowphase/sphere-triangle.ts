@@ -17,6 +17,13 @@ import {
   sliverNormal,
   triangleIsSliver,
 } from "../geometry/closest-point.js";
+import {
+  exactRange,
+  footInTriangleIo,
+  PLANE_GAP_UNDECIDED,
+  planeGapIo,
+  planeGapSignIo,
+} from "../geometry/exact-predicates.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
 import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot3 } from "../math/scalar.js";
@@ -96,7 +103,7 @@ function innerSide(p: Vec3, p0: Vec3, p1: Vec3, n: Vec3): boolean {
  * Doubles that would otherwise cross a call (boxed when V8 does not inline it, as under the mesh
  * pairs' deep call chains): [0] the distance of {@link distanceInto}.
  */
-const io = new Float64Array(1);
+const io = new Float64Array(2);
 
 /** io[0] = |a − b| as `vec3.distance` (hypot3) computes it, its common case inline. */
 function distanceInto(a: Vec3, b: Vec3): void {
@@ -109,6 +116,77 @@ function distanceInto(a: Vec3, b: Vec3): void {
   // its three coordinates when V8 does not inline it (27 KB per step in the mesh probe once).
   else if (x === 0 && y === 0 && z === 0) io[0] = 0;
   else io[0] = hypot3(x, y, z);
+}
+
+/**
+ * Relative width of the band (times the largest coordinate of the centre, the corners and the
+ * radius) within which the double gap |centre − closest| − r is decided exactly
+ * ({@link exactGapInto}): far wider than the rounding of that gap (a few ε of those
+ * coordinates), so that outside it the doubles' sign is the exact one.
+ */
+export const SPHERE_TOUCH_BAND = 2 ** -36;
+
+/** The exact sign of the last {@link exactGapInto}: −1, 0, 1, or PLANE_GAP_UNDECIDED. */
+let exactSign = PLANE_GAP_UNDECIDED;
+
+/**
+ * io[1] = the gap io[0] − r (io[0] = |center − closest|, r = the sphere's radius) with its sign
+ * made exact where the doubles leave it within {@link SPHERE_TOUCH_BAND} of 0 (issue 16: a
+ * sphere resting exactly on a tilted face was 1.2e-16 apart): the sign of the centre's distance
+ * to the triangle's plane less r, in exact expansions (src/geometry/exact-predicates.ts
+ * `planeGapSignIo`) — beyond the radius: apart (the triangle lies in the plane); at or within
+ * it with the foot in the triangle (exactly): touching (0) or overlapping. An exact touch, or an
+ * overlap the doubles call apart, is 0; an exact gap the doubles call none is the least positive
+ * double. Otherwise (the foot outside the triangle: an edge's or a corner's touch) the doubles'
+ * gap. The frame is the caller's: the centre as the routine holds it (B's pose in A's frame, one
+ * rounding per coordinate when a rotation or a far offset is applied). Nothing allocated.
+ */
+function exactGapInto(center: Vec3, a: Vec3, b: Vec3, c: Vec3, s: Sphere): void {
+  const r = s.radius;
+  const g = io[0] - r;
+  io[1] = g;
+  exactSign = PLANE_GAP_UNDECIDED;
+  const m = Math.max(
+    Math.abs(center.x),
+    Math.abs(center.y),
+    Math.abs(center.z),
+    Math.abs(a.x),
+    Math.abs(a.y),
+    Math.abs(a.z),
+    Math.abs(b.x),
+    Math.abs(b.y),
+    Math.abs(b.z),
+    Math.abs(c.x),
+    Math.abs(c.y),
+    Math.abs(c.z),
+    r,
+  );
+  if (!(Math.abs(g) <= SPHERE_TOUCH_BAND * m)) return;
+  if (!exactRange(center) || !exactRange(a) || !exactRange(b) || !exactRange(c)) return;
+  if (!(r === 0 || (r < 2 ** 300 && r >= 2 ** -300))) return;
+  const v = planeGapIo;
+  v[0] = center.x;
+  v[1] = center.y;
+  v[2] = center.z;
+  v[3] = 0;
+  v[4] = 0;
+  v[5] = 0;
+  v[6] = a.x;
+  v[7] = a.y;
+  v[8] = a.z;
+  v[9] = b.x;
+  v[10] = b.y;
+  v[11] = b.z;
+  v[12] = c.x;
+  v[13] = c.y;
+  v[14] = c.z;
+  v[15] = r;
+  v[16] = 0;
+  const k = planeGapSignIo();
+  if (k === PLANE_GAP_UNDECIDED || (k <= 0 && !footInTriangleIo())) return;
+  exactSign = k;
+  if (k === 0 || (k < 0 && g > 0)) io[1] = 0;
+  else if (k > 0 && !(g > 0)) io[1] = Number.MIN_VALUE;
 }
 
 /**
@@ -248,7 +326,8 @@ export function intersectsTriangleSphere(a: Triangle, b: Sphere, bInA: Isometry)
   // The gap as distanceTriangleSphere and contactTriangleSphere measure it (|c − p| − r, not
   // squared lengths), so the three agree on a sphere that exactly touches.
   distanceInto(closest, center);
-  return io[0] <= b.radius;
+  exactGapInto(center, a.a, a.b, a.c, b);
+  return io[1] <= 0;
 }
 
 /**
@@ -285,8 +364,16 @@ export function contactTriangleSphere(
   // Rejected on the gap |c − p| − r, as intersectsTriangleSphere and distanceTriangleSphere
   // measure it (a sphere that exactly touches is touching in all three).
   distanceInto(closest, center);
-  if (io[0] - b.radius > prediction) return false;
-  return contactSphereTriangleCore(out, center, b, a.a, a.b, a.c, Infinity, false);
+  exactGapInto(center, a.a, a.b, a.c, b);
+  const gap = io[1];
+  if (gap > prediction) return false;
+  const k = exactSign;
+  if (!contactSphereTriangleCore(out, center, b, a.a, a.b, a.c, Infinity, false)) return false;
+  // The gap's sign as decided exactly (a touch is distance 0, not ±1e-16).
+  if (k === 0 || (k < 0 && out.distance > 0) || (k === 1 && !(out.distance > 0))) {
+    out.distance = gap;
+  }
+  return true;
 }
 
 const distanceContact: Contact = makeContact();
@@ -336,7 +423,8 @@ export function distanceTriangleSphere(
     contactTriangleSphere(distanceContact, a, b, bInA, Number.POSITIVE_INFINITY);
     return distanceFromContact(out);
   }
-  out.distance = Math.max(0, d - b.radius);
+  exactGapInto(center, a.a, a.b, a.c, b);
+  out.distance = Math.max(0, io[1]);
   vec3.copy(out.pointA, closest);
   // vec3.lerp written out (its t would be boxed passed to a call).
   const t = b.radius / d;

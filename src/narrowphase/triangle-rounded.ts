@@ -18,8 +18,18 @@
  * call V8 may leave out of line (the radius is read inside each routine, the core's prediction
  * passed through `contactPredictionIo`).
  */
+import {
+  exactRange,
+  footInTriangleIo,
+  PLANE_GAP_UNDECIDED,
+  planeGapIo,
+  planeGapSignIo,
+} from "../geometry/exact-predicates.js";
 import type { Isometry } from "../math/isometry.js";
+import * as quat from "../math/quat.js";
+import * as vec3 from "../math/vec3.js";
 import type { RoundedShape } from "../shapes/rounded.js";
+import { ShapeType } from "../shapes/shape.js";
 import type { Triangle } from "../shapes/triangle.js";
 import type { Contact, DistanceResult } from "./contact.js";
 import { makeContact } from "./contact.js";
@@ -30,6 +40,153 @@ import {
 } from "./triangle-polytope.js";
 
 const core = makeContact();
+
+/**
+ * Relative width of the band (times the largest coordinate of the triangle, B's offset, the
+ * core and the radius) within which the core pair's gap less the radius is decided exactly
+ * ({@link exactCoreFaceGap}): far wider than its rounding.
+ */
+const CORE_TOUCH_BAND = 2 ** -36;
+
+const vertexLocal = vec3.create();
+const vertexPlaced = vec3.create();
+const faceUnit = vec3.create();
+const edgeB = vec3.create();
+const edgeC = vec3.create();
+
+/**
+ * The sign of the pair's gap (the core's distance to triangle `a` less the radius), exact where
+ * a core vertex meets the triangle's face: −1 or 0 when some vertex lies at or within the radius
+ * of the face's plane with its foot in the triangle (src/geometry/exact-predicates.ts
+ * `planeGapSignIo`, `footInTriangleIo`: that vertex is that near the triangle); 1 when every
+ * vertex lies on one side of the plane beyond the radius (the plane then parts the rounded core
+ * from the triangle); else PLANE_GAP_UNDECIDED (an edge's or a corner's touch: the doubles
+ * decide). A vertex v is placed at R·v + t, the rotation rounded as the queries round it (none
+ * for an identity rotation) and the offset added exactly. Nothing allocated.
+ */
+function exactCoreFaceGap(a: Triangle, b: RoundedShape, bInA: Isometry): number {
+  const r = b.radius;
+  const t = bInA.translation;
+  const q = bInA.rotation;
+  if (!exactRange(t) || !exactRange(a.a) || !exactRange(a.b) || !exactRange(a.c)) {
+    return PLANE_GAP_UNDECIDED;
+  }
+  if (!(r === 0 || (r < 2 ** 300 && r >= 2 ** -300))) return PLANE_GAP_UNDECIDED;
+  vec3.sub(edgeB, a.b, a.a);
+  vec3.sub(edgeC, a.c, a.a);
+  vec3.cross(faceUnit, edgeB, edgeC);
+  if (!vec3.tryNormalize(faceUnit, faceUnit)) return PLANE_GAP_UNDECIDED;
+  const box = b.type === ShapeType.RoundedCuboid;
+  const count = box ? 8 : b.core.vertexCount;
+  const identity = q.x === 0 && q.y === 0 && q.z === 0;
+  const v = planeGapIo;
+  v[6] = a.a.x;
+  v[7] = a.a.y;
+  v[8] = a.a.z;
+  v[9] = a.b.x;
+  v[10] = a.b.y;
+  v[11] = a.b.z;
+  v[12] = a.c.x;
+  v[13] = a.c.y;
+  v[14] = a.c.z;
+  v[15] = r;
+  v[16] = 0;
+  let side = 0;
+  let beyond = true;
+  for (let i = 0; i < count; i++) {
+    if (b.type === ShapeType.RoundedCuboid) {
+      const h = b.core.halfExtents;
+      vertexLocal.x = i & 1 ? h.x : -h.x;
+      vertexLocal.y = i & 2 ? h.y : -h.y;
+      vertexLocal.z = i & 4 ? h.z : -h.z;
+    } else {
+      const w = b.core.vertices;
+      vertexLocal.x = w[3 * i];
+      vertexLocal.y = w[3 * i + 1];
+      vertexLocal.z = w[3 * i + 2];
+    }
+    if (identity) vec3.copy(vertexPlaced, vertexLocal);
+    else quat.rotate(vertexPlaced, q, vertexLocal);
+    if (!exactRange(vertexPlaced)) return PLANE_GAP_UNDECIDED;
+    // The doubles' signed height over the plane, to skip the vertices clearly beyond.
+    const hx = vertexPlaced.x + t.x - a.a.x;
+    const hy = vertexPlaced.y + t.y - a.a.y;
+    const hz = vertexPlaced.z + t.z - a.a.z;
+    const h = hx * faceUnit.x + hy * faceUnit.y + hz * faceUnit.z;
+    const m = Math.max(
+      Math.abs(vertexPlaced.x) + Math.abs(t.x) + Math.abs(a.a.x),
+      Math.abs(vertexPlaced.y) + Math.abs(t.y) + Math.abs(a.a.y),
+      Math.abs(vertexPlaced.z) + Math.abs(t.z) + Math.abs(a.a.z),
+      Math.abs(edgeB.x) + Math.abs(edgeB.y) + Math.abs(edgeB.z),
+      Math.abs(edgeC.x) + Math.abs(edgeC.y) + Math.abs(edgeC.z),
+      r,
+    );
+    const g = Math.abs(h) - r;
+    if (g > CORE_TOUCH_BAND * m) {
+      const s = h > 0 ? 1 : -1;
+      if (side === 0) side = s;
+      else if (s !== side) beyond = false;
+      continue;
+    }
+    v[0] = vertexPlaced.x;
+    v[1] = vertexPlaced.y;
+    v[2] = vertexPlaced.z;
+    v[3] = t.x;
+    v[4] = t.y;
+    v[5] = t.z;
+    const k = planeGapSignIo();
+    if (k === PLANE_GAP_UNDECIDED) {
+      beyond = false;
+      continue;
+    }
+    if (k <= 0) {
+      if (footInTriangleIo()) return k;
+      beyond = false;
+      continue;
+    }
+    const s = v[17];
+    if (side === 0) side = s;
+    else if (s !== side) beyond = false;
+  }
+  return beyond && side !== 0 ? 1 : PLANE_GAP_UNDECIDED;
+}
+
+/** io[0] (in: the core's gap less the radius; out: its sign made exact near 0, see below). */
+const gapIo = new Float64Array(1);
+
+/**
+ * gapIo[0], the pair's gap in doubles, with its sign made exact where it lies within
+ * {@link CORE_TOUCH_BAND} of 0 ({@link exactCoreFaceGap}; issue 16: a rounded hull whose core
+ * vertex lies exactly its radius above a tilted face was 1.1e-16 apart): an exact touch, or an
+ * overlap the doubles call apart, is 0; an exact gap the doubles call none the least positive
+ * double. `c`: the core pair's contact (its witness on the core sets the band's scale).
+ */
+function exactGap(a: Triangle, b: RoundedShape, bInA: Isometry, c: Contact): void {
+  const g = gapIo[0];
+  const t = bInA.translation;
+  const m = Math.max(
+    Math.abs(t.x),
+    Math.abs(t.y),
+    Math.abs(t.z),
+    Math.abs(a.a.x),
+    Math.abs(a.a.y),
+    Math.abs(a.a.z),
+    Math.abs(a.b.x),
+    Math.abs(a.b.y),
+    Math.abs(a.b.z),
+    Math.abs(a.c.x),
+    Math.abs(a.c.y),
+    Math.abs(a.c.z),
+    b.radius,
+    Math.abs(c.pointB.x),
+    Math.abs(c.pointB.y),
+    Math.abs(c.pointB.z),
+  );
+  if (!(Math.abs(g) <= CORE_TOUCH_BAND * m)) return;
+  const k = exactCoreFaceGap(a, b, bInA);
+  if (k === 0 || (k < 0 && g > 0)) gapIo[0] = 0;
+  else if (k === 1 && !(g > 0)) gapIo[0] = Number.MIN_VALUE;
+}
 
 /**
  * The core pair's contact into `out` at any gap (its prediction unbounded: the closest features
@@ -57,7 +214,9 @@ export function contactTriangleRounded(
 ): boolean {
   if (!coreContact(out, a, b, bInA)) return false;
   const r = b.radius;
-  const d = out.distance - r;
+  gapIo[0] = out.distance - r;
+  exactGap(a, b, bInA, out);
+  const d = gapIo[0];
   if (!(d <= prediction)) return false;
   out.distance = d;
   const n = out.normal;
@@ -81,7 +240,9 @@ export function distanceTriangleRounded(
 ): DistanceResult {
   if (!coreContact(core, a, b, bInA)) return distanceTrianglePolytope(out, a, b.core, bInA);
   const r = b.radius;
-  const d = core.distance - r;
+  gapIo[0] = core.distance - r;
+  exactGap(a, b, bInA, core);
+  const d = gapIo[0];
   const n = core.normal;
   out.distance = Math.max(d, 0);
   out.pointA.x = core.pointA.x;
@@ -95,5 +256,8 @@ export function distanceTriangleRounded(
 
 /** True when triangle `a` and rounded polytope `b` (B at `bInA`, A's frame) overlap or touch. */
 export function intersectsTriangleRounded(a: Triangle, b: RoundedShape, bInA: Isometry): boolean {
-  return coreContact(core, a, b, bInA) && core.distance - b.radius <= 0;
+  if (!coreContact(core, a, b, bInA)) return false;
+  gapIo[0] = core.distance - b.radius;
+  exactGap(a, b, bInA, core);
+  return gapIo[0] <= 0;
 }
