@@ -263,6 +263,12 @@ const reachP = new Float64Array(1024);
 const reachQ = new Float64Array(1024);
 const reachT = new Float64Array(64);
 
+/**
+ * [0] r² rounded, for the filter of `reachEnd` (through the array, not as an argument: a double
+ * passed to a call V8 does not inline is boxed).
+ */
+const reachF = new Float64Array(1);
+
 /** Margin, relative, of the floating-point filters of {@link pointSegmentReachSignIo}: 2^-48 (32 ε). */
 const REACH_FILTER = 2 ** -48;
 
@@ -296,11 +302,12 @@ export function pointSegmentReachSignIo(): number {
   r2n = compressInto(reachR2, r2n);
   const rf = io[6] + io[7];
   const r2f = rf * rf;
+  reachF[0] = r2f;
   const ex = diff[1];
   const ey = diff[3];
-  if (ex === 0 && ey === 0 && diff[0] === 0 && diff[2] === 0) return reachEnd(2, r2f, r2n);
-  if (reachDotSign(2) <= 0) return reachEnd(2, r2f, r2n);
-  if (reachDotSign(4) >= 0) return reachEnd(4, r2f, r2n);
+  if (ex === 0 && ey === 0 && diff[0] === 0 && diff[2] === 0) return reachEnd(2, r2n);
+  if (reachDotSign(2) <= 0) return reachEnd(2, r2n);
+  if (reachDotSign(4) >= 0) return reachEnd(4, r2n);
   // Beside the segment: orient2d(a, b, p)² against r²·|b − a|².
   const l = ex * diff[7];
   const r = ey * diff[5];
@@ -352,7 +359,8 @@ function reachDotSign(k: number): number {
 }
 
 /** Sign of |p − end|² − r² (end's offset in diff entries k, k + 1), exactly. */
-function reachEnd(k: number, r2f: number, r2n: number): number {
+function reachEnd(k: number, r2n: number): number {
+  const r2f = reachF[0];
   const dx = diff[2 * k + 1];
   const dy = diff[2 * k + 3];
   const df = dx * dx + dy * dy;
