@@ -17,7 +17,8 @@
  * - everything else (capsules, segments, circle–polygon, separated polygons): whether the cores
  *   share a point decided exactly (orient2d), the distance of apart cores in closed form from
  *   their closest vertex–edge pair (`contactCores`; 2D GJK only outside the exact predicates'
- *   range), and, when the cores meet, SAT on the cores' edge normals for the penetration —
+ *   range) — its sign exact for rounded cores within the rounding of a touch (`coresTouchGap`),
+ *   as circle–circle's and circle–rect's corner gaps —, and, when the cores meet, SAT on the cores' edge normals for the penetration —
  *   exact in 2D, so no EPA is needed: for a point inside a convex polygon the distance to the
  *   boundary of the polygon inflated by r is the distance to the nearest edge line plus r.
  *
