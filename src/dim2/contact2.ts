@@ -17,7 +17,8 @@
  * - everything else (capsules, segments, circle–polygon, separated polygons): whether the cores
  *   share a point decided exactly (orient2d), the distance of apart cores in closed form from
  *   their closest vertex–edge pair (`contactCores`; 2D GJK only outside the exact predicates'
- *   range), and, when the cores meet, SAT on the cores' edge normals for the penetration —
+ *   range) — its sign exact for rounded cores within the rounding of a touch (`coresTouchGap`),
+ *   as circle–circle's and circle–rect's corner gaps —, and, when the cores meet, SAT on the cores' edge normals for the penetration —
  *   exact in 2D, so no EPA is needed: for a point inside a convex polygon the distance to the
  *   boundary of the polygon inflated by r is the distance to the nearest edge line plus r.
  *
@@ -33,7 +34,13 @@ import {
   SAT_AXIS_TIE_TOLERANCE,
 } from "../constants.js";
 import { checkOutRecord, invalidValue } from "../errors.js";
-import { orient2dIo, orient2dSignIo } from "../geometry/exact-predicates.js";
+import {
+  orient2dIo,
+  orient2dSignIo,
+  pointSegmentReachSignIo,
+  REACH_UNDECIDED,
+  reachIo,
+} from "../geometry/exact-predicates.js";
 import { checkAnswer2, checkedShape2, checkPair2 } from "./check2.js";
 import { makeWorkCore, transformCore, viewCore, type WorkCore2 } from "./core2.js";
 import { pairScale2, scaledShape2 } from "./extreme-scale2.js";
@@ -129,7 +136,22 @@ export function contactCircleCircle(
   lenIo[1] = cy;
   lengthOfIo();
   const d = lenIo[2];
-  const gap = d - a.radius - b.radius;
+  let gap = d - a.radius - b.radius;
+  // Within the rounding of a touch: the sign of the gap decided exactly (|c|² against r²).
+  if (Math.abs(gap) <= EXACT_TOUCH_BAND * (d + a.radius + b.radius)) {
+    const io = reachIo;
+    io[0] = 0;
+    io[1] = 0;
+    io[2] = 0;
+    io[3] = 0;
+    io[4] = cx;
+    io[5] = cy;
+    io[6] = a.radius;
+    io[7] = b.radius;
+    gapIo[0] = gap;
+    exactGapSign(pointSegmentReachSignIo());
+    gap = gapIo[0];
+  }
   if (gap > prediction) return false;
   // Coincident centres: any direction is a minimum translation; +x is the documented choice.
   const nx = d > 0 ? cx / d : 1;
@@ -191,6 +213,22 @@ export function contactCircleRect(
     lengthOfIo();
     const d = lenIo[2];
     distance = d - r;
+    // Within the rounding of a touch: the sign decided exactly (|c − q|² against r², B's frame).
+    const m = Math.max(Math.abs(cx), Math.abs(cy), Math.abs(qx), Math.abs(qy));
+    if (Math.abs(distance) <= EXACT_TOUCH_BAND * (m + r)) {
+      const io = reachIo;
+      io[0] = qx;
+      io[1] = qy;
+      io[2] = qx;
+      io[3] = qy;
+      io[4] = cx;
+      io[5] = cy;
+      io[6] = r;
+      io[7] = 0;
+      gapIo[0] = distance;
+      exactGapSign(pointSegmentReachSignIo());
+      distance = gapIo[0];
+    }
     if (distance > prediction) return false;
     nx = -dx / d;
     ny = -dy / d;
@@ -665,7 +703,13 @@ export function contactCores(
   if (apart) {
     // Exactly apart: a distance that rounds to 0 is still a gap (the least double).
     const d = featIo[0] > 0 ? featIo[0] : Number.MIN_VALUE;
-    const gap = d - r;
+    let gap = d - r;
+    // Rounded cores within the rounding of a touch: the sign of the gap decided exactly.
+    if (r > 0) {
+      gapIo[0] = gap;
+      coresTouchGap(ca, cb);
+      gap = gapIo[0];
+    }
     if (gap > prediction) return false;
     const nx = featIo[1];
     const ny = featIo[2];
@@ -683,6 +727,86 @@ export function contactCores(
     maxSeparation(satB, cb, ca);
   }
   return penetrationFromSat(out, ca, cb);
+}
+
+/**
+ * The rounded gap in {@link gapIo} given the sign `sign` decided exactly: 0 for a touch, the
+ * least double of the exact sign where the rounded gap has the other sign or is 0; kept when it
+ * already has that sign, or when the sign is undecided ({@link REACH_UNDECIDED}). (The gap goes
+ * through the array, not as an argument: a double passed to a call V8 does not inline is boxed.)
+ */
+function exactGapSign(sign: number): void {
+  const gap = gapIo[0];
+  if (sign === 0) gapIo[0] = 0;
+  else if (sign < 0) gapIo[0] = gap < 0 ? gap : -Number.MIN_VALUE;
+  else if (sign === 1) gapIo[0] = gap > 0 ? gap : Number.MIN_VALUE;
+}
+
+/** The gap of {@link exactGapSign} and {@link coresTouchGap}, in and out. */
+const gapIo = new Float64Array(1);
+
+/**
+ * The rounded gap in {@link gapIo} of cores `ca`, `cb` that do not meet, with radii, decided
+ * exactly when it lies within `EXACT_TOUCH_BAND` of the cores' largest coordinate plus the radii
+ * — far above its rounding (a few ε of that magnitude: the closed-form distance's offsets, the
+ * edge normals' rounding, the radii's sum): by {@link coresReachSign}.
+ */
+function coresTouchGap(ca: WorkCore2, cb: WorkCore2): void {
+  let m = ca.radius + cb.radius;
+  let c = 0;
+  for (let i = 0; i < 2 * ca.count; i++) c = Math.max(c, Math.abs(ca.verts[i]));
+  for (let i = 0; i < 2 * cb.count; i++) c = Math.max(c, Math.abs(cb.verts[i]));
+  m += c;
+  if (Math.abs(gapIo[0]) <= EXACT_TOUCH_BAND * m) exactGapSign(coresReachSign(ca, cb));
+}
+
+/**
+ * Sign, exact on the cores' coordinates and radii as given (one frame), of the distance of two
+ * cores that do not meet less the sum of their radii: −1 overlapping, 0 touching, +1 apart, or
+ * {@link REACH_UNDECIDED} when an input lies outside the predicate's range (2^±200) and no pair
+ * overlaps. Two convex polygons apart are nearest at a vertex of one against an edge (or vertex)
+ * of the other (Ericson 2005, §5.1.9), so every vertex–edge pair is tested
+ * (`pointSegmentReachSignIo`, src/geometry/exact-predicates.ts), a point–point pair when neither
+ * core has an edge. Allocates nothing.
+ */
+function coresReachSign(ca: WorkCore2, cb: WorkCore2): number {
+  reachIo[6] = ca.radius;
+  reachIo[7] = cb.radius;
+  if (ca.count === 1 && cb.count === 1) return reachPair(ca, 0, 0, cb, 0);
+  let sign = 1;
+  const ea = ca.count === 2 ? 1 : ca.count === 1 ? 0 : ca.count;
+  const eb = cb.count === 2 ? 1 : cb.count === 1 ? 0 : cb.count;
+  for (let i = 0; i < ea; i++) {
+    const j = i + 1 === ca.count ? 0 : i + 1;
+    for (let k = 0; k < cb.count; k++) {
+      const s = reachPair(ca, i, j, cb, k);
+      if (s < 0) return s;
+      if (s === REACH_UNDECIDED) sign = s;
+      else if (sign !== REACH_UNDECIDED && s < sign) sign = s;
+    }
+  }
+  for (let i = 0; i < eb; i++) {
+    const j = i + 1 === cb.count ? 0 : i + 1;
+    for (let k = 0; k < ca.count; k++) {
+      const s = reachPair(cb, i, j, ca, k);
+      if (s < 0) return s;
+      if (s === REACH_UNDECIDED) sign = s;
+      else if (sign !== REACH_UNDECIDED && s < sign) sign = s;
+    }
+  }
+  return sign;
+}
+
+/** The exact reach sign of vertex k of `pc` against the edge from vertex i to j of `ec`. */
+function reachPair(ec: WorkCore2, i: number, j: number, pc: WorkCore2, k: number): number {
+  const io = reachIo;
+  io[0] = ec.verts[2 * i];
+  io[1] = ec.verts[2 * i + 1];
+  io[2] = ec.verts[2 * j];
+  io[3] = ec.verts[2 * j + 1];
+  io[4] = pc.verts[2 * k];
+  io[5] = pc.verts[2 * k + 1];
+  return pointSegmentReachSignIo();
 }
 
 /**
@@ -1168,7 +1292,11 @@ function contactScaled2(
   const hit = contactShapes2(out, scaledShape2(a, k), scaledShape2(b, k), bInA, prediction * k);
   if (!hit) return false;
   const u = 1 / k;
+  const d = out.distance;
   out.distance *= u;
+  // A gap or an overlap under the rounding (the least double, src/dim2/contact2.ts
+  // `exactGapSign`) keeps its sign where the change of units underflows it.
+  if (out.distance === 0 && d !== 0) out.distance = d > 0 ? Number.MIN_VALUE : -Number.MIN_VALUE;
   out.pointA.x *= u;
   out.pointA.y *= u;
   out.pointB.x *= u;

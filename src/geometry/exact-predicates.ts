@@ -238,6 +238,184 @@ function orient2dOfIo(): number {
 }
 
 /**
+ * Magnitude bound of {@link pointSegmentReachSignIo}: its inputs, when not zero, lie in
+ * [2^-200, 2^200) (its squared lengths are of degree 4 in them: within that range their exact
+ * expansions neither overflow nor lose a term to underflow).
+ */
+const REACH_RANGE = 2 ** 200;
+
+/** The answer of {@link pointSegmentReachSignIo} for an input outside its range: undecided. */
+export const REACH_UNDECIDED = 2;
+
+/**
+ * The inputs of {@link pointSegmentReachSignIo}, written by the caller: ax, ay, bx, by (the
+ * segment's ends; a = b a point), px, py (the point), r0, r1 (the reach r = r0 + r1, each ≥ 0,
+ * summed exactly: two radii).
+ */
+export const reachIo = new Float64Array(8);
+
+/** Expansion buffers of {@link pointSegmentReachSignIo}. */
+const reachR = new Float64Array(4);
+const reachR2 = new Float64Array(16);
+const reachO = new Float64Array(32);
+const reachL2 = new Float64Array(32);
+const reachP = new Float64Array(1024);
+const reachQ = new Float64Array(1024);
+const reachT = new Float64Array(64);
+
+/**
+ * [0] r² rounded, for the filter of `reachEnd` (through the array, not as an argument: a double
+ * passed to a call V8 does not inline is boxed).
+ */
+const reachF = new Float64Array(1);
+
+/** Margin, relative, of the floating-point filters of {@link pointSegmentReachSignIo}: 2^-48 (32 ε). */
+const REACH_FILTER = 2 ** -48;
+
+/**
+ * Sign of dist(p, segment a–b) − r, exactly, for the doubles in {@link reachIo}: −1 when p lies
+ * within r of the segment, 0 when exactly at r (a touch), +1 beyond; {@link REACH_UNDECIDED} when
+ * a non-zero input lies outside [2^-200, 2^200). The region of p — before a, beyond b, or beside
+ * the segment — is decided by the exact signs of (p − a)·(b − a) and (p − b)·(b − a); beside it,
+ * orient2d(a, b, p)² is compared with r²·|b − a|², else |p − end|² with r², each a floating-point
+ * filter first, then the exact floating-point expansions (Shewchuk 1997, §2; products of
+ * expansions as sums of scaled ones, compressed). Allocates nothing (preallocated buffers).
+ */
+export function pointSegmentReachSignIo(): number {
+  const io = reachIo;
+  for (let i = 0; i < 8; i++) {
+    const m = Math.abs(io[i]);
+    if (m !== 0 && !(m < REACH_RANGE && m * REACH_RANGE >= 1)) return REACH_UNDECIDED;
+  }
+  // Entries of `diff`: 0 ex = bx − ax, 1 ey = by − ay, 2 dax = px − ax, 3 day = py − ay,
+  // 4 dbx = px − bx, 5 dby = py − by, each exact as [err, x].
+  reachDiff(0, 2, 0);
+  reachDiff(1, 3, 1);
+  reachDiff(2, 4, 0);
+  reachDiff(3, 5, 1);
+  reachDiff(4, 4, 2);
+  reachDiff(5, 5, 3);
+  // r = r0 + r1 exactly, and r² (compressed).
+  reachR[0] = io[6];
+  const rn = growInto(reachR, 1, io, 7, reachR);
+  let r2n = mulInto(reachR, rn, reachR, rn, reachR2);
+  r2n = compressInto(reachR2, r2n);
+  const rf = io[6] + io[7];
+  const r2f = rf * rf;
+  reachF[0] = r2f;
+  const ex = diff[1];
+  const ey = diff[3];
+  if (ex === 0 && ey === 0 && diff[0] === 0 && diff[2] === 0) return reachEnd(2, r2n);
+  if (reachDotSign(2) <= 0) return reachEnd(2, r2n);
+  if (reachDotSign(4) >= 0) return reachEnd(4, r2n);
+  // Beside the segment: orient2d(a, b, p)² against r²·|b − a|².
+  const l = ex * diff[7];
+  const r = ey * diff[5];
+  const of = Math.abs(l - r);
+  const errO = ORIENT2_BOUND * (Math.abs(l) + Math.abs(r));
+  const lf = (ex * ex + ey * ey) * r2f;
+  const lo = Math.max(0, of - errO);
+  const hi = of + errO;
+  if (lo * lo * (1 - REACH_FILTER) > lf * (1 + REACH_FILTER)) return 1;
+  if (hi * hi * (1 + REACH_FILTER) < lf * (1 - REACH_FILTER)) return -1;
+  let on = diffProduct(0, 3, reachO);
+  const m = diffProduct(1, 2, reachT);
+  for (let i = 0; i < m; i++) reachT[i] = -reachT[i];
+  on = compressInto(reachO, addInto(reachO, on, reachT, m));
+  let ln = diffProduct(0, 0, reachL2);
+  ln = addInto(reachL2, ln, reachT, diffProduct(1, 1, reachT));
+  ln = compressInto(reachL2, ln);
+  const pn = mulInto(reachO, on, reachO, on, reachP);
+  const qn = mulInto(reachR2, r2n, reachL2, ln, reachQ);
+  for (let i = 0; i < qn; i++) reachQ[i] = -reachQ[i];
+  return signOf(reachP, addInto(reachP, pn, reachQ, qn));
+}
+
+/** diff entry k = reachIo[i] − reachIo[j] exactly, [err, x] (TwoDiff written out). */
+function reachDiff(k: number, i: number, j: number): void {
+  // TwoSum(a, −reachIo[j]) = (x, err).
+  const a = reachIo[i];
+  const b = -reachIo[j];
+  const x = a + b;
+  const bv = x - a;
+  diff[2 * k] = a - (x - bv) + (b - bv);
+  diff[2 * k + 1] = x;
+}
+
+/**
+ * Sign of (diff entries k, k + 1)·(ex, ey) exactly: the offset of p from an end (k = 2: from a,
+ * k = 4: from b) along the segment.
+ */
+function reachDotSign(k: number): number {
+  const l = diff[1] * diff[2 * k + 1];
+  const r = diff[3] * diff[2 * k + 3];
+  const det = l + r;
+  const bound = ORIENT2_BOUND * (Math.abs(l) + Math.abs(r));
+  if (det > bound) return 1;
+  if (-det > bound) return -1;
+  const n = diffProduct(0, k, reachP);
+  const m = diffProduct(1, k + 1, reachT);
+  return signOf(reachP, addInto(reachP, n, reachT, m));
+}
+
+/** Sign of |p − end|² − r² (end's offset in diff entries k, k + 1), exactly. */
+function reachEnd(k: number, r2n: number): number {
+  const r2f = reachF[0];
+  const dx = diff[2 * k + 1];
+  const dy = diff[2 * k + 3];
+  const df = dx * dx + dy * dy;
+  if (df * (1 - REACH_FILTER) > r2f * (1 + REACH_FILTER)) return 1;
+  if (df * (1 + REACH_FILTER) < r2f * (1 - REACH_FILTER)) return -1;
+  let n = diffProduct(k, k, reachP);
+  n = addInto(reachP, n, reachT, diffProduct(k + 1, k + 1, reachT));
+  for (let i = 0; i < r2n; i++) reachQ[i] = -reachR2[i];
+  return signOf(reachP, addInto(reachP, n, reachQ, r2n));
+}
+
+/** out = e·f exactly (Shewchuk's product of expansions as a sum of scaled ones); returns its length. out ≠ e, f. */
+function mulInto(
+  e: Float64Array,
+  en: number,
+  f: Float64Array,
+  fn: number,
+  out: Float64Array,
+): number {
+  let n = scaleInto(e, en, f, 0, out);
+  for (let j = 1; j < fn; j++) n = addInto(out, n, reachT, scaleInto(e, en, f, j, reachT));
+  return n;
+}
+
+/**
+ * Compresses expansion e (n terms) in place: the same value in fewer, still non-overlapping
+ * terms (Shewchuk 1997, §2.8, COMPRESS; Fast-Two-Sum written out). Returns the new length.
+ */
+function compressInto(e: Float64Array, n: number): number {
+  let bottom = n - 1;
+  let q = e[bottom];
+  for (let i = n - 2; i >= 0; i--) {
+    // FastTwoSum(q, e[i]) = (x, err).
+    const now = e[i];
+    const x = q + now;
+    const err = now - (x - q);
+    if (err !== 0) {
+      e[bottom--] = x;
+      q = err;
+    } else q = x;
+  }
+  let top = 0;
+  for (let i = bottom + 1; i < n; i++) {
+    // FastTwoSum(e[i], q) = (x, err).
+    const now = e[i];
+    const x = now + q;
+    const err = q - (x - now);
+    if (err !== 0) e[top++] = err;
+    q = x;
+  }
+  e[top++] = q;
+  return top;
+}
+
+/**
  * Sign of det[b − a; c − a; d − a] (rows): +1 when d lies on the side of the plane through a, b,
  * c that (b − a) × (c − a) points to, −1 on the other side, 0 exactly coplanar. Inputs within
  * {@link exactRange}.

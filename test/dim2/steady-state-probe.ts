@@ -7,11 +7,13 @@
  * world up (so that the JIT has compiled the step), then runs `steps` steps moving every body
  * each frame, and prints as JSON the heap growth over those steps and the number of collections
  * that ran meanwhile (a PerformanceObserver of "gc" entries). When no collection ran, heap growth
- * is the number of bytes allocated. With `TIME=1` it prints the median step time instead.
+ * is the number of bytes allocated. With `TIME=1` it prints the median step time instead. Mode
+ * "touch" measures n / 2 resting pairs exactly touching instead (`addTouchScene`).
  */
 import { PerformanceObserver } from "node:perf_hooks";
 import { makeBenchScene2, moveScene2 } from "../../bench/world2-scene.js";
 import type { Pose2 } from "../../src/dim2/pose2.js";
+import { makeCapsule, makeCircle, makePolygon } from "../../src/dim2/shapes.js";
 import {
   type BodyHandle2D,
   CollisionWorld2D,
@@ -31,7 +33,8 @@ const scene = makeBenchScene2(n, 7);
 const world = new CollisionWorld2D({ broadphase });
 const poses: Pose2[] = [];
 const handles: BodyHandle2D[] = [];
-for (let i = 0; i < n; i++) {
+if (mode === "touch") addTouchScene();
+for (let i = 0; i < (mode === "touch" ? 0 : n); i++) {
   const p: Pose2 = {
     p: { x: scene.pos[2 * i], y: scene.pos[2 * i + 1] },
     q: { c: scene.rot[2 * i], s: scene.rot[2 * i + 1] },
@@ -47,7 +50,51 @@ for (let i = 0; i < n; i++) {
   );
 }
 
+/**
+ * "touch" mode: n / 2 resting pairs, each a triangle and a circle or capsule exactly touching its
+ * tilted edge (Pythagorean directions, dyadic coordinates: test/dim2/exact-touch.test.ts), every
+ * 16th rounded body a sensor; each frame sets the same poses again, so every pair's gap is in the
+ * exact predicate's band (src/dim2/contact2.ts `coresTouchGap`) every step.
+ */
+function addTouchScene(): void {
+  const dirs = [
+    [4, -3],
+    [5, 12],
+    [8, 15],
+    [-12, 5],
+  ];
+  const k = 2 ** -6;
+  for (let i = 0; i < n >> 1; i++) {
+    const [a, b] = dirs[i % 4];
+    const c = Math.hypot(a, b);
+    const tri = makePolygon([
+      { x: -a * k, y: -b * k },
+      { x: a * k, y: b * k },
+      { x: -b * k, y: a * k },
+    ]);
+    const tx = (i % 32) * 8;
+    const ty = Math.floor(i / 32) * 8;
+    const rounded =
+      i % 3 === 0
+        ? makeCircle(c * k)
+        : i % 3 === 1
+          ? makeCapsule({ x: 0, y: 0 }, { x: b * k, y: -a * k }, c * k)
+          : makeCapsule({ x: 0, y: 0 }, { x: a * k, y: b * k }, c * k);
+    const pt: Pose2 = { p: { x: tx, y: ty }, q: { c: 1, s: 0 } };
+    const pr: Pose2 = { p: { x: tx + b * k, y: ty - a * k }, q: { c: 1, s: 0 } };
+    handles.push(world.addBody({ shape: tri, pose: pt }));
+    poses.push(pt);
+    handles.push(world.addBody({ shape: rounded, pose: pr, sensor: i % 16 === 5 }));
+    poses.push(pr);
+  }
+}
+
 function frame(f: number): number {
+  if (mode === "touch") {
+    for (let i = 0; i < handles.length; i++) world.setPose(handles[i], poses[i]);
+    world.step();
+    return world.contactCount + world.events().begin.count;
+  }
   moveScene2(scene, f);
   const pos = scene.pos;
   for (let i = 0; i < n; i++) {

@@ -82,4 +82,13 @@ describe("CollisionWorld2D steady state: 1,000 bodies × 1,000 steps allocate no
       expect(r.heapAfterGcDeltaBytes).toBeLessThan(1 << 20);
     });
   }
+  // Resting pairs exactly touching (a circle or capsule on a triangle's tilted edge): every
+  // pair's gap is in the exact touch predicate's band every step (session 44: r² passed as an
+  // argument there was one boxed double per pair, 3.9 KB per step of 200 pairs).
+  it("tree, 500 exact touches: all touching, no garbage collection, < 4 KB a step", () => {
+    const r = runProbeTwice("tree", "touch");
+    expect(r.contacts + r.sensorPairs).toBe(500);
+    expect(r.gcsDuring, JSON.stringify(r)).toBe(0);
+    expect(r.bytesPerStep, JSON.stringify(r)).toBeLessThan(4096);
+  });
 });
