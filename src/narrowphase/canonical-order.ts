@@ -64,25 +64,119 @@ export function canonicalOrder(bInA: Isometry): number {
 
 /**
  * For two shapes of one type: true when the queries solve (A, B) at `bInA` as (B, A) and flip
- * the answer — {@link canonicalOrder}, and where the relative pose decides nothing (the identity,
- * or a symmetric half turn) for two meshes or two compounds their data
- * ({@link compositeDataOrder}): the composite mid-phase keeps the first of its tied part pairs
- * in its walk's order, which is not the other order's (issue 16, seed 56: two open box meshes
- * of 3e-5 given concentric, each pair of faces tied at one depth with opposite normals, and each
- * order kept another). Other types decide the identity inside their routines (convex-convex.ts,
- * `solveDirect`; triangle-polytope.ts, `loadOrdered`).
+ * the answer — {@link canonicalOrder}; where the relative pose decides nothing (the identity, or
+ * a symmetric half turn) the shapes' data ({@link shapeDataOrder}: the smaller first); for two
+ * equal shapes there, their world poses `poseA` and `poseB` ({@link poseOrder}: the smaller
+ * first). Antisymmetric in (A, B) but for equal shapes at equal poses, so both argument orders
+ * hand the routine one input bit for bit. The composite mid-phase keeps the first of its tied part
+ * pairs in its walk's order (issue 16, seed 56: two open box meshes of 3e-5 given concentric,
+ * each pair of faces tied at one depth with opposite normals, and each order kept another); two
+ * flat boxes, triangles or polygons in one plane, one turned a half turn about its normal
+ * relative to the other (the translation in the plane: a symmetric half turn), had each order
+ * solve its own pose, whose rounding took another of the tied normals, witness or touching
+ * decision (session 44: 42 of 2,273 such box pairs in contact, 37 of 1,970 polygon pairs).
+ * Allocation free.
  */
-export function sameTypeSwapped(a: Shape, b: Shape, bInA: Isometry): boolean {
+export function sameTypeSwapped(
+  a: Shape,
+  b: Shape,
+  bInA: Isometry,
+  poseA: Isometry,
+  poseB: Isometry,
+): boolean {
   const c = canonicalOrder(bInA);
   if (c !== 0) return c < 0;
-  return compositeDataOrder(a, b) > 0;
+  const k = shapeDataOrder(a, b);
+  if (k !== 0) return k > 0;
+  return poseOrder(poseA, poseB) > 0;
+}
+
+/**
+ * The sign of the first difference between two world poses — translation x, y, z, then rotation
+ * x, y, z, w — 0 when they are equal. Antisymmetric: swapping them negates it.
+ */
+export function poseOrder(poseA: Isometry, poseB: Isometry): number {
+  // Written out (no helper taking doubles): it can run in a world step.
+  const ta = poseA.translation;
+  const tb = poseB.translation;
+  if (ta.x !== tb.x) return ta.x < tb.x ? -1 : 1;
+  if (ta.y !== tb.y) return ta.y < tb.y ? -1 : 1;
+  if (ta.z !== tb.z) return ta.z < tb.z ? -1 : 1;
+  const qa = poseA.rotation;
+  const qb = poseB.rotation;
+  if (qa.x !== qb.x) return qa.x < qb.x ? -1 : 1;
+  if (qa.y !== qb.y) return qa.y < qb.y ? -1 : 1;
+  if (qa.z !== qb.z) return qa.z < qb.z ? -1 : 1;
+  if (qa.w !== qb.w) return qa.w < qb.w ? -1 : 1;
+  return 0;
+}
+
+/**
+ * The sign of the first difference between the numbers that define shapes `a` and `b` of one
+ * type — two meshes' or compounds' as {@link compositeDataOrder}; a heightfield's rows, columns,
+ * heights and scale; a rounded shape's core, then its radius; any other shape's defining fields
+ * ({@link DATA_FIELDS}: a box's half extents, a triangle's or capsule's points, a radius, a half
+ * height, a hull's vertices, a half-space's normal and offset) — 0 when they are equal or of
+ * different types. Derived caches (a hull's faces, its support starts) are never read, so the
+ * answer does not change as queries fill them. Antisymmetric: swapping a and b negates it.
+ * Allocation free.
+ */
+export function shapeDataOrder(a: Shape, b: Shape): number {
+  if (a.type !== b.type) return 0;
+  if (a.type === ShapeType.TriangleMesh || a.type === ShapeType.Compound) {
+    return compositeDataOrder(a, b);
+  }
+  const ra = a as unknown as Record<string, unknown>;
+  const rb = b as unknown as Record<string, unknown>;
+  if (a.type === ShapeType.RoundedCuboid || a.type === ShapeType.RoundedConvexPolyhedron) {
+    return (
+      shapeDataOrder(ra.core as Shape, rb.core as Shape) ||
+      numberOrder(ra.radius as number, rb.radius as number)
+    );
+  }
+  for (let i = 0; i < DATA_FIELDS.length; i++) {
+    const key = DATA_FIELDS[i];
+    const k = valueOrder(ra[key], rb[key]);
+    if (k !== 0) return k;
+  }
+  return 0;
+}
+
+/**
+ * The fields {@link shapeDataOrder} reads, in order (a shape has some of them): the data its
+ * constructor was given, never a cache derived from it.
+ */
+const DATA_FIELDS = [
+  "halfExtents",
+  "a",
+  "b",
+  "c",
+  "radius",
+  "halfHeight",
+  "vertices",
+  "normal",
+  "offset",
+  "rows",
+  "cols",
+  "heights",
+  "scale",
+];
+
+/** The order of two field values: numbers, typed arrays or vectors (0 for anything else). */
+function valueOrder(u: unknown, v: unknown): number {
+  if (typeof u === "number" && typeof v === "number") return numberOrder(u, v);
+  if (ArrayBuffer.isView(u) && ArrayBuffer.isView(v)) {
+    return arrayOrder(u as unknown as ArrayLike<number>, v as unknown as ArrayLike<number>);
+  }
+  if (isVector(u) && isVector(v)) return fieldOrder(u, v);
+  return 0;
 }
 
 /**
  * The sign of the first difference between the numbers that define composites `a` and `b` of
  * one type — a mesh's vertex count, vertices, then indices; a compound's child count, then each
- * child's type, pose and own numeric fields ({@link fieldOrder}) — 0 when they are equal or not
- * meshes or compounds. Antisymmetric: swapping a and b negates it. Allocation free.
+ * child's type, pose and data ({@link shapeDataOrder}) — 0 when they are equal or not meshes or
+ * compounds. Antisymmetric: swapping a and b negates it. Allocation free.
  */
 export function compositeDataOrder(a: Shape, b: Shape): number {
   if (a.type === ShapeType.TriangleMesh && b.type === ShapeType.TriangleMesh) {
@@ -101,7 +195,7 @@ export function compositeDataOrder(a: Shape, b: Shape): number {
       numberOrder(p.shape.type, q.shape.type) ||
       fieldOrder(p.pose.translation, q.pose.translation) ||
       fieldOrder(p.pose.rotation, q.pose.rotation) ||
-      fieldOrder(p.shape, q.shape);
+      shapeDataOrder(p.shape, q.shape);
     if (k !== 0) return k;
   }
   return 0;
@@ -119,8 +213,8 @@ function arrayOrder(x: ArrayLike<number>, y: ArrayLike<number>): number {
 
 /**
  * The first difference of the numeric fields of two objects of one kind (one constructor: the
- * same keys in the same order): numbers, typed arrays, and vectors or quaternions one level
- * down. Other fields (derived caches) are skipped.
+ * same keys in the same order; here vectors and quaternions): numbers, typed arrays, and vectors
+ * one level down. Other fields are skipped.
  */
 function fieldOrder(x: object, y: object): number {
   const rx = x as Record<string, unknown>;

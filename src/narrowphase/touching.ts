@@ -41,21 +41,24 @@ export function touchReach(prediction: number, t: Vec3): number {
 }
 
 /**
- * True when a query of `op` for (a, b), B at `bInA` in A's frame, calls the pair table in the
- * order (b, a), with A's pose in B's frame formed from the world poses (src/query/frames.ts,
- * `swappedPairPose`), and flips the answer: for a table entry that is the flip of a registration
- * in (b, a)'s order, and for two shapes of one type when {@link sameTypeSwapped} says the other
- * order. Both orders of a query then run one computation on the same input bit for bit,
- * so contact(B, A) is contact(A, B) with the normal negated and the points exchanged exactly
- * (issue 16: a tie at a touching vertex otherwise went to different parts or normals).
+ * True when a query of `op` for (a, b), A at world `poseA`, B at `poseB` and at `bInA` in A's
+ * frame, calls the pair table in the order (b, a), with A's pose in B's frame formed from the
+ * world poses (src/query/frames.ts, `swappedPairPose`), and flips the answer: for a table entry
+ * that is the flip of a registration in (b, a)'s order, and for two shapes of one type when
+ * {@link sameTypeSwapped} says the other order. Both orders of a query then run one computation
+ * on the same input bit for bit, so contact(B, A) is contact(A, B) with the normal negated and
+ * the points exchanged exactly (issue 16: a tie at a touching vertex otherwise went to different
+ * parts or normals).
  */
 export function queryOrderSwapped(
   op: "intersects" | "distance" | "contact" | "manifold",
   a: Shape,
+  poseA: Isometry,
   b: Shape,
+  poseB: Isometry,
   bInA: Isometry,
 ): boolean {
-  if (a.type === b.type) return sameTypeSwapped(a, b, bInA);
+  if (a.type === b.type) return sameTypeSwapped(a, b, bInA, poseA, poseB);
   return pairFlipped(op, a.type, b.type);
 }
 
@@ -100,7 +103,7 @@ export function intersectsInQueryOrder(
     const hit = intersectsPosesPair(a, poseA, b, poseB);
     if (hit >= 0) return hit === 1;
   }
-  if (queryOrderSwapped("intersects", a, b, bInA)) {
+  if (queryOrderSwapped("intersects", a, poseA, b, poseB, bInA)) {
     return intersectsPair(b, a, iso.invMul(aInB, poseB, poseA));
   }
   return intersectsPair(a, b, bInA);

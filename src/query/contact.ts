@@ -86,7 +86,7 @@ function contactOf(
 ): Contact | null {
   // A flipped entry is called in its routine's order with the pose formed in that order, so
   // that contact(B, A) is contact(A, B) flipped exactly (see swappedPairPose).
-  const flip = queryOrderSwapped("contact", a, b, bInA);
+  const flip = queryOrderSwapped("contact", a, poseA, b, poseB, bInA);
   let hit: boolean;
   // The error register (src/narrowphase/contact.ts): reset, on for this call only.
   contactErrorIo[0] = 0;

@@ -60,7 +60,7 @@ function distanceOf(
   poseB: Isometry,
   bInA: Isometry,
 ): DistanceResult {
-  if (queryOrderSwapped("distance", a, b, bInA)) {
+  if (queryOrderSwapped("distance", a, poseA, b, poseB, bInA)) {
     // In the routine's order, the pose formed in that order (see swappedPairPose): distance(B,
     // A) is distance(A, B) with the points exchanged, exactly.
     const aInB = swappedPairPose(poseA, poseB);

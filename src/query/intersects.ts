@@ -56,7 +56,7 @@ function intersectsOf(
 ): boolean {
   // A flipped entry in its routine's order, the pose formed in that order (see swappedPairPose):
   // intersects(B, A) is intersects(A, B) bit for bit, and decided on the same input as contact.
-  const hit = queryOrderSwapped("intersects", a, b, bInA)
+  const hit = queryOrderSwapped("intersects", a, poseA, b, poseB, bInA)
     ? intersectsPair(b, a, swappedPairPose(poseA, poseB))
     : intersectsPair(a, b, bInA);
   // The deciding comparisons are the pair routine's: NaN makes them false (or, negated, true),

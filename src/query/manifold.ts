@@ -79,7 +79,7 @@ function manifoldOf(
   out: ContactManifold,
 ): ContactManifold | null {
   // A flipped entry in its routine's order, the pose formed in that order (see swappedPairPose).
-  const flip = queryOrderSwapped("manifold", a, b, bInA);
+  const flip = queryOrderSwapped("manifold", a, poseA, b, poseB, bInA);
   let hit: boolean;
   if (flip) {
     const aInB = swappedPairPose(poseA, poseB);

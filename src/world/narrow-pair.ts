@@ -227,7 +227,7 @@ export function narrowPairRadius(
   const ordered = sa.type !== sb.type && contactOrderSwapped(sa.type, sb.type);
   const swap =
     sa.type === sb.type
-      ? sameTypeSwapped(sa, sb, bInA)
+      ? sameTypeSwapped(sa, sb, bInA, poseA, poseB)
       : ordered || contactFlipped(sa.type, sb.type);
   // A pair with a routine per order that the queries solve in the other order (sphere–box,
   // sphere–triangle) takes the other order's own routine; a flipped entry holds that one already.

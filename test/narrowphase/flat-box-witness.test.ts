@@ -19,11 +19,11 @@ import type { Vec3 } from "../../src/math/vec3.js";
 import { contact } from "../../src/query/contact.js";
 import { distance } from "../../src/query/distance.js";
 import { manifold } from "../../src/query/manifold.js";
-import { makeConvexPolyhedron } from "../../src/shapes/convex-polyhedron.js";
 import { makeCuboid } from "../../src/shapes/cuboid.js";
 import type { Shape } from "../../src/shapes/shape.js";
 import { makeTriangle } from "../../src/shapes/triangle.js";
 import { CollisionWorld, makeWorldContact } from "../../src/world/index.js";
+import { boxCorners, boxShape, dyadic, permuted } from "../support/flat-box.js";
 
 const I: Quat = { x: 0, y: 0, z: 0, w: 1 };
 /** The identity and the three half turns: exact rotations (sign flips of two axes). */
@@ -113,14 +113,7 @@ interface Posed {
 }
 
 function box(h: Vec3, at: Isometry, asHull = false): Posed {
-  const shape = asHull
-    ? makeConvexPolyhedron(
-        [-1, 1].flatMap((x) =>
-          [-1, 1].flatMap((y) => [-1, 1].map((z) => ({ x: x * h.x, y: y * h.y, z: z * h.z }))),
-        ),
-      )
-    : makeCuboid(h);
-  return { shape, at, dist: (p) => boxDistance(h, at, p) };
+  return { shape: boxShape(h, asHull), at, dist: (p) => boxDistance(h, at, p) };
 }
 
 function triangle(a: Vec3, b: Vec3, c: Vec3, at: Isometry): Posed {
@@ -204,9 +197,7 @@ describe("flat boxes meeting edge to edge (fresh43 01)", () => {
     }
   });
 
-  // Dyadic half extents and offsets: every coordinate below is exact in doubles.
-  const dyadic = (lo: number, hi: number) =>
-    fc.integer({ min: lo * 16, max: hi * 16 }).map((i) => i / 16);
+  // Dyadic half extents and offsets (test/support/flat-box.ts): every coordinate below is exact.
 
   it("property: two flat boxes' edges crossing (exact rationals, axes permuted, both orders)", () => {
     fc.assert(
@@ -226,10 +217,7 @@ describe("flat boxes meeting edge to edge (fresh43 01)", () => {
           const ty = (ky / 16) * by;
           const tz = (kz / 16) * hz;
           const pen = (kp / 64) * Math.min(by - Math.abs(ty), hz - Math.abs(tz));
-          const P = (v: Vec3): Vec3 => {
-            const a = [v.x, v.y, v.z];
-            return { x: a[perm[0]], y: a[perm[1]], z: a[perm[2]] };
-          };
+          const P = (v: Vec3): Vec3 => permuted(v, perm);
           const ha = P({ x: hx, y: 0, z: hz });
           const hb = P({ x: bx, y: by, z: 0 });
           const pA = pose({ x: 0, y: 0, z: 0 });
@@ -275,10 +263,7 @@ describe("flat boxes meeting edge to edge (fresh43 01)", () => {
           const ty = (ky / 16) * by;
           const tz = (kz / 16) * bz;
           const pen = (kp / 64) * Math.min(by - Math.abs(ty), bz - Math.abs(tz), hx);
-          const P = (v: Vec3): Vec3 => {
-            const a = [v.x, v.y, v.z];
-            return { x: a[perm[0]], y: a[perm[1]], z: a[perm[2]] };
-          };
+          const P = (v: Vec3): Vec3 => permuted(v, perm);
           const ha = P({ x: hx, y: 0, z: 0 });
           const hb = P({ x: 0, y: by, z: bz });
           const pA = pose({ x: 0, y: 0, z: 0 });
@@ -307,8 +292,6 @@ describe("flat boxes meeting edge to edge (fresh43 01)", () => {
 });
 
 describe("a line-like box across a flat box near its edge", () => {
-  const dyadic = (lo: number, hi: number) =>
-    fc.integer({ min: lo * 16, max: hi * 16 }).map((i) => i / 16);
   it("property: the least overlap is in the plate's plane; witnesses where the line crosses it", () => {
     fc.assert(
       fc.property(
@@ -325,10 +308,7 @@ describe("a line-like box across a flat box near its edge", () => {
           const ty = (ky / 16) * hy;
           const tz = (kz / 16) * bz;
           const pen = (kp / 64) * Math.min(hy - Math.abs(ty), bz - Math.abs(tz), hx);
-          const P = (v: Vec3): Vec3 => {
-            const a = [v.x, v.y, v.z];
-            return { x: a[perm[0]], y: a[perm[1]], z: a[perm[2]] };
-          };
+          const P = (v: Vec3): Vec3 => permuted(v, perm);
           const ha = P({ x: hx, y: hy, z: 0 });
           const hb = P({ x: 0, y: 0, z: bz });
           const pA = pose({ x: 0, y: 0, z: 0 });
@@ -394,22 +374,11 @@ describe("degenerate boxes against boxes, hulls and triangles: witnesses on thei
             { x: 1, y: -0.5, z: 0.25 },
             { x: 0, y: 1, z: -0.25 },
           ];
-          const local =
-            kind === 4
-              ? tri
-              : [-1, 1].flatMap((x) =>
-                  [-1, 1].flatMap((y) =>
-                    [-1, 1].map((z) => ({ x: x * hb.x, y: y * hb.y, z: z * hb.z })),
-                  ),
-                );
+          const local = kind === 4 ? tri : boxCorners(hb);
           const world = local.map((v) => rotate(qB, v));
           const axis = (["x", "y", "z"] as const)[k];
           // A's extent along the axis in the world (its rotation mixes axes for a quarter turn).
-          const aw = [-1, 1].flatMap((x) =>
-            [-1, 1].flatMap((y) =>
-              [-1, 1].map((z) => rotate(qA, { x: x * ha.x, y: y * ha.y, z: z * ha.z })[axis]),
-            ),
-          );
+          const aw = boxCorners(ha).map((v) => rotate(qA, v)[axis]);
           const aHi = Math.max(...aw);
           const aLo = Math.min(...aw);
           const bLo = Math.min(...world.map((v) => v[axis]));

@@ -411,7 +411,7 @@ describe("valid hand-built shapes answer exactly as before", () => {
         // canonical order: src/narrowphase/touching.ts, queryOrderSwapped) is composed from the
         // other order's pose; this oracle composes the given order only, so it checks the rest.
         const swapped = (op: "intersects" | "distance" | "contact" | "manifold") =>
-          queryOrderSwapped(op, a, b, bInA);
+          queryOrderSwapped(op, a, pa, b, pb, bInA);
         if (!sphereBox && !swapped("intersects")) {
           expect(intersects(a, pa, b, pb)).toBe(intersectsPair(a, b, bInA));
         }

@@ -22,28 +22,22 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as api from "../../src/index.js";
 import { exactMeshProjection } from "../oracles/exact-hull-projection.js";
+import { farPlacement, gridStep, meshTriangles, onGrid, type V3 } from "../support/far-grid.js";
 import { meshOfField } from "../support/field-mesh.js";
 import { pose } from "../support/pose.js";
 import { ulp } from "../support/ulp.js";
 
 const ID = pose();
-type V3 = [number, number, number];
 const vec = (v: V3) => ({ x: v[0], y: v[1], z: v[2] });
-
-/**
- * The grid step of local coordinates at offset magnitude s, an ulp of s (at least 2^-8): every
- * O + k·step exact, and the shapes as small as that allows (about 1 up to 1e13, 32 at 1e15), so
- * the old tolerance of 1e-13 of the coordinates (1 at 1e13) was most of their size.
- */
-function step(s: number): number {
-  return Math.max(2 ** -8, ulp(s));
-}
 
 /** The bar of FORMATS.md for a shape of size r whose answer lies near world magnitude s. */
 function bar(r: number, s: number): number {
   return 1e-9 * r + 256 * Number.EPSILON * r + 4 * ulp(2 * s);
 }
 
+// Local coordinates on the grid of the offset's step (test/support/far-grid.ts, gridStep): the
+// shapes as small as exactness allows (about 1 up to 1e13), so the old tolerance of 1e-13 of the
+// coordinates (1 at 1e13) was most of their size.
 const coord = fc.integer({ min: -256, max: 256 });
 const local = fc.tuple(coord, coord, coord);
 const offset = fc.tuple(
@@ -52,26 +46,6 @@ const offset = fc.tuple(
   fc.constantFrom(-1, 1),
   fc.constantFrom(-1, 1),
 );
-
-interface Placement {
-  s: number;
-  o: V3;
-  k: number;
-}
-
-function placement([e, sx, sy, sz]: [number, number, number, number]): Placement {
-  const s = 10 ** e;
-  const k = step(s);
-  // An offset on the grid of the step (exact: |O| < 2^53 steps).
-  const g = (x: number) => Math.round(x / k) * k;
-  return { s, k, o: [g(sx * s), g((sy * s) / 2), g((sz * s) / 4)] };
-}
-
-const world = (pl: Placement, l: V3): V3 => [
-  pl.o[0] + l[0] * pl.k,
-  pl.o[1] + l[1] * pl.k,
-  pl.o[2] + l[2] * pl.k,
-];
 
 function expectNear(
   got: api.PointProjection,
@@ -142,12 +116,12 @@ describe("projectPoint on shapes given in far world coordinates (fresh 43/07)", 
         local,
         fc.integer({ min: 1, max: 64 }),
         (off, [la, lb, lc, ld], lp, rk) => {
-          const pl = placement(off);
-          const a = world(pl, la);
-          const b = world(pl, lb);
-          const c = world(pl, lc);
-          const d = world(pl, ld);
-          const p = world(pl, lp);
+          const pl = farPlacement(off);
+          const a = onGrid(pl, la);
+          const b = onGrid(pl, lb);
+          const c = onGrid(pl, lc);
+          const d = onGrid(pl, ld);
+          const p = onGrid(pl, lp);
           const r = 512 * pl.k;
           // Triangle (a degenerate one is a segment or a point: the oracle takes it too).
           const tri = api.projectPoint(api.makeTriangle(vec(a), vec(b), vec(c)), ID, vec(p));
@@ -237,12 +211,7 @@ describe("projectPoint on a heightfield from far: as the mesh of its triangles (
           const gm = api.projectPoint(mesh, ID, p);
           expect(gh.point).toEqual(gm.point);
           expect(gh.distance).toBe(gm.distance);
-          const v: V3[] = [];
-          for (let i = 0; i < mesh.vertices.length; i += 3)
-            v.push([mesh.vertices[i], mesh.vertices[i + 1], mesh.vertices[i + 2]]);
-          const f: V3[] = [];
-          for (let i = 0; i < mesh.indices.length; i += 3)
-            f.push([mesh.indices[i], mesh.indices[i + 1], mesh.indices[i + 2]]);
+          const { vertices: v, faces: f } = meshTriangles(mesh);
           const ex = exactMeshProjection(v, f, [p.x, p.y, p.z]);
           for (let k = 0; k < 3; k++)
             expect(
@@ -269,7 +238,7 @@ describe("projectPoint on a heightfield whose heights are far from its origin", 
         fc.integer({ min: 10, max: 14 }),
         (hs, [qx, qy, qz], e) => {
           const big = 10 ** e;
-          const k = Math.max(2 ** -8, ulp(big));
+          const k = gridStep(big);
           const local = hs.map((h) => h * k);
           const far = local.map((h) => big + h);
           const s = { x: 1, y: 1, z: 1 };
@@ -280,12 +249,7 @@ describe("projectPoint on a heightfield whose heights are far from its origin", 
             p,
           );
           const mesh = meshOfField(3, 3, far, s);
-          const v: V3[] = [];
-          for (let i = 0; i < mesh.vertices.length; i += 3)
-            v.push([mesh.vertices[i], mesh.vertices[i + 1], mesh.vertices[i + 2]]);
-          const f: V3[] = [];
-          for (let i = 0; i < mesh.indices.length; i += 3)
-            f.push([mesh.indices[i], mesh.indices[i + 1], mesh.indices[i + 2]]);
+          const { vertices: v, faces: f } = meshTriangles(mesh);
           const ex = exactMeshProjection(v, f, [p.x, p.y, p.z]);
           expect(w.inside).toBe(ex.distance === 0);
           expectNear(w, ex, 2 + 1024 * k, big);
