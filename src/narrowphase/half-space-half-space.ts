@@ -52,6 +52,14 @@ const COMMON_POINT_STEPS = 3;
  */
 const COMMON_POINT_ULPS = 64;
 
+/**
+ * sin² of the normals' angle at or below which two half-spaces are taken as parallel: (16ε)²,
+ * the rounding of unit normals (and of B's normal rotated into A's frame). Normals one ulp apart
+ * cross on a line ~1e22 away, whose point meets both plane equations only to its own rounding
+ * (attack 33b in the order (B, A), which session 44's same-type order made both orders take).
+ */
+const PARALLEL_SIN2 = (16 * Number.EPSILON) ** 2;
+
 /** [0] n·p − d of the last {@link planeResidual}. */
 const residualIo = new Float64Array(1);
 
@@ -90,7 +98,7 @@ function planeResidual(n: Vec3, d: number, p: Vec3): void {
 function commonPoint(nA: Vec3, dA: number, dB: number): Vec3 {
   vec3.cross(lineU, nA, nB);
   const s2 = vec3.dot(lineU, lineU);
-  if (s2 > 0) {
+  if (s2 > PARALLEL_SIN2) {
     vec3.scale(common, nA, dA);
     let best = Number.POSITIVE_INFINITY;
     for (let step = 0; step <= COMMON_POINT_STEPS; step++) {

@@ -86,8 +86,15 @@ describe("attack 33b: half-spaces whose normals differ by rounding", () => {
       normal: [-0.9593899395357525, -0.0854332086314341, 0.2688347276311656],
       offset: -424363.8515472412,
     };
-    for (const op of ["distance", "contact"]) {
-      const r = answerQuery({ op, a, b }) as { pointA: number[]; pointB: number[] };
+    // Both argument orders (session 44: the order (b, a) answered a point ~2e22 away, on the line
+    // where the planes, normals one ulp apart, cross; the same-type order then made both take it).
+    for (const [op, x, y] of [
+      ["distance", a, b],
+      ["contact", a, b],
+      ["distance", b, a],
+      ["contact", b, a],
+    ] as const) {
+      const r = answerQuery({ op, a: x, b: y }) as { pointA: number[]; pointB: number[] };
       for (const p of [r.pointA, r.pointB]) {
         // n·p − d: the point inside or on each plane to the rounding of its 4.3e5 magnitude.
         for (const h of [a, b]) {
