@@ -152,6 +152,8 @@ function provedApart(a: Capsule, b: CapsulePolytopeOther, bInA: Isometry): boole
 const END_TOUCH_BAND = 2 ** -36;
 
 const endInB = vec3.create();
+/** [0] the depth (scene units, > 0) {@link exactEndsTouch} decides. */
+const endDepthIo = new Float64Array(1);
 
 /**
  * True when capsule `a` touches triangle `b` (B at `bInA`) exactly through its ends: each end
@@ -160,10 +162,11 @@ const endInB = vec3.create();
  * `footInTriangleIo`): the plane then holds the capsule off by the radius (the segment lies on
  * that side) and that end touches. An end is placed in B's frame as t⁻¹ exactly (p = end − t)
  * for a translation, else rotated as the queries round it. Only for a `depth` within
- * {@link END_TOUCH_BAND} (a capsule lying flat on a tilted face was −4.4e-16 deep). Nothing
+ * {@link END_TOUCH_BAND} (`endDepthIo`[0]; a capsule lying flat on a tilted face was −4.4e-16 deep). Nothing
  * allocated.
  */
-function exactEndsTouch(a: Capsule, b: Triangle, bInA: Isometry, depth: number): boolean {
+function exactEndsTouch(a: Capsule, b: Triangle, bInA: Isometry): boolean {
+  const depth = endDepthIo[0];
   const t = bInA.translation;
   const q = bInA.rotation;
   const r = a.radius;
@@ -280,7 +283,11 @@ export function contactCapsulePolytopeIo(
       Math.abs(q.z),
     );
     if (d <= TOUCH_TOLERANCE * m) d = 0;
-  } else if (d < 0 && b.type === ShapeType.Triangle && exactEndsTouch(a, b, bInA, -d)) d = 0;
+  } else if (d < 0 && b.type === ShapeType.Triangle) {
+    // The depth through a register: a double passed to a call V8 does not inline is boxed.
+    endDepthIo[0] = -d;
+    if (exactEndsTouch(a, b, bInA)) d = 0;
+  }
   // addMargins (src/narrowphase/contact.ts), inline: its doubles would be boxed across the call.
   if (!(d <= prediction)) return false;
   out.distance = d;
