@@ -33,7 +33,14 @@
  * path measured; the six-curved-kinds world's step 15.9 KB with this routing and without it).
  */
 import { TOUCH_TOLERANCE } from "../constants.js";
+import {
+  exactRange,
+  footInTriangleIo,
+  planeGapIo,
+  planeGapSignIo,
+} from "../geometry/exact-predicates.js";
 import type { Isometry } from "../math/isometry.js";
+import * as iso from "../math/isometry.js";
 import * as vec3 from "../math/vec3.js";
 import type { Capsule } from "../shapes/capsule.js";
 import type { ConvexPolyhedron } from "../shapes/convex-polyhedron.js";
@@ -139,6 +146,82 @@ function provedApart(a: Capsule, b: CapsulePolytopeOther, bInA: Isometry): boole
 }
 
 /**
+ * Relative width (times the largest coordinate of the capsule's ends, B's offset and corners and
+ * the radius) of the depths {@link exactEndsTouch} decides exactly: far above their rounding.
+ */
+const END_TOUCH_BAND = 2 ** -36;
+
+const endInB = vec3.create();
+/** [0] the depth (scene units, > 0) {@link exactEndsTouch} decides. */
+const endDepthIo = new Float64Array(1);
+
+/**
+ * True when capsule `a` touches triangle `b` (B at `bInA`) exactly through its ends: each end
+ * lies at or beyond the radius from B's plane on one and the same side, and one at exactly the
+ * radius has its foot in the closed triangle (src/geometry/exact-predicates.ts `planeGapSignIo`,
+ * `footInTriangleIo`): the plane then holds the capsule off by the radius (the segment lies on
+ * that side) and that end touches. An end is placed in B's frame as t⁻¹ exactly (p = end − t)
+ * for a translation, else rotated as the queries round it. Only for a `depth` within
+ * {@link END_TOUCH_BAND} (`endDepthIo`[0]; a capsule lying flat on a tilted face was −4.4e-16 deep). Nothing
+ * allocated.
+ */
+function exactEndsTouch(a: Capsule, b: Triangle, bInA: Isometry): boolean {
+  const depth = endDepthIo[0];
+  const t = bInA.translation;
+  const q = bInA.rotation;
+  const r = a.radius;
+  let m = Math.max(r, Math.abs(t.x), Math.abs(t.y), Math.abs(t.z));
+  m = Math.max(m, Math.abs(a.a.x), Math.abs(a.a.y), Math.abs(a.a.z));
+  m = Math.max(m, Math.abs(a.b.x), Math.abs(a.b.y), Math.abs(a.b.z));
+  m = Math.max(m, Math.abs(b.a.x), Math.abs(b.a.y), Math.abs(b.a.z));
+  m = Math.max(m, Math.abs(b.b.x), Math.abs(b.b.y), Math.abs(b.b.z));
+  m = Math.max(m, Math.abs(b.c.x), Math.abs(b.c.y), Math.abs(b.c.z));
+  if (!(depth <= END_TOUCH_BAND * m)) return false;
+  if (!exactRange(t) || !exactRange(b.a) || !exactRange(b.b) || !exactRange(b.c)) return false;
+  if (!(r === 0 || (r < 2 ** 300 && r >= 2 ** -300))) return false;
+  const identity = q.x === 0 && q.y === 0 && q.z === 0;
+  const v = planeGapIo;
+  v[6] = b.a.x;
+  v[7] = b.a.y;
+  v[8] = b.a.z;
+  v[9] = b.b.x;
+  v[10] = b.b.y;
+  v[11] = b.b.z;
+  v[12] = b.c.x;
+  v[13] = b.c.y;
+  v[14] = b.c.z;
+  let side = 0;
+  let touch = false;
+  for (let i = 0; i < 2; i++) {
+    const e = i === 0 ? a.a : a.b;
+    if (identity) {
+      vec3.copy(endInB, e);
+      v[3] = -t.x;
+      v[4] = -t.y;
+      v[5] = -t.z;
+    } else {
+      iso.inverseTransformPoint(endInB, bInA, e);
+      v[3] = 0;
+      v[4] = 0;
+      v[5] = 0;
+    }
+    if (!exactRange(endInB)) return false;
+    v[0] = endInB.x;
+    v[1] = endInB.y;
+    v[2] = endInB.z;
+    v[15] = r;
+    v[16] = 0;
+    const k = planeGapSignIo();
+    if (k !== 0 && k !== 1) return false;
+    const sd = v[17];
+    if (sd === 0 || (side !== 0 && sd !== side)) return false;
+    side = sd;
+    if (k === 0 && footInTriangleIo()) touch = true;
+  }
+  return touch;
+}
+
+/**
  * [0] the prediction (scene units, ≥ 0) of {@link contactCapsulePolytopeIo}: a double passed to
  * a call V8 does not inline is boxed (allocated).
  */
@@ -200,6 +283,10 @@ export function contactCapsulePolytopeIo(
       Math.abs(q.z),
     );
     if (d <= TOUCH_TOLERANCE * m) d = 0;
+  } else if (d < 0 && b.type === ShapeType.Triangle) {
+    // The depth through a register: a double passed to a call V8 does not inline is boxed.
+    endDepthIo[0] = -d;
+    if (exactEndsTouch(a, b, bInA)) d = 0;
   }
   // addMargins (src/narrowphase/contact.ts), inline: its doubles would be boxed across the call.
   if (!(d <= prediction)) return false;

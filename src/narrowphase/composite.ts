@@ -1730,7 +1730,7 @@ function manifoldSurface(out: ContactManifold, l: Level, prediction: number): bo
       );
     }
   }
-  if (!finishMerge(out, l, count, l.first ? l.pointB : l.pointA)) {
+  if (!finishMerge(out, l, count, l.first ? l.pointB : l.pointA, bestDistance === 0)) {
     // Every merged point was dropped (none faced the deepest contact's): that contact alone.
     loadContact(l, l.contact, best);
     singleContactManifold(out, l.contact);
@@ -1944,14 +1944,23 @@ function facingPoint(
 }
 
 /**
+ * Relative width (times a merged point's coordinates) of the depths below 0 that a touching
+ * contact's merged points take as 0 ({@link finishMerge}).
+ */
+const MERGE_TOUCH_BAND = 2 ** -36;
+
+/**
  * Writes `out` from the `count` merged points of `l` (normal `l.mergeN`), reduced to ≤ 4 along
- * `l.reduceN` by their points `ranked` (S's side); false when there are none.
+ * `l.reduceN` by their points `ranked` (S's side); false when there are none. `touch`: the
+ * deepest contact is distance exactly 0, so a point's depth within {@link MERGE_TOUCH_BAND} below
+ * 0 (its re-measure's rounding: a sphere on a heightfield's cell diagonal was −3e-16) is 0.
  */
 function finishMerge(
   out: ContactManifold,
   l: Level,
   count: number,
   ranked: Float64Array<ArrayBuffer>,
+  touch: boolean,
 ): boolean {
   if (count === 0) return false;
   const kept = reduceInUnits(ranked, l.pointDist, count, l.reduceN);
@@ -1962,6 +1971,19 @@ function finishMerge(
     vec3.set(p.pointA, l.pointA[3 * j], l.pointA[3 * j + 1], l.pointA[3 * j + 2]);
     vec3.set(p.pointB, l.pointB[3 * j], l.pointB[3 * j + 1], l.pointB[3 * j + 2]);
     p.distance = l.pointDist[j];
+    if (touch && p.distance < 0) {
+      const a = p.pointA;
+      const b = p.pointB;
+      const mag = Math.max(
+        Math.abs(a.x),
+        Math.abs(a.y),
+        Math.abs(a.z),
+        Math.abs(b.x),
+        Math.abs(b.y),
+        Math.abs(b.z),
+      );
+      if (-p.distance <= MERGE_TOUCH_BAND * mag) p.distance = 0;
+    }
     p.featureId = l.pointFeature[j];
   }
   out.count = kept;
@@ -2834,7 +2856,8 @@ function manifoldTwoTrees(out: ContactManifold, l: Level, prediction: number): b
       );
     }
   }
-  if (!finishMerge(out, l, count, l.pointB)) singleContactManifold(out, l.best);
+  if (!finishMerge(out, l, count, l.pointB, l.best.distance === 0))
+    singleContactManifold(out, l.best);
   return true;
 }
 

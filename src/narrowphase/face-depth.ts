@@ -33,10 +33,17 @@
  */
 import { FACE_SIDE_TIE_TOLERANCE, MESH_FEATURE_BARYCENTRIC_TOLERANCE } from "../constants.js";
 import { closestPointOnTriangle } from "../geometry/closest-point.js";
+import {
+  exactRange,
+  footInTriangleIo,
+  planeGapIo,
+  planeGapSignIo,
+} from "../geometry/exact-predicates.js";
 import { gjkRayCast, makeGjkRayHit } from "../geometry/gjk-raycast.js";
 import { MinkowskiDifference, TransformedSupport } from "../geometry/support.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
+import * as quat from "../math/quat.js";
 import type { Vec3 } from "../math/vec3.js";
 import * as vec3 from "../math/vec3.js";
 import { shapeDef, supportOf } from "../shapes/registry.js";
@@ -129,7 +136,9 @@ export function faceContactTriangleConvex(
   ) {
     // Over the triangle: its depth past the plane.
     vec3.sub(r, tri.a, deepest);
-    const depth = r.x * normal.x + r.y * normal.y + r.z * normal.z;
+    let depth = r.x * normal.x + r.y * normal.y + r.z * normal.z;
+    // A depth within rounding of 0 whose core witness touches T's plane exactly over T is 0.
+    if (depth > 0 && exactFaceTouch(tri, s, sPose, flip, depth)) depth = 0;
     out.distance = depth > 0 ? -depth : 0; // never −0
     vec3.copy(out.normal, normal);
     vec3.copy(out.pointB, deepest);
@@ -201,6 +210,72 @@ export function faceContactTriangleConvex(
   out.pointB.y = touch.pointB.y + normal.y * -depth;
   out.pointB.z = touch.pointB.z + normal.z * -depth;
   return true;
+}
+
+/**
+ * Relative width (times the largest coordinate of T's corners, S's offset and core point, and
+ * S's radius) of the band of depths decided exactly by {@link exactFaceTouch}: far wider than
+ * the depth's rounding (a few ε of those coordinates).
+ */
+const FACE_TOUCH_BAND = 2 ** -36;
+
+const coreLocal = vec3.create();
+const corePlaced = vec3.create();
+
+/**
+ * True when S's deepest core point over T (its core's support along the normal's reverse, in
+ * S's frame — `down` as {@link faceContactTriangleConvex} leaves it, reversed when `flip` —
+ * placed at R·v + t, the rotation rounded as the queries round it and the offset added exactly)
+ * lies exactly its radius (the core's margin) from T's plane with its foot in the closed
+ * triangle (src/geometry/exact-predicates.ts `planeGapSignIo`, `footInTriangleIo`): S then
+ * touches T there, and a small positive `depth` is rounding (a sphere on a heightfield's vertex
+ * or cell diagonal was −2.2e-16 deep). Only for depths within {@link FACE_TOUCH_BAND}; inputs in
+ * `exactRange`. Nothing allocated.
+ */
+function exactFaceTouch(
+  tri: Triangle,
+  s: ConvexShape,
+  sPose: Isometry,
+  flip: boolean,
+  depth: number,
+): boolean {
+  const t = sPose.translation;
+  coreS.reset(s);
+  const radius = coreS.margin;
+  if (flip) vec3.negate(down, down);
+  coreS.support(coreLocal, down);
+  if (flip) vec3.negate(down, down);
+  const q = sPose.rotation;
+  if (q.x === 0 && q.y === 0 && q.z === 0) vec3.copy(corePlaced, coreLocal);
+  else quat.rotate(corePlaced, q, coreLocal);
+  let m = Math.max(radius, Math.abs(t.x), Math.abs(t.y), Math.abs(t.z));
+  m = Math.max(m, Math.abs(corePlaced.x), Math.abs(corePlaced.y), Math.abs(corePlaced.z));
+  m = Math.max(m, Math.abs(tri.a.x), Math.abs(tri.a.y), Math.abs(tri.a.z));
+  m = Math.max(m, Math.abs(tri.b.x), Math.abs(tri.b.y), Math.abs(tri.b.z));
+  m = Math.max(m, Math.abs(tri.c.x), Math.abs(tri.c.y), Math.abs(tri.c.z));
+  if (!(depth <= FACE_TOUCH_BAND * m)) return false;
+  if (!exactRange(t) || !exactRange(corePlaced)) return false;
+  if (!exactRange(tri.a) || !exactRange(tri.b) || !exactRange(tri.c)) return false;
+  if (!(radius === 0 || (radius < 2 ** 300 && radius >= 2 ** -300))) return false;
+  const v = planeGapIo;
+  v[0] = corePlaced.x;
+  v[1] = corePlaced.y;
+  v[2] = corePlaced.z;
+  v[3] = t.x;
+  v[4] = t.y;
+  v[5] = t.z;
+  v[6] = tri.a.x;
+  v[7] = tri.a.y;
+  v[8] = tri.a.z;
+  v[9] = tri.b.x;
+  v[10] = tri.b.y;
+  v[11] = tri.b.z;
+  v[12] = tri.c.x;
+  v[13] = tri.c.y;
+  v[14] = tri.c.z;
+  v[15] = radius;
+  v[16] = 0;
+  return planeGapSignIo() === 0 && footInTriangleIo();
 }
 
 /** [0] the result of {@link magnitudeOf} (a double kept out of the call's frame). */

@@ -99,6 +99,9 @@ import "../shapes/defs/ops.js";
 /** Vertices of the regular polygon inscribed in a cylinder cap or cone base (fixed at 8). */
 export { MANIFOLD_CAP_POLYGON_VERTICES } from "../geometry/feature.js";
 
+/** Relative width (times the point's coordinates) of a touching contact's point depths taken as 0. */
+const MANIFOLD_TOUCH_BAND = 2 ** -36;
+
 const FEATURE_FIELD = 4096;
 const TAG_FIELD = 268435456;
 /** Clipper tags stay below 2^26; the two bits above count repeats of a tag within a manifold. */
@@ -1118,6 +1121,20 @@ function manifoldOfPolytopes(
       onRef.z = iz + nrm.z * st;
     }
     p.distance = t;
+    // A touching contact (distance exactly 0: the pair's routine proved the gap 0) has no point
+    // deeper than it: a point within rounding below 0 is 0 (a capsule lying flat on a tilted
+    // face had its second end at −4.4e-16).
+    if (t < 0 && contact.distance === 0) {
+      const m = Math.max(
+        Math.abs(ix),
+        Math.abs(iy),
+        Math.abs(iz),
+        Math.abs(onRef.x),
+        Math.abs(onRef.y),
+        Math.abs(onRef.z),
+      );
+      if (-t <= MANIFOLD_TOUCH_BAND * m) p.distance = 0;
+    }
     // The tag modulo 2^26, written out: `%` of a double is a call to fmod in V8. Dividing by a
     // power of two is exact, so are the truncation and the product, and so the difference: the
     // same value (up to the sign of a zero, which the sum drops).
