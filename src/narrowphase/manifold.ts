@@ -1121,9 +1121,11 @@ function manifoldOfPolytopes(
       onRef.z = iz + nrm.z * st;
     }
     p.distance = t;
-    // A touching contact (distance exactly 0: the pair's routine proved the gap 0) has no point
-    // deeper than it: a point within rounding below 0 is 0 (a capsule lying flat on a tilted
-    // face had its second end at −4.4e-16).
+    // A touching contact (distance exactly 0) has no point deeper than it: the shapes are convex
+    // and touching, so the contact normal's plane separates them and every point's separation
+    // along it is ≥ 0 (or the pair's overlap rounded to 0, and the point's depth is within the
+    // same rounding). A point within that rounding below 0 is 0 (a capsule lying flat on a
+    // tilted face had its second end at −4.4e-16).
     if (t < 0 && contact.distance === 0) {
       const m = Math.max(
         Math.abs(ix),
