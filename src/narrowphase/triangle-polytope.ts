@@ -1296,7 +1296,10 @@ function gapFacingWitnesses(): void {
 /**
  * `axis` made perpendicular to the edge direction at edge[1..3] and unit: its part along the edge
  * taken off twice (the second pass removes what the first one's rounding left along it). False,
- * `axis` unchanged, for an edge of zero or infinite squared length.
+ * `axis` unchanged, for an edge of zero or infinite squared length, and for an axis along the
+ * edge: what is left across it (within {@link OFF_EDGE_ULPS} ulps of the axis) is rounding, no
+ * direction — two witnesses 2e-17 apart along a box mesh's edge had left a zero normal (issue
+ * 16, fuzz seed 112).
  */
 function axisOffEdge(edge: Float64Array): boolean {
   const ex = edge[1];
@@ -1304,15 +1307,29 @@ function axisOffEdge(edge: Float64Array): boolean {
   const ez = edge[3];
   const ee = ex * ex + ey * ey + ez * ez;
   if (!(ee > 0 && ee < Infinity)) return false;
+  const ax = axis[0];
+  const ay = axis[1];
+  const az = axis[2];
+  const aa = ax * ax + ay * ay + az * az;
   for (let k = 0; k < 2; k++) {
     const t = (axis[0] * ex + axis[1] * ey + axis[2] * ez) / ee;
     axis[0] -= t * ex;
     axis[1] -= t * ey;
     axis[2] -= t * ez;
+    const rr = axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2];
+    if (k === 0 && !(rr > OFF_EDGE_ULPS * OFF_EDGE_ULPS * EPS * EPS * aa)) {
+      axis[0] = ax;
+      axis[1] = ay;
+      axis[2] = az;
+      return false;
+    }
     normalizeAt(axis, 0);
   }
   return true;
 }
+
+/** {@link axisOffEdge}: an axis's part across an edge below this many ulps of it is rounding. */
+const OFF_EDGE_ULPS = 16;
 
 /**
  * Two edges for {@link edgesCross} and {@link edgesCrossWitnesses} (local frame): [0..2] A's edge
