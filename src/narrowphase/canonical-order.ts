@@ -4,9 +4,10 @@
  * without loading the GJK/EPA pair routine.
  */
 import type { Isometry } from "../math/isometry.js";
-import type { Compound } from "../shapes/compound.js";
-import { type Shape, ShapeType } from "../shapes/shape.js";
-import type { TriangleMesh } from "../shapes/triangle-mesh.js";
+import { shapeDataOrder } from "../shapes/data-order.js";
+import type { Shape } from "../shapes/shape.js";
+
+export { shapeDataOrder };
 
 /** Quaternion components (and translation components, relative) below this decide nothing. */
 const CANONICAL_TINY = 2 ** -40;
@@ -109,134 +110,4 @@ export function poseOrder(poseA: Isometry, poseB: Isometry): number {
   if (qa.z !== qb.z) return qa.z < qb.z ? -1 : 1;
   if (qa.w !== qb.w) return qa.w < qb.w ? -1 : 1;
   return 0;
-}
-
-/**
- * The sign of the first difference between the numbers that define shapes `a` and `b` of one
- * type — two meshes' or compounds' as {@link compositeDataOrder}; a heightfield's rows, columns,
- * heights and scale; a rounded shape's core, then its radius; any other shape's defining fields
- * ({@link DATA_FIELDS}: a box's half extents, a triangle's or capsule's points, a radius, a half
- * height, a hull's vertices, a half-space's normal and offset) — 0 when they are equal or of
- * different types. Derived caches (a hull's faces, its support starts) are never read, so the
- * answer does not change as queries fill them. Antisymmetric: swapping a and b negates it.
- * Allocation free.
- */
-export function shapeDataOrder(a: Shape, b: Shape): number {
-  if (a.type !== b.type) return 0;
-  if (a.type === ShapeType.TriangleMesh || a.type === ShapeType.Compound) {
-    return compositeDataOrder(a, b);
-  }
-  const ra = a as unknown as Record<string, unknown>;
-  const rb = b as unknown as Record<string, unknown>;
-  if (a.type === ShapeType.RoundedCuboid || a.type === ShapeType.RoundedConvexPolyhedron) {
-    return (
-      shapeDataOrder(ra.core as Shape, rb.core as Shape) ||
-      numberOrder(ra.radius as number, rb.radius as number)
-    );
-  }
-  for (let i = 0; i < DATA_FIELDS.length; i++) {
-    const key = DATA_FIELDS[i];
-    const k = valueOrder(ra[key], rb[key]);
-    if (k !== 0) return k;
-  }
-  return 0;
-}
-
-/**
- * The fields {@link shapeDataOrder} reads, in order (a shape has some of them): the data its
- * constructor was given, never a cache derived from it.
- */
-const DATA_FIELDS = [
-  "halfExtents",
-  "a",
-  "b",
-  "c",
-  "radius",
-  "halfHeight",
-  "vertices",
-  "normal",
-  "offset",
-  "rows",
-  "cols",
-  "heights",
-  "scale",
-];
-
-/** The order of two field values: numbers, typed arrays or vectors (0 for anything else). */
-function valueOrder(u: unknown, v: unknown): number {
-  if (typeof u === "number" && typeof v === "number") return numberOrder(u, v);
-  if (ArrayBuffer.isView(u) && ArrayBuffer.isView(v)) {
-    return arrayOrder(u as unknown as ArrayLike<number>, v as unknown as ArrayLike<number>);
-  }
-  if (isVector(u) && isVector(v)) return fieldOrder(u, v);
-  return 0;
-}
-
-/**
- * The sign of the first difference between the numbers that define composites `a` and `b` of
- * one type — a mesh's vertex count, vertices, then indices; a compound's child count, then each
- * child's type, pose and data ({@link shapeDataOrder}) — 0 when they are equal or not meshes or
- * compounds. Antisymmetric: swapping a and b negates it. Allocation free.
- */
-export function compositeDataOrder(a: Shape, b: Shape): number {
-  if (a.type === ShapeType.TriangleMesh && b.type === ShapeType.TriangleMesh) {
-    const ma = a as TriangleMesh;
-    const mb = b as TriangleMesh;
-    return arrayOrder(ma.vertices, mb.vertices) || arrayOrder(ma.indices, mb.indices);
-  }
-  if (a.type !== ShapeType.Compound || b.type !== ShapeType.Compound) return 0;
-  const ca = (a as Compound).children;
-  const cb = (b as Compound).children;
-  if (ca.length !== cb.length) return ca.length < cb.length ? -1 : 1;
-  for (let i = 0; i < ca.length; i++) {
-    const p = ca[i];
-    const q = cb[i];
-    const k =
-      numberOrder(p.shape.type, q.shape.type) ||
-      fieldOrder(p.pose.translation, q.pose.translation) ||
-      fieldOrder(p.pose.rotation, q.pose.rotation) ||
-      shapeDataOrder(p.shape, q.shape);
-    if (k !== 0) return k;
-  }
-  return 0;
-}
-
-function numberOrder(x: number, y: number): number {
-  return x < y ? -1 : x > y ? 1 : 0;
-}
-
-function arrayOrder(x: ArrayLike<number>, y: ArrayLike<number>): number {
-  if (x.length !== y.length) return x.length < y.length ? -1 : 1;
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
-  return 0;
-}
-
-/**
- * The first difference of the numeric fields of two objects of one kind (one constructor: the
- * same keys in the same order; here vectors and quaternions): numbers, typed arrays, and vectors
- * one level down. Other fields are skipped.
- */
-function fieldOrder(x: object, y: object): number {
-  const rx = x as Record<string, unknown>;
-  const ry = y as Record<string, unknown>;
-  for (const key in rx) {
-    const u = rx[key];
-    const v = ry[key];
-    if (typeof u === "number" && typeof v === "number") {
-      const k = numberOrder(u, v);
-      if (k !== 0) return k;
-    } else if (ArrayBuffer.isView(u) && ArrayBuffer.isView(v)) {
-      const k = arrayOrder(u as unknown as ArrayLike<number>, v as unknown as ArrayLike<number>);
-      if (k !== 0) return k;
-    } else if (isVector(u) && isVector(v)) {
-      const k = fieldOrder(u, v);
-      if (k !== 0) return k;
-    }
-  }
-  return 0;
-}
-
-/** True for a plain {x, y, z} vector or {x, y, z, w} quaternion. */
-function isVector(u: unknown): u is object {
-  return typeof u === "object" && u !== null && typeof (u as { x?: unknown }).x === "number";
 }

@@ -376,29 +376,70 @@ function exactTies(
   r: number,
   mag: number,
 ): boolean {
-  const best = l.best.distance;
-  const reach = best + TIE_RELATIVE * (best + mag);
+  const reach = tieReach(l.best.distance, mag);
   // Every part within the reach projected (a box of half side ≥ reach; in doubles).
-  if (reach > r) {
-    const depth = exactFarSuspend();
-    try {
-      if (!nearestPart(l, view, shape, p, solid, reach) || l.inside) return false;
-    } finally {
-      exactFarResume(depth);
-    }
-  }
+  if (!tiesWithin(l, view, shape, p, solid, r, reach, true)) return false;
   loadView = view;
   loadShape = shape;
   const n = l.hitCount;
   if (tiedParts.length < n) tiedParts = new Int32Array(2 * n);
   let m = 0;
+  for (let h = 0; h < n; h++) if (l.dists[h] <= reach) tiedParts[m++] = l.hits.ids[h];
+  const id = exactTiedWinner(l.best.point, m, loadPart, p, l.best.distance, l.bestId);
+  if (id < 0) return false;
+  l.bestId = id;
+  l.best.distance = tiedExactDistance[0];
+  return true;
+}
+
+/** The rounding reach of a far part's least distance `best` (`mag` the composite's magnitude). */
+function tieReach(best: number, mag: number): number {
+  return best + TIE_RELATIVE * (best + mag);
+}
+
+/**
+ * Every part within `reach` of p in `l` (`l.hits`, `l.dists`): when that reach is beyond the
+ * half side `r` of the box last asked, the box of half side `reach` asked again (in doubles when
+ * `doubles`). False when it holds no part or p lies inside one.
+ */
+function tiesWithin(
+  l: ProjectLevel,
+  view: CompositeView,
+  shape: Shape,
+  p: Vec3,
+  solid: boolean,
+  r: number,
+  reach: number,
+  doubles: boolean,
+): boolean {
+  if (!(reach > r)) return true;
+  const depth = doubles ? exactFarSuspend() : 0;
+  try {
+    return nearestPart(l, view, shape, p, solid, reach) && !l.inside;
+  } finally {
+    if (doubles) exactFarResume(depth);
+  }
+}
+
+/**
+ * Of the `count` tied triangles {@link tiedParts}[0..count) (corners written by `load`), the
+ * nearest to p decided in exact rationals by {@link exactNearestAmong} (its point to `out`, its
+ * distance to {@link tiedExactDistance}; `w` the double search's winner) when there are two or
+ * more and p at `distance` is far for them ({@link exactPathFor}); −1 otherwise (or undecided).
+ */
+function exactTiedWinner(
+  out: Vec3,
+  count: number,
+  load: (t: number, a: Vec3, b: Vec3, c: Vec3) => void,
+  p: Vec3,
+  distance: number,
+  w: number,
+): number {
+  if (count < 2) return -1;
   let ext = 0;
   let coord = 0;
-  for (let h = 0; h < n; h++) {
-    if (!(l.dists[h] <= reach)) continue;
-    const t = l.hits.ids[h];
-    tiedParts[m++] = t;
-    loadPart(t, tieA, tieB, tieC);
+  for (let k = 0; k < count; k++) {
+    load(tiedParts[k], tieA, tieB, tieC);
     vec3.min(tieLo, tieA, tieB);
     vec3.min(tieLo, tieLo, tieC);
     vec3.max(tieHi, tieA, tieB);
@@ -406,12 +447,8 @@ function exactTies(
     ext = Math.max(ext, tieHi.x - tieLo.x, tieHi.y - tieLo.y, tieHi.z - tieLo.z);
     coord = Math.max(coord, maxAbs3(tieLo), maxAbs3(tieHi));
   }
-  if (m < 2 || !exactPathFor(l.best.distance, ext, coord)) return false;
-  const id = exactNearestAmong(l.best.point, tiedParts, m, loadPart, p, l.bestId);
-  if (id < 0) return false;
-  l.bestId = id;
-  l.best.distance = tiedExactDistance[0];
-  return true;
+  if (!exactPathFor(distance, ext, coord)) return -1;
+  return exactNearestAmong(out, tiedParts, count, load, p, w);
 }
 
 /**
@@ -887,10 +924,10 @@ function exactCompoundTies(
   mag: number,
 ): void {
   const best = l.best.distance;
-  const reach = best + TIE_RELATIVE * (best + mag);
+  const reach = tieReach(best, mag);
   vec3.copy(keptPoint, l.best.point);
   const keptId = l.bestId;
-  if (reach > r && (!nearestPart(l, view, shape, p, solid, reach) || l.inside)) {
+  if (!tiesWithin(l, view, shape, p, solid, r, reach, false)) {
     restoreBest(l, best, keptId);
     return;
   }
@@ -933,24 +970,9 @@ function exactCompoundTies(
       }
     }
   }
-  let ext = 0;
-  let coord = 0;
-  for (let t = 0; t < count; t++) {
-    loadTieTriangle(t, tieA, tieB, tieC);
-    vec3.min(tieLo, tieA, tieB);
-    vec3.min(tieLo, tieLo, tieC);
-    vec3.max(tieHi, tieA, tieB);
-    vec3.max(tieHi, tieHi, tieC);
-    ext = Math.max(ext, tieHi.x - tieLo.x, tieHi.y - tieLo.y, tieHi.z - tieLo.z);
-    coord = Math.max(coord, maxAbs3(tieLo), maxAbs3(tieHi));
-  }
-  if (count < 2 || w < 0 || !exactPathFor(best, ext, coord)) {
-    restoreBest(l, best, keptId);
-    return;
-  }
   if (tiedParts.length < count) tiedParts = new Int32Array(2 * count);
   for (let t = 0; t < count; t++) tiedParts[t] = t;
-  const id = exactNearestAmong(l.best.point, tiedParts, count, loadTieTriangle, p, w);
+  const id = w < 0 ? -1 : exactTiedWinner(l.best.point, count, loadTieTriangle, p, best, w);
   if (id < 0) {
     restoreBest(l, best, keptId);
     return;

@@ -50,6 +50,7 @@ import { brandShape, isBrandedShape, SHAPE_TYPE_NAMES, ShapeType } from "./shape
 import { registerCompositeView, registerShape, type ShapeDef } from "./shape-def.js";
 // Its parts are triangles: their definition loads with it.
 import "./defs/triangle.js";
+import { arrayOrder, numberOrder, vecOrder } from "./data-order.js";
 
 /**
  * The min/max tree of a heightfield: level 0 holds one [min, max] pair of unscaled heights per
@@ -995,6 +996,11 @@ const heightfieldDef: ShapeDef<Heightfield> = {
   // A composite: the ray cast is the view's cell walk, the projection the composite path's.
   rayCast: null,
   projectPoint: null,
+  dataOrder: (a, b) =>
+    numberOrder(a.rows, b.rows) ||
+    numberOrder(a.cols, b.cols) ||
+    arrayOrder(a.heights, b.heights) ||
+    vecOrder(a.scale, b.scale),
   check: (field, s) => {
     // A heightfield carries its min/max tree, which only makeHeightfield builds consistently.
     if (!isBrandedShape(s)) {

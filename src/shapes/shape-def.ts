@@ -249,6 +249,14 @@ export interface ShapeDef<S extends Shape = Shape> {
    */
   roundedCore?(s: S): Shape;
   /**
+   * The sign of the first difference between the numbers that define `a` and `b`, two shapes of
+   * this type (src/shapes/data-order.ts `shapeDataOrder`, which the same-type pairs' canonical
+   * order asks when the relative pose decides nothing): its constructor's data, never a cache
+   * derived from it. Antisymmetric and allocation free. Absent: 0 (two shapes of the type are
+   * then ordered by their world poses alone).
+   */
+  dataOrder?(a: S, b: S): number;
+  /**
    * The primary supporting feature of `s` along unit local direction `d` for contact manifolds
    * (a face, a segment or a point; src/geometry/feature.ts); null for types that never reach the
    * manifold builder (composites, half-spaces, rounded shapes, which use their core's).

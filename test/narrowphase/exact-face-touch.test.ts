@@ -22,7 +22,6 @@ import {
   intersects,
   makeConvexPolyhedron,
   makeCuboid,
-  makeHeightfield,
   makeRoundedConvexPolyhedron,
   makeRoundedCuboid,
   makeSphere,
@@ -30,20 +29,12 @@ import {
   makeTriangleMesh,
   type Shape,
 } from "../../src/index.js";
+import { planeField } from "../support/field-mesh.js";
+import { at } from "../support/pose.js";
+import { nextDown, nextUp } from "../support/ulp.js";
 
 type V = { x: number; y: number; z: number };
-const I = { x: 0, y: 0, z: 0, w: 1 };
-const at = (t: V) => ({ translation: t, rotation: I });
 const O = at({ x: 0, y: 0, z: 0 });
-
-const nextUp = (x: number): number => {
-  if (x === 0) return Number.MIN_VALUE;
-  const f = new Float64Array([x]);
-  const i = new BigInt64Array(f.buffer);
-  i[0] += x > 0 ? 1n : -1n;
-  return f[0];
-};
-const nextDown = (x: number): number => -nextUp(-x);
 
 /** x as an integer numerator over 2^1200 (exact for every double used here). */
 function big(x: number): bigint {
@@ -395,24 +386,8 @@ describe("fresh43 findings: exact touches on tilted faces (hand-derived)", () =>
   });
 
   it("06: sphere and zero-core rounded box on a tilted heightfield face (y = 4x + 8z) and its mesh", () => {
-    const n = 4;
-    const heights: number[] = [];
-    const V: number[] = [];
-    const T: number[] = [];
-    for (let r = 0; r < n; r++) {
-      for (let c = 0; c < n; c++) {
-        heights.push(4 * c + 8 * r);
-        V.push(c, 4 * c + 8 * r, r);
-      }
-    }
-    for (let r = 0; r < n - 1; r++) {
-      for (let c = 0; c < n - 1; c++) {
-        const i = r * n + c;
-        T.push(i, i + n, i + n + 1, i, i + n + 1, i + 1);
-      }
-    }
-    const hf = makeHeightfield({ rows: n, cols: n, heights, scale: { x: 1, y: 1, z: 1 } });
-    const mesh = makeTriangleMesh(V, T);
+    // Vertex (c, r) at (c, 4c + 8r, r): the plane y = 4x + 8z; its mesh.
+    const { field: hf, mesh } = planeField(4, 4, 4, 8, { x: 1, y: 1, z: 1 });
     for (const [fx, fz, k] of [
       [2.42578125, 0.65234375, 2 ** -25],
       [1.77734375, 1.1015625, 2 ** -17],

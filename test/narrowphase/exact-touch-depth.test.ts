@@ -5,9 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import * as C from "../../src/index.js";
-
-const I = { x: 0, y: 0, z: 0, w: 1 };
-const P = (x: number, y: number, z: number) => ({ translation: { x, y, z }, rotation: I });
+import { planeField } from "../support/field-mesh.js";
+import { pose as P } from "../support/pose.js";
 
 function expectTouch(a: C.Shape, pa: C.Isometry, b: C.Shape, pb: C.Isometry): void {
   for (const [s, ps, t, pt] of [
@@ -22,15 +21,8 @@ function expectTouch(a: C.Shape, pa: C.Isometry, b: C.Shape, pb: C.Isometry): vo
 }
 
 describe("exact touch depth", () => {
-  // Heightfield vertex (c, r) at (2c, −c − 2r, 2r): the plane x + 2y + 2z = 0.
-  const hs: number[] = [];
-  for (let r = 0; r < 6; r++) for (let c = 0; c < 6; c++) hs.push(-c - 2 * r);
-  const hf = C.makeHeightfield({ rows: 6, cols: 6, heights: hs, scale: { x: 2, y: 1, z: 2 } });
-  const v = (cc: number, rr: number) => ({ x: 2 * cc, y: -cc - 2 * rr, z: 2 * rr });
-  const mesh = C.makeTriangleMesh(
-    [v(0, 0), v(1, 0), v(0, 1), v(1, 1), v(2, 1), v(1, 2), v(2, 2)],
-    [0, 3, 1, 0, 2, 3, 3, 6, 4, 3, 5, 6],
-  );
+  // Heightfield vertex (c, r) at (2c, −c − 2r, 2r): the plane x + 2y + 2z = 0; its mesh.
+  const { field: hf, mesh } = planeField(6, 6, -1, -2, { x: 2, y: 1, z: 2 });
   const feet = [
     ["diagonal", [3, -4.5, 3]],
     ["vertex", [2, -3, 2]],

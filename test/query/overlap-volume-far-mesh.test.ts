@@ -17,80 +17,15 @@ import { makeCylinder } from "../../src/shapes/cylinder.js";
 import { makeRoundedConvexPolyhedron, makeRoundedCuboid } from "../../src/shapes/rounded.js";
 import type { Shape } from "../../src/shapes/shape.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
-import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
+import { solidBoxMesh as boxMesh } from "../support/box-mesh.js";
+import { boxBox, holds, toNumber } from "../support/exact-box-volume.js";
+import { dyadic } from "../support/flat-box.js";
+import { lMesh } from "../support/l-mesh.js";
 
 type V3 = { x: number; y: number; z: number };
 const v3 = (x: number, y: number, z: number): V3 => ({ x, y, z });
 const at = (t: V3): Isometry => ({ translation: t, rotation: { x: 0, y: 0, z: 0, w: 1 } });
 const I = at(v3(0, 0, 0));
-
-/** The box [lo, hi] as a closed 12-triangle `solid: true` mesh (outward winding). */
-function boxMesh(lo: number[], hi: number[]) {
-  const [x0, y0, z0] = lo;
-  const [x1, y1, z1] = hi;
-  const v = [x0, y0, z0, x1, y0, z0, x1, y1, z0, x0, y1, z0];
-  v.push(x0, y0, z1, x1, y0, z1, x1, y1, z1, x0, y1, z1);
-  const t = [0, 2, 1, 0, 3, 2, 4, 5, 6, 4, 6, 7, 0, 1, 5, 0, 5, 4];
-  t.push(1, 2, 6, 1, 6, 5, 2, 3, 7, 2, 7, 6, 3, 0, 4, 3, 4, 7);
-  return makeTriangleMesh(v, t, "", { solid: true });
-}
-/** The L-shaped prism [C, C+2]×[C, C+1] ∪ [C, C+1]×[C+1, C+2] × [C, C+1] (not convex). */
-function lMesh(C: number) {
-  const [a, b, c] = [C, C + 1, C + 2];
-  const p = [
-    [a, a],
-    [c, a],
-    [c, b],
-    [b, b],
-    [b, c],
-    [a, c],
-  ];
-  const v: number[] = [];
-  for (const z of [a, b]) for (const [x, y] of p) v.push(x, y, z);
-  const t: number[] = [];
-  // The L's faces fanned from its reflex corner (3), which sees the whole L.
-  for (const [i, j] of [
-    [4, 5],
-    [5, 0],
-    [0, 1],
-    [1, 2],
-  ])
-    t.push(3, j, i, 9, 6 + i, 6 + j);
-  for (let k = 0; k < 6; k++) {
-    const n = (k + 1) % 6;
-    t.push(k, n, 6 + n, k, 6 + n, 6 + k);
-  }
-  return makeTriangleMesh(v, t, "", { solid: true });
-}
-
-/** The exact value of a double times 2^1074 (an integer). */
-function scaled(x: number): bigint {
-  if (x === 0) return 0n;
-  let m = x;
-  let e = 0;
-  while (!Number.isInteger(m)) {
-    m *= 2;
-    e--;
-  }
-  return BigInt(m) << BigInt(e + 1074);
-}
-/** Exact volume × 2^(3·1074) of the boxes [lo, hi] ∩ [lo2, hi2] (corners as doubles). */
-function boxBox(lo: number[], hi: number[], lo2: number[], hi2: number[]): bigint {
-  let v = 1n;
-  for (let k = 0; k < 3; k++) {
-    const d = scaled(Math.min(hi[k], hi2[k])) - scaled(Math.max(lo[k], lo2[k]));
-    if (d <= 0n) return 0n;
-    v *= d;
-  }
-  return v;
-}
-/** True when the exact value (× 2^3222) lies within volume ± errorBound. */
-function holds(exact: bigint, r: { volume: number; errorBound: number }): boolean {
-  const s = 2n * 1074n;
-  const gap = exact - (scaled(r.volume) << s);
-  return (gap < 0n ? -gap : gap) <= scaled(r.errorBound) << s;
-}
-const toNumber = (exact: bigint) => Number(exact >> 3000n) / 2 ** 222;
 
 /** CPU milliseconds of `f()` and its answer. */
 function timed<T>(f: () => T): [T, number] {
@@ -206,8 +141,8 @@ describe("overlapVolume with a solid mesh given far away in world coordinates", 
       const box = makeCuboid(v3(g[0], g[1], g[2]));
       const options = { relativeTolerance: 2e-2 };
       const pose = at(v3(c[0], c[1], c[2]));
-      const world = overlapVolume(lMesh(C), I, box, pose, options);
-      const posed = overlapVolume(lMesh(0), at(v3(C, C, C)), box, pose, options);
+      const world = overlapVolume(lMesh(1, [C, C, C]), I, box, pose, options);
+      const posed = overlapVolume(lMesh(), at(v3(C, C, C)), box, pose, options);
       expect(holds(exact, world)).toBe(true);
       expect(holds(exact, posed)).toBe(true);
       expect(Math.abs(world.volume - posed.volume)).toBeLessThanOrEqual(
@@ -229,9 +164,7 @@ describe("overlapVolume with a solid mesh given far away in world coordinates", 
   });
 
   it("random dyadic far translations (to 2^40): the mesh in world coordinates as the mesh placed by a pose (fast-check)", () => {
-    // Multiples of 1/16: every corner T ± h exact.
-    const dyadic = (lo: number, hi: number) =>
-      fc.integer({ min: lo * 16, max: hi * 16 }).map((k) => k / 16);
+    // Multiples of 1/16 (dyadic): every corner T ± h exact.
     const far = fc.integer({ min: -(2 ** 36), max: 2 ** 36 }).map((k) => k * 16 + 1 / 16);
     fc.assert(
       fc.property(

@@ -12,54 +12,18 @@ import { overlapVolume } from "../../src/query/overlap-volume.js";
 import { makeCuboid } from "../../src/shapes/cuboid.js";
 import { makeSphere } from "../../src/shapes/sphere.js";
 import { makeTriangleMesh } from "../../src/shapes/triangle-mesh.js";
+import { solidBoxMesh } from "../support/box-mesh.js";
+import { boxBox, holds, toNumber } from "../support/exact-box-volume.js";
 
 type V3 = { x: number; y: number; z: number };
 const v3 = (x: number, y: number, z: number): V3 => ({ x, y, z });
 const at = (t: V3): Isometry => ({ translation: t, rotation: { x: 0, y: 0, z: 0, w: 1 } });
 const I = at(v3(0, 0, 0));
 
-/** The exact value of a double times 2^1074 (an integer). */
-function scaled(x: number): bigint {
-  if (x === 0) return 0n;
-  let m = x;
-  let e = 0;
-  while (!Number.isInteger(m)) {
-    m *= 2;
-    e--;
-  }
-  return BigInt(m) << BigInt(e + 1074);
-}
-/** Exact volume × 2^(3·1074) of the boxes [lo, hi] ∩ [lo2, hi2] (corners as doubles). */
-function boxBox(lo: number[], hi: number[], lo2: number[], hi2: number[]): bigint {
-  let v = 1n;
-  for (let k = 0; k < 3; k++) {
-    const d = scaled(Math.min(hi[k], hi2[k])) - scaled(Math.max(lo[k], lo2[k]));
-    if (d <= 0n) return 0n;
-    v *= d;
-  }
-  return v;
-}
-/** True when the exact value (× 2^3222) lies within volume ± errorBound. */
-function holds(exact: bigint, r: { volume: number; errorBound: number }): boolean {
-  const s = 2n * 1074n;
-  const gap = exact - (scaled(r.volume) << s);
-  return (gap < 0n ? -gap : gap) <= scaled(r.errorBound) << s;
-}
-const toNumber = (exact: bigint) => Number(exact >> 3000n) / 2 ** 222;
-
-const BOX_TRIANGLES = [
-  0, 1, 3, 0, 3, 2, 4, 6, 7, 4, 7, 5, 0, 4, 5, 0, 5, 1, 2, 3, 7, 2, 7, 6, 0, 2, 6, 0, 6, 4, 1, 5, 7,
-  1, 7, 3,
-];
 /** The 12-triangle closed box mesh of half extents h about the origin (outward unless inward). */
-function boxMesh(h: V3, inward = false) {
-  const v: number[] = [];
-  for (const a of [-1, 1])
-    for (const b of [-1, 1]) for (const c of [-1, 1]) v.push(a * h.x, b * h.y, c * h.z);
-  const t = BOX_TRIANGLES.slice();
-  if (inward) for (let i = 0; i < t.length; i += 3) [t[i + 1], t[i + 2]] = [t[i + 2], t[i + 1]];
-  return makeTriangleMesh(new Float64Array(v), new Uint32Array(t), undefined, { solid: true });
-}
+const boxMesh = (h: V3, inward = false) =>
+  solidBoxMesh([-h.x, -h.y, -h.z], [h.x, h.y, h.z], inward);
+
 /**
  * The L-shaped prism over (x0,y0) (x2,y0) (x2,y1) (x1,y1) (x1,y2) (x0,y2), z in [z0, z1]: the
  * union of the boxes [x0,x2]×[y0,y1]×[z0,z1] and [x0,x1]×[y1,y2]×[z0,z1] (not convex).

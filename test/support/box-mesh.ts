@@ -52,6 +52,22 @@ export function boxMesh(hx: number, hy: number = hx, hz: number = hx): TriangleM
 }
 
 /**
+ * The closed `solid: true` box mesh of the box [lo, hi] (corners as given, in the mesh's frame:
+ * far from its origin when they are), wound outward, or inward when `inward` (the same solid).
+ */
+export function solidBoxMesh(
+  lo: readonly number[],
+  hi: readonly number[],
+  inward = false,
+): TriangleMesh {
+  const v: number[] = [];
+  for (const x of [lo[0], hi[0]])
+    for (const y of [lo[1], hi[1]]) for (const z of [lo[2], hi[2]]) v.push(x, y, z);
+  const t = BOX_TRIANGLES.flatMap(([a, b, c]) => (inward ? [a, c, b] : [a, b, c]));
+  return makeTriangleMesh(new Float64Array(v), new Uint32Array(t), "", { solid: true });
+}
+
+/**
  * The box mesh as a `collide query` JSON shape (docs/FORMATS.md `mesh`): half extents `h`,
  * at `position`; `open` keeps only {@link OPEN_BOX_TRIANGLES}.
  */

@@ -5,6 +5,7 @@
  */
 
 import type { Vec3 } from "../../src/math/vec3.js";
+import { type Heightfield, makeHeightfield } from "../../src/shapes/heightfield.js";
 import { makeTriangleMesh, type TriangleMesh } from "../../src/shapes/triangle-mesh.js";
 
 /**
@@ -28,4 +29,25 @@ export function meshOfField(
     }
   }
   return makeTriangleMesh(v, idx);
+}
+
+/**
+ * A tilted plane as a `rows` × `cols` heightfield of scale `s` and as its mesh
+ * ({@link meshOfField}): heights a·c + b·r, so vertex (r, c) at (c·sx, (a·c + b·r)·sy, r·sz) —
+ * every vertex exactly on the plane y/sy = a·x/sx + b·z/sz when a, b and the scale are small
+ * integers or dyadic (the exact touches' planes).
+ */
+export function planeField(
+  rows: number,
+  cols: number,
+  a: number,
+  b: number,
+  s: Vec3,
+): { field: Heightfield; mesh: TriangleMesh } {
+  const heights: number[] = [];
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) heights.push(a * c + b * r);
+  return {
+    field: makeHeightfield({ rows, cols, heights, scale: s }),
+    mesh: meshOfField(rows, cols, heights, s),
+  };
 }

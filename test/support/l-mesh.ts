@@ -21,14 +21,18 @@ const PROFILE: readonly (readonly [number, number])[] = [
 ];
 
 /**
- * The L's vertices (x, y, z flat: the profile at z = 0, then at z = `scale`) and triangles (three
- * indices each): the bottom (facing −z) and the top (+z) each as two convex quads, then the six
- * side quads, two triangles each.
+ * The L's vertices (x, y, z flat: the profile at z = 0, then at z = `scale`, each moved by `at`)
+ * and triangles (three indices each): the bottom (facing −z) and the top (+z) each as two convex
+ * quads, then the six side quads, two triangles each.
  */
-export function lMeshArrays(scale = 1): { vertices: number[]; indices: number[] } {
+export function lMeshArrays(
+  scale = 1,
+  at: readonly number[] = [0, 0, 0],
+): { vertices: number[]; indices: number[] } {
   const n = PROFILE.length;
   const vertices: number[] = [];
-  for (const z of [0, scale]) for (const [x, y] of PROFILE) vertices.push(x * scale, y * scale, z);
+  for (const z of [0, scale])
+    for (const [x, y] of PROFILE) vertices.push(x * scale + at[0], y * scale + at[1], z + at[2]);
   const indices: number[] = [];
   for (const [a, b, c, d] of [
     [0, 1, 2, 3],
@@ -44,9 +48,12 @@ export function lMeshArrays(scale = 1): { vertices: number[]; indices: number[] 
   return { vertices, indices };
 }
 
-/** The L as a `solid: true` mesh (its local frame; `scale` its unit). */
-export function lMesh(scale = 1): TriangleMesh {
-  const { vertices, indices } = lMeshArrays(scale);
+/**
+ * The L as a `solid: true` mesh (its local frame; `scale` its unit), its vertices moved by `at`
+ * (the L given in world coordinates there: exact when `at` is on the grid of the L's corners).
+ */
+export function lMesh(scale = 1, at: readonly number[] = [0, 0, 0]): TriangleMesh {
+  const { vertices, indices } = lMeshArrays(scale, at);
   return makeTriangleMesh(vertices, indices, "", { solid: true });
 }
 

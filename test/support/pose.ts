@@ -15,6 +15,9 @@ export const pose = (x = 0, y = 0, z = 0, rotation: Quat = ID): Isometry => ({
   rotation,
 });
 
+/** The pose of translation `t` (scene units) and the identity rotation. */
+export const at = (t: { x: number; y: number; z: number }): Isometry => pose(t.x, t.y, t.z);
+
 /** The rotation by `angle` (radians, right-handed) about the axis (ax, ay, az) (any nonzero length). */
 export const axisAngle = (ax: number, ay: number, az: number, angle: number): Quat => {
   const l = Math.hypot(ax, ay, az);

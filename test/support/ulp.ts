@@ -1,7 +1,8 @@
 /**
  * Float helpers for tests that bound an answer in ulps of an exact oracle's value: the ulp of a
- * double, and a fast-check arbitrary uniform on an interval. Written apart from src/ (no code of
- * the library), so the bars they set are independent of what they check.
+ * double, its neighbours (nextUp, nextDown), and a fast-check arbitrary uniform on an interval.
+ * Written apart from src/ (no code of the library), so the bars they set are independent of what
+ * they check.
  */
 import fc from "fast-check";
 
@@ -14,6 +15,18 @@ export function ulp(x: number): number {
   if (2 ** (e + 1) <= a) e++;
   return 2 ** Math.max(e - 52, -1074);
 }
+
+/** The next double above x (toward +∞; the least subnormal above 0). */
+export function nextUp(x: number): number {
+  if (x === 0) return Number.MIN_VALUE;
+  const f = new Float64Array([x]);
+  const i = new BigInt64Array(f.buffer);
+  i[0] += x > 0 ? 1n : -1n;
+  return f[0];
+}
+
+/** The next double below x (toward −∞). */
+export const nextDown = (x: number): number => -nextUp(-x);
 
 /**
  * Uniform on [lo, hi] in 2^30 steps (fast-check's doubles crowd the ends and 0): lo + (hi − lo)·i/2^30

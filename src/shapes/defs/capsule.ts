@@ -18,6 +18,7 @@ import { rayIntervalCapsule } from "../../geometry/ray-primitives.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
 import { aabbCapsule, type Capsule, makeCapsule, supportCapsuleCore } from "../capsule.js";
+import { numberOrder, vecOrder } from "../data-order.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { PointProjection, ShapeDef } from "../shape-def.js";
 import { marginWith, registerShape } from "../shape-def.js";
@@ -164,6 +165,7 @@ export const capsuleDef: ShapeDef<Capsule> = {
     rayIntervalCapsule(rayInterval, s.a, s.b, s.radius, o, dUnit) &&
     finishRayHit(out, maxToi * len, len, solid),
   projectPoint: projectCapsule,
+  dataOrder: (p, q) => vecOrder(p.a, q.a) || vecOrder(p.b, q.b) || numberOrder(p.radius, q.radius),
   check: (field, s) => {
     checkVec3(`${field}.a`, s.a);
     checkVec3(`${field}.b`, s.b);

@@ -13,6 +13,7 @@ import * as iso from "../../math/isometry.js";
 import * as vec3 from "../../math/vec3.js";
 import { meshBvhTree } from "../composite.js";
 import { type Compound, makeCompound } from "../compound.js";
+import { numberOrder, quatOrder, shapeDataOrder, vecOrder } from "../data-order.js";
 import type { ConvexShape } from "../shape.js";
 import { isConvexShapeType, SHAPE_TYPE_NAMES, ShapeType, shapeTypeName } from "../shape.js";
 import type { ShapeDef, ShapeJson, ShapeView } from "../shape-def.js";
@@ -96,6 +97,27 @@ function finiteCompound(shape: Compound): boolean {
 
 type Quat4 = [number, number, number, number];
 
+/**
+ * The order of two compounds' data (src/shapes/data-order.ts): the child count, then each
+ * child's type, pose (translation, then rotation) and data. Allocation free.
+ */
+function compoundDataOrder(a: Compound, b: Compound): number {
+  const ca = a.children;
+  const cb = b.children;
+  if (ca.length !== cb.length) return ca.length < cb.length ? -1 : 1;
+  for (let i = 0; i < ca.length; i++) {
+    const p = ca[i];
+    const q = cb[i];
+    const k =
+      numberOrder(p.shape.type, q.shape.type) ||
+      vecOrder(p.pose.translation, q.pose.translation) ||
+      quatOrder(p.pose.rotation, q.pose.rotation) ||
+      shapeDataOrder(p.shape, q.shape);
+    if (k !== 0) return k;
+  }
+  return 0;
+}
+
 /** The compound's record in the shape definitions' table. */
 export const compoundDef: ShapeDef<Compound> = {
   type: ShapeType.Compound,
@@ -128,6 +150,7 @@ export const compoundDef: ShapeDef<Compound> = {
   edgeFeature: null,
   rayCast: null,
   projectPoint: null,
+  dataOrder: compoundDataOrder,
   check: checkCompound,
   isFinite: finiteCompound,
   view: (s) => ({

@@ -42,6 +42,7 @@ import {
   SUPPORT_START_CELLS,
   supportConvexPolyhedron,
 } from "../convex-polyhedron.js";
+import { arrayOrder } from "../data-order.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { LocalRayHit, PointProjection, ShapeDef } from "../shape-def.js";
 import { boundingRadiusWith, registerShape } from "../shape-def.js";
@@ -777,6 +778,7 @@ export const convexPolyhedronDef: ShapeDef<ConvexPolyhedron> = {
   rayCast: (out, s, o, _dUnit, dRaw, _len, maxToi, solid) =>
     rayCastConvexPolyhedron(out, s, o, dRaw, maxToi, solid),
   projectPoint: projectConvexPolyhedron,
+  dataOrder: (a, b) => arrayOrder(a.vertices, b.vertices),
   check: checkConvexPolyhedron,
   isFinite: finitePolyhedron,
   view: (s) => {

@@ -9,6 +9,7 @@ import { hypotIo } from "../../math/scalar.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
 import { aabbCuboid, type Cuboid, makeCuboid, supportCuboid } from "../cuboid.js";
+import { vecOrder } from "../data-order.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { ShapeDef } from "../shape-def.js";
 import { boundingRadiusWith, DEFERRED, registerShape } from "../shape-def.js";
@@ -59,6 +60,7 @@ export const cuboidDef: ShapeDef<Cuboid> = {
   edgeFeature: DEFERRED,
   rayCast: DEFERRED,
   projectPoint: DEFERRED,
+  dataOrder: (a, b) => vecOrder(a.halfExtents, b.halfExtents),
   check: (field, s) => {
     checkNonNegativeVec3(`${field}.halfExtents`, s.halfExtents);
     const h = s.halfExtents;

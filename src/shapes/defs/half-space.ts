@@ -10,6 +10,7 @@ import type { Aabb } from "../../math/aabb.js";
 import type { Isometry } from "../../math/isometry.js";
 import * as quat from "../../math/quat.js";
 import * as vec3 from "../../math/vec3.js";
+import { numberOrder, vecOrder } from "../data-order.js";
 import { type HalfSpace, makeHalfSpace } from "../half-space.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { ShapeDef } from "../shape-def.js";
@@ -79,6 +80,7 @@ export const halfSpaceDef: ShapeDef<HalfSpace> = {
     }
     return out;
   },
+  dataOrder: (a, b) => vecOrder(a.normal, b.normal) || numberOrder(a.offset, b.offset),
   check: (field, s) => {
     checkVec3(`${field}.normal`, s.normal);
     if (!(Math.abs(vec3.length(s.normal) - 1) <= UNIT_QUATERNION_TOLERANCE)) {

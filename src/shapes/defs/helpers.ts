@@ -26,6 +26,7 @@ import type { Isometry } from "../../math/isometry.js";
 import { HYPOT_SAFE_MAX, HYPOT_SAFE_MIN, hypot2, hypot3 } from "../../math/scalar.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
+import { numberOrder, shapeDataOrder } from "../data-order.js";
 import type { Shape } from "../shape.js";
 import { SHAPE_TYPE_NAMES, shapeTypeName } from "../shape.js";
 import type { LocalRayHit, PointProjection, ShapeDef, ShapeView, Vec3Json } from "../shape-def.js";
@@ -506,6 +507,7 @@ export function roundedShapeDef<S extends Shape & RoundedLike>(
     rayCast: (out, s, o, dUnit, _dRaw, len, maxToi, solid) =>
       rayCastRounded(out, s, o, dUnit, len, maxToi, solid),
     projectPoint: projectRounded,
+    dataOrder: (a, b) => shapeDataOrder(a.core, b.core) || numberOrder(a.radius, b.radius),
     check: (field, s) => {
       checkObject(`${field}.core`, s.core);
       if (s.core.type !== coreType) {
@@ -607,6 +609,7 @@ export function revolutionSolidDef<S extends RevolutionSolid>(
       p.rayInterval(rayInterval, s.halfHeight, s.radius, o, dUnit) &&
       finishRayHit(out, maxToi * len, len, solid),
     projectPoint: p.projectPoint,
+    dataOrder: (a, b) => numberOrder(a.radius, b.radius) || numberOrder(a.halfHeight, b.halfHeight),
     check: (field, s) => {
       checkPositive(`${field}.halfHeight`, s.halfHeight);
       checkPositive(`${field}.radius`, s.radius);

@@ -5,6 +5,7 @@
  * use them), so an app that only tests overlaps does not bundle them.
  */
 import * as vec3 from "../../math/vec3.js";
+import { numberOrder } from "../data-order.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { ShapeDef } from "../shape-def.js";
 import { DEFERRED, marginWith, registerShape } from "../shape-def.js";
@@ -39,6 +40,7 @@ export const sphereDef: ShapeDef<Sphere> = {
   edgeFeature: DEFERRED,
   rayCast: DEFERRED,
   projectPoint: DEFERRED,
+  dataOrder: (a, b) => numberOrder(a.radius, b.radius),
   check: (field, s) => {
     checkPositive(`${field}.radius`, s.radius);
     checkShapeExtent(`${field}.radius`, s.radius, s.radius, "the radius");

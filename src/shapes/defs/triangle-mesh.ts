@@ -19,6 +19,7 @@ import {
   tiedExactDistance,
 } from "../../query/mesh-distance.js";
 import { meshBvhTree } from "../composite.js";
+import { arrayOrder } from "../data-order.js";
 import { brandShape, isBrandedShape, SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { ShapeDef } from "../shape-def.js";
 import { registerCompositeView, registerShape } from "../shape-def.js";
@@ -172,6 +173,7 @@ export const triangleMeshDef: ShapeDef<TriangleMesh> = {
     }
     return out;
   },
+  dataOrder: (a, b) => arrayOrder(a.vertices, b.vertices) || arrayOrder(a.indices, b.indices),
   check: (field, s) => {
     checkTypedArray(`${field}.vertices`, s.vertices, Float64Array);
     checkTypedArray(`${field}.indices`, s.indices, Uint32Array);

@@ -22,6 +22,7 @@ import { projectOntoTriangle } from "../../geometry/triangle-projection.js";
 import { hypotIo } from "../../math/scalar.js";
 import type { Vec3 } from "../../math/vec3.js";
 import * as vec3 from "../../math/vec3.js";
+import { vecOrder } from "../data-order.js";
 import { SHAPE_TYPE_NAMES, ShapeType } from "../shape.js";
 import type { LocalRayHit, PointProjection, ShapeDef } from "../shape-def.js";
 import { boundingRadiusWith, registerShape } from "../shape-def.js";
@@ -221,6 +222,7 @@ export const triangleDef: ShapeDef<Triangle> = {
   surfaceRayCast: (out, s, o, _dUnit, dRaw, _len, maxToi) =>
     rayCastTriangleSurface(out, s, o, dRaw, maxToi),
   projectPoint: (out, s, p) => projectTriangle(out, s, p),
+  dataOrder: (p, q) => vecOrder(p.a, q.a) || vecOrder(p.b, q.b) || vecOrder(p.c, q.c),
   check: (field, s) => {
     checkVec3(`${field}.a`, s.a);
     checkVec3(`${field}.b`, s.b);
