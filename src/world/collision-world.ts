@@ -1966,10 +1966,15 @@ export class CollisionWorld {
       let tested = 0;
       const warm = this.options.warmStart ? this.warmStarts : null;
       warm?.beginFrame(prediction);
+      // The keys read from the storage (not through `keyAt`) and the slots made integers
+      // (`| 0`, exact: slots are below 2^26): until V8 has compiled this loop — much of a first
+      // step's narrow phase — the call and the subtraction each made a heap number per pair, and
+      // the slot passed to narrowPairRadius was a heap number.
+      const keys = pairs.storage;
       for (let i = 0; i < n; i++) {
-        const key = pairs.keyAt(i);
-        const lo = Math.floor(key / PAIR_KEY_BASE);
-        const hi = key - lo * PAIR_KEY_BASE;
+        const key = keys[i];
+        const lo = Math.floor(key / PAIR_KEY_BASE) | 0;
+        const hi = (key - lo * PAIR_KEY_BASE) | 0;
         if (filters && ((layer[lo] & mask[hi]) === 0 || (layer[hi] & mask[lo]) === 0)) continue;
         filtered++;
         if (dirty[lo] === 0 && dirty[hi] === 0) {

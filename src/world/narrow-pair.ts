@@ -224,14 +224,22 @@ export function narrowPairRadius(
   // entry, or two shapes of one type in their canonical order (the routine is the same). It is
   // decided before anything else, so that every branch below — the table's routine, or, far
   // outside unit scale, the table's dispatcher — runs in the query's order on the query's pose.
-  const ordered = sa.type !== sb.type && contactOrderSwapped(sa.type, sb.type);
+  // The two types are read once, by one function for both shapes (typeOf), and passed down as
+  // integers (widen, writeRecord): a load that V8 compiled having met one shape map deoptimises
+  // this whole function at the first shape of another map, and the step runs in baseline code
+  // again until V8 has compiled it a second time (`--trace-deopt`, "wrong map": on scene (a) at
+  // 50,000 bodies widen's `a.type` had met boxes alone when the first touching sphere–sphere
+  // pair came, on the level `sa.type` static boxes alone — the lower slot — when the first
+  // moving pair of two spheres came). typeOf's one load meets both shapes of every pair, so
+  // every map of the world early, and its inlined copies share that feedback.
+  const ta = typeOf(sa);
+  const tb = typeOf(sb);
+  const ordered = ta !== tb && contactOrderSwapped(ta, tb);
   const swap =
-    sa.type === sb.type
-      ? sameTypeSwapped(sa, sb, bInA, poseA, poseB)
-      : ordered || contactFlipped(sa.type, sb.type);
+    ta === tb ? sameTypeSwapped(sa, sb, bInA, poseA, poseB) : ordered || contactFlipped(ta, tb);
   // A pair with a routine per order that the queries solve in the other order (sphere–box,
   // sphere–triangle) takes the other order's own routine; a flipped entry holds that one already.
-  const f = ordered ? contactRoutine(sb.type, sa.type) : contactRoutine(sa.type, sb.type);
+  const f = ordered ? contactRoutine(tb, ta) : contactRoutine(ta, tb);
   if (!swap) {
     // Far outside unit scale (or with no routine) the table's dispatcher answers: it changes
     // units first (src/narrowphase/extreme-scale.ts), or throws unsupported_pair.
@@ -240,12 +248,12 @@ export function narrowPairRadius(
       ? f(c, sa, sb, bInA, prediction)
       : contactPair(c, sa, sb, bInA, prediction);
     if (!found) {
-      if (direct && satApart(f, sa.type, sb.type)) return none(out, offset);
+      if (direct && satApart(f, ta, tb)) return none(out, offset);
       if (!bandContact(c, f, sa, poseA, sb, poseB, bInA, prediction)) return none(out, offset);
     }
     if (!agreeContact(c, sa, poseA, sb, poseB, bInA, prediction)) return none(out, offset);
-    widen(m, c, sa, sb, bInA, fl, fh, prediction);
-    return writeRecord(out, offset, c, m, sa, poseA, sb, poseB, false);
+    widen(m, c, sa, sb, ta, tb, bInA, fl, fh, prediction);
+    return writeRecord(out, offset, c, m, sa, poseA, sb, poseB, ta, tb, false);
   }
   // The other order, (higher, lower): A's pose in B's frame formed from the world poses in that
   // order, as the queries form it (src/query/frames.ts, `swappedPairPose`), so that the answer is
@@ -256,12 +264,12 @@ export function narrowPairRadius(
   const direct = f !== null && !offsetOutOfRange(aInB);
   const found = direct ? f(c, sb, sa, aInB, prediction) : contactPair(c, sb, sa, aInB, prediction);
   if (!found) {
-    if (direct && satApart(f, sb.type, sa.type)) return none(out, offset);
+    if (direct && satApart(f, tb, ta)) return none(out, offset);
     if (!bandContact(c, f, sb, poseB, sa, poseA, aInB, prediction)) return none(out, offset);
   }
   if (!agreeContact(c, sb, poseB, sa, poseA, aInB, prediction)) return none(out, offset);
-  widen(m, c, sb, sa, aInB, fh, fl, prediction);
-  return writeRecord(out, offset, c, m, sb, poseB, sa, poseA, true);
+  widen(m, c, sb, sa, tb, ta, aInB, fh, fl, prediction);
+  return writeRecord(out, offset, c, m, sb, poseB, sa, poseA, tb, ta, true);
 }
 
 /**
@@ -314,6 +322,14 @@ function bandContact(
     : f(c, a, b, bInA, reach);
 }
 
+/**
+ * The type of `s`: the one load of a shape's type in narrowPairRadius (see there), so that its
+ * type feedback holds the maps of both shapes of every pair.
+ */
+function typeOf(s: Shape): number {
+  return s.type;
+}
+
 /** Writes the NARROW_NONE record at `out[offset]` and returns NARROW_NONE. */
 function none(out: Float64Array, offset: number): number {
   out[offset] = NARROW_NONE;
@@ -321,7 +337,8 @@ function none(out: Float64Array, offset: number): number {
 }
 
 /**
- * m = the manifold of contact `c` of A and B (B at `bInA`, flags `fa`, `fb`): widened by
+ * m = the manifold of contact `c` of A and B (types `ta`, `tb`, read by the caller; B at
+ * `bInA`, flags `fa`, `fb`): widened by
  * `manifoldFromContact` for two convex shapes, else the table's manifold, else the single contact.
  */
 function widen(
@@ -329,13 +346,15 @@ function widen(
   c: Contact,
   a: Shape,
   b: Shape,
+  ta: number,
+  tb: number,
   bInA: Isometry,
   fa: number,
   fb: number,
   prediction: number,
 ): void {
   if ((fa & fb & FLAG_CONVEX) !== 0) {
-    if (a.type === ShapeType.Cuboid && b.type === ShapeType.Cuboid) {
+    if (ta === ShapeType.Cuboid && tb === ShapeType.Cuboid) {
       // The same manifold, reusing the clipping the box–box contact did for its witnesses.
       manifoldCuboidCuboid(m, a as Cuboid, b as Cuboid, bInA, c, prediction);
       return;
@@ -350,7 +369,8 @@ function widen(
  * Writes the contact record of `c` / `m` (in the frame of `frame`, the pose of the routine's A)
  * at `out[offset ..]` in the world frame. With `flip`, A and B were computed the other way round
  * (A = the higher slot): the normal is reversed and each point's two witnesses are swapped, so
- * the record is that of (lower slot, higher slot). Returns NARROW_CONTACT.
+ * the record is that of (lower slot, higher slot). `firstType` / `secondType`: the two shapes'
+ * types, read by the caller. Returns NARROW_CONTACT.
  */
 function writeRecord(
   out: Float64Array,
@@ -361,6 +381,8 @@ function writeRecord(
   frame: Isometry,
   second: Shape,
   secondPose: Isometry,
+  firstType: number,
+  secondType: number,
   flip: boolean,
 ): number {
   iso.transformVector(m.normal, frame, m.normal);
@@ -373,7 +395,7 @@ function writeRecord(
   }
   // A face normal of a shape type with a snap (the heightfield) made exact, as the `contact`
   // and `manifold` queries do (src/narrowphase/heightfield-normal.ts), at the deepest point.
-  if (count > 0 && (hasFaceNormalSnap(first.type) || hasFaceNormalSnap(second.type))) {
+  if (count > 0 && (hasFaceNormalSnap(firstType) || hasFaceNormalSnap(secondType))) {
     let deepest = 0;
     for (let p = 1; p < count; p++) {
       if (m.points[p].distance < m.points[deepest].distance) deepest = p;
