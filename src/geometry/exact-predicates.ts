@@ -844,14 +844,14 @@ function xCompress(r: number): void {
   xlen[r] = top;
 }
 
-/** Register d = planeGapIo[i] + planeGapIo[j] + s·planeGapIo[k] exactly (s = ±1). */
-function xSum3(d: number, i: number, j: number, k: number, s: number): void {
+/** Register d = src[i] + src[j] + s·src[k] exactly (s = ±1). */
+function xSum3(d: number, src: Float64Array, i: number, j: number, k: number, s: number): void {
   const e = xreg[d];
-  e[0] = planeGapIo[i];
+  e[0] = src[i];
   let n = 1;
-  xin[0] = planeGapIo[j];
+  xin[0] = src[j];
   n = growInto(e, n, xin, 0, e);
-  xin[0] = s * planeGapIo[k];
+  xin[0] = s * src[k];
   n = growInto(e, n, xin, 0, e);
   xlen[d] = n;
 }
@@ -934,11 +934,11 @@ function xDot(d: number, u: number, v: number): void {
   xAdd(d, d, 14, 1);
 }
 
-/** Register d = planeGapIo[i] − planeGapIo[j] exactly (TwoDiff). */
-function xDiff(d: number, i: number, j: number): void {
+/** Register d = src[i] − src[j] exactly (TwoDiff). */
+function xDiff(d: number, src: Float64Array, i: number, j: number): void {
   const e = xreg[d];
-  e[0] = planeGapIo[i];
-  xin[0] = -planeGapIo[j];
+  e[0] = src[i];
+  xin[0] = -src[j];
   xlen[d] = growInto(e, 1, xin, 0, e);
 }
 
@@ -973,7 +973,7 @@ export function planeGapSignIo(): number {
 /**
  * The last inputs of {@link planeGapSignIo} and its answers (a query asks the same pair two or
  * three times: its routine, then the touching agreement's intersects): [lastFoot] −1 not asked,
- * 0 false, 1 true.
+ * 0 outside (proven), 1 inside, 3 undecided (a register overflowed).
  */
 const lastIn = new Float64Array(17);
 let lastValid = false;
@@ -985,9 +985,9 @@ let lastFoot = -1;
 function planeGapCompute(): number {
   xFull = false;
   for (let axis = 0; axis < 3; axis++) {
-    xSum3(W + axis, axis, 3 + axis, 6 + axis, -1);
-    xDiff(E + axis, 9 + axis, 6 + axis);
-    xDiff(F + axis, 12 + axis, 6 + axis);
+    xSum3(W + axis, planeGapIo, axis, 3 + axis, 6 + axis, -1);
+    xDiff(E + axis, planeGapIo, 9 + axis, 6 + axis);
+    xDiff(F + axis, planeGapIo, 12 + axis, 6 + axis);
   }
   xCross(NR, E, F);
   xDot(12, NR, W);
@@ -1016,9 +1016,19 @@ function planeGapCompute(): number {
 export function footInTriangleIo(): boolean {
   if (lastFoot < 0) {
     const f = footFiltered();
-    lastFoot = f === 0 ? (footExact() ? 1 : 0) : f > 0 ? 1 : 0;
+    lastFoot = f === 0 ? footExact() : f > 0 ? 1 : 0;
   }
   return lastFoot === 1;
+}
+
+/**
+ * True when the foot of p on the plane of triangle (a, b, c) is proven to lie outside the closed
+ * triangle (the inputs of {@link planeGapIo}, after {@link planeGapSignIo}): p's side of some edge
+ * is not the triangle's, exactly. False when the foot lies in it or a register overflowed.
+ */
+export function footOutsideTriangleIo(): boolean {
+  footInTriangleIo();
+  return lastFoot === 0;
 }
 
 /** Relative margin of the filtered foot test (many times its rounding, about 10 ε). */
@@ -1083,15 +1093,20 @@ function footFiltered(): number {
   return all;
 }
 
-/** {@link footInTriangleIo} in expansions (after {@link planeGapCompute} filled the registers). */
-function footExact(): boolean {
-  if (!edgeInner(E, W)) return false;
+/**
+ * {@link footInTriangleIo} in expansions (after {@link planeGapCompute} filled the registers): 1
+ * inside, 0 proven outside, 3 undecided (a register overflowed).
+ */
+function footExact(): number {
+  let k = edgeInner(E, W);
+  if (k !== 1) return k;
   // Edge b → c: c − b and p − b.
   for (let axis = 0; axis < 3; axis++) {
     xAdd(V + axis, F + axis, E + axis, -1);
     xAdd(T + axis, W + axis, E + axis, -1);
   }
-  if (!edgeInner(V, T)) return false;
+  k = edgeInner(V, T);
+  if (k !== 1) return k;
   // Edge c → a: a − c and p − c.
   for (let axis = 0; axis < 3; axis++) {
     const f = xreg[F + axis];
@@ -1104,14 +1119,259 @@ function footExact(): boolean {
   return edgeInner(V, T);
 }
 
-/** ((e) × (w))·n ≥ 0 for registers e..e+2, w..w+2 and n, with no register overflowed. */
-function edgeInner(e: number, w: number): boolean {
+/**
+ * ((e) × (w))·n ≥ 0 for registers e..e+2, w..w+2 and n: 1 when so, 0 when not, 3 when a
+ * register overflowed.
+ */
+function edgeInner(e: number, w: number): number {
   xCross(X, e, w);
   xDot(16, X, NR);
-  return !xFull && xSign(16) >= 0;
+  if (xFull) return 3;
+  return xSign(16) >= 0 ? 1 : 0;
 }
 
 /** Sign of register r. */
 function xSign(r: number): number {
   return signOf(xreg[r], xlen[r]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// A point's distance to a segment against a radius, exactly (issue 16: a sphere or a rounded
+// core's vertex touching a tilted face exactly at an edge or a corner was decided by the
+// doubles: 1e-16 apart, or touching across a gap of one ulp). The 3D analogue of
+// {@link pointSegmentReachSignIo}, in the registers of {@link planeGapSignIo}.
+
+/**
+ * Inputs of {@link segmentGapSignIo} and {@link segmentConeIo}, written by the caller (no double
+ * crosses a call): [0..2] p1, [3..5] p2 — the point is p = p1 + p2 exactly; [6..8] a, [9..11] b —
+ * the segment (a = b a point); [12] r1, [13] r2 — the radius r1 + r2 exactly (each ≥ 0);
+ * [14..16] w, the point {@link segmentConeIo} tests.
+ */
+export const segmentGapIo = new Float64Array(17);
+
+/** {@link segmentGapSignIo}'s answer for an input outside its range or an overflowed register. */
+export const SEGMENT_GAP_UNDECIDED = 2;
+
+/**
+ * Magnitude bound of {@link segmentGapSignIo} and {@link segmentConeIo}: their inputs, when not
+ * zero, lie in [2^-200, 2^200). Their polynomials are of degree 4 in the inputs' differences
+ * (multiples of 2^-252): every term of their expansions is a multiple of 2^-1008 and below
+ * 2^820, so none underflows or overflows.
+ */
+const SEGMENT_RANGE = 2 ** 200;
+
+/**
+ * Margin of the filters of {@link segmentGapSignIo} and {@link segmentConeIo}, relative to S, the
+ * sum of the magnitudes of every input coordinate and radius: 2^-40. The doubles' distance of p
+ * to the segment is within about 12 ε·S of the exact one (p = p1 + p2, the differences and the
+ * nearest point each round by ε of S; the nearest point's parameter errs by 2 ε·S/|b − a| along
+ * the segment, which moves the distance by as much; the square root by ε), far below it.
+ */
+const SEGMENT_FILTER = 2 ** -40;
+
+/** [0] S (see {@link SEGMENT_FILTER}), [1..3] the doubles' nearest point of the segment to p. */
+const segF = new Float64Array(4);
+
+/** segF = S (over the first `n` inputs) and the doubles' nearest point of the segment to p1 + p2. */
+function segmentFloat(n: number): void {
+  const io = segmentGapIo;
+  let sum = 0;
+  for (let i = 0; i < n; i++) sum += Math.abs(io[i]);
+  segF[0] = sum;
+  const ex = io[9] - io[6];
+  const ey = io[10] - io[7];
+  const ez = io[11] - io[8];
+  const wx = io[0] + io[3] - io[6];
+  const wy = io[1] + io[4] - io[7];
+  const wz = io[2] + io[5] - io[8];
+  const l = ex * ex + ey * ey + ez * ez;
+  let t = 0;
+  if (l > 0) {
+    t = (wx * ex + wy * ey + wz * ez) / l;
+    if (!(t > 0)) t = 0;
+    else if (t > 1) t = 1;
+  }
+  segF[1] = io[6] + t * ex;
+  segF[2] = io[7] + t * ey;
+  segF[3] = io[8] + t * ez;
+}
+
+/** True when an input of {@link segmentGapIo} (the first `n`) is outside the range (or NaN). */
+function segmentOutOfRange(n: number): boolean {
+  const io = segmentGapIo;
+  for (let i = 0; i < n; i++) {
+    const m = Math.abs(io[i]);
+    if (m !== 0 && !(m < SEGMENT_RANGE && m * SEGMENT_RANGE >= 1)) return true;
+  }
+  return false;
+}
+
+/**
+ * Sign of dist(p, segment a–b) − (r1 + r2), exactly, for the inputs in {@link segmentGapIo}:
+ * −1 (p lies nearer than the radius), 0 (exactly at it: a touch), 1 (farther);
+ * {@link SEGMENT_GAP_UNDECIDED} for a non-zero input outside [2^-200, 2^200). A floating-point
+ * filter first ({@link SEGMENT_FILTER}); then, in expansions (Shewchuk 1997, §2): the foot's
+ * region by the exact signs of (p − a)·(b − a) and (p − b)·(b − a) — before a or beyond b, the
+ * sign of |p − end|² − r², beside the segment that of |(p − a) × (b − a)|² − r²·|b − a|² (a = b:
+ * |p − a|² − r²). Nothing allocated (the preallocated registers of {@link planeGapSignIo}, whose
+ * cached answer it discards).
+ */
+export function segmentGapSignIo(): number {
+  if (segmentOutOfRange(14)) return SEGMENT_GAP_UNDECIDED;
+  const io = segmentGapIo;
+  segmentFloat(14);
+  const dx = io[0] + io[3] - segF[1];
+  const dy = io[1] + io[4] - segF[2];
+  const dz = io[2] + io[5] - segF[3];
+  const g = Math.sqrt(dx * dx + dy * dy + dz * dz) - (io[12] + io[13]);
+  const bound = SEGMENT_FILTER * segF[0];
+  if (g > bound) return 1;
+  if (g < -bound) return -1;
+  lastValid = false;
+  xFull = false;
+  for (let axis = 0; axis < 3; axis++) {
+    xSum3(W + axis, io, axis, 3 + axis, 6 + axis, -1);
+    xDiff(E + axis, io, 9 + axis, 6 + axis);
+    xSum3(T + axis, io, axis, 3 + axis, 9 + axis, -1);
+  }
+  // r = r1 + r2 (register 18) and r² (19).
+  const rr = xreg[18];
+  rr[0] = io[12];
+  xin[0] = io[13];
+  xlen[18] = growInto(rr, 1, xin, 0, rr);
+  xMul(19, 18, 18);
+  xDot(12, W, E);
+  if (xSign(12) <= 0) return segmentEnd(W);
+  xDot(12, T, E);
+  if (xSign(12) >= 0) return segmentEnd(T);
+  xCross(X, W, E);
+  xDot(16, X, X);
+  xDot(15, E, E);
+  xMul(17, 19, 15);
+  xAdd(16, 16, 17, -1);
+  return xFull ? SEGMENT_GAP_UNDECIDED : xSign(16);
+}
+
+/** Sign of |registers k..k+2|² − r² (r² in register 19), exactly. */
+function segmentEnd(k: number): number {
+  xDot(16, k, k);
+  xAdd(16, 16, 19, -1);
+  return xFull ? SEGMENT_GAP_UNDECIDED : xSign(16);
+}
+
+/**
+ * True when (w − q)·(p − q) ≤ 0 exactly, q the nearest point of segment a–b to p (the inputs of
+ * {@link segmentGapIo}, w at [14..16]): w lies on or behind the plane through q normal to p − q.
+ * When every vertex of a convex polytope containing the segment passes, that plane separates p
+ * from the polytope, whose distance to p is then p's distance to the segment. q's region as in
+ * {@link segmentGapSignIo}; before a, (w − a)·(p − a); beyond b, (w − b)·(p − b); beside,
+ * (w − a)·((p − a)·|e|² − ((p − a)·e)·e), e = b − a (q − a is along e, normal to p − q). A
+ * filter first; false too when an input is out of range or a register overflows. Nothing
+ * allocated.
+ */
+export function segmentConeIo(): boolean {
+  if (segmentOutOfRange(17)) return false;
+  const io = segmentGapIo;
+  segmentFloat(17);
+  const ux = io[0] + io[3] - segF[1];
+  const uy = io[1] + io[4] - segF[2];
+  const uz = io[2] + io[5] - segF[3];
+  const vx = io[14] - segF[1];
+  const vy = io[15] - segF[2];
+  const vz = io[16] - segF[3];
+  const s = segF[0];
+  const f = ux * vx + uy * vy + uz * vz;
+  const bound =
+    SEGMENT_FILTER *
+    s *
+    (Math.abs(ux) + Math.abs(uy) + Math.abs(uz) + Math.abs(vx) + Math.abs(vy) + Math.abs(vz) + s);
+  if (f < -bound) return true;
+  if (f > bound) return false;
+  lastValid = false;
+  xFull = false;
+  for (let axis = 0; axis < 3; axis++) {
+    xSum3(W + axis, io, axis, 3 + axis, 6 + axis, -1);
+    xDiff(E + axis, io, 9 + axis, 6 + axis);
+    xSum3(T + axis, io, axis, 3 + axis, 9 + axis, -1);
+    xDiff(F + axis, io, 14 + axis, 6 + axis);
+    xDiff(V + axis, io, 14 + axis, 9 + axis);
+  }
+  xDot(12, W, E);
+  if (xSign(12) <= 0) return coneEnd(F, W);
+  xDot(15, T, E);
+  if (xSign(15) >= 0) return coneEnd(V, T);
+  xDot(15, E, E);
+  for (let axis = 0; axis < 3; axis++) {
+    xMul(17, W + axis, 15);
+    xMul(18, E + axis, 12);
+    xAdd(NR + axis, 17, 18, -1);
+  }
+  xDot(16, F, NR);
+  return !xFull && xSign(16) <= 0;
+}
+
+/** (registers w..w+2)·(registers u..u+2) ≤ 0, exactly, with no register overflowed. */
+function coneEnd(w: number, u: number): boolean {
+  xDot(16, w, u);
+  return !xFull && xSign(16) <= 0;
+}
+
+/** The last inputs of {@link pointTriangleGapSignIo} and its answer and side. */
+const triIn = new Float64Array(17);
+let triValid = false;
+let triSign = 0;
+let triSide = 0;
+
+/**
+ * The sign of dist(p, closed triangle a, b, c) − (r1 + r2), exactly, for the inputs of
+ * {@link planeGapIo} (planeGapIo[17]: the side of p, as {@link planeGapSignIo} leaves it): p
+ * beyond the radius from the triangle's plane, 1; nearer or at it with its foot in the triangle
+ * ({@link footInTriangleIo}), the plane's sign; with its foot proven outside the triangle, the
+ * least of the three edges' signs ({@link segmentGapSignIo}) — the nearest point of the
+ * triangle then lies on its boundary, the union of the edges (that of the foot, the nearest
+ * point of the convex triangle in its plane, whose distance adds to the height's in squares).
+ * {@link PLANE_GAP_UNDECIDED} when any step is undecided (an edge's −1 decides the rest). Nothing
+ * allocated.
+ */
+export function pointTriangleGapSignIo(): number {
+  const io = planeGapIo;
+  let same = triValid;
+  for (let i = 0; i < 17 && same; i++) same = Object.is(io[i], triIn[i]);
+  if (same) {
+    io[17] = triSide;
+    return triSign;
+  }
+  for (let i = 0; i < 17; i++) triIn[i] = io[i];
+  triSign = pointTriangleCompute();
+  io[17] = triSide;
+  triValid = true;
+  return triSign;
+}
+
+/** {@link pointTriangleGapSignIo}'s computation (no cache); sets triSide. */
+function pointTriangleCompute(): number {
+  const io = planeGapIo;
+  const k = planeGapSignIo();
+  triSide = io[17];
+  if (k === PLANE_GAP_UNDECIDED || k > 0) return k;
+  if (footInTriangleIo()) return k;
+  if (!footOutsideTriangleIo()) return PLANE_GAP_UNDECIDED;
+  const s = segmentGapIo;
+  let best = 1;
+  for (let e = 0; e < 3; e++) {
+    const o = 6 + 3 * e;
+    const o2 = e === 2 ? 6 : o + 3;
+    for (let q = 0; q < 6; q++) s[q] = io[q];
+    for (let q = 0; q < 3; q++) {
+      s[6 + q] = io[o + q];
+      s[9 + q] = io[o2 + q];
+    }
+    s[12] = io[15];
+    s[13] = io[16];
+    const g = segmentGapSignIo();
+    if (g === -1) return -1;
+    if (g === SEGMENT_GAP_UNDECIDED) best = PLANE_GAP_UNDECIDED;
+    else if (best !== PLANE_GAP_UNDECIDED && g < best) best = g;
+  }
+  return best;
 }

@@ -18,11 +18,15 @@
 
 import {
   exactRange,
-  footInTriangleIo,
   orient3dSign,
   PLANE_GAP_UNDECIDED,
   planeGapIo,
   planeGapSignIo,
+  pointTriangleGapSignIo,
+  SEGMENT_GAP_UNDECIDED,
+  segmentConeIo,
+  segmentGapIo,
+  segmentGapSignIo,
 } from "../geometry/exact-predicates.js";
 import {
   closestHullPoint,
@@ -93,10 +97,12 @@ export const hullGapIo = new Float64Array(3);
  * point (within {@link PLANE_SLACK}, at most {@link PLANE_VERTICES_MAX}) give triangles of the
  * hull: the centre at or within r1 + r2 of one's plane with its foot in it (exact expansions,
  * src/geometry/exact-predicates.ts `planeGapSignIo`, `footInTriangleIo`) is that near the hull,
- * a touch (gap 0) or an overlap (0 when the doubles said apart); beyond the radii from the plane
- * of one whose every hull vertex lies exactly on or behind it (`orient3dSign`), apart (the least
- * positive double when the doubles said none). Else the doubles' gap (a touch at an edge or a
- * corner). The centre as the routine holds it (A's origin moved into B's frame: exact for an
+ * a touch (gap 0) or an overlap (0 when the doubles said apart); with its foot outside, within
+ * them of one's edge or corner (`pointTriangleGapSignIo`), likewise; beyond the radii from the
+ * plane of one whose every hull vertex lies exactly on or behind it (`orient3dSign`), apart (the
+ * least positive double when the doubles said none). One or two vertices on that plane (the
+ * closest point on a hull corner or edge): that corner's or edge's exact gap, else a segment's
+ * from the first of them to another vertex ({@link segmentGap}). Else the doubles' gap. The centre as the routine holds it (A's origin moved into B's frame: exact for an
  * identity rotation). Nothing allocated.
  */
 function exactHullGap(b: ConvexPolyhedron): void {
@@ -132,6 +138,16 @@ function exactHullGap(b: ConvexPolyhedron): void {
     planeIndex[k++] = i;
   }
   let proven = PLANE_GAP_UNDECIDED;
+  if (k === 1 || k === 2) {
+    // The closest point on a hull corner or edge: that one first, then the segments from the
+    // first vertex to every other (the plane's slack may have left the edge's other end out; a
+    // segment that is no edge is a chord, inside the hull, and `segmentGap` proves its answer).
+    const i0 = planeIndex[0];
+    proven = segmentGap(v, n, i0, planeIndex[k - 1]);
+    for (let j = 0; j < n && proven === PLANE_GAP_UNDECIDED; j++) {
+      if (j !== i0) proven = segmentGap(v, n, i0, j);
+    }
+  }
   for (let i = 0; i < k && proven === PLANE_GAP_UNDECIDED; i++) {
     for (let j = i + 1; j < k && proven === PLANE_GAP_UNDECIDED; j++) {
       for (let l = j + 1; l < k && proven === PLANE_GAP_UNDECIDED; l++) {
@@ -166,7 +182,11 @@ function triangleGap(v: ArrayLike<number>, n: number, i: number, j: number, l: n
   io[16] = hullGapIo[2];
   const s = planeGapSignIo();
   if (s === PLANE_GAP_UNDECIDED) return s;
-  if (s <= 0) return footInTriangleIo() ? s : PLANE_GAP_UNDECIDED;
+  if (s <= 0) {
+    // The centre's exact gap to the closed triangle (face, edges, corners): an upper bound.
+    const t = pointTriangleGapSignIo();
+    return t <= 0 ? t : PLANE_GAP_UNDECIDED;
+  }
   // Apart when the hull lies on the other side of the plane from the centre (or on it).
   const side = io[17];
   cornerA.x = v[3 * i];
@@ -185,6 +205,43 @@ function triangleGap(v: ArrayLike<number>, n: number, i: number, j: number, l: n
     if (orient3dSign(cornerA, cornerB, cornerC, cornerV) === side) return PLANE_GAP_UNDECIDED;
   }
   return 1;
+}
+
+/**
+ * The exact answer that hull edge i–j (a corner when i = j; vertices of `v`, `n` of them) gives
+ * about the centre when the closest point lies on it (see {@link exactHullGap}): −1 when the
+ * centre lies within the radii of the segment (src/geometry/exact-predicates.ts
+ * `segmentGapSignIo`), or exactly at them without the proof below (at most the radii from the
+ * hull: touching or overlapping); 0 or 1 when exactly at or beyond them and every hull vertex
+ * lies on or behind the plane through the segment's nearest point q normal to centre − q
+ * (`segmentConeIo`: the plane parts the centre from the hull, whose distance is then the
+ * segment's); else PLANE_GAP_UNDECIDED.
+ */
+function segmentGap(v: ArrayLike<number>, n: number, i: number, j: number): number {
+  const s = segmentGapIo;
+  s[0] = centerInB.x;
+  s[1] = centerInB.y;
+  s[2] = centerInB.z;
+  s[3] = 0;
+  s[4] = 0;
+  s[5] = 0;
+  for (let q = 0; q < 3; q++) {
+    s[6 + q] = v[3 * i + q];
+    s[9 + q] = v[3 * j + q];
+  }
+  s[12] = hullGapIo[1];
+  s[13] = hullGapIo[2];
+  const g = segmentGapSignIo();
+  if (g === SEGMENT_GAP_UNDECIDED) return PLANE_GAP_UNDECIDED;
+  if (g < 0) return -1;
+  for (let q = 0; q < n; q++) {
+    if (q === i || q === j) continue;
+    s[14] = v[3 * q];
+    s[15] = v[3 * q + 1];
+    s[16] = v[3 * q + 2];
+    if (!segmentConeIo()) return g === 0 ? -1 : PLANE_GAP_UNDECIDED;
+  }
+  return g;
 }
 
 /** True when the centre is outside the hull (see {@link centreStatus}). */

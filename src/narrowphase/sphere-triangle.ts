@@ -19,10 +19,9 @@ import {
 } from "../geometry/closest-point.js";
 import {
   exactRange,
-  footInTriangleIo,
   PLANE_GAP_UNDECIDED,
   planeGapIo,
-  planeGapSignIo,
+  pointTriangleGapSignIo,
 } from "../geometry/exact-predicates.js";
 import type { Isometry } from "../math/isometry.js";
 import * as iso from "../math/isometry.js";
@@ -132,13 +131,14 @@ let exactSign = PLANE_GAP_UNDECIDED;
 /**
  * io[1] = the gap io[0] − r (io[0] = |center − closest|, r = the sphere's radius) with its sign
  * made exact where the doubles leave it within {@link SPHERE_TOUCH_BAND} of 0 (issue 16: a
- * sphere resting exactly on a tilted face was 1.2e-16 apart): the sign of the centre's distance
- * to the triangle's plane less r, in exact expansions (src/geometry/exact-predicates.ts
- * `planeGapSignIo`) — beyond the radius: apart (the triangle lies in the plane); at or within
- * it with the foot in the triangle (exactly): touching (0) or overlapping. An exact touch, or an
- * overlap the doubles call apart, is 0; an exact gap the doubles call none is the least positive
- * double. Otherwise (the foot outside the triangle: an edge's or a corner's touch) the doubles'
- * gap. The frame is the caller's: the centre as the routine holds it (B's pose in A's frame, one
+ * sphere resting exactly on a tilted face, edge or corner was 1.2e-16 apart): the sign of the
+ * centre's distance to the closed triangle less r, in exact expansions
+ * (src/geometry/exact-predicates.ts `pointTriangleGapSignIo`: the plane's gap — beyond the
+ * radius, apart; at or within it with the foot in the triangle, touching (0) or overlapping —
+ * else, the foot proven outside, the least of the edges' gaps, `segmentGapSignIo`: an edge's or
+ * a corner's touch). An exact touch, or an overlap the doubles call apart, is 0; an exact gap the
+ * doubles call none is the least positive double; an undecided sign (inputs out of range) keeps
+ * the doubles' gap. The frame is the caller's: the centre as the routine holds it (B's pose in A's frame, one
  * rounding per coordinate when a rotation or a far offset is applied). Nothing allocated.
  */
 function exactGapInto(center: Vec3, a: Vec3, b: Vec3, c: Vec3, s: Sphere): void {
@@ -182,8 +182,8 @@ function exactGapInto(center: Vec3, a: Vec3, b: Vec3, c: Vec3, s: Sphere): void 
   v[14] = c.z;
   v[15] = r;
   v[16] = 0;
-  const k = planeGapSignIo();
-  if (k === PLANE_GAP_UNDECIDED || (k <= 0 && !footInTriangleIo())) return;
+  const k = pointTriangleGapSignIo();
+  if (k === PLANE_GAP_UNDECIDED) return;
   exactSign = k;
   if (k === 0 || (k < 0 && g > 0)) io[1] = 0;
   else if (k > 0 && !(g > 0)) io[1] = Number.MIN_VALUE;

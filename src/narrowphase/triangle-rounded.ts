@@ -20,10 +20,10 @@
  */
 import {
   exactRange,
-  footInTriangleIo,
   PLANE_GAP_UNDECIDED,
   planeGapIo,
   planeGapSignIo,
+  pointTriangleGapSignIo,
 } from "../geometry/exact-predicates.js";
 import type { Isometry } from "../math/isometry.js";
 import * as quat from "../math/quat.js";
@@ -56,12 +56,13 @@ const edgeC = vec3.create();
 
 /**
  * The sign of the pair's gap (the core's distance to triangle `a` less the radius), exact where
- * a core vertex meets the triangle's face: −1 or 0 when some vertex lies at or within the radius
- * of the face's plane with its foot in the triangle (src/geometry/exact-predicates.ts
- * `planeGapSignIo`, `footInTriangleIo`: that vertex is that near the triangle); 1 when every
- * vertex lies on one side of the plane beyond the radius (the plane then parts the rounded core
- * from the triangle); else PLANE_GAP_UNDECIDED (an edge's or a corner's touch: the doubles
- * decide). A vertex v is placed at R·v + t, the rotation rounded as the queries round it (none
+ * a core vertex meets the triangle: −1 or 0 when some vertex lies at or within the radius of the
+ * closed triangle — its face, an edge or a corner (src/geometry/exact-predicates.ts
+ * `pointTriangleGapSignIo`: that vertex is that near the triangle); 1 when every vertex lies on
+ * one side of the plane beyond the radius (the plane then parts the rounded core from the
+ * triangle), or when the core is one point (a box of zero extents) beyond the radius of the
+ * triangle; else PLANE_GAP_UNDECIDED (a core with extent apart from an edge or a corner: the
+ * doubles decide). A vertex v is placed at R·v + t, the rotation rounded as the queries round it (none
  * for an identity rotation) and the offset added exactly. Nothing allocated.
  */
 function exactCoreFaceGap(a: Triangle, b: RoundedShape, bInA: Isometry): number {
@@ -77,7 +78,13 @@ function exactCoreFaceGap(a: Triangle, b: RoundedShape, bInA: Isometry): number 
   vec3.cross(faceUnit, edgeB, edgeC);
   if (!vec3.tryNormalize(faceUnit, faceUnit)) return PLANE_GAP_UNDECIDED;
   const box = b.type === ShapeType.RoundedCuboid;
-  const count = box ? 8 : b.core.vertexCount;
+  // A box of zero extents is one point: its vertex's exact gap is the pair's.
+  const point =
+    box &&
+    b.core.halfExtents.x === 0 &&
+    b.core.halfExtents.y === 0 &&
+    b.core.halfExtents.z === 0;
+  const count = point ? 1 : box ? 8 : b.core.vertexCount;
   const identity = q.x === 0 && q.y === 0 && q.z === 0;
   const v = planeGapIo;
   v[6] = a.a.x;
@@ -140,7 +147,9 @@ function exactCoreFaceGap(a: Triangle, b: RoundedShape, bInA: Isometry): number 
       continue;
     }
     if (k <= 0) {
-      if (footInTriangleIo()) return k;
+      // The vertex's exact gap to the closed triangle (its face, else its edges and corners).
+      const kt = pointTriangleGapSignIo();
+      if (kt <= 0 || (point && kt === 1)) return kt;
       beyond = false;
       continue;
     }
