@@ -80,10 +80,7 @@ function exactCoreFaceGap(a: Triangle, b: RoundedShape, bInA: Isometry): number 
   const box = b.type === ShapeType.RoundedCuboid;
   // A box of zero extents is one point: its vertex's exact gap is the pair's.
   const point =
-    box &&
-    b.core.halfExtents.x === 0 &&
-    b.core.halfExtents.y === 0 &&
-    b.core.halfExtents.z === 0;
+    box && b.core.halfExtents.x === 0 && b.core.halfExtents.y === 0 && b.core.halfExtents.z === 0;
   const count = point ? 1 : box ? 8 : b.core.vertexCount;
   const identity = q.x === 0 && q.y === 0 && q.z === 0;
   const v = planeGapIo;
