@@ -140,8 +140,11 @@ function signedPermutation(q: Quat, inverse: boolean): boolean {
 
 /** True when every component of `q` is 0 or ±1 (a half turn about a coordinate axis, exact). */
 function halfTurn(q: Quat): boolean {
-  const ok = (v: number) => v === 0 || v === 1 || v === -1;
-  return ok(q.x) && ok(q.y) && ok(q.z) && ok(q.w);
+  for (let i = 0; i < 4; i++) {
+    const v = i === 0 ? q.x : i === 1 ? q.y : i === 2 ? q.z : q.w;
+    if (!(v === 0 || v === 1 || v === -1)) return false;
+  }
+  return true;
 }
 
 /** rotated = q (or q^{-1}) applied to `unit` (quat.rotate's arithmetic, written out). */
@@ -227,7 +230,18 @@ function triangleAnswer(tri: Triangle): number {
   copy(pa, tri.a);
   copy(pb, tri.b);
   copy(pc, tri.c);
-  rt[8] = Math.max(maxAbs(pa), maxAbs(pb), maxAbs(pc));
+  // (Written out: a double returned from a call V8 does not inline is boxed.)
+  rt[8] = Math.max(
+    Math.abs(pa.x),
+    Math.abs(pa.y),
+    Math.abs(pa.z),
+    Math.abs(pb.x),
+    Math.abs(pb.y),
+    Math.abs(pb.z),
+    Math.abs(pc.x),
+    Math.abs(pc.y),
+    Math.abs(pc.z),
+  );
   if (!floatGap(false)) return RIM_UNDECIDED;
   const s = exactSign();
   if (s === PLANE_GAP_UNDECIDED) return RIM_UNDECIDED;
@@ -456,8 +470,4 @@ function setPoint(out: { x: number; y: number; z: number }, v: Float64Array, i: 
   out.x = v[i];
   out.y = v[i + 1];
   out.z = v[i + 2];
-}
-
-function maxAbs(p: { x: number; y: number; z: number }): number {
-  return Math.max(Math.abs(p.x), Math.abs(p.y), Math.abs(p.z));
 }
