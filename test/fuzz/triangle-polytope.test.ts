@@ -436,7 +436,7 @@ describe("issue 16: the order of a touching pair (fuzzer, seeds 17–19)", () =>
       },
     ],
   ] as const) {
-    it(`${name}: both orders agree (touching, seed 18 apart by its exact 1.8e-20), the contact flipped (was: one order apart by ulps)`, () => {
+    it(`${name}: both orders agree (touching; seeds 18 and 19 apart by their exact 1.8e-20 and 1.3e-17), the contact flipped (was: one order apart by ulps)`, () => {
       // The sphere-first routines answer in the triangle's frame, by the triangle-first ones.
       const tri = line.a.type === "triangle" ? line.a : line.b;
       const sph = line.a.type === "triangle" ? line.b : line.a;
@@ -445,7 +445,15 @@ describe("issue 16: the order of a touching pair (fuzzer, seeds 17–19)", () =>
       // triangle is read with its corners exact (src/io/defs/triangle-json.ts; they were rounded
       // into a frame at the first corner, which made it touch). The flipped contact is compared
       // at a prediction that holds it.
-      const apart = name.includes("seed 18");
+      // Seed 19's sphere is apart too, by 1.3353e-17 (exact rationals: the centre's nearest point
+      // lies on the edge bc, |q|² − r² = 7.555e-18): session 45's exact edge test says so, where
+      // the doubles had called it touching.
+      const gaps: Record<string, [number, number]> = {
+        "seed 18": [1.822e-20, 2.07e-4],
+        "seed 19": [1.3353e-17, 0.283],
+      };
+      const key = Object.keys(gaps).find((k) => name.includes(k));
+      const apart = key !== undefined;
       const at = apart ? { prediction: 1e-15 } : {};
       const one = answerQuery({ op: "contact", a: tri, b: sph, ...at }) as ContactJson | null;
       const two = answerQuery({ op: "contact", a: sph, b: tri, ...at }) as ContactJson | null;
@@ -462,8 +470,11 @@ describe("issue 16: the order of a touching pair (fuzzer, seeds 17–19)", () =>
           (answerQuery({ op: "intersects", a: x, b: y }) as { intersects: boolean }).intersects,
         ).toBe(!apart);
         const d = (answerQuery({ op: "distance", a: x, b: y }) as DistanceJson).distance;
-        if (apart) expect(Math.abs(d - 1.822e-20)).toBeLessThan(64 * 2 ** -52 * 2.07e-4);
-        else expect(d).toBe(0);
+        if (key !== undefined) {
+          const [gap, size] = gaps[key];
+          expect(d).toBeGreaterThan(0);
+          expect(Math.abs(d - gap)).toBeLessThan(64 * 2 ** -52 * size);
+        } else expect(d).toBe(0);
         expect(answerQuery({ op: "contact", a: x, b: y }) === null).toBe(apart);
       }
     });
