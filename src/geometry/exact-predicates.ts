@@ -1014,8 +1014,6 @@ function planeGapCompute(): number {
  * register overflows.
  */
 export function footInTriangleIo(): boolean {
-  // Another predicate (a segment's, a rim's) may have used the registers since: recompute them.
-  if (!lastValid) planeGapSignIo();
   if (lastFoot < 0) {
     const f = footFiltered();
     lastFoot = f === 0 ? footExact() : f > 0 ? 1 : 0;
@@ -1376,110 +1374,4 @@ function pointTriangleCompute(): number {
     else if (best !== PLANE_GAP_UNDECIDED && g < best) best = g;
   }
   return best;
-}
-
-// ---------------------------------------------------------------------------------------------
-// A cylinder's or a cone's lowest point against a triangle's plane, exactly (issue 16: a
-// cylinder or a cone whose rim exactly touched a tilted face was 7e-15 apart).
-
-/**
- * Inputs of {@link rimGapSignIo}, written by the caller (no double crosses a call): [0..2] the
- * solid's centre c, [3..5] a, [6..8] b, [9..11] c' — the triangle; [12] the half height h,
- * [13] the radius r; [14] the axis' coordinate k (0, 1, 2) and [15] its sign (±1): the solid's
- * axis is u = ±e_k exactly; [16] 0 for a cylinder, 1 for a cone (apex at c + h·u, base disc at
- * c − h·u). Out: [17] the sign of n·(c − a), n = (b − a) × (c' − a); [18] the apex's sign and
- * [19] the rim's (a cone's; the rim's alone for a cylinder), each as the answer.
- */
-export const rimIo = new Float64Array(20);
-
-/**
- * Inputs of {@link rimGapSignIo}, when not zero, lie in [2^-120, 2^120): its squares are of
- * degree 6 in them, whose expansions then neither overflow nor lose an error term to underflow.
- */
-const RIM_RANGE = 2 ** 120;
-
-/**
- * The sign of the gap between a cylinder's or a cone's lowest point (toward the plane, from the
- * side of its centre) and the plane of triangle (a, b, c'), exactly, for the inputs in
- * {@link rimIo}: −1 (below the plane: the solid crosses it), 0 (exactly on it: the solid touches
- * the plane), 1 (above: the solid lies strictly on its centre's side);
- * {@link PLANE_GAP_UNDECIDED} for collinear a, b, c', an input outside its range or an
- * expansion past its register.
- *
- * With n = (b − a) × (c' − a) unnormalised, D = n·(c − a), σ its sign and u = ±e_k the axis,
- * the least of σn·x over a cylinder is σD − h|n·u| − r·√(|n|² − (n·u)²); it is ≥ 0 exactly
- * when K = σD − h|n·u| ≥ 0 and K² ≥ r²(|n|² − (n·u)²), with equality in both a touch. A cone's
- * base rim is K = σD − h·σ(n·u) (its base toward or away from the plane), its apex σD +
- * h·σ(n·u), the answer the lesser sign. Every quantity a polynomial in the inputs, evaluated in
- * floating-point expansions (Shewchuk 1997, §2). A centre on the plane answers −1. Nothing
- * allocated: the registers of {@link planeGapSignIo} (whose cache this invalidates).
- */
-export function rimGapSignIo(): number {
-  const io = rimIo;
-  for (let i = 0; i < 14; i++) {
-    const m = Math.abs(io[i]);
-    if (m !== 0 && !(m < RIM_RANGE && m * RIM_RANGE >= 1)) return PLANE_GAP_UNDECIDED;
-  }
-  lastValid = false;
-  xFull = false;
-  const g = planeGapIo;
-  for (let axis = 0; axis < 3; axis++) {
-    g[axis] = io[axis];
-    g[3 + axis] = 0;
-    g[6 + axis] = io[3 + axis];
-    g[9 + axis] = io[6 + axis];
-    g[12 + axis] = io[9 + axis];
-  }
-  for (let axis = 0; axis < 3; axis++) {
-    xSum3(W + axis, g, axis, 3 + axis, 6 + axis, -1);
-    xDiff(E + axis, g, 9 + axis, 6 + axis);
-    xDiff(F + axis, g, 12 + axis, 6 + axis);
-  }
-  xCross(NR, E, F);
-  xDot(16, NR, NR);
-  if (xFull || xSign(16) === 0) return PLANE_GAP_UNDECIDED;
-  xDot(12, NR, W);
-  const sd = xSign(12);
-  io[17] = sd;
-  if (sd === 0) {
-    io[18] = -1;
-    io[19] = -1;
-    return -1;
-  }
-  const k = io[14];
-  const su = io[15];
-  const cone = io[16] === 1;
-  // H = h·n_k (register 16), so that h·(n·u) = su·H.
-  const hr = xreg[15];
-  hr[0] = io[12];
-  xlen[15] = 1;
-  xMul(16, 15, NR + k);
-  // The rim: K = σ(D − t·H), t = σ·sign(n_k) for a cylinder (its lower cap), su for a cone.
-  const t = cone ? su : sd * xSign(NR + k);
-  xAdd(17, 12, 16, -t);
-  let rim = sd * xSign(17);
-  if (rim >= 0) {
-    xMul(18, 17, 17);
-    const rr = xreg[19];
-    rr[0] = io[13];
-    xlen[19] = 1;
-    xMul(20, 19, 19);
-    const i = (k + 1) % 3;
-    const j = (k + 2) % 3;
-    xMul(21, NR + i, NR + i);
-    xMul(22, NR + j, NR + j);
-    xAdd(21, 21, 22, 1);
-    xMul(23, 20, 21);
-    xAdd(18, 18, 23, -1);
-    rim = xSign(18);
-  }
-  let apex = rim;
-  if (cone) {
-    xAdd(24, 12, 16, su);
-    apex = sd * xSign(24);
-  }
-  if (xFull) return PLANE_GAP_UNDECIDED;
-  io[18] = apex;
-  io[19] = rim;
-  return Math.min(apex, rim);
 }

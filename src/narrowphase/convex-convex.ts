@@ -84,14 +84,6 @@ import { cornerIo, cornerRevolution } from "./corner-revolution.js";
 import { pairMagnitudes } from "./extreme-scale.js";
 import { deepBallOverlap } from "./inner-sphere.js";
 import { rimContact } from "./rim-contact.js";
-import {
-  exactRimTouch,
-  RIM_APART,
-  RIM_OVERLAP,
-  RIM_TOUCH,
-  RIM_UNDECIDED,
-  rimTouchPair,
-} from "./rim-touch.js";
 import { contactPredictionIo, contactTrianglePolytopeIo } from "./triangle-polytope.js";
 import { witnessFaces } from "./witness-faces.js";
 import { witnessFeatures } from "./witness-features.js";
@@ -3246,12 +3238,6 @@ const POLYTOPE_VECTOR_FIELDS = ["halfExtents", "a", "b", "c"];
  * separating axis (Gilbert, Johnson & Keerthi 1988; van den Bergen 2003, §4.3).
  */
 export function intersectsConvexConvex(a: ConvexShape, b: ConvexShape, bInA: Isometry): boolean {
-  // A cylinder's or a cone's rim on a triangle's or a hull's face, decided exactly near a touch
-  // (src/narrowphase/rim-touch.ts).
-  if (rimTouchPair(a, b)) {
-    const t = exactRimTouch(a, b, bInA);
-    if (t !== RIM_UNDECIDED) return t !== RIM_APART;
-  }
   loadPair(a, b, bInA);
   const r = coreA.margin + coreB.margin;
   ccCopy(initDir, pairOffset);
@@ -3411,23 +3397,10 @@ export function distanceConvexConvex(
   }
   solveGapIo[0] = Number.POSITIVE_INFINITY;
   solve(a, b, bInA);
-  if (rimTouchPair(a, b)) rimGapIo(a, b, bInA);
   out.distance = Math.max(solvedIo[0], 0);
   ccCopy(out.pointA, solvedA);
   ccCopy(out.pointB, solvedB);
   return out;
-}
-
-/**
- * solvedIo[0] made to agree with a cylinder's or a cone's rim decided exactly on a triangle's or
- * a hull's face (src/narrowphase/rim-touch.ts): 0 at a touch (a depth exactly 0) and at a proven
- * overlap the solver measured as a gap; the least positive double at a proven gap the solver
- * measured as a touch or an overlap. Else unchanged.
- */
-function rimGapIo(a: ConvexShape, b: ConvexShape, bInA: Isometry): void {
-  const t = exactRimTouch(a, b, bInA);
-  if (t === RIM_TOUCH || (t === RIM_OVERLAP && solvedIo[0] > 0)) solvedIo[0] = 0;
-  else if (t === RIM_APART && !(solvedIo[0] > 0)) solvedIo[0] = Number.MIN_VALUE;
 }
 
 /**
@@ -3459,7 +3432,6 @@ export function contactConvexConvex(
   }
   solveGapIo[0] = maxGap;
   if (!solve(a, b, bInA)) return false;
-  if (rimTouchPair(a, b)) rimGapIo(a, b, bInA);
   if (solvedIo[0] > maxGap) return false;
   out.distance = solvedIo[0];
   ccCopy(out.normal, solvedNormal);
