@@ -1014,6 +1014,8 @@ function planeGapCompute(): number {
  * register overflows.
  */
 export function footInTriangleIo(): boolean {
+  // Another predicate (a segment's) may have used the registers since: recompute them.
+  if (!lastValid) planeGapSignIo();
   if (lastFoot < 0) {
     const f = footFiltered();
     lastFoot = f === 0 ? footExact() : f > 0 ? 1 : 0;
