@@ -21,6 +21,7 @@ import {
   segmentGapSignIo,
 } from "../../src/geometry/exact-predicates.js";
 import { big } from "../dim2/oracle.js";
+import { stepUlps } from "../support/ulp.js";
 
 type B3 = [bigint, bigint, bigint];
 const sub = (p: B3, q: B3): B3 => [p[0] - q[0], p[1] - q[1], p[2] - q[2]];
@@ -77,13 +78,6 @@ function gap(v: number[]): number {
 function cone(v: number[]): boolean {
   for (let i = 0; i < 17; i++) segmentGapIo[i] = v[i];
   return segmentConeIo();
-}
-
-function stepUlps(x: number, n: number): number {
-  const b = new DataView(new ArrayBuffer(8));
-  b.setFloat64(0, x);
-  b.setBigUint64(0, b.getBigUint64(0) + BigInt(n));
-  return b.getFloat64(0);
 }
 
 /** The distance of p1 + p2 from the segment in doubles (a few ulps off the true one). */

@@ -14,6 +14,7 @@ import {
   reachIo,
 } from "../../src/geometry/exact-predicates.js";
 import { big } from "../dim2/oracle.js";
+import { stepUlps } from "../support/ulp.js";
 
 function oracle(v: number[]): number {
   const [ax, ay, bx, by, px, py, r0, r1] = v.map(big);
@@ -39,13 +40,6 @@ function oracle(v: number[]): number {
 function reach(v: number[]): number {
   for (let i = 0; i < 8; i++) reachIo[i] = v[i];
   return pointSegmentReachSignIo();
-}
-
-function stepUlps(x: number, n: number): number {
-  const b = new DataView(new ArrayBuffer(8));
-  b.setFloat64(0, x);
-  b.setBigUint64(0, b.getBigUint64(0) + BigInt(n));
-  return b.getFloat64(0);
 }
 
 /** The distance of p from the segment in doubles (a few ulps off the true one). */

@@ -25,19 +25,13 @@ import {
   type Shape,
 } from "../../src/index.js";
 import { big } from "../dim2/oracle.js";
+import { stepUlps } from "../support/ulp.js";
 
 type V = { x: number; y: number; z: number };
 const I = { x: 0, y: 0, z: 0, w: 1 };
 const at = (t: number[]) => ({ translation: { x: t[0], y: t[1], z: t[2] }, rotation: I });
 const O = at([0, 0, 0]);
 const vec = (v: number[]): V => ({ x: v[0], y: v[1], z: v[2] });
-
-function stepUlps(x: number, n: number): number {
-  const b = new DataView(new ArrayBuffer(8));
-  b.setFloat64(0, x);
-  b.setBigUint64(0, b.getBigUint64(0) + BigInt(n));
-  return b.getFloat64(0);
-}
 
 /** want: 1 apart, 0 touching, −1 overlapping; checked in both orders. */
 function expectAnswer(A: Shape, pa: typeof O, B: Shape, pb: typeof O, want: number, tag: string) {

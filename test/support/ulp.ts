@@ -1,6 +1,6 @@
 /**
  * Float helpers for tests that bound an answer in ulps of an exact oracle's value: the ulp of a
- * double, its neighbours (nextUp, nextDown), and a fast-check arbitrary uniform on an interval.
+ * double, its neighbours (nextUp, nextDown), a positive double stepped by n ulps (stepUlps), and a fast-check arbitrary uniform on an interval.
  * Written apart from src/ (no code of the library), so the bars they set are independent of what
  * they check.
  */
@@ -34,3 +34,14 @@ export const nextDown = (x: number): number => -nextUp(-x);
  */
 export const uniform = (lo: number, hi: number): fc.Arbitrary<number> =>
   fc.integer({ min: 0, max: 2 ** 30 }).map((i) => lo + ((hi - lo) * i) / 2 ** 30);
+
+/**
+ * The finite positive double x moved by n ulps (n < 0 down), through its bit pattern: n steps
+ * of nextUp (or nextDown) at once.
+ */
+export function stepUlps(x: number, n: number): number {
+  const b = new DataView(new ArrayBuffer(8));
+  b.setFloat64(0, x);
+  b.setBigUint64(0, b.getBigUint64(0) + BigInt(n));
+  return b.getFloat64(0);
+}
